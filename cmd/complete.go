@@ -94,7 +94,7 @@ func completeSessions(c *cobra.Command, _ []string, prefix string) ([]string, co
 	if _, err := os.Stat(dir); err != nil {
 		return nil, cobra.ShellCompDirectiveDefault
 	}
-	files, err := trace.ListTraces(dir)
+	files, err := trace.ListTraces(dir, nil)
 	if err != nil {
 		return nil, cobra.ShellCompDirectiveDefault
 	}

@@ -150,7 +150,7 @@ func runTests(ctx context.Context, stdout, stderr io.Writer, args []string, f *t
 	if f.watch {
 		return runWatch(ctx, stdout, stderr, args, f)
 	}
-	p, err := planTests(args, f)
+	p, err := planTests(args, f, stderr)
 	if err != nil {
 		return err
 	}
@@ -235,8 +235,9 @@ type testPlan struct {
 }
 
 // planTests checks the flags and expands the arguments into stories and
-// the fixture glob (setting f.trees).
-func planTests(args []string, f *testFlags) (*testPlan, error) {
+// the fixture glob (setting f.trees); warnings of the expansion go to
+// stderr.
+func planTests(args []string, f *testFlags, stderr io.Writer) (*testPlan, error) {
 	p := &testPlan{}
 	var err error
 	if p.runRE, p.shard, p.shards, err = checkTestFlags(f); err != nil {
@@ -254,7 +255,7 @@ func planTests(args []string, f *testFlags) (*testPlan, error) {
 	if p.sandbox, err = sandboxMode(f.sandbox, os.Getenv(sandboxEnv)); err != nil {
 		return nil, err
 	}
-	if p.apps, p.glob, p.rel, err = testApps(args, f); err != nil {
+	if p.apps, p.glob, p.rel, err = testApps(args, f, stderr); err != nil {
 		return nil, err
 	}
 	f.trees = validate.Trees(args)
@@ -314,10 +315,10 @@ func checkOutDirs(flagPaths ...string) error {
 // (relative to each story when rel is true): `test flows APP` takes one
 // app with the existing engine's default glob, `test PATH...` expands as
 // validate does.
-func testApps(args []string, f *testFlags) (apps []string, glob string, rel bool, err error) {
+func testApps(args []string, f *testFlags, stderr io.Writer) (apps []string, glob string, rel bool, err error) {
 	glob, rel = f.flows, true
 	if !f.upstream {
-		if apps, err = validate.Expand(args); err != nil {
+		if apps, err = validate.Expand(args, warnLine(stderr)); err != nil {
 			return nil, "", false, usagef("%v", err)
 		}
 		return apps, glob, rel, nil

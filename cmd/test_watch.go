@@ -55,7 +55,7 @@ func runWatch(ctx context.Context, stdout, stderr io.Writer, args []string, f *t
 	if err := checkWatchFlags(f); err != nil {
 		return err
 	}
-	p, err := planTests(args, f)
+	p, err := planTests(args, f, stderr)
 	if err != nil {
 		return err
 	}

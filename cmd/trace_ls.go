@@ -24,7 +24,7 @@ func newTraceLsCmd(o *traceOpts) *cobra.Command {
 		Example: "  kitsoki trace ls\n  kitsoki trace ls --json",
 		Args:    cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			list, err := trace.ListTraces(o.sessionsDir)
+			list, err := trace.ListTraces(o.sessionsDir, warnLine(c.ErrOrStderr()))
 			if err != nil {
 				return usagef("%v", err)
 			}

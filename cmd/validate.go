@@ -100,7 +100,7 @@ Exit status: 0 clean, 1 findings (errors; with --strict also warnings),
 				if stdinName != "" {
 					return usagef("--stdin-filename: only meaningful with - (read the story from standard input)")
 				}
-				files, err = validate.Expand(args)
+				files, err = validate.Expand(args, warnLine(c.ErrOrStderr()))
 				if err != nil {
 					return usagef("%v", err)
 				}

@@ -22,3 +22,9 @@ func warnDiag(w io.Writer, d diag.Diagnostic) {
 	}
 	fmt.Fprintf(w, "kitsoki: warning: %s\n", trace.Printable(line))
 }
+
+// warnLine returns a func printing a warning a package hands back as
+// text (a walk's skipped directories) on one line: "kitsoki: warning: msg".
+func warnLine(w io.Writer) func(string) {
+	return func(msg string) { fmt.Fprintf(w, "kitsoki: warning: %s\n", trace.Printable(msg)) }
+}

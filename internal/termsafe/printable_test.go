@@ -117,3 +117,17 @@ func TestJSON(t *testing.T) {
 		t.Errorf("clean JSON was copied")
 	}
 }
+
+func TestShortPath(t *testing.T) {
+	deep := strings.Repeat("dd/", 2500) + "app.yaml"
+	if got := ShortPath(deep); got != "dd/dd/…/dd/app.yaml" {
+		t.Errorf("deep: %q", got)
+	}
+	if got := ShortPath("a/b\nc"); got != `a/b\nc` {
+		t.Errorf("short: %q", got)
+	}
+	long := strings.Repeat("x", 300)
+	if got := ShortPath(long); utf8.RuneCountInString(got) > 30 || !strings.HasSuffix(got, "…") {
+		t.Errorf("one long name: %q", got)
+	}
+}

@@ -17,7 +17,7 @@ import (
 // built and written as LCOV). Goal: cover adds under 10%.
 func BenchmarkCorpusCover(b *testing.B) {
 	corpus := storytest.Corpus(b, ".")
-	apps, err := validate.Expand([]string{filepath.Join(corpus, "...")})
+	apps, err := validate.Expand([]string{filepath.Join(corpus, "...")}, nil)
 	if err != nil {
 		b.Fatal(err)
 	}

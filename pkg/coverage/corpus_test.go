@@ -14,7 +14,7 @@ import (
 // format, shows up here as a diff to review.
 func TestCorpusGoldens(t *testing.T) {
 	corpus := storytest.Corpus(t, ".")
-	apps, err := validate.Expand([]string{filepath.Join(corpus, "...")})
+	apps, err := validate.Expand([]string{filepath.Join(corpus, "...")}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

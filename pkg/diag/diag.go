@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+
+	"kitsoki/internal/termsafe"
 )
 
 // Severity of a diagnostic.
@@ -25,20 +27,25 @@ type Diagnostic struct {
 	Message  string   `json:"message"`
 }
 
-// String renders the one-line human form `file:line:col: severity: message [rule]`.
+// String renders the one-line human form `file:line:col: severity: message
+// [rule]`, the file name and the rule escaped as termsafe.Line does.
 func (d Diagnostic) String() string {
-	return fmt.Sprintf("%s: %s: %s [%s]", d.Pos(), d.Severity, d.Message, d.Rule)
+	return fmt.Sprintf("%s: %s: %s [%s]", d.Pos(), d.Severity, d.Message, termsafe.Line(d.Rule))
 }
 
-// Pos renders `file:line:col`, dropping unknown parts.
+// Pos renders `file:line:col`, dropping unknown parts. The file name is
+// escaped as termsafe.Line does: a name holding a newline or a control
+// character (a repository's file) can neither split the line it is on
+// nor reach a terminal raw.
 func (d Diagnostic) Pos() string {
+	file := termsafe.Line(d.File)
 	switch {
 	case d.Line <= 0:
-		return d.File
+		return file
 	case d.Col <= 0:
-		return fmt.Sprintf("%s:%d", d.File, d.Line)
+		return fmt.Sprintf("%s:%d", file, d.Line)
 	default:
-		return fmt.Sprintf("%s:%d:%d", d.File, d.Line, d.Col)
+		return fmt.Sprintf("%s:%d:%d", file, d.Line, d.Col)
 	}
 }
 

@@ -61,9 +61,19 @@ func writeJSON(w io.Writer, ds []Diagnostic) error {
 	if ds == nil {
 		ds = []Diagnostic{}
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(ds)
+	return writeIndented(w, ds)
+}
+
+// writeIndented writes v as indented JSON with the control characters
+// encoding/json leaves raw (C1, bidi) escaped (termsafe.JSON): the same
+// document, safe to print on a terminal.
+func writeIndented(w io.Writer, v any) error {
+	data, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(termsafe.JSON(data), '\n'))
+	return err
 }
 
 // WriteGitHub writes GitHub Actions workflow commands (::error file=…,line=…,col=…,title=…::msg).
@@ -120,7 +130,7 @@ func WriteHuman(w io.Writer, ds []Diagnostic, o HumanOptions) error {
 		if d.Severity == Warning {
 			sev = paint(ansiYellow+ansiBold, string(d.Severity))
 		}
-		fmt.Fprintf(bw, "%s: %s: %s %s\n", paint(ansiBold, termsafe.Printable(d.Pos())), sev, termsafe.Printable(d.Message), paint(ansiDim, "["+termsafe.Printable(d.Rule)+"]"))
+		fmt.Fprintf(bw, "%s: %s: %s %s\n", paint(ansiBold, termsafe.Printable(d.Pos())), sev, termsafe.Printable(d.Message), paint(ansiDim, "["+termsafe.Line(d.Rule)+"]"))
 		if !o.Snippet || d.Line <= 0 {
 			continue
 		}

@@ -2,7 +2,6 @@ package diag
 
 import (
 	"cmp"
-	"encoding/json"
 	"io"
 	"maps"
 	"net/url"
@@ -149,9 +148,7 @@ func writeSARIF(w io.Writer, ds []Diagnostic, tool ToolInfo) error {
 			Results:            results,
 		}},
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(log)
+	return writeIndented(w, log)
 }
 
 // artifact locates file for SARIF: a percent-encoded URI relative to root

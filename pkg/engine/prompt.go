@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"os"
@@ -68,6 +69,9 @@ type CallEnv struct {
 	StatePath string         // "" = no current state
 	// StateDescription is the current state's description: ("" = none).
 	StateDescription string
+	// Render, when set, is the context the renders spend their budget in
+	// (a turn's shared budget: renderbudget.go); nil = a budget each.
+	Render context.Context
 }
 
 // RenderedCall is one rendered agent call site.
@@ -258,13 +262,17 @@ func callEnv(storyDir string, ce CallEnv) map[string]any {
 	}
 	// run.id and run.turn are "" and 0, as upstream's machine has no run
 	// context (docs/compat/engine.md "run.id and run.turn"; validate warns).
-	return expr.Strict(map[string]any{
+	env := expr.Strict(map[string]any{
 		"world": ce.World,
 		"slots": slots,
 		"run":   map[string]any{"id": "", "turn": 0, "story_dir": storyDir},
 		"state": st,
 		"event": map[string]any{},
 	})
+	if ce.Render != nil {
+		env[expr.ContextKey] = ce.Render
+	}
+	return env
 }
 
 func (p *PromptRenderer) env(ce CallEnv, extra map[string]any) map[string]any {

@@ -518,7 +518,7 @@ func isTraceErr(err error) bool {
 // nothing.
 func (r *runner) renderAt(ctx context.Context, path string, world, slots map[string]any, trans bool) (string, error) {
 	run := map[string]any{"id": "", "turn": 0}
-	extra := map[string]any{"slots": slots, "run": run, expr.ContextKey: ctx}
+	extra := map[string]any{"slots": slots, "run": run, expr.ContextKey: expr.ShareBudget(ctx, r.renderCtx())}
 	if trans && r.t.transView != nil {
 		extra["transition_view"] = r.t.transView
 		if r.t.transAt != "" && path == r.statePath() {

@@ -859,7 +859,7 @@ func (r *runner) env(slots map[string]any, extra map[string]any) map[string]any 
 
 // callEnv is the environment of the current step (world, slots, state).
 func (r *runner) callEnv() CallEnv {
-	ce := CallEnv{World: r.world, Slots: r.slots}
+	ce := CallEnv{World: r.world, Slots: r.slots, Render: r.renderCtx()}
 	if r.cur != nil {
 		ce.StatePath = r.cur.Path
 		ce.StateDescription = r.cur.Description

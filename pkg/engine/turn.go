@@ -2,6 +2,7 @@ package engine
 
 import (
 	"cmp"
+	"context"
 
 	"kitsoki/pkg/story"
 )
@@ -84,6 +85,9 @@ type turn struct {
 	// tentative, when set, collects the events written instead of sending
 	// them: a post-bind pass that fails is discarded whole (emits.go)
 	tentative *[]Event
+	// render carries the one render budget every template of the turn
+	// spends (renderbudget.go); nil until the turn's first render
+	render context.Context
 }
 
 func newTurn() turn {

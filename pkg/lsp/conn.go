@@ -10,9 +10,13 @@ import (
 )
 
 // Serve runs the server on one stream (stdin/stdout in kitsoki lsp) until
-// the client sends exit or closes the stream.
+// the client sends exit or closes the stream. A client whose message the
+// base protocol cannot read (frame.go: an endless header line, too many
+// headers, a Content-Length over the limit) ends the session with that
+// error.
 func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) error {
-	conn := jsonrpc2.NewConn(ctx, jsonrpc2.NewBufferedStream(rwc, jsonrpc2.VSCodeObjectCodec{}), jsonrpc2.HandlerWithError(s.handle))
+	codec := &frameCodec{}
+	conn := jsonrpc2.NewConn(ctx, jsonrpc2.NewBufferedStream(rwc, codec), jsonrpc2.HandlerWithError(s.handle))
 	s.mu.Lock()
 	s.conn = conn
 	s.mu.Unlock()
@@ -22,7 +26,7 @@ func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) error {
 		_ = conn.Close()
 	}
 	s.stopTimers()
-	return nil
+	return codec.framingErr()
 }
 
 // handle adapts one jsonrpc2 request to glsp's protocol handler.

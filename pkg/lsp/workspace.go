@@ -92,11 +92,12 @@ func storyFiles(st *story.Story) []string {
 }
 
 // check validates one story with the open buffers as overlay, exactly as
-// kitsoki validate does, and loads its model for navigation.
+// kitsoki validate does, and keeps the model that check loaded for
+// navigation (one load per check).
 func (w *workspace) check(manifest, root string, overlay map[string][]byte) (*entry, []diag.Diagnostic) {
 	opts := story.Options{Overlay: overlay, Root: root}
-	res := validate.Run([]string{manifest}, validate.Options{Story: opts, Jobs: 1})
-	st, _ := story.Load(manifest, opts)
+	res := validate.Run([]string{manifest}, validate.Options{Story: opts, Jobs: 1, KeepStories: true})
+	st := res.Stories[manifest]
 	e := &entry{manifest: manifest, st: st, files: []string{manifest}}
 	if st != nil {
 		e.files = storyFiles(st)

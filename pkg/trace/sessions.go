@@ -13,9 +13,11 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"time"
 
 	"kitsoki/internal/safefile"
+	"kitsoki/internal/termsafe"
 )
 
 // DefaultSessionsDir is where kitsoki run writes traces by default,
@@ -31,21 +33,42 @@ type TraceFile struct {
 	AppID   string    `json:"app_id,omitempty"`
 }
 
+// MaxSessionsDepth bounds how many directories below the sessions
+// directory ListTraces descends: a tree thousands of levels deep is
+// skipped past with one warning, not followed until its paths outgrow
+// the system's limit.
+const MaxSessionsDepth = 64
+
 // ListTraces returns the *.jsonl traces under dir (recursively, skipping
 // the agent-prompts/ and transcripts/ sidecar folders and dot folders),
-// newest first. A missing dir gives an empty list.
-func ListTraces(dir string) ([]TraceFile, error) {
+// newest first. A missing dir gives an empty list. Directories more than
+// MaxSessionsDepth levels below dir, or whose path is too long to open,
+// are skipped; warn (when set) hears of them once.
+func ListTraces(dir string, warn func(string)) ([]TraceFile, error) {
 	var out []TraceFile
+	var deep []string
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if p == dir && errors.Is(err, fs.ErrNotExist) {
 				return fs.SkipAll
 			}
-			return err
+			if p != dir && errors.Is(err, syscall.ENAMETOOLONG) {
+				deep = append(deep, p)
+				return fs.SkipDir
+			}
+			var pe *fs.PathError
+			if errors.As(err, &pe) {
+				err = pe.Err // it names the (maybe long) path again
+			}
+			return fmt.Errorf("%s: %w", termsafe.ShortPath(p), err)
 		}
 		if d.IsDir() {
 			n := d.Name()
 			if p != dir && (n == promptsDir || n == "transcripts" || strings.HasPrefix(n, ".")) {
+				return fs.SkipDir
+			}
+			if rel, err := filepath.Rel(dir, p); err == nil && p != dir && strings.Count(rel, string(filepath.Separator)) >= MaxSessionsDepth {
+				deep = append(deep, p)
 				return fs.SkipDir
 			}
 			return nil
@@ -61,7 +84,15 @@ func ListTraces(dir string) ([]TraceFile, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("list traces under %s: %w", dir, err)
+		return nil, fmt.Errorf("list traces under %s: %w", termsafe.ShortPath(dir), err)
+	}
+	if len(deep) > 0 && warn != nil {
+		more := ""
+		if len(deep) > 1 {
+			more = fmt.Sprintf(" and %d more", len(deep)-1)
+		}
+		warn(fmt.Sprintf("list traces under %s: skipped %s%s: more than %d directories below it, or a path too long to open; no trace there is listed (pass one by its path)",
+			termsafe.ShortPath(dir), termsafe.ShortPath(deep[0]), more, MaxSessionsDepth))
 	}
 	slices.SortStableFunc(out, func(a, b TraceFile) int {
 		return cmp.Or(b.ModTime.Compare(a.ModTime), strings.Compare(a.Path, b.Path))
@@ -105,7 +136,7 @@ func Resolve(arg, dir string) (path string, resolved bool, err error) {
 	if strings.ContainsRune(arg, os.PathSeparator) || strings.ContainsRune(arg, '/') {
 		return "", false, fmt.Errorf("open trace %q: no such file", arg)
 	}
-	list, err := ListTraces(dir)
+	list, err := ListTraces(dir, nil)
 	if err != nil {
 		return "", false, err
 	}

@@ -30,7 +30,7 @@ func corpusTimes(b *testing.B, n int) []string {
 			b.Fatal(err)
 		}
 	}
-	files, err := Expand([]string{dir + "/..."})
+	files, err := Expand([]string{dir + "/..."}, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -71,7 +71,7 @@ func BenchmarkCorpusOneProcess(b *testing.B) {
 		var cpu int64
 		for b.Loop() {
 			start := processCPU()
-			found, err := Expand([]string{root})
+			found, err := Expand([]string{root}, nil)
 			if err != nil || len(found) != len(files) {
 				b.Fatalf("found %d stories, %v; want %d", len(found), err, len(files))
 			}

@@ -29,7 +29,7 @@ func TestEveryDiagnosticNamesARegisteredRule(t *testing.T) {
 		filepath.Join("..", "flowtest", "testdata"), filepath.Join("..", "eval", "testdata")} {
 		roots = append(roots, dir+"/...")
 	}
-	files, err := Expand(roots)
+	files, err := Expand(roots, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

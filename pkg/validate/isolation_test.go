@@ -109,7 +109,7 @@ func leakCorpus(t *testing.T) (string, []string) {
 	if err := os.WriteFile(m, append(b, []byte("\nbogus_key_only_in_b: 1\n")...), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	files, err := Expand([]string{dir + "/..."})
+	files, err := Expand([]string{dir + "/..."}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

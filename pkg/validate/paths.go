@@ -8,7 +8,9 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 
+	"kitsoki/internal/termsafe"
 	"kitsoki/pkg/story"
 )
 
@@ -63,9 +65,10 @@ func treeRoot(arg string) (string, bool) {
 // Expand turns command-line arguments into a sorted, de-duplicated list of
 // app.yaml paths. No arguments means the current directory. An argument
 // ending in "/..." (or equal to "...") finds every app.yaml below that
-// directory, skipping hidden directories. A directory must contain an
-// app.yaml; a file is taken as is.
-func Expand(args []string) ([]string, error) {
+// directory, skipping hidden directories and, with one call of warn
+// (when set) per argument, those deeper than MaxWalkDepth. A directory
+// must contain an app.yaml; a file is taken as is.
+func Expand(args []string, warn func(string)) ([]string, error) {
 	if len(args) == 0 {
 		args = []string{"."}
 	}
@@ -75,7 +78,7 @@ func Expand(args []string) ([]string, error) {
 			return nil, fmt.Errorf("-: a story read from standard input is checked alone: pass - as the only path (with --stdin-filename for its place)")
 		}
 		if root, ok := treeRoot(arg); ok {
-			found, err := walk(root)
+			found, err := walk(root, warn)
 			if err != nil {
 				return nil, err
 			}
@@ -109,28 +112,70 @@ func Expand(args []string) ([]string, error) {
 	return out, nil
 }
 
+// MaxWalkDepth bounds how many directories below its root a DIR/... walk
+// descends: a repository's tree thousands of levels deep is skipped past
+// with one warning, not followed until its paths outgrow the system's
+// limit.
+const MaxWalkDepth = 64
+
 // walk returns the app.yaml files below root (filepath.WalkDir: symlinks
 // not followed, directories in name order), skipping hidden directories
-// and node_modules below root.
-func walk(root string) ([]string, error) {
+// and node_modules below root, and directories more than MaxWalkDepth
+// levels below root or whose path is too long to open, of which warn
+// (when set) hears once.
+func walk(root string, warn func(string)) ([]string, error) {
 	if _, err := os.Lstat(root); err != nil {
 		return nil, fmt.Errorf("%s: %v", root, err)
 	}
-	var found []string
+	var found, deep []string
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		switch {
+		case err != nil && p != root && errors.Is(err, syscall.ENAMETOOLONG):
+			deep = append(deep, p)
+			return filepath.SkipDir
 		case err != nil:
-			return fmt.Errorf("%s: %v", p, err)
+			var pe *fs.PathError
+			if errors.As(err, &pe) {
+				err = pe.Err // it names the (maybe long) path again
+			}
+			return fmt.Errorf("%s: %v", termsafe.ShortPath(p), err)
 		case !d.IsDir():
 			if d.Name() == StoryFile {
 				found = append(found, p)
 			}
 		case p != root && (strings.HasPrefix(d.Name(), ".") || d.Name() == "node_modules"):
 			return filepath.SkipDir
+		case p != root && depthBelow(root, p) > MaxWalkDepth:
+			deep = append(deep, p)
+			return filepath.SkipDir
 		}
 		return nil
 	})
+	if len(deep) > 0 && warn != nil {
+		warn(skippedDeep(root, deep))
+	}
 	return found, err
+}
+
+// depthBelow is how many directories p, a path the walk of root found,
+// lies below root.
+func depthBelow(root, p string) int {
+	rel, err := filepath.Rel(root, p)
+	if err != nil {
+		return 0
+	}
+	return strings.Count(rel, string(filepath.Separator)) + 1
+}
+
+// skippedDeep is the one warning about the directories a walk of root
+// skipped for their depth.
+func skippedDeep(root string, deep []string) string {
+	more := ""
+	if len(deep) > 1 {
+		more = fmt.Sprintf(" and %d more", len(deep)-1)
+	}
+	return fmt.Sprintf("%s/...: skipped %s%s: more than %d directories below %s, or a path too long to open; no story there was checked (name one by its own path)",
+		termsafe.ShortPath(root), termsafe.ShortPath(deep[0]), more, MaxWalkDepth, termsafe.ShortPath(root))
 }
 
 // RepoRoot is the directory SARIF URIs are relative to: the nearest

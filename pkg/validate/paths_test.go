@@ -23,7 +23,7 @@ func TestExpandForms(t *testing.T) {
 	touch(t, filepath.Join(dir, ".hidden", "app.yaml"))
 	touch(t, filepath.Join(dir, "other.yaml"))
 
-	got, err := Expand([]string{dir + "/..."})
+	got, err := Expand([]string{dir + "/..."}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +32,7 @@ func TestExpandForms(t *testing.T) {
 		t.Fatalf("got %v want %v", got, want)
 	}
 
-	got, err = Expand([]string{filepath.Join(dir, "a"), filepath.Join(dir, "a", "app.yaml"), filepath.Join(dir, "other.yaml")})
+	got, err = Expand([]string{filepath.Join(dir, "a"), filepath.Join(dir, "a", "app.yaml"), filepath.Join(dir, "other.yaml")}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +48,7 @@ func TestExpandErrors(t *testing.T) {
 		{dir, "not a story directory (no app.yaml); use " + dir + "/... to search below it"},
 		{dir + "/...", "no app.yaml found below"},
 	} {
-		_, err := Expand([]string{tc.arg})
+		_, err := Expand([]string{tc.arg}, nil)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: got %v, want %q", tc.arg, err, tc.want)
 		}
@@ -59,7 +59,7 @@ func TestExpandDefaultsToCurrentDir(t *testing.T) {
 	dir := t.TempDir()
 	touch(t, filepath.Join(dir, "app.yaml"))
 	t.Chdir(dir)
-	got, err := Expand(nil)
+	got, err := Expand(nil, nil)
 	if err != nil || len(got) != 1 || got[0] != "app.yaml" {
 		t.Fatalf("got %v %v", got, err)
 	}
@@ -87,10 +87,10 @@ func TestWalkAgreesWithWalkDir(t *testing.T) {
 		}
 		return nil
 	})
-	if got, err := walk(dir); err != nil || !slices.Equal(got, want) {
+	if got, err := walk(dir, nil); err != nil || !slices.Equal(got, want) {
 		t.Fatalf("got %v %v, want %v", got, err, want)
 	}
-	if _, err := walk(filepath.Join(dir, "missing")); err == nil || !strings.Contains(err.Error(), "missing: lstat ") {
+	if _, err := walk(filepath.Join(dir, "missing"), nil); err == nil || !strings.Contains(err.Error(), "missing: lstat ") {
 		t.Fatalf("missing root: %v", err)
 	}
 }

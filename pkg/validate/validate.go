@@ -40,6 +40,11 @@ type Options struct {
 	// found no error (<story dir>/flows/*.yaml, as `kitsoki validate`
 	// does), against the story already loaded.
 	Flows bool
+	// KeepStories hands back each file's loaded model in Result.Stories
+	// (kitsoki lsp navigates with the model it checked instead of loading
+	// the story a second time); otherwise a model is dropped once its
+	// story is checked.
+	KeepStories bool
 }
 
 // Result of validating a set of stories.
@@ -48,6 +53,10 @@ type Result struct {
 	Diagnostics []diag.Diagnostic // sorted by file, line, column
 	// Invalid lists the files with at least one error.
 	Invalid map[string]bool
+	// Stories, with Options.KeepStories, maps each file Run was given to
+	// the model its load returned (nil: the story did not load, or its
+	// check failed inside: lint.Load); nil otherwise.
+	Stories map[string]*story.Story
 }
 
 // Rules lists every rule a validate run can report: the story rules, then
@@ -82,6 +91,10 @@ func Run(files []string, opts Options) Result {
 	// (nil for the others: read, no marker); the models are dropped as
 	// soon as each story is checked.
 	sources := make([]map[string][]byte, len(files))
+	var models []*story.Story
+	if opts.KeepStories {
+		models = make([]*story.Story, len(files))
+	}
 	check := func(i int, f string) {
 		var st *story.Story
 		var ds []diag.Diagnostic
@@ -89,6 +102,9 @@ func Run(files []string, opts Options) Result {
 			st, ds = lint.LoadSource(f, opts.Stdin, sopts)
 		} else {
 			st, ds = lint.Load(f, sopts)
+		}
+		if models != nil {
+			models[i] = st
 		}
 		yfs := st.Files()
 		sources[i] = make(map[string][]byte, len(yfs))
@@ -163,6 +179,12 @@ func Run(files []string, opts Options) Result {
 	}
 	all = diag.Sort(all)
 	res := Result{Files: files, Diagnostics: all, Invalid: map[string]bool{}}
+	if models != nil {
+		res.Stories = make(map[string]*story.Story, len(files))
+		for i, f := range files {
+			res.Stories[f] = models[i]
+		}
+	}
 	for i, f := range files {
 		if diag.HasErrors(per[i]) || diag.HasErrors(flows[i]) {
 			res.Invalid[f] = true

@@ -13,7 +13,7 @@ import (
 const corpus = "../story/testdata/corpus"
 
 func TestRunCorpusClean(t *testing.T) {
-	files, err := Expand([]string{corpus + "/..."})
+	files, err := Expand([]string{corpus + "/..."}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +82,7 @@ func TestRunReportsErrorsPerFile(t *testing.T) {
 	} {
 		storytest.WriteFile(t, p, body)
 	}
-	files, err := Expand([]string{dir + "/..."})
+	files, err := Expand([]string{dir + "/..."}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

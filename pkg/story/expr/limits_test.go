@@ -195,3 +195,63 @@ func TestSharedRenderBudget(t *testing.T) {
 		t.Fatalf("cancelled: %v", err)
 	}
 }
+
+// TestSharedBudgetValueTemplates: {{ }} value templates spend a shared
+// budget too (their output and their range iterations), a nested
+// WithSharedBudget joins the outer budget, and ShareBudget hands one on.
+func TestSharedBudgetValueTemplates(t *testing.T) {
+	big := strings.Repeat("x", MaxRenderBytes/2+1)
+	tpl, err := CompileTemplate("{{ world.s }}!")
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := Env{"world": map[string]any{"s": big}}
+	for range 3 {
+		if _, err := tpl.Render(env); err != nil {
+			t.Fatalf("alone: %v", err)
+		}
+	}
+	ctx := WithSharedBudget(context.Background())
+	env[ContextKey] = ctx
+	if _, err := tpl.Render(env); err != nil {
+		t.Fatal(err)
+	}
+	_, err = tpl.Render(env)
+	if !errors.Is(err, ErrRenderBudget) || !strings.Contains(err.Error(), "a turn or a view") {
+		t.Fatalf("second render under one budget: %v", err)
+	}
+	// the budget has failed: a pongo2 render under it fails too
+	if _, err := mustPongo(t, "hi").Render(Env{ContextKey: ctx}); !errors.Is(err, ErrRenderBudget) {
+		t.Fatalf("pongo2 after the budget failed: %v", err)
+	}
+
+	rng, err := CompileTemplate("{{ range world.l }}.{{ end }}")
+	if err != nil {
+		t.Fatal(err)
+	}
+	env = Env{"world": map[string]any{"l": make([]any, 600_000)}, ContextKey: WithSharedBudget(context.Background())}
+	if _, err := rng.Render(env); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := rng.Render(env); !errors.Is(err, ErrRenderBudget) {
+		t.Fatalf("two ranges of 600,000 under one budget: %v", err)
+	}
+
+	outer := WithSharedBudget(context.Background())
+	if WithSharedBudget(outer) != outer {
+		t.Fatal("a nested WithSharedBudget made a second budget")
+	}
+	p := mustPongo(t, `{% for a in l %}{% endfor %}`)
+	l := make([]any, 600_000)
+	if _, err := p.RenderContext(outer, Env{"l": l}); err != nil {
+		t.Fatal(err)
+	}
+	cctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	if _, err := p.RenderContext(ShareBudget(cctx, outer), Env{"l": l}); !errors.Is(err, ErrRenderBudget) {
+		t.Fatalf("ShareBudget: %v, want the outer budget's error", err)
+	}
+	if ShareBudget(cctx, context.Background()) != cctx {
+		t.Fatal("ShareBudget of a context with no budget changed ctx")
+	}
+}

@@ -50,6 +50,8 @@ type renderBudget struct {
 	held  int
 	out   int   // bytes written to the renders' outputs
 	err   error // the first failure; every later spend fails with it
+	// shared: several renders spend this budget (WithSharedBudget)
+	shared bool
 	// cycles is each cycle tag's position in this render (pongo_tag_cycle.go)
 	cycles map[*cycleNode]int
 }
@@ -59,9 +61,29 @@ func (b *renderBudget) String() string { return "" }
 
 func (b *renderBudget) fail(format string, a ...any) error {
 	if b.err == nil {
-		b.err = fmt.Errorf("%w: %s", ErrRenderBudget, fmt.Sprintf(format, a...))
+		msg := fmt.Sprintf(format, a...)
+		if b.shared {
+			msg += " (one budget for all the templates a turn or a view renders)"
+		}
+		b.err = fmt.Errorf("%w: %s", ErrRenderBudget, msg)
 	}
 	return b.err
+}
+
+// write charges n bytes of a render's output.
+func (b *renderBudget) write(n int) error {
+	if b.err != nil {
+		return b.err
+	}
+	if err := b.ctx.Err(); err != nil {
+		b.err = fmt.Errorf("rendering stopped: %w", err)
+		return b.err
+	}
+	if b.out+n > MaxRenderBytes {
+		return b.fail("the output is over %d bytes; render less", MaxRenderBytes)
+	}
+	b.out += n
+	return nil
 }
 
 // step spends one step and checks the context.
@@ -160,18 +182,9 @@ type budgetWriter struct {
 }
 
 func (w *budgetWriter) WriteString(s string) (int, error) {
-	b := w.b
-	if b.err != nil {
-		return 0, b.err
+	if err := w.b.write(len(s)); err != nil {
+		return 0, err
 	}
-	if err := b.ctx.Err(); err != nil {
-		b.err = fmt.Errorf("rendering stopped: %w", err)
-		return 0, b.err
-	}
-	if b.out+len(s) > MaxRenderBytes {
-		return 0, b.fail("the output is over %d bytes; render less", MaxRenderBytes)
-	}
-	b.out += len(s)
 	return w.buf.WriteString(s)
 }
 
@@ -244,10 +257,41 @@ func (p *Pongo) Render(env Env) (string, error) {
 type sharedBudgetKey struct{}
 
 // WithSharedBudget returns ctx carrying one render budget that every
-// RenderContext (and Render) under it spends, instead of a budget each:
-// the templates of one view (its elements, their fields, its layout) are
-// bounded together, so a story cannot multiply the limits by the number
-// of templates it writes. The first failure fails every later render.
+// RenderContext (and Render, and a {{ }} Template's Render) under it
+// spends, instead of a budget each: the templates of one view (its
+// elements, their fields, its layout) or of one engine turn are bounded
+// together, so a story cannot multiply the limits by the number of
+// templates it writes. The first failure fails every later render. A ctx
+// that already carries a shared budget is returned as it is: a view
+// rendered within a turn spends the turn's budget.
 func WithSharedBudget(ctx context.Context) context.Context {
-	return context.WithValue(ctx, sharedBudgetKey{}, &renderBudget{ctx: ctx})
+	if _, ok := ctx.Value(sharedBudgetKey{}).(*renderBudget); ok {
+		return ctx
+	}
+	return context.WithValue(ctx, sharedBudgetKey{}, &renderBudget{ctx: ctx, shared: true})
+}
+
+// ShareBudget returns ctx carrying the shared budget of from (as
+// WithSharedBudget made it), so renders under ctx end with ctx and spend
+// from's budget; ctx as it is when from carries none.
+func ShareBudget(ctx, from context.Context) context.Context {
+	b, ok := from.Value(sharedBudgetKey{}).(*renderBudget)
+	if !ok {
+		return ctx
+	}
+	return context.WithValue(ctx, sharedBudgetKey{}, b)
+}
+
+// sharedBudgetOf returns the shared budget env's context carries (nil:
+// none), its context set to env's so that the context's end counts.
+func sharedBudgetOf(env Env) *renderBudget {
+	ctx, _ := env[ContextKey].(context.Context)
+	if ctx == nil {
+		return nil
+	}
+	b, _ := ctx.Value(sharedBudgetKey{}).(*renderBudget)
+	if b != nil {
+		b.ctx = ctx
+	}
+	return b
 }

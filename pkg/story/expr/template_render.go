@@ -17,19 +17,70 @@ func (t *Template) Render(env Env) (out any, err error) {
 			out, err = nil, &Error{Kind: KindEval, Msg: fmt.Sprintf("template %q: internal error: %v", t.src, r), Src: t.src}
 		}
 	}()
+	lim := &tplBudget{src: t.src, shared: sharedBudgetOf(env)}
 	switch {
 	case t.lit:
 		return t.src, nil
 	case t.typed != nil:
-		return t.typed.prog.Eval(env)
+		v, err := t.typed.prog.Eval(env)
+		if err != nil {
+			return nil, err
+		}
+		if s, ok := v.(string); ok && lim.shared != nil {
+			if err := lim.grow(0, len(s)); err != nil {
+				return nil, err
+			}
+		}
+		return v, nil
 	}
 	var b strings.Builder
-	steps := 0
 	// Each program fills the roots it names (Program.Eval): env is not copied here.
-	if err := renderNodes(&b, t.nodes, env, &steps, t.src); err != nil {
+	if err := renderNodes(&b, t.nodes, env, lim); err != nil {
 		return nil, err
 	}
 	return b.String(), nil
+}
+
+// tplBudget is the budget of one {{ }} render: its own {{ range }}
+// iterations and text size, and the shared budget of the renders it is
+// one of (WithSharedBudget; nil: none), which pongo2 renders spend too.
+type tplBudget struct {
+	src    string
+	steps  int
+	shared *renderBudget
+}
+
+// step spends one {{ range }} iteration.
+func (l *tplBudget) step() error {
+	if l.shared != nil {
+		if err := l.shared.step(); err != nil {
+			return l.sharedErr(err)
+		}
+	}
+	if l.steps++; l.steps > MaxRenderSteps {
+		return &Error{Kind: KindEval, Err: ErrRenderBudget, Src: l.src,
+			Msg: fmt.Sprintf("template %s: more than %d {{ range }} iterations; iterate over less", Quote(l.src), MaxRenderSteps)}
+	}
+	return nil
+}
+
+// grow refuses to grow a text of have bytes by n past MaxRenderBytes, or
+// the shared budget's output past its cap.
+func (l *tplBudget) grow(have, n int) error {
+	if l.shared != nil {
+		if err := l.shared.write(n); err != nil {
+			return l.sharedErr(err)
+		}
+	}
+	if have+n <= MaxRenderBytes {
+		return nil
+	}
+	return &Error{Kind: KindEval, Err: ErrRenderBudget, Src: l.src,
+		Msg: fmt.Sprintf("template %s: the text is over %d bytes; build less", Quote(l.src), MaxRenderBytes)}
+}
+
+func (l *tplBudget) sharedErr(err error) error {
+	return &Error{Kind: KindEval, Err: err, Src: l.src, Msg: fmt.Sprintf("template %s: %v", Quote(l.src), err)}
 }
 
 // RenderString renders the template and formats the result as text, the way
@@ -42,14 +93,13 @@ func (t *Template) RenderString(env Env) (string, error) {
 	return stringify(v), nil
 }
 
-// renderNodes renders nodes into b; steps counts {{ range }} iterations
-// against MaxRenderSteps and b is kept under MaxRenderBytes (src names the
-// template in the error).
-func renderNodes(b *strings.Builder, nodes []tNode, env Env, steps *int, src string) error {
+// renderNodes renders nodes into b within lim: {{ range }} iterations
+// against MaxRenderSteps, b under MaxRenderBytes.
+func renderNodes(b *strings.Builder, nodes []tNode, env Env, lim *tplBudget) error {
 	for _, n := range nodes {
 		switch n := n.(type) {
 		case tText:
-			if err := checkValueSize(b, len(n.s), src); err != nil {
+			if err := lim.grow(b.Len(), len(n.s)); err != nil {
 				return err
 			}
 			b.WriteString(n.s)
@@ -59,7 +109,7 @@ func renderNodes(b *strings.Builder, nodes []tNode, env Env, steps *int, src str
 				return err
 			}
 			s := stringify(v)
-			if err := checkValueSize(b, len(s), src); err != nil {
+			if err := lim.grow(b.Len(), len(s)); err != nil {
 				return err
 			}
 			b.WriteString(s)
@@ -74,7 +124,7 @@ func renderNodes(b *strings.Builder, nodes []tNode, env Env, steps *int, src str
 					ok = truthy(v)
 				}
 				if ok {
-					if err := renderNodes(b, br.body, env, steps, src); err != nil {
+					if err := renderNodes(b, br.body, env, lim); err != nil {
 						return err
 					}
 					break
@@ -95,27 +145,17 @@ func renderNodes(b *strings.Builder, nodes []tNode, env Env, steps *int, src str
 			inner := make(Env, len(env)+1)
 			maps.Copy(inner, env)
 			for _, it := range items {
-				if *steps++; *steps > MaxRenderSteps {
-					return &Error{Kind: KindEval, Err: ErrRenderBudget, Src: src,
-						Msg: fmt.Sprintf("template %s: more than %d {{ range }} iterations; iterate over less", Quote(src), MaxRenderSteps)}
+				if err := lim.step(); err != nil {
+					return err
 				}
 				inner["item"] = it
-				if err := renderNodes(b, n.body, inner, steps, src); err != nil {
+				if err := renderNodes(b, n.body, inner, lim); err != nil {
 					return err
 				}
 			}
 		}
 	}
 	return nil
-}
-
-// checkValueSize refuses to grow b by n bytes past MaxRenderBytes.
-func checkValueSize(b *strings.Builder, n int, src string) error {
-	if b.Len()+n <= MaxRenderBytes {
-		return nil
-	}
-	return &Error{Kind: KindEval, Err: ErrRenderBudget, Src: src,
-		Msg: fmt.Sprintf("template %s: the text is over %d bytes; build less", Quote(src), MaxRenderBytes)}
 }
 
 // rangeItems lists what {{ range }} iterates: the elements of a slice or

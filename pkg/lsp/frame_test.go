@@ -1,0 +1,78 @@
+package lsp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+
+	"kitsoki/internal/testing/lsptest"
+)
+
+// TestFramingBounds: a client that, after a normal initialize, sends an
+// endless header line, endless headers or a huge Content-Length gets the
+// session ended with an error naming the message, the header and the
+// limit; the server never holds the bytes.
+func TestFramingBounds(t *testing.T) {
+	cases := map[string]struct {
+		send func(w io.Writer) error
+		want string
+	}{
+		"long line": {func(w io.Writer) error {
+			if _, err := io.WriteString(w, "Content-Length: 10\r\n"); err != nil {
+				return err
+			}
+			chunk := strings.Repeat("a", 64<<10)
+			for range 1 << 10 { // 64 MiB, never a newline
+				if _, err := io.WriteString(w, chunk); err != nil {
+					return err
+				}
+			}
+			return nil
+		}, "header line 2 is over 1024 bytes"},
+		"many headers": {func(w io.Writer) error {
+			for i := range 1 << 20 {
+				if _, err := fmt.Fprintf(w, "X-%d: y\r\n", i); err != nil {
+					return err
+				}
+			}
+			return nil
+		}, "more than 16 header lines"},
+		"huge length": {func(w io.Writer) error {
+			_, err := io.WriteString(w, "Content-Length: 99999999999999\r\n\r\n{")
+			return err
+		}, "Content-Length 99999999999999 is over the limit"},
+		"no length": {func(w io.Writer) error {
+			_, err := io.WriteString(w, "Content-Type: x\r\n\r\n{}")
+			return err
+		}, "no Content-Length header"},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			sr, cw := io.Pipe()
+			cr, sw := io.Pipe()
+			srv := New(Options{})
+			served := make(chan error, 1)
+			go func() {
+				served <- srv.Serve(context.Background(), pipeRWC{Reader: sr, Writer: sw, closers: []io.Closer{sr, sw}})
+			}()
+			c := lsptest.Connect(t, pipeRWC{Reader: cr, Writer: cw, closers: []io.Closer{cr, cw}}, t.TempDir())
+			defer c.Conn.Close()
+			sent := make(chan error, 1)
+			go func() { sent <- tc.send(cw) }()
+			err := <-served
+			// messages 1 and 2 were the client's initialize and initialized
+			if !errors.Is(err, errFraming) || !strings.Contains(err.Error(), "message 3: "+tc.want) {
+				t.Fatalf("Serve: %v, want %q", err, tc.want)
+			}
+			if name == "long line" || name == "many headers" {
+				// the server stopped reading: the rest cannot be sent
+				if err := <-sent; err == nil {
+					t.Fatal("the whole flood was read")
+				}
+			}
+		})
+	}
+}
