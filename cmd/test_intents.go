@@ -119,7 +119,7 @@ func runIntents(ctx context.Context, stdout, stderr io.Writer, app string, f *in
 		return err
 	}
 	glob := cmp.Or(f.intents, flowtest.IntentsGlob(app))
-	suites, err := flowtest.LoadIntents(glob, f.only)
+	suites, err := flowtest.LoadIntents(flowtest.StoryRoot(app, ""), glob, f.only)
 	if err != nil {
 		return usagef("%v", err)
 	}
@@ -171,7 +171,7 @@ func runIntents(ctx context.Context, stdout, stderr io.Writer, app string, f *in
 func intentHarness(ld *compose.Loaded, app string, f *intentFlags) (flowtest.Harness, func(), error) {
 	if f.harness == "static" {
 		rec := cmp.Or(f.recording, filepath.Join(filepath.Dir(app), "recording.yaml"))
-		h, err := flowtest.NewStaticHarness(rec)
+		h, err := flowtest.NewStaticHarness(flowtest.StoryRoot(app, ""), rec)
 		if err != nil {
 			return nil, func() {}, usagef("%v", err)
 		}

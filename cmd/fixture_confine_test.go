@@ -1,0 +1,201 @@
+package cmd
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The fixture-reading commands read a project's flows/, intents/ and
+// recording.yaml through its project root: a directory or file there that
+// is a symlink leading out of the project is refused with an error naming
+// it, and nothing outside is read or quoted; a symlink that stays inside
+// keeps working.
+
+const confineCanary = "CANARY-flowconfine-7q2"
+
+const confineStory = `app: { id: hostile, version: 0.1.0, title: "hostile" }
+world:
+  n: { type: int, default: 0 }
+intents:
+  go: { description: "go" }
+root: start
+states:
+  start:
+    view: "hello {{ world.n }}"
+    on:
+      go: [ { target: done } ]
+  done:
+    terminal: true
+`
+
+const confineFlow = `test_kind: flow
+initial_state: start
+turns:
+  - intent: { name: go }
+    expect_state: done
+`
+
+// confineProject writes a git-marked project holding the story and returns
+// it, with a directory outside it holding the canary.
+func confineProject(t *testing.T) (proj, outside string) {
+	t.Helper()
+	base := t.TempDir()
+	proj, outside = filepath.Join(base, "proj"), filepath.Join(base, "outside")
+	for _, d := range []string{filepath.Join(proj, ".git"), outside} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	writeFileT(t, filepath.Join(proj, "app.yaml"), confineStory)
+	return proj, outside
+}
+
+func writeFileT(t *testing.T, p, body string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func symlinkT(t *testing.T, target, link string) {
+	t.Helper()
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// canaryFlow is a fixture whose every quoted part names the canary.
+const canaryFlow = `test_kind: flow
+initial_state: start
+description: ` + confineCanary + `
+turns:
+  - intent: { name: go }
+    expect_state: ` + confineCanary + `
+`
+
+func TestFixtureDirLinkOutRefused(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		lay  func(t *testing.T, proj, outside string)
+	}{
+		{"flows dir absolute link", func(t *testing.T, proj, outside string) {
+			writeFileT(t, filepath.Join(outside, "flows", "a.yaml"), canaryFlow)
+			symlinkT(t, filepath.Join(outside, "flows"), filepath.Join(proj, "flows"))
+		}},
+		{"flows dir relative link", func(t *testing.T, proj, outside string) {
+			writeFileT(t, filepath.Join(outside, "flows", "a.yaml"), canaryFlow)
+			symlinkT(t, "../outside/flows", filepath.Join(proj, "flows"))
+		}},
+		{"fixture file link", func(t *testing.T, proj, outside string) {
+			writeFileT(t, filepath.Join(outside, "a.yaml"), canaryFlow)
+			if err := os.MkdirAll(filepath.Join(proj, "flows"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			symlinkT(t, "../../outside/a.yaml", filepath.Join(proj, "flows", "a.yaml"))
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			proj, outside := confineProject(t)
+			tc.lay(t, proj, outside)
+			app := filepath.Join(proj, "app.yaml")
+			for _, args := range [][]string{{"validate", app}, {"test", app}, {"test", "flows", app}} {
+				code, stdout, stderr := runCmd(t, args...)
+				out := stdout + stderr
+				if code == 0 {
+					t.Errorf("%v: exit 0, want a refusal:\n%s", args, out)
+				}
+				if strings.Contains(out, confineCanary) {
+					t.Errorf("%v quotes the file outside the project:\n%s", args, out)
+				}
+				if !strings.Contains(out, "leading out of the project root "+proj) {
+					t.Errorf("%v: the refusal does not say the link leads out of %s:\n%s", args, proj, out)
+				}
+			}
+		})
+	}
+}
+
+func TestFixtureDirLinkInsideKept(t *testing.T) {
+	proj, _ := confineProject(t)
+	writeFileT(t, filepath.Join(proj, "shared", "flows", "a.yaml"), confineFlow)
+	symlinkT(t, "shared/flows", filepath.Join(proj, "flows"))
+	app := filepath.Join(proj, "app.yaml")
+	for _, args := range [][]string{{"validate", app}, {"test", app}, {"test", "flows", app}} {
+		code, stdout, stderr := runCmd(t, args...)
+		if code != 0 {
+			t.Errorf("%v: exit %d, want 0:\n%s%s", args, code, stdout, stderr)
+		}
+	}
+	if _, stdout, _ := runCmd(t, "test", app); !strings.Contains(stdout, "1 passed") {
+		t.Errorf("the fixture behind the inside link did not run:\n%s", stdout)
+	}
+}
+
+const confineIntents = `test_kind: intents
+state: start
+fixtures:
+  - id: a
+    intent: { name: go }
+    inputs: ["` + confineCanary + `"]
+`
+
+const confineRecording = `kind: recording
+entries:
+  - state: start
+    input: "` + confineCanary + `"
+    intent: { name: go }
+`
+
+func TestIntentsLinkOutRefused(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		lay  func(t *testing.T, proj, outside string)
+	}{
+		{"intents dir link", func(t *testing.T, proj, outside string) {
+			writeFileT(t, filepath.Join(outside, "intents", "a.yaml"), confineIntents)
+			symlinkT(t, filepath.Join(outside, "intents"), filepath.Join(proj, "intents"))
+			writeFileT(t, filepath.Join(proj, "recording.yaml"), strings.ReplaceAll(confineRecording, confineCanary, "hi"))
+		}},
+		{"recording link", func(t *testing.T, proj, outside string) {
+			writeFileT(t, filepath.Join(proj, "intents", "a.yaml"), strings.ReplaceAll(confineIntents, confineCanary, "hi"))
+			writeFileT(t, filepath.Join(outside, "rec.yaml"), confineRecording)
+			symlinkT(t, filepath.Join(outside, "rec.yaml"), filepath.Join(proj, "recording.yaml"))
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			proj, outside := confineProject(t)
+			tc.lay(t, proj, outside)
+			app := filepath.Join(proj, "app.yaml")
+			for _, args := range [][]string{{"test", "intents", app}, {"test", app}} {
+				code, stdout, stderr := runCmd(t, args...)
+				out := stdout + stderr
+				if code == 0 {
+					t.Errorf("%v: exit 0, want a refusal:\n%s", args, out)
+				}
+				if strings.Contains(out, confineCanary) {
+					t.Errorf("%v quotes the file outside the project:\n%s", args, out)
+				}
+				if !strings.Contains(out, "leading out of the project root "+proj) {
+					t.Errorf("%v: the refusal does not say the link leads out of %s:\n%s", args, proj, out)
+				}
+			}
+		})
+	}
+}
+
+func TestIntentsInsideKept(t *testing.T) {
+	proj, _ := confineProject(t)
+	writeFileT(t, filepath.Join(proj, "data", "intents", "a.yaml"), strings.ReplaceAll(confineIntents, confineCanary, "hi"))
+	writeFileT(t, filepath.Join(proj, "data", "rec.yaml"), strings.ReplaceAll(confineRecording, confineCanary, "hi"))
+	symlinkT(t, "data/intents", filepath.Join(proj, "intents"))
+	symlinkT(t, "data/rec.yaml", filepath.Join(proj, "recording.yaml"))
+	code, stdout, stderr := runCmd(t, "test", "intents", filepath.Join(proj, "app.yaml"))
+	if code != 0 {
+		t.Errorf("exit %d, want 0:\n%s%s", code, stdout, stderr)
+	}
+}
