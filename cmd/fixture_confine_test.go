@@ -199,3 +199,67 @@ func TestIntentsInsideKept(t *testing.T) {
 		t.Errorf("exit %d, want 0:\n%s%s", code, stdout, stderr)
 	}
 }
+
+// An output file under the project root whose directory is a symlink
+// leading out of it (.kitsoki/ -> elsewhere, .kitsoki/sessions -> ...) is
+// refused before anything is written; nothing lands outside. A link that
+// stays inside keeps working.
+func TestOutputUnderKitsokiLinkOutRefused(t *testing.T) {
+	for _, tc := range []struct {
+		name, link string // link: the symlink in the project leading to outside/d
+		args       []string
+	}{
+		{"test --coverprofile", ".kitsoki", []string{"test", "app.yaml", "--coverprofile", ".kitsoki/coverage.json"}},
+		{"test --json", ".kitsoki", []string{"test", "app.yaml", "--json", ".kitsoki/report.json"}},
+		{"test --junit", ".kitsoki", []string{"test", "app.yaml", "--junit", ".kitsoki/junit.xml"}},
+		{"run default trace, .kitsoki linked", ".kitsoki", []string{"run", "app.yaml", "--intent", "go"}},
+		{"run default trace, sessions linked", ".kitsoki/sessions", []string{"run", "app.yaml", "--intent", "go"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			proj, outside := confineProject(t)
+			writeFileT(t, filepath.Join(proj, "flows", "a.yaml"), confineFlow)
+			target := filepath.Join(outside, "d")
+			if err := os.MkdirAll(target, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.MkdirAll(filepath.Dir(filepath.Join(proj, tc.link)), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			symlinkT(t, target, filepath.Join(proj, tc.link))
+			t.Chdir(proj)
+			code, stdout, stderr := runCmd(t, tc.args...)
+			if code != 2 {
+				t.Errorf("exit %d, want 2:\n%s%s", code, stdout, stderr)
+			}
+			if !strings.Contains(stderr, "leading out of the project root "+proj) {
+				t.Errorf("the refusal does not say the link leads out of %s:\n%s", proj, stderr)
+			}
+			ents, err := os.ReadDir(target)
+			if err != nil || len(ents) != 0 {
+				t.Errorf("something was written outside the project: %v %v", ents, err)
+			}
+		})
+	}
+}
+
+func TestOutputUnderKitsokiLinkInsideKept(t *testing.T) {
+	proj, _ := confineProject(t)
+	writeFileT(t, filepath.Join(proj, "flows", "a.yaml"), confineFlow)
+	if err := os.MkdirAll(filepath.Join(proj, "state"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	symlinkT(t, "state", filepath.Join(proj, ".kitsoki"))
+	t.Chdir(proj)
+	if code, stdout, stderr := runCmd(t, "test", "app.yaml", "--coverprofile", ".kitsoki/coverage.json"); code != 0 {
+		t.Fatalf("exit %d:\n%s%s", code, stdout, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(proj, "state", "coverage.json")); err != nil {
+		t.Errorf("the profile was not written through the inside link: %v", err)
+	}
+	if code, stdout, stderr := runCmd(t, "run", "app.yaml", "--intent", "go"); code != 0 {
+		t.Fatalf("run: exit %d:\n%s%s", code, stdout, stderr)
+	}
+	if m, _ := filepath.Glob(filepath.Join(proj, "state", "sessions", "*.jsonl")); len(m) != 1 {
+		t.Errorf("the run's trace is not under the inside link: %v", m)
+	}
+}

@@ -296,8 +296,12 @@ func checkTestFlags(f *testFlags) (runRE *regexp.Regexp, shard, shards int, err 
 }
 
 // checkOutDirs refuses, for each flag and path pair, an output file whose
-// directory does not exist ("" and - are no file).
+// directory does not exist, or that a symlink leads out of the project
+// (checkOutInside; "" and - are no file).
 func checkOutDirs(flagPaths ...string) error {
+	if err := checkOutInside(flagPaths...); err != nil {
+		return err
+	}
 	for i := 0; i+1 < len(flagPaths); i += 2 {
 		flag, p := flagPaths[i], flagPaths[i+1]
 		if p == "" || p == "-" {
@@ -370,6 +374,9 @@ func discoverFixtures(stdout, stderr io.Writer, f *testFlags, apps []string, glo
 func testTraceDir(f *testFlags) (dir string, cleanup func(), err error) {
 	cleanup = func() {}
 	dir = f.traceDir
+	if err := checkOutInside("--trace-dir", dir); err != nil {
+		return "", cleanup, err
+	}
 	if f.traceOut != "" && dir == "" {
 		tmp, err := os.MkdirTemp("", "kitsoki-test-trace-")
 		if err != nil {
