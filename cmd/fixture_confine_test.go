@@ -263,3 +263,17 @@ func TestOutputUnderKitsokiLinkInsideKept(t *testing.T) {
 		t.Errorf("the run's trace is not under the inside link: %v", m)
 	}
 }
+
+func TestMCPDefaultTraceLinkOutRefused(t *testing.T) {
+	proj, outside := confineProject(t)
+	symlinkT(t, outside, filepath.Join(proj, ".kitsoki"))
+	t.Chdir(proj)
+	var stdout, stderr strings.Builder
+	err := runMCPServe(t.Context(), strings.NewReader(""), &stdout, &stderr, "app.yaml", &mcpServeFlags{})
+	if err == nil || !strings.Contains(err.Error(), "leading out of the project root "+proj) {
+		t.Errorf("err %v, want a refusal naming the root", err)
+	}
+	if ents, _ := os.ReadDir(outside); len(ents) != 0 {
+		t.Errorf("something was written outside the project: %v", ents)
+	}
+}
