@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"kitsoki/internal/testing/storytest"
 )
 
 // The fixture-reading commands read a project's flows/, intents/ and
@@ -275,5 +277,20 @@ func TestMCPDefaultTraceLinkOutRefused(t *testing.T) {
 	}
 	if ents, _ := os.ReadDir(outside); len(ents) != 0 {
 		t.Errorf("something was written outside the project: %v", ents)
+	}
+}
+
+// With no project marker, `kitsoki test DIR/...` takes DIR as the root
+// (the story loader's rule): a flows/ link to a sibling folder inside DIR
+// is listed.
+func TestFixtureDirLinkInsideTreeKept(t *testing.T) {
+	base := storytest.TempTree(t, map[string]string{
+		"story/app.yaml":      confineStory,
+		"shared/flows/a.yaml": confineFlow,
+	})
+	symlinkT(t, "../shared/flows", filepath.Join(base, "story", "flows"))
+	code, stdout, stderr := runCmd(t, "test", base+"/...")
+	if code != 0 || !strings.Contains(stdout, "1 passed") {
+		t.Errorf("exit %d, want the fixture behind the link to pass:\n%s%s", code, stdout, stderr)
 	}
 }

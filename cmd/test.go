@@ -340,13 +340,13 @@ func testApps(args []string, f *testFlags) (apps []string, glob string, rel bool
 // and stdout annotations with --format github) and refuses to run any
 // when one has an error or `test flows` matched nothing.
 func discoverFixtures(stdout, stderr io.Writer, f *testFlags, apps []string, glob string, rel bool, runRE *regexp.Regexp) ([]*flowtest.File, error) {
-	files, ds, err := flowtest.DiscoverUnder(f.root, apps, glob, rel, runRE)
+	files, ds, err := flowtest.DiscoverUnder(f.root, f.trees, apps, glob, rel, runRE)
 	if err != nil {
 		return nil, usagef("%v", err)
 	}
 	ds = diag.Sort(diag.FilterIgnored(ds, func(p string) ([]byte, bool) {
 		abs, err := filepath.Abs(p)
-		if err != nil || !safefile.Inside(flowtest.StoryRoot(p, f.root), abs) {
+		if err != nil || !safefile.Inside(flowtest.StoryRoot(p, f.root, f.trees...), abs) {
 			return nil, false // a fixture refused unread is not read for its comments either
 		}
 		b, err := safefile.ReadFile(p, safefile.Data)

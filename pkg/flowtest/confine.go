@@ -55,16 +55,28 @@ func absOf(p string) string {
 	return p
 }
 
-// StoryRoot is the project root of the story whose manifest is app: root
-// (--root) when set, else the nearest directory above it holding .git or
-// .kitsoki/, else its directory. Its fixtures, intents and recording are
+// StoryRoot is the project root of the story whose manifest is app, as
+// the story loader finds it: root (--root) when set, else the nearest
+// directory above it holding .git or .kitsoki/, else the widest of trees
+// (the DIR of a DIR/... argument, the loader's Options.Trees) holding its
+// directory, else its directory. Its fixtures, intents and recording are
 // read through it.
-func StoryRoot(app, root string) string {
+func StoryRoot(app, root string, trees ...string) string {
 	if root != "" {
 		return absOf(root)
 	}
-	dir, _ := story.ProjectRoot(filepath.Dir(absOf(app)))
-	return dir
+	dir, marked := story.ProjectRoot(filepath.Dir(absOf(app)))
+	if marked {
+		return dir
+	}
+	best := dir
+	for _, t := range trees {
+		abs := absOf(t)
+		if _, ok := safefile.NewRoot(abs).Rel(dir); ok && len(abs) < len(best) {
+			best = abs
+		}
+	}
+	return best
 }
 
 // globRoot is the root a fixture glob g is listed through: root when the

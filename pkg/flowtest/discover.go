@@ -54,18 +54,18 @@ func localGlob(app, name, fallback string) string {
 // story's project root ([StoryRoot]): a directory or file reached through
 // a symlink leading out of it is an error finding, never read.
 func Discover(apps []string, glob string, rel bool, run *regexp.Regexp) ([]*File, []diag.Diagnostic, error) {
-	return discover(apps, "", glob, rel, run, nil)
+	return discover(apps, "", nil, glob, rel, run, nil)
 }
 
-// DiscoverUnder is [Discover] with every story's project root set to root
-// (--root), or found above each story when root is "".
-func DiscoverUnder(root string, apps []string, glob string, rel bool, run *regexp.Regexp) ([]*File, []diag.Diagnostic, error) {
-	return discover(apps, root, glob, rel, run, nil)
+// DiscoverUnder is [Discover] with each story's project root found as
+// [StoryRoot] finds it from root (--root) and trees.
+func DiscoverUnder(root string, trees []string, apps []string, glob string, rel bool, run *regexp.Regexp) ([]*File, []diag.Diagnostic, error) {
+	return discover(apps, root, trees, glob, rel, run, nil)
 }
 
 // discover is DiscoverUnder; read, when set, is given each fixture file's
 // bytes as read.
-func discover(apps []string, root, glob string, rel bool, run *regexp.Regexp, read func(path string, data []byte)) ([]*File, []diag.Diagnostic, error) {
+func discover(apps []string, root string, trees []string, glob string, rel bool, run *regexp.Regexp, read func(path string, data []byte)) ([]*File, []diag.Diagnostic, error) {
 	var files []*File
 	var ds []diag.Diagnostic
 	for _, app := range apps {
@@ -76,7 +76,7 @@ func discover(apps []string, root, glob string, rel bool, run *regexp.Regexp, re
 		if _, err := filepath.Match(g, ""); err != nil && glob != "" { // (the default pattern's own part is valid)
 			return nil, nil, fmt.Errorf("--flows %q: %v", glob, err)
 		}
-		r := safefile.NewRoot(globRoot(StoryRoot(app, root), g))
+		r := safefile.NewRoot(globRoot(StoryRoot(app, root, trees...), g))
 		matches, outside, err := story.Glob(r, g)
 		if err != nil {
 			r.Close()

@@ -26,7 +26,7 @@ func LintStorySources(app string, st *story.Story) ([]diag.Diagnostic, map[strin
 	if st != nil {
 		root = st.ProjectRoot
 	}
-	files, ds, err := discover([]string{app}, root, "", false, nil, func(p string, b []byte) { sources[p] = b })
+	files, ds, err := discover([]string{app}, root, nil, "", false, nil, func(p string, b []byte) { sources[p] = b })
 	if err != nil {
 		return nil, nil
 	}
