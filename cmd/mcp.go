@@ -145,6 +145,9 @@ func runMCPServe(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer,
 	}
 
 	tracePath := cmp.Or(f.tracePath, filepath.Join(".kitsoki", "sessions", "mcp-"+time.Now().UTC().Format("20060102T150405.000000000")+".jsonl"))
+	if err := checkOutInside("--trace", tracePath); err != nil {
+		return err
+	}
 	tw, err := trace.Create(tracePath, trace.Header{Story: storyPath, Generator: "kitsoki " + version + " mcp serve"})
 	if err != nil {
 		return usagef("--trace: %s", strings.TrimPrefix(err.Error(), "trace: "))

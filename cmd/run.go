@@ -312,6 +312,9 @@ func runInputs(m *engine.Machine, f *runFlags) (engine.World, *agent.Cassette, e
 func openRunTrace(appID, path, flagPath string) (session, tracePath string, tw *trace.Writer, err error) {
 	session = newSessionID(appID)
 	tracePath = cmp.Or(flagPath, filepath.Join(".kitsoki", "sessions", session+".jsonl"))
+	if err := checkOutInside("--trace", tracePath); err != nil {
+		return "", "", nil, err
+	}
 	if err := os.MkdirAll(filepath.Dir(tracePath), 0o755); err != nil {
 		return "", "", nil, usagef("--trace: %v", err)
 	}

@@ -297,8 +297,12 @@ func checkTestFlags(f *testFlags) (runRE *regexp.Regexp, shard, shards int, err 
 }
 
 // checkOutDirs refuses, for each flag and path pair, an output file whose
-// directory does not exist ("" and - are no file).
+// directory does not exist, or that a symlink leads out of the project
+// (checkOutInside; "" and - are no file).
 func checkOutDirs(flagPaths ...string) error {
+	if err := checkOutInside(flagPaths...); err != nil {
+		return err
+	}
 	for i := 0; i+1 < len(flagPaths); i += 2 {
 		flag, p := flagPaths[i], flagPaths[i+1]
 		if p == "" || p == "-" {
@@ -337,11 +341,15 @@ func testApps(args []string, f *testFlags, stderr io.Writer) (apps []string, glo
 // and stdout annotations with --format github) and refuses to run any
 // when one has an error or `test flows` matched nothing.
 func discoverFixtures(stdout, stderr io.Writer, f *testFlags, apps []string, glob string, rel bool, runRE *regexp.Regexp) ([]*flowtest.File, error) {
-	files, ds, err := flowtest.Discover(apps, glob, rel, runRE)
+	files, ds, err := flowtest.DiscoverUnder(f.root, f.trees, apps, glob, rel, runRE)
 	if err != nil {
 		return nil, usagef("%v", err)
 	}
 	ds = diag.Sort(diag.FilterIgnored(ds, func(p string) ([]byte, bool) {
+		abs, err := filepath.Abs(p)
+		if err != nil || !safefile.Inside(flowtest.StoryRoot(p, f.root, f.trees...), abs) {
+			return nil, false // a fixture refused unread is not read for its comments either
+		}
 		b, err := safefile.ReadFile(p, safefile.Data)
 		return b, err == nil
 	}))
@@ -367,6 +375,9 @@ func discoverFixtures(stdout, stderr io.Writer, f *testFlags, apps []string, glo
 func testTraceDir(f *testFlags) (dir string, cleanup func(), err error) {
 	cleanup = func() {}
 	dir = f.traceDir
+	if err := checkOutInside("--trace-dir", dir); err != nil {
+		return "", cleanup, err
+	}
 	if f.traceOut != "" && dir == "" {
 		tmp, err := os.MkdirTemp("", "kitsoki-test-trace-")
 		if err != nil {

@@ -46,6 +46,9 @@ func (cf *coverFlags) check() error {
 	default:
 		return usagef("--cover-format %q: expected lcov, cobertura or json", cf.format)
 	}
+	if err := checkOutInside("--cover-html", cf.html); err != nil {
+		return err
+	}
 	return checkOutDirs("--coverprofile", cf.profile)
 }
 

@@ -36,6 +36,10 @@ type intentFlags struct {
 	// runner is the flow run's runner when kitsoki test runs a story's
 	// intents after its flows: the story it loaded and compiled is reused.
 	runner *flowtest.Runner
+	// root is kitsoki test's --root when it runs a story's intents: the
+	// project root the intents and recording are read through.
+	root  string
+	trees []string
 }
 
 func newTestIntentsCmd() *cobra.Command {
@@ -119,7 +123,7 @@ func runIntents(ctx context.Context, stdout, stderr io.Writer, app string, f *in
 		return err
 	}
 	glob := cmp.Or(f.intents, flowtest.IntentsGlob(app))
-	suites, err := flowtest.LoadIntents(glob, f.only)
+	suites, err := flowtest.LoadIntents(flowtest.StoryRoot(app, f.root, f.trees...), glob, f.only)
 	if err != nil {
 		return usagef("%v", err)
 	}
@@ -171,7 +175,7 @@ func runIntents(ctx context.Context, stdout, stderr io.Writer, app string, f *in
 func intentHarness(ld *compose.Loaded, app string, f *intentFlags) (flowtest.Harness, func(), error) {
 	if f.harness == "static" {
 		rec := cmp.Or(f.recording, filepath.Join(filepath.Dir(app), "recording.yaml"))
-		h, err := flowtest.NewStaticHarness(rec)
+		h, err := flowtest.NewStaticHarness(flowtest.StoryRoot(app, f.root, f.trees...), rec)
 		if err != nil {
 			return nil, func() {}, usagef("%v", err)
 		}
@@ -260,7 +264,7 @@ func runStoryIntents(ctx context.Context, text, stderr io.Writer, runner *flowte
 			continue
 		}
 		fmt.Fprintf(text, "\nintents %s (static harness, recording.yaml):\n", app)
-		err := runIntents(ctx, text, stderr, app, &intentFlags{harness: "static", maxCost: 0, regressionAt: 0.05, jobs: tf.jobs, repo: tf.repo, runner: runner})
+		err := runIntents(ctx, text, stderr, app, &intentFlags{harness: "static", maxCost: 0, regressionAt: 0.05, jobs: tf.jobs, repo: tf.repo, runner: runner, root: tf.root, trees: tf.trees})
 		out.ran = true
 		var ee *exitError
 		if errors.As(err, &ee) && ee.err == nil && ee.code == exitFinding {

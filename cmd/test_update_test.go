@@ -114,7 +114,7 @@ func TestUpdateCommandUsage(t *testing.T) {
 }
 
 // A fixture reached through a symlink leading out of the project root is
-// not written.
+// not written (nor read: discovery refuses it before --update could).
 func TestUpdateCommandConfined(t *testing.T) {
 	outside := t.TempDir()
 	target := filepath.Join(outside, "drift.yaml")
@@ -132,8 +132,8 @@ func TestUpdateCommandConfined(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, _, errOut := runCmd(t, "test", dir, "--update")
-	if code != exitUsageEnv || !strings.Contains(errOut, "leads out of the project root") {
-		t.Errorf("exit %d, stderr %q; want 2 and a refusal to write outside the root", code, errOut)
+	if code != exitUsageEnv || !strings.Contains(errOut, "leading out of the project root") {
+		t.Errorf("exit %d, stderr %q; want 2 and a refusal to read or write outside the root", code, errOut)
 	}
 	if b, _ := os.ReadFile(target); string(b) != driftFlow {
 		t.Errorf("the file outside the root changed:\n%s", b)

@@ -106,7 +106,7 @@ func (w *watcher) roots() []string {
 		}
 	}
 	r := w.runner()
-	files, _, _ := flowtest.Discover(w.apps, w.glob, w.rel, w.runRE)
+	files, _, _ := flowtest.DiscoverUnder(w.f.root, w.f.trees, w.apps, w.glob, w.rel, w.runRE)
 	for _, app := range w.apps {
 		add(filepath.Dir(app))
 		if ld, err := r.Story(app); err == nil {
@@ -125,7 +125,7 @@ func (w *watcher) roots() []string {
 // nil) and prints the summary.
 func (w *watcher) cycle(ctx context.Context, changed []string) {
 	start := time.Now()
-	files, ds, err := flowtest.Discover(w.apps, w.glob, w.rel, w.runRE)
+	files, ds, err := flowtest.DiscoverUnder(w.f.root, w.f.trees, w.apps, w.glob, w.rel, w.runRE)
 	if err != nil {
 		fmt.Fprintf(w.errOut, "kitsoki test --watch: %s\n", termsafe.Line(err.Error()))
 		return

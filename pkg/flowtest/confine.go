@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"kitsoki/internal/safefile"
+	"kitsoki/pkg/diag"
 	"kitsoki/pkg/story"
 )
 
@@ -51,4 +53,63 @@ func absOf(p string) string {
 		return abs
 	}
 	return p
+}
+
+// StoryRoot is the project root of the story whose manifest is app, as
+// the story loader finds it: root (--root) when set, else the nearest
+// directory above it holding .git or .kitsoki/, else the widest of trees
+// (the DIR of a DIR/... argument, the loader's Options.Trees) holding its
+// directory, else its directory. Its fixtures, intents and recording are
+// read through it.
+func StoryRoot(app, root string, trees ...string) string {
+	if root != "" {
+		return absOf(root)
+	}
+	dir, marked := story.ProjectRoot(filepath.Dir(absOf(app)))
+	if marked {
+		return dir
+	}
+	best := dir
+	for _, t := range trees {
+		abs := absOf(t)
+		if _, ok := safefile.NewRoot(abs).Rel(dir); ok && len(abs) < len(best) {
+			best = abs
+		}
+	}
+	return best
+}
+
+// globRoot is the root a fixture glob g is listed through: root when the
+// directory g names before its first pattern part lies inside it, else
+// (a glob the operator pointed elsewhere) that directory's own project
+// root.
+func globRoot(root, g string) string {
+	lit := absOf(g)
+	for hasMeta(lit) {
+		lit = filepath.Dir(lit)
+	}
+	if _, ok := safefile.NewRoot(root).Rel(lit); ok && root != "" {
+		return root
+	}
+	dir, _ := story.ProjectRoot(filepath.Dir(lit))
+	return dir
+}
+
+func hasMeta(p string) bool { return strings.ContainsAny(p, `*?[\`) }
+
+// outsideDiag is the error finding for a fixture file or directory
+// (what), as the glob spelled it, that goes through a symlink leading out
+// of root: it names the path and the root, never what lies outside.
+func outsideDiag(r *safefile.Root, what, p string, err error) diag.Diagnostic {
+	return diag.Diagnostic{File: p, Severity: diag.Error, Rule: ruleOutsideRoot.ID,
+		Message: story.OutsideRootMessage(r, what, p, err)}
+}
+
+// confinedErr words err, from reading p through r, as a refusal when it is
+// ErrOutsideRoot (what names the file), else as the reader's error.
+func confinedErr(r *safefile.Root, what, p string, err error) error {
+	if errors.Is(err, safefile.ErrOutsideRoot) {
+		return errors.New(story.OutsideRootMessage(r, what, p, err))
+	}
+	return err
 }

@@ -11,6 +11,7 @@ import (
 	"sort"
 
 	"kitsoki/pkg/diag"
+	"kitsoki/pkg/story"
 )
 
 // File is a fixture file found for a story, with its flow documents.
@@ -49,14 +50,22 @@ func localGlob(app, name, fallback string) string {
 // relative to the story directory when rel is true, else to the current
 // directory) or defaultGlob. run, when set, keeps only files whose base
 // name matches. Files holding no flow document are dropped; parse findings
-// are returned with positions.
+// are returned with positions. Fixtures are listed and read through each
+// story's project root ([StoryRoot]): a directory or file reached through
+// a symlink leading out of it is an error finding, never read.
 func Discover(apps []string, glob string, rel bool, run *regexp.Regexp) ([]*File, []diag.Diagnostic, error) {
-	return discover(apps, glob, rel, run, nil)
+	return discover(apps, "", nil, glob, rel, run, nil)
 }
 
-// discover is Discover; read, when set, is given each fixture file's bytes
-// as read.
-func discover(apps []string, glob string, rel bool, run *regexp.Regexp, read func(path string, data []byte)) ([]*File, []diag.Diagnostic, error) {
+// DiscoverUnder is [Discover] with each story's project root found as
+// [StoryRoot] finds it from root (--root) and trees.
+func DiscoverUnder(root string, trees []string, apps []string, glob string, rel bool, run *regexp.Regexp) ([]*File, []diag.Diagnostic, error) {
+	return discover(apps, root, trees, glob, rel, run, nil)
+}
+
+// discover is DiscoverUnder; read, when set, is given each fixture file's
+// bytes as read.
+func discover(apps []string, root string, trees []string, glob string, rel bool, run *regexp.Regexp, read func(path string, data []byte)) ([]*File, []diag.Diagnostic, error) {
 	var files []*File
 	var ds []diag.Diagnostic
 	for _, app := range apps {
@@ -64,19 +73,32 @@ func discover(apps []string, glob string, rel bool, run *regexp.Regexp, read fun
 		if glob != "" && rel && !filepath.IsAbs(g) {
 			g = filepath.Join(filepath.Dir(app), g)
 		}
-		matches, err := filepath.Glob(g)
-		if err != nil && glob != "" { // (the default pattern's own part is valid)
+		if _, err := filepath.Match(g, ""); err != nil && glob != "" { // (the default pattern's own part is valid)
 			return nil, nil, fmt.Errorf("--flows %q: %v", glob, err)
+		}
+		r := safefile.NewRoot(globRoot(StoryRoot(app, root, trees...), g))
+		matches, outside, err := story.Glob(r, g)
+		if err != nil {
+			r.Close()
+			return nil, nil, fmt.Errorf("fixture glob %q: %v", g, err)
+		}
+		for _, o := range outside {
+			ds = append(ds, outsideDiag(r, "fixture directory", o, &os.PathError{Op: "read", Path: o, Err: safefile.ErrOutsideRoot}))
 		}
 		sort.Strings(matches)
 		for _, m := range matches {
 			if run != nil && !run.MatchString(filepath.Base(m)) {
 				continue
 			}
-			if fi, err := os.Stat(m); err != nil || fi.IsDir() {
+			fi, err := r.Stat(absOf(m))
+			if errors.Is(err, safefile.ErrOutsideRoot) {
+				ds = append(ds, outsideDiag(r, "fixture file", m, err))
 				continue
 			}
-			data, err := readBounded(m)
+			if err != nil || fi.IsDir() {
+				continue
+			}
+			data, err := readIn(r, m)
 			if err != nil {
 				ds = append(ds, diag.Diagnostic{File: m, Line: 1, Col: 1, Severity: diag.Error, Rule: ruleSyntax.ID, Message: err.Error()})
 				continue
@@ -94,23 +116,36 @@ func discover(apps []string, glob string, rel bool, run *regexp.Regexp, read fun
 			}
 			files = append(files, &File{Path: m, Story: app, Fixtures: fxs})
 		}
+		r.Close()
 	}
 	return files, ds, nil
 }
 
-// HasFlows reports whether a story directory has a flows/ directory.
+// HasFlows reports whether a story directory has a flows/ directory, or
+// a symlink named flows (which [Discover] lists only when it stays inside
+// the project root, and refuses otherwise).
 func HasFlows(app string) bool {
-	mode, err := os.Stat(filepath.Join(filepath.Dir(app), "flows"))
-	return err == nil && mode.IsDir()
+	fi, err := os.Lstat(filepath.Join(filepath.Dir(app), "flows"))
+	return err == nil && (fi.IsDir() || fi.Mode()&os.ModeSymlink != 0)
 }
 
 func readBounded(p string) ([]byte, error) {
 	data, err := safefile.ReadFile(p, maxFixtureBytes)
+	return fixtureBytes(data, err)
+}
+
+// readIn is readBounded of p through root: a symlink on the way leading
+// out of it is refused unread.
+func readIn(r *safefile.Root, p string) ([]byte, error) {
+	return fixtureBytes(r.ReadFile(absOf(p), maxFixtureBytes))
+}
+
+func fixtureBytes(data []byte, err error) ([]byte, error) {
 	if errors.Is(err, safefile.ErrTooLarge) {
 		return nil, fmt.Errorf("fixture file is more than the %d-byte limit; split it into several files", maxFixtureBytes)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("cannot read the fixture: %v", err)
+		return nil, fmt.Errorf("cannot read the fixture: %w", err)
 	}
 	return data, nil
 }

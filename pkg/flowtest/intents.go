@@ -3,6 +3,7 @@ package flowtest
 import (
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -10,7 +11,9 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"kitsoki/internal/jsonvalue"
+	"kitsoki/internal/safefile"
 	"kitsoki/internal/yamlnode"
+	"kitsoki/pkg/story"
 )
 
 // Intent fixture defaults (flow-format.md §8): one run per input, a 0.90
@@ -183,11 +186,22 @@ func IntentsGlob(app string) string {
 var ErrNoIntentFixtures = errors.New("no intent fixtures matched")
 
 // LoadIntents reads every intents document of the files glob matches, in
-// byte order; only, when set, keeps the suites of that state.
-func LoadIntents(glob, only string) ([]*IntentSuite, error) {
-	files, err := filepath.Glob(glob)
+// byte order; only, when set, keeps the suites of that state. Files are
+// listed and read through root, the story's project root ([StoryRoot]; a
+// glob elsewhere goes through its own): a directory or file reached
+// through a symlink leading out of it is refused unread.
+func LoadIntents(root, glob, only string) ([]*IntentSuite, error) {
+	if _, err := filepath.Match(glob, ""); err != nil {
+		return nil, fmt.Errorf("--intents %q: %v", glob, err)
+	}
+	r := safefile.NewRoot(globRoot(root, glob))
+	defer r.Close()
+	files, outside, err := story.Glob(r, glob)
 	if err != nil {
 		return nil, fmt.Errorf("--intents %q: %v", glob, err)
+	}
+	if len(outside) > 0 {
+		return nil, errors.New(story.OutsideRootMessage(r, "intents directory", outside[0], &os.PathError{Op: "read", Path: outside[0], Err: safefile.ErrOutsideRoot}))
 	}
 	if len(files) == 0 {
 		return nil, fmt.Errorf("%w %q", ErrNoIntentFixtures, glob)
@@ -195,9 +209,9 @@ func LoadIntents(glob, only string) ([]*IntentSuite, error) {
 	sort.Strings(files)
 	var out []*IntentSuite
 	for _, f := range files {
-		data, err := readBounded(f)
+		data, err := readIn(r, f)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %s", f, strings.TrimPrefix(err.Error(), "cannot read the fixture: "))
+			return nil, fmt.Errorf("%s: %s", f, strings.TrimPrefix(confinedErr(r, "intents file", f, err).Error(), "cannot read the fixture: "))
 		}
 		ss, err := ParseIntents(f, data)
 		if err != nil {

@@ -46,10 +46,12 @@ type StaticHarness struct {
 	entries map[string]*RecordingEntry
 }
 
-// NewStaticHarness reads the recording at path. A clarify entry is refused
+// NewStaticHarness reads the recording at path through root, the story's
+// project root ([StoryRoot]; "" or a path elsewhere: the path's own), so a
+// symlink leading out of it is refused unread. A clarify entry is refused
 // as incomplete, as upstream's static harness does.
-func NewStaticHarness(path string) (*StaticHarness, error) {
-	rec, err := loadRecording(path)
+func NewStaticHarness(root, path string) (*StaticHarness, error) {
+	rec, err := loadRecordingIn(root, path)
 	if err != nil {
 		return nil, fmt.Errorf("static harness: %v", err)
 	}

@@ -22,11 +22,11 @@ func runIntentDir(t *testing.T, dir, baseline string, threshold float64) *Intent
 	if err != nil || ld.Machine == nil {
 		t.Fatalf("load %s: %v %v", dir, err, ld.CompileErr)
 	}
-	suites, err := LoadIntents(filepath.Join(dir, "intents", "*.yaml"), "")
+	suites, err := LoadIntents("", filepath.Join(dir, "intents", "*.yaml"), "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := NewStaticHarness(filepath.Join(dir, "recording.yaml"))
+	h, err := NewStaticHarness("", filepath.Join(dir, "recording.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,7 +166,7 @@ func TestStaticHarnessRefusesClarify(t *testing.T) {
 	if err := os.WriteFile(p, []byte("kind: recording\nentries:\n  - {state: a, input: x, intent: {name: go}}\n  - {state: a, input: huh, clarify: true}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err := NewStaticHarness(p)
+	_, err := NewStaticHarness("", p)
 	if err == nil || !strings.Contains(err.Error(), `recording entry 1 is incomplete (state="a" input="huh"`) {
 		t.Errorf("got %v", err)
 	}

@@ -22,9 +22,18 @@ import (
 // second read).
 func LintStorySources(app string, st *story.Story) ([]diag.Diagnostic, map[string][]byte) {
 	sources := map[string][]byte{}
-	files, ds, err := discover([]string{app}, "", false, nil, func(p string, b []byte) { sources[p] = b })
+	root := ""
+	if st != nil {
+		root = st.ProjectRoot
+	}
+	files, ds, err := discover([]string{app}, root, nil, "", false, nil, func(p string, b []byte) { sources[p] = b })
 	if err != nil {
 		return nil, nil
+	}
+	for _, d := range ds {
+		if d.Rule == ruleOutsideRoot.ID {
+			sources[d.File] = nil // refused unread: the caller must not read it either
+		}
 	}
 	var fxs []*Fixture
 	for _, f := range files {

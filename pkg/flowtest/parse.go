@@ -17,11 +17,22 @@ import (
 // maxFixtureBytes bounds a fixture file.
 const maxFixtureBytes = 8 << 20
 
+// maxFixtureTurns bounds the turns of one fixture, and maxFileTurns those
+// of all the fixtures of one file: each turn run keeps its result (events,
+// view, world) for the report, so the caps bound a run's memory. The
+// existing engine's own fixtures hold a few dozen turns (flow-format.md
+// Appendix A).
+const (
+	maxFixtureTurns = 1_000
+	maxFileTurns    = 10_000
+)
+
 type parser struct {
-	file    string
-	lineOff int // lines before the document
-	colOff  int // columns before the document on its first line
-	ds      []diag.Diagnostic
+	file      string
+	lineOff   int // lines before the document
+	colOff    int // columns before the document on its first line
+	turnsLeft int // of maxFileTurns, before this document
+	ds        []diag.Diagnostic
 }
 
 func (p *parser) pos(n *yaml.Node) Pos {
@@ -93,11 +104,13 @@ func parse(file string, data []byte) ([]*Fixture, []diag.Diagnostic) {
 	}
 	var out []*Fixture
 	var ds []diag.Diagnostic
+	left := maxFileTurns
 	for _, pc := range split(data) {
-		fx, fds := readDoc(file, pc)
+		fx, fds := readDoc(file, pc, left)
 		ds = append(ds, fds...)
 		if fx != nil {
 			out = append(out, fx)
+			left -= len(fx.Turns)
 		}
 	}
 	for i, fx := range out {
@@ -108,8 +121,8 @@ func parse(file string, data []byte) ([]*Fixture, []diag.Diagnostic) {
 
 // readDoc reads one document of file: its fixture (nil when it is not a
 // flow document) and its parse findings.
-func readDoc(file string, pc piece) (*Fixture, []diag.Diagnostic) {
-	p := &parser{file: file, lineOff: pc.line, colOff: pc.colOff}
+func readDoc(file string, pc piece, turnsLeft int) (*Fixture, []diag.Diagnostic) {
+	p := &parser{file: file, lineOff: pc.line, colOff: pc.colOff, turnsLeft: turnsLeft}
 	doc, err := decodeDoc(string(pc.src))
 	if err != nil {
 		line, msg := yamlnode.ErrLine(err)

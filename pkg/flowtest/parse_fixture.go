@@ -41,8 +41,15 @@ func (p *parser) fixtureFields(fx *Fixture) yamlnode.Fields {
 		{Key: "app", Read: into(&fx.App, p.str, "")},
 		{Key: "initial_state", Read: into(&fx.InitialState, p.str, "")},
 		{Key: "initial_world", Read: into(&fx.InitialWorld, p.kvs, "")},
-		{Key: "turns", Read: func(_, v *yaml.Node) {
+		{Key: "turns", Read: func(k, v *yaml.Node) {
 			if v = p.node(v, yaml.SequenceNode, "turns", "a list of turns"); v == nil {
+				return
+			}
+			if n := len(v.Content); n > maxFixtureTurns {
+				p.errf(k, ruleValue, "turns: %d turns, more than the %d-turn limit of one fixture; split it into several fixtures (each starting where the last one ends: initial_state, initial_world)", n, maxFixtureTurns)
+				return
+			} else if n > p.turnsLeft {
+				p.errf(k, ruleValue, "turns: this fixture brings the file to %d turns, more than the %d-turn limit of one fixture file; split the file into several files", maxFileTurns-p.turnsLeft+n, maxFileTurns)
 				return
 			}
 			fx.Turns = slices.Grow(fx.Turns, len(v.Content))

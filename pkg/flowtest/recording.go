@@ -6,6 +6,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"kitsoki/internal/safefile"
 	"kitsoki/internal/yamlnode"
 )
 
@@ -30,6 +31,17 @@ func loadRecording(path string) (*Recording, error) {
 	data, err := readBounded(path)
 	if err != nil {
 		return nil, fmt.Errorf("recording %q: %v", path, strings.TrimPrefix(err.Error(), "cannot read the fixture: "))
+	}
+	return parseRecording(path, data)
+}
+
+// loadRecordingIn is loadRecording through root (globRoot's rule).
+func loadRecordingIn(root, path string) (*Recording, error) {
+	r := safefile.NewRoot(globRoot(root, path))
+	defer r.Close()
+	data, err := readIn(r, path)
+	if err != nil {
+		return nil, fmt.Errorf("recording %q: %v", path, strings.TrimPrefix(confinedErr(r, "recording", path, err).Error(), "cannot read the fixture: "))
 	}
 	return parseRecording(path, data)
 }

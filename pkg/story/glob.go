@@ -89,3 +89,12 @@ func globAbs(p string) string {
 	}
 	return p
 }
+
+// Glob is the listing include: uses, for other readers of a project's
+// files: filepath.Glob of pattern through root, never listing a directory
+// reached through a symlink leading out of it (its path, as the pattern
+// reached it, is in outside), with at most maxGlobEntries entries looked
+// at.
+func Glob(root *safefile.Root, pattern string) (matches, outside []string, err error) {
+	return globIn(root, pattern)
+}

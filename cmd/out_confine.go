@@ -1,0 +1,41 @@
+package cmd
+
+import (
+	"os"
+	"path/filepath"
+
+	"kitsoki/internal/safefile"
+	"kitsoki/pkg/story"
+)
+
+// checkOutInside refuses, for each flag and path pair, an output file or
+// directory that lies inside the working directory's project root (the
+// nearest directory above it holding .git or .kitsoki/, else the working
+// directory) but is reached through a symlink leading out of it — a
+// repository's .kitsoki/ or .kitsoki/sessions linked elsewhere — so that
+// nothing is written outside the project. A path elsewhere is the
+// operator's choice ("" and - are no file).
+func checkOutInside(flagPaths ...string) error {
+	wd, err := os.Getwd()
+	if err != nil {
+		return nil
+	}
+	dir, _ := story.ProjectRoot(wd)
+	r := safefile.NewRoot(dir)
+	defer r.Close()
+	for i := 0; i+1 < len(flagPaths); i += 2 {
+		flag, p := flagPaths[i], flagPaths[i+1]
+		if p == "" || p == "-" {
+			continue
+		}
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			continue
+		}
+		if _, in := r.Rel(abs); !in || r.Inside(abs) {
+			continue
+		}
+		return usagef("%s %s: the path goes through a symlink leading out of the project root %s (or an absolute one); nothing is written outside the root: remove the link, or name a file elsewhere", flag, p, r.Dir())
+	}
+	return nil
+}
