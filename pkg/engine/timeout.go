@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"kitsoki/internal/duration"
 	"kitsoki/pkg/story"
+	"maps"
 	"strings"
 	"time"
 )
@@ -111,11 +112,19 @@ func (r *runner) timeoutTurn(ctx context.Context) (*Turn, error) {
 	}
 	var st step
 	err = r.land(ctx, res, &st)
+	landed, written, journal := r.save(), maps.Clone(r.written), maps.Clone(r.journal)
 	if err == nil {
 		err = r.settle(ctx, &st)
 	}
 	if err != nil {
 		return fail(err)
+	}
+	if r.t.capView != "" {
+		// an on_error chain past the depth cap is dropped whole: the
+		// session rests on the landing as its on_enter left it before
+		// the calls, as upstream (conformance timeout-redirect-cap)
+		r.restore(landed)
+		r.written, r.journal = written, journal
 	}
 	r.arm()
 	return r.closeTurn(t, from, map[string]any{"outcome": "timeout", "to": r.statePath()})
