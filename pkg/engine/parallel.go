@@ -276,8 +276,10 @@ func (r *runner) moveRegionFrom(ctx context.Context, old, dst, pre *State, st *s
 	if err != nil {
 		return err
 	}
-	if r.par == pc && pc.leafIn(reg) == pre {
-		pc.set(end)
+	if r.par == pc && slices.Contains(pc.leaves, pre) {
+		// only pre: a leaf a receiver put in the region beside it stays
+		// (conformance par-root-receiver)
+		pc.replace(pre, end)
 	}
 	if r.par != nil {
 		r.cur = r.par.leaves[0]
@@ -324,7 +326,7 @@ func (r *runner) propagate(ctx context.Context, names []string, from *State, st 
 				continue
 			}
 			r.cur = leaf
-			arms, owner := lookupFrom(leaf, reg, name)
+			arms, owner := lookupFrom(leaf, nil, name)
 			if arms == nil {
 				continue
 			}
