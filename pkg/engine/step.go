@@ -23,11 +23,27 @@ func (r *runner) settle(ctx context.Context, st *step) error {
 	origin := ""        // where the step's hops left the machine
 	var nested []string // the from of each redirect taken, for unwindRedirects
 	to := ""
+	var preLand landingWorld // the world before the last landing's on_enter
 	for {
 		emits := st.emits
 		st.emits = nil
-		if err := r.dispatchEmits(ctx, emits, 0, st); err != nil {
-			return err
+		if len(nested) > 0 && len(emits) > 0 {
+			swallowed, err := r.landingEmits(ctx, emits, st, preLand)
+			if err != nil {
+				return err
+			}
+			if swallowed {
+				r.t.capView = origin
+				return nil
+			}
+		} else {
+			if err := r.flushHeld(preLand.held); err != nil {
+				return err
+			}
+			preLand.held = nil
+			if err := r.dispatchEmits(ctx, emits, 0, st); err != nil {
+				return err
+			}
 		}
 		if len(nested) > 0 && len(emits) > 0 && r.exit == "" {
 			// hops fired by a landing's on_enter move the machine on:
@@ -105,7 +121,15 @@ func (r *runner) settle(ctx context.Context, st *step) error {
 		r.note(Note{Kind: "on_error", State: from, Text: "on_error → " + res.describe(), Error: rd.err})
 		// st is empty (its emits fired, its calls went out): the
 		// landing's chain queues its own step there
-		if err := r.land(ctx, res, st); err != nil {
+		preLand = r.landingWorld()
+		prev := r.t.tentative
+		r.t.tentative = &preLand.held
+		err = r.land(ctx, res, st)
+		r.t.tentative = prev
+		if err != nil {
+			if ferr := r.flushHeld(preLand.held); ferr != nil {
+				return ferr
+			}
 			if isTraceErr(err) || ctx.Err() != nil {
 				return err // a trace that cannot be written, an interrupt
 			}

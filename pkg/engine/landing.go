@@ -1,0 +1,68 @@
+package engine
+
+import (
+	"context"
+	"maps"
+)
+
+// landingWorld is the world as an on_error landing found it, before its
+// on_enter ran (with how each key was last written, for the next turn's
+// replay).
+type landingWorld struct {
+	world      World
+	writtenHow map[string]string
+	journal    map[string]any
+	// held are the landing's own events (its exits, entries and
+	// on_enter), written once its emit_intent chain has gone through
+	held []Event
+}
+
+func (r *runner) landingWorld() landingWorld {
+	return landingWorld{world: r.world.Snapshot(), writtenHow: maps.Clone(r.written), journal: maps.Clone(r.journal)}
+}
+
+// landingEmits fires the emit_intent hops an on_error landing's on_enter
+// decided, with their events held. When they fail (a cyclic chain past
+// the depth, a hop no arm takes), upstream swallows the failure as it
+// does one of the landing's on_enter itself (conformance
+// on-error-landing-enter-fails, landing-emits-fail): the session rests on
+// the landing with the world as the landing found it, only the landing's
+// exits and entries are written (none of its on_enter's or the chain's
+// events), and the turn shows the view it had reached before dispatch. swallowed reports that case; err is a trace or interrupt.
+func (r *runner) landingEmits(ctx context.Context, emits []pendingEmit, st *step, pre landingWorld) (swallowed bool, err error) {
+	held := pre.held
+	prev := r.t.tentative
+	r.t.tentative = &held
+	cur, par := r.cur, r.par.clone()
+	err = r.dispatchEmits(ctx, emits, 0, st)
+	r.t.tentative = prev
+	if err != nil && !isTraceErr(err) && ctx.Err() == nil {
+		r.note(Note{Kind: "on_error", State: r.statePath(), Text: "on_error landing's emit_intent chain failed", Error: err.Error()})
+		r.world, r.written, r.journal = pre.world, pre.writtenHow, pre.journal
+		r.cur, r.par = cur, par
+		st.calls = nil
+		// the landing's moves stay written, what its on_enter did not
+		for _, ev := range held {
+			if ev.Kind == KindStateExited || ev.Kind == KindStateEntered {
+				if err := r.write(ev); err != nil {
+					return false, err
+				}
+			}
+		}
+		return true, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	return false, r.flushHeld(held)
+}
+
+// flushHeld writes events held while a landing was taken.
+func (r *runner) flushHeld(held []Event) error {
+	for _, ev := range held {
+		if err := r.write(ev); err != nil {
+			return err
+		}
+	}
+	return nil
+}
