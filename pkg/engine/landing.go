@@ -28,7 +28,8 @@ func (r *runner) landingWorld() landingWorld {
 // on-error-landing-enter-fails, landing-emits-fail): the session rests on
 // the landing with the world as the landing found it, only the landing's
 // exits and entries are written (none of its on_enter's or the chain's
-// events), and the turn shows the view it had reached before dispatch. swallowed reports that case; err is a trace or interrupt.
+// events), and the turn shows the view it had reached before dispatch.
+// swallowed reports that case; err is a trace or interrupt.
 func (r *runner) landingEmits(ctx context.Context, emits []pendingEmit, st *step, pre landingWorld) (swallowed bool, err error) {
 	held := pre.held
 	prev := r.t.tentative
