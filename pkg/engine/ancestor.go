@@ -8,6 +8,11 @@ package engine
 // on_enter (conformance ancestor-stay). An arm the active parallel root
 // owns re-places every region (resetRegions).
 func (r *runner) ancestorStay(res target, owner *State) target {
+	if !res.stay && res.state != nil && res.state == r.cur && r.bareParallel() {
+		// the bare root named as its own target (an emit hop's too) is a
+		// stay: its regions are entered (conformance bare-parallel-self)
+		return target{stay: true}
+	}
 	if !res.stay || owner == nil || r.cur == nil || !r.cur.within(owner) {
 		return res
 	}

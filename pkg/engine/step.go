@@ -378,11 +378,6 @@ func (r *runner) walkArm(ctx context.Context, intent string, slots map[string]an
 	if res.regions {
 		return r.enterPartialRegions(ctx, res.state, st)
 	}
-	if !res.stay && res.state == r.cur && r.bareParallel() {
-		// the bare root named as its own target (an emit hop's too) is a
-		// stay: its regions are entered (conformance bare-parallel-self)
-		return r.enterParallel(ctx, r.cur, st)
-	}
 	if !res.stay {
 		if r.selfReentry(res) && depth > 0 {
 			// an emit hop back to the current leaf runs no on_enter
