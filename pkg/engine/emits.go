@@ -126,7 +126,6 @@ func (r *runner) postBind(ctx context.Context) error {
 		if err := r.settle(ctx, st); err != nil {
 			return err
 		}
-		r.t.postRedirect = r.t.redirectErr != ""
 	}
 }
 

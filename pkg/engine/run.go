@@ -571,10 +571,11 @@ func (r *runner) renderView(ctx context.Context, slots map[string]any) string {
 		v, err = r.renderAt(ctx, r.statePath(), w, slots, !r.t.rerender)
 	}
 	said := r.t.narration()
-	// a redirect in the post-bind pass shows as that pass's own turn:
-	// its resting state's view, else the render before the pass, and no
-	// banner (conformance postbind-redirect-view)
-	redirected := r.t.redirectErr != "" && !r.t.postRedirect
+	// a redirect in the post-bind pass (which runs only when the turn had
+	// none, so a redirect after a post-bind hop is the pass's) shows as
+	// that pass's own turn: its resting state's view, else the render
+	// before the pass, and no banner (conformance postbind-redirect-view)
+	redirected := r.t.redirectErr != "" && r.t.emitSay < 0
 	if v == "" && err == nil && r.t.emitSay >= 0 && r.t.prePass != nil && !redirected && r.t.capView == "" && !r.t.noView {
 		v, said = r.renderPrePass(ctx, slots)
 	}

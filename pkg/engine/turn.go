@@ -78,10 +78,6 @@ type turn struct {
 	// inPostBind: the hops being fired are the post-bind pass's (staged
 	// mode stops them at a decision gate, story-runtime §1.9)
 	inPostBind bool
-	// postRedirect: the on_error redirect of redirectErr happened in the
-	// post-bind pass, whose own turn upstream shows without a banner
-	// (conformance postbind-redirect-view)
-	postRedirect bool
 	// tentative, when set, collects the events written instead of sending
 	// them: a post-bind pass that fails is discarded whole (emits.go)
 	tentative *[]Event
