@@ -172,10 +172,8 @@ func (r *runner) postBindRound(ctx context.Context) (*step, error) {
 		r.t.said, r.slots, r.t.emitSay, r.t.prePass = r.t.said[:said], slots, emitSay, pre
 		return nil, r.postBindFailed(err.Error())
 	}
-	for _, ev := range held {
-		if err := r.write(ev); err != nil {
-			return nil, err
-		}
+	if err := r.flushHeld(held); err != nil {
+		return nil, err
 	}
 	return st, nil
 }

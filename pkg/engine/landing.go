@@ -58,7 +58,7 @@ func (r *runner) landingEmits(ctx context.Context, emits []pendingEmit, st *step
 	return false, r.flushHeld(held)
 }
 
-// flushHeld writes events held while a landing was taken.
+// flushHeld writes events held back (a landing's, a post-bind round's).
 func (r *runner) flushHeld(held []Event) error {
 	for _, ev := range held {
 		if err := r.write(ev); err != nil {
