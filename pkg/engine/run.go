@@ -481,8 +481,18 @@ func (r *runner) userTurn(ctx context.Context, in Input) (*Turn, error) {
 		t.Err = err
 		return r.closeTurn(t, from, map[string]any{"error": err.Error(), "outcome": "error"})
 	}
-	r.arm()
-	end := map[string]any{"outcome": "transitioned", "to": r.statePath()}
+	to := r.statePath()
+	if r.t.capView != "" {
+		// the turn's on_error handling was swallowed (the depth cap, a
+		// landing whose on_enter or emits failed): upstream's dispatch
+		// failed, so it re-arms no timeout (the one armed before stays,
+		// stale) and turn.end names where the transition had left the
+		// machine (conformance swallowed-redirect-timer)
+		to = r.t.capView
+	} else {
+		r.arm()
+	}
+	end := map[string]any{"outcome": "transitioned", "to": to}
 	if v := r.renderView(ctx, slots); v != "" {
 		end["view"] = v
 		t.View = v
