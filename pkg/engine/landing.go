@@ -42,8 +42,9 @@ func (r *runner) landingEmits(ctx context.Context, emits []pendingEmit, st *step
 		r.world, r.written, r.journal = pre.world, pre.writtenHow, pre.journal
 		r.cur, r.par = cur, par
 		st.calls = nil
-		// the landing's moves stay written, what its on_enter did not
-		for _, ev := range held {
+		// the landing's moves stay written, what its on_enter and the
+		// chain's hops did not (random differential flow 316000/081)
+		for _, ev := range held[:len(pre.held)] {
 			if ev.Kind == KindStateExited || ev.Kind == KindStateEntered {
 				if err := r.write(ev); err != nil {
 					return false, err
