@@ -458,6 +458,9 @@ func (r *runner) userTurn(ctx context.Context, in Input) (*Turn, error) {
 		if err == nil && rej == nil {
 			err = r.postBind(ctx)
 		}
+		if err == nil && rej == nil {
+			err = r.swallowedPostBind(ctx)
+		}
 	}
 	if rej != nil {
 		p := map[string]any{"code": rej.Code, "intent": in.Intent, "state": rej.State}

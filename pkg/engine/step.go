@@ -21,6 +21,7 @@ import (
 func (r *runner) settle(ctx context.Context, st *step) error {
 	hops := 0
 	origin := ""        // where the step's hops left the machine
+	var originAt *State // that state outside a parallel configuration
 	var nested []string // the from of each redirect taken, for unwindRedirects
 	to := ""
 	var preLand landingWorld // the world before the last landing's on_enter
@@ -33,7 +34,7 @@ func (r *runner) settle(ctx context.Context, st *step) error {
 				return err
 			}
 			if swallowed {
-				r.t.capView = origin
+				r.swallowed(origin, originAt)
 				return nil
 			}
 		} else {
@@ -52,7 +53,10 @@ func (r *runner) settle(ctx context.Context, st *step) error {
 			to = r.statePath()
 		}
 		if hops == 0 {
-			origin = r.statePath()
+			origin, originAt = r.statePath(), r.cur
+			if r.par != nil {
+				originAt = nil
+			}
 		}
 		rd, err := r.dispatchCalls(ctx, st.calls)
 		st.calls = nil
@@ -70,7 +74,7 @@ func (r *runner) settle(ctx context.Context, st *step) error {
 			// stays where the last redirect took it (the replayed state
 			// upstream's flow rig asserts), the view is the originating
 			// state's.
-			r.t.capView = origin
+			r.swallowed(origin, originAt)
 			return r.emit(KindHarnessError, map[string]any{"cap": maxOnErrorDepth, "depth": hops - 1,
 				"message": "on_error redirect chain exceeded depth cap; staying at the originating state. A host call's on_error: arc is looping (likely the same host failing repeatedly).",
 				"prior":   r.statePath(), "reason": "on_error.depth_cap_exceeded", "target": rd.e.OnError})
@@ -138,7 +142,7 @@ func (r *runner) settle(ctx context.Context, st *step) error {
 			// the state it had reached before dispatch, no banner
 			// (conformance on-error-landing-enter-fails)
 			r.note(Note{Kind: "on_error", State: r.statePath(), Text: "on_error landing's on_enter failed", Error: err.Error()})
-			r.t.capView = origin
+			r.swallowed(origin, originAt)
 			return nil
 		}
 	}

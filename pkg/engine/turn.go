@@ -16,7 +16,8 @@ type turn struct {
 	events      []Event
 	redirectErr string // the error an on_error redirect handled this turn
 	typed       string // the intent name as fire received it, for machine.intent_accepted
-	capView     string // after the on_error depth cap: the state whose view turn.end shows (§2.4)
+	capView     string // after a swallowed on_error chain: the state whose view turn.end shows (§2.4)
+	capAt       *State // that state, where upstream's post-bind pass then runs (nil: none runs)
 	// first is the turn's view as upstream first rendered it, before its
 	// calls were dispatched, kept from the first failing call of a batch
 	// that had bound nothing (redirectview.go)

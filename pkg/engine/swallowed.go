@@ -1,0 +1,42 @@
+package engine
+
+import (
+	"context"
+	"slices"
+)
+
+// swallowed records that the turn's on_error handling was swallowed: the
+// chain passed the depth cap, or a landing's on_enter or its emit_intent
+// chain failed (story-runtime §2.4). Upstream's dispatch then fails: its
+// machine stays at the originating state (at; nil in a parallel
+// configuration), while its log, which the next turn replays, ends where
+// the chain went.
+func (r *runner) swallowed(origin string, at *State) {
+	r.t.capView, r.t.capAt = origin, at
+}
+
+// swallowedPostBind runs the post-bind pass upstream runs after a
+// swallowed chain: from the originating state, whose on_enter emits are
+// decided again against the live world. A hop moves the session from
+// there (the origin's exit, the target's entry) and the turn ends as after
+// any post-bind hop; when none fires the session stays where the chain
+// left it (conformance swallowed-postbind).
+func (r *runner) swallowedPostBind(ctx context.Context) error {
+	at := r.t.capAt
+	if at == nil {
+		return nil
+	}
+	sv, redirectErr, n := r.save(), r.t.redirectErr, len(r.t.events)
+	r.cur, r.par, r.ended, r.outcome, r.exit = at, nil, false, "", ""
+	r.t.redirectErr = ""
+	if err := r.postBind(ctx); err != nil {
+		return err
+	}
+	if slices.ContainsFunc(r.t.events[n:], func(e Event) bool { return e.Kind == KindStateEntered }) {
+		r.t.capView, r.t.capAt = "", nil
+		return nil
+	}
+	r.cur, r.par, r.ended, r.outcome, r.exit = sv.cur, sv.par, sv.ended, sv.outcome, sv.exit
+	r.t.redirectErr = redirectErr
+	return nil
+}
