@@ -13,18 +13,23 @@ func (r *runner) keepPrePass() {
 	if r.t.prePass != nil || r.so.Views == nil {
 		return
 	}
-	r.t.prePass = &firstRender{path: r.statePath(), world: r.world.Snapshot(), said: len(r.t.said)}
+	r.t.prePass = &firstRender{path: r.statePath(), world: r.world.Snapshot(), said: len(r.t.said), rerender: r.t.rerender}
 }
 
 // renderPrePass is turn.end's view and narration when the post-bind
 // hops came to rest on an empty view: the kept state's view against the
-// kept world, with slots as the turn renders them (none after a
-// re-render), and the narration said before the pass unless the turn
-// re-renders (§8), which shows none.
+// kept world, with the turn's slots and transition view (none after a
+// re-render), and the narration said before the pass unless the turn had
+// re-rendered by then (§8), which shows none: what the pass's own calls
+// bind is the pass's turn, not this one (random differential flow
+// 318000/021, conformance postpass-view calls.yaml).
 func (r *runner) renderPrePass(ctx context.Context, slots map[string]any) (string, []string) {
 	p := r.t.prePass
-	v, _ := r.renderAt(ctx, p.path, p.world, slots, !r.t.rerender)
-	if r.t.rerender || p.said > len(r.t.said) {
+	if p.rerender {
+		slots = nil
+	}
+	v, _ := r.renderAt(ctx, p.path, p.world, slots, !p.rerender)
+	if p.rerender || p.said > len(r.t.said) {
 		return v, nil
 	}
 	return v, r.t.said[:p.said]

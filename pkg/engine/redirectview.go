@@ -17,6 +17,9 @@ type firstRender struct {
 	// no view (a parallel root re-placing its regions): the first render
 	// is the narration alone (conformance redirect-after-root-view)
 	noView bool
+	// rerender: the turn re-renders after its calls (turn.rerender) as
+	// it stood when this render was kept
+	rerender bool
 }
 
 // keepFirst remembers the world a failing call's turn had before the

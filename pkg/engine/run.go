@@ -590,7 +590,7 @@ func (r *runner) renderView(ctx context.Context, slots map[string]any) string {
 	// before the pass, and no banner (conformance postbind-redirect-view)
 	redirected := r.t.redirectErr != "" && r.t.emitSay < 0
 	if v == "" && err == nil && r.t.emitSay >= 0 && r.t.prePass != nil && !redirected && r.t.capView == "" && !r.t.noView {
-		v, said = r.renderPrePass(ctx, slots)
+		v, said = r.renderPrePass(ctx, turnSlots)
 	}
 	if !redirected && len(said) > 0 {
 		v = prependSay(strings.Join(said, "\n"), v)
