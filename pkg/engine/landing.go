@@ -26,9 +26,8 @@ func (r *runner) landingWorld() landingWorld {
 // the depth, a hop no arm takes), upstream swallows the failure as it
 // does one of the landing's on_enter itself (conformance
 // on-error-landing-enter-fails, landing-emits-fail): the session rests on
-// the landing with the world as the landing found it, only the landing's
-// exits and entries are written (none of its on_enter's or the chain's
-// events), and the turn shows the view it had reached before dispatch.
+// the landing as swallowLanding leaves it, and the turn shows the view it
+// had reached before dispatch.
 // swallowed reports that case; err is a trace or interrupt.
 func (r *runner) landingEmits(ctx context.Context, emits []pendingEmit, st *step, pre landingWorld) (swallowed bool, err error) {
 	held := pre.held
@@ -39,24 +38,34 @@ func (r *runner) landingEmits(ctx context.Context, emits []pendingEmit, st *step
 	r.t.tentative = prev
 	if err != nil && !isTraceErr(err) && ctx.Err() == nil {
 		r.note(Note{Kind: "on_error", State: r.statePath(), Text: "on_error landing's emit_intent chain failed", Error: err.Error()})
-		r.world, r.written, r.journal = pre.world, pre.writtenHow, pre.journal
 		r.cur, r.par = cur, par
 		st.calls = nil
-		// the landing's moves stay written, what its on_enter and the
-		// chain's hops did not (random differential flow 316000/081)
-		for _, ev := range held[:len(pre.held)] {
-			if ev.Kind == KindStateExited || ev.Kind == KindStateEntered {
-				if err := r.write(ev); err != nil {
-					return false, err
-				}
-			}
-		}
-		return true, nil
+		// none of the chain's hops is written either (random
+		// differential flow 316000/081)
+		return true, r.swallowLanding(pre, held[:len(pre.held)])
 	}
 	if err != nil {
 		return false, err
 	}
 	return false, r.flushHeld(held)
+}
+
+// swallowLanding is upstream's answer to an on_error landing whose
+// on_enter, or the emit_intent chain it decided, failed: the session
+// rests on the landing with the world as the landing found it, and of
+// the landing's events (held) only its exits and entries are written —
+// not a world.update of the effects that ran before the failure, nor a
+// say (conformance on-error-landing-enter-fails, landing-effects-undone).
+func (r *runner) swallowLanding(pre landingWorld, held []Event) error {
+	r.world, r.written, r.journal = pre.world, pre.writtenHow, pre.journal
+	for _, ev := range held {
+		if ev.Kind == KindStateExited || ev.Kind == KindStateEntered {
+			if err := r.write(ev); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // flushHeld writes events held back (a landing's, a post-bind round's).

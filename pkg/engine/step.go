@@ -131,19 +131,19 @@ func (r *runner) settle(ctx context.Context, st *step) error {
 		err = r.land(ctx, res, st)
 		r.t.tentative = prev
 		if err != nil {
-			if ferr := r.flushHeld(preLand.held); ferr != nil {
-				return ferr
-			}
 			if isTraceErr(err) || ctx.Err() != nil {
-				return err // a trace that cannot be written, an interrupt
+				// a trace that cannot be written, an interrupt
+				if ferr := r.flushHeld(preLand.held); ferr != nil {
+					return ferr
+				}
+				return err
 			}
 			// upstream swallows a failure of the landing's on_enter: the
-			// session rests on the landing and the turn shows the view of
-			// the state it had reached before dispatch, no banner
-			// (conformance on-error-landing-enter-fails)
+			// turn shows the view of the state it had reached before
+			// dispatch, no banner (conformance on-error-landing-enter-fails)
 			r.note(Note{Kind: "on_error", State: r.statePath(), Text: "on_error landing's on_enter failed", Error: err.Error()})
 			r.swallowed(origin, originAt)
-			return nil
+			return r.swallowLanding(preLand, preLand.held)
 		}
 	}
 }
