@@ -88,6 +88,14 @@ func (r *runner) settle(ctx context.Context, st *step) error {
 			tmpl = t
 		}
 		res, err := r.resolveTarget(ctx, r.dispatchBase(rd.e.owner), rd.e.OnError, tmpl)
+		if (err != nil || res.stay) && len(nested) > 0 {
+			// in a landing, upstream's nested dispatch fails instead:
+			// the turn is swallowed as at the depth cap, its events kept
+			// (conformance landing-call-stays)
+			r.note(Note{Kind: "on_error", State: r.statePath(), Text: "on_error " + rd.e.OnError + " in an on_error landing", Error: rd.err})
+			r.swallowed(origin, originAt)
+			return nil
+		}
 		// on_error "." or a target that names no state: the rest of the
 		// batch is dropped and the step rests where it is; the post-bind
 		// pass still runs (story-runtime §2.4, corrections).
