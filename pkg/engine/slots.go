@@ -96,8 +96,14 @@ func (r *runner) inputSlots(intent string, given map[string]any) (map[string]any
 		out = make(map[string]any, len(given)+len(defs))
 		maps.Copy(out, given)
 	}
+	// in a parallel state the event names the root, the message (none
+	// quotes the state here) as upstream
+	state := r.statePath()
+	if r.par != nil {
+		state = r.par.root.Path
+	}
 	rej := func(code, msg string) *Rejection {
-		return &Rejection{Code: code, Intent: intent, State: r.statePath(), Message: msg}
+		return &Rejection{Code: code, Intent: intent, State: state, Message: msg}
 	}
 	var missing []string
 	names := slices.Sorted(maps.Keys(defs))
