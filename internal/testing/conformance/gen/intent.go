@@ -214,6 +214,10 @@ func (g *gen) intentStory(id string) []agentFile {
 		is.phases = true
 		targets = append(targets, "ph_executing")
 	}
+	withKid := g.chance(35)
+	if withKid {
+		targets = append(targets, "kid")
+	}
 	arms := func(path string, names ...string) m {
 		on := m{}
 		for _, in := range names {
@@ -316,13 +320,30 @@ func (g *gen) intentStory(id string) []agentFile {
 			"return": m{"intent": "back", "message": "back on the path"},
 		}}
 	}
+	var kid m
+	if withKid {
+		app["imports"] = m{"kid": m{
+			"source": "./kid",
+			"entry":  "k1",
+			"exits":  m{"done": m{"to": g.pick("a", "b", "c"), "set": m{"s": "{{ world.kid__m }}"}}},
+		}}
+		kid = g.intentChild()
+	}
 	pruneEmits(states)
 	is.on = stateArms(states, "")
+	if kid != nil {
+		// the sim loses its way inside the child (intent_sim.go); these
+		// are the names a lost fixture may send there
+		is.on["kid"] = m{"kid__poke": nil, "kid__quit": nil, "poke": nil, "quit": nil}
+	}
 	if is.phases {
 		is.on["ph_executing"] = m{"go": []any{m{"target": "ph_awaiting_reply"}}, "back": []any{m{"target": "a"}}}
 		is.on["ph_awaiting_reply"] = m{"approve": []any{m{"when": "?", "target": "a"}}, "go": []any{m{"target": "ph_executing"}}, "back": []any{m{"target": "a"}}}
 	}
 	files := []agentFile{{"app.yaml", app}}
+	if kid != nil {
+		files = append(files, agentFile{"kid/app.yaml", kid})
+	}
 	for i := range 2 {
 		files = append(files, agentFile{fmt.Sprintf("flows/f%d.yaml", i), g.intentFixture(is, i)})
 	}
@@ -331,12 +352,13 @@ func (g *gen) intentStory(id string) []agentFile {
 
 func intentWorld() m {
 	return m{
-		"n":   m{"type": "int", "default": 0},
-		"s":   m{"type": "string", "default": ""},
-		"b":   m{"type": "bool", "default": false},
-		"t":   m{"type": "any", "default": ""},
-		"u":   m{"type": "any", "default": ""},
-		"lst": m{"type": "any", "default": []any{}},
+		"n":    m{"type": "int", "default": 0},
+		"s":    m{"type": "string", "default": ""},
+		"b":    m{"type": "bool", "default": false},
+		"t":    m{"type": "any", "default": ""},
+		"u":    m{"type": "any", "default": ""},
+		"lst":  m{"type": "any", "default": []any{}},
+		"hops": m{"type": "int", "default": 0},
 	}
 }
 
@@ -427,7 +449,8 @@ func (g *gen) slotEffects(emits []string) []any {
 		var e m
 		if len(emits) > 0 && g.chance(8) {
 			// a synthetic intent with slots of its own, validated as a
-			// user's; bounded by world.n so a loop ends before the cap
+			// user's; bounded by world.hops, which nothing else writes, so
+			// a loop ends before the depth cap (turn-fatal upstream)
 			sl := m{"a": "{{ slots." + x + " }}"}
 			if g.chance(50) {
 				sl["color"] = g.pick("red", "{{ slots.color }}", "RED")
@@ -435,11 +458,11 @@ func (g *gen) slotEffects(emits []string) []any {
 			if g.chance(30) {
 				sl = nil
 			}
-			e = m{"emit_intent": g.pick(emits...), "when": "world.n < 2"}
+			e = m{"emit_intent": g.pick(emits...), "when": "world.hops < 3"}
 			if sl != nil {
 				e["slots"] = sl
 			}
-			out = append(out, m{"increment": m{"n": 1}}, e)
+			out = append(out, m{"increment": m{"hops": 1}}, e)
 			continue
 		}
 		switch g.rnd.IntN(9) {
@@ -524,4 +547,44 @@ func catchAll(arms any) bool {
 		}
 	}
 	return false
+}
+
+// intentChild is an imported child whose intents carry slots of their
+// own (reached as kid__poke, or by the bare name inside it) and whose
+// exit requires a world key its arms set from a slot.
+func (g *gen) intentChild() m {
+	poke := g.drawSlot("v", false)
+	why := islot{name: "why", typ: "string", values: []any{"done", "bored"}}
+	if g.chance(40) {
+		why.required = true
+	}
+	return m{
+		"app":   m{"id": "kid", "version": "0.1.0"},
+		"world": m{"m": m{"type": "any", "default": 1}, "note": m{"type": "string", "default": ""}},
+		"intents": m{
+			"poke": iintent{name: "poke", slots: []islot{poke}}.decl(),
+			"quit": iintent{name: "quit", slots: []islot{why}}.decl(),
+		},
+		"exits": m{"done": m{"description": "done", "requires": []any{"m"}}},
+		"root":  "k1",
+		"states": m{
+			"k1": m{
+				"view": "K1 m={{ world.m }} v={{ slots.v }}",
+				"on": m{
+					"poke": []any{m{"target": "k2", "effects": []any{m{"set": m{"m": "{{ slots.v }}", "note": "p {{ slots.v }}"}}}}},
+					"quit": []any{m{"target": "@exit:done", "effects": []any{m{"set": m{"m": "{{ slots.why }}"}}}}},
+				},
+			},
+			"k2": m{
+				"view": "K2 m={{ world.m }} note={{ world.note }}",
+				"on": m{
+					"poke": []any{
+						m{"when": g.pick("slots.v == 3", "slots.v == nil", "world.note == ''"), "guard_hint": "poke 3", "target": "k1"},
+						m{"target": ".", "effects": []any{m{"set": m{"note": "again {{ slots.v }}"}}}},
+					},
+					"quit": []any{m{"target": "@exit:done", "effects": []any{m{"set": m{"m": "q {{ slots.why }}"}}}}},
+				},
+			},
+		},
+	}
 }

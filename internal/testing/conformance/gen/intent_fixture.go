@@ -54,6 +54,12 @@ func (is *istory) slotsOf(name string) []islot {
 	for _, in := range is.intents {
 		add(in)
 	}
+	switch name {
+	case "poke", "kid__poke":
+		out = append(out, islot{name: "v"})
+	case "quit", "kid__quit":
+		out = append(out, islot{name: "why", values: []any{"done", "bored"}})
+	}
 	for _, k := range sortedKeys(toM(is.local)) {
 		for _, in := range is.local[k] {
 			add(in)

@@ -197,6 +197,8 @@ func (s *intentSim) turn(intent string, slots m, hasSlots bool) string {
 		} else {
 			s.rb = t
 		}
+	case t == "kid":
+		s.lost = true // inside the child
 	default:
 		s.enter(t)
 	}
