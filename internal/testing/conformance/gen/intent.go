@@ -266,12 +266,17 @@ func (g *gen) intentStory(id string) []agentFile {
 		inner := targets
 		targets = slices.DeleteFunc(slices.Clone(targets), func(t string) bool { return t == "p" || strings.HasPrefix(t, "p.") })
 		p["on"] = arms("p", "deep", "back")
-		targets = inner
 		ra, rb := p["states"].(m)["ra"].(m), p["states"].(m)["rb"].(m)
+		// a region's arms move within it or leave: a target in the other
+		// region corrupts the configuration upstream (not drawn either)
+		outside := targets // the root's: no p, no p.*
+		targets = append(slices.Clone(outside), "p.ra.a1", "p.ra.a2")
 		ra["states"].(m)["a1"].(m)["on"] = arms("p.ra.a1", "put", "go")
 		ra["states"].(m)["a2"].(m)["on"] = arms("p.ra.a2", "go")
+		targets = append(slices.Clone(outside), "p.rb.b1", "p.rb.b2")
 		rb["states"].(m)["b1"].(m)["on"] = arms("p.rb.b1", "pick", "go")
 		rb["states"].(m)["b2"].(m)["on"] = arms("p.rb.b2", "go", "put")
+		targets = inner
 		is.leaves = append(is.leaves, "p")
 	}
 	for _, path := range []string{"a", "b"} {

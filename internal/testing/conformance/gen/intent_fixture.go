@@ -154,6 +154,16 @@ func (g *gen) intentFixture(is *istory, i int) m {
 		}
 		if turn["expect_error"] == nil {
 			g.intentAsserts(is, turn, slots)
+			if keys := sortedKeys(slots); orch && len(keys) > 0 && g.chance(12) {
+				// a slot value reaching a host call's with: (v: "{{ slots.x }}"
+				// keeps its type, w: "w-{{ slots.x }}" is text)
+				v := slots[keys[g.rnd.IntN(len(keys))]]
+				args := m{"v": v}
+				if g.chance(40) {
+					args = m{"w": "w-x"}
+				}
+				turn["expect_host_calls"] = []any{m{"handler": "host.echo", "args": args}}
+			}
 			if !sim.lost && g.chance(60) {
 				turn["expect_state"] = sim.state()
 			}
