@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"slices"
+	"strings"
 )
 
 // slotValues are the values a fixture sends in a slot: every YAML value
@@ -98,41 +99,34 @@ func (g *gen) intentFixture(is *istory, i int) m {
 	if g.chance(25) {
 		f["initial_world"] = m{g.pick("n", "s", "t"): []any{plain("2"), "x"}[g.rnd.IntN(2)]}
 	}
+	// a clean fixture sends only turns whose outcome the sim knows and
+	// asserts only what it predicts, so it passes on both engines; the
+	// others also send the unknown and assert at random
+	clean := g.chance(65)
 	var turns []any
 	for range 5 + g.rnd.IntN(7) {
-		name := g.pick(intentNames...)
-		if names := sim.names(); len(names) > 0 && g.chance(88) {
-			name = g.pick(names...)
-		}
-		slots := m{}
-		missing := []string{}
-		for _, s := range is.slotsOf(name) {
-			if !g.chance(70) {
-				if s.required && s.def == nil {
-					missing = append(missing, s.name)
-				}
-				continue
-			}
-			if len(s.values) > 0 && g.chance(60) {
-				slots[s.name] = s.values[g.rnd.IntN(len(s.values))]
-			} else {
-				slots[s.name] = slotValues[g.rnd.IntN(len(slotValues))]
+		var name string
+		var slots, intent m
+		var missing []string
+		before := *sim
+		code := "?"
+		for try := 0; try < 8 && code == "?"; try++ {
+			*sim = before
+			name, slots, intent, missing = g.intentCall(is, sim)
+			code = sim.turn(name, slots, intent["slots"] != nil)
+			if !clean {
+				break
 			}
 		}
-		if g.chance(15) {
-			slots[g.pick("zz", "a", "color")] = slotValues[g.rnd.IntN(len(slotValues))]
-		}
-		intent := m{"name": name}
-		if len(slots) > 0 || g.chance(70) {
-			intent["slots"] = slots
+		if clean && code == "?" {
+			*sim = before
+			break
 		}
 		turn := m{"intent": intent}
-		before := *sim
-		code := sim.turn(name, slots, intent["slots"] != nil)
 		switch {
-		case code != "" && code != "?" && g.chance(85):
+		case code != "" && code != "?" && (clean || g.chance(85)):
 			e := m{"code": code}
-			if code == "INTENT_NOT_ALLOWED_IN_STATE" && g.chance(40) {
+			if code == "INTENT_NOT_ALLOWED_IN_STATE" && !clean && g.chance(40) {
 				e["allowed_contains"] = []any{g.pick("go", "put", "deep")}
 			}
 			if code == "MISSING_SLOTS" && len(missing) > 0 && g.chance(60) {
@@ -142,6 +136,7 @@ func (g *gen) intentFixture(is *istory, i int) m {
 				e["guard_hint"] = "need x" // never checked
 			}
 			turn["expect_error"] = e
+		case clean:
 		case code == "?" && g.chance(10):
 			turn["expect_error"] = m{"code": g.pick("GUARD_FAILED", "INVALID_SLOT_VALUE", "MISSING_SLOTS", "INTENT_NOT_ALLOWED_IN_STATE")}
 		case code == "" && g.chance(4):
@@ -153,8 +148,12 @@ func (g *gen) intentFixture(is *istory, i int) m {
 			}
 		}
 		if turn["expect_error"] == nil {
-			g.intentAsserts(is, turn, slots)
-			if keys := sortedKeys(slots); orch && len(keys) > 0 && g.chance(12) {
+			if clean {
+				g.cleanAsserts(turn, slots, orch)
+			} else {
+				g.intentAsserts(is, turn, slots)
+			}
+			if keys := sortedKeys(slots); !clean && orch && len(keys) > 0 && g.chance(12) {
 				// a slot value reaching a host call's with: (v: "{{ slots.x }}"
 				// keeps its type, w: "w-{{ slots.x }}" is text)
 				v := slots[keys[g.rnd.IntN(len(keys))]]
@@ -172,6 +171,11 @@ func (g *gen) intentFixture(is *istory, i int) m {
 			turn["world_override"] = m{"n": plain(g.pick("2", "0")), "s": "over"}
 		}
 		turns = append(turns, turn)
+	}
+	if len(turns) == 0 {
+		// no turn the sim could predict: one it cannot
+		_, _, intent, _ := g.intentCall(is, sim)
+		turns = append(turns, m{"intent": intent})
 	}
 	f["turns"] = turns
 	_ = i
@@ -216,4 +220,51 @@ func (g *gen) intentAsserts(is *istory, turn m, slots m) {
 		}
 		turn["expect_view_matches"] = re
 	}
+}
+
+// intentCall draws one intent call: mostly a name the state handles (any
+// declared or undeclared name otherwise), each of its slots sent or left
+// out, a value from its values: or of any type, sometimes an unknown
+// slot. missing names the required slots with no default left out.
+func (g *gen) intentCall(is *istory, sim *intentSim) (name string, slots, intent m, missing []string) {
+	name = g.pick(intentNames...)
+	if names := sim.names(); len(names) > 0 && g.chance(88) {
+		name = g.pick(names...)
+	}
+	slots = m{}
+	for _, s := range is.slotsOf(name) {
+		if !g.chance(70) {
+			if s.required && s.def == nil {
+				missing = append(missing, s.name)
+			}
+			continue
+		}
+		if len(s.values) > 0 && g.chance(60) {
+			slots[s.name] = s.values[g.rnd.IntN(len(s.values))]
+		} else {
+			slots[s.name] = slotValues[g.rnd.IntN(len(slotValues))]
+		}
+	}
+	if g.chance(15) {
+		slots[g.pick("zz", "a", "color")] = slotValues[g.rnd.IntN(len(slotValues))]
+	}
+	intent = m{"name": name}
+	if len(slots) > 0 || g.chance(70) {
+		intent["slots"] = slots
+	}
+	return name, slots, intent, missing
+}
+
+// cleanAsserts asserts a sent slot as sent (a template only where the
+// legacy path leaves it as written).
+func (g *gen) cleanAsserts(turn, slots m, orch bool) {
+	keys := sortedKeys(slots)
+	if len(keys) == 0 || !g.chance(30) {
+		return
+	}
+	k := keys[g.rnd.IntN(len(keys))]
+	if s, ok := slots[k].(string); ok && orch && strings.Contains(s, "{{") {
+		return
+	}
+	turn["expect_slots"] = m{k: slots[k]}
 }
