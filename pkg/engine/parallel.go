@@ -117,8 +117,13 @@ func (s *State) regions() []*State {
 // fireParallel handles a user intent in a parallel state (story-runtime
 // §3.4): regions are tried in order, the first whose leaf (or an ancestor,
 // the root and above included) has a winning arm takes the transition.
-func (r *runner) fireParallel(ctx context.Context, intent string, slots map[string]any, st *step) error {
+func (r *runner) fireParallel(ctx context.Context, intent string, given map[string]any, st *step) error {
 	pc := r.par
+	// templates see a map; the events carry given, as fire's do
+	slots := given
+	if slots == nil {
+		slots = map[string]any{}
+	}
 	r.slots = slots
 	env := r.env(slots, nil)
 	hint := ""
@@ -139,7 +144,7 @@ func (r *runner) fireParallel(ctx context.Context, intent string, slots map[stri
 			}
 			continue
 		}
-		return r.takeParallel(ctx, name, slots, arm, owner, leaf, st)
+		return r.takeParallel(ctx, name, given, arm, owner, leaf, st)
 	}
 	r.cur = pc.leaves[0]
 	return &Rejection{Code: CodeGuardFailed, Intent: intent, State: pc.root.Path, GuardHint: hint,

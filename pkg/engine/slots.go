@@ -77,35 +77,57 @@ func (r *runner) slotDefsFor(intent string) (map[string]*SlotDef, bool) {
 	return defs, ok
 }
 
-// inputSlots applies the declared slots of intent to an input's slots.
+// inputSlots applies the declared slots of intent to an input's slots,
+// as upstream's Validate does (story-runtime §1.4, conformance
+// intent-slot-defaults): a required slot that is absent or null is
+// missing, its default notwithstanding; an absent optional slot gets its
+// default, written into the input's slot map — an input with no map at
+// all gets none (upstream has no map to write it into), though the
+// default is still checked; a slot present with null keeps null. A value
+// present or defaulted is then held against values: as fmt prints it
+// (null reads "<nil>"), so a default outside values: rejects the intent.
 func (r *runner) inputSlots(intent string, given map[string]any) (map[string]any, *Rejection) {
 	defs, found := r.slotDefsFor(intent)
 	if !found || len(defs) == 0 {
 		return given, nil
 	}
-	out := make(map[string]any, len(given)+len(defs))
-	maps.Copy(out, given)
+	var out map[string]any
+	if given != nil {
+		out = make(map[string]any, len(given)+len(defs))
+		maps.Copy(out, given)
+	}
+	// in a parallel state the event names the root, the message (none
+	// quotes the state here) as upstream
+	state := r.statePath()
+	if r.par != nil {
+		state = r.par.root.Path
+	}
 	rej := func(code, msg string) *Rejection {
-		return &Rejection{Code: code, Intent: intent, State: r.statePath(), Message: msg}
+		return &Rejection{Code: code, Intent: intent, State: state, Message: msg}
 	}
 	var missing []string
 	names := slices.Sorted(maps.Keys(defs))
 	for _, n := range names {
 		d := defs[n]
 		v, ok := out[n]
-		if !ok || v == nil {
-			switch {
-			case d.Default != nil:
-				out[n] = jsonvalue.Normalize(d.Default)
-			case d.Required:
-				missing = append(missing, n)
-			}
+		if d.Required && (!ok || v == nil) {
+			missing = append(missing, n)
 			continue
+		}
+		sent := ok
+		if !ok {
+			if d.Default == nil {
+				continue
+			}
+			v = jsonvalue.Normalize(d.Default)
+			if out != nil {
+				out[n] = v
+			}
 		}
 		if values := valueStrings(d.Values); len(values) > 0 && !slices.Contains(values, fmt.Sprint(v)) {
 			return nil, rej(CodeInvalidSlot, fmt.Sprintf("slot %q value %q is not one of [%s]", n, fmt.Sprint(v), strings.Join(values, " ")))
 		}
-		if !r.so.Strict {
+		if !r.so.Strict || !sent || v == nil {
 			continue
 		}
 		if err := typedSlot(v, d.Type); err != nil {

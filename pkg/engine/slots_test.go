@@ -13,9 +13,16 @@ func TestInputSlots(t *testing.T) {
 	if res.World["color"] != "red" || !sameNum(res.World["size"], 3) {
 		t.Errorf("world %v: want color red, size from the slot default 3", res.World)
 	}
-	res, _ = runStory(t, "slots", "", Options{Inputs: []Input{{Intent: "mix"}}})
+	// an empty slot map, as `kitsoki run --intent` sends
+	res, _ = runStory(t, "slots", "", Options{Inputs: []Input{{Intent: "mix", Slots: map[string]any{}}}})
 	if res.Err != nil || res.World["color"] != "purple" {
 		t.Errorf("state-local default: %v %v", res.World, res.Err)
+	}
+	// no slot map at all (a fixture turn without slots:) gets no default
+	// written, as upstream (conformance intent-slot-defaults)
+	res, _ = runStory(t, "slots", "", Options{Inputs: []Input{{Intent: "mix"}}})
+	if res.Err != nil || res.World["color"] == "purple" {
+		t.Errorf("no slot map: %v %v", res.World, res.Err)
 	}
 	// a missing required slot is a clarification: no event, no turn
 	// number (story-runtime §1.2); the other refusals are turns

@@ -298,7 +298,7 @@ func (r *runner) fire(ctx context.Context, intent string, given map[string]any, 
 	r.t.typed = intent
 	if r.par != nil {
 		if depth == 0 {
-			return r.fireParallel(ctx, intent, slots, st)
+			return r.fireParallel(ctx, intent, given, st)
 		}
 		return r.fireAtParallelRoot(ctx, intent, slots, depth, st)
 	}

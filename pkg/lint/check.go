@@ -85,6 +85,7 @@ func passes() []pass {
 		{ruleEffectKinds, checkEffectKinds},
 		{ruleOnceBind, checkOnceBind},
 		{ruleStrictMismatch, checkStrictMismatch},
+		{ruleSlotDefault, checkSlotDefaults},
 		{ruleBareExpr, checkBareExpr},
 		{ruleUnreachable, checkUnreachable},
 		{ruleDecideSchema, checkDecideSchema},

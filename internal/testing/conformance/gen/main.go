@@ -47,6 +47,12 @@
 // and on_complete, sync and in the background (host.go), with fixtures
 // feeding every stub form and asserting calls, inbox and jobs
 // (host_fixture.go).
+// -kind intent writes stories whose intents carry many typed slots
+// (required, defaults, enums; global, state-local and checkpoint
+// declarations) read by guards, effects, views and host-call args, with
+// fixtures on both paths sending every YAML value type to every slot
+// type, undeclared and unhandled intents and missing slots (intent.go,
+// intent_fixture.go).
 package main
 
 import (
@@ -67,7 +73,7 @@ func main() {
 
 func run(args []string) error {
 	if len(args) == 0 {
-		return fmt.Errorf("usage: gen write [-n N] [-seed S] [-known] [-emits] [-kind flow|legacy|tmpl|agent|view|starlark|host] DIR | gen diff DIR")
+		return fmt.Errorf("usage: gen write [-n N] [-seed S] [-known] [-emits] [-kind flow|legacy|tmpl|agent|view|starlark|host|intent] DIR | gen diff DIR")
 	}
 	switch args[0] {
 	case "write":
@@ -115,8 +121,10 @@ func run(args []string) error {
 			return writeStarlark(dir, n, seed, known)
 		case "host":
 			return writeHost(dir, n, seed)
+		case "intent":
+			return writeIntent(dir, n, seed)
 		}
-		return fmt.Errorf("-kind %q: want flow, legacy, tmpl, agent, view, starlark or host", kind)
+		return fmt.Errorf("-kind %q: want flow, legacy, tmpl, agent, view, starlark, host or intent", kind)
 	case "diff":
 		if len(args) != 2 {
 			return fmt.Errorf("usage: gen diff DIR")
