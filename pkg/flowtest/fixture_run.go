@@ -633,6 +633,22 @@ func (fr *fixtureRun) recorded(t *Turn, state string) *RecordingEntry {
 	return e
 }
 
+// allowedAt lists the intents a resting state path takes: for a parallel
+// configuration (root#leafA|leafB) its leaves' and their ancestors',
+// sorted.
+func allowedAt(m *engine.Machine, state string) []string {
+	leaves := []string{state}
+	if _, ls, ok := strings.Cut(state, "#"); ok {
+		leaves = strings.Split(ls, "|")
+	}
+	var out []string
+	for _, l := range leaves {
+		out = append(out, m.AllowedIntents(l)...)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
 // outcome reads a fired turn as upstream reports it: its events, its
 // rejection (or clarify) and its view.
 func (fr *fixtureRun) outcome(t *Turn, c *checker, in *engine.Input, turn *engine.Turn, from string) outcome {
@@ -650,6 +666,14 @@ func (fr *fixtureRun) outcome(t *Turn, c *checker, in *engine.Input, turn *engin
 	}
 	if out.rej != nil && fr.legacy && out.rej.Code == engine.CodeMissingSlots && len(out.evs) == 0 {
 		out.evs = []event{legacyMissingSlots(out.rej, in.Intent)}
+	}
+	if out.rej != nil && !fr.legacy && out.rej.Code != engine.CodeNotAllowed {
+		// upstream's orchestrator outcome lists what the state takes on
+		// every rejection, its machine (the legacy path) only on
+		// INTENT_NOT_ALLOWED_IN_STATE
+		rej := *out.rej
+		rej.Allowed = allowedAt(fr.m, from)
+		out.rej = &rej
 	}
 	if out.rej != nil {
 		fr.hadErrors = true
@@ -687,7 +711,16 @@ func (fr *fixtureRun) errorTurn(ctx context.Context, t *Turn, c *checker, tr *Tu
 	if fr.legacy {
 		c.state = from
 	}
-	c.errorChecks(t.ExpectError, out.rej, fr.legacy, out.clarify)
+	mode := "transitioned"
+	switch {
+	case out.clarify:
+		mode = "clarify"
+	case fr.terminal(fr.sess, c.state):
+		// upstream's outcome of a turn that lands in a terminal state
+		// (terminal: true or an exit) is "completed"
+		mode = "completed"
+	}
+	c.errorChecks(t.ExpectError, out.rej, fr.legacy, mode)
 	fr.observeTurn(t, c.state, nil, "", out, false)
 	if fr.legacy {
 		// Upstream's legacy path records the pre-turn state and throws

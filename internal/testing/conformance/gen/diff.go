@@ -73,6 +73,8 @@ func diffReports(ex, ours *flowtest.Report) string {
 				return fmt.Sprintf("%s: state %q, existing %q%s", at, tb.NewState, ta.NewState, failText(ta, tb))
 			case ta.Passed != tb.Passed || len(ta.Failures) != len(tb.Failures):
 				return fmt.Sprintf("%s: passed %v, existing %v%s", at, tb.Passed, ta.Passed, failText(ta, tb))
+			case failuresDiff(ta, tb) != "":
+				return fmt.Sprintf("%s: %s", at, failuresDiff(ta, tb))
 			case noJobIDs(ta.View) != noJobIDs(tb.View):
 				return fmt.Sprintf("%s: view %q, existing %q", at, tb.View, ta.View)
 			case !reflect.DeepEqual(wa, wb):

@@ -47,6 +47,12 @@
 // and on_complete, sync and in the background (host.go), with fixtures
 // feeding every stub form and asserting calls, inbox and jobs
 // (host_fixture.go).
+// -kind expect writes small stories (terminal and non-terminal leaves, a
+// compound, a parallel state, an @exit, failing guards, a required slot)
+// whose fixtures use every key upstream's runner reads, on both paths,
+// with values that pass and values that fail (expect.go,
+// expect_fixture.go): expect_terminal, expect_state_in, expect_world_full,
+// expect_error's sub-keys, mode, display_input, ignored and unknown keys.
 package main
 
 import (
@@ -115,6 +121,8 @@ func run(args []string) error {
 			return writeStarlark(dir, n, seed, known)
 		case "host":
 			return writeHost(dir, n, seed)
+		case "expect":
+			return writeExpect(dir, n, seed)
 		}
 		return fmt.Errorf("-kind %q: want flow, legacy, tmpl, agent, view, starlark or host", kind)
 	case "diff":
