@@ -65,15 +65,18 @@ func legacyMessage(rej *engine.Rejection) string {
 	return rej.Message
 }
 
+// stateChecks: upstream reads these keys as plain strings and a list, so
+// an empty expect_state / expect_not_state or an empty expect_state_in
+// asserts nothing (conformance expect-empty-state-keys).
 func (c *checker) stateChecks(t *Turn, state string) {
-	if t.ExpectState != nil && state != *t.ExpectState {
+	if t.ExpectState != nil && *t.ExpectState != "" && state != *t.ExpectState {
 		f := c.fail(t.at("expect_state"), "expect_state: got %q, want %q", state, *t.ExpectState)
 		f.Want = *t.ExpectState
 	}
-	if t.ExpectNotState != nil && state == *t.ExpectNotState {
+	if t.ExpectNotState != nil && *t.ExpectNotState != "" && state == *t.ExpectNotState {
 		c.fail(t.at("expect_not_state"), "expect_not_state: state must not be %q", state)
 	}
-	if t.ExpectStateIn != nil && !slices.Contains(t.ExpectStateIn, state) {
+	if len(t.ExpectStateIn) > 0 && !slices.Contains(t.ExpectStateIn, state) {
 		c.fail(t.at("expect_state_in"), "expect_state_in: %q not in %v", state, t.ExpectStateIn)
 	}
 }

@@ -209,11 +209,25 @@ func (fr *fixtureRun) loadRecording() bool {
 	return true
 }
 
-// loadCassettes loads the fixture's host and Starlark cassettes.
+// loadCassettes loads the fixture's host and Starlark cassettes. Upstream
+// loads them only for its orchestrator rig: on the legacy path, where no
+// host runs, a cassette that is missing or does not parse is not read
+// (its path must still stay inside the project root).
 func (fr *fixtureRun) loadCassettes() bool {
 	fx := fr.fx
 	fr.star = host.StarlarkOptions{}
 	ok := true
+	if fr.legacy {
+		for _, kp := range [...][2]string{{"host_cassette", fx.HostCassette}, {"starlark_http_cassette", fx.StarlarkHTTPCassette}, {"starlark_inspect_cassette", fx.StarlarkInspectCassette}} {
+			if kp[1] == "" {
+				continue
+			}
+			if _, in := fr.named(kp[0], kp[1]); !in {
+				return false
+			}
+		}
+		return true
+	}
 	if fx.HostCassette != "" {
 		fr.hc, ok = loadNamed(fr, "host_cassette", fx.HostCassette, compose.LoadHostCassette)
 	}

@@ -145,8 +145,11 @@ func (l *fixtureLint) turns() {
 		if t.Intent != nil && t.Intent.Name != "" && !ix.intents[t.Intent.Name] {
 			l.warn(t.Intent.Pos, ruleUnknownIntent, "turns[%d]: intent %q is not declared or handled by any state of the story", t.Index, t.Intent.Name)
 		}
+		for _, k := range emptyStateKeys(t) {
+			l.warn(t.valueAt(k), ruleNotChecked, "turns[%d].%s is empty and asserts nothing (upstream reads an empty value as unset)", t.Index, k)
+		}
 		for _, s := range statesOf(t) {
-			if !ix.hasState(s.name) {
+			if s.name != "" && !ix.hasState(s.name) {
 				l.warn(t.valueAt(s.key), ruleUnknownState, "turns[%d].%s: %q is not a state of the story%s", t.Index, s.key, s.name, ix.suggestState(s.name))
 			}
 		}
@@ -157,6 +160,21 @@ func (l *fixtureLint) turns() {
 }
 
 type stateRef struct{ key, name string }
+
+// emptyStateKeys are the state assertions of t written empty.
+func emptyStateKeys(t *Turn) []string {
+	var out []string
+	if t.ExpectState != nil && *t.ExpectState == "" {
+		out = append(out, "expect_state")
+	}
+	if t.ExpectNotState != nil && *t.ExpectNotState == "" {
+		out = append(out, "expect_not_state")
+	}
+	if t.ExpectStateIn != nil && len(t.ExpectStateIn) == 0 {
+		out = append(out, "expect_state_in")
+	}
+	return out
+}
 
 func statesOf(t *Turn) []stateRef {
 	var out []stateRef

@@ -46,6 +46,11 @@ type xstory struct {
 	term  map[string]bool   // leaf path → terminal: true
 	views map[string]string // leaf path (or p) → the view's first word
 	host  bool              // some arm invokes host.ok
+	// gate: the story has state w, entered from idle by wait, whose
+	// on_enter calls host.ok and then emits go (to a); back leaves w
+	// for idle, an operator-only arc, so w is a decision gate where
+	// staged mode stops the post-bind emit
+	gate bool
 }
 
 type xgen struct {
@@ -135,6 +140,16 @@ func (g *xgen) story(id string) m {
 	for _, l := range xLeaves {
 		states[l] = g.stateYAML(l)
 	}
+	if s.gate = g.chance(40); s.gate {
+		s.host = true
+		s.arms["idle"]["wait"] = []xarm{{th: -1, target: "w"}}
+		states["idle"] = g.stateYAML("idle")
+		states["w"] = m{
+			"view":     "W r={{ world.r }}",
+			"on_enter": []any{m{"invoke": "host.ok", "with": m{"x": "1"}, "bind": m{"r": "v"}}, m{"emit_intent": "{{ world.r == 'R' ? 'go' : '' }}"}},
+			"on":       m{"go": []any{m{"target": "a"}}, "back": []any{m{"target": "idle"}}},
+		}
+	}
 	c := m{"type": "compound", "initial": "c1", "states": m{"c1": g.stateYAML("c.c1"), "c2": g.stateYAML("c.c2")}}
 	if on := g.onYAML("c"); len(on) > 0 {
 		c["on"] = on
@@ -154,6 +169,9 @@ func (g *xgen) story(id string) m {
 	intents := m{}
 	for _, in := range xIntents {
 		intents[in] = m{"description": in}
+	}
+	if s.gate {
+		intents["wait"] = m{"description": "wait"}
 	}
 	intents["need"] = m{"description": "need", "slots": m{"who": m{"type": "string", "required": true}}}
 	intents["opt"] = m{"description": "opt", "slots": m{"v": m{"type": "int"}}}
@@ -293,6 +311,8 @@ func ownersOf(state string) []string {
 		return append(out, "p")
 	case strings.HasPrefix(state, "c."):
 		return []string{state, "c"}
+	case state == "w":
+		return nil // stepped by hand (gate)
 	}
 	return []string{state}
 }
@@ -332,7 +352,22 @@ func (s *xstory) allowedIn(state string) []string {
 
 // step predicts one intent with slots from state and world (changed in
 // place when accepted).
-func (s *xstory) step(state string, w *xworld, in string, slots m, legacy bool) xresult {
+func (s *xstory) step(state string, w *xworld, in string, slots m, legacy, staged bool) xresult {
+	if s.gate && state == "idle" && in == "wait" {
+		// w's on_enter calls host.ok (no handler runs on the legacy
+		// path) and emits go once r is bound; staged mode stops there
+		res := xresult{state: "a", allowed: s.allowedIn(state), calls: 1}
+		if legacy && w.r != "R" {
+			res.state = "w"
+		}
+		if !legacy {
+			w.r, w.seen = "R", true
+			if staged {
+				res.state = "w"
+			}
+		}
+		return res
+	}
 	res := xresult{state: state, allowed: s.allowedIn(state)}
 	for _, o := range ownersOf(state) {
 		arms, ok := s.arms[o][in]

@@ -37,10 +37,13 @@ func (g *xgen) fixtureDoc() m {
 	case g.chance(80):
 		f["use_orchestrator"] = true
 	}
-	if !legacy && (s.host || g.chance(30)) {
+	if s.host || g.chance(30) {
 		f["host_handlers"] = m{"host.ok": m{"data": m{"v": "R"}}}
 		if g.chance(2) {
 			f["host_cassette"] = "none.cassette.yaml" // fatal with handlers
+		}
+		if legacy && g.chance(40) {
+			delete(f, "host_handlers") // forced legacy either way
 		}
 	}
 	if !legacy && f["use_orchestrator"] == nil && f["host_handlers"] == nil {
@@ -74,9 +77,12 @@ func (g *xgen) fixtureDoc() m {
 	case r < 84:
 		f["initial_state"] = "nowhere"
 		state = "nowhere"
-	case r < 88:
+	case r < 86:
 		f["initial_state"] = "b"
 		state = "b"
+	case r < 88:
+		f["initial_state"] = "p"
+		state = parStart
 	default:
 		if legacy {
 			state = ""
@@ -107,7 +113,7 @@ func (g *xgen) fixtureDoc() m {
 	var turns []any
 	hadErr, events := false, 0
 	for range 2 + g.rnd.IntN(5) {
-		t, st, rejected := g.turn(state, w, legacy)
+		t, st, rejected := g.turn(state, w, legacy, f["mode"] == "staged")
 		turns = append(turns, t)
 		hadErr = hadErr || rejected
 		state = st
@@ -154,7 +160,7 @@ func (g *xgen) pick2(a, b int) int {
 // turn draws one turn from state and world (changed in place as the
 // model predicts); it returns the state the next turn starts from and
 // whether this one was rejected.
-func (g *xgen) turn(state string, w *xworld, legacy bool) (m, string, bool) {
+func (g *xgen) turn(state string, w *xworld, legacy, staged bool) (m, string, bool) {
 	s := g.s
 	t := m{}
 	allowed := s.allowedIn(state)
@@ -190,7 +196,7 @@ func (g *xgen) turn(state string, w *xworld, legacy bool) (m, string, bool) {
 	}
 	before := *w
 	after := *w
-	res := s.step(state, &after, in, slots, legacy)
+	res := s.step(state, &after, in, slots, legacy, staged)
 	if in == "ghost" {
 		res.code = "INTENT_NOT_ALLOWED_IN_STATE"
 	}
@@ -300,6 +306,12 @@ func (g *xgen) turn(state string, w *xworld, legacy bool) (m, string, bool) {
 }
 
 func (g *xgen) stateKeys(t m, next string) {
+	if g.chance(4) {
+		// empty: upstream reads it as unset
+		t[g.pick("expect_state", "expect_not_state")] = ""
+		t["expect_state_in"] = []any{}
+		return
+	}
 	wrong := g.pick("idle", "a", "c.c1", parStart, "done", "__exit__out")
 	if g.chance(60) {
 		if !g.wrong() {

@@ -34,7 +34,7 @@ func TestExpectStoriesRun(t *testing.T) {
 		"mode: staged", "mode: one-shot", "mode: oneshot", "use_orchestrator: true", "use_orchestrator: false",
 		"initial_state: nowhere", "initial_state: c\n", "initial_world: {}", "zz: undeclared", "bogus_top:", "note:",
 		// turn level
-		"expect_state:", "expect_not_state:", "expect_state_in:", "expect_world:", "expect_world_full:",
+		"expect_state:", "expect_not_state:", "expect_state_in: []", "expect_state_in:", "expect_world:", "expect_world_full:",
 		"expect_world_unchanged:", "expect_slots:", "expect_events:", "expect_events_exact:",
 		"expect_error:", "allowed_contains:", "missing_slots:", "guard_hint: anything", "display_input:",
 		"expect_view_matches:", "expect_no_view:", "expect_host_calls:", "world_override:",
