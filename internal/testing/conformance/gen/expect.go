@@ -304,11 +304,7 @@ type xresult struct {
 func ownersOf(state string) []string {
 	switch {
 	case strings.HasPrefix(state, "p#"):
-		var out []string
-		for _, l := range strings.Split(strings.TrimPrefix(state, "p#"), "|") {
-			out = append(out, l)
-		}
-		return append(out, "p")
+		return append(strings.Split(strings.TrimPrefix(state, "p#"), "|"), "p")
 	case strings.HasPrefix(state, "c."):
 		return []string{state, "c"}
 	case state == "w":
