@@ -43,7 +43,11 @@ func diffTree(w io.Writer, dir string) (differ, total int, err error) {
 			continue
 		}
 		total++
-		if msg := diffReports(ex, ours); msg != "" {
+		msg := diffReports(ex, ours)
+		if msg == "" {
+			msg = summaryDiff(filepath.Join(d, "existing.log"), filepath.Join(d, "ours.log"))
+		}
+		if msg != "" {
 			differ++
 			fmt.Fprintf(w, "%s: %s\n", e.Name(), msg)
 		}

@@ -297,6 +297,7 @@ type xresult struct {
 	clarify bool     // a missing required slot on the orchestrator path
 	allowed []string // the intents the start state takes
 	calls   int      // host.ok calls
+	arm     *xarm    // the arm taken
 }
 
 // owners lists the owner states an intent is looked up in, innermost
@@ -396,6 +397,7 @@ func (s *xstory) step(state string, w *xworld, in string, slots m, legacy, stage
 				}
 			}
 			res.state = resolve(a.target, state)
+			res.arm = &a
 			return res
 		}
 		res.code = "GUARD_FAILED"

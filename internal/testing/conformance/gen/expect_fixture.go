@@ -113,6 +113,21 @@ func (g *xgen) fixtureDoc() m {
 	var turns []any
 	hadErr, events := false, 0
 	for range 2 + g.rnd.IntN(5) {
+		if !legacy && g.chance(8) {
+			// a clock-only turn: nothing is due, the state stays
+			ct := m{"advance_clock": g.pick("1s", "2m")}
+			if g.chance(60) {
+				ct["expect_state"] = state
+				if g.wrong() {
+					ct["expect_state"] = "idle"
+				}
+			}
+			if g.chance(30) {
+				ct["expect_world"] = m{"n": w.n}
+			}
+			turns = append(turns, ct)
+			continue
+		}
 		t, st, rejected := g.turn(state, w, legacy, f["mode"] == "staged")
 		turns = append(turns, t)
 		hadErr = hadErr || rejected
@@ -270,7 +285,7 @@ func (g *xgen) turn(state string, w *xworld, legacy, staged bool) (m, string, bo
 	} else if g.wrong() {
 		t["expect_slots"] = m{"who": "absent"}
 	}
-	g.eventKeys(t, in, state, next, rejected, legacy)
+	g.eventKeys(t, in, state, next, rejected, legacy, res)
 	if v := s.view(next); g.chance(25) && (v != "" || g.wrong()) {
 		re := "^" + v + " n="
 		switch {
@@ -380,7 +395,7 @@ func (g *xgen) worldKeys(t m, before, after xworld, res xresult, legacy bool) {
 	}
 }
 
-func (g *xgen) eventKeys(t m, in, from, next string, rejected, legacy bool) {
+func (g *xgen) eventKeys(t m, in, from, next string, rejected, legacy bool, res xresult) {
 	if !legacy && g.chance(12) {
 		d := g.pick("typed "+in, "[intent] "+in, "")
 		t["display_input"] = d
@@ -401,28 +416,47 @@ func (g *xgen) eventKeys(t m, in, from, next string, rejected, legacy bool) {
 			ev["to"] = g.pick("idle", "done", "zz")
 		}
 		list := []any{ev}
+		if a := res.arm; a != nil && a.inc > 0 && g.chance(50) {
+			inc := a.inc
+			if g.wrong() {
+				inc++
+			}
+			list = append(list, m{"kind": "world.update", "effect": m{"increment": m{"n": inc}}})
+		}
 		if g.wrong() {
 			list = append(list, m{"kind": g.pick("machine.state_entered", "world.update", "turn.end", "machine.validation_failed")})
 		}
 		t["expect_events"] = list
-	} else if g.bad > 0 && g.chance(6) {
+	} else if ks := exactKinds(from, next, legacy, res); (ks != nil || g.bad > 0) && g.chance(10) {
+		if ks == nil || g.wrong() {
+			ks = []string{"machine.transition", "machine.state_entered"}
+		}
 		var ex []any
-		for _, k := range g.exactKinds(legacy) {
+		for _, k := range ks {
 			ex = append(ex, m{"kind": k})
 		}
 		t["expect_events_exact"] = ex
 	}
 }
 
-// exactKinds is a guess at a turn's whole event list (right for a plain
-// transition between two leaves, wrong otherwise).
-func (g *xgen) exactKinds(legacy bool) []string {
-	ks := []string{"machine.transition", "machine.state_exited", "machine.state_entered"}
+// exactKinds is a turn's whole event list where the model knows it: an
+// accepted arm from one top-level leaf to another, calling no host; nil
+// otherwise.
+func exactKinds(from, next string, legacy bool, res xresult) []string {
+	leaf := func(s string) bool { return slices.Contains(xLeaves, s) }
+	a := res.arm
+	if a == nil || a.invokes || !leaf(from) || !leaf(next) || from == next {
+		return nil
+	}
+	ks := []string{"machine.transition"}
+	for _, on := range []bool{a.inc > 0, a.setWho, a.setB} {
+		if on {
+			ks = append(ks, "world.update")
+		}
+	}
+	ks = append(ks, "machine.state_exited", "machine.state_entered")
 	if !legacy {
 		ks = slices.Concat([]string{"turn.input", "turn.start", "machine.intent_accepted"}, ks, []string{"turn.end"})
-	}
-	if g.chance(30) {
-		ks = ks[1:]
 	}
 	return ks
 }

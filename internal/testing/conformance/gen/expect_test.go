@@ -35,7 +35,8 @@ func TestExpectStoriesRun(t *testing.T) {
 		"initial_state: nowhere", "initial_state: c\n", "initial_world: {}", "zz: undeclared", "bogus_top:", "note:",
 		// turn level
 		"expect_state:", "expect_not_state:", "expect_state_in: []", "expect_state_in:", "expect_world:", "expect_world_full:",
-		"expect_world_unchanged:", "expect_slots:", "expect_events:", "expect_events_exact:",
+		"expect_world_unchanged:", "expect_slots:", "expect_events:", "expect_events_exact:", "advance_clock:",
+		"kind: world.update",
 		"expect_error:", "allowed_contains:", "missing_slots:", "guard_hint: anything", "display_input:",
 		"expect_view_matches:", "expect_no_view:", "expect_host_calls:", "world_override:",
 		"then:", "bogus_turn_key:", "\n      expect_terminal:", "\n      expect_world_final:",
@@ -95,4 +96,28 @@ func hasError(ds []diag.Diagnostic) bool {
 		}
 	}
 	return false
+}
+
+// summaryDiff compares the last two lines of the engines' text output.
+func TestSummaryDiff(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	ex := write("existing.log", "PASS  f.yaml\n\nSummary: 1/1 flows pass\nPASS\n")
+	same := write("same.log", "ok  f.yaml\n1 passed, 0 failed\nSummary: 1/1 flows pass\nPASS\n")
+	other := write("other.log", "FAIL  f.yaml\nSummary: 0/1 flows pass\nFAIL\n")
+	if d := summaryDiff(ex, same); d != "" {
+		t.Errorf("same summary: %s", d)
+	}
+	if d := summaryDiff(ex, other); !strings.Contains(d, "0/1") {
+		t.Errorf("different summary: %q", d)
+	}
+	if d := summaryDiff(ex, filepath.Join(dir, "missing.log")); d != "" {
+		t.Errorf("missing log: %s", d)
+	}
 }

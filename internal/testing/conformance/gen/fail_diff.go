@@ -1,8 +1,10 @@
 package main
 
 import (
+	"os"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"kitsoki/pkg/flowtest"
@@ -63,4 +65,30 @@ func quoteAll(xs []string) string {
 	}
 	b.WriteString("]")
 	return b.String()
+}
+
+// summaryDiff compares the last two lines of the engines' text output
+// (compare.sh's logs), `Summary: P/T flows pass` and `PASS`/`FAIL`, which
+// kitsoki prints as upstream does for scripts that grep them; the lines
+// above differ on purpose (docs/compat/flowtest.md). Empty when they
+// agree or a log is missing.
+func summaryDiff(exLog, oursLog string) string {
+	a, errA := os.ReadFile(exLog)
+	b, errB := os.ReadFile(oursLog)
+	if errA != nil || errB != nil {
+		return ""
+	}
+	la, lb := lastLines(string(a), 2), lastLines(string(b), 2)
+	if la == lb {
+		return ""
+	}
+	return "text output ends " + strconv.Quote(lb) + ", existing " + strconv.Quote(la)
+}
+
+func lastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
 }
