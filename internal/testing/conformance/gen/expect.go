@@ -371,6 +371,10 @@ func (s *xstory) step(state string, w *xworld, in string, slots m, legacy, stage
 		if !ok {
 			continue
 		}
+		if _, text := slots["v"].(string); in == "opt" && text {
+			res.code = "INVALID_SLOT_VALUE"
+			return res
+		}
 		if in == "need" && slots["who"] == nil {
 			if legacy {
 				res.code = "MISSING_SLOTS"

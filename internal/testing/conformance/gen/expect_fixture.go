@@ -134,6 +134,9 @@ func (g *xgen) fixtureDoc() m {
 		state = st
 		events += 3
 	}
+	if g.chance(3) {
+		turns = []any{} // only the session checks run
+	}
 	f["turns"] = turns
 	// session assertions
 	if g.chance(45) {
@@ -190,11 +193,22 @@ func (g *xgen) turn(state string, w *xworld, legacy, staged bool) (m, string, bo
 	switch in {
 	case "need":
 		if g.chance(75) {
-			slots["who"] = g.pick("ann", "bo", "")
+			slots["who"] = g.pick("ann", "bo", "", "{{ world.n }}")
 		}
 	case "opt":
 		if g.chance(50) {
 			slots["v"] = g.rnd.IntN(9)
+		} else if g.chance(20) {
+			slots["v"] = "x" // not an int
+		}
+	}
+	// the orchestrator path renders a slot's {{ }} against the world
+	// before this turn's world_override; the legacy path sends it as is
+	sent := m{}
+	for k, v := range slots {
+		sent[k] = v
+		if v == "{{ world.n }}" && !legacy {
+			sent[k] = fmt.Sprint(w.n)
 		}
 	}
 	intent := m{"name": in}
@@ -208,10 +222,13 @@ func (g *xgen) turn(state string, w *xworld, legacy, staged bool) (m, string, bo
 	if g.chance(10) {
 		w.n = 2 + g.rnd.IntN(3)
 		t["world_override"] = m{"n": w.n}
+		if g.chance(30) {
+			t["world_override"] = m{"n": w.n, "zz": "undeclared"}
+		}
 	}
 	before := *w
 	after := *w
-	res := s.step(state, &after, in, slots, legacy, staged)
+	res := s.step(state, &after, in, sent, legacy, staged)
 	if in == "ghost" {
 		res.code = "INTENT_NOT_ALLOWED_IN_STATE"
 	}
@@ -275,7 +292,7 @@ func (g *xgen) turn(state string, w *xworld, legacy, staged bool) (m, string, bo
 	g.worldKeys(t, before, after, res, legacy)
 	if len(slots) > 0 && g.chance(30) {
 		es := m{}
-		for k, v := range slots {
+		for k, v := range sent {
 			es[k] = v
 			if g.wrong() {
 				es[k] = "other"
@@ -412,6 +429,9 @@ func (g *xgen) eventKeys(t m, in, from, next string, rejected, legacy bool, res 
 			ev["from"] = from
 		}
 		ev["to"] = next
+		if g.chance(30) {
+			ev["effect"] = m{"intent": in}
+		}
 		if g.wrong() || rejected {
 			ev["to"] = g.pick("idle", "done", "zz")
 		}
