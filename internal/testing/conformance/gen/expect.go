@@ -51,6 +51,9 @@ type xstory struct {
 	// for idle, an operator-only arc, so w is a decision gate where
 	// staged mode stops the post-bind emit
 	gate bool
+	// decider is w's decider: "" (staged mode stops), human (stops in
+	// every mode) or llm (never stops)
+	decider string
 }
 
 type xgen struct {
@@ -148,6 +151,9 @@ func (g *xgen) story(id string) m {
 			"view":     "W r={{ world.r }}",
 			"on_enter": []any{m{"invoke": "host.ok", "with": m{"x": "1"}, "bind": m{"r": "v"}}, m{"emit_intent": "{{ world.r == 'R' ? 'go' : '' }}"}},
 			"on":       m{"go": []any{m{"target": "a"}}, "back": []any{m{"target": "idle"}}},
+		}
+		if s.decider = g.pick("", "", "human", "llm"); s.decider != "" {
+			states["w"].(m)["decider"] = s.decider
 		}
 	}
 	c := m{"type": "compound", "initial": "c1", "states": m{"c1": g.stateYAML("c.c1"), "c2": g.stateYAML("c.c2")}}
@@ -359,7 +365,7 @@ func (s *xstory) step(state string, w *xworld, in string, slots m, legacy, stage
 		}
 		if !legacy {
 			w.r, w.seen = "R", true
-			if staged {
+			if s.decider == "human" || staged && s.decider != "llm" {
 				res.state = "w"
 			}
 		}
