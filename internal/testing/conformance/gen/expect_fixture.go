@@ -106,6 +106,9 @@ func (g *xgen) fixtureDoc() m {
 		f["initial_world"] = m{}
 	case r < 30:
 		f["initial_world"] = nil
+	case r < 35:
+		f["initial_world"] = m{"r": "R"} // w's emit fires at walk time
+		w.r = "R"
 	}
 	if g.chance(5) {
 		f["bogus_top"] = true
@@ -312,6 +315,13 @@ func (g *xgen) turn(state string, w *xworld, legacy, staged bool) (m, string, bo
 		t["expect_view_matches"] = re
 	} else if g.chance(10) {
 		t["expect_no_view"] = v == "" != g.wrong()
+	}
+	if !legacy && g.chance(8) {
+		h := "host.nope"
+		if res.calls > 0 == g.wrong() {
+			h = "host.ok"
+		}
+		t["expect_no_host_calls"] = []any{h}
 	}
 	if res.calls > 0 && !legacy && g.chance(50) {
 		hc := m{"handler": "host.ok"}
