@@ -28,6 +28,9 @@ turns:
     expect_state: a
   - intent: { name: go }
     expect_world_unchanged: true
+  - intent: { name: go }
+    expect_state: ""
+    expect_state_in: []
 `))
 	if diag.HasErrors(pds) {
 		t.Fatal(pds)
@@ -36,7 +39,8 @@ turns:
 	for _, w := range []struct {
 		line int
 		rule *diag.Rule
-	}{{2, ruleUnknownState}, {5, ruleUnusedStub}, {7, ruleUnknownIntent}, {8, ruleUnknownState}, {11, ruleNotChecked}, {13, ruleNotChecked}} {
+	}{{2, ruleUnknownState}, {5, ruleUnusedStub}, {7, ruleUnknownIntent}, {8, ruleUnknownState}, {11, ruleNotChecked}, {13, ruleNotChecked},
+		{15, ruleNotChecked}, {16, ruleNotChecked}} {
 		found := false
 		for _, d := range got {
 			if d.Line == w.line && d.Rule == w.rule.ID && d.Severity == diag.Warning {
@@ -47,8 +51,8 @@ turns:
 			t.Errorf("no %s at line %d in %v", w.rule.ID, w.line, got)
 		}
 	}
-	if len(got) != 6 {
-		t.Errorf("want exactly 6 findings (nosuch under expect_error and host.run are fine): %v", got)
+	if len(got) != 8 {
+		t.Errorf("want exactly 8 findings (nosuch under expect_error and host.run are fine; an empty state key is not an unknown state): %v", got)
 	}
 }
 

@@ -180,3 +180,17 @@ func FuzzParseRecording(f *testing.F) {
 		}
 	})
 }
+
+// Upstream reads mode: only for its orchestrator rig: a legacy-path
+// document with a bad mode runs (a warning), an orchestrator-path one
+// does not (conformance expect-state-texts).
+func TestParseModeOnlyOnOrchestratorPath(t *testing.T) {
+	fxs, ds := parseOne(t, "test_kind: flow\nmode: batch\nturns: []\n")
+	if diag.HasErrors(ds) || len(fxs) != 1 || !hasDiag(ds, diag.Warning, 2, 7, `invalid mode "batch" is ignored on the legacy path`) {
+		t.Fatalf("legacy: %v", ds)
+	}
+	_, ds = parseOne(t, "test_kind: flow\nmode: batch\nhost_handlers: {host.run: {data: {}}}\nturns: []\n")
+	if !hasDiag(ds, diag.Error, 2, 7, `invalid mode "batch"`) {
+		t.Fatalf("orchestrator: %v", ds)
+	}
+}
