@@ -111,11 +111,12 @@ func (g *xgen) story(id string) m {
 	g.s = s
 	s.term["b"] = g.chance(40)
 	s.term["c.c2"] = g.chance(30)
-	// owners and the intents each may handle: a compound's children
-	// and c itself, p and its regions' leaves, never share an intent
+	// owners and the intents each may handle: a compound's child may
+	// share one with c (the child's arms decide, a failing guard there
+	// included); p never shares one with its regions' leaves
 	owners := map[string][]string{
 		"idle": xIntents, "a": xIntents, "b": xIntents, "done": {"back", "stay"},
-		"c": {"back", "fin", "out", "need"}, "c.c1": {"go", "gate", "stay", "opt"}, "c.c2": {"go", "gate", "stay"},
+		"c": {"back", "fin", "out", "need", "gate"}, "c.c1": {"go", "gate", "stay", "opt", "back"}, "c.c2": {"go", "gate", "stay", "fin"},
 		"p": {"back", "fin", "out", "gate", "need", "stay"},
 	}
 	for _, o := range sortedKeys(toM(owners)) {
@@ -133,6 +134,11 @@ func (g *xgen) story(id string) m {
 	// regions: go moves ra, opt moves rb (p's own arms never take them)
 	s.arms["p.ra.a1"] = map[string][]xarm{"go": {{th: -1, target: "p.ra.a2", inc: g.rnd.IntN(2)}}}
 	s.arms["p.ra.a2"] = map[string][]xarm{"go": {{th: -1, target: "p.ra.a1"}}}
+	s.term["p.ra.a2"] = g.chance(30)
+	if g.chance(30) {
+		// an exit from inside a region (p never takes opt)
+		s.arms["p.ra.a2"]["opt"] = []xarm{{th: -1, target: "@exit:out"}}
+	}
 	s.arms["p.rb.b1"] = map[string][]xarm{"opt": {{th: -1, target: "p.rb.b2"}}}
 	for _, l := range []string{"idle", "a", "b", "done", "c.c1", "c.c2", "p"} {
 		if g.chance(70) {
