@@ -63,6 +63,9 @@ func diffReports(ex, ours *flowtest.Report) string {
 	}
 	for i, a := range ex.Results {
 		b := ours.Results[i]
+		if filepath.Base(a.File) != filepath.Base(b.File) || a.Skipped != b.Skipped {
+			return fmt.Sprintf("fixture %d: %s (skipped %v), existing %s (skipped %v)", i, filepath.Base(b.File), b.Skipped, filepath.Base(a.File), a.Skipped)
+		}
 		wa, wb := map[string]any{}, map[string]any{}
 		for j := 0; j < len(a.Turns) || j < len(b.Turns); j++ {
 			if j >= len(a.Turns) || j >= len(b.Turns) {
@@ -92,6 +95,9 @@ func diffReports(ex, ours *flowtest.Report) string {
 		if a.Passed != b.Passed {
 			return fmt.Sprintf("%s: passed %v, existing %v", filepath.Base(b.File), b.Passed, a.Passed)
 		}
+	}
+	if ex.Passed != ours.Passed || ex.Failed != ours.Failed {
+		return fmt.Sprintf("report counts %d passed %d failed, existing %d and %d", ours.Passed, ours.Failed, ex.Passed, ex.Failed)
 	}
 	return ""
 }
