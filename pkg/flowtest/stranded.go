@@ -21,7 +21,7 @@ func (fr *fixtureRun) strandedState(err error) bool {
 	if st == "" || strings.ContainsAny(st, "#|") || err == nil {
 		return false
 	}
-	_, known := fr.m.States[strings.ReplaceAll(st, "/", ".")]
+	_, known := fr.m.States[st]
 	return !known && strings.Contains(err.Error(), "is not a state of the story")
 }
 

@@ -74,9 +74,12 @@ func (g *xgen) fixtureDoc() m {
 		f["initial_state"] = "c"
 	case r < 80:
 		f["initial_state"] = parStart
-	case r < 84:
+	case r < 82:
 		f["initial_state"] = "nowhere"
 		state = "nowhere"
+	case r < 84:
+		f["initial_state"] = "c/c1" // verbatim: no state of the story
+		state = "c/c1"
 	case r < 86:
 		f["initial_state"] = "b"
 		state = "b"

@@ -32,7 +32,7 @@ func TestExpectStoriesRun(t *testing.T) {
 		"expect_terminal: true", "expect_terminal: false", "expect_no_errors:", "expect_world_final:",
 		"expect_events_count_atleast:", "expect_events_count_atmost:", "expect_no_host_calls:",
 		"mode: staged", "mode: one-shot", "mode: oneshot", "use_orchestrator: true", "use_orchestrator: false",
-		"initial_state: nowhere", "initial_state: c\n", "initial_world: {}", "zz: undeclared", "bogus_top:", "note:",
+		"initial_state: nowhere", "initial_state: c/c1", "initial_state: c\n", "initial_world: {}", "zz: undeclared", "bogus_top:", "note:",
 		// turn level
 		"expect_state:", "expect_not_state:", "expect_state_in: []", "expect_state_in:", "expect_world:", "expect_world_full:",
 		"expect_world_unchanged:", "expect_slots:", "expect_events:", "expect_events_exact:", "advance_clock:",
