@@ -71,7 +71,11 @@ func writeExpect(dir string, n int, seed uint64) error {
 	for i := range n {
 		g := &xgen{rnd: rand.New(rand.NewPCG(seed+uint64(i), (seed+uint64(i))^0x9e3779b97f4a7c15))}
 		d := filepath.Join(dir, fmt.Sprintf("%03d", i))
-		files := map[string]any{"app.yaml": g.story(fmt.Sprintf("expect-%d", seed+uint64(i)))}
+		id := fmt.Sprintf("expect-%d", seed+uint64(i))
+		files := map[string]any{"app.yaml": g.story(id), filepath.Join("flows", "cassettes", "ok.cassette.yaml"): m{
+			"kind": "host_cassette", "app_id": id,
+			"episodes": []any{m{"id": "ok", "match": m{"handler": "host.ok"}, "replay": "any", "response": m{"data": m{"v": "R"}}}},
+		}}
 		for j := range 2 + g.rnd.IntN(2) {
 			files[filepath.Join("flows", fmt.Sprintf("f%d.yaml", j))] = g.fixtureDocs()
 		}

@@ -45,8 +45,16 @@ func (g *xgen) fixtureDoc() m {
 		if legacy && g.chance(40) {
 			delete(f, "host_handlers") // forced legacy either way
 		}
+		if f["host_cassette"] == nil && g.chance(25) {
+			// the cassette answers host.ok as the stub would
+			delete(f, "host_handlers")
+			f["host_cassette"] = "cassettes/ok.cassette.yaml"
+			if g.chance(30) {
+				f["strict_cassette_coverage"] = true
+			}
+		}
 	}
-	if !legacy && f["use_orchestrator"] == nil && f["host_handlers"] == nil {
+	if !legacy && f["use_orchestrator"] == nil && f["host_handlers"] == nil && f["host_cassette"] == nil {
 		legacy = true // nothing selects the orchestrator
 	}
 	switch r := g.rnd.IntN(100); {
@@ -318,6 +326,18 @@ func (g *xgen) turn(state string, w *xworld, legacy, staged bool) (m, string, bo
 		t["expect_view_matches"] = re
 	} else if g.chance(10) {
 		t["expect_no_view"] = v == "" != g.wrong()
+	}
+	if !legacy && g.chance(6) {
+		// no background job ever runs here: the inbox stays empty
+		ib := m{"unread": 0}
+		if g.chance(50) {
+			ib["needs_attention"] = 0
+			ib["severities"] = []any{}
+		}
+		if g.wrong() {
+			ib["unread"] = 1
+		}
+		t["expect_inbox"] = ib
 	}
 	if !legacy && g.chance(8) {
 		h := "host.nope"

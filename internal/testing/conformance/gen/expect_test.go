@@ -26,7 +26,7 @@ func TestExpectStoriesRun(t *testing.T) {
 	if err := writeExpect(again, 2, 13); err != nil {
 		t.Fatal(err)
 	}
-	sameBytes(t, dir, again, "000/app.yaml", "001/flows/f0.yaml", "001/flows/f1.yaml")
+	sameBytes(t, dir, again, "000/app.yaml", "001/flows/f0.yaml", "001/flows/f1.yaml", "001/flows/cassettes/ok.cassette.yaml")
 	want := []string{
 		// top level
 		"expect_terminal: true", "expect_terminal: false", "expect_no_errors:", "expect_world_final:",
@@ -38,7 +38,8 @@ func TestExpectStoriesRun(t *testing.T) {
 		"expect_world_unchanged:", "expect_slots:", "expect_events:", "expect_events_exact:", "advance_clock:",
 		"kind: world.update",
 		"expect_error:", "allowed_contains:", "missing_slots:", "guard_hint: anything", "display_input:",
-		"expect_view_matches:", "expect_no_view:", "expect_host_calls:", "world_override:",
+		"expect_view_matches:", "expect_no_view:", "expect_host_calls:", "world_override:", "expect_inbox:",
+		"host_cassette: cassettes/ok.cassette.yaml", "strict_cassette_coverage: true",
 		"then:", "bogus_turn_key:", "\n      expect_terminal:", "\n      expect_world_final:",
 		// story
 		"terminal: true", "'@exit:out'", "type: parallel", "type: compound", "when: world.n >", "required: true",
