@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"strings"
 
 	"kitsoki/pkg/engine"
 )
@@ -47,22 +48,36 @@ func (c *checker) rejected(p Pos, rej *engine.Rejection, legacy bool) {
 	switch {
 	case rej == nil:
 	case legacy:
-		c.fail(p, "unexpected validation error: %s: %s", rej.Code, rej.Message)
+		c.fail(p, "unexpected validation error: %s: %s", rej.Code, legacyMessage(rej))
 	default:
 		c.fail(p, "unexpected rejection: code=%s hint=%s", rej.Code, rej.GuardHint)
 	}
 }
 
+// legacyMessage is the text upstream's machine gives a rejection. Its
+// GUARD_FAILED names no hint and reads "no transition matched" on any
+// state; the engine's own text (which names the hint) stays for users of
+// kitsoki run.
+func legacyMessage(rej *engine.Rejection) string {
+	if rej.Code == engine.CodeGuardFailed && !strings.HasPrefix(rej.Message, "no transition matched") {
+		return fmt.Sprintf("no transition matched for intent %q in state %q", rej.Intent, rej.State)
+	}
+	return rej.Message
+}
+
+// stateChecks: upstream reads these keys as plain strings and a list, so
+// an empty expect_state / expect_not_state or an empty expect_state_in
+// asserts nothing (conformance expect-empty-state-keys).
 func (c *checker) stateChecks(t *Turn, state string) {
-	if t.ExpectState != nil && state != *t.ExpectState {
+	if t.ExpectState != nil && *t.ExpectState != "" && state != *t.ExpectState {
 		f := c.fail(t.at("expect_state"), "expect_state: got %q, want %q", state, *t.ExpectState)
 		f.Want = *t.ExpectState
 	}
-	if t.ExpectNotState != nil && state == *t.ExpectNotState {
-		c.fail(t.at("expect_not_state"), "expect_not_state: state is %q", state)
+	if t.ExpectNotState != nil && *t.ExpectNotState != "" && state == *t.ExpectNotState {
+		c.fail(t.at("expect_not_state"), "expect_not_state: state must not be %q", state)
 	}
-	if t.ExpectStateIn != nil && !slices.Contains(t.ExpectStateIn, state) {
-		c.fail(t.at("expect_state_in"), "expect_state_in: got %q, want one of %q", state, t.ExpectStateIn)
+	if len(t.ExpectStateIn) > 0 && !slices.Contains(t.ExpectStateIn, state) {
+		c.fail(t.at("expect_state_in"), "expect_state_in: %q not in %v", state, t.ExpectStateIn)
 	}
 }
 
@@ -364,14 +379,12 @@ func jobStatuses(jobs []engine.JobInfo) map[string]string {
 	return m
 }
 
-// errorChecks is expect_error (flow-format.md §3.6). clarify is the
-// orchestrator's MISSING_SLOTS outcome, which is not a rejection there.
-func (c *checker) errorChecks(ee *ErrorExpect, rej *engine.Rejection, legacy, clarify bool) {
+// errorChecks is expect_error (flow-format.md §3.6). mode names the
+// orchestrator's outcome of an accepted turn: "clarify" (its MISSING_SLOTS
+// outcome, which is not a rejection there), "completed" (it landed in a
+// terminal state) or "transitioned".
+func (c *checker) errorChecks(ee *ErrorExpect, rej *engine.Rejection, legacy bool, mode string) {
 	if rej == nil {
-		mode := "transitioned"
-		if clarify {
-			mode = "clarify"
-		}
 		if legacy {
 			c.fail(ee.Pos, "expected error %q but got none", ee.Code)
 		} else {

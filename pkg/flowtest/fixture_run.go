@@ -136,8 +136,10 @@ func (fr *fixtureRun) run(ctx context.Context) {
 	if !ok {
 		return
 	}
-	if fr.legacy && fx.InitialState == "" {
-		// upstream's legacy path starts in the state "" (stranded.go)
+	if fr.legacy && fx.InitialState == "" || strings.Contains(fx.InitialState, "/") {
+		// upstream's legacy path starts in the state "" (stranded.go);
+		// upstream takes initial_state verbatim, so "c/c1" (which the
+		// engine would read as c.c1) is a state the story does not have
 		fr.stranded(world)
 		return
 	}
@@ -209,11 +211,25 @@ func (fr *fixtureRun) loadRecording() bool {
 	return true
 }
 
-// loadCassettes loads the fixture's host and Starlark cassettes.
+// loadCassettes loads the fixture's host and Starlark cassettes. Upstream
+// loads them only for its orchestrator rig: on the legacy path, where no
+// host runs, a cassette that is missing or does not parse is not read
+// (its path must still stay inside the project root).
 func (fr *fixtureRun) loadCassettes() bool {
 	fx := fr.fx
 	fr.star = host.StarlarkOptions{}
 	ok := true
+	if fr.legacy {
+		for _, kp := range [...][2]string{{"host_cassette", fx.HostCassette}, {"starlark_http_cassette", fx.StarlarkHTTPCassette}, {"starlark_inspect_cassette", fx.StarlarkInspectCassette}} {
+			if kp[1] == "" {
+				continue
+			}
+			if _, in := fr.named(kp[0], kp[1]); !in {
+				return false
+			}
+		}
+		return true
+	}
 	if fx.HostCassette != "" {
 		fr.hc, ok = loadNamed(fr, "host_cassette", fx.HostCassette, compose.LoadHostCassette)
 	}
@@ -633,6 +649,22 @@ func (fr *fixtureRun) recorded(t *Turn, state string) *RecordingEntry {
 	return e
 }
 
+// allowedAt lists the intents a resting state path takes: for a parallel
+// configuration (root#leafA|leafB) its leaves' and their ancestors',
+// sorted.
+func allowedAt(m *engine.Machine, state string) []string {
+	leaves := []string{state}
+	if _, ls, ok := strings.Cut(state, "#"); ok {
+		leaves = strings.Split(ls, "|")
+	}
+	var out []string
+	for _, l := range leaves {
+		out = append(out, m.AllowedIntents(l)...)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
 // outcome reads a fired turn as upstream reports it: its events, its
 // rejection (or clarify) and its view.
 func (fr *fixtureRun) outcome(t *Turn, c *checker, in *engine.Input, turn *engine.Turn, from string) outcome {
@@ -650,6 +682,14 @@ func (fr *fixtureRun) outcome(t *Turn, c *checker, in *engine.Input, turn *engin
 	}
 	if out.rej != nil && fr.legacy && out.rej.Code == engine.CodeMissingSlots && len(out.evs) == 0 {
 		out.evs = []event{legacyMissingSlots(out.rej, in.Intent)}
+	}
+	if out.rej != nil && !fr.legacy && out.rej.Code != engine.CodeNotAllowed {
+		// upstream's orchestrator outcome lists what the state takes on
+		// every rejection, its machine (the legacy path) only on
+		// INTENT_NOT_ALLOWED_IN_STATE
+		rej := *out.rej
+		rej.Allowed = allowedAt(fr.m, from)
+		out.rej = &rej
 	}
 	if out.rej != nil {
 		fr.hadErrors = true
@@ -687,7 +727,16 @@ func (fr *fixtureRun) errorTurn(ctx context.Context, t *Turn, c *checker, tr *Tu
 	if fr.legacy {
 		c.state = from
 	}
-	c.errorChecks(t.ExpectError, out.rej, fr.legacy, out.clarify)
+	mode := "transitioned"
+	switch {
+	case out.clarify:
+		mode = "clarify"
+	case fr.terminal(fr.sess, c.state):
+		// upstream's outcome of a turn that lands in a terminal state
+		// (terminal: true or an exit) is "completed"
+		mode = "completed"
+	}
+	c.errorChecks(t.ExpectError, out.rej, fr.legacy, mode)
 	fr.observeTurn(t, c.state, nil, "", out, false)
 	if fr.legacy {
 		// Upstream's legacy path records the pre-turn state and throws

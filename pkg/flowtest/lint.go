@@ -131,7 +131,13 @@ func (l *fixtureLint) turns() {
 		l.warn(fx.at("test_kind"), ruleUnknownState, "no initial_state: this fixture runs on the legacy path, which starts in the state \"\" and rejects every intent, as the existing engine does; add initial_state: %s (or use_orchestrator: true, which starts at the root)", root)
 	}
 	if fx.InitialState != "" && !ix.hasState(fx.InitialState) {
-		l.warn(fx.valueAt("initial_state"), ruleUnknownState, "initial_state %q is not a state of the story%s; every turn would be rejected", fx.InitialState, ix.suggestState(fx.InitialState))
+		what := "every turn would be rejected"
+		if anc := ix.knownAncestor(fx.InitialState); anc != "" {
+			// upstream looks an intent up through the path's dotted
+			// prefixes (gen testdata/differences unknown-start-under-known)
+			what = fmt.Sprintf("the existing engine still takes the intents of %q from it (kitsoki does not)", anc)
+		}
+		l.warn(fx.valueAt("initial_state"), ruleUnknownState, "initial_state %q is not a state of the story%s; %s", fx.InitialState, ix.suggestState(fx.InitialState), what)
 	}
 	for _, t := range fx.Turns {
 		if t.ExpectError != nil {
@@ -145,8 +151,11 @@ func (l *fixtureLint) turns() {
 		if t.Intent != nil && t.Intent.Name != "" && !ix.intents[t.Intent.Name] {
 			l.warn(t.Intent.Pos, ruleUnknownIntent, "turns[%d]: intent %q is not declared or handled by any state of the story", t.Index, t.Intent.Name)
 		}
+		for _, k := range emptyStateKeys(t) {
+			l.warn(t.valueAt(k), ruleNotChecked, "turns[%d].%s is empty and asserts nothing (upstream reads an empty value as unset)", t.Index, k)
+		}
 		for _, s := range statesOf(t) {
-			if !ix.hasState(s.name) {
+			if s.name != "" && !ix.hasState(s.name) {
 				l.warn(t.valueAt(s.key), ruleUnknownState, "turns[%d].%s: %q is not a state of the story%s", t.Index, s.key, s.name, ix.suggestState(s.name))
 			}
 		}
@@ -157,6 +166,21 @@ func (l *fixtureLint) turns() {
 }
 
 type stateRef struct{ key, name string }
+
+// emptyStateKeys are the state assertions of t written empty.
+func emptyStateKeys(t *Turn) []string {
+	var out []string
+	if t.ExpectState != nil && *t.ExpectState == "" {
+		out = append(out, "expect_state")
+	}
+	if t.ExpectNotState != nil && *t.ExpectNotState == "" {
+		out = append(out, "expect_not_state")
+	}
+	if t.ExpectStateIn != nil && len(t.ExpectStateIn) == 0 {
+		out = append(out, "expect_state_in")
+	}
+	return out
+}
 
 func statesOf(t *Turn) []stateRef {
 	var out []stateRef
@@ -238,6 +262,23 @@ func (ix *storyIndex) hasState(p string) bool {
 		return ix.states[root] && !slices.ContainsFunc(strings.Split(leaves, "|"), func(l string) bool { return !ix.states[l] })
 	}
 	return ix.states[p]
+}
+
+// knownAncestor is the longest dotted prefix of an unknown state path
+// that is a state (for a parallel form root#leaves, its root), or "".
+func (ix *storyIndex) knownAncestor(p string) string {
+	if root, _, ok := strings.Cut(p, "#"); ok {
+		if ix.states[root] {
+			return root
+		}
+		return ""
+	}
+	for i := strings.LastIndex(p, "."); i > 0; i = strings.LastIndex(p[:i], ".") {
+		if ix.states[p[:i]] {
+			return p[:i]
+		}
+	}
+	return ""
 }
 
 func (ix *storyIndex) suggestState(p string) string {

@@ -28,6 +28,9 @@ turns:
     expect_state: a
   - intent: { name: go }
     expect_world_unchanged: true
+  - intent: { name: go }
+    expect_state: ""
+    expect_state_in: []
 `))
 	if diag.HasErrors(pds) {
 		t.Fatal(pds)
@@ -36,7 +39,8 @@ turns:
 	for _, w := range []struct {
 		line int
 		rule *diag.Rule
-	}{{2, ruleUnknownState}, {5, ruleUnusedStub}, {7, ruleUnknownIntent}, {8, ruleUnknownState}, {11, ruleNotChecked}, {13, ruleNotChecked}} {
+	}{{2, ruleUnknownState}, {5, ruleUnusedStub}, {7, ruleUnknownIntent}, {8, ruleUnknownState}, {11, ruleNotChecked}, {13, ruleNotChecked},
+		{15, ruleNotChecked}, {16, ruleNotChecked}} {
 		found := false
 		for _, d := range got {
 			if d.Line == w.line && d.Rule == w.rule.ID && d.Severity == diag.Warning {
@@ -47,8 +51,8 @@ turns:
 			t.Errorf("no %s at line %d in %v", w.rule.ID, w.line, got)
 		}
 	}
-	if len(got) != 6 {
-		t.Errorf("want exactly 6 findings (nosuch under expect_error and host.run are fine): %v", got)
+	if len(got) != 8 {
+		t.Errorf("want exactly 8 findings (nosuch under expect_error and host.run are fine; an empty state key is not an unknown state): %v", got)
 	}
 }
 
@@ -162,5 +166,16 @@ func TestDiscoverDefaultGlob(t *testing.T) {
 		if want := map[string]string{"s": "[.h.yaml a.yaml b.yaml]", "m[1]": "[z.yaml]"}[story]; fmt.Sprint(got) != cmp.Or(want, "[]") {
 			t.Errorf("%s: found %v, want %s", story, got, cmp.Or(want, "[]"))
 		}
+	}
+}
+
+// An unknown initial_state under a known state: upstream still answers
+// intents from that ancestor, which the warning says.
+func TestLintUnknownStartUnderKnown(t *testing.T) {
+	st, _ := storylint.Load(rigApp, story.Options{})
+	fxs, _ := parse("flows/l.yaml", []byte("test_kind: flow\ninitial_state: a.zz\nturns: []\n---\ntest_kind: flow\ninitial_state: zz\nturns: []\n"))
+	got := lint(st, fxs)
+	if !hasDiag(got, diag.Warning, 2, 16, `the existing engine still takes the intents of "a" from it`) || !hasDiag(got, diag.Warning, 6, 16, "every turn would be rejected") {
+		t.Fatalf("%v", got)
 	}
 }

@@ -28,14 +28,24 @@ var (
 // fixture reads one flow document's keys (flow-format.md §2).
 func (p *parser) fixture(root *yaml.Node) *Fixture {
 	fx := &Fixture{Pos: p.pos(root)}
-	fx.keys = p.fields(root, "fixture", fixtureIgnored, p.fixtureFields(fx))
+	var mode *yaml.Node
+	fx.keys = p.fields(root, "fixture", fixtureIgnored, p.fixtureFields(fx, &mode))
+	if mode != nil && !slices.Contains([]string{"", "one-shot", "oneshot", "staged"}, fx.Mode) {
+		// upstream reads mode only where it builds its orchestrator rig:
+		// the legacy path runs the document whatever it says
+		if fx.Orchestrated() {
+			p.errf(mode, ruleValue, "mode: invalid mode %q (want \"staged\" or \"one-shot\")", fx.Mode)
+		} else {
+			p.warnf(mode, ruleValue, "mode: invalid mode %q is ignored on the legacy path (want \"staged\" or \"one-shot\", or remove it)", fx.Mode)
+		}
+	}
 	if fx.HostCassette != "" && len(fx.HostHandlers) > 0 {
 		p.errf(root, ruleShape, "host_cassette and host_handlers are mutually exclusive; answer every handler from the cassette, or stub them all")
 	}
 	return fx
 }
 
-func (p *parser) fixtureFields(fx *Fixture) yamlnode.Fields {
+func (p *parser) fixtureFields(fx *Fixture, mode **yaml.Node) yamlnode.Fields {
 	return yamlnode.Fields{
 		{Key: "test_kind"}, // read by readDoc
 		{Key: "app", Read: into(&fx.App, p.str, "")},
@@ -76,10 +86,7 @@ func (p *parser) fixtureFields(fx *Fixture) yamlnode.Fields {
 		{Key: "use_orchestrator", Read: intoPtr(&fx.UseOrchestrator, p.boolean, "")},
 		{Key: "strict_cassette_coverage", Read: into(&fx.StrictCassetteCoverage, p.boolean, "")},
 		{Key: "mode", Read: func(_, v *yaml.Node) {
-			fx.Mode = p.str(v, "mode")
-			if !slices.Contains([]string{"", "one-shot", "oneshot", "staged"}, fx.Mode) {
-				p.errf(v, ruleValue, "mode: invalid mode %q (want \"staged\" or \"one-shot\")", fx.Mode)
-			}
+			fx.Mode, *mode = p.str(v, "mode"), v
 		}},
 		{Key: "expect_events_count_atleast", Read: intoPtr(&fx.ExpectEventsAtLeast, p.integer, "")},
 		{Key: "expect_events_count_atmost", Read: intoPtr(&fx.ExpectEventsAtMost, p.integer, "")},

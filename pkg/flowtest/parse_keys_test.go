@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"go.yaml.in/yaml/v3"
 )
 
 // TestKeySetsAreRead checks that each reader reads every key its table
@@ -17,7 +19,7 @@ func TestKeySetsAreRead(t *testing.T) {
 		keys []string
 		wrap func(key string) string // a fixture with key: [[1]] in the set's place
 	}{
-		{p.fixtureFields(&Fixture{}).Keys(), func(k string) string { return "test_kind: flow\n" + k + ": [[1]]\n" }},
+		{p.fixtureFields(&Fixture{}, new(*yaml.Node)).Keys(), func(k string) string { return "test_kind: flow\n" + k + ": [[1]]\n" }},
 		{p.turnFields(&Turn{}, "").Keys(), func(k string) string {
 			filler := "advance_clock: 1s"
 			if k == "advance_clock" {

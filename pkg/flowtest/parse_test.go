@@ -77,7 +77,7 @@ func TestParseErrorsArePositioned(t *testing.T) {
 		{"test_kind: flow\nturns:\n  - intent: { name: go\n", 2, 0, "YAML does not parse"},
 		{"test_kind: flow\nturns:\n  - expect_state: a\n", 3, 5, "a turn needs one of intent:, input: or advance_clock:"},
 		{"test_kind: flow\nturns:\n  - advance_clock: banana\n", 3, 20, `invalid duration "banana"`},
-		{"test_kind: flow\nmode: weird\nturns: []\n", 2, 7, `invalid mode "weird"`},
+		{"test_kind: flow\nuse_orchestrator: true\nmode: weird\nturns: []\n", 3, 7, `invalid mode "weird"`},
 		{"test_kind: flow\nturns: {a: 1}\n", 2, 8, "turns: expected a list"},
 		{"test_kind: flow\nexpect_terminal: maybe\nturns: []\n", 2, 18, "expected true or false"},
 		{"test_kind: flow\nhost_cassette: c.yaml\nhost_handlers: {host.run: {data: {}}}\nturns: []\n", 1, 1, "mutually exclusive"},
@@ -179,4 +179,18 @@ func FuzzParseRecording(f *testing.F) {
 			_, _ = r.Lookup("a", "go")
 		}
 	})
+}
+
+// Upstream reads mode: only for its orchestrator rig: a legacy-path
+// document with a bad mode runs (a warning), an orchestrator-path one
+// does not (conformance expect-state-texts).
+func TestParseModeOnlyOnOrchestratorPath(t *testing.T) {
+	fxs, ds := parseOne(t, "test_kind: flow\nmode: batch\nturns: []\n")
+	if diag.HasErrors(ds) || len(fxs) != 1 || !hasDiag(ds, diag.Warning, 2, 7, `invalid mode "batch" is ignored on the legacy path`) {
+		t.Fatalf("legacy: %v", ds)
+	}
+	_, ds = parseOne(t, "test_kind: flow\nmode: batch\nhost_handlers: {host.run: {data: {}}}\nturns: []\n")
+	if !hasDiag(ds, diag.Error, 2, 7, `invalid mode "batch"`) {
+		t.Fatalf("orchestrator: %v", ds)
+	}
 }

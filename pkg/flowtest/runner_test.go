@@ -169,7 +169,7 @@ turns:
     expect_not_state: b
     expect_state_in: [x, y]
 expect_terminal: true
-`), `expect_state: got "b", want "a"`, `expect_not_state: state is "b"`, `expect_state_in: got "b"`, `expect_terminal: state "b" is not terminal`)
+`), `expect_state: got "b", want "a"`, `expect_not_state: state must not be "b"`, `expect_state_in: "b" not in [x y]`, `expect_terminal: state "b" is not terminal`)
 }
 
 // expect_error runs no other assertion; a rejection still counts for

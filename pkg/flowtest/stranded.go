@@ -21,7 +21,7 @@ func (fr *fixtureRun) strandedState(err error) bool {
 	if st == "" || strings.ContainsAny(st, "#|") || err == nil {
 		return false
 	}
-	_, known := fr.m.States[strings.ReplaceAll(st, "/", ".")]
+	_, known := fr.m.States[st]
 	return !known && strings.Contains(err.Error(), "is not a state of the story")
 }
 
@@ -30,6 +30,7 @@ func (fr *fixtureRun) strandedState(err error) bool {
 type strandedSession struct {
 	state string
 	world map[string]any
+	turn  int64 // the session's turn number (orchestrator path)
 }
 
 func (s *strandedSession) State() string         { return s.state }
@@ -40,6 +41,31 @@ func (fr *fixtureRun) stranded(world map[string]any) {
 	ss := &strandedSession{state: fr.fx.InitialState, world: world}
 	if fr.play(func(t *Turn) (*TurnResult, bool) { return fr.strandedTurn(ss, t) }, nil) {
 		fr.finish(ss)
+	}
+}
+
+// orchestratorTurn wraps the rejection as upstream's orchestrator writes
+// a rejected turn: turn.input, turn.start, the rejection, turn.end. A
+// world_override is journaled at a turn of its own first (flow-format.md
+// §3.1).
+func (ss *strandedSession) orchestratorTurn(t *Turn, name, code string, rejected event) []event {
+	if len(t.WorldOverride) > 0 {
+		ss.turn++
+	}
+	ss.turn++
+	input := "[intent] " + name
+	if t.DisplayInput != "" {
+		input = t.DisplayInput
+	}
+	mk := func(kind string, p map[string]any) event {
+		return event{Event: engine.Event{Turn: ss.turn, Kind: kind, StatePath: ss.state, Payload: p}, payload: norm(p)}
+	}
+	rejected.Turn, rejected.StatePath = ss.turn, ss.state
+	return []event{
+		mk(engine.KindTurnInput, map[string]any{"input": input, "intent": name}),
+		mk(engine.KindTurnStart, map[string]any{"direct": true, "input": input, "turn": ss.turn}),
+		rejected,
+		mk(engine.KindTurnEnd, map[string]any{"code": code, "outcome": "rejected"}),
 	}
 }
 
@@ -69,17 +95,17 @@ func (fr *fixtureRun) strandedTurn(ss *strandedSession, t *Turn) (*TurnResult, b
 		rej = &engine.Rejection{Code: engine.CodeNotAllowed, Intent: name, State: ss.state,
 			Message: fmt.Sprintf("intent %q is not allowed in state %q", name, ss.state)}
 		ev := legacyMissingSlots(rej, name) // same payload shape
-		if !fr.legacy {
-			ev.StatePath = ss.state
-		}
 		evs = []event{ev}
+		if !fr.legacy {
+			evs = ss.orchestratorTurn(t, name, rej.Code, ev)
+		}
 		fr.hadErrors = true
 	}
 	c.events = evs
 	fr.allEvents = append(fr.allEvents, evs...)
 	tr := &TurnResult{TurnIndex: t.Index, NewState: ss.state, Events: reportEvents(evs)}
 	if t.ExpectError != nil {
-		c.errorChecks(t.ExpectError, rej, fr.legacy, false)
+		c.errorChecks(t.ExpectError, rej, fr.legacy, "transitioned")
 		return fr.close(tr, c)
 	}
 	c.rejected(t.Pos, rej, fr.legacy)

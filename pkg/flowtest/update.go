@@ -385,7 +385,7 @@ func turnChanges(t *Turn, o *turnObs) ([]change, Pos, error) {
 	if !o.checked {
 		return nil, t.Pos, nil
 	}
-	if t.ExpectState != nil && *t.ExpectState != o.state {
+	if t.ExpectState != nil && *t.ExpectState != "" && *t.ExpectState != o.state {
 		out = append(out, change{path: at(keyStep("expect_state")), want: o.state, pos: t.valueAt("expect_state"), what: label("expect_state")})
 	}
 	for _, w := range []struct {

@@ -43,7 +43,11 @@ func diffTree(w io.Writer, dir string) (differ, total int, err error) {
 			continue
 		}
 		total++
-		if msg := diffReports(ex, ours); msg != "" {
+		msg := diffReports(ex, ours)
+		if msg == "" {
+			msg = summaryDiff(filepath.Join(d, "existing.log"), filepath.Join(d, "ours.log"))
+		}
+		if msg != "" {
 			differ++
 			fmt.Fprintf(w, "%s: %s\n", e.Name(), msg)
 		}
@@ -59,6 +63,9 @@ func diffReports(ex, ours *flowtest.Report) string {
 	}
 	for i, a := range ex.Results {
 		b := ours.Results[i]
+		if filepath.Base(a.File) != filepath.Base(b.File) || a.Skipped != b.Skipped {
+			return fmt.Sprintf("fixture %d: %s (skipped %v), existing %s (skipped %v)", i, filepath.Base(b.File), b.Skipped, filepath.Base(a.File), a.Skipped)
+		}
 		wa, wb := map[string]any{}, map[string]any{}
 		for j := 0; j < len(a.Turns) || j < len(b.Turns); j++ {
 			if j >= len(a.Turns) || j >= len(b.Turns) {
@@ -73,6 +80,8 @@ func diffReports(ex, ours *flowtest.Report) string {
 				return fmt.Sprintf("%s: state %q, existing %q%s", at, tb.NewState, ta.NewState, failText(ta, tb))
 			case ta.Passed != tb.Passed || len(ta.Failures) != len(tb.Failures):
 				return fmt.Sprintf("%s: passed %v, existing %v%s", at, tb.Passed, ta.Passed, failText(ta, tb))
+			case failuresDiff(ta, tb) != "":
+				return fmt.Sprintf("%s: %s", at, failuresDiff(ta, tb))
 			case noJobIDs(ta.View) != noJobIDs(tb.View):
 				return fmt.Sprintf("%s: view %q, existing %q", at, tb.View, ta.View)
 			case !reflect.DeepEqual(wa, wb):
@@ -86,6 +95,9 @@ func diffReports(ex, ours *flowtest.Report) string {
 		if a.Passed != b.Passed {
 			return fmt.Sprintf("%s: passed %v, existing %v", filepath.Base(b.File), b.Passed, a.Passed)
 		}
+	}
+	if ex.Passed != ours.Passed || ex.Failed != ours.Failed {
+		return fmt.Sprintf("report counts %d passed %d failed, existing %d and %d", ours.Passed, ours.Failed, ex.Passed, ex.Failed)
 	}
 	return ""
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 )
@@ -61,21 +62,13 @@ func (is *istory) slotsOf(name string) []islot {
 	case "quit", "kid__quit":
 		out = append(out, islot{name: "why", values: []any{"done", "bored"}})
 	}
-	for _, k := range sortedKeys(toM(is.local)) {
+	for _, k := range slices.Sorted(maps.Keys(is.local)) {
 		for _, in := range is.local[k] {
 			add(in)
 		}
 	}
 	if name == "approve" {
 		out = append(out, islot{name: "why", typ: "string"}, islot{name: "score"})
-	}
-	return out
-}
-
-func toM(x map[string][]iintent) m {
-	out := m{}
-	for k, v := range x {
-		out[k] = v
 	}
 	return out
 }

@@ -53,6 +53,12 @@
 // fixtures on both paths sending every YAML value type to every slot
 // type, undeclared and unhandled intents and missing slots (intent.go,
 // intent_fixture.go).
+// -kind expect writes small stories (terminal and non-terminal leaves, a
+// compound, a parallel state, an @exit, failing guards, a required slot)
+// whose fixtures use every key upstream's runner reads, on both paths,
+// with values that pass and values that fail (expect.go,
+// expect_fixture.go): expect_terminal, expect_state_in, expect_world_full,
+// expect_error's sub-keys, mode, display_input, ignored and unknown keys.
 package main
 
 import (
@@ -123,6 +129,8 @@ func run(args []string) error {
 			return writeHost(dir, n, seed)
 		case "intent":
 			return writeIntent(dir, n, seed)
+		case "expect":
+			return writeExpect(dir, n, seed)
 		}
 		return fmt.Errorf("-kind %q: want flow, legacy, tmpl, agent, view, starlark, host or intent", kind)
 	case "diff":
