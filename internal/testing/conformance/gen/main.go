@@ -47,6 +47,11 @@
 // and on_complete, sync and in the background (host.go), with fixtures
 // feeding every stub form and asserting calls, inbox and jobs
 // (host_fixture.go).
+// -kind import writes parents importing children and a grand-child
+// (import.go, import_story.go), drawing every key of an import, with
+// fixtures driving aliased, bare and lifted intents; about one story in
+// five carries a load-time mistake (mistake.txt names it) whose
+// `validate` errors are compared by hand.
 package main
 
 import (
@@ -115,6 +120,8 @@ func run(args []string) error {
 			return writeStarlark(dir, n, seed, known)
 		case "host":
 			return writeHost(dir, n, seed)
+		case "import":
+			return writeImport(dir, n, seed)
 		}
 		return fmt.Errorf("-kind %q: want flow, legacy, tmpl, agent, view, starlark or host", kind)
 	case "diff":
