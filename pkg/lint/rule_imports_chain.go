@@ -1,0 +1,76 @@
+package lint
+
+import (
+	"slices"
+	"strings"
+
+	"kitsoki/pkg/story"
+)
+
+// liftedExitUses lists the @exit:<x> targets of ch that its own imports
+// bring in: a grand-child transition to @exit:<y>, where ch's import of
+// it maps <y> to "@exit:<x>", is a transition of ch's folded tree to
+// @exit:<x> (upstream checks requires after folding the child's own
+// imports). Its state and intent are named as folded (<g>.<state>,
+// <g>__<intent>); the mapped exit's set: keys count as set, and a key
+// the grand-child declares is renamed by the fold, so its own set: of
+// that key does not.
+func liftedExitUses(ch *story.Story) []exitUse {
+	var out []exitUse
+	for _, ga := range ch.ImportOrder {
+		gi := ch.Imports[ga]
+		if gi == nil || gi.Child == nil {
+			continue
+		}
+		gc := gi.Child
+		for _, u := range append(childExitUses(gc, gi.Overrides), liftedExitUses(gc)...) {
+			ex := gi.Exits[u.exit]
+			if ex == nil {
+				continue
+			}
+			x, ok := strings.CutPrefix(ex.To, "@exit:")
+			if !ok {
+				continue
+			}
+			lu := exitUse{exit: x, state: ga + "." + u.state, intent: u.intent, t: u.t, extra: slices.Clone(u.extra)}
+			if gc.Intents[u.intent] != nil {
+				lu.intent = ga + "__" + u.intent
+			}
+			for _, kv := range ex.Set {
+				lu.extra = append(lu.extra, kv.Key)
+			}
+			inner := u.renamed
+			lu.renamed = func(k string) bool { return gc.Var(k) != nil || (inner != nil && inner(k)) }
+			out = append(out, lu)
+		}
+	}
+	return out
+}
+
+// setsKey reports whether the transition of u sets key in the scope of
+// the child it is checked for.
+func (u exitUse) setsKey(key string) bool {
+	if slices.Contains(u.extra, key) {
+		return true
+	}
+	if u.renamed != nil && u.renamed(key) {
+		return false
+	}
+	return setsKey(u.t, key)
+}
+
+// overriddenStates is every state of ch, each top-level state that ov
+// overrides replaced by the override (as parsed from the importer's file;
+// a parse error is the override's own diagnostic, reported elsewhere).
+func overriddenStates(ch *story.Story, ov *story.ImportOverrides) []*story.State {
+	if ov == nil || len(ov.States) == 0 {
+		return ch.AllStates()
+	}
+	tops := slices.Clone(ch.States)
+	for i, s := range tops {
+		if o, _ := ov.ParseState(s.Path); o != nil {
+			tops[i] = o
+		}
+	}
+	return story.Flatten(tops)
+}

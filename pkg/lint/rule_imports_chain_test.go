@@ -1,0 +1,102 @@
+package lint
+
+import (
+	"strings"
+	"testing"
+
+	"kitsoki/pkg/story"
+)
+
+// A child's exit requires are checked on the child as folded: the
+// transitions a grand-child brings in through an exit mapped to
+// "@exit:<x>" (named <g>.<state>, <g>__<intent>; the mapping's set:
+// counts, a set: of a key the grand-child declares does not), and the
+// states its importer overrides, as overridden. The wanted texts are the
+// existing engine's `validate` output for the same stories (found by gen
+// -kind import, seed 400035).
+func TestImportExitRequiresAsFolded(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "app.yaml", `app: {id: p}
+root: home
+intents: {enter: {}}
+imports:
+  kid:
+    source: ./kid
+    exits:
+      done: {to: home}
+    overrides:
+      states:
+        k2:
+          on:
+            poke: [{target: "@exit:done"}]
+            quit: [{target: "@exit:done", effects: [{set: {t: q}}]}]
+states:
+  home:
+    on:
+      enter: [{target: kid}]
+`)
+	write(t, dir, "kid/app.yaml", `app: {id: kid}
+world:
+  t: {type: string, default: ""}
+intents: {poke: {}, quit: {}}
+exits:
+  done: {requires: [t]}
+root: k1
+imports:
+  gk:
+    source: ../gk
+    exits:
+      bail: {to: "@exit:done"}
+      fin: {to: "@exit:done", set: {t: x}}
+      alt: {to: "@exit:done", set: {m: 1}}
+states:
+  k1:
+    on:
+      poke: [{target: gk}]
+  k2:
+    on:
+      poke: [{target: "@exit:done", effects: [{set: {t: q}}]}]
+      quit: [{target: "@exit:done"}]
+`)
+	write(t, dir, "gk/app.yaml", `app: {id: gk}
+world:
+  g: {type: string, default: ""}
+  own: {type: string, default: ""}
+intents: {bail: {}, fin: {}, alt: {}}
+exits: {bail: {}, fin: {}, alt: {}}
+root: g1
+states:
+  g1:
+    on:
+      bail: [{target: "@exit:bail", effects: [{set: {g: y}}]}]
+      fin: [{target: "@exit:fin"}]
+      alt: [{target: "@exit:alt"}]
+  gc:
+    type: compound
+    initial: gc1
+    states:
+      gc1:
+        on:
+          bail: [{target: "@exit:bail"}]
+          fin: [{target: "@exit:bail", effects: [{set: {t: z}}]}]
+          alt: [{target: "@exit:bail", effects: [{set: {own: z}}]}]
+`)
+	_, ds := Load(dir, story.Options{})
+	out := render(ds)
+	msg := func(state, intent string) string {
+		return `imports.kid: state "` + state + `" intent "` + intent + `" transitions to @exit:done but does not set required key(s) [t] (declared in child.exits.done.requires)`
+	}
+	for _, want := range []string{msg("gk.g1", "gk__bail"), msg("gk.g1", "gk__alt"), msg("gk.gc.gc1", "gk__bail"), msg("k2", "poke")} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q in\n%s", want, out)
+		}
+	}
+	for _, not := range []string{msg("gk.g1", "gk__fin"), msg("gk.gc.gc1", "gk__fin"), msg("k2", "quit")} {
+		if strings.Contains(out, not) {
+			t.Errorf("%q reported, but its transition sets t (by the exit mapping, the bare key, or the override):\n%s", not, out)
+		}
+	}
+	if n := strings.Count(out, "does not set required"); n != 5 {
+		t.Errorf("%d requires errors, want 5 (gk.gc.gc1 gk__alt sets only the grand-child's own key):\n%s", n, out)
+	}
+}
