@@ -175,7 +175,7 @@ func (g *gen) importStory(id string) []agentFile {
 	}
 	files = append(files, agentFile{"app.yaml", app})
 	for i := range 2 {
-		files = append(files, agentFile{fmt.Sprintf("flows/f%d.yaml", i), g.impFixture(kids, states, lifted)})
+		files = append(files, agentFile{fmt.Sprintf("flows/f%d.yaml", i), g.impFixture(kids, states, lifted, app)})
 	}
 	return files
 }
@@ -294,7 +294,7 @@ func (g *gen) impMistake(kind string, app m, files []agentFile) []agentFile {
 // impFixture draws one fixture: aliased, bare and lifted intents, the
 // parent's, expectations on aliased states, prefixed world keys and
 // views.
-func (g *gen) impFixture(kids []*impChild, states m, lifted bool) m {
+func (g *gen) impFixture(kids []*impChild, states m, lifted bool, app m) m {
 	f := m{
 		"test_kind":        "flow",
 		"app":              "../app.yaml",
@@ -305,10 +305,14 @@ func (g *gen) impFixture(kids []*impChild, states m, lifted bool) m {
 			"host.bad": m{"error": "boom"},
 		},
 	}
+	sim := newImpSim(app["states"].(m), kids)
+	sim.cur = sim.enter("home")
 	if g.chance(70) {
 		f["initial_state"] = "home"
 	} else if g.chance(30) {
+		// seeded inside the child: its wrapper's on_enter does not run
 		f["initial_state"] = kids[0].states[g.rnd.IntN(len(kids[0].states))]
+		sim.cur = []string{f["initial_state"].(string)}
 	}
 	if g.chance(30) {
 		f["initial_world"] = g.pickM(m{"n": 2}, m{"s": "w"}, m{"kid__m": 7})
@@ -337,11 +341,15 @@ func (g *gen) impFixture(kids []*impChild, states m, lifted bool) m {
 			continue
 		}
 		var in string
-		if g.chance(45) {
+		switch h := sim.handled(); {
+		case len(h) > 0 && g.chance(80):
+			in = h[g.rnd.IntN(len(h))]
+		case g.chance(45):
 			in = parentIntents[g.rnd.IntN(len(parentIntents))]
-		} else {
+		default:
 			in = names[g.rnd.IntN(len(names))]
 		}
+		sim.take(in)
 		slots := m{}
 		if in == "fin" || slices.Contains([]string{"kid__fin", "sub__fin", "kid__gk__fin"}, in) {
 			if g.chance(80) {
@@ -349,8 +357,11 @@ func (g *gen) impFixture(kids []*impChild, states m, lifted bool) m {
 			}
 		}
 		t := m{"intent": m{"name": in, "slots": slots}}
-		if g.chance(25) {
+		if g.chance(30) {
 			t["expect_state"] = paths[g.rnd.IntN(len(paths))]
+			if len(sim.cur) == 1 && g.chance(80) {
+				t["expect_state"] = sim.cur[0]
+			}
 		}
 		if g.chance(25) {
 			k := g.pick("msg", "n", "kid__m", "kid__t", "sub__m", "kid__gk__t", "kid__flag")

@@ -16,6 +16,9 @@ type impChild struct {
 	// iface: it declares host interface rep; exported: it lists poke
 	// in exports.intents
 	iface, exported bool
+	// app is its app.yaml, def its importer's definition of it (the
+	// fixture's walk reads both)
+	app, def m
 }
 
 // childIntents are the intents every child declares; fin has a string
@@ -143,6 +146,7 @@ func (g *gen) impChildStory(c *impChild, grand *impChild, grandDef m) m {
 	for _, s := range local {
 		c.states = append(c.states, c.path+"."+s)
 	}
+	c.app = app
 	return app
 }
 
@@ -179,6 +183,7 @@ func (g *gen) impEffects(c *impChild, n int) []any {
 // state paths an exit may go to; vars its world keys; pints its intents.
 func (g *gen) impDef(c *impChild, source string, targets, pints []string, hasIface bool, exported bool) m {
 	d := m{"source": source}
+	c.def = d
 	if g.chance(80) {
 		d["entry"] = g.pick("k1", "k1", "k2", "kc")
 	}
