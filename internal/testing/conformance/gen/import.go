@@ -169,6 +169,10 @@ func (g *gen) importStory(id string) []agentFile {
 	if g.chance(30) {
 		app["world"].(m)["last_error"] = m{"type": "string", "default": ""}
 	}
+	files = append(files, agentFile{"pp.md", "the parent's prompt\n"})
+	for _, c := range kids {
+		files = append(files, agentFile{c.alias + "/prompts/p.md", "the " + c.alias + " prompt\n"})
+	}
 	if mistake != "" {
 		files = append(files, agentFile{"mistake.txt", mistake + "\n"})
 		files = g.impMistake(mistake, app, files)
@@ -322,6 +326,7 @@ func (g *gen) impFixture(kids []*impChild, states m, lifted bool, app m) m {
 		for _, in := range c.intents {
 			names = append(names, c.prefix+in)
 		}
+		names = append(names, c.prefix+"go0")
 	}
 	names = append(names, "poke", "quit", "hop")
 	if lifted {

@@ -31,7 +31,9 @@ var childIntents = []string{"poke", "quit", "fin", "bail", "hop"}
 // written by the caller under dir gk).
 func (g *gen) impChildStory(c *impChild, grand *impChild, grandDef m) m {
 	world := m{
-		"m":    m{"type": "int", "default": 1 + g.rnd.IntN(3)},
+		// a non-zero int default replays differently on purpose
+		// (docs/compat/engine.md, conformance values-increment-default)
+		"m":    m{"type": "int", "default": 0},
 		"t":    m{"type": "string", "default": g.pick("", "t0")},
 		"flag": m{"type": "bool", "default": false},
 		"v":    m{"type": "any", "default": g.form()},
@@ -91,6 +93,10 @@ func (g *gen) impChildStory(c *impChild, grand *impChild, grandDef m) m {
 				}},
 			},
 		},
+	}
+	if g.chance(50) {
+		// a parent intent the importer may export (kid__go0)
+		states["k1"].(m)["on"].(m)["go0"] = []any{m{"target": "k2", "effects": []any{m{"set": m{"t": "g0"}}}}}
 	}
 	if g.chance(50) {
 		states["k2"].(m)["timeout"] = m{"after": "5m", "target": "k1"}
@@ -155,7 +161,11 @@ func (g *gen) impChildStory(c *impChild, grand *impChild, grandDef m) m {
 func (g *gen) impEffects(c *impChild, n int) []any {
 	var out []any
 	for range 1 + g.rnd.IntN(n) {
-		switch g.rnd.IntN(8) {
+		switch g.rnd.IntN(9) {
+		case 8:
+			// a prompt path the fold makes absolute (or the importer's
+			// overrides.prompts swaps)
+			out = append(out, m{"invoke": "host.ok", "with": m{"prompt": "prompts/p.md", "x": "{{ world.t }}"}, "bind": m{"t": "v"}})
 		case 0:
 			out = append(out, m{"increment": m{"m": 1}})
 		case 1:
@@ -244,6 +254,9 @@ func (g *gen) impDef(c *impChild, source string, targets, pints []string, hasIfa
 		}
 		if g.chance(50) {
 			ov["intents"] = m{"hop": m{"description": "hop, overridden"}}
+		}
+		if g.chance(40) {
+			ov["prompts"] = m{"prompts/p.md": g.pick("./pp.md", "pp.md")}
 		}
 		d["overrides"] = ov
 	}
