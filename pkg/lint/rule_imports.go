@@ -124,7 +124,7 @@ func checkImportWorldAndHosts(c *checker, alias string, im *story.Import, ch *st
 	if im.Hosts != "declared" {
 		return
 	}
-	parentHosts := inheritedHosts(c.st) // own list plus inherit children's
+	parentHosts := hostsBefore(c.st, alias)
 	for _, h := range ch.Hosts {
 		if !hostAllowed(parentHosts, h) {
 			c.rep.Errf(im.At("hosts"), story.RuleImports, "imports.%s: hosts: declared but parent does not list child host %q", alias, h)

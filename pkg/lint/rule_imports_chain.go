@@ -74,3 +74,18 @@ func overriddenStates(ch *story.Story, ov *story.ImportOverrides) []*story.State
 	}
 	return story.Flatten(tops)
 }
+
+// hostsBefore is the importer's hosts: list as a `hosts: declared` import
+// under alias finds it: its own list plus what the inherit imports folded
+// before it brought in. Upstream folds imports in sorted alias order, so
+// an inherit child whose alias sorts after alias has not added its hosts
+// yet (gen -kind import seed 400631).
+func hostsBefore(st *story.Story, alias string) []string {
+	out := slices.Clone(st.Hosts)
+	for _, a := range st.ImportOrder {
+		if im := st.Imports[a]; a < alias && im != nil && im.Child != nil && im.Child != st && im.Hosts != "declared" {
+			out = append(out, inheritedHosts(im.Child)...)
+		}
+	}
+	return out
+}

@@ -100,3 +100,33 @@ states:
 		t.Errorf("%d requires errors, want 5 (gk.gc.gc1 gk__alt sets only the grand-child's own key):\n%s", n, out)
 	}
 }
+
+// hosts: declared sees the importer's own hosts and those of the inherit
+// imports folded before it, in sorted alias order (upstream's): a child
+// whose alias sorts later has not brought its hosts in yet. The wanted
+// text is the existing engine's `validate` output.
+func TestImportHostsDeclaredSeesEarlierAliases(t *testing.T) {
+	for _, c := range []struct {
+		declared, inherit string
+		wantErr           bool
+	}{{"aa", "zz", true}, {"zz", "aa", false}} {
+		dir := t.TempDir()
+		write(t, dir, "app.yaml", `app: {id: p}
+hosts: [host.ok]
+root: home
+imports:
+  `+c.declared+`: {source: ./c1, hosts: declared}
+  `+c.inherit+`: {source: ./c2}
+states:
+  home: {}
+`)
+		for _, k := range []string{"c1", "c2"} {
+			write(t, dir, k+"/app.yaml", "app: {id: "+k+"}\nhosts: [host.x]\nroot: k1\nstates:\n  k1: {}\n")
+		}
+		_, ds := Load(dir, story.Options{})
+		want := `imports.` + c.declared + `: hosts: declared but parent does not list child host "host.x"`
+		if got := strings.Contains(render(ds), want); got != c.wantErr {
+			t.Errorf("declared %s, inherit %s: error %v, want %v:\n%s", c.declared, c.inherit, got, c.wantErr, render(ds))
+		}
+	}
+}

@@ -169,7 +169,9 @@ func (g *gen) importStory(id string) []agentFile {
 	if g.chance(30) {
 		app["world"].(m)["last_error"] = m{"type": "string", "default": ""}
 	}
-	files = append(files, agentFile{"pp.md", "the parent's prompt\n"})
+	// the importer's prompt for overrides.prompts (the parent's, and
+	// kid's for its grand-child)
+	files = append(files, agentFile{"pp.md", "the parent's prompt\n"}, agentFile{"kid/pp.md", "kid's prompt\n"})
 	for _, c := range kids {
 		files = append(files, agentFile{c.alias + "/prompts/p.md", "the " + c.alias + " prompt\n"})
 	}

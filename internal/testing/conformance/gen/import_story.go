@@ -218,7 +218,9 @@ func (g *gen) impDef(c *impChild, source string, targets, pints []string, hasIfa
 			case 0:
 				wi["t"] = g.pick("{{ world."+sv+" }}", "in-{{ world."+nv+" }}", "lit")
 			case 1:
-				wi["m"] = g.pick("5", "{{ world."+nv+" }}", "{{ world."+nv+" + 10 }}")
+				// a literal is text (world_in values are), which an int
+				// guard cannot compare: turn-fatal upstream
+				wi["m"] = g.pick("{{ world."+nv+" }}", "{{ world."+nv+" + 10 }}")
 			case 2:
 				wi["v"] = g.form()
 			default:
