@@ -71,6 +71,7 @@ func checkImportExits(c *checker, alias string, im *story.Import, ch *story.Stor
 			c.rep.Errf(im.Exits[en].Pos, story.RuleImports, "imports.%s: exits.%s: child does not declare an exit named %q", alias, en, en)
 		}
 	}
+	checkOnCompleteExitStays(c, alias, im, ch)
 	for _, u := range append(childExitUses(ch, im.Overrides), liftedExitUses(ch)...) {
 		if im.Exits[u.exit] == nil {
 			c.rep.Errf(im.Pos, story.RuleImports, "imports.%s: child uses @exit:%s but parent does not map it", alias, u.exit)

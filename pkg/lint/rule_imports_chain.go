@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -88,4 +89,27 @@ func hostsBefore(st *story.Story, alias string) []string {
 		}
 	}
 	return out
+}
+
+// onCompleteStay is the error of an on_complete target "." at loc, as
+// upstream words it: its on_complete target names a state to go to, and
+// "." names none (leave target: out to stay).
+func onCompleteStay(loc string) string {
+	return loc + `: target "." (resolved: ".") does not exist (an on_complete target names the state to go to; leave target: out to stay)`
+}
+
+// checkOnCompleteExitStays: a child's on_complete target "@exit:<x>"
+// whose importer maps <x> to "." is an on_complete target "." once
+// folded, which upstream refuses to load (named at the folded state).
+func checkOnCompleteExitStays(c *checker, alias string, im *story.Import, ch *story.Story) {
+	for _, s := range overriddenStates(ch, im.Overrides) {
+		for p := range (story.EffectWalk{}).States(s) {
+			x, ok := strings.CutPrefix(strings.TrimSpace(p.Effect.Target()), "@exit:")
+			if !ok || !p.Within("on_complete") || im.Exits[x] == nil || strings.TrimSpace(im.Exits[x].To) != "." {
+				continue
+			}
+			loc := strings.Replace(p.String(), fmt.Sprintf("state %q", s.Path), fmt.Sprintf("state %q", alias+"."+s.Path), 1)
+			c.rep.Errf(im.Exits[x].ToPos, story.RuleImports, "imports.%s: exits.%s.to: %s", alias, x, onCompleteStay(loc))
+		}
+	}
 }

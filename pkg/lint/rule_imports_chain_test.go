@@ -130,3 +130,48 @@ states:
 		}
 	}
 }
+
+// An on_complete target "." does not load upstream, written so or reached
+// through an exit its importer maps to "." (named at the folded state).
+func TestOnCompleteStayIsAnError(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "app.yaml", `app: {id: p}
+hosts: [host.job]
+root: home
+imports:
+  kid:
+    source: ./kid
+    exits:
+      bail: {to: "."}
+states:
+  home:
+    on_enter:
+      - invoke: host.job
+        background: true
+        on_complete: [{target: "."}]
+`)
+	write(t, dir, "kid/app.yaml", `app: {id: kid}
+hosts: [host.job]
+intents: {poke: {}}
+exits: {bail: {}}
+root: k1
+states:
+  k1:
+    on_enter:
+      - invoke: host.job
+        background: true
+        on_complete: [{target: "@exit:bail"}]
+    on:
+      poke: [{target: "@exit:bail"}]
+`)
+	_, ds := Load(dir, story.Options{})
+	out := render(ds)
+	for _, want := range []string{
+		`state "home" on_enter[0] on_complete[0]: target "." (resolved: ".") does not exist`,
+		`imports.kid: exits.bail.to: state "kid.k1" on_enter[0] on_complete[0]: target "." (resolved: ".") does not exist`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q in\n%s", want, out)
+		}
+	}
+}

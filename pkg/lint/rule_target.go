@@ -38,6 +38,10 @@ func checkTargets(c *checker) {
 			c.checkOnError(e, site)
 		}
 		if e.Target() != "" && site.OnComplete {
+			if strings.TrimSpace(e.Target()) == "." {
+				c.rep.Errf(e.PosOf("target"), ruleTarget, "%s", onCompleteStay(site.Loc()))
+				return
+			}
 			c.checkTarget(site.State, e.Target(), e.PosOf("target"), site.Loc()+": ")
 		}
 	})

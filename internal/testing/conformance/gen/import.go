@@ -151,7 +151,7 @@ func (g *gen) importStory(id string) []agentFile {
 	}
 	app := m{
 		"app":   m{"id": id, "version": "0.1.0"},
-		"hosts": []any{"host.ok", "host.bad", "host.ok2"},
+		"hosts": []any{"host.ok", "host.bad", "host.ok2", "host.job"},
 		"world": m{
 			"n":    m{"type": "int", "default": 0},
 			"s":    m{"type": "string", "default": g.pick("", "s0")},
@@ -309,6 +309,9 @@ func (g *gen) impFixture(kids []*impChild, states m, lifted bool, app m) m {
 			"host.ok":  m{"data": m{"v": g.pick("R", "7", "")}},
 			"host.ok2": m{"data": m{"v": "B2"}},
 			"host.bad": m{"error": "boom"},
+			// at most 1s: every advance_clock (6m) covers it (a partial
+			// advance aborts the run upstream)
+			"host.job": m{"data": m{"v": "J"}, "delay": g.pick("10ms", "1s")},
 		},
 	}
 	sim := newImpSim(app["states"].(m), kids)
@@ -349,7 +352,7 @@ func (g *gen) impFixture(kids []*impChild, states m, lifted bool, app m) m {
 		}
 		var in string
 		switch h := sim.handled(); {
-		case len(h) > 0 && g.chance(80):
+		case len(h) > 0 && g.chance(90):
 			in = h[g.rnd.IntN(len(h))]
 		case g.chance(45):
 			in = parentIntents[g.rnd.IntN(len(parentIntents))]
@@ -370,11 +373,11 @@ func (g *gen) impFixture(kids []*impChild, states m, lifted bool, app m) m {
 				t["expect_state"] = sim.cur[0]
 			}
 		}
-		if g.chance(25) {
+		if g.chance(12) {
 			k := g.pick("msg", "n", "kid__m", "kid__t", "sub__m", "kid__gk__t", "kid__flag")
 			t["expect_world"] = m{k: g.pickM(m{"v": 2}, m{"v": "t0"}, m{"v": ""}, m{"v": 1})["v"]}
 		}
-		if g.chance(15) {
+		if g.chance(10) {
 			t["expect_view_matches"] = g.pick("K1", "K2", "H n=", "KC", "m=2", "OVR")
 		}
 		turns = append(turns, t)

@@ -104,6 +104,14 @@ func (g *gen) impChildStory(c *impChild, grand *impChild, grandDef m) m {
 	if g.chance(40) {
 		states["k2"].(m)["on_enter"] = g.impEffects(c, 2)
 	}
+	if g.chance(30) {
+		// a background job whose on_complete lands on a bare sibling
+		// (rewritten ../k1, resolved against the job's origin); k1
+		// submits no job, so no job starts inside the drain
+		job := m{"invoke": "host.job", "with": m{"x": "{{ world.m }}"}, "background": true,
+			"on_complete": []any{m{"set": m{"t": "{{ last_job_status }}"}}, m{"target": g.pick("k1", "kc", "@exit:bail")}}}
+		states["k2"].(m)["on_enter"] = append(asList(states["k2"].(m)["on_enter"]), job)
+	}
 	if g.chance(50) {
 		states["kp"] = m{
 			"type": "parallel",
@@ -122,7 +130,7 @@ func (g *gen) impChildStory(c *impChild, grand *impChild, grandDef m) m {
 		local = append(local, "kp", "kp.ra.a1", "kp.ra.a2", "kp.rb.b1", "kp.rb.b2")
 		states["k1"].(m)["on"].(m)["hop"] = []any{m{"target": g.pick("kp", "kp", "kc")}}
 	}
-	hosts := []any{"host.ok", "host.bad"}
+	hosts := []any{"host.ok", "host.bad", "host.job"}
 	app := m{
 		"app":     m{"id": "child-" + c.alias, "version": "0.1.0"},
 		"hosts":   hosts,
