@@ -91,25 +91,30 @@ func hostsBefore(st *story.Story, alias string) []string {
 	return out
 }
 
-// onCompleteStay is the error of an on_complete target "." at loc, as
-// upstream words it: its on_complete target names a state to go to, and
-// "." names none (leave target: out to stay).
-func onCompleteStay(loc string) string {
-	return loc + `: target "." (resolved: ".") does not exist (an on_complete target names the state to go to; leave target: out to stay)`
+// onCompleteNoState is the error of an on_complete target tg at loc that
+// names no state ("." or an exit of the top story), as upstream words
+// it.
+func onCompleteNoState(loc, tg string) string {
+	return fmt.Sprintf("%s: target %q (resolved: %q) does not exist (an on_complete target must name a state: write the state to go to, or leave target: out to stay)", loc, tg, tg)
 }
 
 // checkOnCompleteExitStays: a child's on_complete target "@exit:<x>"
-// whose importer maps <x> to "." is an on_complete target "." once
-// folded, which upstream refuses to load (named at the folded state).
+// whose importer maps <x> to "." (or, in the top story, to an exit of its
+// own) names no state once folded, which upstream refuses to load (named
+// at the folded state).
 func checkOnCompleteExitStays(c *checker, alias string, im *story.Import, ch *story.Story) {
 	for _, s := range overriddenStates(ch, im.Overrides) {
 		for p := range (story.EffectWalk{}).States(s) {
 			x, ok := strings.CutPrefix(strings.TrimSpace(p.Effect.Target()), "@exit:")
-			if !ok || !p.Within("on_complete") || im.Exits[x] == nil || strings.TrimSpace(im.Exits[x].To) != "." {
+			if !ok || !p.Within("on_complete") || im.Exits[x] == nil {
+				continue
+			}
+			to := strings.TrimSpace(im.Exits[x].To)
+			if to != "." && !(strings.HasPrefix(to, "@exit:") && !c.st.Imported()) {
 				continue
 			}
 			loc := strings.Replace(p.String(), fmt.Sprintf("state %q", s.Path), fmt.Sprintf("state %q", alias+"."+s.Path), 1)
-			c.rep.Errf(im.Exits[x].ToPos, story.RuleImports, "imports.%s: exits.%s.to: %s", alias, x, onCompleteStay(loc))
+			c.rep.Errf(im.Exits[x].ToPos, story.RuleImports, "imports.%s: exits.%s.to: %s", alias, x, onCompleteNoState(loc, to))
 		}
 	}
 }

@@ -175,3 +175,55 @@ states:
 		}
 	}
 }
+
+// An on_complete target naming an exit of the top story does not load
+// upstream either (no state), written so or through an import's exit
+// mapped to the top story's own exit; inside a child it is the importer's
+// state and loads.
+func TestOnCompleteTopExitIsAnError(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "app.yaml", `app: {id: p}
+hosts: [host.job]
+exits: {out: {}}
+root: home
+imports:
+  kid:
+    source: ./kid
+    exits:
+      bail: {to: "@exit:out"}
+      done: {to: home}
+states:
+  home:
+    on_enter:
+      - invoke: host.job
+        background: true
+        on_complete: [{target: "@exit:out"}]
+`)
+	write(t, dir, "kid/app.yaml", `app: {id: kid}
+hosts: [host.job]
+exits: {bail: {}, done: {}}
+root: k1
+states:
+  k1:
+    on_enter:
+      - invoke: host.job
+        background: true
+        on_complete: [{target: "@exit:bail"}]
+      - invoke: host.job
+        background: true
+        on_complete: [{target: "@exit:done"}]
+`)
+	_, ds := Load(dir, story.Options{})
+	out := render(ds)
+	for _, want := range []string{
+		`state "home" on_enter[0] on_complete[0]: target "@exit:out" (resolved: "@exit:out") does not exist`,
+		`imports.kid: exits.bail.to: state "kid.k1" on_enter[0] on_complete[0]: target "@exit:out" (resolved: "@exit:out") does not exist`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q in\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "exits.done") || strings.Count(out, "error:") != 2 {
+		t.Errorf("want exactly the two errors above:\n%s", out)
+	}
+}

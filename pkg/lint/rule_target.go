@@ -38,8 +38,10 @@ func checkTargets(c *checker) {
 			c.checkOnError(e, site)
 		}
 		if e.Target() != "" && site.OnComplete {
-			if strings.TrimSpace(e.Target()) == "." {
-				c.rep.Errf(e.PosOf("target"), ruleTarget, "%s", onCompleteStay(site.Loc()))
+			if tg := strings.TrimSpace(e.Target()); tg == "." || (strings.HasPrefix(tg, "@exit:") && !c.st.Imported()) {
+				// upstream resolves an on_complete target to a state:
+				// a stay names none, nor does an exit of the top story
+				c.rep.Errf(e.PosOf("target"), ruleTarget, "%s", onCompleteNoState(site.Loc(), tg))
 				return
 			}
 			c.checkTarget(site.State, e.Target(), e.PosOf("target"), site.Loc()+": ")
