@@ -1,6 +1,9 @@
 package main
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // impChild is one imported story as the parent's fixture sees it: its
 // alias path (kid, kid__gk for the world, kid.gk for states), the state
@@ -16,6 +19,9 @@ type impChild struct {
 	// iface: it declares host interface rep; exported: it lists poke
 	// in exports.intents
 	iface, exported bool
+	// jobExit: a job's on_complete targets @exit:bail, which its importer
+	// must map to a state (upstream refuses "." or a top exit there)
+	jobExit bool
 	// app is its app.yaml, def its importer's definition of it (the
 	// fixture's walk reads both)
 	app, def m
@@ -108,8 +114,10 @@ func (g *gen) impChildStory(c *impChild, grand *impChild, grandDef m) m {
 		// a background job whose on_complete lands on a bare sibling
 		// (rewritten ../k1, resolved against the job's origin); k1
 		// submits no job, so no job starts inside the drain
+		to := g.pick("k1", "kc", "@exit:bail")
+		c.jobExit = to == "@exit:bail"
 		job := m{"invoke": "host.job", "with": m{"x": "{{ world.m }}"}, "background": true,
-			"on_complete": []any{m{"set": m{"t": "{{ last_job_status }}"}}, m{"target": g.pick("k1", "kc", "@exit:bail")}}}
+			"on_complete": []any{m{"set": m{"t": "{{ last_job_status }}"}}, m{"target": to}}}
 		states["k2"].(m)["on_enter"] = append(asList(states["k2"].(m)["on_enter"]), job)
 	}
 	if g.chance(50) {
@@ -208,6 +216,9 @@ func (g *gen) impDef(c *impChild, source string, targets, pints []string, hasIfa
 	exits := m{}
 	for _, x := range c.exits {
 		e := m{"to": targets[g.rnd.IntN(len(targets))]}
+		if to := e["to"].(string); x == "bail" && c.jobExit && (to == "." || strings.HasPrefix(to, "@exit:")) {
+			e["to"] = targets[0]
+		}
 		if g.chance(60) {
 			e["set"] = g.impExitSet(c, c.parent == nil)
 		}
