@@ -47,7 +47,7 @@ var impMistakes = []string{
 	"reach-in", "empty-def",
 }
 
-var parentIntents = []string{"go0", "go1", "go2", "enter", "back"}
+var parentIntents = []string{"go0", "go1", "go2", "enter", "back", "put"}
 
 // importStory draws a parent, its children and grand-child, and two
 // fixtures.
@@ -149,6 +149,7 @@ func (g *gen) importStory(id string) []agentFile {
 	for _, in := range parentIntents {
 		pintents[in] = m{"description": "the " + in + " intent"}
 	}
+	pintents["put"].(m)["slots"] = m{"v": m{"type": "string"}}
 	app := m{
 		"app":   m{"id": id, "version": "0.1.0"},
 		"hosts": []any{"host.ok", "host.bad", "host.ok2", "host.job"},
@@ -159,7 +160,7 @@ func (g *gen) importStory(id string) []agentFile {
 			"flag": m{"type": "bool", "default": false},
 		},
 		"intents": pintents,
-		"root":    "home",
+		"root":    g.pick("home", "home", "home", "home", "home", "kid"),
 		"imports": imports,
 		"states":  states,
 	}
@@ -207,6 +208,8 @@ func (g *gen) impParentState(tag string, enter, targets []string, lifted bool) m
 			"go0":   []any{m{"target": targets[g.rnd.IntN(len(targets))]}},
 			"go1":   []any{m{"target": g.pick("pc", "mid", "home")}},
 			"back":  []any{m{"target": "home", "effects": []any{m{"increment": m{"n": 1}}}}},
+			// world_in may read the slots of the arm entering the child
+			"put": []any{m{"target": enter[g.rnd.IntN(len(enter))], "effects": []any{m{"set": m{"s": "{{ slots.v }}"}}}}},
 		},
 	}
 	if g.chance(50) {
@@ -315,7 +318,7 @@ func (g *gen) impFixture(kids []*impChild, states m, lifted bool, app m) m {
 		},
 	}
 	sim := newImpSim(app["states"].(m), kids)
-	sim.cur = sim.enter("home")
+	sim.cur = sim.enter(app["root"].(string))
 	if g.chance(70) {
 		f["initial_state"] = "home"
 	} else if g.chance(30) {
@@ -331,7 +334,7 @@ func (g *gen) impFixture(kids []*impChild, states m, lifted bool, app m) m {
 		for _, in := range c.intents {
 			names = append(names, c.prefix+in)
 		}
-		names = append(names, c.prefix+"go0")
+		names = append(names, c.prefix+"go0", c.prefix+"loc", "loc")
 	}
 	names = append(names, "poke", "quit", "hop")
 	if lifted {
@@ -361,6 +364,9 @@ func (g *gen) impFixture(kids []*impChild, states m, lifted bool, app m) m {
 		}
 		sim.take(in)
 		slots := m{}
+		if in == "put" && g.chance(80) {
+			slots["v"] = g.pick("pv", "")
+		}
 		if in == "fin" || slices.Contains([]string{"kid__fin", "sub__fin", "kid__gk__fin"}, in) {
 			if g.chance(80) {
 				slots["url"] = g.pick("u1", "https://x/1")

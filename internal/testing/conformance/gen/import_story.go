@@ -100,6 +100,16 @@ func (g *gen) impChildStory(c *impChild, grand *impChild, grandDef m) m {
 			},
 		},
 	}
+	if g.chance(40) {
+		// a state-local intent (not renamed by the fold: conformance
+		// import-local-intent)
+		states["k2"].(m)["intents"] = m{"loc": m{"description": "local to k2"}}
+		states["k2"].(m)["on"].(m)["loc"] = []any{m{"target": "k1", "effects": []any{m{"set": m{"t": "loc"}}}}}
+	}
+	if g.chance(15) {
+		// a wildcard arm: every intent is allowed inside kc
+		states["kc"].(m)["on"].(m)["*"] = []any{m{"target": "k1", "effects": []any{m{"say": "wild"}}}}
+	}
 	if g.chance(50) {
 		// a parent intent the importer may export (kid__go0)
 		states["k1"].(m)["on"].(m)["go0"] = []any{m{"target": "k2", "effects": []any{m{"set": m{"t": "g0"}}}}}
@@ -222,6 +232,15 @@ func (g *gen) impDef(c *impChild, source string, targets, pints []string, hasIfa
 		if g.chance(60) {
 			e["set"] = g.impExitSet(c, c.parent == nil)
 		}
+		if e["to"] == "@exit:done" {
+			// chained to the importer's own done, which may require t
+			set, _ := e["set"].(m)
+			if set == nil {
+				set = m{}
+			}
+			set["t"] = fmt.Sprintf("{{ world.%s__t }}", c.alias)
+			e["set"] = set
+		}
 		exits[x] = e
 	}
 	d["exits"] = exits
@@ -235,7 +254,7 @@ func (g *gen) impDef(c *impChild, source string, targets, pints []string, hasIfa
 		for range 1 + g.rnd.IntN(2) {
 			switch g.rnd.IntN(4) {
 			case 0:
-				wi["t"] = g.pick("{{ world."+sv+" }}", "in-{{ world."+nv+" }}", "lit")
+				wi["t"] = g.pick("{{ world."+sv+" }}", "in-{{ world."+nv+" }}", "lit", "{{ slots.v }}")
 			case 1:
 				// a literal is text (world_in values are), which an int
 				// guard cannot compare: turn-fatal upstream
@@ -295,7 +314,14 @@ func (g *gen) impExitSet(c *impChild, top bool) m {
 	if !top {
 		msg, n = "t", "m"
 	}
-	switch g.rnd.IntN(4) {
+	switch g.rnd.IntN(7) {
+	case 4:
+		// the child's transition's slots (kid__fin's url)
+		return m{msg: "{{ slots.url }}"}
+	case 5:
+		return m{n: 5, msg: 7}
+	case 6:
+		return m{"flag": fmt.Sprintf("{{ world.%s__m > 0 }}", c.alias)}
 	case 0:
 		return m{msg: fmt.Sprintf("{{ world.%s__t }}", c.alias)}
 	case 1:
