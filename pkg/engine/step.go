@@ -93,6 +93,9 @@ func (r *runner) settle(ctx context.Context, st *step) error {
 		}
 		if res.stay {
 			r.t.dotStay = true
+			if hops > 1 {
+				landingStays(r, origin)
+			}
 			return nil
 		}
 		from := r.statePath()
