@@ -108,7 +108,8 @@ func (g *gen) importStory(id string) []agentFile {
 		if c.parent != nil {
 			continue
 		}
-		imports[c.alias] = g.impDef(c, "./"+c.alias, targets, parentIntents, c.iface, c.exported && c == kid)
+		src := g.pick("./"+c.alias, "./"+c.alias, c.alias+"/app.yaml", "./"+c.alias+"/")
+		imports[c.alias] = g.impDef(c, src, targets, parentIntents, c.iface, c.exported && c == kid)
 	}
 	enterTargets := []string{"kid", "kid"}
 	if e, ok := imports["kid"].(m)["entry"].(string); ok {

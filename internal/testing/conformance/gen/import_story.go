@@ -70,7 +70,7 @@ func (g *gen) impChildStory(c *impChild, grand *impChild, grandDef m) m {
 	states := m{
 		"k1": m{
 			"view":     g.pick("K1 m={{ world.m }} t={{ world.t }}", "K1 {{ state.path }} v={{ world.v }}"),
-			"on_enter": g.impEffects(c, 1),
+			"on_enter": g.impEffects(c, 1, false),
 			"on": m{
 				"poke": []any{m{"target": "k2"}},
 				"quit": []any{m{"target": "@exit:done", "effects": []any{m{"set": m{"t": "q{{ world.m }}"}}}}},
@@ -84,7 +84,7 @@ func (g *gen) impChildStory(c *impChild, grand *impChild, grandDef m) m {
 			"on": m{
 				"poke": []any{m{"when": "world.m > 3", "target": "k1", "effects": []any{m{"increment": m{"m": 2}}}}, m{"target": "k1"}},
 				"quit": []any{m{"target": "@exit:bail"}},
-				"hop":  []any{m{"target": g.pick("kc", "k1", "."), "effects": g.impEffects(c, 2)}},
+				"hop":  []any{m{"target": g.pick("kc", "k1", "."), "effects": g.impEffects(c, 2, true)}},
 			},
 		},
 		"kc": m{
@@ -95,10 +95,17 @@ func (g *gen) impChildStory(c *impChild, grand *impChild, grandDef m) m {
 				"kc1": m{"view": "KC1 t={{ world.t }}", "on": m{"poke": []any{m{"target": g.pick("../kc2", "../../k1", "k1")}}}},
 				"kc2": m{"view": "KC2 {{ world.flag }}", "on": m{
 					"poke": []any{m{"target": "../kc1"}},
-					"quit": []any{m{"target": "@exit:done", "effects": doneSet(g.impEffects(c, 1))}},
+					"quit": []any{m{"target": "@exit:done", "effects": doneSet(g.impEffects(c, 1, true))}},
 				}},
 			},
 		},
+	}
+	if g.chance(25) {
+		// a bare child intent emitted where it is handled (an emit no
+		// arm takes is turn-fatal upstream), resolved through the
+		// folded state's aliases at run time
+		k1 := states["k1"].(m)
+		k1["on_enter"] = append(asList(k1["on_enter"]), m{"emit_intent": g.pick("hop", "{{ world.m > 0 ? 'hop' : '' }}")})
 	}
 	if g.chance(40) {
 		// a state-local intent (not renamed by the fold: conformance
@@ -118,7 +125,7 @@ func (g *gen) impChildStory(c *impChild, grand *impChild, grandDef m) m {
 		states["k2"].(m)["timeout"] = m{"after": "5m", "target": "k1"}
 	}
 	if g.chance(40) {
-		states["k2"].(m)["on_enter"] = g.impEffects(c, 2)
+		states["k2"].(m)["on_enter"] = g.impEffects(c, 2, false)
 	}
 	if g.chance(30) {
 		// a background job whose on_complete lands on a bare sibling
@@ -184,10 +191,16 @@ func (g *gen) impChildStory(c *impChild, grand *impChild, grandDef m) m {
 
 // impEffects draws up to n child-scope effects (sets, increments, says,
 // host calls with binds and on_error redirects, emits).
-func (g *gen) impEffects(c *impChild, n int) []any {
+// arc: on a transition, whose dispatch state is its destination, where
+// a child's bare on_error (../<name>) may name nothing: ours writes a
+// harness.error there, upstream not (docs/compat/engine.md), so arcs
+// redirect with "." only.
+func (g *gen) impEffects(c *impChild, n int, arc bool) []any {
 	var out []any
 	for range 1 + g.rnd.IntN(n) {
-		switch g.rnd.IntN(9) {
+		switch g.rnd.IntN(11) {
+		case 9, 10:
+			out = append(out, m{"say": "said t={{ world.t }} v={{ world.v }}"})
 		case 8:
 			// a prompt path the fold makes absolute (or the importer's
 			// overrides.prompts swaps)
@@ -203,7 +216,11 @@ func (g *gen) impEffects(c *impChild, n int) []any {
 		case 4:
 			out = append(out, m{"invoke": "host.ok", "with": m{"x": "{{ world.m }}"}, "bind": m{"t": "v"}})
 		case 5:
-			out = append(out, m{"invoke": "host.bad", "with": m{"x": "1"}, "on_error": g.pick("k1", "kc", ".")})
+			oe := g.pick("k1", "kc", ".")
+			if arc {
+				oe = "."
+			}
+			out = append(out, m{"invoke": "host.bad", "with": m{"x": "1"}, "on_error": oe})
 		case 6:
 			out = append(out, m{"set": m{"v": g.form()}})
 		default:
