@@ -177,13 +177,10 @@ func checkImportOverrides(c *checker, alias string, im *story.Import, ch *story.
 }
 
 // checkImportHostBindings: each host_bindings key names a child host
-// interface (the grandchild form <gchild>__<iface> is not modelled).
+// interface, its own or lifted from its imports (<gchild>__<iface>).
 func checkImportHostBindings(c *checker, alias string, im *story.Import, ch *story.Story) {
 	for _, n := range sortedMapKeys(im.HostBindings) {
-		if strings.Contains(n, "__") {
-			continue // grandchild form <gchild>__<iface>: lifted interfaces are not modelled
-		}
-		if ch.HostInterfaces[n] == nil {
+		if !liftedIface(ch, n) {
 			c.rep.Errf(im.AtKey("host_bindings."+n), story.RuleImports, "imports.%s: host_bindings.%s: no matching host_interface (looked for %q in lifted child interfaces)", alias, n, alias+"__"+n)
 		}
 	}

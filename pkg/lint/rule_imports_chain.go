@@ -118,3 +118,28 @@ func checkOnCompleteExitStays(c *checker, alias string, im *story.Import, ch *st
 		}
 	}
 }
+
+// liftedIface reports whether ch has host interface name once its own
+// imports are folded: declared by ch, or <g>__<rest> lifted from its
+// import g (upstream's host_bindings check looks among the lifted
+// interfaces).
+func liftedIface(ch *story.Story, name string) bool {
+	if ch.HostInterfaces[name] != nil {
+		return true
+	}
+	for i := strings.Index(name, "__"); i > 0; i = nextSep(name, i) {
+		if im := ch.Imports[name[:i]]; im != nil && im.Child != nil && im.Child != ch && liftedIface(im.Child, name[i+2:]) {
+			return true
+		}
+	}
+	return false
+}
+
+// nextSep is the index of the next "__" in name after the one at i, or -1.
+func nextSep(name string, i int) int {
+	j := strings.Index(name[i+2:], "__")
+	if j < 0 {
+		return -1
+	}
+	return i + 2 + j
+}

@@ -227,3 +227,39 @@ states:
 		t.Errorf("want exactly the two errors above:\n%s", out)
 	}
 }
+
+// host_bindings may name a grand-child's interface as lifted
+// (<gchild>__<iface>); one that is not there is the same error as a
+// missing child interface (upstream's text).
+func TestImportHostBindingsLifted(t *testing.T) {
+	for _, c := range []struct {
+		key     string
+		wantErr bool
+	}{{"gk__rep", false}, {"gk__nope", true}, {"zz__rep", true}} {
+		dir := t.TempDir()
+		write(t, dir, "app.yaml", `app: {id: p}
+hosts: [host.ok, host.ok2]
+root: home
+imports:
+  kid:
+    source: ./kid
+    host_bindings: {`+c.key+`: host.ok2}
+states:
+  home: {}
+`)
+		write(t, dir, "kid/app.yaml", "app: {id: kid}\nroot: k1\nimports:\n  gk: {source: ../gk}\nstates:\n  k1: {}\n")
+		write(t, dir, "gk/app.yaml", `app: {id: gk}
+hosts: [host.ok]
+host_interfaces:
+  rep: {operations: {say: {input: {x: string}}}, default: host.ok}
+root: g1
+states:
+  g1: {}
+`)
+		_, ds := Load(dir, story.Options{})
+		want := `imports.kid: host_bindings.` + c.key + `: no matching host_interface (looked for "kid__` + c.key + `" in lifted child interfaces)`
+		if got := strings.Contains(render(ds), want); got != c.wantErr {
+			t.Errorf("%s: error %v, want %v:\n%s", c.key, got, c.wantErr, render(ds))
+		}
+	}
+}
