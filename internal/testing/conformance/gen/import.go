@@ -87,9 +87,7 @@ func (g *gen) importStory(id string) []agentFile {
 		// to kid's own done exit
 		kid.states = nil
 		kapp := g.impChildStory(kid, gk, gdef)
-		for _, s := range gk.states {
-			kid.states = append(kid.states, s)
-		}
+		kid.states = append(kid.states, gk.states...)
 		files = append(files, agentFile{"gk/app.yaml", gapp}, agentFile{"kid/app.yaml", kapp})
 		kids = append(kids, gk)
 		g.impKidDefs(kid, kapp)
@@ -346,10 +344,7 @@ func (g *gen) impFixture(kids []*impChild, states m, lifted bool, app m, careful
 	if lifted {
 		names = append(names, "poke")
 	}
-	var paths []string
-	for _, k := range sortedKeys(states) {
-		paths = append(paths, k)
-	}
+	paths := sortedKeys(states)
 	for _, c := range kids {
 		paths = append(paths, c.states...)
 	}
