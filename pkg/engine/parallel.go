@@ -127,9 +127,14 @@ func (r *runner) fireParallel(ctx context.Context, intent string, given map[stri
 	r.slots = slots
 	env := r.env(slots, nil)
 	hint := ""
+	// A bare import alias is not resolved in a parallel configuration:
+	// upstream walks aliases from the current state, which is then an
+	// encoded path naming no state, so the typed name is looked up as is
+	// and, allowed through a region's alias spellings, matches no arm
+	// (GUARD_FAILED; conformance import-par-bare-alias).
+	name := intent
 	for _, leaf := range pc.decoded() {
 		r.cur = leaf
-		name := r.resolveAlias(intent)
 		arms, owner := r.lookup(name)
 		if arms == nil {
 			continue

@@ -676,12 +676,11 @@ func (r *runner) goTo(ctx context.Context, t target, st *step) error {
 
 // exitUpTo writes state_exited for every active state below anc, innermost
 // first; a parallel configuration is exited as one coarse state_exited of
-// its root (story-runtime §3.4).
+// its root and nothing above it (story-runtime §3.4; parExitOnly).
 func (r *runner) exitUpTo(anc *State) error {
 	s := r.cur
 	if r.par != nil {
-		s = r.par.root
-		r.par = nil
+		return r.exitParallel()
 	}
 	for ; s != nil && s != anc; s = s.Parent {
 		if err := r.emitAt(s.Path, KindStateExited, map[string]any{"state": s.Path}); err != nil {

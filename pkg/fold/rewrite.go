@@ -224,10 +224,10 @@ func (rw *rewriter) arcs(s *story.State, depth int) {
 		if n, ok := renamed[name]; ok {
 			return n
 		}
+		// a state-local intent the child does not declare globally keeps
+		// its name, arm and declaration alike, as upstream (conformance
+		// import-local-intent)
 		n, ok := rw.intent(name)
-		if !ok && name != "*" && s.Intents[name] != nil {
-			n, ok = rw.alias+"__"+name, true
-		}
 		if ok {
 			renamed[name] = n
 		}

@@ -71,7 +71,8 @@ func checkImportExits(c *checker, alias string, im *story.Import, ch *story.Stor
 			c.rep.Errf(im.Exits[en].Pos, story.RuleImports, "imports.%s: exits.%s: child does not declare an exit named %q", alias, en, en)
 		}
 	}
-	for _, u := range childExitUses(ch) {
+	checkOnCompleteExitStays(c, alias, im, ch)
+	for _, u := range append(childExitUses(ch, im.Overrides), liftedExitUses(ch)...) {
 		if im.Exits[u.exit] == nil {
 			c.rep.Errf(im.Pos, story.RuleImports, "imports.%s: child uses @exit:%s but parent does not map it", alias, u.exit)
 		}
@@ -81,7 +82,7 @@ func checkImportExits(c *checker, alias string, im *story.Import, ch *story.Stor
 		}
 		var missing []string
 		for _, key := range decl.Requires {
-			if !setsKey(u.t, key) && !nonZeroDefault(ch, key) {
+			if !u.setsKey(key) && !nonZeroDefault(ch, key) {
 				missing = append(missing, key)
 			}
 		}
@@ -124,7 +125,7 @@ func checkImportWorldAndHosts(c *checker, alias string, im *story.Import, ch *st
 	if im.Hosts != "declared" {
 		return
 	}
-	parentHosts := inheritedHosts(c.st) // own list plus inherit children's
+	parentHosts := hostsBefore(c.st, alias)
 	for _, h := range ch.Hosts {
 		if !hostAllowed(parentHosts, h) {
 			c.rep.Errf(im.At("hosts"), story.RuleImports, "imports.%s: hosts: declared but parent does not list child host %q", alias, h)
@@ -176,13 +177,10 @@ func checkImportOverrides(c *checker, alias string, im *story.Import, ch *story.
 }
 
 // checkImportHostBindings: each host_bindings key names a child host
-// interface (the grandchild form <gchild>__<iface> is not modelled).
+// interface, its own or lifted from its imports (<gchild>__<iface>).
 func checkImportHostBindings(c *checker, alias string, im *story.Import, ch *story.Story) {
 	for _, n := range sortedMapKeys(im.HostBindings) {
-		if strings.Contains(n, "__") {
-			continue // grandchild form <gchild>__<iface>: lifted interfaces are not modelled
-		}
-		if ch.HostInterfaces[n] == nil {
+		if !liftedIface(ch, n) {
 			c.rep.Errf(im.AtKey("host_bindings."+n), story.RuleImports, "imports.%s: host_bindings.%s: no matching host_interface (looked for %q in lifted child interfaces)", alias, n, alias+"__"+n)
 		}
 	}
@@ -191,16 +189,22 @@ func checkImportHostBindings(c *checker, alias string, im *story.Import, ch *sto
 type exitUse struct {
 	exit, state, intent string
 	t                   *story.Transition
+	// for a use a grand-child brings in (liftedExitUses): the keys its
+	// exit mappings set, and the keys the fold renames
+	extra   []string
+	renamed func(string) bool
 }
 
-// childExitUses lists the @exit:<n> targets a child uses, sorted by exit.
-func childExitUses(ch *story.Story) []exitUse {
+// childExitUses lists the @exit:<n> targets a child uses, sorted by exit,
+// with the importer's overrides (ov, may be nil) applied: upstream checks
+// the child's states as its importer overrides them.
+func childExitUses(ch *story.Story, ov *story.ImportOverrides) []exitUse {
 	var out []exitUse
-	for _, s := range ch.AllStates() {
+	for _, s := range overriddenStates(ch, ov) {
 		for _, on := range s.On {
 			for _, t := range on.Arms {
 				if exit, ok := strings.CutPrefix(t.Target, "@exit:"); ok {
-					out = append(out, exitUse{exit, s.Path, on.Intent, t})
+					out = append(out, exitUse{exit: exit, state: s.Path, intent: on.Intent, t: t})
 				}
 			}
 		}

@@ -600,7 +600,7 @@ func (p *fileParser) parseImport(alias string, k, v *yaml.Node) *Import {
 				im.Exits[en] = ie
 			})
 		}},
-		{Key: "world_in", Read: func(_, v *yaml.Node) { im.WorldIn = p.kvList(v, where+".world_in") }},
+		{Key: "world_in", Read: func(_, v *yaml.Node) { im.WorldIn = p.worldIn(v, where) }},
 		{Key: "hosts", Str: &im.Hosts},
 		{Key: "intents", Read: func(_, v *yaml.Node) {
 			names := func(fv *yaml.Node, f string) []string {

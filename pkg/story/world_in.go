@@ -1,0 +1,67 @@
+package story
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"kitsoki/internal/yamlnode"
+)
+
+// worldIn reads an import's world_in: block. Each value is text, as
+// upstream holds world_in (a map of strings): a scalar is the text of the
+// value it reads as (2.50 → "2.5", 0x1F → "31", FALSE → "false", ~ → "",
+// 1e3 → "1e3"), so the wrapper's entry set writes a string, and only a
+// whole {{ }} template renders to another type. A list or mapping is an
+// error here, where upstream refuses to load the story.
+func (p *fileParser) worldIn(v *yaml.Node, where string) []KV {
+	kvs := p.kvList(v, where+".world_in")
+	out := kvs[:0]
+	for _, kv := range kvs {
+		switch x := kv.Value.(type) {
+		case []any, map[string]any:
+			p.Errf(kv.Pos, RuleImports, "%s: world_in.%s: %s cannot be projected into the child: world_in values are text or a {{ }} template (quote it, or set the key from the parent's world)", where, kv.Key, yamlnode.KindName(yamlnode.Deref(valueNode(v, kv.Key))))
+			continue
+		default:
+			kv.Value = worldInText(x, valueNode(v, kv.Key))
+		}
+		out = append(out, kv)
+	}
+	return out
+}
+
+// worldInText is the text upstream holds for a world_in scalar v read
+// from node n.
+func worldInText(v any, n *yaml.Node) string {
+	switch x := v.(type) {
+	case nil:
+		return ""
+	case string:
+		return x
+	case float64:
+		if d := yamlnode.Deref(n); d != nil && d.ShortTag() == "!!int" {
+			// an integer past int64, which upstream keeps unsigned
+			// (ours reads a float64: docs/compat/yaml-numbers.md)
+			if u, err := strconv.ParseUint(strings.ReplaceAll(d.Value, "_", ""), 0, 64); err == nil {
+				return strconv.FormatUint(u, 10)
+			}
+		}
+	}
+	return fmt.Sprint(v)
+}
+
+// valueNode is the value node of key in the mapping n, or nil.
+func valueNode(n *yaml.Node, key string) *yaml.Node {
+	d := yamlnode.Deref(n)
+	if d == nil || d.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(d.Content); i += 2 {
+		if d.Content[i].Value == key {
+			return d.Content[i+1]
+		}
+	}
+	return nil
+}
