@@ -87,22 +87,6 @@ phases:
 `, []string{
 			`10:7: phases.graph["a"]: state name "{phase_id}_{note}": unknown parameter "note" (declare it under parameters: with a default, or give it in the graph entry)`,
 			`10:7: phases.graph["a"]: state name "{phase_id}_{note}": unknown parameter "phase_id" (declare it under parameters: with a default, or give it in the graph entry)`}},
-		{"collides with a state", head + `phase_templates:
-  t:
-    states:
-      "{id}": {}
-phases:
-  template: t
-  graph: {start: {}}
-`, []string{`9:7: phases.graph["start"]: template state "{id}" expands to "start", which the story already declares (a state key needs {id} or a parameter that differs per phase)`}},
-		{"collides between phases", head + `phase_templates:
-  t:
-    states:
-      "shared": {}
-phases:
-  template: t
-  graph: {a: {}, b: {}}
-`, []string{`9:7: phases.graph["b"]: template state "shared" expands to "shared", which phases.graph["a"] already declares (a state key needs {id} or a parameter that differs per phase)`}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -152,4 +136,67 @@ phases:
 	}
 	eq(t, "view a", find(t, st, "a_s").View.Template, "[{{ tpl.note }}|{note}|{{ tpl.nope }}|b_executing|{{ phase.next.skip }}]")
 	eq(t, "view b", find(t, st, "b_s").View.Template, "[{{ tpl.note }}|{note}|{{ tpl.nope }}|{{ phase.next.go }}|{{ phase.next.skip }}]")
+}
+
+// TestCollisionsDropped: a generated state whose name is already taken is
+// dropped without a word, as upstream's expansion drops it (probe
+// phase-collisions): the story's own state wins, then the phase whose id
+// sorts first (not the one declared first), then within a phase the
+// template key that sorts first. The dropped copy takes no entry on_enter
+// or checkpoint intent with it, but the cycle budgets of a phase guard the
+// <id>_executing state that stays, the story's own included.
+func TestCollisionsDropped(t *testing.T) {
+	st := loadLoose(t, `app: {id: e}
+intents: {go: {}}
+root: start
+world: {s: {type: string, default: ""}}
+states:
+  start: {on: {go: [{target: start}]}}
+  b_executing: {view: "hand exec", on: {go: [{target: start}]}}
+  b_awaiting_reply: {view: "hand await"}
+phase_templates:
+  t:
+    parameters: {k: {type: string, default: ""}}
+    states:
+      "{id}_executing": {view: "gen exec {{ tpl.id }}"}
+      "{id}_awaiting_reply": {view: "gen await {{ tpl.id }}"}
+      "{k}_x": {view: "k-key {{ tpl.id }}"}
+      "{id}_x": {view: "id-key {{ tpl.id }}"}
+      shared: {view: "shared {{ tpl.id }}"}
+checkpoint_intents:
+  ok: {description: ok}
+phases:
+  template: t
+  graph:
+    b: {k: b, on_enter: [{set: {s: "{{ tpl.id }}"}}], cycle_budgets: {go: 1}}
+    a: {k: a}
+`)
+	if err := Expand(st); err != nil {
+		t.Fatal(err)
+	}
+	eq(t, "shared", find(t, st, "shared").View.Template, "shared a")
+	eq(t, "a_x", find(t, st, "a_x").View.Template, "id-key a")
+	exec := find(t, st, "b_executing")
+	eq(t, "b_executing", exec.View.Template, "hand exec")
+	if len(exec.OnEnter) != 0 {
+		t.Error("the entry on_enter reached the story's own b_executing")
+	}
+	if arms := exec.Arms("go"); len(arms) != 2 || arms[0].When != "world.cycle__b__go < 1" {
+		t.Errorf("b_executing go arms = %d, want the budgeted arm and the default", len(arms))
+	}
+	if w := find(t, st, "b_awaiting_reply"); w.View.Template != "hand await" || w.Intents["ok"] != nil {
+		t.Errorf("b_awaiting_reply = %q with intents %v, want the story's own without checkpoints", w.View.Template, w.Intents)
+	}
+	if find(t, st, "a_awaiting_reply").Intents["ok"] == nil {
+		t.Error("a_awaiting_reply has no checkpoint intent")
+	}
+	n := 0
+	for _, s := range st.States {
+		if s.Name == "shared" || s.Name == "b_executing" {
+			n++
+		}
+	}
+	if n != 2 {
+		t.Errorf("%d states named shared or b_executing, want one each", n)
+	}
 }

@@ -42,11 +42,15 @@ func Expand(st *story.Story) error {
 		return ps.err()
 	}
 
-	taken := map[string]string{} // top-level name -> who declared it
-	for _, s := range st.States {
-		taken[s.Name] = "the story"
+	// every phase's states, in declaration order
+	type phase struct {
+		id   string
+		node *story.PhaseNode
+		c    *copier
+		mine []*story.State
+		raw  []string // the template key each of mine came from
 	}
-	var generated []*story.State
+	var all []*phase
 	for _, id := range order(ph) {
 		node := ph.Graph[id]
 		where := fmt.Sprintf("phases.graph[%q]", id)
@@ -58,35 +62,65 @@ func Expand(st *story.Story) error {
 		if b == nil {
 			continue
 		}
-		c := &copier{b: b}
-		var mine []*story.State
+		p := &phase{id: id, node: node, c: &copier{b: b}}
 		for _, ts := range tpl.States {
-			if ts == nil {
-				continue
-			}
-			s := c.state(ts, nil)
-			if who, dup := taken[s.Name]; dup {
-				ps.add(ts.Pos, "%s: template state %q expands to %q, which %s already declares (a state key needs {id} or a parameter that differs per phase)", where, ts.Name, s.Name, who)
-				continue
-			}
-			taken[s.Name] = where
-			mine = append(mine, s)
-		}
-		if len(node.OnEnter) > 0 {
-			for _, s := range mine {
-				if s.Name == id+"_executing" {
-					s.OnEnter = c.value(reflect.ValueOf(node.OnEnter), story.Pos{}).Interface().([]*story.Effect)
-				}
+			if ts != nil {
+				p.mine = append(p.mine, p.c.state(ts, nil))
+				p.raw = append(p.raw, ts.Name)
 			}
 		}
-		applyBudgets(id, node.CycleBudgets, mine)
-		for _, s := range mine {
-			mergeCheckpoints(s, id+"_awaiting_reply", st.CheckpointIntents)
-		}
-		generated = append(generated, mine...)
+		all = append(all, p)
 	}
 	if err := ps.err(); err != nil {
 		return err
+	}
+	// A generated name already taken is dropped, silently, as upstream
+	// does: the story's own state wins, then the phase whose id sorts
+	// first, then (within a phase) the template key that sorts first.
+	taken := map[string]bool{}
+	for _, s := range st.States {
+		taken[s.Name] = true
+	}
+	kept := map[*story.State]bool{}
+	byID := slices.SortedFunc(slices.Values(all), func(a, b *phase) int { return strings.Compare(a.id, b.id) })
+	for _, p := range byID {
+		idx := make([]int, len(p.mine))
+		for i := range idx {
+			idx[i] = i
+		}
+		slices.SortStableFunc(idx, func(a, b int) int { return strings.Compare(p.raw[a], p.raw[b]) })
+		for _, i := range idx {
+			if s := p.mine[i]; !taken[s.Name] {
+				taken[s.Name] = true
+				kept[s] = true
+			}
+		}
+	}
+	var generated []*story.State
+	for _, p := range all {
+		var mine []*story.State
+		for _, s := range p.mine {
+			if kept[s] {
+				mine = append(mine, s)
+			}
+		}
+		if len(p.node.OnEnter) > 0 {
+			for _, s := range mine {
+				if s.Name == p.id+"_executing" {
+					s.OnEnter = p.c.value(reflect.ValueOf(p.node.OnEnter), story.Pos{}).Interface().([]*story.Effect)
+				}
+			}
+		}
+		for _, s := range mine {
+			mergeCheckpoints(s, p.id+"_awaiting_reply", st.CheckpointIntents)
+		}
+		generated = append(generated, mine...)
+	}
+	// cycle budgets guard the <id>_executing state the story ends up
+	// with: a generated one, or the story's own that won over it
+	final := slices.Concat(st.States, generated)
+	for _, p := range all {
+		applyBudgets(p.id, p.node.CycleBudgets, final)
 	}
 	st.States = append(st.States, generated...)
 	st.Phases = nil
