@@ -2,6 +2,7 @@ package phases
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -199,4 +200,38 @@ phases:
 	if n != 2 {
 		t.Errorf("%d states named shared or b_executing, want one each", n)
 	}
+}
+
+// TestLoadChecksKeys: the load (lint) refuses a state key naming a
+// parameter the entry has no value for, as upstream refuses it at load
+// (not only at expansion), and warns of every generated name already
+// taken, which loads with one of them dropped.
+func TestLoadChecksKeys(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "app.yaml"), []byte(head+`phase_templates:
+  t:
+    parameters: {k: {type: string}, d: {type: string, default: x}}
+    states:
+      "{id}_{k}": {}
+      "{id}_{d}": {}
+      "start": {}
+phases:
+  template: t
+  graph: {a: {}, b: {k: x}}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, ds := lint.Load(dir, story.Options{LookupEnv: storyload.NoEnv})
+	var got []string
+	for _, d := range ds {
+		if d.Rule == "phases" {
+			got = append(got, fmt.Sprintf("%d:%d: %s: %s", d.Line, d.Col, d.Severity, d.Message))
+		}
+	}
+	eq(t, "diagnostics", got, []string{
+		`10:7: error: phases.graph["a"]: state name "{id}_{k}": unknown parameter "k" (declare it under parameters: with a default, or give it in the graph entry)`,
+		`11:7: warning: phases.graph["b"]: template state "{id}_{d}" expands to "b_x", which phases.graph["b"]'s "{id}_{k}" already is; one of them is dropped without a word (the story's own state wins, then the phase id and the template key that sort first); give the key {id} or a parameter that differs per phase`,
+		`12:7: warning: phases.graph["a"]: template state "start" expands to "start", which the story's own state already is; one of them is dropped without a word (the story's own state wins, then the phase id and the template key that sort first); give the key {id} or a parameter that differs per phase`,
+		`12:7: warning: phases.graph["b"]: template state "start" expands to "start", which the story's own state already is; one of them is dropped without a word (the story's own state wins, then the phase id and the template key that sort first); give the key {id} or a parameter that differs per phase`,
+	})
 }
