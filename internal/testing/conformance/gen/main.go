@@ -47,6 +47,11 @@
 // and on_complete, sync and in the background (host.go), with fixtures
 // feeding every stub form and asserting calls, inbox and jobs
 // (host_fixture.go).
+// -kind phase writes stories whose states come from phase templates
+// expanded at load (phase.go, phase_story.go): parameters of every type,
+// {param} state keys, {{ tpl.* }} and {{ phase.next.* }} bodies, graphs
+// with cycles, budgets, entry on_enter and checkpoint intents, some in an
+// include: file, some with a load-time mistake whose message diff compares.
 package main
 
 import (
@@ -115,6 +120,8 @@ func run(args []string) error {
 			return writeStarlark(dir, n, seed, known)
 		case "host":
 			return writeHost(dir, n, seed)
+		case "phase":
+			return writePhase(dir, n, seed)
 		}
 		return fmt.Errorf("-kind %q: want flow, legacy, tmpl, agent, view, starlark or host", kind)
 	case "diff":
