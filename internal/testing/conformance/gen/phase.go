@@ -95,6 +95,7 @@ func (g *gen) phaseParams() []*phaseParam {
 var phaseMistakes = []string{
 	"missing-required", "unknown-template", "no-templates", "no-template-name",
 	"collide-phases", "collide-story", "bad-key-param", "empty-entry", "second-phases",
+	"dup-template", "dup-checkpoint",
 }
 
 // phaseShape is what the story draws before it writes anything: the
@@ -108,6 +109,7 @@ type phaseShape struct {
 	onEnter   []bool         // per phase: an entry on_enter:
 	cps       []string       // checkpoint intent names
 	ownCP     string         // a checkpoint name the template's awaiting state declares itself
+	globalCP  string         // a checkpoint name the story's intents: declare too
 	review    bool           // the template has a compound {id}_review
 	skip      bool           // every phase has a skip arc
 	keyState  bool           // the template has a {id}_{kind} state
@@ -149,7 +151,9 @@ func (g *gen) drawShape() *phaseShape {
 	}
 	sh.handNames = []string{"start", "completed", "wrap_executing", "ended_ok", "failed", "ended", "abandoned", "terminated"}
 	sh.skip = g.chance(20)
-	ends := []string{"completed", "completed", "wrap", "ended_ok", "failed"}
+	// @exit:finished names @exit:finished_executing, the exit the story
+	// declares under that name (a synthesized terminal state)
+	ends := []string{"completed", "completed", "wrap", "ended_ok", "failed", "@exit:finished"}
 	for i, id := range sh.ids {
 		given := m{}
 		for _, p := range sh.params {
@@ -197,6 +201,10 @@ func (g *gen) drawShape() *phaseShape {
 		if g.chance(60) {
 			sh.cps = append(sh.cps, n)
 		}
+	}
+	if len(sh.cps) > 0 && g.chance(15) {
+		// a checkpoint intent the story also declares globally
+		sh.globalCP = sh.cps[0]
 	}
 	if len(sh.cps) > 0 && g.chance(35) {
 		sh.ownCP = sh.cps[g.rnd.IntN(len(sh.cps))]

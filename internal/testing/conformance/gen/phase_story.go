@@ -48,6 +48,9 @@ func (g *gen) phaseStoryOf(id string, sh *phaseShape) []agentFile {
 	for _, in := range []string{"go", "next", "bump", "ask", "retry", "back", "look", "side", "skip", "flip", "idle"} {
 		intents[in] = m{"description": in}
 	}
+	if sh.globalCP != "" {
+		intents[sh.globalCP] = m{"description": "global " + sh.globalCP}
+	}
 	cps := m{}
 	for _, c := range sh.cps {
 		cps[c] = m{"description": "checkpoint " + c}
@@ -144,10 +147,11 @@ func (g *gen) phaseStoryOf(id string, sh *phaseShape) []agentFile {
 		states[sh.ids[len(sh.ids)-1]+g.pick("_awaiting_reply", "_error")] = m{"view": "mine"}
 	case "bad-key-param":
 		tstates["{id}_{"+g.pick("nope", "phase_id", "tpl")+"}"] = m{"view": "bad"}
-	case "second-phases":
+	case "second-phases", "dup-template", "dup-checkpoint":
 		sh.include = true
 	}
 	app := m{
+		"exits":   m{"finished_executing": m{"description": "the last phase is done"}},
 		"app":     m{"id": id, "version": "0.1.0"},
 		"hosts":   []any{"host.ok"},
 		"world":   world,
@@ -179,8 +183,16 @@ func (g *gen) phaseStoryOf(id string, sh *phaseShape) []agentFile {
 			inc["checkpoint_intents"] = cps
 		}
 		files = append(files, agentFile{"phases/a.yaml", inc})
-		if sh.mistake == "second-phases" {
+		switch sh.mistake {
+		case "second-phases":
 			files = append(files, agentFile{"phases/b.yaml", m{"phases": m{"template": "leg", "graph": m{"zz": m{}}}}})
+		case "dup-template":
+			files = append(files, agentFile{"phases/b.yaml", m{"phase_templates": m{"leg": m{"states": m{"{id}_b": m{}}}}}})
+		case "dup-checkpoint":
+			files = append(files, agentFile{"phases/b.yaml", m{"checkpoint_intents": m{"approve": m{"description": "again"}}}})
+			if len(cps) == 0 {
+				inc["checkpoint_intents"] = m{"approve": m{"description": "approve"}}
+			}
 		}
 	} else {
 		for k, v := range blocks {
@@ -235,6 +247,9 @@ func (p *phaseSim) arc(i int, arc string) string {
 	if strings.HasPrefix(v, "ended_") {
 		return v
 	}
+	if x, ok := strings.CutPrefix(v, "@exit:"); ok {
+		return "__exit__" + x + "_executing"
+	}
 	return v + "_executing"
 }
 
@@ -246,6 +261,9 @@ func (p *phaseSim) handled() []string {
 		switch p.cur {
 		case "completed":
 			return []string{"back"}
+		}
+		if strings.HasPrefix(p.cur, "__exit__") {
+			return nil // the exit's terminal state takes nothing
 		}
 		return []string{"go"}
 	case rest == "executing":

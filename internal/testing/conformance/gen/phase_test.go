@@ -43,7 +43,7 @@ func TestPhaseStoriesRun(t *testing.T) {
 	want := []string{"phase_templates:", "checkpoint_intents:", "cycle_budgets:", "on_enter:", "include:",
 		"{{ phase.next.done }}", "{{ tpl.title }}", "required: true", "'{id}_{kind}'", "'{id}_inner'",
 		"{{ world.n + {{ tpl.step }} }}", "when: '{{ tpl.gate }}'", "invoke: host.ok", "type: list", "type: bool",
-		"expect_state:", "expect_world:", "expect_view_matches:", "expect_host_calls:", "description: own "}
+		"expect_state:", "expect_world:", "expect_view_matches:", "expect_host_calls:", "description: own ", "description: global ", "done: '@exit:finished'"}
 	seen := map[string]bool{}
 	var files []*flowtest.File
 	for i := range n {
@@ -101,6 +101,8 @@ func TestPhaseMistakes(t *testing.T) {
 		"bad-key-param":    `: unknown parameter "`,
 		"empty-entry":      `: empty entry`,
 		"second-phases":    "include: phases: block already declared",
+		"dup-template":     `include: phase_template "leg" is already declared`,
+		"dup-checkpoint":   `include: checkpoint_intent "approve" is already declared`,
 		"collide-phases":   "",
 		"collide-story":    "",
 	}
