@@ -110,6 +110,7 @@ type phaseShape struct {
 	cps       []string       // checkpoint intent names
 	ownCP     string         // a checkpoint name the template's awaiting state declares itself
 	globalCP  string         // a checkpoint name the story's intents: declare too
+	kidExit   string         // "" or the generated state the imported child's exit lands in
 	review    bool           // the template has a compound {id}_review
 	skip      bool           // every phase has a skip arc
 	keyState  bool           // the template has a {id}_{kind} state
@@ -213,6 +214,11 @@ func (g *gen) drawShape() *phaseShape {
 	sh.keyState = slices.ContainsFunc(sh.params, func(p *phaseParam) bool { return p.name == "kind" })
 	sh.tplEnter = g.chance(50)
 	sh.include = g.chance(35)
+	if g.chance(30) {
+		// a phase delegates to an imported child (story.go's child),
+		// whose exit lands back in a generated state
+		sh.kidExit = sh.ids[g.rnd.IntN(len(sh.ids))] + g.pick("_awaiting_reply", "_executing")
+	}
 	sh.root = sh.ids[0] + "_executing"
 	if g.chance(30) {
 		sh.root = "start"
@@ -257,6 +263,9 @@ func (g *gen) phaseTemplate(sh *phaseShape) m {
 	}
 	if sh.review {
 		exec["on"].(m)["look"] = []any{m{"target": "{{ tpl.id }}_review"}}
+	}
+	if sh.kidExit != "" {
+		exec["on"].(m)["delegate"] = []any{m{"target": "kid"}}
 	}
 	if sh.keyState {
 		exec["on"].(m)["side"] = []any{m{"target": "{{ tpl.id }}_{{ tpl.kind }}"}}

@@ -48,6 +48,9 @@ func (g *gen) phaseStoryOf(id string, sh *phaseShape) []agentFile {
 	for _, in := range []string{"go", "next", "bump", "ask", "retry", "back", "look", "side", "skip", "flip", "idle"} {
 		intents[in] = m{"description": in}
 	}
+	if sh.kidExit != "" {
+		intents["delegate"] = m{"description": "delegate"}
+	}
 	if sh.globalCP != "" {
 		intents[sh.globalCP] = m{"description": "global " + sh.globalCP}
 	}
@@ -160,6 +163,11 @@ func (g *gen) phaseStoryOf(id string, sh *phaseShape) []agentFile {
 		"states":  states,
 	}
 	files := []agentFile{{"app.yaml", app}}
+	if sh.kidExit != "" {
+		app["imports"] = m{"kid": m{"source": "./kid", "entry": "k1",
+			"exits": m{"done": m{"to": sh.kidExit}}}}
+		files = append(files, agentFile{"kid/app.yaml", g.child()})
+	}
 	blocks := m{"phases": phases}
 	if templates != nil {
 		blocks["phase_templates"] = templates
@@ -262,6 +270,9 @@ func (p *phaseSim) handled() []string {
 		case "completed":
 			return []string{"back"}
 		}
+		if strings.HasPrefix(p.cur, "kid.") {
+			return []string{"kid__poke", "kid__quit"}
+		}
 		if strings.HasPrefix(p.cur, "__exit__") {
 			return nil // the exit's terminal state takes nothing
 		}
@@ -271,7 +282,7 @@ func (p *phaseSim) handled() []string {
 		for _, c := range []struct {
 			in string
 			ok bool
-		}{{"flip", p.has("gate")}, {"look", p.sh.review}, {"side", p.sh.keyState}, {"skip", p.sh.skip}, {"idle", p.sh.budgets[i]["idle"] != nil}} {
+		}{{"flip", p.has("gate")}, {"look", p.sh.review}, {"side", p.sh.keyState}, {"skip", p.sh.skip}, {"idle", p.sh.budgets[i]["idle"] != nil}, {"delegate", p.sh.kidExit != ""}} {
 			if c.ok {
 				out = append(out, c.in)
 			}
@@ -327,9 +338,17 @@ func (p *phaseSim) intent(in string, why string) {
 	var fx func()
 	switch {
 	case i < 0:
-		to = p.sh.ids[0] + "_executing"
-		if p.cur == "wrap_executing" {
+		switch {
+		case in == "kid__quit":
+			to = p.sh.kidExit
+		case p.cur == "kid.k1":
+			to = "kid.k2"
+		case p.cur == "kid.k2":
+			to = "kid.k1"
+		case p.cur == "wrap_executing":
 			to = "completed"
+		default:
+			to = p.sh.ids[0] + "_executing"
 		}
 	case rest == "executing":
 		id := p.sh.ids[i]
@@ -385,6 +404,8 @@ func (p *phaseSim) intent(in string, why string) {
 		case "idle":
 			// not handled by the template: the budget's default arm alone
 			to = id + "_error"
+		case "delegate":
+			to = "kid.k1"
 		}
 	case rest == "awaiting_reply":
 		id := p.sh.ids[i]
@@ -441,7 +462,7 @@ func (g *gen) phaseFixture(sh *phaseShape) m {
 	// the start state's on_enter does not run when a session starts
 	p := &phaseSim{sh: sh, cyc: map[string]int{}, sOK: true, cur: sh.root}
 	var turns []any
-	all := []string{"go", "next", "bump", "ask", "retry", "back", "look", "side", "approve", "hold", "veto"}
+	all := []string{"go", "next", "bump", "ask", "retry", "back", "look", "side", "approve", "hold", "veto", "kid__poke"}
 	for range 3 + g.rnd.IntN(8) {
 		in := g.pick(all...)
 		if h := p.handled(); len(h) > 0 && !p.lost && g.chance(88) {

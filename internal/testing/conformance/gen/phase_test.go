@@ -43,7 +43,7 @@ func TestPhaseStoriesRun(t *testing.T) {
 	want := []string{"phase_templates:", "checkpoint_intents:", "cycle_budgets:", "on_enter:", "include:",
 		"{{ phase.next.done }}", "{{ tpl.title }}", "required: true", "'{id}_{kind}'", "'{id}_inner'",
 		"{{ world.n + {{ tpl.step }} }}", "when: '{{ tpl.gate }}'", "invoke: host.ok", "type: list", "type: bool",
-		"expect_state:", "expect_world:", "expect_view_matches:", "expect_host_calls:", "description: own ", "description: global ", "done: '@exit:finished'"}
+		"expect_state:", "expect_world:", "expect_view_matches:", "expect_host_calls:", "description: own ", "description: global ", "done: '@exit:finished'", "target: kid", "kid__quit"}
 	seen := map[string]bool{}
 	var files []*flowtest.File
 	for i := range n {
