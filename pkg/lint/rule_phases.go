@@ -36,6 +36,11 @@ func checkPhases(c *checker) {
 		if node == nil {
 			continue // the parser's "empty entry"
 		}
+		for _, bu := range node.Budgets() {
+			if bu.Limit < 1 {
+				c.rep.Errf(node.Pos, story.RulePhases, "phases.graph[%q]: cycle_budgets[%q] must be > 0", id, bu.Arc)
+			}
+		}
 		missing := false
 		for _, pn := range sortedMapKeys(tpl.Parameters) {
 			pp := tpl.Parameters[pn]

@@ -235,3 +235,60 @@ phases:
 		`12:7: warning: phases.graph["b"]: template state "start" expands to "start", which the story's own state already is; one of them is dropped without a word (the story's own state wins, then the phase id and the template key that sort first); give the key {id} or a parameter that differs per phase`,
 	})
 }
+
+// TestBudgetValues: a cycle budget is read as upstream reads it (probe
+// phase-budget-values): floats cut to their integer part, strings through
+// Atoi, anything else no budget at all; a limit below 1 is refused, by the
+// load and by the expansion; a `default: true` arm is neither guarded nor
+// counted.
+func TestBudgetValues(t *testing.T) {
+	const tpl = `app: {id: e}
+intents: {go: {}, hop: {}}
+root: a_executing
+phase_templates:
+  t:
+    states:
+      "{id}_executing":
+        on:
+          go: [{when: "true", target: .}, {default: true, target: .}]
+      "{id}_error": {}
+phases:
+  template: t
+  graph:
+`
+	st := loadLoose(t, tpl+`    a: {cycle_budgets: {go: 2.9, hop: "abc"}}
+    b: {cycle_budgets: {go: "+3", hop: true}}
+`)
+	if err := Expand(st); err != nil {
+		t.Fatal(err)
+	}
+	for id, want := range map[string]string{"a": "(true) && (world.cycle__a__go < 2)", "b": "(true) && (world.cycle__b__go < 3)"} {
+		s := find(t, st, id+"_executing")
+		arms := s.Arms("go")
+		if len(arms) != 3 || arms[0].When != want || len(arms[0].Effects) != 1 || arms[1].When != "" || len(arms[1].Effects) != 0 {
+			t.Errorf("%s go arms = %d, first when %q", id, len(arms), arms[0].When)
+		}
+		if s.HasOn("hop") {
+			t.Errorf("%s: a budget that is no number added an arm", id)
+		}
+	}
+	for _, v := range []string{"0", "-1", "0.5", `"0"`} {
+		st := loadLoose(t, tpl+"    a: {cycle_budgets: {go: "+v+"}}\n")
+		want := `phases.graph["a"]: cycle_budgets["go"] must be > 0`
+		if err := Expand(st); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("budget %s: expansion err = %v", v, err)
+		}
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, "app.yaml"), []byte(tpl+"    a: {cycle_budgets: {go: "+v+"}}\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, ds := lint.Load(dir, story.Options{LookupEnv: storyload.NoEnv})
+		found := false
+		for _, d := range ds {
+			found = found || d.Message == want
+		}
+		if !found {
+			t.Errorf("budget %s: the load does not refuse it: %v", v, ds)
+		}
+	}
+}

@@ -58,6 +58,11 @@ func Expand(st *story.Story) error {
 			ps.add(ph.Pos, "%s: empty entry", where)
 			continue
 		}
+		for _, bu := range node.Budgets() {
+			if bu.Limit < 1 {
+				ps.add(node.Pos, "%s: cycle_budgets[%q] must be > 0", where, bu.Arc)
+			}
+		}
 		b := bind(id, node, tpl, where, ps)
 		if b == nil {
 			continue
@@ -120,7 +125,7 @@ func Expand(st *story.Story) error {
 	// with: a generated one, or the story's own that won over it
 	final := slices.Concat(st.States, generated)
 	for _, p := range all {
-		applyBudgets(p.id, p.node.CycleBudgets, final)
+		applyBudgets(p.id, p.node.Budgets(), final)
 	}
 	st.States = append(st.States, generated...)
 	st.Phases = nil
