@@ -24,6 +24,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strconv"
 )
 
 // writePhase writes n phase stories, story i from seed+i.
@@ -101,25 +102,26 @@ var phaseMistakes = []string{
 // phaseShape is what the story draws before it writes anything: the
 // phases in graph order, their arcs, and the choices the fixtures need.
 type phaseShape struct {
-	ids       []string
-	params    []*phaseParam
-	given     []m            // per phase: the parameters it gives
-	next      []m            // per phase: its next: arcs
-	budgets   []m            // per phase: cycle_budgets
-	onEnter   []bool         // per phase: an entry on_enter:
-	cps       []string       // checkpoint intent names
-	ownCP     string         // a checkpoint name the template's awaiting state declares itself
-	globalCP  string         // a checkpoint name the story's intents: declare too
-	kidExit   string         // "" or the generated state the imported child's exit lands in
-	review    bool           // the template has a compound {id}_review
-	skip      bool           // every phase has a skip arc
-	keyState  bool           // the template has a {id}_{kind} state
-	tplEnter  bool           // the template's executing state has its own on_enter
-	include   bool           // the phase blocks live in phases.yaml
-	mistake   string         // "" or one of phaseMistakes
-	handNames []string       // hand-written states
-	root      string         // the story's root
-	world     map[string]int // cycle counters declared
+	ids         []string
+	params      []*phaseParam
+	given       []m            // per phase: the parameters it gives
+	next        []m            // per phase: its next: arcs
+	budgets     []m            // per phase: cycle_budgets
+	onEnter     []bool         // per phase: an entry on_enter:
+	cps         []string       // checkpoint intent names
+	ownCP       string         // a checkpoint name the template's awaiting state declares itself
+	globalCP    string         // a checkpoint name the story's intents: declare too
+	bumpDefault bool           // bump's last arm is default: true
+	kidExit     string         // "" or the generated state the imported child's exit lands in
+	review      bool           // the template has a compound {id}_review
+	skip        bool           // every phase has a skip arc
+	keyState    bool           // the template has a {id}_{kind} state
+	tplEnter    bool           // the template's executing state has its own on_enter
+	include     bool           // the phase blocks live in phases.yaml
+	mistake     string         // "" or one of phaseMistakes
+	handNames   []string       // hand-written states
+	root        string         // the story's root
+	world       map[string]int // cycle counters declared
 }
 
 // value is what phase i substitutes for parameter p ("" and false when
@@ -184,10 +186,10 @@ func (g *gen) drawShape() *phaseShape {
 		sh.next = append(sh.next, nx)
 		b := m{}
 		if nx["retry"] != nil && g.chance(60) {
-			b["retry"] = 1 + g.rnd.IntN(2)
+			b["retry"] = g.budgetValue()
 		}
 		if g.chance(25) {
-			b["bump"] = 1 + g.rnd.IntN(3)
+			b["bump"] = g.budgetValue()
 		}
 		if g.chance(10) {
 			b["idle"] = 1 // an arc the state does not handle: only the default arm
@@ -214,6 +216,7 @@ func (g *gen) drawShape() *phaseShape {
 	sh.keyState = slices.ContainsFunc(sh.params, func(p *phaseParam) bool { return p.name == "kind" })
 	sh.tplEnter = g.chance(50)
 	sh.include = g.chance(35)
+	sh.bumpDefault = g.chance(40)
 	if g.chance(30) {
 		// a phase delegates to an imported child (story.go's child),
 		// whose exit lands back in a generated state
@@ -229,6 +232,30 @@ func (g *gen) drawShape() *phaseShape {
 	return sh
 }
 
+// budgetValue is a cycle budget's limit in one of the forms upstream
+// reads (phaseBudget): mostly a whole number.
+func (g *gen) budgetValue() any {
+	if g.chance(75) {
+		return 1 + g.rnd.IntN(3)
+	}
+	return []any{1.5, 2.9, "2", "+1", " 2", "abc", true}[g.rnd.IntN(7)]
+}
+
+// phaseBudget is the limit upstream reads from a budget value, or false
+// for no budget (probe phase-budget-values).
+func phaseBudget(v any) (int, bool) {
+	switch x := v.(type) {
+	case int:
+		return x, true
+	case float64:
+		return int(x), true
+	case string:
+		n, err := strconv.Atoi(x)
+		return n, err == nil
+	}
+	return 0, false
+}
+
 // phaseTemplate writes the template's states.
 func (g *gen) phaseTemplate(sh *phaseShape) m {
 	has := func(p string) bool {
@@ -240,13 +267,17 @@ func (g *gen) phaseTemplate(sh *phaseShape) m {
 			view += fmt.Sprintf(" %s={{ tpl.%s }}", p, p)
 		}
 	}
+	bumpLast := m{"target": "{{ tpl.id }}_awaiting_reply"}
+	if sh.bumpDefault {
+		bumpLast["default"] = true // a default arm: never budgeted
+	}
 	exec := m{
 		"view": view,
 		"on": m{
 			"next": []any{m{"target": "{{ phase.next.done }}", "effects": []any{m{"set": m{"log": "{{ world.log }}>{{ tpl.id }}"}}}}},
 			"bump": []any{
 				m{"when": "world.n < {{ tpl.limit }}", "target": ".", "effects": []any{m{"set": m{"n": phaseStepExpr(has("step"))}}}},
-				m{"target": "{{ tpl.id }}_awaiting_reply"},
+				bumpLast,
 			},
 			"ask": []any{m{"target": "{{ tpl.id }}_awaiting_reply", "effects": []any{
 				m{"invoke": "host.ok", "with": m{"phase": "{{ tpl.id }}", "title": "{{ tpl.title }}", "n": "{{ world.n }}"}}}}},

@@ -145,7 +145,7 @@ func (g *gen) phaseStoryOf(id string, sh *phaseShape) []agentFile {
 	case "no-template-name":
 		delete(phases, "template")
 	case "collide-phases":
-		tstates[g.pick("shared", "{kind_x}")] = m{"view": "shared"}
+		tstates[g.pick("shared", "x_{limit}")] = m{"view": "shared"}
 	case "collide-story":
 		states[sh.ids[len(sh.ids)-1]+g.pick("_awaiting_reply", "_error")] = m{"view": "mine"}
 	case "bad-key-param":
@@ -352,9 +352,18 @@ func (p *phaseSim) intent(in string, why string) {
 		}
 	case rest == "executing":
 		id := p.sh.ids[i]
-		if n, ok := p.sh.budgets[i][in].(int); ok {
+		if n, ok := phaseBudget(p.sh.budgets[i][in]); ok {
 			key := in
-			if p.cyc[id+key] >= n {
+			spent := p.cyc[id+key] >= n
+			if in == "bump" && p.sh.bumpDefault {
+				// the default arm is not budgeted: it wins once the
+				// guarded arm is spent
+				lim, _ := p.text(i, "limit")
+				if l, err := strconv.Atoi(lim); spent || err != nil || p.n >= l {
+					p.enter(id + "_awaiting_reply")
+					return
+				}
+			} else if spent {
 				p.enter(id + "_error")
 				return
 			}
