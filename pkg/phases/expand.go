@@ -133,7 +133,8 @@ func Expand(st *story.Story) error {
 }
 
 // bind builds the substitution of one graph entry, enforcing required
-// parameters: id, every key the entry gives (declared or not: upstream's
+// parameters: id (always the graph key, even when the entry gives an id:
+// key of its own), every key the entry gives (declared or not: upstream's
 // name pass uses extras too), and the defaults of the declared parameters
 // it does not give. A declared parameter with neither has no value: its
 // references stay as written.
@@ -154,6 +155,7 @@ func bind(id string, node *story.PhaseNode, tpl *story.PhaseTemplate, where stri
 		}
 	}
 	maps.Copy(b.params, node.Params)
+	b.params["id"] = id // an entry's own id: key does not rename the phase
 	if !ok {
 		return nil
 	}

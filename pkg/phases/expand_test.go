@@ -238,3 +238,22 @@ func TestLoaderAgrees(t *testing.T) {
 		}
 	}
 }
+
+// TestEntryIDKeyIgnored: an entry's own id: key does not rename its phase
+// ({id} and {{ tpl.id }} stay the graph key), as upstream (probe
+// phase-entry-id).
+func TestEntryIDKeyIgnored(t *testing.T) {
+	st := loadLoose(t, head+`phase_templates:
+  t:
+    parameters: {id: {type: string, default: dflt}}
+    states:
+      "{id}_s": {view: "{{ tpl.id }}"}
+phases:
+  template: t
+  graph: {b: {id: zz}}
+`)
+	if err := Expand(st); err != nil {
+		t.Fatal(err)
+	}
+	eq(t, "view", find(t, st, "b_s").View.Template, "b")
+}
