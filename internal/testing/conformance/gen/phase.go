@@ -320,6 +320,11 @@ func (g *gen) phaseTemplate(sh *phaseShape) m {
 			await["on"].(m)["veto"] = []any{m{"target": "{{ tpl.id }}_executing", "effects": []any{m{"set": m{"s": "veto {{ tpl.title }}"}}}}}
 		}
 	}
+	if g.chance(40) {
+		// a typed view: substitution reaches into its elements
+		await["view"] = []any{m{"heading": "await {{ tpl.id }}"},
+			m{"kv": m{"pairs": m{"title": "{{ tpl.title }}", "s": "{{ world.s }}", "next": "{{ phase.next.done }}"}}}}
+	}
 	if sh.ownCP != "" {
 		await["intents"] = m{sh.ownCP: m{"description": "own " + sh.ownCP}}
 	}
