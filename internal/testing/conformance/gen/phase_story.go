@@ -126,6 +126,7 @@ func (g *gen) phaseStoryOf(id string, sh *phaseShape) []agentFile {
 		// go starts over, so a walk goes on past the end
 		states[n] = m{"view": n + " log={{ world.log }} s={{ world.s }}", "on": m{"go": []any{m{"target": sh.ids[0] + "_executing"}}}}
 	}
+	mine := "" // a hand-written state a generated one collides with
 	switch sh.mistake {
 	case "missing-required":
 		params["must"] = m{"type": g.pick("string", "int"), "required": true}
@@ -147,7 +148,9 @@ func (g *gen) phaseStoryOf(id string, sh *phaseShape) []agentFile {
 	case "collide-phases":
 		tstates[g.pick("shared", "x_{limit}")] = m{"view": "shared"}
 	case "collide-story":
-		states[sh.ids[len(sh.ids)-1]+g.pick("_awaiting_reply", "_error")] = m{"view": "mine"}
+		sh.include = sh.include || g.chance(50)
+		mine = sh.ids[len(sh.ids)-1] + g.pick("_awaiting_reply", "_error")
+		states[mine] = m{"view": "mine", "on": m{"go": []any{m{"target": sh.ids[0] + "_executing"}}}}
 	case "bad-key-param":
 		tstates["{id}_{"+g.pick("nope", "phase_id", "tpl")+"}"] = m{"view": "bad"}
 	case "second-phases", "dup-template", "dup-checkpoint":
@@ -180,6 +183,11 @@ func (g *gen) phaseStoryOf(id string, sh *phaseShape) []agentFile {
 		// the time stay in the manifest
 		app["include"] = []any{"phases/*.yaml"}
 		inc := m{"phases": phases}
+		if mine != "" && g.chance(50) {
+			// the colliding state declared in the included file
+			inc["states"] = m{mine: states[mine]}
+			delete(states, mine)
+		}
 		if templates != nil {
 			if g.chance(50) {
 				inc["phase_templates"] = templates
