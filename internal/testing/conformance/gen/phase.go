@@ -112,6 +112,7 @@ type phaseShape struct {
 	ownCP       string         // a checkpoint name the template's awaiting state declares itself
 	globalCP    string         // a checkpoint name the story's intents: declare too
 	bumpDefault bool           // bump's last arm is default: true
+	nameArc     bool           // the executing state has a name arc guarded on the title
 	kidExit     string         // "" or the generated state the imported child's exit lands in
 	review      bool           // the template has a compound {id}_review
 	skip        bool           // every phase has a skip arc
@@ -217,6 +218,7 @@ func (g *gen) drawShape() *phaseShape {
 	sh.tplEnter = g.chance(50)
 	sh.include = g.chance(35)
 	sh.bumpDefault = g.chance(40)
+	sh.nameArc = g.chance(40)
 	if g.chance(30) {
 		// a phase delegates to an imported child (story.go's child),
 		// whose exit lands back in a generated state
@@ -288,6 +290,12 @@ func (g *gen) phaseTemplate(sh *phaseShape) m {
 		// a guard that is the parameter's text alone
 		exec["on"].(m)["flip"] = []any{m{"when": "{{ tpl.gate }}", "target": ".", "effects": []any{m{"set": m{"s": "gate {{ tpl.id }}"}}}},
 			m{"target": ".", "effects": []any{m{"set": m{"s": "shut"}}}}}
+	}
+	if sh.nameArc {
+		// the title inside a quoted string of a guard
+		exec["on"].(m)["name"] = []any{
+			m{"when": "world.s == '{{ tpl.title }}'", "target": ".", "effects": []any{m{"set": m{"log": "{{ world.log }}="}}}},
+			m{"target": ".", "effects": []any{m{"set": m{"s": "{{ tpl.title }}"}}}}}
 	}
 	if sh.tplEnter {
 		exec["on_enter"] = []any{m{"set": m{"s": "tpl {{ tpl.title }}"}}}

@@ -45,7 +45,7 @@ func (g *gen) phaseStoryOf(id string, sh *phaseShape) []agentFile {
 		world[k] = m{"type": "int", "default": 0}
 	}
 	intents := m{}
-	for _, in := range []string{"go", "next", "bump", "ask", "retry", "back", "look", "side", "skip", "flip", "idle"} {
+	for _, in := range []string{"go", "next", "bump", "ask", "retry", "back", "look", "side", "skip", "flip", "idle", "name"} {
 		intents[in] = m{"description": in}
 	}
 	if sh.kidExit != "" {
@@ -290,7 +290,7 @@ func (p *phaseSim) handled() []string {
 		for _, c := range []struct {
 			in string
 			ok bool
-		}{{"flip", p.has("gate")}, {"look", p.sh.review}, {"side", p.sh.keyState}, {"skip", p.sh.skip}, {"idle", p.sh.budgets[i]["idle"] != nil}, {"delegate", p.sh.kidExit != ""}} {
+		}{{"flip", p.has("gate")}, {"look", p.sh.review}, {"side", p.sh.keyState}, {"skip", p.sh.skip}, {"idle", p.sh.budgets[i]["idle"] != nil}, {"delegate", p.sh.kidExit != ""}, {"name", p.sh.nameArc}} {
 			if c.ok {
 				out = append(out, c.in)
 			}
@@ -409,6 +409,20 @@ func (p *phaseSim) intent(in string, why string) {
 				p.s, p.sOK = "shut", true
 				if g == "true" {
 					p.s = "gate " + id
+				}
+			}
+		case "name":
+			to = "."
+			t, _ := p.text(i, "title")
+			if strings.ContainsAny(t, "{'") || !p.sOK {
+				p.lost = true // a rendered title, or one that breaks the guard
+				return
+			}
+			fx = func() {
+				if p.s == t {
+					p.log += "="
+				} else {
+					p.s = t
 				}
 			}
 		case "look":
