@@ -7,26 +7,18 @@ import (
 )
 
 // applyBudgets applies a graph entry's cycle_budgets: {<arc>: N}
-// (story.PhaseNode.Budgets reads N) to the state named <id>_executing, as
-// upstream's expansion does: each arm of on.<arc> but a `default: true`
+// (story.PhaseNode.Budgets reads N) to exec, a state named *_executing the
+// phase generated (or the one that won over it), as upstream's expansion
+// does: each arm of on.<arc> but a `default: true`
 // one also requires world.cycle__<id>__<arc> < N (ANDed with its own
 // guard) and first increments that key; a default arm is left as it is. A
 // last default arm, hinted "cycle budget exceeded for <arc>", goes to
 // <id>_error. An arc the state does not handle gets only that arm. The
 // counter is not declared: a story that budgets declares
 // world.cycle__<id>__<arc> itself (upstream fails the turn on the
-// undeclared key). Without an <id>_executing state nothing changes.
-func applyBudgets(id string, budgets []story.Budget, states []*story.State) {
-	if len(budgets) == 0 {
-		return
-	}
-	var exec *story.State
-	for _, s := range states {
-		if s.Name == id+"_executing" {
-			exec = s
-		}
-	}
-	if exec == nil {
+// undeclared key).
+func applyBudgets(id string, budgets []story.Budget, exec *story.State) {
+	if len(budgets) == 0 || exec == nil {
 		return
 	}
 	for _, b := range budgets {

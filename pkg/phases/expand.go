@@ -109,23 +109,34 @@ func Expand(st *story.Story) error {
 				mine = append(mine, s)
 			}
 		}
-		if len(p.node.OnEnter) > 0 {
-			for _, s := range mine {
-				if s.Name == p.id+"_executing" {
-					s.OnEnter = p.c.value(reflect.ValueOf(p.node.OnEnter), story.Pos{}).Interface().([]*story.Effect)
-				}
-			}
-		}
 		for _, s := range mine {
-			mergeCheckpoints(s, p.id+"_awaiting_reply", st.CheckpointIntents)
+			if len(p.node.OnEnter) > 0 && strings.HasSuffix(s.Name, "_executing") {
+				s.OnEnter = p.c.value(reflect.ValueOf(p.node.OnEnter), story.Pos{}).Interface().([]*story.Effect)
+			}
+			if strings.HasSuffix(s.Name, "_awaiting_reply") {
+				mergeCheckpoints(s, st.CheckpointIntents)
+			}
 		}
 		generated = append(generated, mine...)
 	}
-	// cycle budgets guard the <id>_executing state the story ends up
-	// with: a generated one, or the story's own that won over it
-	final := slices.Concat(st.States, generated)
-	for _, p := range all {
-		applyBudgets(p.id, p.node.Budgets(), final)
+	// cycle budgets guard the state each *_executing name a phase
+	// generates ends up as: its own, another phase's that won, or the
+	// story's own
+	final := map[string]*story.State{}
+	for _, s := range slices.Concat(st.States, generated) {
+		if _, dup := final[s.Name]; !dup {
+			final[s.Name] = s
+		}
+	}
+	for _, p := range byID {
+		budgets := p.node.Budgets()
+		done := map[string]bool{}
+		for _, s := range p.mine {
+			if strings.HasSuffix(s.Name, "_executing") && !done[s.Name] {
+				done[s.Name] = true
+				applyBudgets(p.id, budgets, final[s.Name])
+			}
+		}
 	}
 	st.States = append(st.States, generated...)
 	st.Phases = nil
@@ -162,27 +173,23 @@ func bind(id string, node *story.PhaseNode, tpl *story.PhaseTemplate, where stri
 	return b
 }
 
-// mergeCheckpoints adds the checkpoint intents to every state of the
-// subtree named name; an intent the state declares itself wins.
-func mergeCheckpoints(s *story.State, name string, cps map[string]*story.Intent) {
+// mergeCheckpoints adds the checkpoint intents to s, a generated
+// top-level *_awaiting_reply state; an intent the state declares itself
+// wins.
+func mergeCheckpoints(s *story.State, cps map[string]*story.Intent) {
 	if len(cps) == 0 {
 		return
 	}
-	if s.Name == name {
-		if s.Intents == nil {
-			s.Intents = map[string]*story.Intent{}
-		}
-		for _, n := range slices.Sorted(maps.Keys(cps)) {
-			if _, own := s.Intents[n]; own || cps[n] == nil {
-				continue
-			}
-			cp := *cps[n]
-			s.Intents[n] = &cp
-			s.IntentOrder = append(s.IntentOrder, n)
-		}
+	if s.Intents == nil {
+		s.Intents = map[string]*story.Intent{}
 	}
-	for _, ch := range s.Children {
-		mergeCheckpoints(ch, name, cps)
+	for _, n := range slices.Sorted(maps.Keys(cps)) {
+		if _, own := s.Intents[n]; own || cps[n] == nil {
+			continue
+		}
+		cp := *cps[n]
+		s.Intents[n] = &cp
+		s.IntentOrder = append(s.IntentOrder, n)
 	}
 }
 
