@@ -60,7 +60,7 @@ func (g *gen) phaseParams() []*phaseParam {
 		{name: "tags", typ: g.pick("list", "array"), values: []any{[]any{"a", "b"}, []any{1, "two"}, []any{}}},
 		{name: "meta", typ: g.pick("map", "object"), values: []any{m{"k": "v"}, m{"a": 1, "b": true}}},
 		{name: "opt", typ: "string", values: []any{"o1", "o two"}},
-		{name: "kind", typ: "string", values: []any{"rev", "chk"}},
+		{name: "kind", typ: "string", values: []any{"rev", "chk", "run_executing"}},
 	}
 	var out []*phaseParam
 	for i, p := range ps {

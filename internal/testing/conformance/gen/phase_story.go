@@ -314,7 +314,10 @@ func (p *phaseSim) has(param string) bool {
 func (p *phaseSim) enter(to string) {
 	p.cur = to
 	i, rest := p.phaseOf(to)
-	if i < 0 || rest != "executing" {
+	// the entry on_enter reaches every top-level *_executing state of the
+	// phase ({id}_{kind} with kind run_executing too), the template's own
+	// on_enter is on {id}_executing alone
+	if i < 0 || strings.Contains(rest, ".") || !strings.HasSuffix(rest, "executing") {
 		return
 	}
 	switch {
@@ -324,7 +327,7 @@ func (p *phaseSim) enter(to string) {
 			t, _ := p.text(i, "title")
 			p.calls = append(p.calls, m{"phase": p.sh.ids[i], "enter": t})
 		}
-	case p.sh.tplEnter:
+	case p.sh.tplEnter && rest == "executing":
 		t, _ := p.text(i, "title")
 		p.s = "tpl " + t
 		p.sOK = !strings.Contains(t, "{{")
