@@ -1,11 +1,14 @@
 package lint
 
 import (
+	"fmt"
+
 	"kitsoki/pkg/story"
 )
 
 // checkPhases: phases: / phase_templates: structure (reference §9.3). The
-// expansion itself is not performed (kitsoki run does not execute phases).
+// expansion itself is not performed here (pkg/phases does it in the fold);
+// what upstream refuses at load is refused here too.
 func checkPhases(c *checker) {
 	ph := c.st.Phases
 	if ph == nil {
@@ -24,13 +27,73 @@ func checkPhases(c *checker) {
 		c.rep.Errf(ph.Pos, story.RulePhases, "phases.template %q: not found in phase_templates", ph.Template)
 		return
 	}
+	taken := map[string]string{}
+	for _, st := range c.st.States {
+		taken[st.Name] = "the story's own state"
+	}
 	for _, id := range ph.Order {
 		node := ph.Graph[id]
+		if node == nil {
+			continue // the parser's "empty entry"
+		}
+		for _, bu := range node.Budgets() {
+			if bu.Limit < 1 {
+				c.rep.Errf(node.Pos, story.RulePhases, "phases.graph[%q]: cycle_budgets[%q] must be > 0", id, bu.Arc)
+			}
+		}
+		missing := false
 		for _, pn := range sortedMapKeys(tpl.Parameters) {
 			pp := tpl.Parameters[pn]
 			if _, ok := node.Params[pn]; !ok && pp.Required && pp.Default == nil && pn != "id" {
 				c.rep.Errf(node.Pos, story.RulePhases, "phases.graph[%q]: missing required template parameter %q", id, pn)
+				missing = true
 			}
 		}
+		if !missing {
+			checkPhaseKeys(c, id, node, tpl, taken)
+		}
+	}
+}
+
+// checkPhaseKeys: every {name} of a top-level template state key must have
+// a value in graph entry id (id itself, a declared parameter with a
+// default, or a key the entry gives), or upstream refuses the story at
+// load, as pkg/phases does at expansion. A generated name already taken
+// loads upstream, the first taker winning silently (docs/compat/phases.md):
+// warned, since a story relying on it loses a state without a word.
+func checkPhaseKeys(c *checker, id string, node *story.PhaseNode, tpl *story.PhaseTemplate, taken map[string]string) {
+	vals := map[string]string{"id": id}
+	for n, pp := range tpl.Parameters {
+		if pp != nil && pp.Default != nil {
+			vals[n] = fmt.Sprint(pp.Default)
+		}
+	}
+	for k, v := range node.Params {
+		if k != "id" { // the graph key, whatever the entry says
+			vals[k] = fmt.Sprint(v)
+		}
+	}
+	for _, ts := range tpl.States {
+		if ts == nil {
+			continue
+		}
+		bad := false
+		name := story.PhaseParamRe.ReplaceAllStringFunc(ts.Name, func(m string) string {
+			n := m[1 : len(m)-1]
+			if v, ok := vals[n]; ok {
+				return v
+			}
+			c.rep.Errf(ts.Pos, story.RulePhases, "phases.graph[%q]: state name %q: unknown parameter %q (declare it under parameters: with a default, or give it in the graph entry)", id, ts.Name, n)
+			bad = true
+			return m
+		})
+		if bad {
+			continue
+		}
+		if who, dup := taken[name]; dup {
+			c.rep.Warnf(ts.Pos, story.RulePhases, "phases.graph[%q]: template state %q expands to %q, which %s already is; one of them is dropped without a word (the story's own state wins, then the phase id and the template key that sort first); give the key {id} or a parameter that differs per phase", id, ts.Name, name, who)
+			continue
+		}
+		taken[name] = fmt.Sprintf("phases.graph[%q]'s %q", id, ts.Name)
 	}
 }

@@ -2,39 +2,33 @@ package phases
 
 import (
 	"fmt"
-	"maps"
-	"slices"
 
 	"kitsoki/pkg/story"
 )
 
-// applyBudgets applies a graph entry's cycle_budgets: {<arc>: N} to the
-// phase's <id>_executing state, as upstream's expansion does: each arm of
-// on.<arc> also requires world.cycle__<id>__<arc> < N (ANDed with its own
-// guard) and first increments that key; a last default arm, hinted "cycle
-// budget exceeded for <arc>", goes to <id>_error. An arc the state does
-// not handle gets only that arm. The counter is not declared: a story
-// that budgets declares world.cycle__<id>__<arc> itself (upstream fails
-// the turn on the undeclared key). Without an <id>_executing state, or
-// with a budgets value that is not a mapping, nothing changes.
-func applyBudgets(id string, budgets any, mine []*story.State) {
-	m, ok := budgets.(map[string]any)
-	if !ok || len(m) == 0 {
+// applyBudgets applies a graph entry's cycle_budgets: {<arc>: N}
+// (story.PhaseNode.Budgets reads N) to exec, a state named *_executing the
+// phase generated (or the one that won over it), as upstream's expansion
+// does: each arm of on.<arc> but a `default: true`
+// one also requires world.cycle__<id>__<arc> < N (ANDed with its own
+// guard) and first increments that key; a default arm is left as it is. A
+// last default arm, hinted "cycle budget exceeded for <arc>", goes to
+// <id>_error. An arc the state does not handle gets only that arm. The
+// counter is not declared: a story that budgets declares
+// world.cycle__<id>__<arc> itself (upstream fails the turn on the
+// undeclared key).
+func applyBudgets(id string, budgets []story.Budget, exec *story.State) {
+	if len(budgets) == 0 || exec == nil {
 		return
 	}
-	var exec *story.State
-	for _, s := range mine {
-		if s.Name == id+"_executing" {
-			exec = s
-		}
-	}
-	if exec == nil {
-		return
-	}
-	for _, arc := range slices.Sorted(maps.Keys(m)) {
+	for _, b := range budgets {
+		arc := b.Arc
 		key := "cycle__" + id + "__" + arc
-		cond := fmt.Sprintf("world.%s < %s", key, text(m[arc]))
+		cond := fmt.Sprintf("world.%s < %d", key, b.Limit)
 		for _, t := range exec.Arms(arc) {
+			if t.Default() {
+				continue
+			}
 			if t.When == "" {
 				t.When = cond
 			} else {

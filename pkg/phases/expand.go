@@ -42,11 +42,15 @@ func Expand(st *story.Story) error {
 		return ps.err()
 	}
 
-	taken := map[string]string{} // top-level name -> who declared it
-	for _, s := range st.States {
-		taken[s.Name] = "the story"
+	// every phase's states, in declaration order
+	type phase struct {
+		id   string
+		node *story.PhaseNode
+		c    *copier
+		mine []*story.State
+		raw  []string // the template key each of mine came from
 	}
-	var generated []*story.State
+	var all []*phase
 	for _, id := range order(ph) {
 		node := ph.Graph[id]
 		where := fmt.Sprintf("phases.graph[%q]", id)
@@ -54,39 +58,85 @@ func Expand(st *story.Story) error {
 			ps.add(ph.Pos, "%s: empty entry", where)
 			continue
 		}
+		for _, bu := range node.Budgets() {
+			if bu.Limit < 1 {
+				ps.add(node.Pos, "%s: cycle_budgets[%q] must be > 0", where, bu.Arc)
+			}
+		}
 		b := bind(id, node, tpl, where, ps)
 		if b == nil {
 			continue
 		}
-		c := &copier{b: b}
-		var mine []*story.State
+		p := &phase{id: id, node: node, c: &copier{b: b}}
 		for _, ts := range tpl.States {
-			if ts == nil {
-				continue
-			}
-			s := c.state(ts, nil)
-			if who, dup := taken[s.Name]; dup {
-				ps.add(ts.Pos, "%s: template state %q expands to %q, which %s already declares (a state key needs {id} or a parameter that differs per phase)", where, ts.Name, s.Name, who)
-				continue
-			}
-			taken[s.Name] = where
-			mine = append(mine, s)
-		}
-		if len(node.OnEnter) > 0 {
-			for _, s := range mine {
-				if s.Name == id+"_executing" {
-					s.OnEnter = c.value(reflect.ValueOf(node.OnEnter), story.Pos{}).Interface().([]*story.Effect)
-				}
+			if ts != nil {
+				p.mine = append(p.mine, p.c.state(ts, nil))
+				p.raw = append(p.raw, ts.Name)
 			}
 		}
-		applyBudgets(id, node.CycleBudgets, mine)
-		for _, s := range mine {
-			mergeCheckpoints(s, id+"_awaiting_reply", st.CheckpointIntents)
-		}
-		generated = append(generated, mine...)
+		all = append(all, p)
 	}
 	if err := ps.err(); err != nil {
 		return err
+	}
+	// A generated name already taken is dropped, silently, as upstream
+	// does: the story's own state wins, then the phase whose id sorts
+	// first, then (within a phase) the template key that sorts first.
+	taken := map[string]bool{}
+	for _, s := range st.States {
+		taken[s.Name] = true
+	}
+	kept := map[*story.State]bool{}
+	byID := slices.SortedFunc(slices.Values(all), func(a, b *phase) int { return strings.Compare(a.id, b.id) })
+	for _, p := range byID {
+		idx := make([]int, len(p.mine))
+		for i := range idx {
+			idx[i] = i
+		}
+		slices.SortStableFunc(idx, func(a, b int) int { return strings.Compare(p.raw[a], p.raw[b]) })
+		for _, i := range idx {
+			if s := p.mine[i]; !taken[s.Name] {
+				taken[s.Name] = true
+				kept[s] = true
+			}
+		}
+	}
+	var generated []*story.State
+	for _, p := range all {
+		var mine []*story.State
+		for _, s := range p.mine {
+			if kept[s] {
+				mine = append(mine, s)
+			}
+		}
+		for _, s := range mine {
+			if len(p.node.OnEnter) > 0 && strings.HasSuffix(s.Name, "_executing") {
+				s.OnEnter = p.c.value(reflect.ValueOf(p.node.OnEnter), story.Pos{}).Interface().([]*story.Effect)
+			}
+			if strings.HasSuffix(s.Name, "_awaiting_reply") {
+				mergeCheckpoints(s, st.CheckpointIntents)
+			}
+		}
+		generated = append(generated, mine...)
+	}
+	// cycle budgets guard the state each *_executing name a phase
+	// generates ends up as: its own, another phase's that won, or the
+	// story's own
+	final := map[string]*story.State{}
+	for _, s := range slices.Concat(st.States, generated) {
+		if _, dup := final[s.Name]; !dup {
+			final[s.Name] = s
+		}
+	}
+	for _, p := range byID {
+		budgets := p.node.Budgets()
+		done := map[string]bool{}
+		for _, s := range p.mine {
+			if strings.HasSuffix(s.Name, "_executing") && !done[s.Name] {
+				done[s.Name] = true
+				applyBudgets(p.id, budgets, final[s.Name])
+			}
+		}
 	}
 	st.States = append(st.States, generated...)
 	st.Phases = nil
@@ -94,7 +144,8 @@ func Expand(st *story.Story) error {
 }
 
 // bind builds the substitution of one graph entry, enforcing required
-// parameters: id, every key the entry gives (declared or not: upstream's
+// parameters: id (always the graph key, even when the entry gives an id:
+// key of its own), every key the entry gives (declared or not: upstream's
 // name pass uses extras too), and the defaults of the declared parameters
 // it does not give. A declared parameter with neither has no value: its
 // references stay as written.
@@ -115,33 +166,30 @@ func bind(id string, node *story.PhaseNode, tpl *story.PhaseTemplate, where stri
 		}
 	}
 	maps.Copy(b.params, node.Params)
+	b.params["id"] = id // an entry's own id: key does not rename the phase
 	if !ok {
 		return nil
 	}
 	return b
 }
 
-// mergeCheckpoints adds the checkpoint intents to every state of the
-// subtree named name; an intent the state declares itself wins.
-func mergeCheckpoints(s *story.State, name string, cps map[string]*story.Intent) {
+// mergeCheckpoints adds the checkpoint intents to s, a generated
+// top-level *_awaiting_reply state; an intent the state declares itself
+// wins.
+func mergeCheckpoints(s *story.State, cps map[string]*story.Intent) {
 	if len(cps) == 0 {
 		return
 	}
-	if s.Name == name {
-		if s.Intents == nil {
-			s.Intents = map[string]*story.Intent{}
-		}
-		for _, n := range slices.Sorted(maps.Keys(cps)) {
-			if _, own := s.Intents[n]; own || cps[n] == nil {
-				continue
-			}
-			cp := *cps[n]
-			s.Intents[n] = &cp
-			s.IntentOrder = append(s.IntentOrder, n)
-		}
+	if s.Intents == nil {
+		s.Intents = map[string]*story.Intent{}
 	}
-	for _, ch := range s.Children {
-		mergeCheckpoints(ch, name, cps)
+	for _, n := range slices.Sorted(maps.Keys(cps)) {
+		if _, own := s.Intents[n]; own || cps[n] == nil {
+			continue
+		}
+		cp := *cps[n]
+		s.Intents[n] = &cp
+		s.IntentOrder = append(s.IntentOrder, n)
 	}
 }
 

@@ -238,3 +238,65 @@ func TestLoaderAgrees(t *testing.T) {
 		}
 	}
 }
+
+// TestEntryIDKeyIgnored: an entry's own id: key does not rename its phase
+// ({id} and {{ tpl.id }} stay the graph key), as upstream (probe
+// phase-entry-id).
+func TestEntryIDKeyIgnored(t *testing.T) {
+	st := loadLoose(t, head+`phase_templates:
+  t:
+    parameters: {id: {type: string, default: dflt}}
+    states:
+      "{id}_s": {view: "{{ tpl.id }}"}
+phases:
+  template: t
+  graph: {b: {id: zz}}
+`)
+	if err := Expand(st); err != nil {
+		t.Fatal(err)
+	}
+	eq(t, "view", find(t, st, "b_s").View.Template, "b")
+}
+
+// TestNameSuffixes: what a generated state gets from its phase is decided
+// by its top-level name, as upstream (probe phase-name-suffixes): the entry
+// on_enter and the cycle budgets reach every *_executing state the phase
+// generates, the checkpoint intents every *_awaiting_reply one; a nested
+// state, even one named <id>_awaiting_reply, gets neither.
+func TestNameSuffixes(t *testing.T) {
+	st := loadLoose(t, head+`checkpoint_intents: {ok: {description: ok}}
+phase_templates:
+  t:
+    parameters: {k: {type: string, default: ""}}
+    states:
+      "{k}": {on: {go: [{target: .}]}}
+      "{id}_executing_x": {}
+      "{k}_awaiting_reply": {}
+      "{id}_box":
+        type: compound
+        initial: in_executing
+        states:
+          in_executing: {}
+          a_awaiting_reply: {}
+phases:
+  template: t
+  graph: {a: {k: zed_executing, cycle_budgets: {go: 1}, on_enter: [{set: {s: x}}]}}
+`)
+	if err := Expand(st); err != nil {
+		t.Fatal(err)
+	}
+	if z := find(t, st, "zed_executing"); len(z.OnEnter) != 1 || len(z.Arms("go")) != 2 {
+		t.Errorf("zed_executing: on_enter %d, go arms %d; want the entry's and the budget's", len(z.OnEnter), len(z.Arms("go")))
+	}
+	for _, p := range []string{"a_executing_x", "a_box.in_executing"} {
+		if len(find(t, st, p).OnEnter) != 0 {
+			t.Errorf("%s got the entry on_enter", p)
+		}
+	}
+	if find(t, st, "zed_executing_awaiting_reply").Intents["ok"] == nil {
+		t.Error("zed_executing_awaiting_reply has no checkpoint intent")
+	}
+	if find(t, st, "a_box.a_awaiting_reply").Intents["ok"] != nil {
+		t.Error("a nested a_awaiting_reply got the checkpoint intent")
+	}
+}

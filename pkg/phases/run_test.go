@@ -80,7 +80,7 @@ turns:
 }
 
 // TestCompileRefusesBadPhases: an expansion problem the loader does not
-// see (a generated name that collides) stops engine.Compile, positioned,
+// see (a state key naming no parameter) stops engine.Compile, positioned,
 // with no "imports." prefix.
 func TestCompileRefusesBadPhases(t *testing.T) {
 	dir := storytest.TempTree(t, map[string]string{"app.yaml": `app: {id: bad}
@@ -91,7 +91,7 @@ states:
 phase_templates:
   t:
     states:
-      "{id}": {}
+      "{id}_{nope}": {}
 phases:
   template: t
   graph: {start: {}}
@@ -106,7 +106,7 @@ phases:
 		t.Fatalf("err = %v", err)
 	}
 	p := ce.Problems[0]
-	if p.Pos.Line != 10 || !strings.Contains(p.Message, `phases.graph["start"]: template state "{id}" expands to "start", which the story already declares`) || strings.HasPrefix(p.Message, "imports.") {
+	if p.Pos.Line != 10 || !strings.Contains(p.Message, `phases.graph["start"]: state name "{id}_{nope}": unknown parameter "nope"`) || strings.HasPrefix(p.Message, "imports.") {
 		t.Errorf("problem = %+v", p)
 	}
 }

@@ -31,6 +31,15 @@ func diffTree(w io.Writer, dir string) (differ, total int, err error) {
 		ours, oErr := flowtest.ReadReport(filepath.Join(d, "ours.json"))
 		switch {
 		case exErr != nil && oErr != nil:
+			if msg, both := loadErrDiff(d); both {
+				// both refused the story at load: their messages compare
+				total++
+				if msg != "" {
+					differ++
+					fmt.Fprintf(w, "%s: %s\n", e.Name(), msg)
+				}
+				continue
+			}
 			fmt.Fprintf(w, "%s: neither engine reports\n", e.Name())
 			continue
 		case exErr != nil:

@@ -64,6 +64,11 @@
 // fixtures driving aliased, bare and lifted intents; about one story in
 // five carries a load-time mistake (mistake.txt names it) whose
 // `validate` errors are compared by hand.
+// -kind phase writes stories whose states come from phase templates
+// expanded at load (phase.go, phase_story.go): parameters of every type,
+// {param} state keys, {{ tpl.* }} and {{ phase.next.* }} bodies, graphs
+// with cycles, budgets, entry on_enter and checkpoint intents, some in an
+// include: file, some with a load-time mistake whose message diff compares.
 package main
 
 import (
@@ -138,8 +143,10 @@ func run(args []string) error {
 			return writeExpect(dir, n, seed)
 		case "import":
 			return writeImport(dir, n, seed)
+		case "phase":
+			return writePhase(dir, n, seed)
 		}
-		return fmt.Errorf("-kind %q: want flow, legacy, tmpl, agent, view, starlark, host, intent, expect or import", kind)
+		return fmt.Errorf("-kind %q: want flow, legacy, tmpl, agent, view, starlark, host, intent, expect, import or phase", kind)
 	case "diff":
 		if len(args) != 2 {
 			return fmt.Errorf("usage: gen diff DIR")
