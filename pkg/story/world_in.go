@@ -20,12 +20,14 @@ func (p *fileParser) worldIn(v *yaml.Node, where string) []KV {
 	kvs := p.kvList(v, where+".world_in")
 	out := kvs[:0]
 	for _, kv := range kvs {
+		// kvs holds entries only when v is a mapping
+		n := yamlnode.Get(yamlnode.Deref(v), kv.Key)
 		switch x := kv.Value.(type) {
 		case []any, map[string]any:
-			p.Errf(kv.Pos, RuleImports, "%s: world_in.%s: %s cannot be projected into the child: world_in values are text or a {{ }} template (quote it, or set the key from the parent's world)", where, kv.Key, yamlnode.KindName(yamlnode.Deref(valueNode(v, kv.Key))))
+			p.Errf(kv.Pos, RuleImports, "%s: world_in.%s: %s cannot be projected into the child: world_in values are text or a {{ }} template (quote it, or set the key from the parent's world)", where, kv.Key, yamlnode.KindName(yamlnode.Deref(n)))
 			continue
 		default:
-			kv.Value = worldInText(x, valueNode(v, kv.Key))
+			kv.Value = worldInText(x, n)
 		}
 		out = append(out, kv)
 	}
@@ -50,18 +52,4 @@ func worldInText(v any, n *yaml.Node) string {
 		}
 	}
 	return fmt.Sprint(v)
-}
-
-// valueNode is the value node of key in the mapping n, or nil.
-func valueNode(n *yaml.Node, key string) *yaml.Node {
-	d := yamlnode.Deref(n)
-	if d == nil || d.Kind != yaml.MappingNode {
-		return nil
-	}
-	for i := 0; i+1 < len(d.Content); i += 2 {
-		if d.Content[i].Value == key {
-			return d.Content[i+1]
-		}
-	}
-	return nil
 }
