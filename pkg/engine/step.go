@@ -99,9 +99,11 @@ func (r *runner) settle(ctx context.Context, st *step) error {
 		// on_error "." or a target that names no state: the rest of the
 		// batch is dropped and the step rests where it is; the post-bind
 		// pass still runs (story-runtime §2.4, corrections).
+		// Upstream's dispatch returns the error and writes no event for
+		// it: the note is the only trace.
 		if err != nil {
-			r.note(Note{Kind: "on_error", State: r.statePath(), Text: "on_error target not found", Error: err.Error()})
-			return r.emit(KindHarnessError, map[string]any{"phase": "on_error", "error": fmt.Sprintf("on_error target state %q not found", rd.e.OnError)})
+			r.note(Note{Kind: "on_error", State: r.statePath(), Text: fmt.Sprintf("on_error target state %q not found", rd.e.OnError), Error: err.Error()})
+			return nil
 		}
 		if res.stay {
 			r.t.dotStay = true
