@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -23,16 +25,9 @@ var goText = regexp.MustCompile(`interface conversion|runtime error|panic|gorout
 // turns the random intents make impossible) with no Go runtime text in
 // any failure, view or event; the same seed writes the same bytes.
 func TestGeneratedStoriesRun(t *testing.T) {
-	dir := t.TempDir()
 	const n = 40
-	if err := write(dir, n, 7, genOpts{}); err != nil {
-		t.Fatal(err)
-	}
-	again := t.TempDir()
-	if err := write(again, 3, 7, genOpts{}); err != nil {
-		t.Fatal(err)
-	}
-	sameBytes(t, dir, again, "000/app.yaml", "002/flows/f.yaml")
+	flows := func(dir string, n int, seed uint64) error { return write(dir, n, seed, genOpts{}) }
+	dir := writeSeeded(t, flows, n, 7, "000/app.yaml", "002/flows/f.yaml")
 	var files []*flowtest.File
 	for i := range n {
 		d := filepath.Join(dir, fmt.Sprintf("%03d", i))
@@ -187,15 +182,49 @@ func runClean(t *testing.T, files []*flowtest.File, n int) {
 	}
 }
 
-// sameBytes fails unless each file is written, with the same bytes, below
-// both directories (one seed wrote them twice).
-func sameBytes(t *testing.T, dir, again string, files ...string) {
+// writeSeeded writes n stories of one kind at seed into a fresh
+// directory, and three more into another: each of same (paths below both)
+// must come out with the same bytes, as a seed promises. It returns the
+// first directory.
+func writeSeeded(t *testing.T, write func(dir string, n int, seed uint64) error, n int, seed uint64, same ...string) string {
 	t.Helper()
-	for _, f := range files {
+	dir, again := t.TempDir(), t.TempDir()
+	if err := write(dir, n, seed); err != nil {
+		t.Fatal(err)
+	}
+	if err := write(again, 3, seed); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range same {
 		a, _ := os.ReadFile(filepath.Join(dir, f))
 		b, _ := os.ReadFile(filepath.Join(again, f))
-		if len(a) == 0 || string(a) != string(b) {
-			t.Errorf("%s: seed 7 wrote different bytes twice", f)
+		if len(a) == 0 || !bytes.Equal(a, b) {
+			t.Errorf("%s: seed %d wrote different bytes twice", f, seed)
+		}
+	}
+	return dir
+}
+
+// assertDrawn fails for each of want that no file of the stories under
+// dir holds: what a kind promises to draw, it draws.
+func assertDrawn(t *testing.T, dir string, want []string) {
+	t.Helper()
+	var all strings.Builder
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		all.Write(b)
+		all.WriteByte(0)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range want {
+		if !strings.Contains(all.String(), k) {
+			t.Errorf("no story drew %q", k)
 		}
 	}
 }

@@ -2,9 +2,7 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"kitsoki/pkg/flowtest"
@@ -14,18 +12,9 @@ import (
 // Go runtime text in any failure, view or event; every stub form, call
 // form and host assertion is drawn; the same seed writes the same bytes.
 func TestHostStoriesRun(t *testing.T) {
-	dir := t.TempDir()
 	const n = 30
-	if err := writeHost(dir, n, 11); err != nil {
-		t.Fatal(err)
-	}
-	again := t.TempDir()
-	if err := writeHost(again, 2, 11); err != nil {
-		t.Fatal(err)
-	}
-	sameBytes(t, dir, again, "000/app.yaml", "001/flows/f0.yaml", "001/flows/f1.yaml")
+	dir := writeSeeded(t, writeHost, n, 11, "000/app.yaml", "001/flows/f0.yaml", "001/flows/f1.yaml")
 	var files []*flowtest.File
-	seen := map[string]bool{}
 	want := []string{
 		// stub forms
 		"by_call:", "by_op:", "delay:", "infra_error:", "error:", "request_clarification:", "host.agent:",
@@ -44,21 +33,8 @@ func TestHostStoriesRun(t *testing.T) {
 			t.Fatalf("%s: fixtures %d, error %v", d, len(fs), err)
 		}
 		files = append(files, fs...)
-		paths, _ := filepath.Glob(filepath.Join(d, "flows", "*.yaml"))
-		for _, p := range append(paths, filepath.Join(d, "app.yaml")) {
-			b, _ := os.ReadFile(p)
-			for _, k := range want {
-				if strings.Contains(string(b), k) {
-					seen[k] = true
-				}
-			}
-		}
 	}
-	for _, k := range want {
-		if !seen[k] {
-			t.Errorf("no story of %d drew %s", n, k)
-		}
-	}
+	assertDrawn(t, dir, want)
 	runClean(t, files, n)
 }
 

@@ -3,9 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"kitsoki/pkg/flowtest"
@@ -16,18 +14,9 @@ import (
 // form and every intent form are drawn; the same seed writes the same
 // bytes; and most turns pass (the fixture's predictions hold here).
 func TestIntentStoriesRun(t *testing.T) {
-	dir := t.TempDir()
 	const n = 30
-	if err := writeIntent(dir, n, 13); err != nil {
-		t.Fatal(err)
-	}
-	again := t.TempDir()
-	if err := writeIntent(again, 2, 13); err != nil {
-		t.Fatal(err)
-	}
-	sameBytes(t, dir, again, "000/app.yaml", "001/flows/f0.yaml", "001/flows/f1.yaml")
+	dir := writeSeeded(t, writeIntent, n, 13, "000/app.yaml", "001/flows/f0.yaml", "001/flows/f1.yaml")
 	var files []*flowtest.File
-	seen := map[string]bool{}
 	want := []string{
 		// paths
 		"use_orchestrator: true", "use_orchestrator: false",
@@ -48,21 +37,8 @@ func TestIntentStoriesRun(t *testing.T) {
 			t.Fatalf("%s: fixtures %d, diagnostics %v, error %v", d, len(fs), ds, err)
 		}
 		files = append(files, fs...)
-		paths, _ := filepath.Glob(filepath.Join(d, "flows", "*.yaml"))
-		for _, p := range append(paths, filepath.Join(d, "app.yaml")) {
-			b, _ := os.ReadFile(p)
-			for _, k := range want {
-				if strings.Contains(string(b), k) {
-					seen[k] = true
-				}
-			}
-		}
 	}
-	for _, k := range want {
-		if !seen[k] {
-			t.Errorf("no story of %d drew %s", n, k)
-		}
-	}
+	assertDrawn(t, dir, want)
 	runClean(t, files, n)
 	// the fixtures' predictions (intent_sim.go) hold: most fixtures pass
 	results := flowtest.NewRunner(flowtest.Options{Jobs: 1}).Run(context.Background(), files)

@@ -15,14 +15,7 @@ import (
 // runtime text), and those that load run their turns.
 func TestTemplateStoriesRun(t *testing.T) {
 	const n = 40
-	dir, again := t.TempDir(), t.TempDir()
-	if err := writeTmpl(dir, n, 7); err != nil {
-		t.Fatal(err)
-	}
-	if err := writeTmpl(again, 2, 7); err != nil {
-		t.Fatal(err)
-	}
-	sameBytes(t, dir, again, "000/app.yaml", "001/flows/f.yaml", "001/views/inc.pongo")
+	dir := writeSeeded(t, writeTmpl, n, 7, "000/app.yaml", "001/flows/f.yaml", "001/views/inc.pongo")
 	var files []*flowtest.File
 	refused := 0
 	for i := range n {

@@ -15,14 +15,7 @@ import (
 // fixtures run every turn, so each state's view renders.
 func TestViewStoriesRun(t *testing.T) {
 	const n = 20
-	dir, again := t.TempDir(), t.TempDir()
-	if err := writeView(dir, n, 11); err != nil {
-		t.Fatal(err)
-	}
-	if err := writeView(again, 2, 11); err != nil {
-		t.Fatal(err)
-	}
-	sameBytes(t, dir, again, "000/app.yaml", "001/flows/f.yaml", "001/views/layout.pongo", "000/views/tf.pongo")
+	dir := writeSeeded(t, writeView, n, 11, "000/app.yaml", "001/flows/f.yaml", "001/views/layout.pongo", "000/views/tf.pongo")
 	var files []*flowtest.File
 	for i := range n {
 		d := filepath.Join(dir, fmt.Sprintf("%03d", i))
