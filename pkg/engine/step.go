@@ -124,38 +124,54 @@ func (r *runner) settle(ctx context.Context, st *step) error {
 			// (conformance bare-compound-target, redirect-self-nested).
 			return r.unwindRedirects(append(nested, from), r.landTo(res))
 		}
-		// A step that had already reached an exit or terminal state is
-		// taken back: the failure is handled by the redirect, as declared.
-		r.ended, r.outcome, r.exit = false, "", ""
 		to = r.landTo(res)
 		nested = append(nested, from)
-		if err := r.emit(KindTransition, map[string]any{"from": from, "intent": "on_error", "to": to}); err != nil {
+		var failed bool
+		if preLand, failed, err = r.landRedirect(ctx, res, from, rd, st); err != nil || failed {
+			if failed {
+				// upstream swallows a failure of the landing's on_enter:
+				// the turn shows the view of the state it had reached
+				// before dispatch, no banner (conformance
+				// on-error-landing-enter-fails)
+				r.swallowed(origin, originAt)
+			}
 			return err
 		}
-		r.note(Note{Kind: "on_error", State: from, Text: "on_error → " + res.describe(), Error: rd.err})
-		// st is empty (its emits fired, its calls went out): the
-		// landing's chain queues its own step there
-		preLand = r.landingWorld()
-		prev := r.t.tentative
-		r.t.tentative = &preLand.held
-		err = r.land(ctx, res, st)
-		r.t.tentative = prev
-		if err != nil {
-			if isTraceErr(err) || ctx.Err() != nil {
-				// a trace that cannot be written, an interrupt
-				if ferr := r.flushHeld(preLand.held); ferr != nil {
-					return ferr
-				}
-				return err
-			}
-			// upstream swallows a failure of the landing's on_enter: the
-			// turn shows the view of the state it had reached before
-			// dispatch, no banner (conformance on-error-landing-enter-fails)
-			r.note(Note{Kind: "on_error", State: r.statePath(), Text: "on_error landing's on_enter failed", Error: err.Error()})
-			r.swallowed(origin, originAt)
-			return r.swallowLanding(preLand, preLand.held)
-		}
 	}
+}
+
+// landRedirect takes an on_error redirect from the state from to res: its
+// machine.transition, then the landing, whose events are held in pre
+// (with the world it found) until its emit_intent chain has gone through.
+// failed reports that the landing's on_enter failed, which leaves the
+// landing as swallowLanding does; err is a trace or an interrupt.
+func (r *runner) landRedirect(ctx context.Context, res target, from string, rd *redirect, st *step) (pre landingWorld, failed bool, err error) {
+	// A step that had already reached an exit or terminal state is taken
+	// back: the failure is handled by the redirect, as declared.
+	r.ended, r.outcome, r.exit = false, "", ""
+	if err := r.emit(KindTransition, map[string]any{"from": from, "intent": "on_error", "to": r.landTo(res)}); err != nil {
+		return pre, false, err
+	}
+	r.note(Note{Kind: "on_error", State: from, Text: "on_error → " + res.describe(), Error: rd.err})
+	// st is empty (its emits fired, its calls went out): the landing's
+	// chain queues its own step there
+	pre = r.landingWorld()
+	prev := r.t.tentative
+	r.t.tentative = &pre.held
+	err = r.land(ctx, res, st)
+	r.t.tentative = prev
+	switch {
+	case err == nil:
+		return pre, false, nil
+	case isTraceErr(err) || ctx.Err() != nil:
+		// a trace that cannot be written, an interrupt
+		if ferr := r.flushHeld(pre.held); ferr != nil {
+			return pre, false, ferr
+		}
+		return pre, false, err
+	}
+	r.note(Note{Kind: "on_error", State: r.statePath(), Text: "on_error landing's on_enter failed", Error: err.Error()})
+	return pre, true, r.swallowLanding(pre, pre.held)
 }
 
 // unwindRedirects writes what upstream's nested on_error dispatch writes
