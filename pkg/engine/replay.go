@@ -87,8 +87,16 @@ func (r *runner) replayInto(w World) {
 			continue
 		}
 		v = jsonNumbers(v)
-		if f, isF := v.(float64); isF && (how == "increment" || r.declaredInt(k)) && f == float64(int64(f)) {
-			v = int64(f) // an increment replays as current as int64 + delta
+		if f, isF := v.(float64); isF {
+			switch {
+			case r.declaredInt(k) && f >= -(1<<63) && f < 1<<63:
+				// a type: int key holding a fraction replays cut toward
+				// zero (2.5 → 2, -0.5 → 0), as upstream; past int64 it
+				// stays (conformance replay-int-fraction)
+				v = int64(f)
+			case how == "increment" && f == float64(int64(f)):
+				v = int64(f) // an increment replays as current as int64 + delta
+			}
 		}
 		w[k] = v
 	}
