@@ -1,0 +1,43 @@
+package engine
+
+import "strings"
+
+// A flow fixture's initial_state that is no state of the story but lies
+// under one (c.c9, "c.", c.x.y, or an unknown leaf of a parallel form,
+// p#p.ra.a1|p.rb.b9) is where upstream's flow rig rests: its machine looks
+// an intent up through the path's dotted prefixes, and leaving it writes
+// machine.state_exited for the raw path and then each known ancestor
+// (conformance start-under-known). The runner rests on an unknownLeaf, a
+// state of its own the story does not hold: no view, no arms, no
+// on_enter, no timeout, its parent the deepest known dotted prefix. A path
+// whose first segment names no state stays unknown (the flow rig plays it
+// stranded).
+
+// unknownLeaf is the resting state for path: a chain of states of its own
+// up every unknown dotted prefix to the deepest known one, whose exits
+// upstream writes too (c.x.y leaves c.x.y, c.x, then c); nil when no
+// proper prefix names a state, or the one found is not within the
+// parallel root within (when set).
+func (r *runner) unknownLeaf(path string, within *State) *State {
+	var unknown []string // path and its unknown prefixes, deepest first
+	for p := path; ; {
+		unknown = append(unknown, p)
+		i := strings.LastIndexByte(p, '.')
+		if i <= 0 {
+			return nil
+		}
+		p = p[:i]
+		known := r.m.States[p]
+		if known == nil {
+			continue
+		}
+		if within != nil && !known.within(within) {
+			return nil
+		}
+		for j := len(unknown) - 1; j >= 0; j-- {
+			u := unknown[j]
+			known = &State{Path: u, Name: u[strings.LastIndexByte(u, '.')+1:], Parent: known}
+		}
+		return known
+	}
+}
