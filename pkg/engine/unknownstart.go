@@ -41,3 +41,32 @@ func (r *runner) unknownLeaf(path string, within *State) *State {
 		return known
 	}
 }
+
+// viewPath is the path whose view shows while the machine rests on an
+// unknownLeaf: none for the raw dotted path (upstream renders ""), and a
+// parallel configuration without its unknown leaves (the root's view and
+// the known leaves' show, as upstream). ok is false when nothing renders.
+func (r *runner) viewPath(path string) (string, bool) {
+	if r.par == nil || path != r.par.encode() {
+		if r.cur != nil && path == r.cur.Path && r.m.States[path] != r.cur {
+			return "", false
+		}
+		return path, true
+	}
+	var known []string
+	for _, l := range r.par.leaves {
+		if r.m.States[l.Path] == l {
+			known = append(known, l.Path)
+		}
+	}
+	return r.par.root.Path + "#" + strings.Join(known, "|"), true
+}
+
+// ViewPath is the state path whose view shows for path, the session's
+// State(): the same path but while the session rests on a flow start the
+// story does not hold (see viewPath); ok is false when no view shows.
+func (s *Session) ViewPath(path string) (string, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.r.viewPath(path)
+}

@@ -760,8 +760,8 @@ func (fr *fixtureRun) checkTurn(ctx context.Context, t *Turn, c *checker, tr *Tu
 	// fails; on the orchestrator path the turn's view (banner included),
 	// the re-render when it is empty.
 	view := out.view
-	if (view == "" || fr.legacy) && fr.ld.Views != nil {
-		if v, err := fr.ld.Views.RenderView(state, world, map[string]any{expr.ContextKey: ctx}); err == nil {
+	if vp, ok := s.ViewPath(state); ok && (view == "" || fr.legacy) && fr.ld.Views != nil {
+		if v, err := fr.ld.Views.RenderView(vp, world, map[string]any{expr.ContextKey: ctx}); err == nil {
 			view = v
 		}
 	}
