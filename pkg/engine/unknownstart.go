@@ -70,3 +70,17 @@ func (s *Session) ViewPath(path string) (string, bool) {
 	defer s.mu.Unlock()
 	return s.r.viewPath(path)
 }
+
+// RestsUnknown reports whether the session rests on a flow start the story
+// does not hold (an unknownLeaf, or a parallel configuration with one):
+// its Available intents are then the ones its known prefixes take.
+func (s *Session) RestsUnknown() bool {
+	return locked(s, func(r *runner) bool {
+		for _, l := range r.leaves() {
+			if l != nil && r.m.States[l.Path] != l {
+				return true
+			}
+		}
+		return false
+	})
+}

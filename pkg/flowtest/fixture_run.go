@@ -689,6 +689,11 @@ func (fr *fixtureRun) outcome(t *Turn, c *checker, in *engine.Input, turn *engin
 		// INTENT_NOT_ALLOWED_IN_STATE
 		rej := *out.rej
 		rej.Allowed = allowedAt(fr.m, from)
+		if fr.sess.RestsUnknown() {
+			// a start under a known state: what its prefixes take, as
+			// upstream (conformance start-under-known-rest)
+			rej.Allowed = fr.sess.Available()
+		}
 		out.rej = &rej
 	}
 	if out.rej != nil {
