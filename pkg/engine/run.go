@@ -530,6 +530,10 @@ func isTraceErr(err error) bool {
 // trans, the turn's transition view. A failed render is noted and shows
 // nothing.
 func (r *runner) renderAt(ctx context.Context, path string, world, slots map[string]any, trans bool) (string, error) {
+	path, ok := r.viewPath(path) // unknownstart.go
+	if !ok {
+		return "", nil
+	}
 	run := map[string]any{"id": "", "turn": 0}
 	extra := map[string]any{"slots": slots, "run": run, expr.ContextKey: expr.ShareBudget(ctx, r.renderCtx())}
 	if trans && r.t.transView != nil {

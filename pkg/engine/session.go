@@ -309,6 +309,9 @@ func (r *runner) placeAt(spec string) error {
 		pc := &parConf{root: p}
 		for _, l := range strings.Split(leaves, "|") {
 			st := r.m.States[strings.TrimSpace(l)]
+			if st == nil && r.so.StartFlat {
+				st = r.unknownLeaf(strings.TrimSpace(l), p) // unknownstart.go
+			}
 			if st == nil || !st.within(p) {
 				return fmt.Errorf("start state %q: %q is not a state inside %q", spec, l, root)
 			}
@@ -317,6 +320,9 @@ func (r *runner) placeAt(spec string) error {
 		return r.placeRegions(pc)
 	}
 	st := r.m.States[strings.ReplaceAll(spec, "/", ".")]
+	if st == nil && r.so.StartFlat {
+		st = r.unknownLeaf(spec, nil) // unknownstart.go
+	}
 	if st == nil {
 		return fmt.Errorf("start state %q is not a state of the story", spec)
 	}

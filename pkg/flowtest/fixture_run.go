@@ -689,6 +689,11 @@ func (fr *fixtureRun) outcome(t *Turn, c *checker, in *engine.Input, turn *engin
 		// INTENT_NOT_ALLOWED_IN_STATE
 		rej := *out.rej
 		rej.Allowed = allowedAt(fr.m, from)
+		if fr.sess.RestsUnknown() {
+			// a start under a known state: what its prefixes take, as
+			// upstream (conformance start-under-known-rest)
+			rej.Allowed = fr.sess.Available()
+		}
 		out.rej = &rej
 	}
 	if out.rej != nil {
@@ -760,8 +765,8 @@ func (fr *fixtureRun) checkTurn(ctx context.Context, t *Turn, c *checker, tr *Tu
 	// fails; on the orchestrator path the turn's view (banner included),
 	// the re-render when it is empty.
 	view := out.view
-	if (view == "" || fr.legacy) && fr.ld.Views != nil {
-		if v, err := fr.ld.Views.RenderView(state, world, map[string]any{expr.ContextKey: ctx}); err == nil {
+	if vp, ok := s.ViewPath(state); ok && (view == "" || fr.legacy) && fr.ld.Views != nil {
+		if v, err := fr.ld.Views.RenderView(vp, world, map[string]any{expr.ContextKey: ctx}); err == nil {
 			view = v
 		}
 	}

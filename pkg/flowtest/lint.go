@@ -134,8 +134,8 @@ func (l *fixtureLint) turns() {
 		what := "every turn would be rejected"
 		if anc := ix.knownAncestor(fx.InitialState); anc != "" {
 			// upstream looks an intent up through the path's dotted
-			// prefixes (gen testdata/differences unknown-start-under-known)
-			what = fmt.Sprintf("the existing engine still takes the intents of %q from it (kitsoki does not)", anc)
+			// prefixes, and so do we (conformance start-under-known)
+			what = fmt.Sprintf("the fixture rests on that path, shows no view of its own and takes the intents of %q (and of its ancestors), as the existing engine does; if a state was renamed, name the state it should start in", anc)
 		}
 		l.warn(fx.valueAt("initial_state"), ruleUnknownState, "initial_state %q is not a state of the story%s; %s", fx.InitialState, ix.suggestState(fx.InitialState), what)
 	}

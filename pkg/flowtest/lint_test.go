@@ -169,13 +169,13 @@ func TestDiscoverDefaultGlob(t *testing.T) {
 	}
 }
 
-// An unknown initial_state under a known state: upstream still answers
-// intents from that ancestor, which the warning says.
+// An unknown initial_state under a known state: the fixture answers
+// intents from that ancestor, as upstream, which the warning says.
 func TestLintUnknownStartUnderKnown(t *testing.T) {
 	st, _ := storylint.Load(rigApp, story.Options{})
 	fxs, _ := parse("flows/l.yaml", []byte("test_kind: flow\ninitial_state: a.zz\nturns: []\n---\ntest_kind: flow\ninitial_state: zz\nturns: []\n"))
 	got := lint(st, fxs)
-	if !hasDiag(got, diag.Warning, 2, 16, `the existing engine still takes the intents of "a" from it`) || !hasDiag(got, diag.Warning, 6, 16, "every turn would be rejected") {
+	if !hasDiag(got, diag.Warning, 2, 16, `takes the intents of "a" (and of its ancestors), as the existing engine does`) || !hasDiag(got, diag.Warning, 6, 16, "every turn would be rejected") {
 		t.Fatalf("%v", got)
 	}
 }

@@ -9,11 +9,14 @@ import (
 )
 
 // A start state the story does not have is not a fixture error upstream
-// (flow-format.md §2.1, §2.2 "silently accepted"): the session rests
-// there, every intent is rejected with INTENT_NOT_ALLOWED_IN_STATE, a
-// clock-only turn passes, and the session checks see that state. So does
-// a legacy-path fixture without initial_state, in the state "" (§2.1).
-// The engine refuses such a start, so the runner plays those turns itself.
+// (flow-format.md §2.1, §2.2 "silently accepted"). One under a known
+// state (c.c9) takes that state's intents, and the engine starts there
+// (pkg/engine unknownstart.go). One with no known dotted prefix (x.y, the
+// slash form c/c9) strands the session: every intent is rejected with
+// INTENT_NOT_ALLOWED_IN_STATE, a clock-only turn passes, and the session
+// checks see that state. So does a legacy-path fixture without
+// initial_state, in the state "" (§2.1). The engine refuses those
+// starts, so the runner plays their turns itself.
 
 // strandedState reports whether a failed start is that case.
 func (fr *fixtureRun) strandedState(err error) bool {

@@ -1,0 +1,96 @@
+package engine
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+const unknownStartSrc = `app: {id: us, version: 0.1.0}
+intents: {back: {}, go: {}}
+root: idle
+states:
+  idle: {on: {back: [{target: c}]}}
+  c:
+    type: compound
+    initial: c1
+    on: {back: [{target: idle}]}
+    states:
+      c1: {on: {go: [{target: c.c2}]}}
+      c2: {}
+  p:
+    type: parallel
+    on: {back: [{target: idle}]}
+    states:
+      ra: {type: compound, initial: a1, states: {a1: {on: {go: [{target: p.ra.a2}]}}, a2: {}}}
+      rb: {type: compound, initial: b1, states: {b1: {}}}
+`
+
+// A flow start under a known state rests on the raw path, takes the
+// ancestor's intents, and leaving it exits the raw path, each unknown
+// prefix and the known ancestors (conformance start-under-known-exits).
+func TestStartUnderKnownState(t *testing.T) {
+	m := compileSource(t, "app.yaml", unknownStartSrc, CompileOptions{})
+	sink := &recSink{}
+	s, err := Start(t.Context(), m, SessionOptions{StartState: "c.x.y", StartFlat: true, Options: Options{Sink: sink}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if got := s.State(); got != "c.x.y" {
+		t.Fatalf("state %q, want the raw path", got)
+	}
+	if !s.RestsUnknown() || !slices.Equal(s.Available(), []string{"back"}) {
+		t.Fatalf("RestsUnknown %v, Available %v: want true, [back]", s.RestsUnknown(), s.Available())
+	}
+	if _, ok := s.ViewPath("c.x.y"); ok {
+		t.Error("the raw path has a view")
+	}
+	if tn := fire(t, s, "go"); tn.Rejection == nil || !strings.Contains(tn.Rejection.Message, `state "c.x.y"`) {
+		t.Fatalf("go (c1's, not an ancestor's) not rejected naming the raw path: %+v", tn.Rejection)
+	}
+	fire(t, s, "back")
+	var exited []string
+	for _, e := range sink.kinds(KindStateExited) {
+		exited = append(exited, e.StatePath)
+	}
+	if s.State() != "idle" || !slices.Equal(exited, []string{"c.x.y", "c.x", "c"}) {
+		t.Fatalf("state %q, exits %v: want idle, [c.x.y c.x c]", s.State(), exited)
+	}
+	if s.RestsUnknown() {
+		t.Error("still resting on an unknown state after leaving it")
+	}
+}
+
+// The parallel form keeps its unknown leaf while a known one moves; its
+// view is the root's and the known leaves'.
+func TestStartUnderKnownParallel(t *testing.T) {
+	m := compileSource(t, "app.yaml", unknownStartSrc, CompileOptions{})
+	s, err := Start(t.Context(), m, SessionOptions{StartState: "p#p.ra.a1|p.rb.b9", StartFlat: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if vp, ok := s.ViewPath(s.State()); !ok || vp != "p#p.ra.a1" {
+		t.Errorf("view path %q %v, want p#p.ra.a1", vp, ok)
+	}
+	fire(t, s, "go")
+	if got := s.State(); got != "p#p.ra.a2|p.rb.b9" {
+		t.Fatalf("state %q, want p#p.ra.a2|p.rb.b9", got)
+	}
+}
+
+// Outside the flow rig (no StartFlat), and with no known prefix, the
+// start is refused with the path named.
+func TestStartUnknownRefused(t *testing.T) {
+	m := compileSource(t, "app.yaml", unknownStartSrc, CompileOptions{})
+	for _, so := range []SessionOptions{{StartState: "c.c9"}, {StartState: "x.y", StartFlat: true}, {StartState: "p#p.zz|p.rb.b1", StartFlat: true}} {
+		s, err := Start(t.Context(), m, so)
+		if s != nil {
+			s.Close()
+		}
+		if err == nil || !strings.Contains(err.Error(), strings.TrimPrefix(strings.Split(so.StartState, "|")[0], "p#")) {
+			t.Errorf("%+v: err %v, want a refusal naming the state", so.StartState, err)
+		}
+	}
+}
