@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -40,4 +41,12 @@ func loadErrDiff(d string) (msg string, both bool) {
 		got = append(got, om[1])
 	}
 	return "load error " + strings.Join(got, "; ") + ", existing " + want, true
+}
+
+// declaresPhases reports whether the story in d builds states from
+// phase_templates: (the phase kind's stories), whose load errors compare
+// by text.
+func declaresPhases(d string) bool {
+	b, err := os.ReadFile(filepath.Join(d, "app.yaml"))
+	return err == nil && bytes.Contains(b, []byte("\nphase_templates:"))
 }
