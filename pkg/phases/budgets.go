@@ -2,7 +2,6 @@ package phases
 
 import (
 	"fmt"
-	"reflect"
 
 	"kitsoki/pkg/story"
 )
@@ -18,21 +17,12 @@ import (
 // counter is not declared: a story that budgets declares
 // world.cycle__<id>__<arc> itself (upstream fails the turn on the
 // undeclared key).
-//
-// base holds the arms the phase's own <id>_executing state had for each
-// budgeted arc before any budget applied ([baseArms]): another *_executing
-// state of the phase with no arm for an arc is given a copy of them first,
-// as upstream (gen -kind phase seed 421000, story 051; conformance
-// phase-budget-base-arms).
-func applyBudgets(id string, budgets []story.Budget, exec *story.State, base map[string][]*story.Transition) {
+func applyBudgets(id string, budgets []story.Budget, exec *story.State) {
 	if len(budgets) == 0 || exec == nil {
 		return
 	}
 	for _, b := range budgets {
 		arc := b.Arc
-		if len(exec.Arms(arc)) == 0 && len(base[arc]) > 0 {
-			exec.AddOn(arc, exec.Pos, copyArms(base[arc])...)
-		}
 		key := "cycle__" + id + "__" + arc
 		cond := fmt.Sprintf("world.%s < %d", key, b.Limit)
 		for _, t := range exec.Arms(arc) {
@@ -57,25 +47,4 @@ func applyBudgets(id string, budgets []story.Budget, exec *story.State, base map
 		}
 		exec.AddOn(arc, at, over)
 	}
-}
-
-// baseArms copies the arms base (the phase's <id>_executing state, nil
-// when it has none) has for each budgeted arc, before any budget applies.
-func baseArms(base *story.State, budgets []story.Budget) map[string][]*story.Transition {
-	if base == nil {
-		return nil
-	}
-	out := map[string][]*story.Transition{}
-	for _, b := range budgets {
-		if arms := base.Arms(b.Arc); len(arms) > 0 {
-			out[b.Arc] = copyArms(arms)
-		}
-	}
-	return out
-}
-
-// copyArms deep-copies arms, substituting nothing.
-func copyArms(arms []*story.Transition) []*story.Transition {
-	same := &copier{b: &binding{}}
-	return same.value(reflect.ValueOf(arms), story.Pos{}).Interface().([]*story.Transition)
 }

@@ -130,12 +130,11 @@ func Expand(st *story.Story) error {
 	}
 	for _, p := range byID {
 		budgets := p.node.Budgets()
-		base := baseArms(final[p.id+"_executing"], budgets)
 		done := map[string]bool{}
 		for _, s := range p.mine {
 			if strings.HasSuffix(s.Name, "_executing") && !done[s.Name] {
 				done[s.Name] = true
-				applyBudgets(p.id, budgets, final[s.Name], base)
+				applyBudgets(p.id, budgets, final[s.Name])
 			}
 		}
 	}
