@@ -2,6 +2,7 @@ package lint
 
 import (
 	"iter"
+	"slices"
 
 	"kitsoki/internal/yamlnode"
 	"kitsoki/pkg/story"
@@ -120,6 +121,7 @@ func unfolded(r *Rule) bool { return r == ruleDecider || r == story.RuleRouting 
 // imported child), reading files through opts and the load's sources.
 func check(st *story.Story, rep *yamlnode.Reporter, opts story.Options, src *sources) {
 	c := &checker{st: st, rep: rep, opts: opts, src: src, files: map[string]fileAt{}, cc: map[compileKey]error{}}
+	start := len(rep.Diags)
 	for _, ps := range passes() {
 		if ps.run == nil {
 			continue
@@ -130,6 +132,7 @@ func check(st *story.Story, rep *yamlnode.Reporter, opts story.Options, src *sou
 			rep.DemoteSince(mark, "ignored in an imported child: upstream does not fold its "+ps.rule.ID+" block")
 		}
 	}
+	checkExpanded(st, rep, opts, src, slices.Clone(rep.Diags[start:]))
 }
 
 // effSite describes where an effect sits: its place (the effect, its
