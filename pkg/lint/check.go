@@ -22,6 +22,8 @@ type checker struct {
 	files map[string]fileAt
 	// all caches st.AllStates() (the rules only read it).
 	all []*story.State
+	// expanded: st is a copy with its phases: expanded (checkExpanded)
+	expanded bool
 }
 
 // states returns every state of the story's tree (AllStates), listed
