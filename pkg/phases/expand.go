@@ -143,7 +143,7 @@ func expandInto(st *story.Story, origin map[string]string) error {
 		for _, s := range p.mine {
 			if strings.HasSuffix(s.Name, "_executing") && !done[s.Name] {
 				done[s.Name] = true
-				applyBudgets(p.id, budgets, final[s.Name])
+				applyBudgets(p.id, budgets, p.node.Next, final[s.Name])
 			}
 		}
 	}
