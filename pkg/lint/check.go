@@ -2,6 +2,7 @@ package lint
 
 import (
 	"iter"
+	"slices"
 
 	"kitsoki/internal/yamlnode"
 	"kitsoki/pkg/story"
@@ -21,6 +22,8 @@ type checker struct {
 	files map[string]fileAt
 	// all caches st.AllStates() (the rules only read it).
 	all []*story.State
+	// expanded: st is a copy with its phases: expanded (checkExpanded)
+	expanded bool
 }
 
 // states returns every state of the story's tree (AllStates), listed
@@ -120,6 +123,7 @@ func unfolded(r *Rule) bool { return r == ruleDecider || r == story.RuleRouting 
 // imported child), reading files through opts and the load's sources.
 func check(st *story.Story, rep *yamlnode.Reporter, opts story.Options, src *sources) {
 	c := &checker{st: st, rep: rep, opts: opts, src: src, files: map[string]fileAt{}, cc: map[compileKey]error{}}
+	start := len(rep.Diags)
 	for _, ps := range passes() {
 		if ps.run == nil {
 			continue
@@ -130,6 +134,7 @@ func check(st *story.Story, rep *yamlnode.Reporter, opts story.Options, src *sou
 			rep.DemoteSince(mark, "ignored in an imported child: upstream does not fold its "+ps.rule.ID+" block")
 		}
 	}
+	checkExpanded(st, rep, opts, src, slices.Clone(rep.Diags[start:]))
 }
 
 // effSite describes where an effect sits: its place (the effect, its

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -28,7 +29,37 @@ func TestBrokenGolden(t *testing.T) {
 	}
 }
 
+// TestPhasesExpandedGolden pins what the check of the expanded phases:
+// states finds (testdata/phases-expanded/<rule>: a generated target that
+// does not exist, a nested generated state handling a checkpoint intent, a
+// guard a substituted quote breaks), each refused upstream at load, as
+// TestBrokenGolden prints them. Regenerate with -run PhasesExpandedGolden
+// -update.
+func TestPhasesExpandedGolden(t *testing.T) {
+	for _, rule := range []string{"target", "intent", "expr", "template"} {
+		dir := filepath.Join(fixtures, "phases-expanded", rule)
+		_, ds := Load(dir, story.Options{LookupEnv: noEnv})
+		if !slices.ContainsFunc(ds, func(d diag.Diagnostic) bool { return d.Rule == rule && d.Severity == diag.Error }) {
+			t.Errorf("%s: no %s error: %v", dir, rule, ds)
+		}
+		checkGoldenAt(t, filepath.Join(dir, "expect.golden"), ds)
+	}
+	// what upstream loads stays runnable: an emit_intent of a generated
+	// state is not checked, a view's pongo2 error is lint-only
+	dir := filepath.Join(fixtures, "phases-expanded", "loads")
+	_, ds := Load(dir, story.Options{LookupEnv: noEnv})
+	if Unrunnable(ds) || !slices.ContainsFunc(ds, func(d diag.Diagnostic) bool { return d.Rule == rulePongo.ID }) {
+		t.Errorf("%s: want runnable with a pongo finding, got %v", dir, ds)
+	}
+	checkGoldenAt(t, filepath.Join(dir, "expect.golden"), ds)
+}
+
 func checkRuleGolden(t *testing.T, rule string, ds []diag.Diagnostic) {
+	t.Helper()
+	checkGoldenAt(t, filepath.Join(fixtures, "broken", rule, "expect.golden"), ds)
+}
+
+func checkGoldenAt(t *testing.T, path string, ds []diag.Diagnostic) {
 	t.Helper()
 	var b bytes.Buffer
 	err := diag.WriteHuman(&b, ds, diag.HumanOptions{Snippet: true, Source: func(f string) ([]byte, bool) {
@@ -45,5 +76,5 @@ func checkRuleGolden(t *testing.T, rule string, ds []diag.Diagnostic) {
 	if dir, err := filepath.Abs(filepath.Dir(fixtures)); err == nil {
 		got = strings.ReplaceAll(got, dir, "$PKG")
 	}
-	golden.CheckString(t, filepath.Join(fixtures, "broken", rule, "expect.golden"), got)
+	golden.CheckString(t, path, got)
 }

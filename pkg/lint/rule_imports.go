@@ -52,12 +52,14 @@ func checkImportParentSide(c *checker, alias string, im *story.Import) {
 }
 
 // checkImportEntry: the entry (or the child's root) is a top-level state
-// of the child, or one its phases generate.
+// of the child, one its phases generate, or one of its own imports'
+// aliases (a top-level state of the child as folded, as upstream checks
+// it: conformance import-entry-alias).
 func checkImportEntry(c *checker, alias string, im *story.Import, ch *story.Story) {
 	entry := cmp.Or(im.Entry, ch.Root)
 	if entry == "" {
 		c.rep.Errf(im.At("entry"), story.RuleImports, "imports.%s: entry is required (child declares no root either)", alias)
-	} else if !story.IsTemplated(entry) && !story.HasTop(ch, entry) && !ch.PhaseGenerated(entry) {
+	} else if !story.IsTemplated(entry) && !story.HasTop(ch, entry) && !ch.PhaseGenerated(entry) && ch.Imports[entry] == nil {
 		c.rep.Errf(im.At("entry"), story.RuleImports, "imports.%s: entry %q is not a top-level state of the child %s", alias, entry, ch.File)
 	}
 }

@@ -1,6 +1,7 @@
-package phases
+package phases_test
 
 import (
+	"kitsoki/pkg/phases"
 	"testing"
 
 	"kitsoki/pkg/story"
@@ -37,7 +38,7 @@ phases:
 	for i := 0; i < b.N; i++ {
 		cp := *st
 		cp.States = append([]*story.State(nil), st.States...)
-		if err := Expand(&cp); err != nil {
+		if err := phases.Expand(&cp); err != nil {
 			b.Fatal(err)
 		}
 	}

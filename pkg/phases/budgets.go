@@ -13,22 +13,23 @@ import (
 // one also requires world.cycle__<id>__<arc> < N (ANDed with its own
 // guard) and first increments that key; a default arm is left as it is. A
 // last default arm, hinted "cycle budget exceeded for <arc>", goes to
-// <id>_error. An arc the state does not handle gets only that arm. The
+// <id>_error. An arc the state does not handle gets, when the entry's
+// next: names a state for it, an arm to that state (as {{ phase.next.<arc>
+// }} names it) under the same guard and increment (probe
+// phase-budget-next), then that default arm; otherwise only the default. The
 // counter is not declared: a story that budgets declares
 // world.cycle__<id>__<arc> itself (upstream fails the turn on the
 // undeclared key).
-func applyBudgets(id string, budgets []story.Budget, exec *story.State) {
+func applyBudgets(id string, budgets []story.Budget, next any, exec *story.State) {
 	if len(budgets) == 0 || exec == nil {
 		return
 	}
+	nexts, _ := next.(map[string]any)
 	for _, b := range budgets {
 		arc := b.Arc
 		key := "cycle__" + id + "__" + arc
 		cond := fmt.Sprintf("world.%s < %d", key, b.Limit)
-		for _, t := range exec.Arms(arc) {
-			if t.Default() {
-				continue
-			}
+		guard := func(t *story.Transition) {
 			if t.When == "" {
 				t.When = cond
 			} else {
@@ -38,13 +39,23 @@ func applyBudgets(id string, budgets []story.Budget, exec *story.State) {
 			inc.Extra().Increment = []story.KV{{Key: key, Value: 1, Pos: t.Pos}}
 			t.Effects = append([]*story.Effect{inc}, t.Effects...)
 		}
+		for _, t := range exec.Arms(arc) {
+			if !t.Default() {
+				guard(t)
+			}
+		}
 		over := &story.Transition{Target: id + "_error", Pos: exec.Pos}
 		over.Extra().Default = true
 		over.Extra().GuardHint = "cycle budget exceeded for " + arc
 		at := exec.Pos
+		arms := []*story.Transition{over}
 		if exec.HasOn(arc) {
 			at = story.Pos{}
+		} else if to, ok := nexts[arc]; ok {
+			t := &story.Transition{Target: executing(text(to)), Pos: exec.Pos}
+			guard(t)
+			arms = append([]*story.Transition{t}, arms...)
 		}
-		exec.AddOn(arc, at, over)
+		exec.AddOn(arc, at, arms...)
 	}
 }

@@ -1,8 +1,9 @@
-package phases
+package phases_test
 
 import (
 	"errors"
 	"fmt"
+	"kitsoki/pkg/phases"
 	"os"
 	"path/filepath"
 	"strings"
@@ -93,10 +94,10 @@ phases:
 		t.Run(c.name, func(t *testing.T) {
 			st := loadLoose(t, c.yaml)
 			n := len(st.States)
-			err := Expand(st)
-			var pe *Error
+			err := phases.Expand(st)
+			var pe *phases.Error
 			if !errors.As(err, &pe) {
-				t.Fatalf("err = %v, want *Error", err)
+				t.Fatalf("err = %v, want *phases.Error", err)
 			}
 			var got []string
 			for _, p := range pe.Problems {
@@ -132,7 +133,7 @@ phases:
   template: t
   graph: {a: {next: {go: b}}, b: {next: 3}}
 `)
-	if err := Expand(st); err != nil {
+	if err := phases.Expand(st); err != nil {
 		t.Fatal(err)
 	}
 	eq(t, "view a", find(t, st, "a_s").View.Template, "[{{ tpl.note }}|{note}|{{ tpl.nope }}|b_executing|{{ phase.next.skip }}]")
@@ -172,7 +173,7 @@ phases:
     b: {k: b, on_enter: [{set: {s: "{{ tpl.id }}"}}], cycle_budgets: {go: 1}}
     a: {k: a}
 `)
-	if err := Expand(st); err != nil {
+	if err := phases.Expand(st); err != nil {
 		t.Fatal(err)
 	}
 	eq(t, "shared", find(t, st, "shared").View.Template, "shared a")
@@ -259,7 +260,7 @@ phases:
 	st := loadLoose(t, tpl+`    a: {cycle_budgets: {go: 2.9, hop: "abc"}}
     b: {cycle_budgets: {go: "+3", hop: true}}
 `)
-	if err := Expand(st); err != nil {
+	if err := phases.Expand(st); err != nil {
 		t.Fatal(err)
 	}
 	for id, want := range map[string]string{"a": "(true) && (world.cycle__a__go < 2)", "b": "(true) && (world.cycle__b__go < 3)"} {
@@ -275,7 +276,7 @@ phases:
 	for _, v := range []string{"0", "-1", "0.5", `"0"`} {
 		st := loadLoose(t, tpl+"    a: {cycle_budgets: {go: "+v+"}}\n")
 		want := `phases.graph["a"]: cycle_budgets["go"] must be > 0`
-		if err := Expand(st); err == nil || !strings.Contains(err.Error(), want) {
+		if err := phases.Expand(st); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("budget %s: expansion err = %v", v, err)
 		}
 		dir := t.TempDir()

@@ -22,7 +22,11 @@ import (
 // state; cycle_budgets: guard the <id>_executing state's arcs
 // ([applyBudgets]). On success st.Phases is nil; on error st is
 // left unchanged and the error is an *Error naming every problem.
-func Expand(st *story.Story) error {
+func Expand(st *story.Story) error { return expandInto(st, nil) }
+
+// expandInto is Expand; when origin is not nil it records, for each generated
+// top-level state kept, the graph id that generated it.
+func expandInto(st *story.Story, origin map[string]string) error {
 	if st == nil || st.Phases == nil {
 		return nil
 	}
@@ -117,6 +121,11 @@ func Expand(st *story.Story) error {
 				mergeCheckpoints(s, st.CheckpointIntents)
 			}
 		}
+		if origin != nil {
+			for _, s := range mine {
+				origin[s.Name] = p.id
+			}
+		}
 		generated = append(generated, mine...)
 	}
 	// cycle budgets guard the state each *_executing name a phase
@@ -134,7 +143,7 @@ func Expand(st *story.Story) error {
 		for _, s := range p.mine {
 			if strings.HasSuffix(s.Name, "_executing") && !done[s.Name] {
 				done[s.Name] = true
-				applyBudgets(p.id, budgets, final[s.Name])
+				applyBudgets(p.id, budgets, p.node.Next, final[s.Name])
 			}
 		}
 	}

@@ -1,6 +1,7 @@
-package phases
+package phases_test
 
 import (
+	"kitsoki/pkg/phases"
 	"reflect"
 	"strings"
 	"testing"
@@ -14,7 +15,7 @@ const upstream = "../story/testdata/upstream/"
 func expand(t *testing.T, dir string) *story.Story {
 	t.Helper()
 	st := storyload.LoadNoEnv(t, dir)
-	if err := Expand(st); err != nil {
+	if err := phases.Expand(st); err != nil {
 		t.Fatalf("expand %s: %v", dir, err)
 	}
 	if st.Phases != nil {
@@ -252,7 +253,7 @@ phases:
   template: t
   graph: {b: {id: zz}}
 `)
-	if err := Expand(st); err != nil {
+	if err := phases.Expand(st); err != nil {
 		t.Fatal(err)
 	}
 	eq(t, "view", find(t, st, "b_s").View.Template, "b")
@@ -282,7 +283,7 @@ phases:
   template: t
   graph: {a: {k: zed_executing, cycle_budgets: {go: 1}, on_enter: [{set: {s: x}}]}}
 `)
-	if err := Expand(st); err != nil {
+	if err := phases.Expand(st); err != nil {
 		t.Fatal(err)
 	}
 	if z := find(t, st, "zed_executing"); len(z.OnEnter) != 1 || len(z.Arms("go")) != 2 {

@@ -1,7 +1,8 @@
-package phases
+package phases_test
 
 import (
 	"errors"
+	"kitsoki/pkg/phases"
 	"reflect"
 	"strings"
 	"testing"
@@ -29,7 +30,7 @@ phases:
     p: {title: P, on_enter: [{set: {a: "entry {id} {{ tpl.title }} {{ phase.id }}"}}]}
     q: {}
 `)
-	if err := Expand(st); err != nil {
+	if err := phases.Expand(st); err != nil {
 		t.Fatal(err)
 	}
 	oe := find(t, st, "p_executing").OnEnter
@@ -47,7 +48,7 @@ phases:
   template: t
   graph: {p: {on_enter: [{set: {a: entry}}]}}
 `)
-	if err := Expand(st); err != nil {
+	if err := phases.Expand(st); err != nil {
 		t.Fatal(err)
 	}
 	eq(t, "dropped", find(t, st, "p_s").OnEnter[0].Set[0].Value, "mine")
@@ -73,7 +74,7 @@ phases:
   template: t
   graph: {a: {next: {go: start}}}
 `)
-	if err := Expand(st); err != nil {
+	if err := phases.Expand(st); err != nil {
 		t.Fatal(err)
 	}
 	s := find(t, st, "a_s")
@@ -81,20 +82,6 @@ phases:
 	eq(t, "guard", s.Arms("go")[0].When, "world.count < 4 && true")
 	eq(t, "target", s.Arms("go")[0].Target, "start_executing")
 	eq(t, "nested tag", s.Arms("go")[0].Effects[0].Set[0].Value, "{{ int(4 * 3) }}")
-}
-
-// TestNextNamesExecuting: {{ phase.next.<arc> }} names <next>_executing,
-// except the names that end a run, kept as written.
-func TestNextNamesExecuting(t *testing.T) {
-	for next, want := range map[string]string{
-		"b": "b_executing", "": "", "terminated": "terminated", "ended": "ended", "completed": "completed",
-		"abandoned": "abandoned", "failed": "failed", "ended_ok": "ended_ok", "endedx": "endedx_executing",
-		"@exit:done": "@exit:done_executing", "b_executing": "b_executing_executing",
-	} {
-		if got := executing(next); got != want {
-			t.Errorf("executing(%q) = %q, want %q", next, got, want)
-		}
-	}
 }
 
 // TestDeterministic: expanding two loads of the same story gives equal
@@ -110,7 +97,7 @@ func TestDeterministic(t *testing.T) {
 		}
 		again := expand(t, upstream+dir)
 		n := len(again.States)
-		if err := Expand(again); err != nil || len(again.States) != n {
+		if err := phases.Expand(again); err != nil || len(again.States) != n {
 			t.Errorf("%s: a second Expand of an expanded story is not a no-op (%v)", dir, err)
 		}
 	}
@@ -124,12 +111,12 @@ phases:
   template: t
   graph: {x: {}, y: {}, z: {}}
 `
-	first := Expand(loadLoose(t, bad)).Error()
+	first := phases.Expand(loadLoose(t, bad)).Error()
 	if strings.Count(first, "\n") != 9 { // 3 problems x 3 entries, after the count line
 		t.Fatalf("want 9 problems:\n%s", first)
 	}
 	for i := 0; i < 5; i++ {
-		if got := Expand(loadLoose(t, bad)).Error(); !sameShape(got, first) {
+		if got := phases.Expand(loadLoose(t, bad)).Error(); !sameShape(got, first) {
 			t.Fatalf("error text differs:\n%s\n---\n%s", got, first)
 		}
 	}
@@ -153,7 +140,7 @@ func sameShape(a, b string) bool {
 // TestEachUnwraps: the problems reach a caller through errors.As with an
 // anonymous interface (how the fold can keep each position).
 func TestEachUnwraps(t *testing.T) {
-	err := Expand(loadLoose(t, head+`phases: {template: t, graph: {a: {}}}
+	err := phases.Expand(loadLoose(t, head+`phases: {template: t, graph: {a: {}}}
 `))
 	wrapped := errors.Join(errors.New("context"), err)
 	var x interface{ Each(func(story.Pos, string)) }

@@ -42,3 +42,17 @@ func (st *Story) RootNode() *yaml.Node { return st.rootNode }
 // PluginDeclared reports whether alias is declared under agent_plugins:,
 // valid or not.
 func (st *Story) PluginDeclared(alias string) bool { return st.pluginAliases[alias] }
+
+// WithStates returns a copy of st whose top-level states are states (copies
+// the caller made, e.g. with the phases: block expanded) and that has no
+// phases: or phase_templates: left, indexed as a load indexes: what pkg/lint
+// checks to see the states upstream's load expands. The states' back links
+// point at the copy; st is not changed. The copy lists no children.
+func (st *Story) WithStates(states []*State) *Story {
+	c := *st
+	c.States = states
+	c.Phases, c.PhaseTemplates = nil, nil
+	c.children = nil
+	c.index()
+	return &c
+}

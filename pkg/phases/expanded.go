@@ -1,0 +1,28 @@
+package phases
+
+import "kitsoki/pkg/story"
+
+// Expanded returns a copy of st with its phases: block expanded (Expand on
+// copies of its states), st unchanged: the story upstream's load goes on
+// to check, for pkg/lint to run its rules over the generated states.
+// origin maps each generated top-level state name to the phases.graph id
+// that generated it. A story without phases: is returned as is.
+func Expanded(st *story.Story) (exp *story.Story, origin map[string]string, err error) {
+	if st == nil || st.Phases == nil {
+		return st, nil, nil
+	}
+	// an empty binding substitutes nothing: a deep copy
+	c := &copier{b: &binding{params: map[string]any{}, probs: &problems{}}}
+	tmp := *st
+	tmp.States = make([]*story.State, 0, len(st.States))
+	for _, s := range st.States {
+		if s != nil {
+			tmp.States = append(tmp.States, c.state(s, nil))
+		}
+	}
+	origin = map[string]string{}
+	if err := expandInto(&tmp, origin); err != nil {
+		return nil, nil, err
+	}
+	return st.WithStates(tmp.States), origin, nil
+}
