@@ -25,7 +25,7 @@ func (r *Renderer) renderElements(els []*story.ViewElement, where string, dl *di
 			continue
 		}
 		what := fmt.Sprintf("%s[%d] (%s)", where, i, el.Kind)
-		if r.hidden(el.When, el, s, what, "element", env) {
+		if r.hidden(elementWhen(el), el, s, what, "element", env) {
 			continue
 		}
 		text, err := r.renderElement(el, what, dl, s, env)
@@ -47,6 +47,19 @@ func (r *Renderer) renderElements(els []*story.ViewElement, where string, dl *di
 		prevKV = kv
 	}
 	return b.String(), nil
+}
+
+// elementWhen is the when: that shows or hides el: its own, except that a
+// choice whose body holds a when: is shown by that one instead, as
+// upstream reads a choice (random differential agent 402500/054;
+// conformance view-choice-body-when).
+func elementWhen(el *story.ViewElement) string {
+	if body, ok := el.Body.(map[string]any); ok && el.Kind == "choice" {
+		if _, ok := body["when"]; ok {
+			return str(body, "when")
+		}
+	}
+	return el.When
 }
 
 func (r *Renderer) renderElement(el *story.ViewElement, what string, dl *dirLoader, s *story.State, env expr.Env) (string, error) {
