@@ -46,14 +46,52 @@ func expandInto(st *story.Story, origin map[string]string) error {
 		return ps.err()
 	}
 
-	// every phase's states, in declaration order
-	type phase struct {
-		id   string
-		node *story.PhaseNode
-		c    *copier
-		mine []*story.State
-		raw  []string // the template key each of mine came from
+	all := instantiate(ph, tpl, ps)
+	if err := ps.err(); err != nil {
+		return err
 	}
+	byID := slices.SortedFunc(slices.Values(all), func(a, b *phase) int { return strings.Compare(a.id, b.id) })
+	kept := keptStates(st.States, byID)
+	var generated []*story.State
+	for _, p := range all {
+		var mine []*story.State
+		for _, s := range p.mine {
+			if kept[s] {
+				mine = append(mine, s)
+			}
+		}
+		for _, s := range mine {
+			if len(p.node.OnEnter) > 0 && strings.HasSuffix(s.Name, "_executing") {
+				s.OnEnter = p.c.value(reflect.ValueOf(p.node.OnEnter), story.Pos{}).Interface().([]*story.Effect)
+			}
+			if strings.HasSuffix(s.Name, "_awaiting_reply") {
+				mergeCheckpoints(s, st.CheckpointIntents)
+			}
+			if origin != nil {
+				origin[s.Name] = p.id
+			}
+		}
+		generated = append(generated, mine...)
+	}
+	budgetAll(byID, slices.Concat(st.States, generated))
+	st.States = append(st.States, generated...)
+	st.Phases = nil
+	return nil
+}
+
+// phase is one graph entry's instantiation of the template: its states,
+// in the template's order, and the template key each came from.
+type phase struct {
+	id   string
+	node *story.PhaseNode
+	c    *copier
+	mine []*story.State
+	raw  []string // the template key each of mine came from
+}
+
+// instantiate builds every graph entry's states, in declaration order,
+// adding the entries' problems to ps.
+func instantiate(ph *story.Phases, tpl *story.PhaseTemplate, ps *problems) []*phase {
 	var all []*phase
 	for _, id := range order(ph) {
 		node := ph.Graph[id]
@@ -80,18 +118,19 @@ func expandInto(st *story.Story, origin map[string]string) error {
 		}
 		all = append(all, p)
 	}
-	if err := ps.err(); err != nil {
-		return err
-	}
-	// A generated name already taken is dropped, silently, as upstream
-	// does: the story's own state wins, then the phase whose id sorts
-	// first, then (within a phase) the template key that sorts first.
+	return all
+}
+
+// keptStates is the generated states whose names are free: a name
+// already taken is dropped, silently, as upstream does — the story's own
+// state (own) wins, then the phase whose id sorts first (byID), then
+// (within a phase) the template key that sorts first.
+func keptStates(own []*story.State, byID []*phase) map[*story.State]bool {
 	taken := map[string]bool{}
-	for _, s := range st.States {
+	for _, s := range own {
 		taken[s.Name] = true
 	}
 	kept := map[*story.State]bool{}
-	byID := slices.SortedFunc(slices.Values(all), func(a, b *phase) int { return strings.Compare(a.id, b.id) })
 	for _, p := range byID {
 		idx := make([]int, len(p.mine))
 		for i := range idx {
@@ -105,34 +144,16 @@ func expandInto(st *story.Story, origin map[string]string) error {
 			}
 		}
 	}
-	var generated []*story.State
-	for _, p := range all {
-		var mine []*story.State
-		for _, s := range p.mine {
-			if kept[s] {
-				mine = append(mine, s)
-			}
-		}
-		for _, s := range mine {
-			if len(p.node.OnEnter) > 0 && strings.HasSuffix(s.Name, "_executing") {
-				s.OnEnter = p.c.value(reflect.ValueOf(p.node.OnEnter), story.Pos{}).Interface().([]*story.Effect)
-			}
-			if strings.HasSuffix(s.Name, "_awaiting_reply") {
-				mergeCheckpoints(s, st.CheckpointIntents)
-			}
-		}
-		if origin != nil {
-			for _, s := range mine {
-				origin[s.Name] = p.id
-			}
-		}
-		generated = append(generated, mine...)
-	}
-	// cycle budgets guard the state each *_executing name a phase
-	// generates ends up as: its own, another phase's that won, or the
-	// story's own
+	return kept
+}
+
+// budgetAll applies each phase's cycle budgets to the state each
+// *_executing name it generates ends up as among states (the story's own
+// first, then the generated kept): its own, another phase's that won, or
+// the story's own.
+func budgetAll(byID []*phase, states []*story.State) {
 	final := map[string]*story.State{}
-	for _, s := range slices.Concat(st.States, generated) {
+	for _, s := range states {
 		if _, dup := final[s.Name]; !dup {
 			final[s.Name] = s
 		}
@@ -147,9 +168,6 @@ func expandInto(st *story.Story, origin map[string]string) error {
 			}
 		}
 	}
-	st.States = append(st.States, generated...)
-	st.Phases = nil
-	return nil
 }
 
 // bind builds the substitution of one graph entry, enforcing required
