@@ -4,12 +4,9 @@ import (
 	"fmt"
 	"maps"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
-
-	"go.yaml.in/yaml/v3"
 )
 
 // -kind expect: small stories (leaves that are terminal or not, a
@@ -80,31 +77,12 @@ func writeExpect(dir string, n int, seed uint64) error {
 		for j := range 2 + g.rnd.IntN(2) {
 			files[filepath.Join("flows", fmt.Sprintf("f%d.yaml", j))] = g.fixtureDocs()
 		}
+		var fs []agentFile
 		for name, v := range files {
-			var b []byte
-			if docs, ok := v.([]m); ok {
-				var parts []string
-				for _, doc := range docs {
-					p, err := yaml.Marshal(doc)
-					if err != nil {
-						return fmt.Errorf("story %s: %s: %w", d, name, err)
-					}
-					parts = append(parts, string(p))
-				}
-				b = []byte(strings.Join(parts, "---\n"))
-			} else {
-				var err error
-				if b, err = yaml.Marshal(v); err != nil {
-					return fmt.Errorf("story %s: %s: %w", d, name, err)
-				}
-			}
-			p := filepath.Join(d, name)
-			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-				return err
-			}
-			if err := os.WriteFile(p, b, 0o644); err != nil {
-				return err
-			}
+			fs = append(fs, agentFile{name, v})
+		}
+		if err := writeFiles(d, fs); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -76,8 +76,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-
-	"go.yaml.in/yaml/v3"
 )
 
 func main() {
@@ -177,18 +175,12 @@ func write(dir string, n int, seed uint64, o genOpts) error {
 		if kid != nil {
 			files[filepath.Join("kid", "app.yaml")] = kid
 		}
+		var fs []agentFile
 		for name, v := range files {
-			b, err := yaml.Marshal(v)
-			if err != nil {
-				return fmt.Errorf("story %s: %s: %w", d, name, err)
-			}
-			p := filepath.Join(d, name)
-			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-				return err
-			}
-			if err := os.WriteFile(p, b, 0o644); err != nil {
-				return err
-			}
+			fs = append(fs, agentFile{name, v})
+		}
+		if err := writeFiles(d, fs); err != nil {
+			return err
 		}
 	}
 	return nil

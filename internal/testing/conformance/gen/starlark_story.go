@@ -5,12 +5,13 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"go.yaml.in/yaml/v3"
 )
 
-// writeFiles writes a story's files under d: strings as they are, other
-// values as YAML.
+// writeFiles writes a story's files under d: strings as they are, a list
+// of documents as a YAML stream, other values as YAML.
 func writeFiles(d string, files []agentFile) error {
 	for _, f := range files {
 		var b []byte
@@ -19,6 +20,16 @@ func writeFiles(d string, files []agentFile) error {
 			b = []byte(v)
 		case []byte:
 			b = v
+		case []m:
+			var parts []string
+			for _, doc := range v {
+				p, err := yaml.Marshal(doc)
+				if err != nil {
+					return fmt.Errorf("story %s: %s: %w", d, f.name, err)
+				}
+				parts = append(parts, string(p))
+			}
+			b = []byte(strings.Join(parts, "---\n"))
 		default:
 			var err error
 			if b, err = yaml.Marshal(v); err != nil {
