@@ -26,7 +26,8 @@ func (r *runner) swallowedPostBind(ctx context.Context) error {
 	if at == nil {
 		return nil
 	}
-	sv, redirectErr, n := r.save(), r.t.redirectErr, len(r.t.events)
+	cur, par, ended, outcome, exit := r.cur, r.par, r.ended, r.outcome, r.exit
+	redirectErr, n := r.t.redirectErr, len(r.t.events)
 	r.cur, r.par, r.ended, r.outcome, r.exit = at, nil, false, "", ""
 	r.t.redirectErr = ""
 	if err := r.postBind(ctx); err != nil {
@@ -36,7 +37,7 @@ func (r *runner) swallowedPostBind(ctx context.Context) error {
 		r.t.capView, r.t.capAt = "", nil
 		return nil
 	}
-	r.cur, r.par, r.ended, r.outcome, r.exit = sv.cur, sv.par, sv.ended, sv.outcome, sv.exit
+	r.cur, r.par, r.ended, r.outcome, r.exit = cur, par, ended, outcome, exit
 	r.t.redirectErr = redirectErr
 	return nil
 }
