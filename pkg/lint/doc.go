@@ -2,7 +2,9 @@
 // registry ([Rules], [LookupRule], [Blocking]), the passes that run every
 // rule over a loaded story, and each rule's check. It must not parse YAML,
 // load files into the model or resolve imports (pkg/story does), nor run,
-// fold or expand a story (pkg/engine, pkg/fold, pkg/phases).
+// fold or expand a story itself (pkg/engine, pkg/fold, pkg/phases): the
+// states phases: generates are checked on a copy pkg/phases expands
+// (rule_phases_expanded.go).
 //
 // The pipeline is parse → model → check, as starlark-go's syntax →
 // resolve → eval: [story.Load] parses every file into the model and reports
