@@ -106,17 +106,7 @@ func TestFixtureDirLinkOutRefused(t *testing.T) {
 			tc.lay(t, proj, outside)
 			app := filepath.Join(proj, "app.yaml")
 			for _, args := range [][]string{{"validate", app}, {"test", app}, {"test", "flows", app}} {
-				code, stdout, stderr := runCmd(t, args...)
-				out := stdout + stderr
-				if code == 0 {
-					t.Errorf("%v: exit 0, want a refusal:\n%s", args, out)
-				}
-				if strings.Contains(out, confineCanary) {
-					t.Errorf("%v quotes the file outside the project:\n%s", args, out)
-				}
-				if !strings.Contains(out, "leading out of the project root "+proj) {
-					t.Errorf("%v: the refusal does not say the link leads out of %s:\n%s", args, proj, out)
-				}
+				refusedOutside(t, proj, args)
 			}
 		})
 	}
@@ -174,17 +164,7 @@ func TestIntentsLinkOutRefused(t *testing.T) {
 			tc.lay(t, proj, outside)
 			app := filepath.Join(proj, "app.yaml")
 			for _, args := range [][]string{{"test", "intents", app}, {"test", app}} {
-				code, stdout, stderr := runCmd(t, args...)
-				out := stdout + stderr
-				if code == 0 {
-					t.Errorf("%v: exit 0, want a refusal:\n%s", args, out)
-				}
-				if strings.Contains(out, confineCanary) {
-					t.Errorf("%v quotes the file outside the project:\n%s", args, out)
-				}
-				if !strings.Contains(out, "leading out of the project root "+proj) {
-					t.Errorf("%v: the refusal does not say the link leads out of %s:\n%s", args, proj, out)
-				}
+				refusedOutside(t, proj, args)
 			}
 		})
 	}
@@ -292,5 +272,22 @@ func TestFixtureDirLinkInsideTreeKept(t *testing.T) {
 	code, stdout, stderr := runCmd(t, "test", base+"/...")
 	if code != 0 || !strings.Contains(stdout, "1 passed") {
 		t.Errorf("exit %d, want the fixture behind the link to pass:\n%s%s", code, stdout, stderr)
+	}
+}
+
+// refusedOutside runs the command args and fails unless it refuses,
+// saying the link leads out of proj, without quoting the file outside.
+func refusedOutside(t *testing.T, proj string, args []string) {
+	t.Helper()
+	code, stdout, stderr := runCmd(t, args...)
+	out := stdout + stderr
+	if code == 0 {
+		t.Errorf("%v: exit 0, want a refusal:\n%s", args, out)
+	}
+	if strings.Contains(out, confineCanary) {
+		t.Errorf("%v quotes the file outside the project:\n%s", args, out)
+	}
+	if !strings.Contains(out, "leading out of the project root "+proj) {
+		t.Errorf("%v: the refusal does not say the link leads out of %s:\n%s", args, proj, out)
 	}
 }

@@ -164,16 +164,10 @@ states:
     on:
       poke: [{target: "@exit:bail"}]
 `)
-	_, ds := Load(dir, story.Options{})
-	out := render(ds)
-	for _, want := range []string{
+	wantDiags(t, dir,
 		`state "home" on_enter[0] on_complete[0]: target "." (resolved: ".") does not exist`,
 		`imports.kid: exits.bail.to: state "kid.k1" on_enter[0] on_complete[0]: target "." (resolved: ".") does not exist`,
-	} {
-		if !strings.Contains(out, want) {
-			t.Errorf("missing %q in\n%s", want, out)
-		}
-	}
+	)
 }
 
 // An on_complete target naming an exit of the top story does not load
@@ -213,16 +207,10 @@ states:
         background: true
         on_complete: [{target: "@exit:done"}]
 `)
-	_, ds := Load(dir, story.Options{})
-	out := render(ds)
-	for _, want := range []string{
+	out := wantDiags(t, dir,
 		`state "home" on_enter[0] on_complete[0]: target "@exit:out" (resolved: "@exit:out") does not exist`,
 		`imports.kid: exits.bail.to: state "kid.k1" on_enter[0] on_complete[0]: target "@exit:out" (resolved: "@exit:out") does not exist`,
-	} {
-		if !strings.Contains(out, want) {
-			t.Errorf("missing %q in\n%s", want, out)
-		}
-	}
+	)
 	if strings.Contains(out, "exits.done") || strings.Count(out, "error:") != 2 {
 		t.Errorf("want exactly the two errors above:\n%s", out)
 	}
@@ -262,4 +250,18 @@ states:
 			t.Errorf("%s: error %v, want %v:\n%s", c.key, got, c.wantErr, render(ds))
 		}
 	}
+}
+
+// wantDiags loads the story in dir, fails for each of wants its
+// diagnostics do not hold, and returns them rendered.
+func wantDiags(t *testing.T, dir string, wants ...string) string {
+	t.Helper()
+	_, ds := Load(dir, story.Options{})
+	out := render(ds)
+	for _, want := range wants {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q in\n%s", want, out)
+		}
+	}
+	return out
 }
