@@ -69,6 +69,11 @@
 // {param} state keys, {{ tpl.* }} and {{ phase.next.* }} bodies, graphs
 // with cycles, budgets, entry on_enter and checkpoint intents, some in an
 // include: file, some with a load-time mistake whose message diff compares.
+// -kind intentfix writes the intent kind's stories with routing fixtures
+// for `test intents` instead of flow fixtures (intentfix.go,
+// intentfix_fixture.go): a recording, intents documents of every key and
+// value form, some malformed, and flags (args: --only, --runs, --intents,
+// --recording, baselines); compare_intents.sh runs and diffs both engines.
 package main
 
 import (
@@ -143,6 +148,8 @@ func run(args []string) error {
 			return writeImport(dir, n, seed)
 		case "phase":
 			return writePhase(dir, n, seed)
+		case "intentfix":
+			return writeIntentFix(dir, n, seed)
 		}
 		return fmt.Errorf("-kind %q: want flow, legacy, tmpl, agent, view, starlark, host, intent, expect, import or phase", kind)
 	case "diff":

@@ -1,0 +1,163 @@
+package main
+
+// The intentfix kind (`gen write -kind intentfix`): the intent kind's
+// stories (intent.go: global, state-local and checkpoint intents, typed
+// slots with required, default: and values:, compound and parallel
+// states, a wildcard arm, meta_modes:, an imported child) with routing
+// fixtures for `kitsoki test intents` instead of flow fixtures
+// (intentfix_fixture.go): a recording.yaml the static harness reads,
+// intents/*.yaml documents and the command's flags (args, one per line;
+// @BASE@ stands for the side's own copy of baseline.json).
+// compare_intents.sh runs both engines on each story and diffs the exit
+// codes, the text reports, the --json reports (DurationMillis and
+// CostUSD dropped) and any baseline written.
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// writeIntentFix writes n intentfix stories, story i from seed+i.
+func writeIntentFix(dir string, n int, seed uint64) error {
+	for i := range n {
+		g := newGen(seed + uint64(i))
+		d := filepath.Join(dir, fmt.Sprintf("%03d", i))
+		if err := writeFiles(d, g.intentFixStory(fmt.Sprintf("genif-%d", seed+uint64(i)))); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ifxState is what the routing fixtures know of one state: the intents
+// it (or an ancestor) handles, a wildcard arm, and the slot declarations
+// it sees (its own and its ancestors' intents: first, then the story's).
+type ifxState struct {
+	path    string
+	allowed []string
+	wild    bool
+	decls   map[string]m // intent name -> declaration
+}
+
+// ifxModel is a story as its routing fixtures see it.
+type ifxModel struct {
+	states   []*ifxState // resting leaves first, then compounds
+	declared []string    // every declared intent name
+	meta     bool
+	kid      bool
+}
+
+func (mo *ifxModel) state(path string) *ifxState {
+	for _, s := range mo.states {
+		if s.path == path {
+			return s
+		}
+	}
+	return nil
+}
+
+// intentFixStory draws one story (the intent kind's, its flow fixtures
+// dropped), then its recording, fixtures and flags.
+func (g *gen) intentFixStory(id string) []agentFile {
+	var files []agentFile
+	var app m
+	for _, f := range g.intentStory(id) {
+		if strings.HasPrefix(f.name, "flows/") {
+			continue
+		}
+		if f.name == "app.yaml" {
+			app = f.body.(m)
+		}
+		files = append(files, f)
+	}
+	mo := ifxStoryModel(app)
+	return append(files, g.intentFixFiles(mo)...)
+}
+
+// ifxStoryModel reads the declarations and arms of app.
+func ifxStoryModel(app m) *ifxModel {
+	mo := &ifxModel{meta: app["meta_modes"] != nil, kid: app["imports"] != nil}
+	global := map[string]m{}
+	for _, key := range []string{"checkpoint_intents", "intents"} { // the story's own win
+		decls, _ := app[key].(m)
+		for _, name := range sortedKeys(decls) {
+			global[name], _ = decls[name].(m)
+		}
+	}
+	for name := range global {
+		mo.declared = append(mo.declared, name)
+	}
+	slices.Sort(mo.declared)
+	var compounds []*ifxState
+	var walk func(states m, prefix string, allowed []string, wild bool, local map[string]m)
+	walk = func(states m, prefix string, allowed []string, wild bool, local map[string]m) {
+		for _, k := range sortedKeys(states) {
+			st, _ := states[k].(m)
+			path := prefix + k
+			al := slices.Clone(allowed)
+			w := wild
+			on, _ := st["on"].(m)
+			for _, in := range sortedKeys(on) {
+				if in == "*" {
+					w = true
+				} else if !slices.Contains(al, in) {
+					al = append(al, in)
+				}
+			}
+			lo := map[string]m{}
+			for n, d := range local {
+				lo[n] = d
+			}
+			own, _ := st["intents"].(m)
+			for _, n := range sortedKeys(own) {
+				lo[n], _ = own[n].(m)
+			}
+			decls := map[string]m{}
+			for n, d := range global {
+				decls[n] = d
+			}
+			for n, d := range lo {
+				decls[n] = d
+			}
+			s := &ifxState{path: path, allowed: al, wild: w, decls: decls}
+			if ch, ok := st["states"].(m); ok {
+				compounds = append(compounds, s)
+				walk(ch, path+".", al, w, lo)
+				continue
+			}
+			mo.states = append(mo.states, s)
+		}
+	}
+	states, _ := app["states"].(m)
+	walk(states, "", nil, false, nil)
+	if app["phases"] != nil {
+		mo.states = append(mo.states,
+			&ifxState{path: "ph_executing", allowed: []string{"go", "back"}, decls: global},
+			&ifxState{path: "ph_awaiting_reply", allowed: []string{"approve", "go", "back"}, decls: global})
+	}
+	mo.states = append(mo.states, compounds...)
+	return mo
+}
+
+// mustJSON is v as indented JSON (maps and scalars the generator built).
+func mustJSON(v any) string {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		panic(err) // the generator's own values always marshal
+	}
+	return string(b) + "\n"
+}
+
+// mustYAML is v as YAML.
+func mustYAML(v any) string {
+	b, err := yaml.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}
