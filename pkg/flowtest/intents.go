@@ -42,11 +42,14 @@ type IntentFixture struct {
 	State string
 	File  string
 	Line  int
-	// Intent is the expected intent name ("" = any name that validates);
-	// Slots the expected slots, each compared deep-equal (others the
-	// answer carries are not compared).
-	Intent string
-	Slots  map[string]any
+	// HasIntent is set by an intent: block: the answer's name must equal
+	// Intent (an empty or missing name included) and Slots, the expected
+	// slots, must each deep-equal the validated answer's (others it carries
+	// are not compared). Without one any answer that validates passes.
+	// A top-level slots: key is read nowhere, as upstream.
+	HasIntent bool
+	Intent    string
+	Slots     map[string]any
 	Inputs []string
 	// Runs and MinPassRate are the effective values (fixture, else the
 	// document's defaults, else 1 and 0.90).
@@ -139,11 +142,8 @@ func ParseIntents(file string, data []byte) ([]*IntentSuite, error) {
 				fx.Line = fxs.Content[i].Line + pc.line
 			}
 			if rf.Intent != nil {
-				fx.Intent = rf.Intent.Name
+				fx.HasIntent, fx.Intent = true, rf.Intent.Name
 				fx.Slots, _ = jsonvalue.Normalize(rf.Intent.Slots).(map[string]any)
-			}
-			if rf.Slots != nil && fx.Slots == nil {
-				fx.Slots, _ = jsonvalue.Normalize(rf.Slots).(map[string]any)
 			}
 			fx.Runs = firstPositive(rf.Runs, raw.Defaults.Runs, defaultIntentRuns)
 			fx.MinPassRate = firstPositive(rf.MinPassRate, raw.Defaults.MinPassRate, defaultIntentMinRate)

@@ -80,6 +80,9 @@ func (h *StaticHarness) Route(_ context.Context, req RouteRequest) (*RouteAnswer
 	if e == nil {
 		return nil, fmt.Errorf("%w for state=%s input=%q", ErrRecordingMiss, req.State, req.Input)
 	}
-	slots, _ := jsonvalue.Normalize(e.Slots).(map[string]any)
+	var slots map[string]any // an entry with no slots: has no slot map
+	if e.Slots != nil {
+		slots, _ = jsonvalue.Normalize(e.Slots).(map[string]any)
+	}
 	return &RouteAnswer{Intent: e.Intent, Slots: slots}, nil
 }
