@@ -50,7 +50,7 @@ type IntentFixture struct {
 	HasIntent bool
 	Intent    string
 	Slots     map[string]any
-	Inputs []string
+	Inputs    []string
 	// Runs and MinPassRate are the effective values (fixture, else the
 	// document's defaults, else 1 and 0.90).
 	Runs        int
