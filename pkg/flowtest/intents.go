@@ -128,6 +128,7 @@ func ParseIntents(file string, data []byte) ([]*IntentSuite, error) {
 		if k := yamlnode.Get(root, "test_kind"); k == nil || k.Value != "intents" {
 			continue
 		}
+		textTimestamps(root) // slot values keep their text, as upstream's
 		var raw rawIntentDoc
 		if err := root.Decode(&raw); err != nil {
 			line, msg := decodeErrLine(err)

@@ -64,6 +64,7 @@ func parseRecording(path string, data []byte) (*Recording, error) {
 	err := yaml.Unmarshal(data, &doc)
 	if err == nil {
 		yamlnode.TextPointlessFloats(&doc)
+		textTimestamps(&doc)
 		err = doc.Decode(&raw)
 	}
 	if err != nil {
