@@ -76,8 +76,8 @@ type rawIntentDoc struct {
 	TestKind string `yaml:"test_kind"`
 	State    string `yaml:"state"`
 	Defaults struct {
-		Runs        int     `yaml:"runs"`
-		MinPassRate float64 `yaml:"min_pass_rate"`
+		Runs        looseInt   `yaml:"runs"`
+		MinPassRate looseFloat `yaml:"min_pass_rate"`
 	} `yaml:"defaults"`
 	Fixtures []struct {
 		ID     string `yaml:"id"`
@@ -87,8 +87,8 @@ type rawIntentDoc struct {
 		} `yaml:"intent"`
 		Slots             map[string]any `yaml:"slots"`
 		Inputs            []string       `yaml:"inputs"`
-		Runs              int            `yaml:"runs"`
-		MinPassRate       float64        `yaml:"min_pass_rate"`
+		Runs              looseInt       `yaml:"runs"`
+		MinPassRate       looseFloat     `yaml:"min_pass_rate"`
 		ExpectFailure     *ExpectFailure `yaml:"expect_failure"`
 		ExpectFallthrough bool           `yaml:"expect_fallthrough"`
 		Line              int            `yaml:"-"`
@@ -134,7 +134,7 @@ func ParseIntents(file string, data []byte) ([]*IntentSuite, error) {
 			line, msg := decodeErrLine(err)
 			return nil, fmt.Errorf("%s:%d: intent fixture: %s", file, line+pc.line, msg)
 		}
-		s := &IntentSuite{File: file, Line: root.Line + pc.line, State: raw.State, Runs: raw.Defaults.Runs, MinPassRate: raw.Defaults.MinPassRate}
+		s := &IntentSuite{File: file, Line: root.Line + pc.line, State: raw.State, Runs: int(raw.Defaults.Runs), MinPassRate: float64(raw.Defaults.MinPassRate)}
 		fxs := yamlnode.Get(root, "fixtures")
 		for i, rf := range raw.Fixtures {
 			fx := &IntentFixture{ID: rf.ID, State: raw.State, File: file, Line: s.Line, Inputs: rf.Inputs,
@@ -146,8 +146,8 @@ func ParseIntents(file string, data []byte) ([]*IntentSuite, error) {
 				fx.HasIntent, fx.Intent = true, rf.Intent.Name
 				fx.Slots, _ = jsonvalue.Normalize(rf.Intent.Slots).(map[string]any)
 			}
-			fx.Runs = firstPositive(rf.Runs, raw.Defaults.Runs, defaultIntentRuns)
-			fx.MinPassRate = firstPositive(rf.MinPassRate, raw.Defaults.MinPassRate, defaultIntentMinRate)
+			fx.Runs = firstPositive(int(rf.Runs), int(raw.Defaults.Runs), defaultIntentRuns)
+			fx.MinPassRate = firstPositive(float64(rf.MinPassRate), float64(raw.Defaults.MinPassRate), defaultIntentMinRate)
 			s.Fixtures = append(s.Fixtures, fx)
 		}
 		out = append(out, s)
