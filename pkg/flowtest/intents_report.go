@@ -99,7 +99,7 @@ func WriteIntentsText(w io.Writer, r *IntentReport) {
 		if !f.Passed {
 			verdict = "FAIL"
 		}
-		fmt.Fprintf(tw, "%-6s\tstate:%-20s\t%-30s\t%d/%d (%.1f%%)  (threshold %.0f%%)\n",
+		fmt.Fprintf(tw, "%-6s\tstate:%-20s\t%-30s\t%d/%d (%.1f%%)\t(threshold %.0f%%)\n",
 			verdict, f.State, f.ID, f.TotalPassed, f.TotalRuns, f.PassRate*100, f.MinPassRate*100)
 		for _, in := range f.Inputs {
 			mark := "ok"
