@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"maps"
+	"slices"
 
 	"kitsoki/internal/jsonvalue"
 )
@@ -17,11 +18,10 @@ import (
 //
 // The slots returned are the answer's slot bag as upstream's validation
 // leaves it (the routing report's FirstActualSlots and the slots a fixture
-// compares): with the optional slots' defaults written in when the call is
-// taken or rejected for missing slots (a required slot's default is never
-// written; an answer with no slot map gets none), as sent otherwise.
+// compares): with the optional slots' defaults written in (a required
+// slot's default never is; an answer with no slot map gets none).
 func (m *Machine) CheckIntent(statePath, intent string, slots map[string]any) (map[string]any, *Rejection, error) {
-	st := m.States[statePath]
+	st := m.restingState(statePath)
 	if len(m.AllowedIntents(statePath)) == 0 {
 		return nil, nil, fmt.Errorf("state %q has no allowed intents; fixture may reference a stale or invalid state", statePath)
 	}
@@ -31,36 +31,59 @@ func (m *Machine) CheckIntent(statePath, intent string, slots map[string]any) (m
 	}
 	name := r.resolveAlias(intent)
 	out, rej := r.inputSlots(name, slots)
-	switch {
-	case rej == nil:
-		return out, nil, nil
-	case rej.Code == CodeMissingSlots && slots != nil:
-		// upstream fills every optional default before it counts the
-		// missing ones
-		defs, _ := r.slotDefsFor(name)
-		out = make(map[string]any, len(slots)+len(defs))
-		maps.Copy(out, slots)
-		for n, d := range defs {
-			if _, ok := out[n]; !ok && !d.Required && d.Default != nil {
-				out[n] = jsonvalue.Normalize(d.Default)
-			}
-		}
+	if rej == nil || slots == nil {
 		return out, rej, nil
 	}
-	// a value rejection: upstream stops filling defaults at the rejected
-	// slot, in its map's random order; the bag as sent is one of its
-	// outcomes (docs/compat/flowtest.md)
-	return slots, rej, nil
+	return r.slotBag(name, slots, rej.Code == CodeMissingSlots), rej, nil
+}
+
+// slotBag is the slot map upstream's validation leaves behind when it
+// refuses a call: each optional absent slot's default written in, in name
+// order, for every slot when the refusal is for missing slots (counted
+// after the walk), else up to the first value outside its values: (where
+// upstream stops, in its map's random order: ours is one of its outcomes;
+// docs/compat/flowtest.md).
+func (r *runner) slotBag(intent string, slots map[string]any, all bool) map[string]any {
+	defs, _ := r.slotDefsFor(intent)
+	out := maps.Clone(slots)
+	for _, n := range slices.Sorted(maps.Keys(defs)) {
+		d := defs[n]
+		v, ok := out[n]
+		if d.Required && (!ok || v == nil) {
+			continue
+		}
+		if !ok && d.Default != nil {
+			v = jsonvalue.Normalize(d.Default)
+			out[n] = v
+		}
+		if values := valueStrings(d.Values); !all && (ok || d.Default != nil) && len(values) > 0 && !slices.Contains(values, fmt.Sprint(v)) {
+			break
+		}
+	}
+	return out
 }
 
 // AllowedIntents lists the intent names a resting state handles (its own
 // on: and its ancestors', sorted; a wildcard "*" is not a name), nil for a
-// state the story does not have.
+// state the story does not have, nor any dotted prefix of it.
 func (m *Machine) AllowedIntents(statePath string) []string {
-	st := m.States[statePath]
+	st := m.restingState(statePath)
 	if st == nil {
 		return nil
 	}
 	r := &runner{m: m, cur: st}
 	return r.available(st)
+}
+
+// restingState is the state a routing fixture's state path names: the
+// story's, or for a path the story does not hold under one it does (c.,
+// c.zz, c..c1, c.c1.) a leaf of its own under the deepest known dotted
+// prefix, which handles what that prefix handles, as upstream's machine
+// looks intents up (conformance start-under-known); nil when no prefix is
+// known (.c, C).
+func (m *Machine) restingState(path string) *State {
+	if st := m.States[path]; st != nil {
+		return st
+	}
+	return (&runner{m: m}).unknownLeaf(path, nil)
 }
