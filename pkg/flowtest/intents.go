@@ -86,7 +86,7 @@ type rawIntentDoc struct {
 			Slots map[string]any `yaml:"slots"`
 		} `yaml:"intent"`
 		Slots             map[string]any `yaml:"slots"`
-		Inputs            []string       `yaml:"inputs"`
+		Inputs            inputList      `yaml:"inputs"`
 		Runs              looseInt       `yaml:"runs"`
 		MinPassRate       looseFloat     `yaml:"min_pass_rate"`
 		ExpectFailure     *ExpectFailure `yaml:"expect_failure"`
@@ -137,7 +137,7 @@ func ParseIntents(file string, data []byte) ([]*IntentSuite, error) {
 		s := &IntentSuite{File: file, Line: root.Line + pc.line, State: raw.State, Runs: int(raw.Defaults.Runs), MinPassRate: float64(raw.Defaults.MinPassRate)}
 		fxs := yamlnode.Get(root, "fixtures")
 		for i, rf := range raw.Fixtures {
-			fx := &IntentFixture{ID: rf.ID, State: raw.State, File: file, Line: s.Line, Inputs: rf.Inputs,
+			fx := &IntentFixture{ID: rf.ID, State: raw.State, File: file, Line: s.Line, Inputs: []string(rf.Inputs),
 				ExpectFailure: rf.ExpectFailure, ExpectFallthrough: rf.ExpectFallthrough}
 			if fxs != nil && fxs.Kind == yaml.SequenceNode && i < len(fxs.Content) {
 				fx.Line = fxs.Content[i].Line + pc.line
@@ -163,7 +163,31 @@ func decodeErrLine(err error) (int, string) {
 		msg = firstLine(msg[i:])
 	}
 	line, msg := yamlnode.ErrLine(errors.New(msg))
-	return max(line, 1), msg
+	return max(line, 1), plainGoType(msg)
+}
+
+// plainGoType names the Go type at the end of a decode error ("cannot
+// unmarshal !!map into []struct { ID string ... }") as the YAML shape the
+// key wants.
+func plainGoType(msg string) string {
+	i := strings.LastIndex(msg, " into ")
+	if i < 0 {
+		return msg
+	}
+	typ, shape := msg[i+len(" into "):], ""
+	switch {
+	case strings.HasPrefix(typ, "[]string"):
+		shape = "a list of strings"
+	case strings.HasPrefix(typ, "[]"):
+		shape = "a list of mappings"
+	case strings.HasPrefix(typ, "struct"), strings.HasPrefix(typ, "*struct"), strings.HasPrefix(typ, "map["), strings.HasPrefix(typ, "flowtest."), strings.HasPrefix(typ, "*flowtest."):
+		shape = "a mapping"
+	case typ == "bool":
+		shape = "true or false"
+	default:
+		return msg
+	}
+	return msg[:i] + " where " + shape + " is expected"
 }
 
 func firstPositive[T int | float64](vs ...T) T {

@@ -6,7 +6,11 @@ import (
 	"strconv"
 
 	"go.yaml.in/yaml/v3"
+
+	"kitsoki/internal/yamlnode"
 )
+
+// Intent fixture values read as upstream's lenient decoder reads them.
 
 // looseInt is an intent fixture's runs:, read as upstream's decoder reads
 // it: a number (a fraction truncated), or a quoted string that parses as
@@ -58,4 +62,59 @@ func quotedNumber(n *yaml.Node, into string) (float64, bool, error) {
 		return 0, false, fmt.Errorf("line %d: cannot unmarshal !!str `%s` into %s; write a number", n.Line, n.Value, into)
 	}
 	return f, true, nil
+}
+
+// inputList is a fixture's inputs:, read as upstream's decoder reads it: a
+// null item is the input "" (yaml.v3 would drop it), a number the text Go
+// prints for its value (0x1F is "31", 1.50 is "1.5", 123456789.0 is
+// "1.23456789e+08"; 1e3 stays "1e3", docs/compat/yaml-numbers.md), a
+// boolean "true" or "false" (intents-conformance/input-forms).
+type inputList []string
+
+// UnmarshalYAML reads an inputList.
+func (l *inputList) UnmarshalYAML(n *yaml.Node) error {
+	if n.Kind != yaml.SequenceNode {
+		var s []string
+		err := n.Decode(&s) // the decoder's own error for a non-list
+		*l = s
+		return err
+	}
+	out := make([]string, 0, len(n.Content))
+	for _, c := range n.Content {
+		s, err := inputText(c)
+		if err != nil {
+			return err
+		}
+		out = append(out, s)
+	}
+	*l = out
+	return nil
+}
+
+// inputText is one item of an inputList.
+func inputText(c *yaml.Node) (string, error) {
+	if c.Kind != yaml.ScalarNode || c.Style != 0 || yamlnode.PointlessFloat(c) {
+		var s string
+		err := c.Decode(&s)
+		return s, err
+	}
+	switch c.ShortTag() {
+	case "!!null":
+		return "", nil
+	case "!!int", "!!bool":
+		var v any
+		if err := c.Decode(&v); err != nil {
+			return "", err
+		}
+		return fmt.Sprint(v), nil
+	case "!!float":
+		var f float64
+		if err := c.Decode(&f); err != nil {
+			return "", err
+		}
+		return strconv.FormatFloat(f, 'g', -1, 64), nil
+	}
+	var s string
+	err := c.Decode(&s)
+	return s, err
 }
