@@ -195,10 +195,11 @@ func judgeRoute(m *engine.Machine, fx *IntentFixture, ans *RouteAnswer, err erro
 }
 
 // slotsMatch reports whether every expected slot deep-equals the answer's
-// (numbers compared as JSON numbers).
+// (numbers compared as JSON numbers; a slot the answer lacks is null, so
+// an expected null matches it, as upstream).
 func slotsMatch(want, got map[string]any) bool {
 	for k, w := range want {
-		if g, ok := got[k]; !ok || !reflect.DeepEqual(jsonvalue.RoundTrip(w), jsonvalue.RoundTrip(g)) {
+		if !reflect.DeepEqual(jsonvalue.RoundTrip(w), jsonvalue.RoundTrip(got[k])) {
 			return false
 		}
 	}

@@ -40,7 +40,7 @@ func (g *gen) intentFixFiles(mo *ifxModel) []agentFile {
 	for range 1 + g.rnd.IntN(3) {
 		s := mo.states[g.rnd.IntN(len(mo.states))]
 		if g.chance(6) {
-			s = &ifxState{path: g.pick("nowhere", "kid", "kid.k1", "A", "c.")}
+			s = &ifxState{path: g.pick("nowhere", "kid", "kid.k1", "A", "c.", "c.zz", "p.ra.zz", ".c", "a.")}
 		}
 		if !slices.ContainsFunc(picked, func(p *ifxState) bool { return p.path == s.path }) {
 			picked = append(picked, s)
@@ -66,6 +66,12 @@ func (g *gen) intentFixFiles(mo *ifxModel) []agentFile {
 	for i := range entries {
 		if g.chance(10) {
 			entries[i].input = g.ifxVariant(entries[i].input)
+		}
+		if g.chance(3) {
+			entries[i].state = strings.ToUpper(entries[i].state)
+		}
+		if entries[i].slots != nil && g.chance(8) {
+			entries[i].slots["when"] = []any{plain("2026-01-02"), plain("1e3"), plain("08"), plain("0x1F"), nil}[g.rnd.IntN(5)]
 		}
 	}
 	rec := m{"kind": "recording", "app_id": "x", "app_version": "0.1.0", "min_confidence": 1.0}
@@ -280,7 +286,7 @@ func (g *gen) ifxDoc(mo *ifxModel, s *ifxState, entries []ifxEntry, keys *[]stri
 
 // ifxRate is a min_pass_rate: 0, 1, more than 1, fractions.
 func (g *gen) ifxRate() any {
-	return []any{0, 1, 1.5, 0.5, 0.9, plain("0.75"), 0.34, 2}[g.rnd.IntN(8)]
+	return []any{0, 1, 1.5, 0.5, 0.9, plain("0.75"), 0.34, 2, quoted("0.5"), plain("1e0"), quoted("1")}[g.rnd.IntN(11)]
 }
 
 // ifxInputs picks the inputs of a fixture: entries' inputs (as written,
@@ -342,7 +348,14 @@ func (g *gen) ifxFixture(mo *ifxModel, s *ifxState, entries []ifxEntry, id strin
 		for range 1 + g.rnd.IntN(3) {
 			codes = append(codes, g.pick(ifxCodes...))
 		}
-		fx["expect_failure"] = m{"any_of": codes}
+		switch {
+		case g.chance(5):
+			fx["expect_failure"] = m{"any_of": []any{}}
+		case g.chance(5):
+			fx["expect_failure"] = m{}
+		default:
+			fx["expect_failure"] = m{"any_of": codes}
+		}
 		fx["inputs"] = g.ifxInputs(g.ifxSome(entries))
 	case r < 92:
 		fx["expect_fallthrough"] = true
@@ -351,7 +364,12 @@ func (g *gen) ifxFixture(mo *ifxModel, s *ifxState, entries []ifxEntry, id strin
 		fx["inputs"] = g.ifxInputs(g.ifxSome(entries))
 	}
 	if g.chance(30) {
-		fx["runs"] = []any{1, 2, 3, 0}[g.rnd.IntN(4)]
+		fx["runs"] = []any{1, 2, 3, 0, quoted("2"), plain("2.5"), -1}[g.rnd.IntN(7)]
+	}
+	if g.chance(5) {
+		delete(fx, "inputs")
+	} else if g.chance(5) {
+		fx["inputs"] = append(asList(fx["inputs"]), nil, plain("0x1F"), plain("1.50"), true)
 	}
 	if g.chance(35) {
 		fx["min_pass_rate"] = g.ifxRate()
@@ -375,6 +393,9 @@ func (g *gen) ifxSome(entries []ifxEntry) []ifxEntry {
 // line, a document that is not a mapping.
 func (g *gen) ifxMalformed(docs []m) any {
 	d := docs[g.rnd.IntN(len(docs))]
+	if d["test_kind"] != "intents" {
+		d = docs[0] // the flows document is only ever appended
+	}
 	fxs, _ := d["fixtures"].([]any)
 	fx, _ := fxs[0].(m)
 	switch g.rnd.IntN(12) {
