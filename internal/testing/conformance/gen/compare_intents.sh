@@ -33,7 +33,12 @@ for d in "$dir"/*/; do
   cmp -s "$d/existing.rc" "$d/ours.rc" || what="$what rc($(cat "$d/existing.rc")/$(cat "$d/ours.rc"))"
   cmp -s "$d/existing.txt" "$d/ours.txt" || what="$what text"
   j() { [ -s "$1" ] && jq -S "$norm" "$1" 2>/dev/null || echo "(none)"; }
-  [ "$(j "$d/existing.json")" = "$(j "$d/ours.json")" ] || what="$what json"
+  if [ "$(j "$d/existing.json")" != "$(j "$d/ours.json")" ]; then
+    # upstream writes a refused call's defaults in its map's random order
+    # (docs/compat/flowtest.md): a report differing only there says so
+    k() { [ -s "$1" ] && jq -S "$norm"' | walk(if type=="object" then del(.FirstActualSlots) else . end)' "$1" 2>/dev/null; }
+    if [ "$(k "$d/existing.json")" = "$(k "$d/ours.json")" ]; then what="$what json(FirstActualSlots only)"; else what="$what json"; fi
+  fi
   [ "$(j "$d/existing-baseline.json")" = "$(j "$d/ours-baseline.json")" ] || what="$what baseline"
   if [ -n "$what" ]; then
     differ=$((differ + 1))
