@@ -1,0 +1,130 @@
+package flowtest
+
+import (
+	"fmt"
+	"maps"
+	"path/filepath"
+	"slices"
+	"sort"
+
+	"go.yaml.in/yaml/v3"
+
+	"kitsoki/internal/yamlnode"
+	"kitsoki/pkg/diag"
+	"kitsoki/pkg/fold"
+	"kitsoki/pkg/phases"
+	"kitsoki/pkg/story"
+)
+
+// HasIntents reports whether a story keeps intent fixtures where `kitsoki
+// test intents` looks by default (<story dir>/intents/*.yaml).
+func HasIntents(app string) bool {
+	m, _ := filepath.Glob(filepath.Join(filepath.Dir(app), "intents", "*.yaml"))
+	return len(m) > 0
+}
+
+// LintIntentSources warns about what the intent fixtures beside a loaded
+// story (<story dir>/intents/*.yaml) rely on that the existing engine does
+// silently (docs/compat/flowtest.md): a top-level slots: it reads nowhere,
+// an intent: block with no name (no answer can pass), an expected intent
+// the state does not handle, a state that is no state of the story. It
+// adds each file it read to sources, by path (for ignore comments); a file
+// that cannot be read or parsed is left to `kitsoki test intents`.
+func LintIntentSources(app string, st *story.Story, sources map[string][]byte) []diag.Diagnostic {
+	if st == nil {
+		return nil
+	}
+	files, _ := filepath.Glob(filepath.Join(filepath.Dir(app), "intents", "*.yaml"))
+	if len(files) == 0 {
+		return nil
+	}
+	sort.Strings(files)
+	if fold.Changes(st) { // phase-generated states are states too
+		if f, err := fold.New(st, fold.Options{Phases: phases.Expand}); err == nil && f != nil {
+			st = f.Story
+		}
+	}
+	il := intentLint{ix: indexStory(st)}
+	for _, f := range files {
+		data, err := readBounded(f)
+		if err != nil {
+			continue
+		}
+		sources[f] = data
+		il.file = f
+		for _, pc := range split(data) {
+			var doc yaml.Node
+			if yaml.Unmarshal(pc.src, &doc) != nil || len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
+				continue
+			}
+			il.line = pc.line
+			il.doc(doc.Content[0])
+		}
+	}
+	return il.ds
+}
+
+// intentLint is LintIntentSources' state.
+type intentLint struct {
+	ix   *storyIndex
+	file string
+	line int // the document's first line in the file, less one
+	ds   []diag.Diagnostic
+}
+
+func (il *intentLint) warn(n *yaml.Node, r *diag.Rule, format string, args ...any) {
+	il.ds = append(il.ds, diag.Diagnostic{File: il.file, Line: n.Line + il.line, Col: n.Column,
+		Severity: r.Severity, Rule: r.ID, Message: fmt.Sprintf(format, args...)})
+}
+
+// doc checks one document.
+func (il *intentLint) doc(root *yaml.Node) {
+	if k := yamlnode.Get(root, "test_kind"); k == nil || k.Value != "intents" {
+		return
+	}
+	state := ""
+	if s := yamlnode.Get(root, "state"); s != nil && s.Kind == yaml.ScalarNode {
+		state = s.Value
+		if !il.ix.hasState(state) {
+			what := "it handles no intent: every run of every input fails, as in the existing engine"
+			if anc := il.ix.knownAncestor(state); anc != "" {
+				what = fmt.Sprintf("its fixtures route as %q does (its intents and its ancestors'), as the existing engine does; if a state was renamed, name the state they are about", anc)
+			}
+			il.warn(s, ruleUnknownState, "state %q is not a state of the story%s; %s", state, il.ix.suggestState(state), what)
+		}
+	}
+	fxs := yamlnode.Get(root, "fixtures")
+	if fxs == nil || fxs.Kind != yaml.SequenceNode {
+		return
+	}
+	for i, f := range fxs.Content {
+		if f.Kind != yaml.MappingNode {
+			continue
+		}
+		if k := keyNode(f, "slots"); k != nil {
+			il.warn(k, ruleIgnoredKey, "fixtures[%d].slots is read nowhere (the existing engine ignores it, so it compares nothing); put the expected slots under intent.slots", i)
+		}
+		in := yamlnode.Get(f, "intent")
+		if in == nil || in.Kind != yaml.MappingNode {
+			continue
+		}
+		name := yamlnode.Get(in, "name")
+		if name == nil || name.Value == "" {
+			il.warn(in, ruleUnknownIntent, "fixtures[%d].intent has no name: the answer's name is compared with \"\", so no answer passes (as in the existing engine); name the expected intent, or drop intent: to pass any answer that validates", i)
+			continue
+		}
+		if !il.ix.intents[name.Value] {
+			il.warn(name, ruleUnknownIntent, "fixtures[%d].intent.name %q is an intent the story neither declares nor handles%s", i, name.Value, didYouMean(name.Value, slices.Sorted(maps.Keys(il.ix.intents))))
+		}
+	}
+}
+
+// keyNode is the key node of key in the mapping n, nil when n has none.
+func keyNode(n *yaml.Node, key string) *yaml.Node {
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return n.Content[i]
+		}
+	}
+	return nil
+}
