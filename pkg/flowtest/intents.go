@@ -121,12 +121,16 @@ func ParseIntents(file string, data []byte) ([]*IntentSuite, error) {
 			line, msg := yamlnode.ErrLine(err)
 			return nil, fmt.Errorf("%s:%d: YAML does not parse: %s", file, max(line, 1)+pc.line, msg)
 		}
-		if len(node.Content) == 0 || node.Content[0].Kind != yaml.MappingNode {
-			continue
+		if len(node.Content) == 0 {
+			continue // an empty or comment-only document
 		}
+		// Every other document is read as an intents document before its
+		// test_kind is looked at, as upstream does: one that is no mapping,
+		// or holds test_kind, state, defaults or fixtures of the wrong
+		// shape, refuses the file whatever its kind (intent-docs).
 		root := node.Content[0]
-		if k := yamlnode.Get(root, "test_kind"); k == nil || k.Value != "intents" {
-			continue
+		if root.Kind != yaml.MappingNode {
+			return nil, fmt.Errorf("%s:%d: intent fixture: the document is %s, where a mapping (test_kind: intents, state:, fixtures:) is expected", file, root.Line+pc.line, nodeShape(root))
 		}
 		textTimestamps(root) // slot values keep their text, as upstream's
 		if fxs := yamlnode.Get(root, "fixtures"); fxs != nil {
@@ -140,7 +144,13 @@ func ParseIntents(file string, data []byte) ([]*IntentSuite, error) {
 		var raw rawIntentDoc
 		if err := root.Decode(&raw); err != nil {
 			line, msg := decodeErrLine(err)
+			if at := keyAtLine(root, line, msg); at != "" {
+				msg = at + ": " + msg
+			}
 			return nil, fmt.Errorf("%s:%d: intent fixture: %s", file, line+pc.line, msg)
+		}
+		if raw.TestKind != "intents" {
+			continue
 		}
 		s := &IntentSuite{File: file, Line: root.Line + pc.line, State: raw.State, Runs: int(raw.Defaults.Runs), MinPassRate: float64(raw.Defaults.MinPassRate)}
 		fxs := yamlnode.Get(root, "fixtures")
@@ -161,6 +171,63 @@ func ParseIntents(file string, data []byte) ([]*IntentSuite, error) {
 		out = append(out, s)
 	}
 	return out, nil
+}
+
+// keyAtLine is the path (fixtures[0].runs) of the key under n whose value
+// starts on line and is the value msg, a decode error, refuses ("cannot
+// unmarshal !!str `three` into int"); "" when none is.
+func keyAtLine(n *yaml.Node, line int, msg string) string {
+	i := strings.Index(msg, "cannot unmarshal ")
+	if i < 0 {
+		return ""
+	}
+	tag, rest, _ := strings.Cut(msg[i+len("cannot unmarshal "):], " ")
+	val, quoted := "", strings.HasPrefix(rest, "`")
+	if quoted {
+		val, _, _ = strings.Cut(rest[1:], "`")
+	}
+	is := func(v *yaml.Node) bool {
+		return v.Line == line && v.ShortTag() == tag && (!quoted || v.Value == val || strings.HasSuffix(val, "...") && strings.HasPrefix(v.Value, strings.TrimSuffix(val, "...")))
+	}
+	var walk func(n *yaml.Node, at string) string
+	walk = func(n *yaml.Node, at string) string {
+		switch n.Kind {
+		case yaml.MappingNode:
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				p := n.Content[i].Value
+				if at != "" {
+					p = at + "." + p
+				}
+				if v := n.Content[i+1]; is(v) {
+					return p
+				} else if k := walk(v, p); k != "" {
+					return k
+				}
+			}
+		case yaml.SequenceNode:
+			for i, c := range n.Content {
+				p := fmt.Sprintf("%s[%d]", at, i)
+				if is(c) {
+					return p
+				} else if k := walk(c, p); k != "" {
+					return k
+				}
+			}
+		}
+		return ""
+	}
+	return walk(n, "")
+}
+
+// nodeShape names the YAML shape of a document that is no mapping.
+func nodeShape(n *yaml.Node) string {
+	switch {
+	case n.Kind == yaml.SequenceNode:
+		return "a list"
+	case n.ShortTag() == "!!null":
+		return "null"
+	}
+	return "a scalar (" + n.Value + ")"
 }
 
 // decodeErrLine pulls the first "line N: msg" out of a yaml.v3 decode

@@ -145,8 +145,16 @@ func TestIntentsBaselineRoundTrip(t *testing.T) {
 func TestIntentsParseErrors(t *testing.T) {
 	for _, c := range []struct{ src, want string }{
 		{"test_kind: intents\nstate: [a\n", "f.yaml:1: YAML does not parse"},
-		{"test_kind: intents\nstate: a\nfixtures:\n  - id: x\n    runs: many\n", "f.yaml:5: intent fixture: cannot unmarshal !!str `many` into int"},
+		{"test_kind: intents\nstate: a\nfixtures:\n  - id: x\n    runs: many\n", "f.yaml:5: intent fixture: fixtures[0].runs: cannot unmarshal !!str `many` into int"},
 		{"test_kind: flow\nturns: []\n", ""},
+		// every document is read as an intents one before its kind
+		// (intent-docs), and the error names the key
+		{"test_kind: intents\nstate: a\n---\n- a\n- list\n", "f.yaml:4: intent fixture: the document is a list"},
+		{"test_kind: intents\nstate: a\n---\n~\n", "the document is null"},
+		{"test_kind: intents\nstate: a\n---\n# only a comment\n", ""},
+		{"test_kind: flow\nstate: [x]\n", "f.yaml:2: intent fixture: state: cannot unmarshal !!seq into string"},
+		{"test_kind: intents\nstate: a\nfixtures:\n  - id: x\n    intent: {name: go, slots: 3}\n", "f.yaml:5: intent fixture: fixtures[0].intent.slots: cannot unmarshal !!int `3` where a mapping is expected"},
+		{"test_kind: intents\nstate: a\nfixtures:\n  - id: x\n    runs: '-2'\n", "f.yaml:5: intent fixture: cannot unmarshal -2 into int (overflow)"},
 	} {
 		_, err := ParseIntents("f.yaml", []byte(c.src))
 		if c.want == "" {
