@@ -52,15 +52,6 @@ type ifxModel struct {
 	kid      bool
 }
 
-func (mo *ifxModel) state(path string) *ifxState {
-	for _, s := range mo.states {
-		if s.path == path {
-			return s
-		}
-	}
-	return nil
-}
-
 // intentFixStory draws one story (the intent kind's, its flow fixtures
 // dropped), then its recording, fixtures and flags.
 func (g *gen) intentFixStory(id string) []agentFile {
