@@ -43,25 +43,22 @@ var ErrRecordingMiss = errors.New("static harness: no entry")
 // StaticHarness answers from a recording, keyed by state and the
 // lower-cased, trimmed input; the first entry wins.
 type StaticHarness struct {
-	entries map[string]*RecordingEntry
+	entries map[string]*staticEntry
 }
 
 // NewStaticHarness reads the recording at path through root, the story's
 // project root ([StoryRoot]; "" or a path elsewhere: the path's own), so a
-// symlink leading out of it is refused unread. A clarify entry is refused
-// as incomplete, as upstream's static harness does.
+// symlink leading out of it is refused unread. Its rules are upstream's
+// static harness's (readStaticRecording): a clarify entry is refused as
+// incomplete, a recording with no entries answers nothing.
 func NewStaticHarness(root, path string) (*StaticHarness, error) {
-	rec, err := loadRecordingIn(root, path)
+	entries, err := readStaticRecording(root, path)
 	if err != nil {
 		return nil, fmt.Errorf("static harness: %v", err)
 	}
-	h := &StaticHarness{entries: map[string]*RecordingEntry{}}
-	for i := range rec.Entries {
-		e := &rec.Entries[i]
-		if e.Intent == "" {
-			return nil, fmt.Errorf("static harness: recording entry %d is incomplete (state=%q input=%q intent=%q); a routing recording needs intent.name on every entry",
-				i, e.State, e.Input, e.Intent)
-		}
+	h := &StaticHarness{entries: map[string]*staticEntry{}}
+	for i := range entries {
+		e := &entries[i]
 		k := staticKey(e.State, e.Input)
 		if _, dup := h.entries[k]; !dup {
 			h.entries[k] = e

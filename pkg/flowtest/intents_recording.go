@@ -1,0 +1,75 @@
+package flowtest
+
+import (
+	"fmt"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"kitsoki/internal/safefile"
+	"kitsoki/internal/yamlnode"
+)
+
+// staticEntry is one entry of a routing recording as the static harness
+// reads it.
+type staticEntry struct {
+	State, Input, Intent string
+	Slots                map[string]any
+}
+
+// readStaticRecording reads the recording of `kitsoki test intents
+// --harness static` through root (loadRecordingIn's confinement), by the
+// static harness's own rules, which are not a flow replay's
+// (intents-conformance/static-recording): kind must be "recording"; no
+// entries at all is a recording every input misses; an entry needs a
+// state, an input and intent.name, else it is incomplete (a clarify:
+// entry, which names no intent, included); clarify: beside a name is
+// read as the name. Slot values keep their text where a flow recording's
+// do (1e3, dates).
+func readStaticRecording(root, path string) ([]staticEntry, error) {
+	r := safefile.NewRoot(globRoot(root, path))
+	defer r.Close()
+	data, err := readIn(r, path)
+	if err != nil {
+		return nil, fmt.Errorf("recording %q: %v", path, strings.TrimPrefix(confinedErr(r, "recording", path, err).Error(), "cannot read the fixture: "))
+	}
+	var raw struct {
+		Kind    string `yaml:"kind"`
+		Entries []struct {
+			State  string `yaml:"state"`
+			Input  string `yaml:"input"`
+			Intent struct {
+				Name  string         `yaml:"name"`
+				Slots map[string]any `yaml:"slots"`
+			} `yaml:"intent"`
+		} `yaml:"entries"`
+	}
+	var doc yaml.Node
+	err = yaml.Unmarshal(data, &doc)
+	if err == nil {
+		yamlnode.TextPointlessFloats(&doc)
+		textTimestamps(&doc)
+		err = doc.Decode(&raw)
+	}
+	if err != nil {
+		line, msg := decodeErrLine(err)
+		if len(doc.Content) > 0 {
+			if at := keyAtLine(doc.Content[0], line, msg); at != "" {
+				msg = at + ": " + msg
+			}
+		}
+		return nil, fmt.Errorf("recording %q:%d: %s", path, line, strings.TrimPrefix(msg, "yaml: "))
+	}
+	if raw.Kind != "recording" {
+		return nil, fmt.Errorf("recording %q has unexpected kind %q (want \"recording\")", path, raw.Kind)
+	}
+	out := make([]staticEntry, 0, len(raw.Entries))
+	for i, e := range raw.Entries {
+		if e.State == "" || e.Input == "" || e.Intent.Name == "" {
+			return nil, fmt.Errorf("recording entry %d is incomplete (state=%q input=%q intent=%q); a routing recording needs state, input and intent.name on every entry (a clarify: entry names no intent)",
+				i, e.State, e.Input, e.Intent.Name)
+		}
+		out = append(out, staticEntry{State: e.State, Input: e.Input, Intent: e.Intent.Name, Slots: e.Intent.Slots})
+	}
+	return out, nil
+}
