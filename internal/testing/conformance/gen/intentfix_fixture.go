@@ -83,6 +83,14 @@ func (g *gen) intentFixFiles(mo *ifxModel) []agentFile {
 		// a clarify entry: upstream's static harness refuses the recording
 		recEntries = append(recEntries, ifxEntry{state: picked[0].path, input: "hmm", clarify: true}.yaml())
 	}
+	for _, e := range recEntries {
+		if g.chance(4) && e.(m)["intent"] != nil {
+			e.(m)["clarify"] = true // beside a name: read as the name
+		}
+	}
+	if g.chance(3) {
+		recEntries = []any{} // every input misses
+	}
 	rec["entries"] = recEntries
 
 	var files []agentFile

@@ -1,9 +1,11 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,7 +21,26 @@ import (
 // no report holds Go runtime text.
 func TestIntentFixStoriesRun(t *testing.T) {
 	const n = 40
-	dir := writeSeeded(t, writeIntentFix, n, 600000, "000/app.yaml", "001/recording.yaml", "001/intents/a.yaml", "002/intents/a.yaml")
+	dir := writeSeeded(t, writeIntentFix, n, 600000, "000/app.yaml", "001/app.yaml", "002/app.yaml")
+	again := t.TempDir() // and every other file of the first stories
+	if err := writeIntentFix(again, 3, 600000); err != nil {
+		t.Fatal(err)
+	}
+	err := filepath.WalkDir(again, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(again, p)
+		a, _ := os.ReadFile(filepath.Join(dir, rel))
+		b, _ := os.ReadFile(p)
+		if !bytes.Equal(a, b) {
+			t.Errorf("%s: seed 600000 wrote different bytes twice", rel)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 	assertDrawn(t, dir, []string{
 		// recording and flags
 		"kind: recording", "clarify: true", "--only", "--runs", "--intents", "--recording", "--baseline", "--update-baseline", "--fail-regression-at",
