@@ -18,6 +18,10 @@ func TestLintIntentSources(t *testing.T) {
 		{"testdata/intents-conformance/no-allowed-intents", []string{"2:flow-unknown-state"}},
 		{"testdata/intents-conformance/loose-numbers", []string{"20:flow-unknown-intent"}},
 		{"testdata/intents-conformance/slot-bag", nil},
+		// fixtures whose every input misses the recording (not the
+		// expect_failure ones, whose misses pass)
+		{"testdata/intents-conformance/skipped-threshold", []string{"6:flow-not-checked", "12:flow-not-checked"}},
+		{"testdata/intents-conformance/static-recording-empty", []string{"6:flow-not-checked"}},
 	} {
 		app := filepath.Join(c.dir, "app.yaml")
 		ld, err := NewRunner(Options{}).Story(app)
