@@ -122,14 +122,14 @@ func runIntents(ctx context.Context, stdout, stderr io.Writer, app string, f *in
 	if err != nil {
 		return err
 	}
-	glob := cmp.Or(f.intents, flowtest.IntentsGlob(app))
-	suites, err := flowtest.LoadIntents(flowtest.StoryRoot(app, f.root, f.trees...), glob, f.only)
-	if err != nil {
-		return usagef("%v", err)
-	}
-	if f.dryRun {
-		writeIntentsPlan(stdout, suites, f)
-		return nil
+	// upstream's order, which decides the error a run with several
+	// broken inputs names (--dry-run too): the static harness's
+	// recording, the story, then the fixtures
+	var static flowtest.Harness
+	if f.harness == "static" {
+		if static, err = staticHarness(app, f); err != nil {
+			return err
+		}
 	}
 	runner := f.runner
 	if runner == nil {
@@ -142,15 +142,23 @@ func runIntents(ctx context.Context, stdout, stderr io.Writer, app string, f *in
 	if ld.Machine == nil {
 		return usagef("%s: the story does not compile: %v", app, ld.CompileErr)
 	}
-	o := flowtest.IntentOptions{Machine: ld.Machine, Jobs: f.jobs, Runs: f.runs, MaxCost: f.maxCost, HarnessType: f.harness}
-	h, closeH, err := intentHarness(ld, app, f)
+	glob := cmp.Or(f.intents, flowtest.IntentsGlob(app))
+	suites, err := flowtest.LoadIntents(flowtest.StoryRoot(app, f.root, f.trees...), glob, f.only)
 	if err != nil {
-		return err
+		return usagef("%v", err)
 	}
-	defer closeH()
-	o.Harness = h
+	if f.dryRun {
+		writeIntentsPlan(stdout, suites, f)
+		return nil
+	}
+	o := flowtest.IntentOptions{Machine: ld.Machine, Jobs: f.jobs, Runs: f.runs, MaxCost: f.maxCost, HarnessType: f.harness, Harness: static}
 	if f.harness == "live" {
-		o.AgentBackend = f.agent
+		h, closeH, err := liveHarness(ld, f)
+		if err != nil {
+			return err
+		}
+		defer closeH()
+		o.Harness, o.AgentBackend = h, f.agent
 	}
 	rep := flowtest.RunIntents(ctx, suites, o)
 	if err := intentBaseline(rep, ld, f); err != nil {
@@ -170,17 +178,20 @@ func runIntents(ctx context.Context, stdout, stderr io.Writer, app string, f *in
 	return nil
 }
 
-// intentHarness builds the --harness: the recording, or the story's
-// plugin assembly with the --agent alias. close stops what it started.
-func intentHarness(ld *compose.Loaded, app string, f *intentFlags) (flowtest.Harness, func(), error) {
-	if f.harness == "static" {
-		rec := cmp.Or(f.recording, filepath.Join(filepath.Dir(app), "recording.yaml"))
-		h, err := flowtest.NewStaticHarness(flowtest.StoryRoot(app, f.root, f.trees...), rec)
-		if err != nil {
-			return nil, func() {}, usagef("%v", err)
-		}
-		return h, func() {}, nil
+// staticHarness reads the static harness's recording (--recording, else
+// <app dir>/recording.yaml).
+func staticHarness(app string, f *intentFlags) (flowtest.Harness, error) {
+	rec := cmp.Or(f.recording, filepath.Join(filepath.Dir(app), "recording.yaml"))
+	h, err := flowtest.NewStaticHarness(flowtest.StoryRoot(app, f.root, f.trees...), rec)
+	if err != nil {
+		return nil, usagef("%v", err)
 	}
+	return h, nil
+}
+
+// liveHarness builds --harness live: the story's plugin assembly with the
+// --agent alias. close stops what it started.
+func liveHarness(ld *compose.Loaded, f *intentFlags) (flowtest.Harness, func(), error) {
 	plan, err := compose.Resolve(ld, f.profile)
 	if err != nil {
 		return nil, func() {}, usagef("%v", err)
