@@ -187,13 +187,13 @@ func (g *gen) ifxVariant(s string) string {
 func (g *gen) ifxEntry(mo *ifxModel, s *ifxState, k int) ifxEntry {
 	e := ifxEntry{state: s.path}
 	switch r := g.rnd.IntN(100); {
-	case r < 70 && len(s.allowed) > 0:
+	case r < 82 && len(s.allowed) > 0:
 		e.intent = s.allowed[g.rnd.IntN(len(s.allowed))]
-	case r < 82 && len(mo.declared) > 0:
+	case r < 90 && len(mo.declared) > 0:
 		e.intent = mo.declared[g.rnd.IntN(len(mo.declared))]
-	case r < 88 && mo.meta:
+	case r < 94 && mo.meta:
 		e.intent = "meta"
-	case r < 91 && mo.kid:
+	case r < 96 && mo.kid:
 		e.intent = g.pick("kid__poke", "kid__quit", "poke")
 	default:
 		e.intent = g.pick("zap", "dance", "Go", "")
@@ -221,7 +221,7 @@ func (g *gen) ifxSlots(d m) m {
 		if !req && g.chance(40) {
 			continue
 		}
-		if req && g.chance(8) {
+		if req && g.chance(5) {
 			continue // missing
 		}
 		out[name] = g.ifxSlotValue(sd)
@@ -234,12 +234,12 @@ func (g *gen) ifxSlots(d m) m {
 
 // ifxSlotValue draws a value for one slot declaration.
 func (g *gen) ifxSlotValue(sd m) any {
-	if g.chance(10) {
+	if g.chance(6) {
 		// wrong on purpose, whatever the type
 		return []any{plain("many"), plain("3"), plain("2.5"), plain("true"), plain("null"), quoted("7"), []any{"a"}, m{"k": "v"}, quoted("")}[g.rnd.IntN(9)]
 	}
 	if vs, ok := sd["values"].([]any); ok && len(vs) > 0 {
-		if g.chance(10) {
+		if g.chance(6) {
 			return g.pick("purple", "red", "RED", "Red")
 		}
 		return vs[g.rnd.IntN(len(vs))]
@@ -294,7 +294,10 @@ func (g *gen) ifxDoc(mo *ifxModel, s *ifxState, entries []ifxEntry, keys *[]stri
 
 // ifxRate is a min_pass_rate: 0, 1, more than 1, fractions.
 func (g *gen) ifxRate() any {
-	return []any{0, 1, 1.5, 0.5, 0.9, plain("0.75"), 0.34, 2, quoted("0.5"), plain("1e0"), quoted("1")}[g.rnd.IntN(11)]
+	if g.chance(15) { // above 1: passes only when every input is skipped
+		return []any{1.5, 2}[g.rnd.IntN(2)]
+	}
+	return []any{0, 1, 0.5, 0.9, plain("0.75"), 0.34, quoted("0.5"), plain("1e0"), quoted("1"), 0.25}[g.rnd.IntN(10)]
 }
 
 // ifxInputs picks the inputs of a fixture: entries' inputs (as written,
@@ -323,9 +326,9 @@ func (g *gen) ifxFixture(mo *ifxModel, s *ifxState, entries []ifxEntry, id strin
 		e := entries[g.rnd.IntN(len(entries))]
 		var same []ifxEntry
 		for _, o := range entries {
-			if o.intent == e.intent && (g.chance(80) || o.input == e.input) {
+			if o.intent == e.intent && (g.chance(90) || o.input == e.input) {
 				same = append(same, o)
-			} else if g.chance(10) {
+			} else if g.chance(4) {
 				same = append(same, o)
 			}
 		}
@@ -335,17 +338,17 @@ func (g *gen) ifxFixture(mo *ifxModel, s *ifxState, entries []ifxEntry, id strin
 				want[k] = e.slots[k]
 			}
 		}
-		if g.chance(10) {
+		if g.chance(4) {
 			want["direction"] = "north" // a slot the answer does not carry
 		}
-		switch g.rnd.IntN(10) {
-		case 0:
+		switch g.rnd.IntN(20) {
+		case 0, 1:
 			fx["intent"] = m{"name": e.intent}
 			fx["slots"] = want
-		case 1:
+		case 2, 3:
 			fx["intent"] = m{"name": e.intent, "slots": want}
 			fx["slots"] = m{"other": "x"}
-		case 2:
+		case 4:
 			fx["intent"] = m{"slots": want} // no name
 		default:
 			fx["intent"] = m{"name": e.intent, "slots": want}
@@ -356,6 +359,9 @@ func (g *gen) ifxFixture(mo *ifxModel, s *ifxState, entries []ifxEntry, id strin
 		for range 1 + g.rnd.IntN(3) {
 			codes = append(codes, g.pick(ifxCodes...))
 		}
+		if g.chance(40) {
+			codes = append(codes, "clarify") // any refusal passes
+		}
 		switch {
 		case g.chance(5):
 			fx["expect_failure"] = m{"any_of": []any{}}
@@ -364,12 +370,12 @@ func (g *gen) ifxFixture(mo *ifxModel, s *ifxState, entries []ifxEntry, id strin
 		default:
 			fx["expect_failure"] = m{"any_of": codes}
 		}
-		fx["inputs"] = g.ifxInputs(g.ifxSome(entries))
+		fx["inputs"] = g.ifxInputs(g.ifxSome(ifxWhere(entries, s, false)))
 	case r < 92:
 		fx["expect_fallthrough"] = true
-		fx["inputs"] = g.ifxInputs(g.ifxSome(entries))
+		fx["inputs"] = g.ifxInputs(g.ifxSome(ifxWhere(entries, s, true)))
 	default:
-		fx["inputs"] = g.ifxInputs(g.ifxSome(entries))
+		fx["inputs"] = g.ifxInputs(g.ifxSome(ifxWhere(entries, s, true)))
 	}
 	if g.chance(30) {
 		fx["runs"] = []any{1, 2, 3, 0, quoted("2"), plain("2.5"), -1}[g.rnd.IntN(7)]
@@ -437,4 +443,19 @@ func (g *gen) ifxMalformed(docs []m) any {
 		return b.String() + g.pick("test_kind: intents\nstate: [a\n", "- just\n- a list\n", "test_kind: intents\nfixtures: {id: x}\n")
 	}
 	return docs
+}
+
+// ifxWhere is the entries whose intent the state handles (allowed) or does
+// not, all of them when none is: fixtures are drawn mostly to pass.
+func ifxWhere(entries []ifxEntry, s *ifxState, allowed bool) []ifxEntry {
+	var out []ifxEntry
+	for _, e := range entries {
+		if slices.Contains(s.allowed, e.intent) == allowed {
+			out = append(out, e)
+		}
+	}
+	if len(out) == 0 {
+		return entries
+	}
+	return out
 }
