@@ -6,7 +6,6 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"kitsoki/internal/safefile"
 	"kitsoki/internal/yamlnode"
 )
 
@@ -18,7 +17,7 @@ type staticEntry struct {
 }
 
 // readStaticRecording reads the recording of `kitsoki test intents
-// --harness static` through root (loadRecordingIn's confinement), by the
+// --harness static` through root (readRecordingIn's confinement), by the
 // static harness's own rules, which are not a flow replay's
 // (intents-conformance/static-recording): kind must be "recording"; no
 // entries at all is a recording every input misses; an entry needs a
@@ -27,11 +26,9 @@ type staticEntry struct {
 // read as the name. Slot values keep their text where a flow recording's
 // do (1e3, dates).
 func readStaticRecording(root, path string) ([]staticEntry, error) {
-	r := safefile.NewRoot(globRoot(root, path))
-	defer r.Close()
-	data, err := readIn(r, path)
+	data, err := readRecordingIn(root, path)
 	if err != nil {
-		return nil, fmt.Errorf("recording %q: %v", path, strings.TrimPrefix(confinedErr(r, "recording", path, err).Error(), "cannot read the fixture: "))
+		return nil, err
 	}
 	var raw struct {
 		Kind    string `yaml:"kind"`
