@@ -6,11 +6,13 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strings"
 
 	"go.yaml.in/yaml/v3"
 
 	"kitsoki/internal/yamlnode"
 	"kitsoki/pkg/diag"
+	"kitsoki/pkg/engine"
 	"kitsoki/pkg/fold"
 	"kitsoki/pkg/phases"
 	"kitsoki/pkg/story"
@@ -115,6 +117,7 @@ func (il *intentLint) doc(root *yaml.Node) {
 			continue
 		}
 		il.skipped(f, i, state)
+		il.codes(f, i)
 		if k := keyNode(f, "slots"); k != nil {
 			il.warn(k, ruleIgnoredKey, "fixtures[%d].slots is read nowhere (the existing engine ignores it, so it compares nothing); put the expected slots under intent.slots", i)
 		}
@@ -161,4 +164,30 @@ func (il *intentLint) skipped(f *yaml.Node, i int, state string) {
 		}
 	}
 	il.warn(ins, ruleNotChecked, "fixtures[%d]: %s has no entry for any of these inputs in state %q: the static harness skips each, and the fixture passes without a run (as in the existing engine); record them or fix the inputs", i, filepath.Base(il.rec), state)
+}
+
+// judgedCodes are the codes a routing answer can be refused with under
+// `kitsoki test intents` (guards are not evaluated, and no check gives
+// UNKNOWN_INTENT: an undeclared name is INTENT_NOT_ALLOWED_IN_STATE), and
+// clarify, which any refusal matches.
+var judgedCodes = []string{engine.CodeNotAllowed, engine.CodeMissingSlots, engine.CodeInvalidSlot, "clarify"}
+
+// codes warns about an expect_failure whose any_of lists no code an answer
+// is ever refused with: none matches (upstream's judgement too), so the
+// fixture passes only on recording misses and harness errors.
+func (il *intentLint) codes(f *yaml.Node, i int) {
+	ef := yamlnode.Get(f, "expect_failure")
+	if ef == nil || ef.Kind != yaml.MappingNode {
+		return
+	}
+	any := yamlnode.Get(ef, "any_of")
+	if any == nil || any.Kind != yaml.SequenceNode || len(any.Content) == 0 {
+		return
+	}
+	for _, c := range any.Content {
+		if slices.Contains(judgedCodes, c.Value) {
+			return
+		}
+	}
+	il.warn(any, ruleNotChecked, "fixtures[%d].expect_failure.any_of lists no code a refused answer is given (test intents gives %s, and clarify matches any refusal): it passes only on recording misses and harness errors, as in the existing engine", i, strings.Join(judgedCodes[:3], ", "))
 }

@@ -1,6 +1,7 @@
 package flowtest
 
 import (
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -21,7 +22,7 @@ func TestLintIntentSources(t *testing.T) {
 		// fixtures whose every input misses the recording (not the
 		// expect_failure ones, whose misses pass)
 		{"testdata/intents-conformance/skipped-threshold", []string{"6:flow-not-checked", "12:flow-not-checked"}},
-		{"testdata/intents-conformance/static-recording-empty", []string{"6:flow-not-checked"}},
+		{"testdata/intents-conformance/static-recording-empty", []string{"6:flow-not-checked", "8:flow-not-checked"}},
 	} {
 		app := filepath.Join(c.dir, "app.yaml")
 		ld, err := NewRunner(Options{}).Story(app)
@@ -42,6 +43,26 @@ func TestLintIntentSources(t *testing.T) {
 		if len(sources) == 0 {
 			t.Errorf("%s: the files read are not handed back for ignore comments", c.dir)
 		}
+	}
+	// an any_of with no code test intents gives passes only on misses
+	dir := t.TempDir()
+	for name, body := range map[string]string{
+		"app.yaml":       "app: {id: l, version: 0.1.0}\nintents: {go: {}}\nroot: a\nstates:\n  a: {on: {go: [{target: a}]}}\n",
+		"intents/a.yaml": "test_kind: intents\nstate: a\nfixtures:\n  - {id: x, expect_failure: {any_of: [UNKNOWN_INTENT, GUARD_FAILED]}, inputs: [q]}\n  - {id: y, expect_failure: {any_of: [UNKNOWN_INTENT, clarify]}, inputs: [q]}\n",
+	} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ld, err := NewRunner(Options{}).Story(filepath.Join(dir, "app.yaml"))
+	if err != nil || ld.Story == nil {
+		t.Fatal(err)
+	}
+	if ds := LintIntentSources(filepath.Join(dir, "app.yaml"), ld.Story, map[string][]byte{}); len(ds) != 1 || ds[0].Line != 4 || ds[0].Rule != "flow-not-checked" {
+		t.Errorf("any_of with no judged code: %v", ds)
 	}
 	states := LintIntentSources(filepath.Join("testdata/intents-conformance/state-paths", "app.yaml"), nil, map[string][]byte{})
 	if states != nil {
