@@ -177,10 +177,20 @@ func (r *Root) classify(p string, err error) error {
 	}
 	if pe, ok := errors.AsType[*fs.PathError](err); ok {
 		// os.Root names the file relative to the root; name it as the
-		// caller does.
-		return &os.PathError{Op: pe.Op, Path: p, Err: pe.Err}
+		// caller does, and the operation as os does for a path.
+		return &os.PathError{Op: plainOp(pe.Op), Path: p, Err: pe.Err}
 	}
 	return err
+}
+
+// plainOp is os.Root's name for an operation ("statat", "openat") as os
+// names it for a path ("stat", "open"), since the error names the path.
+func plainOp(op string) string {
+	switch op {
+	case "statat", "openat", "lstatat", "readlinkat", "mkdirat":
+		return strings.TrimSuffix(op, "at")
+	}
+	return op
 }
 
 // ReadDir lists the directory at the absolute path p through the root,

@@ -178,3 +178,26 @@ func TestRootReadDir(t *testing.T) {
 		t.Errorf("ReadDir(root, 2) = %d entries, %v; want 3 (limit+1)", len(ents), err)
 	}
 }
+
+// A missing file's error names the path as the caller gave it and the
+// operation as os names it for a path ("stat", "open"), never os.Root's
+// "statat"/"openat" (a recording's message read "statat …").
+func TestRootErrorNamesPlainOp(t *testing.T) {
+	dir := t.TempDir()
+	r := NewRoot(dir)
+	defer r.Close()
+	missing := filepath.Join(dir, "nope.yaml")
+	_, statErr := r.Stat(missing)
+	_, readErr := r.ReadFile(missing, 100)
+	for _, c := range []struct {
+		err  error
+		want string
+	}{
+		{statErr, "stat " + missing + ": no such file or directory"},
+		{readErr, "stat " + missing + ": no such file or directory"},
+	} {
+		if c.err == nil || c.err.Error() != c.want {
+			t.Errorf("error %v, want %q", c.err, c.want)
+		}
+	}
+}
