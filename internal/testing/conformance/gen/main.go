@@ -69,6 +69,13 @@
 // {param} state keys, {{ tpl.* }} and {{ phase.next.* }} bodies, graphs
 // with cycles, budgets, entry on_enter and checkpoint intents, some in an
 // include: file, some with a load-time mistake whose message diff compares.
+// -kind lint writes small valid stories (lint.go) with zero, one or two
+// load-time mistakes of story-format.md §9 and a near-miss upstream loads
+// (lint_mistakes.go; mistake.txt names them); one fixture passes whenever
+// the story loads, so compare.sh shows the load verdict. Compare the
+// `validate` exit codes too: for d in DIR/*/; do a=$(ORACLE validate
+// $d/app.yaml >/dev/null 2>&1; echo $?); b=$(kitsoki validate $d/app.yaml
+// >/dev/null 2>&1; echo $?); [ $a = $b ] || echo "$d $a $b"; done.
 package main
 
 import (
@@ -143,6 +150,8 @@ func run(args []string) error {
 			return writeImport(dir, n, seed)
 		case "phase":
 			return writePhase(dir, n, seed)
+		case "lint":
+			return writeLint(dir, n, seed)
 		}
 		return fmt.Errorf("-kind %q: want flow, legacy, tmpl, agent, view, starlark, host, intent, expect, import or phase", kind)
 	case "diff":
