@@ -172,6 +172,7 @@ type compiler struct {
 	opts     CompileOptions
 	m        *Machine
 	problems []Problem
+	inline   int // depth of inline effects: lists being compiled (they never run)
 }
 
 // keyValues compiles the values of a set:, increment: or slots: block (verb),
@@ -321,7 +322,9 @@ func (c *compiler) effect(e *story.Effect, owner *State, where string) *Effect {
 	ne.Event, ne.Background = e.Emit(), e.Background()
 	sub := strings.TrimPrefix(where, owner.Path+" ") // an empty list compiles to nil
 	ne.OnComplete = c.effects(e.OnComplete(), owner, sub+".on_complete")
+	c.inline++
 	ne.Inline = c.effects(e.Effects(), owner, sub+".effects")
+	c.inline--
 	ne.Target = c.target(e.Target(), e.Pos, where+": target")
 	ne.When = c.guard(e.When, e.Pos, where+": when")
 	switch {
@@ -406,6 +409,9 @@ func (c *compiler) rewriteIface(e *story.Effect) string {
 	rest, ok := strings.CutPrefix(inv, "iface.")
 	if !ok {
 		return inv
+	}
+	if c.inline > 0 {
+		return inv // upstream leaves an inline effects: list as written; it never runs
 	}
 	name, op, ok := strings.Cut(rest, ".")
 	if !ok || op == "" {

@@ -42,7 +42,7 @@ func checkAgentInvokes(c *checker) {
 		checkAgentAlias(c, e, site)
 		persona := withString(e, "agent")
 		pe := checkPersonaRef(c, e, site, persona)
-		if pe != nil {
+		if pe != nil && !site.Inline { // upstream counts no reference in an inline effects: list
 			personaVerbs[persona] = append(personaVerbs[persona], verb)
 		}
 		if prov := withString(e, "provider"); prov != "" && !story.IsTemplated(prov) && c.st.Providers[prov] == nil {

@@ -1,0 +1,108 @@
+package lint
+
+import (
+	"strings"
+	"testing"
+
+	"kitsoki/pkg/diag"
+	"kitsoki/pkg/story"
+)
+
+// verdictCase is a story and the existing engine's verdicts on it,
+// recorded by running it: whether `test flows` loads it (load) and
+// whether its `validate` exits 0 (valid). Ours must load exactly the
+// stories it loads, and raise an error only where its validate does.
+type verdictCase struct {
+	name        string
+	app         string
+	load, valid bool
+}
+
+func runVerdicts(t *testing.T, cases []verdictCase) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			write(t, dir, "app.yaml", tc.app)
+			_, ds := Load(dir, story.Options{})
+			errs, _ := diag.Count(ds)
+			var got []string
+			for _, d := range ds {
+				got = append(got, d.String())
+			}
+			if load := !Unrunnable(ds); load != tc.load {
+				t.Errorf("loads: %v, upstream %v\n%s", load, tc.load, strings.Join(got, "\n"))
+			}
+			if valid := errs == 0; valid != tc.valid {
+				t.Errorf("validate clean: %v, upstream %v\n%s", valid, tc.valid, strings.Join(got, "\n"))
+			}
+		})
+	}
+}
+
+// inlineStory has one inline effects: list holding EFFECT, in an
+// on_enter entry, an arm's effect or a background job's on_complete.
+func inlineStory(where, effect string) string {
+	holder := map[string]string{
+		"on_enter":    "    on_enter:\n      - effects:\n          - " + effect + "\n",
+		"arm":         "",
+		"on_complete": "    on_enter:\n      - invoke: host.ok\n        background: true\n        on_complete:\n          - effects:\n              - " + effect + "\n",
+	}[where]
+	arm := "      go: [{target: b}]\n"
+	if where == "arm" {
+		arm = "      go:\n        - target: b\n          effects:\n            - effects:\n                - " + effect + "\n"
+	}
+	return `app: {id: inl}
+hosts: [host.ok, host.agent.ask, host.agent.task]
+world: {n: {type: int, default: 0}, s: {type: string, default: ""}}
+intents: {go: {}}
+agents:
+  rev: {system_prompt: "x"}
+  sh: {system_prompt: "x", tools: [Bash]}
+  mut: {system_prompt: "x", tools: [Edit]}
+root: a
+states:
+  a:
+` + holder + `    on:
+` + arm + `  b: {}
+`
+}
+
+// Upstream checks an effect inside an inline effects: list (which never
+// runs) only as it decodes it and compiles its expressions: none of the
+// other effect checks, nor a persona reference for the Bash rule (found
+// by gen -kind lint, seed 600176).
+func TestInlineEffectsCheckedAsUpstream(t *testing.T) {
+	effects := []struct {
+		name, effect string
+		load         bool
+	}{
+		{"with-agent-undeclared", `{invoke: host.agent.ask, with: {agent: ghost}}`, true},
+		{"with-agent-not-agent", `{invoke: host.ok, with: {agent: rev}}`, true},
+		{"host-not-allowed", `{invoke: host.nope}`, true},
+		{"background-no-invoke", `{background: true, set: {n: 1}}`, true},
+		{"once-no-bind", `{invoke: host.ok, once: true}`, true},
+		{"target-outside-on-complete", `{target: b}`, true},
+		{"target-missing", `{target: nowhere}`, true},
+		{"emit-intent-undeclared", `{emit_intent: nope}`, true},
+		{"provider-undeclared", `{invoke: host.agent.ask, with: {agent: rev, provider: nope}}`, true},
+		{"task-no-acceptance", `{invoke: host.agent.task, with: {prompt: x}}`, true},
+		{"starlark-no-script", `{invoke: host.starlark.run, with: {}}`, true},
+		{"bash-persona", `{invoke: host.agent.ask, with: {agent: sh}}`, true},
+		{"mutation-tool", `{invoke: host.agent.ask, with: {agent: mut}}`, true},
+		{"iface-undeclared", `{invoke: iface.x.y}`, true},
+		{"on-complete-background", `{invoke: host.ok, on_complete: [{invoke: host.ok, background: true}]}`, true},
+		{"set-expr", `{set: {s: "{{ world.n + }}"}}`, false},
+		{"when-expr", `{when: "world.n >", set: {n: 1}}`, false},
+		{"with-expr", `{invoke: host.ok, with: {a: "{{ world.n + }}"}}`, false},
+		{"emit-slot-expr", `{emit_intent: go, slots: {a: "{{ world.n + }}"}}`, false},
+		{"increment-word", `{increment: {n: abc}}`, false},
+	}
+	var cases []verdictCase
+	for _, where := range []string{"on_enter", "arm", "on_complete"} {
+		for _, e := range effects {
+			cases = append(cases, verdictCase{where + "/" + e.name, inlineStory(where, e.effect), e.load, e.load})
+		}
+	}
+	runVerdicts(t, cases)
+}
