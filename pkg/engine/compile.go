@@ -366,12 +366,22 @@ func (c *compiler) invoke(e *story.Effect, ne *Effect, where string, bad func(st
 
 // binds compiles an invoke's bind: entries: a result path, or a template
 // when the value has {{ }}. An empty path is accepted and binds nothing,
-// as upstream (conformance probe 07).
+// as upstream (conformance probe 07); so is a null one, and a number or
+// bool is the path its text spells, as upstream decodes them. A template
+// that does not compile binds nothing: upstream compiles it only when the
+// result lands, logs the error and leaves the key as it is
+// (conformance lint-bind-values).
 func (c *compiler) binds(kvs []story.KV, where string) []bindKV {
 	var out []bindKV
 	for _, kv := range kvs {
-		s, ok := kv.Value.(string)
-		if !ok {
+		var s string
+		switch v := kv.Value.(type) {
+		case string:
+			s = v
+		case nil:
+		case int, int64, uint64, float64, bool:
+			s = fmt.Sprint(v)
+		default:
 			c.refuse(kv.Pos, "%s: bind.%s: the result path must be a string", where, kv.Key)
 			continue
 		}
@@ -379,7 +389,9 @@ func (c *compiler) binds(kvs []story.KV, where string) []bindKV {
 		if strings.Contains(s, "{{") {
 			t, err := compileValue(s)
 			if err != nil {
-				c.refuse(kv.Pos, "%s: bind.%s: %v", where, kv.Key, err)
+				c.warn(kv.Pos, "%s: bind.%s: %v; it binds nothing", where, kv.Key, err)
+				out = append(out, b)
+				continue
 			}
 			b.Tmpl = t
 		} else {

@@ -106,3 +106,34 @@ func TestInlineEffectsCheckedAsUpstream(t *testing.T) {
 	}
 	runVerdicts(t, cases)
 }
+
+// Upstream decodes a bind: value as a string and compiles a bind template
+// only when the result lands: null, a number and a template that does not
+// compile load; a mapping does not decode (conformance lint-bind-values).
+func TestBindValuesAsUpstream(t *testing.T) {
+	story := func(v string) string {
+		return `app: {id: bind}
+world: {s: {type: string, default: ""}}
+intents: {go: {}}
+root: a
+states:
+  a:
+    on: {go: [{target: b}]}
+  b:
+    on_enter:
+      - invoke: host.ok
+        bind: {s: ` + v + `}
+`
+	}
+	runVerdicts(t, []verdictCase{
+		{"null", story("null"), true, true},
+		{"empty", story(`""`), true, true},
+		{"number", story("5"), true, true},
+		{"template-syntax", story(`"{{ result. }}"`), true, true},
+		{"template-operand", story(`"{{ result + }}"`), true, true},
+		{"template-forbidden-root", story(`"{{ $env.x }}"`), true, true},
+		{"template-unknown-function", story(`"{{ nofn(result) }}"`), true, true},
+		{"pongo-tag", story(`"{% if %}"`), true, true},
+		{"mapping", story("{a: 1}"), false, false},
+	})
+}
