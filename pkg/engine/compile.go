@@ -205,7 +205,21 @@ func (c *compiler) target(src string, p story.Pos, where string) *text {
 	}
 	t, err := compileTarget(c.m.pongo, src)
 	if err != nil {
-		c.refuse(p, "%s: %v", where, err)
+		// upstream renders a target only when the arm fires: a
+		// template that cannot compile fails that turn, not the load
+		// (conformance lint-late-templates)
+		return &text{src: src, err: err}
+	}
+	return t
+}
+
+// lateText compiles a pongo2 text upstream compiles only when it renders
+// (say:, timeout.after): one that does not compile fails its render, not
+// the load (conformance lint-late-templates).
+func (c *compiler) lateText(src string) *text {
+	t, err := compileText(c.m.pongo, src)
+	if err != nil {
+		return &text{src: src, err: err}
 	}
 	return t
 }
@@ -336,7 +350,7 @@ func (c *compiler) effect(e *story.Effect, owner *State, where string) *Effect {
 		ne.Increment = c.keyValues(e.Increment(), where, "increment")
 	case e.Say != "" || e.Written.Has("say"):
 		ne.Kind = kindSay
-		ne.Say = c.text(e.Say, e.Pos, where+": say")
+		ne.Say = c.lateText(e.Say)
 	case e.Invoke != "":
 		c.invoke(e, ne, where, bad)
 	}
@@ -444,7 +458,7 @@ func (c *compiler) timeout(t *story.Timeout, ns *State) *Timeout {
 	if a := strings.TrimSpace(t.After); a == "" {
 		c.refuse(t.Pos, "state %q: timeout: missing 'after' field", ns.Path)
 	} else {
-		nt.After = c.text(a, t.Pos, fmt.Sprintf("state %q: timeout.after", ns.Path))
+		nt.After = c.lateText(a)
 		if nt.After != nil && !nt.After.templated() {
 			if _, err := duration.Parse(a); err != nil {
 				c.refuse(t.Pos, "state %q: timeout.after: %v", ns.Path, err)
