@@ -137,3 +137,52 @@ states:
 		{"mapping", story("{a: 1}"), false, false},
 	})
 }
+
+// Findings upstream's loader and validate accept — a missing prompt or
+// schema file, a dangling on_error, an undeclared agent: alias, a say: or
+// footer that cannot compile, a selection pin, a view guard that cannot
+// render — are warnings: the story loads and validate passes, as there
+// (gen -kind lint near-misses view-pongo-broken, on-error-dangling,
+// effect-agent-alias-unknown, selection-free; seeds 600100-600599).
+func TestLoaderAcceptedFindingsAreWarnings(t *testing.T) {
+	base := `app: {id: la}
+hosts: [host.agent.ask, host.agent.decide, host.ok]
+agents: {rev: {system_prompt: "x"}}
+world: {n: {type: int, default: 0}}
+intents: {go: {}}
+root: a
+states:
+  a:
+    on: {go: [{target: b}]}
+  b:
+    view: "B"
+`
+	cases := []struct{ name, rule, tail string }{
+		{"prompt-file", ruleAgentFile.ID, `    on_enter: [{invoke: host.agent.ask, with: {agent: rev, prompt_path: prompts/missing.md}}]`},
+		{"schema-file", ruleAgentFile.ID, `    on_enter: [{invoke: host.agent.decide, with: {agent: rev, prompt: "x", schema: schemas/missing.json}}]`},
+		{"on-error", ruleOnErrorTarget.ID, `    on_enter: [{invoke: host.ok, on_error: nowhere}]`},
+		{"agent-alias", ruleAgentAlias.ID, `    on_enter: [{invoke: host.agent.ask, agent: agent.nope, with: {agent: rev, prompt: "x"}}]`},
+		{"footer-pongo", rulePongo.ID, `    footer: "{% if %}"`},
+		{"say-pongo", rulePongo.ID, `    on_enter: [{say: "{% if %}"}]`},
+		{"selection", ruleSelection.ID, `    on_enter: [{invoke: host.agent.ask, with: {agent: rev, prompt: "x"}, selection: {evidence: evals/none.yaml, effort: galactic}}]`},
+		{"view-when-ternary", ruleViewRender.ID, "    on_enter: [{set: {n: 1}}]\n  c:\n    view: [{prose: \"x {{ world.n ? 1 : 2 }}\", when: \"world.n != {}\"}]"},
+	}
+	var vcs []verdictCase
+	for _, tc := range cases {
+		vcs = append(vcs, verdictCase{tc.name, base + tc.tail + "\n", true, true})
+	}
+	runVerdicts(t, vcs)
+	// each is still reported, as a warning of its rule
+	for _, tc := range cases {
+		dir := t.TempDir()
+		write(t, dir, "app.yaml", base+tc.tail+"\n")
+		_, ds := Load(dir, story.Options{})
+		found := false
+		for _, d := range ds {
+			found = found || d.Rule == tc.rule && d.Severity == diag.Warning
+		}
+		if !found {
+			t.Errorf("%s: no %s warning in %v", tc.name, tc.rule, ds)
+		}
+	}
+}
