@@ -186,3 +186,91 @@ states:
 		}
 	}
 }
+
+// A choice: element's shape and cross-references, as upstream's loader
+// checks them (a JSON Schema per mode, guards, templated leaves, enum
+// values, param, multi and form references): each case recorded from the
+// oracle (gen -kind lint mistake choice-enum, seed 600600, and its
+// neighbours).
+func TestChoiceShapeAsUpstream(t *testing.T) {
+	story := func(name, body string) string {
+		arm, view := "", "    view: [{choice: "+body+"}]\n"
+		if strings.HasPrefix(name, "trans") { // a transition's view
+			arm, view = ", view: [{choice: "+body+"}]", "    view: D\n"
+		}
+		return `app: {id: ch}
+world: {n: {type: int, default: 0}, s: {type: string, default: ""}}
+intents:
+  go: {}
+  put: {slots: {v: {type: string, required: true}}}
+  pick: {slots: {c: {type: enum, values: [a, b]}}}
+root: a
+states:
+  a:
+    on: {go: [{target: done` + arm + `}]}
+  done:
+` + view
+	}
+	var cases []verdictCase
+	for _, tc := range []struct {
+		name, body string
+		load       bool
+	}{
+		{"enum-bad", `{items: [{intent: pick, label: a, slots: {c: q}}], mode: single}`, false},
+		{"enum-int", `{items: [{intent: pick, label: a, slots: {c: 1}}], mode: single}`, true},
+		{"enum-ok", `{items: [{intent: pick, label: a, slots: {c: a}}], mode: single}`, true},
+		{"enum-strslot", `{items: [{intent: put, label: a, slots: {v: q}}], mode: single}`, true},
+		{"enum-tpl", `{items: [{intent: pick, label: a, slots: {c: '{{ world.s }}'}}], mode: single}`, true},
+		{"form-double-brace", `{fields: {v: {type: string}}, intent: put, mode: form, template: '{v} {{ world.n }}'}`, true},
+		{"form-enum-novalues", `{fields: {v: {type: enum}}, intent: put, mode: form, template: '{v}'}`, false},
+		{"form-expr-bad", `{fields: {v: {type: string}, zz: {expr: world.n +, readonly: true, type: int}}, intent: put, mode: form, template: '{v} {zz}'}`, false},
+		{"form-expr-str", `{fields: {v: {type: string}, zz: {expr: '''a'' + world.s', readonly: true, type: string}}, intent: put, mode: form, template: '{v} {zz}'}`, true},
+		{"form-field", `{fields: {zz: {type: string}}, intent: put, mode: form, template: '{zz}'}`, false},
+		{"form-nofields", `{fields: {}, intent: put, mode: form, template: x}`, false},
+		{"form-notemplate", `{fields: {v: {type: string}}, intent: put, mode: form}`, false},
+		{"form-ok", `{fields: {v: {type: string}}, intent: put, mode: form, template: '{v}'}`, true},
+		{"form-readonly", `{fields: {v: {type: string}, zz: {expr: world.n, readonly: true, type: int}}, intent: put, mode: form, template: '{v} {zz}'}`, true},
+		{"form-readonly-false", `{fields: {v: {readonly: false, type: string}}, intent: put, mode: form, template: '{v}'}`, true},
+		{"form-readonly-noexpr", `{fields: {v: {type: string}, zz: {readonly: true, type: int}}, intent: put, mode: form, template: '{v} {zz}'}`, false},
+		{"form-ref", `{fields: {v: {type: string}}, intent: put, mode: form, template: '{v} {w}'}`, false},
+		{"form-rich", `{fields: {v: {default: a, hint: h, placeholder: x, required: true, type: enum, values: [a], when: 'true'}}, intent: put, mode: form, prompt: p, template: '{v}'}`, true},
+		{"form-tpl-pongo", `{fields: {v: {type: string}}, intent: put, mode: form, template: '{v} {{ world. }}'}`, false},
+		{"form-when-bad", `{fields: {v: {type: string, when: world.n >}}, intent: put, mode: form, template: '{v}'}`, false},
+		{"item-extra", `{items: [{intent: go, label: a, zz: 1}], mode: single}`, false},
+		{"item-hint-when", `{items: [{hint: h, intent: go, label: a, when: world.n > 0}], mode: single, prompt: P, when: world.n >= 0}`, true},
+		{"item-no-intent", `{items: [{label: a}], mode: single}`, false},
+		{"item-no-label", `{items: [{intent: go}], mode: single}`, false},
+		{"item-when-bad", `{items: [{intent: go, label: a, when: world.n >}], mode: single}`, false},
+		{"items-string", `{items: '{{ world.items }}', mode: single}`, false},
+		{"label-pongo-bad", `{items: [{intent: go, label: 'a {% if %}'}], mode: single}`, true},
+		{"mode-bad", `{items: [{intent: go, label: a}], mode: pick}`, false},
+		{"multi-empty", `{intent: put, items: [], mode: multi, slot: v}`, false},
+		{"multi-intent", `{intent: nope, items: [{label: a, value: x}], mode: multi, slot: v}`, false},
+		{"multi-intent-field-on-item", `{intent: put, items: [{intent: go, value: x}], mode: multi, slot: v}`, false},
+		{"multi-noslot", `{intent: put, items: [{label: a, value: x}], mode: multi}`, false},
+		{"multi-novalue", `{intent: put, items: [{label: a}], mode: multi, slot: v}`, false},
+		{"multi-ok", `{intent: put, items: [{hint: h, label: a, value: x, when: 'true'}], max: 2, min: 1, mode: multi, slot: v}`, true},
+		{"multi-slot", `{intent: put, items: [{label: a, value: x}], mode: multi, slot: zz}`, false},
+		{"multi-tpl", `{intent: put, items: [{label: a, value: '{{ world.s }}'}], mode: multi, slot: v}`, false},
+		{"no-items", `{items: [], mode: single}`, false},
+		{"no-mode", `{items: [{intent: go, label: a}]}`, false},
+		{"param-badslot", `{items: [{intent: put, label: a, param: {slot: zz, type: string}}], mode: single}`, false},
+		{"param-enum-novalues", `{items: [{intent: put, label: a, param: {slot: v, type: enum}}], mode: single}`, false},
+		{"param-enum-values", `{items: [{intent: put, label: a, param: {slot: v, type: enum, values: [x]}}], mode: single}`, true},
+		{"param-notype", `{items: [{intent: put, label: a, param: {slot: v}}], mode: single}`, false},
+		{"param-ok", `{items: [{intent: put, label: a, param: {slot: v, type: string}}], mode: single}`, true},
+		{"param-prebound", `{items: [{intent: pick, label: a, param: {slot: c, type: string}, slots: {c: a}}], mode: single}`, false},
+		{"param-type-bad", `{items: [{intent: put, label: a, param: {slot: v, type: money}}], mode: single}`, false},
+		{"placeholder-pongo-bad", `{items: [{intent: put, label: a, param: {placeholder: '{{ world. }}', slot: v, type: string}}], mode: single}`, false},
+		{"prompt-pongo-bad", `{items: [{intent: go, label: a}], mode: single, prompt: '{{ world. }}'}`, true},
+		{"single-when-bad", `{items: [{intent: go, label: a}], mode: single, when: world.n >}`, false},
+		{"slot-pongo-bad", `{items: [{intent: put, label: a, slots: {v: '{{ world. }}'}}], mode: single}`, false},
+		{"string-slot", `{items: [{intent: put, label: a, slots: {v: anything}}], mode: single}`, true},
+		{"top-extra", `{items: [{intent: go, label: a}], mode: single, zz: 1}`, false},
+		{"trans", `{items: [{intent: go, label: a}]}`, false},
+		{"trans-view", `{items: [{intent: go, label: a}], mode: single}`, true},
+	} {
+		cases = append(cases, verdictCase{tc.name, story(tc.name, tc.body), tc.load, tc.load})
+	}
+	runVerdicts(t, cases)
+}
