@@ -274,3 +274,46 @@ states:
 	}
 	runVerdicts(t, cases)
 }
+
+// The hosts: allow-list and an import's hosts: declared match a name as
+// written, as upstream does: no prefix (host.git does not allow
+// host.git.diff), no trimming, and a templated invoke is checked like any
+// other; a proposal's execute invoke is not checked there (its on_complete
+// is). Found by gen -kind lint probing the upstream-style story host-names.
+func TestHostsMatchAsWritten(t *testing.T) {
+	enter := func(hosts, invoke string) string {
+		return "app: {id: h}\nhosts: " + hosts + "\nworld: {s: {type: string, default: \"\"}}\nintents: {go: {}}\nroot: a\nstates:\n  a:\n    on: {go: [{target: b}]}\n  b:\n    on_enter: [{invoke: " + invoke + "}]\n"
+	}
+	prop := func(execute string) string {
+		return "app: {id: h}\nhosts: [host.ok]\nworld: {s: {type: string, default: \"\"}}\nintents: {go: {}}\nproposals:\n  t:\n    execute: " + execute + "\nroot: a\nstates:\n  a:\n    on: {go: [{target: a}]}\n"
+	}
+	runVerdicts(t, []verdictCase{
+		{"exact", enter("[host.git.diff]", "host.git.diff"), true, true},
+		{"prefix", enter("[host.git]", "host.git.diff"), false, false},
+		{"root-prefix", enter("[host]", "host.git.diff"), false, false},
+		{"spaces", enter("[host.ok]", `" host.ok "`), false, false},
+		{"template", enter("[host.ok]", `"{{ world.s }}"`), false, false},
+		{"template-listed", enter(`[host.ok, "{{ world.s }}"]`, `"{{ world.s }}"`), true, true},
+		{"template-no-hosts", enter("[]", `"{{ world.s }}"`), true, true},
+		{"proposal-execute", prop("{invoke: host.nope}"), true, true},
+		{"proposal-on-complete", prop(`{invoke: host.ok, background: true, on_complete: [{invoke: "{{ world.s }}"}]}`), false, false},
+	})
+}
+
+// hosts: declared needs each child host listed by the importer as written.
+func TestImportHostsDeclaredAsWritten(t *testing.T) {
+	for _, tc := range []struct {
+		parent string
+		load   bool
+	}{{"[host.git.status]", true}, {"[host.git]", false}, {"[host]", false}} {
+		t.Run(tc.parent, func(t *testing.T) {
+			dir := t.TempDir()
+			write(t, dir, "kid/app.yaml", "app: {id: kid}\nhosts: [host.git.status]\nroot: k\nstates:\n  k: {view: K}\n")
+			write(t, dir, "app.yaml", "app: {id: p}\nhosts: "+tc.parent+"\nimports:\n  kid: {source: ./kid, hosts: declared}\nintents: {go: {}}\nroot: a\nstates:\n  a: {on: {go: [{target: kid}]}}\n")
+			_, ds := Load(dir, story.Options{})
+			if load := !Unrunnable(ds); load != tc.load {
+				t.Errorf("loads %v, upstream %v: %v", load, tc.load, ds)
+			}
+		})
+	}
+}
