@@ -317,3 +317,30 @@ func TestImportHostsDeclaredAsWritten(t *testing.T) {
 		})
 	}
 }
+
+// Upstream injects story.edit (the story group's default), story.ask and
+// story.bug unless a story declares the same key, then checks each group
+// has exactly one default: a story.edit without default: true leaves the
+// group with none (found by probing the upstream-style story meta-modes).
+func TestMetaModeStoryGroupAsUpstream(t *testing.T) {
+	story := func(mm string) string {
+		return "app: {id: mm}\nagents: {ed: {system_prompt: x}}\nintents: {go: {}}\nmeta_modes:\n  " + mm + "\nroot: s\nstates:\n  s: {on: {go: [{target: .}]}}\n"
+	}
+	var cases []verdictCase
+	for _, tc := range []struct {
+		name, mm string
+		load     bool
+	}{
+		{"edit-nodefault", "story.edit: {group: story, trigger: edit, agent: ed}", false},
+		{"edit-default", "story.edit: {group: story, trigger: edit, agent: ed, default: true}", true},
+		{"ask-default", "story.ask: {group: story, trigger: ask, agent: ed, default: true}", false},
+		{"ask-plain", "story.ask: {group: story, trigger: ask, agent: ed}", true},
+		{"new-verb", "story.foo: {group: story, trigger: foo, agent: ed}", true},
+		{"new-verb-default", "story.foo: {group: story, trigger: foo, agent: ed, default: true}", false},
+		{"edit-no-group", "story.edit: {trigger: edit, agent: ed}", false},
+		{"other-group", "dev.look: {group: dev, trigger: look, agent: ed, default: true}", true},
+	} {
+		cases = append(cases, verdictCase{tc.name, story(tc.mm), tc.load, tc.load})
+	}
+	runVerdicts(t, cases)
+}
