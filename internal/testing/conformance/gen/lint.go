@@ -84,14 +84,43 @@ func (s *lintStory) addEnter(path string, effs ...any) {
 // lintStory draws the valid story, then its mistakes and near-miss, and
 // its fixture.
 func (g *gen) lintStory(id string) []agentFile {
+	s := g.lintClean(id, g.chance(40), g.chance(35))
+	// mistakes: none (two in five), one, or two; near-misses mostly
+	// where no mistake hides them (one or two), sometimes beside one
+	nm := int(g.pick("0", "0", "1", "1", "2")[0] - '0')
+	for range nm {
+		mk := lintMistakes[g.rnd.IntN(len(lintMistakes))]
+		if mk.apply(g, s) {
+			s.drawn = append(s.drawn, "refuse "+mk.name)
+		}
+	}
+	nn := 0
+	switch {
+	case nm == 0:
+		nn = 1 + g.rnd.IntN(2)
+	case g.chance(30):
+		nn = 1
+	}
+	for range nn {
+		nr := lintNearMisses[g.rnd.IntN(len(lintNearMisses))]
+		if nr.apply(g, s) {
+			s.drawn = append(s.drawn, "load "+nr.name)
+		}
+	}
+	return s.out()
+}
+
+// lintClean draws the valid story, with an include: file and an
+// imported child when incl and kid say so.
+func (g *gen) lintClean(id string, incl, kid bool) *lintStory {
 	s := &lintStory{files: map[string]any{
 		"schemas/verdict.json": `{"type":"object","required":["decision"],"properties":{"decision":{"type":"string"}}}` + "\n",
 	}}
 	s.app = g.lintBase(id)
-	if g.chance(40) {
+	if incl {
 		g.lintInclude(s)
 	}
-	if g.chance(35) {
+	if kid {
 		g.lintKid(s)
 	}
 	if g.chance(40) {
@@ -105,20 +134,12 @@ func (g *gen) lintStory(id string) []agentFile {
 		s.app["exits"] = m{"out": m{"description": "leave"}}
 		s.setOn("done", "go", m{"target": "@exit:out"})
 	}
-	// mistakes: none (a third), one, or two; a near-miss half the time
-	nm := g.pick("0", "1", "1", "2")
-	for range int(nm[0] - '0') {
-		mk := lintMistakes[g.rnd.IntN(len(lintMistakes))]
-		if mk.apply(g, s) {
-			s.drawn = append(s.drawn, "refuse "+mk.name)
-		}
-	}
-	if g.chance(60) {
-		nr := lintNearMisses[g.rnd.IntN(len(lintNearMisses))]
-		if nr.apply(g, s) {
-			s.drawn = append(s.drawn, "load "+nr.name)
-		}
-	}
+	return s
+}
+
+// out is the story's files: side files, app.yaml, the fixture and
+// mistake.txt naming what was drawn.
+func (s *lintStory) out() []agentFile {
 	var files []agentFile
 	for _, k := range sortedKeys(s.files) {
 		files = append(files, agentFile{k, s.files[k]})
