@@ -344,3 +344,21 @@ func TestMetaModeStoryGroupAsUpstream(t *testing.T) {
 	}
 	runVerdicts(t, cases)
 }
+
+// root: is a state name string: an unquoted number or bool, or null, is
+// refused as upstream refuses it (found by probing the upstream-style
+// story odd-key-names, whose root: 1 did not load upstream).
+func TestRootScalarsAsUpstream(t *testing.T) {
+	story := func(root string) string {
+		return "app: {id: r}\nintents: {go: {}}\nroot: " + root + "\nstates:\n  \"1\": {on: {go: [{target: .}]}}\n  \"true\": {}\n  \"1.5\": {}\n  \"-1\": {}\n"
+	}
+	runVerdicts(t, []verdictCase{
+		{"quoted", story(`"1"`), true, true},
+		{"int", story("1"), false, false},
+		{"negative", story("-1"), false, false},
+		{"float", story("1.5"), false, false},
+		{"bool", story("true"), false, false},
+		{"null", story("null"), false, false},
+		{"tilde", story("~"), false, false},
+	})
+}
