@@ -362,3 +362,24 @@ func TestRootScalarsAsUpstream(t *testing.T) {
 		{"tilde", story("~"), false, false},
 	})
 }
+
+// A list item mapping decodes strictly ({label, hint, when}) and an
+// extends view's block is a list of elements, as upstream decodes them
+// (found by probing the upstream-style stories view-lenient and
+// views-full, which did not load upstream); other element bodies keep
+// unknown keys as warnings, as upstream loads them.
+func TestViewDecodingAsUpstream(t *testing.T) {
+	story := func(view string) string {
+		return "app: {id: v}\nintents: {go: {}}\nroot: a\nstates:\n  a:\n    on: {go: [{target: .}]}\n    view: " + view + "\n"
+	}
+	runVerdicts(t, []verdictCase{
+		{"list-item-keys", story(`[{list: {items: [{label: a, hint: h, when: "true"}]}}]`), true, true},
+		{"list-item-unknown-key", story(`[{list: {items: [{label: a, intent: go}]}}]`), false, false},
+		{"list-body-unknown-key", story(`[{list: {items: [a], zz: 1}}]`), true, true},
+		{"banner-unknown-key", story(`[{banner: {text: t, zz: 1}}]`), true, true},
+		{"element-unknown-key", story(`[{prose: x, zz: 1}]`), true, true},
+		{"block-list", story(`{extends: base, blocks: {main: [{prose: x}]}}`), true, true},
+		{"block-null", story(`{extends: base, blocks: {main: null}}`), true, true},
+		{"block-string", story(`{extends: base, blocks: {main: "x"}}`), false, false},
+	})
+}
