@@ -383,3 +383,27 @@ func TestViewDecodingAsUpstream(t *testing.T) {
 		{"block-string", story(`{extends: base, blocks: {main: "x"}}`), false, false},
 	})
 }
+
+// routing: decodes into upstream's struct: a bool takes no string, an
+// integer takes a float, a list takes no single string, and
+// confidence_decay is a bool (found by probing the upstream-style story
+// top-level-full, whose confidence_decay: 0.1 did not load upstream).
+func TestRoutingTypesAsUpstream(t *testing.T) {
+	story := func(kv string) string {
+		return "app: {id: r}\nintents: {go: {}}\nrouting: {" + kv + "}\nroot: a\nstates:\n  a: {on: {go: [{target: .}]}}\n"
+	}
+	var cases []verdictCase
+	for _, tc := range []struct {
+		kv   string
+		load bool
+	}{
+		{"confidence_decay: 0.1", false}, {"confidence_decay: true", true}, {"confidence_decay: null", true},
+		{"cache_cap: 1.5", true}, {"cache_cap: x", false}, {"revalidate_strikes: 1.5", true},
+		{`enabled: "yes"`, false}, {"enabled: 1", false}, {"enabled: false", true},
+		{`extract_llm_on_no_match: "true"`, false}, {`cache_enabled: "yes"`, false},
+		{"stopwords_extra: a", false}, {"stopwords_extra: [a]", true},
+	} {
+		cases = append(cases, verdictCase{tc.kv, story(tc.kv), tc.load, tc.load})
+	}
+	runVerdicts(t, cases)
+}

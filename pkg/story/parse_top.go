@@ -513,15 +513,32 @@ func (p *fileParser) parseRouting(k, v *yaml.Node) *Routing {
 	var (
 		blankB *bool
 		blankF *float64
-		blankI int
-		blankL []string
 	)
 	at := yamlnode.Place{Where: "routing"}
+	// upstream decodes routing: into a struct: a bool takes no string
+	// ("yes", "true" quoted), an integer takes a float (truncated), a
+	// list takes no single string; confidence_decay is a bool there.
+	boolean := func(key string, dst **bool) yamlnode.Field {
+		return yamlnode.Field{Key: key, Read: func(_, v *yaml.Node) {
+			if d := yamlnode.Deref(v); d != nil && !yamlnode.IsNull(d) && (d.Kind != yaml.ScalarNode || d.Tag != "!!bool") {
+				p.Errf(p.Pos(v), RuleRouting, "routing.%s: expected true or false, got %s", key, yamlnode.Describe(d))
+				return
+			}
+			*dst = p.BoolPtr(v, "routing."+key)
+		}}
+	}
+	integer := func(key string) yamlnode.Field {
+		return yamlnode.Field{Key: key, Read: func(_, v *yaml.Node) {
+			if d := yamlnode.Deref(v); d != nil && !yamlnode.IsNull(d) && (d.Kind != yaml.ScalarNode || d.Tag != "!!int" && d.Tag != "!!float") {
+				p.Errf(p.Pos(v), RuleRouting, "routing.%s: expected a number, got %s", key, yamlnode.Describe(d))
+			}
+		}}
+	}
 	p.FieldsAt(v, at, at, diag.Error, yamlnode.Fields{
-		{Key: "enabled", BoolP: &r.Enabled},
+		boolean("enabled", &r.Enabled),
 		{Key: "semantic_high_bar", Float: &r.SemanticHighBar},
 		{Key: "semantic_mid_bar", Float: &r.SemanticMidBar},
-		{Key: "cache_enabled", BoolP: &blankB},
+		boolean("cache_enabled", &blankB),
 		{Key: "cache_max_age", Read: func(_, v *yaml.Node) {
 			if s := p.Str(v, "routing.cache_max_age"); s != "" && !IsTemplated(s) {
 				if _, err := duration.Parse(s); err != nil {
@@ -529,12 +546,18 @@ func (p *fileParser) parseRouting(k, v *yaml.Node) *Routing {
 				}
 			}
 		}},
-		{Key: "stopwords_extra", List: &blankL},
-		{Key: "cache_cap", Int: &blankI},
+		{Key: "stopwords_extra", Read: func(_, v *yaml.Node) {
+			if d := yamlnode.Deref(v); d != nil && !yamlnode.IsNull(d) && d.Kind != yaml.SequenceNode {
+				p.Errf(p.Pos(v), RuleRouting, "routing.stopwords_extra: expected a list of words, got %s", yamlnode.Describe(d))
+				return
+			}
+			p.StrList(v, "routing.stopwords_extra")
+		}},
+		integer("cache_cap"),
 		{Key: "cache_trim_fraction", Float: &blankF},
-		{Key: "revalidate_strikes", Int: &blankI},
-		{Key: "confidence_decay", Float: &blankF},
-		{Key: "extract_llm_on_no_match", BoolP: &r.ExtractLLMOnNoMatch},
+		integer("revalidate_strikes"),
+		boolean("confidence_decay", &blankB),
+		boolean("extract_llm_on_no_match", &r.ExtractLLMOnNoMatch),
 		{Key: "extract_llm_agent", Str: &r.ExtractLLMAgent},
 		{Key: "free_form_fallback", Read: func(_, v *yaml.Node) {
 			p.Fields(v, "routing.free_form_fallback", yamlnode.Fields{{Key: "state", Str: &r.FreeFormFallbackState}, {Key: "intent", Str: &r.FreeFormFallbackIntent}})
