@@ -407,3 +407,22 @@ func TestRoutingTypesAsUpstream(t *testing.T) {
 	}
 	runVerdicts(t, cases)
 }
+
+// host_interfaces operations ({input, output}) and phase_templates
+// parameters ({type, required, default}) decode strictly upstream: a
+// description there does not load (found by probing the upstream-style
+// story lenient-metadata, which did not load upstream).
+func TestMetadataBlocksStrictAsUpstream(t *testing.T) {
+	iface := func(op string) string {
+		return "app: {id: m}\nintents: {go: {}}\nhost_interfaces:\n  vcs:\n    default: host.git\n    operations:\n      push: " + op + "\nroot: a\nstates:\n  a: {on: {go: [{target: .}]}}\n"
+	}
+	phase := func(param string) string {
+		return "app: {id: m}\nintents: {go: {}}\nphase_templates:\n  step:\n    parameters:\n      title: " + param + "\n    states:\n      \"{id}_run\":\n        view: \"{{ tpl.title }}\"\n        on: {go: [{target: \"{{ phase.next.go }}\"}]}\nphases:\n  template: step\n  graph:\n    one: {title: One, next: {go: done}}\nroot: one_run\nstates:\n  done_executing: {terminal: true}\n"
+	}
+	runVerdicts(t, []verdictCase{
+		{"operation-keys", iface("{input: {b: string}, output: {s: string}}"), true, true},
+		{"operation-description", iface(`{description: "push", input: {b: string}}`), false, false},
+		{"param-keys", phase("{type: string, required: true, default: x}"), true, true},
+		{"param-description", phase(`{type: string, description: "shown"}`), false, false},
+	})
+}

@@ -438,9 +438,10 @@ func (p *fileParser) parsePhaseTemplate(name string, k, v *yaml.Node) *PhaseTemp
 		{Key: "parameters", Read: func(_, v *yaml.Node) {
 			p.Mapping(v, where+".parameters", nil, func(pn string, pk, pv *yaml.Node) {
 				pp := &PhaseParam{Pos: p.Pos(pk)}
-				// A parameter's extra keys (a description, say) only warn.
+				// Decoded strictly, as upstream: a description is an
+				// unknown key there too.
 				at := yamlnode.Place{Where: where + ".parameters." + pn}
-				p.FieldsAt(pv, at, at, diag.Warning, yamlnode.Fields{
+				p.FieldsAt(pv, at, at, diag.Error, yamlnode.Fields{
 					{Key: "type", Str: &pp.Type},
 					{Key: "required", Bool: &pp.Required},
 					{Key: "default", Raw: &pp.Default},
@@ -662,9 +663,10 @@ func (p *fileParser) parseInterface(name string, k, v *yaml.Node) *HostInterface
 		{Key: "operations", Read: func(_, v *yaml.Node) {
 			p.Mapping(v, where+".operations", nil, func(op string, ok, ov *yaml.Node) {
 				o := &Operation{Pos: p.Pos(ok)}
-				// Operations are metadata only upstream: an unknown key warns.
+				// Metadata only upstream, but decoded strictly: an
+				// unknown key (a description) does not load there.
 				at := yamlnode.Place{Where: where + ".operations." + op}
-				p.FieldsAt(ov, at, at, diag.Warning, yamlnode.Fields{{Key: "input", Raw: &o.Input}, {Key: "output", Raw: &o.Output}}, nil)
+				p.FieldsAt(ov, at, at, diag.Error, yamlnode.Fields{{Key: "input", Raw: &o.Input}, {Key: "output", Raw: &o.Output}}, nil)
 				hi.Operations[op] = o
 			})
 		}},
