@@ -426,3 +426,39 @@ func TestMetadataBlocksStrictAsUpstream(t *testing.T) {
 		{"param-description", phase(`{type: string, description: "shown"}`), false, false},
 	})
 }
+
+// A proposal decodes into upstream's typed structs: schema and views are
+// maps of strings, draft/refine {prompt}, policy {auto_accept_if,
+// require_confirm: bool}, execute.on_success a string (found by probing
+// the upstream-style story proposals-full, whose list view did not load
+// upstream).
+func TestProposalShapesAsUpstream(t *testing.T) {
+	story := func(prop string) string {
+		return "app: {id: p}\nhosts: [host.ok]\nintents: {go: {}}\nproposals:\n  t: " + prop + "\nroot: a\nstates:\n  a: {on: {go: [{target: .}]}}\n"
+	}
+	var cases []verdictCase
+	for _, tc := range []struct {
+		name, prop string
+		load       bool
+	}{
+		{"views-string", `{views: {r: "x {{ proposal.a }}"}}`, true},
+		{"views-number", `{views: {r: 5}}`, true},
+		{"views-list", `{views: {r: [{prose: x}]}}`, false},
+		{"views-map", `{views: {r: {a: b}}}`, false},
+		{"views-string-block", `{views: x}`, false},
+		{"schema-list", `{schema: {title: [a]}}`, false},
+		{"schema-number", `{schema: {title: 5}}`, true},
+		{"draft-prompt", `{draft: {prompt: x}}`, true},
+		{"draft-unknown-key", `{draft: {prompt: x, zz: 1}}`, false},
+		{"draft-string", `{draft: x}`, false},
+		{"refine-unknown-key", `{refine: {prompt: x, zz: 1}}`, false},
+		{"policy", `{policy: {auto_accept_if: "true", require_confirm: true}}`, true},
+		{"policy-unknown-key", `{policy: {zz: 1}}`, false},
+		{"policy-confirm-string", `{policy: {require_confirm: "yes"}}`, false},
+		{"on-success-string", `{execute: {invoke: host.ok, on_success: a}}`, true},
+		{"on-success-list", `{execute: {invoke: host.ok, on_success: [a]}}`, false},
+	} {
+		cases = append(cases, verdictCase{tc.name, story(tc.prop), tc.load, tc.load})
+	}
+	runVerdicts(t, cases)
+}
