@@ -462,3 +462,22 @@ func TestProposalShapesAsUpstream(t *testing.T) {
 	}
 	runVerdicts(t, cases)
 }
+
+// A manifest or included file that starts with a byte-order mark does not
+// load upstream (its decoder reads the mark as part of the first key);
+// found by probing the upstream-style story bom-crlf, which did not load
+// upstream. CRLF line ends load on both.
+func TestByteOrderMarkAsUpstream(t *testing.T) {
+	const body = "app: {id: b}\r\nintents: {go: {}}\r\nroot: a\r\nstates:\r\n  a: {on: {go: [{target: .}]}}\r\n"
+	runVerdicts(t, []verdictCase{
+		{"crlf", body, true, true},
+		{"bom", "\ufeff" + body, false, false},
+		{"bom-comment", "\ufeff# c\r\n" + body, false, false},
+	})
+	dir := t.TempDir()
+	write(t, dir, "app.yaml", "app: {id: b}\ninclude: [r.yaml]\nintents: {go: {}}\nroot: a\nstates:\n  a: {on: {go: [{target: b}]}}\n")
+	write(t, dir, "r.yaml", "\ufeffstates:\n  b: {}\n")
+	if _, ds := Load(dir, story.Options{}); !Unrunnable(ds) {
+		t.Errorf("an included file with a BOM loads: %v", ds)
+	}
+}
