@@ -270,6 +270,23 @@ var lintMistakes = []lintChange{
 		s.addEnter("done", m{"invoke": "{{ world.s }}"})
 	})},
 	{"meta-mode-story-edit", lintTop("meta_modes", m{"story.edit": m{"group": "story", "trigger": "edit", "agent": "rev"}})},
+	{"grammar-subset", lintGrammar(`{"type":"object","$defs":{},"properties":{"a":{"type":"string","pattern":"a+"}}}`)},
+	{"grammar-schema-missing", lintGrammar("")},
+}
+
+// lintGrammar points decide's call at a local_llm agent with grammar: true
+// and schema (none: a file that does not exist): §7.3.
+func lintGrammar(schema string) func(g *gen, s *lintStory) bool {
+	return always(func(_ *gen, s *lintStory) {
+		lintPlugin("agent.llm", m{"plugin": "builtin.local_llm", "model": "m", "grammar": true})(nil, s)
+		e := s.state("decide")["on_enter"].([]any)[0].(m)
+		e["agent"] = "agent.llm"
+		e["with"].(m)["schema"] = "schemas/none.json"
+		if schema != "" {
+			s.files["schemas/g.json"] = schema + "\n"
+			e["with"].(m)["schema"] = "schemas/g.json"
+		}
+	})
 }
 
 // lintNearMisses are each check's neighbour that upstream loads.
@@ -418,6 +435,7 @@ var lintNearMisses = []lintChange{
 		s.addEnter("done", m{"emit_intent": "tick"})
 	})},
 	{"with-agent-no-invoke", lintEnter("done", m{"with": m{"agent": "rev"}})},
+	{"grammar-subset-ok", lintGrammar(`{"type":"object","required":["a"],"properties":{"a":{"type":"string","pattern":"^a+$"},"b":{"type":"array","items":{"type":"integer"}}}}`)},
 	{"choice-full-forms", lintSetState("done", "view", []any{m{"choice": m{"mode": "form", "intent": "put", "template": "{v} {r}", "fields": m{
 		"v": m{"type": "enum", "values": []any{"a"}, "placeholder": "{{ world.s }}", "when": "world.n >= 0"},
 		"r": m{"type": "int", "readonly": true, "expr": "world.n + 1"}}}}})},
