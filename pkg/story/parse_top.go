@@ -526,7 +526,7 @@ func (p *fileParser) parseMetaMode(key string, k, v *yaml.Node) *MetaMode {
 		{Key: "label", Str: &mm.Label},
 		{Key: "banner", Str: &mm.Banner},
 		{Key: "agent", Str: &mm.Agent},
-		{Key: "persist", Raw: &mm.Persist},
+		{Key: "persist", Raw: &mm.Persist, Read: func(_, v *yaml.Node) { p.Boolean(v, where+".persist") }}, // a bool upstream
 		{Key: "cwd", Str: &mm.Cwd},
 		{Key: "tools", List: &mm.Tools},
 		{Key: "return", Read: func(_, v *yaml.Node) {
