@@ -460,7 +460,8 @@ func (c *compiler) timeout(t *story.Timeout, ns *State) *Timeout {
 	} else {
 		nt.After = c.lateText(a)
 		if nt.After != nil && !nt.After.templated() {
-			if _, err := duration.Parse(a); err != nil {
+			// a negative one loads and never arms, as upstream
+			if _, err := duration.Parse(a); err != nil && !duration.Negative(a) {
 				c.refuse(t.Pos, "state %q: timeout.after: %v", ns.Path, err)
 			}
 		}

@@ -481,3 +481,47 @@ func TestByteOrderMarkAsUpstream(t *testing.T) {
 		t.Errorf("an included file with a BOM loads: %v", ds)
 	}
 }
+
+// A story's values decode as upstream's typed structs: a bool is a YAML
+// 1.2 boolean (true/false unquoted, any case: not yes/no/on/off, not a
+// quoted "true"), a list is a sequence, not one string (gen -kind lint
+// probes of §9.1's strict decoding).
+func TestTypedBoolsAndListsAsUpstream(t *testing.T) {
+	story := func(terminal, menu string) string {
+		return "app: {id: t}\nintents: {go: {}}\nroot: a\nstates:\n  a:\n    menu: " + menu + "\n    on: {go: [{target: b}]}\n  b: {terminal: " + terminal + "}\n"
+	}
+	var cases []verdictCase
+	for _, tc := range []struct {
+		name, terminal, menu string
+		load                 bool
+	}{
+		{"true", "true", "[go]", true},
+		{"True", "True", "[go]", true},
+		{"FALSE", "FALSE", "[go]", true},
+		{"null", "null", "[go]", true},
+		{"yes", "yes", "[go]", false},
+		{"on", "on", "[go]", false},
+		{"No", "No", "[go]", false},
+		{"quoted-true", `"true"`, "[go]", false},
+		{"one", "1", "[go]", false},
+		{"menu-string", "true", "go", false},
+		{"menu-null", "true", "null", true},
+	} {
+		cases = append(cases, verdictCase{tc.name, story(tc.terminal, tc.menu), tc.load, tc.load})
+	}
+	runVerdicts(t, cases)
+}
+
+// A negative timeout.after loads upstream (the timeout never fires):
+// validate warns (conformance lint-negative-timeout).
+func TestNegativeTimeoutAsUpstream(t *testing.T) {
+	story := func(after string) string {
+		return "app: {id: t}\nintents: {go: {}}\nroot: a\nstates:\n  a:\n    on: {go: [{target: b}]}\n  b:\n    timeout: {after: \"" + after + "\", target: a}\n"
+	}
+	runVerdicts(t, []verdictCase{
+		{"negative", story("-5m"), true, true},
+		{"positive", story("5m"), true, true},
+		{"days-mixed", story("1d12h"), false, false},
+		{"no-unit", story("5"), false, false},
+	})
+}
