@@ -86,14 +86,9 @@ func (s *lintStory) addEnter(path string, effs ...any) {
 func (g *gen) lintStory(id string) []agentFile {
 	s := g.lintClean(id, g.chance(40), g.chance(35))
 	// mistakes: none (two in five), one, or two; near-misses mostly
-	// where no mistake hides them (one or two), sometimes beside one
+	// where no mistake hides them (one or two), sometimes beside one.
+	// Near-misses first: a mistake drawn after one is not undone by it.
 	nm := int(g.pick("0", "0", "1", "1", "2")[0] - '0')
-	for range nm {
-		mk := lintMistakes[g.rnd.IntN(len(lintMistakes))]
-		if mk.apply(g, s) {
-			s.drawn = append(s.drawn, "refuse "+mk.name)
-		}
-	}
 	nn := 0
 	switch {
 	case nm == 0:
@@ -105,6 +100,12 @@ func (g *gen) lintStory(id string) []agentFile {
 		nr := lintNearMisses[g.rnd.IntN(len(lintNearMisses))]
 		if nr.apply(g, s) {
 			s.drawn = append(s.drawn, "load "+nr.name)
+		}
+	}
+	for range nm {
+		mk := lintMistakes[g.rnd.IntN(len(lintMistakes))]
+		if mk.apply(g, s) {
+			s.drawn = append(s.drawn, "refuse "+mk.name)
 		}
 	}
 	return s.out()

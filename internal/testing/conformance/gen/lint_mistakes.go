@@ -206,7 +206,7 @@ var lintMistakes = []lintChange{
 		"on_complete": []any{m{"target": "nowhere"}}})},
 	{"emit-intent-target", lintEnter("ask", m{"invoke": "host.ok", "background": true,
 		"on_complete": []any{m{"target": "home", "emit_intent": "go"}}})},
-	{"emit-intent-undeclared", lintEnter("done", m{"emit_intent": "go"})},
+	{"emit-intent-undeclared", lintEnter("done", m{"emit_intent": "pick"})},
 	{"emit-intent-wildcard", always(func(_ *gen, s *lintStory) {
 		s.setOn("done", "*", m{"target": "."})
 		s.addEnter("done", m{"emit_intent": "tick"})
@@ -270,6 +270,14 @@ var lintMistakes = []lintChange{
 		s.addEnter("done", m{"invoke": "{{ world.s }}"})
 	})},
 	{"meta-mode-story-edit", lintTop("meta_modes", m{"story.edit": m{"group": "story", "trigger": "edit", "agent": "rev"}})},
+	{"terminal-yes", lintSetState("done", "terminal", "yes")},
+	{"menu-string", lintSetState("home", "menu", "go")},
+	{"root-number", always(func(_ *gen, s *lintStory) {
+		s.app["states"].(m)["1"] = m{"view": "one", "on": m{"go": []any{m{"target": "home"}}}}
+		s.app["root"] = 1
+	})},
+	{"list-item-intent", lintSetState("done", "view", []any{m{"list": m{"items": []any{m{"label": "a", "intent": "go"}}}}})},
+	{"proposal-view-list", lintTop("proposals", m{"fix": m{"views": m{"review": []any{m{"prose": "x"}}}}})},
 	{"grammar-subset", lintGrammar(`{"type":"object","$defs":{},"properties":{"a":{"type":"string","pattern":"a+"}}}`)},
 	{"grammar-schema-missing", lintGrammar("")},
 }
@@ -435,6 +443,11 @@ var lintNearMisses = []lintChange{
 		s.addEnter("done", m{"emit_intent": "tick"})
 	})},
 	{"with-agent-no-invoke", lintEnter("done", m{"with": m{"agent": "rev"}})},
+	{"timeout-negative", lintSetState("c.c2", "timeout", m{"after": "-5m", "target": "home"})},
+	{"root-quoted-number", always(func(_ *gen, s *lintStory) {
+		s.app["states"].(m)["1"] = m{"view": "one", "on": m{"go": []any{m{"target": "c"}}}}
+	})},
+	{"proposal-views-strings", lintTop("proposals", m{"fix": m{"views": m{"review": "R {{ proposal.a }}", "n": 5}, "draft": m{"prompt": "p"}, "policy": m{"require_confirm": true}}})},
 	{"grammar-subset-ok", lintGrammar(`{"type":"object","required":["a"],"properties":{"a":{"type":"string","pattern":"^a+$"},"b":{"type":"array","items":{"type":"integer"}}}}`)},
 	{"choice-full-forms", lintSetState("done", "view", []any{m{"choice": m{"mode": "form", "intent": "put", "template": "{v} {r}", "fields": m{
 		"v": m{"type": "enum", "values": []any{"a"}, "placeholder": "{{ world.s }}", "when": "world.n >= 0"},
