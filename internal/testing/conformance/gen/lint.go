@@ -14,7 +14,6 @@ package main
 import (
 	"fmt"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -152,10 +151,6 @@ func (s *lintStory) out() []agentFile {
 	return files
 }
 
-// refuses reports whether a mistake that upstream refuses was drawn.
-func (s *lintStory) refuses() bool {
-	return slices.ContainsFunc(s.drawn, func(d string) bool { return strings.HasPrefix(d, "refuse ") })
-}
 
 // appBytes is app.yaml's text: the manifest, then the raw tail.
 func (s *lintStory) appBytes() []byte {
