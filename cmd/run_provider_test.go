@@ -20,7 +20,7 @@ import (
 func TestRunHostProvider(t *testing.T) {
 	root := storytest.TempTree(t, map[string]string{
 		"story/app.yaml": `app: { id: provdemo, version: 0.1.0 }
-hosts: [host.git]
+hosts: [host.git, host.git.push] # the allow-list matches names as written, as upstream
 world:
   pushed: { type: string, default: "" }
 root: start

@@ -145,7 +145,7 @@ func TestValidateStrictVerdict(t *testing.T) {
 // story, a summary and an example.
 func TestValidateListRules(t *testing.T) {
 	code, out, _ := runCmd(t, "validate", "--list-rules")
-	if code != 0 || !strings.Contains(out, "on-error-target  error   lint only") || !strings.Contains(out, "target           error   run refuses") || !strings.Contains(out, "| on:") {
+	if code != 0 || !strings.Contains(out, "on-error-target  warning lint only") || !strings.Contains(out, "target           error   run refuses") || !strings.Contains(out, "| on:") {
 		t.Fatalf("exit %d:\n%s", code, out)
 	}
 	code, out, _ = runCmd(t, "validate", "--list-rules", "--format", "json")

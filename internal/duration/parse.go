@@ -40,3 +40,11 @@ func isDigits(s string) bool {
 	}
 	return true
 }
+
+// Negative reports whether s is a Go duration below zero ("-5m"): Parse
+// refuses it, though upstream's loader takes it (such a timeout never
+// fires there).
+func Negative(s string) bool {
+	d, err := time.ParseDuration(strings.TrimSpace(s))
+	return err == nil && d < 0
+}

@@ -54,7 +54,7 @@ func (w *Walker) StrAtPl(n *yaml.Node, at Place, key string) string {
 
 // BoolAtPl is Boolean(n, at+"."+key).
 func (w *Walker) BoolAtPl(n *yaml.Node, at Place, key string) bool {
-	if d := Deref(n); d != nil && d.Kind == yaml.ScalarNode {
+	if d := Deref(n); d != nil && d.Kind == yaml.ScalarNode && (!w.Typed || d.Tag == "!!bool") {
 		if b, ok := Bool(d.Value); ok {
 			return b
 		}
@@ -69,7 +69,7 @@ func (w *Walker) Boolean(n *yaml.Node, where string) bool {
 	if IsNull(n) {
 		return false
 	}
-	if n.Kind == yaml.ScalarNode {
+	if n.Kind == yaml.ScalarNode && (!w.Typed || n.Tag == "!!bool") {
 		if b, ok := Bool(n.Value); ok {
 			return b
 		}
@@ -125,6 +125,9 @@ func (w *Walker) Float(n *yaml.Node, where string) *float64 {
 func (w *Walker) StrList(n *yaml.Node, where string) []string {
 	d := Deref(n)
 	if d != nil && d.Kind == yaml.ScalarNode && !IsNull(d) {
+		if w.Typed {
+			w.Report(w.Pos(n), diag.Error, w.Rules.Type, "%s: expected a list, got %s (write [%s])", where, Describe(d), d.Value)
+		}
 		return []string{d.Value}
 	}
 	return SeqList(w, n, where, func(i int, it *yaml.Node) string { return w.StrAt(it, where, i) })

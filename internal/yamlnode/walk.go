@@ -49,6 +49,11 @@ type Walker struct {
 	// Interning keeps one copy of repeated short strings (Intern): worth
 	// it for a large file only (NewWalker sets it).
 	Interning bool
+	// Typed reads values as the existing engine's typed decoder does: a
+	// bool is a YAML 1.2 boolean (true or false unquoted, any case; not
+	// yes/no/on/off, not a quoted "true"), a list is a sequence (not one
+	// string). A story's files are read so; kitsoki's own formats are not.
+	Typed bool
 
 	// exhausted is set once the budget ran out and was reported.
 	exhausted bool

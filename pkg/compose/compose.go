@@ -73,7 +73,8 @@ func (e *LoadError) Error() string {
 func Load(path string, o LoadOptions) (*Loaded, error) {
 	st, ds := lint.Load(path, o.Story)
 	refused := func(d diag.Diagnostic) bool {
-		return d.Severity == diag.Error && (o.Strict || st == nil || lint.Blocking(d))
+		return d.Severity == diag.Error && (o.Strict || st == nil || lint.Blocking(d)) ||
+			o.Strict && lint.LoaderAccepted(d)
 	}
 	if st == nil || slices.ContainsFunc(ds, refused) {
 		errs := slices.DeleteFunc(slices.Clone(ds), func(d diag.Diagnostic) bool { return !refused(d) })
@@ -81,7 +82,7 @@ func Load(path string, o LoadOptions) (*Loaded, error) {
 	}
 	ld := &Loaded{Path: path, Story: st, Diagnostics: ds}
 	for _, d := range ds {
-		if d.Severity == diag.Error { // lint-only: not Blocking
+		if d.Severity == diag.Error || lint.LoaderAccepted(d) { // lint-only: not Blocking
 			d.Severity = diag.Warning
 			ld.LintWarnings = append(ld.LintWarnings, d)
 		}

@@ -172,6 +172,7 @@ type compiler struct {
 	opts     CompileOptions
 	m        *Machine
 	problems []Problem
+	inline   int // depth of inline effects: lists being compiled (they never run)
 }
 
 // keyValues compiles the values of a set:, increment: or slots: block (verb),
@@ -204,7 +205,21 @@ func (c *compiler) target(src string, p story.Pos, where string) *text {
 	}
 	t, err := compileTarget(c.m.pongo, src)
 	if err != nil {
-		c.refuse(p, "%s: %v", where, err)
+		// upstream renders a target only when the arm fires: a
+		// template that cannot compile fails that turn, not the load
+		// (conformance lint-late-templates)
+		return &text{src: src, err: err}
+	}
+	return t
+}
+
+// lateText compiles a pongo2 text upstream compiles only when it renders
+// (say:, timeout.after): one that does not compile fails its render, not
+// the load (conformance lint-late-templates).
+func (c *compiler) lateText(src string) *text {
+	t, err := compileText(c.m.pongo, src)
+	if err != nil {
+		return &text{src: src, err: err}
 	}
 	return t
 }
@@ -321,7 +336,9 @@ func (c *compiler) effect(e *story.Effect, owner *State, where string) *Effect {
 	ne.Event, ne.Background = e.Emit(), e.Background()
 	sub := strings.TrimPrefix(where, owner.Path+" ") // an empty list compiles to nil
 	ne.OnComplete = c.effects(e.OnComplete(), owner, sub+".on_complete")
+	c.inline++
 	ne.Inline = c.effects(e.Effects(), owner, sub+".effects")
+	c.inline--
 	ne.Target = c.target(e.Target(), e.Pos, where+": target")
 	ne.When = c.guard(e.When, e.Pos, where+": when")
 	switch {
@@ -333,7 +350,7 @@ func (c *compiler) effect(e *story.Effect, owner *State, where string) *Effect {
 		ne.Increment = c.keyValues(e.Increment(), where, "increment")
 	case e.Say != "" || e.Written.Has("say"):
 		ne.Kind = kindSay
-		ne.Say = c.text(e.Say, e.Pos, where+": say")
+		ne.Say = c.lateText(e.Say)
 	case e.Invoke != "":
 		c.invoke(e, ne, where, bad)
 	}
@@ -363,12 +380,22 @@ func (c *compiler) invoke(e *story.Effect, ne *Effect, where string, bad func(st
 
 // binds compiles an invoke's bind: entries: a result path, or a template
 // when the value has {{ }}. An empty path is accepted and binds nothing,
-// as upstream (conformance probe 07).
+// as upstream (conformance probe 07); so is a null one, and a number or
+// bool is the path its text spells, as upstream decodes them. A template
+// that does not compile binds nothing: upstream compiles it only when the
+// result lands, logs the error and leaves the key as it is
+// (conformance lint-bind-values).
 func (c *compiler) binds(kvs []story.KV, where string) []bindKV {
 	var out []bindKV
 	for _, kv := range kvs {
-		s, ok := kv.Value.(string)
-		if !ok {
+		var s string
+		switch v := kv.Value.(type) {
+		case string:
+			s = v
+		case nil:
+		case int, int64, uint64, float64, bool:
+			s = fmt.Sprint(v)
+		default:
 			c.refuse(kv.Pos, "%s: bind.%s: the result path must be a string", where, kv.Key)
 			continue
 		}
@@ -376,7 +403,9 @@ func (c *compiler) binds(kvs []story.KV, where string) []bindKV {
 		if strings.Contains(s, "{{") {
 			t, err := compileValue(s)
 			if err != nil {
-				c.refuse(kv.Pos, "%s: bind.%s: %v", where, kv.Key, err)
+				c.warn(kv.Pos, "%s: bind.%s: %v; it binds nothing", where, kv.Key, err)
+				out = append(out, b)
+				continue
 			}
 			b.Tmpl = t
 		} else {
@@ -407,6 +436,9 @@ func (c *compiler) rewriteIface(e *story.Effect) string {
 	if !ok {
 		return inv
 	}
+	if c.inline > 0 {
+		return inv // upstream leaves an inline effects: list as written; it never runs
+	}
 	name, op, ok := strings.Cut(rest, ".")
 	if !ok || op == "" {
 		c.refuse(e.Pos, "invoke %q: expected iface.<name>.<op>", inv)
@@ -426,9 +458,10 @@ func (c *compiler) timeout(t *story.Timeout, ns *State) *Timeout {
 	if a := strings.TrimSpace(t.After); a == "" {
 		c.refuse(t.Pos, "state %q: timeout: missing 'after' field", ns.Path)
 	} else {
-		nt.After = c.text(a, t.Pos, fmt.Sprintf("state %q: timeout.after", ns.Path))
+		nt.After = c.lateText(a)
 		if nt.After != nil && !nt.After.templated() {
-			if _, err := duration.Parse(a); err != nil {
+			// a negative one loads and never arms, as upstream
+			if _, err := duration.Parse(a); err != nil && !duration.Negative(a) {
 				c.refuse(t.Pos, "state %q: timeout.after: %v", ns.Path, err)
 			}
 		}

@@ -156,6 +156,7 @@ type text struct {
 	src string
 	p   *expr.Pongo
 	x   *expr.Template // a target written in the expr template syntax
+	err error          // the compile error of a text upstream compiles only when it renders
 }
 
 // compileTarget compiles a transition, on_complete or timeout target:
@@ -191,6 +192,9 @@ func (t *text) render(env expr.Env) (string, error) {
 	if t == nil {
 		return "", nil
 	}
+	if t.err != nil {
+		return "", t.err
+	}
 	if t.x != nil {
 		v, err := t.x.Render(env)
 		if err != nil {
@@ -204,7 +208,7 @@ func (t *text) render(env expr.Env) (string, error) {
 	return t.p.Render(env)
 }
 
-func (t *text) templated() bool { return t != nil && (t.p != nil || t.x != nil) }
+func (t *text) templated() bool { return t != nil && (t.p != nil || t.x != nil || t.err != nil) }
 
 // sayEnv is what a say: renders against: upstream's machine renders it
 // without the session's state, so `{{ state.path }}` and `{{

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"kitsoki/internal/yamlnode"
+	"kitsoki/pkg/diag"
 	"kitsoki/pkg/story"
 )
 
@@ -171,7 +172,23 @@ func (c *checker) eachEffect(fn func(e *story.Effect, site effSite)) {
 		visit(w.Proposals(c.st.Proposals), false)
 	}
 	for _, site := range c.sites {
+		mark := len(c.rep.Diags)
 		fn(site.Effect, site)
+		if site.Inline {
+			demoteInline(c.rep.Diags[mark:])
+		}
+	}
+}
+
+// demoteInline: upstream's loader checks an effect inside an inline
+// effects: list (which never runs) only as it decodes it and compiles its
+// expressions; any other error there is a warning, so that such a story
+// loads as upstream's does.
+func demoteInline(ds []diag.Diagnostic) {
+	for i := range ds {
+		if ds[i].Rule != ruleExpr.ID && ds[i].Rule != ruleTemplate.ID && ds[i].Rule != story.RuleEffect.ID {
+			diag.Demote(ds[i:i+1], "inside an inline effects: list, which never runs; the existing engine does not check it")
+		}
 	}
 }
 

@@ -22,7 +22,9 @@
 // the registry lists them with this package's. [Blocking] tells run, test
 // and eval whether a diagnostic makes the story unrunnable: errors of a
 // LintOnly rule (something upstream's loader accepts) are printed as
-// warnings there and the run goes ahead.
+// warnings there and the run goes ahead. The findings upstream's validate
+// also passes are warnings already ([LoaderAccepted]): validate fails on
+// them only with --strict.
 //
 // Layout: rules.go (the registry: story's rules and those of passes),
 // check.go (passes: the order the checks run, the one registration of a

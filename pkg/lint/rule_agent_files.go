@@ -9,7 +9,7 @@ import (
 	"kitsoki/pkg/story"
 )
 
-var ruleAgentFile = &Rule{ID: "agent-file", Severity: diag.Error, LintOnly: true,
+var ruleAgentFile = &Rule{ID: "agent-file", Severity: diag.Warning, LintOnly: true,
 	Summary: "prompt, prompt_path and schema files of agent invokes (and app.context_path) exist",
 	Example: "with: {schema: schemas/missing.json}"}
 
@@ -25,15 +25,15 @@ func checkAgentFiles(c *checker) {
 			// at the path itself, also when it is a > or | block
 			at := c.src.valuePos(e.WithPos(r.key), r.path, 1, 1)
 			if mode, err := os.Stat(c.storyPath(r.path)); err == nil && mode.IsDir() {
-				c.rep.Errf(at, ruleAgentFile, "%s: with.%s %q: is a directory; name a file (paths are relative to the story directory %s)", site.Loc(), r.key, r.path, c.st.Dir)
+				c.rep.Add(at, diag.Error, ruleAgentFile, "%s: with.%s %q: is a directory; name a file (paths are relative to the story directory %s)", site.Loc(), r.key, r.path, c.st.Dir)
 				return
 			}
-			c.rep.Errf(at, ruleAgentFile, "%s", c.missingFileMsg(site, r))
+			c.rep.Warnf(at, ruleAgentFile, "%s", c.missingFileMsg(site, r))
 		}
 	})
 	if app := c.st.App; app.ContextPath != "" && !story.IsTemplated(app.ContextPath) {
 		if _, ok := c.existing(app.ContextPath); !ok {
-			c.rep.Errf(app.Pos, ruleAgentFile, "app.context_path %q: file not found (paths are relative to the story directory)", app.ContextPath)
+			c.rep.Warnf(app.Pos, ruleAgentFile, "app.context_path %q: file not found (paths are relative to the story directory)", app.ContextPath)
 		}
 	}
 }

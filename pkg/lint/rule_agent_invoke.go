@@ -13,7 +13,7 @@ import (
 var ruleAgentInvoke = &Rule{ID: "agent-invoke", Severity: diag.Error, Summary: "host.agent.<verb> invokes: verb, with.agent persona, verb/tool cross-checks",
 	Example: "- invoke: host.agent.ponder"}
 
-var ruleAgentAlias = &Rule{ID: "agent-alias", Severity: diag.Error, LintOnly: true,
+var ruleAgentAlias = &Rule{ID: "agent-alias", Severity: diag.Warning, LintOnly: true,
 	Summary: "an effect-level agent: alias is declared in agent_plugins (upstream silently falls back to agent.claude)",
 	Example: "- {invoke: host.agent.ask, agent: agent.nope}"}
 
@@ -42,7 +42,7 @@ func checkAgentInvokes(c *checker) {
 		checkAgentAlias(c, e, site)
 		persona := withString(e, "agent")
 		pe := checkPersonaRef(c, e, site, persona)
-		if pe != nil {
+		if pe != nil && !site.Inline { // upstream counts no reference in an inline effects: list
 			personaVerbs[persona] = append(personaVerbs[persona], verb)
 		}
 		if prov := withString(e, "provider"); prov != "" && !story.IsTemplated(prov) && c.st.Providers[prov] == nil {
@@ -97,7 +97,7 @@ func checkAgentAlias(c *checker, e *story.Effect, site effSite) {
 		return
 	}
 	aliases := sortedMapKeys(c.st.AgentPlugins)
-	c.rep.Errf(e.PosOf("agent"), ruleAgentAlias, "%s: agent %q is not declared in agent_plugins (declared: %s); upstream would silently fall back to agent.claude%s",
+	c.rep.Warnf(e.PosOf("agent"), ruleAgentAlias, "%s: agent %q is not declared in agent_plugins (declared: %s); upstream would silently fall back to agent.claude%s",
 		site.Loc(), e.Agent(), strings.Join(aliases, ", "), didYouMean(e.Agent(), aliases))
 }
 

@@ -8,7 +8,7 @@ import (
 	"kitsoki/pkg/story"
 )
 
-var ruleAgentTemplate = &Rule{ID: "agent-template", Severity: diag.Error, LintOnly: true,
+var ruleAgentTemplate = &Rule{ID: "agent-template", Severity: diag.Warning, LintOnly: true,
 	Summary: "a templated agent: alias that is one world variable renders to declared aliases",
 	Example: "- {invoke: host.agent.ask, agent: \"{{ world.who }}\"}   # who: {default: agent.nope}"}
 
@@ -60,7 +60,7 @@ func checkAgentTemplate(c *checker) {
 				continue
 			}
 			if c.st.AgentPlugins[s] == nil && !c.st.PluginDeclared(s) && pluginFor(c.st, s) == nil {
-				c.rep.Errf(e.PosOf("agent"), ruleAgentTemplate, "%s: agent %q renders to %q (a value of world.%s), which is not declared in agent_plugins (declared: %s)",
+				c.rep.Warnf(e.PosOf("agent"), ruleAgentTemplate, "%s: agent %q renders to %q (a value of world.%s), which is not declared in agent_plugins (declared: %s)",
 					site.Loc(), e.Agent(), s, m[1], strings.Join(sortedMapKeys(c.st.AgentPlugins), ", "))
 			}
 		}

@@ -11,6 +11,14 @@ import (
 // rules (reference §9.6).
 func checkEffectShape(c *checker) {
 	c.eachEffect(func(e *story.Effect, site effSite) {
+		for _, kv := range e.Increment() {
+			checkIncrementDelta(c, kv, site)
+		}
+		if site.Inline {
+			// upstream does not check the shape of an effect in an
+			// inline effects: list (demoteInline): only its decoding
+			return
+		}
 		if e.Background() && e.Invoke == "" {
 			c.rep.Errf(e.PosOf("background"), story.RuleEffect, "%s: background: true requires invoke: to be set", site.Loc())
 		}
@@ -27,9 +35,6 @@ func checkEffectShape(c *checker) {
 			if e.Written.Has("emit_intent") {
 				c.rep.Errf(e.PosOf("emit_intent"), story.RuleEffect, "%s: emit_intent: cannot be combined with target: on the same effect (split into separate effects)", site.Loc())
 			}
-		}
-		for _, kv := range e.Increment() {
-			checkIncrementDelta(c, kv, site)
 		}
 		if len(e.Effects()) > 0 {
 			c.rep.Warnf(e.PosOf("effects"), story.RuleEffect, "%s: effects: an inline effects list never runs (the existing engine ignores it, and kitsoki does the same); put these effects in the list that holds this entry, before it", site.Loc())

@@ -10,7 +10,7 @@ import (
 	"kitsoki/pkg/story/expr"
 )
 
-var ruleViewRender = &Rule{ID: "view-render", Severity: diag.Error, LintOnly: true,
+var ruleViewRender = &Rule{ID: "view-render", Severity: diag.Warning, LintOnly: true,
 	Summary: "a view element upstream loads but cannot render at run time (pongo2 ternary, map literal in when:)",
 	Example: "view:\n  - text: \"{{ a ? b : c }}\""}
 
@@ -57,7 +57,7 @@ func checkExprs(c *checker) {
 				if strings.Contains(msg, "map literal") {
 					msg += "; expr has no map literal to compare with: test emptiness with len(...) == 0 or != nil"
 				}
-				c.rep.Errf(c.errAt(el.WhenPos, el.When, err), ruleViewRender, "state %q: %s: when %s: %s; upstream loads the story but the view fails to render whenever this state is shown (the turn records no view)", s.Path, where, expr.Quote(el.When), msg)
+				c.rep.Warnf(c.errAt(el.WhenPos, el.When, err), ruleViewRender, "state %q: %s: when %s: %s; upstream loads the story but the view fails to render whenever this state is shown (the turn records no view)", s.Path, where, expr.Quote(el.When), msg)
 			}
 		})
 	}

@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"slices"
 	"strings"
 
 	"kitsoki/pkg/story"
@@ -46,10 +47,28 @@ func checkMetaModes(c *checker) {
 			}
 		}
 	}
+	// Upstream injects story.edit (its group's default), story.ask and
+	// story.bug unless the story declares the same key: a declared
+	// story.edit replaces the default, so the group must name another.
+	// (Only into the story loaded, not into an imported child.)
+	for _, verb := range []string{"edit", "ask", "bug"} {
+		k := "story." + verb
+		if c.st.Imported() || c.st.MetaModes[k] != nil {
+			continue
+		}
+		if groups["story"] == 0 {
+			groupPos["story"] = c.metaModePos("story.edit")
+		}
+		groups["story"]++
+		if verb == "edit" {
+			defaults["story"] = append(defaults["story"], k)
+			slices.Sort(defaults["story"])
+		}
+	}
 	gs := sortedMapKeys(groups)
 	for _, g := range gs {
-		if g == "story" || g == "kitsoki" {
-			continue // built-in groups: the engine injects their default verb
+		if g == "kitsoki" {
+			continue // injected only with a kitsoki checkout (KITSOKI_REPO)
 		}
 		n, p := len(defaults[g]), groupPos[g]
 		switch {
@@ -59,4 +78,15 @@ func checkMetaModes(c *checker) {
 			c.rep.Errf(p, story.RuleMetaMode, "meta_mode group %q: %d modes flagged default: true (%s) — exactly one allowed", g, n, strings.Join(defaults[g], ", "))
 		}
 	}
+}
+
+// metaModePos is where meta_mode k is declared, else where meta_modes: is.
+func (c *checker) metaModePos(k string) story.Pos {
+	if mm := c.st.MetaModes[k]; mm != nil {
+		return mm.Pos
+	}
+	for _, k := range sortedMapKeys(c.st.MetaModes) {
+		return c.st.MetaModes[k].Pos
+	}
+	return story.Pos{}
 }

@@ -10,7 +10,7 @@ import (
 	"kitsoki/pkg/story"
 )
 
-var ruleOnErrorTarget = &Rule{ID: "on-error-target", Severity: diag.Error, LintOnly: true,
+var ruleOnErrorTarget = &Rule{ID: "on-error-target", Severity: diag.Warning, LintOnly: true,
 	Summary: "an on_error: target resolves (against the dispatch state) to a state; a dangling one can never fire",
 	Example: "on_enter:\n  - {invoke: host.shell.run, on_error: eror}"}
 
@@ -81,7 +81,7 @@ func (c *checker) regionBase(base string, decl *story.State) string {
 // example B). The absolute target means the same to both.
 func (c *checker) parallelOnError(e *story.Effect, site effSite, target, base, kb, to string) {
 	upstream, _ := story.ResolvePath(base, target)
-	c.rep.Errf(e.PosOf("on_error"), ruleOnErrorTarget,
+	c.rep.Warnf(e.PosOf("on_error"), ruleOnErrorTarget,
 		"%s: on_error %q inside a parallel state: kitsoki climbs from the region's leaf %q to %q, but the existing engine climbs from the whole parallel state %q and lands on the corrupt path %q (its lookup stops at \"#\"); did you mean `%s`? (absolute, it means the same to both)",
 		site.Loc(), target, kb, to, base, upstream, to)
 }
@@ -120,7 +120,7 @@ func (c *checker) onErrorDangles(e *story.Effect, site effSite, target, resolved
 	if sug != "" {
 		fmt.Fprintf(&b, "; did you mean `%s`?", sug)
 	}
-	c.rep.Errf(e.PosOf("on_error"), ruleOnErrorTarget, "%s", b.String())
+	c.rep.Warnf(e.PosOf("on_error"), ruleOnErrorTarget, "%s", b.String())
 }
 
 // nearState suggests a state for a dangling target: the closest path, or a

@@ -54,10 +54,10 @@ func checkExpanded(st *story.Story, rep *yamlnode.Reporter, opts story.Options, 
 	}
 	said := map[diag.Diagnostic]bool{}
 	for _, d := range sub.Diags {
-		if d.Severity != diag.Error || seen[place{d.File, d.Line, d.Col, d.Rule}] {
+		r, ok := LookupRule(d.Rule)
+		if (d.Severity != diag.Error && !(ok && loaderAccepted(r))) || seen[place{d.File, d.Line, d.Col, d.Rule}] {
 			continue
 		}
-		r, ok := LookupRule(d.Rule)
 		if ok && !r.LintOnly && !expandedRules[d.Rule] {
 			continue
 		}

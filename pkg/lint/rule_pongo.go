@@ -149,7 +149,7 @@ func (pc *pongoCheck) compileView(p story.Pos, whereOf func() string, src string
 		when = "whenever its when: holds"
 	}
 	hint := cmp.Or(ternaryHint(src, err, when), "; upstream loads the story but this element fails to render "+when+" (the turn records no view)")
-	c.rep.Errf(c.errAt(p, src, err), ruleViewRender, "%s: %s%s", where, err.Error(), hint)
+	c.rep.Warnf(c.errAt(p, src, err), ruleViewRender, "%s: %s%s", where, err.Error(), hint)
 }
 
 // state checks a state's footer, its views (and those of its
@@ -234,16 +234,15 @@ func (pc *pongoCheck) compileFiles() {
 func pongoSeverity(err error) diag.Severity {
 	// A template reaching outside the story's template roots is always an
 	// error: run refuses it, whatever the path's words say.
-	if errors.Is(err, expr.ErrOutsideRoots) {
+	// Any other finding is a warning: the existing engine compiles a
+	// template only when it renders it, so such a story loads there and
+	// its validate passes.
+	// A file that cannot be read safely (not a regular file, too large)
+	// stays an error too: kitsoki will not read it.
+	if errors.Is(err, expr.ErrOutsideRoots) || errors.Is(err, safefile.ErrTooLarge) || strings.Contains(err.Error(), "not a regular file") {
 		return diag.Error
 	}
-	m := err.Error()
-	for _, s := range []string{"include", "extends", "no such file", "does not exist", "not found", "Filter", "filter"} {
-		if strings.Contains(m, s) {
-			return diag.Warning
-		}
-	}
-	return diag.Error
+	return diag.Warning
 }
 
 // walkStrings calls fn on every string in a raw value tree, map keys in

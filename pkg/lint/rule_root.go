@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"kitsoki/internal/yamlnode"
 	"kitsoki/pkg/story"
 )
 
@@ -11,6 +12,11 @@ func checkRoot(c *checker) {
 		if !st.Imported() {
 			c.rep.Errf(story.Pos{File: st.File, Line: 1, Col: 1}, story.RuleRoot, "root: unsupported value type <nil>; expected a state name string")
 		}
+		return
+	}
+	if st.Root == "" && yamlnode.IsNull(yamlnode.Deref(st.RootNode())) && !st.Imported() {
+		// root: null (or ~) is no name upstream either
+		c.rep.Errf(st.RootPos, story.RuleRoot, "root: unsupported value type <nil>; expected a state name string")
 		return
 	}
 	if st.Root == "" || story.IsTemplated(st.Root) {

@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"errors"
 	"path/filepath"
 
 	"kitsoki/pkg/diag"
@@ -8,7 +9,7 @@ import (
 	"kitsoki/pkg/story"
 )
 
-var ruleSchema = &Rule{ID: "schema", Severity: diag.Error, LintOnly: true,
+var ruleSchema = &Rule{ID: "schema", Severity: diag.Warning, LintOnly: true,
 	Summary: "agent schemas compile and $refs stay inside schemas/",
 	Example: "with: {schema: schemas/bad.json}   # {\"type\": 3}"}
 
@@ -43,7 +44,13 @@ func checkSchemas(c *checker) {
 			ses = comp.Session()
 		}
 		if _, err := ses.Compile(filepath.Clean(path)); err != nil {
-			c.rep.Errf(p, ruleSchema, "%s: %s", where, err.Error())
+			// a schema reaching outside the story stays an error (kitsoki
+			// reads no file there); any other finding upstream loads
+			sev := diag.Warning
+			if errors.Is(err, schema.ErrOutsideRoot) {
+				sev = diag.Error
+			}
+			c.rep.Add(p, sev, ruleSchema, "%s: %s", where, err.Error())
 		}
 	}
 	c.eachFileRef(func(e *story.Effect, site effSite, r fileRef) {

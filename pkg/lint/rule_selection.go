@@ -8,7 +8,7 @@ import (
 	"kitsoki/pkg/story"
 )
 
-var ruleSelection = &Rule{ID: "selection", Severity: diag.Error, LintOnly: true,
+var ruleSelection = &Rule{ID: "selection", Severity: diag.Warning, LintOnly: true,
 	Summary: "selection: blocks: known keys, evidence file exists",
 	Example: "selection: {profile: fast, evidence: evals/missing.json}"}
 
@@ -23,7 +23,7 @@ func checkSelection(c *checker) {
 		}
 		if sel.Evidence != "" && !story.IsTemplated(sel.Evidence) {
 			if _, ok := c.existing(sel.Evidence); !ok {
-				c.rep.Errf(cmp.Or(sel.Keys["evidence"], sel.Pos), ruleSelection, "%s: selection.evidence %q: file not found (paths are relative to the story directory)", site.Loc(), sel.Evidence)
+				c.rep.Warnf(cmp.Or(sel.Keys["evidence"], sel.Pos), ruleSelection, "%s: selection.evidence %q: file not found (paths are relative to the story directory)", site.Loc(), sel.Evidence)
 			}
 		}
 		if sel.Effort != "" && !slices.Contains(story.ValidEfforts, sel.Effort) {

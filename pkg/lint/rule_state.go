@@ -82,7 +82,9 @@ func (c *checker) checkStateTimeout(s *story.State) {
 	if t.After == "" {
 		c.rep.Errf(t.Pos, story.RuleState, "state %q: timeout: missing 'after' field", s.Path)
 	} else if !story.IsTemplated(t.After) {
-		if _, err := duration.Parse(t.After); err != nil {
+		if duration.Negative(t.After) {
+			c.rep.Warnf(t.Pos, story.RuleState, "state %q: timeout.after %q is negative: the timeout never fires (upstream loads it too); write a positive duration", s.Path, t.After)
+		} else if _, err := duration.Parse(t.After); err != nil {
 			c.rep.Errf(t.Pos, story.RuleState, "state %q: timeout.after %q: app.ParseDuration: %v", s.Path, t.After, err)
 		}
 	}

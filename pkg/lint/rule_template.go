@@ -55,14 +55,19 @@ func checkValueTemplates(c *checker) {
 			s, ok := kv.Value.(string)
 			if !ok {
 				switch kv.Value.(type) {
-				case map[string]any, []any, nil:
+				case map[string]any, []any:
 					c.rep.Add(kv.Pos, sev, ruleTemplate, "%s: effect bind %q: expected a result path string such as submitted or stdout_json.sha", site.Loc(), kv.Key)
+				case nil:
+					// upstream reads null as the empty path
+					c.rep.Warnf(kv.Pos, ruleTemplate, "%s: effect bind %q: a null result path binds nothing; name a path such as submitted or stdout_json.sha", site.Loc(), kv.Key)
 				}
 				continue
 			}
 			if expr.IsTemplate(s) {
-				if err := c.compileTemplate(s); err != nil {
-					report(kv.Pos, fmt.Sprintf("bind %q", kv.Key), s, err)
+				// upstream compiles a bind template only when the result
+				// lands: one that fails logs, binds nothing, and loads
+				if err := c.compileTemplate(s); err != nil && !(site.Template && placeholderErr(s, err)) {
+					c.rep.Warnf(kv.Pos, ruleTemplate, "%s: effect bind %q never binds (the template fails whenever the call answers, and the key keeps its value): %s", site.Loc(), kv.Key, err.Error())
 				}
 			}
 		}

@@ -26,6 +26,7 @@ func (c *checker) checkChoice(s *story.State, el *story.ViewElement, where strin
 	if in, ok := body["intent"].(string); ok && in != "" && !story.IsTemplated(in) && !c.intentKnown(s, in, true) {
 		c.rep.Errf(el.Pos, story.RuleView, "%s: intent %q not declared in state or global intents", where, in)
 	}
+	c.checkChoiceShape(s, el, where, body)
 	items, _ := body["items"].([]any)
 	for j, it := range items {
 		m, _ := it.(map[string]any)

@@ -68,6 +68,27 @@ func Blocking(d diag.Diagnostic) bool {
 	return !ok || !r.LintOnly
 }
 
+// loaderAccepted reports whether r is one of the lint-only rules whose
+// findings upstream's loader and validate accept (a missing prompt file, a
+// template that cannot compile, a dangling on_error, ...): they are
+// warnings here, for validate may warn but not fail where upstream passes.
+func loaderAccepted(r Rule) bool {
+	switch r.ID {
+	case ruleAgentAlias.ID, ruleAgentFile.ID, ruleAgentTemplate.ID, ruleOnErrorTarget.ID,
+		rulePongo.ID, ruleSchema.ID, ruleSelection.ID, ruleViewRender.ID:
+		return true
+	}
+	return false
+}
+
+// LoaderAccepted reports whether d is a finding of a rule upstream's
+// loader and validate accept (loaderAccepted): a warning that run and test
+// print, and that a strict load refuses as it refuses an error.
+func LoaderAccepted(d diag.Diagnostic) bool {
+	r, ok := LookupRule(d.Rule)
+	return ok && loaderAccepted(r)
+}
+
 // Unrunnable reports whether any diagnostic of ds is Blocking.
 func Unrunnable(ds []diag.Diagnostic) bool {
 	return slices.ContainsFunc(ds, Blocking)

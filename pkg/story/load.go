@@ -211,7 +211,11 @@ func (l *loader) loadStory(display, abs string, data []byte, top bool, stack []s
 	st.Manifests = []string{display}
 	st.rootNode = fd.rootNode
 	if fd.rootNode != nil {
-		if d := yamlnode.Deref(fd.rootNode); d != nil && d.Kind != yaml.ScalarNode {
+		if d := yamlnode.Deref(fd.rootNode); d != nil && d.Kind == yaml.ScalarNode && goTypeName(d) != "<nil>" {
+			// upstream decodes root into an interface: an unquoted number
+			// or bool is no state name there (quote it: root: "1")
+			p.Errf(p.Pos(fd.rootNode), RuleRoot, "root: unsupported value type %s; expected a state name string (quote it)", goTypeName(d))
+		} else if d != nil && d.Kind != yaml.ScalarNode {
 			if d.Kind == yaml.MappingNode {
 				p.Warnf(p.Pos(fd.rootNode), RuleRoot, "root: an inline state mapping is accepted by the decoder but not supported by the engine; use a state name")
 			} else {
@@ -287,6 +291,15 @@ func goTypeName(n *yaml.Node) string {
 		return "[]interface {}"
 	case yaml.MappingNode:
 		return "map[string]interface {}"
+	case yaml.ScalarNode:
+		switch n.Tag {
+		case "!!int":
+			return "uint64"
+		case "!!float":
+			return "float64"
+		case "!!bool":
+			return "bool"
+		}
 	}
 	return "<nil>"
 }

@@ -132,6 +132,7 @@ func (p *fileParser) parseOn(s *State, v *yaml.Node, w string) {
 // parseRelevantWorld reads relevant_world: one name or a list of names.
 func (p *fileParser) parseRelevantWorld(v *yaml.Node, w string) []NamePos {
 	if d := yamlnode.Deref(v); d != nil && d.Kind == yaml.ScalarNode && !yamlnode.IsNull(d) {
+		p.StrList(v, w) // one name is no list upstream (reported when Typed)
 		return []NamePos{{d.Value, p.Pos(d)}}
 	}
 	return yamlnode.SeqList(p.Walker, v, w, func(i int, it *yaml.Node) NamePos { return NamePos{p.StrAt(it, w, i), p.Pos(it)} })

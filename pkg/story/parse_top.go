@@ -409,10 +409,29 @@ func (p *fileParser) parseProviderShape(name string, k, v *yaml.Node) *Provider 
 func (p *fileParser) parseProposal(name string, k, v *yaml.Node) *Proposal {
 	pr := &Proposal{Name: name, Pos: p.Pos(k)}
 	where := "proposals." + name
+	// Upstream decodes a proposal into typed structs: schema and views are
+	// maps of strings, draft and refine {prompt}, policy
+	// {auto_accept_if, require_confirm (a bool)}, execute.on_success a
+	// string; anything else does not load there.
+	scalar := func(what string, v *yaml.Node) {
+		if d := yamlnode.Deref(v); d != nil && d.Kind != yaml.ScalarNode {
+			p.Errf(p.Pos(v), RuleType, "%s.%s: expected a string, got %s", where, what, yamlnode.Describe(d))
+		}
+	}
+	strMap := func(what string) func(_, v *yaml.Node) {
+		return func(_, v *yaml.Node) {
+			p.Mapping(v, where+"."+what, nil, func(key string, _, kv *yaml.Node) { scalar(what+"."+key, kv) })
+		}
+	}
+	prompt := func(what string) func(_, v *yaml.Node) {
+		return func(_, v *yaml.Node) {
+			p.Fields(v, where+"."+what, yamlnode.Fields{{Key: "prompt", Read: func(_, v *yaml.Node) { scalar(what+".prompt", v) }}})
+		}
+	}
 	p.Fields(v, where, yamlnode.Fields{
-		{Key: "schema", Raw: &pr.Schema},
-		{Key: "draft", Raw: &pr.Draft},
-		{Key: "refine", Raw: &pr.Refine},
+		{Key: "schema", Raw: &pr.Schema, Read: strMap("schema")},
+		{Key: "draft", Raw: &pr.Draft, Read: prompt("draft")},
+		{Key: "refine", Raw: &pr.Refine, Read: prompt("refine")},
 		{Key: "execute", Read: func(kk, v *yaml.Node) {
 			ex := &ProposalExecute{Pos: p.Pos(kk)}
 			pr.Execute = ex
@@ -420,13 +439,22 @@ func (p *fileParser) parseProposal(name string, k, v *yaml.Node) *Proposal {
 				{Key: "invoke", Str: &ex.Invoke},
 				{Key: "with", Read: func(_, v *yaml.Node) { ex.With, _ = p.Raw(v).(map[string]any) }},
 				{Key: "repeatable", Bool: &ex.Repeatable},
-				{Key: "on_success", Raw: &ex.OnSuccess},
+				{Key: "on_success", Raw: &ex.OnSuccess, Read: func(_, v *yaml.Node) { scalar("execute.on_success", v) }},
 				{Key: "background", Bool: &ex.Background},
 				{Key: "on_complete", Read: func(_, v *yaml.Node) { ex.OnComplete = p.parseEffects(v, where+".execute.on_complete") }},
 			})
 		}},
-		{Key: "views", Raw: &pr.Views},
-		{Key: "policy", Raw: &pr.Policy},
+		{Key: "views", Raw: &pr.Views, Read: strMap("views")},
+		{Key: "policy", Raw: &pr.Policy, Read: func(_, v *yaml.Node) {
+			p.Fields(v, where+".policy", yamlnode.Fields{
+				{Key: "auto_accept_if", Read: func(_, v *yaml.Node) { scalar("policy.auto_accept_if", v) }},
+				{Key: "require_confirm", Read: func(_, v *yaml.Node) {
+					if d := yamlnode.Deref(v); d != nil && !yamlnode.IsNull(d) && (d.Kind != yaml.ScalarNode || d.Tag != "!!bool") {
+						p.Errf(p.Pos(v), RuleType, "%s.policy.require_confirm: expected true or false, got %s", where, yamlnode.Describe(d))
+					}
+				}},
+			})
+		}},
 	})
 	return pr
 }
@@ -438,9 +466,10 @@ func (p *fileParser) parsePhaseTemplate(name string, k, v *yaml.Node) *PhaseTemp
 		{Key: "parameters", Read: func(_, v *yaml.Node) {
 			p.Mapping(v, where+".parameters", nil, func(pn string, pk, pv *yaml.Node) {
 				pp := &PhaseParam{Pos: p.Pos(pk)}
-				// A parameter's extra keys (a description, say) only warn.
+				// Decoded strictly, as upstream: a description is an
+				// unknown key there too.
 				at := yamlnode.Place{Where: where + ".parameters." + pn}
-				p.FieldsAt(pv, at, at, diag.Warning, yamlnode.Fields{
+				p.FieldsAt(pv, at, at, diag.Error, yamlnode.Fields{
 					{Key: "type", Str: &pp.Type},
 					{Key: "required", Bool: &pp.Required},
 					{Key: "default", Raw: &pp.Default},
@@ -497,7 +526,7 @@ func (p *fileParser) parseMetaMode(key string, k, v *yaml.Node) *MetaMode {
 		{Key: "label", Str: &mm.Label},
 		{Key: "banner", Str: &mm.Banner},
 		{Key: "agent", Str: &mm.Agent},
-		{Key: "persist", Raw: &mm.Persist},
+		{Key: "persist", Raw: &mm.Persist, Read: func(_, v *yaml.Node) { p.Boolean(v, where+".persist") }}, // a bool upstream
 		{Key: "cwd", Str: &mm.Cwd},
 		{Key: "tools", List: &mm.Tools},
 		{Key: "return", Read: func(_, v *yaml.Node) {
@@ -513,15 +542,32 @@ func (p *fileParser) parseRouting(k, v *yaml.Node) *Routing {
 	var (
 		blankB *bool
 		blankF *float64
-		blankI int
-		blankL []string
 	)
 	at := yamlnode.Place{Where: "routing"}
+	// upstream decodes routing: into a struct: a bool takes no string
+	// ("yes", "true" quoted), an integer takes a float (truncated), a
+	// list takes no single string; confidence_decay is a bool there.
+	boolean := func(key string, dst **bool) yamlnode.Field {
+		return yamlnode.Field{Key: key, Read: func(_, v *yaml.Node) {
+			if d := yamlnode.Deref(v); d != nil && !yamlnode.IsNull(d) && (d.Kind != yaml.ScalarNode || d.Tag != "!!bool") {
+				p.Errf(p.Pos(v), RuleRouting, "routing.%s: expected true or false, got %s", key, yamlnode.Describe(d))
+				return
+			}
+			*dst = p.BoolPtr(v, "routing."+key)
+		}}
+	}
+	integer := func(key string) yamlnode.Field {
+		return yamlnode.Field{Key: key, Read: func(_, v *yaml.Node) {
+			if d := yamlnode.Deref(v); d != nil && !yamlnode.IsNull(d) && (d.Kind != yaml.ScalarNode || d.Tag != "!!int" && d.Tag != "!!float") {
+				p.Errf(p.Pos(v), RuleRouting, "routing.%s: expected a number, got %s", key, yamlnode.Describe(d))
+			}
+		}}
+	}
 	p.FieldsAt(v, at, at, diag.Error, yamlnode.Fields{
-		{Key: "enabled", BoolP: &r.Enabled},
+		boolean("enabled", &r.Enabled),
 		{Key: "semantic_high_bar", Float: &r.SemanticHighBar},
 		{Key: "semantic_mid_bar", Float: &r.SemanticMidBar},
-		{Key: "cache_enabled", BoolP: &blankB},
+		boolean("cache_enabled", &blankB),
 		{Key: "cache_max_age", Read: func(_, v *yaml.Node) {
 			if s := p.Str(v, "routing.cache_max_age"); s != "" && !IsTemplated(s) {
 				if _, err := duration.Parse(s); err != nil {
@@ -529,12 +575,18 @@ func (p *fileParser) parseRouting(k, v *yaml.Node) *Routing {
 				}
 			}
 		}},
-		{Key: "stopwords_extra", List: &blankL},
-		{Key: "cache_cap", Int: &blankI},
+		{Key: "stopwords_extra", Read: func(_, v *yaml.Node) {
+			if d := yamlnode.Deref(v); d != nil && !yamlnode.IsNull(d) && d.Kind != yaml.SequenceNode {
+				p.Errf(p.Pos(v), RuleRouting, "routing.stopwords_extra: expected a list of words, got %s", yamlnode.Describe(d))
+				return
+			}
+			p.StrList(v, "routing.stopwords_extra")
+		}},
+		integer("cache_cap"),
 		{Key: "cache_trim_fraction", Float: &blankF},
-		{Key: "revalidate_strikes", Int: &blankI},
-		{Key: "confidence_decay", Float: &blankF},
-		{Key: "extract_llm_on_no_match", BoolP: &r.ExtractLLMOnNoMatch},
+		integer("revalidate_strikes"),
+		boolean("confidence_decay", &blankB),
+		boolean("extract_llm_on_no_match", &r.ExtractLLMOnNoMatch),
 		{Key: "extract_llm_agent", Str: &r.ExtractLLMAgent},
 		{Key: "free_form_fallback", Read: func(_, v *yaml.Node) {
 			p.Fields(v, "routing.free_form_fallback", yamlnode.Fields{{Key: "state", Str: &r.FreeFormFallbackState}, {Key: "intent", Str: &r.FreeFormFallbackIntent}})
@@ -639,9 +691,10 @@ func (p *fileParser) parseInterface(name string, k, v *yaml.Node) *HostInterface
 		{Key: "operations", Read: func(_, v *yaml.Node) {
 			p.Mapping(v, where+".operations", nil, func(op string, ok, ov *yaml.Node) {
 				o := &Operation{Pos: p.Pos(ok)}
-				// Operations are metadata only upstream: an unknown key warns.
+				// Metadata only upstream, but decoded strictly: an
+				// unknown key (a description) does not load there.
 				at := yamlnode.Place{Where: where + ".operations." + op}
-				p.FieldsAt(ov, at, at, diag.Warning, yamlnode.Fields{{Key: "input", Raw: &o.Input}, {Key: "output", Raw: &o.Output}}, nil)
+				p.FieldsAt(ov, at, at, diag.Error, yamlnode.Fields{{Key: "input", Raw: &o.Input}, {Key: "output", Raw: &o.Output}}, nil)
 				hi.Operations[op] = o
 			})
 		}},

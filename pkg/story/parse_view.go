@@ -54,6 +54,8 @@ func (p *fileParser) parseView(n *yaml.Node, where string) *View {
 				p.Mapping(val, "view.blocks", nil, func(b string, _, bv *yaml.Node) {
 					v.BlockOrder = append(v.BlockOrder, b)
 					if bd := yamlnode.Deref(bv); bd != nil && bd.Kind == yaml.ScalarNode && !yamlnode.IsNull(bd) {
+						// upstream decodes a block as a list of elements
+						p.Errf(p.Pos(bv), RuleView, "%s.blocks.%s: a block is a list of view elements, not a string (write [{template: ...}])", where, b)
 						v.Blocks[b] = []*ViewElement{{Kind: "template", Text: bd.Value, Pos: p.Pos(bd)}}
 						return
 					}
@@ -212,7 +214,8 @@ func (p *fileParser) checkListItem(it *yaml.Node, iw string) {
 	}
 	var label, other string
 	at := yamlnode.Place{Where: iw}
-	p.FieldsAt(it, at, at, diag.Warning, yamlnode.Fields{{Key: "label", Str: &label}, {Key: "hint", Str: &other}, {Key: "when", Str: &other}}, nil)
+	// upstream decodes an item mapping strictly: {label, hint, when}
+	p.FieldsAt(it, at, at, diag.Error, yamlnode.Fields{{Key: "label", Str: &label}, {Key: "hint", Str: &other}, {Key: "when", Str: &other}}, nil)
 	if label == "" {
 		p.Errf(p.Pos(it), RuleView, "list item: label is required")
 	}

@@ -34,5 +34,7 @@ type fileParser struct {
 // newFileParser reads file (as diagnostics name it, size bytes, in the
 // absolute directory dir), reporting into rep.
 func newFileParser(rep *yamlnode.Reporter, file, dir string, size int) *fileParser {
-	return &fileParser{Reporter: rep, Walker: yamlnode.NewWalker(file, size, &rep.Diags, walkRules), dir: dir}
+	w := yamlnode.NewWalker(file, size, &rep.Diags, walkRules)
+	w.Typed = true // a story decodes as upstream's typed structs
+	return &fileParser{Reporter: rep, Walker: w, dir: dir}
 }

@@ -242,6 +242,11 @@ func shiftLines(n *yaml.Node, shift, depth int) bool {
 // contributes to the manifest's (mergeOne reads it): its tables are made
 // only for the keys the file writes.
 func (l *loader) parseFileDoc(display, abs string, data []byte, include bool) (*fileDef, *fileParser) {
+	if bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
+		// upstream's YAML decoder reads a byte-order mark as part of the
+		// first key ("\ufeffapp") and refuses the file
+		l.rep.Errf(Pos{File: display, Line: 1, Col: 1}, RuleYAMLSyntax, "the file starts with a byte-order mark (U+FEFF), which the existing engine reads as part of the first key and refuses: save it as UTF-8 without a BOM")
+	}
 	newParser := func() *fileParser {
 		p := newFileParser(l.rep, display, filepath.Dir(abs), len(data))
 		p.owned, p.include = true, include

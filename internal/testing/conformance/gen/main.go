@@ -74,6 +74,13 @@
 // intentfix_fixture.go): a recording, intents documents of every key and
 // value form, some malformed, and flags (args: --only, --runs, --intents,
 // --recording, baselines); compare_intents.sh runs and diffs both engines.
+// -kind lint writes small valid stories (lint.go) with zero, one or two
+// load-time mistakes of story-format.md §9 and a near-miss upstream loads
+// (lint_mistakes.go; mistake.txt names them); one fixture passes whenever
+// the story loads, so compare.sh shows the load verdict. Compare the
+// `validate` exit codes too: for d in DIR/*/; do a=$(ORACLE validate
+// $d/app.yaml >/dev/null 2>&1; echo $?); b=$(kitsoki validate $d/app.yaml
+// >/dev/null 2>&1; echo $?); [ $a = $b ] || echo "$d $a $b"; done.
 package main
 
 import (
@@ -92,7 +99,7 @@ func main() {
 
 func run(args []string) error {
 	if len(args) == 0 {
-		return fmt.Errorf("usage: gen write [-n N] [-seed S] [-known] [-emits] [-kind flow|legacy|tmpl|agent|view|starlark|host|intent] DIR | gen diff DIR")
+		return fmt.Errorf("usage: gen write [-n N] [-seed S] [-known] [-emits] [-kind flow|legacy|tmpl|agent|view|starlark|host|intent|expect|import|phase|intentfix|lint] DIR | gen diff DIR")
 	}
 	switch args[0] {
 	case "write":
@@ -150,8 +157,10 @@ func run(args []string) error {
 			return writePhase(dir, n, seed)
 		case "intentfix":
 			return writeIntentFix(dir, n, seed)
+		case "lint":
+			return writeLint(dir, n, seed)
 		}
-		return fmt.Errorf("-kind %q: want flow, legacy, tmpl, agent, view, starlark, host, intent, expect, import or phase", kind)
+		return fmt.Errorf("-kind %q: want flow, legacy, tmpl, agent, view, starlark, host, intent, expect, import, phase, intentfix or lint", kind)
 	case "diff":
 		if len(args) != 2 {
 			return fmt.Errorf("usage: gen diff DIR")
