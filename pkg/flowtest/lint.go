@@ -110,6 +110,11 @@ func (l *fixtureLint) files() {
 			l.add(fx.valueAt(k), diag.Error, ruleMissingFile, fmt.Sprintf("%s: %s does not exist (paths are relative to the fixture's directory)", k, full))
 		}
 	}
+	for _, fe := range fx.ExpectFiles {
+		if _, err := resolveNamed(namedRoot(l.root, fx.File), fx.File, "expect_files", fe.Path); err != nil {
+			l.add(fe.Pos, diag.Error, ruleOutsideRoot, err.Error())
+		}
+	}
 }
 
 // turns checks the fixture's patterns, its initial state, and each turn's
