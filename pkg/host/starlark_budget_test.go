@@ -75,3 +75,46 @@ func TestStarlarkStepsAcrossModules(t *testing.T) {
 	dir = storytest.TempTree(t, files)
 	mustOK(t, h, starEnv(dir), map[string]any{"script": "main.star"})
 }
+
+// TestStarlarkGuardsKeepResults: the checked builtins and methods
+// (starlark_guard.go) give what the plain ones give, errors included, for
+// values under the limits.
+func TestStarlarkGuardsKeepResults(t *testing.T) {
+	dir := storytest.TempTree(t, map[string]string{
+		"ok.star": `def main(ctx):
+    l = [1]
+    l.extend([2, 3])
+    x = 7
+    x %= 4
+    parts = [
+        ",".join(["a", "b"]),
+        "a-b-c".replace("-", "+", 1),
+        "{}:{name}".format(1, name = "n"),
+        "%d/%s/%r" % (x, "s", "r"),
+        str(l), repr("q\n"), str("as is"),
+        json.encode({"k": [1, "<"]}),
+        json.indent('{"a":[1]}', indent = " "),
+        str(json.decode('{"a": [1, 2]}')["a"]),
+        "|".join("a b".split(" ") + "x\ny".splitlines() + "p.q".rsplit(".")),
+        str(list("ab".elems())), str(tuple([1])), str(sorted([2, 1])), str(list(reversed([1, 2]))),
+        str(list(enumerate(["e"]))), str(list(zip([1], [2]))), str(dict(a = 1)), str(set([1])),
+        getattr("xy", "join")(["1", "2"]),
+    ]
+    return {"out": "\n".join(parts)}
+`,
+		"ok.star.yaml":  "inputs: {}\noutputs:\n  out: { type: string }\n",
+		"bad.star":      "def main(ctx):\n    return {\"out\": \",\".join([1])}\n",
+		"bad.star.yaml": "inputs: {}\noutputs:\n  out: { type: string }\n",
+	})
+	h := NewStarlarkRun(StarlarkOptions{NoNetwork: true})
+	d := mustOK(t, h, starEnv(dir), map[string]any{"script": "ok.star"})
+	want := strings.Join([]string{
+		"a,b", "a+b-c", "1:n", `3/s/"r"`, "[1, 2, 3]", `"q\n"`, "as is",
+		`{"k":[1,"<"]}`, "{\n \"a\": [\n  1\n ]\n}", "[1, 2]", "a|b|x|y|p|q",
+		`["a", "b"]`, "(1,)", "[1, 2]", "[2, 1]", `[(0, "e")]`, "[(1, 2)]", `{"a": 1}`, "set([1])", "1xy2",
+	}, "\n")
+	if d["out"] != want {
+		t.Errorf("got\n%v\nwant\n%v", d["out"], want)
+	}
+	wantDomainErr(t, h, starEnv(dir), map[string]any{"script": "bad.star"}, "bad.star", "join: in list, want string, got int")
+}
