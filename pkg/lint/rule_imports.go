@@ -74,7 +74,11 @@ func checkImportExits(c *checker, alias string, im *story.Import, ch *story.Stor
 		}
 	}
 	checkOnCompleteExitStays(c, alias, im, ch)
-	for _, u := range append(childExitUses(ch, im.Overrides), liftedExitUses(ch)...) {
+	uses := childExitUses(ch, im.Overrides)
+	if !c.foldOver {
+		uses = append(uses, liftedExitUses(ch)...)
+	}
+	for _, u := range uses {
 		if im.Exits[u.exit] == nil {
 			c.rep.Errf(im.Pos, story.RuleImports, "imports.%s: child uses @exit:%s but parent does not map it", alias, u.exit)
 		}
@@ -279,6 +283,7 @@ func checkFoldSize(c *checker) {
 		default:
 			continue
 		}
+		c.foldOver = true
 		return
 	}
 }
