@@ -263,3 +263,35 @@ func decodeBound(src string) uint64 {
 	values := uint64(strings.Count(src, ",")) + uint64(strings.Count(src, "[")) + uint64(strings.Count(src, "{")) + 1
 	return addSat(uint64(len(src)), mulSat(values, elemBytes))
 }
+
+// memBound bounds the memory a value converted from Go holds: its
+// strings' bytes and elemBytes for every element, stopping past over.
+func memBound(v starlark.Value) uint64 {
+	var n uint64
+	var add func(v starlark.Value)
+	add = func(v starlark.Value) {
+		if n >= over {
+			return
+		}
+		switch v := v.(type) {
+		case starlark.String:
+			n = addSat(n, uint64(len(v))+elemBytes)
+		case *starlark.Dict:
+			for _, kv := range v.Items() {
+				add(kv[0])
+				add(kv[1])
+			}
+		case starlark.Iterable:
+			it := v.Iterate()
+			defer it.Done()
+			var x starlark.Value
+			for n < over && it.Next(&x) {
+				add(x)
+			}
+		default:
+			n = addSat(n, elemBytes)
+		}
+	}
+	add(v)
+	return n
+}
