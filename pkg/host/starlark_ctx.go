@@ -332,6 +332,13 @@ func (s *scriptCtx) fsGlob(_ *starlark.Thread, fn *starlark.Builtin, args starla
 			return nil, err
 		}
 	}
+	var size uint64
+	for _, m := range matches {
+		size = addSat(size, uint64(len(m))+elemBytes)
+	}
+	if err := s.mem.charge(size); err != nil {
+		return nil, fmt.Errorf("%s %q: %v", fn.Name(), pat, err)
+	}
 	s.inspect("glob", pat, fmt.Sprintf("matched:%d", len(matches)))
 	list := make([]starlark.Value, len(matches))
 	for i, m := range matches {
