@@ -291,3 +291,59 @@ func refusedOutside(t *testing.T, proj string, args []string) {
 		t.Errorf("%v: the refusal does not say the link leads out of %s:\n%s", args, proj, out)
 	}
 }
+
+// expect_files names files inside the project root only: one outside
+// (absolute, climbing out with "..", or through a symlink leading out)
+// fails the fixture and the lint unread, whatever it holds, so a
+// fixture's verdict cannot tell whether a file outside exists or what it
+// holds.
+func TestExpectFilesOutsideRefused(t *testing.T) {
+	for _, tc := range []struct{ name, path, want string }{
+		{"absolute", "OUTSIDE/secret", "leaves the project root "},
+		{"dot-dot", "../../outside/secret", "leaves the project root "},
+		{"link", "link", "leading out of the project root "},
+	} {
+		for _, check := range []string{"content_matches: \"^" + confineCanary + "\"", "content_matches: \"^nope\"", "must_not_exist: true", "{}"} {
+			t.Run(tc.name+" "+check, func(t *testing.T) {
+				proj, outside := confineProject(t)
+				writeFileT(t, filepath.Join(outside, "secret"), confineCanary+"\n")
+				entry := "  - path: " + strings.ReplaceAll(tc.path, "OUTSIDE", outside) + "\n"
+				if check != "{}" {
+					entry += "    " + check + "\n"
+				}
+				writeFileT(t, filepath.Join(proj, "flows", "a.yaml"), confineFlow+"expect_files:\n"+entry)
+				symlinkT(t, filepath.Join(outside, "secret"), filepath.Join(proj, "flows", "link"))
+				app := filepath.Join(proj, "app.yaml")
+				for _, args := range [][]string{{"test", "--sandbox", app}, {"validate", app}} {
+					code, stdout, stderr := runCmd(t, args...)
+					out := stdout + stderr
+					if code != 1 || !strings.Contains(out, "expect_files \"") || !strings.Contains(out, tc.want+proj) {
+						t.Errorf("%v: exit %d, want 1 and a refusal naming the root:\n%s", args, code, out)
+					}
+					for _, leak := range []string{"content does not match", "file is present", "does not exist", confineCanary + "\n"} {
+						if strings.Contains(out, leak) {
+							t.Errorf("%v tells about the file outside (%q):\n%s", args, leak, out)
+						}
+					}
+				}
+			})
+		}
+	}
+}
+
+func TestExpectFilesInsideKept(t *testing.T) {
+	proj, _ := confineProject(t)
+	writeFileT(t, filepath.Join(proj, "data", "out.txt"), "hello\n")
+	writeFileT(t, filepath.Join(proj, "flows", "a.yaml"), confineFlow+`expect_files:
+  - { path: ../data/out.txt, content_matches: "^hello" }
+  - { path: link, content_matches: "^hello" }
+  - { path: ../data/none.txt, must_not_exist: true }
+`)
+	symlinkT(t, "../data/out.txt", filepath.Join(proj, "flows", "link"))
+	app := filepath.Join(proj, "app.yaml")
+	for _, args := range [][]string{{"test", "--sandbox", app}, {"validate", app}} {
+		if code, stdout, stderr := runCmd(t, args...); code != 0 {
+			t.Errorf("%v: exit %d, want 0:\n%s%s", args, code, stdout, stderr)
+		}
+	}
+}

@@ -200,7 +200,7 @@ func runTests(ctx context.Context, stdout, stderr io.Writer, args []string, f *t
 		if f.verbose {
 			hints = pathHints(all, f.root, f.trees)
 		}
-		if err := writeCover(stdout, text, &f.cover, col.Profile(), hints); err != nil {
+		if err := writeCover(stdout, text, &f.cover, col.Profile(), hints, coverage.HTMLOptions{}); err != nil {
 			return err
 		}
 	}
@@ -612,7 +612,13 @@ cannot be read.`,
 				cf.profile = "-"
 			}
 			if len(ps) > 0 {
-				if err := writeCover(c.OutOrStdout(), c.ErrOrStderr(), cf, coverage.Merge(ps...), nil); err != nil {
+				// the profiles are whatever files were given: their pages
+				// show sources inside the working directory only
+				wd, err := os.Getwd()
+				if err != nil {
+					return usagef("%v", err)
+				}
+				if err := writeCover(c.OutOrStdout(), c.ErrOrStderr(), cf, coverage.Merge(ps...), nil, coverage.HTMLOptions{Root: wd}); err != nil {
 					return err
 				}
 			}

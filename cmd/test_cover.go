@@ -90,8 +90,8 @@ func addStories(col *coverage.Collector, runner *flowtest.Runner, files []*flowt
 
 // writeCover prints the summary line (and, given hints (-v), the
 // unreached parts with their path hints) to text and writes the profile
-// and the HTML report.
-func writeCover(stdout, text io.Writer, cf *coverFlags, p *coverage.Profile, hints *coverage.Hints) error {
+// and the HTML report (html: where its sources are read).
+func writeCover(stdout, text io.Writer, cf *coverFlags, p *coverage.Profile, hints *coverage.Hints, html coverage.HTMLOptions) error {
 	fmt.Fprintln(text, coverage.SummaryLine(p.Summarize()))
 	if hints != nil {
 		base, _ := os.Getwd()
@@ -113,7 +113,7 @@ func writeCover(stdout, text io.Writer, cf *coverFlags, p *coverage.Profile, hin
 		}
 	}
 	if cf.html != "" {
-		if err := coverage.WriteHTMLDir(cf.html, p, coverage.HTMLOptions{}); err != nil {
+		if err := coverage.WriteHTMLDir(cf.html, p, html); err != nil {
 			return usagef("--cover-html %s: %v", cf.html, err)
 		}
 	}

@@ -3,9 +3,11 @@ package cmd
 import (
 	"bytes"
 	"encoding/xml"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -188,5 +190,41 @@ func TestCoverFlagErrors(t *testing.T) {
 		if code != 2 || !strings.Contains(stderr, c.want) {
 			t.Errorf("kitsoki %s: exit %d, stderr %q; want 2 and %q", strings.Join(c.args, " "), code, stderr, c.want)
 		}
+	}
+}
+
+// TestMergeHTMLQuotesNothingOutside: kitsoki test merge reads whatever
+// JSON profiles it is given, and its --cover-html pages show each file's
+// source. A profile naming a file outside the working directory
+// (absolute, "..", or a symlink inside leading out) gets a page saying
+// the source is not shown, and no line of that file is in the report;
+// a file inside is shown.
+func TestMergeHTMLQuotesNothingOutside(t *testing.T) {
+	base := t.TempDir()
+	proj, outside := filepath.Join(base, "proj"), filepath.Join(base, "outside")
+	writeFileT(t, filepath.Join(outside, "secret.yaml"), confineCanary+"\n")
+	writeFileT(t, filepath.Join(proj, "app.yaml"), "inside: yes\n")
+	symlinkT(t, filepath.Join(outside, "secret.yaml"), filepath.Join(proj, "link.yaml"))
+	profile := func(path string) string {
+		return `{"kitsoki_coverage": 1, "files": [{"path": ` + strconv.Quote(path) + `, "items": [{"kind":"state","line":1,"col":1,"state":"s","label":"s","count":1}]}]}`
+	}
+	var args []string
+	for i, p := range []string{filepath.Join(outside, "secret.yaml"), "../outside/secret.yaml", "link.yaml", "app.yaml"} {
+		f := filepath.Join(proj, fmt.Sprintf("p%d.json", i))
+		writeFileT(t, f, profile(p))
+		args = append(args, f)
+	}
+	t.Chdir(proj)
+	mustRun(t, append(append([]string{"test", "merge"}, args...), "--cover-html", "html")...)
+	pages, _ := filepath.Glob(filepath.Join(proj, "html", "*.html"))
+	var all string
+	for _, p := range pages {
+		all += string(readFile(t, p))
+	}
+	if strings.Contains(all, confineCanary) {
+		t.Errorf("the report quotes the file outside the working directory")
+	}
+	if n := strings.Count(all, "the source is not shown: it lies outside "+proj); n != 3 || !strings.Contains(all, "inside: yes") {
+		t.Errorf("%d pages refuse their source, want 3, and app.yaml shown:\n%s", n, all)
 	}
 }

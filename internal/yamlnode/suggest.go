@@ -7,18 +7,103 @@ package yamlnode
 // three); an adjacent transposition counts as one edit; ties go to the
 // name that sorts first.
 func Suggest(name string, known []string) string {
-	best, bestD := "", -1
+	limit := min(max(len(name)/3, 1), 3)
+	var buf [maxRunes]rune
+	a, long := runesOf(name, &buf)
+	best, bestD := "", limit+1
 	for _, k := range known {
-		d := editDistance(name, k)
-		if bestD < 0 || d < bestD || (d == bestD && k < best) {
+		var d int
+		if long {
+			d = farDistance(name, k)
+		} else {
+			d = boundedDistance(a, k, bestD)
+		}
+		if d < bestD || (d == bestD && k < best) {
 			best, bestD = k, d
 		}
 	}
-	limit := min(max(len(name)/3, 1), 3)
-	if bestD < 0 || bestD > limit {
+	if bestD > limit {
 		return ""
 	}
 	return best
+}
+
+// maxRunes is the longest name compared by edit distance; longer ones
+// are compared only for equality (farDistance).
+const maxRunes = 64
+
+// farDistance is editDistance for a name longer than maxRunes runes.
+func farDistance(a, b string) int {
+	if a == b {
+		return 0
+	}
+	return 1 << 20
+}
+
+// runesOf decodes s into buf; long reports s has more than maxRunes runes.
+func runesOf(s string, buf *[maxRunes]rune) (r []rune, long bool) {
+	n := 0
+	for _, c := range s {
+		if n == maxRunes {
+			return nil, true
+		}
+		buf[n] = c
+		n++
+	}
+	return buf[:n], false
+}
+
+// boundedDistance is editDistance(string(a), b) when that is at most
+// bound, and some number over bound otherwise: a length difference over
+// bound, or two rows of the table all over it, end it early (a path
+// through the table crosses every row but may skip one by a
+// transposition). Suggest calls it for every known name, so it allocates
+// nothing: a story's many unknown names against its many known ones stay
+// cheap.
+func boundedDistance(a []rune, b string, bound int) int {
+	var buf [maxRunes]rune
+	rb, long := runesOf(b, &buf)
+	if long {
+		return farDistance(string(a), b)
+	}
+	if abs(len(a)-len(rb)) > bound {
+		return bound + 1
+	}
+	var rows [3][maxRunes + 1]int
+	prev2, prev, cur := &rows[0], &rows[1], &rows[2]
+	for j := 0; j <= len(rb); j++ {
+		prev[j] = j
+	}
+	prevOver := false
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		rowMin := i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if a[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == rb[j-2] && a[i-2] == rb[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
+			rowMin = min(rowMin, cur[j])
+		}
+		over := rowMin > bound
+		if over && prevOver {
+			return bound + 1
+		}
+		prevOver = over
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return prev[len(rb)]
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
 }
 
 // editDistance is the Levenshtein distance with adjacent transpositions

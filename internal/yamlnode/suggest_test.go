@@ -1,6 +1,10 @@
 package yamlnode
 
-import "testing"
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
 
 // TestSuggest holds the cases of both did-you-means kitsoki had before
 // there was one: the story loader's (transpositions count once, the limit
@@ -58,5 +62,52 @@ func TestEditDistance(t *testing.T) {
 		if got := editDistance(c.a, c.b); got != c.want {
 			t.Errorf("editDistance(%q, %q) = %d, want %d", c.a, c.b, got, c.want)
 		}
+	}
+}
+
+// suggestReference is Suggest as it was written first: every known name's
+// full edit distance, the closest kept. Suggest must answer as it does.
+func suggestReference(name string, known []string) string {
+	best, bestD := "", -1
+	for _, k := range known {
+		d := editDistance(name, k)
+		if bestD < 0 || d < bestD || (d == bestD && k < best) {
+			best, bestD = k, d
+		}
+	}
+	if limit := min(max(len(name)/3, 1), 3); bestD < 0 || bestD > limit {
+		return ""
+	}
+	return best
+}
+
+func FuzzSuggestAsReference(f *testing.F) {
+	f.Add("tagret", "target\nstates\nsay")
+	f.Add("sätes", "states\nsätes2")
+	f.Add("ab", "ac\naa\nba")
+	f.Add("abcdefgh", "abdcefgh\nbacdefhg\nabcdefghij")
+	f.Fuzz(func(t *testing.T, name, list string) {
+		known := strings.Split(list, "\n")
+		if got, want := Suggest(name, known), suggestReference(name, known); got != want {
+			t.Errorf("Suggest(%q, %q) = %q, the full distances say %q", name, known, got, want)
+		}
+	})
+}
+
+// TestSuggestManyNames: a story with thousands of unknown names against
+// thousands of known ones (a hostile story's target errors) asks Suggest
+// once per unknown name; each call allocates nothing per known name.
+func TestSuggestManyNames(t *testing.T) {
+	known := make([]string, 15000)
+	for i := range known {
+		known[i] = fmt.Sprintf("p.r%d.a_state_with_a_long_name_%d", i, i)
+	}
+	allocs := testing.AllocsPerRun(10, func() { Suggest("p.r77.b_state_with_a_long_name_77", known) })
+	if allocs > 0 {
+		t.Errorf("%v allocations per call", allocs)
+	}
+	name := "p.r77.a_state_with_a_long_name_7"
+	if got, want := Suggest(name, known), suggestReference(name, known); got != want || got == "" {
+		t.Errorf("got %q, want %q", got, want)
 	}
 }

@@ -46,6 +46,10 @@ type Walker struct {
 	// Budget is the nodes left to visit; Limit the budget it started
 	// with (for the message).
 	Budget, Limit int
+	// LimitNote, when set, follows the limit in the budget's message
+	// (why it is lower than the file's own: pkg/story shares the part
+	// aliases may use among the files of one load).
+	LimitNote string
 	// Interning keeps one copy of repeated short strings (Intern): worth
 	// it for a large file only (NewWalker sets it).
 	Interning bool
@@ -179,7 +183,7 @@ func (w *Walker) Spend(at *yaml.Node, in Place, idx int) bool {
 		if idx >= 0 {
 			where = Indexed(where, idx)
 		}
-		w.Report(w.Pos(at), diag.Error, w.Rules.Syntax, "%s: the file expands to more than %d YAML nodes (an alias bomb: aliases expanding to far more nodes than the file holds); kitsoki stops reading it here rather than drop the rest: shrink or split it", where, w.Limit)
+		w.Report(w.Pos(at), diag.Error, w.Rules.Syntax, "%s: the file expands to more than %d YAML nodes%s (an alias bomb: aliases expanding to far more nodes than the file holds); kitsoki stops reading it here rather than drop the rest: shrink or split it", where, w.Limit, w.LimitNote)
 	}
 	return false
 }

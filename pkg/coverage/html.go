@@ -3,6 +3,7 @@ package coverage
 import (
 	"bytes"
 	_ "embed"
+	"errors"
 	"fmt"
 	"html/template"
 	"os"
@@ -31,6 +32,12 @@ type HTMLOptions struct {
 	// Base is the directory the profile's relative paths are read from
 	// ("" = the working directory).
 	Base string
+	// Root, when set, is the only directory sources are read from: a
+	// profile that did not come from this run (kitsoki test merge reads
+	// any JSON it is given) may name any file, and its page must not
+	// quote one outside. A path leaving it (absolute, "..", a symlink)
+	// is shown as not readable.
+	Root string
 }
 
 type htmlIndex struct {
@@ -85,7 +92,7 @@ func WriteHTMLDir(dir string, p *Profile, o HTMLOptions) error {
 		idx.Files = append(idx.Files, htmlFileRow{Path: f.Path, Page: page, Arcs: s.Arcs, States: s.States, Lines: lines.Total, Missed: lines.Total - lines.Reached})
 		idx.States = append(idx.States, stateRows(f, page)...)
 		var b bytes.Buffer
-		if err := htmlTemplates.ExecuteTemplate(&b, "file", fileView(f, o.Base)); err != nil {
+		if err := htmlTemplates.ExecuteTemplate(&b, "file", fileView(f, o)); err != nil {
 			return err
 		}
 		if err := atomicfile.Write(filepath.Join(dir, page), b.Bytes(), 0o644); err != nil {
@@ -127,10 +134,18 @@ func stateRows(f *File, page string) []htmlStateRow {
 }
 
 // fileView reads the story file and marks its lines.
-func fileView(f *File, base string) htmlFile {
+func fileView(f *File, o HTMLOptions) htmlFile {
 	v := htmlFile{Path: f.Path}
 	var text []string
-	if data, err := safefile.ReadFile(fromBase(base, f.Path), safefile.Data); err != nil {
+	read := func(p string) ([]byte, error) { return safefile.ReadFile(p, safefile.Data) }
+	if o.Root != "" {
+		r := safefile.NewRoot(o.Root)
+		defer r.Close()
+		read = func(p string) ([]byte, error) { return r.ReadFile(absFile(p), safefile.Data) }
+	}
+	if data, err := read(fromBase(o.Base, f.Path)); errors.Is(err, safefile.ErrOutsideRoot) {
+		v.Problem = "the source is not shown: it lies outside " + o.Root + " (absolute, \"..\" or a symlink leading out), and only files there are read"
+	} else if err != nil {
 		v.Problem = "the source cannot be shown: " + safefile.Reason(err)
 	} else {
 		text = strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")

@@ -50,16 +50,22 @@ type fixtureRun struct {
 // project root (confine.go); false when it leaves it, with the fixture
 // failed at the key.
 func (fr *fixtureRun) named(key, p string) (string, bool) {
-	var st *story.Story
-	if fr.ld != nil {
-		st = fr.ld.Story
-	}
-	full, err := resolveNamed(namedRoot(st, fr.fx.File), fr.fx.File, key, p)
+	full, err := fr.resolve(key, p)
 	if err != nil {
 		fr.fatal(fr.fx.at(key), "%v", err)
 		return "", false
 	}
 	return full, true
+}
+
+// resolve is resolveNamed of p, a file the fixture names under key,
+// inside the project root.
+func (fr *fixtureRun) resolve(key, p string) (string, error) {
+	var st *story.Story
+	if fr.ld != nil {
+		st = fr.ld.Story
+	}
+	return resolveNamed(namedRoot(st, fr.fx.File), fr.fx.File, key, p)
 }
 
 func (fr *fixtureRun) fatal(p Pos, format string, a ...any) {
@@ -894,7 +900,13 @@ func (fr *fixtureRun) terminal(s session, state string) bool {
 }
 
 func (fr *fixtureRun) fileCheck(c *checker, fe FileExpect) {
-	p := fr.fx.rel(fe.Path)
+	// Inside the project root only: a file outside is neither looked at
+	// nor matched, so a fixture's verdict says nothing about it.
+	p, err := fr.resolve("expect_files", fe.Path)
+	if err != nil {
+		c.fail(fe.Pos, "%v", err)
+		return
+	}
 	st, err := os.Stat(p)
 	exists := err == nil && !st.IsDir()
 	if fe.MustNotExist {

@@ -110,6 +110,11 @@ func (l *fixtureLint) files() {
 			l.add(fx.valueAt(k), diag.Error, ruleMissingFile, fmt.Sprintf("%s: %s does not exist (paths are relative to the fixture's directory)", k, full))
 		}
 	}
+	for _, fe := range fx.ExpectFiles {
+		if _, err := resolveNamed(namedRoot(l.root, fx.File), fx.File, "expect_files", fe.Path); err != nil {
+			l.add(fe.Pos, diag.Error, ruleOutsideRoot, err.Error())
+		}
+	}
 }
 
 // turns checks the fixture's patterns, its initial state, and each turn's
@@ -200,7 +205,18 @@ type storyIndex struct {
 	states  map[string]bool
 	intents map[string]bool
 	invoked map[string]bool
+	// stateList lists states once for the did-you-means, and suggested
+	// counts them: each compares a name with every state, so thousands
+	// of unknown names among thousands of states (5,000 turns, 15,000
+	// states: 19 s in validate) cost their product; past maxSuggestions
+	// the warnings come without one.
+	stateList []string
+	suggested int
 }
+
+// maxSuggestions is how many did-you-means one lint of a story's
+// fixtures looks up.
+const maxSuggestions = 200
 
 func indexStory(st *story.Story) *storyIndex {
 	ix := &storyIndex{states: map[string]bool{}, intents: map[string]bool{}, invoked: map[string]bool{}}
@@ -282,7 +298,14 @@ func (ix *storyIndex) knownAncestor(p string) string {
 }
 
 func (ix *storyIndex) suggestState(p string) string {
-	return didYouMean(p, slices.Collect(maps.Keys(ix.states)))
+	if ix.suggested >= maxSuggestions {
+		return ""
+	}
+	ix.suggested++
+	if ix.stateList == nil {
+		ix.stateList = slices.Collect(maps.Keys(ix.states))
+	}
+	return didYouMean(p, ix.stateList)
 }
 
 // calls reports whether a stub named name serves a call of the story:

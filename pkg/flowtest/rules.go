@@ -27,7 +27,7 @@ var (
 	ruleMissingFile = &diag.Rule{ID: "flow-missing-file", Severity: diag.Error, LintOnly: true,
 		Summary: "a cassette or recording the fixture names does not exist (it cannot run)", Example: "host_cassette: missing.yaml"}
 	ruleOutsideRoot = &diag.Rule{ID: "flow-outside-root", Severity: diag.Error, LintOnly: true,
-		Summary: "a cassette or recording the fixture names lies outside the project root (kitsoki test refuses it unread)", Example: "host_cassette: /home/me/.ssh/id_rsa"}
+		Summary: "a cassette, recording or expect_files path the fixture names lies outside the project root (kitsoki test refuses it unread)", Example: "host_cassette: /home/me/.ssh/id_rsa"}
 	ruleBadRegex = &diag.Rule{ID: "flow-bad-regex", Severity: diag.Warning, LintOnly: true,
 		Summary: "an expect_view_matches that is not a Go regular expression (the turn always fails)", Example: "expect_view_matches: \"(unclosed\""}
 )

@@ -111,3 +111,53 @@ func TestImportedStatesAreBounded(t *testing.T) {
 		t.Fatalf("New = %v, want the states limit at imports.a9", err)
 	}
 }
+
+// overrideDiamond: a tree of depth levels each importing the next twice
+// (2^(depth-1) copies of x) where x imports y with a state override that
+// aliases expand to 531,000 nodes. The fold parses an override again for
+// each copy: 256 copies took 6 GB and did not end in 100 s (graph).
+func overrideDiamond(t *testing.T, depth int) string {
+	t.Helper()
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "y", "app.yaml"), "app: { id: y, version: 0.1.0 }\nworld:\n  x: { type: list, default: [] }\nroot: a\nstates:\n  a: { terminal: true }\n")
+	var b strings.Builder
+	b.WriteString("app: { id: x, version: 0.1.0 }\nimports:\n  y:\n    source: ../y\n    overrides:\n      states:\n        a:\n          terminal: true\n          on_enter:\n            - set: { x: &m0 [a, b, c, d, e, f, g, h, i] }\n")
+	for i := 1; i < 6; i++ {
+		p := fmt.Sprintf("*m%d", i-1)
+		fmt.Fprintf(&b, "            - set: { x: &m%d [%s] }\n", i, strings.Repeat(p+", ", 8)+p)
+	}
+	b.WriteString("root: y\nstates: {}\n")
+	write(t, filepath.Join(dir, "x", "app.yaml"), b.String())
+	for i := range depth {
+		src := fmt.Sprintf("../m%d", i+1)
+		if i == depth-1 {
+			src = "../x"
+		}
+		write(t, filepath.Join(dir, fmt.Sprintf("m%d", i), "app.yaml"), fmt.Sprintf("app: { id: m%d, version: 0.1.0 }\nimports:\n  a: { source: %s }\n  b: { source: %s }\nroot: a\nstates: {}\n", i, src, src))
+	}
+	write(t, filepath.Join(dir, "app.yaml"), "app: { id: top, version: 0.1.0 }\nimports:\n  a: { source: m0 }\nroot: a\nstates: {}\n")
+	return dir
+}
+
+// TestOverrideParsesAreBounded: the fold's parses of import overrides
+// share one budget, so a tree copying a large override many times is a
+// fold error naming it (the loader's own walk of the file read it once),
+// and validate predicts it at the top import; two copies fold.
+func TestOverrideParsesAreBounded(t *testing.T) {
+	dir := overrideDiamond(t, 8)
+	_, err := New(loadAnyway(t, dir), Options{})
+	if err == nil || !strings.Contains(err.Error(), "the import overrides of this story may parse together") {
+		t.Fatalf("err = %v", err)
+	}
+	_, ds := lint.Load(dir, story.Options{LookupEnv: storyload.NoEnv})
+	var said bool
+	for _, d := range ds {
+		said = said || (d.File == filepath.Join(dir, "app.yaml") && strings.Contains(d.Message, "parses more than 2000000 YAML nodes of import overrides"))
+	}
+	if !said {
+		t.Errorf("validate does not say so at app.yaml: %v", ds)
+	}
+	if _, err := New(loadAnyway(t, overrideDiamond(t, 1)), Options{}); err != nil {
+		t.Errorf("two copies: %v", err)
+	}
+}

@@ -108,6 +108,7 @@ func New(st *story.Story, opts Options) (*Folded, error) {
 		aliases:   map[*story.State]map[string]string{},
 		wrappers:  map[*story.State]*wrapInfo{},
 		exitsVia:  map[any][]ExitUse{},
+		overrides: story.NewOverrideBudget(),
 	}
 	root := fs.build(st, nil, "", []*story.Story{st})
 	if len(fs.errs) == 0 {

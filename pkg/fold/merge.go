@@ -51,6 +51,9 @@ type folder struct {
 	imports, copied int
 	overBudget      bool
 	stateCount      map[*story.Story]int
+	// overrides is what the import overrides this fold parses may visit
+	// together (each copy of an import parses its overrides again).
+	overrides *story.OverrideBudget
 }
 
 func (fs *folder) errf(chain string, p story.Pos, format string, a ...any) {

@@ -36,7 +36,7 @@ func (fs *folder) applyOverrides(n, k *node) {
 			fs.errf(k.chain, ov.Pos, "overrides: states.%s: child %s does not declare a top-level state named %q", name, k.orig.File, name)
 			continue
 		}
-		parsed, ds := ov.ParseState(name)
+		parsed, ds := ov.ParseStateIn(name, fs.overrides)
 		if !fs.overrideUsable(k.chain, ov.Pos, fmt.Sprintf("%s (imports.%s.overrides.states.%s)", n.orig.File, k.im.Alias, name), ds) || parsed == nil {
 			continue
 		}
@@ -49,7 +49,7 @@ func (fs *folder) applyOverrides(n, k *node) {
 			fs.errf(k.chain, ov.Pos, "overrides: intents.%s: child %s does not declare an intent named %q", name, k.orig.File, name)
 			continue
 		}
-		parsed, ds := ov.ParseIntent(name)
+		parsed, ds := ov.ParseIntentIn(name, fs.overrides)
 		if !fs.overrideUsable(k.chain, ov.Pos, fmt.Sprintf("%s (imports.%s.overrides.intents.%s)", n.orig.File, k.im.Alias, name), ds) || parsed == nil {
 			continue
 		}

@@ -40,7 +40,13 @@ const (
 type memBudget struct{ big int64 }
 
 func (m *memBudget) charge(n uint64) error {
+	if m == nil { // a context built without a script (tests)
+		return nil
+	}
 	if n > maxValueBytes {
+		if n >= over { // a bound that stopped counting
+			return fmt.Errorf("the result would be over the limit of %d per value; build smaller values", maxValueBytes)
+		}
 		return fmt.Errorf("the result would take %d bytes, over the limit of %d per value; build smaller values", n, maxValueBytes)
 	}
 	if n >= bigValue {
@@ -102,7 +108,8 @@ func sizeOfMul(x, y starlark.Value) uint64 {
 	return lo
 }
 
-// predeclare adds the checked builtins and the bounded range to d.
+// predeclare adds the checked builtins, the bounded range and the
+// guarded builtins (starlark_guard.go) to d.
 func (m *memBudget) predeclare(d starlark.StringDict) {
 	binop := func(name string, op syntax.Token, bound func(x, y starlark.Value) uint64, grow bool) *starlark.Builtin {
 		return starlark.NewBuiltin(name, func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
@@ -135,6 +142,8 @@ func (m *memBudget) predeclare(d starlark.StringDict) {
 	d[sbMul] = binop(sbMul, syntax.STAR, sizeOfMul, false)
 	d[sbGrowAdd] = binop(sbGrowAdd, syntax.PLUS, sizeOfAdd, true)
 	d[sbGrowMul] = binop(sbGrowMul, syntax.STAR, sizeOfMul, true)
+	d[sbMod] = binop(sbMod, syntax.PERCENT, sizeOfMod, false)
+	d[sbGrowMod] = binop(sbGrowMod, syntax.PERCENT, sizeOfMod, true)
 	rng := starlark.Universe["range"].(*starlark.Builtin)
 	d["range"] = starlark.NewBuiltin("range", func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 		r, err := starlark.Call(th, rng, args, kw)
@@ -146,6 +155,7 @@ func (m *memBudget) predeclare(d starlark.StringDict) {
 		}
 		return r, nil
 	})
+	m.predeclareGuards(d)
 }
 
 // checkedProgram parses and compiles src with + and * rewritten into the
@@ -181,11 +191,14 @@ func rewriteGrowth(f *syntax.File) {
 			}
 		case *syntax.AssignStmt:
 			n.RHS = growCall(n.RHS)
-			if n.Op == syntax.PLUS_EQ || n.Op == syntax.STAR_EQ {
+			if n.Op == syntax.PLUS_EQ || n.Op == syntax.STAR_EQ || n.Op == syntax.PERCENT_EQ {
 				if lhs, ok := pureCopy(n.LHS); ok {
 					name := sbGrowAdd
-					if n.Op == syntax.STAR_EQ {
+					switch n.Op {
+					case syntax.STAR_EQ:
 						name = sbGrowMul
+					case syntax.PERCENT_EQ:
+						name = sbGrowMod
 					}
 					c := checkedCall(name, n.OpPos, lhs, n.RHS)
 					// the steps to give back: the function, the re-read of
@@ -204,7 +217,7 @@ func rewriteGrowth(f *syntax.File) {
 		case *syntax.ParenExpr:
 			n.X = growCall(n.X)
 		case *syntax.CallExpr:
-			n.Fn = growCall(n.Fn)
+			n.Fn = methodCall(growCall(n.Fn))
 			growAll(n.Args)
 		case *syntax.IndexExpr:
 			n.X, n.Y = growCall(n.X), growCall(n.Y)
@@ -263,6 +276,8 @@ func growCall(e syntax.Expr) syntax.Expr {
 		return checkedCall(sbAdd, b.OpPos, b.X, b.Y)
 	case syntax.STAR:
 		return checkedCall(sbMul, b.OpPos, b.X, b.Y)
+	case syntax.PERCENT:
+		return checkedCall(sbMod, b.OpPos, b.X, b.Y)
 	}
 	return e
 }

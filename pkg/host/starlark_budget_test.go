@@ -75,3 +75,71 @@ func TestStarlarkStepsAcrossModules(t *testing.T) {
 	dir = storytest.TempTree(t, files)
 	mustOK(t, h, starEnv(dir), map[string]any{"script": "main.star"})
 }
+
+// TestStarlarkGuardsKeepResults: the checked builtins and methods
+// (starlark_guard.go) give what the plain ones give, errors included, for
+// values under the limits.
+func TestStarlarkGuardsKeepResults(t *testing.T) {
+	dir := storytest.TempTree(t, map[string]string{
+		"ok.star": `def main(ctx):
+    l = [1]
+    l.extend([2, 3])
+    x = 7
+    x %= 4
+    parts = [
+        ",".join(["a", "b"]),
+        "a-b-c".replace("-", "+", 1),
+        "{}:{name}".format(1, name = "n"),
+        "%d/%s/%r" % (x, "s", "r"),
+        str(l), repr("q\n"), str("as is"),
+        json.encode({"k": [1, "<"]}),
+        json.indent('{"a":[1]}', indent = " "),
+        str(json.decode('{"a": [1, 2]}')["a"]),
+        "|".join("a b".split(" ") + "x\ny".splitlines() + "p.q".rsplit(".")),
+        str(list("ab".elems())), str(tuple([1])), str(sorted([2, 1])), str(list(reversed([1, 2]))),
+        str(list(enumerate(["e"]))), str(list(zip([1], [2]))), str(dict(a = 1)), str(set([1])),
+        getattr("xy", "join")(["1", "2"]),
+    ]
+    return {"out": "\n".join(parts)}
+`,
+		"ok.star.yaml":  "inputs: {}\noutputs:\n  out: { type: string }\n",
+		"bad.star":      "def main(ctx):\n    return {\"out\": \",\".join([1])}\n",
+		"bad.star.yaml": "inputs: {}\noutputs:\n  out: { type: string }\n",
+	})
+	h := NewStarlarkRun(StarlarkOptions{NoNetwork: true})
+	d := mustOK(t, h, starEnv(dir), map[string]any{"script": "ok.star"})
+	want := strings.Join([]string{
+		"a,b", "a+b-c", "1:n", `3/s/"r"`, "[1, 2, 3]", `"q\n"`, "as is",
+		`{"k":[1,"<"]}`, "{\n \"a\": [\n  1\n ]\n}", "[1, 2]", "a|b|x|y|p|q",
+		`["a", "b"]`, "(1,)", "[1, 2]", "[2, 1]", `[(0, "e")]`, "[(1, 2)]", `{"a": 1}`, "set([1])", "1xy2",
+	}, "\n")
+	if d["out"] != want {
+		t.Errorf("got\n%v\nwant\n%v", d["out"], want)
+	}
+	wantDomainErr(t, h, starEnv(dir), map[string]any{"script": "bad.star"}, "bad.star", "join: in list, want string, got int")
+}
+
+// TestStarlarkReadsCharged: what ctx.fs.read and ctx.world.get make is
+// charged to the script's memory budget, so a loop keeping every read
+// of a file, or of a large world value, stops at the budget (3,000
+// reads of a 7 MB file took 24 GB, and the kernel killed kitsoki test
+// --sandbox).
+func TestStarlarkReadsCharged(t *testing.T) {
+	sidecar := "inputs: {}\noutputs:\n  n: { type: int }\n"
+	dir := storytest.TempTree(t, map[string]string{
+		"big.txt":         strings.Repeat("a", 1536<<10),
+		"reads.star":      "def main(ctx):\n    l = []\n    for i in range(800):\n        l.append(ctx.fs.read(\"big.txt\"))\n    return {\"n\": len(l)}\n",
+		"reads.star.yaml": sidecar,
+		"world.star":      "def main(ctx):\n    l = []\n    for i in range(2000):\n        l.append(ctx.world.get(\"big\"))\n    return {\"n\": len(l)}\n",
+		"world.star.yaml": sidecar,
+	})
+	h := NewStarlarkRun(StarlarkOptions{NoNetwork: true})
+	wantDomainErr(t, h, starEnv(dir), map[string]any{"script": "reads.star"}, "reads.star", "more than 1073741824 bytes of large values")
+	env := starEnv(dir)
+	big := make([]any, 200_000)
+	for i := range big {
+		big[i] = "x"
+	}
+	env.World = map[string]any{"big": big}
+	wantDomainErr(t, h, env, map[string]any{"script": "world.star"}, "world.star", "more than 1073741824 bytes of large values")
+}

@@ -158,13 +158,13 @@ func (h *starlarkRun) Call(ctx context.Context, c *Call) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	sctx := &scriptCtx{o: &h.o, ctx: ctx, storyDir: storyDir, world: world}
+	mem := &memBudget{}
+	sctx := &scriptCtx{o: &h.o, ctx: ctx, storyDir: storyDir, world: world, mem: mem}
 	ctxVal, err := sctx.value(inputs)
 	if err != nil {
 		return fail("starlark: build ctx: convert inputs: %v", err)
 	}
 
-	mem := &memBudget{}
 	predeclared := starlark.StringDict{"json": json.Module, "math": math.Module, "struct": starlark.NewBuiltin("struct", starlarkstruct.Make)}
 	mem.predeclare(predeclared)
 	opts := &syntax.FileOptions{Set: true, While: true, TopLevelControl: true, GlobalReassign: true, Recursion: true}

@@ -3,6 +3,7 @@ package host
 import (
 	"testing"
 
+	"go.starlark.net/lib/json"
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
 )
@@ -25,6 +26,15 @@ func TestStarlarkStepsAsPlain(t *testing.T) {
 		"for i in range(10):\n        x += i * 2",
 		`s = "a" + "b" * 3`,
 		"if x + y > 2:\n        a = (x + y) * (z + 1)",
+		`a = "%d-%d" % (x, y)`,
+		`a = "%d"
+    a %= x`,
+		`a = ",".join(["a", "b"])`,
+		`a = "a-b".replace("-", "+").split("+")`,
+		`a = "{}{}".format(x, y).splitlines()`,
+		"o.extend([x, y])",
+		`a = str(o) + repr(d) + json.encode(d)`,
+		`a = getattr("ab", "join")(["x", "y"])`,
 	} {
 		src := []byte("o = []\nG = 1 + 2\ndef f():\n    x = 1\n    y = 2\n    z = 3\n    d = {\"k\": 1, \"n\": {\"m\": 2}}\n    " + body + "\nf()\n")
 		opts := &syntax.FileOptions{}
@@ -39,17 +49,18 @@ func TestStarlarkStepsAsPlain(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%q: %v", body, err)
 		}
-		plain, err := starlark.FileProgram(f, starlark.StringDict{}.Has)
+		plainPre := starlark.StringDict{"json": json.Module}
+		plain, err := starlark.FileProgram(f, plainPre.Has)
 		if err != nil {
 			t.Fatal(err)
 		}
-		pre := starlark.StringDict{}
+		pre := starlark.StringDict{"json": json.Module}
 		(&memBudget{}).predeclare(pre)
 		checked, err := checkedProgram(opts, "x.star", src, pre)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if p, c := steps(plain, starlark.StringDict{}), steps(checked, pre); p != c {
+		if p, c := steps(plain, plainPre), steps(checked, pre); p != c {
 			t.Errorf("%q: %d steps rewritten, %d as written", body, c, p)
 		}
 	}

@@ -25,6 +25,14 @@ type checker struct {
 	all []*story.State
 	// expanded: st is a copy with its phases: expanded (checkExpanded)
 	expanded bool
+	// foldOver: st's import tree folds past the limits (checkFoldSize
+	// reported it): the checks that walk the folded tree are skipped, as
+	// it can be exponentially larger than the files.
+	foldOver bool
+	// suggested counts the did-you-mean lookups (did_you_mean.go);
+	// paths caches st.StatePaths() for them.
+	suggested int
+	paths     []string
 }
 
 // states returns every state of the story's tree (AllStates), listed

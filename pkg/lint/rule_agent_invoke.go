@@ -98,7 +98,7 @@ func checkAgentAlias(c *checker, e *story.Effect, site effSite) {
 	}
 	aliases := sortedMapKeys(c.st.AgentPlugins)
 	c.rep.Warnf(e.PosOf("agent"), ruleAgentAlias, "%s: agent %q is not declared in agent_plugins (declared: %s); upstream would silently fall back to agent.claude%s",
-		site.Loc(), e.Agent(), strings.Join(aliases, ", "), didYouMean(e.Agent(), aliases))
+		site.Loc(), e.Agent(), strings.Join(aliases, ", "), c.didYouMean(e.Agent(), aliases))
 }
 
 // checkPersonaRef: with.agent is a persona name declared in agents (or
@@ -115,7 +115,7 @@ func checkPersonaRef(c *checker, e *story.Effect, site effSite, persona string) 
 	if pe != nil || lifted(c.st, "agent", persona) || importerHas(c.st, "agent", persona) {
 		return pe // a nil pe here is a child's persona, lifted into the parent by the import fold
 	}
-	c.rep.Errf(e.WithPos("agent"), ruleAgentInvoke, "%s: with.agent %q is not declared in agents%s", site.Loc(), persona, didYouMean(persona, sortedMapKeys(c.st.Agents)))
+	c.rep.Errf(e.WithPos("agent"), ruleAgentInvoke, "%s: with.agent %q is not declared in agents%s", site.Loc(), persona, c.didYouMean(persona, sortedMapKeys(c.st.Agents)))
 	return nil
 }
 

@@ -37,7 +37,7 @@ func checkHosts(c *checker) {
 				msg = fmt.Sprintf("state %q intent %q: effect invoke %q is not declared in app hosts", site.State.Path, site.Intent, inv)
 			}
 		}
-		c.rep.Errf(e.PosOf("invoke"), ruleHosts, "%s%s", msg, cmp.Or(didYouMean(inv, c.st.Hosts), " (add it to hosts:)"))
+		c.rep.Errf(e.PosOf("invoke"), ruleHosts, "%s%s", msg, cmp.Or(c.didYouMean(inv, c.st.Hosts), " (add it to hosts:)"))
 	})
 	for _, n := range sortedMapKeys(c.st.Proposals) {
 		ex := c.st.Proposals[n].Execute

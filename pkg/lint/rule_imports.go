@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"kitsoki/internal/yamlnode"
 	"kitsoki/pkg/story"
 )
 
@@ -74,7 +75,11 @@ func checkImportExits(c *checker, alias string, im *story.Import, ch *story.Stor
 		}
 	}
 	checkOnCompleteExitStays(c, alias, im, ch)
-	for _, u := range append(childExitUses(ch, im.Overrides), liftedExitUses(ch)...) {
+	uses := childExitUses(ch, im.Overrides)
+	if !c.foldOver {
+		uses = append(uses, liftedExitUses(ch)...)
+	}
+	for _, u := range uses {
 		if im.Exits[u.exit] == nil {
 			c.rep.Errf(im.Pos, story.RuleImports, "imports.%s: child uses @exit:%s but parent does not map it", alias, u.exit)
 		}
@@ -265,20 +270,24 @@ func nonZeroDefault(st *story.Story, key string) bool {
 // tree of few small files can multiply). Reported once, at the top-level
 // import whose subtree crosses a limit, as the fold would refuse it.
 func checkFoldSize(c *checker) {
-	sizes := map[*story.Story][2]int{}
-	var imports, states int
+	sizes, nodes := map[*story.Story][2]int{}, map[*story.Story]int{}
+	var imports, states, overrides int
 	for _, alias := range c.st.ImportOrder {
 		im := c.st.Imports[alias]
 		i, s := story.FoldSize(im, sizes)
 		imports, states = imports+i, states+s
+		overrides = min(overrides+story.FoldOverrideNodes(im, nodes), yamlnode.MaxNodes+1)
 		switch {
 		case imports > story.MaxFoldImports:
 			c.rep.Errf(im.Pos, story.RuleImports, "imports.%s: %s", alias, story.FoldImportsMessage(im.Source))
 		case states > story.MaxFoldImportedStates:
 			c.rep.Errf(im.Pos, story.RuleImports, "imports.%s: %s", alias, story.FoldStatesMessage(im.Source))
+		case overrides > yamlnode.MaxNodes:
+			c.rep.Errf(im.Pos, story.RuleImports, "imports.%s: %s", alias, story.FoldOverridesMessage(im.Source))
 		default:
 			continue
 		}
+		c.foldOver = true
 		return
 	}
 }

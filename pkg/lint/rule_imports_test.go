@@ -48,6 +48,32 @@ states:
 	}
 }
 
+// TestImportTreeThatMultipliesEndsLint: 41 small files, each importing
+// the next twice and mapping its exit through, fold into 2^40 copies. The
+// lint says so for every story over the limit, and stops there: the
+// check of lifted @exit uses walked every folded path (2^40 calls; 33
+// files took longer than 100 s), so this test ended only at go test's
+// timeout.
+func TestImportTreeThatMultipliesEndsLint(t *testing.T) {
+	dir := t.TempDir()
+	const depth = 41
+	for i := range depth {
+		imports, root := "", "root: idle\nstates:\n  idle: { on: { go: [{ target: \"@exit:out\" }] } }\n"
+		if i < depth-1 {
+			imports = fmt.Sprintf("imports:\n  l: { source: ../c%d, exits: { out: { to: \"@exit:out\" } } }\n  r: { source: ../c%d, exits: { out: { to: \"@exit:out\" } } }\n", i+1, i+1)
+			root = "root: l\nstates: {}\n"
+		}
+		write(t, dir, fmt.Sprintf("c%d/app.yaml", i), fmt.Sprintf("app: { id: c%d }\nintents:\n  go: { description: go }\nexits:\n  out: {}\n%s%s", i, imports, root))
+	}
+	write(t, dir, "app.yaml", "app: { id: top }\nimports:\n  c: { source: ./c0, exits: { out: { to: done } } }\nroot: c\nstates:\n  done: { terminal: true }\n")
+	_, ds := Load(dir, story.Options{})
+	out := render(ds)
+	// the top story and c0..c27, whose own trees are over the limit
+	if n := strings.Count(out, "folds more than"); n != 29 {
+		t.Errorf("reported %d times, want 29:\n%s", n, out)
+	}
+}
+
 // TestImportTreeThatMultipliesIsAnError: 16 small files, each importing
 // the next twice, fold into 32,767 copies; validate says so at the
 // top-level import (the fold refuses it), instead of "valid".

@@ -51,7 +51,7 @@ func checkInitial(c *checker) {
 			names = append(names, ch.Name)
 		}
 		if !slices.Contains(names, s.Initial) && c.st.StateAt(s.Path+"."+s.Initial) == nil {
-			c.rep.Errf(s.InitialPos, ruleInitial, "state %q: initial child %q does not exist%s", s.Path, s.Initial, didYouMean(s.Initial, names))
+			c.rep.Errf(s.InitialPos, ruleInitial, "state %q: initial child %q does not exist%s", s.Path, s.Initial, c.didYouMean(s.Initial, names))
 		}
 	}
 }

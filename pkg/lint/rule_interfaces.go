@@ -39,7 +39,7 @@ func checkInterfaces(c *checker) {
 			return
 		}
 		if hi.Operations[parts[2]] == nil {
-			c.rep.Errf(p, ruleInterfaces, "%s: invoke %q: op %q not declared on iface %q%s", site.Loc(), e.Invoke, parts[2], parts[1], didYouMean(parts[2], sortedMapKeys(hi.Operations)))
+			c.rep.Errf(p, ruleInterfaces, "%s: invoke %q: op %q not declared on iface %q%s", site.Loc(), e.Invoke, parts[2], parts[1], c.didYouMean(parts[2], sortedMapKeys(hi.Operations)))
 		}
 	})
 }

@@ -5,7 +5,6 @@ import (
 	"sort"
 	"strings"
 
-	"kitsoki/internal/yamlnode"
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/story"
 )
@@ -126,7 +125,7 @@ func (c *checker) onErrorDangles(e *story.Effect, site effSite, target, resolved
 // nearState suggests a state for a dangling target: the closest path, or a
 // sibling (or cousin) of from whose name is the target's last segment.
 func (c *checker) nearState(from *story.State, resolved, last string) string {
-	if s := yamlnode.Suggest(resolved, c.st.StatePaths()); s != "" {
+	if s := c.suggest(resolved, c.statePaths()); s != "" {
 		return s
 	}
 	for cur := from; cur != nil; cur = cur.Parent {

@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -33,6 +34,10 @@ func checkExpanded(st *story.Story, rep *yamlnode.Reporter, opts story.Options, 
 		return
 	}
 	exp, origin, err := phases.Expanded(st)
+	if pe, ok := errors.AsType[*phases.Error](err); ok && pe.TooLarge {
+		rep.Errf(st.Phases.Pos, story.RulePhases, "%s", phases.ExpansionTooLarge(len(st.Phases.Graph)))
+		return
+	}
 	if err != nil {
 		return // reported by checkPhases
 	}

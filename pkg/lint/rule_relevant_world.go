@@ -23,7 +23,7 @@ func checkRelevantWorld(c *checker) {
 			if c.st.Var(rw.Name) != nil || slices.Contains(reservedWorld, rw.Name) || lifted(c.st, "world", rw.Name) || importerHas(c.st, "world", rw.Name) {
 				continue
 			}
-			c.rep.Errf(rw.Pos, ruleRelevantWorld, "state %q: relevant_world key %q is not declared in world schema%s", s.Path, rw.Name, didYouMean(rw.Name, names))
+			c.rep.Errf(rw.Pos, ruleRelevantWorld, "state %q: relevant_world key %q is not declared in world schema%s", s.Path, rw.Name, c.didYouMean(rw.Name, names))
 		}
 	}
 }

@@ -27,6 +27,6 @@ func checkRoot(c *checker) {
 		for _, s := range st.States {
 			names = append(names, s.Name)
 		}
-		c.rep.Errf(st.RootPos, story.RuleRoot, "root: state %q is not declared in states%s", st.Root, didYouMean(st.Root, names))
+		c.rep.Errf(st.RootPos, story.RuleRoot, "root: state %q is not declared in states%s", st.Root, c.didYouMean(st.Root, names))
 	}
 }

@@ -69,7 +69,7 @@ func (c *checker) checkTarget(from *story.State, target string, p story.Pos, pre
 					msg += "; a parent step is \"../\" (with the slash)"
 				}
 			} else {
-				msg += didYouMean(te.Resolved, c.st.StatePaths())
+				msg += c.didYouMean(te.Resolved, c.statePaths())
 			}
 		}
 		c.rep.Errf(p, ruleTarget, "%s%s", prefix, msg)

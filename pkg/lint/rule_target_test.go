@@ -1,6 +1,10 @@
 package lint
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"kitsoki/pkg/story"
@@ -21,5 +25,36 @@ func TestDotDotNameIsNotASibling(t *testing.T) {
 	}
 	if tg, err := st.ResolveFrom("a.b", "../c"); err != nil || tg.Path != "a.c" {
 		t.Fatalf("ResolveFrom ../c = %+v, %v", tg, err)
+	}
+}
+
+// TestDidYouMeanBounded: a did-you-mean compares a name with every known
+// one, so a story with thousands of unknown targets among thousands of
+// states cost their product (3,000 parallel regions: 40 s in validate).
+// The first maxSuggestions lookups of a check suggest; every error is
+// still reported.
+func TestDidYouMeanBounded(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("app: { id: x, version: 0.1.0 }\nintents:\n  go: { description: g }\nroot: p\nstates:\n  p:\n    type: parallel\n    states:\n")
+	const regions = 300
+	for i := range regions {
+		fmt.Fprintf(&b, "      r%d:\n        initial: a\n        states:\n          a: { on: { go: [ { target: b } ] } }\n          bb: {}\n", i)
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "app.yaml"), []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, ds := Load(dir, story.Options{})
+	var errs, suggested int
+	for _, d := range ds {
+		if d.Rule == ruleTarget.ID {
+			errs++
+			if strings.Contains(d.Message, "did you mean `") {
+				suggested++
+			}
+		}
+	}
+	if errs != regions || suggested != maxSuggestions {
+		t.Errorf("%d target errors, %d with a suggestion; want %d and %d", errs, suggested, regions, maxSuggestions)
 	}
 }

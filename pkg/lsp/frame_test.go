@@ -1,6 +1,8 @@
 package lsp
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -75,4 +77,27 @@ func TestFramingBounds(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzReadFrame: readFrame, on any bytes a client sends, returns a
+// message, a framing error naming the message, or the reader's error, and
+// never panics.
+func FuzzReadFrame(f *testing.F) {
+	f.Add([]byte("Content-Length: 2\r\n\r\n{}"))
+	f.Add([]byte("Content-Length: 52\r\n\r\n{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"x\",\"params\":null}"))
+	f.Add([]byte("content-length:1\r\nX: y\r\n\r\n1rest"))
+	f.Add([]byte("Content-Length: -1\r\n\r\n"))
+	f.Add([]byte("Content-Length: 99999999999999999999\r\n\r\n"))
+	f.Add([]byte("no colon\r\n\r\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r := bufio.NewReader(bytes.NewReader(data))
+		var v any
+		err := readFrame(r, &v, 1)
+		if err == nil && v == nil && !bytes.Contains(data, []byte("null")) {
+			t.Errorf("no error and no message from %q", data)
+		}
+		if errors.Is(err, errFraming) && !strings.Contains(err.Error(), "message 1: ") {
+			t.Errorf("a framing error that does not name the message: %v", err)
+		}
+	})
 }

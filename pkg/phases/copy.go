@@ -22,13 +22,23 @@ var (
 // private indices) are left zero; Parent links are rebuilt by the caller.
 type copier struct {
 	b *binding
+	// left is what every graph entry's copies may still take together
+	// (limits.go); once spent, nothing more is copied.
+	left *allowance
 }
 
 func (c *copier) value(v reflect.Value, p story.Pos) reflect.Value {
+	if !c.left.take(1, 0) {
+		return reflect.New(v.Type()).Elem() // addressable, as the copies are
+	}
 	switch v.Kind() {
 	case reflect.String:
 		out := reflect.New(v.Type()).Elem()
-		out.SetString(c.b.body(v.String()))
+		in := v.String()
+		if n := c.b.bodyLen(in); n != len(in) && !c.left.take(0, n) {
+			return out
+		}
+		out.SetString(c.b.body(in))
 		return out
 	case reflect.Pointer:
 		if v.IsNil() {

@@ -29,6 +29,9 @@ func (p Problem) String() string {
 // position order.
 type Error struct {
 	Problems []Problem
+	// TooLarge: the expansion passed the bounds of limits.go (one of
+	// Problems says so); the static checks of a story cannot see it.
+	TooLarge bool
 }
 
 func (e *Error) Error() string {
@@ -43,8 +46,9 @@ func (e *Error) Error() string {
 }
 
 type problems struct {
-	list []Problem
-	seen map[Problem]bool
+	list     []Problem
+	seen     map[Problem]bool
+	tooLarge bool
 }
 
 func (ps *problems) add(p story.Pos, format string, a ...any) {
@@ -67,7 +71,7 @@ func (ps *problems) err() error {
 		return cmp.Or(cmp.Compare(a.Pos.File, b.Pos.File), cmp.Compare(a.Pos.Line, b.Pos.Line),
 			cmp.Compare(a.Pos.Col, b.Pos.Col), cmp.Compare(a.Message, b.Message))
 	})
-	return &Error{Problems: ps.list}
+	return &Error{Problems: ps.list, TooLarge: ps.tooLarge}
 }
 
 // Each calls fn for every problem in order, so a caller that wraps the

@@ -93,6 +93,13 @@ type phase struct {
 // adding the entries' problems to ps.
 func instantiate(ph *story.Phases, tpl *story.PhaseTemplate, ps *problems) []*phase {
 	var all []*phase
+	left := newAllowance()
+	defer func() {
+		if left.spent() {
+			ps.add(ph.Pos, "%s", ExpansionTooLarge(len(ph.Graph)))
+			ps.tooLarge = true
+		}
+	}()
 	for _, id := range order(ph) {
 		node := ph.Graph[id]
 		where := fmt.Sprintf("phases.graph[%q]", id)
@@ -109,7 +116,7 @@ func instantiate(ph *story.Phases, tpl *story.PhaseTemplate, ps *problems) []*ph
 		if b == nil {
 			continue
 		}
-		p := &phase{id: id, node: node, c: &copier{b: b}}
+		p := &phase{id: id, node: node, c: &copier{b: b, left: left}}
 		for _, ts := range tpl.States {
 			if ts != nil {
 				p.mine = append(p.mine, p.c.state(ts, nil))

@@ -54,20 +54,35 @@ func (b *binding) body(s string) string {
 	if !strings.Contains(s, "{{") {
 		return s
 	}
-	return bodyRefRe.ReplaceAllStringFunc(s, func(m string) string {
-		sub := bodyRefRe.FindStringSubmatch(m)
-		if sub[1] == "tpl" {
-			if v, ok := b.params[sub[2]]; ok {
-				return text(v)
-			}
-			return m
-		}
-		next, _ := b.next.(map[string]any)
-		if v, ok := next[sub[2]]; ok {
-			return executing(text(v))
+	return bodyRefRe.ReplaceAllStringFunc(s, b.ref)
+}
+
+// bodyLen is len(b.body(s)), without building it.
+func (b *binding) bodyLen(s string) int {
+	if !strings.Contains(s, "{{") {
+		return len(s)
+	}
+	n := len(s)
+	for _, tag := range bodyRefRe.FindAllString(s, -1) {
+		n += len(b.ref(tag)) - len(tag)
+	}
+	return n
+}
+
+// ref is the text that replaces the tag m in a body.
+func (b *binding) ref(m string) string {
+	sub := bodyRefRe.FindStringSubmatch(m)
+	if sub[1] == "tpl" {
+		if v, ok := b.params[sub[2]]; ok {
+			return text(v)
 		}
 		return m
-	})
+	}
+	next, _ := b.next.(map[string]any)
+	if v, ok := next[sub[2]]; ok {
+		return executing(text(v))
+	}
+	return m
 }
 
 // executing is the state a phase.next arc names: the next phase's

@@ -253,5 +253,37 @@ func decodeSchema(name string, raw []byte) (any, error) {
 	if perr != nil {
 		return nil, &CompileError{File: name, Message: perr.Message + "; fix the schema file's syntax"}
 	}
+	if nestedOver(v, MaxSchemaDepth) {
+		return nil, &CompileError{File: name, Message: fmt.Sprintf("the schema nests objects and arrays more than %d levels deep; move deep parts under $defs and refer to them with $ref", MaxSchemaDepth)}
+	}
 	return v, nil
+}
+
+// MaxSchemaDepth bounds how deep a schema file nests objects and arrays.
+// The library checks a schema against its metaschema once per level it
+// is nested under, so the cost of compiling grows much faster than the
+// file: 4,000 levels of items (72 KB) took 21 s. Real schemas nest about
+// ten levels.
+const MaxSchemaDepth = 128
+
+// nestedOver reports whether v nests objects and arrays deeper than max.
+func nestedOver(v any, max int) bool {
+	if max < 0 {
+		return true
+	}
+	switch v := v.(type) {
+	case map[string]any:
+		for _, x := range v {
+			if nestedOver(x, max-1) {
+				return true
+			}
+		}
+	case []any:
+		for _, x := range v {
+			if nestedOver(x, max-1) {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -555,3 +555,20 @@ func TestNonRegularFileRefused(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+// TestDeepSchemaRefused: a schema nesting items 5,000 levels deep (180
+// KB) kept validate compiling for minutes (the library checks every
+// level against the metaschema again); it is an error naming the bound,
+// before the library sees it. Sixty levels compile.
+func TestDeepSchemaRefused(t *testing.T) {
+	deep := func(levels int) []byte {
+		return []byte(`{"type":"object","properties":{"a":` + strings.Repeat(`{"type":"array","items":`, levels) + `{"type":"string"}` + strings.Repeat(`}`, levels) + `}}`)
+	}
+	_, err := CompileBytes("deep.json", deep(5000))
+	if ce, ok := errors.AsType[*CompileError](err); !ok || !strings.Contains(ce.Message, "more than 128 levels deep") {
+		t.Errorf("5,000 levels: %v", err)
+	}
+	if _, err := CompileBytes("ok.json", deep(60)); err != nil {
+		t.Errorf("60 levels: %v", err)
+	}
+}

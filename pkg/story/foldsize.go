@@ -1,6 +1,12 @@
 package story
 
-import "fmt"
+import (
+	"fmt"
+
+	"go.yaml.in/yaml/v3"
+
+	"kitsoki/internal/yamlnode"
+)
 
 // Bounds on what folding a story's imports copies (pkg/fold). A child
 // imported from several places, or by several aliases, is copied once per
@@ -60,4 +66,71 @@ func FoldImportsMessage(source string) string {
 // MaxFoldImportedStates, at the import with source.
 func FoldStatesMessage(source string) string {
 	return fmt.Sprintf("source %q: the import tree folds more than %d states from imported children (each child's states are copied each time it is imported); import large children from fewer places", source, MaxFoldImportedStates)
+}
+
+// FoldOverrideNodes is what folding the import im parses of import
+// overrides: the YAML nodes (aliases expanded) of im's own overrides and
+// of every import in its child's subtree, each counted once per copy the
+// fold makes, stopping past yamlnode.MaxNodes (the fold's budget for
+// them: override.go). nodes memoizes per child across calls; pass the
+// same map for every import of one story.
+func FoldOverrideNodes(im *Import, nodes map[*Story]int) int {
+	if im == nil {
+		return 0
+	}
+	n := im.Overrides.weight()
+	if im.Child != nil {
+		n += foldOverridesOf(im.Child, nodes)
+	}
+	return min(n, yamlnode.MaxNodes+1)
+}
+
+func foldOverridesOf(st *Story, nodes map[*Story]int) int {
+	if n, ok := nodes[st]; ok {
+		return n
+	}
+	nodes[st] = 0 // in progress: a cycle back here adds nothing
+	n := 0
+	for _, alias := range st.ImportOrder {
+		n = min(n+FoldOverrideNodes(st.Imports[alias], nodes), yamlnode.MaxNodes+1)
+	}
+	nodes[st] = n
+	return n
+}
+
+// FoldOverridesMessage is the error for an import tree whose overrides
+// parse past yamlnode.MaxNodes, at the import with source.
+func FoldOverridesMessage(source string) string {
+	return fmt.Sprintf("source %q: the import tree parses more than %d YAML nodes of import overrides (an override is parsed again for each copy of its import, and aliases expand it); import the child that carries large overrides from fewer places, or write the overrides out smaller", source, yamlnode.MaxNodes)
+}
+
+// weight is the YAML nodes of o's states and intents, aliases expanded
+// (at most yamlnode.MaxNodes+1).
+func (o *ImportOverrides) weight() int {
+	if o == nil {
+		return 0
+	}
+	left := yamlnode.MaxNodes + 1
+	for _, m := range []map[string]*yaml.Node{o.States, o.Intents} {
+		for _, n := range m {
+			countNodes(n, &left, 0)
+		}
+	}
+	return yamlnode.MaxNodes + 1 - left
+}
+
+// countNodes takes the nodes under n (aliases followed) from *left,
+// stopping when it runs out or past the walk's depth.
+func countNodes(n *yaml.Node, left *int, depth int) {
+	if n == nil || *left <= 0 || depth > 200 {
+		return
+	}
+	if n.Kind == yaml.AliasNode {
+		countNodes(n.Alias, left, depth+1)
+		return
+	}
+	*left--
+	for _, c := range n.Content {
+		countNodes(c, left, depth+1)
+	}
 }

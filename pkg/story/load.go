@@ -193,6 +193,11 @@ type loader struct {
 	// sources holds every parsed file's bytes by display name
 	// ((*Story).Source: pkg/lint maps positions inside scalars with them).
 	sources map[string][]byte
+	// aliasSpent is what the load's files spent of their node budgets
+	// past one node per byte (alias expansion), so that the part of
+	// yamlnode.NodeBudget aliases may use is one for the whole load, not
+	// one per included or imported file.
+	aliasSpent int
 }
 
 // loadStory parses a manifest and its include: files into a Story, loads

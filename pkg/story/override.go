@@ -1,8 +1,10 @@
 package story
 
 import (
+	"fmt"
 	"maps"
 	"slices"
+	"sync/atomic"
 
 	"go.yaml.in/yaml/v3"
 
@@ -63,8 +65,14 @@ func sortedNodeKeys(m map[string]*yaml.Node) []string { return slices.Sorted(map
 // put it in the child's scope). A nil state means there is no such
 // override.
 func (o *ImportOverrides) ParseState(name string) (*State, []diag.Diagnostic) {
+	return o.ParseStateIn(name, nil)
+}
+
+// ParseStateIn is ParseState spending from b (nil: the parse's own
+// budget only).
+func (o *ImportOverrides) ParseStateIn(name string, b *OverrideBudget) (*State, []diag.Diagnostic) {
 	var s *State
-	ds := o.parse(o.States[name], name, func(p *fileParser, doc *yaml.Node) {
+	ds := o.parse(o.States[name], name, b, func(p *fileParser, doc *yaml.Node) {
 		states := p.parseStates(doc, nil, "states")
 		if len(states) > 0 {
 			s = states[0]
@@ -85,8 +93,14 @@ func (o *ImportOverrides) ParseState(name string) (*State, []diag.Diagnostic) {
 // the diagnostics of that parse. A nil intent means there is no such
 // override.
 func (o *ImportOverrides) ParseIntent(name string) (*Intent, []diag.Diagnostic) {
+	return o.ParseIntentIn(name, nil)
+}
+
+// ParseIntentIn is ParseIntent spending from b (nil: the parse's own
+// budget only).
+func (o *ImportOverrides) ParseIntentIn(name string, b *OverrideBudget) (*Intent, []diag.Diagnostic) {
 	var in *Intent
-	ds := o.parse(o.Intents[name], name, func(p *fileParser, doc *yaml.Node) {
+	ds := o.parse(o.Intents[name], name, b, func(p *fileParser, doc *yaml.Node) {
 		intents, _ := p.parseIntents(doc, "intents")
 		in = intents[name]
 	})
@@ -97,13 +111,15 @@ func (o *ImportOverrides) ParseIntent(name string) (*Intent, []diag.Diagnostic) 
 // {name: v} (overrideDoc) and returns the diagnostics it reported; a
 // panic is an internal error diagnostic (a bug to report, never a crash).
 // A nil v (no such override) parses nothing.
-func (o *ImportOverrides) parse(v *yaml.Node, name string, fn func(p *fileParser, doc *yaml.Node)) (ds []diag.Diagnostic) {
+func (o *ImportOverrides) parse(v *yaml.Node, name string, b *OverrideBudget, fn func(p *fileParser, doc *yaml.Node)) (ds []diag.Diagnostic) {
 	if v == nil {
 		return nil
 	}
 	rep := &yamlnode.Reporter{}
 	p := newFileParser(rep, o.file, o.dir, 0)
+	b.lend(p.Walker)
 	defer func() {
+		b.settle(p.Walker)
 		if x := recover(); x != nil {
 			rep.Errf(Pos{File: o.file}, RuleInternal, "internal error while parsing an import override (please report this bug): %v", x)
 			ds = diag.Sort(rep.Diags)
@@ -111,6 +127,39 @@ func (o *ImportOverrides) parse(v *yaml.Node, name string, fn func(p *fileParser
 	}()
 	fn(p, overrideDoc(name, v))
 	return diag.Sort(rep.Diags)
+}
+
+// OverrideBudget is the nodes the parses of import overrides spending
+// from it may visit together (one fold's: pkg/fold). An override is
+// parsed again for each copy of its import the fold makes, so an override
+// made large by aliases, in an import tree that copies it hundreds of
+// times, multiplied (256 copies of a 531,000-node override: 35 s in
+// validate, 6 GB in graph); past this budget a parse is a positioned
+// error. FoldOverrideNodes predicts it for kitsoki validate.
+type OverrideBudget struct{ left atomic.Int64 }
+
+// NewOverrideBudget is a budget of yamlnode.MaxNodes nodes.
+func NewOverrideBudget() *OverrideBudget {
+	b := &OverrideBudget{}
+	b.left.Store(yamlnode.MaxNodes)
+	return b
+}
+
+// lend gives w what is left (a nil budget leaves w's own).
+func (b *OverrideBudget) lend(w *yamlnode.Walker) {
+	if b == nil {
+		return
+	}
+	w.Budget = int(min(int64(w.Budget), max(b.left.Load(), 0)))
+	w.Limit = w.Budget
+	w.LimitNote = fmt.Sprintf(" (what is left of the %d nodes the import overrides of this story may parse together, over every copy of their imports)", yamlnode.MaxNodes)
+}
+
+// settle takes what w spent from the budget.
+func (b *OverrideBudget) settle(w *yamlnode.Walker) {
+	if b != nil {
+		b.left.Add(-int64(w.Limit - max(w.Budget, 0)))
+	}
 }
 
 // overrideDoc is a one-key mapping {name: v}: the block an override is

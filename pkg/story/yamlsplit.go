@@ -2,6 +2,7 @@ package story
 
 import (
 	"bytes"
+	"fmt"
 	"path/filepath"
 	"strings"
 
@@ -247,8 +248,25 @@ func (l *loader) parseFileDoc(display, abs string, data []byte, include bool) (*
 		// first key ("\ufeffapp") and refuses the file
 		l.rep.Errf(Pos{File: display, Line: 1, Col: 1}, RuleYAMLSyntax, "the file starts with a byte-order mark (U+FEFF), which the existing engine reads as part of the first key and refuses: save it as UTF-8 without a BOM")
 	}
+	fd, p := l.parseFileDocIn(display, abs, data, include)
+	if p != nil {
+		// what aliases expanded past the file's own nodes counts against
+		// the files parsed after it
+		l.aliasSpent += max(p.Limit-max(p.Budget, 0)-len(data), 0)
+	}
+	return fd, p
+}
+
+// parseFileDocIn is parseFileDoc with the node budget left to the load:
+// yamlnode.NodeBudget of the file, less what earlier files' aliases took.
+func (l *loader) parseFileDocIn(display, abs string, data []byte, include bool) (*fileDef, *fileParser) {
 	newParser := func() *fileParser {
 		p := newFileParser(l.rep, display, filepath.Dir(abs), len(data))
+		if l.aliasSpent > 0 {
+			p.Budget = max(p.Budget-l.aliasSpent, len(data))
+			p.Limit = p.Budget
+			p.LimitNote = fmt.Sprintf(" (aliases in the files of this story read before it took %d of the %d nodes aliases may add to a whole story)", min(l.aliasSpent, yamlnode.MaxNodes), yamlnode.MaxNodes)
+		}
 		p.owned, p.include = true, include
 		return p
 	}

@@ -1,0 +1,248 @@
+package host
+
+import (
+	"fmt"
+	"maps"
+
+	"go.starlark.net/starlark"
+	"go.starlark.net/starlarkstruct"
+	"go.starlark.net/syntax"
+)
+
+// The builtins and methods that can make, in one call, a value much
+// larger than their arguments are called through checks of the bound of
+// their result (starlark_sizes.go), charged to the script's memBudget
+// before they run: str, repr, print, fail, list, tuple, sorted,
+// reversed, enumerate, zip, dict, set, getattr and json's encode, indent
+// and decode as predeclared replacements; the string methods join,
+// replace, format, split, rsplit and splitlines, and list.extend, by
+// rewriting x.m(...) into __kitsoki_method(x.m)(...); and x % y like
+// x + y.
+
+const (
+	sbMethod  = "__kitsoki_method"
+	sbMod     = "__kitsoki_mod"
+	sbGrowMod = "__kitsoki_grow_mod"
+)
+
+// methodBound bounds the result of recv.name(args, kwargs); ok false
+// when the call is not one that grows.
+type methodBound func(recv starlark.Value, args starlark.Tuple, kwargs []starlark.Tuple) uint64
+
+// guardedMethods are the methods the rewrite routes through sbMethod.
+var guardedMethods = map[string]methodBound{
+	"join": func(recv starlark.Value, args starlark.Tuple, _ []starlark.Tuple) uint64 {
+		s, ok := recv.(starlark.String)
+		if !ok || len(args) != 1 {
+			return 0
+		}
+		return joinBound(string(s), args[0])
+	},
+	"replace": func(recv starlark.Value, args starlark.Tuple, _ []starlark.Tuple) uint64 {
+		s, ok := recv.(starlark.String)
+		if !ok || len(args) < 2 {
+			return 0
+		}
+		old, ok1 := args[0].(starlark.String)
+		nw, ok2 := args[1].(starlark.String)
+		if !ok1 || !ok2 {
+			return 0
+		}
+		count := -1
+		if len(args) > 2 {
+			if c, err := starlark.AsInt32(args[2]); err == nil {
+				count = c
+			}
+		}
+		return replaceBound(string(s), string(old), string(nw), count)
+	},
+	"format": func(recv starlark.Value, args starlark.Tuple, kwargs []starlark.Tuple) uint64 {
+		s, ok := recv.(starlark.String)
+		if !ok {
+			return 0
+		}
+		all := append(starlark.Tuple{}, args...)
+		for _, kv := range kwargs {
+			all = append(all, kv[1])
+		}
+		return formatBound(string(s), "{", all...)
+	},
+	"split":      splitBound,
+	"rsplit":     splitBound,
+	"splitlines": splitBound,
+	"extend": func(recv starlark.Value, args starlark.Tuple, _ []starlark.Tuple) uint64 {
+		l, ok := recv.(*starlark.List)
+		if !ok || len(args) != 1 {
+			return 0
+		}
+		n, _ := lenOf(args[0])
+		return mulSat(addSat(uint64(l.Len()), n), slotBytes)
+	},
+}
+
+// splitBound bounds s.split(...), s.rsplit(...) and s.splitlines(): at
+// most one new string per byte of s, and one more.
+func splitBound(recv starlark.Value, _ starlark.Tuple, _ []starlark.Tuple) uint64 {
+	s, ok := recv.(starlark.String)
+	if !ok {
+		return 0
+	}
+	return mulSat(uint64(len(s))+1, elemBytes)
+}
+
+// checked wraps fn: bound is charged before fn runs.
+func (m *memBudget) checked(fn starlark.Value, name string, bound func(args starlark.Tuple, kwargs []starlark.Tuple) uint64) *starlark.Builtin {
+	return starlark.NewBuiltin(name, func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+		if err := m.charge(bound(args, kwargs)); err != nil {
+			return nil, fmt.Errorf("%s: %v", name, err)
+		}
+		return starlark.Call(th, fn, args, kwargs)
+	})
+}
+
+// method is fn, a method value x.m, checked when it is a guarded method
+// of a string or a list.
+func (m *memBudget) method(fn starlark.Value) starlark.Value {
+	b, ok := fn.(*starlark.Builtin)
+	if !ok || b.Receiver() == nil {
+		return fn
+	}
+	bound, ok := guardedMethods[b.Name()]
+	if !ok {
+		return fn
+	}
+	recv := b.Receiver()
+	return m.checked(fn, b.Name(), func(args starlark.Tuple, kwargs []starlark.Tuple) uint64 {
+		return bound(recv, args, kwargs)
+	})
+}
+
+// predeclareGuards adds the checked builtins to d (after predeclare, and
+// after json is in d).
+func (m *memBudget) predeclareGuards(d starlark.StringDict) {
+	u := starlark.Universe
+	first := func(args starlark.Tuple) starlark.Value {
+		if len(args) == 0 {
+			return starlark.None
+		}
+		return args[0]
+	}
+	strAll := func(args starlark.Tuple, kwargs []starlark.Tuple) uint64 {
+		var n uint64
+		for _, a := range args {
+			n = addSat(n, strBound(a, true)+1)
+		}
+		for _, kv := range kwargs {
+			n = addSat(n, strBound(kv[1], true))
+		}
+		return n
+	}
+	copies := func(per uint64) func(args starlark.Tuple, _ []starlark.Tuple) uint64 {
+		return func(args starlark.Tuple, _ []starlark.Tuple) uint64 {
+			var n uint64
+			for _, a := range args {
+				k, _ := lenOf(a)
+				n = max(n, k)
+			}
+			return mulSat(n, per)
+		}
+	}
+	d["str"] = m.checked(u["str"], "str", func(args starlark.Tuple, _ []starlark.Tuple) uint64 { return strBound(first(args), true) })
+	d["repr"] = m.checked(u["repr"], "repr", func(args starlark.Tuple, _ []starlark.Tuple) uint64 { return strBound(first(args), false) })
+	d["print"] = m.checked(u["print"], "print", strAll)
+	d["fail"] = m.checked(u["fail"], "fail", strAll)
+	for _, name := range []string{"list", "tuple", "sorted", "reversed", "set"} {
+		d[name] = m.checked(u[name], name, copies(elemBytes))
+	}
+	for _, name := range []string{"enumerate", "zip", "dict"} {
+		d[name] = m.checked(u[name], name, copies(2*elemBytes))
+	}
+	d["getattr"] = starlark.NewBuiltin("getattr", func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+		v, err := starlark.Call(th, u["getattr"], args, kwargs)
+		if err != nil {
+			return v, err
+		}
+		return m.method(v), nil
+	})
+	d[sbMethod] = starlark.NewBuiltin(sbMethod, func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+		// the rewrite's function and call cost two steps: given back
+		th.Steps -= min(2, th.Steps)
+		if len(args) != 1 {
+			return nil, fmt.Errorf("%s: want 1 argument", sbMethod)
+		}
+		return m.method(args[0]), nil
+	})
+	if mod, ok := d["json"].(*starlarkstruct.Module); ok {
+		d["json"] = m.checkedJSON(mod)
+	}
+}
+
+// checkedJSON is the json module with encode, indent and decode checked.
+func (m *memBudget) checkedJSON(mod *starlarkstruct.Module) *starlarkstruct.Module {
+	members := maps.Clone(mod.Members)
+	arg := func(args starlark.Tuple, kwargs []starlark.Tuple, i int, key string) string {
+		if i >= 0 && i < len(args) {
+			s, _ := starlark.AsString(args[i])
+			return s
+		}
+		for _, kv := range kwargs {
+			if k, _ := starlark.AsString(kv[0]); k == key {
+				s, _ := starlark.AsString(kv[1])
+				return s
+			}
+		}
+		return ""
+	}
+	if f, ok := members["encode"]; ok {
+		members["encode"] = m.checked(f, "json.encode", func(args starlark.Tuple, _ []starlark.Tuple) uint64 {
+			if len(args) == 0 {
+				return 0
+			}
+			return strBound(args[0], false)
+		})
+	}
+	if f, ok := members["indent"]; ok {
+		members["indent"] = m.checked(f, "json.indent", func(args starlark.Tuple, kwargs []starlark.Tuple) uint64 {
+			return indentBound(arg(args, kwargs, 0, "str"), arg(args, kwargs, -1, "prefix"), arg(args, kwargs, -1, "indent"))
+		})
+	}
+	if f, ok := members["decode"]; ok {
+		members["decode"] = m.checked(f, "json.decode", func(args starlark.Tuple, kwargs []starlark.Tuple) uint64 {
+			return decodeBound(arg(args, kwargs, 0, "x"))
+		})
+	}
+	return &starlarkstruct.Module{Name: mod.Name, Members: members}
+}
+
+// methodCall is x.m rewritten as __kitsoki_method(x.m) when m is a
+// guarded method's name.
+func methodCall(e syntax.Expr) syntax.Expr {
+	dot, ok := e.(*syntax.DotExpr)
+	if !ok {
+		return e
+	}
+	if _, guarded := guardedMethods[dot.Name.Name]; !guarded {
+		return e
+	}
+	return &syntax.CallExpr{Fn: &syntax.Ident{NamePos: dot.Dot, Name: sbMethod}, Lparen: dot.Dot, Args: []syntax.Expr{dot}, Rparen: dot.NamePos}
+}
+
+// sizeOfMod bounds x % y when x is a string (0 otherwise: a number).
+func sizeOfMod(x, y starlark.Value) uint64 {
+	s, ok := x.(starlark.String)
+	if !ok {
+		return 0
+	}
+	var args []starlark.Value
+	switch y := y.(type) {
+	case starlark.Tuple:
+		args = y
+	case *starlark.Dict:
+		for _, kv := range y.Items() {
+			args = append(args, kv[1])
+		}
+	default:
+		args = []starlark.Value{y}
+	}
+	return formatBound(string(s), "%", args...)
+}
