@@ -453,6 +453,9 @@ func (r *runner) userTurn(ctx context.Context, in Input) (*Turn, error) {
 			err = nil
 		}
 		if err == nil && rej == nil {
+			err = r.machineView(ctx, slots)
+		}
+		if err == nil && rej == nil {
 			err = r.settle(ctx, st)
 		}
 		if err == nil && rej == nil {
@@ -530,12 +533,17 @@ func isTraceErr(err error) bool {
 // trans, the turn's transition view. A failed render is noted and shows
 // nothing.
 func (r *runner) renderAt(ctx context.Context, path string, world, slots map[string]any, trans bool) (string, error) {
+	return r.renderAtWith(ctx, r.renderCtx(), path, world, slots, trans)
+}
+
+// renderAtWith is renderAt spending the render budget budget carries.
+func (r *runner) renderAtWith(ctx, budget context.Context, path string, world, slots map[string]any, trans bool) (string, error) {
 	path, ok := r.viewPath(path) // unknownstart.go
 	if !ok {
 		return "", nil
 	}
 	run := map[string]any{"id": "", "turn": 0}
-	extra := map[string]any{"slots": slots, "run": run, expr.ContextKey: expr.ShareBudget(ctx, r.renderCtx())}
+	extra := map[string]any{"slots": slots, "run": run, expr.ContextKey: expr.ShareBudget(ctx, budget)}
 	if trans && r.t.transView != nil {
 		extra["transition_view"] = r.t.transView
 		if r.t.transAt != "" && path == r.statePath() {
