@@ -151,7 +151,6 @@ func (s *lintStory) out() []agentFile {
 	return files
 }
 
-
 // appBytes is app.yaml's text: the manifest, then the raw tail.
 func (s *lintStory) appBytes() []byte {
 	b, err := yaml.Marshal(s.app)
