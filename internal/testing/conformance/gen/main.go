@@ -69,6 +69,13 @@
 // {param} state keys, {{ tpl.* }} and {{ phase.next.* }} bodies, graphs
 // with cycles, budgets, entry on_enter and checkpoint intents, some in an
 // include: file, some with a load-time mistake whose message diff compares.
+// -kind mutate [-from CORPUSDIR] copies the real stories of the corpus
+// (shared/corpus by default; a sibling an import names as ../X is copied
+// beside the story) and writes new fixtures drawn from each story's real
+// ones and its model (mutate.go, mutate_fixture.go): other start states,
+// perturbed initial_world and host handlers, other declared intents with
+// slots drawn from their declarations, repeated and advance_clock turns,
+// few assertions so the runs go deep. origin.txt names the story copied.
 package main
 
 import (
@@ -91,7 +98,7 @@ func run(args []string) error {
 	}
 	switch args[0] {
 	case "write":
-		n, seed, dir, known, emits, kind := 300, uint64(1), "", false, false, "flow"
+		n, seed, dir, known, emits, kind, from := 300, uint64(1), "", false, false, "flow", ""
 		rest := args[1:]
 		for len(rest) > 0 {
 			switch {
@@ -109,6 +116,8 @@ func run(args []string) error {
 				seed, rest = v, rest[2:]
 			case rest[0] == "-kind" && len(rest) > 1:
 				kind, rest = rest[1], rest[2:]
+			case rest[0] == "-from" && len(rest) > 1:
+				from, rest = rest[1], rest[2:]
 			case rest[0] == "-known":
 				known, rest = true, rest[1:]
 			case rest[0] == "-emits":
@@ -143,8 +152,10 @@ func run(args []string) error {
 			return writeImport(dir, n, seed)
 		case "phase":
 			return writePhase(dir, n, seed)
+		case "mutate":
+			return writeMutate(dir, n, seed, from)
 		}
-		return fmt.Errorf("-kind %q: want flow, legacy, tmpl, agent, view, starlark, host, intent, expect, import or phase", kind)
+		return fmt.Errorf("-kind %q: want flow, legacy, tmpl, agent, view, starlark, host, intent, expect, import, phase or mutate", kind)
 	case "diff":
 		if len(args) != 2 {
 			return fmt.Errorf("usage: gen diff DIR")
