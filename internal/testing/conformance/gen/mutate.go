@@ -54,12 +54,11 @@ func writeMutate(dir string, n int, seed uint64, from string) error {
 			return err
 		}
 		g := newGen(s)
-		var docs []m
-		for range mutateFixtures {
-			docs = append(docs, g.mutFixture(cs))
+		files := []agentFile{{"origin.txt", fmt.Sprintf("%s (seed %d)\n", cs.rel, s)}}
+		for j := range mutateFixtures {
+			files = append(files, agentFile{filepath.Join("flows", fmt.Sprintf("m%d.yaml", j)), g.mutFixture(cs)})
 		}
-		if err := writeFiles(d, []agentFile{{filepath.Join("flows", "mutated.yaml"), docs},
-			{"origin.txt", fmt.Sprintf("%s (seed %d)\n", cs.rel, s)}}); err != nil {
+		if err := writeFiles(d, files); err != nil {
 			return err
 		}
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -77,7 +78,7 @@ func (g *gen) mutFixture(cs *corpusStory) m {
 		case k == "expect_no_errors", k == "expect_terminal":
 			if g.chance(25) {
 				out[k] = v
-			} else if g.chance(10) {
+			} else if base["host_cassette"] == nil && g.chance(10) {
 				out[k] = v != true
 			}
 		case strings.HasPrefix(k, "expect_"):
@@ -95,10 +96,12 @@ func (g *gen) mutFixture(cs *corpusStory) m {
 	out["initial_world"] = g.mutWorld(cs.model, base["initial_world"])
 	if hh, ok := base["host_handlers"].(m); ok {
 		out["host_handlers"] = g.mutHandlers(hh)
-	} else if g.chance(10) {
+	} else if base["host_cassette"] == nil && g.chance(10) {
 		out["host_handlers"] = m{"host.run": m{"data": m{"ok": true, "exit_code": 0, "stdout": "mutated"}}}
 	}
-	legacyOnly := base["use_orchestrator"] == false
+	// upstream ends the whole run on an advance_clock on the legacy path
+	// or while a job waits for a clarification answer
+	noClock := base["use_orchestrator"] == false || strings.Contains(fmt.Sprint(base["host_handlers"]), "request_clarification")
 	intents := mutIntents(cs.model)
 	var turns []any
 	for _, t := range base["turns"].([]any) {
@@ -110,7 +113,7 @@ func (g *gen) mutFixture(cs *corpusStory) m {
 		for g.chance(25) && len(intents) > 0 {
 			turns = append(turns, g.mutTurn(intents, states))
 		}
-		if !legacyOnly && g.chance(10) {
+		if !noClock && g.chance(10) {
 			turns = append(turns, m{"advance_clock": g.pick("1s", "30s", "5m", "2h")})
 		}
 		if g.chance(85) {
@@ -282,11 +285,11 @@ func (g *gen) mutWorld(st *story.Story, base any) m {
 	}
 	for _, k := range sortedKeys(w) {
 		switch {
-		case g.chance(8):
+		case g.chance(6):
 			delete(w, k)
-		case g.chance(8):
-			w[k] = g.scalarLike(w[k])
 		case g.chance(3):
+			w[k] = g.scalarLike(w[k])
+		case g.chance(1):
 			w[k] = nil
 		}
 	}
@@ -297,7 +300,7 @@ func (g *gen) mutWorld(st *story.Story, base any) m {
 		switch {
 		case len(wv.Values) > 0 && g.chance(70):
 			w[wv.Name] = wv.Values[g.rnd.IntN(len(wv.Values))]
-		case g.chance(15):
+		case g.chance(5):
 			w[wv.Name] = g.wrongType(wv.Type)
 		case wv.HasDefault && g.chance(30):
 			w[wv.Name] = deepCopy(wv.Default)
