@@ -116,9 +116,11 @@ func (r *runner) settle(ctx context.Context, st *step) error {
 			r.t.first = nil
 		}
 		r.t.redirectErr, r.t.rerender, r.t.applied = rd.err, true, true
-		if res.state != nil && r.par == nil && r.cur == res.state {
+		if res.state != nil && r.par == nil && r.cur == res.state && r.exit == "" {
 			// a redirect to the state the step rests in moves nothing,
-			// but it is a redirect: no post-bind pass, the banner
+			// but it is a redirect (after an @exit the step rests in
+			// none: the redirect leaves the exit and enters the state
+			// again, its on_enter run): no post-bind pass, the banner
 			// (story-runtime §2.4). Nested in another redirect's
 			// landing it is a level of its own as the dispatch returns
 			// (conformance bare-compound-target, redirect-self-nested).
@@ -147,7 +149,9 @@ func (r *runner) settle(ctx context.Context, st *step) error {
 // landing as swallowLanding does; err is a trace or an interrupt.
 func (r *runner) landRedirect(ctx context.Context, res target, from string, rd *redirect, st *step) (pre landingWorld, failed bool, err error) {
 	// A step that had already reached an exit or terminal state is taken
-	// back: the failure is handled by the redirect, as declared.
+	// back: the failure is handled by the redirect, as declared. A flat
+	// landing leaves the exit's state (__exit__<name>), as upstream.
+	left := r.statePath()
 	r.ended, r.outcome, r.exit = false, "", ""
 	if err := r.emit(KindTransition, map[string]any{"from": from, "intent": "on_error", "to": r.landTo(res)}); err != nil {
 		return pre, false, err
@@ -158,7 +162,7 @@ func (r *runner) landRedirect(ctx context.Context, res target, from string, rd *
 	pre = r.landingWorld()
 	prev := r.t.tentative
 	r.t.tentative = &pre.held
-	err = r.land(ctx, res, st)
+	err = r.landFrom(ctx, res, st, left)
 	r.t.tentative = prev
 	switch {
 	case err == nil:
@@ -1029,6 +1033,12 @@ func (r *runner) landTo(res target) string {
 // A stay and an exit take the ordinary path. An active parallel
 // configuration is exited as one state_exited of its encoded path.
 func (r *runner) land(ctx context.Context, res target, st *step) error {
+	return r.landFrom(ctx, res, st, r.statePath())
+}
+
+// landFrom is land from the state path from, the one its state_exited
+// names.
+func (r *runner) landFrom(ctx context.Context, res target, st *step, from string) error {
 	r.t.noView = false
 	if !r.flatLanding(res) {
 		return r.goTo(ctx, res, st)
@@ -1036,7 +1046,7 @@ func (r *runner) land(ctx context.Context, res target, st *step) error {
 	if r.outcome == OutcomeTerminal {
 		r.ended, r.outcome = false, ""
 	}
-	if from := r.statePath(); from != "" {
+	if from != "" {
 		// a parallel configuration is exited as its encoded path
 		// (runtime-probes p9 b.yaml: the root's timeout)
 		if err := r.emitAt(from, KindStateExited, map[string]any{"state": from}); err != nil {
