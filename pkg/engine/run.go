@@ -564,6 +564,10 @@ func (r *runner) renderView(ctx context.Context, slots map[string]any) string {
 	}
 	v, err := "", error(nil)
 	switch {
+	case r.exit != "":
+		// an exit shows no view of its own: a post-bind pass that
+		// reached it keeps the render from before the pass, as any
+		// pass resting on an empty view (conformance mutate-exit-view)
 	case r.t.capView != "" && r.t.first != nil:
 		// the on_error depth cap (story-runtime §2.4, corrections):
 		// upstream "stays at the originating state" for the view: the
