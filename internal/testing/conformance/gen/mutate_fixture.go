@@ -72,7 +72,8 @@ func mutIntents(st *story.Story) []mutIntent {
 func (g *gen) mutFixture(cs *corpusStory) m {
 	base := deepCopy(cs.fixtures[g.rnd.IntN(len(cs.fixtures))]).(m)
 	out := m{}
-	for k, v := range base {
+	for _, k := range sortedKeys(base) {
+		v := base[k]
 		switch {
 		case k == "turns", k == "initial_world", k == "host_handlers":
 		case k == "expect_no_errors", k == "expect_terminal":
@@ -90,8 +91,13 @@ func (g *gen) mutFixture(cs *corpusStory) m {
 		}
 	}
 	states := mutStates(cs.model)
+	// diverged: the run may no longer pass where the real one did, so a
+	// free-text input the recording answers only there is dropped (a
+	// recording miss ends the whole run)
+	diverged := false
 	if g.chance(35) && len(states) > 0 {
 		out["initial_state"] = states[g.rnd.IntN(len(states))]
+		diverged = true
 	}
 	out["initial_world"] = g.mutWorld(cs.model, base["initial_world"])
 	if hh, ok := base["host_handlers"].(m); ok {
@@ -112,15 +118,23 @@ func (g *gen) mutFixture(cs *corpusStory) m {
 		}
 		for g.chance(25) && len(intents) > 0 {
 			turns = append(turns, g.mutTurn(intents, states))
+			diverged = true
 		}
 		if !noClock && g.chance(10) {
 			turns = append(turns, m{"advance_clock": g.pick("1s", "30s", "5m", "2h")})
+			diverged = true
+		}
+		if _, free := tm["input"]; free && diverged {
+			continue
 		}
 		if g.chance(85) {
 			turns = append(turns, g.keepTurn(tm, states))
+		} else {
+			diverged = true
 		}
 		if g.chance(10) {
 			turns = append(turns, g.keepTurn(tm, states))
+			diverged = true
 		}
 	}
 	for range g.rnd.IntN(5) {
@@ -139,7 +153,8 @@ func (g *gen) mutFixture(cs *corpusStory) m {
 // few perturbed.
 func (g *gen) keepTurn(t m, states []string) m {
 	out := m{}
-	for k, v := range t {
+	for _, k := range sortedKeys(t) {
+		v := t[k]
 		switch {
 		case k == "intent":
 			if im, ok := v.(m); ok && g.chance(15) {
