@@ -65,6 +65,49 @@ func mutIntents(st *story.Story) []mutIntent {
 	return out
 }
 
+// handledAt lists the intents of intents that an arm handles at the state
+// path (or an ancestor, or a state below it, where the machine may rest),
+// so that most turns sent there are taken; nil for an unknown path.
+func handledAt(st *story.Story, path string, intents []mutIntent) []mutIntent {
+	var at *story.State
+	var find func(ss []*story.State)
+	find = func(ss []*story.State) {
+		for _, s := range ss {
+			if s.Path == path {
+				at = s
+			}
+			find(s.Children)
+		}
+	}
+	find(st.States)
+	if at == nil {
+		return nil
+	}
+	has := map[string]bool{}
+	for s := at; s != nil; s = s.Parent {
+		for _, n := range s.OnNames() {
+			has[n] = true
+		}
+	}
+	var below func(s *story.State)
+	below = func(s *story.State) {
+		for _, c := range s.Children {
+			for _, n := range c.OnNames() {
+				has[n] = true
+			}
+			below(c)
+		}
+	}
+	below(at)
+	var out []mutIntent
+	for _, in := range intents {
+		if has[in.name] {
+			out = append(out, in)
+		}
+	}
+	return out
+}
+
 // mutFixture draws one fixture for cs from one of its real fixtures: the
 // start state and initial_world perturbed, its turns mostly kept with
 // their assertions mostly dropped, other intents sent between them,
@@ -77,7 +120,7 @@ func (g *gen) mutFixture(cs *corpusStory) m {
 		switch {
 		case k == "turns", k == "initial_world", k == "host_handlers":
 		case k == "expect_no_errors", k == "expect_terminal":
-			if g.chance(25) {
+			if g.chance(15) {
 				out[k] = v
 			} else if base["host_cassette"] == nil && g.chance(10) {
 				out[k] = v != true
@@ -95,7 +138,7 @@ func (g *gen) mutFixture(cs *corpusStory) m {
 	// free-text input the recording answers only there is dropped (a
 	// recording miss ends the whole run)
 	diverged := false
-	if g.chance(35) && len(states) > 0 {
+	if g.chance(20) && len(states) > 0 {
 		out["initial_state"] = states[g.rnd.IntN(len(states))]
 		diverged = true
 	}
@@ -109,6 +152,15 @@ func (g *gen) mutFixture(cs *corpusStory) m {
 	// or while a job waits for a clarification answer
 	noClock := base["use_orchestrator"] == false || strings.Contains(fmt.Sprint(base["host_handlers"]), "request_clarification")
 	intents := mutIntents(cs.model)
+	// at is where the real fixture says the machine rests, as far as it
+	// says: most inserted turns send an intent handled there
+	at, _ := out["initial_state"].(string)
+	pickFrom := func() []mutIntent {
+		if h := handledAt(cs.model, at, intents); len(h) > 0 && g.chance(75) {
+			return h
+		}
+		return intents
+	}
 	var turns []any
 	for _, t := range base["turns"].([]any) {
 		tm, ok := t.(m)
@@ -116,8 +168,8 @@ func (g *gen) mutFixture(cs *corpusStory) m {
 			turns = append(turns, t)
 			continue
 		}
-		for g.chance(25) && len(intents) > 0 {
-			turns = append(turns, g.mutTurn(intents, states))
+		for g.chance(15) && len(intents) > 0 {
+			turns = append(turns, g.mutTurn(pickFrom(), states))
 			diverged = true
 		}
 		if !noClock && g.chance(10) {
@@ -126,6 +178,9 @@ func (g *gen) mutFixture(cs *corpusStory) m {
 		}
 		if _, free := tm["input"]; free && diverged {
 			continue
+		}
+		if es, ok := tm["expect_state"].(string); ok {
+			at = es
 		}
 		if g.chance(85) {
 			turns = append(turns, g.keepTurn(tm, states))
@@ -139,7 +194,7 @@ func (g *gen) mutFixture(cs *corpusStory) m {
 	}
 	for range g.rnd.IntN(5) {
 		if len(intents) > 0 {
-			turns = append(turns, g.mutTurn(intents, states))
+			turns = append(turns, g.mutTurn(pickFrom(), states))
 		}
 	}
 	if len(turns) == 0 {
