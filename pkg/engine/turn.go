@@ -73,7 +73,7 @@ type turn struct {
 	// (-1 = no post-bind hop fired this turn)
 	emitSay int
 	// prePass is the turn's render as it stood before the post-bind
-	// pass's first hop: upstream keeps it when the hops' resting state
+	// pass's last round: upstream keeps it when the hops' resting state
 	// renders an empty view (postpassview.go)
 	prePass *firstRender
 	// inPostBind: the hops being fired are the post-bind pass's (staged
