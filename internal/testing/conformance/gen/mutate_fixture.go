@@ -31,6 +31,40 @@ func mutStates(st *story.Story) []string {
 	return out
 }
 
+// parConfigs draws, for each parallel state of st, one configuration as
+// a fixture's initial_state names it: root#leaf|leaf, a leaf of each
+// region.
+func (g *gen) parConfigs(st *story.Story) []string {
+	var out []string
+	var leaves func(s *story.State) []string
+	leaves = func(s *story.State) []string {
+		if len(s.Children) == 0 {
+			return []string{s.Path}
+		}
+		var ls []string
+		for _, c := range s.Children {
+			ls = append(ls, leaves(c)...)
+		}
+		return ls
+	}
+	var walk func(ss []*story.State)
+	walk = func(ss []*story.State) {
+		for _, s := range ss {
+			if s.Parallel && len(s.Children) > 0 {
+				var pick []string
+				for _, r := range s.Children {
+					ls := leaves(r)
+					pick = append(pick, ls[g.rnd.IntN(len(ls))])
+				}
+				out = append(out, s.Path+"#"+strings.Join(pick, "|"))
+			}
+			walk(s.Children)
+		}
+	}
+	walk(st.States)
+	return out
+}
+
 // mutIntents lists the intents of st: global, checkpoint, state-local,
 // and the ones arms handle, each once, in a fixed order.
 func mutIntents(st *story.Story) []mutIntent {
@@ -133,7 +167,7 @@ func (g *gen) mutFixture(cs *corpusStory) m {
 			out[k] = v
 		}
 	}
-	states := mutStates(cs.model)
+	states := append(mutStates(cs.model), g.parConfigs(cs.model)...)
 	// diverged: the run may no longer pass where the real one did, so a
 	// free-text input the recording answers only there is dropped (a
 	// recording miss ends the whole run)
@@ -418,6 +452,8 @@ func (g *gen) mutHandlers(hh m) m {
 					delete(bc, c)
 				case g.chance(6):
 					bc[c] = m{"error": "mutated failure of " + c}
+				case g.chance(3):
+					bc[c] = m{"infra_error": "mutated outage of " + c}
 				default:
 					if e, ok := bc[c].(m); ok {
 						g.mutEnvelope(e)
