@@ -156,7 +156,7 @@ func (g *gen) mutFixture(cs *corpusStory) m {
 		case k == "expect_no_errors", k == "expect_terminal":
 			if g.chance(15) {
 				out[k] = v
-			} else if base["host_cassette"] == nil && g.chance(10) {
+			} else if base["host_cassette"] == nil && base["recording"] == nil && g.chance(10) {
 				out[k] = v != true
 			}
 		case strings.HasPrefix(k, "expect_"):
@@ -179,12 +179,15 @@ func (g *gen) mutFixture(cs *corpusStory) m {
 	out["initial_world"] = g.mutWorld(cs.model, base["initial_world"])
 	if hh, ok := base["host_handlers"].(m); ok {
 		out["host_handlers"] = g.mutHandlers(hh)
-	} else if base["host_cassette"] == nil && g.chance(10) {
+	} else if base["host_cassette"] == nil && base["recording"] == nil && g.chance(10) {
 		out["host_handlers"] = m{"host.run": m{"data": m{"ok": true, "exit_code": 0, "stdout": "mutated"}}}
 	}
-	// upstream ends the whole run on an advance_clock on the legacy path
-	// or while a job waits for a clarification answer
-	noClock := base["use_orchestrator"] == false || strings.Contains(fmt.Sprint(base["host_handlers"]), "request_clarification")
+	// upstream ends the whole run on an advance_clock on the legacy path,
+	// while a job waits for a clarification answer, or when it makes a
+	// fixture with recorded free-text turns run on the orchestrator path
+	// (documented: docs/compat/flowtest.md)
+	noClock := base["use_orchestrator"] == false || base["recording"] != nil ||
+		strings.Contains(fmt.Sprint(base["host_handlers"]), "request_clarification")
 	intents := mutIntents(cs.model)
 	// at is where the real fixture says the machine rests, as far as it
 	// says: most inserted turns send an intent handled there
