@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"maps"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -177,6 +178,9 @@ func (g *gen) mutFixture(cs *corpusStory) m {
 		diverged = true
 	}
 	out["initial_world"] = g.mutWorld(cs.model, base["initial_world"])
+	if bw, _ := base["initial_world"].(m); !reflect.DeepEqual(out["initial_world"], bw) && !(len(bw) == 0 && len(out["initial_world"].(m)) == 0) {
+		diverged = true
+	}
 	if hh, ok := base["host_handlers"].(m); ok {
 		out["host_handlers"] = g.mutHandlers(hh)
 	} else if base["host_cassette"] == nil && base["recording"] == nil && g.chance(10) {
@@ -220,12 +224,15 @@ func (g *gen) mutFixture(cs *corpusStory) m {
 			at = es
 		}
 		if g.chance(85) {
-			turns = append(turns, g.keepTurn(tm, states))
+			kt, changed := g.keepTurn(tm, states)
+			turns = append(turns, kt)
+			diverged = diverged || changed
 		} else {
 			diverged = true
 		}
 		if g.chance(10) {
-			turns = append(turns, g.keepTurn(tm, states))
+			kt, _ := g.keepTurn(tm, states)
+			turns = append(turns, kt)
 			diverged = true
 		}
 	}
@@ -242,15 +249,15 @@ func (g *gen) mutFixture(cs *corpusStory) m {
 }
 
 // keepTurn keeps a real turn with most of its assertions dropped and a
-// few perturbed.
-func (g *gen) keepTurn(t m, states []string) m {
-	out := m{}
+// few perturbed; changed reports that its intent's slots were.
+func (g *gen) keepTurn(t m, states []string) (out m, changed bool) {
+	out = m{}
 	for _, k := range sortedKeys(t) {
 		v := t[k]
 		switch {
 		case k == "intent":
 			if im, ok := v.(m); ok && g.chance(15) {
-				out[k] = g.mutSlotsOf(im)
+				out[k], changed = g.mutSlotsOf(im), true
 			} else {
 				out[k] = v
 			}
@@ -280,7 +287,7 @@ func (g *gen) keepTurn(t m, states []string) m {
 			out[k] = v
 		}
 	}
-	return out
+	return out, changed
 }
 
 // mutSlotsOf perturbs the slots of a real turn's intent: one dropped,
