@@ -64,6 +64,15 @@ func (r *runner) settle(ctx context.Context, st *step) error {
 			return err
 		}
 		if rd == nil {
+			if len(nested) > 0 && r.landingViewFails(ctx) {
+				// upstream renders the landing's view inside the
+				// redirect: a view that cannot render fails it, and
+				// the turn is swallowed as after a failed on_enter,
+				// the landing's effects kept (conformance
+				// mutate-landing-view-fails)
+				r.swallowed(origin, originAt)
+				return nil
+			}
 			return r.unwindRedirects(nested, to)
 		}
 		r.reach(ReachOnError, rd.e.onErrorPos)
