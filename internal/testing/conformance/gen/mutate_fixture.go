@@ -202,6 +202,12 @@ func (g *gen) mutFixture(cs *corpusStory) m {
 		}
 		return intents
 	}
+	// a job's delay runs in real time upstream (docs/compat/flowtest.md):
+	// a turn inserted before the advance_clock that passes it races the
+	// job, so with delays turns are inserted only after such a turn, and
+	// it is always kept
+	delays := strings.Contains(fmt.Sprint(base["host_handlers"]), "delay")
+	settled := true
 	var turns []any
 	for _, t := range base["turns"].([]any) {
 		tm, ok := t.(m)
@@ -209,11 +215,12 @@ func (g *gen) mutFixture(cs *corpusStory) m {
 			turns = append(turns, t)
 			continue
 		}
-		for g.chance(15) && len(intents) > 0 {
+		_, advances := tm["advance_clock"]
+		for (!delays || settled) && g.chance(15) && len(intents) > 0 {
 			turns = append(turns, g.mutTurn(pickFrom(), states))
 			diverged = true
 		}
-		if !noClock && g.chance(10) {
+		if !noClock && !delays && g.chance(10) {
 			turns = append(turns, m{"advance_clock": g.pick("1s", "30s", "5m", "2h")})
 			diverged = true
 		}
@@ -223,21 +230,22 @@ func (g *gen) mutFixture(cs *corpusStory) m {
 		if es, ok := tm["expect_state"].(string); ok {
 			at = es
 		}
-		if g.chance(85) {
+		settled = advances
+		if g.chance(85) || delays && advances {
 			kt, changed := g.keepTurn(tm, states)
 			turns = append(turns, kt)
 			diverged = diverged || changed
 		} else {
 			diverged = true
 		}
-		if g.chance(10) {
+		if !delays && g.chance(10) {
 			kt, _ := g.keepTurn(tm, states)
 			turns = append(turns, kt)
 			diverged = true
 		}
 	}
 	for range g.rnd.IntN(5) {
-		if len(intents) > 0 {
+		if len(intents) > 0 && (!delays || settled) {
 			turns = append(turns, g.mutTurn(pickFrom(), states))
 		}
 	}
