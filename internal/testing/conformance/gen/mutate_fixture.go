@@ -203,11 +203,10 @@ func (g *gen) mutFixture(cs *corpusStory) m {
 		return intents
 	}
 	// a job's delay runs in real time upstream (docs/compat/flowtest.md):
-	// a turn inserted before the advance_clock that passes it races the
-	// job, so with delays turns are inserted only after such a turn, and
-	// it is always kept
+	// a turn before the advance_clock that passes it races the job, and
+	// an inserted turn may submit one, so with delays no turn is inserted
+	// and every advance_clock turn is kept
 	delays := strings.Contains(fmt.Sprint(base["host_handlers"]), "delay")
-	settled := true
 	var turns []any
 	for _, t := range base["turns"].([]any) {
 		tm, ok := t.(m)
@@ -216,7 +215,7 @@ func (g *gen) mutFixture(cs *corpusStory) m {
 			continue
 		}
 		_, advances := tm["advance_clock"]
-		for (!delays || settled) && g.chance(15) && len(intents) > 0 {
+		for !delays && g.chance(15) && len(intents) > 0 {
 			turns = append(turns, g.mutTurn(pickFrom(), states))
 			diverged = true
 		}
@@ -230,7 +229,7 @@ func (g *gen) mutFixture(cs *corpusStory) m {
 		if es, ok := tm["expect_state"].(string); ok {
 			at = es
 		}
-		settled = advances
+
 		if g.chance(85) || delays && advances {
 			kt, changed := g.keepTurn(tm, states)
 			turns = append(turns, kt)
@@ -245,7 +244,7 @@ func (g *gen) mutFixture(cs *corpusStory) m {
 		}
 	}
 	for range g.rnd.IntN(5) {
-		if len(intents) > 0 && (!delays || settled) {
+		if len(intents) > 0 && !delays {
 			turns = append(turns, g.mutTurn(pickFrom(), states))
 		}
 	}
