@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"kitsoki/internal/jsonvalue"
 	"kitsoki/pkg/story"
@@ -408,6 +409,9 @@ func (r *runner) walkArm(ctx context.Context, intent string, slots map[string]an
 		return err
 	}
 	res, err := r.resolveTarget(ctx, owner, "", arm.Target)
+	if u, ok := r.unknownTarget(err); ok && depth == 0 && arm.Target != nil && arm.Target.templated() {
+		res, err = u, nil
+	}
 	if err != nil {
 		return fmt.Errorf("%s: intent %q: %w", arm.Pos, intent, err)
 	}
@@ -575,9 +579,32 @@ func (r *runner) resolveTarget(ctx context.Context, owner *State, lit string, t 
 	}
 	st := r.m.States[path]
 	if st == nil {
-		return target{}, fmt.Errorf("target %q resolves to %q, which is not a state", s, path)
+		return target{}, &unknownTargetError{target: s, path: path}
 	}
 	return target{state: st}, nil
+}
+
+// unknownTargetError is a target that resolves to no state of the story.
+type unknownTargetError struct{ target, path string }
+
+func (e *unknownTargetError) Error() string {
+	return fmt.Sprintf("target %q resolves to %q, which is not a state", e.target, e.path)
+}
+
+// unknownTarget is where upstream's machine goes on a user turn whose
+// templated target renders a path the story does not hold: it rests on
+// that path as on an unknown flow start (unknownstart.go), under its
+// deepest known dotted prefix, or on its own at the top, where every
+// intent is refused (conformance mutate-template-target-unknown).
+func (r *runner) unknownTarget(err error) (target, bool) {
+	ue, ok := errors.AsType[*unknownTargetError](err)
+	if !ok {
+		return target{}, false
+	}
+	if l := r.unknownLeaf(ue.path, nil); l != nil {
+		return target{state: l}, true
+	}
+	return target{state: &State{Path: ue.path, Name: ue.path}}, true
 }
 
 // resolvePath applies the target forms of story-runtime §1.6 through the
