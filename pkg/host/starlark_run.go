@@ -141,7 +141,9 @@ func (h *starlarkRun) Call(ctx context.Context, c *Call) (Result, error) {
 	fail := func(format string, a ...any) (Result, error) {
 		return domainErr(name+": "+format, a...), nil
 	}
-	script := strArg(c.Args, "script")
+	// a script named by anything but a string is missing, as upstream
+	// (conformance mutate-star-missing-script)
+	script, _ := c.Args["script"].(string)
 	path, src, err := loadScript(c.Env.StoryDir, script)
 	if err != nil {
 		if errors.Is(err, errOutside) || strings.TrimSpace(script) == "" {
