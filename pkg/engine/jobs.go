@@ -141,7 +141,7 @@ func (r *runner) submit(ctx context.Context, e *Effect, args map[string]any, rc 
 		}
 	}
 	setPath(r.world, key, id)
-	r.t.rerender, r.t.applied = true, true
+	r.t.rerender, r.t.applied, r.t.dropSay = true, true, true
 	if err := r.emit(KindWorldUpdate, map[string]any{"set": map[string]any{key: id}}); err != nil {
 		return err
 	}

@@ -592,6 +592,11 @@ func (r *runner) renderView(ctx context.Context, slots map[string]any) string {
 		v, err = r.renderAt(ctx, r.statePath(), w, slots, !r.t.rerender)
 	}
 	said := r.t.narration()
+	if v == "" && err == nil && r.t.rerender && !r.t.dropSay && r.t.emitSay < 0 {
+		// a failure alone re-rendered an empty view: the narration
+		// stays (conformance mutate-say-infra-error)
+		said = r.t.said
+	}
 	// a redirect in the post-bind pass (which runs only when the turn had
 	// none, so a redirect after a post-bind hop is the pass's) shows as
 	// that pass's own turn: its resting state's view, else the render

@@ -125,7 +125,7 @@ func (r *runner) settle(ctx context.Context, st *step) error {
 			// again after the redirect and keeps no earlier one
 			r.t.first = nil
 		}
-		r.t.redirectErr, r.t.rerender, r.t.applied = rd.err, true, true
+		r.t.redirectErr, r.t.rerender, r.t.applied, r.t.dropSay = rd.err, true, true, true
 		if res.state != nil && r.par == nil && r.cur == res.state && r.exit == "" {
 			// a redirect to the state the step rests in moves nothing,
 			// but it is a redirect (after an @exit the step rests in
@@ -228,7 +228,7 @@ func (r *runner) dispatchCalls(ctx context.Context, calls []pendingCall) (*redir
 		// upstream decides the re-render from the batch it queued:
 		// a call with a bind asks for it even if a failure before it
 		// drops it undispatched (conformance say-empty-view h.yaml)
-		r.t.rerender = true
+		r.t.rerender, r.t.dropSay = true, true
 	}
 	defer func() { r.t.batchBound = nil }()
 	for _, pc := range calls {

@@ -69,6 +69,11 @@ type turn struct {
 	dispatchState string // the resting state of the batch being dispatched
 	// walk holds a transition's walk events for upstream's order (held.go)
 	walk heldWalk
+	// dropSay: the turn re-renders after something the batch bound or
+	// redirected; a call failing alone (an infra error with no on_error)
+	// re-renders too, but when that render is empty the turn keeps its
+	// narration (conformance mutate-say-infra-error)
+	dropSay bool
 	// emitSay is the index in said of the first line a post-bind hop said
 	// (-1 = no post-bind hop fired this turn)
 	emitSay int
