@@ -383,13 +383,13 @@ func (g *gen) wrongType(typ string) any {
 
 // scalarLike replaces v by a value of another type or form.
 func (g *gen) scalarLike(v any) any {
-	switch v.(type) {
+	switch x := v.(type) {
 	case string:
-		return []any{42, true, nil, "", v.(string) + " changed"}[g.rnd.IntN(5)]
+		return []any{42, true, nil, "", x + " changed"}[g.rnd.IntN(5)]
 	case int, float64, uint64, int64:
 		return []any{"3", 0, -1, 2.5, nil}[g.rnd.IntN(5)]
 	case bool:
-		return []any{v != true, "true", 0, nil}[g.rnd.IntN(4)]
+		return []any{!x, "true", 0, nil}[g.rnd.IntN(4)]
 	case nil:
 		return g.pick("", "x")
 	}
