@@ -183,6 +183,9 @@ func (g *gen) mutFixture(cs *corpusStory) m {
 	}
 	if hh, ok := base["host_handlers"].(m); ok {
 		out["host_handlers"] = g.mutHandlers(hh)
+	}
+	if hh, ok := out["host_handlers"].(m); ok {
+		stubRealHosts(cs.model, hh)
 	} else if base["host_cassette"] == nil && base["recording"] == nil && g.chance(10) {
 		out["host_handlers"] = m{"host.run": m{"data": m{"ok": true, "exit_code": 0, "stdout": "mutated"}}}
 	}
@@ -432,15 +435,35 @@ func (g *gen) mutWorld(st *story.Story, base any) m {
 	return w
 }
 
-// mutHandlers perturbs real host handlers: a handler dropped, replaced by
-// an error or infra error, data fields dropped or retyped, by_call keys
-// renamed, delays changed, an unlisted handler added.
-func (g *gen) mutHandlers(hh m) m {
-	out := deepCopy(hh).(m)
-	names := sortedKeys(out)
-	if len(names) > 0 && g.chance(10) {
-		delete(out, names[g.rnd.IntN(len(names))])
+// stubRealHosts stubs, with an error, every host the story declares or
+// an interface defaults to that can touch the working directory and that
+// hh leaves unstubbed: a turn the real fixture never took may reach it,
+// and upstream runs real handlers (git, shell commands) in the directory
+// compare.sh runs in — once its host.git.commit committed there.
+func stubRealHosts(st *story.Story, hh m) {
+	names := slices.Clone(st.Hosts)
+	for _, n := range slices.Sorted(maps.Keys(st.HostInterfaces)) {
+		names = append(names, st.HostInterfaces[n].Default)
 	}
+	harmless := []string{"host.inbox", "host.jobs", "host.starlark", "host.agent", "host.artifacts_dir"}
+	for _, d := range names {
+		if d == "" || slices.ContainsFunc(harmless, func(h string) bool { return d == h || strings.HasPrefix(d, h+".") }) {
+			continue
+		}
+		if !slices.ContainsFunc(sortedKeys(hh), func(k string) bool { return k == d || strings.HasPrefix(d, k+".") || strings.HasPrefix(k, d+".") }) {
+			hh[d] = m{"error": "gen mutate: " + d + " is not stubbed"}
+		}
+	}
+}
+
+// mutHandlers perturbs real host handlers: a handler replaced by an error
+// or infra error, data fields dropped or retyped, an unlisted handler
+// added.
+func (g *gen) mutHandlers(hh m) m {
+	// no stub is dropped and no by_call/by_op key renamed: a call left
+	// unstubbed reaches the real handler, and upstream's run in the
+	// checkout (host.git.commit) committed there once
+	out := deepCopy(hh).(m)
 	for _, n := range sortedKeys(out) {
 		h, ok := out[n].(m)
 		if !ok {
@@ -464,9 +487,6 @@ func (g *gen) mutHandlers(hh m) m {
 			}
 			for _, c := range sortedKeys(bc) {
 				switch {
-				case g.chance(6):
-					bc[c+"_renamed"] = bc[c]
-					delete(bc, c)
 				case g.chance(6):
 					bc[c] = m{"error": "mutated failure of " + c}
 				case g.chance(3):

@@ -29,7 +29,7 @@ func TestMutateStoriesRun(t *testing.T) {
 	dir := writeSeeded(t, write, n, 11, "000/origin.txt", "001/flows/m0.yaml", "002/flows/m7.yaml")
 	assertDrawn(t, dir, []string{
 		"advance_clock:", "mutated failure of", "mutated outage of", "extra_slot:", "host.unlisted",
-		"_renamed:", "initial_state:", "expect_state:", "expect_world:", "source: ./robbery",
+		"initial_state:", "expect_state:", "expect_world:", "source: ./robbery",
 	})
 	var files []*flowtest.File
 	seen := map[string]bool{}
