@@ -481,7 +481,7 @@ func (r *runner) bindResult(e *Effect, res map[string]any) error {
 		v = jsonvalue.Normalize(normalizeFresh(v))
 		setPath(r.world, b.Key, v)
 		r.journalAs(b.Key, nil, false)
-		r.t.rerender, r.t.applied = true, true
+		r.t.rerender, r.t.applied, r.t.dropSay = true, true, true
 		r.t.batchBound = append(r.t.batchBound, b.Key)
 		if err := r.emit(KindWorldUpdate, map[string]any{"set": map[string]any{b.Key: v}}); err != nil {
 			return err
@@ -547,7 +547,7 @@ func (r *runner) walkArgs(e *Effect) map[string]any {
 func (r *runner) bindNilMap(key string) error {
 	setPath(r.world, key, map[string]any(nil))
 	r.journalAs(key, nil, true)
-	r.t.rerender, r.t.applied = true, true
+	r.t.rerender, r.t.applied, r.t.dropSay = true, true, true
 	r.t.batchBound = append(r.t.batchBound, key)
 	return r.emit(KindWorldUpdate, map[string]any{"set": map[string]any{key: nil}})
 }

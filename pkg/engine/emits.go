@@ -110,13 +110,19 @@ func (r *runner) dispatchEmits(ctx context.Context, emits []pendingEmit, depth i
 // be evaluated, a hop with no arm, a cycle) is not turn-fatal: it is
 // discarded whole, a harness.error says why, and the turn rests where the
 // round began. A parallel configuration has no resting state of its own.
+// A redirect taken by a round's own calls does not end the pass: the
+// next round decides the landing state's emits (conformance
+// mutate-postbind-redirect).
 func (r *runner) postBind(ctx context.Context) error {
+	if r.t.redirectErr != "" {
+		return nil
+	}
 	for depth := 0; ; depth++ {
-		if r.so.MachineOnly || r.t.redirectErr != "" || r.par != nil || r.cur == nil || r.ended && r.outcome == OutcomeExit {
+		if r.so.MachineOnly || r.par != nil || r.cur == nil || r.ended && r.outcome == OutcomeExit {
 			return nil
 		}
 		if depth > maxPostBindDepth {
-			msg := fmt.Sprintf("post-bind emit settle exceeded max depth (%d) at state %q", maxPostBindDepth, r.statePath())
+			msg := fmt.Sprintf("settlePostBindEmits: orchestrator recursion depth %d exceeded cap %d (likely YAML cycle: host-call binds key that gates emit_intent that lands on state with another host-call binding the same key)", depth, maxPostBindDepth)
 			return r.emit(KindHarnessError, map[string]any{"depth": depth, "error": msg, "max_depth": maxPostBindDepth, "phase": "settle_post_bind_emits"})
 		}
 		st, err := r.postBindRound(ctx)

@@ -141,7 +141,7 @@ func (r *runner) submit(ctx context.Context, e *Effect, args map[string]any, rc 
 		}
 	}
 	setPath(r.world, key, id)
-	r.t.rerender, r.t.applied = true, true
+	r.t.rerender, r.t.applied, r.t.dropSay = true, true, true
 	if err := r.emit(KindWorldUpdate, map[string]any{"set": map[string]any{key: id}}); err != nil {
 		return err
 	}
@@ -163,6 +163,13 @@ func (r *runner) submit(ctx context.Context, e *Effect, args map[string]any, rc 
 		s.mu.Lock()
 		j.ans, j.err, j.settled = ans, err, true
 		j.due = r.now().Add(ans.delay)
+		if ans.clar != nil && ans.delay <= 0 {
+			// a question with no delay before it is asked at once, as
+			// upstream's job goroutine asks before the turn ends
+			// (conformance mutate-clarify-at-once)
+			r.askLocked(j)
+			return nil
+		}
 		s.mu.Unlock()
 		return nil
 	}
@@ -255,11 +262,7 @@ func (r *runner) jobStep(ctx context.Context, j *job) (*Turn, error) {
 		return nil, nil
 	}
 	if j.ans.clar != nil && !j.asked {
-		j.asked = true
-		j.info.Status, j.info.Question = JobAwaiting, j.ans.clar.Question
-		s.mu.Unlock()
-		r.inbox.post(InboxItem{Title: "Job needs input: " + j.info.Namespace, Body: j.ans.clar.Question, Severity: "action_required", JobID: j.info.ID, State: j.info.State})
-		r.note(Note{Kind: "job", State: j.info.State, Text: "job " + j.info.ID + " asks: " + j.ans.clar.Question})
+		r.askLocked(j)
 		return nil, nil
 	}
 	if j.info.Status == JobAwaiting {
@@ -291,6 +294,17 @@ func (r *runner) jobStep(ctx context.Context, j *job) (*Turn, error) {
 	j.info.Status, j.info.Error, j.info.Result, j.info.Ended = status, errMsg, result, r.now()
 	s.mu.Unlock()
 	return r.completionTurn(ctx, j, status, errMsg, data)
+}
+
+// askLocked posts j's clarification question (awaiting_input, an
+// action_required notification); it is called with the store locked and
+// unlocks it.
+func (r *runner) askLocked(j *job) {
+	j.asked = true
+	j.info.Status, j.info.Question = JobAwaiting, j.ans.clar.Question
+	r.jobs.mu.Unlock()
+	r.inbox.post(InboxItem{Title: "Job needs input: " + j.info.Namespace, Body: j.ans.clar.Question, Severity: "action_required", JobID: j.info.ID, State: j.info.State})
+	r.note(Note{Kind: "job", State: j.info.State, Text: "job " + j.info.ID + " asks: " + j.ans.clar.Question})
 }
 
 // completionTurn is the synthetic turn of a finished background job

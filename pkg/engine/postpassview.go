@@ -2,15 +2,16 @@ package engine
 
 import "context"
 
-// keepPrePass remembers, before the post-bind pass's first hop, the
+// keepPrePass remembers, before each round of the post-bind pass, the
 // render the turn had then: its resting state, the world and how much
-// had been said. Upstream runs the pass as a turn of its own and shows
-// that turn's result only when its resting state's view renders
-// something; otherwise the turn keeps what it had (random differential
-// 091: a turn leaving a parallel configuration whose entered state's
-// emit hops to a leaf with no view; conformance postpass-view).
+// had been said. Upstream runs each round as a turn of its own and shows
+// its result only when its resting state's view renders something;
+// otherwise the turn keeps what the round before it had, the world the
+// earlier rounds' calls left included (random differential 091: a turn
+// leaving a parallel configuration whose entered state's emit hops to a
+// leaf with no view; conformance postpass-view, mutate-postpass-last-round).
 func (r *runner) keepPrePass() {
-	if r.t.prePass != nil || r.so.Views == nil {
+	if r.so.Views == nil {
 		return
 	}
 	r.t.prePass = &firstRender{path: r.statePath(), world: r.world.Snapshot(), said: len(r.t.said), rerender: r.t.rerender}

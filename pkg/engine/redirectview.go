@@ -51,3 +51,15 @@ func (r *runner) renderFirst(ctx context.Context, slots map[string]any) string {
 	}
 	return v
 }
+
+// landingViewFails reports whether the view of the state an on_error
+// redirect landed on fails to render against the world the landing left
+// (an exit, a parallel configuration or a story without views renders
+// nothing, and cannot fail).
+func (r *runner) landingViewFails(ctx context.Context) bool {
+	if r.so.Views == nil || r.exit != "" || r.par != nil || r.cur == nil {
+		return false
+	}
+	_, err := r.renderAt(ctx, r.statePath(), r.world.Snapshot(), nil, false)
+	return err != nil
+}

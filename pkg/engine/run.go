@@ -572,6 +572,10 @@ func (r *runner) renderView(ctx context.Context, slots map[string]any) string {
 	}
 	v, err := "", error(nil)
 	switch {
+	case r.exit != "":
+		// an exit shows no view of its own: a post-bind pass that
+		// reached it keeps the render from before the pass, as any
+		// pass resting on an empty view (conformance mutate-exit-view)
 	case r.t.capView != "" && r.t.first != nil:
 		// the on_error depth cap (story-runtime §2.4, corrections):
 		// upstream "stays at the originating state" for the view: the
@@ -596,6 +600,11 @@ func (r *runner) renderView(ctx context.Context, slots map[string]any) string {
 		v, err = r.renderAt(ctx, r.statePath(), w, slots, !r.t.rerender)
 	}
 	said := r.t.narration()
+	if v == "" && err == nil && r.t.rerender && !r.t.dropSay && r.t.emitSay < 0 {
+		// a failure alone re-rendered an empty view: the narration
+		// stays (conformance mutate-say-infra-error)
+		said = r.t.said
+	}
 	// a redirect in the post-bind pass (which runs only when the turn had
 	// none, so a redirect after a post-bind hop is the pass's) shows as
 	// that pass's own turn: its resting state's view, else the render

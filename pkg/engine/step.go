@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"kitsoki/internal/jsonvalue"
 	"kitsoki/pkg/story"
@@ -64,6 +65,15 @@ func (r *runner) settle(ctx context.Context, st *step) error {
 			return err
 		}
 		if rd == nil {
+			if len(nested) > 0 && r.landingViewFails(ctx) {
+				// upstream renders the landing's view inside the
+				// redirect: a view that cannot render fails it, and
+				// the turn is swallowed as after a failed on_enter,
+				// the landing's effects kept (conformance
+				// mutate-landing-view-fails)
+				r.swallowed(origin, originAt)
+				return nil
+			}
 			return r.unwindRedirects(nested, to)
 		}
 		r.reach(ReachOnError, rd.e.onErrorPos)
@@ -115,10 +125,12 @@ func (r *runner) settle(ctx context.Context, st *step) error {
 			// again after the redirect and keeps no earlier one
 			r.t.first = nil
 		}
-		r.t.redirectErr, r.t.rerender, r.t.applied = rd.err, true, true
-		if res.state != nil && r.par == nil && r.cur == res.state {
+		r.t.redirectErr, r.t.rerender, r.t.applied, r.t.dropSay = rd.err, true, true, true
+		if res.state != nil && r.par == nil && r.cur == res.state && r.exit == "" {
 			// a redirect to the state the step rests in moves nothing,
-			// but it is a redirect: no post-bind pass, the banner
+			// but it is a redirect (after an @exit the step rests in
+			// none: the redirect leaves the exit and enters the state
+			// again, its on_enter run): no post-bind pass, the banner
 			// (story-runtime §2.4). Nested in another redirect's
 			// landing it is a level of its own as the dispatch returns
 			// (conformance bare-compound-target, redirect-self-nested).
@@ -147,7 +159,9 @@ func (r *runner) settle(ctx context.Context, st *step) error {
 // landing as swallowLanding does; err is a trace or an interrupt.
 func (r *runner) landRedirect(ctx context.Context, res target, from string, rd *redirect, st *step) (pre landingWorld, failed bool, err error) {
 	// A step that had already reached an exit or terminal state is taken
-	// back: the failure is handled by the redirect, as declared.
+	// back: the failure is handled by the redirect, as declared. A flat
+	// landing leaves the exit's state (__exit__<name>), as upstream.
+	left := r.statePath()
 	r.ended, r.outcome, r.exit = false, "", ""
 	if err := r.emit(KindTransition, map[string]any{"from": from, "intent": "on_error", "to": r.landTo(res)}); err != nil {
 		return pre, false, err
@@ -158,7 +172,7 @@ func (r *runner) landRedirect(ctx context.Context, res target, from string, rd *
 	pre = r.landingWorld()
 	prev := r.t.tentative
 	r.t.tentative = &pre.held
-	err = r.land(ctx, res, st)
+	err = r.landFrom(ctx, res, st, left)
 	r.t.tentative = prev
 	switch {
 	case err == nil:
@@ -214,7 +228,7 @@ func (r *runner) dispatchCalls(ctx context.Context, calls []pendingCall) (*redir
 		// upstream decides the re-render from the batch it queued:
 		// a call with a bind asks for it even if a failure before it
 		// drops it undispatched (conformance say-empty-view h.yaml)
-		r.t.rerender = true
+		r.t.rerender, r.t.dropSay = true, true
 	}
 	defer func() { r.t.batchBound = nil }()
 	for _, pc := range calls {
@@ -395,6 +409,9 @@ func (r *runner) walkArm(ctx context.Context, intent string, slots map[string]an
 		return err
 	}
 	res, err := r.resolveTarget(ctx, owner, "", arm.Target)
+	if u, ok := r.unknownTarget(err); ok && depth == 0 && arm.Target != nil && arm.Target.templated() {
+		res, err = u, nil
+	}
 	if err != nil {
 		return fmt.Errorf("%s: intent %q: %w", arm.Pos, intent, err)
 	}
@@ -562,9 +579,32 @@ func (r *runner) resolveTarget(ctx context.Context, owner *State, lit string, t 
 	}
 	st := r.m.States[path]
 	if st == nil {
-		return target{}, fmt.Errorf("target %q resolves to %q, which is not a state", s, path)
+		return target{}, &unknownTargetError{target: s, path: path}
 	}
 	return target{state: st}, nil
+}
+
+// unknownTargetError is a target that resolves to no state of the story.
+type unknownTargetError struct{ target, path string }
+
+func (e *unknownTargetError) Error() string {
+	return fmt.Sprintf("target %q resolves to %q, which is not a state", e.target, e.path)
+}
+
+// unknownTarget is where upstream's machine goes on a user turn whose
+// templated target renders a path the story does not hold: it rests on
+// that path as on an unknown flow start (unknownstart.go), under its
+// deepest known dotted prefix, or on its own at the top, where every
+// intent is refused (conformance mutate-template-target-unknown).
+func (r *runner) unknownTarget(err error) (target, bool) {
+	ue, ok := errors.AsType[*unknownTargetError](err)
+	if !ok {
+		return target{}, false
+	}
+	if l := r.unknownLeaf(ue.path, nil); l != nil {
+		return target{state: l}, true
+	}
+	return target{state: &State{Path: ue.path, Name: ue.path}}, true
 }
 
 // resolvePath applies the target forms of story-runtime §1.6 through the
@@ -1029,6 +1069,12 @@ func (r *runner) landTo(res target) string {
 // A stay and an exit take the ordinary path. An active parallel
 // configuration is exited as one state_exited of its encoded path.
 func (r *runner) land(ctx context.Context, res target, st *step) error {
+	return r.landFrom(ctx, res, st, r.statePath())
+}
+
+// landFrom is land from the state path from, the one its state_exited
+// names.
+func (r *runner) landFrom(ctx context.Context, res target, st *step, from string) error {
 	r.t.noView = false
 	if !r.flatLanding(res) {
 		return r.goTo(ctx, res, st)
@@ -1036,7 +1082,7 @@ func (r *runner) land(ctx context.Context, res target, st *step) error {
 	if r.outcome == OutcomeTerminal {
 		r.ended, r.outcome = false, ""
 	}
-	if from := r.statePath(); from != "" {
+	if from != "" {
 		// a parallel configuration is exited as its encoded path
 		// (runtime-probes p9 b.yaml: the root's timeout)
 		if err := r.emitAt(from, KindStateExited, map[string]any{"state": from}); err != nil {

@@ -69,11 +69,16 @@ type turn struct {
 	dispatchState string // the resting state of the batch being dispatched
 	// walk holds a transition's walk events for upstream's order (held.go)
 	walk heldWalk
+	// dropSay: the turn re-renders after something the batch bound or
+	// redirected; a call failing alone (an infra error with no on_error)
+	// re-renders too, but when that render is empty the turn keeps its
+	// narration (conformance mutate-say-infra-error)
+	dropSay bool
 	// emitSay is the index in said of the first line a post-bind hop said
 	// (-1 = no post-bind hop fired this turn)
 	emitSay int
 	// prePass is the turn's render as it stood before the post-bind
-	// pass's first hop: upstream keeps it when the hops' resting state
+	// pass's last round: upstream keeps it when the hops' resting state
 	// renders an empty view (postpassview.go)
 	prePass *firstRender
 	// inPostBind: the hops being fired are the post-bind pass's (staged

@@ -772,7 +772,10 @@ func (fr *fixtureRun) checkTurn(ctx context.Context, t *Turn, c *checker, tr *Tu
 	// the re-render when it is empty.
 	view := out.view
 	if vp, ok := s.ViewPath(state); ok && (view == "" || fr.legacy) && fr.ld.Views != nil {
-		if v, err := fr.ld.Views.RenderView(vp, world, map[string]any{expr.ContextKey: ctx}); err == nil {
+		// run is the engine's: upstream has no run context, run.turn
+		// renders 0 and run.id "" (conformance mutate-run-root-rerender)
+		run := map[string]any{"id": "", "turn": 0}
+		if v, err := fr.ld.Views.RenderView(vp, world, map[string]any{expr.ContextKey: ctx, "run": run}); err == nil {
 			view = v
 		}
 	}

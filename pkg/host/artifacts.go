@@ -61,7 +61,9 @@ func (h artifactsHandler) Call(ctx context.Context, c *Call) (Result, error) {
 		return h.media(c, wd, root, shown, thread, src)
 	}
 	body, ok := args["body"]
-	if !ok || body == nil {
+	if s, isStr := body.(string); !ok || body == nil || isStr && strings.TrimSpace(s) == "" {
+		// as upstream: a blank string is no body, any other value is
+		// one (conformance mutate-artifact-body)
 		return domainErr("%s: body argument is required", name), nil
 	}
 	file := thread

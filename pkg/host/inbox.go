@@ -54,12 +54,15 @@ type jobsAnswerHandler struct{}
 
 func (jobsAnswerHandler) Call(ctx context.Context, c *Call) (Result, error) {
 	const name = "host.jobs.answer_clarification"
-	id := strArg(c.Args, "job_id")
-	if strings.TrimSpace(id) == "" {
+	// as upstream: the id is a non-empty string as given (a number, a
+	// bool or whitespace is not read as one), the answer any value,
+	// null too, but present (conformance mutate-answer-args)
+	id, _ := c.Args["job_id"].(string)
+	if id == "" {
 		return domainErr("%s: job_id argument is required", name), nil
 	}
 	answer, ok := c.Args["answer"]
-	if !ok || answer == nil {
+	if !ok {
 		return domainErr("%s: answer argument is required", name), nil
 	}
 	if c.Env.Services == nil || c.Env.Services.Jobs == nil {

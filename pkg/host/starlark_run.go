@@ -82,7 +82,7 @@ func loadScript(storyDir, script string) (string, []byte, error) {
 		if src, err = safefile.ReadFile(path, maxScript); err == nil {
 			return path, src, nil
 		}
-		err = fmt.Errorf("host.starlark.run: script %q cannot be read: %v", script, safefile.ErrText(err))
+		err = scriptReadErr(path, err)
 	}
 	if strings.TrimSpace(script) == "" || filepath.IsAbs(script) {
 		return "", nil, err
@@ -99,9 +99,27 @@ func loadScript(storyDir, script string) (string, []byte, error) {
 	}
 	src, rerr := safefile.ReadFile(alt, maxScript)
 	if rerr != nil {
+		if _, serr := os.Stat(alt); serr == nil {
+			// it is there but cannot be read: upstream names the path
+			// as written
+			return "", nil, scriptReadErr(script, rerr)
+		}
 		return "", nil, err
 	}
 	return alt, src, nil
+}
+
+// scriptReadErr is upstream's text for a script that cannot be read, Go's
+// file error on the path it tried: `read script "<p>": open <p>: no such
+// file or directory`, `read <p>: is a directory` (conformance
+// mutate-star-missing-script).
+func scriptReadErr(path string, err error) error {
+	why := safefile.ErrText(err)
+	op := "open"
+	if strings.Contains(why, "is a directory") {
+		op = "read"
+	}
+	return fmt.Errorf("host.starlark.run: read script %q: %s %s: %s", path, op, path, why)
 }
 
 // starlarkBase is the directory scripts and ctx.fs are confined to: the
@@ -123,7 +141,9 @@ func (h *starlarkRun) Call(ctx context.Context, c *Call) (Result, error) {
 	fail := func(format string, a ...any) (Result, error) {
 		return domainErr(name+": "+format, a...), nil
 	}
-	script := strArg(c.Args, "script")
+	// a script named by anything but a string is missing, as upstream
+	// (conformance mutate-star-missing-script)
+	script, _ := c.Args["script"].(string)
 	path, src, err := loadScript(c.Env.StoryDir, script)
 	if err != nil {
 		if errors.Is(err, errOutside) || strings.TrimSpace(script) == "" {

@@ -38,15 +38,6 @@ func checkIntents(c *checker) {
 		if handles(site.State) {
 			return
 		}
-		// A transition's effects run on the way to its target: accept an
-		// intent the destination handles too.
-		if site.Intent != "" && !site.OnComplete {
-			for _, t := range site.State.Arms(site.Intent) {
-				if tg, err := site.State.Resolve(t.Target); err == nil && tg.State != nil && handles(tg.State) {
-					return
-				}
-			}
-		}
 		c.rep.Errf(e.PosOf("emit_intent"), story.RuleIntent, "%s: emit_intent %q is not declared on state %q's on: arcs (nor any ancestor's)", site.Loc(), name, site.State.Path)
 	})
 }

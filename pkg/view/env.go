@@ -64,12 +64,18 @@ type helpers struct {
 
 // arms returns the arms the walk finds for intent.
 func (h *helpers) arms(intent string) []*story.Transition {
+	a, _ := h.armsAt(intent)
+	return a
+}
+
+// armsAt is arms with the state that declares them.
+func (h *helpers) armsAt(intent string) ([]*story.Transition, *story.State) {
 	for cur := h.s; cur != nil; cur = cur.Parent {
 		if a := cur.Arms(intent); len(a) > 0 {
-			return a
+			return a, cur
 		}
 	}
-	return nil
+	return nil, nil
 }
 
 // status is "available", "blocked" (arms exist, none passes; reason is the
@@ -129,7 +135,7 @@ func (h *helpers) intentStatus(intent string) string {
 // for an intent decides, as the other helpers); hidden intents and the
 // wildcard are left out, and a state's menu: plays no part.
 // destination_hint is the passing arm's target (a stay, "" or ".", is the
-// state's own path); reason is the first failing arm's guard_hint, else
+// path of the state declaring the arm); reason is the first failing arm's guard_hint, else
 // the intent's description. A guard that cannot be evaluated counts as
 // primary with no destination_hint, as upstream.
 func (h *helpers) menu() map[string]any {
@@ -148,7 +154,7 @@ func (h *helpers) menu() map[string]any {
 			primary = append(primary, entry)
 			continue
 		}
-		dest, ok, hint := h.destination(h.arms(n))
+		dest, ok, hint := h.destination(h.armsAt(n))
 		if ok {
 			entry["destination_hint"] = dest
 			primary = append(primary, entry)
@@ -190,9 +196,11 @@ func (h *helpers) parIntents() map[string]bool {
 }
 
 // destination is the target of the first arm that would be taken (ok),
-// else the first failing arm's guard_hint. A guard that fails to
-// evaluate ends the walk as taken, with no destination.
-func (h *helpers) destination(arms []*story.Transition) (dest string, ok bool, hint string) {
+// a stay naming the state that declares the arms (owner: conformance
+// mutate-menu-stay-hint), else the first failing arm's guard_hint. A
+// guard that fails to evaluate ends the walk as taken, with no
+// destination.
+func (h *helpers) destination(arms []*story.Transition, owner *story.State) (dest string, ok bool, hint string) {
 	for _, t := range arms {
 		if t.When != "" && !t.Default() {
 			pass, err := h.r.guard(t.When, h.env)
@@ -207,7 +215,7 @@ func (h *helpers) destination(arms []*story.Transition) (dest string, ok bool, h
 			}
 		}
 		if t.Target == "" || t.Target == "." {
-			return h.s.Path, true, ""
+			return owner.Path, true, ""
 		}
 		return t.Target, true, ""
 	}

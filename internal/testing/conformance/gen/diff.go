@@ -172,9 +172,22 @@ func worldDiff(a, b map[string]any) string {
 // random, ours count).
 var jobIDText = regexp.MustCompile(`\b[0-9A-HJKMNP-TV-Z]{26}\b`)
 
+// oscLink is an OSC-8 hyperlink around a text: upstream's views wrap a
+// recorded artifact's path in one, ours never (docs/compat/views.md).
+var oscLink = regexp.MustCompile("\x1b\\]8;;[^\x1b]*\x1b\\\\(.*?)\x1b\\]8;;\x1b\\\\")
+
+// artifactDir is the directory an artifact path names: upstream's
+// working directory, ours a fresh one per fixture
+// (docs/compat/flowtest.md).
+var artifactDir = regexp.MustCompile(`/[^\s"'\x1b]*/\.artifacts/`)
+
 // noJobIDs replaces the job ids in s (an error naming a job, a view
-// showing one) with one placeholder.
-func noJobIDs(s string) string { return jobIDText.ReplaceAllString(s, "<job>") }
+// showing one) with one placeholder, an OSC-8 link by its text and the
+// directory of an artifact path by <workdir>.
+func noJobIDs(s string) string {
+	s = artifactDir.ReplaceAllString(oscLink.ReplaceAllString(s, "$1"), "<workdir>/.artifacts/")
+	return jobIDText.ReplaceAllString(s, "<job>")
+}
 
 // noJobIDsIn is noJobIDs on every string inside a decoded JSON value.
 func noJobIDsIn(v any) any {

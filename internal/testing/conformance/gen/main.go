@@ -81,6 +81,13 @@
 // `validate` exit codes too: for d in DIR/*/; do a=$(ORACLE validate
 // $d/app.yaml >/dev/null 2>&1; echo $?); b=$(kitsoki validate $d/app.yaml
 // >/dev/null 2>&1; echo $?); [ $a = $b ] || echo "$d $a $b"; done.
+// -kind mutate [-from CORPUSDIR] copies the real stories of the corpus
+// (shared/corpus by default; a sibling an import names as ../X is copied
+// beside the story) and writes new fixtures drawn from each story's real
+// ones and its model (mutate.go, mutate_fixture.go): other start states,
+// perturbed initial_world and host handlers, other declared intents with
+// slots drawn from their declarations, repeated and advance_clock turns,
+// few assertions so the runs go deep. origin.txt names the story copied.
 package main
 
 import (
@@ -99,11 +106,11 @@ func main() {
 
 func run(args []string) error {
 	if len(args) == 0 {
-		return fmt.Errorf("usage: gen write [-n N] [-seed S] [-known] [-emits] [-kind flow|legacy|tmpl|agent|view|starlark|host|intent|expect|import|phase|intentfix|lint] DIR | gen diff DIR")
+		return fmt.Errorf("usage: gen write [-n N] [-seed S] [-known] [-emits] [-from DIR] [-kind flow|legacy|tmpl|agent|view|starlark|host|intent|expect|import|phase|intentfix|lint|mutate] DIR | gen diff DIR")
 	}
 	switch args[0] {
 	case "write":
-		n, seed, dir, known, emits, kind := 300, uint64(1), "", false, false, "flow"
+		n, seed, dir, known, emits, kind, from := 300, uint64(1), "", false, false, "flow", ""
 		rest := args[1:]
 		for len(rest) > 0 {
 			switch {
@@ -121,6 +128,8 @@ func run(args []string) error {
 				seed, rest = v, rest[2:]
 			case rest[0] == "-kind" && len(rest) > 1:
 				kind, rest = rest[1], rest[2:]
+			case rest[0] == "-from" && len(rest) > 1:
+				from, rest = rest[1], rest[2:]
 			case rest[0] == "-known":
 				known, rest = true, rest[1:]
 			case rest[0] == "-emits":
@@ -159,8 +168,10 @@ func run(args []string) error {
 			return writeIntentFix(dir, n, seed)
 		case "lint":
 			return writeLint(dir, n, seed)
+		case "mutate":
+			return writeMutate(dir, n, seed, from)
 		}
-		return fmt.Errorf("-kind %q: want flow, legacy, tmpl, agent, view, starlark, host, intent, expect, import, phase, intentfix or lint", kind)
+		return fmt.Errorf("-kind %q: want flow, legacy, tmpl, agent, view, starlark, host, intent, expect, import, phase, intentfix, lint or mutate", kind)
 	case "diff":
 		if len(args) != 2 {
 			return fmt.Errorf("usage: gen diff DIR")
