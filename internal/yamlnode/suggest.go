@@ -32,7 +32,7 @@ func Suggest(name string, known []string) string {
 // are compared only for equality (farDistance).
 const maxRunes = 64
 
-// farDistance is editDistance for a name longer than maxRunes runes.
+// farDistance is the edit distance for a name longer than maxRunes runes.
 func farDistance(a, b string) int {
 	if a == b {
 		return 0
@@ -53,7 +53,8 @@ func runesOf(s string, buf *[maxRunes]rune) (r []rune, long bool) {
 	return buf[:n], false
 }
 
-// boundedDistance is editDistance(string(a), b) when that is at most
+// boundedDistance is the edit distance of string(a) and b (Levenshtein,
+// an adjacent transposition one edit, over runes) when that is at most
 // bound, and some number over bound otherwise: a length difference over
 // bound, or two rows of the table all over it, end it early (a path
 // through the table crosses every row but may skip one by a
@@ -104,37 +105,4 @@ func abs(n int) int {
 		return -n
 	}
 	return n
-}
-
-// editDistance is the Levenshtein distance with adjacent transpositions
-// counted as one edit (optimal string alignment), over runes.
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	if len(ra) > 64 || len(rb) > 64 {
-		if a == b {
-			return 0
-		}
-		return 1 << 20
-	}
-	prev2 := make([]int, len(rb)+1)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
-				cur[j] = min(cur[j], prev2[j-2]+1)
-			}
-		}
-		prev2, prev, cur = prev, cur, prev2
-	}
-	return prev[len(rb)]
 }
