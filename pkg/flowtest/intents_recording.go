@@ -3,10 +3,6 @@ package flowtest
 import (
 	"fmt"
 	"strings"
-
-	"go.yaml.in/yaml/v3"
-
-	"kitsoki/internal/yamlnode"
 )
 
 // staticEntry is one entry of a routing recording as the static harness
@@ -41,13 +37,7 @@ func readStaticRecording(root, path string) ([]staticEntry, error) {
 			} `yaml:"intent"`
 		} `yaml:"entries"`
 	}
-	var doc yaml.Node
-	err = yaml.Unmarshal(data, &doc)
-	if err == nil {
-		yamlnode.TextPointlessFloats(&doc)
-		textTimestamps(&doc)
-		err = doc.Decode(&raw)
-	}
+	doc, err := decodeRecordingDoc(data, &raw)
 	if err != nil {
 		line, msg := decodeErrLine(err)
 		if len(doc.Content) > 0 {

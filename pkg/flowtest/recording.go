@@ -4,10 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"go.yaml.in/yaml/v3"
-
 	"kitsoki/internal/safefile"
-	"kitsoki/internal/yamlnode"
 )
 
 // Recording maps free text typed in a state to an intent (`kind:
@@ -61,14 +58,7 @@ func parseRecording(path string, data []byte) (*Recording, error) {
 			Clarify bool `yaml:"clarify"`
 		} `yaml:"entries"`
 	}
-	var doc yaml.Node
-	err := yaml.Unmarshal(data, &doc)
-	if err == nil {
-		yamlnode.TextPointlessFloats(&doc)
-		textTimestamps(&doc)
-		err = doc.Decode(&raw)
-	}
-	if err != nil {
+	if _, err := decodeRecordingDoc(data, &raw); err != nil {
 		return nil, fmt.Errorf("recording %q: %s", path, strings.TrimPrefix(err.Error(), "yaml: "))
 	}
 	if raw.Kind != "recording" {
