@@ -74,6 +74,7 @@ func (r *runner) runEffects(ctx context.Context, effs []*Effect, st *step) error
 				continue
 			}
 			r.reach(ReachEffect, e.Pos)
+			st.binds = st.binds || len(e.Bind) > 0
 			if !r.so.MachineOnly { // the machine alone writes the call, never queues it
 				pc := pendingCall{e: e, state: r.cur, slots: r.slots}
 				if !e.Background {

@@ -453,7 +453,7 @@ func (r *runner) userTurn(ctx context.Context, in Input) (*Turn, error) {
 			err = nil
 		}
 		if err == nil && rej == nil {
-			err = r.machineView(ctx, slots)
+			err = r.machineView(ctx, slots, st)
 		}
 		if err == nil && rej == nil {
 			err = r.settle(ctx, st)
@@ -745,6 +745,10 @@ type pendingCall struct {
 type step struct {
 	calls []pendingCall
 	emits []pendingEmit
+	// binds: an invoke the walk reached (foreground or background, queued
+	// or, machine only, just written) has a bind, so upstream's machine
+	// leaves the view to the render after dispatch (machineView)
+	binds bool
 }
 
 // redirect is an on_error redirect waiting to happen: the failed call's
