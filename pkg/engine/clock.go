@@ -69,7 +69,7 @@ func (r *runner) advance(ctx context.Context, vc *VirtualClock, d time.Duration)
 		if i > 10000 {
 			return out, errors.New("engine: advance did not settle after 10000 job completions (a job that keeps starting jobs)")
 		}
-		next := r.nextDueJob(start, end)
+		next := r.nextDueJob(start, end, true)
 		if next == nil {
 			break
 		}
@@ -83,16 +83,40 @@ func (r *runner) advance(ctx context.Context, vc *VirtualClock, d time.Duration)
 	return out, nil
 }
 
+// landDue lands, before a user turn, the jobs already due on the virtual
+// clock (a stub without delay): upstream's job goroutine answers at once
+// and its listener lands the on_complete between the turns, so the next
+// turn sees its world and view (flow-format §5.5; conformance
+// host-job-lands-before-turn). Their events go to the trace and to no
+// fixture turn, as upstream's report shows none.
+func (r *runner) landDue(ctx context.Context, vc *VirtualClock) error {
+	now := vc.Now()
+	for i := 0; ; i++ {
+		if i > 10000 {
+			return errors.New("engine: jobs did not settle after 10000 completions (a job that keeps starting jobs)")
+		}
+		next := r.nextDueJob(now, now, false)
+		if next == nil {
+			return nil
+		}
+		if _, err := r.jobStep(ctx, next); err != nil {
+			return err
+		}
+	}
+}
+
 // nextDueJob is the settled job due first by end that has not been
 // applied (a job waiting for a clarification answer is not due; an
-// answered one is due no earlier than the advance's start).
-func (r *runner) nextDueJob(start, end time.Time) *job {
+// answered one is due no earlier than the advance's start, and only with
+// answered: upstream lands it in a drain, not between turns — conformance
+// mutate-clarify-at-once).
+func (r *runner) nextDueJob(start, end time.Time, answered bool) *job {
 	r.jobs.mu.Lock()
 	defer r.jobs.mu.Unlock()
 	var next *job
 	var at time.Time
 	for _, j := range r.jobs.jobs {
-		if j.applied || !j.settled || j.info.Status == JobAwaiting {
+		if j.applied || !j.settled || j.info.Status == JobAwaiting || (j.answer != nil && !answered) {
 			continue
 		}
 		due := j.due

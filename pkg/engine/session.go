@@ -170,6 +170,11 @@ func (s *Session) Fire(ctx context.Context, in Input) (*Turn, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.r.drainJobs(ctx)
+	if vc, ok := s.r.clock.(*VirtualClock); ok {
+		if err := s.r.landDue(ctx, vc); err != nil {
+			return nil, err
+		}
+	}
 	return s.r.userTurn(ctx, in)
 }
 
