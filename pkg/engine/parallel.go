@@ -21,17 +21,25 @@ type parConf struct {
 	// the root leaves the configuration and enters from the root down
 	// (flatHop)
 	hop bool
+	// label is the start state as a fixture wrote it, its regions in its
+	// own order: upstream's orchestrator keeps that string as the state
+	// path until the machine moves (conformance par-start-verbatim).
+	// Any change of the configuration drops it.
+	label string
 }
 
 func (p *parConf) clone() *parConf {
 	if p == nil {
 		return nil
 	}
-	return &parConf{root: p.root, leaves: append([]*State(nil), p.leaves...)}
+	return &parConf{root: p.root, leaves: append([]*State(nil), p.leaves...), label: p.label}
 }
 
 // encode is "<root>#<leaf>|<leaf>...".
 func (p *parConf) encode() string {
+	if p.label != "" {
+		return p.label
+	}
 	parts := make([]string, len(p.leaves))
 	for i, l := range p.leaves {
 		parts[i] = l.Path
@@ -63,6 +71,7 @@ func (p *parConf) leafIn(reg *State) *State {
 // when leaf's region already has a leaf there: a cross-region target
 // (crossRegion).
 func (p *parConf) replace(old, leaf *State) {
+	p.label = ""
 	for i, l := range p.leaves {
 		if l == old {
 			p.leaves[i] = leaf
@@ -74,6 +83,7 @@ func (p *parConf) replace(old, leaf *State) {
 
 // set makes leaf the active leaf of its region.
 func (p *parConf) set(leaf *State) {
+	p.label = ""
 	reg := p.regionOf(leaf)
 	out := p.leaves[:0]
 	for _, l := range p.leaves {
@@ -195,6 +205,9 @@ func (r *runner) takeParallel(ctx context.Context, intent string, slots map[stri
 
 // walkParallel is takeParallel's walk, with the events held.
 func (r *runner) walkParallel(ctx context.Context, intent string, slots map[string]any, arm *Transition, owner, leaf *State, st *step) error {
+	// the machine reads the configuration back: a start path kept as
+	// written is re-encoded sorted, in the transition's from too
+	r.par.label = ""
 	from := r.statePath()
 	r.par.leaves = r.par.decoded()
 	if err := r.runEffects(ctx, arm.Effects, st); err != nil {

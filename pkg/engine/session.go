@@ -322,7 +322,15 @@ func (r *runner) placeAt(spec string) error {
 			}
 			pc.set(st)
 		}
-		return r.placeRegions(pc)
+		if err := r.placeRegions(pc); err != nil {
+			return err
+		}
+		if !r.so.MachineOnly && len(pc.leaves) == strings.Count(leaves, "|")+1 {
+			// the orchestrator keeps the path as written until the machine
+			// moves; the legacy path prints its own encoding
+			pc.label = spec
+		}
+		return nil
 	}
 	st := r.m.States[strings.ReplaceAll(spec, "/", ".")]
 	if st == nil && r.so.StartFlat {

@@ -53,10 +53,13 @@ func (r *runner) viewPath(path string) (string, bool) {
 		}
 		return path, true
 	}
+	// the leaves in the path's own order (a fixture's start keeps its
+	// order: conformance par-start-verbatim)
 	var known []string
-	for _, l := range r.par.leaves {
-		if r.m.States[l.Path] == l {
-			known = append(known, l.Path)
+	_, leaves, _ := strings.Cut(path, "#")
+	for _, l := range strings.Split(leaves, "|") {
+		if l = strings.TrimSpace(l); r.m.States[l] != nil {
+			known = append(known, l)
 		}
 	}
 	return r.par.root.Path + "#" + strings.Join(known, "|"), true

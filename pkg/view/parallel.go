@@ -1,7 +1,6 @@
 package view
 
 import (
-	"slices"
 	"strings"
 )
 
@@ -21,7 +20,10 @@ func splitParallel(path string) (root string, leaves []string, ok bool) {
 }
 
 // renderParallel renders a parallel state's view: the root's own view,
-// then each region leaf's view in sorted path order (story-runtime §3.6).
+// then each region leaf's view in the order the path names them: sorted,
+// as the engine encodes a configuration (story-runtime §3.6), or as a
+// fixture's parallel initial_state wrote them while upstream keeps that
+// string (conformance par-start-verbatim).
 // Each leaf renders with its own state.path and description; a leaf
 // without a view of its own adds nothing (its region's view is not used,
 // as upstream). The renders are chained as upstream's: each is added after
@@ -35,7 +37,7 @@ func (r *Renderer) renderParallel(rootPath string, leaves []string, world, extra
 		return "", err
 	}
 	var b strings.Builder
-	for _, p := range append([]string{rootPath}, slices.Sorted(slices.Values(leaves))...) {
+	for _, p := range append([]string{rootPath}, leaves...) {
 		s, err := r.state(p)
 		if err != nil {
 			return "", err
