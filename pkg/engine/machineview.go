@@ -15,9 +15,9 @@ import (
 // that reached an invoke with a bind (foreground or background) renders
 // only after dispatch, upstream's machine leaving the view to the
 // re-render (on the legacy path too, whose calls are dropped); renders
-// after dispatch (after a bind, an
-// on_error landing, a timeout, a job's on_complete) show an empty view.
-// The check spends a budget of its own, so the turn's renders keep theirs.
+// after dispatch (after a bind, an on_error landing, a timeout, a job's
+// on_complete) show an empty view. The check spends a budget of its own,
+// so the turn's renders keep theirs.
 func (r *runner) machineView(ctx context.Context, slots map[string]any, st *step) error {
 	if r.so.Views == nil || r.exit != "" || r.par != nil || r.cur == nil || r.t.noView {
 		return nil
