@@ -58,26 +58,7 @@ func TestIntentsConformanceGoldens(t *testing.T) {
 			if rc != wantRC {
 				t.Errorf("exit status %d, upstream %d", rc, wantRC)
 			}
-			var text bytes.Buffer
-			WriteIntentsText(&text, rep)
-			wantText, err := os.ReadFile(filepath.Join(dir, "upstream.txt"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if text.String() != string(wantText) {
-				t.Errorf("text report differs from the existing engine's\n--- got\n%s--- want\n%s", text.String(), wantText)
-			}
-			got, err := MarshalIntentReport(rep)
-			if err != nil {
-				t.Fatal(err)
-			}
-			wantJSON, err := os.ReadFile(filepath.Join(dir, "upstream.json"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if g, w := dropVolatile(t, got), dropVolatile(t, wantJSON); !reflect.DeepEqual(g, w) {
-				t.Errorf("JSON report differs from the existing engine's\n--- got\n%s\n--- want\n%s", got, wantJSON)
-			}
+			matchUpstreamReports(t, rep, dir, dropVolatile)
 		})
 	}
 }
@@ -127,6 +108,33 @@ func runIntentGolden(t *testing.T, dir string) (*IntentReport, error) {
 		rep.Regressions = base.Regressions(rep, at)
 	}
 	return rep, nil
+}
+
+// matchUpstreamReports holds rep's text report to golden/upstream.txt and
+// its JSON report to golden/upstream.json, both JSON sides read by norm
+// (which drops or clears what differs from run to run).
+func matchUpstreamReports(t *testing.T, rep *IntentReport, golden string, norm func(*testing.T, []byte) map[string]any) {
+	t.Helper()
+	var text bytes.Buffer
+	WriteIntentsText(&text, rep)
+	wantText, err := os.ReadFile(filepath.Join(golden, "upstream.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text.String() != string(wantText) {
+		t.Errorf("text report differs from the existing engine's\n--- got\n%s--- want\n%s", text.String(), wantText)
+	}
+	got, err := MarshalIntentReport(rep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantJSON, err := os.ReadFile(filepath.Join(golden, "upstream.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g, w := norm(t, got), norm(t, wantJSON); !reflect.DeepEqual(g, w) {
+		t.Errorf("JSON report differs from the existing engine's\n--- got\n%s\n--- want\n%s", got, wantJSON)
+	}
 }
 
 // dropVolatile decodes a JSON report without its wall-clock and cost
