@@ -19,11 +19,7 @@ import (
 // rewriting x.m(...) into __kitsoki_method(x.m)(...); and x % y like
 // x + y.
 
-const (
-	sbMethod  = "__kitsoki_method"
-	sbMod     = "__kitsoki_mod"
-	sbGrowMod = "__kitsoki_grow_mod"
-)
+const sbMethod = "__kitsoki_method"
 
 // methodBound bounds the result of recv.name(args, kwargs); ok false
 // when the call is not one that grows.
