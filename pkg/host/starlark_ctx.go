@@ -6,15 +6,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"io/fs"
 	"maps"
 	"net/http"
 	"net/url"
-	"os"
-	"path"
-	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 
 	"go.starlark.net/starlark"
@@ -332,19 +327,16 @@ func (s *scriptCtx) fsGlob(_ *starlark.Thread, fn *starlark.Builtin, args starla
 			return nil, err
 		}
 	}
-	var size uint64
-	for _, m := range matches {
-		size = addSat(size, uint64(len(m))+elemBytes)
-	}
-	if err := s.mem.charge(size); err != nil {
-		return nil, fmt.Errorf("%s %q: %v", fn.Name(), pat, err)
-	}
-	s.inspect("glob", pat, fmt.Sprintf("matched:%d", len(matches)))
 	list := make([]starlark.Value, len(matches))
 	for i, m := range matches {
 		list[i] = starlark.String(m)
 	}
-	return starlark.NewList(list), nil
+	l := starlark.NewList(list)
+	if err := s.mem.charge(memBound(l)); err != nil {
+		return nil, fmt.Errorf("%s %q: %v", fn.Name(), pat, err)
+	}
+	s.inspect("glob", pat, fmt.Sprintf("matched:%d", len(matches)))
+	return l, nil
 }
 
 // probe answers ctx.probe(name, args=[]) with {exit, out}: from the
@@ -376,78 +368,4 @@ func (s *scriptCtx) probe(_ *starlark.Thread, fn *starlark.Builtin, args starlar
 	_ = d.SetKey(starlark.String("exit"), starlark.MakeInt(it.Exit))
 	_ = d.SetKey(starlark.String("out"), starlark.String(it.Out))
 	return d, nil
-}
-
-// glob returns the files under root matching pattern (slash-separated,
-// relative to root; "**" matches any number of directories), sorted and
-// relative to root. A pattern reaching outside root is refused; at most
-// max matches are returned, more is an error.
-func glob(root, pattern string, max int) ([]string, error) {
-	pattern = filepath.ToSlash(strings.TrimSpace(pattern))
-	if pattern == "" {
-		return nil, fmt.Errorf("the pattern is empty")
-	}
-	if path.IsAbs(pattern) || pattern == ".." || strings.HasPrefix(pattern, "../") || strings.Contains(pattern, "/../") {
-		return nil, fmt.Errorf("pattern %q reaches outside %s; use a pattern relative to it", pattern, root)
-	}
-	if _, err := path.Match(strings.ReplaceAll(pattern, "**", "*"), ""); err != nil {
-		return nil, fmt.Errorf("pattern %q is malformed: %v", pattern, err)
-	}
-	segs := strings.Split(path.Clean(pattern), "/")
-	// Walk only below the pattern's literal prefix (docs/ for docs/**/*.md).
-	start := root
-	for _, sg := range segs[:len(segs)-1] {
-		if strings.ContainsAny(sg, "*?[\\") {
-			break
-		}
-		start = filepath.Join(start, sg)
-	}
-	if _, err := os.Stat(start); err != nil {
-		return nil, nil
-	}
-	var out []string
-	err := filepath.WalkDir(start, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return nil
-		}
-		if d.IsDir() {
-			if p != start && strings.HasPrefix(d.Name(), ".") && !strings.HasPrefix(pattern, ".") {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		rel, _ := filepath.Rel(root, p)
-		rel = filepath.ToSlash(rel)
-		if matchSegs(segs, strings.Split(rel, "/")) {
-			if len(out) >= max {
-				return fmt.Errorf("more than %d files match %q; narrow the pattern", max, pattern)
-			}
-			out = append(out, rel)
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	sort.Strings(out)
-	return out, nil
-}
-
-func matchSegs(pat, name []string) bool {
-	if len(pat) == 0 {
-		return len(name) == 0
-	}
-	if pat[0] == "**" {
-		for i := 0; i <= len(name); i++ {
-			if matchSegs(pat[1:], name[i:]) {
-				return true
-			}
-		}
-		return false
-	}
-	if len(name) == 0 {
-		return false
-	}
-	ok, _ := path.Match(pat[0], name[0])
-	return ok && matchSegs(pat[1:], name[1:])
 }
