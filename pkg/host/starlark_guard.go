@@ -71,8 +71,7 @@ var guardedMethods = map[string]methodBound{
 		if !ok || len(args) != 1 {
 			return 0
 		}
-		n, _ := lenOf(args[0])
-		return mulSat(addSat(uint64(l.Len()), n), slotBytes)
+		return mulSat(addSat(uint64(l.Len()), lenOf(args[0])), slotBytes)
 	},
 }
 
@@ -137,8 +136,7 @@ func (m *memBudget) predeclareGuards(d starlark.StringDict) {
 		return func(args starlark.Tuple, _ []starlark.Tuple) uint64 {
 			var n uint64
 			for _, a := range args {
-				k, _ := lenOf(a)
-				n = max(n, k)
+				n = max(n, lenOf(a))
 			}
 			return mulSat(n, per)
 		}

@@ -165,15 +165,15 @@ func isHashable(v starlark.Value) bool {
 	return !tuple
 }
 
-// lenOf is the number of elements of v when it knows it.
-func lenOf(v starlark.Value) (uint64, bool) {
-	if s, ok := v.(starlark.Sequence); ok {
-		return uint64(s.Len()), true
+// lenOf is the number of elements of v, 0 when it knows none.
+func lenOf(v starlark.Value) uint64 {
+	switch s := v.(type) {
+	case starlark.Sequence:
+		return uint64(s.Len())
+	case starlark.Indexable:
+		return uint64(s.Len())
 	}
-	if s, ok := v.(starlark.Indexable); ok {
-		return uint64(s.Len()), true
-	}
-	return 0, false
+	return 0
 }
 
 // joinBound bounds sep.join(it): the strings it holds and the separators.
