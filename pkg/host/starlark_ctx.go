@@ -255,48 +255,52 @@ func (s *scriptCtx) inspect(op, target, status string) {
 	s.inspections = append(s.inspections, map[string]any{"op": op, "target": target, "status": status})
 }
 
-func (s *scriptCtx) fsRead(_ *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+// fsArg unpacks the one argument (named param) of ctx.fs.<op> and, with
+// an inspect cassette, plays the interaction that answers it (nil
+// without a cassette).
+func (s *scriptCtx) fsArg(op, param string, fn *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (string, *Interaction, error) {
 	var p string
-	if err := starlark.UnpackArgs(fn.Name(), args, kwargs, "path", &p); err != nil {
-		return nil, err
+	if err := starlark.UnpackArgs(fn.Name(), args, kwargs, param, &p); err != nil {
+		return "", nil, err
 	}
-	if s.o.Inspect != nil {
-		it, err := s.o.Inspect.take("read", p)
-		if err != nil {
-			return nil, err
-		}
-		s.inspect("read", p, "ok")
-		return starlark.String(it.Out), nil
+	if s.o.Inspect == nil {
+		return p, nil, nil
 	}
-	text, err := fsReadFile(s.storyDir, p)
+	it, err := s.o.Inspect.take(op, p)
+	return p, it, err
+}
+
+func (s *scriptCtx) fsRead(_ *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	p, it, err := s.fsArg("read", "path", fn, args, kwargs)
 	if err != nil {
 		return nil, err
 	}
-	if err := s.mem.charge(uint64(len(text))); err != nil {
-		return nil, fmt.Errorf("%s %q: %v", fn.Name(), p, err)
+	text := ""
+	if it != nil {
+		text = it.Out
+	} else {
+		if text, err = fsReadFile(s.storyDir, p); err != nil {
+			return nil, err
+		}
+		if err := s.mem.charge(uint64(len(text))); err != nil {
+			return nil, fmt.Errorf("%s %q: %v", fn.Name(), p, err)
+		}
 	}
 	s.inspect("read", p, "ok")
 	return starlark.String(text), nil
 }
 
 func (s *scriptCtx) fsExists(_ *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	var p string
-	if err := starlark.UnpackArgs(fn.Name(), args, kwargs, "path", &p); err != nil {
+	p, it, err := s.fsArg("exists", "path", fn, args, kwargs)
+	if err != nil {
 		return nil, err
 	}
 	var found bool
-	if s.o.Inspect != nil {
-		it, err := s.o.Inspect.take("exists", p)
-		if err != nil {
-			return nil, err
-		}
+	if it != nil {
 		// as upstream: "True", " true\n" and "TRUE" count, "1" and "yes" do not
 		found = strings.EqualFold(strings.TrimSpace(it.Out), "true")
-	} else {
-		var err error
-		if found, err = fsExistsFile(s.storyDir, p); err != nil {
-			return nil, err
-		}
+	} else if found, err = fsExistsFile(s.storyDir, p); err != nil {
+		return nil, err
 	}
 	st := "ok"
 	if !found {
@@ -307,25 +311,18 @@ func (s *scriptCtx) fsExists(_ *starlark.Thread, fn *starlark.Builtin, args star
 }
 
 func (s *scriptCtx) fsGlob(_ *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	var pat string
-	if err := starlark.UnpackArgs(fn.Name(), args, kwargs, "pattern", &pat); err != nil {
+	pat, it, err := s.fsArg("glob", "pattern", fn, args, kwargs)
+	if err != nil {
 		return nil, err
 	}
 	var matches []string
-	if s.o.Inspect != nil {
-		it, err := s.o.Inspect.take("glob", pat)
-		if err != nil {
-			return nil, err
-		}
+	if it != nil {
 		// the recorded paths, one a line, the text trimmed first
 		if out := strings.TrimSpace(it.Out); out != "" {
 			matches = strings.Split(out, "\n")
 		}
-	} else {
-		var err error
-		if matches, err = fsGlobFiles(s.storyDir, pat); err != nil {
-			return nil, err
-		}
+	} else if matches, err = fsGlobFiles(s.storyDir, pat); err != nil {
+		return nil, err
 	}
 	list := make([]starlark.Value, len(matches))
 	for i, m := range matches {
