@@ -187,23 +187,24 @@ func (m *memBudget) checkedJSON(mod *starlarkstruct.Module) *starlarkstruct.Modu
 		}
 		return ""
 	}
-	if f, ok := members["encode"]; ok {
-		members["encode"] = m.checked(f, "json.encode", func(args starlark.Tuple, _ []starlark.Tuple) uint64 {
+	bounds := map[string]func(args starlark.Tuple, kwargs []starlark.Tuple) uint64{
+		"encode": func(args starlark.Tuple, _ []starlark.Tuple) uint64 {
 			if len(args) == 0 {
 				return 0
 			}
 			return strBound(args[0], false)
-		})
-	}
-	if f, ok := members["indent"]; ok {
-		members["indent"] = m.checked(f, "json.indent", func(args starlark.Tuple, kwargs []starlark.Tuple) uint64 {
+		},
+		"indent": func(args starlark.Tuple, kwargs []starlark.Tuple) uint64 {
 			return indentBound(arg(args, kwargs, 0, "str"), arg(args, kwargs, -1, "prefix"), arg(args, kwargs, -1, "indent"))
-		})
-	}
-	if f, ok := members["decode"]; ok {
-		members["decode"] = m.checked(f, "json.decode", func(args starlark.Tuple, kwargs []starlark.Tuple) uint64 {
+		},
+		"decode": func(args starlark.Tuple, kwargs []starlark.Tuple) uint64 {
 			return decodeBound(arg(args, kwargs, 0, "x"))
-		})
+		},
+	}
+	for name, bound := range bounds {
+		if f, ok := members[name]; ok {
+			members[name] = m.checked(f, "json."+name, bound)
+		}
 	}
 	return &starlarkstruct.Module{Name: mod.Name, Members: members}
 }

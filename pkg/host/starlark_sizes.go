@@ -107,7 +107,7 @@ func (b *strBounder) add(v starlark.Value) {
 	case starlark.Float, starlark.Bool, starlark.NoneType:
 		b.grow(32)
 	case *starlark.List, starlark.Tuple, *starlark.Dict, *starlark.Set, *starlarkstruct.Struct:
-		if isHashable(v) {
+		if _, tuple := v.(starlark.Tuple); !tuple { // a tuple cannot hold itself (nor, a slice, key seen)
 			if b.seen[v] {
 				b.grow(5)
 				return
@@ -156,13 +156,6 @@ func (b *strBounder) container(v starlark.Value) {
 			b.add(x)
 		}
 	}
-}
-
-// isHashable says v can key the seen map (tuples compare by value and
-// cannot hold themselves).
-func isHashable(v starlark.Value) bool {
-	_, tuple := v.(starlark.Tuple)
-	return !tuple
 }
 
 // lenOf is the number of elements of v, 0 when it knows none.
