@@ -9,14 +9,15 @@ import (
 )
 
 // A script's budget. Steps: one count per host.starlark.run call, shared
-// by the script and every module it loads (newModuleLoader). Memory: Go cannot
-// cap one goroutine's heap, so the operations that make a large value from
-// small ones in one step are checked before they allocate: `+` and `*` (and
-// `+=`, `*=`) are rewritten, when the file is compiled, into calls of
-// checked builtins, and range() refuses more than maxRangeLen elements. A
-// value over maxValueBytes is an error, and so is producing more than
-// maxBigBytes in values of 1 MiB or more during one call; the script's
-// error goes to the story's on_error and the process lives on.
+// by the script and every module it loads (newModuleLoader). Memory: Go
+// cannot cap one goroutine's heap, so the operations that make a large
+// value from small ones in one step are checked before they allocate:
+// `+`, `*` and `%` (and `+=`, `*=`, `%=`) are rewritten, when the file is
+// compiled, into calls of checked builtins, and range() refuses more than
+// maxRangeLen elements. A value over maxValueBytes is an error, and so is
+// producing more than maxBigBytes in values of 1 MiB or more during one
+// call; the script's error goes to the story's on_error and the process
+// lives on.
 const (
 	maxValueBytes = 64 << 20
 	maxBigBytes   = 1 << 30
@@ -184,12 +185,11 @@ func checkedProgram(opts *syntax.FileOptions, filename string, src []byte, prede
 	return starlark.FileProgram(f, predeclared.Has)
 }
 
-// rewriteGrowth turns x + y into __kitsoki_add(x, y) and x * y into
-// __kitsoki_mul(x, y) everywhere in f (likewise %), x.m into
-// __kitsoki_method(x.m) for a guarded method m, and x += y into
-// x += __kitsoki_grow_add(x, y, steps) (likewise *= and %=) when x can be
-// read twice without side effects (a name, or attributes and indexes of
-// names and literals). A parameter's default is the Y of its x=default.
+// rewriteGrowth rewrites f's checkedOps everywhere (x + y into
+// __kitsoki_add(x, y); x += y into x += __kitsoki_grow_add(x, y, steps)
+// when x can be read twice without side effects: see pureCopy) and x.m
+// into __kitsoki_method(x.m) for a guarded method m. A parameter's
+// default is the Y of its x=default.
 func rewriteGrowth(f *syntax.File) {
 	syntax.Walk(f, func(n syntax.Node) bool {
 		if !growStmt(n) {

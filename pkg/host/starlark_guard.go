@@ -21,8 +21,8 @@ import (
 
 const sbMethod = "__kitsoki_method"
 
-// methodBound bounds the result of recv.name(args, kwargs); ok false
-// when the call is not one that grows.
+// methodBound bounds the result of recv.name(args, kwargs); 0 when the
+// call is not one that grows.
 type methodBound func(recv starlark.Value, args starlark.Tuple, kwargs []starlark.Tuple) uint64
 
 // guardedMethods are the methods the rewrite routes through sbMethod.
