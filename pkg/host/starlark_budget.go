@@ -126,6 +126,26 @@ func sizeOfMul(x, y starlark.Value) uint64 {
 	return lo
 }
 
+// sizeOfMod bounds x % y when x is a string (0 otherwise: a number).
+func sizeOfMod(x, y starlark.Value) uint64 {
+	s, ok := x.(starlark.String)
+	if !ok {
+		return 0
+	}
+	var args []starlark.Value
+	switch y := y.(type) {
+	case starlark.Tuple:
+		args = y
+	case *starlark.Dict:
+		for _, kv := range y.Items() {
+			args = append(args, kv[1])
+		}
+	default:
+		args = []starlark.Value{y}
+	}
+	return formatBound(string(s), "%", args...)
+}
+
 // predeclare adds the checked builtins, the bounded range and the
 // guarded builtins (starlark_guard.go) to d.
 func (m *memBudget) predeclare(d starlark.StringDict) {

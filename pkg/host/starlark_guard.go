@@ -16,8 +16,7 @@ import (
 // reversed, enumerate, zip, dict, set, getattr and json's encode, indent
 // and decode as predeclared replacements; the string methods join,
 // replace, format, split, rsplit and splitlines, and list.extend, by
-// rewriting x.m(...) into __kitsoki_method(x.m)(...); and x % y like
-// x + y.
+// rewriting x.m(...) into __kitsoki_method(x.m)(...).
 
 const sbMethod = "__kitsoki_method"
 
@@ -220,24 +219,4 @@ func methodCall(e syntax.Expr) syntax.Expr {
 		return e
 	}
 	return &syntax.CallExpr{Fn: &syntax.Ident{NamePos: dot.Dot, Name: sbMethod}, Lparen: dot.Dot, Args: []syntax.Expr{dot}, Rparen: dot.NamePos}
-}
-
-// sizeOfMod bounds x % y when x is a string (0 otherwise: a number).
-func sizeOfMod(x, y starlark.Value) uint64 {
-	s, ok := x.(starlark.String)
-	if !ok {
-		return 0
-	}
-	var args []starlark.Value
-	switch y := y.(type) {
-	case starlark.Tuple:
-		args = y
-	case *starlark.Dict:
-		for _, kv := range y.Items() {
-			args = append(args, kv[1])
-		}
-	default:
-		args = []starlark.Value{y}
-	}
-	return formatBound(string(s), "%", args...)
 }
