@@ -71,12 +71,7 @@ func (appendFileHandler) Call(ctx context.Context, c *Call) (Result, error) {
 	if err := atomicfile.Write(path, []byte(content), 0o644); err != nil {
 		return Result{}, fmt.Errorf("%s: write %s: %v", name, path, err)
 	}
-	n := 0
-	for _, line := range strings.Split(content, "\n") {
-		if strings.HasPrefix(line, "## Comment ") {
-			n++
-		}
-	}
+	n := strings.Count("\n"+content, "\n## Comment ") // the lines that start a comment section
 	return Result{Data: map[string]any{"ok": true, "message_id": stem + "#" + strconv.Itoa(n)}}, nil
 }
 

@@ -35,27 +35,9 @@ func (h artifactsHandler) Call(ctx context.Context, c *Call) (Result, error) {
 	if err != nil {
 		return Result{}, fmt.Errorf("%s: %v", name, err)
 	}
-	// The root: the argument (confined to the working directory), then
-	// $KITSOKI_ARTIFACTS_ROOT (the operator's choice, trusted), then
-	// <workdir>/.artifacts.
-	root, shown := "", ""
-	switch {
-	case strArg(args, "artifacts_root") != "":
-		shown = strArg(args, "artifacts_root")
-		r, err := confine(name, "artifacts_root", wd, shown)
-		if err != nil {
-			return domainErr("%v", err), nil
-		}
-		root = r
-	case h.getenv("KITSOKI_ARTIFACTS_ROOT") != "":
-		shown = h.getenv("KITSOKI_ARTIFACTS_ROOT")
-		root = shown
-		if !filepath.IsAbs(root) {
-			root = filepath.Join(wd, root)
-		}
-	default:
-		root = filepath.Join(wd, ".artifacts")
-		shown = root
+	root, shown, err := h.root(args, wd)
+	if err != nil {
+		return domainErr("%v", err), nil
 	}
 	if src := strArg(args, "src_path"); src != "" {
 		return h.media(c, wd, root, shown, thread, src)
@@ -117,6 +99,25 @@ func (h artifactsHandler) Call(ctx context.Context, c *Call) (Result, error) {
 		"path":       filepath.Join(shown, file),
 		"message_id": fmt.Sprintf("%s#%d", stem, n),
 	}}, nil
+}
+
+// root is where artifacts go, and how the result's path shows it: the
+// artifacts_root argument (confined to the working directory), then
+// $KITSOKI_ARTIFACTS_ROOT (the operator's choice, trusted), then
+// <workdir>/.artifacts.
+func (h artifactsHandler) root(args map[string]any, wd string) (root, shown string, err error) {
+	if shown = strArg(args, "artifacts_root"); shown != "" {
+		root, err = confine("host.artifacts_dir", "artifacts_root", wd, shown)
+		return root, shown, err
+	}
+	if shown = h.getenv("KITSOKI_ARTIFACTS_ROOT"); shown != "" {
+		if filepath.IsAbs(shown) {
+			return shown, shown, nil
+		}
+		return filepath.Join(wd, shown), shown, nil
+	}
+	root = filepath.Join(wd, ".artifacts")
+	return root, root, nil
 }
 
 var mediaKinds = map[string]bool{"video": true, "image": true, "pdf": true, "html": true, "slideshow": true}

@@ -1,6 +1,9 @@
 package host
 
-import "os"
+import (
+	"cmp"
+	"os"
+)
 
 // Options configures the built-in handlers.
 type Options struct {
@@ -33,25 +36,14 @@ const (
 // Builtins returns a registry holding every built-in handler.
 func Builtins(opts Options) *Registry {
 	r := NewRegistry()
-	RegisterBuiltins(r, opts)
-	return r
-}
-
-// RegisterBuiltins registers every built-in handler in r (replacing
-// handlers of the same names).
-func RegisterBuiltins(r *Registry, opts Options) {
 	getenv := opts.Getenv
 	if getenv == nil {
 		getenv = os.Getenv
 	}
-	self := opts.SelfDir
-	if self == "" {
-		self = selfDir()
-	}
 	b := func(name string, h Handler, summary string) {
 		r.RegisterInfo(name, h, Info{Source: SourceBuiltin, Summary: summary})
 	}
-	b(HandlerRun, runHandler{selfDir: self}, "runs a command (bash -c, or argv with args:); stdout, exit_code, ok, stdout_json")
+	b(HandlerRun, runHandler{selfDir: cmp.Or(opts.SelfDir, selfDir())}, "runs a command (bash -c, or argv with args:); stdout, exit_code, ok, stdout_json")
 	b(HandlerArtifactsDir, artifactsHandler{getenv: getenv}, "appends markdown chunks (or copies media) under the artifacts root")
 	b(HandlerInboxAdd, inboxHandler{}, "adds a notification to the run's inbox")
 	b(HandlerTransportPost, transportHandler{}, "posts to a chat transport (none in a headless run: a domain error)")
@@ -59,6 +51,7 @@ func RegisterBuiltins(r *Registry, opts Options) {
 	b(HandlerJobsAnswer, jobsAnswerHandler{}, "answers a background job's clarification question")
 	b(HandlerStarlarkRun, NewStarlarkRun(opts.Starlark), "runs a sandboxed Starlark script with a typed sidecar")
 	b(HandlerAgentSearch, newAgentSearch(opts.Search), "embedding search over the files a corpus: glob selects")
+	return r
 }
 
 // SourceBuiltin is Info.Source of the built-in handlers.

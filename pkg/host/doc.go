@@ -1,6 +1,6 @@
 // Package host owns the host handlers a story's invoke: effects call
 // ([Handler], [Call], [Result]) and the [Registry] that finds one by exact
-// name or longest dotted prefix, filled by [RegisterBuiltins]. It must not
+// name or longest dotted prefix, filled by [Builtins]. It must not
 // import pkg/engine, the agent transports or pkg/trace: the engine hands it
 // a [Call] and records what comes back, and the agent verbs ([IsAgentVerb])
 // stay in pkg/agent.
@@ -15,7 +15,7 @@
 // run.go (host.run), stdoutjson.go, artifacts.go, appendfile.go, inbox.go
 // (inbox, transport, jobs), workdir.go (every story-named path confined to
 // the run's working directory), starlark_*.go (host.starlark.run), search.go
-// (with an on-disk vector cache), sandbox.go ([SandboxSafe],
-// [SandboxOptions]: what kitsoki test --sandbox runs). Upstream choices:
-// docs/compat/hosts.md.
+// (with an on-disk vector cache) and glob.go (its corpus globs), sandbox.go
+// ([SandboxSafe], [SandboxOptions]: what kitsoki test --sandbox runs).
+// Upstream choices: docs/compat/hosts.md.
 package host

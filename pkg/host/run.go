@@ -199,7 +199,7 @@ func argString(a any) (string, error) {
 		return "", nil
 	case string:
 		return t, nil
-	case bool, float64, float32:
+	case bool, float64, float32, uint64: // a uint64 isInteger refused: above MaxInt64
 		return fmt.Sprint(t), nil
 	case map[string]any, []any:
 		b, err := json.Marshal(t)
@@ -207,16 +207,18 @@ func argString(a any) (string, error) {
 			return "", fmt.Errorf("does not encode as JSON: %v", err)
 		}
 		return string(b), nil
-	case uint64:
-		return fmt.Sprint(t), nil
 	}
 	return "", fmt.Errorf("unsupported type %T", a)
 }
 
-var (
-	bashOnce sync.Once
-	bashPath string
-)
+// bashPath is bash's path, "" where there is none.
+var bashPath = sync.OnceValue(func() string {
+	p, err := exec.LookPath("bash")
+	if err != nil {
+		return ""
+	}
+	return p
+})
 
 // shellCommand runs line through bash -c (sh -c where bash is missing;
 // cmd /C on Windows).
@@ -224,13 +226,8 @@ func shellCommand(line string) *exec.Cmd {
 	if runtime.GOOS == "windows" {
 		return exec.Command("cmd", "/C", line)
 	}
-	bashOnce.Do(func() {
-		if p, err := exec.LookPath("bash"); err == nil {
-			bashPath = p
-		}
-	})
-	if bashPath != "" {
-		return exec.Command(bashPath, "-c", line)
+	if p := bashPath(); p != "" {
+		return exec.Command(p, "-c", line)
 	}
 	return exec.Command("sh", "-c", line)
 }

@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -276,10 +275,7 @@ func rankChunks(name string, all []*fileVecs, qv []float32, minScore float64, to
 	slices.SortStableFunc(hits, func(a, b scoredChunk) int {
 		return cmp.Or(cmp.Compare(b.score, a.score), cmp.Compare(a.ch.path, b.ch.path), cmp.Compare(a.ch.index, b.ch.index))
 	})
-	if len(hits) > topK {
-		hits = hits[:topK]
-	}
-	return hits, total, nil
+	return hits[:min(len(hits), topK)], total, nil
 }
 
 // searchResult is the handler's Data for the ranked hits.
@@ -382,13 +378,9 @@ func loadVectors(dir, key string, n int) ([][]float32, bool) {
 }
 
 func storeVectors(dir, key, model string, vecs [][]float32) error {
-	p := filepath.Join(dir, key+".json")
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		return err
-	}
 	b, err := json.Marshal(vecFile{Model: model, Vectors: vecs})
 	if err != nil {
 		return err
 	}
-	return atomicfile.Write(p, b, 0o644)
+	return atomicfile.Write(filepath.Join(dir, key+".json"), b, 0o644) // creates the directory
 }

@@ -9,14 +9,15 @@ import (
 )
 
 // A script's budget. Steps: one count per host.starlark.run call, shared
-// by the script and every module it loads (budgetThread). Memory: Go cannot
-// cap one goroutine's heap, so the operations that make a large value from
-// small ones in one step are checked before they allocate: `+` and `*` (and
-// `+=`, `*=`) are rewritten, when the file is compiled, into calls of
-// checked builtins, and range() refuses more than maxRangeLen elements. A
-// value over maxValueBytes is an error, and so is producing more than
-// maxBigBytes in values of 1 MiB or more during one call; the script's
-// error goes to the story's on_error and the process lives on.
+// by the script and every module it loads (newModuleLoader). Memory: Go
+// cannot cap one goroutine's heap, so the operations that make a large
+// value from small ones in one step are checked before they allocate:
+// `+`, `*` and `%` (and `+=`, `*=`, `%=`) are rewritten, when the file is
+// compiled, into calls of checked builtins, and range() refuses more than
+// maxRangeLen elements. A value over maxValueBytes is an error, and so is
+// producing more than maxBigBytes in values of 1 MiB or more during one
+// call; the script's error goes to the story's on_error and the process
+// lives on.
 const (
 	maxValueBytes = 64 << 20
 	maxBigBytes   = 1 << 30
@@ -26,15 +27,32 @@ const (
 	slotBytes = 16
 )
 
-// The names of the checked builtins (not valid in a script's own source:
-// they start with two underscores and are predeclared only for rewritten
-// code).
-const (
-	sbAdd     = "__kitsoki_add"
-	sbMul     = "__kitsoki_mul"
-	sbGrowAdd = "__kitsoki_grow_add"
-	sbGrowMul = "__kitsoki_grow_mul"
-)
+// checkedOp is an operator the rewrite turns into calls of checked
+// builtins: x op y into call(x, y), x assign y into x assign grow(x, y,
+// steps). Their names are not valid in a script's own source: they start
+// with two underscores and are predeclared only for rewritten code.
+type checkedOp struct {
+	op, assign syntax.Token
+	call, grow string
+	bound      func(x, y starlark.Value) uint64
+}
+
+var checkedOps = []checkedOp{
+	{syntax.PLUS, syntax.PLUS_EQ, "__kitsoki_add", "__kitsoki_grow_add", sizeOfAdd},
+	{syntax.STAR, syntax.STAR_EQ, "__kitsoki_mul", "__kitsoki_grow_mul", sizeOfMul},
+	{syntax.PERCENT, syntax.PERCENT_EQ, "__kitsoki_mod", "__kitsoki_grow_mod", sizeOfMod},
+}
+
+// checkedOpOf is the checkedOp whose op (or, with assign, whose assign) is
+// tok.
+func checkedOpOf(tok syntax.Token, assign bool) (checkedOp, bool) {
+	for _, c := range checkedOps {
+		if tok == c.op && !assign || tok == c.assign && assign {
+			return c, true
+		}
+	}
+	return checkedOp{}, false
+}
 
 // memBudget counts the large values one call produced.
 type memBudget struct{ big int64 }
@@ -108,6 +126,26 @@ func sizeOfMul(x, y starlark.Value) uint64 {
 	return lo
 }
 
+// sizeOfMod bounds x % y when x is a string (0 otherwise: a number).
+func sizeOfMod(x, y starlark.Value) uint64 {
+	s, ok := x.(starlark.String)
+	if !ok {
+		return 0
+	}
+	var args []starlark.Value
+	switch y := y.(type) {
+	case starlark.Tuple:
+		args = y
+	case *starlark.Dict:
+		for _, kv := range y.Items() {
+			args = append(args, kv[1])
+		}
+	default:
+		args = []starlark.Value{y}
+	}
+	return formatBound(string(s), "%", args...)
+}
+
 // predeclare adds the checked builtins, the bounded range and the
 // guarded builtins (starlark_guard.go) to d.
 func (m *memBudget) predeclare(d starlark.StringDict) {
@@ -138,12 +176,10 @@ func (m *memBudget) predeclare(d starlark.StringDict) {
 			return starlark.Binary(op, args[0], args[1])
 		})
 	}
-	d[sbAdd] = binop(sbAdd, syntax.PLUS, sizeOfAdd, false)
-	d[sbMul] = binop(sbMul, syntax.STAR, sizeOfMul, false)
-	d[sbGrowAdd] = binop(sbGrowAdd, syntax.PLUS, sizeOfAdd, true)
-	d[sbGrowMul] = binop(sbGrowMul, syntax.STAR, sizeOfMul, true)
-	d[sbMod] = binop(sbMod, syntax.PERCENT, sizeOfMod, false)
-	d[sbGrowMod] = binop(sbGrowMod, syntax.PERCENT, sizeOfMod, true)
+	for _, c := range checkedOps {
+		d[c.call] = binop(c.call, c.op, c.bound, false)
+		d[c.grow] = binop(c.grow, c.op, c.bound, true)
+	}
 	rng := starlark.Universe["range"].(*starlark.Builtin)
 	d["range"] = starlark.NewBuiltin("range", func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 		r, err := starlark.Call(th, rng, args, kw)
@@ -169,85 +205,87 @@ func checkedProgram(opts *syntax.FileOptions, filename string, src []byte, prede
 	return starlark.FileProgram(f, predeclared.Has)
 }
 
-// rewriteGrowth turns x + y into __kitsoki_add(x, y) and x * y into
-// __kitsoki_mul(x, y) everywhere in f, and x += y into
-// x += __kitsoki_grow_add(x, y) (likewise *=) when x can be read twice
-// without side effects (a name, or attributes and indexes of names and
-// literals).
+// rewriteGrowth rewrites f's checkedOps everywhere (x + y into
+// __kitsoki_add(x, y); x += y into x += __kitsoki_grow_add(x, y, steps)
+// when x can be read twice without side effects: see pureCopy) and x.m
+// into __kitsoki_method(x.m) for a guarded method m. A parameter's
+// default is the Y of its x=default.
 func rewriteGrowth(f *syntax.File) {
 	syntax.Walk(f, func(n syntax.Node) bool {
-		switch n := n.(type) {
-		case *syntax.ExprStmt:
-			n.X = growCall(n.X)
-		case *syntax.IfStmt:
-			n.Cond = growCall(n.Cond)
-		case *syntax.WhileStmt:
-			n.Cond = growCall(n.Cond)
-		case *syntax.ForStmt:
-			n.X = growCall(n.X)
-		case *syntax.ReturnStmt:
-			if n.Result != nil {
-				n.Result = growCall(n.Result)
-			}
-		case *syntax.AssignStmt:
-			n.RHS = growCall(n.RHS)
-			if n.Op == syntax.PLUS_EQ || n.Op == syntax.STAR_EQ || n.Op == syntax.PERCENT_EQ {
-				if lhs, ok := pureCopy(n.LHS); ok {
-					name := sbGrowAdd
-					switch n.Op {
-					case syntax.STAR_EQ:
-						name = sbGrowMul
-					case syntax.PERCENT_EQ:
-						name = sbGrowMod
-					}
-					c := checkedCall(name, n.OpPos, lhs, n.RHS)
-					// the steps to give back: the function, the re-read of
-					// the target, this constant and the call
-					extra := int64(readSteps(lhs) + 3)
-					c.Args = append(c.Args, &syntax.Literal{Token: syntax.INT, TokenPos: n.OpPos, Raw: fmt.Sprint(extra), Value: extra})
-					n.RHS = c
-				}
-			}
-		case *syntax.BinaryExpr:
-			n.X, n.Y = growCall(n.X), growCall(n.Y)
-		case *syntax.UnaryExpr:
-			if n.X != nil {
-				n.X = growCall(n.X)
-			}
-		case *syntax.ParenExpr:
-			n.X = growCall(n.X)
-		case *syntax.CallExpr:
-			n.Fn = methodCall(growCall(n.Fn))
-			growAll(n.Args)
-		case *syntax.IndexExpr:
-			n.X, n.Y = growCall(n.X), growCall(n.Y)
-		case *syntax.SliceExpr:
-			n.X = growCall(n.X)
-			n.Lo, n.Hi, n.Step = growOpt(n.Lo), growOpt(n.Hi), growOpt(n.Step)
-		case *syntax.DotExpr:
-			n.X = growCall(n.X)
-		case *syntax.CondExpr:
-			n.Cond, n.True, n.False = growCall(n.Cond), growCall(n.True), growCall(n.False)
-		case *syntax.ListExpr:
-			growAll(n.List)
-		case *syntax.TupleExpr:
-			growAll(n.List)
-		case *syntax.DictEntry:
-			n.Key, n.Value = growCall(n.Key), growCall(n.Value)
-		case *syntax.Comprehension:
-			n.Body = growCall(n.Body)
-		case *syntax.ForClause:
-			n.X = growCall(n.X)
-		case *syntax.IfClause:
-			n.Cond = growCall(n.Cond)
-		case *syntax.LambdaExpr:
-			n.Body = growCall(n.Body)
-			growAll(n.Params)
-		case *syntax.DefStmt:
-			growAll(n.Params)
+		if !growStmt(n) {
+			growExpr(n)
 		}
 		return true
 	})
+}
+
+// growStmt rewrites the expressions a statement holds; false when n is no
+// statement that holds one.
+func growStmt(n syntax.Node) bool {
+	switch n := n.(type) {
+	case *syntax.ExprStmt:
+		n.X = growCall(n.X)
+	case *syntax.IfStmt:
+		n.Cond = growCall(n.Cond)
+	case *syntax.WhileStmt:
+		n.Cond = growCall(n.Cond)
+	case *syntax.ForStmt:
+		n.X = growCall(n.X)
+	case *syntax.ReturnStmt:
+		n.Result = growCall(n.Result)
+	case *syntax.AssignStmt:
+		n.RHS = growCall(n.RHS)
+		if c, ok := checkedOpOf(n.Op, true); ok {
+			if lhs, pure := pureCopy(n.LHS); pure {
+				call := checkedCall(c.grow, n.OpPos, lhs, n.RHS)
+				// the steps to give back: the function, the re-read of
+				// the target, this constant and the call
+				extra := int64(readSteps(lhs) + 3)
+				call.Args = append(call.Args, &syntax.Literal{Token: syntax.INT, TokenPos: n.OpPos, Raw: fmt.Sprint(extra), Value: extra})
+				n.RHS = call
+			}
+		}
+	default:
+		return false
+	}
+	return true
+}
+
+// growExpr rewrites the expressions an expression holds.
+func growExpr(n syntax.Node) {
+	switch n := n.(type) {
+	case *syntax.BinaryExpr:
+		n.X, n.Y = growCall(n.X), growCall(n.Y)
+	case *syntax.UnaryExpr:
+		n.X = growCall(n.X)
+	case *syntax.ParenExpr:
+		n.X = growCall(n.X)
+	case *syntax.CallExpr:
+		n.Fn = methodCall(growCall(n.Fn))
+		growAll(n.Args)
+	case *syntax.IndexExpr:
+		n.X, n.Y = growCall(n.X), growCall(n.Y)
+	case *syntax.SliceExpr:
+		n.X, n.Lo, n.Hi, n.Step = growCall(n.X), growCall(n.Lo), growCall(n.Hi), growCall(n.Step)
+	case *syntax.DotExpr:
+		n.X = growCall(n.X)
+	case *syntax.CondExpr:
+		n.Cond, n.True, n.False = growCall(n.Cond), growCall(n.True), growCall(n.False)
+	case *syntax.ListExpr:
+		growAll(n.List)
+	case *syntax.TupleExpr:
+		growAll(n.List)
+	case *syntax.DictEntry:
+		n.Key, n.Value = growCall(n.Key), growCall(n.Value)
+	case *syntax.Comprehension:
+		n.Body = growCall(n.Body)
+	case *syntax.ForClause:
+		n.X = growCall(n.X)
+	case *syntax.IfClause:
+		n.Cond = growCall(n.Cond)
+	case *syntax.LambdaExpr:
+		n.Body = growCall(n.Body)
+	}
 }
 
 // growAll replaces each expression of list by its growCall.
@@ -257,27 +295,13 @@ func growAll(list []syntax.Expr) {
 	}
 }
 
-func growOpt(e syntax.Expr) syntax.Expr {
-	if e == nil {
-		return nil
-	}
-	return growCall(e)
-}
-
-// growCall returns e, or the checked call that replaces e when e is x + y
-// or x * y.
+// growCall returns e (nil included), or the checked call that replaces e
+// when e is x + y, x * y or x % y.
 func growCall(e syntax.Expr) syntax.Expr {
-	b, ok := e.(*syntax.BinaryExpr)
-	if !ok {
-		return e
-	}
-	switch b.Op {
-	case syntax.PLUS:
-		return checkedCall(sbAdd, b.OpPos, b.X, b.Y)
-	case syntax.STAR:
-		return checkedCall(sbMul, b.OpPos, b.X, b.Y)
-	case syntax.PERCENT:
-		return checkedCall(sbMod, b.OpPos, b.X, b.Y)
+	if b, ok := e.(*syntax.BinaryExpr); ok {
+		if c, ok := checkedOpOf(b.Op, false); ok {
+			return checkedCall(c.call, b.OpPos, b.X, b.Y)
+		}
 	}
 	return e
 }

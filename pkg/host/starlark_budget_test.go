@@ -23,18 +23,22 @@ func heapBytes() uint64 {
 func TestStarlarkMemoryBudget(t *testing.T) {
 	sidecar := "inputs: {}\noutputs:\n  n: { type: int }\n"
 	dir := storytest.TempTree(t, map[string]string{
-		"rep.star":      "def main(ctx):\n    x = [0]*400000000\n    return {\"n\": len(x)}\n",
-		"rep.star.yaml": sidecar,
-		"dbl.star":      "def main(ctx):\n    s = \"xxxxxxxx\"\n    for i in range(64):\n        s = s + s\n    return {\"n\": len(s)}\n",
-		"dbl.star.yaml": sidecar,
-		"aug.star":      "def main(ctx):\n    l = [1]\n    for i in range(64):\n        l += l\n    return {\"n\": len(l)}\n",
-		"aug.star.yaml": sidecar,
-		"str.star":      "def main(ctx):\n    s = \"ab\" * 2000000000\n    return {\"n\": len(s)}\n",
-		"str.star.yaml": sidecar,
-		"rng.star":      "def main(ctx):\n    return {\"n\": len(list(range(400000000)))}\n",
-		"rng.star.yaml": sidecar,
-		"ok.star":       "def main(ctx):\n    l = [0] * 1000\n    l += [1, 2]\n    s = \"a\" + \"b\" * 3\n    return {\"n\": len(l) + len(s) + 2 * 3}\n",
-		"ok.star.yaml":  sidecar,
+		"rep.star":       "def main(ctx):\n    x = [0]*400000000\n    return {\"n\": len(x)}\n",
+		"rep.star.yaml":  sidecar,
+		"dbl.star":       "def main(ctx):\n    s = \"xxxxxxxx\"\n    for i in range(64):\n        s = s + s\n    return {\"n\": len(s)}\n",
+		"dbl.star.yaml":  sidecar,
+		"aug.star":       "def main(ctx):\n    l = [1]\n    for i in range(64):\n        l += l\n    return {\"n\": len(l)}\n",
+		"aug.star.yaml":  sidecar,
+		"str.star":       "def main(ctx):\n    s = \"ab\" * 2000000000\n    return {\"n\": len(s)}\n",
+		"str.star.yaml":  sidecar,
+		"rng.star":       "def main(ctx):\n    return {\"n\": len(list(range(400000000)))}\n",
+		"rng.star.yaml":  sidecar,
+		"dflt.star":      "def f(s = \"ab\" * 2000000000):\n    return s\n\ndef main(ctx):\n    return {\"n\": len(f())}\n",
+		"dflt.star.yaml": sidecar,
+		"lam.star":       "def main(ctx):\n    g = lambda s = [0] * 400000000: s\n    return {\"n\": len(g())}\n",
+		"lam.star.yaml":  sidecar,
+		"ok.star":        "def main(ctx):\n    l = [0] * 1000\n    l += [1, 2]\n    s = \"a\" + \"b\" * 3\n    return {\"n\": len(l) + len(s) + 2 * 3}\n",
+		"ok.star.yaml":   sidecar,
 	})
 	before := heapBytes()
 	h := NewStarlarkRun(StarlarkOptions{NoNetwork: true})
@@ -44,6 +48,9 @@ func TestStarlarkMemoryBudget(t *testing.T) {
 		"aug.star": "over the limit of 67108864 per value",
 		"str.star": "over the limit of 67108864 per value",
 		"rng.star": "range has 400000000 elements, over the limit",
+		// a parameter's default is checked as any other expression
+		"dflt.star": "over the limit of 67108864 per value",
+		"lam.star":  "over the limit of 67108864 per value",
 	} {
 		wantDomainErr(t, h, starEnv(dir), map[string]any{"script": script}, script, want)
 	}

@@ -26,11 +26,27 @@ type HTTPCassette struct {
 	Path      string
 	Exchanges []HTTPExchange
 
+	replayLog        // log: {method, url, status} of every request answered
+	record    string // recordNone, recordNewEpisodes, recordAll
+	dirty     bool
+}
+
+// replayLog is what a cassette played: which entries, and the calls it
+// answered, in order. One cassette serves a whole fixture, so its log is
+// the fixture's traffic so far: upstream's __http_exchanges and
+// __inspections sum up the whole fixture, not one call (conformance
+// star-inspect).
+type replayLog struct {
 	mu     sync.Mutex
 	played []bool
-	log    []any  // {method, url, status} of every request answered, in order
-	record string // recordNone, recordNewEpisodes, recordAll
-	dirty  bool
+	log    []any
+}
+
+// Log is every call the cassette answered so far in its fixture.
+func (r *replayLog) Log() []any {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.log)
 }
 
 // HTTPExchange is one recorded request/response.
@@ -88,9 +104,11 @@ func ParseHTTPCassette(path string, data []byte) (*HTTPCassette, error) {
 	lines := listLines(node, "exchanges")
 	c := &HTTPCassette{Path: path}
 	for i, e := range raw.Exchanges {
+		var line int
 		where := fmt.Sprintf("%s: exchanges[%d]", path, i)
 		if i < len(lines) {
-			where = fmt.Sprintf("%s:%d: exchanges[%d]", path, lines[i], i)
+			line = lines[i]
+			where = fmt.Sprintf("%s:%d: exchanges[%d]", path, line, i)
 		}
 		req := cmp.Or(e.Match, e.Request)
 		if req == nil {
@@ -99,10 +117,7 @@ func ParseHTTPCassette(path string, data []byte) (*HTTPCassette, error) {
 		if e.Resp == nil {
 			return nil, fmt.Errorf("%s: needs a response: with a status", where)
 		}
-		ex := HTTPExchange{Method: strings.ToUpper(strings.TrimSpace(req.Method)), MethodText: req.Method, URL: req.URL, Status: e.Resp.Status, Headers: e.Resp.Headers}
-		if i < len(lines) {
-			ex.Line = lines[i]
-		}
+		ex := HTTPExchange{Method: strings.ToUpper(strings.TrimSpace(req.Method)), MethodText: req.Method, URL: req.URL, Status: e.Resp.Status, Headers: e.Resp.Headers, Line: line}
 		if req.URLPattern != "" {
 			re, err := regexp.Compile(req.URLPattern)
 			if err != nil {
@@ -207,15 +222,6 @@ func (c *HTTPCassette) Answer(method, url string) (*HTTPExchange, error) {
 	return nil, fmt.Errorf("starlark http replay: no episode matched %s %s; available: %s", method, url, strings.Join(all, ", "))
 }
 
-// Log is every request the cassette answered so far in its fixture, as
-// {method, url, status}: upstream's __http_exchanges, which sums up the
-// whole fixture's traffic, not one call's.
-func (c *HTTPCassette) Log() []any {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return slices.Clone(c.log)
-}
-
 // label is an exchange as the miss error lists it: "METHOD url-or-pattern".
 func (e *HTTPExchange) label() string {
 	u := e.URL
@@ -259,9 +265,7 @@ type InspectCassette struct {
 	Path         string
 	Interactions []Interaction
 
-	mu     sync.Mutex
-	played []bool
-	log    []any // {op, target, status} of every call answered, in order
+	replayLog // log: {op, target, status} of every call answered
 }
 
 // note adds an answered call to the fixture's log.
@@ -269,15 +273,6 @@ func (c *InspectCassette) note(op, target, status string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.log = append(c.log, map[string]any{"op": op, "target": target, "status": status})
-}
-
-// Log is every call the cassette answered so far in its fixture:
-// upstream's __inspections, which sums up the whole fixture's calls, as
-// __http_exchanges does (conformance star-inspect).
-func (c *InspectCassette) Log() []any {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return slices.Clone(c.log)
 }
 
 // Interaction is one recorded fs/probe answer.

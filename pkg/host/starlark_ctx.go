@@ -6,15 +6,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"io/fs"
 	"maps"
 	"net/http"
 	"net/url"
-	"os"
-	"path"
-	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 
 	"go.starlark.net/starlark"
@@ -260,48 +255,52 @@ func (s *scriptCtx) inspect(op, target, status string) {
 	s.inspections = append(s.inspections, map[string]any{"op": op, "target": target, "status": status})
 }
 
-func (s *scriptCtx) fsRead(_ *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+// fsArg unpacks the one argument (named param) of ctx.fs.<op> and, with
+// an inspect cassette, plays the interaction that answers it (nil
+// without a cassette).
+func (s *scriptCtx) fsArg(op, param string, fn *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (string, *Interaction, error) {
 	var p string
-	if err := starlark.UnpackArgs(fn.Name(), args, kwargs, "path", &p); err != nil {
-		return nil, err
+	if err := starlark.UnpackArgs(fn.Name(), args, kwargs, param, &p); err != nil {
+		return "", nil, err
 	}
-	if s.o.Inspect != nil {
-		it, err := s.o.Inspect.take("read", p)
-		if err != nil {
-			return nil, err
-		}
-		s.inspect("read", p, "ok")
-		return starlark.String(it.Out), nil
+	if s.o.Inspect == nil {
+		return p, nil, nil
 	}
-	text, err := fsReadFile(s.storyDir, p)
+	it, err := s.o.Inspect.take(op, p)
+	return p, it, err
+}
+
+func (s *scriptCtx) fsRead(_ *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	p, it, err := s.fsArg("read", "path", fn, args, kwargs)
 	if err != nil {
 		return nil, err
 	}
-	if err := s.mem.charge(uint64(len(text))); err != nil {
-		return nil, fmt.Errorf("%s %q: %v", fn.Name(), p, err)
+	text := ""
+	if it != nil {
+		text = it.Out
+	} else {
+		if text, err = fsReadFile(s.storyDir, p); err != nil {
+			return nil, err
+		}
+		if err := s.mem.charge(uint64(len(text))); err != nil {
+			return nil, fmt.Errorf("%s %q: %v", fn.Name(), p, err)
+		}
 	}
 	s.inspect("read", p, "ok")
 	return starlark.String(text), nil
 }
 
 func (s *scriptCtx) fsExists(_ *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	var p string
-	if err := starlark.UnpackArgs(fn.Name(), args, kwargs, "path", &p); err != nil {
+	p, it, err := s.fsArg("exists", "path", fn, args, kwargs)
+	if err != nil {
 		return nil, err
 	}
 	var found bool
-	if s.o.Inspect != nil {
-		it, err := s.o.Inspect.take("exists", p)
-		if err != nil {
-			return nil, err
-		}
+	if it != nil {
 		// as upstream: "True", " true\n" and "TRUE" count, "1" and "yes" do not
 		found = strings.EqualFold(strings.TrimSpace(it.Out), "true")
-	} else {
-		var err error
-		if found, err = fsExistsFile(s.storyDir, p); err != nil {
-			return nil, err
-		}
+	} else if found, err = fsExistsFile(s.storyDir, p); err != nil {
+		return nil, err
 	}
 	st := "ok"
 	if !found {
@@ -312,39 +311,29 @@ func (s *scriptCtx) fsExists(_ *starlark.Thread, fn *starlark.Builtin, args star
 }
 
 func (s *scriptCtx) fsGlob(_ *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	var pat string
-	if err := starlark.UnpackArgs(fn.Name(), args, kwargs, "pattern", &pat); err != nil {
+	pat, it, err := s.fsArg("glob", "pattern", fn, args, kwargs)
+	if err != nil {
 		return nil, err
 	}
 	var matches []string
-	if s.o.Inspect != nil {
-		it, err := s.o.Inspect.take("glob", pat)
-		if err != nil {
-			return nil, err
-		}
+	if it != nil {
 		// the recorded paths, one a line, the text trimmed first
 		if out := strings.TrimSpace(it.Out); out != "" {
 			matches = strings.Split(out, "\n")
 		}
-	} else {
-		var err error
-		if matches, err = fsGlobFiles(s.storyDir, pat); err != nil {
-			return nil, err
-		}
+	} else if matches, err = fsGlobFiles(s.storyDir, pat); err != nil {
+		return nil, err
 	}
-	var size uint64
-	for _, m := range matches {
-		size = addSat(size, uint64(len(m))+elemBytes)
-	}
-	if err := s.mem.charge(size); err != nil {
-		return nil, fmt.Errorf("%s %q: %v", fn.Name(), pat, err)
-	}
-	s.inspect("glob", pat, fmt.Sprintf("matched:%d", len(matches)))
 	list := make([]starlark.Value, len(matches))
 	for i, m := range matches {
 		list[i] = starlark.String(m)
 	}
-	return starlark.NewList(list), nil
+	l := starlark.NewList(list)
+	if err := s.mem.charge(memBound(l)); err != nil {
+		return nil, fmt.Errorf("%s %q: %v", fn.Name(), pat, err)
+	}
+	s.inspect("glob", pat, fmt.Sprintf("matched:%d", len(matches)))
+	return l, nil
 }
 
 // probe answers ctx.probe(name, args=[]) with {exit, out}: from the
@@ -376,78 +365,4 @@ func (s *scriptCtx) probe(_ *starlark.Thread, fn *starlark.Builtin, args starlar
 	_ = d.SetKey(starlark.String("exit"), starlark.MakeInt(it.Exit))
 	_ = d.SetKey(starlark.String("out"), starlark.String(it.Out))
 	return d, nil
-}
-
-// glob returns the files under root matching pattern (slash-separated,
-// relative to root; "**" matches any number of directories), sorted and
-// relative to root. A pattern reaching outside root is refused; at most
-// max matches are returned, more is an error.
-func glob(root, pattern string, max int) ([]string, error) {
-	pattern = filepath.ToSlash(strings.TrimSpace(pattern))
-	if pattern == "" {
-		return nil, fmt.Errorf("the pattern is empty")
-	}
-	if path.IsAbs(pattern) || pattern == ".." || strings.HasPrefix(pattern, "../") || strings.Contains(pattern, "/../") {
-		return nil, fmt.Errorf("pattern %q reaches outside %s; use a pattern relative to it", pattern, root)
-	}
-	if _, err := path.Match(strings.ReplaceAll(pattern, "**", "*"), ""); err != nil {
-		return nil, fmt.Errorf("pattern %q is malformed: %v", pattern, err)
-	}
-	segs := strings.Split(path.Clean(pattern), "/")
-	// Walk only below the pattern's literal prefix (docs/ for docs/**/*.md).
-	start := root
-	for _, sg := range segs[:len(segs)-1] {
-		if strings.ContainsAny(sg, "*?[\\") {
-			break
-		}
-		start = filepath.Join(start, sg)
-	}
-	if _, err := os.Stat(start); err != nil {
-		return nil, nil
-	}
-	var out []string
-	err := filepath.WalkDir(start, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return nil
-		}
-		if d.IsDir() {
-			if p != start && strings.HasPrefix(d.Name(), ".") && !strings.HasPrefix(pattern, ".") {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		rel, _ := filepath.Rel(root, p)
-		rel = filepath.ToSlash(rel)
-		if matchSegs(segs, strings.Split(rel, "/")) {
-			if len(out) >= max {
-				return fmt.Errorf("more than %d files match %q; narrow the pattern", max, pattern)
-			}
-			out = append(out, rel)
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	sort.Strings(out)
-	return out, nil
-}
-
-func matchSegs(pat, name []string) bool {
-	if len(pat) == 0 {
-		return len(name) == 0
-	}
-	if pat[0] == "**" {
-		for i := 0; i <= len(name); i++ {
-			if matchSegs(pat[1:], name[i:]) {
-				return true
-			}
-		}
-		return false
-	}
-	if len(name) == 0 {
-		return false
-	}
-	ok, _ := path.Match(pat[0], name[0])
-	return ok && matchSegs(pat[1:], name[1:])
 }

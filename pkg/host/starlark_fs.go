@@ -72,13 +72,12 @@ func fsReadFile(storyDir, p string) (string, error) {
 	fi, err := os.Stat(abs)
 	if err != nil {
 		if alt, ok := fsInStory(storyDir, root, p); ok {
-			abs, fi, err = alt, nil, nil
-			if fi, err = os.Stat(abs); err != nil {
-				return "", fmt.Errorf("starlark fs.read %q: %v", p, err)
-			}
-		} else {
-			return "", fmt.Errorf("starlark fs.read %q: %v", p, err)
+			abs = alt
+			fi, err = os.Stat(abs)
 		}
+	}
+	if err != nil {
+		return "", fmt.Errorf("starlark fs.read %q: %v", p, err)
 	}
 	if fi.IsDir() {
 		return "", fmt.Errorf("starlark fs.read %q: read %s: is a directory", p, abs)

@@ -16,17 +16,12 @@ import (
 // reversed, enumerate, zip, dict, set, getattr and json's encode, indent
 // and decode as predeclared replacements; the string methods join,
 // replace, format, split, rsplit and splitlines, and list.extend, by
-// rewriting x.m(...) into __kitsoki_method(x.m)(...); and x % y like
-// x + y.
+// rewriting x.m(...) into __kitsoki_method(x.m)(...).
 
-const (
-	sbMethod  = "__kitsoki_method"
-	sbMod     = "__kitsoki_mod"
-	sbGrowMod = "__kitsoki_grow_mod"
-)
+const sbMethod = "__kitsoki_method"
 
-// methodBound bounds the result of recv.name(args, kwargs); ok false
-// when the call is not one that grows.
+// methodBound bounds the result of recv.name(args, kwargs); 0 when the
+// call is not one that grows.
 type methodBound func(recv starlark.Value, args starlark.Tuple, kwargs []starlark.Tuple) uint64
 
 // guardedMethods are the methods the rewrite routes through sbMethod.
@@ -75,8 +70,7 @@ var guardedMethods = map[string]methodBound{
 		if !ok || len(args) != 1 {
 			return 0
 		}
-		n, _ := lenOf(args[0])
-		return mulSat(addSat(uint64(l.Len()), n), slotBytes)
+		return mulSat(addSat(uint64(l.Len()), lenOf(args[0])), slotBytes)
 	},
 }
 
@@ -141,8 +135,7 @@ func (m *memBudget) predeclareGuards(d starlark.StringDict) {
 		return func(args starlark.Tuple, _ []starlark.Tuple) uint64 {
 			var n uint64
 			for _, a := range args {
-				k, _ := lenOf(a)
-				n = max(n, k)
+				n = max(n, lenOf(a))
 			}
 			return mulSat(n, per)
 		}
@@ -193,23 +186,24 @@ func (m *memBudget) checkedJSON(mod *starlarkstruct.Module) *starlarkstruct.Modu
 		}
 		return ""
 	}
-	if f, ok := members["encode"]; ok {
-		members["encode"] = m.checked(f, "json.encode", func(args starlark.Tuple, _ []starlark.Tuple) uint64 {
+	bounds := map[string]func(args starlark.Tuple, kwargs []starlark.Tuple) uint64{
+		"encode": func(args starlark.Tuple, _ []starlark.Tuple) uint64 {
 			if len(args) == 0 {
 				return 0
 			}
 			return strBound(args[0], false)
-		})
-	}
-	if f, ok := members["indent"]; ok {
-		members["indent"] = m.checked(f, "json.indent", func(args starlark.Tuple, kwargs []starlark.Tuple) uint64 {
+		},
+		"indent": func(args starlark.Tuple, kwargs []starlark.Tuple) uint64 {
 			return indentBound(arg(args, kwargs, 0, "str"), arg(args, kwargs, -1, "prefix"), arg(args, kwargs, -1, "indent"))
-		})
-	}
-	if f, ok := members["decode"]; ok {
-		members["decode"] = m.checked(f, "json.decode", func(args starlark.Tuple, kwargs []starlark.Tuple) uint64 {
+		},
+		"decode": func(args starlark.Tuple, kwargs []starlark.Tuple) uint64 {
 			return decodeBound(arg(args, kwargs, 0, "x"))
-		})
+		},
+	}
+	for name, bound := range bounds {
+		if f, ok := members[name]; ok {
+			members[name] = m.checked(f, "json."+name, bound)
+		}
 	}
 	return &starlarkstruct.Module{Name: mod.Name, Members: members}
 }
@@ -225,24 +219,4 @@ func methodCall(e syntax.Expr) syntax.Expr {
 		return e
 	}
 	return &syntax.CallExpr{Fn: &syntax.Ident{NamePos: dot.Dot, Name: sbMethod}, Lparen: dot.Dot, Args: []syntax.Expr{dot}, Rparen: dot.NamePos}
-}
-
-// sizeOfMod bounds x % y when x is a string (0 otherwise: a number).
-func sizeOfMod(x, y starlark.Value) uint64 {
-	s, ok := x.(starlark.String)
-	if !ok {
-		return 0
-	}
-	var args []starlark.Value
-	switch y := y.(type) {
-	case starlark.Tuple:
-		args = y
-	case *starlark.Dict:
-		for _, kv := range y.Items() {
-			args = append(args, kv[1])
-		}
-	default:
-		args = []starlark.Value{y}
-	}
-	return formatBound(string(s), "%", args...)
 }

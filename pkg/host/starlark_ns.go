@@ -1,6 +1,7 @@
 package host
 
 import (
+	"maps"
 	"slices"
 
 	"go.starlark.net/starlark"
@@ -26,10 +27,5 @@ func (n *starNS) Attr(name string) (starlark.Value, error) {
 	return n.attrs[name], nil // nil, nil: Starlark's "has no .x field or method"
 }
 func (n *starNS) AttrNames() []string {
-	names := make([]string, 0, len(n.attrs))
-	for k := range n.attrs {
-		names = append(names, k)
-	}
-	slices.Sort(names)
-	return names
+	return slices.Sorted(maps.Keys(n.attrs))
 }

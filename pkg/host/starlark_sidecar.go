@@ -23,13 +23,11 @@ type Sidecar struct {
 	InputOrder, OutputOrder []string
 }
 
-// Field is one declared input or output.
+// Field is one declared input or output (a default: is checked as YAML,
+// not kept: upstream applies none; description: and other keys are notes).
 type Field struct {
-	Type        string // string|int|number|bool|object|list|any
-	Required    bool
-	Default     any // read and checked, not applied (upstream applies none)
-	HasDefault  bool
-	Description string
+	Type     string // string|int|number|bool|object|list|any
+	Required bool
 }
 
 // sidecarTypes are the type names a sidecar may use.
@@ -113,14 +111,11 @@ func parseFields(path, section string, n *yaml.Node, into map[string]Field, orde
 					if err := fv.Decode(&f.Required); err != nil {
 						return fmt.Errorf("%s:%d: %s.%s.required must be true or false", path, fv.Line, section, name)
 					}
-				case "description":
-					f.Description = fv.Value
 				case "default":
 					var d any
 					if err := fv.Decode(&d); err != nil {
 						return fmt.Errorf("%s:%d: %s.%s.default: %v", path, fv.Line, section, name, err)
 					}
-					f.Default, f.HasDefault = normalizeYAML(d), true
 				}
 			}
 		default:

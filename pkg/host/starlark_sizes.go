@@ -107,7 +107,7 @@ func (b *strBounder) add(v starlark.Value) {
 	case starlark.Float, starlark.Bool, starlark.NoneType:
 		b.grow(32)
 	case *starlark.List, starlark.Tuple, *starlark.Dict, *starlark.Set, *starlarkstruct.Struct:
-		if isHashable(v) {
+		if _, tuple := v.(starlark.Tuple); !tuple { // a tuple cannot hold itself (nor, a slice, key seen)
 			if b.seen[v] {
 				b.grow(5)
 				return
@@ -158,22 +158,15 @@ func (b *strBounder) container(v starlark.Value) {
 	}
 }
 
-// isHashable says v can key the seen map (tuples compare by value and
-// cannot hold themselves).
-func isHashable(v starlark.Value) bool {
-	_, tuple := v.(starlark.Tuple)
-	return !tuple
-}
-
-// lenOf is the number of elements of v when it knows it.
-func lenOf(v starlark.Value) (uint64, bool) {
-	if s, ok := v.(starlark.Sequence); ok {
-		return uint64(s.Len()), true
+// lenOf is the number of elements of v, 0 when it knows none.
+func lenOf(v starlark.Value) uint64 {
+	switch s := v.(type) {
+	case starlark.Sequence:
+		return uint64(s.Len())
+	case starlark.Indexable:
+		return uint64(s.Len())
 	}
-	if s, ok := v.(starlark.Indexable); ok {
-		return uint64(s.Len()), true
-	}
-	return 0, false
+	return 0
 }
 
 // joinBound bounds sep.join(it): the strings it holds and the separators.

@@ -342,6 +342,8 @@ func TestSidecarParse(t *testing.T) {
 		{"inputs:\n  a: { required: maybe }\n", "required must be true or false"},
 		{"inputs:\n  a: [1]\n", "must be a mapping like"},
 		{"outputs:\n  a: string\n  a: int\n", "declared twice"},
+		// a default is not applied, but it must be a YAML value
+		{"inputs:\n  a: { default: !!int abc }\n", "s.yaml:2: inputs.a.default: yaml: "},
 	})
 }
 

@@ -2,8 +2,10 @@ package host
 
 import (
 	"encoding/json"
-	"kitsoki/internal/jsonvalue"
+	"errors"
 	"strings"
+
+	"kitsoki/internal/jsonvalue"
 )
 
 // trailingJSON finds the JSON value that ends the output (single- or
@@ -71,8 +73,4 @@ func decodeOne(s string) (any, error) {
 	return jsonvalue.Ints(v), nil
 }
 
-type trailingErr struct{}
-
-func (trailingErr) Error() string { return "trailing data after the JSON value" }
-
-var errTrailing error = trailingErr{}
+var errTrailing = errors.New("trailing data after the JSON value")

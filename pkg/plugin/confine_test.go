@@ -57,7 +57,7 @@ func TestRepositoryProfileThroughSymlinkOutIsRefusedUnread(t *testing.T) {
 	if strings.Contains(msg, "CANARY") {
 		t.Fatalf("the error quotes the file outside the repository:\n%s", msg)
 	}
-	for _, want := range []string{filepath.Join("repo", ProfileDir, ProfileFile), "symlink", "outside"} {
+	for _, want := range []string{filepath.Join("repo", ProfileDir, ProfileFile), "cannot read the repository's plugin profile: it goes through a symlink", "outside"} {
 		if !strings.Contains(msg, want) {
 			t.Errorf("error does not say %q:\n%s", want, msg)
 		}

@@ -11,9 +11,10 @@
 // .kitsoki/plugins/<dir>/manifest.yaml beside the nearest .kitsoki directory
 // and beside --profile. Options.Sandbox disables every external plugin (no
 // process starts: kitsoki test --sandbox); Options.MinimalEnv starts their
-// processes without kitsoki's environment (kitsoki test). Hooks are waterfall handlers at each
-// [Point] (agent/pre-dispatch, agent/post-return, host/pre-call, run/start,
-// run/end) that may rewrite the payload or halt. The trace plugin is kernel
+// processes without kitsoki's environment (kitsoki test). Hooks are
+// waterfall handlers at each [Point] (agent/pre-dispatch,
+// agent/post-return, host/pre-call, run/start, run/end) that may rewrite
+// the payload or halt. The trace plugin is kernel
 // and cannot be disabled; disabling host.run installs a host/pre-call gate
 // that refuses it. The profile is trusted and fails loudly (file, line,
 // column); a malformed third-party manifest is skipped with a warning.
@@ -23,16 +24,17 @@
 // events leave through the emit function the caller passes), never prints,
 // and lets no resolved secret reach a report, an event or an error.
 //
-// Layout: descriptor.go (ids, built-ins), profile.go, layers.go (the layers, their merge, [WatchFiles]),
-// manifest.go, resolve.go
-// ([Assemble]), report.go (report, assembly.schema.json, [ProfileDiagnostics]
-// for validate), hooks.go, chain.go ([Assembly.NewChain]: one chain per run),
-// redact.go and budget.go (built-in providers), rewrite_log.go (masked
-// hook.rewrote values), process.go (external hook processes through
-// internal/childproc: lazy spawn, reuse, one respawn, per-call timeout), agent_hooks.go (the agent.Hooks
-// adapter, host/pre-call and run hooks), registry.go ([Assembly.NewRegistry]:
-// disabled aliases refused, never built), host_provider.go (a manifest's
-// hosts: served by a child process), host_registry.go, host_embedder.go
-// (behind host.agent.search), host_uses.go, timeouts.go (effective agent
-// timeouts in the report).
+// Layout: descriptor.go (ids, built-ins), profile.go, layers.go (the
+// layers, their merge, [WatchFiles]), manifest.go, resolve.go
+// ([Assemble]), report.go (report, assembly.schema.json,
+// [ProfileDiagnostics] for validate), hooks.go, chain.go
+// ([Assembly.NewChain]: one chain per run), redact.go and budget.go
+// (built-in providers), rewrite_log.go (masked hook.rewrote values),
+// process.go (external hook processes through internal/childproc: lazy
+// spawn, reuse, one respawn, per-call timeout), agent_hooks.go (the
+// agent.Hooks adapter, host/pre-call and run hooks), registry.go
+// ([Assembly.NewRegistry]: disabled aliases refused, never built),
+// host_provider.go (a manifest's hosts: served by a child process),
+// host_registry.go, host_embedder.go (behind host.agent.search),
+// host_uses.go, timeouts.go (effective agent timeouts in the report).
 package plugin

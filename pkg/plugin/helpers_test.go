@@ -2,6 +2,7 @@ package plugin
 
 import (
 	"bytes"
+	"context"
 	_ "embed"
 	"fmt"
 	"os"
@@ -159,4 +160,12 @@ func readFile(t testing.TB, path string) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// HandlerFunc adapts a function to Handler.
+type HandlerFunc func(ctx context.Context, point Point, payload Payload) (Result, error)
+
+// Hook calls f.
+func (f HandlerFunc) Hook(ctx context.Context, point Point, payload Payload) (Result, error) {
+	return f(ctx, point, payload)
 }

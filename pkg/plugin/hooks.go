@@ -71,14 +71,6 @@ type Handler interface {
 	Hook(ctx context.Context, point Point, payload Payload) (Result, error)
 }
 
-// HandlerFunc adapts a function to Handler.
-type HandlerFunc func(ctx context.Context, point Point, payload Payload) (Result, error)
-
-// Hook calls f.
-func (f HandlerFunc) Hook(ctx context.Context, point Point, payload Payload) (Result, error) {
-	return f(ctx, point, payload)
-}
-
 // Registration is one handler at one point, in chain order.
 type Registration struct {
 	Point    Point   `json:"point"`

@@ -101,13 +101,13 @@ func FindProfiles(dir string) []string {
 // root reads path as it is (the operator's).
 func readProfileIn(root *safefile.Root, path string) (*Profile, error) {
 	data, err := readConfined(root, path)
-	if errors.Is(err, safefile.ErrOutsideRoot) {
-		return nil, &ProfileError{ReadErr: errors.New(outsideText(root, err)), Diagnostics: []diag.Diagnostic{{File: path, Severity: diag.Error, Rule: ruleProfile.ID,
-			Message: "cannot read the repository's plugin profile: " + outsideText(root, err)}}}
-	}
 	if err != nil {
-		return nil, &ProfileError{ReadErr: errors.New(safefile.ErrText(err)), Diagnostics: []diag.Diagnostic{{File: path, Severity: diag.Error, Rule: ruleProfile.ID,
-			Message: "cannot read the plugin profile: " + safefile.ErrText(err) + "; fix the path given to --profile or remove the file"}}}
+		why := outsideText(root, err)
+		msg := "cannot read the plugin profile: " + why + "; fix the path given to --profile or remove the file"
+		if errors.Is(err, safefile.ErrOutsideRoot) {
+			msg = "cannot read the repository's plugin profile: " + why
+		}
+		return nil, &ProfileError{ReadErr: errors.New(why), Diagnostics: []diag.Diagnostic{{File: path, Severity: diag.Error, Rule: ruleProfile.ID, Message: msg}}}
 	}
 	return parseProfile(path, data)
 }

@@ -15,13 +15,8 @@ import (
 	"kitsoki/pkg/story"
 )
 
-// Options configures Assemble.
-//
-// The profile is every layer merged ([Layer]): each .kitsoki/plugins.yaml
-// found upward from StoryDir, the user's profile ([UserProfile]), then
-// ProfilePath (--profile), applied in that order. What one layer disables
-// no other can enable again (see mergeProfiles), so an operator's profile
-// holds whatever profile a repository carries.
+// Options configures Assemble (the profile layers it merges: the package
+// doc and layers).
 type Options struct {
 	// StoryDir starts the upward search for .kitsoki/plugins.yaml ("" = ".").
 	StoryDir string
