@@ -5,7 +5,6 @@ import (
 	"maps"
 	"regexp"
 	"slices"
-	"sort"
 	"strings"
 
 	"kitsoki/pkg/engine"
@@ -306,10 +305,8 @@ func (c *checker) inboxChecks(t *Turn, items []engine.InboxItem) {
 	}
 	// an empty severities list is not checked, as upstream
 	if len(ie.Severities) > 0 {
-		want := append([]string(nil), ie.Severities...)
-		sort.Strings(sev)
-		sort.Strings(want)
-		if !slices.Equal(sev, want) {
+		slices.Sort(sev)
+		if want := slices.Sorted(slices.Values(ie.Severities)); !slices.Equal(sev, want) {
 			c.fail(ie.Pos, "expect_inbox.severities: got %v, want %v", sev, want)
 		}
 	}

@@ -321,11 +321,7 @@ func (fr *fixtureRun) initialWorld() (map[string]any, bool) {
 		fr.fatal(fr.fx.Pos, "%v", err)
 		return nil, false
 	}
-	for k, v := range rigSeeded {
-		if _, ok := world[k]; !ok {
-			world[k] = v
-		}
-	}
+	seedRig(world)
 	for _, kv := range fr.fx.InitialWorld {
 		world[kv.Key] = jsonvalue.CopyNilAsEmpty(kv.Value)
 	}

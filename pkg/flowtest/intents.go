@@ -67,9 +67,6 @@ type ExpectFailure struct {
 	AnyOf []string
 }
 
-// Key is the fixture's baseline key, "<state>::<id>".
-func (f *IntentFixture) Key() string { return f.State + "::" + f.ID }
-
 // rawIntentDoc is the YAML shape of an intents document; unknown keys are
 // ignored, as upstream's decoder does.
 type rawIntentDoc struct {

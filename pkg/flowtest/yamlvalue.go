@@ -18,13 +18,18 @@ const maxAliasExpansion = 100000
 // valueOf converts a YAML node into plain Go values: map[string]any,
 // []any, string, int64, float64, bool, nil.
 func (p *parser) valueOf(n *yaml.Node) any {
-	budget := maxAliasExpansion
-	v, err := nodeValue(n, &budget, 0)
+	v, err := plainValue(n)
 	if err != nil {
 		p.errf(n, ruleValue, "%v", err)
 		return nil
 	}
 	return v
+}
+
+// plainValue is n as valueOf reads it, within maxAliasExpansion.
+func plainValue(n *yaml.Node) (any, error) {
+	budget := maxAliasExpansion
+	return nodeValue(n, &budget, 0)
 }
 
 func nodeValue(n *yaml.Node, budget *int, depth int) (any, error) {
