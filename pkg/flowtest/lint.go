@@ -156,10 +156,13 @@ func (l *fixtureLint) turns() {
 		if t.Intent != nil && t.Intent.Name != "" && !ix.intents[t.Intent.Name] {
 			l.warn(t.Intent.Pos, ruleUnknownIntent, "turns[%d]: intent %q is not declared or handled by any state of the story", t.Index, t.Intent.Name)
 		}
-		for _, k := range emptyStateKeys(t) {
-			l.warn(t.valueAt(k), ruleNotChecked, "turns[%d].%s is empty and asserts nothing (upstream reads an empty value as unset)", t.Index, k)
+		refs := statesOf(t)
+		for _, s := range refs {
+			if s.empty {
+				l.warn(t.valueAt(s.key), ruleNotChecked, "turns[%d].%s is empty and asserts nothing (upstream reads an empty value as unset)", t.Index, s.key)
+			}
 		}
-		for _, s := range statesOf(t) {
+		for _, s := range refs {
 			if s.name != "" && !ix.hasState(s.name) {
 				l.warn(t.valueAt(s.key), ruleUnknownState, "turns[%d].%s: %q is not a state of the story%s", t.Index, s.key, s.name, ix.suggestState(s.name))
 			}
@@ -170,33 +173,26 @@ func (l *fixtureLint) turns() {
 	}
 }
 
-type stateRef struct{ key, name string }
-
-// emptyStateKeys are the state assertions of t written empty.
-func emptyStateKeys(t *Turn) []string {
-	var out []string
-	if t.ExpectState != nil && *t.ExpectState == "" {
-		out = append(out, "expect_state")
-	}
-	if t.ExpectNotState != nil && *t.ExpectNotState == "" {
-		out = append(out, "expect_not_state")
-	}
-	if t.ExpectStateIn != nil && len(t.ExpectStateIn) == 0 {
-		out = append(out, "expect_state_in")
-	}
-	return out
+// stateRef is a state one of a turn's assertions names; empty: the
+// assertion is written empty.
+type stateRef struct {
+	key, name string
+	empty     bool
 }
 
 func statesOf(t *Turn) []stateRef {
 	var out []stateRef
 	if t.ExpectState != nil {
-		out = append(out, stateRef{"expect_state", *t.ExpectState})
+		out = append(out, stateRef{"expect_state", *t.ExpectState, *t.ExpectState == ""})
 	}
 	if t.ExpectNotState != nil {
-		out = append(out, stateRef{"expect_not_state", *t.ExpectNotState})
+		out = append(out, stateRef{"expect_not_state", *t.ExpectNotState, *t.ExpectNotState == ""})
+	}
+	if t.ExpectStateIn != nil && len(t.ExpectStateIn) == 0 {
+		out = append(out, stateRef{"expect_state_in", "", true})
 	}
 	for _, s := range t.ExpectStateIn {
-		out = append(out, stateRef{"expect_state_in", s})
+		out = append(out, stateRef{"expect_state_in", s, false})
 	}
 	return out
 }

@@ -369,8 +369,7 @@ func unstubbed(o *turnObs) error {
 
 // turnChanges are the changes of one turn's expectations.
 func turnChanges(t *Turn, o *turnObs) ([]change, Pos, error) {
-	turn := []step{keyStep("turns"), indexStep(t.Index)}
-	at := func(keys ...step) []step { return append(append([]step(nil), turn...), keys...) }
+	at := func(keys ...step) []step { return append([]step{keyStep("turns"), indexStep(t.Index)}, keys...) }
 	label := func(s string) string { return fmt.Sprintf("turn %d %s", t.Index+1, s) }
 	var out []change
 	if ee := t.ExpectError; ee != nil {
@@ -432,13 +431,7 @@ func hostCallChanges(hc HostCallExpect, calls []map[string]any, at []step) ([]ch
 	if n == 0 && len(calls) > 0 {
 		best, score, tie := -1, -1, false
 		for i, a := range calls {
-			s := 0
-			for _, kv := range hc.Args {
-				if equal(a[kv.Key], kv.Value) {
-					s++
-				}
-			}
-			switch {
+			switch s := argsMatched(a, hc.Args); {
 			case s > score:
 				best, score, tie = i, s, false
 			case s == score && !sameArgs(calls[best], a, hc.Args):
@@ -453,14 +446,14 @@ func hostCallChanges(hc HostCallExpect, calls []map[string]any, at []step) ([]ch
 			got := calls[best][kv.Key]
 			args[i] = KV{Key: kv.Key, Value: got, Pos: kv.Pos}
 			if !equal(got, kv.Value) {
-				out = append(out, change{path: append(append([]step(nil), at...), keyStep("args"), keyStep(kv.Key)), want: plain(norm(got)), pos: kv.Pos, what: fmt.Sprintf("args[%q]", kv.Key)})
+				out = append(out, change{path: slices.Concat(at, []step{keyStep("args"), keyStep(kv.Key)}), want: plain(norm(got)), pos: kv.Pos, what: fmt.Sprintf("args[%q]", kv.Key)})
 			}
 		}
 		n = countMatching(calls, args)
 	}
 	switch {
 	case hc.Times != nil && n != *hc.Times:
-		out = append(out, change{path: append(append([]step(nil), at...), keyStep("times")), want: int64(n), pos: hc.Pos, what: "times"})
+		out = append(out, change{path: slices.Concat(at, []step{keyStep("times")}), want: int64(n), pos: hc.Pos, what: "times"})
 	case hc.Times == nil && n == 0:
 		return nil, fmt.Errorf("%s was never called; --update never removes an assertion", hc.Handler)
 	}
