@@ -13,8 +13,6 @@ import (
 	"kitsoki/internal/yamlnode"
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/engine"
-	"kitsoki/pkg/fold"
-	"kitsoki/pkg/phases"
 	"kitsoki/pkg/story"
 )
 
@@ -41,12 +39,7 @@ func LintIntentSources(app string, st *story.Story, sources map[string][]byte) [
 		return nil
 	}
 	sort.Strings(files)
-	if fold.Changes(st) { // phase-generated states are states too
-		if f, err := fold.New(st, fold.Options{Phases: phases.Expand}); err == nil && f != nil {
-			st = f.Story
-		}
-	}
-	il := intentLint{ix: indexStory(st)}
+	il := intentLint{ix: indexFolded(st)}
 	// the static harness's default recording, to find fixtures it would
 	// skip whole
 	rec := filepath.Join(filepath.Dir(app), "recording.yaml")
@@ -63,13 +56,9 @@ func LintIntentSources(app string, st *story.Story, sources map[string][]byte) [
 		}
 		sources[f] = data
 		il.file = f
-		for _, pc := range split(data) {
-			var doc yaml.Node
-			if yaml.Unmarshal(pc.src, &doc) != nil || len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
-				continue
-			}
-			il.line = pc.line
-			il.doc(doc.Content[0])
+		for _, d := range mappingDocs(data) {
+			il.line = d.line
+			il.doc(d.root)
 		}
 	}
 	return il.ds

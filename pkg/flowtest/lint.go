@@ -50,14 +50,7 @@ func lint(st *story.Story, fxs []*Fixture) []diag.Diagnostic {
 	if st == nil || len(fxs) == 0 {
 		return nil // nothing to check: the story is not folded for nothing
 	}
-	root := st // the loaded story's project root, before any fold
-	// A story fold.New would only copy is indexed as loaded.
-	if fold.Changes(st) {
-		if f, err := fold.New(st, fold.Options{Phases: phases.Expand}); err == nil && f != nil {
-			st = f.Story
-		}
-	}
-	fl := fixtureLint{root: root, ix: indexStory(st)}
+	fl := fixtureLint{root: st, ix: indexFolded(st)}
 	for _, fx := range fxs {
 		fl.fx = fx
 		fl.files()
@@ -213,6 +206,17 @@ type storyIndex struct {
 // maxSuggestions is how many did-you-means one lint of a story's
 // fixtures looks up.
 const maxSuggestions = 200
+
+// indexFolded is indexStory of st with its phase-generated states (a
+// story fold.New would only copy is indexed as loaded).
+func indexFolded(st *story.Story) *storyIndex {
+	if fold.Changes(st) {
+		if f, err := fold.New(st, fold.Options{Phases: phases.Expand}); err == nil && f != nil {
+			st = f.Story
+		}
+	}
+	return indexStory(st)
+}
 
 func indexStory(st *story.Story) *storyIndex {
 	ix := &storyIndex{states: map[string]bool{}, intents: map[string]bool{}, invoked: map[string]bool{}}

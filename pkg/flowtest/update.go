@@ -266,7 +266,7 @@ func (s *srcDoc) edits(fx *Fixture, chs []change) ([]edit, []Change, Pos, error)
 
 // node walks path from the document root: the node there, and whether it
 // sits inside a flow collection. A step through an anchor, an alias or a
-// key a merge key supplies is refused.
+// key a merge key supplies is refused (rewrite refuses the node's own).
 func (s *srcDoc) node(path []step) (*yaml.Node, bool, error) {
 	n, flow := s.root, false
 	for _, st := range path {
@@ -290,9 +290,6 @@ func (s *srcDoc) node(path []step) (*yaml.Node, bool, error) {
 			return nil, false, fmt.Errorf("the file's shape differs from the fixture read")
 		}
 		n = next
-	}
-	if n.Kind == yaml.AliasNode || n.Anchor != "" {
-		return nil, false, errAnchor
 	}
 	return n, flow, nil
 }
