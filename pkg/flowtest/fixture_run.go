@@ -844,37 +844,32 @@ type session interface {
 // sets the verdict.
 func (fr *fixtureRun) finish(s session) {
 	fx := fr.fx
-	c := &checker{turn: -1}
-	if s != nil {
-		state := s.State()
-		c.state = state
-		if fx.ExpectTerminal != nil && *fx.ExpectTerminal && !fr.terminal(s, state) {
-			c.fail(fx.at("expect_terminal"), "expect_terminal: state %q is not terminal", state)
-		}
-		n := len(fr.allEvents)
-		if fx.ExpectEventsAtLeast != nil && n < *fx.ExpectEventsAtLeast {
-			c.fail(fx.at("expect_events_count_atleast"), "expect_events_count_atleast: got %d events, want >= %d", n, *fx.ExpectEventsAtLeast)
-		}
-		if fx.ExpectEventsAtMost != nil && n > *fx.ExpectEventsAtMost {
-			c.fail(fx.at("expect_events_count_atmost"), "expect_events_count_atmost: got %d events, want <= %d", n, *fx.ExpectEventsAtMost)
-		}
-		if fx.ExpectNoErrors != nil && *fx.ExpectNoErrors && fr.hadErrors {
-			c.fail(fx.at("expect_no_errors"), "expect_no_errors: there were validation errors")
-		}
-		world := s.World()
-		fr.observeFinal(world)
-		c.worldKeys("expect_world_final", fx.ExpectWorldFinal, world, false)
-		c.noHostCalls(fx.at("expect_no_host_calls"), fx.ExpectNoHostCalls, fr.allEvents, fr.legacy)
-		if fx.StrictCassetteCoverage && fr.hc != nil {
-			if left := fr.hc.Remaining(); len(left) > 0 {
-				c.fail(fx.at("strict_cassette_coverage"), "unexpected remaining episodes: %v", left)
-			}
+	c := &checker{turn: -1, state: s.State()}
+	if fx.ExpectTerminal != nil && *fx.ExpectTerminal && !fr.terminal(s, c.state) {
+		c.fail(fx.at("expect_terminal"), "expect_terminal: state %q is not terminal", c.state)
+	}
+	n := len(fr.allEvents)
+	if fx.ExpectEventsAtLeast != nil && n < *fx.ExpectEventsAtLeast {
+		c.fail(fx.at("expect_events_count_atleast"), "expect_events_count_atleast: got %d events, want >= %d", n, *fx.ExpectEventsAtLeast)
+	}
+	if fx.ExpectEventsAtMost != nil && n > *fx.ExpectEventsAtMost {
+		c.fail(fx.at("expect_events_count_atmost"), "expect_events_count_atmost: got %d events, want <= %d", n, *fx.ExpectEventsAtMost)
+	}
+	if fx.ExpectNoErrors != nil && *fx.ExpectNoErrors && fr.hadErrors {
+		c.fail(fx.at("expect_no_errors"), "expect_no_errors: there were validation errors")
+	}
+	world := s.World()
+	fr.observeFinal(world)
+	c.worldKeys("expect_world_final", fx.ExpectWorldFinal, world, false)
+	c.noHostCalls(fx.at("expect_no_host_calls"), fx.ExpectNoHostCalls, fr.allEvents, fr.legacy)
+	if fx.StrictCassetteCoverage && fr.hc != nil {
+		if left := fr.hc.Remaining(); len(left) > 0 {
+			c.fail(fx.at("strict_cassette_coverage"), "unexpected remaining episodes: %v", left)
 		}
 	}
 	for _, fe := range fx.ExpectFiles {
 		fr.fileCheck(c, fe)
 	}
-	c.events = nil
 	for i := range c.fails {
 		c.fails[i].Events = nil
 	}
