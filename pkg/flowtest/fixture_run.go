@@ -168,7 +168,7 @@ func (fr *fixtureRun) run(ctx context.Context) {
 			fr.sess.Close()
 		}
 	}()
-	if fr.turns(ctx) {
+	if fr.play(func(t *Turn) (*TurnResult, bool) { return fr.turn(ctx, t) }, fr.r.opts.observe) {
 		fr.finish(fr.sess)
 	}
 }
@@ -359,11 +359,6 @@ func (fr *fixtureRun) sessionOptions(ld *compose.Loaded, reg *host.Registry, wor
 		o.Views = ld.Views
 	}
 	return o
-}
-
-// turns runs the fixture's turns on its session.
-func (fr *fixtureRun) turns(ctx context.Context) bool {
-	return fr.play(func(t *Turn) (*TurnResult, bool) { return fr.turn(ctx, t) }, fr.r.opts.observe)
 }
 
 // play runs each of the fixture's turns through turn, keeping its result
