@@ -43,11 +43,8 @@ func LintIntentSources(app string, st *story.Story, sources map[string][]byte) [
 	// the static harness's default recording, to find fixtures it would
 	// skip whole
 	rec := filepath.Join(filepath.Dir(app), "recording.yaml")
-	if entries, err := readStaticRecording("", rec); err == nil {
-		il.rec, il.recorded = rec, map[string]bool{}
-		for _, e := range entries {
-			il.recorded[staticKey(e.State, e.Input)] = true
-		}
+	if h, err := NewStaticHarness("", rec); err == nil {
+		il.rec, il.recorded = rec, h
 	}
 	for _, f := range files {
 		data, err := readBounded(f)
@@ -70,10 +67,10 @@ type intentLint struct {
 	file string
 	line int // the document's first line in the file, less one
 	ds   []diag.Diagnostic
-	// rec is the default recording read, recorded its (state, input)
-	// keys; nil when there is none that reads
+	// rec is the default recording read, recorded the static harness
+	// answering from it; nil when there is none that reads
 	rec      string
-	recorded map[string]bool
+	recorded *StaticHarness
 }
 
 func (il *intentLint) warn(n *yaml.Node, r *diag.Rule, format string, args ...any) {
@@ -148,7 +145,7 @@ func (il *intentLint) skipped(f *yaml.Node, i int, state string) {
 		return // a miss is a passing run there
 	}
 	for _, c := range ins.Content {
-		if in, err := inputText(c); err != nil || il.recorded[staticKey(state, in)] {
+		if in, err := inputText(c); err != nil || il.recorded.entries[staticKey(state, in)] != nil {
 			return
 		}
 	}

@@ -122,10 +122,7 @@ func (l *fixtureLint) turns() {
 		}
 	}
 	if fx.InitialState == "" && !fx.Orchestrated() && len(fx.Turns) > 0 {
-		root := "<the story's root>"
-		if l.root != nil && l.root.Root != "" {
-			root = l.root.Root
-		}
+		root := cmp.Or(l.root.Root, "<the story's root>") // l.root: lint's story, never nil
 		l.warn(fx.at("test_kind"), ruleUnknownState, "no initial_state: this fixture runs on the legacy path, which starts in the state \"\" and rejects every intent, as the existing engine does; add initial_state: %s (or use_orchestrator: true, which starts at the root)", root)
 	}
 	if fx.InitialState != "" && !ix.hasState(fx.InitialState) {
