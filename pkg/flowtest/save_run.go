@@ -108,16 +108,12 @@ func readRun(run SaveRun) (*runFacts, error) {
 		first, last = inputTurns[0], inputTurns[consumed-1]
 	}
 	f.jobTurns = make([]bool, consumed)
-	turnIndex := map[int64]int{}
-	for i, t := range inputTurns {
-		turnIndex[t] = i
-	}
 	for _, ev := range evs {
 		if ev.kind == engine.KindWorldUpdate && (first < 0 || ev.turn < first) {
 			foldUpdate(f.initialWorld, ev.payload)
 		}
 		if ev.kind == engine.KindJobSubmitted {
-			if i, ok := turnIndex[ev.turn]; ok {
+			if i := slices.Index(inputTurns, ev.turn); i >= 0 { // (one turn.input per turn)
 				f.jobTurns[i] = true
 			}
 		}
