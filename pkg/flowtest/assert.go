@@ -203,10 +203,8 @@ func (c *checker) viewChecks(t *Turn, view string) (mismatch *Failure) {
 const kindDispatched = "harness.dispatched"
 
 // hostCallChecks counts harness.dispatched events of the turn by full
-// handler name (flow-format.md §3.8); background calls emit none.
-//
-// An engine that writes no harness.dispatched (yet) is read through its
-// foreground harness.called events instead, so the verdict stays upstream's.
+// handler name (flow-format.md §3.8; dispatchKind); background calls emit
+// none.
 func (c *checker) hostCallChecks(t *Turn, evs []event, legacy bool) {
 	for _, hc := range t.ExpectHostCalls {
 		n := countMatching(hostCalls(evs, legacy, hc.Handler), hc.Args)

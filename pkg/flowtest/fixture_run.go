@@ -693,9 +693,7 @@ func (fr *fixtureRun) outcome(t *Turn, c *checker, in *engine.Input, turn *engin
 		}
 		out.rej = &rej
 	}
-	if out.rej != nil {
-		fr.hadErrors = true
-	}
+	fr.hadErrors = fr.hadErrors || out.rej != nil
 	if turn.Err != nil {
 		c.fail(t.Pos, "the turn failed: %v", turn.Err)
 	}
@@ -715,11 +713,9 @@ func (fr *fixtureRun) advance(ctx context.Context, t *Turn, c *checker, clockOnl
 		return false
 	}
 	// A timeout, job completion or on_complete turn that fails (the
-	// advance's Err) is rolled back by the session, state and world as
-	// before, and its
-	// turn.end {error} event stays in the turn's events; as upstream's
-	// rig, the advance goes on and the fixture's turn does not fail
-	// (docs/compat/flowtest.md).
+	// advance's Err) is rolled back by the session, its turn.end {error}
+	// event kept in the turn's events; as upstream's rig, the advance goes
+	// on and the fixture's turn does not fail (docs/compat/flowtest.md).
 	return true
 }
 

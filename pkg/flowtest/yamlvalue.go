@@ -90,15 +90,13 @@ func nodeValue(n *yaml.Node, budget *int, depth int) (any, error) {
 	return nil, nil
 }
 
+// keyString is a mapping key's value as a map key: null as "null",
+// anything else as fmt prints it (a string as itself).
 func keyString(v any) string {
-	switch t := v.(type) {
-	case nil:
+	if v == nil {
 		return "null"
-	case string:
-		return t
-	default:
-		return fmt.Sprint(t)
 	}
+	return fmt.Sprint(v)
 }
 
 func scalarValue(n *yaml.Node) any {
