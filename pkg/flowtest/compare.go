@@ -137,12 +137,7 @@ func typeName(v any) string {
 // nestedDiff is diffValue when either side is a map or a list (a scalar's
 // failure message already says all), else nil.
 func nestedDiff(path string, got, want any) []string {
-	switch norm(got).(type) {
-	case map[string]any, []any:
-		return diffValue(path, got, want)
-	}
-	switch norm(want).(type) {
-	case map[string]any, []any:
+	if nested := []string{"map", "list"}; slices.Contains(nested, typeName(got)) || slices.Contains(nested, typeName(want)) {
 		return diffValue(path, got, want)
 	}
 	return nil

@@ -168,7 +168,7 @@ func (fr *fixtureRun) run(ctx context.Context) {
 			fr.sess.Close()
 		}
 	}()
-	if fr.turns(ctx) {
+	if fr.play(func(t *Turn) (*TurnResult, bool) { return fr.turn(ctx, t) }, fr.r.opts.observe) {
 		fr.finish(fr.sess)
 	}
 }
@@ -321,11 +321,7 @@ func (fr *fixtureRun) initialWorld() (map[string]any, bool) {
 		fr.fatal(fr.fx.Pos, "%v", err)
 		return nil, false
 	}
-	for k, v := range rigSeeded {
-		if _, ok := world[k]; !ok {
-			world[k] = v
-		}
-	}
+	seedRig(world)
 	for _, kv := range fr.fx.InitialWorld {
 		world[kv.Key] = jsonvalue.CopyNilAsEmpty(kv.Value)
 	}
@@ -363,11 +359,6 @@ func (fr *fixtureRun) sessionOptions(ld *compose.Loaded, reg *host.Registry, wor
 		o.Views = ld.Views
 	}
 	return o
-}
-
-// turns runs the fixture's turns on its session.
-func (fr *fixtureRun) turns(ctx context.Context) bool {
-	return fr.play(func(t *Turn) (*TurnResult, bool) { return fr.turn(ctx, t) }, fr.r.opts.observe)
 }
 
 // play runs each of the fixture's turns through turn, keeping its result
@@ -702,9 +693,7 @@ func (fr *fixtureRun) outcome(t *Turn, c *checker, in *engine.Input, turn *engin
 		}
 		out.rej = &rej
 	}
-	if out.rej != nil {
-		fr.hadErrors = true
-	}
+	fr.hadErrors = fr.hadErrors || out.rej != nil
 	if turn.Err != nil {
 		c.fail(t.Pos, "the turn failed: %v", turn.Err)
 	}
@@ -724,11 +713,9 @@ func (fr *fixtureRun) advance(ctx context.Context, t *Turn, c *checker, clockOnl
 		return false
 	}
 	// A timeout, job completion or on_complete turn that fails (the
-	// advance's Err) is rolled back by the session, state and world as
-	// before, and its
-	// turn.end {error} event stays in the turn's events; as upstream's
-	// rig, the advance goes on and the fixture's turn does not fail
-	// (docs/compat/flowtest.md).
+	// advance's Err) is rolled back by the session, its turn.end {error}
+	// event kept in the turn's events; as upstream's rig, the advance goes
+	// on and the fixture's turn does not fail (docs/compat/flowtest.md).
 	return true
 }
 
@@ -848,37 +835,32 @@ type session interface {
 // sets the verdict.
 func (fr *fixtureRun) finish(s session) {
 	fx := fr.fx
-	c := &checker{turn: -1}
-	if s != nil {
-		state := s.State()
-		c.state = state
-		if fx.ExpectTerminal != nil && *fx.ExpectTerminal && !fr.terminal(s, state) {
-			c.fail(fx.at("expect_terminal"), "expect_terminal: state %q is not terminal", state)
-		}
-		n := len(fr.allEvents)
-		if fx.ExpectEventsAtLeast != nil && n < *fx.ExpectEventsAtLeast {
-			c.fail(fx.at("expect_events_count_atleast"), "expect_events_count_atleast: got %d events, want >= %d", n, *fx.ExpectEventsAtLeast)
-		}
-		if fx.ExpectEventsAtMost != nil && n > *fx.ExpectEventsAtMost {
-			c.fail(fx.at("expect_events_count_atmost"), "expect_events_count_atmost: got %d events, want <= %d", n, *fx.ExpectEventsAtMost)
-		}
-		if fx.ExpectNoErrors != nil && *fx.ExpectNoErrors && fr.hadErrors {
-			c.fail(fx.at("expect_no_errors"), "expect_no_errors: there were validation errors")
-		}
-		world := s.World()
-		fr.observeFinal(world)
-		c.worldKeys("expect_world_final", fx.ExpectWorldFinal, world, false)
-		c.noHostCalls(fx.at("expect_no_host_calls"), fx.ExpectNoHostCalls, fr.allEvents, fr.legacy)
-		if fx.StrictCassetteCoverage && fr.hc != nil {
-			if left := fr.hc.Remaining(); len(left) > 0 {
-				c.fail(fx.at("strict_cassette_coverage"), "unexpected remaining episodes: %v", left)
-			}
+	c := &checker{turn: -1, state: s.State()}
+	if fx.ExpectTerminal != nil && *fx.ExpectTerminal && !fr.terminal(s, c.state) {
+		c.fail(fx.at("expect_terminal"), "expect_terminal: state %q is not terminal", c.state)
+	}
+	n := len(fr.allEvents)
+	if fx.ExpectEventsAtLeast != nil && n < *fx.ExpectEventsAtLeast {
+		c.fail(fx.at("expect_events_count_atleast"), "expect_events_count_atleast: got %d events, want >= %d", n, *fx.ExpectEventsAtLeast)
+	}
+	if fx.ExpectEventsAtMost != nil && n > *fx.ExpectEventsAtMost {
+		c.fail(fx.at("expect_events_count_atmost"), "expect_events_count_atmost: got %d events, want <= %d", n, *fx.ExpectEventsAtMost)
+	}
+	if fx.ExpectNoErrors != nil && *fx.ExpectNoErrors && fr.hadErrors {
+		c.fail(fx.at("expect_no_errors"), "expect_no_errors: there were validation errors")
+	}
+	world := s.World()
+	fr.observeFinal(world)
+	c.worldKeys("expect_world_final", fx.ExpectWorldFinal, world, false)
+	c.noHostCalls(fx.at("expect_no_host_calls"), fx.ExpectNoHostCalls, fr.allEvents, fr.legacy)
+	if fx.StrictCassetteCoverage && fr.hc != nil {
+		if left := fr.hc.Remaining(); len(left) > 0 {
+			c.fail(fx.at("strict_cassette_coverage"), "unexpected remaining episodes: %v", left)
 		}
 	}
 	for _, fe := range fx.ExpectFiles {
 		fr.fileCheck(c, fe)
 	}
-	c.events = nil
 	for i := range c.fails {
 		c.fails[i].Events = nil
 	}

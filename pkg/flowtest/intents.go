@@ -67,9 +67,6 @@ type ExpectFailure struct {
 	AnyOf []string
 }
 
-// Key is the fixture's baseline key, "<state>::<id>".
-func (f *IntentFixture) Key() string { return f.State + "::" + f.ID }
-
 // rawIntentDoc is the YAML shape of an intents document; unknown keys are
 // ignored, as upstream's decoder does.
 type rawIntentDoc struct {
@@ -133,7 +130,8 @@ func ParseIntents(file string, data []byte) ([]*IntentSuite, error) {
 			return nil, fmt.Errorf("%s:%d: intent fixture: the document is %s, where a mapping (test_kind: intents, state:, fixtures:) is expected", file, root.Line+pc.line, nodeShape(root))
 		}
 		textTimestamps(root) // slot values keep their text, as upstream's
-		if fxs := yamlnode.Get(root, "fixtures"); fxs != nil {
+		fxs := yamlnode.Get(root, "fixtures")
+		if fxs != nil {
 			for _, f := range fxs.Content {
 				if in := yamlnode.Get(f, "intent"); in != nil {
 					// 1e3, 08: text, as in a recording (yaml-numbers.md)
@@ -153,7 +151,6 @@ func ParseIntents(file string, data []byte) ([]*IntentSuite, error) {
 			continue
 		}
 		s := &IntentSuite{File: file, Line: root.Line + pc.line, State: raw.State, Runs: int(raw.Defaults.Runs), MinPassRate: float64(raw.Defaults.MinPassRate)}
-		fxs := yamlnode.Get(root, "fixtures")
 		for i, rf := range raw.Fixtures {
 			fx := &IntentFixture{ID: rf.ID, State: raw.State, File: file, Line: s.Line, Inputs: []string(rf.Inputs),
 				ExpectFailure: rf.ExpectFailure, ExpectFallthrough: rf.ExpectFallthrough}

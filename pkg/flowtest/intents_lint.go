@@ -13,8 +13,6 @@ import (
 	"kitsoki/internal/yamlnode"
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/engine"
-	"kitsoki/pkg/fold"
-	"kitsoki/pkg/phases"
 	"kitsoki/pkg/story"
 )
 
@@ -41,20 +39,12 @@ func LintIntentSources(app string, st *story.Story, sources map[string][]byte) [
 		return nil
 	}
 	sort.Strings(files)
-	if fold.Changes(st) { // phase-generated states are states too
-		if f, err := fold.New(st, fold.Options{Phases: phases.Expand}); err == nil && f != nil {
-			st = f.Story
-		}
-	}
-	il := intentLint{ix: indexStory(st)}
+	il := intentLint{ix: indexFolded(st)}
 	// the static harness's default recording, to find fixtures it would
 	// skip whole
 	rec := filepath.Join(filepath.Dir(app), "recording.yaml")
-	if entries, err := readStaticRecording("", rec); err == nil {
-		il.rec, il.recorded = rec, map[string]bool{}
-		for _, e := range entries {
-			il.recorded[staticKey(e.State, e.Input)] = true
-		}
+	if h, err := NewStaticHarness("", rec); err == nil {
+		il.rec, il.recorded = rec, h
 	}
 	for _, f := range files {
 		data, err := readBounded(f)
@@ -63,13 +53,9 @@ func LintIntentSources(app string, st *story.Story, sources map[string][]byte) [
 		}
 		sources[f] = data
 		il.file = f
-		for _, pc := range split(data) {
-			var doc yaml.Node
-			if yaml.Unmarshal(pc.src, &doc) != nil || len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
-				continue
-			}
-			il.line = pc.line
-			il.doc(doc.Content[0])
+		for _, d := range mappingDocs(data) {
+			il.line = d.line
+			il.doc(d.root)
 		}
 	}
 	return il.ds
@@ -81,10 +67,10 @@ type intentLint struct {
 	file string
 	line int // the document's first line in the file, less one
 	ds   []diag.Diagnostic
-	// rec is the default recording read, recorded its (state, input)
-	// keys; nil when there is none that reads
+	// rec is the default recording read, recorded the static harness
+	// answering from it; nil when there is none that reads
 	rec      string
-	recorded map[string]bool
+	recorded *StaticHarness
 }
 
 func (il *intentLint) warn(n *yaml.Node, r *diag.Rule, format string, args ...any) {
@@ -159,7 +145,7 @@ func (il *intentLint) skipped(f *yaml.Node, i int, state string) {
 		return // a miss is a passing run there
 	}
 	for _, c := range ins.Content {
-		if in, err := inputText(c); err != nil || il.recorded[staticKey(state, in)] {
+		if in, err := inputText(c); err != nil || il.recorded.entries[staticKey(state, in)] != nil {
 			return
 		}
 	}

@@ -1,6 +1,7 @@
 package flowtest
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -162,9 +163,7 @@ func judgeRoute(m *engine.Machine, fx *IntentFixture, ans *RouteAnswer, err erro
 		if errors.Is(err, ErrRecordingMiss) {
 			return false, false
 		}
-		if in.FirstError == "" {
-			in.FirstError = err.Error()
-		}
+		in.FirstError = cmp.Or(in.FirstError, err.Error())
 		return true, false
 	}
 	var given map[string]any // an answer with no slot map gets no defaults
@@ -180,9 +179,7 @@ func judgeRoute(m *engine.Machine, fx *IntentFixture, ans *RouteAnswer, err erro
 		}
 	}
 	if cerr != nil {
-		if in.FirstError == "" {
-			in.FirstError = cerr.Error()
-		}
+		in.FirstError = cmp.Or(in.FirstError, cerr.Error())
 		return true, false
 	}
 	switch {

@@ -129,8 +129,8 @@ func firstLine(s string) string {
 	return line
 }
 
-// MergeJUnit is not needed: a JUnit-aware CI merges shard files itself;
-// kitsoki test merge merges the JSON reports and can write JUnit from them.
+// junitFromReport is a (merged) JSON report as results, each failure at
+// its file.
 func junitFromReport(r *Report) []*Result {
 	var out []*Result
 	for _, f := range r.Results {

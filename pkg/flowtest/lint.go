@@ -50,14 +50,7 @@ func lint(st *story.Story, fxs []*Fixture) []diag.Diagnostic {
 	if st == nil || len(fxs) == 0 {
 		return nil // nothing to check: the story is not folded for nothing
 	}
-	root := st // the loaded story's project root, before any fold
-	// A story fold.New would only copy is indexed as loaded.
-	if fold.Changes(st) {
-		if f, err := fold.New(st, fold.Options{Phases: phases.Expand}); err == nil && f != nil {
-			st = f.Story
-		}
-	}
-	fl := fixtureLint{root: root, ix: indexStory(st)}
+	fl := fixtureLint{root: st, ix: indexFolded(st)}
 	for _, fx := range fxs {
 		fl.fx = fx
 		fl.files()
@@ -129,10 +122,7 @@ func (l *fixtureLint) turns() {
 		}
 	}
 	if fx.InitialState == "" && !fx.Orchestrated() && len(fx.Turns) > 0 {
-		root := "<the story's root>"
-		if l.root != nil && l.root.Root != "" {
-			root = l.root.Root
-		}
+		root := cmp.Or(l.root.Root, "<the story's root>") // l.root: lint's story, never nil
 		l.warn(fx.at("test_kind"), ruleUnknownState, "no initial_state: this fixture runs on the legacy path, which starts in the state \"\" and rejects every intent, as the existing engine does; add initial_state: %s (or use_orchestrator: true, which starts at the root)", root)
 	}
 	if fx.InitialState != "" && !ix.hasState(fx.InitialState) {
@@ -156,10 +146,13 @@ func (l *fixtureLint) turns() {
 		if t.Intent != nil && t.Intent.Name != "" && !ix.intents[t.Intent.Name] {
 			l.warn(t.Intent.Pos, ruleUnknownIntent, "turns[%d]: intent %q is not declared or handled by any state of the story", t.Index, t.Intent.Name)
 		}
-		for _, k := range emptyStateKeys(t) {
-			l.warn(t.valueAt(k), ruleNotChecked, "turns[%d].%s is empty and asserts nothing (upstream reads an empty value as unset)", t.Index, k)
+		refs := statesOf(t)
+		for _, s := range refs {
+			if s.empty {
+				l.warn(t.valueAt(s.key), ruleNotChecked, "turns[%d].%s is empty and asserts nothing (upstream reads an empty value as unset)", t.Index, s.key)
+			}
 		}
-		for _, s := range statesOf(t) {
+		for _, s := range refs {
 			if s.name != "" && !ix.hasState(s.name) {
 				l.warn(t.valueAt(s.key), ruleUnknownState, "turns[%d].%s: %q is not a state of the story%s", t.Index, s.key, s.name, ix.suggestState(s.name))
 			}
@@ -170,33 +163,26 @@ func (l *fixtureLint) turns() {
 	}
 }
 
-type stateRef struct{ key, name string }
-
-// emptyStateKeys are the state assertions of t written empty.
-func emptyStateKeys(t *Turn) []string {
-	var out []string
-	if t.ExpectState != nil && *t.ExpectState == "" {
-		out = append(out, "expect_state")
-	}
-	if t.ExpectNotState != nil && *t.ExpectNotState == "" {
-		out = append(out, "expect_not_state")
-	}
-	if t.ExpectStateIn != nil && len(t.ExpectStateIn) == 0 {
-		out = append(out, "expect_state_in")
-	}
-	return out
+// stateRef is a state one of a turn's assertions names; empty: the
+// assertion is written empty.
+type stateRef struct {
+	key, name string
+	empty     bool
 }
 
 func statesOf(t *Turn) []stateRef {
 	var out []stateRef
 	if t.ExpectState != nil {
-		out = append(out, stateRef{"expect_state", *t.ExpectState})
+		out = append(out, stateRef{"expect_state", *t.ExpectState, *t.ExpectState == ""})
 	}
 	if t.ExpectNotState != nil {
-		out = append(out, stateRef{"expect_not_state", *t.ExpectNotState})
+		out = append(out, stateRef{"expect_not_state", *t.ExpectNotState, *t.ExpectNotState == ""})
+	}
+	if t.ExpectStateIn != nil && len(t.ExpectStateIn) == 0 {
+		out = append(out, stateRef{"expect_state_in", "", true})
 	}
 	for _, s := range t.ExpectStateIn {
-		out = append(out, stateRef{"expect_state_in", s})
+		out = append(out, stateRef{"expect_state_in", s, false})
 	}
 	return out
 }
@@ -217,6 +203,17 @@ type storyIndex struct {
 // maxSuggestions is how many did-you-means one lint of a story's
 // fixtures looks up.
 const maxSuggestions = 200
+
+// indexFolded is indexStory of st with its phase-generated states (a
+// story fold.New would only copy is indexed as loaded).
+func indexFolded(st *story.Story) *storyIndex {
+	if fold.Changes(st) {
+		if f, err := fold.New(st, fold.Options{Phases: phases.Expand}); err == nil && f != nil {
+			st = f.Story
+		}
+	}
+	return indexStory(st)
+}
 
 func indexStory(st *story.Story) *storyIndex {
 	ix := &storyIndex{states: map[string]bool{}, intents: map[string]bool{}, invoked: map[string]bool{}}

@@ -1,6 +1,7 @@
 package flowtest
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -15,6 +16,7 @@ import (
 	"kitsoki/internal/atomicfile"
 	"kitsoki/internal/jsonvalue"
 	"kitsoki/internal/safefile"
+	"kitsoki/pkg/compose"
 	"kitsoki/pkg/engine"
 	"kitsoki/pkg/story"
 )
@@ -82,115 +84,42 @@ func SaveFixture(ctx context.Context, run SaveRun, o SaveOptions) (*Saved, error
 	}
 	ro := o.Runner
 	ro.Jobs = 1
-	var seen []observed
+	d := &draft{file: file, app: run.Story, facts: facts}
 	ro.observe = func(turn int, state string, world map[string]any) {
-		seen = append(seen, observed{turn: turn, state: state, world: jsonWorld(world)})
+		d.seen = append(d.seen, observed{turn: turn, state: state, world: jsonWorld(world)})
 	}
-	runner := NewRunner(ro)
-	ld, err := runner.Story(run.Story)
+	d.runner = NewRunner(ro)
+	ld, err := d.runner.Story(run.Story)
 	if err != nil {
 		return nil, fmt.Errorf("--save-fixture: %v", err)
 	}
-	base, err := engine.InitWorld(ld.Machine.World, nil, nil)
+	saved, cassette, err := d.compose(ld, run.Result.Finished(), o)
 	if err != nil {
-		return nil, fmt.Errorf("--save-fixture: %v", err)
+		return nil, err
 	}
-	for k, v := range rigSeeded {
-		if _, ok := base[k]; !ok {
-			base[k] = v
-		}
-	}
-
-	sf := &savedFixture{
-		Header: []string{
-			fmt.Sprintf("Saved by kitsoki run --save-fixture from a run of %s.", filepath.ToSlash(relTo(filepath.Dir(file), run.Story))),
-			"Expectations are what the run reached; edit them to say what must hold.",
-		},
-		App:          filepath.ToSlash(relTo(filepath.Dir(file), run.Story)),
-		InitialState: facts.initialState,
-		InitialWorld: worldDiff(jsonWorld(base), facts.initialWorld),
-		Terminal:     run.Result.Finished(),
-	}
-	stubs, stubbed := planStubs(facts.calls)
-	saved := &Saved{File: file, Turns: len(facts.inputs), Flows: filepath.ToSlash(relTo(filepath.Dir(run.Story), file))}
-	var cassette []byte
-	if stubbed {
-		sf.Stubs, saved.Stubs = stubs, len(stubs)
-	} else {
-		saved.Cassette = strings.TrimSuffix(file, filepath.Ext(file)) + ".cassette.yaml"
-		if _, err := saveTarget(saved.Cassette, o.Root, o.Force); err != nil {
-			return nil, err
-		}
-		sf.HostCassette = filepath.Base(saved.Cassette)
-		if cassette, err = cassetteYAML(ld.Story.App.ID, facts.calls); err != nil {
-			return nil, fmt.Errorf("--save-fixture: %v", err)
-		}
-		saved.Episodes = len(facts.calls)
-	}
-	for i, in := range facts.inputs {
-		t := savedTurn{Intent: in.Intent, Slots: jsonWorld(in.Slots)}
-		if facts.jobTurns[i] {
-			t.Advance = jobAdvance
-		}
-		sf.Turns = append(sf.Turns, t)
-	}
-
 	if cassette != nil {
 		// The rig reads the cassette the fixture names, beside it: a
 		// scratch copy until the fixture passes, so a refused save leaves
 		// an existing cassette as it was.
-		scratch, err := os.CreateTemp(filepath.Dir(file), ".save-fixture-*.cassette.yaml")
-		if err != nil {
-			return nil, fmt.Errorf("--save-fixture: %v", err)
-		}
-		defer os.Remove(scratch.Name())
-		_, err = scratch.Write(cassette)
-		if cerr := scratch.Close(); err == nil {
-			err = cerr
+		scratch, err := writeScratch(filepath.Dir(file), cassette)
+		if scratch != "" {
+			defer os.Remove(scratch)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("--save-fixture: %v", err)
 		}
-		sf.HostCassette = filepath.Base(scratch.Name())
+		d.sf.HostCassette = filepath.Base(scratch)
 	}
-
-	// Two runs of the draft: what the rig reaches, and which world values
-	// it reaches every time.
-	var passes [2][]observed
-	for p := range passes {
-		seen = nil
-		if res, err := runDraft(ctx, runner, sf, file, run.Story); err != nil {
-			return nil, err
-		} else if res.Fatal != nil {
-			return nil, fmt.Errorf("--save-fixture: the saved fixture cannot run: %s", res.Fatal.Detail())
-		}
-		passes[p] = seen
-	}
-	if err := expectations(sf, facts, passes[0], passes[1]); err != nil {
+	if err := d.settle(ctx); err != nil {
 		return nil, err
-	}
-	seen = nil
-	res, err := runDraft(ctx, runner, sf, file, run.Story)
-	if err != nil {
-		return nil, err
-	}
-	if !res.Passed() {
-		var msgs []string
-		if res.Fatal != nil {
-			msgs = append(msgs, res.Fatal.Detail())
-		}
-		for _, f := range res.Failures {
-			msgs = append(msgs, f.Detail())
-		}
-		return nil, fmt.Errorf("--save-fixture: the fixture does not pass its own run (nothing saved; please report it):\n  %s", strings.Join(msgs, "\n  "))
 	}
 	if cassette != nil {
-		sf.HostCassette = filepath.Base(saved.Cassette)
+		d.sf.HostCassette = filepath.Base(saved.Cassette)
 		if err := atomicfile.Write(saved.Cassette, cassette, 0o644); err != nil {
 			return nil, fmt.Errorf("--save-fixture: %s: %v", saved.Cassette, atomicfile.Cause(err))
 		}
 	}
-	data, err := sf.marshal()
+	data, err := d.sf.marshal()
 	if err != nil {
 		return nil, fmt.Errorf("--save-fixture: %v", err)
 	}
@@ -200,9 +129,112 @@ func SaveFixture(ctx context.Context, run SaveRun, o SaveOptions) (*Saved, error
 	return saved, nil
 }
 
-// rigSeeded are the keys every flow rig world starts with
-// (initialWorld).
+// draft is the fixture SaveFixture is writing to file for the story app,
+// from a run's facts, and the runner that runs it (seen is what the
+// runner observed).
+type draft struct {
+	file, app string
+	facts     *runFacts
+	runner    *Runner
+	sf        *savedFixture
+	seen      []observed
+}
+
+// compose builds the draft's document without expectations: the run's
+// start, inputs and answers (stubs, or a host cassette whose YAML it
+// returns when one call site answered differently on different calls).
+func (d *draft) compose(ld *compose.Loaded, terminal bool, o SaveOptions) (*Saved, []byte, error) {
+	base, err := engine.InitWorld(ld.Machine.World, nil, nil)
+	if err != nil {
+		return nil, nil, fmt.Errorf("--save-fixture: %v", err)
+	}
+	seedRig(base)
+	app := filepath.ToSlash(relTo(filepath.Dir(d.file), d.app))
+	d.sf = &savedFixture{
+		Header:       []string{"Saved by kitsoki run --save-fixture from a run of " + app + ".", "Expectations are what the run reached; edit them to say what must hold."},
+		App:          app,
+		InitialState: d.facts.initialState,
+		InitialWorld: worldDiff(jsonWorld(base), d.facts.initialWorld),
+		Terminal:     terminal,
+	}
+	for i, in := range d.facts.inputs {
+		t := savedTurn{Intent: in.Intent, Slots: jsonWorld(in.Slots)}
+		if d.facts.jobTurns[i] {
+			t.Advance = jobAdvance
+		}
+		d.sf.Turns = append(d.sf.Turns, t)
+	}
+	saved := &Saved{File: d.file, Turns: len(d.facts.inputs), Flows: filepath.ToSlash(relTo(filepath.Dir(d.app), d.file))}
+	if stubs, ok := planStubs(d.facts.calls); ok {
+		d.sf.Stubs, saved.Stubs = stubs, len(stubs)
+		return saved, nil, nil
+	}
+	saved.Cassette = strings.TrimSuffix(d.file, filepath.Ext(d.file)) + ".cassette.yaml"
+	if _, err := saveTarget(saved.Cassette, o.Root, o.Force); err != nil {
+		return nil, nil, err
+	}
+	cassette, err := cassetteYAML(ld.Story.App.ID, d.facts.calls)
+	if err != nil {
+		return nil, nil, fmt.Errorf("--save-fixture: %v", err)
+	}
+	saved.Episodes = len(d.facts.calls)
+	return saved, cassette, nil
+}
+
+// writeScratch writes a cassette to a new scratch file in dir and returns
+// its path ("" when none was created).
+func writeScratch(dir string, cassette []byte) (string, error) {
+	scratch, err := os.CreateTemp(dir, ".save-fixture-*.cassette.yaml")
+	if err != nil {
+		return "", err
+	}
+	_, err = scratch.Write(cassette)
+	return scratch.Name(), cmp.Or(err, scratch.Close())
+}
+
+// settle runs the draft twice, to learn what the rig reaches and which
+// world values it reaches every time, fills in the expectations, and
+// runs it once more: it must pass.
+func (d *draft) settle(ctx context.Context) error {
+	var passes [2][]observed
+	for p := range passes {
+		d.seen = nil
+		if res, err := runDraft(ctx, d.runner, d.sf, d.file, d.app); err != nil {
+			return err
+		} else if res.Fatal != nil {
+			return fmt.Errorf("--save-fixture: the saved fixture cannot run: %s", res.Fatal.Detail())
+		}
+		passes[p] = d.seen
+	}
+	if err := expectations(d.sf, d.facts, passes[0], passes[1]); err != nil {
+		return err
+	}
+	d.seen = nil
+	res, err := runDraft(ctx, d.runner, d.sf, d.file, d.app)
+	if err != nil || res.Passed() {
+		return err
+	}
+	var msgs []string
+	if res.Fatal != nil {
+		msgs = append(msgs, res.Fatal.Detail())
+	}
+	for _, f := range res.Failures {
+		msgs = append(msgs, f.Detail())
+	}
+	return fmt.Errorf("--save-fixture: the fixture does not pass its own run (nothing saved; please report it):\n  %s", strings.Join(msgs, "\n  "))
+}
+
+// rigSeeded are the keys every flow rig world starts with.
 var rigSeeded = map[string]any{"session_cost_usd": 0.0, "turn_cost_usd": 0.0, "last_error": "", "write_mode_scope": ""}
+
+// seedRig adds to world each rigSeeded key it lacks.
+func seedRig(world map[string]any) {
+	for k, v := range rigSeeded {
+		if _, ok := world[k]; !ok {
+			world[k] = v
+		}
+	}
+}
 
 // unsaved are world keys a run seeds for itself: never initial_world.
 var unsaved = map[string]bool{"session_id": true}

@@ -108,16 +108,12 @@ func readRun(run SaveRun) (*runFacts, error) {
 		first, last = inputTurns[0], inputTurns[consumed-1]
 	}
 	f.jobTurns = make([]bool, consumed)
-	turnIndex := map[int64]int{}
-	for i, t := range inputTurns {
-		turnIndex[t] = i
-	}
 	for _, ev := range evs {
 		if ev.kind == engine.KindWorldUpdate && (first < 0 || ev.turn < first) {
 			foldUpdate(f.initialWorld, ev.payload)
 		}
 		if ev.kind == engine.KindJobSubmitted {
-			if i, ok := turnIndex[ev.turn]; ok {
+			if i := slices.Index(inputTurns, ev.turn); i >= 0 { // (one turn.input per turn)
 				f.jobTurns[i] = true
 			}
 		}
@@ -181,7 +177,9 @@ func readCalls(evs []savedEvent, first int64, jobs []engine.JobInfo) []call {
 			}
 			i := q[0]
 			pending[ns] = q[1:]
-			out[i].Answer = returnedAnswer(ev.payload)
+			data, _ := ev.payload["data"].(map[string]any)
+			msg, _ := ev.payload["error"].(string)
+			out[i].Answer = answerOf(data, msg)
 		}
 	}
 	// Background jobs, in creation order per namespace.
@@ -193,27 +191,21 @@ func readCalls(evs []savedEvent, first int64, jobs []engine.JobInfo) []call {
 		js := byNS[ns]
 		for k, i := range idx[:min(len(idx), len(js))] {
 			j := js[k]
-			a := answer{Data: jsonWorld(j.Result)}
-			if j.Status == engine.JobFailed && j.Error != "" {
-				if a.Data == nil {
-					a.InfraError = j.Error
-				} else {
-					a.Error = j.Error
-				}
+			msg := ""
+			if j.Status == engine.JobFailed {
+				msg = j.Error
 			}
-			out[i].Answer = a
+			out[i].Answer = answerOf(jsonWorld(j.Result), msg)
 		}
 	}
 	return out
 }
 
-// returnedAnswer is a harness.returned payload as a stub's answer: an
+// answerOf is a call's data and error message as a stub's answer: an
 // error without data is an infrastructure failure (the engine's
 // callFailed), with data a domain error.
-func returnedAnswer(p map[string]any) answer {
-	a := answer{}
-	a.Data, _ = p["data"].(map[string]any)
-	msg, _ := p["error"].(string)
+func answerOf(data map[string]any, msg string) answer {
+	a := answer{Data: data}
 	switch {
 	case msg == "":
 	case a.Data == nil:

@@ -69,11 +69,11 @@ func TestPlanStubs(t *testing.T) {
 
 // An infrastructure failure (no data) is replayed as infra_error, a
 // domain error with its data.
-func TestReturnedAnswer(t *testing.T) {
-	if a := returnedAnswer(map[string]any{"error": "boom"}); a.InfraError != "boom" || a.Error != "" {
+func TestAnswerOf(t *testing.T) {
+	if a := answerOf(nil, "boom"); a.InfraError != "boom" || a.Error != "" {
 		t.Fatalf("%+v", a)
 	}
-	if a := returnedAnswer(map[string]any{"error": "exit 1", "data": map[string]any{"exit_code": 1.0}}); a.Error != "exit 1" || a.Data == nil {
+	if a := answerOf(map[string]any{"exit_code": 1.0}, "exit 1"); a.Error != "exit 1" || a.Data == nil {
 		t.Fatalf("%+v", a)
 	}
 }

@@ -1,6 +1,7 @@
 package flowtest
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 
@@ -56,10 +57,7 @@ func (ss *strandedSession) orchestratorTurn(t *Turn, name, code string, rejected
 		ss.turn++
 	}
 	ss.turn++
-	input := "[intent] " + name
-	if t.DisplayInput != "" {
-		input = t.DisplayInput
-	}
+	input := cmp.Or(t.DisplayInput, "[intent] "+name)
 	mk := func(kind string, p map[string]any) event {
 		return event{Event: engine.Event{Turn: ss.turn, Kind: kind, StatePath: ss.state, Payload: p}, payload: norm(p)}
 	}

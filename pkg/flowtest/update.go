@@ -266,7 +266,7 @@ func (s *srcDoc) edits(fx *Fixture, chs []change) ([]edit, []Change, Pos, error)
 
 // node walks path from the document root: the node there, and whether it
 // sits inside a flow collection. A step through an anchor, an alias or a
-// key a merge key supplies is refused.
+// key a merge key supplies is refused (rewrite refuses the node's own).
 func (s *srcDoc) node(path []step) (*yaml.Node, bool, error) {
 	n, flow := s.root, false
 	for _, st := range path {
@@ -290,9 +290,6 @@ func (s *srcDoc) node(path []step) (*yaml.Node, bool, error) {
 			return nil, false, fmt.Errorf("the file's shape differs from the fixture read")
 		}
 		n = next
-	}
-	if n.Kind == yaml.AliasNode || n.Anchor != "" {
-		return nil, false, errAnchor
 	}
 	return n, flow, nil
 }
@@ -369,8 +366,7 @@ func unstubbed(o *turnObs) error {
 
 // turnChanges are the changes of one turn's expectations.
 func turnChanges(t *Turn, o *turnObs) ([]change, Pos, error) {
-	turn := []step{keyStep("turns"), indexStep(t.Index)}
-	at := func(keys ...step) []step { return append(append([]step(nil), turn...), keys...) }
+	at := func(keys ...step) []step { return append([]step{keyStep("turns"), indexStep(t.Index)}, keys...) }
 	label := func(s string) string { return fmt.Sprintf("turn %d %s", t.Index+1, s) }
 	var out []change
 	if ee := t.ExpectError; ee != nil {
@@ -432,13 +428,7 @@ func hostCallChanges(hc HostCallExpect, calls []map[string]any, at []step) ([]ch
 	if n == 0 && len(calls) > 0 {
 		best, score, tie := -1, -1, false
 		for i, a := range calls {
-			s := 0
-			for _, kv := range hc.Args {
-				if equal(a[kv.Key], kv.Value) {
-					s++
-				}
-			}
-			switch {
+			switch s := argsMatched(a, hc.Args); {
 			case s > score:
 				best, score, tie = i, s, false
 			case s == score && !sameArgs(calls[best], a, hc.Args):
@@ -453,14 +443,14 @@ func hostCallChanges(hc HostCallExpect, calls []map[string]any, at []step) ([]ch
 			got := calls[best][kv.Key]
 			args[i] = KV{Key: kv.Key, Value: got, Pos: kv.Pos}
 			if !equal(got, kv.Value) {
-				out = append(out, change{path: append(append([]step(nil), at...), keyStep("args"), keyStep(kv.Key)), want: plain(norm(got)), pos: kv.Pos, what: fmt.Sprintf("args[%q]", kv.Key)})
+				out = append(out, change{path: slices.Concat(at, []step{keyStep("args"), keyStep(kv.Key)}), want: plain(norm(got)), pos: kv.Pos, what: fmt.Sprintf("args[%q]", kv.Key)})
 			}
 		}
 		n = countMatching(calls, args)
 	}
 	switch {
 	case hc.Times != nil && n != *hc.Times:
-		out = append(out, change{path: append(append([]step(nil), at...), keyStep("times")), want: int64(n), pos: hc.Pos, what: "times"})
+		out = append(out, change{path: slices.Concat(at, []step{keyStep("times")}), want: int64(n), pos: hc.Pos, what: "times"})
 	case hc.Times == nil && n == 0:
 		return nil, fmt.Errorf("%s was never called; --update never removes an assertion", hc.Handler)
 	}

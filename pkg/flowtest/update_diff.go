@@ -21,8 +21,8 @@ type region struct {
 
 // WriteDiff prints the change to the file as a unified diff (as diff -u
 // prints one, the path on both header lines), every line escaped for the
-// terminal. It is built
-// from the edits themselves, so it shows exactly what is rewritten.
+// terminal. It is built from the edits themselves, so it shows exactly
+// what is rewritten.
 func (fu *FileUpdate) WriteDiff(w io.Writer) {
 	old := splitLines(fu.Old)
 	starts := lineStarts(fu.Old)
@@ -75,12 +75,15 @@ func (fu *FileUpdate) WriteDiff(w io.Writer) {
 		var body bytes.Buffer
 		oldN, newN, at := 0, 0, from
 		hunkDelta := delta
-		for _, r := range rs[i:j] {
-			for ; at < r.oldFrom; at++ {
+		unchanged := func(to int) { // the old lines before to, as context
+			for ; at < to; at++ {
 				fmt.Fprintf(&body, " %s\n", termsafe.Printable(old[at]))
 				oldN++
 				newN++
 			}
+		}
+		for _, r := range rs[i:j] {
+			unchanged(r.oldFrom)
 			for ; at < r.oldTo; at++ {
 				fmt.Fprintf(&body, "-%s\n", termsafe.Printable(old[at]))
 				oldN++
@@ -91,11 +94,7 @@ func (fu *FileUpdate) WriteDiff(w io.Writer) {
 			}
 			delta += len(r.newLines) - (r.oldTo - r.oldFrom)
 		}
-		for ; at < to; at++ {
-			fmt.Fprintf(&body, " %s\n", termsafe.Printable(old[at]))
-			oldN++
-			newN++
-		}
+		unchanged(to)
 		fmt.Fprintf(w, "@@ -%s +%s @@\n", hunkRange(from, oldN), hunkRange(from+hunkDelta, newN))
 		_, _ = w.Write(body.Bytes())
 		i = j

@@ -65,8 +65,7 @@ func (s *srcDoc) rewrite(n *yaml.Node, path []step, want any, flow bool) ([]edit
 	if n.Kind == yaml.AliasNode || n.Anchor != "" {
 		return nil, errAnchor
 	}
-	budget := maxAliasExpansion
-	have, err := nodeValue(n, &budget, 0)
+	have, err := plainValue(n)
 	if err != nil {
 		return nil, err
 	}
@@ -398,8 +397,7 @@ func docValues(src []byte) ([]any, bool) {
 		if err := yaml.Unmarshal(pc.src, &n); err != nil {
 			return nil, false
 		}
-		budget := maxAliasExpansion
-		v, err := nodeValue(&n, &budget, 0)
+		v, err := plainValue(&n)
 		if err != nil {
 			return nil, false
 		}

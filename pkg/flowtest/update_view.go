@@ -20,26 +20,23 @@ const maxViewCells = 2 << 20
 // text, replaced by the view's text closest to it (at most a quarter of
 // its characters edited). Anything else is an error saying why.
 func repairView(pattern, view string) (string, error) {
-	if regexp.QuoteMeta(pattern) == pattern {
-		if pattern == "" {
-			return "", fmt.Errorf("an empty pattern matches any view")
-		}
-		if p, ok := respace(pattern, view); ok {
-			return p, nil // the same words, aligned anew
-		}
-		got, dist, ok := closest([]rune(pattern), []rune(view))
-		if !ok {
-			return "", fmt.Errorf("the view is too long to search for text close to %q; edit it by hand", clip(pattern))
-		}
-		if limit := max(1, len([]rune(pattern))/4); dist > limit {
-			return "", fmt.Errorf("the view holds nothing close to %q (the nearest text differs in %d characters); edit it by hand", clip(pattern), dist)
-		}
-		return regexp.QuoteMeta(got), nil
-	}
 	if p, ok := respace(pattern, view); ok {
-		return p, nil
+		return p, nil // the same words, aligned anew
 	}
-	return "", fmt.Errorf("the regular expression %q no longer matches the view, and --update rewrites only literal text and the widths of space runs in one; edit it by hand", clip(pattern))
+	switch {
+	case regexp.QuoteMeta(pattern) != pattern:
+		return "", fmt.Errorf("the regular expression %q no longer matches the view, and --update rewrites only literal text and the widths of space runs in one; edit it by hand", clip(pattern))
+	case pattern == "": // (respace finds no space run in it)
+		return "", fmt.Errorf("an empty pattern matches any view")
+	}
+	got, dist, ok := closest([]rune(pattern), []rune(view))
+	if !ok {
+		return "", fmt.Errorf("the view is too long to search for text close to %q; edit it by hand", clip(pattern))
+	}
+	if limit := max(1, len([]rune(pattern))/4); dist > limit {
+		return "", fmt.Errorf("the view holds nothing close to %q (the nearest text differs in %d characters); edit it by hand", clip(pattern), dist)
+	}
+	return regexp.QuoteMeta(got), nil
 }
 
 // closest is the substring of view with the fewest edits (insertions,

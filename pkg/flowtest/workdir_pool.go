@@ -19,16 +19,16 @@ type workDirs struct {
 // releases it.
 func (r *Runner) takeWorkDir() (string, func(), error) {
 	r.mu.Lock()
+	var dir string
 	if n := len(r.dirs.free); n > 0 {
-		dir := r.dirs.free[n-1]
-		r.dirs.free = r.dirs.free[:n-1]
-		r.mu.Unlock()
-		return dir, func() { r.releaseWorkDir(dir) }, nil
+		dir, r.dirs.free = r.dirs.free[n-1], r.dirs.free[:n-1]
 	}
 	r.mu.Unlock()
-	dir, err := os.MkdirTemp("", "kitsoki-flow-")
-	if err != nil {
-		return "", nil, err
+	if dir == "" {
+		var err error
+		if dir, err = os.MkdirTemp("", "kitsoki-flow-"); err != nil {
+			return "", nil, err
+		}
 	}
 	return dir, func() { r.releaseWorkDir(dir) }, nil
 }

@@ -18,13 +18,18 @@ const maxAliasExpansion = 100000
 // valueOf converts a YAML node into plain Go values: map[string]any,
 // []any, string, int64, float64, bool, nil.
 func (p *parser) valueOf(n *yaml.Node) any {
-	budget := maxAliasExpansion
-	v, err := nodeValue(n, &budget, 0)
+	v, err := plainValue(n)
 	if err != nil {
 		p.errf(n, ruleValue, "%v", err)
 		return nil
 	}
 	return v
+}
+
+// plainValue is n as valueOf reads it, within maxAliasExpansion.
+func plainValue(n *yaml.Node) (any, error) {
+	budget := maxAliasExpansion
+	return nodeValue(n, &budget, 0)
 }
 
 func nodeValue(n *yaml.Node, budget *int, depth int) (any, error) {
@@ -85,15 +90,13 @@ func nodeValue(n *yaml.Node, budget *int, depth int) (any, error) {
 	return nil, nil
 }
 
+// keyString is a mapping key's value as a map key: null as "null",
+// anything else as fmt prints it (a string as itself).
 func keyString(v any) string {
-	switch t := v.(type) {
-	case nil:
+	if v == nil {
 		return "null"
-	case string:
-		return t
-	default:
-		return fmt.Sprint(t)
 	}
+	return fmt.Sprint(v)
 }
 
 func scalarValue(n *yaml.Node) any {
