@@ -35,6 +35,9 @@ func TestStarlarkFSWorkdirThenStory(t *testing.T) {
 // directory is read, listed or found.
 func TestStarlarkFSWorkdirOutsideProject(t *testing.T) {
 	home, story := t.TempDir(), t.TempDir()
+	// the story is its own project whatever the temporary directory's
+	// ancestors hold (a stray /tmp/.kitsoki would make /tmp one)
+	storytest.WriteFile(t, filepath.Join(story, ".git", "HEAD"), "ref: refs/heads/main\n")
 	storytest.WriteFile(t, filepath.Join(home, "secret.txt"), "canary-7f3a")
 	storytest.WriteFile(t, filepath.Join(story, "mine.txt"), "mine")
 	storytest.WriteFile(t, filepath.Join(story, "s.star"), `def main(ctx):
