@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"strings"
 	"sync"
 	"time"
 
@@ -458,9 +457,15 @@ func (b *inboxStore) post(it InboxItem) string {
 	return it.ID
 }
 
-// Add implements host.Inbox (host.inbox.add).
+// Add implements host.Inbox (host.inbox.add). As upstream, a notification's
+// kind is not its severity: "checkpoint" and "action_required", exactly as
+// written, need attention; any other kind is info (conformance
+// inbox-kind-severity).
 func (b *inboxStore) Add(ctx context.Context, n host.Notification) (string, error) {
-	sev := cmp.Or(strings.TrimSpace(n.Kind), "info")
+	sev := "info"
+	if n.Kind == "checkpoint" || n.Kind == "action_required" {
+		sev = "action_required"
+	}
 	return b.post(InboxItem{Title: n.Title, Body: n.Body, Severity: sev, Thread: n.Thread, State: n.State}), nil
 }
 
