@@ -218,25 +218,14 @@ func (r *runner) walkParallel(ctx context.Context, intent string, slots map[stri
 		return fmt.Errorf("%s: intent %q: %w", arm.Pos, intent, err)
 	}
 	res = r.ancestorStay(res, owner)
-	tr := map[string]any{"from": from, "intent": intent, "slots": slots, "to": r.predictTo(res)}
-	r.t.walk.setHead(Event{Turn: r.turn, Kind: KindTransition, StatePath: r.statePathForEvent(), TS: r.now(), Payload: tr})
+	tr := r.holdTransition(from, intent, slots, res, 0)
 	if arm.View != nil {
 		// as upstream, the arm's view replaces the turn's (takeParallel
-		// set it); inside the configuration it sees as state the leaf
-		// the arm's target resolves to, the firing leaf for a stay, its
-		// helpers answering for the configuration (conformance
+		// set it); its helpers answer for the configuration (conformance
 		// par-transition-view, par-transition-view-menu)
-		r.t.transAt = leaf.Path
-		if !res.stay && res.state != nil {
-			if l, err := r.initialLeaf(res.state); err == nil {
-				r.t.transAt = l.Path
-			}
-		}
+		r.t.transAt = r.transViewLeaf(res, leaf)
 	}
-	reg := r.par.regionOf(leaf)
-	if owner != nil && owner != r.par.root && !owner.within(r.par.root) {
-		reg = nil // a handler above the root: every region may receive
-	}
+	reg := r.firingRegion(leaf, owner)
 	inside := !res.stay && res.state != nil && res.state.within(r.par.root)
 	if inside && reg != nil && r.par.regionOf(res.state) != reg {
 		// another region's state: as upstream, it takes the place of
@@ -276,6 +265,27 @@ func (r *runner) walkParallel(ctx context.Context, intent string, slots map[stri
 	}
 	tr["to"] = r.statePath()
 	return nil
+}
+
+// transViewLeaf is the leaf an arm's view taken inside the configuration
+// sees as state: the leaf the arm's target resolves to, the firing leaf
+// for a stay.
+func (r *runner) transViewLeaf(res target, leaf *State) string {
+	if !res.stay && res.state != nil {
+		if l, err := r.initialLeaf(res.state); err == nil {
+			return l.Path
+		}
+	}
+	return leaf.Path
+}
+
+// firingRegion is the region of the leaf whose walk found the handler
+// owner; nil for a handler above the root: every region may receive.
+func (r *runner) firingRegion(leaf, owner *State) *State {
+	if owner != nil && owner != r.par.root && !owner.within(r.par.root) {
+		return nil
+	}
+	return r.par.regionOf(leaf)
 }
 
 // moveRegionFrom writes the winning region's own move from old to dst
@@ -408,7 +418,7 @@ func (r *runner) fireAtParallelRoot(ctx context.Context, intent string, slots ma
 		return err
 	}
 	if arm == nil {
-		return fmt.Errorf("emit_intent %q at %q: no transition arm matched (intent has no on: handler, or all guards failed)", intent, r.statePath())
+		return r.noArmMatched(intent)
 	}
 	r.cur = r.par.leaves[0]
 	r.par.hop = true

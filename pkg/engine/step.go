@@ -20,43 +20,15 @@ import (
 // and its step is settled the same way (depth cap 4). The turn's
 // post-bind pass (postBind) is its caller's.
 func (r *runner) settle(ctx context.Context, st *step) error {
-	hops := 0
-	origin := ""        // where the step's hops left the machine
-	var originAt *State // that state outside a parallel configuration
-	var nested []string // the from of each redirect taken, for unwindRedirects
-	to := ""
-	var preLand landingWorld // the world before the last landing's on_enter
+	c := &redirectChain{}
 	for {
-		emits := st.emits
-		st.emits = nil
-		if len(nested) > 0 && len(emits) > 0 {
-			swallowed, err := r.landingEmits(ctx, emits, st, preLand)
-			if err != nil {
-				return err
-			}
-			if swallowed {
-				r.swallowed(origin, originAt)
-				return nil
-			}
-		} else {
-			if err := r.flushHeld(preLand.held); err != nil {
-				return err
-			}
-			preLand.held = nil
-			if err := r.dispatchEmits(ctx, emits, 0, st); err != nil {
-				return err
-			}
+		if done, err := r.settleEmits(ctx, st, c); done || err != nil {
+			return err
 		}
-		if len(nested) > 0 && len(emits) > 0 && r.exit == "" {
-			// hops fired by a landing's on_enter move the machine on:
-			// the unwinding transitions name where it rests
-			// (conformance bare-compound-target hop.yaml)
-			to = r.statePath()
-		}
-		if hops == 0 {
-			origin, originAt = r.statePath(), r.cur
+		if c.hops == 0 {
+			c.origin, c.originAt = r.statePath(), r.cur
 			if r.par != nil {
-				originAt = nil
+				c.originAt = nil
 			}
 		}
 		rd, err := r.dispatchCalls(ctx, st.calls)
@@ -65,91 +37,142 @@ func (r *runner) settle(ctx context.Context, st *step) error {
 			return err
 		}
 		if rd == nil {
-			if len(nested) > 0 && r.landingViewFails(ctx) {
+			if len(c.nested) > 0 && r.landingViewFails(ctx) {
 				// upstream renders the landing's view inside the
 				// redirect: a view that cannot render fails it, and
 				// the turn is swallowed as after a failed on_enter,
 				// the landing's effects kept (conformance
 				// mutate-landing-view-fails)
-				r.swallowed(origin, originAt)
+				r.swallowed(c.origin, c.originAt)
 				return nil
 			}
-			return r.unwindRedirects(nested, to)
+			return r.unwindRedirects(c.nested, c.to)
 		}
-		r.reach(ReachOnError, rd.e.onErrorPos)
-		hops++
-		if hops > maxOnErrorDepth+1 {
-			// the first redirect is depth 0: the sixth (depth 5) is refused
-			// (story-runtime §2.4: the redirect is refused, the session
-			// stays where the last redirect took it (the replayed state
-			// upstream's flow rig asserts), the view is the originating
-			// state's.
-			r.swallowed(origin, originAt)
-			return r.emit(KindHarnessError, map[string]any{"cap": maxOnErrorDepth, "depth": hops - 1,
-				"message": "on_error redirect chain exceeded depth cap; staying at the originating state. A host call's on_error: arc is looping (likely the same host failing repeatedly).",
-				"prior":   r.statePath(), "reason": "on_error.depth_cap_exceeded", "target": rd.e.OnError})
-		}
-		var tmpl *text
-		if story.IsTemplated(rd.e.OnError) {
-			t, err := r.m.renderer().inlinePrompt(rd.e.OnError)
-			if err != nil {
-				return fmt.Errorf("on_error target %q: %w", rd.e.OnError, err)
-			}
-			tmpl = t
-		}
-		res, err := r.resolveTarget(ctx, r.dispatchBase(rd.e.owner), rd.e.OnError, tmpl)
-		if (err != nil || res.stay) && len(nested) > 0 {
-			// in a landing, upstream's nested dispatch fails instead:
-			// the turn is swallowed as at the depth cap, its events kept
-			// (conformance landing-call-stays)
-			r.note(Note{Kind: "on_error", State: r.statePath(), Text: "on_error " + rd.e.OnError + " in an on_error landing", Error: rd.err})
-			r.swallowed(origin, originAt)
-			return nil
-		}
-		// on_error "." or a target that names no state: the rest of the
-		// batch is dropped and the step rests where it is; the post-bind
-		// pass still runs (story-runtime §2.4, corrections).
-		// Upstream's dispatch returns the error and writes no event for
-		// it: the note is the only trace.
-		if err != nil {
-			r.note(Note{Kind: "on_error", State: r.statePath(), Text: fmt.Sprintf("on_error target state %q not found", rd.e.OnError), Error: err.Error()})
-			return nil
-		}
-		if res.stay {
-			r.t.dotStay = true
-			return nil
-		}
-		from := r.statePath()
-		if r.t.redirectErr == "" && r.t.rerender {
-			// the batch had bound something: upstream renders the view
-			// again after the redirect and keeps no earlier one
-			r.t.first = nil
-		}
-		r.t.redirectErr, r.t.rerender, r.t.applied, r.t.dropSay = rd.err, true, true, true
-		if res.state != nil && r.par == nil && r.cur == res.state && r.exit == "" {
-			// a redirect to the state the step rests in moves nothing,
-			// but it is a redirect (after an @exit the step rests in
-			// none: the redirect leaves the exit and enters the state
-			// again, its on_enter run): no post-bind pass, the banner
-			// (story-runtime §2.4). Nested in another redirect's
-			// landing it is a level of its own as the dispatch returns
-			// (conformance bare-compound-target, redirect-self-nested).
-			return r.unwindRedirects(append(nested, from), r.landTo(res))
-		}
-		to = r.landTo(res)
-		nested = append(nested, from)
-		var failed bool
-		if preLand, failed, err = r.landRedirect(ctx, res, from, rd, st); err != nil || failed {
-			if failed {
-				// upstream swallows a failure of the landing's on_enter:
-				// the turn shows the view of the state it had reached
-				// before dispatch, no banner (conformance
-				// on-error-landing-enter-fails)
-				r.swallowed(origin, originAt)
-			}
+		if done, err := r.takeRedirect(ctx, rd, st, c); done || err != nil {
 			return err
 		}
 	}
+}
+
+// redirectChain is what settle carries from one on_error redirect of a
+// step to the next.
+type redirectChain struct {
+	hops     int
+	origin   string   // where the step's hops left the machine
+	originAt *State   // that state outside a parallel configuration
+	nested   []string // the from of each redirect taken, for unwindRedirects
+	to       string   // where the last redirect lands
+	preLand  landingWorld
+}
+
+// settleEmits fires the step's pending emit_intent hops: a landing's
+// through landingEmits (done when its chain failed and the turn is
+// swallowed), any other after the held landing events are written.
+func (r *runner) settleEmits(ctx context.Context, st *step, c *redirectChain) (done bool, err error) {
+	emits := st.emits
+	st.emits = nil
+	if len(c.nested) == 0 || len(emits) == 0 {
+		if err := r.flushHeld(c.preLand.held); err != nil {
+			return true, err
+		}
+		c.preLand.held = nil
+		return false, r.dispatchEmits(ctx, emits, 0, st)
+	}
+	swallowed, err := r.landingEmits(ctx, emits, st, c.preLand)
+	if err != nil {
+		return true, err
+	}
+	if swallowed {
+		r.swallowed(c.origin, c.originAt)
+		return true, nil
+	}
+	if r.exit == "" {
+		// hops fired by a landing's on_enter move the machine on:
+		// the unwinding transitions name where it rests
+		// (conformance bare-compound-target hop.yaml)
+		c.to = r.statePath()
+	}
+	return false, nil
+}
+
+// takeRedirect takes the on_error redirect rd of a failed call, or refuses it
+// (the depth cap, a target that stays or names no state); done reports
+// that the step is settled.
+func (r *runner) takeRedirect(ctx context.Context, rd *redirect, st *step, c *redirectChain) (done bool, err error) {
+	r.reach(ReachOnError, rd.e.onErrorPos)
+	c.hops++
+	if c.hops > maxOnErrorDepth+1 {
+		// the first redirect is depth 0: the sixth (depth 5) is refused
+		// (story-runtime §2.4: the redirect is refused, the session
+		// stays where the last redirect took it (the replayed state
+		// upstream's flow rig asserts), the view is the originating
+		// state's.
+		r.swallowed(c.origin, c.originAt)
+		return true, r.emit(KindHarnessError, map[string]any{"cap": maxOnErrorDepth, "depth": c.hops - 1,
+			"message": "on_error redirect chain exceeded depth cap; staying at the originating state. A host call's on_error: arc is looping (likely the same host failing repeatedly).",
+			"prior":   r.statePath(), "reason": "on_error.depth_cap_exceeded", "target": rd.e.OnError})
+	}
+	var tmpl *text
+	if story.IsTemplated(rd.e.OnError) {
+		t, err := r.m.renderer().inlinePrompt(rd.e.OnError)
+		if err != nil {
+			return true, fmt.Errorf("on_error target %q: %w", rd.e.OnError, err)
+		}
+		tmpl = t
+	}
+	res, err := r.resolveTarget(ctx, r.dispatchBase(rd.e.owner), rd.e.OnError, tmpl)
+	if (err != nil || res.stay) && len(c.nested) > 0 {
+		// in a landing, upstream's nested dispatch fails instead:
+		// the turn is swallowed as at the depth cap, its events kept
+		// (conformance landing-call-stays)
+		r.note(Note{Kind: "on_error", State: r.statePath(), Text: "on_error " + rd.e.OnError + " in an on_error landing", Error: rd.err})
+		r.swallowed(c.origin, c.originAt)
+		return true, nil
+	}
+	// on_error "." or a target that names no state: the rest of the
+	// batch is dropped and the step rests where it is; the post-bind
+	// pass still runs (story-runtime §2.4, corrections).
+	// Upstream's dispatch returns the error and writes no event for
+	// it: the note is the only trace.
+	if err != nil {
+		r.note(Note{Kind: "on_error", State: r.statePath(), Text: fmt.Sprintf("on_error target state %q not found", rd.e.OnError), Error: err.Error()})
+		return true, nil
+	}
+	if res.stay {
+		r.t.dotStay = true
+		return true, nil
+	}
+	from := r.statePath()
+	if r.t.redirectErr == "" && r.t.rerender {
+		// the batch had bound something: upstream renders the view
+		// again after the redirect and keeps no earlier one
+		r.t.first = nil
+	}
+	r.t.redirectErr, r.t.rerender, r.t.applied, r.t.dropSay = rd.err, true, true, true
+	if res.state != nil && r.par == nil && r.cur == res.state && r.exit == "" {
+		// a redirect to the state the step rests in moves nothing,
+		// but it is a redirect (after an @exit the step rests in
+		// none: the redirect leaves the exit and enters the state
+		// again, its on_enter run): no post-bind pass, the banner
+		// (story-runtime §2.4). Nested in another redirect's
+		// landing it is a level of its own as the dispatch returns
+		// (conformance bare-compound-target, redirect-self-nested).
+		return true, r.unwindRedirects(append(c.nested, from), r.landTo(res))
+	}
+	c.to = r.landTo(res)
+	c.nested = append(c.nested, from)
+	var failed bool
+	if c.preLand, failed, err = r.landRedirect(ctx, res, from, rd, st); err != nil || failed {
+		if failed {
+			// upstream swallows a failure of the landing's on_enter:
+			// the turn shows the view of the state it had reached
+			// before dispatch, no banner (conformance
+			// on-error-landing-enter-fails)
+			r.swallowed(c.origin, c.originAt)
+		}
+		return true, err
+	}
+	return false, nil
 }
 
 // landRedirect takes an on_error redirect from the state from to res: its
@@ -338,7 +361,7 @@ func (r *runner) fire(ctx context.Context, intent string, given map[string]any, 
 	arms, owner := r.lookup(intent)
 	if arms == nil {
 		if depth > 0 {
-			return fmt.Errorf("emit_intent %q at %q: no transition arm matched (intent has no on: handler, or all guards failed)", intent, r.statePath())
+			return r.noArmMatched(intent)
 		}
 		return r.checkAllowed(intent)
 	}
@@ -349,7 +372,7 @@ func (r *runner) fire(ctx context.Context, intent string, given map[string]any, 
 	}
 	if arm == nil {
 		if depth > 0 {
-			return fmt.Errorf("emit_intent %q at %q: no transition arm matched (intent has no on: handler, or all guards failed)", intent, r.statePath())
+			return r.noArmMatched(intent)
 		}
 		msg := fmt.Sprintf("intent %q in state %q: every guard failed", intent, r.statePath())
 		if hint != "" {
@@ -363,6 +386,11 @@ func (r *runner) fire(ctx context.Context, intent string, given map[string]any, 
 		return &Rejection{Code: CodeGuardFailed, Intent: intent, State: r.statePath(), GuardHint: hint, Message: msg}
 	}
 	return r.take(ctx, intent, given, arm, owner, depth, st)
+}
+
+// noArmMatched is the error of an emit_intent hop that nothing takes.
+func (r *runner) noArmMatched(intent string) error {
+	return fmt.Errorf("emit_intent %q at %q: no transition arm matched (intent has no on: handler, or all guards failed)", intent, r.statePath())
 }
 
 // take applies a chosen arm: its effects, the transition, the entries
@@ -416,12 +444,8 @@ func (r *runner) walkArm(ctx context.Context, intent string, slots map[string]an
 		return fmt.Errorf("%s: intent %q: %w", arm.Pos, intent, err)
 	}
 	res = r.ancestorStay(res, owner)
-	tr := map[string]any{"from": from, "intent": intent, "slots": slots, "to": r.predictTo(res)}
-	if depth > 0 {
-		tr["synthetic"] = true
-	}
 	r.t.hop = depth > 0
-	r.t.walk.setHead(Event{Turn: r.turn, Kind: KindTransition, StatePath: r.statePathForEvent(), TS: r.now(), Payload: tr})
+	r.holdTransition(from, intent, slots, res, depth)
 	if res.regions {
 		return r.enterPartialRegions(ctx, res.state, st)
 	}
@@ -446,6 +470,18 @@ func (r *runner) walkArm(ctx context.Context, intent string, slots map[string]an
 		return err
 	}
 	return nil
+}
+
+// holdTransition sets the machine.transition a walk's held events follow
+// (an emit hop's, depth > 0, is synthetic) and returns its payload, whose
+// to a caller may correct after the move.
+func (r *runner) holdTransition(from, intent string, slots map[string]any, res target, depth int) map[string]any {
+	tr := map[string]any{"from": from, "intent": intent, "slots": slots, "to": r.predictTo(res)}
+	if depth > 0 {
+		tr["synthetic"] = true
+	}
+	r.t.walk.setHead(Event{Turn: r.turn, Kind: KindTransition, StatePath: r.statePathForEvent(), TS: r.now(), Payload: tr})
+	return tr
 }
 
 func (r *runner) statePathForEvent() string {
@@ -655,27 +691,10 @@ func resolvePath(owner *State, s string) (string, error) {
 func (r *runner) goTo(ctx context.Context, t target, st *step) error {
 	r.t.noView = false // a later move renders again (resetRegions sets it)
 	if t.exit != "" {
-		// exits.<name>.requires is a load-time check only (pkg/story for
-		// an imported child): the exit is taken whatever the world holds,
-		// as upstream (conformance probe 06)
-		if err := r.exitUpTo(nil); err != nil {
-			return err
-		}
-		r.reach(ReachExit, r.m.exitPos[t.exit])
-		exitPath := "__exit__" + t.exit
-		if err := r.emitAt(exitPath, KindStateEntered, map[string]any{"state": exitPath}); err != nil {
-			return err
-		}
-		r.note(Note{Kind: "end", State: exitPath, Text: "exit " + t.exit})
-		r.ended, r.outcome, r.exit = true, OutcomeExit, t.exit
-		return nil
+		return r.takeExit(t.exit)
 	}
 	dst := t.state
-	if r.outcome == OutcomeTerminal {
-		// a terminal state still takes its own intents (story-runtime
-		// §1.11): leaving it reopens the session
-		r.ended, r.outcome = false, ""
-	}
+	r.reopenTerminal()
 	if r.flatHop(dst) {
 		r.cur, r.par = r.par.root, nil
 	}
@@ -696,6 +715,12 @@ func (r *runner) goTo(ctx context.Context, t target, st *step) error {
 			defer func() { r.t.emitsOnly = false }()
 		}
 	}
+	return r.moveFrom(ctx, from, dst, st)
+}
+
+// moveFrom exits from the leaf (or parallel root) from up to its common
+// ancestor with dst and enters down to dst.
+func (r *runner) moveFrom(ctx context.Context, from, dst *State, st *step) error {
 	// common ancestor: the deepest state that contains both. An ancestor
 	// of the current leaf as target is not re-entered when the move
 	// descends: upstream resolves it to its initial leaf first and
@@ -730,6 +755,33 @@ func (r *runner) goTo(ctx context.Context, t target, st *step) error {
 		return err
 	}
 	return r.enterFrom(ctx, anc, dst, st)
+}
+
+// takeExit ends the session at @exit:name.
+func (r *runner) takeExit(name string) error {
+	// exits.<name>.requires is a load-time check only (pkg/story for an
+	// imported child): the exit is taken whatever the world holds, as
+	// upstream (conformance probe 06)
+	if err := r.exitUpTo(nil); err != nil {
+		return err
+	}
+	r.reach(ReachExit, r.m.exitPos[name])
+	exitPath := "__exit__" + name
+	if err := r.emitAt(exitPath, KindStateEntered, map[string]any{"state": exitPath}); err != nil {
+		return err
+	}
+	r.note(Note{Kind: "end", State: exitPath, Text: "exit " + name})
+	r.ended, r.outcome, r.exit = true, OutcomeExit, name
+	return nil
+}
+
+// reopenTerminal reopens a session that rests on a terminal state as it
+// leaves it: a terminal state still takes its own intents (story-runtime
+// §1.11).
+func (r *runner) reopenTerminal() {
+	if r.outcome == OutcomeTerminal {
+		r.ended, r.outcome = false, ""
+	}
 }
 
 // exitUpTo writes state_exited for every active state below anc, innermost
@@ -1079,9 +1131,7 @@ func (r *runner) landFrom(ctx context.Context, res target, st *step, from string
 	if !r.flatLanding(res) {
 		return r.goTo(ctx, res, st)
 	}
-	if r.outcome == OutcomeTerminal {
-		r.ended, r.outcome = false, ""
-	}
+	r.reopenTerminal()
 	if from != "" {
 		// a parallel configuration is exited as its encoded path
 		// (runtime-probes p9 b.yaml: the root's timeout)
