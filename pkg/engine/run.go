@@ -473,36 +473,10 @@ func (r *runner) userTurn(ctx context.Context, in Input) (*Turn, error) {
 	r.note(Note{Kind: "intent", State: from, Text: in.Intent + slotText(in.Slots)})
 	var err error
 	if rej == nil {
-		st := &step{}
-		err = r.fire(ctx, in.Intent, slots, 0, st)
-		if errors.As(err, &rej) {
-			err = nil
-		}
-		if err == nil && rej == nil {
-			err = r.machineView(ctx, slots, st)
-		}
-		if err == nil && rej == nil {
-			err = r.settle(ctx, st)
-		}
-		if err == nil && rej == nil {
-			err = r.postBind(ctx)
-		}
-		if err == nil && rej == nil {
-			err = r.swallowedPostBind(ctx)
-		}
+		rej, err = r.walkTurn(ctx, in.Intent, slots)
 	}
 	if rej != nil {
-		p := map[string]any{"code": rej.Code, "intent": in.Intent, "state": rej.State}
-		if rej.Code == CodeGuardFailed {
-			p["guard_hint"] = rej.GuardHint
-		} else {
-			p["message"] = rej.Message // a missing slot returned above, with no event
-		}
-		if e := r.emit(KindValidationFailed, p); e != nil {
-			return t, e
-		}
-		t.Rejection = rej
-		return r.closeTurn(t, from, map[string]any{"code": rej.Code, "outcome": "rejected"})
+		return r.rejectTurn(t, from, in.Intent, rej)
 	}
 	if err != nil {
 		if isTraceErr(err) {
@@ -530,6 +504,45 @@ func (r *runner) userTurn(ctx context.Context, in Input) (*Turn, error) {
 		t.View = v
 	}
 	return r.closeTurn(t, from, end)
+}
+
+// walkTurn fires a user turn's intent and settles what it decided: the
+// machine's view, the calls, the post-bind pass. An intent the
+// configuration refuses is returned as rej.
+func (r *runner) walkTurn(ctx context.Context, intent string, slots map[string]any) (rej *Rejection, err error) {
+	st := &step{}
+	if err := r.fire(ctx, intent, slots, 0, st); err != nil {
+		if errors.As(err, &rej) {
+			return rej, nil
+		}
+		return nil, err
+	}
+	if err := r.machineView(ctx, slots, st); err != nil {
+		return nil, err
+	}
+	if err := r.settle(ctx, st); err != nil {
+		return nil, err
+	}
+	if err := r.postBind(ctx); err != nil {
+		return nil, err
+	}
+	return nil, r.swallowedPostBind(ctx)
+}
+
+// rejectTurn ends a turn whose intent was refused with its
+// validation_failed.
+func (r *runner) rejectTurn(t *Turn, from, intent string, rej *Rejection) (*Turn, error) {
+	p := map[string]any{"code": rej.Code, "intent": intent, "state": rej.State}
+	if rej.Code == CodeGuardFailed {
+		p["guard_hint"] = rej.GuardHint
+	} else {
+		p["message"] = rej.Message // a missing slot is refused with no event (userTurn)
+	}
+	if e := r.emit(KindValidationFailed, p); e != nil {
+		return t, e
+	}
+	t.Rejection = rej
+	return r.closeTurn(t, from, map[string]any{"code": rej.Code, "outcome": "rejected"})
 }
 
 // closeTurn writes turn.end (payload end, credited to state from) and
