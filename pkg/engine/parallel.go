@@ -354,44 +354,13 @@ func (r *runner) propagate(ctx context.Context, names []string, from *State, st 
 			if reg == from || r.par == nil {
 				continue
 			}
-			leaf := r.par.leafIn(reg)
-			if leaf == nil {
-				continue
-			}
-			r.cur = leaf
-			arms, owner := lookupFrom(leaf, nil, name)
-			if arms == nil {
-				continue
-			}
-			arm, _, err := r.pickArm(arms, name, r.env(r.slots, nil))
+			arm, err := r.receive(ctx, name, reg, st)
 			if err != nil {
 				return err
 			}
-			if arm == nil {
-				continue
+			if arm != nil {
+				next = append(next, further{armEmits(arm), reg})
 			}
-			if err := r.runEffects(ctx, arm.Effects, st); err != nil {
-				return err
-			}
-			res, err := r.resolveTarget(ctx, owner, "", arm.Target)
-			if err != nil {
-				return fmt.Errorf("%s: emit %q: %w", arm.Pos, name, err)
-			}
-			switch {
-			case res.stay || res.state == nil:
-			case res.state == reg || res.state.within(reg):
-				r.cur = leaf
-				if err := r.moveRegion(ctx, res.state, st); err != nil {
-					return err
-				}
-			case r.par.regionOf(res.state) != nil:
-				// another region's state takes the receiving leaf's
-				// place, as a handler's would (crossRegion)
-				if err := r.crossReceive(ctx, leaf, res.state, st); err != nil {
-					return err
-				}
-			}
-			next = append(next, further{armEmits(arm), reg})
 		}
 		for _, f := range next {
 			if err := r.propagate(ctx, f.names, f.from, st, depth+1); err != nil {
@@ -400,6 +369,42 @@ func (r *runner) propagate(ctx context.Context, names []string, from *State, st 
 		}
 	}
 	return nil
+}
+
+// receive delivers the emit: event name to the leaf of region reg: the
+// arm it takes (nil: none) runs its effects and moves the region.
+func (r *runner) receive(ctx context.Context, name string, reg *State, st *step) (*Transition, error) {
+	leaf := r.par.leafIn(reg)
+	if leaf == nil {
+		return nil, nil
+	}
+	r.cur = leaf
+	arms, owner := lookupFrom(leaf, nil, name)
+	if arms == nil {
+		return nil, nil
+	}
+	arm, _, err := r.pickArm(arms, name, r.env(r.slots, nil))
+	if arm == nil || err != nil {
+		return nil, err
+	}
+	if err := r.runEffects(ctx, arm.Effects, st); err != nil {
+		return nil, err
+	}
+	res, err := r.resolveTarget(ctx, owner, "", arm.Target)
+	if err != nil {
+		return nil, fmt.Errorf("%s: emit %q: %w", arm.Pos, name, err)
+	}
+	switch {
+	case res.stay || res.state == nil:
+	case res.state == reg || res.state.within(reg):
+		r.cur = leaf
+		err = r.moveRegion(ctx, res.state, st)
+	case r.par.regionOf(res.state) != nil:
+		// another region's state takes the receiving leaf's place, as a
+		// handler's would (crossRegion)
+		err = r.crossReceive(ctx, leaf, res.state, st)
+	}
+	return arm, err
 }
 
 // fireAtParallelRoot dispatches an emit_intent hop while a parallel state
