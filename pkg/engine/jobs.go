@@ -398,7 +398,7 @@ func (r *runner) runOnComplete(ctx context.Context, j *job, status string, data 
 	if err := r.emit(KindTransition, map[string]any{"from": r.statePath(), "intent": "__on_complete_target__", "to": r.landTo(res)}); err != nil {
 		return err
 	}
-	if err := r.land(ctx, res, &st); err != nil { // st is settled: empty
+	if err := r.land(ctx, res, &st, r.statePath()); err != nil { // st is settled: empty
 		return err
 	}
 	return r.settle(ctx, &st)

@@ -145,7 +145,7 @@ func (r *runner) fireParallel(ctx context.Context, intent string, given map[stri
 	name := intent
 	for _, leaf := range pc.decoded() {
 		r.cur = leaf
-		arms, owner := r.lookup(name)
+		arms, owner := lookupFrom(r.cur, name)
 		if arms == nil {
 			continue
 		}
@@ -379,7 +379,7 @@ func (r *runner) receive(ctx context.Context, name string, reg *State, st *step)
 		return nil, nil
 	}
 	r.cur = leaf
-	arms, owner := lookupFrom(leaf, nil, name)
+	arms, owner := lookupFrom(leaf, name)
 	if arms == nil {
 		return nil, nil
 	}
@@ -412,7 +412,7 @@ func (r *runner) receive(ctx context.Context, name string, reg *State, st *step)
 // handles is dropped (story-runtime §3.3).
 func (r *runner) fireAtParallelRoot(ctx context.Context, intent string, slots map[string]any, depth int, st *step) error {
 	root := r.par.root
-	arms, owner := lookupFrom(root, nil, intent)
+	arms, owner := lookupFrom(root, intent)
 	if arms == nil {
 		r.note(Note{Kind: "emit", State: r.statePath(), Text: "emit_intent " + intent + " dropped: the parallel state " + root.Path + " has no handler for it"})
 		return nil

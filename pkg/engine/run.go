@@ -450,7 +450,7 @@ func (r *runner) userTurn(ctx context.Context, in Input) (*Turn, error) {
 	if rej == nil {
 		name := in.Intent
 		if r.par == nil {
-			name = r.resolveAlias(in.Intent)
+			name = aliasFrom(r.cur, in.Intent)
 		}
 		slots, rej = r.inputSlots(name, in.Slots)
 		if rej != nil && rej.Code == CodeMissingSlots {
@@ -709,13 +709,13 @@ func (r *runner) checkAllowed(intent string) *Rejection {
 			Message: fmt.Sprintf("intent %q is not allowed in state %q", intent, r.statePath())}
 	}
 	for _, l := range r.leaves() {
-		if arms, _ := lookupFrom(l, nil, intent); arms != nil {
+		if arms, _ := lookupFrom(l, intent); arms != nil {
 			return nil
 		}
 		for s := l; s != nil; s = s.Parent {
 			// an import alias's folded name (a "*" arm already allowed it)
 			if a, ok := s.Aliases[intent]; ok && a != intent {
-				if arms, _ := lookupFrom(l, nil, a); arms != nil {
+				if arms, _ := lookupFrom(l, a); arms != nil {
 					return nil
 				}
 			}
@@ -736,7 +736,7 @@ func (r *runner) allowed() []string {
 	}
 	var out []string
 	for _, l := range r.leaves() {
-		out = append(out, r.available(l)...)
+		out = append(out, available(l)...)
 	}
 	slices.Sort(out)
 	return slices.Compact(out)

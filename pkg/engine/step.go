@@ -195,7 +195,7 @@ func (r *runner) landRedirect(ctx context.Context, res target, from string, rd *
 	pre = r.landingWorld()
 	prev := r.t.tentative
 	r.t.tentative = &pre.held
-	err = r.landFrom(ctx, res, st, left)
+	err = r.land(ctx, res, st, left)
 	r.t.tentative = prev
 	switch {
 	case err == nil:
@@ -357,8 +357,8 @@ func (r *runner) fire(ctx context.Context, intent string, given map[string]any, 
 		}
 		return r.fireAtParallelRoot(ctx, intent, slots, depth, st)
 	}
-	intent = r.resolveAlias(intent)
-	arms, owner := r.lookup(intent)
+	intent = aliasFrom(r.cur, intent)
+	arms, owner := lookupFrom(r.cur, intent)
 	if arms == nil {
 		if depth > 0 {
 			return r.noArmMatched(intent)
@@ -510,14 +510,9 @@ func (r *runner) selfReentry(res target) bool {
 	return err == nil && leaf == r.cur
 }
 
-// lookup finds the handler list for intent on the leaf, then its ancestors
+// lookupFrom finds the handler list for intent on s, then its ancestors
 // (intent name first, then "*"). A level that has handlers is final.
-func (r *runner) lookup(intent string) ([]*Transition, *State) {
-	return lookupFrom(r.cur, nil, intent)
-}
-
-// lookupFrom walks from s up to (and including) stop (nil = the top).
-func lookupFrom(s, stop *State, intent string) ([]*Transition, *State) {
+func lookupFrom(s *State, intent string) ([]*Transition, *State) {
 	for ; s != nil; s = s.Parent {
 		if arms, ok := s.On[intent]; ok && len(arms) > 0 {
 			return arms, s
@@ -525,21 +520,13 @@ func lookupFrom(s, stop *State, intent string) ([]*Transition, *State) {
 		if arms, ok := s.On["*"]; ok && len(arms) > 0 {
 			return arms, s
 		}
-		if s == stop {
-			break
-		}
 	}
 	return nil, nil
 }
 
-// resolveAlias maps a bare intent name of an imported child to its folded
-// name (story-runtime §1.4 step 1): the first state from the leaf up whose
+// aliasFrom maps a bare intent name of an imported child to its folded
+// name (story-runtime §1.4 step 1): the first state from s up whose
 // aliases know it.
-func (r *runner) resolveAlias(intent string) string {
-	return aliasFrom(r.cur, intent)
-}
-
-// aliasFrom is resolveAlias from state s.
 func aliasFrom(s *State, intent string) string {
 	for ; s != nil; s = s.Parent {
 		if len(s.On[intent]) > 0 {
@@ -552,7 +539,8 @@ func aliasFrom(s *State, intent string) string {
 	return intent
 }
 
-func (r *runner) available(s *State) []string {
+// available lists the intent names s and its ancestors handle, sorted.
+func available(s *State) []string {
 	var out []string
 	for ; s != nil; s = s.Parent {
 		for k := range s.On {
@@ -1119,14 +1107,9 @@ func (r *runner) landTo(res target) string {
 // and one state_entered of the target, only the target's own on_enter, and
 // no initial: descent, so a compound target rests on the compound itself.
 // A stay and an exit take the ordinary path. An active parallel
-// configuration is exited as one state_exited of its encoded path.
-func (r *runner) land(ctx context.Context, res target, st *step) error {
-	return r.landFrom(ctx, res, st, r.statePath())
-}
-
-// landFrom is land from the state path from, the one its state_exited
-// names.
-func (r *runner) landFrom(ctx context.Context, res target, st *step, from string) error {
+// configuration is exited as one state_exited of its encoded path. from
+// is the state path that state_exited names.
+func (r *runner) land(ctx context.Context, res target, st *step, from string) error {
 	r.t.noView = false
 	if !r.flatLanding(res) {
 		return r.goTo(ctx, res, st)

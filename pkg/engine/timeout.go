@@ -111,7 +111,7 @@ func (r *runner) timeoutTurn(ctx context.Context) (*Turn, error) {
 		return t, err
 	}
 	var st step
-	err = r.land(ctx, res, &st)
+	err = r.land(ctx, res, &st, r.statePath())
 	landed, written, journal := r.save(), maps.Clone(r.written), maps.Clone(r.journal)
 	if err == nil {
 		err = r.settle(ctx, &st)
