@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
 )
 
@@ -32,7 +31,7 @@ func (p *parConf) clone() *parConf {
 	if p == nil {
 		return nil
 	}
-	return &parConf{root: p.root, leaves: append([]*State(nil), p.leaves...), label: p.label}
+	return &parConf{root: p.root, leaves: slices.Clone(p.leaves), label: p.label}
 }
 
 // encode is "<root>#<leaf>|<leaf>...".
@@ -75,7 +74,7 @@ func (p *parConf) replace(old, leaf *State) {
 	for i, l := range p.leaves {
 		if l == old {
 			p.leaves[i] = leaf
-			sort.Slice(p.leaves, func(i, j int) bool { return p.leaves[i].Path < p.leaves[j].Path })
+			sortByPath(p.leaves)
 			return
 		}
 	}
@@ -92,8 +91,12 @@ func (p *parConf) set(leaf *State) {
 		}
 	}
 	out = append(out, leaf)
-	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	sortByPath(out)
 	p.leaves = out
+}
+
+func sortByPath(leaves []*State) {
+	slices.SortFunc(leaves, func(a, b *State) int { return strings.Compare(a.Path, b.Path) })
 }
 
 // decoded is the configuration as upstream reads its encoding back when
@@ -129,27 +132,21 @@ func (s *State) regions() []*State {
 // the root and above included) has a winning arm takes the transition.
 func (r *runner) fireParallel(ctx context.Context, intent string, given map[string]any, st *step) error {
 	pc := r.par
-	// templates see a map; the events carry given, as fire's do
-	slots := given
-	if slots == nil {
-		slots = map[string]any{}
-	}
-	r.slots = slots
-	env := r.env(slots, nil)
+	r.slots = templateSlots(given)
+	env := r.env(r.slots, nil)
 	hint := ""
 	// A bare import alias is not resolved in a parallel configuration:
 	// upstream walks aliases from the current state, which is then an
 	// encoded path naming no state, so the typed name is looked up as is
 	// and, allowed through a region's alias spellings, matches no arm
 	// (GUARD_FAILED; conformance import-par-bare-alias).
-	name := intent
 	for _, leaf := range pc.decoded() {
 		r.cur = leaf
-		arms, owner := lookupFrom(r.cur, name)
+		arms, owner := lookupFrom(r.cur, intent)
 		if arms == nil {
 			continue
 		}
-		arm, h, err := r.pickArm(arms, name, env)
+		arm, h, err := r.pickArm(arms, intent, env)
 		if err != nil {
 			return err
 		}
@@ -159,7 +156,7 @@ func (r *runner) fireParallel(ctx context.Context, intent string, given map[stri
 			}
 			continue
 		}
-		return r.takeParallel(ctx, name, given, arm, owner, leaf, st)
+		return r.takeParallel(ctx, intent, given, arm, owner, leaf, st)
 	}
 	r.cur = pc.leaves[0]
 	return &Rejection{Code: CodeGuardFailed, Intent: intent, State: pc.root.Path, GuardHint: hint,

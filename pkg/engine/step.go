@@ -341,12 +341,7 @@ func (r *runner) pickArm(arms []*Transition, intent string, env map[string]any) 
 // user's intent; deeper ones are emit_intent hops.
 // The arm's calls are added to st, and its emits fire before fire returns.
 func (r *runner) fire(ctx context.Context, intent string, given map[string]any, depth int, st *step) error {
-	// slots is what templates see; the events carry given (null when the
-	// caller passed none, story-runtime §1.3)
-	slots := given
-	if slots == nil {
-		slots = map[string]any{}
-	}
+	slots := templateSlots(given)
 	// machine.intent_accepted keeps the spelling as typed (or emitted);
 	// machine.transition gets the arc's, an import alias resolved
 	// (story-runtime §1.4, §6.1)
@@ -386,6 +381,15 @@ func (r *runner) fire(ctx context.Context, intent string, given map[string]any, 
 		return &Rejection{Code: CodeGuardFailed, Intent: intent, State: r.statePath(), GuardHint: hint, Message: msg}
 	}
 	return r.take(ctx, intent, given, arm, owner, depth, st)
+}
+
+// templateSlots is what templates see of an intent's slots: given, or an
+// empty map where the events carry given as null (story-runtime §1.3).
+func templateSlots(given map[string]any) map[string]any {
+	if given == nil {
+		return map[string]any{}
+	}
+	return given
 }
 
 // noArmMatched is the error of an emit_intent hop that nothing takes.
