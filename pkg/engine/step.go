@@ -460,7 +460,6 @@ func (r *runner) walkArm(ctx context.Context, intent string, slots map[string]an
 		} else if r.selfReentry(res) {
 			// the resolved leaf is the current one: only its on_enter
 			// re-runs, with no exit/enter events (story-runtime §1.8)
-			r.t.entered[r.cur] = true
 			if err := r.runEffects(ctx, r.cur.OnEnter, st); err != nil {
 				return err
 			}
@@ -759,7 +758,7 @@ func (r *runner) takeExit(name string) error {
 	}
 	r.reach(ReachExit, r.m.exitPos[name])
 	exitPath := "__exit__" + name
-	if err := r.emitAt(exitPath, KindStateEntered, map[string]any{"state": exitPath}); err != nil {
+	if err := r.emitState(KindStateEntered, exitPath); err != nil {
 		return err
 	}
 	r.note(Note{Kind: "end", State: exitPath, Text: "exit " + name})
@@ -780,16 +779,26 @@ func (r *runner) reopenTerminal() {
 // first; a parallel configuration is exited as one coarse state_exited of
 // its root and nothing above it (story-runtime §3.4; parExitOnly).
 func (r *runner) exitUpTo(anc *State) error {
-	s := r.cur
 	if r.par != nil {
 		return r.exitParallel()
 	}
-	for ; s != nil && s != anc; s = s.Parent {
-		if err := r.emitAt(s.Path, KindStateExited, map[string]any{"state": s.Path}); err != nil {
+	return r.exitFrom(r.cur, anc)
+}
+
+// exitFrom writes state_exited for leaf and each state above it below anc,
+// innermost first.
+func (r *runner) exitFrom(leaf, anc *State) error {
+	for s := leaf; s != nil && s != anc; s = s.Parent {
+		if err := r.emitState(KindStateExited, s.Path); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// emitState writes the state_exited or state_entered (kind) of path.
+func (r *runner) emitState(kind, path string) error {
+	return r.emitAt(path, kind, map[string]any{"state": path})
 }
 
 // swapLeaf exits from leaf up to its common ancestor with dst, enters
@@ -811,10 +820,8 @@ func (r *runner) swapLeaf(ctx context.Context, leaf, dst *State, st *step) (*Sta
 		}
 		dst, anc = pre, commonAncestor(leaf, pre)
 	}
-	for s := leaf; s != nil && s != anc; s = s.Parent {
-		if err := r.emitAt(s.Path, KindStateExited, map[string]any{"state": s.Path}); err != nil {
-			return nil, err
-		}
+	if err := r.exitFrom(leaf, anc); err != nil {
+		return nil, err
 	}
 	for _, s := range pathDown(anc, dst) {
 		if err := r.enterOne(ctx, s, st); err != nil {
@@ -945,8 +952,7 @@ func (r *runner) checkTerminal() {
 func (r *runner) enterOne(ctx context.Context, s *State, st *step) error {
 	r.cur = s
 	r.reach(ReachState, s.Pos)
-	r.t.entered[s] = true
-	if err := r.emitAt(s.Path, KindStateEntered, map[string]any{"state": s.Path}); err != nil {
+	if err := r.emitState(KindStateEntered, s.Path); err != nil {
 		return err
 	}
 	if len(s.Children) == 0 {
@@ -1122,7 +1128,7 @@ func (r *runner) land(ctx context.Context, res target, st *step, from string) er
 	if from != "" {
 		// a parallel configuration is exited as its encoded path
 		// (runtime-probes p9 b.yaml: the root's timeout)
-		if err := r.emitAt(from, KindStateExited, map[string]any{"state": from}); err != nil {
+		if err := r.emitState(KindStateExited, from); err != nil {
 			return err
 		}
 	}
