@@ -294,8 +294,7 @@ func (c *compiler) state(s *story.State, parent *State) {
 	}
 }
 
-// checkParallel refuses the parallel state s (compiled as ns) unless it
-// has two regions or more, no initial: and a parent that is not parallel.
+// checkParallel refuses a parallel state with under two regions, an initial: or a parallel parent.
 func (c *compiler) checkParallel(s *story.State, ns *State) {
 	if len(s.Children) < 2 {
 		c.refuse(s.Pos, "state %q: a parallel state needs at least 2 regions (child states), it has %d", ns.Path, len(s.Children))

@@ -30,8 +30,7 @@ func (r *runner) crossRegion(ctx context.Context, arm *Transition, from, dst, re
 	return nil
 }
 
-// takePlace puts dst's initial leaf (returned) in from's place in the
-// active configuration.
+// takePlace puts dst's initial leaf (returned) in from's place.
 func (r *runner) takePlace(from, dst *State) (*State, error) {
 	pre, err := r.initialLeaf(dst)
 	if err != nil {

@@ -66,9 +66,7 @@ func (s *Session) decide(ctx context.Context) (bool, error) {
 	return t.Err == nil, t.Err
 }
 
-// deciderCall is the decide call of the app-level decider d at the
-// resting gate, choosing among cands: the story's prompt, else the
-// engine's own.
+// deciderCall is the app-level decider's call choosing among cands at the resting gate.
 func (r *runner) deciderCall(d *AppDecider, cands []string) (AgentCall, error) {
 	state := r.cur.Path
 	args := map[string]any{"state": state, "candidates": cands, "description": r.cur.Description}
@@ -93,8 +91,7 @@ func (r *runner) deciderCall(d *AppDecider, cands []string) (AgentCall, error) {
 		Turn: r.turn, StatePath: state, CallID: agentcall.LiveID(r.m.AppID, r.turn, state+"#decider", 0), EffectID: "decider"}, nil
 }
 
-// bailReason says why the decider's answer (or its failure err) did not
-// fire an intent.
+// bailReason says why the decider's answer (or failure err) fired nothing.
 func bailReason(err error, chosen string, conf, threshold float64, cands []string) string {
 	switch {
 	case err != nil:

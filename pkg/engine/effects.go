@@ -82,8 +82,7 @@ func (r *runner) applySay(e *Effect, env map[string]any) error {
 	return nil
 }
 
-// queueInvoke queues an invoke the chain reached on st, once: allowing,
-// and writes its harness.called.
+// queueInvoke queues an invoke on st, once: allowing, and writes harness.called.
 func (r *runner) queueInvoke(e *Effect, st *step) error {
 	queue, err := r.onceAllows(e)
 	if err != nil || !queue {

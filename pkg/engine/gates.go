@@ -88,8 +88,7 @@ func (r *runner) gateCandidates(s *State) ([]string, bool) {
 	return out, gate
 }
 
-// guardHolds reports whether arm a may be taken now; a guard that cannot
-// be evaluated does not hold.
+// guardHolds reports whether a's guard holds (one that cannot be evaluated does not).
 func guardHolds(a *Transition, env map[string]any) bool {
 	if a.When == nil || a.Default {
 		return true

@@ -404,8 +404,7 @@ func (r *runner) runOnComplete(ctx context.Context, j *job, status string, data 
 	return r.settle(ctx, &st)
 }
 
-// setInMemory sets world keys for a while, with no event, and returns
-// what puts them back as they were (absent keys removed).
+// setInMemory sets world keys with no event and returns what puts them back.
 func (r *runner) setInMemory(set map[string]any) (restore func()) {
 	before := map[string]any{}
 	for k := range set {
@@ -425,8 +424,7 @@ func (r *runner) setInMemory(set map[string]any) (restore func()) {
 	}
 }
 
-// completionTarget is the first on_complete entry with a target whose
-// when: passes; nil when none does.
+// completionTarget is the first on_complete target entry whose when: passes.
 func (r *runner) completionTarget(entries []*Effect) (*Effect, error) {
 	for _, e := range entries {
 		if e.Target == nil {

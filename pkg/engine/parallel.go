@@ -264,9 +264,8 @@ func (r *runner) walkParallel(ctx context.Context, intent string, slots map[stri
 	return nil
 }
 
-// transViewLeaf is the leaf an arm's view taken inside the configuration
-// sees as state: the leaf the arm's target resolves to, the firing leaf
-// for a stay.
+// transViewLeaf is the state an arm's view inside the configuration sees:
+// its target's initial leaf, the firing leaf for a stay.
 func (r *runner) transViewLeaf(res target, leaf *State) string {
 	if !res.stay && res.state != nil {
 		if l, err := r.initialLeaf(res.state); err == nil {

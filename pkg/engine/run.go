@@ -243,8 +243,7 @@ func (s *Session) runInputs(ctx context.Context, consumed *int) error {
 	return nil
 }
 
-// fireInputs fires the run's inputs in order until one is refused or its
-// turn fails, or the run ends.
+// fireInputs fires the inputs in order until one is refused or fails, or the run ends.
 func (s *Session) fireInputs(ctx context.Context, consumed *int) error {
 	for _, in := range s.r.so.Inputs {
 		if s.r.ended {
@@ -479,13 +478,7 @@ func (r *runner) userTurn(ctx context.Context, in Input) (*Turn, error) {
 		return r.rejectTurn(t, from, in.Intent, rej)
 	}
 	if err != nil {
-		if isTraceErr(err) {
-			return t, err
-		}
-		r.restore(sv)
-		_ = r.emitAt(from, KindMachineError, map[string]any{"error": err.Error(), "intent": in.Intent, "slots": slots, "state": from})
-		t.Err = err
-		return r.closeTurn(t, from, map[string]any{"error": err.Error(), "outcome": "error"})
+		return r.failTurn(t, from, sv, err, map[string]any{"error": err.Error(), "intent": in.Intent, "slots": slots, "state": from})
 	}
 	to := r.statePath()
 	if r.t.capView != "" {
@@ -506,9 +499,8 @@ func (r *runner) userTurn(ctx context.Context, in Input) (*Turn, error) {
 	return r.closeTurn(t, from, end)
 }
 
-// walkTurn fires a user turn's intent and settles what it decided: the
-// machine's view, the calls, the post-bind pass. An intent the
-// configuration refuses is returned as rej.
+// walkTurn fires a user turn's intent and settles it (machine view, calls,
+// post-bind pass); a refused intent is rej.
 func (r *runner) walkTurn(ctx context.Context, intent string, slots map[string]any) (rej *Rejection, err error) {
 	st := &step{}
 	if err := r.fire(ctx, intent, slots, 0, st); err != nil {
@@ -529,8 +521,7 @@ func (r *runner) walkTurn(ctx context.Context, intent string, slots map[string]a
 	return nil, r.swallowedPostBind(ctx)
 }
 
-// rejectTurn ends a turn whose intent was refused with its
-// validation_failed.
+// rejectTurn ends a turn whose intent was refused with validation_failed.
 func (r *runner) rejectTurn(t *Turn, from, intent string, rej *Rejection) (*Turn, error) {
 	p := map[string]any{"code": rej.Code, "intent": intent, "state": rej.State}
 	if rej.Code == CodeGuardFailed {
@@ -543,6 +534,21 @@ func (r *runner) rejectTurn(t *Turn, from, intent string, rej *Rejection) (*Turn
 	}
 	t.Rejection = rej
 	return r.closeTurn(t, from, map[string]any{"code": rej.Code, "outcome": "rejected"})
+}
+
+// failTurn ends a turn that failed with err (story-runtime §1.12): the
+// session back as sv saved it, machine.error (payload me, when given) and
+// turn.end with the error. A trace that cannot be written ends the session.
+func (r *runner) failTurn(t *Turn, from string, sv saved, err error, me map[string]any) (*Turn, error) {
+	if isTraceErr(err) {
+		return t, err
+	}
+	r.restore(sv)
+	if me != nil {
+		_ = r.emitAt(from, KindMachineError, me)
+	}
+	t.Err = err
+	return r.closeTurn(t, from, map[string]any{"error": err.Error(), "outcome": "error"})
 }
 
 // closeTurn writes turn.end (payload end, credited to state from) and

@@ -150,8 +150,7 @@ func (r *runner) inputSlots(intent string, given map[string]any) (map[string]any
 	return out, nil
 }
 
-// validatorRefuses is --strict's validator: check of the slots in out, in
-// name order: the first refusal's message, "" when none refuses.
+// validatorRefuses is the first --strict validator: refusal's message ("" for none).
 func (r *runner) validatorRefuses(names []string, defs map[string]*SlotDef, out map[string]any) string {
 	for _, n := range names {
 		d := defs[n]

@@ -54,8 +54,7 @@ func (r *runner) settle(ctx context.Context, st *step) error {
 	}
 }
 
-// redirectChain is what settle carries from one on_error redirect of a
-// step to the next.
+// redirectChain is what settle carries from one on_error redirect to the next.
 type redirectChain struct {
 	hops     int
 	origin   string   // where the step's hops left the machine
@@ -475,9 +474,8 @@ func (r *runner) walkArm(ctx context.Context, intent string, slots map[string]an
 	return nil
 }
 
-// holdTransition sets the machine.transition a walk's held events follow
-// (an emit hop's, depth > 0, is synthetic) and returns its payload, whose
-// to a caller may correct after the move.
+// holdTransition heads a walk's held events with its machine.transition
+// (synthetic for an emit hop) and returns the payload, its to correctable.
 func (r *runner) holdTransition(from, intent string, slots map[string]any, res target, depth int) map[string]any {
 	tr := map[string]any{"from": from, "intent": intent, "slots": slots, "to": r.predictTo(res)}
 	if depth > 0 {
@@ -634,11 +632,6 @@ func (r *runner) unknownTarget(err error) (target, bool) {
 	return target{state: &State{Path: ue.path, Name: ue.path}}, true
 }
 
-// resolvePath applies the target forms of story-runtime §1.6 through the
-// loader's own resolver (story.ResolvePath), so the engine and kitsoki
-// validate agree on every target: `../x` is relative to the declaring
-// state, anything else is absolute (slashes become dots), and the legacy
-// "..x" spelling names no state.
 // dispatchBase is the state an on_error target's "../" climbs from: the
 // state the turn ends in, as upstream (story-runtime.md §2.4), not the
 // state that declares the effect. Inside a parallel state it is the
@@ -660,6 +653,11 @@ func (r *runner) dispatchBase(owner *State) *State {
 	return owner
 }
 
+// resolvePath applies the target forms of story-runtime §1.6 through the
+// loader's own resolver (story.ResolvePath), so the engine and kitsoki
+// validate agree on every target: `../x` is relative to the declaring
+// state, anything else is absolute (slashes become dots), and the legacy
+// "..x" spelling names no state.
 func resolvePath(owner *State, s string) (string, error) {
 	base := ""
 	if owner != nil {
@@ -766,9 +764,8 @@ func (r *runner) takeExit(name string) error {
 	return nil
 }
 
-// reopenTerminal reopens a session that rests on a terminal state as it
-// leaves it: a terminal state still takes its own intents (story-runtime
-// §1.11).
+// reopenTerminal reopens a session leaving the terminal state it rests on,
+// which still takes its own intents (story-runtime §1.11).
 func (r *runner) reopenTerminal() {
 	if r.outcome == OutcomeTerminal {
 		r.ended, r.outcome = false, ""
@@ -785,8 +782,7 @@ func (r *runner) exitUpTo(anc *State) error {
 	return r.exitFrom(r.cur, anc)
 }
 
-// exitFrom writes state_exited for leaf and each state above it below anc,
-// innermost first.
+// exitFrom writes state_exited from leaf up to below anc, innermost first.
 func (r *runner) exitFrom(leaf, anc *State) error {
 	for s := leaf; s != nil && s != anc; s = s.Parent {
 		if err := r.emitState(KindStateExited, s.Path); err != nil {

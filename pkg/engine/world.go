@@ -280,8 +280,7 @@ func coerceDeclared(vars []WorldVar, key string, v any) (out any, coerced bool) 
 	return v, false
 }
 
-// declaredType is the type: the story declares for world key ("" when it
-// declares none, or not the key).
+// declaredType is world key's declared type: ("" when none).
 func declaredType(vars []WorldVar, key string) string {
 	if i := slices.IndexFunc(vars, func(wv WorldVar) bool { return wv.Name == key }); i >= 0 {
 		return vars[i].Type
