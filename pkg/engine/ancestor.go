@@ -47,10 +47,10 @@ func (r *runner) resetRegions() error {
 	if !r.t.hop {
 		// an emit hop's reset writes only the regions' entries
 		// (conformance par-root-hop)
-		if err := r.emitAt(root.Path, KindStateExited, map[string]any{"state": root.Path}); err != nil {
+		if err := r.emitState(KindStateExited, root.Path); err != nil {
 			return err
 		}
-		if err := r.emitAt(root.Path, KindStateEntered, map[string]any{"state": root.Path}); err != nil {
+		if err := r.emitState(KindStateEntered, root.Path); err != nil {
 			return err
 		}
 	}
@@ -61,7 +61,7 @@ func (r *runner) resetRegions() error {
 			return err
 		}
 		for _, s := range pathDown(root, leaf) {
-			if err := r.emitAt(s.Path, KindStateEntered, map[string]any{"state": s.Path}); err != nil {
+			if err := r.emitState(KindStateEntered, s.Path); err != nil {
 				return err
 			}
 		}

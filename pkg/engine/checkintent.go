@@ -29,7 +29,7 @@ func (m *Machine) CheckIntent(statePath, intent string, slots map[string]any) (m
 	if rej := r.checkAllowed(intent); rej != nil {
 		return slots, rej, nil
 	}
-	name := r.resolveAlias(intent)
+	name := aliasFrom(r.cur, intent)
 	out, rej := r.inputSlots(name, slots)
 	if rej == nil || slots == nil {
 		return out, rej, nil
@@ -67,12 +67,7 @@ func (r *runner) slotBag(intent string, slots map[string]any, all bool) map[stri
 // on: and its ancestors', sorted; a wildcard "*" is not a name), nil for a
 // state the story does not have, nor any dotted prefix of it.
 func (m *Machine) AllowedIntents(statePath string) []string {
-	st := m.restingState(statePath)
-	if st == nil {
-		return nil
-	}
-	r := &runner{m: m, cur: st}
-	return r.available(st)
+	return available(m.restingState(statePath))
 }
 
 // restingState is the state a routing fixture's state path names: the

@@ -65,22 +65,31 @@ func (r *runner) advance(ctx context.Context, vc *VirtualClock, d time.Duration)
 		}
 		out.merge(t)
 	}
-	for i := 0; ; i++ {
-		if i > 10000 {
-			return out, errors.New("engine: advance did not settle after 10000 job completions (a job that keeps starting jobs)")
-		}
-		next := r.nextDueJob(start, end, true)
-		if next == nil {
-			break
-		}
-		t, err := r.jobStep(ctx, next)
-		if err != nil {
-			return out, err
-		}
-		out.merge(t)
+	if err := r.stepDue(ctx, start, end, true, out, "engine: advance did not settle after 10000 job completions (a job that keeps starting jobs)"); err != nil {
+		return out, err
 	}
 	out.State = r.statePath()
 	return out, nil
+}
+
+// stepDue completes, in due order, the jobs nextDueJob finds due between
+// start and end, their turns merged into out; past 10000 (a job that keeps
+// starting jobs) it fails with tooMany.
+func (r *runner) stepDue(ctx context.Context, start, end time.Time, answered bool, out *Turn, tooMany string) error {
+	for i := 0; ; i++ {
+		if i > 10000 {
+			return errors.New(tooMany)
+		}
+		next := r.nextDueJob(start, end, answered)
+		if next == nil {
+			return nil
+		}
+		t, err := r.jobStep(ctx, next)
+		if err != nil {
+			return err
+		}
+		out.merge(t)
+	}
 }
 
 // landDue lands, before a user turn, the jobs already due on the virtual
@@ -91,18 +100,7 @@ func (r *runner) advance(ctx context.Context, vc *VirtualClock, d time.Duration)
 // fixture turn, as upstream's report shows none.
 func (r *runner) landDue(ctx context.Context, vc *VirtualClock) error {
 	now := vc.Now()
-	for i := 0; ; i++ {
-		if i > 10000 {
-			return errors.New("engine: jobs did not settle after 10000 completions (a job that keeps starting jobs)")
-		}
-		next := r.nextDueJob(now, now, false)
-		if next == nil {
-			return nil
-		}
-		if _, err := r.jobStep(ctx, next); err != nil {
-			return err
-		}
-	}
+	return r.stepDue(ctx, now, now, false, &Turn{}, "engine: jobs did not settle after 10000 completions (a job that keeps starting jobs)")
 }
 
 // nextDueJob is the settled job due first by end that has not been

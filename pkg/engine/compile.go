@@ -198,16 +198,15 @@ func (c *compiler) refuse(p story.Pos, format string, a ...any) {
 	c.problems = append(c.problems, Problem{Pos: p, Message: fmt.Sprintf(format, a...)})
 }
 
-// target compiles a target: ("" = none, nil), refused at p as where.
-func (c *compiler) target(src string, p story.Pos, where string) *text {
+// target compiles a target: ("" = none, nil). Upstream renders a target
+// only when the arm fires: a template that cannot compile fails that
+// turn, not the load (conformance lint-late-templates).
+func (c *compiler) target(src string) *text {
 	if src == "" {
 		return nil
 	}
 	t, err := compileTarget(c.m.pongo, src)
 	if err != nil {
-		// upstream renders a target only when the arm fires: a
-		// template that cannot compile fails that turn, not the load
-		// (conformance lint-late-templates)
 		return &text{src: src, err: err}
 	}
 	return t
@@ -264,15 +263,7 @@ func (c *compiler) state(s *story.State, parent *State) {
 	ns.Parallel = s.Parallel || s.Type == "parallel"
 	ns.Decider = s.Decider()
 	if ns.Parallel {
-		if len(s.Children) < 2 {
-			c.refuse(s.Pos, "state %q: a parallel state needs at least 2 regions (child states), it has %d", ns.Path, len(s.Children))
-		}
-		if s.Initial != "" {
-			c.refuse(s.InitialPos, "state %q: a parallel state enters every region; remove its initial:", ns.Path)
-		}
-		if parent != nil && parent.Parallel {
-			c.refuse(s.Pos, "state %q: a parallel state cannot be a region of the parallel state %q; put a compound state between them", ns.Path, parent.Path)
-		}
+		c.checkParallel(s, ns)
 	}
 	if s.Import != nil {
 		c.refuse(s.Pos, "state %q: imported story %q is not executed by kitsoki run", ns.Path, s.Import.Alias)
@@ -294,20 +285,34 @@ func (c *compiler) state(s *story.State, parent *State) {
 		ns.Timeout = c.timeout(s.Timeout(), ns)
 	}
 	for _, on := range s.On {
-		intent := on.Intent
 		for _, tr := range on.Arms {
-			nt := &Transition{Default: tr.Default(), Hint: tr.GuardHint(), Pos: tr.Pos, Emits: tr.Emit(), exits: c.exitsVia(tr)}
-			nt.View = tr.View()
-			where := fmt.Sprintf("state %q: on.%s", ns.Path, intent)
-			nt.Target = c.target(tr.Target, tr.TargetPos, where+": target")
-			nt.When = c.guard(tr.When, tr.WhenPos, where+": when")
-			nt.Effects = c.effects(tr.Effects, ns, "on."+intent)
-			ns.On[intent] = append(ns.On[intent], nt)
+			ns.On[on.Intent] = append(ns.On[on.Intent], c.transition(tr, ns, on.Intent))
 		}
 	}
 	for _, ch := range s.Children {
 		c.state(ch, ns)
 	}
+}
+
+// checkParallel refuses a parallel state with under two regions, an initial: or a parallel parent.
+func (c *compiler) checkParallel(s *story.State, ns *State) {
+	if len(s.Children) < 2 {
+		c.refuse(s.Pos, "state %q: a parallel state needs at least 2 regions (child states), it has %d", ns.Path, len(s.Children))
+	}
+	if s.Initial != "" {
+		c.refuse(s.InitialPos, "state %q: a parallel state enters every region; remove its initial:", ns.Path)
+	}
+	if p := ns.Parent; p != nil && p.Parallel {
+		c.refuse(s.Pos, "state %q: a parallel state cannot be a region of the parallel state %q; put a compound state between them", ns.Path, p.Path)
+	}
+}
+
+// transition compiles one arm of ns's on.<intent>.
+func (c *compiler) transition(tr *story.Transition, ns *State, intent string) *Transition {
+	return &Transition{Default: tr.Default(), Hint: tr.GuardHint(), Pos: tr.Pos, Emits: tr.Emit(), exits: c.exitsVia(tr), View: tr.View(),
+		Target:  c.target(tr.Target),
+		When:    c.guard(tr.When, tr.WhenPos, fmt.Sprintf("state %q: on.%s: when", ns.Path, intent)),
+		Effects: c.effects(tr.Effects, ns, "on."+intent)}
 }
 
 func (c *compiler) effects(list []*story.Effect, owner *State, where string) []*Effect {
@@ -339,7 +344,7 @@ func (c *compiler) effect(e *story.Effect, owner *State, where string) *Effect {
 	c.inline++
 	ne.Inline = c.effects(e.Effects(), owner, sub+".effects")
 	c.inline--
-	ne.Target = c.target(e.Target(), e.Pos, where+": target")
+	ne.Target = c.target(e.Target())
 	ne.When = c.guard(e.When, e.Pos, where+": when")
 	switch {
 	case len(e.Set) > 0 || e.Written.Has("set"):
@@ -472,7 +477,7 @@ func (c *compiler) timeout(t *story.Timeout, ns *State) *Timeout {
 		// "." loads, as upstream: looked up as written it names no
 		// state, so the timeout never fires (deadTimeoutTarget;
 		// validate warns)
-		nt.Target = c.target(tg, t.TargetPos, fmt.Sprintf("state %q: timeout.target", ns.Path))
+		nt.Target = c.target(tg)
 	}
 	return nt
 }

@@ -14,23 +14,30 @@ import "context"
 // warns at such a target (cross-region).
 func (r *runner) crossRegion(ctx context.Context, arm *Transition, from, dst, reg *State, st *step, tr map[string]any) error {
 	pc := r.par
-	pre, err := r.initialLeaf(dst)
+	pre, err := r.takePlace(from, dst)
 	if err != nil {
 		return err
 	}
-	pc.replace(from, pre)
 	if err := r.propagate(ctx, armEmits(arm), reg, st, 1); err != nil {
 		return err
 	}
-	if r.par != pc {
-		tr["to"] = r.statePath()
-		return nil
-	}
-	if err := r.swapInto(ctx, pc, from, dst, pre, st); err != nil {
-		return err
+	if r.par == pc {
+		if err := r.swapInto(ctx, pc, from, dst, pre, st); err != nil {
+			return err
+		}
 	}
 	tr["to"] = r.statePath()
 	return nil
+}
+
+// takePlace puts dst's initial leaf (returned) in from's place.
+func (r *runner) takePlace(from, dst *State) (*State, error) {
+	pre, err := r.initialLeaf(dst)
+	if err != nil {
+		return nil, err
+	}
+	r.par.replace(from, pre)
+	return pre, nil
 }
 
 // swapInto writes from's move to dst (exits, entries, on_enter, initial:
@@ -53,10 +60,9 @@ func (r *runner) swapInto(ctx context.Context, pc *parConf, from, dst, pre *Stat
 // target takes the receiving leaf's place (conformance par-cross-receiver).
 func (r *runner) crossReceive(ctx context.Context, leaf, dst *State, st *step) error {
 	pc := r.par
-	pre, err := r.initialLeaf(dst)
+	pre, err := r.takePlace(leaf, dst)
 	if err != nil {
 		return err
 	}
-	pc.replace(leaf, pre)
 	return r.swapInto(ctx, pc, leaf, dst, pre, st)
 }

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -32,29 +33,10 @@ func (s *Session) decide(ctx context.Context) (bool, error) {
 		return false, nil
 	}
 	state := r.cur.Path
-	args := map[string]any{"state": state, "candidates": cands, "description": r.cur.Description}
-	with := map[string]any{"agent": d.Agent, "args": args}
-	if d.Schema != "" {
-		with["schema"] = d.Schema
-	}
-	prompt := d.Prompt
-	if prompt == "" {
-		prompt = "You decide the next step of a state machine resting in state {{ args.state }} ({{ args.description }}). " +
-			"Choose one intent of {{ args.candidates }} and answer {\"intent\": \"<name>\", \"confidence\": <0..1>, \"reason\": \"...\"}."
-	}
-	rc, err := r.m.renderer().RenderAgentCall("host.agent.decide", "decider", with, nil, r.callEnv())
-	if err == nil {
-		// the engine's own prompt is not a story with: value: pongo2
-		// renders it with the decider's args
-		rc.With["prompt"] = prompt
-		rc.Prompt, err = r.m.renderer().renderPromptArgs(prompt, args, r.callEnv())
-	}
+	call, err := r.deciderCall(d, cands)
 	if err != nil {
-		return false, fmt.Errorf("decider: %w", err)
+		return false, err
 	}
-	call := AgentCall{Verb: "decide", Alias: "agent.claude", Persona: d.Agent, Model: r.m.PersonaModels[d.Agent],
-		Prompt: rc.Prompt, SchemaPath: rc.SchemaPath, With: rc.With, World: r.world, SessionID: r.so.SessionID,
-		Turn: r.turn, StatePath: state, CallID: agentcall.LiveID(r.m.AppID, r.turn, state+"#decider", 0), EffectID: "decider"}
 	ans, err := r.so.Agents.CallAgent(ctx, call)
 	chosen, conf := "", 0.0
 	if err == nil {
@@ -69,13 +51,7 @@ func (s *Session) decide(ctx context.Context) (bool, error) {
 		return false, e
 	}
 	if !ok {
-		why := fmt.Sprintf("confidence %.2f below %.2f", conf, d.Threshold)
-		if err != nil {
-			why = err.Error()
-		} else if !slices.Contains(cands, chosen) {
-			why = fmt.Sprintf("chose %q, not one of %s", chosen, strings.Join(cands, ", "))
-		}
-		r.note(Note{Kind: "decider", State: state, Text: "decider bailed to the human: " + why})
+		r.note(Note{Kind: "decider", State: state, Text: "decider bailed to the human: " + bailReason(err, chosen, conf, d.Threshold, cands)})
 		return false, nil
 	}
 	r.note(Note{Kind: "decider", State: state, Text: fmt.Sprintf("decider chose %s (confidence %.2f)", chosen, conf)})
@@ -88,6 +64,42 @@ func (s *Session) decide(ctx context.Context) (bool, error) {
 		return false, t.Rejection
 	}
 	return t.Err == nil, t.Err
+}
+
+// deciderCall is the app-level decider's call choosing among cands at the resting gate.
+func (r *runner) deciderCall(d *AppDecider, cands []string) (AgentCall, error) {
+	state := r.cur.Path
+	args := map[string]any{"state": state, "candidates": cands, "description": r.cur.Description}
+	with := map[string]any{"agent": d.Agent, "args": args}
+	if d.Schema != "" {
+		with["schema"] = d.Schema
+	}
+	prompt := cmp.Or(d.Prompt, "You decide the next step of a state machine resting in state {{ args.state }} ({{ args.description }}). "+
+		"Choose one intent of {{ args.candidates }} and answer {\"intent\": \"<name>\", \"confidence\": <0..1>, \"reason\": \"...\"}.")
+	rc, err := r.m.renderer().RenderAgentCall("host.agent.decide", "decider", with, nil, r.callEnv())
+	if err == nil {
+		// the engine's own prompt is not a story with: value: pongo2
+		// renders it with the decider's args
+		rc.With["prompt"] = prompt
+		rc.Prompt, err = r.m.renderer().renderPromptArgs(prompt, args, r.callEnv())
+	}
+	if err != nil {
+		return AgentCall{}, fmt.Errorf("decider: %w", err)
+	}
+	return AgentCall{Verb: "decide", Alias: "agent.claude", Persona: d.Agent, Model: r.m.PersonaModels[d.Agent],
+		Prompt: rc.Prompt, SchemaPath: rc.SchemaPath, With: rc.With, World: r.world, SessionID: r.so.SessionID,
+		Turn: r.turn, StatePath: state, CallID: agentcall.LiveID(r.m.AppID, r.turn, state+"#decider", 0), EffectID: "decider"}, nil
+}
+
+// bailReason says why the decider's answer (or failure err) fired nothing.
+func bailReason(err error, chosen string, conf, threshold float64, cands []string) string {
+	switch {
+	case err != nil:
+		return err.Error()
+	case !slices.Contains(cands, chosen):
+		return fmt.Sprintf("chose %q, not one of %s", chosen, strings.Join(cands, ", "))
+	}
+	return fmt.Sprintf("confidence %.2f below %.2f", conf, threshold)
 }
 
 // deciderChoice reads {intent|choice|chosen_intent|decision, confidence}.

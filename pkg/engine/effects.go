@@ -56,41 +56,51 @@ func (r *runner) runEffects(ctx context.Context, effs []*Effect, st *step) error
 				return err
 			}
 		case kindSay:
-			s, err := e.Say.render(sayEnv(env))
-			if err != nil {
-				return fmt.Errorf("%s: say: %w", e.Pos, err)
-			}
-			if err := r.emit(KindSay, map[string]any{"text": s}); err != nil {
+			if err := r.applySay(e, env); err != nil {
 				return err
 			}
-			r.t.said = append(r.t.said, s)
-			r.note(Note{Kind: "say", State: r.cur.Path, Text: s})
 		case kindInvoke:
-			queue, err := r.onceAllows(e)
-			if err != nil {
-				return err
-			}
-			if !queue {
-				continue
-			}
-			r.reach(ReachEffect, e.Pos)
-			st.binds = st.binds || len(e.Bind) > 0
-			if !r.so.MachineOnly { // the machine alone writes the call, never queues it
-				pc := pendingCall{e: e, state: r.cur, slots: r.slots}
-				if !e.Background {
-					pc.world = r.world.Snapshot()
-				}
-				st.calls = append(st.calls, pc)
-			}
-			// harness.called is written at walk time with the args as they
-			// render now, harness.dispatched when the call goes out
-			// (story-runtime §1.7, §2.1)
-			if err := r.emit(KindHarnessCalled, map[string]any{"args": r.walkArgs(e), "background": e.Background, "namespace": e.Invoke}); err != nil {
+			if err := r.queueInvoke(e, st); err != nil {
 				return err
 			}
 		}
 	}
 	return nil
+}
+
+// applySay writes a say: entry's text and keeps it for the turn's view.
+func (r *runner) applySay(e *Effect, env map[string]any) error {
+	s, err := e.Say.render(sayEnv(env))
+	if err != nil {
+		return fmt.Errorf("%s: say: %w", e.Pos, err)
+	}
+	if err := r.emit(KindSay, map[string]any{"text": s}); err != nil {
+		return err
+	}
+	r.t.said = append(r.t.said, s)
+	r.note(Note{Kind: "say", State: r.cur.Path, Text: s})
+	return nil
+}
+
+// queueInvoke queues an invoke on st, once: allowing, and writes harness.called.
+func (r *runner) queueInvoke(e *Effect, st *step) error {
+	queue, err := r.onceAllows(e)
+	if err != nil || !queue {
+		return err
+	}
+	r.reach(ReachEffect, e.Pos)
+	st.binds = st.binds || len(e.Bind) > 0
+	if !r.so.MachineOnly { // the machine alone writes the call, never queues it
+		pc := pendingCall{e: e, state: r.cur, slots: r.slots}
+		if !e.Background {
+			pc.world = r.world.Snapshot()
+		}
+		st.calls = append(st.calls, pc)
+	}
+	// harness.called is written at walk time with the args as they
+	// render now, harness.dispatched when the call goes out
+	// (story-runtime §1.7, §2.1)
+	return r.emit(KindHarnessCalled, map[string]any{"args": r.walkArgs(e), "background": e.Background, "namespace": e.Invoke})
 }
 
 // applySet renders every value against the same pre-block world, then
@@ -130,7 +140,7 @@ func (r *runner) applySet(e *Effect, env map[string]any) error {
 		mem, rec, coerced := r.coerceSet(a.key, a.v)
 		setPath(r.world, a.key, mem)
 		r.journalAs(a.key, rec, coerced)
-		if err := r.emit(KindWorldUpdate, map[string]any{"set": map[string]any{a.key: rec}}); err != nil {
+		if err := r.emitSet(a.key, rec); err != nil {
 			return err
 		}
 	}
@@ -434,10 +444,15 @@ func (r *runner) setError(msg string, hostErr map[string]any) error {
 	r.keepFirst()
 	r.world["last_error"] = msg
 	r.world["host_error"] = hostErr
-	if err := r.emit(KindWorldUpdate, map[string]any{"set": map[string]any{"last_error": msg}}); err != nil {
+	if err := r.emitSet("last_error", msg); err != nil {
 		return err
 	}
-	return r.emit(KindWorldUpdate, map[string]any{"set": map[string]any{"host_error": jsonvalue.Normalize(hostErr)}})
+	return r.emitSet("host_error", jsonvalue.Normalize(hostErr))
+}
+
+// emitSet writes the world.update of one set key.
+func (r *runner) emitSet(key string, v any) error {
+	return r.emit(KindWorldUpdate, map[string]any{"set": map[string]any{key: v}})
 }
 
 // failed decides what a failed call does: with on_error, a redirect;
@@ -480,11 +495,7 @@ func (r *runner) bindResult(e *Effect, res map[string]any) error {
 			continue // no such path (or no data): the key is left as it is
 		}
 		v = jsonvalue.Normalize(normalizeFresh(v))
-		setPath(r.world, b.Key, v)
-		r.journalAs(b.Key, nil, false)
-		r.t.rerender, r.t.applied, r.t.dropSay = true, true, true
-		r.t.batchBound = append(r.t.batchBound, b.Key)
-		if err := r.emit(KindWorldUpdate, map[string]any{"set": map[string]any{b.Key: v}}); err != nil {
+		if err := r.bindKey(b.Key, v, v, false); err != nil {
 			return err
 		}
 	}
@@ -546,11 +557,17 @@ func (r *runner) walkArgs(e *Effect) map[string]any {
 // turn, which a view prints as Go prints a map, while its world.update
 // and the next turn have null (conformance host-bind-nil-live).
 func (r *runner) bindNilMap(key string) error {
-	setPath(r.world, key, map[string]any(nil))
-	r.journalAs(key, nil, true)
+	return r.bindKey(key, map[string]any(nil), nil, true)
+}
+
+// bindKey binds key: mem in the world, rec in its world.update and, when
+// the two differ, in the journal; the turn's view renders again.
+func (r *runner) bindKey(key string, mem, rec any, differ bool) error {
+	setPath(r.world, key, mem)
+	r.journalAs(key, rec, differ)
 	r.t.rerender, r.t.applied, r.t.dropSay = true, true, true
 	r.t.batchBound = append(r.t.batchBound, key)
-	return r.emit(KindWorldUpdate, map[string]any{"set": map[string]any{key: nil}})
+	return r.emitSet(key, rec)
 }
 
 // isEmptyMap reports whether v is a map with no keys.

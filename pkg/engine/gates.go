@@ -71,33 +71,46 @@ func (r *runner) gateCandidates(s *State) ([]string, bool) {
 			}
 			seen[name] = true
 			for _, a := range arms {
-				if a.When != nil && !a.Default {
-					if ok, err := a.When.eval(env); err != nil || !ok {
-						continue
-					}
+				if !guardHolds(a, env) {
+					continue
 				}
 				if len(out) == 0 || out[len(out)-1] != name {
 					out = append(out, name)
 				}
-				if a.Target == nil {
-					continue
+				if movesOn(a, x, s) {
+					gate = gate || !emitted[name]
+					break
 				}
-				tg := strings.TrimSpace(a.Target.src)
-				if tg == "" || tg == "." || strings.HasPrefix(tg, "@exit:") || strings.HasPrefix(tg, "__exit__") {
-					continue
-				}
-				if !a.Target.templated() {
-					if p, err := resolvePath(x, tg); err != nil || p == s.Path {
-						continue
-					}
-				}
-				if !emitted[name] {
-					gate = true
-				}
-				break
 			}
 		}
 	}
 	sort.Strings(out)
 	return out, gate
+}
+
+// guardHolds reports whether a's guard holds (one that cannot be evaluated does not).
+func guardHolds(a *Transition, env map[string]any) bool {
+	if a.When == nil || a.Default {
+		return true
+	}
+	ok, err := a.When.eval(env)
+	return err == nil && ok
+}
+
+// movesOn reports whether arm a, declared on x, leaves s for another
+// state: its target is neither a stay, an exit nor s itself (a templated
+// one is taken to move).
+func movesOn(a *Transition, x, s *State) bool {
+	if a.Target == nil {
+		return false
+	}
+	tg := strings.TrimSpace(a.Target.src)
+	if tg == "" || tg == "." || strings.HasPrefix(tg, "@exit:") || strings.HasPrefix(tg, "__exit__") {
+		return false
+	}
+	if a.Target.templated() {
+		return true
+	}
+	p, err := resolvePath(x, tg)
+	return err == nil && p != s.Path
 }

@@ -141,12 +141,12 @@ func (r *runner) submit(ctx context.Context, e *Effect, args map[string]any, rc 
 	}
 	setPath(r.world, key, id)
 	r.t.rerender, r.t.applied, r.t.dropSay = true, true, true
-	if err := r.emit(KindWorldUpdate, map[string]any{"set": map[string]any{key: id}}); err != nil {
+	if err := r.emitSet(key, id); err != nil {
 		return err
 	}
 	if key != "last_job_id" {
 		r.world["last_job_id"] = id
-		if err := r.emit(KindWorldUpdate, map[string]any{"set": map[string]any{"last_job_id": id}}); err != nil {
+		if err := r.emitSet("last_job_id", id); err != nil {
 			return err
 		}
 	}
@@ -361,23 +361,7 @@ func (r *runner) runOnComplete(ctx context.Context, j *job, status string, data 
 	// in memory only, for the on_complete chain: no event, and the next
 	// turn has them as they were (upstream's world is read back from its
 	// log, which never holds them; conformance host-last-job-in-memory)
-	set := map[string]any{"last_job_id": j.info.ID, "last_job_status": status, "last_job_result": result}
-	before := map[string]any{}
-	for k := range set {
-		if v, ok := r.world[k]; ok {
-			before[k] = v
-		}
-	}
-	maps.Copy(r.world, set)
-	defer func() {
-		for k := range set {
-			if v, ok := before[k]; ok {
-				r.world[k] = v
-			} else {
-				delete(r.world, k)
-			}
-		}
-	}()
+	defer r.setInMemory(map[string]any{"last_job_id": j.info.ID, "last_job_status": status, "last_job_result": result})()
 	if len(j.e.OnComplete) == 0 {
 		return nil
 	}
@@ -393,22 +377,9 @@ func (r *runner) runOnComplete(ctx context.Context, j *job, status string, data 
 		// an on_error redirect wins over target:
 		return nil
 	}
-	var tgt *Effect
-	for _, e := range j.e.OnComplete {
-		if e.Target == nil {
-			continue
-		}
-		ok, err := e.When.eval(r.env(nil, nil))
-		if err != nil {
-			return fmt.Errorf("%s: %w", e.Pos, err)
-		}
-		if ok {
-			tgt = e
-			break
-		}
-	}
-	if tgt == nil {
-		return nil
+	tgt, err := r.completionTarget(j.e.OnComplete)
+	if tgt == nil || err != nil {
+		return err
 	}
 	r.reach(ReachOnComplete, tgt.targetPos)
 	for _, x := range tgt.exits {
@@ -426,10 +397,47 @@ func (r *runner) runOnComplete(ctx context.Context, j *job, status string, data 
 	if err := r.emit(KindTransition, map[string]any{"from": r.statePath(), "intent": "__on_complete_target__", "to": r.landTo(res)}); err != nil {
 		return err
 	}
-	if err := r.land(ctx, res, &st); err != nil { // st is settled: empty
+	if err := r.land(ctx, res, &st, r.statePath()); err != nil { // st is settled: empty
 		return err
 	}
 	return r.settle(ctx, &st)
+}
+
+// setInMemory sets world keys with no event and returns what puts them back.
+func (r *runner) setInMemory(set map[string]any) (restore func()) {
+	before := map[string]any{}
+	for k := range set {
+		if v, ok := r.world[k]; ok {
+			before[k] = v
+		}
+	}
+	maps.Copy(r.world, set)
+	return func() {
+		for k := range set {
+			if v, ok := before[k]; ok {
+				r.world[k] = v
+			} else {
+				delete(r.world, k)
+			}
+		}
+	}
+}
+
+// completionTarget is the first on_complete target entry whose when: passes.
+func (r *runner) completionTarget(entries []*Effect) (*Effect, error) {
+	for _, e := range entries {
+		if e.Target == nil {
+			continue
+		}
+		ok, err := e.When.eval(r.env(nil, nil))
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", e.Pos, err)
+		}
+		if ok {
+			return e, nil
+		}
+	}
+	return nil, nil
 }
 
 func (t *Turn) merge(x *Turn) {

@@ -9,5 +9,5 @@ package engine
 func (r *runner) exitParallel() error {
 	root := r.par.root
 	r.par = nil
-	return r.emitAt(root.Path, KindStateExited, map[string]any{"state": root.Path})
+	return r.emitState(KindStateExited, root.Path)
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
 )
 
@@ -32,7 +31,7 @@ func (p *parConf) clone() *parConf {
 	if p == nil {
 		return nil
 	}
-	return &parConf{root: p.root, leaves: append([]*State(nil), p.leaves...), label: p.label}
+	return &parConf{root: p.root, leaves: slices.Clone(p.leaves), label: p.label}
 }
 
 // encode is "<root>#<leaf>|<leaf>...".
@@ -75,7 +74,7 @@ func (p *parConf) replace(old, leaf *State) {
 	for i, l := range p.leaves {
 		if l == old {
 			p.leaves[i] = leaf
-			sort.Slice(p.leaves, func(i, j int) bool { return p.leaves[i].Path < p.leaves[j].Path })
+			sortByPath(p.leaves)
 			return
 		}
 	}
@@ -92,8 +91,12 @@ func (p *parConf) set(leaf *State) {
 		}
 	}
 	out = append(out, leaf)
-	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	sortByPath(out)
 	p.leaves = out
+}
+
+func sortByPath(leaves []*State) {
+	slices.SortFunc(leaves, func(a, b *State) int { return strings.Compare(a.Path, b.Path) })
 }
 
 // decoded is the configuration as upstream reads its encoding back when
@@ -129,27 +132,21 @@ func (s *State) regions() []*State {
 // the root and above included) has a winning arm takes the transition.
 func (r *runner) fireParallel(ctx context.Context, intent string, given map[string]any, st *step) error {
 	pc := r.par
-	// templates see a map; the events carry given, as fire's do
-	slots := given
-	if slots == nil {
-		slots = map[string]any{}
-	}
-	r.slots = slots
-	env := r.env(slots, nil)
+	r.slots = templateSlots(given)
+	env := r.env(r.slots, nil)
 	hint := ""
 	// A bare import alias is not resolved in a parallel configuration:
 	// upstream walks aliases from the current state, which is then an
 	// encoded path naming no state, so the typed name is looked up as is
 	// and, allowed through a region's alias spellings, matches no arm
 	// (GUARD_FAILED; conformance import-par-bare-alias).
-	name := intent
 	for _, leaf := range pc.decoded() {
 		r.cur = leaf
-		arms, owner := r.lookup(name)
+		arms, owner := lookupFrom(r.cur, intent)
 		if arms == nil {
 			continue
 		}
-		arm, h, err := r.pickArm(arms, name, env)
+		arm, h, err := r.pickArm(arms, intent, env)
 		if err != nil {
 			return err
 		}
@@ -159,7 +156,7 @@ func (r *runner) fireParallel(ctx context.Context, intent string, given map[stri
 			}
 			continue
 		}
-		return r.takeParallel(ctx, name, given, arm, owner, leaf, st)
+		return r.takeParallel(ctx, intent, given, arm, owner, leaf, st)
 	}
 	r.cur = pc.leaves[0]
 	return &Rejection{Code: CodeGuardFailed, Intent: intent, State: pc.root.Path, GuardHint: hint,
@@ -218,25 +215,14 @@ func (r *runner) walkParallel(ctx context.Context, intent string, slots map[stri
 		return fmt.Errorf("%s: intent %q: %w", arm.Pos, intent, err)
 	}
 	res = r.ancestorStay(res, owner)
-	tr := map[string]any{"from": from, "intent": intent, "slots": slots, "to": r.predictTo(res)}
-	r.t.walk.setHead(Event{Turn: r.turn, Kind: KindTransition, StatePath: r.statePathForEvent(), TS: r.now(), Payload: tr})
+	tr := r.holdTransition(from, intent, slots, res, 0)
 	if arm.View != nil {
 		// as upstream, the arm's view replaces the turn's (takeParallel
-		// set it); inside the configuration it sees as state the leaf
-		// the arm's target resolves to, the firing leaf for a stay, its
-		// helpers answering for the configuration (conformance
+		// set it); its helpers answer for the configuration (conformance
 		// par-transition-view, par-transition-view-menu)
-		r.t.transAt = leaf.Path
-		if !res.stay && res.state != nil {
-			if l, err := r.initialLeaf(res.state); err == nil {
-				r.t.transAt = l.Path
-			}
-		}
+		r.t.transAt = r.transViewLeaf(res, leaf)
 	}
-	reg := r.par.regionOf(leaf)
-	if owner != nil && owner != r.par.root && !owner.within(r.par.root) {
-		reg = nil // a handler above the root: every region may receive
-	}
+	reg := r.firingRegion(leaf, owner)
 	inside := !res.stay && res.state != nil && res.state.within(r.par.root)
 	if inside && reg != nil && r.par.regionOf(res.state) != reg {
 		// another region's state: as upstream, it takes the place of
@@ -276,6 +262,26 @@ func (r *runner) walkParallel(ctx context.Context, intent string, slots map[stri
 	}
 	tr["to"] = r.statePath()
 	return nil
+}
+
+// transViewLeaf is the state an arm's view inside the configuration sees:
+// its target's initial leaf, the firing leaf for a stay.
+func (r *runner) transViewLeaf(res target, leaf *State) string {
+	if !res.stay && res.state != nil {
+		if l, err := r.initialLeaf(res.state); err == nil {
+			return l.Path
+		}
+	}
+	return leaf.Path
+}
+
+// firingRegion is the region of the leaf whose walk found the handler
+// owner; nil for a handler above the root: every region may receive.
+func (r *runner) firingRegion(leaf, owner *State) *State {
+	if owner != nil && owner != r.par.root && !owner.within(r.par.root) {
+		return nil
+	}
+	return r.par.regionOf(leaf)
 }
 
 // moveRegionFrom writes the winning region's own move from old to dst
@@ -344,44 +350,13 @@ func (r *runner) propagate(ctx context.Context, names []string, from *State, st 
 			if reg == from || r.par == nil {
 				continue
 			}
-			leaf := r.par.leafIn(reg)
-			if leaf == nil {
-				continue
-			}
-			r.cur = leaf
-			arms, owner := lookupFrom(leaf, nil, name)
-			if arms == nil {
-				continue
-			}
-			arm, _, err := r.pickArm(arms, name, r.env(r.slots, nil))
+			arm, err := r.receive(ctx, name, reg, st)
 			if err != nil {
 				return err
 			}
-			if arm == nil {
-				continue
+			if arm != nil {
+				next = append(next, further{armEmits(arm), reg})
 			}
-			if err := r.runEffects(ctx, arm.Effects, st); err != nil {
-				return err
-			}
-			res, err := r.resolveTarget(ctx, owner, "", arm.Target)
-			if err != nil {
-				return fmt.Errorf("%s: emit %q: %w", arm.Pos, name, err)
-			}
-			switch {
-			case res.stay || res.state == nil:
-			case res.state == reg || res.state.within(reg):
-				r.cur = leaf
-				if err := r.moveRegion(ctx, res.state, st); err != nil {
-					return err
-				}
-			case r.par.regionOf(res.state) != nil:
-				// another region's state takes the receiving leaf's
-				// place, as a handler's would (crossRegion)
-				if err := r.crossReceive(ctx, leaf, res.state, st); err != nil {
-					return err
-				}
-			}
-			next = append(next, further{armEmits(arm), reg})
 		}
 		for _, f := range next {
 			if err := r.propagate(ctx, f.names, f.from, st, depth+1); err != nil {
@@ -392,12 +367,48 @@ func (r *runner) propagate(ctx context.Context, names []string, from *State, st 
 	return nil
 }
 
+// receive delivers the emit: event name to the leaf of region reg: the
+// arm it takes (nil: none) runs its effects and moves the region.
+func (r *runner) receive(ctx context.Context, name string, reg *State, st *step) (*Transition, error) {
+	leaf := r.par.leafIn(reg)
+	if leaf == nil {
+		return nil, nil
+	}
+	r.cur = leaf
+	arms, owner := lookupFrom(leaf, name)
+	if arms == nil {
+		return nil, nil
+	}
+	arm, _, err := r.pickArm(arms, name, r.env(r.slots, nil))
+	if arm == nil || err != nil {
+		return nil, err
+	}
+	if err := r.runEffects(ctx, arm.Effects, st); err != nil {
+		return nil, err
+	}
+	res, err := r.resolveTarget(ctx, owner, "", arm.Target)
+	if err != nil {
+		return nil, fmt.Errorf("%s: emit %q: %w", arm.Pos, name, err)
+	}
+	switch {
+	case res.stay || res.state == nil:
+	case res.state == reg || res.state.within(reg):
+		r.cur = leaf
+		err = r.moveRegion(ctx, res.state, st)
+	case r.par.regionOf(res.state) != nil:
+		// another region's state takes the receiving leaf's place, as a
+		// handler's would (crossRegion)
+		err = r.crossReceive(ctx, leaf, res.state, st)
+	}
+	return arm, err
+}
+
 // fireAtParallelRoot dispatches an emit_intent hop while a parallel state
 // is active: against the root and its ancestors only; a name nothing there
 // handles is dropped (story-runtime §3.3).
 func (r *runner) fireAtParallelRoot(ctx context.Context, intent string, slots map[string]any, depth int, st *step) error {
 	root := r.par.root
-	arms, owner := lookupFrom(root, nil, intent)
+	arms, owner := lookupFrom(root, intent)
 	if arms == nil {
 		r.note(Note{Kind: "emit", State: r.statePath(), Text: "emit_intent " + intent + " dropped: the parallel state " + root.Path + " has no handler for it"})
 		return nil
@@ -408,7 +419,7 @@ func (r *runner) fireAtParallelRoot(ctx context.Context, intent string, slots ma
 		return err
 	}
 	if arm == nil {
-		return fmt.Errorf("emit_intent %q at %q: no transition arm matched (intent has no on: handler, or all guards failed)", intent, r.statePath())
+		return r.noArmMatched(intent)
 	}
 	r.cur = r.par.leaves[0]
 	r.par.hop = true

@@ -251,10 +251,7 @@ func prepareWith(with any, sub *argsSub) (*expr.Value, error) {
 
 // callEnv builds the expression/template environment of the engine.
 func callEnv(storyDir string, ce CallEnv) map[string]any {
-	slots := ce.Slots
-	if slots == nil {
-		slots = map[string]any{}
-	}
+	slots := templateSlots(ce.Slots)
 	st := map[string]any{}
 	if ce.StatePath != "" {
 		st["path"] = ce.StatePath

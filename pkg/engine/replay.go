@@ -2,7 +2,6 @@ package engine
 
 import (
 	"reflect"
-	"slices"
 	"strings"
 )
 
@@ -104,11 +103,7 @@ func (r *runner) replayInto(w World) {
 
 // declaredInt reports whether the story declares world key k type: int.
 func (r *runner) declaredInt(k string) bool {
-	i := slices.IndexFunc(r.m.World, func(wv WorldVar) bool { return wv.Name == k })
-	t := ""
-	if i >= 0 {
-		t = strings.ToLower(r.m.World[i].Type)
-	}
+	t := strings.ToLower(declaredType(r.m.World, k))
 	return t == "int" || t == "integer"
 }
 

@@ -216,9 +216,38 @@ func RunSession(ctx context.Context, m *Machine, so SessionOptions) *Result {
 // to wait for.
 func (s *Session) runInputs(ctx context.Context, consumed *int) error {
 	r := s.r
-	for _, in := range r.so.Inputs {
-		if r.ended {
+	if err := s.fireInputs(ctx, consumed); err != nil {
+		return err
+	}
+	for i := 0; i < maxDeciderDepth; i++ {
+		fired, err := s.decide(ctx)
+		if err != nil {
+			return err
+		}
+		if !fired {
 			break
+		}
+	}
+	for !r.ended {
+		idle, err := s.waitOnce(ctx)
+		if idle || err != nil {
+			return err
+		}
+	}
+	// the run ended with jobs still running: wait for each to end (its
+	// on_complete is skipped, the session is over) so the log and the
+	// summary say how it ended
+	if err := s.Wait(ctx); err != nil {
+		return fmt.Errorf("run interrupted while waiting for background jobs: %w", err)
+	}
+	return nil
+}
+
+// fireInputs fires the inputs in order until one is refused or fails, or the run ends.
+func (s *Session) fireInputs(ctx context.Context, consumed *int) error {
+	for _, in := range s.r.so.Inputs {
+		if s.r.ended {
+			return nil
 		}
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("run interrupted: %w", err)
@@ -232,78 +261,74 @@ func (s *Session) runInputs(ctx context.Context, consumed *int) error {
 			return err
 		}
 		if rj := t.Rejection; rj != nil {
-			switch rj.Code {
-			case CodeNotAllowed:
-				return fmt.Errorf("%s (it handles: %s)", rj.Message, listOrNone(rj.Allowed))
-			case CodeMissingSlots:
-				return fmt.Errorf("intent %q: %s; pass --slot NAME=VALUE", in.Intent, rj.Message)
-			case CodeGuardFailed:
-				return rj
-			}
-			return fmt.Errorf("intent %q: %s", in.Intent, rj.Message)
+			return rejectedInput(in, rj)
 		}
 		if t.Err != nil {
 			return turnFailed{t.Err}
 		}
 	}
-	for i := 0; i < maxDeciderDepth; i++ {
-		fired, err := s.decide(ctx)
-		if err != nil {
-			return err
-		}
-		if !fired {
-			break
-		}
-	}
-	for !r.ended {
-		if err := ctx.Err(); err != nil {
-			return fmt.Errorf("run interrupted: %w", err)
-		}
-		s.mu.Lock()
-		r.drainJobs(ctx)
-		running, ch := r.jobs.pending()
-		tm := r.timer
-		s.mu.Unlock()
-		if running == 0 && tm == nil {
-			return nil
-		}
-		if running > 0 {
-			var timerC <-chan time.Time
-			if tm != nil {
-				t := time.NewTimer(max(tm.deadline.Sub(r.clock.Now()), 0))
-				timerC = t.C
-				defer t.Stop()
-			}
-			select {
-			case <-ctx.Done():
-				return fmt.Errorf("run interrupted while waiting for %d background job(s): %w", running, ctx.Err())
-			case <-ch:
-				continue
-			case <-timerC:
-			}
-		} else {
-			r.note(Note{Kind: "timeout", State: r.statePath(), Text: fmt.Sprintf("waiting %s for the timeout of %s → %s", tm.after, tm.owner.Path, tm.owner.Timeout.Target.src), Duration: tm.d})
-			if err := r.wait(ctx, tm.d); err != nil {
-				return fmt.Errorf("run interrupted while waiting %s for the timeout of %q: %w", tm.after, tm.owner.Path, err)
-			}
-		}
-		s.mu.Lock()
-		t, err := r.timeoutTurn(ctx)
-		s.mu.Unlock()
-		if err != nil {
-			return err
-		}
-		if t != nil && t.Err != nil {
-			return t.Err
-		}
-	}
-	// the run ended with jobs still running: wait for each to end (its
-	// on_complete is skipped, the session is over) so the log and the
-	// summary say how it ended
-	if err := s.Wait(ctx); err != nil {
-		return fmt.Errorf("run interrupted while waiting for background jobs: %w", err)
-	}
 	return nil
+}
+
+// rejectedInput is the error that ends a run whose input was refused.
+func rejectedInput(in Input, rj *Rejection) error {
+	switch rj.Code {
+	case CodeNotAllowed:
+		return fmt.Errorf("%s (it handles: %s)", rj.Message, listOrNone(rj.Allowed))
+	case CodeMissingSlots:
+		return fmt.Errorf("intent %q: %s; pass --slot NAME=VALUE", in.Intent, rj.Message)
+	case CodeGuardFailed:
+		return rj
+	}
+	return fmt.Errorf("intent %q: %s", in.Intent, rj.Message)
+}
+
+// waitOnce waits for what the resting machine waits on: a background job
+// to end (its completion drained on the next call) or the armed timeout,
+// whose turn it then runs. idle reports that nothing is left to wait for.
+func (s *Session) waitOnce(ctx context.Context) (idle bool, err error) {
+	r := s.r
+	if err := ctx.Err(); err != nil {
+		return false, fmt.Errorf("run interrupted: %w", err)
+	}
+	s.mu.Lock()
+	r.drainJobs(ctx)
+	running, ch := r.jobs.pending()
+	tm := r.timer
+	s.mu.Unlock()
+	switch {
+	case running == 0 && tm == nil:
+		return true, nil
+	case running > 0:
+		var timerC <-chan time.Time
+		if tm != nil {
+			t := time.NewTimer(max(tm.deadline.Sub(r.clock.Now()), 0))
+			timerC = t.C
+			defer t.Stop()
+		}
+		select {
+		case <-ctx.Done():
+			return false, fmt.Errorf("run interrupted while waiting for %d background job(s): %w", running, ctx.Err())
+		case <-ch:
+			return false, nil
+		case <-timerC:
+		}
+	default:
+		r.note(Note{Kind: "timeout", State: r.statePath(), Text: fmt.Sprintf("waiting %s for the timeout of %s → %s", tm.after, tm.owner.Path, tm.owner.Timeout.Target.src), Duration: tm.d})
+		if err := r.wait(ctx, tm.d); err != nil {
+			return false, fmt.Errorf("run interrupted while waiting %s for the timeout of %q: %w", tm.after, tm.owner.Path, err)
+		}
+	}
+	s.mu.Lock()
+	t, err := r.timeoutTurn(ctx)
+	s.mu.Unlock()
+	if err != nil {
+		return false, err
+	}
+	if t != nil && t.Err != nil {
+		return false, t.Err
+	}
+	return false, nil
 }
 
 // turnFailed is a user turn's turn-fatal error, whose machine.error the
@@ -424,7 +449,7 @@ func (r *runner) userTurn(ctx context.Context, in Input) (*Turn, error) {
 	if rej == nil {
 		name := in.Intent
 		if r.par == nil {
-			name = r.resolveAlias(in.Intent)
+			name = aliasFrom(r.cur, in.Intent)
 		}
 		slots, rej = r.inputSlots(name, in.Slots)
 		if rej != nil && rej.Code == CodeMissingSlots {
@@ -447,45 +472,13 @@ func (r *runner) userTurn(ctx context.Context, in Input) (*Turn, error) {
 	r.note(Note{Kind: "intent", State: from, Text: in.Intent + slotText(in.Slots)})
 	var err error
 	if rej == nil {
-		st := &step{}
-		err = r.fire(ctx, in.Intent, slots, 0, st)
-		if errors.As(err, &rej) {
-			err = nil
-		}
-		if err == nil && rej == nil {
-			err = r.machineView(ctx, slots, st)
-		}
-		if err == nil && rej == nil {
-			err = r.settle(ctx, st)
-		}
-		if err == nil && rej == nil {
-			err = r.postBind(ctx)
-		}
-		if err == nil && rej == nil {
-			err = r.swallowedPostBind(ctx)
-		}
+		rej, err = r.walkTurn(ctx, in.Intent, slots)
 	}
 	if rej != nil {
-		p := map[string]any{"code": rej.Code, "intent": in.Intent, "state": rej.State}
-		if rej.Code == CodeGuardFailed {
-			p["guard_hint"] = rej.GuardHint
-		} else {
-			p["message"] = rej.Message // a missing slot returned above, with no event
-		}
-		if e := r.emit(KindValidationFailed, p); e != nil {
-			return t, e
-		}
-		t.Rejection = rej
-		return r.closeTurn(t, from, map[string]any{"code": rej.Code, "outcome": "rejected"})
+		return r.rejectTurn(t, from, in.Intent, rej)
 	}
 	if err != nil {
-		if isTraceErr(err) {
-			return t, err
-		}
-		r.restore(sv)
-		_ = r.emitAt(from, KindMachineError, map[string]any{"error": err.Error(), "intent": in.Intent, "slots": slots, "state": from})
-		t.Err = err
-		return r.closeTurn(t, from, map[string]any{"error": err.Error(), "outcome": "error"})
+		return r.failTurn(t, from, sv, err, map[string]any{"error": err.Error(), "intent": in.Intent, "slots": slots, "state": from})
 	}
 	to := r.statePath()
 	if r.t.capView != "" {
@@ -504,6 +497,58 @@ func (r *runner) userTurn(ctx context.Context, in Input) (*Turn, error) {
 		t.View = v
 	}
 	return r.closeTurn(t, from, end)
+}
+
+// walkTurn fires a user turn's intent and settles it (machine view, calls,
+// post-bind pass); a refused intent is rej.
+func (r *runner) walkTurn(ctx context.Context, intent string, slots map[string]any) (rej *Rejection, err error) {
+	st := &step{}
+	if err := r.fire(ctx, intent, slots, 0, st); err != nil {
+		if errors.As(err, &rej) {
+			return rej, nil
+		}
+		return nil, err
+	}
+	if err := r.machineView(ctx, slots, st); err != nil {
+		return nil, err
+	}
+	if err := r.settle(ctx, st); err != nil {
+		return nil, err
+	}
+	if err := r.postBind(ctx); err != nil {
+		return nil, err
+	}
+	return nil, r.swallowedPostBind(ctx)
+}
+
+// rejectTurn ends a turn whose intent was refused with validation_failed.
+func (r *runner) rejectTurn(t *Turn, from, intent string, rej *Rejection) (*Turn, error) {
+	p := map[string]any{"code": rej.Code, "intent": intent, "state": rej.State}
+	if rej.Code == CodeGuardFailed {
+		p["guard_hint"] = rej.GuardHint
+	} else {
+		p["message"] = rej.Message // a missing slot is refused with no event (userTurn)
+	}
+	if e := r.emit(KindValidationFailed, p); e != nil {
+		return t, e
+	}
+	t.Rejection = rej
+	return r.closeTurn(t, from, map[string]any{"code": rej.Code, "outcome": "rejected"})
+}
+
+// failTurn ends a turn that failed with err (story-runtime §1.12): the
+// session back as sv saved it, machine.error (payload me, when given) and
+// turn.end with the error. A trace that cannot be written ends the session.
+func (r *runner) failTurn(t *Turn, from string, sv saved, err error, me map[string]any) (*Turn, error) {
+	if isTraceErr(err) {
+		return t, err
+	}
+	r.restore(sv)
+	if me != nil {
+		_ = r.emitAt(from, KindMachineError, me)
+	}
+	t.Err = err
+	return r.closeTurn(t, from, map[string]any{"error": err.Error(), "outcome": "error"})
 }
 
 // closeTurn writes turn.end (payload end, credited to state from) and
@@ -570,37 +615,10 @@ func (r *runner) renderView(ctx context.Context, slots map[string]any) string {
 		// (conformance values-render-env)
 		slots = nil
 	}
-	v, err := "", error(nil)
-	switch {
-	case r.exit != "":
-		// an exit shows no view of its own: a post-bind pass that
-		// reached it keeps the render from before the pass, as any
-		// pass resting on an empty view (conformance mutate-exit-view)
-	case r.t.capView != "" && r.t.first != nil:
-		// the on_error depth cap (story-runtime §2.4, corrections):
-		// upstream "stays at the originating state" for the view: the
-		// turn's first render, the state it had reached before dispatch
-		// with the world and narration then, no banner (conformance
-		// cap-view; random differential 135). A batch that had bound
-		// something first re-renders the resting state, as any redirect.
-		v = r.renderFirst(ctx, turnSlots)
-	case !r.t.rerender && r.t.first != nil && r.t.redirectErr == "" && !r.t.noView:
-		// a batch whose only effect was a domain error (data or none;
-		// a bind makes it re-render): the machine's render from before
-		// dispatch, without the last_error it wrote (conformance
-		// host-domain-error-view)
-		v, err = r.renderAt(ctx, r.statePath(), r.t.first.world, slots, true)
-	case !r.t.noView || r.t.rerender:
-		// a move that renders no view still renders after calls that
-		// re-render (conformance parallel-root-bind)
-		w := r.world.Snapshot()
-		if r.t.rerender && (r.t.dotStay || !r.t.applied) && r.t.emitSay < 0 && !r.t.postGate {
-			w = r.replayedWorld()
-		}
-		v, err = r.renderAt(ctx, r.statePath(), w, slots, !r.t.rerender)
-	}
+	v, err := r.restingView(ctx, slots, turnSlots)
+	empty := v == "" && err == nil // a failed render is not an empty one
 	said := r.t.narration()
-	if v == "" && err == nil && r.t.rerender && !r.t.dropSay && r.t.emitSay < 0 {
+	if empty && r.t.rerender && !r.t.dropSay && r.t.emitSay < 0 {
 		// a failure alone re-rendered an empty view: the narration
 		// stays (conformance mutate-say-infra-error)
 		said = r.t.said
@@ -610,7 +628,7 @@ func (r *runner) renderView(ctx context.Context, slots map[string]any) string {
 	// that pass's own turn: its resting state's view, else the render
 	// before the pass, and no banner (conformance postbind-redirect-view)
 	redirected := r.t.redirectErr != "" && r.t.emitSay < 0
-	if v == "" && err == nil && r.t.emitSay >= 0 && r.t.prePass != nil && !redirected && r.t.capView == "" && !r.t.noView {
+	if empty && r.t.emitSay >= 0 && r.t.prePass != nil && !redirected && r.t.capView == "" && !r.t.noView {
 		v, said = r.renderPrePass(ctx, turnSlots)
 	}
 	if !redirected && len(said) > 0 {
@@ -624,6 +642,41 @@ func (r *runner) renderView(ctx context.Context, slots map[string]any) string {
 		v = errorBanner(v, le)
 	}
 	return v
+}
+
+// restingView is turn.end's view before narration and banner: which render
+// of the turn upstream shows, with slots (nil after a re-render) or the
+// turn's own (turnSlots) for a render from before dispatch.
+func (r *runner) restingView(ctx context.Context, slots, turnSlots map[string]any) (string, error) {
+	switch {
+	case r.exit != "":
+		// an exit shows no view of its own: a post-bind pass that
+		// reached it keeps the render from before the pass, as any
+		// pass resting on an empty view (conformance mutate-exit-view)
+	case r.t.capView != "" && r.t.first != nil:
+		// the on_error depth cap (story-runtime §2.4, corrections):
+		// upstream "stays at the originating state" for the view: the
+		// turn's first render, the state it had reached before dispatch
+		// with the world and narration then, no banner (conformance
+		// cap-view; random differential 135). A batch that had bound
+		// something first re-renders the resting state, as any redirect.
+		return r.renderFirst(ctx, turnSlots), nil
+	case !r.t.rerender && r.t.first != nil && r.t.redirectErr == "" && !r.t.noView:
+		// a batch whose only effect was a domain error (data or none;
+		// a bind makes it re-render): the machine's render from before
+		// dispatch, without the last_error it wrote (conformance
+		// host-domain-error-view)
+		return r.renderAt(ctx, r.statePath(), r.t.first.world, slots, true)
+	case !r.t.noView || r.t.rerender:
+		// a move that renders no view still renders after calls that
+		// re-render (conformance parallel-root-bind)
+		w := r.world.Snapshot()
+		if r.t.rerender && (r.t.dotStay || !r.t.applied) && r.t.emitSay < 0 && !r.t.postGate {
+			w = r.replayedWorld()
+		}
+		return r.renderAt(ctx, r.statePath(), w, slots, !r.t.rerender)
+	}
+	return "", nil
 }
 
 // prependSay puts a turn's say narration before its view, separated by a
@@ -662,13 +715,13 @@ func (r *runner) checkAllowed(intent string) *Rejection {
 			Message: fmt.Sprintf("intent %q is not allowed in state %q", intent, r.statePath())}
 	}
 	for _, l := range r.leaves() {
-		if arms, _ := lookupFrom(l, nil, intent); arms != nil {
+		if arms, _ := lookupFrom(l, intent); arms != nil {
 			return nil
 		}
 		for s := l; s != nil; s = s.Parent {
 			// an import alias's folded name (a "*" arm already allowed it)
 			if a, ok := s.Aliases[intent]; ok && a != intent {
-				if arms, _ := lookupFrom(l, nil, a); arms != nil {
+				if arms, _ := lookupFrom(l, a); arms != nil {
 					return nil
 				}
 			}
@@ -689,7 +742,7 @@ func (r *runner) allowed() []string {
 	}
 	var out []string
 	for _, l := range r.leaves() {
-		out = append(out, r.available(l)...)
+		out = append(out, available(l)...)
 	}
 	slices.Sort(out)
 	return slices.Compact(out)

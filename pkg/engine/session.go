@@ -302,7 +302,7 @@ func (r *runner) statePath() string {
 	return ""
 }
 
-// startState resolves SessionOptions.StartState to a leaf (or a parallel
+// placeAt resolves SessionOptions.StartState to a leaf (or a parallel
 // configuration) without running any on_enter (story-runtime.md §0).
 func (r *runner) placeAt(spec string) error {
 	root, leaves, ok := strings.Cut(spec, "#")

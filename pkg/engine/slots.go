@@ -141,9 +141,20 @@ func (r *runner) inputSlots(intent string, given map[string]any) (map[string]any
 		rj.MissingSlots = missing
 		return nil, rj
 	}
+	if !r.so.Strict {
+		return out, nil
+	}
+	if msg := r.validatorRefuses(names, defs, out); msg != "" {
+		return nil, rej(CodeInvalidSlot, msg)
+	}
+	return out, nil
+}
+
+// validatorRefuses is the first --strict validator: refusal's message ("" for none).
+func (r *runner) validatorRefuses(names []string, defs map[string]*SlotDef, out map[string]any) string {
 	for _, n := range names {
 		d := defs[n]
-		if !r.so.Strict || d.Validator == nil || out[n] == nil {
+		if d.Validator == nil || out[n] == nil {
 			continue
 		}
 		ok, err := d.Validator.eval(r.env(out, nil))
@@ -154,10 +165,10 @@ func (r *runner) inputSlots(intent string, given map[string]any) (map[string]any
 			continue
 		}
 		if !ok {
-			return nil, rej(CodeInvalidSlot, fmt.Sprintf("slot %q value %q fails its validator: %s", n, fmt.Sprint(out[n]), d.Validator.src))
+			return fmt.Sprintf("slot %q value %q fails its validator: %s", n, fmt.Sprint(out[n]), d.Validator.src)
 		}
 	}
-	return out, nil
+	return ""
 }
 
 // typedSlot checks a slot value against its declared type; a string that

@@ -20,43 +20,15 @@ import (
 // and its step is settled the same way (depth cap 4). The turn's
 // post-bind pass (postBind) is its caller's.
 func (r *runner) settle(ctx context.Context, st *step) error {
-	hops := 0
-	origin := ""        // where the step's hops left the machine
-	var originAt *State // that state outside a parallel configuration
-	var nested []string // the from of each redirect taken, for unwindRedirects
-	to := ""
-	var preLand landingWorld // the world before the last landing's on_enter
+	c := &redirectChain{}
 	for {
-		emits := st.emits
-		st.emits = nil
-		if len(nested) > 0 && len(emits) > 0 {
-			swallowed, err := r.landingEmits(ctx, emits, st, preLand)
-			if err != nil {
-				return err
-			}
-			if swallowed {
-				r.swallowed(origin, originAt)
-				return nil
-			}
-		} else {
-			if err := r.flushHeld(preLand.held); err != nil {
-				return err
-			}
-			preLand.held = nil
-			if err := r.dispatchEmits(ctx, emits, 0, st); err != nil {
-				return err
-			}
+		if done, err := r.settleEmits(ctx, st, c); done || err != nil {
+			return err
 		}
-		if len(nested) > 0 && len(emits) > 0 && r.exit == "" {
-			// hops fired by a landing's on_enter move the machine on:
-			// the unwinding transitions name where it rests
-			// (conformance bare-compound-target hop.yaml)
-			to = r.statePath()
-		}
-		if hops == 0 {
-			origin, originAt = r.statePath(), r.cur
+		if c.hops == 0 {
+			c.origin, c.originAt = r.statePath(), r.cur
 			if r.par != nil {
-				originAt = nil
+				c.originAt = nil
 			}
 		}
 		rd, err := r.dispatchCalls(ctx, st.calls)
@@ -65,91 +37,141 @@ func (r *runner) settle(ctx context.Context, st *step) error {
 			return err
 		}
 		if rd == nil {
-			if len(nested) > 0 && r.landingViewFails(ctx) {
+			if len(c.nested) > 0 && r.landingViewFails(ctx) {
 				// upstream renders the landing's view inside the
 				// redirect: a view that cannot render fails it, and
 				// the turn is swallowed as after a failed on_enter,
 				// the landing's effects kept (conformance
 				// mutate-landing-view-fails)
-				r.swallowed(origin, originAt)
+				r.swallowed(c.origin, c.originAt)
 				return nil
 			}
-			return r.unwindRedirects(nested, to)
+			return r.unwindRedirects(c.nested, c.to)
 		}
-		r.reach(ReachOnError, rd.e.onErrorPos)
-		hops++
-		if hops > maxOnErrorDepth+1 {
-			// the first redirect is depth 0: the sixth (depth 5) is refused
-			// (story-runtime §2.4: the redirect is refused, the session
-			// stays where the last redirect took it (the replayed state
-			// upstream's flow rig asserts), the view is the originating
-			// state's.
-			r.swallowed(origin, originAt)
-			return r.emit(KindHarnessError, map[string]any{"cap": maxOnErrorDepth, "depth": hops - 1,
-				"message": "on_error redirect chain exceeded depth cap; staying at the originating state. A host call's on_error: arc is looping (likely the same host failing repeatedly).",
-				"prior":   r.statePath(), "reason": "on_error.depth_cap_exceeded", "target": rd.e.OnError})
-		}
-		var tmpl *text
-		if story.IsTemplated(rd.e.OnError) {
-			t, err := r.m.renderer().inlinePrompt(rd.e.OnError)
-			if err != nil {
-				return fmt.Errorf("on_error target %q: %w", rd.e.OnError, err)
-			}
-			tmpl = t
-		}
-		res, err := r.resolveTarget(ctx, r.dispatchBase(rd.e.owner), rd.e.OnError, tmpl)
-		if (err != nil || res.stay) && len(nested) > 0 {
-			// in a landing, upstream's nested dispatch fails instead:
-			// the turn is swallowed as at the depth cap, its events kept
-			// (conformance landing-call-stays)
-			r.note(Note{Kind: "on_error", State: r.statePath(), Text: "on_error " + rd.e.OnError + " in an on_error landing", Error: rd.err})
-			r.swallowed(origin, originAt)
-			return nil
-		}
-		// on_error "." or a target that names no state: the rest of the
-		// batch is dropped and the step rests where it is; the post-bind
-		// pass still runs (story-runtime §2.4, corrections).
-		// Upstream's dispatch returns the error and writes no event for
-		// it: the note is the only trace.
-		if err != nil {
-			r.note(Note{Kind: "on_error", State: r.statePath(), Text: fmt.Sprintf("on_error target state %q not found", rd.e.OnError), Error: err.Error()})
-			return nil
-		}
-		if res.stay {
-			r.t.dotStay = true
-			return nil
-		}
-		from := r.statePath()
-		if r.t.redirectErr == "" && r.t.rerender {
-			// the batch had bound something: upstream renders the view
-			// again after the redirect and keeps no earlier one
-			r.t.first = nil
-		}
-		r.t.redirectErr, r.t.rerender, r.t.applied, r.t.dropSay = rd.err, true, true, true
-		if res.state != nil && r.par == nil && r.cur == res.state && r.exit == "" {
-			// a redirect to the state the step rests in moves nothing,
-			// but it is a redirect (after an @exit the step rests in
-			// none: the redirect leaves the exit and enters the state
-			// again, its on_enter run): no post-bind pass, the banner
-			// (story-runtime §2.4). Nested in another redirect's
-			// landing it is a level of its own as the dispatch returns
-			// (conformance bare-compound-target, redirect-self-nested).
-			return r.unwindRedirects(append(nested, from), r.landTo(res))
-		}
-		to = r.landTo(res)
-		nested = append(nested, from)
-		var failed bool
-		if preLand, failed, err = r.landRedirect(ctx, res, from, rd, st); err != nil || failed {
-			if failed {
-				// upstream swallows a failure of the landing's on_enter:
-				// the turn shows the view of the state it had reached
-				// before dispatch, no banner (conformance
-				// on-error-landing-enter-fails)
-				r.swallowed(origin, originAt)
-			}
+		if done, err := r.takeRedirect(ctx, rd, st, c); done || err != nil {
 			return err
 		}
 	}
+}
+
+// redirectChain is what settle carries from one on_error redirect to the next.
+type redirectChain struct {
+	hops     int
+	origin   string   // where the step's hops left the machine
+	originAt *State   // that state outside a parallel configuration
+	nested   []string // the from of each redirect taken, for unwindRedirects
+	to       string   // where the last redirect lands
+	preLand  landingWorld
+}
+
+// settleEmits fires the step's pending emit_intent hops: a landing's
+// through landingEmits (done when its chain failed and the turn is
+// swallowed), any other after the held landing events are written.
+func (r *runner) settleEmits(ctx context.Context, st *step, c *redirectChain) (done bool, err error) {
+	emits := st.emits
+	st.emits = nil
+	if len(c.nested) == 0 || len(emits) == 0 {
+		if err := r.flushHeld(c.preLand.held); err != nil {
+			return true, err
+		}
+		c.preLand.held = nil
+		return false, r.dispatchEmits(ctx, emits, 0, st)
+	}
+	swallowed, err := r.landingEmits(ctx, emits, st, c.preLand)
+	if err != nil {
+		return true, err
+	}
+	if swallowed {
+		r.swallowed(c.origin, c.originAt)
+		return true, nil
+	}
+	if r.exit == "" {
+		// hops fired by a landing's on_enter move the machine on:
+		// the unwinding transitions name where it rests
+		// (conformance bare-compound-target hop.yaml)
+		c.to = r.statePath()
+	}
+	return false, nil
+}
+
+// takeRedirect takes the on_error redirect rd of a failed call, or refuses it
+// (the depth cap, a target that stays or names no state); done reports
+// that the step is settled.
+func (r *runner) takeRedirect(ctx context.Context, rd *redirect, st *step, c *redirectChain) (done bool, err error) {
+	r.reach(ReachOnError, rd.e.onErrorPos)
+	c.hops++
+	if c.hops > maxOnErrorDepth+1 {
+		// the first redirect is depth 0: the sixth (depth 5) is refused
+		// (story-runtime §2.4: the redirect is refused, the session
+		// stays where the last redirect took it (the replayed state
+		// upstream's flow rig asserts), the view is the originating
+		// state's.
+		r.swallowed(c.origin, c.originAt)
+		return true, r.emit(KindHarnessError, map[string]any{"cap": maxOnErrorDepth, "depth": c.hops - 1,
+			"message": "on_error redirect chain exceeded depth cap; staying at the originating state. A host call's on_error: arc is looping (likely the same host failing repeatedly).",
+			"prior":   r.statePath(), "reason": "on_error.depth_cap_exceeded", "target": rd.e.OnError})
+	}
+	var tmpl *text
+	if story.IsTemplated(rd.e.OnError) {
+		t, err := r.m.renderer().inlinePrompt(rd.e.OnError)
+		if err != nil {
+			return true, fmt.Errorf("on_error target %q: %w", rd.e.OnError, err)
+		}
+		tmpl = t
+	}
+	res, err := r.resolveTarget(ctx, r.dispatchBase(rd.e.owner), rd.e.OnError, tmpl)
+	if (err != nil || res.stay) && len(c.nested) > 0 {
+		// in a landing, upstream's nested dispatch fails instead:
+		// the turn is swallowed as at the depth cap, its events kept
+		// (conformance landing-call-stays)
+		r.note(Note{Kind: "on_error", State: r.statePath(), Text: "on_error " + rd.e.OnError + " in an on_error landing", Error: rd.err})
+		r.swallowed(c.origin, c.originAt)
+		return true, nil
+	}
+	// on_error "." or a target that names no state: the rest of the
+	// batch is dropped and the step rests where it is; the post-bind
+	// pass still runs (story-runtime §2.4, corrections).
+	// Upstream's dispatch returns the error and writes no event for
+	// it: the note is the only trace.
+	if err != nil {
+		r.note(Note{Kind: "on_error", State: r.statePath(), Text: fmt.Sprintf("on_error target state %q not found", rd.e.OnError), Error: err.Error()})
+		return true, nil
+	}
+	if res.stay {
+		r.t.dotStay = true
+		return true, nil
+	}
+	from := r.statePath()
+	if r.t.redirectErr == "" && r.t.rerender {
+		// the batch had bound something: upstream renders the view
+		// again after the redirect and keeps no earlier one
+		r.t.first = nil
+	}
+	r.t.redirectErr, r.t.rerender, r.t.applied, r.t.dropSay = rd.err, true, true, true
+	if res.state != nil && r.par == nil && r.cur == res.state && r.exit == "" {
+		// a redirect to the state the step rests in moves nothing,
+		// but it is a redirect (after an @exit the step rests in
+		// none: the redirect leaves the exit and enters the state
+		// again, its on_enter run): no post-bind pass, the banner
+		// (story-runtime §2.4). Nested in another redirect's
+		// landing it is a level of its own as the dispatch returns
+		// (conformance bare-compound-target, redirect-self-nested).
+		return true, r.unwindRedirects(append(c.nested, from), r.landTo(res))
+	}
+	c.to = r.landTo(res)
+	c.nested = append(c.nested, from)
+	var failed bool
+	if c.preLand, failed, err = r.landRedirect(ctx, res, from, rd, st); err != nil || failed {
+		if failed {
+			// upstream swallows a failure of the landing's on_enter:
+			// the turn shows the view of the state it had reached
+			// before dispatch, no banner (conformance
+			// on-error-landing-enter-fails)
+			r.swallowed(c.origin, c.originAt)
+		}
+		return true, err
+	}
+	return false, nil
 }
 
 // landRedirect takes an on_error redirect from the state from to res: its
@@ -172,7 +194,7 @@ func (r *runner) landRedirect(ctx context.Context, res target, from string, rd *
 	pre = r.landingWorld()
 	prev := r.t.tentative
 	r.t.tentative = &pre.held
-	err = r.landFrom(ctx, res, st, left)
+	err = r.land(ctx, res, st, left)
 	r.t.tentative = prev
 	switch {
 	case err == nil:
@@ -318,12 +340,7 @@ func (r *runner) pickArm(arms []*Transition, intent string, env map[string]any) 
 // user's intent; deeper ones are emit_intent hops.
 // The arm's calls are added to st, and its emits fire before fire returns.
 func (r *runner) fire(ctx context.Context, intent string, given map[string]any, depth int, st *step) error {
-	// slots is what templates see; the events carry given (null when the
-	// caller passed none, story-runtime §1.3)
-	slots := given
-	if slots == nil {
-		slots = map[string]any{}
-	}
+	slots := templateSlots(given)
 	// machine.intent_accepted keeps the spelling as typed (or emitted);
 	// machine.transition gets the arc's, an import alias resolved
 	// (story-runtime §1.4, §6.1)
@@ -334,11 +351,11 @@ func (r *runner) fire(ctx context.Context, intent string, given map[string]any, 
 		}
 		return r.fireAtParallelRoot(ctx, intent, slots, depth, st)
 	}
-	intent = r.resolveAlias(intent)
-	arms, owner := r.lookup(intent)
+	intent = aliasFrom(r.cur, intent)
+	arms, owner := lookupFrom(r.cur, intent)
 	if arms == nil {
 		if depth > 0 {
-			return fmt.Errorf("emit_intent %q at %q: no transition arm matched (intent has no on: handler, or all guards failed)", intent, r.statePath())
+			return r.noArmMatched(intent)
 		}
 		return r.checkAllowed(intent)
 	}
@@ -349,7 +366,7 @@ func (r *runner) fire(ctx context.Context, intent string, given map[string]any, 
 	}
 	if arm == nil {
 		if depth > 0 {
-			return fmt.Errorf("emit_intent %q at %q: no transition arm matched (intent has no on: handler, or all guards failed)", intent, r.statePath())
+			return r.noArmMatched(intent)
 		}
 		msg := fmt.Sprintf("intent %q in state %q: every guard failed", intent, r.statePath())
 		if hint != "" {
@@ -363,6 +380,20 @@ func (r *runner) fire(ctx context.Context, intent string, given map[string]any, 
 		return &Rejection{Code: CodeGuardFailed, Intent: intent, State: r.statePath(), GuardHint: hint, Message: msg}
 	}
 	return r.take(ctx, intent, given, arm, owner, depth, st)
+}
+
+// templateSlots is what templates see of an intent's slots: given, or an
+// empty map where the events carry given as null (story-runtime §1.3).
+func templateSlots(given map[string]any) map[string]any {
+	if given == nil {
+		return map[string]any{}
+	}
+	return given
+}
+
+// noArmMatched is the error of an emit_intent hop that nothing takes.
+func (r *runner) noArmMatched(intent string) error {
+	return fmt.Errorf("emit_intent %q at %q: no transition arm matched (intent has no on: handler, or all guards failed)", intent, r.statePath())
 }
 
 // take applies a chosen arm: its effects, the transition, the entries
@@ -416,12 +447,8 @@ func (r *runner) walkArm(ctx context.Context, intent string, slots map[string]an
 		return fmt.Errorf("%s: intent %q: %w", arm.Pos, intent, err)
 	}
 	res = r.ancestorStay(res, owner)
-	tr := map[string]any{"from": from, "intent": intent, "slots": slots, "to": r.predictTo(res)}
-	if depth > 0 {
-		tr["synthetic"] = true
-	}
 	r.t.hop = depth > 0
-	r.t.walk.setHead(Event{Turn: r.turn, Kind: KindTransition, StatePath: r.statePathForEvent(), TS: r.now(), Payload: tr})
+	r.holdTransition(from, intent, slots, res, depth)
 	if res.regions {
 		return r.enterPartialRegions(ctx, res.state, st)
 	}
@@ -432,7 +459,6 @@ func (r *runner) walkArm(ctx context.Context, intent string, slots map[string]an
 		} else if r.selfReentry(res) {
 			// the resolved leaf is the current one: only its on_enter
 			// re-runs, with no exit/enter events (story-runtime §1.8)
-			r.t.entered[r.cur] = true
 			if err := r.runEffects(ctx, r.cur.OnEnter, st); err != nil {
 				return err
 			}
@@ -446,6 +472,17 @@ func (r *runner) walkArm(ctx context.Context, intent string, slots map[string]an
 		return err
 	}
 	return nil
+}
+
+// holdTransition heads a walk's held events with its machine.transition
+// (synthetic for an emit hop) and returns the payload, its to correctable.
+func (r *runner) holdTransition(from, intent string, slots map[string]any, res target, depth int) map[string]any {
+	tr := map[string]any{"from": from, "intent": intent, "slots": slots, "to": r.predictTo(res)}
+	if depth > 0 {
+		tr["synthetic"] = true
+	}
+	r.t.walk.setHead(Event{Turn: r.turn, Kind: KindTransition, StatePath: r.statePathForEvent(), TS: r.now(), Payload: tr})
+	return tr
 }
 
 func (r *runner) statePathForEvent() string {
@@ -474,14 +511,9 @@ func (r *runner) selfReentry(res target) bool {
 	return err == nil && leaf == r.cur
 }
 
-// lookup finds the handler list for intent on the leaf, then its ancestors
+// lookupFrom finds the handler list for intent on s, then its ancestors
 // (intent name first, then "*"). A level that has handlers is final.
-func (r *runner) lookup(intent string) ([]*Transition, *State) {
-	return lookupFrom(r.cur, nil, intent)
-}
-
-// lookupFrom walks from s up to (and including) stop (nil = the top).
-func lookupFrom(s, stop *State, intent string) ([]*Transition, *State) {
+func lookupFrom(s *State, intent string) ([]*Transition, *State) {
 	for ; s != nil; s = s.Parent {
 		if arms, ok := s.On[intent]; ok && len(arms) > 0 {
 			return arms, s
@@ -489,21 +521,13 @@ func lookupFrom(s, stop *State, intent string) ([]*Transition, *State) {
 		if arms, ok := s.On["*"]; ok && len(arms) > 0 {
 			return arms, s
 		}
-		if s == stop {
-			break
-		}
 	}
 	return nil, nil
 }
 
-// resolveAlias maps a bare intent name of an imported child to its folded
-// name (story-runtime §1.4 step 1): the first state from the leaf up whose
+// aliasFrom maps a bare intent name of an imported child to its folded
+// name (story-runtime §1.4 step 1): the first state from s up whose
 // aliases know it.
-func (r *runner) resolveAlias(intent string) string {
-	return aliasFrom(r.cur, intent)
-}
-
-// aliasFrom is resolveAlias from state s.
 func aliasFrom(s *State, intent string) string {
 	for ; s != nil; s = s.Parent {
 		if len(s.On[intent]) > 0 {
@@ -516,7 +540,8 @@ func aliasFrom(s *State, intent string) string {
 	return intent
 }
 
-func (r *runner) available(s *State) []string {
+// available lists the intent names s and its ancestors handle, sorted.
+func available(s *State) []string {
 	var out []string
 	for ; s != nil; s = s.Parent {
 		for k := range s.On {
@@ -607,11 +632,6 @@ func (r *runner) unknownTarget(err error) (target, bool) {
 	return target{state: &State{Path: ue.path, Name: ue.path}}, true
 }
 
-// resolvePath applies the target forms of story-runtime §1.6 through the
-// loader's own resolver (story.ResolvePath), so the engine and kitsoki
-// validate agree on every target: `../x` is relative to the declaring
-// state, anything else is absolute (slashes become dots), and the legacy
-// "..x" spelling names no state.
 // dispatchBase is the state an on_error target's "../" climbs from: the
 // state the turn ends in, as upstream (story-runtime.md §2.4), not the
 // state that declares the effect. Inside a parallel state it is the
@@ -633,6 +653,11 @@ func (r *runner) dispatchBase(owner *State) *State {
 	return owner
 }
 
+// resolvePath applies the target forms of story-runtime §1.6 through the
+// loader's own resolver (story.ResolvePath), so the engine and kitsoki
+// validate agree on every target: `../x` is relative to the declaring
+// state, anything else is absolute (slashes become dots), and the legacy
+// "..x" spelling names no state.
 func resolvePath(owner *State, s string) (string, error) {
 	base := ""
 	if owner != nil {
@@ -655,27 +680,10 @@ func resolvePath(owner *State, s string) (string, error) {
 func (r *runner) goTo(ctx context.Context, t target, st *step) error {
 	r.t.noView = false // a later move renders again (resetRegions sets it)
 	if t.exit != "" {
-		// exits.<name>.requires is a load-time check only (pkg/story for
-		// an imported child): the exit is taken whatever the world holds,
-		// as upstream (conformance probe 06)
-		if err := r.exitUpTo(nil); err != nil {
-			return err
-		}
-		r.reach(ReachExit, r.m.exitPos[t.exit])
-		exitPath := "__exit__" + t.exit
-		if err := r.emitAt(exitPath, KindStateEntered, map[string]any{"state": exitPath}); err != nil {
-			return err
-		}
-		r.note(Note{Kind: "end", State: exitPath, Text: "exit " + t.exit})
-		r.ended, r.outcome, r.exit = true, OutcomeExit, t.exit
-		return nil
+		return r.takeExit(t.exit)
 	}
 	dst := t.state
-	if r.outcome == OutcomeTerminal {
-		// a terminal state still takes its own intents (story-runtime
-		// §1.11): leaving it reopens the session
-		r.ended, r.outcome = false, ""
-	}
+	r.reopenTerminal()
 	if r.flatHop(dst) {
 		r.cur, r.par = r.par.root, nil
 	}
@@ -696,6 +704,12 @@ func (r *runner) goTo(ctx context.Context, t target, st *step) error {
 			defer func() { r.t.emitsOnly = false }()
 		}
 	}
+	return r.moveFrom(ctx, from, dst, st)
+}
+
+// moveFrom exits from the leaf (or parallel root) from up to its common
+// ancestor with dst and enters down to dst.
+func (r *runner) moveFrom(ctx context.Context, from, dst *State, st *step) error {
 	// common ancestor: the deepest state that contains both. An ancestor
 	// of the current leaf as target is not re-entered when the move
 	// descends: upstream resolves it to its initial leaf first and
@@ -732,20 +746,55 @@ func (r *runner) goTo(ctx context.Context, t target, st *step) error {
 	return r.enterFrom(ctx, anc, dst, st)
 }
 
+// takeExit ends the session at @exit:name.
+func (r *runner) takeExit(name string) error {
+	// exits.<name>.requires is a load-time check only (pkg/story for an
+	// imported child): the exit is taken whatever the world holds, as
+	// upstream (conformance probe 06)
+	if err := r.exitUpTo(nil); err != nil {
+		return err
+	}
+	r.reach(ReachExit, r.m.exitPos[name])
+	exitPath := "__exit__" + name
+	if err := r.emitState(KindStateEntered, exitPath); err != nil {
+		return err
+	}
+	r.note(Note{Kind: "end", State: exitPath, Text: "exit " + name})
+	r.ended, r.outcome, r.exit = true, OutcomeExit, name
+	return nil
+}
+
+// reopenTerminal reopens a session leaving the terminal state it rests on,
+// which still takes its own intents (story-runtime §1.11).
+func (r *runner) reopenTerminal() {
+	if r.outcome == OutcomeTerminal {
+		r.ended, r.outcome = false, ""
+	}
+}
+
 // exitUpTo writes state_exited for every active state below anc, innermost
 // first; a parallel configuration is exited as one coarse state_exited of
 // its root and nothing above it (story-runtime §3.4; parExitOnly).
 func (r *runner) exitUpTo(anc *State) error {
-	s := r.cur
 	if r.par != nil {
 		return r.exitParallel()
 	}
-	for ; s != nil && s != anc; s = s.Parent {
-		if err := r.emitAt(s.Path, KindStateExited, map[string]any{"state": s.Path}); err != nil {
+	return r.exitFrom(r.cur, anc)
+}
+
+// exitFrom writes state_exited from leaf up to below anc, innermost first.
+func (r *runner) exitFrom(leaf, anc *State) error {
+	for s := leaf; s != nil && s != anc; s = s.Parent {
+		if err := r.emitState(KindStateExited, s.Path); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// emitState writes the state_exited or state_entered (kind) of path.
+func (r *runner) emitState(kind, path string) error {
+	return r.emitAt(path, kind, map[string]any{"state": path})
 }
 
 // swapLeaf exits from leaf up to its common ancestor with dst, enters
@@ -767,10 +816,8 @@ func (r *runner) swapLeaf(ctx context.Context, leaf, dst *State, st *step) (*Sta
 		}
 		dst, anc = pre, commonAncestor(leaf, pre)
 	}
-	for s := leaf; s != nil && s != anc; s = s.Parent {
-		if err := r.emitAt(s.Path, KindStateExited, map[string]any{"state": s.Path}); err != nil {
-			return nil, err
-		}
+	if err := r.exitFrom(leaf, anc); err != nil {
+		return nil, err
 	}
 	for _, s := range pathDown(anc, dst) {
 		if err := r.enterOne(ctx, s, st); err != nil {
@@ -901,8 +948,7 @@ func (r *runner) checkTerminal() {
 func (r *runner) enterOne(ctx context.Context, s *State, st *step) error {
 	r.cur = s
 	r.reach(ReachState, s.Pos)
-	r.t.entered[s] = true
-	if err := r.emitAt(s.Path, KindStateEntered, map[string]any{"state": s.Path}); err != nil {
+	if err := r.emitState(KindStateEntered, s.Path); err != nil {
 		return err
 	}
 	if len(s.Children) == 0 {
@@ -1067,25 +1113,18 @@ func (r *runner) landTo(res target) string {
 // and one state_entered of the target, only the target's own on_enter, and
 // no initial: descent, so a compound target rests on the compound itself.
 // A stay and an exit take the ordinary path. An active parallel
-// configuration is exited as one state_exited of its encoded path.
-func (r *runner) land(ctx context.Context, res target, st *step) error {
-	return r.landFrom(ctx, res, st, r.statePath())
-}
-
-// landFrom is land from the state path from, the one its state_exited
-// names.
-func (r *runner) landFrom(ctx context.Context, res target, st *step, from string) error {
+// configuration is exited as one state_exited of its encoded path. from
+// is the state path that state_exited names.
+func (r *runner) land(ctx context.Context, res target, st *step, from string) error {
 	r.t.noView = false
 	if !r.flatLanding(res) {
 		return r.goTo(ctx, res, st)
 	}
-	if r.outcome == OutcomeTerminal {
-		r.ended, r.outcome = false, ""
-	}
+	r.reopenTerminal()
 	if from != "" {
 		// a parallel configuration is exited as its encoded path
 		// (runtime-probes p9 b.yaml: the root's timeout)
-		if err := r.emitAt(from, KindStateExited, map[string]any{"state": from}); err != nil {
+		if err := r.emitState(KindStateExited, from); err != nil {
 			return err
 		}
 	}

@@ -90,17 +90,9 @@ func (r *runner) timeoutTurn(ctx context.Context) (*Turn, error) {
 	if err := r.emit(KindTurnStart, map[string]any{"kind": "timeout", "source": from, "turn": r.turn}); err != nil {
 		return t, err
 	}
-	fail := func(err error) (*Turn, error) {
-		if isTraceErr(err) {
-			return t, err
-		}
-		r.restore(sv)
-		t.Err = err
-		return r.closeTurn(t, from, map[string]any{"error": err.Error(), "outcome": "error"})
-	}
 	res, err := r.resolveTarget(ctx, tm.owner, "", tm.owner.Timeout.Target)
 	if err != nil {
-		return fail(fmt.Errorf("%s: state %q: timeout.target: %w", tm.owner.Timeout.Pos, tm.owner.Path, err))
+		return r.failTurn(t, from, sv, fmt.Errorf("%s: state %q: timeout.target: %w", tm.owner.Timeout.Pos, tm.owner.Path, err), nil)
 	}
 	r.reach(ReachTimeout, tm.owner.Timeout.Pos)
 	r.note(Note{Kind: "timeout", State: from, Text: fmt.Sprintf("timeout of %s after %s → %s", tm.owner.Path, tm.after, res.describe())})
@@ -111,13 +103,13 @@ func (r *runner) timeoutTurn(ctx context.Context) (*Turn, error) {
 		return t, err
 	}
 	var st step
-	err = r.land(ctx, res, &st)
+	err = r.land(ctx, res, &st, r.statePath())
 	landed, written, journal := r.save(), maps.Clone(r.written), maps.Clone(r.journal)
 	if err == nil {
 		err = r.settle(ctx, &st)
 	}
 	if err != nil {
-		return fail(err)
+		return r.failTurn(t, from, sv, err, nil)
 	}
 	if r.t.capView != "" {
 		// an on_error chain past the depth cap is dropped whole: the

@@ -56,10 +56,9 @@ type turn struct {
 	// transAt: the leaf a transition view taken inside a parallel
 	// configuration sees as state ("": where the turn rests)
 	transAt     string
-	entered     map[*State]bool // states whose on_enter ran this turn
-	batchCost   float64         // agent cost of the batch being dispatched
-	batchBound  []string        // world keys the batch's calls bound so far
-	renderWorld World           // the world a dispatched call's with: renders against (nil: r.world)
+	batchCost   float64  // agent cost of the batch being dispatched
+	batchBound  []string // world keys the batch's calls bound so far
+	renderWorld World    // the world a dispatched call's with: renders against (nil: r.world)
 	// walkWorld is the world at the call's place in the chain without the
 	// batch's binds: a with: that cannot render at dispatch renders
 	// against it, as upstream falls back to the walk-time args
@@ -93,7 +92,7 @@ type turn struct {
 }
 
 func newTurn() turn {
-	return turn{entered: map[*State]bool{}, emitSay: -1}
+	return turn{emitSay: -1}
 }
 
 // acceptedName is the name machine.intent_accepted records: the typed

@@ -271,17 +271,21 @@ func coerceDeclared(vars []WorldVar, key string, v any) (out any, coerced bool) 
 	if !ok {
 		return v, false
 	}
-	i := slices.IndexFunc(vars, func(wv WorldVar) bool { return wv.Name == key })
-	if i < 0 {
-		return v, false
-	}
-	switch strings.ToLower(vars[i].Type) {
+	switch t := declaredType(vars, key); strings.ToLower(t) {
 	case "int", "integer", "float", "number", "bool", "boolean":
-		if c, err := parseTyped(s, vars[i].Type); err == nil {
+		if c, err := parseTyped(s, t); err == nil {
 			return c, true
 		}
 	}
 	return v, false
+}
+
+// declaredType is world key's declared type: ("" when none).
+func declaredType(vars []WorldVar, key string) string {
+	if i := slices.IndexFunc(vars, func(wv WorldVar) bool { return wv.Name == key }); i >= 0 {
+		return vars[i].Type
+	}
+	return ""
 }
 
 // coerceSet is what a set: of v writes into key: mem in the world, rec in
