@@ -1,9 +1,11 @@
 package engine
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 
 	"kitsoki/internal/jsonvalue"
 )
@@ -81,4 +83,15 @@ func (m *Machine) restingState(path string) *State {
 		return st
 	}
 	return (&runner{m: m}).unknownLeaf(path, nil)
+}
+
+// ByPriority returns names in the order upstream's orchestrator lists the
+// intents a state takes: by priority, highest first, then by name
+// (conformance allowed-priority-order).
+func (m *Machine) ByPriority(names []string) []string {
+	out := slices.Clone(names)
+	slices.SortStableFunc(out, func(a, b string) int {
+		return cmp.Or(cmp.Compare(m.Priority[b], m.Priority[a]), strings.Compare(a, b))
+	})
+	return out
 }

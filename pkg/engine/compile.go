@@ -97,6 +97,12 @@ func Compile(st *story.Story, opts CompileOptions) (*Machine, error) {
 		}
 	}
 	c.m.Intents = c.slotDefs(st.Intents, "")
+	c.m.Priority = map[string]int{}
+	for name, in := range st.Intents {
+		if in != nil && in.Priority != 0 {
+			c.m.Priority[name] = in.Priority
+		}
+	}
 	c.m.PersonaModels = map[string]string{}
 	for name, p := range st.Agents {
 		if p != nil && p.Model != "" {

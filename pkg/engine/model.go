@@ -33,6 +33,8 @@ type Machine struct {
 	// Intents holds the declared slots of the global intents: (intent ->
 	// slot -> definition); State.Intents the state-local ones.
 	Intents map[string]map[string]*SlotDef
+	// Priority holds the global intents' priority: (0 when unset).
+	Priority map[string]int
 	// PersonaModels maps an agents: persona to its model (trace only).
 	PersonaModels map[string]string
 	// Folded is the import fold's side table (nil for a story without

@@ -693,6 +693,11 @@ func (fr *fixtureRun) outcome(t *Turn, c *checker, in *engine.Input, turn *engin
 		}
 		out.rej = &rej
 	}
+	if out.rej != nil && !fr.legacy {
+		rej := *out.rej
+		rej.Allowed = fr.m.ByPriority(rej.Allowed)
+		out.rej = &rej
+	}
 	fr.hadErrors = fr.hadErrors || out.rej != nil
 	if turn.Err != nil {
 		c.fail(t.Pos, "the turn failed: %v", turn.Err)
