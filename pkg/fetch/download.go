@@ -96,6 +96,7 @@ type transfer struct {
 	client  *http.Client
 	a       *Artifact
 	src     string
+	show    string // src with its userinfo masked, for messages, logs and the state
 	host    string
 	dest    string
 	part    string
@@ -117,7 +118,7 @@ func (f *Fetcher) download(ctx context.Context, a *Artifact, dest string) (Resul
 		return Result{}, err
 	}
 	u, _ := url.Parse(src)
-	t := &transfer{f: f, client: client, a: a, src: src, host: u.Host, dest: dest, part: partPath(dest)}
+	t := &transfer{f: f, client: client, a: a, src: src, show: shownURL(src), host: u.Host, dest: dest, part: partPath(dest)}
 	total := a.Size
 	if total == 0 {
 		total = -1
@@ -134,7 +135,7 @@ func (f *Fetcher) download(ctx context.Context, a *Artifact, dest string) (Resul
 	}
 
 	stop := t.startReporter()
-	oneStream := resumeState{URL: src, SHA256: a.SHA256, Total: total, Parts: []partState{{Start: 0, End: total}}}
+	oneStream := resumeState{URL: t.show, SHA256: a.SHA256, Total: total, Parts: []partState{{Start: 0, End: total}}}
 	switch {
 	case ok:
 		t.st = prev
@@ -215,7 +216,7 @@ func (t *transfer) loadState(total int64) (resumeState, bool) {
 	if !readJSON(statePath(t.dest), &st) {
 		return st, false
 	}
-	if st.URL != t.src || st.SHA256 != t.a.SHA256 || st.Total != total || len(st.Parts) == 0 {
+	if st.URL != t.show || st.SHA256 != t.a.SHA256 || st.Total != total || len(st.Parts) == 0 {
 		return st, false
 	}
 	fi, err := os.Stat(t.part)
@@ -254,7 +255,7 @@ func (t *transfer) saveState() {
 }
 
 func (t *transfer) plan(total int64, n int) resumeState {
-	st := resumeState{URL: t.src, SHA256: t.a.SHA256, Total: total, Parallel: true}
+	st := resumeState{URL: t.show, SHA256: t.a.SHA256, Total: total, Parallel: true}
 	size := total / int64(n)
 	for i := 0; i < n; i++ {
 		start := int64(i) * size
@@ -271,7 +272,7 @@ func (t *transfer) plan(total int64, n int) resumeState {
 func (t *transfer) startReporter() func() {
 	total := t.a.Size
 	if t.f.Logger != nil {
-		t.f.Logger.Info(fmt.Sprintf("downloading %s (%s) from %s", t.a.ID, HumanSize(total), t.host), "url", t.src, "dest", t.dest)
+		t.f.Logger.Info(fmt.Sprintf("downloading %s (%s) from %s", t.a.ID, HumanSize(total), t.host), "url", t.show, "dest", t.dest)
 	}
 	t.f.report(Progress{Artifact: t.a, Phase: PhaseStart, Host: t.host, Total: total})
 	if t.f.Progress == nil {
@@ -333,7 +334,7 @@ func ByteCount(n int64) string {
 func (t *transfer) get(ctx context.Context, cancel context.CancelFunc, off, end int64) (*http.Response, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, t.src, nil)
 	if err != nil {
-		return nil, &fatalError{fmt.Errorf("request %s: %w", t.src, err)}
+		return nil, &fatalError{maskUserinfo(fmt.Errorf("request %s: %w", t.show, err))}
 	}
 	req.Header.Set("User-Agent", "kitsoki-fetch")
 	if off > 0 || end > 0 {
@@ -362,14 +363,14 @@ func (t *transfer) get(ctx context.Context, cancel context.CancelFunc, off, end 
 		return nil, errStalled
 	}
 	if err != nil {
-		return nil, err
+		return nil, maskUserinfo(err)
 	}
 	if resp.StatusCode == http.StatusOK || resp.StatusCode == http.StatusPartialContent || resp.StatusCode == http.StatusRequestedRangeNotSatisfiable {
 		t.noteValidator(resp)
 		return resp, nil
 	}
 	resp.Body.Close()
-	se := &httpStatusError{code: resp.StatusCode, url: t.src}
+	se := &httpStatusError{code: resp.StatusCode, url: t.show}
 	if c := se.code; c >= 500 || c == http.StatusTooManyRequests || c == http.StatusRequestTimeout { // transient: retried
 		return nil, se
 	}
