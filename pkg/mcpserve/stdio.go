@@ -3,6 +3,8 @@ package mcpserve
 import (
 	"cmp"
 	"context"
+	"errors"
+	"fmt"
 	"io"
 	"sync"
 	"time"
@@ -10,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"kitsoki/internal/human"
 	"kitsoki/pkg/agent"
 )
 
@@ -52,6 +55,7 @@ func (d drainTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 type drainConn struct {
 	mcp.Connection
 	hold      time.Duration
+	read      int // messages read (Read is never called concurrently)
 	mu        sync.Mutex
 	pending   map[any]bool  // ids of the requests read and not answered
 	idle      chan struct{} // closed when pending empties after the end of input
@@ -63,12 +67,16 @@ type drainConn struct {
 func (c *drainConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	msg, err := c.Connection.Read(ctx)
 	if err == nil {
+		c.read++
 		if req, ok := msg.(*jsonrpc.Request); ok && req.ID.IsValid() {
 			c.mu.Lock()
 			c.pending[req.ID.Raw()] = true
 			c.mu.Unlock()
 		}
 		return msg, nil
+	}
+	if !errors.Is(err, io.EOF) && ctx.Err() == nil {
+		err = fmt.Errorf("stdin, after %d messages: %w; an MCP client sends one JSON-RPC 2.0 message per line, each under %s", c.read, err, human.Size(mcp.DefaultMaxLineLength))
 	}
 	c.mu.Lock()
 	c.ended = true

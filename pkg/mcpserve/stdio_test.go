@@ -55,3 +55,27 @@ func TestStdioAnswersEveryRequestReadBeforeEOF(t *testing.T) {
 		}
 	}
 }
+
+// Input that is not one JSON-RPC message per line ends the server with an
+// error that says where (after how many messages) and what to send, once
+// the requests read before it are answered.
+func TestStdioBadInputIsAClearError(t *testing.T) {
+	_, dir := writeStory(t, storyYAML(upstream(t)))
+	init := `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}` + "\n" +
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n" +
+		`{"jsonrpc":"2.0","id":1,"method":"tools/list"}` + "\n"
+	for name, bad := range map[string]string{
+		"not json": "this is not json\n",
+		"too deep": `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":` + strings.Repeat("[", 20000) + strings.Repeat("]", 20000) + "}\n",
+	} {
+		s := newServer(t, dir)
+		var out bytes.Buffer
+		err := s.MCP().Run(context.Background(), s.StdioTransport(strings.NewReader(init+bad), &out))
+		if err == nil || !strings.Contains(err.Error(), "after 3 messages") || !strings.Contains(err.Error(), "one JSON-RPC 2.0 message per line") {
+			t.Errorf("%s: err = %v", name, err)
+		}
+		if !strings.Contains(out.String(), `"id":1,"result"`) {
+			t.Errorf("%s: the request before the bad input was not answered: %s", name, out.String())
+		}
+	}
+}
