@@ -45,10 +45,21 @@ func newRedactor(plugins map[string]*story.AgentPlugin) redactor {
 }
 
 // redactorOf masks the given secret values in all their forms. Values
-// under MinSecretBytes are ignored.
+// under MinSecretBytes are ignored. A value that spans lines (a PEM key, a
+// JSON key file) is masked whole and each of its lines alone (trimmed, when
+// not under MinSecretBytes): output that is logged a line at a time, or a
+// tail that starts inside it, would otherwise show every line of it.
 func redactorOf(values []string) redactor {
 	var secrets []string
+	all := slices.Clone(values)
 	for _, v := range values {
+		if len(v) >= minSecretBytes && strings.ContainsAny(v, "\n\r") {
+			for l := range strings.FieldsFuncSeq(v, func(r rune) bool { return r == '\n' || r == '\r' }) {
+				all = append(all, strings.TrimSpace(l))
+			}
+		}
+	}
+	for _, v := range all {
 		if len(v) < minSecretBytes {
 			continue
 		}
