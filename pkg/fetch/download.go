@@ -175,6 +175,15 @@ func (f *Fetcher) download(ctx context.Context, a *Artifact, dest string) (Resul
 	}
 	if sum != a.SHA256 || (a.Size > 0 && size != a.Size) {
 		discardPart(dest)
+		if t.resumed.Load() > 0 {
+			// The bytes kept from an earlier run may be what is wrong (the
+			// part changed on disk, or the file behind the URL did without
+			// a validator saying so): one download from zero decides.
+			if f.Logger != nil {
+				f.Logger.Warn(fmt.Sprintf("%s: the resumed download does not match its sha256; downloading it again from the start", a.ID))
+			}
+			return f.download(ctx, a, dest)
+		}
 		return Result{}, fmt.Errorf("%s: sha256 mismatch: got %s want %s (%d bytes from %s, pin expects %s); nothing was kept in the cache: if a mirror serves these bytes fix the mirror, otherwise the upstream file changed and the pin in %s must be updated",
 			a.ID, sum, a.SHA256, size, t.host, sizeText(a.Size), a.Source)
 	}
