@@ -245,12 +245,16 @@ func (t *transfer) loadState(total int64) (resumeState, bool) {
 	if fi.Size() != total {
 		return st, false
 	}
+	// The parts must tile [0, total) in order, each with 0 <= done <= its
+	// length: a state that says otherwise was not written by a fetch.
+	next := int64(0)
 	for _, p := range st.Parts {
-		if p.Done < 0 || p.Start+p.Done > p.End {
+		if p.Start != next || p.End <= p.Start || p.Done < 0 || p.Done > p.End-p.Start {
 			return st, false
 		}
+		next = p.End
 	}
-	return st, true
+	return st, next == total
 }
 
 func (t *transfer) saveState() {
