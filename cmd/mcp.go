@@ -16,10 +16,10 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
 	"kitsoki/internal/safefile"
+	"kitsoki/pkg/agent"
 	"kitsoki/pkg/compose"
 	"kitsoki/pkg/mcpserve"
 	"kitsoki/pkg/plugin"
@@ -60,7 +60,7 @@ func newMCPSubmitCmd() *cobra.Command {
 			if err != nil {
 				return usagef("%v", err)
 			}
-			t := &mcp.IOTransport{Reader: io.NopCloser(c.InOrStdin()), Writer: nopWriteCloser{c.OutOrStdout()}}
+			t := mcpserve.StdioTransport(c.InOrStdin(), c.OutOrStdout(), agent.DefaultTimeout)
 			if err := srv.Run(c.Context(), t); err != nil && !strings.Contains(err.Error(), "EOF") && c.Context().Err() == nil {
 				return findingf("mcp submit: %v", err)
 			}
@@ -173,7 +173,7 @@ func runMCPServe(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer,
 	go srv.Watch(wctx, f.watch)
 
 	if listenAddr == "" {
-		t := &mcp.IOTransport{Reader: io.NopCloser(stdin), Writer: nopWriteCloser{stdout}}
+		t := srv.StdioTransport(stdin, stdout)
 		if err := srv.MCP().Run(ctx, t); err != nil && ctx.Err() == nil && !errors.Is(err, io.EOF) && !strings.Contains(err.Error(), "EOF") {
 			return findingf("mcp serve: %v", err)
 		}
@@ -215,7 +215,3 @@ func isLoopback(host string) bool {
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
 }
-
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }

@@ -179,3 +179,13 @@ type isDirError struct{}
 
 func (isDirError) Error() string        { return "is a directory" }
 func (isDirError) Is(target error) bool { return target == errNotRegular }
+
+// CheckSize is the error ReadFile gives for a file of size bytes over
+// limit (nil when it is not): for content that comes from elsewhere than
+// the disk, an editor's buffer, so it meets the same cap and message.
+func CheckSize(path string, size, limit int64) error {
+	if size > limit {
+		return tooLarge(path, size, limit)
+	}
+	return nil
+}

@@ -281,6 +281,27 @@ func TestFaults(t *testing.T) {
 	})
 }
 
+// A secret that spans lines (a PEM key, a JSON key file) is masked line by
+// line too: a plugin's stderr reaches the debug log one line at a time, and
+// a tail cut can start inside it.
+func TestMultiLineSecretNeverLeaksLineByLine(t *testing.T) {
+	agent.CheckNoChildren(t)
+	echoBin := agent.BuildTestPlugin(t, "echoagent")
+	lines := []string{"-----BEGIN TEST KEY-----", "MIIEvQIBADANBgkqhkiG9w0BAQEFAASC", "  bm90LWEtcmVhbC1rZXktanVzdC1h", "dGVzdC12YWx1ZQ==", "-----END TEST KEY-----"}
+	secret := strings.Join(lines, "\n")
+	s := newFaultSession(t, echoBin, newMCPServer(t), map[string]string{"ECHO_STDERR": secret}, nil)
+	ae := dispatchErr(t, s, faultCall(subAlias, "crash", 3*time.Minute), agent.KindPluginCrash, agent.Redacted)
+	all := ae.Error() + "\n" + s.log.String() + "\n" + strings.Join(s.fx.Sink.JSON(), "\n")
+	if !strings.Contains(s.log.String(), "agent plugin stderr") {
+		t.Fatalf("plugin stderr not in the debug log:\n%s", s.log.String())
+	}
+	for _, l := range lines[1:4] {
+		if strings.Contains(all, strings.TrimSpace(l)) {
+			t.Errorf("line %q of the secret leaked into:\n%s", l, all)
+		}
+	}
+}
+
 func mustJSON(v any) []byte {
 	b, _ := json.Marshal(v)
 	return b

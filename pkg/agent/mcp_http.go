@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"mime"
 	"net/http"
 	"net/url"
 	"reflect"
@@ -81,19 +82,20 @@ func newMCPHTTPTransport(p *story.AgentPlugin, bc BuildContext) (Transport, erro
 		headers.Set(k, v)
 	}
 	closed, shutdown := context.WithCancel(context.Background())
-	return &mcpHTTPTransport{
+	t := &mcpHTTPTransport{
 		alias:    p.Alias,
 		endpoint: ep,
 		tool:     cmp.Or(p.Tool, "ask"),
 		client:   mcp.NewClient(&mcp.Implementation{Name: "kitsoki", Version: mcpClientVersion}, nil),
-		// No client Timeout: calls are bounded by their context.
-		http:     &http.Client{Transport: &headerRoundTripper{base: base, headers: headers, closed: closed}},
 		base:     base,
 		shutdown: shutdown,
 		log:      bc.Logger,
 		redact:   bc.Mask,
 		maxEvent: maxFrameBytes,
-	}, nil
+	}
+	// No client Timeout: calls are bounded by their context.
+	t.http = &http.Client{Transport: &headerRoundTripper{base: base, headers: headers, closed: closed, maxJSON: func() int { return t.maxEvent }}}
+	return t, nil
 }
 
 // headerRoundTripper adds the declared headers to every request, and ties
@@ -103,6 +105,7 @@ type headerRoundTripper struct {
 	base    http.RoundTripper
 	headers http.Header
 	closed  context.Context
+	maxJSON func() int // the cap of a non-event-stream body (the transport's maxEvent)
 }
 
 // It also records the status and the start of the body of an HTTP error
@@ -123,6 +126,11 @@ func (h *headerRoundTripper) RoundTrip(r *http.Request) (*http.Response, error) 
 	}
 	resp.Body = &releasingBody{ReadCloser: resp.Body, release: release}
 	if resp.StatusCode < 400 {
+		if mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); mt != "text/event-stream" && h.maxJSON != nil {
+			// One JSON body is one answer, read whole by the SDK: the same
+			// cap as one server-sent event (the SDK bounds those).
+			resp.Body = &cappedBody{ReadCloser: resp.Body, left: int64(h.maxJSON()) + 1, limit: h.maxJSON()}
+		}
 		return resp, nil
 	}
 	if rec, ok := r.Context().Value(httpFailureKey{}).(*httpFailure); ok {
@@ -134,6 +142,25 @@ func (h *headerRoundTripper) RoundTrip(r *http.Request) (*http.Response, error) 
 		}{io.MultiReader(bytes.NewReader(head), resp.Body), resp.Body}
 	}
 	return resp, nil
+}
+
+// cappedBody fails a body longer than limit bytes, naming the limit.
+type cappedBody struct {
+	io.ReadCloser
+	left  int64 // bytes that may still be read, plus one
+	limit int
+}
+
+func (b *cappedBody) Read(p []byte) (int, error) {
+	if int64(len(p)) > b.left {
+		p = p[:b.left]
+	}
+	n, err := b.ReadCloser.Read(p)
+	b.left -= int64(n)
+	if b.left <= 0 {
+		return n, fmt.Errorf("the JSON answer is larger than the limit of %d bytes for one answer; answer with less", b.limit)
+	}
+	return n, err
 }
 
 // releasingBody releases a request's lifetime hook when its body is

@@ -3,6 +3,7 @@ package agent
 import (
 	"bytes"
 	"cmp"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"html"
@@ -45,10 +46,21 @@ func newRedactor(plugins map[string]*story.AgentPlugin) redactor {
 }
 
 // redactorOf masks the given secret values in all their forms. Values
-// under MinSecretBytes are ignored.
+// under MinSecretBytes are ignored. A value that spans lines (a PEM key, a
+// JSON key file) is masked whole and each of its lines alone (trimmed, when
+// not under MinSecretBytes): output that is logged a line at a time, or a
+// tail that starts inside it, would otherwise show every line of it.
 func redactorOf(values []string) redactor {
 	var secrets []string
+	all := slices.Clone(values)
 	for _, v := range values {
+		if len(v) >= minSecretBytes && strings.ContainsAny(v, "\n\r") {
+			for l := range strings.FieldsFuncSeq(v, func(r rune) bool { return r == '\n' || r == '\r' }) {
+				all = append(all, strings.TrimSpace(l))
+			}
+		}
+	}
+	for _, v := range all {
 		if len(v) < minSecretBytes {
 			continue
 		}
@@ -77,8 +89,8 @@ func redactorOf(values []string) redactor {
 // or relays: raw; inside a JSON string (Go's escaping with and without
 // HTML escapes, ASCII-only \uXXXX escaping as Python and others emit it),
 // once and twice over (JSON text quoted inside JSON); inside a Go %q;
-// HTML-escaped; and URL-encoded (query and path escaping, as in headers
-// and URLs).
+// HTML-escaped; URL-encoded (query and path escaping, as in headers and
+// URLs); and base64-encoded at any alignment (base64Forms).
 func secretForms(v string) []string {
 	forms := []string{v}
 	add := func(s string) {
@@ -95,7 +107,38 @@ func secretForms(v string) []string {
 	add(html.EscapeString(v))
 	add(url.QueryEscape(v))
 	add(url.PathEscape(v))
+	for _, f := range base64Forms(v) {
+		add(f)
+	}
 	return forms
+}
+
+// minBase64Secret is the length from which a secret is also masked
+// base64-encoded: its encoded forms are then at least 8 characters, long
+// enough not to occur by chance inside unrelated base64 data.
+const minBase64Secret = 8
+
+// base64Forms are the characters that encode v in base64 wherever v sits
+// in the encoded bytes (an "Authorization: Basic" header holds user:secret,
+// so the secret starts 0, 1 or 2 bytes into a 3-byte group), in the
+// standard and URL-safe alphabets: for each alignment, the characters that
+// depend on v's bytes alone (the first and last group, which share bits
+// with the bytes around v, keep their shared characters).
+func base64Forms(v string) []string {
+	if len(v) < minBase64Secret {
+		return nil
+	}
+	var out []string
+	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.URLEncoding} {
+		for shift, skip := range []int{0, 2, 3} {
+			full := (shift + len(v)) / 3 * 3 // whole groups only: the last depends on what follows v
+			b := make([]byte, shift, shift+len(v))
+			b = append(b, v...)
+			s := enc.EncodeToString(b[:full])
+			out = append(out, s[skip:])
+		}
+	}
+	return out
 }
 
 func jsonInner(s string) string {

@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"html"
 	"net/url"
@@ -28,6 +29,10 @@ func TestRedactorMasksEveryForm(t *testing.T) {
 		"html":          html.EscapeString(secret),
 		"url-path":      url.PathEscape(secret),
 		"in-error-data": `{"jsonrpc":"2.0","error":{"code":1,"message":"x","data":` + string(jsonOnce) + `}}`,
+		"base64":        base64.StdEncoding.EncodeToString([]byte(secret)),
+		"basic-auth":    "Authorization: Basic " + base64.StdEncoding.EncodeToString([]byte("user:"+secret)),
+		"base64-shift2": base64.StdEncoding.EncodeToString([]byte("ab" + secret + "z")),
+		"base64url":     base64.URLEncoding.EncodeToString([]byte("a" + secret)),
 	}
 	for name, form := range forms {
 		t.Run(name, func(t *testing.T) {

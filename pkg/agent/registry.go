@@ -22,6 +22,9 @@ import (
 // nor the registry sets one.
 const defaultTimeout = 10 * time.Minute
 
+// DefaultTimeout is the hard deadline of a call that sets none.
+const DefaultTimeout = defaultTimeout
+
 // RegistryOptions configures NewRegistry.
 type RegistryOptions struct {
 	// AppID feeds call-id derivation; NewRegistry defaults it to the story's

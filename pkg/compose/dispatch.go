@@ -111,6 +111,7 @@ func (p *Plan) BuildWith(o DispatchOptions) (*Runtime, error) {
 		_ = chain.Close()
 		return nil, err
 	}
+	chain.MaskAlso(reg.Redact)
 	reg.SetHooks(chain.AgentHooks())
 	return &Runtime{Chain: chain, Agents: reg, Sink: o.engineSink()}, nil
 }

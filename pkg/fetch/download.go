@@ -96,6 +96,7 @@ type transfer struct {
 	client  *http.Client
 	a       *Artifact
 	src     string
+	show    string // src with its userinfo masked, for messages, logs and the state
 	host    string
 	dest    string
 	part    string
@@ -117,7 +118,7 @@ func (f *Fetcher) download(ctx context.Context, a *Artifact, dest string) (Resul
 		return Result{}, err
 	}
 	u, _ := url.Parse(src)
-	t := &transfer{f: f, client: client, a: a, src: src, host: u.Host, dest: dest, part: partPath(dest)}
+	t := &transfer{f: f, client: client, a: a, src: src, show: shownURL(src), host: u.Host, dest: dest, part: partPath(dest)}
 	total := a.Size
 	if total == 0 {
 		total = -1
@@ -134,7 +135,7 @@ func (f *Fetcher) download(ctx context.Context, a *Artifact, dest string) (Resul
 	}
 
 	stop := t.startReporter()
-	oneStream := resumeState{URL: src, SHA256: a.SHA256, Total: total, Parts: []partState{{Start: 0, End: total}}}
+	oneStream := resumeState{URL: t.show, SHA256: a.SHA256, Total: total, Parts: []partState{{Start: 0, End: total}}}
 	switch {
 	case ok:
 		t.st = prev
@@ -174,6 +175,15 @@ func (f *Fetcher) download(ctx context.Context, a *Artifact, dest string) (Resul
 	}
 	if sum != a.SHA256 || (a.Size > 0 && size != a.Size) {
 		discardPart(dest)
+		if t.resumed.Load() > 0 {
+			// The bytes kept from an earlier run may be what is wrong (the
+			// part changed on disk, or the file behind the URL did without
+			// a validator saying so): one download from zero decides.
+			if f.Logger != nil {
+				f.Logger.Warn(fmt.Sprintf("%s: the resumed download does not match its sha256; downloading it again from the start", a.ID))
+			}
+			return f.download(ctx, a, dest)
+		}
 		return Result{}, fmt.Errorf("%s: sha256 mismatch: got %s want %s (%d bytes from %s, pin expects %s); nothing was kept in the cache: if a mirror serves these bytes fix the mirror, otherwise the upstream file changed and the pin in %s must be updated",
 			a.ID, sum, a.SHA256, size, t.host, sizeText(a.Size), a.Source)
 	}
@@ -215,7 +225,7 @@ func (t *transfer) loadState(total int64) (resumeState, bool) {
 	if !readJSON(statePath(t.dest), &st) {
 		return st, false
 	}
-	if st.URL != t.src || st.SHA256 != t.a.SHA256 || st.Total != total || len(st.Parts) == 0 {
+	if st.URL != t.show || st.SHA256 != t.a.SHA256 || st.Total != total || len(st.Parts) == 0 {
 		return st, false
 	}
 	fi, err := os.Stat(t.part)
@@ -235,12 +245,16 @@ func (t *transfer) loadState(total int64) (resumeState, bool) {
 	if fi.Size() != total {
 		return st, false
 	}
+	// The parts must tile [0, total) in order, each with 0 <= done <= its
+	// length: a state that says otherwise was not written by a fetch.
+	next := int64(0)
 	for _, p := range st.Parts {
-		if p.Done < 0 || p.Start+p.Done > p.End {
+		if p.Start != next || p.End <= p.Start || p.Done < 0 || p.Done > p.End-p.Start {
 			return st, false
 		}
+		next = p.End
 	}
-	return st, true
+	return st, next == total
 }
 
 func (t *transfer) saveState() {
@@ -254,7 +268,7 @@ func (t *transfer) saveState() {
 }
 
 func (t *transfer) plan(total int64, n int) resumeState {
-	st := resumeState{URL: t.src, SHA256: t.a.SHA256, Total: total, Parallel: true}
+	st := resumeState{URL: t.show, SHA256: t.a.SHA256, Total: total, Parallel: true}
 	size := total / int64(n)
 	for i := 0; i < n; i++ {
 		start := int64(i) * size
@@ -271,7 +285,7 @@ func (t *transfer) plan(total int64, n int) resumeState {
 func (t *transfer) startReporter() func() {
 	total := t.a.Size
 	if t.f.Logger != nil {
-		t.f.Logger.Info(fmt.Sprintf("downloading %s (%s) from %s", t.a.ID, HumanSize(total), t.host), "url", t.src, "dest", t.dest)
+		t.f.Logger.Info(fmt.Sprintf("downloading %s (%s) from %s", t.a.ID, HumanSize(total), t.host), "url", t.show, "dest", t.dest)
 	}
 	t.f.report(Progress{Artifact: t.a, Phase: PhaseStart, Host: t.host, Total: total})
 	if t.f.Progress == nil {
@@ -333,7 +347,7 @@ func ByteCount(n int64) string {
 func (t *transfer) get(ctx context.Context, cancel context.CancelFunc, off, end int64) (*http.Response, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, t.src, nil)
 	if err != nil {
-		return nil, &fatalError{fmt.Errorf("request %s: %w", t.src, err)}
+		return nil, &fatalError{maskUserinfo(fmt.Errorf("request %s: %w", t.show, err))}
 	}
 	req.Header.Set("User-Agent", "kitsoki-fetch")
 	if off > 0 || end > 0 {
@@ -362,14 +376,14 @@ func (t *transfer) get(ctx context.Context, cancel context.CancelFunc, off, end 
 		return nil, errStalled
 	}
 	if err != nil {
-		return nil, err
+		return nil, maskUserinfo(err)
 	}
 	if resp.StatusCode == http.StatusOK || resp.StatusCode == http.StatusPartialContent || resp.StatusCode == http.StatusRequestedRangeNotSatisfiable {
 		t.noteValidator(resp)
 		return resp, nil
 	}
 	resp.Body.Close()
-	se := &httpStatusError{code: resp.StatusCode, url: t.src}
+	se := &httpStatusError{code: resp.StatusCode, url: t.show}
 	if c := se.code; c >= 500 || c == http.StatusTooManyRequests || c == http.StatusRequestTimeout { // transient: retried
 		return nil, se
 	}

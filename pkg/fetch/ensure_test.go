@@ -403,3 +403,37 @@ func TestUnpinnedArtifactRefused(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+// A partial download whose kept bytes were changed between runs (a disk
+// error, a tool that touched the cache) fails the sha256 check once
+// resumed: the fetch then downloads the whole file again instead of
+// blaming the pin, and keeps nothing of the bad part.
+func TestTamperedPartIsDownloadedAgainFromZero(t *testing.T) {
+	data := randomData(1<<20, 21)
+	fs := newFileServer(t, data)
+	half := int64(len(data) / 2)
+	fs.cut(half, 1)
+	a := testModel(t, fs, data)
+	f := newTestFetcher(t)
+	f.Retries = 1 // the first call gives up at the cut
+	if _, err := f.Ensure(ctxT(t), a, EnsureOptions{}); err == nil || !strings.Contains(err.Error(), "partial download is kept") {
+		t.Fatalf("first call: %v", err)
+	}
+	dest, _ := f.Path(a)
+	part, err := os.OpenFile(dest+".part", os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := part.WriteAt([]byte{data[100] ^ 0xff}, 100); err != nil {
+		t.Fatal(err)
+	}
+	part.Close()
+	res, err := f.Ensure(ctxT(t), a, EnsureOptions{})
+	if err != nil {
+		t.Fatalf("resumed over a tampered part: %v", err)
+	}
+	if res.Resumed != 0 {
+		t.Fatalf("the result counts %d resumed bytes of a part that was thrown away", res.Resumed)
+	}
+	wantContent(t, res.Path, data)
+}

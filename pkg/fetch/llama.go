@@ -175,7 +175,7 @@ func (f *Fetcher) extractRelease(a *Artifact, archive, dir string) (releaseManif
 	for _, m := range members {
 		st, err := os.Stat(filepath.Join(stage, m))
 		if err != nil || !st.Mode().IsRegular() {
-			return releaseManifest{}, fmt.Errorf("%s not found in archive %s (pin %s lists it in members)", m, a.URL, a.Source)
+			return releaseManifest{}, fmt.Errorf("%s not found in archive %s (pin %s lists it in members)", m, shownURL(a.URL), a.Source)
 		}
 	}
 	bin := filepath.Join(stage, "llama-server")

@@ -190,7 +190,7 @@ func (a *Artifact) checkSource(where string) error {
 	}
 	u, err := url.Parse(a.URL)
 	if a.URL == "" || err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return fmt.Errorf("%s: url %q must be an http(s) URL", where, a.URL)
+		return fmt.Errorf("%s: url %q must be an http(s) URL", where, shownURL(a.URL))
 	}
 	if a.SHA256 != "" && !hexSHA256.MatchString(a.SHA256) {
 		return fmt.Errorf("%s: sha256 %q must be 64 lowercase hex characters (or empty for unpinned)", where, a.SHA256)
@@ -309,11 +309,11 @@ func MirrorURL(raw, mirror string) (string, error) {
 	}
 	u, err := url.Parse(raw)
 	if err != nil {
-		return "", fmt.Errorf("artifact url %q: %w", raw, err)
+		return "", maskUserinfo(fmt.Errorf("artifact url %q: %w", shownURL(raw), err))
 	}
 	m, err := url.Parse(mirror)
 	if err != nil || (m.Scheme != "http" && m.Scheme != "https") || m.Host == "" {
-		return "", fmt.Errorf("mirror %q must be an http(s) base URL such as https://mirror.example.com/kitsoki (set by --mirror or %s)", mirror, EnvMirror)
+		return "", fmt.Errorf("mirror %q must be an http(s) base URL such as https://mirror.example.com/kitsoki (set by --mirror or %s)", shownURL(mirror), EnvMirror)
 	}
 	m.Path = path.Join("/", m.Path, u.Host, u.Path)
 	m.RawPath = ""

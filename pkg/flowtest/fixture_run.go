@@ -2,6 +2,8 @@ package flowtest
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"maps"
@@ -500,14 +502,23 @@ var slugRE = &lazyre.Regexp{Expr: `[^A-Za-z0-9._-]+`}
 func slug(s string) string { return strings.Trim(slugRE.ReplaceAllString(s, "_"), "_") }
 
 // traceName is the --trace-dir file name of a fixture: its path with
-// separators folded, unique per fixture.
+// separators folded, unique per fixture. A path the folding loses
+// something of (a character outside [A-Za-z0-9._-], which "é.yaml" and
+// "ü.yaml" share, or a "__" that a folded separator also makes) gets a
+// hash of the whole path appended, so two fixtures never share a trace.
 func traceName(fx *Fixture) string {
 	name := strings.TrimSuffix(filepath.ToSlash(filepath.Clean(fx.File)), ".yaml")
 	name = strings.TrimLeft(strings.ReplaceAll(name, "../", ""), "./")
 	if fx.Docs > 1 {
 		name += fmt.Sprintf("-%d", fx.Doc)
 	}
-	return slug(strings.ReplaceAll(name, "/", "__"))
+	folded := strings.ReplaceAll(name, "/", "__")
+	out := slug(folded)
+	if out != folded || strings.Contains(name, "__") {
+		sum := sha256.Sum256([]byte(fmt.Sprintf("%s\x00%d", filepath.ToSlash(filepath.Clean(fx.File)), fx.Doc)))
+		out += "-" + hex.EncodeToString(sum[:4])
+	}
+	return out
 }
 
 // rebind is the story recompiled with the fixture's host_bindings as its

@@ -114,7 +114,10 @@ func readFrame(r *bufio.Reader, v any, n int) error {
 	if body.Len() < length {
 		return io.ErrUnexpectedEOF
 	}
-	return json.Unmarshal(body.Bytes(), v)
+	if err := json.Unmarshal(body.Bytes(), v); err != nil {
+		return fail("the content is not a JSON-RPC message the server can read (%v); send one JSON object whose id is an integer or a string", err)
+	}
+	return nil
 }
 
 var errLongLine = errors.New("header line too long")

@@ -50,6 +50,16 @@ func TestFramingBounds(t *testing.T) {
 			_, err := io.WriteString(w, "Content-Type: x\r\n\r\n{}")
 			return err
 		}, "no Content-Length header"},
+		"id out of range": {func(w io.Writer) error {
+			body := `{"jsonrpc":"2.0","id":123456789012345678901234567890,"method":"shutdown"}`
+			_, err := fmt.Fprintf(w, "Content-Length: %d\r\n\r\n%s", len(body), body)
+			return err
+		}, "the content is not a JSON-RPC message"},
+		"too deep": {func(w io.Writer) error {
+			body := `{"jsonrpc":"2.0","id":5,"method":"textDocument/hover","params":` + strings.Repeat("[", 20000) + strings.Repeat("]", 20000) + "}"
+			_, err := fmt.Fprintf(w, "Content-Length: %d\r\n\r\n%s", len(body), body)
+			return err
+		}, "the content is not a JSON-RPC message"},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {

@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"context"
+	"strings"
 	"sync"
 	"time"
 
@@ -52,6 +53,20 @@ type Server struct {
 type document struct {
 	text    string
 	version int32
+	// over says text was cut at maxFile+1 bytes: the buffer is over the
+	// story YAML cap (the check says so, as for the file on disk). Ranged
+	// edits cannot apply to a cut text: they are dropped until a whole-text
+	// change or a reopen brings the buffer back.
+	over bool
+}
+
+// setText holds text, cut past the cap so that no buffer, however sent or
+// grown, holds more than maxFile+1 bytes.
+func (d *document) setText(text string) {
+	d.text, d.over = text, int64(len(text)) > maxFile
+	if d.over {
+		d.text = strings.Clone(text[:maxFile+1])
+	}
 }
 
 // New builds a server. Call Serve to run it.
@@ -128,7 +143,9 @@ func (s *Server) didOpen(_ *glsp.Context, p *protocol.DidOpenTextDocumentParams)
 		return err
 	}
 	s.mu.Lock()
-	s.docs[path] = &document{text: p.TextDocument.Text, version: p.TextDocument.Version}
+	d := &document{version: p.TextDocument.Version}
+	d.setText(p.TextDocument.Text)
+	s.docs[path] = d
 	s.mu.Unlock()
 	s.schedule(path, 0)
 	return nil
@@ -148,9 +165,11 @@ func (s *Server) didChange(_ *glsp.Context, p *protocol.DidChangeTextDocumentPar
 	for _, ch := range p.ContentChanges {
 		switch c := ch.(type) {
 		case protocol.TextDocumentContentChangeEventWhole:
-			d.text = c.Text
+			d.setText(c.Text)
 		case protocol.TextDocumentContentChangeEvent:
-			d.text = applyEdit(d.text, c)
+			if !d.over {
+				d.setText(applyEdit(d.text, c))
+			}
 		}
 	}
 	d.version = p.TextDocument.Version

@@ -147,6 +147,9 @@ func (l *loader) readIn(root *safefile.Root, abs string) (data []byte, ok bool, 
 			_, err := root.Stat(abs)
 			return nil, false, err
 		}
+		if err := safefile.CheckSize(abs, int64(len(b)), safefile.StoryYAML); err != nil {
+			return nil, true, err // as the same file on disk: never parsed
+		}
 		return b, true, nil
 	}
 	if _, err := root.Stat(abs); errors.Is(err, safefile.ErrOutsideRoot) {

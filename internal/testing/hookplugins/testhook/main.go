@@ -56,6 +56,9 @@ func main() {
 		case "crash":
 			fmt.Fprintln(os.Stderr, "testhook: boom")
 			os.Exit(3)
+		case "crash-echo-env": // crash-echo-env NAME: print NAME's value on stderr, then crash
+			fmt.Fprintf(os.Stderr, "testhook: %s=%s\n", os.Args[2], os.Getenv(os.Args[2]))
+			os.Exit(3)
 		case "crash-once":
 			marker := os.Args[2]
 			if _, err := os.Stat(marker); err != nil {

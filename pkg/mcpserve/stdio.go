@@ -1,0 +1,122 @@
+package mcpserve
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"kitsoki/internal/human"
+	"kitsoki/pkg/agent"
+)
+
+// StdioTransport serves MCP over r and w with the newline-delimited stdio
+// framing (mcp.IOTransport), and answers every request read before r
+// ends: the end of input is passed on only once each of them has been
+// answered, so a client that writes its requests and closes its end loses
+// no answer (the SDK ends the session at the end of input, and the process
+// with it, while handlers still run). hold bounds that wait (a request the
+// SDK never answers cannot keep the server up); closing the connection or
+// ending the context ends it at once.
+func StdioTransport(r io.Reader, w io.Writer, hold time.Duration) mcp.Transport {
+	return drainTransport{inner: &mcp.IOTransport{Reader: io.NopCloser(r), Writer: nopWriteCloser{w}}, hold: hold}
+}
+
+// StdioTransport is the stdio transport of s: the end of input waits for
+// the calls in flight, each bounded by the call timeout, at most twice that.
+func (s *Server) StdioTransport(r io.Reader, w io.Writer) mcp.Transport {
+	return StdioTransport(r, w, 2*cmp.Or(s.opts.CallTimeout, agent.DefaultTimeout))
+}
+
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }
+
+type drainTransport struct {
+	inner mcp.Transport
+	hold  time.Duration
+}
+
+func (d drainTransport) Connect(ctx context.Context) (mcp.Connection, error) {
+	c, err := d.inner.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &drainConn{Connection: c, hold: d.hold, pending: map[any]bool{}, idle: make(chan struct{}), closed: make(chan struct{})}, nil
+}
+
+// drainConn counts the requests read and not yet answered.
+type drainConn struct {
+	mcp.Connection
+	hold      time.Duration
+	read      int // messages read (Read is never called concurrently)
+	mu        sync.Mutex
+	pending   map[any]bool  // ids of the requests read and not answered
+	idle      chan struct{} // closed when pending empties after the end of input
+	ended     bool          // the end of input was read
+	closeOnce sync.Once
+	closed    chan struct{}
+}
+
+func (c *drainConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	msg, err := c.Connection.Read(ctx)
+	if err == nil {
+		c.read++
+		if req, ok := msg.(*jsonrpc.Request); ok && req.ID.IsValid() {
+			c.mu.Lock()
+			c.pending[req.ID.Raw()] = true
+			c.mu.Unlock()
+		}
+		return msg, nil
+	}
+	if !errors.Is(err, io.EOF) && ctx.Err() == nil {
+		err = fmt.Errorf("stdin, after %d messages: %w; an MCP client sends one JSON-RPC 2.0 message per line, each under %s", c.read, err, human.Size(mcp.DefaultMaxLineLength))
+	}
+	c.mu.Lock()
+	c.ended = true
+	c.signalIdle()
+	c.mu.Unlock()
+	t := time.NewTimer(c.hold)
+	defer t.Stop()
+	select {
+	case <-c.idle:
+	case <-c.closed:
+	case <-ctx.Done():
+	case <-t.C:
+	}
+	return nil, err
+}
+
+func (c *drainConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	err := c.Connection.Write(ctx, msg)
+	if resp, ok := msg.(*jsonrpc.Response); ok && resp.ID.IsValid() {
+		c.mu.Lock()
+		delete(c.pending, resp.ID.Raw()) // a duplicate id is answered once
+		c.signalIdle()
+		c.mu.Unlock()
+	}
+	return err
+}
+
+// signalIdle closes idle once input has ended and nothing is pending
+// (c.mu held).
+func (c *drainConn) signalIdle() {
+	if c.ended && len(c.pending) == 0 {
+		select {
+		case <-c.idle:
+		default:
+			close(c.idle)
+		}
+	}
+}
+
+func (c *drainConn) Close() error {
+	c.closeOnce.Do(func() { close(c.closed) })
+	return c.Connection.Close()
+}

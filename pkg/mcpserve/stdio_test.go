@@ -1,0 +1,81 @@
+package mcpserve
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// A client that writes its requests and closes stdin (a script piping
+// into `kitsoki mcp serve`, or a client that exits right after its last
+// call) gets an answer to every request read before the end, each exactly
+// once, before Run returns: none is lost to the end of input.
+func TestStdioAnswersEveryRequestReadBeforeEOF(t *testing.T) {
+	_, dir := writeStory(t, storyYAML(upstream(t)))
+	const n = 40
+	var in strings.Builder
+	in.WriteString(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}` + "\n")
+	in.WriteString(`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n")
+	in.WriteString(`{"jsonrpc":"2.0","id":"dup","method":"tools/list"}` + "\n") // a duplicate id must not hold the end forever
+	in.WriteString(`{"jsonrpc":"2.0","id":"dup","method":"tools/list"}` + "\n")
+	for i := 1; i <= n; i++ {
+		if i%2 == 0 {
+			fmt.Fprintf(&in, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"nope","arguments":{}}}`+"\n", i)
+		} else {
+			fmt.Fprintf(&in, `{"jsonrpc":"2.0","id":"s%d","method":"tools/list"}`+"\n", i)
+		}
+	}
+	for round := range 3 {
+		s := newServer(t, dir)
+		var out bytes.Buffer
+		if err := s.MCP().Run(context.Background(), s.StdioTransport(strings.NewReader(in.String()), &out)); err != nil && !strings.Contains(err.Error(), "EOF") {
+			t.Fatalf("run: %v", err)
+		}
+		seen := map[string]int{}
+		for line := range strings.SplitSeq(strings.TrimSpace(out.String()), "\n") {
+			var m struct{ ID json.RawMessage }
+			if err := json.Unmarshal([]byte(line), &m); err != nil {
+				t.Fatalf("round %d: bad line %q: %v", round, line, err)
+			}
+			if string(m.ID) != `"dup"` {
+				seen[string(m.ID)]++
+			}
+		}
+		for i := 0; i <= n; i++ {
+			id := fmt.Sprint(i)
+			if i%2 == 1 {
+				id = fmt.Sprintf(`"s%d"`, i)
+			}
+			if seen[id] != 1 {
+				t.Fatalf("round %d: request %s answered %d times (want 1); answers %v", round, id, seen[id], seen)
+			}
+		}
+	}
+}
+
+// Input that is not one JSON-RPC message per line ends the server with an
+// error that says where (after how many messages) and what to send, once
+// the requests read before it are answered.
+func TestStdioBadInputIsAClearError(t *testing.T) {
+	_, dir := writeStory(t, storyYAML(upstream(t)))
+	init := `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}` + "\n" +
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n" +
+		`{"jsonrpc":"2.0","id":1,"method":"tools/list"}` + "\n"
+	for name, bad := range map[string]string{
+		"not json": "this is not json\n",
+		"too deep": `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":` + strings.Repeat("[", 20000) + strings.Repeat("]", 20000) + "}\n",
+	} {
+		s := newServer(t, dir)
+		var out bytes.Buffer
+		err := s.MCP().Run(context.Background(), s.StdioTransport(strings.NewReader(init+bad), &out))
+		if err == nil || !strings.Contains(err.Error(), "after 3 messages") || !strings.Contains(err.Error(), "one JSON-RPC 2.0 message per line") {
+			t.Errorf("%s: err = %v", name, err)
+		}
+		if !strings.Contains(out.String(), `"id":1,"result"`) {
+			t.Errorf("%s: the request before the bad input was not answered: %s", name, out.String())
+		}
+	}
+}
