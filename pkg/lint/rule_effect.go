@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -26,15 +27,7 @@ func checkEffectShape(c *checker) {
 			c.rep.Errf(e.PosOf("background"), story.RuleEffect, "%s: background: true is not allowed inside on_complete:", site.Loc())
 		}
 		if e.Written.Has("target") {
-			if !site.OnComplete {
-				c.rep.Errf(e.PosOf("target"), story.RuleEffect, "%s: target: is only allowed inside on_complete: effects (it fires a synthetic transition once the background job terminates); use a normal transition's target: for in-turn transitions", site.Loc())
-			}
-			if e.Written.Has("set") || e.Written.Has("increment") || e.Written.Has("say") || e.Written.Has("invoke") || e.Written.Has("bind") {
-				c.rep.Errf(e.PosOf("target"), story.RuleEffect, "%s: target: cannot be combined with set/increment/say/invoke/bind on the same effect (split into separate effects in the on_complete: chain — mutation first, transition last)", site.Loc())
-			}
-			if e.Written.Has("emit_intent") {
-				c.rep.Errf(e.PosOf("emit_intent"), story.RuleEffect, "%s: emit_intent: cannot be combined with target: on the same effect (split into separate effects)", site.Loc())
-			}
+			checkEffectTarget(c, e, site)
 		}
 		if len(e.Effects()) > 0 {
 			c.rep.Warnf(e.PosOf("effects"), story.RuleEffect, "%s: effects: an inline effects list never runs (the existing engine ignores it, and kitsoki does the same); put these effects in the list that holds this entry, before it", site.Loc())
@@ -48,6 +41,20 @@ func checkEffectShape(c *checker) {
 		if ex != nil && ex.Background && ex.Invoke == "" {
 			c.rep.Errf(ex.Pos, story.RuleEffect, "proposal %q execute: background: true requires invoke: to be set", n)
 		}
+	}
+}
+
+// checkEffectTarget: an effect's target: sits in an on_complete: chain,
+// alone.
+func checkEffectTarget(c *checker, e *story.Effect, site effSite) {
+	if !site.OnComplete {
+		c.rep.Errf(e.PosOf("target"), story.RuleEffect, "%s: target: is only allowed inside on_complete: effects (it fires a synthetic transition once the background job terminates); use a normal transition's target: for in-turn transitions", site.Loc())
+	}
+	if slices.ContainsFunc([]string{"set", "increment", "say", "invoke", "bind"}, e.Written.Has) {
+		c.rep.Errf(e.PosOf("target"), story.RuleEffect, "%s: target: cannot be combined with set/increment/say/invoke/bind on the same effect (split into separate effects in the on_complete: chain — mutation first, transition last)", site.Loc())
+	}
+	if e.Written.Has("emit_intent") {
+		c.rep.Errf(e.PosOf("emit_intent"), story.RuleEffect, "%s: emit_intent: cannot be combined with target: on the same effect (split into separate effects)", site.Loc())
 	}
 }
 

@@ -30,7 +30,7 @@ func checkGrammar(c *checker) {
 		if path == "" || story.IsTemplated(path) {
 			return
 		}
-		raw, err, in := c.readNamed(e.WithPos("schema"), site.Loc()+": with.schema", path, c.storyPath(path), safefile.Story)
+		raw, err, in := c.readNamed(e.WithPos("schema"), site.Loc()+": with.schema", path, c.storyPath(path))
 		if !in {
 			return
 		}

@@ -204,7 +204,7 @@ func (pc *pongoCheck) compileFiles() {
 			if src, rerr = c.st.FileRoot().ReadFile(f, safefile.Story); errors.Is(rerr, safefile.ErrOutsideRoot) {
 				continue // prompt-root reports it
 			}
-		} else if s, err, in := c.readNamed(p, "template file", c.displayPath(f), f, safefile.Story); in {
+		} else if s, err, in := c.readNamed(p, "template file", c.displayPath(f), f); in {
 			src, rerr = s, err
 		} else {
 			continue
