@@ -41,12 +41,12 @@ func checkBareNames(c *checker) {
 				return
 			}
 			for _, n := range tpl.BareNames() {
-				c.rep.Warnf(p, ruleBareName, "%s: %s %q names %q, which is no root: %s", site.Loc(), what, v, n, bareNameFix(n, site.OnComplete))
+				c.rep.Warnf(p, ruleBareName, "%s: %s %q names %q, which is no root: %s", site.String(), what, v, n, bareNameFix(n, site.OnComplete))
 			}
 		}
 		eachValueString(e, func(p story.Pos, what, key, _, v string) { report(p, what+" "+key, v) })
 		for _, n := range guardBareNames(e.When) {
-			c.rep.Warnf(e.Pos, ruleBareName, "%s: when %q names %q, which is no root: %s", site.Loc(), e.When, n, bareNameFix(n, site.OnComplete))
+			c.rep.Warnf(e.Pos, ruleBareName, "%s: when %q names %q, which is no root: %s", site.String(), e.When, n, bareNameFix(n, site.OnComplete))
 		}
 	})
 }

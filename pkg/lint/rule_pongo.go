@@ -41,7 +41,7 @@ func checkPongo(c *checker) {
 	}
 	c.eachEffect(func(e *story.Effect, site effSite) {
 		if e.Say != "" && !site.Template {
-			pc.compile(e.PosOf("say"), func() string { return site.Loc() + ": say" }, e.Say)
+			pc.compile(e.PosOf("say"), func() string { return site.String() + ": say" }, e.Say)
 		}
 		if !strings.HasPrefix(e.Invoke, "host.agent.") {
 			return
