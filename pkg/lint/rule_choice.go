@@ -28,19 +28,71 @@ var choiceSchema = sync.OnceValues(func() (*schema.Schema, error) {
 // formRef is a {name} blank of a form template.
 var formRef = &lazyre.Regexp{Expr: `\{([A-Za-z_][A-Za-z0-9_]*)\}`}
 
-// checkChoiceShape: a choice element's shape (mode, the keys each mode
-// requires and allows), its when: guards, its templated leaves, and the
-// cross-references of §9.6 checkChoice does not make: a pre-bound slot
-// value outside the slot's enum values, a param: slot also pre-bound, a
+// checkViews: choice elements name declared intents and slots (reference
+// §9.6 "Choice cross-references"), have the shape upstream's loader
+// checks (choiceCheck.shape); only one choice per view. Structural view
+// errors are reported while parsing.
+func checkViews(c *checker) {
+	for _, s := range c.states() {
+		story.EachChoice(s, func(el *story.ViewElement, where string, nth int) {
+			if nth > 1 {
+				c.rep.Errf(el.Pos, story.RuleView, "%s", story.TooManyChoices(where))
+			}
+			if body, _ := el.Body.(map[string]any); body != nil {
+				ch := &choiceCheck{c: c, s: s, el: el, where: where}
+				ch.refs(body)
+				ch.shape(body)
+			}
+		})
+	}
+}
+
+// refs checks that the intents the element and its items name, and the
+// slots the items pre-bind or ask for, are declared.
+func (ch *choiceCheck) refs(body map[string]any) {
+	c, s := ch.c, ch.s
+	if in, ok := body["intent"].(string); ok && in != "" && !story.IsTemplated(in) && !c.intentKnown(s, in, true) {
+		ch.errf("intent %q not declared in state or global intents", in)
+	}
+	items, _ := body["items"].([]any)
+	for j, it := range items {
+		m, _ := it.(map[string]any)
+		in, _ := m["intent"].(string)
+		if in == "" || story.IsTemplated(in) {
+			continue
+		}
+		decl := c.lookupIntent(s, in, true)
+		if decl == nil {
+			if !c.intentKnown(s, in, true) {
+				c.rep.Errf(or(ch.el.StringPos(in), ch.el.Pos), story.RuleView, "%s: items[%d]: intent %q not declared in state or global intents", ch.where, j, in)
+			}
+			continue
+		}
+		slots, _ := m["slots"].(map[string]any)
+		for _, k := range sortedMapKeys(slots) {
+			if decl.Slots[k] == nil {
+				ch.errf("items[%d].slots: key %q is not a declared slot of intent %q", j, k, in)
+			}
+		}
+		param, _ := m["param"].(map[string]any)
+		if sl, _ := param["slot"].(string); sl != "" && decl.Slots[sl] == nil {
+			ch.errf("items[%d].param.slot: %q is not a declared slot of intent %q", j, sl, in)
+		}
+	}
+}
+
+// shape: a choice element's shape (mode, the keys each mode requires and
+// allows), its when: guards, its templated leaves, and the
+// cross-references of §9.6 refs does not make: a pre-bound slot value
+// outside the slot's enum values, a param: slot also pre-bound, a
 // multi-mode slot and literal values, a form's fields and template blanks.
 // Upstream refuses each at load (probed by gen -kind lint, seed 600600).
-func (c *checker) checkChoiceShape(s *story.State, el *story.ViewElement, where string, body map[string]any) {
+func (ch *choiceCheck) shape(body map[string]any) {
 	sch, err := choiceSchema()
 	if err != nil {
-		c.rep.Errf(el.Pos, story.RuleInternal, "%s: the choice schema does not compile: %v", where, err)
+		ch.c.rep.Errf(ch.el.Pos, story.RuleInternal, "%s: the choice schema does not compile: %v", ch.where, err)
 		return
 	}
-	ch := &choiceCheck{c: c, s: s, el: el, where: where}
 	if verr := sch.Validate(jsonvalue.Normalize(body)); verr != nil {
 		ch.errf("choice: %s", verr.Error())
 		return
