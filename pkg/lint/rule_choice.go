@@ -58,12 +58,9 @@ func (ch *choiceCheck) refs(body map[string]any) {
 	for j, it := range items {
 		m, _ := it.(map[string]any)
 		in, _ := m["intent"].(string)
-		if in == "" || story.IsTemplated(in) {
-			continue
-		}
-		decl := c.lookupIntent(s, in, true)
+		decl := ch.intent(in)
 		if decl == nil {
-			if !c.intentKnown(s, in, true) {
+			if in != "" && !story.IsTemplated(in) && !c.intentKnown(s, in, true) {
 				c.rep.Errf(or(ch.el.StringPos(in), ch.el.Pos), story.RuleView, "%s: items[%d]: intent %q not declared in state or global intents", ch.where, j, in)
 			}
 			continue
