@@ -28,6 +28,19 @@ var choiceSchema = sync.OnceValues(func() (*schema.Schema, error) {
 // formRef is a {name} blank of a form template.
 var formRef = &lazyre.Regexp{Expr: `\{([A-Za-z_][A-Za-z0-9_]*)\}`}
 
+// choiceCheck checks one choice element: its findings sit on el, their
+// messages start with where.
+type choiceCheck struct {
+	c     *checker
+	s     *story.State
+	el    *story.ViewElement
+	where string
+}
+
+func (ch *choiceCheck) errf(format string, args ...any) {
+	ch.c.rep.Errf(ch.el.Pos, story.RuleView, "%s: "+format, append([]any{ch.where}, args...)...)
+}
+
 // checkViews: choice elements name declared intents and slots (reference
 // §9.6 "Choice cross-references"), have the shape upstream's loader
 // checks (choiceCheck.shape); only one choice per view. Structural view
@@ -119,19 +132,6 @@ func (ch *choiceCheck) shape(body map[string]any) {
 	case "form":
 		ch.form(body, intent, decl)
 	}
-}
-
-// choiceCheck checks one choice element: its findings sit on el, their
-// messages start with where.
-type choiceCheck struct {
-	c     *checker
-	s     *story.State
-	el    *story.ViewElement
-	where string
-}
-
-func (ch *choiceCheck) errf(format string, args ...any) {
-	ch.c.rep.Errf(ch.el.Pos, story.RuleView, "%s: "+format, append([]any{ch.where}, args...)...)
 }
 
 // intent is the declaration of the intent v names literally, nil for a
