@@ -148,17 +148,14 @@ func check(st *story.Story, rep *yamlnode.Reporter, opts story.Options, src *sou
 
 // effSite describes where an effect sits: its place (the effect, its
 // owning State, nil for phases and proposals, and its transition's Intent,
-// "" outside an arc) and what the place lies in.
+// "" outside an arc; String names it, e.g. `state "a" on_enter[0]`) and
+// what the place lies in.
 type effSite struct {
 	*story.EffectPlace
 	OnComplete bool // inside an on_complete chain
 	Inline     bool // inside an inline effects: list
 	Template   bool // inside a phase template (placeholders unresolved)
 }
-
-// Loc names where the effect sits, e.g. `state "a" on_enter[0]`, spelled
-// out only when a message needs it.
-func (s effSite) Loc() string { return s.String() }
 
 // eachEffect visits every effect of the story with its site, recursing into
 // on_complete and inline effects: the states', the phase templates', the

@@ -20,6 +20,7 @@ const (
 	compiledGuard compileKind = iota + 1
 	compiledExpr
 	compiledTemplate
+	compiledPongo // with the story's loader (rule_pongo.go)
 )
 
 // compiled returns compile(src)'s error, memoised per check.

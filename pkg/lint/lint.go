@@ -74,11 +74,12 @@ func Check(st *story.Story, opts story.Options) (ds []diag.Diagnostic, ok bool) 
 }
 
 // readNamed reads abs, a file the story wrote as written at p, through
-// its project root under limit. in is false when the file is outside the
-// root: that is reported here (rule outside-root) and nothing is read.
-func (c *checker) readNamed(p story.Pos, what, written, abs string, limit int64) (data []byte, err error, in bool) {
+// its project root (at most safefile.Story bytes). in is false when the
+// file is outside the root: that is reported here (rule outside-root) and
+// nothing is read.
+func (c *checker) readNamed(p story.Pos, what, written, abs string) (data []byte, err error, in bool) {
 	root := c.st.FileRoot()
-	data, err = root.ReadFile(filepath.Clean(abs), limit)
+	data, err = root.ReadFile(filepath.Clean(abs), safefile.Story)
 	if errors.Is(err, safefile.ErrOutsideRoot) {
 		c.rep.Errf(p, story.RuleOutsideRoot, "%s", story.OutsideRootMessage(root, what, written, err))
 		return nil, nil, false

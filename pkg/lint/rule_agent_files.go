@@ -25,7 +25,7 @@ func checkAgentFiles(c *checker) {
 			// at the path itself, also when it is a > or | block
 			at := c.src.valuePos(e.WithPos(r.key), r.path, 1, 1)
 			if mode, err := os.Stat(c.storyPath(r.path)); err == nil && mode.IsDir() {
-				c.rep.Add(at, diag.Error, ruleAgentFile, "%s: with.%s %q: is a directory; name a file (paths are relative to the story directory %s)", site.Loc(), r.key, r.path, c.st.Dir)
+				c.rep.Add(at, diag.Error, ruleAgentFile, "%s: with.%s %q: is a directory; name a file (paths are relative to the story directory %s)", site.String(), r.key, r.path, c.st.Dir)
 				return
 			}
 			c.rep.Warnf(at, ruleAgentFile, "%s", c.missingFileMsg(site, r))
@@ -55,9 +55,9 @@ func (c *checker) missingFileMsg(site effSite, r fileRef) string {
 	if r.schema {
 		what = "schema"
 	}
-	msg := fmt.Sprintf("%s: with.%s %q: file not found (paths are relative to the story directory %s)", site.Loc(), r.key, r.path, c.st.Dir)
+	msg := fmt.Sprintf("%s: with.%s %q: file not found (paths are relative to the story directory %s)", site.String(), r.key, r.path, c.st.Dir)
 	if c.st.Imported() && c.st.Importer() != nil && !filepath.IsAbs(r.path) {
-		msg = fmt.Sprintf("%s: with.%s %q: file not found: importing this story re-bases the path to %s (against the child's directory), where no file exists", site.Loc(), r.key, r.path, filepath.Join(c.st.Dir, r.path))
+		msg = fmt.Sprintf("%s: with.%s %q: file not found: importing this story re-bases the path to %s (against the child's directory), where no file exists", site.String(), r.key, r.path, filepath.Join(c.st.Dir, r.path))
 	}
 	return msg + fmt.Sprintf("; upstream loads the story, but this call fails every time it runs (the %s cannot be read) — create the file or correct the path", what)
 }

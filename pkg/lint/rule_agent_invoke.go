@@ -46,7 +46,7 @@ func checkAgentInvokes(c *checker) {
 			personaVerbs[persona] = append(personaVerbs[persona], verb)
 		}
 		if prov := withString(e, "provider"); prov != "" && !story.IsTemplated(prov) && c.st.Providers[prov] == nil {
-			c.rep.Errf(e.WithPos("provider"), story.RuleProvider, "provider reference %q at %s with.provider is undefined (known providers: %s)", prov, site.Loc(), knownList(sortedMapKeys(c.st.Providers)))
+			c.rep.Errf(e.WithPos("provider"), story.RuleProvider, "provider reference %q at %s with.provider is undefined (known providers: %s)", prov, site.String(), knownList(sortedMapKeys(c.st.Providers)))
 		}
 		if verb == "task" {
 			checkTaskInvoke(c, e, site, persona, pe)
@@ -66,11 +66,11 @@ func checkAgentInvokes(c *checker) {
 func checkNonAgentWith(c *checker, e *story.Effect, site effSite) {
 	for _, k := range []string{"agent", "provider"} {
 		if _, ok := e.With[k]; ok {
-			c.rep.Errf(e.WithPos(k), ruleAgentInvoke, "%s: with.%s is only meaningful on host.agent.* invocations (got invoke %q)", site.Loc(), k, e.Invoke)
+			c.rep.Errf(e.WithPos(k), ruleAgentInvoke, "%s: with.%s is only meaningful on host.agent.* invocations (got invoke %q)", site.String(), k, e.Invoke)
 		}
 	}
 	if e.Agent() != "" {
-		c.rep.Warnf(e.PosOf("agent"), ruleAgentInvoke, "%s: agent: %q selects an agent transport and only applies to host.agent.* invokes (got invoke %q)", site.Loc(), e.Agent(), e.Invoke)
+		c.rep.Warnf(e.PosOf("agent"), ruleAgentInvoke, "%s: agent: %q selects an agent transport and only applies to host.agent.* invokes (got invoke %q)", site.String(), e.Agent(), e.Invoke)
 	}
 }
 
@@ -80,9 +80,9 @@ func checkAgentVerb(c *checker, e *story.Effect, site effSite, verb string) {
 	switch {
 	case slices.Contains(agentVerbs, verb):
 	case slices.Contains(upstreamOnlyVerbs, verb):
-		c.rep.Warnf(e.PosOf("invoke"), ruleAgentInvoke, "%s: host.agent.%s is an upstream handler that kitsoki run does not dispatch (supported verbs: %s)", site.Loc(), verb, strings.Join(agentVerbs, ", "))
+		c.rep.Warnf(e.PosOf("invoke"), ruleAgentInvoke, "%s: host.agent.%s is an upstream handler that kitsoki run does not dispatch (supported verbs: %s)", site.String(), verb, strings.Join(agentVerbs, ", "))
 	default:
-		msg := fmt.Sprintf("%s: unknown agent verb %q in invoke %q (supported: %s)", site.Loc(), verb, e.Invoke, strings.Join(agentVerbs, ", "))
+		msg := fmt.Sprintf("%s: unknown agent verb %q in invoke %q (supported: %s)", site.String(), verb, e.Invoke, strings.Join(agentVerbs, ", "))
 		if s := yamlnode.Suggest(verb, agentVerbs); s != "" {
 			msg += fmt.Sprintf("; did you mean `host.agent.%s`?", s)
 		}
@@ -98,7 +98,7 @@ func checkAgentAlias(c *checker, e *story.Effect, site effSite) {
 	}
 	aliases := sortedMapKeys(c.st.AgentPlugins)
 	c.rep.Warnf(e.PosOf("agent"), ruleAgentAlias, "%s: agent %q is not declared in agent_plugins (declared: %s); upstream would silently fall back to agent.claude%s",
-		site.Loc(), e.Agent(), strings.Join(aliases, ", "), c.didYouMean(e.Agent(), aliases))
+		site.String(), e.Agent(), strings.Join(aliases, ", "), c.didYouMean(e.Agent(), aliases))
 }
 
 // checkPersonaRef: with.agent is a persona name declared in agents (or
@@ -106,7 +106,7 @@ func checkAgentAlias(c *checker, e *story.Effect, site effSite) {
 // declared here.
 func checkPersonaRef(c *checker, e *story.Effect, site effSite, persona string) *story.Persona {
 	if _, has := e.With["agent"]; has && persona == "" {
-		c.rep.Errf(e.WithPos("agent"), ruleAgentInvoke, "%s: with.agent must be a persona name string", site.Loc())
+		c.rep.Errf(e.WithPos("agent"), ruleAgentInvoke, "%s: with.agent must be a persona name string", site.String())
 	}
 	if persona == "" || story.IsTemplated(persona) {
 		return nil
@@ -115,7 +115,7 @@ func checkPersonaRef(c *checker, e *story.Effect, site effSite, persona string) 
 	if pe != nil || lifted(c.st, "agent", persona) || importerHas(c.st, "agent", persona) {
 		return pe // a nil pe here is a child's persona, lifted into the parent by the import fold
 	}
-	c.rep.Errf(e.WithPos("agent"), ruleAgentInvoke, "%s: with.agent %q is not declared in agents%s", site.Loc(), persona, c.didYouMean(persona, sortedMapKeys(c.st.Agents)))
+	c.rep.Errf(e.WithPos("agent"), ruleAgentInvoke, "%s: with.agent %q is not declared in agents%s", site.String(), persona, c.didYouMean(persona, sortedMapKeys(c.st.Agents)))
 	return nil
 }
 
@@ -124,14 +124,14 @@ func checkPersonaRef(c *checker, e *story.Effect, site effSite, persona string) 
 func checkTaskInvoke(c *checker, e *story.Effect, site effSite, persona string, pe *story.Persona) {
 	acc, _ := e.With["acceptance"].(map[string]any)
 	if sch, ok := acc["schema"]; !ok || sch == nil || sch == "" {
-		c.rep.Errf(e.PosOf("invoke"), ruleAgentInvoke, "%s: host.agent.task requires acceptance.schema to be set in the with: block", site.Loc())
+		c.rep.Errf(e.PosOf("invoke"), ruleAgentInvoke, "%s: host.agent.task requires acceptance.schema to be set in the with: block", site.String())
 	}
 	if pe == nil || pe.ExternalSideEffect == nil || *pe.ExternalSideEffect {
 		return
 	}
 	for _, t := range pe.Tools {
 		if slices.Contains(networkTools, t) {
-			c.rep.Errf(e.WithPos("agent"), ruleAgentInvoke, "%s: agent %q declares external_side_effect: false but has %q in tools — these declarations contradict each other; an agent with network tools implies external side effects (Mode C). Remove external_side_effect: false or remove the network tool.", site.Loc(), persona, "host."+t)
+			c.rep.Errf(e.WithPos("agent"), ruleAgentInvoke, "%s: agent %q declares external_side_effect: false but has %q in tools — these declarations contradict each other; an agent with network tools implies external side effects (Mode C). Remove external_side_effect: false or remove the network tool.", site.String(), persona, "host."+t)
 		}
 	}
 }
@@ -140,7 +140,7 @@ func checkTaskInvoke(c *checker, e *story.Effect, site effSite, persona string, 
 func checkReadOnlyTools(c *checker, e *story.Effect, site effSite, persona string, pe *story.Persona, verb string) {
 	for _, t := range pe.Tools {
 		if slices.Contains(mutationTools, t) {
-			c.rep.Errf(e.WithPos("agent"), ruleAgentInvoke, "%s: agent %q declares mutation tool %q — not permitted for host.agent.%s (read-only verb); use host.agent.task for agentic work", site.Loc(), persona, "host."+t, verb)
+			c.rep.Errf(e.WithPos("agent"), ruleAgentInvoke, "%s: agent %q declares mutation tool %q — not permitted for host.agent.%s (read-only verb); use host.agent.task for agentic work", site.String(), persona, "host."+t, verb)
 		}
 	}
 }
@@ -158,7 +158,7 @@ func checkValidatorArgv0(c *checker, e *story.Effect, site effSite) {
 	}
 	// argv0's program name: past its last slash
 	if f := strings.Fields(cmd); len(f) > 0 && !slices.Contains(readOnlyArgv0, f[0][strings.LastIndexByte(f[0], '/')+1:]) {
-		c.rep.Warnf(e.PosOf("with"), ruleAgentInvoke, "%s: agent verb cross-check: decide/extract validator.post_cmd argv0 %q is not on the read-only allowlist; runtime sandbox enforces isolation", site.Loc(), f[0])
+		c.rep.Warnf(e.PosOf("with"), ruleAgentInvoke, "%s: agent verb cross-check: decide/extract validator.post_cmd argv0 %q is not on the read-only allowlist; runtime sandbox enforces isolation", site.String(), f[0])
 	}
 }
 

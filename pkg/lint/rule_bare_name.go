@@ -23,14 +23,9 @@ var ruleBareName = &Rule{ID: "bare-name", Severity: diag.Warning, LintOnly: true
 // the rooted spelling, world.foo or slots.foo.
 func checkBareNames(c *checker) {
 	c.eachTransition(func(s *story.State, intent string, arm int, t *story.Transition) {
-		if t.When == "" {
-			return
-		}
-		if p, err := expr.CompileGuard(t.When); err == nil {
-			for _, n := range p.BareNames() {
-				c.rep.Warnf(t.WhenPos, ruleBareName, "state %q intent %q arm %d: when %q names %q, which is no root: %s",
-					s.Path, intent, arm, t.When, n, bareNameFix(n, false))
-			}
+		for _, n := range guardBareNames(t.When) {
+			c.rep.Warnf(t.WhenPos, ruleBareName, "state %q intent %q arm %d: when %q names %q, which is no root: %s",
+				s.Path, intent, arm, t.When, n, bareNameFix(n, false))
 		}
 	})
 	c.eachEffect(func(e *story.Effect, site effSite) {
@@ -46,18 +41,26 @@ func checkBareNames(c *checker) {
 				return
 			}
 			for _, n := range tpl.BareNames() {
-				c.rep.Warnf(p, ruleBareName, "%s: %s %q names %q, which is no root: %s", site.Loc(), what, v, n, bareNameFix(n, site.OnComplete))
+				c.rep.Warnf(p, ruleBareName, "%s: %s %q names %q, which is no root: %s", site.String(), what, v, n, bareNameFix(n, site.OnComplete))
 			}
 		}
 		eachValueString(e, func(p story.Pos, what, key, _, v string) { report(p, what+" "+key, v) })
-		if e.When != "" {
-			if p, err := expr.CompileGuard(e.When); err == nil {
-				for _, n := range p.BareNames() {
-					c.rep.Warnf(e.Pos, ruleBareName, "%s: when %q names %q, which is no root: %s", site.Loc(), e.When, n, bareNameFix(n, site.OnComplete))
-				}
-			}
+		for _, n := range guardBareNames(e.When) {
+			c.rep.Warnf(e.Pos, ruleBareName, "%s: when %q names %q, which is no root: %s", site.String(), e.When, n, bareNameFix(n, site.OnComplete))
 		}
 	})
+}
+
+// guardBareNames lists the bare names a guard that compiles reads.
+func guardBareNames(src string) []string {
+	if src == "" {
+		return nil
+	}
+	p, err := expr.CompileGuard(src)
+	if err != nil {
+		return nil
+	}
+	return p.BareNames()
 }
 
 // bareNameFix says what happens on both engines and the spelling to use.

@@ -25,11 +25,11 @@ func checkCallTimeout(c *checker) {
 			return
 		}
 		if agentVerb(e.Invoke) == "" && !story.IsTemplated(e.Invoke) {
-			c.rep.Errf(e.PosOf("timeout"), ruleCallTimeout, "%s: timeout: %q only applies to host.agent.* invokes (got invoke %q); remove it or use the state's timeout: for a state deadline", site.Loc(), e.Timeout(), e.Invoke)
+			c.rep.Errf(e.PosOf("timeout"), ruleCallTimeout, "%s: timeout: %q only applies to host.agent.* invokes (got invoke %q); remove it or use the state's timeout: for a state deadline", site.String(), e.Timeout(), e.Invoke)
 			return
 		}
 		if _, err := e.CallTimeout(); err != nil {
-			c.rep.Errf(e.PosOf("timeout"), ruleCallTimeout, "%s: %v", site.Loc(), err)
+			c.rep.Errf(e.PosOf("timeout"), ruleCallTimeout, "%s: %v", site.String(), err)
 		}
 	})
 }
@@ -61,7 +61,7 @@ func checkAgentTemplate(c *checker) {
 			}
 			if c.st.AgentPlugins[s] == nil && !c.st.PluginDeclared(s) && pluginFor(c.st, s) == nil {
 				c.rep.Warnf(e.PosOf("agent"), ruleAgentTemplate, "%s: agent %q renders to %q (a value of world.%s), which is not declared in agent_plugins (declared: %s)",
-					site.Loc(), e.Agent(), s, m[1], strings.Join(sortedMapKeys(c.st.AgentPlugins), ", "))
+					site.String(), e.Agent(), s, m[1], strings.Join(sortedMapKeys(c.st.AgentPlugins), ", "))
 			}
 		}
 	})

@@ -28,115 +28,190 @@ var choiceSchema = sync.OnceValues(func() (*schema.Schema, error) {
 // formRef is a {name} blank of a form template.
 var formRef = &lazyre.Regexp{Expr: `\{([A-Za-z_][A-Za-z0-9_]*)\}`}
 
-// checkChoiceShape: a choice element's shape (mode, the keys each mode
-// requires and allows), its when: guards, its templated leaves, and the
-// cross-references of §9.6 checkChoice does not make: a pre-bound slot
-// value outside the slot's enum values, a param: slot also pre-bound, a
-// multi-mode slot and literal values, a form's fields and template blanks.
-// Upstream refuses each at load (probed by gen -kind lint, seed 600600).
-func (c *checker) checkChoiceShape(s *story.State, el *story.ViewElement, where string, body map[string]any) {
-	sch, err := choiceSchema()
-	if err != nil {
-		c.rep.Errf(el.Pos, story.RuleInternal, "%s: the choice schema does not compile: %v", where, err)
-		return
-	}
-	if verr := sch.Validate(jsonvalue.Normalize(body)); verr != nil {
-		c.rep.Errf(el.Pos, story.RuleView, "%s: choice: %s", where, verr.Error())
-		return
-	}
-	guard := func(what string, v any) {
-		if src, ok := v.(string); ok && strings.TrimSpace(src) != "" {
-			if err := c.compileGuard(src); err != nil {
-				c.rep.Errf(el.Pos, story.RuleView, "%s: %s: %s", where, what, err.Error())
+// choiceCheck checks one choice element: its findings sit on el, their
+// messages start with where.
+type choiceCheck struct {
+	c     *checker
+	s     *story.State
+	el    *story.ViewElement
+	where string
+}
+
+func (ch *choiceCheck) errf(format string, args ...any) {
+	ch.c.rep.Errf(ch.el.Pos, story.RuleView, "%s: "+format, append([]any{ch.where}, args...)...)
+}
+
+// checkViews: choice elements name declared intents and slots (reference
+// §9.6 "Choice cross-references"), have the shape upstream's loader
+// checks (choiceCheck.shape); only one choice per view. Structural view
+// errors are reported while parsing.
+func checkViews(c *checker) {
+	for _, s := range c.states() {
+		story.EachChoice(s, func(el *story.ViewElement, where string, nth int) {
+			if nth > 1 {
+				c.rep.Errf(el.Pos, story.RuleView, "%s", story.TooManyChoices(where))
 			}
-		}
+			if body, _ := el.Body.(map[string]any); body != nil {
+				ch := &choiceCheck{c: c, s: s, el: el, where: where}
+				ch.refs(body)
+				ch.shape(body)
+			}
+		})
 	}
-	leaf := func(what string, v any) {
-		src, ok := v.(string)
-		if !ok || !strings.Contains(src, "{{") && !strings.Contains(src, "{%") {
-			return
-		}
-		if _, err := expr.NewPongoLoader(c.st.Dir).Compile(src); err != nil {
-			c.rep.Errf(el.Pos, story.RuleView, "%s: %s: pongo template syntax error: %s", where, what, err.Error())
-		}
-	}
-	guard("when", body["when"])
-	mode, _ := body["mode"].(string)
-	intent, _ := body["intent"].(string)
-	var decl *story.Intent
-	if intent != "" && !story.IsTemplated(intent) {
-		decl = c.lookupIntent(s, intent, true)
+}
+
+// refs checks that the intents the element and its items name, and the
+// slots the items pre-bind or ask for, are declared.
+func (ch *choiceCheck) refs(body map[string]any) {
+	c, s := ch.c, ch.s
+	if in, ok := body["intent"].(string); ok && in != "" && !story.IsTemplated(in) && !c.intentKnown(s, in, true) {
+		ch.errf("intent %q not declared in state or global intents", in)
 	}
 	items, _ := body["items"].([]any)
 	for j, it := range items {
 		m, _ := it.(map[string]any)
-		guard(fmt.Sprintf("items[%d].when", j), m["when"])
-		switch mode {
-		case "single":
-			c.checkSingleItem(s, el, where, j, m, leaf)
-		case "multi":
-			if v, ok := m["value"].(string); ok && story.IsTemplated(v) {
-				c.rep.Errf(el.Pos, story.RuleView, "%s: items[%d].value: must be a string literal (templated values are not allowed in multi mode)", where, j)
+		in, _ := m["intent"].(string)
+		decl := ch.intent(in)
+		if decl == nil {
+			if in != "" && !story.IsTemplated(in) && !c.intentKnown(s, in, true) {
+				c.rep.Errf(or(ch.el.StringPos(in), ch.el.Pos), story.RuleView, "%s: items[%d]: intent %q not declared in state or global intents", ch.where, j, in)
+			}
+			continue
+		}
+		slots, _ := m["slots"].(map[string]any)
+		for _, k := range sortedMapKeys(slots) {
+			if decl.Slots[k] == nil {
+				ch.errf("items[%d].slots: key %q is not a declared slot of intent %q", j, k, in)
 			}
 		}
-	}
-	if mode == "multi" && decl != nil {
-		if sl, _ := body["slot"].(string); sl != "" && decl.Slots[sl] == nil {
-			c.rep.Errf(el.Pos, story.RuleView, "%s: slot %q is not a declared slot of intent %q", where, sl, intent)
-		}
-	}
-	if mode != "form" {
-		return
-	}
-	fields, _ := body["fields"].(map[string]any)
-	for _, n := range sortedMapKeys(fields) {
-		f, _ := fields[n].(map[string]any)
-		guard("fields."+n+".when", f["when"])
-		if src, ok := f["expr"].(string); ok && strings.TrimSpace(src) != "" {
-			if err := c.compileExpr(src); err != nil {
-				c.rep.Errf(el.Pos, story.RuleView, "%s: fields.%s.expr: %s", where, n, err.Error())
-			}
-		}
-		for _, k := range []string{"placeholder", "default", "min", "max"} {
-			leaf("fields."+n+"."+k, f[k])
-		}
-		if ro, _ := f["readonly"].(bool); !ro && decl != nil && decl.Slots[n] == nil {
-			c.rep.Errf(el.Pos, story.RuleView, "%s: fields.%s: not a declared slot of intent %q", where, n, intent)
-		}
-	}
-	tpl, _ := body["template"].(string)
-	leaf("template", tpl)
-	var refs []string
-	for _, m := range formRef.FindAllStringSubmatch(tpl, -1) {
-		if fields[m[1]] == nil && !slices.Contains(refs, m[1]) {
-			refs = append(refs, m[1])
-			c.rep.Errf(el.Pos, story.RuleView, "%s: template references {%s} but no fields.%s is declared", where, m[1], m[1])
+		param, _ := m["param"].(map[string]any)
+		if sl, _ := param["slot"].(string); sl != "" && decl.Slots[sl] == nil {
+			ch.errf("items[%d].param.slot: %q is not a declared slot of intent %q", j, sl, in)
 		}
 	}
 }
 
-// checkSingleItem checks a single-mode item's pre-bound slots and param.
-func (c *checker) checkSingleItem(s *story.State, el *story.ViewElement, where string, j int, m map[string]any, leaf func(string, any)) {
-	in, _ := m["intent"].(string)
-	var decl *story.Intent
-	if in != "" && !story.IsTemplated(in) {
-		decl = c.lookupIntent(s, in, true)
+// shape: a choice element's shape (mode, the keys each mode requires and
+// allows), its when: guards, its templated leaves, and the
+// cross-references of §9.6 refs does not make: a pre-bound slot value
+// outside the slot's enum values, a param: slot also pre-bound, a
+// multi-mode slot and literal values, a form's fields and template blanks.
+// Upstream refuses each at load (probed by gen -kind lint, seed 600600).
+func (ch *choiceCheck) shape(body map[string]any) {
+	sch, err := choiceSchema()
+	if err != nil {
+		ch.c.rep.Errf(ch.el.Pos, story.RuleInternal, "%s: the choice schema does not compile: %v", ch.where, err)
+		return
 	}
+	if verr := sch.Validate(jsonvalue.Normalize(body)); verr != nil {
+		ch.errf("choice: %s", verr.Error())
+		return
+	}
+	ch.guard("when", body["when"])
+	mode, _ := body["mode"].(string)
+	intent, _ := body["intent"].(string)
+	decl := ch.intent(body["intent"])
+	items, _ := body["items"].([]any)
+	for j, it := range items {
+		m, _ := it.(map[string]any)
+		ch.guard(fmt.Sprintf("items[%d].when", j), m["when"])
+		switch mode {
+		case "single":
+			ch.singleItem(j, m)
+		case "multi":
+			if v, ok := m["value"].(string); ok && story.IsTemplated(v) {
+				ch.errf("items[%d].value: must be a string literal (templated values are not allowed in multi mode)", j)
+			}
+		}
+	}
+	switch mode {
+	case "multi":
+		if sl, _ := body["slot"].(string); sl != "" && decl != nil && decl.Slots[sl] == nil {
+			ch.errf("slot %q is not a declared slot of intent %q", sl, intent)
+		}
+	case "form":
+		ch.form(body, intent, decl)
+	}
+}
+
+// intent is the declaration of the intent v names literally, nil for a
+// templated or undeclared one.
+func (ch *choiceCheck) intent(v any) *story.Intent {
+	name, _ := v.(string)
+	if name == "" || story.IsTemplated(name) {
+		return nil
+	}
+	return ch.c.lookupIntent(ch.s, name, true)
+}
+
+// guard checks a when: guard (v) that is a non-blank string.
+func (ch *choiceCheck) guard(what string, v any) {
+	if src, ok := v.(string); ok && strings.TrimSpace(src) != "" {
+		if err := ch.c.compileGuard(src); err != nil {
+			ch.errf("%s: %s", what, err.Error())
+		}
+	}
+}
+
+// leaf checks a templated string leaf (v) compiles as pongo2.
+func (ch *choiceCheck) leaf(what string, v any) {
+	src, ok := v.(string)
+	if !ok || !strings.Contains(src, "{{") && !strings.Contains(src, "{%") {
+		return
+	}
+	if _, err := expr.NewPongoLoader(ch.c.st.Dir).Compile(src); err != nil {
+		ch.errf("%s: pongo template syntax error: %s", what, err.Error())
+	}
+}
+
+// singleItem checks a single-mode item's pre-bound slots and param.
+func (ch *choiceCheck) singleItem(j int, m map[string]any) {
+	decl := ch.intent(m["intent"])
 	slots, _ := m["slots"].(map[string]any)
 	for _, k := range sortedMapKeys(slots) {
-		leaf(fmt.Sprintf("items[%d].slots.%s", j, k), slots[k])
+		ch.leaf(fmt.Sprintf("items[%d].slots.%s", j, k), slots[k])
 		v, ok := slots[k].(string)
 		if !ok || story.IsTemplated(v) || decl == nil || decl.Slots[k] == nil || len(decl.Slots[k].Values) == 0 {
 			continue
 		}
 		if !slices.ContainsFunc(decl.Slots[k].Values, func(x any) bool { return fmt.Sprint(x) == v }) {
-			c.rep.Errf(el.Pos, story.RuleView, "%s: items[%d].slots.%s: value %q is not in the slot's enum values", where, j, k, v)
+			ch.errf("items[%d].slots.%s: value %q is not in the slot's enum values", j, k, v)
 		}
 	}
 	if param, ok := m["param"].(map[string]any); ok {
-		leaf(fmt.Sprintf("items[%d].param.placeholder", j), param["placeholder"])
+		ch.leaf(fmt.Sprintf("items[%d].param.placeholder", j), param["placeholder"])
 		if sl, _ := param["slot"].(string); sl != "" && slots[sl] != nil {
-			c.rep.Errf(el.Pos, story.RuleView, "%s: items[%d].param.slot: %q is already pre-bound in items[%d].slots — choose one or the other", where, j, sl, j)
+			ch.errf("items[%d].param.slot: %q is already pre-bound in items[%d].slots — choose one or the other", j, sl, j)
+		}
+	}
+}
+
+// form checks a form's fields (guards, expressions, templated leaves,
+// declared slots) and that each {name} blank of its template is a field.
+func (ch *choiceCheck) form(body map[string]any, intent string, decl *story.Intent) {
+	fields, _ := body["fields"].(map[string]any)
+	for _, n := range sortedMapKeys(fields) {
+		f, _ := fields[n].(map[string]any)
+		ch.guard("fields."+n+".when", f["when"])
+		if src, ok := f["expr"].(string); ok && strings.TrimSpace(src) != "" {
+			if err := ch.c.compileExpr(src); err != nil {
+				ch.errf("fields.%s.expr: %s", n, err.Error())
+			}
+		}
+		for _, k := range []string{"placeholder", "default", "min", "max"} {
+			ch.leaf("fields."+n+"."+k, f[k])
+		}
+		if ro, _ := f["readonly"].(bool); !ro && decl != nil && decl.Slots[n] == nil {
+			ch.errf("fields.%s: not a declared slot of intent %q", n, intent)
+		}
+	}
+	tpl, _ := body["template"].(string)
+	ch.leaf("template", tpl)
+	var refs []string
+	for _, m := range formRef.FindAllStringSubmatch(tpl, -1) {
+		if fields[m[1]] == nil && !slices.Contains(refs, m[1]) {
+			refs = append(refs, m[1])
+			ch.errf("template references {%s} but no fields.%s is declared", m[1], m[1])
 		}
 	}
 }

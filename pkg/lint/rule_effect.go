@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -20,27 +21,19 @@ func checkEffectShape(c *checker) {
 			return
 		}
 		if e.Background() && e.Invoke == "" {
-			c.rep.Errf(e.PosOf("background"), story.RuleEffect, "%s: background: true requires invoke: to be set", site.Loc())
+			c.rep.Errf(e.PosOf("background"), story.RuleEffect, "%s: background: true requires invoke: to be set", site.String())
 		}
 		if e.Background() && site.OnComplete {
-			c.rep.Errf(e.PosOf("background"), story.RuleEffect, "%s: background: true is not allowed inside on_complete:", site.Loc())
+			c.rep.Errf(e.PosOf("background"), story.RuleEffect, "%s: background: true is not allowed inside on_complete:", site.String())
 		}
 		if e.Written.Has("target") {
-			if !site.OnComplete {
-				c.rep.Errf(e.PosOf("target"), story.RuleEffect, "%s: target: is only allowed inside on_complete: effects (it fires a synthetic transition once the background job terminates); use a normal transition's target: for in-turn transitions", site.Loc())
-			}
-			if e.Written.Has("set") || e.Written.Has("increment") || e.Written.Has("say") || e.Written.Has("invoke") || e.Written.Has("bind") {
-				c.rep.Errf(e.PosOf("target"), story.RuleEffect, "%s: target: cannot be combined with set/increment/say/invoke/bind on the same effect (split into separate effects in the on_complete: chain — mutation first, transition last)", site.Loc())
-			}
-			if e.Written.Has("emit_intent") {
-				c.rep.Errf(e.PosOf("emit_intent"), story.RuleEffect, "%s: emit_intent: cannot be combined with target: on the same effect (split into separate effects)", site.Loc())
-			}
+			checkEffectTarget(c, e, site)
 		}
 		if len(e.Effects()) > 0 {
-			c.rep.Warnf(e.PosOf("effects"), story.RuleEffect, "%s: effects: an inline effects list never runs (the existing engine ignores it, and kitsoki does the same); put these effects in the list that holds this entry, before it", site.Loc())
+			c.rep.Warnf(e.PosOf("effects"), story.RuleEffect, "%s: effects: an inline effects list never runs (the existing engine ignores it, and kitsoki does the same); put these effects in the list that holds this entry, before it", site.String())
 		}
 		if len(e.OnComplete()) > 0 && !e.Background() {
-			c.rep.Warnf(e.PosOf("on_complete"), story.RuleEffect, "%s: on_complete: only runs after a background: true invoke; this effect is not a background job", site.Loc())
+			c.rep.Warnf(e.PosOf("on_complete"), story.RuleEffect, "%s: on_complete: only runs after a background: true invoke; this effect is not a background job", site.String())
 		}
 	})
 	for _, n := range sortedMapKeys(c.st.Proposals) {
@@ -48,6 +41,20 @@ func checkEffectShape(c *checker) {
 		if ex != nil && ex.Background && ex.Invoke == "" {
 			c.rep.Errf(ex.Pos, story.RuleEffect, "proposal %q execute: background: true requires invoke: to be set", n)
 		}
+	}
+}
+
+// checkEffectTarget: an effect's target: sits in an on_complete: chain,
+// alone.
+func checkEffectTarget(c *checker, e *story.Effect, site effSite) {
+	if !site.OnComplete {
+		c.rep.Errf(e.PosOf("target"), story.RuleEffect, "%s: target: is only allowed inside on_complete: effects (it fires a synthetic transition once the background job terminates); use a normal transition's target: for in-turn transitions", site.String())
+	}
+	if slices.ContainsFunc([]string{"set", "increment", "say", "invoke", "bind"}, e.Written.Has) {
+		c.rep.Errf(e.PosOf("target"), story.RuleEffect, "%s: target: cannot be combined with set/increment/say/invoke/bind on the same effect (split into separate effects in the on_complete: chain — mutation first, transition last)", site.String())
+	}
+	if e.Written.Has("emit_intent") {
+		c.rep.Errf(e.PosOf("emit_intent"), story.RuleEffect, "%s: emit_intent: cannot be combined with target: on the same effect (split into separate effects)", site.String())
 	}
 }
 
@@ -60,17 +67,17 @@ func checkIncrementDelta(c *checker, kv story.KV, site effSite) {
 	switch v := kv.Value.(type) {
 	case int:
 	case float64:
-		c.rep.Warnf(kv.Pos, story.RuleEffect, "%s: increment %q: %v is not an integer; it adds %d (truncated toward zero) — write the integer delta", site.Loc(), kv.Key, v, int(v))
+		c.rep.Warnf(kv.Pos, story.RuleEffect, "%s: increment %q: %v is not an integer; it adds %d (truncated toward zero) — write the integer delta", site.String(), kv.Key, v, int(v))
 	case string:
 		if story.IsTemplated(v) {
 			return
 		}
 		if n, err := strconv.Atoi(strings.TrimSpace(v)); err == nil {
-			c.rep.Warnf(kv.Pos, story.RuleEffect, "%s: increment %q: the string %q adds %d — write it as the number %d", site.Loc(), kv.Key, v, n, n)
+			c.rep.Warnf(kv.Pos, story.RuleEffect, "%s: increment %q: the string %q adds %d — write it as the number %d", site.String(), kv.Key, v, n, n)
 			return
 		}
-		c.rep.Errf(kv.Pos, story.RuleEffect, "%s: increment %q: value must be an integer delta (got %q)", site.Loc(), kv.Key, v)
+		c.rep.Errf(kv.Pos, story.RuleEffect, "%s: increment %q: value must be an integer delta (got %q)", site.String(), kv.Key, v)
 	default:
-		c.rep.Errf(kv.Pos, story.RuleEffect, "%s: increment %q: value must be an integer delta", site.Loc(), kv.Key)
+		c.rep.Errf(kv.Pos, story.RuleEffect, "%s: increment %q: value must be an integer delta", site.String(), kv.Key)
 	}
 }

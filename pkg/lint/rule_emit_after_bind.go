@@ -50,7 +50,7 @@ func checkEmitAfterBind(c *checker) {
 					seen[x] = true
 					c.rep.Warnf(x.PosOf("emit_intent"), ruleEmitAfterBind,
 						"state %q on_enter: this emit_intent reads world.%s, which a call of this on_enter binds; when the background job of %s lands here through on_complete, no post-bind pass runs, so the bind cannot make it fire until a later ordinary turn enters %q (add an arc that re-enters the state, or route from the job's on_complete)",
-						dst.Path, k, site.Loc(), dst.Path)
+						dst.Path, k, site.String(), dst.Path)
 				}
 			}
 		}

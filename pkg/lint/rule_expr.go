@@ -42,7 +42,7 @@ func checkExprs(c *checker) {
 				}
 				sev = diag.Warning
 			}
-			c.rep.Add(c.errAt(e.PosOf("when"), e.When, err), sev, ruleExpr, "%s: effect when %s: %s", site.Loc(), expr.Quote(e.When), err.Error())
+			c.rep.Add(c.errAt(e.PosOf("when"), e.When, err), sev, ruleExpr, "%s: effect when %s: %s", site.String(), expr.Quote(e.When), err.Error())
 		}
 	})
 	for _, s := range c.states() {

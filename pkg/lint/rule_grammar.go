@@ -30,12 +30,12 @@ func checkGrammar(c *checker) {
 		if path == "" || story.IsTemplated(path) {
 			return
 		}
-		raw, err, in := c.readNamed(e.WithPos("schema"), site.Loc()+": with.schema", path, c.storyPath(path), safefile.Story)
+		raw, err, in := c.readNamed(e.WithPos("schema"), site.String()+": with.schema", path, c.storyPath(path))
 		if !in {
 			return
 		}
 		if err != nil {
-			c.rep.Errf(e.WithPos("schema"), ruleGrammar, "%s: agent %q is builtin.local_llm with grammar: true but its decide schema %q could not be read: %s", site.Loc(), e.Agent(), path, safefile.ErrText(err))
+			c.rep.Errf(e.WithPos("schema"), ruleGrammar, "%s: agent %q is builtin.local_llm with grammar: true but its decide schema %q could not be read: %s", site.String(), e.Agent(), path, safefile.ErrText(err))
 			return
 		}
 		// What kitsoki sends: the bundled schema when it compiles under
@@ -45,7 +45,7 @@ func checkGrammar(c *checker) {
 			raw = s.Bundled
 		}
 		for _, v := range schema.CheckGrammarSubset(raw) {
-			c.rep.Errf(e.WithPos("schema"), ruleGrammar, "%s: agent %q is builtin.local_llm with grammar: true but its decide schema %q is outside the llama.cpp grammar subset: %s (construct %q at %s)", site.Loc(), e.Agent(), path, v.String(), v.Construct, v.Pointer)
+			c.rep.Errf(e.WithPos("schema"), ruleGrammar, "%s: agent %q is builtin.local_llm with grammar: true but its decide schema %q is outside the llama.cpp grammar subset: %s (construct %q at %s)", site.String(), e.Agent(), path, v.String(), v.Construct, v.Pointer)
 		}
 	})
 }

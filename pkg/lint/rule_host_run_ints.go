@@ -28,14 +28,14 @@ func checkHostRunInts(c *checker) {
 		if n, ok := yamlInt(e.With["timeout"]); ok {
 			c.rep.Warnf(e.PosOf("with"), ruleHostRunInts,
 				"%s: host.run timeout: %s is a YAML integer; the existing engine refuses it (\"timeout must be a number or duration string, got uint64\") and the call fails there, while kitsoki waits %s seconds; write timeout: \"%ss\" so both engines run the call",
-				site.Loc(), n, n, n)
+				site.String(), n, n, n)
 		}
 		args, _ := e.With["args"].([]any)
 		for i, a := range args {
 			if n, ok := yamlInt(a); ok {
 				c.rep.Warnf(e.PosOf("with"), ruleHostRunInts,
 					"%s: host.run args[%d]: %s is a YAML integer; the existing engine refuses it (\"args[%d]: unsupported type uint64\") and the call fails there, while kitsoki passes \"%s\"; quote it (\"%s\") so both engines run the call",
-					site.Loc(), i, n, i, n, n)
+					site.String(), i, n, i, n, n)
 			}
 		}
 	})

@@ -29,7 +29,7 @@ func checkHosts(c *checker) {
 		if inv == "" || strings.HasPrefix(inv, "iface.") || hostAllowed(allowed, inv) || importerHas(c.st, "host", inv) {
 			return
 		}
-		msg := fmt.Sprintf("%s: invoke %q is not declared in app hosts", site.Loc(), inv)
+		msg := fmt.Sprintf("%s: invoke %q is not declared in app hosts", site.String(), inv)
 		if site.State != nil && !site.OnComplete && !site.Inline {
 			if site.Intent == "" {
 				msg = fmt.Sprintf("state %q: on_enter invoke %q is not declared in app hosts", site.State.Path, inv)

@@ -27,7 +27,7 @@ func checkInterfaces(c *checker) {
 		parts := strings.Split(e.Invoke, ".")
 		p := e.PosOf("invoke")
 		if len(parts) != 3 || parts[1] == "" || parts[2] == "" {
-			c.rep.Errf(p, ruleInterfaces, "%s: invoke %q: expected iface.<name>.<op>", site.Loc(), e.Invoke)
+			c.rep.Errf(p, ruleInterfaces, "%s: invoke %q: expected iface.<name>.<op>", site.String(), e.Invoke)
 			return
 		}
 		hi := c.st.HostInterfaces[parts[1]]
@@ -35,11 +35,11 @@ func checkInterfaces(c *checker) {
 			return // a child's interface, lifted as <alias>__<iface> by the fold
 		}
 		if hi == nil {
-			c.rep.Errf(p, ruleInterfaces, "%s: invoke %q: iface %q not declared (declared: [%s])", site.Loc(), e.Invoke, parts[1], strings.Join(sortedMapKeys(c.st.HostInterfaces), " "))
+			c.rep.Errf(p, ruleInterfaces, "%s: invoke %q: iface %q not declared (declared: [%s])", site.String(), e.Invoke, parts[1], strings.Join(sortedMapKeys(c.st.HostInterfaces), " "))
 			return
 		}
 		if hi.Operations[parts[2]] == nil {
-			c.rep.Errf(p, ruleInterfaces, "%s: invoke %q: op %q not declared on iface %q%s", site.Loc(), e.Invoke, parts[2], parts[1], c.didYouMean(parts[2], sortedMapKeys(hi.Operations)))
+			c.rep.Errf(p, ruleInterfaces, "%s: invoke %q: op %q not declared on iface %q%s", site.String(), e.Invoke, parts[2], parts[1], c.didYouMean(parts[2], sortedMapKeys(hi.Operations)))
 		}
 	})
 }

@@ -23,7 +23,7 @@ var ruleOnErrorTarget = &Rule{ID: "on-error-target", Severity: diag.Warning, Lin
 func (c *checker) checkOnError(e *story.Effect, site effSite) {
 	target := strings.TrimSpace(e.OnError())
 	if strings.HasPrefix(target, "@exit:") {
-		c.checkTarget(site.State, target, e.PosOf("on_error"), site.Loc()+": on_error: ")
+		c.checkTarget(site.State, target, e.PosOf("on_error"), site.String()+": on_error: ")
 		return
 	}
 	if target == "" || target == "." || story.IsTemplated(target) {
@@ -82,17 +82,17 @@ func (c *checker) parallelOnError(e *story.Effect, site effSite, target, base, k
 	upstream, _ := story.ResolvePath(base, target)
 	c.rep.Warnf(e.PosOf("on_error"), ruleOnErrorTarget,
 		"%s: on_error %q inside a parallel state: kitsoki climbs from the region's leaf %q to %q, but the existing engine climbs from the whole parallel state %q and lands on the corrupt path %q (its lookup stops at \"#\"); did you mean `%s`? (absolute, it means the same to both)",
-		site.Loc(), target, kb, to, base, upstream, to)
+		site.String(), target, kb, to, base, upstream, to)
 }
 
 func (c *checker) onErrorDangles(e *story.Effect, site effSite, target, resolved, base string, err error) {
 	if te, ok := err.(*story.TargetError); ok && strings.Contains(te.Msg, "reaches into the imported child") {
 		// upstream's loader rejects this one (the reach-into-child guard)
-		c.rep.Errf(e.PosOf("on_error"), ruleTarget, "%s: on_error: %s", site.Loc(), te.Msg)
+		c.rep.Errf(e.PosOf("on_error"), ruleTarget, "%s: on_error: %s", site.String(), te.Msg)
 		return
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s: on_error %q ", site.Loc(), target)
+	fmt.Fprintf(&b, "%s: on_error %q ", site.String(), target)
 	if te, ok := err.(*story.TargetError); ok && te.Msg != "" && !strings.Contains(te.Msg, "does not exist") {
 		fmt.Fprintf(&b, "is broken: %s", te.Msg)
 	} else if base != "" {

@@ -72,7 +72,7 @@ func (c *checker) resolveSystemPrompt(name string, pe *story.Persona) {
 		if !filepath.IsAbs(f) {
 			f = filepath.Join(pe.Dir, f)
 		}
-		data, err, in := c.readNamed(pe.Pos, "agent "+strconv.Quote(name)+": system_prompt_path", pe.SystemPromptPath, f, safefile.Story)
+		data, err, in := c.readNamed(pe.Pos, "agent "+strconv.Quote(name)+": system_prompt_path", pe.SystemPromptPath, f)
 		if !in {
 			return
 		}

@@ -27,7 +27,7 @@ var rulePongo = &Rule{ID: "pongo", Severity: diag.Error, LintOnly: true,
 // and unknown filters are warnings: upstream resolves them through search
 // paths and namespaces that are only known at run time.
 func checkPongo(c *checker) {
-	pc := &pongoCheck{c: c, seen: map[string]error{}, files: map[string]story.Pos{}, prompts: map[string]bool{}, exists: map[string]bool{}}
+	pc := &pongoCheck{c: c, files: map[string]story.Pos{}, prompts: map[string]bool{}, exists: map[string]bool{}}
 	if ctx := c.st.App.Context; ctx != "" {
 		pc.compile(c.st.App.Pos, func() string { return "app.context" }, ctx)
 	}
@@ -41,7 +41,7 @@ func checkPongo(c *checker) {
 	}
 	c.eachEffect(func(e *story.Effect, site effSite) {
 		if e.Say != "" && !site.Template {
-			pc.compile(e.PosOf("say"), func() string { return site.Loc() + ": say" }, e.Say)
+			pc.compile(e.PosOf("say"), func() string { return site.String() + ": say" }, e.Say)
 		}
 		if !strings.HasPrefix(e.Invoke, "host.agent.") {
 			return
@@ -57,13 +57,11 @@ func checkPongo(c *checker) {
 }
 
 // pongoCheck is one run of checkPongo: the story's loader (made at the
-// first template pongo2 has to compile), the compile result of each
-// distinct source, and the template files to compile with the position
-// that references each.
+// first template pongo2 has to compile) and the template files to compile
+// with the position that references each.
 type pongoCheck struct {
 	c     *checker
 	pl    *expr.PongoLoader
-	seen  map[string]error
 	files map[string]story.Pos
 	// prompts marks the files that are prompt references: one outside
 	// the project root is rule prompt-root's to report.
@@ -107,12 +105,7 @@ func (pc *pongoCheck) compiled(src string) error {
 	if !strings.Contains(src, "{{") && !strings.Contains(src, "{%") {
 		return nil
 	}
-	err, ok := pc.seen[src]
-	if !ok {
-		_, err = pc.loader().Compile(src)
-		pc.seen[src] = err
-	}
-	return err
+	return pc.c.compiled(compiledPongo, src, func(s string) error { _, err := pc.loader().Compile(s); return err })
 }
 
 // addFile records a template file to compile, at its first reference.
@@ -204,7 +197,7 @@ func (pc *pongoCheck) compileFiles() {
 			if src, rerr = c.st.FileRoot().ReadFile(f, safefile.Story); errors.Is(rerr, safefile.ErrOutsideRoot) {
 				continue // prompt-root reports it
 			}
-		} else if s, err, in := c.readNamed(p, "template file", c.displayPath(f), f, safefile.Story); in {
+		} else if s, err, in := c.readNamed(p, "template file", c.displayPath(f), f); in {
 			src, rerr = s, err
 		} else {
 			continue

@@ -40,8 +40,8 @@ func checkRunRoot(c *checker) {
 		if site.Template {
 			return
 		}
-		eachValueString(e, func(p story.Pos, what, key, _, v string) { warn(p, site.Loc()+": "+what+" "+key, v) })
-		warn(e.PosOf("say"), site.Loc()+": say", e.Say)
-		warn(e.Pos, site.Loc()+": when", e.When)
+		eachValueString(e, func(p story.Pos, what, key, _, v string) { warn(p, site.String()+": "+what+" "+key, v) })
+		warn(e.PosOf("say"), site.String()+": say", e.Say)
+		warn(e.Pos, site.String()+": when", e.When)
 	})
 }

@@ -55,7 +55,7 @@ func checkSchemas(c *checker) {
 	}
 	c.eachFileRef(func(e *story.Effect, site effSite, r fileRef) {
 		if r.schema {
-			try(e.WithPos(r.key), site.Loc()+": with."+r.key, r.path)
+			try(e.WithPos(r.key), site.String()+": with."+r.key, r.path)
 		}
 	})
 	if d := c.st.Decider; d != nil {

@@ -23,14 +23,14 @@ func checkSelection(c *checker) {
 		}
 		if sel.Evidence != "" && !story.IsTemplated(sel.Evidence) {
 			if _, ok := c.existing(sel.Evidence); !ok {
-				c.rep.Warnf(cmp.Or(sel.Keys["evidence"], sel.Pos), ruleSelection, "%s: selection.evidence %q: file not found (paths are relative to the story directory)", site.Loc(), sel.Evidence)
+				c.rep.Warnf(cmp.Or(sel.Keys["evidence"], sel.Pos), ruleSelection, "%s: selection.evidence %q: file not found (paths are relative to the story directory)", site.String(), sel.Evidence)
 			}
 		}
 		if sel.Effort != "" && !slices.Contains(story.ValidEfforts, sel.Effort) {
-			c.rep.Warnf(cmp.Or(sel.Keys["effort"], sel.Pos), ruleSelection, "%s: selection.effort %q is not one of low, medium, high, xhigh, max", site.Loc(), sel.Effort)
+			c.rep.Warnf(cmp.Or(sel.Keys["effort"], sel.Pos), ruleSelection, "%s: selection.effort %q is not one of low, medium, high, xhigh, max", site.String(), sel.Effort)
 		}
 		if agentVerb(e.Invoke) == "" {
-			c.rep.Warnf(sel.Pos, ruleSelection, "%s: selection: pins a model for an agent call but this effect does not invoke host.agent.*", site.Loc())
+			c.rep.Warnf(sel.Pos, ruleSelection, "%s: selection: pins a model for an agent call but this effect does not invoke host.agent.*", site.String())
 		}
 	})
 }

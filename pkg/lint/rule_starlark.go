@@ -23,7 +23,7 @@ func checkStarlark(c *checker) {
 		p := e.WithPos("script")
 		script := withString(e, "script")
 		if script == "" {
-			c.rep.Errf(p, ruleStarlark, "%s: host.starlark.run requires a non-empty with.script", site.Loc())
+			c.rep.Errf(p, ruleStarlark, "%s: host.starlark.run requires a non-empty with.script", site.String())
 			return
 		}
 		if story.IsTemplated(script) {
@@ -31,15 +31,15 @@ func checkStarlark(c *checker) {
 		}
 		abs := c.storyPath(script)
 		if rel, err := filepath.Rel(c.st.Dir, abs); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-			c.rep.Errf(p, ruleStarlark, "%s: host.starlark.run script %q resolves outside the app root", site.Loc(), script)
+			c.rep.Errf(p, ruleStarlark, "%s: host.starlark.run script %q resolves outside the app root", site.String(), script)
 			return
 		}
 		if _, err := os.Stat(abs); err != nil {
-			c.rep.Errf(p, ruleStarlark, "%s: host.starlark.run script %q not found (resolved to %q)", site.Loc(), script, abs)
+			c.rep.Errf(p, ruleStarlark, "%s: host.starlark.run script %q not found (resolved to %q)", site.String(), script, abs)
 			return
 		}
 		if _, err := os.Stat(abs + ".yaml"); err != nil {
-			c.rep.Errf(p, ruleStarlark, "%s: host.starlark.run script %q has no sidecar (expected %q): %s", site.Loc(), script, abs+".yaml", safefile.ErrText(err))
+			c.rep.Errf(p, ruleStarlark, "%s: host.starlark.run script %q has no sidecar (expected %q): %s", site.String(), script, abs+".yaml", safefile.ErrText(err))
 		}
 	})
 }

@@ -34,7 +34,7 @@ func checkStrictMismatch(c *checker) {
 			}
 			if typed, ok := parsesAs(s, v.Type); ok {
 				c.rep.Warnf(kv.Pos, ruleStrictMismatch, "%s: set %s: %q is a string on a type: %s key: it reads %s for the rest of the turn, then the string %q from the next turn on (the existing engine journals the string); with --strict it stays %s. Write %s without quotes",
-					site.Loc(), kv.Key, s, v.Type, typed, s, typed, typed)
+					site.String(), kv.Key, s, v.Type, typed, s, typed, typed)
 			}
 		}
 		for _, kv := range e.Increment() {
@@ -51,7 +51,7 @@ func checkStrictMismatch(c *checker) {
 				does = "adds the delta to it truncated (1.5 + 1 = 2)"
 			}
 			c.rep.Warnf(kv.Pos, ruleStrictMismatch, "%s: increment %s: the key %s, not an integer: the existing engine %s, --strict fails the turn. Declare it type: int with an integer default",
-				site.Loc(), kv.Key, what, does)
+				site.String(), kv.Key, what, does)
 		}
 	})
 }

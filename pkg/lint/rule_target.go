@@ -41,10 +41,10 @@ func checkTargets(c *checker) {
 			if tg := strings.TrimSpace(e.Target()); tg == "." || (strings.HasPrefix(tg, "@exit:") && !c.st.Imported()) {
 				// upstream resolves an on_complete target to a state:
 				// a stay names none, nor does an exit of the top story
-				c.rep.Errf(e.PosOf("target"), ruleTarget, "%s", onCompleteNoState(site.Loc(), tg))
+				c.rep.Errf(e.PosOf("target"), ruleTarget, "%s", onCompleteNoState(site.String(), tg))
 				return
 			}
-			c.checkTarget(site.State, e.Target(), e.PosOf("target"), site.Loc()+": ")
+			c.checkTarget(site.State, e.Target(), e.PosOf("target"), site.String()+": ")
 		}
 	})
 }

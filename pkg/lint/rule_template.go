@@ -17,61 +17,7 @@ var ruleTemplate = &Rule{ID: "template", Severity: diag.Error, Summary: "{{ }} v
 // slots, emit_intent and templated bind values compile (reference §6.2);
 // so do imports world_in and exit set projections.
 func checkValueTemplates(c *checker) {
-	c.eachEffect(func(e *story.Effect, site effSite) {
-		sev := diag.Error
-		if site.Template {
-			sev = diag.Warning
-		}
-		report := func(p story.Pos, what string, src any, err error) {
-			text, _ := src.(string)
-			if site.Template && placeholderErr(text, err) {
-				return // substituted when the phase is expanded
-			}
-			c.rep.Add(p, sev, ruleTemplate, "%s: effect %s: %s", site.Loc(), what, err.Error())
-		}
-		for _, kv := range e.Set {
-			if sub, err := c.compileValue(kv.Value); err != nil {
-				src, _ := kv.Value.(string)
-				report(c.errAt(kv.Pos, src, err), fmt.Sprintf("set %q", kv.Key+sub), src, err)
-			}
-		}
-		for _, k := range sortedMapKeys(e.With) {
-			if sub, err := c.compileValue(e.With[k]); err != nil {
-				src, _ := lookupRaw(e.With[k], sub).(string)
-				report(c.errAt(e.WithPos(k+sub), src, err), fmt.Sprintf("with %q", k+sub), src, err)
-			}
-		}
-		for _, kv := range e.Slots() {
-			if _, err := c.compileValue(kv.Value); err != nil {
-				report(kv.Pos, fmt.Sprintf("emit_intent slot %q", kv.Key), kv.Value, err)
-			}
-		}
-		if e.EmitIntent() != "" {
-			if err := c.compileTemplate(e.EmitIntent()); err != nil {
-				report(c.errAt(e.PosOf("emit_intent"), e.EmitIntent(), err), "emit_intent", e.EmitIntent(), err)
-			}
-		}
-		for _, kv := range e.Bind() {
-			s, ok := kv.Value.(string)
-			if !ok {
-				switch kv.Value.(type) {
-				case map[string]any, []any:
-					c.rep.Add(kv.Pos, sev, ruleTemplate, "%s: effect bind %q: expected a result path string such as submitted or stdout_json.sha", site.Loc(), kv.Key)
-				case nil:
-					// upstream reads null as the empty path
-					c.rep.Warnf(kv.Pos, ruleTemplate, "%s: effect bind %q: a null result path binds nothing; name a path such as submitted or stdout_json.sha", site.Loc(), kv.Key)
-				}
-				continue
-			}
-			if expr.IsTemplate(s) {
-				// upstream compiles a bind template only when the result
-				// lands: one that fails logs, binds nothing, and loads
-				if err := c.compileTemplate(s); err != nil && !(site.Template && placeholderErr(s, err)) {
-					c.rep.Warnf(kv.Pos, ruleTemplate, "%s: effect bind %q never binds (the template fails whenever the call answers, and the key keeps its value): %s", site.Loc(), kv.Key, err.Error())
-				}
-			}
-		}
-	})
+	c.eachEffect(c.effectTemplates)
 	for _, alias := range c.st.ImportOrder {
 		im := c.st.Imports[alias]
 		for _, kv := range im.WorldIn {
@@ -85,6 +31,67 @@ func checkValueTemplates(c *checker) {
 					c.rep.Errf(kv.Pos, ruleTemplate, "imports.%s: exits.%s.set.%s: %s", alias, en, kv.Key, err.Error())
 				}
 			}
+		}
+	}
+}
+
+// effectTemplates checks the value templates of one effect; in a phase
+// template its findings are warnings.
+func (c *checker) effectTemplates(e *story.Effect, site effSite) {
+	sev := diag.Error
+	if site.Template {
+		sev = diag.Warning
+	}
+	report := func(p story.Pos, what string, src any, err error) {
+		text, _ := src.(string)
+		if site.Template && placeholderErr(text, err) {
+			return // substituted when the phase is expanded
+		}
+		c.rep.Add(p, sev, ruleTemplate, "%s: effect %s: %s", site.String(), what, err.Error())
+	}
+	for _, kv := range e.Set {
+		if sub, err := c.compileValue(kv.Value); err != nil {
+			src, _ := kv.Value.(string)
+			report(c.errAt(kv.Pos, src, err), fmt.Sprintf("set %q", kv.Key+sub), src, err)
+		}
+	}
+	for _, k := range sortedMapKeys(e.With) {
+		if sub, err := c.compileValue(e.With[k]); err != nil {
+			src, _ := lookupRaw(e.With[k], sub).(string)
+			report(c.errAt(e.WithPos(k+sub), src, err), fmt.Sprintf("with %q", k+sub), src, err)
+		}
+	}
+	for _, kv := range e.Slots() {
+		if _, err := c.compileValue(kv.Value); err != nil {
+			report(kv.Pos, fmt.Sprintf("emit_intent slot %q", kv.Key), kv.Value, err)
+		}
+	}
+	if e.EmitIntent() != "" {
+		if err := c.compileTemplate(e.EmitIntent()); err != nil {
+			report(c.errAt(e.PosOf("emit_intent"), e.EmitIntent(), err), "emit_intent", e.EmitIntent(), err)
+		}
+	}
+	for _, kv := range e.Bind() {
+		c.bindTemplate(kv, site, sev)
+	}
+}
+
+// bindTemplate checks a bind: value, a result path string or a template.
+func (c *checker) bindTemplate(kv story.KV, site effSite, sev diag.Severity) {
+	switch v := kv.Value.(type) {
+	case map[string]any, []any:
+		c.rep.Add(kv.Pos, sev, ruleTemplate, "%s: effect bind %q: expected a result path string such as submitted or stdout_json.sha", site.String(), kv.Key)
+	case nil:
+		// upstream reads null as the empty path
+		c.rep.Warnf(kv.Pos, ruleTemplate, "%s: effect bind %q: a null result path binds nothing; name a path such as submitted or stdout_json.sha", site.String(), kv.Key)
+	case string:
+		if !expr.IsTemplate(v) {
+			return
+		}
+		// upstream compiles a bind template only when the result lands:
+		// one that fails logs, binds nothing, and loads
+		if err := c.compileTemplate(v); err != nil && !(site.Template && placeholderErr(v, err)) {
+			c.rep.Warnf(kv.Pos, ruleTemplate, "%s: effect bind %q never binds (the template fails whenever the call answers, and the key keeps its value): %s", site.String(), kv.Key, err.Error())
 		}
 	}
 }

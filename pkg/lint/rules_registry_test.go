@@ -51,25 +51,11 @@ func TestReportCallSitesUseRegisteredRules(t *testing.T) {
 			case *ast.ValueSpec:
 				noteRuleDecls(x, declared, alias)
 			case *ast.CallExpr:
-				sel, ok := x.Fun.(*ast.SelectorExpr)
-				if !ok {
+				method, arg := reportRuleArg(x)
+				if arg == nil {
 					return true
-				}
-				idx := -1
-				switch sel.Sel.Name {
-				case "Errf", "Warnf":
-					idx = 1
-				case "Add":
-					idx = 2
-				}
-				if idx < 0 || len(x.Args) <= idx {
-					return true
-				}
-				if sel.Sel.Name == "Add" && len(x.Args) < 4 {
-					return true // not Reporter.Add
 				}
 				calls++
-				arg := x.Args[idx]
 				id, ok := arg.(*ast.Ident)
 				if sx, isSel := arg.(*ast.SelectorExpr); isSel {
 					if pkg, _ := sx.X.(*ast.Ident); pkg != nil && pkg.Name == "story" {
@@ -77,10 +63,10 @@ func TestReportCallSitesUseRegisteredRules(t *testing.T) {
 					}
 				}
 				if !ok {
-					if sel.Sel.Name == "Add" {
+					if method == "Add" {
 						return true
 					}
-					t.Errorf("%s: %s call passes %T as its rule, not a registered rule variable", fset.Position(x.Pos()), sel.Sel.Name, arg)
+					t.Errorf("%s: %s call passes %T as its rule, not a registered rule variable", fset.Position(x.Pos()), method, arg)
 					return true
 				}
 				sites = append(sites, fset.Position(x.Pos()).String()+" "+id.Name)
@@ -100,8 +86,15 @@ func TestReportCallSitesUseRegisteredRules(t *testing.T) {
 			t.Errorf("%s: rule %s is not a declared Rule variable (here or in pkg/story)", s, name)
 		}
 	}
-	if len(declared) != len(registry) {
-		t.Errorf("%d Rule variables declared, %d registered: register every rule in passes (check.go) or story.LoadRules", len(declared), len(registry))
+	checkRegistryComplete(t, len(declared))
+}
+
+// checkRegistryComplete: every one of the declared Rule variables is
+// registered, once, with an id, a summary, an example and a severity.
+func checkRegistryComplete(t *testing.T, declared int) {
+	t.Helper()
+	if declared != len(registry) {
+		t.Errorf("%d Rule variables declared, %d registered: register every rule in passes (check.go) or story.LoadRules", declared, len(registry))
 	}
 	ids := map[string]bool{}
 	for _, r := range registry {
@@ -110,6 +103,26 @@ func TestReportCallSitesUseRegisteredRules(t *testing.T) {
 		}
 		ids[r.ID] = true
 	}
+}
+
+// reportRuleArg is the method and rule argument of a report call (Errf,
+// Warnf, Reporter.Add), or a nil arg when x is none.
+func reportRuleArg(x *ast.CallExpr) (method string, arg ast.Expr) {
+	sel, ok := x.Fun.(*ast.SelectorExpr)
+	if !ok {
+		return "", nil
+	}
+	idx := -1
+	switch sel.Sel.Name {
+	case "Errf", "Warnf":
+		idx = 1
+	case "Add":
+		idx = 2
+	}
+	if idx < 0 || len(x.Args) <= idx || sel.Sel.Name == "Add" && len(x.Args) < 4 {
+		return "", nil // an Add with fewer arguments is not Reporter.Add
+	}
+	return sel.Sel.Name, x.Args[idx]
 }
 
 // noteRuleDecls records the names a value spec binds to a &Rule{...}

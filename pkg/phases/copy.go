@@ -2,16 +2,20 @@ package phases
 
 import (
 	"reflect"
-	"sort"
+	"slices"
+	"strings"
 
 	"kitsoki/pkg/story"
 )
 
 var (
-	posType    = reflect.TypeOf(story.Pos{})
-	stateType  = reflect.TypeOf(story.State{})
-	storyType  = reflect.TypeOf(story.Story{})
-	effectType = reflect.TypeOf(story.Effect{})
+	posType      = reflect.TypeOf(story.Pos{})
+	stateType    = reflect.TypeOf(story.State{})
+	storyPtrType = reflect.TypeOf(&story.Story{})
+	effectType   = reflect.TypeOf(story.Effect{})
+	// stateLinks are the fields of a state copier.state sets itself (a
+	// state key has its own substitution)
+	stateLinks = []string{"Parent", "Name", "Path", "Children"}
 )
 
 // copier deep-copies template nodes (states, effects) through their
@@ -27,7 +31,7 @@ type copier struct {
 	left *allowance
 }
 
-func (c *copier) value(v reflect.Value, p story.Pos) reflect.Value {
+func (c *copier) value(v reflect.Value) reflect.Value {
 	if !c.left.take(1, 0) {
 		return reflect.New(v.Type()).Elem() // addressable, as the copies are
 	}
@@ -40,81 +44,73 @@ func (c *copier) value(v reflect.Value, p story.Pos) reflect.Value {
 		}
 		out.SetString(c.b.body(in))
 		return out
-	case reflect.Pointer:
-		if v.IsNil() {
-			return v
-		}
-		if v.Type().Elem() == storyType {
+	case reflect.Struct:
+		return c.fields(v)
+	case reflect.Pointer, reflect.Interface, reflect.Slice, reflect.Map:
+		if v.IsNil() || v.Type() == storyPtrType {
 			return v // a loaded story (Import.Child) is shared, never copied
 		}
+		return c.held(v)
+	}
+	return v
+}
+
+// held copies what a non-nil pointer, interface, slice or map holds.
+func (c *copier) held(v reflect.Value) reflect.Value {
+	switch v.Kind() {
+	case reflect.Pointer:
 		out := reflect.New(v.Type().Elem())
-		out.Elem().Set(c.value(v.Elem(), p))
+		out.Elem().Set(c.value(v.Elem()))
 		return out
 	case reflect.Interface:
-		if v.IsNil() {
-			return v
-		}
 		out := reflect.New(v.Type()).Elem()
-		out.Set(c.value(v.Elem(), p))
+		out.Set(c.value(v.Elem()))
 		return out
 	case reflect.Slice:
-		if v.IsNil() {
-			return v
-		}
 		out := reflect.MakeSlice(v.Type(), v.Len(), v.Len())
-		for i := 0; i < v.Len(); i++ {
-			out.Index(i).Set(c.value(v.Index(i), p))
-		}
-		return out
-	case reflect.Map:
-		if v.IsNil() {
-			return v
-		}
-		out := reflect.MakeMapWithSize(v.Type(), v.Len())
-		keys := v.MapKeys()
-		if v.Type().Key().Kind() == reflect.String {
-			// sorted, so problems are found in the same order every time
-			sort.Slice(keys, func(i, j int) bool { return keys[i].String() < keys[j].String() })
-		}
-		for _, k := range keys {
-			out.SetMapIndex(c.value(k, p), c.value(v.MapIndex(k), p))
-		}
-		return out
-	case reflect.Struct:
-		if v.Type() == posType {
-			return v
-		}
-		if f := v.FieldByName("Pos"); f.IsValid() && f.Type() == posType {
-			if fp := f.Interface().(story.Pos); fp.Line > 0 {
-				p = fp
-			}
-		}
-		out := reflect.New(v.Type()).Elem()
-		t := v.Type()
-		for i := 0; i < t.NumField(); i++ {
-			sf := t.Field(i)
-			if !sf.IsExported() {
-				continue
-			}
-			if t == stateType && (sf.Name == "Parent" || sf.Name == "Name" || sf.Name == "Path" || sf.Name == "Children") {
-				continue // set by the caller (a state key has its own substitution)
-			}
-			out.Field(i).Set(c.value(v.Field(i), p))
-		}
-		if t == effectType && v.CanAddr() {
-			// where each key is written (on_error:, target:): kept too
-			out.Addr().Interface().(*story.Effect).CopyKeyPos(v.Addr().Interface().(*story.Effect))
+		for i := range v.Len() {
+			out.Index(i).Set(c.value(v.Index(i)))
 		}
 		return out
 	}
-	return v
+	out := reflect.MakeMapWithSize(v.Type(), v.Len())
+	keys := v.MapKeys()
+	if v.Type().Key().Kind() == reflect.String {
+		// sorted, so problems are found in the same order every time
+		slices.SortFunc(keys, func(a, b reflect.Value) int { return strings.Compare(a.String(), b.String()) })
+	}
+	for _, k := range keys {
+		out.SetMapIndex(c.value(k), c.value(v.MapIndex(k)))
+	}
+	return out
+}
+
+// fields copies a struct's exported fields but a state's stateLinks.
+func (c *copier) fields(v reflect.Value) reflect.Value {
+	t := v.Type()
+	if t == posType {
+		return v
+	}
+	out := reflect.New(t).Elem()
+	for i := range t.NumField() {
+		sf := t.Field(i)
+		if !sf.IsExported() || t == stateType && slices.Contains(stateLinks, sf.Name) {
+			continue
+		}
+		out.Field(i).Set(c.value(v.Field(i)))
+	}
+	if t == effectType && v.CanAddr() {
+		// where each key is written (on_error:, target:): kept too
+		out.Addr().Interface().(*story.Effect).CopyKeyPos(v.Addr().Interface().(*story.Effect))
+	}
+	return out
 }
 
 // state copies a template state (and its subtree) for one graph entry.
 // Only a top-level state key has its {param} placeholders substituted; a
 // nested key is kept as written, as upstream's expansion does.
 func (c *copier) state(s *story.State, parent *story.State) *story.State {
-	ns := c.value(reflect.ValueOf(s).Elem(), s.Pos).Addr().Interface().(*story.State)
+	ns := c.value(reflect.ValueOf(s).Elem()).Addr().Interface().(*story.State)
 	ns.Name = s.Name
 	if parent == nil {
 		ns.Name = c.b.key(s.Name, s.Pos)

@@ -62,7 +62,7 @@ func expandInto(st *story.Story, origin map[string]string) error {
 		}
 		for _, s := range mine {
 			if len(p.node.OnEnter) > 0 && strings.HasSuffix(s.Name, "_executing") {
-				s.OnEnter = p.c.value(reflect.ValueOf(p.node.OnEnter), story.Pos{}).Interface().([]*story.Effect)
+				s.OnEnter = p.c.value(reflect.ValueOf(p.node.OnEnter)).Interface().([]*story.Effect)
 			}
 			if strings.HasSuffix(s.Name, "_awaiting_reply") {
 				mergeCheckpoints(s, st.CheckpointIntents)
