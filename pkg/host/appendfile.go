@@ -26,8 +26,8 @@ func (appendFileHandler) Call(ctx context.Context, c *Call) (Result, error) {
 	if strings.TrimSpace(thread) == "" {
 		return domainErr("%s: thread argument is required", name), nil
 	}
-	body, ok := args["body"]
-	if !ok || body == nil {
+	body := strArg(args, "body")
+	if strings.TrimSpace(body) == "" {
 		return domainErr("%s: body argument is required", name), nil
 	}
 	wd, err := c.Env.workDir()

@@ -14,11 +14,12 @@ func domainErr(format string, a ...any) Result {
 	return Result{Error: fmt.Sprintf(format, a...)}
 }
 
-// strArg returns args[key] as a string: strings pass through, nil and a
-// missing key are "", numbers and bools take their fmt form, maps and lists
-// their compact JSON.
+// strArg returns args[key] when it is a string, else "": as upstream's
+// built-ins read a text argument, a number, bool, list, map or null given
+// for one is absent (conformance host-args-typed).
 func strArg(args map[string]any, key string) string {
-	return stringify(args[key])
+	s, _ := args[key].(string)
+	return s
 }
 
 func stringify(v any) string { return jsonText(v, json.Marshal) }

@@ -56,13 +56,9 @@ func (h artifactsHandler) Call(ctx context.Context, c *Call) (Result, error) {
 	if err != nil {
 		return domainErr("%v", err), nil
 	}
-	mode := strArg(args, "mode")
-	switch mode {
-	case "", "append":
-		mode = "append"
-	case "replace":
-	default:
-		return domainErr("%s: mode %q must be append or replace", name, mode), nil
+	mode := "append" // as upstream, any mode but replace (conformance host-args-typed)
+	if strArg(args, "mode") == "replace" {
+		mode = "replace"
 	}
 	var chunk strings.Builder
 	if t := strArg(args, "title"); t != "" {

@@ -79,7 +79,7 @@ func TestArtifactsDirRootsAndErrors(t *testing.T) {
 	}{
 		{map[string]any{"body": "x"}, "host.artifacts_dir: thread argument is required"},
 		{map[string]any{"thread": "t"}, "host.artifacts_dir: body argument is required"},
-		{map[string]any{"thread": "t", "body": "x", "mode": "merge"}, `mode "merge" must be append or replace`},
+		{map[string]any{"thread": true, "body": "x"}, "host.artifacts_dir: thread argument is required"},
 		{map[string]any{"thread": "t", "body": "x", "artifacts_root": "../escape"}, `artifacts_root "../escape" resolves outside`},
 		{map[string]any{"thread": "t", "body": "x", "artifacts_root": "/etc"}, `artifacts_root "/etc" resolves outside`},
 		{map[string]any{"thread": "../../x.md", "body": "x"}, `thread "../../x.md" resolves outside`},
@@ -138,12 +138,12 @@ func TestAppendToFileReference(t *testing.T) {
 	if string(b) != want {
 		t.Errorf("file:\n%q\nwant\n%q", b, want)
 	}
-	d = mustOK(t, appendFileHandler{}, env, map[string]any{"thread": "traces/arts/bug.md", "body": map[string]any{"n": 1}, "author": "ci"})
+	d = mustOK(t, appendFileHandler{}, env, map[string]any{"thread": "traces/arts/bug.md", "body": "second", "author": "ci", "title": 5})
 	if d["message_id"] != "bug#2" {
 		t.Errorf("second: %v", d)
 	}
 	b, _ = os.ReadFile(filepath.Join(wd, "traces/arts/bug.md"))
-	if !strings.HasSuffix(string(b), "_phase: ph_\n\n## Comment 2026-12-01T09:19:52Z by ci\n\n{\n  \"n\": 1\n}\n") {
+	if !strings.HasSuffix(string(b), "_phase: ph_\n\n## Comment 2026-12-01T09:19:52Z by ci\n\nsecond\n") { // a title that is not a string is none
 		t.Errorf("second comment: %q", b)
 	}
 	for _, c := range []struct {
@@ -152,6 +152,10 @@ func TestAppendToFileReference(t *testing.T) {
 	}{
 		{map[string]any{"body": "x"}, "host.append_to_file: thread argument is required"},
 		{map[string]any{"thread": "b.md"}, "host.append_to_file: body argument is required"},
+		// as upstream, a body or thread that is not a string, or a blank body, is none
+		{map[string]any{"thread": "b.md", "body": map[string]any{"n": 1}}, "host.append_to_file: body argument is required"},
+		{map[string]any{"thread": "b.md", "body": " \n"}, "host.append_to_file: body argument is required"},
+		{map[string]any{"thread": 5, "body": "x"}, "host.append_to_file: thread argument is required"},
 		{map[string]any{"thread": "../b.md", "body": "x"}, `thread "../b.md" resolves outside`},
 		{map[string]any{"thread": "/tmp/b.md", "body": "x"}, `thread "/tmp/b.md" resolves outside`},
 	} {

@@ -14,10 +14,10 @@ func (inboxHandler) Call(ctx context.Context, c *Call) (Result, error) {
 	const name = "host.inbox.add"
 	title, body := strArg(c.Args, "title"), strArg(c.Args, "body")
 	if strings.TrimSpace(title) == "" {
-		return domainErr("%s: title argument is required (non-blank)", name), nil
+		return domainErr("%s: title argument is required", name), nil
 	}
 	if strings.TrimSpace(body) == "" {
-		return domainErr("%s: body argument is required (non-blank)", name), nil
+		return domainErr("%s: body argument is required", name), nil
 	}
 	kind := cmp.Or(strArg(c.Args, "kind"), "info")
 	n := Notification{Title: title, Body: body, Kind: kind, Thread: strArg(c.Args, "thread"), State: cmp.Or(strArg(c.Args, "state"), c.Env.State)}

@@ -61,7 +61,7 @@ func (h runHandler) Call(ctx context.Context, c *Call) (Result, error) {
 			dir = filepath.Join(wd, cwd)
 		}
 		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-			return badCwd(sp, cwd, err), nil
+			return Result{}, badCwd(sp, cwd, err)
 		}
 	}
 
@@ -126,7 +126,7 @@ func parseRunSpec(args map[string]any) (runSpec, *Result) {
 		return runSpec{}, &r
 	}
 	sp := runSpec{cmd: strArg(args, "cmd")}
-	if strings.TrimSpace(sp.cmd) == "" {
+	if sp.cmd == "" { // a blank command runs, as upstream
 		return bad("host.run: cmd argument is required")
 	}
 	rawArgs, hasArgs := args["args"]
@@ -271,10 +271,10 @@ func selfDir() string {
 // directory`, an existing non-directory `host.run: exec: fork/exec
 // <program>: not a directory` (Go's exec checks the directory with a stat
 // first, so a path through a file also fails at chdir).
-func badCwd(sp runSpec, cwd string, statErr error) Result {
+func badCwd(sp runSpec, cwd string, statErr error) error {
 	var pe *fs.PathError
 	if errors.As(statErr, &pe) {
-		return domainErr("host.run: exec: chdir %s: %v", cwd, pe.Err)
+		return fmt.Errorf("host.run: exec: chdir %s: %v", cwd, pe.Err)
 	}
-	return domainErr("host.run: exec: fork/exec %s: %v", sp.command().Path, syscall.ENOTDIR)
+	return fmt.Errorf("host.run: exec: fork/exec %s: %v", sp.command().Path, syscall.ENOTDIR)
 }

@@ -102,16 +102,26 @@ func TestHostRunCombinedOutputAndModes(t *testing.T) {
 			t.Errorf("not run by bash: %q", d["stdout"])
 		}
 	}
-	res, _ := call(t, runH(), env, map[string]any{"cmd": "true", "cwd": "nope"})
-	if res.Error != "host.run: exec: chdir nope: no such file or directory" {
-		t.Errorf("bad cwd: %q", res.Error)
+	// a cwd that cannot be entered is an infra error, as upstream's exec
+	// failure (its view shows it: conformance host-args-typed)
+	_, err := call(t, runH(), env, map[string]any{"cmd": "true", "cwd": "nope"})
+	if err == nil || err.Error() != "host.run: exec: chdir nope: no such file or directory" {
+		t.Errorf("bad cwd: %v", err)
 	}
 	// a cwd that is a file fails as the existing engine's exec fails: at
 	// fork/exec of the program, not at the stat.
 	storytest.WriteFile(t, filepath.Join(env.WorkDir, "afile"), "x")
-	res, _ = call(t, runH(), env, map[string]any{"cmd": "true", "cwd": "afile"})
-	if !strings.HasPrefix(res.Error, "host.run: exec: fork/exec /") || !strings.HasSuffix(res.Error, ": not a directory") {
-		t.Errorf("cwd naming a file: %q", res.Error)
+	_, err = call(t, runH(), env, map[string]any{"cmd": "true", "cwd": "afile"})
+	if err == nil || !strings.HasPrefix(err.Error(), "host.run: exec: fork/exec /") || !strings.HasSuffix(err.Error(), ": not a directory") {
+		t.Errorf("cwd naming a file: %v", err)
+	}
+	// a cwd that is not a string is none; only an empty cmd is missing
+	d = mustOK(t, runH(), env, map[string]any{"cmd": "  ", "cwd": 5})
+	if d["exit_code"] != 0 {
+		t.Errorf("blank cmd, numeric cwd: %v", d)
+	}
+	if res, _ := call(t, runH(), env, map[string]any{"cmd": 5}); res.Error != "host.run: cmd argument is required" {
+		t.Errorf("numeric cmd: %q", res.Error)
 	}
 	// the kitsoki binary's directory is first on PATH.
 	self := t.TempDir()

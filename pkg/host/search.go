@@ -123,7 +123,7 @@ type searchArgs struct {
 // parseSearchArgs reads the with: arguments; the second result, when not
 // empty, is the domain error saying which one is wrong.
 func parseSearchArgs(name string, args map[string]any) (searchArgs, string) {
-	a := searchArgs{query: strArg(args, "query")}
+	a := searchArgs{query: stringify(args["query"])}
 	if strings.TrimSpace(a.query) == "" {
 		return a, fmt.Sprintf("%s: query argument is required", name)
 	}
