@@ -320,15 +320,10 @@ func newEvalCheckCmd() *cobra.Command {
 			if err != nil {
 				return usagef("%v", err)
 			}
-			out := c.OutOrStdout()
-			color, err := useColor(c, out)
-			if err != nil {
+			if err := writeDiags(c, f, ds, diag.ToolInfo{Name: "kitsoki", Version: version}, nil); err != nil {
 				return err
 			}
-			ho := diag.HumanOptions{Color: color, Snippet: isTerminal(out)}
-			if err := diag.Write(out, f, ds, diag.ToolInfo{Name: "kitsoki", Version: version}, ho); err != nil {
-				return usagef("writing output: %v", err)
-			}
+			out := c.OutOrStdout()
 			if diag.HasErrors(ds) {
 				errs, _ := diag.Count(ds)
 				if f == diag.FormatHuman {
