@@ -16,6 +16,10 @@ import (
 	"kitsoki/pkg/fetch"
 )
 
+// fetchEnvHelp is the environment paragraph of the fetch commands' help.
+const fetchEnvHelp = `Environment: KITSOKI_CACHE_DIR, KITSOKI_PINS, KITSOKI_MIRROR, HTTPS_PROXY,
+NO_PROXY, SSL_CERT_FILE.`
+
 // fetchFlags are shared by fetch-llama-server and fetch-models.
 type fetchFlags struct {
 	pins     string

@@ -330,11 +330,9 @@ func openRunTrace(appID, path, flagPath string) (session, tracePath string, tw *
 // closed); a second one gets the default behaviour and kills kitsoki.
 func runContext(ctx context.Context, timeout time.Duration) (context.Context, func()) {
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
-	cancel := func() {}
+	cancel := context.CancelFunc(func() {})
 	if timeout > 0 {
-		var cancelTimeout context.CancelFunc
-		ctx, cancelTimeout = context.WithTimeout(ctx, timeout)
-		cancel = cancelTimeout
+		ctx, cancel = context.WithTimeout(ctx, timeout)
 	}
 	go func() { <-ctx.Done(); stop() }()
 	return ctx, func() { cancel(); stop() }

@@ -182,18 +182,10 @@ func (w *watcher) affected(r *flowtest.Runner, files []*flowtest.File, changed [
 		}
 		targets[i] = t
 	}
-	hit := map[int]bool{}
-	for _, i := range watch.Affected(targets, others) {
-		hit[i] = true
-	}
-	for i := range files {
-		if slices.Contains(own, targets[i].Files[0]) {
-			hit[i] = true
-		}
-	}
+	hit := watch.Affected(targets, others)
 	var out []*flowtest.File
 	for i, file := range files {
-		if hit[i] {
+		if slices.Contains(hit, i) || slices.Contains(own, targets[i].Files[0]) {
 			out = append(out, file)
 		}
 	}
