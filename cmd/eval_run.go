@@ -5,9 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/signal"
 	"path/filepath"
-	"syscall"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -104,7 +102,7 @@ Exit status: 0 a candidate passed, 1 none passed or the dataset is invalid,
 			if opts.Plan, err = resolvePlan(v.Loaded, profile); err != nil {
 				return err
 			}
-			ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt, syscall.SIGTERM)
+			ctx, stop := stopContext(c.Context())
 			defer stop()
 			var bar *progressbar.ProgressBar
 			if !noProgress && isTerminal(c.ErrOrStderr()) {

@@ -6,9 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -91,7 +89,7 @@ func (f *fetchFlags) setup(c *cobra.Command) (*fetch.Pins, *fetch.Fetcher, error
 // keeps its resumable part. interrupted reports whether that happened.
 func fetchContext(c *cobra.Command) (ctx context.Context, cancel context.CancelFunc, interrupted func() bool) {
 	parent := c.Context()
-	ctx, cancel = signal.NotifyContext(parent, os.Interrupt, syscall.SIGTERM)
+	ctx, cancel = stopContext(parent)
 	return ctx, cancel, func() bool { return ctx.Err() != nil && parent.Err() == nil }
 }
 

@@ -10,10 +10,8 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -99,7 +97,7 @@ non-loopback address requires it.
 Exit status: 0 clean shutdown, 1 the story cannot be served, 2 usage error.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt, syscall.SIGTERM)
+			ctx, stop := stopContext(c.Context())
 			defer stop()
 			return runMCPServe(ctx, c.InOrStdin(), c.OutOrStdout(), c.ErrOrStderr(), args[0], &f)
 		},

@@ -9,10 +9,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -329,7 +327,7 @@ func openRunTrace(appID, path, flagPath string) (session, tracePath string, tw *
 // After the first Ctrl-C the run winds down (plugins stopped, trace
 // closed); a second one gets the default behaviour and kills kitsoki.
 func runContext(ctx context.Context, timeout time.Duration) (context.Context, func()) {
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	ctx, stop := stopContext(ctx)
 	cancel := context.CancelFunc(func() {})
 	if timeout > 0 {
 		ctx, cancel = context.WithTimeout(ctx, timeout)

@@ -5,11 +5,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -64,7 +62,7 @@ func runWatch(ctx context.Context, stdout, stderr io.Writer, args []string, f *t
 	if len(roots) == 0 {
 		return usagef("--watch: nothing to watch: no story found in %s", strings.Join(args, " "))
 	}
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	ctx, stop := stopContext(ctx)
 	defer stop()
 	src, err := watch.Open(roots, watch.RealClock{}, time.Second)
 	if err != nil {
