@@ -152,12 +152,9 @@ type fetchResult struct {
 
 func printFetchResults(w io.Writer, asJSON bool, rs []fetchResult) error {
 	if asJSON {
-		if rs == nil {
-			rs = []fetchResult{}
-		}
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
-		return enc.Encode(rs)
+		return enc.Encode(nonNil(rs))
 	}
 	for _, r := range rs {
 		if !r.OK {

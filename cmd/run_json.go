@@ -69,21 +69,20 @@ func (r runJSON) MarshalJSON() ([]byte, error) {
 		Jobs    []engine.JobInfo   `json:"jobs"`
 		Inbox   []engine.InboxItem `json:"inbox"`
 	}
-	e := ended{plain: plain(r), Exit: r.Exit, World: r.World, Calls: r.Calls, Jobs: r.Jobs, Inbox: r.Inbox}
-	if e.Jobs == nil {
-		e.Jobs = []engine.JobInfo{}
-	}
-	if e.Inbox == nil {
-		e.Inbox = []engine.InboxItem{}
-	}
+	e := ended{plain: plain(r), Exit: r.Exit, World: r.World, Calls: nonNil(r.Calls), Jobs: nonNil(r.Jobs), Inbox: nonNil(r.Inbox)}
 	e.State, e.Trace, e.Session = deref(r.State), deref(r.Trace), deref(r.Session)
 	if e.World == nil {
 		e.World = map[string]any{}
 	}
-	if e.Calls == nil {
-		e.Calls = []callJSON{}
-	}
 	return json.Marshal(e)
+}
+
+// nonNil is s, or an empty slice for nil: JSON [] rather than null.
+func nonNil[S ~[]E, E any](s S) S {
+	if s == nil {
+		return S{}
+	}
+	return s
 }
 
 // deref is *p, or the zero value for nil.
