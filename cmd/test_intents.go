@@ -164,7 +164,9 @@ func runIntents(ctx context.Context, stdout, stderr io.Writer, app string, f *in
 	if err := intentBaseline(rep, ld, f); err != nil {
 		return err
 	}
-	if err := writeIntentReports(stdout, rep, f); err != nil {
+	marshal := func() ([]byte, error) { return flowtest.MarshalIntentReport(rep) }
+	junit := func(w io.Writer) error { return flowtest.WriteIntentsJUnit(w, rep) }
+	if err := writeReportFiles(stdout, f.jsonOut, f.junitOut, marshal, junit); err != nil {
 		return err
 	}
 	text := stdout
@@ -226,13 +228,6 @@ func intentBaseline(rep *flowtest.IntentReport, ld *compose.Loaded, f *intentFla
 		}
 	}
 	return nil
-}
-
-// writeIntentReports writes --json (stdout for -) and --junit.
-func writeIntentReports(stdout io.Writer, rep *flowtest.IntentReport, f *intentFlags) error {
-	marshal := func() ([]byte, error) { return flowtest.MarshalIntentReport(rep) }
-	junit := func(w io.Writer) error { return flowtest.WriteIntentsJUnit(w, rep) }
-	return writeReportFiles(stdout, f.jsonOut, f.junitOut, marshal, junit)
 }
 
 // writeIntentsPlan is --dry-run: what a run would do, in upstream's words.
