@@ -156,11 +156,9 @@ func runMCPServe(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer,
 	srv, err := mcpserve.New(mcpserve.Options{StoryPath: storyPath, ProfilePath: f.profile, Root: f.root, Sink: sink, CallTimeout: f.timeout,
 		Version: version, Logger: logger, ClaudeSubmit: claudeSubmitCommand()})
 	if err != nil {
-		var pe *plugin.ProfileError
-		if errors.As(err, &pe) && pe.ReadErr != nil {
+		if pe, ok := errors.AsType[*plugin.ProfileError](err); ok && pe.ReadErr != nil {
 			return profileReadError(f.profile, pe)
-		}
-		if errors.As(err, &pe) {
+		} else if ok {
 			return usagef("the plugin profile is malformed:\n%v", pe)
 		}
 		return findingf("%v", err)

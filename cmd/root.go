@@ -191,8 +191,7 @@ func runIO(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err == nil {
 		return exitOK
 	}
-	var ee *exitError
-	if errors.As(err, &ee) {
+	if ee, ok := errors.AsType[*exitError](err); ok {
 		if ee.err != nil {
 			fmt.Fprintf(stderr, "kitsoki: %s\n", trace.Printable(ee.err.Error()))
 		}

@@ -185,16 +185,16 @@ func invalidStory(ds []diag.Diagnostic, msg string) error {
 // was printed into the error object on stdout (the message also stays on
 // stderr). Errors after the summary (silent exits) pass through.
 func runJSONError(w io.Writer, err error) error {
-	var ee *exitError
-	if err == nil || !errors.As(err, &ee) || ee.err == nil {
+	ee, ok := errors.AsType[*exitError](err)
+	if !ok || ee.err == nil {
 		return err
 	}
 	out := runJSON{Schema: runSchemaVersion, Outcome: outcomeInvalid, Status: ee.code, Error: ee.err.Error()}
 	if ee.code == exitUsageEnv {
 		out.Outcome = outcomeUsage
 	}
-	var le *storyLoadError
-	if errors.As(err, &le) {
+	le, ok := errors.AsType[*storyLoadError](err)
+	if ok {
 		out.Diagnostics = le.diags
 	}
 	if (le != nil || out.Outcome == outcomeInvalid) && out.Diagnostics == nil {

@@ -272,8 +272,7 @@ func runStoryIntents(ctx context.Context, text, stderr io.Writer, runner *flowte
 		fmt.Fprintf(text, "\nintents %s (static harness, recording.yaml):\n", app)
 		err := runIntents(ctx, text, stderr, app, &intentFlags{harness: "static", maxCost: 0, regressionAt: 0.05, jobs: tf.jobs, repo: tf.repo, runner: runner, root: tf.root, trees: tf.trees})
 		out.ran = true
-		var ee *exitError
-		if errors.As(err, &ee) && ee.err == nil && ee.code == exitFinding {
+		if ee, ok := errors.AsType[*exitError](err); ok && ee.err == nil && ee.code == exitFinding {
 			out.failed = true
 			continue
 		}
