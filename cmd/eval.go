@@ -125,11 +125,8 @@ func newEvalShowCmd() *cobra.Command {
 				}
 				return showReport(c, r, asJSON, htmlOut)
 			}
-			d, err := eval.LoadDataset(args[0])
+			d, err := loadDataset(args[0], "--html", htmlOut)
 			if err != nil {
-				return evalLoadErr(err)
-			}
-			if err := checkNotInput("--html", htmlOut, args[0]); err != nil {
 				return err
 			}
 			v := eval.Validate(d, &eval.StoryLoader{})
@@ -237,19 +234,13 @@ func newEvalMergeCmd() *cobra.Command {
 		Example: "  kitsoki eval run evals/judge.yaml --shard 1/2 -o s1.json   # on machine 1\n  kitsoki eval run evals/judge.yaml --shard 2/2 -o s2.json   # on machine 2\n  kitsoki eval merge evals/judge.yaml s1.json s2.json",
 		Args:    cobra.MinimumNArgs(2),
 		RunE: func(c *cobra.Command, args []string) error {
-			d, err := eval.LoadDataset(args[0])
+			d, err := loadDataset(args[0], "-o", outPath)
 			if err != nil {
-				return evalLoadErr(err)
-			}
-			if err := checkNotInput("-o", outPath, args[0]); err != nil {
 				return err
 			}
 			v := eval.Validate(d, &eval.StoryLoader{})
-			if !v.OK() {
-				for _, e := range v.Errors() {
-					fmt.Fprintf(c.ErrOrStderr(), "ERROR: %s\n", trace.Printable(e))
-				}
-				return findingf("eval validation failed")
+			if err := requireValid(c.ErrOrStderr(), v); err != nil {
+				return err
 			}
 			var shards []*eval.Report
 			for _, p := range args[1:] {
@@ -320,15 +311,10 @@ func newEvalCheckCmd() *cobra.Command {
 			if err != nil {
 				return usagef("%v", err)
 			}
-			out := c.OutOrStdout()
-			color, err := useColor(c, out)
-			if err != nil {
+			if err := writeDiags(c, f, ds, diag.ToolInfo{Name: "kitsoki", Version: version}, nil); err != nil {
 				return err
 			}
-			ho := diag.HumanOptions{Color: color, Snippet: isTerminal(out)}
-			if err := diag.Write(out, f, ds, diag.ToolInfo{Name: "kitsoki", Version: version}, ho); err != nil {
-				return usagef("writing output: %v", err)
-			}
+			out := c.OutOrStdout()
 			if diag.HasErrors(ds) {
 				errs, _ := diag.Count(ds)
 				if f == diag.FormatHuman {
@@ -354,6 +340,28 @@ func evalLoadErr(err error) error {
 		return findingf("%v", err)
 	}
 	return usagef("%v", err)
+}
+
+// loadDataset loads the dataset at path, refusing an output (flag out)
+// that would overwrite it.
+func loadDataset(path, flag, out string) (*eval.Dataset, error) {
+	d, err := eval.LoadDataset(path)
+	if err != nil {
+		return nil, evalLoadErr(err)
+	}
+	return d, checkNotInput(flag, out, path)
+}
+
+// requireValid prints the errors of a dataset that does not validate, a
+// finding.
+func requireValid(stderr io.Writer, v *eval.Validation) error {
+	if v.OK() {
+		return nil
+	}
+	for _, e := range v.Errors() {
+		fmt.Fprintf(stderr, "ERROR: %s\n", trace.Printable(e))
+	}
+	return findingf("eval validation failed")
 }
 
 // checkNotInput refuses an output path that names the input file, which

@@ -5,9 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/signal"
 	"path/filepath"
-	"syscall"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -75,16 +73,12 @@ Exit status: 0 a candidate passed, 1 none passed or the dataset is invalid,
 				return usagef("--timeout %s: must not be negative (0 = the default of 10m)", timeout)
 			}
 			opts := eval.RunOptions{Concurrency: jobs, Cassette: cassette, Timeout: timeout, Retries: retries, ClaudeSubmit: claudeSubmitCommand()}
-			if shard != "" {
-				if _, err := fmt.Sscanf(shard, "%d/%d", &opts.Shard, &opts.Shards); err != nil || opts.Shards < 1 || opts.Shard < 1 || opts.Shard > opts.Shards {
-					return usagef("--shard %q: expected i/n with 1 <= i <= n, e.g. --shard 2/4", shard)
-				}
+			var err error
+			if opts.Shard, opts.Shards, err = parseShard(shard); err != nil {
+				return err
 			}
-			d, err := eval.LoadDataset(args[0])
+			d, err := loadDataset(args[0], "-o", outPath)
 			if err != nil {
-				return evalLoadErr(err)
-			}
-			if err := checkNotInput("-o", outPath, args[0]); err != nil {
 				return err
 			}
 			if err := checkNotInput("-o", outPath, cassette); err != nil {
@@ -99,11 +93,8 @@ Exit status: 0 a candidate passed, 1 none passed or the dataset is invalid,
 			for _, w := range v.Warnings() {
 				fmt.Fprintf(c.ErrOrStderr(), "WARN: %s\n", trace.Printable(w))
 			}
-			if !v.OK() {
-				for _, e := range v.Errors() {
-					fmt.Fprintf(c.ErrOrStderr(), "ERROR: %s\n", trace.Printable(e))
-				}
-				return findingf("eval validation failed")
+			if err := requireValid(c.ErrOrStderr(), v); err != nil {
+				return err
 			}
 			// The operator's assembly, as kitsoki run resolves it: a disabled
 			// alias is refused, and every call (candidates and judge) goes
@@ -111,7 +102,7 @@ Exit status: 0 a candidate passed, 1 none passed or the dataset is invalid,
 			if opts.Plan, err = resolvePlan(v.Loaded, profile); err != nil {
 				return err
 			}
-			ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt, syscall.SIGTERM)
+			ctx, stop := stopContext(c.Context())
 			defer stop()
 			var bar *progressbar.ProgressBar
 			if !noProgress && isTerminal(c.ErrOrStderr()) {
@@ -158,4 +149,15 @@ Exit status: 0 a candidate passed, 1 none passed or the dataset is invalid,
 	fl.Bool("live", false, "accepted for compatibility: runs are live unless --cassette is given")
 	fl.MarkHidden("live")
 	return c
+}
+
+// parseShard is a --shard i/n value (0, 0 for "").
+func parseShard(s string) (i, n int, err error) {
+	if s == "" {
+		return 0, 0, nil
+	}
+	if _, err := fmt.Sscanf(s, "%d/%d", &i, &n); err != nil || n < 1 || i < 1 || i > n {
+		return 0, 0, usagef("--shard %q: expected i/n with 1 <= i <= n, e.g. --shard 2/4", s)
+	}
+	return i, n, nil
 }

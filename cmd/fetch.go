@@ -6,15 +6,17 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"kitsoki/pkg/fetch"
 )
+
+// fetchEnvHelp is the environment paragraph of the fetch commands' help.
+const fetchEnvHelp = `Environment: KITSOKI_CACHE_DIR, KITSOKI_PINS, KITSOKI_MIRROR, HTTPS_PROXY,
+NO_PROXY, SSL_CERT_FILE.`
 
 // fetchFlags are shared by fetch-llama-server and fetch-models.
 type fetchFlags struct {
@@ -87,7 +89,7 @@ func (f *fetchFlags) setup(c *cobra.Command) (*fetch.Pins, *fetch.Fetcher, error
 // keeps its resumable part. interrupted reports whether that happened.
 func fetchContext(c *cobra.Command) (ctx context.Context, cancel context.CancelFunc, interrupted func() bool) {
 	parent := c.Context()
-	ctx, cancel = signal.NotifyContext(parent, os.Interrupt, syscall.SIGTERM)
+	ctx, cancel = stopContext(parent)
 	return ctx, cancel, func() bool { return ctx.Err() != nil && parent.Err() == nil }
 }
 
@@ -150,12 +152,9 @@ type fetchResult struct {
 
 func printFetchResults(w io.Writer, asJSON bool, rs []fetchResult) error {
 	if asJSON {
-		if rs == nil {
-			rs = []fetchResult{}
-		}
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
-		return enc.Encode(rs)
+		return enc.Encode(nonNil(rs))
 	}
 	for _, r := range rs {
 		if !r.OK {

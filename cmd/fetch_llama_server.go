@@ -34,8 +34,7 @@ libstdc++ is older than the release needs, installs the pinned libstdc++ shim
 beside it. Interrupted downloads resume. Platforms without a pin fail: use
 endpoint: mode there.
 
-Environment: KITSOKI_CACHE_DIR, KITSOKI_PINS, KITSOKI_MIRROR, HTTPS_PROXY,
-NO_PROXY, SSL_CERT_FILE.
+` + fetchEnvHelp + `
 
 Exit status: 0 ready, 1 download or verification failed, 2 usage, pins,
 mirror or platform error, 130 interrupted (the partial download is kept).`,

@@ -30,8 +30,7 @@ fetched in parallel ranged parts. --list shows every pinned artifact, its size
 and whether it is cached and verified. Unpinned models (no sha256) are refused:
 use endpoint: mode for them.
 
-Environment: KITSOKI_CACHE_DIR, KITSOKI_PINS, KITSOKI_MIRROR, HTTPS_PROXY,
-NO_PROXY, SSL_CERT_FILE.
+` + fetchEnvHelp + `
 
 On a terminal a status line shows the bar, speed and ETA (counting only the
 bytes moved by this run) and a verifying line while a cached file is hashed;

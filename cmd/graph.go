@@ -115,8 +115,7 @@ func runGraph(stdout, stderr io.Writer, path string, f graphFlags, c *cobra.Comm
 	case "svg":
 		var svg []byte
 		svg, err = graph.RenderSVG(c.Context(), g, o)
-		var dm *graph.DotMissingError
-		if errors.As(err, &dm) {
+		if _, ok := errors.AsType[*graph.DotMissingError](err); ok {
 			return usagef("%v", err)
 		}
 		buf.Write(svg)

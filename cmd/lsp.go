@@ -2,8 +2,6 @@ package cmd
 
 import (
 	"os"
-	"os/signal"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -31,7 +29,7 @@ root gets no document served.`,
 		Example: "  kitsoki lsp\n  kitsoki lsp --debounce 300ms\n  kitsoki lsp --root .",
 		Args:    cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt, syscall.SIGTERM)
+			ctx, stop := stopContext(c.Context())
 			defer stop()
 			s := lsp.New(lsp.Options{Debounce: debounce, Version: versionString(), Root: root})
 			return s.Serve(ctx, stdio{})

@@ -10,10 +10,8 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -99,7 +97,7 @@ non-loopback address requires it.
 Exit status: 0 clean shutdown, 1 the story cannot be served, 2 usage error.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt, syscall.SIGTERM)
+			ctx, stop := stopContext(c.Context())
 			defer stop()
 			return runMCPServe(ctx, c.InOrStdin(), c.OutOrStdout(), c.ErrOrStderr(), args[0], &f)
 		},
@@ -158,11 +156,9 @@ func runMCPServe(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer,
 	srv, err := mcpserve.New(mcpserve.Options{StoryPath: storyPath, ProfilePath: f.profile, Root: f.root, Sink: sink, CallTimeout: f.timeout,
 		Version: version, Logger: logger, ClaudeSubmit: claudeSubmitCommand()})
 	if err != nil {
-		var pe *plugin.ProfileError
-		if errors.As(err, &pe) && pe.ReadErr != nil {
+		if pe, ok := errors.AsType[*plugin.ProfileError](err); ok && pe.ReadErr != nil {
 			return profileReadError(f.profile, pe)
-		}
-		if errors.As(err, &pe) {
+		} else if ok {
 			return usagef("the plugin profile is malformed:\n%v", pe)
 		}
 		return findingf("%v", err)

@@ -1,12 +1,15 @@
 package cmd
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"slices"
 	"strings"
+	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -188,8 +191,7 @@ func runIO(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err == nil {
 		return exitOK
 	}
-	var ee *exitError
-	if errors.As(err, &ee) {
+	if ee, ok := errors.AsType[*exitError](err); ok {
 		if ee.err != nil {
 			fmt.Fprintf(stderr, "kitsoki: %s\n", trace.Printable(ee.err.Error()))
 		}
@@ -198,4 +200,9 @@ func runIO(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// cobra's own errors (unknown command, bad args) are usage errors.
 	fmt.Fprintf(stderr, "kitsoki: %s\n", trace.Printable(err.Error()))
 	return exitUsageEnv
+}
+
+// stopContext is ctx cancelled by Ctrl-C (SIGINT) or SIGTERM.
+func stopContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 }

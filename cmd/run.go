@@ -9,10 +9,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -329,12 +327,10 @@ func openRunTrace(appID, path, flagPath string) (session, tracePath string, tw *
 // After the first Ctrl-C the run winds down (plugins stopped, trace
 // closed); a second one gets the default behaviour and kills kitsoki.
 func runContext(ctx context.Context, timeout time.Duration) (context.Context, func()) {
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
-	cancel := func() {}
+	ctx, stop := stopContext(ctx)
+	cancel := context.CancelFunc(func() {})
 	if timeout > 0 {
-		var cancelTimeout context.CancelFunc
-		ctx, cancelTimeout = context.WithTimeout(ctx, timeout)
-		cancel = cancelTimeout
+		ctx, cancel = context.WithTimeout(ctx, timeout)
 	}
 	go func() { <-ctx.Done(); stop() }()
 	return ctx, func() { cancel(); stop() }

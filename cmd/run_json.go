@@ -69,21 +69,20 @@ func (r runJSON) MarshalJSON() ([]byte, error) {
 		Jobs    []engine.JobInfo   `json:"jobs"`
 		Inbox   []engine.InboxItem `json:"inbox"`
 	}
-	e := ended{plain: plain(r), Exit: r.Exit, World: r.World, Calls: r.Calls, Jobs: r.Jobs, Inbox: r.Inbox}
-	if e.Jobs == nil {
-		e.Jobs = []engine.JobInfo{}
-	}
-	if e.Inbox == nil {
-		e.Inbox = []engine.InboxItem{}
-	}
+	e := ended{plain: plain(r), Exit: r.Exit, World: r.World, Calls: nonNil(r.Calls), Jobs: nonNil(r.Jobs), Inbox: nonNil(r.Inbox)}
 	e.State, e.Trace, e.Session = deref(r.State), deref(r.Trace), deref(r.Session)
 	if e.World == nil {
 		e.World = map[string]any{}
 	}
-	if e.Calls == nil {
-		e.Calls = []callJSON{}
-	}
 	return json.Marshal(e)
+}
+
+// nonNil is s, or an empty slice for nil: JSON [] rather than null.
+func nonNil[S ~[]E, E any](s S) S {
+	if s == nil {
+		return S{}
+	}
+	return s
 }
 
 // deref is *p, or the zero value for nil.
@@ -186,16 +185,16 @@ func invalidStory(ds []diag.Diagnostic, msg string) error {
 // was printed into the error object on stdout (the message also stays on
 // stderr). Errors after the summary (silent exits) pass through.
 func runJSONError(w io.Writer, err error) error {
-	var ee *exitError
-	if err == nil || !errors.As(err, &ee) || ee.err == nil {
+	ee, ok := errors.AsType[*exitError](err)
+	if !ok || ee.err == nil {
 		return err
 	}
 	out := runJSON{Schema: runSchemaVersion, Outcome: outcomeInvalid, Status: ee.code, Error: ee.err.Error()}
 	if ee.code == exitUsageEnv {
 		out.Outcome = outcomeUsage
 	}
-	var le *storyLoadError
-	if errors.As(err, &le) {
+	le, ok := errors.AsType[*storyLoadError](err)
+	if ok {
 		out.Diagnostics = le.diags
 	}
 	if (le != nil || out.Outcome == outcomeInvalid) && out.Diagnostics == nil {

@@ -32,8 +32,7 @@ func checkStoryArg(path string) error {
 		if errors.Is(err, fs.ErrNotExist) {
 			return usagef("%s: no such file or directory", path)
 		}
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
+		if pe, ok := errors.AsType[*fs.PathError](err); ok {
 			err = pe.Err
 		}
 		return usagef("%s: %v", path, err)
@@ -50,8 +49,8 @@ func checkStoryArg(path string) error {
 // *compose.LoadError) to stderr and returns them with the message that
 // names them; ok is false for any other error.
 func notLoaded(stderr io.Writer, path string, err error) (msg string, ds []diag.Diagnostic, ok bool) {
-	var le *compose.LoadError
-	if !errors.As(err, &le) {
+	le, ok := errors.AsType[*compose.LoadError](err)
+	if !ok {
 		return "", nil, false
 	}
 	_ = diag.WriteHuman(stderr, le.Diagnostics, diag.HumanOptions{})
@@ -72,8 +71,7 @@ func storyManifest(arg string) (string, error) {
 // profileReadError, a malformed one lists its problems.
 func resolvePlan(ld *compose.Loaded, profile string) (*compose.Plan, error) {
 	plan, err := compose.Resolve(ld, profile)
-	var pe *plugin.ProfileError
-	if errors.As(err, &pe) && pe.ReadErr != nil {
+	if pe, ok := errors.AsType[*plugin.ProfileError](err); ok && pe.ReadErr != nil {
 		return nil, profileReadError(profile, pe)
 	} else if err != nil {
 		return nil, usagef("plugin profile:\n%v", err)
@@ -85,11 +83,11 @@ func resolvePlan(ld *compose.Loaded, profile string) (*compose.Plan, error) {
 // refused: unreadable (profileReadError), or malformed, its positioned
 // diagnostics printed to stderr first.
 func profileUsageError(stderr io.Writer, flagPath string, err error) error {
-	var pe *plugin.ProfileError
+	pe, ok := errors.AsType[*plugin.ProfileError](err)
 	switch {
-	case errors.As(err, &pe) && pe.ReadErr != nil:
+	case ok && pe.ReadErr != nil:
 		return profileReadError(flagPath, pe)
-	case errors.As(err, &pe):
+	case ok:
 		_ = diag.WriteHuman(stderr, pe.Diagnostics, diag.HumanOptions{})
 		return usagef("the plugin profile is malformed (%d problem(s)); fix it or pass another with --profile", len(pe.Diagnostics))
 	}

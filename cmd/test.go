@@ -285,10 +285,8 @@ func checkTestFlags(f *testFlags) (runRE *regexp.Regexp, shard, shards int, err 
 			return nil, 0, 0, usagef("--run %q: %v", f.run, err)
 		}
 	}
-	if f.shard != "" {
-		if _, err := fmt.Sscanf(f.shard, "%d/%d", &shard, &shards); err != nil || shards < 1 || shard < 1 || shard > shards {
-			return nil, 0, 0, usagef("--shard %q: expected i/n with 1 <= i <= n, e.g. --shard 2/4", f.shard)
-		}
+	if shard, shards, err = parseShard(f.shard); err != nil {
+		return nil, 0, 0, err
 	}
 	if err := checkOutDirs("--json", f.jsonOut, "--junit", f.junitOut, "--trace-out", f.traceOut); err != nil {
 		return nil, 0, 0, err

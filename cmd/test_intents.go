@@ -164,7 +164,9 @@ func runIntents(ctx context.Context, stdout, stderr io.Writer, app string, f *in
 	if err := intentBaseline(rep, ld, f); err != nil {
 		return err
 	}
-	if err := writeIntentReports(stdout, rep, f); err != nil {
+	marshal := func() ([]byte, error) { return flowtest.MarshalIntentReport(rep) }
+	junit := func(w io.Writer) error { return flowtest.WriteIntentsJUnit(w, rep) }
+	if err := writeReportFiles(stdout, f.jsonOut, f.junitOut, marshal, junit); err != nil {
 		return err
 	}
 	text := stdout
@@ -228,13 +230,6 @@ func intentBaseline(rep *flowtest.IntentReport, ld *compose.Loaded, f *intentFla
 	return nil
 }
 
-// writeIntentReports writes --json (stdout for -) and --junit.
-func writeIntentReports(stdout io.Writer, rep *flowtest.IntentReport, f *intentFlags) error {
-	marshal := func() ([]byte, error) { return flowtest.MarshalIntentReport(rep) }
-	junit := func(w io.Writer) error { return flowtest.WriteIntentsJUnit(w, rep) }
-	return writeReportFiles(stdout, f.jsonOut, f.junitOut, marshal, junit)
-}
-
 // writeIntentsPlan is --dry-run: what a run would do, in upstream's words.
 func writeIntentsPlan(w io.Writer, suites []*flowtest.IntentSuite, f *intentFlags) {
 	fixtures, inputs, calls := 0, 0, 0
@@ -277,8 +272,7 @@ func runStoryIntents(ctx context.Context, text, stderr io.Writer, runner *flowte
 		fmt.Fprintf(text, "\nintents %s (static harness, recording.yaml):\n", app)
 		err := runIntents(ctx, text, stderr, app, &intentFlags{harness: "static", maxCost: 0, regressionAt: 0.05, jobs: tf.jobs, repo: tf.repo, runner: runner, root: tf.root, trees: tf.trees})
 		out.ran = true
-		var ee *exitError
-		if errors.As(err, &ee) && ee.err == nil && ee.code == exitFinding {
+		if ee, ok := errors.AsType[*exitError](err); ok && ee.err == nil && ee.code == exitFinding {
 			out.failed = true
 			continue
 		}

@@ -5,11 +5,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -64,7 +62,7 @@ func runWatch(ctx context.Context, stdout, stderr io.Writer, args []string, f *t
 	if len(roots) == 0 {
 		return usagef("--watch: nothing to watch: no story found in %s", strings.Join(args, " "))
 	}
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	ctx, stop := stopContext(ctx)
 	defer stop()
 	src, err := watch.Open(roots, watch.RealClock{}, time.Second)
 	if err != nil {
@@ -96,11 +94,9 @@ func (w *watcher) runner() *flowtest.Runner {
 // prompt roots, and the fixtures' own.
 func (w *watcher) roots() []string {
 	var out []string
-	seen := map[string]bool{}
 	add := func(d string) {
-		if abs, err := filepath.Abs(d); err == nil && !seen[abs] {
+		if abs, err := filepath.Abs(d); err == nil && !slices.Contains(out, abs) {
 			if st, err := os.Stat(abs); err == nil && st.IsDir() {
-				seen[abs] = true
 				out = append(out, abs)
 			}
 		}
@@ -155,21 +151,6 @@ func (w *watcher) cycle(ctx context.Context, changed []string) {
 // (its directories, imports and prompt roots: a cassette or prompt too).
 // Editors' scratch files are no change.
 func (w *watcher) affected(r *flowtest.Runner, files []*flowtest.File, changed []string) []*flowtest.File {
-	fixtures := map[string]bool{}
-	for _, file := range files {
-		if abs, err := filepath.Abs(file.Path); err == nil {
-			fixtures[abs] = true
-		}
-	}
-	var own, others []string
-	for _, c := range changed {
-		switch {
-		case fixtures[c]:
-			own = append(own, c)
-		case !scratchFile(c):
-			others = append(others, c)
-		}
-	}
 	targets := make([]watch.Target, len(files))
 	for i, file := range files {
 		abs, _ := filepath.Abs(file.Path)
@@ -182,18 +163,17 @@ func (w *watcher) affected(r *flowtest.Runner, files []*flowtest.File, changed [
 		}
 		targets[i] = t
 	}
-	hit := map[int]bool{}
-	for _, i := range watch.Affected(targets, others) {
-		hit[i] = true
-	}
-	for i := range files {
-		if slices.Contains(own, targets[i].Files[0]) {
-			hit[i] = true
+	// a changed fixture file reruns itself only, not its story's others
+	var others []string
+	for _, c := range changed {
+		if !scratchFile(c) && !slices.ContainsFunc(targets, func(t watch.Target) bool { return t.Files[0] == c }) {
+			others = append(others, c)
 		}
 	}
+	hit := watch.Affected(targets, others)
 	var out []*flowtest.File
 	for i, file := range files {
-		if hit[i] {
+		if slices.Contains(hit, i) || slices.Contains(changed, targets[i].Files[0]) {
 			out = append(out, file)
 		}
 	}

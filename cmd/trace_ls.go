@@ -33,10 +33,7 @@ func newTraceLsCmd(o *traceOpts) *cobra.Command {
 			}
 			out := c.OutOrStdout()
 			if asJSON {
-				if list == nil {
-					list = []trace.TraceFile{}
-				}
-				b, _ := json.MarshalIndent(list, "", "  ")
+				b, _ := json.MarshalIndent(nonNil(list), "", "  ")
 				fmt.Fprintf(out, "%s\n", termsafe.JSON(b))
 				return nil
 			}

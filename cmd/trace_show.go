@@ -194,7 +194,7 @@ func rawPayload(p any) []byte {
 // printPromptOrResponse prints, under an agent line, the prompt (start) or
 // the response (complete), inline or from its sidecar.
 func printPromptOrResponse(w io.Writer, tracePath string, ev *trace.Event, call *trace.Call) {
-	var text, ref string
+	var text, ref, label string
 	switch {
 	case ev.Kind == "agent.call.start":
 		var p struct {
@@ -202,15 +202,11 @@ func printPromptOrResponse(w io.Writer, tracePath string, ev *trace.Event, call 
 			PromptFile string `json:"prompt_file"`
 		}
 		_ = json.Unmarshal(rawPayload(ev.Payload), &p)
-		text, ref = p.Prompt, p.PromptFile
+		text, ref, label = p.Prompt, p.PromptFile, "prompt"
 	case call != nil && call.Outcome == trace.OutcomeOK:
-		text, ref = string(call.Response), call.ResponseFile
+		text, ref, label = string(call.Response), call.ResponseFile, "response"
 	default:
 		return
-	}
-	label := "prompt"
-	if ev.Kind != "agent.call.start" {
-		label = "response"
 	}
 	if text == "" && ref != "" {
 		if tracePath == "" {

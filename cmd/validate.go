@@ -52,9 +52,8 @@ Exit status: 0 clean, 1 findings (errors; with --strict also warnings),
 '# kitsoki:ignore RULE' comment (or on the line below a comment-only line);
 --list-rules lists the rule ids.`,
 		RunE: func(c *cobra.Command, args []string) error {
-			out := c.OutOrStdout()
 			if listRules {
-				return writeRules(out, format)
+				return writeRules(c.OutOrStdout(), format)
 			}
 			f, err := diag.ParseFormat(format)
 			if err != nil {
@@ -63,20 +62,7 @@ Exit status: 0 clean, 1 findings (errors; with --strict also warnings),
 			if jobs < 0 {
 				return usagef("--jobs %d: must be 0 (one per CPU) or more", jobs)
 			}
-			if _, set := os.LookupEnv("GOGC"); !set {
-				// A validate run is short and its heap is mostly
-				// per-story garbage: the collector runs at 9x the live
-				// heap rather than 2x, so a run over a few dozen
-				// stories rarely collects at all. An explicit GOGC wins.
-				debug.SetGCPercent(800)
-				if _, set := os.LookupEnv("GOMEMLIMIT"); !set {
-					// ...but a huge story would then peak at 9x its
-					// model: past 72 MiB the memory limit makes the
-					// collector run often again (a small story never
-					// reaches it). An explicit GOMEMLIMIT wins.
-					debug.SetMemoryLimit(72 << 20)
-				}
-			}
+			tuneValidateGC()
 			opts := validate.Options{
 				Story:       story.Options{AllowUnsetEnv: allowUnsetEnv, Root: root, Trees: validate.Trees(args)},
 				Jobs:        jobs,
@@ -84,39 +70,16 @@ Exit status: 0 clean, 1 findings (errors; with --strict also warnings),
 				Strict:      strict,
 				Flows:       true, // flow fixtures beside each story
 			}
-			var files []string
-			if len(args) == 1 && args[0] == "-" {
-				data, err := io.ReadAll(io.LimitReader(c.InOrStdin(), maxStdinStory+1))
-				if err != nil {
-					return usagef("-: reading standard input: %v", err)
-				}
-				if len(data) > maxStdinStory {
-					return usagef("-: standard input holds more than %d MiB; a story manifest is far smaller", maxStdinStory>>20)
-				}
-				name := story.ManifestPath(cmp.Or(stdinName, validate.StoryFile))
-				opts.Stdin = data
-				files = []string{filepath.Clean(name)}
-			} else {
-				if stdinName != "" {
-					return usagef("--stdin-filename: only meaningful with - (read the story from standard input)")
-				}
-				files, err = validate.Expand(args, warnLine(c.ErrOrStderr()))
-				if err != nil {
-					return usagef("%v", err)
-				}
-			}
-			res := validate.Run(files, opts)
-			tty := isTerminal(out)
-			color, err := useColor(c, out)
+			files, err := validateFiles(c, args, stdinName, &opts)
 			if err != nil {
 				return err
 			}
-			ho := diag.HumanOptions{Color: color, Snippet: tty}
+			res := validate.Run(files, opts)
+			var source func(string) ([]byte, bool)
 			if opts.Stdin != nil {
-				src := opts.Stdin
-				ho.Source = func(file string) ([]byte, bool) {
+				source = func(file string) ([]byte, bool) {
 					if file == files[0] {
-						return src, true
+						return opts.Stdin, true
 					}
 					b, err := safefile.ReadFile(file, safefile.StoryYAML)
 					return b, err == nil
@@ -129,34 +92,12 @@ Exit status: 0 clean, 1 findings (errors; with --strict also warnings),
 				// RepoRoot's stat of every parent directory).
 				tool.Rules, tool.Root = validate.Rules(), validate.RepoRoot()
 			}
-			if err := diag.Write(out, f, res.Diagnostics, tool, ho); err != nil {
-				return usagef("writing output: %v", err)
+			if err := writeDiags(c, f, res.Diagnostics, tool, source); err != nil {
+				return err
 			}
 			errs, warns := diag.Count(res.Diagnostics)
 			if f == diag.FormatHuman && !quiet {
-				perWarn := map[string]int{}
-				for _, d := range res.Diagnostics {
-					if d.Severity == diag.Warning {
-						perWarn[d.File]++
-					}
-				}
-				for _, file := range res.Files {
-					switch {
-					case res.Invalid[file]:
-					case strict && perWarn[file] > 0:
-						n := perWarn[file]
-						fmt.Fprintf(out, "✗ %s — %d %s (failing under --strict)\n", termsafe.Line(file), n, plural(n, "warning", "warnings"))
-					default:
-						fmt.Fprintf(out, "✓ %s — valid\n", termsafe.Line(file))
-					}
-				}
-				verdict := ""
-				if strict && errs == 0 && warns > 0 {
-					verdict = " (--strict: warnings fail)"
-				}
-				fmt.Fprintf(c.ErrOrStderr(), "%d %s checked: %d %s, %d %s%s\n",
-					len(res.Files), plural(len(res.Files), "story", "stories"),
-					errs, plural(errs, "error", "errors"), warns, plural(warns, "warning", "warnings"), verdict)
+				writeValidateSummary(c.OutOrStdout(), c.ErrOrStderr(), res, strict, errs, warns)
 			}
 			if errs > 0 || (strict && warns > 0) {
 				return silentExit(exitFinding)
@@ -177,6 +118,90 @@ Exit status: 0 clean, 1 findings (errors; with --strict also warnings),
 	addRootFlag(c, &root)
 	fl.StringVar(&stdinName, "stdin-filename", "", "with -: the app.yaml path the standard input stands for (positions, relative files)")
 	return c
+}
+
+// tuneValidateGC sets the collector for a validate run unless GOGC (and
+// GOMEMLIMIT) say otherwise.
+func tuneValidateGC() {
+	if _, set := os.LookupEnv("GOGC"); set {
+		return
+	}
+	// A validate run is short and its heap is mostly per-story garbage:
+	// the collector runs at 9x the live heap rather than 2x, so a run
+	// over a few dozen stories rarely collects at all.
+	debug.SetGCPercent(800)
+	if _, set := os.LookupEnv("GOMEMLIMIT"); !set {
+		// ...but a huge story would then peak at 9x its model: past
+		// 72 MiB the memory limit makes the collector run often again (a
+		// small story never reaches it).
+		debug.SetMemoryLimit(72 << 20)
+	}
+}
+
+// validateFiles is the app.yaml files args name; "-" reads the one story
+// from standard input into opts.Stdin, named by --stdin-filename.
+func validateFiles(c *cobra.Command, args []string, stdinName string, opts *validate.Options) ([]string, error) {
+	if len(args) != 1 || args[0] != "-" {
+		if stdinName != "" {
+			return nil, usagef("--stdin-filename: only meaningful with - (read the story from standard input)")
+		}
+		files, err := validate.Expand(args, warnLine(c.ErrOrStderr()))
+		if err != nil {
+			return nil, usagef("%v", err)
+		}
+		return files, nil
+	}
+	data, err := io.ReadAll(io.LimitReader(c.InOrStdin(), maxStdinStory+1))
+	if err != nil {
+		return nil, usagef("-: reading standard input: %v", err)
+	}
+	if len(data) > maxStdinStory {
+		return nil, usagef("-: standard input holds more than %d MiB; a story manifest is far smaller", maxStdinStory>>20)
+	}
+	opts.Stdin = data
+	return []string{filepath.Clean(story.ManifestPath(cmp.Or(stdinName, validate.StoryFile)))}, nil
+}
+
+// writeDiags writes ds to c's stdout in format f; human output is coloured
+// and quotes source lines on a terminal (source, when set, gives a file's
+// bytes).
+func writeDiags(c *cobra.Command, f diag.Format, ds []diag.Diagnostic, tool diag.ToolInfo, source func(string) ([]byte, bool)) error {
+	out := c.OutOrStdout()
+	color, err := useColor(c, out)
+	if err != nil {
+		return err
+	}
+	if err := diag.Write(out, f, ds, tool, diag.HumanOptions{Color: color, Snippet: isTerminal(out), Source: source}); err != nil {
+		return usagef("writing output: %v", err)
+	}
+	return nil
+}
+
+// writeValidateSummary is the human format's verdict per story (stdout)
+// and the counts (stderr).
+func writeValidateSummary(out, stderr io.Writer, res validate.Result, strict bool, errs, warns int) {
+	perWarn := map[string]int{}
+	for _, d := range res.Diagnostics {
+		if d.Severity == diag.Warning {
+			perWarn[d.File]++
+		}
+	}
+	for _, file := range res.Files {
+		switch n := perWarn[file]; {
+		case res.Invalid[file]:
+		case strict && n > 0:
+			fmt.Fprintf(out, "✗ %s — %d %s (failing under --strict)\n", termsafe.Line(file), n, plural(n, "warning", "warnings"))
+		default:
+			fmt.Fprintf(out, "✓ %s — valid\n", termsafe.Line(file))
+		}
+	}
+	verdict := ""
+	if strict && errs == 0 && warns > 0 {
+		verdict = " (--strict: warnings fail)"
+	}
+	fmt.Fprintf(stderr, "%d %s checked: %d %s, %d %s%s\n",
+		len(res.Files), plural(len(res.Files), "story", "stories"),
+		errs, plural(errs, "error", "errors"), warns, plural(warns, "warning", "warnings"), verdict)
 }
 
 func writeRules(w io.Writer, format string) error {

@@ -134,8 +134,7 @@ func walk(root string, warn func(string)) ([]string, error) {
 			deep = append(deep, p)
 			return filepath.SkipDir
 		case err != nil:
-			var pe *fs.PathError
-			if errors.As(err, &pe) {
+			if pe, ok := errors.AsType[*fs.PathError](err); ok {
 				err = pe.Err // it names the (maybe long) path again
 			}
 			return fmt.Errorf("%s: %v", termsafe.ShortPath(p), err)

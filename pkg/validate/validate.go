@@ -84,79 +84,108 @@ func Run(files []string, opts Options) Result {
 	if jobs <= 0 {
 		jobs = runtime.GOMAXPROCS(0)
 	}
-	sopts := opts.Story
-	per := make([][]diag.Diagnostic, len(files))
-	flows := make([][]diag.Diagnostic, len(files)) // fixture findings, kept apart from the ignore pass
-	// Only the bytes of the files with an ignore comment outlive a load
-	// (nil for the others: read, no marker); the models are dropped as
-	// soon as each story is checked.
-	sources := make([]map[string][]byte, len(files))
-	var models []*story.Story
-	if opts.KeepStories {
-		models = make([]*story.Story, len(files))
-	}
-	check := func(i int, f string) {
-		var st *story.Story
-		var ds []diag.Diagnostic
-		if opts.Stdin != nil && len(files) == 1 {
-			st, ds = lint.LoadSource(f, opts.Stdin, sopts)
-		} else {
-			st, ds = lint.Load(f, sopts)
-		}
-		if models != nil {
-			models[i] = st
-		}
-		yfs := st.Files()
-		sources[i] = make(map[string][]byte, len(yfs))
-		for _, yf := range yfs {
-			b, _ := st.Source(yf)
-			if !bytes.Contains(b, ignoreMarker) {
-				b = nil // a file without the marker has no markers: not scanned again
-			}
-			sources[i][yf] = b
-		}
-		sound := st != nil && !diag.HasErrors(ds)
-		po := plugin.Options{StoryDir: filepath.Dir(f), ProfilePath: opts.ProfilePath}
-		if sound {
-			po.Story = st
-		}
-		ds = append(ds, plugin.ProfileDiagnostics(po)...)
-		if sound {
-			// Pinned selections are checked against their eval evidence
-			// only once the story itself is sound. The engine runs a story
-			// whatever its evidence says, so here they are warnings
-			// (--strict fails on them); `kitsoki eval check` is the gate
-			// that fails on stale or failing evidence.
-			for _, d := range eval.CheckSelections(st) {
-				d.Severity = diag.Warning
-				ds = append(ds, d)
-			}
-			ds = append(ds, mcpserve.CheckToolNames(st)...)
-		}
-		per[i] = ds
-		if opts.Flows && sound && !diag.HasErrors(ds) {
-			flows[i] = lintFlows(f, st)
-		}
-	}
+	per := make([]checked, len(files))
 	var g errgroup.Group
 	g.SetLimit(jobs)
 	for i, f := range files {
 		g.Go(func() error {
-			check(i, f)
+			per[i] = checkFile(f, opts, opts.Stdin != nil && len(files) == 1)
 			return nil
 		})
 	}
 	g.Wait()
+	res := Result{Files: files, Diagnostics: applyIgnores(files, per, opts.Strict), Invalid: map[string]bool{}}
+	if opts.KeepStories {
+		res.Stories = make(map[string]*story.Story, len(files))
+	}
+	for i, f := range files {
+		if res.Stories != nil {
+			res.Stories[f] = per[i].model
+		}
+		if diag.HasErrors(per[i].diags) || diag.HasErrors(per[i].flows) {
+			res.Invalid[f] = true
+		}
+	}
+	if opts.Flows {
+		for _, c := range per {
+			res.Diagnostics = append(res.Diagnostics, c.flows...)
+		}
+		res.Diagnostics = diag.Sort(res.Diagnostics)
+	}
+	return res
+}
+
+// checked is what Run keeps of one file's check. Only the bytes of the
+// files with an ignore comment outlive a load (sources: nil for the
+// others, read with no marker); the model is dropped unless KeepStories.
+type checked struct {
+	model   *story.Story
+	diags   []diag.Diagnostic
+	flows   []diag.Diagnostic // fixture findings, kept apart from the ignore pass
+	sources map[string][]byte
+}
+
+// checkFile loads and checks one story (from opts.Stdin when stdin).
+func checkFile(f string, opts Options, stdin bool) checked {
+	var st *story.Story
+	var ds []diag.Diagnostic
+	if stdin {
+		st, ds = lint.LoadSource(f, opts.Stdin, opts.Story)
+	} else {
+		st, ds = lint.Load(f, opts.Story)
+	}
+	var c checked
+	if opts.KeepStories {
+		c.model = st
+	}
+	yfs := st.Files()
+	c.sources = make(map[string][]byte, len(yfs))
+	for _, yf := range yfs {
+		b, _ := st.Source(yf)
+		if !bytes.Contains(b, ignoreMarker) {
+			b = nil // a file without the marker has no markers: not scanned again
+		}
+		c.sources[yf] = b
+	}
+	sound := st != nil && !diag.HasErrors(ds)
+	po := plugin.Options{StoryDir: filepath.Dir(f), ProfilePath: opts.ProfilePath}
+	if sound {
+		po.Story = st
+	}
+	ds = append(ds, plugin.ProfileDiagnostics(po)...)
+	if sound {
+		// Pinned selections are checked against their eval evidence
+		// only once the story itself is sound. The engine runs a story
+		// whatever its evidence says, so here they are warnings
+		// (--strict fails on them); `kitsoki eval check` is the gate
+		// that fails on stale or failing evidence.
+		for _, d := range eval.CheckSelections(st) {
+			d.Severity = diag.Warning
+			ds = append(ds, d)
+		}
+		ds = append(ds, mcpserve.CheckToolNames(st)...)
+	}
+	c.diags = ds
+	if opts.Flows && sound && !diag.HasErrors(ds) {
+		c.flows = lintFlows(f, st)
+	}
+	return c
+}
+
+// applyIgnores drops the story findings a '# kitsoki:ignore' comment
+// silences, adds those about unknown rules (and, strict, comments that
+// silence nothing), and sorts them.
+func applyIgnores(files []string, per []checked, strict bool) []diag.Diagnostic {
 	var all []diag.Diagnostic
 	var yamlFiles []string
 	merged := map[string][]byte{}
-	for i, ds := range per {
-		all = append(all, ds...)
-		for f, b := range sources[i] {
+	for i, c := range per {
+		all = append(all, c.diags...)
+		for f, b := range c.sources {
 			merged[f] = b
 			yamlFiles = append(yamlFiles, f)
 		}
-		if len(sources[i]) == 0 {
+		if len(c.sources) == 0 {
 			yamlFiles = append(yamlFiles, files[i])
 		}
 	}
@@ -174,27 +203,8 @@ func Run(files []string, opts Options) Result {
 	ignoreID := lint.IgnoreRule().ID
 	ig := diag.ApplyIgnores(all, yamlFiles, src, func(id string) bool { _, ok := known[id]; return ok }, ignoreID)
 	all = append(ig.Kept, ig.Unknown...)
-	if opts.Strict {
+	if strict {
 		all = append(all, ig.Unused...)
 	}
-	all = diag.Sort(all)
-	res := Result{Files: files, Diagnostics: all, Invalid: map[string]bool{}}
-	if models != nil {
-		res.Stories = make(map[string]*story.Story, len(files))
-		for i, f := range files {
-			res.Stories[f] = models[i]
-		}
-	}
-	for i, f := range files {
-		if diag.HasErrors(per[i]) || diag.HasErrors(flows[i]) {
-			res.Invalid[f] = true
-		}
-	}
-	if opts.Flows {
-		for _, fds := range flows {
-			res.Diagnostics = append(res.Diagnostics, fds...)
-		}
-		res.Diagnostics = diag.Sort(res.Diagnostics)
-	}
-	return res
+	return diag.Sort(all)
 }
