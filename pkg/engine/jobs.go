@@ -339,6 +339,13 @@ func (r *runner) completionTurn(ctx context.Context, j *job, status, errMsg stri
 		// end posts no notification (conformance host-oncomplete-fails)
 		return r.closeTurn(t, "", map[string]any{"job_status": status, "outcome": "background_completion"})
 	}
+	if r.ended {
+		// a session resting in a terminal state has no listener upstream:
+		// the job ends with no notification (conformance
+		// storymut-terminal-job-no-notice); one that only left the
+		// origin state still posts it
+		return r.closeTurn(t, "", map[string]any{"job_status": status, "outcome": "background_completion"})
+	}
 	r.inbox.post(InboxItem{Title: "Job " + verb[status] + ": " + j.info.Namespace, Body: errMsg, Severity: sevs[status], JobID: j.info.ID, State: j.info.State})
 	unread, attention := r.inbox.counts()
 	if e := r.emitAt("", KindWorldUpdate, map[string]any{"set": map[string]any{"$inbox": map[string]any{"needs_attention": attention, "unread": unread}}}); e != nil {
