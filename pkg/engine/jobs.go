@@ -339,11 +339,11 @@ func (r *runner) completionTurn(ctx context.Context, j *job, status, errMsg stri
 		// end posts no notification (conformance host-oncomplete-fails)
 		return r.closeTurn(t, "", map[string]any{"job_status": status, "outcome": "background_completion"})
 	}
-	if r.ended {
-		// a session resting in a terminal state has no listener upstream:
-		// the job ends with no notification (conformance
-		// storymut-terminal-job-no-notice); one that only left the
-		// origin state still posts it
+	if r.ended || r.listenerGone {
+		// once a session has rested in a terminal state upstream's
+		// listener is gone: the job ends with no notification
+		// (conformance storymut-terminal-job-no-notice); one that only
+		// left the origin state still posts it
 		return r.closeTurn(t, "", map[string]any{"job_status": status, "outcome": "background_completion"})
 	}
 	r.inbox.post(InboxItem{Title: "Job " + verb[status] + ": " + j.info.Namespace, Body: errMsg, Severity: sevs[status], JobID: j.info.ID, State: j.info.State})
@@ -358,6 +358,10 @@ func (r *runner) completionTurn(ctx context.Context, j *job, status, errMsg stri
 // (skipped when the session has moved on), then its foreground calls, then
 // the first target whose when: passes.
 func (r *runner) runOnComplete(ctx context.Context, j *job, status string, data map[string]any) error {
+	if r.listenerGone {
+		r.note(Note{Kind: "job", State: r.statePath(), Text: "job " + j.info.ID + " ended after the session was terminal: on_complete skipped"})
+		return nil
+	}
 	if r.statePath() != j.info.State || r.ended {
 		r.note(Note{Kind: "job", State: r.statePath(), Text: "job " + j.info.ID + " ended after the session left " + j.info.State + ": on_complete skipped"})
 		return nil

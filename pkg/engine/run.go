@@ -111,8 +111,12 @@ type runner struct {
 	ended   bool
 	outcome string
 	exit    string
-	calls   []CallSummary
-	agentN  map[string]int // per turn+state agent call counter
+	// listenerGone: a turn rested the session in a terminal state; from
+	// then on no job completion lands, even after leaving it (upstream's
+	// job listener stops: conformance storymut-terminal-job-no-notice)
+	listenerGone bool
+	calls        []CallSummary
+	agentN       map[string]int // per turn+state agent call counter
 	// agentUsed maps a call id to the alias that served it (agent_alias.go).
 	agentUsed map[string]string
 	// turnState is the state at the start of the turn: host cassettes match

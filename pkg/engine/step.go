@@ -894,7 +894,7 @@ func (r *runner) checkTerminal() {
 	}
 	if s != nil && s.Terminal && (len(s.Children) == 0 || s.Parallel) {
 		r.note(Note{Kind: "end", State: s.Path, Text: "terminal " + s.Path})
-		r.ended, r.outcome = true, OutcomeTerminal
+		r.ended, r.outcome, r.listenerGone = true, OutcomeTerminal, true
 	}
 }
 
