@@ -339,6 +339,7 @@ func (r *runner) completionTurn(ctx context.Context, j *job, status, errMsg stri
 		// end posts no notification (conformance host-oncomplete-fails)
 		return r.closeTurn(t, "", map[string]any{"job_status": status, "outcome": "background_completion"})
 	}
+	r.restedTerminal()
 	if r.ended || r.listenerGone {
 		// once a session has rested in a terminal state upstream's
 		// listener is gone: the job ends with no notification

@@ -111,9 +111,10 @@ type runner struct {
 	ended   bool
 	outcome string
 	exit    string
-	// listenerGone: a turn rested the session in a terminal state; from
-	// then on no job completion lands, even after leaving it (upstream's
-	// job listener stops: conformance storymut-terminal-job-no-notice)
+	// listenerGone: a turn rested the session in a terminal state (a
+	// stay there counts, a rejected turn does not); from then on no job
+	// completion lands, even after leaving it (upstream's job listener
+	// stops: conformance storymut-terminal-listener-gone)
 	listenerGone bool
 	calls        []CallSummary
 	agentN       map[string]int // per turn+state agent call counter
@@ -502,12 +503,22 @@ func (r *runner) userTurn(ctx context.Context, in Input) (*Turn, error) {
 	} else {
 		r.arm()
 	}
+	r.restedTerminal()
 	end := map[string]any{"outcome": "transitioned", "to": to}
 	if v := r.renderView(ctx, slots); v != "" {
 		end["view"] = v
 		t.View = v
 	}
 	return r.closeTurn(t, from, end)
+}
+
+// restedTerminal notes that a turn the machine took (a user turn, a
+// timeout, a job's completion; not a rejected one) left the session in a
+// terminal state: upstream's job listener stops for good.
+func (r *runner) restedTerminal() {
+	if r.terminalAt() != nil && !(r.ended && r.outcome == OutcomeExit) {
+		r.listenerGone = true
+	}
 }
 
 // closeTurn writes turn.end (payload end, credited to state from) and
