@@ -141,7 +141,11 @@ func (r *runner) submit(ctx context.Context, e *Effect, args map[string]any, rc 
 		}
 	}
 	setPath(r.world, key, id)
-	r.t.rerender, r.t.applied, r.t.dropSay = true, true, true
+	// a submission re-renders; with no bind: its turn keeps the narration
+	// before an empty view, as a failure alone does (conformance
+	// storymut-submit-keeps-say)
+	r.t.rerender, r.t.applied = true, true
+	r.t.dropSay = r.t.dropSay || len(e.Bind) > 0
 	if err := r.emit(KindWorldUpdate, map[string]any{"set": map[string]any{key: id}}); err != nil {
 		return err
 	}
