@@ -360,6 +360,7 @@ func (r *runner) propagate(ctx context.Context, names []string, from *State, st 
 			if arm == nil {
 				continue
 			}
+			at := r.t.walk.mark()
 			if err := r.runEffects(ctx, arm.Effects, st); err != nil {
 				return err
 			}
@@ -381,6 +382,7 @@ func (r *runner) propagate(ctx context.Context, names []string, from *State, st 
 					return err
 				}
 			}
+			r.t.walk.group(at)
 			next = append(next, further{armEmits(arm), reg})
 		}
 		for _, f := range next {
