@@ -343,8 +343,7 @@ func (r *runner) completionTurn(ctx context.Context, j *job, status, errMsg stri
 		// end posts no notification (conformance host-oncomplete-fails)
 		return r.closeTurn(t, "", map[string]any{"job_status": status, "outcome": "background_completion"})
 	}
-	r.restedTerminal()
-	if r.ended || r.listenerGone {
+	if r.listenerGone || r.ended && r.outcome == OutcomeExit {
 		// once a session has rested in a terminal state upstream's
 		// listener is gone: the job ends with no notification
 		// (conformance storymut-terminal-job-no-notice); one that only
@@ -367,7 +366,7 @@ func (r *runner) runOnComplete(ctx context.Context, j *job, status string, data 
 		r.note(Note{Kind: "job", State: r.statePath(), Text: "job " + j.info.ID + " ended after the session was terminal: on_complete skipped"})
 		return nil
 	}
-	if r.statePath() != j.info.State || r.ended {
+	if r.statePath() != j.info.State || r.ended && r.outcome == OutcomeExit {
 		r.note(Note{Kind: "job", State: r.statePath(), Text: "job " + j.info.ID + " ended after the session left " + j.info.State + ": on_complete skipped"})
 		return nil
 	}
@@ -399,6 +398,10 @@ func (r *runner) runOnComplete(ctx context.Context, j *job, status string, data 
 		return nil
 	}
 	var st step
+	// a session resting in a terminal state a completion reached still
+	// takes the next completion's target, as upstream (conformance
+	// storymut-terminal-job-no-notice)
+	endedBefore := r.ended
 	if err := r.runEffects(ctx, j.e.OnComplete, &st); err != nil {
 		return err
 	}
@@ -406,7 +409,7 @@ func (r *runner) runOnComplete(ctx context.Context, j *job, status string, data 
 	if err := r.settle(ctx, &st); err != nil {
 		return err
 	}
-	if r.t.redirectErr != "" || r.ended {
+	if r.t.redirectErr != "" || r.ended && !endedBefore {
 		// an on_error redirect wins over target:
 		return nil
 	}

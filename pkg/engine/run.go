@@ -512,9 +512,10 @@ func (r *runner) userTurn(ctx context.Context, in Input) (*Turn, error) {
 	return r.closeTurn(t, from, end)
 }
 
-// restedTerminal notes that a turn the machine took (a user turn, a
-// timeout, a job's completion; not a rejected one) left the session in a
-// terminal state: upstream's job listener stops for good.
+// restedTerminal notes that a user turn the machine took (not a rejected
+// one; not a timeout or a job's completion, which upstream does not check)
+// left the session in a terminal state: upstream's job listener stops for
+// good.
 func (r *runner) restedTerminal() {
 	if r.terminalAt() != nil && !(r.ended && r.outcome == OutcomeExit) {
 		r.listenerGone = true

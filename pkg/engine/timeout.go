@@ -127,7 +127,6 @@ func (r *runner) timeoutTurn(ctx context.Context) (*Turn, error) {
 		r.written, r.journal = written, journal
 	}
 	r.arm()
-	r.restedTerminal()
 	return r.closeTurn(t, from, map[string]any{"outcome": "timeout", "to": r.statePath()})
 }
 
