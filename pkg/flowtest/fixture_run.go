@@ -322,7 +322,9 @@ func (fr *fixtureRun) initialWorld() (map[string]any, bool) {
 		return nil, false
 	}
 	for k, v := range rigSeeded {
-		if _, ok := world[k]; !ok {
+		// a key declared with no default (or null) is seeded too, as
+		// upstream (conformance storymut-seeded-null-default)
+		if w, ok := world[k]; !ok || w == nil {
 			world[k] = v
 		}
 	}
