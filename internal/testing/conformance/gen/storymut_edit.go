@@ -588,28 +588,38 @@ func (g *gen) editTimeout(sn *storyNodes) string {
 	return fmt.Sprintf("%s timeout added: %s -> %s", st.path, after, target)
 }
 
-// editEmit adds an emit_intent (an arc of the arm's own state or an
-// ancestor's) or, in a parallel region, an emit: to an arm.
+// editEmit adds an emit_intent to an arm, naming an intent the arm's
+// target handles (the emit is dispatched from there; one it does not
+// handle, or the arm's own intent sent back to the same state, ends the
+// whole run upstream: turn-fatal, not comparable), or, 30 in 100, an
+// emit: of any declared intent (other regions of a parallel state take
+// it; elsewhere it is dropped).
 func (g *gen) editEmit(sn *storyNodes) string {
 	if len(sn.arms) == 0 {
 		return ""
 	}
 	a := sn.arms[g.rnd.IntN(len(sn.arms))]
-	var names []string
-	for s := a.st; s != nil; s = s.parent {
-		names = append(names, mapKeys(mapGet(s.n, "on"))...)
-	}
-	names = slices.DeleteFunc(names, func(n string) bool { return n == "*" || strings.ContainsAny(n, "{") })
-	if len(names) == 0 {
-		return ""
-	}
-	name := names[g.rnd.IntN(len(names))]
 	if g.chance(30) && len(sn.intents) > 0 {
-		name = sn.intents[g.rnd.IntN(len(sn.intents))]
+		name := sn.intents[g.rnd.IntN(len(sn.intents))]
 		addEffect(a.n, "effects", node("{emit: "+name+"}"), g)
 		sn.touch()
 		return fmt.Sprintf("%s on %s: emit %s", a.st.path, a.intent, name)
 	}
+	to := sn.resolve(a.st, sval(mapGet(a.n, "target")))
+	if to == nil || len(to.kids) > 0 {
+		return ""
+	}
+	var names []string
+	for s := to; s != nil; s = s.parent {
+		names = append(names, mapKeys(mapGet(s.n, "on"))...)
+	}
+	names = slices.DeleteFunc(names, func(n string) bool {
+		return n == "*" || strings.ContainsAny(n, "{") || n == a.intent && to == a.st
+	})
+	if len(names) == 0 {
+		return ""
+	}
+	name := names[g.rnd.IntN(len(names))]
 	e := node("{emit_intent: x}")
 	mapSet(e, "emit_intent", str(name))
 	if g.chance(30) {
@@ -618,6 +628,33 @@ func (g *gen) editEmit(sn *storyNodes) string {
 	addEffect(a.n, "effects", e, g)
 	sn.touch()
 	return fmt.Sprintf("%s on %s: emit_intent %s", a.st.path, a.intent, name)
+}
+
+// resolve finds the state an arm of st targets when the target is ".",
+// a sibling's name, "../name" or a full path; nil otherwise.
+func (sn *storyNodes) resolve(st *ystate, t string) *ystate {
+	switch {
+	case t == ".":
+		return st
+	case t == "" || strings.ContainsAny(t, "{@"):
+		return nil
+	}
+	t = strings.TrimPrefix(t, "../")
+	var sibs []*ystate
+	if st.parent != nil {
+		sibs = st.parent.kids
+	}
+	for _, s := range sibs {
+		if s.name == t {
+			return s
+		}
+	}
+	for _, s := range sn.states {
+		if s.root == st.root && s.path == t {
+			return s
+		}
+	}
+	return nil
 }
 
 // editWith templates a host call's argument or adds one.
