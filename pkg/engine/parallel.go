@@ -368,6 +368,9 @@ func (r *runner) propagate(ctx context.Context, names []string, from *State, st 
 			if err != nil {
 				return fmt.Errorf("%s: emit %q: %w", arm.Pos, name, err)
 			}
+			// "." on a region's compound re-enters its initial leaf, as a
+			// user turn's does (conformance storymut-receiver-ancestor-stay)
+			res = r.ancestorStay(res, owner)
 			switch {
 			case res.stay || res.state == nil:
 			case res.state == reg || res.state.within(reg):
