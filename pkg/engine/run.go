@@ -493,6 +493,7 @@ func (r *runner) userTurn(ctx context.Context, in Input) (*Turn, error) {
 		return r.closeTurn(t, from, map[string]any{"error": err.Error(), "outcome": "error"})
 	}
 	to := r.statePath()
+	r.restedTerminal()
 	if r.t.capView != "" {
 		// the turn's on_error handling was swallowed (the depth cap, a
 		// landing whose on_enter or emits failed): upstream's dispatch
@@ -500,10 +501,14 @@ func (r *runner) userTurn(ctx context.Context, in Input) (*Turn, error) {
 		// stale) and turn.end names where the transition had left the
 		// machine (conformance swallowed-redirect-timer)
 		to = r.t.capView
+	} else if r.terminalAt() != nil {
+		// a user turn resting in a terminal state arms no timeout
+		// there (a later move out of it arms again; conformance
+		// storymut-terminal-no-timeout)
+		r.timer = nil
 	} else {
 		r.arm()
 	}
-	r.restedTerminal()
 	end := map[string]any{"outcome": "transitioned", "to": to}
 	if v := r.renderView(ctx, slots); v != "" {
 		end["view"] = v
