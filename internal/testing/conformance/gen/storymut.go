@@ -16,6 +16,7 @@ import (
 
 	"kitsoki/internal/testing/storytest"
 	"kitsoki/pkg/diag"
+	"kitsoki/pkg/lint"
 	"kitsoki/pkg/story"
 )
 
@@ -91,9 +92,10 @@ func writeStorymut(dir string, n int, seed uint64, from string) error {
 	return nil
 }
 
-// storyLoads reports that kitsoki loads the story in d with no error.
+// storyLoads reports that kitsoki loads the story in d with no error,
+// its load-time checks (pkg/lint) included, as `test flows` loads it.
 func storyLoads(d, from string) bool {
-	st, ds := story.Load(d, story.Options{Trees: []string{from}})
+	st, ds := lint.Load(d, story.Options{Trees: []string{from}})
 	return st != nil && !slices.ContainsFunc(ds, func(x diag.Diagnostic) bool { return x.Severity == diag.Error })
 }
 
