@@ -3,16 +3,35 @@ package engine
 // heldWalk holds the events a transition's walk writes while it runs and
 // gives them back in upstream's order (story-runtime §1.8): the
 // machine.transition first, then every effect event (the transition's own,
-// then each entered on_enter's) in the order written, then the
-// state_exited and state_entered events in the order written — each move's
-// exits then its entries, the moves of regions that an emit: reached
-// before the arm's own (conformance p9, par-emit-order). The zero value
-// holds nothing.
+// then each entered on_enter's) in the order written, then each region an
+// emit: reached as a group (its effect events, then its moves), then the
+// state_exited and state_entered events of the walk's own move — its exits
+// then its entries (conformance p9, par-emit-order,
+// storymut-emit-region-groups). The zero value holds nothing.
 type heldWalk struct {
 	on    bool
 	head  *Event
 	effs  []Event
 	moves []Event
+	recv  []Event // the groups of the regions an emit: reached
+}
+
+// heldMark is where a region an emit: reached starts in the held events.
+type heldMark struct{ effs, moves int }
+
+// mark notes where the next receiving region's events start.
+func (h *heldWalk) mark() heldMark { return heldMark{len(h.effs), len(h.moves)} }
+
+// group takes the events held since m — a region an emit: reached, its
+// arm's and its on_enter's effect events, then its moves — as one
+// group, written after the walk's own effect events and before its own
+// moves, as upstream (conformance storymut-emit-region-groups).
+func (h *heldWalk) group(m heldMark) {
+	if !h.on || m.effs > len(h.effs) || m.moves > len(h.moves) {
+		return
+	}
+	h.recv = append(append(h.recv, h.effs[m.effs:]...), h.moves[m.moves:]...)
+	h.effs, h.moves = h.effs[:m.effs], h.moves[:m.moves]
 }
 
 // start makes add hold events until stop.
@@ -40,12 +59,13 @@ func (h *heldWalk) setHead(ev Event) { h.head = &ev }
 
 // take returns the held events in upstream's order and empties h.
 func (h *heldWalk) take() []Event {
-	all := make([]Event, 0, len(h.effs)+len(h.moves)+1)
+	all := make([]Event, 0, len(h.recv)+len(h.effs)+len(h.moves)+1)
 	if h.head != nil {
 		all = append(all, *h.head)
 	}
 	all = append(all, h.effs...)
+	all = append(all, h.recv...)
 	all = append(all, h.moves...)
-	h.head, h.effs, h.moves = nil, nil, nil
+	h.head, h.effs, h.recv, h.moves = nil, nil, nil, nil
 	return all
 }

@@ -140,7 +140,11 @@ func (r *runner) submit(ctx context.Context, e *Effect, args map[string]any, rc 
 		}
 	}
 	setPath(r.world, key, id)
-	r.t.rerender, r.t.applied, r.t.dropSay = true, true, true
+	// a submission re-renders; with no bind: its turn keeps the narration
+	// before an empty view, as a failure alone does (conformance
+	// storymut-submit-keeps-say)
+	r.t.rerender, r.t.applied = true, true
+	r.t.dropSay = r.t.dropSay || len(e.Bind) > 0
 	if err := r.emitSet(key, id); err != nil {
 		return err
 	}
@@ -338,6 +342,13 @@ func (r *runner) completionTurn(ctx context.Context, j *job, status, errMsg stri
 		// end posts no notification (conformance host-oncomplete-fails)
 		return r.closeTurn(t, "", map[string]any{"job_status": status, "outcome": "background_completion"})
 	}
+	if r.listenerGone || r.ended && r.outcome == OutcomeExit {
+		// once a session has rested in a terminal state upstream's
+		// listener is gone: the job ends with no notification
+		// (conformance storymut-terminal-job-no-notice); one that only
+		// left the origin state still posts it
+		return r.closeTurn(t, "", map[string]any{"job_status": status, "outcome": "background_completion"})
+	}
 	r.inbox.post(InboxItem{Title: "Job " + verb[status] + ": " + j.info.Namespace, Body: errMsg, Severity: sevs[status], JobID: j.info.ID, State: j.info.State})
 	unread, attention := r.inbox.counts()
 	if e := r.emitAt("", KindWorldUpdate, map[string]any{"set": map[string]any{"$inbox": map[string]any{"needs_attention": attention, "unread": unread}}}); e != nil {
@@ -350,7 +361,11 @@ func (r *runner) completionTurn(ctx context.Context, j *job, status, errMsg stri
 // (skipped when the session has moved on), then its foreground calls, then
 // the first target whose when: passes.
 func (r *runner) runOnComplete(ctx context.Context, j *job, status string, data map[string]any) error {
-	if r.statePath() != j.info.State || r.ended {
+	if r.listenerGone {
+		r.note(Note{Kind: "job", State: r.statePath(), Text: "job " + j.info.ID + " ended after the session was terminal: on_complete skipped"})
+		return nil
+	}
+	if r.statePath() != j.info.State || r.ended && r.outcome == OutcomeExit {
 		r.note(Note{Kind: "job", State: r.statePath(), Text: "job " + j.info.ID + " ended after the session left " + j.info.State + ": on_complete skipped"})
 		return nil
 	}
@@ -366,6 +381,10 @@ func (r *runner) runOnComplete(ctx context.Context, j *job, status string, data 
 		return nil
 	}
 	var st step
+	// a session resting in a terminal state a completion reached still
+	// takes the next completion's target, as upstream (conformance
+	// storymut-terminal-job-no-notice)
+	endedBefore := r.ended
 	if err := r.runEffects(ctx, j.e.OnComplete, &st); err != nil {
 		return err
 	}
@@ -373,7 +392,7 @@ func (r *runner) runOnComplete(ctx context.Context, j *job, status string, data 
 	if err := r.settle(ctx, &st); err != nil {
 		return err
 	}
-	if r.t.redirectErr != "" || r.ended {
+	if r.t.redirectErr != "" || r.ended && !endedBefore {
 		// an on_error redirect wins over target:
 		return nil
 	}

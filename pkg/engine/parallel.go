@@ -383,6 +383,7 @@ func (r *runner) receive(ctx context.Context, name string, reg *State, st *step)
 	if arm == nil || err != nil {
 		return nil, err
 	}
+	at := r.t.walk.mark()
 	if err := r.runEffects(ctx, arm.Effects, st); err != nil {
 		return nil, err
 	}
@@ -390,6 +391,9 @@ func (r *runner) receive(ctx context.Context, name string, reg *State, st *step)
 	if err != nil {
 		return nil, fmt.Errorf("%s: emit %q: %w", arm.Pos, name, err)
 	}
+	// "." on a region's compound re-enters its initial leaf, as a user
+	// turn's does (conformance storymut-receiver-ancestor-stay)
+	res = r.ancestorStay(res, owner)
 	switch {
 	case res.stay || res.state == nil:
 	case res.state == reg || res.state.within(reg):
@@ -400,7 +404,13 @@ func (r *runner) receive(ctx context.Context, name string, reg *State, st *step)
 		// handler's would (crossRegion)
 		err = r.crossReceive(ctx, leaf, res.state, st)
 	}
-	return arm, err
+	if err != nil {
+		return arm, err
+	}
+	// its effect events, then its moves, before the next region's
+	// (conformance storymut-emit-region-groups)
+	r.t.walk.group(at)
+	return arm, nil
 }
 
 // fireAtParallelRoot dispatches an emit_intent hop while a parallel state

@@ -111,8 +111,13 @@ type runner struct {
 	ended   bool
 	outcome string
 	exit    string
-	calls   []CallSummary
-	agentN  map[string]int // per turn+state agent call counter
+	// listenerGone: a turn rested the session in a terminal state (a
+	// stay there counts, a rejected turn does not); from then on no job
+	// completion lands, even after leaving it (upstream's job listener
+	// stops: conformance storymut-terminal-listener-gone)
+	listenerGone bool
+	calls        []CallSummary
+	agentN       map[string]int // per turn+state agent call counter
 	// agentUsed maps a call id to the alias that served it (agent_alias.go).
 	agentUsed map[string]string
 	// turnState is the state at the start of the turn: host cassettes match
@@ -481,6 +486,7 @@ func (r *runner) userTurn(ctx context.Context, in Input) (*Turn, error) {
 		return r.failTurn(t, from, sv, err, map[string]any{"error": err.Error(), "intent": in.Intent, "slots": slots, "state": from})
 	}
 	to := r.statePath()
+	r.restedTerminal()
 	if r.t.capView != "" {
 		// the turn's on_error handling was swallowed (the depth cap, a
 		// landing whose on_enter or emits failed): upstream's dispatch
@@ -488,6 +494,11 @@ func (r *runner) userTurn(ctx context.Context, in Input) (*Turn, error) {
 		// stale) and turn.end names where the transition had left the
 		// machine (conformance swallowed-redirect-timer)
 		to = r.t.capView
+	} else if r.terminalAt() != nil {
+		// a user turn resting in a terminal state arms no timeout
+		// there (a later move out of it arms again; conformance
+		// storymut-terminal-no-timeout)
+		r.timer = nil
 	} else {
 		r.arm()
 	}
@@ -549,6 +560,16 @@ func (r *runner) failTurn(t *Turn, from string, sv saved, err error, me map[stri
 	}
 	t.Err = err
 	return r.closeTurn(t, from, map[string]any{"error": err.Error(), "outcome": "error"})
+}
+
+// restedTerminal notes that a user turn the machine took (not a rejected
+// one; not a timeout or a job's completion, which upstream does not check)
+// left the session in a terminal state: upstream's job listener stops for
+// good.
+func (r *runner) restedTerminal() {
+	if r.terminalAt() != nil && !(r.ended && r.outcome == OutcomeExit) {
+		r.listenerGone = true
+	}
 }
 
 // closeTurn writes turn.end (payload end, credited to state from) and

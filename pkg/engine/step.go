@@ -935,14 +935,23 @@ func (r *runner) enterParallel(ctx context.Context, p *State, st *step) error {
 // checkTerminal ends the session on a terminal leaf; in a parallel state
 // only the root counts (story-runtime §3.5).
 func (r *runner) checkTerminal() {
+	if s := r.terminalAt(); s != nil {
+		r.note(Note{Kind: "end", State: s.Path, Text: "terminal " + s.Path})
+		r.ended, r.outcome = true, OutcomeTerminal
+	}
+}
+
+// terminalAt is the terminal state the machine rests on (a leaf, or a
+// parallel root), or nil.
+func (r *runner) terminalAt() *State {
 	s := r.cur
 	if r.par != nil {
 		s = r.par.root
 	}
 	if s != nil && s.Terminal && (len(s.Children) == 0 || s.Parallel) {
-		r.note(Note{Kind: "end", State: s.Path, Text: "terminal " + s.Path})
-		r.ended, r.outcome = true, OutcomeTerminal
+		return s
 	}
+	return nil
 }
 
 func (r *runner) enterOne(ctx context.Context, s *State, st *step) error {

@@ -227,10 +227,12 @@ func (d *draft) settle(ctx context.Context) error {
 // rigSeeded are the keys every flow rig world starts with.
 var rigSeeded = map[string]any{"session_cost_usd": 0.0, "turn_cost_usd": 0.0, "last_error": "", "write_mode_scope": ""}
 
-// seedRig adds to world each rigSeeded key it lacks.
+// seedRig adds to world each rigSeeded key it lacks or holds as null: a
+// key declared with no default (or null) is seeded too, as upstream
+// (conformance storymut-seeded-null-default).
 func seedRig(world map[string]any) {
 	for k, v := range rigSeeded {
-		if _, ok := world[k]; !ok {
+		if w, ok := world[k]; !ok || w == nil {
 			world[k] = v
 		}
 	}

@@ -87,14 +87,21 @@ func checkImportExits(c *checker, alias string, im *story.Import, ch *story.Stor
 		if decl == nil || u.t == nil {
 			continue
 		}
-		var missing []string
+		var missing, unsignedZero []string
 		for _, key := range decl.Requires {
-			if !u.setsKey(key) && !nonZeroDefault(ch, key) {
+			switch {
+			case u.setsKey(key) || nonZeroDefault(ch, key):
+			case unsignedZeroDefault(ch, key):
+				unsignedZero = append(unsignedZero, key)
+			default:
 				missing = append(missing, key)
 			}
 		}
 		if len(missing) > 0 {
 			c.rep.Errf(u.t.Pos, story.RuleImports, "imports.%s: state %q intent %q transitions to @exit:%s but does not set required key(s) [%s] (declared in child.exits.%s.requires)", alias, u.state, u.intent, u.exit, strings.Join(missing, " "), u.exit)
+		}
+		if len(unsignedZero) > 0 {
+			c.rep.Warnf(u.t.Pos, story.RuleImports, "imports.%s: state %q intent %q transitions to @exit:%s without setting required key(s) [%s] (declared in child.exits.%s.requires): a default written as a plain 0 counts as set, as in the existing engine; set the key on the transition or give it a non-zero default", alias, u.state, u.intent, u.exit, strings.Join(unsignedZero, " "), u.exit)
 		}
 	}
 }
@@ -241,6 +248,15 @@ func setsKey(t *story.Transition, key string) bool {
 		})
 	}
 	return walk(t.Effects)
+}
+
+// unsignedZeroDefault: key's default is a plain YAML 0 (0, +0, 0x0, 00;
+// not -0, !!int 0 or 0.0), which upstream holds as uint64 and so does
+// not take for the zero it compares with: the key counts as set
+// (conformance storymut-exit-requires-zero).
+func unsignedZeroDefault(st *story.Story, key string) bool {
+	v := st.Var(key)
+	return v != nil && v.DefaultUnsigned
 }
 
 func nonZeroDefault(st *story.Story, key string) bool {

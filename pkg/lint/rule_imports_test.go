@@ -100,3 +100,30 @@ func TestImportTreeThatMultipliesIsAnError(t *testing.T) {
 		t.Errorf("reported %d times, want once for each of app.yaml, c0 and c1:\n%s", n, out)
 	}
 }
+
+// A required key whose default is a plain YAML 0 counts as set, as
+// upstream holds that literal as uint64 (a warning names the fix); a
+// signed, tagged or float zero does not (conformance
+// storymut-exit-requires-zero).
+func TestImportExitRequiresUnsignedZero(t *testing.T) {
+	for _, tc := range []struct {
+		def  string
+		want string // "error", "warning"
+	}{
+		{"{type: int, default: 0}", "warning"}, {"{type: int, default: +0}", "warning"},
+		{"{type: int, default: 0x0}", "warning"}, {"{type: float, default: 0}", "warning"}, {"0", "warning"},
+		{"{type: int, default: -0}", "error"}, {"{type: int, default: !!int 0}", "error"},
+		{"{type: float, default: 0.0}", "error"}, {"{type: int}", "error"}, {"{type: bool, default: false}", "error"},
+	} {
+		dir := t.TempDir()
+		write(t, dir, "app.yaml", "app: {id: p}\nroot: s\nintents: {go: {}}\nimports:\n  kid:\n    source: ./kid\n    exits:\n      done: {to: s}\nstates:\n  s:\n    on:\n      go: [{target: kid}]\n")
+		write(t, dir, "kid/app.yaml", "app: {id: k}\nroot: a\nintents: {fin: {}}\nworld:\n  outcome: "+tc.def+"\nexits:\n  done: {requires: [outcome]}\nstates:\n  a:\n    on:\n      fin: [{target: \"@exit:done\"}]\n")
+		_, ds := Load(dir, story.Options{})
+		out := render(ds)
+		errs := strings.Contains(out, "does not set required key(s) [outcome]")
+		warns := strings.Contains(out, "without setting required key(s) [outcome]") && strings.Contains(out, "non-zero default")
+		if errs != (tc.want == "error") || warns != (tc.want == "warning") {
+			t.Errorf("default %s: want a %s, got\n%s", tc.def, tc.want, out)
+		}
+	}
+}

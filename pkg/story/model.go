@@ -116,8 +116,12 @@ type WorldVar struct {
 	Default any
 	// HasDefault reports whether a default (or inline value) was given.
 	HasDefault bool
-	Values     []any // enum values
-	Pos        Pos
+	// DefaultUnsigned: the default is a plain YAML whole number with no
+	// minus sign, which the existing engine holds as uint64 (so its zero
+	// is not the int 0 upstream's exit requires check compares with).
+	DefaultUnsigned bool
+	Values          []any // enum values
+	Pos             Pos
 }
 
 // Intent is a global or state-local intent declaration.

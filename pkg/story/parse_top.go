@@ -239,7 +239,7 @@ func (p *fileParser) parseWorldVar(name string, k, v *yaml.Node) *WorldVar {
 					wv.Type = p.Str(val, "world."+name+".type")
 				case "default":
 					wv.Default = p.Raw(val)
-					wv.HasDefault = true
+					wv.HasDefault, wv.DefaultUnsigned = true, unsignedLiteral(val)
 				case "values":
 					if vs, ok := p.Raw(val).([]any); ok {
 						wv.Values = vs
@@ -250,8 +250,15 @@ func (p *fileParser) parseWorldVar(name string, k, v *yaml.Node) *WorldVar {
 		}
 	}
 	wv.Default = p.Raw(v)
-	wv.HasDefault = !yamlnode.IsNull(v)
+	wv.HasDefault, wv.DefaultUnsigned = !yamlnode.IsNull(v), unsignedLiteral(v)
 	return wv
+}
+
+// unsignedLiteral reports a plain, untagged YAML integer written without
+// a minus sign: upstream's YAML reads it as uint64 (goTypeName).
+func unsignedLiteral(n *yaml.Node) bool {
+	n = yamlnode.Deref(n)
+	return n != nil && n.Kind == yaml.ScalarNode && n.Tag == "!!int" && n.Style&yaml.TaggedStyle == 0 && !strings.HasPrefix(n.Value, "-")
 }
 
 func (p *fileParser) parseIntents(n *yaml.Node, where string) (map[string]*Intent, []string) {

@@ -96,8 +96,7 @@ func (h *helpers) status(intent string) (string, string) {
 		if t.When == "" || t.Default() {
 			return "available", ""
 		}
-		ok, err := h.r.guard(t.When, h.env)
-		if err == nil && ok {
+		if h.r.guardOpen(t.When, h.env) {
 			return "available", ""
 		}
 		if reason == "" {
@@ -242,6 +241,19 @@ func (r *Renderer) guard(src string, env expr.Env) (bool, error) {
 		return false, err
 	}
 	return p.EvalBool(env)
+}
+
+// guardOpen is how the availability helpers read a guard, as upstream:
+// only a false or nil value closes it; any other value, or a guard that
+// cannot be compiled or evaluated, leaves the arm available (conformance
+// storymut-helper-guard-values).
+func (r *Renderer) guardOpen(src string, env expr.Env) bool {
+	p, err := r.program(r.guards, src, expr.CompileGuard)
+	if err != nil {
+		return true
+	}
+	v, err := p.Eval(env)
+	return err != nil || v != nil && v != false
 }
 
 // program returns src compiled by compile, from cache or compiled now and

@@ -88,6 +88,16 @@
 // perturbed initial_world and host handlers, other declared intents with
 // slots drawn from their declarations, repeated and advance_clock turns,
 // few assertions so the runs go deep. origin.txt names the story copied.
+// -kind storymut [-from CORPUSDIR] copies the real stories as mutate does,
+// with their own fixtures, and edits the story's YAML nodes in one to four
+// places (storymut.go, storymut_edit.go): guards negated, loosened,
+// tightened or pointed at another key; set: values retyped or templated;
+// increment and set swapped; targets moved (sibling, parent, child,
+// @exit, a region leaf); on_enter/on_exit effects added, moved, swapped;
+// say:, emit_intent/emit:, timeouts, templated host args and views;
+// initial:, parallel regions, import overrides, terminal: and world
+// declarations changed. Most edit sets still load here (the generator
+// retries until one does); origin.txt names the story and the edits.
 package main
 
 import (
@@ -106,7 +116,7 @@ func main() {
 
 func run(args []string) error {
 	if len(args) == 0 {
-		return fmt.Errorf("usage: gen write [-n N] [-seed S] [-known] [-emits] [-from DIR] [-kind flow|legacy|tmpl|agent|view|starlark|host|intent|expect|import|phase|intentfix|lint|mutate] DIR | gen diff DIR")
+		return fmt.Errorf("usage: gen write [-n N] [-seed S] [-known] [-emits] [-from DIR] [-kind flow|legacy|tmpl|agent|view|starlark|host|intent|expect|import|phase|intentfix|lint|mutate|storymut] DIR | gen diff DIR")
 	}
 	switch args[0] {
 	case "write":
@@ -170,8 +180,10 @@ func run(args []string) error {
 			return writeLint(dir, n, seed)
 		case "mutate":
 			return writeMutate(dir, n, seed, from)
+		case "storymut":
+			return writeStorymut(dir, n, seed, from)
 		}
-		return fmt.Errorf("-kind %q: want flow, legacy, tmpl, agent, view, starlark, host, intent, expect, import, phase, intentfix, lint or mutate", kind)
+		return fmt.Errorf("-kind %q: want flow, legacy, tmpl, agent, view, starlark, host, intent, expect, import, phase, intentfix, lint, mutate or storymut", kind)
 	case "diff":
 		if len(args) != 2 {
 			return fmt.Errorf("usage: gen diff DIR")

@@ -1,0 +1,93 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"kitsoki/internal/testing/storytest"
+)
+
+// The edited copies of the corpus stories keep their own fixtures, differ
+// from the story they copy in some YAML file, name their edits, mostly
+// load here (at least four in five), and draw every kind of edit; the
+// same seed writes the same bytes.
+func TestStorymutStoriesEdit(t *testing.T) {
+	corpus := storytest.Shared(t, "corpus")
+	stories, err := corpusStories(corpus)
+	if err != nil || len(stories) < 10 {
+		t.Fatalf("corpus stories: %d, error %v", len(stories), err)
+	}
+	n := 4 * len(stories)
+	write := func(dir string, n int, seed uint64) error { return writeStorymut(dir, n, seed, corpus) }
+	dir := writeSeeded(t, write, n, 640000, "000/origin.txt", "000/app.yaml", "001/app.yaml", "002/app.yaml")
+	assertDrawn(t, dir, []string{
+		"guard added:", "guard \"", "set: ", "-> set", "target ", "on_enter: effect added",
+		"say \"", "timeout added", "emit_intent ", "with ", "view +", "initial: ", "region ",
+		"import: ", "terminal", "world ", "{{ world.", "{% for x in",
+	})
+	loads := 0
+	for i := range n {
+		d := filepath.Join(dir, fmt.Sprintf("%03d", i))
+		origin, err := os.ReadFile(filepath.Join(d, "origin.txt"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(strings.TrimSpace(string(origin)), "\n")
+		if len(lines) < 2 {
+			t.Errorf("%s: origin.txt names no edit: %q", d, origin)
+		}
+		if strings.Contains(lines[0], "loads here") {
+			loads++
+		}
+		src := filepath.Join(corpus, strings.Fields(lines[0])[0])
+		if !changedSome(t, src, d) {
+			t.Errorf("%s: no YAML file differs from %s", d, src)
+		}
+		own, _ := readFixtures(filepath.Join(src, "flows"))
+		copied, _ := readFixtures(filepath.Join(d, "flows"))
+		if len(own) == 0 || len(copied) < len(own) {
+			t.Errorf("%s: %d fixtures, want the story's own %d", d, len(copied), len(own))
+		}
+	}
+	if loads*5 < n*4 {
+		t.Errorf("%d of %d edited stories load, want at least four in five", loads, n)
+	}
+}
+
+// changedSome reports that a YAML file under src outside flows/ has other
+// bytes in its copy under d.
+func changedSome(t *testing.T, src, d string) bool {
+	t.Helper()
+	changed := false
+	err := filepath.WalkDir(src, func(p string, e fs.DirEntry, err error) error {
+		if err != nil || e.IsDir() || !strings.HasSuffix(p, ".yaml") {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if strings.HasPrefix(rel, "flows"+string(filepath.Separator)) {
+			return nil
+		}
+		a, _ := os.ReadFile(p)
+		b, _ := os.ReadFile(filepath.Join(d, rel))
+		changed = changed || !bytes.Equal(a, b)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return changed
+}
+
+// An empty corpus directory is refused with its path and the fix.
+func TestStorymutNeedsStories(t *testing.T) {
+	empty := t.TempDir()
+	err := writeStorymut(t.TempDir(), 1, 1, empty)
+	if err == nil || !strings.Contains(err.Error(), empty) || !strings.Contains(err.Error(), "flow fixtures") {
+		t.Fatalf("error %v, want one naming %s", err, empty)
+	}
+}
