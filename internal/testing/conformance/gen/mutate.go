@@ -34,17 +34,9 @@ type corpusStory struct {
 // story's real fixtures and its model (mutate_fixture.go). from is the
 // corpus directory ("" for shared/corpus beside the repository).
 func writeMutate(dir string, n int, seed uint64, from string) error {
-	if from == "" {
-		if from = storytest.SharedDir("corpus"); from == "" {
-			return fmt.Errorf("-kind mutate: the corpus (shared/corpus beside the repository) is not here; name it with -from DIR")
-		}
-	}
-	stories, err := corpusStories(from)
+	from, stories, err := sourceStories("mutate", from)
 	if err != nil {
 		return err
-	}
-	if len(stories) == 0 {
-		return fmt.Errorf("-from %s: no story there has an app.yaml that loads and flow fixtures in flows/", from)
 	}
 	for i := range n {
 		s := seed + uint64(i)
@@ -179,4 +171,22 @@ func copyTree(src, dst string, skipFixtures bool) error {
 		}
 		return os.WriteFile(out, b, 0o644)
 	})
+}
+
+// sourceStories resolves -from (shared/corpus beside the repository when
+// empty) and lists its stories that load and have flow fixtures.
+func sourceStories(kind, from string) (string, []*corpusStory, error) {
+	if from == "" {
+		if from = storytest.SharedDir("corpus"); from == "" {
+			return "", nil, fmt.Errorf("-kind %s: the corpus (shared/corpus beside the repository) is not here; name it with -from DIR", kind)
+		}
+	}
+	stories, err := corpusStories(from)
+	if err != nil {
+		return "", nil, err
+	}
+	if len(stories) == 0 {
+		return "", nil, fmt.Errorf("-from %s: no story there has an app.yaml that loads and flow fixtures in flows/", from)
+	}
+	return from, stories, nil
 }

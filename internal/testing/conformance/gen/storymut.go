@@ -14,7 +14,6 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"kitsoki/internal/testing/storytest"
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/lint"
 	"kitsoki/pkg/story"
@@ -38,17 +37,9 @@ const storymutRefused = 6
 // loads; origin.txt names the story and the edits. About one story in
 // two also gets two mutate-style fixtures (mutate_fixture.go).
 func writeStorymut(dir string, n int, seed uint64, from string) error {
-	if from == "" {
-		if from = storytest.SharedDir("corpus"); from == "" {
-			return fmt.Errorf("-kind storymut: the corpus (shared/corpus beside the repository) is not here; name it with -from DIR")
-		}
-	}
-	stories, err := corpusStories(from)
+	from, stories, err := sourceStories("storymut", from)
 	if err != nil {
 		return err
-	}
-	if len(stories) == 0 {
-		return fmt.Errorf("-from %s: no story there has an app.yaml that loads and flow fixtures in flows/", from)
 	}
 	for i := range n {
 		s := seed + uint64(i)
