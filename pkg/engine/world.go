@@ -272,9 +272,18 @@ func coerceDeclared(vars []WorldVar, key string, v any) (out any, coerced bool) 
 		return v, false
 	}
 	switch t := declaredType(vars, key); strings.ToLower(t) {
-	case "int", "integer", "float", "number", "bool", "boolean":
-		if c, err := parseTyped(s, t); err == nil {
-			return c, true
+	case "bool", "boolean":
+		// only "true" and "false" as written, as upstream ("True",
+		// " true", "1" stay strings; conformance values-set-coercion-exact)
+		if s == "true" || s == "false" {
+			return s == "true", true
+		}
+	case "int", "integer", "float", "number":
+		// a number with spaces around it stays a string, as upstream
+		if s == strings.TrimSpace(s) {
+			if c, err := parseTyped(s, t); err == nil {
+				return c, true
+			}
 		}
 	}
 	return v, false
