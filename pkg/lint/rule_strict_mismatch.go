@@ -57,13 +57,17 @@ func checkStrictMismatch(c *checker) {
 }
 
 // parsesAs reports whether s reads as a value of a bool, int or float
-// world type, and that value as YAML would write it.
+// world type, as the engine coerces a set (exactly true/false, a number
+// with no spaces around it), and that value as YAML would write it.
 func parsesAs(s, typ string) (string, bool) {
-	t := strings.TrimSpace(s)
+	t := s
+	if strings.TrimSpace(s) != s {
+		return "", false
+	}
 	switch strings.ToLower(typ) {
 	case "bool", "boolean":
-		if b, err := strconv.ParseBool(t); err == nil {
-			return strconv.FormatBool(b), true
+		if s == "true" || s == "false" {
+			return s, true
 		}
 	case "int", "integer":
 		if n, err := strconv.ParseInt(t, 10, 64); err == nil {
