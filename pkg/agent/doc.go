@@ -10,7 +10,7 @@
 // bundled form, with:, a deep-copied read-only world, a soft deadline inside
 // the hard one, the deterministic call id of internal/agentcall); report agent.call.start with the
 // request as the plugin receives it (request_log.go); call the transport
-// under the hard deadline (defaultTimeout unless set; a late answer is
+// under the hard deadline (DefaultTimeout unless set; a late answer is
 // discarded and recorded); enforce the sub-event rules (namespace "<alias>.",
 // matching call_id, timestamps re-stamped into the call window,
 // all-or-nothing); validate the submission against the schema; report the

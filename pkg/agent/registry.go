@@ -18,12 +18,9 @@ import (
 	"kitsoki/pkg/story"
 )
 
-// defaultTimeout is the hard deadline of an agent call when neither the call
-// nor the registry sets one.
-const defaultTimeout = 10 * time.Minute
-
-// DefaultTimeout is the hard deadline of a call that sets none.
-const DefaultTimeout = defaultTimeout
+// DefaultTimeout is the hard deadline of an agent call when neither the
+// call nor the registry sets one.
+const DefaultTimeout = 10 * time.Minute
 
 // RegistryOptions configures NewRegistry.
 type RegistryOptions struct {
@@ -120,7 +117,7 @@ func NewRegistryFromPlugins(plugins map[string]*story.AgentPlugin, opts Registry
 		seqs:       map[string]int{},
 	}
 	if r.timeout <= 0 {
-		r.timeout = defaultTimeout
+		r.timeout = DefaultTimeout
 	}
 	if r.schemas == nil {
 		r.schemas = schema.NewCompiler(opts.StoryDir)
