@@ -103,6 +103,16 @@ func (r *runner) landDue(ctx context.Context, vc *VirtualClock) error {
 	return r.stepDue(ctx, now, now, false, &Turn{}, "engine: jobs did not settle after 10000 completions (a job that keeps starting jobs)")
 }
 
+// landBetween lands, before a user turn, the completions a real-clock
+// session has received and, on a virtual clock, the jobs already due.
+func (r *runner) landBetween(ctx context.Context) error {
+	r.drainJobs(ctx)
+	if vc, ok := r.clock.(*VirtualClock); ok {
+		return r.landDue(ctx, vc)
+	}
+	return nil
+}
+
 // nextDueJob is the settled job due first by end that has not been
 // applied (a job waiting for a clarification answer is not due; an
 // answered one is due no earlier than the advance's start, and only with

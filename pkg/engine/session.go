@@ -169,13 +169,20 @@ func Start(ctx context.Context, m *Machine, o SessionOptions) (*Session, error) 
 func (s *Session) Fire(ctx context.Context, in Input) (*Turn, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.r.drainJobs(ctx)
-	if vc, ok := s.r.clock.(*VirtualClock); ok {
-		if err := s.r.landDue(ctx, vc); err != nil {
-			return nil, err
-		}
+	if err := s.r.landBetween(ctx); err != nil {
+		return nil, err
 	}
 	return s.r.userTurn(ctx, in)
+}
+
+// Land lands what upstream's job listener lands between the turns (the
+// completions received and, on a virtual clock, the jobs already due), as
+// Fire does first. A caller that reads the state a user turn starts from
+// (a flow rig stamping the turn's events) calls it before reading.
+func (s *Session) Land(ctx context.Context) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.r.landBetween(ctx)
 }
 
 // Advance moves a virtual clock by d, firing in time order every timeout

@@ -590,6 +590,15 @@ func (fr *fixtureRun) turn(ctx context.Context, t *Turn) (tr *TurnResult, ok boo
 			c.fail(t.at("world_override"), "world_override: %v", err)
 		}
 	}
+	if in != nil {
+		// Upstream's listener lands a finished job between the turns: the
+		// turn's events carry the state it left (conformance
+		// job-landing-moves-turn-start).
+		if err := s.Land(ctx); err != nil {
+			fr.fatal(t.Pos, "turn %d: the session cannot go on: %v", t.Index+1, err)
+			return nil, false
+		}
+	}
 	before := s.World()
 	from := s.State()
 	var out outcome
