@@ -69,12 +69,15 @@ func emitNameSlots(e *Effect, env map[string]any) (string, map[string]any, error
 // gate is checked once per list, before its first emit, at the state
 // that emit fires at (a stop drops the whole list; a sibling fired where
 // an earlier hop landed records no gate_decided: TestGateDecidedOncePerEmitList).
-// The hops' calls are queued on st. A terminal state does not stop the chain
-// (a hop into it still fires its on_enter emits); an exit does.
+// The hops' calls are queued on st. Neither a terminal state nor an exit
+// stops the chain: a hop into a terminal state still fires its on_enter
+// emits, and an emit left after an exit fails there, having no arm.
 func (r *runner) dispatchEmits(ctx context.Context, emits []pendingEmit, depth int, st *step) error {
 	for i, pe := range emits {
 		if r.ended && r.outcome == OutcomeExit {
-			return nil
+			// an exit has no arms: the rest of the list fails there
+			// (conformance emit-after-exit)
+			return r.noArmMatched(pe.name)
 		}
 		if depth+1 > maxEmitDepth {
 			return fmt.Errorf("emit_intent: dispatch exceeded max depth (%d) at state %q — likely a cyclic emit chain", maxEmitDepth, r.statePath())
