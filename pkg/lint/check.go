@@ -102,6 +102,7 @@ func passes() []pass {
 		{ruleUnreachable, checkUnreachable},
 		{ruleDecideSchema, checkDecideSchema},
 		{ruleEmitAfterBind, checkEmitAfterBind},
+		{ruleEmitAfterExit, checkEmitAfterExit},
 		{ruleViewRoot, checkViewRoot},
 		{ruleHostRunInts, checkHostRunInts},
 		{ruleBareName, checkBareNames},

@@ -1,0 +1,122 @@
+package lint
+
+import (
+	"fmt"
+	"strings"
+
+	"kitsoki/pkg/diag"
+	"kitsoki/pkg/story"
+)
+
+var ruleEmitAfterExit = &Rule{ID: "emit-after-exit", Severity: diag.Warning, LintOnly: true,
+	Summary: "an unguarded emit_intent follows, in the same list, an emit whose arm reaches @exit: it is still dispatched, at __exit__<name>, where no arm takes it, and the turn fails",
+	Example: "effects:\n  - emit_intent: finish   # its arm targets @exit:done\n  - emit_intent: notify"}
+
+// checkEmitAfterExit warns about an emit_intent listed after one that
+// certainly exits. The engine, as the existing one, does not stop an emit
+// list at an exit: the next emit is dispatched at __exit__<name>, which
+// has no arms, so the turn fails (at walk time the run ends; in the
+// post-bind pass the round is discarded: conformance emit-after-exit).
+// Only what is certain is reported: the list is followed from its
+// dispatch state while each earlier emit names a literal intent whose
+// first arm there is unguarded and stays without emits of its own; an
+// emit (guarded or not) whose first arm is an unguarded @exit: makes
+// every unguarded emit after it fail whenever it fires.
+func checkEmitAfterExit(c *checker) {
+	c.eachTransition(func(s *story.State, intent string, _ int, t *story.Transition) {
+		tg, err := s.Resolve(t.Target)
+		if err != nil {
+			return
+		}
+		where := fmt.Sprintf("state %q intent %q", s.Path, intent)
+		switch tg.Kind {
+		case story.TargetStay:
+			c.emitsAfterExit(s, t.Effects, where)
+		case story.TargetState:
+			if tg.State.Import == nil {
+				c.emitsAfterExit(c.descend(tg.State), t.Effects, where)
+			}
+		}
+	})
+	for _, s := range c.states() {
+		if len(s.Children) == 0 {
+			c.emitsAfterExit(s, s.OnEnter, fmt.Sprintf("state %q on_enter", s.Path))
+		}
+	}
+}
+
+// emitsAfterExit follows the emit_intent entries of effs, dispatched at
+// the leaf at, and warns about each one after an emit that exits.
+func (c *checker) emitsAfterExit(at *story.State, effs []*story.Effect, where string) {
+	if at == nil || at.Parallel || len(at.Children) > 0 || inParallel(at) {
+		return
+	}
+	exit, by := "", ""
+	for _, e := range effs {
+		name := strings.TrimSpace(e.EmitIntent())
+		if name == "" {
+			continue
+		}
+		if exit != "" {
+			if e.When != "" {
+				// a guard decided where the chain reaches it may be
+				// false whenever the exit fires (the corpus's
+				// conflict-resolve: ok → resolved, !ok → escalate)
+				continue
+			}
+			c.rep.Warnf(e.PosOf("emit_intent"), ruleEmitAfterExit,
+				"%s: emit_intent %q comes after emit_intent %q, which reaches @exit:%s when it fires; the engine does not stop the list at an exit, so %q is then dispatched at __exit__%s, where no arm takes it, and the turn fails (move it before %q, or drop it)",
+				where, name, by, exit, name, exit, by)
+			continue
+		}
+		if story.IsTemplated(name) {
+			return
+		}
+		arm := firstArm(at, name)
+		if arm == nil || arm.When != "" {
+			return
+		}
+		tg, err := at.Resolve(arm.Target)
+		switch {
+		case err != nil:
+			return
+		case tg.Kind == story.TargetExit:
+			exit, by = tg.Exit, name
+		case tg.Kind == story.TargetStay && !hasEmit(arm.Effects):
+		default:
+			return
+		}
+	}
+}
+
+// firstArm is the first arm for intent on at or its nearest ancestor with
+// an on: entry for it, as the engine looks an emitted intent up.
+func firstArm(at *story.State, intent string) *story.Transition {
+	for s := at; s != nil; s = s.Parent {
+		if s.HasOn(intent) {
+			if arms := s.Arms(intent); len(arms) > 0 {
+				return arms[0]
+			}
+			return nil
+		}
+	}
+	return nil
+}
+
+func hasEmit(effs []*story.Effect) bool {
+	for _, e := range effs {
+		if e.EmitIntent() != "" {
+			return true
+		}
+	}
+	return false
+}
+
+func inParallel(s *story.State) bool {
+	for p := s.Parent; p != nil; p = p.Parent {
+		if p.Parallel {
+			return true
+		}
+	}
+	return false
+}
