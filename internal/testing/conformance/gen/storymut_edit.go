@@ -42,6 +42,7 @@ type storyNodes struct {
 	imports []*yaml.Node // each import's definition
 	exits   []string
 	intents []string
+	decls   []*yaml.Node // each intent's declaration (app and state intents:)
 }
 
 // storyRootOf is the nearest directory above p holding an app.yaml.
@@ -85,6 +86,7 @@ func collectNodes(fs []*yfile) *storyNodes {
 				parent.kids = append(parent.kids, st)
 			}
 			sn.states = append(sn.states, st)
+			sn.addDecls(mapGet(v, "intents"))
 			walkEffects(mapGet(v, "on_enter"))
 			walkEffects(mapGet(v, "on_exit"))
 			on := mapGet(v, "on")
@@ -119,8 +121,25 @@ func collectNodes(fs []*yfile) *storyNodes {
 		}
 		sn.exits = append(sn.exits, mapKeys(mapGet(f.root, "exits"))...)
 		sn.intents = append(sn.intents, mapKeys(mapGet(f.root, "intents"))...)
+		sn.addDecls(mapGet(f.root, "intents"))
 	}
 	return sn
+}
+
+// addDecls collects the intent declarations of an intents: mapping,
+// turning a null declaration (`go:`) into an empty mapping.
+func (sn *storyNodes) addDecls(in *yaml.Node) {
+	if in == nil || in.Kind != yaml.MappingNode {
+		return
+	}
+	for i := 1; i < len(in.Content); i += 2 {
+		if d := in.Content[i]; d.Kind == yaml.MappingNode {
+			sn.decls = append(sn.decls, d)
+		} else if d.Kind == yaml.ScalarNode && (d.Tag == "!!null" || d.Value == "") {
+			in.Content[i] = node("{}")
+			sn.decls = append(sn.decls, in.Content[i])
+		}
+	}
 }
 
 // editStory parses the story copied to d, applies one to four edits and
@@ -134,7 +153,7 @@ func (g *gen) editStory(cs *corpusStory, d string) ([]string, error) {
 	edits := []func(*storyNodes) string{
 		g.editGuard, g.editGuard, g.editSet, g.editSet, g.editIncrement, g.editTarget, g.editTarget,
 		g.editLifecycle, g.editSay, g.editTimeout, g.editEmit, g.editWith, g.editView, g.editView, g.editView, g.editView,
-		g.editInitial, g.editRegion, g.editImport, g.editTerminal, g.editWorld,
+		g.editInitial, g.editRegion, g.editImport, g.editTerminal, g.editWorld, g.editSlot, g.editSlot,
 	}
 	var out []string
 	want := 1 + g.rnd.IntN(4)
