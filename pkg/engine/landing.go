@@ -77,3 +77,28 @@ func (r *runner) flushHeld(held []Event) error {
 	}
 	return nil
 }
+
+// dispatchSynthetic dispatches the calls of a turn no user intent asked
+// for (a timeout's landing, a completion's chain) with their events held.
+// Upstream renders the resting state's view after such a dispatch and,
+// when that render fails, loses the dispatch: its events and its world
+// writes (binds, last_job_id) are gone, though what the calls did stays
+// done — a job one submitted still runs and lands (conformance
+// synthetic-view-drops-dispatch).
+func (r *runner) dispatchSynthetic(ctx context.Context, calls []pendingCall) (*redirect, error) {
+	pre := r.landingWorld()
+	var held []Event
+	prev := r.t.tentative
+	r.t.tentative = &held
+	rd, err := r.dispatchCalls(ctx, calls)
+	r.t.tentative = prev
+	if err == nil && rd == nil && len(calls) > 0 && r.landingViewFails(ctx) {
+		r.note(Note{Kind: "view", State: r.statePath(), Text: "the view cannot render after the calls: their results are dropped, as upstream"})
+		r.world, r.written, r.journal = pre.world, pre.writtenHow, pre.journal
+		return nil, nil
+	}
+	if e := r.flushHeld(held); e != nil {
+		return rd, e
+	}
+	return rd, err
+}

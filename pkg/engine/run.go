@@ -434,6 +434,7 @@ func (r *runner) beginTurn() {
 // the turn fails, and the Turn to fill.
 func (r *runner) beginSyntheticTurn() (from string, sv saved, t *Turn) {
 	r.beginTurn()
+	r.t.synthetic = true
 	from = r.statePath()
 	sv = r.save()
 	r.turn++

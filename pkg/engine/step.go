@@ -31,7 +31,11 @@ func (r *runner) settle(ctx context.Context, st *step) error {
 				c.originAt = nil
 			}
 		}
-		rd, err := r.dispatchCalls(ctx, st.calls)
+		dispatch := r.dispatchCalls
+		if r.t.synthetic {
+			dispatch = r.dispatchSynthetic
+		}
+		rd, err := dispatch(ctx, st.calls)
 		st.calls = nil
 		if err != nil {
 			return err

@@ -29,8 +29,12 @@ type turn struct {
 	// view (a parallel root re-placing its regions, ancestor.go)
 	noView bool
 	// hop: the arm being taken is an emit hop's (fire's depth > 0)
-	hop  bool
-	said []string
+	hop bool
+	// synthetic: a turn no user intent asked for (a timeout, a
+	// background completion), whose dispatch a failing view drops
+	// (dispatchSynthetic)
+	synthetic bool
+	said      []string
 	// rerender: upstream renders this turn's view again after its calls
 	// (story-runtime §8), without the turn's slots, its say narration and
 	// the transition's view: a call bound something, submitted a job, was
