@@ -325,7 +325,7 @@ func (fr *fixtureRun) initialWorld() (map[string]any, bool) {
 	}
 	seedRig(world)
 	for _, kv := range fr.fx.InitialWorld {
-		world[kv.Key] = jsonvalue.CopyNilAsEmpty(kv.Value)
+		world[kv.Key] = fr.legacyWhole(jsonvalue.CopyNilAsEmpty(kv.Value))
 	}
 	return world, true
 }
@@ -586,7 +586,7 @@ func (fr *fixtureRun) turn(ctx context.Context, t *Turn) (tr *TurnResult, ok boo
 	}
 	if len(t.WorldOverride) > 0 {
 		// Written before the intent, so its guards see them (§3.1).
-		if err := s.Override(ctx, kvMap(t.WorldOverride)); err != nil {
+		if err := s.Override(ctx, fr.legacyWhole(kvMap(t.WorldOverride)).(map[string]any)); err != nil {
 			c.fail(t.at("world_override"), "world_override: %v", err)
 		}
 	}
@@ -633,7 +633,7 @@ func (fr *fixtureRun) input(t *Turn) (in *engine.Input, sent map[string]any, ok 
 		// No slots: key means no slots map at all (upstream's payload
 		// carries slots: null then); slots: {} is an empty one.
 		if t.Intent.Slots != nil {
-			sent = jsonvalue.CopyNilAsEmpty(kvMap(t.Intent.Slots)).(map[string]any)
+			sent = yamlWhole(jsonvalue.CopyNilAsEmpty(kvMap(t.Intent.Slots))).(map[string]any)
 		}
 		if !fr.legacy {
 			renderSlots(sent, fr.sess.World())
