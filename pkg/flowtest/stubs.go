@@ -35,7 +35,7 @@ func (s *Stub) answer(c *host.Call) (host.Result, error) {
 	if e.InfraError != "" {
 		return res, errors.New(e.InfraError)
 	}
-	res.Data, res.Error = jsonvalue.CopyMap(e.Data), e.Error
+	res.Data, res.Error = yamlWhole(jsonvalue.CopyMap(e.Data)).(map[string]any), e.Error
 	return res, nil
 }
 
