@@ -89,6 +89,10 @@ func TestGraphCoverprofile(t *testing.T) {
 // kitsoki test --cover -v lists each unreached move with a kitsoki run
 // command that reaches the state it leaves from.
 func TestCoverPathHints(t *testing.T) {
+	// The corpus is found from the checkout: look it up before leaving it
+	// (looked up after the first Chdir, it was never found and the corpus
+	// half of this test always skipped).
+	corpus := storytest.Corpus(t, ".")
 	dir := storytest.TempTree(t, map[string]string{"app.yaml": coverGraphStory, "flows/go.yaml": coverGraphFlow})
 	t.Chdir(dir)
 	code, out, errOut := runCmd(t, "test", ".", "--cover", "-v")
@@ -104,7 +108,7 @@ func TestCoverPathHints(t *testing.T) {
 		t.Errorf("hints without -v:\n%s", out)
 	}
 	// a story that loads only under the DIR of a DIR/... argument gets --root DIR
-	t.Chdir(storytest.Corpus(t, "."))
+	t.Chdir(corpus)
 	code, out, errOut = runCmd(t, "test", "imports_smoke/...", "--cover", "-v")
 	want = "      to reach sub.working: kitsoki run imports_smoke/parent --root imports_smoke --intent begin_substory --intent sub__start_work\n"
 	if code != 0 || !strings.Contains(out, want) {

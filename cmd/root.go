@@ -179,6 +179,12 @@ func Run(args []string, stdout, stderr io.Writer) int {
 
 // runIO is Run with a standard input (nil: the process's).
 func runIO(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return runIOContext(context.Background(), args, stdin, stdout, stderr)
+}
+
+// runIOContext is runIO under ctx: a test ends a run at the moment it
+// chooses (once a call is under way) instead of on a wall-clock --timeout.
+func runIOContext(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	root := newRootFor(stdout, stderr, args)
 	if isCompletionRequest(args) {
 		addCompletions(root)
@@ -187,7 +193,7 @@ func runIO(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		root.SetIn(stdin)
 	}
 	root.SetArgs(args)
-	err := root.Execute()
+	err := root.ExecuteContext(ctx)
 	if err == nil {
 		return exitOK
 	}

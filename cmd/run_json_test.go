@@ -2,10 +2,15 @@ package cmd
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
@@ -22,8 +27,14 @@ func runSchemaT(t *testing.T) *jsonschema.Schema {
 // and the decoded stdout, which must satisfy run.schema.json.
 func runJSONOut(t *testing.T, sch *jsonschema.Schema, args ...string) (int, map[string]any) {
 	t.Helper()
+	return runJSONOutContext(t, context.Background(), sch, args...)
+}
+
+// runJSONOutContext is runJSONOut under ctx.
+func runJSONOutContext(t *testing.T, ctx context.Context, sch *jsonschema.Schema, args ...string) (int, map[string]any) {
+	t.Helper()
 	var out, errb bytes.Buffer
-	code := Run(append([]string{"run", "--json", "--trace", filepath.Join(t.TempDir(), "t.jsonl")}, args...), &out, &errb)
+	code := runIOContext(ctx, append([]string{"run", "--json", "--trace", filepath.Join(t.TempDir(), "t.jsonl")}, args...), nil, &out, &errb)
 	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(out.Bytes()))
 	if err != nil {
 		t.Fatalf("stdout is not one JSON value: %v\n%q\nstderr: %s", err, out.String(), errb.String())
@@ -115,11 +126,22 @@ states:
 		t.Fatalf("rested run: %d %v", code, m)
 	}
 
-	slow := writeStory(t, slowStory)
-	code, m = runJSONOut(t, sch, slow, "--timeout", "2s") // time for the call to start on a loaded machine
+	// The run's deadline passes while its one call runs: the test ends the
+	// run's context once the command has started (it touches a file), so
+	// no clock decides whether the call was under way.
+	started := filepath.Join(t.TempDir(), "started")
+	slow := writeStory(t, strings.Replace(slowStory, `cmd: "sleep 30"`, fmt.Sprintf(`cmd: "touch '%s'; sleep 600"`, started), 1))
+	ctx := newFiredDeadline()
+	go func() {
+		waitFor(func() bool { _, err := os.Stat(started); return err == nil || ctx.Err() != nil }, time.Minute) // a hang guard
+		ctx.fire()
+	}()
+	code, m = runJSONOutContext(t, ctx, sch, slow, "--timeout", "10m")
+	ctx.fire() // ends the watcher if the run ended without starting its call
 	calls = m["calls"].([]any)
-	if code != 1 || m["outcome"] != "failed" || len(calls) != 1 || calls[0].(map[string]any)["error"].(map[string]any)["kind"] != "interrupted" {
-		t.Fatalf("run stopped by --timeout: %d %v", code, m)
+	if code != 1 || m["outcome"] != "failed" || len(calls) != 1 || calls[0].(map[string]any)["error"].(map[string]any)["kind"] != "interrupted" ||
+		!strings.Contains(m["error"].(string), "--timeout 10m0s reached") {
+		t.Fatalf("run stopped by its deadline: %d %v", code, m)
 	}
 
 	invalid := writeStory(t, "app: { id: bad, version: 0.1.0 }\nroot: nowhere\nstates:\n  s: { terminal: true }\n")
@@ -184,5 +206,30 @@ func TestClassifyCallError(t *testing.T) {
 	}
 	if classifyCallError("host.run", "", true) != nil {
 		t.Error("an ok call has an error")
+	}
+}
+
+// firedDeadline is a context whose deadline passes when the test says so
+// (fire), not on a clock: Err is then context.DeadlineExceeded, as for a
+// --timeout that was reached.
+type firedDeadline struct {
+	context.Context
+	done chan struct{}
+	once sync.Once
+}
+
+func newFiredDeadline() *firedDeadline {
+	return &firedDeadline{Context: context.Background(), done: make(chan struct{})}
+}
+
+func (c *firedDeadline) fire()                 { c.once.Do(func() { close(c.done) }) }
+func (c *firedDeadline) Done() <-chan struct{} { return c.done }
+
+func (c *firedDeadline) Err() error {
+	select {
+	case <-c.done:
+		return context.DeadlineExceeded
+	default:
+		return nil
 	}
 }

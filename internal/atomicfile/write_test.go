@@ -40,19 +40,27 @@ func TestWriteRefusesDirectory(t *testing.T) {
 	}
 }
 
+// A directory the user cannot write: a read-only mode, or as root (CI runs
+// as root, where the mode does not stop a write) Linux's immutable attribute.
 func TestWriteFailureLeavesTargetAndNoTemp(t *testing.T) {
-	if runtime.GOOS == "windows" || os.Geteuid() == 0 {
-		t.Skip("needs a directory the user cannot write (not as root, not on Windows)")
+	if runtime.GOOS == "windows" {
+		t.Skip("needs a directory the user cannot write (not on Windows)")
 	}
 	dir := t.TempDir()
 	path := filepath.Join(dir, "r.txt")
 	if err := os.WriteFile(path, []byte("old"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Chmod(dir, 0o555); err != nil {
-		t.Fatal(err)
+	if os.Geteuid() == 0 {
+		if err := makeUnwritable(t, dir); err != nil {
+			t.Skipf("as root, needs the immutable attribute on %s: %v", dir, err)
+		}
+	} else {
+		if err := os.Chmod(dir, 0o555); err != nil {
+			t.Fatal(err)
+		}
+		defer os.Chmod(dir, 0o755)
 	}
-	defer os.Chmod(dir, 0o755)
 	err := Write(path, []byte("new"), 0o644)
 	if err == nil || !strings.HasPrefix(err.Error(), "cannot create a file in "+dir+": ") || strings.Contains(err.Error(), ".tmp-") {
 		t.Fatalf("err = %v", err)

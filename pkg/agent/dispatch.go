@@ -152,7 +152,7 @@ func (r *Registry) Dispatch(ctx context.Context, c Call) (*Result, error) {
 	// The persona model travels beside the request (the wire has no model
 	// field); transports that can honour it (builtin.claude_cli) read it.
 	tctx := withCall(ctx, callExtras{model: c.Model, systemPrompt: sysPrompt, inherit: inherit})
-	resp, late, askErr := askWithDeadline(tctx, t, alias, req, timeout)
+	resp, late, askErr := askWithDeadline(tctx, t, alias, req, timeout, r.lateWait())
 	if askErr != nil {
 		st.late = late
 		return st.fail(askErr)
@@ -378,9 +378,9 @@ type askOutcome struct {
 // its own goroutine so that a transport ignoring ctx cannot hold the call
 // past the deadline. When the deadline passes, the transport is cancelled
 // and (unless the caller's own context ended: an interrupted run does not
-// wait) given lateGrace to return; an answer it still produces is late: it
+// wait) given grace (lateGrace) to return; an answer it still produces is late: it
 // is returned as such (for the record) and never used.
-func askWithDeadline(ctx context.Context, t Transport, alias string, req *AskRequest, timeout time.Duration) (*AskResponse, *AskResponse, *AskError) {
+func askWithDeadline(ctx context.Context, t Transport, alias string, req *AskRequest, timeout, grace time.Duration) (*AskResponse, *AskResponse, *AskError) {
 	cctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	ch := make(chan askOutcome, 1)
@@ -405,7 +405,7 @@ func askWithDeadline(ctx context.Context, t Transport, alias string, req *AskReq
 				if o.err == nil && o.resp != nil {
 					late = o.resp
 				}
-			case <-time.After(lateGrace):
+			case <-time.After(grace):
 			}
 		}
 		return nil, late, deadlineError(ctx, alias, cctx.Err(), timeout)

@@ -82,6 +82,8 @@ type Registry struct {
 	seqs  map[string]int // "<session>\x00<turn>\x00<state>" -> next seq
 
 	hooks atomic.Value // hooksBox; SetHooks (hooks.go)
+
+	lateGraceOverride time.Duration // lateWait (request_log.go); 0 = lateGrace
 }
 
 // NewRegistryFromPlugins is NewRegistry for a bare alias -> declaration map

@@ -19,6 +19,15 @@ import (
 // recorded as discarded rather than lost without a trace.
 const lateGrace = 2 * time.Second
 
+// lateWait is the registry's lateGrace: lateGraceOverride when set (a test
+// whose late answer must be recorded however loaded the machine is).
+func (r *Registry) lateWait() time.Duration {
+	if r.lateGraceOverride > 0 {
+		return r.lateGraceOverride
+	}
+	return lateGrace
+}
+
 // softDeadline is AskRequest.deadline: the earliest of the caller's
 // Deadline, the call's hard timeout and the context's own deadline (a
 // run's --timeout), so a plugin is never told it has longer than it has.

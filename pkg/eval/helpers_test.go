@@ -115,7 +115,9 @@ const fixturePrompt = `PR {{ args.pr_id }} merged at "{{ args.merge_sha }}". Cla
 `
 
 // fixtureDataset is the dataset the runner tests use; @PROFILES@ etc. are
-// replaced per test.
+// replaced per test. Its p95 bar is a generous 30s: a candidate that passes
+// must answer within it on a loaded machine (the evalplugin's slow model
+// sleeps past it).
 const fixtureDataset = `kind: agent_eval
 app: ../app.yaml
 call: merge_judge
@@ -123,7 +125,7 @@ agent: judge
 task:
   goal: "Classify a landed merge."
   boundedness: {max_turns: 1, tool_policy: none, prepared_context: true}
-  adherence_bar: {min_pass_rate: 0.9, max_p95_latency_ms: 2000, max_avg_cost_usd: 0.0015}
+  adherence_bar: {min_pass_rate: 0.9, max_p95_latency_ms: 30000, max_avg_cost_usd: 0.0015}
 matrix:
   profiles: [@PROFILES@]
   models:

@@ -79,7 +79,10 @@ func TestTwoProcessesDownloadOnceAndBothSucceed(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer child.Process.Kill()
-	for fs.sent.Load() == 0 {
+	for deadline := time.Now().Add(time.Minute); fs.sent.Load() == 0; { // a hang guard
+		if time.Now().After(deadline) {
+			t.Fatal("the child's download sent no byte in a minute (did it start?)")
+		}
 		time.Sleep(5 * time.Millisecond)
 	}
 	p, err := LoadPins(overlay)

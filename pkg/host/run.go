@@ -41,6 +41,9 @@ const maxRunOutput = 4 << 20
 // stdout_json? | stdout_json_parse_error?}; a timeout adds timed_out.
 type runHandler struct {
 	selfDir string // prepended to PATH ("" = none)
+	// withTimeout makes the context of a call with timeout: (nil =
+	// context.WithTimeout); a test ends it when the command has started.
+	withTimeout func(context.Context, time.Duration) (context.Context, context.CancelFunc)
 }
 
 func (h runHandler) Call(ctx context.Context, c *Call) (Result, error) {
@@ -67,8 +70,12 @@ func (h runHandler) Call(ctx context.Context, c *Call) (Result, error) {
 
 	runCtx := ctx
 	if timeout > 0 {
+		withTimeout := context.WithTimeout
+		if h.withTimeout != nil {
+			withTimeout = h.withTimeout
+		}
 		var cancel context.CancelFunc
-		runCtx, cancel = context.WithTimeout(ctx, timeout)
+		runCtx, cancel = withTimeout(ctx, timeout)
 		defer cancel()
 	}
 	cmd := sp.command()

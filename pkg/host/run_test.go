@@ -140,18 +140,38 @@ func TestHostRunTimeouts(t *testing.T) {
 		t.Skip("uses a POSIX shell")
 	}
 	env := Env{WorkDir: t.TempDir()}
-	// The output before the timeout is kept: 2s is for the shell to reach
-	// its echo on a loaded machine; the short forms below check no output.
-	for _, to := range []any{"2s", "100ms", 0.1, "0.1"} {
+	// The output before the timeout is kept. The timeout's context ends
+	// once the command has written its line and touched a file (no clock
+	// decides whether the echo ran first); each short form below fires on
+	// the clock and checks no output.
+	started := filepath.Join(t.TempDir(), "started")
+	h := runHandler{withTimeout: func(ctx context.Context, _ time.Duration) (context.Context, context.CancelFunc) {
+		ctx, cancel := context.WithCancel(ctx)
+		go func() {
+			for deadline := time.Now().Add(time.Minute); ctx.Err() == nil && time.Now().Before(deadline); { // a hang guard
+				if _, err := os.Stat(started); err == nil {
+					break
+				}
+				time.Sleep(5 * time.Millisecond)
+			}
+			cancel()
+		}()
+		return ctx, cancel
+	}}
+	res, err := call(t, h, env, map[string]any{"cmd": "echo started; touch '" + started + "'; sleep 600", "timeout": "2s"})
+	if err != nil {
+		t.Fatalf("infra error %v", err)
+	}
+	if res.Error != "host.run: timed out after 2s" || res.Data["timed_out"] != true || res.Data["exit_code"] != -1 || res.Data["ok"] != false || res.Data["stdout"] != "started\n" {
+		t.Errorf("the output before the timeout was lost: %+v", res)
+	}
+	for _, to := range []any{"100ms", 0.1, "0.1"} {
 		res, err := call(t, runH(), env, map[string]any{"cmd": "echo started; sleep 30", "timeout": to})
 		if err != nil {
 			t.Fatalf("timeout %v: infra error %v", to, err)
 		}
 		if !strings.HasPrefix(res.Error, "host.run: timed out after ") || res.Data["timed_out"] != true || res.Data["exit_code"] != -1 || res.Data["ok"] != false {
 			t.Errorf("timeout %v: %+v", to, res)
-		}
-		if to == "2s" && res.Data["stdout"] != "started\n" {
-			t.Errorf("timeout %v: the output before it was lost: %+v", to, res)
 		}
 	}
 	// integer seconds (YAML literal, any integer kind) are accepted; long
@@ -180,7 +200,9 @@ func TestHostRunCancelKillsProcessTree(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		_, err := runH().Call(ctx, &Call{Args: map[string]any{"cmd": "sleep 30 & echo $! > " + pidFile + "; wait"}})
+		// sleep outlives the hang guards below: a grandchild the cancel
+		// missed is still there when they end.
+		_, err := runH().Call(ctx, &Call{Args: map[string]any{"cmd": "sleep 600 & echo $! > " + pidFile + "; wait"}})
 		done <- err
 	}()
 	var pid string
@@ -209,6 +231,7 @@ func TestHostRunCancelKillsProcessTree(t *testing.T) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+	exec.Command("kill", "-9", pid).Run()
 	t.Errorf("grandchild %s survived the cancel", pid)
 }
 

@@ -1,6 +1,7 @@
 package host
 
 import (
+	"cmp"
 	"fmt"
 	"math/bits"
 
@@ -54,8 +55,9 @@ func checkedOpOf(tok syntax.Token, assign bool) (checkedOp, bool) {
 	return checkedOp{}, false
 }
 
-// memBudget counts the large values one call produced.
-type memBudget struct{ big int64 }
+// memBudget counts the large values one call produced, up to limit
+// (0 = maxBigBytes).
+type memBudget struct{ big, limit int64 }
 
 func (m *memBudget) charge(n uint64) error {
 	if m == nil { // a context built without a script (tests)
@@ -69,8 +71,8 @@ func (m *memBudget) charge(n uint64) error {
 	}
 	if n >= bigValue {
 		m.big += int64(n)
-		if m.big > maxBigBytes {
-			return fmt.Errorf("the script made more than %d bytes of large values; it was stopped to keep memory bounded", maxBigBytes)
+		if limit := cmp.Or(m.limit, maxBigBytes); m.big > limit {
+			return fmt.Errorf("the script made more than %d bytes of large values; it was stopped to keep memory bounded", limit)
 		}
 	}
 	return nil

@@ -34,6 +34,9 @@ type StarlarkOptions struct {
 	NoNetwork  bool
 	// MaxSteps bounds a script's execution steps (0 = defaultStarlarkSteps).
 	MaxSteps uint64
+	// bigBytes replaces maxBigBytes (0 = maxBigBytes): a test that fills
+	// the budget list element by element does it in a smaller one.
+	bigBytes int64
 }
 
 // defaultStarlarkSteps is the default execution step limit of a script,
@@ -178,7 +181,7 @@ func (h *starlarkRun) Call(ctx context.Context, c *Call) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	mem := &memBudget{}
+	mem := &memBudget{limit: h.o.bigBytes}
 	sctx := &scriptCtx{o: &h.o, ctx: ctx, storyDir: storyDir, world: world, mem: mem}
 	ctxVal, err := sctx.value(inputs)
 	if err != nil {

@@ -51,7 +51,7 @@ func newHookedRegistry(t *testing.T, chain *Chain) (*agent.Registry, *agenttest.
 func TestDispatchRecordsThePostHookPromptByteForByte(t *testing.T) {
 	root := t.TempDir()
 	writeFile(t, filepath.Join(root, ProfileDir, ProfileFile), "config:\n  redact: {patterns: [\"sk-[a-z0-9]{6,}\"]}\n")
-	externalPlugin(t, root, "ext", []string{"rewrite"}, onErrorVeto, 5000, pointPreDispatch)
+	externalPlugin(t, root, "ext", []string{"rewrite"}, onErrorVeto, 60000, pointPreDispatch)
 	a := assemble(t, root)
 	chain := a.NewChain()
 	defer chain.Close()

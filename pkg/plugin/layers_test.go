@@ -121,7 +121,7 @@ func TestLayerErrorsArePositionedInTheirFile(t *testing.T) {
 func TestSandboxStartsNoPlugin(t *testing.T) {
 	root := t.TempDir()
 	marker := filepath.Join(t.TempDir(), "started")
-	externalPlugin(t, root, "ext", []string{"record-env", "CI_SECRET_CANARY", marker}, onErrorVeto, 5000, pointPreDispatch)
+	externalPlugin(t, root, "ext", []string{"record-env", "CI_SECRET_CANARY", marker}, onErrorVeto, 60000, pointPreDispatch)
 	a, err := Assemble(Options{StoryDir: root, Getenv: noEnv, NoUserProfile: true, Sandbox: true})
 	if err != nil {
 		t.Fatal(err)
@@ -153,7 +153,7 @@ func TestMinimalEnvHidesSecrets(t *testing.T) {
 	for _, minimal := range []bool{true, false} {
 		root := t.TempDir()
 		marker := filepath.Join(t.TempDir(), "env")
-		externalPlugin(t, root, "ext", []string{"record-env", "CI_SECRET_CANARY", marker}, onErrorVeto, 5000, pointPreDispatch)
+		externalPlugin(t, root, "ext", []string{"record-env", "CI_SECRET_CANARY", marker}, onErrorVeto, 60000, pointPreDispatch)
 		a, err := Assemble(Options{StoryDir: root, Getenv: noEnv, NoUserProfile: true, MinimalEnv: minimal})
 		if err != nil {
 			t.Fatal(err)

@@ -27,7 +27,7 @@ func chainFor(t *testing.T, args []string, onError string, timeoutMS int, points
 }
 
 func TestExternalRewrite(t *testing.T) {
-	c := chainFor(t, []string{"rewrite"}, onErrorContinue, 5000, pointPreDispatch)
+	c := chainFor(t, []string{"rewrite"}, onErrorContinue, 60000, pointPreDispatch)
 	rec := &recorder{}
 	out, halt, err := c.Run(context.Background(), pointPreDispatch, Payload{"prompt": "hello", "alias": "agent.claude"}, rec.emit)
 	if err != nil || halt != nil {
@@ -42,7 +42,7 @@ func TestExternalRewrite(t *testing.T) {
 }
 
 func TestExternalVeto(t *testing.T) {
-	c := chainFor(t, []string{"veto"}, onErrorContinue, 5000, pointPreDispatch)
+	c := chainFor(t, []string{"veto"}, onErrorContinue, 60000, pointPreDispatch)
 	_, halt, err := c.Run(context.Background(), pointPreDispatch, Payload{"prompt": "hello"}, nil)
 	if err != nil || halt == nil || halt.Plugin != "ext" || halt.Reason != "policy says no" {
 		t.Fatalf("halt %+v err %v", halt, err)
@@ -50,7 +50,7 @@ func TestExternalVeto(t *testing.T) {
 }
 
 func TestExternalCrashFollowsOnError(t *testing.T) {
-	c := chainFor(t, []string{"crash"}, onErrorContinue, 5000, pointPreDispatch)
+	c := chainFor(t, []string{"crash"}, onErrorContinue, 60000, pointPreDispatch)
 	rec := &recorder{}
 	out, halt, err := c.Run(context.Background(), pointPreDispatch, Payload{"prompt": "hello"}, rec.emit)
 	if err != nil || halt != nil || out["prompt"] != "hello" {
@@ -60,7 +60,7 @@ func TestExternalCrashFollowsOnError(t *testing.T) {
 		t.Fatalf("events %s %+v", rec.kinds(), rec.events[0].Payload)
 	}
 
-	c = chainFor(t, []string{"crash"}, onErrorVeto, 5000, pointPreDispatch)
+	c = chainFor(t, []string{"crash"}, onErrorVeto, 60000, pointPreDispatch)
 	rec = &recorder{}
 	_, halt, err = c.Run(context.Background(), pointPreDispatch, Payload{"prompt": "hello"}, rec.emit)
 	if err != nil || halt == nil || !strings.Contains(halt.Reason, "exited before answering") {
@@ -73,7 +73,7 @@ func TestExternalCrashFollowsOnError(t *testing.T) {
 
 func TestExternalRespawnsOnceForADeadChild(t *testing.T) {
 	marker := filepath.Join(t.TempDir(), "crashed")
-	c := chainFor(t, []string{"crash-once", marker}, onErrorVeto, 5000, pointPreDispatch)
+	c := chainFor(t, []string{"crash-once", marker}, onErrorVeto, 60000, pointPreDispatch)
 	rec := &recorder{}
 	_, halt, err := c.Run(context.Background(), pointPreDispatch, Payload{"prompt": "x"}, rec.emit)
 	if err != nil || halt != nil || len(rec.events) != 0 {
@@ -104,7 +104,7 @@ func TestExternalGarbageIsAFailure(t *testing.T) {
 }
 
 func TestExternalProcessReusedAndKilledOnClose(t *testing.T) {
-	c := chainFor(t, []string{"pid"}, onErrorContinue, 5000, pointPreDispatch, pointHostPreCall)
+	c := chainFor(t, []string{"pid"}, onErrorContinue, 60000, pointPreDispatch, pointHostPreCall)
 	out1, _, _ := c.Run(context.Background(), pointPreDispatch, Payload{"prompt": "x"}, nil)
 	out2, _, _ := c.Run(context.Background(), pointPreDispatch, Payload{"prompt": "x"}, nil)
 	p1, p2 := out1["prompt"].(string), out2["prompt"].(string)
@@ -130,7 +130,7 @@ func TestExternalProcessReusedAndKilledOnClose(t *testing.T) {
 // exits (the next call starts a new one).
 func TestExternalLooseLines(t *testing.T) {
 	for mode, want := range map[string]string{"blank-lines": "after blank lines", "unterminated": "unterminated"} {
-		c := chainFor(t, []string{mode}, onErrorVeto, 5000, pointPreDispatch)
+		c := chainFor(t, []string{mode}, onErrorVeto, 60000, pointPreDispatch)
 		for range 2 {
 			out, halt, err := c.Run(context.Background(), pointPreDispatch, Payload{"prompt": "x"}, nil)
 			if err != nil || halt != nil || out["prompt"] != want {

@@ -46,10 +46,11 @@ type Config struct {
 	HealthInterval time.Duration
 	// Logger receives start, crash and restart lines; nil means none.
 	Logger *slog.Logger
-	// startupClock returns the channel that ends the wait for health after
-	// d; nil means the real clock (time.After). Tests replace it to end the
-	// wait exactly when the server has answered a health check.
-	startupClock func(d time.Duration) <-chan time.Time
+	// StartupClock returns the channel that ends the wait for health after
+	// d; nil means the real clock (time.After). Tests (here and in the
+	// packages that start sidecars) replace it to end the wait exactly when
+	// the server has answered a health check.
+	StartupClock func(d time.Duration) <-chan time.Time
 }
 
 // Sidecar is one supervised llama-server.
@@ -92,8 +93,8 @@ func Start(ctx context.Context, cfg Config) (*Sidecar, error) {
 	if cfg.HealthInterval <= 0 {
 		cfg.HealthInterval = 100 * time.Millisecond
 	}
-	if cfg.startupClock == nil {
-		cfg.startupClock = time.After
+	if cfg.StartupClock == nil {
+		cfg.StartupClock = time.After
 	}
 	s := &Sidecar{
 		cfg: cfg,
@@ -195,7 +196,7 @@ func (s *Sidecar) spawnLocked(ctx context.Context) error {
 type withOutput struct{ error }
 
 func (s *Sidecar) waitHealthy(ctx context.Context, p *process) error {
-	deadline := s.cfg.startupClock(s.cfg.StartupTimeout)
+	deadline := s.cfg.StartupClock(s.cfg.StartupTimeout)
 	last := "no answer yet"
 	for {
 		select {

@@ -89,8 +89,11 @@ func setup(t *testing.T, env ...string) (Config, string) {
 	record := filepath.Join(dir, "record.jsonl")
 	cfg := Config{
 		Bin: standin, Model: model, LibDir: dir,
-		Env:            append([]string{standintest.EnvRecord + "=" + record, standintest.EnvLoadMS + "=300"}, env...),
-		StartupTimeout: 20 * time.Second, StopGrace: 2 * time.Second, HealthInterval: 20 * time.Millisecond,
+		Env: append([]string{standintest.EnvRecord + "=" + record, standintest.EnvLoadMS + "=300"}, env...),
+		// StartupTimeout and StopGrace are hang guards: the stand-in becomes
+		// healthy and exits on SIGTERM by itself, and a test that reads its
+		// exit record needs it written before any SIGKILL.
+		StartupTimeout: time.Minute, StopGrace: time.Minute, HealthInterval: 20 * time.Millisecond,
 	}
 	return cfg, record
 }
@@ -257,7 +260,7 @@ func TestCrashedServerRestartsOnNextEnsure(t *testing.T) {
 func TestNeverHealthyTimesOutWithOutputAndKillsServer(t *testing.T) {
 	cfg, record := setup(t, standintest.EnvNeverHealthy+"=1")
 	cfg.StartupTimeout = 400 * time.Millisecond
-	cfg.startupClock = func(time.Duration) <-chan time.Time { return afterHealthCheck(t, record) }
+	cfg.StartupClock = func(time.Duration) <-chan time.Time { return afterHealthCheck(t, record) }
 	_, err := Start(ctxT(t), cfg)
 	if err == nil {
 		t.Fatal("never-healthy server accepted")
@@ -364,7 +367,7 @@ func TestConfiguredPortAndParallel(t *testing.T) {
 // childMain starts a sidecar, prints the server's pid and blocks: the
 // test kills this process hard and checks the server does not survive it.
 func childMain() int {
-	cfg := Config{Bin: os.Getenv("CHILD_BIN"), Model: os.Getenv("CHILD_MODEL"), StartupTimeout: 20 * time.Second}
+	cfg := Config{Bin: os.Getenv("CHILD_BIN"), Model: os.Getenv("CHILD_MODEL"), StartupTimeout: time.Minute}
 	s, err := Start(context.Background(), cfg)
 	if err != nil {
 		fmt.Println("ERR", err)

@@ -64,7 +64,11 @@ func managedEnv(t *testing.T, a *ManagedLLMArtifacts) (cache, record string) {
 	return cache, record
 }
 
-var fastTune = serverTuning{startup: 20 * time.Second, grace: 500 * time.Millisecond, interval: 20 * time.Millisecond}
+// fastTune polls health often; startup and grace are hang guards, not
+// speed bounds: every stand-in here becomes healthy and exits on SIGTERM,
+// and a test that counts the stand-in's signals needs its SIGTERM recorded
+// before any SIGKILL.
+var fastTune = serverTuning{startup: time.Minute, grace: time.Minute, interval: 20 * time.Millisecond}
 
 func newManagedLocal(t *testing.T, p *story.AgentPlugin, tune serverTuning, disclose *strings.Builder) *localLLM {
 	t.Helper()
@@ -239,7 +243,8 @@ func TestManagedServerNeverHealthy(t *testing.T) {
 	_, record := managedEnv(t, a)
 	t.Setenv(standintest.EnvNeverHealthy, "1")
 	tune := fastTune
-	tune.startup = 2 * time.Second
+	tune.startup = 2 * time.Second // named in the message; the wait ends once the server has answered /health
+	tune.startupClock = func(time.Duration) <-chan time.Time { return afterNextHealthCheck(t, record) }
 	l := newManagedLocal(t, &story.AgentPlugin{Alias: "agent.local", Plugin: story.PluginLocalLLM, Model: a.Model}, tune, nil)
 	_, err := l.Ask(ctxFor(t), decideReq("1"))
 	if agent.KindOf(err) != agent.KindTransportError || !strings.Contains(err.Error(), "not healthy after") || !strings.Contains(err.Error(), "server is listening") {
@@ -256,6 +261,33 @@ func TestManagedServerNeverHealthy(t *testing.T) {
 	if agent.KindOf(err) != agent.KindTransportError || len(standinEvents(t, record, "start")) != 2 {
 		t.Fatalf("second call: %v", err)
 	}
+}
+
+// afterNextHealthCheck returns a channel that receives once the stand-in's
+// record holds one more /health request than now: the server just started
+// is listening and has answered (503, never healthy). A loaded machine only
+// makes that later; the startup wait cannot end before the server's output
+// says it is listening.
+func afterNextHealthCheck(t *testing.T, record string) <-chan time.Time {
+	health := func() int {
+		n := 0
+		for _, ev := range standinEvents(t, record, "request") {
+			if ev["path"] == "/health" {
+				n++
+			}
+		}
+		return n
+	}
+	before := health()
+	c := make(chan time.Time, 1)
+	ctx := ctxFor(t)
+	go func() {
+		for ctx.Err() == nil && health() <= before {
+			time.Sleep(10 * time.Millisecond)
+		}
+		c <- time.Now()
+	}()
+	return c
 }
 
 // server_bin: skips the binary fetch (only the weights are downloaded);

@@ -44,6 +44,8 @@ type serverTuning struct {
 	grace    time.Duration
 	interval time.Duration
 	parallel int
+	// startupClock is sidecar.Config.StartupClock (nil = the real clock).
+	startupClock func(time.Duration) <-chan time.Time
 }
 
 // managedServer is managed mode: on the first baseURL it resolves the
@@ -119,6 +121,7 @@ func (m *managedServer) baseURL(ctx context.Context) (string, error) {
 	sc, err := sidecar.Start(ctx, sidecar.Config{
 		Bin: bin, Model: weights, LibDir: libDir, Port: m.port, Parallel: m.tune.parallel, Embeddings: m.embeddings, Env: m.env,
 		StartupTimeout: m.tune.startup, StopGrace: m.tune.grace, HealthInterval: m.tune.interval, Logger: m.log,
+		StartupClock: m.tune.startupClock,
 	})
 	if err != nil {
 		return "", fmt.Errorf("%s: start llama-server: %w", m.owner, m.wrapCtx(ctx, err))
