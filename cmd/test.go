@@ -599,6 +599,9 @@ cannot be read.`,
 			if err := cf.check(); err != nil {
 				return err
 			}
+			if err := checkOutInside("--json", jsonOut, "--junit", junitOut); err != nil {
+				return err
+			}
 			rs, ps, err := readMergeInputs(args)
 			if err != nil {
 				return err
