@@ -127,9 +127,6 @@ func writeOutput(c *cobra.Command, path, in string, write func(io.Writer) error)
 // checkOutputPath refuses, before any work is done, an output path that
 // cannot be written: a directory, a missing parent directory, or the input.
 func checkOutputPath(path, in string) error {
-	if err := checkOutInside("-o", path); err != nil {
-		return err
-	}
 	if st, err := os.Stat(path); err == nil {
 		if st.IsDir() {
 			return usagef("-o %s: is a directory; name a file, e.g. -o %s", path, filepath.Join(path, "out"))
@@ -150,5 +147,5 @@ func checkOutputPath(path, in string) error {
 	case !st.IsDir():
 		return usagef("-o %s: %s is not a directory", path, dir)
 	}
-	return nil
+	return checkOutInside("-o", path)
 }
