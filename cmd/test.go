@@ -510,7 +510,7 @@ func writeLastTrace(traceOut string, results []*flowtest.Result) error {
 	}
 	data, err := os.ReadFile(last)
 	if err == nil {
-		err = atomicfile.Write(traceOut, data, 0o644)
+		err = atomicfile.Write(traceOut, data, 0o600) // a trace: its owner's only, as trace files are
 	}
 	if err != nil {
 		return usagef("--trace-out %s: %v", traceOut, err)

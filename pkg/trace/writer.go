@@ -39,14 +39,21 @@ type Writer struct {
 	syncs                         int // fsyncs after the header (tests)
 }
 
+// fileMode is a new trace's mode: only its owner reads it, as its
+// agent-prompts/ files, since a trace holds the world, command output and
+// agent answers (a CI token a story's host.run printed among them).
+const fileMode = 0o600
+
 // Create creates (or truncates) the trace at path, takes an exclusive
 // advisory lock on it and writes the session.header line. Parent directories
 // are created. An existing file is only truncated when it is empty or a
 // trace (its first line is a session.header, possibly cut short by a
 // crash): a story, a cassette or any other file named by mistake is left
-// untouched and reported. If another writer holds the file, Create fails with an error
-// that says "trace file is locked by another writer" and matches errTraceLocked;
-// the file is then left untouched.
+// untouched and reported. A new file is readable by its owner only
+// (fileMode); a truncated one keeps its mode. If another writer holds the
+// file, Create fails with an error that says "trace file is locked by
+// another writer" and matches errTraceLocked; the file is then left
+// untouched.
 func Create(path string, h Header) (*Writer, error) {
 	return CreateWith(path, h, Options{})
 }
@@ -66,7 +73,7 @@ func CreateWith(path string, h Header, opt Options) (*Writer, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("trace: create %q: cannot create its directory: %w", path, err)
 	}
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, fileMode)
 	if err != nil {
 		if pe, ok := errors.AsType[*fs.PathError](err); ok && pe.Path == path {
 			return nil, fmt.Errorf("trace: create %q: %w", path, pe.Err)
