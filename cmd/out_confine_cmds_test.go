@@ -73,3 +73,24 @@ func mustAbs(t *testing.T, p string) string {
 	}
 	return a
 }
+
+// A trace file the repository planted as a symbolic link in the
+// operator's --trace-dir (named as kitsoki names the fixture's trace,
+// leading outside) is not written through: the fixture fails naming the
+// link, and nothing is created where it leads.
+func TestTraceDirPlantedLinkRefused(t *testing.T) {
+	proj, outside := confineProject(t)
+	writeFileT(t, filepath.Join(proj, "flows", "a.yaml"), confineFlow)
+	if err := os.MkdirAll(filepath.Join(proj, "td"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	symlinkT(t, filepath.Join(outside, "planted.jsonl"), filepath.Join(proj, "td", "flows__a.jsonl"))
+	t.Chdir(proj)
+	code, stdout, stderr := runCmd(t, "test", "app.yaml", "--trace-dir", "td")
+	if code == 0 || !strings.Contains(stdout+stderr, "is a symbolic link") {
+		t.Errorf("exit %d, want the fixture failed on the link:\n%s%s", code, stdout, stderr)
+	}
+	if ents, err := os.ReadDir(outside); err != nil || len(ents) != 0 {
+		t.Errorf("something was written outside the project: %v %v", ents, err)
+	}
+}
