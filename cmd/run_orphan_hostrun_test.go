@@ -13,11 +13,11 @@ import (
 )
 
 // A real kitsoki (run, or test running a host_bindings fixture) SIGKILLed
-// while a host.run command is running leaves nothing of that command
-// behind: not the shell the parent-death signal reaches, nor the process
-// the shell started (the grandchild here), which the kernel would hand to
-// init and leave running.
-func TestSIGKILLLeavesNoHostRunGrandchild(t *testing.T) {
+// while a host.run command or a subprocess plugin is running leaves
+// nothing of it behind: not the shell the parent-death signal reaches, nor
+// the process the shell started (the grandchild here), which the kernel
+// would hand to init and leave running.
+func TestSIGKILLLeavesNoGrandchild(t *testing.T) {
 	bin := buildKitsokiUnlessShort(t)
 	for _, tc := range []struct {
 		name string
@@ -27,6 +27,9 @@ func TestSIGKILLLeavesNoHostRunGrandchild(t *testing.T) {
 			return []string{"run", root, "--intent", "go", "--trace", filepath.Join(root, "t.jsonl")}
 		}},
 		{"test", func(root string) []string { return []string{"test", root} }},
+		{"run, plugin", func(root string) []string {
+			return []string{"run", filepath.Join(root, "plugin"), "--trace", filepath.Join(root, "t.jsonl")}
+		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			root := t.TempDir()
@@ -49,6 +52,21 @@ states:
         with: { cmd: "sleep 1000 & echo $! > %s; wait" }
 `, pidFile),
 				"flows/busy.yaml": "test_kind: flow\ninitial_state: start\nuse_orchestrator: true\nhost_bindings: {anything: host.inbox.add}\nturns:\n  - intent: go\n    expect_state: busy\n",
+				"plugin/app.yaml": fmt.Sprintf(`app: { id: orphanplugin }
+agent_plugins:
+  agent.slow:
+    plugin: subprocess
+    command: /bin/sh
+    args: ["-c", "sleep 1000 & echo $! > %s; wait"]
+root: ask
+states:
+  ask:
+    terminal: true
+    on_enter:
+      - invoke: host.agent.ask
+        agent: agent.slow
+        with: { prompt: "hello" }
+`, pidFile),
 			})
 			p := startProcess(t, root, bin, tc.args(root)...)
 			pid := p.waitForPID(t, pidFile)

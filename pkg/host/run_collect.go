@@ -36,7 +36,6 @@ func runCollect(ctx context.Context, cmd *exec.Cmd, pol proc.Policy, out io.Writ
 	if err != nil {
 		return err
 	}
-	defer guardGroup(pr.Pid()).release()
 	copied := make(chan struct{})
 	go func() {
 		defer close(copied)

@@ -1,6 +1,6 @@
 //go:build unix
 
-package host
+package proc
 
 import (
 	"os"
@@ -8,14 +8,16 @@ import (
 	"syscall"
 )
 
-// groupGuard is a sentinel process in a host.run command's process group
-// that kills the group when kitsoki goes away without stopping it (killed
-// with SIGKILL, crashed): the kernel's parent-death signal reaches the
-// command kitsoki started but not what that command started (`sleep 1000;
-// echo` under bash -c), which would be left running. The sentinel reads a
-// pipe only kitsoki writes to; the pipe ends when kitsoki's process does,
-// and the sentinel then kills its group. A call that ends normally kills
-// the sentinel first, so nothing else of the group is touched.
+// groupGuard is a sentinel process in a child's process group that kills
+// the group when kitsoki goes away without stopping it (killed with
+// SIGKILL, crashed): the kernel's parent-death signal reaches only the
+// child kitsoki started (and exists on Linux alone), not what that child
+// started (`sleep 1000; echo` under bash -c, the program `go run` builds),
+// which would be left running. The sentinel reads a pipe only kitsoki
+// writes to; the pipe ends when kitsoki's process does, and the sentinel
+// then kills its group. Once the child has exited and been reaped the
+// sentinel is killed first (release), so nothing else of the group is
+// touched: [Process.Stop] and [Process.Kill] end the rest.
 type groupGuard struct {
 	cmd *exec.Cmd
 	w   *os.File

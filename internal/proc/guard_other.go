@@ -1,6 +1,6 @@
 //go:build !unix
 
-package host
+package proc
 
 // groupGuard has no sentinel where there are no process groups.
 type groupGuard struct{}
