@@ -42,9 +42,6 @@ func bgPid(t *testing.T, d map[string]any) int {
 // and the process it left is killed rather than holding the call open (the
 // existing engine waits for it) or outliving it.
 func TestHostRunBackgroundOnOutputKilled(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("uses a POSIX shell")
-	}
 	for _, tc := range []struct {
 		cmd  string
 		exit int
@@ -71,9 +68,6 @@ func TestHostRunBackgroundOnOutputKilled(t *testing.T) {
 // its output redirected) keeps running after the call, as the existing
 // engine leaves it: a later host.run of the same fixture may use it.
 func TestHostRunDetachedDaemonKept(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("uses a POSIX shell")
-	}
 	d := mustOK(t, runH(), Env{WorkDir: t.TempDir()}, map[string]any{"cmd": "nohup sleep 1000 >/dev/null 2>&1 & echo $!"})
 	pid := bgPid(t, d)
 	t.Cleanup(func() { syscall.Kill(pid, syscall.SIGKILL) })
