@@ -219,6 +219,9 @@ func showReport(c *cobra.Command, r *eval.Report, asJSON bool, htmlOut string) e
 }
 
 func writeHTML(path string, r *eval.Report) error {
+	if err := checkOutInside("--html", path); err != nil {
+		return err
+	}
 	b, err := eval.RenderHTML(r)
 	if err != nil {
 		return err
@@ -276,6 +279,11 @@ func finishReport(c *cobra.Command, v *eval.Validation, r *eval.Report, outPath 
 		paths = []string{abs}
 	} else {
 		paths = eval.DefaultReportPaths(v.Dataset, r, timeNow())
+	}
+	for _, p := range paths {
+		if err := checkOutInside("report", p); err != nil {
+			return err
+		}
 	}
 	if err := eval.WriteRunReport(r, v.Story.Dir, paths); err != nil {
 		return usagef("%v", err)

@@ -127,6 +127,9 @@ func runGraph(stdout, stderr io.Writer, path string, f graphFlags, c *cobra.Comm
 		_, err = stdout.Write(buf.Bytes())
 		return err
 	}
+	if err := checkOutInside("-o", f.out); err != nil {
+		return err
+	}
 	if err := atomicfile.Write(f.out, buf.Bytes(), 0o644); err != nil {
 		return usagef("-o %s: %v", f.out, err)
 	}

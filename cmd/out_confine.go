@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 
@@ -32,7 +33,12 @@ func checkOutInside(flagPaths ...string) error {
 		if err != nil {
 			continue
 		}
-		if _, in := r.Rel(abs); !in || r.Inside(abs) {
+		if _, in := r.Rel(abs); !in {
+			continue
+		}
+		// only a way out is refused here: a missing directory or a file
+		// where one is expected is the writer's own error to explain
+		if _, err := r.Stat(abs); !errors.Is(err, safefile.ErrOutsideRoot) {
 			continue
 		}
 		return usagef("%s %s: the path goes through a symlink leading out of the project root %s (or an absolute one); nothing is written outside the root: remove the link, or name a file elsewhere", flag, p, r.Dir())

@@ -510,7 +510,7 @@ func writeLastTrace(traceOut string, results []*flowtest.Result) error {
 	}
 	data, err := os.ReadFile(last)
 	if err == nil {
-		err = atomicfile.Write(traceOut, data, 0o644)
+		err = atomicfile.Write(traceOut, data, 0o600) // a trace: its owner's only, as trace files are
 	}
 	if err != nil {
 		return usagef("--trace-out %s: %v", traceOut, err)
@@ -597,6 +597,9 @@ cannot be read.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			if err := cf.check(); err != nil {
+				return err
+			}
+			if err := checkOutInside("--json", jsonOut, "--junit", junitOut); err != nil {
 				return err
 			}
 			rs, ps, err := readMergeInputs(args)

@@ -147,5 +147,5 @@ func checkOutputPath(path, in string) error {
 	case !st.IsDir():
 		return usagef("-o %s: %s is not a directory", path, dir)
 	}
-	return nil
+	return checkOutInside("-o", path)
 }

@@ -1,6 +1,7 @@
 // Package proc owns how every child process kitsoki runs is started and
 // stopped: [Start] gives it its own process group, on Linux death with
-// kitsoki (parent-death signal), the environment its [Policy] names
+// kitsoki (parent-death signal) and on unix the death of its whole group
+// with kitsoki while it runs (a sentinel in the group), the environment its [Policy] names
 // ([EnvMinimal] or [EnvInherit] plus edits), an optional stdin pipe and
 // stderr [Tail], and a [Process] handle whose Stop runs the policy's stop
 // sequence; [Head] keeps the start of an output read whole (the claude

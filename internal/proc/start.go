@@ -26,12 +26,13 @@ type Process struct {
 }
 
 // Start starts cmd under pol: its own process group, on Linux SIGKILL
-// when kitsoki dies, pol's environment, stdin pipe and stderr tail. cmd
-// holds what the spawner owns (path, args, directory, stdout, stdin
-// data). Start reaps the child itself (use [Process.Wait], never
-// cmd.Wait); when ctx ends first, the child is stopped with pol's stop
-// sequence (a nil ctx is context.Background()). The error is cmd.Start's,
-// for the spawner to explain.
+// when kitsoki dies, on unix the whole group killed when kitsoki dies
+// while the child runs (groupGuard), pol's environment, stdin pipe and
+// stderr tail. cmd holds what the spawner owns (path, args, directory,
+// stdout, stdin data). Start reaps the child itself (use [Process.Wait],
+// never cmd.Wait); when ctx ends first, the child is stopped with pol's
+// stop sequence (a nil ctx is context.Background()). The error is
+// cmd.Start's, for the spawner to explain.
 func Start(ctx context.Context, cmd *exec.Cmd, pol Policy) (*Process, error) {
 	if cmd.Env != nil {
 		return nil, errors.New("proc.Start: cmd.Env is set; the environment comes from Policy.Env")
@@ -64,8 +65,10 @@ func Start(ctx context.Context, cmd *exec.Cmd, pol Policy) (*Process, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, err // exec closed the pipes it opened
 	}
+	guard := guardGroup(cmd.Process.Pid)
 	go func() {
 		p.err = cmd.Wait()
+		guard.release()
 		close(p.done)
 	}()
 	if ctx != nil && ctx.Done() != nil {

@@ -8,8 +8,10 @@
 // pkg/flowtest's reports, cmd/) decide that.
 //
 // The set is C0 controls except newline and tab, DEL, the C1 controls,
-// the line and paragraph separators (U+2028, U+2029) and the bidirectional
-// embedding, override and isolate controls (U+202A–U+202E, U+2066–U+2069):
+// the line and paragraph separators (U+2028, U+2029), the bidirectional
+// embedding, override and isolate controls (U+202A–U+202E, U+2066–U+2069)
+// and marks (U+061C, U+200E, U+200F), and the invisible characters that
+// join nothing (U+200B, U+2060–U+2064, U+FEFF):
 // what a story or an agent answer could carry to move the cursor, retitle
 // the terminal or reorder what the reader sees. Bytes that are not valid
 // UTF-8 are escaped too (a lone 0x9b is CSI to a terminal not in UTF-8

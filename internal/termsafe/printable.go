@@ -29,15 +29,24 @@ func IsCommandLine(line string) bool {
 }
 
 // IsControl reports whether c must not reach a terminal raw: a C0 control
-// other than newline and tab, DEL, a C1 control, U+2028/U+2029, or a
-// bidirectional embedding, override or isolate control.
+// other than newline and tab, DEL, a C1 control, U+2028/U+2029, a
+// bidirectional embedding, override or isolate control, a bidirectional
+// mark (U+061C, U+200E, U+200F), or an invisible character that joins
+// nothing (the zero width space U+200B, the word joiner and invisible
+// operators U+2060–U+2064, U+FEFF), which would print "done\u200b" as
+// "done". The zero width joiner and non-joiner (U+200C, U+200D) stay:
+// emoji and several scripts need them.
 func IsControl(c rune) bool {
 	return (c < 0x20 && c != '\n' && c != '\t') ||
 		c == 0x7f ||
 		(c >= 0x80 && c < 0xa0) ||
+		c == 0x061c ||
+		c == 0x200b || c == 0x200e || c == 0x200f ||
 		c == 0x2028 || c == 0x2029 ||
 		(c >= 0x202a && c <= 0x202e) ||
-		(c >= 0x2066 && c <= 0x2069)
+		(c >= 0x2060 && c <= 0x2064) ||
+		(c >= 0x2066 && c <= 0x2069) ||
+		c == 0xfeff
 }
 
 // WorkflowData is s as the message of a GitHub workflow command

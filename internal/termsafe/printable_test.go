@@ -17,6 +17,9 @@ func TestPrintable(t *testing.T) {
 		"ls\u2028ps\u2029":          `ls\u2028ps\u2029`,
 		"bidi\u202e":                `bidi\u202e`,
 		"iso\u2066x\u2069":          `iso\u2066x\u2069`,
+		"done\u200b":                `done\u200b`,
+		"rlm\u200f bom\ufeff":       `rlm\u200f bom\ufeff`,
+		"family 👨\u200d👩":           "family 👨\u200d👩",
 		"été ✓":                     "été ✓",
 		"nbsp\u00a0":                "nbsp\u00a0",
 		"a::b":                      "a::b",
@@ -40,12 +43,14 @@ func TestPrintable(t *testing.T) {
 
 // Every rune either passes or is escaped, and nothing escaped survives.
 func TestIsControlBoundaries(t *testing.T) {
-	for _, c := range []rune{0x1f, 0x7f, 0x80, 0x9f, 0x2028, 0x2029, 0x202a, 0x202e, 0x2066, 0x2069} {
+	for _, c := range []rune{0x1f, 0x7f, 0x80, 0x9f, 0x2028, 0x2029, 0x202a, 0x202e, 0x2066, 0x2069,
+		0x061c, 0x200b, 0x200e, 0x200f, 0x2060, 0x2064, 0xfeff} {
 		if !IsControl(c) {
 			t.Errorf("IsControl(%U) = false", c)
 		}
 	}
-	for _, c := range []rune{'\n', '\t', ' ', '~', 0xa0, 0x2027, 0x202f, 0x2065, 0x206a} {
+	for _, c := range []rune{'\n', '\t', ' ', '~', 0xa0, 0x2027, 0x202f, 0x2065, 0x206a,
+		0x061b, 0x061d, 0x200a, 0x200c, 0x200d, 0x2010, 0x205f, 0xfefe, 0xff00} {
 		if IsControl(c) {
 			t.Errorf("IsControl(%U) = true", c)
 		}

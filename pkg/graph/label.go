@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"kitsoki/internal/termsafe"
 )
 
 // labelWidth is the width, in characters, past which a label is wrapped
@@ -114,10 +116,12 @@ func plural(n int, one, many string) string {
 }
 
 // oneLine replaces control characters (line breaks of a multi-line guard
-// included) with spaces and collapses runs of spaces.
+// included, and what a terminal must not get raw: bidirectional controls,
+// invisible characters, termsafe.IsControl) with spaces and collapses runs
+// of spaces: the drawing is printed on a terminal by default.
 func oneLine(s string) string {
 	s = strings.Map(func(r rune) rune {
-		if unicode.IsControl(r) || r == '\u2028' || r == '\u2029' {
+		if unicode.IsControl(r) || termsafe.IsControl(r) {
 			return ' '
 		}
 		return r

@@ -84,11 +84,7 @@ func (h runHandler) Call(ctx context.Context, c *Call) (Result, error) {
 		cmd.Stdin = strings.NewReader(in)
 	}
 	out := proc.NewHead(maxRunOutput)
-	cmd.Stdout, cmd.Stderr = out, out
-	pr, err := proc.Start(runCtx, cmd, runPolicy(h.selfDir, args["env"]))
-	if err == nil {
-		err = pr.Wait()
-	}
+	err = runCollect(runCtx, cmd, runPolicy(h.selfDir, args["env"]), out)
 	exit := 0
 	if err != nil {
 		var ee *exec.ExitError
@@ -243,7 +239,7 @@ func shellCommand(line string) *exec.Cmd {
 // whole environment, selfDir first on PATH, then the story's env entries
 // in key order (a story's PATH replaces the edited one); SIGKILL to its
 // group at once when the call is cancelled or times out, bash -c children
-// too; output copied at most 2 s after the command exited.
+// too (runCollect bounds the output's end).
 func runPolicy(selfDir string, extra any) proc.Policy {
 	var vars []proc.Var
 	if selfDir != "" {
@@ -255,7 +251,7 @@ func runPolicy(selfDir string, extra any) proc.Policy {
 			vars = append(vars, proc.Var{Key: k, Value: stringify(m[k])})
 		}
 	}
-	return proc.Policy{Env: proc.Env{Policy: proc.EnvInherit, Vars: vars}, WaitDelay: 2 * time.Second}
+	return proc.Policy{Env: proc.Env{Policy: proc.EnvInherit, Vars: vars}}
 }
 
 // selfDir is the directory of the running kitsoki binary ("" if unknown),

@@ -64,6 +64,11 @@ func (w *Writer) writePromptFile(name string, data []byte) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
+	if st, err := os.Lstat(dir); err != nil || !st.IsDir() {
+		// a symbolic link planted in its place would take the prompts
+		// wherever it leads
+		return fmt.Errorf("%s beside the trace is not a folder (a symbolic link?); the prompts are written only into a real one: remove it", promptsDir)
+	}
 	tmp, err := os.CreateTemp(dir, ".tmp-*")
 	if err != nil {
 		return err

@@ -39,14 +39,37 @@ type Writer struct {
 	syncs                         int // fsyncs after the header (tests)
 }
 
+// errTraceLink is the refusal of a trace path that is a symbolic link: a
+// repository can plant one where a trace goes (--trace-dir's files, the
+// sessions folder) leading anywhere, and the trace would be created there.
+var errTraceLink = errors.New("is a symbolic link; a trace is written only to a file itself, never through a link: remove the link, or name another path")
+
+// isLinkRefusal reports whether err is the open's O_NOFOLLOW refusal of a
+// link that appeared at path after the check.
+func isLinkRefusal(err error, path string) bool {
+	if err == nil {
+		return false
+	}
+	st, lerr := os.Lstat(path)
+	return lerr == nil && st.Mode()&fs.ModeSymlink != 0
+}
+
+// fileMode is a new trace's mode: only its owner reads it, as its
+// agent-prompts/ files, since a trace holds the world, command output and
+// agent answers (a CI token a story's host.run printed among them).
+const fileMode = 0o600
+
 // Create creates (or truncates) the trace at path, takes an exclusive
 // advisory lock on it and writes the session.header line. Parent directories
 // are created. An existing file is only truncated when it is empty or a
 // trace (its first line is a session.header, possibly cut short by a
 // crash): a story, a cassette or any other file named by mistake is left
-// untouched and reported. If another writer holds the file, Create fails with an error
-// that says "trace file is locked by another writer" and matches errTraceLocked;
-// the file is then left untouched.
+// untouched and reported; so is a symbolic link at path (errTraceLink),
+// whatever it leads to. A new file is readable by its owner only
+// (fileMode); a truncated one keeps its mode. If another writer holds the
+// file, Create fails with an error that says "trace file is locked by
+// another writer" and matches errTraceLocked; the file is then left
+// untouched.
 func Create(path string, h Header) (*Writer, error) {
 	return CreateWith(path, h, Options{})
 }
@@ -66,7 +89,13 @@ func CreateWith(path string, h Header, opt Options) (*Writer, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("trace: create %q: cannot create its directory: %w", path, err)
 	}
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	if st, err := os.Lstat(path); err == nil && st.Mode()&fs.ModeSymlink != 0 {
+		return nil, fmt.Errorf("trace: create %q: %w", path, errTraceLink)
+	}
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|noFollow, fileMode)
+	if isLinkRefusal(err, path) {
+		return nil, fmt.Errorf("trace: create %q: %w", path, errTraceLink)
+	}
 	if err != nil {
 		if pe, ok := errors.AsType[*fs.PathError](err); ok && pe.Path == path {
 			return nil, fmt.Errorf("trace: create %q: %w", path, pe.Err)

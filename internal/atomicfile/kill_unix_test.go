@@ -1,0 +1,77 @@
+//go:build unix
+
+package atomicfile
+
+import (
+	"bufio"
+	"bytes"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// killHelperEnv makes the test binary a writer that stops halfway: it
+// writes half of the new content through WriteFunc, says so on stdout and
+// blocks until it is killed.
+const killHelperEnv = "ATOMICFILE_KILL_HELPER_TARGET"
+
+func TestMain(m *testing.M) {
+	if target := os.Getenv(killHelperEnv); target != "" {
+		_ = WriteFunc(target, 0o644, func(w io.Writer) error {
+			if _, err := w.Write(bytes.Repeat([]byte("new "), 1<<16)); err != nil {
+				return err
+			}
+			os.Stdout.WriteString("halfway\n")
+			select {} // until SIGKILL
+		})
+		os.Exit(3)
+	}
+	os.Exit(m.Run())
+}
+
+// A real process killed with SIGKILL in the middle of a write leaves the
+// target whole as it was: never a half-written file under its name.
+func TestSIGKILLMidWriteLeavesTargetWhole(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	target := filepath.Join(dir, "report.json")
+	old := []byte(`{"old": true}` + "\n")
+	if err := os.WriteFile(target, old, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(exe, "-test.run=^$")
+	cmd.Env = append(os.Environ(), killHelperEnv+"="+target)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil || line != "halfway\n" {
+		cmd.Process.Kill()
+		cmd.Wait()
+		t.Fatalf("the writer never got halfway: %q %v", line, err)
+	}
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Wait()
+	if got, err := os.ReadFile(target); err != nil || !bytes.Equal(got, old) {
+		t.Errorf("after the kill the target holds %d bytes (%v), want the old %d", len(got), err, len(old))
+	}
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		if e.Name() != "report.json" && !strings.HasPrefix(e.Name(), ".report.json.tmp-") {
+			t.Errorf("unexpected file %s after the kill", e.Name())
+		}
+	}
+}
