@@ -306,6 +306,12 @@ func (r *runner) askLocked(j *job) {
 	j.asked = true
 	j.info.Status, j.info.Question = JobAwaiting, j.ans.clar.Question
 	r.jobs.mu.Unlock()
+	if r.listenerGone {
+		// the job store marks it awaiting; the listener that would post
+		// the question is gone (conformance storymut-terminal-ask-no-notice)
+		r.note(Note{Kind: "job", State: j.info.State, Text: "job " + j.info.ID + " asks after the session was terminal: no notification"})
+		return
+	}
 	r.inbox.post(InboxItem{Title: "Job needs input: " + j.info.Namespace, Body: j.ans.clar.Question, Severity: "action_required", JobID: j.info.ID, State: j.info.State})
 	r.note(Note{Kind: "job", State: j.info.State, Text: "job " + j.info.ID + " asks: " + j.ans.clar.Question})
 }
