@@ -91,6 +91,9 @@ func (h *helpers) status(intent string) (string, string) {
 	if len(arms) == 0 {
 		return "unknown", ""
 	}
+	if h.needsSlots(intent) {
+		return "available", ""
+	}
 	reason := ""
 	for _, t := range arms {
 		if t.When == "" || t.Default() {
@@ -135,8 +138,9 @@ func (h *helpers) intentStatus(intent string) string {
 // wildcard are left out, and a state's menu: plays no part.
 // destination_hint is the passing arm's target (a stay, "" or ".", is the
 // path of the state declaring the arm); reason is the first failing arm's guard_hint, else
-// the intent's description. A guard that cannot be evaluated counts as
-// primary with no destination_hint, as upstream.
+// the intent's description. A guard that cannot be evaluated, or an
+// intent with a required slot (needsSlots), counts as primary with no
+// destination_hint, as upstream.
 func (h *helpers) menu() map[string]any {
 	seen := onIntents(h.s, nil)
 	if h.par != nil {
@@ -150,6 +154,10 @@ func (h *helpers) menu() map[string]any {
 		}
 		entry := map[string]any{"intent": n, "display": n, "destination_hint": "", "primary": true, "reason": ""}
 		if h.par != nil {
+			primary = append(primary, entry)
+			continue
+		}
+		if h.needsSlots(n) {
 			primary = append(primary, entry)
 			continue
 		}
@@ -219,6 +227,24 @@ func (h *helpers) destination(arms []*story.Transition, owner *story.State) (des
 		return t.Target, true, ""
 	}
 	return "", false, hint
+}
+
+// needsSlots reports whether intent declares a required slot: asked with
+// no slots, upstream's check stops at the missing slot before any guard,
+// so the intent counts as available with no destination_hint and no
+// reason, whatever its guards say (a default does not fill a required
+// slot; conformance view-helpers-required-slots).
+func (h *helpers) needsSlots(intent string) bool {
+	in := h.intent(intent)
+	if in == nil {
+		return false
+	}
+	for _, sl := range in.Slots {
+		if sl != nil && sl.Required {
+			return true
+		}
+	}
+	return false
 }
 
 func (h *helpers) intent(name string) *story.Intent {
