@@ -43,15 +43,55 @@ func TestExpandForms(t *testing.T) {
 
 func TestExpandErrors(t *testing.T) {
 	dir := t.TempDir()
+	touch(t, filepath.Join(dir, "file"))
 	for _, tc := range []struct{ arg, want string }{
-		{filepath.Join(dir, "missing"), "no such file or directory"},
+		{filepath.Join(dir, "missing"), dir + "/missing: no such file or directory"},
 		{dir, "not a story directory (no app.yaml); use " + dir + "/... to search below it"},
 		{dir + "/...", "no app.yaml found below"},
+		{"-", "a story read from standard input is checked alone"},
 	} {
 		_, err := Expand([]string{tc.arg}, nil)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: got %v, want %q", tc.arg, err, tc.want)
 		}
+	}
+	// each message whole: the argument, what is wrong, where
+	sub := filepath.Join(dir, "empty")
+	if err := os.Mkdir(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ arg, want string }{
+		{filepath.Join(dir, "missing"), filepath.Join(dir, "missing") + ": no such file or directory"},
+		{sub + "/...", sub + "/...: no app.yaml found below " + sub},
+		{filepath.Join(dir, "missing") + "/...", filepath.Join(dir, "missing") + ": lstat " + filepath.Join(dir, "missing") + ": no such file or directory"},
+		{filepath.Join(dir, "file", "x"), filepath.Join(dir, "file", "x") + ": stat " + filepath.Join(dir, "file", "x") + ": not a directory"},
+	} {
+		if _, err := Expand([]string{tc.arg}, nil); err == nil || err.Error() != tc.want {
+			t.Errorf("%s: got %v, want %q", tc.arg, err, tc.want)
+		}
+	}
+}
+
+// Trees keeps the roots of the DIR/... arguments, as named (a bare ...
+// is the current directory), and nothing of the other arguments.
+func TestTrees(t *testing.T) {
+	got := Trees([]string{"a/...", "b", "b/app.yaml", "...", "c/d/...", "x..."})
+	if want := []string{"a", ".", "c/d"}; !slices.Equal(got, want) {
+		t.Fatalf("Trees = %q, want %q", got, want)
+	}
+	if got := Trees(nil); got != nil {
+		t.Fatalf("Trees(nil) = %q", got)
+	}
+}
+
+// A bare ... walks the current directory.
+func TestExpandBareDots(t *testing.T) {
+	dir := t.TempDir()
+	touch(t, filepath.Join(dir, "s", "app.yaml"))
+	t.Chdir(dir)
+	got, err := Expand([]string{"..."}, nil)
+	if err != nil || !slices.Equal(got, []string{filepath.Join("s", "app.yaml")}) {
+		t.Fatalf("got %v %v", got, err)
 	}
 }
 
