@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"kitsoki/internal/testing/storytest"
+	"kitsoki/pkg/story"
 )
 
 func touch(t *testing.T, p string) {
@@ -142,5 +143,56 @@ func TestSiblingTrees(t *testing.T) {
 	got := SiblingTrees([]string{filepath.Join(dir, "frontier_event", "app.yaml"), string(filepath.Separator) + "app.yaml", filepath.Join(string(filepath.Separator)+"x", "app.yaml")})
 	if len(got) != 1 || got[0] != dir {
 		t.Fatalf("SiblingTrees = %q, want [%q]", got, dir)
+	}
+}
+
+// A walk that skips nothing warns nothing, even with a warn to call.
+func TestExpandShallowTreeWarnsNothing(t *testing.T) {
+	dir := t.TempDir()
+	touch(t, filepath.Join(dir, "a", "app.yaml"))
+	var warns []string
+	if _, err := Expand([]string{dir + "/..."}, func(s string) { warns = append(warns, s) }); err != nil || len(warns) != 0 {
+		t.Fatalf("err %v, warnings %q", err, warns)
+	}
+}
+
+// The depth warning names the first directory skipped and counts the
+// others, whole.
+func TestSkippedDeepMessage(t *testing.T) {
+	const tail = ": more than 64 directories below r, or a path too long to open; no story there was checked (name one by its own path)"
+	if got, want := skippedDeep("r", []string{"r/a"}), "r/...: skipped r/a"+tail; got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+	if got, want := skippedDeep("r", []string{"r/a", "r/b", "r/c"}), "r/...: skipped r/a and 2 more"+tail; got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+}
+
+// SARIF URIs are relative to the nearest directory holding .git at or
+// above the working directory, else to the working directory.
+func TestRepoRoot(t *testing.T) {
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "repo", ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "repo", "sub", "deeper"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "plain"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(filepath.Join(dir, "repo", "sub", "deeper"))
+	if got := RepoRoot(); got != filepath.Join(dir, "repo") {
+		t.Errorf("below a repository: RepoRoot = %q, want %q", got, filepath.Join(dir, "repo"))
+	}
+	t.Chdir(filepath.Join(dir, "plain"))
+	if _, found := story.GitRoot(dir); found {
+		t.Skipf("%s lies inside a repository", dir)
+	}
+	if got := RepoRoot(); got != filepath.Join(dir, "plain") {
+		t.Errorf("outside any repository: RepoRoot = %q, want %q", got, filepath.Join(dir, "plain"))
 	}
 }
