@@ -1,13 +1,16 @@
 package validate
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"kitsoki/internal/testing/storytest"
 	"kitsoki/pkg/diag"
+	"kitsoki/pkg/story"
 )
 
 const corpus = "../story/testdata/corpus"
@@ -161,5 +164,59 @@ func TestRunFlowIgnoreComments(t *testing.T) {
 	}
 	if strings.Join(got, " ") != "loud.yaml:flow-unknown-key" {
 		t.Fatalf("want only loud.yaml's unknown key, got %v\n%v", got, res.Diagnostics)
+	}
+}
+
+// A story read from standard input is checked from those bytes, not from
+// the file its name would be (there is none), and its ignore comments
+// work: the bytes Run keeps are the ones it checked.
+func TestRunStdin(t *testing.T) {
+	app := filepath.Join(t.TempDir(), "nowhere", "app.yaml")
+	src := []byte("app: {id: s}\nroot: start\nstates:\n  start: {terminal: true}\n  island: {}  # kitsoki:ignore unreachable\n  isle: {}\n")
+	res := Run([]string{app}, Options{Stdin: src, Story: story.Options{LookupEnv: noEnv}})
+	var got []string
+	for _, d := range res.Diagnostics {
+		got = append(got, fmt.Sprintf("%s:%d:%d:%s", filepath.Base(d.File), d.Line, d.Col, d.Rule))
+	}
+	if want := []string{"app.yaml:6:3:unreachable"}; !slices.Equal(got, want) || len(res.Invalid) != 0 {
+		t.Fatalf("diagnostics %q (invalid %v), want %q:\n%v", got, res.Invalid, want, res.Diagnostics)
+	}
+}
+
+// The ignore comments of a story that does not parse are still read: one
+// naming no rule is reported beside the syntax error.
+func TestRunIgnoreCommentsOfUnparsedStory(t *testing.T) {
+	dir := storytest.TempTree(t, map[string]string{
+		"app.yaml": "app: {id: a}\nroot: start\nstates:\n  start: {terminal: true\n# kitsoki:ignore no-such-rule\n",
+	})
+	res := Run([]string{filepath.Join(dir, "app.yaml")}, Options{Story: story.Options{LookupEnv: noEnv}})
+	var got []string
+	for _, d := range res.Diagnostics {
+		got = append(got, fmt.Sprintf("%d:%d:%s:%s", d.Line, d.Col, d.Severity, d.Rule))
+	}
+	if want := []string{"3:1:error:yaml-syntax", "5:18:warning:ignore"}; !slices.Equal(got, want) {
+		t.Fatalf("diagnostics %q, want %q:\n%v", got, want, res.Diagnostics)
+	}
+}
+
+// Without Options.Flows the fixtures beside a story are not linted: a
+// fixture that cannot run fails the story only with it.
+func TestRunWithoutFlowsLintsNoFixture(t *testing.T) {
+	dir := storytest.TempTree(t, map[string]string{
+		"app.yaml":          "app: {id: ig}\nroot: s\nintents:\n  go: {}\nstates:\n  s:\n    on:\n      go: [{target: s}]\n",
+		"flows/loud.yaml":   "test_kind: flow\ninitial_state: s\nturns:\n  - intent: go\n    bogus: 1\n",
+		"flows/broken.yaml": "test_kind: flow\nturns: [\n",
+	})
+	app := filepath.Join(dir, "app.yaml")
+	if res := Run([]string{app}, Options{}); len(res.Diagnostics) != 0 || len(res.Invalid) != 0 {
+		t.Fatalf("without Flows: %v (invalid %v)", res.Diagnostics, res.Invalid)
+	}
+	res := Run([]string{app}, Options{Flows: true})
+	var got []string
+	for _, d := range res.Diagnostics {
+		got = append(got, fmt.Sprintf("%s:%s:%s", filepath.Base(d.File), d.Severity, d.Rule))
+	}
+	if want := []string{"broken.yaml:error:flow-syntax", "loud.yaml:warning:flow-unknown-key"}; !slices.Equal(got, want) || !res.Invalid[app] {
+		t.Fatalf("with Flows: %q (invalid %v), want %q", got, res.Invalid, want)
 	}
 }
