@@ -266,7 +266,7 @@ func runStoryIntents(ctx context.Context, text, stderr io.Writer, runner *flowte
 		if _, err := os.Stat(filepath.Join(dir, "recording.yaml")); err != nil {
 			continue
 		}
-		if m, _ := filepath.Glob(filepath.Join(dir, "intents", "*.yaml")); len(m) == 0 {
+		if !flowtest.HasIntents(app) {
 			continue
 		}
 		fmt.Fprintf(text, "\nintents %s (static harness, recording.yaml):\n", app)

@@ -154,7 +154,7 @@ func reportsDir(d *Dataset) string { return filepath.Join(d.Dir(), "reports", d.
 
 // listReports lists <dataset dir>/reports/<call>/*.json, sorted.
 func listReports(d *Dataset) []string {
-	m, _ := filepath.Glob(filepath.Join(reportsDir(d), "*.json"))
+	m, _ := filepath.Glob(filepath.Join(story.QuoteGlob(reportsDir(d)), "*.json"))
 	sort.Strings(m)
 	return m
 }

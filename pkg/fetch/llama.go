@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"runtime"
 
 	"kitsoki/internal/atomicfile"
@@ -128,9 +129,12 @@ func (f *Fetcher) runtimeDecision(a *Artifact, goos, goarch string) (RuntimeDeci
 // beside the release directory dir: nobody else can be using them while
 // the caller holds the lock.
 func removeStaleStages(dir string) {
-	stale, _ := filepath.Glob(filepath.Join(filepath.Dir(dir), ".stage-"+filepath.Base(dir)+"-*"))
-	for _, d := range stale {
-		_ = os.RemoveAll(d)
+	parent, prefix := filepath.Dir(dir), ".stage-"+filepath.Base(dir)+"-"
+	ents, _ := os.ReadDir(parent) // not a glob: the cache path may hold * or [
+	for _, e := range ents {
+		if strings.HasPrefix(e.Name(), prefix) {
+			_ = os.RemoveAll(filepath.Join(parent, e.Name()))
+		}
 	}
 }
 

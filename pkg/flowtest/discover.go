@@ -24,14 +24,14 @@ type File struct {
 // defaultGlob is where a story's fixtures are looked for (upstream's first
 // rule, flow-format.md §1.1): <dir of app.yaml>/flows/*.yaml.
 func defaultGlob(app string) string {
-	return filepath.Join(filepath.Dir(app), "flows", "*.yaml")
+	return filepath.Join(story.QuoteGlob(filepath.Dir(app)), "flows", "*.yaml")
 }
 
 // UpstreamGlob is upstream's full default-glob rule for `test flows APP`:
 // <app dir>/flows/*.yaml if that directory exists, else ./flows/*.yaml if
 // ./flows exists, else <app minus extension>-flows/*.yaml.
 func UpstreamGlob(app string) string {
-	return localGlob(app, "flows", app[:len(app)-len(filepath.Ext(app))]+"-flows/*.yaml")
+	return localGlob(app, "flows", story.QuoteGlob(app[:len(app)-len(filepath.Ext(app))])+"-flows/*.yaml")
 }
 
 // localGlob is <app dir>/name/*.yaml if that directory exists, else
@@ -40,7 +40,7 @@ func UpstreamGlob(app string) string {
 func localGlob(app, name, fallback string) string {
 	for _, dir := range []string{filepath.Join(filepath.Dir(app), name), name} {
 		if st, err := os.Stat(dir); err == nil && st.IsDir() {
-			return filepath.Join(dir, "*.yaml")
+			return filepath.Join(story.QuoteGlob(dir), "*.yaml")
 		}
 	}
 	return fallback
@@ -71,7 +71,7 @@ func discover(apps []string, root string, trees []string, glob string, rel bool,
 	for _, app := range apps {
 		g := cmp.Or(glob, defaultGlob(app))
 		if glob != "" && rel && !filepath.IsAbs(g) {
-			g = filepath.Join(filepath.Dir(app), g)
+			g = filepath.Join(story.QuoteGlob(filepath.Dir(app)), g)
 		}
 		if _, err := filepath.Match(g, ""); err != nil && glob != "" { // (the default pattern's own part is valid)
 			return nil, nil, fmt.Errorf("--flows %q: %v", glob, err)

@@ -275,7 +275,7 @@ func firstPositive[T int | float64](vs ...T) T {
 // <app dir>/intents/*.yaml, else intents/*.yaml (relative to the working
 // directory) when that directory exists.
 func IntentsGlob(app string) string {
-	return localGlob(app, "intents", filepath.Join(filepath.Dir(app), "intents", "*.yaml"))
+	return localGlob(app, "intents", filepath.Join(story.QuoteGlob(filepath.Dir(app)), "intents", "*.yaml"))
 }
 
 // ErrNoIntentFixtures is returned by [LoadIntents] when the glob matches

@@ -19,7 +19,7 @@ import (
 // HasIntents reports whether a story keeps intent fixtures where `kitsoki
 // test intents` looks by default (<story dir>/intents/*.yaml).
 func HasIntents(app string) bool {
-	m, _ := filepath.Glob(filepath.Join(filepath.Dir(app), "intents", "*.yaml"))
+	m, _ := filepath.Glob(filepath.Join(story.QuoteGlob(filepath.Dir(app)), "intents", "*.yaml"))
 	return len(m) > 0
 }
 
@@ -34,7 +34,7 @@ func LintIntentSources(app string, st *story.Story, sources map[string][]byte) [
 	if st == nil {
 		return nil
 	}
-	files, _ := filepath.Glob(filepath.Join(filepath.Dir(app), "intents", "*.yaml"))
+	files, _ := filepath.Glob(filepath.Join(story.QuoteGlob(filepath.Dir(app)), "intents", "*.yaml"))
 	if len(files) == 0 {
 		return nil
 	}

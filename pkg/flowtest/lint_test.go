@@ -164,7 +164,9 @@ func TestDiscoverDefaultGlob(t *testing.T) {
 		for _, f := range files {
 			got = append(got, filepath.Base(f.Path))
 		}
-		if want := map[string]string{"s": "[.h.yaml a.yaml b.yaml]", "m[1]": "[z.yaml]"}[story]; fmt.Sprint(got) != cmp.Or(want, "[]") {
+		// m[1] is a directory name, not a pattern: its own flows/ (upstream's
+		// Glob reads m1/flows instead; docs/compat/flowtest.md)
+		if want := map[string]string{"s": "[.h.yaml a.yaml b.yaml]", "m[1]": "[a.yaml]"}[story]; fmt.Sprint(got) != cmp.Or(want, "[]") {
 			t.Errorf("%s: found %v, want %s", story, got, cmp.Or(want, "[]"))
 		}
 	}

@@ -188,7 +188,7 @@ func WatchFiles(dir, explicit string) []string {
 		out = append(out, explicit)
 	}
 	for _, pd := range pluginsDirs(dir, explicit) {
-		ms, _ := filepath.Glob(filepath.Join(pd, "*", ManifestFile))
+		ms, _ := filepath.Glob(filepath.Join(story.QuoteGlob(pd), "*", ManifestFile))
 		sort.Strings(ms)
 		out = append(out, ms...)
 	}

@@ -98,3 +98,27 @@ func globAbs(p string) string {
 func Glob(root *safefile.Root, pattern string) (matches, outside []string, err error) {
 	return globIn(root, pattern)
 }
+
+// QuoteGlob returns p as a glob pattern that matches p alone: each of
+// `*`, `?`, `[` and (outside Windows) `\` is put in a character class, so
+// a story directory named `a[1]` or `x*` is looked in, not matched
+// against. Join the pattern's own part after it.
+func QuoteGlob(p string) string {
+	if !hasMeta(p) {
+		return p
+	}
+	var b strings.Builder
+	for _, r := range p {
+		switch {
+		case r == '*' || r == '?' || r == '[':
+			b.WriteByte('[')
+			b.WriteRune(r)
+			b.WriteByte(']')
+		case r == '\\' && filepath.Separator != '\\':
+			b.WriteString(`[\\]`)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
