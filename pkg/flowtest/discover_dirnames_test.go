@@ -17,7 +17,7 @@ func TestDiscoverInDirectoriesNamedLikePatterns(t *testing.T) {
 		}
 		app := filepath.Join(dir, "app.yaml")
 		files := map[string]string{
-			app: "app: {id: g, version: \"1\"}\nroot: a\nintents: {go: {}}\nstates:\n  a:\n    on: {go: [{target: .}]}\n",
+			app:                                   "app: {id: g, version: \"1\"}\nroot: a\nintents: {go: {}}\nstates:\n  a:\n    on: {go: [{target: .}]}\n",
 			filepath.Join(dir, "flows", "f.yaml"): "test_kind: flow\napp: ../app.yaml\nturns:\n  - intent: {name: go}\n",
 		}
 		for p, body := range files {
