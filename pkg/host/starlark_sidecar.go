@@ -249,10 +249,19 @@ func (sc *Sidecar) CheckOutputs(out map[string]any) error {
 
 // goTypeName names a value's type in a sidecar check's error as upstream
 // does (Go's %T: `string`, `bool`, `[]interface {}`, `<nil>`); a
-// script's integers are int64 there, as Starlark hands them over.
+// script's integers are int64 there, as Starlark hands them over, and an
+// input's int — a whole number written in YAML (a world default, a slot,
+// a stub's data) — is upstream's unsigned integer, int64 when negative
+// (conformance star-input-int-type).
 func goTypeName(v any, fromScript bool) string {
 	if _, ok := isInteger(v); ok && fromScript {
 		return "int64"
+	}
+	if n, ok := v.(int); ok {
+		if n < 0 {
+			return "int64"
+		}
+		return "uint64"
 	}
 	return fmt.Sprintf("%T", v)
 }
