@@ -1,8 +1,10 @@
 package host
 
 import (
+	"kitsoki/pkg/host/scriptiface"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -25,16 +27,16 @@ func FuzzParseSidecar(f *testing.F) {
 	f.Add([]byte("inputs: [1, 2]\n"))
 	f.Add([]byte("&a [*a]"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		sc, err := parseSidecar("f.yaml", data)
+		sc, err := scriptiface.Parse("f.yaml", data)
 		if err != nil {
 			if !strings.HasPrefix(err.Error(), "f.yaml") {
 				t.Fatalf("error does not name the file: %v", err)
 			}
 			return
 		}
-		for _, m := range []map[string]Field{sc.Inputs, sc.Outputs} {
+		for _, m := range []map[string]scriptiface.Field{sc.Inputs, sc.Outputs} {
 			for n, fl := range m {
-				if !validType(fl.Type) {
+				if !slices.Contains(scriptiface.Types, fl.Type) {
 					t.Fatalf("%s: type %q accepted", n, fl.Type)
 				}
 			}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"kitsoki/internal/safefile"
+	"kitsoki/pkg/host/scriptiface"
 	"kitsoki/pkg/story"
 	"maps"
 	"net/http"
@@ -154,11 +155,11 @@ func (h *starlarkRun) Call(ctx context.Context, c *Call) (Result, error) {
 		}
 		return Result{}, err
 	}
-	scData, err := safefile.ReadFile(path+".yaml", maxSidecar)
+	scData, err := safefile.ReadFile(path+".yaml", scriptiface.MaxBytes)
 	if err != nil {
 		return Result{}, fmt.Errorf("%s: script %q has no readable sidecar (expected %s): %v", name, script, path+".yaml", safefile.ErrText(err))
 	}
-	sc, err := parseSidecar(path+".yaml", scData)
+	sc, err := scriptiface.Parse(path+".yaml", scData)
 	if err != nil {
 		return fail("sidecar is malformed: %v", err)
 	}

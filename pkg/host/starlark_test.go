@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"kitsoki/internal/testing/storytest"
+	"kitsoki/pkg/host/scriptiface"
 )
 
 func loadHTTP(t testing.TB, path string) *HTTPCassette {
@@ -320,20 +321,20 @@ func TestHTTPCassetteParse(t *testing.T) {
 }
 
 func TestSidecarParse(t *testing.T) {
-	sc, err := parseSidecar("s.yaml", []byte("inputs:\n  a: string\n  b: { type: str, required: true, description: x, doc: ignored }\noutputs:\n  o: { type: list }\n"))
+	sc, err := scriptiface.Parse("s.yaml", []byte("inputs:\n  a: string\n  b: { type: str, required: true, description: x, doc: ignored }\noutputs:\n  o: { type: list }\n"))
 	if err != nil || sc.Inputs["a"].Type != "string" || sc.Inputs["b"].Type != "string" || !sc.Inputs["b"].Required || sc.Outputs["o"].Type != "list" {
 		t.Fatalf("%+v %v", sc, err)
 	}
 	// an empty sidecar declares nothing and checks nothing, as upstream's
 	// (conformance star-sidecar-default)
 	for _, src := range []string{"", "# notes only\n", "null\n"} {
-		sc, err := parseSidecar("s.yaml", []byte(src))
+		sc, err := scriptiface.Parse("s.yaml", []byte(src))
 		if err != nil || len(sc.Inputs)+len(sc.Outputs) != 0 || sc.CheckOutputs(map[string]any{"any": 1}) != nil {
 			t.Errorf("%q: %+v %v", src, sc, err)
 		}
 	}
 	wantParseErrs(t, func(src []byte) error {
-		_, err := parseSidecar("s.yaml", src)
+		_, err := scriptiface.Parse("s.yaml", src)
 		return err
 	}, []parseErrCase{
 		{"- a\n", "s.yaml:1: the sidecar must be a mapping"},

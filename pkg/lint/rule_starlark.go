@@ -7,10 +7,11 @@ import (
 
 	"kitsoki/internal/safefile"
 	"kitsoki/pkg/diag"
+	"kitsoki/pkg/host/scriptiface"
 	"kitsoki/pkg/story"
 )
 
-var ruleStarlark = &Rule{ID: "starlark", Severity: diag.Error, Summary: "host.starlark.run scripts exist inside the story with their sidecar",
+var ruleStarlark = &Rule{ID: "starlark", Severity: diag.Error, Summary: "host.starlark.run scripts exist inside the story with their sidecar, and a literal input has the type the sidecar declares",
 	Example: "- {invoke: host.starlark.run, with: {script: missing.star}}"}
 
 // checkStarlark: host.starlark.run needs with.script inside the story
@@ -40,6 +41,37 @@ func checkStarlark(c *checker) {
 		}
 		if _, err := os.Stat(abs + ".yaml"); err != nil {
 			c.rep.Errf(p, ruleStarlark, "%s: host.starlark.run script %q has no sidecar (expected %q): %s", site.String(), script, abs+".yaml", safefile.ErrText(err))
+			return
 		}
+		c.checkStarlarkInputs(e, site, abs+".yaml")
 	})
+}
+
+// checkStarlarkInputs refuses, as upstream's loader does, an input given a
+// literal its sidecar's type refuses: the call's own check could never
+// pass. A {{ }} template is left to run time; a sidecar that cannot be
+// read or parsed is the call's to report.
+func (c *checker) checkStarlarkInputs(e *story.Effect, site effSite, sidecar string) {
+	in, ok := e.With["inputs"].(map[string]any)
+	if !ok || len(in) == 0 {
+		return
+	}
+	data, err := safefile.ReadFile(sidecar, scriptiface.MaxBytes)
+	if err != nil {
+		return
+	}
+	sc, err := scriptiface.Parse(sidecar, data)
+	if err != nil {
+		return
+	}
+	for _, name := range sc.InputOrder {
+		v, given := in[name]
+		if s, ok := v.(string); !given || ok && story.IsTemplated(s) {
+			continue
+		}
+		if f := sc.Inputs[name]; !scriptiface.TypeOK(f.Type, v) {
+			c.rep.Errf(e.WithPos("inputs."+name), ruleStarlark, "%s: host.starlark.run input %q is declared %s but is wired to a non-template %s (%v) that can never satisfy it — pass a %s literal or a {{ }} template",
+				site.String(), name, f.Type, scriptiface.TypeName(v, false), v, f.Type)
+		}
+	}
 }

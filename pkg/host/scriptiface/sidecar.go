@@ -1,4 +1,4 @@
-package host
+package scriptiface
 
 import (
 	"bytes"
@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"math"
+	"reflect"
 	"slices"
 	"sort"
 	"strings"
@@ -30,18 +32,18 @@ type Field struct {
 	Required bool
 }
 
-// sidecarTypes are the type names a sidecar may use.
-var sidecarTypes = []string{"string", "int", "number", "bool", "object", "list", "any"}
+// Types are the type names a sidecar may use.
+var Types = []string{"string", "int", "number", "bool", "object", "list", "any"}
 
-// maxSidecar bounds a sidecar file.
-const maxSidecar = 1 << 20
+// MaxBytes bounds a sidecar file.
+const MaxBytes = 1 << 20
 
-// parseSidecar parses a sidecar; path labels errors (file:line: message).
+// Parse parses a sidecar; path labels errors (file:line: message).
 // Unknown keys inside a field are ignored (upstream sidecars carry notes);
 // an unknown type, a field that is not a mapping, or bad YAML is an error.
-func parseSidecar(path string, data []byte) (*Sidecar, error) {
-	if len(data) > maxSidecar {
-		return nil, fmt.Errorf("%s: sidecar is larger than %d bytes", path, maxSidecar)
+func Parse(path string, data []byte) (*Sidecar, error) {
+	if len(data) > MaxBytes {
+		return nil, fmt.Errorf("%s: sidecar is larger than %d bytes", path, MaxBytes)
 	}
 	var root yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(data))
@@ -104,7 +106,7 @@ func parseFields(path, section string, n *yaml.Node, into map[string]Field, orde
 				switch fk.Value {
 				case "type":
 					if fv.Kind != yaml.ScalarNode {
-						return fmt.Errorf("%s:%d: %s.%s.type must be one of %s", path, fv.Line, section, name, strings.Join(sidecarTypes, "|"))
+						return fmt.Errorf("%s:%d: %s.%s.type must be one of %s", path, fv.Line, section, name, strings.Join(Types, "|"))
 					}
 					f.Type = fv.Value
 				case "required":
@@ -125,7 +127,7 @@ func parseFields(path, section string, n *yaml.Node, into map[string]Field, orde
 			f.Type = "string"
 		}
 		if !validType(f.Type) {
-			return fmt.Errorf("%s:%d: %s.%s has unknown type %q; use one of %s", path, v.Line, section, name, f.Type, strings.Join(sidecarTypes, "|"))
+			return fmt.Errorf("%s:%d: %s.%s has unknown type %q; use one of %s", path, v.Line, section, name, f.Type, strings.Join(Types, "|"))
 		}
 		into[name] = f
 		*order = append(*order, name)
@@ -133,32 +135,10 @@ func parseFields(path, section string, n *yaml.Node, into map[string]Field, orde
 	return nil
 }
 
-func validType(t string) bool { return slices.Contains(sidecarTypes, t) }
+func validType(t string) bool { return slices.Contains(Types, t) }
 
-// normalizeYAML turns map[any]any-free YAML values into JSON-like ones
-// (yaml.v3 already gives map[string]any for string keys).
-func normalizeYAML(v any) any {
-	switch t := v.(type) {
-	case map[string]any:
-		for k, x := range t {
-			t[k] = normalizeYAML(x)
-		}
-	case map[any]any:
-		m := make(map[string]any, len(t))
-		for k, x := range t {
-			m[fmt.Sprint(k)] = normalizeYAML(x)
-		}
-		return m
-	case []any:
-		for i, x := range t {
-			t[i] = normalizeYAML(x)
-		}
-	}
-	return v
-}
-
-// typeOK reports whether v satisfies a sidecar type.
-func typeOK(typ string, v any) bool {
+// TypeOK reports whether v satisfies a sidecar type.
+func TypeOK(typ string, v any) bool {
 	switch typ {
 	case "any":
 		return true
@@ -171,7 +151,7 @@ func typeOK(typ string, v any) bool {
 	case "int", "number":
 		// as upstream, int takes any number, 2.5 included (conformance
 		// star-sidecar-types)
-		if _, ok := isInteger(v); ok {
+		if wholeNumber(v) {
 			return true
 		}
 		switch v.(type) {
@@ -208,8 +188,8 @@ func (sc *Sidecar) CheckInputs(in map[string]any) (map[string]any, error) {
 			}
 			continue
 		}
-		if !typeOK(f.Type, v) {
-			return nil, fmt.Errorf("input %q: expected %s, got %s", name, f.Type, goTypeName(v, false))
+		if !TypeOK(f.Type, v) {
+			return nil, fmt.Errorf("input %q: expected %s, got %s", name, f.Type, TypeName(v, false))
 		}
 	}
 	return out, nil
@@ -240,21 +220,21 @@ func (sc *Sidecar) CheckOutputs(out map[string]any) error {
 		if !ok {
 			return fmt.Errorf("script did not return declared output %q", name)
 		}
-		if !typeOK(f.Type, v) {
-			return fmt.Errorf("output %q: expected %s, got %s", name, f.Type, goTypeName(v, true))
+		if !TypeOK(f.Type, v) {
+			return fmt.Errorf("output %q: expected %s, got %s", name, f.Type, TypeName(v, true))
 		}
 	}
 	return nil
 }
 
-// goTypeName names a value's type in a sidecar check's error as upstream
+// TypeName names a value's type in a sidecar check's error as upstream
 // does (Go's %T: `string`, `bool`, `[]interface {}`, `<nil>`); a
 // script's integers are int64 there, as Starlark hands them over, and an
 // input's int — a whole number written in YAML (a world default, a slot,
 // a stub's data) — is upstream's unsigned integer, int64 when negative
 // (conformance star-input-int-type).
-func goTypeName(v any, fromScript bool) string {
-	if _, ok := isInteger(v); ok && fromScript {
+func TypeName(v any, fromScript bool) string {
+	if wholeNumber(v) && fromScript {
 		return "int64"
 	}
 	if n, ok := v.(int); ok {
@@ -264,4 +244,17 @@ func goTypeName(v any, fromScript bool) string {
 		return "uint64"
 	}
 	return fmt.Sprintf("%T", v)
+}
+
+// wholeNumber reports whether v is one of Go's integer kinds, an unsigned
+// one only up to MaxInt64.
+func wholeNumber(v any) bool {
+	rv := reflect.ValueOf(v)
+	switch {
+	case rv.CanInt():
+		return true
+	case rv.CanUint():
+		return rv.Uint() <= math.MaxInt64
+	}
+	return false
 }
