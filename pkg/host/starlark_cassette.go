@@ -14,6 +14,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"kitsoki/internal/jsonvalue"
 	"kitsoki/internal/yamlnode"
 )
 
@@ -137,7 +138,7 @@ func ParseHTTPCassette(path string, data []byte) (*HTTPCassette, error) {
 		case string:
 			ex.Body = b
 		default:
-			j, err := json.Marshal(normalizeYAML(b))
+			j, err := json.Marshal(jsonvalue.Normalize(b))
 			if err != nil {
 				return nil, fmt.Errorf("%s: response.body does not encode as JSON: %v", where, err)
 			}
