@@ -4,7 +4,8 @@
 // load files into the model or resolve imports (pkg/story does), nor run,
 // fold or expand a story itself (pkg/engine, pkg/fold, pkg/phases): the
 // states phases: generates are checked on a copy pkg/phases expands
-// (rule_phases_expanded.go).
+// (rule_phases_expanded.go). A Starlark script's sidecar is read through
+// pkg/host/scriptiface, the parser host.starlark.run uses (rule_starlark.go).
 //
 // The pipeline is parse → model → check, as starlark-go's syntax →
 // resolve → eval: [story.Load] parses every file into the model and reports

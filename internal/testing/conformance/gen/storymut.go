@@ -33,9 +33,10 @@ const storymutRefused = 6
 // own flow fixtures, whose YAML is then edited in one to four places
 // (storymut_edit.go): guards, set: values, targets, lifecycle lists,
 // timeouts, emits, host args, views, initial:, parallel regions, import
-// overrides, terminal:, world declarations. Most edit sets kitsoki still
-// loads; origin.txt names the story and the edits. About one story in
-// two also gets two mutate-style fixtures (mutate_fixture.go).
+// overrides, terminal:, world declarations, intent slots (storymut_slot.go).
+// Most edit sets kitsoki still loads; origin.txt names the story and the
+// edits. About one story in two also gets two mutate-style fixtures
+// (mutate_fixture.go).
 func writeStorymut(dir string, n int, seed uint64, from string) error {
 	from, stories, err := sourceStories("storymut", from)
 	if err != nil {
