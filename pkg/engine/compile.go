@@ -113,9 +113,9 @@ func Compile(st *story.Story, opts CompileOptions) (*Machine, error) {
 	for _, s := range st.States {
 		c.state(s, nil)
 	}
-	if st.Root == "" {
-		c.refuse(st.RootPos, "root: the story names no root state")
-	} else if c.m.States[st.Root] == nil {
+	// root: "" loads upstream and a session starts in the state ""
+	// (docs/compat/story.md); lint's root rule warns.
+	if st.Root != "" && c.m.States[st.Root] == nil {
 		c.refuse(st.RootPos, "root: state %q does not exist", st.Root)
 	}
 	if len(c.problems) > 0 {

@@ -144,10 +144,11 @@ func (fr *fixtureRun) run(ctx context.Context) {
 	if !ok {
 		return
 	}
-	if fr.legacy && fx.InitialState == "" || strings.Contains(fx.InitialState, "/") {
-		// upstream's legacy path starts in the state "" (stranded.go);
-		// upstream takes initial_state verbatim, so "c/c1" (which the
-		// engine would read as c.c1) is a state the story does not have
+	if (fr.legacy || fr.m.Root == "") && fx.InitialState == "" || strings.Contains(fx.InitialState, "/") {
+		// upstream's legacy path starts in the state "" (stranded.go), as
+		// does every session of a story with root: ""; upstream takes
+		// initial_state verbatim, so "c/c1" (which the engine would read
+		// as c.c1) is a state the story does not have
 		fr.stranded(world)
 		return
 	}

@@ -19,6 +19,11 @@ func checkRoot(c *checker) {
 		c.rep.Errf(st.RootPos, story.RuleRoot, "root: unsupported value type <nil>; expected a state name string")
 		return
 	}
+	if st.Root == "" && !st.Imported() {
+		// root: "" loads upstream; its sessions start in the state ""
+		c.rep.Warnf(st.RootPos, story.RuleRoot, `root: "" names no state: a session starts in the state "" and rejects every intent (a flow fixture runs only from its initial_state:); name the state the story starts in`)
+		return
+	}
 	if st.Root == "" || story.IsTemplated(st.Root) {
 		return
 	}

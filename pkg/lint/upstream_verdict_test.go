@@ -360,7 +360,19 @@ func TestRootScalarsAsUpstream(t *testing.T) {
 		{"bool", story("true"), false, false},
 		{"null", story("null"), false, false},
 		{"tilde", story("~"), false, false},
+		{"empty", story(`""`), true, true},
 	})
+}
+
+// root: "" loads upstream (its sessions start in the state ""): validate
+// warns, naming the fix.
+func TestRootEmptyWarns(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "app.yaml", "app: {id: r}\nintents: {go: {}}\nroot: \"\"\nstates:\n  a: {on: {go: [{target: .}]}}\n")
+	_, ds := Load(dir, story.Options{})
+	if len(ds) != 1 || ds[0].Severity != diag.Warning || ds[0].Line != 3 || !strings.Contains(ds[0].Message, `root: "" names no state`) || !strings.Contains(ds[0].Message, "name the state the story starts in") {
+		t.Errorf("got %v", ds)
+	}
 }
 
 // A list item mapping decodes strictly ({label, hint, when}) and an
