@@ -33,7 +33,7 @@ states:
               id: say
               with: { cmd: "echo %s" }
               bind: { out: stdout }
-      done: { target: finished }
+      done: [ { target: finished } ]
   finished:
     terminal: true
 `

@@ -21,7 +21,7 @@ intents:
 states:
   a:
     on:
-      go: { target: b, effects: [ { set: { n: 1 } } ] }
+      go: [ { target: b, effects: [ { set: { n: 1 } } ] } ]
   b:
     terminal: true
 `

@@ -55,7 +55,7 @@ states:
   never: {}
   finish:
     on:
-      leave: {target: "@exit:done"}
+      leave: [{target: "@exit:done"}]
 `
 
 // The observer hears every state entered, arc chosen, effect run, on_error

@@ -537,3 +537,21 @@ func TestNegativeTimeoutAsUpstream(t *testing.T) {
 		{"no-unit", story("5"), false, false},
 	})
 }
+
+// An arm list, an effect list and on_enter/on_complete are sequences of
+// mappings upstream: a single mapping ("mapping was used where sequence is
+// expected") or a bare target string ("string was used where mapping is
+// expected") does not load there (found walking its app-schema reference).
+func TestArmAndEffectListsAsUpstream(t *testing.T) {
+	story := func(a string) string {
+		return "app: {id: l}\nhosts: [host.ok]\nworld: {n: {type: int, default: 0}}\nintents: {go: {}}\nroot: a\nstates:\n  a:\n" + a + "  b: {terminal: true}\n"
+	}
+	runVerdicts(t, []verdictCase{
+		{"lists", story("    on_enter: [{set: {n: 1}}]\n    on: {go: [{target: b, effects: [{set: {n: 2}}]}]}\n"), true, true},
+		{"arm-mapping", story("    on: {go: {target: b}}\n"), false, false},
+		{"arm-string", story("    on: {go: [b]}\n"), false, false},
+		{"effects-mapping", story("    on: {go: [{target: b, effects: {set: {n: 2}}}]}\n"), false, false},
+		{"on-enter-mapping", story("    on_enter: {set: {n: 1}}\n    on: {go: [{target: b}]}\n"), false, false},
+		{"on-complete-mapping", story("    on_enter: [{invoke: host.ok, background: true, on_complete: {set: {n: 1}}}]\n    on: {go: [{target: b}]}\n"), false, false},
+	})
+}

@@ -87,14 +87,18 @@ const whereMsgWant = `
 22:15 error unknown-key effect states.a.on.go[1].effects[0]: unknown key "bogus"
 23:28 error type states.a.on.go[1].effects[1].emit_intent: expected a string, got a list
 24:7 error intent state "a": on: "back" — intent not declared in intents library or state.intents
+24:13 error type states.a.on.back: expected a list, got a mapping (write it as a list item: §- § before its first key)
 24:25 error unknown-key transition states.a.on.back: unknown key "whn"; did you mean §when§?
 24:42 error type states.a.on.back.default: expected true or false, got "maybe"
 25:7 error intent state "a": on: "" — intent not declared in intents library or state.intents
+25:11 error type states.a.on.: expected a list, got a mapping (write it as a list item: §- § before its first key)
 25:29 error type states.a.on..when: expected a string, got a list
 26:7 error intent state "a": on: "five" — intent not declared in intents library or state.intents
 26:13 error type states.a.on.five: expected a list, got an int
 27:7 error intent state "a": on: "six" — intent not declared in intents library or state.intents
 27:13 error target state "a": transition target "7" (resolved: "7") does not exist; did you mean §a§?
+27:13 error type states.a.on.six[0]: expected a mapping, got "7" (write {target: 7})
+29:15 error type states.b.on_enter: expected a list, got a mapping (write it as a list item: §- § before its first key)
 29:21 error type states.b.on_enter.say: expected a string, got a list
 29:38 error type states.b.on_enter.background: expected true or false, got "maybe"
 30:14 error type states.b.on.go: expected a list, got a string

@@ -43,7 +43,7 @@ func FormatSchema() map[string]any {
 		"transition": obj(transitionKeys, map[string]any{
 			"target": str, "when": str, "effects": effects,
 		}),
-		"transitions": map[string]any{"anyOf": []any{ref("transition"), listOf("transition"), str}},
+		"transitions": listOf("transition"),
 		"effects":     effects,
 		"effect": obj(effectKeys, map[string]any{
 			"invoke":   map[string]any{"type": []any{"string", "null"}, "examples": []any{"host.run", "host.agent.decide", "host.agent.ask"}},

@@ -190,7 +190,11 @@ func (p *fileParser) parseTransitionInto(t *Transition, n *yaml.Node, at yamlnod
 	t.Pos = p.Pos(n)
 	d := yamlnode.Deref(n)
 	if d != nil && d.Kind == yaml.ScalarNode && !yamlnode.IsNull(d) {
-		// Shorthand: a bare target string.
+		// Shorthand: a bare target string (story files are decoded
+		// strictly, as upstream does: it takes a mapping only).
+		if p.Typed {
+			p.Errf(p.Pos(n), RuleType, "%s: expected a mapping, got %s (write {target: %s})", at.String(), yamlnode.Describe(d), d.Value)
+		}
 		t.Target, t.TargetPos = p.Intern(d.Value), p.Pos(d)
 		return
 	}
@@ -219,12 +223,16 @@ func (p *fileParser) parseEffectsAt(n *yaml.Node, at yamlnode.Place) []*Effect {
 	return oneOrList(p, n, at, (*fileParser).parseEffectInto)
 }
 
-// oneOrList reads n, one T written as a mapping or a list of them, into
-// new Ts with read; at names n in messages. Not a list (reported) or an
-// empty one is nil.
+// oneOrList reads n, a list of Ts or (outside story files, which
+// upstream decodes strictly) one T written as a mapping, into new Ts with
+// read; at names n in messages. Not a list (reported) or an empty one is
+// nil.
 func oneOrList[T any](p *fileParser, n *yaml.Node, at yamlnode.Place, read func(p *fileParser, t *T, n *yaml.Node, at yamlnode.Place)) []*T {
 	d := yamlnode.Deref(n)
 	if d != nil && d.Kind == yaml.MappingNode {
+		if p.Typed {
+			p.Errf(p.Pos(n), RuleType, "%s: expected a list, got a mapping (write it as a list item: `- ` before its first key)", at.String())
+		}
 		out := newZeroed[T](1)
 		read(p, out[0], n, at)
 		return out
