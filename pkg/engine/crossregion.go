@@ -18,13 +18,13 @@ func (r *runner) crossRegion(ctx context.Context, arm *Transition, from, dst, re
 	if err != nil {
 		return err
 	}
-	if err := r.propagate(ctx, armEmits(arm), reg, st, 1); err != nil {
+	// the own move first, as a regional arm's (conformance
+	// par-cross-own-enter-first)
+	if err := r.swapInto(ctx, pc, from, dst, pre, st); err != nil {
 		return err
 	}
-	if r.par == pc {
-		if err := r.swapInto(ctx, pc, from, dst, pre, st); err != nil {
-			return err
-		}
+	if err := r.propagate(ctx, armEmits(arm), reg, st, 1); err != nil {
+		return err
 	}
 	tr["to"] = r.statePath()
 	return nil

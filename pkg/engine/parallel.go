@@ -244,16 +244,21 @@ func (r *runner) walkParallel(ctx context.Context, intent string, slots map[stri
 	// an arm that leaves the configuration (or re-enters its root)
 	// delivers no emit: to the regions it leaves, as upstream
 	// (conformance par-emit-order y.yaml, v.yaml)
+	// its own move (and its on_enter effects) before the regions its
+	// emit: reaches: upstream writes the world in that order, and the
+	// events in par-emit-order's (conformance par-own-enter-before-receivers)
+	if inside && r.par != nil {
+		if err := r.moveRegionFrom(ctx, old, res.state, pre, st); err != nil {
+			return err
+		}
+	}
 	if res.stay || inside {
 		if err := r.propagate(ctx, armEmits(arm), reg, st, 1); err != nil {
 			return err
 		}
 	}
 	switch {
-	case inside && r.par != nil:
-		if err := r.moveRegionFrom(ctx, old, res.state, pre, st); err != nil {
-			return err
-		}
+	case inside:
 	case !res.stay && r.par != nil:
 		r.cur = leaf
 		if err := r.goTo(ctx, res, st); err != nil {
