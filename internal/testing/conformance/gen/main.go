@@ -30,6 +30,9 @@
 // -emits (flow and legacy kinds) adds parallel emit: events to arms, as
 // an arm's emit: list or an effect entry, which the other regions of an
 // active parallel state take as intents.
+// -trail (flow and legacy kinds) appends a mark to a world string t in
+// every on_enter and arm (E:<state>; T:<state>.<intent>;), so the order
+// the effects ran in shows in the world each turn compares.
 // -kind legacy writes the flow kind's stories with fixtures on the legacy
 // path (use_orchestrator: false, upstream's machine alone, as most real
 // fixtures run): every fixture names its start state, and no turn
@@ -116,11 +119,11 @@ func main() {
 
 func run(args []string) error {
 	if len(args) == 0 {
-		return fmt.Errorf("usage: gen write [-n N] [-seed S] [-known] [-emits] [-from DIR] [-kind flow|legacy|tmpl|agent|view|starlark|host|intent|expect|import|phase|intentfix|lint|mutate|storymut] DIR | gen diff DIR")
+		return fmt.Errorf("usage: gen write [-n N] [-seed S] [-known] [-emits] [-trail] [-from DIR] [-kind flow|legacy|tmpl|agent|view|starlark|host|intent|expect|import|phase|intentfix|lint|mutate|storymut] DIR | gen diff DIR")
 	}
 	switch args[0] {
 	case "write":
-		n, seed, dir, known, emits, kind, from := 300, uint64(1), "", false, false, "flow", ""
+		n, seed, dir, known, emits, trail, kind, from := 300, uint64(1), "", false, false, false, "flow", ""
 		rest := args[1:]
 		for len(rest) > 0 {
 			switch {
@@ -144,6 +147,8 @@ func run(args []string) error {
 				known, rest = true, rest[1:]
 			case rest[0] == "-emits":
 				emits, rest = true, rest[1:]
+			case rest[0] == "-trail":
+				trail, rest = true, rest[1:]
 			default:
 				dir, rest = rest[0], rest[1:]
 			}
@@ -153,9 +158,9 @@ func run(args []string) error {
 		}
 		switch kind {
 		case "flow":
-			return write(dir, n, seed, genOpts{known: known, emits: emits})
+			return write(dir, n, seed, genOpts{known: known, emits: emits, trail: trail})
 		case "legacy":
-			return write(dir, n, seed, genOpts{known: known, emits: emits, legacy: true})
+			return write(dir, n, seed, genOpts{known: known, emits: emits, trail: trail, legacy: true})
 		case "tmpl":
 			return writeTmpl(dir, n, seed)
 		case "agent":
@@ -201,13 +206,13 @@ func run(args []string) error {
 // write writes n stories, story i from seed+i. known adds the forms
 // known to differ between the engines (.inf, .nan, n's non-zero default).
 // genOpts are write's choices beyond the seed: -known, -kind legacy,
-// -emits.
-type genOpts struct{ known, legacy, emits bool }
+// -emits, -trail.
+type genOpts struct{ known, legacy, emits, trail bool }
 
 func write(dir string, n int, seed uint64, o genOpts) error {
 	for i := range n {
 		g := newGen(seed + uint64(i))
-		g.withKnown, g.legacy, g.emits = o.known, o.legacy, o.emits
+		g.withKnown, g.legacy, g.emits, g.trail = o.known, o.legacy, o.emits, o.trail
 		d := filepath.Join(dir, fmt.Sprintf("%03d", i))
 		app, kid := g.story(fmt.Sprintf("gen-%d", seed+uint64(i)))
 		files := map[string]any{"app.yaml": app, filepath.Join("flows", "f.yaml"): g.fixture()}

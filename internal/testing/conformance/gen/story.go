@@ -24,7 +24,10 @@ type gen struct {
 	legacy bool
 	// emits adds parallel emit: events to arms (-emits): on the
 	// transition, or as an effect entry.
-	emits    bool
+	emits bool
+	// trail marks every on_enter and arm in world t (-trail), after the
+	// random draws, so a seed writes the same story otherwise.
+	trail    bool
 	defaults m // each form var's default, for expect_world to name
 }
 
@@ -112,6 +115,9 @@ func (g *gen) story(id string) (app, kid m) {
 	for _, k := range sortedKeys(states) {
 		fill(k, states[k].(m))
 	}
+	if g.trail {
+		markTrail("", states)
+	}
 	app = m{
 		"app":   m{"id": id, "version": "0.1.0"},
 		"hosts": []any{"host.ok", "host.bad", "host.job"},
@@ -124,6 +130,7 @@ func (g *gen) story(id string) (app, kid m) {
 			"x0":          m{"type": "any", "default": g.defaults["x0"]},
 			"x1":          m{"type": "any", "default": g.defaults["x1"]},
 			"x2":          m{"type": "any", "default": g.defaults["x2"]},
+			"t":           m{"type": "string", "default": ""},
 		},
 		"intents": g.intentDecls(),
 		"root":    "s0",
@@ -222,6 +229,36 @@ func (g *gen) arms(path string, n int) m {
 	}
 	_ = path
 	return on
+}
+
+// markTrail appends a trail mark to every on_enter and arm under states
+// (path is their parent's, "" at the top): E:<state>; and
+// T:<state>.<intent>;, each a set of world t to itself plus the mark.
+func markTrail(path string, states m) {
+	mark := func(s string) m { return m{"set": m{"t": "{{ world.t + '" + s + ";' }}"}} }
+	for _, k := range sortedKeys(states) {
+		st, ok := states[k].(m)
+		if !ok {
+			continue
+		}
+		p := k
+		if path != "" {
+			p = path + "." + k
+		}
+		st["on_enter"] = append(asList(st["on_enter"]), mark("E:"+p))
+		if on, ok := st["on"].(m); ok {
+			for _, in := range sortedKeys(on) {
+				for _, a := range asList(on[in]) {
+					if arm, ok := a.(m); ok {
+						arm["effects"] = append(asList(arm["effects"]), mark("T:"+p+"."+in))
+					}
+				}
+			}
+		}
+		if ch, ok := st["states"].(m); ok {
+			markTrail(p, ch)
+		}
+	}
 }
 
 func asList(v any) []any {
