@@ -42,19 +42,21 @@ func TestGeneratedStoriesRun(t *testing.T) {
 
 // -kind legacy writes the same stories with fixtures for the legacy path:
 // each names its start state and never advances the clock, and they run
-// clean; -emits adds parallel emit: events.
+// clean; -emits adds parallel emit: events, -trail a mark in every
+// on_enter and arm.
 func TestLegacyStoriesRun(t *testing.T) {
 	dir := t.TempDir()
 	const n = 20
-	if err := write(dir, n, 7, genOpts{legacy: true, emits: true}); err != nil {
+	if err := write(dir, n, 7, genOpts{legacy: true, emits: true, trail: true}); err != nil {
 		t.Fatal(err)
 	}
 	var files []*flowtest.File
-	emits := 0
+	emits, marks := 0, 0
 	for i := range n {
 		d := filepath.Join(dir, fmt.Sprintf("%03d", i))
 		app, _ := os.ReadFile(filepath.Join(d, "app.yaml"))
 		emits += len(regexp.MustCompile(`(?m)^\s+(- )?emit:`).FindAll(app, -1))
+		marks += strings.Count(string(app), "E:s0;")
 		fx, err := os.ReadFile(filepath.Join(d, "flows", "f.yaml"))
 		if err != nil {
 			t.Fatal(err)
@@ -70,6 +72,9 @@ func TestLegacyStoriesRun(t *testing.T) {
 	}
 	if emits == 0 {
 		t.Errorf("-emits wrote no emit: in %d stories", n)
+	}
+	if marks != n {
+		t.Errorf("-trail marked s0's on_enter in %d of %d stories", marks, n)
 	}
 	runClean(t, files, n)
 }
