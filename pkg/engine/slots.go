@@ -221,7 +221,9 @@ func typedSlot(v any, typ string) error {
 func valueStrings(values []any) []string {
 	parts := make([]string, len(values))
 	for i, x := range values {
-		parts[i] = fmt.Sprint(x)
+		if x != nil { // upstream decodes values: as strings: a null is ""
+			parts[i] = fmt.Sprint(x)
+		}
 	}
 	return parts
 }
