@@ -419,13 +419,39 @@ func (r *runner) runOnComplete(ctx context.Context, j *job, status string, data 
 	if res.stay {
 		return nil
 	}
-	if err := r.emit(KindTransition, map[string]any{"from": r.statePath(), "intent": "__on_complete_target__", "to": r.landTo(res)}); err != nil {
-		return err
+	return r.completionMove(ctx, res, &st)
+}
+
+// completionMove takes an on_complete target. When the move fails (an
+// entered state's on_enter does not evaluate), upstream drops the move
+// alone: none of its events, its on_enter's writes undone, the session
+// where it was, and the chain's effects before it kept; the job ends as a
+// success, its notification posted (conformance oncomplete-move-fails).
+func (r *runner) completionMove(ctx context.Context, res target, st *step) error {
+	pre := r.landingWorld()
+	cur, par := r.cur, r.par.clone()
+	var held []Event
+	prev := r.t.tentative
+	r.t.tentative = &held
+	err := r.emit(KindTransition, map[string]any{"from": r.statePath(), "intent": "__on_complete_target__", "to": r.landTo(res)})
+	if err == nil {
+		err = r.land(ctx, res, st, r.statePath()) // st is settled: empty
 	}
-	if err := r.land(ctx, res, &st, r.statePath()); err != nil { // st is settled: empty
-		return err
+	if err == nil {
+		err = r.settle(ctx, st)
 	}
-	return r.settle(ctx, &st)
+	r.t.tentative = prev
+	if err != nil && !isTraceErr(err) && ctx.Err() == nil {
+		r.note(Note{Kind: "job", State: r.statePath(), Text: "on_complete target's move failed: dropped, as upstream", Error: err.Error()})
+		r.world, r.written, r.journal = pre.world, pre.writtenHow, pre.journal
+		r.cur, r.par, r.ended, r.outcome, r.exit = cur, par, false, "", ""
+		st.calls = nil
+		return nil
+	}
+	if e := r.flushHeld(held); e != nil {
+		return e
+	}
+	return err
 }
 
 // setInMemory sets world keys with no event and returns what puts them back.

@@ -30,9 +30,10 @@
 // -emits (flow and legacy kinds) adds parallel emit: events to arms, as
 // an arm's emit: list or an effect entry, which the other regions of an
 // active parallel state take as intents.
-// -trail (flow and legacy kinds) appends a mark to a world string t in
-// every on_enter and arm (E:<state>; T:<state>.<intent>;), so the order
-// the effects ran in shows in the world each turn compares.
+// -trail (flow, legacy, mutate and storymut kinds) appends a mark to a
+// world string (t; zz_trail in a copied story, storymut_trail.go) in every
+// on_enter and arm (E:<state>; T:<state>.<intent>;), so the order the
+// effects ran in shows in the world each turn compares.
 // -kind legacy writes the flow kind's stories with fixtures on the legacy
 // path (use_orchestrator: false, upstream's machine alone, as most real
 // fixtures run): every fixture names its start state, and no turn
@@ -184,9 +185,9 @@ func run(args []string) error {
 		case "lint":
 			return writeLint(dir, n, seed)
 		case "mutate":
-			return writeMutate(dir, n, seed, from)
+			return writeMutate(dir, n, seed, from, trail)
 		case "storymut":
-			return writeStorymut(dir, n, seed, from)
+			return writeStorymut(dir, n, seed, from, trail)
 		}
 		return fmt.Errorf("-kind %q: want flow, legacy, tmpl, agent, view, starlark, host, intent, expect, import, phase, intentfix, lint, mutate or storymut", kind)
 	case "diff":

@@ -33,7 +33,8 @@ type corpusStory struct {
 // (seed+i) mod the number of them, with new flow fixtures drawn from the
 // story's real fixtures and its model (mutate_fixture.go). from is the
 // corpus directory ("" for shared/corpus beside the repository).
-func writeMutate(dir string, n int, seed uint64, from string) error {
+// With trail, the copy is marked for -trail (storymut_trail.go).
+func writeMutate(dir string, n int, seed uint64, from string, trail bool) error {
 	from, stories, err := sourceStories("mutate", from)
 	if err != nil {
 		return err
@@ -44,6 +45,11 @@ func writeMutate(dir string, n int, seed uint64, from string) error {
 		d := filepath.Join(dir, fmt.Sprintf("%03d", i))
 		if err := copyStory(from, cs, d); err != nil {
 			return err
+		}
+		if trail {
+			if err := markStoryTrail(d); err != nil {
+				return err
+			}
 		}
 		g := newGen(s)
 		files := []agentFile{{"origin.txt", fmt.Sprintf("%s (seed %d)\n", cs.rel, s)}}

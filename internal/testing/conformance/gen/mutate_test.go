@@ -25,7 +25,7 @@ func TestMutateStoriesRun(t *testing.T) {
 		t.Fatalf("corpus stories: %d, error %v", len(stories), err)
 	}
 	n := 2 * len(stories)
-	write := func(dir string, n int, seed uint64) error { return writeMutate(dir, n, seed, corpus) }
+	write := func(dir string, n int, seed uint64) error { return writeMutate(dir, n, seed, corpus, false) }
 	dir := writeSeeded(t, write, n, 11, "000/origin.txt", "001/flows/m0.yaml", "002/flows/m7.yaml")
 	assertDrawn(t, dir, []string{
 		"advance_clock:", "mutated failure of", "mutated outage of", "extra_slot:", "host.unlisted",
@@ -69,7 +69,7 @@ func TestMutateStoriesRun(t *testing.T) {
 // An empty corpus directory is refused with its path and the fix.
 func TestMutateNeedsStories(t *testing.T) {
 	empty := t.TempDir()
-	err := writeMutate(t.TempDir(), 1, 1, empty)
+	err := writeMutate(t.TempDir(), 1, 1, empty, false)
 	if err == nil || !strings.Contains(err.Error(), empty) || !strings.Contains(err.Error(), "flow fixtures") {
 		t.Fatalf("error %v, want one naming %s", err, empty)
 	}

@@ -36,8 +36,9 @@ const storymutRefused = 6
 // overrides, terminal:, world declarations, intent slots (storymut_slot.go).
 // Most edit sets kitsoki still loads; origin.txt names the story and the
 // edits. About one story in two also gets two mutate-style fixtures
-// (mutate_fixture.go).
-func writeStorymut(dir string, n int, seed uint64, from string) error {
+// (mutate_fixture.go). With trail, each copy is marked for -trail after
+// its edits (storymut_trail.go).
+func writeStorymut(dir string, n int, seed uint64, from string, trail bool) error {
 	from, stories, err := sourceStories("storymut", from)
 	if err != nil {
 		return err
@@ -61,6 +62,11 @@ func writeStorymut(dir string, n int, seed uint64, from string) error {
 			}
 			if edits, err = g.editStory(cs, d); err != nil {
 				return fmt.Errorf("story %s (seed %d): %w", cs.rel, s, err)
+			}
+			if trail {
+				if err := markStoryTrail(d); err != nil {
+					return err
+				}
 			}
 			loads = storyLoads(d, from)
 			if loads || try == 0 && g.chance(storymutRefused) {

@@ -23,7 +23,7 @@ func TestStorymutStoriesEdit(t *testing.T) {
 		t.Fatalf("corpus stories: %d, error %v", len(stories), err)
 	}
 	n := 4 * len(stories)
-	write := func(dir string, n int, seed uint64) error { return writeStorymut(dir, n, seed, corpus) }
+	write := func(dir string, n int, seed uint64) error { return writeStorymut(dir, n, seed, corpus, false) }
 	dir := writeSeeded(t, write, n, 640000, "000/origin.txt", "000/app.yaml", "001/app.yaml", "002/app.yaml")
 	assertDrawn(t, dir, []string{
 		"guard added:", "guard \"", "set: ", "-> set", "target ", "on_enter: effect added",
@@ -86,7 +86,7 @@ func changedSome(t *testing.T, src, d string) bool {
 // An empty corpus directory is refused with its path and the fix.
 func TestStorymutNeedsStories(t *testing.T) {
 	empty := t.TempDir()
-	err := writeStorymut(t.TempDir(), 1, 1, empty)
+	err := writeStorymut(t.TempDir(), 1, 1, empty, false)
 	if err == nil || !strings.Contains(err.Error(), empty) || !strings.Contains(err.Error(), "flow fixtures") {
 		t.Fatalf("error %v, want one naming %s", err, empty)
 	}
