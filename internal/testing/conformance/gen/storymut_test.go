@@ -91,3 +91,42 @@ func TestStorymutNeedsStories(t *testing.T) {
 		t.Fatalf("error %v, want one naming %s", err, empty)
 	}
 }
+
+// -trail marks every corpus story's own states (an E: mark in each
+// on_enter, T: in each arm) and declares zz_trail; every marked copy
+// still loads.
+func TestStoryTrailMarksLoad(t *testing.T) {
+	corpus := storytest.Shared(t, "corpus")
+	stories, err := corpusStories(corpus)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := writeMutate(dir, len(stories), 0, corpus, true); err != nil {
+		t.Fatal(err)
+	}
+	for i := range stories {
+		d := filepath.Join(dir, fmt.Sprintf("%03d", i))
+		app, err := os.ReadFile(filepath.Join(d, "app.yaml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(app), "zz_trail: {type: string, default: \"\"}") {
+			t.Errorf("%s: app.yaml declares no zz_trail", d)
+		}
+		marks := 0
+		_ = filepath.WalkDir(d, func(p string, e fs.DirEntry, err error) error {
+			if err == nil && !e.IsDir() && strings.HasSuffix(p, ".yaml") {
+				b, _ := os.ReadFile(p)
+				marks += strings.Count(string(b), "'E:")
+			}
+			return nil
+		})
+		if marks == 0 {
+			t.Errorf("%s: no on_enter marked", d)
+		}
+		if !storyLoads(d, corpus) {
+			t.Errorf("%s: the marked story does not load", d)
+		}
+	}
+}
