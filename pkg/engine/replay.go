@@ -61,6 +61,16 @@ func (r *runner) journalAs(key string, v any, differs bool) {
 func (r *runner) replayWorld() {
 	if r.replays() {
 		r.replayInto(r.world)
+		for k := range r.written {
+			if v, ok := r.world[k]; ok {
+				if r.logged == nil {
+					r.logged = map[string]any{}
+				}
+				r.logged[k] = v
+			} else {
+				delete(r.logged, k)
+			}
+		}
 	}
 	r.written, r.journal = nil, nil
 }
@@ -76,14 +86,18 @@ func (r *runner) replayInto(w World) {
 		if !ok {
 			continue
 		}
-		if _, gone := v.(lostValue); gone {
+		if lv, gone := v.(lostValue); gone {
 			// a value no JSON holds was journaled null: the next turn
-			// has the key's declared default, or no key (lostSet)
-			delete(w, k)
-			if d, ok := r.declaredDefault(k); ok {
-				w[k] = d
+			// has the value the log gave the key before, else its
+			// declared default, or no key (lostSet)
+			if !lv.has {
+				delete(w, k)
+				if d, ok := r.declaredDefault(k); ok {
+					w[k] = d
+				}
+				continue
 			}
-			continue
+			v = lv.prev
 		}
 		v = jsonNumbers(v)
 		if f, isF := v.(float64); isF {
@@ -140,19 +154,69 @@ func jsonNumbers(v any) any {
 }
 
 // lostValue marks in the journal a set whose value (an infinite or NaN
-// number) the log could only write as null.
-type lostValue struct{}
+// number) the log could only write as null; prev is the value the log
+// gave the key before, when it gave one (has).
+type lostValue struct {
+	prev any
+	has  bool
+}
 
 // lostSet is such a set outside --strict, as upstream: the world holds v
 // for the rest of the turn, the world.update has no payload (upstream's
-// log cannot encode it), and the next turn has the key's declared default
-// again, or no key (conformance values-non-finite; --strict fails the
-// turn instead).
+// log cannot encode it), and the next turn has the value the log gave the
+// key before — a set earlier in the turn, an earlier turn's, the
+// fixture's initial_world — else the key's declared default, or no key
+// (conformance values-non-finite, values-non-finite-logged; --strict
+// fails the turn instead).
 func (r *runner) lostSet(key string, v any) error {
+	lv := lostValue{}
+	switch how, now := r.writtenNow(key); {
+	case !now:
+		lv.prev, lv.has = r.logged[key]
+	case how == "set":
+		if j, ok := r.journal[key].(lostValue); ok {
+			lv = j // the key's last set this turn was lost too
+			break
+		}
+		lv.prev, lv.has = r.world[key], true
+		if j, ok := r.journal[key]; ok {
+			lv.prev = j // a set coerced in memory: the log has j
+		}
+	default: // an increment: the log folds it onto the value in memory
+		lv.prev, lv.has = r.world[key], true
+	}
 	setPath(r.world, key, v)
-	r.journalAs(key, lostValue{}, true)
+	r.journalAs(key, lv, true)
 	r.noteWritten(map[string]any{"set": map[string]any{key: nil}})
 	return r.emit(KindWorldUpdate, nil)
+}
+
+// writtenNow is how this turn last wrote key ("set" or "increment"), if
+// it did: its world.update events, written or still held.
+func (r *runner) writtenNow(key string) (how string, ok bool) {
+	if _, lost := r.journal[key].(lostValue); lost {
+		return "set", true // a lost set (its event has no payload)
+	}
+	lists := [][]Event{r.t.events, r.t.walk.effs, r.t.walk.recv}
+	if r.t.tentative != nil {
+		lists = append(lists, *r.t.tentative)
+	}
+	for _, evs := range lists {
+		for _, ev := range evs {
+			p, _ := ev.Payload.(map[string]any)
+			if ev.Kind != KindWorldUpdate || p == nil {
+				continue
+			}
+			for _, h := range []string{"set", "increment"} {
+				if m, _ := p[h].(map[string]any); m != nil {
+					if _, has := m[key]; has {
+						how, ok = h, true
+					}
+				}
+			}
+		}
+	}
+	return how, ok
 }
 
 // declaredDefault is world key k's declared default, if the story declares k.

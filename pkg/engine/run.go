@@ -136,6 +136,9 @@ type runner struct {
 	// wrote them: the next turn's start replays them.
 	written map[string]string
 	journal map[string]any
+	// logged is each key's value as the log last gave it (replayed at a
+	// turn start): what a value the log cannot hold falls back to
+	logged map[string]any
 	// t is the turn being run (turn.go), replaced whole at each turn start
 	t turn
 }
