@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 )
@@ -25,13 +26,26 @@ type parConf struct {
 	// path until the machine moves (conformance par-start-verbatim).
 	// Any change of the configuration drops it.
 	label string
+	// slot is, for a leaf a cross-region move put in another region's
+	// place (crossRegion), that region: an emit: reaching a region goes
+	// to the leaf in its place, as upstream's configuration keeps one
+	// place a region (conformance par-cross-receiver-slot)
+	slot map[*State]*State
 }
 
 func (p *parConf) clone() *parConf {
 	if p == nil {
 		return nil
 	}
-	return &parConf{root: p.root, leaves: slices.Clone(p.leaves), label: p.label}
+	return &parConf{root: p.root, leaves: slices.Clone(p.leaves), label: p.label, slot: maps.Clone(p.slot)}
+}
+
+// placeOf is the region whose place leaf l holds.
+func (p *parConf) placeOf(l *State) *State {
+	if reg, ok := p.slot[l]; ok {
+		return reg
+	}
+	return p.regionOf(l)
 }
 
 // encode is "<root>#<leaf>|<leaf>...".
@@ -58,12 +72,18 @@ func (p *parConf) regionOf(s *State) *State {
 
 // leafIn is the active leaf of region reg.
 func (p *parConf) leafIn(reg *State) *State {
+	var first *State
 	for _, l := range p.leaves {
 		if l == reg || l.within(reg) {
-			return l
+			if p.placeOf(l) == reg {
+				return l // the leaf in the region's own place
+			}
+			if first == nil {
+				first = l
+			}
 		}
 	}
-	return nil
+	return first
 }
 
 // replace puts leaf in old's place (the leaves stay sorted by path), even
@@ -73,6 +93,14 @@ func (p *parConf) replace(old, leaf *State) {
 	p.label = ""
 	for i, l := range p.leaves {
 		if l == old {
+			place := p.placeOf(old)
+			delete(p.slot, old)
+			if p.regionOf(leaf) != place {
+				if p.slot == nil {
+					p.slot = map[*State]*State{}
+				}
+				p.slot[leaf] = place
+			}
 			p.leaves[i] = leaf
 			sortByPath(p.leaves)
 			return
@@ -88,6 +116,8 @@ func (p *parConf) set(leaf *State) {
 	for _, l := range p.leaves {
 		if p.regionOf(l) != reg {
 			out = append(out, l)
+		} else {
+			delete(p.slot, l)
 		}
 	}
 	out = append(out, leaf)
