@@ -27,7 +27,10 @@ func (r *runner) settle(ctx context.Context, st *step) error {
 		}
 		if c.hops == 0 {
 			c.origin, c.originAt = r.statePath(), r.cur
-			if r.par != nil {
+			if r.par != nil || r.exit != "" {
+				// no state to run a swallowed chain's post-bind pass
+				// from: a parallel configuration, or an exit the walk
+				// reached (conformance cap-at-exit)
 				c.originAt = nil
 			}
 		}
