@@ -104,6 +104,7 @@ func passes() []pass {
 		{ruleEmitAfterBind, checkEmitAfterBind},
 		{ruleEmitAfterExit, checkEmitAfterExit},
 		{ruleViewRoot, checkViewRoot},
+		{rulePrebindView, checkPrebindView},
 		{ruleHostRunInts, checkHostRunInts},
 		{ruleBareName, checkBareNames},
 		{ruleRunRoot, checkRunRoot},
