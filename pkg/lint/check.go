@@ -105,6 +105,7 @@ func passes() []pass {
 		{ruleEmitAfterExit, checkEmitAfterExit},
 		{ruleViewRoot, checkViewRoot},
 		{rulePrebindView, checkPrebindView},
+		{ruleDeadArm, checkDeadArms},
 		{ruleHostRunInts, checkHostRunInts},
 		{ruleBareName, checkBareNames},
 		{ruleRunRoot, checkRunRoot},
