@@ -11,9 +11,8 @@ var ruleDeadArm = &Rule{ID: "dead-arm", Severity: diag.Warning, LintOnly: true,
 // checkDeadArms warns at the arms of an intent's list that follow a
 // default: true arm, and at the when: of a default: true arm. Both
 // engines take the first arm whose when: holds or that has default: true,
-// and a default arm is taken whatever its when: says (probe
-// /tmp/schemawalk-probes/dflt: {default: true, when: "world.n > 100"} was
-// taken with n = 0), so the arms after it never run and its guard is
+// and a default arm is taken whatever its when: says (conformance
+// default-arm-taken), so the arms after it never run and its guard is
 // dead text. Upstream's loader accepts both.
 func checkDeadArms(c *checker) {
 	for _, s := range c.states() {
