@@ -106,6 +106,7 @@ func passes() []pass {
 		{ruleViewRoot, checkViewRoot},
 		{rulePrebindView, checkPrebindView},
 		{ruleDeadArm, checkDeadArms},
+		{ruleWorldDefault, checkWorldDefaults},
 		{ruleHostRunInts, checkHostRunInts},
 		{ruleBareName, checkBareNames},
 		{ruleRunRoot, checkRunRoot},
