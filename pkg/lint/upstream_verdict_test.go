@@ -525,3 +525,30 @@ func TestNegativeTimeoutAsUpstream(t *testing.T) {
 		{"no-unit", story("5"), false, false},
 	})
 }
+
+// A synonym, of an intent (global or state-local) or of an enum slot
+// value, that is blank once trimmed is refused as an empty one: the
+// existing engine trims before its "synonyms[i] is empty" check (found
+// walking its app-schema's Intent and Slot synonyms).
+func TestBlankSynonymsAsUpstream(t *testing.T) {
+	global := func(syn string) string {
+		return "app: {id: s}\nintents:\n  go: {synonyms: [" + syn + "]}\nroot: a\nstates:\n  a: {on: {go: [{target: .}]}}\n"
+	}
+	local := func(syn string) string {
+		return "app: {id: s}\nroot: a\nstates:\n  a:\n    intents: {go: {synonyms: [" + syn + "]}}\n    on: {go: [{target: .}]}\n"
+	}
+	slot := func(syn string) string {
+		return "app: {id: s}\nintents:\n  go: {slots: {d: {type: enum, values: [x], synonyms: {x: [" + syn + "]}}}}\nroot: a\nstates:\n  a: {on: {go: [{target: .}]}}\n"
+	}
+	runVerdicts(t, []verdictCase{
+		{"word", global(`"head out"`), true, true},
+		{"empty", global(`""`), false, false},
+		{"spaces", global(`"  "`), false, false},
+		{"tab-newline", global(`"\t\n"`), false, false},
+		{"nbsp", global(`"\u00a0"`), false, false},
+		{"padded-word", global(`" go "`), true, true},
+		{"local-spaces", local(`" "`), false, false},
+		{"slot-spaces", slot(`" "`), false, false},
+		{"slot-word", slot(`"ex"`), true, true},
+	})
+}
