@@ -33,7 +33,7 @@ var (
 	unkeyedStateKeys = map[string]bool{
 		"type": true, "mode": true, "description": true, "view": true, "terminal": true,
 		"initial": true, "states": true, "on": true, "on_enter": true, "intents": true,
-		"menu": true, "relevant_world": true, "relevant_slots": true,
+		"relevant_world": true, "relevant_slots": true,
 	}
 )
 
