@@ -2,10 +2,15 @@ package engine
 
 import (
 	"errors"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"kitsoki/pkg/diag"
 	"kitsoki/pkg/host"
+	"kitsoki/pkg/lint"
+	"kitsoki/pkg/story"
 )
 
 func TestRefusedConstructsByNameAndPosition(t *testing.T) {
@@ -63,9 +68,17 @@ func TestPhasesCompile(t *testing.T) {
 }
 
 // The gate decider, decider: llm and inline effects compile; on_exit (not
-// in the format) is a warning with its position.
+// in the format) is a warning with its position. Upstream refuses the
+// story for its on_exit, so the load reports the lint-only on-exit error
+// (validate fails; run and test go ahead) and nothing else blocks it.
 func TestFormerlyRefusedKeysCompile(t *testing.T) {
-	m, err := Compile(loadStory(t, "unexecuted"), CompileOptions{})
+	st, ds := lint.Load(filepath.Join("testdata", "unexecuted"), story.Options{})
+	if st == nil || lint.Unrunnable(ds) || !slices.ContainsFunc(ds, func(d diag.Diagnostic) bool {
+		return d.Rule == story.RuleOnExit.ID && d.Severity == diag.Error && d.Line == 14
+	}) {
+		t.Fatalf("load: want the on-exit error at line 14 and nothing blocking: %v", ds)
+	}
+	m, err := Compile(st, CompileOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

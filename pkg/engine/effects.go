@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"kitsoki/internal/jsonvalue"
+	"kitsoki/pkg/story"
 )
 
 // runEffects applies effects in order (reference §5.2). An emit_intent
@@ -182,6 +183,11 @@ func (r *runner) applyIncrement(e *Effect, env map[string]any) error {
 func incrementDelta(v any) (int, bool) {
 	if f, ok := v.(float64); ok && !math.IsNaN(f) && !math.IsInf(f, 0) && math.Abs(f) < 1<<53 {
 		return int(f), true
+	}
+	if s, ok := v.(string); ok {
+		// a number written as text, as the loader reads it ("2.5" adds
+		// 2, "1e3" 1000: conformance increment-text)
+		return story.IncrementText(s)
 	}
 	return asInt(v)
 }

@@ -592,6 +592,14 @@ func (r *runner) resolveTarget(ctx context.Context, owner *State, lit string, t 
 		}
 		s = v
 	}
+	if lit != "" && strings.TrimSpace(s) != s {
+		// an on_error target (the only caller passing lit) is looked up
+		// as written or rendered, untrimmed: " err" or a rendered "err "
+		// names no state and the redirect is dropped (conformance
+		// on-error-untrimmed); arm, timeout and on_complete targets are
+		// trimmed
+		return target{}, &unknownTargetError{target: s, path: s}
+	}
 	s = strings.TrimSpace(s)
 	if s == "" || s == "." {
 		return target{stay: true}, nil

@@ -25,8 +25,8 @@ type armedTimeout struct {
 // never armed while the machine rests in a child, and in a parallel
 // configuration only the parallel root's is (region leaves' are not).
 // Every successful turn re-arms with a fresh deadline. A timeout whose
-// after: cannot be rendered is reported in a note and leaves the state
-// unarmed, as upstream.
+// after: is a template (upstream never renders it) is reported in a note
+// and leaves the state unarmed, as upstream.
 func (r *runner) arm() {
 	r.timer = nil
 	if r.ended || r.cur == nil {
@@ -37,6 +37,13 @@ func (r *runner) arm() {
 		owner = r.par.root
 	}
 	if owner.Timeout == nil {
+		return
+	}
+	if owner.Timeout.After.templated() {
+		// upstream parses after: as written and never renders it: a
+		// templated one arms no timeout (conformance timeout-after-template)
+		err := fmt.Errorf("%s: state %q: timeout.after %q is a template, which is not rendered: the timeout never arms", owner.Timeout.Pos, owner.Path, owner.Timeout.After.src)
+		r.note(Note{Kind: "timeout", State: owner.Path, Error: err.Error()})
 		return
 	}
 	after, err := owner.Timeout.After.render(r.env(nil, nil))

@@ -17,8 +17,8 @@ func (f *fakeWait) wait(ctx context.Context, d time.Duration) error {
 	return ctx.Err()
 }
 
-// A run that rests in a state with timeout: fires it: the leaf's own, a
-// templated after:, then a compound's (landed on flat, without initial:
+// A run that rests in a state with timeout: fires it: the leaf's own, the
+// next state's, then a compound's (landed on flat, without initial:
 // descent, as upstream), each as one synthetic turn, until an exit.
 func TestTimeoutFiresWhenResting(t *testing.T) {
 	fw := &fakeWait{}
@@ -79,21 +79,30 @@ func TestTimeoutInterruptedByContext(t *testing.T) {
 
 // The real timer fires a short timeout.
 func TestTimeoutRealTimer(t *testing.T) {
-	w := StoryWorld(loadStory(t, "timeout"))
-	w["delay"] = "1ms"
-	m := compileStory(t, "timeout")
+	st := loadStory(t, "timeout")
+	st.States[1].Timeout().After = "1ms"
+	m, err := Compile(st, CompileOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
 	m.Root = "escalate"
 	m.States["pipeline"].Timeout = nil
-	res := RunSession(context.Background(), m, SessionOptions{Bootstrap: true, Options: Options{World: w}})
+	res := RunSession(context.Background(), m, SessionOptions{Bootstrap: true})
 	wantOutcome(t, res, OutcomeRested, "pipeline")
 }
 
-// A templated after: that renders to no duration leaves the state unarmed,
-// as upstream, with a note that names the position; the run rests.
+// A templated after: is never rendered, as upstream (conformance
+// timeout-after-template): the state stays unarmed even when the template
+// would give a duration ("2m" here), with a note that names the position;
+// the run rests.
 func TestTimeoutBadRenderedAfter(t *testing.T) {
-	w := StoryWorld(loadStory(t, "timeout"))
-	w["delay"] = "soon"
-	m := compileStory(t, "timeout")
+	st := loadStory(t, "timeout")
+	st.States[1].Timeout().After = "{{ world.delay }}"
+	w := StoryWorld(st)
+	m, err := Compile(st, CompileOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
 	m.Root = "escalate"
 	fw := &fakeWait{}
 	var notes []Note
@@ -104,7 +113,7 @@ func TestTimeoutBadRenderedAfter(t *testing.T) {
 	}
 	found := false
 	for _, n := range notes {
-		found = found || n.Kind == "timeout" && strings.Contains(n.Error, `app.yaml:18:`) && strings.Contains(n.Error, `invalid duration "soon"`)
+		found = found || n.Kind == "timeout" && strings.Contains(n.Error, `app.yaml:18:`) && strings.Contains(n.Error, `timeout.after "{{ world.delay }}" is a template, which is not rendered`)
 	}
 	if !found {
 		t.Errorf("no timeout note naming the position: %+v", notes)

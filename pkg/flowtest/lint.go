@@ -205,11 +205,22 @@ type storyIndex struct {
 const maxSuggestions = 200
 
 // indexFolded is indexStory of st with its phase-generated states (a
-// story fold.New would only copy is indexed as loaded).
+// story fold.New would only copy is indexed as loaded). The spellings an
+// imported child's states take for their renamed intents (a child's bare
+// `win` for `kid__win`, as the engine resolves a turn's intent) are
+// intents too.
 func indexFolded(st *story.Story) *storyIndex {
 	if fold.Changes(st) {
 		if f, err := fold.New(st, fold.Options{Phases: phases.Expand}); err == nil && f != nil {
-			st = f.Story
+			ix := indexStory(f.Story)
+			for _, p := range f.Paths() {
+				if si := f.Info(p); si != nil {
+					for name := range si.IntentAliases {
+						ix.intents[name] = true
+					}
+				}
+			}
+			return ix
 		}
 	}
 	return indexStory(st)

@@ -211,3 +211,26 @@ func TestLintSuggestionsBounded(t *testing.T) {
 		t.Errorf("%d unknown-state warnings, %d with a suggestion; want %d and %d", unknown, suggested, turns, maxSuggestions)
 	}
 }
+
+// TestLintChildIntentSpellings: a turn naming an imported child's intent
+// as the child declares it (`quit`, which the fold renames kid__quit) is
+// routed by both engines (the state's intent aliases), so it is no
+// unknown intent; a name nothing declares still is.
+func TestLintChildIntentSpellings(t *testing.T) {
+	st := storyload.Load(t, "../engine/testdata/conformance/import-local-intent/app.yaml", story.Options{})
+	fxs, pds := parse("flows/l.yaml", []byte(`test_kind: flow
+use_orchestrator: true
+turns:
+  - intent: { name: enter }
+  - intent: { name: quit }
+  - intent: { name: kid__quit }
+  - intent: { name: nosuch }
+`))
+	if diag.HasErrors(pds) {
+		t.Fatal(pds)
+	}
+	got := lint(st, fxs)
+	if len(got) != 1 || got[0].Line != 7 || got[0].Rule != ruleUnknownIntent.ID {
+		t.Fatalf("want one flow-unknown-intent, at nosuch (line 7): %v", got)
+	}
+}

@@ -1,9 +1,8 @@
 package lint
 
 import (
+	"math"
 	"slices"
-	"strconv"
-	"strings"
 
 	"kitsoki/pkg/story"
 )
@@ -59,24 +58,34 @@ func checkEffectTarget(c *checker, e *story.Effect, site effSite) {
 }
 
 // checkIncrementDelta: an increment value is an integer delta. The existing
-// engine's loader also takes a numeric string ("2") and a float (1.5,
-// truncated toward zero to 1), so those load with a warning that says what
-// they add; any other string that is not a template, a bool or a map is an
-// error, as there.
+// engine's loader also takes a number written as text ("2", "2.5", "1e3":
+// story.IncrementText), a float (1.5, truncated toward zero to 1) and an
+// empty value (0), so those load with a warning that says what they add;
+// any other text (a template, " 2 ", "-1"), a float past the int64 range,
+// a bool or a map is an error, as there (conformance increment-text).
 func checkIncrementDelta(c *checker, kv story.KV, site effSite) {
 	switch v := kv.Value.(type) {
 	case int:
 	case float64:
-		c.rep.Warnf(kv.Pos, story.RuleEffect, "%s: increment %q: %v is not an integer; it adds %d (truncated toward zero) — write the integer delta", site.String(), kv.Key, v, int(v))
+		if math.IsNaN(v) || math.IsInf(v, 0) || math.Abs(v) >= 1<<63 {
+			c.rep.Errf(kv.Pos, story.RuleEffect, "%s: increment %q: %v overflows an integer delta", site.String(), kv.Key, v)
+			return
+		}
+		if v != math.Trunc(v) {
+			c.rep.Warnf(kv.Pos, story.RuleEffect, "%s: increment %q: %v is not an integer; it adds %d (truncated toward zero) — write the integer delta", site.String(), kv.Key, v, int(v))
+		}
+	case nil:
+		c.rep.Warnf(kv.Pos, story.RuleEffect, "%s: increment %q: an empty value adds 0 — write the integer delta", site.String(), kv.Key)
 	case string:
-		if story.IsTemplated(v) {
-			return
+		n, ok := story.IncrementText(v)
+		switch {
+		case ok:
+			c.rep.Warnf(kv.Pos, story.RuleEffect, "%s: increment %q: the text %q adds %d — write it as the number %d", site.String(), kv.Key, v, n, n)
+		case story.IsTemplated(v):
+			c.rep.Errf(kv.Pos, story.RuleEffect, "%s: increment %q: value must be an integer delta (got %q): a template is not rendered here (the existing engine refuses the story); set: the key from an expression instead", site.String(), kv.Key, v)
+		default:
+			c.rep.Errf(kv.Pos, story.RuleEffect, "%s: increment %q: value must be an integer delta (got %q)", site.String(), kv.Key, v)
 		}
-		if n, err := strconv.Atoi(strings.TrimSpace(v)); err == nil {
-			c.rep.Warnf(kv.Pos, story.RuleEffect, "%s: increment %q: the string %q adds %d — write it as the number %d", site.String(), kv.Key, v, n, n)
-			return
-		}
-		c.rep.Errf(kv.Pos, story.RuleEffect, "%s: increment %q: value must be an integer delta (got %q)", site.String(), kv.Key, v)
 	default:
 		c.rep.Errf(kv.Pos, story.RuleEffect, "%s: increment %q: value must be an integer delta", site.String(), kv.Key)
 	}

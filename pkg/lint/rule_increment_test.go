@@ -7,21 +7,30 @@ import (
 	"kitsoki/pkg/story"
 )
 
-// The existing engine loads a numeric string or a float as an increment
-// delta (conformance values-increment-delta); kitsoki loads them too and
-// warns with what they add. Anything else that is not a template is an
-// error, as there.
+// The existing engine loads a number written as text, a float and an
+// empty value as an increment delta (conformance values-increment-delta,
+// increment-text); kitsoki loads them too and warns with what they add.
+// Anything else is an error, as there: a template too (its decoder
+// refuses "{{ world.z }}", "2.5" it reads as 2 — both verdicts recorded
+// from the existing engine; this test once expected the opposite).
 func TestIncrementDeltaKinds(t *testing.T) {
 	cases := []struct {
 		delta, severity, text string
 	}{
 		{`2`, "", ""},
-		{`"2"`, "warning", `the string "2" adds 2`},
+		{`"2"`, "warning", `the text "2" adds 2`},
 		{`1.5`, "warning", `1.5 is not an integer; it adds 1`},
 		{`-1.5`, "warning", `it adds -1`},
-		{`"{{ world.z }}"`, "", ""},
-		{`"2.5"`, "error", `value must be an integer delta (got "2.5")`},
+		{`"{{ world.z }}"`, "error", `value must be an integer delta (got "{{ world.z }}"): a template is not rendered here`},
+		{`"2.5"`, "warning", `the text "2.5" adds 2`},
+		{`"1e3"`, "warning", `the text "1e3" adds 1000`},
+		{`"1_000"`, "warning", `adds 1000`},
+		{`~`, "warning", `an empty value adds 0`},
 		{`"x"`, "error", `value must be an integer delta (got "x")`},
+		{`" 2 "`, "error", `value must be an integer delta (got " 2 ")`},
+		{`"-1"`, "error", `value must be an integer delta (got "-1")`},
+		{`"0x10"`, "error", `value must be an integer delta (got "0x10")`},
+		{`9.3e18`, "error", `overflows an integer delta`},
 		{`true`, "error", `value must be an integer delta`},
 	}
 	for _, c := range cases {

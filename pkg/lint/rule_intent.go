@@ -2,7 +2,6 @@ package lint
 
 import (
 	"slices"
-	"strings"
 
 	"kitsoki/pkg/story"
 )
@@ -26,7 +25,9 @@ func checkIntents(c *checker) {
 		if e.EmitIntent() == "" || story.IsTemplated(e.EmitIntent()) || site.State == nil || site.Template || c.expanded {
 			return
 		}
-		name := strings.TrimSpace(e.EmitIntent())
+		// as written: upstream's load check does not trim (" go" and
+		// "go " name no arc)
+		name := e.EmitIntent()
 		handles := func(s *story.State) bool {
 			for cur := s; cur != nil; cur = cur.Parent {
 				if cur.HasOn(name) {

@@ -21,6 +21,12 @@ var ruleOnErrorTarget = &Rule{ID: "on-error-target", Severity: diag.Warning, Lin
 // found") and the rest of the batch is skipped. Such a redirect can never
 // fire, so it is an error here, of a LintOnly rule.
 func (c *checker) checkOnError(e *story.Effect, site effSite) {
+	if raw := e.OnError(); !story.IsTemplated(raw) && strings.TrimSpace(raw) != raw {
+		// both engines look an on_error target up untrimmed (conformance
+		// on-error-untrimmed): " err" names no state
+		c.rep.Warnf(e.PosOf("on_error"), ruleOnErrorTarget, "%s: on_error %q names no state as written (the target is not trimmed): the redirect is dropped and the turn rests where the call was made; remove the whitespace around %q", site.String(), raw, strings.TrimSpace(raw))
+		return
+	}
 	target := strings.TrimSpace(e.OnError())
 	if strings.HasPrefix(target, "@exit:") {
 		c.checkTarget(site.State, target, e.PosOf("on_error"), site.String()+": on_error: ")

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"kitsoki/pkg/diag"
 	"kitsoki/pkg/story"
 )
 
@@ -50,5 +51,36 @@ states:
 	// err, which the declaring states would climb to, is not.
 	if len(ds) != 1 || ds[0].Rule != ruleUnreachable.ID || !strings.Contains(ds[0].Message, `state "err" is unreachable`) {
 		t.Fatalf("want only the top-level err unreachable, got:\n%s", strings.Join(got, "\n"))
+	}
+}
+
+// An on_error target with whitespace around it names no state on either
+// engine (conformance on-error-untrimmed): a warning, at the on_error
+// value; a templated one and a plain one are not reported.
+func TestOnErrorUntrimmedWarns(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "app.yaml", `app: {id: oe}
+root: a
+hosts: [host.run]
+intents: {go: {}}
+states:
+  a:
+    on_enter:
+      - {invoke: host.run, on_error: " err"}
+      - {invoke: host.run, on_error: "{{ 'err' }} "}
+      - {invoke: host.run, on_error: err}
+    on:
+      go: [{target: err}]
+  err: {}
+`)
+	_, ds := Load(dir, story.Options{})
+	var got []diag.Diagnostic
+	for _, d := range ds {
+		if d.Rule == ruleOnErrorTarget.ID {
+			got = append(got, d)
+		}
+	}
+	if len(got) != 1 || !strings.Contains(got[0].Message, `on_error " err" names no state as written`) || got[0].Line != 8 || got[0].Severity != diag.Warning {
+		t.Fatalf("want one on-error-target warning at line 8: %v", ds)
 	}
 }

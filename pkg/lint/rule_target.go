@@ -50,6 +50,23 @@ func checkTargets(c *checker) {
 }
 
 func (c *checker) checkTarget(from *story.State, target string, p story.Pos, prefix string) {
+	if target != "" && strings.TrimSpace(target) != target && !story.IsTemplated(target) {
+		// upstream's load check resolves a literal target as written
+		// (" a", "a\n", " .", " @exit:done" name no state), though its
+		// engine trims a rendered one
+		msg := fmt.Sprintf("transition target %q (resolved: %q) does not exist", target, verbatimResolved(from, target))
+		if prefix == "" {
+			msg = fmt.Sprintf("state %q: %s", from.Path, msg)
+		} else {
+			msg = strings.TrimPrefix(msg, "transition ")
+		}
+		fix := fmt.Sprintf("remove the whitespace around %q", strings.TrimSpace(target))
+		if strings.TrimSpace(target) == "" {
+			fix = "write . to stay, or a state path"
+		}
+		c.rep.Errf(p, ruleTarget, "%s%s; %s", prefix, msg, fix)
+		return
+	}
 	t, err := from.Resolve(target)
 	if err != nil {
 		var te *story.TargetError
@@ -87,4 +104,31 @@ func (c *checker) checkTarget(from *story.State, target string, p story.Pos, pre
 			c.rep.Errf(p, ruleExits, "%s@exit:%s referenced but not declared in exits:", prefix, t.Exit)
 		}
 	}
+}
+
+// verbatimResolved is the path upstream's loader resolves target to from
+// the state from without trimming it: a target starting with ".." pops
+// one segment of from's path per ".." segment (split on "/", "." and
+// empty segments skipped, others appended as written), any other is
+// absolute with "/" read as "." (story.ResolvePath, untrimmed).
+func verbatimResolved(from *story.State, target string) string {
+	if !strings.HasPrefix(target, "..") {
+		return strings.ReplaceAll(target, "/", ".")
+	}
+	var segs []string
+	if from != nil && from.Path != "" {
+		segs = strings.Split(from.Path, ".")
+	}
+	for _, seg := range strings.Split(target, "/") {
+		switch seg {
+		case "", ".":
+		case "..":
+			if len(segs) > 0 {
+				segs = segs[:len(segs)-1]
+			}
+		default:
+			segs = append(segs, seg)
+		}
+	}
+	return strings.Join(segs, ".")
 }

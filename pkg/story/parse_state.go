@@ -33,7 +33,7 @@ var (
 	unkeyedStateKeys = map[string]bool{
 		"type": true, "mode": true, "description": true, "view": true, "terminal": true,
 		"initial": true, "states": true, "on": true, "on_enter": true, "intents": true,
-		"menu": true, "relevant_world": true, "relevant_slots": true,
+		"relevant_world": true, "relevant_slots": true,
 	}
 )
 
@@ -80,7 +80,7 @@ func (p *fileParser) parseState(name string, k, v *yaml.Node, parent *State, whe
 			s.OnEnter = p.parseEffectsAt(v, yamlnode.Place{Where: where, Key: "on_enter", Keyed: true})
 		}},
 		{Key: "on_exit", Read: func(kk, v *yaml.Node) {
-			p.Warnf(p.Pos(kk), RuleUnknownKey, "state %q: on_exit is not part of the upstream story format (the existing engine rejects it); use on_enter of the next state or transition effects", s.Path)
+			p.Errf(p.Pos(kk), RuleOnExit, "state %q: unknown field \"on_exit\": the story format has no on_exit (the existing engine refuses the story); move these effects to the effects: of the transitions that leave the state, or to the on_enter of the next state", s.Path)
 			more.OnExit = p.parseEffects(v, where+".on_exit")
 		}},
 		{Key: "intents", Read: func(_, v *yaml.Node) { s.Intents, s.IntentOrder = p.parseIntents(v, where+".intents") }},

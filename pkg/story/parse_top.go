@@ -291,7 +291,7 @@ func (p *fileParser) parseIntent(name string, k, v *yaml.Node, where string) *In
 			w := where + ".synonyms"
 			p.Seq(v, w, func(i int, it *yaml.Node) {
 				s := p.StrAt(it, w, i)
-				if s == "" {
+				if strings.TrimSpace(s) == "" { // upstream trims before its check
 					p.Errf(p.Pos(it), RuleIntent, "intent %q: synonyms[%d] is empty", name, i)
 				}
 				in.Synonyms = append(in.Synonyms, s)
@@ -343,7 +343,7 @@ func (p *fileParser) parseSlot(name string, k, v *yaml.Node, where string) *Slot
 			p.Errf(p.Pos(kk), RuleIntent, "%s slot %q: synonyms key %q is not in values: %v", where, name, ek, sl.Values)
 		}
 		for i, s := range sl.Synonyms[ek] {
-			if s == "" {
+			if strings.TrimSpace(s) == "" { // upstream trims before its check
 				p.Errf(p.Pos(ev), RuleIntent, "%s slot %q: synonyms[%q][%d] is empty", where, name, ek, i)
 			}
 		}

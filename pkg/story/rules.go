@@ -54,6 +54,9 @@ var (
 	RuleNumberText = &Rule{ID: "number-text", Severity: diag.Warning, LintOnly: true,
 		Summary: "a plain value that looks like a number but has no decimal point (1e3, 08, a 20-digit integer) is read as text, as the existing engine reads it",
 		Example: "world:\n  limit: {type: any, default: 1e3}   # the text \"1e3\"; write 1.0e3"}
+	RuleOnExit = &Rule{ID: "on-exit", Severity: diag.Error, LintOnly: true,
+		Summary: "a state declares on_exit:, which the story format does not have: the existing engine refuses the story (unknown field \"on_exit\"); kitsoki runs it with the effects never run",
+		Example: "a: {on_exit: [{say: bye}]}"}
 	RuleInternal = &Rule{ID: "internal", Severity: diag.Error, Summary: "an internal loader error (a bug: please report it)",
 		Example: "(none: report the story that triggers it)"}
 )
@@ -63,6 +66,6 @@ func LoadRules() []*Rule {
 	return []*Rule{
 		RuleYAMLSyntax, RuleDuplicateKey, RuleType, RuleUnknownKey, RuleIO, RuleInclude,
 		RuleImports, RuleRoot, RuleState, RuleView, RuleIntent, RuleEffect, RuleAgentPlugin,
-		RuleProvider, RulePersona, RuleRouting, RulePhases, RuleMetaMode, RuleOutsideRoot, RuleNumberText, RuleInternal,
+		RuleProvider, RulePersona, RuleRouting, RulePhases, RuleMetaMode, RuleOutsideRoot, RuleNumberText, RuleOnExit, RuleInternal,
 	}
 }

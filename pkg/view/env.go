@@ -1,6 +1,7 @@
 package view
 
 import (
+	"cmp"
 	"maps"
 	"slices"
 
@@ -130,8 +131,9 @@ func (h *helpers) intentStatus(intent string) string {
 }
 
 // menu is upstream's menu context (conformance view-menu): a map with
-// "primary", the intents an arm would take now, and "blocked", those
-// whose arms all fail, each sorted by intent name and holding {intent,
+// "primary", the intents an arm would take now, by priority: (highest
+// first) then name, and "blocked", those whose arms all fail, by name,
+// each holding {intent,
 // display (the name), destination_hint, primary, reason}. The intents are
 // those with arms on the state or an ancestor (the first state with arms
 // for an intent decides, as the other helpers); hidden intents and the
@@ -173,7 +175,21 @@ func (h *helpers) menu() map[string]any {
 		entry["primary"], entry["reason"] = false, hint
 		blocked = append(blocked, entry)
 	}
+	// primary is ordered by the intent's priority:, highest first, names
+	// breaking ties (conformance view-menu-priority); blocked stays by name.
+	slices.SortStableFunc(primary, func(a, b any) int {
+		return cmp.Compare(h.priority(b.(map[string]any)["intent"].(string)), h.priority(a.(map[string]any)["intent"].(string)))
+	})
 	return map[string]any{"primary": primary, "blocked": blocked}
+}
+
+// priority is the priority: of the intent n resolves to here (0 when
+// none is declared).
+func (h *helpers) priority(n string) int {
+	if in := h.intent(n); in != nil {
+		return in.Priority
+	}
+	return 0
 }
 
 // onIntents adds to seen (made when nil) the intents with arms on s or

@@ -1,0 +1,38 @@
+package lint
+
+import (
+	"kitsoki/pkg/diag"
+)
+
+var ruleDeadArm = &Rule{ID: "dead-arm", Severity: diag.Warning, LintOnly: true,
+	Summary: "a transition arm that can never be taken (it follows a default: true arm of the same intent) or a when: that is never read (on a default: true arm)",
+	Example: "on: {go: [{default: true, target: a}, {target: b, when: \"world.n > 1\"}]}"}
+
+// checkDeadArms warns at the arms of an intent's list that follow a
+// default: true arm, and at the when: of a default: true arm. Both
+// engines take the first arm whose when: holds or that has default: true,
+// and a default arm is taken whatever its when: says (conformance
+// default-arm-taken), so the arms after it never run and its guard is
+// dead text. Upstream's loader accepts both.
+func checkDeadArms(c *checker) {
+	for _, s := range c.states() {
+		for _, on := range s.On {
+			dflt := -1
+			for i, t := range on.Arms {
+				if t == nil {
+					continue
+				}
+				if dflt >= 0 {
+					c.rep.Warnf(t.Pos, ruleDeadArm, "state %q intent %q arc[%d]: never taken: arc[%d] before it has default: true, which is taken whenever it is reached; move this arm above it, or drop it", s.Path, on.Intent, i, dflt)
+					continue
+				}
+				if t.Default() {
+					if t.When != "" {
+						c.rep.Warnf(t.WhenPos, ruleDeadArm, "state %q intent %q arc[%d]: when: is never read on a default: true arm (the arm is taken whatever it says); drop default: true to guard the arm, or drop the when:", s.Path, on.Intent, i)
+					}
+					dflt = i
+				}
+			}
+		}
+	}
+}
