@@ -28,7 +28,8 @@ func Write(path string, data []byte, perm fs.FileMode) error {
 //
 // A path that names an existing device or pipe (/dev/stdout, a FIFO) is
 // written in place: it cannot be replaced, and renaming over it would
-// put a regular file where the device was.
+// put a regular file where the device was. A FIFO that nothing reads is
+// an error at once: the write does not wait for a reader to come.
 func WriteFunc(path string, perm fs.FileMode, write func(io.Writer) error) error {
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		return errors.New("is a directory; name a file inside it")
@@ -79,9 +80,10 @@ func Cause(err error) string {
 	return err.Error()
 }
 
-// writeInPlace writes to an existing device or pipe.
+// writeInPlace writes to an existing device or pipe; a FIFO that nothing
+// reads is an error at once, never a wait ([openInPlace]).
 func writeInPlace(path string, write func(io.Writer) error) error {
-	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	f, err := openInPlace(path)
 	if err != nil {
 		return errors.New(Cause(err))
 	}

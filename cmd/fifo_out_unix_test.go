@@ -1,0 +1,75 @@
+//go:build unix
+
+package cmd
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// A FIFO planted where an output goes, with nothing reading it, makes the
+// real kitsoki process exit at once with an error naming the flag and the
+// pipe, instead of blocking forever in open(2); the pipe stays a pipe.
+func TestOutputFIFOWithoutReaderFailsAtOnce(t *testing.T) {
+	bin := buildKitsokiUnlessShort(t)
+	for _, tc := range []struct {
+		name, fifo string
+		args       []string
+		want       string
+	}{
+		{"graph -o", "out.svg", []string{"graph", "app.yaml", "-o", "out.svg"}, "named pipe (FIFO) that nothing is reading"},
+		{"test --junit", "r.xml", []string{"test", "app.yaml", "--junit", "r.xml"}, "named pipe (FIFO) that nothing is reading"},
+		{"test --json", "r.json", []string{"test", "app.yaml", "--json", "r.json"}, "named pipe (FIFO) that nothing is reading"},
+		{"test --coverprofile", "c.lcov", []string{"test", "app.yaml", "--coverprofile", "c.lcov"}, "named pipe (FIFO) that nothing is reading"},
+		{"test --trace-dir", "td/flows__a.jsonl", []string{"test", "app.yaml", "--trace-dir", "td"}, "not a regular file"},
+		{"run --trace", "t.jsonl", []string{"run", "app.yaml", "--intent", "go", "--trace", "t.jsonl"}, "not a regular file"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			proj, _ := confineProject(t)
+			writeFileT(t, filepath.Join(proj, "flows", "a.yaml"), confineFlow)
+			fifo := filepath.Join(proj, tc.fifo)
+			if err := os.MkdirAll(filepath.Dir(fifo), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+				t.Skipf("mkfifo: %v", err)
+			}
+			c := exec.Command(bin, tc.args...)
+			c.Dir = proj
+			out, code := runBounded(t, c)
+			if code == 0 || !strings.Contains(out, tc.want) || !strings.Contains(out, tc.fifo) {
+				t.Errorf("exit %d, want non-zero and %q naming %s:\n%s", code, tc.want, tc.fifo, out)
+			}
+			if st, err := os.Lstat(fifo); err != nil || st.Mode()&os.ModeNamedPipe == 0 {
+				t.Errorf("the pipe was replaced: %v %v", st, err)
+			}
+		})
+	}
+}
+
+// runBounded runs c to its end and returns its combined output and exit
+// code; a process still running after a generous bound is killed and the
+// test fails saying it hung (a bound on a hang, not a timing assumption).
+func runBounded(t *testing.T, c *exec.Cmd) (string, int) {
+	t.Helper()
+	var out strings.Builder
+	c.Stdout, c.Stderr = &out, &out
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() { _ = c.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(2 * time.Minute):
+		c.Process.Kill()
+		<-done
+		t.Fatalf("%v still running after two minutes (blocked opening the pipe?):\n%s", c.Args, out.String())
+	}
+	return out.String(), c.ProcessState.ExitCode()
+}
