@@ -31,3 +31,7 @@ func openInPlace(path string) (*os.File, error) {
 	}
 	return os.NewFile(uintptr(fd), path), nil
 }
+
+// sweepOpenFlags open a leftover temporary file for its lock without
+// following a link or waiting on a pipe put at its name.
+const sweepOpenFlags = os.O_RDONLY | syscall.O_NOFOLLOW | syscall.O_NONBLOCK

@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"kitsoki/internal/filelock"
 )
 
 // Write replaces path with data (mode perm) through a temporary file in
@@ -14,6 +16,10 @@ import (
 // failure the temporary file is removed and the target is left as it was.
 // The error says what failed in plain words, without the path: callers put
 // the path (and the flag or key that named it) in front.
+//
+// A temporary file a killed writer left beside the target (".NAME.tmp-*")
+// is removed by the next successful write of the same target; one a live
+// writer holds is left alone (stale.go).
 func Write(path string, data []byte, perm fs.FileMode) error {
 	return WriteFunc(path, perm, func(w io.Writer) error {
 		_, err := w.Write(data)
@@ -45,25 +51,40 @@ func WriteFunc(path string, perm fs.FileMode, write func(io.Writer) error) error
 		return fmt.Errorf("cannot create a file in %s: %s", dir, Cause(err))
 	}
 	tmp := f.Name()
+	lockTemp(f)
 	if err := write(f); err != nil {
 		f.Close()
 		os.Remove(tmp)
 		return err
 	}
 	werr := f.Sync()
-	if cerr := f.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Chmod(tmp, perm)
-	}
-	if werr == nil {
-		werr = os.Rename(tmp, path)
+	if filelock.RemovableWhileHeld {
+		// renamed while still open, so its lock marks it live until it
+		// has its final name (sweepStale); the data is synced, so the
+		// close has nothing left to report
+		if werr == nil {
+			werr = os.Chmod(tmp, perm)
+		}
+		if werr == nil {
+			werr = os.Rename(tmp, path)
+		}
+		f.Close()
+	} else {
+		if cerr := f.Close(); werr == nil {
+			werr = cerr
+		}
+		if werr == nil {
+			werr = os.Chmod(tmp, perm)
+		}
+		if werr == nil {
+			werr = os.Rename(tmp, path)
+		}
 	}
 	if werr != nil {
 		os.Remove(tmp)
 		return errors.New(Cause(werr))
 	}
+	sweepStale(dir, filepath.Base(path))
 	return nil
 }
 
