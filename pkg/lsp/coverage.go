@@ -97,7 +97,7 @@ func (c *coverCache) forget(path string) {
 
 // coverHints are the hint diagnostics of file, whose current text is
 // text, from the profile beside it.
-func (s *Server) coverHints(file, text string) []protocol.Diagnostic {
+func (s *Server) coverHints(file, text string, ls []string) []protocol.Diagnostic {
 	prof, root, ok := coverage.FindEditorProfile(filepath.Dir(file))
 	if !ok {
 		return nil
@@ -117,10 +117,11 @@ func (s *Server) coverHints(file, text string) []protocol.Diagnostic {
 	if len(items) == 0 || !unchangedSince(file, text, mod) {
 		return nil
 	}
+	items = items[:min(len(items), maxPublished)]
 	out := make([]protocol.Diagnostic, 0, len(items))
 	for _, it := range items {
 		out = append(out, protocol.Diagnostic{
-			Range: tokenRange(text, it.Line, it.Col), Severity: new(protocol.DiagnosticSeverityHint),
+			Range: tokenRangeIn(ls, it.Line, it.Col), Severity: new(protocol.DiagnosticSeverityHint),
 			Code: &protocol.IntegerOrString{Value: coverRule}, Source: new("kitsoki"),
 			Message: fmt.Sprintf("never reached by a fixture (%s %s)", it.Kind, it.Label),
 		})
