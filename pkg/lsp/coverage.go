@@ -99,7 +99,7 @@ func (c *coverCache) forget(path string) {
 // text, from the profile beside it.
 func (s *Server) coverHints(file, text string, ls []string) []protocol.Diagnostic {
 	prof, root, ok := coverage.FindEditorProfile(filepath.Dir(file))
-	if !ok {
+	if !ok || !s.profileInWorkspace(file, root) {
 		return nil
 	}
 	r, mod := s.cover.read(prof, root)
@@ -177,4 +177,17 @@ func (s *Server) didChangeWatchedFiles(_ *glsp.Context, p *protocol.DidChangeWat
 		}
 	}
 	return nil
+}
+
+// profileInWorkspace says the directory holding the profile's .kitsoki/
+// lies inside the workspace root holding file: a profile found above the
+// workspace (a parent's, a shared /tmp's, the home directory's) is not
+// the workspace's, and is not read.
+func (s *Server) profileInWorkspace(file, root string) bool {
+	ws := s.rootOf(file)
+	if ws == nil {
+		return false
+	}
+	_, in := ws.Rel(root)
+	return in
 }
