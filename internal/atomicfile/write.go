@@ -70,6 +70,10 @@ func WriteFunc(path string, perm fs.FileMode, write func(io.Writer) error) error
 		}
 		f.Close()
 	} else {
+		// an open file cannot be renamed here, so its lock ends at the
+		// close: a sweep by another writer between the close and the
+		// rename can remove it, and this write then fails, the target
+		// left as it was
 		if cerr := f.Close(); werr == nil {
 			werr = cerr
 		}
