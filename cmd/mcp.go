@@ -114,7 +114,7 @@ Exit status: 0 clean shutdown, 1 the story cannot be served, 2 usage error.`,
 	fl.DurationVar(&f.watch, "watch-interval", time.Second, "how often the story and profile are checked for changes (0 disables; every tools/list and tools/call re-checks)")
 	fl.DurationVar(&f.timeout, "timeout", 0, "hard deadline of one call (default 10m)")
 	fl.DurationVar(&f.timeout, "call-timeout", 0, "the same as --timeout, the name kitsoki run uses")
-	fl.IntVar(&f.maxCalls, "max-calls", mcpserve.DefaultMaxCalls, "tool calls run at once; more wait for a slot until their client cancels them")
+	fl.IntVar(&f.maxCalls, "max-calls", mcpserve.DefaultMaxCalls, "tool calls run at once (0 = the default); more wait for a slot until their client cancels them")
 	return c
 }
 
@@ -122,8 +122,8 @@ func runMCPServe(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer,
 	if err := refuseInSandbox("kitsoki mcp serve"); err != nil {
 		return err
 	}
-	if f.maxCalls < 1 {
-		return usagef("--max-calls %d: at least one call must be able to run; use a positive number (default %d)", f.maxCalls, mcpserve.DefaultMaxCalls)
+	if f.maxCalls < 0 {
+		return usagef("--max-calls %d: at least one call must be able to run; use a positive number (0 = the default, %d)", f.maxCalls, mcpserve.DefaultMaxCalls)
 	}
 	token := ""
 	if f.tokenEnv != "" {

@@ -152,8 +152,8 @@ func TestMCPServeUsageErrors(t *testing.T) {
 		t.Fatalf("unset token: exit %d %s", code, errb.String())
 	}
 	errb.Reset()
-	if code := Run([]string{"mcp", "serve", dir, "--max-calls", "0"}, &out, &errb); code != 2 || !strings.Contains(errb.String(), "--max-calls 0: at least one call") {
-		t.Fatalf("--max-calls 0: exit %d %s", code, errb.String())
+	if code := Run([]string{"mcp", "serve", dir, "--max-calls", "-1"}, &out, &errb); code != 2 || !strings.Contains(errb.String(), "--max-calls -1: at least one call") {
+		t.Fatalf("--max-calls -1: exit %d %s", code, errb.String())
 	}
 }
 
