@@ -73,3 +73,41 @@ func runBounded(t *testing.T, c *exec.Cmd) (string, int) {
 	}
 	return out.String(), c.ProcessState.ExitCode()
 }
+
+// A repository that plants, in the directory given to --cover-html, a page
+// name as a symbolic link to a device or pipe outside the project (a
+// link to /dev/sda as root in CI would lose the disk's first blocks) gets
+// the link replaced by the page; nothing is written through it.
+func TestCoverHTMLPageLinkedToAPipeOutsideIsReplaced(t *testing.T) {
+	proj, outside := confineProject(t)
+	writeFileT(t, filepath.Join(proj, "flows", "a.yaml"), confineFlow)
+	fifo := filepath.Join(outside, "disk")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	// a reader that never blocks the writer: what a device would accept
+	r, err := os.OpenFile(fifo, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if err := os.MkdirAll(filepath.Join(proj, "cov"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, page := range []string{"index.html", "file1.html"} {
+		symlinkT(t, fifo, filepath.Join(proj, "cov", page))
+	}
+	t.Chdir(proj)
+	if code, stdout, stderr := runCmd(t, "test", "app.yaml", "--sandbox", "--cover-html", "cov"); code != 0 {
+		t.Fatalf("exit %d:\n%s%s", code, stdout, stderr)
+	}
+	buf := make([]byte, 256)
+	if n, _ := r.Read(buf); n > 0 {
+		t.Errorf("the report went through the link outside: %q", buf[:n])
+	}
+	for _, page := range []string{"index.html", "file1.html"} {
+		if st, err := os.Lstat(filepath.Join(proj, "cov", page)); err != nil || !st.Mode().IsRegular() {
+			t.Errorf("cov/%s is not the written page: %v %v", page, st, err)
+		}
+	}
+}

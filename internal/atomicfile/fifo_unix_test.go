@@ -91,3 +91,39 @@ func TestWriteFIFOWithReaderDelivers(t *testing.T) {
 		t.Errorf("%d bytes more than written", len(rest))
 	}
 }
+
+// WriteEntry replaces what has the name, a link to a pipe outside
+// (standing for a device such as /dev/sda) or a pipe itself, with the
+// new regular file: nothing is written through it.
+func TestWriteEntryNeverWritesThroughALinkOrPipe(t *testing.T) {
+	dir, outside := t.TempDir(), t.TempDir()
+	fifo := filepath.Join(outside, "dev")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	r := openReader(t, fifo) // a write through the link would succeed, not block
+	link := filepath.Join(dir, "index.html")
+	if err := os.Symlink(fifo, link); err != nil {
+		t.Fatal(err)
+	}
+	pipe := filepath.Join(dir, "file1.html")
+	if err := syscall.Mkfifo(pipe, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{link, pipe} {
+		if err := WriteEntry(p, []byte("<html>"), 0o644); err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		if st, err := os.Lstat(p); err != nil || !st.Mode().IsRegular() {
+			t.Errorf("%s is not the new regular file: %v %v", p, st, err)
+		}
+		if b, _ := os.ReadFile(p); string(b) != "<html>" {
+			t.Errorf("%s holds %q", p, b)
+		}
+	}
+	buf := make([]byte, 64)
+	if n, _ := r.Read(buf); n > 0 {
+		t.Errorf("%q was written through the link into the pipe outside", buf[:n])
+	}
+	assertNoTemp(t, dir)
+}

@@ -42,6 +42,27 @@ func WriteFunc(path string, perm fs.FileMode, write func(io.Writer) error) error
 	} else if err == nil && st.Mode()&(fs.ModeDevice|fs.ModeCharDevice|fs.ModeNamedPipe) != 0 {
 		return writeInPlace(path, write)
 	}
+	return replace(path, perm, write)
+}
+
+// WriteEntry is [Write] for a file the caller names inside a directory it
+// writes into (a report directory's pages), not one the user named: what
+// has that name, a symbolic link, a named pipe or a device node that a
+// repository planted there included, is replaced by the new regular file
+// and never written through (a link to /dev/sda would otherwise be
+// written in place, as /dev/stdout is for Write).
+func WriteEntry(path string, data []byte, perm fs.FileMode) error {
+	if st, err := os.Lstat(path); err == nil && st.IsDir() {
+		return errors.New("is a directory; name a file inside it")
+	}
+	return replace(path, perm, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// replace writes path whole through a temporary file renamed over it.
+func replace(path string, perm fs.FileMode, write func(io.Writer) error) error {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("cannot create its directory: %s", Cause(err))
