@@ -116,3 +116,39 @@ func errText(r *mcp.CallToolResult) error {
 	}
 	return toolErr("tool error")
 }
+
+// A running call its client cancels gives its slot back at once, even
+// while the plugin behind it has not answered: the next call runs.
+func TestCancelledRunningCallFreesItsSlot(t *testing.T) {
+	up := &blockingUpstream{release: make(chan struct{})}
+	_, dir := writeStory(t, storyYAML(up.serve(t)))
+	s, err := New(Options{StoryPath: dir, MaxCalls: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	defer close(up.release)
+	cs := connectPipe(t, s, nil)
+	args := &mcp.CallToolParams{Name: "kitsoki_agent_remote_ask", Arguments: map[string]any{"prompt": "hi"}}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	first := make(chan error, 1)
+	go func() { _, err := cs.CallTool(ctx, args); first <- err }()
+	waitUntil(t, "started the first call", func() bool { return up.inflight.Load() == 1 })
+	second := make(chan error, 1)
+	go func() {
+		r, err := cs.CallTool(context.Background(), args)
+		if err == nil && r.IsError {
+			err = errText(r)
+		}
+		second <- err
+	}()
+	waitUntil(t, "queued the second call", func() bool { return s.waiting.Load() == 1 })
+	cancel()
+	if err := <-first; err == nil {
+		t.Error("the cancelled call succeeded")
+	}
+	// the first call's upstream handler still blocks: the second reaching
+	// it means the slot came back on the cancel
+	waitUntil(t, "ran the second call", func() bool { return up.inflight.Load() == 2 && s.waiting.Load() == 0 })
+}
