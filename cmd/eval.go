@@ -281,7 +281,14 @@ func finishReport(c *cobra.Command, v *eval.Validation, r *eval.Report, outPath 
 		paths = eval.DefaultReportPaths(v.Dataset, r, timeNow())
 	}
 	for _, p := range paths {
-		if err := checkOutInside("report", p); err != nil {
+		var err error
+		if outPath == "" { // the dataset's own reports/: its project's rule first
+			err = checkOutInsideOf(v.Dataset.Dir(), "report", p)
+		}
+		if err == nil {
+			err = checkOutInside("report", p)
+		}
+		if err != nil {
 			return err
 		}
 	}

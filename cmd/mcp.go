@@ -73,6 +73,7 @@ func newMCPSubmitCmd() *cobra.Command {
 type mcpServeFlags struct {
 	httpAddr, tokenEnv, profile, tracePath, root string
 	watch, timeout                               time.Duration
+	maxCalls                                     int
 }
 
 func newMCPServeCmd() *cobra.Command {
@@ -89,6 +90,8 @@ Every call re-reads the story and the plugin profile, re-checks that the alias
 is enabled and validates its input; calls are single-attempt and traced like
 story calls (--trace, default .kitsoki/sessions/mcp-<time>.jsonl). Edits to the
 story or profile replace the tool list and send notifications/tools/list_changed.
+At most --max-calls calls run at once; the others wait for a slot until their
+client cancels them.
 
 Transport: stdio by default; --http ADDR serves streamable HTTP (a bare :PORT
 binds 127.0.0.1). --token-env VAR requires "Authorization: Bearer $VAR"; a
@@ -111,12 +114,16 @@ Exit status: 0 clean shutdown, 1 the story cannot be served, 2 usage error.`,
 	fl.DurationVar(&f.watch, "watch-interval", time.Second, "how often the story and profile are checked for changes (0 disables; every tools/list and tools/call re-checks)")
 	fl.DurationVar(&f.timeout, "timeout", 0, "hard deadline of one call (default 10m)")
 	fl.DurationVar(&f.timeout, "call-timeout", 0, "the same as --timeout, the name kitsoki run uses")
+	fl.IntVar(&f.maxCalls, "max-calls", mcpserve.DefaultMaxCalls, "tool calls run at once (0 = the default); more wait for a slot until their client cancels them")
 	return c
 }
 
 func runMCPServe(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, storyPath string, f *mcpServeFlags) error {
 	if err := refuseInSandbox("kitsoki mcp serve"); err != nil {
 		return err
+	}
+	if f.maxCalls < 0 {
+		return usagef("--max-calls %d: at least one call must be able to run; use a positive number (0 = the default, %d)", f.maxCalls, mcpserve.DefaultMaxCalls)
 	}
 	token := ""
 	if f.tokenEnv != "" {
@@ -154,7 +161,7 @@ func runMCPServe(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer,
 	sink := compose.AgentSink(compose.TraceSink(tw))
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	srv, err := mcpserve.New(mcpserve.Options{StoryPath: storyPath, ProfilePath: f.profile, Root: f.root, Sink: sink, CallTimeout: f.timeout,
-		Version: version, Logger: logger, ClaudeSubmit: claudeSubmitCommand()})
+		Version: version, Logger: logger, ClaudeSubmit: claudeSubmitCommand(), MaxCalls: f.maxCalls})
 	if err != nil {
 		if pe, ok := errors.AsType[*plugin.ProfileError](err); ok && pe.ReadErr != nil {
 			return profileReadError(f.profile, pe)

@@ -151,6 +151,10 @@ func TestMCPServeUsageErrors(t *testing.T) {
 	if code := Run([]string{"mcp", "serve", dir, "--http", ":0", "--token-env", "KITSOKI_SURELY_UNSET_VAR"}, &out, &errb); code != 2 || !strings.Contains(errb.String(), "empty or unset") {
 		t.Fatalf("unset token: exit %d %s", code, errb.String())
 	}
+	errb.Reset()
+	if code := Run([]string{"mcp", "serve", dir, "--max-calls", "-1"}, &out, &errb); code != 2 || !strings.Contains(errb.String(), "--max-calls -1: at least one call") {
+		t.Fatalf("--max-calls -1: exit %d %s", code, errb.String())
+	}
 }
 
 // TestClaudeStandInSubmitsThroughMCP: the claude STAND-IN (the real CLI

@@ -21,7 +21,15 @@ func checkOutInside(flagPaths ...string) error {
 	if err != nil {
 		return nil
 	}
-	dir, _ := story.ProjectRoot(wd)
+	return checkOutInsideOf(wd, flagPaths...)
+}
+
+// checkOutInsideOf is [checkOutInside] against the project root above
+// start rather than the working directory's: for a default output the
+// repository itself places (eval run's reports/ beside its dataset),
+// whose project is the repository's wherever kitsoki was started.
+func checkOutInsideOf(start string, flagPaths ...string) error {
+	dir, _ := story.ProjectRoot(start)
 	r := safefile.NewRoot(dir)
 	defer r.Close()
 	for i := 0; i+1 < len(flagPaths); i += 2 {

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // killHelperEnv makes the test binary a writer that stops halfway: it
@@ -26,7 +27,9 @@ func TestMain(m *testing.M) {
 				return err
 			}
 			os.Stdout.WriteString("halfway\n")
-			select {} // until SIGKILL
+			for { // until SIGKILL (a bare select{} is a deadlock the runtime ends, freeing the lock)
+				time.Sleep(time.Hour)
+			}
 		})
 		os.Exit(3)
 	}

@@ -3,6 +3,7 @@
 package atomicfile
 
 import (
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -11,22 +12,20 @@ import (
 )
 
 // A pipe (as /dev/stdout may be) is written in place and stays a pipe:
-// renaming a temporary file over it would leave a regular file there.
+// renaming a temporary file over it would leave a regular file there. Its
+// reader is there before the write (a FIFO nothing reads is refused:
+// TestWriteFIFOWithoutReaderFailsAtOnce).
 func TestWriteIntoPipeKeepsIt(t *testing.T) {
 	fifo := filepath.Join(t.TempDir(), "out")
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Skipf("mkfifo: %v", err)
 	}
-	got := make(chan string, 1)
-	go func() {
-		b, _ := os.ReadFile(fifo)
-		got <- string(b)
-	}()
+	r := openReader(t, fifo)
 	if err := Write(fifo, []byte("profile"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if s := <-got; s != "profile" {
-		t.Errorf("read %q from the pipe", s)
+	if b, _ := io.ReadAll(r); string(b) != "profile" {
+		t.Errorf("read %q from the pipe", b)
 	}
 	st, err := os.Lstat(fifo)
 	if err != nil || st.Mode()&fs.ModeNamedPipe == 0 {

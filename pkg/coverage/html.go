@@ -95,7 +95,7 @@ func WriteHTMLDir(dir string, p *Profile, o HTMLOptions) error {
 		if err := htmlTemplates.ExecuteTemplate(&b, "file", fileView(f, o)); err != nil {
 			return err
 		}
-		if err := atomicfile.Write(filepath.Join(dir, page), b.Bytes(), 0o644); err != nil {
+		if err := atomicfile.WriteEntry(filepath.Join(dir, page), b.Bytes(), 0o644); err != nil {
 			return err
 		}
 	}
@@ -103,7 +103,7 @@ func WriteHTMLDir(dir string, p *Profile, o HTMLOptions) error {
 	if err := htmlTemplates.ExecuteTemplate(&b, "index", idx); err != nil {
 		return err
 	}
-	return atomicfile.Write(filepath.Join(dir, "index.html"), b.Bytes(), 0o644)
+	return atomicfile.WriteEntry(filepath.Join(dir, "index.html"), b.Bytes(), 0o644)
 }
 
 // stateRows is the per-state table of one file: each state item with the

@@ -63,17 +63,22 @@ func (s *Server) publish(e *entry, ds []diag.Diagnostic) {
 			version = new(protocol.UInteger(d.version))
 		}
 		s.mu.Unlock()
-		list := make([]protocol.Diagnostic, 0, len(byFile[f]))
-		for _, d := range byFile[f] {
-			list = append(list, toLSP(text, d))
+		ls := lines(text)
+		shown, more := capFindings(byFile[f])
+		list := make([]protocol.Diagnostic, 0, len(shown)+1)
+		for _, d := range shown {
+			list = append(list, toLSP(ls, d))
 		}
-		list = append(list, s.coverHints(f, text)...)
+		if more > 0 {
+			list = append(list, moreFindings(f, more))
+		}
+		list = append(list, s.coverHints(f, text, ls)...)
 		s.notify(protocol.ServerTextDocumentPublishDiagnostics, protocol.PublishDiagnosticsParams{URI: pathURI(f), Version: version, Diagnostics: list})
 	}
 }
 
 // toLSP converts a diagnostic; the range covers the token at its position.
-func toLSP(text string, d diag.Diagnostic) protocol.Diagnostic {
+func toLSP(ls []string, d diag.Diagnostic) protocol.Diagnostic {
 	sev := protocol.DiagnosticSeverityInformation
 	switch d.Severity {
 	case diag.Error:
@@ -82,7 +87,7 @@ func toLSP(text string, d diag.Diagnostic) protocol.Diagnostic {
 		sev = protocol.DiagnosticSeverityWarning
 	}
 	return protocol.Diagnostic{
-		Range:    tokenRange(text, d.Line, d.Col),
+		Range:    tokenRangeIn(ls, d.Line, d.Col),
 		Severity: &sev,
 		Code:     &protocol.IntegerOrString{Value: d.Rule},
 		Source:   new("kitsoki"),

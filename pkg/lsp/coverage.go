@@ -97,9 +97,9 @@ func (c *coverCache) forget(path string) {
 
 // coverHints are the hint diagnostics of file, whose current text is
 // text, from the profile beside it.
-func (s *Server) coverHints(file, text string) []protocol.Diagnostic {
+func (s *Server) coverHints(file, text string, ls []string) []protocol.Diagnostic {
 	prof, root, ok := coverage.FindEditorProfile(filepath.Dir(file))
-	if !ok {
+	if !ok || !s.profileInWorkspace(file, root) {
 		return nil
 	}
 	r, mod := s.cover.read(prof, root)
@@ -117,10 +117,11 @@ func (s *Server) coverHints(file, text string) []protocol.Diagnostic {
 	if len(items) == 0 || !unchangedSince(file, text, mod) {
 		return nil
 	}
+	items = items[:min(len(items), maxPublished)]
 	out := make([]protocol.Diagnostic, 0, len(items))
 	for _, it := range items {
 		out = append(out, protocol.Diagnostic{
-			Range: tokenRange(text, it.Line, it.Col), Severity: new(protocol.DiagnosticSeverityHint),
+			Range: tokenRangeIn(ls, it.Line, it.Col), Severity: new(protocol.DiagnosticSeverityHint),
 			Code: &protocol.IntegerOrString{Value: coverRule}, Source: new("kitsoki"),
 			Message: fmt.Sprintf("never reached by a fixture (%s %s)", it.Kind, it.Label),
 		})
@@ -176,4 +177,17 @@ func (s *Server) didChangeWatchedFiles(_ *glsp.Context, p *protocol.DidChangeWat
 		}
 	}
 	return nil
+}
+
+// profileInWorkspace says the directory holding the profile's .kitsoki/
+// lies inside the workspace root holding file: a profile found above the
+// workspace (a parent's, a shared /tmp's, the home directory's) is not
+// the workspace's, and is not read.
+func (s *Server) profileInWorkspace(file, root string) bool {
+	ws := s.rootOf(file)
+	if ws == nil {
+		return false
+	}
+	_, in := ws.Rel(root)
+	return in
 }

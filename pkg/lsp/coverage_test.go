@@ -130,3 +130,19 @@ func TestCoverageProfileThroughSymlinkOutIsRefusedUnread(t *testing.T) {
 		t.Errorf("error %q: want the symlink refused, quoting nothing outside", msg)
 	}
 }
+
+// A coverage profile above the workspace root (a .kitsoki/coverage.json
+// in a parent directory, a shared /tmp or the home directory) is not the
+// workspace's: it is neither read nor turned into hints, whose labels
+// would quote it, in a workspace holding no profile of its own.
+func TestCoverageProfileAboveTheWorkspaceIsNotRead(t *testing.T) {
+	root := storytest.TempTree(t, map[string]string{"story/app.yaml": coveredStory})
+	manifest := filepath.Join(root, "story", "app.yaml")
+	writeProfile(t, root, 0)
+	c := startInProcessRoots(t, Options{}, filepath.Join(root, "story"))
+	open(c, manifest)
+	got := c.waitUntil(manifest, func(published) bool { return true })
+	if h := hints(got); len(h) != 0 {
+		t.Errorf("hints %q from a profile outside the workspace", h)
+	}
+}

@@ -432,6 +432,7 @@ func (s *Server) documentSymbol(_ *glsp.Context, p *protocol.DocumentSymbolParam
 		return []protocol.DocumentSymbol{}, nil
 	}
 	text, _ := s.text(path)
+	ls := lines(text) // once, not once per symbol
 	var build func(ss []*story.State) []protocol.DocumentSymbol
 	build = func(ss []*story.State) []protocol.DocumentSymbol {
 		out := []protocol.DocumentSymbol{}
@@ -441,7 +442,7 @@ func (s *Server) documentSymbol(_ *glsp.Context, p *protocol.DocumentSymbolParam
 				out = append(out, children...)
 				continue
 			}
-			r := tokenRange(text, sd.Pos.Line, sd.Pos.Col)
+			r := tokenRangeIn(ls, sd.Pos.Line, sd.Pos.Col)
 			kind := protocol.SymbolKindClass
 			if sd.Terminal {
 				kind = protocol.SymbolKindEnumMember
@@ -453,7 +454,7 @@ func (s *Server) documentSymbol(_ *glsp.Context, p *protocol.DocumentSymbolParam
 	syms := build(st.States)
 	add := func(name string, kind protocol.SymbolKind, pos story.Pos) {
 		if absPath(pos.File) == path {
-			r := tokenRange(text, pos.Line, pos.Col)
+			r := tokenRangeIn(ls, pos.Line, pos.Col)
 			syms = append(syms, protocol.DocumentSymbol{Name: name, Kind: kind, Range: r, SelectionRange: r})
 		}
 	}

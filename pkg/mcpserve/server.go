@@ -52,6 +52,9 @@ type Options struct {
 	// ClaudeSubmit starts the submit MCP server for builtin.claude_cli
 	// decide calls (agent.RegistryOptions.ClaudeSubmit).
 	ClaudeSubmit []string
+	// MaxCalls is how many tool calls run at once (0 = DefaultMaxCalls);
+	// the others wait for a slot until their client cancels them.
+	MaxCalls int
 }
 
 // Server is a running catalog of story agent tools behind an MCP server.
@@ -62,6 +65,9 @@ type Server struct {
 	generation string
 	revision   atomic.Uint64
 	session    string
+
+	slots   chan struct{} // one per running call (takeSlot)
+	waiting atomic.Int64  // calls waiting for a slot
 
 	reloadMu sync.Mutex // one reload at a time
 	mu       sync.Mutex // guards cur, closed
@@ -76,7 +82,7 @@ func New(opts Options) (*Server, error) {
 	log := cmp.Or(opts.Logger, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	var g [6]byte
 	_, _ = rand.Read(g[:])
-	s := &Server{opts: opts, log: log, generation: hex.EncodeToString(g[:])}
+	s := &Server{opts: opts, log: log, generation: hex.EncodeToString(g[:]), slots: make(chan struct{}, cmp.Or(max(opts.MaxCalls, 0), DefaultMaxCalls))}
 	s.session = "mcp-" + s.generation
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "kitsoki", Version: cmp.Or(opts.Version, "dev")}, &mcp.ServerOptions{Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}}})
 	s.mcp.AddReceivingMiddleware(s.refreshOnRequest)
@@ -320,6 +326,11 @@ func (s *Server) handler(name string) mcp.ToolHandler {
 		if schemaPath != "" {
 			with["schema"] = schemaPath
 		}
+		release, err := s.takeSlot(ctx)
+		if err != nil {
+			return toolError(name + ": " + err.Error()), nil
+		}
+		defer release()
 		res, err := c.reg.Dispatch(ctx, agent.Call{Alias: t.Alias, Verb: t.Verb, SessionID: s.session, Turn: 1,
 			StatePath: "mcp." + name, Prompt: prompt, SchemaPath: schemaPath, With: with})
 		if err != nil {

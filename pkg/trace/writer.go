@@ -44,6 +44,10 @@ type Writer struct {
 // sessions folder) leading anywhere, and the trace would be created there.
 var errTraceLink = errors.New("is a symbolic link; a trace is written only to a file itself, never through a link: remove the link, or name another path")
 
+// errTraceSpecial is a named pipe, device or socket where the trace goes:
+// a trace is a file kitsoki reads back and truncates, which none of them is.
+var errTraceSpecial = errors.New("is not a regular file (a named pipe, device or socket); a trace is written only to a regular file: remove it, or name another path")
+
 // isLinkRefusal reports whether err is the open's O_NOFOLLOW refusal of a
 // link that appeared at path after the check.
 func isLinkRefusal(err error, path string) bool {
@@ -65,7 +69,8 @@ const fileMode = 0o600
 // trace (its first line is a session.header, possibly cut short by a
 // crash): a story, a cassette or any other file named by mistake is left
 // untouched and reported; so is a symbolic link at path (errTraceLink),
-// whatever it leads to. A new file is readable by its owner only
+// whatever it leads to, and so is a named pipe or device (errTraceSpecial)
+// rather than waiting on it. A new file is readable by its owner only
 // (fileMode); a truncated one keeps its mode. If another writer holds the
 // file, Create fails with an error that says "trace file is locked by
 // another writer" and matches errTraceLocked; the file is then left
@@ -91,8 +96,10 @@ func CreateWith(path string, h Header, opt Options) (*Writer, error) {
 	}
 	if st, err := os.Lstat(path); err == nil && st.Mode()&fs.ModeSymlink != 0 {
 		return nil, fmt.Errorf("trace: create %q: %w", path, errTraceLink)
+	} else if err == nil && !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("trace: create %q: %w", path, errTraceSpecial)
 	}
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|noFollow, fileMode)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|noFollow|noBlock, fileMode)
 	if isLinkRefusal(err, path) {
 		return nil, fmt.Errorf("trace: create %q: %w", path, errTraceLink)
 	}
@@ -101,6 +108,10 @@ func CreateWith(path string, h Header, opt Options) (*Writer, error) {
 			return nil, fmt.Errorf("trace: create %q: %w", path, pe.Err)
 		}
 		return nil, fmt.Errorf("trace: create %q: %w", path, err)
+	}
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		f.Close() // a pipe or device put there after the check
+		return nil, fmt.Errorf("trace: create %q: %w", path, errTraceSpecial)
 	}
 	if err := lockTrace(f, path); err != nil {
 		return nil, err

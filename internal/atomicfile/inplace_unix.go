@@ -1,0 +1,37 @@
+//go:build unix
+
+package atomicfile
+
+import (
+	"errors"
+	"os"
+	"syscall"
+)
+
+// errNoReader is the open of a FIFO that nothing reads: a blocking open
+// would wait for a reader that may never come.
+var errNoReader = errors.New("is a named pipe (FIFO) that nothing is reading; start its reader first, or name a regular file")
+
+// openInPlace opens an existing device or pipe for writing without
+// waiting: O_NONBLOCK makes the open of a FIFO with no reader fail at once
+// (ENXIO) instead of hanging, and keeps a terminal from becoming the
+// controlling one (O_NOCTTY). The descriptor is then put back in blocking
+// mode, so writes wait for a slow reader as a write to stdout does.
+func openInPlace(path string) (*os.File, error) {
+	fd, err := syscall.Open(path, syscall.O_WRONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY|syscall.O_CLOEXEC, 0)
+	if errors.Is(err, syscall.ENXIO) {
+		return nil, errNoReader
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := syscall.SetNonblock(fd, false); err != nil {
+		syscall.Close(fd)
+		return nil, err
+	}
+	return os.NewFile(uintptr(fd), path), nil
+}
+
+// sweepOpenFlags open a leftover temporary file for its lock without
+// following a link or waiting on a pipe put at its name.
+const sweepOpenFlags = os.O_RDONLY | syscall.O_NOFOLLOW | syscall.O_NONBLOCK

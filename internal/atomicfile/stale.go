@@ -1,0 +1,74 @@
+package atomicfile
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+
+	"kitsoki/internal/filelock"
+)
+
+// A writer holds an exclusive lock ([filelock.Try]) on its temporary file
+// from just after creating it until it is renamed or removed; the lock
+// goes with the process, so a temporary file whose lock is free belongs
+// to a writer that died (SIGKILL, power loss) before renaming it.
+
+// lockTemp takes the lock that marks f as a live writer's. A file system
+// without locks leaves it unmarked; the sweep then skips every file
+// there, this one included, since it cannot tell them apart.
+func lockTemp(f *os.File) { _, _ = filelock.Try(f) }
+
+// sweepBatch is how many names of the target's directory are read at a
+// time: a directory of many files is listed in bounded memory.
+const sweepBatch = 1024
+
+// sweepStale removes from dir the temporary files of earlier writes of
+// base (".BASE.tmp-*", regular files only) that a dead writer left: each
+// is opened and locked first, and one whose lock another process holds
+// is a live writer's and stays. Failures are ignored: a leftover is
+// litter, never a reason to fail the write that just succeeded.
+func sweepStale(dir, base string) {
+	d, err := os.Open(dir)
+	if err != nil {
+		return
+	}
+	defer d.Close()
+	prefix := "." + base + ".tmp-"
+	for {
+		ents, err := d.ReadDir(sweepBatch)
+		for _, e := range ents {
+			if strings.HasPrefix(e.Name(), prefix) && e.Type().IsRegular() {
+				removeIfDead(filepath.Join(dir, e.Name()))
+			}
+		}
+		if err != nil { // io.EOF at the end, or a listing that failed
+			return
+		}
+	}
+}
+
+// removeIfDead removes the temporary file p when no live writer holds its
+// lock. It is opened without following a link or waiting on a pipe put
+// there since the listing, and must still be a regular file.
+func removeIfDead(p string) {
+	f, err := os.OpenFile(p, sweepOpenFlags, 0)
+	if err != nil {
+		return
+	}
+	st, err := f.Stat()
+	if err != nil || !st.Mode().IsRegular() {
+		f.Close()
+		return
+	}
+	if _, err := filelock.Try(f); err != nil { // held by a live writer, or no locks here
+		f.Close()
+		return
+	}
+	if filelock.RemovableWhileHeld {
+		os.Remove(p)
+		f.Close()
+		return
+	}
+	f.Close()
+	os.Remove(p)
+}
