@@ -501,6 +501,17 @@ func (r *runner) bindResult(e *Effect, res map[string]any) error {
 			continue // no such path (or no data): the key is left as it is
 		}
 		v = jsonvalue.Normalize(normalizeFresh(v))
+		if finite(v) != nil && !r.so.Strict {
+			// an infinite or NaN number (a script's output): kept for
+			// the turn, lost to the log as a set's is (lostSet;
+			// conformance values-non-finite-logged)
+			r.t.rerender, r.t.applied, r.t.dropSay = true, true, true
+			r.t.batchBound = append(r.t.batchBound, b.Key)
+			if err := r.lostSet(b.Key, v); err != nil {
+				return err
+			}
+			continue
+		}
 		if err := r.bindKey(b.Key, v, v, false); err != nil {
 			return err
 		}
