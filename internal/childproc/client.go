@@ -39,6 +39,10 @@ type Config struct {
 	// TimeoutHint names where it is set ("entry.timeout_ms").
 	Timeout     time.Duration
 	TimeoutHint string
+	// After arms one call's Timeout: the call times out when its channel
+	// delivers (nil: a real timer). A test passes its own channel to fire
+	// the timeout when it chooses, or never.
+	After func(time.Duration) <-chan time.Time
 
 	// Loose is how the hook and host-provider protocols read stdout
 	// (bufio.Scanner's lines): whitespace-only lines are skipped, and a
@@ -122,7 +126,11 @@ func (c *Client) Call(ctx context.Context, r Request) error {
 		wrote <- err
 	}()
 	var expire <-chan time.Time
-	if c.cfg.Timeout > 0 {
+	switch {
+	case c.cfg.Timeout <= 0:
+	case c.cfg.After != nil:
+		expire = c.cfg.After(c.cfg.Timeout)
+	default:
 		t := time.NewTimer(c.cfg.Timeout)
 		defer t.Stop()
 		expire = t.C

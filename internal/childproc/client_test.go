@@ -208,6 +208,38 @@ func TestTimeout(t *testing.T) {
 	mustFail(t, err, Timeout, "test child did not answer host.x.y within 300ms (entry.timeout_ms)", "its process group was killed")
 }
 
+// Config.After arms each call's timeout with Config.Timeout: the call
+// times out when its channel delivers and not before, so the next call,
+// on a fresh child, has all the time its own channel gives it.
+func TestTimeoutThroughAfter(t *testing.T) {
+	armed := make(chan chan time.Time, 2)
+	f := newClient(t, "requests", func(c *Config) {
+		c.Timeout = 2 * time.Second
+		c.After = func(d time.Duration) <-chan time.Time {
+			if d != 2*time.Second {
+				t.Errorf("armed with %v, want the Timeout 2s", d)
+			}
+			fire := make(chan time.Time, 1)
+			armed <- fire
+			return fire
+		}
+	})
+	pid := pidOf(t, mustCall(t, f.c, "pid")) // its channel is never fired
+	<-armed
+	errc := make(chan error, 1)
+	go func() {
+		_, err := call(context.Background(), f.c, "hang")
+		errc <- err
+	}()
+	(<-armed) <- time.Now()
+	mustFail(t, <-errc, Timeout, "test child did not answer within 2s", "its process group was killed")
+	proctest.WaitGone(t, pid)
+	if again := pidOf(t, mustCall(t, f.c, "pid")); again == pid {
+		t.Fatalf("the timed-out child %d answered again", pid)
+	}
+	<-armed
+}
+
 func TestContextEndKillsTheProcessGroup(t *testing.T) {
 	f := newClient(t, "requests", nil)
 	pidfile := filepath.Join(t.TempDir(), "grandchild")

@@ -61,7 +61,7 @@ agent_plugins:
   agent.plug:
     plugin: subprocess
     command: "@PLUGIN@"
-    env: {EVAL_TOKEN: "${EVAL_TEST_SECRET}"}
+    env: {EVAL_TOKEN: "${EVAL_TEST_SECRET}"@ENV@}
   agent.judge:
     plugin: subprocess
     command: "@PLUGIN@"
@@ -116,8 +116,8 @@ const fixturePrompt = `PR {{ args.pr_id }} merged at "{{ args.merge_sha }}". Cla
 
 // fixtureDataset is the dataset the runner tests use; @PROFILES@ etc. are
 // replaced per test. Its p95 bar is a generous 30s: a candidate that passes
-// must answer within it on a loaded machine (the evalplugin's slow model
-// sleeps past it).
+// must answer within it on a loaded machine (the end-to-end test moves the
+// run's clock past it while the evalplugin holds a slow call).
 const fixtureDataset = `kind: agent_eval
 app: ../app.yaml
 call: merge_judge
@@ -158,6 +158,7 @@ type fixture struct {
 	MCP        bool
 	Selection  string // extra lines under the effect (indented 8)
 	Plugins    string // extra agent_plugins entries (indented 2)
+	PlugEnv    string // extra env: entries of agent.plug (", K: v, ...")
 }
 
 // writeFixture writes the story and dataset into a temp dir and returns the
@@ -176,7 +177,7 @@ func writeFixture(t testing.TB, f fixture) string {
 	if f.Comparator == "" {
 		f.Comparator = "{kind: enum, field: intent}"
 	}
-	app := strings.NewReplacer("@PLUGIN@", plugin, "@MCP@", mcpDecl+f.Plugins, "@SELECTION@", f.Selection).Replace(fixtureApp)
+	app := strings.NewReplacer("@PLUGIN@", plugin, "@MCP@", mcpDecl+f.Plugins, "@SELECTION@", f.Selection, "@ENV@", f.PlugEnv).Replace(fixtureApp)
 	ds := strings.NewReplacer("@PROFILES@", f.Profiles, "@MODELS@", f.Models, "@REPEAT@", fmt.Sprint(f.Repeat), "@COMPARATOR@", f.Comparator).Replace(fixtureDataset)
 	files := map[string]string{
 		"app.yaml":               app,

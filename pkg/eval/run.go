@@ -47,6 +47,10 @@ type RunOptions struct {
 	Progress func(done, total int)
 	// Now stamps generated_at (nil = time.Now).
 	Now func() time.Time
+	// Clock times each call's dispatch, the latency metrics of a live run
+	// (nil = time.Now). A test moves it forward while it holds a call in
+	// the plugin, so a slow call takes no wall-clock time.
+	Clock func() time.Time
 	// Sink receives every agent.call.* event (nil discards).
 	Sink agent.Sink
 	// MaxFailureSamples caps failure_samples (0 = 50).
@@ -297,7 +301,11 @@ func (r *evalRun) runJob(ctx context.Context, j job) (CallRecord, bool, error) {
 			return CallRecord{}, false, nil
 		}
 	}
-	rec, err := runOne(ctx, r.regs[j.cand], call, r.d.Comparator, ex, r.judge, r.cas != nil, r.opts.Retries)
+	clock := r.opts.Clock
+	if clock == nil {
+		clock = time.Now
+	}
+	rec, err := runOne(ctx, r.regs[j.cand], call, r.d.Comparator, ex, r.judge, r.cas != nil, r.opts.Retries, clock)
 	if sl != nil {
 		<-sl
 	}
@@ -403,16 +411,17 @@ func candidateRegistry(mx *compose.Matrix, st *story.Story, sp CandidateSpec, ca
 	return reg, nil
 }
 
-// runOne dispatches one call (with retries) and scores it.
-func runOne(ctx context.Context, reg *agent.Registry, call agent.Call, cmp Comparator, ex Example, judge *judgeRunner, cassette bool, retries int) (CallRecord, error) {
+// runOne dispatches one call (with retries) and scores it; clock times the
+// dispatch (its latency, but in a cassette run).
+func runOne(ctx context.Context, reg *agent.Registry, call agent.Call, cmp Comparator, ex Example, judge *judgeRunner, cassette bool, retries int, clock func() time.Time) (CallRecord, error) {
 	var rec CallRecord
 	var res *agent.Result
 	var err error
 	var elapsed time.Duration
 	for {
-		t0 := time.Now()
+		t0 := clock()
 		res, err = reg.Dispatch(ctx, call)
-		elapsed = time.Since(t0)
+		elapsed = clock().Sub(t0)
 		k := agent.KindOf(err)
 		if err == nil || rec.Retries >= retries || ctx.Err() != nil || (k != agent.KindPluginCrash && k != agent.KindTransportError) {
 			break
@@ -434,7 +443,7 @@ func runOne(ctx context.Context, reg *agent.Registry, call agent.Call, cmp Compa
 		rec.Reason = reg.Redact(err.Error())
 		return rec, nil
 	}
-	rec.LatencyMS = res.Duration.Milliseconds()
+	rec.LatencyMS = elapsed.Milliseconds()
 	if cassette {
 		ms, _ := metaFloat(res.Meta, "duration_ms")
 		rec.LatencyMS = int64(ms)

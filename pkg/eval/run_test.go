@@ -2,7 +2,10 @@ package eval
 
 import (
 	"context"
+	"fmt"
+	"os"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -24,20 +27,62 @@ func i64(p *int64) int64 {
 // TestRunEndToEnd runs a real subprocess plugin (four behaviours chosen by
 // model) and a real MCP server on loopback through pkg/agent, and checks
 // every metric against values known from the plugin's rules.
+//
+// The plugin holds slow's last call (its 8th: 4 examples × repeat 2, so no
+// call of slow queues behind it) until the 39 other calls are done; the
+// test then moves the run's Clock 31s forward (past the 30s p95 bar) and
+// lets it answer: one call measures 31s and no other call can, with no
+// sleep.
 func TestRunEndToEnd(t *testing.T) {
+	fifo := makeFIFO(t)
 	path := writeFixture(t, fixture{
 		Profiles: "plug, mcp",
 		Models:   "    plug: [good, sloppy, broken, slow]",
 		MCP:      true,
+		PlugEnv:  fmt.Sprintf(", EVAL_SLOWFIFO: %q, EVAL_SLOWCALL: \"8\"", fifo),
 	})
 	v := mustValidate(t, path)
+	var ahead atomic.Int64 // how far the run's clock is ahead of the wall clock
+	others := make(chan struct{})
 	var progress []int
-	rep, err := Run(context.Background(), v, RunOptions{Concurrency: 4, Retries: 1, Progress: func(done, total int) {
-		if total != 40 {
-			t.Errorf("progress total %d, want 40", total)
+	var rep *Report
+	var err error
+	ran := make(chan struct{})
+	go func() {
+		defer close(ran)
+		rep, err = Run(context.Background(), v, RunOptions{Concurrency: 4, Retries: 1,
+			Clock: func() time.Time { return time.Now().Add(time.Duration(ahead.Load())) },
+			Progress: func(done, total int) {
+				if total != 40 {
+					t.Errorf("progress total %d, want 40", total)
+				}
+				progress = append(progress, done)
+				if done == 39 {
+					close(others)
+				}
+			}})
+	}()
+	held := make(chan error, 1)
+	go func() {
+		_, err := os.ReadFile(fifo) // the plugin has the held call
+		held <- err
+	}()
+	select {
+	case err := <-held:
+		if err != nil {
+			t.Fatal(err)
 		}
-		progress = append(progress, done)
-	}})
+	case <-ran:
+		t.Fatalf("the run ended before the plugin held slow's last call: %v", err)
+	}
+	select {
+	case <-others:
+	case <-ran:
+		t.Fatalf("the run ended while the plugin held slow's last call: %v", err)
+	}
+	ahead.Store(int64(31 * time.Second))
+	go func() { _ = os.WriteFile(fifo, []byte("go\n"), 0o600) }() // let it answer
+	<-ran
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,8 +140,8 @@ func checkEndToEndCandidates(t *testing.T, rep *Report) {
 			t.Errorf("%s:\n got %+v\nwant %+v (rejected %q)", key, got, w, c.Rejected)
 		}
 	}
-	// slow's first example sleeps 31s (past the 30s bar), the others answer
-	// at once: p95 is at least the sleep, p50 under the bar.
+	// slow's last call took 31s of the run's clock (past the 30s bar), the
+	// others answer at once: p95 is at least that, p50 under the bar.
 	if c := by["plug/slow"]; i64(c.P95LatencyMS) < 31000 || i64(c.P50LatencyMS) >= 30000 || !strings.Contains(c.Rejected, "p95 latency") {
 		t.Errorf("slow: p50 %d p95 %d rejected %q", i64(c.P50LatencyMS), i64(c.P95LatencyMS), c.Rejected)
 	}
@@ -179,7 +224,7 @@ func TestRunJudgeComparator(t *testing.T) {
 
 // TestRunInterrupted: a cancelled context returns an error and no report.
 func TestRunInterrupted(t *testing.T) {
-	path := writeFixture(t, fixture{Profiles: "plug", Models: "    plug: [slow]", Repeat: 1})
+	path := writeFixture(t, fixture{Profiles: "plug", Models: "    plug: [hang]", Repeat: 1})
 	v := mustValidate(t, path)
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()

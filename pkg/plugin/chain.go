@@ -27,7 +27,7 @@ func (a *Assembly) NewChain() *Chain {
 			}
 			ph := procs[m.ID]
 			if ph == nil {
-				ph = newProcHandler(m, a.childEnv)
+				ph = newProcHandler(m, a.childEnv, a.childAfter)
 				procs[m.ID] = ph
 				c.closers = append(c.closers, ph.Close)
 			}

@@ -103,7 +103,7 @@ func (a *Assembly) RegisterHostProviders(reg *host.Registry) (closeAll func() er
 			continue
 		}
 		m := a.manifests[hp.ID]
-		p := newHostProc(m, a.childEnv)
+		p := newHostProc(m, a.childEnv, a.childAfter)
 		used := false
 		for _, name := range m.Hosts {
 			if other, dup := claimed[name]; dup {
@@ -132,9 +132,9 @@ type hostProc struct {
 	client *childproc.Client
 }
 
-func newHostProc(m *Manifest, env proc.EnvPolicy) *hostProc {
+func newHostProc(m *Manifest, env proc.EnvPolicy, after func(time.Duration) <-chan time.Time) *hostProc {
 	p := &hostProc{m: m}
-	p.client = newChild(m, env, p.who(), m.timeoutOr(defaultHostTimeout))
+	p.client = newChild(m, env, after, p.who(), m.timeoutOr(defaultHostTimeout))
 	return p
 }
 

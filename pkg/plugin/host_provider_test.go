@@ -4,9 +4,13 @@ package plugin
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -121,16 +125,79 @@ func TestHostProviderErrors(t *testing.T) {
 		t.Errorf("crash-once: %+v %v", res, err)
 	}
 	// a hang: killed at the timeout, and the next call gets a fresh process.
-	hangRoot := t.TempDir()
-	hostProvider(t, hangRoot, "gitp", []string{"host.git"}, 2000)
-	reg, _, _ = providerRegistry(t, hangRoot)
-	_, err = dispatch(t, reg, "host.git.push", map[string]any{"mode": "hang"})
-	if err == nil || !strings.Contains(err.Error(), "did not answer host.git.push within 2s") {
+	testHostProviderHang(t)
+}
+
+// A provider that hangs is killed when its call's timeout fires, with an
+// error naming the provider, the handler and entry.timeout_ms; the next
+// call gets a fresh process. The test fires the timeout itself
+// (Assembly.childAfter) once the hung child has the call, and never fires
+// the next call's, so a loaded machine cannot fail it.
+func testHostProviderHang(t *testing.T) {
+	root := t.TempDir()
+	hostProvider(t, root, "gitp", []string{"host.git"}, 2000)
+	a := assemble(t, root)
+	armed := make(chan chan time.Time, 2)
+	a.childAfter = func(d time.Duration) <-chan time.Time {
+		if d != 2*time.Second {
+			t.Errorf("the call timeout is armed with %v, want entry.timeout_ms 2000", d)
+		}
+		fire := make(chan time.Time, 1)
+		armed <- fire
+		return fire
+	}
+	reg := host.Builtins(host.Options{Getenv: noEnv})
+	closeAll, _ := a.RegisterHostProviders(reg)
+	t.Cleanup(func() { _ = closeAll() })
+
+	ready := filepath.Join(t.TempDir(), "ready")
+	if err := syscall.Mkfifo(ready, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	errc := make(chan error, 1)
+	go func() {
+		_, err := dispatch(t, reg, "host.git.push", map[string]any{"mode": "hang", "ready": ready})
+		errc <- err
+	}()
+	pidc := make(chan string, 2)
+	go func() {
+		b, err := os.ReadFile(ready) // opens once the hung child has the call
+		if err != nil {
+			pidc <- err.Error()
+		}
+		pidc <- strings.TrimSpace(string(b))
+	}()
+	var hung int
+	select {
+	case s := <-pidc:
+		var err error
+		if hung, err = strconv.Atoi(s); err != nil {
+			t.Fatalf("ready: %q", s)
+		}
+	case err := <-errc:
+		t.Fatalf("the hang call ended before the provider had it: %v", err)
+	}
+	select {
+	case fire := <-armed:
+		fire <- time.Now()
+	case err := <-errc:
+		t.Fatalf("the hang call ended before the test fired its timeout: %v", err)
+	}
+	err := <-errc
+	if err == nil || !strings.Contains(err.Error(), "host provider gitp (") || !strings.Contains(err.Error(), "did not answer host.git.push within 2s (entry.timeout_ms)") || !strings.Contains(err.Error(), "its process group was killed") {
 		t.Errorf("hang: %v", err)
 	}
-	res, err = dispatch(t, reg, "host.git.status", nil)
-	if err != nil || res.Data["calls"] != 1 {
-		t.Errorf("after hang: %+v %v", res, err)
+	if e := syscall.Kill(hung, 0); !errors.Is(e, syscall.ESRCH) {
+		t.Errorf("the hung provider %d is still there after the call failed (kill 0: %v)", hung, e)
+	}
+	res, err := dispatch(t, reg, "host.git.status", nil) // its timeout never fires
+	if err != nil || res.Data["calls"] != 1 || res.Data["pid"] == hung {
+		t.Errorf("after hang: %+v %v (hung pid %d)", res, err, hung)
+	}
+	select {
+	case <-armed:
+	default:
+		t.Error("the call after the hang armed no timeout")
 	}
 }
 

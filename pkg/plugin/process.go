@@ -39,8 +39,9 @@ var childPolicy = proc.Policy{
 }
 
 // newChild is the client of m's process, named who in its errors, with
-// env as its environment (Assembly.childEnv) and timeout per call.
-func newChild(m *Manifest, env proc.EnvPolicy, who string, timeout time.Duration) *childproc.Client {
+// env as its environment (Assembly.childEnv) and timeout per call, armed
+// by after (Assembly.childAfter).
+func newChild(m *Manifest, env proc.EnvPolicy, after func(time.Duration) <-chan time.Time, who string, timeout time.Duration) *childproc.Client {
 	command := m.Entry.Command
 	if strings.ContainsRune(command, filepath.Separator) && !filepath.IsAbs(command) {
 		command = filepath.Join(m.Dir, command)
@@ -56,6 +57,7 @@ func newChild(m *Manifest, env proc.EnvPolicy, who string, timeout time.Duration
 		StartHint:   "fix entry.command in " + m.Path,
 		Timeout:     timeout,
 		TimeoutHint: "entry.timeout_ms",
+		After:       after,
 		Loose:       true,
 	})
 }
@@ -75,8 +77,8 @@ func callChild(ctx context.Context, c *childproc.Client, r childproc.Request) er
 // one line {point, payload} -> {outcome, reason?, payload?} per call.
 type procHandler struct{ client *childproc.Client }
 
-func newProcHandler(m *Manifest, env proc.EnvPolicy) *procHandler {
-	return &procHandler{newChild(m, env, fmt.Sprintf("external plugin %s (%s)", m.ID, m.Entry.Command), m.Timeout())}
+func newProcHandler(m *Manifest, env proc.EnvPolicy, after func(time.Duration) <-chan time.Time) *procHandler {
+	return &procHandler{newChild(m, env, after, fmt.Sprintf("external plugin %s (%s)", m.ID, m.Entry.Command), m.Timeout())}
 }
 
 // Close stops the hook process.

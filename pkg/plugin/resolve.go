@@ -9,6 +9,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"kitsoki/internal/proc"
 	"kitsoki/internal/safefile"
@@ -97,6 +98,10 @@ type Assembly struct {
 	repo      *safefile.Root // the checkout: its profiles and manifests are read inside it
 	getenv    func(string) string
 	childEnv  proc.EnvPolicy // external plugin processes' environment
+	// childAfter arms each call timeout of the external plugin processes
+	// (childproc.Config.After; nil: real timers). Tests set it to fire a
+	// timeout when they choose.
+	childAfter func(time.Duration) <-chan time.Time
 }
 
 // SandboxReason is why an external plugin is disabled under Options.Sandbox.

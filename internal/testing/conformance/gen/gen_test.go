@@ -154,8 +154,9 @@ func TestScalarFormsWrittenAsTyped(t *testing.T) {
 
 // runClean runs the fixtures of n generated stories: each runs, no failure
 // says a story does not load, no failure, view or event payload holds Go
-// runtime text, and at least five turns a story ran.
-func runClean(t *testing.T, files []*flowtest.File, n int) {
+// runtime text, and at least five turns a story ran. It returns the
+// results, for a test to check more of the same run.
+func runClean(t *testing.T, files []*flowtest.File, n int) []*flowtest.Result {
 	t.Helper()
 	results := flowtest.NewRunner(flowtest.Options{Jobs: 1}).Run(context.Background(), files)
 	flowtest.NewReport(results) // encodes the events' payloads read below
@@ -185,6 +186,7 @@ func runClean(t *testing.T, files []*flowtest.File, n int) {
 	if turns < n*5 {
 		t.Errorf("only %d turns ran over %d stories", turns, n)
 	}
+	return results
 }
 
 // writeSeeded writes n stories of one kind at seed into a fresh

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"path/filepath"
 	"testing"
@@ -39,9 +38,8 @@ func TestIntentStoriesRun(t *testing.T) {
 		files = append(files, fs...)
 	}
 	assertDrawn(t, dir, want)
-	runClean(t, files, n)
 	// the fixtures' predictions (intent_sim.go) hold: most fixtures pass
-	results := flowtest.NewRunner(flowtest.Options{Jobs: 1}).Run(context.Background(), files)
+	results := runClean(t, files, n)
 	turns, passed, whole := 0, 0, 0
 	for _, r := range results {
 		if r.Flow == nil {

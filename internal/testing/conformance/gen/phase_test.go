@@ -52,9 +52,8 @@ func TestPhaseStoriesRun(t *testing.T) {
 	if len(files) < n/2 {
 		t.Fatalf("only %d fixtures of %d stories load", len(files), n)
 	}
-	runClean(t, files, n/2)
 	passed := 0
-	for _, r := range flowtest.NewRunner(flowtest.Options{Jobs: 1}).Run(t.Context(), files) {
+	for _, r := range runClean(t, files, n/2) {
 		if r.Passed() {
 			passed++
 		}

@@ -13,7 +13,9 @@
 //	         JSON-RPC error (plugin_crash, process kept); else right
 //	leaky    always "refine", with reason "token $EVAL_TOKEN" (a secret)
 //	hang     never answers (interrupt tests)
-//	slow     right; sleeps 2500 ms for pr_id "1" on turn 0 (the first repeat)
+//	slow     right; with EVAL_SLOWFIFO and EVAL_SLOWCALL=n set, the n-th
+//	         call for slow is held until the test lets it go (see
+//	         holdSlowCall); without them every call is a JSON-RPC error
 //	(judge)  a call whose with: has expect (the judge comparator's call):
 //	         verdict pass when with.actual.intent equals with.expect.intent
 //

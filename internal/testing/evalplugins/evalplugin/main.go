@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"strconv"
 	"time"
 )
 
@@ -77,10 +78,9 @@ func answer(req *request) map[string]any {
 		}
 		time.Sleep(time.Hour)
 	case "slow":
-		// Past the eval fixture's p95 bar (max_p95_latency_ms 30000), which
-		// is generous so that no loaded machine holds a fast call past it.
-		if pr == "1" && req.Params.Turn == 0 {
-			time.Sleep(31 * time.Second)
+		slowCalls++
+		if e := holdSlowCall(slowCalls); e != "" {
+			return map[string]any{"jsonrpc": "2.0", "id": req.ID, "error": map[string]any{"code": -32000, "message": e}}
 		}
 	case "judge":
 		exp, _ := w["expect"].(map[string]any)
@@ -92,6 +92,31 @@ func answer(req *request) map[string]any {
 		return result(req, map[string]any{"verdict": verdict, "reason": fmt.Sprintf("got %v want %v", act["intent"], exp["intent"])}, meta)
 	}
 	return result(req, map[string]any{"intent": intent, "confidence": 0.9}, meta)
+}
+
+// slowCalls counts the calls for model slow.
+var slowCalls int
+
+// holdSlowCall holds the EVAL_SLOWCALL-th call for model slow in the
+// plugin, on the FIFO EVAL_SLOWFIFO: it writes the pid and a newline there
+// (the call has arrived), then reads it to its end (the test moved the
+// eval's clock forward and lets the call answer). The other calls answer
+// at once. It returns what is wrong with the environment, if anything.
+func holdSlowCall(n int) string {
+	fifo, nth := os.Getenv("EVAL_SLOWFIFO"), os.Getenv("EVAL_SLOWCALL")
+	if fifo == "" || nth == "" {
+		return "model slow needs EVAL_SLOWFIFO and EVAL_SLOWCALL"
+	}
+	if nth != strconv.Itoa(n) {
+		return ""
+	}
+	if err := os.WriteFile(fifo, []byte(fmt.Sprintln(os.Getpid())), 0o600); err != nil {
+		return err.Error()
+	}
+	if _, err := os.ReadFile(fifo); err != nil {
+		return err.Error()
+	}
+	return ""
 }
 
 func result(req *request, sub, meta map[string]any) map[string]any {

@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"time"
+	"strconv"
 )
 
 type call struct {
@@ -50,7 +50,17 @@ func main() {
 		case "clarify":
 			_ = out.Encode(map[string]any{"data": map[string]any{"asked": true}, "delay_ms": 1500, "clarification": map[string]any{"question": "which remote?"}})
 		case "hang":
-			time.Sleep(time.Hour)
+			// Never answer: write the pid to args.ready (a FIFO the test
+			// reads: the call has arrived), then read on until stdin ends.
+			if ready, _ := c.Args["ready"].(string); ready != "" {
+				if err := os.WriteFile(ready, []byte(strconv.Itoa(os.Getpid())+"\n"), 0); err != nil {
+					fmt.Fprintln(os.Stderr, "hang:", err)
+					os.Exit(4)
+				}
+			}
+			for sc.Scan() {
+			}
+			return
 		default:
 			_ = out.Encode(map[string]any{"data": map[string]any{
 				"handler": c.Handler, "served": c.Served, "op": c.Op, "args": c.Args,
