@@ -29,6 +29,9 @@ type job struct {
 	// clarification said so: a flow stub)
 	dropAnswer bool
 	applied    bool // the completion turn ran
+	// heard: the job had finished when the listener went
+	// (restedTerminal), so its completion still lands
+	heard bool
 }
 
 // jobStore holds a session's background jobs. It implements host.Jobs.
@@ -367,7 +370,7 @@ func (r *runner) completionTurn(ctx context.Context, j *job, status, errMsg stri
 // (skipped when the session has moved on), then its foreground calls, then
 // the first target whose when: passes.
 func (r *runner) runOnComplete(ctx context.Context, j *job, status string, data map[string]any) error {
-	if r.listenerGone {
+	if r.listenerGone && !j.heard {
 		r.note(Note{Kind: "job", State: r.statePath(), Text: "job " + j.info.ID + " ended after the session was terminal: on_complete skipped"})
 		return nil
 	}

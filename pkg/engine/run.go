@@ -571,8 +571,19 @@ func (r *runner) failTurn(t *Turn, from string, sv saved, err error, me map[stri
 // left the session in a terminal state: upstream's job listener stops for
 // good.
 func (r *runner) restedTerminal() {
-	if r.terminalAt() != nil && !(r.ended && r.outcome == OutcomeExit) {
-		r.listenerGone = true
+	if r.listenerGone || r.terminalAt() == nil || r.ended && r.outcome == OutcomeExit {
+		return
+	}
+	r.listenerGone = true
+	// a job that had already finished (a stub with no delay) was heard
+	// before the listener went: its completion still lands (conformance
+	// storymut-terminal-heard-job)
+	r.jobs.mu.Lock()
+	defer r.jobs.mu.Unlock()
+	for _, j := range r.jobs.jobs {
+		if !j.applied && j.settled && !j.due.After(r.now()) {
+			j.heard = true
+		}
 	}
 }
 
