@@ -413,16 +413,23 @@ type saved struct {
 	ended   bool
 	outcome string
 	exit    string
+	// the replay's record of the keys written so far (replay.go)
+	written map[string]string
+	journal map[string]any
 }
 
 func (r *runner) save() saved {
 	return saved{world: r.world.Snapshot(), cur: r.cur, par: r.par.clone(),
-		ended: r.ended, outcome: r.outcome, exit: r.exit}
+		ended: r.ended, outcome: r.outcome, exit: r.exit,
+		written: maps.Clone(r.written), journal: maps.Clone(r.journal)}
 }
 
+// restore undoes what was written since s; what the turn wrote before it
+// stays written for the next turn's replay (a discarded post-bind round
+// keeps the binds before it: conformance postbind-discard-replays).
 func (r *runner) restore(s saved) {
 	r.world, r.cur, r.par, r.ended, r.outcome, r.exit = s.world, s.cur, s.par, s.ended, s.outcome, s.exit
-	r.written, r.journal = nil, nil // the turn's writes are undone
+	r.written, r.journal = s.written, s.journal
 }
 
 func (r *runner) beginTurn() {
