@@ -329,9 +329,12 @@ func (r *runner) placeAt(spec string) error {
 			}
 			pc.set(st)
 		}
-		if err := r.placeRegions(pc); err != nil {
-			return err
+		if len(pc.leaves) == 0 {
+			return fmt.Errorf("start state %q names no leaf of %q", spec, root)
 		}
+		// a region the path does not name has no leaf, as upstream
+		// decodes the path (conformance par-start-regions-named)
+		r.par, r.cur = pc, pc.leaves[0]
 		if !r.so.MachineOnly && len(pc.leaves) == strings.Count(leaves, "|")+1 {
 			// the orchestrator keeps the path as written until the machine
 			// moves; the legacy path prints its own encoding
