@@ -134,6 +134,9 @@ func (l *fixtureLint) turns() {
 		}
 		l.warn(fx.valueAt("initial_state"), ruleUnknownState, "initial_state %q is not a state of the story%s; %s", fx.InitialState, ix.suggestState(fx.InitialState), what)
 	}
+	if root, leaves, ok := strings.Cut(fx.InitialState, "#"); ok && ix.hasState(fx.InitialState) {
+		l.partialRegions(fx, root, strings.Split(leaves, "|"))
+	}
 	for _, t := range fx.Turns {
 		if t.ExpectError != nil {
 			for _, k := range []string{"expect_state", "expect_not_state", "expect_world", "expect_view_matches", "expect_host_calls", "expect_events"} {
@@ -343,4 +346,24 @@ func (ix *storyIndex) callList() string {
 		hs = append(slices.Clip(hs[:8]), fmt.Sprintf("… %d more", len(hs)-8))
 	}
 	return strings.Join(hs, ", ")
+}
+
+// partialRegions warns at a parallel initial_state that names no leaf in
+// some region of root: both engines start with the leaves named, that
+// region has none (its intents are refused, its view is not drawn:
+// conformance par-start-regions-named).
+func (l *fixtureLint) partialRegions(fx *Fixture, root string, leaves []string) {
+	p := l.root.StateAt(root)
+	if p == nil || !p.Parallel {
+		return
+	}
+	var missing []string
+	for _, reg := range p.Children {
+		if !slices.ContainsFunc(leaves, func(x string) bool { return x == reg.Path || strings.HasPrefix(x, reg.Path+".") }) {
+			missing = append(missing, reg.Path)
+		}
+	}
+	if len(missing) > 0 {
+		l.warn(fx.valueAt("initial_state"), ruleUnknownState, "initial_state %q names no leaf of region %s: the fixture starts without one there (its intents are refused and its view is not drawn), as the existing engine does; name a leaf of every region in the path", fx.InitialState, strings.Join(missing, ", "))
+	}
 }

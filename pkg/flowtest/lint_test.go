@@ -234,3 +234,15 @@ turns:
 		t.Fatalf("want one flow-unknown-intent, at nosuch (line 7): %v", got)
 	}
 }
+
+// A parallel initial_state naming no leaf of a region starts without one
+// there, as upstream (conformance par-start-regions-named): a warning
+// names the region; a path naming every region gets none.
+func TestLintParallelStartNamesEveryRegion(t *testing.T) {
+	st, _ := storylint.Load("../engine/testdata/conformance/par-start-regions-named", story.Options{})
+	fxs, _ := parse("flows/p.yaml", []byte("test_kind: flow\ninitial_state: \"p#p.a.a1|p.b.b1\"\nturns: []\n---\ntest_kind: flow\ninitial_state: \"p#p.a.a1|p.b.b1|p.c.c2\"\nturns: []\n"))
+	got := lint(st, fxs)
+	if !hasDiag(got, diag.Warning, 2, 16, `names no leaf of region p.c: the fixture starts without one there`) || len(got) != 1 {
+		t.Fatalf("%v", got)
+	}
+}
