@@ -432,7 +432,7 @@ func (r *runner) runOnComplete(ctx context.Context, j *job, status string, data 
 // success, its notification posted (conformance oncomplete-move-fails).
 func (r *runner) completionMove(ctx context.Context, res target, st *step) error {
 	pre := r.landingWorld()
-	cur, par := r.cur, r.par.clone()
+	cur, par, ended, outcome, exit := r.cur, r.par.clone(), r.ended, r.outcome, r.exit
 	var held []Event
 	prev := r.t.tentative
 	r.t.tentative = &held
@@ -447,7 +447,7 @@ func (r *runner) completionMove(ctx context.Context, res target, st *step) error
 	if err != nil && !isTraceErr(err) && ctx.Err() == nil {
 		r.note(Note{Kind: "job", State: r.statePath(), Text: "on_complete target's move failed: dropped, as upstream", Error: err.Error()})
 		r.world, r.written, r.journal = pre.world, pre.writtenHow, pre.journal
-		r.cur, r.par, r.ended, r.outcome, r.exit = cur, par, false, "", ""
+		r.cur, r.par, r.ended, r.outcome, r.exit = cur, par, ended, outcome, exit
 		st.calls = nil
 		return nil
 	}

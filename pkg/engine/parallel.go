@@ -288,7 +288,7 @@ func (r *runner) walkParallel(ctx context.Context, intent string, slots map[stri
 		}
 	}
 	switch {
-	case inside:
+	case inside: // moved above
 	case !res.stay && r.par != nil:
 		r.cur = leaf
 		if err := r.goTo(ctx, res, st); err != nil {
