@@ -429,7 +429,7 @@ func (r *runner) save() saved {
 // keeps the binds before it: conformance postbind-discard-replays).
 func (r *runner) restore(s saved) {
 	r.world, r.cur, r.par, r.ended, r.outcome, r.exit = s.world, s.cur, s.par, s.ended, s.outcome, s.exit
-	r.written, r.journal = s.written, s.journal
+	r.written, r.journal = maps.Clone(s.written), maps.Clone(s.journal)
 }
 
 func (r *runner) beginTurn() {
