@@ -3,11 +3,9 @@
 package atomicfile
 
 import (
-	"bufio"
 	"bytes"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -39,31 +37,13 @@ func TestMain(m *testing.M) {
 // A real process killed with SIGKILL in the middle of a write leaves the
 // target whole as it was: never a half-written file under its name.
 func TestSIGKILLMidWriteLeavesTargetWhole(t *testing.T) {
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
 	dir := t.TempDir()
 	target := filepath.Join(dir, "report.json")
 	old := []byte(`{"old": true}` + "\n")
 	if err := os.WriteFile(target, old, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(exe, "-test.run=^$")
-	cmd.Env = append(os.Environ(), killHelperEnv+"="+target)
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	line, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil || line != "halfway\n" {
-		cmd.Process.Kill()
-		cmd.Wait()
-		t.Fatalf("the writer never got halfway: %q %v", line, err)
-	}
+	cmd := startHalfWriter(t, target)
 	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
