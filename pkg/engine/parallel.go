@@ -313,9 +313,12 @@ func (r *runner) transViewLeaf(res target, leaf *State) string {
 // firingRegion is the region of the leaf whose walk found the handler
 // owner; nil for a handler above the root: every region may receive.
 func (r *runner) firingRegion(leaf, owner *State) *State {
-	if owner != nil && owner != r.par.root && !owner.within(r.par.root) {
+	if r.par.hop && owner != nil && owner != r.par.root && !owner.within(r.par.root) {
 		return nil
 	}
+	// a handler above the root was found walking up from leaf: its
+	// target inside the root is a cross-region move from there, as
+	// upstream (conformance par-above-root-handler)
 	return r.par.regionOf(leaf)
 }
 
