@@ -35,14 +35,18 @@ func checkCrossRegion(c *checker) {
 				continue
 			}
 			dreg, sreg := regionUnder(p, dst), regionUnder(p, s)
-			if s != p && (sreg == nil || sreg == dreg) {
+			// the root's own arm, or one of a state above it (found
+			// walking up from the first leaf: conformance
+			// par-above-root-handler), fires from the first region
+			fromFirst := s == p || sreg == nil && regionUnder(s, p) != nil
+			if !fromFirst && (sreg == nil || sreg == dreg) {
 				continue // outside p, or in the target's own region
 			}
-			if s == p && dreg == firstRegion(p) {
-				return // the root's arm moves the first region: an ordinary move
+			if fromFirst && dreg == firstRegion(p) {
+				return // an arm firing from the first region moves it: an ordinary move
 			}
 			firing := "the region's own leaf"
-			if s == p {
+			if fromFirst {
 				firing = "the first region's leaf"
 			}
 			c.rep.Warnf(t.TargetPos, ruleCrossRegion,
