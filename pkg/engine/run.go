@@ -678,6 +678,11 @@ func (r *runner) renderView(ctx context.Context, slots map[string]any) string {
 		v = prependSay(strings.Join(said, "\n"), v)
 	}
 	if redirected && r.t.capView == "" {
+		if err != nil {
+			// the resting view does not render: upstream shows no view
+			// and no banner (conformance redirect-view-fails)
+			return ""
+		}
 		if v == "" && r.t.first != nil {
 			v = r.renderFirst(ctx, turnSlots)
 		}
