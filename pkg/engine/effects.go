@@ -501,17 +501,6 @@ func (r *runner) bindResult(e *Effect, res map[string]any) error {
 			continue // no such path (or no data): the key is left as it is
 		}
 		v = jsonvalue.Normalize(normalizeFresh(v))
-		if finite(v) != nil && !r.so.Strict {
-			// an infinite or NaN number (a script's output): kept for
-			// the turn, lost to the log as a set's is (lostSet;
-			// conformance values-non-finite-logged)
-			r.t.rerender, r.t.applied, r.t.dropSay = true, true, true
-			r.t.batchBound = append(r.t.batchBound, b.Key)
-			if err := r.lostSet(b.Key, v); err != nil {
-				return err
-			}
-			continue
-		}
 		if err := r.bindKey(b.Key, v, v, false); err != nil {
 			return err
 		}
@@ -579,11 +568,17 @@ func (r *runner) bindNilMap(key string) error {
 
 // bindKey binds key: mem in the world, rec in its world.update and, when
 // the two differ, in the journal; the turn's view renders again.
+// A value holding an infinite or NaN number (a script's output) is kept
+// for the turn and lost to the log as a set's is (lostSet; conformance
+// bind-non-finite-logged).
 func (r *runner) bindKey(key string, mem, rec any, differ bool) error {
-	setPath(r.world, key, mem)
-	r.journalAs(key, rec, differ)
 	r.t.rerender, r.t.applied, r.t.dropSay = true, true, true
 	r.t.batchBound = append(r.t.batchBound, key)
+	if finite(mem) != nil && !r.so.Strict {
+		return r.lostSet(key, mem)
+	}
+	setPath(r.world, key, mem)
+	r.journalAs(key, rec, differ)
 	return r.emitSet(key, rec)
 }
 
