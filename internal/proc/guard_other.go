@@ -2,9 +2,18 @@
 
 package proc
 
+import (
+	"os"
+	"os/exec"
+)
+
 // groupGuard has no sentinel where there are no process groups.
 type groupGuard struct{}
 
-func guardGroup(int) *groupGuard { return nil }
+func newGuard() *groupGuard { return nil }
 
 func (*groupGuard) release() {}
+
+func (*groupGuard) join(*exec.Cmd) {}
+
+func (*groupGuard) leader(child *os.Process) *os.Process { return child }

@@ -24,12 +24,15 @@ type groupGuard struct {
 }
 
 // guardScript waits for the end of standard input, then kills the
-// process group it is in.
-const guardScript = "read _; kill -KILL 0"
+// process group it is in; the SIGTERM a stop sends the group does not end
+// it (it still guards the grace that follows).
+const guardScript = "trap '' TERM; read _; kill -KILL 0"
 
-// guardGroup starts the sentinel in process group pgid; nil when it cannot
-// (no sh, or the group is already gone), which leaves the call as it was.
-func guardGroup(pgid int) *groupGuard {
+// newGuard starts the sentinel as the leader of a new process group, for
+// the child to start in (join): the group is guarded before the child can
+// start anything, so no kill of kitsoki falls between the two. nil when
+// it cannot (no sh), which leaves the child in a group of its own.
+func newGuard() *groupGuard {
 	sh, err := exec.LookPath("sh")
 	if err != nil {
 		return nil
@@ -41,7 +44,7 @@ func guardGroup(pgid int) *groupGuard {
 	cmd := exec.Command(sh, "-c", guardScript)
 	cmd.Stdin = r
 	cmd.Env = []string{}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pgid: pgid}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	err = cmd.Start()
 	r.Close()
 	if err != nil {
@@ -59,4 +62,20 @@ func (g *groupGuard) release() {
 	_ = g.cmd.Process.Kill()
 	_ = g.cmd.Wait()
 	g.w.Close()
+}
+
+// join puts cmd (prepared: Setpgid) in the sentinel's group.
+func (g *groupGuard) join(cmd *exec.Cmd) {
+	if g != nil {
+		cmd.SysProcAttr.Pgid = g.cmd.Process.Pid
+	}
+}
+
+// leader is the process whose pid names the group: the sentinel, else
+// the child itself.
+func (g *groupGuard) leader(child *os.Process) *os.Process {
+	if g == nil {
+		return child
+	}
+	return g.cmd.Process
 }

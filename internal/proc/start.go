@@ -17,6 +17,10 @@ type Process struct {
 	stdin io.WriteCloser
 	tail  *Tail
 
+	// group is the process whose pid names the child's process group
+	// (the sentinel that guards it, or the child)
+	group *os.Process
+
 	done chan struct{} // closed once Wait returned
 	err  error         // Wait's result, set before done closes
 
@@ -62,10 +66,13 @@ func Start(ctx context.Context, cmd *exec.Cmd, pol Policy) (*Process, error) {
 			cmd.Stdout = cmd.Stderr
 		}
 	}
+	guard := newGuard()
+	guard.join(cmd)
 	if err := cmd.Start(); err != nil {
+		guard.release()
 		return nil, err // exec closed the pipes it opened
 	}
-	guard := guardGroup(cmd.Process.Pid)
+	p.group = guard.leader(cmd.Process)
 	go func() {
 		p.err = cmd.Wait()
 		guard.release()
@@ -150,7 +157,7 @@ func (p *Process) Stop() Outcome {
 	defer p.stopMu.Unlock()
 	if p.Exited() {
 		p.closeStdin()
-		_ = kill(p.cmd.Process)
+		_ = kill(p.group)
 		return p.result(Exited, false)
 	}
 	p.closeStdin()
@@ -158,10 +165,10 @@ func (p *Process) Stop() Outcome {
 	switch {
 	case p.pol.StdinGrace > 0 && p.WaitFor(p.pol.StdinGrace):
 		out = ExitedOnStdinClose
-	case p.pol.TermGrace > 0 && terminate(p.cmd.Process) == nil && p.WaitFor(p.pol.TermGrace):
+	case p.pol.TermGrace > 0 && terminate(p.group) == nil && p.WaitFor(p.pol.TermGrace):
 		out = ExitedOnTerm
 	}
-	_ = kill(p.cmd.Process)
+	_ = kill(p.group)
 	<-p.done
 	return p.result(out, true)
 }
@@ -187,7 +194,7 @@ func (p *Process) Kill() {
 	}
 	p.mu.Unlock()
 	p.closeStdin()
-	_ = kill(p.cmd.Process)
+	_ = kill(p.group)
 	<-p.done
-	_ = kill(p.cmd.Process) // anything the leader left in its group
+	_ = kill(p.group) // anything the leader left in its group
 }

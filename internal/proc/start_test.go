@@ -114,7 +114,7 @@ func TestStopEscalatesToKillForTheGroup(t *testing.T) {
 		t.Fatalf("Stop returned before the child was reaped, or not by SIGKILL: %v", p.State())
 	}
 	eventually(t, "the grandchild outlived its group", func() bool { return !alive(gc) })
-	eventually(t, "the process group still has live members", func() bool { return !groupAlive(p.Pid()) })
+	eventually(t, "the process group still has live members", func() bool { return !groupAlive(p.group.Pid) })
 	if got := p.Stop(); got != Killed {
 		t.Fatalf("a second Stop = %v, want the first's outcome", got)
 	}
@@ -259,4 +259,20 @@ func TestStderrTailIsBounded(t *testing.T) {
 	if p.Tail().Lines() != "end\n" {
 		t.Fatalf("Lines = %q, want the cut first line dropped", p.Tail().Lines())
 	}
+}
+
+// The child starts in a process group its sentinel already leads, so no
+// moment exists in which the child (or what it starts) runs unguarded: a
+// SIGKILL of kitsoki right after the child's start still ends the group.
+func TestChildStartsInAGuardedGroup(t *testing.T) {
+	p, _ := startRole(t, "block", Policy{StdinPipe: true})
+	pgid, err := syscall.Getpgid(p.Pid())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pgid == p.Pid() || pgid != p.group.Pid || !alive(pgid) {
+		t.Fatalf("child %d is in group %d (sentinel %d, alive %v): want the running sentinel's group", p.Pid(), pgid, p.group.Pid, alive(pgid))
+	}
+	p.Kill()
+	eventually(t, "the process group still has live members", func() bool { return !groupAlive(pgid) })
 }
