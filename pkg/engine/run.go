@@ -697,18 +697,20 @@ func (r *runner) renderView(ctx context.Context, slots map[string]any) string {
 // turn's own (turnSlots) for a render from before dispatch.
 func (r *runner) restingView(ctx context.Context, slots, turnSlots map[string]any) (string, error) {
 	switch {
-	case r.exit != "":
-		// an exit shows no view of its own: a post-bind pass that
-		// reached it keeps the render from before the pass, as any
-		// pass resting on an empty view (conformance mutate-exit-view)
 	case r.t.capView != "" && r.t.first != nil:
 		// the on_error depth cap (story-runtime §2.4, corrections):
 		// upstream "stays at the originating state" for the view: the
 		// turn's first render, the state it had reached before dispatch
 		// with the world and narration then, no banner (conformance
-		// cap-view; random differential 135). A batch that had bound
-		// something first re-renders the resting state, as any redirect.
+		// cap-view; random differential 135), also when the chain left
+		// the session at an exit (conformance cap-at-exit-say). A batch
+		// that had bound something first re-renders the resting state,
+		// as any redirect.
 		return r.renderFirst(ctx, turnSlots), nil
+	case r.exit != "":
+		// an exit shows no view of its own: a post-bind pass that
+		// reached it keeps the render from before the pass, as any
+		// pass resting on an empty view (conformance mutate-exit-view)
 	case !r.t.rerender && r.t.first != nil && r.t.redirectErr == "" && !r.t.noView:
 		// a batch whose only effect was a domain error (data or none;
 		// a bind makes it re-render): the machine's render from before
