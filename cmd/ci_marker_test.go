@@ -52,3 +52,25 @@ func TestMidLineWorkflowCommands(t *testing.T) {
 	_, out, errOut := runCmd(t, "run", dir, "--trace", filepath.Join(t.TempDir(), "run.jsonl"))
 	checkNoMarker(t, "run", out+errOut)
 }
+
+// TestJSONWriterSplitMarker: a "##vso[" that a buffered writer (trace
+// export's) splits across two Writes is still escaped.
+func TestJSONWriterSplitMarker(t *testing.T) {
+	in := `{"a": "x ##vso[task.setvariable variable=X]1 #", "b": "##[error]y"}` + "\n"
+	for cut := range len(in) {
+		var b strings.Builder
+		jw := &jsonWriter{w: &b}
+		for _, part := range []string{in[:cut], in[cut:]} {
+			if _, err := jw.Write([]byte(part)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := jw.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		want := `{"a": "x \u0023#vso[task.setvariable variable=X]1 #", "b": "\u0023#[error]y"}` + "\n"
+		if b.String() != want {
+			t.Fatalf("cut at %d: got %s, want %s", cut, b.String(), want)
+		}
+	}
+}
