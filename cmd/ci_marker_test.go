@@ -12,14 +12,14 @@ import (
 // GitHub Actions obeys "##[" and Azure Pipelines "##vso[" wherever they
 // stand in a line, so a value printed after a label ("expected ...",
 // "say: ...") must not carry one.
-const ciMarker = "idle ##vso[task.setvariable variable=PATH]/tmp/evil ##[error]forged"
+const ciMarker = "idle ##vso[task.setvariable variable=PATH]/tmp/evil ##[error]forged ##teamcity[setParameter name=x]"
 
 // checkNoMarker fails t when out holds a "##[" or "##vso[" anywhere, and
 // when the value is not in out at all (the test would prove nothing).
 func checkNoMarker(t *testing.T, what, out string) {
 	t.Helper()
 	for _, line := range strings.Split(out, "\n") {
-		if strings.Contains(line, "##[") || strings.Contains(line, "##vso[") {
+		if strings.Contains(line, "##[") || strings.Contains(line, "##vso[") || strings.Contains(line, "##teamcity[") {
 			t.Errorf("%s: a line holds a workflow command a CI runner obeys: %q", what, line)
 		}
 	}
@@ -56,7 +56,7 @@ func TestMidLineWorkflowCommands(t *testing.T) {
 // TestJSONWriterSplitMarker: a "##vso[" that a buffered writer (trace
 // export's) splits across two Writes is still escaped.
 func TestJSONWriterSplitMarker(t *testing.T) {
-	in := `{"a": "x ##vso[task.setvariable variable=X]1 #", "b": "##[error]y"}` + "\n"
+	in := `{"a": "x ##vso[task.setvariable variable=X]1 #", "b": "##[error]y", "c": "##teamcity[x]"}` + "\n"
 	for cut := range len(in) {
 		var b strings.Builder
 		jw := &jsonWriter{w: &b}
@@ -68,7 +68,7 @@ func TestJSONWriterSplitMarker(t *testing.T) {
 		if err := jw.Flush(); err != nil {
 			t.Fatal(err)
 		}
-		want := `{"a": "x \u0023#vso[task.setvariable variable=X]1 #", "b": "\u0023#[error]y"}` + "\n"
+		want := `{"a": "x \u0023#vso[task.setvariable variable=X]1 #", "b": "\u0023#[error]y", "c": "\u0023#teamcity[x]"}` + "\n"
 		if b.String() != want {
 			t.Fatalf("cut at %d: got %s, want %s", cut, b.String(), want)
 		}

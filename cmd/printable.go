@@ -25,7 +25,7 @@ func (p printableWriter) Write(b []byte) (int, error) {
 // jsonWriter writes JSON output with termsafe.JSON applied: the C1 and
 // bidirectional controls encoding/json leaves raw (from a story, a trace)
 // become \uXXXX, the same JSON value, and so does the first '#' of a CI
-// runner's "##[" or "##vso[". A rune, or the start of such a marker,
+// runner's "##[", "##vso[" or "##teamcity[". A rune, or the start of such a marker,
 // split across Writes is held until the next one; Flush writes what is
 // held at the end.
 type jsonWriter struct {
@@ -62,13 +62,14 @@ func (j *jsonWriter) Flush() error {
 	return err
 }
 
-// markerStart is the length of the longest end of b that begins "##[" or
-// "##vso[" without completing it ("#", "##", "##v", ...): the next Write
-// may complete the marker, which termsafe.JSON must then see whole.
+// markerStart is the length of the longest end of b that begins "##[",
+// "##vso[" or "##teamcity[" without completing it ("#", "##", "##v",
+// ...): the next Write may complete the marker, which termsafe.JSON must
+// then see whole.
 func markerStart(b []byte) int {
-	for n := min(len(b), len("##vso")); n > 0; n-- {
+	for n := min(len(b), len("##teamcity")); n > 0; n-- {
 		end := string(b[len(b)-n:])
-		if strings.HasPrefix("##[", end) || strings.HasPrefix("##vso[", end) {
+		if strings.HasPrefix("##[", end) || strings.HasPrefix("##vso[", end) || strings.HasPrefix("##teamcity[", end) {
 			return n
 		}
 	}

@@ -32,7 +32,7 @@ func JSON(data []byte) []byte {
 		switch {
 		case jsonRaw(c):
 			out = fmt.Appendf(out, `\u%04x`, c)
-		case c == '#' && markerIndex(string(data[i:min(i+6, len(data))])) == 0:
+		case c == '#' && markerIndex(string(data[i:min(i+len("##teamcity["), len(data))])) == 0:
 			out = append(out, `\u0023`...)
 		default:
 			out = append(out, data[i:i+n]...)

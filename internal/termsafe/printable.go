@@ -29,13 +29,21 @@ func IsCommandLine(line string) bool {
 	return strings.HasPrefix(t, "::") || markerIndex(line) >= 0
 }
 
-// markerIndex is the index of the first "##[" or "##vso[" in s, or -1.
+// markers are the older workflow command forms: GitHub Actions' and
+// Azure Pipelines' formatting commands, Azure Pipelines' logging
+// commands (##vso[task.setvariable …]) and TeamCity's service messages
+// (##teamcity[setParameter …]).
+var markers = []string{"##[", "##vso[", "##teamcity["}
+
+// markerIndex is the index of the first marker in s, or -1.
 func markerIndex(s string) int {
-	i, j := strings.Index(s, "##["), strings.Index(s, "##vso[")
-	if i < 0 || (j >= 0 && j < i) {
-		return j
+	first := -1
+	for _, m := range markers {
+		if i := strings.Index(s, m); i >= 0 && (first < 0 || i < first) {
+			first = i
+		}
 	}
-	return i
+	return first
 }
 
 // IsControl reports whether c must not reach a terminal raw: a C0 control

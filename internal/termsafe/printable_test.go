@@ -149,6 +149,7 @@ func TestMarkersMidLine(t *testing.T) {
 		"###[x]":                                         `#\x23#[x]`,
 		"## [x] #[y] ##vso":                              "## [x] #[y] ##vso",
 		"a\x1b##[error]b":                                `a\x1b\x23#[error]b`,
+		"x ##teamcity[setParameter name='env.PATH']":     `x \x23#teamcity[setParameter name='env.PATH']`,
 	} {
 		if got := Printable(in); got != want {
 			t.Errorf("Printable(%q) = %q, want %q", in, got, want)

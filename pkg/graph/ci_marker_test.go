@@ -17,7 +17,7 @@ import (
 // draws the text as written (redteam6: all three printed it raw).
 func TestCIMarkersDefused(t *testing.T) {
 	const title = "t ##vso[task.setvariable variable=PATH]/tmp/evil"
-	const guard = "'###[error]forged' != ''"
+	const guard = "'###[error]forged ##teamcity[x]' != ''"
 	a := &Node{ID: "s_a", Path: "a ##[warning]w", Label: "a ##[warning]w", Kind: KindState}
 	b := &Node{ID: "s_b", Path: "b", Label: "b", Kind: KindState, Terminal: true}
 	g := &Graph{Title: title, Top: []*Node{a, b}, Start: a,
@@ -43,7 +43,7 @@ func TestCIMarkersDefused(t *testing.T) {
 	noMarker(t, "svg", string(svg))
 	checkSVG(t, "svg", svg)
 	text := svgText(t, svg)
-	for _, want := range []string{"a ##[warning]w", "###[error]forged"} {
+	for _, want := range []string{"a ##[warning]w", "###[error]forged", "##teamcity[x]"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the SVG does not draw %q; its text: %q", want, text)
 		}
@@ -53,7 +53,7 @@ func TestCIMarkersDefused(t *testing.T) {
 func noMarker(t *testing.T, name, out string) {
 	t.Helper()
 	for _, line := range strings.Split(out, "\n") {
-		if strings.Contains(line, "##[") || strings.Contains(line, "##vso[") {
+		if strings.Contains(line, "##[") || strings.Contains(line, "##vso[") || strings.Contains(line, "##teamcity[") {
 			t.Errorf("%s: a line holds a workflow command a CI runner obeys: %q", name, line)
 		}
 	}
