@@ -5,9 +5,11 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
+	"kitsoki/internal/termsafe"
 	"kitsoki/pkg/fetch"
 	"kitsoki/pkg/lsp"
 	"kitsoki/pkg/story"
@@ -105,6 +107,14 @@ func completeSessions(c *cobra.Command, _ []string, prefix string) ([]string, co
 	return withPrefix(ids, prefix), cobra.ShellCompDirectiveDefault
 }
 
+// withPrefix keeps the values that start with prefix and that a shell can
+// show and insert as they are: a value holding a control character (an
+// intent or a trace file name the repository chose, with an escape
+// sequence for the terminal that lists the candidates, a tab that cobra's
+// protocol reads as a description, a newline that starts another
+// candidate) is left out, as a value nobody could type anyway.
 func withPrefix(vals []string, prefix string) []string {
-	return slices.DeleteFunc(vals, func(v string) bool { return !strings.HasPrefix(v, prefix) })
+	return slices.DeleteFunc(vals, func(v string) bool {
+		return !strings.HasPrefix(v, prefix) || strings.ContainsFunc(v, func(r rune) bool { return r == '\n' || r == '\t' || termsafe.IsControl(r) }) || !utf8.ValidString(v)
+	})
 }

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"io"
+	"strings"
 	"unicode/utf8"
 
 	"kitsoki/internal/termsafe"
@@ -23,8 +24,10 @@ func (p printableWriter) Write(b []byte) (int, error) {
 
 // jsonWriter writes JSON output with termsafe.JSON applied: the C1 and
 // bidirectional controls encoding/json leaves raw (from a story, a trace)
-// become \uXXXX, the same JSON value. A rune split across Writes is held
-// until the next one; Flush writes what is held at the end.
+// become \uXXXX, the same JSON value, and so does the first '#' of a CI
+// runner's "##[", "##vso[" or "##teamcity[". A rune, or the start of such a marker,
+// split across Writes is held until the next one; Flush writes what is
+// held at the end.
 type jsonWriter struct {
 	w    io.Writer
 	tail []byte
@@ -41,6 +44,7 @@ func (j *jsonWriter) Write(b []byte) (int, error) {
 			break
 		}
 	}
+	k -= markerStart(buf[:k])
 	j.tail = append([]byte(nil), buf[k:]...)
 	if _, err := j.w.Write(termsafe.JSON(buf[:k])); err != nil {
 		return 0, err
@@ -56,4 +60,18 @@ func (j *jsonWriter) Flush() error {
 	_, err := j.w.Write(j.tail)
 	j.tail = nil
 	return err
+}
+
+// markerStart is the length of the longest end of b that begins "##[",
+// "##vso[" or "##teamcity[" without completing it ("#", "##", "##v",
+// ...): the next Write may complete the marker, which termsafe.JSON must
+// then see whole.
+func markerStart(b []byte) int {
+	for n := min(len(b), len("##teamcity")); n > 0; n-- {
+		end := string(b[len(b)-n:])
+		if strings.HasPrefix("##[", end) || strings.HasPrefix("##vso[", end) || strings.HasPrefix("##teamcity[", end) {
+			return n
+		}
+	}
+	return 0
 }

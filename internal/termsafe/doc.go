@@ -1,7 +1,8 @@
 // Package termsafe owns the one set of control characters kitsoki refuses
 // to print raw on a terminal and [Printable], which escapes them as \xNN or
 // \uNNNN and defuses any line a CI runner would read as a command
-// ([IsCommandLine]: "::error ...::", "##[...]"); [Line] also shows newlines
+// ([IsCommandLine]: "::error ...::" at its start, "##[...]" anywhere);
+// [Line] also shows newlines
 // as \n for one-line fields; [WorkflowData] and [WorkflowProperty] encode
 // GitHub workflow commands. It must not touch colour, layout or where text
 // is written: callers ([kitsoki/pkg/trace.Printable], pkg/diag's formats,

@@ -10,14 +10,16 @@ import (
 // bidirectional controls) written as a \uXXXX escape: the same JSON
 // value, which no terminal obeys when the document is printed. Such
 // runes can only stand inside JSON strings, where the escape means the
-// same rune. Clean data is returned as it is.
+// same rune. The first '#' of every "##[" and "##vso[" (a workflow
+// command a CI runner obeys anywhere in a line) is written \u0023 for
+// the same reason: valid JSON holds '#' only inside strings. Clean data
+// is returned as it is.
 func JSON(data []byte) []byte {
-	clean := true
-	for i := 0; i < len(data); {
+	clean := markerIndex(string(data)) < 0
+	for i := 0; clean && i < len(data); {
 		c, n := utf8.DecodeRune(data[i:])
 		if jsonRaw(c) {
 			clean = false
-			break
 		}
 		i += n
 	}
@@ -27,9 +29,12 @@ func JSON(data []byte) []byte {
 	out := make([]byte, 0, len(data)+16)
 	for i := 0; i < len(data); {
 		c, n := utf8.DecodeRune(data[i:])
-		if jsonRaw(c) {
+		switch {
+		case jsonRaw(c):
 			out = fmt.Appendf(out, `\u%04x`, c)
-		} else {
+		case c == '#' && markerIndex(string(data[i:min(i+len("##teamcity["), len(data))])) == 0:
+			out = append(out, `\u0023`...)
+		default:
 			out = append(out, data[i:i+n]...)
 		}
 		i += n

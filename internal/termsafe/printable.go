@@ -21,11 +21,29 @@ func Printable(s string) string { return escape(s, false) }
 func Line(s string) string { return escape(s, true) }
 
 // IsCommandLine reports whether a CI runner would take line as a command
-// to it: after leading white space, GitHub Actions' "::name ...::" or the
-// older "##[name]" form (Azure Pipelines' "##vso[" included).
+// to it: GitHub Actions' "::name ...::" after leading white space, or the
+// older "##[name]" form (Azure Pipelines' "##vso[" included) anywhere in
+// the line, where both runners look for it.
 func IsCommandLine(line string) bool {
 	t := strings.TrimLeftFunc(line, unicode.IsSpace)
-	return strings.HasPrefix(t, "::") || strings.HasPrefix(t, "##[") || strings.HasPrefix(t, "##vso[")
+	return strings.HasPrefix(t, "::") || markerIndex(line) >= 0
+}
+
+// markers are the older workflow command forms: GitHub Actions' and
+// Azure Pipelines' formatting commands, Azure Pipelines' logging
+// commands (##vso[task.setvariable …]) and TeamCity's service messages
+// (##teamcity[setParameter …]).
+var markers = []string{"##[", "##vso[", "##teamcity["}
+
+// markerIndex is the index of the first marker in s, or -1.
+func markerIndex(s string) int {
+	first := -1
+	for _, m := range markers {
+		if i := strings.Index(s, m); i >= 0 && (first < 0 || i < first) {
+			first = i
+		}
+	}
+	return first
 }
 
 // IsControl reports whether c must not reach a terminal raw: a C0 control
@@ -78,16 +96,29 @@ func escape(s string, oneLine bool) string {
 				b.WriteByte('\n')
 			}
 		}
-		if IsCommandLine(line) && (i == 0 || !oneLine) {
+		if t := strings.TrimLeftFunc(line, unicode.IsSpace); strings.HasPrefix(t, "::") && (i == 0 || !oneLine) {
 			// Escape the first character of the command marker.
-			k := len(line) - len(strings.TrimLeftFunc(line, unicode.IsSpace))
+			k := len(line) - len(t)
 			writeEscaped(&b, line[:k])
-			fmt.Fprintf(&b, "\\x%02x", line[k])
+			b.WriteString(`\x3a`)
 			line = line[k+1:]
 		}
-		writeEscaped(&b, line)
+		writeDefused(&b, line)
 	}
 	return b.String()
+}
+
+// writeDefused is writeEscaped with the first '#' of every "##[" and
+// "##vso[" escaped: the older workflow command form is obeyed wherever it
+// stands in a line, so a value printed after other text can still start
+// one.
+func writeDefused(b *strings.Builder, s string) {
+	for k := markerIndex(s); k >= 0; k = markerIndex(s) {
+		writeEscaped(b, s[:k])
+		b.WriteString(`\x23`)
+		s = s[k+1:]
+	}
+	writeEscaped(b, s)
 }
 
 // isClean reports whether escape would return s unchanged.

@@ -136,3 +136,38 @@ func TestShortPath(t *testing.T) {
 		t.Errorf("one long name: %q", got)
 	}
 }
+
+// The older workflow command form is obeyed anywhere in a line by the
+// runners (GitHub Actions' "##[", Azure Pipelines' "##vso["), so a value
+// printed after a label cannot carry one either (redteam6: a fixture's
+// expect_state "idle ##vso[task.setvariable variable=PATH]/tmp" reached
+// kitsoki test's output raw, after "expected ").
+func TestMarkersMidLine(t *testing.T) {
+	for in, want := range map[string]string{
+		"idle ##vso[task.setvariable variable=PATH]/tmp": `idle \x23#vso[task.setvariable variable=PATH]/tmp`,
+		"x ##[error]y ##[warning]z":                      `x \x23#[error]y \x23#[warning]z`,
+		"###[x]":                                         `#\x23#[x]`,
+		"## [x] #[y] ##vso":                              "## [x] #[y] ##vso",
+		"a\x1b##[error]b":                                `a\x1b\x23#[error]b`,
+		"x ##teamcity[setParameter name='env.PATH']":     `x \x23#teamcity[setParameter name='env.PATH']`,
+	} {
+		if got := Printable(in); got != want {
+			t.Errorf("Printable(%q) = %q, want %q", in, got, want)
+		}
+		if got := Line(in); got != want {
+			t.Errorf("Line(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if got, want := Line("a\n##[error]b"), `a\n\x23#[error]b`; got != want {
+		t.Errorf("Line = %q, want %q", got, want)
+	}
+	in := []byte(`{"a": "ok ##vso[task.prependpath]/tmp", "b": "\\##[error]x", "c": "#1 ##"}`)
+	want := `{"a": "ok \u0023#vso[task.prependpath]/tmp", "b": "\\\u0023#[error]x", "c": "#1 ##"}`
+	if got := string(JSON(in)); got != want {
+		t.Errorf("JSON = %s, want %s", got, want)
+	}
+	clean := []byte(`{"a": "#1 ## [x]"}`)
+	if got := JSON(clean); &got[0] != &clean[0] {
+		t.Errorf("clean JSON was copied")
+	}
+}

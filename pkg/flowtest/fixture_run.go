@@ -46,6 +46,7 @@ type fixtureRun struct {
 	star      host.StarlarkOptions
 	hadErrors bool
 	allEvents []event
+	retained  int // bytes of events and views the turns keep (retained.go)
 }
 
 // named resolves p, a file the fixture names under key, inside the
@@ -612,6 +613,9 @@ func (fr *fixtureRun) turn(ctx context.Context, t *Turn) (tr *TurnResult, ok boo
 		out = fr.outcome(t, c, in, turn, from)
 	}
 	if !fr.advance(ctx, t, c, in == nil) {
+		return nil, false
+	}
+	if !fr.retain(t, out.evs, out.view) {
 		return nil, false
 	}
 	state := s.State()

@@ -218,7 +218,7 @@ func clusterEnds(tail, head *Node) []string {
 
 // dotQuote quotes lines as one DOT string: backslashes and quotes escaped
 // (so no Graphviz escape such as \N or \l is read from the story's text),
-// lines joined by \n.
+// lines joined by \n, a CI marker's first '#' written &#35;.
 func dotQuote(lines []string) string {
 	var sb strings.Builder
 	sb.WriteByte('"')
@@ -226,10 +226,14 @@ func dotQuote(lines []string) string {
 		if i > 0 {
 			sb.WriteString(`\n`)
 		}
-		for _, r := range oneLine(l) {
-			switch r {
-			case '\\', '"':
+		l = oneLine(l)
+		for k, r := range l {
+			switch {
+			case r == '\\' || r == '"':
 				sb.WriteByte('\\')
+			case r == '#' && startsMarker(l[k:]):
+				sb.WriteString("&#35;") // Graphviz draws it as '#'; see ci_marker.go
+				continue
 			}
 			sb.WriteRune(r)
 		}

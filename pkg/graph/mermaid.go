@@ -45,7 +45,7 @@ func WriteMermaid(w io.Writer, g *Graph, o Options) error {
 	bw := bufio.NewWriter(w)
 	m := &mermaidWriter{w: bw, o: o, classes: map[string][]string{}, linkStyles: map[string][]string{}}
 	title, _ := json.Marshal(oneLine(g.Title)) // a YAML double-quoted string
-	bw.WriteString("---\ntitle: " + string(title) + "\n---\nflowchart LR\n")
+	bw.WriteString("---\ntitle: " + yamlMarkers.Replace(string(title)) + "\n---\nflowchart LR\n")
 	if g.Start != nil {
 		m.line(1, `start((" "))`)
 		m.class("start", "start")

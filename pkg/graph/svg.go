@@ -67,7 +67,7 @@ func RenderSVGWith(ctx context.Context, program string, g *Graph, o Options) ([]
 		}
 		return nil, fmt.Errorf("%s could not render the drawing: %s", path, msg)
 	}
-	return out.buf.Bytes(), nil
+	return []byte(xmlMarkers.Replace(out.buf.String())), nil
 }
 
 var errSVGTooBig = errors.New("the SVG passed its size cap")

@@ -38,6 +38,9 @@ type StarlarkOptions struct {
 	// bigBytes replaces maxBigBytes (0 = maxBigBytes): a test that fills
 	// the budget list element by element does it in a smaller one.
 	bigBytes int64
+	// heapLimit replaces heapLimit (0 = heapLimit): a test reaches a
+	// smaller one sooner.
+	heapLimit uint64
 }
 
 // defaultStarlarkSteps is the default execution step limit of a script,
@@ -198,6 +201,7 @@ func (h *starlarkRun) Call(ctx context.Context, c *Call) (Result, error) {
 	thread.SetMaxExecutionSteps(steps)
 	stop := context.AfterFunc(ctx, func() { thread.Cancel("the run was stopped") })
 	defer stop()
+	defer watchHeap(thread, cmp.Or(h.o.heapLimit, heapLimit))()
 
 	// errors name the script by its absolute path, as upstream's
 	// (`starlark: load <path>: <path>:2:5: undefined: x`)

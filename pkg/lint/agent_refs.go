@@ -88,6 +88,9 @@ func looksLikePath(s string) bool {
 // whether it is an existing regular file.
 func (c *checker) existingFile(p string) (string, bool) {
 	if filepath.IsAbs(p) {
+		if !c.inProject(p) {
+			return p, false
+		}
 		mode, err := os.Stat(p)
 		return p, err == nil && !mode.IsDir()
 	}
@@ -104,6 +107,9 @@ func (c *checker) existingFile(p string) (string, bool) {
 	}
 	for _, d := range dirs {
 		f := filepath.Join(d, p)
+		if !c.inProject(f) {
+			continue
+		}
 		if mode, err := os.Stat(f); err == nil && !mode.IsDir() {
 			return f, true
 		}

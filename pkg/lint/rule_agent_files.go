@@ -21,7 +21,7 @@ func checkAgentFiles(c *checker) {
 		if !r.isFile {
 			return
 		}
-		if _, ok := c.existing(r.path); !ok {
+		if _, ok := c.existing(r.path); !ok && c.inProject(c.storyPath(r.path)) {
 			// at the path itself, also when it is a > or | block
 			at := c.src.valuePos(e.WithPos(r.key), r.path, 1, 1)
 			if mode, err := os.Stat(c.storyPath(r.path)); err == nil && mode.IsDir() {

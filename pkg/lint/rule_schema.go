@@ -36,8 +36,8 @@ func checkSchemas(c *checker) {
 			return
 		}
 		done[path] = true
-		if _, ok := c.existing(path); !ok {
-			return // reported by agent-file
+		if _, ok := c.existing(path); !ok && c.inProject(c.storyPath(path)) {
+			return // reported by agent-file; one outside, whether it is there or not, by the compile's refusal
 		}
 		if comp == nil {
 			comp = schema.NewCompiler(c.st.Dir)

@@ -267,7 +267,7 @@ func Confined(p string, roots []string) bool {
 	real := p
 	if r, err := filepath.EvalSymlinks(p); err == nil {
 		real = r
-	} else if !os.IsNotExist(err) {
+	} else if !os.IsNotExist(err) || linkLeadsOut(p, roots) {
 		return false
 	}
 	lexical, resolved := false, false
