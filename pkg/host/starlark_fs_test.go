@@ -2,6 +2,7 @@ package host
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -57,5 +58,38 @@ func TestStarlarkFSWorkdirOutsideProject(t *testing.T) {
 	res, err := call(t, NewStarlarkRun(StarlarkOptions{NoNetwork: true}), starEnv(story), map[string]any{"script": "r.star"})
 	if err != nil || strings.Contains(res.Error, "canary") || !strings.Contains(res.Error, "secret.txt") || res.Data != nil {
 		t.Fatalf("reading the working directory's file: %q %v %v", res.Error, res.Data, err)
+	}
+}
+
+// A symbolic link inside the story that leads outside is refused whether
+// or not its target exists, so a story's fixture cannot tell what files
+// the machine running it holds (redteam6: ctx.fs.exists raised "leads
+// outside" for a link to an existing file and returned False for a
+// dangling one).
+func TestStarlarkFSLinkOutTellsNothing(t *testing.T) {
+	story, outside := t.TempDir(), t.TempDir()
+	storytest.WriteFile(t, filepath.Join(story, ".git", "HEAD"), "ref: refs/heads/main\n")
+	storytest.WriteFile(t, filepath.Join(outside, "there.txt"), "canary-7f3a")
+	mustSymlink(t, filepath.Join(outside, "there.txt"), filepath.Join(story, "present"))
+	mustSymlink(t, filepath.Join(outside, "absent.txt"), filepath.Join(story, "absent"))
+	mustSymlink(t, filepath.Join(story, "absent"), filepath.Join(story, "chain"))
+	mustSymlink(t, outside, filepath.Join(story, "dir"))
+	storytest.WriteFile(t, filepath.Join(story, "s.star.yaml"), "inputs:\n  p: {type: string}\noutputs:\n  out: {type: any}\n")
+	storytest.WriteFile(t, filepath.Join(story, "s.star"), `def main(ctx):
+    return {"out": ctx.fs.exists(ctx.inputs["p"])}
+`)
+	t.Chdir(story)
+	for _, p := range []string{"present", "absent", "chain", "dir/there.txt", "dir/absent.txt"} {
+		res, err := call(t, NewStarlarkRun(StarlarkOptions{NoNetwork: true}), starEnv(story), map[string]any{"script": "s.star", "inputs": map[string]any{"p": p}})
+		if err != nil || res.Data != nil || !strings.Contains(res.Error, "leads outside") {
+			t.Errorf("exists(%q): data %v, error %q (%v); want the leads-outside refusal", p, res.Data, res.Error, err)
+		}
+	}
+}
+
+func mustSymlink(t *testing.T, target, link string) {
+	t.Helper()
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
 	}
 }

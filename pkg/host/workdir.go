@@ -63,7 +63,47 @@ func confine(handler, label, base, p string) (string, error) {
 		}
 		probe = parent
 	}
+	if linkLeadsOut(base, realBase, abs) {
+		// the same refusal for a link whose target does not exist: a
+		// story must not learn whether a file outside exists (redteam6)
+		return "", fmt.Errorf("%s: %s %q leads outside %s through a symbolic link (%w)", handler, label, p, base, errOutside)
+	}
 	return abs, nil
+}
+
+// linkLeadsOut reports whether a symbolic link on abs's way down from base
+// (or a chain of them, followed while they stay inside) names a target
+// lexically outside base, whether or not that target exists.
+func linkLeadsOut(base, realBase, abs string) bool {
+	rel, err := filepath.Rel(base, abs)
+	if err != nil || rel == "." {
+		return false
+	}
+	inside := func(q string) bool { return within(base, q) || within(realBase, q) }
+	p := base
+	for part := range strings.SplitSeq(rel, string(filepath.Separator)) {
+		p = filepath.Join(p, part)
+		for q, hops := p, 0; ; hops++ {
+			fi, err := os.Lstat(q)
+			if err != nil {
+				return false // nothing more exists on the way down
+			}
+			if fi.Mode()&os.ModeSymlink == 0 {
+				break
+			}
+			t, err := os.Readlink(q)
+			if err != nil {
+				return false
+			}
+			if !filepath.IsAbs(t) {
+				t = filepath.Join(filepath.Dir(q), t)
+			}
+			if q = filepath.Clean(t); !inside(q) || hops == 40 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // within reports whether p is base or below it (both clean and absolute).
