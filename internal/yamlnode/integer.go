@@ -38,7 +38,7 @@ func (w *Walker) Integer(n *yaml.Node, where string) int {
 	}
 	v, exact, problem := readInteger(n)
 	switch {
-	case problem == notNumber:
+	case problem == NotNumber:
 		w.Report(w.Pos(orig), diag.Error, w.Rules.Type, "%s: expected an integer, got %s", where, Describe(n))
 		return 0
 	case problem != "":
@@ -50,9 +50,9 @@ func (w *Walker) Integer(n *yaml.Node, where string) int {
 	return int(v)
 }
 
-// notNumber is readInteger's problem for a text that is no number: the
+// NotNumber is IntegerText's problem for a text that is no number: the
 // message needs no more than what was written.
-const notNumber = "not a number"
+const NotNumber = "not a number"
 
 // readInteger is Integer's reading of a scalar: the value, whether it is
 // the number written, or why the scalar is refused.
@@ -70,16 +70,37 @@ func readInteger(n *yaml.Node) (v int64, exact bool, problem string) {
 		return i, true, ""
 	case plain && tag == "!!float" && !PointlessFloat(n):
 		f, err := strconv.ParseFloat(floatText(n.Value), 64)
-		if err != nil || math.IsNaN(f) || f > 1<<63 {
+		if err != nil {
 			return 0, false, "it is past the 64-bit range"
 		}
-		i := truncate(f)
-		return i, float64(i) == f, ""
+		return IntegerFloat(f)
 	}
-	f, err := strconv.ParseFloat(n.Value, 64)
+	return IntegerText(n.Value)
+}
+
+// IntegerFloat is the integer upstream's decoder reads from a plain YAML
+// number with a point (a story value that arrives as a float64): cut
+// toward zero, the lowest integer below -2^63 or at 2^63; NaN and values
+// above 2^63 are refused (problem says why).
+func IntegerFloat(f float64) (v int64, exact bool, problem string) {
+	if math.IsNaN(f) || f > 1<<63 {
+		return 0, false, "it is past the 64-bit range"
+	}
+	i := truncate(f)
+	return i, float64(i) == f, ""
+}
+
+// IntegerText is the integer upstream's decoder reads from a scalar it
+// takes as text (quoted, !!str, or a plain 1e3, 08, 1_0.5 that kitsoki
+// keeps as text): the decimal number it spells (Go float syntax, "_"
+// between digits), cut toward zero, the lowest integer from 2^63 on.
+// Refused (problem says why): a text that is no number (NotNumber), a
+// negative number (-0 is 0), an infinity or NaN, a number past 2^64.
+func IntegerText(s string) (v int64, exact bool, problem string) {
+	f, err := strconv.ParseFloat(s, 64)
 	switch {
 	case err != nil:
-		return 0, false, notNumber
+		return 0, false, NotNumber
 	case f < 0:
 		return 0, false, "a negative number reads only when written plain, whole or with a decimal point: -1000 or -1.0e3, not \"-1000\" or -1e3"
 	case math.IsNaN(f) || f > math.MaxUint64:
