@@ -59,3 +59,17 @@ func UnmaskSlashEscapes(n *yaml.Node) {
 		UnmaskSlashEscapes(c)
 	}
 }
+
+// Unmarshal is yaml.Unmarshal into a node tree with `\/` read as upstream
+// reads it (MaskSlashEscapes): for the data files read beside a story
+// (cassettes, recordings, --world-file, eval datasets).
+func Unmarshal(data []byte, doc *yaml.Node) error {
+	data, masked := MaskSlashEscapes(data)
+	if err := yaml.Unmarshal(data, doc); err != nil {
+		return err
+	}
+	if masked {
+		UnmaskSlashEscapes(doc)
+	}
+	return nil
+}

@@ -63,3 +63,19 @@ func TestSlashEscapes(t *testing.T) {
 		t.Error("a text without \\/ masked")
 	}
 }
+
+// Unmarshal reads a data file's `\/` as Mask/Unmask do, and reports
+// yaml.v3's error for a file that does not parse.
+func TestUnmarshalReadsSlashEscapes(t *testing.T) {
+	var doc yaml.Node
+	if err := Unmarshal([]byte("a: \"x\\/y\"\nb: 'x\\/y'\n"), &doc); err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]string
+	if err := doc.Decode(&m); err != nil || m["a"] != "x/y" || m["b"] != `x\/y` {
+		t.Fatalf("%v %q", err, m)
+	}
+	if err := Unmarshal([]byte("a: \"x\\/y\\a\""), &yaml.Node{}); err == nil {
+		t.Fatal("a text the mask cannot undo parsed")
+	}
+}
