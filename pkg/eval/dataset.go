@@ -177,8 +177,9 @@ func LoadDataset(path string) (*Dataset, error) {
 // parseDataset parses data as the dataset at name; shown names the file in
 // errors (the path as the user gave it).
 func parseDataset(name, shown string, data []byte) (*Dataset, error) {
-	var doc yaml.Node                                   // stays empty (Kind 0) on io.EOF: a file with no document
-	masked, isMasked := yamlnode.MaskSlashEscapes(data) // "\/" reads as "/", as upstream
+	var doc yaml.Node // stays empty (Kind 0) on io.EOF: a file with no document
+	// "\/" reads as "/", as upstream (yamlnode.MaskSlashEscapes)
+	masked, isMasked := yamlnode.MaskSlashEscapes(data)
 	if err := yaml.NewDecoder(bytes.NewReader(masked)).Decode(&doc); err != nil && !errors.Is(err, io.EOF) {
 		return nil, syntaxErrorf("%s: parse YAML: %s (fix the YAML syntax)", shown, strings.TrimPrefix(err.Error(), "yaml: "))
 	}
