@@ -73,7 +73,7 @@ func Describe(n *yaml.Node) string {
 }
 
 // ScalarValue is a scalar's value as YAML 1.1 reads it: nil, bool, int,
-// float64 or string (an int too large for int is a float64).
+// uint64 (a whole number from 2^63 to 2^64), float64 or string.
 func ScalarValue(n *yaml.Node) any {
 	switch n.Tag {
 	case "!!null":
@@ -84,6 +84,9 @@ func ScalarValue(n *yaml.Node) any {
 	case "!!int":
 		if v, err := strconv.ParseInt(strings.ReplaceAll(n.Value, "_", ""), 0, 64); err == nil {
 			return int(v)
+		}
+		if v, err := strconv.ParseUint(strings.ReplaceAll(n.Value, "_", ""), 0, 64); err == nil {
+			return v // between 2^63 and 2^64: upstream's decoder holds a uint64
 		}
 		if v, err := strconv.ParseFloat(n.Value, 64); err == nil {
 			return v

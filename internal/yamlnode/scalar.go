@@ -87,23 +87,6 @@ func (w *Walker) BoolPtr(n *yaml.Node, where string) *bool {
 	return &b
 }
 
-// Integer decodes an integer (any base strconv reads, _ separators);
-// null is 0.
-func (w *Walker) Integer(n *yaml.Node, where string) int {
-	orig := n
-	n = Deref(n)
-	if IsNull(n) {
-		return 0
-	}
-	if n.Kind == yaml.ScalarNode {
-		if v, err := strconv.ParseInt(strings.ReplaceAll(n.Value, "_", ""), 0, 64); err == nil {
-			return int(v)
-		}
-	}
-	w.Report(w.Pos(orig), diag.Error, w.Rules.Type, "%s: expected an integer, got %s", where, Describe(n))
-	return 0
-}
-
 // Float decodes a number, nil for null.
 func (w *Walker) Float(n *yaml.Node, where string) *float64 {
 	orig := n

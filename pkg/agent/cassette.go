@@ -130,7 +130,7 @@ func parseCassette(name, dir string, data []byte) (*Cassette, error) {
 		return nil, fmt.Errorf("cassette: resolve !include in %q: %w", name, err)
 	}
 	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
+	if err := yamlnode.Unmarshal(data, &doc); err != nil {
 		return nil, cassetteYAMLError(name, err)
 	}
 	yamlnode.TextPointlessFloats(&doc)

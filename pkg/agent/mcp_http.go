@@ -33,7 +33,9 @@ import (
 // structuredContent when present, else its first text content, decoded as
 // an AskResponse. A result with isError, and every HTTP, TLS, dial or
 // protocol failure, is transport_error carrying the server's text
-// (redacted); a context that ends first is deadline_exceeded. headers: are
+// (redacted); a context that ends first is deadline_exceeded, returned at
+// once while what the SDK still sends (its cancellation notice) finishes
+// in the background. headers: are
 // sent on every HTTP request of the session (initialize, calls, close). A
 // failed session is dropped and the next Ask connects again.
 
@@ -228,13 +230,7 @@ func (t *mcpHTTPTransport) connect(ctx context.Context, rec *httpFailure) (*mcp.
 		t.connecting = done
 		t.mu.Unlock()
 
-		s, err := t.client.Connect(ctx, &mcp.StreamableClientTransport{
-			Endpoint:             t.endpoint,
-			HTTPClient:           t.http,
-			MaxRetries:           -1, // a dropped stream is an error now, not a reconnect loop
-			DisableStandaloneSSE: true,
-			MaxEventSize:         t.maxEvent,
-		}, nil)
+		s, err := t.open(ctx)
 
 		t.mu.Lock()
 		t.connecting = nil
@@ -255,6 +251,52 @@ func (t *mcpHTTPTransport) connect(ctx context.Context, rec *httpFailure) (*mcp.
 			t.log.Debug("mcp_http session opened", "agent", t.alias, "session", s.ID())
 		}
 		return s, nil
+	}
+}
+
+// open connects and initializes one session, returning when ctx ends even
+// if the SDK has not: a Connect whose initialize the server never answers
+// fails at the deadline but then closes its session, which waits for its
+// notifications/cancelled POST to the same silent server (up to the SDK's
+// own timeout). That tail runs in the background, counted in closing:
+// Close aborts its requests and waits for it, and a session it still
+// opens is closed.
+func (t *mcpHTTPTransport) open(ctx context.Context) (*mcp.ClientSession, error) {
+	type opened struct {
+		s   *mcp.ClientSession
+		err error
+	}
+	done, abandoned := make(chan opened), make(chan struct{})
+	t.mu.Lock()
+	if t.closed {
+		t.mu.Unlock()
+		return nil, errors.New("the transport was closed")
+	}
+	t.closing.Add(1) // under mu, before Close can set closed and Wait
+	t.mu.Unlock()
+	go func() {
+		defer t.closing.Done()
+		s, err := t.client.Connect(ctx, &mcp.StreamableClientTransport{
+			Endpoint:             t.endpoint,
+			HTTPClient:           t.http,
+			MaxRetries:           -1, // a dropped stream is an error now, not a reconnect loop
+			DisableStandaloneSSE: true,
+			MaxEventSize:         t.maxEvent,
+		}, nil)
+		select {
+		case done <- opened{s, err}:
+		case <-abandoned:
+			if err == nil {
+				s.Close() // opened as the deadline passed: nobody holds it
+			}
+		}
+	}()
+	select {
+	case o := <-done:
+		return o.s, o.err
+	case <-ctx.Done():
+		close(abandoned)
+		return nil, ctx.Err()
 	}
 }
 
@@ -288,7 +330,7 @@ func (t *mcpHTTPTransport) Ask(ctx context.Context, req *AskRequest) (*AskRespon
 	if err != nil {
 		return nil, err
 	}
-	res, err := s.CallTool(ctx, &mcp.CallToolParams{Name: t.tool, Arguments: req})
+	res, err := t.call(ctx, s, req)
 	if err != nil && neverSent(err) && ctx.Err() == nil {
 		// The session's connection was already shutting down (a server that
 		// dropped an earlier connection can break the next session's first
@@ -299,13 +341,43 @@ func (t *mcpHTTPTransport) Ask(ctx context.Context, req *AskRequest) (*AskRespon
 		if s, err = t.connect(ctx, rec); err != nil {
 			return nil, err
 		}
-		res, err = s.CallTool(ctx, &mcp.CallToolParams{Name: t.tool, Arguments: req})
+		res, err = t.call(ctx, s, req)
 	}
 	if err != nil {
 		t.drop(s)
 		return nil, t.failure(ctx, fmt.Sprintf("calling tool %q", t.tool), err, rec)
 	}
 	return t.decode(res)
+}
+
+// call is one tools/call on s that returns when ctx ends even if the SDK
+// has not (the SDK may wait for its notifications/cancelled POST to a
+// server that never answers; see open). The tail runs in the background,
+// counted in closing; Close aborts its requests and waits for it.
+func (t *mcpHTTPTransport) call(ctx context.Context, s *mcp.ClientSession, req *AskRequest) (*mcp.CallToolResult, error) {
+	type called struct {
+		res *mcp.CallToolResult
+		err error
+	}
+	done := make(chan called, 1)
+	t.mu.Lock()
+	if t.closed {
+		t.mu.Unlock()
+		return nil, errors.New("the transport was closed")
+	}
+	t.closing.Add(1) // under mu, before Close can set closed and Wait
+	t.mu.Unlock()
+	go func() {
+		defer t.closing.Done()
+		res, err := s.CallTool(ctx, &mcp.CallToolParams{Name: t.tool, Arguments: req})
+		done <- called{res, err}
+	}()
+	select {
+	case c := <-done:
+		return c.res, c.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
 }
 
 // neverSent reports whether a CallTool error means the request was refused

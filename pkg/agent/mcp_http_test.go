@@ -224,9 +224,10 @@ func TestMCPHTTPWaitersHonourTheirDeadline(t *testing.T) {
 	release := make(chan struct{})
 	arrived := make(chan struct{}, 1)
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		// The first call's cancellation notice is taken at once: the SDK
-		// closes the session only once it is sent (or its own timeout
-		// passes), which would hold the first call that long.
+		// The first call's cancellation notice is taken at once (the SDK
+		// closes the session only once it is sent or its own timeout
+		// passes; the call no longer waits for that:
+		// TestMCPHTTPReturnsAtItsDeadline).
 		if body, _ := io.ReadAll(r.Body); bytes.Contains(body, []byte(`"notifications/cancelled"`)) {
 			w.WriteHeader(http.StatusAccepted)
 			return

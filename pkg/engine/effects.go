@@ -181,8 +181,11 @@ func (r *runner) applyIncrement(e *Effect, env map[string]any) error {
 // reads it: an integer or a numeric string as it is, a float truncated toward
 // zero (1.5 adds 1, -1.5 adds -1; validate warns about both).
 func incrementDelta(v any) (int, bool) {
-	if f, ok := v.(float64); ok && !math.IsNaN(f) && !math.IsInf(f, 0) && math.Abs(f) < 1<<53 {
-		return int(f), true
+	if f, ok := v.(float64); ok {
+		// a plain number with a point, cut toward zero as the loader
+		// reads it (conformance increment-big)
+		n, _, ok := story.IncrementFloat(f)
+		return n, ok
 	}
 	if s, ok := v.(string); ok {
 		// a number written as text, as the loader reads it ("2.5" adds

@@ -97,7 +97,7 @@ func (r *runner) replayInto(w World) {
 				}
 				continue
 			}
-			v = lv.prev
+			v, how = lv.prev, lv.how
 		}
 		v = jsonNumbers(v)
 		if f, isF := v.(float64); isF {
@@ -155,10 +155,14 @@ func jsonNumbers(v any) any {
 
 // lostValue marks in the journal a set whose value (an infinite or NaN
 // number) the log could only write as null; prev is the value the log
-// gave the key before, when it gave one (has).
+// gave the key before, when it gave one (has), and how the write that
+// gave it replays ("set" or "increment": an increment's whole number is
+// an int64, so a view shows 1, not 1.000000; conformance
+// bind-non-finite-increment).
 type lostValue struct {
 	prev any
 	has  bool
+	how  string
 }
 
 // lostSet is such a set outside --strict, as upstream: the world holds v
@@ -169,10 +173,13 @@ type lostValue struct {
 // (conformance values-non-finite, values-non-finite-logged; --strict
 // fails the turn instead).
 func (r *runner) lostSet(key string, v any) error {
-	lv := lostValue{}
+	lv := lostValue{how: "set"}
 	switch how, now := r.writtenNow(key); {
 	case !now:
 		lv.prev, lv.has = r.logged[key]
+		if _, isInt := lv.prev.(int64); isInt {
+			lv.how = "increment" // an earlier turn's replayed int64
+		}
 	case how == "set":
 		if j, ok := r.journal[key].(lostValue); ok {
 			lv = j // the key's last set this turn was lost too
@@ -183,7 +190,7 @@ func (r *runner) lostSet(key string, v any) error {
 			lv.prev = j // a set coerced in memory: the log has j
 		}
 	default: // an increment: the log folds it onto the value in memory
-		lv.prev, lv.has = r.world[key], true
+		lv.prev, lv.has, lv.how = r.world[key], true, "increment"
 	}
 	setPath(r.world, key, v)
 	r.journalAs(key, lv, true)

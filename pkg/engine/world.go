@@ -101,7 +101,7 @@ func LoadWorldFile(path string) (map[string]any, error) {
 		return nil, fmt.Errorf("--world-file %s: %s", path, safefile.Reason(err))
 	}
 	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
+	if err := yamlnode.Unmarshal(data, &doc); err != nil {
 		return nil, fmt.Errorf("--world-file %s: not valid YAML: %s", path, strings.TrimPrefix(err.Error(), "yaml: "))
 	}
 	root := &doc

@@ -178,8 +178,13 @@ func LoadDataset(path string) (*Dataset, error) {
 // errors (the path as the user gave it).
 func parseDataset(name, shown string, data []byte) (*Dataset, error) {
 	var doc yaml.Node // stays empty (Kind 0) on io.EOF: a file with no document
-	if err := yaml.NewDecoder(bytes.NewReader(data)).Decode(&doc); err != nil && !errors.Is(err, io.EOF) {
+	// "\/" reads as "/", as upstream (yamlnode.MaskSlashEscapes)
+	masked, isMasked := yamlnode.MaskSlashEscapes(data)
+	if err := yaml.NewDecoder(bytes.NewReader(masked)).Decode(&doc); err != nil && !errors.Is(err, io.EOF) {
 		return nil, syntaxErrorf("%s: parse YAML: %s (fix the YAML syntax)", shown, strings.TrimPrefix(err.Error(), "yaml: "))
+	}
+	if isMasked {
+		yamlnode.UnmaskSlashEscapes(&doc)
 	}
 	d := &Dataset{Path: name, Raw: data, pos: map[string]story.Pos{}}
 	p := &dparser{d: d}

@@ -356,12 +356,16 @@ func ptr[T any](v T) *T { return &v }
 // the text (yaml.v3's tree without comments), else yaml.Unmarshal's, with
 // its errors (and its zero node for a document without content).
 func decodeDoc(text string) (*yaml.Node, error) {
-	if doc, ok := yamlfast.ParseString(text); ok {
-		return doc, nil
+	data, masked := yamlnode.MaskSlashEscapes([]byte(text)) // "\/" reads as "/", as upstream
+	doc, ok := yamlfast.Parse(data)
+	if !ok {
+		doc = &yaml.Node{}
+		if err := yaml.Unmarshal(data, doc); err != nil {
+			return nil, err
+		}
 	}
-	var doc yaml.Node
-	if err := yaml.Unmarshal([]byte(text), &doc); err != nil {
-		return nil, err
+	if masked {
+		yamlnode.UnmaskSlashEscapes(doc)
 	}
-	return &doc, nil
+	return doc, nil
 }

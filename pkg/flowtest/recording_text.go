@@ -11,7 +11,7 @@ import (
 // (empty when the YAML does not parse), for errors that name a key.
 func decodeRecordingDoc(data []byte, raw any) (*yaml.Node, error) {
 	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
+	if err := yamlnode.Unmarshal(data, &doc); err != nil {
 		return &doc, err
 	}
 	yamlnode.TextPointlessFloats(&doc)

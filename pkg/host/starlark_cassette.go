@@ -165,7 +165,7 @@ func decodeCassette(path, what string, data []byte, raw any, hint string) (*yaml
 		return nil, fmt.Errorf("%s: the %s cassette is empty", path, what)
 	}
 	var node yaml.Node
-	if err := yaml.Unmarshal(data, &node); err != nil {
+	if err := yamlnode.Unmarshal(data, &node); err != nil {
 		return nil, fmt.Errorf("%s: %v", path, err)
 	}
 	yamlnode.TextPointlessFloats(&node)

@@ -1,7 +1,6 @@
 package lint
 
 import (
-	"math"
 	"slices"
 
 	"kitsoki/pkg/story"
@@ -59,20 +58,21 @@ func checkEffectTarget(c *checker, e *story.Effect, site effSite) {
 
 // checkIncrementDelta: an increment value is an integer delta. The existing
 // engine's loader also takes a number written as text ("2", "2.5", "1e3":
-// story.IncrementText), a float (1.5, truncated toward zero to 1) and an
-// empty value (0), so those load with a warning that says what they add;
-// any other text (a template, " 2 ", "-1"), a float past the int64 range,
-// a bool or a map is an error, as there (conformance increment-text).
+// story.IncrementText), a float (1.5, truncated toward zero to 1; -9.3e18
+// the lowest integer) and an empty value (0), so those load with a warning
+// that says what they add; any other text (a template, " 2 ", "-1"), a
+// float above 2^63, a bool or a map is an error, as there (conformance
+// increment-text, increment-big).
 func checkIncrementDelta(c *checker, kv story.KV, site effSite) {
 	switch v := kv.Value.(type) {
 	case int:
 	case float64:
-		if math.IsNaN(v) || math.IsInf(v, 0) || math.Abs(v) >= 1<<63 {
+		n, exact, ok := story.IncrementFloat(v)
+		switch {
+		case !ok:
 			c.rep.Errf(kv.Pos, story.RuleEffect, "%s: increment %q: %v overflows an integer delta", site.String(), kv.Key, v)
-			return
-		}
-		if v != math.Trunc(v) {
-			c.rep.Warnf(kv.Pos, story.RuleEffect, "%s: increment %q: %v is not an integer; it adds %d (truncated toward zero) — write the integer delta", site.String(), kv.Key, v, int(v))
+		case !exact:
+			c.rep.Warnf(kv.Pos, story.RuleEffect, "%s: increment %q: %v is not an integer; it adds %d (truncated toward zero; the lowest integer past the int64 range) — write the integer delta", site.String(), kv.Key, v, n)
 		}
 	case nil:
 		c.rep.Warnf(kv.Pos, story.RuleEffect, "%s: increment %q: an empty value adds 0 — write the integer delta", site.String(), kv.Key)

@@ -31,6 +31,14 @@ func TestIncrementDeltaKinds(t *testing.T) {
 		{`"-1"`, "error", `value must be an integer delta (got "-1")`},
 		{`"0x10"`, "error", `value must be an integer delta (got "0x10")`},
 		{`9.3e18`, "error", `overflows an integer delta`},
+		{`1.0e19`, "error", `overflows an integer delta`},
+		{`-9.3e18`, "warning", `it adds -9223372036854775808`},
+		{`"1e19"`, "warning", `the text "1e19" adds -9223372036854775808`},
+		{`"9223372036854775807"`, "warning", `adds -9223372036854775808`},
+		{`"9007199254740993"`, "warning", `adds 9007199254740992`},
+		{`"-1e19"`, "error", `value must be an integer delta (got "-1e19")`},
+		{`"1e400"`, "error", `value must be an integer delta (got "1e400")`},
+		{`"1e20"`, "error", `value must be an integer delta (got "1e20")`},
 		{`true`, "error", `value must be an integer delta`},
 	}
 	for _, c := range cases {

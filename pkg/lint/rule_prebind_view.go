@@ -3,6 +3,7 @@ package lint
 import (
 	"regexp"
 	"slices"
+	"strings"
 
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/story"
@@ -29,7 +30,10 @@ var prebindFallback = regexp.MustCompile(`^\s*(\?\?|\|\s*default)`)
 // scanned is upstream's: a string view, and the prose, heading, code,
 // template and banner text elements (blocks of an extends view too);
 // list, kv, media and choice bodies and view when: guards are not read,
-// and neither are arc effects' binds.
+// and neither are arc effects' binds. In an imported child, names are
+// compared as upstream compares them after folding the child into its
+// importer (liftWorldKey): world.other and a bind of c__other are the
+// same key there, world['out'] and a bind of out are not.
 func checkPrebindView(c *checker) {
 	for _, s := range c.states() {
 		if s.View == nil || len(s.OnEnter) == 0 {
@@ -43,7 +47,7 @@ func checkPrebindView(c *checker) {
 					continue
 				}
 				for _, kv := range e.Bind() {
-					bound[kv.Key] = true
+					bound[liftWorldKey(c.st, kv.Key)] = true
 				}
 				binds(e.OnComplete())
 				binds(e.Effects())
@@ -53,20 +57,27 @@ func checkPrebindView(c *checker) {
 		if len(bound) == 0 {
 			continue
 		}
-		first := map[string]story.Pos{}
+		type ref struct {
+			at      story.Pos
+			written string
+		}
+		first := map[string]ref{}
 		scan := func(text string, at story.Pos) {
 			for _, m := range prebindRef.FindAllStringSubmatchIndex(text, -1) {
-				key := ""
+				written, key := "", ""
 				if m[2] >= 0 {
-					key = text[m[2]:m[3]]
+					written = text[m[2]:m[3]]
+					key = liftWorldKey(c.st, written)
 				} else {
-					key = text[m[4]:m[5]]
+					// upstream's import fold leaves world['k'] as written
+					written = text[m[4]:m[5]]
+					key = written
 				}
 				if !bound[key] || prebindFallback.MatchString(text[m[1]:]) {
 					continue
 				}
 				if _, seen := first[key]; !seen {
-					first[key] = at
+					first[key] = ref{at, written}
 				}
 			}
 		}
@@ -108,7 +119,41 @@ func checkPrebindView(c *checker) {
 		}
 		slices.Sort(keys)
 		for _, k := range keys {
-			c.rep.Warnf(first[k], rulePrebindView, "state %q: view references an on_enter bind-target without a fallback (world.%s); a pre-bind frame would render its schema default: add a `?? \"(pending)\"` fallback or rely on the post-bind re-render", s.Path, k)
+			name := first[k].written
+			if name != k {
+				name += ", " + k + " once imported"
+			}
+			c.rep.Warnf(first[k].at, rulePrebindView, "state %q: view references an on_enter bind-target without a fallback (world.%s); a pre-bind frame would render its schema default: add a `?? \"(pending)\"` fallback or rely on the post-bind re-render", s.Path, name)
 		}
 	}
+}
+
+// liftWorldKey is the name a world key path of st takes once upstream has
+// folded st into its importers, one fold at a time: at each level whose
+// story declares the path's first segment (itself, or lifted from its own
+// imports), the import's alias and "__" go in front (out → c__out); at a
+// level that does not declare it (a parent's key, an undeclared one) it
+// stays as it is, and the next level up may still declare it.
+func liftWorldKey(st *story.Story, path string) string {
+	for cur := st; cur != nil && cur.Importer() != nil; cur = cur.Importer() {
+		alias := importAlias(cur)
+		if alias == "" {
+			break
+		}
+		if seg, _, _ := strings.Cut(path, "."); declares(cur, "world", seg) || lifted(cur, "world", seg) {
+			path = alias + "__" + path
+		}
+	}
+	return path
+}
+
+// importAlias is the alias under which st's importer imports it, "" when
+// none names it.
+func importAlias(st *story.Story) string {
+	for alias, im := range st.Importer().Imports {
+		if im != nil && im.Child == st {
+			return alias
+		}
+	}
+	return ""
 }

@@ -38,7 +38,11 @@ type syntaxError struct {
 // the ones reported.
 func decodeYAML(data []byte) (*yaml.Node, *syntaxError) {
 	data = yaml12Directive(data)
+	data, masked := yamlnode.MaskSlashEscapes(data) // "\/" reads as "/", as upstream
 	if doc, ok := yamlfast.Parse(data); ok {
+		if masked {
+			yamlnode.UnmaskSlashEscapes(doc)
+		}
 		return doc, nil
 	}
 	var doc yaml.Node
@@ -48,6 +52,9 @@ func decodeYAML(data []byte) (*yaml.Node, *syntaxError) {
 		return &yaml.Node{Kind: yaml.DocumentNode}, nil
 	}
 	if err == nil {
+		if masked {
+			yamlnode.UnmaskSlashEscapes(&doc)
+		}
 		return &doc, nil
 	}
 	line, msg := yamlnode.ErrLine(err)

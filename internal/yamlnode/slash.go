@@ -1,0 +1,75 @@
+package yamlnode
+
+import (
+	"bytes"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// The existing engine's YAML library reads the YAML 1.2 escape `\/` in a
+// double-quoted scalar as "/"; yaml.v3 refuses the file ("found unknown
+// escape character"). MaskSlashEscapes and UnmaskSlashEscapes let a
+// loader read such a file as upstream does, without moving any position:
+// the mask writes each `\/` of the text as `\a` (the same two bytes long),
+// which yaml.v3 reads as BEL in a double-quoted scalar and keeps as the
+// text `\a` anywhere else (plain, single-quoted, block scalars, comments);
+// the unmask turns those back into "/" and `\/`. It applies only to a text
+// from which no BEL and no literal `\a` can come otherwise (no `\a`, no
+// hex escape of BEL or of a backslash), so the unmask is exact; any other
+// text is left as it is (and yaml.v3 refuses it as before).
+// Conformance golden yaml-slash-escape under pkg/engine.
+
+// slashMaskBlockers are the spellings (lowercase) whose presence makes the
+// mask ambiguous: a BEL or a backslash written some other way.
+var slashMaskBlockers = []string{`\a`, `\x07`, `\u0007`, `\U00000007`, `\x5c`, `\u005c`, `\U0000005c`}
+
+// MaskSlashEscapes returns data with every `\/` written as `\a`, and true,
+// when data holds a `\/` and the mask is exact for it; else data and false.
+func MaskSlashEscapes(data []byte) ([]byte, bool) {
+	if !bytes.Contains(data, []byte(`\/`)) {
+		return data, false
+	}
+	lower := bytes.ToLower(data)
+	for _, b := range slashMaskBlockers {
+		if bytes.Contains(lower, bytes.ToLower([]byte(b))) {
+			return data, false
+		}
+	}
+	return bytes.ReplaceAll(data, []byte(`\/`), []byte(`\a`)), true
+}
+
+// UnmaskSlashEscapes undoes MaskSlashEscapes in the tree yaml.v3 (or
+// yamlfast) built from the masked text: a double-quoted scalar's BEL is
+// "/", and the text `\a` is `\/` in every scalar and comment.
+func UnmaskSlashEscapes(n *yaml.Node) {
+	if n == nil {
+		return
+	}
+	if n.Kind == yaml.ScalarNode {
+		if n.Style&yaml.DoubleQuotedStyle != 0 {
+			n.Value = strings.ReplaceAll(n.Value, "\a", "/")
+		}
+		n.Value = strings.ReplaceAll(n.Value, `\a`, `\/`)
+	}
+	for _, c := range []*string{&n.HeadComment, &n.LineComment, &n.FootComment} {
+		*c = strings.ReplaceAll(*c, `\a`, `\/`)
+	}
+	for _, c := range n.Content {
+		UnmaskSlashEscapes(c)
+	}
+}
+
+// Unmarshal is yaml.Unmarshal into a node tree with `\/` read as upstream
+// reads it (MaskSlashEscapes): for the data files read beside a story
+// (cassettes, recordings, --world-file, eval datasets).
+func Unmarshal(data []byte, doc *yaml.Node) error {
+	data, masked := MaskSlashEscapes(data)
+	if err := yaml.Unmarshal(data, doc); err != nil {
+		return err
+	}
+	if masked {
+		UnmaskSlashEscapes(doc)
+	}
+	return nil
+}
