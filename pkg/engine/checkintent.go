@@ -86,12 +86,24 @@ func (m *Machine) restingState(path string) *State {
 }
 
 // ByPriority returns names in the order upstream's orchestrator lists the
-// intents a state takes: by priority, highest first, then by name
-// (conformance allowed-priority-order).
-func (m *Machine) ByPriority(names []string) []string {
+// intents the state at takes: by priority, highest first, then by name
+// (conformance allowed-priority-order). An intent's priority is its
+// nearest declaration's: the state's own intents:, an ancestor's, then the
+// story's (a local one without priority: is 0; conformance
+// allowed-priority-local).
+func (m *Machine) ByPriority(names []string, at string) []string {
+	st := m.States[at]
+	prio := func(n string) int {
+		for s := st; s != nil; s = s.Parent {
+			if p, ok := s.Priority[n]; ok {
+				return p
+			}
+		}
+		return m.Priority[n]
+	}
 	out := slices.Clone(names)
 	slices.SortStableFunc(out, func(a, b string) int {
-		return cmp.Or(cmp.Compare(m.Priority[b], m.Priority[a]), strings.Compare(a, b))
+		return cmp.Or(cmp.Compare(prio(b), prio(a)), strings.Compare(a, b))
 	})
 	return out
 }

@@ -285,6 +285,12 @@ func (c *compiler) state(s *story.State, parent *State) {
 	}
 	if len(s.Intents) > 0 {
 		ns.Intents = c.slotDefs(s.Intents, fmt.Sprintf("state %q: ", ns.Path))
+		ns.Priority = map[string]int{}
+		for name, in := range s.Intents {
+			if in != nil {
+				ns.Priority[name] = in.Priority
+			}
+		}
 	}
 	ns.OnEnter = c.effects(s.OnEnter, ns, "on_enter")
 	if s.Timeout() != nil {

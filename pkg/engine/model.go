@@ -84,6 +84,7 @@ type State struct {
 	Description string
 	Timeout     *Timeout                       // timeout: — fires when the run rests here
 	Intents     map[string]map[string]*SlotDef // state-local intents: slots
+	Priority    map[string]int                 // state-local intents: priority (0 when unset)
 	// Parallel marks a parallel state: entering it enters every region
 	// (child) at once (story-runtime §3).
 	Parallel bool

@@ -720,7 +720,7 @@ func (fr *fixtureRun) outcome(t *Turn, c *checker, in *engine.Input, turn *engin
 	}
 	if out.rej != nil && !fr.legacy {
 		rej := *out.rej
-		rej.Allowed = fr.m.ByPriority(rej.Allowed)
+		rej.Allowed = fr.m.ByPriority(rej.Allowed, from)
 		out.rej = &rej
 	}
 	fr.hadErrors = fr.hadErrors || out.rej != nil
