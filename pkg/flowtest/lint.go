@@ -144,6 +144,7 @@ func (l *fixtureLint) turns() {
 					l.warn(p.at, ruleNotChecked, "turns[%d].%s is not checked: a turn with expect_error runs no other assertion", t.Index, k)
 				}
 			}
+			l.errorCode(t)
 			continue // negative turns name unknown intents on purpose
 		}
 		if t.Intent != nil && t.Intent.Name != "" && !ix.intents[t.Intent.Name] {

@@ -246,3 +246,39 @@ func TestLintParallelStartNamesEveryRegion(t *testing.T) {
 		t.Fatalf("%v", got)
 	}
 }
+
+// An expect_error code no rejection carries (the llm-guide's §10 names, a
+// typo) is a warning naming what the turn sees instead; the four codes a
+// rejection carries are not.
+func TestLintErrorCode(t *testing.T) {
+	st := storyload.Load(t, rigApp, story.Options{})
+	fxs, pds := parse("flows/l.yaml", []byte(`test_kind: flow
+initial_state: a
+turns:
+  - intent: { name: go }
+    expect_error: { code: SLOT_MISSING_REQUIRED }
+  - intent: { name: go }
+    expect_error: { code: GUARD_FAILD }
+  - intent: { name: go }
+    expect_error: { code: MISSING_SLOTS }
+  - intent: { name: go }
+    expect_error: { code: INVALID_SLOT_VALUE }
+  - intent: { name: go }
+    expect_error: { code: GUARD_FAILED }
+  - intent: { name: go }
+    expect_error: { code: INTENT_NOT_ALLOWED_IN_STATE }
+`))
+	if diag.HasErrors(pds) {
+		t.Fatal(pds)
+	}
+	got := lint(st, fxs)
+	if len(got) != 2 || !hasDiag(got, diag.Warning, 5, 19, "code SLOT_MISSING_REQUIRED is never reported, so the turn always fails: a missing required slot is MISSING_SLOTS") ||
+		!hasDiag(got, diag.Warning, 7, 19, "code GUARD_FAILD is never reported, so the turn always fails: a rejected turn carries one of INTENT_NOT_ALLOWED_IN_STATE, MISSING_SLOTS, INVALID_SLOT_VALUE, GUARD_FAILED") {
+		t.Fatalf("%v", got)
+	}
+	for _, d := range got {
+		if d.Rule != ruleErrorCode.ID {
+			t.Errorf("rule %s, want %s", d.Rule, ruleErrorCode.ID)
+		}
+	}
+}
