@@ -55,6 +55,7 @@ func lint(st *story.Story, fxs []*Fixture) []diag.Diagnostic {
 		fl.fx = fx
 		fl.files()
 		fl.turns()
+		fl.noErrorsWithRejection()
 		for _, s := range fx.HostHandlers {
 			if !fl.ix.calls(s.Name) {
 				fl.warn(s.Pos, ruleUnusedStub, "host_handlers.%s: the story never calls this handler (it calls: %s)", s.Name, fl.ix.callList())

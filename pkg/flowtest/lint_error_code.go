@@ -36,3 +36,21 @@ func (l *fixtureLint) errorCode(t *Turn) {
 	}
 	l.warn(ee.Pos, ruleErrorCode, "turns[%d].expect_error: code %s is never reported, so the turn always fails: %s", t.Index, ee.Code, instead)
 }
+
+// noErrorsWithRejection warns at expect_no_errors: true in a fixture with
+// an expect_error turn: the rejection that turn expects is one of the
+// "validation errors" expect_no_errors counts, so the fixture fails
+// whatever the story does, on both paths, in both engines (probe
+// guidewalk p7noerr).
+func (l *fixtureLint) noErrorsWithRejection() {
+	fx := l.fx
+	if fx.ExpectNoErrors == nil || !*fx.ExpectNoErrors {
+		return
+	}
+	for _, t := range fx.Turns {
+		if t.ExpectError != nil {
+			l.warn(fx.at("expect_no_errors"), ruleErrorCode, "expect_no_errors: true, but turns[%d] expects a rejection (expect_error), which counts as an error: the fixture always fails; drop expect_no_errors or move the negative turn to a fixture of its own", t.Index)
+			return
+		}
+	}
+}

@@ -282,3 +282,33 @@ turns:
 		}
 	}
 }
+
+// expect_no_errors: true beside an expect_error turn always fails (the
+// expected rejection counts): one warning at expect_no_errors.
+func TestLintNoErrorsWithRejection(t *testing.T) {
+	st := storyload.Load(t, rigApp, story.Options{})
+	fxs, pds := parse("flows/l.yaml", []byte(`test_kind: flow
+initial_state: a
+expect_no_errors: true
+turns:
+  - intent: { name: go }
+  - intent: { name: go }
+    expect_error: { code: GUARD_FAILED }
+  - intent: { name: go }
+    expect_error: { code: GUARD_FAILED }
+---
+test_kind: flow
+initial_state: a
+expect_no_errors: false
+turns:
+  - intent: { name: go }
+    expect_error: { code: GUARD_FAILED }
+`))
+	if diag.HasErrors(pds) {
+		t.Fatal(pds)
+	}
+	got := lint(st, fxs)
+	if len(got) != 1 || !hasDiag(got, diag.Warning, 3, 1, "turns[1] expects a rejection (expect_error), which counts as an error: the fixture always fails") {
+		t.Fatalf("%v", got)
+	}
+}
