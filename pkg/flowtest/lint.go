@@ -139,6 +139,7 @@ func (l *fixtureLint) turns() {
 		l.partialRegions(fx, root, strings.Split(leaves, "|"))
 	}
 	for _, t := range fx.Turns {
+		l.bareIntent(t)
 		if t.ExpectError != nil {
 			for _, k := range []string{"expect_state", "expect_not_state", "expect_world", "expect_view_matches", "expect_host_calls", "expect_events"} {
 				if p, ok := t.keys.find(k); ok {
@@ -368,4 +369,15 @@ func (l *fixtureLint) partialRegions(fx *Fixture, root string, leaves []string) 
 	if len(missing) > 0 {
 		l.warn(fx.valueAt("initial_state"), ruleUnknownState, "initial_state %q names no leaf of region %s: the fixture starts without one there (its intents are refused and its view is not drawn), as the existing engine does; name a leaf of every region in the path", fx.InitialState, strings.Join(missing, ", "))
 	}
+}
+
+// bareIntent reports a turn's intent written as a bare name: kitsoki test
+// runs it, the existing engine refuses the whole fixture file at parse
+// time (exit 2), so it is an error here, lint-only (probe guidewalk
+// p7flow).
+func (l *fixtureLint) bareIntent(t *Turn) {
+	if t.Intent == nil || !t.Intent.Bare {
+		return
+	}
+	l.add(t.Intent.Pos, diag.Error, ruleShape, fmt.Sprintf("turns[%d].intent: a bare name; the existing engine refuses this fixture file (string was used where mapping is expected); write intent: {name: %s}", t.Index, t.Intent.Name))
 }

@@ -103,7 +103,7 @@ func TestLintStorySourcesKeepsWhatItRead(t *testing.T) {
 	dir := t.TempDir()
 	files := map[string]string{
 		"app.yaml":         "app: {id: src}\nroot: s\nintents:\n  go: {}\nstates:\n  s:\n    on:\n      go: [{target: s}]\n",
-		"flows/a.yaml":     "test_kind: flow\ninitial_state: s\nturns:\n  - intent: go\n    bogus: 1\n",
+		"flows/a.yaml":     "test_kind: flow\ninitial_state: s\nturns:\n  - intent: {name: go}\n    bogus: 1\n",
 		"flows/other.yaml": "test_kind: cassette\n",
 	}
 	for p, c := range files {
@@ -309,6 +309,20 @@ turns:
 	}
 	got := lint(st, fxs)
 	if len(got) != 1 || !hasDiag(got, diag.Warning, 3, 1, "turns[1] expects a rejection (expect_error), which counts as an error: the fixture always fails") {
+		t.Fatalf("%v", got)
+	}
+}
+
+// A turn's intent written as a bare name runs here but is refused by the
+// existing engine: validate's error names the mapping to write.
+func TestLintBareIntent(t *testing.T) {
+	st := storyload.Load(t, rigApp, story.Options{})
+	fxs, pds := parse("flows/l.yaml", []byte("test_kind: flow\ninitial_state: a\nturns:\n  - intent: go\n  - intent: {name: go}\n"))
+	if diag.HasErrors(pds) || len(fxs) != 1 || fxs[0].Turns[0].Intent.Name != "go" {
+		t.Fatalf("the shorthand still parses and runs: %v", pds)
+	}
+	got := lint(st, fxs)
+	if len(got) != 1 || !hasDiag(got, diag.Error, 4, 13, "turns[0].intent: a bare name; the existing engine refuses this fixture file (string was used where mapping is expected); write intent: {name: go}") {
 		t.Fatalf("%v", got)
 	}
 }
