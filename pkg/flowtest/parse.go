@@ -194,9 +194,8 @@ func (p *parser) fields(n *yaml.Node, where string, ignored map[string]string, f
 	seen := yamlnode.NewSeen(n)
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], yamlnode.Deref(n.Content[i+1])
-		if seen.Prev(i, k.Value) != nil {
-			// Upstream's decoder lets the later one win; so do we, loudly.
-			p.warnf(k, ruleShape, "%s: key %q appears twice; the later one is used (keep one)", where, k.Value)
+		if prev := seen.Prev(i, k.Value); prev != nil {
+			p.duplicateKey(k, prev, where)
 		}
 		keys = append(keys, keyAt{key: k.Value, at: p.pos(k), val: p.pos(v)})
 		if f := fs.Find(k.Value); f != nil {
@@ -271,9 +270,11 @@ func (p *parser) boolean(v *yaml.Node, where string) bool {
 	}
 	b, ok := scalarValue(v).(bool)
 	if !ok {
-		// A quoted "true" or a YAML 1.1 yes/no: what was meant is clear.
+		// A quoted "true" or a YAML 1.1 yes/no/on: the existing engine
+		// refuses the whole file (its decoder wants a bool; probe
+		// guidewalk p7bool), so this is an error that names the fix.
 		if b, ok := yamlnode.Bool(strings.TrimSpace(v.Value)); ok {
-			p.warnf(v, ruleShape, "%s: %q read as %t; write %t", where, v.Value, b, b)
+			p.errf(v, ruleShape, "%s: %q is not a boolean: the existing engine refuses this fixture file (cannot unmarshal string into bool); write %t", where, v.Value, b)
 			return b
 		}
 		p.errf(v, ruleShape, "%s: expected true or false, got %q", where, v.Value)
@@ -313,6 +314,14 @@ func (p *parser) strList(v *yaml.Node, where string) []string {
 	return out
 }
 
+// duplicateKey reports a key written twice in one mapping: the existing
+// engine's decoder refuses the whole fixture file (`mapping key "k"
+// already defined at [l:c]`, exit 2; probe guidewalk p7bool, at the top
+// level, in expect_world and in slots), so it is an error here too.
+func (p *parser) duplicateKey(k, prev *yaml.Node, where string) {
+	p.errf(k, ruleShape, "%s: key %q appears twice (first at %d:%d): the existing engine refuses this fixture file (mapping key %q already defined); keep one", where, k.Value, prev.Line, prev.Column, k.Value)
+}
+
 // kvs reads a mapping of arbitrary values, keys in file order.
 func (p *parser) kvs(v *yaml.Node, where string) []KV {
 	if v = p.node(v, yaml.MappingNode, where, "a mapping"); v == nil {
@@ -323,8 +332,8 @@ func (p *parser) kvs(v *yaml.Node, where string) []KV {
 	for i := 0; i+1 < len(v.Content); i += 2 {
 		k := v.Content[i]
 		kv := KV{Key: k.Value, Value: p.valueOf(v.Content[i+1]), Pos: p.pos(k)}
-		if seen.Prev(i, k.Value) != nil {
-			p.warnf(k, ruleShape, "%s: key %q appears twice; the later one is used (keep one)", where, k.Value)
+		if prev := seen.Prev(i, k.Value); prev != nil {
+			p.duplicateKey(k, prev, where)
 			out[slices.IndexFunc(out, func(o KV) bool { return o.Key == k.Value })] = kv
 			continue
 		}

@@ -90,9 +90,10 @@ func TestParseErrorsArePositioned(t *testing.T) {
 	}
 }
 
-// What upstream's decoder accepts, we accept too, with a warning.
+// What upstream's decoder accepts, we accept too, with a warning: a
+// quoted whole number where a number is wanted.
 func TestParseLenientLikeUpstream(t *testing.T) {
-	fxs, ds := parseOne(t, "test_kind: flow\ninitial_state: a\ninitial_state: b\nexpect_terminal: \"true\"\nturns:\n  - intent: go\n    expect_world: { k: 1, k: 2 }\n    expect_host_calls: [{ handler: h, times: \"2\" }]\n")
+	fxs, ds := parseOne(t, "test_kind: flow\ninitial_state: b\nexpect_terminal: true\nturns:\n  - intent: {name: go}\n    expect_world: { k: 2 }\n    expect_host_calls: [{ handler: h, times: \"2\" }]\n")
 	if diag.HasErrors(ds) || len(fxs) != 1 {
 		t.Fatalf("%v", ds)
 	}
@@ -101,13 +102,29 @@ func TestParseLenientLikeUpstream(t *testing.T) {
 		len(fx.Turns[0].ExpectWorld) != 1 || fx.Turns[0].ExpectWorld[0].Value != int64(2) {
 		t.Fatalf("%+v %+v", fx, fx.Turns[0])
 	}
-	for _, w := range []string{`key "initial_state" appears twice`, `"true" read as true`, `key "k" appears twice`, `"2" read as the number 2`} {
-		found := false
-		for _, d := range ds {
-			found = found || strings.Contains(d.Message, w)
-		}
-		if !found {
-			t.Errorf("no warning %q in %v", w, ds)
+	if !hasDiag(ds, diag.Warning, 7, 46, `"2" read as the number 2`) {
+		t.Errorf("no warning in %v", ds)
+	}
+}
+
+// What upstream's decoder refuses (the whole file, exit 2) is an error
+// naming the fix: a key written twice in any mapping, a quoted or YAML 1.1
+// boolean (probe guidewalk p7bool). Earlier builds read both with a
+// warning, believing upstream did.
+func TestParseRefusedLikeUpstream(t *testing.T) {
+	_, ds := parseOne(t, "test_kind: flow\ninitial_state: a\ninitial_state: b\nexpect_terminal: \"true\"\nuse_orchestrator: yes\nturns:\n  - intent: {name: go, slots: {s: 1, s: 2}}\n    expect_world: { k: 1, k: 2 }\n")
+	for _, w := range []struct {
+		line, col int
+		text      string
+	}{
+		{3, 1, `fixture: key "initial_state" appears twice (first at 2:1): the existing engine refuses this fixture file (mapping key "initial_state" already defined); keep one`},
+		{4, 18, `expect_terminal: "true" is not a boolean: the existing engine refuses this fixture file (cannot unmarshal string into bool); write true`},
+		{5, 19, `use_orchestrator: "yes" is not a boolean`},
+		{7, 38, `key "s" appears twice (first at 7:32)`},
+		{8, 27, `key "k" appears twice (first at 8:21)`},
+	} {
+		if !hasDiag(ds, diag.Error, w.line, w.col, w.text) {
+			t.Errorf("no error %d:%d %q in %v", w.line, w.col, w.text, ds)
 		}
 	}
 }
