@@ -12,6 +12,7 @@ import (
 	"kitsoki/internal/yamlfast"
 	"kitsoki/internal/yamlnode"
 	"kitsoki/pkg/diag"
+	"kitsoki/pkg/story"
 )
 
 // maxFixtureBytes bounds a fixture file.
@@ -224,6 +225,20 @@ func intoPtr[T any](dst **T, read func(*yaml.Node, string) T, where string) func
 	return func(k, v *yaml.Node) { *dst = ptr(read(v, dotted(where, k.Value))) }
 }
 
+// intoIntPtr is intoPtr for a whole-number assertion: null leaves it
+// unset, as the existing engine's decoder does (its field is a pointer),
+// with a warning that nothing is checked.
+func (p *parser) intoIntPtr(dst **int, where string) func(k, v *yaml.Node) {
+	return func(k, v *yaml.Node) {
+		if n := yamlnode.Deref(v); n != nil && n.Kind == yaml.ScalarNode && scalarValue(n) == nil {
+			p.warnf(n, ruleShape, "%s: null is read as unset, as the existing engine does: nothing is checked (write a number or drop the key)", dotted(where, k.Value))
+			*dst = nil
+			return
+		}
+		*dst = ptr(p.integer(v, dotted(where, k.Value)))
+	}
+}
+
 func dotted(where, key string) string {
 	if where == "" {
 		return key
@@ -282,6 +297,12 @@ func (p *parser) boolean(v *yaml.Node, where string) bool {
 	return b
 }
 
+// integer reads a whole number as the existing engine's decoder does
+// (probe guidewalk p7types): a decimal is truncated toward zero (0.5 is 0,
+// -1.5 is -1), and text — quoted, or a plain exponent form
+// such as 1e0 — follows story.IncrementText (its same decoder: "1.5" is
+// 1, "-1", " 0" and "" are refused). Whatever it loads but a plain whole
+// number is a warning naming the number to write.
 func (p *parser) integer(v *yaml.Node, where string) int {
 	v = yamlnode.Deref(v)
 	if v != nil && v.Kind == yaml.ScalarNode {
@@ -292,9 +313,18 @@ func (p *parser) integer(v *yaml.Node, where string) int {
 			if x == float64(int(x)) {
 				return int(x)
 			}
+			if x > -1<<63 && x < 1<<63 {
+				n := int(x)
+				p.warnf(v, ruleShape, "%s: %s read as %d (truncated toward zero, as the existing engine does); write %d", where, v.Value, n, n)
+				return n
+			}
 		case string:
-			if n, err := strconv.Atoi(strings.TrimSpace(x)); err == nil {
-				p.warnf(v, ruleShape, "%s: %q read as the number %d; write it unquoted", where, x, n)
+			if n, ok := story.IncrementText(x); ok {
+				if n2, err := strconv.Atoi(x); err == nil && n2 == n {
+					p.warnf(v, ruleShape, "%s: %q read as the number %d; write it unquoted", where, x, n)
+				} else {
+					p.warnf(v, ruleShape, "%s: %q read as the number %d, as the existing engine does; write %d", where, x, n, n)
+				}
 				return n
 			}
 		}

@@ -211,3 +211,43 @@ func TestParseModeOnlyOnOrchestratorPath(t *testing.T) {
 		t.Fatalf("orchestrator: %v", ds)
 	}
 }
+
+// Whole-number assertions decode as the existing engine's: a decimal is
+// truncated toward zero, text follows story.IncrementText, null leaves the
+// assertion unset; each with a warning naming what to write. What its
+// decoder refuses stays an error. And intent: ~ is no intent at all.
+// Verdicts of the existing engine (probe guidewalk p7types).
+func TestParseWholeNumbersLikeUpstream(t *testing.T) {
+	for _, tc := range []struct {
+		val  string
+		want *int // nil: unset
+		err  bool
+	}{
+		{"0.5", ptr(0), false}, {"-1.5", ptr(-1), false}, {`"1.5"`, ptr(1), false}, {"1e0", ptr(1), false},
+		{`"+1"`, ptr(1), false}, {"2.5e-1", ptr(0), false}, {"1.0", ptr(1), false}, {"~", nil, false},
+		{`"-1"`, nil, true}, {`" 0"`, nil, true}, {`""`, nil, true}, {"-1e0", nil, true}, {`"-0.5"`, nil, true}, {"9.3e18", nil, true},
+	} {
+		fxs, ds := parseOne(t, "test_kind: flow\nturns:\n  - intent: { name: go }\n    expect_inbox: { unread: "+tc.val+" }\n")
+		if tc.err {
+			if !hasDiag(ds, diag.Error, 4, 29, "expected a whole number") {
+				t.Errorf("%s: no error in %v", tc.val, ds)
+			}
+			continue
+		}
+		if diag.HasErrors(ds) || len(fxs) != 1 {
+			t.Errorf("%s: %v", tc.val, ds)
+			continue
+		}
+		got := fxs[0].Turns[0].ExpectInbox.Unread
+		if (got == nil) != (tc.want == nil) || got != nil && *got != *tc.want {
+			t.Errorf("%s: unread %v, want %v", tc.val, got, tc.want)
+		}
+		if tc.val != "1.0" && !hasDiag(ds, diag.Warning, 4, 29, "") {
+			t.Errorf("%s: no warning in %v", tc.val, ds)
+		}
+	}
+	_, ds := parseOne(t, "test_kind: flow\nturns:\n  - intent: ~\n")
+	if !hasDiag(ds, diag.Error, 3, 5, "a turn needs one of intent:, input: or advance_clock:") {
+		t.Errorf("intent: ~ ran: %v", ds)
+	}
+}
