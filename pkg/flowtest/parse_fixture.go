@@ -88,8 +88,8 @@ func (p *parser) fixtureFields(fx *Fixture, mode **yaml.Node) yamlnode.Fields {
 		{Key: "mode", Read: func(_, v *yaml.Node) {
 			fx.Mode, *mode = p.str(v, "mode"), v
 		}},
-		{Key: "expect_events_count_atleast", Read: p.intoIntPtr(&fx.ExpectEventsAtLeast, "")},
-		{Key: "expect_events_count_atmost", Read: p.intoIntPtr(&fx.ExpectEventsAtMost, "")},
+		{Key: "expect_events_count_atleast", Read: intoPtr(&fx.ExpectEventsAtLeast, p.integer, "")},
+		{Key: "expect_events_count_atmost", Read: intoPtr(&fx.ExpectEventsAtMost, p.integer, "")},
 		{Key: "expect_world_final", Read: into(&fx.ExpectWorldFinal, p.kvs, "")},
 		{Key: "expect_files", Read: func(_, v *yaml.Node) { fx.ExpectFiles = p.fileExpects(v) }},
 	}
@@ -143,12 +143,7 @@ func (p *parser) turn(n *yaml.Node, i int) *Turn {
 
 func (p *parser) turnFields(t *Turn, w string) yamlnode.Fields {
 	return yamlnode.Fields{
-		{Key: "intent", Read: func(_, v *yaml.Node) {
-			if n := yamlnode.Deref(v); n != nil && n.Kind == yaml.ScalarNode && scalarValue(n) == nil {
-				return // intent: ~ is no intent, as upstream reads it (probe guidewalk p7types)
-			}
-			t.Intent = p.intentSpec(v, w)
-		}},
+		{Key: "intent", Read: func(_, v *yaml.Node) { t.Intent = p.intentSpec(v, w) }},
 		{Key: "input", Read: func(_, v *yaml.Node) { t.Input, t.HasInput = p.str(v, w+".input"), true }},
 		{Key: "advance_clock", Read: func(_, v *yaml.Node) {
 			s, ok := p.duration(v, w+".advance_clock")
@@ -233,7 +228,7 @@ func (p *parser) hostCallFields(hc *HostCallExpect, ww string) yamlnode.Fields {
 	return yamlnode.Fields{
 		{Key: "handler", Read: into(&hc.Handler, p.str, ww)},
 		{Key: "args", Read: into(&hc.Args, p.kvs, ww)},
-		{Key: "times", Read: p.intoIntPtr(&hc.Times, ww)},
+		{Key: "times", Read: intoPtr(&hc.Times, p.integer, ww)},
 	}
 }
 
@@ -246,8 +241,8 @@ func (p *parser) inbox(v *yaml.Node, where string) *InboxExpect {
 
 func (p *parser) inboxFields(ie *InboxExpect, where string) yamlnode.Fields {
 	return yamlnode.Fields{
-		{Key: "unread", Read: p.intoIntPtr(&ie.Unread, where)},
-		{Key: "needs_attention", Read: p.intoIntPtr(&ie.NeedsAttention, where)},
+		{Key: "unread", Read: intoPtr(&ie.Unread, p.integer, where)},
+		{Key: "needs_attention", Read: intoPtr(&ie.NeedsAttention, p.integer, where)},
 		{Key: "severities", Read: func(_, v *yaml.Node) {
 			ie.Severities = p.strList(v, where+".severities")
 		}},

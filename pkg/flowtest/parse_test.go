@@ -251,3 +251,19 @@ func TestParseWholeNumbersLikeUpstream(t *testing.T) {
 		t.Errorf("intent: ~ ran: %v", ds)
 	}
 }
+
+// A known key with a null value is read as absent, with a warning; a null
+// inside a value map stays a value (conformance fixture-null-keys).
+func TestParseNullKeyIsAbsent(t *testing.T) {
+	fxs, ds := parseOne(t, "test_kind: flow\nexpect_no_errors: ~\nturns:\n  - intent: { name: go }\n    expect_error:\n    expect_world: { k: ~ }\n")
+	if diag.HasErrors(ds) || len(fxs) != 1 {
+		t.Fatalf("%v", ds)
+	}
+	fx := fxs[0]
+	if fx.ExpectNoErrors != nil || fx.Turns[0].ExpectError != nil || len(fx.Turns[0].ExpectWorld) != 1 || fx.Turns[0].ExpectWorld[0].Value != nil {
+		t.Errorf("%+v %+v", fx, fx.Turns[0])
+	}
+	if !hasDiag(ds, diag.Warning, 2, 19, `expect_no_errors: null is read as if "expect_no_errors" were absent`) || !hasDiag(ds, diag.Warning, 5, 18, `turns[0].expect_error: null is read as if "expect_error" were absent`) {
+		t.Errorf("%v", ds)
+	}
+}
