@@ -133,6 +133,9 @@ type IntentSpec struct {
 	Name  string
 	Slots []KV
 	Pos   Pos
+	// Bare: written as a bare name (intent: go), kitsoki's shorthand the
+	// existing engine refuses; validate reports it (flow-shape).
+	Bare bool
 }
 
 // EventExpect is one expect_events entry.

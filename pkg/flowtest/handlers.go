@@ -32,6 +32,7 @@ func (fr *fixtureRun) registerBuiltins(reg *host.Registry) {
 		}
 		reg.RegisterInfo(name, h, info)
 	}
+	registerChatStoreAbsent(reg)
 }
 
 // disabledHandler answers every call with the operator's refusal: an

@@ -55,6 +55,7 @@ func lint(st *story.Story, fxs []*Fixture) []diag.Diagnostic {
 		fl.fx = fx
 		fl.files()
 		fl.turns()
+		fl.noErrorsWithRejection()
 		for _, s := range fx.HostHandlers {
 			if !fl.ix.calls(s.Name) {
 				fl.warn(s.Pos, ruleUnusedStub, "host_handlers.%s: the story never calls this handler (it calls: %s)", s.Name, fl.ix.callList())
@@ -138,12 +139,14 @@ func (l *fixtureLint) turns() {
 		l.partialRegions(fx, root, strings.Split(leaves, "|"))
 	}
 	for _, t := range fx.Turns {
+		l.bareIntent(t)
 		if t.ExpectError != nil {
 			for _, k := range []string{"expect_state", "expect_not_state", "expect_world", "expect_view_matches", "expect_host_calls", "expect_events"} {
 				if p, ok := t.keys.find(k); ok {
 					l.warn(p.at, ruleNotChecked, "turns[%d].%s is not checked: a turn with expect_error runs no other assertion", t.Index, k)
 				}
 			}
+			l.errorCode(t)
 			continue // negative turns name unknown intents on purpose
 		}
 		if t.Intent != nil && t.Intent.Name != "" && !ix.intents[t.Intent.Name] {
@@ -366,4 +369,15 @@ func (l *fixtureLint) partialRegions(fx *Fixture, root string, leaves []string) 
 	if len(missing) > 0 {
 		l.warn(fx.valueAt("initial_state"), ruleUnknownState, "initial_state %q names no leaf of region %s: the fixture starts without one there (its intents are refused and its view is not drawn), as the existing engine does; name a leaf of every region in the path", fx.InitialState, strings.Join(missing, ", "))
 	}
+}
+
+// bareIntent reports a turn's intent written as a bare name: kitsoki test
+// runs it, the existing engine refuses the whole fixture file at parse
+// time (exit 2), so it is an error here, lint-only (probe guidewalk
+// p7flow).
+func (l *fixtureLint) bareIntent(t *Turn) {
+	if t.Intent == nil || !t.Intent.Bare {
+		return
+	}
+	l.add(t.Intent.Pos, diag.Error, ruleShape, fmt.Sprintf("turns[%d].intent: a bare name; the existing engine refuses this fixture file (string was used where mapping is expected); write intent: {name: %s}", t.Index, t.Intent.Name))
 }

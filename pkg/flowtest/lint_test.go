@@ -103,7 +103,7 @@ func TestLintStorySourcesKeepsWhatItRead(t *testing.T) {
 	dir := t.TempDir()
 	files := map[string]string{
 		"app.yaml":         "app: {id: src}\nroot: s\nintents:\n  go: {}\nstates:\n  s:\n    on:\n      go: [{target: s}]\n",
-		"flows/a.yaml":     "test_kind: flow\ninitial_state: s\nturns:\n  - intent: go\n    bogus: 1\n",
+		"flows/a.yaml":     "test_kind: flow\ninitial_state: s\nturns:\n  - intent: {name: go}\n    bogus: 1\n",
 		"flows/other.yaml": "test_kind: cassette\n",
 	}
 	for p, c := range files {
@@ -243,6 +243,86 @@ func TestLintParallelStartNamesEveryRegion(t *testing.T) {
 	fxs, _ := parse("flows/p.yaml", []byte("test_kind: flow\ninitial_state: \"p#p.a.a1|p.b.b1\"\nturns: []\n---\ntest_kind: flow\ninitial_state: \"p#p.a.a1|p.b.b1|p.c.c2\"\nturns: []\n"))
 	got := lint(st, fxs)
 	if !hasDiag(got, diag.Warning, 2, 16, `names no leaf of region p.c: the fixture starts without one there`) || len(got) != 1 {
+		t.Fatalf("%v", got)
+	}
+}
+
+// An expect_error code no rejection carries (the llm-guide's §10 names, a
+// typo) is a warning naming what the turn sees instead; the four codes a
+// rejection carries are not.
+func TestLintErrorCode(t *testing.T) {
+	st := storyload.Load(t, rigApp, story.Options{})
+	fxs, pds := parse("flows/l.yaml", []byte(`test_kind: flow
+initial_state: a
+turns:
+  - intent: { name: go }
+    expect_error: { code: SLOT_MISSING_REQUIRED }
+  - intent: { name: go }
+    expect_error: { code: GUARD_FAILD }
+  - intent: { name: go }
+    expect_error: { code: MISSING_SLOTS }
+  - intent: { name: go }
+    expect_error: { code: INVALID_SLOT_VALUE }
+  - intent: { name: go }
+    expect_error: { code: GUARD_FAILED }
+  - intent: { name: go }
+    expect_error: { code: INTENT_NOT_ALLOWED_IN_STATE }
+`))
+	if diag.HasErrors(pds) {
+		t.Fatal(pds)
+	}
+	got := lint(st, fxs)
+	if len(got) != 2 || !hasDiag(got, diag.Warning, 5, 19, "code SLOT_MISSING_REQUIRED is never reported, so the turn always fails: a missing required slot is MISSING_SLOTS") ||
+		!hasDiag(got, diag.Warning, 7, 19, "code GUARD_FAILD is never reported, so the turn always fails: a rejected turn carries one of INTENT_NOT_ALLOWED_IN_STATE, MISSING_SLOTS, INVALID_SLOT_VALUE, GUARD_FAILED") {
+		t.Fatalf("%v", got)
+	}
+	for _, d := range got {
+		if d.Rule != ruleErrorCode.ID {
+			t.Errorf("rule %s, want %s", d.Rule, ruleErrorCode.ID)
+		}
+	}
+}
+
+// expect_no_errors: true beside an expect_error turn always fails (the
+// expected rejection counts): one warning at expect_no_errors.
+func TestLintNoErrorsWithRejection(t *testing.T) {
+	st := storyload.Load(t, rigApp, story.Options{})
+	fxs, pds := parse("flows/l.yaml", []byte(`test_kind: flow
+initial_state: a
+expect_no_errors: true
+turns:
+  - intent: { name: go }
+  - intent: { name: go }
+    expect_error: { code: GUARD_FAILED }
+  - intent: { name: go }
+    expect_error: { code: GUARD_FAILED }
+---
+test_kind: flow
+initial_state: a
+expect_no_errors: false
+turns:
+  - intent: { name: go }
+    expect_error: { code: GUARD_FAILED }
+`))
+	if diag.HasErrors(pds) {
+		t.Fatal(pds)
+	}
+	got := lint(st, fxs)
+	if len(got) != 1 || !hasDiag(got, diag.Warning, 3, 1, "turns[1] expects a rejection (expect_error), which counts as an error: the fixture always fails") {
+		t.Fatalf("%v", got)
+	}
+}
+
+// A turn's intent written as a bare name runs here but is refused by the
+// existing engine: validate's error names the mapping to write.
+func TestLintBareIntent(t *testing.T) {
+	st := storyload.Load(t, rigApp, story.Options{})
+	fxs, pds := parse("flows/l.yaml", []byte("test_kind: flow\ninitial_state: a\nturns:\n  - intent: go\n  - intent: {name: go}\n"))
+	if diag.HasErrors(pds) || len(fxs) != 1 || fxs[0].Turns[0].Intent.Name != "go" {
+		t.Fatalf("the shorthand still parses and runs: %v", pds)
+	}
+	got := lint(st, fxs)
+	if len(got) != 1 || !hasDiag(got, diag.Error, 4, 13, "turns[0].intent: a bare name; the existing engine refuses this fixture file (string was used where mapping is expected); write intent: {name: go}") {
 		t.Fatalf("%v", got)
 	}
 }

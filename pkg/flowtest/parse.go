@@ -12,6 +12,7 @@ import (
 	"kitsoki/internal/yamlfast"
 	"kitsoki/internal/yamlnode"
 	"kitsoki/pkg/diag"
+	"kitsoki/pkg/story"
 )
 
 // maxFixtureBytes bounds a fixture file.
@@ -194,12 +195,18 @@ func (p *parser) fields(n *yaml.Node, where string, ignored map[string]string, f
 	seen := yamlnode.NewSeen(n)
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], yamlnode.Deref(n.Content[i+1])
-		if seen.Prev(i, k.Value) != nil {
-			// Upstream's decoder lets the later one win; so do we, loudly.
-			p.warnf(k, ruleShape, "%s: key %q appears twice; the later one is used (keep one)", where, k.Value)
+		if prev := seen.Prev(i, k.Value); prev != nil {
+			p.duplicateKey(k, prev, where)
 		}
 		keys = append(keys, keyAt{key: k.Value, at: p.pos(k), val: p.pos(v)})
 		if f := fs.Find(k.Value); f != nil {
+			if isNull(v) {
+				// The existing engine's decoder leaves the field unset
+				// (false, empty, nil): a fixture it runs must run here
+				// (probe guidewalk p7null).
+				p.warnf(v, ruleShape, "%s: null is read as if %q were absent, as the existing engine does: nothing is set or checked (drop the key or give it a value)", dotted(where, k.Value), k.Value)
+				continue
+			}
 			if f.Read != nil {
 				f.Read(k, v)
 			}
@@ -223,6 +230,12 @@ func into[T any](dst *T, read func(*yaml.Node, string) T, where string) func(k, 
 
 func intoPtr[T any](dst **T, read func(*yaml.Node, string) T, where string) func(k, v *yaml.Node) {
 	return func(k, v *yaml.Node) { *dst = ptr(read(v, dotted(where, k.Value))) }
+}
+
+// isNull: v is a YAML null (~, null, or nothing).
+func isNull(v *yaml.Node) bool {
+	n := yamlnode.Deref(v)
+	return n != nil && n.Kind == yaml.ScalarNode && scalarValue(n) == nil
 }
 
 func dotted(where, key string) string {
@@ -271,9 +284,11 @@ func (p *parser) boolean(v *yaml.Node, where string) bool {
 	}
 	b, ok := scalarValue(v).(bool)
 	if !ok {
-		// A quoted "true" or a YAML 1.1 yes/no: what was meant is clear.
+		// A quoted "true" or a YAML 1.1 yes/no/on: the existing engine
+		// refuses the whole file (its decoder wants a bool; probe
+		// guidewalk p7bool), so this is an error that names the fix.
 		if b, ok := yamlnode.Bool(strings.TrimSpace(v.Value)); ok {
-			p.warnf(v, ruleShape, "%s: %q read as %t; write %t", where, v.Value, b, b)
+			p.errf(v, ruleShape, "%s: %q is not a boolean: the existing engine refuses this fixture file (cannot unmarshal string into bool); write %t", where, v.Value, b)
 			return b
 		}
 		p.errf(v, ruleShape, "%s: expected true or false, got %q", where, v.Value)
@@ -281,6 +296,12 @@ func (p *parser) boolean(v *yaml.Node, where string) bool {
 	return b
 }
 
+// integer reads a whole number as the existing engine's decoder does
+// (probe guidewalk p7types): a decimal is truncated toward zero (0.5 is 0,
+// -1.5 is -1), and text — quoted, or a plain exponent form
+// such as 1e0 — follows story.IncrementText (its same decoder: "1.5" is
+// 1, "-1", " 0" and "" are refused). Whatever it loads but a plain whole
+// number is a warning naming the number to write.
 func (p *parser) integer(v *yaml.Node, where string) int {
 	v = yamlnode.Deref(v)
 	if v != nil && v.Kind == yaml.ScalarNode {
@@ -291,9 +312,18 @@ func (p *parser) integer(v *yaml.Node, where string) int {
 			if x == float64(int(x)) {
 				return int(x)
 			}
+			if x > -1<<63 && x < 1<<63 {
+				n := int(x)
+				p.warnf(v, ruleShape, "%s: %s read as %d (truncated toward zero, as the existing engine does); write %d", where, v.Value, n, n)
+				return n
+			}
 		case string:
-			if n, err := strconv.Atoi(strings.TrimSpace(x)); err == nil {
-				p.warnf(v, ruleShape, "%s: %q read as the number %d; write it unquoted", where, x, n)
+			if n, ok := story.IncrementText(x); ok {
+				if n2, err := strconv.Atoi(x); err == nil && n2 == n {
+					p.warnf(v, ruleShape, "%s: %q read as the number %d; write it unquoted", where, x, n)
+				} else {
+					p.warnf(v, ruleShape, "%s: %q read as the number %d, as the existing engine does; write %d", where, x, n, n)
+				}
 				return n
 			}
 		}
@@ -313,6 +343,14 @@ func (p *parser) strList(v *yaml.Node, where string) []string {
 	return out
 }
 
+// duplicateKey reports a key written twice in one mapping: the existing
+// engine's decoder refuses the whole fixture file (`mapping key "k"
+// already defined at [l:c]`, exit 2; probe guidewalk p7bool, at the top
+// level, in expect_world and in slots), so it is an error here too.
+func (p *parser) duplicateKey(k, prev *yaml.Node, where string) {
+	p.errf(k, ruleShape, "%s: key %q appears twice (first at %d:%d): the existing engine refuses this fixture file (mapping key %q already defined); keep one", where, k.Value, prev.Line, prev.Column, k.Value)
+}
+
 // kvs reads a mapping of arbitrary values, keys in file order.
 func (p *parser) kvs(v *yaml.Node, where string) []KV {
 	if v = p.node(v, yaml.MappingNode, where, "a mapping"); v == nil {
@@ -323,8 +361,8 @@ func (p *parser) kvs(v *yaml.Node, where string) []KV {
 	for i := 0; i+1 < len(v.Content); i += 2 {
 		k := v.Content[i]
 		kv := KV{Key: k.Value, Value: p.valueOf(v.Content[i+1]), Pos: p.pos(k)}
-		if seen.Prev(i, k.Value) != nil {
-			p.warnf(k, ruleShape, "%s: key %q appears twice; the later one is used (keep one)", where, k.Value)
+		if prev := seen.Prev(i, k.Value); prev != nil {
+			p.duplicateKey(k, prev, where)
 			out[slices.IndexFunc(out, func(o KV) bool { return o.Key == k.Value })] = kv
 			continue
 		}

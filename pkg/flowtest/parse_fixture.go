@@ -181,7 +181,7 @@ func (p *parser) turnFields(t *Turn, w string) yamlnode.Fields {
 func (p *parser) intentSpec(v *yaml.Node, w string) *IntentSpec {
 	is := &IntentSpec{Pos: p.pos(v)}
 	if v.Kind == yaml.ScalarNode {
-		is.Name = p.str(v, w+".intent")
+		is.Name, is.Bare = p.str(v, w+".intent"), true
 	} else {
 		p.fields(v, w+".intent", nil, p.intentFields(is, w+".intent"))
 	}

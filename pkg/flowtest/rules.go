@@ -28,6 +28,8 @@ var (
 		Summary: "a cassette or recording the fixture names does not exist (it cannot run)", Example: "host_cassette: missing.yaml"}
 	ruleOutsideRoot = &diag.Rule{ID: "flow-outside-root", Severity: diag.Error, LintOnly: true,
 		Summary: "a cassette, recording or expect_files path the fixture names lies outside the project root (kitsoki test refuses it unread)", Example: "host_cassette: /home/me/.ssh/id_rsa"}
+	ruleErrorCode = &diag.Rule{ID: "flow-error-code", Severity: diag.Warning, LintOnly: true,
+		Summary: "an expect_error no run satisfies: a code the engine never reports (such as the llm-guide's names for MISSING_SLOTS and INVALID_SLOT_VALUE), or one beside expect_no_errors: true (the expected rejection still counts)", Example: "expect_error: {code: SLOT_MISSING_REQUIRED}"}
 	ruleBadRegex = &diag.Rule{ID: "flow-bad-regex", Severity: diag.Warning, LintOnly: true,
 		Summary: "an expect_view_matches that is not a Go regular expression (the turn always fails)", Example: "expect_view_matches: \"(unclosed\""}
 )
@@ -36,6 +38,7 @@ var (
 var rules = []*diag.Rule{
 	ruleSyntax, ruleShape, ruleUnknownKey, ruleIgnoredKey, ruleValue, ruleUnknownIntent,
 	ruleUnknownState, ruleUnusedStub, ruleNotChecked, ruleMissingFile, ruleOutsideRoot, ruleBadRegex,
+	ruleErrorCode,
 }
 
 // Rules lists (copies of) every rule the fixture parser and linter report,

@@ -84,7 +84,7 @@ func (h runHandler) Call(ctx context.Context, c *Call) (Result, error) {
 		cmd.Stdin = strings.NewReader(in)
 	}
 	out := proc.NewHead(maxRunOutput)
-	err = runCollect(runCtx, cmd, runPolicy(h.selfDir, args["env"]), out)
+	err = runCollect(runCtx, cmd, runPolicy(h.selfDir, c.Env.StoryDir, args["env"]), out)
 	exit := 0
 	if err != nil {
 		var ee *exec.ExitError
@@ -236,14 +236,20 @@ func shellCommand(line string) *exec.Cmd {
 }
 
 // runPolicy is how host.run's command runs (internal/proc): kitsoki's
-// whole environment, selfDir first on PATH, then the story's env entries
+// whole environment, selfDir first on PATH, KITSOKI_APP_DIR set to the
+// story's directory (the root story's, for an imported child too; it
+// replaces any value kitsoki was started with, as upstream: conformance
+// run-app-dir-env), then the story's env entries
 // in key order (a story's PATH replaces the edited one); SIGKILL to its
 // group at once when the call is cancelled or times out, bash -c children
 // too (runCollect bounds the output's end).
-func runPolicy(selfDir string, extra any) proc.Policy {
+func runPolicy(selfDir, storyDir string, extra any) proc.Policy {
 	var vars []proc.Var
 	if selfDir != "" {
 		vars = append(vars, proc.Var{Key: "PATH", Value: selfDir, Prepend: true})
+	}
+	if storyDir != "" {
+		vars = append(vars, proc.Var{Key: "KITSOKI_APP_DIR", Value: storyDir})
 	}
 	if m, ok := extra.(map[string]any); ok && len(m) > 0 {
 		keys := slices.Sorted(maps.Keys(m))

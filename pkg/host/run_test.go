@@ -274,3 +274,22 @@ func TestTrailingJSON(t *testing.T) {
 		}
 	}
 }
+
+// The command sees KITSOKI_APP_DIR, the story's directory, whatever
+// kitsoki was started with (conformance run-app-dir-env); a run with no
+// story directory leaves the inherited value alone.
+func TestHostRunAppDirEnv(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("uses a POSIX shell")
+	}
+	t.Setenv("KITSOKI_APP_DIR", "/inherited")
+	story := t.TempDir()
+	d := mustOK(t, runH(), Env{WorkDir: t.TempDir(), StoryDir: story}, map[string]any{"cmd": `printf %s "$KITSOKI_APP_DIR"`})
+	if d["stdout"] != story {
+		t.Errorf("with a story: %q, want %q", d["stdout"], story)
+	}
+	d = mustOK(t, runH(), Env{WorkDir: t.TempDir()}, map[string]any{"cmd": `printf %s "$KITSOKI_APP_DIR"`})
+	if d["stdout"] != "/inherited" {
+		t.Errorf("without a story: %q", d["stdout"])
+	}
+}

@@ -115,13 +115,24 @@ func liftedIntent(st *story.Story, name string) *story.Intent {
 
 // inheritedHosts is the story's hosts: list after upstream's fold: its own
 // entries plus those of every imports: child with hosts: inherit (the
-// default), recursively.
+// default), recursively. Each story is visited once: a tree that imports
+// one file twice at every level is linear here (its fold multiplies).
 func inheritedHosts(st *story.Story) []string {
-	out := append([]string{}, st.Hosts...)
-	for _, a := range st.ImportOrder {
-		if im := st.Imports[a]; im != nil && im.Child != nil && im.Child != st && im.Hosts != "declared" {
-			out = append(out, inheritedHosts(im.Child)...)
+	var out []string
+	seen := map[*story.Story]bool{}
+	var walk func(*story.Story)
+	walk = func(s *story.Story) {
+		if seen[s] {
+			return
+		}
+		seen[s] = true
+		out = append(out, s.Hosts...)
+		for _, a := range s.ImportOrder {
+			if im := s.Imports[a]; im != nil && im.Child != nil && im.Hosts != "declared" {
+				walk(im.Child)
+			}
 		}
 	}
+	walk(st)
 	return out
 }

@@ -16,13 +16,24 @@ var ruleHosts = &Rule{ID: "hosts", Severity: diag.Error, Summary: "invokes are i
 // checkHosts: with a non-empty hosts: list, every literal invoke must be
 // listed. iface.<name>.<op> invokes are rewritten to the interface's
 // default binding and added automatically (reference §8.2).
+//
+// The list is the folded story's, as upstream checks the story after
+// imports: the top-level story's hosts: with those of every child
+// imported with hosts: inherit (the default). So a child with no hosts:
+// of its own is checked against its importers' list, and a top-level
+// story with none against its children's (probes guidewalk p9hosts).
 func checkHosts(c *checker) {
-	if len(c.st.Hosts) == 0 {
+	top := c.st
+	for top.Importer() != nil {
+		top = top.Importer()
+	}
+	allowed := inheritedHosts(top)
+	if len(allowed) == 0 {
 		return
 	}
-	// imports: children with hosts: inherit (the default) union their
-	// hosts into this story's list upstream.
-	allowed := inheritedHosts(c.st)
+	// a child imported with hosts: declared keeps its own list (the
+	// imports rule reports what its importer does not list)
+	allowed = append(allowed, c.st.Hosts...)
 	c.eachEffect(func(e *story.Effect, site effSite) {
 		inv := e.Invoke // as written: upstream neither trims nor renders it here
 		// a templated invoke is checked as written, as upstream does

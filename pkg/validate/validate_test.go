@@ -153,9 +153,9 @@ func TestRunReportsPluginProfileProblems(t *testing.T) {
 func TestRunFlowIgnoreComments(t *testing.T) {
 	dir := storytest.TempTree(t, map[string]string{
 		"app.yaml":          "app: {id: ig}\nroot: s\nintents:\n  go: {}\nstates:\n  s:\n    on:\n      go: [{target: s}]\n",
-		"flows/quiet.yaml":  "test_kind: flow\ninitial_state: s\nturns:\n  - intent: go\n    bogus: 1 # kitsoki:ignore flow-unknown-key\n",
-		"flows/loud.yaml":   "test_kind: flow\ninitial_state: s\nturns:\n  - intent: go\n    bogus: 1\n",
-		"flows/nested.yaml": "test_kind: flow\ninitial_state: s\nturns:\n  - intent: go\n    expect_state: nowhere # kitsoki:ignore flow-unknown-state\n",
+		"flows/quiet.yaml":  "test_kind: flow\ninitial_state: s\nturns:\n  - intent: {name: go}\n    bogus: 1 # kitsoki:ignore flow-unknown-key\n",
+		"flows/loud.yaml":   "test_kind: flow\ninitial_state: s\nturns:\n  - intent: {name: go}\n    bogus: 1\n",
+		"flows/nested.yaml": "test_kind: flow\ninitial_state: s\nturns:\n  - intent: {name: go}\n    expect_state: nowhere # kitsoki:ignore flow-unknown-state\n",
 	})
 	res := Run([]string{filepath.Join(dir, "app.yaml")}, Options{Flows: true})
 	var got []string
@@ -204,7 +204,7 @@ func TestRunIgnoreCommentsOfUnparsedStory(t *testing.T) {
 func TestRunWithoutFlowsLintsNoFixture(t *testing.T) {
 	dir := storytest.TempTree(t, map[string]string{
 		"app.yaml":          "app: {id: ig}\nroot: s\nintents:\n  go: {}\nstates:\n  s:\n    on:\n      go: [{target: s}]\n",
-		"flows/loud.yaml":   "test_kind: flow\ninitial_state: s\nturns:\n  - intent: go\n    bogus: 1\n",
+		"flows/loud.yaml":   "test_kind: flow\ninitial_state: s\nturns:\n  - intent: {name: go}\n    bogus: 1\n",
 		"flows/broken.yaml": "test_kind: flow\nturns: [\n",
 	})
 	app := filepath.Join(dir, "app.yaml")
