@@ -114,6 +114,9 @@ func scalarValue(n *yaml.Node) any {
 		if i, err := strconv.ParseInt(s, 0, 64); err == nil {
 			return i
 		}
+		if u, err := strconv.ParseUint(s, 0, 64); err == nil {
+			return u // from 2^63 to 2^64: upstream's decoder holds a uint64 (conformance values-uint64)
+		}
 		if strings.HasPrefix(s, "0o") {
 			if i, err := strconv.ParseInt(s[2:], 8, 64); err == nil {
 				return i
