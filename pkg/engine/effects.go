@@ -141,6 +141,11 @@ func (r *runner) applySet(e *Effect, env map[string]any) error {
 		mem, rec, coerced := r.coerceSet(a.key, a.v)
 		setPath(r.world, a.key, mem)
 		r.journalAs(a.key, rec, coerced)
+		if f, inexact := inexactInt(rec); inexact && !coerced {
+			// the log holds it as the nearest float: an increment later
+			// in the turn adds to that (conformance increment-big-replay)
+			r.journalAs(a.key, f, true)
+		}
 		if err := r.emitSet(a.key, rec); err != nil {
 			return err
 		}
@@ -175,6 +180,22 @@ func (r *runner) applyIncrement(e *Effect, env map[string]any) error {
 		}
 	}
 	return nil
+}
+
+// inexactInt reports whether v is a whole number no float64 holds
+// exactly (past 2^53), with the float64 the log's JSON gives it.
+func inexactInt(v any) (float64, bool) {
+	var n int64
+	switch t := v.(type) {
+	case int:
+		n = int64(t)
+	case int64:
+		n = t
+	default:
+		return 0, false
+	}
+	f := float64(n)
+	return f, f >= 1<<63 || int64(f) != n
 }
 
 // incrementDelta is an increment's delta as the existing engine's loader
