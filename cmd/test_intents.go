@@ -84,7 +84,7 @@ recording or story that cannot be read.`,
 	fl.StringVar(&f.jsonOut, "json", "", "write the JSON report (the existing engine's shape) to `FILE` (- = stdout)")
 	fl.StringVar(&f.junitOut, "junit", "", "write a JUnit XML report to `FILE`")
 	fl.IntVarP(&f.jobs, "jobs", "j", 0, "inputs routed in parallel (default: number of CPUs)")
-	fl.StringVar(&f.repo, "kitsoki-repo", "", "kitsoki checkout `DIR` that @kitsoki/<name> imports resolve in")
+	addKitsokiRepoFlag(c, &f.repo)
 	return c
 }
 

@@ -285,4 +285,19 @@ expect_terminal: true
 	if code, _, _ := runCmd(t, "test", "flows", app); code == 0 {
 		t.Fatalf("without --kitsoki-repo the child must not resolve")
 	}
+	// validate takes it too (the existing engine's flag is global): the
+	// child is checked, not skipped with a warning
+	if code, out, errOut := runCmd(t, "validate", app, "--kitsoki-repo", repo); code != 0 || strings.Contains(out+errOut, "cannot resolve") {
+		t.Fatalf("validate --kitsoki-repo: exit %d\n%s\n%s", code, out, errOut)
+	}
+	if _, out, _ := runCmd(t, "validate", app); !strings.Contains(out, "cannot resolve @kitsoki/child") {
+		t.Fatalf("validate without --kitsoki-repo must say the child is not checked:\n%s", out)
+	}
+	// and the existing engine's --semantic-routing, which changes neither
+	// command there, is accepted on both
+	for _, args := range [][]string{{"test", "flows", app, "--kitsoki-repo", repo, "--semantic-routing"}, {"validate", app, "--kitsoki-repo", repo, "--semantic-routing"}} {
+		if code, out, errOut := runCmd(t, args...); code != 0 {
+			t.Fatalf("%v: exit %d\n%s\n%s", args, code, out, errOut)
+		}
+	}
 }

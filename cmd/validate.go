@@ -36,6 +36,7 @@ func newValidateCmd() *cobra.Command {
 		listRules     bool
 		stdinName     string
 		root          string
+		repo          string
 	)
 	c := &cobra.Command{
 		Use:     "validate [PATH...]",
@@ -64,7 +65,7 @@ Exit status: 0 clean, 1 findings (errors; with --strict also warnings),
 			}
 			tuneValidateGC()
 			opts := validate.Options{
-				Story:       story.Options{AllowUnsetEnv: allowUnsetEnv, Root: root, Trees: validate.Trees(args)},
+				Story:       story.Options{AllowUnsetEnv: allowUnsetEnv, Root: root, Trees: validate.Trees(args), KitsokiRepo: repo},
 				Jobs:        jobs,
 				ProfilePath: profile,
 				Strict:      strict,
@@ -116,6 +117,8 @@ Exit status: 0 clean, 1 findings (errors; with --strict also warnings),
 	fl.StringVar(&profile, "profile", "", "operator plugin profile to check, with the .kitsoki/plugins.yaml found upward from each story")
 	fl.BoolVar(&listRules, "list-rules", false, "list every rule: id, severity, whether run refuses the story, summary, example")
 	addRootFlag(c, &root)
+	addKitsokiRepoFlag(c, &repo)
+	addSemanticRoutingFlag(c)
 	fl.StringVar(&stdinName, "stdin-filename", "", "with -: the app.yaml path the standard input stands for (positions, relative files)")
 	return c
 }

@@ -3,7 +3,6 @@ package flowtest
 import (
 	"context"
 	"fmt"
-	"os"
 	"runtime"
 	"slices"
 	"sync"
@@ -110,15 +109,7 @@ func (r *Runner) Story(app string) (*compose.Loaded, error) {
 	r.mu.Unlock()
 	e.once.Do(func() {
 		lo := compose.LoadOptions{Compile: engine.CompileOptions{LateHandlers: true}}
-		lo.Story.Root, lo.Story.Trees = r.opts.Root, r.opts.Trees
-		if repo := r.opts.KitsokiRepo; repo != "" {
-			lo.Story.LookupEnv = func(name string) (string, bool) {
-				if name == "KITSOKI_REPO" {
-					return repo, true
-				}
-				return os.LookupEnv(name)
-			}
-		}
+		lo.Story.Root, lo.Story.Trees, lo.Story.KitsokiRepo = r.opts.Root, r.opts.Trees, r.opts.KitsokiRepo
 		e.ld, e.err = compose.Load(app, lo)
 	})
 	return e.ld, e.err

@@ -85,7 +85,11 @@ func (l *loader) resolveSource(st *Story, im *Import, alias string) (string, str
 			l.rep.Errf(im.At("source"), RuleImports, "imports.%s: source %q: invalid @kitsoki name", alias, src)
 			return "", "", false
 		}
-		if repo, ok := l.opts.Lookup("KITSOKI_REPO"); ok && repo != "" {
+		repo := l.opts.KitsokiRepo
+		if repo == "" {
+			repo, _ = l.opts.Lookup("KITSOKI_REPO")
+		}
+		if repo != "" {
 			path = filepath.Join(repo, "stories", name, StoryFile)
 		} else if root := findKitsokiRoot(st.Dir); root != "" && fileExists(filepath.Join(root, "stories", name, StoryFile)) {
 			path = filepath.Join(root, "stories", name, StoryFile)

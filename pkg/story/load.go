@@ -23,6 +23,9 @@ type Options struct {
 	AllowUnsetEnv bool
 	// LookupEnv resolves ${VAR}; nil means os.LookupEnv.
 	LookupEnv func(string) (string, bool)
+	// KitsokiRepo, when set, is the kitsoki checkout @kitsoki/<name>
+	// imports resolve in (--kitsoki-repo), before $KITSOKI_REPO.
+	KitsokiRepo string
 	// wholeParse turns off the state-by-state parse of large files
 	// (yamlsplit.go), for tests comparing the two.
 	wholeParse bool
