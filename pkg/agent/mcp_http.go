@@ -254,6 +254,19 @@ func (t *mcpHTTPTransport) connect(ctx context.Context, rec *httpFailure) (*mcp.
 	}
 }
 
+// track counts one background tail in closing, or refuses when the
+// transport was closed (under mu, so Close cannot set closed and Wait in
+// between).
+func (t *mcpHTTPTransport) track() error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.closed {
+		return errors.New("the transport was closed")
+	}
+	t.closing.Add(1)
+	return nil
+}
+
 // open connects and initializes one session, returning when ctx ends even
 // if the SDK has not: a Connect whose initialize the server never answers
 // fails at the deadline but then closes its session, which waits for its
@@ -267,13 +280,9 @@ func (t *mcpHTTPTransport) open(ctx context.Context) (*mcp.ClientSession, error)
 		err error
 	}
 	done, abandoned := make(chan opened), make(chan struct{})
-	t.mu.Lock()
-	if t.closed {
-		t.mu.Unlock()
-		return nil, errors.New("the transport was closed")
+	if err := t.track(); err != nil {
+		return nil, err
 	}
-	t.closing.Add(1) // under mu, before Close can set closed and Wait
-	t.mu.Unlock()
 	go func() {
 		defer t.closing.Done()
 		s, err := t.client.Connect(ctx, &mcp.StreamableClientTransport{
@@ -360,13 +369,9 @@ func (t *mcpHTTPTransport) call(ctx context.Context, s *mcp.ClientSession, req *
 		err error
 	}
 	done := make(chan called, 1)
-	t.mu.Lock()
-	if t.closed {
-		t.mu.Unlock()
-		return nil, errors.New("the transport was closed")
+	if err := t.track(); err != nil {
+		return nil, err
 	}
-	t.closing.Add(1) // under mu, before Close can set closed and Wait
-	t.mu.Unlock()
 	go func() {
 		defer t.closing.Done()
 		res, err := s.CallTool(ctx, &mcp.CallToolParams{Name: t.tool, Arguments: req})
