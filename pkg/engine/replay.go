@@ -99,12 +99,18 @@ func (r *runner) replayInto(w World) {
 			}
 			v, how = lv.prev, lv.how
 		}
-		if n, isInt := v.(int); isInt && how == "increment" {
+		if how == "increment" {
 			// upstream's fold adds an increment's delta to the int64 it
 			// holds: no JSON float in between, so a sum past 2^53 keeps
 			// every digit (conformance increment-big-replay)
-			w[k] = int64(n)
-			continue
+			switch n := v.(type) {
+			case int:
+				w[k] = int64(n)
+				continue
+			case int64:
+				w[k] = n
+				continue
+			}
 		}
 		v = jsonNumbers(v)
 		if f, isF := v.(float64); isF {
