@@ -230,7 +230,9 @@ func shellCommand(line string) *exec.Cmd {
 		return exec.Command("cmd", "/C", line)
 	}
 	if p := bashPath(); p != "" {
-		return exec.Command(p, "-c", line)
+		c := exec.Command(p, "-c", line)
+		c.Args[0] = "bash" // its $0, which its own errors print ("bash: line 1: …"), as upstream
+		return c
 	}
 	return exec.Command("sh", "-c", line)
 }
