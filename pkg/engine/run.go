@@ -671,10 +671,11 @@ func (r *runner) renderView(ctx context.Context, slots map[string]any) string {
 	// that pass's own turn: its resting state's view, else the render
 	// before the pass, and no banner (conformance postbind-redirect-view)
 	redirected := r.t.redirectErr != "" && r.t.emitSay < 0
-	if (empty || err != nil) && r.t.emitSay >= 0 && r.t.prePass != nil && !redirected && r.t.capView == "" && !r.t.noView {
+	if (empty || err != nil && !r.t.swallowed) && r.t.emitSay >= 0 && r.t.prePass != nil && !redirected && r.t.capView == "" && !r.t.noView {
 		// a post-bind round resting on a view that renders nothing, or
 		// that fails to render, shows the render before it (conformance
-		// postpass-view, postpass-view-fails)
+		// postpass-view, postpass-view-fails); after a swallowed chain
+		// a failing one shows none (mutate-landing-view-fails)
 		v, said = r.renderPrePass(ctx, turnSlots)
 	}
 	if !redirected && len(said) > 0 {

@@ -12,7 +12,7 @@ import (
 // configuration), while its log, which the next turn replays, ends where
 // the chain went.
 func (r *runner) swallowed(origin string, at *State) {
-	r.t.capView, r.t.capAt = origin, at
+	r.t.capView, r.t.capAt, r.t.swallowed = origin, at, true
 }
 
 // swallowedPostBind runs the post-bind pass upstream runs after a

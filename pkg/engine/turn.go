@@ -18,6 +18,7 @@ type turn struct {
 	typed       string // the intent name as fire received it, for machine.intent_accepted
 	capView     string // after a swallowed on_error chain: the state whose view turn.end shows (§2.4)
 	capAt       *State // that state, where upstream's post-bind pass then runs (nil: none runs)
+	swallowed   bool   // an on_error chain was swallowed this turn (swallowed.go)
 	// first is the turn's view as upstream first rendered it, before its
 	// calls were dispatched, kept from the first failing call of a batch
 	// that had bound nothing (redirectview.go)
