@@ -89,9 +89,14 @@ func RoundTrip(v any) any {
 // Normalize returns a copy of a YAML-decoded value in JSON shapes: every
 // map (map[string]any or map[any]any, keys printed with fmt.Sprint) becomes
 // a new map[string]any, every []any a new slice; other values are shared.
+// A nil map[string]any stays nil (JSON null, as upstream's nil map of a
+// call without data encodes: conformance host-bind-nil-live).
 func Normalize(v any) any {
 	switch x := v.(type) {
 	case map[string]any:
+		if x == nil {
+			return x
+		}
 		out := make(map[string]any, len(x))
 		for k, e := range x {
 			out[k] = Normalize(e)
