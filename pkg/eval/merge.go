@@ -68,6 +68,9 @@ func Merge(v *Validation, shards []*Report) (*Report, error) {
 	if len(missing) > 0 {
 		return nil, fmt.Errorf("eval merge: missing shard(s) %v of %d", missing, n)
 	}
+	if err := checkShardCandidates(v, first); err != nil {
+		return nil, err
+	}
 	if err := checkShardCalls(v, shards, n, len(first.Candidates)); err != nil {
 		return nil, err
 	}
@@ -123,6 +126,33 @@ func checkShardCalls(v *Validation, shards []*Report, n, ncand int) error {
 	}
 	if len(seen) != total {
 		return fmt.Errorf("eval merge: the shards hold %d calls, the matrix has %d; re-run the shards that were cut short", len(seen), total)
+	}
+	return nil
+}
+
+// checkShardCandidates checks that the shards' candidates are the
+// dataset's matrix, in its order (call records name candidates by index):
+// shards agreeing with each other on a candidate the matrix lacks would
+// otherwise put it in the merged report.
+func checkShardCandidates(v *Validation, first *Report) error {
+	if v.Story == nil {
+		return nil
+	}
+	specs, err := expandMatrix(v.Dataset, v.Story, v.CallSite, true)
+	if err != nil {
+		return fmt.Errorf("eval merge: %w", err)
+	}
+	keys := func(n int, key func(int) string) []string {
+		out := make([]string, n)
+		for i := range out {
+			out[i] = key(i)
+		}
+		return out
+	}
+	want := keys(len(specs), func(i int) string { return specs[i].Profile + "/" + specs[i].Model + "/" + specs[i].Effort })
+	got := keys(len(first.Candidates), func(i int) string { return first.Candidates[i].Key() })
+	if !slices.Equal(got, want) {
+		return fmt.Errorf("eval merge: %s measures candidates %q, the dataset's matrix measures %q; re-run the shards with this dataset", first.Path, got, want)
 	}
 	return nil
 }

@@ -38,6 +38,11 @@ func TestMergeRefusesForgedRecords(t *testing.T) {
 		{"record for a repeat the matrix lacks", "repeat 7", func(s []*Report) { s[0].Calls[0].Repeat = 7 }},
 		{"record copied over another of the same shard", "twice", func(s []*Report) { s[0].Calls[1] = s[0].Calls[0] }},
 		{"record from another shard", "shard 2/3 runs it", func(s []*Report) { s[0].Calls[0] = s[1].Calls[0] }},
+		{"a candidate the matrix lacks, named alike in every shard", "the dataset's matrix measures", func(s []*Report) {
+			for _, r := range s {
+				r.Candidates[0].Model = "forged-model"
+			}
+		}},
 		{"calls dropped and the total zeroed", "the matrix has 36", func(s []*Report) {
 			for _, r := range s {
 				r.Run.TotalJobs = 0
