@@ -665,7 +665,7 @@ func readMergeInputs(args []string) ([]*flowtest.Report, []*coverage.Profile, er
 		if err := sameReport(a, data, seen); err != nil {
 			return nil, nil, usagef("%v", err)
 		}
-		if err := checkMergeReport(a, r); err != nil {
+		if err := checkMergeReport(a, r, len(data)); err != nil {
 			return nil, nil, usagef("%v", err)
 		}
 		rs = append(rs, r)

@@ -8,12 +8,36 @@ import (
 	"kitsoki/pkg/flowtest"
 )
 
+// minMergeElementBytes is the fewest bytes a result, turn, event or
+// failure takes on average in a report kitsoki test --json wrote, even
+// compacted (a turn or event names every field; a failure is a sentence).
+const minMergeElementBytes = 24
+
 // checkMergeReport refuses a shard report kitsoki test --json could not
 // have written: a null result or turn, counts that are not its results'
 // tally or a flow marked passed over a failed turn. Shard reports come
 // from other CI jobs: merge must not count passes that never ran.
-func checkMergeReport(path string, r *flowtest.Report) error {
+//
+// size is the report's length in bytes: a report holding more results,
+// turns, events and failures than one per minMergeElementBytes is refused,
+// since merging writes each back with every field (an empty {} result is
+// written as some 80 bytes: 60 MB of them merged to 2 GB at 13.5 GB RSS).
+func checkMergeReport(path string, r *flowtest.Report, size int) error {
 	fix := "give the reports kitsoki test --shard i/n --json wrote, each once, unedited"
+	elems := len(r.Results)
+	for _, f := range r.Results {
+		if f != nil {
+			elems += len(f.Turns)
+			for _, tr := range f.Turns {
+				if tr != nil {
+					elems += len(tr.Events) + len(tr.Failures)
+				}
+			}
+		}
+	}
+	if elems > 0 && size/elems < minMergeElementBytes {
+		return fmt.Errorf("%s: %d results, turns, events and failures in %d bytes, fewer than %d bytes each: kitsoki test --json writes each with every field, so this is not its report; %s", path, elems, size, minMergeElementBytes, fix)
+	}
 	var passed, failed int
 	for i, f := range r.Results {
 		if f == nil {
