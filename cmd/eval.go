@@ -254,6 +254,9 @@ func newEvalMergeCmd() *cobra.Command {
 				if err := checkNotInput("-o", outPath, p); err != nil {
 					return err
 				}
+				if err := eval.CheckShardSize(v, r); err != nil {
+					return findingf("%v", err)
+				}
 				shards = append(shards, r)
 			}
 			r, err := eval.Merge(v, shards)

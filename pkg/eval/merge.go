@@ -156,3 +156,22 @@ func checkShardCandidates(v *Validation, first *Report) error {
 	}
 	return nil
 }
+
+// CheckShardSize refuses, as soon as it is read, a shard report holding
+// more call records than the dataset's whole matrix has jobs, so eval
+// merge never holds several oversized shards at once (15 MB of empty
+// records parse to some 1.6 GB).
+func CheckShardSize(v *Validation, s *Report) error {
+	if v.Story == nil {
+		return nil
+	}
+	specs, err := expandMatrix(v.Dataset, v.Story, v.CallSite, true)
+	if err != nil {
+		return fmt.Errorf("eval merge: %w", err)
+	}
+	total := len(specs) * len(v.Dataset.Examples) * max(v.Dataset.Matrix.Repeat, 1)
+	if len(s.Calls) > total {
+		return fmt.Errorf("eval merge: %s holds %d calls, the matrix has %d jobs in all; re-run that shard", s.Path, len(s.Calls), total)
+	}
+	return nil
+}

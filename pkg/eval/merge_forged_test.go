@@ -59,3 +59,17 @@ func TestMergeRefusesForgedRecords(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckShardSize: a shard holding more call records than the matrix
+// has jobs is refused as soon as it is read.
+func TestCheckShardSize(t *testing.T) {
+	v, _ := cassetteFixture(t)
+	s := &Report{Path: "big.json", Calls: make([]CallRecord, 37)}
+	if err := CheckShardSize(v, s); err == nil || !strings.Contains(err.Error(), "big.json holds 37 calls, the matrix has 36 jobs") {
+		t.Errorf("CheckShardSize: %v", err)
+	}
+	s.Calls = s.Calls[:36]
+	if err := CheckShardSize(v, s); err != nil {
+		t.Errorf("a shard of the whole matrix: %v", err)
+	}
+}
