@@ -185,6 +185,10 @@ func newEvalShowCmd() *cobra.Command {
 	return c
 }
 
+// maxShownCandidates is the most candidates eval show prints, one line
+// each (eval show --html draws as many).
+const maxShownCandidates = 1000
+
 func showReport(c *cobra.Command, r *eval.Report, asJSON bool, htmlOut string) error {
 	out := printableWriter{c.OutOrStdout()}
 	if htmlOut != "" {
@@ -201,12 +205,19 @@ func showReport(c *cobra.Command, r *eval.Report, asJSON bool, htmlOut string) e
 		return err
 	}
 	fmt.Fprintf(out, "eval: %s\ncall: %s\nstatus candidates: %d\n", cell(r.Eval), cell(r.Call), len(r.Candidates))
-	for _, cd := range r.Candidates {
+	cands := r.Candidates
+	if len(cands) > maxShownCandidates { // a report is a file the repository holds
+		cands = cands[:maxShownCandidates]
+	}
+	for _, cd := range cands {
 		verdict := "fail"
 		if cd.Pass {
 			verdict = "pass"
 		}
 		fmt.Fprintf(out, "- %s/%s effort=%s %s pass_rate=%.2f cost=%.6f p95=%dms\n", cell(cd.Profile), cell(cd.Model), cell(cd.Effort), verdict, cd.ComparatorPassRate, deref(cd.AvgCostUSD), deref(cd.P95LatencyMS))
+	}
+	if more := len(r.Candidates) - len(cands); more > 0 {
+		fmt.Fprintf(out, "- %d more candidates not shown; see --json\n", more)
 	}
 	if d := r.Decision; d != nil {
 		if d.SelectedProfile != "" {

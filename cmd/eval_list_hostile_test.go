@@ -67,3 +67,21 @@ func TestEvalListShowOneLinePerField(t *testing.T) {
 		t.Errorf("eval show printed %d lines, want 5 (header 3, one candidate, one decision):\n%s", n, out)
 	}
 }
+
+// TestEvalShowBoundsCandidates: a committed report of 100,000 empty
+// candidates (300 KB) prints 1,000 candidate lines and one counting the
+// rest, not a line each (5.4 MB, 18 bytes out per byte in).
+func TestEvalShowBoundsCandidates(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "big.json")
+	body := `{"kind":"agent_eval_report","call":"c","candidates":[{}` + strings.Repeat(`,{}`, 99_999) + `]}`
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runCmd(t, "eval", "show", p)
+	if code != exitOK {
+		t.Fatalf("eval show: %d %s", code, errOut)
+	}
+	if n := strings.Count(out, "\n- "); n != 1001 || !strings.Contains(out, "\n- 99000 more candidates not shown; see --json\n") {
+		t.Errorf("eval show printed %d candidate lines (%d bytes)", n, len(out))
+	}
+}
