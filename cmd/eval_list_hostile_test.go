@@ -69,8 +69,8 @@ func TestEvalListShowOneLinePerField(t *testing.T) {
 }
 
 // TestEvalShowBoundsCandidates: a committed report of 100,000 empty
-// candidates (300 KB) prints 1,000 candidate lines and one counting the
-// rest, not a line each (5.4 MB, 18 bytes out per byte in).
+// candidates prints 1,000 candidate lines and one counting the rest, not
+// a line each (many bytes out per byte in).
 func TestEvalShowBoundsCandidates(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "big.json")
 	body := `{"kind":"agent_eval_report","call":"c","candidates":[{}` + strings.Repeat(`,{}`, 99_999) + `]}`

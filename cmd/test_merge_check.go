@@ -20,8 +20,8 @@ const minMergeElementBytes = 24
 //
 // size is the report's length in bytes: a report holding more results,
 // turns, events and failures than one per minMergeElementBytes is refused,
-// since merging writes each back with every field (an empty {} result is
-// written as some 80 bytes: 60 MB of them merged to 2 GB at 13.5 GB RSS).
+// since merging writes each back with every field: a report of empty {}
+// results would merge to many times its size.
 func checkMergeReport(path string, r *flowtest.Report, size int) error {
 	fix := "give the reports kitsoki test --shard i/n --json wrote, each once, unedited"
 	elems := len(r.Results)

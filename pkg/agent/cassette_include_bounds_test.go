@@ -12,10 +12,8 @@ import (
 
 // TestCassetteIncludesBounded: a cassette naming one file by !include on
 // many lines is capped as a whole (safefile.Cassette), not per file: a
-// 6 KB cassette of 300 '!include big.txt' lines over a 1 MiB file grew
-// 600 MiB of YAML before (the JSON quoting doubles it) and a larger one
-// would exhaust memory. The error names the cassette, the line and the
-// cap.
+// small cassette naming one large file on many lines grew without bound
+// before. The error names the cassette, the line and the cap.
 func TestCassetteIncludesBounded(t *testing.T) {
 	dir := t.TempDir()
 	big := strings.Repeat("\x01", 1<<20)

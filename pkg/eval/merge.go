@@ -159,8 +159,8 @@ func checkShardCandidates(v *Validation, first *Report) error {
 
 // CheckShardSize refuses, as soon as it is read, a shard report holding
 // more call records than the dataset's whole matrix has jobs, so eval
-// merge never holds several oversized shards at once (15 MB of empty
-// records parse to some 1.6 GB).
+// merge never holds several oversized shards at once (empty records
+// parse to many times their size).
 func CheckShardSize(v *Validation, s *Report) error {
 	if v.Story == nil {
 		return nil
