@@ -96,7 +96,7 @@ func newEvalListCmd() *cobra.Command {
 				return writeJSON(out, rows)
 			}
 			for _, r := range rows {
-				fmt.Fprintf(out, "%s\t%s\t%s\t%s\t%s\n", r.Call, r.Status, r.Comparator, r.Pin, r.Path)
+				fmt.Fprintf(out, "%s\t%s\t%s\t%s\t%s\n", cell(r.Call), cell(r.Status), cell(r.Comparator), cell(r.Pin), cell(r.Path))
 			}
 			return nil
 		},
@@ -155,11 +155,11 @@ func newEvalShowCmd() *cobra.Command {
 				}
 			} else {
 				cs := cmp.Or(v.CallSite, &eval.CallSite{Call: d.Call})
-				fmt.Fprintf(out, "call: %s\nhandler: %s\nstate: %s\nschema: %s\ncomparator: %s\nstatus: %s\n", cs.Call, cs.Handler, cs.StatePath, cs.SchemaPath, d.ComparatorLabel(), status)
+				fmt.Fprintf(out, "call: %s\nhandler: %s\nstate: %s\nschema: %s\ncomparator: %s\nstatus: %s\n", cell(cs.Call), cell(cs.Handler), cell(cs.StatePath), cell(cs.SchemaPath), cell(d.ComparatorLabel()), status)
 				if latest != nil {
-					fmt.Fprintf(out, "latest report: %s\n", latest.Path)
+					fmt.Fprintf(out, "latest report: %s\n", cell(latest.Path))
 					if latest.Decision != nil && latest.Decision.SelectedProfile != "" {
-						fmt.Fprintf(out, "selected: %s/%s effort=%s (%s)\n", latest.Decision.SelectedProfile, latest.Decision.SelectedModel, latest.Decision.SelectedEffort, latest.Decision.Strategy)
+						fmt.Fprintf(out, "selected: %s/%s effort=%s (%s)\n", cell(latest.Decision.SelectedProfile), cell(latest.Decision.SelectedModel), cell(latest.Decision.SelectedEffort), cell(latest.Decision.Strategy))
 					}
 				}
 				for _, f := range v.Findings {
@@ -168,9 +168,9 @@ func newEvalShowCmd() *cobra.Command {
 						tag = "WARN"
 					}
 					if f.Pos.Line > 0 {
-						fmt.Fprintf(out, "%s: %s:%d:%d: %s\n", tag, f.Pos.File, f.Pos.Line, f.Pos.Col, f.Message)
+						fmt.Fprintf(out, "%s: %s:%d:%d: %s\n", tag, cell(f.Pos.File), f.Pos.Line, f.Pos.Col, f.Message)
 					} else {
-						fmt.Fprintf(out, "%s: %s: %s\n", tag, f.Pos.File, f.Message)
+						fmt.Fprintf(out, "%s: %s: %s\n", tag, cell(f.Pos.File), f.Message)
 					}
 				}
 			}
@@ -184,6 +184,10 @@ func newEvalShowCmd() *cobra.Command {
 	c.Flags().StringVar(&htmlOut, "html", "", "write one self-contained HTML page (candidates table, pass rate against cost chart) to `FILE`")
 	return c
 }
+
+// maxShownCandidates is the most candidates eval show prints, one line
+// each (eval show --html draws as many).
+const maxShownCandidates = 1000
 
 func showReport(c *cobra.Command, r *eval.Report, asJSON bool, htmlOut string) error {
 	out := printableWriter{c.OutOrStdout()}
@@ -200,19 +204,26 @@ func showReport(c *cobra.Command, r *eval.Report, asJSON bool, htmlOut string) e
 		_, err = out.Write(b)
 		return err
 	}
-	fmt.Fprintf(out, "eval: %s\ncall: %s\nstatus candidates: %d\n", r.Eval, r.Call, len(r.Candidates))
-	for _, cd := range r.Candidates {
+	fmt.Fprintf(out, "eval: %s\ncall: %s\nstatus candidates: %d\n", cell(r.Eval), cell(r.Call), len(r.Candidates))
+	cands := r.Candidates
+	if len(cands) > maxShownCandidates { // a report is a file the repository holds
+		cands = cands[:maxShownCandidates]
+	}
+	for _, cd := range cands {
 		verdict := "fail"
 		if cd.Pass {
 			verdict = "pass"
 		}
-		fmt.Fprintf(out, "- %s/%s effort=%s %s pass_rate=%.2f cost=%.6f p95=%dms\n", cd.Profile, cd.Model, cd.Effort, verdict, cd.ComparatorPassRate, deref(cd.AvgCostUSD), deref(cd.P95LatencyMS))
+		fmt.Fprintf(out, "- %s/%s effort=%s %s pass_rate=%.2f cost=%.6f p95=%dms\n", cell(cd.Profile), cell(cd.Model), cell(cd.Effort), verdict, cd.ComparatorPassRate, deref(cd.AvgCostUSD), deref(cd.P95LatencyMS))
+	}
+	if more := len(r.Candidates) - len(cands); more > 0 {
+		fmt.Fprintf(out, "- %d more candidates not shown; see --json\n", more)
 	}
 	if d := r.Decision; d != nil {
 		if d.SelectedProfile != "" {
-			fmt.Fprintf(out, "decision: %s -> %s/%s effort=%s\n", d.Strategy, d.SelectedProfile, d.SelectedModel, d.SelectedEffort)
+			fmt.Fprintf(out, "decision: %s -> %s/%s effort=%s\n", cell(d.Strategy), cell(d.SelectedProfile), cell(d.SelectedModel), cell(d.SelectedEffort))
 		} else {
-			fmt.Fprintf(out, "decision: %s -> no candidate passed\n", d.Strategy)
+			fmt.Fprintf(out, "decision: %s -> no candidate passed\n", cell(d.Strategy))
 		}
 	}
 	return nil
@@ -253,6 +264,9 @@ func newEvalMergeCmd() *cobra.Command {
 				}
 				if err := checkNotInput("-o", outPath, p); err != nil {
 					return err
+				}
+				if err := eval.CheckShardSize(v, r); err != nil {
+					return findingf("%v", err)
 				}
 				shards = append(shards, r)
 			}

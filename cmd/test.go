@@ -641,6 +641,7 @@ cannot be read.`,
 func readMergeInputs(args []string) ([]*flowtest.Report, []*coverage.Profile, error) {
 	var rs []*flowtest.Report
 	var ps []*coverage.Profile
+	seen := map[[32]byte]string{}
 	for _, a := range args {
 		data, err := safefile.ReadFile(a, coverage.MaxJSON)
 		if err != nil {
@@ -659,6 +660,12 @@ func readMergeInputs(args []string) ([]*flowtest.Report, []*coverage.Profile, er
 		}
 		r, err := flowtest.ReadReport(a)
 		if err != nil {
+			return nil, nil, usagef("%v", err)
+		}
+		if err := sameReport(a, data, seen); err != nil {
+			return nil, nil, usagef("%v", err)
+		}
+		if err := checkMergeReport(a, r, len(data)); err != nil {
 			return nil, nil, usagef("%v", err)
 		}
 		rs = append(rs, r)

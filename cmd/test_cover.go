@@ -104,7 +104,7 @@ func writeCover(stdout, text io.Writer, cf *coverFlags, p *coverage.Profile, hin
 		}
 		var err error
 		if cf.profile == "-" {
-			_, err = stdout.Write(b.Bytes())
+			err = writeProfileStdout(stdout, cf.profileFormat(), b.Bytes())
 		} else {
 			err = atomicfile.Write(cf.profile, b.Bytes(), 0o644)
 		}
@@ -118,6 +118,23 @@ func writeCover(stdout, text io.Writer, cf *coverFlags, p *coverage.Profile, hin
 		}
 	}
 	return nil
+}
+
+// writeProfileStdout prints a profile on stdout through termsafe (the
+// same value in JSON, control characters and CI workflow markers escaped
+// in LCOV and Cobertura): its paths, states and labels come from the
+// repository or from shard profiles another job wrote. A file gets the
+// bytes as they are.
+func writeProfileStdout(stdout io.Writer, format string, b []byte) error {
+	if format == "json" {
+		jw := &jsonWriter{w: stdout}
+		if _, err := jw.Write(b); err != nil {
+			return err
+		}
+		return jw.Flush()
+	}
+	_, err := printableWriter{stdout}.Write(b)
+	return err
 }
 
 func writeProfile(w io.Writer, format string, p *coverage.Profile) error {

@@ -23,6 +23,7 @@ import (
 	"kitsoki/internal/lazyre"
 	"kitsoki/internal/safefile"
 	"kitsoki/internal/yamlnode"
+	"kitsoki/pkg/story"
 )
 
 // Cassette is a host_cassette fixture (trace-eval.md part B) used as a
@@ -255,6 +256,7 @@ func resolveIncludes(dir string, data []byte) ([]byte, error) {
 		root = dir
 	}
 	lines := strings.Split(string(data), "\n")
+	total := int64(len(data))
 	for i, line := range lines {
 		m := includeLine.FindStringSubmatch(strings.TrimRight(line, "\r"))
 		if m == nil {
@@ -265,16 +267,22 @@ func resolveIncludes(dir string, data []byte) ([]byte, error) {
 			return nil, fmt.Errorf("!include %q: absolute paths are not allowed", p)
 		}
 		full := filepath.Join(root, filepath.FromSlash(p))
+		outside := fmt.Errorf("line %d: !include %q: path resolves outside the cassette directory", i+1, p)
+		// refused before anything outside is looked at: the words must not
+		// tell whether a file outside exists
+		if !story.Confined(full, []string{root}) {
+			return nil, outside
+		}
 		real, err := filepath.EvalSymlinks(full)
 		if err != nil {
-			return nil, fmt.Errorf("!include %q: %v", full, err)
+			return nil, fmt.Errorf("line %d: !include %q: %v", i+1, full, err)
 		}
 		if rel, err := filepath.Rel(root, real); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-			return nil, fmt.Errorf("!include %q: path resolves outside the cassette directory", p)
+			return nil, outside
 		}
 		content, err := safefile.ReadFile(real, safefile.Cassette)
 		if err != nil {
-			return nil, fmt.Errorf("!include %q: %v", full, err)
+			return nil, fmt.Errorf("line %d: !include %q: %v", i+1, full, err)
 		}
 		var repl string
 		if strings.EqualFold(filepath.Ext(real), ".json") {
@@ -286,6 +294,11 @@ func resolveIncludes(dir string, data []byte) ([]byte, error) {
 		} else {
 			q, _ := json.Marshal(string(content))
 			repl = string(q)
+		}
+		// the cap holds for the cassette as included (quoted), not per
+		// file: one file named on many lines would grow without bound
+		if total += int64(len(repl)); total > safefile.Cassette {
+			return nil, fmt.Errorf("line %d: !include %q: the cassette with its included files passes %d MiB, the cap for a cassette; include fewer or smaller files", i+1, p, safefile.Cassette>>20)
 		}
 		lines[i] = m[1] + " " + repl
 	}

@@ -74,12 +74,20 @@ type htmlLine struct {
 	Title  string
 }
 
+// MaxHTMLFiles is the most story files WriteHTMLDir draws, one page each.
+const MaxHTMLFiles = 5000
+
 // WriteHTMLDir writes an HTML report into dir: index.html (the summary,
 // one row per story file and the per-state table) and one page per story
 // file with each line that starts a part of the story marked reached or
 // never reached, like go tool cover -html. Story text is escaped
 // (html/template): a story is untrusted input.
 func WriteHTMLDir(dir string, p *Profile, o HTMLOptions) error {
+	// A profile may come from a shard another job wrote: it names as many
+	// files as it likes, and each costs a page on disk.
+	if len(p.Files) > MaxHTMLFiles {
+		return fmt.Errorf("the profile names %d story files, more than the %d an HTML report draws (a page each); write it with --coverprofile FILE instead", len(p.Files), MaxHTMLFiles)
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("cannot create the report directory: %s", safefile.Reason(err))
 	}

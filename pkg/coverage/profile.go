@@ -2,6 +2,7 @@ package coverage
 
 import (
 	"cmp"
+	"math"
 	"slices"
 
 	"kitsoki/pkg/engine"
@@ -138,7 +139,13 @@ func add(m map[itemKey]*Item, it Item) {
 		m[k] = &cp
 		return
 	}
-	cur.Count += it.Count
+	// counts are 0 or more (ParseJSON): a sum past the int64 range, from
+	// shard profiles another job wrote, stays at the largest count
+	if it.Count > math.MaxInt64-cur.Count {
+		cur.Count = math.MaxInt64
+	} else {
+		cur.Count += it.Count
+	}
 	if it.State < cur.State || it.State == cur.State && it.Label < cur.Label {
 		cur.State, cur.Label = it.State, it.Label
 	}

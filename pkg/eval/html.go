@@ -10,13 +10,29 @@ import (
 	"sync"
 )
 
+// maxHTMLRows is the most candidates and failure samples one page draws
+// (eval run keeps 50 failure samples).
+const maxHTMLRows = 1000
+
 // RenderHTML renders a report as one self-contained HTML page: a summary,
 // the candidates table, an inline SVG chart of comparator pass rate against
 // average cost (one point per candidate, passing candidates filled), the
 // decision and the failure samples. It references nothing external.
+//
+// A report is a file the repository holds: at most maxHTMLRows candidates
+// and failure samples are drawn, with a line counting the rest.
 func RenderHTML(r *Report) ([]byte, error) {
 	var buf bytes.Buffer
-	data := map[string]any{"R": r, "Chart": template.HTML(chartSVG(r))}
+	cut := *r
+	moreCands, moreSamples := 0, 0
+	if n := len(cut.Candidates); n > maxHTMLRows {
+		cut.Candidates, moreCands = cut.Candidates[:maxHTMLRows], n-maxHTMLRows
+	}
+	if n := len(cut.FailureSamples); n > maxHTMLRows {
+		cut.FailureSamples, moreSamples = cut.FailureSamples[:maxHTMLRows], n-maxHTMLRows
+	}
+	r = &cut
+	data := map[string]any{"R": r, "Chart": template.HTML(chartSVG(r)), "MoreCandidates": moreCands, "MoreSamples": moreSamples}
 	if err := htmlTmpl().Execute(&buf, data); err != nil {
 		return nil, fmt.Errorf("eval show --html: %v", err)
 	}
@@ -91,6 +107,7 @@ code,pre{background:#f6f6f6}
 <table><thead><tr><th>profile / model</th><th>effort</th><th>pass</th><th>comparator</th><th>schema valid</th><th>contract</th><th>pass^k</th><th>p50</th><th>p95</th><th>avg cost</th><th>p95 cost</th><th>retry</th><th>fallback</th><th>calls</th><th>rejected</th></tr></thead><tbody>
 {{range .R.Candidates}}<tr class="{{if .Pass}}pass{{else}}fail{{end}}"><td>{{.Profile}} / {{.Model}}</td><td>{{.Effort}}</td><td>{{if .Pass}}pass{{else}}fail{{end}}</td><td>{{pct .ComparatorPassRate}}</td><td>{{pct .SchemaValidRate}}</td><td>{{pct .ContractConformanceRate}}</td><td>{{rate .PassKRate}}</td><td>{{ms .P50LatencyMS}}</td><td>{{ms .P95LatencyMS}}</td><td>{{usd .AvgCostUSD}}</td><td>{{usd .P95CostUSD}}</td><td>{{rate .RetryRate}}</td><td>{{rate .FallbackRate}}</td><td>{{.ExamplesRun}}</td><td>{{.Rejected}}</td></tr>
 {{end}}</tbody></table>
+{{if .MoreCandidates}}<p>{{.MoreCandidates}} more candidates not shown; see the JSON report.</p>{{end}}
 <h2>Pass rate against cost</h2>
 {{.Chart}}
 {{with .R.Decision}}<h2>Decision</h2>
@@ -100,6 +117,7 @@ code,pre{background:#f6f6f6}
 <table><thead><tr><th>example</th><th>candidate</th><th>reason</th><th>expect</th><th>actual</th></tr></thead><tbody>
 {{range .R.FailureSamples}}<tr><td>{{.Example}}</td><td>{{.Profile}}/{{.Model}}</td><td style="text-align:left">{{.Reason}}</td><td style="text-align:left"><code>{{json .Expect}}</code></td><td style="text-align:left"><code>{{json .Actual}}</code></td></tr>
 {{end}}</tbody></table>{{end}}
+{{if .MoreSamples}}<p>{{.MoreSamples}} more failure samples not shown; see the JSON report.</p>{{end}}
 </body></html>
 `))
 })

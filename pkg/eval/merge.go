@@ -68,8 +68,11 @@ func Merge(v *Validation, shards []*Report) (*Report, error) {
 	if len(missing) > 0 {
 		return nil, fmt.Errorf("eval merge: missing shard(s) %v of %d", missing, n)
 	}
-	if first.Run.TotalJobs != 0 && len(recs) != first.Run.TotalJobs {
-		return nil, fmt.Errorf("eval merge: the shards hold %d calls, the matrix has %d", len(recs), first.Run.TotalJobs)
+	if err := checkShardCandidates(v, first); err != nil {
+		return nil, err
+	}
+	if err := checkShardCalls(v, shards, n, len(first.Candidates)); err != nil {
+		return nil, err
 	}
 	sort.SliceStable(recs, func(a, b int) bool { return recs[a].Candidate < recs[b].Candidate })
 	specs := make([]CandidateSpec, len(first.Candidates))
@@ -80,4 +83,95 @@ func Merge(v *Validation, shards []*Report) (*Report, error) {
 	r.GeneratedAt = slices.MaxFunc(shards, func(a, b *Report) int { return cmp.Compare(a.GeneratedAt, b.GeneratedAt) }).GeneratedAt
 	r.Run = &RunInfo{Mode: first.Run.Mode, Jobs: len(recs), TotalJobs: len(recs)}
 	return r, nil
+}
+
+// checkShardCalls checks that the shards' call records are the matrix's
+// jobs (candidates x examples x repeats), each exactly once and in the
+// shard that runs it (eval run --shard i/n numbers jobs candidate-major):
+// shards come from other CI jobs, and a record moved to a candidate or
+// example the matrix lacks, copied over another or dropped would change
+// the verdict.
+func checkShardCalls(v *Validation, shards []*Report, n, ncand int) error {
+	nex := len(v.Dataset.Examples)
+	repeat := max(v.Dataset.Matrix.Repeat, 1)
+	exIdx := make(map[string]int, nex)
+	for i, ex := range v.Dataset.Examples {
+		exIdx[ex.Name] = i
+	}
+	total := ncand * nex * repeat
+	seen := make(map[int]string, total)
+	for _, s := range shards {
+		var si int
+		fmt.Sscanf(s.Run.Shard, "%d/", &si)
+		for k, r := range s.Calls {
+			where := fmt.Sprintf("eval merge: %s: calls[%d]", s.Path, k)
+			ei, ok := exIdx[r.Example]
+			switch {
+			case r.Candidate < 0 || r.Candidate >= ncand:
+				return fmt.Errorf("%s names candidate %d, the matrix has %d; re-run that shard", where, r.Candidate, ncand)
+			case !ok:
+				return fmt.Errorf("%s names example %q, which the dataset does not hold; re-run that shard", where, r.Example)
+			case r.Repeat < 0 || r.Repeat >= repeat:
+				return fmt.Errorf("%s names repeat %d, the matrix repeats %d time(s); re-run that shard", where, r.Repeat, repeat)
+			}
+			idx := (r.Candidate*nex+ei)*repeat + r.Repeat
+			if owner := idx%n + 1; owner != si {
+				return fmt.Errorf("%s (candidate %d, example %q, repeat %d) is not shard %d's call: shard %d/%d runs it; re-run that shard", where, r.Candidate, r.Example, r.Repeat, si, owner, n)
+			}
+			if prev, dup := seen[idx]; dup {
+				return fmt.Errorf("%s (candidate %d, example %q, repeat %d) is recorded twice (also in %s); re-run that shard", where, r.Candidate, r.Example, r.Repeat, prev)
+			}
+			seen[idx] = s.Path
+		}
+	}
+	if len(seen) != total {
+		return fmt.Errorf("eval merge: the shards hold %d calls, the matrix has %d; re-run the shards that were cut short", len(seen), total)
+	}
+	return nil
+}
+
+// checkShardCandidates checks that the shards' candidates are the
+// dataset's matrix, in its order (call records name candidates by index):
+// shards agreeing with each other on a candidate the matrix lacks would
+// otherwise put it in the merged report.
+func checkShardCandidates(v *Validation, first *Report) error {
+	if v.Story == nil {
+		return nil
+	}
+	specs, err := expandMatrix(v.Dataset, v.Story, v.CallSite, true)
+	if err != nil {
+		return fmt.Errorf("eval merge: %w", err)
+	}
+	keys := func(n int, key func(int) string) []string {
+		out := make([]string, n)
+		for i := range out {
+			out[i] = key(i)
+		}
+		return out
+	}
+	want := keys(len(specs), func(i int) string { return specs[i].Profile + "/" + specs[i].Model + "/" + specs[i].Effort })
+	got := keys(len(first.Candidates), func(i int) string { return first.Candidates[i].Key() })
+	if !slices.Equal(got, want) {
+		return fmt.Errorf("eval merge: %s measures candidates %q, the dataset's matrix measures %q; re-run the shards with this dataset", first.Path, got, want)
+	}
+	return nil
+}
+
+// CheckShardSize refuses, as soon as it is read, a shard report holding
+// more call records than the dataset's whole matrix has jobs, so eval
+// merge never holds several oversized shards at once (empty records
+// parse to many times their size).
+func CheckShardSize(v *Validation, s *Report) error {
+	if v.Story == nil {
+		return nil
+	}
+	specs, err := expandMatrix(v.Dataset, v.Story, v.CallSite, true)
+	if err != nil {
+		return fmt.Errorf("eval merge: %w", err)
+	}
+	total := len(specs) * len(v.Dataset.Examples) * max(v.Dataset.Matrix.Repeat, 1)
+	if len(s.Calls) > total {
+		return fmt.Errorf("eval merge: %s holds %d calls, the matrix has %d jobs in all; re-run that shard", s.Path, len(s.Calls), total)
+	}
+	return nil
 }

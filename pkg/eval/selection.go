@@ -131,6 +131,9 @@ func checkPin(st *story.Story, d *Dataset, pin Pin, cur Hashes) []pinProblem {
 	if err != nil {
 		return []pinProblem{{fmt.Sprintf("selection.evidence %q does not parse: %v", evidence, err), true}}
 	}
+	if r.Call != d.Call {
+		return []pinProblem{{fmt.Sprintf("selection.evidence %q measures call %q, not %q: a report is evidence only for the call it measured; point evidence at %s/latest.json or re-run kitsoki eval run %s", evidence, r.Call, d.Call, rel(reportsDir(d)), rel(d.Path)), true}}
+	}
 	if f := staleFields(r.Hashes, cur); len(f) > 0 {
 		return []pinProblem{{fmt.Sprintf("selection.evidence %q is stale: the %s changed since it was generated; re-run kitsoki eval run %s", evidence, strings.Join(f, ", "), rel(d.Path)), true}}
 	}

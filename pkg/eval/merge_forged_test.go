@@ -1,0 +1,75 @@
+package eval
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+// TestMergeRefusesForgedRecords: eval merge reads shard reports another
+// CI job wrote, so it checks that their call records are the matrix's
+// jobs, each once and in the shard that runs it. Each forgery below kept
+// the shards' call count (the only check before) and changed the
+// verdict or hid a failing call.
+func TestMergeRefusesForgedRecords(t *testing.T) {
+	v, cas := cassetteFixture(t)
+	shard := func(i int) *Report {
+		r, err := Run(context.Background(), v, RunOptions{Cassette: cas, Now: fixedNow, Shard: i, Shards: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := r.Marshal()
+		if r, err = parseReport("shard", b); err != nil {
+			t.Fatal(err)
+		}
+		r.Path = "shard-" + string(rune('0'+i)) + ".json"
+		return r
+	}
+	good := []*Report{shard(1), shard(2), shard(3)}
+	if _, err := Merge(v, good); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name, want string
+		forge      func(s []*Report)
+	}{
+		{"record moved to a candidate the matrix lacks", "candidate 99", func(s []*Report) { s[0].Calls[0].Candidate = 99 }},
+		{"record for an example the dataset lacks", `example "ghost"`, func(s []*Report) { s[0].Calls[0].Example = "ghost" }},
+		{"record for a repeat the matrix lacks", "repeat 7", func(s []*Report) { s[0].Calls[0].Repeat = 7 }},
+		{"record copied over another of the same shard", "twice", func(s []*Report) { s[0].Calls[1] = s[0].Calls[0] }},
+		{"record from another shard", "shard 2/3 runs it", func(s []*Report) { s[0].Calls[0] = s[1].Calls[0] }},
+		{"a candidate the matrix lacks, named alike in every shard", "the dataset's matrix measures", func(s []*Report) {
+			for _, r := range s {
+				r.Candidates[0].Model = "forged-model"
+			}
+		}},
+		{"calls dropped and the total zeroed", "the matrix has 36", func(s []*Report) {
+			for _, r := range s {
+				r.Run.TotalJobs = 0
+			}
+			s[2].Calls = s[2].Calls[:1]
+		}},
+	}
+	for _, c := range cases {
+		s := []*Report{shard(1), shard(2), shard(3)}
+		c.forge(s)
+		_, err := Merge(v, s)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: merge gave %v, want an error naming %q", c.name, err, c.want)
+		}
+	}
+}
+
+// TestCheckShardSize: a shard holding more call records than the matrix
+// has jobs is refused as soon as it is read.
+func TestCheckShardSize(t *testing.T) {
+	v, _ := cassetteFixture(t)
+	s := &Report{Path: "big.json", Calls: make([]CallRecord, 37)}
+	if err := CheckShardSize(v, s); err == nil || !strings.Contains(err.Error(), "big.json holds 37 calls, the matrix has 36 jobs") {
+		t.Errorf("CheckShardSize: %v", err)
+	}
+	s.Calls = s.Calls[:36]
+	if err := CheckShardSize(v, s); err != nil {
+		t.Errorf("a shard of the whole matrix: %v", err)
+	}
+}
