@@ -662,10 +662,10 @@ func readMergeInputs(args []string) ([]*flowtest.Report, []*coverage.Profile, er
 		if err != nil {
 			return nil, nil, usagef("%v", err)
 		}
-		if err := sameReport(a, data, seen); err != nil {
+		if err := flowtest.SameShardReport(a, data, seen); err != nil {
 			return nil, nil, usagef("%v", err)
 		}
-		if err := checkMergeReport(a, r, len(data)); err != nil {
+		if err := flowtest.CheckShardReport(a, r, len(data)); err != nil {
 			return nil, nil, usagef("%v", err)
 		}
 		rs = append(rs, r)

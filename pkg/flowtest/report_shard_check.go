@@ -1,11 +1,10 @@
-package cmd
+package flowtest
 
 import (
 	"crypto/sha256"
 	"fmt"
 
 	"kitsoki/internal/termsafe"
-	"kitsoki/pkg/flowtest"
 )
 
 // minMergeElementBytes is the fewest bytes a result, turn, event or
@@ -13,7 +12,7 @@ import (
 // compacted (a turn or event names every field; a failure is a sentence).
 const minMergeElementBytes = 24
 
-// checkMergeReport refuses a shard report kitsoki test --json could not
+// CheckShardReport refuses a shard report kitsoki test --json could not
 // have written: a null result or turn, counts that are not its results'
 // tally or a flow marked passed over a failed turn. Shard reports come
 // from other CI jobs: merge must not count passes that never ran.
@@ -22,7 +21,7 @@ const minMergeElementBytes = 24
 // turns, events and failures than one per minMergeElementBytes is refused,
 // since merging writes each back with every field: a report of empty {}
 // results would merge to many times its size.
-func checkMergeReport(path string, r *flowtest.Report, size int) error {
+func CheckShardReport(path string, r *Report, size int) error {
 	fix := "give the reports kitsoki test --shard i/n --json wrote, each once, unedited"
 	elems := len(r.Results)
 	for _, f := range r.Results {
@@ -66,13 +65,13 @@ func checkMergeReport(path string, r *flowtest.Report, size int) error {
 	return nil
 }
 
-// sameReport refuses a report given twice: the same bytes as one given
+// SameShardReport refuses a report given twice: the same bytes as one given
 // before (by another name or a copy) would count its fixtures twice.
 // seen maps a report's SHA-256 to the first file that held it. Shards
 // split fixtures by document and a report names only the file, so a
 // shard whose results were copied into another with other bytes is not
 // caught here; its counts must still be its results'.
-func sameReport(path string, data []byte, seen map[[32]byte]string) error {
+func SameShardReport(path string, data []byte, seen map[[32]byte]string) error {
 	sum := sha256.Sum256(data)
 	if prev, ok := seen[sum]; ok {
 		return fmt.Errorf("%s: the same report as %s: a shard was given twice; give each shard's report once", path, prev)
