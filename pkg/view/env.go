@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"maps"
 	"slices"
+	"strings"
 
 	"kitsoki/pkg/story"
 	"kitsoki/pkg/story/expr"
@@ -240,9 +241,27 @@ func (h *helpers) destination(arms []*story.Transition, owner *story.State) (des
 		if t.Target == "" || t.Target == "." {
 			return owner.Path, true, ""
 		}
-		return t.Target, true, ""
+		return destHint(owner, t.Target), true, ""
 	}
 	return "", false, hint
+}
+
+// destHint is a passing arm's target as upstream's menu shows it: resolved
+// from the state declaring the arm (../c2 and c/c2 are c.c2, @exit:done is
+// __exit__done); a template, or a path climbing above the top, as written
+// (conformance view-menu-destination).
+func destHint(owner *story.State, target string) string {
+	t := strings.TrimSpace(target)
+	switch {
+	case story.IsTemplated(t):
+		return target
+	case strings.HasPrefix(t, "@exit:"):
+		return "__exit__" + strings.TrimPrefix(t, "@exit:")
+	}
+	if p, err := story.ResolvePath(owner.Path, t); err == nil && p != "" {
+		return p
+	}
+	return target
 }
 
 // needsSlots reports whether intent declares a required slot: asked with
