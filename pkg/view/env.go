@@ -2,6 +2,7 @@ package view
 
 import (
 	"cmp"
+	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -135,7 +136,9 @@ func (h *helpers) intentStatus(intent string) string {
 // "primary", the intents an arm would take now, by priority: (highest
 // first) then name, and "blocked", those whose arms all fail, by name,
 // each holding {intent,
-// display (the name), destination_hint, primary, reason}. The intents are
+// display (the name and its required slots: menuDisplay), destination_hint,
+// primary, reason}; an intent whose required slots include an enum is
+// listed once per value (requiredSlots). The intents are
 // those with arms on the state or an ancestor (the first state with arms
 // for an intent decides, as the other helpers); hidden intents and the
 // wildcard are left out, and a state's menu: plays no part.
@@ -155,26 +158,36 @@ func (h *helpers) menu() map[string]any {
 		if in != nil && in.Hidden {
 			continue
 		}
-		entry := map[string]any{"intent": n, "display": n, "destination_hint": "", "primary": true, "reason": ""}
 		if h.par != nil {
-			primary = append(primary, entry)
+			primary = append(primary, menuEntry(n, n))
 			continue
 		}
-		if h.needsSlots(n) {
-			primary = append(primary, entry)
+		req, enum := requiredSlots(in)
+		if enum == nil {
+			entry := menuEntry(n, menuDisplay(n, req, "", ""))
+			if len(req) > 0 {
+				primary = append(primary, entry)
+			} else if h.menuArms(entry, n, in, h) {
+				primary = append(primary, entry)
+			} else {
+				blocked = append(blocked, entry)
+			}
 			continue
 		}
-		dest, ok, hint := h.destination(h.armsAt(n))
-		if ok {
-			entry["destination_hint"] = dest
-			primary = append(primary, entry)
-			continue
+		// one entry per value of the first required enum slot, its
+		// guards evaluated with that value (conformance
+		// view-menu-enum-slots)
+		for _, v := range enumValues(enum) {
+			entry := menuEntry(n, menuDisplay(n, req, enum.Name, v))
+			hv := *h
+			hv.env = maps.Clone(h.env)
+			hv.env["slots"] = map[string]any{enum.Name: v}
+			if h.menuArms(entry, n, in, &hv) {
+				primary = append(primary, entry)
+			} else {
+				blocked = append(blocked, entry)
+			}
 		}
-		if hint == "" && in != nil {
-			hint = in.Description
-		}
-		entry["primary"], entry["reason"] = false, hint
-		blocked = append(blocked, entry)
 	}
 	// primary is ordered by the intent's priority:, highest first, names
 	// breaking ties (conformance view-menu-priority); blocked stays by name.
@@ -182,6 +195,75 @@ func (h *helpers) menu() map[string]any {
 		return cmp.Compare(h.priority(b.(map[string]any)["intent"].(string)), h.priority(a.(map[string]any)["intent"].(string)))
 	})
 	return map[string]any{"primary": primary, "blocked": blocked}
+}
+
+// menuEntry is a menu entry before its arms are read: primary, no
+// destination_hint, no reason.
+func menuEntry(intent, display string) map[string]any {
+	return map[string]any{"intent": intent, "display": display, "destination_hint": "", "primary": true, "reason": ""}
+}
+
+// menuArms fills entry from the arms of intent as hv (the helpers with
+// the entry's slots) reads them, reporting whether it is primary: a
+// passing arm's destination_hint, else primary false and the first
+// failing arm's guard_hint or the intent's description as reason.
+func (h *helpers) menuArms(entry map[string]any, intent string, in *story.Intent, hv *helpers) bool {
+	dest, ok, hint := hv.destination(h.armsAt(intent))
+	if ok {
+		entry["destination_hint"] = dest
+		return true
+	}
+	if hint == "" && in != nil {
+		hint = in.Description
+	}
+	entry["primary"], entry["reason"] = false, hint
+	return false
+}
+
+// requiredSlots lists intent's required slots by name, and the first of
+// them that is an enum with values (nil when none is), whose values the
+// menu lists one entry each.
+func requiredSlots(in *story.Intent) (req []*story.Slot, enum *story.Slot) {
+	if in == nil {
+		return nil, nil
+	}
+	for _, name := range slices.Sorted(maps.Keys(in.Slots)) {
+		sl := in.Slots[name]
+		if sl == nil || !sl.Required {
+			continue
+		}
+		req = append(req, sl)
+		if enum == nil && strings.EqualFold(sl.Type, "enum") && len(sl.Values) > 0 {
+			enum = sl
+		}
+	}
+	return req, enum
+}
+
+// menuDisplay is upstream's display of a menu entry: the intent's name,
+// then each required slot by name, as the value listed (the enum slot
+// expanded) or a <name:type> placeholder.
+func menuDisplay(intent string, req []*story.Slot, expanded, value string) string {
+	var b strings.Builder
+	b.WriteString(intent)
+	for _, sl := range req {
+		if sl.Name == expanded {
+			b.WriteString(" " + value)
+			continue
+		}
+		b.WriteString(" <" + sl.Name + ":" + sl.Type + ">")
+	}
+	return b.String()
+}
+
+// enumValues is an enum slot's values as text, sorted.
+func enumValues(sl *story.Slot) []string {
+	out := make([]string, 0, len(sl.Values))
+	for _, v := range sl.Values {
+		out = append(out, fmt.Sprint(v))
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // priority is the priority: of the intent n resolves to here (0 when
