@@ -661,6 +661,12 @@ func (r *runner) renderView(ctx context.Context, slots map[string]any) string {
 	v, err := r.restingView(ctx, slots, turnSlots)
 	empty := v == "" && err == nil // a failed render is not an empty one
 	said := r.t.narration()
+	if r.t.capView != "" && r.t.first == nil && r.t.emitSay >= 0 && r.t.saidAtRedirect > r.t.emitSay && r.t.saidAtRedirect <= len(r.t.said) {
+		// a post-bind chain cut by the depth cap: the hops of its
+		// redirects said nothing upstream shows (conformance
+		// cap-chain-say)
+		said = r.t.said[r.t.emitSay:r.t.saidAtRedirect]
+	}
 	if empty && r.t.rerender && !r.t.dropSay && r.t.emitSay < 0 {
 		// a failure alone re-rendered an empty view: the narration
 		// stays (conformance mutate-say-infra-error)

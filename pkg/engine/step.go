@@ -107,6 +107,9 @@ func (r *runner) settleEmits(ctx context.Context, st *step, c *redirectChain) (d
 func (r *runner) takeRedirect(ctx context.Context, rd *redirect, st *step, c *redirectChain) (done bool, err error) {
 	r.reach(ReachOnError, rd.e.onErrorPos)
 	c.hops++
+	if r.t.saidAtRedirect < 0 {
+		r.t.saidAtRedirect = len(r.t.said)
+	}
 	if c.hops > maxOnErrorDepth+1 {
 		// the first redirect is depth 0: the sixth (depth 5) is refused
 		// (story-runtime §2.4: the redirect is refused, the session

@@ -19,6 +19,10 @@ type turn struct {
 	capView     string // after a swallowed on_error chain: the state whose view turn.end shows (§2.4)
 	capAt       *State // that state, where upstream's post-bind pass then runs (nil: none runs)
 	swallowed   bool   // an on_error chain was swallowed this turn (swallowed.go)
+	// saidAtRedirect is len(said) when the turn's first on_error redirect
+	// was taken (-1: none yet): what a chain cut by the depth cap shows
+	// of the narration (conformance cap-chain-say)
+	saidAtRedirect int
 	// first is the turn's view as upstream first rendered it, before its
 	// calls were dispatched, kept from the first failing call of a batch
 	// that had bound nothing (redirectview.go)
@@ -97,7 +101,7 @@ type turn struct {
 }
 
 func newTurn() turn {
-	return turn{emitSay: -1}
+	return turn{emitSay: -1, saidAtRedirect: -1}
 }
 
 // acceptedName is the name machine.intent_accepted records: the typed
