@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"math"
 	"reflect"
 	"strings"
 )
@@ -115,17 +116,29 @@ func (r *runner) replayInto(w World) {
 		v = jsonNumbers(v)
 		if f, isF := v.(float64); isF {
 			switch {
-			case r.declaredInt(k) && f >= -(1<<63) && f < 1<<63:
+			case r.declaredInt(k):
 				// a type: int key holding a fraction replays cut toward
-				// zero (2.5 → 2, -0.5 → 0), as upstream; past int64 it
-				// stays (conformance replay-int-fraction)
-				v = int64(f)
+				// zero (2.5 → 2, -0.5 → 0), as upstream (conformance
+				// replay-int-fraction); past int64 it is the minimum
+				// int64, as upstream's conversion gives on amd64
+				// (conformance replay-int-overflow)
+				v = int64Like(f)
 			case how == "increment" && f == float64(int64(f)):
 				v = int64(f) // an increment replays as current as int64 + delta
 			}
 		}
 		w[k] = v
 	}
+}
+
+// int64Like is Go's float64 to int64 conversion as amd64 does it: cut
+// toward zero, and the minimum int64 for a value past the int64 range
+// (other platforms saturate, so the range is checked here).
+func int64Like(f float64) int64 {
+	if f >= -(1<<63) && f < 1<<63 {
+		return int64(f)
+	}
+	return math.MinInt64
 }
 
 // declaredInt reports whether the story declares world key k type: int.

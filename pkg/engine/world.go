@@ -318,15 +318,15 @@ func (r *runner) coerceSet(key string, v any) (mem, rec any, coerced bool) {
 func incrementBase(v any) int {
 	switch t := v.(type) {
 	case float64:
-		return int(t)
+		return int(int64Like(t))
 	case float32:
-		return int(t)
+		return int(int64Like(float64(t)))
 	case json.Number:
 		if n, err := t.Int64(); err == nil {
 			return int(n)
 		}
 		f, _ := t.Float64()
-		return int(f)
+		return int(int64Like(f))
 	case string, bool:
 		return 0
 	}
