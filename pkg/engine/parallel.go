@@ -91,6 +91,7 @@ func (p *parConf) leafIn(reg *State) *State {
 // (crossRegion).
 func (p *parConf) replace(old, leaf *State) {
 	p.label = ""
+	p.leaves = slices.DeleteFunc(p.leaves, func(l *State) bool { return l != old && !p.inRegion(l) })
 	for i, l := range p.leaves {
 		if l == old {
 			place := p.placeOf(old)
@@ -108,12 +109,23 @@ func (p *parConf) replace(old, leaf *State) {
 	}
 }
 
+// inRegion reports whether l lies in one of the root's regions: a flow
+// start may name a leaf that does not (outsideLeaf), which leaves the
+// configuration at its first change, as upstream re-encodes it region by
+// region (conformance par-start-unknown-region).
+func (p *parConf) inRegion(l *State) bool {
+	return slices.Contains(p.root.Children, p.regionOf(l))
+}
+
 // set makes leaf the active leaf of its region.
 func (p *parConf) set(leaf *State) {
 	p.label = ""
 	reg := p.regionOf(leaf)
 	out := p.leaves[:0]
 	for _, l := range p.leaves {
+		if !p.inRegion(l) {
+			continue
+		}
 		if p.regionOf(l) != reg {
 			out = append(out, l)
 		} else {
@@ -137,7 +149,9 @@ func sortByPath(leaves []*State) {
 func (p *parConf) decoded() []*State {
 	d := &parConf{root: p.root}
 	for _, l := range p.leaves {
-		d.set(l)
+		if d.inRegion(l) {
+			d.set(l)
+		}
 	}
 	return d.leaves
 }

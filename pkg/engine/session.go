@@ -319,16 +319,26 @@ func (r *runner) placeAt(spec string) error {
 			return fmt.Errorf("start state %q: %q is not a parallel state", spec, root)
 		}
 		pc := &parConf{root: p}
+		var strays []*State
 		for _, l := range strings.Split(leaves, "|") {
 			st := r.m.States[strings.TrimSpace(l)]
 			if st == nil && r.so.StartFlat {
 				st = r.unknownLeaf(strings.TrimSpace(l), p) // unknownstart.go
+				if st == nil && strings.TrimSpace(l) != "" {
+					st = outsideLeaf(strings.TrimSpace(l), p)
+				}
 			}
 			if st == nil || !st.within(p) {
 				return fmt.Errorf("start state %q: %q is not a state inside %q", spec, l, root)
 			}
+			if !pc.inRegion(st) {
+				strays = append(strays, st) // kept until the first move
+				continue
+			}
 			pc.set(st)
 		}
+		pc.leaves = append(pc.leaves, strays...)
+		sortByPath(pc.leaves)
 		if len(pc.leaves) == 0 {
 			return fmt.Errorf("start state %q names no leaf of %q", spec, root)
 		}

@@ -16,8 +16,8 @@ import "strings"
 // unknownLeaf is the resting state for path: a chain of states of its own
 // up every unknown dotted prefix to the deepest known one, whose exits
 // upstream writes too (c.x.y leaves c.x.y, c.x, then c); nil when no
-// proper prefix names a state, or the one found is not within the
-// parallel root within (when set).
+// proper prefix names a state, or the one found is neither the parallel
+// root within (when set) nor inside it.
 func (r *runner) unknownLeaf(path string, within *State) *State {
 	var unknown []string // path and its unknown prefixes, deepest first
 	for p := path; ; {
@@ -31,7 +31,7 @@ func (r *runner) unknownLeaf(path string, within *State) *State {
 		if known == nil {
 			continue
 		}
-		if within != nil && !known.within(within) {
+		if within != nil && known != within && !known.within(within) {
 			return nil
 		}
 		for j := len(unknown) - 1; j >= 0; j-- {
@@ -40,6 +40,15 @@ func (r *runner) unknownLeaf(path string, within *State) *State {
 		}
 		return known
 	}
+}
+
+// outsideLeaf is an entry of a parallel start (p#...|x) that names no
+// state inside p and lies under none (idle.x, or a name no state has):
+// upstream's rig keeps it in the path, where it handles nothing, until the
+// machine moves (conformance par-start-unknown-region). It rests as a
+// region of its own.
+func outsideLeaf(path string, p *State) *State {
+	return &State{Path: path, Name: path[strings.LastIndexByte(path, '.')+1:], Parent: p}
 }
 
 // viewPath is the path whose view shows while the machine rests on an

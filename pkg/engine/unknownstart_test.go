@@ -80,11 +80,30 @@ func TestStartUnderKnownParallel(t *testing.T) {
 	}
 }
 
+// An entry in no region of the root (p.zz, idle.x) stays in the path until
+// the machine first moves, then leaves it (conformance
+// par-start-unknown-region).
+func TestStartParallelStrayDropped(t *testing.T) {
+	m := compileSource(t, "app.yaml", unknownStartSrc, CompileOptions{})
+	s, err := Start(t.Context(), m, SessionOptions{StartState: "p#p.zz|p.ra.a1|idle.x", StartFlat: true, MachineOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if got := s.State(); got != "p#idle.x|p.ra.a1|p.zz" {
+		t.Errorf("start state %q, want the sorted path with both strays", got)
+	}
+	fire(t, s, "go")
+	if got := s.State(); got != "p#p.ra.a2" {
+		t.Fatalf("state %q, want p#p.ra.a2", got)
+	}
+}
+
 // Outside the flow rig (no StartFlat), and with no known prefix, the
-// start is refused with the path named.
+// start is refused with the path named (a parallel form too).
 func TestStartUnknownRefused(t *testing.T) {
 	m := compileSource(t, "app.yaml", unknownStartSrc, CompileOptions{})
-	for _, so := range []SessionOptions{{StartState: "c.c9"}, {StartState: "x.y", StartFlat: true}, {StartState: "p#p.zz|p.rb.b1", StartFlat: true}} {
+	for _, so := range []SessionOptions{{StartState: "c.c9"}, {StartState: "x.y", StartFlat: true}, {StartState: "p#p.zz|p.rb.b1"}} {
 		s, err := Start(t.Context(), m, so)
 		if s != nil {
 			s.Close()
