@@ -324,7 +324,8 @@ func (r *runner) placeAt(spec string) error {
 			st := r.m.States[strings.TrimSpace(l)]
 			if st == nil && r.so.StartFlat {
 				st = r.unknownLeaf(strings.TrimSpace(l), p) // unknownstart.go
-				if st == nil && strings.TrimSpace(l) != "" {
+				if st == nil && strings.TrimSpace(leaves) != "" {
+					// in no region, an empty entry (p#a|) too
 					st = outsideLeaf(strings.TrimSpace(l), p)
 				}
 			}
