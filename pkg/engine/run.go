@@ -717,6 +717,11 @@ func (r *runner) restingView(ctx context.Context, slots, turnSlots map[string]an
 		// that had bound something first re-renders the resting state,
 		// as any redirect.
 		return r.renderFirst(ctx, turnSlots), nil
+	case r.t.capView != "" && r.t.capView != r.statePath() && r.t.emitSay >= 0:
+		// a chain the cap cut in the post-bind pass: upstream's machine
+		// stays at the state the pass had moved it to, whose view shows
+		// (conformance cap-postbind-origin-view)
+		return r.renderAt(ctx, r.t.capView, r.world.Snapshot(), slots, false)
 	case r.exit != "":
 		// an exit shows no view of its own: a post-bind pass that
 		// reached it keeps the render from before the pass, as any

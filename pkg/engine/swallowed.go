@@ -28,15 +28,20 @@ func (r *runner) swallowedPostBind(ctx context.Context) error {
 	}
 	cur, par, ended, outcome, exit := r.cur, r.par, r.ended, r.outcome, r.exit
 	redirectErr, n := r.t.redirectErr, len(r.t.events)
+	capView := r.t.capView
 	r.cur, r.par, r.ended, r.outcome, r.exit = at, nil, false, "", ""
 	r.t.redirectErr = ""
+	r.t.capView, r.t.capAt = "", nil
 	if err := r.postBind(ctx); err != nil {
 		return err
 	}
+	if r.t.capView != "" {
+		return nil // the pass's own chain was swallowed: its origin shows
+	}
 	if slices.ContainsFunc(r.t.events[n:], func(e Event) bool { return e.Kind == KindStateEntered }) {
-		r.t.capView, r.t.capAt = "", nil
 		return nil
 	}
+	r.t.capView, r.t.capAt = capView, at
 	r.cur, r.par, r.ended, r.outcome, r.exit = cur, par, ended, outcome, exit
 	r.t.redirectErr = redirectErr
 	return nil
