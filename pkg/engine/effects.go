@@ -115,7 +115,10 @@ func (r *runner) applySet(e *Effect, env map[string]any) error {
 	}
 	vals := make([]assign, len(e.Set))
 	for i, kv := range e.Set {
-		v, err := kv.Value.render(env)
+		v, world, err := kv.Value.renderWorld(env)
+		if world && err == nil {
+			err = &nonFiniteError{world: true}
+		}
 		var nf *nonFiniteError
 		lost := errors.As(err, &nf) && !r.so.Strict
 		if lost {

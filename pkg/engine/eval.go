@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -89,37 +90,86 @@ func hasTemplate(v any) bool {
 }
 
 func (v *valueTmpl) render(env expr.Env) (any, error) {
+	out, _, err := v.renderWorld(env)
+	return out, err
+}
+
+// renderWorld is render, also reporting whether the value held the live
+// world itself (`{{ world }}`): a copy is returned, but a set: storing it
+// makes upstream's log unable to encode the world (a cycle), and the value
+// is lost on the next turn (applySet, lostSet; conformance
+// values-world-root-set).
+func (v *valueTmpl) renderWorld(env expr.Env) (any, bool, error) {
 	switch {
 	case v == nil:
-		return nil, nil
+		return nil, false, nil
 	case v.tmpl != nil:
 		out, err := v.tmpl.Render(env)
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
+		var holds bool
 		switch out.(type) {
 		case map[string]any, []any:
-			// `{{ world }}` is the live world: a set storing it in
-			// itself would make a cycle.
+			holds = holdsMap(out, env["world"], 0)
 			out = jsonvalue.CopyMap(map[string]any{"v": out})["v"]
 		}
-		return out, finite(out)
+		return out, holds, finite(out)
 	case v.tree != nil:
 		out, err := v.tree.Render(env)
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
-		return normalizeFresh(out), finite(out)
+		// a leaf may be a map or list of the live world (`{{ world }}`,
+		// `{{ world.ide }}`): the value shares nothing with it
+		holds := holdsMap(out, env["world"], 0)
+		out = jsonvalue.CopyMap(map[string]any{"v": normalizeFresh(out)})["v"]
+		return out, holds, finite(out)
 	}
-	return jsonvalue.Normalize(v.lit), nil
+	return jsonvalue.Normalize(v.lit), false, nil
 }
 
-// nonFiniteError is finite's refusal; a set: outside --strict keeps the
+// nonFiniteError is finite's refusal, or a set: value holding the live
+// world itself (world: `{{ world }}`), which upstream's log cannot encode
+// either (a cycle once stored in it); a set: outside --strict keeps the
 // value for the turn instead (lostSet).
-type nonFiniteError struct{ v float64 }
+type nonFiniteError struct {
+	v     float64
+	world bool
+}
 
 func (e *nonFiniteError) Error() string {
+	if e.world {
+		return "the value holds the whole world (`{{ world }}`), which no JSON value can hold once stored in it; set the keys you need (world.K) instead"
+	}
 	return fmt.Sprintf("the value is %v, which no JSON value can hold (a division by zero?); guard the expression", e.v)
+}
+
+// holdsMap reports whether v is, or holds within a few levels, the map m
+// itself (the same map, not an equal one).
+func holdsMap(v, m any, depth int) bool {
+	mv := reflect.ValueOf(m)
+	if depth > 8 || mv.Kind() != reflect.Map {
+		return false
+	}
+	switch t := v.(type) {
+	case map[string]any:
+		if reflect.ValueOf(t).UnsafePointer() == mv.UnsafePointer() {
+			return true
+		}
+		for _, x := range t {
+			if holdsMap(x, m, depth+1) {
+				return true
+			}
+		}
+	case []any:
+		for _, x := range t {
+			if holdsMap(x, m, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // finite refuses a rendered value holding an infinite or NaN number (`{{
