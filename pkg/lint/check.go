@@ -107,6 +107,7 @@ func passes() []pass {
 		{rulePrebindView, checkPrebindView},
 		{ruleDeadArm, checkDeadArms},
 		{ruleWorldDefault, checkWorldDefaults},
+		{ruleWorldKey, checkWorldKeys},
 		{ruleDanglingName, checkDanglingNames},
 		{ruleHostRunInts, checkHostRunInts},
 		{ruleBareName, checkBareNames},

@@ -1,0 +1,130 @@
+package lint
+
+import (
+	"strings"
+
+	"kitsoki/pkg/diag"
+	"kitsoki/pkg/story"
+)
+
+var ruleWorldKey = &Rule{ID: "world-key", Severity: diag.Warning, LintOnly: true,
+	Summary: "a world.K read (a guard, a {{ }} value, a pongo2 view, say:, footer:, target or initial:) of a key nothing gives a value: not declared under world: (the story's, an importer's, a lifted <alias>__K), not written anywhere in the import tree (set:, increment:, bind:, world_in:, an import exit's set:, phase templates included), not injected by the engine (last_error, host_error, write_mode_scope, session_id, ide, turn_cost_usd, session_cost_usd, last_job_id, last_job_status, last_job_result) and not given by the story's flow fixtures (initial_world: or world_override: of flows/*.yaml): both engines read it as nil. Not checked: world[x], prompt and view files, Starlark scripts, reads inside phase templates, a template that binds the name world, a story that writes a key named by a {{ }} template, and a story declaring exits: loaded on its own (it is checked as its importers' child)",
+	Example: "world: {count: {type: int, default: 0}}\n... when: \"world.coutn > 3\""}
+
+// injectedWorld are the world keys the engine gives a value without a
+// declaration: the reserved keys (seeded or set by on_error), the cost
+// keys seeded at session start, the per-load ide and session_id, and the
+// last_job_* keys of a background job (on_complete). Each was probed on
+// the existing engine (pkg/lint/testdata/world-key/injected).
+var injectedWorld = []string{
+	"last_error", "host_error", "write_mode_scope", "session_id", "ide",
+	"turn_cost_usd", "session_cost_usd",
+	"last_job_id", "last_job_status", "last_job_result",
+}
+
+// worldRead is one world.K read: the key, the scalar it is read in and
+// that scalar's position, and the place that holds it for the message.
+type worldRead struct {
+	key   string
+	src   string
+	pos   story.Pos
+	where func() string
+}
+
+// checkWorldKeys warns at a world.K read of a key nothing gives a value
+// (ruleWorldKey). Reads inside phase templates and phases: entries (whose
+// {placeholders} are substituted later) are not checked; their writes
+// count. A story that declares exits: is checked only as an importer's
+// child, where its importers' keys are known.
+func checkWorldKeys(c *checker) {
+	if c.expanded {
+		return // the unexpanded check saw the same reads
+	}
+	if !c.st.Imported() && len(c.st.Exits) > 0 {
+		// a child story (it declares exits:) loaded on its own: it may
+		// read its importers' keys, and is checked in their context
+		return
+	}
+	wk := &worldKeyCheck{c: c}
+	wk.collect()
+	if len(wk.reads) == 0 {
+		return
+	}
+	known, names, ok := knownWorld(c.st)
+	if !ok {
+		return
+	}
+	var fixtures map[string]bool // read once, when a read is unknown
+	for _, r := range wk.reads {
+		if known.has(r.key) || lifted(c.st, "world", r.key) || importerHas(c.st, "world", r.key) {
+			continue
+		}
+		if fixtures == nil {
+			fixtures = fixtureWorld(c.st)
+		}
+		if fixtures[r.key] {
+			continue
+		}
+		c.rep.Warnf(readPos(c, r), ruleWorldKey, "%s reads world.%s, but nothing gives that key a value (it is not declared under world:, written by a set:, increment: or bind:, injected by the engine or set by a flow fixture): it reads as nil%s",
+			r.where(), r.key, c.didYouMean(r.key, names))
+	}
+}
+
+// readPos is the position of the read's first world.K inside its scalar,
+// or the scalar's when it cannot be placed.
+func readPos(c *checker, r worldRead) story.Pos {
+	off := keyOffset(r.src, r.key)
+	if off < 0 {
+		return r.pos
+	}
+	line, col := 1, 1
+	for _, ch := range r.src[:off] {
+		if ch == '\n' {
+			line, col = line+1, 1
+		} else {
+			col++
+		}
+	}
+	return c.src.valuePos(r.pos, r.src, line, col)
+}
+
+// keyOffset is the byte offset of the first `world.<key>` (or
+// `world?.<key>`, `world["<key>"]`, `world['<key>']`) in src that is
+// neither inside a longer name nor followed by more of one, -1 when none.
+func keyOffset(src, key string) int {
+	best := -1
+	for _, form := range []string{"world." + key, "world?." + key, `world["` + key + `"]`, `world['` + key + `']`} {
+		for from := 0; ; {
+			i := strings.Index(src[from:], form)
+			if i < 0 {
+				break
+			}
+			i += from
+			end := i + len(form)
+			if (i == 0 || !identByte(src[i-1]) && src[i-1] != '.') && (end == len(src) || !identByte(src[end])) {
+				if best < 0 || i < best {
+					best = i
+				}
+				break
+			}
+			from = i + 1
+		}
+	}
+	return best
+}
+
+func identByte(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
+}
+
+// fixtureWorld is the keys the flow fixtures of st and of each importer
+// give a value (story.FixtureWorldKeys).
+func fixtureWorld(st *story.Story) map[string]bool {
+	out := map[string]bool{}
+	for s := st; s != nil; s = s.Importer() {
+		for _, k := range s.FixtureWorldKeys() {
+			out[k] = true
+		}
+	}
+	return out
+}

@@ -1,0 +1,145 @@
+package lint
+
+import (
+	"path"
+	"slices"
+	"strings"
+
+	"kitsoki/pkg/story"
+)
+
+// worldKeys is the set of world keys a story's tree gives a value, with
+// the glob patterns of those a phase template writes under a {param}
+// placeholder (cycle__{id} reads as cycle__*).
+type worldKeys struct {
+	names    map[string]bool
+	patterns []string
+}
+
+func (k *worldKeys) has(key string) bool {
+	if k.names[key] {
+		return true
+	}
+	return slices.ContainsFunc(k.patterns, func(p string) bool { ok, _ := path.Match(p, key); return ok })
+}
+
+// add records a written key: a dotted path writes its first segment; a
+// key holding a phase template's {param} or {{ tpl.x }} placeholder
+// becomes a pattern. It reports false
+// for a key whose name is a {{ }} template: any key may be written.
+func (k *worldKeys) add(key string) bool {
+	holes := story.PhaseParamRe.ReplaceAllString(story.PhaseRefRe.ReplaceAllString(key, "\x00"), "\x00")
+	if strings.Contains(holes, "{{") || strings.Contains(holes, "{%") {
+		return false
+	}
+	if holes != key {
+		holes, _, _ = strings.Cut(holes, ".")
+		k.patterns = append(k.patterns, globQuote(holes, "\x00"))
+		return true
+	}
+	key, _, _ = strings.Cut(key, ".")
+	k.names[key] = true
+	return true
+}
+
+// globQuote escapes the glob metacharacters of s and turns each hole into
+// a *.
+func globQuote(s, hole string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case string(r) == hole:
+			b.WriteByte('*')
+		case r == '*' || r == '?' || r == '[' || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// knownWorld returns the world keys a read in st may name without a
+// warning: st's declared keys and those the engine injects, and every key
+// declared or written anywhere in st's import tree (an undeclared key a
+// child writes stays bare after the fold, in its importer's world; a
+// child's world_in and exit set: keys are written by the fold). names are
+// the candidates of a did-you-mean. ok is false when a story of the tree
+// writes a key whose name is a {{ }} template: then no read can be told
+// unknown.
+func knownWorld(st *story.Story) (known *worldKeys, names []string, ok bool) {
+	known = &worldKeys{names: map[string]bool{}}
+	for _, k := range injectedWorld {
+		known.names[k] = true
+	}
+	top := st
+	for top.Importer() != nil {
+		top = top.Importer()
+	}
+	for _, s := range append([]*story.Story{top}, top.Children()...) {
+		if !storyWrites(s, known) {
+			return nil, nil, false
+		}
+	}
+	for _, v := range st.World {
+		names = append(names, v.Name)
+	}
+	for k := range known.names {
+		if st.Var(k) == nil {
+			names = append(names, k)
+		}
+	}
+	slices.Sort(names[len(st.World):])
+	return known, names, true
+}
+
+// storyWrites adds to known the keys st declares and writes; false when a
+// written key's name is a {{ }} template.
+func storyWrites(st *story.Story, known *worldKeys) bool {
+	for _, v := range st.World {
+		known.names[v.Name] = true
+	}
+	ok := true
+	add := func(key string) { ok = known.add(key) && ok }
+	var w story.EffectWalk
+	var states []*story.State
+	states = append(states, st.AllStates()...)
+	for _, n := range sortedMapKeys(st.PhaseTemplates) {
+		states = append(states, story.Flatten(st.PhaseTemplates[n].States)...)
+	}
+	visit := func(p *story.EffectPlace) {
+		e := p.Effect
+		for _, kv := range e.Set {
+			add(kv.Key)
+		}
+		for _, kv := range e.Increment() {
+			add(kv.Key)
+		}
+		for _, kv := range e.Bind() {
+			add(kv.Key)
+		}
+	}
+	for p := range w.States(states...) {
+		visit(p)
+	}
+	for p := range w.Phases(st.Phases) {
+		visit(p)
+	}
+	for p := range w.Proposals(st.Proposals) {
+		visit(p)
+	}
+	for _, alias := range st.ImportOrder {
+		im := st.Imports[alias]
+		for _, kv := range im.WorldIn {
+			add(kv.Key)
+			add(alias + "__" + kv.Key)
+		}
+		for _, en := range sortedMapKeys(im.Exits) {
+			for _, kv := range im.Exits[en].Set {
+				add(kv.Key)
+			}
+		}
+	}
+	return ok
+}
