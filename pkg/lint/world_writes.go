@@ -5,15 +5,19 @@ import (
 	"slices"
 	"strings"
 
+	"kitsoki/pkg/phases"
 	"kitsoki/pkg/story"
 )
 
 // worldKeys is the set of world keys a story's tree gives a value, with
 // the glob patterns of those a phase template writes under a {param}
-// placeholder (cycle__{id} reads as cycle__*).
+// placeholder (cycle__{id} reads as cycle__*) when its phases: do not
+// expand.
 type worldKeys struct {
 	names    map[string]bool
 	patterns []string
+	// expanded: the story being added is a phases: expansion
+	expanded bool
 }
 
 func (k *worldKeys) has(key string) bool {
@@ -28,6 +32,16 @@ func (k *worldKeys) has(key string) bool {
 // becomes a pattern. It reports false
 // for a key whose name is a {{ }} template: any key may be written.
 func (k *worldKeys) add(key string) bool {
+	if k.expanded {
+		// a phases: expansion substituted {{ tpl.x }}; a {param} outside a
+		// state's name stays as written, so the key is literal
+		if strings.Contains(key, "{{") || strings.Contains(key, "{%") {
+			return false
+		}
+		key, _, _ = strings.Cut(key, ".")
+		k.names[key] = true
+		return true
+	}
 	holes := story.PhaseParamRe.ReplaceAllString(story.PhaseRefRe.ReplaceAllString(key, "\x00"), "\x00")
 	if strings.Contains(holes, "{{") || strings.Contains(holes, "{%") {
 		return false
@@ -94,6 +108,19 @@ func knownWorld(st *story.Story) (known *worldKeys, names []string, ok bool) {
 	return known, names, true
 }
 
+// expandedStory is st with its phases: expanded (phases.Expanded), nil
+// when st has none or they do not expand (rule phases reports why).
+func expandedStory(st *story.Story) *story.Story {
+	if st.Phases == nil {
+		return nil
+	}
+	exp, _, err := phases.Expanded(st)
+	if err != nil {
+		return nil
+	}
+	return exp
+}
+
 // storyWrites adds to known the keys st declares and writes; false when a
 // written key's name is a {{ }} template.
 func storyWrites(st *story.Story, known *worldKeys) bool {
@@ -104,9 +131,16 @@ func storyWrites(st *story.Story, known *worldKeys) bool {
 	add := func(key string) { ok = known.add(key) && ok }
 	var w story.EffectWalk
 	var states []*story.State
-	states = append(states, st.AllStates()...)
-	for _, n := range sortedMapKeys(st.PhaseTemplates) {
-		states = append(states, story.Flatten(st.PhaseTemplates[n].States)...)
+	if exp := expandedStory(st); exp != nil {
+		// the states phases: generates, placeholders substituted
+		states = exp.AllStates()
+		known.expanded = true
+		defer func() { known.expanded = false }()
+	} else {
+		states = st.AllStates()
+		for _, n := range sortedMapKeys(st.PhaseTemplates) {
+			states = append(states, story.Flatten(st.PhaseTemplates[n].States)...)
+		}
 	}
 	visit := func(p *story.EffectPlace) {
 		e := p.Effect
