@@ -16,6 +16,9 @@ type checker struct {
 	opts story.Options
 	src  *sources
 	cc   map[compileKey]error
+	// built holds the programs and templates cc's compiles built
+	// (compile_cache.go).
+	built map[compileKey]interface{ WorldKeys() []string }
 	// sites caches the effect walk: every rule visits the same list.
 	sites []effSite
 	// files caches existingFile: several rules resolve the same prompt

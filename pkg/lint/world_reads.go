@@ -179,17 +179,18 @@ func (wk *worldKeyCheck) sourceKeys(kind compileKind, src string) ([]string, boo
 	var keys []string
 	ok := false
 	switch kind {
-	case compiledGuard:
-		if p, err := expr.CompileGuard(src); err == nil {
-			keys, ok = p.WorldKeys(), true
+	case compiledGuard, compiledExpr, compiledTemplate:
+		var err error
+		switch kind {
+		case compiledGuard:
+			err = wk.c.compileGuard(src)
+		case compiledExpr:
+			err = wk.c.compileExpr(src)
+		default:
+			err = wk.c.compileTemplate(src)
 		}
-	case compiledExpr:
-		if p, err := expr.CompileExpr(src); err == nil {
-			keys, ok = p.WorldKeys(), true
-		}
-	case compiledTemplate:
-		if t, err := expr.CompileTemplate(src); err == nil {
-			keys, ok = t.WorldKeys(), true
+		if b := wk.c.built[k]; err == nil && b != nil {
+			keys, ok = b.WorldKeys(), true
 		}
 	case compiledPongo:
 		if err := wk.c.compiled(compiledPongo, src, func(s string) error { _, err := expr.CompilePongo(s); return err }); err == nil {
