@@ -8,7 +8,7 @@ import (
 )
 
 var ruleWorldKey = &Rule{ID: "world-key", Severity: diag.Warning, LintOnly: true,
-	Summary: "a world.K read (a guard, a {{ }} value, a pongo2 view, say:, footer:, target or initial:) of a key nothing gives a value: not declared under world: (the story's, an importer's, a lifted <alias>__K), not written anywhere in the import tree (set:, increment:, bind:, world_in:, an import exit's set:, phase templates included), not injected by the engine (last_error, host_error, write_mode_scope, session_id, ide, turn_cost_usd, session_cost_usd, last_job_id, last_job_status, last_job_result) and not given by the story's flow fixtures (initial_world: or world_override: of flows/*.yaml): both engines read it as nil. Not checked: world[x], prompt and view files, Starlark scripts, reads inside phase templates, a template that binds the name world, a story that writes a key named by a {{ }} template, and a story declaring exits: loaded on its own (it is checked as its importers' child)",
+	Summary: "a world.K read (a guard, a {{ }} value, a pongo2 view, say:, footer:, target or initial:, a views/ layout or template_file:, an agent call's prompt file) of a key nothing gives a value: not declared under world: (the story's, an importer's, a lifted <alias>__K), not written anywhere in the import tree (set:, increment:, bind:, world_in:, an import exit's set:, phase templates included), not injected by the engine (last_error, host_error, write_mode_scope, session_id, ide, turn_cost_usd, session_cost_usd, last_job_id, last_job_status, last_job_result) and not given by the story's flow fixtures (initial_world: or world_override: of flows/*.yaml): both engines read it as nil. Not checked: world[x], Starlark scripts, files a template includes, reads inside phase templates, a template that binds the name world, a story that writes a key named by a {{ }} template, and a story declaring exits: loaded on its own (it is checked as its importers' child)",
 	Example: "world: {count: {type: int, default: 0}}\n... when: \"world.coutn > 3\""}
 
 // injectedWorld are the world keys the engine gives a value without a
@@ -74,17 +74,10 @@ func checkWorldKeys(c *checker) {
 // or the scalar's when it cannot be placed.
 func readPos(c *checker, r worldRead) story.Pos {
 	off := keyOffset(r.src, r.key)
-	if off < 0 {
-		return r.pos
+	if r.src == "" || off < 0 {
+		return r.pos // a file's read is placed already
 	}
-	line, col := 1, 1
-	for _, ch := range r.src[:off] {
-		if ch == '\n' {
-			line, col = line+1, 1
-		} else {
-			col++
-		}
-	}
+	line, col := lineCol(r.src, off)
 	return c.src.valuePos(r.pos, r.src, line, col)
 }
 

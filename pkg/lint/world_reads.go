@@ -20,7 +20,7 @@ type worldKeyCheck struct {
 }
 
 // collect lists the reads of the story's own states, effects, views,
-// intents and app context; phase templates and phases: entries are left
+// intents, app context and the template files they name; phase templates and phases: entries are left
 // out (their placeholders are not substituted yet).
 func (wk *worldKeyCheck) collect() {
 	c := wk.c
@@ -53,6 +53,7 @@ func (wk *worldKeyCheck) collect() {
 			}
 		}
 	}
+	wk.files()
 }
 
 // state lists the reads of a state's initial:, footer, timeout target
