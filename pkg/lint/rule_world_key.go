@@ -50,7 +50,7 @@ func checkWorldKeys(c *checker) {
 	if len(wk.reads) == 0 {
 		return
 	}
-	known, names, ok := knownWorld(c.st)
+	known, names, ok := knownWorld(c)
 	if !ok {
 		return
 	}

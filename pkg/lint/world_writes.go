@@ -18,6 +18,8 @@ type worldKeys struct {
 	patterns []string
 	// expanded: the story being added is a phases: expansion
 	expanded bool
+	// dynamic: a key is written whose name is a {{ }} template
+	dynamic bool
 }
 
 func (k *worldKeys) has(key string) bool {
@@ -74,28 +76,23 @@ func globQuote(s, hole string) string {
 	return b.String()
 }
 
-// knownWorld returns the world keys a read in st may name without a
-// warning: st's declared keys and those the engine injects, and every key
-// declared or written anywhere in st's import tree (an undeclared key a
-// child writes stays bare after the fold, in its importer's world; a
-// child's world_in and exit set: keys are written by the fold). names are
-// the candidates of a did-you-mean. ok is false when a story of the tree
-// writes a key whose name is a {{ }} template: then no read can be told
-// unknown.
-func knownWorld(st *story.Story) (known *worldKeys, names []string, ok bool) {
-	known = &worldKeys{names: map[string]bool{}}
-	for _, k := range injectedWorld {
-		known.names[k] = true
+// knownWorld returns the world keys a read in c's story may name without
+// a warning: the keys the engine injects, and every key declared or
+// written anywhere in the load's import tree (an undeclared key a child
+// writes stays bare after the fold, in its importer's world; a child's
+// world_in and exit set: keys are written by the fold), worked out once
+// per load. names are the candidates of a did-you-mean: the story's own
+// declared keys first. ok is false when a story of the tree writes a key
+// whose name is a {{ }} template: then no read can be told unknown.
+func knownWorld(c *checker) (known *worldKeys, names []string, ok bool) {
+	if c.src.world == nil {
+		c.src.world = treeWorld(c.st)
 	}
-	top := st
-	for top.Importer() != nil {
-		top = top.Importer()
+	known = c.src.world
+	if known.dynamic {
+		return nil, nil, false
 	}
-	for _, s := range append([]*story.Story{top}, top.Children()...) {
-		if !storyWrites(s, known) {
-			return nil, nil, false
-		}
-	}
+	st := c.st
 	for _, v := range st.World {
 		names = append(names, v.Name)
 	}
@@ -106,6 +103,24 @@ func knownWorld(st *story.Story) (known *worldKeys, names []string, ok bool) {
 	}
 	slices.Sort(names[len(st.World):])
 	return known, names, true
+}
+
+// treeWorld is the keys of knownWorld for the import tree st belongs to.
+func treeWorld(st *story.Story) *worldKeys {
+	known := &worldKeys{names: map[string]bool{}}
+	for _, k := range injectedWorld {
+		known.names[k] = true
+	}
+	top := st
+	for top.Importer() != nil {
+		top = top.Importer()
+	}
+	for _, s := range append([]*story.Story{top}, top.Children()...) {
+		if !storyWrites(s, known) {
+			known.dynamic = true
+		}
+	}
+	return known
 }
 
 // expandedStory is st with its phases: expanded (phases.Expanded), nil

@@ -11,16 +11,21 @@ import (
 	"kitsoki/internal/yamlnode"
 )
 
-// maxFixtureFiles bounds how many fixture files FixtureWorldKeys reads.
-const maxFixtureFiles = 1000
+// FixtureWorldKeys reads at most maxFixtureFiles files and stops once it
+// has read maxFixtureBytes in all.
+const (
+	maxFixtureFiles = 1000
+	maxFixtureBytes = 64 << 20
+)
 
 // FixtureWorldKeys returns the world keys the story's flow fixtures give a
 // value of their own (a fixture's initial_world: and each turn's
 // world_override:, which may name keys the story never declares), sorted,
 // each once. It reads the fixtures where kitsoki test finds them beside the
 // manifest: <story dir>/flows/*.yaml and <manifest minus extension>-flows/
-// *.yaml, inside the project root, each within the story file limit; a file
-// that cannot be read or parsed gives no key (the test command reports it).
+// *.yaml, inside the project root, each within the story file limit (and
+// all within maxFixtureFiles and maxFixtureBytes); a file that cannot be
+// read or parsed gives no key (the test command reports it).
 func (st *Story) FixtureWorldKeys() []string {
 	if st.Dir == "" {
 		return nil
@@ -37,11 +42,16 @@ func (st *Story) FixtureWorldKeys() []string {
 		files = files[:maxFixtureFiles]
 	}
 	var keys []string
+	read := 0
 	for _, f := range files {
+		if read >= maxFixtureBytes {
+			break
+		}
 		data, err := st.FileRoot().ReadFile(f, safefile.Story)
 		if err != nil {
 			continue
 		}
+		read += len(data)
 		var doc yaml.Node
 		if yamlnode.Unmarshal(data, &doc) != nil || len(doc.Content) == 0 {
 			continue

@@ -64,3 +64,22 @@ func TestPongoWorldKeys(t *testing.T) {
 		}
 	}
 }
+
+// FuzzPongoWorldKeys: any source, compiled or not, is scanned without a
+// panic and yields only identifier keys.
+func FuzzPongoWorldKeys(f *testing.F) {
+	for _, s := range []string{`{{ world.a }}`, `{% if world.b %}{% endif %}`, `{{ "world.x`, `{% comment %}{{ world.c }}`, `{#`, `{{ world.`, `{% for world in x %}`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		keys, ok := PongoWorldKeys(src)
+		if !ok && keys != nil {
+			t.Fatalf("%q: keys %q with ok false", src, keys)
+		}
+		for _, k := range keys {
+			if k == "" || !isIdentStart(k[0]) {
+				t.Fatalf("%q: key %q is no identifier", src, k)
+			}
+		}
+	})
+}
