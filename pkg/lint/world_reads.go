@@ -124,6 +124,9 @@ func (wk *worldKeyCheck) effect(e *story.Effect, site effSite) {
 			wk.value(v, e.PosOf(k), func() string { return site.String() + " " + k })
 		}
 	}
+	if e.Invoke == "host.starlark.run" {
+		wk.starlarkReads(e)
+	}
 	if e.Say != "" {
 		wk.pongo(e.Say, e.PosOf("say"), func() string { return site.String() + " say" })
 	}
