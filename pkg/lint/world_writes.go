@@ -83,7 +83,8 @@ func globQuote(s, hole string) string {
 // world_in and exit set: keys are written by the fold), worked out once
 // per load. names are the candidates of a did-you-mean: the story's own
 // declared keys first. ok is false when a story of the tree writes a key
-// whose name is a {{ }} template: then no read can be told unknown.
+// whose name is a {{ }} template, or imports a child that could not be
+// loaded: then no read can be told unknown.
 func knownWorld(c *checker) (known *worldKeys, names []string, ok bool) {
 	if c.src.world == nil {
 		c.src.world = treeWorld(c.st)
@@ -137,7 +138,8 @@ func expandedStory(st *story.Story) *story.Story {
 }
 
 // storyWrites adds to known the keys st declares and writes; false when a
-// written key's name is a {{ }} template.
+// written key's name is a {{ }} template or an import's child could not be
+// loaded (its writes are unknown).
 func storyWrites(st *story.Story, known *worldKeys) bool {
 	for _, v := range st.World {
 		known.names[v.Name] = true
@@ -180,6 +182,11 @@ func storyWrites(st *story.Story, known *worldKeys) bool {
 	}
 	for _, alias := range st.ImportOrder {
 		im := st.Imports[alias]
+		if im.Child == nil {
+			// not loaded here (an @kitsoki/ library story, or a load
+			// error already reported): what it writes is unknown
+			ok = false
+		}
 		for _, kv := range im.WorldIn {
 			add(kv.Key)
 			add(alias + "__" + kv.Key)
