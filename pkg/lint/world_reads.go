@@ -20,7 +20,8 @@ type worldKeyCheck struct {
 }
 
 // collect lists the reads of the story's own states, effects, views,
-// intents, app context and the template files they name; phase templates and phases: entries are left
+// intents, app context, its imports' world_in: and exit set: values and
+// the template files they name; phase templates and phases: entries are left
 // out (their placeholders are not substituted yet).
 func (wk *worldKeyCheck) collect() {
 	c := wk.c
@@ -53,7 +54,25 @@ func (wk *worldKeyCheck) collect() {
 			}
 		}
 	}
+	for _, alias := range c.st.ImportOrder {
+		im := c.st.Imports[alias]
+		for _, kv := range im.WorldIn {
+			wk.rawValue(kv.Value, kv.Pos, func() string { return "imports." + alias + " world_in." + kv.Key })
+		}
+		for _, en := range sortedMapKeys(im.Exits) {
+			for _, kv := range im.Exits[en].Set {
+				wk.rawValue(kv.Value, kv.Pos, func() string { return "imports." + alias + " exits." + en + ".set." + kv.Key })
+			}
+		}
+	}
 	wk.files()
+}
+
+// rawValue records the reads of every {{ }} string in a raw value tree
+// (an import's world_in: and exit set: values, rendered in the importer's
+// world).
+func (wk *worldKeyCheck) rawValue(v any, p story.Pos, where func() string) {
+	walkStrings(v, "", func(_, s string) { wk.value(s, p, where) })
 }
 
 // state lists the reads of a state's initial:, footer, timeout target
