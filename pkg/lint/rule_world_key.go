@@ -70,8 +70,8 @@ func checkWorldKeys(c *checker) {
 	}
 }
 
-// readPos is the position of the read's first world.K inside its scalar,
-// or the scalar's when it cannot be placed.
+// readPos is the position of the key of the read's first world.K inside
+// its scalar, or the scalar's when it cannot be placed.
 func readPos(c *checker, r worldRead) story.Pos {
 	off := keyOffset(r.src, r.key)
 	if r.src == "" || off < 0 {
@@ -81,22 +81,23 @@ func readPos(c *checker, r worldRead) story.Pos {
 	return c.src.valuePos(r.pos, r.src, line, col)
 }
 
-// keyOffset is the byte offset of the first `world.<key>` (or
-// `world?.<key>`, `world["<key>"]`, `world['<key>']`) in src that is
+// keyOffset is the byte offset of the key in the first `world.<key>` (or
+// `world?.<key>`, `world["<key>"]`, `world['<key>']`) of src that is
 // neither inside a longer name nor followed by more of one, -1 when none.
 func keyOffset(src, key string) int {
 	best := -1
-	for _, form := range []string{"world." + key, "world?." + key, `world["` + key + `"]`, `world['` + key + `']`} {
+	for _, form := range [][2]string{{"world.", ""}, {"world?.", ""}, {`world["`, `"]`}, {`world['`, `']`}} {
+		text := form[0] + key + form[1]
 		for from := 0; ; {
-			i := strings.Index(src[from:], form)
+			i := strings.Index(src[from:], text)
 			if i < 0 {
 				break
 			}
 			i += from
-			end := i + len(form)
+			end := i + len(text)
 			if (i == 0 || !identByte(src[i-1]) && src[i-1] != '.') && (end == len(src) || !identByte(src[end])) {
-				if best < 0 || i < best {
-					best = i
+				if k := i + len(form[0]); best < 0 || k < best {
+					best = k
 				}
 				break
 			}
