@@ -137,9 +137,10 @@ func expandedStory(st *story.Story) *story.Story {
 	return exp
 }
 
-// storyWrites adds to known the keys st declares and writes; false when a
-// written key's name is a {{ }} template or an import's child could not be
-// loaded (its writes are unknown).
+// storyWrites adds to known the keys st declares and writes (its imports'
+// overrides: states included); false when a written key's name is a {{ }}
+// template or an import's child could not be loaded (its writes are
+// unknown).
 func storyWrites(st *story.Story, known *worldKeys) bool {
 	for _, v := range st.World {
 		known.names[v.Name] = true
@@ -186,6 +187,18 @@ func storyWrites(st *story.Story, known *worldKeys) bool {
 			// not loaded here (an @kitsoki/ library story, or a load
 			// error already reported): what it writes is unknown
 			ok = false
+		}
+		if im.Overrides != nil {
+			for _, name := range sortedMapKeys(im.Overrides.States) {
+				o, _ := im.Overrides.ParseState(name)
+				if o == nil {
+					ok = false // unparsable: its writes are unknown
+					continue
+				}
+				for p := range w.States(story.Flatten([]*story.State{o})...) {
+					visit(p)
+				}
+			}
 		}
 		for _, kv := range im.WorldIn {
 			add(kv.Key)
