@@ -16,6 +16,9 @@ type checker struct {
 	opts story.Options
 	src  *sources
 	cc   map[compileKey]error
+	// built holds the programs and templates cc's compiles built
+	// (compile_cache.go).
+	built map[compileKey]interface{ WorldKeys() []string }
 	// sites caches the effect walk: every rule visits the same list.
 	sites []effSite
 	// files caches existingFile: several rules resolve the same prompt
@@ -107,6 +110,7 @@ func passes() []pass {
 		{rulePrebindView, checkPrebindView},
 		{ruleDeadArm, checkDeadArms},
 		{ruleWorldDefault, checkWorldDefaults},
+		{ruleWorldKey, checkWorldKeys},
 		{ruleDanglingName, checkDanglingNames},
 		{ruleHostRunInts, checkHostRunInts},
 		{ruleBareName, checkBareNames},

@@ -35,18 +35,27 @@ func (c *checker) compiled(kind compileKind, src string, compile func(string) er
 }
 
 func (c *checker) compileGuard(src string) error {
-	return c.compiled(compiledGuard, src, func(s string) error { _, err := expr.CompileGuard(s); return err })
+	return c.compiled(compiledGuard, src, func(s string) error { p, err := expr.CompileGuard(s); c.keep(compiledGuard, s, p); return err })
 }
 
 func (c *checker) compileExpr(src string) error {
-	return c.compiled(compiledExpr, src, func(s string) error { _, err := expr.CompileExpr(s); return err })
+	return c.compiled(compiledExpr, src, func(s string) error { p, err := expr.CompileExpr(s); c.keep(compiledExpr, s, p); return err })
 }
 
 func (c *checker) compileTemplate(s string) error {
 	if !strings.Contains(s, "{{") {
 		return nil // a literal: nothing to build
 	}
-	return c.compiled(compiledTemplate, s, func(s string) error { _, err := expr.CompileTemplate(s); return err })
+	return c.compiled(compiledTemplate, s, func(s string) error { t, err := expr.CompileTemplate(s); c.keep(compiledTemplate, s, t); return err })
+}
+
+// keep records what a compile built (a *expr.Program or *expr.Template),
+// for the rules that read it (world_reads.go).
+func (c *checker) keep(kind compileKind, src string, built interface{ WorldKeys() []string }) {
+	if c.built == nil {
+		c.built = map[compileKey]interface{ WorldKeys() []string }{}
+	}
+	c.built[compileKey{kind, src}] = built
 }
 
 // compileValue compile-checks every string template in a raw value tree and

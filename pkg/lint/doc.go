@@ -32,6 +32,8 @@
 // rule; the effect and transition walks), one rule_<name>.go per check
 // with its *Rule value, lifted.go (names a child may use from its
 // importers, and <alias>__<name> names lifted from children),
+// world_reads.go, world_files.go, world_starlark.go and world_writes.go
+// (the world keys a story reads and gives a value, for rule world-key),
 // intent_lookup.go (the one intent lookup), agent_refs.go (prompt and
 // schema references of agent invokes), compile_cache.go (guards and
 // templates compiled once per check),

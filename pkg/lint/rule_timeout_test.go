@@ -15,6 +15,7 @@ func TestTimeoutTargetThatNeverFires(t *testing.T) {
 		dir := t.TempDir()
 		write(t, dir, "app.yaml", `app: {id: tm}
 root: a
+world: {next: {type: string, default: b}}
 intents: {go: {}}
 states:
   a:

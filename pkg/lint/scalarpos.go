@@ -18,6 +18,9 @@ import (
 type sources struct {
 	read  func(file string) ([]byte, bool) // (*story.Story).Source
 	lines map[string][]string
+	// world caches the world keys the load's import tree gives a value
+	// (rule world-key, world_writes.go).
+	world *worldKeys
 }
 
 // valuePos maps line and col (1-based, runes, inside the scalar value val

@@ -77,7 +77,10 @@ func (s *Server) publish(e *entry, ds []diag.Diagnostic) {
 	}
 }
 
-// toLSP converts a diagnostic; the range covers the token at its position.
+// toLSP converts a diagnostic; the range covers the token at its position,
+// or only the name there when its did-you-mean offers a plain name (a
+// world key typo inside `{{ world.nmae|upper }}`: the quick fix replaces
+// nmae, not the filter after it).
 func toLSP(ls []string, d diag.Diagnostic) protocol.Diagnostic {
 	sev := protocol.DiagnosticSeverityInformation
 	switch d.Severity {
@@ -86,8 +89,14 @@ func toLSP(ls []string, d diag.Diagnostic) protocol.Diagnostic {
 	case diag.Warning:
 		sev = protocol.DiagnosticSeverityWarning
 	}
+	r := tokenRangeIn(ls, d.Line, d.Col)
+	if m := didYouMeanRE.FindStringSubmatch(d.Message); m != nil && isName(m[1]) {
+		if n, ok := nameRangeIn(ls, d.Line, d.Col); ok {
+			r = n
+		}
+	}
 	return protocol.Diagnostic{
-		Range:    tokenRangeIn(ls, d.Line, d.Col),
+		Range:    r,
 		Severity: &sev,
 		Code:     &protocol.IntegerOrString{Value: d.Rule},
 		Source:   new("kitsoki"),

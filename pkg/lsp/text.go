@@ -124,3 +124,42 @@ func tokenRangeIn(ls []string, line, col int) protocol.Range {
 	}
 	return protocol.Range{Start: start, End: end}
 }
+
+// isName reports whether s is a plain name: letters, digits and _ only.
+func isName(s string) bool {
+	for _, c := range []byte(s) {
+		if !nameByte(c) {
+			return false
+		}
+	}
+	return s != ""
+}
+
+func nameByte(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+// nameRangeIn is the range of the plain name (isName) starting at the
+// 1-based line and rune column; false when none starts there.
+func nameRangeIn(ls []string, line, col int) (protocol.Range, bool) {
+	if line < 1 || line > len(ls) || col < 1 {
+		return protocol.Range{}, false
+	}
+	l := ls[line-1]
+	i, rc := 0, 1
+	for i < len(l) && rc < col {
+		_, sz := utf8.DecodeRuneInString(l[i:])
+		i += sz
+		rc++
+	}
+	end := rc
+	for i < len(l) && nameByte(l[i]) {
+		i++
+		end++
+	}
+	if end == rc {
+		return protocol.Range{}, false
+	}
+	at := protocol.UInteger(line - 1)
+	return protocol.Range{Start: protocol.Position{Line: at, Character: utf16Col(l, rc)}, End: protocol.Position{Line: at, Character: utf16Col(l, end)}}, true
+}

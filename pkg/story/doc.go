@@ -15,7 +15,9 @@
 // reports under (exported: pkg/lint's registry lists them and its checks
 // report some of them too). lint_surface.go is what the checks read of a
 // loaded story beyond its exported fields (where a child sits in its load,
-// the path index).
+// the path index). fixture_world.go reads the one thing a check needs of
+// the story's flow fixtures: the world keys they seed
+// ([Story.FixtureWorldKeys]); pkg/flowtest owns the fixtures themselves.
 //
 // A story upstream accepts loads and checks with no error, except for the stricter
 // checks the issues ask for (missing prompt, schema and evidence files,

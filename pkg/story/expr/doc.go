@@ -30,6 +30,9 @@
 // its own when the budget or its context ([Pongo.RenderContext],
 // [ContextKey]) ends.
 //
+// [Program.WorldKeys], [Template.WorldKeys] and [PongoWorldKeys] list the
+// world keys a compiled source reads by name (worldkeys.go), for lint.
+//
 // A linter checks a source by compiling it with the library (expr-lang
 // or pongo2; [PongoLoader.CheckFileSource] for a template file already
 // read): there is no second recogniser beside them.

@@ -1,0 +1,86 @@
+package lint
+
+import (
+	"path/filepath"
+	"strings"
+
+	"kitsoki/internal/safefile"
+	"kitsoki/pkg/story"
+	"kitsoki/pkg/story/expr"
+)
+
+// files records the reads of the pongo2 files the story names: a view's
+// extends: layout (views/<name>.pongo) and template_file:, and the prompt
+// files of its host.agent.* calls, each file once. A file that cannot be
+// read or does not compile with the story's loader is left to rule pongo
+// (and agent-file, prompt-root); a read inside one is placed at its line
+// and column in the file.
+func (wk *worldKeyCheck) files() {
+	c := wk.c
+	seen := map[string]bool{}
+	var loader *expr.PongoLoader
+	add := func(f string, named story.Pos) {
+		if seen[f] {
+			return
+		}
+		seen[f] = true
+		src, err := c.st.FileRoot().ReadFile(f, safefile.Story)
+		if err != nil || !strings.Contains(string(src), "world") {
+			return
+		}
+		if loader == nil {
+			loader = (&pongoCheck{c: c}).loader()
+		}
+		if loader.CheckFileSource(f, src) != nil {
+			return
+		}
+		keys, ok := expr.PongoWorldKeys(string(src))
+		if !ok {
+			return
+		}
+		name := c.displayPath(f)
+		for _, k := range keys {
+			line, col := lineCol(string(src), keyOffset(string(src), k))
+			wk.reads = append(wk.reads, worldRead{key: k, pos: story.Pos{File: name, Line: line, Col: col},
+				where: func() string { return "template file " + name + " (named at " + named.String() + ")" }})
+		}
+	}
+	for _, s := range c.states() {
+		eachView(s, func(v *story.View, _ elemPlace) {
+			file := v.TemplateFile
+			if v.Kind == "extends" {
+				file = v.Extends + ".pongo"
+			}
+			if (v.Kind == "extends" || v.Kind == "template_file") && !story.IsTemplated(file) && file != ".pongo" {
+				add(filepath.Join(c.st.Dir, "views", file), v.Pos)
+			}
+		})
+	}
+	c.eachEffect(func(e *story.Effect, site effSite) {
+		if site.Template || !strings.HasPrefix(e.Invoke, "host.agent.") {
+			return
+		}
+		for _, ref := range promptRefs(e) {
+			if f, ok := c.existing(ref.path); ok && ref.isFile && !ref.schema {
+				add(f, e.WithPos(ref.key))
+			}
+		}
+	})
+}
+
+// lineCol is the 1-based line and rune column of byte offset off in src
+// (1:1 for a negative offset).
+func lineCol(src string, off int) (line, col int) {
+	line, col = 1, 1
+	if off < 0 {
+		return line, col
+	}
+	for _, ch := range src[:off] {
+		if ch == '\n' {
+			line, col = line+1, 1
+		} else {
+			col++
+		}
+	}
+	return line, col
+}

@@ -1,0 +1,228 @@
+package lint
+
+import (
+	"strconv"
+	"strings"
+
+	"kitsoki/pkg/story"
+	"kitsoki/pkg/story/expr"
+)
+
+// worldKeyCheck collects the world.K reads of one story for checkWorldKeys:
+// each scalar is compiled with the library of its syntax, and only a
+// source that compiles is read (a broken one is its own rule's finding).
+type worldKeyCheck struct {
+	c     *checker
+	reads []worldRead
+	// keys memoises the keys of a source per syntax: real stories repeat
+	// the same guards and templates many times.
+	keys map[compileKey][]string
+}
+
+// collect lists the reads of the story's own states, effects, views,
+// intents, app context, its imports' world_in: and exit set: values and
+// the template files they name; phase templates and phases: entries are left
+// out (their placeholders are not substituted yet).
+func (wk *worldKeyCheck) collect() {
+	c := wk.c
+	wk.keys = map[compileKey][]string{}
+	if ctx := c.st.App.Context; ctx != "" {
+		wk.pongo(ctx, c.st.App.Pos, func() string { return "app.context" })
+	}
+	c.eachTransition(func(s *story.State, in string, a int, t *story.Transition) {
+		where := func() string {
+			return "state " + strconv.Quote(s.Path) + " intent " + strconv.Quote(in) + " arm " + strconv.Itoa(a)
+		}
+		wk.guard(t.When, t.WhenPos, func() string { return where() + " when" })
+		if story.IsTemplated(t.Target) {
+			wk.pongo(t.Target, t.TargetPos, func() string { return where() + " target" })
+		}
+	})
+	for _, s := range c.states() {
+		wk.state(s)
+	}
+	c.eachEffect(func(e *story.Effect, site effSite) {
+		if site.Template {
+			return
+		}
+		wk.effect(e, site)
+	})
+	for _, n := range c.st.IntentOrder {
+		for _, sn := range c.st.Intents[n].SlotOrder {
+			if sl := c.st.Intents[n].Slots[sn]; sl.Validator != "" {
+				wk.read(compiledExpr, sl.Validator, sl.Pos, func() string { return "intent " + strconv.Quote(n) + " slot " + strconv.Quote(sn) + " validator" })
+			}
+		}
+	}
+	for _, alias := range c.st.ImportOrder {
+		im := c.st.Imports[alias]
+		for _, kv := range im.WorldIn {
+			wk.rawValue(kv.Value, kv.Pos, func() string { return "imports." + alias + " world_in." + kv.Key })
+		}
+		for _, en := range sortedMapKeys(im.Exits) {
+			for _, kv := range im.Exits[en].Set {
+				wk.rawValue(kv.Value, kv.Pos, func() string { return "imports." + alias + " exits." + en + ".set." + kv.Key })
+			}
+		}
+	}
+	wk.files()
+}
+
+// rawValue records the reads of every {{ }} string in a raw value tree
+// (an import's world_in: and exit set: values, rendered in the importer's
+// world).
+func (wk *worldKeyCheck) rawValue(v any, p story.Pos, where func() string) {
+	walkStrings(v, "", func(_, s string) { wk.value(s, p, where) })
+}
+
+// state lists the reads of a state's initial:, footer, timeout target
+// and views.
+func (wk *worldKeyCheck) state(s *story.State) {
+	name := "state " + strconv.Quote(s.Path)
+	if story.IsTemplated(s.Initial) {
+		wk.pongo(s.Initial, s.InitialPos, func() string { return name + " initial" })
+	}
+	if f := s.Footer(); f != "" {
+		wk.pongo(f, s.PosOf("footer"), func() string { return name + " footer" })
+	}
+	if to := s.Timeout(); to != nil && story.IsTemplated(to.Target) {
+		wk.pongo(to.Target, to.TargetPos, func() string { return name + " timeout target" })
+	}
+	eachView(s, func(v *story.View, _ elemPlace) {
+		if v.Kind == "template" {
+			wk.pongo(v.Template, v.Pos, func() string { return name + " view" })
+		}
+	})
+	wk.c.eachViewElement(s, func(el *story.ViewElement, at elemPlace) {
+		where := func() string { return name + " " + at.String() }
+		wk.guard(el.When, el.WhenPos, func() string { return where() + " when" })
+		if el.Text != "" {
+			wk.pongo(el.Text, or(el.TextPos, el.Pos), where)
+		}
+		walkStrings(el.Body, "", func(path, str string) {
+			p := or(el.StringPos(str), el.Pos)
+			switch path[strings.LastIndexByte(path, '.')+1:] {
+			case "when":
+				wk.guard(str, p, func() string { return where() + " " + strings.TrimPrefix(path, ".") })
+			case "expr":
+				wk.read(compiledExpr, str, p, func() string { return where() + " " + strings.TrimPrefix(path, ".") })
+			default:
+				wk.pongo(str, p, where)
+			}
+		})
+	})
+}
+
+// effect lists the reads of one effect: its when:, its {{ }} values (set,
+// increment, with, slots, bind, emit_intent, id), its say: and its
+// on_complete target.
+func (wk *worldKeyCheck) effect(e *story.Effect, site effSite) {
+	wk.guard(e.When, e.PosOf("when"), func() string { return site.String() + " when" })
+	eachValueString(e, func(p story.Pos, what, _, path, v string) {
+		if what == "with" {
+			p = e.WithPos(path)
+		}
+		wk.value(v, p, func() string { return site.String() + " " + what + " " + path })
+	})
+	for _, kv := range e.Increment() {
+		if v, ok := kv.Value.(string); ok {
+			wk.value(v, kv.Pos, func() string { return site.String() + " increment " + kv.Key })
+		}
+	}
+	for _, kv := range e.Bind() {
+		if v, ok := kv.Value.(string); ok && expr.IsTemplate(v) {
+			wk.value(v, kv.Pos, func() string { return site.String() + " bind " + kv.Key })
+		}
+	}
+	for _, k := range []string{"emit_intent", "id"} {
+		v := e.EmitIntent()
+		if k == "id" {
+			v = e.ID()
+		}
+		if expr.IsTemplate(v) {
+			wk.value(v, e.PosOf(k), func() string { return site.String() + " " + k })
+		}
+	}
+	if e.Invoke == "host.starlark.run" {
+		wk.starlarkReads(e)
+	}
+	if e.Say != "" {
+		wk.pongo(e.Say, e.PosOf("say"), func() string { return site.String() + " say" })
+	}
+	if story.IsTemplated(e.Target()) {
+		wk.pongo(e.Target(), e.PosOf("target"), func() string { return site.String() + " target" })
+	}
+}
+
+// guard records the reads of a when: guard.
+func (wk *worldKeyCheck) guard(src string, p story.Pos, where func() string) {
+	if src != "" {
+		wk.read(compiledGuard, src, p, where)
+	}
+}
+
+// value records the reads of a {{ }} value; one kitsoki's template engine
+// refuses is read as pongo2 (a with: value a host renders with pongo2).
+func (wk *worldKeyCheck) value(src string, p story.Pos, where func() string) {
+	if !strings.Contains(src, "{") || !strings.Contains(src, "world") {
+		return
+	}
+	if _, ok := wk.sourceKeys(compiledTemplate, src); ok {
+		wk.read(compiledTemplate, src, p, where)
+		return
+	}
+	wk.pongo(src, p, where)
+}
+
+// pongo records the reads of a pongo2 template.
+func (wk *worldKeyCheck) pongo(src string, p story.Pos, where func() string) {
+	if strings.Contains(src, "{") {
+		wk.read(compiledPongo, src, p, where)
+	}
+}
+
+// read records the world keys src reads in syntax kind.
+func (wk *worldKeyCheck) read(kind compileKind, src string, p story.Pos, where func() string) {
+	if !strings.Contains(src, "world") {
+		return
+	}
+	keys, _ := wk.sourceKeys(kind, src)
+	for _, k := range keys {
+		wk.reads = append(wk.reads, worldRead{key: k, src: src, pos: p, where: where})
+	}
+}
+
+// sourceKeys returns the world keys src reads by name in syntax kind, and
+// whether it compiles there (memoised).
+func (wk *worldKeyCheck) sourceKeys(kind compileKind, src string) ([]string, bool) {
+	k := compileKey{kind, src}
+	if keys, ok := wk.keys[k]; ok {
+		return keys, keys != nil
+	}
+	var keys []string
+	ok := false
+	switch kind {
+	case compiledGuard, compiledExpr, compiledTemplate:
+		var err error
+		switch kind {
+		case compiledGuard:
+			err = wk.c.compileGuard(src)
+		case compiledExpr:
+			err = wk.c.compileExpr(src)
+		default:
+			err = wk.c.compileTemplate(src)
+		}
+		if b := wk.c.built[k]; err == nil && b != nil {
+			keys, ok = b.WorldKeys(), true
+		}
+	case compiledPongo:
+		if err := wk.c.compiled(compiledPongo, src, func(s string) error { _, err := expr.CompilePongo(s); return err }); err == nil {
+			keys, ok = expr.PongoWorldKeys(src)
+		}
+	}
+	if ok && keys == nil {
+		keys = []string{}
+	}
+	wk.keys[k] = keys
+	return keys, ok
+}

@@ -1,0 +1,214 @@
+package lint
+
+import (
+	"path"
+	"slices"
+	"strings"
+
+	"kitsoki/pkg/phases"
+	"kitsoki/pkg/story"
+)
+
+// worldKeys is the set of world keys a story's tree gives a value, with
+// the glob patterns of those a phase template writes under a {param}
+// placeholder (cycle__{id} reads as cycle__*) when its phases: do not
+// expand.
+type worldKeys struct {
+	names    map[string]bool
+	patterns []string
+	// expanded: the story being added is a phases: expansion
+	expanded bool
+	// dynamic: a key is written whose name is a {{ }} template
+	dynamic bool
+}
+
+func (k *worldKeys) has(key string) bool {
+	if k.names[key] {
+		return true
+	}
+	return slices.ContainsFunc(k.patterns, func(p string) bool { ok, _ := path.Match(p, key); return ok })
+}
+
+// add records a written key: a dotted path writes its first segment; a
+// key holding a phase template's {param} or {{ tpl.x }} placeholder
+// becomes a pattern. It reports false
+// for a key whose name is a {{ }} template: any key may be written.
+func (k *worldKeys) add(key string) bool {
+	if k.expanded {
+		// a phases: expansion substituted {{ tpl.x }}; a {param} outside a
+		// state's name stays as written, so the key is literal
+		if strings.Contains(key, "{{") || strings.Contains(key, "{%") {
+			return false
+		}
+		key, _, _ = strings.Cut(key, ".")
+		k.names[key] = true
+		return true
+	}
+	holes := story.PhaseParamRe.ReplaceAllString(story.PhaseRefRe.ReplaceAllString(key, "\x00"), "\x00")
+	if strings.Contains(holes, "{{") || strings.Contains(holes, "{%") {
+		return false
+	}
+	if holes != key {
+		holes, _, _ = strings.Cut(holes, ".")
+		k.patterns = append(k.patterns, globQuote(holes, "\x00"))
+		return true
+	}
+	key, _, _ = strings.Cut(key, ".")
+	k.names[key] = true
+	return true
+}
+
+// globQuote escapes the glob metacharacters of s and turns each hole into
+// a *.
+func globQuote(s, hole string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case string(r) == hole:
+			b.WriteByte('*')
+		case r == '*' || r == '?' || r == '[' || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// knownWorld returns the world keys a read in c's story may name without
+// a warning: the keys the engine injects, and every key declared or
+// written anywhere in the load's import tree (an undeclared key a child
+// writes stays bare after the fold, in its importer's world; a child's
+// world_in and exit set: keys are written by the fold), worked out once
+// per load. names are the candidates of a did-you-mean: the story's own
+// declared keys first. ok is false when a story of the tree writes a key
+// whose name is a {{ }} template, or imports a child that could not be
+// loaded: then no read can be told unknown.
+func knownWorld(c *checker) (known *worldKeys, names []string, ok bool) {
+	if c.src.world == nil {
+		c.src.world = treeWorld(c.st)
+	}
+	known = c.src.world
+	if known.dynamic {
+		return nil, nil, false
+	}
+	st := c.st
+	for _, v := range st.World {
+		names = append(names, v.Name)
+	}
+	for k := range known.names {
+		if st.Var(k) == nil {
+			names = append(names, k)
+		}
+	}
+	slices.Sort(names[len(st.World):])
+	return known, names, true
+}
+
+// treeWorld is the keys of knownWorld for the import tree st belongs to.
+func treeWorld(st *story.Story) *worldKeys {
+	known := &worldKeys{names: map[string]bool{}}
+	for _, k := range injectedWorld {
+		known.names[k] = true
+	}
+	top := st
+	for top.Importer() != nil {
+		top = top.Importer()
+	}
+	for _, s := range append([]*story.Story{top}, top.Children()...) {
+		if !storyWrites(s, known) {
+			known.dynamic = true
+		}
+	}
+	return known
+}
+
+// expandedStory is st with its phases: expanded (phases.Expanded), nil
+// when st has none or they do not expand (rule phases reports why).
+func expandedStory(st *story.Story) *story.Story {
+	if st.Phases == nil {
+		return nil
+	}
+	exp, _, err := phases.Expanded(st)
+	if err != nil {
+		return nil
+	}
+	return exp
+}
+
+// storyWrites adds to known the keys st declares and writes (its imports'
+// overrides: states included); false when a written key's name is a {{ }}
+// template or an import's child could not be loaded (its writes are
+// unknown).
+func storyWrites(st *story.Story, known *worldKeys) bool {
+	for _, v := range st.World {
+		known.names[v.Name] = true
+	}
+	ok := true
+	add := func(key string) { ok = known.add(key) && ok }
+	var w story.EffectWalk
+	var states []*story.State
+	if exp := expandedStory(st); exp != nil {
+		// the states phases: generates, placeholders substituted
+		states = exp.AllStates()
+		known.expanded = true
+		defer func() { known.expanded = false }()
+	} else {
+		states = st.AllStates()
+		for _, n := range sortedMapKeys(st.PhaseTemplates) {
+			states = append(states, story.Flatten(st.PhaseTemplates[n].States)...)
+		}
+	}
+	visit := func(p *story.EffectPlace) {
+		e := p.Effect
+		for _, kv := range e.Set {
+			add(kv.Key)
+		}
+		for _, kv := range e.Increment() {
+			add(kv.Key)
+		}
+		for _, kv := range e.Bind() {
+			add(kv.Key)
+		}
+	}
+	for p := range w.States(states...) {
+		visit(p)
+	}
+	for p := range w.Phases(st.Phases) {
+		visit(p)
+	}
+	for p := range w.Proposals(st.Proposals) {
+		visit(p)
+	}
+	for _, alias := range st.ImportOrder {
+		im := st.Imports[alias]
+		if im.Child == nil {
+			// not loaded here (an @kitsoki/ library story, or a load
+			// error already reported): what it writes is unknown
+			ok = false
+		}
+		if im.Overrides != nil {
+			for _, name := range sortedMapKeys(im.Overrides.States) {
+				o, _ := im.Overrides.ParseState(name)
+				if o == nil {
+					ok = false // unparsable: its writes are unknown
+					continue
+				}
+				for p := range w.States(story.Flatten([]*story.State{o})...) {
+					visit(p)
+				}
+			}
+		}
+		for _, kv := range im.WorldIn {
+			add(kv.Key)
+			add(alias + "__" + kv.Key)
+		}
+		for _, en := range sortedMapKeys(im.Exits) {
+			for _, kv := range im.Exits[en].Set {
+				add(kv.Key)
+			}
+		}
+	}
+	return ok
+}

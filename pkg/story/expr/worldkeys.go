@@ -1,0 +1,145 @@
+package expr
+
+import (
+	"strings"
+
+	"github.com/expr-lang/expr/ast"
+)
+
+// World keys read. A linter asks which world keys a source reads by name
+// (world.K, world?.K or world["K"]: K; a deeper path world.K.sub reads K):
+// a read whose key is not a constant (world[x]) names none. The expr-lang
+// syntaxes answer from the compiled program's tree; pongo2 (whose parser
+// keeps its tree to itself) from its tags, only for a source that compiled.
+
+// WorldKeys returns the world keys the program reads by name, each once,
+// in source order.
+func (p *Program) WorldKeys() []string { return worldKeys(nil, p) }
+
+// WorldKeys returns the world keys the template's expressions read by
+// name, each once, in source order.
+func (t *Template) WorldKeys() []string { return worldKeys(nil, t.progs...) }
+
+// worldKeys appends to out the world keys progs (nil skipped) read by name
+// that out does not hold yet.
+func worldKeys(out []string, progs ...*Program) []string {
+	for _, p := range progs {
+		if p == nil {
+			continue
+		}
+		node := p.prog.Node()
+		ast.Walk(&node, visitFunc(func(n *ast.Node) {
+			m, ok := (*n).(*ast.MemberNode)
+			if !ok {
+				return
+			}
+			id, ok := unchain(m.Node).(*ast.IdentifierNode)
+			if !ok || id.Value != "world" {
+				return
+			}
+			if s, ok := m.Property.(*ast.StringNode); ok {
+				out = addOnce(out, s.Value)
+			}
+		}))
+	}
+	return out
+}
+
+func addOnce(out []string, k string) []string {
+	for _, x := range out {
+		if x == k {
+			return out
+		}
+	}
+	return append(out, k)
+}
+
+// PongoWorldKeys returns the world keys a pongo2 template that compiled
+// reads by name (world.K inside its {{ }} and {% %} tags, outside string
+// literals, comments and verbatim text), each once, in source order. ok is
+// false when the template may bind the name world itself (a for, with,
+// set or macro naming it, or world without a member in a block tag): its
+// reads cannot be told from the binding's and none is returned.
+func PongoWorldKeys(src string) (keys []string, ok bool) {
+	for i := 0; i < len(src); {
+		j := strings.IndexByte(src[i:], '{')
+		if j < 0 {
+			break
+		}
+		i += j
+		rest := src[i:]
+		switch {
+		case strings.HasPrefix(rest, "{% verbatim %}"):
+			i += endAfter(rest, "{% endverbatim %}")
+		case strings.HasPrefix(rest, "{#"):
+			i += endAfter(rest, "#}")
+		case strings.HasPrefix(rest, "{{"), strings.HasPrefix(rest, "{%"):
+			closer := "}}"
+			if rest[1] == '%' {
+				closer = "%}"
+			}
+			n := tagEnd(rest, closer)
+			inner := strings.TrimSuffix(rest[2:n], closer)
+			if rest[1] == '%' && isCommentTag(inner) {
+				k := endAfter(rest, "endcomment")
+				n = k + endAfter(rest[k:], "%}")
+			} else if keys, ok = tagWorldKeys(keys, inner, rest[1] == '%'); !ok {
+				return nil, false
+			}
+			i += n
+		default:
+			i++
+		}
+	}
+	return keys, true
+}
+
+// isCommentTag: the block tag's inner text is `comment`.
+func isCommentTag(inner string) bool {
+	return strings.TrimSpace(strings.Trim(inner, "-")) == "comment"
+}
+
+// tagWorldKeys appends the world.K reads of one tag's inner text; ok is
+// false when a block tag names world other than as world.K.
+func tagWorldKeys(keys []string, inner string, block bool) ([]string, bool) {
+	var quote byte
+	for i := 0; i < len(inner); i++ {
+		c := inner[i]
+		if quote != 0 {
+			if c == '\\' {
+				i++
+			} else if c == quote {
+				quote = 0
+			}
+			continue
+		}
+		if c == '"' || c == '\'' {
+			quote = c
+			continue
+		}
+		if !strings.HasPrefix(inner[i:], "world") || i > 0 && (isIdentByte(inner[i-1]) || inner[i-1] == '.') {
+			continue
+		}
+		end := i + len("world")
+		if end < len(inner) && isIdentByte(inner[end]) {
+			i = end
+			continue
+		}
+		k := end + 1
+		for k < len(inner) && isIdentByte(inner[k]) {
+			k++
+		}
+		if end >= len(inner) || inner[end] != '.' || k == end+1 || isDigit(inner[end+1]) {
+			if block {
+				return nil, false
+			}
+			i = end
+			continue
+		}
+		keys = addOnce(keys, inner[end+1:k])
+		i = k - 1
+	}
+	return keys, true
+}
+
+func isIdentByte(c byte) bool { return isIdentStart(c) || isDigit(c) }

@@ -1,0 +1,85 @@
+package expr
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestProgramWorldKeys(t *testing.T) {
+	for src, want := range map[string][]string{
+		`world.count > 3 && world.user.name == "x"`: {"count", "user"},
+		`world?.maybe ?? 1`:                         {"maybe"},
+		`world["quoted"] == 1 || world.count < 2`:   {"quoted", "count"},
+		`world[slots.k] == 1`:                       nil,
+		`slots.world == 1 && "world.x" != ""`:       nil,
+		`len(world.items) > 0 && world.items[0].ok`: {"items"},
+	} {
+		p, err := CompileGuard(src)
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		if got := p.WorldKeys(); !slices.Equal(got, want) {
+			t.Errorf("%s: got %q, want %q", src, got, want)
+		}
+	}
+}
+
+func TestTemplateWorldKeys(t *testing.T) {
+	for src, want := range map[string][]string{
+		`{{ world.a }} and {{ world.b + world.a }}`:                         {"a", "b"},
+		`{{ if world.c }}{{ range world.xs }}{{ .name }}{{ end }}{{ end }}`: {"c", "xs"},
+		`plain text world.nope`:                                             nil,
+	} {
+		tpl, err := CompileTemplate(src)
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		if got := tpl.WorldKeys(); !slices.Equal(got, want) {
+			t.Errorf("%s: got %q, want %q", src, got, want)
+		}
+	}
+}
+
+func TestPongoWorldKeys(t *testing.T) {
+	type want struct {
+		keys []string
+		ok   bool
+	}
+	for src, w := range map[string]want{
+		`Hi {{ world.user_name|default:world.fallback }}`:                                     {[]string{"user_name", "fallback"}, true},
+		`{% if world.flag %}{{ "world.quoted" }}{% endif %} world.text`:                       {[]string{"flag"}, true},
+		`{# world.commented #}{% verbatim %}{{ world.verb }}{% endverbatim %}{{ world.x.y }}`: {[]string{"x"}, true},
+		`{% comment %}{{ world.c }}{% endcomment %}{{ world.after }}`:                         {[]string{"after"}, true},
+		`{% for item in world.items %}{{ item.world }}{% endfor %}`:                           {[]string{"items"}, true},
+		`{{ world }}{{ myworld.k }}{{ world_x }}`:                                             {nil, true},
+		`{% with world=slots %}{{ world.k }}{% endwith %}`:                                    {nil, false},
+		`{% for world in slots.list %}{{ world.k }}{% endfor %}`:                              {nil, false},
+	} {
+		if _, err := CompilePongo(src); err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		keys, ok := PongoWorldKeys(src)
+		if !slices.Equal(keys, w.keys) || ok != w.ok {
+			t.Errorf("%s: got %q %v, want %q %v", src, keys, ok, w.keys, w.ok)
+		}
+	}
+}
+
+// FuzzPongoWorldKeys: any source, compiled or not, is scanned without a
+// panic and yields only identifier keys.
+func FuzzPongoWorldKeys(f *testing.F) {
+	for _, s := range []string{`{{ world.a }}`, `{% if world.b %}{% endif %}`, `{{ "world.x`, `{% comment %}{{ world.c }}`, `{#`, `{{ world.`, `{% for world in x %}`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		keys, ok := PongoWorldKeys(src)
+		if !ok && keys != nil {
+			t.Fatalf("%q: keys %q with ok false", src, keys)
+		}
+		for _, k := range keys {
+			if k == "" || !isIdentStart(k[0]) {
+				t.Fatalf("%q: key %q is no identifier", src, k)
+			}
+		}
+	})
+}

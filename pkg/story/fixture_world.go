@@ -1,0 +1,87 @@
+package story
+
+import (
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"kitsoki/internal/safefile"
+	"kitsoki/internal/yamlnode"
+)
+
+// FixtureWorldKeys reads at most maxFixtureFiles files and stops once it
+// has read maxFixtureBytes in all.
+const (
+	maxFixtureFiles = 1000
+	maxFixtureBytes = 64 << 20
+)
+
+// FixtureWorldKeys returns the world keys the story's flow fixtures give a
+// value of their own (a fixture's initial_world: and each turn's
+// world_override:, which may name keys the story never declares), sorted,
+// each once. It reads the fixtures where kitsoki test finds them beside the
+// manifest: <story dir>/flows/*.yaml and <manifest minus extension>-flows/
+// *.yaml, inside the project root, each within the story file limit (and
+// all within maxFixtureFiles and maxFixtureBytes); a file that cannot be
+// read or parsed gives no key (the test command reports it).
+func (st *Story) FixtureWorldKeys() []string {
+	if st.Dir == "" {
+		return nil
+	}
+	var files []string
+	for _, pat := range []string{filepath.Join(QuoteGlob(st.Dir), "flows", "*.yaml"), fixturesBeside(st.File)} {
+		if pat == "" {
+			continue
+		}
+		m, _ := filepath.Glob(pat)
+		files = append(files, m...)
+	}
+	if len(files) > maxFixtureFiles {
+		files = files[:maxFixtureFiles]
+	}
+	var keys []string
+	read := 0
+	for _, f := range files {
+		if read >= maxFixtureBytes {
+			break
+		}
+		data, err := st.FileRoot().ReadFile(f, safefile.Story)
+		if err != nil {
+			continue
+		}
+		read += len(data)
+		var doc yaml.Node
+		if yamlnode.Unmarshal(data, &doc) != nil || len(doc.Content) == 0 {
+			continue
+		}
+		top := yamlnode.Deref(doc.Content[0])
+		if top == nil || top.Kind != yaml.MappingNode {
+			continue
+		}
+		keys = append(keys, yamlnode.Keys(yamlnode.Get(top, "initial_world"))...)
+		if turns := yamlnode.Deref(yamlnode.Get(top, "turns")); turns != nil && turns.Kind == yaml.SequenceNode {
+			for _, t := range turns.Content {
+				if t = yamlnode.Deref(t); t != nil && t.Kind == yaml.MappingNode {
+					keys = append(keys, yamlnode.Keys(yamlnode.Get(t, "world_override"))...)
+				}
+			}
+		}
+	}
+	slices.Sort(keys)
+	return slices.Compact(keys)
+}
+
+// fixturesBeside is the glob of the <manifest minus extension>-flows
+// fixtures of a manifest file ("" for a story not read from a file).
+func fixturesBeside(file string) string {
+	if file == "" || file == "-" || !strings.HasSuffix(file, ".yaml") && !strings.HasSuffix(file, ".yml") {
+		return ""
+	}
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		return ""
+	}
+	return QuoteGlob(strings.TrimSuffix(abs, filepath.Ext(abs))) + "-flows/*.yaml"
+}

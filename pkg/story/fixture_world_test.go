@@ -1,0 +1,45 @@
+package story
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+// FixtureWorldKeys reads initial_world: and world_override: keys from
+// flows/*.yaml and <manifest>-flows/*.yaml, and nothing a symlink leads to
+// outside the project root.
+func TestFixtureWorldKeys(t *testing.T) {
+	base := t.TempDir()
+	proj := filepath.Join(base, "proj")
+	outside := filepath.Join(base, "outside")
+	for _, d := range []string{filepath.Join(proj, ".kitsoki"), filepath.Join(proj, "flows"), filepath.Join(proj, "app-flows"), outside} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	files := map[string]string{
+		"proj/app.yaml":          "app: {id: x}\nroot: a\nstates: {a: {}}\n",
+		"proj/flows/a.yaml":      "test_kind: flow\ninitial_world: {seeded: 1, other: 2}\nturns:\n  - world_override: {over: 3}\n  - intent: {name: go}\n",
+		"proj/app-flows/b.yaml":  "initial_world: {beside: 1}\n",
+		"proj/flows/broken.yaml": "initial_world: [not, a, map\n",
+		"outside/secret.yaml":    "initial_world: {leaked: 1}\n",
+	}
+	for name, body := range files {
+		if err := os.WriteFile(filepath.Join(base, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(filepath.Join(outside, "secret.yaml"), filepath.Join(proj, "flows", "link.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	st, ds := Load(filepath.Join(proj, "app.yaml"), Options{})
+	if st == nil {
+		t.Fatalf("load: %v", ds)
+	}
+	got := st.FixtureWorldKeys()
+	if want := []string{"beside", "other", "over", "seeded"}; !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
