@@ -67,6 +67,20 @@ func (c *checker) checkTarget(from *story.State, target string, p story.Pos, pre
 		c.rep.Errf(p, ruleTarget, "%s%s; %s", prefix, msg, fix)
 		return
 	}
+	if foldedAbsolute(c.st, target) {
+		// an imported child's dotted target names the folded tree
+		// (rule_target_folded.go), as upstream checks it after the fold
+		if path := strings.ReplaceAll(strings.TrimSpace(target), "/", "."); !inFolded(foldedTop(c.st), path, 0) {
+			msg := fmt.Sprintf("transition target %q (resolved: %q) does not exist", target, path)
+			if prefix == "" {
+				msg = fmt.Sprintf("state %q: %s", from.Path, msg)
+			} else {
+				msg = strings.TrimPrefix(msg, "transition ")
+			}
+			c.rep.Errf(p, ruleTarget, "%s%s: this story is imported, and a dotted target inside an imported story is kept as written by the fold, so it names a state of the importing story's tree (the child's own states are under <alias>.); write a bare sibling name or a ../ path for the child's own states", prefix, msg)
+		}
+		return
+	}
 	t, err := from.Resolve(target)
 	if err != nil {
 		var te *story.TargetError
