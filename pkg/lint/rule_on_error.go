@@ -35,6 +35,19 @@ func (c *checker) checkOnError(e *story.Effect, site effSite) {
 	if target == "" || target == "." || story.IsTemplated(target) {
 		return
 	}
+	if foldedAbsolute(c.st, target) {
+		// an imported child's dotted target names the folded tree
+		// (rule_target_folded.go): kid.errroom fires, the child's own
+		// grp.l1 names no state once folded
+		if path := strings.ReplaceAll(target, "/", "."); !inFolded(foldedTop(c.st), path, 0) {
+			msg := fmt.Sprintf("%s: on_error %q names no state once this imported story is folded (a dotted target is kept as written, so it names the importing story's tree); this on_error redirect can never fire: the rest of the block is skipped", site.String(), target)
+			if sug := foldedSuggestion(c.st, path); sug != "" {
+				msg += fmt.Sprintf("; did you mean `%s`, or a bare sibling name?", sug)
+			}
+			c.rep.Warnf(e.PosOf("on_error"), ruleOnErrorTarget, "%s", msg)
+		}
+		return
+	}
 	if !strings.HasPrefix(target, "..") {
 		// Absolute: the dispatch state does not matter.
 		if _, err := c.st.ResolveFrom("", target); err != nil {

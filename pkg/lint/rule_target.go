@@ -77,7 +77,11 @@ func (c *checker) checkTarget(from *story.State, target string, p story.Pos, pre
 			} else {
 				msg = strings.TrimPrefix(msg, "transition ")
 			}
-			c.rep.Errf(p, ruleTarget, "%s%s: this story is imported, and a dotted target inside an imported story is kept as written by the fold, so it names a state of the importing story's tree (the child's own states are under <alias>.); write a bare sibling name or a ../ path for the child's own states", prefix, msg)
+			fix := "write a bare sibling name or a ../ path for the child's own states"
+			if sug := foldedSuggestion(c.st, path); sug != "" {
+				fix = fmt.Sprintf("did you mean `%s`? (or a bare sibling name, or a ../ path)", sug)
+			}
+			c.rep.Errf(p, ruleTarget, "%s%s: this story is imported, and a dotted target inside an imported story is kept as written by the fold, so it names a state of the importing story's tree (the child's own states are under <alias>.); %s", prefix, msg, fix)
 		}
 		return
 	}

@@ -51,3 +51,30 @@ func inFolded(st *story.Story, path string, depth int) bool {
 	}
 	return inFolded(w.Import.Child, rest, depth+1)
 }
+
+// foldedPrefix is the path st's own states have in the top story's folded
+// tree ("kid", "kid.g"), following the first importer of each story; ""
+// when st is not imported.
+func foldedPrefix(st *story.Story) string {
+	var segs []string
+	for i := 0; st.Importer() != nil && i < 64; i++ {
+		parent := st.Importer()
+		for _, alias := range parent.ImportOrder {
+			if im := parent.Imports[alias]; im != nil && im.Child == st {
+				segs = append([]string{alias}, segs...)
+				break
+			}
+		}
+		st = parent
+	}
+	return strings.Join(segs, ".")
+}
+
+// foldedSuggestion is the folded spelling of a child's own dotted path
+// (grp.l1 → `kid.grp.l1`), "" when that names no state either.
+func foldedSuggestion(st *story.Story, path string) string {
+	if p := foldedPrefix(st); p != "" && inFolded(foldedTop(st), p+"."+path, 0) {
+		return p + "." + path
+	}
+	return ""
+}

@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -53,5 +54,36 @@ func TestImportedDottedTargetNamesFoldedTree(t *testing.T) {
 		if d.Rule == ruleTarget.ID && (d.Line == 7 || d.Line == 19) {
 			t.Errorf("standalone child: grp.l2 / grp.l1 refused: %s", d.Message)
 		}
+	}
+}
+
+// The same for on_error (a warning: upstream loads it, and at run time a
+// dangling redirect is dropped): in a grand-child imported as kid.g, the
+// folded kid.g.gm fires (both engines redirect there) and the child's own
+// grp.l1 can never fire; the warning names the folded spelling.
+func TestImportedDottedOnErrorNamesFoldedTree(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"app.yaml":       "app: {id: top}\nroot: home\nintents: {go: {}}\nimports:\n  kid: {source: ./kid}\nstates:\n  home:\n    on:\n      go: [{target: kid}]\n",
+		"kid/app.yaml":   "app: {id: kid}\nroot: ke\nintents: {go: {}}\nimports:\n  g: {source: ./g}\nstates:\n  ke:\n    on:\n      go: [{target: kid.g}]\n",
+		"kid/g/app.yaml": "app: {id: g}\nroot: ge\nhosts: [host.bad]\nstates:\n  ge:\n    on_enter:\n      - {invoke: host.bad, on_error: kid.g.gm}\n      - {invoke: host.bad, on_error: grp.l1}\n  gm: {}\n  grp:\n    type: compound\n    initial: l1\n    states:\n      l1: {}\n",
+	}
+	for name, src := range files {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, ds := Load(filepath.Join(dir, "app.yaml"), story.Options{})
+	var got []string
+	for _, d := range ds {
+		if d.Rule == ruleOnErrorTarget.ID || d.Rule == ruleTarget.ID {
+			got = append(got, fmt.Sprintf("%d: %s", d.Line, d.Message))
+		}
+	}
+	if len(got) != 1 || !strings.HasPrefix(got[0], "8: ") || !strings.Contains(got[0], "did you mean `kid.g.grp.l1`") {
+		t.Errorf("want one on-error-target warning at line 8 naming kid.g.grp.l1, got %q", got)
 	}
 }
