@@ -132,7 +132,10 @@ func (r *runner) postBind(ctx context.Context) error {
 		if err != nil || st == nil || len(st.calls) == 0 {
 			return err
 		}
-		if err := r.settle(ctx, st); err != nil {
+		r.t.postSettle = true
+		err = r.settle(ctx, st)
+		r.t.postSettle = false
+		if err != nil {
 			return err
 		}
 	}
@@ -183,6 +186,9 @@ func (r *runner) postBindRound(ctx context.Context) (*step, error) {
 	}
 	if err := r.flushHeld(held); err != nil {
 		return nil, err
+	}
+	if r.t.emitSayEnd < 0 && r.t.emitSay >= 0 {
+		r.t.emitSayEnd = len(r.t.said)
 	}
 	return st, nil
 }
