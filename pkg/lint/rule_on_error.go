@@ -32,6 +32,10 @@ func (c *checker) checkOnError(e *story.Effect, site effSite) {
 		c.checkTarget(site.State, target, e.PosOf("on_error"), site.String()+": on_error: ")
 		return
 	}
+	if tagOnly(target) {
+		c.rep.Warnf(e.PosOf("on_error"), ruleOnErrorTarget, "%s: on_error %q is read as a state path (a target is rendered only when it holds {{ }}), which names no state; this on_error redirect can never fire: the rest of the block is skipped; write the choice inside {{ }}", site.String(), target)
+		return
+	}
 	if target == "" || target == "." || story.IsTemplated(target) {
 		return
 	}

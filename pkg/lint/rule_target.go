@@ -50,6 +50,18 @@ func checkTargets(c *checker) {
 }
 
 func (c *checker) checkTarget(from *story.State, target string, p story.Pos, prefix string) {
+	if tagOnly(target) {
+		// upstream renders a target only when it holds "{{": a pongo
+		// tag alone is a literal path, which names no state
+		msg := fmt.Sprintf("transition target %q (resolved: %q) does not exist", target, target)
+		if prefix == "" {
+			msg = fmt.Sprintf("state %q: %s", from.Path, msg)
+		} else {
+			msg = strings.TrimPrefix(msg, "transition ")
+		}
+		c.rep.Errf(p, ruleTarget, "%s%s: a target is rendered only when it holds {{ }}, so a {%% %%} tag alone is read as a state path; write the choice inside {{ }} (story-runtime.md §1.6)", prefix, msg)
+		return
+	}
 	if target != "" && strings.TrimSpace(target) != target && !story.IsTemplated(target) {
 		// upstream's load check resolves a literal target as written
 		// (" a", "a\n", " .", " @exit:done" name no state), though its
@@ -149,4 +161,11 @@ func verbatimResolved(from *story.State, target string) string {
 		}
 	}
 	return strings.Join(segs, ".")
+}
+
+// tagOnly reports a target holding a pongo tag ({% … %}) and no {{ }}:
+// upstream's loader and engine read it as written (story-runtime.md §1.6:
+// a target is rendered when it contains "{{"), so it names no state.
+func tagOnly(target string) bool {
+	return strings.Contains(target, "{%") && !strings.Contains(target, "{{")
 }

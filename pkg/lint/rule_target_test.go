@@ -58,3 +58,28 @@ func TestDidYouMeanBounded(t *testing.T) {
 		t.Errorf("%d target errors, %d with a suggestion; want %d and %d", errs, suggested, regions, maxSuggestions)
 	}
 }
+
+// A target holding a pongo tag and no {{ }} is read as written by upstream
+// (its loader: `transition target "{% if … %}…" (resolved: "{% if … %}…")
+// does not exist`), as an arc, a timeout and an on_complete target; with a
+// {{ }} it is a template, checked at run time.
+func TestTagOnlyTargetIsAPath(t *testing.T) {
+	src := "app: {id: t}\nroot: a\nintents: {go: {}, go2: {}}\nhosts: [host.x]\nworld: {ok: {type: bool, default: true}}\nstates:\n" +
+		"  a:\n    on:\n" +
+		"      go: [{target: \"{% if world.ok %}b{% else %}a{% endif %}\"}]\n" + // line 9
+		"      go2: [{target: \"{% if world.ok %}b{% else %}a{% endif %}{{ '' }}\"}]\n" +
+		"    timeout: {after: 1m, target: \"{% if world.ok %}b{% endif %}\"}\n" + // line 11
+		"    on_enter:\n      - invoke: host.x\n        background: true\n        on_complete:\n" +
+		"          - target: \"{% if world.ok %}b{% endif %}\"\n" + // line 16
+		"  b: {}\n"
+	_, ds := LoadBytes("app.yaml", []byte(src), story.Options{})
+	lines := map[int]bool{}
+	for _, d := range ds {
+		if d.Rule == ruleTarget.ID {
+			lines[d.Line] = true
+		}
+	}
+	if len(lines) != 3 || !lines[9] || !lines[11] || !lines[16] {
+		t.Errorf("target errors at lines %v, want 9, 11 and 16: %s", lines, render(ds))
+	}
+}
