@@ -83,3 +83,23 @@ func TestTagOnlyTargetIsAPath(t *testing.T) {
 		t.Errorf("target errors at lines %v, want 9, 11 and 16: %s", lines, render(ds))
 	}
 }
+
+// The same for emit_intent: upstream renders it only when it holds {{,
+// so "{% if true %}hop{% endif %}" is a literal intent no arc handles
+// (its loader: `emit_intent "{% if true %}hop{% endif %}" is not declared
+// on state "s0"'s on: arcs (nor any ancestor's)`).
+func TestTagOnlyEmitIsAName(t *testing.T) {
+	src := "app: {id: t}\nroot: s0\nintents: {em: {}, hop: {}}\nstates:\n  s0:\n    on:\n" +
+		"      em: [{target: ., effects: [{emit_intent: \"{% if true %}hop{% endif %}\"}]}]\n" + // line 7
+		"      hop: [{target: ., effects: [{emit_intent: \"{% if true %}hop{% endif %}{{ '' }}\"}]}]\n"
+	_, ds := LoadBytes("app.yaml", []byte(src), story.Options{})
+	var lines []int
+	for _, d := range ds {
+		if d.Rule == story.RuleIntent.ID {
+			lines = append(lines, d.Line)
+		}
+	}
+	if len(lines) != 1 || lines[0] != 7 {
+		t.Errorf("intent errors at lines %v, want 7: %s", lines, render(ds))
+	}
+}
