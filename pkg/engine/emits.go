@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -120,6 +121,16 @@ func (r *runner) postBind(ctx context.Context) error {
 	if r.t.redirectErr != "" {
 		return nil
 	}
+	// chainEnd: where a round's on_error chain cut by the depth cap left
+	// the session (nil: none), while the pass goes on from the round's
+	// landing, where upstream's machine stays (conformance
+	// cap-postbind-repeats)
+	var chainEnd *chainRest
+	defer func() {
+		if chainEnd != nil {
+			chainEnd.restore(r)
+		}
+	}()
 	for depth := 0; ; depth++ {
 		if r.so.MachineOnly || r.par != nil || r.cur == nil || r.ended && r.outcome == OutcomeExit {
 			return nil
@@ -128,14 +139,54 @@ func (r *runner) postBind(ctx context.Context) error {
 			msg := fmt.Sprintf("settlePostBindEmits: orchestrator recursion depth %d exceeded cap %d (likely YAML cycle: host-call binds key that gates emit_intent that lands on state with another host-call binding the same key)", depth, maxPostBindDepth)
 			return r.emit(KindHarnessError, map[string]any{"depth": depth, "error": msg, "max_depth": maxPostBindDepth, "phase": "settle_post_bind_emits"})
 		}
+		n := len(r.t.events)
 		st, err := r.postBindRound(ctx)
-		if err != nil || st == nil || len(st.calls) == 0 {
+		if err != nil || st == nil {
 			return err
 		}
-		if err := r.settle(ctx, st); err != nil {
+		if chainEnd != nil && slices.ContainsFunc(r.t.events[n:], func(e Event) bool { return e.Kind == KindStateEntered }) {
+			// a hop moved the session on from the landing: the turn
+			// ends as after any post-bind hop (as swallowedPostBind)
+			chainEnd = nil
+			r.t.capView, r.t.capPostBind = "", false
+		}
+		if len(st.calls) == 0 {
+			return nil
+		}
+		capAt := r.t.capAt
+		r.t.postSettle = true
+		err = r.settle(ctx, st)
+		r.t.postSettle = false
+		if err != nil {
 			return err
+		}
+		if at := r.t.capAt; at != nil && at != capAt && r.t.capPostBind {
+			// this round's chain was cut: the next round decides the
+			// landing's emits again
+			chainEnd = saveChainRest(r)
+			r.t.capAt = nil
+			r.cur, r.par, r.ended, r.outcome, r.exit = at, nil, false, "", ""
+			r.t.redirectErr = ""
 		}
 	}
+}
+
+// chainRest is where a capped on_error chain left the session.
+type chainRest struct {
+	cur           *State
+	par           *parConf
+	ended         bool
+	outcome, exit string
+	redirectErr   string
+}
+
+func saveChainRest(r *runner) *chainRest {
+	return &chainRest{cur: r.cur, par: r.par, ended: r.ended, outcome: r.outcome, exit: r.exit, redirectErr: r.t.redirectErr}
+}
+
+func (c *chainRest) restore(r *runner) {
+	r.cur, r.par, r.ended, r.outcome, r.exit = c.cur, c.par, c.ended, c.outcome, c.exit
+	r.t.redirectErr = c.redirectErr
 }
 
 // postBindRound decides and fires the resting state's on_enter emits
@@ -183,6 +234,9 @@ func (r *runner) postBindRound(ctx context.Context) (*step, error) {
 	}
 	if err := r.flushHeld(held); err != nil {
 		return nil, err
+	}
+	if r.t.emitSayEnd < 0 && r.t.emitSay >= 0 {
+		r.t.emitSayEnd = len(r.t.said)
 	}
 	return st, nil
 }

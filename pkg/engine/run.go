@@ -661,11 +661,14 @@ func (r *runner) renderView(ctx context.Context, slots map[string]any) string {
 	v, err := r.restingView(ctx, slots, turnSlots)
 	empty := v == "" && err == nil // a failed render is not an empty one
 	said := r.t.narration()
-	if r.t.capView != "" && r.t.first == nil && r.t.emitSay >= 0 && r.t.saidAtRedirect > r.t.emitSay && r.t.saidAtRedirect <= len(r.t.said) {
+	if r.t.capView != "" && (r.t.first == nil || r.t.capPostBind) && r.t.emitSay >= 0 && r.t.saidAtRedirect > r.t.emitSay && r.t.saidAtRedirect <= len(r.t.said) {
 		// a post-bind chain cut by the depth cap: the hops of its
 		// redirects said nothing upstream shows (conformance
 		// cap-chain-say)
-		said = r.t.said[r.t.emitSay:r.t.saidAtRedirect]
+		said = r.t.said[r.t.emitSay:min(r.t.saidAtRedirect, max(r.t.emitSayEnd, r.t.emitSay))]
+		if r.t.emitSayEnd < 0 {
+			said = r.t.said[r.t.emitSay:r.t.saidAtRedirect]
+		}
 	}
 	if empty && r.t.rerender && !r.t.dropSay && r.t.emitSay < 0 {
 		// a failure alone re-rendered an empty view: the narration
@@ -707,6 +710,12 @@ func (r *runner) renderView(ctx context.Context, slots map[string]any) string {
 // turn's own (turnSlots) for a render from before dispatch.
 func (r *runner) restingView(ctx context.Context, slots, turnSlots map[string]any) (string, error) {
 	switch {
+	case r.t.capView != "" && r.t.capPostBind:
+		// the depth cap cut a post-bind round's chain: upstream's
+		// machine stays on that round's hop landing, which the pass
+		// renders again from the live world (conformance
+		// cap-postbind-view; cap-chain-say lands where it began)
+		return r.renderAt(ctx, r.t.capView, r.world.Snapshot(), nil, false)
 	case r.t.capView != "" && r.t.first != nil:
 		// the on_error depth cap (story-runtime §2.4, corrections):
 		// upstream "stays at the originating state" for the view: the

@@ -122,7 +122,9 @@ func (r *runner) takeRedirect(ctx context.Context, rd *redirect, st *step, c *re
 			"prior":   r.statePath(), "reason": "on_error.depth_cap_exceeded", "target": rd.e.OnError})
 	}
 	var tmpl *text
-	if story.IsTemplated(rd.e.OnError) {
+	if strings.Contains(rd.e.OnError, "{{") {
+		// rendered only when it holds {{ }}: a {% %} tag alone is a
+		// path, as upstream (conformance tag-only-targets)
 		t, err := r.m.renderer().inlinePrompt(rd.e.OnError)
 		if err != nil {
 			return true, fmt.Errorf("on_error target %q: %w", rd.e.OnError, err)

@@ -13,6 +13,7 @@ import (
 // the chain went.
 func (r *runner) swallowed(origin string, at *State) {
 	r.t.capView, r.t.capAt, r.t.swallowed = origin, at, true
+	r.t.capPostBind = r.t.postSettle
 }
 
 // swallowedPostBind runs the post-bind pass upstream runs after a

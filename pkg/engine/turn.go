@@ -19,6 +19,9 @@ type turn struct {
 	capView     string // after a swallowed on_error chain: the state whose view turn.end shows (§2.4)
 	capAt       *State // that state, where upstream's post-bind pass then runs (nil: none runs)
 	swallowed   bool   // an on_error chain was swallowed this turn (swallowed.go)
+	// postSettle: the calls being settled are a post-bind round's; capPostBind:
+	// the chain swallowed this turn was one of theirs (swallowed.go)
+	postSettle, capPostBind bool
 	// saidAtRedirect is len(said) when the turn's first on_error redirect
 	// was taken (-1: none yet): what a chain cut by the depth cap shows
 	// of the narration (conformance cap-chain-say)
@@ -83,8 +86,11 @@ type turn struct {
 	// narration (conformance mutate-say-infra-error)
 	dropSay bool
 	// emitSay is the index in said of the first line a post-bind hop said
-	// (-1 = no post-bind hop fired this turn)
-	emitSay int
+	// (-1 = no post-bind hop fired this turn); emitSayEnd the end of what
+	// the pass's first round said firing its hops (-1: not yet): upstream
+	// shows that round's narration only, not its dispatch's (a redirect
+	// landing's on_enter) nor a later round's (conformance postpass-says)
+	emitSay, emitSayEnd int
 	// prePass is the turn's render as it stood before the post-bind
 	// pass's last round: upstream keeps it when the hops' resting state
 	// renders an empty view (postpassview.go)
@@ -101,7 +107,7 @@ type turn struct {
 }
 
 func newTurn() turn {
-	return turn{emitSay: -1, saidAtRedirect: -1}
+	return turn{emitSay: -1, emitSayEnd: -1, saidAtRedirect: -1}
 }
 
 // acceptedName is the name machine.intent_accepted records: the typed
@@ -119,6 +125,9 @@ func (t *turn) acceptedName(intent string) string {
 func (t *turn) narration() []string {
 	switch {
 	case t.emitSay >= 0 && t.emitSay < len(t.said):
+		if t.emitSayEnd >= t.emitSay && t.emitSayEnd < len(t.said) {
+			return t.said[t.emitSay:t.emitSayEnd]
+		}
 		return t.said[t.emitSay:]
 	case t.emitSay >= 0 || t.rerender:
 		return nil

@@ -22,7 +22,9 @@ func checkIntents(c *checker) {
 	c.eachEffect(func(e *story.Effect, site effSite) {
 		// upstream does not check the emits of phase-generated states
 		// (a literal emit_intent of no arc there loads)
-		if e.EmitIntent() == "" || story.IsTemplated(e.EmitIntent()) || site.State == nil || site.Template || c.expanded {
+		if e.EmitIntent() == "" || story.IsTemplated(e.EmitIntent()) && !tagOnly(e.EmitIntent()) || site.State == nil || site.Template || c.expanded {
+			// (a {% %} tag without {{ }} is a literal name, as
+			// upstream renders an emit only when it holds {{)
 			return
 		}
 		// as written: upstream's load check does not trim (" go" and

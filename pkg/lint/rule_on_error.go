@@ -32,7 +32,24 @@ func (c *checker) checkOnError(e *story.Effect, site effSite) {
 		c.checkTarget(site.State, target, e.PosOf("on_error"), site.String()+": on_error: ")
 		return
 	}
+	if tagOnly(target) {
+		c.rep.Warnf(e.PosOf("on_error"), ruleOnErrorTarget, "%s: on_error %q is read as a state path (a target is rendered only when it holds {{ }}), which names no state; this on_error redirect can never fire: the rest of the block is skipped; write the choice inside {{ }}", site.String(), target)
+		return
+	}
 	if target == "" || target == "." || story.IsTemplated(target) {
+		return
+	}
+	if foldedAbsolute(c.st, target) {
+		// an imported child's dotted target names the folded tree
+		// (rule_target_folded.go): kid.errroom fires, the child's own
+		// grp.l1 names no state once folded
+		if path := strings.ReplaceAll(target, "/", "."); !inFolded(foldedTop(c.st), path, 0) {
+			msg := fmt.Sprintf("%s: on_error %q names no state once this imported story is folded (a dotted target is kept as written, so it names the importing story's tree); this on_error redirect can never fire: the rest of the block is skipped", site.String(), target)
+			if sug := foldedSuggestion(c.st, path); sug != "" {
+				msg += fmt.Sprintf("; did you mean `%s`, or a bare sibling name?", sug)
+			}
+			c.rep.Warnf(e.PosOf("on_error"), ruleOnErrorTarget, "%s", msg)
+		}
 		return
 	}
 	if !strings.HasPrefix(target, "..") {

@@ -50,6 +50,18 @@ func checkTargets(c *checker) {
 }
 
 func (c *checker) checkTarget(from *story.State, target string, p story.Pos, prefix string) {
+	if tagOnly(target) {
+		// upstream renders a target only when it holds "{{": a pongo
+		// tag alone is a literal path, which names no state
+		msg := fmt.Sprintf("transition target %q (resolved: %q) does not exist", target, target)
+		if prefix == "" {
+			msg = fmt.Sprintf("state %q: %s", from.Path, msg)
+		} else {
+			msg = strings.TrimPrefix(msg, "transition ")
+		}
+		c.rep.Errf(p, ruleTarget, "%s%s: a target is rendered only when it holds {{ }}, so a {%% %%} tag alone is read as a state path; write the choice inside {{ }} (story-runtime.md §1.6)", prefix, msg)
+		return
+	}
 	if target != "" && strings.TrimSpace(target) != target && !story.IsTemplated(target) {
 		// upstream's load check resolves a literal target as written
 		// (" a", "a\n", " .", " @exit:done" name no state), though its
@@ -65,6 +77,24 @@ func (c *checker) checkTarget(from *story.State, target string, p story.Pos, pre
 			fix = "write . to stay, or a state path"
 		}
 		c.rep.Errf(p, ruleTarget, "%s%s; %s", prefix, msg, fix)
+		return
+	}
+	if foldedAbsolute(c.st, target) {
+		// an imported child's dotted target names the folded tree
+		// (rule_target_folded.go), as upstream checks it after the fold
+		if path := strings.ReplaceAll(strings.TrimSpace(target), "/", "."); !inFolded(foldedTop(c.st), path, 0) {
+			msg := fmt.Sprintf("transition target %q (resolved: %q) does not exist", target, path)
+			if prefix == "" {
+				msg = fmt.Sprintf("state %q: %s", from.Path, msg)
+			} else {
+				msg = strings.TrimPrefix(msg, "transition ")
+			}
+			fix := "write a bare sibling name or a ../ path for the child's own states"
+			if sug := foldedSuggestion(c.st, path); sug != "" {
+				fix = fmt.Sprintf("did you mean `%s`? (or a bare sibling name, or a ../ path)", sug)
+			}
+			c.rep.Errf(p, ruleTarget, "%s%s: this story is imported, and a dotted target inside an imported story is kept as written by the fold, so it names a state of the importing story's tree (the child's own states are under <alias>.); %s", prefix, msg, fix)
+		}
 		return
 	}
 	t, err := from.Resolve(target)
@@ -131,4 +161,11 @@ func verbatimResolved(from *story.State, target string) string {
 		}
 	}
 	return strings.Join(segs, ".")
+}
+
+// tagOnly reports a target holding a pongo tag ({% … %}) and no {{ }}:
+// upstream's loader and engine read it as written (story-runtime.md §1.6:
+// a target is rendered when it contains "{{"), so it names no state.
+func tagOnly(target string) bool {
+	return strings.Contains(target, "{%") && !strings.Contains(target, "{{")
 }

@@ -58,3 +58,48 @@ func TestDidYouMeanBounded(t *testing.T) {
 		t.Errorf("%d target errors, %d with a suggestion; want %d and %d", errs, suggested, regions, maxSuggestions)
 	}
 }
+
+// A target holding a pongo tag and no {{ }} is read as written by upstream
+// (its loader: `transition target "{% if … %}…" (resolved: "{% if … %}…")
+// does not exist`), as an arc, a timeout and an on_complete target; with a
+// {{ }} it is a template, checked at run time.
+func TestTagOnlyTargetIsAPath(t *testing.T) {
+	src := "app: {id: t}\nroot: a\nintents: {go: {}, go2: {}}\nhosts: [host.x]\nworld: {ok: {type: bool, default: true}}\nstates:\n" +
+		"  a:\n    on:\n" +
+		"      go: [{target: \"{% if world.ok %}b{% else %}a{% endif %}\"}]\n" + // line 9
+		"      go2: [{target: \"{% if world.ok %}b{% else %}a{% endif %}{{ '' }}\"}]\n" +
+		"    timeout: {after: 1m, target: \"{% if world.ok %}b{% endif %}\"}\n" + // line 11
+		"    on_enter:\n      - invoke: host.x\n        background: true\n        on_complete:\n" +
+		"          - target: \"{% if world.ok %}b{% endif %}\"\n" + // line 16
+		"  b: {}\n"
+	_, ds := LoadBytes("app.yaml", []byte(src), story.Options{})
+	lines := map[int]bool{}
+	for _, d := range ds {
+		if d.Rule == ruleTarget.ID {
+			lines[d.Line] = true
+		}
+	}
+	if len(lines) != 3 || !lines[9] || !lines[11] || !lines[16] {
+		t.Errorf("target errors at lines %v, want 9, 11 and 16: %s", lines, render(ds))
+	}
+}
+
+// The same for emit_intent: upstream renders it only when it holds {{,
+// so "{% if true %}hop{% endif %}" is a literal intent no arc handles
+// (its loader: `emit_intent "{% if true %}hop{% endif %}" is not declared
+// on state "s0"'s on: arcs (nor any ancestor's)`).
+func TestTagOnlyEmitIsAName(t *testing.T) {
+	src := "app: {id: t}\nroot: s0\nintents: {em: {}, hop: {}}\nstates:\n  s0:\n    on:\n" +
+		"      em: [{target: ., effects: [{emit_intent: \"{% if true %}hop{% endif %}\"}]}]\n" + // line 7
+		"      hop: [{target: ., effects: [{emit_intent: \"{% if true %}hop{% endif %}{{ '' }}\"}]}]\n"
+	_, ds := LoadBytes("app.yaml", []byte(src), story.Options{})
+	var lines []int
+	for _, d := range ds {
+		if d.Rule == story.RuleIntent.ID {
+			lines = append(lines, d.Line)
+		}
+	}
+	if len(lines) != 1 || lines[0] != 7 {
+		t.Errorf("intent errors at lines %v, want 7: %s", lines, render(ds))
+	}
+}
