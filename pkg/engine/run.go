@@ -714,7 +714,8 @@ func (r *runner) restingView(ctx context.Context, slots, turnSlots map[string]an
 		// the depth cap cut a post-bind round's chain: upstream's
 		// machine stays on that round's hop landing, which the pass
 		// renders again from the live world (conformance
-		// cap-postbind-view; cap-chain-say lands where it began)
+		// cap-postbind-view, cap-postbind-origin-view; cap-chain-say
+		// lands where it began)
 		return r.renderAt(ctx, r.t.capView, r.world.Snapshot(), nil, false)
 	case r.t.capView != "" && r.t.first != nil:
 		// the on_error depth cap (story-runtime §2.4, corrections):
@@ -726,11 +727,6 @@ func (r *runner) restingView(ctx context.Context, slots, turnSlots map[string]an
 		// that had bound something first re-renders the resting state,
 		// as any redirect.
 		return r.renderFirst(ctx, turnSlots), nil
-	case r.t.capView != "" && r.t.capView != r.statePath() && r.t.emitSay >= 0:
-		// a chain the cap cut in the post-bind pass: upstream's machine
-		// stays at the state the pass had moved it to, whose view shows
-		// (conformance cap-postbind-origin-view)
-		return r.renderAt(ctx, r.t.capView, r.world.Snapshot(), slots, false)
 	case r.exit != "":
 		// an exit shows no view of its own: a post-bind pass that
 		// reached it keeps the render from before the pass, as any
