@@ -54,7 +54,7 @@ func Merge(v *Validation, shards []*Report) (*Report, error) {
 		}
 		for k := range s.Candidates {
 			if s.Candidates[k].Key() != first.Candidates[k].Key() {
-				return nil, fmt.Errorf("eval merge: %s candidate %d is %s, %s has %s", s.Path, k, s.Candidates[k].Key(), first.Path, first.Candidates[k].Key())
+				return nil, fmt.Errorf("eval merge: %s candidate %d is %q, %s has %q", s.Path, k, s.Candidates[k].Key(), first.Path, first.Candidates[k].Key())
 			}
 		}
 		recs = append(recs, s.Calls...)
