@@ -272,15 +272,24 @@ func decodeNumbers(b []byte) (any, error) {
 }
 
 // decodeRead is decodeNumbers of a payload read from a trace, which may
-// come from anywhere: one whose decoding is estimated to take more than
-// jsoncost.Limit (a line of many empty {} or [] values, two or three bytes
-// each and a hundred decoded) is an error before it is decoded.
+// come from anywhere: one too costly to decode (tooCostly) is an error
+// before it is decoded.
 func decodeRead(b []byte) (any, error) {
-	limit := jsoncost.Limit(len(b))
-	if cost, err := jsoncost.Estimate(b, reflect.TypeFor[any](), limit); err == nil && cost > limit {
-		return nil, fmt.Errorf("a payload of %d bytes with a blob reference that would take over %d MiB once decoded (many empty values): kitsoki writes no such payload", len(b), limit>>20)
+	if err := tooCostly(b, reflect.TypeFor[any]()); err != nil {
+		return nil, fmt.Errorf("a payload with a blob reference %w", err)
 	}
 	return decodeNumbers(b)
+}
+
+// tooCostly refuses a JSON value read from a trace whose decoding into t
+// is estimated to take more than jsoncost.Limit: a line of many empty {}
+// or [] values, two or three bytes each and a hundred or more decoded.
+func tooCostly(b []byte, t reflect.Type) error {
+	limit := jsoncost.Limit(len(b))
+	if cost, err := jsoncost.Estimate(b, t, limit); err == nil && cost > limit {
+		return fmt.Errorf("of %d bytes would take over %d MiB once decoded (many empty values): kitsoki writes no such value", len(b), limit>>20)
+	}
+	return nil
 }
 
 // checkBlobSize checks a blob file's size against the "bytes" its

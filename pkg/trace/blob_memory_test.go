@@ -1,6 +1,7 @@
 package trace
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -48,4 +49,28 @@ func TestBlobPayloadBoundsMemory(t *testing.T) {
 		_, err = rd.Next()
 		return err
 	})
+}
+
+// TestToCassetteBoundsMemory: an agent call whose input holds millions of
+// empty {} values is refused by trace to-cassette before it is decoded and
+// written as YAML (before, a 63 MB line of them grew past this machine's
+// 24 GB in two minutes and was killed).
+func TestToCassetteBoundsMemory(t *testing.T) {
+	data := `{"kind":"session.header","schema_version":1,"written_at":"2026-11-30T09:23:56.656169307Z"}` + "\n" +
+		`{"turn":1,"seq":0,"ts":"2026-11-30T09:00:03Z","kind":"agent.call.start","state_path":"s","call_id":"0f1e2d3c4b5a6978","payload":{"verb":"extract","agent":"local","model":"q","prompt":"x","input":[` +
+		strings.TrimSuffix(strings.Repeat("{},", 2_000_000), ",") + "]}}\n" +
+		`{"turn":1,"seq":1,"ts":"2026-11-30T09:00:04Z","kind":"agent.call.complete","state_path":"s","call_id":"0f1e2d3c4b5a6978","payload":{"verb":"extract","agent":"local","response":{"a":1},"duration_ms":3}}` + "\n"
+	runtime.GC()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err := ToCassette(strings.NewReader(data), "run.jsonl", io.Discard, CassetteOptions{})
+	runtime.ReadMemStats(&after)
+	spent := after.TotalAlloc - before.TotalAlloc
+	t.Logf("%d bytes, allocated %d", len(data), spent)
+	if err == nil || !strings.Contains(err.Error(), "call 0f1e2d3c4b5a6978: its input of ") {
+		t.Errorf("err = %v, want the call's input refused", err)
+	}
+	if spent > 8*uint64(len(data)) {
+		t.Errorf("to-cassette of a %d-byte trace allocated %d bytes, over 8 times its size", len(data), spent)
+	}
 }

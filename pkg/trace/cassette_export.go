@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"reflect"
 	"strings"
 	"time"
 
@@ -147,6 +148,9 @@ func episodeFor(c *Call, n int, tracePath string) (cassetteEpisode, error) {
 		}
 	}
 	if len(c.Input) > 0 && string(c.Input) != "null" {
+		if err := tooCostly(c.Input, reflect.TypeFor[any]()); err != nil {
+			return cassetteEpisode{}, fmt.Errorf("to-cassette: call %s: its input %w", c.CallID, err)
+		}
 		var in any
 		if json.Unmarshal(c.Input, &in) == nil {
 			ag.Input = in
