@@ -72,10 +72,29 @@ func Estimate(data []byte, t reflect.Type, limit int64) (int64, error) {
 	return e.cost, err
 }
 
+// Values returns the number of JSON values in data (every object, array,
+// member value, element and scalar, the document itself included),
+// stopping once it passes limit (the result is then over limit): what an
+// encoder that emits an event per value (YAML) will hold. Errors as
+// [Estimate].
+func Values(data []byte, limit int64) (int64, error) {
+	e := &estimator{dec: json.NewDecoder(bytes.NewReader(data)), each: 1, limit: limit}
+	e.dec.UseNumber()
+	err := e.value(nil, 0)
+	if err == errOver {
+		return e.cost, nil
+	}
+	if err == io.EOF {
+		err = io.ErrUnexpectedEOF
+	}
+	return e.cost, err
+}
+
 var errOver = errors.New("over the limit")
 
 type estimator struct {
 	dec    *json.Decoder
+	each   int64 // charged for every value (Values)
 	cost   int64
 	limit  int64
 	fields map[reflect.Type]map[string]reflect.Type // structFields, once per type
@@ -100,6 +119,9 @@ func (e *estimator) value(t reflect.Type, depth int) error {
 	start := e.dec.InputOffset()
 	tok, err := e.dec.Token()
 	if err != nil {
+		return err
+	}
+	if err := e.add(e.each); err != nil {
 		return err
 	}
 	for t != nil && t.Kind() == reflect.Pointer {

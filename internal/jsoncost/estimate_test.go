@@ -144,3 +144,19 @@ func TestLimit(t *testing.T) {
 		t.Errorf("Limit(1) = %d, Limit(Floor) = %d", Limit(1), Limit(Floor))
 	}
 }
+
+func TestValues(t *testing.T) {
+	for doc, want := range map[string]int64{
+		`1`:                          1,
+		`{}`:                         1,
+		`{"a":[1,{"b":null},[]]}`:    6,
+		`[[[]],{"x":"y","z":{}}, 2]`: 7,
+	} {
+		if got, err := Values([]byte(doc), 1<<40); got != want || err != nil {
+			t.Errorf("Values(%s) = %d, %v; want %d", doc, got, err, want)
+		}
+	}
+	if got, err := Values(repeat(`[`, `{}`, `]`, 1000), 10); got != 11 || err != nil {
+		t.Errorf("Values past the limit = %d, %v; want 11 (stopped)", got, err)
+	}
+}

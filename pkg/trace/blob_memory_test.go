@@ -74,3 +74,26 @@ func TestToCassetteBoundsMemory(t *testing.T) {
 		t.Errorf("to-cassette of a %d-byte trace allocated %d bytes, over 8 times its size", len(data), spent)
 	}
 }
+
+// TestToCassetteBoundsInputValues: an input under the decoding bound but
+// of more values than the YAML encoder can hold cheaply is refused (before,
+// 1,700,000 empty {} in a 5 MB trace made to-cassette peak at 3.5 GB).
+func TestToCassetteBoundsInputValues(t *testing.T) {
+	data := `{"kind":"session.header","schema_version":1,"written_at":"2026-11-30T09:23:56.656169307Z"}` + "\n" +
+		`{"turn":1,"seq":0,"ts":"2026-11-30T09:00:03Z","kind":"agent.call.start","state_path":"s","call_id":"0f1e2d3c4b5a6978","payload":{"verb":"extract","agent":"local","model":"q","prompt":"x","input":[` +
+		strings.TrimSuffix(strings.Repeat("{},", maxInputValues), ",") + "]}}\n" +
+		`{"turn":1,"seq":1,"ts":"2026-11-30T09:00:04Z","kind":"agent.call.complete","state_path":"s","call_id":"0f1e2d3c4b5a6978","payload":{"verb":"extract","agent":"local","response":{"a":1},"duration_ms":3}}` + "\n"
+	runtime.GC()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err := ToCassette(strings.NewReader(data), "run.jsonl", io.Discard, CassetteOptions{})
+	runtime.ReadMemStats(&after)
+	spent := after.TotalAlloc - before.TotalAlloc
+	t.Logf("%d bytes, allocated %d", len(data), spent)
+	if err == nil || !strings.Contains(err.Error(), "more than 100000 JSON values") {
+		t.Errorf("err = %v, want the call's input refused", err)
+	}
+	if spent > 8*uint64(len(data)) {
+		t.Errorf("to-cassette of a %d-byte trace allocated %d bytes, over 8 times its size", len(data), spent)
+	}
+}
