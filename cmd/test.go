@@ -658,7 +658,7 @@ func readMergeInputs(args []string) ([]*flowtest.Report, []*coverage.Profile, er
 			ps = append(ps, p)
 			continue
 		}
-		r, err := flowtest.ReadReport(a)
+		r, err := flowtest.ParseReport(a, data)
 		if err != nil {
 			return nil, nil, usagef("%v", err)
 		}

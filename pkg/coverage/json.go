@@ -8,8 +8,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"strings"
 
+	"kitsoki/internal/jsoncost"
 	"kitsoki/pkg/engine"
 )
 
@@ -91,6 +93,13 @@ func IsJSONProfile(data []byte) bool {
 func ParseJSON(name string, data []byte) (*Profile, error) {
 	bad := func(where, format string, a ...any) error {
 		return fmt.Errorf("%s: %s: %s", name, where, fmt.Sprintf(format, a...))
+	}
+	// A profile of many empty {} items (three bytes each, some 360
+	// decoded) is refused before it is decoded: profiles come from other
+	// jobs' shards and a repository's .kitsoki/ (the editor reads it).
+	limit := jsoncost.Limit(len(data))
+	if cost, err := jsoncost.Estimate(data, reflect.TypeFor[jsonProfile](), limit); err == nil && cost > limit {
+		return nil, fmt.Errorf("%s: not a kitsoki JSON coverage profile: %d bytes that would take over %d MiB once read (many empty items or files); write one with kitsoki test --coverprofile FILE --cover-format json", name, len(data), limit>>20)
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()

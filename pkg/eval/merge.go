@@ -3,6 +3,7 @@ package eval
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"slices"
 	"sort"
 )
@@ -54,19 +55,25 @@ func Merge(v *Validation, shards []*Report) (*Report, error) {
 		}
 		for k := range s.Candidates {
 			if s.Candidates[k].Key() != first.Candidates[k].Key() {
-				return nil, fmt.Errorf("eval merge: %s candidate %d is %s, %s has %s", s.Path, k, s.Candidates[k].Key(), first.Path, first.Candidates[k].Key())
+				return nil, fmt.Errorf("eval merge: %s candidate %d is %q, %s has %q", s.Path, k, s.Candidates[k].Key(), first.Path, first.Candidates[k].Key())
 			}
 		}
 		recs = append(recs, s.Calls...)
 	}
-	var missing []int
-	for i := 1; i <= n; i++ {
-		if _, ok := seen[i]; !ok {
-			missing = append(missing, i)
+	if len(seen) < n {
+		// n is the shards' own word: list the first few missing, in
+		// steps bounded by the shards given, not by n.
+		var missing []int
+		for i := 1; len(missing) < maxListedShards && len(missing) < n-len(seen); i++ {
+			if _, ok := seen[i]; !ok {
+				missing = append(missing, i)
+			}
 		}
-	}
-	if len(missing) > 0 {
-		return nil, fmt.Errorf("eval merge: missing shard(s) %v of %d", missing, n)
+		more := ""
+		if rest := n - len(seen) - len(missing); rest > 0 {
+			more = fmt.Sprintf(" and %d more", rest)
+		}
+		return nil, fmt.Errorf("eval merge: missing shard(s) %v%s of %d", missing, more, n)
 	}
 	if err := checkShardCandidates(v, first); err != nil {
 		return nil, err
@@ -98,8 +105,8 @@ func checkShardCalls(v *Validation, shards []*Report, n, ncand int) error {
 	for i, ex := range v.Dataset.Examples {
 		exIdx[ex.Name] = i
 	}
-	total := ncand * nex * repeat
-	seen := make(map[int]string, total)
+	total := matrixJobs(ncand, nex, repeat)
+	seen := make(map[int]string, min(total, callsIn(shards)))
 	for _, s := range shards {
 		var si int
 		fmt.Sscanf(s.Run.Shard, "%d/", &si)
@@ -128,6 +135,35 @@ func checkShardCalls(v *Validation, shards []*Report, n, ncand int) error {
 		return fmt.Errorf("eval merge: the shards hold %d calls, the matrix has %d; re-run the shards that were cut short", len(seen), total)
 	}
 	return nil
+}
+
+// maxListedShards bounds the missing shards an error lists.
+const maxListedShards = 10
+
+// matrixJobs is candidates x examples x repeats, saturated at the largest
+// int: a dataset's repeat is the repository's word, and a product that
+// wrapped would read as a matrix of few jobs, or of a negative number.
+func matrixJobs(ncand, nex, repeat int) int {
+	total := 1
+	for _, k := range []int{ncand, nex, repeat} {
+		if k <= 0 {
+			return 0
+		}
+		if total > math.MaxInt/k {
+			return math.MaxInt
+		}
+		total *= k
+	}
+	return total
+}
+
+// callsIn is the call records the shards hold together.
+func callsIn(shards []*Report) int {
+	n := 0
+	for _, s := range shards {
+		n += len(s.Calls)
+	}
+	return n
 }
 
 // checkShardCandidates checks that the shards' candidates are the
@@ -169,7 +205,7 @@ func CheckShardSize(v *Validation, s *Report) error {
 	if err != nil {
 		return fmt.Errorf("eval merge: %w", err)
 	}
-	total := len(specs) * len(v.Dataset.Examples) * max(v.Dataset.Matrix.Repeat, 1)
+	total := matrixJobs(len(specs), len(v.Dataset.Examples), max(v.Dataset.Matrix.Repeat, 1))
 	if len(s.Calls) > total {
 		return fmt.Errorf("eval merge: %s holds %d calls, the matrix has %d jobs in all; re-run that shard", s.Path, len(s.Calls), total)
 	}

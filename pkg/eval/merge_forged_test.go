@@ -2,6 +2,8 @@ package eval
 
 import (
 	"context"
+	"math"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -71,5 +73,45 @@ func TestCheckShardSize(t *testing.T) {
 	s.Calls = s.Calls[:36]
 	if err := CheckShardSize(v, s); err != nil {
 		t.Errorf("a shard of the whole matrix: %v", err)
+	}
+}
+
+// TestMergeBoundedByTheShardsGiven: a shard's "i/n" and the dataset's
+// repeat are other jobs' and the repository's word; eval merge's work and
+// memory follow the shards it is given, not those numbers (before, a
+// shard saying 1/9223372036854775807 listed every missing shard in a
+// slice until memory ran out, and a matrix of 2^26 jobs presized a map of
+// 3.5 GB; a repeat whose product wrapped made CheckShardSize refuse every
+// shard of a matrix of "-N jobs").
+func TestMergeBoundedByTheShardsGiven(t *testing.T) {
+	v, cas := cassetteFixture(t)
+	r, err := Run(context.Background(), v, RunOptions{Cassette: cas, Now: fixedNow, Shard: 1, Shards: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Path = "shard-1.json"
+	r.Run.Shard = "1/9223372036854775807"
+	_, err = Merge(v, []*Report{r})
+	if err == nil || !strings.Contains(err.Error(), "missing shard(s) [2 3 4 5 6 7 8 9 10 11] and 9223372036854775796 more of 9223372036854775807") {
+		t.Errorf("a shard of 9223372036854775807: %v", err)
+	}
+
+	r.Run.Shard = "1/3"
+	v.Dataset.Matrix.Repeat = 1 << 26
+	runtime.GC()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	err = checkShardCalls(v, []*Report{r}, 3, len(r.Candidates))
+	runtime.ReadMemStats(&after)
+	if err == nil {
+		t.Error("a shard of a 2^26-repeat matrix: no error")
+	}
+	if spent := after.TotalAlloc - before.TotalAlloc; spent > 1<<20 {
+		t.Errorf("checking a shard of %d calls against a 2^26-repeat matrix allocated %d bytes", len(r.Calls), spent)
+	}
+
+	v.Dataset.Matrix.Repeat = math.MaxInt / 2
+	if err := CheckShardSize(v, r); err != nil {
+		t.Errorf("a matrix whose job count passes the int range: %v", err)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"kitsoki/internal/safefile"
+	"kitsoki/internal/termsafe"
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/story"
 )
@@ -95,11 +96,14 @@ func pinErrors(probs []pinProblem, pos story.Pos, keys map[string]story.Pos, evi
 // checkPin checks a pin against its evidence report.
 func checkPin(st *story.Story, d *Dataset, pin Pin, cur Hashes) []pinProblem {
 	storyDir := st.Dir
+	// rel is a path as a message quotes it: relative to the story, on one
+	// line (a dataset's file name is the repository's: a newline in it
+	// would start a line of its own).
 	rel := func(p string) string {
 		if r, err := filepath.Rel(storyDir, p); err == nil {
-			return filepath.ToSlash(r)
+			p = filepath.ToSlash(r)
 		}
-		return p
+		return termsafe.Line(p)
 	}
 	var r *Report
 	var err error
@@ -129,7 +133,7 @@ func checkPin(st *story.Story, d *Dataset, pin Pin, cur Hashes) []pinProblem {
 		}
 	}
 	if err != nil {
-		return []pinProblem{{fmt.Sprintf("selection.evidence %q does not parse: %v", evidence, err), true}}
+		return []pinProblem{{fmt.Sprintf("selection.evidence %q does not parse: %s", evidence, termsafe.Line(err.Error())), true}}
 	}
 	if r.Call != d.Call {
 		return []pinProblem{{fmt.Sprintf("selection.evidence %q measures call %q, not %q: a report is evidence only for the call it measured; point evidence at %s/latest.json or re-run kitsoki eval run %s", evidence, r.Call, d.Call, rel(reportsDir(d)), rel(d.Path)), true}}
@@ -150,6 +154,7 @@ func checkPin(st *story.Story, d *Dataset, pin Pin, cur Hashes) []pinProblem {
 	if pin.Effort != "" {
 		label += " effort=" + pin.Effort
 	}
+	label = termsafe.Line(label)
 	var match *Candidate
 	for i := range r.Candidates {
 		c := &r.Candidates[i]
@@ -165,7 +170,7 @@ func checkPin(st *story.Story, d *Dataset, pin Pin, cur Hashes) []pinProblem {
 	if !match.Pass {
 		why := ""
 		if match.Rejected != "" {
-			why = " (" + match.Rejected + ")"
+			why = " (" + termsafe.Line(match.Rejected) + ")"
 		}
 		return []pinProblem{{fmt.Sprintf("selection pins %s but that candidate did not pass the adherence bar in %q%s; pin a passing candidate", label, evidence, why), false}}
 	}

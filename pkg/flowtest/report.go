@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"kitsoki/internal/safefile"
+	"reflect"
 	"time"
+
+	"kitsoki/internal/jsoncost"
+	"kitsoki/internal/safefile"
 )
 
 // Report is the --json report in upstream's shape (flow-format.md §6.5):
@@ -102,12 +105,29 @@ func MarshalReport(r *Report) ([]byte, error) {
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
-// ReadReport parses a --json report (for kitsoki test merge).
+// ReadReport reads and parses a --json report (conformance goldens).
 func ReadReport(path string) (*Report, error) {
 	const maxReport = 1 << 30
 	data, err := safefile.ReadFile(path, maxReport)
 	if err != nil {
 		return nil, err
+	}
+	return ParseReport(path, data)
+}
+
+// ParseReport parses the bytes of a --json report (test merge's shards,
+// which come from other CI jobs). A report that would take more than
+// [jsoncost.Limit] once decoded (many empty {} results, turns or events:
+// two bytes each, a hundred and more decoded) is refused before it is
+// decoded, naming path.
+func ParseReport(path string, data []byte) (*Report, error) {
+	limit := jsoncost.Limit(len(data))
+	cost, err := jsoncost.Estimate(data, reflect.TypeFor[Report](), limit)
+	if err != nil {
+		return nil, fmt.Errorf("%s: not a kitsoki test --json report: %v", path, err)
+	}
+	if cost > limit {
+		return nil, fmt.Errorf("%s: %d bytes that would take over %d MiB once read (a report of many empty results, turns or events); kitsoki test --json writes each with every field, so this is not its report; give the reports kitsoki test --shard i/n --json wrote, unedited", path, len(data), limit>>20)
 	}
 	var r Report
 	if err := json.Unmarshal(data, &r); err != nil {

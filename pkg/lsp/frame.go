@@ -7,11 +7,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/sourcegraph/jsonrpc2"
+
+	"kitsoki/internal/jsoncost"
 )
 
 // The bounds of one message of the LSP base protocol as the server reads
@@ -113,6 +116,13 @@ func readFrame(r *bufio.Reader, v any, n int) error {
 	}
 	if body.Len() < length {
 		return io.ErrUnexpectedEOF
+	}
+	// The handlers decode params where they hold values of any type
+	// (initializationOptions, a diagnostic's data): a message of millions
+	// of empty {} (three bytes each, some 150 decoded) is refused first.
+	limit := jsoncost.Limit(body.Len())
+	if cost, err := jsoncost.Estimate(body.Bytes(), reflect.TypeFor[any](), limit); err == nil && cost > limit {
+		return fail("its content would take over %d MiB once read (%d bytes of millions of empty values); send fewer objects and arrays in one message", limit>>20, body.Len())
 	}
 	if err := json.Unmarshal(body.Bytes(), v); err != nil {
 		return fail("the content is not a JSON-RPC message the server can read (%v); send one JSON object whose id is an integer or a string", err)

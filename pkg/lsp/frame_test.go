@@ -60,6 +60,17 @@ func TestFramingBounds(t *testing.T) {
 			_, err := fmt.Fprintf(w, "Content-Length: %d\r\n\r\n%s", len(body), body)
 			return err
 		}, "the content is not a JSON-RPC message"},
+		"empty values": {func(w io.Writer) error {
+			// a codeAction whose diagnostic's data (decoded as any)
+			// holds 2,000,000 empty objects: 6 MB, some 300 MB decoded
+			body := `{"jsonrpc":"2.0","id":5,"method":"textDocument/codeAction","params":{"textDocument":{"uri":"file:///x/app.yaml"},` +
+				`"range":{"start":{"line":0,"character":0},"end":{"line":0,"character":0}},"context":{"diagnostics":[{"range":{"start":{"line":0,"character":0},"end":{"line":0,"character":0}},"message":"m","data":[` +
+				strings.TrimSuffix(strings.Repeat("{},", 2_000_000), ",") + `]}]}}}`
+			if _, err := fmt.Fprintf(w, "Content-Length: %d\r\n\r\n%s", len(body), body); err != nil {
+				return err
+			}
+			return w.(io.Closer).Close() // before the bound, Serve then ended at the end of input
+		}, "its content would take over 256 MiB once read"},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {

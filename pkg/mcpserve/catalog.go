@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
 
+	"kitsoki/internal/jsoncost"
 	"kitsoki/pkg/agent"
 	"kitsoki/pkg/plugin"
 	"kitsoki/pkg/schema"
@@ -150,6 +152,12 @@ func (t *Tool) checkInput(raw json.RawMessage) (prompt string, args map[string]a
 	var in map[string]any
 	if len(raw) == 0 {
 		raw = []byte("{}")
+	}
+	// A line may hold 16 MiB: arguments of millions of empty {} (three
+	// bytes each, some 150 decoded) are refused before they are decoded.
+	limit := jsoncost.Limit(len(raw))
+	if cost, err := jsoncost.Estimate(raw, reflect.TypeFor[any](), limit); err == nil && cost > limit {
+		return "", nil, "", fmt.Errorf("the arguments (%d bytes) would take over %d MiB once read (millions of empty values); send fewer objects and arrays", len(raw), limit>>20)
 	}
 	if err := json.Unmarshal(raw, &in); err != nil || in == nil {
 		return "", nil, "", fmt.Errorf("arguments must be a JSON object {prompt, args?}")

@@ -564,9 +564,15 @@ func TestDeepSchemaRefused(t *testing.T) {
 	deep := func(levels int) []byte {
 		return []byte(`{"type":"object","properties":{"a":` + strings.Repeat(`{"type":"array","items":`, levels) + `{"type":"string"}` + strings.Repeat(`}`, levels) + `}}`)
 	}
+	// 5,000 levels hold more than MaxSchemaValues values: refused for
+	// those, before it is decoded; 200 levels for their depth.
 	_, err := CompileBytes("deep.json", deep(5000))
-	if ce, ok := errors.AsType[*CompileError](err); !ok || !strings.Contains(ce.Message, "more than 128 levels deep") {
+	if ce, ok := errors.AsType[*CompileError](err); !ok || !strings.Contains(ce.Message, "more than 10000 JSON values") {
 		t.Errorf("5,000 levels: %v", err)
+	}
+	_, err = CompileBytes("deep.json", deep(200))
+	if ce, ok := errors.AsType[*CompileError](err); !ok || !strings.Contains(ce.Message, "more than 128 levels deep") {
+		t.Errorf("200 levels: %v", err)
 	}
 	if _, err := CompileBytes("ok.json", deep(60)); err != nil {
 		t.Errorf("60 levels: %v", err)

@@ -25,6 +25,15 @@ type rootFiles struct {
 	story   *os.Root
 	schemas *os.Root
 	got     map[string]readResult
+	values  int64 // JSON values the compiles through these files decoded
+}
+
+// charge adds n to the JSON values decoded through f and returns the sum.
+func (f *rootFiles) charge(n int64) int64 {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.values += n
+	return f.values
 }
 
 type readResult struct {

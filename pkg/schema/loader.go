@@ -19,6 +19,7 @@ type rootLoader struct {
 	files  *rootFiles
 	own    bool // files opened for this loader alone
 	loaded []loadedDoc
+	values int64 // JSON values of the documents loaded (MaxSchemaValues)
 }
 
 // loadedDoc is a file the library loaded through a reference.
@@ -44,6 +45,20 @@ func newRootLoader(c *Compiler, files *rootFiles, rootRel string) *rootLoader {
 	}
 	l.policy, l.inRoot = l.allow, l.servable
 	return l
+}
+
+// charge counts n more JSON values of the document rel against the
+// compile's MaxSchemaValues and the files' (a story check's)
+// MaxStorySchemaValues.
+func (l *rootLoader) charge(rel string, n int64) error {
+	l.values += n
+	if l.values > MaxSchemaValues {
+		return &CompileError{File: rel, Message: tooManyValues}
+	}
+	if l.files.charge(n) > MaxStorySchemaValues {
+		return &CompileError{File: rel, Message: tooManyStoryValues}
+	}
+	return nil
 }
 
 func (l *rootLoader) close() {
@@ -91,9 +106,12 @@ func (l *rootLoader) Load(rawURL string) (any, error) {
 	case reason != "":
 		return nil, &loadError{msg: rel + " " + reason, outside: isEscapeReason(reason)}
 	}
-	doc, err := decodeSchema(rel, data)
+	doc, n, err := decodeSchema(rel, data)
 	if err != nil {
 		return nil, err
+	}
+	if err := l.charge(rel, n); err != nil {
+		return nil, &loadError{msg: err.Error()}
 	}
 	if err := l.scan(rawURL, rel, doc); err != nil {
 		return nil, err

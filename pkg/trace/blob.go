@@ -8,8 +8,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strconv"
 
+	"kitsoki/internal/jsoncost"
 	"kitsoki/internal/lazyre"
 )
 
@@ -170,7 +172,7 @@ func resolveBlobs(side *sidecars, payload json.RawMessage, preview int) (json.Ra
 	if err != nil || !bytes.Contains(payload, blobMarker) {
 		return payload, err
 	}
-	v, err := decodeNumbers(payload)
+	v, err := decodeRead(payload)
 	if err != nil {
 		return nil, err
 	}
@@ -234,7 +236,7 @@ func spliceBlobs(side *sidecars, payload []byte, preview int) ([]byte, error) {
 // checkBlobs checks that each blob payload refers to exists in the trace's
 // agent-prompts/ folder with its recorded size (without reading it).
 func checkBlobs(side *sidecars, payload json.RawMessage) error {
-	v, err := decodeNumbers(payload)
+	v, err := decodeRead(payload)
 	if err != nil {
 		return err
 	}
@@ -267,6 +269,27 @@ func decodeNumbers(b []byte) (any, error) {
 		return nil, err
 	}
 	return v, nil
+}
+
+// decodeRead is decodeNumbers of a payload read from a trace, which may
+// come from anywhere: one too costly to decode (tooCostly) is an error
+// before it is decoded.
+func decodeRead(b []byte) (any, error) {
+	if err := tooCostly(b, reflect.TypeFor[any]()); err != nil {
+		return nil, fmt.Errorf("a payload with a blob reference %w", err)
+	}
+	return decodeNumbers(b)
+}
+
+// tooCostly refuses a JSON value read from a trace whose decoding into t
+// is estimated to take more than jsoncost.Limit: a line of many empty {}
+// or [] values, two or three bytes each and a hundred or more decoded.
+func tooCostly(b []byte, t reflect.Type) error {
+	limit := jsoncost.Limit(len(b))
+	if cost, err := jsoncost.Estimate(b, t, limit); err == nil && cost > limit {
+		return fmt.Errorf("of %d bytes would take over %d MiB once decoded (many empty values): kitsoki writes no such value", len(b), limit>>20)
+	}
+	return nil
 }
 
 // checkBlobSize checks a blob file's size against the "bytes" its

@@ -9,11 +9,13 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"reflect"
 	"strings"
 	"time"
 
 	"go.yaml.in/yaml/v3"
 
+	"kitsoki/internal/jsoncost"
 	"kitsoki/internal/lazyre"
 	"kitsoki/internal/safefile"
 )
@@ -55,6 +57,10 @@ type cassetteAgent struct {
 	Error          string  `yaml:"error,omitempty"`
 	CallID         string  `yaml:"call_id,omitempty"`
 }
+
+// maxInputValues bounds the JSON values of a call's input written as YAML:
+// the YAML encoder holds an event of each value until the document ends.
+const maxInputValues = 100_000
 
 var nonIDChars = &lazyre.Regexp{Expr: `[^A-Za-z0-9_]+`}
 
@@ -147,6 +153,12 @@ func episodeFor(c *Call, n int, tracePath string) (cassetteEpisode, error) {
 		}
 	}
 	if len(c.Input) > 0 && string(c.Input) != "null" {
+		if err := tooCostly(c.Input, reflect.TypeFor[any]()); err != nil {
+			return cassetteEpisode{}, fmt.Errorf("to-cassette: call %s: its input %w", c.CallID, err)
+		}
+		if n, err := jsoncost.Values(c.Input, maxInputValues); err == nil && n > maxInputValues {
+			return cassetteEpisode{}, fmt.Errorf("to-cassette: call %s: its input holds more than %d JSON values, too many to write as YAML (each costs the encoder some 2 KB); write this episode's input by hand", c.CallID, maxInputValues)
+		}
 		var in any
 		if json.Unmarshal(c.Input, &in) == nil {
 			ag.Input = in

@@ -1,0 +1,314 @@
+package jsoncost
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"reflect"
+	"strings"
+)
+
+// MaxDepth is the deepest nesting walked: encoding/json refuses a
+// document nested deeper (its scanner's limit), so one is not decoded.
+const MaxDepth = 10000
+
+// Costs of decoding, as encoding/json allocates them. A slice is grown one
+// element at a time (reflect's growth: a quarter more each time once
+// large), so the arrays it leaves behind add up to about five times the
+// final one. A map allocates its first group of eight slots with its first
+// entry. Into an interface (any): an object is a map (its header, its
+// first group, and each entry's key and value slots with the map's spare
+// room), an array a
+// []any (its header boxed, its element slots grown as a slice's), a
+// number or string a boxed value.
+const (
+	sliceGrowth = 5
+	anyMap      = 64
+	anyEntry    = 80
+	mapGroup    = 8
+	anyArray    = 24
+	anyElem     = 16 * sliceGrowth
+	anyScalar   = 16
+)
+
+// Ratio and Floor make [Limit]. A report kitsoki wrote, even compacted,
+// is estimated at under six times its size (the conformance suite's
+// 3 MB compacted --json report: 5.7).
+const (
+	Ratio = 12
+	Floor = 256 << 20
+)
+
+// Limit is the most a document of size bytes may be estimated to take
+// once decoded: Ratio times its size, and at least Floor, so a small
+// document is never refused for its shape.
+func Limit(size int) int64 { return max(int64(size)*Ratio, Floor) }
+
+// ErrTooDeep is returned for a document nested deeper than [MaxDepth].
+var ErrTooDeep = errors.New("nested deeper than 10000 levels")
+
+// Estimate returns an upper estimate of the bytes json.Unmarshal of data
+// into a value of type t would allocate besides data itself: every
+// pointer, slice element (with room for the slice's growth), map entry,
+// interface value and string. It stops as soon as the estimate passes
+// limit (the result is then over limit). A document that is not JSON is
+// an error; so is one nested deeper than [MaxDepth].
+//
+// Members that t does not name cost nothing (encoding/json skips them);
+// a type with its own UnmarshalJSON (json.RawMessage, time.Time) is
+// charged its value's bytes.
+func Estimate(data []byte, t reflect.Type, limit int64) (int64, error) {
+	e := &estimator{dec: json.NewDecoder(bytes.NewReader(data)), limit: limit, fields: map[reflect.Type]map[string]reflect.Type{}}
+	e.dec.UseNumber()
+	err := e.value(t, 0)
+	if err == errOver {
+		return e.cost, nil
+	}
+	if err == io.EOF {
+		err = io.ErrUnexpectedEOF
+	}
+	return e.cost, err
+}
+
+// Values returns the number of JSON values in data (every object, array,
+// member value, element and scalar, the document itself included),
+// stopping once it passes limit (the result is then over limit): what an
+// encoder that emits an event per value (YAML) will hold. Errors as
+// [Estimate].
+func Values(data []byte, limit int64) (int64, error) {
+	e := &estimator{dec: json.NewDecoder(bytes.NewReader(data)), each: 1, limit: limit}
+	e.dec.UseNumber()
+	err := e.value(nil, 0)
+	if err == errOver {
+		return e.cost, nil
+	}
+	if err == io.EOF {
+		err = io.ErrUnexpectedEOF
+	}
+	return e.cost, err
+}
+
+var errOver = errors.New("over the limit")
+
+type estimator struct {
+	dec    *json.Decoder
+	each   int64 // charged for every value (Values)
+	cost   int64
+	limit  int64
+	fields map[reflect.Type]map[string]reflect.Type // structFields, once per type
+}
+
+var unmarshaler = reflect.TypeFor[json.Unmarshaler]()
+
+func (e *estimator) add(n int64) error {
+	e.cost += n
+	if e.cost > e.limit {
+		return errOver
+	}
+	return nil
+}
+
+// value walks one JSON value decoded into t (nil: skipped, costs nothing)
+// and charges what decoding it allocates beyond t's own slot.
+func (e *estimator) value(t reflect.Type, depth int) error {
+	if depth > MaxDepth {
+		return ErrTooDeep
+	}
+	start := e.dec.InputOffset()
+	tok, err := e.dec.Token()
+	if err != nil {
+		return err
+	}
+	if err := e.add(e.each); err != nil {
+		return err
+	}
+	for t != nil && t.Kind() == reflect.Pointer {
+		if tok != nil { // null sets the pointer to nil
+			if err := e.add(int64(t.Elem().Size())); err != nil {
+				return err
+			}
+		}
+		t = t.Elem()
+	}
+	if t != nil && (reflect.PointerTo(t).Implements(unmarshaler) || t.Implements(unmarshaler)) {
+		if err := e.skip(tok, depth); err != nil {
+			return err
+		}
+		return e.add(e.dec.InputOffset() - start)
+	}
+	d, isDelim := tok.(json.Delim)
+	if !isDelim {
+		return e.scalar(tok, t)
+	}
+	switch {
+	case d == '{':
+		return e.object(t, depth)
+	case d == '[':
+		return e.array(t, depth)
+	}
+	return fmt.Errorf("unexpected %q", rune(d))
+}
+
+// scalar charges a string's bytes (decoded into a string or any) and a
+// boxed scalar in an interface.
+func (e *estimator) scalar(tok json.Token, t reflect.Type) error {
+	if t == nil {
+		return nil
+	}
+	var n int64
+	if s, ok := tok.(string); ok && (t.Kind() == reflect.String || t.Kind() == reflect.Interface) {
+		n = int64(len(s))
+	}
+	if t.Kind() == reflect.Interface && tok != nil {
+		n += anyScalar
+	}
+	return e.add(n)
+}
+
+func (e *estimator) object(t reflect.Type, depth int) error {
+	var fields map[string]reflect.Type
+	var elem reflect.Type // map values or any
+	var entry, group int64
+	if t != nil {
+		switch t.Kind() {
+		case reflect.Struct:
+			fields = e.fields[t]
+			if fields == nil {
+				fields = structFields(t)
+				e.fields[t] = fields
+			}
+		case reflect.Map:
+			slot := int64(t.Key().Size() + t.Elem().Size())
+			elem, entry, group = t.Elem(), slot*2+16, slot*mapGroup+8
+		case reflect.Interface:
+			elem, entry, group = t, anyEntry, 32*mapGroup+8
+		}
+		if elem != nil {
+			if err := e.add(anyMap); err != nil {
+				return err
+			}
+		}
+	}
+	for first := true; e.dec.More(); first = false {
+		if first {
+			if err := e.add(group); err != nil {
+				return err
+			}
+		}
+		tok, err := e.dec.Token()
+		if err != nil {
+			return err
+		}
+		key, _ := tok.(string)
+		var ft reflect.Type
+		switch {
+		case fields != nil:
+			ft = lookup(fields, key)
+		case elem != nil:
+			ft = elem
+			if err := e.add(entry + int64(len(key))); err != nil {
+				return err
+			}
+		}
+		if err := e.value(ft, depth+1); err != nil {
+			return err
+		}
+	}
+	_, err := e.dec.Token() // '}'
+	return err
+}
+
+func (e *estimator) array(t reflect.Type, depth int) error {
+	var elem reflect.Type
+	per := int64(0)
+	if t != nil {
+		switch t.Kind() {
+		case reflect.Slice:
+			elem, per = t.Elem(), int64(t.Elem().Size())*sliceGrowth
+		case reflect.Array:
+			elem = t.Elem()
+		case reflect.Interface:
+			elem, per = t, anyElem
+			if err := e.add(anyArray); err != nil {
+				return err
+			}
+		}
+	}
+	for e.dec.More() {
+		if err := e.add(per); err != nil {
+			return err
+		}
+		if err := e.value(elem, depth+1); err != nil {
+			return err
+		}
+	}
+	_, err := e.dec.Token() // ']'
+	return err
+}
+
+// skip walks the rest of a value whose first token was tok.
+func (e *estimator) skip(tok json.Token, depth int) error {
+	d, ok := tok.(json.Delim)
+	if !ok {
+		return nil
+	}
+	switch d {
+	case '{':
+		return e.object(nil, depth)
+	case '[':
+		return e.array(nil, depth)
+	}
+	return fmt.Errorf("unexpected %q", rune(d))
+}
+
+// structFields maps a struct's JSON member names (encoding/json's: the
+// json tag's name, else the field name; embedded structs' members
+// promoted) to their types.
+func structFields(t reflect.Type) map[string]reflect.Type {
+	out := map[string]reflect.Type{}
+	for i := range t.NumField() {
+		f := t.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "-" && f.Tag.Get("json") == "-" {
+			continue
+		}
+		if f.Anonymous && name == "" {
+			ft := f.Type
+			if ft.Kind() == reflect.Pointer {
+				ft = ft.Elem()
+			}
+			if ft.Kind() == reflect.Struct {
+				for k, v := range structFields(ft) {
+					if _, ok := out[k]; !ok {
+						out[k] = v
+					}
+				}
+				continue
+			}
+		}
+		if !f.IsExported() {
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		out[name] = f.Type
+	}
+	return out
+}
+
+// lookup finds a member as encoding/json does: the exact name, else one
+// equal under case folding.
+func lookup(fields map[string]reflect.Type, key string) reflect.Type {
+	if t, ok := fields[key]; ok {
+		return t
+	}
+	for k, t := range fields {
+		if strings.EqualFold(k, key) {
+			return t
+		}
+	}
+	return nil
+}

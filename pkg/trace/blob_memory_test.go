@@ -1,0 +1,99 @@
+package trace
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// TestBlobPayloadBoundsMemory: a line whose payload names a blob (so the
+// reader decodes it to put the blob back or check it) and holds millions
+// of empty {} values is refused before it is decoded, by verify and by a
+// reader, allocating a small multiple of the line (decoding it took some
+// 50 times its size: a 63 MB line made trace show peak at 3.1 GB RSS and
+// trace verify at 2.3 GB).
+func TestBlobPayloadBoundsMemory(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "run.jsonl")
+	line := `{"turn":0,"seq":0,"ts":"2026-11-30T09:23:56.657Z","kind":"machine.state_entered","state_path":"idle","payload":{"$kitsoki_blob":1,"x":[` +
+		strings.TrimSuffix(strings.Repeat("{},", 2_000_000), ",") + "]}}\n"
+	data := `{"kind":"session.header","schema_version":1,"written_at":"2026-11-30T09:23:56.656169307Z"}` + "\n" + line
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	measure := func(name string, read func() error) {
+		t.Helper()
+		runtime.GC()
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		err := read()
+		runtime.ReadMemStats(&after)
+		spent := after.TotalAlloc - before.TotalAlloc
+		t.Logf("%s: %d bytes, allocated %d", name, len(data), spent)
+		if ce, ok := IsCorrupt(err); !ok || ce.Rule != RuleBlob || ce.Line != 2 || !strings.Contains(err.Error(), "once decoded") {
+			t.Errorf("%s: err = %v, want line 2 refused", name, err)
+		}
+		if spent > 8*uint64(len(data)) {
+			t.Errorf("%s: reading a %d-byte trace allocated %d bytes, over 8 times its size", name, len(data), spent)
+		}
+	}
+	measure("verify", func() error { _, err := VerifyFile(path); return err })
+	measure("read", func() error {
+		rd, err := OpenFile(path, ReadOptions{})
+		if err != nil {
+			return err
+		}
+		defer rd.Close()
+		_, err = rd.Next()
+		return err
+	})
+}
+
+// TestToCassetteBoundsMemory: an agent call whose input holds millions of
+// empty {} values is refused by trace to-cassette before it is decoded and
+// written as YAML (before, a 63 MB line of them grew past this machine's
+// 24 GB in two minutes and was killed).
+func TestToCassetteBoundsMemory(t *testing.T) {
+	data := `{"kind":"session.header","schema_version":1,"written_at":"2026-11-30T09:23:56.656169307Z"}` + "\n" +
+		`{"turn":1,"seq":0,"ts":"2026-11-30T09:00:03Z","kind":"agent.call.start","state_path":"s","call_id":"0f1e2d3c4b5a6978","payload":{"verb":"extract","agent":"local","model":"q","prompt":"x","input":[` +
+		strings.TrimSuffix(strings.Repeat("{},", 2_000_000), ",") + "]}}\n" +
+		`{"turn":1,"seq":1,"ts":"2026-11-30T09:00:04Z","kind":"agent.call.complete","state_path":"s","call_id":"0f1e2d3c4b5a6978","payload":{"verb":"extract","agent":"local","response":{"a":1},"duration_ms":3}}` + "\n"
+	runtime.GC()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err := ToCassette(strings.NewReader(data), "run.jsonl", io.Discard, CassetteOptions{})
+	runtime.ReadMemStats(&after)
+	spent := after.TotalAlloc - before.TotalAlloc
+	t.Logf("%d bytes, allocated %d", len(data), spent)
+	if err == nil || !strings.Contains(err.Error(), "call 0f1e2d3c4b5a6978: its input of ") {
+		t.Errorf("err = %v, want the call's input refused", err)
+	}
+	if spent > 8*uint64(len(data)) {
+		t.Errorf("to-cassette of a %d-byte trace allocated %d bytes, over 8 times its size", len(data), spent)
+	}
+}
+
+// TestToCassetteBoundsInputValues: an input under the decoding bound but
+// of more values than the YAML encoder can hold cheaply is refused (before,
+// 1,700,000 empty {} in a 5 MB trace made to-cassette peak at 3.5 GB).
+func TestToCassetteBoundsInputValues(t *testing.T) {
+	data := `{"kind":"session.header","schema_version":1,"written_at":"2026-11-30T09:23:56.656169307Z"}` + "\n" +
+		`{"turn":1,"seq":0,"ts":"2026-11-30T09:00:03Z","kind":"agent.call.start","state_path":"s","call_id":"0f1e2d3c4b5a6978","payload":{"verb":"extract","agent":"local","model":"q","prompt":"x","input":[` +
+		strings.TrimSuffix(strings.Repeat("{},", maxInputValues), ",") + "]}}\n" +
+		`{"turn":1,"seq":1,"ts":"2026-11-30T09:00:04Z","kind":"agent.call.complete","state_path":"s","call_id":"0f1e2d3c4b5a6978","payload":{"verb":"extract","agent":"local","response":{"a":1},"duration_ms":3}}` + "\n"
+	runtime.GC()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err := ToCassette(strings.NewReader(data), "run.jsonl", io.Discard, CassetteOptions{})
+	runtime.ReadMemStats(&after)
+	spent := after.TotalAlloc - before.TotalAlloc
+	t.Logf("%d bytes, allocated %d", len(data), spent)
+	if err == nil || !strings.Contains(err.Error(), "more than 100000 JSON values") {
+		t.Errorf("err = %v, want the call's input refused", err)
+	}
+	if spent > 8*uint64(len(data)) {
+		t.Errorf("to-cassette of a %d-byte trace allocated %d bytes, over 8 times its size", len(data), spent)
+	}
+}
