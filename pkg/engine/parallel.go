@@ -314,8 +314,13 @@ func (r *runner) walkParallel(ctx context.Context, intent string, slots map[stri
 }
 
 // transViewLeaf is the state an arm's view inside the configuration sees:
-// its target's initial leaf, the firing leaf for a stay.
+// its target's initial leaf, the firing leaf for a stay; none (the whole
+// configuration, as the root's own arms see it) for the parallel root
+// itself (conformance par-transition-view-root).
 func (r *runner) transViewLeaf(res target, leaf *State) string {
+	if !res.stay && res.state == r.par.root {
+		return ""
+	}
 	if !res.stay && res.state != nil {
 		if l, err := r.initialLeaf(res.state); err == nil {
 			return l.Path
