@@ -201,6 +201,11 @@ func (fr *fixtureRun) loadRecording() bool {
 	if p == "" && fx.Recording == "" {
 		return true
 	}
+	if !fr.legacy && !slices.ContainsFunc(fx.Turns, func(t *Turn) bool { return t.Intent == nil && t.HasInput }) {
+		// upstream loads a recording for its legacy path only: on the
+		// orchestrator path one no input: turn reads is never opened
+		return true
+	}
 	full := fr.fx.rel(p) // --recording: the operator's choice
 	if p == "" {
 		p = fx.Recording

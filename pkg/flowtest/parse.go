@@ -56,6 +56,11 @@ func (p *parser) errf(n *yaml.Node, rule *diag.Rule, format string, a ...any) {
 	p.add(n, diag.Error, rule, format, a...)
 }
 
+// errAt is errf at a position already taken (a key's, from its keyList).
+func (p *parser) errAt(ps Pos, rule *diag.Rule, format string, a ...any) {
+	p.ds = append(p.ds, diag.Diagnostic{File: ps.File, Line: ps.Line, Col: ps.Col, Severity: diag.Error, Rule: rule.ID, Message: fmt.Sprintf(format, a...)})
+}
+
 func (p *parser) warnf(n *yaml.Node, rule *diag.Rule, format string, a ...any) {
 	p.add(n, diag.Warning, rule, format, a...)
 }

@@ -39,6 +39,15 @@ func (p *parser) fixture(root *yaml.Node) *Fixture {
 			p.warnf(mode, ruleValue, "mode: invalid mode %q is ignored on the legacy path (want \"staged\" or \"one-shot\", or remove it)", fx.Mode)
 		}
 	}
+	if !fx.Orchestrated() {
+		// upstream's legacy path has no clock: a turn that only advances
+		// it stops the whole run there ("neither intent nor input is set")
+		for _, t := range fx.Turns {
+			if t.Intent == nil && !t.HasInput && t.HasAdvance {
+				p.errAt(t.at("advance_clock"), ruleShape, "turns[%d]: advance_clock: without intent: or input: needs the orchestrator path, and use_orchestrator: false puts this fixture on the legacy path, which has no clock (give the turn an intent:, or remove use_orchestrator: false)", t.Index)
+			}
+		}
+	}
 	if fx.HostCassette != "" && len(fx.HostHandlers) > 0 {
 		p.errf(root, ruleShape, "host_cassette and host_handlers are mutually exclusive; answer every handler from the cassette, or stub them all")
 	}
@@ -136,7 +145,7 @@ func (p *parser) turn(n *yaml.Node, i int) *Turn {
 	w := yamlnode.Indexed("turns", i)
 	t.keys = p.fields(n, w, turnIgnored, p.turnFields(t, w))
 	if t.Intent == nil && !t.HasInput && !t.HasAdvance {
-		p.errf(n, ruleShape, "%s: a turn needs one of intent:, input: or advance_clock:", w)
+		p.errf(n, ruleShape, "%s: a turn needs one of intent:, input: or advance_clock: (an empty input: or advance_clock: counts as none)", w)
 	}
 	return t
 }
@@ -144,10 +153,16 @@ func (p *parser) turn(n *yaml.Node, i int) *Turn {
 func (p *parser) turnFields(t *Turn, w string) yamlnode.Fields {
 	return yamlnode.Fields{
 		{Key: "intent", Read: func(_, v *yaml.Node) { t.Intent = p.intentSpec(v, w) }},
-		{Key: "input", Read: func(_, v *yaml.Node) { t.Input, t.HasInput = p.str(v, w+".input"), true }},
+		// Upstream reads input: and advance_clock: as plain strings, so
+		// an empty one is the key left out: it neither drives the turn
+		// nor picks the orchestrator path.
+		{Key: "input", Read: func(_, v *yaml.Node) {
+			t.Input = p.str(v, w+".input")
+			t.HasInput = t.Input != ""
+		}},
 		{Key: "advance_clock", Read: func(_, v *yaml.Node) {
 			s, ok := p.duration(v, w+".advance_clock")
-			t.AdvanceRaw, t.HasAdvance = s, true
+			t.AdvanceRaw, t.HasAdvance = s, s != ""
 			if ok {
 				t.AdvanceClock, _ = parseDuration(s)
 			}

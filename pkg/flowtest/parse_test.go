@@ -82,6 +82,13 @@ func TestParseErrorsArePositioned(t *testing.T) {
 		{"test_kind: flow\nexpect_terminal: maybe\nturns: []\n", 2, 18, "expected true or false"},
 		{"test_kind: flow\nhost_cassette: c.yaml\nhost_handlers: {host.run: {data: {}}}\nturns: []\n", 1, 1, "mutually exclusive"},
 		{"test_kind: flow\nturns:\n  - intent: { name: go }\n    expect_inbox: { unread: many }\n", 4, 29, "expected a whole number"},
+		// upstream reads an empty input: or advance_clock: as the key left
+		// out ("neither intent nor input is set" / "turn requires one of
+		// intent:, input:, or advance_clock": the whole run stops)
+		{"test_kind: flow\nturns:\n  - input: \"\"\n", 3, 5, "a turn needs one of intent:, input: or advance_clock:"},
+		{"test_kind: flow\nuse_orchestrator: true\nturns:\n  - advance_clock: \"\"\n", 4, 5, "a turn needs one of intent:, input: or advance_clock:"},
+		// the legacy path has no clock: a clock-only turn stops the run there
+		{"test_kind: flow\nuse_orchestrator: false\nturns:\n  - intent: { name: go }\n  - advance_clock: 1s\n", 5, 5, "advance_clock: without intent: or input: needs the orchestrator path"},
 	} {
 		_, ds := parseOne(t, tc.src)
 		if !hasDiag(ds, diag.Error, tc.line, tc.col, tc.text) {
