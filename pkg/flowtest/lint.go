@@ -158,6 +158,14 @@ func (l *fixtureLint) turns() {
 				l.warn(t.valueAt(s.key), ruleNotChecked, "turns[%d].%s is empty and asserts nothing (upstream reads an empty value as unset)", t.Index, s.key)
 			}
 		}
+		for _, k := range []struct {
+			key  string
+			none bool
+		}{{"expect_world_full", !t.HasWorldFull}, {"expect_events_exact", !t.HasEventsExact}} {
+			if _, ok := t.keys.find(k.key); ok && k.none {
+				l.warn(t.valueAt(k.key), ruleNotChecked, "turns[%d].%s is empty and asserts nothing (upstream checks it only when it lists something: remove it, or list what the turn must hold)", t.Index, k.key)
+			}
+		}
 		for _, s := range refs {
 			if s.name != "" && !ix.hasState(s.name) {
 				l.warn(t.valueAt(s.key), ruleUnknownState, "turns[%d].%s: %q is not a state of the story%s", t.Index, s.key, s.name, ix.suggestState(s.name))

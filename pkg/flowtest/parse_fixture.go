@@ -174,13 +174,17 @@ func (p *parser) turnFields(t *Turn, w string) yamlnode.Fields {
 		{Key: "expect_state_in", Read: into(&t.ExpectStateIn, p.strList, w)},
 		{Key: "expect_world", Read: into(&t.ExpectWorld, p.kvs, w)},
 		{Key: "expect_world_full", Read: func(_, v *yaml.Node) {
-			t.ExpectWorldFull, t.HasWorldFull = p.kvs(v, w+".expect_world_full"), true
+			// upstream checks it only when it lists a key: {} asserts nothing
+			t.ExpectWorldFull = p.kvs(v, w+".expect_world_full")
+			t.HasWorldFull = len(t.ExpectWorldFull) > 0
 		}},
 		{Key: "expect_world_unchanged", Read: into(&t.ExpectWorldUnchanged, p.boolean, w)},
 		{Key: "expect_slots", Read: into(&t.ExpectSlots, p.kvs, w)},
 		{Key: "expect_events", Read: into(&t.ExpectEvents, p.events, w)},
 		{Key: "expect_events_exact", Read: func(_, v *yaml.Node) {
-			t.ExpectEventsExact, t.HasEventsExact = p.events(v, w+".expect_events_exact"), true
+			// upstream checks it only when it lists an event: [] asserts nothing
+			t.ExpectEventsExact = p.events(v, w+".expect_events_exact")
+			t.HasEventsExact = len(t.ExpectEventsExact) > 0
 		}},
 		{Key: "expect_error", Read: into(&t.ExpectError, p.errorExpect, w)},
 		{Key: "expect_view_matches", Read: intoPtr(&t.ExpectViewMatches, p.str, w)},
