@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/flosch/pongo2/v6"
 	"kitsoki/internal/jsonvalue"
 	"kitsoki/internal/lazyre"
 	"kitsoki/pkg/agent"
@@ -569,8 +570,19 @@ func renderSlots(slots map[string]any, world map[string]any) {
 				continue
 			}
 		}
-		slots[k] = fmt.Sprintf("(renderSlots error for %q: %v)", s, err)
+		slots[k] = fmt.Sprintf("(renderSlots error for %q: %s)", s, renderSlotError(s, err))
 	}
+}
+
+// renderSlotError is a slot template's error as upstream's rig words it:
+// pongo2's own text under "render: pongo2 template", which the world
+// (and a view showing the slot) then holds.
+func renderSlotError(src string, err error) string {
+	var pe *pongo2.Error
+	if errors.As(err, &pe) {
+		return fmt.Sprintf("render: pongo2 template %q: %s", expr.CoalesceRewritten(src), pe.Error())
+	}
+	return err.Error()
 }
 
 // outcome is what one fired turn produced, as the checks read it.
