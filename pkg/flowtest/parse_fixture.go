@@ -2,6 +2,7 @@ package flowtest
 
 import (
 	"fmt"
+	"math"
 	"slices"
 
 	"go.yaml.in/yaml/v3"
@@ -39,6 +40,15 @@ func (p *parser) fixture(root *yaml.Node) *Fixture {
 			p.warnf(mode, ruleValue, "mode: invalid mode %q is ignored on the legacy path (want \"staged\" or \"one-shot\", or remove it)", fx.Mode)
 		}
 	}
+	if fx.Orchestrated() {
+		// upstream's orchestrator rig writes initial_world and each
+		// world_override into its log as JSON, and panics (the whole run
+		// stops) on a number JSON cannot hold
+		p.finiteKVs(fx.InitialWorld, "initial_world")
+		for _, t := range fx.Turns {
+			p.finiteKVs(t.WorldOverride, fmt.Sprintf("turns[%d].world_override", t.Index))
+		}
+	}
 	if !fx.Orchestrated() {
 		// upstream's legacy path has no clock: a turn that only advances
 		// it stops the whole run there ("neither intent nor input is set")
@@ -52,6 +62,36 @@ func (p *parser) fixture(root *yaml.Node) *Fixture {
 		p.errf(root, ruleShape, "host_cassette and host_handlers are mutually exclusive; answer every handler from the cassette, or stub them all")
 	}
 	return fx
+}
+
+// finiteKVs refuses an infinite or NaN number anywhere in kvs' values.
+func (p *parser) finiteKVs(kvs []KV, where string) {
+	for _, kv := range kvs {
+		if nonFinite(kv.Value) {
+			p.errAt(kv.Pos, ruleValue, "%s.%s: holds an infinite or NaN number (.inf, .nan), which the existing engine's orchestrator path cannot write to its log (its run stops there); write it as text (\".inf\") or use a finite number", where, kv.Key)
+		}
+	}
+}
+
+// nonFinite reports whether v holds an infinite or NaN number.
+func nonFinite(v any) bool {
+	switch t := v.(type) {
+	case float64:
+		return math.IsInf(t, 0) || math.IsNaN(t)
+	case map[string]any:
+		for _, x := range t {
+			if nonFinite(x) {
+				return true
+			}
+		}
+	case []any:
+		for _, x := range t {
+			if nonFinite(x) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func (p *parser) fixtureFields(fx *Fixture, mode **yaml.Node) yamlnode.Fields {

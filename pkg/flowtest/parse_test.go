@@ -89,11 +89,24 @@ func TestParseErrorsArePositioned(t *testing.T) {
 		{"test_kind: flow\nuse_orchestrator: true\nturns:\n  - advance_clock: \"\"\n", 4, 5, "a turn needs one of intent:, input: or advance_clock:"},
 		// the legacy path has no clock: a clock-only turn stops the run there
 		{"test_kind: flow\nuse_orchestrator: false\nturns:\n  - intent: { name: go }\n  - advance_clock: 1s\n", 5, 5, "advance_clock: without intent: or input: needs the orchestrator path"},
+		// upstream's orchestrator rig panics writing a non-finite number
+		// of initial_world or world_override to its log
+		{"test_kind: flow\nuse_orchestrator: true\ninitial_world: {f: .inf}\nturns: []\n", 3, 17, "initial_world.f: holds an infinite or NaN number"},
+		{"test_kind: flow\nhost_handlers: {host.run: {}}\nturns:\n  - intent: { name: go }\n    world_override: {m: {x: [.nan]}}\n", 5, 22, "turns[0].world_override.m: holds an infinite or NaN number"},
 	} {
 		_, ds := parseOne(t, tc.src)
 		if !hasDiag(ds, diag.Error, tc.line, tc.col, tc.text) {
 			t.Errorf("%q: no error %d:%d %q; got %v", tc.src, tc.line, tc.col, tc.text, ds)
 		}
+	}
+}
+
+// Upstream's legacy path keeps initial_world and world_override in
+// memory: a non-finite number there runs (probe flowwalk p15).
+func TestParseNonFiniteOnLegacyPath(t *testing.T) {
+	_, ds := parseOne(t, "test_kind: flow\ninitial_world: {f: .inf}\nturns:\n  - intent: { name: go }\n    world_override: {g: .nan}\n")
+	if diag.HasErrors(ds) {
+		t.Fatalf("legacy path refused a non-finite value: %v", ds)
 	}
 }
 
