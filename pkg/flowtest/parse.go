@@ -56,9 +56,18 @@ func (p *parser) errf(n *yaml.Node, rule *diag.Rule, format string, a ...any) {
 	p.add(n, diag.Error, rule, format, a...)
 }
 
-// errAt is errf at a position already taken (a key's, from its keyList).
+// errAt and warnAt are errf and warnf at a position already taken (a
+// key's, from its keyList or a KV).
 func (p *parser) errAt(ps Pos, rule *diag.Rule, format string, a ...any) {
-	p.ds = append(p.ds, diag.Diagnostic{File: ps.File, Line: ps.Line, Col: ps.Col, Severity: diag.Error, Rule: rule.ID, Message: fmt.Sprintf(format, a...)})
+	p.addAt(ps, diag.Error, rule, format, a...)
+}
+
+func (p *parser) warnAt(ps Pos, rule *diag.Rule, format string, a ...any) {
+	p.addAt(ps, diag.Warning, rule, format, a...)
+}
+
+func (p *parser) addAt(ps Pos, sev diag.Severity, rule *diag.Rule, format string, a ...any) {
+	p.ds = append(p.ds, diag.Diagnostic{File: ps.File, Line: ps.Line, Col: ps.Col, Severity: sev, Rule: rule.ID, Message: fmt.Sprintf(format, a...)})
 }
 
 func (p *parser) warnf(n *yaml.Node, rule *diag.Rule, format string, a ...any) {

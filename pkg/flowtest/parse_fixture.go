@@ -47,6 +47,17 @@ func (p *parser) fixture(root *yaml.Node) *Fixture {
 		p.finiteKVs(fx.InitialWorld, "initial_world")
 		for _, t := range fx.Turns {
 			p.finiteKVs(t.WorldOverride, fmt.Sprintf("turns[%d].world_override", t.Index))
+			if t.Intent == nil {
+				continue
+			}
+			for _, kv := range t.Intent.Slots {
+				if nonFinite(kv.Value) {
+					// upstream logs the turn's transition without its
+					// payload and folds the session back to where it was
+					// (docs/compat/flow-format.md §3.1); kitsoki moves on
+					p.warnAt(kv.Pos, ruleValue, "turns[%d].intent.slots.%s: holds an infinite or NaN number (.inf, .nan): the existing engine cannot log this turn's transition and stays in the state the turn started in, where kitsoki moves on; write it as text (\".inf\") or use a finite number", t.Index, kv.Key)
+				}
+			}
 		}
 	}
 	if !fx.Orchestrated() {

@@ -110,6 +110,15 @@ func TestParseNonFiniteOnLegacyPath(t *testing.T) {
 	}
 }
 
+// A fixture slot upstream cannot log (the transition is lost there, and
+// the session stays put) is run, with a warning naming the difference.
+func TestParseNonFiniteSlotWarns(t *testing.T) {
+	_, ds := parseOne(t, "test_kind: flow\nuse_orchestrator: true\nturns:\n  - intent: { name: go, slots: {v: .inf} }\n")
+	if diag.HasErrors(ds) || !hasDiag(ds, diag.Warning, 4, 33, "turns[0].intent.slots.v: holds an infinite or NaN number") {
+		t.Fatalf("want one warning at the slot: %v", ds)
+	}
+}
+
 // What upstream's decoder accepts, we accept too, with a warning: a
 // quoted whole number where a number is wanted.
 func TestParseLenientLikeUpstream(t *testing.T) {
