@@ -408,7 +408,13 @@ func (p *parser) envelopes(v *yaml.Node, where string) map[string]*Envelope {
 	for i := 0; i+1 < len(v.Content); i += 2 {
 		id, ev := v.Content[i], yamlnode.Deref(v.Content[i+1])
 		e := &Envelope{Pos: p.pos(id)}
-		p.fields(ev, where+"."+id.Value, envelopeIgnored, p.envelopeFields(e, where+"."+id.Value))
+		if yamlnode.IsNull(ev) {
+			// upstream decodes it as an empty envelope: the call is
+			// answered with no data and no error
+			p.warnf(ev, ruleShape, "%s.%s: null is read as an empty answer (no data, no error), as the existing engine does (write {} or give it data:)", where, id.Value)
+		} else {
+			p.fields(ev, where+"."+id.Value, envelopeIgnored, p.envelopeFields(e, where+"."+id.Value))
+		}
 		out[id.Value] = e
 	}
 	return out
