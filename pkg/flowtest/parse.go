@@ -287,7 +287,32 @@ func (p *parser) str(v *yaml.Node, where string) string {
 	if v = p.node(v, yaml.ScalarNode, where, "a string"); v == nil {
 		return ""
 	}
-	return v.Value
+	return p.scalarText(v, where)
+}
+
+// scalarText is a scalar read into a text field as upstream's decoder
+// reads it: a plain scalar it takes as a number or a boolean becomes the
+// text Go prints for that value (0x10 is "16", 1.50 is "1.5", 0.000001
+// is "1e-06", True is "true"), null is ""; quoted text stays as written.
+// A plain scalar whose text changes is a warning naming the quotes that
+// keep it (probe flowwalk p19).
+func (p *parser) scalarText(v *yaml.Node, where string) string {
+	if v.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) != 0 || v.ShortTag() == "!!str" {
+		return v.Value
+	}
+	var s string
+	switch x := scalarValue(v).(type) {
+	case nil:
+		return ""
+	case string:
+		return x
+	default:
+		s = fmt.Sprint(x)
+	}
+	if s != v.Value {
+		p.warnf(v, ruleShape, "%s: %s is read as the text %q, as the existing engine's decoder reads it; quote it (%q) to keep it as written", where, v.Value, s, v.Value)
+	}
+	return s
 }
 
 func (p *parser) boolean(v *yaml.Node, where string) bool {

@@ -111,6 +111,9 @@ func scalarValue(n *yaml.Node) any {
 		return b
 	case "!!int":
 		s := strings.ReplaceAll(n.Value, "_", "")
+		if u := strings.TrimLeft(s, "+-"); len(u) > 1 && u[0] == '0' && strings.ContainsRune("XBO", rune(u[1])) {
+			return n.Value // upstream's decoder knows 0x, 0b, 0o only in lower case: 0X1f is text (probe flowwalk p19)
+		}
 		if i, err := strconv.ParseInt(s, 0, 64); err == nil {
 			return i
 		}
