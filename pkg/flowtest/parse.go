@@ -399,10 +399,13 @@ func (p *parser) kvs(v *yaml.Node, where string) []KV {
 	seen := yamlnode.NewSeen(v)
 	for i := 0; i+1 < len(v.Content); i += 2 {
 		k := v.Content[i]
-		kv := KV{Key: k.Value, Value: p.valueOf(v.Content[i+1]), Pos: p.pos(k)}
+		// a key is text to upstream's decoder as any text field: 0x10
+		// is "16", a null key "" (one level down, inside a value, it is
+		// "null": keyString)
+		kv := KV{Key: p.scalarText(k, where+" key"), Value: p.valueOf(v.Content[i+1]), Pos: p.pos(k)}
 		if prev := seen.Prev(i, k.Value); prev != nil {
 			p.duplicateKey(k, prev, where)
-			out[slices.IndexFunc(out, func(o KV) bool { return o.Key == k.Value })] = kv
+			out[slices.IndexFunc(out, func(o KV) bool { return o.Key == kv.Key })] = kv
 			continue
 		}
 		out = append(out, kv)
