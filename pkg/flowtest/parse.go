@@ -297,19 +297,8 @@ func (p *parser) str(v *yaml.Node, where string) string {
 // A plain scalar whose text changes is a warning naming the quotes that
 // keep it (probe flowwalk p19).
 func (p *parser) scalarText(v *yaml.Node, where string) string {
-	if v.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) != 0 || v.ShortTag() == "!!str" {
-		return v.Value
-	}
-	var s string
-	switch x := scalarValue(v).(type) {
-	case nil:
-		return ""
-	case string:
-		return x
-	default:
-		s = fmt.Sprint(x)
-	}
-	if s != v.Value {
+	s, changed := decodedText(v)
+	if changed && !yamlnode.IsNull(v) {
 		p.warnf(v, ruleShape, "%s: %s is read as the text %q, as the existing engine's decoder reads it; quote it (%q) to keep it as written", where, v.Value, s, v.Value)
 	}
 	return s
