@@ -603,8 +603,9 @@ func (fr *fixtureRun) turn(ctx context.Context, t *Turn) (tr *TurnResult, ok boo
 	if !ok {
 		return nil, false
 	}
-	if len(t.WorldOverride) > 0 {
-		// Written before the intent, so its guards see them (§3.1).
+	if len(t.WorldOverride) > 0 && in != nil {
+		// Written before the intent, so its guards see them (§3.1); a
+		// clock-only turn sends no intent, and upstream writes nothing.
 		if err := s.Override(ctx, fr.legacyWhole(kvMap(t.WorldOverride)).(map[string]any)); err != nil {
 			c.fail(t.at("world_override"), "world_override: %v", err)
 		}

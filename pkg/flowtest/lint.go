@@ -158,6 +158,9 @@ func (l *fixtureLint) turns() {
 				l.warn(t.valueAt(s.key), ruleNotChecked, "turns[%d].%s is empty and asserts nothing (upstream reads an empty value as unset)", t.Index, s.key)
 			}
 		}
+		if t.Intent == nil && !t.HasInput && len(t.WorldOverride) > 0 {
+			l.warn(t.at("world_override"), ruleIgnoredKey, "turns[%d].world_override is ignored on a turn that only advances the clock (the existing engine writes it only before an intent); move it to the next intent turn", t.Index)
+		}
 		for _, k := range []struct {
 			key  string
 			none bool

@@ -35,6 +35,8 @@ turns:
   - intent: { name: go }
     expect_world_full: {}
     expect_events_exact: []
+  - advance_clock: 1s
+    world_override: { n: 1 }
 `))
 	if diag.HasErrors(pds) {
 		t.Fatal(pds)
@@ -44,7 +46,7 @@ turns:
 		line int
 		rule *diag.Rule
 	}{{2, ruleUnknownState}, {5, ruleUnusedStub}, {7, ruleUnknownIntent}, {8, ruleUnknownState}, {11, ruleNotChecked}, {13, ruleNotChecked},
-		{15, ruleNotChecked}, {16, ruleNotChecked}, {18, ruleNotChecked}, {19, ruleNotChecked}} {
+		{15, ruleNotChecked}, {16, ruleNotChecked}, {18, ruleNotChecked}, {19, ruleNotChecked}, {21, ruleIgnoredKey}} {
 		found := false
 		for _, d := range got {
 			if d.Line == w.line && d.Rule == w.rule.ID && d.Severity == diag.Warning {
@@ -55,8 +57,8 @@ turns:
 			t.Errorf("no %s at line %d in %v", w.rule.ID, w.line, got)
 		}
 	}
-	if len(got) != 10 {
-		t.Errorf("want exactly 10 findings (nosuch under expect_error and host.run are fine; an empty state key is not an unknown state): %v", got)
+	if len(got) != 11 {
+		t.Errorf("want exactly 11 findings (nosuch under expect_error and host.run are fine; an empty state key is not an unknown state): %v", got)
 	}
 }
 
