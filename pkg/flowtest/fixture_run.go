@@ -705,6 +705,55 @@ func allowedAt(m *engine.Machine, state string) []string {
 	return slices.Compact(out)
 }
 
+// aliasesAt lists the bare names of an imported child's intents that
+// upstream's rejection also lists as allowed at state (the fold's intent
+// aliases of each leaf and its ancestors): every one on the legacy path;
+// on the orchestrator path only those the story declares as intents,
+// globally or on the state's chain (probe flowwalk p25; conformance
+// import-allowed-aliases).
+func aliasesAt(m *engine.Machine, state string, legacy bool) []string {
+	leaves := []string{state}
+	if _, ls, ok := strings.Cut(state, "#"); ok {
+		leaves = strings.Split(ls, "|")
+	}
+	var out []string
+	for _, l := range leaves {
+		st := m.States[l]
+		for s := st; s != nil; s = s.Parent {
+			for bare := range s.Aliases {
+				if legacy || declaredAt(m, st, bare) {
+					out = append(out, bare)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// declaredAt reports whether intent is declared globally or as a local
+// intent of st or an ancestor.
+func declaredAt(m *engine.Machine, st *engine.State, intent string) bool {
+	if _, ok := m.Intents[intent]; ok {
+		return true
+	}
+	for s := st; s != nil; s = s.Parent {
+		if _, ok := s.Intents[intent]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+// withAliases is allowed with extra added, sorted, without repeats.
+func withAliases(allowed, extra []string) []string {
+	if len(extra) == 0 {
+		return allowed
+	}
+	out := append(slices.Clone(allowed), extra...)
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
 // outcome reads a fired turn as upstream reports it: its events, its
 // rejection (or clarify) and its view.
 func (fr *fixtureRun) outcome(t *Turn, c *checker, in *engine.Input, turn *engine.Turn, from string) outcome {
@@ -734,6 +783,11 @@ func (fr *fixtureRun) outcome(t *Turn, c *checker, in *engine.Input, turn *engin
 			// upstream (conformance start-under-known-rest)
 			rej.Allowed = fr.sess.Available()
 		}
+		out.rej = &rej
+	}
+	if out.rej != nil && (!fr.legacy || out.rej.Code == engine.CodeNotAllowed) {
+		rej := *out.rej
+		rej.Allowed = withAliases(rej.Allowed, aliasesAt(fr.m, from, fr.legacy))
 		out.rej = &rej
 	}
 	if out.rej != nil && !fr.legacy {
