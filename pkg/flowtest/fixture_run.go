@@ -247,7 +247,7 @@ func (fr *fixtureRun) loadCassettes() bool {
 		return true
 	}
 	if fx.HostCassette != "" {
-		fr.hc, ok = loadNamed(fr, "host_cassette", fx.HostCassette, compose.LoadHostCassette)
+		fr.hc, ok = loadNamed(fr, "host_cassette", fx.HostCassette, compose.LoadFlowHostCassette)
 	}
 	if ok && fx.StarlarkHTTPCassette != "" {
 		fr.star.HTTPCassette, ok = loadNamed(fr, "starlark_http_cassette", fx.StarlarkHTTPCassette, readParsed(host.ParseHTTPCassette))
