@@ -174,6 +174,11 @@ func (l *fixtureLint) turns() {
 				l.warn(t.valueAt(s.key), ruleUnknownState, "turns[%d].%s: %q is not a state of the story%s", t.Index, s.key, s.name, ix.suggestState(s.name))
 			}
 		}
+		for _, k := range []string{"expect_inbox", "expect_jobs"} {
+			if p, ok := t.keys.find(k); ok && !fx.Orchestrated() {
+				l.warn(p.at, ruleNotChecked, "turns[%d].%s is not checked on this fixture: it runs on the legacy path (no host_handlers, cassette or clock key, or use_orchestrator: false), which has no jobs or inbox", t.Index, k)
+			}
+		}
 		if t.ExpectWorldUnchanged && fx.Orchestrated() {
 			l.warn(t.at("expect_world_unchanged"), ruleNotChecked, "turns[%d].expect_world_unchanged is not checked on this fixture (upstream evaluates it only when no host_handlers, cassette or clock key is present)", t.Index)
 		}

@@ -331,3 +331,29 @@ func TestLintBareIntent(t *testing.T) {
 		t.Fatalf("%v", got)
 	}
 }
+
+// expect_jobs / expect_inbox on a legacy-path fixture are never checked
+// (conformance legacy-jobs-inbox-unchecked): validate says so.
+func TestLintJobKeysOnLegacyPath(t *testing.T) {
+	st := storyload.Load(t, rigApp, story.Options{})
+	fxs, pds := parse("flows/l.yaml", []byte(`test_kind: flow
+initial_state: a
+use_orchestrator: false
+turns:
+  - intent: { name: go }
+    expect_jobs: [{ namespace: host.run, status: done }]
+    expect_inbox: { unread: 1 }
+`))
+	if diag.HasErrors(pds) {
+		t.Fatal(pds)
+	}
+	n := 0
+	for _, d := range lint(st, fxs) {
+		if d.Rule == ruleNotChecked.ID && (d.Line == 6 || d.Line == 7) {
+			n++
+		}
+	}
+	if n != 2 {
+		t.Errorf("want flow-not-checked at lines 6 and 7: %v", lint(st, fxs))
+	}
+}
