@@ -415,6 +415,7 @@ func (p *parser) envelopes(v *yaml.Node, where string) map[string]*Envelope {
 	}
 	for i := 0; i+1 < len(v.Content); i += 2 {
 		id, ev := v.Content[i], yamlnode.Deref(v.Content[i+1])
+		key := p.scalarText(id, where+" key") // 0x10 is the call id "16", as upstream reads it
 		e := &Envelope{Pos: p.pos(id)}
 		if yamlnode.IsNull(ev) {
 			// upstream decodes it as an empty envelope: the call is
@@ -423,7 +424,7 @@ func (p *parser) envelopes(v *yaml.Node, where string) map[string]*Envelope {
 		} else {
 			p.fields(ev, where+"."+id.Value, envelopeIgnored, p.envelopeFields(e, where+"."+id.Value))
 		}
-		out[id.Value] = e
+		out[key] = e
 	}
 	return out
 }
