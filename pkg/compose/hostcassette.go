@@ -28,6 +28,10 @@ import (
 type HostCassette struct {
 	c        *agent.Cassette
 	handlers map[string]bool
+	// recording is set for a flow fixture's cassette written with
+	// record_mode: new_episodes, which upstream's flow rig replays like
+	// any other: a miss is its "no fallback handler" error.
+	recording bool
 }
 
 // LoadHostCassette reads a host cassette file.
@@ -44,14 +48,31 @@ func LoadHostCassette(path string) (*HostCassette, error) {
 // name appears in errors. It replays only, and every episode must name
 // the handler it answers.
 func ParseHostCassette(name string, data []byte) (*HostCassette, error) {
+	return parseHostCassette(name, data, false)
+}
+
+// LoadFlowHostCassette is LoadHostCassette for a flow fixture's
+// host_cassette: record_mode: new_episodes is read as upstream's flow
+// rig reads it without a live fallback (the episodes answer; a miss is
+// `cassette: record mode "new_episodes" but no fallback handler for
+// "<h>"`), and nothing is ever appended to the file.
+func LoadFlowHostCassette(path string) (*HostCassette, error) {
+	data, err := safefile.ReadFile(path, safefile.Data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %s", path, safefile.Reason(err))
+	}
+	return parseHostCassette(path, data, true)
+}
+
+func parseHostCassette(name string, data []byte, flow bool) (*HostCassette, error) {
 	c, err := agent.ParseCassette(name, data)
 	if err != nil {
 		return nil, err
 	}
-	if c.RecordMode == "new_episodes" {
+	if c.RecordMode == "new_episodes" && !flow {
 		return nil, fmt.Errorf("cassette: %q: record_mode %q: kitsoki run replays only; recording is not supported here", name, c.RecordMode)
 	}
-	hc := &HostCassette{c: c, handlers: map[string]bool{}}
+	hc := &HostCassette{c: c, handlers: map[string]bool{}, recording: c.RecordMode == "new_episodes"}
 	for _, ep := range c.Episodes {
 		ep.Match, _ = jsonvalue.Normalize(ep.Match).(map[string]any)
 		h, _ := ep.Match["handler"].(string)
@@ -113,6 +134,9 @@ func (hc *HostCassette) match(handler, statePath string, args map[string]any) (*
 	})
 	if ep != nil {
 		return ep, idx, nil
+	}
+	if hc.recording {
+		return nil, 0, fmt.Errorf("cassette: record mode %q but no fallback handler for %q", hc.c.RecordMode, handler)
 	}
 	ids := make([]string, len(hc.c.Episodes))
 	for i, ep := range hc.c.Episodes {

@@ -83,7 +83,7 @@ func (f *Fixture) Orchestrated() bool {
 	if len(f.HostHandlers) > 0 || f.HostCassette != "" || f.StarlarkHTTPCassette != "" {
 		return true
 	}
-	return slices.ContainsFunc(f.Turns, func(t *Turn) bool { return t.HasAdvance || t.ExpectInbox != nil || t.ExpectJobs != nil })
+	return slices.ContainsFunc(f.Turns, func(t *Turn) bool { return t.HasAdvance || t.ExpectInbox != nil || len(t.ExpectJobs) > 0 })
 }
 
 // Turn is one entry of turns:.

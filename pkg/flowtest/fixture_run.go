@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/flosch/pongo2/v6"
 	"kitsoki/internal/jsonvalue"
 	"kitsoki/internal/lazyre"
 	"kitsoki/pkg/agent"
@@ -201,6 +202,11 @@ func (fr *fixtureRun) loadRecording() bool {
 	if p == "" && fx.Recording == "" {
 		return true
 	}
+	if !fr.legacy && !slices.ContainsFunc(fx.Turns, func(t *Turn) bool { return t.Intent == nil && t.HasInput }) {
+		// upstream loads a recording for its legacy path only: on the
+		// orchestrator path one no input: turn reads is never opened
+		return true
+	}
 	full := fr.fx.rel(p) // --recording: the operator's choice
 	if p == "" {
 		p = fx.Recording
@@ -241,7 +247,7 @@ func (fr *fixtureRun) loadCassettes() bool {
 		return true
 	}
 	if fx.HostCassette != "" {
-		fr.hc, ok = loadNamed(fr, "host_cassette", fx.HostCassette, compose.LoadHostCassette)
+		fr.hc, ok = loadNamed(fr, "host_cassette", fx.HostCassette, compose.LoadFlowHostCassette)
 	}
 	if ok && fx.StarlarkHTTPCassette != "" {
 		fr.star.HTTPCassette, ok = loadNamed(fr, "starlark_http_cassette", fx.StarlarkHTTPCassette, readParsed(host.ParseHTTPCassette))
@@ -564,8 +570,19 @@ func renderSlots(slots map[string]any, world map[string]any) {
 				continue
 			}
 		}
-		slots[k] = fmt.Sprintf("(renderSlots error for %q: %v)", s, err)
+		slots[k] = fmt.Sprintf("(renderSlots error for %q: %s)", s, renderSlotError(s, err))
 	}
+}
+
+// renderSlotError is a slot template's error as upstream's rig words it:
+// pongo2's own text under "render: pongo2 template", which the world
+// (and a view showing the slot) then holds.
+func renderSlotError(src string, err error) string {
+	var pe *pongo2.Error
+	if errors.As(err, &pe) {
+		return fmt.Sprintf("render: pongo2 template %q: %s", expr.CoalesceRewritten(src), pe.Error())
+	}
+	return err.Error()
 }
 
 // outcome is what one fired turn produced, as the checks read it.
@@ -586,8 +603,9 @@ func (fr *fixtureRun) turn(ctx context.Context, t *Turn) (tr *TurnResult, ok boo
 	if !ok {
 		return nil, false
 	}
-	if len(t.WorldOverride) > 0 {
-		// Written before the intent, so its guards see them (§3.1).
+	if len(t.WorldOverride) > 0 && in != nil {
+		// Written before the intent, so its guards see them (§3.1); a
+		// clock-only turn sends no intent, and upstream writes nothing.
 		if err := s.Override(ctx, fr.legacyWhole(kvMap(t.WorldOverride)).(map[string]any)); err != nil {
 			c.fail(t.at("world_override"), "world_override: %v", err)
 		}
@@ -687,6 +705,55 @@ func allowedAt(m *engine.Machine, state string) []string {
 	return slices.Compact(out)
 }
 
+// aliasesAt lists the bare names of an imported child's intents that
+// upstream's rejection also lists as allowed at state (the fold's intent
+// aliases of each leaf and its ancestors): every one on the legacy path;
+// on the orchestrator path only those the story declares as intents,
+// globally or on the state's chain (probe flowwalk p25; conformance
+// import-allowed-aliases).
+func aliasesAt(m *engine.Machine, state string, legacy bool) []string {
+	leaves := []string{state}
+	if _, ls, ok := strings.Cut(state, "#"); ok {
+		leaves = strings.Split(ls, "|")
+	}
+	var out []string
+	for _, l := range leaves {
+		st := m.States[l]
+		for s := st; s != nil; s = s.Parent {
+			for bare := range s.Aliases {
+				if legacy || declaredAt(m, st, bare) {
+					out = append(out, bare)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// declaredAt reports whether intent is declared globally or as a local
+// intent of st or an ancestor.
+func declaredAt(m *engine.Machine, st *engine.State, intent string) bool {
+	if _, ok := m.Intents[intent]; ok {
+		return true
+	}
+	for s := st; s != nil; s = s.Parent {
+		if _, ok := s.Intents[intent]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+// withAliases is allowed with extra added, sorted, without repeats.
+func withAliases(allowed, extra []string) []string {
+	if len(extra) == 0 {
+		return allowed
+	}
+	out := append(slices.Clone(allowed), extra...)
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
 // outcome reads a fired turn as upstream reports it: its events, its
 // rejection (or clarify) and its view.
 func (fr *fixtureRun) outcome(t *Turn, c *checker, in *engine.Input, turn *engine.Turn, from string) outcome {
@@ -716,6 +783,11 @@ func (fr *fixtureRun) outcome(t *Turn, c *checker, in *engine.Input, turn *engin
 			// upstream (conformance start-under-known-rest)
 			rej.Allowed = fr.sess.Available()
 		}
+		out.rej = &rej
+	}
+	if out.rej != nil && (!fr.legacy || out.rej.Code == engine.CodeNotAllowed) {
+		rej := *out.rej
+		rej.Allowed = withAliases(rej.Allowed, aliasesAt(fr.m, from, fr.legacy))
 		out.rej = &rej
 	}
 	if out.rej != nil && !fr.legacy {
@@ -821,8 +893,12 @@ func (fr *fixtureRun) checkTurn(ctx context.Context, t *Turn, c *checker, tr *Tu
 		_, _ = fr.ld.Views.RenderView(state, world, map[string]any{expr.ContextKey: ctx, expr.WarnKey: warn})
 	}
 	c.hostCallChecks(t, out.evs, fr.legacy)
-	c.inboxChecks(t, s.Inbox())
-	c.jobChecks(t, jobsBefore, s.Jobs())
+	if !fr.legacy {
+		// upstream's legacy runner reads neither (use_orchestrator: false
+		// beside them keeps the fixture there)
+		c.inboxChecks(t, s.Inbox())
+		c.jobChecks(t, jobsBefore, s.Jobs())
+	}
 }
 
 // restart puts the legacy session back at state with world (an accepted

@@ -158,9 +158,25 @@ func (l *fixtureLint) turns() {
 				l.warn(t.valueAt(s.key), ruleNotChecked, "turns[%d].%s is empty and asserts nothing (upstream reads an empty value as unset)", t.Index, s.key)
 			}
 		}
+		if t.Intent == nil && !t.HasInput && len(t.WorldOverride) > 0 {
+			l.warn(t.at("world_override"), ruleIgnoredKey, "turns[%d].world_override is ignored on a turn that only advances the clock (the existing engine writes it only before an intent); move it to the next intent turn", t.Index)
+		}
+		for _, k := range []struct {
+			key  string
+			none bool
+		}{{"expect_world_full", !t.HasWorldFull}, {"expect_events_exact", !t.HasEventsExact}} {
+			if _, ok := t.keys.find(k.key); ok && k.none {
+				l.warn(t.valueAt(k.key), ruleNotChecked, "turns[%d].%s is empty and asserts nothing (upstream checks it only when it lists something: remove it, or list what the turn must hold)", t.Index, k.key)
+			}
+		}
 		for _, s := range refs {
 			if s.name != "" && !ix.hasState(s.name) {
 				l.warn(t.valueAt(s.key), ruleUnknownState, "turns[%d].%s: %q is not a state of the story%s", t.Index, s.key, s.name, ix.suggestState(s.name))
+			}
+		}
+		for _, k := range []string{"expect_inbox", "expect_jobs"} {
+			if p, ok := t.keys.find(k); ok && !fx.Orchestrated() {
+				l.warn(p.at, ruleNotChecked, "turns[%d].%s is not checked on this fixture: it runs on the legacy path (no host_handlers, cassette or clock key, or use_orchestrator: false), which has no jobs or inbox", t.Index, k)
 			}
 		}
 		if t.ExpectWorldUnchanged && fx.Orchestrated() {

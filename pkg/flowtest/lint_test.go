@@ -32,6 +32,11 @@ turns:
   - intent: { name: go }
     expect_state: ""
     expect_state_in: []
+  - intent: { name: go }
+    expect_world_full: {}
+    expect_events_exact: []
+  - advance_clock: 1s
+    world_override: { n: 1 }
 `))
 	if diag.HasErrors(pds) {
 		t.Fatal(pds)
@@ -41,7 +46,7 @@ turns:
 		line int
 		rule *diag.Rule
 	}{{2, ruleUnknownState}, {5, ruleUnusedStub}, {7, ruleUnknownIntent}, {8, ruleUnknownState}, {11, ruleNotChecked}, {13, ruleNotChecked},
-		{15, ruleNotChecked}, {16, ruleNotChecked}} {
+		{15, ruleNotChecked}, {16, ruleNotChecked}, {18, ruleNotChecked}, {19, ruleNotChecked}, {21, ruleIgnoredKey}} {
 		found := false
 		for _, d := range got {
 			if d.Line == w.line && d.Rule == w.rule.ID && d.Severity == diag.Warning {
@@ -52,8 +57,8 @@ turns:
 			t.Errorf("no %s at line %d in %v", w.rule.ID, w.line, got)
 		}
 	}
-	if len(got) != 8 {
-		t.Errorf("want exactly 8 findings (nosuch under expect_error and host.run are fine; an empty state key is not an unknown state): %v", got)
+	if len(got) != 11 {
+		t.Errorf("want exactly 11 findings (nosuch under expect_error and host.run are fine; an empty state key is not an unknown state): %v", got)
 	}
 }
 
@@ -324,5 +329,31 @@ func TestLintBareIntent(t *testing.T) {
 	got := lint(st, fxs)
 	if len(got) != 1 || !hasDiag(got, diag.Error, 4, 13, "turns[0].intent: a bare name; the existing engine refuses this fixture file (string was used where mapping is expected); write intent: {name: go}") {
 		t.Fatalf("%v", got)
+	}
+}
+
+// expect_jobs / expect_inbox on a legacy-path fixture are never checked
+// (conformance legacy-jobs-inbox-unchecked): validate says so.
+func TestLintJobKeysOnLegacyPath(t *testing.T) {
+	st := storyload.Load(t, rigApp, story.Options{})
+	fxs, pds := parse("flows/l.yaml", []byte(`test_kind: flow
+initial_state: a
+use_orchestrator: false
+turns:
+  - intent: { name: go }
+    expect_jobs: [{ namespace: host.run, status: done }]
+    expect_inbox: { unread: 1 }
+`))
+	if diag.HasErrors(pds) {
+		t.Fatal(pds)
+	}
+	n := 0
+	for _, d := range lint(st, fxs) {
+		if d.Rule == ruleNotChecked.ID && (d.Line == 6 || d.Line == 7) {
+			n++
+		}
+	}
+	if n != 2 {
+		t.Errorf("want flow-not-checked at lines 6 and 7: %v", lint(st, fxs))
 	}
 }

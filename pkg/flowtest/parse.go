@@ -56,6 +56,20 @@ func (p *parser) errf(n *yaml.Node, rule *diag.Rule, format string, a ...any) {
 	p.add(n, diag.Error, rule, format, a...)
 }
 
+// errAt and warnAt are errf and warnf at a position already taken (a
+// key's, from its keyList or a KV).
+func (p *parser) errAt(ps Pos, rule *diag.Rule, format string, a ...any) {
+	p.addAt(ps, diag.Error, rule, format, a...)
+}
+
+func (p *parser) warnAt(ps Pos, rule *diag.Rule, format string, a ...any) {
+	p.addAt(ps, diag.Warning, rule, format, a...)
+}
+
+func (p *parser) addAt(ps Pos, sev diag.Severity, rule *diag.Rule, format string, a ...any) {
+	p.ds = append(p.ds, diag.Diagnostic{File: ps.File, Line: ps.Line, Col: ps.Col, Severity: sev, Rule: rule.ID, Message: fmt.Sprintf(format, a...)})
+}
+
 func (p *parser) warnf(n *yaml.Node, rule *diag.Rule, format string, a ...any) {
 	p.add(n, diag.Warning, rule, format, a...)
 }
@@ -273,7 +287,21 @@ func (p *parser) str(v *yaml.Node, where string) string {
 	if v = p.node(v, yaml.ScalarNode, where, "a string"); v == nil {
 		return ""
 	}
-	return v.Value
+	return p.scalarText(v, where)
+}
+
+// scalarText is a scalar read into a text field as upstream's decoder
+// reads it: a plain scalar it takes as a number or a boolean becomes the
+// text Go prints for that value (0x10 is "16", 1.50 is "1.5", 0.000001
+// is "1e-06", True is "true"), null is ""; quoted text stays as written.
+// A plain scalar whose text changes is a warning naming the quotes that
+// keep it (probe flowwalk p19).
+func (p *parser) scalarText(v *yaml.Node, where string) string {
+	s, changed := decodedText(v)
+	if changed && !yamlnode.IsNull(v) {
+		p.warnf(v, ruleShape, "%s: %s is read as the text %q, as the existing engine's decoder reads it; quote it (%q) to keep it as written", where, v.Value, s, v.Value)
+	}
+	return s
 }
 
 func (p *parser) boolean(v *yaml.Node, where string) bool {
@@ -360,10 +388,13 @@ func (p *parser) kvs(v *yaml.Node, where string) []KV {
 	seen := yamlnode.NewSeen(v)
 	for i := 0; i+1 < len(v.Content); i += 2 {
 		k := v.Content[i]
-		kv := KV{Key: k.Value, Value: p.valueOf(v.Content[i+1]), Pos: p.pos(k)}
+		// a key is text to upstream's decoder as any text field: 0x10
+		// is "16", a null key "" (one level down, inside a value, it is
+		// "null": keyString)
+		kv := KV{Key: p.scalarText(k, where+" key"), Value: p.valueOf(v.Content[i+1]), Pos: p.pos(k)}
 		if prev := seen.Prev(i, k.Value); prev != nil {
 			p.duplicateKey(k, prev, where)
-			out[slices.IndexFunc(out, func(o KV) bool { return o.Key == k.Value })] = kv
+			out[slices.IndexFunc(out, func(o KV) bool { return o.Key == kv.Key })] = kv
 			continue
 		}
 		out = append(out, kv)

@@ -2,6 +2,7 @@ package flowtest
 
 import (
 	"fmt"
+	"math"
 	"slices"
 
 	"go.yaml.in/yaml/v3"
@@ -39,10 +40,69 @@ func (p *parser) fixture(root *yaml.Node) *Fixture {
 			p.warnf(mode, ruleValue, "mode: invalid mode %q is ignored on the legacy path (want \"staged\" or \"one-shot\", or remove it)", fx.Mode)
 		}
 	}
+	if fx.Orchestrated() {
+		// upstream's orchestrator rig writes initial_world and each
+		// world_override into its log as JSON, and panics (the whole run
+		// stops) on a number JSON cannot hold
+		p.finiteKVs(fx.InitialWorld, "initial_world")
+		for _, t := range fx.Turns {
+			p.finiteKVs(t.WorldOverride, fmt.Sprintf("turns[%d].world_override", t.Index))
+			if t.Intent == nil {
+				continue
+			}
+			for _, kv := range t.Intent.Slots {
+				if nonFinite(kv.Value) {
+					// upstream logs the turn's transition without its
+					// payload and folds the session back to where it was
+					// (docs/compat/flow-format.md §3.1); kitsoki moves on
+					p.warnAt(kv.Pos, ruleValue, "turns[%d].intent.slots.%s: holds an infinite or NaN number (.inf, .nan): the existing engine cannot log this turn's transition and stays in the state the turn started in, where kitsoki moves on; write it as text (\".inf\") or use a finite number", t.Index, kv.Key)
+				}
+			}
+		}
+	}
+	if !fx.Orchestrated() {
+		// upstream's legacy path has no clock: a turn that only advances
+		// it stops the whole run there ("neither intent nor input is set")
+		for _, t := range fx.Turns {
+			if t.Intent == nil && !t.HasInput && t.HasAdvance {
+				p.errAt(t.at("advance_clock"), ruleShape, "turns[%d]: advance_clock: without intent: or input: needs the orchestrator path, and use_orchestrator: false puts this fixture on the legacy path, which has no clock (give the turn an intent:, or remove use_orchestrator: false)", t.Index)
+			}
+		}
+	}
 	if fx.HostCassette != "" && len(fx.HostHandlers) > 0 {
 		p.errf(root, ruleShape, "host_cassette and host_handlers are mutually exclusive; answer every handler from the cassette, or stub them all")
 	}
 	return fx
+}
+
+// finiteKVs refuses an infinite or NaN number anywhere in kvs' values.
+func (p *parser) finiteKVs(kvs []KV, where string) {
+	for _, kv := range kvs {
+		if nonFinite(kv.Value) {
+			p.errAt(kv.Pos, ruleValue, "%s.%s: holds an infinite or NaN number (.inf, .nan), which the existing engine's orchestrator path cannot write to its log (its run stops there); write it as text (\".inf\") or use a finite number", where, kv.Key)
+		}
+	}
+}
+
+// nonFinite reports whether v holds an infinite or NaN number.
+func nonFinite(v any) bool {
+	switch t := v.(type) {
+	case float64:
+		return math.IsInf(t, 0) || math.IsNaN(t)
+	case map[string]any:
+		for _, x := range t {
+			if nonFinite(x) {
+				return true
+			}
+		}
+	case []any:
+		for _, x := range t {
+			if nonFinite(x) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func (p *parser) fixtureFields(fx *Fixture, mode **yaml.Node) yamlnode.Fields {
@@ -136,7 +196,7 @@ func (p *parser) turn(n *yaml.Node, i int) *Turn {
 	w := yamlnode.Indexed("turns", i)
 	t.keys = p.fields(n, w, turnIgnored, p.turnFields(t, w))
 	if t.Intent == nil && !t.HasInput && !t.HasAdvance {
-		p.errf(n, ruleShape, "%s: a turn needs one of intent:, input: or advance_clock:", w)
+		p.errf(n, ruleShape, "%s: a turn needs one of intent:, input: or advance_clock: (an empty input: or advance_clock: counts as none)", w)
 	}
 	return t
 }
@@ -144,10 +204,16 @@ func (p *parser) turn(n *yaml.Node, i int) *Turn {
 func (p *parser) turnFields(t *Turn, w string) yamlnode.Fields {
 	return yamlnode.Fields{
 		{Key: "intent", Read: func(_, v *yaml.Node) { t.Intent = p.intentSpec(v, w) }},
-		{Key: "input", Read: func(_, v *yaml.Node) { t.Input, t.HasInput = p.str(v, w+".input"), true }},
+		// Upstream reads input: and advance_clock: as plain strings, so
+		// an empty one is the key left out: it neither drives the turn
+		// nor picks the orchestrator path.
+		{Key: "input", Read: func(_, v *yaml.Node) {
+			t.Input = p.str(v, w+".input")
+			t.HasInput = t.Input != ""
+		}},
 		{Key: "advance_clock", Read: func(_, v *yaml.Node) {
 			s, ok := p.duration(v, w+".advance_clock")
-			t.AdvanceRaw, t.HasAdvance = s, true
+			t.AdvanceRaw, t.HasAdvance = s, s != ""
 			if ok {
 				t.AdvanceClock, _ = parseDuration(s)
 			}
@@ -159,13 +225,17 @@ func (p *parser) turnFields(t *Turn, w string) yamlnode.Fields {
 		{Key: "expect_state_in", Read: into(&t.ExpectStateIn, p.strList, w)},
 		{Key: "expect_world", Read: into(&t.ExpectWorld, p.kvs, w)},
 		{Key: "expect_world_full", Read: func(_, v *yaml.Node) {
-			t.ExpectWorldFull, t.HasWorldFull = p.kvs(v, w+".expect_world_full"), true
+			// upstream checks it only when it lists a key: {} asserts nothing
+			t.ExpectWorldFull = p.kvs(v, w+".expect_world_full")
+			t.HasWorldFull = len(t.ExpectWorldFull) > 0
 		}},
 		{Key: "expect_world_unchanged", Read: into(&t.ExpectWorldUnchanged, p.boolean, w)},
 		{Key: "expect_slots", Read: into(&t.ExpectSlots, p.kvs, w)},
 		{Key: "expect_events", Read: into(&t.ExpectEvents, p.events, w)},
 		{Key: "expect_events_exact", Read: func(_, v *yaml.Node) {
-			t.ExpectEventsExact, t.HasEventsExact = p.events(v, w+".expect_events_exact"), true
+			// upstream checks it only when it lists an event: [] asserts nothing
+			t.ExpectEventsExact = p.events(v, w+".expect_events_exact")
+			t.HasEventsExact = len(t.ExpectEventsExact) > 0
 		}},
 		{Key: "expect_error", Read: into(&t.ExpectError, p.errorExpect, w)},
 		{Key: "expect_view_matches", Read: intoPtr(&t.ExpectViewMatches, p.str, w)},
@@ -272,7 +342,15 @@ func items[T any](p *parser, v *yaml.Node, where, want string, read func(c *yaml
 	}
 	out := make([]T, 0, len(v.Content))
 	for j, c := range v.Content {
-		out = append(out, read(c, yamlnode.Indexed(where, j)))
+		w := yamlnode.Indexed(where, j)
+		if c = yamlnode.Deref(c); yamlnode.IsNull(c) {
+			// upstream decodes a null entry as one with every key
+			// unset, and checks it (it fails: no handler, namespace,
+			// kind or path matches an empty one)
+			p.warnf(c, ruleShape, "%s: null is read as an entry with no keys, as the existing engine does, and it never passes (write %s, or remove it)", w, want)
+			c = &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: c.Line, Column: c.Column}
+		}
+		out = append(out, read(c, w))
 	}
 	return out
 }
@@ -337,9 +415,16 @@ func (p *parser) envelopes(v *yaml.Node, where string) map[string]*Envelope {
 	}
 	for i := 0; i+1 < len(v.Content); i += 2 {
 		id, ev := v.Content[i], yamlnode.Deref(v.Content[i+1])
+		key := p.scalarText(id, where+" key") // 0x10 is the call id "16", as upstream reads it
 		e := &Envelope{Pos: p.pos(id)}
-		p.fields(ev, where+"."+id.Value, envelopeIgnored, p.envelopeFields(e, where+"."+id.Value))
-		out[id.Value] = e
+		if yamlnode.IsNull(ev) {
+			// upstream decodes it as an empty envelope: the call is
+			// answered with no data and no error
+			p.warnf(ev, ruleShape, "%s.%s: null is read as an empty answer (no data, no error), as the existing engine does (write {} or give it data:)", where, id.Value)
+		} else {
+			p.fields(ev, where+"."+id.Value, envelopeIgnored, p.envelopeFields(e, where+"."+id.Value))
+		}
+		out[key] = e
 	}
 	return out
 }

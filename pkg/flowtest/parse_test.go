@@ -82,11 +82,40 @@ func TestParseErrorsArePositioned(t *testing.T) {
 		{"test_kind: flow\nexpect_terminal: maybe\nturns: []\n", 2, 18, "expected true or false"},
 		{"test_kind: flow\nhost_cassette: c.yaml\nhost_handlers: {host.run: {data: {}}}\nturns: []\n", 1, 1, "mutually exclusive"},
 		{"test_kind: flow\nturns:\n  - intent: { name: go }\n    expect_inbox: { unread: many }\n", 4, 29, "expected a whole number"},
+		// upstream reads an empty input: or advance_clock: as the key left
+		// out ("neither intent nor input is set" / "turn requires one of
+		// intent:, input:, or advance_clock": the whole run stops)
+		{"test_kind: flow\nturns:\n  - input: \"\"\n", 3, 5, "a turn needs one of intent:, input: or advance_clock:"},
+		{"test_kind: flow\nuse_orchestrator: true\nturns:\n  - advance_clock: \"\"\n", 4, 5, "a turn needs one of intent:, input: or advance_clock:"},
+		// the legacy path has no clock: a clock-only turn stops the run there
+		{"test_kind: flow\nuse_orchestrator: false\nturns:\n  - intent: { name: go }\n  - advance_clock: 1s\n", 5, 5, "advance_clock: without intent: or input: needs the orchestrator path"},
+		// upstream's orchestrator rig panics writing a non-finite number
+		// of initial_world or world_override to its log
+		{"test_kind: flow\nuse_orchestrator: true\ninitial_world: {f: .inf}\nturns: []\n", 3, 17, "initial_world.f: holds an infinite or NaN number"},
+		{"test_kind: flow\nhost_handlers: {host.run: {}}\nturns:\n  - intent: { name: go }\n    world_override: {m: {x: [.nan]}}\n", 5, 22, "turns[0].world_override.m: holds an infinite or NaN number"},
 	} {
 		_, ds := parseOne(t, tc.src)
 		if !hasDiag(ds, diag.Error, tc.line, tc.col, tc.text) {
 			t.Errorf("%q: no error %d:%d %q; got %v", tc.src, tc.line, tc.col, tc.text, ds)
 		}
+	}
+}
+
+// Upstream's legacy path keeps initial_world and world_override in
+// memory: a non-finite number there runs (probe flowwalk p15).
+func TestParseNonFiniteOnLegacyPath(t *testing.T) {
+	_, ds := parseOne(t, "test_kind: flow\ninitial_world: {f: .inf}\nturns:\n  - intent: { name: go }\n    world_override: {g: .nan}\n")
+	if diag.HasErrors(ds) {
+		t.Fatalf("legacy path refused a non-finite value: %v", ds)
+	}
+}
+
+// A fixture slot upstream cannot log (the transition is lost there, and
+// the session stays put) is run, with a warning naming the difference.
+func TestParseNonFiniteSlotWarns(t *testing.T) {
+	_, ds := parseOne(t, "test_kind: flow\nuse_orchestrator: true\nturns:\n  - intent: { name: go, slots: {v: .inf} }\n")
+	if diag.HasErrors(ds) || !hasDiag(ds, diag.Warning, 4, 33, "turns[0].intent.slots.v: holds an infinite or NaN number") {
+		t.Fatalf("want one warning at the slot: %v", ds)
 	}
 }
 

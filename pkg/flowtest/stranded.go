@@ -88,6 +88,9 @@ func (fr *fixtureRun) strandedTurn(ss *strandedSession, t *Turn) (*TurnResult, b
 		name, sent = e.Intent, e.Slots
 	}
 	for _, kv := range t.WorldOverride {
+		if t.Intent == nil && !t.HasInput {
+			break // a clock-only turn writes no override (as fr.turn)
+		}
 		ss.world[kv.Key] = jsonvalue.CopyNilAsEmpty(kv.Value)
 	}
 	var rej *engine.Rejection

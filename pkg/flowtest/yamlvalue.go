@@ -90,6 +90,25 @@ func nodeValue(n *yaml.Node, budget *int, depth int) (any, error) {
 	return nil, nil
 }
 
+// decodedText is scalar n read into a text field as upstream's decoder
+// reads it: a plain scalar it takes as a number or a boolean is the text
+// Go prints for that value, null is ""; quoted text stays as written.
+// changed reports whether that differs from the text written.
+func decodedText(n *yaml.Node) (text string, changed bool) {
+	if n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) != 0 || n.ShortTag() == "!!str" {
+		return n.Value, false
+	}
+	switch x := scalarValue(n).(type) {
+	case nil:
+		return "", n.Value != ""
+	case string:
+		return x, x != n.Value
+	default:
+		s := fmt.Sprint(x)
+		return s, s != n.Value
+	}
+}
+
 // keyString is a mapping key's value as a map key: null as "null",
 // anything else as fmt prints it (a string as itself).
 func keyString(v any) string {
@@ -111,6 +130,9 @@ func scalarValue(n *yaml.Node) any {
 		return b
 	case "!!int":
 		s := strings.ReplaceAll(n.Value, "_", "")
+		if u := strings.TrimLeft(s, "+-"); len(u) > 1 && u[0] == '0' && strings.ContainsRune("XBO", rune(u[1])) {
+			return n.Value // upstream's decoder knows 0x, 0b, 0o only in lower case: 0X1f is text (probe flowwalk p19)
+		}
 		if i, err := strconv.ParseInt(s, 0, 64); err == nil {
 			return i
 		}

@@ -55,6 +55,11 @@ var documentedKinds = []string{"machine.intent_accepted", "machine.gate_decided"
 // only their presence is compared.
 var goValueText = regexp.MustCompile(`map\[|\(\[\]interface|\((u?int|float)(64)?\)|\(string\)|<nil>`)
 
+// echoText marks the upstream failure texts that echo what the fixture
+// asked for, which ours print word for word as upstream does (maps and
+// nulls included), so they are compared whole.
+var echoText = regexp.MustCompile(`^expect_events: event \{Kind:.* not found in subsequence$|^expect_host_calls: .* never invoked \(args=map\[.*\]\)$`)
+
 // CheckTree runs [Check] on every directory under roots that holds an
 // upstream.json, one subtest each (named by its path below its root),
 // with the fixtures flows/*.yaml. It fails when it finds none.
@@ -195,7 +200,7 @@ func compareFlow(t *testing.T, name string, g, w *flowtest.FlowResult, skip map[
 			t.Errorf("%s: failures %q, upstream %q", at, gt.Failures, wt.Failures)
 		} else {
 			for k := range wt.Failures {
-				if !goValueText.MatchString(wt.Failures[k]) && gt.Failures[k] != wt.Failures[k] {
+				if (echoText.MatchString(wt.Failures[k]) || !goValueText.MatchString(wt.Failures[k])) && gt.Failures[k] != wt.Failures[k] {
 					t.Errorf("%s: failure %q, upstream %q", at, gt.Failures[k], wt.Failures[k])
 				}
 			}

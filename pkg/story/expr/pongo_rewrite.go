@@ -208,3 +208,8 @@ func unshiftIncludeCol(src string, line, col int) int {
 	}
 	return col - shift
 }
+
+// CoalesceRewritten is src with ` ?? ` rewritten as upstream rewrites it
+// before pongo2 parses a template: the text upstream's render errors quote
+// (`render: pongo2 template "<this>": …`).
+func CoalesceRewritten(src string) string { return rewritePongo(src) }
