@@ -53,6 +53,11 @@ func (r *runner) dispatch(ctx context.Context, e *Effect, args map[string]any, r
 	}
 	h, _, op, found := r.hosts.Lookup(e.Invoke)
 	if isAgentHandler(e.Invoke) && (!found || op != "") {
+		if rc != nil {
+			if msg := agentArgsError(rc.Verb, rc.With); msg != "" {
+				return hostAnswer{err: msg}, "", nil
+			}
+		}
 		res, id, err := r.callAgent(ctx, e, args, rc, promptErr)
 		return hostAnswer{data: res}, id, err
 	}

@@ -290,11 +290,21 @@ func agentSources(verb string, args map[string]any) (src promptSrc, tmplArgs any
 	ctxBlock, _ := args["context"].(map[string]any)
 	acc, _ := args["acceptance"].(map[string]any)
 	src.text = str(args, "prompt")
+	if verb == "decide" {
+		// decide reads its inline prompt trimmed, before pongo2 renders it:
+		// " pr.md " names the file, "  {% if %} hi {% endif %}  " sends " hi "
+		src.text = strings.TrimSpace(src.text)
+	}
 	if src.text == "" {
 		src = promptSrc{text: str(args, "prompt_path"), key: "prompt_path"}
 	}
 	tmplArgs = args["args"]
 	schema = str(args, "schema")
+	if verb != "extract" {
+		// a blank schema is no schema; decide's is read trimmed (extract
+		// keeps what it was given)
+		schema = strings.TrimSpace(schema)
+	}
 	switch verb {
 	case "task": // a missing context: or acceptance: block reads as empty
 		if p := str(ctxBlock, "prompt"); p != "" && src.text == "" {
@@ -312,10 +322,8 @@ func agentSources(verb string, args map[string]any) (src promptSrc, tmplArgs any
 		if schema == "" {
 			schema = str(acc, "schema")
 		}
-	case "converse":
-		if q := str(args, "question"); q != "" && src.text == "" {
-			src = promptSrc{text: q}
-		}
+	case "converse": // the question, whatever prompt: says
+		src = promptSrc{text: str(args, "question")}
 	case "extract":
 		if in := str(args, "input"); in != "" && src.text == "" {
 			src = promptSrc{text: in}
