@@ -42,7 +42,7 @@ states:
       - invoke: host.agent.decide
         id: pick
         agent: agent.plug
-        with: {prompt: "pick tok-xyz-4242", args: {merge_sha: "{{ world.sha }}"}}
+        with: {prompt: "pick tok-xyz-4242", schema: schemas/pick.json, args: {merge_sha: "{{ world.sha }}"}}
         bind: {out: submitted}
     terminal: true
 `
@@ -51,7 +51,8 @@ states:
 // and eval), as TestOneCompositionRoot writes them.
 func onePathFiles(echo string) map[string]string {
 	return map[string]string{
-		"app.yaml": fmt.Sprintf(onePathStory, echo, echo),
+		"app.yaml":          fmt.Sprintf(onePathStory, echo, echo),
+		"schemas/pick.json": `{"type": "object"}`,
 		"flows/pick.yaml": "test_kind: flow\napp: ../app.yaml\nhost_cassette: pick.cassette.yaml\n" +
 			"turns:\n  - intent: go\n    expect_state: s\n    expect_world: {out: {echo_prompt_head: cassette}}\nexpect_terminal: true\n",
 		"flows/pick.cassette.yaml": "kind: host_cassette\napp_id: onepath\nepisodes:\n" +

@@ -82,11 +82,11 @@ states:
 		t.Fatalf("host call error: %v", calls[0])
 	}
 
-	agentFail := writeStory(t, `app: { id: af, version: 0.1.0 }
+	agentFail := storytest.TempTree(t, map[string]string{"app.yaml": `app: { id: af, version: 0.1.0 }
 agent_plugins:
   agent.gone:
     plugin: subprocess
-    command: "`+filepath.Join(t.TempDir(), "no-such-plugin")+`"
+    command: "` + filepath.Join(t.TempDir(), "no-such-plugin") + `"
 hosts: [host.agent.decide]
 world:
   out: { type: object, default: {} }
@@ -96,10 +96,10 @@ states:
     on_enter:
       - invoke: host.agent.decide
         agent: agent.gone
-        with: { prompt: "pick", args: {} }
+        with: { prompt: "pick", schema: schemas/s.json, args: {} }
         bind: { out: submitted }
     terminal: true
-`)
+`, "schemas/s.json": `{"type": "object"}`})
 	code, m = runJSONOut(t, sch, agentFail)
 	calls = m["calls"].([]any)
 	// without on_error the failed call does not fail the run (as a test

@@ -40,13 +40,13 @@ states:
     on_enter:
       - invoke: host.agent.extract
         agent: agent.rules
-        with: { prompt: "sev 2 service=db" }
+        with: { prompt: "sev 2 service=db", schema: schemas/x.json }
         bind: { x: submitted }
       - invoke: host.run
         with: { cmd: "sleep 60" }
     terminal: true
 `, plugin, pidFile)
-	storytest.WriteTree(t, dir, map[string]string{"app.yaml": story})
+	storytest.WriteTree(t, dir, map[string]string{"app.yaml": story, "schemas/x.json": `{"type": "object"}`})
 	tr := filepath.Join(dir, "t.jsonl")
 	p := startProcess(t, "", bin, "run", dir, "--trace", tr)
 	// the sleep has started once host.run is dispatched (harness.called
