@@ -136,7 +136,9 @@ func (r *Registry) Dispatch(ctx context.Context, c Call) (*Result, error) {
 	// 2. agent.call.start.
 	startPayload := &CallStartPayload{Verb: c.Verb, Agent: st.persona, Model: r.redact.String(c.Model), Prompt: r.redact.String(c.Prompt)}
 	if c.SchemaPath != "" || sch != nil {
-		startPayload.Input = map[string]any{"schema_path": cmp.Or(c.SchemaPath, schemaPathOf(sch))}
+		// schema_present is what the existing engine writes on its plugin
+		// path (agent-contract §9.2), schema_path what its claude path does
+		startPayload.Input = map[string]any{"schema_path": cmp.Or(c.SchemaPath, schemaPathOf(sch)), "schema_present": true}
 	}
 	sysPrompt, inherit := r.persona(c.Persona)
 	r.logRequest(startPayload, alias, sysPrompt, req, timeout)

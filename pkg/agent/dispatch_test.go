@@ -56,7 +56,9 @@ func TestDispatchHappyPath(t *testing.T) {
 	if start["verb"] != "decide" || start["agent"] != agenttest.ReferenceAlias || start["prompt"] != agenttest.ReferencePrompt {
 		t.Fatalf("start payload %v", start)
 	}
-	if in, _ := start["input"].(map[string]any); in["schema_path"] != "schemas/echo.json" {
+	// schema_present: true is upstream's plugin-path descriptor (kept for
+	// trace readers of the existing engine); schema_path its legacy path's
+	if in, _ := start["input"].(map[string]any); in["schema_path"] != "schemas/echo.json" || in["schema_present"] != true {
 		t.Fatalf("start input %v", start["input"])
 	}
 	done := evs[1].PayloadMap()

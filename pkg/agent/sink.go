@@ -62,7 +62,7 @@ type CallStartPayload struct {
 	Agent  string         `json:"agent,omitempty"` // persona (with.agent), else the plugin alias
 	Model  string         `json:"model,omitempty"`
 	Prompt string         `json:"prompt,omitempty"` // inline; the trace writer may offload it to a sidecar
-	Input  map[string]any `json:"input,omitempty"`  // verb descriptor, e.g. {"schema_path": ...}
+	Input  map[string]any `json:"input,omitempty"`  // verb descriptor, e.g. {"schema_path": ..., "schema_present": true}
 	// The rest is the request exactly as the plugin receives it, after the
 	// pre-dispatch hooks (model-visible = logged), secrets masked: the
 	// alias that serves the call, the persona's system prompt, the with:
