@@ -36,9 +36,15 @@ type fileRef struct {
 // acceptance:), skipping templated values.
 func promptRefs(e *story.Effect) []fileRef {
 	var out []fileRef
+	verb := agentVerb(e.Invoke)
 	scan := func(m map[string]any, prefix string) {
 		for _, k := range []string{"prompt", "prompt_path", "schema"} {
 			s, ok := m[k].(string)
+			if prefix == "" && (k == "schema" && verb != "extract" || k == "prompt" && verb == "decide") {
+				// read trimmed at run time, a blank one is none (extract
+				// keeps its schema as written)
+				s = strings.TrimSpace(s)
+			}
 			if !ok || s == "" || story.IsTemplated(s) || strings.HasPrefix(s, "@") {
 				continue // empty, templated, or a namespaced (@shared/, @import/) prompt
 			}

@@ -104,6 +104,7 @@ func passes() []pass {
 		{ruleBareExpr, checkBareExpr},
 		{ruleUnreachable, checkUnreachable},
 		{ruleDecideSchema, checkDecideSchema},
+		{ruleAgentArgs, checkAgentArgs},
 		{ruleEmitAfterBind, checkEmitAfterBind},
 		{ruleEmitAfterExit, checkEmitAfterExit},
 		{ruleViewRoot, checkViewRoot},
