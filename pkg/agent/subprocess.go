@@ -27,7 +27,8 @@ import (
 //     taken relative to the story directory; there is no shell;
 //   - its environment is proc.EnvMinimal: a short inherited list plus env:;
 //   - request ids count up from 1 over the transport's life, in sending
-//     order, and the reply's id is checked;
+//     order, and the reply's id is checked (a reply with no id, or no
+//     "jsonrpc", is accepted as upstream accepts it; a wrong one is not);
 //   - a crash, EOF, a partial or oversized line, a non-JSON or foreign
 //     stdout line, or a reply with the wrong id is plugin_crash with the
 //     exit status and the stderr tail; the process is killed and the next
@@ -172,11 +173,15 @@ func (t *subprocessTransport) parseReply(line []byte, id int64) (*AskResponse, e
 			}
 		}
 	}
-	if f.JSONRPC != "2.0" {
+	// A reply without "jsonrpc" or without an id (absent or null) is taken
+	// as the answer to the one request in flight, as the existing engine
+	// takes it (it checks neither); a wrong value is still a broken stream.
+	bare := f.Method == ""
+	if f.JSONRPC != "2.0" && !(bare && f.JSONRPC == "") {
 		return nil, childproc.Fatal(fmt.Errorf(`answered with "jsonrpc":%q, want "2.0" (line: %q)`,
 			f.JSONRPC, childproc.Snippet(t.redact, string(line))))
 	}
-	if got := string(bytes.TrimSpace(f.ID)); got != strconv.FormatInt(id, 10) {
+	if got := string(bytes.TrimSpace(f.ID)); got != strconv.FormatInt(id, 10) && !(bare && (got == "" || got == "null")) {
 		if f.Method != "" {
 			got = "none; it is a " + strconv.Quote(f.Method) + " message"
 		}

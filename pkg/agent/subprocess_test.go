@@ -210,6 +210,19 @@ func testSubprocessProtocolFaults(t *testing.T, bin string) {
 	}
 }
 
+// A reply line without "jsonrpc" and id answers the request in flight, as
+// the existing engine reads it (it checks neither; probed with a plugin
+// replying {"result": ...} only); the process is kept.
+func testSubprocessBareReplyAccepted(t *testing.T, bin string) {
+	CheckNoChildren(t)
+	f := newEchoSubprocess(t, bin, nil, "")
+	first := pidOf(t, askOK(t, f.tr, referenceRequest()))
+	askOK(t, f.tr, withFault("bare_reply"))
+	if again := pidOf(t, askOK(t, f.tr, referenceRequest())); again != first {
+		t.Fatalf("process replaced after a bare reply: %d -> %d", first, again)
+	}
+}
+
 func testSubprocessUnsolicitedLineFailsNextCall(t *testing.T, bin string) {
 	CheckNoChildren(t)
 	f := newEchoSubprocess(t, bin, nil, "")
@@ -411,6 +424,7 @@ func TestSubprocessTransport(t *testing.T) {
 		{"CrashIsPluginCrashAndRespawns", testSubprocessCrashIsPluginCrashAndRespawns},
 		{"ProtocolFaults", testSubprocessProtocolFaults},
 		{"UnsolicitedLineFailsNextCall", testSubprocessUnsolicitedLineFailsNextCall},
+		{"BareReplyAccepted", testSubprocessBareReplyAccepted},
 		{"DeadlineKillsProcessGroup", testSubprocessDeadlineKillsProcessGroup},
 		{"LateAnswerIsNotDelivered", testSubprocessLateAnswerIsNotDelivered},
 		{"SerialisesAndWaitersHonourContext", testSubprocessSerialisesAndWaitersHonourContext},

@@ -133,6 +133,10 @@ func handle(req *rpcRequest, line []byte, out *bufio.Writer) {
 		n, _ := strconv.ParseInt(string(req.ID), 10, 64)
 		write(out, rpcResponse{JSONRPC: "2.0", ID: json.RawMessage(strconv.FormatInt(n+1000, 10)), Result: echo.Answer(&ask, fault, alias, "subprocess", nil)})
 		return
+	case "bare_reply": // no "jsonrpc", no "id": the existing engine accepts it
+		b, _ := json.Marshal(map[string]any{"result": echo.Answer(&ask, fault, alias, "subprocess", nil)})
+		out.Write(append(b, '\n'))
+		return
 	case "no_result":
 		write(out, rpcResponse{JSONRPC: "2.0", ID: req.ID})
 		return
