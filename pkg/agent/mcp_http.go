@@ -65,6 +65,7 @@ type mcpHTTPTransport struct {
 	session    *mcp.ClientSession
 	connecting chan struct{} // closed when the running connection attempt ends
 	closed     bool
+	bare       bool           // the server speaks the existing engine's bare wire (mcp_http_bare.go)
 	closing    sync.WaitGroup // sessions being closed after a failure
 }
 
@@ -244,6 +245,9 @@ func (t *mcpHTTPTransport) connect(ctx context.Context, rec *httpFailure) (*mcp.
 			t.session = s
 		}
 		t.mu.Unlock()
+		if err != nil && ctx.Err() == nil && isBareServer(err) {
+			return nil, errBareServer
+		}
 		if err != nil {
 			return nil, t.failure(ctx, "connecting (MCP initialize)", err, rec)
 		}
@@ -333,10 +337,17 @@ func (t *mcpHTTPTransport) Ask(ctx context.Context, req *AskRequest) (*AskRespon
 	if err := ctx.Err(); err != nil {
 		return nil, t.errf(KindDeadlineExceeded, "the call ended (%v) before it was sent", err)
 	}
+	if t.useBare() {
+		return t.askBare(ctx, req)
+	}
 	rec := &httpFailure{}
 	ctx = context.WithValue(ctx, httpFailureKey{}, rec)
 	s, err := t.connect(ctx, rec)
 	if err != nil {
+		if errors.Is(err, errBareServer) {
+			t.switchToBare()
+			return t.askBare(ctx, req)
+		}
 		return nil, err
 	}
 	res, err := t.call(ctx, s, req)
