@@ -16,16 +16,16 @@ const evCorpus = "../pkg/eval/testdata/pr-refinement"
 func TestEvalListShowCheckCorpus(t *testing.T) {
 	code, out, errOut := runCmd(t, "eval", "list", evCorpus)
 	abs, _ := filepath.Abs(filepath.Join(evCorpus, "evals", "merge_judge.yaml"))
-	if code != 0 || out != "merge_judge\tpassing\tenum/intent\tsynthetic-codex/syn:small:text\t"+abs+"\n" {
+	if code != 0 || out != "merge_judge\tpassing\tenum\tsynthetic-codex/syn:small:text\t"+abs+"\n" {
 		t.Errorf("list: %d %q %q", code, out, errOut)
 	}
 	code, out, _ = runCmd(t, "eval", "list", "--json", evCorpus)
 	var rows []map[string]any
-	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil || len(rows) != 1 || rows[0]["status"] != "passing" || rows[0]["pin"] != "synthetic-codex/syn:small:text" {
+	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil || len(rows) != 1 || rows[0]["status"] != "passing" || rows[0]["comparator"] != "enum" || rows[0]["pin"] != "synthetic-codex/syn:small:text" {
 		t.Errorf("list --json: %d %s", code, out)
 	}
 	code, out, _ = runCmd(t, "eval", "show", filepath.Join(evCorpus, "evals", "merge_judge.yaml"))
-	for _, want := range []string{"call: merge_judge\n", "handler: host.agent.decide\n", "state: merge_awaiting_reply\n", "schema: schemas/judge_verdict.json\n", "comparator: enum/intent\n", "status: passing\n", `WARN: `} {
+	for _, want := range []string{"call: merge_judge\n", "handler: host.agent.decide\n", "state: merge_awaiting_reply\n", "schema: schemas/judge_verdict.json\n", "comparator: enum\n", "status: passing\n", `WARN: `} {
 		if !strings.Contains(out, want) {
 			t.Errorf("show dataset lacks %q:\n%s", want, out)
 		}
