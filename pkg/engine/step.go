@@ -497,7 +497,14 @@ func (r *runner) holdTransition(from, intent string, slots map[string]any, res t
 	return tr
 }
 
+// statePathForEvent is the state_path of a turn's event: the state the
+// turn started in, as upstream stamps its trace lines (and its flow
+// report: flow-format.md §6.5), whatever state the walk has reached;
+// machine.state_exited / state_entered carry their own state (stateEvent).
 func (r *runner) statePathForEvent() string {
+	if r.turnState != "" {
+		return r.turnState
+	}
 	if r.cur != nil {
 		return r.cur.Path
 	}
