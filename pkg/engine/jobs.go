@@ -323,6 +323,7 @@ func (r *runner) askLocked(j *job) {
 // (story-runtime §5).
 func (r *runner) completionTurn(ctx context.Context, j *job, status, errMsg string, data map[string]any) (*Turn, error) {
 	from, sv, t := r.beginSyntheticTurn()
+	r.t.noStatePath = true
 	sevs := map[string]string{JobDone: "success", JobFailed: "error", JobCancelled: "warn"}
 	verb := map[string]string{JobDone: "finished", JobFailed: "failed", JobCancelled: "cancelled"}
 	r.note(Note{Kind: "job", State: from, Text: fmt.Sprintf("job %s (%s) %s", j.info.ID, j.info.Namespace, verb[status]), Error: errMsg})

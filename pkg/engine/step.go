@@ -500,8 +500,12 @@ func (r *runner) holdTransition(from, intent string, slots map[string]any, res t
 // statePathForEvent is the state_path of a turn's event: the state the
 // turn started in, as upstream stamps its trace lines (and its flow
 // report: flow-format.md §6.5), whatever state the walk has reached;
-// machine.state_exited / state_entered carry their own state (stateEvent).
+// machine.state_exited / state_entered carry their own state (stateEvent);
+// a background completion's events carry none.
 func (r *runner) statePathForEvent() string {
+	if r.t.noStatePath {
+		return ""
+	}
 	if r.turnState != "" {
 		return r.turnState
 	}

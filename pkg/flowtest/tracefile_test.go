@@ -11,24 +11,32 @@ import (
 	"testing"
 )
 
-// TestTraceFileStatePaths runs testdata/tracefile/state-path with a trace
-// directory and compares the trace's (turn, kind, state_path) lines with
-// upstream.jsonl, recorded from the existing engine (see its README.md).
+// TestTraceFileStatePaths runs each story under testdata/tracefile with a
+// trace directory and compares the trace's (turn, kind, state_path) lines
+// with its upstream.jsonl, recorded from the existing engine (see each
+// README.md).
 func TestTraceFileStatePaths(t *testing.T) {
-	dir := filepath.Join("testdata", "tracefile", "state-path")
-	app, _ := filepath.Abs(filepath.Join(dir, "app.yaml"))
-	files, _, err := Discover([]string{app}, "", false, nil)
-	if err != nil || len(files) != 1 {
-		t.Fatalf("discover: %v (%d fixtures)", err, len(files))
+	dirs, _ := filepath.Glob(filepath.Join("testdata", "tracefile", "*"))
+	if len(dirs) < 2 {
+		t.Fatalf("only %d trace-file stories", len(dirs))
 	}
-	rs := NewRunner(Options{TraceDir: t.TempDir()}).Run(context.Background(), files)
-	if len(rs) != 1 || !rs[0].Passed() {
-		t.Fatalf("fixture did not pass: %+v", rs)
-	}
-	ours := traceLines(t, rs[0].Trace)
-	want := traceLines(t, filepath.Join(dir, "upstream.jsonl"))
-	if !slices.Equal(ours, want) {
-		t.Errorf("trace lines differ from upstream's:\nours:\n%s\nupstream:\n%s", showLines(ours), showLines(want))
+	for _, dir := range dirs {
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			app, _ := filepath.Abs(filepath.Join(dir, "app.yaml"))
+			files, _, err := Discover([]string{app}, "", false, nil)
+			if err != nil || len(files) != 1 {
+				t.Fatalf("discover: %v (%d fixtures)", err, len(files))
+			}
+			rs := NewRunner(Options{TraceDir: t.TempDir()}).Run(context.Background(), files)
+			if len(rs) != 1 || !rs[0].Passed() {
+				t.Fatalf("fixture did not pass: %+v", rs)
+			}
+			ours := traceLines(t, rs[0].Trace)
+			want := traceLines(t, filepath.Join(dir, "upstream.jsonl"))
+			if !slices.Equal(ours, want) {
+				t.Errorf("trace lines differ from upstream's:\nours:\n%s\nupstream:\n%s", showLines(ours), showLines(want))
+			}
+		})
 	}
 }
 
