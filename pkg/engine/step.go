@@ -825,7 +825,11 @@ func (r *runner) exitFrom(leaf, anc *State) error {
 
 // emitState writes the state_exited or state_entered (kind) of path.
 func (r *runner) emitState(kind, path string) error {
-	return r.emitAt(path, kind, map[string]any{"state": path})
+	sp := path
+	if r.t.noStatePath {
+		sp = "" // a background completion's lines carry none, these too
+	}
+	return r.emitAt(sp, kind, map[string]any{"state": path})
 }
 
 // swapLeaf exits from leaf up to its common ancestor with dst, enters
