@@ -40,7 +40,8 @@ func TestTraceFileStatePaths(t *testing.T) {
 	}
 }
 
-// traceLines projects a trace file on "turn kind state_path", leaving out
+// traceLines projects a trace file on "turn kind state_path" (and the
+// $inbox counts of a world.update), leaving out
 // the documented differences (README.md) and checking that every
 // harness.dispatched has no state_path.
 func traceLines(t *testing.T, path string) []string {
@@ -54,6 +55,11 @@ func traceLines(t *testing.T, path string) []string {
 		Turn      int     `json:"turn"`
 		Kind      string  `json:"kind"`
 		StatePath *string `json:"state_path"`
+		Payload   struct {
+			Set struct {
+				Inbox json.RawMessage `json:"$inbox"`
+			} `json:"set"`
+		} `json:"payload"`
 	}
 	var evs []line
 	sc := bufio.NewScanner(f)
@@ -87,7 +93,11 @@ func traceLines(t *testing.T, path string) []string {
 		if ev.StatePath != nil {
 			sp = *ev.StatePath
 		}
-		out = append(out, fmt.Sprintf("%d %s %s", ev.Turn, ev.Kind, sp))
+		l := fmt.Sprintf("%d %s %s", ev.Turn, ev.Kind, sp)
+		if ib := ev.Payload.Set.Inbox; ib != nil {
+			l += " $inbox=" + string(ib) // the counts a completion writes
+		}
+		out = append(out, l)
 	}
 	return out
 }
