@@ -24,6 +24,7 @@ import (
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/flowtest"
 	"kitsoki/pkg/plugin"
+	"kitsoki/pkg/trace"
 	"kitsoki/pkg/validate"
 )
 
@@ -512,6 +513,11 @@ func writeLastTrace(traceOut string, results []*flowtest.Result) error {
 	data, err := os.ReadFile(last)
 	if err == nil {
 		err = atomicfile.Write(traceOut, data, 0o600) // a trace: its owner's only, as trace files are
+	}
+	if err == nil {
+		// its agent-prompts/ files go along, as upstream writes them
+		// beside --trace-out (docs/compat/trace-eval.md A.9)
+		err = trace.CopySidecars(last, traceOut, data, safefile.Cassette)
 	}
 	if err != nil {
 		return usagef("--trace-out %s: %v", traceOut, err)

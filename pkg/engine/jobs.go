@@ -323,6 +323,7 @@ func (r *runner) askLocked(j *job) {
 // (story-runtime §5).
 func (r *runner) completionTurn(ctx context.Context, j *job, status, errMsg string, data map[string]any) (*Turn, error) {
 	from, sv, t := r.beginSyntheticTurn()
+	r.t.noStatePath = true
 	sevs := map[string]string{JobDone: "success", JobFailed: "error", JobCancelled: "warn"}
 	verb := map[string]string{JobDone: "finished", JobFailed: "failed", JobCancelled: "cancelled"}
 	r.note(Note{Kind: "job", State: from, Text: fmt.Sprintf("job %s (%s) %s", j.info.ID, j.info.Namespace, verb[status]), Error: errMsg})
@@ -358,8 +359,11 @@ func (r *runner) completionTurn(ctx context.Context, j *job, status, errMsg stri
 		// left the origin state still posts it
 		return r.closeTurn(t, "", map[string]any{"job_status": status, "outcome": "background_completion"})
 	}
-	r.inbox.post(InboxItem{Title: "Job " + verb[status] + ": " + j.info.Namespace, Body: errMsg, Severity: sevs[status], JobID: j.info.ID, State: j.info.State})
+	// upstream's $inbox counts are taken before the job's own notice is
+	// posted: its world.update says one fewer than the inbox then holds
+	// (docs/compat/trace-eval.md A.7)
 	unread, attention := r.inbox.counts()
+	r.inbox.post(InboxItem{Title: "Job " + verb[status] + ": " + j.info.Namespace, Body: errMsg, Severity: sevs[status], JobID: j.info.ID, State: j.info.State})
 	if e := r.emitAt("", KindWorldUpdate, map[string]any{"set": map[string]any{"$inbox": map[string]any{"needs_attention": attention, "unread": unread}}}); e != nil {
 		return t, e
 	}

@@ -497,7 +497,18 @@ func (r *runner) holdTransition(from, intent string, slots map[string]any, res t
 	return tr
 }
 
+// statePathForEvent is the state_path of a turn's event: the state the
+// turn started in, as upstream stamps its trace lines (and its flow
+// report: flow-format.md §6.5), whatever state the walk has reached;
+// machine.state_exited / state_entered carry their own state (stateEvent);
+// a background completion's events carry none.
 func (r *runner) statePathForEvent() string {
+	if r.t.noStatePath {
+		return ""
+	}
+	if r.turnState != "" {
+		return r.turnState
+	}
 	if r.cur != nil {
 		return r.cur.Path
 	}
@@ -814,7 +825,11 @@ func (r *runner) exitFrom(leaf, anc *State) error {
 
 // emitState writes the state_exited or state_entered (kind) of path.
 func (r *runner) emitState(kind, path string) error {
-	return r.emitAt(path, kind, map[string]any{"state": path})
+	sp := path
+	if r.t.noStatePath {
+		sp = "" // a background completion's lines carry none, these too
+	}
+	return r.emitAt(sp, kind, map[string]any{"state": path})
 }
 
 // swapLeaf exits from leaf up to its common ancestor with dst, enters

@@ -42,7 +42,11 @@ type turn struct {
 	// background completion), whose dispatch a failing view drops
 	// (dispatchSynthetic)
 	synthetic bool
-	said      []string
+	// noStatePath: a background completion, whose events (on_complete's
+	// world.update, say, calls) carry no state_path, as upstream's
+	// (statePathForEvent; docs/compat/trace-eval.md A.3)
+	noStatePath bool
+	said        []string
 	// rerender: upstream renders this turn's view again after its calls
 	// (story-runtime §8), without the turn's slots, its say narration and
 	// the transition's view: a call bound something, submitted a job, was

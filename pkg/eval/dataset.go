@@ -132,12 +132,10 @@ func (d *Dataset) PosOf(key string) story.Pos {
 // Dir is the directory holding the dataset file.
 func (d *Dataset) Dir() string { return filepath.Dir(d.Path) }
 
-// ComparatorLabel is the comparator column of eval list: "enum/intent",
-// "field_subset", ...
+// ComparatorLabel is the comparator column of eval list and the
+// comparator: line of eval show: the kind alone ("enum", "field_subset"),
+// as upstream prints it (its field is in the dataset; docs/compat/trace-eval.md C.10).
 func (d *Dataset) ComparatorLabel() string {
-	if d.Comparator.Field != "" {
-		return d.Comparator.Kind + "/" + d.Comparator.Field
-	}
 	return d.Comparator.Kind
 }
 

@@ -55,7 +55,7 @@ func TestParseDatasetGolden(t *testing.T) {
 	if p := d.PosOf("selection.pinned.profile"); p.Line != 54 || p.Col != 14 {
 		t.Errorf("pinned.profile at %+v", p)
 	}
-	if d.ComparatorLabel() != "enum/intent" || d.PinLabel() != "synthetic-codex/syn:small:text" {
+	if d.ComparatorLabel() != "enum" || d.PinLabel() != "synthetic-codex/syn:small:text" {
 		t.Errorf("labels %q %q", d.ComparatorLabel(), d.PinLabel())
 	}
 }

@@ -178,22 +178,16 @@ func (r *Reader) Header() (Header, error) {
 	if err != nil {
 		return Header{}, err
 	}
+	// Only kind and schema_version decide whether the header is one, as
+	// upstream (which decodes just those two): any other decoding error,
+	// wrong types included, is "not valid JSON" with encoding/json's
+	// words, and the other members are read when they decode.
 	var h struct {
-		Kind          string    `json:"kind"`
-		SchemaVersion int       `json:"schema_version"`
-		WrittenAt     time.Time `json:"written_at"`
-		AppID         string    `json:"app_id"`
-		Story         string    `json:"story"`
-		Generator     string    `json:"generator"`
+		Kind          string `json:"kind"`
+		SchemaVersion int    `json:"schema_version"`
 	}
 	if err := json.Unmarshal(line, &h); err != nil {
-		if se := (*json.SyntaxError)(nil); errors.As(err, &se) {
-			return Header{}, r.corrupt(1, RuleHeaderJSON, err, "line 1 is not valid JSON: %v", err)
-		}
-		if k := probeKind(line); k != headerKind {
-			return Header{}, r.corrupt(1, RuleHeaderKind, err, "trace missing session.header on line 1 (got kind=%q)", k)
-		}
-		return Header{}, r.corrupt(1, RuleHeaderJSON, err, "line 1: unmarshal header: %v", err)
+		return Header{}, r.corrupt(1, RuleHeaderJSON, err, "line 1 is not valid JSON: %v", err)
 	}
 	if h.Kind != headerKind {
 		return Header{}, r.corrupt(1, RuleHeaderKind, nil, "trace missing session.header on line 1 (got kind=%q)", h.Kind)
@@ -201,8 +195,40 @@ func (r *Reader) Header() (Header, error) {
 	if h.SchemaVersion > currentSchemaVersion {
 		return Header{}, r.corrupt(1, RuleSchemaVersion, nil, "schema_version %d on disk exceeds highest supported %d", h.SchemaVersion, currentSchemaVersion)
 	}
-	r.header = &Header{SchemaVersion: h.SchemaVersion, WrittenAt: h.WrittenAt, AppID: h.AppID, Story: h.Story, Generator: h.Generator}
+	hd := headerExtras(line)
+	hd.SchemaVersion = h.SchemaVersion
+	r.header = &hd
 	return *r.header, nil
+}
+
+// headerExtras reads the header members upstream does not check
+// (written_at, and kitsoki's app_id, story, generator); one of the wrong
+// type is left zero, never an error, as upstream accepts such a header.
+func headerExtras(line []byte) Header {
+	var raw struct {
+		WrittenAt json.RawMessage `json:"written_at"`
+		AppID     json.RawMessage `json:"app_id"`
+		Story     json.RawMessage `json:"story"`
+		Generator json.RawMessage `json:"generator"`
+	}
+	var h Header
+	if json.Unmarshal(line, &raw) != nil {
+		return h
+	}
+	var at time.Time
+	if len(raw.WrittenAt) > 0 && json.Unmarshal(raw.WrittenAt, &at) == nil {
+		h.WrittenAt = at
+	}
+	h.AppID, h.Story, h.Generator = headerString(raw.AppID), headerString(raw.Story), headerString(raw.Generator)
+	return h
+}
+
+func headerString(raw json.RawMessage) string {
+	var s string
+	if len(raw) == 0 || json.Unmarshal(raw, &s) != nil {
+		return ""
+	}
+	return s
 }
 
 // Each calls fn with every remaining event, in order, and returns nil at
@@ -282,12 +308,14 @@ func (r *Reader) Next() (Event, error) {
 // reference records (A.5) and that this reader does not copy.
 func (r *Reader) order(n int, ev *Event) error {
 	switch {
+	case ev.Turn < r.lastTurn:
+		// lastTurn starts at 0, so a negative turn is out of order even
+		// on the first event, as upstream (whose highest turn starts at 0)
+		return r.corrupt(n, RuleTurnOrder, nil, "out-of-order turn at line %d: turn=%d arrives after turn=%d (cross-turn ordering violation)", n, ev.Turn, r.lastTurn)
 	case !r.started || ev.Turn > r.lastTurn:
 		if ev.Seq != 0 {
 			return r.corrupt(n, RuleSeqGap, nil, "gap in seq within turn %d at line %d: expected seq 0, got %d", ev.Turn, n, ev.Seq)
 		}
-	case ev.Turn < r.lastTurn:
-		return r.corrupt(n, RuleTurnOrder, nil, "out-of-order turn at line %d: turn=%d arrives after turn=%d (cross-turn ordering violation)", n, ev.Turn, r.lastTurn)
 	case ev.Seq == r.lastSeq:
 		return r.corrupt(n, RuleSeqDuplicate, nil, "duplicate (turn,seq) at line %d: turn=%d seq=%d", n, ev.Turn, ev.Seq)
 	case ev.Seq < r.lastSeq:

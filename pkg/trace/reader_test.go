@@ -164,3 +164,28 @@ func TestFollowWaitsAndDetectsTruncation(t *testing.T) {
 		t.Fatalf("cancelled follow: %v", err)
 	}
 }
+
+// TestReaderHeaderChecksKindAndVersionOnly: upstream decodes only kind and
+// schema_version of line 1, so a header whose written_at (or another
+// member) has the wrong type still opens there; it must here too (the
+// member reads as zero). Found by the trace-eval walk (docs/compat/trace-eval.md A.5).
+func TestReaderHeaderChecksKindAndVersionOnly(t *testing.T) {
+	for _, h := range []string{
+		`{"kind":"session.header","schema_version":1,"written_at":"garbage"}`,
+		`{"kind":"session.header","schema_version":1,"written_at":5,"app_id":7,"story":[],"generator":{}}`,
+		`{"kind":"session.header","schema_version":-3,"written_at":null}`,
+	} {
+		data := h + "\n" + `{"turn":0,"seq":0,"ts":"2026-11-30T09:23:56Z","kind":"a","payload":{}}` + "\n"
+		res, err := Verify(strings.NewReader(data), "x")
+		if err != nil || res.Events != 1 {
+			t.Fatalf("%s: %+v %v", h, res, err)
+		}
+		if !res.Header.WrittenAt.IsZero() || res.Header.AppID != "" || res.Header.Story != "" || res.Header.Generator != "" {
+			t.Fatalf("%s: wrong-typed members should read as zero: %+v", h, res.Header)
+		}
+	}
+	res, err := Verify(strings.NewReader(`{"kind":"session.header","schema_version":1,"written_at":"2026-11-30T09:23:56Z","app_id":"a","story":"s","generator":"g"}`+"\n"), "x")
+	if err != nil || res.Header.WrittenAt.IsZero() || res.Header.AppID != "a" || res.Header.Story != "s" || res.Header.Generator != "g" {
+		t.Fatalf("%+v %v", res.Header, err)
+	}
+}

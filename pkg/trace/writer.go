@@ -241,6 +241,9 @@ func (w *Writer) write(ev Event, payload json.RawMessage) error {
 	if w.broken != nil {
 		return fmt.Errorf("trace: append %q event to %q: an earlier write failed, the trace ends there: %w", ev.Kind, w.path, w.broken)
 	}
+	if ev.Turn < 0 {
+		return fmt.Errorf("trace: append %q event to %q: turn %d is negative; turns start at 0 (the reader rejects the file)", ev.Kind, w.path, ev.Turn)
+	}
 	if w.started && ev.Turn < w.lastTurn {
 		return fmt.Errorf("trace: append %q event to %q: turn %d comes after turn %d; turns never go backwards in a trace (the reader rejects the file)", ev.Kind, w.path, ev.Turn, w.lastTurn)
 	}

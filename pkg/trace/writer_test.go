@@ -137,6 +137,22 @@ func TestWriterRejectsBackwardTurn(t *testing.T) {
 	}
 }
 
+// TestWriterRejectsNegativeTurn: the reader (as upstream's) rejects a
+// negative turn even on the first event, so the writer must not write one.
+func TestWriterRejectsNegativeTurn(t *testing.T) {
+	w, p := mustCreate(t, Header{})
+	err := w.Append(Event{Turn: -1, Kind: "k"})
+	if err == nil || !strings.Contains(err.Error(), "turn -1 is negative") {
+		t.Fatalf("got %v", err)
+	}
+	if err := w.Append(Event{Turn: 0, Kind: "k"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := VerifyFile(p); err != nil {
+		t.Fatalf("trace no longer verifies: %v", err)
+	}
+}
+
 func TestWriterWriteTimeRules(t *testing.T) {
 	nfd := "e\u0301" // e + combining acute: NFD of é
 	cases := []struct {
