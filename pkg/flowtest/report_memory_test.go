@@ -3,9 +3,10 @@ package flowtest
 import (
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
+
+	"kitsoki/internal/testing/allocs"
 )
 
 // TestReadReportBoundsMemory: a shard report of empty {} events, turns or
@@ -24,12 +25,8 @@ func TestReadReportBoundsMemory(t *testing.T) {
 		if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		runtime.GC()
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
-		_, err := ReadReport(path)
-		runtime.ReadMemStats(&after)
-		spent := after.TotalAlloc - before.TotalAlloc
+		var err error
+		spent := allocs.During(func() { _, err = ReadReport(path) })
 		t.Logf("%s: %d bytes, allocated %d", name, len(doc), spent)
 		if err == nil || !strings.Contains(err.Error(), path+": ") || !strings.Contains(err.Error(), "once read") {
 			t.Errorf("%s: err = %v, want a refusal naming the file", name, err)

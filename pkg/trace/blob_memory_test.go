@@ -4,9 +4,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
+
+	"kitsoki/internal/testing/allocs"
 )
 
 // TestBlobPayloadBoundsMemory: a line whose payload names a blob (so the
@@ -25,12 +26,8 @@ func TestBlobPayloadBoundsMemory(t *testing.T) {
 	}
 	measure := func(name string, read func() error) {
 		t.Helper()
-		runtime.GC()
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
-		err := read()
-		runtime.ReadMemStats(&after)
-		spent := after.TotalAlloc - before.TotalAlloc
+		var err error
+		spent := allocs.During(func() { err = read() })
 		t.Logf("%s: %d bytes, allocated %d", name, len(data), spent)
 		if ce, ok := IsCorrupt(err); !ok || ce.Rule != RuleBlob || ce.Line != 2 || !strings.Contains(err.Error(), "once decoded") {
 			t.Errorf("%s: err = %v, want line 2 refused", name, err)
@@ -60,12 +57,8 @@ func TestToCassetteBoundsMemory(t *testing.T) {
 		`{"turn":1,"seq":0,"ts":"2026-11-30T09:00:03Z","kind":"agent.call.start","state_path":"s","call_id":"0f1e2d3c4b5a6978","payload":{"verb":"extract","agent":"local","model":"q","prompt":"x","input":[` +
 		strings.TrimSuffix(strings.Repeat("{},", 2_000_000), ",") + "]}}\n" +
 		`{"turn":1,"seq":1,"ts":"2026-11-30T09:00:04Z","kind":"agent.call.complete","state_path":"s","call_id":"0f1e2d3c4b5a6978","payload":{"verb":"extract","agent":"local","response":{"a":1},"duration_ms":3}}` + "\n"
-	runtime.GC()
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	_, err := ToCassette(strings.NewReader(data), "run.jsonl", io.Discard, CassetteOptions{})
-	runtime.ReadMemStats(&after)
-	spent := after.TotalAlloc - before.TotalAlloc
+	var err error
+	spent := allocs.During(func() { _, err = ToCassette(strings.NewReader(data), "run.jsonl", io.Discard, CassetteOptions{}) })
 	t.Logf("%d bytes, allocated %d", len(data), spent)
 	if err == nil || !strings.Contains(err.Error(), "call 0f1e2d3c4b5a6978: its input of ") {
 		t.Errorf("err = %v, want the call's input refused", err)
@@ -83,12 +76,8 @@ func TestToCassetteBoundsInputValues(t *testing.T) {
 		`{"turn":1,"seq":0,"ts":"2026-11-30T09:00:03Z","kind":"agent.call.start","state_path":"s","call_id":"0f1e2d3c4b5a6978","payload":{"verb":"extract","agent":"local","model":"q","prompt":"x","input":[` +
 		strings.TrimSuffix(strings.Repeat("{},", maxInputValues), ",") + "]}}\n" +
 		`{"turn":1,"seq":1,"ts":"2026-11-30T09:00:04Z","kind":"agent.call.complete","state_path":"s","call_id":"0f1e2d3c4b5a6978","payload":{"verb":"extract","agent":"local","response":{"a":1},"duration_ms":3}}` + "\n"
-	runtime.GC()
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	_, err := ToCassette(strings.NewReader(data), "run.jsonl", io.Discard, CassetteOptions{})
-	runtime.ReadMemStats(&after)
-	spent := after.TotalAlloc - before.TotalAlloc
+	var err error
+	spent := allocs.During(func() { _, err = ToCassette(strings.NewReader(data), "run.jsonl", io.Discard, CassetteOptions{}) })
 	t.Logf("%d bytes, allocated %d", len(data), spent)
 	if err == nil || !strings.Contains(err.Error(), "more than 100000 JSON values") {
 		t.Errorf("err = %v, want the call's input refused", err)
