@@ -63,7 +63,15 @@ func (l *loader) mergeIncludes(st *Story, display string) {
 				l.outsideRoot(at, st.root, fmt.Sprintf("include %q: file", pat), m, err)
 				continue
 			}
-			if err != nil || fi.IsDir() {
+			// Upstream reads every match and refuses the story when one
+			// cannot be read: a directory the glob matched (rooms/* over
+			// a sub-directory) or a dangling symlink.
+			if err != nil {
+				l.rep.Errf(at, RuleInclude, "include %q: %s: %s (upstream refuses the story too; remove the file or narrow the glob)", pat, m, errText(err))
+				continue
+			}
+			if fi.IsDir() {
+				l.rep.Errf(at, RuleInclude, "include %q: %s is a directory, not a story file (upstream refuses the story too; %s)", pat, m, narrowGlobHint(pat))
 				continue
 			}
 			data, ok, err := l.readIn(st.root, abs)
@@ -153,4 +161,14 @@ func mergeNamed[V any](dst, src map[string]V, what string, pos func(V) Pos, coll
 		}
 		dst[n] = v
 	}
+}
+
+// narrowGlobHint says how to keep an include glob off a directory: match
+// YAML files only, or, when the glob already does, rename the directory.
+func narrowGlobHint(pat string) string {
+	dir, file := filepath.Split(pat)
+	if file == "*.yaml" || !hasMeta(file) {
+		return "rename the directory or list the files it holds"
+	}
+	return "narrow the glob to files, e.g. " + dir + "*.yaml"
 }

@@ -123,3 +123,48 @@ func symlinkT(t *testing.T, target, link string) {
 		t.Fatal(err)
 	}
 }
+
+// TestIncludeMatchThatIsNoFileIsAnError: upstream reads every match of an
+// include glob and refuses the story when one is a directory (rooms/* over
+// a sub-directory, a directory named d.yaml) or a dangling symlink; ours
+// skipped such a match and loaded the story (found walking story-format.md
+// §1.1, probes inc_star_subdir, inc_dir_yaml, inc_dangling).
+func TestIncludeMatchThatIsNoFileIsAnError(t *testing.T) {
+	for name, tc := range map[string]struct {
+		include, want string
+		setup         func(t *testing.T, dir string)
+	}{
+		"subdir": {"rooms/*", `include "rooms/*": ` + "%s/rooms/more is a directory", func(t *testing.T, dir string) {
+			write(t, dir, "rooms/more/x.yaml", "states: {y: {}}\n")
+		}},
+		"dir named yaml": {"rooms/*.yaml", `include "rooms/*.yaml": ` + "%s/rooms/d.yaml is a directory", func(t *testing.T, dir string) {
+			write(t, dir, "rooms/d.yaml/x", "x")
+		}},
+		"directory named": {"rooms", `include "rooms": ` + "%s/rooms is a directory", func(t *testing.T, dir string) {}},
+		"dangling symlink": {"rooms/*.yaml", `include "rooms/*.yaml": ` + "%s/rooms/b.yaml: no such file or directory", func(t *testing.T, dir string) {
+			symlinkT(t, "nowhere.yaml", filepath.Join(dir, "rooms", "b.yaml"))
+		}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			write(t, dir, ".kitsoki/keep", "")
+			write(t, dir, "app.yaml", "app: {id: i}\nroot: a\ninclude: ["+tc.include+"]\nstates:\n  a: {terminal: true}\n")
+			write(t, dir, "rooms/a.yaml", "states: {z: {}}\n")
+			tc.setup(t, dir)
+			st, ds := Load(dir, Options{})
+			want := fmt.Sprintf(tc.want, dir)
+			found := false
+			for _, d := range ds {
+				if strings.Contains(d.Message, want) && d.Line == 3 {
+					found = true
+				}
+			}
+			if !found {
+				t.Errorf("want an error at app.yaml:3 containing %q, got:\n%s", want, render(ds))
+			}
+			if st != nil && tc.include != "rooms" && st.State("z") == nil {
+				t.Errorf("the readable match rooms/a.yaml was not merged")
+			}
+		})
+	}
+}
