@@ -199,6 +199,9 @@ func (p *fileParser) parseOffPath(k, v *yaml.Node) *OffPath {
 
 // parseDecider reads the decider: block.
 func (p *fileParser) parseDecider(k, v *yaml.Node) *Decider {
+	if yamlnode.IsNull(yamlnode.Deref(v)) {
+		return nil // decider: ~ declares no decider, as upstream reads it
+	}
 	d := &Decider{Pos: p.Pos(k)}
 	p.Fields(v, "decider", yamlnode.Fields{
 		{Key: "agent", Str: &d.Agent},
@@ -391,8 +394,13 @@ func (p *fileParser) parseBashProfile(v *yaml.Node, where string) *BashProfile {
 	at := yamlnode.Place{Where: where}
 	p.FieldsAt(v, at, at, diag.Error, yamlnode.Fields{{Key: "commands", List: &bp.Commands}, {Key: "sandboxed_write", Str: &bp.SandboxedWrite}},
 		func(string, *yaml.Node, *yaml.Node) { n++ })
-	if n != 1 {
+	switch n {
+	case 0:
 		p.Errf(p.Pos(v), RulePersona, `%s: unrecognised form; expected "read-only", {commands:[...]}, or {sandboxed_write:<dir>}`, where)
+	case 2:
+		// Upstream loads a profile setting both; the two are different
+		// postures, so say which to keep rather than guess.
+		p.Warnf(p.Pos(v), RulePersona, `%s: sets both commands: and sandboxed_write:, which are different profiles (an allowlist of commands, or writes confined to a directory); upstream loads it, keep the one you mean`, where)
 	}
 	return bp
 }
