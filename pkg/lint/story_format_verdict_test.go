@@ -37,3 +37,28 @@ func TestStoryFormatVerdicts(t *testing.T) {
 		{"slot-validator-uncompilable", strings.Replace(storyFormatBase, "go: {}", "go: {slots: {x: {type: string, validator: 'len(('}}}", 1), true, true},
 	})
 }
+
+// stateFormat is a story whose state a is written STATE.
+func stateFormat(state string) string {
+	return "app: {id: t}\nroot: a\nintents: {go: {}}\nstates:\n  a: " + state + "\n  b: {terminal: true}\n"
+}
+
+// TestStoryFormatStateVerdicts: upstream's verdicts on §4.1 and §4.5
+// neighbours: initial: is checked only on a type: compound state, and
+// contextual_routing.room_chat is an intent name checked like the plan
+// intents (a scalar's text; "" is no lane; a list or mapping does not load).
+func TestStoryFormatStateVerdicts(t *testing.T) {
+	runVerdicts(t, []verdictCase{
+		{"initial-on-atomic", stateFormat("{initial: zz, on: {go: [{target: b}]}}"), true, true},
+		{"initial-on-untyped-parent", stateFormat("{initial: zz, states: {x: {}}, on: {go: [{target: b}]}}"), true, true},
+		{"initial-on-terminal", stateFormat("{initial: zz, terminal: true}"), true, true},
+		{"initial-on-compound", stateFormat("{type: compound, initial: zz, states: {x: {}}}"), false, false},
+		{"initial-on-compound-no-children", stateFormat("{type: compound, initial: zz, on: {go: [{target: b}]}}"), false, false},
+		{"room-chat-no-arc", stateFormat("{contextual_routing: {enabled: true, room_chat: go}}"), false, false},
+		{"room-chat-bool", stateFormat("{contextual_routing: {enabled: true, room_chat: true}}"), false, false},
+		{"room-chat-empty", stateFormat("{contextual_routing: {enabled: true, room_chat: ''}}"), false, false},
+		{"room-chat-list", stateFormat("{contextual_routing: {enabled: true, room_chat: [go]}}"), false, false},
+		{"room-chat-arc", stateFormat("{contextual_routing: {enabled: true, room_chat: go}, on: {go: [{target: b}]}}"), true, true},
+		{"help-chat-false", stateFormat("{contextual_routing: {enabled: true, help_chat: false}, on: {go: [{target: b}]}}"), true, true},
+	})
+}

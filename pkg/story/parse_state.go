@@ -152,7 +152,7 @@ func (p *fileParser) parseContextualRouting(kk, v *yaml.Node, w string) *Context
 	p.Fields(v, w, yamlnode.Fields{
 		{Key: "enabled", Bool: &cr.Enabled},
 		{Key: "help_chat", Raw: &cr.HelpChat},
-		{Key: "room_chat", Raw: &cr.RoomChat},
+		{Key: "room_chat", Str: &cr.RoomChat},
 		{Key: "meta_chat", Raw: &cr.MetaChat},
 		{Key: "pending_plan_path", Str: &cr.PendingPlanPath},
 		{Key: "plan_accept_intent", Str: &cr.PlanAcceptIntent},
