@@ -3,6 +3,9 @@ package lint
 import (
 	"strings"
 	"testing"
+
+	"kitsoki/pkg/diag"
+	"kitsoki/pkg/story"
 )
 
 // storyFormatBase is a valid story the cases below add one top-level
@@ -61,4 +64,56 @@ func TestStoryFormatStateVerdicts(t *testing.T) {
 		{"room-chat-arc", stateFormat("{contextual_routing: {enabled: true, room_chat: go}, on: {go: [{target: b}]}}"), true, true},
 		{"help-chat-false", stateFormat("{contextual_routing: {enabled: true, help_chat: false}, on: {go: [{target: b}]}}"), true, true},
 	})
+}
+
+// TestStarlarkSidecarParsedAtLoad: upstream parses a host.starlark.run
+// script's sidecar at load and refuses the story when it is malformed
+// (story-format.md §9.6, "sidecar ... is malformed"); ours checked only
+// that it exists. An empty sidecar and unknown keys load on both.
+func TestStarlarkSidecarParsedAtLoad(t *testing.T) {
+	app := `app: {id: t}
+root: a
+hosts: [host.starlark.run]
+intents: {go: {}}
+states:
+  a:
+    on: {go: [{target: b}]}
+    on_enter:
+      - {invoke: host.starlark.run, with: {script: s.star}}
+  b: {terminal: true}
+`
+	for name, tc := range map[string]struct {
+		sidecar string
+		valid   bool
+	}{
+		"yaml-error":    {"inputs: [\n", false},
+		"list":          {"- a\n", false},
+		"null":          {"~\n", false},
+		"unknown-type":  {"inputs:\n  n: {type: banana}\n", false},
+		"inputs-list":   {"inputs: [n]\n", false},
+		"duplicate-key": {"inputs: {}\ninputs: {}\n", false},
+		"empty":         {"", true},
+		"comment-only":  {"# nothing\n", true},
+		"unknown-keys":  {"bogus: 1\ninputs:\n  n: {type: int, bogus: 1}\n", true},
+	} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			write(t, dir, "app.yaml", app)
+			write(t, dir, "s.star", "def main(inputs):\n  return {}\n")
+			write(t, dir, "s.star.yaml", tc.sidecar)
+			_, ds := Load(dir, story.Options{})
+			malformed := false
+			for _, d := range ds {
+				if d.Severity == diag.Error && strings.Contains(d.Message, "is malformed") {
+					malformed = true
+				}
+			}
+			if malformed == tc.valid {
+				t.Errorf("malformed reported: %v, upstream valid: %v\n%v", malformed, tc.valid, ds)
+			}
+			if !tc.valid && !Unrunnable(ds) {
+				t.Errorf("upstream refuses this story; ours would run it")
+			}
+		})
+	}
 }
