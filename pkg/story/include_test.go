@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"kitsoki/internal/testing/storytest"
+	"kitsoki/pkg/diag"
 )
 
 func write(t *testing.T, dir, name, content string) {
@@ -164,6 +165,47 @@ func TestIncludeMatchThatIsNoFileIsAnError(t *testing.T) {
 			}
 			if st != nil && tc.include != "rooms" && st.State("z") == nil {
 				t.Errorf("the readable match rooms/a.yaml was not merged")
+			}
+		})
+	}
+}
+
+// TestIncludeSameFileTwiceCollides: upstream merges every match, so a file
+// matched by two patterns (or listed twice, or as rooms/a.yaml and
+// ./rooms/a.yaml) collides with itself; ours merged it once and loaded the
+// story (found walking story-format.md §1.1, probes b11/inc_twice*,
+// b12/inc_twice_*). A file that declares only hosts: or nothing merges
+// again cleanly, as upstream's.
+func TestIncludeSameFileTwiceCollides(t *testing.T) {
+	for name, tc := range map[string]struct {
+		include, room, want string
+	}{
+		"two-patterns":  {"[rooms/*.yaml, rooms/a.yaml]", "states: {z: {}}\n", `include: state "z" is already declared`},
+		"listed-twice":  {"[rooms/a.yaml, rooms/a.yaml]", "intents: {go: {}}\n", `include: intent "go" is already declared`},
+		"dot-slash":     {"[rooms/a.yaml, ./rooms/a.yaml]", "world: {x: 1}\n", `include: world variable "x" is already declared`},
+		"hosts-only":    {"[rooms/a.yaml, rooms/*.yaml]", "hosts: [host.git]\n", ""},
+		"comments-only": {"[rooms/a.yaml, rooms/*.yaml]", "# nothing\n", ""},
+	} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			write(t, dir, ".kitsoki/keep", "")
+			write(t, dir, "app.yaml", "app: {id: i}\nroot: a\ninclude: "+tc.include+"\nstates:\n  a: {terminal: true}\n")
+			write(t, dir, "rooms/a.yaml", tc.room)
+			_, ds := Load(dir, Options{})
+			var errs []string
+			for _, d := range ds {
+				if d.Severity == diag.Error {
+					errs = append(errs, d.Message)
+				}
+			}
+			if tc.want == "" {
+				if len(errs) != 0 {
+					t.Errorf("want no error, got %q", errs)
+				}
+				return
+			}
+			if len(errs) != 1 || !strings.Contains(errs[0], tc.want) || !strings.Contains(errs[0], "included again") {
+				t.Errorf("want one error %q naming the second include, got %q", tc.want, errs)
 			}
 		})
 	}
