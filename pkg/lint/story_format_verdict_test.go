@@ -117,3 +117,12 @@ states:
 		})
 	}
 }
+
+// TestStoryFormatTimeoutNull: timeout: ~ arms no timeout and loads on
+// upstream; ours read an empty block (missing 'after' field).
+func TestStoryFormatTimeoutNull(t *testing.T) {
+	runVerdicts(t, []verdictCase{
+		{"timeout-null", stateFormat("{timeout: ~, on: {go: [{target: b}]}}"), true, true},
+		{"timeout-empty", stateFormat("{timeout: {}, on: {go: [{target: b}]}}"), false, false},
+	})
+}

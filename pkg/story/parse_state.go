@@ -140,6 +140,9 @@ func (p *fileParser) parseRelevantWorld(v *yaml.Node, w string) []NamePos {
 
 // parseTimeout reads a state's timeout: block.
 func (p *fileParser) parseTimeout(s *State, kk, v *yaml.Node, w string) *Timeout {
+	if yamlnode.IsNull(yamlnode.Deref(v)) {
+		return nil // timeout: ~ arms nothing, as upstream reads it
+	}
 	t := &Timeout{Pos: p.Pos(kk)}
 	p.FieldsAt(v, yamlnode.Place{Where: "state " + strconv.Quote(s.Path) + " timeout"}, yamlnode.Place{Where: w}, diag.Error,
 		yamlnode.Fields{{Key: "after", Str: &t.After}, {Key: "target", Str: &t.Target, Pos: &t.TargetPos}}, nil)
