@@ -126,3 +126,29 @@ func TestStoryFormatTimeoutNull(t *testing.T) {
 		{"timeout-empty", stateFormat("{timeout: {}, on: {go: [{target: b}]}}"), false, false},
 	})
 }
+
+// TestStoryFormatNullBlocks: a block written ~ is absent on upstream
+// (phases, routing.free_form_fallback, one host_interfaces entry: an
+// invoke of it is "not declared"); ours read an empty block and refused
+// the story. And upstream's view mapping form: an empty key is an absent
+// one, template_file excludes a non-empty extends or blocks only, and a
+// mapping with neither extends nor template_file is refused.
+func TestStoryFormatNullBlocks(t *testing.T) {
+	view := func(v string) string { return stateFormat("{view: " + v + ", on: {go: [{target: b}]}}") }
+	runVerdicts(t, []verdictCase{
+		{"phases-null", storyFormatBase + "phases: ~\n", true, true},
+		{"free-form-fallback-null", storyFormatBase + "routing: {free_form_fallback: ~}\n", true, true},
+		{"free-form-fallback-empty", storyFormatBase + "routing: {free_form_fallback: {}}\n", false, false},
+		{"host-interface-null", storyFormatBase + "host_interfaces: {v: ~}\n", true, true},
+		{"host-interface-null-invoked", strings.Replace(storyFormatBase, "a: {view: hi,", "a: {view: hi, on_enter: [{invoke: iface.v.diff}],", 1) + "host_interfaces: {v: ~}\n", false, false},
+		{"view-template-file-extends-empty", view("{template_file: x, extends: ''}"), true, true},
+		{"view-template-file-blocks-empty", view("{template_file: x, blocks: {}}"), true, true},
+		{"view-template-file-extends-null", view("{template_file: x, extends: ~}"), true, true},
+		{"view-template-file-blocks", view("{template_file: x, blocks: {b: [{prose: x}]}}"), false, false},
+		{"view-extends-empty", view("{extends: ''}"), false, false},
+		{"view-extends-null-blocks", view("{extends: ~, blocks: {b: [{prose: x}]}}"), false, false},
+		{"view-empty-mapping", view("{}"), false, false},
+		{"view-template-file-empty", view("{template_file: ''}"), false, false},
+		{"view-extends", view("{extends: base}"), true, true},
+	})
+}

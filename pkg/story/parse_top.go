@@ -2,6 +2,7 @@ package story
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -138,6 +139,9 @@ func (p *fileParser) topFields(fd *fileDef) yamlnode.Fields {
 		}},
 		{Key: "host_interfaces", Read: func(_, v *yaml.Node) {
 			namedBlock(p, &st.HostInterfaces, v, "host_interfaces", p.parseInterface)
+			// An interface written ~ is not declared, as upstream reads it
+			// (an invoke of it: iface "v" not declared (declared: [])).
+			maps.DeleteFunc(st.HostInterfaces, func(_ string, hi *HostInterface) bool { return hi == nil })
 		}},
 		{Key: "prompts", Read: func(k, v *yaml.Node) { st.Prompts = p.parsePrompts(k, v) }},
 		{Key: "routing", Read: func(k, v *yaml.Node) { st.Routing = p.parseRouting(k, v) }},
@@ -498,6 +502,9 @@ func (p *fileParser) parsePhaseTemplate(name string, k, v *yaml.Node) *PhaseTemp
 }
 
 func (p *fileParser) parsePhases(k, v *yaml.Node) *Phases {
+	if yamlnode.IsNull(yamlnode.Deref(v)) {
+		return nil // phases: ~ declares no phases, as upstream reads it
+	}
 	ph := &Phases{Pos: p.Pos(k), Graph: map[string]*PhaseNode{}}
 	p.Fields(v, "phases", yamlnode.Fields{
 		{Key: "template", Str: &ph.Template},
@@ -604,6 +611,9 @@ func (p *fileParser) parseRouting(k, v *yaml.Node) *Routing {
 		boolean("extract_llm_on_no_match", &r.ExtractLLMOnNoMatch),
 		{Key: "extract_llm_agent", Str: &r.ExtractLLMAgent},
 		{Key: "free_form_fallback", Read: func(_, v *yaml.Node) {
+			if yamlnode.IsNull(yamlnode.Deref(v)) {
+				return // free_form_fallback: ~ is no fallback, as upstream reads it
+			}
 			p.Fields(v, "routing.free_form_fallback", yamlnode.Fields{{Key: "state", Str: &r.FreeFormFallbackState}, {Key: "intent", Str: &r.FreeFormFallbackIntent}})
 		}},
 		{Key: "embedding", Read: func(_, v *yaml.Node) {
@@ -699,6 +709,9 @@ func (p *fileParser) parseImport(alias string, k, v *yaml.Node) *Import {
 }
 
 func (p *fileParser) parseInterface(name string, k, v *yaml.Node) *HostInterface {
+	if yamlnode.IsNull(yamlnode.Deref(v)) {
+		return nil
+	}
 	hi := &HostInterface{Name: name, Pos: p.Pos(k), Operations: map[string]*Operation{}}
 	where := "host_interfaces." + name
 	p.Fields(v, where, yamlnode.Fields{
