@@ -152,3 +152,20 @@ func TestStoryFormatNullBlocks(t *testing.T) {
 		{"view-extends", view("{extends: base}"), true, true},
 	})
 }
+
+// TestStoryFormatEmptyPhases: upstream expands phases: only from a
+// non-empty graph; a block without one is ignored, with or without
+// phase_templates (ours refused it: "declared but no phase_templates" /
+// "phases.template: required"). A graph with an entry is checked.
+func TestStoryFormatEmptyPhases(t *testing.T) {
+	tpl := "phase_templates: {t: {states: {}}}\n"
+	runVerdicts(t, []verdictCase{
+		{"empty", storyFormatBase + "phases: {}\n", true, true},
+		{"empty-with-templates", storyFormatBase + tpl + "phases: {}\n", true, true},
+		{"template-no-templates", storyFormatBase + "phases: {template: t}\n", true, true},
+		{"empty-graph-no-template", storyFormatBase + tpl + "phases: {template: '', graph: {}}\n", true, true},
+		{"graph-no-templates", storyFormatBase + "phases: {graph: {p1: {who: x}}}\n", false, false},
+		{"graph-no-template", storyFormatBase + tpl + "phases: {graph: {p1: {who: x}}}\n", false, false},
+		{"graph-null-entry", storyFormatBase + tpl + "phases: {template: t, graph: {p1: ~}}\n", false, false},
+	})
+}
