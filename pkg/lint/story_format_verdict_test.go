@@ -169,3 +169,18 @@ func TestStoryFormatEmptyPhases(t *testing.T) {
 		{"graph-null-entry", storyFormatBase + tpl + "phases: {template: t, graph: {p1: ~}}\n", false, false},
 	})
 }
+
+// TestStoryFormatDuplicateKeyInValue: upstream's decoder refuses a key
+// written twice in every mapping, free-form values too (with:, and a
+// mapping nested in it); ours kept the last one and loaded. A merge key
+// overriding an earlier key is no duplicate on either.
+func TestStoryFormatDuplicateKeyInValue(t *testing.T) {
+	eff := func(e string) string {
+		return strings.Replace(storyFormatBase, "a: {view: hi,", "a: {view: hi, on_enter: ["+e+"],", 1)
+	}
+	runVerdicts(t, []verdictCase{
+		{"with", eff("{invoke: host.run, with: {a: 1, a: 2}}"), false, false},
+		{"with-nested", eff("{invoke: host.run, with: {n: {a: 1, a: 2}}}"), false, false},
+		{"with-merge", eff("{invoke: host.run, with: {a: 1, <<: {a: 2}}}"), true, true},
+	})
+}
