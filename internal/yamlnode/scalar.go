@@ -183,6 +183,7 @@ func (w *Walker) rawDepth(n *yaml.Node, depth int) any {
 		return out
 	case yaml.MappingNode:
 		out := make(map[string]any, len(n.Content)/2)
+		var seen map[string]*yaml.Node
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k := Deref(n.Content[i])
 			if k == nil {
@@ -193,6 +194,16 @@ func (w *Walker) rawDepth(n *yaml.Node, depth int) any {
 				Merge(out, w.rawDepth(n.Content[i+1], depth+1))
 				continue
 			}
+			// A key written twice is refused, as upstream's decoder
+			// refuses it in every mapping (with:, set:, slots:, ...).
+			if prev := seen[k.Value]; prev != nil && w.Rules.Duplicate != nil {
+				w.Report(w.Pos(n.Content[i]), diag.Error, w.Rules.Duplicate, "value: mapping key %q already defined at line %d, column %d", k.Value, prev.Line, prev.Column)
+				continue
+			}
+			if seen == nil {
+				seen = map[string]*yaml.Node{}
+			}
+			seen[k.Value] = k
 			out[w.Intern(k.Value)] = w.rawDepth(n.Content[i+1], depth+1)
 		}
 		return out

@@ -326,8 +326,9 @@ func TestSidecarParse(t *testing.T) {
 		t.Fatalf("%+v %v", sc, err)
 	}
 	// an empty sidecar declares nothing and checks nothing, as upstream's
-	// (conformance star-sidecar-default)
-	for _, src := range []string{"", "# notes only\n", "null\n"} {
+	// (conformance star-sidecar-default); a null one ("null", "~") is
+	// refused, at load and at run time, as upstream's (probed)
+	for _, src := range []string{"", "# notes only\n"} {
 		sc, err := scriptiface.Parse("s.yaml", []byte(src))
 		if err != nil || len(sc.Inputs)+len(sc.Outputs) != 0 || sc.CheckOutputs(map[string]any{"any": 1}) != nil {
 			t.Errorf("%q: %+v %v", src, sc, err)
@@ -338,6 +339,8 @@ func TestSidecarParse(t *testing.T) {
 		return err
 	}, []parseErrCase{
 		{"- a\n", "s.yaml:1: the sidecar must be a mapping"},
+		{"null\n", "s.yaml:1: the sidecar must be a mapping"},
+		{"inputs: {}\ninputs: {}\n", `s.yaml:2: mapping key "inputs" already defined at line 1`},
 		{"inputs: [a]\n", "s.yaml:1: inputs: must be a mapping"},
 		{"inputs:\n  a: { type: integer }\n", `s.yaml:2: inputs.a has unknown type "integer"`},
 		{"inputs:\n  a: { required: maybe }\n", "required must be true or false"},

@@ -25,7 +25,7 @@ states:
     default_intent: two
     contextual_routing:
       enabled: true
-      room_chat: {}
+      help_chat: true
       plan_accept_intent: nope
     on:
       go: [{target: mid}]

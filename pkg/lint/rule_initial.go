@@ -51,6 +51,12 @@ func checkInitial(c *checker) {
 			names = append(names, ch.Name)
 		}
 		if !slices.Contains(names, s.Initial) && c.st.StateAt(s.Path+"."+s.Initial) == nil {
+			if s.Type != "compound" {
+				// Upstream checks initial: only on a type: compound
+				// state and loads the story; the key does nothing here.
+				c.rep.Warnf(s.InitialPos, ruleInitial, "state %q: initial child %q does not exist; upstream loads it since %q is not type: compound, where initial: is never read", s.Path, s.Initial, s.Path)
+				continue
+			}
 			c.rep.Errf(s.InitialPos, ruleInitial, "state %q: initial child %q does not exist%s", s.Path, s.Initial, c.didYouMean(s.Initial, names))
 		}
 	}

@@ -72,7 +72,8 @@ func checkMetaModes(c *checker) {
 		}
 		n, p := len(defaults[g]), groupPos[g]
 		switch {
-		case n == 0:
+		case n == 0 && groups[g] > 1:
+			// A group of one mode needs no default (upstream loads it).
 			c.rep.Errf(p, story.RuleMetaMode, "meta_mode group %q: no default verb declared (one of %d modes must set default: true)", g, groups[g])
 		case n > 1:
 			c.rep.Errf(p, story.RuleMetaMode, "meta_mode group %q: %d modes flagged default: true (%s) — exactly one allowed", g, n, strings.Join(defaults[g], ", "))

@@ -14,6 +14,10 @@ func checkPhases(c *checker) {
 	if ph == nil {
 		return
 	}
+	if len(ph.Graph) == 0 && len(ph.Order) == 0 {
+		c.rep.Warnf(ph.Pos, story.RulePhases, "phases: has no graph: entries, so nothing is expanded and the block is ignored (upstream ignores it too); add graph: {<id>: {...}} or remove phases:")
+		return
+	}
 	if len(c.st.PhaseTemplates) == 0 {
 		c.rep.Errf(ph.Pos, story.RulePhases, "phases: declared but no phase_templates: present")
 		return

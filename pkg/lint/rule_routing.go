@@ -31,7 +31,7 @@ func checkRouting(c *checker) {
 	if high <= mid {
 		c.rep.Errf(r.Pos, story.RuleRouting, "routing.semantic_high_bar (%v) must be greater than routing.semantic_mid_bar (%v)", high, mid)
 	}
-	if _, ok := r.Raw["free_form_fallback"]; ok {
+	if ffb, ok := r.Raw["free_form_fallback"]; ok && ffb != nil { // ~ is no fallback, as upstream
 		switch {
 		case r.FreeFormFallbackState == "":
 			c.rep.Errf(r.Pos, story.RuleRouting, "routing.free_form_fallback.state is required")

@@ -43,25 +43,31 @@ func checkStarlark(c *checker) {
 			c.rep.Errf(p, ruleStarlark, "%s: host.starlark.run script %q has no sidecar (expected %q): %s", site.String(), script, abs+".yaml", safefile.ErrText(err))
 			return
 		}
-		c.checkStarlarkInputs(e, site, abs+".yaml")
+		sc, err := readSidecar(abs + ".yaml")
+		if err != nil {
+			// Upstream parses the sidecar at load and refuses the story.
+			c.rep.Errf(p, ruleStarlark, "%s: host.starlark.run sidecar %q is malformed: %s", site.String(), abs+".yaml", err)
+			return
+		}
+		c.checkStarlarkInputs(e, site, sc)
 	})
+}
+
+// readSidecar reads and parses a script's sidecar, bounded.
+func readSidecar(path string) (*scriptiface.Sidecar, error) {
+	data, err := safefile.ReadFile(path, scriptiface.MaxBytes)
+	if err != nil {
+		return nil, err
+	}
+	return scriptiface.Parse(path, data)
 }
 
 // checkStarlarkInputs refuses, as upstream's loader does, an input given a
 // literal its sidecar's type refuses: the call's own check could never
-// pass. A {{ }} template is left to run time; a sidecar that cannot be
-// read or parsed is the call's to report.
-func (c *checker) checkStarlarkInputs(e *story.Effect, site effSite, sidecar string) {
+// pass. A {{ }} template is left to run time.
+func (c *checker) checkStarlarkInputs(e *story.Effect, site effSite, sc *scriptiface.Sidecar) {
 	in, ok := e.With["inputs"].(map[string]any)
 	if !ok || len(in) == 0 {
-		return
-	}
-	data, err := safefile.ReadFile(sidecar, scriptiface.MaxBytes)
-	if err != nil {
-		return
-	}
-	sc, err := scriptiface.Parse(sidecar, data)
-	if err != nil {
 		return
 	}
 	for _, name := range sc.InputOrder {

@@ -106,10 +106,10 @@ func (c *checker) checkContextualRouting(s *story.State) {
 	if cr == nil || !cr.Enabled {
 		return
 	}
-	if cr.RoomChat == nil && cr.HelpChat == nil && cr.MetaChat == nil {
+	if cr.RoomChat == "" && cr.HelpChat == nil && cr.MetaChat == nil {
 		c.rep.Errf(cr.Pos, story.RuleState, "state %q: contextual_routing.enabled requires at least one lane (room_chat, help_chat, or meta_chat)", s.Path)
 	}
-	for _, f := range []struct{ key, v string }{{"plan_accept_intent", cr.PlanAcceptIntent}, {"plan_refine_intent", cr.PlanRefineIntent}} {
+	for _, f := range []struct{ key, v string }{{"room_chat", cr.RoomChat}, {"plan_accept_intent", cr.PlanAcceptIntent}, {"plan_refine_intent", cr.PlanRefineIntent}} {
 		if f.v != "" {
 			c.checkArcIntent(s, cr.Pos, story.RuleState, fmt.Sprintf("state %q: contextual_routing.%s", s.Path, f.key), "in this state", f.v, false)
 		}

@@ -31,6 +31,12 @@ func expandInto(st *story.Story, origin map[string]string) error {
 		return nil
 	}
 	ph := st.Phases
+	if len(ph.Graph) == 0 && len(ph.Order) == 0 {
+		// Upstream expands phases only from a non-empty graph: a block
+		// without one ({}, {template: t}) is ignored, templates or not.
+		st.Phases = nil
+		return nil
+	}
 	ps := &problems{}
 	if len(st.PhaseTemplates) == 0 {
 		ps.add(ph.Pos, "phases: declared but no phase_templates: present")

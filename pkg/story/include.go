@@ -24,7 +24,9 @@ var includeMerged = map[string]bool{
 // manifest's directory, lexical order, no nesting) and merges each file.
 func (l *loader) mergeIncludes(st *Story, display string) {
 	dispDir := filepath.Dir(display)
-	seen := map[string]bool{}
+	// A file matched again (by another pattern, or twice by one list) is
+	// merged again, as upstream merges it, so its declarations collide.
+	seen := map[string]*fileDef{}
 	for i, pat := range st.Include {
 		at := Pos{File: display}
 		if i < len(st.IncludePos) {
@@ -52,10 +54,13 @@ func (l *loader) mergeIncludes(st *Story, display string) {
 		}
 		for _, m := range matches {
 			abs, _ := filepath.Abs(m)
-			if seen[abs] {
+			if fd, again := seen[abs]; again {
+				if fd != nil {
+					l.mergeDecls(st, fd, fmt.Sprintf(" (%s is included again by %q: each match is merged, so list it once)", m, pat))
+				}
 				continue
 			}
-			seen[abs] = true
+			seen[abs] = nil
 			// Through the root: a match that is a symlink leading out is
 			// refused unread.
 			fi, err := st.root.Stat(abs)
@@ -63,7 +68,15 @@ func (l *loader) mergeIncludes(st *Story, display string) {
 				l.outsideRoot(at, st.root, fmt.Sprintf("include %q: file", pat), m, err)
 				continue
 			}
-			if err != nil || fi.IsDir() {
+			// Upstream reads every match and refuses the story when one
+			// cannot be read: a directory the glob matched (rooms/* over
+			// a sub-directory) or a dangling symlink.
+			if err != nil {
+				l.rep.Errf(at, RuleInclude, "include %q: %s: %s (upstream refuses the story too; remove the file or narrow the glob)", pat, m, errText(err))
+				continue
+			}
+			if fi.IsDir() {
+				l.rep.Errf(at, RuleInclude, "include %q: %s is a directory, not a story file (upstream refuses the story too; %s)", pat, m, narrowGlobHint(pat))
 				continue
 			}
 			data, ok, err := l.readIn(st.root, abs)
@@ -79,6 +92,7 @@ func (l *loader) mergeIncludes(st *Story, display string) {
 			if fd == nil {
 				continue
 			}
+			seen[abs] = fd
 			st.Manifests = append(st.Manifests, m)
 			l.mergeOne(st, fd)
 		}
@@ -86,15 +100,21 @@ func (l *loader) mergeIncludes(st *Story, display string) {
 }
 
 func (l *loader) mergeOne(st *Story, fd *fileDef) {
-	inc := fd.st
 	keys := slices.Sorted(maps.Keys(fd.present))
 	for _, k := range keys {
 		if !includeMerged[k] {
 			l.rep.Warnf(fd.present[k], RuleInclude, "include: top-level key %q in an included file is ignored (only states, intents, world, agents, providers, hosts, meta_modes, proposals, phases, phase_templates and checkpoint_intents are merged); move it to the manifest", k)
 		}
 	}
+	l.mergeDecls(st, fd, "")
+}
+
+// mergeDecls merges the declarations of an included file; a name already
+// declared is an error, its text followed by hint.
+func (l *loader) mergeDecls(st *Story, fd *fileDef, hint string) {
+	inc := fd.st
 	collide := func(p Pos, what, name string) {
-		l.rep.Errf(p, RuleInclude, "include: %s %q is already declared", what, name)
+		l.rep.Errf(p, RuleInclude, "include: %s %q is already declared%s", what, name, hint)
 	}
 	for _, s := range inc.States {
 		if HasTop(st, s.Name) {
@@ -106,7 +126,7 @@ func (l *loader) mergeOne(st *Story, fd *fileDef) {
 	mergeNamed(st.PhaseTemplates, inc.PhaseTemplates, "phase_template", func(v *PhaseTemplate) Pos { return v.Pos }, collide)
 	if inc.Phases != nil {
 		if st.Phases != nil {
-			l.rep.Errf(inc.Phases.Pos, RuleInclude, "include: phases: block already declared")
+			l.rep.Errf(inc.Phases.Pos, RuleInclude, "include: phases: block already declared%s", hint)
 		} else {
 			st.Phases = inc.Phases
 		}
@@ -153,4 +173,14 @@ func mergeNamed[V any](dst, src map[string]V, what string, pos func(V) Pos, coll
 		}
 		dst[n] = v
 	}
+}
+
+// narrowGlobHint says how to keep an include glob off a directory: match
+// YAML files only, or, when the glob already does, rename the directory.
+func narrowGlobHint(pat string) string {
+	dir, file := filepath.Split(pat)
+	if file == "*.yaml" || !hasMeta(file) {
+		return "rename the directory or list the files it holds"
+	}
+	return "narrow the glob to files, e.g. " + dir + "*.yaml"
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"kitsoki/internal/testing/storytest"
+	"kitsoki/pkg/diag"
 )
 
 func write(t *testing.T, dir, name, content string) {
@@ -121,5 +122,91 @@ func symlinkT(t *testing.T, target, link string) {
 	}
 	if err := os.Symlink(target, link); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestIncludeMatchThatIsNoFileIsAnError: upstream reads every match of an
+// include glob and refuses the story when one is a directory (rooms/* over
+// a sub-directory, a directory named d.yaml) or a dangling symlink; ours
+// skipped such a match and loaded the story (found walking story-format.md
+// §1.1, probes inc_star_subdir, inc_dir_yaml, inc_dangling).
+func TestIncludeMatchThatIsNoFileIsAnError(t *testing.T) {
+	for name, tc := range map[string]struct {
+		include, want string
+		setup         func(t *testing.T, dir string)
+	}{
+		"subdir": {"rooms/*", `include "rooms/*": ` + "%s/rooms/more is a directory", func(t *testing.T, dir string) {
+			write(t, dir, "rooms/more/x.yaml", "states: {y: {}}\n")
+		}},
+		"dir named yaml": {"rooms/*.yaml", `include "rooms/*.yaml": ` + "%s/rooms/d.yaml is a directory", func(t *testing.T, dir string) {
+			write(t, dir, "rooms/d.yaml/x", "x")
+		}},
+		"directory named": {"rooms", `include "rooms": ` + "%s/rooms is a directory", func(t *testing.T, dir string) {}},
+		"dangling symlink": {"rooms/*.yaml", `include "rooms/*.yaml": ` + "%s/rooms/b.yaml: no such file or directory", func(t *testing.T, dir string) {
+			symlinkT(t, "nowhere.yaml", filepath.Join(dir, "rooms", "b.yaml"))
+		}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			write(t, dir, ".kitsoki/keep", "")
+			write(t, dir, "app.yaml", "app: {id: i}\nroot: a\ninclude: ["+tc.include+"]\nstates:\n  a: {terminal: true}\n")
+			write(t, dir, "rooms/a.yaml", "states: {z: {}}\n")
+			tc.setup(t, dir)
+			st, ds := Load(dir, Options{})
+			want := fmt.Sprintf(tc.want, dir)
+			found := false
+			for _, d := range ds {
+				if strings.Contains(d.Message, want) && d.Line == 3 {
+					found = true
+				}
+			}
+			if !found {
+				t.Errorf("want an error at app.yaml:3 containing %q, got:\n%s", want, render(ds))
+			}
+			if st != nil && tc.include != "rooms" && st.State("z") == nil {
+				t.Errorf("the readable match rooms/a.yaml was not merged")
+			}
+		})
+	}
+}
+
+// TestIncludeSameFileTwiceCollides: upstream merges every match, so a file
+// matched by two patterns (or listed twice, or as rooms/a.yaml and
+// ./rooms/a.yaml) collides with itself; ours merged it once and loaded the
+// story (found walking story-format.md §1.1, probes b11/inc_twice*,
+// b12/inc_twice_*). A file that declares only hosts: or nothing merges
+// again cleanly, as upstream's.
+func TestIncludeSameFileTwiceCollides(t *testing.T) {
+	for name, tc := range map[string]struct {
+		include, room, want string
+	}{
+		"two-patterns":  {"[rooms/*.yaml, rooms/a.yaml]", "states: {z: {}}\n", `include: state "z" is already declared`},
+		"listed-twice":  {"[rooms/a.yaml, rooms/a.yaml]", "intents: {go: {}}\n", `include: intent "go" is already declared`},
+		"dot-slash":     {"[rooms/a.yaml, ./rooms/a.yaml]", "world: {x: 1}\n", `include: world variable "x" is already declared`},
+		"hosts-only":    {"[rooms/a.yaml, rooms/*.yaml]", "hosts: [host.git]\n", ""},
+		"comments-only": {"[rooms/a.yaml, rooms/*.yaml]", "# nothing\n", ""},
+	} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			write(t, dir, ".kitsoki/keep", "")
+			write(t, dir, "app.yaml", "app: {id: i}\nroot: a\ninclude: "+tc.include+"\nstates:\n  a: {terminal: true}\n")
+			write(t, dir, "rooms/a.yaml", tc.room)
+			_, ds := Load(dir, Options{})
+			var errs []string
+			for _, d := range ds {
+				if d.Severity == diag.Error {
+					errs = append(errs, d.Message)
+				}
+			}
+			if tc.want == "" {
+				if len(errs) != 0 {
+					t.Errorf("want no error, got %q", errs)
+				}
+				return
+			}
+			if len(errs) != 1 || !strings.Contains(errs[0], tc.want) || !strings.Contains(errs[0], "included again") {
+				t.Errorf("want one error %q naming the second include, got %q", tc.want, errs)
+			}
+		})
 	}
 }

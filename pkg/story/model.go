@@ -403,7 +403,7 @@ type OffRamp struct {
 type ContextualRouting struct {
 	Enabled          bool
 	HelpChat         any
-	RoomChat         any
+	RoomChat         string // an intent name, as upstream reads it ("" is no lane)
 	MetaChat         any
 	PendingPlanPath  string
 	PlanAcceptIntent string

@@ -140,6 +140,9 @@ func (p *fileParser) parseRelevantWorld(v *yaml.Node, w string) []NamePos {
 
 // parseTimeout reads a state's timeout: block.
 func (p *fileParser) parseTimeout(s *State, kk, v *yaml.Node, w string) *Timeout {
+	if yamlnode.IsNull(yamlnode.Deref(v)) {
+		return nil // timeout: ~ arms nothing, as upstream reads it
+	}
 	t := &Timeout{Pos: p.Pos(kk)}
 	p.FieldsAt(v, yamlnode.Place{Where: "state " + strconv.Quote(s.Path) + " timeout"}, yamlnode.Place{Where: w}, diag.Error,
 		yamlnode.Fields{{Key: "after", Str: &t.After}, {Key: "target", Str: &t.Target, Pos: &t.TargetPos}}, nil)
@@ -152,7 +155,7 @@ func (p *fileParser) parseContextualRouting(kk, v *yaml.Node, w string) *Context
 	p.Fields(v, w, yamlnode.Fields{
 		{Key: "enabled", Bool: &cr.Enabled},
 		{Key: "help_chat", Raw: &cr.HelpChat},
-		{Key: "room_chat", Raw: &cr.RoomChat},
+		{Key: "room_chat", Str: &cr.RoomChat},
 		{Key: "meta_chat", Raw: &cr.MetaChat},
 		{Key: "pending_plan_path", Str: &cr.PendingPlanPath},
 		{Key: "plan_accept_intent", Str: &cr.PlanAcceptIntent},

@@ -2,6 +2,7 @@ package story
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -138,6 +139,9 @@ func (p *fileParser) topFields(fd *fileDef) yamlnode.Fields {
 		}},
 		{Key: "host_interfaces", Read: func(_, v *yaml.Node) {
 			namedBlock(p, &st.HostInterfaces, v, "host_interfaces", p.parseInterface)
+			// An interface written ~ is not declared, as upstream reads it
+			// (an invoke of it: iface "v" not declared (declared: [])).
+			maps.DeleteFunc(st.HostInterfaces, func(_ string, hi *HostInterface) bool { return hi == nil })
 		}},
 		{Key: "prompts", Read: func(k, v *yaml.Node) { st.Prompts = p.parsePrompts(k, v) }},
 		{Key: "routing", Read: func(k, v *yaml.Node) { st.Routing = p.parseRouting(k, v) }},
@@ -199,6 +203,9 @@ func (p *fileParser) parseOffPath(k, v *yaml.Node) *OffPath {
 
 // parseDecider reads the decider: block.
 func (p *fileParser) parseDecider(k, v *yaml.Node) *Decider {
+	if yamlnode.IsNull(yamlnode.Deref(v)) {
+		return nil // decider: ~ declares no decider, as upstream reads it
+	}
 	d := &Decider{Pos: p.Pos(k)}
 	p.Fields(v, "decider", yamlnode.Fields{
 		{Key: "agent", Str: &d.Agent},
@@ -391,8 +398,13 @@ func (p *fileParser) parseBashProfile(v *yaml.Node, where string) *BashProfile {
 	at := yamlnode.Place{Where: where}
 	p.FieldsAt(v, at, at, diag.Error, yamlnode.Fields{{Key: "commands", List: &bp.Commands}, {Key: "sandboxed_write", Str: &bp.SandboxedWrite}},
 		func(string, *yaml.Node, *yaml.Node) { n++ })
-	if n != 1 {
+	switch n {
+	case 0:
 		p.Errf(p.Pos(v), RulePersona, `%s: unrecognised form; expected "read-only", {commands:[...]}, or {sandboxed_write:<dir>}`, where)
+	case 2:
+		// Upstream loads a profile setting both; the two are different
+		// postures, so say which to keep rather than guess.
+		p.Warnf(p.Pos(v), RulePersona, `%s: sets both commands: and sandboxed_write:, which are different profiles (an allowlist of commands, or writes confined to a directory); upstream loads it, keep the one you mean`, where)
 	}
 	return bp
 }
@@ -490,6 +502,9 @@ func (p *fileParser) parsePhaseTemplate(name string, k, v *yaml.Node) *PhaseTemp
 }
 
 func (p *fileParser) parsePhases(k, v *yaml.Node) *Phases {
+	if yamlnode.IsNull(yamlnode.Deref(v)) {
+		return nil // phases: ~ declares no phases, as upstream reads it
+	}
 	ph := &Phases{Pos: p.Pos(k), Graph: map[string]*PhaseNode{}}
 	p.Fields(v, "phases", yamlnode.Fields{
 		{Key: "template", Str: &ph.Template},
@@ -596,6 +611,9 @@ func (p *fileParser) parseRouting(k, v *yaml.Node) *Routing {
 		boolean("extract_llm_on_no_match", &r.ExtractLLMOnNoMatch),
 		{Key: "extract_llm_agent", Str: &r.ExtractLLMAgent},
 		{Key: "free_form_fallback", Read: func(_, v *yaml.Node) {
+			if yamlnode.IsNull(yamlnode.Deref(v)) {
+				return // free_form_fallback: ~ is no fallback, as upstream reads it
+			}
 			p.Fields(v, "routing.free_form_fallback", yamlnode.Fields{{Key: "state", Str: &r.FreeFormFallbackState}, {Key: "intent", Str: &r.FreeFormFallbackIntent}})
 		}},
 		{Key: "embedding", Read: func(_, v *yaml.Node) {
@@ -691,6 +709,9 @@ func (p *fileParser) parseImport(alias string, k, v *yaml.Node) *Import {
 }
 
 func (p *fileParser) parseInterface(name string, k, v *yaml.Node) *HostInterface {
+	if yamlnode.IsNull(yamlnode.Deref(v)) {
+		return nil
+	}
 	hi := &HostInterface{Name: name, Pos: p.Pos(k), Operations: map[string]*Operation{}}
 	where := "host_interfaces." + name
 	p.Fields(v, where, yamlnode.Fields{

@@ -43,9 +43,6 @@ func (p *fileParser) parseView(n *yaml.Node, where string) *View {
 		v.Kind = "elements"
 		v.Elements = p.parseElements(d, where, false)
 	case yaml.MappingNode:
-		if yamlnode.Get(d, "template_file") != nil && (yamlnode.Get(d, "extends") != nil || yamlnode.Get(d, "blocks") != nil) {
-			p.Errf(p.Pos(n), RuleView, "view: template_file is mutually exclusive with extends/blocks")
-		}
 		v.Kind = "extends"
 		v.Blocks = map[string][]*ViewElement{}
 		p.FieldsAt(d, yamlnode.Place{Where: "view"}, yamlnode.Place{Where: where}, diag.Error, yamlnode.Fields{
@@ -62,8 +59,19 @@ func (p *fileParser) parseView(n *yaml.Node, where string) *View {
 					v.Blocks[b] = p.parseElements(bv, where+".blocks."+b, true)
 				})
 			}},
-			{Key: "template_file", Str: &v.TemplateFile, Read: func(_, _ *yaml.Node) { v.Kind = "template_file" }},
+			{Key: "template_file", Str: &v.TemplateFile},
 		}, nil)
+		// As upstream decodes the mapping form: an empty key is an absent
+		// one, template_file excludes a non-empty extends or blocks, and
+		// a mapping naming neither is no view form at all.
+		switch {
+		case v.TemplateFile != "" && (v.Extends != "" || len(v.BlockOrder) > 0):
+			p.Errf(p.Pos(n), RuleView, "view: template_file is mutually exclusive with extends/blocks")
+		case v.TemplateFile != "":
+			v.Kind = "template_file"
+		case v.Extends == "":
+			p.Errf(p.Pos(n), RuleView, "view: must be a string, an array of elements, or an {extends, blocks} mapping: a mapping needs a non-empty extends: (a layout under views/) or template_file:")
+		}
 	default:
 		p.Errf(p.Pos(n), RuleView, "view: must be a string, an array of elements, or an {extends, blocks} mapping: got %s", yamlnode.KindName(d))
 	}

@@ -58,14 +58,21 @@ func Parse(path string, data []byte) (*Sidecar, error) {
 	if doc.Kind == yaml.DocumentNode && len(doc.Content) == 1 {
 		doc = doc.Content[0]
 	}
-	if doc.Kind == yaml.ScalarNode && doc.Tag == "!!null" {
-		return sc, nil
+	if doc.Kind == yaml.DocumentNode && len(doc.Content) == 0 {
+		return sc, nil // comments only: declares nothing
 	}
+	// A null document (~) is refused as upstream's loader refuses it
+	// ("null was used where mapping is expected"); an empty file is not.
 	if doc.Kind != yaml.MappingNode {
 		return nil, fmt.Errorf("%s:%d: the sidecar must be a mapping (with inputs and outputs)", path, doc.Line)
 	}
+	seen := map[string]int{}
 	for i := 0; i+1 < len(doc.Content); i += 2 {
 		k, v := doc.Content[i], doc.Content[i+1]
+		if line, dup := seen[k.Value]; dup {
+			return nil, fmt.Errorf("%s:%d: mapping key %q already defined at line %d", path, k.Line, k.Value, line)
+		}
+		seen[k.Value] = k.Line
 		var err error
 		switch k.Value {
 		case "inputs":
