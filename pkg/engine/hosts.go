@@ -53,7 +53,7 @@ func (r *runner) dispatch(ctx context.Context, e *Effect, args map[string]any, r
 	}
 	h, _, op, found := r.hosts.Lookup(e.Invoke)
 	if isAgentHandler(e.Invoke) && (!found || op != "") {
-		if rc != nil {
+		if rc != nil && !r.so.NoAgentHandlers {
 			if msg := agentArgsError(rc.Verb, rc.With); msg != "" {
 				return hostAnswer{err: msg}, "", nil
 			}

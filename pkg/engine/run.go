@@ -67,6 +67,12 @@ type Options struct {
 	// integer fails the turn. Without it those follow upstream (story
 	// values are taken as written; docs/compat/engine.md).
 	Strict bool
+	// NoAgentHandlers is upstream's flow rig, which registers no
+	// host.agent.<verb> handler: an agent call is answered by a stub, a
+	// cassette episode or not at all ("no handler registered"), and the
+	// verbs' argument checks, which live in those handlers
+	// (agentArgsError), never run (reference flow-probes probe, probe7).
+	NoAgentHandlers bool
 }
 
 // Outcome of a run.

@@ -343,7 +343,7 @@ func (fr *fixtureRun) sessionOptions(ld *compose.Loaded, reg *host.Registry, wor
 	fx := fr.fx
 	o := engine.SessionOptions{
 		Options: engine.Options{SessionID: "flow-" + slug(fx.Name()), World: world, Agents: agents, HostReplay: fr.hc, Sink: sink, NoSnapshot: true,
-			Observer: fr.r.opts.Observer, Strict: fr.r.opts.Strict},
+			Observer: fr.r.opts.Observer, Strict: fr.r.opts.Strict, NoAgentHandlers: true},
 		StartState: fx.InitialState, Hosts: reg, Clock: engine.NewVirtualClock(epoch), WorkDir: workDir,
 		// upstream's rig arms only a seeded initial_state's timeout, and
 		// rests on it as named (a compound is not descended)
