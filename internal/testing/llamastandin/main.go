@@ -106,8 +106,11 @@ func run(args []string) int {
 	modelName := filepath.Base(*model)
 	mux := http.NewServeMux()
 	health := func(w http.ResponseWriter, r *http.Request) {
-		rec.add(map[string]any{"event": "request", "method": r.Method, "path": r.URL.Path, "ready": ready.Load()})
-		if !ready.Load() {
+		// one read: the record says what was answered (the loading timer
+		// may flip ready between two reads)
+		isReady := ready.Load()
+		rec.add(map[string]any{"event": "request", "method": r.Method, "path": r.URL.Path, "ready": isReady})
+		if !isReady {
 			writeJSON(w, 503, map[string]any{"error": map[string]any{"code": 503, "message": "Loading model", "type": "unavailable_error"}})
 			return
 		}
