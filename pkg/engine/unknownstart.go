@@ -43,11 +43,10 @@ func (r *runner) unknownLeaf(path string, within *State) *State {
 }
 
 // outsideLeaf is an entry of a parallel start (p#...|x) that names no
-// state inside p and lies under none (idle.x, a name no state has, or
-// an empty entry: p#p.ra.a1|):
-// upstream's rig keeps it in the path, where it handles nothing, until the
-// machine moves (conformance par-start-unknown-region). It rests as a
-// region of its own.
+// state inside p and lies under none (idle.x, a name no state has, or the
+// empty entry of p#p.ra.a1|): upstream's rig keeps it in the path, where
+// it handles nothing, until the machine moves (conformance
+// par-start-unknown-region). It rests as a region of its own.
 func outsideLeaf(path string, p *State) *State {
 	return &State{Path: path, Name: path[strings.LastIndexByte(path, '.')+1:], Parent: p}
 }
