@@ -48,6 +48,7 @@ type Client struct {
 
 	mu    sync.Mutex
 	diags map[string][]Published
+	bad   []string // publishDiagnostics that did not decode, with why
 	calls []string // methods of the requests the server sent
 	cond  *sync.Cond
 }
@@ -77,12 +78,16 @@ func ConnectWith(t testing.TB, rwc io.ReadWriteCloser, caps protocol.ClientCapab
 		}
 		if req.Method == "textDocument/publishDiagnostics" && req.Params != nil {
 			var p Published
-			if err := json.Unmarshal(*req.Params, &p); err == nil {
-				c.mu.Lock()
+			err := json.Unmarshal(*req.Params, &p)
+			c.mu.Lock()
+			if err == nil {
 				c.diags[p.URI] = append(c.diags[p.URI], p)
-				c.cond.Broadcast()
-				c.mu.Unlock()
+			} else {
+				// kept, so a wait that times out says what it missed
+				c.bad = append(c.bad, fmt.Sprintf("%v: %.300s", err, *req.Params))
 			}
+			c.cond.Broadcast()
+			c.mu.Unlock()
 		}
 		return nil, nil
 	})
@@ -123,7 +128,7 @@ func (c *Client) wait(path string, ok func([]Published) bool) []Published {
 	uri := fileURI(path)
 	var got []Published
 	c.until(func() bool { got = c.diags[uri]; return ok(got) }, func() string {
-		return fmt.Sprintf("no matching publishDiagnostics for %s (got %+v)", path, c.diags[uri])
+		return fmt.Sprintf("no matching publishDiagnostics for %s (got %+v; undecodable: %q)", path, c.diags[uri], c.bad)
 	})
 	return got
 }
