@@ -146,7 +146,7 @@ func newEvalShowCmd() *cobra.Command {
 				}
 			}
 			if asJSON {
-				obj := map[string]any{"call": showCall(v), "dataset": d.Path, "status": status, "errors": v.Errors(), "warnings": v.Warnings(), "latest_report": nil}
+				obj := map[string]any{"call": v.ShownCall(), "dataset": d.Path, "status": status, "errors": v.Errors(), "warnings": v.Warnings(), "latest_report": nil}
 				if latest != nil {
 					obj["latest_report"] = latest.Path
 				}
@@ -183,34 +183,6 @@ func newEvalShowCmd() *cobra.Command {
 	c.Flags().BoolVar(&asJSON, "json", false, "print JSON (a report is re-encoded; a dataset gives {call, dataset, status, errors, warnings, latest_report})")
 	c.Flags().StringVar(&htmlOut, "html", "", "write one self-contained HTML page (candidates table, pass rate against cost chart) to `FILE`")
 	return c
-}
-
-// evalShowCall is eval show --json's call: the call site with the four
-// hashes of the dataset against it between state_path and selection_ref,
-// as upstream prints it (docs/compat/trace-eval.md C.10).
-type evalShowCall struct {
-	Call        string `json:"call"`
-	Handler     string `json:"handler"`
-	Agent       string `json:"agent,omitempty"`
-	Plugin      string `json:"plugin,omitempty"`
-	PromptPath  string `json:"prompt_path,omitempty"`
-	SchemaPath  string `json:"schema_path,omitempty"`
-	SchemaName  string `json:"schema_name,omitempty"`
-	EffectIndex int    `json:"effect_index"`
-	StatePath   string `json:"state_path"`
-	eval.Hashes
-	SelectionRef string `json:"selection_ref,omitempty"`
-}
-
-// showCall is v's call site with its hashes, or nil when none was found.
-func showCall(v *eval.Validation) *evalShowCall {
-	cs := v.CallSite
-	if cs == nil {
-		return nil
-	}
-	return &evalShowCall{Call: cs.Call, Handler: cs.Handler, Agent: cs.Agent, Plugin: cs.Plugin, PromptPath: cs.PromptPath,
-		SchemaPath: cs.SchemaPath, SchemaName: cs.SchemaName, EffectIndex: cs.EffectIndex, StatePath: cs.StatePath,
-		Hashes: v.Hashes, SelectionRef: cs.SelectionRef}
 }
 
 // maxShownCandidates is the most candidates eval show prints, one line

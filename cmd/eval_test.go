@@ -218,7 +218,7 @@ func TestEvalShowJSONCallHasHashes(t *testing.T) {
 	// every member of a call site is in eval show's copy of it
 	cs := &eval.CallSite{Call: "c", Handler: "h", Agent: "a", Plugin: "p", PromptPath: "pp", SchemaPath: "s", SchemaName: "n", EffectIndex: 1, StatePath: "x", SelectionRef: "r"}
 	site, _ := json.Marshal(cs)
-	shown, _ := json.Marshal(showCall(&eval.Validation{CallSite: cs}))
+	shown, _ := json.Marshal((&eval.Validation{CallSite: cs}).ShownCall())
 	var a, b map[string]any
 	_ = json.Unmarshal(site, &a)
 	_ = json.Unmarshal(shown, &b)
