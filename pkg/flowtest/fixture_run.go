@@ -51,8 +51,7 @@ type fixtureRun struct {
 }
 
 // named resolves p, a file the fixture names under key, inside the
-// project root (confine.go); false when it leaves it, with the fixture
-// failed at the key.
+// project root (confine.go); false, the fixture failed at key, when it leaves it.
 func (fr *fixtureRun) named(key, p string) (string, bool) {
 	full, err := fr.resolve(key, p)
 	if err != nil {
@@ -62,8 +61,6 @@ func (fr *fixtureRun) named(key, p string) (string, bool) {
 	return full, true
 }
 
-// resolve is resolveNamed of p, a file the fixture names under key,
-// inside the project root.
 func (fr *fixtureRun) resolve(key, p string) (string, error) {
 	var st *story.Story
 	if fr.ld != nil {
@@ -77,9 +74,8 @@ func (fr *fixtureRun) fatal(p Pos, format string, a ...any) {
 	fr.res.Flow.Passed = false
 }
 
-// unsupported fails the fixture (exit 1, not 2) before any turn: a
-// construct the engine does not run yet, or a session that cannot start,
-// at its position, in the [session] pseudo-turn.
+// unsupported fails the fixture (exit 1, not 2) in the [session]
+// pseudo-turn: a construct the engine does not run, or a session that cannot start.
 func (fr *fixtureRun) unsupported(msgs []Failure) {
 	fr.res.Flow.Turns = append(fr.res.Flow.Turns, &TurnResult{TurnIndex: -1, Failures: messages(msgs)})
 	fr.res.Failures = append(fr.res.Failures, msgs...)
@@ -147,10 +143,8 @@ func (fr *fixtureRun) run(ctx context.Context) {
 		return
 	}
 	if (fr.legacy || fr.m.Root == "") && fx.InitialState == "" || strings.Contains(fx.InitialState, "/") {
-		// upstream's legacy path starts in the state "" (stranded.go), as
-		// does every session of a story with root: ""; upstream takes
-		// initial_state verbatim, so "c/c1" (which the engine would read
-		// as c.c1) is a state the story does not have
+		// upstream's legacy path, and a story with root: "", start in the
+		// state ""; "c/c1" names no state upstream (stranded.go)
 		fr.stranded(world)
 		return
 	}
@@ -193,9 +187,8 @@ func (fr *fixtureRun) machine() (*compose.Loaded, bool) {
 	return ld, true
 }
 
-// loadRecording loads the recording for input: turns (the fixture's, or
-// --recording), relative to the fixture's directory as upstream
-// (flow-format.md §6.6).
+// loadRecording loads the recording input: turns read (the fixture's, or
+// --recording), relative to the fixture's directory (flow-format.md §6.6).
 func (fr *fixtureRun) loadRecording() bool {
 	fx := fr.fx
 	p := fr.r.opts.Recording
@@ -203,8 +196,7 @@ func (fr *fixtureRun) loadRecording() bool {
 		return true
 	}
 	if !fr.legacy && !slices.ContainsFunc(fx.Turns, func(t *Turn) bool { return t.Intent == nil && t.HasInput }) {
-		// upstream loads a recording for its legacy path only: on the
-		// orchestrator path one no input: turn reads is never opened
+		// upstream opens an unread recording on its legacy path only
 		return true
 	}
 	full := fr.fx.rel(p) // --recording: the operator's choice
@@ -227,10 +219,9 @@ func (fr *fixtureRun) loadRecording() bool {
 	return true
 }
 
-// loadCassettes loads the fixture's host and Starlark cassettes. Upstream
-// loads them only for its orchestrator rig: on the legacy path, where no
-// host runs, a cassette that is missing or does not parse is not read
-// (its path must still stay inside the project root).
+// loadCassettes loads the fixture's host and Starlark cassettes; on the
+// legacy path, where no host runs, upstream reads none, but each path must
+// still stay inside the project root.
 func (fr *fixtureRun) loadCassettes() bool {
 	fx := fr.fx
 	fr.star = host.StarlarkOptions{}
@@ -258,8 +249,7 @@ func (fr *fixtureRun) loadCassettes() bool {
 	return ok
 }
 
-// readParsed is a loader of the file at a path, read within the fixture
-// size limit and parsed by parse.
+// readParsed is a loader that reads a file within the size limit and parses it.
 func readParsed[T any](parse func(string, []byte) (T, error)) func(string) (T, error) {
 	return func(path string) (T, error) {
 		data, err := readBounded(path)
@@ -271,8 +261,8 @@ func readParsed[T any](parse func(string, []byte) (T, error)) func(string) (T, e
 	}
 }
 
-// loadNamed loads p, a file the fixture names under key, inside the
-// project root; false when it cannot, with the fixture failed at the key.
+// loadNamed loads p, named under key, inside the project root; false,
+// the fixture failed at key, when it cannot.
 func loadNamed[T any](fr *fixtureRun, key, p string, load func(string) (T, error)) (T, bool) {
 	var v T
 	full, in := fr.named(key, p)
@@ -287,8 +277,7 @@ func loadNamed[T any](fr *fixtureRun, key, p string, load func(string) (T, error
 	return v, true
 }
 
-// traceSink is where the session's events go: a trace file under
-// --trace-dir, nowhere otherwise; closeTrace closes it.
+// traceSink is the session's trace file under --trace-dir, else a sink that drops events.
 func (fr *fixtureRun) traceSink() (sink engine.Sink, closeTrace func(), ok bool) {
 	fx := fr.fx
 	sink = engine.SinkFunc(func(engine.Event) error { return nil })
@@ -307,10 +296,8 @@ func (fr *fixtureRun) traceSink() (sink engine.Sink, closeTrace func(), ok bool)
 	return compose.TraceSink(tw), func() { tw.Close() }, true
 }
 
-// workDir is where real handlers (host_bindings, Starlark) write: the
-// fixture's own working directory, a fresh temporary one unless --workdir
-// names one, so a run leaves nothing behind and parallel fixtures never
-// share files. remove deletes the temporary one.
+// workDir is where real handlers write: --workdir, or a fresh temporary
+// directory per fixture (so parallel fixtures share nothing) that remove deletes.
 func (fr *fixtureRun) workDir() (dir string, remove func(), ok bool) {
 	if dir := fr.r.opts.WorkDir; dir != "" {
 		return dir, func() {}, true
@@ -323,8 +310,7 @@ func (fr *fixtureRun) workDir() (dir string, remove func(), ok bool) {
 	return tmp, release, true
 }
 
-// initialWorld is the story's world, with the keys every upstream world
-// starts with (story-runtime.md §1.1) and the fixture's initial_world.
+// initialWorld is the story's world, the rig's seeded keys and the fixture's initial_world.
 func (fr *fixtureRun) initialWorld() (map[string]any, bool) {
 	world, err := engine.InitWorld(fr.m.World, nil, nil)
 	if err != nil {
@@ -345,18 +331,15 @@ func (fr *fixtureRun) sessionOptions(ld *compose.Loaded, reg *host.Registry, wor
 		Options: engine.Options{SessionID: "flow-" + slug(fx.Name()), World: world, Agents: agents, HostReplay: fr.hc, Sink: sink, NoSnapshot: true,
 			Observer: fr.r.opts.Observer, Strict: fr.r.opts.Strict, NoAgentHandlers: true},
 		StartState: fx.InitialState, Hosts: reg, Clock: engine.NewVirtualClock(epoch), WorkDir: workDir,
-		// upstream's rig arms only a seeded initial_state's timeout, and
-		// rests on it as named (a compound is not descended)
+		// upstream arms only a seeded initial_state's timeout, not descending a compound
 		UnarmedStart: fx.InitialState == "", StartFlat: fx.InitialState != "",
 	}
 	for _, kv := range fx.InitialWorld {
 		o.Seeded = append(o.Seeded, kv.Key)
 	}
-	// The legacy path is upstream's machine alone (flow-format.md §1.3):
-	// no host call is queued or dispatched, no post-bind emit pass runs.
+	// the legacy path is upstream's machine alone (flow-format.md §1.3),
+	// which ignores mode; "oneshot" is upstream's other spelling
 	o.MachineOnly = fr.legacy
-	// mode: staged stops emit chains at decision gates; "oneshot" is
-	// upstream's other spelling of one-shot. The legacy path ignores mode.
 	if !fr.legacy {
 		switch fx.Mode {
 		case "staged":
@@ -371,10 +354,9 @@ func (fr *fixtureRun) sessionOptions(ld *compose.Loaded, reg *host.Registry, wor
 	return o
 }
 
-// play runs each of the fixture's turns through turn, keeping its result
-// (FailFast stops after a failing one); false when one ended the run
-// (fatal or skipped), so no session-level verdict follows. obs, when set,
-// sees the session before the first turn and after each.
+// play runs each turn through turn, keeping its result (FailFast stops
+// after a failing one); false when one ended the run (fatal or skipped).
+// obs, when set, sees the session before the first turn and after each.
 func (fr *fixtureRun) play(turn func(*Turn) (*TurnResult, bool), obs func(turn int, state string, world map[string]any)) bool {
 	if obs != nil {
 		obs(-1, fr.sess.State(), fr.sess.World())
@@ -407,34 +389,28 @@ func (fr *fixtureRun) recordingProblem(p Pos, format string, a ...any) {
 	fr.fatal(p, format, a...)
 }
 
-// registry is the fixture's host registry (flow-format.md §4.4-4.5): on
-// the orchestrator path only the stubs plus the real
-// host.jobs.answer_clarification, or every builtin first when
-// host_bindings is set; on the legacy path a handler that drops every call.
+// registry is the fixture's host registry (flow-format.md §4.4-4.5): the
+// stubs over the real answer_clarification (or every builtin, with
+// host_bindings); on the legacy path only handlers that drop every call.
 func (fr *fixtureRun) registry(fx *Fixture) *host.Registry {
 	reg := host.NewRegistry()
 	if fr.legacy {
-		// A MachineOnly session dispatches nothing; this registry is only a
-		// guard that a call reaching a handler anyway is dropped, never run:
-		// every handler by prefix, agent verbs by exact name (the engine
-		// routes those to its agent layer unless a handler has the name).
+		// a guard only: agent verbs by exact name, as the engine routes
+		// them to its agent layer unless a handler has the name
 		reg.Register("host", dropHandler)
 		for _, v := range []string{"ask", "decide", "extract", "task", "converse", "search"} {
 			reg.Register("host.agent."+v, dropHandler)
 		}
 		return reg
 	}
-	// Tests never reach the network: Starlark's ctx.http answers from the
-	// fixture's cassette or fails.
-	fr.star.NoNetwork = true
+	fr.star.NoNetwork = true // ctx.http answers from the cassette or fails
 	if len(fx.HostBindings) > 0 {
 		fr.registerBuiltins(reg)
 	} else if h, _, _, ok := host.Builtins(host.Options{}).Lookup(host.HandlerJobsAnswer); ok {
 		reg.Register(host.HandlerJobsAnswer, h)
 	}
 	if fx.StarlarkHTTPCassette != "" || fx.StarlarkInspectCassette != "" {
-		// The real host.starlark.run runs the script; only its ctx.http /
-		// ctx.fs / ctx.probe traffic is served from the cassettes.
+		// the real script runs; only its ctx.http / ctx.fs / ctx.probe traffic is replayed
 		reg.Register(host.HandlerStarlarkRun, host.NewStarlarkRun(fr.star))
 	}
 	for _, s := range fx.HostHandlers {
@@ -446,12 +422,9 @@ func (fr *fixtureRun) registry(fx *Fixture) *host.Registry {
 	return reg
 }
 
-// servePrefixAgentVerbs registers, under its exact name, each agent verb
-// a stub serves by prefix (host.agent or host): upstream's flow registry
-// holds only the stubs, so its longest-prefix lookup answers
-// host.agent.task from a host.agent stub, with op "task"; the engine
-// would otherwise hand an agent verb no exact handler serves to its agent
-// layer (conformance host-agent-prefix-stub).
+// servePrefixAgentVerbs registers under its exact name each agent verb a
+// stub serves by prefix, with op the verb, as upstream's longest-prefix
+// lookup does (see testdata/conformance/host-agent-prefix-stub).
 func servePrefixAgentVerbs(reg *host.Registry) {
 	for _, v := range []string{"ask", "ask_with_mcp", "converse", "decide", "extract", "task"} {
 		name := "host.agent." + v
@@ -474,16 +447,11 @@ func servePrefixAgentVerbs(reg *host.Registry) {
 	}
 }
 
-// agents is the fixture's agent layer. A flow starts no agent: an agent
-// call is answered by a stub of its host.agent.<verb> name, or by the
-// host_cassette when an episode names that handler (the engine's host
-// replay, first); otherwise it is the same infra error as an unregistered
-// handler, as upstream registers one cassette dispatcher per episode
-// handler and nothing else (conformance cassette-agent-answers). Ours
-// also answers a call from episodes naming its agent alias (match:
-// {handler: agent.<name>}, a kitsoki extension upstream never answers)
-// through pkg/agent's cassette transport, built through the same
-// composition root as kitsoki run (the profile's plugin assembly).
+// agents is the fixture's agent layer: no agent starts, so a call no stub
+// or cassette episode answers is an unregistered handler's infra error
+// (see testdata/conformance/cassette-agent-answers). Episodes naming an
+// agent alias (a kitsoki extension) are answered through the profile's
+// plugin assembly, as kitsoki run builds it.
 func (fr *fixtureRun) agents(sink engine.Sink) (engine.AgentCaller, func(), error) {
 	none := engine.AgentCallerFunc(func(ctx context.Context, c engine.AgentCall) (*engine.AgentAnswer, error) {
 		return nil, fmt.Errorf("host: no handler registered for %q", "host.agent."+c.Verb)
@@ -509,11 +477,9 @@ var slugRE = &lazyre.Regexp{Expr: `[^A-Za-z0-9._-]+`}
 
 func slug(s string) string { return strings.Trim(slugRE.ReplaceAllString(s, "_"), "_") }
 
-// traceName is the --trace-dir file name of a fixture: its path with
-// separators folded, unique per fixture. A path the folding loses
-// something of (a character outside [A-Za-z0-9._-], which "é.yaml" and
-// "ü.yaml" share, or a "__" that a folded separator also makes) gets a
-// hash of the whole path appended, so two fixtures never share a trace.
+// traceName is a fixture's --trace-dir file name: its path with separators
+// folded, plus a hash of the path when folding lost anything ("é" and "ü",
+// or a "__"), so two fixtures never share a trace.
 func traceName(fx *Fixture) string {
 	name := strings.TrimSuffix(filepath.ToSlash(filepath.Clean(fx.File)), ".yaml")
 	name = strings.TrimLeft(strings.ReplaceAll(name, "../", ""), "./")
@@ -574,9 +540,7 @@ func renderSlots(slots map[string]any, world map[string]any) {
 	}
 }
 
-// renderSlotError is a slot template's error as upstream's rig words it:
-// pongo2's own text under "render: pongo2 template", which the world
-// (and a view showing the slot) then holds.
+// renderSlotError is a slot template's error in upstream's words.
 func renderSlotError(src string, err error) string {
 	var pe *pongo2.Error
 	if errors.As(err, &pe) {
@@ -604,16 +568,13 @@ func (fr *fixtureRun) turn(ctx context.Context, t *Turn) (tr *TurnResult, ok boo
 		return nil, false
 	}
 	if len(t.WorldOverride) > 0 && in != nil {
-		// Written before the intent, so its guards see them (§3.1); a
-		// clock-only turn sends no intent, and upstream writes nothing.
+		// before the intent, so its guards see them (§3.1)
 		if err := s.Override(ctx, fr.legacyWhole(kvMap(t.WorldOverride)).(map[string]any)); err != nil {
 			c.fail(t.at("world_override"), "world_override: %v", err)
 		}
 	}
 	if in != nil {
-		// Upstream's listener lands a finished job between the turns: the
-		// turn's events carry the state it left (conformance
-		// job-landing-moves-turn-start).
+		// a finished job lands between turns (conformance job-landing-moves-turn-start)
 		if err := s.Land(ctx); err != nil {
 			fr.fatal(t.Pos, "turn %d: the session cannot go on: %v", t.Index+1, err)
 			return nil, false
@@ -648,13 +609,11 @@ func (fr *fixtureRun) turn(ctx context.Context, t *Turn) (tr *TurnResult, ok boo
 }
 
 // input is what a turn sends: its intent and slots (a copy), or the
-// recording's answer for its input: line; nil when it sends nothing.
-// ok is false when the recording cannot answer (the run ends).
+// recording's answer to its input: (nil: nothing; !ok: the run ends).
 func (fr *fixtureRun) input(t *Turn) (in *engine.Input, sent map[string]any, ok bool) {
 	switch {
 	case t.Intent != nil:
-		// No slots: key means no slots map at all (upstream's payload
-		// carries slots: null then); slots: {} is an empty one.
+		// no slots: key sends slots: null, slots: {} an empty map
 		if t.Intent.Slots != nil {
 			sent = yamlWhole(jsonvalue.CopyNilAsEmpty(kvMap(t.Intent.Slots))).(map[string]any)
 		}
@@ -673,9 +632,8 @@ func (fr *fixtureRun) input(t *Turn) (in *engine.Input, sent map[string]any, ok 
 	return nil, nil, true
 }
 
-// recorded is the recording's answer for turn t's input: line in state;
-// nil when there is none, the fixture then fatal or skipped
-// (recordingProblem).
+// recorded is the recording's answer to t's input: in state; nil, the
+// fixture fatal or skipped, when there is none.
 func (fr *fixtureRun) recorded(t *Turn, state string) *RecordingEntry {
 	if fr.rec == nil {
 		fr.recordingProblem(t.at("input"), "turn %d: input %q requires a recording but none was loaded (set recording: in the fixture, or pass --recording)", t.Index+1, t.Input)
@@ -689,35 +647,31 @@ func (fr *fixtureRun) recorded(t *Turn, state string) *RecordingEntry {
 	return e
 }
 
-// allowedAt lists the intents a resting state path takes: for a parallel
-// configuration (root#leafA|leafB) its leaves' and their ancestors',
-// sorted.
-func allowedAt(m *engine.Machine, state string) []string {
-	leaves := []string{state}
+// leaves are a resting state path's leaves: a parallel configuration's
+// (root#leafA|leafB), or the state itself.
+func leaves(state string) []string {
 	if _, ls, ok := strings.Cut(state, "#"); ok {
-		leaves = strings.Split(ls, "|")
+		return strings.Split(ls, "|")
 	}
+	return []string{state}
+}
+
+// allowedAt lists the intents a resting state path takes, sorted.
+func allowedAt(m *engine.Machine, state string) []string {
 	var out []string
-	for _, l := range leaves {
+	for _, l := range leaves(state) {
 		out = append(out, m.AllowedIntents(l)...)
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
 }
 
-// aliasesAt lists the bare names of an imported child's intents that
-// upstream's rejection also lists as allowed at state (the fold's intent
-// aliases of each leaf and its ancestors): every one on the legacy path;
-// on the orchestrator path only those the story declares as intents,
-// globally or on the state's chain (probe flowwalk p25; conformance
-// import-allowed-aliases).
+// aliasesAt lists the imported intents' bare names upstream's rejection
+// also allows at state: on the orchestrator path only those the story
+// declares (see testdata/conformance/import-allowed-aliases).
 func aliasesAt(m *engine.Machine, state string, legacy bool) []string {
-	leaves := []string{state}
-	if _, ls, ok := strings.Cut(state, "#"); ok {
-		leaves = strings.Split(ls, "|")
-	}
 	var out []string
-	for _, l := range leaves {
+	for _, l := range leaves(state) {
 		st := m.States[l]
 		for s := st; s != nil; s = s.Parent {
 			for bare := range s.Aliases {
@@ -730,8 +684,7 @@ func aliasesAt(m *engine.Machine, state string, legacy bool) []string {
 	return out
 }
 
-// declaredAt reports whether intent is declared globally or as a local
-// intent of st or an ancestor.
+// declaredAt: intent is global, or local to st or an ancestor.
 func declaredAt(m *engine.Machine, st *engine.State, intent string) bool {
 	if _, ok := m.Intents[intent]; ok {
 		return true
@@ -755,17 +708,20 @@ func withAliases(allowed, extra []string) []string {
 }
 
 // outcome reads a fired turn as upstream reports it: its events, its
-// rejection (or clarify) and its view.
+// rejection (a copy, its Allowed rewritten; or clarify) and its view.
 func (fr *fixtureRun) outcome(t *Turn, c *checker, in *engine.Input, turn *engine.Turn, from string) outcome {
-	out := outcome{turn: turn, evs: toEvents(turn.Events, fr.legacy), rej: turn.Rejection, view: turn.View}
+	out := outcome{turn: turn, evs: toEvents(turn.Events, fr.legacy), view: turn.View}
+	if turn.Rejection != nil {
+		rej := *turn.Rejection
+		out.rej = &rej
+	}
 	if !fr.legacy {
 		orchestratorStatePaths(out.evs, from)
 	}
 	if t.DisplayInput != "" {
 		displayInput(out.evs, t.DisplayInput)
 	}
-	// Upstream's orchestrator turns a missing required slot into a
-	// clarify outcome, not a rejection (flow-format.md §3.6).
+	// the orchestrator's missing slot is a clarify outcome (flow-format.md §3.6)
 	if out.rej != nil && !fr.legacy && out.rej.Code == engine.CodeMissingSlots {
 		out.rej, out.clarify, out.evs, out.view = nil, true, nil, ""
 	}
@@ -773,27 +729,18 @@ func (fr *fixtureRun) outcome(t *Turn, c *checker, in *engine.Input, turn *engin
 		out.evs = []event{legacyMissingSlots(out.rej, in.Intent)}
 	}
 	if out.rej != nil && !fr.legacy && out.rej.Code != engine.CodeNotAllowed {
-		// upstream's orchestrator outcome lists what the state takes on
-		// every rejection, its machine (the legacy path) only on
-		// INTENT_NOT_ALLOWED_IN_STATE
-		rej := *out.rej
-		rej.Allowed = allowedAt(fr.m, from)
-		if fr.sess.RestsUnknown() {
-			// a start under a known state: what its prefixes take, as
-			// upstream (conformance start-under-known-rest)
-			rej.Allowed = fr.sess.Available()
+		// the orchestrator lists what the state takes on every rejection,
+		// the legacy machine only on INTENT_NOT_ALLOWED_IN_STATE
+		out.rej.Allowed = allowedAt(fr.m, from)
+		if fr.sess.RestsUnknown() { // conformance start-under-known-rest
+			out.rej.Allowed = fr.sess.Available()
 		}
-		out.rej = &rej
 	}
 	if out.rej != nil && (!fr.legacy || out.rej.Code == engine.CodeNotAllowed) {
-		rej := *out.rej
-		rej.Allowed = withAliases(rej.Allowed, aliasesAt(fr.m, from, fr.legacy))
-		out.rej = &rej
+		out.rej.Allowed = withAliases(out.rej.Allowed, aliasesAt(fr.m, from, fr.legacy))
 	}
 	if out.rej != nil && !fr.legacy {
-		rej := *out.rej
-		rej.Allowed = fr.m.ByPriority(rej.Allowed, from)
-		out.rej = &rej
+		out.rej.Allowed = fr.m.ByPriority(out.rej.Allowed, from)
 	}
 	fr.hadErrors = fr.hadErrors || out.rej != nil
 	if turn.Err != nil {
@@ -803,9 +750,8 @@ func (fr *fixtureRun) outcome(t *Turn, c *checker, in *engine.Input, turn *engin
 }
 
 // advance moves the virtual clock by the turn's advance_clock; false when
-// the session cannot go on. A clock-only turn always reaches the session,
-// even with nothing to advance: its view is re-rendered against the world
-// in its replayed shape, as upstream reloads it (flow-format.md §3.1).
+// the session cannot go on. A clock-only turn always advances, even by 0,
+// so its view re-renders against the replayed world (flow-format.md §3.1).
 func (fr *fixtureRun) advance(ctx context.Context, t *Turn, c *checker, clockOnly bool) bool {
 	if fr.legacy || (!clockOnly && (!t.HasAdvance || t.AdvanceClock <= 0)) {
 		return true
@@ -814,10 +760,8 @@ func (fr *fixtureRun) advance(ctx context.Context, t *Turn, c *checker, clockOnl
 		fr.fatal(t.at("advance_clock"), "turn %d: advance_clock %s: %v", t.Index+1, t.AdvanceRaw, err)
 		return false
 	}
-	// A timeout, job completion or on_complete turn that fails (the
-	// advance's Err) is rolled back by the session, its turn.end {error}
-	// event kept in the turn's events; as upstream's rig, the advance goes
-	// on and the fixture's turn does not fail (docs/compat/flowtest.md).
+	// a failing timed turn is rolled back, its error event kept; as
+	// upstream, the fixture's turn does not fail (docs/compat/flowtest.md)
 	return true
 }
 
@@ -832,16 +776,13 @@ func (fr *fixtureRun) errorTurn(ctx context.Context, t *Turn, c *checker, tr *Tu
 	case out.clarify:
 		mode = "clarify"
 	case fr.terminal(fr.sess, c.state):
-		// upstream's outcome of a turn that lands in a terminal state
-		// (terminal: true or an exit) is "completed"
 		mode = "completed"
 	}
 	c.errorChecks(t.ExpectError, out.rej, fr.legacy, mode)
 	fr.observeTurn(t, c.state, nil, "", out, false)
 	if fr.legacy {
-		// Upstream's legacy path records the pre-turn state and throws
-		// an accepted turn's result away: the next turn starts where
-		// this one did.
+		// upstream's legacy path throws an accepted turn away: the next
+		// turn starts where this one did
 		tr.NewState = from
 		if out.rej == nil && out.turn != nil && !fr.restart(ctx, t, from, before) {
 			return nil, false
@@ -855,14 +796,11 @@ func (fr *fixtureRun) checkTurn(ctx context.Context, t *Turn, c *checker, tr *Tu
 	s := fr.sess
 	c.rejected(t.Pos, out.rej, fr.legacy)
 	state, world := tr.NewState, s.World()
-	// The view (flow-format.md §3.7): on the legacy path the landed state
-	// re-rendered against the landed world, the turn's own view when that
-	// fails; on the orchestrator path the turn's view (banner included),
-	// the re-render when it is empty.
+	// the view (flow-format.md §3.7): on the legacy path a re-render, on
+	// the orchestrator's the turn's own unless empty; either falls back to the other
 	view := out.view
 	if vp, ok := s.ViewPath(state); ok && (view == "" || fr.legacy) && fr.ld.Views != nil {
-		// run is the engine's: upstream has no run context, run.turn
-		// renders 0 and run.id "" (conformance mutate-run-root-rerender)
+		// upstream has no run context (conformance mutate-run-root-rerender)
 		run := map[string]any{"id": "", "turn": 0}
 		if v, err := fr.ld.Views.RenderView(vp, world, map[string]any{expr.ContextKey: ctx, "run": run}); err == nil {
 			view = v
@@ -881,8 +819,7 @@ func (fr *fixtureRun) checkTurn(ctx context.Context, t *Turn, c *checker, tr *Tu
 	c.slotChecks(t, sent)
 	c.eventChecks(t, out.evs, fr.legacy)
 	if f := c.viewChecks(t, view); f != nil && fr.ld.Views != nil {
-		// why an element the check may have wanted is missing: the
-		// resting state's view again, hearing what it left out
+		// render the view again to say what it left out
 		seen := map[string]bool{}
 		warn := func(err error) {
 			if msg := err.Error(); !seen[msg] {
@@ -894,16 +831,14 @@ func (fr *fixtureRun) checkTurn(ctx context.Context, t *Turn, c *checker, tr *Tu
 	}
 	c.hostCallChecks(t, out.evs, fr.legacy)
 	if !fr.legacy {
-		// upstream's legacy runner reads neither (use_orchestrator: false
-		// beside them keeps the fixture there)
+		// upstream's legacy runner reads neither
 		c.inboxChecks(t, s.Inbox())
 		c.jobChecks(t, jobsBefore, s.Jobs())
 	}
 }
 
-// restart puts the legacy session back at state with world (an accepted
-// expect_error turn discarded). The legacy path has no clock, jobs or
-// host results, so a fresh session resting there is the same machine.
+// restart puts the legacy session back at state with world: with no
+// clock, jobs or host results there, a fresh session is the same machine.
 func (fr *fixtureRun) restart(ctx context.Context, t *Turn, state string, world map[string]any) bool {
 	o := fr.sopts
 	o.StartState = state
@@ -991,8 +926,7 @@ func (fr *fixtureRun) terminal(s session, state string) bool {
 }
 
 func (fr *fixtureRun) fileCheck(c *checker, fe FileExpect) {
-	// Inside the project root only: a file outside is neither looked at
-	// nor matched, so a fixture's verdict says nothing about it.
+	// a file outside the project root is never looked at
 	p, err := fr.resolve("expect_files", fe.Path)
 	if err != nil {
 		c.fail(fe.Pos, "%v", err)
@@ -1029,9 +963,8 @@ func (fr *fixtureRun) fileCheck(c *checker, fe FileExpect) {
 	}
 }
 
-// displayInput puts a turn's display_input where upstream does: in place
-// of "[intent] <name>" in turn.input and turn.start (the report's and the
-// assertions' view of the events; the trace keeps what the engine wrote).
+// displayInput puts display_input in place of turn.input and
+// turn.start's "[intent] <name>", as upstream (the trace keeps the engine's).
 func displayInput(evs []event, text string) {
 	for i := range evs {
 		if evs[i].Kind != engine.KindTurnInput && evs[i].Kind != engine.KindTurnStart {
