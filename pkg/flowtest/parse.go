@@ -18,11 +18,8 @@ import (
 // maxFixtureBytes bounds a fixture file.
 const maxFixtureBytes = 8 << 20
 
-// maxFixtureTurns bounds the turns of one fixture, and maxFileTurns those
-// of all the fixtures of one file: each turn run keeps its result (events,
-// view, world) for the report, so the caps bound a run's memory. The
-// existing engine's own fixtures hold a few dozen turns (flow-format.md
-// Appendix A).
+// maxFixtureTurns and maxFileTurns bound the turns of one fixture and of
+// one file: each turn keeps its result for the report, so they bound memory.
 const (
 	maxFixtureTurns = 1_000
 	maxFileTurns    = 10_000
@@ -47,17 +44,15 @@ func (p *parser) pos(n *yaml.Node) Pos {
 	return Pos{File: p.file, Line: n.Line + p.lineOff, Col: col}
 }
 
-func (p *parser) add(n *yaml.Node, sev diag.Severity, rule *diag.Rule, format string, a ...any) {
-	ps := p.pos(n)
-	p.ds = append(p.ds, diag.Diagnostic{File: ps.File, Line: ps.Line, Col: ps.Col, Severity: sev, Rule: rule.ID, Message: fmt.Sprintf(format, a...)})
-}
-
 func (p *parser) errf(n *yaml.Node, rule *diag.Rule, format string, a ...any) {
-	p.add(n, diag.Error, rule, format, a...)
+	p.addAt(p.pos(n), diag.Error, rule, format, a...)
 }
 
-// errAt and warnAt are errf and warnf at a position already taken (a
-// key's, from its keyList or a KV).
+func (p *parser) warnf(n *yaml.Node, rule *diag.Rule, format string, a ...any) {
+	p.addAt(p.pos(n), diag.Warning, rule, format, a...)
+}
+
+// errAt and warnAt are errf and warnf at a position already taken.
 func (p *parser) errAt(ps Pos, rule *diag.Rule, format string, a ...any) {
 	p.addAt(ps, diag.Error, rule, format, a...)
 }
@@ -70,10 +65,6 @@ func (p *parser) addAt(ps Pos, sev diag.Severity, rule *diag.Rule, format string
 	p.ds = append(p.ds, diag.Diagnostic{File: ps.File, Line: ps.Line, Col: ps.Col, Severity: sev, Rule: rule.ID, Message: fmt.Sprintf(format, a...)})
 }
 
-func (p *parser) warnf(n *yaml.Node, rule *diag.Rule, format string, a ...any) {
-	p.add(n, diag.Warning, rule, format, a...)
-}
-
 // piece is one "\n---"-separated document of a fixture file.
 type piece struct {
 	src          []byte // the document's bytes, trimmed (a slice of the file's)
@@ -81,8 +72,7 @@ type piece struct {
 }
 
 // split cuts a file on the literal "\n---" as upstream does (flow-format.md
-// §1.2: any line starting with --- splits), trimming each piece and
-// keeping where it starts.
+// §1.2), trimming each piece and keeping where it starts.
 func split(content []byte) []piece {
 	var out []piece
 	start := 0
@@ -109,9 +99,8 @@ func split(content []byte) []piece {
 	return out
 }
 
-// parse reads a fixture file's flow documents. Documents whose test_kind is not "flow" are skipped
-// (cassettes, parked fixtures). Diagnostics carry positions; an Error
-// diagnostic means a fixture that cannot run.
+// parse reads a fixture file's flow documents (others are skipped); an
+// Error diagnostic means a fixture that cannot run.
 func parse(file string, data []byte) ([]*Fixture, []diag.Diagnostic) {
 	if len(data) > maxFixtureBytes {
 		return nil, []diag.Diagnostic{{File: file, Line: 1, Col: 1, Severity: diag.Error, Rule: ruleSyntax.ID,
@@ -149,8 +138,6 @@ func readDoc(file string, pc piece, turnsLeft int) (*Fixture, []diag.Diagnostic)
 	}
 	root := doc.Content[0]
 	if root.Kind != yaml.MappingNode {
-		// Not a mapping: not a flow document (upstream's decode would
-		// fail; a stray scalar document is reported, not run).
 		p.errf(root, ruleShape, "a fixture document must be a mapping of keys (test_kind: flow, turns: ...)")
 		return nil, p.ds
 	}
@@ -162,8 +149,7 @@ func readDoc(file string, pc piece, turnsLeft int) (*Fixture, []diag.Diagnostic)
 	return fx, p.ds
 }
 
-// keyAt is where one key of a mapping is, and its value (where a
-// diagnostic about the value points).
+// keyAt is where one key of a mapping and its value are.
 type keyAt struct {
 	key     string
 	at, val Pos
@@ -172,8 +158,7 @@ type keyAt struct {
 // keyList is the keys of a mapping in file order.
 type keyList []keyAt
 
-// find returns the entry of key; of a repeated key the later one, which
-// is the one read.
+// find returns the entry of key (of a repeated key the later, read one).
 func (l keyList) find(key string) (keyAt, bool) {
 	for i := len(l) - 1; i >= 0; i-- {
 		if l[i].key == key {
@@ -195,10 +180,8 @@ func (l keyList) pos(key string, value bool, or Pos) Pos {
 	return k.at
 }
 
-// fields walks a mapping, reading each key of the table fs; unknown keys
-// are warned about (upstream ignores them silently), ignored ones
-// (upstream has no effect for them) too, with the reason. It returns
-// where each key and its value are.
+// fields reads each key of mapping n through the table fs, warning of
+// unknown and ignored keys (upstream is silent), and returns where each key is.
 func (p *parser) fields(n *yaml.Node, where string, ignored map[string]string, fs yamlnode.Fields) keyList {
 	n = yamlnode.Deref(n)
 	if n == nil || n.Kind != yaml.MappingNode {
@@ -215,9 +198,7 @@ func (p *parser) fields(n *yaml.Node, where string, ignored map[string]string, f
 		keys = append(keys, keyAt{key: k.Value, at: p.pos(k), val: p.pos(v)})
 		if f := fs.Find(k.Value); f != nil {
 			if isNull(v) {
-				// The existing engine's decoder leaves the field unset
-				// (false, empty, nil): a fixture it runs must run here
-				// (probe guidewalk p7null).
+				// upstream's decoder leaves the field unset
 				p.warnf(v, ruleShape, "%s: null is read as if %q were absent, as the existing engine does: nothing is set or checked (drop the key or give it a value)", dotted(where, k.Value), k.Value)
 				continue
 			}
@@ -235,9 +216,8 @@ func (p *parser) fields(n *yaml.Node, where string, ignored map[string]string, f
 	return keys
 }
 
-// into is a field reader that reads the value with read into *dst, named
-// where.<key> (the key alone at the top level); intoPtr keeps a pointer
-// to it.
+// into is a field reader that reads the value with read into *dst;
+// intoPtr keeps a pointer to it.
 func into[T any](dst *T, read func(*yaml.Node, string) T, where string) func(k, v *yaml.Node) {
 	return func(k, v *yaml.Node) { *dst = read(v, dotted(where, k.Value)) }
 }
@@ -259,8 +239,7 @@ func dotted(where, key string) string {
 	return where + "." + key
 }
 
-// didYouMean is the suggestion a fixture message ends with: ` (did you
-// mean "x"?)`, or "".
+// didYouMean is ` (did you mean "x"?)`, or "".
 func didYouMean(key string, known []string) string {
 	if s := yamlnode.Suggest(key, known); s != "" {
 		return fmt.Sprintf(" (did you mean %q?)", s)
@@ -268,9 +247,8 @@ func didYouMean(key string, known []string) string {
 	return ""
 }
 
-// node resolves v and returns it when it is of the given kind; nil when it
-// is absent or null (no value), or of another kind (then a shape error
-// "<where>: expected <what>" is reported).
+// node is v resolved when of kind; nil when absent, null, or of another
+// kind (then reported: "<where>: expected <what>").
 func (p *parser) node(v *yaml.Node, kind yaml.Kind, where, what string) *yaml.Node {
 	v = yamlnode.Deref(v)
 	if v == nil || (v.Kind == yaml.ScalarNode && v.ShortTag() == "!!null") {
@@ -291,11 +269,8 @@ func (p *parser) str(v *yaml.Node, where string) string {
 }
 
 // scalarText is a scalar read into a text field as upstream's decoder
-// reads it: a plain scalar it takes as a number or a boolean becomes the
-// text Go prints for that value (0x10 is "16", 1.50 is "1.5", 0.000001
-// is "1e-06", True is "true"), null is ""; quoted text stays as written.
-// A plain scalar whose text changes is a warning naming the quotes that
-// keep it (probe flowwalk p19).
+// reads it (0x10 is "16", True is "true", null is ""), with a warning
+// naming the quotes that keep a plain scalar whose text changes.
 func (p *parser) scalarText(v *yaml.Node, where string) string {
 	s, changed := decodedText(v)
 	if changed && !yamlnode.IsNull(v) {
@@ -312,9 +287,7 @@ func (p *parser) boolean(v *yaml.Node, where string) bool {
 	}
 	b, ok := scalarValue(v).(bool)
 	if !ok {
-		// A quoted "true" or a YAML 1.1 yes/no/on: the existing engine
-		// refuses the whole file (its decoder wants a bool; probe
-		// guidewalk p7bool), so this is an error that names the fix.
+		// a quoted "true" or a YAML 1.1 yes/no/on: upstream refuses the file
 		if b, ok := yamlnode.Bool(strings.TrimSpace(v.Value)); ok {
 			p.errf(v, ruleShape, "%s: %q is not a boolean: the existing engine refuses this fixture file (cannot unmarshal string into bool); write %t", where, v.Value, b)
 			return b
@@ -324,12 +297,9 @@ func (p *parser) boolean(v *yaml.Node, where string) bool {
 	return b
 }
 
-// integer reads a whole number as the existing engine's decoder does
-// (probe guidewalk p7types): a decimal is truncated toward zero (0.5 is 0,
-// -1.5 is -1), and text — quoted, or a plain exponent form
-// such as 1e0 — follows story.IncrementText (its same decoder: "1.5" is
-// 1, "-1", " 0" and "" are refused). Whatever it loads but a plain whole
-// number is a warning naming the number to write.
+// integer reads a whole number as upstream's decoder does: a decimal
+// truncated toward zero, text as story.IncrementText reads it; anything
+// but a plain whole number is a warning naming the number to write.
 func (p *parser) integer(v *yaml.Node, where string) int {
 	v = yamlnode.Deref(v)
 	if v != nil && v.Kind == yaml.ScalarNode {
@@ -371,10 +341,8 @@ func (p *parser) strList(v *yaml.Node, where string) []string {
 	return out
 }
 
-// duplicateKey reports a key written twice in one mapping: the existing
-// engine's decoder refuses the whole fixture file (`mapping key "k"
-// already defined at [l:c]`, exit 2; probe guidewalk p7bool, at the top
-// level, in expect_world and in slots), so it is an error here too.
+// duplicateKey reports a key written twice in one mapping, which
+// upstream's decoder refuses.
 func (p *parser) duplicateKey(k, prev *yaml.Node, where string) {
 	p.errf(k, ruleShape, "%s: key %q appears twice (first at %d:%d): the existing engine refuses this fixture file (mapping key %q already defined); keep one", where, k.Value, prev.Line, prev.Column, k.Value)
 }
@@ -388,9 +356,7 @@ func (p *parser) kvs(v *yaml.Node, where string) []KV {
 	seen := yamlnode.NewSeen(v)
 	for i := 0; i+1 < len(v.Content); i += 2 {
 		k := v.Content[i]
-		// a key is text to upstream's decoder as any text field: 0x10
-		// is "16", a null key "" (one level down, inside a value, it is
-		// "null": keyString)
+		// a key is text as any text field (inside a value: keyString)
 		kv := KV{Key: p.scalarText(k, where+" key"), Value: p.valueOf(v.Content[i+1]), Pos: p.pos(k)}
 		if prev := seen.Prev(i, k.Value); prev != nil {
 			p.duplicateKey(k, prev, where)
@@ -421,9 +387,8 @@ func (p *parser) duration(v *yaml.Node, where string) (string, bool) {
 
 func ptr[T any](v T) *T { return &v }
 
-// decodeDoc decodes one fixture document: yamlfast's tree when it takes
-// the text (yaml.v3's tree without comments), else yaml.Unmarshal's, with
-// its errors (and its zero node for a document without content).
+// decodeDoc decodes one fixture document with yamlfast, else with
+// yaml.Unmarshal and its errors.
 func decodeDoc(text string) (*yaml.Node, error) {
 	data, masked := yamlnode.MaskSlashEscapes([]byte(text)) // "\/" reads as "/", as upstream
 	doc, ok := yamlfast.Parse(data)

@@ -9,9 +9,7 @@ import (
 	"kitsoki/internal/yamlnode"
 )
 
-// The keys of each kind of mapping a fixture holds are its reader's
-// table (TestKeySetsAreRead); these are the keys upstream reads to no
-// effect, with the reason.
+// Keys upstream reads to no effect, with the reason.
 var (
 	fixtureIgnored = map[string]string{
 		"expect_outcome":     "upstream documents it but never reads it; assert the state with expect_state or expect_terminal",
@@ -32,8 +30,6 @@ func (p *parser) fixture(root *yaml.Node) *Fixture {
 	var mode *yaml.Node
 	fx.keys = p.fields(root, "fixture", fixtureIgnored, p.fixtureFields(fx, &mode))
 	if mode != nil && !slices.Contains([]string{"", "one-shot", "oneshot", "staged"}, fx.Mode) {
-		// upstream reads mode only where it builds its orchestrator rig:
-		// the legacy path runs the document whatever it says
 		if fx.Orchestrated() {
 			p.errf(mode, ruleValue, "mode: invalid mode %q (want \"staged\" or \"one-shot\")", fx.Mode)
 		} else {
@@ -41,9 +37,7 @@ func (p *parser) fixture(root *yaml.Node) *Fixture {
 		}
 	}
 	if fx.Orchestrated() {
-		// upstream's orchestrator rig writes initial_world and each
-		// world_override into its log as JSON, and panics (the whole run
-		// stops) on a number JSON cannot hold
+		// upstream logs these as JSON, and its run stops on a number JSON cannot hold
 		p.finiteKVs(fx.InitialWorld, "initial_world")
 		for _, t := range fx.Turns {
 			p.finiteKVs(t.WorldOverride, fmt.Sprintf("turns[%d].world_override", t.Index))
@@ -52,17 +46,13 @@ func (p *parser) fixture(root *yaml.Node) *Fixture {
 			}
 			for _, kv := range t.Intent.Slots {
 				if nonFinite(kv.Value) {
-					// upstream logs the turn's transition without its
-					// payload and folds the session back to where it was
-					// (docs/compat/flow-format.md §3.1); kitsoki moves on
+					// docs/compat/flow-format.md §3.1
 					p.warnAt(kv.Pos, ruleValue, "turns[%d].intent.slots.%s: holds an infinite or NaN number (.inf, .nan): the existing engine cannot log this turn's transition and stays in the state the turn started in, where kitsoki moves on; write it as text (\".inf\") or use a finite number", t.Index, kv.Key)
 				}
 			}
 		}
 	}
 	if !fx.Orchestrated() {
-		// upstream's legacy path has no clock: a turn that only advances
-		// it stops the whole run there ("neither intent nor input is set")
 		for _, t := range fx.Turns {
 			if t.Intent == nil && !t.HasInput && t.HasAdvance {
 				p.errAt(t.at("advance_clock"), ruleShape, "turns[%d]: advance_clock: without intent: or input: needs the orchestrator path, and use_orchestrator: false puts this fixture on the legacy path, which has no clock (give the turn an intent:, or remove use_orchestrator: false)", t.Index)
@@ -155,8 +145,7 @@ func (p *parser) fixtureFields(fx *Fixture, mode **yaml.Node) yamlnode.Fields {
 	}
 }
 
-// hostBindings reads host_bindings: handler names by binding (a number or
-// a boolean is taken as its text, as upstream does).
+// hostBindings reads host_bindings: handler names by binding (a scalar taken as its text).
 func (p *parser) hostBindings(v *yaml.Node) []KV {
 	var out []KV
 	for _, kv := range p.kvs(v, "host_bindings") {
@@ -204,9 +193,7 @@ func (p *parser) turn(n *yaml.Node, i int) *Turn {
 func (p *parser) turnFields(t *Turn, w string) yamlnode.Fields {
 	return yamlnode.Fields{
 		{Key: "intent", Read: func(_, v *yaml.Node) { t.Intent = p.intentSpec(v, w) }},
-		// Upstream reads input: and advance_clock: as plain strings, so
-		// an empty one is the key left out: it neither drives the turn
-		// nor picks the orchestrator path.
+		// an empty input: or advance_clock: is the key left out, as upstream
 		{Key: "input", Read: func(_, v *yaml.Node) {
 			t.Input = p.str(v, w+".input")
 			t.HasInput = t.Input != ""
@@ -225,7 +212,6 @@ func (p *parser) turnFields(t *Turn, w string) yamlnode.Fields {
 		{Key: "expect_state_in", Read: into(&t.ExpectStateIn, p.strList, w)},
 		{Key: "expect_world", Read: into(&t.ExpectWorld, p.kvs, w)},
 		{Key: "expect_world_full", Read: func(_, v *yaml.Node) {
-			// upstream checks it only when it lists a key: {} asserts nothing
 			t.ExpectWorldFull = p.kvs(v, w+".expect_world_full")
 			t.HasWorldFull = len(t.ExpectWorldFull) > 0
 		}},
@@ -233,7 +219,6 @@ func (p *parser) turnFields(t *Turn, w string) yamlnode.Fields {
 		{Key: "expect_slots", Read: into(&t.ExpectSlots, p.kvs, w)},
 		{Key: "expect_events", Read: into(&t.ExpectEvents, p.events, w)},
 		{Key: "expect_events_exact", Read: func(_, v *yaml.Node) {
-			// upstream checks it only when it lists an event: [] asserts nothing
 			t.ExpectEventsExact = p.events(v, w+".expect_events_exact")
 			t.HasEventsExact = len(t.ExpectEventsExact) > 0
 		}},
@@ -256,7 +241,6 @@ func (p *parser) intentSpec(v *yaml.Node, w string) *IntentSpec {
 		p.fields(v, w+".intent", nil, p.intentFields(is, w+".intent"))
 	}
 	if is.Name == "" {
-		// Upstream fires it anyway (and the engine rejects it).
 		p.warnf(v, ruleShape, "%s.intent: no name: the turn fires an empty intent, which every state rejects (intent: {name: NAME, slots: {...}})", w)
 	}
 	return is
@@ -332,9 +316,8 @@ func (p *parser) jobFields(je *JobExpect, ww string) yamlnode.Fields {
 	return yamlnode.Fields{{Key: "namespace", Read: into(&je.Namespace, p.str, ww)}, {Key: "status", Read: into(&je.Status, p.str, ww)}}
 }
 
-// items reads each entry of the list v with read, given its place
-// (where[i]); an empty list is an empty, non-nil slice. A value that is
-// not a list is an error naming what the list holds (want), and nil.
+// items reads each entry of the list v with read (an empty list: empty,
+// non-nil); anything else is an error naming want, and nil.
 func items[T any](p *parser, v *yaml.Node, where, want string, read func(c *yaml.Node, w string) T) []T {
 	if v.Kind != yaml.SequenceNode {
 		p.errf(v, ruleShape, "%s: expected a list of %s", where, want)
@@ -344,9 +327,6 @@ func items[T any](p *parser, v *yaml.Node, where, want string, read func(c *yaml
 	for j, c := range v.Content {
 		w := yamlnode.Indexed(where, j)
 		if c = yamlnode.Deref(c); yamlnode.IsNull(c) {
-			// upstream decodes a null entry as one with every key
-			// unset, and checks it (it fails: no handler, namespace,
-			// kind or path matches an empty one)
 			p.warnf(c, ruleShape, "%s: null is read as an entry with no keys, as the existing engine does, and it never passes (write %s, or remove it)", w, want)
 			c = &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: c.Line, Column: c.Column}
 		}
@@ -388,14 +368,12 @@ func (p *parser) stubFields(s *Stub, w string) yamlnode.Fields {
 		{Key: "error", Read: into(&s.Error, p.str, w)},
 		{Key: "infra_error", Read: into(&s.InfraError, p.str, w)},
 		{Key: "delay", Read: func(_, v *yaml.Node) {
-			// Upstream parses a stub's delay when the stub is called: a bad
-			// one is that call's infra error, not a fixture that cannot run.
+			// upstream parses it at each call: a bad one is that call's
+			// infra error (conformance host-stub-delay-errors)
 			text := p.str(v, w+".delay")
 			d, err := parseDuration(text)
 			if err != nil {
 				p.warnf(v, ruleValue, "%s.delay: %v; every call of this stub fails with an infra error", w, err)
-				// the call's error is upstream's text (conformance
-				// host-stub-delay-errors)
 				s.DelayErr = fmt.Sprintf("stub %s: parse delay: %s", s.Name, delayErrorText(text, err))
 			}
 			s.Delay = d
@@ -418,8 +396,6 @@ func (p *parser) envelopes(v *yaml.Node, where string) map[string]*Envelope {
 		key := p.scalarText(id, where+" key") // 0x10 is the call id "16", as upstream reads it
 		e := &Envelope{Pos: p.pos(id)}
 		if yamlnode.IsNull(ev) {
-			// upstream decodes it as an empty envelope: the call is
-			// answered with no data and no error
 			p.warnf(ev, ruleShape, "%s.%s: null is read as an empty answer (no data, no error), as the existing engine does (write {} or give it data:)", where, id.Value)
 		} else {
 			p.fields(ev, where+"."+id.Value, envelopeIgnored, p.envelopeFields(e, where+"."+id.Value))
