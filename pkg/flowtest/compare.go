@@ -18,17 +18,14 @@ func equal(a, b any) bool {
 	return equalNorm(norm(a), norm(b))
 }
 
-// norm turns any value (structs, typed maps, json.Number) into the plain
-// JSON model: map[string]any, []any, string, bool, nil, numbers as
-// *big.Float or float64.
+// norm turns any value into the plain JSON model, numbers as *big.Float
+// (float64 for NaN and infinities).
 func norm(v any) any { return normalize(v, false) }
 
-// normPayload is norm for an event payload, except that a nil map or list
-// stays null: upstream's report records `slots: null` for an intent sent
-// without slots, and fixtures match it (expect_events effect: {slots: null}).
+// normPayload is norm keeping a nil map or list null, as upstream's
+// report records `slots: null`, which fixtures match.
 func normPayload(v any) any { return normalize(v, true) }
 
-// normalize is norm; nilNull keeps a nil map or list (at any depth) null.
 func normalize(v any, nilNull bool) any {
 	switch t := v.(type) {
 	case map[string]any:
@@ -134,8 +131,7 @@ func typeName(v any) string {
 	return fmt.Sprintf("%T", v)
 }
 
-// nestedDiff is diffValue when either side is a map or a list (a scalar's
-// failure message already says all), else nil.
+// nestedDiff is diffValue when either side is a map or a list, else nil.
 func nestedDiff(path string, got, want any) []string {
 	if nested := []string{"map", "list"}; slices.Contains(nested, typeName(got)) || slices.Contains(nested, typeName(want)) {
 		return diffValue(path, got, want)
@@ -184,13 +180,9 @@ func diffValue(path string, got, want any) []string {
 
 func clip(s string) string { return clipN(s, 300) }
 
-// goText prints v as Go's %v prints the decoded YAML value upstream
-// shows where a message echoes what the fixture asked for (expect_events
-// entries, expect_host_calls args): maps with sorted keys as map[k:v],
-// lists as [a b], null as <nil>.
+// goText prints a fixture's value as upstream's messages echo it (Go's
+// %v of the decoded YAML, not normalized: map[k:v], [a b], <nil>).
 func goText(v any) string {
-	// the value as the fixture's YAML decoded it (not normalized: a
-	// uint64 past int64 and -0.0 print as upstream's %v prints them)
 	switch t := v.(type) {
 	case nil:
 		return "<nil>"

@@ -26,13 +26,11 @@ func toEvents(evs []engine.Event, legacy bool) []event {
 			continue
 		}
 		if ev.Kind == engine.KindEmitIntent {
-			// Upstream writes an emit hop as its synthetic machine.transition
-			// only; the engine's extra machine.emit_intent would change the
-			// counts fixtures assert (expect_events_exact, *_count_*).
+			// upstream writes an emit hop as its synthetic transition only
 			continue
 		}
 		if legacy {
-			// Upstream's legacy events carry no state_path and turn 0 (§6.1).
+			// §6.1
 			ev.StatePath, ev.Turn = "", 0
 		}
 		out = append(out, event{Event: ev, payload: normPayload(ev.Payload)})
@@ -40,10 +38,8 @@ func toEvents(evs []engine.Event, legacy bool) []event {
 	return withoutHopAccepts(out)
 }
 
-// withoutHopAccepts drops the machine.intent_accepted the engine writes
-// before an emit hop (its synthetic machine.transition): upstream writes
-// it for the turn's own intent only, so the extra ones would change the
-// counts fixtures assert (expect_events_exact, *_count_*; conformance
+// withoutHopAccepts drops the intent_accepted before each emit hop:
+// upstream writes one for the turn's own intent only (conformance
 // expect-hop-accepted).
 func withoutHopAccepts(evs []event) []event {
 	out := evs[:0]
@@ -71,18 +67,15 @@ func hopFollows(evs []event) bool {
 	return false
 }
 
-// legacyMissingSlots is the machine.validation_failed event upstream's
-// legacy path reports for a MISSING_SLOTS rejection, which the engine
-// answers (as upstream's orchestrator) without any event.
+// legacyMissingSlots is the validation_failed event upstream's legacy
+// path reports for a MISSING_SLOTS rejection, where the engine writes none.
 func legacyMissingSlots(rej *engine.Rejection, intent string) event {
 	p := map[string]any{"code": rej.Code, "intent": intent, "message": rej.Message, "state": rej.State}
 	return event{Event: engine.Event{Kind: engine.KindValidationFailed, Payload: p}, payload: norm(p)}
 }
 
-// orchestratorStatePaths stamps the turn's events as upstream's report
-// does (flow-format.md §6.5 and Corrections): every event carries the
-// turn's starting state, except machine.state_entered / state_exited,
-// which carry their own state.
+// orchestratorStatePaths stamps each event with the turn's starting
+// state, state_entered/exited with their own (flow-format.md §6.5).
 func orchestratorStatePaths(evs []event, from string) {
 	for i := range evs {
 		switch evs[i].Kind {
@@ -115,10 +108,8 @@ func (e event) str(k string) string {
 	return s
 }
 
-// reportEvents renders events for the JSON report: seq dense from 0 per
-// turn, ts the zero time (flow-format.md §5.1, §6.5). A payload is kept
-// as its model and encoded only when a report is made (encodePayload):
-// most runs write none.
+// reportEvents renders events for the JSON report (flow-format.md §5.1,
+// §6.5), payloads encoded only when a report is made (encodePayload).
 func reportEvents(evs []event) []ReportEvent {
 	if len(evs) == 0 {
 		return nil
@@ -135,8 +126,7 @@ func reportEvents(evs []event) []ReportEvent {
 	return out
 }
 
-// encodePayload sets Payload from the payload model reportEvents kept,
-// once.
+// encodePayload sets Payload from the model reportEvents kept, once.
 func (re *ReportEvent) encodePayload() {
 	if !re.pending {
 		return

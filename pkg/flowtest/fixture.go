@@ -60,8 +60,7 @@ func (f *Fixture) Name() string {
 	return f.File
 }
 
-// at returns the position of a top-level key, or the document's;
-// valueAt that of the key's value.
+// at is where a top-level key is (else the document); valueAt its value.
 func (f *Fixture) at(key string) Pos      { return f.keys.pos(key, false, f.Pos) }
 func (f *Fixture) valueAt(key string) Pos { return f.keys.pos(key, true, f.Pos) }
 
@@ -74,8 +73,7 @@ func (f *Fixture) rel(p string) string {
 }
 
 // Orchestrated reports whether upstream runs this document on its
-// orchestrator path (flow-format.md §1.3); otherwise the legacy machine
-// path, where no host handler runs.
+// orchestrator path, not the legacy machine path (flow-format.md §1.3).
 func (f *Fixture) Orchestrated() bool {
 	if f.UseOrchestrator != nil {
 		return *f.UseOrchestrator
@@ -123,8 +121,7 @@ type Turn struct {
 	keys keyList
 }
 
-// at returns the position of a turn key, or the turn's; valueAt that of
-// the key's value.
+// at is where a turn key is (else the turn); valueAt its value.
 func (t *Turn) at(key string) Pos      { return t.keys.pos(key, false, t.Pos) }
 func (t *Turn) valueAt(key string) Pos { return t.keys.pos(key, true, t.Pos) }
 
@@ -133,8 +130,7 @@ type IntentSpec struct {
 	Name  string
 	Slots []KV
 	Pos   Pos
-	// Bare: written as a bare name (intent: go), kitsoki's shorthand the
-	// existing engine refuses; validate reports it (flow-shape).
+	// Bare: written as a bare name (intent: go), which upstream refuses.
 	Bare bool
 }
 

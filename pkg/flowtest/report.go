@@ -38,8 +38,7 @@ type TurnResult struct {
 	Events    []ReportEvent
 }
 
-// ReportEvent is an event as the report writes it (upstream's in-memory
-// event struct: turn, seq, ts, kind, then the optional fields).
+// ReportEvent is an event as the report writes it, in upstream's field order.
 type ReportEvent struct {
 	Turn       int64           `json:"turn"`
 	Seq        int64           `json:"seq"`
@@ -52,15 +51,13 @@ type ReportEvent struct {
 	EpisodeID  string          `json:"episode_id,omitempty"`
 	MatchIdx   int             `json:"match_idx,omitempty"`
 
-	// model is the payload not yet encoded (pending): a run encodes
-	// payloads only for a report (NewReport).
+	// model is the payload not yet encoded (pending; NewReport encodes it).
 	model   any
 	pending bool
 }
 
-// NewReport builds the report of a set of results, encoding the events'
-// payloads the run kept unencoded (in place: it must not run beside
-// another NewReport of the same results).
+// NewReport builds the report of results, encoding their payloads in
+// place (never beside another NewReport of the same results).
 func NewReport(results []*Result) *Report {
 	r := &Report{}
 	for _, res := range results {
@@ -115,11 +112,8 @@ func ReadReport(path string) (*Report, error) {
 	return ParseReport(path, data)
 }
 
-// ParseReport parses the bytes of a --json report (test merge's shards,
-// which come from other CI jobs). A report that would take more than
-// [jsoncost.Limit] once decoded (many empty {} results, turns or events:
-// two bytes each, a hundred and more decoded) is refused before it is
-// decoded, naming path.
+// ParseReport parses a --json report (test merge's shards), refusing one
+// that would take more than [jsoncost.Limit] once decoded.
 func ParseReport(path string, data []byte) (*Report, error) {
 	limit := jsoncost.Limit(len(data))
 	cost, err := jsoncost.Estimate(data, reflect.TypeFor[Report](), limit)

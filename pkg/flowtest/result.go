@@ -21,8 +21,7 @@ type Result struct {
 	Turns    int // turns run
 	// Trace is the --trace-dir file written for this fixture.
 	Trace string
-	// Fatal is set when the fixture could not run at all (a recording
-	// miss, a cassette that does not load): exit 2.
+	// Fatal is set when the fixture could not run at all: exit 2.
 	Fatal *Failure
 
 	// obs and finalWorld are what each turn and the session showed
@@ -48,8 +47,7 @@ type Failure struct {
 	Events []string
 }
 
-// Detail is the failure as text: position, message, diff, last events
-// (the fixture's and the story's strings in it escaped: termsafe).
+// Detail is the failure as text, every string escaped (termsafe).
 func (f Failure) Detail() string {
 	var b strings.Builder
 	where := "session"
@@ -69,13 +67,9 @@ func (f Failure) Detail() string {
 	return b.String()
 }
 
-// WriteText prints one line per fixture, then for a failed one each
-// failing turn once (where it landed, what was expected) with its
-// failures at their fixture positions, the minimal world diffs and the
-// turn's last events; then the summary "N passed, M failed". Every
-// string from a fixture, a story or a run goes through termsafe: a name or
-// a value can neither send escape sequences nor start a line of its own
-// (a CI log's workflow command).
+// WriteText prints one line per fixture, each failing turn's failures
+// under it, then "N passed, M failed". Every string goes through termsafe,
+// so none can send escapes or start a line of its own.
 func WriteText(w io.Writer, results []*Result) {
 	passed, failed := 0, 0
 	for _, r := range results {

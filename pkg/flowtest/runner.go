@@ -41,36 +41,26 @@ type Options struct {
 	// Observe keeps what each turn showed (state, world, view, events) in
 	// its Result, for Runner.Update (kitsoki test --update).
 	Observe bool
-	// KitsokiRepo, when set, is where @kitsoki/<name> imports resolve
-	// (<repo>/stories/<name>/app.yaml), before $KITSOKI_REPO: upstream's
-	// --kitsoki-repo (flow-format.md §6.8).
+	// KitsokiRepo, when set, is where @kitsoki/<name> imports resolve,
+	// before $KITSOKI_REPO (flow-format.md §6.8).
 	KitsokiRepo string
-	// Profile is --profile: the operator's plugin profile, applied over
-	// the ones found upward from each story (compose.ResolveOptions).
+	// Profile is --profile, applied over the profiles found upward.
 	Profile string
-	// Sandbox is --sandbox (KITSOKI_SANDBOX): no process is started. A
-	// host_bindings fixture gets only the in-process built-ins
-	// (host.SandboxSafe); a call to another real handler is refused and
-	// fails the fixture, naming the handler, the fixture and the flag.
-	// External plugins are not started (plugin.Options.Sandbox).
+	// Sandbox is --sandbox: no process starts, and a host_bindings fixture
+	// gets only host.SandboxSafe built-ins (any other call fails it).
 	Sandbox bool
-	// Observer, when set, is every fixture session's engine.Observer
-	// (kitsoki test --cover: a coverage.Collector); it must be safe for
-	// concurrent use.
+	// Observer, when set, is every session's engine.Observer (--cover);
+	// it must be safe for concurrent use.
 	Observer engine.Observer
 	// Root and Trees set the stories' project root (--root) and the trees
-	// the operator named (DIR/...), as story.Options does: every file a
-	// story or fixture names must lie inside its project root.
+	// the operator named, as story.Options does.
 	Root  string
 	Trees []string
-	// Strict runs every fixture's session with engine.Options.Strict
-	// (kitsoki test --strict): the checks the existing engine does not
-	// make, so a fixture it passes may fail.
+	// Strict runs every session with engine.Options.Strict (--strict).
 	Strict bool
 
 	// observe, when set, sees the session before the first turn (-1) and
-	// after each turn: SaveFixture reads the flow rig's states and worlds
-	// through it.
+	// after each (SaveFixture's view of the rig).
 	observe func(turn int, state string, world map[string]any)
 }
 
@@ -115,9 +105,8 @@ func (r *Runner) Story(app string) (*compose.Loaded, error) {
 	return e.ld, e.err
 }
 
-// Preload loads (once each) the stories at apps, -j at a time, so that a
-// run of many stories does not load them one after another; the results
-// (and errors) are Story's, read afterwards in any order.
+// Preload loads (once each) the stories at apps, -j at a time; Story
+// then returns each result.
 func (r *Runner) Preload(apps []string) {
 	var g errgroup.Group
 	g.SetLimit(parallel(r.opts.Jobs))
@@ -138,11 +127,8 @@ func parallel(n int) int {
 	return n
 }
 
-// Plan resolves (once) the plugin assembly of the story at app, through
-// the same composition root as kitsoki run: the profile layers with
-// Options.Profile last, hook processes started with the minimal
-// environment, none under Options.Sandbox. A malformed profile is a
-// *plugin.ProfileError.
+// Plan resolves (once) the plugin assembly of the story at app as kitsoki
+// run does; a malformed profile is a *plugin.ProfileError.
 func (r *Runner) Plan(app string) (*compose.Plan, error) {
 	ld, err := r.Story(app)
 	if err != nil {
@@ -158,8 +144,7 @@ func (r *Runner) Plan(app string) (*compose.Plan, error) {
 }
 
 // Run runs every fixture of files, -j at a time, and returns the results
-// in file order. With FailFast, fixtures not yet started when one fails
-// are not run (and not reported).
+// in file order (with FailFast, none of those not started when one fails).
 func (r *Runner) Run(ctx context.Context, files []*File) []*Result {
 	r.beginRun()
 	defer r.endRun()
@@ -190,8 +175,7 @@ func (r *Runner) Run(ctx context.Context, files []*File) []*Result {
 	return slices.DeleteFunc(results, func(res *Result) bool { return res == nil })
 }
 
-// RunFixture runs one fixture in isolation: its own world, clock, job
-// store, inbox, host registry and trace.
+// RunFixture runs one fixture in isolation (its own session, clock, registry and trace).
 func (r *Runner) RunFixture(ctx context.Context, fx *Fixture) (res *Result) {
 	start := time.Now()
 	res = &Result{Name: fx.Name(), Story: fx.Story, Flow: &FlowResult{File: fx.File}}

@@ -47,22 +47,15 @@ type Saved struct {
 	Flows string
 }
 
-// jobAdvance is the clock step a saved turn that submitted a background
-// job takes, so that the flow rig applies the job's stubbed answer before
-// the turn's expectations (the run waited for it in real time).
+// jobAdvance is the clock step of a saved turn that submitted a job, so
+// the rig lands its stubbed answer before the turn's expectations.
 const jobAdvance = time.Millisecond
 
 // SaveFixture turns a finished scripted run into a flow fixture at
-// o.File: the state and world the run rested in after turn 0 as
-// initial_state and initial_world, each consumed input as a turn, the host
-// and agent answers as host_handlers stubs (or, when one call site
-// answered differently on different calls, a host cassette beside the
-// fixture, FILE.cassette.yaml), and as expectations the state each turn
-// reached and the world keys it changed. The expectations are read from
-// the flow rig itself (run twice: a key whose value differs between the
-// two runs, such as a job id, is not asserted), the fixture is run once
-// more and written only when it passes; a run the rig does not replay to
-// the same states is refused, naming the turn.
+// o.File: its rest after turn 0 as the start, each input as a turn, the
+// answers as stubs (or a FILE.cassette.yaml when a call site answered
+// differently), and as expectations what two runs of the rig both reach.
+// It is written only when it then passes a third run.
 func SaveFixture(ctx context.Context, run SaveRun, o SaveOptions) (*Saved, error) {
 	if run.Result != nil && run.Result.Outcome == engine.OutcomeFailed {
 		return nil, fmt.Errorf("--save-fixture: the run failed, so there is nothing to save: fix the run first")
@@ -98,9 +91,8 @@ func SaveFixture(ctx context.Context, run SaveRun, o SaveOptions) (*Saved, error
 		return nil, err
 	}
 	if cassette != nil {
-		// The rig reads the cassette the fixture names, beside it: a
-		// scratch copy until the fixture passes, so a refused save leaves
-		// an existing cassette as it was.
+		// a scratch copy until the fixture passes, so a refused save
+		// leaves an existing cassette as it was
 		scratch, err := writeScratch(filepath.Dir(file), cassette)
 		if scratch != "" {
 			defer os.Remove(scratch)
@@ -129,9 +121,7 @@ func SaveFixture(ctx context.Context, run SaveRun, o SaveOptions) (*Saved, error
 	return saved, nil
 }
 
-// draft is the fixture SaveFixture is writing to file for the story app,
-// from a run's facts, and the runner that runs it (seen is what the
-// runner observed).
+// draft is the fixture SaveFixture is writing, and the runner that runs it.
 type draft struct {
 	file, app string
 	facts     *runFacts
@@ -140,9 +130,8 @@ type draft struct {
 	seen      []observed
 }
 
-// compose builds the draft's document without expectations: the run's
-// start, inputs and answers (stubs, or a host cassette whose YAML it
-// returns when one call site answered differently on different calls).
+// compose builds the draft without expectations, returning the host
+// cassette's YAML when the answers need one.
 func (d *draft) compose(ld *compose.Loaded, terminal bool, o SaveOptions) (*Saved, []byte, error) {
 	base, err := engine.InitWorld(ld.Machine.World, nil, nil)
 	if err != nil {
@@ -181,8 +170,7 @@ func (d *draft) compose(ld *compose.Loaded, terminal bool, o SaveOptions) (*Save
 	return saved, cassette, nil
 }
 
-// writeScratch writes a cassette to a new scratch file in dir and returns
-// its path ("" when none was created).
+// writeScratch writes a cassette to a new scratch file in dir ("" when none was created).
 func writeScratch(dir string, cassette []byte) (string, error) {
 	scratch, err := os.CreateTemp(dir, ".save-fixture-*.cassette.yaml")
 	if err != nil {
@@ -192,9 +180,8 @@ func writeScratch(dir string, cassette []byte) (string, error) {
 	return scratch.Name(), cmp.Or(err, scratch.Close())
 }
 
-// settle runs the draft twice, to learn what the rig reaches and which
-// world values it reaches every time, fills in the expectations, and
-// runs it once more: it must pass.
+// settle runs the draft twice to fill in the expectations, then once
+// more: it must pass.
 func (d *draft) settle(ctx context.Context) error {
 	var passes [2][]observed
 	for p := range passes {
@@ -227,8 +214,7 @@ func (d *draft) settle(ctx context.Context) error {
 // rigSeeded are the keys every flow rig world starts with.
 var rigSeeded = map[string]any{"session_cost_usd": 0.0, "turn_cost_usd": 0.0, "last_error": "", "write_mode_scope": ""}
 
-// seedRig adds to world each rigSeeded key it lacks or holds as null: a
-// key declared with no default (or null) is seeded too, as upstream
+// seedRig adds to world each rigSeeded key it lacks or holds as null
 // (conformance storymut-seeded-null-default).
 func seedRig(world map[string]any) {
 	for k, v := range rigSeeded {
@@ -241,8 +227,7 @@ func seedRig(world map[string]any) {
 // unsaved are world keys a run seeds for itself: never initial_world.
 var unsaved = map[string]bool{"session_id": true}
 
-// observed is the rig's state and world before the first turn (-1) or
-// after a turn.
+// observed is the rig's state and world after a turn (-1: before the first).
 type observed struct {
 	turn  int
 	state string
@@ -275,7 +260,7 @@ func runDraft(ctx context.Context, runner *Runner, sf *savedFixture, file, app s
 }
 
 // expectations fills each turn's expect_state and expect_world from two
-// runs of the draft, and checks the rig rests where the run did.
+// runs, checking the rig rests where the run did.
 func expectations(sf *savedFixture, facts *runFacts, a, b []observed) error {
 	if len(a) != len(sf.Turns)+1 || len(b) != len(a) {
 		return fmt.Errorf("--save-fixture: the flow rig ran %d of %d turns", max(len(a), 1)-1, len(sf.Turns))
@@ -306,9 +291,8 @@ func expectations(sf *savedFixture, facts *runFacts, a, b []observed) error {
 	return nil
 }
 
-// saveTarget checks a file SaveFixture is about to write: a YAML name,
-// inside the project root, in an existing directory, not there yet unless
-// force. It returns the absolute path.
+// saveTarget checks a file SaveFixture is about to write (see
+// CheckSaveTarget) and returns its absolute path.
 func saveTarget(p, root string, force bool) (string, error) {
 	abs, err := filepath.Abs(p)
 	if err != nil {
@@ -362,8 +346,7 @@ func realPath(p string) string {
 	return abs
 }
 
-// worldDiff is the keys of w whose values differ from base (the seeded
-// ones left out).
+// worldDiff is the keys of w whose values differ from base, unsaved ones left out.
 func worldDiff(base, w map[string]any) map[string]any {
 	out := map[string]any{}
 	for k, v := range w {
