@@ -53,10 +53,8 @@ func (c *checker) rejected(p Pos, rej *engine.Rejection, legacy bool) {
 	}
 }
 
-// legacyMessage is the text upstream's machine gives a rejection. Its
-// GUARD_FAILED names no hint and reads "no transition matched" on any
-// state; the engine's own text (which names the hint) stays for users of
-// kitsoki run.
+// legacyMessage is the text upstream's machine gives a rejection (its
+// GUARD_FAILED names no hint).
 func legacyMessage(rej *engine.Rejection) string {
 	if rej.Code == engine.CodeGuardFailed && !strings.HasPrefix(rej.Message, "no transition matched") {
 		return fmt.Sprintf("no transition matched for intent %q in state %q", rej.Intent, rej.State)
@@ -64,9 +62,7 @@ func legacyMessage(rej *engine.Rejection) string {
 	return rej.Message
 }
 
-// stateChecks: upstream reads these keys as plain strings and a list, so
-// an empty expect_state / expect_not_state or an empty expect_state_in
-// asserts nothing (conformance expect-empty-state-keys).
+// stateChecks: an empty key asserts nothing (conformance expect-empty-state-keys).
 func (c *checker) stateChecks(t *Turn, state string) {
 	if t.ExpectState != nil && *t.ExpectState != "" && state != *t.ExpectState {
 		f := c.fail(t.at("expect_state"), "expect_state: got %q, want %q", state, *t.ExpectState)
@@ -94,9 +90,7 @@ func (c *checker) worldChecks(t *Turn, world, before map[string]any, legacy bool
 			}
 		}
 	}
-	// Upstream evaluates expect_world_unchanged on its legacy path only
-	// (flow-format.md §3.4 ⚠); an orchestrator-path fixture that passes
-	// upstream with it must pass here.
+	// upstream evaluates it on its legacy path only (flow-format.md §3.4)
 	if t.ExpectWorldUnchanged && legacy {
 		for _, k := range slices.Sorted(maps.Keys(before)) {
 			if !equal(before[k], world[k]) {
@@ -144,8 +138,7 @@ func describeEvent(e EventExpect) string {
 }
 
 func (c *checker) eventChecks(t *Turn, evs []event, legacy bool) {
-	// While the engine writes no harness.dispatched, its foreground
-	// harness.called events stand in (same namespace and args).
+	// foreground harness.called events stand in for harness.dispatched
 	wantsDispatched := slices.ContainsFunc(t.ExpectEvents, func(w EventExpect) bool { return w.Kind == kindDispatched })
 	if !legacy && wantsDispatched && !hasKind(evs, kindDispatched) {
 		stand := make([]event, len(evs))
@@ -157,8 +150,7 @@ func (c *checker) eventChecks(t *Turn, evs []event, legacy bool) {
 		}
 		evs = stand
 	}
-	// An ordered subsequence with one forward cursor (flow-format.md §3.5):
-	// an entry not found consumes the rest.
+	// an ordered subsequence: an entry not found consumes the rest (§3.5)
 	cur := 0
 	for _, want := range t.ExpectEvents {
 		i := slices.IndexFunc(evs[cur:], func(ev event) bool { return eventMatches(want, ev) })
@@ -202,9 +194,8 @@ func (c *checker) viewChecks(t *Turn, view string) (mismatch *Failure) {
 
 const kindDispatched = "harness.dispatched"
 
-// hostCallChecks counts harness.dispatched events of the turn by full
-// handler name (flow-format.md §3.8; dispatchKind); background calls emit
-// none.
+// hostCallChecks counts the turn's foreground calls by full handler name
+// (flow-format.md §3.8).
 func (c *checker) hostCallChecks(t *Turn, evs []event, legacy bool) {
 	for _, hc := range t.ExpectHostCalls {
 		n := countMatching(hostCalls(evs, legacy, hc.Handler), hc.Args)
@@ -233,8 +224,7 @@ func hostCalls(evs []event, legacy bool, handler string) []map[string]any {
 	return out
 }
 
-// argsMatched is how many of want's keys args holds equal; all of them is
-// expect_host_calls' partial match.
+// argsMatched is how many of want's keys args holds equal.
 func argsMatched(args map[string]any, want []KV) int {
 	n := 0
 	for _, kv := range want {
@@ -260,9 +250,7 @@ func hasKind(evs []event, kind string) bool {
 	return slices.ContainsFunc(evs, func(ev event) bool { return ev.Kind == kind })
 }
 
-// dispatchKind is the kind of the events that count a turn's host calls:
-// harness.dispatched, or the foreground harness.called events that stand
-// in for it while the engine writes none.
+// dispatchKind is the kind of the events that count a turn's host calls.
 func dispatchKind(evs []event, legacy bool) string {
 	if !legacy && !hasKind(evs, kindDispatched) {
 		return engine.KindHarnessCalled
@@ -306,8 +294,7 @@ func (c *checker) inboxChecks(t *Turn, items []engine.InboxItem) {
 	if len(ie.Severities) > 0 {
 		slices.Sort(sev)
 		if want := slices.Sorted(slices.Values(ie.Severities)); !slices.Equal(sev, want) {
-			// the list it wants is printed as written, the one it got
-			// sorted, as upstream (conformance storymut-inbox-want-order)
+			// conformance storymut-inbox-want-order
 			c.fail(ie.Pos, "expect_inbox.severities: got %v, want %v", sev, ie.Severities)
 		}
 	}
@@ -377,10 +364,8 @@ func jobStatuses(jobs []engine.JobInfo) map[string]string {
 	return m
 }
 
-// errorChecks is expect_error (flow-format.md §3.6). mode names the
-// orchestrator's outcome of an accepted turn: "clarify" (its MISSING_SLOTS
-// outcome, which is not a rejection there), "completed" (it landed in a
-// terminal state) or "transitioned".
+// errorChecks is expect_error (flow-format.md §3.6); mode is the
+// orchestrator's outcome of an accepted turn (clarify, completed, transitioned).
 func (c *checker) errorChecks(ee *ErrorExpect, rej *engine.Rejection, legacy bool, mode string) {
 	if rej == nil {
 		if legacy {
@@ -407,7 +392,6 @@ func (c *checker) errorChecks(ee *ErrorExpect, rej *engine.Rejection, legacy boo
 			c.fail(ee.Pos, "expect_error.allowed_contains: %q not in %v", a, rej.Allowed)
 		}
 	}
-	// Upstream checks missing_slots on its legacy path only.
 	if legacy {
 		for _, m := range ee.MissingSlots {
 			if !slices.Contains(rej.MissingSlots, m) {

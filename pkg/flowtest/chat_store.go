@@ -6,12 +6,8 @@ import (
 	"kitsoki/pkg/host"
 )
 
-// chatOps are the existing engine's built-in chat handlers. kitsoki has no
-// chat store, and neither has the existing engine's flow runner: under
-// host_bindings each of its handlers answers every call with a domain
-// error (Result.Error, so the turn's view is rendered before last_error
-// is set and on_error is taken), arguments unread (conformance
-// chat-store-absent, found walking its llm-guide §11).
+// chatOps are upstream's built-in chat handlers, which its flow runner
+// answers with a domain error, having no chat store (conformance chat-store-absent).
 var chatOps = []string{"host.chat.resolve", "host.chat.list", "host.chat.transcript", "host.chat.fork", "host.chat.archive"}
 
 // registerChatStoreAbsent registers upstream's answer for each chat

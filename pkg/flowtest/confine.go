@@ -12,11 +12,8 @@ import (
 	"kitsoki/pkg/story"
 )
 
-// namedRoot is the directory the files a fixture names (host_cassette,
-// recording, starlark_http_cassette, starlark_inspect_cassette) must lie
-// in: the story's project root when the fixture is inside it, else the
-// fixture's own (the nearest .git or .kitsoki/ above it, else its
-// directory).
+// namedRoot is the directory the files a fixture names must lie in: the
+// story's project root when the fixture is inside it, else the fixture's own.
 func namedRoot(st *story.Story, fixtureFile string) string {
 	abs := absOf(fixtureFile)
 	if st != nil && st.ProjectRoot != "" && safefile.Inside(st.ProjectRoot, abs) {
@@ -26,10 +23,8 @@ func namedRoot(st *story.Story, fixtureFile string) string {
 	return dir
 }
 
-// resolveNamed resolves p, a path the fixture at fixtureFile wrote under
-// key, against the fixture's directory, refusing it when it leaves root
-// (an absolute path elsewhere, a "../" climbing out, a symlink leading
-// out): the error names the path as written and the root, never what
+// resolveNamed resolves p, written under key, against the fixture's
+// directory, refusing it when it leaves root; the error never names what
 // lies outside.
 func resolveNamed(root, fixtureFile, key, p string) (string, error) {
 	r := safefile.NewRoot(root)
@@ -55,12 +50,9 @@ func absOf(p string) string {
 	return p
 }
 
-// StoryRoot is the project root of the story whose manifest is app, as
-// the story loader finds it: root (--root) when set, else the nearest
-// directory above it holding .git or .kitsoki/, else the widest of trees
-// (the DIR of a DIR/... argument, the loader's Options.Trees) holding its
-// directory, else its directory. Its fixtures, intents and recording are
-// read through it.
+// StoryRoot is the project root of the story at app as the story loader
+// finds it: root when set, else the nearest .git or .kitsoki/ above it,
+// else the widest of trees holding it, else its directory.
 func StoryRoot(app, root string, trees ...string) string {
 	if root != "" {
 		return absOf(root)
@@ -79,10 +71,8 @@ func StoryRoot(app, root string, trees ...string) string {
 	return best
 }
 
-// globRoot is the root a fixture glob g is listed through: root when the
-// directory g names before its first pattern part lies inside it, else
-// (a glob the operator pointed elsewhere) that directory's own project
-// root.
+// globRoot is the root a glob g is listed through: root when g's literal
+// directory lies inside it, else that directory's own project root.
 func globRoot(root, g string) string {
 	lit := absOf(g)
 	for hasMeta(lit) {
@@ -97,9 +87,8 @@ func globRoot(root, g string) string {
 
 func hasMeta(p string) bool { return strings.ContainsAny(p, `*?[\`) }
 
-// outsideDiag is the error finding for a fixture file or directory
-// (what), as the glob spelled it, that goes through a symlink leading out
-// of root: it names the path and the root, never what lies outside.
+// outsideDiag is the finding for a fixture file or directory (what) that
+// leads out of root.
 func outsideDiag(r *safefile.Root, what, p string, err error) diag.Diagnostic {
 	return diag.Diagnostic{File: p, Severity: diag.Error, Rule: ruleOutsideRoot.ID,
 		Message: story.OutsideRootMessage(r, what, p, err)}

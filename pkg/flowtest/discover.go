@@ -21,8 +21,7 @@ type File struct {
 	Fixtures []*Fixture
 }
 
-// defaultGlob is where a story's fixtures are looked for (upstream's first
-// rule, flow-format.md §1.1): <dir of app.yaml>/flows/*.yaml.
+// defaultGlob is <dir of app.yaml>/flows/*.yaml (flow-format.md §1.1).
 func defaultGlob(app string) string {
 	return filepath.Join(story.QuoteGlob(filepath.Dir(app)), "flows", "*.yaml")
 }
@@ -34,9 +33,8 @@ func UpstreamGlob(app string) string {
 	return localGlob(app, "flows", story.QuoteGlob(app[:len(app)-len(filepath.Ext(app))])+"-flows/*.yaml")
 }
 
-// localGlob is <app dir>/name/*.yaml if that directory exists, else
-// name/*.yaml (relative to the working directory) if that one does, else
-// fallback.
+// localGlob is <app dir>/name/*.yaml, else ./name/*.yaml, whichever
+// directory exists first, else fallback.
 func localGlob(app, name, fallback string) string {
 	for _, dir := range []string{filepath.Join(filepath.Dir(app), name), name} {
 		if st, err := os.Stat(dir); err == nil && st.IsDir() {
@@ -46,13 +44,10 @@ func localGlob(app, name, fallback string) string {
 	return fallback
 }
 
-// Discover reads the fixture files of each story: glob (relative globs are
-// relative to the story directory when rel is true, else to the current
-// directory) or defaultGlob. run, when set, keeps only files whose base
-// name matches. Files holding no flow document are dropped; parse findings
-// are returned with positions. Fixtures are listed and read through each
-// story's project root ([StoryRoot]): a directory or file reached through
-// a symlink leading out of it is an error finding, never read.
+// Discover reads the fixture files of each story matching glob (relative
+// to the story directory when rel is true) or defaultGlob, keeping only
+// base names run matches, with parse findings. Files are read through
+// each story's project root ([StoryRoot]): one leading out is a finding, never read.
 func Discover(apps []string, glob string, rel bool, run *regexp.Regexp) ([]*File, []diag.Diagnostic, error) {
 	return discover(apps, "", nil, glob, rel, run, nil)
 }
@@ -121,9 +116,8 @@ func discover(apps []string, root string, trees []string, glob string, rel bool,
 	return files, ds, nil
 }
 
-// HasFlows reports whether a story directory has a flows/ directory, or
-// a symlink named flows (which [Discover] lists only when it stays inside
-// the project root, and refuses otherwise).
+// HasFlows reports whether a story directory has a flows/ directory or
+// symlink (which [Discover] refuses when it leads out of the root).
 func HasFlows(app string) bool {
 	fi, err := os.Lstat(filepath.Join(filepath.Dir(app), "flows"))
 	return err == nil && (fi.IsDir() || fi.Mode()&os.ModeSymlink != 0)
@@ -134,8 +128,7 @@ func readBounded(p string) ([]byte, error) {
 	return fixtureBytes(data, err)
 }
 
-// readIn is readBounded of p through root: a symlink on the way leading
-// out of it is refused unread.
+// readIn is readBounded of p through root.
 func readIn(r *safefile.Root, p string) ([]byte, error) {
 	return fixtureBytes(r.ReadFile(absOf(p), maxFixtureBytes))
 }

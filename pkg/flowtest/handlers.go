@@ -10,12 +10,9 @@ import (
 	"kitsoki/pkg/host"
 )
 
-// registerBuiltins registers the real built-in handlers of a host_bindings
-// fixture (upstream registers every one), as the operator allows: under
-// --sandbox only the ones host.SandboxSafe names run, with
-// host.SandboxOptions, and every other is a refusal that fails the
-// fixture; a built-in the plugin profile disables (host.run) answers with
-// the profile's refusal, as kitsoki run's gate does.
+// registerBuiltins registers the real built-ins of a host_bindings
+// fixture as the operator allows: under --sandbox only host.SandboxSafe
+// ones run, and one the profile disables answers with its refusal.
 func (fr *fixtureRun) registerBuiltins(reg *host.Registry) {
 	o := host.Options{Starlark: fr.star}
 	if fr.r.opts.Sandbox {
@@ -43,16 +40,14 @@ func disabledHandler(name, reason string) host.Handler {
 	})
 }
 
-// sandboxLog records the real handlers a fixture called under --sandbox.
-// Safe for concurrent use (background jobs call handlers too).
+// sandboxLog records the real handlers a fixture called under --sandbox
+// (safe for concurrent use).
 type sandboxLog struct {
 	mu    sync.Mutex
 	names []string
 }
 
-// refusal is the handler standing in for name under --sandbox: it runs
-// nothing, records the call and fails it (the effect's on_error path; the
-// fixture fails afterwards whatever the story did with the failure).
+// refusal stands in for name under --sandbox: it records the call and fails it.
 func (l *sandboxLog) refusal(name string) host.Handler {
 	return host.HandlerFunc(func(context.Context, *host.Call) (host.Result, error) {
 		l.mu.Lock()

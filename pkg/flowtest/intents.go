@@ -42,21 +42,16 @@ type IntentFixture struct {
 	State string
 	File  string
 	Line  int
-	// HasIntent is set by an intent: block: the answer's name must equal
-	// Intent (an empty or missing name included) and Slots, the expected
-	// slots, must each deep-equal the validated answer's (others it carries
-	// are not compared). Without one any answer that validates passes.
-	// A top-level slots: key is read nowhere, as upstream.
+	// HasIntent is set by an intent: block: the answer must be Intent with
+	// each of Slots; without one any answer that validates passes.
 	HasIntent bool
 	Intent    string
 	Slots     map[string]any
 	Inputs    []string
-	// Runs and MinPassRate are the effective values (fixture, else the
-	// document's defaults, else 1 and 0.90).
+	// Runs and MinPassRate are the effective values.
 	Runs        int
 	MinPassRate float64
-	// ExpectFailure is set for an expect_failure fixture: AnyOf lists the
-	// rejection codes that pass ("clarify" accepts any rejection).
+	// ExpectFailure lists the rejection codes that pass ("clarify": any).
 	ExpectFailure *ExpectFailure
 	// ExpectFallthrough passes when the answer validates, whatever it is.
 	ExpectFallthrough bool
@@ -104,9 +99,8 @@ func (e *ExpectFailure) UnmarshalYAML(n *yaml.Node) error {
 	return nil
 }
 
-// ParseIntents reads the intents documents of one file (split on "\n---"
-// as flow files are); documents of another test_kind are skipped. An error
-// names the file and line.
+// ParseIntents reads the intents documents of one file; an error names
+// the file and line.
 func ParseIntents(file string, data []byte) ([]*IntentSuite, error) {
 	if len(data) > maxFixtureBytes {
 		return nil, fmt.Errorf("%s: intent fixture file is %d bytes, more than the %d-byte limit; split it into several files", file, len(data), maxFixtureBytes)
@@ -121,10 +115,8 @@ func ParseIntents(file string, data []byte) ([]*IntentSuite, error) {
 		if len(node.Content) == 0 {
 			continue // an empty or comment-only document
 		}
-		// Every other document is read as an intents document before its
-		// test_kind is looked at, as upstream does: one that is no mapping,
-		// or holds test_kind, state, defaults or fixtures of the wrong
-		// shape, refuses the file whatever its kind (intent-docs).
+		// upstream decodes every document before it reads test_kind, so a
+		// malformed one refuses the file whatever its kind (intent-docs)
 		root := node.Content[0]
 		if root.Kind != yaml.MappingNode {
 			return nil, fmt.Errorf("%s:%d: intent fixture: the document is %s, where a mapping (test_kind: intents, state:, fixtures:) is expected", file, root.Line+pc.line, nodeShape(root))
@@ -170,9 +162,8 @@ func ParseIntents(file string, data []byte) ([]*IntentSuite, error) {
 	return out, nil
 }
 
-// keyAtLine is the path (fixtures[0].runs) of the key under n whose value
-// starts on line and is the value msg, a decode error, refuses ("cannot
-// unmarshal !!str `three` into int"); "" when none is.
+// keyAtLine is the path (fixtures[0].runs) of the value on line that the
+// decode error msg refuses; "" when none is.
 func keyAtLine(n *yaml.Node, line int, msg string) string {
 	i := strings.Index(msg, "cannot unmarshal ")
 	if i < 0 {
@@ -238,9 +229,7 @@ func decodeErrLine(err error) (int, string) {
 	return max(line, 1), plainGoType(msg)
 }
 
-// plainGoType names the Go type at the end of a decode error ("cannot
-// unmarshal !!map into []struct { ID string ... }") as the YAML shape the
-// key wants.
+// plainGoType names the Go type ending a decode error as the YAML shape wanted.
 func plainGoType(msg string) string {
 	i := strings.LastIndex(msg, " into ")
 	if i < 0 {
@@ -272,8 +261,7 @@ func firstPositive[T int | float64](vs ...T) T {
 }
 
 // IntentsGlob is the default intent fixture glob of app:
-// <app dir>/intents/*.yaml, else intents/*.yaml (relative to the working
-// directory) when that directory exists.
+// <app dir>/intents/*.yaml, else ./intents/*.yaml when that exists.
 func IntentsGlob(app string) string {
 	return localGlob(app, "intents", filepath.Join(story.QuoteGlob(filepath.Dir(app)), "intents", "*.yaml"))
 }
@@ -283,10 +271,8 @@ func IntentsGlob(app string) string {
 var ErrNoIntentFixtures = errors.New("no intent fixtures matched")
 
 // LoadIntents reads every intents document of the files glob matches, in
-// byte order; only, when set, keeps the suites of that state. Files are
-// listed and read through root, the story's project root ([StoryRoot]; a
-// glob elsewhere goes through its own): a directory or file reached
-// through a symlink leading out of it is refused unread.
+// byte order, through root ([StoryRoot]); only, when set, keeps the
+// suites of that state.
 func LoadIntents(root, glob, only string) ([]*IntentSuite, error) {
 	if _, err := filepath.Match(glob, ""); err != nil {
 		return nil, fmt.Errorf("--intents %q: %v", glob, err)

@@ -47,10 +47,8 @@ type StaticHarness struct {
 }
 
 // NewStaticHarness reads the recording at path through root, the story's
-// project root ([StoryRoot]; "" or a path elsewhere: the path's own), so a
-// symlink leading out of it is refused unread. Its rules are upstream's
-// static harness's (readStaticRecording): a clarify entry is refused as
-// incomplete, a recording with no entries answers nothing.
+// project root ([StoryRoot]), by upstream's static harness's rules
+// (readStaticRecording).
 func NewStaticHarness(root, path string) (*StaticHarness, error) {
 	entries, err := readStaticRecording(root, path)
 	if err != nil {

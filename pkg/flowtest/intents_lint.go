@@ -24,12 +24,9 @@ func HasIntents(app string) bool {
 }
 
 // LintIntentSources warns about what the intent fixtures beside a loaded
-// story (<story dir>/intents/*.yaml) rely on that the existing engine does
-// silently (docs/compat/flowtest.md): a top-level slots: it reads nowhere,
-// an intent: block with no name (no answer can pass), an expected intent
-// the state does not handle, a state that is no state of the story. It
-// adds each file it read to sources, by path (for ignore comments); a file
-// that cannot be read or parsed is left to `kitsoki test intents`.
+// story rely on that upstream does silently (docs/compat/flowtest.md),
+// adding each file it read to sources; an unreadable file is left to
+// `kitsoki test intents`.
 func LintIntentSources(app string, st *story.Story, sources map[string][]byte) []diag.Diagnostic {
 	if st == nil {
 		return nil
@@ -40,8 +37,6 @@ func LintIntentSources(app string, st *story.Story, sources map[string][]byte) [
 	}
 	sort.Strings(files)
 	il := intentLint{ix: indexFolded(st)}
-	// the static harness's default recording, to find fixtures it would
-	// skip whole
 	rec := filepath.Join(filepath.Dir(app), "recording.yaml")
 	if h, err := NewStaticHarness("", rec); err == nil {
 		il.rec, il.recorded = rec, h
@@ -67,8 +62,7 @@ type intentLint struct {
 	file string
 	line int // the document's first line in the file, less one
 	ds   []diag.Diagnostic
-	// rec is the default recording read, recorded the static harness
-	// answering from it; nil when there is none that reads
+	// rec is the default recording, recorded its static harness (nil: none reads)
 	rec      string
 	recorded *StaticHarness
 }
@@ -132,10 +126,8 @@ func keyNode(n *yaml.Node, key string) *yaml.Node {
 	return nil
 }
 
-// skipped warns about a fixture (not an expect_failure one, where a miss
-// is a passing run) none of whose inputs the default recording has for
-// its state: the static harness skips each and the fixture passes
-// without a run, as upstream's does (intents-conformance/skipped-threshold).
+// skipped warns about a fixture none of whose inputs the default
+// recording has: it passes without a run (intents-conformance/skipped-threshold).
 func (il *intentLint) skipped(f *yaml.Node, i int, state string) {
 	ins := yamlnode.Get(f, "inputs")
 	if il.recorded == nil || !il.ix.hasState(state) || ins == nil || ins.Kind != yaml.SequenceNode || len(ins.Content) == 0 {
@@ -152,15 +144,12 @@ func (il *intentLint) skipped(f *yaml.Node, i int, state string) {
 	il.warn(ins, ruleNotChecked, "fixtures[%d]: %s has no entry for any of these inputs in state %q: the static harness skips each, and the fixture passes without a run (as in the existing engine); record them or fix the inputs", i, filepath.Base(il.rec), state)
 }
 
-// judgedCodes are the codes a routing answer can be refused with under
-// `kitsoki test intents` (guards are not evaluated, and no check gives
-// UNKNOWN_INTENT: an undeclared name is INTENT_NOT_ALLOWED_IN_STATE), and
-// clarify, which any refusal matches.
+// judgedCodes are the codes `kitsoki test intents` refuses an answer
+// with (guards are not evaluated), and clarify, which matches any.
 var judgedCodes = []string{engine.CodeNotAllowed, engine.CodeMissingSlots, engine.CodeInvalidSlot, "clarify"}
 
-// codes warns about an expect_failure whose any_of lists no code an answer
-// is ever refused with: none matches (upstream's judgement too), so the
-// fixture passes only on recording misses and harness errors.
+// codes warns about an expect_failure whose any_of lists no code an
+// answer is ever refused with.
 func (il *intentLint) codes(f *yaml.Node, i int) {
 	ef := yamlnode.Get(f, "expect_failure")
 	if ef == nil || ef.Kind != yaml.MappingNode {

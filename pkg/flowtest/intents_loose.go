@@ -10,17 +10,11 @@ import (
 	"kitsoki/internal/yamlnode"
 )
 
-// Intent fixture values read as upstream's lenient decoder reads them.
-
-// looseInt is an intent fixture's runs:, read as upstream's decoder reads
-// it: a number (a fraction truncated), or a quoted string that parses as
-// one ("2", "2.5"); other strings (" 2", "0x10", "") and negative ones
-// ("-2", where an unquoted -2 is read) are refused
-// (intents-conformance/loose-numbers).
+// looseInt is an intent fixture's runs:, read as upstream's lenient
+// decoder reads it (intents-conformance/loose-numbers).
 type looseInt int
 
-// looseFloat is an intent fixture's min_pass_rate:, read as looseInt is
-// ("0.5" and "1e0" are numbers).
+// looseFloat is an intent fixture's min_pass_rate:, read as looseInt is.
 type looseFloat float64
 
 // UnmarshalYAML reads a looseInt.
@@ -64,11 +58,8 @@ func quotedNumber(n *yaml.Node, into string) (float64, bool, error) {
 	return f, true, nil
 }
 
-// inputList is a fixture's inputs:, read as upstream's decoder reads it: a
-// null item is the input "" (yaml.v3 would drop it), a number the text Go
-// prints for its value (0x1F is "31", 1.50 is "1.5", 123456789.0 is
-// "1.23456789e+08"; 1e3 stays "1e3", docs/compat/yaml-numbers.md), a
-// boolean "true" or "false" (intents-conformance/input-forms).
+// inputList is a fixture's inputs:, read as upstream's decoder reads it
+// (intents-conformance/input-forms, docs/compat/yaml-numbers.md).
 type inputList []string
 
 // UnmarshalYAML reads an inputList.

@@ -12,15 +12,9 @@ type staticEntry struct {
 	Slots                map[string]any
 }
 
-// readStaticRecording reads the recording of `kitsoki test intents
-// --harness static` through root (readRecordingIn's confinement), by the
-// static harness's own rules, which are not a flow replay's
-// (intents-conformance/static-recording): kind must be "recording"; no
-// entries at all is a recording every input misses; an entry needs a
-// state, an input and intent.name, else it is incomplete (a clarify:
-// entry, which names no intent, included); clarify: beside a name is
-// read as the name. Slot values keep their text where a flow recording's
-// do (1e3, dates).
+// readStaticRecording reads the recording of `--harness static` through
+// root by the static harness's own rules, not a flow replay's
+// (intents-conformance/static-recording).
 func readStaticRecording(root, path string) ([]staticEntry, error) {
 	data, err := readRecordingIn(root, path)
 	if err != nil {
@@ -37,7 +31,7 @@ func readStaticRecording(root, path string) ([]staticEntry, error) {
 			} `yaml:"intent"`
 		} `yaml:"entries"`
 	}
-	doc, err := decodeRecordingDoc(data, &raw)
+	doc, err := decodeRecording(data, &raw, nil)
 	if err != nil {
 		line, msg := decodeErrLine(err)
 		if len(doc.Content) > 0 {

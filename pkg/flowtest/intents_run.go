@@ -33,8 +33,7 @@ type IntentOptions struct {
 }
 
 // RunIntents routes every input of every fixture Runs times through the
-// harness and judges each answer (flow-format.md §8). The report keeps
-// the fixtures' order.
+// harness and judges each answer (flow-format.md §8).
 func RunIntents(ctx context.Context, suites []*IntentSuite, o IntentOptions) *IntentReport {
 	start := time.Now()
 	rep := &IntentReport{HarnessType: o.HarnessType, HarnessModel: o.HarnessModel, AgentBackend: o.AgentBackend}
@@ -125,8 +124,7 @@ func routeInput(ctx context.Context, o IntentOptions, fx *IntentFixture, in *Int
 	defer func() { in.DurationMillis = time.Since(start).Milliseconds() }()
 	allowed := o.Machine.AllowedIntents(fx.State)
 	if len(allowed) == 0 {
-		// every run fails without asking the harness, expect_failure
-		// fixtures and recording misses included, as upstream
+		// every run fails without asking the harness, as upstream
 		_, _, err := o.Machine.CheckIntent(fx.State, "", nil)
 		in.Runs, in.FirstError = runs, err.Error()
 		return
@@ -191,9 +189,8 @@ func judgeRoute(m *engine.Machine, fx *IntentFixture, ans *RouteAnswer, err erro
 	return true, rej == nil && ans.Intent == fx.Intent && slotsMatch(fx.Slots, slots)
 }
 
-// slotsMatch reports whether every expected slot deep-equals the answer's
-// (numbers compared as JSON numbers; a slot the answer lacks is null, so
-// an expected null matches it, as upstream).
+// slotsMatch reports whether every expected slot deep-equals the
+// answer's as JSON (a missing one is null).
 func slotsMatch(want, got map[string]any) bool {
 	for k, w := range want {
 		if !reflect.DeepEqual(jsonvalue.RoundTrip(w), jsonvalue.RoundTrip(got[k])) {

@@ -11,9 +11,8 @@ import (
 // both engines: an expect_error naming any other code never matches.
 var rejectionCodes = []string{engine.CodeNotAllowed, engine.CodeMissingSlots, engine.CodeInvalidSlot, engine.CodeGuardFailed}
 
-// guideCodes are the codes the existing engine's `docs llm-guide` §10 lists
-// that no turn of either engine reports, with what a fixture sees instead
-// (probes guidewalk p10codes, legacy and orchestrator paths).
+// guideCodes are the codes upstream's `docs llm-guide` §10 lists that no
+// turn reports, with what a fixture sees instead.
 var guideCodes = map[string]string{
 	"UNKNOWN_INTENT":        "an intent the story does not declare is rejected as INTENT_NOT_ALLOWED_IN_STATE",
 	"SLOT_MISSING_REQUIRED": "a missing required slot is MISSING_SLOTS (a clarification, not a rejection, on the orchestrator path)",
@@ -37,11 +36,8 @@ func (l *fixtureLint) errorCode(t *Turn) {
 	l.warn(ee.Pos, ruleErrorCode, "turns[%d].expect_error: code %s is never reported, so the turn always fails: %s", t.Index, ee.Code, instead)
 }
 
-// noErrorsWithRejection warns at expect_no_errors: true in a fixture with
-// an expect_error turn: the rejection that turn expects is one of the
-// "validation errors" expect_no_errors counts, so the fixture fails
-// whatever the story does, on both paths, in both engines (probe
-// guidewalk p7noerr).
+// noErrorsWithRejection warns at expect_no_errors: true beside an
+// expect_error turn, whose rejection counts as an error: it always fails.
 func (l *fixtureLint) noErrorsWithRejection() {
 	fx := l.fx
 	if fx.ExpectNoErrors == nil || !*fx.ExpectNoErrors {

@@ -86,11 +86,7 @@ func nonFinite(v any) bool {
 			}
 		}
 	case []any:
-		for _, x := range t {
-			if nonFinite(x) {
-				return true
-			}
-		}
+		return slices.ContainsFunc(t, nonFinite)
 	}
 	return false
 }

@@ -58,7 +58,7 @@ func parseRecording(path string, data []byte) (*Recording, error) {
 			Clarify bool `yaml:"clarify"`
 		} `yaml:"entries"`
 	}
-	if _, err := decodeFlowRecording(data, &raw); err != nil {
+	if _, err := decodeRecording(data, &raw, entryTexts); err != nil {
 		return nil, fmt.Errorf("recording %q: %s", path, strings.TrimPrefix(err.Error(), "yaml: "))
 	}
 	if raw.Kind != "recording" {

@@ -6,36 +6,24 @@ import (
 	"kitsoki/internal/yamlnode"
 )
 
-// decodeRecordingDoc decodes a recording's YAML into raw, its slot values
-// keeping their text as upstream's do (1e3, dates); doc is the tree read
-// (empty when the YAML does not parse), for errors that name a key.
-func decodeRecordingDoc(data []byte, raw any) (*yaml.Node, error) {
-	return decodeRecordingWith(data, raw, nil)
-}
-
-// decodeFlowRecording is decodeRecordingDoc for a flow fixture's
-// recording, whose entries' text (state, input, intent name, slot names)
-// upstream's decoder reads as a fixture's: 0x10 is "16" (probe flowwalk
-// p21; fixture-scalar-text).
-func decodeFlowRecording(data []byte, raw any) (*yaml.Node, error) {
-	return decodeRecordingWith(data, raw, entryTexts)
-}
-
-func decodeRecordingWith(data []byte, raw any, prep func(*yaml.Node)) (*yaml.Node, error) {
-	var doc yaml.Node
-	if err := yamlnode.Unmarshal(data, &doc); err != nil {
-		return &doc, err
+// decodeRecording decodes a recording's YAML into raw, its slot values
+// keeping their text as upstream's do (1e3, dates), after prep (if any)
+// has retagged the tree; doc is the tree read, for errors that name a key.
+func decodeRecording(data []byte, raw any, prep func(*yaml.Node)) (doc *yaml.Node, err error) {
+	doc = &yaml.Node{}
+	if err := yamlnode.Unmarshal(data, doc); err != nil {
+		return doc, err
 	}
-	yamlnode.TextPointlessFloats(&doc)
-	textTimestamps(&doc)
+	yamlnode.TextPointlessFloats(doc)
+	textTimestamps(doc)
 	if prep != nil {
-		prep(&doc)
+		prep(doc)
 	}
-	return &doc, doc.Decode(raw)
+	return doc, doc.Decode(raw)
 }
 
-// entryTexts gives each recording entry's state, input and intent name,
-// and its slots' names, the text upstream's decoder reads for them.
+// entryTexts is a flow recording's prep: each entry's state, input,
+// intent name and slot names read as a fixture's text (fixture-scalar-text).
 func entryTexts(doc *yaml.Node) {
 	root := doc
 	if root.Kind == yaml.DocumentNode && len(root.Content) == 1 {
@@ -78,10 +66,7 @@ func toText(n *yaml.Node) {
 }
 
 // textTimestamps retags every plain scalar yaml.v3 would read as a
-// timestamp (2026-01-02, 2001-12-14t21:59:43.10-05:00) as a string, so a
-// recording's slot value keeps its text as upstream's does, instead of
-// becoming a time.Time printed in RFC 3339 (intents-conformance
-// recording-dates).
+// timestamp as a string, keeping its text (intents-conformance recording-dates).
 func textTimestamps(n *yaml.Node) {
 	if n == nil {
 		return

@@ -13,14 +13,8 @@ import (
 const minMergeElementBytes = 24
 
 // CheckShardReport refuses a shard report kitsoki test --json could not
-// have written: a null result or turn, counts that are not its results'
-// tally or a flow marked passed over a failed turn. Shard reports come
-// from other CI jobs: merge must not count passes that never ran.
-//
-// size is the report's length in bytes: a report holding more results,
-// turns, events and failures than one per minMergeElementBytes is refused,
-// since merging writes each back with every field: a report of empty {}
-// results would merge to many times its size.
+// have written (size bytes long), so merge counts no pass that never ran
+// and writes nothing many times the size it read.
 func CheckShardReport(path string, r *Report, size int) error {
 	fix := "give the reports kitsoki test --shard i/n --json wrote, each once, unedited"
 	elems := len(r.Results)
@@ -65,12 +59,8 @@ func CheckShardReport(path string, r *Report, size int) error {
 	return nil
 }
 
-// SameShardReport refuses a report given twice: the same bytes as one given
-// before (by another name or a copy) would count its fixtures twice.
-// seen maps a report's SHA-256 to the first file that held it. Shards
-// split fixtures by document and a report names only the file, so a
-// shard whose results were copied into another with other bytes is not
-// caught here; its counts must still be its results'.
+// SameShardReport refuses a report whose bytes were given before; seen
+// maps a report's SHA-256 to the first file that held it.
 func SameShardReport(path string, data []byte, seen map[[32]byte]string) error {
 	sum := sha256.Sum256(data)
 	if prev, ok := seen[sum]; ok {

@@ -1,19 +1,12 @@
 package flowtest
 
 // MaxRetained bounds the bytes of events and views one fixture's turns
-// keep. A run keeps every turn's events and view until the fixture ends
-// (the --json report holds them all, and session-level expectations count
-// them), and each turn may render up to the render budget
-// (expr.MaxRenderBytes) of says, set values and view: a fixture of many
-// turns each saying or setting that much held it all at once (redteam6:
-// 200 turns of a 16 MB say: 2.3 GB peak RSS; the 1,000 turns a fixture
-// may have, over 12 GB).
+// keep until it ends (for the report): each turn may render up to
+// expr.MaxRenderBytes, so many turns could otherwise hold gigabytes.
 const MaxRetained = 256 << 20
 
-// retainedSize is the bytes of strings a turn's events and view keep:
-// payload strings, map keys and the view (numbers and structure are not
-// counted: they are small beside the strings a render can make). It stops
-// counting past limit.
+// retainedSize is the bytes of strings a turn's events and view keep
+// (structure is small beside them), counting stopped past limit.
 func retainedSize(evs []event, view string, limit int) int {
 	n := len(view)
 	for _, ev := range evs {

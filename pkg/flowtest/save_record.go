@@ -7,10 +7,8 @@ import (
 	"kitsoki/pkg/engine"
 )
 
-// SaveRecorder is the engine.Sink a `kitsoki run --save-fixture` writes
-// its events through: it keeps what [SaveFixture] needs (turn inputs, world
-// updates, host calls and answers, job submissions) and forwards every
-// event to the run's own sink.
+// SaveRecorder is the engine.Sink of `kitsoki run --save-fixture`: it
+// keeps the events [SaveFixture] needs and forwards every event.
 type SaveRecorder struct {
 	next engine.Sink
 
@@ -48,8 +46,7 @@ var savedKinds = map[string]bool{
 func (r *SaveRecorder) Emit(ev engine.Event) error {
 	if savedKinds[ev.Kind] {
 		se := savedEvent{turn: ev.Turn, kind: ev.Kind, state: ev.StatePath}
-		// A JSON copy: the engine's maps are its own, and the fixture
-		// holds values as a test reads them back.
+		// a JSON copy: the engine's maps are its own
 		if b, err := json.Marshal(ev.Payload); err == nil {
 			_ = json.Unmarshal(b, &se.payload)
 		}

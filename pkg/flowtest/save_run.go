@@ -25,8 +25,7 @@ type SaveRun struct {
 	Recorder *SaveRecorder
 }
 
-// answer is one host or agent call's answer as a stub gives it back: an
-// Envelope (its Pos unset).
+// answer is one call's answer as a stub gives it back (Pos unset).
 type answer = Envelope
 
 // equal reports whether two answers are the same (their Pos aside).
@@ -42,9 +41,7 @@ type call struct {
 	Answer    answer
 }
 
-// runFacts is a run read back from its events: where the fixture starts,
-// each consumed input with the state the run rested in after it, and the
-// calls to stub.
+// runFacts is a run read back from its events.
 type runFacts struct {
 	initialState string
 	initialWorld map[string]any
@@ -65,10 +62,8 @@ func readRun(run SaveRun) (*runFacts, error) {
 	consumed := len(run.Inputs) - res.Unconsumed
 	f := &runFacts{inputs: run.Inputs[:consumed]}
 
-	// Each input is one turn with a turn.input event; its state_path is
-	// where the run rested before it. A turn's turn.end names where it
-	// landed in full (a parallel configuration too); turn.input only the
-	// leaf in focus.
+	// each input's turn.input state_path is where the run rested before
+	// it; turn.end names where a turn landed in full (a parallel one too)
 	var inputTurns []int64
 	landed := map[int64]string{}
 	for _, ev := range evs {
@@ -91,9 +86,6 @@ func readRun(run SaveRun) (*runFacts, error) {
 	}
 	f.states = append(f.states, res.State)
 	for i, t := range inputTurns[:max(consumed-1, 0)] {
-		// The next input's state_path is where the run rested (after any
-		// background completion); the turn's own turn.end spells it in
-		// full when it names the same place.
 		if to, ok := landed[t]; ok && sameRest(to, f.states[i]) {
 			f.states[i] = to
 		}
@@ -118,9 +110,7 @@ func readRun(run SaveRun) (*runFacts, error) {
 			}
 		}
 		if ev.kind == engine.KindTurnStart && ev.turn > last && last >= 0 {
-			// Background completions after the last input are applied by
-			// that turn's clock step; anything else (a state timeout) is a
-			// turn of its own the run never asked for.
+			// a completion is that turn's clock step; a timeout, a turn of its own
 			if k, _ := ev.payload["kind"].(string); k == "background_completion" {
 				f.jobTurns[consumed-1] = true
 			} else {
@@ -144,9 +134,8 @@ func foldUpdate(w map[string]any, p map[string]any) {
 	}
 }
 
-// readCalls pairs each foreground harness.called of a turn from first on
-// with the harness.returned that answered it, and takes each background
-// job's answer from the run's jobs.
+// readCalls pairs each foreground call from turn first on with its
+// answer, and each background job's from the run's jobs.
 func readCalls(evs []savedEvent, first int64, jobs []engine.JobInfo) []call {
 	if first < 0 {
 		return nil
@@ -201,9 +190,8 @@ func readCalls(evs []savedEvent, first int64, jobs []engine.JobInfo) []call {
 	return out
 }
 
-// answerOf is a call's data and error message as a stub's answer: an
-// error without data is an infrastructure failure (the engine's
-// callFailed), with data a domain error.
+// answerOf is a call's data and error as a stub's answer: an error
+// without data is an infra error, with data a domain error.
 func answerOf(data map[string]any, msg string) answer {
 	a := answer{Data: data}
 	switch {
@@ -216,8 +204,7 @@ func answerOf(data map[string]any, msg string) answer {
 	return a
 }
 
-// sameRest reports whether the state path full (a parallel configuration
-// "p#p.a.x|p.b.y" or a plain path) rests in leaf.
+// sameRest reports whether the state path full rests in leaf.
 func sameRest(full, leaf string) bool {
 	if full == leaf {
 		return true

@@ -11,17 +11,15 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// savedStub is one host_handlers entry a saved fixture gets: one answer
-// for every call, or one per call id (by_call).
+// savedStub is a saved host_handlers entry: one answer, or one per call id.
 type savedStub struct {
 	Name   string
 	Top    *answer
 	ByCall map[string]answer
 }
 
-// planStubs turns the run's calls into stubs; ok is false when some call
-// site answered differently on different calls, which a stub cannot
-// replay (the calls then go to a host cassette, in order).
+// planStubs turns the run's calls into stubs; false when a call site
+// answered differently, which only a cassette replays.
 func planStubs(calls []call) (stubs []savedStub, ok bool) {
 	byNS := map[string][]call{}
 	for _, c := range calls {
@@ -70,8 +68,7 @@ type savedFixture struct {
 	Terminal     bool
 }
 
-// marshal writes the fixture as YAML: keys in the order a person writes
-// them, maps sorted, the intent of each turn on one line.
+// marshal writes the fixture as YAML, keys in the order a person writes them.
 func (f *savedFixture) marshal() ([]byte, error) {
 	doc := mapping()
 	add(doc, "test_kind", scalar("flow"))
@@ -153,8 +150,7 @@ func envelopeNode(a answer) *yaml.Node {
 	return n
 }
 
-// cassetteYAML is a host cassette replaying calls in order: one episode
-// per call, matched on its handler and call id, played once.
+// cassetteYAML is a host cassette replaying calls in order, one episode each.
 func cassetteYAML(appID string, calls []call) ([]byte, error) {
 	doc := mapping()
 	doc.HeadComment = "# Saved by kitsoki run --save-fixture: the run's host and agent answers, in call order."

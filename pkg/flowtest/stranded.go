@@ -9,15 +9,10 @@ import (
 	"kitsoki/pkg/engine"
 )
 
-// A start state the story does not have is not a fixture error upstream
-// (flow-format.md §2.1, §2.2 "silently accepted"). One under a known
-// state (c.c9) takes that state's intents, and the engine starts there
-// (pkg/engine unknownstart.go). One with no known dotted prefix (x.y, the
-// slash form c/c9) strands the session: every intent is rejected with
-// INTENT_NOT_ALLOWED_IN_STATE, a clock-only turn passes, and the session
-// checks see that state. So does a legacy-path fixture without
-// initial_state, in the state "" (§2.1). The engine refuses those
-// starts, so the runner plays their turns itself.
+// A start state with no known dotted prefix (x.y, c/c9), or "" on the
+// legacy path, strands the session upstream: every intent is rejected and
+// the checks see that state (flow-format.md §2.1, §2.2). The engine
+// refuses such starts, so the runner plays their turns itself.
 
 // strandedState reports whether a failed start is that case.
 func (fr *fixtureRun) strandedState(err error) bool {
@@ -29,8 +24,7 @@ func (fr *fixtureRun) strandedState(err error) bool {
 	return !known && strings.Contains(err.Error(), "is not a state of the story")
 }
 
-// stranded runs the fixture's turns against a session that cannot leave
-// its unknown start state.
+// strandedSession is a session that cannot leave its unknown start state.
 type strandedSession struct {
 	state string
 	world map[string]any
@@ -48,10 +42,9 @@ func (fr *fixtureRun) stranded(world map[string]any) {
 	}
 }
 
-// orchestratorTurn wraps the rejection as upstream's orchestrator writes
-// a rejected turn: turn.input, turn.start, the rejection, turn.end. A
-// world_override is journaled at a turn of its own first (flow-format.md
-// §3.1).
+// orchestratorTurn wraps the rejection in turn.input, turn.start and
+// turn.end, as upstream's orchestrator does; a world_override takes a
+// turn of its own first (flow-format.md §3.1).
 func (ss *strandedSession) orchestratorTurn(t *Turn, name, code string, rejected event) []event {
 	if len(t.WorldOverride) > 0 {
 		ss.turn++

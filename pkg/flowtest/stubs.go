@@ -9,40 +9,32 @@ import (
 	"kitsoki/pkg/host"
 )
 
-// Handler serves a host_handlers stub as a host.Handler. Resolution order
-// (flow-format.md §4.1 and its corrections): delay, request_clarification,
-// by_call[args.call], by_op[args.op], top-level infra_error, then data and
-// error together (both take effect, as upstream). A by_call/by_op
-// envelope's own delay is ignored (warned about at parse time).
+// Handler serves a host_handlers stub as a host.Handler, in the order of
+// flow-format.md §4.1: delay, request_clarification, by_call, by_op,
+// infra_error, then data and error together.
 func (s *Stub) Handler() host.Handler {
 	return host.HandlerFunc(func(ctx context.Context, c *host.Call) (host.Result, error) {
-		return s.answer(c)
+		if s.DelayErr != "" {
+			return host.Result{}, errors.New(s.DelayErr)
+		}
+		res := host.Result{Delay: s.Delay}
+		if s.RequestClarification != "" {
+			res.Clarification = &host.Clarification{Question: s.RequestClarification, Data: map[string]any{"answer": "string"}, DropAnswer: true}
+		}
+		e := s.envelope(c)
+		if e == nil {
+			e = &Envelope{Data: s.Data, Error: s.Error, InfraError: s.InfraError}
+		}
+		if e.InfraError != "" {
+			return res, errors.New(e.InfraError)
+		}
+		res.Data, res.Error = yamlWhole(jsonvalue.CopyMap(e.Data)).(map[string]any), e.Error
+		return res, nil
 	})
 }
 
-func (s *Stub) answer(c *host.Call) (host.Result, error) {
-	if s.DelayErr != "" {
-		return host.Result{}, errors.New(s.DelayErr)
-	}
-	res := host.Result{Delay: s.Delay}
-	if s.RequestClarification != "" {
-		res.Clarification = &host.Clarification{Question: s.RequestClarification, Data: map[string]any{"answer": "string"}, DropAnswer: true}
-	}
-	e := s.envelope(c)
-	if e == nil {
-		e = &Envelope{Data: s.Data, Error: s.Error, InfraError: s.InfraError}
-	}
-	if e.InfraError != "" {
-		return res, errors.New(e.InfraError)
-	}
-	res.Data, res.Error = yamlWhole(jsonvalue.CopyMap(e.Data)).(map[string]any), e.Error
-	return res, nil
-}
-
-// envelope is the by_call (effect id) or by_op (prefix-fallback suffix)
-// answer for c, nil when neither has one. The engine hands the effect id
-// rendered at dispatch (args.call), so a templated id matches its
-// rendered key (flow-format.md §4.3, conformance probe 03).
+// envelope is the by_call (the effect id rendered at dispatch) or by_op
+// answer for c, nil when neither has one (flow-format.md §4.3).
 func (s *Stub) envelope(c *host.Call) *Envelope {
 	if id, ok := c.Args["call"].(string); ok && s.ByCall[id] != nil { // (the parser stores no nil envelope)
 		return s.ByCall[id]
@@ -52,8 +44,7 @@ func (s *Stub) envelope(c *host.Call) *Envelope {
 }
 
 // dropHandler serves every host call on the legacy path, where upstream
-// never invokes a host handler (flow-format.md §1.3): nothing is returned
-// and nothing is bound.
+// invokes none (flow-format.md §1.3).
 var dropHandler = host.HandlerFunc(func(ctx context.Context, c *host.Call) (host.Result, error) {
 	return host.Result{}, nil
 })

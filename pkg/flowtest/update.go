@@ -15,9 +15,7 @@ import (
 )
 
 // Update is what `kitsoki test --update` would change: the fixture files
-// rewritten (only the expectations that differ from what the run showed,
-// each spliced into the file's own bytes) and the failing fixtures it
-// left alone, with the reason.
+// rewritten, and the failing fixtures it left alone, with the reason.
 type Update struct {
 	Files   []*FileUpdate
 	Refused []Refusal
@@ -59,12 +57,9 @@ type change struct {
 }
 
 // Update plans the rewrite of the failing fixtures of files from results
-// (a run with Options.Observe). A fixture is changed only when every
-// failure is an expectation --update rewrites (expect_state, the listed
-// expect_world / expect_world_full / expect_world_final keys,
-// expect_view_matches, expect_host_calls times and args, expect_error
-// code) and, with the new values, it passes when run again; otherwise it
-// is refused with the reason. Nothing is written: see [Update.Write].
+// (a run with Options.Observe): a fixture is changed only when every
+// failure is one --update rewrites (updatable) and it then passes a run;
+// otherwise it is refused. Nothing is written: see [Runner.WriteUpdate].
 func (r *Runner) Update(ctx context.Context, files []*File, results []*Result) *Update {
 	byName := map[string]*Result{}
 	for _, res := range results {
@@ -77,8 +72,7 @@ func (r *Runner) Update(ctx context.Context, files []*File, results []*Result) *
 	return u
 }
 
-// guarded is file, with an internal error (a panic) reported as the
-// refusal of the file's fixtures instead of ending the command.
+// guarded is file, a panic refusing the file's fixtures.
 func (u *Update) guarded(ctx context.Context, r *Runner, f *File, byName map[string]*Result) {
 	before := *u // what the file's own plans are dropped back to
 	defer func() {
@@ -186,8 +180,7 @@ func (u *Update) refuse(fx *Fixture, p Pos, format string, a ...any) {
 	u.Refused = append(u.Refused, Refusal{Fixture: fx.Name(), Pos: p, Reason: fmt.Sprintf(format, a...)})
 }
 
-// reparse parses a fixture file's new content: its flow documents by
-// number (1-based), run against the same story.
+// reparse parses a fixture file's new content: its flow documents by number.
 func reparse(f *File, data []byte) map[int]*Fixture {
 	fxs, _ := parse(f.Path, data)
 	out := map[int]*Fixture{}
@@ -198,8 +191,7 @@ func reparse(f *File, data []byte) map[int]*Fixture {
 	return out
 }
 
-// flowDocs are the flow documents of a file (as parse numbers them), each
-// with its nodes and offsets.
+// flowDocs are the flow documents of a file, as parse numbers them.
 func flowDocs(src []byte) []*srcDoc {
 	var out []*srcDoc
 	for _, s := range mappingDocs(src) {
@@ -224,8 +216,7 @@ func mappingDocs(src []byte) []*srcDoc {
 	return out
 }
 
-// lastGet is the value of key in mapping n (the later of a repeated key,
-// as the fixture reader takes it); nil when absent.
+// lastGet is the value of key in mapping n (of a repeated key the later); nil when absent.
 func lastGet(n *yaml.Node, key string) *yaml.Node {
 	var v *yaml.Node
 	for i := 0; i+1 < len(n.Content); i += 2 {
@@ -265,8 +256,7 @@ func (s *srcDoc) edits(fx *Fixture, chs []change) ([]edit, []Change, Pos, error)
 }
 
 // node walks path from the document root: the node there, and whether it
-// sits inside a flow collection. A step through an anchor, an alias or a
-// key a merge key supplies is refused (rewrite refuses the node's own).
+// sits in a flow collection; a step through an anchor, alias or merge is refused.
 func (s *srcDoc) node(path []step) (*yaml.Node, bool, error) {
 	n, flow := s.root, false
 	for _, st := range path {
@@ -310,9 +300,8 @@ var updatable = []string{
 	"expected error code ", "expect_error: code got ",
 }
 
-// plan lists the changes that make fixture fx's expectations what the run
-// (res) showed; an error (at pos) when the fixture fails for another
-// reason or a failing expectation cannot be rewritten.
+// plan lists the changes that make fx's expectations what the run showed;
+// an error (at pos) when it fails for a reason --update cannot rewrite.
 func plan(fx *Fixture, res *Result) ([]change, Pos, error) {
 	if res.Fatal != nil {
 		return nil, res.Fatal.Pos, fmt.Errorf("it could not run (%s); --update fixes expectations only", firstLine(res.Fatal.Message))
@@ -348,9 +337,8 @@ func plan(fx *Fixture, res *Result) ([]change, Pos, error) {
 	return out, fx.Pos, nil
 }
 
-// unstubbed is the error of a turn whose host call nothing answered: a
-// missing stub or cassette episode, which --update must not write into
-// the expectations.
+// unstubbed is the error of a turn whose host call nothing answered,
+// which --update must not write into the expectations.
 func unstubbed(o *turnObs) error {
 	for _, ev := range o.evs {
 		if ev.Kind != engine.KindHarnessReturned {
@@ -416,9 +404,8 @@ func turnChanges(t *Turn, o *turnObs) ([]change, Pos, error) {
 	return out, t.Pos, nil
 }
 
-// hostCallChanges rewrites one expect_host_calls entry to the calls the
-// turn made of its handler: the listed args to the call that matches
-// most of them (when one call is the clear choice), times to the count.
+// hostCallChanges rewrites one expect_host_calls entry: its args to the
+// call matching most of them (when that is clear), times to the count.
 func hostCallChanges(hc HostCallExpect, calls []map[string]any, at []step) ([]change, error) {
 	n := countMatching(calls, hc.Args)
 	if (hc.Times != nil && n == *hc.Times) || (hc.Times == nil && n > 0) {

@@ -19,10 +19,8 @@ type region struct {
 	newLines       []string
 }
 
-// WriteDiff prints the change to the file as a unified diff (as diff -u
-// prints one, the path on both header lines), every line escaped for the
-// terminal. It is built from the edits themselves, so it shows exactly
-// what is rewritten.
+// WriteDiff prints the change as a unified diff built from the edits
+// themselves, every line escaped for the terminal.
 func (fu *FileUpdate) WriteDiff(w io.Writer) {
 	old := splitLines(fu.Old)
 	starts := lineStarts(fu.Old)

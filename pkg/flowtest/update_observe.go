@@ -2,9 +2,8 @@ package flowtest
 
 import "kitsoki/pkg/engine"
 
-// turnObs is what one turn showed, kept for [Runner.Update] when
-// [Options].Observe is set: what the turn's expectations were checked
-// against.
+// turnObs is what one turn's expectations were checked against, kept
+// for [Runner.Update] under [Options].Observe.
 type turnObs struct {
 	state   string
 	world   map[string]any // nil on an expect_error turn (no other check runs)

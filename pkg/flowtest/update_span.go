@@ -9,9 +9,8 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// srcDoc is one "\n---"-separated document of a fixture file with the
-// offsets that turn its yaml.v3 positions into byte offsets of the file;
-// update_splice.go rewrites its values in place.
+// srcDoc is one document of a fixture file with the offsets that turn
+// its yaml.v3 positions into the file's byte offsets.
 type srcDoc struct {
 	src    []byte // the whole file
 	root   *yaml.Node
@@ -32,8 +31,7 @@ func lineStarts(src []byte) []int {
 	return out
 }
 
-// offset is the byte offset in the file of node n's position (yaml.v3
-// counts columns in characters).
+// offset is the file's byte offset of node n (whose columns count characters).
 func (d *srcDoc) offset(n *yaml.Node) (int, error) {
 	line := d.line + n.Line - 1
 	if n.Line < 1 || line >= len(d.starts) {
@@ -53,8 +51,7 @@ func (d *srcDoc) offset(n *yaml.Node) (int, error) {
 	return off, nil
 }
 
-// lineEnd is the offset of the end of the line holding off (its '\n' or
-// the end of the file).
+// lineEnd is the offset of the '\n' ending the line holding off, or len(src).
 func lineEnd(src []byte, off int) int {
 	if i := bytes.IndexByte(src[off:], '\n'); i >= 0 {
 		return off + i
@@ -67,15 +64,13 @@ func indentOf(src []byte, off int) int {
 	return len(src[off:]) - len(bytes.TrimLeft(src[off:], " "))
 }
 
-// blank reports whether the line starting at off holds only spaces/tabs
-// (or nothing).
+// blank reports whether the line starting at off holds only blanks.
 func blank(src []byte, off int) bool {
 	return len(bytes.TrimRight(src[off:lineEnd(src, off)], " \t\r")) == 0
 }
 
-// span is the byte range [start, end) of node n's text in the file,
-// comments after it excluded. flow tells whether n sits inside a flow
-// collection (where a plain scalar ends at , ] }).
+// span is the byte range [start, end) of node n's text, comments
+// excluded; flow: n sits inside a flow collection.
 func (d *srcDoc) span(n *yaml.Node, flow bool) (start, end int, err error) {
 	if n.Kind == yaml.AliasNode || n.Anchor != "" {
 		return 0, 0, errAnchor
@@ -99,8 +94,7 @@ func (d *srcDoc) span(n *yaml.Node, flow bool) (start, end int, err error) {
 	return start, end, err
 }
 
-// errAnchor is the refusal of a node defined by an anchor or an alias:
-// rewriting it would change every place that shares it.
+// errAnchor refuses a node other places may share through an anchor.
 var errAnchor = fmt.Errorf("the value comes from a YAML anchor or alias (&name / *name), which other places may share; edit it by hand")
 
 // blockEnd is the end of a block collection: the end of its last entry.
@@ -138,9 +132,8 @@ func (d *srcDoc) scalarEnd(n *yaml.Node, start int, flow bool) (int, error) {
 	return plainEnd(src, start, n.Value, flow)
 }
 
-// plainEnd is the end of a plain scalar whose value is val: on its line
-// up to a comment (and in a flow collection up to , ] }), or, folded over
-// the lines that follow, where the text read equals val.
+// plainEnd is the end of a plain scalar whose value is val, on its line
+// or folded over the lines that follow.
 func plainEnd(src []byte, start int, val string, flow bool) (int, error) {
 	end := lineEnd(src, start)
 	code, _, _ := strings.Cut(string(src[start:end]), " #")
@@ -176,9 +169,8 @@ func plainEnd(src []byte, start int, val string, flow bool) (int, error) {
 	return 0, fmt.Errorf("cannot find the end of the plain scalar %q", clip(val))
 }
 
-// blockScalarBody is the body of the | or > block scalar whose header
-// starts at start: from the end of the header line to the end of the last
-// non-blank content line; indent is the content's indentation.
+// blockScalarBody is where the body of the block scalar whose header
+// starts at start ends, and its indentation.
 func blockScalarBody(src []byte, start int) (indent, end int, err error) {
 	hdrEnd := lineEnd(src, start)
 	header, _, _ := strings.Cut(string(src[start:hdrEnd]), " #")
@@ -214,8 +206,7 @@ func blockScalarBody(src []byte, start int) (indent, end int, err error) {
 }
 
 // quotedEnd is the offset after the closing quote q of the scalar quoted
-// at start: a double-quoted one skips its backslash escapes, a
-// single-quoted one its doubled quotes; false when it is not closed.
+// at start; false when it is not closed.
 func quotedEnd(src []byte, start int, q byte) (int, bool) {
 	for i := start + 1; i < len(src); i++ {
 		switch {
@@ -231,8 +222,7 @@ func quotedEnd(src []byte, start int, q byte) (int, bool) {
 	return 0, false
 }
 
-// flowEnd is the end of the flow collection opening at start: after its
-// matching bracket, quoted scalars and comments skipped.
+// flowEnd is the offset after the bracket closing the flow collection at start.
 func flowEnd(src []byte, start int) (int, error) {
 	depth := 0
 	for i := start; i < len(src); i++ {

@@ -14,11 +14,8 @@ import (
 const maxViewCells = 2 << 20
 
 // repairView is the expect_view_matches pattern that matches view now,
-// kept as close to the old one as can be: the widths of its runs of
-// spaces are taken from the view where that is enough (text realigned);
-// otherwise a pattern holding no regular expression syntax is literal
-// text, replaced by the view's text closest to it (at most a quarter of
-// its characters edited). Anything else is an error saying why.
+// as close to the old one as can be: its space runs realigned, or a
+// literal pattern replaced by the view's closest text (a quarter edited at most).
 func repairView(pattern, view string) (string, error) {
 	if p, ok := respace(pattern, view); ok {
 		return p, nil // the same words, aligned anew
@@ -39,9 +36,8 @@ func repairView(pattern, view string) (string, error) {
 	return regexp.QuoteMeta(got), nil
 }
 
-// closest is the substring of view with the fewest edits (insertions,
-// deletions, substitutions) from pat, the leftmost of equals: an
-// approximate search (Sellers' algorithm) with a traceback.
+// closest is the substring of view fewest edits from pat (Sellers'
+// approximate search with a traceback).
 func closest(pat, view []rune) (string, int, bool) {
 	m, n := len(pat), len(view)
 	if m*(n+1) > maxViewCells {
@@ -60,8 +56,7 @@ func closest(pat, view []rune) (string, int, bool) {
 		}
 	}
 	best := slices.Min(d[m*w : m*w+n+1])
-	// Of the ends at the least distance, the match whose length is
-	// nearest the pattern's (then the leftmost).
+	// of the best ends, the match nearest the pattern's length, then leftmost
 	from, to, tried := 0, 0, 0
 	for end := 0; end <= n && tried < 64; end++ {
 		if d[m*w+end] != best {
@@ -111,11 +106,9 @@ var (
 	quantifiedSpaces = &lazyre.Regexp{Expr: ` +[*+?{]`}
 )
 
-// respace rewrites the runs of spaces of a regular expression to the
-// widths the view has where the pattern, its space runs loosened to " +",
-// first matches; false when it does not match even so, or when the
-// pattern has a character class or escapes a space (spaces there are not
-// plain text).
+// respace rewrites a pattern's space runs to the widths the view has
+// where the pattern, its runs loosened to " +", first matches; false when
+// none, or when its spaces are not plain text.
 func respace(pattern, view string) (string, bool) {
 	if strings.ContainsAny(pattern, "[") || strings.Contains(pattern, `\ `) {
 		return "", false

@@ -12,11 +12,9 @@ import (
 	"kitsoki/pkg/story"
 )
 
-// WriteUpdate writes each file of u in place: atomically (a temporary
-// file beside it, renamed over it, its mode kept), through a symlink to
-// the file it names, and only inside the story's project root. A file
-// that changed since the run read it is left alone. The error names each
-// file not written and why; the others are written.
+// WriteUpdate writes each file of u in place, atomically, through a
+// symlink, only inside the story's project root and only when unchanged
+// since the run read it; the error names each file not written and why.
 func (r *Runner) WriteUpdate(u *Update) error {
 	var errs []error
 	for _, fu := range u.Files {

@@ -4,12 +4,9 @@ import (
 	"os"
 )
 
-// workDirs keeps the temporary working directories of a run's fixtures
-// for reuse: a fixture that leaves its directory empty hands it to the
-// next fixture instead of removing it (removing a directory costs
-// milliseconds on some file systems, more than a whole fixture's turns),
-// and Run removes what is left when it ends. A fixture always starts in
-// an empty directory of its own.
+// workDirs keeps the empty temporary working directories fixtures leave
+// for the next ones during a Run (removing one can cost more than a
+// fixture's turns); a fixture always starts in an empty directory of its own.
 type workDirs struct {
 	active int      // Run calls in flight; outside them nothing is kept
 	free   []string // empty directories ready for the next fixture
@@ -33,9 +30,7 @@ func (r *Runner) takeWorkDir() (string, func(), error) {
 	return dir, func() { r.releaseWorkDir(dir) }, nil
 }
 
-// releaseWorkDir keeps dir for the next fixture when a Run is in flight
-// and the fixture left it empty (and still a directory it can list);
-// otherwise it is removed.
+// releaseWorkDir keeps dir when a Run is in flight and it is empty, else removes it.
 func (r *Runner) releaseWorkDir(dir string) {
 	if entries, err := os.ReadDir(dir); err == nil && len(entries) == 0 {
 		r.mu.Lock()

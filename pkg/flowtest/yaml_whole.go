@@ -1,13 +1,8 @@
 package flowtest
 
-// yamlWhole returns v with every non-negative whole number a fixture wrote
-// (the reader's int64) as the engine holds a whole number written in YAML
-// (an int): upstream keeps a fixture value in its YAML shape wherever it
-// is not read back from the session's log — an intent's slots and a host
-// stub's data on either path, initial_world and world_override on the
-// legacy path — and a view's when: counts such a 0 as true (conformance
-// fixture-yaml-whole-numbers; pkg/view whenEnv). Maps and lists are copied
-// where they hold one; nil stays nil.
+// yamlWhole returns v (copied) with every non-negative whole number a
+// fixture wrote as an int, the shape upstream keeps wherever a value is
+// not read back from its log (conformance fixture-yaml-whole-numbers).
 func yamlWhole(v any) any {
 	switch x := v.(type) {
 	case int64:

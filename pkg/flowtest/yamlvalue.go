@@ -91,9 +91,7 @@ func nodeValue(n *yaml.Node, budget *int, depth int) (any, error) {
 }
 
 // decodedText is scalar n read into a text field as upstream's decoder
-// reads it: a plain scalar it takes as a number or a boolean is the text
-// Go prints for that value, null is ""; quoted text stays as written.
-// changed reports whether that differs from the text written.
+// reads it (see scalarText); changed: it differs from the text written.
 func decodedText(n *yaml.Node) (text string, changed bool) {
 	if n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) != 0 || n.ShortTag() == "!!str" {
 		return n.Value, false
