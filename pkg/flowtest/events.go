@@ -92,10 +92,7 @@ func orchestratorStatePaths(evs []event, from string) {
 // legacyKind is what upstream's legacy path reports: the machine's own
 // events (no intent_accepted), no turn.*, no dispatch (flow-format.md §3.5).
 func legacyKind(k string) bool {
-	if k == engine.KindIntentAccepted {
-		return false
-	}
-	return strings.HasPrefix(k, "machine.") || k == engine.KindHarnessCalled || k == engine.KindWorldUpdate
+	return k != engine.KindIntentAccepted && (strings.HasPrefix(k, "machine.") || k == engine.KindHarnessCalled || k == engine.KindWorldUpdate)
 }
 
 func (e event) field(k string) any {

@@ -15,11 +15,8 @@ import (
 	"kitsoki/pkg/story"
 )
 
-// LintStorySources parses and lints the fixtures beside a loaded story
-// (<story dir>/flows/*.yaml): the parse findings (unknown keys, ignored keys,
-// fixtures that cannot run) and lint's. It also returns the bytes of each
-// fixture file it read, by path (for the caller's ignore comments: no
-// second read).
+// LintStorySources parses and lints the fixtures beside a loaded story,
+// returning the findings and each file's bytes it read, by path.
 func LintStorySources(app string, st *story.Story) ([]diag.Diagnostic, map[string][]byte) {
 	sources := map[string][]byte{}
 	root := ""
@@ -42,10 +39,8 @@ func LintStorySources(app string, st *story.Story) ([]diag.Diagnostic, map[strin
 	return append(ds, lint(st, fxs)...), sources
 }
 
-// lint checks fixtures against their story: intents and states it does
-// not declare, stubs for handlers it never calls, assertions that are
-// never evaluated or cannot match (positioned warnings), and files the
-// fixture names that do not exist (errors: it cannot run).
+// lint checks fixtures against their story: unknown intents and states,
+// unused stubs, assertions never evaluated, missing named files.
 func lint(st *story.Story, fxs []*Fixture) []diag.Diagnostic {
 	if st == nil || len(fxs) == 0 {
 		return nil // nothing to check: the story is not folded for nothing
@@ -65,8 +60,7 @@ func lint(st *story.Story, fxs []*Fixture) []diag.Diagnostic {
 	return fl.ds
 }
 
-// fixtureLint is lint's state: the story's project root and index, the
-// fixture being checked and the diagnostics so far.
+// fixtureLint is lint's state.
 type fixtureLint struct {
 	root *story.Story
 	ix   *storyIndex
@@ -74,8 +68,7 @@ type fixtureLint struct {
 	ds   []diag.Diagnostic
 }
 
-// add reports a finding at p (a position without a file is in the
-// fixture's).
+// add reports a finding at p (in the fixture's file unless p names one).
 func (l *fixtureLint) add(p Pos, sev diag.Severity, rule *diag.Rule, msg string) {
 	file := cmp.Or(p.File, l.fx.File)
 	l.ds = append(l.ds, diag.Diagnostic{File: file, Line: p.Line, Col: p.Col, Severity: sev, Rule: rule.ID, Message: msg})
@@ -85,8 +78,7 @@ func (l *fixtureLint) warn(p Pos, rule *diag.Rule, format string, a ...any) {
 	l.add(p, diag.Warning, rule, fmt.Sprintf(format, a...))
 }
 
-// files checks the files the fixture names: inside the project root, and
-// there.
+// files checks the files the fixture names are inside the project root, and there.
 func (l *fixtureLint) files() {
 	fx := l.fx
 	for _, named := range [...]struct{ k, p string }{{"host_cassette", fx.HostCassette}, {"starlark_http_cassette", fx.StarlarkHTTPCassette},
@@ -111,8 +103,7 @@ func (l *fixtureLint) files() {
 	}
 }
 
-// turns checks the fixture's patterns, its initial state, and each turn's
-// intent, states and assertions that would not be checked.
+// turns checks the fixture's patterns, initial state, and each turn.
 func (l *fixtureLint) turns() {
 	fx, ix := l.fx, l.ix
 	for _, t := range fx.Turns {
@@ -129,8 +120,7 @@ func (l *fixtureLint) turns() {
 	if fx.InitialState != "" && !ix.hasState(fx.InitialState) {
 		what := "every turn would be rejected"
 		if anc := ix.knownAncestor(fx.InitialState); anc != "" {
-			// upstream looks an intent up through the path's dotted
-			// prefixes, and so do we (conformance start-under-known)
+			// conformance start-under-known
 			what = fmt.Sprintf("the fixture rests on that path, shows no view of its own and takes the intents of %q (and of its ancestors), as the existing engine does; if a state was renamed, name the state it should start in", anc)
 		}
 		l.warn(fx.valueAt("initial_state"), ruleUnknownState, "initial_state %q is not a state of the story%s; %s", fx.InitialState, ix.suggestState(fx.InitialState), what)
@@ -139,54 +129,59 @@ func (l *fixtureLint) turns() {
 		l.partialRegions(fx, root, strings.Split(leaves, "|"))
 	}
 	for _, t := range fx.Turns {
-		l.bareIntent(t)
-		if t.ExpectError != nil {
-			for _, k := range []string{"expect_state", "expect_not_state", "expect_world", "expect_view_matches", "expect_host_calls", "expect_events"} {
-				if p, ok := t.keys.find(k); ok {
-					l.warn(p.at, ruleNotChecked, "turns[%d].%s is not checked: a turn with expect_error runs no other assertion", t.Index, k)
-				}
-			}
-			l.errorCode(t)
-			continue // negative turns name unknown intents on purpose
-		}
-		if t.Intent != nil && t.Intent.Name != "" && !ix.intents[t.Intent.Name] {
-			l.warn(t.Intent.Pos, ruleUnknownIntent, "turns[%d]: intent %q is not declared or handled by any state of the story", t.Index, t.Intent.Name)
-		}
-		refs := statesOf(t)
-		for _, s := range refs {
-			if s.empty {
-				l.warn(t.valueAt(s.key), ruleNotChecked, "turns[%d].%s is empty and asserts nothing (upstream reads an empty value as unset)", t.Index, s.key)
-			}
-		}
-		if t.Intent == nil && !t.HasInput && len(t.WorldOverride) > 0 {
-			l.warn(t.at("world_override"), ruleIgnoredKey, "turns[%d].world_override is ignored on a turn that only advances the clock (the existing engine writes it only before an intent); move it to the next intent turn", t.Index)
-		}
-		for _, k := range []struct {
-			key  string
-			none bool
-		}{{"expect_world_full", !t.HasWorldFull}, {"expect_events_exact", !t.HasEventsExact}} {
-			if _, ok := t.keys.find(k.key); ok && k.none {
-				l.warn(t.valueAt(k.key), ruleNotChecked, "turns[%d].%s is empty and asserts nothing (upstream checks it only when it lists something: remove it, or list what the turn must hold)", t.Index, k.key)
-			}
-		}
-		for _, s := range refs {
-			if s.name != "" && !ix.hasState(s.name) {
-				l.warn(t.valueAt(s.key), ruleUnknownState, "turns[%d].%s: %q is not a state of the story%s", t.Index, s.key, s.name, ix.suggestState(s.name))
-			}
-		}
-		for _, k := range []string{"expect_inbox", "expect_jobs"} {
-			if p, ok := t.keys.find(k); ok && !fx.Orchestrated() {
-				l.warn(p.at, ruleNotChecked, "turns[%d].%s is not checked on this fixture: it runs on the legacy path (no host_handlers, cassette or clock key, or use_orchestrator: false), which has no jobs or inbox", t.Index, k)
-			}
-		}
-		if t.ExpectWorldUnchanged && fx.Orchestrated() {
-			l.warn(t.at("expect_world_unchanged"), ruleNotChecked, "turns[%d].expect_world_unchanged is not checked on this fixture (upstream evaluates it only when no host_handlers, cassette or clock key is present)", t.Index)
-		}
+		l.turn(t)
 	}
 }
 
-// stateRef is a state one of a turn's assertions names; empty: the
-// assertion is written empty.
+// turn checks one turn's intent, states and assertions that would not be checked.
+func (l *fixtureLint) turn(t *Turn) {
+	fx, ix := l.fx, l.ix
+	l.bareIntent(t)
+	if t.ExpectError != nil {
+		for _, k := range []string{"expect_state", "expect_not_state", "expect_world", "expect_view_matches", "expect_host_calls", "expect_events"} {
+			if p, ok := t.keys.find(k); ok {
+				l.warn(p.at, ruleNotChecked, "turns[%d].%s is not checked: a turn with expect_error runs no other assertion", t.Index, k)
+			}
+		}
+		l.errorCode(t)
+		return // negative turns name unknown intents on purpose
+	}
+	if t.Intent != nil && t.Intent.Name != "" && !ix.intents[t.Intent.Name] {
+		l.warn(t.Intent.Pos, ruleUnknownIntent, "turns[%d]: intent %q is not declared or handled by any state of the story", t.Index, t.Intent.Name)
+	}
+	refs := statesOf(t)
+	for _, s := range refs {
+		if s.empty {
+			l.warn(t.valueAt(s.key), ruleNotChecked, "turns[%d].%s is empty and asserts nothing (upstream reads an empty value as unset)", t.Index, s.key)
+		}
+	}
+	if t.Intent == nil && !t.HasInput && len(t.WorldOverride) > 0 {
+		l.warn(t.at("world_override"), ruleIgnoredKey, "turns[%d].world_override is ignored on a turn that only advances the clock (the existing engine writes it only before an intent); move it to the next intent turn", t.Index)
+	}
+	for _, k := range []struct {
+		key  string
+		none bool
+	}{{"expect_world_full", !t.HasWorldFull}, {"expect_events_exact", !t.HasEventsExact}} {
+		if _, ok := t.keys.find(k.key); ok && k.none {
+			l.warn(t.valueAt(k.key), ruleNotChecked, "turns[%d].%s is empty and asserts nothing (upstream checks it only when it lists something: remove it, or list what the turn must hold)", t.Index, k.key)
+		}
+	}
+	for _, s := range refs {
+		if s.name != "" && !ix.hasState(s.name) {
+			l.warn(t.valueAt(s.key), ruleUnknownState, "turns[%d].%s: %q is not a state of the story%s", t.Index, s.key, s.name, ix.suggestState(s.name))
+		}
+	}
+	for _, k := range []string{"expect_inbox", "expect_jobs"} {
+		if p, ok := t.keys.find(k); ok && !fx.Orchestrated() {
+			l.warn(p.at, ruleNotChecked, "turns[%d].%s is not checked on this fixture: it runs on the legacy path (no host_handlers, cassette or clock key, or use_orchestrator: false), which has no jobs or inbox", t.Index, k)
+		}
+	}
+	if t.ExpectWorldUnchanged && fx.Orchestrated() {
+		l.warn(t.at("expect_world_unchanged"), ruleNotChecked, "turns[%d].expect_world_unchanged is not checked on this fixture (upstream evaluates it only when no host_handlers, cassette or clock key is present)", t.Index)
+	}
+}
+
+// stateRef is a state a turn's assertion names (empty: written empty).
 type stateRef struct {
 	key, name string
 	empty     bool
@@ -214,23 +209,17 @@ type storyIndex struct {
 	intents map[string]bool
 	invoked map[string]bool
 	// stateList lists states once for the did-you-means, and suggested
-	// counts them: each compares a name with every state, so thousands
-	// of unknown names among thousands of states (5,000 turns, 15,000
-	// states: 19 s in validate) cost their product; past maxSuggestions
-	// the warnings come without one.
+	// counts them: each costs a pass over every state, so past
+	// maxSuggestions the warnings come without one.
 	stateList []string
 	suggested int
 }
 
-// maxSuggestions is how many did-you-means one lint of a story's
-// fixtures looks up.
+// maxSuggestions is how many did-you-means one lint looks up.
 const maxSuggestions = 200
 
-// indexFolded is indexStory of st with its phase-generated states (a
-// story fold.New would only copy is indexed as loaded). The spellings an
-// imported child's states take for their renamed intents (a child's bare
-// `win` for `kid__win`, as the engine resolves a turn's intent) are
-// intents too.
+// indexFolded is indexStory of st folded (phases expanded), with an
+// imported child's bare intent spellings (`win` for `kid__win`) as intents.
 func indexFolded(st *story.Story) *storyIndex {
 	if fold.Changes(st) {
 		if f, err := fold.New(st, fold.Options{Phases: phases.Expand}); err == nil && f != nil {
@@ -310,8 +299,7 @@ func (ix *storyIndex) hasState(p string) bool {
 	return ix.states[p]
 }
 
-// knownAncestor is the longest dotted prefix of an unknown state path
-// that is a state (for a parallel form root#leaves, its root), or "".
+// knownAncestor is the longest dotted prefix (or parallel root) of p that is a state, or "".
 func (ix *storyIndex) knownAncestor(p string) string {
 	if root, _, ok := strings.Cut(p, "#"); ok {
 		if ix.states[root] {
@@ -338,8 +326,8 @@ func (ix *storyIndex) suggestState(p string) string {
 	return didYouMean(p, ix.stateList)
 }
 
-// calls reports whether a stub named name serves a call of the story:
-// the exact handler, or one below it by dotted prefix.
+// calls reports whether a stub named name serves a call of the story,
+// exactly or by dotted prefix.
 func (ix *storyIndex) calls(name string) bool {
 	if name == "host.jobs.answer_clarification" {
 		return true // the real handler is always present; a stub replaces it
@@ -368,9 +356,7 @@ func (ix *storyIndex) callList() string {
 }
 
 // partialRegions warns at a parallel initial_state that names no leaf in
-// some region of root: both engines start with the leaves named, that
-// region has none (its intents are refused, its view is not drawn:
-// conformance par-start-regions-named).
+// some region of root (conformance par-start-regions-named).
 func (l *fixtureLint) partialRegions(fx *Fixture, root string, leaves []string) {
 	p := l.root.StateAt(root)
 	if p == nil || !p.Parallel {
@@ -387,10 +373,8 @@ func (l *fixtureLint) partialRegions(fx *Fixture, root string, leaves []string) 
 	}
 }
 
-// bareIntent reports a turn's intent written as a bare name: kitsoki test
-// runs it, the existing engine refuses the whole fixture file at parse
-// time (exit 2), so it is an error here, lint-only (probe guidewalk
-// p7flow).
+// bareIntent reports a turn's intent written as a bare name, which
+// kitsoki runs and upstream refuses: a lint-only error.
 func (l *fixtureLint) bareIntent(t *Turn) {
 	if t.Intent == nil || !t.Intent.Bare {
 		return

@@ -35,8 +35,7 @@ func applyEdits(src []byte, edits []edit) []byte {
 	return b.Bytes()
 }
 
-// errTemplate refuses a value written as a template: what it renders to
-// is not what the file says.
+// errTemplate refuses a value written as a template.
 var errTemplate = errors.New("the value is a {{ }} template; --update cannot tell what it should render to; edit it by hand")
 
 // errMerge refuses a mapping that takes keys from a merge key (<<:).
@@ -53,14 +52,10 @@ type step struct {
 func keyStep(k string) step { return step{key: k, isKey: true} }
 func indexStep(i int) step  { return step{index: i} }
 
-// rewrite returns the edits that make the value at node n (reached from
-// the document root by path; flow: inside a flow collection) equal want,
-// touching only what differs: a mapping with the same keys or a sequence
-// of the same length is rewritten entry by entry, keeping its layout and
-// comments; anything else is replaced whole, in the style it had where
-// that style can hold the new value. Every replacement is checked by
-// parsing the file again: the document must read back as before except
-// for want at path.
+// rewrite returns the edits that make node n (at path; flow: inside a
+// flow collection) equal want, touching only what differs and keeping
+// each value's style where it can; every replacement must read back as
+// the document before, except want at path.
 func (s *srcDoc) rewrite(n *yaml.Node, path []step, want any, flow bool) ([]edit, error) {
 	if n.Kind == yaml.AliasNode || n.Anchor != "" {
 		return nil, errAnchor
@@ -121,14 +116,12 @@ func (s *srcDoc) rewrite(n *yaml.Node, path []step, want any, flow bool) ([]edit
 	return nil, fmt.Errorf("cannot write %s there so that it reads back as that value; edit it by hand", clip(show(want)))
 }
 
-// hasAnchor reports whether n or anything below it is an anchor, an alias
-// or a merge key: a value another place may share.
+// hasAnchor reports whether n or anything below it is an anchor, alias or merge key.
 func hasAnchor(n *yaml.Node) bool {
 	return n.Kind == yaml.AliasNode || n.Anchor != "" || n.Tag == "!!merge" || slices.ContainsFunc(n.Content, hasAnchor)
 }
 
-// sameKeys reports whether mapping n holds exactly the keys of m, each
-// once.
+// sameKeys reports whether mapping n holds exactly the keys of m, each once.
 func sameKeys(n *yaml.Node, m map[string]any) bool {
 	if len(n.Content)/2 != len(m) {
 		return false
@@ -211,8 +204,7 @@ func (d *srcDoc) column(off int) int {
 	return utf8.RuneCount(d.src[ls:off])
 }
 
-// keyColumn is the column of the first key on the line holding off
-// (past its indentation and any "- " of sequence items).
+// keyColumn is the column of the first key on the line holding off.
 func (d *srcDoc) keyColumn(off int) int {
 	ls := bytes.LastIndexByte(d.src[:off], '\n') + 1
 	i := ls
@@ -222,8 +214,7 @@ func (d *srcDoc) keyColumn(off int) int {
 	return i - ls
 }
 
-// headerChomp is the chomping of a block scalar header: "|-" (strip) or
-// "|" (clip).
+// headerChomp is a block scalar header's chomping: "|-" or "|".
 func headerChomp(header []byte) string {
 	if bytes.Contains(bytes.SplitN(header, []byte("#"), 2)[0], []byte("-")) {
 		return "|-"
@@ -231,9 +222,8 @@ func headerChomp(header []byte) string {
 	return "|"
 }
 
-// blockLines is the body of a block scalar holding w: each line on a line
-// of its own, indented; ok is false when the header's chomping (or, for
-// a folded scalar, folding) cannot give w back.
+// blockLines is the indented body of a block scalar holding w; false
+// when the chomping (or folding) cannot give w back.
 func blockLines(w string, indent int, chomp string, folded bool) (string, bool) {
 	body := w
 	switch chomp {
@@ -270,8 +260,8 @@ func blockLines(w string, indent int, chomp string, folded bool) (string, bool) 
 	return b.String(), true
 }
 
-// plainText is w as a plain scalar (yaml.v3 quotes it when plain would
-// read as something else); in a flow collection, as an item of one.
+// plainText is w as a plain scalar (quoted when plain would read as
+// something else); in a flow collection, as an item of one.
 func plainText(w any, flow bool) (string, bool) {
 	if flow {
 		t, ok := flowText([]any{w}) // w, a scalar, as the one item of a list
@@ -299,8 +289,10 @@ func singleQuoted(w string) (string, bool) {
 	return "'" + strings.ReplaceAll(w, "'", "''") + "'", true
 }
 
-// doubleQuoted is w in double quotes with YAML escapes: it can hold any
-// valid UTF-8 string on one line.
+// yamlEscapes are the short escapes doubleQuoted writes.
+var yamlEscapes = map[rune]string{'"': `\"`, '\\': `\\`, '\n': `\n`, '\t': `\t`, '\r': `\r`}
+
+// doubleQuoted is w in double quotes with YAML escapes, on one line.
 func doubleQuoted(w string) (string, bool) {
 	if !utf8.ValidString(w) {
 		return "", false
@@ -308,17 +300,10 @@ func doubleQuoted(w string) (string, bool) {
 	var b strings.Builder
 	b.WriteByte('"')
 	for _, r := range w {
+		esc, short := yamlEscapes[r]
 		switch {
-		case r == '"':
-			b.WriteString(`\"`)
-		case r == '\\':
-			b.WriteString(`\\`)
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case r == '\r':
-			b.WriteString(`\r`)
+		case short:
+			b.WriteString(esc)
 		case r < 0x20 || r == 0x7f:
 			fmt.Fprintf(&b, `\x%02x`, r)
 		case !unicode.IsPrint(r) && r != ' ':
@@ -359,9 +344,7 @@ func setFlow(n *yaml.Node) {
 	}
 }
 
-// blockText is a collection in block style starting at character column
-// col: its first line is written where the old value began, the others
-// indented to col.
+// blockText is a collection in block style, its lines after the first indented to col.
 func blockText(w any, col int) (string, bool) {
 	b, err := encodeYAML(w)
 	if err != nil {
@@ -377,8 +360,7 @@ func blockText(w any, col int) (string, bool) {
 	return strings.Join(lines, "\n"), true
 }
 
-// check reports whether the file with e made reads back as before except
-// for want at path in this document, with the same documents.
+// check reports whether the file with e reads back as before, except want at path.
 func (s *srcDoc) check(e edit, path []step, want any) bool {
 	before, ok := docValues(s.src)
 	if !ok || s.index >= len(before) {
