@@ -235,7 +235,6 @@ func argsMatched(args map[string]any, want []KV) int {
 	return n
 }
 
-// countMatching is the number of calls whose args match want.
 func countMatching(calls []map[string]any, want []KV) int {
 	n := 0
 	for _, args := range calls {

@@ -324,7 +324,6 @@ func (fr *fixtureRun) initialWorld() (map[string]any, bool) {
 	return world, true
 }
 
-// sessionOptions is how the fixture's session starts.
 func (fr *fixtureRun) sessionOptions(ld *compose.Loaded, reg *host.Registry, world map[string]any, agents engine.AgentCaller, sink engine.Sink, workDir string) engine.SessionOptions {
 	fx := fr.fx
 	o := engine.SessionOptions{

@@ -72,7 +72,6 @@ func (il *intentLint) warn(n *yaml.Node, r *diag.Rule, format string, args ...an
 		Severity: r.Severity, Rule: r.ID, Message: fmt.Sprintf(format, args...)})
 }
 
-// doc checks one document.
 func (il *intentLint) doc(root *yaml.Node) {
 	if k := yamlnode.Get(root, "test_kind"); k == nil || k.Value != "intents" {
 		return

@@ -82,7 +82,6 @@ func (l *inputList) UnmarshalYAML(n *yaml.Node) error {
 	return nil
 }
 
-// inputText is one item of an inputList.
 func inputText(c *yaml.Node) (string, error) {
 	if c.Kind != yaml.ScalarNode || c.Style != 0 || yamlnode.PointlessFloat(c) {
 		var s string

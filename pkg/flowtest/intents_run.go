@@ -118,7 +118,6 @@ func (b *budget) stopped() string {
 	return fmt.Sprintf("stopped after spending $%.4f: --max-cost %.4f reached; the remaining runs were not made", b.spent, b.max)
 }
 
-// routeInput makes the runs of one input and fills in.
 func routeInput(ctx context.Context, o IntentOptions, fx *IntentFixture, in *IntentInputReport, runs int, world map[string]any, b *budget) {
 	start := time.Now()
 	defer func() { in.DurationMillis = time.Since(start).Milliseconds() }()

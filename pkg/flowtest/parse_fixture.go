@@ -158,7 +158,6 @@ func (p *parser) hostBindings(v *yaml.Node) []KV {
 	return out
 }
 
-// fileExpects reads expect_files.
 func (p *parser) fileExpects(v *yaml.Node) []FileExpect {
 	return items(p, v, "expect_files", "{path, content_matches?, must_not_exist?}", func(c *yaml.Node, w string) FileExpect {
 		fe := FileExpect{Pos: p.pos(c)}
@@ -265,7 +264,6 @@ func (p *parser) errorExpectFields(ee *ErrorExpect, where string) yamlnode.Field
 	}
 }
 
-// hostCalls reads a turn's expect_host_calls list.
 func (p *parser) hostCalls(v *yaml.Node, where string) []HostCallExpect {
 	return items(p, v, where, "{handler, args?, times?}", func(c *yaml.Node, ww string) HostCallExpect {
 		hc := HostCallExpect{Pos: p.pos(c)}
@@ -282,7 +280,6 @@ func (p *parser) hostCallFields(hc *HostCallExpect, ww string) yamlnode.Fields {
 	}
 }
 
-// inbox reads a turn's expect_inbox.
 func (p *parser) inbox(v *yaml.Node, where string) *InboxExpect {
 	ie := &InboxExpect{Pos: p.pos(v)}
 	p.fields(v, where, nil, p.inboxFields(ie, where))

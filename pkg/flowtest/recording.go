@@ -23,7 +23,6 @@ type RecordingEntry struct {
 	Clarify bool
 }
 
-// loadRecording reads a recording file.
 func loadRecording(path string) (*Recording, error) {
 	data, err := readBounded(path)
 	if err != nil {

@@ -60,7 +60,6 @@ func (r *SaveRecorder) Emit(ev engine.Event) error {
 	return r.next.Emit(ev)
 }
 
-// recorded returns the events kept so far.
 func (r *SaveRecorder) recorded() []savedEvent {
 	r.mu.Lock()
 	defer r.mu.Unlock()

@@ -52,7 +52,6 @@ type runFacts struct {
 	lateTurns    bool // timeouts or completions ran after the last input
 }
 
-// readRun reads the facts of a run.
 func readRun(run SaveRun) (*runFacts, error) {
 	res := run.Result
 	if res == nil || run.Recorder == nil {

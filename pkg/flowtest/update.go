@@ -88,7 +88,6 @@ func (u *Update) guarded(ctx context.Context, r *Runner, f *File, byName map[str
 	u.file(ctx, r, f, byName)
 }
 
-// file plans the updates of one fixture file.
 func (u *Update) file(ctx context.Context, r *Runner, f *File, byName map[string]*Result) {
 	var failing []*Fixture
 	for _, fx := range f.Fixtures {
@@ -227,7 +226,6 @@ func lastGet(n *yaml.Node, key string) *yaml.Node {
 	return v
 }
 
-// edits turns planned changes into edits of the file.
 func (s *srcDoc) edits(fx *Fixture, chs []change) ([]edit, []Change, Pos, error) {
 	var out []edit
 	var changes []Change
@@ -352,7 +350,6 @@ func unstubbed(o *turnObs) error {
 	return nil
 }
 
-// turnChanges are the changes of one turn's expectations.
 func turnChanges(t *Turn, o *turnObs) ([]change, Pos, error) {
 	at := func(keys ...step) []step { return append([]step{keyStep("turns"), indexStep(t.Index)}, keys...) }
 	label := func(s string) string { return fmt.Sprintf("turn %d %s", t.Index+1, s) }

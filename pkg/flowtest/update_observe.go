@@ -14,7 +14,6 @@ type turnObs struct {
 	checked bool // the turn's ordinary expectations ran (not expect_error)
 }
 
-// observeTurn keeps what turn t showed.
 func (fr *fixtureRun) observeTurn(t *Turn, state string, world map[string]any, view string, out outcome, checked bool) {
 	if !fr.r.opts.Observe {
 		return

@@ -111,7 +111,6 @@ func (d *srcDoc) blockEnd(n *yaml.Node) (int, error) {
 	return end, err
 }
 
-// scalarEnd finds where the scalar starting at start ends.
 func (d *srcDoc) scalarEnd(n *yaml.Node, start int, flow bool) (int, error) {
 	src := d.src
 	switch {
