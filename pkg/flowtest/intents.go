@@ -59,7 +59,7 @@ type IntentFixture struct {
 
 // ExpectFailure is an intent fixture's expect_failure: block.
 type ExpectFailure struct {
-	AnyOf []string
+	AnyOf []string `yaml:"any_of"`
 }
 
 // rawIntentDoc is the YAML shape of an intents document; unknown keys are
@@ -85,18 +85,6 @@ type rawIntentDoc struct {
 		ExpectFallthrough bool           `yaml:"expect_fallthrough"`
 		Line              int            `yaml:"-"`
 	} `yaml:"fixtures"`
-}
-
-// UnmarshalYAML reads expect_failure: {any_of: [...]}.
-func (e *ExpectFailure) UnmarshalYAML(n *yaml.Node) error {
-	var raw struct {
-		AnyOf []string `yaml:"any_of"`
-	}
-	if err := n.Decode(&raw); err != nil {
-		return err
-	}
-	e.AnyOf = raw.AnyOf
-	return nil
 }
 
 // ParseIntents reads the intents documents of one file; an error names
