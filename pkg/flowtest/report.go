@@ -1,7 +1,6 @@
 package flowtest
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -93,13 +92,7 @@ func Tally(results []*Result) (passed, failed int) {
 // MarshalReport is the report's bytes as upstream writes them: two-space
 // indented JSON, HTML characters escaped, no trailing newline.
 func MarshalReport(r *Report) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(r); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+	return json.MarshalIndent(r, "", "  ")
 }
 
 // ReadReport reads and parses a --json report (conformance goldens).
