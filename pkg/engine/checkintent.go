@@ -21,7 +21,7 @@ func (m *Machine) CheckIntent(statePath, intent string, slots map[string]any) (m
 	if len(m.AllowedIntents(statePath)) == 0 {
 		return nil, nil, fmt.Errorf("state %q has no allowed intents; fixture may reference a stale or invalid state", statePath)
 	}
-	r := &runner{m: m, cur: st}
+	r := &runner{m: m, place: place{cur: st}}
 	if rej := r.checkAllowed(intent); rej != nil {
 		return slots, rej, nil
 	}

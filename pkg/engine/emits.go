@@ -139,7 +139,7 @@ func (r *runner) postBind(ctx context.Context) error {
 		if at := r.t.capAt; at != nil && at != capAt && r.t.capPostBind {
 			chainEnd = saveChainRest(r) // the next round decides the landing's emits
 			r.t.capAt = nil
-			r.cur, r.par, r.ended, r.outcome, r.exit = at, nil, false, "", ""
+			r.place = place{cur: at}
 			r.t.redirectErr = ""
 		}
 	}
@@ -147,20 +147,16 @@ func (r *runner) postBind(ctx context.Context) error {
 
 // chainRest is where a capped on_error chain left the session.
 type chainRest struct {
-	cur           *State
-	par           *parConf
-	ended         bool
-	outcome, exit string
-	redirectErr   string
+	place
+	redirectErr string
 }
 
 func saveChainRest(r *runner) *chainRest {
-	return &chainRest{cur: r.cur, par: r.par, ended: r.ended, outcome: r.outcome, exit: r.exit, redirectErr: r.t.redirectErr}
+	return &chainRest{place: r.place, redirectErr: r.t.redirectErr}
 }
 
 func (c *chainRest) restore(r *runner) {
-	r.cur, r.par, r.ended, r.outcome, r.exit = c.cur, c.par, c.ended, c.outcome, c.exit
-	r.t.redirectErr = c.redirectErr
+	r.place, r.t.redirectErr = c.place, c.redirectErr
 }
 
 // postBindRound decides and fires the resting state's on_enter emits

@@ -101,16 +101,12 @@ func (r *Result) Finished() bool {
 }
 
 type runner struct {
-	m       *Machine
-	so      SessionOptions // its Options are the run's
-	world   World
-	cur     *State   // current leaf (a parallel configuration: the region leaf in focus); nil after an exit
-	par     *parConf // the active parallel configuration, nil outside one
-	turn    int64
-	slots   map[string]any
-	ended   bool
-	outcome string
-	exit    string
+	m     *Machine
+	so    SessionOptions // its Options are the run's
+	world World
+	place
+	turn  int64
+	slots map[string]any
 	// listenerGone: a turn rested the session in a terminal state; no job
 	// completion lands after (conformance storymut-terminal-listener-gone)
 	listenerGone bool
@@ -386,30 +382,40 @@ func (r *runner) start(ctx context.Context) error {
 	return nil
 }
 
-// saved is what a turn-fatal error restores.
-type saved struct {
-	world   World
-	cur     *State
-	par     *parConf
+// place is where the machine rests; a swallowed chain, a dropped
+// on_complete move and a turn-fatal error put it back.
+type place struct {
+	cur     *State   // current leaf (a parallel configuration: the region leaf in focus); nil after an exit
+	par     *parConf // the active parallel configuration, nil outside one
 	ended   bool
 	outcome string
 	exit    string
+}
+
+// cloned is p with a configuration of its own.
+func (p place) cloned() place {
+	p.par = p.par.clone()
+	return p
+}
+
+// saved is what a turn-fatal error restores.
+type saved struct {
+	world World
+	place
 	// the replay's record of the keys written so far (replay.go)
 	written map[string]string
 	journal map[string]any
 }
 
 func (r *runner) save() saved {
-	return saved{world: r.world.Snapshot(), cur: r.cur, par: r.par.clone(),
-		ended: r.ended, outcome: r.outcome, exit: r.exit,
-		written: maps.Clone(r.written), journal: maps.Clone(r.journal)}
+	return saved{world: r.world.Snapshot(), place: r.place.cloned(), written: maps.Clone(r.written), journal: maps.Clone(r.journal)}
 }
 
 // restore undoes what was written since s; what the turn wrote before it
 // stays written for the next turn's replay (a discarded post-bind round
 // keeps the binds before it: conformance postbind-discard-replays).
 func (r *runner) restore(s saved) {
-	r.world, r.cur, r.par, r.ended, r.outcome, r.exit = s.world, s.cur, s.par, s.ended, s.outcome, s.exit
+	r.world, r.place = s.world, s.place
 	r.written, r.journal = maps.Clone(s.written), maps.Clone(s.journal)
 }
 

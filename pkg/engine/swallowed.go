@@ -22,11 +22,9 @@ func (r *runner) swallowedPostBind(ctx context.Context) error {
 	if at == nil {
 		return nil
 	}
-	cur, par, ended, outcome, exit := r.cur, r.par, r.ended, r.outcome, r.exit
-	redirectErr, n := r.t.redirectErr, len(r.t.events)
+	was, redirectErr, n := r.place, r.t.redirectErr, len(r.t.events)
 	capView := r.t.capView
-	r.cur, r.par, r.ended, r.outcome, r.exit = at, nil, false, "", ""
-	r.t.redirectErr = ""
+	r.place, r.t.redirectErr = place{cur: at}, ""
 	r.t.capView, r.t.capAt = "", nil
 	if err := r.postBind(ctx); err != nil {
 		return err
@@ -38,7 +36,6 @@ func (r *runner) swallowedPostBind(ctx context.Context) error {
 		return nil
 	}
 	r.t.capView, r.t.capAt = capView, at
-	r.cur, r.par, r.ended, r.outcome, r.exit = cur, par, ended, outcome, exit
-	r.t.redirectErr = redirectErr
+	r.place, r.t.redirectErr = was, redirectErr
 	return nil
 }
