@@ -280,11 +280,9 @@ func (r *runner) invoke(ctx context.Context, e *Effect) (*redirect, error) {
 	return r.callAnswered(e, sum, dur, hr)
 }
 
-// renderInvoke renders a call's with: block (and, for an agent call, its
-// prompt: a prompt that cannot be rendered is returned as promptErr, the
-// call's failure, not as err). with: renders against the call's snapshot
-// (dispatchCalls) when there is one; the live world is back before it
-// returns, so nothing is dispatched or bound against the snapshot.
+// renderInvoke renders a call's with: block against the call's snapshot
+// (overlayBatch), and for an agent call its prompt, whose failure is
+// promptErr (the call's failure, not err).
 func (r *runner) renderInvoke(e *Effect) (args map[string]any, rc *RenderedCall, promptErr, err error) {
 	args, rc, promptErr, err = r.renderInvokeOnce(e)
 	if err == nil || r.t.walkWorld == nil || r.t.renderWorld == nil {

@@ -50,9 +50,7 @@ func (r *runner) gateCandidates(s *State) ([]string, bool) {
 	gate := false
 	emitted := map[string]bool{}
 	for _, e := range s.OnEnter {
-		if e.Emit != nil && e.Emit.tmpl == nil {
-			// a bare child intent names its folded arc (kid__pass) through
-			// the import alias, as upstream (conformance probe 04)
+		if e.Emit != nil && e.Emit.tmpl == nil { // through the import alias (conformance probe 04)
 			emitted[aliasFrom(s, strings.TrimSpace(toString(e.Emit.lit)))] = true
 		}
 	}

@@ -1,6 +1,9 @@
 package engine
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // unknownLeaf is where upstream's flow rig rests on a start path the story
 // does not hold but that lies under a state (conformance
@@ -73,11 +76,6 @@ func (s *Session) ViewPath(path string) (string, bool) {
 // its Available intents are then the ones its known prefixes take.
 func (s *Session) RestsUnknown() bool {
 	return locked(s, func(r *runner) bool {
-		for _, l := range r.leaves() {
-			if l != nil && r.m.States[l.Path] != l {
-				return true
-			}
-		}
-		return false
+		return slices.ContainsFunc(r.leaves(), func(l *State) bool { return l != nil && r.m.States[l.Path] != l })
 	})
 }
