@@ -2,18 +2,10 @@ package engine
 
 import "strings"
 
-// agentArgsError is the domain error the existing engine's host.agent.<verb>
-// handler returns, before any agent is asked, when the rendered with: block
-// lacks an argument the verb needs (agent-contract §12, probed on the
-// existing engine: no agent.call.* is written, last_error is the text and
-// on_error applies). "" when the call may go out.
-//
-//   - decide: with.schema blank once trimmed, then prompt blank once trimmed
-//     with no prompt_path;
-//   - ask: prompt blank once trimmed with no prompt_path;
-//   - converse: question blank once trimmed (prompt: is not read);
-//   - extract: no schema (a blank one is kept, and fails to load);
-//   - task: no with.agent persona.
+// agentArgsError is the domain error upstream's host.agent.<verb> handler
+// returns, before any agent is asked, when the rendered with: block lacks
+// an argument the verb needs (agent-contract §12); "" when the call may go
+// out.
 func agentArgsError(verb string, with map[string]any) string {
 	str := func(k string) string { s, _ := with[k].(string); return s }
 	blank := func(k string) bool { return strings.TrimSpace(str(k)) == "" }

@@ -11,23 +11,17 @@ import (
 )
 
 // CheckIntent validates an intent call in a resting state without running
-// it, as `kitsoki test intents` judges a routing answer (flow-format.md
-// §8): the allowed-set check (a wildcard "*" arm allows any name) and the
-// declared slots (missing, enum values, types). Guards are not evaluated
-// and nothing is written. A nil Rejection means the call would be taken.
-// The error is a state the routing cannot be judged in: one that does not
-// exist or handles no named intent.
-//
-// The slots returned are the answer's slot bag as upstream's validation
-// leaves it (the routing report's FirstActualSlots and the slots a fixture
-// compares): with the optional slots' defaults written in (a required
-// slot's default never is; an answer with no slot map gets none).
+// it or its guards, as `kitsoki test intents` judges a routing answer
+// (flow-format.md §8): the allowed set and the declared slots. A nil
+// Rejection means the call would be taken; the error is a state that
+// cannot be judged. The slots returned are the bag upstream's validation
+// leaves (optional slots' defaults written in).
 func (m *Machine) CheckIntent(statePath, intent string, slots map[string]any) (map[string]any, *Rejection, error) {
 	st := m.restingState(statePath)
 	if len(m.AllowedIntents(statePath)) == 0 {
 		return nil, nil, fmt.Errorf("state %q has no allowed intents; fixture may reference a stale or invalid state", statePath)
 	}
-	r := &runner{m: m, cur: st}
+	r := &runner{m: m, place: place{cur: st}}
 	if rej := r.checkAllowed(intent); rej != nil {
 		return slots, rej, nil
 	}
@@ -40,11 +34,9 @@ func (m *Machine) CheckIntent(statePath, intent string, slots map[string]any) (m
 }
 
 // slotBag is the slot map upstream's validation leaves behind when it
-// refuses a call: each optional absent slot's default written in, in name
-// order, for every slot when the refusal is for missing slots (counted
-// after the walk), else up to the first value outside its values: (where
-// upstream stops, in its map's random order: ours is one of its outcomes;
-// docs/compat/flowtest.md).
+// refuses a call: optional absent slots' defaults written in, in name
+// order, all of them for missing slots, else up to the first value outside
+// its values: (docs/compat/flowtest.md).
 func (r *runner) slotBag(intent string, slots map[string]any, all bool) map[string]any {
 	defs, _ := r.slotDefsFor(intent)
 	out := maps.Clone(slots)
@@ -72,12 +64,9 @@ func (m *Machine) AllowedIntents(statePath string) []string {
 	return available(m.restingState(statePath))
 }
 
-// restingState is the state a routing fixture's state path names: the
-// story's, or for a path the story does not hold under one it does (c.,
-// c.zz, c..c1, c.c1.) a leaf of its own under the deepest known dotted
-// prefix, which handles what that prefix handles, as upstream's machine
-// looks intents up (conformance start-under-known); nil when no prefix is
-// known (.c, C).
+// restingState is the state a routing fixture's state path names, or a
+// leaf under its deepest known dotted prefix (conformance
+// start-under-known); nil when no prefix is known.
 func (m *Machine) restingState(path string) *State {
 	if st := m.States[path]; st != nil {
 		return st
@@ -85,12 +74,9 @@ func (m *Machine) restingState(path string) *State {
 	return (&runner{m: m}).unknownLeaf(path, nil)
 }
 
-// ByPriority returns names in the order upstream's orchestrator lists the
-// intents the state at takes: by priority, highest first, then by name
-// (conformance allowed-priority-order). An intent's priority is its
-// nearest declaration's: the state's own intents:, an ancestor's, then the
-// story's (a local one without priority: is 0; conformance
-// allowed-priority-local).
+// ByPriority returns names as upstream's orchestrator lists the state
+// at's intents: by the nearest declaration's priority, highest first, then
+// by name (conformance allowed-priority-order, allowed-priority-local).
 func (m *Machine) ByPriority(names []string, at string) []string {
 	st := m.States[at]
 	prio := func(n string) int {

@@ -41,14 +41,10 @@ func (c *VirtualClock) set(t time.Time) {
 	}
 }
 
-// advance moves the virtual clock by d as upstream's flow rig does
-// (flow-format.md §5.2, story-runtime §4): the world takes its replayed
-// shape first (a clock-only turn's view shows it, runtime-probes p13),
-// then the clock moves to the end of the advance in one step, the armed
-// timeout fires if it fell due (before any job: a job due earlier still
-// finds the state it started in gone), and then every job due by the end
-// completes in due order. A state a timeout lands in is armed from the
-// end of the advance, so one advance fires at most one timeout.
+// advance moves the virtual clock by d in one step as upstream's flow rig
+// does (flow-format.md §5.2; docs/compat/engine.md "One advance, one
+// step"): the world replayed, the armed timeout fired if due, then every
+// job due by the end completed in due order.
 func (r *runner) advance(ctx context.Context, vc *VirtualClock, d time.Duration) (*Turn, error) {
 	r.replayWorld()
 	out := &Turn{State: r.statePath(), Number: r.turn}
@@ -93,11 +89,8 @@ func (r *runner) stepDue(ctx context.Context, start, end time.Time, answered boo
 }
 
 // landDue lands, before a user turn, the jobs already due on the virtual
-// clock (a stub without delay): upstream's job goroutine answers at once
-// and its listener lands the on_complete between the turns, so the next
-// turn sees its world and view (flow-format §5.5; conformance
-// host-job-lands-before-turn). Their events go to the trace and to no
-// fixture turn, as upstream's report shows none.
+// clock, their events in the trace and in no fixture turn (flow-format
+// §5.5; conformance host-job-lands-before-turn).
 func (r *runner) landDue(ctx context.Context, vc *VirtualClock) error {
 	now := vc.Now()
 	return r.stepDue(ctx, now, now, false, &Turn{}, "engine: jobs did not settle after 10000 completions (a job that keeps starting jobs)")
@@ -113,11 +106,9 @@ func (r *runner) landBetween(ctx context.Context) error {
 	return nil
 }
 
-// nextDueJob is the settled job due first by end that has not been
-// applied (a job waiting for a clarification answer is not due; an
-// answered one is due no earlier than the advance's start, and only with
-// answered: upstream lands it in a drain, not between turns — conformance
-// mutate-clarify-at-once).
+// nextDueJob is the settled, unapplied job due first by end; an answered
+// clarification is due no earlier than start, and only with answered
+// (conformance mutate-clarify-at-once).
 func (r *runner) nextDueJob(start, end time.Time, answered bool) *job {
 	r.jobs.mu.Lock()
 	defer r.jobs.mu.Unlock()

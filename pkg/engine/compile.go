@@ -277,10 +277,7 @@ func (c *compiler) state(s *story.State, parent *State) {
 	if len(s.OnExit()) > 0 {
 		c.warn(keyPos(s.Keys, "on_exit", s.Pos), "state %q: on_exit: the story format has no on_exit, so these effects never run; move them to the effects: of the transitions that leave the state", ns.Path)
 	}
-	if s.Initial != "" && s.Type == "compound" {
-		// only a state typed exactly "compound" is descended into, as
-		// upstream (conformance untyped-children); validate warns where
-		// an author's states: are never entered
+	if s.Initial != "" && s.Type == "compound" { // conformance untyped-children
 		ns.Initial = c.text(s.Initial, s.InitialPos, fmt.Sprintf("state %q: initial", ns.Path))
 	}
 	if len(s.Intents) > 0 {
@@ -395,12 +392,9 @@ func (c *compiler) invoke(e *story.Effect, ne *Effect, where string, bad func(st
 	ne.Bind = c.binds(e.Bind(), where)
 }
 
-// binds compiles an invoke's bind: entries: a result path, or a template
-// when the value has {{ }}. An empty path is accepted and binds nothing,
-// as upstream (conformance probe 07); so is a null one, and a number or
-// bool is the path its text spells, as upstream decodes them. A template
-// that does not compile binds nothing: upstream compiles it only when the
-// result lands, logs the error and leaves the key as it is
+// binds compiles an invoke's bind: entries: a result path (a scalar's
+// text; empty or null binds nothing: conformance probe 07), or a template
+// when the value has {{ }}, which binds nothing when it does not compile
 // (conformance lint-bind-values).
 func (c *compiler) binds(kvs []story.KV, where string) []bindKV {
 	var out []bindKV
@@ -426,9 +420,7 @@ func (c *compiler) binds(kvs []story.KV, where string) []bindKV {
 			}
 			b.Tmpl = t
 		} else {
-			// any path is accepted: one that finds nothing in the
-			// answer binds nothing (lookupBindPath)
-			b.Path = s
+			b.Path = s // one that finds nothing binds nothing (lookupBindPath)
 		}
 		out = append(out, b)
 	}
@@ -486,10 +478,7 @@ func (c *compiler) timeout(t *story.Timeout, ns *State) *Timeout {
 	if tg := strings.TrimSpace(t.Target); tg == "" {
 		c.refuse(t.Pos, "state %q: timeout: missing 'target' field", ns.Path)
 	} else {
-		// "." loads, as upstream: looked up as written it names no
-		// state, so the timeout never fires (deadTimeoutTarget;
-		// validate warns)
-		nt.Target = c.target(tg)
+		nt.Target = c.target(tg) // "." loads and never fires (deadTimeoutTarget)
 	}
 	return nt
 }

@@ -37,22 +37,12 @@
 // engine never prints: callers receive Turns, a [Result] and an optional
 // stream of [Note] for a human log.
 //
-// Layout: session.go (the Session API), run.go (RunSession, the runner and
-// the turn loop, rejections), turn.go (the per-turn scratch), step.go (queued calls, on_error, firing an intent, entering
-// and leaving states), emits.go (walk-time emits, hops, the post-bind
-// pass), effects.go (the effects walk), parallel.go (regions, emit: propagation),
-// timeout.go, jobs.go (background jobs, on_complete, clarifications, the
-// inbox), gates.go (decision gates, decider: human, staged mode), slots.go,
-// world.go (the initial world, seeded keys, set coercion, increments),
-// replay.go (the world's replayed shape between turns), hostreplay.go (the
-// [HostReplay] seam and the writing of its events), paths.go (bind
-// result paths, flat world keys), eval.go (guards and value templates),
-// prompt.go (with: blocks, call ids, agent prompts), clock.go (wall and
-// virtual clocks, Advance's one-step move), held.go (a transition's walk
-// events held and given back in upstream's order), bareroot.go (a parallel
-// root landed on bare), partial.go (a region's state entered from outside,
-// the machine resting on it alone), ancestor.go (a stay on an ancestor's
-// arm), compile.go, observer.go (the [Observer] seam kitsoki
-// test --cover counts through, and [Machine.Reachables]); the other files
-// are named for what they hold.
+// Layout: session.go (the Session API), run.go (RunSession, the runner,
+// the turn loop), turn.go (the per-turn scratch), step.go (queued calls,
+// on_error, firing an intent, entering and leaving states), emits.go
+// (emit_intent hops, the post-bind pass), effects.go (the effects walk),
+// parallel.go (regions, emit: propagation), jobs.go (background jobs, the
+// inbox), replay.go (the world's replayed shape between turns), held.go
+// (walk events in upstream's order); the other files are named for what
+// they hold.
 package engine

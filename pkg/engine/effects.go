@@ -98,9 +98,7 @@ func (r *runner) queueInvoke(e *Effect, st *step) error {
 		}
 		st.calls = append(st.calls, pc)
 	}
-	// harness.called is written at walk time with the args as they
-	// render now, harness.dispatched when the call goes out
-	// (story-runtime §1.7, §2.1)
+	// written at walk time; harness.dispatched when the call goes out (§2.1)
 	return r.emit(KindHarnessCalled, map[string]any{"args": r.walkArgs(e), "background": e.Background, "namespace": e.Invoke})
 }
 
@@ -122,17 +120,14 @@ func (r *runner) applySet(e *Effect, env map[string]any) error {
 		var nf *nonFiniteError
 		lost := errors.As(err, &nf) && !r.so.Strict
 		if lost {
-			// as upstream: the turn keeps the value, the journal a
-			// null, and the next turn has lost it (lostSet)
-			err = nil
+			err = nil // the log loses it (lostSet)
 		}
 		if err != nil {
 			return fmt.Errorf("%s: set.%s: %w", e.Pos, kv.Key, err)
 		}
 		vals[i] = assign{kv.Key, normalizeFresh(v), lost}
 	}
-	// committed in sorted key order, one world.update per key
-	// (story-runtime §1.7)
+	// one world.update per key, in key order (story-runtime §1.7)
 	slices.SortStableFunc(vals, func(a, b assign) int { return strings.Compare(a.key, b.key) })
 	for _, a := range vals {
 		if a.lost {
@@ -145,9 +140,7 @@ func (r *runner) applySet(e *Effect, env map[string]any) error {
 		setPath(r.world, a.key, mem)
 		r.journalAs(a.key, rec, coerced)
 		if f, inexact := inexactInt(rec); inexact && !coerced {
-			// the log holds it as the nearest float: an increment later
-			// in the turn adds to that (conformance increment-big-replay)
-			r.journalAs(a.key, f, true)
+			r.journalAs(a.key, f, true) // conformance increment-big-replay
 		}
 		if err := r.emitSet(a.key, rec); err != nil {
 			return err
@@ -205,15 +198,11 @@ func inexactInt(v any) (float64, bool) {
 // reads it: an integer or a numeric string as it is, a float truncated toward
 // zero (1.5 adds 1, -1.5 adds -1; validate warns about both).
 func incrementDelta(v any) (int, bool) {
-	if f, ok := v.(float64); ok {
-		// a plain number with a point, cut toward zero as the loader
-		// reads it (conformance increment-big)
+	if f, ok := v.(float64); ok { // conformance increment-big
 		n, _, ok := story.IncrementFloat(f)
 		return n, ok
 	}
-	if s, ok := v.(string); ok {
-		// a number written as text, as the loader reads it ("2.5" adds
-		// 2, "1e3" 1000: conformance increment-text)
+	if s, ok := v.(string); ok { // conformance increment-text
 		return story.IncrementText(s)
 	}
 	return asInt(v)
@@ -291,23 +280,18 @@ func (r *runner) invoke(ctx context.Context, e *Effect) (*redirect, error) {
 	return r.callAnswered(e, sum, dur, hr)
 }
 
-// renderInvoke renders a call's with: block (and, for an agent call, its
-// prompt: a prompt that cannot be rendered is returned as promptErr, the
-// call's failure, not as err). with: renders against the call's snapshot
-// (dispatchCalls) when there is one; the live world is back before it
-// returns, so nothing is dispatched or bound against the snapshot.
+// renderInvoke renders a call's with: block against the call's snapshot
+// (overlayBatch), and for an agent call its prompt, whose failure is
+// promptErr (the call's failure, not err).
 func (r *runner) renderInvoke(e *Effect) (args map[string]any, rc *RenderedCall, promptErr, err error) {
 	args, rc, promptErr, err = r.renderInvokeOnce(e)
 	if err == nil || r.t.walkWorld == nil || r.t.renderWorld == nil {
 		return args, rc, promptErr, err
 	}
-	// Upstream re-renders a foreground call's with: at dispatch and, when
-	// that fails (a bind of the batch left a path it reads nil), keeps
-	// the args rendered at walk time, marking harness.dispatched
-	// rerender_fell_back (conformance with-rerender-falls-back).
+	// a with: that fails at dispatch falls back to the walk-time args
+	// (conformance with-rerender-falls-back); the call id still renders
+	// against the dispatch world
 	overlay := r.t.renderWorld
-	// the fallback is per leaf: the call id still renders against the
-	// dispatch world, or stays as written when it cannot
 	live := r.world
 	r.world = overlay
 	id := renderCallID(e.ID, r.env(r.slots, nil))
@@ -342,7 +326,6 @@ func (r *runner) renderInvokeOnce(e *Effect) (args map[string]any, rc *RenderedC
 		}
 		return w, nil, nil, nil
 	}
-	// the one renderer pkg/eval uses too: the with: block, then the prompt
 	rc, err = r.m.rendererOf(e).RenderAgentCall(e.Invoke, e.ID, e.With, nil, r.callEnv())
 	var re *RenderError
 	if err != nil && errors.As(err, &re) && re.Stage == "prompt" {
@@ -376,9 +359,7 @@ func (r *runner) announceCall(e *Effect, args map[string]any) error {
 	if e.Background {
 		return nil
 	}
-	// upstream's shape (trace-eval.md A): rerender_fell_back is true only
-	// when the with: could not be re-rendered at dispatch and the walk-time
-	// rendering went out (renderInvoke)
+	// upstream's shape (trace-eval.md A)
 	return r.emitAt("", KindHarnessDispatched, map[string]any{"args": args, "background": false, "namespace": e.Invoke, "rerender_fell_back": r.t.fellBack})
 }
 
@@ -512,11 +493,7 @@ func (r *runner) bindResult(e *Effect, res map[string]any) error {
 				r.note(Note{Kind: "host", State: r.cur.Path, Error: fmt.Sprintf("%s: bind.%s: %v", e.Pos, b.Key, err)})
 				continue
 			}
-			if res == nil && isEmptyMap(v) {
-				// no data is upstream's nil map: `{{ result }}` binds
-				// null, `{{ result.k }}` null, `{{ result.a.b }}` fails
-				// (an explicit data: {} binds {}; conformance
-				// host-bind-answer-errors)
+			if res == nil && isEmptyMap(v) { // conformance host-bind-answer-errors
 				if err := r.bindNilMap(b.Key); err != nil {
 					return err
 				}
@@ -585,19 +562,16 @@ func (r *runner) walkArgs(e *Effect) map[string]any {
 	return w
 }
 
-// bindNilMap is a template bind of a call that returned no data
-// (`{{ result }}`): upstream's world holds its nil map for the rest of the
-// turn, which a view prints as Go prints a map, while its world.update
-// and the next turn have null (conformance host-bind-nil-live).
+// bindNilMap is a template bind of a call that returned no data: the
+// world holds a nil map for the turn, the log null (conformance
+// host-bind-nil-live).
 func (r *runner) bindNilMap(key string) error {
 	return r.bindKey(key, map[string]any(nil), nil, true)
 }
 
 // bindKey binds key: mem in the world, rec in its world.update and, when
-// the two differ, in the journal; the turn's view renders again.
-// A value holding an infinite or NaN number (a script's output) is kept
-// for the turn and lost to the log as a set's is (lostSet; conformance
-// bind-non-finite-logged).
+// the two differ, in the journal. A non-finite value is lost to the log
+// (lostSet; conformance bind-non-finite-logged).
 func (r *runner) bindKey(key string, mem, rec any, differ bool) error {
 	r.t.rerender, r.t.applied, r.t.dropSay = true, true, true
 	r.t.batchBound = append(r.t.batchBound, key)

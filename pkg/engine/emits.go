@@ -20,11 +20,9 @@ type pendingEmit struct {
 }
 
 // walkEmit decides an emit_intent entry where the chain reaches it
-// (story-runtime §1.7, conformance probe 01): a false when: or an empty
-// name queues nothing, and a set later in the chain cannot take a true
-// guard back; a when: that cannot be evaluated yet is left to the
-// post-bind pass (which re-reads only the resting state's own on_enter);
-// a name or slot template that fails is turn-fatal.
+// (story-runtime §1.7, conformance probe 01): a false or not yet
+// evaluable when: or an empty name queues nothing; a name or slot template
+// that fails is turn-fatal.
 func (r *runner) walkEmit(e *Effect, st *step) error {
 	env := r.env(r.slots, nil)
 	if ok, err := e.When.eval(env); err != nil || !ok {
@@ -32,10 +30,7 @@ func (r *runner) walkEmit(e *Effect, st *step) error {
 	}
 	name, slots, err := emitNameSlots(e, env)
 	if err != nil && r.t.emitsOnly {
-		// entering on a move out of a parallel configuration, an emit
-		// that cannot be rendered is dropped, as upstream; the post-bind
-		// pass tries it again (conformance par-leave-emit-error)
-		return nil
+		return nil // conformance par-leave-emit-error
 	}
 	if err != nil || name == "" {
 		return err
@@ -65,37 +60,29 @@ func emitNameSlots(e *Effect, env map[string]any) (string, map[string]any, error
 	return name, slots, nil
 }
 
-// dispatchEmits fires decided emits one after another, depth-first: a
-// hop's own emits fire before the next sibling (story-runtime §1.9). The
-// gate is checked once per list, before its first emit, at the state
-// that emit fires at (a stop drops the whole list; a sibling fired where
-// an earlier hop landed records no gate_decided: TestGateDecidedOncePerEmitList).
-// The hops' calls are queued on st. Neither a terminal state nor an exit
-// stops the chain: a hop into a terminal state still fires its on_enter
-// emits, and an emit left after an exit fails there, having no arm.
+// dispatchEmits fires decided emits depth-first, queuing their calls on st
+// (story-runtime §1.9). The gate is checked once per list, before its
+// first emit; an emit left after an exit fails there, having no arm
+// (conformance emit-after-exit).
 func (r *runner) dispatchEmits(ctx context.Context, emits []pendingEmit, depth int, st *step) error {
 	for i, pe := range emits {
 		if r.ended && r.outcome == OutcomeExit {
-			// an exit has no arms: the rest of the list fails there
-			// (conformance emit-after-exit)
 			return r.noArmMatched(pe.name)
 		}
 		if depth+1 > maxEmitDepth {
 			return fmt.Errorf("emit_intent: dispatch exceeded max depth (%d) at state %q — likely a cyclic emit chain", maxEmitDepth, r.statePath())
 		}
-		if i > 0 {
-			// the gate was decided for the list
-		} else if stop, err := r.gateStops(emits, depth, r.t.inPostBind); err != nil || stop {
-			return err
+		if i == 0 {
+			if stop, err := r.gateStops(emits, depth, r.t.inPostBind); err != nil || stop {
+				return err
+			}
 		}
 		if err := r.emit(KindEmitIntent, map[string]any{"intent": pe.name, "slots": pe.slots, "depth": depth + 1}); err != nil {
 			return err
 		}
 		r.note(Note{Kind: "emit", State: r.statePath(), Text: pe.name + slotText(pe.slots)})
 		if r.t.emitSay < 0 && r.t.inPostBind {
-			// after binds the view keeps only what the post-bind hops
-			// say (story-runtime §8)
-			r.t.emitSay = len(r.t.said)
+			r.t.emitSay = len(r.t.said) // the view keeps what the post-bind hops say
 		}
 		if err := r.fire(ctx, pe.name, pe.slots, depth+1, st); err != nil {
 			return err
@@ -104,27 +91,18 @@ func (r *runner) dispatchEmits(ctx context.Context, emits []pendingEmit, depth i
 	return nil
 }
 
-// postBind is upstream's post-bind pass (story-runtime §1.9), run after a
-// user turn's calls when no on_error redirect happened: the resting
-// state's own on_enter emit_intent entries (not its ancestors', not the
-// transition's effects: conformance probe 02) are decided again against
-// the world the calls left, with empty slots. The hops they fire run
-// their calls at once, and the pass repeats while a round queued calls,
-// at most maxPostBindDepth times. A round that fails (a guard that cannot
-// be evaluated, a hop with no arm, a cycle) is not turn-fatal: it is
-// discarded whole, a harness.error says why, and the turn rests where the
-// round began. A parallel configuration has no resting state of its own.
-// A redirect taken by a round's own calls does not end the pass: the
-// next round decides the landing state's emits (conformance
-// mutate-postbind-redirect).
+// postBind is upstream's post-bind pass (story-runtime §1.9, conformance
+// probe 02): after a user turn's calls with no redirect, the resting
+// state's own on_enter emits are decided again with empty slots, and the
+// pass repeats while a round queued calls, up to maxPostBindDepth. A
+// failing round is discarded whole with a harness.error (conformance
+// mutate-postbind-redirect for a round's own redirect).
 func (r *runner) postBind(ctx context.Context) error {
 	if r.t.redirectErr != "" {
 		return nil
 	}
-	// chainEnd: where a round's on_error chain cut by the depth cap left
-	// the session (nil: none), while the pass goes on from the round's
-	// landing, where upstream's machine stays (conformance
-	// cap-postbind-repeats)
+	// where a round's capped on_error chain left the session, while the
+	// pass goes on from its landing (conformance cap-postbind-repeats)
 	var chainEnd *chainRest
 	defer func() {
 		if chainEnd != nil {
@@ -145,9 +123,7 @@ func (r *runner) postBind(ctx context.Context) error {
 			return err
 		}
 		if chainEnd != nil && slices.ContainsFunc(r.t.events[n:], func(e Event) bool { return e.Kind == KindStateEntered }) {
-			// a hop moved the session on from the landing: the turn
-			// ends as after any post-bind hop (as swallowedPostBind)
-			chainEnd = nil
+			chainEnd = nil // a hop moved the session on from the landing
 			r.t.capView, r.t.capPostBind = "", false
 		}
 		if len(st.calls) == 0 {
@@ -161,11 +137,9 @@ func (r *runner) postBind(ctx context.Context) error {
 			return err
 		}
 		if at := r.t.capAt; at != nil && at != capAt && r.t.capPostBind {
-			// this round's chain was cut: the next round decides the
-			// landing's emits again
-			chainEnd = saveChainRest(r)
+			chainEnd = saveChainRest(r) // the next round decides the landing's emits
 			r.t.capAt = nil
-			r.cur, r.par, r.ended, r.outcome, r.exit = at, nil, false, "", ""
+			r.place = place{cur: at}
 			r.t.redirectErr = ""
 		}
 	}
@@ -173,20 +147,16 @@ func (r *runner) postBind(ctx context.Context) error {
 
 // chainRest is where a capped on_error chain left the session.
 type chainRest struct {
-	cur           *State
-	par           *parConf
-	ended         bool
-	outcome, exit string
-	redirectErr   string
+	place
+	redirectErr string
 }
 
 func saveChainRest(r *runner) *chainRest {
-	return &chainRest{cur: r.cur, par: r.par, ended: r.ended, outcome: r.outcome, exit: r.exit, redirectErr: r.t.redirectErr}
+	return &chainRest{place: r.place, redirectErr: r.t.redirectErr}
 }
 
 func (c *chainRest) restore(r *runner) {
-	r.cur, r.par, r.ended, r.outcome, r.exit = c.cur, c.par, c.ended, c.outcome, c.exit
-	r.t.redirectErr = c.redirectErr
+	r.place, r.t.redirectErr = c.place, c.redirectErr
 }
 
 // postBindRound decides and fires the resting state's on_enter emits

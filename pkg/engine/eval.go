@@ -42,10 +42,9 @@ func (g *guard) eval(env expr.Env) (bool, error) {
 }
 
 // valueTmpl is a `{{ }}` effect-value template (set, slots, emit_intent,
-// bind templates): a string without `{{` is a literal and so is a
-// non-string with no template inside; a map or list holding templates is
-// walked, each string leaf rendered (a leaf that is exactly one {{ e }}
-// keeps e's type), as upstream's set does (story-format §6.2).
+// bind templates): a value without `{{` is a literal; a map or list
+// holding templates has each string leaf rendered, a leaf that is exactly
+// one {{ e }} keeping e's type (story-format §6.2).
 type valueTmpl struct {
 	lit  any
 	tmpl *expr.Template
@@ -95,10 +94,8 @@ func (v *valueTmpl) render(env expr.Env) (any, error) {
 }
 
 // renderWorld is render, also reporting whether the value held the live
-// world itself (`{{ world }}`): a copy is returned, but a set: storing it
-// makes upstream's log unable to encode the world (a cycle), and the value
-// is lost on the next turn (applySet, lostSet; conformance
-// values-world-root-set).
+// world itself (`{{ world }}`), which upstream's log cannot encode
+// (lostSet; conformance values-world-root-set). The value is a copy.
 func (v *valueTmpl) renderWorld(env expr.Env) (any, bool, error) {
 	switch {
 	case v == nil:
@@ -120,8 +117,6 @@ func (v *valueTmpl) renderWorld(env expr.Env) (any, bool, error) {
 		if err != nil {
 			return nil, false, err
 		}
-		// a leaf may be a map or list of the live world (`{{ world }}`,
-		// `{{ world.ide }}`): the value shares nothing with it
 		holds := holdsMap(out, env["world"], 0)
 		out = jsonvalue.CopyMap(map[string]any{"v": normalizeFresh(out)})["v"]
 		return out, holds, finite(out)
@@ -130,9 +125,7 @@ func (v *valueTmpl) renderWorld(env expr.Env) (any, bool, error) {
 }
 
 // nonFiniteError is finite's refusal, or a set: value holding the live
-// world itself (world: `{{ world }}`), which upstream's log cannot encode
-// either (a cycle once stored in it); a set: outside --strict keeps the
-// value for the turn instead (lostSet).
+// world itself, which upstream's log cannot encode either (lostSet).
 type nonFiniteError struct {
 	v     float64
 	world bool
@@ -152,30 +145,18 @@ func holdsMap(v, m any, depth int) bool {
 	if depth > 8 || mv.Kind() != reflect.Map {
 		return false
 	}
+	inside := func(x any) bool { return holdsMap(x, m, depth+1) }
 	switch t := v.(type) {
 	case map[string]any:
-		if reflect.ValueOf(t).UnsafePointer() == mv.UnsafePointer() {
-			return true
-		}
-		for _, x := range t {
-			if holdsMap(x, m, depth+1) {
-				return true
-			}
-		}
+		return reflect.ValueOf(t).UnsafePointer() == mv.UnsafePointer() || slices.ContainsFunc(slices.Collect(maps.Values(t)), inside)
 	case []any:
-		for _, x := range t {
-			if holdsMap(x, m, depth+1) {
-				return true
-			}
-		}
+		return slices.ContainsFunc(t, inside)
 	}
 	return false
 }
 
-// finite refuses a rendered value holding an infinite or NaN number (`{{
-// 1 / world.z }}` with z 0): no JSON value holds one, so it could be
-// neither journaled nor sent. Upstream writes a null event and loses the
-// value on the next turn (docs/compat/engine.md).
+// finite refuses a rendered value holding an infinite or NaN number,
+// which no JSON value holds (docs/compat/engine.md).
 func finite(v any) error {
 	switch t := v.(type) {
 	case float64:
@@ -210,10 +191,8 @@ type text struct {
 }
 
 // compileTarget compiles a transition, on_complete or timeout target:
-// pongo2 first (upstream's user-turn renderer), else the expr template
-// engine (upstream's renderer on emit hops and on_complete targets,
-// story-runtime §1.6, §5), so a `{{ c ? 'a' : 'b' }}` target works on
-// every path.
+// pongo2 first, else the expr template engine, so a `{{ c ? 'a' : 'b' }}`
+// target works on every path (story-runtime §1.6, §5).
 func compileTarget(l *expr.PongoLoader, src string) (*text, error) {
 	t, err := compileText(l, src)
 	if err == nil {
@@ -260,10 +239,8 @@ func (t *text) render(env expr.Env) (string, error) {
 
 func (t *text) templated() bool { return t != nil && (t.p != nil || t.x != nil || t.err != nil) }
 
-// sayEnv is what a say: renders against: upstream's machine renders it
-// without the session's state, so `{{ state.path }}` and `{{
-// state.description }}` are empty there while views show them
-// (conformance values-render-env).
+// sayEnv is what a say: renders against: without the session's state, as
+// upstream (conformance values-render-env).
 func sayEnv(env map[string]any) map[string]any {
 	out := maps.Clone(env)
 	out["state"] = map[string]any{}

@@ -13,11 +13,8 @@ const (
 
 // gateStops decides whether a list of emit_intent hops may fire at the
 // current state (story-runtime §1.9): at a decision gate it stops for
-// decider: human, and in staged mode unless the state pins decider: llm.
-// At the origin state (depth 0) a list whose every emit names a hidden:
-// intent is exempt from both stops, on either path (conformance
-// gate-hidden-emit). A list that fires at a gate is recorded as decided
-// by default, in every mode, as upstream.
+// decider: human, and in staged mode unless the state pins decider: llm;
+// an all-hidden list at depth 0 is exempt (conformance gate-hidden-emit).
 func (r *runner) gateStops(emits []pendingEmit, depth int, postBind bool) (bool, error) {
 	if r.par != nil || r.cur == nil {
 		return false, nil
@@ -34,8 +31,6 @@ func (r *runner) gateStops(emits []pendingEmit, depth int, postBind bool) (bool,
 	stop := !hidden && (s.Decider == "human" || postBind && r.so.Mode == ModeStaged && s.Decider != "llm")
 	if stop {
 		if postBind {
-			// upstream renders the view again after a post-bind pass that
-			// stopped at a gate, from the live world (run.go renderView)
 			r.t.postGate = true
 		}
 		return true, r.emit(KindGateDecided, map[string]any{"available_intents": cands, "bailed_to_human": true,
@@ -55,9 +50,7 @@ func (r *runner) gateCandidates(s *State) ([]string, bool) {
 	gate := false
 	emitted := map[string]bool{}
 	for _, e := range s.OnEnter {
-		if e.Emit != nil && e.Emit.tmpl == nil {
-			// a bare child intent names its folded arc (kid__pass) through
-			// the import alias, as upstream (conformance probe 04)
+		if e.Emit != nil && e.Emit.tmpl == nil { // through the import alias (conformance probe 04)
 			emitted[aliasFrom(s, strings.TrimSpace(toString(e.Emit.lit)))] = true
 		}
 	}

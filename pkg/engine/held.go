@@ -1,12 +1,9 @@
 package engine
 
-// heldWalk holds the events a transition's walk writes while it runs and
-// gives them back in upstream's order (story-runtime §1.8): the
-// machine.transition first, then every effect event (the transition's own,
-// then each entered on_enter's) in the order written, then each region an
-// emit: reached as a group (its effect events, then its moves), then the
-// state_exited and state_entered events of the walk's own move — its exits
-// then its entries (conformance p9, par-emit-order,
+// heldWalk holds the events a transition's walk writes and gives them back
+// in upstream's order (story-runtime §1.8): the machine.transition, the
+// effect events, each region an emit: reached as a group, then the walk's
+// own exits and entries (conformance p9, par-emit-order,
 // storymut-emit-region-groups). The zero value holds nothing.
 type heldWalk struct {
 	on    bool
@@ -22,10 +19,8 @@ type heldMark struct{ effs, moves int }
 // mark notes where the next receiving region's events start.
 func (h *heldWalk) mark() heldMark { return heldMark{len(h.effs), len(h.moves)} }
 
-// group takes the events held since m — a region an emit: reached, its
-// arm's and its on_enter's effect events, then its moves — as one
-// group, written after the walk's own effect events and before its own
-// moves, as upstream (conformance storymut-emit-region-groups).
+// group takes the events held since m (a region an emit: reached: its
+// effect events, then its moves) as one group.
 func (h *heldWalk) group(m heldMark) {
 	if !h.on || m.effs > len(h.effs) || m.moves > len(h.moves) {
 		return

@@ -33,9 +33,8 @@ type ReplayCall struct {
 // the engine stamps each with the turn, the state and the time.
 type Replayed struct {
 	Data map[string]any
-	// Error is the recorded domain error (response.error): the call
-	// failed as a handler's Result.Error does, and Data still binds
-	// (story-runtime §2.3), unlike the Replay error, an infra failure.
+	// Error is the recorded domain error (response.error): Data still
+	// binds (story-runtime §2.3), unlike after Replay's infra error.
 	Error  string
 	CallID string
 	Events []Event

@@ -70,10 +70,7 @@ func (r *runner) dispatch(ctx context.Context, e *Effect, args map[string]any, r
 // callHandler calls a registry handler in the foreground.
 func (r *runner) callHandler(ctx context.Context, h host.Handler, name, op string, args map[string]any) (hostAnswer, string, error) {
 	ans, err := callHandler(ctx, h, name, op, args, r.hostEnv())
-	if ans.clar != nil {
-		// Only a background job can wait for an answer. A foreground call
-		// asking one fails as upstream's does: a domain error, no data, no
-		// bind (flow-format.md §4.1; on_error applies).
+	if ans.clar != nil { // only a background job can wait for an answer (flow-format.md §4.1)
 		return hostAnswer{err: errForegroundClarification}, "", nil
 	}
 	return ans, "", err
@@ -89,11 +86,7 @@ func callHandler(ctx context.Context, h host.Handler, name, op string, args map[
 		}
 	}
 	res, err := h.Call(ctx, &host.Call{Handler: name, Op: op, Args: args, Env: env})
-	if err != nil {
-		// a clarification is asked before the handler's own failure
-		// (a stub's request_clarification comes before its infra_error:
-		// a job waits for the answer, a foreground call fails with the
-		// clarification text; conformance host-clarification-first)
+	if err != nil { // a clarification comes first (conformance host-clarification-first)
 		return hostAnswer{delay: res.Delay, clar: res.Clarification}, err
 	}
 	return hostAnswer{data: res.Data, err: res.Error, delay: res.Delay, clar: res.Clarification}, nil

@@ -120,11 +120,9 @@ func jobID(t time.Time, seq int) string {
 }
 
 // submit starts a background job for a queued invoke (story-runtime §5):
-// the job id is bound (the bind key whose path is job_id, and
-// last_job_id), scheduler.submitted is written and an info notification
-// posted. With a virtual clock the handler runs now and its answer is
-// applied when the clock passes its delay; with the wall clock it runs on
-// its own goroutine.
+// the job id bound, scheduler.submitted written, a notification posted.
+// With a virtual clock the handler runs now, its answer applied once the
+// clock passes its delay; with the wall clock it runs on a goroutine.
 func (r *runner) submit(ctx context.Context, e *Effect, args map[string]any, rc *RenderedCall, promptErr error) error {
 	s := r.jobs
 	s.mu.Lock()
@@ -143,9 +141,7 @@ func (r *runner) submit(ctx context.Context, e *Effect, args map[string]any, rc 
 		}
 	}
 	setPath(r.world, key, id)
-	// a submission re-renders; with no bind: its turn keeps the narration
-	// before an empty view, as a failure alone does (conformance
-	// storymut-submit-keeps-say)
+	// conformance storymut-submit-keeps-say
 	r.t.rerender, r.t.applied = true, true
 	r.t.dropSay = r.t.dropSay || len(e.Bind) > 0
 	if err := r.emitSet(key, id); err != nil {
@@ -169,10 +165,7 @@ func (r *runner) submit(ctx context.Context, e *Effect, args map[string]any, rc 
 		s.mu.Lock()
 		j.ans, j.err, j.settled = ans, err, true
 		j.due = r.now().Add(ans.delay)
-		if ans.clar != nil && ans.delay <= 0 {
-			// a question with no delay before it is asked at once, as
-			// upstream's job goroutine asks before the turn ends
-			// (conformance mutate-clarify-at-once)
+		if ans.clar != nil && ans.delay <= 0 { // conformance mutate-clarify-at-once
 			r.askLocked(j)
 			return nil
 		}
@@ -286,10 +279,7 @@ func (r *runner) jobStep(ctx context.Context, j *job) (*Turn, error) {
 	case j.ans.err != "":
 		status, errMsg = JobFailed, j.ans.err
 	}
-	// a job that returned no data (an error or infra error alone) has
-	// no last_job_result: `world.last_job_result.x` then fails the
-	// on_complete, as upstream (conformance host-job-no-data)
-	data := j.ans.data
+	data := j.ans.data // nil: no last_job_result (conformance host-job-no-data)
 	if j.answer != nil && !j.dropAnswer {
 		data = shallowWith(data, "answer", j.answer)
 	}
@@ -347,21 +337,12 @@ func (r *runner) completionTurn(ctx context.Context, j *job, status, errMsg stri
 	if e := r.emitAt("", KindJobCompleted, done); e != nil {
 		return t, e
 	}
-	if err != nil {
-		// upstream's listener stops at the failed on_complete: the job's
-		// end posts no notification (conformance host-oncomplete-fails)
+	if err != nil || r.listenerGone || r.ended && r.outcome == OutcomeExit {
+		// no notification once upstream's listener stopped (conformance
+		// host-oncomplete-fails, storymut-terminal-job-no-notice)
 		return r.closeTurn(t, "", map[string]any{"job_status": status, "outcome": "background_completion"})
 	}
-	if r.listenerGone || r.ended && r.outcome == OutcomeExit {
-		// once a session has rested in a terminal state upstream's
-		// listener is gone: the job ends with no notification
-		// (conformance storymut-terminal-job-no-notice); one that only
-		// left the origin state still posts it
-		return r.closeTurn(t, "", map[string]any{"job_status": status, "outcome": "background_completion"})
-	}
-	// upstream's $inbox counts are taken before the job's own notice is
-	// posted: its world.update says one fewer than the inbox then holds
-	// (docs/compat/trace-eval.md A.7)
+	// the counts before the job's own notice (trace-eval.md A.7)
 	unread, attention := r.inbox.counts()
 	r.inbox.post(InboxItem{Title: "Job " + verb[status] + ": " + j.info.Namespace, Body: errMsg, Severity: sevs[status], JobID: j.info.ID, State: j.info.State})
 	if e := r.emitAt("", KindWorldUpdate, map[string]any{"set": map[string]any{"$inbox": map[string]any{"needs_attention": attention, "unread": unread}}}); e != nil {
@@ -386,18 +367,13 @@ func (r *runner) runOnComplete(ctx context.Context, j *job, status string, data 
 	if data != nil {
 		result = jsonvalue.Normalize(data)
 	}
-	// in memory only, for the on_complete chain: no event, and the next
-	// turn has them as they were (upstream's world is read back from its
-	// log, which never holds them; conformance host-last-job-in-memory)
+	// no event: the next turn has them as they were (conformance host-last-job-in-memory)
 	defer r.setInMemory(map[string]any{"last_job_id": j.info.ID, "last_job_status": status, "last_job_result": result})()
 	if len(j.e.OnComplete) == 0 {
 		return nil
 	}
 	var st step
-	// a session resting in a terminal state a completion reached still
-	// takes the next completion's target, as upstream (conformance
-	// storymut-terminal-job-no-notice)
-	endedBefore := r.ended
+	endedBefore := r.ended // conformance storymut-terminal-job-no-notice
 	if err := r.runEffects(ctx, j.e.OnComplete, &st); err != nil {
 		return err
 	}
@@ -417,8 +393,7 @@ func (r *runner) runOnComplete(ctx context.Context, j *job, status string, data 
 	for _, x := range tgt.exits {
 		r.reach(ReachExit, x.pos)
 	}
-	// the target entry's inline effects: never run, as upstream
-	// (docs/compat/engine.md; validate warns)
+	// the target entry's inline effects never run (docs/compat/engine.md)
 	res, err := r.resolveTarget(ctx, j.e.owner, "", tgt.Target)
 	if err != nil {
 		return fmt.Errorf("%s: on_complete target: %w", tgt.Pos, err)
@@ -429,14 +404,11 @@ func (r *runner) runOnComplete(ctx context.Context, j *job, status string, data 
 	return r.completionMove(ctx, res, &st)
 }
 
-// completionMove takes an on_complete target. When the move fails (an
-// entered state's on_enter does not evaluate), upstream drops the move
-// alone: none of its events, its on_enter's writes undone, the session
-// where it was, and the chain's effects before it kept; the job ends as a
-// success, its notification posted (conformance oncomplete-move-fails).
+// completionMove takes an on_complete target; a move that fails is
+// dropped alone, as upstream (conformance oncomplete-move-fails).
 func (r *runner) completionMove(ctx context.Context, res target, st *step) error {
 	pre := r.landingWorld()
-	cur, par, ended, outcome, exit := r.cur, r.par.clone(), r.ended, r.outcome, r.exit
+	was := r.place.cloned()
 	var held []Event
 	prev := r.t.tentative
 	r.t.tentative = &held
@@ -451,7 +423,7 @@ func (r *runner) completionMove(ctx context.Context, res target, st *step) error
 	if err != nil && !isTraceErr(err) && ctx.Err() == nil {
 		r.note(Note{Kind: "job", State: r.statePath(), Text: "on_complete target's move failed: dropped, as upstream", Error: err.Error()})
 		r.world, r.written, r.journal = pre.world, pre.writtenHow, pre.journal
-		r.cur, r.par, r.ended, r.outcome, r.exit = cur, par, ended, outcome, exit
+		r.place = was
 		st.calls = nil
 		return nil
 	}

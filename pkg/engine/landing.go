@@ -22,13 +22,9 @@ func (r *runner) landingWorld() landingWorld {
 }
 
 // landingEmits fires the emit_intent hops an on_error landing's on_enter
-// decided, with their events held. When they fail (a cyclic chain past
-// the depth, a hop no arm takes), upstream swallows the failure as it
-// does one of the landing's on_enter itself (conformance
-// on-error-landing-enter-fails, landing-emits-fail): the session rests on
-// the landing as swallowLanding leaves it, and the turn shows the view it
-// had reached before dispatch.
-// swallowed reports that case; err is a trace or interrupt.
+// decided, with their events held. A failing chain is swallowed as a
+// failing on_enter is (swallowLanding; conformance landing-emits-fail), and
+// swallowed reports it; err is a trace or interrupt.
 func (r *runner) landingEmits(ctx context.Context, emits []pendingEmit, st *step, pre landingWorld) (swallowed bool, err error) {
 	held := pre.held
 	prev := r.t.tentative
@@ -40,9 +36,7 @@ func (r *runner) landingEmits(ctx context.Context, emits []pendingEmit, st *step
 		r.note(Note{Kind: "on_error", State: r.statePath(), Text: "on_error landing's emit_intent chain failed", Error: err.Error()})
 		r.cur, r.par = cur, par
 		st.calls = nil
-		// none of the chain's hops is written either (random
-		// differential flow 316000/081)
-		return true, r.swallowLanding(pre, held[:len(pre.held)])
+		return true, r.swallowLanding(pre, held[:len(pre.held)]) // none of the hops written
 	}
 	if err != nil {
 		return false, err
@@ -51,11 +45,10 @@ func (r *runner) landingEmits(ctx context.Context, emits []pendingEmit, st *step
 }
 
 // swallowLanding is upstream's answer to an on_error landing whose
-// on_enter, or the emit_intent chain it decided, failed: the session
-// rests on the landing with the world as the landing found it, and of
-// the landing's events (held) only its exits and entries are written —
-// not a world.update of the effects that ran before the failure, nor a
-// say (conformance on-error-landing-enter-fails, landing-effects-undone).
+// on_enter or emit chain failed: the session rests on the landing with
+// the world as the landing found it, and of its held events only the
+// exits and entries are written (conformance on-error-landing-enter-fails,
+// landing-effects-undone).
 func (r *runner) swallowLanding(pre landingWorld, held []Event) error {
 	r.world, r.written, r.journal = pre.world, pre.writtenHow, pre.journal
 	for _, ev := range held {
@@ -79,12 +72,9 @@ func (r *runner) flushHeld(held []Event) error {
 }
 
 // dispatchSynthetic dispatches the calls of a turn no user intent asked
-// for (a timeout's landing, a completion's chain) with their events held.
-// Upstream renders the resting state's view after such a dispatch and,
-// when that render fails, loses the dispatch: its events and its world
-// writes (binds, last_job_id) are gone, though what the calls did stays
-// done — a job one submitted still runs and lands (conformance
-// synthetic-view-drops-dispatch).
+// for with their events held: when the resting state's view then fails to
+// render, upstream loses the dispatch's events and world writes, though
+// what the calls did stays done (conformance synthetic-view-drops-dispatch).
 func (r *runner) dispatchSynthetic(ctx context.Context, calls []pendingCall) (*redirect, error) {
 	pre := r.landingWorld()
 	var held []Event

@@ -71,29 +71,22 @@ type WorldVar struct {
 
 // State is one node of the state tree.
 type State struct {
-	Path     string // dotted absolute path, e.g. "pipeline.fix"
-	Name     string // last path segment
-	Parent   *State
-	Children []*State
-	Initial  *text // compound only; may be a pongo2 template
-	OnEnter  []*Effect
-	On       map[string][]*Transition
-	Terminal bool
-	// Description is the state's description:, visible to templates as
-	// state.description (story-format §6.3).
-	Description string
+	Path        string // dotted absolute path, e.g. "pipeline.fix"
+	Name        string // last path segment
+	Parent      *State
+	Children    []*State
+	Initial     *text // compound only; may be a pongo2 template
+	OnEnter     []*Effect
+	On          map[string][]*Transition
+	Terminal    bool
+	Description string                         // templates' state.description (story-format §6.3)
 	Timeout     *Timeout                       // timeout: — fires when the run rests here
 	Intents     map[string]map[string]*SlotDef // state-local intents: slots
 	Priority    map[string]int                 // state-local intents: priority (0 when unset)
-	// Parallel marks a parallel state: entering it enters every region
-	// (child) at once (story-runtime §3).
-	Parallel bool
-	// Aliases maps a bare intent name of an imported child to its folded
-	// name (story-runtime §1.4 step 1).
-	Aliases map[string]string
-	// Decider is the state's decider: ("human", "llm" or "").
-	Decider string
-	Pos     Pos
+	Parallel    bool                           // entering it enters every region (story-runtime §3)
+	Aliases     map[string]string              // an imported child's bare intent → folded name (§1.4)
+	Decider     string                         // the state's decider: ("human", "llm" or "")
+	Pos         Pos
 }
 
 // Timeout is a state's timeout: {after, target}. When a run rests (no
@@ -111,15 +104,10 @@ type Transition struct {
 	Default bool
 	Hint    string // guard_hint, reported when every guard fails
 	Effects []*Effect
-	// View is the transition's own view (it replaces the state's view for
-	// the turn, story-runtime §8), nil when none.
-	View *story.View
-	// Emits is the transition-level emit: list (parallel regions).
-	Emits []string
-	Pos   Pos
-	// exits are the imports: exit mappings its @exit: target went
-	// through (observer.go).
-	exits []exitMark
+	View    *story.View // its own view, replacing the state's for the turn (§8)
+	Emits   []string    // the transition-level emit: list (parallel regions)
+	Pos     Pos
+	exits   []exitMark // the imports: exit mappings its target went through
 }
 
 // exitMark is an imports: exit mapping a folded target went through.
@@ -155,25 +143,19 @@ type Effect struct {
 	Agent     string        // agent_plugins alias, "" = agent.claude
 	Timeout   time.Duration // the invoke's timeout: (0 = the run's --call-timeout)
 	agentTmpl *valueTmpl    // a templated agent: (agent_alias.go)
-	// Event is the effect's emit: (an event for the other parallel regions).
-	Event string
+	Event     string        // the effect's emit: for the other parallel regions
 	// Background submits the invoke as a background job; OnComplete runs
 	// when it ends (story-runtime §5).
 	Background bool
 	OnComplete []*Effect
-	// Target is an on_complete entry's target: (nil elsewhere); Inline
-	// its effects: list, run when that target is taken.
-	Target *text
-	Inline []*Effect
-	Pos    Pos
-	// onErrorPos and targetPos are where on_error: and an on_complete
-	// entry's target: are written (observer.go).
+	Target     *text     // an on_complete entry's target: (nil elsewhere)
+	Inline     []*Effect // its effects: list
+	Pos        Pos
+	// where on_error: and an on_complete entry's target: are written (observer.go)
 	onErrorPos, targetPos Pos
-	exits                 []exitMark // an on_complete entry's, as Transition's
-	owner                 *State     // the state whose on_enter or on: holds the effect
-	// render is the prompt renderer of the story that declared the effect
-	// (an imported child's own search path); nil = the machine's.
-	render *PromptRenderer
+	exits                 []exitMark      // an on_complete entry's, as Transition's
+	owner                 *State          // the state whose on_enter or on: holds the effect
+	render                *PromptRenderer // the declaring story's renderer; nil = the machine's
 }
 
 // setKV is one key of a set: effect, of an increment: effect (Value is

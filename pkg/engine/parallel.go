@@ -17,19 +17,12 @@ const maxParallelEmitDepth = 24
 type parConf struct {
 	root   *State
 	leaves []*State
-	// hop: an emit hop the root handles is being taken; a target inside
-	// the root leaves the configuration and enters from the root down
-	// (flatHop)
-	hop bool
-	// label is the start state as a fixture wrote it, its regions in its
-	// own order: upstream's orchestrator keeps that string as the state
-	// path until the machine moves (conformance par-start-verbatim).
-	// Any change of the configuration drops it.
+	hop    bool // an emit hop the root handles is being taken (flatHop)
+	// label is the start state as a fixture wrote it, the state path until
+	// the configuration changes (conformance par-start-verbatim)
 	label string
-	// slot is, for a leaf a cross-region move put in another region's
-	// place (crossRegion), that region: an emit: reaching a region goes
-	// to the leaf in its place, as upstream's configuration keeps one
-	// place a region (conformance par-cross-receiver-slot)
+	// slot maps a leaf a cross-region move put in another region's place
+	// to that region (conformance par-cross-receiver-slot)
 	slot map[*State]*State
 }
 
@@ -109,10 +102,9 @@ func (p *parConf) replace(old, leaf *State) {
 	}
 }
 
-// inRegion reports whether l lies in one of the root's regions: a flow
-// start may name a leaf that does not (outsideLeaf), which leaves the
-// configuration at its first change, as upstream re-encodes it region by
-// region (conformance par-start-unknown-region).
+// inRegion reports whether l lies in one of the root's regions; an
+// outsideLeaf leaves at the configuration's first change (conformance
+// par-start-unknown-region).
 func (p *parConf) inRegion(l *State) bool {
 	return slices.Contains(p.root.Children, p.regionOf(l))
 }
@@ -142,9 +134,7 @@ func sortByPath(leaves []*State) {
 }
 
 // decoded is the configuration as upstream reads its encoding back when
-// an intent fires in it: one leaf per region, the later of two a region
-// holds after a cross-region target (crossRegion) — the earlier one no
-// longer handles intents and leaves the encoding on the next move
+// an intent fires in it: one leaf per region, the later of two
 // (conformance par-cross-decoded).
 func (p *parConf) decoded() []*State {
 	d := &parConf{root: p.root}
@@ -179,11 +169,7 @@ func (r *runner) fireParallel(ctx context.Context, intent string, given map[stri
 	r.slots = templateSlots(given)
 	env := r.env(r.slots, nil)
 	hint := ""
-	// A bare import alias is not resolved in a parallel configuration:
-	// upstream walks aliases from the current state, which is then an
-	// encoded path naming no state, so the typed name is looked up as is
-	// and, allowed through a region's alias spellings, matches no arm
-	// (GUARD_FAILED; conformance import-par-bare-alias).
+	// no bare import alias is resolved here (conformance import-par-bare-alias)
 	for _, leaf := range pc.decoded() {
 		r.cur = leaf
 		arms, owner := lookupFrom(r.cur, intent)
@@ -207,14 +193,9 @@ func (r *runner) fireParallel(ctx context.Context, intent string, given map[stri
 		Message: fmt.Sprintf("no transition matched for intent %q in parallel state %q", intent, pc.root.Path)}
 }
 
-// takeParallel applies a winning regional arm: its effects, the emit:
-// propagation to the other regions, then the region's own move (or the
-// exit of the whole parallel state for a target outside it). As upstream
-// (story-runtime §3.5, runtime-probes p9 `bonly`): the winning region's
-// new leaf is in the configuration before propagation, so an event sent
-// back to it finds it there (and a receiver may move it further); its own
-// exit/enter events come last, and machine.transition.to is the final
-// configuration.
+// takeParallel applies a winning regional arm: its effects, the region's
+// own move, then the emit: propagation to the other regions (story-runtime
+// §3.5, runtime-probes p9; docs/compat/engine.md "emit: propagation").
 func (r *runner) takeParallel(ctx context.Context, intent string, slots map[string]any, arm *Transition, owner, leaf *State, st *step) error {
 	if err := r.emit(KindIntentAccepted, map[string]any{"intent": r.t.acceptedName(intent), "slots": slots}); err != nil {
 		return err
@@ -227,17 +208,13 @@ func (r *runner) takeParallel(ctx context.Context, intent string, slots map[stri
 		return err
 	}
 	if arm.View != nil && (r.par == nil || owner == r.par.root) {
-		// the arm's view renders where the turn rests: the landed state,
-		// or the whole configuration for the root's own arm
-		r.t.transAt = ""
+		r.t.transAt = "" // the view renders where the turn rests
 	}
 	if r.par != nil {
 		r.cur = r.par.leaves[0]
 	}
-	// as upstream, a user turn taken in a parallel configuration fires
-	// none of the emit_intent effects it collected (its arm's, the
-	// entered states' on_enter), whoever handles them and wherever the
-	// turn ends (conformance par-emit)
+	// a user turn taken in a parallel configuration fires none of its
+	// emit_intent effects (conformance par-emit)
 	for _, e := range mine {
 		r.note(Note{Kind: "emit", State: r.statePath(), Text: "emit_intent " + e.name + " dropped: a turn taken in a parallel state fires no emits"})
 	}
@@ -260,21 +237,15 @@ func (r *runner) walkParallel(ctx context.Context, intent string, slots map[stri
 	}
 	res = r.ancestorStay(res, owner)
 	tr := r.holdTransition(from, intent, slots, res, 0)
-	if arm.View != nil {
-		// as upstream, the arm's view replaces the turn's (takeParallel
-		// set it); its helpers answer for the configuration (conformance
-		// par-transition-view, par-transition-view-menu)
+	if arm.View != nil { // conformance par-transition-view, par-transition-view-menu
 		r.t.transAt = r.transViewLeaf(res, leaf)
 	}
 	reg := r.firingRegion(leaf, owner)
 	inside := !res.stay && res.state != nil && res.state.within(r.par.root)
 	if inside && reg != nil && r.par.regionOf(res.state) != reg {
-		// another region's state: as upstream, it takes the place of
-		// the leaf whose walk found the handler (conformance par-cross)
 		return r.crossRegion(ctx, arm, leaf, res.state, reg, st, tr)
 	}
-	// a target inside the root moves the region that contains it
-	var old, pre *State
+	var old, pre *State // a target inside the root moves its region
 	if inside {
 		old = r.par.leafIn(r.par.regionOf(res.state))
 		if reg != nil {
@@ -285,12 +256,9 @@ func (r *runner) walkParallel(ctx context.Context, intent string, slots map[stri
 		}
 		r.par.set(pre)
 	}
-	// an arm that leaves the configuration (or re-enters its root)
-	// delivers no emit: to the regions it leaves, as upstream
-	// (conformance par-emit-order y.yaml, v.yaml)
-	// its own move (and its on_enter effects) before the regions its
-	// emit: reaches: upstream writes the world in that order, and the
-	// events in par-emit-order's (conformance par-own-enter-before-receivers)
+	// its own move before the regions its emit: reaches (conformance
+	// par-own-enter-before-receivers); an arm that leaves delivers none
+	// (par-emit-order y.yaml, v.yaml)
 	if inside && r.par != nil {
 		if err := r.moveRegionFrom(ctx, old, res.state, pre, st); err != nil {
 			return err
@@ -314,9 +282,8 @@ func (r *runner) walkParallel(ctx context.Context, intent string, slots map[stri
 }
 
 // transViewLeaf is the state an arm's view inside the configuration sees:
-// its target's initial leaf, the firing leaf for a stay; none (the whole
-// configuration, as the root's own arms see it) for the parallel root
-// itself (conformance par-transition-view-root).
+// its target's initial leaf, the firing leaf for a stay, none for the
+// root itself (conformance par-transition-view-root).
 func (r *runner) transViewLeaf(res target, leaf *State) string {
 	if !res.stay && res.state == r.par.root {
 		return ""
@@ -335,10 +302,7 @@ func (r *runner) firingRegion(leaf, owner *State) *State {
 	if r.par.hop && owner != nil && owner != r.par.root && !owner.within(r.par.root) {
 		return nil
 	}
-	// a handler above the root was found walking up from leaf: its
-	// target inside the root is a cross-region move from there, as
-	// upstream (conformance par-above-root-handler)
-	return r.par.regionOf(leaf)
+	return r.par.regionOf(leaf) // conformance par-above-root-handler
 }
 
 // moveRegionFrom writes the winning region's own move from old to dst
@@ -349,10 +313,8 @@ func (r *runner) moveRegionFrom(ctx context.Context, old, dst, pre *State, st *s
 	pc := r.par
 	reg := pc.regionOf(dst)
 	if pre == old && pc.leafIn(reg) == old {
-		// a region's leaf targeting itself, or an ancestor whose initial
-		// leaf it is, moves nothing and runs no on_enter, as upstream
-		// (conformance par-emit b.yaml, region-ancestor-target,
-		// par-region-ancestor)
+		// a move onto itself does nothing (conformance par-emit b.yaml,
+		// region-ancestor-target, par-region-ancestor)
 		if r.par != nil {
 			r.cur = r.par.leaves[0]
 		}
@@ -362,9 +324,7 @@ func (r *runner) moveRegionFrom(ctx context.Context, old, dst, pre *State, st *s
 	if err != nil {
 		return err
 	}
-	if r.par == pc && slices.Contains(pc.leaves, pre) {
-		// only pre: a leaf a receiver put in the region beside it stays
-		// (conformance par-root-receiver)
+	if r.par == pc && slices.Contains(pc.leaves, pre) { // conformance par-root-receiver
 		pc.replace(pre, end)
 	}
 	if r.par != nil {
@@ -386,10 +346,8 @@ func armEmits(arm *Transition) []string {
 }
 
 // propagate delivers emit: events to every region but from, in order
-// (story-runtime §3.5). Each receiver applies its arm, moves, and may emit
-// further events, excluding itself: as upstream, those go out once the
-// event has reached every region, before the next event of names
-// (conformance par-emit-order).
+// (story-runtime §3.5); a receiver's own emits go out once the event has
+// reached every region (conformance par-emit-order).
 func (r *runner) propagate(ctx context.Context, names []string, from *State, st *step, depth int) error {
 	if len(names) == 0 || r.par == nil {
 		return nil
@@ -448,24 +406,18 @@ func (r *runner) receive(ctx context.Context, name string, reg *State, st *step)
 	if err != nil {
 		return nil, fmt.Errorf("%s: emit %q: %w", arm.Pos, name, err)
 	}
-	// "." on a region's compound re-enters its initial leaf, as a user
-	// turn's does (conformance storymut-receiver-ancestor-stay)
-	res = r.ancestorStay(res, owner)
+	res = r.ancestorStay(res, owner) // conformance storymut-receiver-ancestor-stay
 	switch {
 	case res.stay || res.state == nil:
 	case res.state == reg || res.state.within(reg):
 		r.cur = leaf
 		err = r.moveRegion(ctx, res.state, st)
 	case r.par.regionOf(res.state) != nil:
-		// another region's state takes the receiving leaf's place, as a
-		// handler's would (crossRegion)
 		err = r.crossReceive(ctx, leaf, res.state, st)
 	}
 	if err != nil {
 		return arm, err
 	}
-	// its effect events, then its moves, before the next region's
-	// (conformance storymut-emit-region-groups)
 	r.t.walk.group(at)
 	return arm, nil
 }
@@ -498,10 +450,9 @@ func (r *runner) fireAtParallelRoot(ctx context.Context, intent string, slots ma
 }
 
 // flatHop reports whether a move to dst is an emit hop the active
-// parallel root handles with a target inside it: as upstream, the
-// configuration is dropped and the target entered from the root down,
-// with no exits and no region but the target's entered (the machine then
-// rests on that leaf alone, partial.go; conformance par-emit hop.yaml).
+// parallel root handles with a target inside it: the configuration is
+// dropped and the target entered alone from the root down (conformance
+// par-emit hop.yaml).
 func (r *runner) flatHop(dst *State) bool {
 	return r.par != nil && r.par.hop && dst != nil && dst.within(r.par.root)
 }

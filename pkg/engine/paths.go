@@ -6,13 +6,9 @@ import (
 )
 
 // lookupBindPath reads a bind: result path from an answer, as upstream
-// does (conformance values-bind-paths): the path is split at dots, each part is
-// a map key optionally followed by list indexes (`names[0]`, `m[0][1]`).
-// Nothing is trimmed and nothing is refused: a path that is empty, has an
-// empty part, a malformed or negative index, an index on a map, or a part
-// that is not there finds nothing (ok false), and the bind is skipped.
-// A dotted number is a map key, never a list index (`list.1` finds
-// nothing).
+// does (conformance values-bind-paths): dot-separated map keys, each
+// optionally followed by list indexes (`m[0][1]`). Nothing is trimmed; a
+// path that does not match finds nothing (ok false).
 func lookupBindPath(v any, path string) (any, bool) {
 	if path == "" {
 		return nil, false

@@ -15,11 +15,9 @@ import (
 )
 
 // PromptRenderer renders the with: block and the prompt of a
-// host.agent.<verb> call site exactly as a live run does at dispatch. A run
-// uses one per Machine; pkg/eval uses one per story to render dataset
-// examples, so an eval sends the prompt a run would send. Prompt files and
-// inline prompts are compiled once; a PromptRenderer is safe for concurrent
-// use.
+// host.agent.<verb> call site exactly as a live run does at dispatch (a run
+// and pkg/eval share it). It compiles each prompt once and is safe for
+// concurrent use.
 type PromptRenderer struct {
 	dir    string
 	loader *expr.PongoLoader
@@ -38,9 +36,8 @@ func NewPromptRenderer(st *story.Story) *PromptRenderer {
 }
 
 // storyLoader is the pongo2 loader of a story's prompts (story-format
-// §6.3): the search path is prompts.overlay (when set), then the story
-// directory, then its prompts/ directory; "@story/…" names the story
-// directory and "@shared/…" each prompts.shared directory.
+// §6.3): prompts.overlay, the story directory, its prompts/, and the
+// @story / @shared namespaces.
 func storyLoader(st *story.Story) *expr.PongoLoader {
 	var dirs []string
 	if st.Prompts != nil && strings.TrimSpace(st.Prompts.Overlay) != "" {
@@ -96,33 +93,13 @@ func (e *RenderError) Error() string { return e.Stage + ": " + e.Err.Error() }
 func (e *RenderError) Unwrap() error { return e.Err }
 
 // RenderAgentCall renders the host.agent.<verb> call site handler with the
-// raw with: tree (story.Effect.With; id is the effect's id:, "" for none)
-// against env, the way a live run does at dispatch:
-//
-//  1. every string of with: is rendered by the {{ }} value-template
-//     engine, the prompt strings (prompt, question, context.prompt)
-//     included, as upstream (conformance probe 17): there args is empty, so
-//     an inline prompt's {{ args.x }} renders "" while its {% %} blocks
-//     are left for step 3; id is rendered the same way and added as
-//     with.call (conformance probe 03);
-//  2. the verb picks the prompt source and template args (agent-contract
-//     §12): prompt, else prompt_path; task falls back to context.prompt /
-//     context.prompt_path / context.args; converse to question; extract to
-//     input. The schema is with.schema (task: context.schema, then
-//     acceptance.schema);
-//  3. the prompt is rendered with pongo2 against env plus args. prompt: is a
-//     file when it names one under the story directory, else inline text;
-//     prompt_path: must name a file.
-//
-// args, when non-nil, replaces the call's template args after with: is
-// rendered (how pkg/eval substitutes a dataset example's args): with.args,
-// or context.args for a task call with a context: block and no top-level
-// args. The replaced args are not rendered.
-//
-// with is read, never written.
-//
-// Errors are *RenderError. A "prompt" error still returns the rendered
-// call (With set) so a run can record the call it could not make.
+// raw with: tree (read, never written; id is the effect's id:) against env,
+// as a live run does at dispatch: every with: string through the {{ }}
+// engine, prompts included (conformance probe 17; id added as with.call,
+// probe 03), then the prompt the verb picks (agentSources, agent-contract
+// §12) through pongo2 with args. A non-nil args replaces the call's
+// template args unrendered (pkg/eval's dataset examples). Errors are
+// *RenderError; a "prompt" error still returns the call, With set.
 func (p *PromptRenderer) RenderAgentCall(handler, id string, with any, args map[string]any, env CallEnv) (*RenderedCall, error) {
 	verb, ok := strings.CutPrefix(handler, "host.agent.")
 	if !ok || !agentVerbs[verb] {
@@ -220,10 +197,8 @@ func (p *PromptRenderer) renderWith(with any, call string, sub *argsSub, env exp
 }
 
 // renderCallID is an effect's id: as a dispatched call carries it in
-// args.call: rendered like a with: value (so `step-{{ world.round }}`
-// reaches by_call stubs and cassettes as step-1); an id that cannot be
-// rendered is kept as written. harness.called, written at walk time,
-// shows the raw id (upstream's machine puts it in the args unrendered).
+// args.call: rendered like a with: value, kept as written when it cannot
+// be (harness.called shows the raw id, as upstream).
 func renderCallID(id string, env expr.Env) string {
 	if !strings.Contains(id, "{{") {
 		return id

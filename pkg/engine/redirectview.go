@@ -10,24 +10,16 @@ import (
 // the turn had reached before its calls were dispatched, the world then
 // (before any last_error) and the say narration said so far.
 type firstRender struct {
-	path  string
-	world map[string]any
-	said  int
-	// noView: the turn had moved in a way after which upstream renders
-	// no view (a parallel root re-placing its regions): the first render
-	// is the narration alone (conformance redirect-after-root-view)
-	noView bool
-	// rerender: the turn re-renders after its calls (turn.rerender) as
-	// it stood when this render was kept
-	rerender bool
+	path     string
+	world    map[string]any
+	said     int
+	noView   bool // the narration alone (conformance redirect-after-root-view)
+	rerender bool // turn.rerender when this render was kept
 }
 
-// keepFirst remembers the world a failing call's turn had before the
-// failure wrote last_error, when nothing the batch did has asked for a
-// re-render yet (the first failure only). After an on_error redirect to a
-// state whose view renders empty (no view of its own, or a template
-// rendering ""), upstream keeps that first render, narration included,
-// and appends the banner (conformance redirect-view): renderFirst.
+// keepFirst remembers the world a turn's first failing call found, when
+// nothing has asked for a re-render yet: a redirect to an empty view
+// shows that render with the banner (conformance redirect-view).
 func (r *runner) keepFirst() {
 	if r.t.first != nil || r.t.rerender || r.t.redirectErr != "" || r.so.Views == nil {
 		return

@@ -6,19 +6,10 @@ import (
 	"strings"
 )
 
-// Upstream keeps no world in memory between turns: each turn folds the
-// event log again (story-runtime §1.1), so a value written by a
-// world.update set comes back through JSON — every number a float64,
-// except a top-level key declared type: int, which is turned back into an
-// int64 — while an increment replays as an int64. Views show the
-// difference (pongo2 prints a float64 with %f: runtime-probes p13 `lit: 5`
-// renders 5 in its own turn and 5.000000 on the next). A set coerced to a
-// declared type in memory is journaled as the string it rendered
-// (coerceSet), so it comes back a string. A session's world takes that
-// shape at the start of every turn (replayWorld), and Session.World
-// shows it as soon as a turn ends, as upstream's flow rig reads the world
-// back from the log; kitsoki run is such a session. Machine-only sessions
-// (upstream's machine alone) keep their values as they are.
+// Upstream folds the event log again at each turn, so a session's world
+// takes the log's shape at every turn start (a set's numbers float64, an
+// increment an int64, a coerced set its string); see docs/compat/engine.md
+// "The replayed world". Machine-only sessions keep their values.
 
 // replays reports whether the session's world is replayed between turns.
 func (r *runner) replays() bool { return !r.so.MachineOnly }
@@ -87,10 +78,7 @@ func (r *runner) replayInto(w World) {
 		if !ok {
 			continue
 		}
-		if lv, gone := v.(lostValue); gone {
-			// a value no JSON holds was journaled null: the next turn
-			// has the value the log gave the key before, else its
-			// declared default, or no key (lostSet)
+		if lv, gone := v.(lostValue); gone { // see lostSet
 			if !lv.has {
 				delete(w, k)
 				if d, ok := r.declaredDefault(k); ok {
@@ -101,9 +89,7 @@ func (r *runner) replayInto(w World) {
 			v, how = lv.prev, lv.how
 		}
 		if how == "increment" {
-			// upstream's fold adds an increment's delta to the int64 it
-			// holds: no JSON float in between, so a sum past 2^53 keeps
-			// every digit (conformance increment-big-replay)
+			// an int64 with no JSON float in between (conformance increment-big-replay)
 			switch n := v.(type) {
 			case int:
 				w[k] = int64(n)
@@ -117,11 +103,7 @@ func (r *runner) replayInto(w World) {
 		if f, isF := v.(float64); isF {
 			switch {
 			case r.declaredInt(k):
-				// a type: int key holding a fraction replays cut toward
-				// zero (2.5 → 2, -0.5 → 0), as upstream (conformance
-				// replay-int-fraction); past int64 it is the minimum
-				// int64, as upstream's conversion gives on amd64
-				// (conformance replay-int-overflow)
+				// conformance replay-int-fraction, replay-int-overflow
 				v = int64Like(f)
 			case how == "increment" && f == float64(int64(f)):
 				v = int64(f) // an increment replays as current as int64 + delta
@@ -180,10 +162,8 @@ func jsonNumbers(v any) any {
 }
 
 // lostValue marks in the journal a set whose value (an infinite or NaN
-// number) the log could only write as null; prev is the value the log
-// gave the key before, when it gave one (has), and how the write that
-// gave it replays ("set" or "increment": an increment's whole number is
-// an int64, so a view shows 1, not 1.000000; conformance
+// number) the log could only write as null; prev (if has) is the value the
+// log gave the key before and how replays it (conformance
 // bind-non-finite-increment).
 type lostValue struct {
 	prev any
@@ -191,13 +171,10 @@ type lostValue struct {
 	how  string
 }
 
-// lostSet is such a set outside --strict, as upstream: the world holds v
-// for the rest of the turn, the world.update has no payload (upstream's
-// log cannot encode it), and the next turn has the value the log gave the
-// key before — a set earlier in the turn, an earlier turn's, the
-// fixture's initial_world — else the key's declared default, or no key
-// (conformance values-non-finite, values-non-finite-logged; --strict
-// fails the turn instead).
+// lostSet is such a set outside --strict: the world holds v for the rest
+// of the turn, the world.update has no payload, and the next turn has the
+// value the log gave the key before, else its declared default, or no key
+// (conformance values-non-finite, values-non-finite-logged).
 func (r *runner) lostSet(key string, v any) error {
 	lv := lostValue{how: "set"}
 	switch how, now := r.writtenNow(key); {

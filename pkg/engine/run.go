@@ -59,19 +59,13 @@ type Options struct {
 	// Observer is told each part of the story the run reaches (coverage,
 	// observer.go); nil = none.
 	Observer Observer
-	// Strict turns on the checks upstream does not make (kitsoki run and
-	// test --strict): a slot value that is not of its declared type: or
-	// that its validator: refuses is rejected (INVALID_SLOT_VALUE); a set
-	// coerced to a key's declared bool/int/float type keeps the coerced
-	// value on later turns; an increment of a value that is not an
-	// integer fails the turn. Without it those follow upstream (story
-	// values are taken as written; docs/compat/engine.md).
+	// Strict turns on the checks upstream does not make (--strict): slot
+	// types and validators, coerced sets kept, increments of non-integers
+	// failing (docs/compat/engine.md).
 	Strict bool
 	// NoAgentHandlers is upstream's flow rig, which registers no
-	// host.agent.<verb> handler: an agent call is answered by a stub, a
-	// cassette episode or not at all ("no handler registered"), and the
-	// verbs' argument checks, which live in those handlers
-	// (agentArgsError), never run (reference flow-probes probe, probe7).
+	// host.agent.<verb> handler: an agent call is answered by a stub or a
+	// cassette episode, never checked by agentArgsError.
 	NoAgentHandlers bool
 }
 
@@ -107,20 +101,14 @@ func (r *Result) Finished() bool {
 }
 
 type runner struct {
-	m       *Machine
-	so      SessionOptions // its Options are the run's
-	world   World
-	cur     *State   // current leaf (a parallel configuration: the region leaf in focus); nil after an exit
-	par     *parConf // the active parallel configuration, nil outside one
-	turn    int64
-	slots   map[string]any
-	ended   bool
-	outcome string
-	exit    string
-	// listenerGone: a turn rested the session in a terminal state (a
-	// stay there counts, a rejected turn does not); from then on no job
-	// completion lands, even after leaving it (upstream's job listener
-	// stops: conformance storymut-terminal-listener-gone)
+	m     *Machine
+	so    SessionOptions // its Options are the run's
+	world World
+	place
+	turn  int64
+	slots map[string]any
+	// listenerGone: a turn rested the session in a terminal state; no job
+	// completion lands after (conformance storymut-terminal-listener-gone)
 	listenerGone bool
 	calls        []CallSummary
 	agentN       map[string]int // per turn+state agent call counter
@@ -136,17 +124,12 @@ type runner struct {
 	jobCtx    context.Context
 	timer     *armedTimeout
 	// written is how each world key was last written since the previous
-	// turn began ("set" or "increment"), for replayWorld; journal holds
-	// the value the log gives a key whose world value differs from it (a
-	// set coerced in memory only, replay.go). Both outlive the turn that
-	// wrote them: the next turn's start replays them.
+	// turn began ("set" or "increment"); journal the value the log gives a
+	// key whose world value differs (replay.go)
 	written map[string]string
 	journal map[string]any
-	// logged is each key's value as the log last gave it (replayed at a
-	// turn start): what a value the log cannot hold falls back to
-	logged map[string]any
-	// t is the turn being run (turn.go), replaced whole at each turn start
-	t turn
+	logged  map[string]any // each key's value as the log last gave it (lostSet)
+	t       turn           // the turn being run (turn.go)
 }
 
 func newRunner(m *Machine, o SessionOptions) *runner {
@@ -178,14 +161,10 @@ type funcClock func() time.Time
 
 func (f funcClock) Now() time.Time { return f() }
 
-// RunSession drives a session to its end: kitsoki run's one-shot run,
-// from the start state (turn 0 with so.Bootstrap) until it ends or rests
-// with no input left (a resting state's timeout: is waited out and fired
-// first, and background jobs are waited for). The turns are a session's,
-// on the one engine path kitsoki test takes too; only the driving is
-// RunSession's: the inputs in order, a rejected input or a failed turn
-// ends the run. It always returns a Result; Result.Err carries the
-// failure.
+// RunSession drives a session to its end for kitsoki run: the inputs in
+// order, then resting timeouts and background jobs waited out; a rejected
+// input or a failed turn ends it. It always returns a Result; Result.Err
+// carries the failure.
 func RunSession(ctx context.Context, m *Machine, so SessionOptions) *Result {
 	s, err := Start(ctx, m, so)
 	if s == nil {
@@ -197,9 +176,7 @@ func RunSession(ctx context.Context, m *Machine, so SessionOptions) *Result {
 	if err == nil {
 		err = s.runInputs(ctx, &consumed)
 	}
-	// the world as a next turn would find it, as upstream reads it back
-	// from the log (replay.go)
-	res := &Result{World: s.World(), Calls: r.calls, Turns: r.turn}
+	res := &Result{World: s.World(), Calls: r.calls, Turns: r.turn} // the world replayed
 	if r.ended {
 		res.Outcome, res.Exit = r.outcome, r.exit
 	} else {
@@ -248,9 +225,7 @@ func (s *Session) runInputs(ctx context.Context, consumed *int) error {
 			return err
 		}
 	}
-	// the run ended with jobs still running: wait for each to end (its
-	// on_complete is skipped, the session is over) so the log and the
-	// summary say how it ended
+	// jobs still running: wait for each to end (no on_complete)
 	if err := s.Wait(ctx); err != nil {
 		return fmt.Errorf("run interrupted while waiting for background jobs: %w", err)
 	}
@@ -363,8 +338,7 @@ func (r *runner) start(ctx context.Context) error {
 			return err
 		}
 		r.reachPlaced()
-		// the flow rig journals its initial world (upstream seeds it
-		// with a world.update), so those values replay like any set
+		// the flow rig journals its initial world: it replays like any set
 		for _, k := range slices.AppendSeq(slices.Clone(r.so.Seeded), maps.Keys(r.overrides())) {
 			r.noteWritten(map[string]any{"set": map[string]any{k: nil}})
 		}
@@ -379,8 +353,7 @@ func (r *runner) start(ctx context.Context) error {
 		return fmt.Errorf("start state %q does not exist", spec)
 	}
 	r.turnState = root.Path
-	// Turn 0: bootstrap. The story snapshot and the world overrides first,
-	// so that a reader can rebuild the run from the trace alone.
+	// the snapshot and overrides first, so the trace alone rebuilds the run
 	if r.m.Dir != "" && !r.so.NoSnapshot {
 		snap, err := storySnapshot(r.m.AppID, r.m.Dir, r.m.Entry)
 		if err != nil {
@@ -395,9 +368,7 @@ func (r *runner) start(ctx context.Context) error {
 			return err
 		}
 	}
-	// The initial on_enter chain: every state from the top down to the
-	// start leaf.
-	var st step
+	var st step // the on_enter chain from the top down to the start leaf
 	if err := r.enterFrom(ctx, nil, root, &st); err != nil {
 		return err
 	}
@@ -411,30 +382,40 @@ func (r *runner) start(ctx context.Context) error {
 	return nil
 }
 
-// saved is what a turn-fatal error restores.
-type saved struct {
-	world   World
-	cur     *State
-	par     *parConf
+// place is where the machine rests; a swallowed chain, a dropped
+// on_complete move and a turn-fatal error put it back.
+type place struct {
+	cur     *State   // current leaf (a parallel configuration: the region leaf in focus); nil after an exit
+	par     *parConf // the active parallel configuration, nil outside one
 	ended   bool
 	outcome string
 	exit    string
+}
+
+// cloned is p with a configuration of its own.
+func (p place) cloned() place {
+	p.par = p.par.clone()
+	return p
+}
+
+// saved is what a turn-fatal error restores.
+type saved struct {
+	world World
+	place
 	// the replay's record of the keys written so far (replay.go)
 	written map[string]string
 	journal map[string]any
 }
 
 func (r *runner) save() saved {
-	return saved{world: r.world.Snapshot(), cur: r.cur, par: r.par.clone(),
-		ended: r.ended, outcome: r.outcome, exit: r.exit,
-		written: maps.Clone(r.written), journal: maps.Clone(r.journal)}
+	return saved{world: r.world.Snapshot(), place: r.place.cloned(), written: maps.Clone(r.written), journal: maps.Clone(r.journal)}
 }
 
 // restore undoes what was written since s; what the turn wrote before it
 // stays written for the next turn's replay (a discarded post-bind round
 // keeps the binds before it: conformance postbind-discard-replays).
 func (r *runner) restore(s saved) {
-	r.world, r.cur, r.par, r.ended, r.outcome, r.exit = s.world, s.cur, s.par, s.ended, s.outcome, s.exit
+	r.world, r.place = s.world, s.place
 	r.written, r.journal = maps.Clone(s.written), maps.Clone(s.journal)
 }
 
@@ -505,16 +486,10 @@ func (r *runner) userTurn(ctx context.Context, in Input) (*Turn, error) {
 	to := r.statePath()
 	r.restedTerminal()
 	if r.t.capView != "" {
-		// the turn's on_error handling was swallowed (the depth cap, a
-		// landing whose on_enter or emits failed): upstream's dispatch
-		// failed, so it re-arms no timeout (the one armed before stays,
-		// stale) and turn.end names where the transition had left the
-		// machine (conformance swallowed-redirect-timer)
+		// a swallowed on_error chain re-arms nothing (conformance
+		// swallowed-redirect-timer)
 		to = r.t.capView
-	} else if r.terminalAt() != nil {
-		// a user turn resting in a terminal state arms no timeout
-		// there (a later move out of it arms again; conformance
-		// storymut-terminal-no-timeout)
+	} else if r.terminalAt() != nil { // conformance storymut-terminal-no-timeout
 		r.timer = nil
 	} else {
 		r.arm()
@@ -579,18 +554,14 @@ func (r *runner) failTurn(t *Turn, from string, sv saved, err error, me map[stri
 	return r.closeTurn(t, from, map[string]any{"error": err.Error(), "outcome": "error"})
 }
 
-// restedTerminal notes that a user turn the machine took (not a rejected
-// one; not a timeout or a job's completion, which upstream does not check)
-// left the session in a terminal state: upstream's job listener stops for
-// good.
+// restedTerminal notes that a user turn the machine took left the session
+// in a terminal state: upstream's job listener stops for good.
 func (r *runner) restedTerminal() {
 	if r.listenerGone || r.terminalAt() == nil || r.ended && r.outcome == OutcomeExit {
 		return
 	}
 	r.listenerGone = true
-	// a job that had already finished (a stub with no delay) was heard
-	// before the listener went: its completion still lands (conformance
-	// storymut-terminal-heard-job)
+	// a job already finished was heard (conformance storymut-terminal-heard-job)
 	r.jobs.mu.Lock()
 	defer r.jobs.mu.Unlock()
 	for _, j := range r.jobs.jobs {
@@ -622,10 +593,8 @@ func isTraceErr(err error) bool {
 }
 
 // renderAt renders the view of the state at path against world, with the
-// turn's slots, the run root upstream's views have (id "" and turn 0:
-// docs/compat/engine.md "run.id and run.turn") and, with
-// trans, the turn's transition view. A failed render is noted and shows
-// nothing.
+// turn's slots, upstream's empty run root and, with trans, the turn's
+// transition view. A failed render is noted and shows nothing.
 func (r *runner) renderAt(ctx context.Context, path string, world, slots map[string]any, trans bool) (string, error) {
 	return r.renderAtWith(ctx, r.renderCtx(), path, world, slots, trans)
 }
@@ -660,37 +629,26 @@ func (r *runner) renderView(ctx context.Context, slots map[string]any) string {
 	}
 	turnSlots := slots
 	if r.t.rerender {
-		// upstream re-renders the view without the turn's slots
-		// (conformance values-render-env)
-		slots = nil
+		slots = nil // conformance values-render-env
 	}
 	v, err := r.restingView(ctx, slots, turnSlots)
 	empty := v == "" && err == nil // a failed render is not an empty one
 	said := r.t.narration()
 	if r.t.capView != "" && (r.t.first == nil || r.t.capPostBind) && r.t.emitSay >= 0 && r.t.saidAtRedirect > r.t.emitSay && r.t.saidAtRedirect <= len(r.t.said) {
-		// a post-bind chain cut by the depth cap: the hops of its
-		// redirects said nothing upstream shows (conformance
-		// cap-chain-say)
+		// a capped post-bind chain (conformance cap-chain-say)
 		said = r.t.said[r.t.emitSay:min(r.t.saidAtRedirect, max(r.t.emitSayEnd, r.t.emitSay))]
 		if r.t.emitSayEnd < 0 {
 			said = r.t.said[r.t.emitSay:r.t.saidAtRedirect]
 		}
 	}
 	if empty && r.t.rerender && !r.t.dropSay && r.t.emitSay < 0 {
-		// a failure alone re-rendered an empty view: the narration
-		// stays (conformance mutate-say-infra-error)
-		said = r.t.said
+		said = r.t.said // conformance mutate-say-infra-error
 	}
-	// a redirect in the post-bind pass (which runs only when the turn had
-	// none, so a redirect after a post-bind hop is the pass's) shows as
-	// that pass's own turn: its resting state's view, else the render
-	// before the pass, and no banner (conformance postbind-redirect-view)
+	// a redirect in the post-bind pass shows no banner (conformance
+	// postbind-redirect-view)
 	redirected := r.t.redirectErr != "" && r.t.emitSay < 0
 	if (empty || err != nil && !r.t.swallowed) && r.t.emitSay >= 0 && r.t.prePass != nil && !redirected && r.t.capView == "" && !r.t.noView {
-		// a post-bind round resting on a view that renders nothing, or
-		// that fails to render, shows the render before it (conformance
-		// postpass-view, postpass-view-fails); after a swallowed chain
-		// a failing one shows none (mutate-landing-view-fails)
+		// conformance postpass-view, postpass-view-fails, mutate-landing-view-fails
 		v, said = r.renderPrePass(ctx, turnSlots)
 	}
 	if !redirected && len(said) > 0 {
@@ -698,9 +656,7 @@ func (r *runner) renderView(ctx context.Context, slots map[string]any) string {
 	}
 	if redirected && r.t.capView == "" {
 		if err != nil {
-			// the resting view does not render: upstream shows no view
-			// and no banner (conformance redirect-view-fails)
-			return ""
+			return "" // conformance redirect-view-fails
 		}
 		if v == "" && r.t.first != nil {
 			v = r.renderFirst(ctx, turnSlots)
@@ -717,35 +673,20 @@ func (r *runner) renderView(ctx context.Context, slots map[string]any) string {
 func (r *runner) restingView(ctx context.Context, slots, turnSlots map[string]any) (string, error) {
 	switch {
 	case r.t.capView != "" && r.t.capPostBind:
-		// the depth cap cut a post-bind round's chain: upstream's
-		// machine stays on that round's hop landing, which the pass
-		// renders again from the live world (conformance
-		// cap-postbind-view, cap-postbind-origin-view; cap-chain-say
-		// lands where it began)
+		// the capped post-bind round's landing, live (conformance
+		// cap-postbind-view, cap-postbind-origin-view)
 		return r.renderAt(ctx, r.t.capView, r.world.Snapshot(), nil, false)
 	case r.t.capView != "" && r.t.first != nil:
-		// the on_error depth cap (story-runtime §2.4, corrections):
-		// upstream "stays at the originating state" for the view: the
-		// turn's first render, the state it had reached before dispatch
-		// with the world and narration then, no banner (conformance
-		// cap-view; random differential 135), also when the chain left
-		// the session at an exit (conformance cap-at-exit-say). A batch
-		// that had bound something first re-renders the resting state,
-		// as any redirect.
+		// the depth cap shows the turn's first render (story-runtime
+		// §2.4; conformance cap-view, cap-at-exit-say)
 		return r.renderFirst(ctx, turnSlots), nil
 	case r.exit != "":
-		// an exit shows no view of its own: a post-bind pass that
-		// reached it keeps the render from before the pass, as any
-		// pass resting on an empty view (conformance mutate-exit-view)
+		// an exit shows no view of its own (conformance mutate-exit-view)
 	case !r.t.rerender && r.t.first != nil && r.t.redirectErr == "" && !r.t.noView:
-		// a batch whose only effect was a domain error (data or none;
-		// a bind makes it re-render): the machine's render from before
-		// dispatch, without the last_error it wrote (conformance
-		// host-domain-error-view)
+		// a domain error alone: the render from before dispatch
+		// (conformance host-domain-error-view)
 		return r.renderAt(ctx, r.statePath(), r.t.first.world, slots, true)
-	case !r.t.noView || r.t.rerender:
-		// a move that renders no view still renders after calls that
-		// re-render (conformance parallel-root-bind)
+	case !r.t.noView || r.t.rerender: // conformance parallel-root-bind
 		w := r.world.Snapshot()
 		if r.t.rerender && (r.t.dotStay || !r.t.applied) && r.t.emitSay < 0 && !r.t.postGate {
 			w = r.replayedWorld()
@@ -768,11 +709,8 @@ func prependSay(say, view string) string {
 }
 
 // errorBanner appends upstream's banner after an on_error redirect
-// (story-runtime §2.4), "⚠ Action failed: <last_error>" after a blank
-// line (an empty view becomes the banner alone), unless the view already
-// shows lastErr, the world's last_error as the turn ends: a later call
-// failing in the landing room names its own error, and a landing that
-// clears last_error shows no banner (conformance host-banner-last-error).
+// (story-runtime §2.4) unless the view already shows lastErr, the world's
+// last_error as the turn ends (conformance host-banner-last-error).
 func errorBanner(view, lastErr string) string {
 	if strings.Contains(view, lastErr) {
 		return view
@@ -862,10 +800,8 @@ type pendingCall struct {
 	e     *Effect
 	state *State
 	slots map[string]any
-	// world is a session's snapshot of the world at the invoke's place in
-	// the chain: a foreground call's with: is rendered against it at
-	// dispatch, overlaid with the binds of the batch's earlier calls
-	// (story-runtime §2.1). nil: render against the live world.
+	// world is the snapshot at the invoke's place in the chain, the
+	// foreground with:'s (overlayBatch); nil: the live world.
 	world World
 }
 
@@ -874,10 +810,7 @@ type pendingCall struct {
 type step struct {
 	calls []pendingCall
 	emits []pendingEmit
-	// binds: an invoke the walk reached (foreground or background, queued
-	// or, machine only, just written) has a bind, so upstream's machine
-	// leaves the view to the render after dispatch (machineView)
-	binds bool
+	binds bool // an invoke the walk reached has a bind (machineView)
 }
 
 // redirect is an on_error redirect waiting to happen: the failed call's

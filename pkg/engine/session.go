@@ -22,27 +22,22 @@ type SessionOptions struct {
 	// parallel path "p#p.a.x|p.b.y" (story-runtime.md §3.2).
 	StartState string
 	// StartFlat rests the session on StartState as named, without
-	// descending a compound's initial: (a parallel state rests bare), as
-	// upstream's flow rig seeds a fixture's initial_state (conformance
-	// start-flat); the first stay on it descends.
+	// descending a compound's initial:, as upstream's flow rig seeds a
+	// fixture's initial_state (conformance start-flat).
 	StartFlat bool
 	// UnarmedStart leaves the start state's timeout unarmed until a turn
-	// lands somewhere: upstream's flow rig arms it only for a fixture's
-	// initial_state (story-runtime.md §4), so a fixture without one sets
-	// it. Ignored with Bootstrap.
+	// lands somewhere (a fixture without initial_state, story-runtime.md
+	// §4). Ignored with Bootstrap.
 	UnarmedStart bool
-	// Seeded names the world keys the caller seeded as written (a flow
-	// fixture's initial_world): upstream's rig journals each with a
-	// world.update, so they replay like any set even where the value
-	// equals the story default. Ignored with Bootstrap.
+	// Seeded names the world keys the caller seeded (a flow fixture's
+	// initial_world): they replay like any set. Ignored with Bootstrap.
 	Seeded []string
 	// Bootstrap runs turn 0 (session.story, world overrides, the on_enter
-	// chain of every state from the root to the start leaf). kitsoki run
-	// sets it; the flow rig does not (story-runtime.md §0).
+	// chain from the root to the start leaf), as kitsoki run does
+	// (story-runtime.md §0).
 	Bootstrap bool
 	// Hosts serves every host call that is not an agent verb; nil = the
-	// engine's defaults (host.run, host.jobs.answer_clarification,
-	// host.inbox.add).
+	// engine's defaults.
 	Hosts *host.Registry
 	// Clock drives timeouts and background completions; nil = wall clock.
 	// A *VirtualClock only moves through Advance.
@@ -57,10 +52,7 @@ type SessionOptions struct {
 	Mode string
 	// MachineOnly runs turns as upstream's state machine alone (the flow
 	// rig's legacy path, flow-format.md §1.3): host invocations are written
-	// (harness.called) but never queued or dispatched, foreground or
-	// background (no handler runs, no job is submitted, nothing is bound);
-	// emit_intent entries are evaluated where the chain reaches them and no
-	// post-bind emit pass runs (story-runtime.md §1.9). Hosts is not used.
+	// (harness.called) but never dispatched, and no post-bind pass runs.
 	MachineOnly bool
 }
 
@@ -175,14 +167,11 @@ func (s *Session) Fire(ctx context.Context, in Input) (*Turn, error) {
 	return s.r.userTurn(ctx, in)
 }
 
-// Land lands what upstream's job listener lands between the turns (the
-// completions received and, on a virtual clock, the jobs already due), as
-// Fire does first. A caller that reads the state a user turn starts from
-// (a flow rig stamping the turn's events) calls it before reading.
+// Land lands what upstream's job listener lands between the turns, as Fire
+// does first; a caller reading the state a user turn starts from calls it
+// before reading.
 func (s *Session) Land(ctx context.Context) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.r.landBetween(ctx)
+	return locked(s, func(r *runner) error { return r.landBetween(ctx) })
 }
 
 // Advance moves a virtual clock by d, firing in time order every timeout
@@ -209,15 +198,9 @@ func locked[T any](s *Session, f func(*runner) T) T {
 	return f(s.r)
 }
 
-// World returns a snapshot of the world as the next turn will find it: a
-// session's values written since the turn began in their replayed shape
-// (replay.go) and the seeded keys in place, as upstream's flow rig reads
-// the world back from the log.
-func (s *Session) World() map[string]any {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.r.replayedWorld()
-}
+// World returns a snapshot of the world as the next turn will find it
+// (replayedWorld).
+func (s *Session) World() map[string]any { return locked(s, (*runner).replayedWorld) }
 
 // replayedWorld is a snapshot of the world in its replayed shape, the
 // seeded keys in place: what the next turn (and the flow rig) reads.
@@ -415,11 +398,9 @@ func (r *runner) initialLeaf(s *State) (*State, error) {
 	return s, nil
 }
 
-// Override patches world keys between turns (a flow's world_override:). It
-// uses up a turn number and writes no event (upstream's side channel never
-// reaches the trace, flow-format §3.1), but the keys replay as if set
-// (upstream journals them: an override of 1 is a float64 on the next
-// turn). A dotted key is one flat key, as upstream writes it.
+// Override patches world keys between turns (a flow's world_override:,
+// flow-format §3.1): it uses up a turn number and writes no event, but the
+// keys replay as if set. A dotted key is one flat key.
 func (s *Session) Override(ctx context.Context, kv map[string]any) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()

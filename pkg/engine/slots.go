@@ -47,9 +47,7 @@ func (c *compiler) slotDefs(in map[string]*story.Intent, where string) map[strin
 			d := &SlotDef{Required: sl.Required, Default: jsonvalue.Normalize(sl.Default), Values: sl.Values, Type: strings.ToLower(strings.TrimSpace(sl.Type))}
 			if v := strings.TrimSpace(sl.Validator); v != "" {
 				g, err := compileGuard(v)
-				if err != nil {
-					// upstream never evaluates validators, so a story whose
-					// validator we cannot compile must still run
+				if err != nil { // upstream never evaluates validators: the story still runs
 					c.warn(sl.Pos, "%sintents.%s.slots.%s: validator: %v; the validator is not checked", where, name, sn, err)
 				} else {
 					d.Validator = g
@@ -77,15 +75,11 @@ func (r *runner) slotDefsFor(intent string) (map[string]*SlotDef, bool) {
 	return defs, ok
 }
 
-// inputSlots applies the declared slots of intent to an input's slots,
-// as upstream's Validate does (story-runtime §1.4, conformance
-// intent-slot-defaults): a required slot that is absent or null is
-// missing, its default notwithstanding; an absent optional slot gets its
-// default, written into the input's slot map — an input with no map at
-// all gets none (upstream has no map to write it into), though the
-// default is still checked; a slot present with null keeps null. A value
-// present or defaulted is then held against values: as fmt prints it
-// (null reads "<nil>"), so a default outside values: rejects the intent.
+// inputSlots applies the declared slots of intent to an input's slots, as
+// upstream's Validate does (story-runtime §1.4, conformance
+// intent-slot-defaults): a required slot absent or null is missing; an
+// absent optional one gets its default (unless the input has no slot map);
+// a value present or defaulted is held against values: as fmt prints it.
 func (r *runner) inputSlots(intent string, given map[string]any) (map[string]any, *Rejection) {
 	defs, found := r.slotDefsFor(intent)
 	if !found || len(defs) == 0 {
@@ -96,9 +90,7 @@ func (r *runner) inputSlots(intent string, given map[string]any) (map[string]any
 		out = make(map[string]any, len(given)+len(defs))
 		maps.Copy(out, given)
 	}
-	// in a parallel state the event names the root, the message (none
-	// quotes the state here) as upstream
-	state := r.statePath()
+	state := r.statePath() // the root in a parallel state
 	if r.par != nil {
 		state = r.par.root.Path
 	}
@@ -130,11 +122,9 @@ func (r *runner) inputSlots(intent string, given map[string]any) (map[string]any
 		if !r.so.Strict || !sent || v == nil {
 			continue
 		}
-		if err := typedSlot(v, d.Type); err != nil {
+		if err := typedSlot(v, d.Type); err != nil { // the value is kept as sent
 			return nil, rej(CodeInvalidSlot, fmt.Sprintf("slot %q value %q %v", n, fmt.Sprint(v), err))
 		}
-		// the value is kept as sent (upstream never converts it): a "3"
-		// for a type: int slot stays the string "3"
 	}
 	if len(missing) > 0 { // in name order, as names
 		rj := rej(CodeMissingSlots, fmt.Sprintf("intent requires slots: [%s]", strings.Join(missing, " ")))
@@ -158,9 +148,7 @@ func (r *runner) validatorRefuses(names []string, defs map[string]*SlotDef, out 
 			continue
 		}
 		ok, err := d.Validator.eval(r.env(out, nil))
-		if err != nil {
-			// a validator that cannot be evaluated on this value does not
-			// refuse it (upstream accepts every value)
+		if err != nil { // not evaluable on this value: not refused
 			r.note(Note{Kind: "slot", State: r.statePath(), Text: fmt.Sprintf("slot %q: validator %s not checked", n, d.Validator.src), Error: err.Error()})
 			continue
 		}

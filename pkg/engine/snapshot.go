@@ -10,7 +10,7 @@ import (
 	"io"
 	"io/fs"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 
 	"kitsoki/internal/safefile"
@@ -24,12 +24,8 @@ const maxSnapshotBytes = 8 << 20
 // {app_id, entry, hash, files{relpath: base64}}. The hash is sha256 over the
 // files sorted by path, each as uint64-BE len(path), path, uint64-BE
 // len(content), content. Dot directories, dotfiles, node_modules and *~ are
-// skipped; symlinks are not followed.
-//
-// Sizes come from a stat first: contents are read into memory only when
-// they will be kept (all files together within maxSnapshotBytes); otherwise
-// each file is hashed as a stream, so a huge file in the story directory
-// costs time, never memory.
+// skipped; symlinks are not followed. Contents are held in memory only
+// when they are kept (within maxSnapshotBytes); otherwise they stream.
 func storySnapshot(appID, dir, entry string) (map[string]any, error) {
 	type file struct {
 		rel, path string
@@ -63,7 +59,7 @@ func storySnapshot(appID, dir, entry string) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	sort.Slice(files, func(i, j int) bool { return files[i].rel < files[j].rel })
+	slices.SortFunc(files, func(a, b file) int { return strings.Compare(a.rel, b.rel) })
 	keep := total <= maxSnapshotBytes
 	h := sha256.New()
 	out := map[string]any{}

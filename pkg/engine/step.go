@@ -12,13 +12,10 @@ import (
 	"time"
 )
 
-// settle ends a walked step: the hops its emit_intent entries decided
-// (pre-bind, depth-first, adding their own calls to the step; a step
-// whose hops were fired by its walk has none left), then its queued host
-// calls in order (story-runtime §2). A failed call with on_error
-// redirects: the calls still queued are dropped, the target is landed,
-// and its step is settled the same way (depth cap 4). The turn's
-// post-bind pass (postBind) is its caller's.
+// settle ends a walked step: the hops its emit_intent entries decided,
+// then its queued host calls in order (story-runtime §2). A failed call
+// with on_error drops the rest, lands the target and settles its step the
+// same way (depth cap maxOnErrorDepth).
 func (r *runner) settle(ctx context.Context, st *step) error {
 	c := &redirectChain{}
 	for {
@@ -28,10 +25,7 @@ func (r *runner) settle(ctx context.Context, st *step) error {
 		if c.hops == 0 {
 			c.origin, c.originAt = r.statePath(), r.cur
 			if r.par != nil || r.exit != "" {
-				// no state to run a swallowed chain's post-bind pass
-				// from: a parallel configuration, or an exit the walk
-				// reached (conformance cap-at-exit)
-				c.originAt = nil
+				c.originAt = nil // no post-bind pass from there (conformance cap-at-exit)
 			}
 		}
 		dispatch := r.dispatchCalls
@@ -45,10 +39,7 @@ func (r *runner) settle(ctx context.Context, st *step) error {
 		}
 		if rd == nil {
 			if len(c.nested) > 0 && r.landingViewFails(ctx) {
-				// upstream renders the landing's view inside the
-				// redirect: a view that cannot render fails it, and
-				// the turn is swallowed as after a failed on_enter,
-				// the landing's effects kept (conformance
+				// a landing whose view fails is swallowed (conformance
 				// mutate-landing-view-fails)
 				r.swallowed(c.origin, c.originAt)
 				return nil
@@ -93,10 +84,7 @@ func (r *runner) settleEmits(ctx context.Context, st *step, c *redirectChain) (d
 		return true, nil
 	}
 	if r.exit == "" {
-		// hops fired by a landing's on_enter move the machine on:
-		// the unwinding transitions name where it rests
-		// (conformance bare-compound-target hop.yaml)
-		c.to = r.statePath()
+		c.to = r.statePath() // conformance bare-compound-target hop.yaml
 	}
 	return false, nil
 }
@@ -111,20 +99,15 @@ func (r *runner) takeRedirect(ctx context.Context, rd *redirect, st *step, c *re
 		r.t.saidAtRedirect = len(r.t.said)
 	}
 	if c.hops > maxOnErrorDepth+1 {
-		// the first redirect is depth 0: the sixth (depth 5) is refused
-		// (story-runtime §2.4: the redirect is refused, the session
-		// stays where the last redirect took it (the replayed state
-		// upstream's flow rig asserts), the view is the originating
-		// state's.
+		// the sixth redirect (depth 5) is refused (story-runtime §2.4;
+		// docs/compat/engine.md "Depth cap")
 		r.swallowed(c.origin, c.originAt)
 		return true, r.emit(KindHarnessError, map[string]any{"cap": maxOnErrorDepth, "depth": c.hops - 1,
 			"message": "on_error redirect chain exceeded depth cap; staying at the originating state. A host call's on_error: arc is looping (likely the same host failing repeatedly).",
 			"prior":   r.statePath(), "reason": "on_error.depth_cap_exceeded", "target": rd.e.OnError})
 	}
 	var tmpl *text
-	if strings.Contains(rd.e.OnError, "{{") {
-		// rendered only when it holds {{ }}: a {% %} tag alone is a
-		// path, as upstream (conformance tag-only-targets)
+	if strings.Contains(rd.e.OnError, "{{") { // conformance tag-only-targets
 		t, err := r.m.renderer().inlinePrompt(rd.e.OnError)
 		if err != nil {
 			return true, fmt.Errorf("on_error target %q: %w", rd.e.OnError, err)
@@ -133,18 +116,13 @@ func (r *runner) takeRedirect(ctx context.Context, rd *redirect, st *step, c *re
 	}
 	res, err := r.resolveTarget(ctx, r.dispatchBase(rd.e.owner), rd.e.OnError, tmpl)
 	if (err != nil || res.stay) && len(c.nested) > 0 {
-		// in a landing, upstream's nested dispatch fails instead:
-		// the turn is swallowed as at the depth cap, its events kept
-		// (conformance landing-call-stays)
+		// swallowed as at the depth cap (conformance landing-call-stays)
 		r.note(Note{Kind: "on_error", State: r.statePath(), Text: "on_error " + rd.e.OnError + " in an on_error landing", Error: rd.err})
 		r.swallowed(c.origin, c.originAt)
 		return true, nil
 	}
-	// on_error "." or a target that names no state: the rest of the
-	// batch is dropped and the step rests where it is; the post-bind
-	// pass still runs (story-runtime §2.4, corrections).
-	// Upstream's dispatch returns the error and writes no event for
-	// it: the note is the only trace.
+	// on_error "." or a target that names no state: the rest of the batch
+	// is dropped, the step rests, and only a note says so (story-runtime §2.4)
 	if err != nil {
 		r.note(Note{Kind: "on_error", State: r.statePath(), Text: fmt.Sprintf("on_error target state %q not found", rd.e.OnError), Error: err.Error()})
 		return true, nil
@@ -155,30 +133,19 @@ func (r *runner) takeRedirect(ctx context.Context, rd *redirect, st *step, c *re
 	}
 	from := r.statePath()
 	if r.t.redirectErr == "" && r.t.rerender {
-		// the batch had bound something: upstream renders the view
-		// again after the redirect and keeps no earlier one
-		r.t.first = nil
+		r.t.first = nil // the batch had bound: the view renders again
 	}
 	r.t.redirectErr, r.t.rerender, r.t.applied, r.t.dropSay = rd.err, true, true, true
 	if res.state != nil && r.par == nil && r.cur == res.state && r.exit == "" {
-		// a redirect to the state the step rests in moves nothing,
-		// but it is a redirect (after an @exit the step rests in
-		// none: the redirect leaves the exit and enters the state
-		// again, its on_enter run): no post-bind pass, the banner
-		// (story-runtime §2.4). Nested in another redirect's
-		// landing it is a level of its own as the dispatch returns
-		// (conformance bare-compound-target, redirect-self-nested).
+		// a redirect to the resting state moves nothing, but is a
+		// redirect (conformance bare-compound-target, redirect-self-nested)
 		return true, r.unwindRedirects(append(c.nested, from), r.landTo(res))
 	}
 	c.to = r.landTo(res)
 	c.nested = append(c.nested, from)
 	var failed bool
 	if c.preLand, failed, err = r.landRedirect(ctx, res, from, rd, st); err != nil || failed {
-		if failed {
-			// upstream swallows a failure of the landing's on_enter:
-			// the turn shows the view of the state it had reached
-			// before dispatch, no banner (conformance
-			// on-error-landing-enter-fails)
+		if failed { // conformance on-error-landing-enter-fails
 			r.swallowed(c.origin, c.originAt)
 		}
 		return true, err
@@ -188,22 +155,18 @@ func (r *runner) takeRedirect(ctx context.Context, rd *redirect, st *step, c *re
 
 // landRedirect takes an on_error redirect from the state from to res: its
 // machine.transition, then the landing, whose events are held in pre
-// (with the world it found) until its emit_intent chain has gone through.
-// failed reports that the landing's on_enter failed, which leaves the
-// landing as swallowLanding does; err is a trace or an interrupt.
+// until its emit_intent chain has gone through. failed reports that the
+// landing's on_enter failed (swallowLanding); err is a trace or an
+// interrupt. A step that had reached an exit or terminal state is taken
+// back.
 func (r *runner) landRedirect(ctx context.Context, res target, from string, rd *redirect, st *step) (pre landingWorld, failed bool, err error) {
-	// A step that had already reached an exit or terminal state is taken
-	// back: the failure is handled by the redirect, as declared. A flat
-	// landing leaves the exit's state (__exit__<name>), as upstream.
 	left := r.statePath()
 	r.ended, r.outcome, r.exit = false, "", ""
 	if err := r.emit(KindTransition, map[string]any{"from": from, "intent": "on_error", "to": r.landTo(res)}); err != nil {
 		return pre, false, err
 	}
 	r.note(Note{Kind: "on_error", State: from, Text: "on_error → " + res.describe(), Error: rd.err})
-	// st is empty (its emits fired, its calls went out): the landing's
-	// chain queues its own step there
-	pre = r.landingWorld()
+	pre = r.landingWorld() // st is empty: the landing queues its own step there
 	prev := r.t.tentative
 	r.t.tentative = &pre.held
 	err = r.land(ctx, res, st, left)
@@ -212,7 +175,6 @@ func (r *runner) landRedirect(ctx context.Context, res target, from string, rd *
 	case err == nil:
 		return pre, false, nil
 	case isTraceErr(err) || ctx.Err() != nil:
-		// a trace that cannot be written, an interrupt
 		if ferr := r.flushHeld(pre.held); ferr != nil {
 			return pre, false, ferr
 		}
@@ -222,11 +184,9 @@ func (r *runner) landRedirect(ctx context.Context, res target, from string, rd *
 	return pre, true, r.swallowLanding(pre, pre.held)
 }
 
-// unwindRedirects writes what upstream's nested on_error dispatch writes
-// as it returns, once the last redirect's calls are settled: one more
-// machine.transition per nesting level, innermost first, each from its
-// redirect's dispatch state to the final target (story-runtime §2.4;
-// conformance redirect-view k.yaml, j.yaml).
+// unwindRedirects writes one more machine.transition per nested on_error
+// level, innermost first, to the final target, as upstream's nested
+// dispatch does as it returns (conformance redirect-view k.yaml, j.yaml).
 func (r *runner) unwindRedirects(froms []string, to string) error {
 	for i := len(froms) - 1; i >= 1; i-- {
 		if err := r.emit(KindTransition, map[string]any{"from": froms[i], "intent": "on_error", "to": to}); err != nil {
@@ -237,10 +197,8 @@ func (r *runner) unwindRedirects(froms []string, to string) error {
 }
 
 // dispatchCalls dispatches queued host calls in order, each with r.cur and
-// r.slots set to what they were when the chain reached it, so its with:
-// sees the world as left by the calls before it and its trace events are
-// credited to its state. The first failure with on_error stops the queue
-// and returns the redirect.
+// r.slots as the chain reached it. The first failure with on_error stops
+// the queue and returns the redirect.
 func (r *runner) dispatchCalls(ctx context.Context, calls []pendingCall) (*redirect, error) {
 	cur, slots := r.cur, r.slots
 	defer func() {
@@ -252,16 +210,12 @@ func (r *runner) dispatchCalls(ctx context.Context, calls []pendingCall) (*redir
 	if len(calls) == 0 {
 		return nil, nil
 	}
-	// the dispatch state is where the step rests (story-runtime §2.1): a
-	// background job's origin
-	r.t.dispatchState = r.statePath()
+	r.t.dispatchState = r.statePath() // a background job's origin (story-runtime §2.1)
 	defer func() { r.t.dispatchState = "" }()
 	r.t.batchCost = 0
 	r.t.batchBound = nil
 	if slices.ContainsFunc(calls, func(pc pendingCall) bool { return len(pc.e.Bind) > 0 }) {
-		// upstream decides the re-render from the batch it queued:
-		// a call with a bind asks for it even if a failure before it
-		// drops it undispatched (conformance say-empty-view h.yaml)
+		// even if it is never dispatched (conformance say-empty-view h.yaml)
 		r.t.rerender, r.t.dropSay = true, true
 	}
 	defer func() { r.t.batchBound = nil }()
@@ -286,9 +240,8 @@ func (r *runner) dispatchCalls(ctx context.Context, calls []pendingCall) (*redir
 }
 
 // overlayBatch is the world a queued call's with: renders against: its
-// walk-time snapshot with the binds of the batch's earlier calls laid over
-// it (story-runtime §2.1: a set placed after the invoke is not visible, an
-// earlier call's bind is). nil snapshot: nil (the live world).
+// walk-time snapshot with the batch's earlier binds laid over it
+// (story-runtime §2.1); nil for nil (the live world).
 func (r *runner) overlayBatch(snap World) World {
 	if snap == nil {
 		return nil
@@ -348,15 +301,11 @@ func (r *runner) pickArm(arms []*Transition, intent string, env map[string]any) 
 	return nil, hint, nil
 }
 
-// fire handles one intent at the current configuration. depth 0 is the
-// user's intent; deeper ones are emit_intent hops.
-// The arm's calls are added to st, and its emits fire before fire returns.
+// fire handles one intent at the current configuration (depth 0: the
+// user's; deeper: emit_intent hops), its calls added to st.
 func (r *runner) fire(ctx context.Context, intent string, given map[string]any, depth int, st *step) error {
 	slots := templateSlots(given)
-	// machine.intent_accepted keeps the spelling as typed (or emitted);
-	// machine.transition gets the arc's, an import alias resolved
-	// (story-runtime §1.4, §6.1)
-	r.t.typed = intent
+	r.t.typed = intent // machine.intent_accepted keeps it (story-runtime §1.4)
 	if r.par != nil {
 		if depth == 0 {
 			return r.fireParallel(ctx, intent, given, st)
@@ -384,9 +333,7 @@ func (r *runner) fire(ctx context.Context, intent string, given map[string]any, 
 		if hint != "" {
 			msg += " (" + hint + ")"
 		}
-		if r.bareCompound() {
-			// upstream's text when the machine rests on a compound
-			// itself (conformance start-flat)
+		if r.bareCompound() { // conformance start-flat
 			msg = fmt.Sprintf("no transition matched for intent %q in state %q", intent, r.statePath())
 		}
 		return &Rejection{Code: CodeGuardFailed, Intent: intent, State: r.statePath(), GuardHint: hint, Message: msg}
@@ -425,11 +372,8 @@ func (r *runner) take(ctx context.Context, intent string, slots map[string]any, 
 	return r.dispatchEmits(ctx, mine, depth, st)
 }
 
-// holdWalk runs walk with its events held and st's emits set aside, then
-// writes the held events in upstream's order (story-runtime §1.8: the
-// effect events of the transition and of the entered on_enter chains,
-// then the exits, then the entries; heldWalk) and returns the emits the
-// walk decided.
+// holdWalk runs walk with its events held (heldWalk) and st's emits set
+// aside, writes the events, and returns the emits the walk decided.
 func (r *runner) holdWalk(st *step, walk func() error) ([]pendingEmit, error) {
 	prev := st.emits
 	st.emits = nil
@@ -438,10 +382,8 @@ func (r *runner) holdWalk(st *step, walk func() error) ([]pendingEmit, error) {
 	r.t.walk.stop()
 	mine := st.emits
 	st.emits = prev
-	for _, ev := range r.t.walk.take() {
-		if err := r.write(ev); err != nil {
-			return nil, err
-		}
+	if err := r.flushHeld(r.t.walk.take()); err != nil {
+		return nil, err
 	}
 	return mine, werr
 }
@@ -466,11 +408,9 @@ func (r *runner) walkArm(ctx context.Context, intent string, slots map[string]an
 	}
 	if !res.stay {
 		if r.selfReentry(res) && depth > 0 {
-			// an emit hop back to the current leaf runs no on_enter
-			// (story-runtime §1.9 step 4)
+			// an emit hop back to the current leaf runs no on_enter (§1.9 step 4)
 		} else if r.selfReentry(res) {
-			// the resolved leaf is the current one: only its on_enter
-			// re-runs, with no exit/enter events (story-runtime §1.8)
+			// only on_enter re-runs (story-runtime §1.8)
 			if err := r.runEffects(ctx, r.cur.OnEnter, st); err != nil {
 				return err
 			}
@@ -498,10 +438,8 @@ func (r *runner) holdTransition(from, intent string, slots map[string]any, res t
 }
 
 // statePathForEvent is the state_path of a turn's event: the state the
-// turn started in, as upstream stamps its trace lines (and its flow
-// report: flow-format.md §6.5), whatever state the walk has reached;
-// machine.state_exited / state_entered carry their own state (stateEvent);
-// a background completion's events carry none.
+// turn started in, as upstream stamps it (flow-format.md §6.5); none for
+// a background completion's.
 func (r *runner) statePathForEvent() string {
 	if r.t.noStatePath {
 		return ""
@@ -521,9 +459,7 @@ func (r *runner) selfReentry(res target) bool {
 	if res.state == nil || r.par != nil || r.cur == nil {
 		return false
 	}
-	if res.state == r.cur {
-		// a compound the machine rests on (landed flat) descends to its
-		// initial leaf instead (conformance bare-compound-target)
+	if res.state == r.cur { // a bare compound descends (conformance bare-compound-target)
 		leaf, err := r.initialLeaf(res.state)
 		return err != nil || leaf == r.cur
 	}
@@ -609,11 +545,7 @@ func (r *runner) resolveTarget(ctx context.Context, owner *State, lit string, t 
 		s = v
 	}
 	if lit != "" && strings.TrimSpace(s) != s {
-		// an on_error target (the only caller passing lit) is looked up
-		// as written or rendered, untrimmed: " err" or a rendered "err "
-		// names no state and the redirect is dropped (conformance
-		// on-error-untrimmed); arm, timeout and on_complete targets are
-		// trimmed
+		// an on_error target (the only lit) is not trimmed (conformance on-error-untrimmed)
 		return target{}, &unknownTargetError{target: s, path: s}
 	}
 	s = strings.TrimSpace(s)
@@ -647,11 +579,10 @@ func (e *unknownTargetError) Error() string {
 	return fmt.Sprintf("target %q resolves to %q, which is not a state", e.target, e.path)
 }
 
-// unknownTarget is where upstream's machine goes on a user turn whose
-// templated target renders a path the story does not hold: it rests on
-// that path as on an unknown flow start (unknownstart.go), under its
-// deepest known dotted prefix, or on its own at the top, where every
-// intent is refused (conformance mutate-template-target-unknown).
+// unknownTarget is where upstream's machine rests when a user turn's
+// templated target renders a path the story does not hold: an
+// unknownLeaf, or a state of its own at the top (conformance
+// mutate-template-target-unknown).
 func (r *runner) unknownTarget(err error) (target, bool) {
 	ue, ok := errors.AsType[*unknownTargetError](err)
 	if !ok {
@@ -664,11 +595,9 @@ func (r *runner) unknownTarget(err error) (target, bool) {
 }
 
 // dispatchBase is the state an on_error target's "../" climbs from: the
-// state the turn ends in, as upstream (story-runtime.md §2.4), not the
-// state that declares the effect. Inside a parallel state it is the
-// active leaf of the declaring region: upstream pops segments of the
-// encoded "<root>#<leaf>|<leaf>" string and lands on a corrupt path
-// (§6.3 example B, docs/compat/engine.md).
+// state the turn ends in, or in a parallel state the declaring region's
+// leaf (story-runtime §2.4; docs/compat/engine.md "on_error target
+// resolution").
 func (r *runner) dispatchBase(owner *State) *State {
 	switch {
 	case r.par != nil:
@@ -684,11 +613,8 @@ func (r *runner) dispatchBase(owner *State) *State {
 	return owner
 }
 
-// resolvePath applies the target forms of story-runtime §1.6 through the
-// loader's own resolver (story.ResolvePath), so the engine and kitsoki
-// validate agree on every target: `../x` is relative to the declaring
-// state, anything else is absolute (slashes become dots), and the legacy
-// "..x" spelling names no state.
+// resolvePath applies the target forms of story-runtime §1.6 through
+// story.ResolvePath, so the engine and kitsoki validate agree.
 func resolvePath(owner *State, s string) (string, error) {
 	base := ""
 	if owner != nil {
@@ -727,10 +653,7 @@ func (r *runner) goTo(ctx context.Context, t target, st *step) error {
 	from := r.cur
 	if r.par != nil {
 		from = r.par.root
-		if !r.par.hop {
-			// leaving the configuration on an intent's arm: the
-			// entered states' on_enter runs only its emit_intent
-			// entries, as upstream (conformance par-leave)
+		if !r.par.hop { // conformance par-leave
 			r.t.emitsOnly = true
 			defer func() { r.t.emitsOnly = false }()
 		}
@@ -741,12 +664,10 @@ func (r *runner) goTo(ctx context.Context, t target, st *step) error {
 // moveFrom exits from the leaf (or parallel root) from up to its common
 // ancestor with dst and enters down to dst.
 func (r *runner) moveFrom(ctx context.Context, from, dst *State, st *step) error {
-	// common ancestor: the deepest state that contains both. An ancestor
-	// of the current leaf as target is not re-entered when the move
-	// descends: upstream resolves it to its initial leaf first and
-	// exits and enters only below the common prefix of the two leaves.
-	// So is the compound the machine rests on itself: only the states
-	// below it are entered.
+	// an ancestor of the current leaf (or the bare compound itself) is
+	// resolved to its initial leaf first: only the states below the two
+	// leaves' common ancestor move (docs/compat/engine.md "An ancestor as
+	// target")
 	anc := commonAncestor(from, dst)
 	if anc == dst && !dst.Parallel && (dst != from || r.bareCompound()) {
 		leaf, err := r.initialLeaf(dst)
@@ -761,11 +682,7 @@ func (r *runner) moveFrom(ctx context.Context, from, dst *State, st *step) error
 			return r.enterFrom(ctx, anc, leaf, st)
 		}
 	}
-	if anc == dst && dst != from && dst.Parallel && r.par == nil {
-		// a leaf resting alone inside a parallel state (landed flat)
-		// targets that parallel state: as upstream, only the states
-		// below it are exited and every region entered, the root's own
-		// on_enter not re-run (conformance par-root-from-leaf)
+	if anc == dst && dst != from && dst.Parallel && r.par == nil { // conformance par-root-from-leaf
 		return r.enterPartialRegions(ctx, dst, st)
 	}
 	if anc == dst {
@@ -778,10 +695,8 @@ func (r *runner) moveFrom(ctx context.Context, from, dst *State, st *step) error
 }
 
 // takeExit ends the session at @exit:name.
+// exits.<name>.requires is a load-time check only (conformance probe 06).
 func (r *runner) takeExit(name string) error {
-	// exits.<name>.requires is a load-time check only (pkg/story for an
-	// imported child): the exit is taken whatever the world holds, as
-	// upstream (conformance probe 06)
 	if err := r.exitUpTo(nil); err != nil {
 		return err
 	}
@@ -833,13 +748,9 @@ func (r *runner) emitState(kind, path string) error {
 }
 
 // swapLeaf exits from leaf up to its common ancestor with dst, enters
-// down to dst, outermost first, and dst's initial: chain; it returns the
-// state it entered last. A dst the leaf is in (itself, a compound above
-// it in its region) moves leaf to leaf, as upstream: dst's initial leaf
-// replaces it, with exits and entries only below the two leaves' common
-// ancestor, and nothing at all when that leaf is the one the region is on
-// (conformance par-region-ancestor). Only the parallel root itself is
-// left and entered again (dst's parent is then the ancestor).
+// down to dst and its initial: chain, and returns the state entered last.
+// A dst the leaf is in moves leaf to dst's initial leaf (conformance
+// par-region-ancestor); only a parallel root is left and entered again.
 func (r *runner) swapLeaf(ctx context.Context, leaf, dst *State, st *step) (*State, error) {
 	anc := commonAncestor(leaf, dst)
 	if anc == dst && dst.Parallel {
@@ -880,9 +791,7 @@ func (r *runner) moveRegion(ctx context.Context, dst *State, st *step) error {
 	if err != nil {
 		return err
 	}
-	// only that leaf: a region holding a second one after a cross-region
-	// target keeps it, as upstream (conformance par-emit-order u.yaml)
-	pc.replace(old, end)
+	pc.replace(old, end) // only that leaf (conformance par-emit-order u.yaml)
 	r.par, r.cur = pc, end
 	return nil
 }
@@ -927,14 +836,9 @@ func (r *runner) enterFrom(ctx context.Context, anc, dst *State, st *step) error
 		if err := r.enterOne(ctx, s, st); err != nil {
 			return err
 		}
-		if s.Parallel && s == dst {
-			// the parallel state itself is the target: every region
-			// is entered (story-runtime §3.3)
+		if s.Parallel && s == dst { // every region entered (story-runtime §3.3)
 			return r.enterParallel(ctx, s, st)
 		}
-		// a target below a parallel state that is not active enters
-		// only the chain down to it, as upstream: the machine rests on
-		// that leaf alone (partial.go)
 	}
 	end, err := r.descend(ctx, dst, st)
 	if err != nil {
@@ -1000,7 +904,6 @@ func (r *runner) enterOne(ctx context.Context, s *State, st *step) error {
 	}
 	effs := s.OnEnter
 	if r.t.emitsOnly {
-		// only the emit_intent entries, in order
 		effs = slices.DeleteFunc(slices.Clone(effs), func(e *Effect) bool { return e.Emit == nil })
 	}
 	return r.runEffects(ctx, effs, st)
@@ -1086,9 +989,7 @@ func (r *runner) note(n Note) {
 }
 
 // predictTo is the state a resolved target lands on, written as
-// machine.transition.to before the move (story-runtime §1.8): a compound
-// descends initial:, a parallel state (or a region move) is the encoded
-// configuration, a stay is the current state.
+// machine.transition.to before the move (story-runtime §1.8).
 func (r *runner) predictTo(res target) string {
 	switch {
 	case res.stay && (r.bareParallel() || r.bareCompound()):
@@ -1118,8 +1019,6 @@ func (r *runner) predictTo(res target) string {
 		}
 		return pc.encode()
 	}
-	// a target inside a parallel state that is not active rests on its
-	// leaf alone (partial.go)
 	return leaf.Path
 }
 
@@ -1133,11 +1032,7 @@ func parallelAncestor(s *State) *State {
 }
 
 // flatLanding reports whether res is landed flat (land): every state
-// target, as upstream. A parallel root rests bare with no region entered
-// (probe testdata/conformance/land-parallel); a state inside a parallel
-// state rests there alone (conformance par-leaf); an active configuration
-// is left whole, exited as its encoded path, even for a target inside it
-// (conformance par-land).
+// target, as upstream (conformance land-parallel, par-leaf, par-land).
 func (r *runner) flatLanding(res target) bool {
 	return res.state != nil && !res.stay && res.exit == ""
 }
@@ -1152,13 +1047,10 @@ func (r *runner) landTo(res target) string {
 	return r.predictTo(res)
 }
 
-// land enters an on_error, timeout or on_complete target as upstream does
-// (story-runtime §2.4, §4, §5): flat, one state_exited of the current state
-// and one state_entered of the target, only the target's own on_enter, and
-// no initial: descent, so a compound target rests on the compound itself.
-// A stay and an exit take the ordinary path. An active parallel
-// configuration is exited as one state_exited of its encoded path. from
-// is the state path that state_exited names.
+// land enters an on_error, timeout or on_complete target flat, as
+// upstream (story-runtime §2.4, §4, §5): one state_exited of from, one
+// state_entered of the target, its own on_enter, no initial: descent. A
+// stay and an exit take the ordinary path.
 func (r *runner) land(ctx context.Context, res target, st *step, from string) error {
 	r.t.noView = false
 	if !r.flatLanding(res) {
@@ -1166,8 +1058,6 @@ func (r *runner) land(ctx context.Context, res target, st *step, from string) er
 	}
 	r.reopenTerminal()
 	if from != "" {
-		// a parallel configuration is exited as its encoded path
-		// (runtime-probes p9 b.yaml: the root's timeout)
 		if err := r.emitState(KindStateExited, from); err != nil {
 			return err
 		}

@@ -19,14 +19,10 @@ type armedTimeout struct {
 	deadline time.Time
 }
 
-// arm re-arms the timeout of the resting configuration (story-runtime §4):
-// only the resting state's own timeout counts, as upstream's ("innermost
-// wins" is really "only the leaf counts"): a compound ancestor's timeout is
-// never armed while the machine rests in a child, and in a parallel
-// configuration only the parallel root's is (region leaves' are not).
-// Every successful turn re-arms with a fresh deadline. A timeout whose
-// after: is a template (upstream never renders it) is reported in a note
-// and leaves the state unarmed, as upstream.
+// arm re-arms the timeout of the resting configuration with a fresh
+// deadline: only the resting state's own (a parallel root's in a
+// configuration), as upstream (story-runtime §4; docs/compat/engine.md
+// "Which timeout counts").
 func (r *runner) arm() {
 	r.timer = nil
 	if r.ended || r.cur == nil {
@@ -39,9 +35,7 @@ func (r *runner) arm() {
 	if owner.Timeout == nil {
 		return
 	}
-	if owner.Timeout.After.templated() {
-		// upstream parses after: as written and never renders it: a
-		// templated one arms no timeout (conformance timeout-after-template)
+	if owner.Timeout.After.templated() { // conformance timeout-after-template
 		err := fmt.Errorf("%s: state %q: timeout.after %q is a template, which is not rendered: the timeout never arms", owner.Timeout.Pos, owner.Path, owner.Timeout.After.src)
 		r.note(Note{Kind: "timeout", State: owner.Path, Error: err.Error()})
 		return
@@ -77,12 +71,8 @@ func (r *runner) wait(ctx context.Context, d time.Duration) error {
 }
 
 // timeoutTurn fires the armed timeout as one synthetic turn
-// (story-runtime §4): turn.start {kind: timeout}, machine.timeout,
-// machine.transition (intent __timeout__), the exits and entries,
-// turn.end {outcome: timeout}. As upstream, which looks the target up as
-// written, a relative ("../x", ".") or templated target never fires: the
-// timeout is dropped with a note (so every timeout of an imported child,
-// whose bare targets the fold rewrites to "../x", is dead).
+// (story-runtime §4). A target deadTimeoutTarget names is dropped with a
+// note, as upstream.
 func (r *runner) timeoutTurn(ctx context.Context) (*Turn, error) {
 	tm := r.timer
 	r.timer = nil
@@ -118,10 +108,7 @@ func (r *runner) timeoutTurn(ctx context.Context) (*Turn, error) {
 	if err != nil {
 		return r.failTurn(t, from, sv, err, nil)
 	}
-	if r.t.capView != "" {
-		// an on_error chain past the depth cap is dropped whole: the
-		// session rests on the landing as its on_enter left it before
-		// the calls, as upstream (conformance timeout-redirect-cap)
+	if r.t.capView != "" { // a capped chain is dropped whole (conformance timeout-redirect-cap)
 		r.restore(landed)
 		r.written, r.journal = written, journal
 	}

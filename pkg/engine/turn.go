@@ -7,11 +7,9 @@ import (
 	"kitsoki/pkg/story"
 )
 
-// turn is the scratch of the turn being run: what the turn wrote, said
-// and decided about its view. A runner holds one (runner.t), replaced by
-// a fresh newTurn at each turn start, user or synthetic, so nothing of a
-// turn reaches the next; the session's own state (configuration, world,
-// clock, jobs, the journal of written keys) stays on the runner.
+// turn is the scratch of the turn being run: what it wrote, said and
+// decided about its view. runner.t is replaced by newTurn at each turn
+// start, so nothing of a turn reaches the next.
 type turn struct {
 	events      []Event
 	redirectErr string // the error an on_error redirect handled this turn
@@ -22,51 +20,29 @@ type turn struct {
 	// postSettle: the calls being settled are a post-bind round's; capPostBind:
 	// the chain swallowed this turn was one of theirs (swallowed.go)
 	postSettle, capPostBind bool
-	// saidAtRedirect is len(said) when the turn's first on_error redirect
-	// was taken (-1: none yet): what a chain cut by the depth cap shows
-	// of the narration (conformance cap-chain-say)
+	// saidAtRedirect is len(said) at the turn's first on_error redirect
+	// (-1: none yet; conformance cap-chain-say)
 	saidAtRedirect int
-	// first is the turn's view as upstream first rendered it, before its
-	// calls were dispatched, kept from the first failing call of a batch
-	// that had bound nothing (redirectview.go)
-	first *firstRender
-	// emitsOnly: the states being entered run only the emit_intent
-	// entries of their on_enter (a turn leaving a parallel configuration)
-	emitsOnly bool
-	// noView: the turn moved in a way after which upstream renders no
-	// view (a parallel root re-placing its regions, ancestor.go)
-	noView bool
-	// hop: the arm being taken is an emit hop's (fire's depth > 0)
-	hop bool
-	// synthetic: a turn no user intent asked for (a timeout, a
-	// background completion), whose dispatch a failing view drops
-	// (dispatchSynthetic)
-	synthetic bool
-	// noStatePath: a background completion, whose events (on_complete's
-	// world.update, say, calls) carry no state_path, as upstream's
-	// (statePathForEvent; docs/compat/trace-eval.md A.3)
-	noStatePath bool
+	first          *firstRender // the view before dispatch (redirectview.go)
+	// emitsOnly: entered states run only their on_enter's emit_intent
+	// entries (a turn leaving a parallel configuration)
+	emitsOnly   bool
+	noView      bool // upstream renders no view after this move (ancestor.go)
+	hop         bool // the arm being taken is an emit hop's
+	synthetic   bool // a timeout's or background completion's turn (dispatchSynthetic)
+	noStatePath bool // a background completion: events carry no state_path (trace-eval.md A.3)
 	said        []string
 	// rerender: upstream renders this turn's view again after its calls
-	// (story-runtime §8), without the turn's slots, its say narration and
-	// the transition's view: a call bound something, submitted a job, was
-	// redirected by on_error, or failed outright with no on_error; a
-	// domain error, or any failure with on_error: ".", keeps the first
-	// render (conformance values-render-env)
+	// (story-runtime §8; conformance values-render-env)
 	rerender bool
-	// applied: the calls bound something, submitted a job, failed with
-	// no on_error or were redirected, which upstream renders again after
-	// from the live world. A batch that held a bind but applied nothing
-	// (or whose failure's on_error "." stopped it: dotStay) keeps the
-	// machine's first render, which upstream skipped for that bind:
-	// turn.end has no view and the flow rig renders the resting state
-	// against the world read back from the log (conformance
-	// on-error-dot-replayed-view, bind-nothing-replayed-view)
+	// applied: the calls bound, submitted, failed with no on_error or were
+	// redirected; otherwise, or after on_error "." (dotStay), the first
+	// render is kept (conformance on-error-dot-replayed-view,
+	// bind-nothing-replayed-view)
 	applied bool
 	dotStay bool
-	// postGate: the post-bind pass stopped at a gate, after which upstream
-	// renders the view again from the live world, dotStay or not
-	// (conformance postbind-gate-live-view)
+	// postGate: the post-bind pass stopped at a gate (conformance
+	// postbind-gate-live-view)
 	postGate  bool
 	transView *story.View
 	// transAt: the leaf a transition view taken inside a parallel
@@ -75,39 +51,24 @@ type turn struct {
 	batchCost   float64  // agent cost of the batch being dispatched
 	batchBound  []string // world keys the batch's calls bound so far
 	renderWorld World    // the world a dispatched call's with: renders against (nil: r.world)
-	// walkWorld is the world at the call's place in the chain without the
-	// batch's binds: a with: that cannot render at dispatch renders
-	// against it, as upstream falls back to the walk-time args
+	// walkWorld is the call's walk-time world, its with:'s fallback
 	// (fellBack: harness.dispatched's rerender_fell_back)
 	walkWorld     World
 	fellBack      bool
-	dispatchState string // the resting state of the batch being dispatched
-	// walk holds a transition's walk events for upstream's order (held.go)
-	walk heldWalk
-	// dropSay: the turn re-renders after something the batch bound or
-	// redirected; a call failing alone (an infra error with no on_error)
-	// re-renders too, but when that render is empty the turn keeps its
-	// narration (conformance mutate-say-infra-error)
+	dispatchState string   // the resting state of the batch being dispatched
+	walk          heldWalk // a transition's walk events (held.go)
+	// dropSay: the re-render drops the narration (conformance
+	// mutate-say-infra-error)
 	dropSay bool
-	// emitSay is the index in said of the first line a post-bind hop said
-	// (-1 = no post-bind hop fired this turn); emitSayEnd the end of what
-	// the pass's first round said firing its hops (-1: not yet): upstream
-	// shows that round's narration only, not its dispatch's (a redirect
-	// landing's on_enter) nor a later round's (conformance postpass-says)
+	// emitSay..emitSayEnd is what the post-bind pass's first round said
+	// (-1: not yet; conformance postpass-says)
 	emitSay, emitSayEnd int
-	// prePass is the turn's render as it stood before the post-bind
-	// pass's last round: upstream keeps it when the hops' resting state
-	// renders an empty view (postpassview.go)
-	prePass *firstRender
-	// inPostBind: the hops being fired are the post-bind pass's (staged
-	// mode stops them at a decision gate, story-runtime §1.9)
-	inPostBind bool
+	prePass             *firstRender // before the post-bind pass's last round (postpassview.go)
+	inPostBind          bool         // the hops being fired are the post-bind pass's
 	// tentative, when set, collects the events written instead of sending
-	// them: a post-bind pass that fails is discarded whole (emits.go)
+	// them (a post-bind round that may be discarded)
 	tentative *[]Event
-	// render carries the one render budget every template of the turn
-	// spends (renderbudget.go); nil until the turn's first render
-	render context.Context
+	render    context.Context // the turn's one render budget (renderbudget.go)
 }
 
 func newTurn() turn {
@@ -123,8 +84,7 @@ func (t *turn) acceptedName(intent string) string {
 }
 
 // narration is the say lines turn.end shows before the view: all of the
-// turn's; after a post-bind hop only those the hops said (upstream shows
-// the pass's own result: random differential 091, conformance
+// turn's; after a post-bind hop only those the hops said (conformance
 // postpass-view); after a re-render with no such hop, none (§8).
 func (t *turn) narration() []string {
 	switch {

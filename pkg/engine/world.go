@@ -272,9 +272,7 @@ func coerceDeclared(vars []WorldVar, key string, v any) (out any, coerced bool) 
 		return v, false
 	}
 	switch t := declaredType(vars, key); strings.ToLower(t) {
-	case "bool", "boolean":
-		// only "true" and "false" as written, as upstream ("True",
-		// " true", "1" stay strings; conformance values-set-coercion-exact)
+	case "bool", "boolean": // as written (conformance values-set-coercion-exact)
 		if s == "true" || s == "false" {
 			return s == "true", true
 		}
@@ -298,11 +296,8 @@ func declaredType(vars []WorldVar, key string) string {
 }
 
 // coerceSet is what a set: of v writes into key: mem in the world, rec in
-// its world.update. A string set on a key declared bool, int or float is
-// coerced in memory for the rest of the turn while the event journals the
-// string, so it is a string again from the next turn on, as upstream
-// (story-runtime §1.1 ⚠, conformance values-set-coercion); with Options.Strict
-// the coerced value is journaled and kept.
+// its world.update. A coerced string is journaled as the string, as
+// upstream (conformance values-set-coercion), unless Options.Strict.
 func (r *runner) coerceSet(key string, v any) (mem, rec any, coerced bool) {
 	c, coerced := coerceDeclared(r.m.World, key, v)
 	if r.so.Strict {
@@ -312,9 +307,8 @@ func (r *runner) coerceSet(key string, v any) (mem, rec any, coerced bool) {
 }
 
 // incrementBase is the number an increment adds its delta to, as upstream
-// reads the current value (conformance values-increment): an integer as it is, a
-// float truncated, anything else (a string, even "4", a bool, a map,
-// nothing) 0, so the key becomes the delta.
+// reads it (conformance values-increment): a float truncated, a
+// non-number 0.
 func incrementBase(v any) int {
 	switch t := v.(type) {
 	case float64:
@@ -337,10 +331,8 @@ func incrementBase(v any) int {
 }
 
 // seed puts into w what upstream's orchestrator seeds on every load of a
-// session, with no event (story-runtime §1.1): world.session_id when w has
-// no non-empty string there (a value from initial_world or the story is
-// kept: conformance probe 08), and world.ide (seedIDE). Upstream's machine
-// alone (a machine-only session) seeds neither.
+// session, with no event (story-runtime §1.1; conformance probe 08):
+// world.session_id unless set, and world.ide (seedIDE).
 func (r *runner) seed(w World) {
 	if r.so.MachineOnly || w == nil {
 		return
@@ -351,11 +343,8 @@ func (r *runner) seed(w World) {
 	seedIDE(w)
 }
 
-// seedIDE sets world.ide.connected to false (no IDE link: kitsoki has
-// none), merged into an existing ide map, so `world.ide.connected` is a
-// valid guard in every session (conformance probe 14). It is never
-// journaled: a story's own ide.connected lasts until the next turn or host
-// dispatch.
+// seedIDE sets world.ide.connected to false (kitsoki has no IDE link),
+// merged into an existing ide map, never journaled (conformance probe 14).
 func seedIDE(w World) {
 	m, ok := w["ide"].(map[string]any)
 	if c, seeded := m["connected"].(bool); ok && seeded && !c {

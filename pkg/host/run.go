@@ -238,13 +238,9 @@ func shellCommand(line string) *exec.Cmd {
 }
 
 // runPolicy is how host.run's command runs (internal/proc): kitsoki's
-// whole environment, selfDir first on PATH, KITSOKI_APP_DIR set to the
-// story's directory (the root story's, for an imported child too; it
-// replaces any value kitsoki was started with, as upstream: conformance
-// run-app-dir-env), then the story's env entries
-// in key order (a story's PATH replaces the edited one); SIGKILL to its
-// group at once when the call is cancelled or times out, bash -c children
-// too (runCollect bounds the output's end).
+// environment, selfDir first on PATH, KITSOKI_APP_DIR the root story's
+// directory (conformance run-app-dir-env), then the story's env entries in
+// key order.
 func runPolicy(selfDir, storyDir string, extra any) proc.Policy {
 	var vars []proc.Var
 	if selfDir != "" {
@@ -275,13 +271,8 @@ func selfDir() string {
 	return filepath.Dir(exe)
 }
 
-// badCwd is the error of a cwd that is not a directory, worded as the
-// existing engine words it (its exec's own error), because a fixture can
-// assert world.last_error (probe testdata/conformance/run-bad-cwd): a
-// missing directory is `host.run: exec: chdir <cwd>: no such file or
-// directory`, an existing non-directory `host.run: exec: fork/exec
-// <program>: not a directory` (Go's exec checks the directory with a stat
-// first, so a path through a file also fails at chdir).
+// badCwd is the error of a cwd that is not a directory, worded as
+// upstream's exec words it (conformance run-bad-cwd).
 func badCwd(sp runSpec, cwd string, statErr error) error {
 	var pe *fs.PathError
 	if errors.As(statErr, &pe) {

@@ -17,13 +17,8 @@ const outputGrace = 2 * time.Second
 
 // runCollect runs cmd under pol with its stdout and stderr on one pipe
 // copied into out, and returns what the command's Wait returned. A
-// command that exits leaving a process in its group that still holds the
-// pipe (`sleep 1000 &` not redirected) would keep the output open for as
-// long as that process lives: after outputGrace the group is killed, so
-// the call returns the command's own exit status and output and nothing
-// it started that way outlives the call. A process that let go of the
-// output (redirected, as `nohup srv >log 2>&1 &`) is left running, as the
-// existing engine leaves it.
+// process left in the group still holding the pipe is killed after
+// outputGrace; one that let go of it (`nohup srv >log 2>&1 &`) runs on.
 func runCollect(ctx context.Context, cmd *exec.Cmd, pol proc.Policy, out io.Writer) error {
 	r, w, err := os.Pipe()
 	if err != nil {

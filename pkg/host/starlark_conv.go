@@ -60,13 +60,10 @@ func toStarlark(v any) (starlark.Value, error) {
 	return nil, fmt.Errorf("a %T cannot be passed to Starlark", v)
 }
 
-// fromStarlark converts a Starlark value to a JSON-like Go value, as
-// upstream does: int for integers that fit 64 bits, else the nearest
-// float64 (as upstream: 1<<70 leaves as 1.1805916207174113e+21); floats
-// as they are, NaN and ±Inf included (the engine writes a world.update
-// holding one with no payload, conformance values-non-finite); string,
-// bool, nil, map[string]any (string keys only), []any (lists and tuples).
-// Errors carry upstream's text (conformance star-values).
+// fromStarlark converts a Starlark value to a JSON-like Go value as
+// upstream does: int when it fits 64 bits, else the nearest float64;
+// floats as they are (NaN and ±Inf included); string keys only. Errors
+// carry upstream's text (conformance star-values).
 func fromStarlark(v starlark.Value, depth int) (any, error) {
 	if depth > 100 {
 		return nil, fmt.Errorf("value nests deeper than 100 levels")

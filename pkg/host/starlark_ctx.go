@@ -25,10 +25,8 @@ type scriptCtx struct {
 	ctx      context.Context
 	storyDir string
 	world    map[string]any
-	// mem is the script's memory budget: every call that makes a new
-	// value of what lies outside the script (a file read, a decoded
-	// response, a world value) is charged to it, so a loop of reads
-	// cannot hold gigabytes (3,000 reads of a 7 MB file took 24 GB).
+	// mem is the script's memory budget, charged for every value made of
+	// what lies outside the script (a file read, a response, a world value)
 	mem *memBudget
 
 	exchanges   []any
@@ -89,9 +87,7 @@ func (s *scriptCtx) worldGet(_ *starlark.Thread, fn *starlark.Builtin, args star
 
 func (s *scriptCtx) httpCall(method string) func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
 	return func(_ *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-		// upstream's parameters: get(url, headers=), post(url, body=,
-		// headers=); anything else is Starlark's "unexpected keyword
-		// argument" (conformance star-http)
+		// upstream's parameters (conformance star-http)
 		var (
 			u       string
 			headers *starlark.Dict
@@ -191,9 +187,8 @@ func (s *scriptCtx) do(method, u string, hdr map[string]string, body string) (*h
 }
 
 // httpResponse is what ctx.http.get/post return, as upstream's
-// http.response: status, headers (a dict), text() and json() (every JSON
-// number a float, as Go's encoding/json reads it); it is truthy for a 2xx
-// status. It has nothing else (no body, ok or status_code), as upstream's.
+// http.response: status, headers, text() and json() (numbers float),
+// truthy for a 2xx status.
 type httpResponse struct {
 	status  int
 	body    string

@@ -11,23 +11,15 @@ import (
 	"kitsoki/pkg/story"
 )
 
-// Without an inspect cassette, ctx.fs reads the process's working
-// directory (upstream's "repo") when it is inside the story's project
-// (fsRootDir), as the existing engine does (probe
-// conformance star-fs): paths are relative to it; an absolute one is
-// refused (`starlark fs: path "/x" must be repo-relative, not absolute`),
-// and so is one that climbs out of it (`… escapes the working
-// directory`) or, kitsoki's addition, leads out through a symbolic link.
-// read stats the file first, so its errors are the OS's with the
-// absolute path (`stat /wd/x: no such file or directory`, `read /wd/d: is
-// a directory`); glob is filepath.Glob (no `**`, `*` matches dot files),
-// its matches relative and sorted.
+// Without an inspect cassette, ctx.fs reads relative paths under
+// fsRootDir with upstream's errors (conformance star-fs); an absolute
+// path, one that climbs out, or (kitsoki's addition) one that leads out
+// through a symbolic link is refused. glob is filepath.Glob, its matches
+// relative and sorted.
 
 // fsRootDir is the directory ctx.fs reads: the working directory when it
-// lies inside the story's project root ([story.ProjectRoot], as
-// loadScript's fallback), else the story directory alone — kitsoki's
-// addition: a story never reads a byte of the directory a command was
-// started in when that is outside its project (a home directory).
+// lies inside the story's project root ([story.ProjectRoot]), else the
+// story directory alone, so a story never reads outside its project.
 func fsRootDir(storyDir string) (string, error) {
 	wd, err := os.Getwd()
 	if err != nil {

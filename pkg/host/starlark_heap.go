@@ -9,21 +9,13 @@ import (
 	"go.starlark.net/starlark"
 )
 
-// The per-value checks (starlark_budget.go) stop one operation from
-// building a huge value, but not a script from keeping many values each
-// under them: a loop appending strings of just under 1 MiB, list slices
-// (l[:]), d.items() or s.upper() held in a list reached 3 GB in 3,000
-// steps and exhausts the machine long before the step budget ends
-// (redteam6). Go cannot cap one goroutine's heap, so while a script runs
-// a watch samples the process's heap and cancels the script when the
-// live heap passes heapLimit: the script fails with an error that goes to
-// the story's on_error, and the process lives on.
+// The per-value checks (starlark_budget.go) do not stop a script from
+// keeping many values each under them, and Go cannot cap one goroutine's
+// heap: while a script runs, a watch samples the process's heap and
+// cancels the script (its error goes to on_error) past heapLimit.
 const (
-	// heapLimit is the live heap, in bytes, past which a running script
-	// is cancelled.
-	heapLimit = 2 << 30
-	// heapPoll is how often the watch samples the heap.
-	heapPoll = 2 * time.Millisecond
+	heapLimit = 2 << 30              // live heap bytes past which a script is cancelled
+	heapPoll  = 2 * time.Millisecond // how often the watch samples the heap
 )
 
 // heapObjects is the runtime metric of the bytes held by heap objects,

@@ -75,13 +75,9 @@ func starlarkScript(storyDir, script string) (string, error) {
 	return confine("host.starlark.run", "script", base, script)
 }
 
-// loadScript reads with.script: relative to the story directory, and —
-// as upstream, when that file cannot be read — relative to the process
-// working directory (a repository-relative path proposed at run time),
-// confined to the project root of the story directory
-// ([story.ProjectRoot]: its nearest ancestor, itself included, holding
-// .git or .kitsoki/, else the directory itself). The error is the first
-// resolution's.
+// loadScript reads with.script: relative to the story directory, else,
+// as upstream, to the working directory confined to the story's
+// [story.ProjectRoot]. The error is the first resolution's.
 func loadScript(storyDir, script string) (string, []byte, error) {
 	path, err := starlarkScript(storyDir, script)
 	if err == nil {

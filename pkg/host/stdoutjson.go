@@ -58,9 +58,7 @@ func looksJSON(line string) bool {
 }
 
 // decodeOne decodes exactly one JSON value, its numbers as float64 as
-// upstream's host.run decodes stdout_json: a whole number bound from it
-// prints 1.000000 in a view in the turn it is bound (conformance
-// host-run-json-floats), as a number any later turn replays does.
+// upstream's host.run decodes stdout_json (conformance host-run-json-floats).
 func decodeOne(s string) (any, error) {
 	dec := json.NewDecoder(strings.NewReader(s))
 	var v any

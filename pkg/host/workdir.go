@@ -48,13 +48,11 @@ func confine(handler, label, base, p string) (string, error) {
 	if err != nil {
 		realBase = base
 	}
-	probe := abs
-	for {
+	out := false
+	for probe := abs; ; {
 		if r, err := filepath.EvalSymlinks(probe); err == nil {
 			rest, _ := filepath.Rel(probe, abs)
-			if !within(realBase, filepath.Join(r, rest)) {
-				return "", fmt.Errorf("%s: %s %q leads outside %s through a symbolic link (%w)", handler, label, p, base, errOutside)
-			}
+			out = !within(realBase, filepath.Join(r, rest))
 			break
 		}
 		parent := filepath.Dir(probe)
@@ -63,9 +61,9 @@ func confine(handler, label, base, p string) (string, error) {
 		}
 		probe = parent
 	}
-	if linkLeadsOut(base, realBase, abs) {
-		// the same refusal for a link whose target does not exist: a
-		// story must not learn whether a file outside exists (redteam6)
+	// a link whose target does not exist is refused the same: a story
+	// must not learn whether a file outside exists
+	if out || linkLeadsOut(base, realBase, abs) {
 		return "", fmt.Errorf("%s: %s %q leads outside %s through a symbolic link (%w)", handler, label, p, base, errOutside)
 	}
 	return abs, nil

@@ -176,19 +176,17 @@ func TypeOK(typ string, v any) bool {
 	return false
 }
 
-// CheckInputs checks inputs against the declaration: a missing required
-// input or a value of the wrong type (null included) is an error.
-// Undeclared inputs pass through. A declared default: is not applied, as
-// upstream's is not (conformance star-sidecar-default): the script sees
-// only what the call gave. It returns the inputs to give the script.
+// CheckInputs checks inputs against the declaration (a missing required
+// input, a wrong type, null included) and returns them as given:
+// undeclared ones pass, no default: applies (conformance
+// star-sidecar-default).
 func (sc *Sidecar) CheckInputs(in map[string]any) (map[string]any, error) {
 	out := make(map[string]any, len(in)+len(sc.Inputs))
 	maps.Copy(out, in)
 	for _, name := range sc.InputOrder {
 		f := sc.Inputs[name]
 		v, ok := out[name]
-		// as upstream, an input given as null (a template of an unset
-		// value) is checked as a value: `expected string, got <nil>`
+		// null is checked as a value, as upstream
 		if !ok {
 			if f.Required {
 				return nil, fmt.Errorf("missing required input %q", name)
@@ -235,11 +233,8 @@ func (sc *Sidecar) CheckOutputs(out map[string]any) error {
 }
 
 // TypeName names a value's type in a sidecar check's error as upstream
-// does (Go's %T: `string`, `bool`, `[]interface {}`, `<nil>`); a
-// script's integers are int64 there, as Starlark hands them over, and an
-// input's int — a whole number written in YAML (a world default, a slot,
-// a stub's data) — is upstream's unsigned integer, int64 when negative
-// (conformance star-input-int-type).
+// does (Go's %T), an input's whole number as upstream's unsigned integer,
+// int64 when negative (conformance star-input-int-type).
 func TypeName(v any, fromScript bool) string {
 	if wholeNumber(v) && fromScript {
 		return "int64"
