@@ -3,7 +3,8 @@
 // cross-process lock, safe archive extraction and the Linux C++ runtime probe
 // ([HostRuntime]). It must not know about agents, stories or processes
 // (pkg/sidecar runs the server), print anything, or reach any host but the
-// pinned URL or its mirror.
+// pinned URL or its mirror and the hosts they redirect to ([checkRedirect]:
+// any host, never from https down to http, at most 10 redirects).
 //
 // The pins are pins/ plus a $KITSOKI_PINS overlay; the mirror is
 // $KITSOKI_MIRROR ([MirrorURL]); progress goes through a callback

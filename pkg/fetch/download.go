@@ -117,6 +117,7 @@ func (f *Fetcher) download(ctx context.Context, a *Artifact, dest string) (Resul
 	if err != nil {
 		return Result{}, err
 	}
+	client = withRedirectPolicy(client)
 	u, _ := url.Parse(src)
 	t := &transfer{f: f, client: client, a: a, src: src, show: shownURL(src), host: u.Host, dest: dest, part: partPath(dest)}
 	total := a.Size
@@ -374,6 +375,9 @@ func (t *transfer) get(ctx context.Context, cancel context.CancelFunc, off, end 
 			resp.Body.Close()
 		}
 		return nil, errStalled
+	}
+	if re, ok := errors.AsType[*redirectError](err); ok {
+		return nil, &fatalError{re}
 	}
 	if err != nil {
 		return nil, maskUserinfo(err)
