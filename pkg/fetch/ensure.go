@@ -16,7 +16,7 @@ func (f *Fetcher) Ensure(ctx context.Context, a *Artifact, opts EnsureOptions) (
 		return Result{}, fmt.Errorf("fetch: no artifact given")
 	}
 	if !a.Pinned() {
-		return Result{}, fmt.Errorf("%s: download pin not configured (managed mode unavailable until pins are set); use endpoint: mode, or set sha256 in %s", a.ID, a.Source)
+		return Result{}, fmt.Errorf("%s: download pin not configured (managed mode unavailable until pins are set); use endpoint: mode, or set sha256 in %s", a.label(), a.Source)
 	}
 	dest, err := f.Path(a)
 	if err != nil {

@@ -87,12 +87,12 @@ func (f *Fetcher) EnsureLlamaServer(ctx context.Context, p *Pins, goos, goarch s
 		}
 	}
 	if !ok || opts.Force {
-		res, err := f.Ensure(ctx, a, opts)
-		if err == nil {
-			inst.Downloaded = res.Downloaded
-			man, err = f.extractRelease(a, res.Path, dir)
-		}
+		res, err := f.Ensure(ctx, a, opts) // its errors start "llama-server (<platform>): "
 		if err != nil {
+			return ServerInstall{}, err
+		}
+		inst.Downloaded = res.Downloaded
+		if man, err = f.extractRelease(a, res.Path, dir); err != nil {
 			return ServerInstall{}, fmt.Errorf("llama-server (%s): %w", plat, err)
 		}
 	}
@@ -144,7 +144,7 @@ func removeStaleStages(dir string) {
 func (f *Fetcher) installShim(ctx context.Context, shimArt *Artifact, dir string, man *releaseManifest, opts EnsureOptions) (bool, error) {
 	res, err := f.Ensure(ctx, shimArt, opts)
 	if err != nil {
-		return false, fmt.Errorf("libstdc++ shim: %w", err)
+		return false, err // it starts "libstdc++ shim: "
 	}
 	files, err := extractFile(res.Path, shimArt.Format, dir, shimArt.Extract)
 	if err != nil {
