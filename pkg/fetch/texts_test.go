@@ -63,3 +63,20 @@ func TestFailureTextsKeepTheExistingEngines(t *testing.T) {
 		wantIn(t, err, "libstdc++ shim: sha256 mismatch: got "+got+" want "+wrong)
 	})
 }
+
+// A cache directory that cannot be resolved keeps the existing engine's
+// "resolve user cache dir: <err>" and names the fix that works where the
+// error shows: a story's managed local_llm has no --cache-dir flag, only
+// KITSOKI_CACHE_DIR.
+func TestCacheDirErrorNamesTheVariable(t *testing.T) {
+	t.Setenv("HOME", "")
+	t.Setenv("XDG_CACHE_HOME", "")
+	t.Setenv(EnvCacheDir, "")
+	if runtime.GOOS != "linux" {
+		t.Skip("os.UserCacheDir reads HOME and XDG_CACHE_HOME on Linux")
+	}
+	_, err := ResolveCacheDir("")
+	if err == nil || !strings.HasPrefix(err.Error(), "resolve user cache dir: ") || !strings.Contains(err.Error(), "(set KITSOKI_CACHE_DIR (or --cache-dir of kitsoki fetch-") {
+		t.Fatalf("err = %v", err)
+	}
+}
