@@ -31,6 +31,9 @@ type releaseManifest struct {
 	Files         []extractedFile `json:"files"`
 	Shim          *extractedFile  `json:"shim,omitempty"`
 	ShimSHA256    string          `json:"shim_archive_sha256,omitempty"`
+	// Adopted: the directory was extracted by the existing kitsoki engine
+	// (adoptRelease); the digests are of the files as found.
+	Adopted bool `json:"adopted,omitempty"`
 }
 
 // ReleaseDir returns the per-release directory of a llama-server pin.
@@ -77,7 +80,12 @@ func (f *Fetcher) EnsureLlamaServer(ctx context.Context, p *Pins, goos, goarch s
 
 	removeStaleStages(dir)
 	man, ok = readManifest(dir, a)
-	if ok && opts.Verify {
+	if !ok && !opts.Force && !opts.Verify {
+		man, ok = adoptRelease(dir, a)
+	}
+	if ok && opts.Verify && man.Adopted {
+		ok = false // nothing but the archive carries the pin: fetch and extract it
+	} else if ok && opts.Verify {
 		total := releaseSize(man)
 		f.report(Progress{Artifact: a, Phase: PhaseVerify, Total: total})
 		err := verifyRelease(dir, man)
