@@ -24,7 +24,9 @@ const shimName = "libstdc++.so.6"
 // A directory is adopted only when it has that engine's shape: flat
 // regular files and symlinks to plain names in it, llama-server a regular
 // file. Anything else is left to the normal download, which replaces it.
-func adoptRelease(dir string, a *Artifact) (releaseManifest, bool) {
+// With write false (a read-only cache) nothing is changed or recorded, and
+// llama-server must already be executable.
+func adoptRelease(dir string, a *Artifact, write bool) (releaseManifest, bool) {
 	st, err := os.Lstat(filepath.Join(dir, "llama-server"))
 	if err != nil || !st.Mode().IsRegular() {
 		return releaseManifest{}, false
@@ -61,6 +63,9 @@ func adoptRelease(dir string, a *Artifact) (releaseManifest, bool) {
 		default:
 			return releaseManifest{}, false
 		}
+	}
+	if !write {
+		return man, st.Mode().Perm()&0o111 != 0
 	}
 	if err := os.Chmod(filepath.Join(dir, "llama-server"), 0o755); err != nil {
 		return releaseManifest{}, false

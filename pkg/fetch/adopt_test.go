@@ -88,3 +88,50 @@ func TestReleaseDirOfAnotherShapeIsReplaced(t *testing.T) {
 		t.Fatalf("the replaced directory's link is still there: %v", err)
 	}
 }
+
+// A cache whose lock cannot be taken (read-only: an image layer, another
+// user's directory; here the lock path is a directory, which fails the
+// same way for root) still serves what it holds when the existing engine
+// would: weights without a record of ours that match their pin, and a
+// release directory it extracted. Nothing is written there, and a file
+// that does not match is still an error.
+func TestReadOnlyCacheFilledByTheExistingEngine(t *testing.T) {
+	t.Run("weights", func(t *testing.T) {
+		data := randomData(8<<10, 60)
+		fs := newFileServer(t, data)
+		f := newTestFetcher(t)
+		a := testModel(t, fs, data)
+		dest, _ := f.Path(a)
+		os.MkdirAll(dest+".lock", 0o755)
+		os.WriteFile(dest, data, 0o600)
+		res, err := f.Ensure(ctxT(t), a, EnsureOptions{})
+		if err != nil || res.Path != dest || res.Downloaded {
+			t.Fatalf("%+v %v", res, err)
+		}
+		wantTraffic(t, fs, 0, 0, "the weights were in the cache")
+		if _, err := os.Stat(recordPath(dest)); !os.IsNotExist(err) {
+			t.Fatalf("a record was written into a cache that could not be locked: %v", err)
+		}
+		os.WriteFile(dest, []byte("corrupt"), 0o600)
+		if _, err := f.Ensure(ctxT(t), a, EnsureOptions{}); err == nil {
+			t.Fatal("a corrupt file was accepted")
+		}
+	})
+	t.Run("release", func(t *testing.T) {
+		rs := newReleaseServer(t, releaseEntries("#!/bin/sh\n"), "GLIBCXX_3.4.33", "GLIBC_2.39")
+		f := rs.fetcher(t)
+		a, _ := rs.pins.LlamaServer(runtime.GOOS, runtime.GOARCH)
+		dir := upstreamRelease(t, f, a, false)
+		os.MkdirAll(dir+".lock", 0o755)
+		inst, err := rs.ensure(t, f)
+		if err != nil || inst.Bin != filepath.Join(dir, "llama-server") || inst.Downloaded {
+			t.Fatalf("%+v %v", inst, err)
+		}
+		if rs.archive.requests.Load() != 0 {
+			t.Fatal("downloaded a release the read-only cache holds")
+		}
+		if _, err := os.Stat(manifestPath(dir)); !os.IsNotExist(err) {
+			t.Fatalf("a manifest was written into a cache that could not be locked: %v", err)
+		}
+	})
+}

@@ -18,7 +18,8 @@
 // verified; a download that fails before its first byte leaves no .part.
 // A cache shared with the existing kitsoki engine works both ways: its
 // model files are hashed once and recorded, and a release directory it
-// extracted is adopted (adopt.go) rather than downloaded again.
+// extracted is adopted (adopt.go) rather than downloaded again; where the
+// cache cannot be locked (read-only), what matches its pin is used in place.
 //
 // Cache layout ([ResolveCacheDir]: $KITSOKI_CACHE_DIR, else the OS user cache
 // dir + "kitsoki"):

@@ -74,6 +74,14 @@ func (f *Fetcher) EnsureLlamaServer(ctx context.Context, p *Pins, goos, goarch s
 	}
 	lock, err := f.lockArtifact(ctx, a, dir)
 	if err != nil {
+		// A read-only cache the existing engine filled: use its release
+		// directory as it is, recording nothing.
+		if ctx.Err() == nil && !ok && !opts.Force && !opts.Verify {
+			if man, aok := adoptRelease(dir, a, false); aok && (!decision.NeedShim || man.Shim != nil) {
+				inst.Shim = man.Shim != nil
+				return inst, nil
+			}
+		}
 		return ServerInstall{}, err
 	}
 	defer lock.release()
@@ -81,7 +89,7 @@ func (f *Fetcher) EnsureLlamaServer(ctx context.Context, p *Pins, goos, goarch s
 	removeStaleStages(dir)
 	man, ok = readManifest(dir, a)
 	if !ok && !opts.Force && !opts.Verify {
-		man, ok = adoptRelease(dir, a)
+		man, ok = adoptRelease(dir, a, true)
 	}
 	if ok && opts.Verify && man.Adopted {
 		ok = false // nothing but the archive carries the pin: fetch and extract it
