@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -458,7 +459,7 @@ func (t *transfer) retry(ctx context.Context, attempt func(ctx context.Context) 
 		}
 		var fe *fatalError
 		var we *writeError
-		if ctx.Err() != nil || errors.As(err, &fe) || errors.As(err, &we) || errors.Is(err, errNoRange) {
+		if ctx.Err() != nil || errors.As(err, &fe) || errors.As(err, &we) || errors.Is(err, errNoRange) || unknownHost(err) {
 			return err
 		}
 		failures++
@@ -472,6 +473,13 @@ func (t *transfer) retry(ctx context.Context, attempt func(ctx context.Context) 
 		case <-time.After(delay):
 		}
 	}
+}
+
+// unknownHost reports a resolver's "no such host": the name does not
+// exist (or this box is offline), and asking again cannot change that.
+func unknownHost(err error) bool {
+	de, ok := errors.AsType[*net.DNSError](err)
+	return ok && de.IsNotFound
 }
 
 // copyBody copies at most limit bytes of body into w, aborting the request
