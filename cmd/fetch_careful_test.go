@@ -253,3 +253,27 @@ func TestFetchDisplayWhileNothingMoves(t *testing.T) {
 		}
 	}
 }
+
+// TestFetchListShowsFilesNotVerifiedYet: a cache shared with the existing
+// kitsoki engine holds weights without a record of ours and a release
+// directory without our manifest; --list says they are there, not "not
+// cached" (a fetch or a start then checks and uses them).
+func TestFetchListShowsFilesNotVerifiedYet(t *testing.T) {
+	overlay, _ := fetchFixture(t)
+	cache := t.TempDir()
+	dest := filepath.Join(cache, "models", "tiny.gguf")
+	os.MkdirAll(filepath.Dir(dest), 0o755)
+	os.WriteFile(dest, []byte("weights the existing engine downloaded"), 0o600)
+	pins, err := fetch.LoadPins(overlay)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ls, _ := pins.LlamaServer("linux", "amd64")
+	rel := filepath.Join(cache, "bin", "llama-"+ls.SHA256[:12])
+	os.MkdirAll(rel, 0o700)
+	os.WriteFile(filepath.Join(rel, "llama-server"), []byte("#!/bin/sh\n"), 0o755)
+	code, out, _ := runCmd(t, "fetch-models", "--list", "--pins", overlay, "--cache-dir", cache)
+	if code != 0 || !regexpLine(out, `model\s+tiny\s+44 B\s+on disk, not verified yet`) || !regexpLine(out, `llama-server\s+linux/amd64\s+-\s+on disk, not verified yet`) {
+		t.Fatalf("list:\n%s", out)
+	}
+}

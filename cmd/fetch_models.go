@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -115,6 +117,15 @@ Exit status: 0 ready, 1 download or verification failed, 2 usage or pins error
 	return c
 }
 
+// unverifiedOnDisk is the --list state of a file kitsoki has not verified
+// yet (one the existing engine downloaded into a shared cache).
+const unverifiedOnDisk = "on disk, not verified yet (the next fetch or start checks it)"
+
+func isFile(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.Mode().IsRegular()
+}
+
 // listEntry is one row of --list.
 type listEntry struct {
 	Kind   string `json:"kind"`
@@ -122,7 +133,7 @@ type listEntry struct {
 	ID     string `json:"id"`
 	Size   int64  `json:"size,omitempty"`
 	SHA256 string `json:"sha256,omitempty"`
-	State  string `json:"state"` // verified, partial, not cached, unpinned
+	State  string `json:"state"` // verified, on disk (not verified yet), partial, not cached, unpinned
 	Path   string `json:"path,omitempty"`
 	Source string `json:"source"`
 }
@@ -137,11 +148,17 @@ func listPins(w io.Writer, asJSON bool, pins *fetch.Pins, f *fetch.Fetcher) erro
 		case a.Kind == fetch.KindLlamaServer:
 			if dir, err := f.ReleaseDir(a); err == nil && f.ReleaseCached(a) {
 				e.State, e.Path = "verified", dir
+			} else if err == nil && isFile(filepath.Join(dir, "llama-server")) {
+				// Extracted by the existing kitsoki engine: adopted on first use.
+				e.State, e.Path = unverifiedOnDisk, dir
 			}
 		default:
 			if p, err := f.Path(a); err == nil {
 				if f.Cached(a) {
 					e.State, e.Path = "verified", p
+				} else if isFile(p) {
+					// No record of ours (the existing engine's download): hashed on first use.
+					e.State, e.Path = unverifiedOnDisk, p
 				} else if n, ok := f.PartialBytes(a); ok {
 					e.State = fmt.Sprintf("partial (%s on disk)", fetch.ByteCount(n))
 				}

@@ -3,7 +3,8 @@
 // cross-process lock, safe archive extraction and the Linux C++ runtime probe
 // ([HostRuntime]). It must not know about agents, stories or processes
 // (pkg/sidecar runs the server), print anything, or reach any host but the
-// pinned URL or its mirror.
+// pinned URL or its mirror and the hosts they redirect to ([checkRedirect]:
+// any host, never from https down to http, at most 10 redirects).
 //
 // The pins are pins/ plus a $KITSOKI_PINS overlay; the mirror is
 // $KITSOKI_MIRROR ([MirrorURL]); progress goes through a callback
@@ -15,6 +16,10 @@
 // mismatch leaves nothing behind and names the artifact and both digests. A
 // forced download keeps the verified file until its replacement has
 // verified; a download that fails before its first byte leaves no .part.
+// A cache shared with the existing kitsoki engine works both ways: its
+// model files are hashed once and recorded, and a release directory it
+// extracted is adopted (adopt.go) rather than downloaded again; where the
+// cache cannot be locked (read-only), what matches its pin is used in place.
 //
 // Cache layout ([ResolveCacheDir]: $KITSOKI_CACHE_DIR, else the OS user cache
 // dir + "kitsoki"):

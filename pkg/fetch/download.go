@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -62,7 +63,7 @@ type httpStatusError struct {
 }
 
 func (e *httpStatusError) Error() string {
-	return fmt.Sprintf("GET %s: http %d %s", e.url, e.code, http.StatusText(e.code))
+	return fmt.Sprintf("download %s: http %d %s", e.url, e.code, http.StatusText(e.code))
 }
 
 // writeError is a failure to write the cache: never retried, the part is kept.
@@ -117,6 +118,7 @@ func (f *Fetcher) download(ctx context.Context, a *Artifact, dest string) (Resul
 	if err != nil {
 		return Result{}, err
 	}
+	client = withRedirectPolicy(client)
 	u, _ := url.Parse(src)
 	t := &transfer{f: f, client: client, a: a, src: src, show: shownURL(src), host: u.Host, dest: dest, part: partPath(dest)}
 	total := a.Size
@@ -161,7 +163,7 @@ func (f *Fetcher) download(ctx context.Context, a *Artifact, dest string) (Resul
 		// A part the server cannot resume is only wasted disk (a part
 		// that holds no byte yet is dropped below either way).
 		discardPart(dest)
-		return Result{}, fmt.Errorf("%s: download from %s failed: %w (nothing was kept: the server does not support resuming (no Accept-Ranges), so the partial download was deleted; run the fetch again)", a.ID, t.host, err)
+		return Result{}, fmt.Errorf("%s: download from %s failed: %w (nothing was kept: the server does not support resuming (no Accept-Ranges), so the partial download was deleted; run the fetch again)", a.label(), t.host, err)
 	}
 	if err != nil {
 		// A part that holds no byte (a 404, a refused connection) is
@@ -180,15 +182,15 @@ func (f *Fetcher) download(ctx context.Context, a *Artifact, dest string) (Resul
 			// part changed on disk, or the file behind the URL did without
 			// a validator saying so): one download from zero decides.
 			if f.Logger != nil {
-				f.Logger.Warn(fmt.Sprintf("%s: the resumed download does not match its sha256; downloading it again from the start", a.ID))
+				f.Logger.Warn(fmt.Sprintf("%s: the resumed download does not match its sha256; downloading it again from the start", a.label()))
 			}
 			return f.download(ctx, a, dest)
 		}
 		return Result{}, fmt.Errorf("%s: sha256 mismatch: got %s want %s (%d bytes from %s, pin expects %s); nothing was kept in the cache: if a mirror serves these bytes fix the mirror, otherwise the upstream file changed and the pin in %s must be updated",
-			a.ID, sum, a.SHA256, size, t.host, sizeText(a.Size), a.Source)
+			a.label(), sum, a.SHA256, size, t.host, sizeText(a.Size), a.Source)
 	}
 	if err := os.Rename(t.part, dest); err != nil {
-		return Result{}, fmt.Errorf("%s: move %s into place: %w", a.ID, t.part, err)
+		return Result{}, fmt.Errorf("%s: move %s into place: %w", a.label(), t.part, err)
 	}
 	_ = os.Remove(statePath(dest))
 	t.f.report(Progress{Artifact: a, Phase: PhaseDone, Host: t.host, Done: size, Total: size, Resumed: t.resumed.Load(), Parts: len(t.st.Parts)})
@@ -206,16 +208,16 @@ func (t *transfer) describe(ctx context.Context, err error) error {
 	var we *writeError
 	switch {
 	case errors.As(err, &we):
-		return fmt.Errorf("%s: %w", t.a.ID, err)
+		return fmt.Errorf("%s: %w", t.a.label(), err)
 	case ctx.Err() != nil && t.done.Load() == 0:
-		return fmt.Errorf("%s: download from %s interrupted: %w (nothing was downloaded yet)", t.a.ID, t.host, ctx.Err())
+		return fmt.Errorf("%s: download from %s interrupted: %w (nothing was downloaded yet)", t.a.label(), t.host, ctx.Err())
 	case ctx.Err() != nil:
-		return fmt.Errorf("%s: download from %s interrupted: %w (the partial download is kept at %s; the next fetch resumes it)", t.a.ID, t.host, ctx.Err(), t.part)
+		return fmt.Errorf("%s: download from %s interrupted: %w (the partial download is kept at %s; the next fetch resumes it)", t.a.label(), t.host, ctx.Err(), t.part)
 	default:
 		if _, serr := os.Stat(t.part); serr != nil {
-			return fmt.Errorf("%s: download from %s failed: %w (nothing was downloaded; run the fetch again, or set --mirror/%s)", t.a.ID, t.host, err, EnvMirror)
+			return fmt.Errorf("%s: download from %s failed: %w (nothing was downloaded; run the fetch again, or set --mirror/%s)", t.a.label(), t.host, err, EnvMirror)
 		}
-		return fmt.Errorf("%s: download from %s failed: %w (the partial download is kept; run the fetch again to resume, or set --mirror/%s)", t.a.ID, t.host, err, EnvMirror)
+		return fmt.Errorf("%s: download from %s failed: %w (the partial download is kept; run the fetch again to resume, or set --mirror/%s)", t.a.label(), t.host, err, EnvMirror)
 	}
 }
 
@@ -285,7 +287,7 @@ func (t *transfer) plan(total int64, n int) resumeState {
 func (t *transfer) startReporter() func() {
 	total := t.a.Size
 	if t.f.Logger != nil {
-		t.f.Logger.Info(fmt.Sprintf("downloading %s (%s) from %s", t.a.ID, HumanSize(total), t.host), "url", t.show, "dest", t.dest)
+		t.f.Logger.Info(fmt.Sprintf("downloading %s (%s) from %s", t.a.label(), HumanSize(total), t.host), "url", t.show, "dest", t.dest)
 	}
 	t.f.report(Progress{Artifact: t.a, Phase: PhaseStart, Host: t.host, Total: total})
 	if t.f.Progress == nil {
@@ -375,6 +377,9 @@ func (t *transfer) get(ctx context.Context, cancel context.CancelFunc, off, end 
 		}
 		return nil, errStalled
 	}
+	if re, ok := errors.AsType[*redirectError](err); ok {
+		return nil, &fatalError{re}
+	}
 	if err != nil {
 		return nil, maskUserinfo(err)
 	}
@@ -454,7 +459,7 @@ func (t *transfer) retry(ctx context.Context, attempt func(ctx context.Context) 
 		}
 		var fe *fatalError
 		var we *writeError
-		if ctx.Err() != nil || errors.As(err, &fe) || errors.As(err, &we) || errors.Is(err, errNoRange) {
+		if ctx.Err() != nil || errors.As(err, &fe) || errors.As(err, &we) || errors.Is(err, errNoRange) || unknownHost(err) {
 			return err
 		}
 		failures++
@@ -468,6 +473,13 @@ func (t *transfer) retry(ctx context.Context, attempt func(ctx context.Context) 
 		case <-time.After(delay):
 		}
 	}
+}
+
+// unknownHost reports a resolver's "no such host": the name does not
+// exist (or this box is offline), and asking again cannot change that.
+func unknownHost(err error) bool {
+	de, ok := errors.AsType[*net.DNSError](err)
+	return ok && de.IsNotFound
 }
 
 // copyBody copies at most limit bytes of body into w, aborting the request

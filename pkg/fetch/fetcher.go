@@ -17,6 +17,11 @@ import (
 	"kitsoki/internal/safefile"
 )
 
+// setCacheDir is the advice of cache directory errors: the variable works
+// for every command (a story's managed local_llm included), the flag only
+// for the fetch commands.
+const setCacheDir = "set " + EnvCacheDir + " (or --cache-dir of kitsoki fetch-llama-server/fetch-models)"
+
 // Phase says which step a Progress report is about.
 type Phase string
 
@@ -116,7 +121,7 @@ func ResolveCacheDir(dir string) (string, error) {
 	}
 	base, err := os.UserCacheDir()
 	if err != nil {
-		return "", fmt.Errorf("resolve user cache dir: %w (set --cache-dir or %s to a writable directory)", err, EnvCacheDir)
+		return "", fmt.Errorf("resolve user cache dir: %w (%s to a writable directory)", err, setCacheDir)
 	}
 	return filepath.Join(base, "kitsoki"), nil
 }

@@ -31,6 +31,9 @@ type releaseManifest struct {
 	Files         []extractedFile `json:"files"`
 	Shim          *extractedFile  `json:"shim,omitempty"`
 	ShimSHA256    string          `json:"shim_archive_sha256,omitempty"`
+	// Adopted: the directory was extracted by the existing kitsoki engine
+	// (adoptRelease); the digests are of the files as found.
+	Adopted bool `json:"adopted,omitempty"`
 }
 
 // ReleaseDir returns the per-release directory of a llama-server pin.
@@ -71,13 +74,26 @@ func (f *Fetcher) EnsureLlamaServer(ctx context.Context, p *Pins, goos, goarch s
 	}
 	lock, err := f.lockArtifact(ctx, a, dir)
 	if err != nil {
+		// A read-only cache the existing engine filled: use its release
+		// directory as it is, recording nothing.
+		if ctx.Err() == nil && !ok && !opts.Force && !opts.Verify {
+			if man, aok := adoptRelease(dir, a, false); aok && (!decision.NeedShim || man.Shim != nil) {
+				inst.Shim = man.Shim != nil
+				return inst, nil
+			}
+		}
 		return ServerInstall{}, err
 	}
 	defer lock.release()
 
 	removeStaleStages(dir)
 	man, ok = readManifest(dir, a)
-	if ok && opts.Verify {
+	if !ok && !opts.Force && !opts.Verify {
+		man, ok = adoptRelease(dir, a, true)
+	}
+	if ok && opts.Verify && man.Adopted {
+		ok = false // nothing but the archive carries the pin: fetch and extract it
+	} else if ok && opts.Verify {
 		total := releaseSize(man)
 		f.report(Progress{Artifact: a, Phase: PhaseVerify, Total: total})
 		err := verifyRelease(dir, man)
@@ -87,12 +103,12 @@ func (f *Fetcher) EnsureLlamaServer(ctx context.Context, p *Pins, goos, goarch s
 		}
 	}
 	if !ok || opts.Force {
-		res, err := f.Ensure(ctx, a, opts)
-		if err == nil {
-			inst.Downloaded = res.Downloaded
-			man, err = f.extractRelease(a, res.Path, dir)
-		}
+		res, err := f.Ensure(ctx, a, opts) // its errors start "llama-server (<platform>): "
 		if err != nil {
+			return ServerInstall{}, err
+		}
+		inst.Downloaded = res.Downloaded
+		if man, err = f.extractRelease(a, res.Path, dir); err != nil {
 			return ServerInstall{}, fmt.Errorf("llama-server (%s): %w", plat, err)
 		}
 	}
@@ -144,7 +160,7 @@ func removeStaleStages(dir string) {
 func (f *Fetcher) installShim(ctx context.Context, shimArt *Artifact, dir string, man *releaseManifest, opts EnsureOptions) (bool, error) {
 	res, err := f.Ensure(ctx, shimArt, opts)
 	if err != nil {
-		return false, fmt.Errorf("libstdc++ shim: %w", err)
+		return false, err // it starts "libstdc++ shim: "
 	}
 	files, err := extractFile(res.Path, shimArt.Format, dir, shimArt.Extract)
 	if err != nil {

@@ -26,7 +26,7 @@ type fileLock struct {
 // lock (<path>.lock), reporting PhaseWait while another process holds it.
 func (f *Fetcher) lockArtifact(ctx context.Context, a *Artifact, path string) (*fileLock, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return nil, fmt.Errorf("create cache dir %s: %w (set --cache-dir or %s to a writable directory)", filepath.Dir(path), err, EnvCacheDir)
+		return nil, fmt.Errorf("create cache dir %s: %w (%s to a writable directory)", filepath.Dir(path), err, setCacheDir)
 	}
 	return lockFile(ctx, path+".lock", func() { f.report(Progress{Artifact: a, Phase: PhaseWait}) })
 }
@@ -37,7 +37,7 @@ func lockFile(ctx context.Context, path string, onWait func()) (*fileLock, error
 	for {
 		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 		if err != nil {
-			return nil, fmt.Errorf("lock %s: %w (check that the cache dir is writable, or set --cache-dir or %s)", path, err, EnvCacheDir)
+			return nil, fmt.Errorf("lock %s: %w (check that the cache dir is writable, or %s)", path, err, setCacheDir)
 		}
 		for {
 			held, err := filelock.Try(f)

@@ -77,6 +77,18 @@ type Artifact struct {
 // Pinned reports whether the artifact has a digest (managed mode possible).
 func (a *Artifact) Pinned() bool { return a.SHA256 != "" }
 
+// label names the artifact in messages as the existing engine does:
+// "<id> weights", "llama-server (<goos>/<goarch>)", "libstdc++ shim".
+func (a *Artifact) label() string {
+	switch a.Kind {
+	case KindLlamaServer:
+		return "llama-server (" + a.Key + ")"
+	case KindShim:
+		return "libstdc++ shim"
+	}
+	return a.ID + " weights"
+}
+
 // IsArchive reports whether the artifact is extracted after download.
 func (a *Artifact) IsArchive() bool { return a.Format != "gguf" && a.Format != "file" }
 

@@ -36,8 +36,8 @@ func (t *transfer) checkSpace(total int64, prev resumeState, resumable bool) err
 		if have > 0 {
 			kept = fmt.Sprintf(" (%s already downloaded and kept)", HumanSize(have))
 		}
-		return fmt.Errorf("%s: needs %s more free space in %s to download %s%s, but only %s is free: free disk space, or set --cache-dir or %s to a larger disk; nothing was downloaded",
-			t.a.ID, HumanSize(need), dir, HumanSize(total), kept, ByteCount(avail), EnvCacheDir)
+		return fmt.Errorf("%s: needs %s more free space in %s to download %s%s, but only %s is free: free disk space, or %s to a larger disk; nothing was downloaded",
+			t.a.label(), HumanSize(need), dir, HumanSize(total), kept, ByteCount(avail), setCacheDir)
 	}
 	return nil
 }

@@ -113,7 +113,8 @@ func Start(ctx context.Context, cfg Config) (*Sidecar, error) {
 // serverArgs returns the llama-server argv (without the program name) for
 // cfg (its defaults applied by Start) on port.
 func serverArgs(cfg Config, port int) []string {
-	args := []string{"-m", cfg.Model, "--host", cfg.Host, "--port", strconv.Itoa(port), "--parallel", strconv.Itoa(cfg.Parallel)}
+	// The existing engine's order: -m, --port, --parallel, --host, extras.
+	args := []string{"-m", cfg.Model, "--port", strconv.Itoa(port), "--parallel", strconv.Itoa(cfg.Parallel), "--host", cfg.Host}
 	if cfg.Embeddings {
 		args = append(args, "--embeddings", "--pooling", "mean")
 	}
@@ -174,7 +175,7 @@ func (s *Sidecar) spawnLocked(ctx context.Context) error {
 	// Own process group; on Linux, dies with kitsoki.
 	pr, err := proc.Start(context.Background(), cmd, serverPolicy(s.cfg))
 	if err != nil {
-		return fmt.Errorf("start llama-server %s: %w (check server_bin, or run kitsoki fetch-llama-server)", s.cfg.Bin, err)
+		return fmt.Errorf("spawn server %s: %w (check server_bin, or run kitsoki fetch-llama-server)", s.cfg.Bin, err)
 	}
 	p := &process{Process: pr, url: "http://" + net.JoinHostPort(s.cfg.Host, strconv.Itoa(port))}
 	s.logf(slog.LevelInfo, "llama-server starting", "pid", pr.Pid(), "url", p.url, "model", s.cfg.Model)

@@ -162,7 +162,9 @@ func TestStartHealthGatesArgvEnvAndStop(t *testing.T) {
 	evs := readEvents(t, record)
 	start := evs[0]
 	port := strings.TrimPrefix(s.URL(), "http://127.0.0.1:")
-	want := []string{"-m", cfg.Model, "--host", "127.0.0.1", "--port", port, "--parallel", "4"}
+	// The existing engine's order (reference/fetch-sidecar.md §6.2): a
+	// server_bin wrapper script reading its arguments sees the same argv.
+	want := []string{"-m", cfg.Model, "--port", port, "--parallel", "4", "--host", "127.0.0.1"}
 	if strings.Join(start.Argv, " ") != strings.Join(want, " ") {
 		t.Fatalf("argv %q, want %q", start.Argv, want)
 	}
@@ -208,7 +210,7 @@ func TestEmbeddingSidecarArgs(t *testing.T) {
 	}
 	defer s.Stop()
 	argv := strings.Join(readEvents(t, record)[0].Argv, " ")
-	if !strings.HasSuffix(argv, "--parallel 2 --embeddings --pooling mean") {
+	if !strings.HasSuffix(argv, "--parallel 2 --host 127.0.0.1 --embeddings --pooling mean") {
 		t.Fatalf("argv %q", argv)
 	}
 	resp, err := http.Post(s.URL()+"/v1/embeddings", "application/json", strings.NewReader(`{"model":"m","input":["a","b"]}`))
@@ -404,4 +406,16 @@ func TestNoOrphanWhenKitsokiIsKilled(t *testing.T) {
 	cmd.Process.Kill() // SIGKILL: no chance to run Stop
 	cmd.Wait()
 	waitDead(t, pid)
+}
+
+// A binary that cannot be executed fails with the existing engine's words
+// ("spawn server"), naming the file and the fix.
+func TestSpawnErrorNamesTheBinary(t *testing.T) {
+	cfg, _ := setup(t)
+	cfg.Bin = filepath.Join(t.TempDir(), "llama-server")
+	os.WriteFile(cfg.Bin, []byte("not a program"), 0o644)
+	_, err := Start(ctxT(t), cfg)
+	if err == nil || !strings.Contains(err.Error(), "spawn server "+cfg.Bin+": ") || !strings.Contains(err.Error(), "server_bin") {
+		t.Fatalf("err = %v", err)
+	}
 }

@@ -211,7 +211,7 @@ func (m *managedServer) acquire(ctx context.Context) (bin, libDir, weights strin
 	}
 	res, err := f.Ensure(ctx, ma, fetch.EnsureOptions{})
 	if err != nil {
-		return "", "", "", fmt.Errorf("%s: ensure %s weights: %w", m.owner, ma.ID, err)
+		return "", "", "", fmt.Errorf("%s: ensure model %q: %w", m.owner, ma.ID, err) // err starts "<id> weights: "
 	}
 	return bin, libDir, res.Path, nil
 }
