@@ -8,9 +8,8 @@ import (
 	"time"
 )
 
-// Call is one agent call reconstructed from its agent.call.start and
-// agent.call.complete / agent.call.error events (paired by call_id), with
-// the sub-events written under the same call_id counted.
+// Call is one agent call paired from its agent.call.* events by call_id,
+// with its sub-events counted.
 type Call struct {
 	CallID       string          `json:"call_id"`
 	Turn         int             `json:"turn"`
@@ -54,9 +53,8 @@ const (
 	OutcomeOpen  = "open"
 )
 
-// CallTracker pairs agent events into Calls while a trace streams by. It
-// holds only the calls still open, so its memory does not grow with the
-// trace.
+// CallTracker pairs agent events into Calls while a trace streams by,
+// holding only the open calls.
 type CallTracker struct {
 	// KeepPrompt decodes inline prompts into Call.Prompt (summaries that do
 	// not show prompts leave it off: decoding a long prompt costs).
@@ -204,9 +202,8 @@ func errorKind(msg string) string {
 	return kind
 }
 
-// submissionOf returns the submission of a completed call's inline response:
-// the "submission" member when the response is the Dispatch shape
-// {submission, meta}, the response itself otherwise.
+// submissionOf is the "submission" member of a {submission, meta}
+// response, else the response itself.
 func submissionOf(resp json.RawMessage) json.RawMessage {
 	if len(resp) == 0 {
 		return nil

@@ -2,12 +2,9 @@ package trace
 
 import "encoding/binary"
 
-// A fast, allocation-free JSON scanner for event lines. It accepts exactly
-// the JSON grammar (RFC 8259) and is used to validate a line and find its
-// top-level members in one pass. Whenever it meets something unusual (a
-// syntax error, a key that differs from the known ones only by case, a
-// duplicate key, a null, a number that is not a plain integer), the reader
-// falls back to encoding/json, which then produces the exact error text.
+// A fast, allocation-free JSON scanner for event lines (RFC 8259). On
+// anything unusual the reader falls back to encoding/json for its exact
+// error text.
 
 const maxScanDepth = 10000 // encoding/json's nesting limit
 
@@ -228,9 +225,8 @@ func skipArray(b []byte, i, depth int) (int, bool) {
 	}
 }
 
-// nextMember reads what follows a member at i: a ',' (it returns the
-// offset of the next member) or the closing byte (done, the offset after
-// it); false for anything else.
+// nextMember reads what follows a member at i: ',' (the next member's
+// offset) or the closing byte (done); false for anything else.
 func nextMember(b []byte, i int, closing byte) (next int, done, ok bool) {
 	i = skipSpace(b, i)
 	switch {

@@ -42,9 +42,8 @@ func drain(rd *Reader) (VerifyResult, error) {
 	return res, err
 }
 
-// VerifyFile verifies the trace at path in the reference's order: a missing
-// trailing newline first, then CRLF and NUL anywhere in the file (physical
-// line numbers), then the header and the event rules line by line.
+// VerifyFile verifies the trace at path in the reference's order: the
+// whole-file rules (trailing newline, CRLF, NUL), then line by line.
 func VerifyFile(path string) (VerifyResult, error) {
 	if err := precheckFile(path); err != nil {
 		return VerifyResult{}, err
