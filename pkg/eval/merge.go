@@ -8,10 +8,9 @@ import (
 	"sort"
 )
 
-// Merge combines the shard reports of one matrix (eval run --shard i/n)
-// into one report, recomputing every metric from the shards' call records.
-// Every shard 1..n must be present exactly once and all must come from the
-// same dataset bytes and candidate list.
+// Merge combines the shard reports of one matrix (eval run --shard i/n),
+// recomputing every metric from their call records. Each shard must be
+// present once, from the same dataset and candidates.
 func Merge(v *Validation, shards []*Report) (*Report, error) {
 	if !v.OK() {
 		return nil, fmt.Errorf("%s: eval validation failed", v.Dataset.Path)
@@ -93,11 +92,8 @@ func Merge(v *Validation, shards []*Report) (*Report, error) {
 }
 
 // checkShardCalls checks that the shards' call records are the matrix's
-// jobs (candidates x examples x repeats), each exactly once and in the
-// shard that runs it (eval run --shard i/n numbers jobs candidate-major):
-// shards come from other CI jobs, and a record moved to a candidate or
-// example the matrix lacks, copied over another or dropped would change
-// the verdict.
+// jobs, each once and in the shard that runs it: shards come from other CI
+// jobs, and a moved, copied or dropped record would change the verdict.
 func checkShardCalls(v *Validation, shards []*Report, n, ncand int) error {
 	nex := len(v.Dataset.Examples)
 	repeat := max(v.Dataset.Matrix.Repeat, 1)
@@ -140,9 +136,8 @@ func checkShardCalls(v *Validation, shards []*Report, n, ncand int) error {
 // maxListedShards bounds the missing shards an error lists.
 const maxListedShards = 10
 
-// matrixJobs is candidates x examples x repeats, saturated at the largest
-// int: a dataset's repeat is the repository's word, and a product that
-// wrapped would read as a matrix of few jobs, or of a negative number.
+// matrixJobs is candidates × examples × repeats, saturated at the largest
+// int rather than wrapping.
 func matrixJobs(ncand, nex, repeat int) int {
 	total := 1
 	for _, k := range []int{ncand, nex, repeat} {
@@ -167,9 +162,7 @@ func callsIn(shards []*Report) int {
 }
 
 // checkShardCandidates checks that the shards' candidates are the
-// dataset's matrix, in its order (call records name candidates by index):
-// shards agreeing with each other on a candidate the matrix lacks would
-// otherwise put it in the merged report.
+// dataset's matrix, in its order (records name candidates by index).
 func checkShardCandidates(v *Validation, first *Report) error {
 	if v.Story == nil {
 		return nil
@@ -193,10 +186,8 @@ func checkShardCandidates(v *Validation, first *Report) error {
 	return nil
 }
 
-// CheckShardSize refuses, as soon as it is read, a shard report holding
-// more call records than the dataset's whole matrix has jobs, so eval
-// merge never holds several oversized shards at once (empty records
-// parse to many times their size).
+// CheckShardSize refuses a shard holding more call records than the
+// matrix has jobs, as soon as it is read.
 func CheckShardSize(v *Validation, s *Report) error {
 	if v.Story == nil {
 		return nil

@@ -35,9 +35,8 @@ type SummaryConfig struct {
 	MaxFailureSamples int                       // 0 = 50
 }
 
-// summarize computes every candidate's metrics, applies the adherence bar,
-// picks per the strategy and collects failure samples. Records may arrive
-// in any order; the output depends only on their content.
+// summarize computes every candidate's metrics, bar and pick and the
+// failure samples; the output depends only on the records' content.
 func summarize(specs []CandidateSpec, recs []CallRecord, cfg SummaryConfig) ([]Candidate, *Decision, []FailureSample) {
 	recs = append([]CallRecord(nil), recs...)
 	slices.SortStableFunc(recs, func(a, b CallRecord) int {
