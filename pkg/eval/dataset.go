@@ -203,12 +203,11 @@ func (p *dparser) at(n *yaml.Node) story.Pos {
 	return yamlnode.At(p.d.Path, n)
 }
 
-func (p *dparser) errf(n *yaml.Node, format string, a ...any) {
-	p.d.Findings = append(p.d.Findings, Finding{Pos: p.at(n), Severity: diag.Error, Message: fmt.Sprintf(format, a...)})
-}
+func (p *dparser) errf(n *yaml.Node, format string, a ...any)  { p.add(diag.Error, n, format, a...) }
+func (p *dparser) warnf(n *yaml.Node, format string, a ...any) { p.add(diag.Warning, n, format, a...) }
 
-func (p *dparser) warnf(n *yaml.Node, format string, a ...any) {
-	p.d.Findings = append(p.d.Findings, Finding{Pos: p.at(n), Severity: diag.Warning, Message: fmt.Sprintf(format, a...)})
+func (p *dparser) add(sev diag.Severity, n *yaml.Node, format string, a ...any) {
+	p.d.Findings = append(p.d.Findings, Finding{Pos: p.at(n), Severity: sev, Message: fmt.Sprintf(format, a...)})
 }
 
 // each walks a mapping's pairs, recording positions under prefix, reading

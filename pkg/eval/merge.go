@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"sort"
 )
 
 // Merge combines the shard reports of one matrix (eval run --shard i/n),
@@ -80,7 +79,7 @@ func Merge(v *Validation, shards []*Report) (*Report, error) {
 	if err := checkShardCalls(v, shards, n, len(first.Candidates)); err != nil {
 		return nil, err
 	}
-	sort.SliceStable(recs, func(a, b int) bool { return recs[a].Candidate < recs[b].Candidate })
+	slices.SortStableFunc(recs, func(a, b CallRecord) int { return cmp.Compare(a.Candidate, b.Candidate) })
 	specs := make([]CandidateSpec, len(first.Candidates))
 	for k, c := range first.Candidates {
 		specs[k] = CandidateSpec{Profile: c.Profile, Backend: c.Backend, Model: c.Model, Effort: c.Effort}
@@ -171,15 +170,13 @@ func checkShardCandidates(v *Validation, first *Report) error {
 	if err != nil {
 		return fmt.Errorf("eval merge: %w", err)
 	}
-	keys := func(n int, key func(int) string) []string {
-		out := make([]string, n)
-		for i := range out {
-			out[i] = key(i)
-		}
-		return out
+	want, got := make([]string, len(specs)), make([]string, len(first.Candidates))
+	for i, sp := range specs {
+		want[i] = sp.Profile + "/" + sp.Model + "/" + sp.Effort
 	}
-	want := keys(len(specs), func(i int) string { return specs[i].Profile + "/" + specs[i].Model + "/" + specs[i].Effort })
-	got := keys(len(first.Candidates), func(i int) string { return first.Candidates[i].Key() })
+	for i, c := range first.Candidates {
+		got[i] = c.Key()
+	}
 	if !slices.Equal(got, want) {
 		return fmt.Errorf("eval merge: %s measures candidates %q, the dataset's matrix measures %q; re-run the shards with this dataset", first.Path, got, want)
 	}
