@@ -30,32 +30,25 @@ type HostCassette struct {
 	recording bool
 }
 
-// LoadHostCassette reads a host cassette file.
-func LoadHostCassette(path string) (*HostCassette, error) {
-	data, err := safefile.ReadFile(path, safefile.Data)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %s", path, safefile.Reason(err))
-	}
-	return ParseHostCassette(path, data)
-}
-
-// ParseHostCassette parses host cassette bytes as pkg/agent does (name is
-// in errors). It replays only, and every episode must name its handler.
-func ParseHostCassette(name string, data []byte) (*HostCassette, error) {
-	return parseHostCassette(name, data, false)
-}
+// LoadHostCassette reads a host cassette file as kitsoki run does: it
+// replays only, and every episode must name the handler it answers.
+func LoadHostCassette(path string) (*HostCassette, error) { return loadHostCassette(path, false) }
 
 // LoadFlowHostCassette is LoadHostCassette for a flow fixture's
 // host_cassette, where record_mode: new_episodes replays as upstream's
 // flow rig does without a live fallback.
-func LoadFlowHostCassette(path string) (*HostCassette, error) {
+func LoadFlowHostCassette(path string) (*HostCassette, error) { return loadHostCassette(path, true) }
+
+func loadHostCassette(path string, flow bool) (*HostCassette, error) {
 	data, err := safefile.ReadFile(path, safefile.Data)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %s", path, safefile.Reason(err))
 	}
-	return parseHostCassette(path, data, true)
+	return parseHostCassette(path, data, flow)
 }
 
+// parseHostCassette parses host cassette bytes as pkg/agent does (name is
+// in errors).
 func parseHostCassette(name string, data []byte, flow bool) (*HostCassette, error) {
 	c, err := agent.ParseCassette(name, data)
 	if err != nil {
