@@ -121,19 +121,13 @@ func (t *CallTracker) Observe(ev *Event) *Call {
 		t.open[ev.CallID] = c
 		t.order = append(t.order, ev.CallID)
 	}
-	fill := func(dst *string, v string) {
-		if v != "" {
-			*dst = v
-		}
-	}
-	fill(&c.Verb, p.Verb)
-	fill(&c.Agent, p.Agent)
-	fill(&c.Model, p.Model)
-	switch ev.Kind {
-	case "agent.call.start":
-		fill(&c.EpisodeID, ev.EpisodeID)
-		fill(&c.Prompt, p.Prompt)
-		fill(&c.PromptFile, p.PromptFile)
+	c.Verb = cmp.Or(p.Verb, c.Verb)
+	c.Agent = cmp.Or(p.Agent, c.Agent)
+	c.Model = cmp.Or(p.Model, c.Model)
+	if ev.Kind == "agent.call.start" {
+		c.EpisodeID = cmp.Or(ev.EpisodeID, c.EpisodeID)
+		c.Prompt = cmp.Or(p.Prompt, c.Prompt)
+		c.PromptFile = cmp.Or(p.PromptFile, c.PromptFile)
 		if len(p.Input) > 0 {
 			c.Input = p.Input
 		}

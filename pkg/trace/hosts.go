@@ -35,8 +35,7 @@ type hostPending struct {
 // completes, or nil.
 func (t *hostTracker) observe(ev *Event) *HostCall {
 	switch ev.Kind {
-	case "harness.called", "harness.dispatched":
-	case "harness.returned", "harness.error":
+	case "harness.called", "harness.dispatched", "harness.returned", "harness.error":
 	default:
 		return nil
 	}

@@ -52,8 +52,7 @@ func ListTraces(dir string, warn func(string)) ([]TraceFile, error) {
 				deep = append(deep, p)
 				return fs.SkipDir
 			}
-			var pe *fs.PathError
-			if errors.As(err, &pe) {
+			if pe, ok := errors.AsType[*fs.PathError](err); ok {
 				err = pe.Err // it names the (maybe long) path again
 			}
 			return fmt.Errorf("%s: %w", termsafe.ShortPath(p), err)

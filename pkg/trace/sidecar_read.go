@@ -160,15 +160,6 @@ func (s *sidecars) readName(name string) ([]byte, error) {
 	return b, nil
 }
 
-// read is the bytes of the sidecar ref names.
-func (s *sidecars) read(ref string) ([]byte, error) {
-	f, err := s.file(ref)
-	if err != nil {
-		return nil, err
-	}
-	return f.data, nil
-}
-
 // blob is the blob ref names as it goes back into a payload (a preview
 // of preview runes when preview > 0) and the blob file's size.
 func (s *sidecars) blob(ref string, preview int) (size int64, enc []byte, err error) {
@@ -263,11 +254,11 @@ func (s *sidecars) readPreview(name string, n int) (int64, []byte, error) {
 // ReadSidecar reads the sidecar or blob reference ref of the trace at
 // tracePath under the sidecars rules; the error names the reference.
 func ReadSidecar(tracePath, ref string, limit int64) ([]byte, error) {
-	b, err := newSidecars(tracePath, limit).read(ref)
+	f, err := newSidecars(tracePath, limit).file(ref)
 	if err != nil {
 		return nil, fmt.Errorf("sidecar %s: %w", ref, err)
 	}
-	return b, nil
+	return f.data, nil
 }
 
 // reason is a file error worded without Go's absolute path (what
