@@ -184,7 +184,8 @@ func checkShardCandidates(v *Validation, first *Report) error {
 }
 
 // CheckShardSize refuses a shard holding more call records than the
-// matrix has jobs, as soon as it is read.
+// matrix has jobs as soon as it is read, so eval merge never holds several
+// oversized shards (empty records parse to many times their size).
 func CheckShardSize(v *Validation, s *Report) error {
 	if v.Story == nil {
 		return nil
