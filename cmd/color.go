@@ -7,9 +7,8 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// colorFlag is the one colour switch of every command: --color
-// auto|always|never on the root. auto colours a terminal unless NO_COLOR is
-// set or TERM is dumb.
+// colorFlag is the root's --color auto|always|never; auto colours a
+// terminal unless NO_COLOR is set or TERM is dumb.
 const colorFlag = "color"
 
 func addColorFlag(root *cobra.Command) {

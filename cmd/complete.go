@@ -25,11 +25,9 @@ var formatValues = map[string][]string{
 	"kitsoki graph":        {"mermaid", "dot", "svg"},
 }
 
-// addCompletions teaches shell completion the values, not only the files:
-// --color and --format values, model ids for fetch-models, the story's
-// intents for run --intent, session ids for the trace commands. It is wired
-// once over the finished tree, so a command file does not repeat it, and only
-// for a completion request (runIO), so other commands do not pay for it.
+// addCompletions wires value completions (--color and --format values,
+// model ids, a story's intents, session ids) over the finished tree, only
+// for a completion request.
 func addCompletions(root *cobra.Command) {
 	fixed := func(vals ...string) cobra.CompletionFunc {
 		return func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
@@ -107,12 +105,8 @@ func completeSessions(c *cobra.Command, _ []string, prefix string) ([]string, co
 	return withPrefix(ids, prefix), cobra.ShellCompDirectiveDefault
 }
 
-// withPrefix keeps the values that start with prefix and that a shell can
-// show and insert as they are: a value holding a control character (an
-// intent or a trace file name the repository chose, with an escape
-// sequence for the terminal that lists the candidates, a tab that cobra's
-// protocol reads as a description, a newline that starts another
-// candidate) is left out, as a value nobody could type anyway.
+// withPrefix keeps the values that start with prefix and hold no control
+// character, which a shell could not show or insert as typed.
 func withPrefix(vals []string, prefix string) []string {
 	return slices.DeleteFunc(vals, func(v string) bool {
 		return !strings.HasPrefix(v, prefix) || strings.ContainsFunc(v, func(r rune) bool { return r == '\n' || r == '\t' || termsafe.IsControl(r) }) || !utf8.ValidString(v)

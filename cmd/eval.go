@@ -361,9 +361,8 @@ func newEvalCheckCmd() *cobra.Command {
 	return c
 }
 
-// evalLoadErr maps a dataset or report load error to an exit code: a file
-// that was read but does not parse is a finding (1); one that cannot be read
-// is a usage or environment error (2).
+// evalLoadErr is exit 1 for a file read that does not parse, 2 for one
+// that cannot be read.
 func evalLoadErr(err error) error {
 	if errors.Is(err, eval.ErrSyntax) {
 		return findingf("%v", err)

@@ -96,9 +96,7 @@ Exit status: 0 a candidate passed, 1 none passed or the dataset is invalid,
 			if err := requireValid(c.ErrOrStderr(), v); err != nil {
 				return err
 			}
-			// The operator's assembly, as kitsoki run resolves it: a disabled
-			// alias is refused, and every call (candidates and judge) goes
-			// through the profile's hook chain (redact, budget, external hooks).
+			// The operator's assembly, as kitsoki run resolves it.
 			if opts.Plan, err = resolvePlan(v.Loaded, profile); err != nil {
 				return err
 			}

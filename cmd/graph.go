@@ -136,11 +136,9 @@ func runGraph(stdout, stderr io.Writer, path string, f graphFlags, c *cobra.Comm
 	return nil
 }
 
-// graphCoverage reads the JSON profile at file for kitsoki graph
-// --coverprofile and matches it against g (the whole drawing). Its
-// relative paths are taken from the working directory, else, for a
-// profile at DIR/.kitsoki/coverage.json, from DIR; a profile that knows
-// none of the story's states and moves is warned about, not refused.
+// graphCoverage reads --coverprofile's JSON profile and matches it against
+// g, taking relative paths from the working directory, else from DIR of
+// DIR/.kitsoki/coverage.json; a profile that knows nothing is warned about.
 func graphCoverage(stderr io.Writer, file, story string, g *graph.Graph) (graph.Coverage, error) {
 	data, err := safefile.ReadFile(file, coverage.MaxJSON)
 	if err != nil {

@@ -36,9 +36,8 @@ func newMCPCmd() *cobra.Command {
 	return c
 }
 
-// newMCPSubmitCmd is the one-call stdio server kitsoki hands to claude
-// (builtin.claude_cli decide calls): one tool, submit, whose input schema
-// is the call's schema; the first valid answer is written to --out.
+// newMCPSubmitCmd is the one-call stdio server kitsoki hands claude for
+// builtin.claude_cli decide calls; the first valid answer goes to --out.
 func newMCPSubmitCmd() *cobra.Command {
 	var schemaPath, out string
 	c := &cobra.Command{

@@ -9,13 +9,9 @@ import (
 	"kitsoki/pkg/story"
 )
 
-// checkOutInside refuses, for each flag and path pair, an output file or
-// directory that lies inside the working directory's project root (the
-// nearest directory above it holding .git or .kitsoki/, else the working
-// directory) but is reached through a symlink leading out of it — a
-// repository's .kitsoki/ or .kitsoki/sessions linked elsewhere — so that
-// nothing is written outside the project. A path elsewhere is the
-// operator's choice ("" and - are no file).
+// checkOutInside refuses, for each flag and path pair, an output path
+// inside the working directory's project root that a symlink leads out of
+// it, so nothing is written outside the project ("" and - are no file).
 func checkOutInside(flagPaths ...string) error {
 	wd, err := os.Getwd()
 	if err != nil {
@@ -25,9 +21,7 @@ func checkOutInside(flagPaths ...string) error {
 }
 
 // checkOutInsideOf is [checkOutInside] against the project root above
-// start rather than the working directory's: for a default output the
-// repository itself places (eval run's reports/ beside its dataset),
-// whose project is the repository's wherever kitsoki was started.
+// start, for a default output the repository places itself.
 func checkOutInsideOf(start string, flagPaths ...string) error {
 	dir, _ := story.ProjectRoot(start)
 	r := safefile.NewRoot(dir)

@@ -59,9 +59,8 @@ profile.`,
 	return c
 }
 
-// loadStoryForPlugins loads the story at args[0] (or ".", when it holds an
-// app.yaml). It returns the story, its directory and its path ("" when
-// there is none).
+// loadStoryForPlugins loads the story at args[0] (or "." when it holds an
+// app.yaml): the story, its directory and its path ("" for none).
 func loadStoryForPlugins(stderr io.Writer, args []string) (*story.Story, string, string, error) {
 	path := "."
 	explicit := len(args) == 1

@@ -8,11 +8,8 @@ import (
 	"kitsoki/internal/termsafe"
 )
 
-// printableWriter escapes human output as termsafe.Printable does: control
-// characters (a dataset's call, a report's model name, a manifest's
-// summary can carry escape sequences) and any line a CI log would read as
-// a workflow command. Each Write must be whole lines or one whole Fprintf,
-// so no rune is split; the start of each Write counts as a line start.
+// printableWriter escapes human output as termsafe.Printable does. Each
+// Write must be whole lines or one whole Fprintf, so no rune is split.
 type printableWriter struct{ w io.Writer }
 
 func (p printableWriter) Write(b []byte) (int, error) {
@@ -22,12 +19,9 @@ func (p printableWriter) Write(b []byte) (int, error) {
 	return len(b), nil
 }
 
-// jsonWriter writes JSON output with termsafe.JSON applied: the C1 and
-// bidirectional controls encoding/json leaves raw (from a story, a trace)
-// become \uXXXX, the same JSON value, and so does the first '#' of a CI
-// runner's "##[", "##vso[" or "##teamcity[". A rune, or the start of such a marker,
-// split across Writes is held until the next one; Flush writes what is
-// held at the end.
+// jsonWriter writes JSON output through termsafe.JSON, holding a rune or
+// a CI marker's start split across Writes until the next one; Flush writes
+// what is held.
 type jsonWriter struct {
 	w    io.Writer
 	tail []byte
@@ -62,10 +56,8 @@ func (j *jsonWriter) Flush() error {
 	return err
 }
 
-// markerStart is the length of the longest end of b that begins "##[",
-// "##vso[" or "##teamcity[" without completing it ("#", "##", "##v",
-// ...): the next Write may complete the marker, which termsafe.JSON must
-// then see whole.
+// markerStart is the length of the longest end of b that begins a CI
+// marker ("##[", "##vso[", "##teamcity[") without completing it.
 func markerStart(b []byte) int {
 	for n := min(len(b), len("##teamcity")); n > 0; n-- {
 		end := string(b[len(b)-n:])

@@ -51,13 +51,9 @@ func usagef(format string, a ...any) error {
 // silentExit ends the command with code after it has already printed its output.
 func silentExit(code int) error { return &exitError{code: code} }
 
-// newRootFor builds the tree a command line needs: when its first argument
-// names a registered command exactly, the root holds only that command (and
-// its subcommands), since cobra looks no further; building every command's
-// flags costs each run a tenth of its start-up. Any other command line (no
-// argument, a flag such as --version, help, completion, a typo cobra should
-// suggest for) gets the whole tree. Streams are parameters so tests can run
-// commands in-process.
+// newRootFor builds the tree a command line needs: only the command its
+// first argument names exactly, else the whole tree (help, completion,
+// suggestions), since building every command's flags costs start-up.
 func newRootFor(stdout, stderr io.Writer, args []string) *cobra.Command {
 	root := &cobra.Command{
 		Use:           "kitsoki",
@@ -105,9 +101,8 @@ func newHelpCmd(root *cobra.Command) *cobra.Command {
 	}
 }
 
-// strictGroups makes every command that only groups subcommands (eval, mcp,
-// completion, ...) refuse an unknown subcommand with a usage error (exit 2)
-// instead of printing its help and exiting 0.
+// strictGroups makes every command that only groups subcommands refuse an
+// unknown subcommand with a usage error instead of exiting 0.
 func strictGroups(c *cobra.Command) {
 	for _, sub := range c.Commands() {
 		strictGroups(sub)
@@ -118,9 +113,8 @@ func strictGroups(c *cobra.Command) {
 	}
 }
 
-// unknownSubcommand refuses an argument to a command that only groups
-// subcommands, suggesting the nearest ones as cobra does for the root
-// ("kitsoki trace shw" -> "did you mean show?").
+// unknownSubcommand refuses an unknown subcommand, suggesting the nearest
+// ones as cobra does for the root.
 func unknownSubcommand(c *cobra.Command, args []string) error {
 	if len(args) == 0 {
 		return nil
@@ -136,16 +130,13 @@ func unknownSubcommand(c *cobra.Command, args []string) error {
 }
 
 // isCompletionRequest reports whether args ask cobra's hidden completion
-// command for candidates (what the shell scripts run on TAB). Only then are
-// the value completions wired: walking the whole tree for them costs every
-// other command a tenth of its start-up.
+// command for candidates: only then are value completions wired.
 func isCompletionRequest(args []string) bool {
 	return len(args) > 0 && (args[0] == cobra.ShellCompRequestCmd || args[0] == cobra.ShellCompNoDescRequestCmd)
 }
 
-// registry holds constructors of the subcommands by name; each command file
-// registers itself in an init function so that adding a command touches one
-// file. TestRegistryNames checks each name against its command's.
+// registry holds the subcommands' constructors by name; each command file
+// registers itself in init.
 var registry []subcommand
 
 type subcommand struct {

@@ -241,8 +241,7 @@ func loadRunStory(stderr io.Writer, path, root string) (*compose.Loaded, error) 
 }
 
 // resolveRunPlan loads --host-cassette and resolves the plugin assembly
-// (profile, hooks, enabled aliases) before anything is written: a malformed
-// operator profile fails loudly, with positions.
+// before anything is written.
 func resolveRunPlan(stderr io.Writer, ld *compose.Loaded, f *runFlags) (*compose.HostCassette, *compose.Plan, error) {
 	var hc *compose.HostCassette
 	if f.hostCassette != "" {
@@ -323,9 +322,8 @@ func openRunTrace(appID, path, flagPath string) (session, tracePath string, tw *
 	return session, tracePath, tw, nil
 }
 
-// runContext ends the run on SIGINT/SIGTERM or after timeout (0 = none).
-// After the first Ctrl-C the run winds down (plugins stopped, trace
-// closed); a second one gets the default behaviour and kills kitsoki.
+// runContext ends the run on SIGINT/SIGTERM or after timeout (0 = none);
+// a second Ctrl-C kills kitsoki.
 func runContext(ctx context.Context, timeout time.Duration) (context.Context, func()) {
 	ctx, stop := stopContext(ctx)
 	cancel := context.CancelFunc(func() {})
@@ -390,10 +388,8 @@ func hookEmit(sink engine.Sink, turn int64) func(kind string, payload any) error
 	}
 }
 
-// humanNotes prints the short human log: states entered, say lines, calls
-// with durations. Every text from the story or an agent (a say line, an
-// answer in an error, a state name) goes through trace.Printable: escape
-// sequences are shown, never sent to the terminal.
+// humanNotes prints the short human log, every story or agent text through
+// trace.Printable.
 func humanNotes(w io.Writer) func(engine.Note) {
 	return func(n engine.Note) {
 		n.State, n.Text, n.Error = trace.Printable(n.State), trace.Printable(n.Text), trace.Printable(n.Error)

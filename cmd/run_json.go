@@ -93,9 +93,7 @@ func deref[T any](p *T) (v T) {
 	return v
 }
 
-// callJSON is one call of calls[]: engine.CallSummary with the error as
-// an object (the outer Error hides the summary's text, so "error" is
-// written once, last, as before).
+// callJSON is one call of calls[]: the summary with its error as an object.
 type callJSON struct {
 	engine.CallSummary
 	Error *callError `json:"error,omitempty"`
@@ -181,9 +179,8 @@ func invalidStory(ds []diag.Diagnostic, msg string) error {
 	return &storyLoadError{exitError: &exitError{code: exitFinding, err: errors.New(msg)}, diags: ds}
 }
 
-// runJSONError turns an error that stopped run --json before its summary
-// was printed into the error object on stdout (the message also stays on
-// stderr). Errors after the summary (silent exits) pass through.
+// runJSONError prints an error that stopped run --json before its summary
+// as the error object on stdout; later errors pass through.
 func runJSONError(w io.Writer, err error) error {
 	ee, ok := errors.AsType[*exitError](err)
 	if !ok || ee.err == nil {

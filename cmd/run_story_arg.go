@@ -17,9 +17,7 @@ import (
 )
 
 // checkStoryArg checks the STORY argument of run and mcp serve before
-// anything is loaded, with validate's wording: "-" (stories are files
-// beside their app.yaml, never standard input), a missing path, a
-// directory without app.yaml. Each is a usage error (exit 2).
+// anything is loaded, with validate's wording (usage errors).
 func checkStoryArg(path string) error {
 	if path == "-" {
 		return usagef("-: stories are not read from standard input (prompts, schemas and includes are files beside %s); pass the story directory or its %s", validate.StoryFile, validate.StoryFile)
@@ -45,9 +43,8 @@ func checkStoryArg(path string) error {
 	return nil
 }
 
-// notLoaded prints the errors of a story that does not load (err a
-// *compose.LoadError) to stderr and returns them with the message that
-// names them; ok is false for any other error.
+// notLoaded prints the errors of a *compose.LoadError and returns them
+// with the message naming them; ok is false for any other error.
 func notLoaded(stderr io.Writer, path string, err error) (msg string, ds []diag.Diagnostic, ok bool) {
 	le, ok := errors.AsType[*compose.LoadError](err)
 	if !ok {
@@ -66,9 +63,7 @@ func storyManifest(arg string) (string, error) {
 	return story.ManifestPath(arg), nil
 }
 
-// resolvePlan resolves the plugin assembly of ld under the operator
-// profile (kitsoki run, eval run): an unreadable profile is
-// profileReadError, a malformed one lists its problems.
+// resolvePlan resolves ld's plugin assembly under the operator profile.
 func resolvePlan(ld *compose.Loaded, profile string) (*compose.Plan, error) {
 	plan, err := compose.Resolve(ld, profile)
 	if pe, ok := errors.AsType[*plugin.ProfileError](err); ok && pe.ReadErr != nil {
@@ -79,9 +74,8 @@ func resolvePlan(ld *compose.Loaded, profile string) (*compose.Plan, error) {
 	return plan, nil
 }
 
-// profileUsageError is the usage error for a plugin profile the assembly
-// refused: unreadable (profileReadError), or malformed, its positioned
-// diagnostics printed to stderr first.
+// profileUsageError is the usage error of a profile the assembly refused,
+// printing a malformed one's diagnostics first.
 func profileUsageError(stderr io.Writer, flagPath string, err error) error {
 	pe, ok := errors.AsType[*plugin.ProfileError](err)
 	switch {

@@ -11,11 +11,9 @@ import (
 	"kitsoki/pkg/trace"
 )
 
-// callSpinner shows, on a terminal, that a call is in progress: a spinner,
-// the handler and the elapsed time on the current line, redrawn in place
-// and erased when the call returns or before anything else is printed.
-// Off a terminal (or with TERM=dumb) it is nil and every method is a no-op,
-// so logs and pipes never see it.
+// callSpinner shows the call in progress on a terminal, redrawn in place
+// and erased before anything else is printed; off a terminal it is nil
+// and every method is a no-op.
 type callSpinner struct {
 	statusLine
 	every time.Duration
@@ -134,9 +132,7 @@ func payloadNamespace(p any) string {
 	return "call"
 }
 
-// guard returns a writer that erases the spinner's line before each
-// write, so that log lines and warnings start at column 0; the spinner is
-// drawn again on its next tick.
+// guard returns a writer that erases the spinner's line before each write.
 func (s *callSpinner) guard(w io.Writer) io.Writer {
 	if s == nil {
 		return w

@@ -9,9 +9,8 @@ import (
 	"golang.org/x/term"
 )
 
-// statusLine is the one line of a terminal that the run spinner and the
-// fetch display redraw in place (carriage return + erase line) and erase
-// before anything else is printed. Hold mu around the Locked methods.
+// statusLine is the terminal line the spinner and the fetch display redraw
+// in place. Hold mu around the Locked methods.
 type statusLine struct {
 	w     io.Writer
 	mu    sync.Mutex
@@ -37,9 +36,8 @@ func redrawable(w io.Writer) bool {
 	return isTerminal(w) && os.Getenv("TERM") != "dumb"
 }
 
-// fitWidth cuts line to the width of the terminal behind w (less one
-// column, so the cursor never wraps): a wrapped status line could not be
-// erased by \r + ESC[K.
+// fitWidth cuts line to the terminal's width less one column: a wrapped
+// line could not be erased.
 func fitWidth(w io.Writer, line string) string {
 	f, ok := w.(*os.File)
 	if !ok {

@@ -237,12 +237,10 @@ type testPlan struct {
 }
 
 // planTests checks the flags and expands the arguments into stories and
-// the fixture glob (setting f.trees); warnings of the expansion go to
-// stderr.
+// the fixture glob (setting f.trees).
 func planTests(args []string, f *testFlags, stderr io.Writer) (*testPlan, error) {
 	p := &testPlan{}
-	var err error
-	if p.runRE, p.shard, p.shards, err = checkTestFlags(f); err != nil {
+	if err := p.checkFlags(f); err != nil {
 		return nil, err
 	}
 	if err := f.cover.check(); err != nil {
@@ -254,6 +252,7 @@ func planTests(args []string, f *testFlags, stderr io.Writer) (*testPlan, error)
 	case f.cover.profile == "-" && f.jsonOut == "-":
 		return nil, usagef("--coverprofile - and --json - both want stdout; write one of them to a file")
 	}
+	var err error
 	if p.sandbox, err = sandboxMode(f.sandbox, os.Getenv(sandboxEnv)); err != nil {
 		return nil, err
 	}
@@ -267,38 +266,34 @@ func planTests(args []string, f *testFlags, stderr io.Writer) (*testPlan, error)
 	return p, nil
 }
 
-// checkTestFlags rejects flag values that cannot work and returns the
-// compiled --run pattern and the parsed --shard i/n (0/0 without one).
-func checkTestFlags(f *testFlags) (runRE *regexp.Regexp, shard, shards int, err error) {
+// checkFlags rejects flag values that cannot work, keeping the compiled
+// --run pattern and the parsed --shard i/n.
+func (p *testPlan) checkFlags(f *testFlags) (err error) {
 	if f.format != "text" && f.format != "github" {
-		return nil, 0, 0, usagef("--format %q: expected text or github", f.format)
+		return usagef("--format %q: expected text or github", f.format)
 	}
 	if err := checkUpdateFlags(f); err != nil {
-		return nil, 0, 0, err
+		return err
 	}
-	if f.timeout < 0 {
-		return nil, 0, 0, usagef("--timeout %s: must not be negative", f.timeout)
-	}
-	if f.jobs < 0 {
-		return nil, 0, 0, usagef("-j %d: must be 0 (one per CPU) or more", f.jobs)
+	switch {
+	case f.timeout < 0:
+		return usagef("--timeout %s: must not be negative", f.timeout)
+	case f.jobs < 0:
+		return usagef("-j %d: must be 0 (one per CPU) or more", f.jobs)
 	}
 	if f.run != "" {
-		if runRE, err = regexp.Compile(f.run); err != nil {
-			return nil, 0, 0, usagef("--run %q: %v", f.run, err)
+		if p.runRE, err = regexp.Compile(f.run); err != nil {
+			return usagef("--run %q: %v", f.run, err)
 		}
 	}
-	if shard, shards, err = parseShard(f.shard); err != nil {
-		return nil, 0, 0, err
+	if p.shard, p.shards, err = parseShard(f.shard); err != nil {
+		return err
 	}
-	if err := checkOutDirs("--json", f.jsonOut, "--junit", f.junitOut, "--trace-out", f.traceOut); err != nil {
-		return nil, 0, 0, err
-	}
-	return runRE, shard, shards, nil
+	return checkOutDirs("--json", f.jsonOut, "--junit", f.junitOut, "--trace-out", f.traceOut)
 }
 
-// checkOutDirs refuses, for each flag and path pair, an output file whose
-// directory does not exist, or that a symlink leads out of the project
-// (checkOutInside; "" and - are no file).
+// checkOutDirs is checkOutInside, and refuses an output whose directory
+// does not exist.
 func checkOutDirs(flagPaths ...string) error {
 	if err := checkOutInside(flagPaths...); err != nil {
 		return err
@@ -315,10 +310,8 @@ func checkOutDirs(flagPaths ...string) error {
 	return nil
 }
 
-// testApps turns the arguments into story files and the fixture glob
-// (relative to each story when rel is true): `test flows APP` takes one
-// app with the existing engine's default glob, `test PATH...` expands as
-// validate does.
+// testApps turns the arguments into stories and the fixture glob (relative
+// to each story when rel): `test flows APP` uses upstream's default glob.
 func testApps(args []string, f *testFlags, stderr io.Writer) (apps []string, glob string, rel bool, err error) {
 	glob, rel = f.flows, true
 	if !f.upstream {
@@ -337,9 +330,8 @@ func testApps(args []string, f *testFlags, stderr io.Writer) (apps []string, glo
 	return []string{app}, glob, false, nil
 }
 
-// discoverFixtures finds the fixtures, prints their diagnostics (stderr,
-// and stdout annotations with --format github) and refuses to run any
-// when one has an error or `test flows` matched nothing.
+// discoverFixtures finds the fixtures and prints their diagnostics,
+// refusing to run any when one has an error.
 func discoverFixtures(stdout, stderr io.Writer, f *testFlags, apps []string, glob string, rel bool, runRE *regexp.Regexp) ([]*flowtest.File, error) {
 	files, ds, err := flowtest.DiscoverUnder(f.root, f.trees, apps, glob, rel, runRE)
 	if err != nil {
@@ -369,9 +361,8 @@ func discoverFixtures(stdout, stderr io.Writer, f *testFlags, apps []string, glo
 	return files, nil
 }
 
-// testTraceDir returns the directory traces go to: --trace-dir (created),
-// else a temporary one when --trace-out needs the last trace, else "".
-// The caller defers cleanup, which removes a temporary directory.
+// testTraceDir is --trace-dir (created), else a temporary directory when
+// --trace-out needs one, else ""; cleanup removes a temporary one.
 func testTraceDir(f *testFlags) (dir string, cleanup func(), err error) {
 	cleanup = func() {}
 	dir = f.traceDir
@@ -410,9 +401,8 @@ func sandboxMode(flag bool, env string) (bool, error) {
 	return false, usagef("%s=%q: expected 1 (sandbox on) or 0", sandboxEnv, env)
 }
 
-// refuseInSandbox is the usage error of a command that runs the
-// repository's code (run, eval run, mcp serve) when KITSOKI_SANDBOX is on:
-// a job set up for untrusted code runs none, whatever script calls kitsoki.
+// refuseInSandbox refuses a command that runs the repository's code when
+// KITSOKI_SANDBOX is on.
 func refuseInSandbox(command string) error {
 	on, err := sandboxMode(false, os.Getenv(sandboxEnv))
 	if err != nil || !on {
@@ -422,9 +412,8 @@ func refuseInSandbox(command string) error {
 }
 
 // loadTestStories loads every story and resolves its plugin assembly
-// before anything runs: a story that does not load, or a malformed
-// profile, is exit 2, named with its diagnostics. Under --sandbox, each
-// external plugin left unstarted is named on stderr.
+// before anything runs, naming each external plugin --sandbox leaves
+// unstarted.
 func loadTestStories(stderr io.Writer, runner *flowtest.Runner, files []*flowtest.File, profile string) error {
 	apps, noted := storiesOf(files), map[string]bool{}
 	runner.Preload(apps)
@@ -525,9 +514,8 @@ func writeLastTrace(traceOut string, results []*flowtest.Result) error {
 	return nil
 }
 
-// writeTestText prints the results to text: GitHub annotations with
-// --format github, the text report, and for `test flows` the existing
-// engine's last two lines.
+// writeTestText prints the results (and for `test flows` upstream's last
+// two lines).
 func writeTestText(text io.Writer, f *testFlags, results []*flowtest.Result) {
 	if f.format == "github" {
 		flowtest.WriteGitHub(text, results)
@@ -556,9 +544,8 @@ func testExit(results []*flowtest.Result) error {
 	return nil
 }
 
-// shardFiles keeps the fixtures of slice i of n: a fixture belongs to the
-// shard its path (and document number) hashes to, so the assignment never
-// depends on which other fixtures exist.
+// shardFiles keeps the fixtures of slice i of n by a hash of their path,
+// so a fixture's shard does not depend on the others.
 func shardFiles(files []*flowtest.File, i, n int) []*flowtest.File {
 	var out []*flowtest.File
 	for _, f := range files {

@@ -76,10 +76,8 @@ func newCollector() *coverage.Collector {
 	return coverage.NewCollector(coverage.Options{Base: base})
 }
 
-// addStories registers every story that has fixtures (before --shard
-// keeps a slice of them, so that every shard's profile lists the same
-// parts and shard profiles merge to the unsharded one). A story that does
-// not compile adds nothing: its fixtures fail on their own.
+// addStories registers every story with fixtures, before --shard, so that
+// shard profiles merge to the unsharded one.
 func addStories(col *coverage.Collector, runner *flowtest.Runner, files []*flowtest.File) {
 	for _, app := range storiesOf(files) {
 		if ld, err := runner.Story(app); err == nil && ld.Machine != nil {
@@ -88,9 +86,8 @@ func addStories(col *coverage.Collector, runner *flowtest.Runner, files []*flowt
 	}
 }
 
-// writeCover prints the summary line (and, given hints (-v), the
-// unreached parts with their path hints) to text and writes the profile
-// and the HTML report (html: where its sources are read).
+// writeCover prints the summary (and with hints the unreached parts) to
+// text and writes the profile and HTML report.
 func writeCover(stdout, text io.Writer, cf *coverFlags, p *coverage.Profile, hints *coverage.Hints, html coverage.HTMLOptions) error {
 	fmt.Fprintln(text, coverage.SummaryLine(p.Summarize()))
 	if hints != nil {
@@ -120,11 +117,8 @@ func writeCover(stdout, text io.Writer, cf *coverFlags, p *coverage.Profile, hin
 	return nil
 }
 
-// writeProfileStdout prints a profile on stdout through termsafe (the
-// same value in JSON, control characters and CI workflow markers escaped
-// in LCOV and Cobertura): its paths, states and labels come from the
-// repository or from shard profiles another job wrote. A file gets the
-// bytes as they are.
+// writeProfileStdout prints a profile on stdout through termsafe; a file
+// gets the bytes as they are.
 func writeProfileStdout(stdout io.Writer, format string, b []byte) error {
 	if format == "json" {
 		jw := &jsonWriter{w: stdout}
@@ -147,11 +141,8 @@ func writeProfile(w io.Writer, format string, p *coverage.Profile) error {
 	return coverage.WriteLCOV(w, p)
 }
 
-// pathHints draws every story that has fixtures for -v's path hints,
-// each named as kitsoki run takes it from the working directory: with
-// --root when the test was given one, or when the story loads only under
-// the DIR of a DIR/... argument. A story that does not draw gets no hints
-// (its fixtures fail on their own).
+// pathHints draws every story with fixtures for -v's path hints, named as
+// kitsoki run takes it.
 func pathHints(files []*flowtest.File, root string, trees []string) *coverage.Hints {
 	h := coverage.NewHints()
 	wd, _ := os.Getwd()

@@ -251,11 +251,9 @@ func writeIntentsPlan(w io.Writer, suites []*flowtest.IntentSuite, f *intentFlag
 // storyIntents is what the intents part of a plain `kitsoki test` did.
 type storyIntents struct{ ran, failed bool }
 
-// runStoryIntents is the intents part of `kitsoki test PATH...` (no
-// mode): every story with a recording.yaml and intents/*.yaml gets its
-// static routing pass rates after its flows (not under `test flows`, nor
-// with --run or --shard, which select flow fixtures), on the story the
-// flow run already loaded and compiled (runner).
+// runStoryIntents runs the static routing pass rates of every story with
+// a recording.yaml and intents/*.yaml after its flows (not under `test
+// flows`, --run or --shard).
 func runStoryIntents(ctx context.Context, text, stderr io.Writer, runner *flowtest.Runner, apps []string, tf *testFlags) (storyIntents, error) {
 	var out storyIntents
 	if tf.upstream || tf.run != "" || tf.shard != "" {

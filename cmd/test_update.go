@@ -19,9 +19,7 @@ func addUpdateFlags(c *cobra.Command, f *testFlags) {
 	fl.BoolVar(&f.dryRun, "dry-run", false, "with --update: print the diff, change no file")
 }
 
-// checkUpdateFlags refuses --update with the flags it cannot honour: it
-// needs every turn run (no --fail-fast), all of a file's fixtures (no
-// --shard), and its output is the diff (no reports).
+// checkUpdateFlags refuses --update with --fail-fast, --shard or reports.
 func checkUpdateFlags(f *testFlags) error {
 	if f.dryRun && !f.update {
 		return usagef("--dry-run goes with --update (kitsoki test --update --dry-run)")
@@ -41,11 +39,8 @@ func checkUpdateFlags(f *testFlags) error {
 	return nil
 }
 
-// runUpdate is kitsoki test --update: the diff of every rewritten file,
-// the fixtures left alone and why, the summary; then the files written
-// unless --dry-run. Exit 0 when every fixture passes now, 1 when one
-// still fails (with --dry-run: when one fails as it stands on disk), 2
-// when one could not run or a file could not be written.
+// runUpdate is kitsoki test --update: the diffs, the fixtures left alone
+// and the summary, then the files written unless --dry-run.
 func runUpdate(ctx context.Context, stdout, stderr io.Writer, runner *flowtest.Runner, files []*flowtest.File, results []*flowtest.Result, dryRun bool) error {
 	u := runner.Update(ctx, files, results)
 	for _, fu := range u.Files {

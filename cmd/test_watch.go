@@ -47,8 +47,7 @@ func checkWatchFlags(f *testFlags) error {
 }
 
 // runWatch is kitsoki test --watch: every fixture once, then the fixtures
-// a change touches (its file, or a file of its story, imports, prompts and
-// schemas included), a one-screen summary per run, until Ctrl-C.
+// each change touches, until Ctrl-C.
 func runWatch(ctx context.Context, stdout, stderr io.Writer, args []string, f *testFlags) error {
 	if err := checkWatchFlags(f); err != nil {
 		return err
@@ -146,10 +145,8 @@ func (w *watcher) cycle(ctx context.Context, changed []string) {
 	writeWatchSummary(w.out, r.Run(ctx, files), time.Since(start))
 }
 
-// affected keeps the fixture files a change touches: a changed fixture
-// file itself, and every fixture of a story one of whose files changed
-// (its directories, imports and prompt roots: a cassette or prompt too).
-// Editors' scratch files are no change.
+// affected keeps the fixture files a change touches: the file itself, or
+// any file of its story; editors' scratch files are no change.
 func (w *watcher) affected(r *flowtest.Runner, files []*flowtest.File, changed []string) []*flowtest.File {
 	targets := make([]watch.Target, len(files))
 	for i, file := range files {

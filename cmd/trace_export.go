@@ -92,10 +92,8 @@ gen_ai.request.model, gen_ai.usage.input_tokens, gen_ai.usage.output_tokens, ...
 	return c
 }
 
-// writeOutput runs write against stdout ("-") or a file written through a
-// temporary file in the same directory, so a failed export leaves no
-// half-written file behind. in is the input file ("" for stdin): writing
-// over it is refused, since the input is still being read.
+// writeOutput runs write against stdout ("-") or atomically to a file,
+// refusing to write over the input in.
 func writeOutput(c *cobra.Command, path, in string, write func(io.Writer) error) error {
 	if path == "-" || path == "" {
 		if err := write(c.OutOrStdout()); err != nil {

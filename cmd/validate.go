@@ -88,9 +88,7 @@ Exit status: 0 clean, 1 findings (errors; with --strict also warnings),
 			}
 			tool := diag.ToolInfo{Name: "kitsoki", Version: version}
 			if f == diag.FormatSARIF {
-				// Only SARIF carries the rule table and the repository
-				// root; other formats do not pay for them (or for
-				// RepoRoot's stat of every parent directory).
+				// Only SARIF carries the rule table and repository root.
 				tool.Rules, tool.Root = validate.Rules(), validate.RepoRoot()
 			}
 			if err := writeDiags(c, f, res.Diagnostics, tool, source); err != nil {
@@ -129,14 +127,10 @@ func tuneValidateGC() {
 	if _, set := os.LookupEnv("GOGC"); set {
 		return
 	}
-	// A validate run is short and its heap is mostly per-story garbage:
-	// the collector runs at 9x the live heap rather than 2x, so a run
-	// over a few dozen stories rarely collects at all.
+	// A validate run is short: collect at 9x the live heap rather than 2x.
 	debug.SetGCPercent(800)
 	if _, set := os.LookupEnv("GOMEMLIMIT"); !set {
-		// ...but a huge story would then peak at 9x its model: past
-		// 72 MiB the memory limit makes the collector run often again (a
-		// small story never reaches it).
+		// ...with a memory limit so a huge story collects often again.
 		debug.SetMemoryLimit(72 << 20)
 	}
 }
@@ -165,9 +159,7 @@ func validateFiles(c *cobra.Command, args []string, stdinName string, opts *vali
 	return []string{filepath.Clean(story.ManifestPath(cmp.Or(stdinName, validate.StoryFile)))}, nil
 }
 
-// writeDiags writes ds to c's stdout in format f; human output is coloured
-// and quotes source lines on a terminal (source, when set, gives a file's
-// bytes).
+// writeDiags writes ds to stdout in format f (source gives a file's bytes).
 func writeDiags(c *cobra.Command, f diag.Format, ds []diag.Diagnostic, tool diag.ToolInfo, source func(string) ([]byte, bool)) error {
 	out := c.OutOrStdout()
 	color, err := useColor(c, out)

@@ -22,9 +22,7 @@ func versionString() string {
 	return fmt.Sprintf("kitsoki %s (commit %s, %s)", v, c, runtime.Version())
 }
 
-// fromBuildInfo fills what -ldflags did not stamp from the module's build
-// information: the module version (`go install kitsoki@v1.2.3`) and the
-// VCS revision a plain `go build` in a checkout records.
+// fromBuildInfo fills what -ldflags did not stamp from the build info.
 func fromBuildInfo(v, c string, info *debug.BuildInfo) (string, string) {
 	if v == "dev" && info.Main.Version != "" && info.Main.Version != "(devel)" {
 		v = info.Main.Version

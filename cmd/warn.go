@@ -9,9 +9,7 @@ import (
 )
 
 // warnDiag prints a run-time warning on one line: "kitsoki: warning:
-// [file:line:col: ]message [rule]". A diagnostic without a file (one about
-// the plugin assembly, say) has no position prefix, and the severity is said
-// once.
+// [file:line:col: ]message [rule]".
 func warnDiag(w io.Writer, d diag.Diagnostic) {
 	line := d.Message
 	if p := d.Pos(); p != "" {

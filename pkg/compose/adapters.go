@@ -8,10 +8,8 @@ import (
 	"kitsoki/pkg/trace"
 )
 
-// RegistryCaller is the engine's agent layer over the registry: the
-// engine's agent calls go through the registry's one pipeline (request,
-// transport, sub-events, schema validation), which reports agent.call.*
-// events to sink.
+// RegistryCaller answers the engine's agent calls through the registry's
+// one pipeline, which reports agent.call.* events to sink.
 func RegistryCaller(reg *agent.Registry, sink engine.Sink) engine.AgentCaller {
 	as := AgentSink(sink)
 	return engine.AgentCallerFunc(func(ctx context.Context, c engine.AgentCall) (*engine.AgentAnswer, error) {
@@ -27,9 +25,8 @@ func RegistryCaller(reg *agent.Registry, sink engine.Sink) engine.AgentCaller {
 	})
 }
 
-// AgentSink forwards the agent layer's events (agent.call.*, plugin
-// sub-events) into the run's sink, so they land in the same trace, in
-// order; a nil sink drops them.
+// AgentSink forwards the agent layer's events into the run's sink; a nil
+// sink drops them.
 func AgentSink(s engine.Sink) agent.Sink {
 	return agent.SinkFunc(func(ev agent.Event) error {
 		if s == nil {

@@ -22,8 +22,7 @@ type LoadOptions struct {
 	// NoCompile loads and checks only (call Loaded.Compile later).
 	NoCompile bool
 	// Strict refuses a story with any error diagnostic, lint-only ones
-	// included: for a server that offers a story's agents without running
-	// it (kitsoki mcp serve), there is no run to warn before.
+	// included (mcp serve: there is no run to warn before).
 	Strict bool
 }
 
@@ -48,9 +47,8 @@ type ViewRenderer interface {
 	RenderView(statePath string, world map[string]any, extra map[string]any) (string, error)
 }
 
-// LoadError is a story that does not load: its error diagnostics, and
-// the story as far as it loaded (nil when it could not be read) so a
-// watcher still knows which files to watch.
+// LoadError is a story that does not load: its errors, and the story as
+// far as it loaded, so a watcher knows which files to watch.
 type LoadError struct {
 	Path        string
 	Story       *story.Story
@@ -61,15 +59,10 @@ func (e *LoadError) Error() string {
 	return e.Path + ": the story does not load"
 }
 
-// Load reads, checks and (unless o.NoCompile) compiles the story at path
-// (a directory or its app.yaml). A story with load errors is a *LoadError;
-// a story the engine refuses is a Loaded with CompileErr set.
-//
-// Unless o.Strict, only what makes a story unrunnable stops it
-// (lint.Blocking): errors of
-// lint-only rules — findings the existing engine's loader accepts, such as
-// a dangling on_error or a view that cannot render — are kept in
-// Loaded.LintWarnings as warnings, and the run goes ahead.
+// Load reads, checks and (unless o.NoCompile) compiles the story at path.
+// A story with load errors is a *LoadError; one the engine refuses has
+// CompileErr set. Unless o.Strict, errors of lint-only rules are kept as
+// LintWarnings and the run goes ahead.
 func Load(path string, o LoadOptions) (*Loaded, error) {
 	st, ds := lint.Load(path, o.Story)
 	refused := func(d diag.Diagnostic) bool {

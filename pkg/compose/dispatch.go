@@ -30,11 +30,8 @@ type ResolveOptions struct {
 }
 
 // ResolveWith is Resolve with every option: the one place a story's plugin
-// assembly (profile layers, disable:, hooks, redact, budget) is resolved,
-// for kitsoki run, test, eval run and mcp serve alike: the profiles found
-// upward from the story, the user's profile and --profile, merged so that
-// no layer undoes another's disable: (plugin.Options). A malformed profile
-// is a *plugin.ProfileError.
+// assembly is resolved, for run, test, eval run and mcp serve alike. A
+// malformed profile is a *plugin.ProfileError.
 func ResolveWith(ld *Loaded, o ResolveOptions) (*Plan, error) {
 	st := ld.Story
 	asm, err := plugin.Assemble(plugin.Options{StoryDir: st.Dir, ProfilePath: o.Profile, Story: st, Getenv: o.Getenv,
@@ -50,8 +47,7 @@ func ResolveWith(ld *Loaded, o ResolveOptions) (*Plan, error) {
 type DispatchOptions struct {
 	BuildOptions
 	// AgentSink, when set, receives the agent and hook events instead of
-	// BuildOptions.Sink (a caller that runs no engine traces agent events
-	// only).
+	// Sink.
 	AgentSink agent.Sink
 	// Builders add or replace transport builders by plugin type, over the
 	// built-in ones and builtin.local_llm (localllm.New).
@@ -94,8 +90,7 @@ func (o DispatchOptions) builders() map[string]agent.Builder {
 }
 
 // BuildWith starts the hook chain and builds the agent registry of every
-// alias the assembly enables (a disabled one answers with its refusal),
-// with the chain's agent hooks. Build is BuildWith without the extras.
+// enabled alias, with the chain's agent hooks.
 func (p *Plan) BuildWith(o DispatchOptions) (*Runtime, error) {
 	st := p.Loaded.Story
 	chain := p.Assembly.NewChain()

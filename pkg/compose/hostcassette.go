@@ -18,52 +18,37 @@ import (
 	"kitsoki/pkg/engine"
 )
 
-// HostCassette answers host calls from a recorded `kind: host_cassette`
-// file (trace-eval.md part B): every handler named by an episode's
-// match.handler is served by the cassette instead of its live handler. A
-// call that matches no episode is an error naming the call and the
-// available episodes. host.agent.* episodes with an agent: block write the
-// agent.call.* events of the recording. It is the engine's
+// HostCassette answers host calls from a `kind: host_cassette` file
+// (trace-eval.md part B) for every handler an episode's match.handler
+// names, writing an agent: block's agent.call.* events. It is the engine's
 // [engine.HostReplay]; a nil *HostCassette handles nothing.
 type HostCassette struct {
 	c        *agent.Cassette
 	handlers map[string]bool
-	// recording is set for a flow fixture's cassette written with
-	// record_mode: new_episodes, which upstream's flow rig replays like
-	// any other: a miss is its "no fallback handler" error.
+	// recording: record_mode new_episodes, which a flow fixture replays
+	// like any other cassette.
 	recording bool
 }
 
-// LoadHostCassette reads a host cassette file.
-func LoadHostCassette(path string) (*HostCassette, error) {
-	data, err := safefile.ReadFile(path, safefile.Data)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %s", path, safefile.Reason(err))
-	}
-	return ParseHostCassette(path, data)
-}
-
-// ParseHostCassette parses host cassette bytes as pkg/agent's cassette
-// reader does (the same file serves both, !include rooted beside name);
-// name appears in errors. It replays only, and every episode must name
-// the handler it answers.
-func ParseHostCassette(name string, data []byte) (*HostCassette, error) {
-	return parseHostCassette(name, data, false)
-}
+// LoadHostCassette reads a host cassette file as kitsoki run does: it
+// replays only, and every episode must name the handler it answers.
+func LoadHostCassette(path string) (*HostCassette, error) { return loadHostCassette(path, false) }
 
 // LoadFlowHostCassette is LoadHostCassette for a flow fixture's
-// host_cassette: record_mode: new_episodes is read as upstream's flow
-// rig reads it without a live fallback (the episodes answer; a miss is
-// `cassette: record mode "new_episodes" but no fallback handler for
-// "<h>"`), and nothing is ever appended to the file.
-func LoadFlowHostCassette(path string) (*HostCassette, error) {
+// host_cassette, where record_mode: new_episodes replays as upstream's
+// flow rig does without a live fallback.
+func LoadFlowHostCassette(path string) (*HostCassette, error) { return loadHostCassette(path, true) }
+
+func loadHostCassette(path string, flow bool) (*HostCassette, error) {
 	data, err := safefile.ReadFile(path, safefile.Data)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %s", path, safefile.Reason(err))
 	}
-	return parseHostCassette(path, data, true)
+	return parseHostCassette(path, data, flow)
 }
 
+// parseHostCassette parses host cassette bytes as pkg/agent does (name is
+// in errors).
 func parseHostCassette(name string, data []byte, flow bool) (*HostCassette, error) {
 	c, err := agent.ParseCassette(name, data)
 	if err != nil {
@@ -112,9 +97,8 @@ func (hc *HostCassette) route(h string) (handler, op string, ok bool) {
 	}
 }
 
-// match plays the first eligible episode for a call to handler: handler
-// compares by value and schema_name with the base name of any string
-// args.schema (the agent transport's rules differ).
+// match plays the first eligible episode for a call to handler
+// (schema_name compares with args.schema's base name).
 func (hc *HostCassette) match(handler, statePath string, args map[string]any) (*agent.Episode, int, error) {
 	ep, idx := hc.c.Pick(func(k string, want any) bool {
 		var got any
@@ -145,11 +129,8 @@ func (hc *HostCassette) match(handler, statePath string, args map[string]any) (*
 	return nil, 0, fmt.Errorf("cassette miss: no episode matched handler=%q args=%v; available episodes: [%s]", handler, args, strings.Join(ids, " "))
 }
 
-// Replay answers one call from the cassette (engine.HostReplay): the
-// episode's data or error, and for an agent: block the agent.call.*
-// events of the recording. An episode's delay is slept on a real clock
-// only: a virtual clock never sleeps, the delay is virtual time that
-// nothing advances during a foreground call (upstream hangs, ⚠).
+// Replay answers one call from the cassette (engine.HostReplay). A delay
+// is slept on a real clock only; on a virtual one nothing advances it.
 func (hc *HostCassette) Replay(ctx context.Context, c engine.ReplayCall) (engine.Replayed, error) {
 	var out engine.Replayed
 	handler, op, _ := hc.route(c.Handler)
@@ -194,9 +175,8 @@ func (hc *HostCassette) Replay(ctx context.Context, c engine.ReplayCall) (engine
 	return out, nil
 }
 
-// agentEvents are the agent.call.start and .complete (or .error) events
-// an agent: block records, for call id callID, the idx-th play of the
-// episode; verb is the invoked verb when the block names none.
+// agentEvents are the agent.call.* events an agent: block records for the
+// idx-th play of the episode.
 func agentEvents(ep *agent.Episode, callID string, idx int, verb string) []engine.Event {
 	a := ep.Agent
 	if a.Verb != "" {

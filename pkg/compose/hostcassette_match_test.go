@@ -12,7 +12,7 @@ import (
 // counting match_idx, and Remaining lists every unplayed episode, replay:
 // any included, naming an id-less one by its place.
 func TestHostCassetteMatchRules(t *testing.T) {
-	hc, err := ParseHostCassette("c.yaml", []byte(`kind: host_cassette
+	hc, err := parseHostCassette("c.yaml", []byte(`kind: host_cassette
 phase_from: '^p\.(\w+)'
 episodes:
   - id: by_schema
@@ -28,7 +28,7 @@ episodes:
   - id: spare
     match: {handler: host.any}
     replay: any
-`))
+`), false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -114,7 +114,7 @@ func TestParseHostCassetteErrors(t *testing.T) {
 		"kind: host_cassette\nepisodes:\n  - id: x\n    match: {handler: host.run}\n    delay: -1s\n": `episode "x": delay: invalid duration "-1s": must not be negative`,
 	}
 	for src, want := range cases {
-		if _, err := ParseHostCassette("c.yaml", []byte(src)); err == nil || !strings.Contains(err.Error(), want) {
+		if _, err := parseHostCassette("c.yaml", []byte(src), false); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: err %v, want %q", src, err, want)
 		}
 	}
@@ -123,7 +123,7 @@ func TestParseHostCassetteErrors(t *testing.T) {
 // A host cassette's delay reads like the agent cassette's and timeout.after
 // (internal/duration): whole days included.
 func TestParseHostCassetteDelayDays(t *testing.T) {
-	hc, err := ParseHostCassette("c.yaml", []byte("kind: host_cassette\nepisodes:\n  - id: x\n    match: {handler: host.run}\n    delay: 2d\n"))
+	hc, err := parseHostCassette("c.yaml", []byte("kind: host_cassette\nepisodes:\n  - id: x\n    match: {handler: host.run}\n    delay: 2d\n"), false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,7 +149,7 @@ func FuzzParseHostCassette(f *testing.F) {
 	f.Add([]byte("kind: host_cassette\nphase_from: '^(\\w+)'\nepisodes: [{id: b, match: {handler: host.agent.ask}, agent: {verb: ask, response: '{\"a\":1}'}}]\n"))
 	f.Add([]byte("kind: host_cassette\nepisodes: [~]\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		hc, err := ParseHostCassette("f.yaml", data)
+		hc, err := parseHostCassette("f.yaml", data, false)
 		if err != nil {
 			return
 		}

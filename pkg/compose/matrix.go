@@ -7,8 +7,7 @@ import (
 )
 
 // Matrix is the plugin side of an eval: one hook chain shared by every
-// call (so a budget counts all of them) and one registry per candidate,
-// each built the way BuildWith builds a run's.
+// call (a budget counts them all) and one registry per candidate.
 type Matrix struct {
 	plan  *Plan
 	opts  DispatchOptions
@@ -22,10 +21,8 @@ func (p *Plan) NewMatrix(o DispatchOptions) *Matrix {
 }
 
 // Registry builds a registry serving only alias, declared as decl (nil =
-// the story's declaration; a candidate overrides its model this way),
-// with the matrix's hooks. An alias the profile disables is refused here
-// (a *DisabledError), before anything is built. With a cassette, the
-// alias is answered from it and nothing is built or started.
+// the story's), with the matrix's hooks; a disabled alias is a
+// *DisabledError. With a cassette, nothing is built or started.
 func (m *Matrix) Registry(alias string, decl *story.AgentPlugin) (*agent.Registry, error) {
 	if err := m.plan.Refuse(alias); err != nil {
 		return nil, err

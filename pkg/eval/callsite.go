@@ -27,10 +27,8 @@ type CallSite struct {
 	State  *story.State  `json:"-"`
 }
 
-// findCallSite walks the story's states (top-level names sorted, children
-// sorted, recursively) and returns the first host.agent.* effect whose id:
-// is call. Effects are scanned from on_enter and every on.<intent>[].effects,
-// recursing into on_complete and inline effects.
+// findCallSite returns the first host.agent.* effect whose id: is call,
+// walking states and their effects in sorted order.
 func findCallSite(st *story.Story, call string) *CallSite {
 	for _, ae := range agentEffects(st) {
 		if strings.TrimSpace(ae.Effect.ID()) == call {

@@ -17,11 +17,9 @@ type CandidateSpec struct {
 }
 
 // expandMatrix lists the candidates of a validated dataset in matrix order:
-// each profile × its models (matrix.models[profile]; none listed means the
-// backend's own model: the declaration's model:, else the persona's) ×
-// matrix.effort (none listed means one candidate with no effort).
-// anyAlias accepts a profile the story does not declare (cassette runs),
-// naming it agent.<profile>.
+// profile × its models (none: the backend's own) × effort (none: one
+// candidate). anyAlias accepts an undeclared profile as agent.<profile>
+// (cassette runs).
 func expandMatrix(d *Dataset, st *story.Story, cs *CallSite, anyAlias bool) ([]CandidateSpec, error) {
 	if len(d.Matrix.Profiles) == 0 {
 		return nil, fmt.Errorf("%s: matrix.profiles is empty: list the agent_plugins aliases to measure", d.Path)

@@ -8,10 +8,8 @@ import (
 	"kitsoki/internal/jsonvalue"
 )
 
-// compareAnswer applies a deterministic comparator to an example's expect and an
-// answer (reference C.8). It returns whether the answer passes and, when it
-// does not, the reason. judge is not deterministic: Run asks the judge
-// agent instead, and compareAnswer reports it as unavailable offline.
+// compareAnswer applies a deterministic comparator (reference C.8) and
+// returns whether the answer passes, else why; judge is unavailable here.
 func compareAnswer(c Comparator, expect map[string]any, actual any) (bool, string) {
 	expectV := jsonvalue.RoundTrip(expect)
 	actual = jsonvalue.RoundTrip(actual)
@@ -51,9 +49,8 @@ func compareAnswer(c Comparator, expect map[string]any, actual any) (bool, strin
 	return false, fmt.Sprintf("unsupported comparator %q", c.Kind)
 }
 
-// enumField is the field the enum comparator reads: comparator.field; else
-// the single key of expect; else the first of intent, verdict, decision,
-// status present in expect; else "".
+// enumField is comparator.field, else expect's single key, else the first
+// of intent, verdict, decision, status in expect, else "".
 func enumField(c Comparator, expect map[string]any) string {
 	if c.Field != "" {
 		return c.Field

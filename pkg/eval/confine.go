@@ -9,19 +9,16 @@ import (
 	"kitsoki/pkg/story"
 )
 
-// datasetRoot is the project root a dataset's files are confined to (its
-// own file and its app:): the nearest directory holding .git or .kitsoki/
-// at or above the folder holding the dataset's folder (the story's
-// directory, for evals/<call>.yaml), else that folder. The dataset's own
-// folder is not asked, so an evals/ that is a symlink cannot choose it.
+// datasetRoot is the project root a dataset's files are confined to,
+// looked up from the folder above the dataset's, so an evals/ symlink
+// cannot choose it.
 func datasetRoot(abs string) *safefile.Root {
 	r, _ := story.ProjectRoot(filepath.Dir(filepath.Dir(abs)))
 	return safefile.NewRoot(r)
 }
 
-// readDataset reads the dataset at abs (shown as path) through its
-// project root: a dataset reached through a symlink leading out of it is
-// refused unread (outside is true, err the whole message).
+// readDataset reads the dataset at abs through its project root; one
+// reached through a symlink leading out is refused unread (outside).
 func readDataset(abs, path string) (data []byte, outside bool, err error) {
 	root := datasetRoot(abs)
 	defer root.Close()
@@ -32,9 +29,8 @@ func readDataset(abs, path string) (data []byte, outside bool, err error) {
 	return data, false, err
 }
 
-// appOutside says why the app: of the dataset at datasetAbs, resolved to
-// appPath, may not be loaded ("" when it may): it must lie inside the
-// dataset's project root, through every symlink on the way.
+// appOutside says why the dataset's app:, resolved to appPath, may not be
+// loaded ("" when it may).
 func appOutside(datasetAbs, written, appPath string) string {
 	root := datasetRoot(datasetAbs)
 	defer root.Close()

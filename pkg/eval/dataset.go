@@ -72,9 +72,8 @@ type Matrix struct {
 	Repeat   int
 }
 
-// Comparator is the comparator: scalar or {kind, field, agent, prompt}.
-// Agent and Prompt are for judge: the agent_plugins alias asked for the
-// verdict and an optional prompt file (default: a built-in instruction).
+// Comparator is the comparator: scalar or {kind, field, agent, prompt};
+// Agent and Prompt are the judge's alias and optional prompt file.
 type Comparator struct {
 	Kind   string
 	Field  string
@@ -119,9 +118,8 @@ func (f Finding) Diagnostic() diag.Diagnostic {
 	return diag.Diagnostic{File: f.Pos.File, Line: f.Pos.Line, Col: f.Pos.Col, Severity: f.Severity, Rule: ruleEval.ID, Message: f.Message}
 }
 
-// PosOf returns the position of a dotted key path ("call",
-// "matrix.profiles", "examples[1].expect", "selection.pinned.profile"), or
-// the file's when it is unknown.
+// PosOf returns the position of a dotted key path ("examples[1].expect"),
+// or the file's when it is unknown.
 func (d *Dataset) PosOf(key string) story.Pos {
 	if p, ok := d.pos[key]; ok {
 		return p
@@ -132,9 +130,8 @@ func (d *Dataset) PosOf(key string) story.Pos {
 // Dir is the directory holding the dataset file.
 func (d *Dataset) Dir() string { return filepath.Dir(d.Path) }
 
-// ComparatorLabel is the comparator column of eval list and the
-// comparator: line of eval show: the kind alone ("enum", "field_subset"),
-// as upstream prints it (its field is in the dataset; docs/compat/trace-eval.md C.10).
+// ComparatorLabel is the comparator as eval list and show print it: the
+// kind alone, as upstream (docs/compat/trace-eval.md C.10).
 func (d *Dataset) ComparatorLabel() string {
 	return d.Comparator.Kind
 }
@@ -206,18 +203,16 @@ func (p *dparser) at(n *yaml.Node) story.Pos {
 	return yamlnode.At(p.d.Path, n)
 }
 
-func (p *dparser) errf(n *yaml.Node, format string, a ...any) {
-	p.d.Findings = append(p.d.Findings, Finding{Pos: p.at(n), Severity: diag.Error, Message: fmt.Sprintf(format, a...)})
-}
+func (p *dparser) errf(n *yaml.Node, format string, a ...any)  { p.add(diag.Error, n, format, a...) }
+func (p *dparser) warnf(n *yaml.Node, format string, a ...any) { p.add(diag.Warning, n, format, a...) }
 
-func (p *dparser) warnf(n *yaml.Node, format string, a ...any) {
-	p.d.Findings = append(p.d.Findings, Finding{Pos: p.at(n), Severity: diag.Warning, Message: fmt.Sprintf(format, a...)})
+func (p *dparser) add(sev diag.Severity, n *yaml.Node, format string, a ...any) {
+	p.d.Findings = append(p.d.Findings, Finding{Pos: p.at(n), Severity: sev, Message: fmt.Sprintf(format, a...)})
 }
 
 // each walks a mapping's pairs, recording positions under prefix, reading
-// each key through its field in fs, and warning on keys fs does not know
-// and on a repeated key (the later one is read, as upstream's decoder
-// does). With fs nil every key goes to any.
+// each key through fs and warning on unknown and repeated keys (the later
+// is read, as upstream). With fs nil every key goes to anyKey.
 func (p *dparser) each(n *yaml.Node, prefix string, fs yamlnode.Fields, anyKey func(key string, v *yaml.Node)) {
 	n = yamlnode.Deref(n)
 	if n.Kind != yaml.MappingNode {
@@ -260,9 +255,8 @@ func (p *dparser) str(v *yaml.Node, what string) string {
 	return v.Value
 }
 
-// seq walks the list v named what, recording each item's position under
-// what[i]: false for null and for another kind (the error says the list
-// should be wantList).
+// seq walks the list v, recording each item's position under what[i];
+// false for null or another kind.
 func (p *dparser) seq(v *yaml.Node, what, wantList string, item func(key string, c *yaml.Node)) bool {
 	if yamlnode.IsNull(v) {
 		return false
@@ -507,9 +501,7 @@ func Discover(root string) ([]string, error) {
 		abs, err := filepath.Abs(root)
 		return []string{abs}, err
 	}
-	// filepath.Glob(root/evals/*.yaml), listed with os.ReadDir (which
-	// does not open the directory as a pollable file, and sorts by name);
-	// as Glob, an unreadable directory matches nothing.
+	// As filepath.Glob(root/evals/*.yaml), through the project root.
 	evals := filepath.Join(root, "evals")
 	// Through the project root: an evals/ that is a symlink leading out
 	// is not listed (its names would be printed).

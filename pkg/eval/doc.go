@@ -4,22 +4,10 @@
 // candidate through pkg/agent. It must not print, parse flags, edit stories or
 // write anything but report files ([WriteFileAtomic]).
 //
-// Datasets (kind: agent_eval) are parsed from YAML nodes so every finding has
-// a position. A report (kind: agent_eval_report) is unmeasured, stale,
-// passing or failing, or invalid when its dataset does not validate; reports
-// are written through a temporary file renamed into place, so an interrupted
-// run leaves nothing partial, and nothing outside the story directory is
-// read but the dataset and its reports. Every candidate's registry and the
-// judge's are built by pkg/compose ([kitsoki/pkg/compose.Matrix]: the
-// operator profile's disable:, redact, budget and external hooks, one hook
-// chain for the whole eval).
-//
-// Every request's with: gains the candidate's "model" and "effort" keys
-// (overriding the call site's), which subprocess, mcp_http and
-// builtin.inprocess plugins read and --cassette episodes may match on.
-// builtin.claude_cli and builtin.local_llm also take the model in place of
-// the declaration's model: (claude_cli's --model; the CLI ignores
-// with.effort, so there effort is only recorded).
+// Registries are built by pkg/compose ([kitsoki/pkg/compose.Matrix]), so an
+// eval dispatches as a run does. Every request's with: gains the
+// candidate's "model" and "effort"; builtin.claude_cli and
+// builtin.local_llm also take the model in place of the declaration's.
 //
 // Metrics per candidate, over its calls (examples × repeat):
 //
@@ -40,11 +28,4 @@
 // cost ≤ max_avg_cost_usd (when set and known). cheapest_passing picks the
 // lowest avg cost (unknown counts as 0; ties by p95 latency, then matrix
 // order); fastest_passing the lowest p95 latency (ties by cost).
-//
-// Layout: dataset.go, validate.go, callsite.go, hashes.go, report.go
-// (types, discovery, atomic writes), status.go, compare.go, judge.go,
-// candidates.go (matrix expansion), render.go (prompt and with: of a call
-// site), run.go (the runner), summary.go (metrics, bar, strategies),
-// merge.go (shards), selection.go ([CheckSelections], [Check]), html.go (the
-// self-contained report page).
 package eval

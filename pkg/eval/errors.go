@@ -12,9 +12,7 @@ import (
 )
 
 // ErrSyntax marks an eval dataset or report that was read but does not
-// parse (bad YAML or JSON, an empty file, the wrong kind). Commands treat it
-// as a finding about the file (exit 1) rather than an I/O error (exit 2):
-// errors.Is(err, ErrSyntax).
+// parse: a finding about the file (exit 1), not an I/O error (exit 2).
 var ErrSyntax = errors.New("eval file does not parse")
 
 type syntaxError struct{ msg string }
@@ -26,9 +24,8 @@ func syntaxErrorf(format string, a ...any) error {
 	return &syntaxError{msg: fmt.Sprintf(format, a...)}
 }
 
-// fileErrText is the reason of a file-system error without the path it
-// carries (callers name the path as the user gave it), plus fix when the
-// file is missing or is a directory.
+// fileErrText is a file-system error's reason without its path, plus fix
+// when the file is missing or a directory.
 func fileErrText(err error, fix string) string {
 	msg := atomicfile.Cause(err)
 	if fix != "" && (errors.Is(err, fs.ErrNotExist) || strings.Contains(msg, "is a directory")) {
@@ -37,9 +34,8 @@ func fileErrText(err error, fix string) string {
 	return msg
 }
 
-// jsonErrText describes a JSON decode error in user terms: the line and
-// column of a syntax error, and the JSON type found instead of Go's type
-// names for a type mismatch.
+// jsonErrText words a JSON decode error for users: a syntax error's line
+// and column, a mismatch's JSON type.
 func jsonErrText(b []byte, err error) string {
 	if se, ok := errors.AsType[*json.SyntaxError](err); ok {
 		line, col := lineCol(b, se.Offset-1) // Offset is just past the bad byte

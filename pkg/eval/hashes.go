@@ -43,9 +43,8 @@ func computeHashes(d *Dataset, st *story.Story, cs *CallSite) Hashes {
 	return h
 }
 
-// hashFile hashes <dir>/<p> (absolute p as is), read through the story's
-// project root; "" when p is empty, inline text, unreadable, or outside
-// the root (nothing there is read, not even to hash it).
+// hashFile hashes <dir>/<p> read through the project root; "" when p is
+// empty, inline text, unreadable or outside the root.
 func hashFile(root *safefile.Root, dir, p string) string {
 	if p == "" || strings.ContainsAny(p, "\n{") {
 		return ""

@@ -14,13 +14,9 @@ import (
 // (eval run keeps 50 failure samples).
 const maxHTMLRows = 1000
 
-// RenderHTML renders a report as one self-contained HTML page: a summary,
-// the candidates table, an inline SVG chart of comparator pass rate against
-// average cost (one point per candidate, passing candidates filled), the
-// decision and the failure samples. It references nothing external.
-//
-// A report is a file the repository holds: at most maxHTMLRows candidates
-// and failure samples are drawn, with a line counting the rest.
+// RenderHTML renders a report as one self-contained HTML page (summary,
+// candidates, an SVG chart of pass rate against cost, decision, failure
+// samples), drawing at most maxHTMLRows rows of each list.
 func RenderHTML(r *Report) ([]byte, error) {
 	var buf bytes.Buffer
 	cut := *r

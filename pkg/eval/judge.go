@@ -25,9 +25,8 @@ const judgeSchema = `{
   }
 }`
 
-// judgePrompt is the default judge instruction; comparator.prompt replaces
-// it with a story prompt file rendered with args {example, args, expect,
-// actual}.
+// judgePrompt is the default judge instruction (comparator.prompt replaces
+// it).
 const judgePrompt = `You are grading an agent's answer for the eval example "{{ args.example }}".
 Expected answer (the fields that matter):
 {{ args.expect_json }}

@@ -5,13 +5,11 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"sort"
 )
 
-// Merge combines the shard reports of one matrix (eval run --shard i/n)
-// into one report, recomputing every metric from the shards' call records.
-// Every shard 1..n must be present exactly once and all must come from the
-// same dataset bytes and candidate list.
+// Merge combines the shard reports of one matrix (eval run --shard i/n),
+// recomputing every metric from their call records. Each shard must be
+// present once, from the same dataset and candidates.
 func Merge(v *Validation, shards []*Report) (*Report, error) {
 	if !v.OK() {
 		return nil, fmt.Errorf("%s: eval validation failed", v.Dataset.Path)
@@ -81,7 +79,7 @@ func Merge(v *Validation, shards []*Report) (*Report, error) {
 	if err := checkShardCalls(v, shards, n, len(first.Candidates)); err != nil {
 		return nil, err
 	}
-	sort.SliceStable(recs, func(a, b int) bool { return recs[a].Candidate < recs[b].Candidate })
+	slices.SortStableFunc(recs, func(a, b CallRecord) int { return cmp.Compare(a.Candidate, b.Candidate) })
 	specs := make([]CandidateSpec, len(first.Candidates))
 	for k, c := range first.Candidates {
 		specs[k] = CandidateSpec{Profile: c.Profile, Backend: c.Backend, Model: c.Model, Effort: c.Effort}
@@ -93,11 +91,8 @@ func Merge(v *Validation, shards []*Report) (*Report, error) {
 }
 
 // checkShardCalls checks that the shards' call records are the matrix's
-// jobs (candidates x examples x repeats), each exactly once and in the
-// shard that runs it (eval run --shard i/n numbers jobs candidate-major):
-// shards come from other CI jobs, and a record moved to a candidate or
-// example the matrix lacks, copied over another or dropped would change
-// the verdict.
+// jobs, each once and in the shard that runs it: shards come from other CI
+// jobs, and a moved, copied or dropped record would change the verdict.
 func checkShardCalls(v *Validation, shards []*Report, n, ncand int) error {
 	nex := len(v.Dataset.Examples)
 	repeat := max(v.Dataset.Matrix.Repeat, 1)
@@ -140,9 +135,8 @@ func checkShardCalls(v *Validation, shards []*Report, n, ncand int) error {
 // maxListedShards bounds the missing shards an error lists.
 const maxListedShards = 10
 
-// matrixJobs is candidates x examples x repeats, saturated at the largest
-// int: a dataset's repeat is the repository's word, and a product that
-// wrapped would read as a matrix of few jobs, or of a negative number.
+// matrixJobs is candidates × examples × repeats, saturated at the largest
+// int rather than wrapping.
 func matrixJobs(ncand, nex, repeat int) int {
 	total := 1
 	for _, k := range []int{ncand, nex, repeat} {
@@ -167,9 +161,7 @@ func callsIn(shards []*Report) int {
 }
 
 // checkShardCandidates checks that the shards' candidates are the
-// dataset's matrix, in its order (call records name candidates by index):
-// shards agreeing with each other on a candidate the matrix lacks would
-// otherwise put it in the merged report.
+// dataset's matrix, in its order (records name candidates by index).
 func checkShardCandidates(v *Validation, first *Report) error {
 	if v.Story == nil {
 		return nil
@@ -178,25 +170,22 @@ func checkShardCandidates(v *Validation, first *Report) error {
 	if err != nil {
 		return fmt.Errorf("eval merge: %w", err)
 	}
-	keys := func(n int, key func(int) string) []string {
-		out := make([]string, n)
-		for i := range out {
-			out[i] = key(i)
-		}
-		return out
+	want, got := make([]string, len(specs)), make([]string, len(first.Candidates))
+	for i, sp := range specs {
+		want[i] = sp.Profile + "/" + sp.Model + "/" + sp.Effort
 	}
-	want := keys(len(specs), func(i int) string { return specs[i].Profile + "/" + specs[i].Model + "/" + specs[i].Effort })
-	got := keys(len(first.Candidates), func(i int) string { return first.Candidates[i].Key() })
+	for i, c := range first.Candidates {
+		got[i] = c.Key()
+	}
 	if !slices.Equal(got, want) {
 		return fmt.Errorf("eval merge: %s measures candidates %q, the dataset's matrix measures %q; re-run the shards with this dataset", first.Path, got, want)
 	}
 	return nil
 }
 
-// CheckShardSize refuses, as soon as it is read, a shard report holding
-// more call records than the dataset's whole matrix has jobs, so eval
-// merge never holds several oversized shards at once (empty records
-// parse to many times their size).
+// CheckShardSize refuses a shard holding more call records than the
+// matrix has jobs as soon as it is read, so eval merge never holds several
+// oversized shards (empty records parse to many times their size).
 func CheckShardSize(v *Validation, s *Report) error {
 	if v.Story == nil {
 		return nil

@@ -7,10 +7,8 @@ import (
 	"kitsoki/pkg/story"
 )
 
-// exampleRenderer renders a call site's prompt and with: block for an example
-// exactly as a live run does at the call site (engine.PromptRenderer), with
-// the example's args in place of the call site's template args and the
-// story's world defaults (typed as a run types them) as the world.
+// exampleRenderer renders a call site's prompt and with: for an example as
+// a live run does, with the example's args and the story's world defaults.
 type exampleRenderer struct {
 	cs    *CallSite
 	p     *engine.PromptRenderer

@@ -17,9 +17,8 @@ import (
 	"kitsoki/pkg/story"
 )
 
-// Report is an agent_eval_report (reference C.6) plus kitsoki's additions:
-// pass_k_rate and repeat on candidates, run metadata, and raw call records
-// in shard reports (so `eval merge` recomputes percentiles exactly).
+// Report is an agent_eval_report (reference C.6) plus kitsoki's additions
+// (pass_k_rate, repeat, run metadata, shards' call records).
 type Report struct {
 	Kind        string `json:"kind"`
 	Eval        string `json:"eval"`
@@ -114,10 +113,8 @@ func LoadReport(path string) (*Report, error) {
 	return loadReportIn(nil, path)
 }
 
-// loadReportIn is LoadReport of a report a repository names (a story's
-// selection.evidence, a dataset's reports/): read through root, so one
-// reached through a symlink leading out of it is refused unread. A nil
-// root reads path as it is (the operator named it).
+// loadReportIn is LoadReport of a report a repository names, read through
+// root (nil: the operator named it, read as is).
 func loadReportIn(root *safefile.Root, path string) (*Report, error) {
 	var b []byte
 	var err error
@@ -166,9 +163,8 @@ func listReports(d *Dataset) []string {
 }
 
 // latestReport returns the dataset's latest report (reference C.2):
-// latest.json when present, else the greatest generated_at (ties: first in
-// sorted order). nil, nil when there is none. Reports that do not parse are
-// skipped unless latest.json itself does not parse (an error).
+// latest.json, else the greatest generated_at; nil, nil for none. Only a
+// latest.json that does not parse is an error.
 func latestReport(d *Dataset) (*Report, error) {
 	files := listReports(d)
 	root := datasetRoot(d.Path)

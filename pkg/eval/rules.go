@@ -2,9 +2,7 @@ package eval
 
 import "kitsoki/pkg/diag"
 
-// The rules of the diagnostics this package reports for kitsoki validate
-// and kitsoki eval check. Both are LintOnly: the engine runs a story
-// whatever its eval evidence says.
+// The rules of this package's diagnostics; both are LintOnly.
 var (
 	ruleSelection = &diag.Rule{ID: "selection-evidence", Severity: diag.Warning, LintOnly: true,
 		Summary: "a pinned selection's eval evidence is missing, stale or failing (kitsoki eval check is the gate)",

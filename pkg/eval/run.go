@@ -26,8 +26,7 @@ type RunOptions struct {
 	// Cassette runs are sequential so episode matching is deterministic.
 	Concurrency int
 	// Cassette, when set, answers every candidate and the judge from this
-	// host_cassette file: nothing is started or contacted. Latency is the
-	// episode's duration_ms.
+	// host_cassette file; latency is the episode's duration_ms.
 	Cassette string
 	// Shard/Shards run the jobs whose index i satisfies i % Shards ==
 	// Shard-1 (Shard is 1-based). Zero Shards runs everything.
@@ -47,23 +46,18 @@ type RunOptions struct {
 	Progress func(done, total int)
 	// Now stamps generated_at (nil = time.Now).
 	Now func() time.Time
-	// Clock times each call's dispatch, the latency metrics of a live run
-	// (nil = time.Now). A test moves it forward while it holds a call in
-	// the plugin, so a slow call takes no wall-clock time.
+	// Clock times each call's dispatch (nil = time.Now), so a test can
+	// make a call slow without waiting.
 	Clock func() time.Time
 	// Sink receives every agent.call.* event (nil discards).
 	Sink agent.Sink
 	// MaxFailureSamples caps failure_samples (0 = 50).
 	MaxFailureSamples int
-	// Plan is the operator's plugin assembly of the story (compose.Resolve:
-	// disable:, redact, budget, external hooks): every candidate and the
-	// judge are built from it, through the composition root kitsoki run
-	// uses, so an eval measures the dispatch a run makes. Nil resolves the
-	// default profile (.kitsoki/plugins.yaml found upward from the story).
+	// Plan is the operator's plugin assembly (compose.Resolve) every
+	// candidate and the judge are built from; nil resolves the default.
 	Plan *compose.Plan
-	// ClaudeSubmit is the command of kitsoki's submit MCP server for
-	// builtin.claude_cli decide calls, as kitsoki run passes it (nil = the
-	// plain-text answer path only).
+	// ClaudeSubmit is the command of kitsoki's submit MCP server (nil =
+	// the plain-text answer path only).
 	ClaudeSubmit []string
 }
 
@@ -87,10 +81,8 @@ type job struct {
 }
 
 // Run measures every candidate of a validated dataset and returns the
-// report (not written; see WriteRunReport). It stops at the first
-// environment error (an alias that cannot be built, a prompt that does not
-// render) and returns ctx.Err() when ctx ends first: the caller writes
-// nothing then.
+// report, unwritten. It stops at the first environment error, or with
+// ctx's cause.
 func Run(ctx context.Context, v *Validation, opts RunOptions) (*Report, error) {
 	r, err := planRun(v, opts)
 	if err != nil {
@@ -185,10 +177,8 @@ func planRun(v *Validation, opts RunOptions) (*evalRun, error) {
 	return r, nil
 }
 
-// planJobs lists this shard's jobs. Jobs are numbered candidate-major (the
-// shard split and call ids depend on it) but dispatched example-major,
-// round-robin over the candidates, so concurrent calls spread over
-// backends.
+// planJobs lists this shard's jobs, numbered candidate-major but
+// dispatched example-major, so concurrent calls spread over backends.
 func (r *evalRun) planJobs() {
 	repeat := max(r.d.Matrix.Repeat, 1)
 	nex := len(r.d.Examples)
@@ -219,9 +209,8 @@ func (r *evalRun) open() error {
 		if r.regs[i], err = candidateRegistry(mx, r.st, sp, r.cas != nil); err != nil {
 			return err
 		}
-		// A subprocess plugin answers one request at a time; holding a slot
-		// per candidate keeps time spent queueing behind our own calls out
-		// of the measured latency.
+		// A subprocess plugin answers one request at a time: a slot keeps
+		// queueing out of the measured latency.
 		if sp.Backend == story.PluginSubprocess {
 			r.slots[i] = make(chan struct{}, 1)
 		}
@@ -249,9 +238,8 @@ func (r *evalRun) close() {
 	}
 }
 
-// dispatch runs every job on at most r.conc goroutines and returns the
-// records in completion order. The first environment error cancels the
-// rest.
+// dispatch runs every job on at most r.conc goroutines, returning the
+// records in completion order.
 func (r *evalRun) dispatch(ctx context.Context) ([]CallRecord, error) {
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(r.conc)
@@ -287,9 +275,8 @@ func (r *evalRun) dispatch(ctx context.Context) ([]CallRecord, error) {
 	return recs, nil
 }
 
-// runJob dispatches and scores one job, holding its candidate's slot
-// around the call; false when ctx ended while waiting for the slot. The
-// error is an environment error.
+// runJob dispatches and scores one job, holding its candidate's slot;
+// false when ctx ended while waiting.
 func (r *evalRun) runJob(ctx context.Context, j job) (CallRecord, bool, error) {
 	ex := r.d.Examples[j.ex]
 	call := r.call(j, ex)
@@ -388,9 +375,8 @@ func cloneMap(m map[string]any) map[string]any {
 	return out
 }
 
-// candidateRegistry builds the registry serving one candidate: only its
-// alias, with the candidate's model in the declaration for transports that
-// take the model from it (builtin.claude_cli, builtin.local_llm).
+// candidateRegistry builds the registry serving one candidate's alias, its
+// model in the declaration for claude_cli and local_llm.
 func candidateRegistry(mx *compose.Matrix, st *story.Story, sp CandidateSpec, cassette bool) (*agent.Registry, error) {
 	var decl *story.AgentPlugin
 	if !cassette {
@@ -492,9 +478,8 @@ func metaFloat(m map[string]any, k string) (float64, bool) {
 	return 0, false
 }
 
-// DefaultReportPaths are where a run's report goes: a timestamped file and
-// latest.json under <dataset dir>/reports/<call>/, or
-// shard-<i>-of-<n>.json for a shard.
+// DefaultReportPaths are a run's report paths under reports/<call>/: a
+// timestamped file and latest.json, or shard-<i>-of-<n>.json.
 func DefaultReportPaths(d *Dataset, r *Report, t time.Time) []string {
 	dir := reportsDir(d)
 	if r.Run != nil && r.Run.Shard != "" {

@@ -15,14 +15,9 @@ import (
 	"kitsoki/pkg/story"
 )
 
-// CheckSelections checks every host.agent.* effect with a selection: block
-// against its eval dataset (evals/*.yaml whose call: is the effect's id:)
-// and evidence report (selection.evidence, relative to the story
-// directory; else the dataset's latest report): the dataset exists, the
-// report exists and parses, is not stale against the current dataset,
-// prompt, schema and toolbox, and the pinned profile/model/effort is a
-// passing candidate. Diagnostics are errors positioned at the selection:
-// node (or its evidence: value for evidence problems).
+// CheckSelections checks every host.agent.* effect's selection: against
+// its eval dataset and evidence report: present, parsing, not stale, and
+// pinning a passing candidate. Errors are positioned at the selection:.
 func CheckSelections(st *story.Story) []diag.Diagnostic {
 	if st == nil {
 		return nil
@@ -97,8 +92,7 @@ func pinErrors(probs []pinProblem, pos story.Pos, keys map[string]story.Pos, evi
 func checkPin(st *story.Story, d *Dataset, pin Pin, cur Hashes) []pinProblem {
 	storyDir := st.Dir
 	// rel is a path as a message quotes it: relative to the story, on one
-	// line (a dataset's file name is the repository's: a newline in it
-	// would start a line of its own).
+	// line.
 	rel := func(p string) string {
 		if r, err := filepath.Rel(storyDir, p); err == nil {
 			p = filepath.ToSlash(r)
@@ -193,9 +187,8 @@ func storyDatasets(dir string) ([]*Dataset, map[string]error) {
 	return out, broken
 }
 
-// Check is `kitsoki eval check <story-dir>`: the story's selection: pins
-// (CheckSelections) and every dataset's selection.pinned, each against its
-// evidence. Any error diagnostic means CI should fail.
+// Check is `kitsoki eval check`: the story's selection: pins and every
+// dataset's selection.pinned, each against its evidence.
 func Check(storyDir string, loader *StoryLoader) ([]diag.Diagnostic, error) {
 	if loader == nil {
 		loader = &StoryLoader{}

@@ -1,8 +1,7 @@
 package eval
 
-// ShownCall is eval show --json's call: the call site with the four
-// hashes of the dataset against it between state_path and selection_ref,
-// as upstream prints it (docs/compat/trace-eval.md C.10).
+// ShownCall is eval show --json's call, with the dataset's hashes where
+// upstream prints them (docs/compat/trace-eval.md C.10).
 type ShownCall struct {
 	Call        string `json:"call"`
 	Handler     string `json:"handler"`

@@ -9,9 +9,8 @@ const (
 	StatusInvalid    = "invalid"
 )
 
-// ReportStatus is a report's status against the current hashes: unmeasured
-// without a report; stale when any of the four hashes is set on both sides
-// and differs; else passing when any candidate passed; else failing.
+// ReportStatus is a report's status against the current hashes:
+// unmeasured, stale, passing or failing.
 func ReportStatus(r *Report, cur Hashes) string {
 	if r == nil {
 		return StatusUnmeasured

@@ -35,9 +35,8 @@ type SummaryConfig struct {
 	MaxFailureSamples int                       // 0 = 50
 }
 
-// summarize computes every candidate's metrics, applies the adherence bar,
-// picks per the strategy and collects failure samples. Records may arrive
-// in any order; the output depends only on their content.
+// summarize computes every candidate's metrics, bar and pick and the
+// failure samples; the output depends only on the records' content.
 func summarize(specs []CandidateSpec, recs []CallRecord, cfg SummaryConfig) ([]Candidate, *Decision, []FailureSample) {
 	recs = append([]CallRecord(nil), recs...)
 	slices.SortStableFunc(recs, func(a, b CallRecord) int {
@@ -65,40 +64,35 @@ func measure(sp CandidateSpec, rs []CallRecord, bar *AdherenceBar, repeat int) C
 		c.Rejected = "no calls ran"
 		return c
 	}
-	var valid, pass, conf, retried, fb int
+	rate := func(ok func(CallRecord) bool) float64 {
+		k := 0
+		for _, r := range rs {
+			if ok(r) {
+				k++
+			}
+		}
+		return round6(float64(k) / n)
+	}
+	c.SchemaValidRate = rate(func(r CallRecord) bool { return r.SchemaValid })
+	c.ComparatorPassRate = rate(func(r CallRecord) bool { return r.Pass })
+	c.ContractConformanceRate = rate(func(r CallRecord) bool { return r.Conformant })
+	rr, fr := rate(func(r CallRecord) bool { return r.Retries > 0 }), rate(func(r CallRecord) bool { return r.Fallback })
+	c.RetryRate, c.FallbackRate = &rr, &fr
 	var lat []int64
 	var cost []float64
 	costSum := 0.0
-	perEx := map[string]bool{}
+	examples, failed := map[string]bool{}, map[string]bool{} // for pass^k
 	for _, r := range rs {
-		if r.SchemaValid {
-			valid++
-		}
-		if r.Pass {
-			pass++
-		}
-		if r.Conformant {
-			conf++
-		}
-		if r.Retries > 0 {
-			retried++
-		}
-		if r.Fallback {
-			fb++
-		}
 		lat = append(lat, r.LatencyMS)
 		if r.CostUSD != nil {
 			cost = append(cost, *r.CostUSD)
 			costSum += *r.CostUSD
 		}
-		ok, seen := perEx[r.Example]
-		perEx[r.Example] = (ok || !seen) && r.Pass
+		examples[r.Example] = true
+		if !r.Pass {
+			failed[r.Example] = true
+		}
 	}
-	c.SchemaValidRate = round6(float64(valid) / n)
-	c.ComparatorPassRate = round6(float64(pass) / n)
-	c.ContractConformanceRate = round6(float64(conf) / n)
-	rr, fr := round6(float64(retried)/n), round6(float64(fb)/n)
-	c.RetryRate, c.FallbackRate = &rr, &fr
 	slices.Sort(lat)
 	p50, p95 := lat[rank(len(lat), 0.50)], lat[rank(len(lat), 0.95)]
 	c.P50LatencyMS, c.P95LatencyMS = &p50, &p95
@@ -108,13 +102,7 @@ func measure(sp CandidateSpec, rs []CallRecord, bar *AdherenceBar, repeat int) C
 		p := round9(cost[rank(len(cost), 0.95)])
 		c.AvgCostUSD, c.P95CostUSD = &avg, &p
 	}
-	k := 0
-	for _, ok := range perEx {
-		if ok {
-			k++
-		}
-	}
-	pk := round6(float64(k) / float64(len(perEx)))
+	pk := round6(float64(len(examples)-len(failed)) / float64(len(examples)))
 	c.PassKRate = &pk
 	var why []string
 	if c.ComparatorPassRate < bar.MinPassRate {

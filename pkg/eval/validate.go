@@ -71,10 +71,8 @@ type storyEntry struct {
 	err error
 }
 
-// Load loads the story at path (cached) as the composition root loads it:
-// its LintWarnings are the findings that do not stop it from loading (a
-// missing prompt file, a dangling on_error, ...). A story with load errors
-// is an error naming the first one.
+// Load loads the story at path (cached) as the composition root does; a
+// story with load errors is an error naming the first.
 func (l *StoryLoader) Load(path string) (*compose.Loaded, error) {
 	if l == nil {
 		l = &StoryLoader{}
@@ -86,12 +84,8 @@ func (l *StoryLoader) Load(path string) (*compose.Loaded, error) {
 	}
 	opts := l.Opts
 	opts.AllowUnsetEnv = true
-	// The composition root's load (compose.Load, as kitsoki run loads): a
-	// dataset is invalid only when its story does not load (upstream's
-	// semantics); findings upstream's loader accepts (lint.Blocking is
-	// false for them: lint-only rules such as a missing prompt file, a
-	// dangling on_error, or the selection evidence eval itself produces)
-	// are warnings.
+	// A dataset is invalid only when its story does not load (upstream's
+	// semantics); lint-only findings are warnings.
 	ld, err := compose.Load(path, compose.LoadOptions{Story: opts, NoCompile: true})
 	if err != nil {
 		msg := "story could not be loaded"
@@ -260,9 +254,8 @@ func checkExpectSchema(d *Dataset, dir, schemaPath string, errf func(key, format
 	}
 }
 
-// resolveProfile maps a matrix profile to the story's agent_plugins alias:
-// the alias itself when declared, else "agent.<profile>" when declared, else
-// "".
+// resolveProfile maps a matrix profile to the declared alias: itself, else
+// "agent.<profile>", else "".
 func resolveProfile(st *story.Story, profile string) string {
 	if st == nil {
 		return ""
@@ -315,9 +308,8 @@ func checkMatrix(d *Dataset, errf, warnf func(key, format string, a ...any)) {
 	})
 }
 
-// checkList checks the list at key: no empty entry, no entry twice (a
-// duplicate what); each, when set, sees every non-empty entry at its key.
-// It returns the entries seen.
+// checkList checks the list at key (no empty or repeated entry), calls
+// each with every non-empty entry and returns them.
 func checkList(key, what string, list []string, errf func(key, format string, a ...any), each func(at, v string)) map[string]bool {
 	seen := map[string]bool{}
 	for i, v := range list {

@@ -15,22 +15,17 @@ import (
 	"kitsoki/internal/lazyre"
 )
 
-// blobThreshold is the size over which a payload's string values (and,
-// when the line would still be too long, its arrays and objects) leave the
-// line for a blob file under agent-prompts/ beside the trace. Blobs are
-// named by their content's sha256, so a large answer that recurs in many
-// events (harness.returned, world.update, machine.say) is stored once.
+// blobThreshold is the size over which a payload's strings (and, if the
+// line is still too long, its arrays and objects) move to content-named
+// blob files under agent-prompts/, so a value that recurs is stored once.
 const blobThreshold = 256 << 10
 
-// blobKey is the key of a blob reference: a value written as
-// {"$kitsoki_blob": "agent-prompts/blob-<sha256>.txt", "bytes": N} stands
-// for the string held raw in that file (".json": the JSON value held in it).
-// Readers given the trace's directory put the value back (ReadOptions.Dir).
+// blobKey is the key of a blob reference {"$kitsoki_blob": PATH, "bytes":
+// N}: the string held raw in PATH (".json": the JSON value held in it).
 const blobKey = "$kitsoki_blob"
 
-// spill rewrites payload with its large values moved to blob files: first
-// every string over blobThreshold; then, while the payload is still over
-// the line bound, the largest array or object.
+// spill moves every string over blobThreshold to a blob file, then the
+// largest containers while the payload is over the line bound.
 func (w *Writer) spill(payload json.RawMessage) (json.RawMessage, error) {
 	v, err := decodeNumbers(payload)
 	if err != nil {
@@ -198,16 +193,13 @@ func resolveValue(side *sidecars, v any, preview int) (any, error) {
 	return v, replaceChildren(v, func(e any) (any, error) { return resolveValue(side, e, preview) })
 }
 
-// canonicalRef is a blob reference as the writer writes it (marshalNoHTML
-// of the map: keys sorted, no spaces). "{\"" cannot occur inside a JSON
-// string, so a match is always a reference object. The directory is
-// promptsDir, spelled out so that lazyre's test compiles the pattern.
+// canonicalRef is a blob reference as the writer writes it; "{\"" cannot
+// occur inside a JSON string, so a match is always a reference object.
 var canonicalRef = &lazyre.Regexp{Expr: `\{"\$kitsoki_blob":"(agent-prompts/[A-Za-z0-9._-]+)","bytes":([0-9]{1,19})\}`}
 
-// spliceBlobs puts back the references written in the canonical form by
-// copying each blob's encoded value (made once per blob) in place: no
-// decode and re-encode of the payload per event. What is left (a
-// reference written otherwise) goes through the general path.
+// spliceBlobs puts canonical references back by copying each blob's
+// encoding in place, without re-encoding the payload; other spellings go
+// through the general path.
 func spliceBlobs(side *sidecars, payload []byte, preview int) ([]byte, error) {
 	ms := canonicalRef.Get().FindAllSubmatchIndex(payload, -1)
 	if len(ms) == 0 {
@@ -271,9 +263,8 @@ func decodeNumbers(b []byte) (any, error) {
 	return v, nil
 }
 
-// decodeRead is decodeNumbers of a payload read from a trace, which may
-// come from anywhere: one too costly to decode (tooCostly) is an error
-// before it is decoded.
+// decodeRead is decodeNumbers of a payload read from a trace, refusing
+// first one too costly to decode.
 func decodeRead(b []byte) (any, error) {
 	if err := tooCostly(b, reflect.TypeFor[any]()); err != nil {
 		return nil, fmt.Errorf("a payload with a blob reference %w", err)
@@ -281,9 +272,8 @@ func decodeRead(b []byte) (any, error) {
 	return decodeNumbers(b)
 }
 
-// tooCostly refuses a JSON value read from a trace whose decoding into t
-// is estimated to take more than jsoncost.Limit: a line of many empty {}
-// or [] values, two or three bytes each and a hundred or more decoded.
+// tooCostly refuses a value whose decoding into t would cost more than
+// jsoncost.Limit (a line of many empty {} or []).
 func tooCostly(b []byte, t reflect.Type) error {
 	limit := jsoncost.Limit(len(b))
 	if cost, err := jsoncost.Estimate(b, t, limit); err == nil && cost > limit {

@@ -8,9 +8,8 @@ import (
 	"time"
 )
 
-// Call is one agent call reconstructed from its agent.call.start and
-// agent.call.complete / agent.call.error events (paired by call_id), with
-// the sub-events written under the same call_id counted.
+// Call is one agent call paired from its agent.call.* events by call_id,
+// with its sub-events counted.
 type Call struct {
 	CallID       string          `json:"call_id"`
 	Turn         int             `json:"turn"`
@@ -54,9 +53,8 @@ const (
 	OutcomeOpen  = "open"
 )
 
-// CallTracker pairs agent events into Calls while a trace streams by. It
-// holds only the calls still open, so its memory does not grow with the
-// trace.
+// CallTracker pairs agent events into Calls while a trace streams by,
+// holding only the open calls.
 type CallTracker struct {
 	// KeepPrompt decodes inline prompts into Call.Prompt (summaries that do
 	// not show prompts leave it off: decoding a long prompt costs).
@@ -123,19 +121,13 @@ func (t *CallTracker) Observe(ev *Event) *Call {
 		t.open[ev.CallID] = c
 		t.order = append(t.order, ev.CallID)
 	}
-	fill := func(dst *string, v string) {
-		if v != "" {
-			*dst = v
-		}
-	}
-	fill(&c.Verb, p.Verb)
-	fill(&c.Agent, p.Agent)
-	fill(&c.Model, p.Model)
-	switch ev.Kind {
-	case "agent.call.start":
-		fill(&c.EpisodeID, ev.EpisodeID)
-		fill(&c.Prompt, p.Prompt)
-		fill(&c.PromptFile, p.PromptFile)
+	c.Verb = cmp.Or(p.Verb, c.Verb)
+	c.Agent = cmp.Or(p.Agent, c.Agent)
+	c.Model = cmp.Or(p.Model, c.Model)
+	if ev.Kind == "agent.call.start" {
+		c.EpisodeID = cmp.Or(ev.EpisodeID, c.EpisodeID)
+		c.Prompt = cmp.Or(p.Prompt, c.Prompt)
+		c.PromptFile = cmp.Or(p.PromptFile, c.PromptFile)
 		if len(p.Input) > 0 {
 			c.Input = p.Input
 		}
@@ -204,9 +196,8 @@ func errorKind(msg string) string {
 	return kind
 }
 
-// submissionOf returns the submission of a completed call's inline response:
-// the "submission" member when the response is the Dispatch shape
-// {submission, meta}, the response itself otherwise.
+// submissionOf is the "submission" member of a {submission, meta}
+// response, else the response itself.
 func submissionOf(resp json.RawMessage) json.RawMessage {
 	if len(resp) == 0 {
 		return nil

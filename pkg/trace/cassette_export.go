@@ -22,9 +22,8 @@ import (
 
 // CassetteOptions tune ToCassette.
 type CassetteOptions struct {
-	// TracePath locates sidecar prompts and responses (agent-prompts/ beside
-	// the trace). Empty (a trace read from stdin) means sidecars cannot be
-	// read: a call whose response is in a sidecar is then an error.
+	// TracePath locates sidecar prompts and responses; empty (stdin) makes
+	// a call whose response is in a sidecar an error.
 	TracePath string
 	Source    string // written as source_run
 }
@@ -65,13 +64,8 @@ const maxInputValues = 100_000
 var nonIDChars = &lazyre.Regexp{Expr: `[^A-Za-z0-9_]+`}
 
 // ToCassette writes the agent calls of a recorded run as a host_cassette
-// (reference part B) that pkg/agent's cassette transport replays: one
-// episode per call, in call order, matched on the call's verb and phase
-// (the first segment of its state path) and played once, so a replay
-// receives the recorded answers in the recorded order. The episode's agent:
-// block carries the submission (or the error), model, duration, tokens,
-// cost and the prompt the agent saw. Calls with no result in the trace are
-// skipped and reported.
+// (reference part B): one episode per call, in call order, matched on verb
+// and phase and played once. Calls with no result are skipped and reported.
 func ToCassette(r io.Reader, name string, out io.Writer, opt CassetteOptions) (CassetteResult, error) {
 	var res CassetteResult
 	ro := ReadOptions{Name: name, KeepPayload: IsAgentCallKind}
@@ -187,12 +181,9 @@ func episodeFor(c *Call, n int, tracePath string) (cassetteEpisode, error) {
 	return cassetteEpisode{ID: id, Match: match, Agent: ag}, nil
 }
 
-// cassetteResponse is how a submission is written: response: in the
-// format's own reading (a text answer as is; an object or array as its
-// JSON), and, wherever that reading would replay another value (a number,
-// true, false, null, or a text that is empty or starts with { or [),
-// response_json: with the exact JSON as well (pkg/agent's cassette reader),
-// which kitsoki's readers prefer. No submission writes neither.
+// cassetteResponse is a submission as response: (a text as is, else its
+// JSON), plus response_json: with the exact JSON wherever response: alone
+// would replay another value (numbers, booleans, null, "", "{...").
 func cassetteResponse(sub json.RawMessage) (response, exact string) {
 	if len(sub) == 0 {
 		return "", ""

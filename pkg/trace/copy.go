@@ -10,18 +10,13 @@ import (
 	"kitsoki/internal/lazyre"
 )
 
-// sidecarRef is a reference to a file of the trace's agent-prompts/
-// folder as the writer writes it (prompt_file, response_file, a blob): a
-// JSON string naming promptsDir, spelled out for lazyre's test.
+// sidecarRef is a JSON string naming a file of the trace's agent-prompts/.
 var sidecarRef = &lazyre.Regexp{Expr: `"(agent-prompts/[A-Za-z0-9._-]+)"`}
 
-// CopySidecars copies every agent-prompts/ file that the trace data
-// (the bytes of the trace at src) refers to, from beside src to beside dst,
-// so that a trace copied to dst keeps its prompts, responses and blobs, as
-// upstream's --trace-out does by writing them there. Each file is read as
-// ReadSidecar reads it (inside src's own folder, through no symlink, at
-// most limit bytes) and written whole; dst's agent-prompts/ must be a real
-// folder. A reference whose file is missing is an error naming it.
+// CopySidecars copies the agent-prompts/ files that the trace data (read
+// from src) refers to, from beside src to beside dst, as upstream's
+// --trace-out does. Each is read as ReadSidecar reads it; a missing one is
+// an error naming it.
 func CopySidecars(src, dst string, data []byte, limit int64) error {
 	var refs []string
 	for _, m := range sidecarRef.Get().FindAllSubmatch(data, -1) {

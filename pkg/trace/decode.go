@@ -8,10 +8,8 @@ import (
 	"time"
 )
 
-// FastDecodeEnv is the environment variable that turns the fast line
-// decoder off: with KITSOKI_TRACE_FASTDECODE=0 (or false, off, no) every
-// reader decodes every line with encoding/json alone. It is read when a
-// Reader is made (no process-wide state for tests to reset).
+// FastDecodeEnv turns the fast line decoder off when set to 0 (or false,
+// off, no); it is read when a Reader is made.
 const FastDecodeEnv = "KITSOKI_TRACE_FASTDECODE"
 
 // fastDecodeOff reports whether FastDecodeEnv turns the fast decoder off.
@@ -33,10 +31,9 @@ const (
 
 var knownKeys = [...]string{"turn", "seq", "ts", "kind", "state_path", "parent_turn", "call_id", "episode_id", "match_idx", "payload"}
 
-// fastDecode parses an event line that is a plain JSON object whose known
-// members have their usual types. It returns ok=false whenever the line is
-// invalid or unusual; the caller then uses slowDecode for the exact error or
-// the exact encoding/json semantics. payload aliases b.
+// fastDecode parses an event line whose known members have their usual
+// types; on anything else it returns false and the caller decodes the line
+// with encoding/json, for its exact semantics and errors. payload aliases b.
 func fastDecode(b []byte, ev *Event) (payload []byte, ok bool) {
 	i := skipSpace(b, 0)
 	if i >= len(b) || b[i] != '{' {
@@ -85,10 +82,9 @@ func fastDecode(b []byte, ev *Event) (payload []byte, ok bool) {
 	}
 }
 
-// decodeMember sets the field of ev that key names from its JSON value
-// and returns that field's bit (0 for a key the event does not have);
-// false when the value is not of the usual type, or key differs from a
-// known one only in case (encoding/json matches keys case-insensitively).
+// decodeMember sets the field of ev that key names and returns its bit (0
+// for an unknown key); false for an unusual value type, or a key that
+// differs from a known one only in case (encoding/json would match it).
 func decodeMember(key, val []byte, ev *Event) (int, bool) {
 	switch string(key) {
 	case "turn":
@@ -192,10 +188,8 @@ func parseString(v []byte) (string, bool) {
 	return string(inner), true
 }
 
-// decodeLine decodes event line n with encoding/json alone and applies the
-// rules a line can break on its own: valid JSON, no second session.header,
-// members of the event's types. It is the reader's path when the fast
-// decoder declines a line or is switched off.
+// decodeLine decodes event line n with encoding/json and applies the rules
+// a line can break on its own.
 func (r *Reader) decodeLine(n int, line []byte, ev *Event) ([]byte, error) {
 	payload, err := slowDecode(line, ev)
 	if se := (*json.SyntaxError)(nil); errors.As(err, &se) {

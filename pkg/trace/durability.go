@@ -4,12 +4,8 @@ package trace
 type SyncPolicy int
 
 const (
-	// SyncDurable (the default) writes every line at once (so a SIGKILL
-	// leaves a readable prefix of whole lines) and fsyncs before Append
-	// returns for the events whose loss costs most: every agent answer
-	// (agent.call.complete, agent.call.error) and every turn end
-	// (turn.end); the other events are fsynced in batches (at the latest
-	// every syncBatchEvents events or syncBatchBytes bytes) and at Close.
+	// SyncDurable (the default) fsyncs before Append returns for agent
+	// answers and turn ends, and the other events in batches and at Close.
 	SyncDurable SyncPolicy = iota
 	// SyncNever never fsyncs: for traces that are not durable records
 	// (kitsoki test). Lines are still written whole, at once.
@@ -27,9 +23,9 @@ const (
 // Options configure a Writer (CreateWith).
 type Options struct {
 	Sync SyncPolicy
-	// MaxLineBytes bounds every line written (0 = defaultMaxLineBytes, the
-	// reader's default limit): larger values move to blob files beside the
-	// trace, and an event that still does not fit is refused.
+	// MaxLineBytes bounds every line written (0 = defaultMaxLineBytes);
+	// larger values move to blob files, and an event that still does not
+	// fit is refused.
 	MaxLineBytes int
 }
 

@@ -26,10 +26,8 @@ const (
 	RuleRead            Rule = "read"          // an I/O error while reading
 )
 
-// CorruptError is a read-time rejection. Msg is the reference's exact text;
-// Line is the number that text names (physical lines for the CRLF and NUL
-// rules, the ordinal among non-blank lines otherwise; for a missing trailing
-// newline, the physical number of the torn last line).
+// CorruptError is a read-time rejection: Msg is the reference's exact text
+// and Line the number it names.
 type CorruptError struct {
 	Name string // the trace's path, or "-" for stdin
 	Line int

@@ -13,10 +13,8 @@ const currentSchemaVersion = 1
 // headerKind is the kind of the first line of every trace.
 const headerKind = "session.header"
 
-// Header is the first line of a trace. On disk its keys are, in order,
-// kind ("session.header"), schema_version, written_at, then the optional
-// kitsoki additions app_id, story and generator (omitted when empty, so a
-// header without them is byte-identical to the upstream engine's).
+// Header is the first line of a trace. Its optional kitsoki members are
+// omitted when empty, so such a header is byte-identical to upstream's.
 type Header struct {
 	SchemaVersion int       // 0 on write means the current version (1)
 	WrittenAt     time.Time // zero on write means now; written RFC3339Nano UTC
@@ -25,13 +23,9 @@ type Header struct {
 	Generator     string    // e.g. "kitsoki 0.3.0", optional
 }
 
-// Event is one trace line after the header.
-//
-// On write, Seq and Line are ignored: the writer assigns Seq densely from 0
-// within each turn. On read, Payload is a json.RawMessage holding the payload
-// bytes exactly as on disk, and Line is the ordinal of the line among the
-// non-blank lines of the file (the header is line 1), the number the
-// read-time messages use.
+// Event is one trace line after the header. The writer assigns Seq; on
+// read, Payload holds the bytes as on disk (json.RawMessage) and Line is
+// the ordinal among non-blank lines (the header is 1).
 type Event struct {
 	Turn       int
 	Seq        int
@@ -71,9 +65,8 @@ type wireHeader struct {
 
 var emptyObject = json.RawMessage(`{}`)
 
-// encodeHeader returns the header line (with its trailing LF) exactly as the
-// writer writes it. SchemaVersion 0 is written as currentSchemaVersion; a zero
-// WrittenAt is kept zero here (the writer fills it before calling this).
+// encodeHeader returns the header line, with its LF, as the writer writes
+// it.
 func encodeHeader(h Header) ([]byte, error) {
 	if h.SchemaVersion == 0 {
 		h.SchemaVersion = currentSchemaVersion

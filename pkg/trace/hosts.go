@@ -20,10 +20,8 @@ type HostCall struct {
 	StartLine int    // trace line of the event that opened the call
 }
 
-// hostTracker pairs host events FIFO per namespace. Engines differ in what
-// they write for a failed call (a harness.error followed by a
-// harness.returned carrying the error, or one of the two): the tracker
-// counts one call either way.
+// hostTracker pairs host events FIFO per namespace, counting a failed call
+// once whether the engine wrote harness.error, harness.returned or both.
 type hostTracker struct {
 	open map[string][]*hostPending
 }
@@ -37,8 +35,7 @@ type hostPending struct {
 // completes, or nil.
 func (t *hostTracker) observe(ev *Event) *HostCall {
 	switch ev.Kind {
-	case "harness.called", "harness.dispatched":
-	case "harness.returned", "harness.error":
+	case "harness.called", "harness.dispatched", "harness.returned", "harness.error":
 	default:
 		return nil
 	}

@@ -79,14 +79,10 @@ type OTLPOptions struct {
 	ServiceVersion string
 }
 
-// ExportOTLP streams a trace as OTLP/JSON (an ExportTraceServiceRequest, the
-// body a collector accepts on POST /v1/traces): one span for the run, one
-// per agent call (GenAI semantic-convention attributes:
-// gen_ai.operation.name, gen_ai.provider.name, gen_ai.request.model,
-// gen_ai.usage.input_tokens, ...), nested under the host.agent.* call that
-// made it, and one per host call. Spans are written as the trace is read; the
-// run span comes last. On a corrupt trace the JSON is still closed and the
-// read error is returned.
+// ExportOTLP streams a trace as an OTLP/JSON ExportTraceServiceRequest:
+// one span for the run (written last), one per host call and one per agent
+// call (GenAI attributes) under the host.agent.* call that made it. On a
+// corrupt trace the JSON is still closed and the read error returned.
 func ExportOTLP(r io.Reader, name string, out io.Writer, opt OTLPOptions) (err error) {
 	opt.ServiceName = cmp.Or(opt.ServiceName, "kitsoki")
 	rd := NewReader(r, ReadOptions{Name: name, KeepPayload: func(k string) bool {
@@ -253,9 +249,8 @@ func hostSpan(hc *HostCall, traceID, spanID, runID string, last time.Time) *otlp
 	return sp
 }
 
-// startProvider reads agent.call.start's provider (kitsoki writes it from
-// the plugin type); older traces have none: "agent.claude" was Anthropic's
-// CLI, anything else is reported as "unknown" (the attribute is required).
+// startProvider is agent.call.start's provider; an older trace has none,
+// and only "agent.claude" is known to be Anthropic's.
 func startProvider(p any) string {
 	raw, ok := p.(json.RawMessage)
 	if !ok {

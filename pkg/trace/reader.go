@@ -31,17 +31,14 @@ type ReadOptions struct {
 	// CheckBlobs (with Path) checks that every blob a payload refers to
 	// exists with its recorded size, even when payloads are skipped.
 	CheckBlobs bool
-	// BlobPreview, when above 0, puts a blob back as a preview of that
-	// many runes (a JSON string of its first runes; see sidecars.preview)
-	// instead of its whole value: for readers that clip values (trace
-	// show), whose memory then does not grow with the blobs.
+	// BlobPreview, above 0, puts a blob back as a JSON string of its first
+	// BlobPreview runes: memory stays flat for readers that clip values.
 	BlobPreview int
 }
 
-// Reader streams a trace, applying every read-time rule of the reference in
-// file order: a rule is reported at the first line that breaks it. (The
-// reference checks the whole file for a missing trailing newline, CRLF and
-// NUL before anything else; VerifyFile reproduces that order for files.)
+// Reader streams a trace, reporting each read-time rule at the first line
+// that breaks it (VerifyFile applies the reference's whole-file rules
+// first).
 type Reader struct {
 	br       *bufio.Reader
 	opt      ReadOptions
@@ -178,10 +175,8 @@ func (r *Reader) Header() (Header, error) {
 	if err != nil {
 		return Header{}, err
 	}
-	// Only kind and schema_version decide whether the header is one, as
-	// upstream (which decodes just those two): any other decoding error,
-	// wrong types included, is "not valid JSON" with encoding/json's
-	// words, and the other members are read when they decode.
+	// Only kind and schema_version decide, as upstream: any other decoding
+	// error is "not valid JSON" with encoding/json's words.
 	var h struct {
 		Kind          string `json:"kind"`
 		SchemaVersion int    `json:"schema_version"`
@@ -201,9 +196,8 @@ func (r *Reader) Header() (Header, error) {
 	return *r.header, nil
 }
 
-// headerExtras reads the header members upstream does not check
-// (written_at, and kitsoki's app_id, story, generator); one of the wrong
-// type is left zero, never an error, as upstream accepts such a header.
+// headerExtras reads the header members upstream does not check, leaving
+// one of the wrong type zero as upstream accepts it.
 func headerExtras(line []byte) Header {
 	var raw struct {
 		WrittenAt json.RawMessage `json:"written_at"`
@@ -302,10 +296,8 @@ func (r *Reader) Next() (Event, error) {
 	return ev, nil
 }
 
-// order applies the turn and seq rules. The two gap messages use the
-// wording of the format's documentation ("gap in seq within turn T at line
-// N"); the upstream engine prints them with turn and line swapped, a bug the
-// reference records (A.5) and that this reader does not copy.
+// order applies the turn and seq rules, with the gap wording of the
+// format's documentation rather than upstream's swapped one (A.5).
 func (r *Reader) order(n int, ev *Event) error {
 	switch {
 	case ev.Turn < r.lastTurn:

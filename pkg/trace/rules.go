@@ -40,8 +40,7 @@ func ctlName(c byte) string {
 }
 
 // preparePayload marshals the payload and applies the payload rules: no
-// literal NUL in raw JSON, no NaN or Inf, valid UTF-8, every string (keys
-// included) in NFC.
+// NUL, NaN or Inf, valid UTF-8, every string in NFC.
 func preparePayload(p any) (json.RawMessage, error) {
 	if raw, ok := p.(json.RawMessage); ok {
 		if bytes.IndexByte(raw, 0) >= 0 {
@@ -75,9 +74,8 @@ func jsonError(raw []byte) error {
 	return errors.New("invalid JSON")
 }
 
-// firstNonNFC returns the first JSON string token of b (keys included) that is
-// not in Unicode normalisation form C. b must be valid JSON: its strings
-// are found by the reader's scanner.
+// firstNonNFC returns the first string of the valid JSON b (keys included)
+// that is not in NFC.
 func firstNonNFC(b []byte) (string, bool) {
 	if isASCII(b) && !bytes.Contains(b, []byte(`\u`)) {
 		return "", false

@@ -2,12 +2,9 @@ package trace
 
 import "encoding/binary"
 
-// A fast, allocation-free JSON scanner for event lines. It accepts exactly
-// the JSON grammar (RFC 8259) and is used to validate a line and find its
-// top-level members in one pass. Whenever it meets something unusual (a
-// syntax error, a key that differs from the known ones only by case, a
-// duplicate key, a null, a number that is not a plain integer), the reader
-// falls back to encoding/json, which then produces the exact error text.
+// A fast, allocation-free JSON scanner for event lines (RFC 8259). On
+// anything unusual the reader falls back to encoding/json for its exact
+// error text.
 
 const maxScanDepth = 10000 // encoding/json's nesting limit
 
@@ -99,49 +96,43 @@ func isHex(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' ||
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
-// skipNumber returns the end of the number at b[i] and whether it is a plain
-// integer (no fraction, no exponent).
-func skipNumber(b []byte, i int) (end int, integer, ok bool) {
+// skipNumber returns the end of the number at b[i].
+func skipNumber(b []byte, i int) (int, bool) {
 	if i < len(b) && b[i] == '-' {
 		i++
 	}
-	if i >= len(b) {
-		return 0, false, false
-	}
-	if b[i] == '0' {
+	switch {
+	case i < len(b) && b[i] == '0':
 		i++
-	} else if b[i] >= '1' && b[i] <= '9' {
-		for i < len(b) && isDigit(b[i]) {
-			i++
-		}
-	} else {
-		return 0, false, false
+	case i < len(b) && b[i] >= '1' && b[i] <= '9':
+		i = skipDigits(b, i)
+	default:
+		return 0, false
 	}
-	integer = true
 	if i < len(b) && b[i] == '.' {
-		integer = false
-		i++
-		if i >= len(b) || !isDigit(b[i]) {
-			return 0, false, false
+		if i+1 >= len(b) || !isDigit(b[i+1]) {
+			return 0, false
 		}
-		for i < len(b) && isDigit(b[i]) {
-			i++
-		}
+		i = skipDigits(b, i+1)
 	}
 	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
-		integer = false
 		i++
 		if i < len(b) && (b[i] == '+' || b[i] == '-') {
 			i++
 		}
 		if i >= len(b) || !isDigit(b[i]) {
-			return 0, false, false
+			return 0, false
 		}
-		for i < len(b) && isDigit(b[i]) {
-			i++
-		}
+		i = skipDigits(b, i)
 	}
-	return i, integer, true
+	return i, true
+}
+
+func skipDigits(b []byte, i int) int {
+	for i < len(b) && isDigit(b[i]) {
+		i++
+	}
+	return i
 }
 
 func hasLit(b []byte, i int, lit string) bool {
@@ -169,8 +160,7 @@ func skipValue(b []byte, i, depth int) (int, bool) {
 	case c == 'n':
 		return i + 4, hasLit(b, i, "null")
 	case c == '-' || isDigit(c):
-		end, _, ok := skipNumber(b, i)
-		return end, ok
+		return skipNumber(b, i)
 	}
 	return 0, false
 }
@@ -228,9 +218,8 @@ func skipArray(b []byte, i, depth int) (int, bool) {
 	}
 }
 
-// nextMember reads what follows a member at i: a ',' (it returns the
-// offset of the next member) or the closing byte (done, the offset after
-// it); false for anything else.
+// nextMember reads what follows a member at i: ',' (the next member's
+// offset) or the closing byte (done); false for anything else.
 func nextMember(b []byte, i int, closing byte) (next int, done, ok bool) {
 	i = skipSpace(b, i)
 	switch {

@@ -33,17 +33,13 @@ type TraceFile struct {
 	AppID   string    `json:"app_id,omitempty"`
 }
 
-// MaxSessionsDepth bounds how many directories below the sessions
-// directory ListTraces descends: a tree thousands of levels deep is
-// skipped past with one warning, not followed until its paths outgrow
-// the system's limit.
+// MaxSessionsDepth bounds how deep ListTraces descends below the sessions
+// directory; a deeper tree is skipped with one warning.
 const MaxSessionsDepth = 64
 
-// ListTraces returns the *.jsonl traces under dir (recursively, skipping
-// the agent-prompts/ and transcripts/ sidecar folders and dot folders),
-// newest first. A missing dir gives an empty list. Directories more than
-// MaxSessionsDepth levels below dir, or whose path is too long to open,
-// are skipped; warn (when set) hears of them once.
+// ListTraces returns the *.jsonl traces under dir, newest first, skipping
+// sidecar and dot folders; a missing dir gives none. Too deep or too long
+// paths are skipped and told to warn once.
 func ListTraces(dir string, warn func(string)) ([]TraceFile, error) {
 	var out []TraceFile
 	var deep []string
@@ -56,8 +52,7 @@ func ListTraces(dir string, warn func(string)) ([]TraceFile, error) {
 				deep = append(deep, p)
 				return fs.SkipDir
 			}
-			var pe *fs.PathError
-			if errors.As(err, &pe) {
+			if pe, ok := errors.AsType[*fs.PathError](err); ok {
 				err = pe.Err // it names the (maybe long) path again
 			}
 			return fmt.Errorf("%s: %w", termsafe.ShortPath(p), err)
@@ -119,10 +114,9 @@ func PeekAppID(path string) string {
 	return h.AppID
 }
 
-// Resolve turns a PATH argument into a trace path: "-" stays "-" (stdin), an
-// existing file is used as is, and anything else is an id or a substring of
-// a trace's base name under dir, the newest match winning. resolved reports
-// that a lookup happened (callers print the chosen path).
+// Resolve turns a PATH argument into a trace path: "-" (stdin), an
+// existing file, or else the newest trace under dir whose id equals or
+// contains arg (resolved is then true).
 func Resolve(arg, dir string) (path string, resolved bool, err error) {
 	if arg == "-" {
 		return "-", false, nil
@@ -157,9 +151,8 @@ func Resolve(arg, dir string) (path string, resolved bool, err error) {
 	return "", false, fmt.Errorf("no session trace found under %s matching %q (pass an explicit path, or run a session first)", dir, arg)
 }
 
-// Follow returns a reader over f that, at the end of the file, waits for
-// more bytes (polling every poll) until ctx is done, then reports io.EOF. A
-// file that shrinks under it (a new writer truncated it) is an error.
+// Follow reads f and, at its end, polls for more until ctx is done; a file
+// that shrinks under it is an error.
 func Follow(ctx context.Context, f *os.File, poll time.Duration) io.Reader {
 	if poll <= 0 {
 		poll = 200 * time.Millisecond

@@ -13,9 +13,8 @@ const sidecarThreshold = 1024
 // promptsDir is the sidecar folder name, relative to the trace's directory.
 const promptsDir = "agent-prompts"
 
-// writeSidecar writes data to <trace dir>/agent-prompts/<callID><suffix>
-// (writePromptFile) and returns the path relative to the trace directory (always with
-// forward slashes).
+// writeSidecar writes data to agent-prompts/<callID><suffix> and returns
+// that reference.
 func (w *Writer) writeSidecar(callID, suffix string, data []byte) (string, error) {
 	if err := checkCallIDFileName(callID); err != nil {
 		return "", fmt.Errorf("trace: sidecar for %q: %w", w.path, err)
@@ -45,9 +44,8 @@ func checkCallIDFileName(id string) error {
 	return nil
 }
 
-// resolveSidecar returns the file path of a prompt_file / response_file
-// reference found in a trace at tracePath, refusing references that leave
-// the trace's agent-prompts/ folder.
+// resolveSidecar is the file path of a sidecar reference of the trace at
+// tracePath, refusing one that leaves agent-prompts/.
 func resolveSidecar(tracePath, ref string) (string, error) {
 	name, err := sidecarName(ref)
 	if err != nil {
@@ -56,9 +54,8 @@ func resolveSidecar(tracePath, ref string) (string, error) {
 	return filepath.Join(filepath.Dir(tracePath), promptsDir, filepath.FromSlash(name)), nil
 }
 
-// writePromptFile writes data to name in the trace's agent-prompts/
-// folder: beside it first, then renamed, so a crash never leaves a short
-// file under the name; synced unless the SyncPolicy is SyncNever.
+// writePromptFile writes data to agent-prompts/name through a temporary
+// file and a rename, so a crash leaves no short file.
 func (w *Writer) writePromptFile(name string, data []byte) error {
 	dir := filepath.Join(w.dir, promptsDir)
 	if err := os.MkdirAll(dir, 0o755); err != nil {

@@ -15,23 +15,17 @@ import (
 	"kitsoki/internal/safefile"
 )
 
-// maxHeldSidecars bounds what one reader keeps of the sidecar files it has
-// read (blob values, encoded): past it a file is read again when a later
-// event names it, so a trace naming many large blobs once each does not
-// hold them all.
+// maxHeldSidecars bounds what one reader keeps of the sidecar files it
+// read; past it a file is read again when named again.
 const maxHeldSidecars = 256 << 20
 
-// errSidecarLink is wrapped by the error for a sidecar reference reached
-// through a symlink (the agent-prompts/ folder, a folder inside it, or the
-// file itself).
+// errSidecarLink is wrapped by the error of a sidecar reached through a
+// symlink.
 var errSidecarLink = errors.New("a symlink")
 
-// sidecars reads the files a trace's references name (blob-*, prompt and
-// response sidecars): only regular files inside the trace's own
-// agent-prompts/ folder, reached without a symlink, each at most limit
-// bytes. A file is read once for the sidecars' life (up to
-// maxHeldSidecars held): 300 references to one 20 MB blob read it once and
-// share one encoding.
+// sidecars reads the files a trace's references name: only regular files
+// inside its own agent-prompts/, reached without a symlink, each at most
+// limit bytes and read once.
 type sidecars struct {
 	dir   string // <trace dir>/agent-prompts
 	limit int64
@@ -63,9 +57,8 @@ func newSidecars(tracePath string, limit int64) *sidecars {
 	return &sidecars{dir: filepath.Join(filepath.Dir(tracePath), promptsDir), limit: limit, files: map[string]*sidecarFile{}}
 }
 
-// sidecarName is the name inside agent-prompts/ of a reference as a trace
-// writes it ("agent-prompts/<name>"); a reference that leaves the folder
-// (absolute, "..", another folder) is refused.
+// sidecarName is the name inside agent-prompts/ of a reference; one that
+// leaves the folder is refused.
 func sidecarName(ref string) (string, error) {
 	clean := filepath.ToSlash(filepath.Clean(filepath.FromSlash(ref)))
 	if filepath.IsAbs(ref) || strings.HasPrefix(ref, "/") || !strings.HasPrefix(clean, promptsDir+"/") || len(clean) <= len(promptsDir)+1 {
@@ -167,15 +160,6 @@ func (s *sidecars) readName(name string) ([]byte, error) {
 	return b, nil
 }
 
-// read is the bytes of the sidecar ref names.
-func (s *sidecars) read(ref string) ([]byte, error) {
-	f, err := s.file(ref)
-	if err != nil {
-		return nil, err
-	}
-	return f.data, nil
-}
-
 // blob is the blob ref names as it goes back into a payload (a preview
 // of preview runes when preview > 0) and the blob file's size.
 func (s *sidecars) blob(ref string, preview int) (size int64, enc []byte, err error) {
@@ -190,9 +174,8 @@ func (s *sidecars) blob(ref string, preview int) (size int64, enc []byte, err er
 	return size, enc, nil
 }
 
-// encoded is the blob ref names as it goes back into a payload (its value
-// JSON-encoded, once, shared by every reference) and the blob's size.
-// Once encoded, the reader keeps only the encoding.
+// encoded is the blob ref names as a payload holds it (encoded once, then
+// only the encoding is kept) and the blob's size.
 func (s *sidecars) encoded(ref string) (int64, []byte, error) {
 	f, err := s.file(ref)
 	if err != nil {
@@ -216,11 +199,8 @@ func (s *sidecars) encoded(ref string) (int64, []byte, error) {
 	return f.size, f.enc, f.encErr
 }
 
-// preview is the blob ref names as a preview of n runes: a JSON string of
-// its first runes (of its text, or of its JSON encoding), enough that a
-// clip at n runes reads as the whole value's would, read through a
-// bounded reader: however large the blob and however many events name it,
-// the reader holds a few bytes of it. size is the file's size.
+// preview is the blob ref names as a JSON string of its first n runes,
+// read through a bounded reader, and the file's size.
 func (s *sidecars) preview(ref string, n int) (int64, []byte, error) {
 	name, err := sidecarName(ref)
 	if err != nil {
@@ -271,16 +251,14 @@ func (s *sidecars) readPreview(name string, n int) (int64, []byte, error) {
 	return size, enc, err
 }
 
-// ReadSidecar reads the prompt_file / response_file (or blob) reference
-// ref of the trace at tracePath: a regular file inside the trace's own
-// agent-prompts/ folder, reached through no symlink, at most limit bytes.
-// The error names the reference, never what a symlink points to.
+// ReadSidecar reads the sidecar or blob reference ref of the trace at
+// tracePath under the sidecars rules; the error names the reference.
 func ReadSidecar(tracePath, ref string, limit int64) ([]byte, error) {
-	b, err := newSidecars(tracePath, limit).read(ref)
+	f, err := newSidecars(tracePath, limit).file(ref)
 	if err != nil {
 		return nil, fmt.Errorf("sidecar %s: %w", ref, err)
 	}
-	return b, nil
+	return f.data, nil
 }
 
 // reason is a file error worded without Go's absolute path (what

@@ -7,10 +7,8 @@ import (
 	"io"
 )
 
-// offload moves member key of the JSON object raw to a sidecar when it is
-// larger than the threshold, replacing it in place by refKey. When asText is
-// set the member must be a JSON string and its decoded text is written;
-// otherwise the raw JSON value is written.
+// offload moves member key of the object raw to a sidecar when it is over
+// the threshold, replacing it by refKey (asText: the decoded string).
 func (w *Writer) offload(raw json.RawMessage, callID, key, refKey, suffix string, asText bool) (json.RawMessage, error) {
 	if len(raw) <= sidecarThreshold || raw[0] != '{' {
 		return raw, nil

@@ -185,10 +185,7 @@ func (tl *Timeline) callStartText(ev *Event, p map[string]any) string {
 	return text
 }
 
-// Printable makes text from a trace safe to print on a terminal: control
-// characters other than newline and tab (escape sequences an agent answer
-// or a story could carry) are shown as \xNN or \uNNNN. The set is
-// internal/termsafe's, shared with pkg/diag.
+// Printable makes trace text safe for a terminal (termsafe.Printable).
 func Printable(s string) string { return termsafe.Printable(s) }
 
 // Open returns the agent calls that have not finished (so far).
@@ -254,9 +251,8 @@ func (tl *Timeline) max() int {
 
 func (tl *Timeline) clip(s string) string { return clip(s, tl.max()) }
 
-// clip shortens s to n runes with an ellipsis and shows line breaks as ⏎
-// ("\r\n" is one). It looks at no more of s than it keeps: a 20 MB value
-// costs what its first n runes do.
+// clip shortens s to n runes with an ellipsis, showing line breaks as ⏎,
+// reading no more of s than it keeps.
 func clip(s string, n int) string {
 	var b strings.Builder
 	kept := 0

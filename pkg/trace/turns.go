@@ -1,8 +1,6 @@
 package trace
 
-// turnCounter counts the distinct turns of one trace's events, fed in
-// order: an event starts a turn when it is the first or its turn differs
-// from the previous event's.
+// turnCounter counts the distinct turns of events fed in order.
 type turnCounter struct {
 	n, last int
 }

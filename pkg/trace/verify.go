@@ -2,10 +2,8 @@ package trace
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
-	"os"
 
 	"kitsoki/internal/safefile"
 )
@@ -42,9 +40,8 @@ func drain(rd *Reader) (VerifyResult, error) {
 	return res, err
 }
 
-// VerifyFile verifies the trace at path in the reference's order: a missing
-// trailing newline first, then CRLF and NUL anywhere in the file (physical
-// line numbers), then the header and the event rules line by line.
+// VerifyFile verifies the trace at path in the reference's order: the
+// whole-file rules (trailing newline, CRLF, NUL), then line by line.
 func VerifyFile(path string) (VerifyResult, error) {
 	if err := precheckFile(path); err != nil {
 		return VerifyResult{}, err
@@ -71,22 +68,13 @@ func precheckFile(path string) error {
 	if !st.Mode().IsRegular() {
 		return nil // a pipe or device: the streaming pass checks in file order
 	}
-	size := st.Size()
-	if size > 0 {
+	torn := false // a missing trailing newline is reported before anything else
+	if size := st.Size(); size > 0 {
 		last := make([]byte, 1)
 		if _, err := f.ReadAt(last, size-1); err != nil {
 			return fmt.Errorf("open trace %q: %w", path, err)
 		}
-		if last[0] != '\n' {
-			n, err := countLines(f)
-			if err != nil {
-				return fmt.Errorf("open trace %q: %w", path, err)
-			}
-			return &CorruptError{Name: path, Line: n + 1, Rule: RuleTrailingNewline, Msg: "trace corrupted: missing trailing newline at EOF"}
-		}
-	}
-	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		return fmt.Errorf("open trace %q: %w", path, err)
+		torn = last[0] != '\n'
 	}
 	buf := make([]byte, 1<<20)
 	line := 1       // physical line number at buf[0]
@@ -94,7 +82,7 @@ func precheckFile(path string) error {
 	for {
 		n, err := f.Read(buf)
 		chunk := buf[:n]
-		if n > 0 {
+		if n > 0 && !torn {
 			if prevCR && chunk[0] == '\n' {
 				return &CorruptError{Name: path, Line: line, Rule: RuleCRLF, Msg: fmt.Sprintf("trace corrupted: CRLF line ending at line %d (JSONL requires LF-only)", line)}
 			}
@@ -114,32 +102,18 @@ func precheckFile(path string) error {
 				}
 				return &CorruptError{Name: path, Line: nl, Rule: RuleNUL, Msg: fmt.Sprintf("trace corrupted: NUL byte in line %d", nl)}
 			}
-			line += bytes.Count(chunk, []byte{'\n'})
 			prevCR = chunk[n-1] == '\r'
 		}
-		if err == io.EOF {
+		line += bytes.Count(chunk, []byte{'\n'})
+		switch {
+		case err == io.EOF && torn:
+			return &CorruptError{Name: path, Line: line, Rule: RuleTrailingNewline, Msg: "trace corrupted: missing trailing newline at EOF"}
+		case err == io.EOF:
 			return nil
-		}
-		if err != nil {
+		case err != nil && torn:
+			return fmt.Errorf("open trace %q: %w", path, err)
+		case err != nil:
 			return fmt.Errorf("read trace %q: %w", path, err)
-		}
-	}
-}
-
-func countLines(f *os.File) (int, error) {
-	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		return 0, err
-	}
-	buf := make([]byte, 1<<20)
-	n := 0
-	for {
-		k, err := f.Read(buf)
-		n += bytes.Count(buf[:k], []byte{'\n'})
-		if errors.Is(err, io.EOF) {
-			return n, nil
-		}
-		if err != nil {
-			return n, err
 		}
 	}
 }

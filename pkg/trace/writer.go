@@ -13,15 +13,10 @@ import (
 	"time"
 )
 
-// Writer appends events to one trace file. It holds an exclusive advisory
-// lock on the file for its whole life; every Append writes one whole line
-// with one write before returning, and fsyncs as its SyncPolicy says
-// (durability.go), so a crash leaves a prefix of complete lines plus at
-// most one torn last line (which the reader rejects with "trace
-// corrupted: missing trailing newline at EOF"). No line is longer than the
-// reader accepts: large values go to blob files beside the trace (blob.go).
-//
-// A Writer is safe for concurrent use.
+// Writer appends events to one trace file, holding an exclusive lock on
+// it. Each Append writes one whole line and fsyncs as its SyncPolicy says,
+// so a crash leaves whole lines and at most one torn last line. It is safe
+// for concurrent use.
 type Writer struct {
 	mu       sync.Mutex
 	f        *os.File
@@ -39,9 +34,8 @@ type Writer struct {
 	syncs                         int // fsyncs after the header (tests)
 }
 
-// errTraceLink is the refusal of a trace path that is a symbolic link: a
-// repository can plant one where a trace goes (--trace-dir's files, the
-// sessions folder) leading anywhere, and the trace would be created there.
+// errTraceLink refuses a trace path that is a symbolic link, which a
+// repository could plant to send the trace anywhere.
 var errTraceLink = errors.New("is a symbolic link; a trace is written only to a file itself, never through a link: remove the link, or name another path")
 
 // errTraceSpecial is a named pipe, device or socket where the trace goes:
@@ -58,23 +52,14 @@ func isLinkRefusal(err error, path string) bool {
 	return lerr == nil && st.Mode()&fs.ModeSymlink != 0
 }
 
-// fileMode is a new trace's mode: only its owner reads it, as its
-// agent-prompts/ files, since a trace holds the world, command output and
-// agent answers (a CI token a story's host.run printed among them).
+// fileMode is a new trace's mode: owner only, since a trace can hold
+// secrets a command printed.
 const fileMode = 0o600
 
-// Create creates (or truncates) the trace at path, takes an exclusive
-// advisory lock on it and writes the session.header line. Parent directories
-// are created. An existing file is only truncated when it is empty or a
-// trace (its first line is a session.header, possibly cut short by a
-// crash): a story, a cassette or any other file named by mistake is left
-// untouched and reported; so is a symbolic link at path (errTraceLink),
-// whatever it leads to, and so is a named pipe or device (errTraceSpecial)
-// rather than waiting on it. A new file is readable by its owner only
-// (fileMode); a truncated one keeps its mode. If another writer holds the
-// file, Create fails with an error that says "trace file is locked by
-// another writer" and matches errTraceLocked; the file is then left
-// untouched.
+// Create creates (or truncates) the trace at path and its directories,
+// locks it and writes the session.header. Only an empty file or a trace is
+// truncated; any other file, a symbolic link or a special file is refused
+// and left untouched, as is a file another writer holds (errTraceLocked).
 func Create(path string, h Header) (*Writer, error) {
 	return CreateWith(path, h, Options{})
 }
@@ -161,28 +146,16 @@ func syncDir(dir string) {
 	}
 }
 
-// Append validates ev, assigns its seq (dense from 0 within the turn) and
-// writes it as one fsynced line. Write-time rules: Kind is required; Kind,
-// StatePath, CallID and EpisodeID hold no CR, LF or NUL; every string is
-// valid UTF-8 in NFC; the payload encodes as JSON without NaN or Inf and, if
-// it is a json.RawMessage, holds no literal NUL; turns never go backwards
-// (the reader would reject the file). A rejected event writes nothing.
-//
-// Agent events get the sidecar rule: with a CallID, a "prompt" string over
-// sidecarThreshold bytes in an agent.call.start payload moves to
-// agent-prompts/<call_id>.txt and becomes "prompt_file"; a "response" over
-// the threshold in agent.call.complete moves to
-// agent-prompts/<call_id>-response.json and becomes "response_file". The
-// payload's key order is kept.
+// Append checks ev against the write-time rules (rules.go), assigns its
+// seq and writes it as one line; a rejected event writes nothing. A long
+// prompt or response of an agent event moves to a sidecar file.
 func (w *Writer) Append(ev Event) error {
 	payload, err := w.check(&ev)
 	if err != nil {
 		return err
 	}
 	if len(payload) > blobThreshold {
-		// Large values leave the event first, for blob files named by
-		// their content: an answer that also appears in the response, the
-		// bind and the say is stored once.
+		// Large values move to content-named blob files first.
 		if payload, err = w.spill(payload); err != nil {
 			return fmt.Errorf("trace: append %q event to %q: %w", ev.Kind, w.path, err)
 		}
