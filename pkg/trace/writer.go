@@ -172,12 +172,21 @@ func syncDir(dir string) {
 // sidecarThreshold bytes in an agent.call.start payload moves to
 // agent-prompts/<call_id>.txt and becomes "prompt_file"; a "response" over
 // the threshold in agent.call.complete moves to
-// agent-prompts/<call_id>-response.json and becomes "response_file". The
-// payload's key order is kept.
+// agent-prompts/<call_id>-response.json and becomes "response_file"; a
+// "transcript" in agent.call.complete or .error moves to
+// transcripts/<call_id>.jsonl and .timings and becomes "transcript_ref"
+// (transcript.go). The payload's key order is kept.
 func (w *Writer) Append(ev Event) error {
 	payload, err := w.check(&ev)
 	if err != nil {
 		return err
+	}
+	if ev.CallID != "" && (ev.Kind == "agent.call.complete" || ev.Kind == "agent.call.error") {
+		// Before the blob rule: a transcript's events are kept as the
+		// backend wrote them.
+		if payload, err = w.offloadTranscript(payload, ev.CallID); err != nil {
+			return fmt.Errorf("trace: append %q event to %q: %w", ev.Kind, w.path, err)
+		}
 	}
 	if len(payload) > blobThreshold {
 		// Large values leave the event first, for blob files named by
