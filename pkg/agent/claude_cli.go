@@ -330,21 +330,26 @@ func StripCodeFence(text string) string {
 	return s
 }
 
-// claudeSubmission extracts the submission from a successful envelope.
+// claudeSubmission extracts the submission from a successful envelope:
+// structured_output when the CLI gave one; with a schema, the reply with
+// its code fence removed (decide's recovery of a fenced block); without
+// one, the reply as written, JSON when all of it is JSON, else the text.
 func claudeSubmission(env *claudeEnvelope, hasSchema bool) json.RawMessage {
 	if so := bytes.TrimSpace(env.StructuredOutput); len(so) > 0 && string(so) != "null" {
 		return json.RawMessage(so)
 	}
-	s := StripCodeFence(env.Result)
-	if json.Valid([]byte(s)) {
-		return json.RawMessage(s)
+	if !hasSchema {
+		// No schema: the reply as written (upstream's ask/converse bind
+		// it whole), JSON when it is all JSON.
+		if t := strings.TrimSpace(env.Result); json.Valid([]byte(t)) {
+			return json.RawMessage(t)
+		}
+		b, _ := json.Marshal(env.Result)
+		return b
 	}
-	if hasSchema {
-		// Not JSON: Dispatch reports schema_invalid with the parse error.
-		return json.RawMessage(s)
-	}
-	b, _ := json.Marshal(s)
-	return b
+	// Not JSON after the fence is recovered: Dispatch reports
+	// schema_invalid with the parse error.
+	return json.RawMessage(StripCodeFence(env.Result))
 }
 
 func claudeMeta(env *claudeEnvelope, model string) map[string]any {

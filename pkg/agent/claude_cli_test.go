@@ -200,3 +200,28 @@ func FuzzClaudeEnvelope(f *testing.F) {
 		}
 	})
 }
+
+// Without a schema the claude CLI's reply is the answer as written: a
+// reply that is all JSON stays JSON, any other text (prose around a code
+// block included) is kept whole, as upstream's ask/converse bind it
+// (probed with a stand-in claude: upstream's stdout was the fenced reply
+// and its whitespace; ours bound only the block's content). With a schema
+// the fenced JSON is recovered, as upstream's decide does.
+func TestClaudeSubmissionWithoutSchemaKeepsText(t *testing.T) {
+	for _, c := range []struct {
+		result    string
+		hasSchema bool
+		want      string
+	}{
+		{"Here is the code:\n```python\nprint(1)\n```\n", false, `"Here is the code:\n` + "```python\\nprint(1)\\n```" + `\n"`},
+		{"```json\n{\"a\":1}\n```", false, `"` + "```json\\n{\\\"a\\\":1}\\n```" + `"`},
+		{"  plain words  ", false, `"  plain words  "`},
+		{" {\"a\":1} ", false, `{"a":1}`},
+		{"```json\n{\"a\":1}\n```", true, `{"a":1}`},
+	} {
+		got := claudeSubmission(&claudeEnvelope{Result: c.result}, c.hasSchema)
+		if string(got) != c.want {
+			t.Errorf("claudeSubmission(%q, schema=%v) = %s, want %s", c.result, c.hasSchema, got, c.want)
+		}
+	}
+}

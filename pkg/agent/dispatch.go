@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"time"
 
@@ -159,6 +160,7 @@ func (r *Registry) Dispatch(ctx context.Context, c Call) (*Result, error) {
 		st.late = late
 		return st.fail(askErr)
 	}
+	st.keepTranscript(resp.Transcript)
 
 	// 4. Sub-event rules and 5. schema validation.
 	value, verr := r.checkAnswer(alias, req.CallID, sch, resp)
@@ -237,7 +239,7 @@ func (st *callState) complete(ctx context.Context, resp *AskResponse, value any,
 		traced = json.RawMessage("null") // an answer of null, not no answer
 	}
 	complete := &CallCompletePayload{Verb: c.Verb, Agent: st.persona, Model: r.redact.String(model), DurationMS: res.Duration.Milliseconds(),
-		Response: &CallResponse{Submission: traced, Meta: meta}, Meta: meta, Substitution: st.sub}
+		Response: &CallResponse{Submission: traced, Meta: meta}, Meta: meta, Transcript: st.transcript, Substitution: st.sub}
 	if err := st.emit(Event{Kind: EventCallComplete, CallID: st.callID, TS: end, Turn: c.Turn, StatePath: c.StatePath, Payload: complete}); err != nil {
 		return nil, err
 	}
@@ -267,6 +269,42 @@ type callState struct {
 	timeout time.Duration  // the call's hard timeout
 	meta    map[string]any // meta of an answer refused after it arrived (post-return veto)
 	late    *AskResponse   // an answer that arrived after the hard deadline
+	// transcript is the masked transcript of the answers that arrived (a
+	// rejected local_llm answer's, then its fallback's), for the result
+	// event.
+	transcript *Transcript
+}
+
+// keepTranscript adds an arrived answer's transcript t (masked) to the
+// call's: events and timings appended (a missing timing is 0), the format
+// the latest one's.
+func (st *callState) keepTranscript(t *Transcript) {
+	if t == nil || len(t.Events) == 0 {
+		return
+	}
+	t = st.r.redact.transcript(t)
+	if st.transcript == nil {
+		st.transcript = t
+		return
+	}
+	prev := st.transcript
+	timings := make([]int64, 0, len(prev.Events)+len(t.Events))
+	for i := range prev.Events {
+		timings = append(timings, timingAt(prev.Timings, i))
+	}
+	for i := range t.Events {
+		timings = append(timings, timingAt(t.Timings, i))
+	}
+	st.transcript = &Transcript{Format: cmp.Or(t.Format, prev.Format),
+		Events: append(slices.Clip(prev.Events), t.Events...), Timings: timings}
+}
+
+// timingAt is timings[i], or 0 past its end.
+func timingAt(timings []int64, i int) int64 {
+	if i < len(timings) {
+		return timings[i]
+	}
+	return 0
 }
 
 // now is the call's clock: monotonic from start (it never goes back, even
@@ -298,7 +336,8 @@ func (st *callState) fail(ae *AskError) (*Result, error) {
 	end := st.now(st.start)
 	st.r.log.Debug("agent call failed", slog.String("alias", st.alias), slog.String("call_id", st.callID),
 		slog.String("verb", st.c.Verb), slog.Duration("duration", end.Sub(st.start)), slog.String("error", ae.Error()))
-	ep := &CallErrorPayload{Verb: st.c.Verb, Agent: st.persona, DurationMS: end.Sub(st.start).Milliseconds(), Error: ae.Error(), Substitution: st.sub}
+	ep := &CallErrorPayload{Verb: st.c.Verb, Agent: st.persona, DurationMS: end.Sub(st.start).Milliseconds(), Error: ae.Error(),
+		Substitution: st.sub, Transcript: st.transcript}
 	st.r.logRefused(ep, st, ae)
 	if err := st.emit(Event{Kind: EventCallError, CallID: st.callID, TS: end, Turn: st.c.Turn, StatePath: st.c.StatePath,
 		Payload: ep}); err != nil {

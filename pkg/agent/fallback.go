@@ -80,6 +80,7 @@ func (r *Registry) fallback(ctx context.Context, st *callState, req *AskRequest,
 		st.late = late
 		return st.fail(askErr)
 	}
+	st.keepTranscript(resp.Transcript)
 	value, verr := r.checkAnswer(fallbackAlias, req.CallID, sch, resp)
 	if verr != nil {
 		return st.fail(verr)

@@ -10,15 +10,17 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 
 	"kitsoki/internal/childproc"
 )
 
 // A bare server is one written to the existing engine's mcp_http wire
 // (agent-contract §3): it answers a single JSON-RPC POST of tools/call,
-// with no initialize and no session, and answers every POST alike, so the
-// MCP initialize gets a result without a protocolVersion. Such servers
+// with no initialize and no session. It answers every POST alike, so the
+// MCP initialize gets a result without a protocolVersion, or answers the
+// initialize with the JSON-RPC "method not found" of a server that knows
+// only tools/call (as upstream's own echo agent does). Such servers
 // work with the existing engine, so kitsoki keeps serving them: when the
 // initialize answer says so, the transport switches to that wire for good
 // (one POST per Ask, id 1, the AskRequest as the tool's arguments, the
@@ -28,9 +30,16 @@ import (
 var errBareServer = errors.New("the server answers no MCP initialize")
 
 // isBareServer reports whether a failed MCP initialize means the server
-// answered it, but not as an MCP server does (no protocol version).
+// answered it, but not as an MCP server does: no protocol version, or
+// JSON-RPC "method not found" (-32601).
 func isBareServer(err error) bool {
-	return err != nil && strings.Contains(err.Error(), "unsupported protocol version: \"\"")
+	if err == nil {
+		return false
+	}
+	if we, ok := errors.AsType[*jsonrpc.Error](err); ok && we.Code == jsonrpc.CodeMethodNotFound {
+		return true
+	}
+	return strings.Contains(err.Error(), "unsupported protocol version: \"\"")
 }
 
 // bareRPCReply is the JSON-RPC envelope of a bare server's answer.
@@ -79,11 +88,57 @@ func (t *mcpHTTPTransport) askBare(ctx context.Context, req *AskRequest) (*AskRe
 	if len(rep.Result) == 0 || string(rep.Result) == "null" {
 		return nil, t.errf(KindTransportError, "tool %q: response has neither result nor error", t.tool)
 	}
-	var res mcp.CallToolResult
-	if err := json.Unmarshal(rep.Result, &res); err != nil {
-		return nil, t.errf(KindTransportError, "tool %q's result is not a tools/call result (%v): %q", t.tool, err, childproc.Snippet(t.redact, string(rep.Result)))
+	return t.decodeBare(rep.Result)
+}
+
+// bareToolResult is the part of a tools/call result the existing engine
+// reads: content items are looked at only for their type and text, so an
+// item kitsoki would not decode (an image whose data is not base64) before
+// the text does not fail the call.
+type bareToolResult struct {
+	Content []struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	} `json:"content"`
+	IsError           bool            `json:"isError"`
+	StructuredContent json.RawMessage `json:"structuredContent"`
+}
+
+// decodeBare reads a bare server's tools/call result as the existing
+// engine does: isError fails the call with the first text item; else the
+// first text item is the AskResponse, whatever structuredContent says
+// (upstream ignores it); structuredContent is read only when there is no
+// text item, where upstream fails the call.
+func (t *mcpHTTPTransport) decodeBare(result json.RawMessage) (*AskResponse, error) {
+	var res bareToolResult
+	if err := json.Unmarshal(result, &res); err != nil {
+		return nil, t.errf(KindTransportError, "tool %q's result is not a tools/call result (%v): %q", t.tool, err, childproc.Snippet(t.redact, string(result)))
 	}
-	return t.decode(&res)
+	text, hasText := "", false
+	for _, c := range res.Content {
+		if c.Type == "text" {
+			text, hasText = c.Text, true
+			break
+		}
+	}
+	if res.IsError {
+		if !hasText {
+			text = "(no text content)"
+		}
+		return nil, t.errf(KindTransportError, "tool %q reported an error (isError): %s", t.tool, childproc.Snippet(t.redact, text))
+	}
+	raw, from := []byte(text), "text content"
+	if !hasText {
+		if sc := bytes.TrimSpace(res.StructuredContent); len(sc) == 0 || string(sc) == "null" {
+			return nil, t.errf(KindTransportError, "tool %q answered with neither structuredContent nor a text content; it must return the AskResponse JSON in one of them", t.tool)
+		}
+		raw, from = res.StructuredContent, "structuredContent"
+	}
+	var r AskResponse
+	if err := json.Unmarshal(raw, &r); err != nil {
+		return nil, t.errf(KindTransportError, "tool %q %s is not an AskResponse JSON object (%v): %q", t.tool, from, err, childproc.Snippet(t.redact, string(raw)))
+	}
+	return &r, nil
 }
 
 // useBare reports whether the transport talks the bare wire.

@@ -283,15 +283,24 @@ func (rd redactor) maskAnswer(resp *AskResponse, value any) (*AskResponse, any) 
 			cp.SubEvents[i].Payload = rd.raw(cp.SubEvents[i].Payload)
 		}
 	}
-	if resp.Transcript != nil {
-		t := *resp.Transcript
-		t.Events = make([]json.RawMessage, len(resp.Transcript.Events))
-		for i, e := range resp.Transcript.Events {
-			t.Events[i] = rd.raw(e)
-		}
-		cp.Transcript = &t
-	}
+	cp.Transcript = rd.transcript(resp.Transcript)
 	return &cp, rd.value(value)
+}
+
+// transcript returns a masked copy of t (nil for nil).
+func (rd redactor) transcript(t *Transcript) *Transcript {
+	if t == nil {
+		return nil
+	}
+	cp := *t
+	if rd.r == nil {
+		return &cp
+	}
+	cp.Events = make([]json.RawMessage, len(t.Events))
+	for i, e := range t.Events {
+		cp.Events[i] = rd.raw(e)
+	}
+	return &cp
 }
 
 // maskedError is an underlying error whose text had a secret.

@@ -91,6 +91,11 @@ type CallCompletePayload struct {
 	DurationMS int64          `json:"duration_ms"`
 	Response   *CallResponse  `json:"response,omitempty"`
 	Meta       map[string]any `json:"meta,omitempty"`
+	// Transcript is the backend's own log of the call (local_llm's
+	// openai-chat events, a plugin's transcript), masked; the trace writer
+	// moves it to transcripts/<call_id>.jsonl and names it with
+	// transcript_ref, as the existing engine does (trace-eval A.10).
+	Transcript *Transcript `json:"transcript,omitempty"`
 	// Substitution is set when a fallback answered the call (fallback.go).
 	Substitution *Substitution `json:"substitution,omitempty"`
 }
@@ -112,4 +117,7 @@ type CallErrorPayload struct {
 	Discarded *CallResponse `json:"discarded,omitempty"`
 	// Substitution is set when the call failed after a fallback.
 	Substitution *Substitution `json:"substitution,omitempty"`
+	// Transcript is that of the answers that arrived and were refused
+	// (a schema_invalid answer, and a fallback's), as on complete.
+	Transcript *Transcript `json:"transcript,omitempty"`
 }

@@ -43,3 +43,18 @@ func TestAgentCallPromptSchemaAlias(t *testing.T) {
 		t.Errorf("decide result = %v", ret)
 	}
 }
+
+// A converse answered with text binds it as answer too, as upstream's
+// converse (the claude path: {answer, session_id}). Probed
+// (/tmp/agentwalk2-probes/claude, a stand-in claude on PATH):
+// `bind: { reply: answer }` set reply on kitsoki-existing and left it
+// unset here.
+func TestConverseTextAnswerBindsAnswer(t *testing.T) {
+	res := agentResult("converse", &AgentAnswer{Submission: []byte(`"plain words"`)})
+	if res["answer"] != "plain words" || res["stdout"] != "plain words" {
+		t.Fatalf("converse result = %v", res)
+	}
+	if res := agentResult("ask", &AgentAnswer{Submission: []byte(`"plain words"`)}); res["answer"] != nil {
+		t.Fatalf("ask result has answer: %v", res)
+	}
+}

@@ -176,7 +176,8 @@ func (m *Machine) renderer() *PromptRenderer {
 // agentResult is what a host.agent.<verb> call returns to bind:
 // {submission, submitted, exit_code: 0, ok: true, meta} (agent-contract
 // §9.3), plus stdout (the answer as text) so that legacy `bind: {x: stdout}`
-// keeps working for ask/converse.
+// keeps working for ask/converse, and, for a converse, answer (the text, or
+// an object answer's answer member), as upstream's claude-path converse.
 func agentResult(verb string, ans *AgentAnswer) map[string]any {
 	var sub any
 	if len(ans.Submission) > 0 {
@@ -194,6 +195,9 @@ func agentResult(verb string, ans *AgentAnswer) map[string]any {
 	switch t := sub.(type) {
 	case string:
 		res["stdout"] = t
+		if verb == "converse" {
+			res["answer"] = t // upstream's converse: {answer, session_id}
+		}
 	case map[string]any:
 		for _, k := range []string{"stdout", "answer", "text", "reply"} {
 			if s, ok := t[k].(string); ok {

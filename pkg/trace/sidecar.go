@@ -57,14 +57,20 @@ func resolveSidecar(tracePath, ref string) (string, error) {
 // writePromptFile writes data to agent-prompts/name through a temporary
 // file and a rename, so a crash leaves no short file.
 func (w *Writer) writePromptFile(name string, data []byte) error {
-	dir := filepath.Join(w.dir, promptsDir)
+	return w.writeSideFile(promptsDir, name, data)
+}
+
+// writeSideFile writes data to name in the folder sub beside the trace
+// (agent-prompts/, transcripts/), as writePromptFile says.
+func (w *Writer) writeSideFile(sub, name string, data []byte) error {
+	dir := filepath.Join(w.dir, sub)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
 	if st, err := os.Lstat(dir); err != nil || !st.IsDir() {
-		// a symbolic link planted in its place would take the prompts
+		// a symbolic link planted in its place would take the files
 		// wherever it leads
-		return fmt.Errorf("%s beside the trace is not a folder (a symbolic link?); the prompts are written only into a real one: remove it", promptsDir)
+		return fmt.Errorf("%s beside the trace is not a folder (a symbolic link?); the files are written only into a real one: remove it", sub)
 	}
 	tmp, err := os.CreateTemp(dir, ".tmp-*")
 	if err != nil {

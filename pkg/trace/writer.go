@@ -148,11 +148,19 @@ func syncDir(dir string) {
 
 // Append checks ev against the write-time rules (rules.go), assigns its
 // seq and writes it as one line; a rejected event writes nothing. A long
-// prompt or response of an agent event moves to a sidecar file.
+// prompt or response of an agent event moves to a sidecar file, and an
+// agent call's transcript to transcripts/<call_id>.jsonl (transcript.go).
 func (w *Writer) Append(ev Event) error {
 	payload, err := w.check(&ev)
 	if err != nil {
 		return err
+	}
+	if ev.CallID != "" && (ev.Kind == "agent.call.complete" || ev.Kind == "agent.call.error") {
+		// Before the blob rule: a transcript's events are kept as the
+		// backend wrote them.
+		if payload, err = w.offloadTranscript(payload, ev.CallID); err != nil {
+			return fmt.Errorf("trace: append %q event to %q: %w", ev.Kind, w.path, err)
+		}
 	}
 	if len(payload) > blobThreshold {
 		// Large values move to content-named blob files first.

@@ -16,6 +16,8 @@ type StubAgent struct {
 	Answer string
 	Err    error
 	Subs   func(req *agent.AskRequest) []agent.SubEvent
+	// Transcript, when set, is sent with every answer.
+	Transcript *agent.Transcript
 
 	mu   sync.Mutex
 	reqs []agent.AskRequest
@@ -32,6 +34,7 @@ func (c *StubAgent) Ask(ctx context.Context, req *agent.AskRequest) (*agent.AskR
 	if c.Subs != nil {
 		resp.SubEvents = c.Subs(req)
 	}
+	resp.Transcript = c.Transcript
 	return resp, nil
 }
 

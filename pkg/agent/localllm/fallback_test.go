@@ -189,3 +189,66 @@ func TestFallbackWithoutClaude(t *testing.T) {
 		t.Fatalf("error payload %v", p)
 	}
 }
+
+// transcriptOf returns the transcript of a result event's payload.
+func transcriptOf(t *testing.T, ev agent.Event) (format string, events []map[string]any) {
+	t.Helper()
+	b, _ := json.Marshal(ev.Payload)
+	var p struct {
+		Transcript *struct {
+			Format string           `json:"format"`
+			Events []map[string]any `json:"events"`
+		} `json:"transcript"`
+	}
+	if err := json.Unmarshal(b, &p); err != nil || p.Transcript == nil {
+		t.Fatalf("%s payload has no transcript: %s", ev.Kind, b)
+	}
+	return p.Transcript.Format, p.Transcript.Events
+}
+
+// A local_llm call's result event carries its openai-chat transcript (the
+// trace writer moves it to transcripts/<call_id>.jsonl): the request, the
+// assistant's raw text and the result; after a fallback, the rejected
+// local answer's events come first, on complete and on error. Probed:
+// kitsoki-existing wrote transcripts/<id>.jsonl with these three events
+// and transcript_ref for a local_llm decide; ours wrote none.
+func TestLocalCallResultCarriesTranscript(t *testing.T) {
+	types := func(evs []map[string]any) string {
+		var out []string
+		for _, e := range evs {
+			out = append(out, e["type"].(string))
+		}
+		return strings.Join(out, ",")
+	}
+	fx, _ := fallbackFixture(t, `{"verdict":"approve"}`, &agenttest.StubAgent{Answer: `{"verdict":"reject"}`})
+	if _, err := fx.Registry.Dispatch(context.Background(), verdictCall); err != nil {
+		t.Fatal(err)
+	}
+	format, evs := transcriptOf(t, fx.Sink.Events()[1])
+	if format != "openai-chat" || types(evs) != "request,assistant,result" {
+		t.Fatalf("transcript %s %v", format, evs)
+	}
+	if m, _ := evs[0]["message"].(map[string]any); m["content"] != "approve?" {
+		t.Fatalf("request event %v", evs[0])
+	}
+
+	// Rejected locally, then answered (or refused) by agent.claude with a
+	// transcript of its own.
+	withLog := &agenttest.StubAgent{Answer: `{"verdict":"reject"}`}
+	fx, _ = fallbackFixture(t, `{"verdict":"maybe"}`, withLog)
+	withLog.Transcript = &agent.Transcript{Format: "claude-stream-json", Events: []json.RawMessage{json.RawMessage(`{"type":"result"}`)}}
+	if _, err := fx.Registry.Dispatch(context.Background(), verdictCall); err != nil {
+		t.Fatal(err)
+	}
+	format, evs = transcriptOf(t, fx.Sink.Events()[1])
+	if format != "claude-stream-json" || types(evs) != "request,assistant,result,result" {
+		t.Fatalf("after a fallback: transcript %s %v", format, evs)
+	}
+	fx, _ = fallbackFixture(t, `{"verdict":"maybe"}`, &agenttest.StubAgent{Err: agent.Errorf(agent.KindTransportError, "down")})
+	if _, err := fx.Registry.Dispatch(context.Background(), verdictCall); err == nil {
+		t.Fatal("want the fallback's error")
+	}
+	if format, evs = transcriptOf(t, fx.Sink.Events()[1]); format != "openai-chat" || types(evs) != "request,assistant,result" {
+		t.Fatalf("error after a fallback: transcript %s %v", format, evs)
+	}
+}
