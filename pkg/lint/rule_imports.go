@@ -133,7 +133,7 @@ func checkImportWorldAndHosts(c *checker, alias string, im *story.Import, ch *st
 	}
 	parentHosts := hostsBefore(c.st, alias)
 	for _, h := range ch.Hosts {
-		if !hostAllowed(parentHosts, h) {
+		if !slices.Contains(parentHosts, h) {
 			c.rep.Errf(im.At("hosts"), story.RuleImports, "imports.%s: hosts: declared but parent does not list child host %q", alias, h)
 		}
 	}
