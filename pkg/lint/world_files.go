@@ -9,12 +9,9 @@ import (
 	"kitsoki/pkg/story/expr"
 )
 
-// files records the reads of the pongo2 files the story names: a view's
-// extends: layout (views/<name>.pongo) and template_file:, and the prompt
-// files of its host.agent.* calls, each file once. A file that cannot be
-// read or does not compile with the story's loader is left to rule pongo
-// (and agent-file, prompt-root); a read inside one is placed at its line
-// and column in the file.
+// files records the reads of the pongo2 files the story names (layouts,
+// template_file:, prompt files), each once, placed in the file; one that
+// cannot be read or compiled is left to the other rules.
 func (wk *worldKeyCheck) files() {
 	c := wk.c
 	seen := map[string]bool{}
