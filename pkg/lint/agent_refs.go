@@ -87,10 +87,12 @@ func looksLikePath(s string) bool {
 }
 
 // existingFile resolves a story-relative (or absolute) path and reports
-// whether it is an existing regular file.
+// whether it is an existing regular file. Only paths inside the project
+// root are stat'ed: a warning must not tell a stranger's pull request what
+// the CI machine holds outside it (the confining rules report those).
 func (c *checker) existingFile(p string) (string, bool) {
 	if filepath.IsAbs(p) {
-		if !c.inProject(p) {
+		if !c.st.FileRoot().Inside(p) {
 			return p, false
 		}
 		mode, err := os.Stat(p)
@@ -107,7 +109,7 @@ func (c *checker) existingFile(p string) (string, bool) {
 	}
 	for _, d := range dirs {
 		f := filepath.Join(d, p)
-		if !c.inProject(f) {
+		if !c.st.FileRoot().Inside(f) {
 			continue
 		}
 		if mode, err := os.Stat(f); err == nil && !mode.IsDir() {

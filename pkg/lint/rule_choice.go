@@ -166,7 +166,7 @@ func (ch *choiceCheck) singleItem(j int, m map[string]any) {
 		if !ok || story.IsTemplated(v) || decl == nil || decl.Slots[k] == nil || len(decl.Slots[k].Values) == 0 {
 			continue
 		}
-		if !slices.ContainsFunc(decl.Slots[k].Values, func(x any) bool { return fmt.Sprint(x) == v }) {
+		if !slices.Contains(valueTexts(decl.Slots[k].Values), v) {
 			ch.errf("items[%d].slots.%s: value %q is not in the slot's enum values", j, k, v)
 		}
 	}
