@@ -9,8 +9,7 @@ import (
 	"kitsoki/internal/termsafe"
 )
 
-// labelWidth is the width, in characters, past which a label is wrapped
-// at a space; a longer word stays whole.
+// labelWidth is the width past which a label is wrapped at a space.
 const labelWidth = 40
 
 // nodeLabel is the text of a node or cluster, line by line.
@@ -40,9 +39,8 @@ func nodeLabel(n *Node) []string {
 	return append(out, sum)
 }
 
-// edgeLabel is the text of an edge, line by line: the intent and guard of
-// an arm, the handler of an on_error or on_complete, a timeout's
-// duration; a merged edge counts its moves.
+// edgeLabel is the text of an edge, line by line; a merged edge counts
+// its moves.
 func edgeLabel(e *Edge) []string {
 	if len(e.Merged) > 1 {
 		return mergedLabel(e)
@@ -107,7 +105,7 @@ func mergedLabel(e *Edge) []string {
 	return wrap(what + ": " + strings.Join(intents, ", "))
 }
 
-// plural is "1 state" or "n states": one and many are the two forms.
+// plural is "1 state" or "n states".
 func plural(n int, one, many string) string {
 	if n == 1 {
 		return "1 " + one
@@ -115,10 +113,9 @@ func plural(n int, one, many string) string {
 	return strconv.Itoa(n) + " " + many
 }
 
-// oneLine replaces control characters (line breaks of a multi-line guard
-// included, and what a terminal must not get raw: bidirectional controls,
-// invisible characters, termsafe.IsControl) with spaces and collapses runs
-// of spaces: the drawing is printed on a terminal by default.
+// oneLine replaces control characters (termsafe.IsControl included: the
+// drawing is printed on a terminal by default) with spaces and collapses
+// runs of spaces.
 func oneLine(s string) string {
 	s = strings.Map(func(r rune) rune {
 		if unicode.IsControl(r) || termsafe.IsControl(r) {
@@ -130,7 +127,7 @@ func oneLine(s string) string {
 }
 
 // wrap splits s (made one line) into lines of at most labelWidth
-// characters, breaking at spaces; nothing is dropped.
+// characters, breaking at spaces.
 func wrap(s string) []string {
 	words := strings.Fields(oneLine(s))
 	if len(words) == 0 {
