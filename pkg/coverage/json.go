@@ -43,9 +43,8 @@ type jsonItem struct {
 	Count int64  `json:"count"`
 }
 
-// WriteJSON writes p as a JSON profile: one item per line, so that
-// profiles diff well and equal profiles are equal bytes. Marshalling
-// strings and structs of ints and strings cannot fail.
+// WriteJSON writes p as a JSON profile, one item per line, so that
+// profiles diff well. (Marshalling these values cannot fail.)
 func WriteJSON(w io.Writer, p *Profile) error {
 	head, _ := json.Marshal(p.Summarize())
 	var b bytes.Buffer
@@ -94,9 +93,7 @@ func ParseJSON(name string, data []byte) (*Profile, error) {
 	bad := func(where, format string, a ...any) error {
 		return fmt.Errorf("%s: %s: %s", name, where, fmt.Sprintf(format, a...))
 	}
-	// A profile of many empty {} items (three bytes each, some 360
-	// decoded) is refused before it is decoded: profiles come from other
-	// jobs' shards and a repository's .kitsoki/ (the editor reads it).
+	// profiles come from other jobs and repositories: bound the decoding
 	limit := jsoncost.Limit(len(data))
 	if cost, err := jsoncost.Estimate(data, reflect.TypeFor[jsonProfile](), limit); err == nil && cost > limit {
 		return nil, fmt.Errorf("%s: not a kitsoki JSON coverage profile: %d bytes that would take over %d MiB once read (many empty items or files); write one with kitsoki test --coverprofile FILE --cover-format json", name, len(data), limit>>20)
