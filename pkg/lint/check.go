@@ -126,11 +126,6 @@ func passes() []pass {
 	}
 }
 
-// unfolded reports whether r checks a block upstream drops when it folds
-// an imported child into its importer (decider:, routing:); its errors are
-// only warnings in a child.
-func unfolded(r *Rule) bool { return r == ruleDecider || r == story.RuleRouting }
-
 // check runs every pass over st, one story of a load (the top story or an
 // imported child), reading files through opts and the load's sources.
 func check(st *story.Story, rep *yamlnode.Reporter, opts story.Options, src *sources) {
@@ -142,7 +137,8 @@ func check(st *story.Story, rep *yamlnode.Reporter, opts story.Options, src *sou
 		}
 		mark := len(rep.Diags)
 		ps.run(c)
-		if st.Imported() && unfolded(ps.rule) {
+		// upstream drops a child's decider: and routing: when it folds it
+		if st.Imported() && (ps.rule == ruleDecider || ps.rule == story.RuleRouting) {
 			rep.DemoteSince(mark, "ignored in an imported child: upstream does not fold its "+ps.rule.ID+" block")
 		}
 	}

@@ -13,19 +13,15 @@ var rulePrebindView = &Rule{ID: "prebind-view", Severity: diag.Warning, LintOnly
 	Example: "a: {view: \"{{ world.out }}\", on_enter: [{invoke: host.run, bind: {out: stdout}}]}"}
 
 // prebindRef matches a world reference as upstream's check reads it: the
-// dotted path after world. (world.out.x is the path out.x, not out), or a
-// quoted key in brackets (world['out'] is out, whatever follows).
+// dotted path after world., or a quoted key in brackets.
 var prebindRef = regexp.MustCompile(`world\.([A-Za-z0-9_.]+)|world\[["']([^"']+)["']\]`)
 
-// prebindFallback is what may follow a reference to make it safe: a ??
-// fallback or a default filter (default, default_if_none, ...).
+// prebindFallback is what may follow a reference to make it safe.
 var prebindFallback = regexp.MustCompile(`^\s*(\?\?|\|\s*default)`)
 
 // checkPrebindView warns, once per state and key, where a state's view
-// reads a key one of its own on_enter effects binds without a fallback,
-// as the existing engine's validate does: the same text is scanned and,
-// in an imported child, names are compared as after the fold
-// (liftWorldKey).
+// reads a key its own on_enter binds without a fallback, as the existing
+// engine's validate does.
 func checkPrebindView(c *checker) {
 	for _, s := range c.states() {
 		if s.View == nil || len(s.OnEnter) == 0 {
