@@ -4,7 +4,7 @@
 // versioned JSON with [Schema], an HTML report, the summary line and the
 // unreached list). It must not run a story, parse story YAML or choose a
 // file name on its own: pkg/flowtest drives the sessions, cmd/test.go
-// picks the files, pkg/lsp reads [ReadJSON] profiles beside a story.
+// picks the files, pkg/lsp reads [ParseJSON] profiles beside a story.
 //
 // Every part is counted where its author wrote it (engine.Reachable), so
 // several states can add to one item. Profile paths are slash-separated,
