@@ -59,7 +59,6 @@ func (h *Hints) For(base string, l Located) (Hint, bool) {
 	return best, ok
 }
 
-// better reports whether a is a shorter way than b.
 func better(a, b Hint) bool {
 	if a.Found != b.Found {
 		return a.Found
@@ -89,7 +88,6 @@ func (h Hint) Command() string {
 	return strings.Join(args, " ")
 }
 
-// needsSlot reports whether the hint's command has a --slot to fill in.
 func (h Hint) needsSlot() bool {
 	return slices.ContainsFunc(h.Intents, func(in string) bool { return len(h.Slots[in]) > 0 })
 }

@@ -47,7 +47,6 @@ func (f Figure) Percent() float64 {
 	return 100 * float64(f.Reached) / float64(f.Total)
 }
 
-// add counts one item reached count times.
 func (f *Figure) add(count int64) {
 	f.Total++
 	if count > 0 {
@@ -128,7 +127,6 @@ func itemsOf(files map[string]map[itemKey]*Item, path string) map[itemKey]*Item 
 	return m
 }
 
-// add merges it into m.
 func add(m map[itemKey]*Item, it Item) {
 	k := itemKey{it.Kind, it.Line, it.Col}
 	cur := m[k]

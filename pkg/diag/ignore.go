@@ -31,7 +31,6 @@ type ignoreMark struct {
 // ruleIDRE is one rule id after a marker.
 var ruleIDRE = &lazyre.Regexp{Expr: `[^, \t]+`}
 
-// findMarkers returns every marker of a file.
 func findMarkers(file string, data []byte) []ignoreMark {
 	var out []ignoreMark
 	for i, raw := range bytes.Split(data, []byte("\n")) {

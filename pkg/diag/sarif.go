@@ -163,7 +163,6 @@ func artifact(root, file string) sarifArtifact {
 	return sarifArtifact{URI: escapePath(filepath.ToSlash(rel)), URIBaseID: srcRoot}
 }
 
-// escapePath percent-encodes each segment of a slash path.
 func escapePath(p string) string {
 	segs := strings.Split(p, "/")
 	for i, s := range segs {

@@ -123,7 +123,6 @@ func (b *builder) id(prefix, text string) string {
 	return id
 }
 
-// moves adds the edges declared on s.
 func (b *builder) moves(s *story.State) {
 	for _, on := range s.On {
 		for i, t := range on.Arms {

@@ -81,7 +81,6 @@ func shownAnchors(g *Graph) map[*Node]bool {
 
 func (d *dotWriter) line(indent int, s string) { writeLine(d.w, indent, s) }
 
-// writeLine writes s on a line of its own, indented by indent steps.
 func writeLine(w *bufio.Writer, indent int, s string) {
 	for range indent {
 		w.WriteString("  ")

@@ -12,7 +12,6 @@ import (
 // labelWidth is the width past which a label is wrapped at a space.
 const labelWidth = 40
 
-// nodeLabel is the text of a node or cluster, line by line.
 func nodeLabel(n *Node) []string {
 	kind := n.Kind
 	if kind == KindCollapsed {

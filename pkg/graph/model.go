@@ -124,7 +124,6 @@ type Edge struct {
 	tail, head *Node // the nodes the edge is drawn between
 }
 
-// moves returns the moves the edge stands for.
 func (e *Edge) moves() []*Edge {
 	if len(e.Merged) > 0 {
 		return e.Merged

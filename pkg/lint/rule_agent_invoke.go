@@ -72,7 +72,6 @@ func checkNonAgentWith(c *checker, e *story.Effect, site effSite) {
 	}
 }
 
-// checkAgentVerb: the verb is one kitsoki dispatches.
 func checkAgentVerb(c *checker, e *story.Effect, site effSite, verb string) {
 	switch {
 	case slices.Contains(agentVerbs, verb):
@@ -87,7 +86,6 @@ func checkAgentVerb(c *checker, e *story.Effect, site effSite, verb string) {
 	}
 }
 
-// checkAgentAlias: the effect-level agent: alias is declared.
 func checkAgentAlias(c *checker, e *story.Effect, site effSite) {
 	if e.Agent() == "" || story.IsTemplated(e.Agent()) || c.st.AgentPlugins[e.Agent()] != nil || c.st.PluginDeclared(e.Agent()) || pluginFor(c.st, e.Agent()) != nil {
 		return
@@ -131,7 +129,6 @@ func checkTaskInvoke(c *checker, e *story.Effect, site effSite, persona string, 
 	}
 }
 
-// checkReadOnlyTools: a read-only verb's persona holds no mutation tool.
 func checkReadOnlyTools(c *checker, e *story.Effect, site effSite, persona string, pe *story.Persona, verb string) {
 	for _, t := range pe.Tools {
 		if slices.Contains(mutationTools, t) {

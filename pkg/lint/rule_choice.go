@@ -136,7 +136,6 @@ func (ch *choiceCheck) intent(v any) *story.Intent {
 	return ch.c.lookupIntent(ch.s, name, true)
 }
 
-// guard checks a when: guard (v) that is a non-blank string.
 func (ch *choiceCheck) guard(what string, v any) {
 	if src, ok := v.(string); ok && strings.TrimSpace(src) != "" {
 		if err := ch.c.compileGuard(src); err != nil {
@@ -145,7 +144,6 @@ func (ch *choiceCheck) guard(what string, v any) {
 	}
 }
 
-// leaf checks a templated string leaf (v) compiles as pongo2.
 func (ch *choiceCheck) leaf(what string, v any) {
 	src, ok := v.(string)
 	if !ok || !strings.Contains(src, "{{") && !strings.Contains(src, "{%") {
@@ -156,7 +154,6 @@ func (ch *choiceCheck) leaf(what string, v any) {
 	}
 }
 
-// singleItem checks a single-mode item's pre-bound slots and param.
 func (ch *choiceCheck) singleItem(j int, m map[string]any) {
 	decl := ch.intent(m["intent"])
 	slots, _ := m["slots"].(map[string]any)

@@ -67,7 +67,6 @@ type pongoCheck struct {
 	exists  map[string]bool
 }
 
-// fileExists reports whether f can be stat'ed, once per file.
 func (pc *pongoCheck) fileExists(f string) bool {
 	ok, done := pc.exists[f]
 	if !done {
@@ -78,7 +77,6 @@ func (pc *pongoCheck) fileExists(f string) bool {
 	return ok
 }
 
-// loader returns the story's template loader.
 func (pc *pongoCheck) loader() *expr.PongoLoader {
 	if pc.pl != nil {
 		return pc.pl
@@ -110,7 +108,6 @@ func (pc *pongoCheck) addFile(f string, p story.Pos) {
 	}
 }
 
-// compile reports a template that does not compile.
 func (pc *pongoCheck) compile(p story.Pos, where func() string, src string) {
 	if err := pc.compiled(src); err != nil {
 		pc.c.rep.Add(pc.c.errAt(p, src, err), pongoSeverity(err), rulePongo, "%s: %s%s", where(), err.Error(), ternaryHint(src, err, ""))
@@ -138,7 +135,6 @@ func (pc *pongoCheck) compileView(p story.Pos, whereOf func() string, src string
 	c.rep.Warnf(c.errAt(p, src, err), ruleViewRender, "%s: %s%s", where, err.Error(), hint)
 }
 
-// state checks a state's footer, views and view elements.
 func (pc *pongoCheck) state(s *story.State) {
 	if e, ok := s.Keys["footer"]; ok {
 		pc.compile(e, func() string { return "state " + strconv.Quote(s.Path) + " footer" }, s.Footer())

@@ -73,7 +73,6 @@ func (c *checker) checkRoomOnly(s *story.State) {
 	}
 }
 
-// checkStateTimeout checks a timeout: has a valid after and a target.
 func (c *checker) checkStateTimeout(s *story.State) {
 	t := s.Timeout()
 	if t == nil {

@@ -3,6 +3,7 @@ package lint
 import (
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
 
 	"kitsoki/internal/safefile"
 	"kitsoki/pkg/story"
@@ -68,16 +69,10 @@ func (wk *worldKeyCheck) files() {
 // lineCol is the 1-based line and rune column of byte offset off in src
 // (1:1 for a negative offset).
 func lineCol(src string, off int) (line, col int) {
-	line, col = 1, 1
 	if off < 0 {
-		return line, col
+		return 1, 1
 	}
-	for _, ch := range src[:off] {
-		if ch == '\n' {
-			line, col = line+1, 1
-		} else {
-			col++
-		}
-	}
-	return line, col
+	before := src[:off]
+	last := before[strings.LastIndexByte(before, '\n')+1:]
+	return strings.Count(before, "\n") + 1, utf8.RuneCountInString(last) + 1
 }

@@ -142,7 +142,6 @@ func (wk *worldKeyCheck) effect(e *story.Effect, site effSite) {
 	}
 }
 
-// guard records the reads of a when: guard.
 func (wk *worldKeyCheck) guard(src string, p story.Pos, where func() string) {
 	if src != "" {
 		wk.read(compiledGuard, src, p, where)
@@ -162,14 +161,12 @@ func (wk *worldKeyCheck) value(src string, p story.Pos, where func() string) {
 	wk.pongo(src, p, where)
 }
 
-// pongo records the reads of a pongo2 template.
 func (wk *worldKeyCheck) pongo(src string, p story.Pos, where func() string) {
 	if strings.Contains(src, "{") {
 		wk.read(compiledPongo, src, p, where)
 	}
 }
 
-// read records the world keys src reads in syntax kind.
 func (wk *worldKeyCheck) read(kind compileKind, src string, p story.Pos, where func() string) {
 	if !strings.Contains(src, "world") {
 		return
