@@ -81,25 +81,21 @@ func withHandler(what, handler string) string {
 	return what + " (" + handler + ")"
 }
 
+// mergedNames are what a merged edge counts its moves as, one and many.
+var mergedNames = map[EdgeKind][2]string{EdgeArc: {"arc", "arcs"}, EdgeExit: {"exit", "exits"}, EdgeOnError: {"on_error", "on_error redirects"},
+	EdgeTimeout: {"timeout", "timeouts"}, EdgeOnComplete: {"on_complete", "on_complete targets"}}
+
 func mergedLabel(e *Edge) []string {
-	n := len(e.Merged)
-	switch e.Kind {
-	case EdgeOnError:
-		return []string{plural(n, "on_error", "on_error redirects")}
-	case EdgeTimeout:
-		return []string{plural(n, "timeout", "timeouts")}
-	case EdgeOnComplete:
-		return []string{plural(n, "on_complete", "on_complete targets")}
+	name := mergedNames[e.Kind]
+	what := plural(len(e.Merged), name[0], name[1])
+	if e.Kind != EdgeArc && e.Kind != EdgeExit {
+		return []string{what}
 	}
 	var intents []string
 	for _, m := range e.Merged {
 		if !slices.Contains(intents, m.Intent) {
 			intents = append(intents, m.Intent)
 		}
-	}
-	what := plural(n, "arc", "arcs")
-	if e.Kind == EdgeExit {
-		what = plural(n, "exit", "exits")
 	}
 	return wrap(what + ": " + strings.Join(intents, ", "))
 }

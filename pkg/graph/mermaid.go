@@ -81,23 +81,14 @@ func (m *mermaidWriter) node(indent int, n *Node) {
 		}
 		m.line(indent, "end")
 	} else {
-		var shape string
-		switch n.Kind {
-		case KindCollapsed:
-			shape = "[[" + label + "]]"
-		case KindExit:
-			shape = "{{" + label + "}}"
-		case KindDynamic:
-			shape = "[/" + label + "/]"
-		case KindMissing, KindStub:
-			shape = ">" + label + "]"
-		default:
-			shape = "(" + label + ")"
+		br, ok := mermaidShapes[n.Kind]
+		if !ok {
+			br = [2]string{"(", ")"}
 			if n.Terminal {
-				shape = "([" + label + "])"
+				br = [2]string{"([", "])"}
 			}
 		}
-		m.line(indent, n.ID+shape)
+		m.line(indent, n.ID+br[0]+label+br[1])
 		if n.Terminal {
 			m.class("terminal", n.ID)
 		}
@@ -148,6 +139,10 @@ func (m *mermaidWriter) link(s, style string) {
 	}
 	m.links++
 }
+
+// mermaidShapes are the brackets around a label by kind of node (a
+// state's are round).
+var mermaidShapes = map[NodeKind][2]string{KindCollapsed: {"[[", "]]"}, KindExit: {"{{", "}}"}, KindDynamic: {"[/", "/]"}, KindMissing: {">", "]"}, KindStub: {">", "]"}}
 
 // kindClass is the class of a kind of node.
 var kindClass = map[NodeKind]string{KindParallel: "parallel", KindImport: "import", KindExit: "exit", KindMissing: "missing", KindStub: "stub"}

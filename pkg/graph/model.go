@@ -1,6 +1,10 @@
 package graph
 
-import "kitsoki/pkg/story"
+import (
+	"cmp"
+
+	"kitsoki/pkg/story"
+)
 
 // NodeKind says what a node of the drawing stands for.
 type NodeKind int
@@ -83,19 +87,9 @@ const (
 	EdgeOnComplete
 )
 
-func (k EdgeKind) String() string {
-	switch k {
-	case EdgeExit:
-		return "exit"
-	case EdgeOnError:
-		return "on_error"
-	case EdgeTimeout:
-		return "timeout"
-	case EdgeOnComplete:
-		return "on_complete"
-	}
-	return "arc"
-}
+var edgeKindNames = map[EdgeKind]string{EdgeExit: "exit", EdgeOnError: "on_error", EdgeTimeout: "timeout", EdgeOnComplete: "on_complete"}
+
+func (k EdgeKind) String() string { return cmp.Or(edgeKindNames[k], "arc") }
 
 // Edge is one move of the machine: an arm, an exit, an on_error redirect,
 // a timeout or an on_complete target.
