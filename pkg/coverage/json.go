@@ -163,26 +163,16 @@ func jsonReason(err error) string {
 	case errors.As(err, &se):
 		return fmt.Sprintf("invalid JSON at byte %d: %s", se.Offset, strings.TrimPrefix(se.Error(), "json: "))
 	case errors.As(err, &te):
-		return fmt.Sprintf("%s: expected %s, got a JSON %s", cmp.Or(te.Field, "the top level"), jsonKind(te.Type.Kind().String()), te.Value)
+		k := te.Type.Kind().String()
+		return fmt.Sprintf("%s: expected %s, got a JSON %s", cmp.Or(te.Field, "the top level"), cmp.Or(jsonKinds[k], k), te.Value)
 	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
 		return "the file is empty or cut short"
 	}
 	return strings.TrimPrefix(err.Error(), "json: ")
 }
 
-func jsonKind(goKind string) string {
-	switch goKind {
-	case "int", "int64":
-		return "an integer"
-	case "string":
-		return "a string"
-	case "slice":
-		return "a list"
-	case "struct":
-		return "an object"
-	}
-	return goKind
-}
+// jsonKinds names Go kinds as JSON does.
+var jsonKinds = map[string]string{"int": "an integer", "int64": "an integer", "string": "a string", "slice": "a list", "struct": "an object"}
 
 // SniffOther names the profile format of data when it is an LCOV or
 // Cobertura profile rather than JSON ("" otherwise).

@@ -1,6 +1,7 @@
 package coverage
 
 import (
+	"cmp"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -103,16 +104,10 @@ func shellArg(s string) string {
 
 // edgeKind is the kind of profile item a drawn move is counted as.
 func edgeKind(e *graph.Edge) engine.ReachKind {
-	switch e.Kind {
-	case graph.EdgeOnError:
-		return engine.ReachOnError
-	case graph.EdgeTimeout:
-		return engine.ReachTimeout
-	case graph.EdgeOnComplete:
-		return engine.ReachOnComplete
-	}
-	return engine.ReachArc
+	return cmp.Or(edgeKinds[e.Kind], engine.ReachArc)
 }
+
+var edgeKinds = map[graph.EdgeKind]engine.ReachKind{graph.EdgeOnError: engine.ReachOnError, graph.EdgeTimeout: engine.ReachTimeout, graph.EdgeOnComplete: engine.ReachOnComplete}
 
 // fromBase is a profile path as a file path, a relative one taken from
 // base.

@@ -200,9 +200,6 @@ func (sv *staticValues) fromTemplate(tpl, key string) ([]string, bool) {
 	if strings.Contains(tpl, "slots.") || strings.Contains(tpl, "result") || (strings.Contains(tpl, "world.") && worldRefRe.MatchString(tpl)) {
 		return nil, false
 	}
-	if !strings.ContainsAny(tpl, `'"`) {
-		return nil, false // no quoted name (quotedRe finds nothing)
-	}
 	out := quotedNames(tpl)
 	return out, len(out) > 0
 }

@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"cmp"
 	"strings"
 	"unicode/utf8"
 
@@ -205,7 +206,7 @@ func (rs *runeScan) doubleQuoted(p story.Pos, first []rune) bool {
 		}
 		if r == '\\' && i+1 < len(line) {
 			rs.emit(0, n, i+1)
-			i += escapeWidth(line[i+1])
+			i += cmp.Or(escapeWidths[line[i+1]], 2)
 			continue
 		}
 		rs.emit(r, n, i+1)
@@ -215,18 +216,9 @@ func (rs *runeScan) doubleQuoted(p story.Pos, first []rune) bool {
 	return true
 }
 
-// escapeWidth is the source width of an escape by the rune after its '\'.
-func escapeWidth(r rune) int {
-	switch r {
-	case 'x':
-		return 4
-	case 'u':
-		return 6
-	case 'U':
-		return 10
-	}
-	return 2
-}
+// escapeWidths are the source widths of the escapes longer than \n, by the
+// rune after their '\'.
+var escapeWidths = map[rune]int{'x': 4, 'u': 6, 'U': 10}
 
 // singleQuoted re-reads a single-quoted scalar opening at p (a doubled
 // quote is one quote).
