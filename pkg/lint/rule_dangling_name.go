@@ -63,12 +63,7 @@ func checkDanglingNames(c *checker) {
 
 // handledHere: an arm of s or an ancestor takes intent (or "*").
 func handledHere(s *story.State, intent string) bool {
-	for cur := s; cur != nil; cur = cur.Parent {
-		if cur.HasOn(intent) || cur.HasOn("*") {
-			return true
-		}
-	}
-	return false
+	return nearest(s, func(s *story.State) bool { return s.HasOn(intent) || s.HasOn("*") }) != nil
 }
 
 // armHint names the intents s does handle, for the message.

@@ -83,13 +83,8 @@ func (c *checker) emitsAfterExit(at *story.State, effs []*story.Effect, where st
 // firstArm is the first arm for intent on at or its nearest ancestor with
 // an on: entry for it, as the engine looks an emitted intent up.
 func firstArm(at *story.State, intent string) *story.Transition {
-	for s := at; s != nil; s = s.Parent {
-		if s.HasOn(intent) {
-			if arms := s.Arms(intent); len(arms) > 0 {
-				return arms[0]
-			}
-			return nil
-		}
+	if s := nearest(at, func(s *story.State) bool { return s.HasOn(intent) }); s != nil && len(s.Arms(intent)) > 0 {
+		return s.Arms(intent)[0]
 	}
 	return nil
 }
@@ -99,10 +94,13 @@ func hasEmit(effs []*story.Effect) bool {
 }
 
 func inParallel(s *story.State) bool {
-	for p := s.Parent; p != nil; p = p.Parent {
-		if p.Parallel {
-			return true
-		}
+	return nearest(s.Parent, func(p *story.State) bool { return p.Parallel }) != nil
+}
+
+// nearest is the first of s and its ancestors that is, or nil.
+func nearest(s *story.State, is func(*story.State) bool) *story.State {
+	for s != nil && !is(s) {
+		s = s.Parent
 	}
-	return false
+	return s
 }

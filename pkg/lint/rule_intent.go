@@ -26,10 +26,8 @@ func checkIntents(c *checker) {
 			return
 		}
 		name := e.EmitIntent() // untrimmed, as upstream's load check
-		for cur := site.State; cur != nil; cur = cur.Parent {
-			if cur.HasOn(name) {
-				return
-			}
+		if nearest(site.State, func(s *story.State) bool { return s.HasOn(name) }) != nil {
+			return
 		}
 		c.rep.Errf(e.PosOf("emit_intent"), story.RuleIntent, "%s: emit_intent %q is not declared on state %q's on: arcs (nor any ancestor's)", site.String(), name, site.State.Path)
 	})

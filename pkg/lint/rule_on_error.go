@@ -202,10 +202,8 @@ func (c *checker) dispatchStates(site effSite) []string {
 // state.
 func (c *checker) settled(s *story.State) string {
 	leaf := c.descend(s)
-	for cur := leaf; cur != nil; cur = cur.Parent {
-		if cur.Parallel {
-			return c.encodeParallel(cur, leaf)
-		}
+	if p := nearest(leaf, func(s *story.State) bool { return s.Parallel }); p != nil {
+		return c.encodeParallel(p, leaf)
 	}
 	return leaf.Path
 }
