@@ -59,16 +59,10 @@ func (g *Graph) paths(auto bool) map[string][]string {
 		}
 		entered[n] = true
 		mark(n, path)
-		switch {
-		case n.Kind == KindParallel || n.TemplatedInitial:
-			for _, c := range n.Children {
+		all := n.Kind == KindParallel || n.TemplatedInitial
+		for _, c := range n.Children {
+			if all || c.Initial {
 				down(c, path)
-			}
-		default:
-			for _, c := range n.Children {
-				if c.Initial {
-					down(c, path)
-				}
 			}
 		}
 	}
