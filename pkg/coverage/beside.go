@@ -7,15 +7,10 @@ import (
 	"kitsoki/pkg/story"
 )
 
-// EditorProfile is the coverage profile kitsoki lsp reads: a JSON profile
-// at .kitsoki/coverage.json in a story's directory or any directory above
-// it (the nearest wins). Its relative paths are relative to the directory
-// that holds .kitsoki/, so write it from there:
-//
-//	kitsoki test ./... --coverprofile .kitsoki/coverage.json
-//
-// kitsoki test writes no profile unless asked: --coverprofile has no
-// default.
+// EditorProfile is the JSON profile kitsoki lsp reads, in a story's
+// directory or the nearest above it; its paths are relative to the
+// directory that holds .kitsoki/ (kitsoki test ./... --coverprofile
+// .kitsoki/coverage.json).
 const EditorProfile = ".kitsoki/coverage.json"
 
 // FindEditorProfile looks for EditorProfile from dir upward; root is the

@@ -52,11 +52,9 @@ func rate(f Figure) string {
 	return strconv.FormatFloat(float64(f.Reached)/float64(f.Total), 'f', 4, 64)
 }
 
-// WriteCobertura writes p as Cobertura XML (what GitLab's coverage
-// visualisation reads): a package per story directory, a class per story
-// file, a line per source line that starts a part of the story (counted
-// as in LCOV). Filenames are the profile's paths, under the source ".".
-// The timestamp is 0, so equal profiles are equal bytes.
+// WriteCobertura writes p as Cobertura XML (what GitLab reads): a package
+// per story directory, a class per file, lines counted as in LCOV. The
+// timestamp is 0, so equal profiles are equal bytes.
 func WriteCobertura(w io.Writer, p *Profile) error {
 	doc := cobCoverage{BranchRate: "0", Complexity: "0", Version: "kitsoki", Timestamp: "0", Sources: []string{"."}}
 	pkgs := map[string]int{}

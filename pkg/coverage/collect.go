@@ -8,10 +8,9 @@ import (
 	"kitsoki/pkg/engine"
 )
 
-// Collector counts what sessions reach: register every story's machine
-// with Add before the fixtures run, hand the collector to each session as
-// its engine.Observer, then take the Profile. It is safe for concurrent
-// use by many sessions.
+// Collector counts what sessions reach: Add every story's machine, hand
+// the collector to each session as its engine.Observer, then take the
+// Profile. It is safe for concurrent use.
 type Collector struct {
 	base string
 
@@ -21,9 +20,7 @@ type Collector struct {
 
 // Options tune a Collector.
 type Options struct {
-	// Base is the directory profile paths are relative to (a file outside
-	// it keeps its absolute path); "" = absolute paths.
-	Base string
+	Base string // profile paths are relative to it when below it
 }
 
 // NewCollector returns an empty collector.
@@ -37,9 +34,8 @@ func NewCollector(o Options) *Collector {
 	return &Collector{base: base, files: map[string]map[itemKey]*Item{}}
 }
 
-// Add registers every reachable part of m, unreached. Adding a machine
-// twice, or two machines that share files (a child imported by two
-// stories), lists each part once.
+// Add registers every reachable part of m, unreached; each part is listed
+// once, however many machines share it.
 func (c *Collector) Add(m *engine.Machine) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -48,8 +44,7 @@ func (c *Collector) Add(m *engine.Machine) {
 	}
 }
 
-// Reached counts one reach of a registered part (engine.Observer); a part
-// no machine registered (the fold's own effects) is not counted.
+// Reached counts one reach of a registered part (engine.Observer).
 func (c *Collector) Reached(k engine.ReachKind, at engine.Pos) {
 	c.mu.Lock()
 	if it := c.files[at.File][itemKey{k, at.Line, at.Col}]; it != nil {

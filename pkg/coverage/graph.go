@@ -8,19 +8,13 @@ import (
 
 var _ graph.Coverage = (*GraphCoverage)(nil)
 
-// GraphCoverage answers kitsoki graph's questions (graph.Coverage) from a
-// profile: a state or move is known when the profile has an item where
-// the drawing says it was written (file, line, column and kind), reached
-// when that item's count is above zero. Positions, not state paths, tie
-// the two together, so a phase-generated state answers with its
-// template's item, as every phase counted there.
+// GraphCoverage answers graph.Coverage from a profile: positions (file,
+// line, column and kind), not state paths, tie an item to a drawn part.
 type GraphCoverage struct {
-	items map[posKey]int64
-	// states maps a drawn state's path to where it was written.
-	states map[string]story.Pos
-	// Known counts the states and moves of the drawing the profile has an
-	// item for; 0 means the profile is about other files (or its relative
-	// paths are relative to another directory).
+	items  map[posKey]int64
+	states map[string]story.Pos // a drawn state's path → where it was written
+	// Known counts the drawn parts the profile has an item for (0: the
+	// profile is about other files, or relative to another directory).
 	Known int
 }
 
@@ -31,10 +25,8 @@ type posKey struct {
 	line, col int
 }
 
-// NewGraphCoverage matches p against g, the whole drawing before any
-// graph.View narrows it (a collapsed node asks about states the view no
-// longer draws). base is the directory p's relative paths are relative
-// to (where kitsoki test ran).
+// NewGraphCoverage matches p, its paths relative to base, against g, the
+// whole drawing before any graph.View narrows it.
 func NewGraphCoverage(p *Profile, base string, g *graph.Graph) *GraphCoverage {
 	gc := &GraphCoverage{items: map[posKey]int64{}, states: map[string]story.Pos{}}
 	for _, f := range p.Files {
@@ -69,9 +61,7 @@ func (gc *GraphCoverage) StateReached(path string) (reached, known bool) {
 	return gc.lookup(p, engine.ReachState)
 }
 
-// EdgeReached implements graph.Coverage: an arm (exits included: an arm
-// that leaves through an exit is counted as its arc), an on_error
-// redirect, a timeout or an on_complete target.
+// EdgeReached implements graph.Coverage.
 func (gc *GraphCoverage) EdgeReached(e *graph.Edge) (reached, known bool) {
 	return gc.lookup(e.Pos, edgeKind(e))
 }

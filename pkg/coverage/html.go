@@ -29,14 +29,11 @@ var htmlTemplates = template.Must(template.New("coverage").Funcs(template.FuncMa
 
 // HTMLOptions tune WriteHTMLDir.
 type HTMLOptions struct {
-	// Base is the directory the profile's relative paths are read from
-	// ("" = the working directory).
+	// Base is the directory the profile's relative paths are read from.
 	Base string
 	// Root, when set, is the only directory sources are read from: a
-	// profile that did not come from this run (kitsoki test merge reads
-	// any JSON it is given) may name any file, and its page must not
-	// quote one outside. A path leaving it (absolute, "..", a symlink)
-	// is shown as not readable.
+	// merged profile may name any file, and a page must not quote one
+	// outside.
 	Root string
 }
 
@@ -77,14 +74,10 @@ type htmlLine struct {
 // MaxHTMLFiles is the most story files WriteHTMLDir draws, one page each.
 const MaxHTMLFiles = 5000
 
-// WriteHTMLDir writes an HTML report into dir: index.html (the summary,
-// one row per story file and the per-state table) and one page per story
-// file with each line that starts a part of the story marked reached or
-// never reached, like go tool cover -html. Story text is escaped
-// (html/template): a story is untrusted input.
+// WriteHTMLDir writes an HTML report into dir: index.html and one page per
+// story file with its lines marked, like go tool cover -html. Story text
+// is escaped (html/template): a story is untrusted input.
 func WriteHTMLDir(dir string, p *Profile, o HTMLOptions) error {
-	// A profile may come from a shard another job wrote: it names as many
-	// files as it likes, and each costs a page on disk.
 	if len(p.Files) > MaxHTMLFiles {
 		return fmt.Errorf("the profile names %d story files, more than the %d an HTML report draws (a page each); write it with --coverprofile FILE instead", len(p.Files), MaxHTMLFiles)
 	}
@@ -114,8 +107,7 @@ func WriteHTMLDir(dir string, p *Profile, o HTMLOptions) error {
 	return atomicfile.WriteEntry(filepath.Join(dir, "index.html"), b.Bytes(), 0o644)
 }
 
-// stateRows is the per-state table of one file: each state item with the
-// arcs and effects declared under it in the same file.
+// stateRows is the per-state table of one file.
 func stateRows(f *File, page string) []htmlStateRow {
 	var rows []htmlStateRow
 	at := map[string]int{}

@@ -43,9 +43,8 @@ type jsonItem struct {
 	Count int64  `json:"count"`
 }
 
-// WriteJSON writes p as a JSON profile: one item per line, so that
-// profiles diff well and equal profiles are equal bytes. Marshalling
-// strings and structs of ints and strings cannot fail.
+// WriteJSON writes p as a JSON profile, one item per line, so that
+// profiles diff well. (Marshalling these values cannot fail.)
 func WriteJSON(w io.Writer, p *Profile) error {
 	head, _ := json.Marshal(p.Summarize())
 	var b bytes.Buffer
@@ -94,9 +93,7 @@ func ParseJSON(name string, data []byte) (*Profile, error) {
 	bad := func(where, format string, a ...any) error {
 		return fmt.Errorf("%s: %s: %s", name, where, fmt.Sprintf(format, a...))
 	}
-	// A profile of many empty {} items (three bytes each, some 360
-	// decoded) is refused before it is decoded: profiles come from other
-	// jobs' shards and a repository's .kitsoki/ (the editor reads it).
+	// profiles come from other jobs and repositories: bound the decoding
 	limit := jsoncost.Limit(len(data))
 	if cost, err := jsoncost.Estimate(data, reflect.TypeFor[jsonProfile](), limit); err == nil && cost > limit {
 		return nil, fmt.Errorf("%s: not a kitsoki JSON coverage profile: %d bytes that would take over %d MiB once read (many empty items or files); write one with kitsoki test --coverprofile FILE --cover-format json", name, len(data), limit>>20)
@@ -166,26 +163,16 @@ func jsonReason(err error) string {
 	case errors.As(err, &se):
 		return fmt.Sprintf("invalid JSON at byte %d: %s", se.Offset, strings.TrimPrefix(se.Error(), "json: "))
 	case errors.As(err, &te):
-		return fmt.Sprintf("%s: expected %s, got a JSON %s", cmp.Or(te.Field, "the top level"), jsonKind(te.Type.Kind().String()), te.Value)
+		k := te.Type.Kind().String()
+		return fmt.Sprintf("%s: expected %s, got a JSON %s", cmp.Or(te.Field, "the top level"), cmp.Or(jsonKinds[k], k), te.Value)
 	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
 		return "the file is empty or cut short"
 	}
 	return strings.TrimPrefix(err.Error(), "json: ")
 }
 
-func jsonKind(goKind string) string {
-	switch goKind {
-	case "int", "int64":
-		return "an integer"
-	case "string":
-		return "a string"
-	case "slice":
-		return "a list"
-	case "struct":
-		return "an object"
-	}
-	return goKind
-}
+// jsonKinds names Go kinds as JSON does.
+var jsonKinds = map[string]string{"int": "an integer", "int64": "an integer", "string": "a string", "slice": "a list", "struct": "an object"}
 
 // SniffOther names the profile format of data when it is an LCOV or
 // Cobertura profile rather than JSON ("" otherwise).

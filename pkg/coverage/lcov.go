@@ -7,10 +7,8 @@ import (
 	"strings"
 )
 
-// WriteLCOV writes p in the LCOV tracefile format (geninfo(1)): one record
-// per story file, a DA line per source line that starts a part of the
-// story, with the smallest count of the parts on that line (so a line
-// with a reached arc and an unreached one shows as unreached).
+// WriteLCOV writes p in the LCOV tracefile format (geninfo(1)), a DA line
+// per File.Lines line.
 func WriteLCOV(w io.Writer, p *Profile) error {
 	bw := bufio.NewWriter(w)
 	for _, f := range p.Files {
@@ -24,8 +22,7 @@ func WriteLCOV(w io.Writer, p *Profile) error {
 	return bw.Flush()
 }
 
-// lcovPath keeps a record on one line: a path with a line break (a file
-// name no story tool would make) has it escaped.
+// lcovPath escapes a path's line breaks, keeping a record on one line.
 func lcovPath(p string) string {
 	return strings.NewReplacer("\n", `\n`, "\r", `\r`).Replace(p)
 }

@@ -1,6 +1,7 @@
 package coverage
 
 import (
+	"cmp"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -10,22 +11,15 @@ import (
 )
 
 // Hint is how a session gets to the state an unreached arc leaves from:
-// the fewest intents from the story's root (graph.IntentPaths, guards
-// ignored), as a kitsoki run command line.
+// the fewest intents from the story's root (graph.IntentPaths).
 type Hint struct {
-	// Story is the story as kitsoki run takes it; Root its --root ("" =
-	// none needed).
-	Story, Root string
-	// State is the state the arc leaves from.
-	State string
-	// Found is false when no intent path from the root reaches State;
-	// Moved then tells whether a path that takes timeouts, on_error or
-	// on_complete moves too does.
+	Story, Root string // as kitsoki run takes them (Root "" = no --root)
+	State       string // the state the arc leaves from
+	// Found is false when no intent path reaches State; Moved then tells
+	// whether one with timeouts, on_error or on_complete moves does.
 	Found, Moved bool
 	Intents      []string
-	// Slots are the required slots of the intents on the path (each needs
-	// a --slot).
-	Slots map[string][]string
+	Slots        map[string][]string // required slots, each a --slot
 }
 
 // Hints finds a Hint for each unreached arc of a profile: register each
@@ -49,10 +43,8 @@ func (h *Hints) AddStory(name, root string, g *graph.Graph) {
 	}
 }
 
-// For returns the hint for l, an item of a profile whose relative paths
-// are relative to base: for an arc, timeout, on_error or on_complete
-// item, the shortest path among the states (and stories) whose moves were
-// written there.
+// For returns the hint for l, an arc-kind item of a profile relative to
+// base: the shortest path among the moves written there.
 func (h *Hints) For(base string, l Located) (Hint, bool) {
 	if h == nil || !arcKind(l.Kind) {
 		return Hint{}, false
@@ -68,7 +60,6 @@ func (h *Hints) For(base string, l Located) (Hint, bool) {
 	return best, ok
 }
 
-// better reports whether a is a shorter way than b.
 func better(a, b Hint) bool {
 	if a.Found != b.Found {
 		return a.Found
@@ -98,7 +89,6 @@ func (h Hint) Command() string {
 	return strings.Join(args, " ")
 }
 
-// needsSlot reports whether the hint's command has a --slot to fill in.
 func (h Hint) needsSlot() bool {
 	return slices.ContainsFunc(h.Intents, func(in string) bool { return len(h.Slots[in]) > 0 })
 }
@@ -114,16 +104,10 @@ func shellArg(s string) string {
 
 // edgeKind is the kind of profile item a drawn move is counted as.
 func edgeKind(e *graph.Edge) engine.ReachKind {
-	switch e.Kind {
-	case graph.EdgeOnError:
-		return engine.ReachOnError
-	case graph.EdgeTimeout:
-		return engine.ReachTimeout
-	case graph.EdgeOnComplete:
-		return engine.ReachOnComplete
-	}
-	return engine.ReachArc
+	return cmp.Or(edgeKinds[e.Kind], engine.ReachArc)
 }
+
+var edgeKinds = map[graph.EdgeKind]engine.ReachKind{graph.EdgeOnError: engine.ReachOnError, graph.EdgeTimeout: engine.ReachTimeout, graph.EdgeOnComplete: engine.ReachOnComplete}
 
 // fromBase is a profile path as a file path, a relative one taken from
 // base.

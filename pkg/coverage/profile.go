@@ -47,7 +47,6 @@ func (f Figure) Percent() float64 {
 	return 100 * float64(f.Reached) / float64(f.Total)
 }
 
-// add counts one item reached count times.
 func (f *Figure) add(count int64) {
 	f.Total++
 	if count > 0 {
@@ -55,9 +54,8 @@ func (f *Figure) add(count int64) {
 	}
 }
 
-// Summary counts items by what the summary line names: Arcs are on: arms,
-// timeouts, on_error and on_complete edges; States are states and exits.
-// It is the JSON profile's summary too.
+// Summary counts items by what the summary line names (arcKind; States
+// are states and exits). It is the JSON profile's summary too.
 type Summary struct {
 	Arcs    Figure `json:"arcs"`
 	States  Figure `json:"states"`
@@ -101,9 +99,8 @@ func compareItems(a, b Item) int {
 	return cmp.Or(cmp.Compare(a.Line, b.Line), cmp.Compare(a.Col, b.Col), cmp.Compare(a.Kind, b.Kind))
 }
 
-// Merge adds profiles up: the union of their items, counts summed. An
-// item two profiles name differently keeps the smaller label (so the
-// result never depends on the order of the profiles).
+// Merge adds profiles up: the union of their items, counts summed; an
+// item named differently keeps the smaller label, whatever the order.
 func Merge(ps ...*Profile) *Profile {
 	files := map[string]map[itemKey]*Item{}
 	for _, p := range ps {
@@ -130,7 +127,6 @@ func itemsOf(files map[string]map[itemKey]*Item, path string) map[itemKey]*Item 
 	return m
 }
 
-// add merges it into m.
 func add(m map[itemKey]*Item, it Item) {
 	k := itemKey{it.Kind, it.Line, it.Col}
 	cur := m[k]
@@ -139,8 +135,7 @@ func add(m map[itemKey]*Item, it Item) {
 		m[k] = &cp
 		return
 	}
-	// counts are 0 or more (ParseJSON): a sum past the int64 range, from
-	// shard profiles another job wrote, stays at the largest count
+	// counts are 0 or more (ParseJSON): a sum past int64 saturates
 	if it.Count > math.MaxInt64-cur.Count {
 		cur.Count = math.MaxInt64
 	} else {
@@ -169,14 +164,11 @@ func build(files map[string]map[itemKey]*Item) *Profile {
 // Line is one source line's items, for the line-based formats.
 type Line struct {
 	Number int
-	// Count is the smallest count of the items that start on the line:
-	// a line shows as reached only when everything on it was.
-	Count int64
-	Items []Item
+	Count  int64 // the smallest of its items': reached when all were
+	Items  []Item
 }
 
-// Lines groups f's items by line, in line order, and counts the lines
-// reached.
+// Lines groups f's items by line and counts the lines reached.
 func (f *File) Lines() ([]Line, Figure) {
 	var out []Line
 	for _, it := range f.Items {

@@ -21,14 +21,10 @@ func figure(f Figure, what string) string {
 	return fmt.Sprintf("%.1f%% of %s (%d/%d)", f.Percent(), what, f.Reached, f.Total)
 }
 
-// WriteUnreachedHints lists what no fixture reached, one per line as
-// file:line:col: kind label (state), story text escaped for a terminal,
-// with, under each unreached arc, timeout, on_error and on_complete edge
-// that hints (may be nil) knows, the shortest
-// intent path to the state it leaves from as a kitsoki run command, or
-// that no intent path reaches that state; base is the directory p's
-// relative paths are relative to. A closing note says what the paths
-// ignore.
+// WriteUnreachedHints lists what no fixture reached, one per line (story
+// text escaped for a terminal), with under each move hints (may be nil)
+// knows the kitsoki run command that reaches it; p's paths are relative
+// to base.
 func WriteUnreachedHints(w io.Writer, p *Profile, hints *Hints, base string) {
 	un := p.Unreached()
 	if len(un) == 0 {

@@ -33,10 +33,8 @@ func (d Diagnostic) String() string {
 	return fmt.Sprintf("%s: %s: %s [%s]", d.Pos(), d.Severity, d.Message, termsafe.Line(d.Rule))
 }
 
-// Pos renders `file:line:col`, dropping unknown parts. The file name is
-// escaped as termsafe.Line does: a name holding a newline or a control
-// character (a repository's file) can neither split the line it is on
-// nor reach a terminal raw.
+// Pos renders `file:line:col`, dropping unknown parts, the file name
+// escaped as termsafe.Line does.
 func (d Diagnostic) Pos() string {
 	file := termsafe.Line(d.File)
 	switch {
@@ -49,9 +47,8 @@ func (d Diagnostic) Pos() string {
 	}
 }
 
-// Sort orders diagnostics by file, line, column, then rule and message, so
-// output never depends on map iteration or goroutine scheduling. Exact
-// duplicates are removed.
+// Sort orders diagnostics by file, line, column, rule and message, and
+// removes exact duplicates.
 func Sort(ds []Diagnostic) []Diagnostic {
 	slices.SortFunc(ds, func(a, b Diagnostic) int {
 		return cmp.Or(
@@ -66,9 +63,7 @@ func Sort(ds []Diagnostic) []Diagnostic {
 	return slices.Compact(ds)
 }
 
-// Demote turns the errors of ds into warnings that carry note, in place:
-// problems in a block the existing engine never checks (an imported
-// child's agent_plugins:, decider:, routing:).
+// Demote turns the errors of ds into warnings that carry note, in place.
 func Demote(ds []Diagnostic, note string) {
 	for i := range ds {
 		if ds[i].Severity == Error {

@@ -64,9 +64,8 @@ func writeJSON(w io.Writer, ds []Diagnostic) error {
 	return writeIndented(w, ds)
 }
 
-// writeIndented writes v as indented JSON with the control characters
-// encoding/json leaves raw (C1, bidi) escaped (termsafe.JSON): the same
-// document, safe to print on a terminal.
+// writeIndented writes v as indented JSON, safe to print on a terminal
+// (termsafe.JSON).
 func writeIndented(w io.Writer, v any) error {
 	data, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
@@ -156,15 +155,12 @@ func WriteHuman(w io.Writer, ds []Diagnostic, o HumanOptions) error {
 	return bw.Flush()
 }
 
-// snippetWidth bounds a quoted source line: a minified or generated file can
-// hold a line of megabytes.
+// snippetWidth bounds a quoted source line (a generated file's can be huge).
 const snippetWidth = 120
 
-// snippetLine makes a source line safe to quote on a terminal: tabs become
-// spaces, other control characters (termsafe.IsControl: C0, DEL, C1, line
-// separators, bidi controls) '?', and a line longer than snippetWidth
-// runes is cut to a window around col with "…" marking the cuts. It returns
-// the line and the caret column within it.
+// snippetLine makes a source line safe to quote on a terminal (tabs become
+// spaces, control characters '?') and cuts one longer than snippetWidth to
+// a window around col. It returns the line and the caret column in it.
 func snippetLine(line string, col int) (string, int) {
 	r := []rune(line)
 	for i, c := range r {

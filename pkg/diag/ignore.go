@@ -10,16 +10,10 @@ import (
 	"kitsoki/internal/lazyre"
 )
 
-// IgnoreMarker starts an inline suppression comment in a YAML file:
-//
-//   - say: "x"   # kitsoki:ignore effect-kinds
-//     # kitsoki:ignore unreachable, bare-expr
-//     orphan: {}
-//
-// A marker applies to its own line, or to the next line when the comment
-// stands alone on its line. With no rule ids it suppresses every rule on that
-// line. Only warnings can be suppressed: an error means the engine would
-// refuse the story, and hiding it would only move the failure to run time.
+// IgnoreMarker starts an inline suppression comment in a YAML file
+// (`# kitsoki:ignore effect-kinds, bare-expr`). It applies to its own line,
+// or to the next when it stands alone; with no ids, to every rule. Only
+// warnings can be suppressed: hiding an error only moves the failure.
 const IgnoreMarker = "kitsoki:ignore"
 
 // ignoreMark is one `# kitsoki:ignore` comment.
@@ -27,20 +21,16 @@ type ignoreMark struct {
 	File string
 	Line int // the marker's own line
 	Col  int // the column of "kitsoki:ignore"
-	// Covers is the line the marker suppresses on (its own line, or the next
-	// one for a comment alone on its line).
+	// Covers is the line the marker suppresses on.
 	Covers int
-	// Rules are the ids it names (nil: every rule).
-	Rules []string
-	// RuleCols are the columns of each id.
+	// Rules are the ids it names (nil: every rule), at RuleCols.
+	Rules    []string
 	RuleCols []int
 }
 
-// ruleIDRE is one rule id after a marker: ids are separated by commas and
-// blanks.
+// ruleIDRE is one rule id after a marker.
 var ruleIDRE = &lazyre.Regexp{Expr: `[^, \t]+`}
 
-// findMarkers returns every marker of a file.
 func findMarkers(file string, data []byte) []ignoreMark {
 	var out []ignoreMark
 	for i, raw := range bytes.Split(data, []byte("\n")) {
@@ -77,20 +67,16 @@ func (m ignoreMark) covers(d Diagnostic) bool {
 
 // IgnoreResult is what applying the markers of a set of files gives.
 type IgnoreResult struct {
-	// Kept are the diagnostics no marker suppresses.
-	Kept []Diagnostic
-	// Unknown are warnings about ids no rule has, and about ids aimed at
-	// an error, which cannot be suppressed (always reported).
+	Kept []Diagnostic // the diagnostics no marker suppresses
+	// Unknown are warnings about ids no rule has or aimed at an error.
 	Unknown []Diagnostic
-	// Unused are warnings about markers (or ids) that suppress nothing
-	// (reported under --strict).
+	// Unused are warnings about markers (or ids) that suppress nothing.
 	Unused []Diagnostic
 }
 
-// ApplyIgnores drops the warnings suppressed by the markers of files
-// (src returns a file's bytes; an unreadable file has no markers), and
-// reports markers naming an id known does not accept and markers that
-// suppress nothing, as warnings of rule ruleID.
+// ApplyIgnores drops the warnings suppressed by the markers of files (src
+// returns a file's bytes), and reports markers naming an id known does not
+// accept and markers that suppress nothing, as warnings of rule ruleID.
 func ApplyIgnores(ds []Diagnostic, files []string, src func(string) ([]byte, bool), known func(string) bool, ruleID string) IgnoreResult {
 	var markers []ignoreMark
 	seen := map[string]bool{}
@@ -105,17 +91,14 @@ func ApplyIgnores(ds []Diagnostic, files []string, src func(string) ([]byte, boo
 	for _, f := range files {
 		read(f)
 	}
-	// Diagnostics in files outside the list (an eval report, ...) may carry
-	// markers too.
-	for _, d := range ds {
+	for _, d := range ds { // files outside the list may carry markers too
 		if d.Severity == Warning && d.Line > 0 {
 			read(d.File)
 		}
 	}
 	var res IgnoreResult
-	// used records, per marker and rule, the warnings it hides (usedAny: of
-	// any rule); errs the errors on its line: an error is never
-	// suppressed, and the marker's report says so.
+	// used records, per marker and rule, whether it hid a warning (usedAny:
+	// of any rule); errs the errors on its line.
 	type markRule struct {
 		i    int
 		rule string
@@ -162,9 +145,8 @@ func ApplyIgnores(ds []Diagnostic, files []string, src func(string) ([]byte, boo
 	return res
 }
 
-// FilterIgnored drops the warnings that the `# kitsoki:ignore` markers of
-// their own files suppress, judging no marker (ApplyIgnores does that for
-// kitsoki validate); flow fixture lint uses it.
+// FilterIgnored drops the warnings the markers of their own files
+// suppress, judging no marker.
 func FilterIgnored(ds []Diagnostic, src func(string) ([]byte, bool)) []Diagnostic {
 	files := make([]string, 0, len(ds))
 	for _, d := range ds {

@@ -15,13 +15,11 @@ type ToolInfo struct {
 	Name    string
 	Version string
 	URI     string
-	// Rules are described by their summary and helped by their summary and
-	// example; rules that appear in diagnostics but not here are still
-	// listed.
+	// Rules are described by their summary and example; rules that only
+	// appear in diagnostics are still listed.
 	Rules []Rule
-	// Root is the absolute directory SARIF URIs are relative to (the
-	// repository root; "" means the working directory). Files outside it
-	// get absolute file: URIs.
+	// Root is the absolute directory SARIF URIs are relative to ("" is the
+	// working directory); files outside it get absolute file: URIs.
 	Root string
 }
 
@@ -151,9 +149,8 @@ func writeSARIF(w io.Writer, ds []Diagnostic, tool ToolInfo) error {
 	return writeIndented(w, log)
 }
 
-// artifact locates file for SARIF: a percent-encoded URI relative to root
-// with uriBaseId %SRCROOT%, or an absolute file: URI for a file outside
-// root.
+// artifact locates file for SARIF: a URI relative to root with uriBaseId
+// %SRCROOT%, or an absolute file: URI outside root.
 func artifact(root, file string) sarifArtifact {
 	abs, err := filepath.Abs(file)
 	if err != nil {
@@ -166,7 +163,6 @@ func artifact(root, file string) sarifArtifact {
 	return sarifArtifact{URI: escapePath(filepath.ToSlash(rel)), URIBaseID: srcRoot}
 }
 
-// escapePath percent-encodes each segment of a slash path.
 func escapePath(p string) string {
 	segs := strings.Split(p, "/")
 	for i, s := range segs {

@@ -6,11 +6,8 @@ import (
 	"golang.org/x/text/width"
 )
 
-// cells is the number of terminal display cells s takes: East Asian wide
-// and fullwidth characters and emoji take two, combining marks, zero-width
-// joiners and variation selectors none, everything else one. The caret
-// under a snippet is indented by the cells of the text before the column,
-// not its runes.
+// cells is the number of terminal display cells s takes (wide characters
+// and emoji two, combining marks and joiners none), for a snippet's caret.
 func cells(s []rune) int {
 	n := 0
 	for _, r := range s {

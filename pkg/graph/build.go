@@ -12,10 +12,8 @@ import (
 	"kitsoki/pkg/story"
 )
 
-// Build draws a folded story (imports and phases already expanded into
-// one state tree): every state a node, compound, parallel and imported
-// states clusters, every arm, exit, on_error, timeout and on_complete
-// target an edge.
+// Build draws a folded story: every state a node (compound, parallel and
+// imported states clusters), every move an edge.
 func Build(f *fold.Folded) *Graph {
 	st := f.Story
 	b := &builder{f: f, g: &Graph{Title: cmp.Or(st.App.Title, st.App.ID)}, byPath: map[string]*Node{},
@@ -34,8 +32,7 @@ func Build(f *fold.Folded) *Graph {
 }
 
 // requiredSlots maps each intent with required slots that have no
-// default to their names: the story's intents, then state-local ones not
-// declared there.
+// default to their names.
 func requiredSlots(st *story.Story) map[string][]string {
 	out := map[string][]string{}
 	add := func(name string, in *story.Intent) {
@@ -67,14 +64,11 @@ type builder struct {
 	g      *Graph
 	byPath map[string]*Node
 	ids    map[string]bool
-	// extra holds the exit, templated-target and missing-target nodes by
-	// kind and text; extraOrder in the order first used.
+	// extra holds the exit, templated and missing target nodes by kind
+	// and text; extraOrder in the order first used.
 	extra      map[string]*Node
 	extraOrder []*Node
-	// exits maps the position of an arm or effect written in any story of
-	// the import tree to the exit it names there (@exit:<name>), which the
-	// fold rewrote into a parent state.
-	exits map[story.Pos]string
+	exits      map[story.Pos]string // exitTargets
 }
 
 func (b *builder) nodes(ss []*story.State, parent *Node) []*Node {
@@ -115,24 +109,20 @@ func (b *builder) source(path string) string {
 // id returns a unique identifier for text: prefix, then text with every
 // character that is not a letter, digit or underscore replaced.
 func (b *builder) id(prefix, text string) string {
-	var sb strings.Builder
-	sb.WriteString(prefix)
-	for _, r := range text {
+	base := prefix + strings.Map(func(r rune) rune {
 		if r == '_' || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || (r >= '0' && r <= '9') {
-			sb.WriteRune(r)
-		} else {
-			sb.WriteByte('_')
+			return r
 		}
-	}
-	id := sb.String()
+		return '_'
+	}, text)
+	id := base
 	for i := 2; b.ids[id]; i++ {
-		id = sb.String() + "_" + strconv.Itoa(i)
+		id = base + "_" + strconv.Itoa(i)
 	}
 	b.ids[id] = true
 	return id
 }
 
-// moves adds the edges declared on s.
 func (b *builder) moves(s *story.State) {
 	for _, on := range s.On {
 		for i, t := range on.Arms {
@@ -215,11 +205,8 @@ func (b *builder) add(s *story.State, e *Edge) {
 }
 
 // leaving marks an arm (or on_complete target) that leaves an imported
-// child for a state outside its wrapper: the fold turned the child's
-// @exit:<name> into the state its importer maps the exit to. The name is
-// the one written at the arm's position in the child, else the exit whose
-// to: is the target as folded (an overridden state, whose arms the child
-// does not hold), else unknown.
+// child's wrapper, which the fold made of an @exit:<name>, and names the
+// exit when it can.
 func (b *builder) leaving(e *Edge) {
 	if e.Kind != EdgeArc && e.Kind != EdgeOnComplete {
 		return
@@ -265,9 +252,8 @@ func (b *builder) importExits(path string) map[string]*story.ImportExit {
 // quotedName is a quoted state name inside a template ('done' or "done").
 var quotedName = &lazyre.Regexp{Expr: `'([^'\s{}%]+)'|"([^"\s{}%]+)"`}
 
-// templateStates lists the states a templated target can choose by name:
-// each quoted name in it that resolves, from the state at base, to a
-// state of the story, in order of first appearance.
+// templateStates lists the states a templated target can choose by
+// quoted name, resolved from base, in order of first appearance.
 func (b *builder) templateStates(base, tpl string) []string {
 	var out []string
 	for _, m := range quotedName.FindAllStringSubmatch(tpl, -1) {
@@ -300,9 +286,8 @@ func (b *builder) other(kind NodeKind, text string) *Node {
 	return n
 }
 
-// exitTargets maps the position of every arm and effect, in each story of
-// the import tree as written, that targets @exit:<name> to that name: the
-// fold rewrote those targets into the parent states the exits map to.
+// exitTargets maps the position of every arm and effect of the import
+// tree that targets @exit:<name>, as written, to that name.
 func exitTargets(f *fold.Folded) map[story.Pos]string {
 	out := map[story.Pos]string{}
 	note := func(target string, pos story.Pos) {
@@ -324,8 +309,6 @@ func exitTargets(f *fold.Folded) map[story.Pos]string {
 				}
 			}
 		}
-		// the effects of the arcs, on_enter and on_exit (the fold
-		// rewrites the exits of all three)
 		for p := range (story.EffectWalk{}).States(states...) {
 			note(p.Effect.Target(), p.Effect.Pos)
 		}

@@ -1,16 +1,11 @@
 package graph
 
 // Coverage answers, for a coverage profile, whether the fixtures reached a
-// state or a move. It is the seam through which kitsoki test's profiles
-// colour a drawing: the renderers ask it about every state and move they
-// draw and never read a profile themselves.
+// state or a move; known is false when the profile says nothing of it.
 type Coverage interface {
-	// StateReached reports whether a fixture entered the state at path (a
-	// dotted path after the fold); known is false when the profile says
-	// nothing of it.
+	// StateReached reports whether a fixture entered the state at path.
 	StateReached(path string) (reached, known bool)
-	// EdgeReached reports whether a fixture took the move e (identified by
-	// its Kind, From, Intent, Arm and Pos).
+	// EdgeReached reports whether a fixture took the move e.
 	EdgeReached(e *Edge) (reached, known bool)
 }
 
@@ -24,14 +19,13 @@ const (
 	Reached
 	// Unreached: none was.
 	Unreached
-	// PartlyReached: a collapsed node or merged edge of which some
-	// states or moves were reached and some not.
+	// PartlyReached: some of a collapsed node's or merged edge's parts
+	// were reached and some not.
 	PartlyReached
 )
 
 // and is what a node or edge whose parts so far are r is with one more
-// part o: an unknown part changes nothing, a reached and an unreached one
-// make it partly reached.
+// part o.
 func (r Reach) and(o Reach) Reach {
 	switch {
 	case r == ReachUnknown:

@@ -8,9 +8,7 @@ import (
 
 // Options tune the renderers.
 type Options struct {
-	// Coverage, when set, colours what a coverage profile says was never
-	// reached (red), partly reached (amber) or reached (green).
-	Coverage Coverage
+	Coverage Coverage // when set, colours what was reached, partly or not
 }
 
 // Colours of the drawing, shared by the DOT and Mermaid renderers.
@@ -30,13 +28,11 @@ const (
 	linePartly    = "#b7791f"
 )
 
-// edgeColor is the colour of each kind of move but an arc (the DOT and
-// Mermaid renderers draw arcs in their default colour).
+// edgeColor is the colour of each kind of move but an arc.
 var edgeColor = map[EdgeKind]string{EdgeExit: colorExit, EdgeOnError: colorOnError, EdgeTimeout: colorTimeout, EdgeOnComplete: colorOnComplete}
 
-// WriteDOT writes g as a Graphviz digraph: clusters for compound, parallel
-// and imported states, an invisible anchor node in each cluster for the
-// edges that enter or leave it (compound=true, lhead/ltail).
+// WriteDOT writes g as a Graphviz digraph, clusters with an invisible
+// anchor node for the edges that enter or leave them.
 func WriteDOT(w io.Writer, g *Graph, o Options) error {
 	bw := bufio.NewWriter(w)
 	d := &dotWriter{w: bw, o: o, shown: shownAnchors(g)}
@@ -63,13 +59,13 @@ func WriteDOT(w io.Writer, g *Graph, o Options) error {
 type dotWriter struct {
 	w *bufio.Writer
 	o Options
-	// shown holds the clusters an edge starts or ends at without being
-	// clipped at the border (a compound's arc to its own child, a stay
-	// arc): their anchor is drawn as a small dot.
+	// shown holds the clusters whose anchor an edge ends at visibly
+	// (shownAnchors), drawn as a small dot.
 	shown map[*Node]bool
 }
 
-// shownAnchors lists the clusters whose anchor an edge ends at visibly.
+// shownAnchors lists the clusters an edge starts or ends at without being
+// clipped at the border (an arc to its own child, a stay arc).
 func shownAnchors(g *Graph) map[*Node]bool {
 	out := map[*Node]bool{}
 	for _, e := range g.Edges {
@@ -85,7 +81,6 @@ func shownAnchors(g *Graph) map[*Node]bool {
 
 func (d *dotWriter) line(indent int, s string) { writeLine(d.w, indent, s) }
 
-// writeLine writes s on a line of its own, indented by indent steps.
 func writeLine(w *bufio.Writer, indent int, s string) {
 	for range indent {
 		w.WriteString("  ")
@@ -202,9 +197,7 @@ func (d *dotWriter) edge(e *Edge) {
 var dotEdgeStyle = map[EdgeKind][]string{EdgeExit: {"style=bold"}, EdgeOnError: {"style=dashed"}, EdgeTimeout: {"style=dotted"}, EdgeOnComplete: {"style=dashed", "arrowhead=vee"}}
 
 // clusterEnds clips an edge at the border of a cluster it enters or
-// leaves (its anchor node stands for the cluster); an edge from inside a
-// cluster to the cluster itself, or out of it to its own child, is not
-// clipped there (Graphviz cannot).
+// leaves, unless it joins the cluster to its inside (Graphviz cannot).
 func clusterEnds(tail, head *Node) []string {
 	var kv []string
 	if tail != nil && tail.Cluster() && !head.within(tail) {
@@ -217,8 +210,7 @@ func clusterEnds(tail, head *Node) []string {
 }
 
 // dotQuote quotes lines as one DOT string: backslashes and quotes escaped
-// (so no Graphviz escape such as \N or \l is read from the story's text),
-// lines joined by \n, a CI marker's first '#' written &#35;.
+// (no Graphviz escape is read from the story's text), lines joined by \n.
 func dotQuote(lines []string) string {
 	var sb strings.Builder
 	sb.WriteByte('"')
@@ -242,8 +234,7 @@ func dotQuote(lines []string) string {
 	return sb.String()
 }
 
-// fillOf and lineOf are the fill and line colours of what a coverage
-// profile says ("" for ReachUnknown).
+// fillOf and lineOf are the colours of what a coverage profile says.
 var (
 	fillOf = map[Reach]string{Reached: fillReached, Unreached: fillUnreached, PartlyReached: fillPartly}
 	lineOf = map[Reach]string{Reached: lineReached, Unreached: lineUnreached, PartlyReached: linePartly}

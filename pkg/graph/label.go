@@ -9,11 +9,9 @@ import (
 	"kitsoki/internal/termsafe"
 )
 
-// labelWidth is the width, in characters, past which a label is wrapped
-// at a space; a longer word stays whole.
+// labelWidth is the width past which a label is wrapped at a space.
 const labelWidth = 40
 
-// nodeLabel is the text of a node or cluster, line by line.
 func nodeLabel(n *Node) []string {
 	kind := n.Kind
 	if kind == KindCollapsed {
@@ -40,9 +38,8 @@ func nodeLabel(n *Node) []string {
 	return append(out, sum)
 }
 
-// edgeLabel is the text of an edge, line by line: the intent and guard of
-// an arm, the handler of an on_error or on_complete, a timeout's
-// duration; a merged edge counts its moves.
+// edgeLabel is the text of an edge, line by line; a merged edge counts
+// its moves.
 func edgeLabel(e *Edge) []string {
 	if len(e.Merged) > 1 {
 		return mergedLabel(e)
@@ -84,15 +81,15 @@ func withHandler(what, handler string) string {
 	return what + " (" + handler + ")"
 }
 
+// mergedNames are what a merged edge counts its moves as, one and many.
+var mergedNames = map[EdgeKind][2]string{EdgeArc: {"arc", "arcs"}, EdgeExit: {"exit", "exits"}, EdgeOnError: {"on_error", "on_error redirects"},
+	EdgeTimeout: {"timeout", "timeouts"}, EdgeOnComplete: {"on_complete", "on_complete targets"}}
+
 func mergedLabel(e *Edge) []string {
-	n := len(e.Merged)
-	switch e.Kind {
-	case EdgeOnError:
-		return []string{plural(n, "on_error", "on_error redirects")}
-	case EdgeTimeout:
-		return []string{plural(n, "timeout", "timeouts")}
-	case EdgeOnComplete:
-		return []string{plural(n, "on_complete", "on_complete targets")}
+	name := mergedNames[e.Kind]
+	what := plural(len(e.Merged), name[0], name[1])
+	if e.Kind != EdgeArc && e.Kind != EdgeExit {
+		return []string{what}
 	}
 	var intents []string
 	for _, m := range e.Merged {
@@ -100,14 +97,10 @@ func mergedLabel(e *Edge) []string {
 			intents = append(intents, m.Intent)
 		}
 	}
-	what := plural(n, "arc", "arcs")
-	if e.Kind == EdgeExit {
-		what = plural(n, "exit", "exits")
-	}
 	return wrap(what + ": " + strings.Join(intents, ", "))
 }
 
-// plural is "1 state" or "n states": one and many are the two forms.
+// plural is "1 state" or "n states".
 func plural(n int, one, many string) string {
 	if n == 1 {
 		return "1 " + one
@@ -115,10 +108,9 @@ func plural(n int, one, many string) string {
 	return strconv.Itoa(n) + " " + many
 }
 
-// oneLine replaces control characters (line breaks of a multi-line guard
-// included, and what a terminal must not get raw: bidirectional controls,
-// invisible characters, termsafe.IsControl) with spaces and collapses runs
-// of spaces: the drawing is printed on a terminal by default.
+// oneLine replaces control characters (termsafe.IsControl included: the
+// drawing is printed on a terminal by default) with spaces and collapses
+// runs of spaces.
 func oneLine(s string) string {
 	s = strings.Map(func(r rune) rune {
 		if unicode.IsControl(r) || termsafe.IsControl(r) {
@@ -130,7 +122,7 @@ func oneLine(s string) string {
 }
 
 // wrap splits s (made one line) into lines of at most labelWidth
-// characters, breaking at spaces; nothing is dropped.
+// characters, breaking at spaces.
 func wrap(s string) []string {
 	words := strings.Fields(oneLine(s))
 	if len(words) == 0 {

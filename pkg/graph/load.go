@@ -7,11 +7,9 @@ import (
 	"kitsoki/pkg/story"
 )
 
-// Load loads the story at path (a directory or its app.yaml) through
-// pkg/compose without compiling it, folds its imports and expands its
-// phases, and draws the result. opts carries the project root the
-// story's files are confined to (Root, Trees). A story that does not load
-// is a *compose.LoadError; a fold problem is a *fold.Error.
+// Load loads the story at path without compiling it, folds its imports
+// and expands its phases, and draws the result. A story that does not
+// load is a *compose.LoadError; a fold problem is a *fold.Error.
 func Load(path string, opts story.Options) (*Graph, error) {
 	ld, err := compose.Load(path, compose.LoadOptions{NoCompile: true, Story: opts})
 	if err != nil {

@@ -12,9 +12,7 @@ import (
 	"unicode"
 )
 
-// Mermaid's default limits (GitHub's renderer keeps them): a diagram
-// longer than MermaidMaxText characters or with more than MermaidMaxEdges
-// edges is refused.
+// Mermaid's default limits (GitHub's renderer keeps them).
 const (
 	MermaidMaxText  = 50000
 	MermaidMaxEdges = 500
@@ -36,11 +34,8 @@ func MermaidTooBig(g *Graph, size int) string {
 	return ""
 }
 
-// WriteMermaid writes g as a Mermaid flowchart: subgraphs for compound,
-// parallel and imported states, one link style per kind of move. Every
-// label is quoted, and every character that Mermaid could read as syntax
-// is written as an entity code (#35; for #), so a guard's quotes,
-// brackets, pipes and && stay text.
+// WriteMermaid writes g as a Mermaid flowchart: subgraphs for clusters,
+// one link style per kind of move, labels quoted (mermaidQuote).
 func WriteMermaid(w io.Writer, g *Graph, o Options) error {
 	bw := bufio.NewWriter(w)
 	m := &mermaidWriter{w: bw, o: o, classes: map[string][]string{}, linkStyles: map[string][]string{}}
@@ -66,8 +61,8 @@ func WriteMermaid(w io.Writer, g *Graph, o Options) error {
 type mermaidWriter struct {
 	w *bufio.Writer
 	o Options
-	// classes maps a class name to the ids that have it; links counts the
-	// links written and linkStyles maps a style to their indexes.
+	// classes maps a class name to its ids; linkStyles a style to the
+	// indexes of its links.
 	classes    map[string][]string
 	links      int
 	linkStyles map[string][]string
@@ -86,23 +81,14 @@ func (m *mermaidWriter) node(indent int, n *Node) {
 		}
 		m.line(indent, "end")
 	} else {
-		var shape string
-		switch n.Kind {
-		case KindCollapsed:
-			shape = "[[" + label + "]]"
-		case KindExit:
-			shape = "{{" + label + "}}"
-		case KindDynamic:
-			shape = "[/" + label + "/]"
-		case KindMissing, KindStub:
-			shape = ">" + label + "]"
-		default:
-			shape = "(" + label + ")"
+		br, ok := mermaidShapes[n.Kind]
+		if !ok {
+			br = [2]string{"(", ")"}
 			if n.Terminal {
-				shape = "([" + label + "])"
+				br = [2]string{"([", "])"}
 			}
 		}
-		m.line(indent, n.ID+shape)
+		m.line(indent, n.ID+br[0]+label+br[1])
 		if n.Terminal {
 			m.class("terminal", n.ID)
 		}
@@ -154,8 +140,11 @@ func (m *mermaidWriter) link(s, style string) {
 	m.links++
 }
 
-// kindClass is the class of a kind of node (a collapsed node's kind
-// before the collapse).
+// mermaidShapes are the brackets around a label by kind of node (a
+// state's are round).
+var mermaidShapes = map[NodeKind][2]string{KindCollapsed: {"[[", "]]"}, KindExit: {"{{", "}}"}, KindDynamic: {"[/", "/]"}, KindMissing: {">", "]"}, KindStub: {">", "]"}}
+
+// kindClass is the class of a kind of node.
 var kindClass = map[NodeKind]string{KindParallel: "parallel", KindImport: "import", KindExit: "exit", KindMissing: "missing", KindStub: "stub"}
 
 // reachClass is the class of what a coverage profile says of a node.
@@ -190,10 +179,9 @@ func (m *mermaidWriter) styles() {
 	}
 }
 
-// mermaidQuote quotes lines as one Mermaid string, lines joined by <br>.
-// Letters, digits, spaces and a few plain punctuation marks are written as
-// they are; every other character as a decimal entity code (#34; for "),
-// which Mermaid turns back into the character when it draws the label.
+// mermaidQuote quotes lines as one Mermaid string, lines joined by <br>:
+// every character Mermaid could read as syntax is written as an entity
+// code (#34; for ").
 func mermaidQuote(lines []string) string {
 	var sb strings.Builder
 	sb.WriteByte('"')

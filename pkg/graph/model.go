@@ -1,6 +1,10 @@
 package graph
 
-import "kitsoki/pkg/story"
+import (
+	"cmp"
+
+	"kitsoki/pkg/story"
+)
 
 // NodeKind says what a node of the drawing stands for.
 type NodeKind int
@@ -12,57 +16,44 @@ const (
 	KindCompound
 	// KindParallel is a parallel state, drawn as a cluster of its regions.
 	KindParallel
-	// KindImport is the wrapper state of an imports: alias, drawn as a
-	// cluster of the child's states.
+	// KindImport is the wrapper state of an imports: alias.
 	KindImport
-	// KindCollapsed is a compound (parallel, import) state below --depth,
-	// drawn as one node standing for its whole subtree.
+	// KindCollapsed is a cluster below --depth drawn as one node.
 	KindCollapsed
 	// KindExit is an exit of the top story (@exit:<name>).
 	KindExit
 	// KindDynamic is a templated target, chosen at run time.
 	KindDynamic
-	// KindMissing is a target that names no state (a lint finding the
-	// existing engine's loader accepts, such as a dangling on_error).
+	// KindMissing is a target that names no state.
 	KindMissing
-	// KindStub is a state outside the subtree drawn with --state, at the
-	// other end of an arc that crosses its border.
+	// KindStub is a state outside the subtree drawn with --state.
 	KindStub
 )
 
 // Node is one state (or exit, templated target, stub) of the drawing.
 type Node struct {
-	// ID is the node's identifier in every output format: unique in the
-	// drawing, letters, digits and underscores only.
+	// ID is unique in the drawing: letters, digits and underscores only.
 	ID string
-	// Path is the state's dotted path after the fold; for an exit its
-	// name, for a templated or missing target the target as written, for a
-	// stub the outside state's path.
+	// Path is the state's dotted path after the fold (an exit's name, a
+	// target as written, a stub's outside path).
 	Path  string
 	Label string
 	Kind  NodeKind
-	// Terminal marks a terminal: true state; Initial the initial child of
-	// its compound parent (a fixed initial:, not a templated one); Root the
-	// story's root: state; TemplatedInitial a compound whose initial: is a
-	// template (any child may be entered first).
+	// Initial marks the fixed initial child of its parent; Root the root:
+	// state; TemplatedInitial a compound whose initial: is a template.
 	Terminal, Initial, Root, TemplatedInitial bool
-	// Source is the imports: source of a wrapper (KindImport, or a
-	// collapsed one).
+	// Source is the imports: source of a wrapper.
 	Source string
-	// Parent is the cluster the node is drawn in (nil at the top);
-	// Children are the nodes of a cluster in declaration order.
+	// Parent is the cluster the node is drawn in (nil at the top).
 	Parent   *Node
 	Children []*Node
-	// Pos is where the state was written (its key), in the author's file.
+	// Pos is where the state was written.
 	Pos story.Pos
-	// States are the state paths a collapsed node stands for (its own and
-	// every descendant's), for coverage; Inner counts the arcs drawn inside
-	// it that the collapse hides.
+	// States are the paths a collapsed node stands for; Inner counts the
+	// arcs the collapse hides; Was is its kind before the collapse.
 	States []string
 	Inner  int
-	// Was is a collapsed node's kind before the collapse (compound,
-	// parallel or import).
-	Was NodeKind
+	Was    NodeKind
 }
 
 // Cluster reports whether the node is drawn as a cluster of its children.
@@ -86,8 +77,7 @@ type EdgeKind int
 const (
 	// EdgeArc is an arm of an on: intent.
 	EdgeArc EdgeKind = iota
-	// EdgeExit is an arm that leaves through an exit: @exit:<name> at the
-	// top story, or an imported child's exit mapped to a parent state.
+	// EdgeExit is an arm that leaves through an exit.
 	EdgeExit
 	// EdgeOnError is an effect's on_error: redirect.
 	EdgeOnError
@@ -97,55 +87,37 @@ const (
 	EdgeOnComplete
 )
 
-func (k EdgeKind) String() string {
-	switch k {
-	case EdgeExit:
-		return "exit"
-	case EdgeOnError:
-		return "on_error"
-	case EdgeTimeout:
-		return "timeout"
-	case EdgeOnComplete:
-		return "on_complete"
-	}
-	return "arc"
-}
+var edgeKindNames = map[EdgeKind]string{EdgeExit: "exit", EdgeOnError: "on_error", EdgeTimeout: "timeout", EdgeOnComplete: "on_complete"}
+
+func (k EdgeKind) String() string { return cmp.Or(edgeKindNames[k], "arc") }
 
 // Edge is one move of the machine: an arm, an exit, an on_error redirect,
 // a timeout or an on_complete target.
 type Edge struct {
 	Kind EdgeKind
-	// From is the path of the state that declares the move (for an on:
-	// arm, the state whose on: block holds it); To the path it resolves
-	// to ("" for an exit, a templated or a missing target).
+	// From is the path of the state that declares the move; To the path
+	// it resolves to ("" for an exit, a templated or a missing target).
 	From, To string
-	// Intent is the arm's intent ("*" for the wildcard); for on_error and
-	// on_complete the handler the effect invokes.
+	// Intent is the arm's intent; for on_error and on_complete the
+	// handler the effect invokes.
 	Intent string
-	// Arm is the arm's index among its intent's arms (a guarded arm and
-	// its fallback are two edges).
+	// Arm is the arm's index among its intent's arms.
 	Arm int
-	// Guard is the arm's when: expression; After a timeout's duration;
-	// Exit the exit's name (EdgeExit).
+	// Guard is the arm's when:; After a timeout's duration; Exit the
+	// exit's name.
 	Guard, After, Exit string
 	// Target is the target as written after the fold.
 	Target string
-	// Chosen marks one of the states a templated target names: the
-	// template chooses among them at run time.
+	// Chosen marks one of the states a templated target names.
 	Chosen bool
-	// Pos is where the move was written: the arm (its list item or flow
-	// mapping), the on_error: or target: key of the effect, the timeout:
-	// block.
+	// Pos is where the move was written.
 	Pos story.Pos
-	// Merged lists the moves a collapsed view draws as this one edge
-	// (nil for a single move).
+	// Merged lists the moves a collapsed view draws as this one edge.
 	Merged []*Edge
 
-	// tail and head are the nodes the edge is drawn between.
-	tail, head *Node
+	tail, head *Node // the nodes the edge is drawn between
 }
 
-// moves returns the moves the edge stands for.
 func (e *Edge) moves() []*Edge {
 	if len(e.Merged) > 0 {
 		return e.Merged
@@ -158,15 +130,13 @@ func (e *Edge) moves() []*Edge {
 type Graph struct {
 	// Title is the story's app.title (app.id when it has none).
 	Title string
-	// Top holds the top-level nodes (clusters hold the rest), in
-	// declaration order; exits, templated targets and stubs come last.
+	// Top holds the top-level nodes in declaration order; exits,
+	// templated targets and stubs come last.
 	Top   []*Node
 	Edges []*Edge
-	// Start is the root: state's node (nil when a --state view leaves it
-	// out).
+	// Start is the root: state's node (nil when a view leaves it out).
 	Start *Node
-	// Slots are the required slots without a default of each intent that
-	// has any (global intents and state-local ones), in declaration order:
+	// Slots are the required slots without a default of each intent:
 	// what a kitsoki run --intent needs --slot for.
 	Slots map[string][]string
 }

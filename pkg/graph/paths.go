@@ -2,26 +2,16 @@ package graph
 
 import "slices"
 
-// IntentPaths finds, for each state of g that a sequence of intents can
-// reach from the root, the shortest such sequence: a breadth-first search
-// over the on: arms of the whole drawing (call it before View narrows it).
-//
-// Guards are ignored (every arm of an intent is a way on, so a path may
-// need the world a guard asks for), and so is the choice a templated
-// target or initial: makes at run time (every state it names is a way on).
-// Timeouts, on_error and on_complete moves and the wildcard intent (*) are
-// not steps. Resting in a state makes the arms of its ancestors available;
-// entering a state enters the levels above it that the session is not in
-// yet (a parallel state among them enters only the region on the way), the
-// state and its initial: chain (every region of a parallel one). The root and what entering it
-// enters map to an empty sequence; a state missing from the result has no
-// intent path from the root. Ties go to the arm declared first.
+// IntentPaths finds, for each state of g a sequence of intents can reach
+// from the root, the shortest such sequence: a breadth-first search over
+// the on: arms of the whole drawing (call it before View narrows it).
+// Guards and templated choices are ignored; timeouts, on_error and
+// on_complete moves and the wildcard intent are not steps. Ties go to the
+// arm declared first.
 func (g *Graph) IntentPaths() map[string][]string { return g.paths(false) }
 
 // MoveReachable lists the states reachable from the root when timeouts,
-// on_error and on_complete moves count as steps too (guards ignored, as
-// in IntentPaths): a state here but not in IntentPaths is reached only
-// through one of those.
+// on_error and on_complete moves count as steps too.
 func (g *Graph) MoveReachable() map[string]bool {
 	out := map[string]bool{}
 	for p := range g.paths(true) {
@@ -69,23 +59,15 @@ func (g *Graph) paths(auto bool) map[string][]string {
 		}
 		entered[n] = true
 		mark(n, path)
-		switch {
-		case n.Kind == KindParallel || n.TemplatedInitial:
-			for _, c := range n.Children {
+		all := n.Kind == KindParallel || n.TemplatedInitial
+		for _, c := range n.Children {
+			if all || c.Initial {
 				down(c, path)
-			}
-		default:
-			for _, c := range n.Children {
-				if c.Initial {
-					down(c, path)
-				}
 			}
 		}
 	}
 	// enter enters n from the state the session rests in (nil at the
-	// start): the levels above n up to the one both lie in, and n. A
-	// parallel state above n enters only the region n lies in, as the
-	// engine does (the others wait for a move to the parallel state).
+	// start): the levels above n up to the one both lie in, and n.
 	enter := func(n, from *Node, path []string) {
 		down(n, path)
 		for a := n.Parent; a != nil && (from == nil || !from.within(a)); a = a.Parent {

@@ -102,7 +102,7 @@ func TestRenderSVG(t *testing.T) {
 }
 
 func TestRenderSVGWithoutDot(t *testing.T) {
-	_, err := RenderSVGWith(context.Background(), "kitsoki-no-such-graphviz", load(t, "testdata/machine"), Options{})
+	_, err := renderSVG(context.Background(), "kitsoki-no-such-graphviz", load(t, "testdata/machine"), Options{})
 	var dm *DotMissingError
 	if !errors.As(err, &dm) || !strings.Contains(err.Error(), "apt-get install graphviz") || !strings.Contains(err.Error(), "--format dot") {
 		t.Fatalf("error %v, want a DotMissingError naming the install and --format dot", err)

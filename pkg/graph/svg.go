@@ -15,9 +15,8 @@ import (
 // MaxSVG caps the SVG Graphviz may write for one drawing.
 const MaxSVG = 64 << 20
 
-// dotPolicy starts Graphviz's dot: the inherited environment (its fonts
-// and plugin configuration), the DOT text on stdin, stopped at once
-// (SIGKILL) when the context ends or its output passes MaxSVG.
+// dotPolicy starts Graphviz's dot with the inherited environment (its
+// fonts and plugins).
 var dotPolicy = proc.Policy{Env: proc.Env{Policy: proc.EnvInherit}, StderrTail: 4096, WaitDelay: time.Second}
 
 // DotMissingError is --format svg without Graphviz's dot on PATH.
@@ -30,12 +29,10 @@ func (e *DotMissingError) Error() string {
 // RenderSVG renders g with Graphviz (the program dot, looked up on PATH)
 // and returns the SVG.
 func RenderSVG(ctx context.Context, g *Graph, o Options) ([]byte, error) {
-	return RenderSVGWith(ctx, "dot", g, o)
+	return renderSVG(ctx, "dot", g, o)
 }
 
-// RenderSVGWith is RenderSVG with another Graphviz program (a path or a
-// name looked up on PATH).
-func RenderSVGWith(ctx context.Context, program string, g *Graph, o Options) ([]byte, error) {
+func renderSVG(ctx context.Context, program string, g *Graph, o Options) ([]byte, error) {
 	path, err := exec.LookPath(program)
 	if err != nil {
 		return nil, &DotMissingError{Program: program}

@@ -10,14 +10,10 @@ import (
 // View narrows a drawing for a big story.
 type View struct {
 	// State, when set, draws only the subtree under the state at this
-	// dotted (or slashed) path; the states at the other end of arcs that
-	// cross its border are drawn as stubs.
+	// path; states across its border are drawn as stubs.
 	State string
-	// Depth, when positive, draws that many levels of states (below the
-	// State, or from the top) and collapses each compound state on the
-	// last level into one node; the moves it hides are counted on it. A
-	// stub stands for the outside state's ancestor that many levels from
-	// the top.
+	// Depth, when positive, draws that many levels of states and
+	// collapses each compound state on the last level into one node.
 	Depth int
 }
 
@@ -38,9 +34,8 @@ func (e *StateError) Error() string {
 	return msg + "; its top-level states are " + strings.Join(e.Top, ", ")
 }
 
-// View returns the drawing narrowed by v (g itself when v is zero).
-// Edges between collapsed nodes or stubs that join the same two nodes
-// with the same kind are merged into one.
+// View returns the drawing narrowed by v (g itself when v is zero), edges
+// of one kind between the same collapsed nodes or stubs merged.
 func (g *Graph) View(v View) (*Graph, error) {
 	if v.State == "" && v.Depth <= 0 {
 		return g, nil
@@ -125,8 +120,7 @@ func (vb *viewer) copy(n *Node, parent *Node, d int) *Node {
 }
 
 // node returns the node drawn for n: its copy, the collapsed node holding
-// it, a stub for a state outside the subtree, or a copy of an exit or
-// templated target.
+// it, a stub, or a copy of an exit or templated target.
 func (vb *viewer) node(n *Node) *Node {
 	if r := vb.rep[n]; r != nil {
 		return r
@@ -178,11 +172,10 @@ func (vb *viewer) edge(e *Edge) {
 			m.Merged = append(m.Merged, e)
 			return
 		}
-		m := new(Edge)
-		*m = *e
+		m := *e
 		m.Merged, m.tail, m.head = []*Edge{e}, t, h
-		vb.merged[k] = m
-		vb.out.Edges = append(vb.out.Edges, m)
+		vb.merged[k] = &m
+		vb.out.Edges = append(vb.out.Edges, &m)
 		return
 	}
 	c := *e

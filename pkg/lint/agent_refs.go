@@ -31,9 +31,8 @@ type fileRef struct {
 	schema bool
 }
 
-// promptRefs returns the prompt and schema references of an agent effect
-// (with.{prompt,prompt_path,schema} and the same keys under context: and
-// acceptance:), skipping templated values.
+// promptRefs returns the literal prompt and schema references of an agent
+// effect, under with:, with.context and with.acceptance.
 func promptRefs(e *story.Effect) []fileRef {
 	var out []fileRef
 	verb := agentVerb(e.Invoke)
@@ -41,9 +40,7 @@ func promptRefs(e *story.Effect) []fileRef {
 		for _, k := range []string{"prompt", "prompt_path", "schema"} {
 			s, ok := m[k].(string)
 			if prefix == "" && (k == "schema" && verb != "extract" || k == "prompt" && verb == "decide") {
-				// read trimmed at run time, a blank one is none (extract
-				// keeps its schema as written)
-				s = strings.TrimSpace(s)
+				s = strings.TrimSpace(s) // as read at run time
 			}
 			if !ok || s == "" || story.IsTemplated(s) || strings.HasPrefix(s, "@") {
 				continue // empty, templated, or a namespaced (@shared/, @import/) prompt
@@ -64,8 +61,8 @@ func promptRefs(e *story.Effect) []fileRef {
 	return out
 }
 
-// eachFileRef visits the prompt and schema references (promptRefs) of
-// every host.agent.* invoke outside the phase templates.
+// eachFileRef visits the promptRefs of every host.agent.* invoke outside
+// the phase templates.
 func (c *checker) eachFileRef(fn func(e *story.Effect, site effSite, r fileRef)) {
 	c.eachEffect(func(e *story.Effect, site effSite) {
 		if !strings.HasPrefix(e.Invoke, "host.agent.") || site.Template {
@@ -77,9 +74,8 @@ func (c *checker) eachFileRef(fn func(e *story.Effect, site effSite, r fileRef))
 	})
 }
 
-// looksLikePath: decide/ask treat prompt: as a file path first and inline
-// text otherwise; a single token with a file extension (".md", not a
-// sentence's closing "." or "...") or a slash is meant as a path.
+// looksLikePath: a prompt: that is a single token with a slash or a file
+// extension is meant as a path, not inline text.
 func looksLikePath(s string) bool {
 	if strings.ContainsAny(s, " \n\t") {
 		return false
@@ -91,18 +87,18 @@ func looksLikePath(s string) bool {
 }
 
 // existingFile resolves a story-relative (or absolute) path and reports
-// whether it is an existing regular file.
+// whether it is an existing regular file. Only paths inside the project
+// root are stat'ed: a warning must not tell a stranger's pull request what
+// the CI machine holds outside it (the confining rules report those).
 func (c *checker) existingFile(p string) (string, bool) {
 	if filepath.IsAbs(p) {
-		if !c.inProject(p) {
+		if !c.st.FileRoot().Inside(p) {
 			return p, false
 		}
 		mode, err := os.Stat(p)
 		return p, err == nil && !mode.IsDir()
 	}
-	// The story directory first, then the prompts overlay and shared
-	// directories the engine also searches.
-	dirs := []string{c.st.Dir}
+	dirs := []string{c.st.Dir} // then the overlay and shared dirs, as the engine
 	if pc := c.st.Prompts; pc != nil {
 		if pc.Overlay != "" {
 			dirs = append(dirs, filepath.Join(c.st.Dir, pc.Overlay))
@@ -113,7 +109,7 @@ func (c *checker) existingFile(p string) (string, bool) {
 	}
 	for _, d := range dirs {
 		f := filepath.Join(d, p)
-		if !c.inProject(f) {
+		if !c.st.FileRoot().Inside(f) {
 			continue
 		}
 		if mode, err := os.Stat(f); err == nil && !mode.IsDir() {

@@ -15,31 +15,25 @@ type checker struct {
 	rep  *yamlnode.Reporter
 	opts story.Options
 	src  *sources
-	cc   map[compileKey]error
-	// built holds the programs and templates cc's compiles built
-	// (compile_cache.go).
+	// cc and built cache compiles (compile_cache.go); sites, files and
+	// all cache the effect walk, existingFile and st.AllStates().
+	cc    map[compileKey]error
 	built map[compileKey]interface{ WorldKeys() []string }
-	// sites caches the effect walk: every rule visits the same list.
 	sites []effSite
-	// files caches existingFile: several rules resolve the same prompt
-	// and schema references.
 	files map[string]fileAt
-	// all caches st.AllStates() (the rules only read it).
-	all []*story.State
+	all   []*story.State
 	// expanded: st is a copy with its phases: expanded (checkExpanded)
 	expanded bool
-	// foldOver: st's import tree folds past the limits (checkFoldSize
-	// reported it): the checks that walk the folded tree are skipped, as
-	// it can be exponentially larger than the files.
+	// foldOver: st's import tree folds past the limits (checkFoldSize):
+	// the checks that walk the folded tree are skipped.
 	foldOver bool
-	// suggested counts the did-you-mean lookups (did_you_mean.go);
-	// paths caches st.StatePaths() for them.
+	// suggested counts the did-you-mean lookups; paths caches
+	// st.StatePaths() for them (did_you_mean.go).
 	suggested int
 	paths     []string
 }
 
-// states returns every state of the story's tree (AllStates), listed
-// once per check.
+// states returns st.AllStates(), listed once per check.
 func (c *checker) states() []*story.State {
 	if c.all == nil {
 		c.all = c.st.AllStates()
@@ -62,16 +56,15 @@ func (c *checker) existing(p string) (string, bool) {
 	return path, ok
 }
 
-// pass is one rule's check over a loaded story; a nil run registers a
-// rule another pass reports under (or, for ignore, pkg/validate). The
-// loader's rules that have no pass here are story.LoadRules.
+// pass is one rule's check; a nil run registers a rule another pass (or
+// pkg/validate) reports under.
 type pass struct {
 	rule *Rule
 	run  func(c *checker)
 }
 
 // passes lists the checks in the order they run: the one registration of
-// a rule (its *Rule value and check live in its rule_<name>.go).
+// a rule.
 func passes() []pass {
 	return []pass{
 		{story.RuleImports, checkImports},
@@ -133,11 +126,6 @@ func passes() []pass {
 	}
 }
 
-// unfolded reports whether r checks a block upstream drops when it folds
-// an imported child into its importer (decider:, routing:); its errors are
-// only warnings in a child.
-func unfolded(r *Rule) bool { return r == ruleDecider || r == story.RuleRouting }
-
 // check runs every pass over st, one story of a load (the top story or an
 // imported child), reading files through opts and the load's sources.
 func check(st *story.Story, rep *yamlnode.Reporter, opts story.Options, src *sources) {
@@ -149,17 +137,16 @@ func check(st *story.Story, rep *yamlnode.Reporter, opts story.Options, src *sou
 		}
 		mark := len(rep.Diags)
 		ps.run(c)
-		if st.Imported() && unfolded(ps.rule) {
+		// upstream drops a child's decider: and routing: when it folds it
+		if st.Imported() && (ps.rule == ruleDecider || ps.rule == story.RuleRouting) {
 			rep.DemoteSince(mark, "ignored in an imported child: upstream does not fold its "+ps.rule.ID+" block")
 		}
 	}
 	checkExpanded(st, rep, opts, src, slices.Clone(rep.Diags[start:]))
 }
 
-// effSite describes where an effect sits: its place (the effect, its
-// owning State, nil for phases and proposals, and its transition's Intent,
-// "" outside an arc; String names it, e.g. `state "a" on_enter[0]`) and
-// what the place lies in.
+// effSite is where an effect sits (its story.EffectPlace) and what that
+// place lies in.
 type effSite struct {
 	*story.EffectPlace
 	OnComplete bool // inside an on_complete chain
@@ -167,9 +154,8 @@ type effSite struct {
 	Template   bool // inside a phase template (placeholders unresolved)
 }
 
-// eachEffect visits every effect of the story with its site, recursing into
-// on_complete and inline effects: the states', the phase templates', the
-// phases' and the proposals'. The walk is made once per check.
+// eachEffect visits every effect of the story with its site (states, phase
+// templates, phases, proposals, nested chains), walked once per check.
 func (c *checker) eachEffect(fn func(e *story.Effect, site effSite)) {
 	if c.sites == nil {
 		c.sites = []effSite{}
@@ -195,10 +181,9 @@ func (c *checker) eachEffect(fn func(e *story.Effect, site effSite)) {
 	}
 }
 
-// demoteInline: upstream's loader checks an effect inside an inline
-// effects: list (which never runs) only as it decodes it and compiles its
-// expressions; any other error there is a warning, so that such a story
-// loads as upstream's does.
+// demoteInline: upstream checks an effect inside an inline effects: list
+// (which never runs) only as it decodes and compiles it; any other error
+// there is a warning.
 func demoteInline(ds []diag.Diagnostic) {
 	for i := range ds {
 		if ds[i].Rule != ruleExpr.ID && ds[i].Rule != ruleTemplate.ID && ds[i].Rule != story.RuleEffect.ID {

@@ -7,8 +7,7 @@ import (
 	"kitsoki/pkg/story/expr"
 )
 
-// compileKey is one compilation: real stories repeat the same guards and
-// templates many times, so a check compiles each once (checker.cc).
+// compileKey is one compilation: a check compiles each source once.
 type compileKey struct {
 	kind compileKind
 	src  string
@@ -49,8 +48,7 @@ func (c *checker) compileTemplate(s string) error {
 	return c.compiled(compiledTemplate, s, func(s string) error { t, err := expr.CompileTemplate(s); c.keep(compiledTemplate, s, t); return err })
 }
 
-// keep records what a compile built (a *expr.Program or *expr.Template),
-// for the rules that read it (world_reads.go).
+// keep records what a compile built, for world_reads.go.
 func (c *checker) keep(kind compileKind, src string, built interface{ WorldKeys() []string }) {
 	if c.built == nil {
 		c.built = map[compileKey]interface{ WorldKeys() []string }{}

@@ -2,11 +2,8 @@ package lint
 
 import "kitsoki/internal/yamlnode"
 
-// maxSuggestions is how many names one check looks up a did-you-mean for:
-// each lookup compares the name with every known one, so a story with
-// thousands of unknown names among thousands of states would cost their
-// product; the errors after these many keep their message, without the
-// suggestion.
+// maxSuggestions bounds the did-you-mean lookups of one check: each
+// compares the name with every known one.
 const maxSuggestions = 200
 
 // suggest is yamlnode.Suggest while the check has lookups left, else "".
@@ -18,8 +15,8 @@ func (c *checker) suggest(name string, known []string) string {
 	return yamlnode.Suggest(name, known)
 }
 
-// didYouMean is the suggestion a message ends with: "; did you mean `x`?"
-// for the name of known closest to name, or "".
+// didYouMean is "; did you mean `x`?" for the known name closest to name,
+// or "".
 func (c *checker) didYouMean(name string, known []string) string {
 	if s := c.suggest(name, known); s != "" {
 		return "; did you mean `" + s + "`?"

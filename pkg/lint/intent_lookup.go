@@ -6,16 +6,8 @@ import (
 	"kitsoki/pkg/story"
 )
 
-// The one intent lookup every rule uses (on:, choice items, default_intent,
-// contextual_routing, routing.free_form_fallback): a name is declared when
-// upstream's fold would leave an intent of that name visible to the state.
-
-// lookupIntent finds the intent name as seen from state s: on s itself
-// (and, with ancestors, on its ancestors), in the global intents:, lifted
-// from a child through imports.<alias>.intents.import, in the global
-// intents of the stories importing this one (an imported child is checked
-// folded into its importers upstream), or as an <alias>__<name> intent of
-// a child. It returns nil when no declaration is known.
+// lookupIntent is the one intent lookup every rule uses: the intent name
+// as seen from state s once upstream's fold has run, or nil.
 func (c *checker) lookupIntent(s *story.State, name string, ancestors bool) *story.Intent {
 	for cur := s; cur != nil; cur = cur.Parent {
 		if in := cur.Intents[name]; in != nil {
@@ -36,22 +28,19 @@ func (c *checker) lookupIntent(s *story.State, name string, ancestors bool) *sto
 	return liftedIntent(c.st, name)
 }
 
-// intentKnown reports whether name is declared as seen from s: found by
-// lookupIntent, or lifted from a child that could not be loaded here (an
-// @kitsoki/ story embedded in upstream's binary), whose names are accepted.
+// intentKnown reports whether name is declared as seen from s, or lifted
+// from a child not loaded here.
 func (c *checker) intentKnown(s *story.State, name string, ancestors bool) bool {
 	if c.lookupIntent(s, name, ancestors) != nil || lifted(c.st, "intent", name) {
 		return true
 	}
-	// an intents.import entry whose child intent is missing is the imports
-	// rule's to report
+	// an intents.import whose child intent is missing is the imports rule's
 	return slices.ContainsFunc(c.st.ImportOrder, func(a string) bool { return slices.Contains(c.st.Imports[a].ImportIntent, name) })
 }
 
-// checkArcIntent checks intent in, named at p by what (the key, prefixed
-// with its state), as seen from s: s has an on: arc for it (arcIn says
-// where), it is declared and, with freeText, it declares exactly one
-// required string slot to receive a free-text utterance.
+// checkArcIntent checks intent in, named at p by what, as seen from s: s
+// has an on: arc for it, it is declared and, with freeText, it declares
+// exactly one required string slot.
 func (c *checker) checkArcIntent(s *story.State, p story.Pos, rule *Rule, what, arcIn, in string, freeText bool) {
 	if !s.HasOn(in) {
 		c.rep.Errf(p, rule, "%s %q has no matching on: arc %s", what, in, arcIn)

@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"slices"
 	"strings"
 
 	"kitsoki/pkg/story"
@@ -19,17 +20,12 @@ func lifted(st *story.Story, kind, name string) bool {
 		return false
 	}
 	if im.Child == nil {
-		// The child could not be loaded here (an @kitsoki/ story from the
-		// library embedded in upstream's binary, or a load error already
-		// reported): its names cannot be checked, so they are accepted.
-		return true
+		return true // not loaded here: its names are accepted
 	}
 	return declares(im.Child, kind, n) || lifted(im.Child, kind, n)
 }
 
-// declares reports whether st itself declares name as a kind of name: a
-// world key, a global intent, a persona (agent), a host interface (iface),
-// or a host of its hosts: list after the fold.
+// declares reports whether st itself declares name as a kind of name.
 func declares(st *story.Story, kind, name string) bool {
 	switch kind {
 	case "world":
@@ -41,15 +37,13 @@ func declares(st *story.Story, kind, name string) bool {
 	case "iface":
 		return st.HostInterfaces[name] != nil
 	case "host":
-		return hostAllowed(inheritedHosts(st), name)
+		return slices.Contains(inheritedHosts(st), name)
 	}
 	return false
 }
 
-// importerHas reports whether an importer of this child (at any depth)
-// declares a global intent, a persona, a world key or a host of that name:
-// upstream folds the child into its importer before checking, so the
-// child's bare references resolve against the merged tables.
+// importerHas reports whether an importer of st (at any depth) declares
+// name: upstream checks a child folded into its importer.
 func importerHas(st *story.Story, kind, name string) bool {
 	for imp := st.Importer(); imp != nil; imp = imp.Importer() {
 		if declares(imp, kind, name) {
@@ -59,10 +53,8 @@ func importerHas(st *story.Story, kind, name string) bool {
 	return false
 }
 
-// pluginFor returns the agent_plugins entry an effect-level agent: alias
-// uses. Upstream does not fold a child's agent_plugins: a child's call runs
-// on the top-level importer's table, so the outermost declaration wins; the
-// story's own entry is the fallback (a standalone load).
+// pluginFor returns the agent_plugins entry an agent: alias uses: the
+// outermost declaration wins, as upstream does not fold a child's table.
 func pluginFor(st *story.Story, alias string) *story.AgentPlugin {
 	var found *story.AgentPlugin
 	for s := st; s != nil; s = s.Importer() {
@@ -73,9 +65,8 @@ func pluginFor(st *story.Story, alias string) *story.AgentPlugin {
 	return found
 }
 
-// boundByImporter reports whether an importer binds this child's host
-// interface through host_bindings: (<iface> from the direct importer,
-// <alias>__<iface> from the one above it, and so on).
+// boundByImporter reports whether an importer binds st's host interface
+// through host_bindings: (lifted at each level).
 func boundByImporter(st *story.Story, iface string) bool {
 	want := iface
 	for cur := st; cur.Importer() != nil; cur = cur.Importer() {
@@ -113,10 +104,8 @@ func liftedIntent(st *story.Story, name string) *story.Intent {
 	return liftedIntent(im.Child, n)
 }
 
-// inheritedHosts is the story's hosts: list after upstream's fold: its own
-// entries plus those of every imports: child with hosts: inherit (the
-// default), recursively. Each story is visited once: a tree that imports
-// one file twice at every level is linear here (its fold multiplies).
+// inheritedHosts is the story's hosts: list after upstream's fold, with
+// every hosts: inherit child's; each story is visited once.
 func inheritedHosts(st *story.Story) []string {
 	var out []string
 	seen := map[*story.Story]bool{}

@@ -10,23 +10,20 @@ import (
 	"kitsoki/pkg/story"
 )
 
-// Load loads the story at path (story.Load) and checks it (Check): the
-// one place a command gets a story with every diagnostic, sorted. The
-// story is nil when nothing usable could be parsed.
+// Load loads the story at path and checks it, returning every diagnostic
+// sorted; the story is nil when nothing usable could be parsed.
 func Load(path string, opts story.Options) (*story.Story, []diag.Diagnostic) {
 	st, ds := story.Load(path, opts)
 	return checked(path, st, ds, opts)
 }
 
-// LoadSource is story.LoadSource (an editor's buffer, `validate -`)
-// followed by Check.
+// LoadSource is story.LoadSource followed by Check.
 func LoadSource(path string, data []byte, opts story.Options) (*story.Story, []diag.Diagnostic) {
 	st, ds := story.LoadSource(path, data, opts)
 	return checked(path, st, ds, opts)
 }
 
-// LoadBytes is story.LoadBytes (an in-memory app.yaml, no include: or
-// imports:) followed by Check.
+// LoadBytes is story.LoadBytes followed by Check.
 func LoadBytes(name string, data []byte, opts story.Options) (*story.Story, []diag.Diagnostic) {
 	st, ds := story.LoadBytes(name, data, opts)
 	return checked(name, st, ds, opts)
@@ -43,17 +40,13 @@ func checked(file string, st *story.Story, ds []diag.Diagnostic, opts story.Opti
 	return st, diag.Sort(append(ds, cds...))
 }
 
-// Check runs every rule over st, a story a load returned, and over each
-// of its imported children (in their importers' context, lifted.go), and
-// returns the diagnostics, sorted. opts are the load's: file lookups go
-// through its FS and compile results are shared through its Cache. ok is
-// false when a rule panicked (reported as rule internal: a bug); the
-// story is then not to be trusted.
+// Check runs every rule over st and each of its imported children and
+// returns the diagnostics, sorted. opts are the load's. ok is false when a
+// rule panicked (reported as rule internal); st is then not to be trusted.
 func Check(st *story.Story, opts story.Options) (ds []diag.Diagnostic, ok bool) {
 	rep := &yamlnode.Reporter{}
-	// The checks read prompt, schema and script files through the project
-	// roots, which open a directory descriptor on demand: close them as
-	// the load did.
+	// The checks read files through the project roots, which open a
+	// directory descriptor on demand.
 	defer func() {
 		for _, s := range append(st.Children(), st) {
 			s.FileRoot().Close()
@@ -73,10 +66,8 @@ func Check(st *story.Story, opts story.Options) (ds []diag.Diagnostic, ok bool) 
 	return diag.Sort(rep.Diags), true
 }
 
-// readNamed reads abs, a file the story wrote as written at p, through
-// its project root (at most safefile.Story bytes). in is false when the
-// file is outside the root: that is reported here (rule outside-root) and
-// nothing is read.
+// readNamed reads abs, written as written at p, through the project root.
+// in is false when it is outside the root: reported here, nothing read.
 func (c *checker) readNamed(p story.Pos, what, written, abs string) (data []byte, err error, in bool) {
 	root := c.st.FileRoot()
 	data, err = root.ReadFile(filepath.Clean(abs), safefile.Story)

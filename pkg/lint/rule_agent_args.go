@@ -12,15 +12,10 @@ var ruleAgentArgs = &Rule{ID: "agent-args", Severity: diag.Warning, LintOnly: tr
 	Example: "- {invoke: host.agent.converse, with: {prompt: hello}}"}
 
 // checkAgentArgs warns where an agent invoke's literal with: block lacks an
-// argument the existing engine's verb handler requires: the call then
-// fails at run time with the quoted text and no agent is asked (kitsoki
-// run does the same; pkg/engine agentArgsError). decide's missing schema
-// is decide-schema's. Templated values are not judged: they may render
-// to anything.
+// argument its verb requires (pkg/engine agentArgsError).
 func checkAgentArgs(c *checker) {
 	c.eachEffect(func(e *story.Effect, site effSite) {
 		verb := agentVerb(e.Invoke)
-		// missing: the key is absent, or a literal string blank once trimmed
 		missing := func(m map[string]any, k string) bool {
 			v, ok := m[k]
 			if !ok || v == nil {

@@ -13,16 +13,14 @@ var ruleAgentFile = &Rule{ID: "agent-file", Severity: diag.Warning, LintOnly: tr
 	Summary: "prompt, prompt_path and schema files of agent invokes (and app.context_path) exist",
 	Example: "with: {schema: schemas/missing.json}"}
 
-// checkAgentFiles: prompt_path and schema files of host.agent.* invokes
-// exist, and a prompt: that is written as a path exists (templated paths
-// are skipped). Upstream only finds a missing file at run time.
+// checkAgentFiles: the literal prompt and schema files of agent invokes
+// exist; upstream only finds a missing one at run time.
 func checkAgentFiles(c *checker) {
 	c.eachFileRef(func(e *story.Effect, site effSite, r fileRef) {
 		if !r.isFile {
 			return
 		}
-		if _, ok := c.existing(r.path); !ok && c.inProject(c.storyPath(r.path)) {
-			// at the path itself, also when it is a > or | block
+		if _, ok := c.existing(r.path); !ok && c.st.FileRoot().Inside(c.storyPath(r.path)) {
 			at := c.src.valuePos(e.WithPos(r.key), r.path, 1, 1)
 			if mode, err := os.Stat(c.storyPath(r.path)); err == nil && mode.IsDir() {
 				c.rep.Add(at, diag.Error, ruleAgentFile, "%s: with.%s %q: is a directory; name a file (paths are relative to the story directory %s)", site.String(), r.key, r.path, c.st.Dir)
@@ -47,9 +45,7 @@ func (c *checker) storyPath(p string) string {
 }
 
 // missingFileMsg says what a missing prompt/schema file does at run time
-// and how to fix it. In an imported child, upstream's fold re-bases the
-// path to an absolute one against the child's directory, so it must exist
-// there whatever the importer's layout.
+// and how to fix it.
 func (c *checker) missingFileMsg(site effSite, r fileRef) string {
 	what := "prompt"
 	if r.schema {

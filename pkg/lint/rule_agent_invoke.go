@@ -23,10 +23,8 @@ var (
 	readOnlyArgv0 = []string{"cat", "grep", "rg", "git", "jq", "yq", "find", "ls", "head", "tail", "wc", "diff", "awk", "sed", "sort", "echo", "true", "false", "stat", "file", "which", "type"}
 )
 
-// checkAgentInvokes: host.agent.<verb> invokes (reference §8): the verb is
-// known; the effect-level agent: alias is declared in agent_plugins (or is
-// the injected agent.claude) — upstream silently falls back, here it is an
-// error; with.agent names a persona; verb/tool cross-checks.
+// checkAgentInvokes: host.agent.<verb> invokes (reference §8): verb,
+// agent: alias, with.agent persona, verb/tool cross-checks.
 func checkAgentInvokes(c *checker) {
 	personaVerbs := map[string][]string{}
 	c.eachEffect(func(e *story.Effect, site effSite) {
@@ -62,7 +60,7 @@ func checkAgentInvokes(c *checker) {
 }
 
 // checkNonAgentWith: with.agent, with.provider and agent: only mean
-// something on host.agent.* invokes.
+// something on host.agent.*.
 func checkNonAgentWith(c *checker, e *story.Effect, site effSite) {
 	for _, k := range []string{"agent", "provider"} {
 		if _, ok := e.With[k]; ok {
@@ -74,8 +72,6 @@ func checkNonAgentWith(c *checker, e *story.Effect, site effSite) {
 	}
 }
 
-// checkAgentVerb: the verb is one kitsoki dispatches (an upstream-only
-// verb is a warning, an unknown one an error with a suggestion).
 func checkAgentVerb(c *checker, e *story.Effect, site effSite, verb string) {
 	switch {
 	case slices.Contains(agentVerbs, verb):
@@ -90,8 +86,6 @@ func checkAgentVerb(c *checker, e *story.Effect, site effSite, verb string) {
 	}
 }
 
-// checkAgentAlias: the effect-level agent: alias is declared (upstream
-// silently falls back to agent.claude; here it is an error).
 func checkAgentAlias(c *checker, e *story.Effect, site effSite) {
 	if e.Agent() == "" || story.IsTemplated(e.Agent()) || c.st.AgentPlugins[e.Agent()] != nil || c.st.PluginDeclared(e.Agent()) || pluginFor(c.st, e.Agent()) != nil {
 		return
@@ -101,9 +95,8 @@ func checkAgentAlias(c *checker, e *story.Effect, site effSite) {
 		site.String(), e.Agent(), strings.Join(aliases, ", "), c.didYouMean(e.Agent(), aliases))
 }
 
-// checkPersonaRef: with.agent is a persona name declared in agents (or
-// lifted from an imported child). It returns the persona when it is
-// declared here.
+// checkPersonaRef: with.agent is a declared (or lifted) persona; it
+// returns the persona when it is declared here.
 func checkPersonaRef(c *checker, e *story.Effect, site effSite, persona string) *story.Persona {
 	if _, has := e.With["agent"]; has && persona == "" {
 		c.rep.Errf(e.WithPos("agent"), ruleAgentInvoke, "%s: with.agent must be a persona name string", site.String())
@@ -113,14 +106,14 @@ func checkPersonaRef(c *checker, e *story.Effect, site effSite, persona string) 
 	}
 	pe := c.st.Agents[persona]
 	if pe != nil || lifted(c.st, "agent", persona) || importerHas(c.st, "agent", persona) {
-		return pe // a nil pe here is a child's persona, lifted into the parent by the import fold
+		return pe // nil for a lifted persona
 	}
 	c.rep.Errf(e.WithPos("agent"), ruleAgentInvoke, "%s: with.agent %q is not declared in agents%s", site.String(), persona, c.didYouMean(persona, sortedMapKeys(c.st.Agents)))
 	return nil
 }
 
 // checkTaskInvoke: host.agent.task needs acceptance.schema, and its
-// persona cannot both deny external side effects and hold network tools.
+// persona cannot deny external side effects yet hold network tools.
 func checkTaskInvoke(c *checker, e *story.Effect, site effSite, persona string, pe *story.Persona) {
 	acc, _ := e.With["acceptance"].(map[string]any)
 	if sch, ok := acc["schema"]; !ok || sch == nil || sch == "" {
@@ -136,7 +129,6 @@ func checkTaskInvoke(c *checker, e *story.Effect, site effSite, persona string, 
 	}
 }
 
-// checkReadOnlyTools: a read-only verb's persona holds no mutation tool.
 func checkReadOnlyTools(c *checker, e *story.Effect, site effSite, persona string, pe *story.Persona, verb string) {
 	for _, t := range pe.Tools {
 		if slices.Contains(mutationTools, t) {
@@ -145,8 +137,7 @@ func checkReadOnlyTools(c *checker, e *story.Effect, site effSite, persona strin
 	}
 }
 
-// checkValidatorArgv0 warns when a decide/extract validator.post_cmd
-// starts with a program off the read-only allowlist.
+// checkValidatorArgv0: a validator.post_cmd starts with a read-only program.
 func checkValidatorArgv0(c *checker, e *story.Effect, site effSite) {
 	v, ok := e.With["validator"].(map[string]any)
 	if !ok {
@@ -156,14 +147,12 @@ func checkValidatorArgv0(c *checker, e *story.Effect, site effSite) {
 	if !ok || cmd == "" || story.IsTemplated(cmd) {
 		return
 	}
-	// argv0's program name: past its last slash
 	if f := strings.Fields(cmd); len(f) > 0 && !slices.Contains(readOnlyArgv0, f[0][strings.LastIndexByte(f[0], '/')+1:]) {
 		c.rep.Warnf(e.PosOf("with"), ruleAgentInvoke, "%s: agent verb cross-check: decide/extract validator.post_cmd argv0 %q is not on the read-only allowlist; runtime sandbox enforces isolation", site.String(), f[0])
 	}
 }
 
-// checkBashProfiles: a persona with Bash used by ask/decide declares a
-// bash_profile.
+// checkBashProfiles: a persona with Bash used by ask/decide has a bash_profile.
 func checkBashProfiles(c *checker, personaVerbs map[string][]string) {
 	for _, name := range sortedMapKeys(personaVerbs) {
 		pe := c.st.Agents[name]

@@ -17,12 +17,10 @@ var ruleBareExpr = &Rule{ID: "bare-expr", Severity: diag.Warning, LintOnly: true
 // root (world.x, slots.y ?? 'z', args.n + 1) but has no {{ }}.
 var bareExprRe = &lazyre.Regexp{Expr: `^!?\(?(world|slots|args|result|event|item|proposal)\.[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*|\[[^\]]*\])*\s*(\?\?|==|!=|<=|>=|&&|\|\||[<>+\-*/%?]|$)`}
 
-// bareRoots are the roots bareExprRe starts with (after an optional "!"
-// and "(").
+// bareRoots are the roots bareExprRe starts with.
 var bareRoots = []string{"world.", "slots.", "args.", "result.", "event.", "item.", "proposal."}
 
-// mayBeBareExpr is a quick necessary condition of bareExprRe: s starts
-// with a root and a dot. Most strings fail it, and skip the regexp.
+// mayBeBareExpr is a quick necessary condition of bareExprRe.
 func mayBeBareExpr(s string) bool {
 	s = strings.TrimPrefix(s, "!")
 	s = strings.TrimPrefix(s, "(")
@@ -30,8 +28,7 @@ func mayBeBareExpr(s string) bool {
 }
 
 // checkBareExpr warns about a with:/set: value that looks like an
-// expression but is not wrapped in {{ }}: it reaches the host as that
-// literal text (the #1 footgun of reference §6.2).
+// expression but has no {{ }} (reference §6.2).
 func checkBareExpr(c *checker) {
 	c.eachEffect(func(e *story.Effect, site effSite) {
 		eachValueString(e, func(p story.Pos, what, _, path, s string) {

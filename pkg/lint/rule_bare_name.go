@@ -14,13 +14,8 @@ var ruleBareName = &Rule{ID: "bare-name", Severity: diag.Warning, LintOnly: true
 	Example: "on_complete:\n  - set: {s: \"{{ last_job_status }}\"}"}
 
 // checkBareNames warns where a guard or an effect value names a bare
-// identifier that is no root ({{ last_job_status }}, {{ foo }}, a slot's
-// name without slots.): both engines fail there when they reach it, the
-// existing one with "cannot fetch foo from expr.Env" (conformance
-// bare-names). An arm's guard, set, with or on_enter value fails the turn
-// (and stops a flow run on the existing engine); in a background job's
-// on_complete the job fails and none of the on_complete runs. The fix is
-// the rooted spelling, world.foo or slots.foo.
+// identifier that is no root: both engines fail there when they reach it
+// (conformance bare-names).
 func checkBareNames(c *checker) {
 	c.eachTransition(func(s *story.State, intent string, arm int, t *story.Transition) {
 		for _, n := range guardBareNames(t.When) {
@@ -73,9 +68,8 @@ func bareNameFix(name string, onComplete bool) string {
 }
 
 // eachValueString calls fn with every string leaf of an effect's set:,
-// with: and slots: values: the position of its key's value, what holds it
-// (set, with or slots), the key, and its path (the key, then .k for each
-// map below it).
+// with: and slots: values, with its key's position, what holds it, the
+// key and its path.
 func eachValueString(e *story.Effect, fn func(p story.Pos, what, key, path, v string)) {
 	walk := func(v any, p story.Pos, what, key string) {
 		walkStrings(v, key, func(path, s string) { fn(p, what, key, path, s) })

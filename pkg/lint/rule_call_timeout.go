@@ -16,9 +16,8 @@ var ruleCallTimeout = &Rule{ID: "call-timeout", Severity: diag.Error,
 	Summary: "an effect's timeout: is a positive duration on a host.agent.* invoke",
 	Example: "- {invoke: host.agent.ask, timeout: soon}"}
 
-// checkCallTimeout: an effect's timeout: (the hard timeout of one
-// host.agent.* call, a kitsoki extension) is a positive Go duration and
-// only sits on agent invokes.
+// checkCallTimeout: an effect's timeout: (a kitsoki extension) is a
+// positive duration on an agent invoke.
 func checkCallTimeout(c *checker) {
 	c.eachEffect(func(e *story.Effect, site effSite) {
 		if !e.Written.Has("timeout") && e.Timeout() == "" {
@@ -37,10 +36,8 @@ func checkCallTimeout(c *checker) {
 // aliasWorldRefRe matches an alias template that is exactly one world variable.
 var aliasWorldRefRe = &lazyre.Regexp{Expr: `^\{\{\s*world\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}$`}
 
-// checkAgentTemplate: a templated agent: alias is rendered at dispatch.
-// When it is exactly `{{ world.x }}` and x declares a default or values,
-// each of those must be a declared agent_plugins alias — the check a run
-// would make at dispatch, made at load.
+// checkAgentTemplate: an agent: alias that is exactly `{{ world.x }}`
+// renders to declared aliases: x's default and values.
 func checkAgentTemplate(c *checker) {
 	c.eachEffect(func(e *story.Effect, site effSite) {
 		if !story.IsTemplated(e.Agent()) || agentVerb(e.Invoke) == "" || site.Template {

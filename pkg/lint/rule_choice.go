@@ -15,12 +15,11 @@ import (
 )
 
 // choiceSchemaJSON is the shape of a choice: element per mode, as the
-// existing engine's loader checks it (a JSON Schema there too).
+// existing engine's loader checks it.
 //
 //go:embed choice.schema.json
 var choiceSchemaJSON []byte
 
-// choiceSchema is choiceSchemaJSON compiled, once; it is never changed.
 var choiceSchema = sync.OnceValues(func() (*schema.Schema, error) {
 	return schema.CompileBytes("choice.schema.json", choiceSchemaJSON)
 })
@@ -42,9 +41,7 @@ func (ch *choiceCheck) errf(format string, args ...any) {
 }
 
 // checkViews: choice elements name declared intents and slots (reference
-// §9.6 "Choice cross-references"), have the shape upstream's loader
-// checks (choiceCheck.shape); only one choice per view. Structural view
-// errors are reported while parsing.
+// §9.6) and have the shape upstream's loader checks; one choice per view.
 func checkViews(c *checker) {
 	for _, s := range c.states() {
 		story.EachChoice(s, func(el *story.ViewElement, where string, nth int) {
@@ -60,8 +57,7 @@ func checkViews(c *checker) {
 	}
 }
 
-// refs checks that the intents the element and its items name, and the
-// slots the items pre-bind or ask for, are declared.
+// refs checks that the intents and slots the element names are declared.
 func (ch *choiceCheck) refs(body map[string]any) {
 	c, s := ch.c, ch.s
 	if in, ok := body["intent"].(string); ok && in != "" && !story.IsTemplated(in) && !c.intentKnown(s, in, true) {
@@ -91,12 +87,9 @@ func (ch *choiceCheck) refs(body map[string]any) {
 	}
 }
 
-// shape: a choice element's shape (mode, the keys each mode requires and
-// allows), its when: guards, its templated leaves, and the
-// cross-references of §9.6 refs does not make: a pre-bound slot value
-// outside the slot's enum values, a param: slot also pre-bound, a
-// multi-mode slot and literal values, a form's fields and template blanks.
-// Upstream refuses each at load (probed by gen -kind lint, seed 600600).
+// shape: a choice element's shape, guards, templated leaves and the
+// cross-references refs does not make, each of which upstream refuses at
+// load.
 func (ch *choiceCheck) shape(body map[string]any) {
 	sch, err := choiceSchema()
 	if err != nil {
@@ -134,8 +127,7 @@ func (ch *choiceCheck) shape(body map[string]any) {
 	}
 }
 
-// intent is the declaration of the intent v names literally, nil for a
-// templated or undeclared one.
+// intent is the declaration of the intent v names literally, or nil.
 func (ch *choiceCheck) intent(v any) *story.Intent {
 	name, _ := v.(string)
 	if name == "" || story.IsTemplated(name) {
@@ -144,7 +136,6 @@ func (ch *choiceCheck) intent(v any) *story.Intent {
 	return ch.c.lookupIntent(ch.s, name, true)
 }
 
-// guard checks a when: guard (v) that is a non-blank string.
 func (ch *choiceCheck) guard(what string, v any) {
 	if src, ok := v.(string); ok && strings.TrimSpace(src) != "" {
 		if err := ch.c.compileGuard(src); err != nil {
@@ -153,7 +144,6 @@ func (ch *choiceCheck) guard(what string, v any) {
 	}
 }
 
-// leaf checks a templated string leaf (v) compiles as pongo2.
 func (ch *choiceCheck) leaf(what string, v any) {
 	src, ok := v.(string)
 	if !ok || !strings.Contains(src, "{{") && !strings.Contains(src, "{%") {
@@ -164,7 +154,6 @@ func (ch *choiceCheck) leaf(what string, v any) {
 	}
 }
 
-// singleItem checks a single-mode item's pre-bound slots and param.
 func (ch *choiceCheck) singleItem(j int, m map[string]any) {
 	decl := ch.intent(m["intent"])
 	slots, _ := m["slots"].(map[string]any)
@@ -174,7 +163,7 @@ func (ch *choiceCheck) singleItem(j int, m map[string]any) {
 		if !ok || story.IsTemplated(v) || decl == nil || decl.Slots[k] == nil || len(decl.Slots[k].Values) == 0 {
 			continue
 		}
-		if !slices.ContainsFunc(decl.Slots[k].Values, func(x any) bool { return fmt.Sprint(x) == v }) {
+		if !slices.Contains(valueTexts(decl.Slots[k].Values), v) {
 			ch.errf("items[%d].slots.%s: value %q is not in the slot's enum values", j, k, v)
 		}
 	}

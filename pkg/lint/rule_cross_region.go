@@ -12,14 +12,8 @@ var ruleCrossRegion = &Rule{ID: "cross-region", Severity: diag.Warning, LintOnly
 	Summary: "an arm inside a parallel state targets another region's state: the target replaces the firing region's leaf (two leaves of one region, none of the other)",
 	Example: "p: {type: parallel, states: {ra: {states: {a1: {on: {x: [{target: p.rb.b2}]}}}}, rb: ...}}"}
 
-// checkCrossRegion warns at an arm of a state inside a parallel state (or
-// of the parallel state itself) whose literal target lies in another region
-// of it: the existing engine puts the target in place of the firing
-// region's leaf (the first region's for the root's own arm), so the
-// configuration has two leaves of the target's region and none of the
-// firing one, whose intents are then refused and whose view is gone
-// (p#p.ra.a1|p.ra.a2); kitsoki does the same (conformance par-cross). To
-// move the other region, emit an event it handles (emit:) instead.
+// checkCrossRegion warns at an arm inside a parallel state whose literal
+// target lies in another region of it (conformance par-cross).
 func checkCrossRegion(c *checker) {
 	byPath := map[string]*story.State{}
 	for _, s := range c.states() {
@@ -35,9 +29,8 @@ func checkCrossRegion(c *checker) {
 				continue
 			}
 			dreg, sreg := regionUnder(p, dst), regionUnder(p, s)
-			// the root's own arm, or one of a state above it (found
-			// walking up from the first leaf: conformance
-			// par-above-root-handler), fires from the first region
+			// the root's own arm, or an ancestor's, fires from the first
+			// region (conformance par-above-root-handler)
 			fromFirst := s == p || sreg == nil && regionUnder(s, p) != nil
 			if !fromFirst && (sreg == nil || sreg == dreg) {
 				continue // outside p, or in the target's own region
@@ -68,8 +61,7 @@ func regionUnder(p, s *story.State) *story.State {
 	return nil
 }
 
-// firstRegion is p's region first by name (the one the root's own arms
-// replace the leaf of).
+// firstRegion is p's region first by name.
 func firstRegion(p *story.State) *story.State {
 	return slices.MinFunc(p.Children, func(a, b *story.State) int { return strings.Compare(a.Name, b.Name) })
 }

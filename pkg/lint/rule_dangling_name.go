@@ -13,14 +13,8 @@ var ruleDanglingName = &Rule{ID: "dangling-name", Severity: diag.Warning, LintOn
 	Example: "a: {menu: [lokk], on: {look: [{target: .}]}}"}
 
 // checkDanglingNames warns at names upstream's loader accepts unchecked
-// (its app-schema lists them; the walk of docs/compat/app-schema.md
-// probed each) and that can only fail later: a proposal's on_success:
-// naming no state (the proposal cannot land), a menu: entry naming no
-// intent (the TUI has
-// nothing to list), a choice item whose intent no arm of its state or an
-// ancestor handles (picking it is refused, INTENT_NOT_ALLOWED_IN_STATE;
-// inside a parallel state another region may handle it, so those are
-// skipped).
+// that can only fail later (docs/compat/app-schema.md); inside a parallel
+// state another region may handle a choice's intent, so those are skipped.
 func checkDanglingNames(c *checker) {
 	for _, name := range sortedMapKeys(c.st.Proposals) {
 		pr := c.st.Proposals[name]
@@ -69,12 +63,7 @@ func checkDanglingNames(c *checker) {
 
 // handledHere: an arm of s or an ancestor takes intent (or "*").
 func handledHere(s *story.State, intent string) bool {
-	for cur := s; cur != nil; cur = cur.Parent {
-		if cur.HasOn(intent) || cur.HasOn("*") {
-			return true
-		}
-	}
-	return false
+	return nearest(s, func(s *story.State) bool { return s.HasOn(intent) || s.HasOn("*") }) != nil
 }
 
 // armHint names the intents s does handle, for the message.

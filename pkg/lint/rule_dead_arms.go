@@ -8,12 +8,9 @@ var ruleDeadArm = &Rule{ID: "dead-arm", Severity: diag.Warning, LintOnly: true,
 	Summary: "a transition arm that can never be taken (it follows a default: true arm of the same intent) or a when: that is never read (on a default: true arm)",
 	Example: "on: {go: [{default: true, target: a}, {target: b, when: \"world.n > 1\"}]}"}
 
-// checkDeadArms warns at the arms of an intent's list that follow a
-// default: true arm, and at the when: of a default: true arm. Both
-// engines take the first arm whose when: holds or that has default: true,
-// and a default arm is taken whatever its when: says (conformance
-// default-arm-taken), so the arms after it never run and its guard is
-// dead text. Upstream's loader accepts both.
+// checkDeadArms warns at the arms that follow a default: true arm, and at
+// its when:: a default arm is taken whatever its when: says (conformance
+// default-arm-taken).
 func checkDeadArms(c *checker) {
 	for _, s := range c.states() {
 		for _, on := range s.On {

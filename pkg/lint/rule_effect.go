@@ -14,9 +14,7 @@ func checkEffectShape(c *checker) {
 			checkIncrementDelta(c, kv, site)
 		}
 		if site.Inline {
-			// upstream does not check the shape of an effect in an
-			// inline effects: list (demoteInline): only its decoding
-			return
+			return // upstream does not check its shape (demoteInline)
 		}
 		if e.Background() && e.Invoke == "" {
 			c.rep.Errf(e.PosOf("background"), story.RuleEffect, "%s: background: true requires invoke: to be set", site.String())
@@ -56,13 +54,9 @@ func checkEffectTarget(c *checker, e *story.Effect, site effSite) {
 	}
 }
 
-// checkIncrementDelta: an increment value is an integer delta. The existing
-// engine's loader also takes a number written as text ("2", "2.5", "1e3":
-// story.IncrementText), a float (1.5, truncated toward zero to 1; -9.3e18
-// the lowest integer) and an empty value (0), so those load with a warning
-// that says what they add; any other text (a template, " 2 ", "-1"), a
-// float above 2^63, a bool or a map is an error, as there (conformance
-// increment-text, increment-big).
+// checkIncrementDelta: an increment value is an integer delta; what the
+// existing engine's loader also takes is a warning saying what it adds
+// (conformance increment-text, increment-big).
 func checkIncrementDelta(c *checker, kv story.KV, site effSite) {
 	switch v := kv.Value.(type) {
 	case int:

@@ -12,12 +12,8 @@ var ruleEmitAfterBind = &Rule{ID: "emit-after-bind", Severity: diag.Warning, Lin
 	Example: "effects:\n  - {invoke: host.run, bind: {n: count}}\n  - {when: \"world.n > 0\", emit_intent: done}"}
 
 // checkEmitAfterBind warns about the two places where an emit_intent
-// guard that reads a key bound by a call of the same chain never sees the
-// bind, as in the existing engine (docs/compat/engine.md "Emit passes"):
-// an emit in a transition's effects: is decided when the chain reaches
-// it, before the calls run, and the post-bind pass re-reads only the
-// resting state's own on_enter (conformance probe 02); and a background
-// job's on_complete target runs no post-bind pass at all (probe 18).
+// guard reading a key a call of the same chain binds never sees the bind
+// (docs/compat/engine.md "Emit passes").
 func checkEmitAfterBind(c *checker) {
 	c.eachTransition(func(s *story.State, intent string, arm int, t *story.Transition) {
 		bound := boundKeys(t.Effects)
@@ -57,8 +53,7 @@ func checkEmitAfterBind(c *checker) {
 	})
 }
 
-// boundKeys are the top-level world keys the foreground calls of a chain
-// bind.
+// boundKeys are the top-level keys the foreground calls of a chain bind.
 func boundKeys(effs []*story.Effect) map[string]bool {
 	out := map[string]bool{}
 	for _, e := range effs {

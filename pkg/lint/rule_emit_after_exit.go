@@ -2,6 +2,7 @@ package lint
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"kitsoki/pkg/diag"
@@ -12,16 +13,9 @@ var ruleEmitAfterExit = &Rule{ID: "emit-after-exit", Severity: diag.Warning, Lin
 	Summary: "an unguarded emit_intent follows, in the same list, an emit whose arm reaches @exit: it is still dispatched, at __exit__<name>, where no arm takes it, and the turn fails",
 	Example: "effects:\n  - emit_intent: finish   # its arm targets @exit:done\n  - emit_intent: notify"}
 
-// checkEmitAfterExit warns about an emit_intent listed after one that
-// certainly exits. The engine, as the existing one, does not stop an emit
-// list at an exit: the next emit is dispatched at __exit__<name>, which
-// has no arms, so the turn fails (at walk time the run ends; in the
-// post-bind pass the round is discarded: conformance emit-after-exit).
-// Only what is certain is reported: the list is followed from its
-// dispatch state while each earlier emit names a literal intent whose
-// first arm there is unguarded and stays without emits of its own; an
-// emit (guarded or not) whose first arm is an unguarded @exit: makes
-// every unguarded emit after it fail whenever it fires.
+// checkEmitAfterExit warns about an unguarded emit_intent listed after one
+// that certainly exits: the engines do not stop an emit list at an exit
+// (conformance emit-after-exit). Only what is certain is reported.
 func checkEmitAfterExit(c *checker) {
 	c.eachTransition(func(s *story.State, intent string, _ int, t *story.Transition) {
 		tg, err := s.Resolve(t.Target)
@@ -59,10 +53,7 @@ func (c *checker) emitsAfterExit(at *story.State, effs []*story.Effect, where st
 		}
 		if exit != "" {
 			if e.When != "" {
-				// a guard decided where the chain reaches it may be
-				// false whenever the exit fires (the corpus's
-				// conflict-resolve: ok → resolved, !ok → escalate)
-				continue
+				continue // may be false whenever the exit fires
 			}
 			c.rep.Warnf(e.PosOf("emit_intent"), ruleEmitAfterExit,
 				"%s: emit_intent %q comes after emit_intent %q, which reaches @exit:%s when it fires; the engine does not stop the list at an exit, so %q is then dispatched at __exit__%s, where no arm takes it, and the turn fails (move it before %q, or drop it)",
@@ -92,31 +83,24 @@ func (c *checker) emitsAfterExit(at *story.State, effs []*story.Effect, where st
 // firstArm is the first arm for intent on at or its nearest ancestor with
 // an on: entry for it, as the engine looks an emitted intent up.
 func firstArm(at *story.State, intent string) *story.Transition {
-	for s := at; s != nil; s = s.Parent {
-		if s.HasOn(intent) {
-			if arms := s.Arms(intent); len(arms) > 0 {
-				return arms[0]
-			}
-			return nil
-		}
+	if s := nearest(at, func(s *story.State) bool { return s.HasOn(intent) }); s != nil && len(s.Arms(intent)) > 0 {
+		return s.Arms(intent)[0]
 	}
 	return nil
 }
 
 func hasEmit(effs []*story.Effect) bool {
-	for _, e := range effs {
-		if e.EmitIntent() != "" {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(effs, func(e *story.Effect) bool { return e.EmitIntent() != "" })
 }
 
 func inParallel(s *story.State) bool {
-	for p := s.Parent; p != nil; p = p.Parent {
-		if p.Parallel {
-			return true
-		}
+	return nearest(s.Parent, func(p *story.State) bool { return p.Parallel }) != nil
+}
+
+// nearest is the first of s and its ancestors that is, or nil.
+func nearest(s *story.State, is func(*story.State) bool) *story.State {
+	for s != nil && !is(s) {
+		s = s.Parent
 	}
-	return false
+	return s
 }

@@ -17,10 +17,8 @@ var ruleViewRender = &Rule{ID: "view-render", Severity: diag.Warning, LintOnly: 
 var ruleExpr = &Rule{ID: "expr", Severity: diag.Error, Summary: "when: guards compile under kitsoki's expr whitelist",
 	Example: "- {when: \"sum(world.xs) > 1\", target: end}"}
 
-// checkExprs: every when: guard (transitions, effects, view elements, list
-// items) compiles under kitsoki's expr whitelist (reference §6.1). Inside
-// phase templates, where placeholders are not yet substituted, failures are
-// warnings.
+// checkExprs: every when: guard compiles under kitsoki's expr whitelist
+// (reference §6.1); inside phase templates failures are warnings.
 func checkExprs(c *checker) {
 	c.eachTransition(func(s *story.State, in string, a int, t *story.Transition) {
 		if t.When == "" {
@@ -50,9 +48,7 @@ func checkExprs(c *checker) {
 			if el.When == "" {
 				return
 			}
-			if err := c.compileGuard(el.When); err != nil {
-				// Upstream compiles a view's when: only when it renders
-				// the view: the story loads, and the state shows no view.
+			if err := c.compileGuard(el.When); err != nil { // compiled upstream only when rendered
 				msg := err.Error()
 				if strings.Contains(msg, "map literal") {
 					msg += "; expr has no map literal to compare with: test emptiness with len(...) == 0 or != nil"
@@ -67,10 +63,7 @@ func checkExprs(c *checker) {
 			if sl.Validator == "" {
 				continue
 			}
-			if err := c.compileExpr(sl.Validator); err != nil {
-				// Upstream's loader never compiles a slot validator: the
-				// story loads and runs (ours applies validators only with
-				// --strict), so this is a warning.
+			if err := c.compileExpr(sl.Validator); err != nil { // upstream never compiles it
 				c.rep.Warnf(sl.Pos, ruleExpr, "intent %q slot %q: validator %q: %s; upstream loads the story, but the validator can never pass", n, sn, sl.Validator, err.Error())
 			}
 		}
@@ -78,9 +71,7 @@ func checkExprs(c *checker) {
 }
 
 // placeholderErr: inside a phase template, a compile error caused by a
-// {param} placeholder or a {{ tpl.x }} / {{ phase.next.x }} reference is
-// not a problem: expansion substitutes them before upstream compiles, even
-// inside another tag ("{{ int({{ tpl.base }} * 3) }}").
+// placeholder expansion substitutes is not a problem.
 func placeholderErr(src string, err error) bool {
 	m := err.Error()
 	if strings.Contains(m, `root "tpl"`) || strings.Contains(m, `root "phase"`) {
@@ -115,8 +106,7 @@ func eachView(s *story.State, fn func(v *story.View, at elemPlace)) {
 }
 
 // eachViewElement visits the elements of a state's view and of its
-// transition views; where names the element in messages (spelled out
-// only when one needs it).
+// transition views.
 func (c *checker) eachViewElement(s *story.State, fn func(el *story.ViewElement, where elemPlace)) {
 	eachView(s, func(v *story.View, at elemPlace) {
 		for i, el := range v.Elements {

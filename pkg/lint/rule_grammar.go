@@ -12,11 +12,9 @@ import (
 var ruleGrammar = &Rule{ID: "grammar", Severity: diag.Error, Summary: "decide schemas of a builtin.local_llm grammar: true alias stay in the llama.cpp grammar subset",
 	Example: "\"pattern\": \"a+\"   # not anchored"}
 
-// checkGrammar: a host.agent.decide whose effect-level agent: alias is a
-// builtin.local_llm plugin with grammar: true must use a schema inside the
-// llama.cpp grammar subset (reference §7.3). The message names the plugin,
-// the schema file, the construct and its JSON pointer. The check runs on
-// what is sent: the bundled schema (pkg/schema) when the file compiles.
+// checkGrammar: a host.agent.decide on a builtin.local_llm plugin with
+// grammar: true sends a schema inside the llama.cpp grammar subset
+// (reference §7.3).
 func checkGrammar(c *checker) {
 	c.eachEffect(func(e *story.Effect, site effSite) {
 		if e.Invoke != "host.agent.decide" || e.Agent() == "" || site.Template {
@@ -38,9 +36,7 @@ func checkGrammar(c *checker) {
 			c.rep.Errf(e.WithPos("schema"), ruleGrammar, "%s: agent %q is builtin.local_llm with grammar: true but its decide schema %q could not be read: %s", site.String(), e.Agent(), path, safefile.ErrText(err))
 			return
 		}
-		// What kitsoki sends: the bundled schema when it compiles under
-		// schemas/, else the file as read (the schema rule reports why it
-		// does not compile).
+		// what is sent: the bundled schema when it compiles, else the file
 		if s, err := schema.NewCompiler(c.st.Dir).Compile(filepath.Clean(path)); err == nil {
 			raw = s.Bundled
 		}

@@ -12,14 +12,9 @@ var ruleHostRunInts = &Rule{ID: "host-run-int", Severity: diag.Warning, LintOnly
 	Summary: "a host.run timeout: or args element is a YAML integer, which the existing engine refuses (the call fails there)",
 	Example: "- {invoke: host.run, with: {cmd: sleep, args: [1], timeout: 30}}"}
 
-// checkHostRunInts warns about YAML integers in a host.run call's with:
-// timeout and args, which the existing engine refuses (it decodes them as
-// uint64: `host.run: timeout must be a number or duration string, got
-// uint64`, `host.run: args[i]: unsupported type uint64`), so the call
-// fails there and its on_error runs, while kitsoki reads them as seconds
-// and as the number's text (docs/compat/hosts.md; probe
-// pkg/host/testdata/conformance/run-int-literals). The fix that runs the
-// same on both engines is a string.
+// checkHostRunInts warns about YAML integers in a host.run call's
+// timeout and args, which the existing engine refuses
+// (docs/compat/hosts.md; pkg/host/testdata/conformance/run-int-literals).
 func checkHostRunInts(c *checker) {
 	c.eachEffect(func(e *story.Effect, site effSite) {
 		if e.Invoke != "host.run" || e.With == nil {

@@ -10,9 +10,8 @@ import (
 	"kitsoki/pkg/story"
 )
 
-// checkImports: parent-side checks of each loaded imports: child
-// (reference §1.2, §9.2): entry, exits mapping and requires, world_in,
-// hosts policy, intents export/import, overrides and host_bindings.
+// checkImports: parent-side checks of each imports: entry (reference
+// §1.2, §9.2).
 func checkImports(c *checker) {
 	checkFoldSize(c)
 	for _, alias := range c.st.ImportOrder {
@@ -28,9 +27,8 @@ func checkImports(c *checker) {
 	}
 }
 
-// checkImportParentSide: what an import entry says about the parent alone
-// (hosts: value, intents.export, exits.*.to), checked even when the child
-// did not load.
+// checkImportParentSide: what an import entry says about the parent alone,
+// checked even when the child did not load.
 func checkImportParentSide(c *checker, alias string, im *story.Import) {
 	switch im.Hosts {
 	case "", "inherit", "declared":
@@ -53,9 +51,7 @@ func checkImportParentSide(c *checker, alias string, im *story.Import) {
 }
 
 // checkImportEntry: the entry (or the child's root) is a top-level state
-// of the child, one its phases generate, or one of its own imports'
-// aliases (a top-level state of the child as folded, as upstream checks
-// it: conformance import-entry-alias).
+// of the child as folded (conformance import-entry-alias).
 func checkImportEntry(c *checker, alias string, im *story.Import, ch *story.Story) {
 	entry := cmp.Or(im.Entry, ch.Root)
 	if entry == "" {
@@ -65,9 +61,8 @@ func checkImportEntry(c *checker, alias string, im *story.Import, ch *story.Stor
 	}
 }
 
-// checkImportExits: every mapped exit is declared by the child, every
-// @exit the child uses is mapped, and a transition to an exit sets the
-// keys the exit requires.
+// checkImportExits: mapped exits are declared, used exits are mapped, and
+// a transition to an exit sets the keys it requires.
 func checkImportExits(c *checker, alias string, im *story.Import, ch *story.Story) {
 	for _, en := range sortedMapKeys(im.Exits) {
 		if ch.Exits[en] == nil {
@@ -107,8 +102,7 @@ func checkImportExits(c *checker, alias string, im *story.Import, ch *story.Stor
 }
 
 // checkImportCollisions: the child's names, prefixed with alias__, do not
-// clash with the parent's world keys, intents, agents, meta modes or host
-// interfaces.
+// clash with the parent's.
 func checkImportCollisions(c *checker, alias string, im *story.Import, ch *story.Story) {
 	collide := func(what string, names []string, exists func(string) bool) {
 		for _, n := range names {
@@ -117,11 +111,9 @@ func checkImportCollisions(c *checker, alias string, im *story.Import, ch *story
 			}
 		}
 	}
-	var worldNames []string
 	for _, w := range ch.World {
-		worldNames = append(worldNames, w.Name)
+		collide("world key", []string{w.Name}, func(n string) bool { return c.st.Var(n) != nil })
 	}
-	collide("world key", worldNames, func(n string) bool { return c.st.Var(n) != nil })
 	collide("intent", ch.IntentOrder, func(n string) bool { return c.st.Intents[n] != nil })
 	collide("agent", sortedMapKeys(ch.Agents), func(n string) bool { return c.st.Agents[n] != nil })
 	collide("meta_mode", sortedMapKeys(ch.MetaModes), func(n string) bool { return c.st.MetaModes[n] != nil })
@@ -141,7 +133,7 @@ func checkImportWorldAndHosts(c *checker, alias string, im *story.Import, ch *st
 	}
 	parentHosts := hostsBefore(c.st, alias)
 	for _, h := range ch.Hosts {
-		if !hostAllowed(parentHosts, h) {
+		if !slices.Contains(parentHosts, h) {
 			c.rep.Errf(im.At("hosts"), story.RuleImports, "imports.%s: hosts: declared but parent does not list child host %q", alias, h)
 		}
 	}
@@ -166,8 +158,7 @@ func checkImportIntents(c *checker, alias string, im *story.Import, ch *story.St
 	}
 }
 
-// checkImportOverrides: overrides name child states and intents, and
-// prompt files that exist.
+// checkImportOverrides: overrides name child states, intents and files.
 func checkImportOverrides(c *checker, alias string, im *story.Import, ch *story.Story) {
 	ov := im.Overrides
 	if ov == nil {
@@ -191,7 +182,7 @@ func checkImportOverrides(c *checker, alias string, im *story.Import, ch *story.
 }
 
 // checkImportHostBindings: each host_bindings key names a child host
-// interface, its own or lifted from its imports (<gchild>__<iface>).
+// interface, its own or lifted.
 func checkImportHostBindings(c *checker, alias string, im *story.Import, ch *story.Story) {
 	for _, n := range sortedMapKeys(im.HostBindings) {
 		if !liftedIface(ch, n) {
@@ -203,15 +194,14 @@ func checkImportHostBindings(c *checker, alias string, im *story.Import, ch *sto
 type exitUse struct {
 	exit, state, intent string
 	t                   *story.Transition
-	// for a use a grand-child brings in (liftedExitUses): the keys its
-	// exit mappings set, and the keys the fold renames
+	// a grand-child's use (liftedExitUses): the keys its exit mappings
+	// set, and the keys the fold renames
 	extra   []string
 	renamed func(string) bool
 }
 
 // childExitUses lists the @exit:<n> targets a child uses, sorted by exit,
-// with the importer's overrides (ov, may be nil) applied: upstream checks
-// the child's states as its importer overrides them.
+// with the importer's overrides (ov, may be nil) applied.
 func childExitUses(ch *story.Story, ov *story.ImportOverrides) []exitUse {
 	var out []exitUse
 	for _, s := range overriddenStates(ch, ov) {
@@ -250,10 +240,8 @@ func setsKey(t *story.Transition, key string) bool {
 	return walk(t.Effects)
 }
 
-// unsignedZeroDefault: key's default is a plain YAML 0 (0, +0, 0x0, 00;
-// not -0, !!int 0 or 0.0), which upstream holds as uint64 and so does
-// not take for the zero it compares with: the key counts as set
-// (conformance storymut-exit-requires-zero).
+// unsignedZeroDefault: key's default is a plain YAML 0, which upstream
+// counts as set (conformance storymut-exit-requires-zero).
 func unsignedZeroDefault(st *story.Story, key string) bool {
 	v := st.Var(key)
 	return v != nil && v.DefaultUnsigned
@@ -281,10 +269,8 @@ func nonZeroDefault(st *story.Story, key string) bool {
 	return fmt.Sprint(v.Default) != ""
 }
 
-// checkFoldSize: the import tree folds within story.MaxFoldImports and
-// story.MaxFoldImportedStates (a child is copied once per import, so a
-// tree of few small files can multiply). Reported once, at the top-level
-// import whose subtree crosses a limit, as the fold would refuse it.
+// checkFoldSize: the import tree folds within the story.MaxFold* limits;
+// reported once, at the top-level import whose subtree crosses one.
 func checkFoldSize(c *checker) {
 	sizes, nodes := map[*story.Story][2]int{}, map[*story.Story]int{}
 	var imports, states, overrides int

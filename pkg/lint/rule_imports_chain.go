@@ -8,14 +8,10 @@ import (
 	"kitsoki/pkg/story"
 )
 
-// liftedExitUses lists the @exit:<x> targets of ch that its own imports
-// bring in: a grand-child transition to @exit:<y>, where ch's import of
-// it maps <y> to "@exit:<x>", is a transition of ch's folded tree to
-// @exit:<x> (upstream checks requires after folding the child's own
-// imports). Its state and intent are named as folded (<g>.<state>,
-// <g>__<intent>); the mapped exit's set: keys count as set, and a key
-// the grand-child declares is renamed by the fold, so its own set: of
-// that key does not.
+// liftedExitUses lists the @exit:<x> targets of ch its own imports bring
+// in (a grand-child's @exit:<y> that ch maps to "@exit:<x>"), named as
+// folded; the mapped exit's set: keys count as set, a key the grand-child
+// declares is renamed by the fold.
 func liftedExitUses(ch *story.Story) []exitUse {
 	var out []exitUse
 	for _, ga := range ch.ImportOrder {
@@ -60,9 +56,8 @@ func (u exitUse) setsKey(key string) bool {
 	return setsKey(u.t, key)
 }
 
-// overriddenStates is every state of ch, each top-level state that ov
-// overrides replaced by the override (as parsed from the importer's file;
-// a parse error is the override's own diagnostic, reported elsewhere).
+// overriddenStates is every state of ch, each top-level state ov
+// overrides replaced by the override.
 func overriddenStates(ch *story.Story, ov *story.ImportOverrides) []*story.State {
 	if ov == nil || len(ov.States) == 0 {
 		return ch.AllStates()
@@ -77,10 +72,7 @@ func overriddenStates(ch *story.Story, ov *story.ImportOverrides) []*story.State
 }
 
 // hostsBefore is the importer's hosts: list as a `hosts: declared` import
-// under alias finds it: its own list plus what the inherit imports folded
-// before it brought in. Upstream folds imports in sorted alias order, so
-// an inherit child whose alias sorts after alias has not added its hosts
-// yet (gen -kind import seed 400631).
+// under alias finds it: upstream folds imports in sorted alias order.
 func hostsBefore(st *story.Story, alias string) []string {
 	out := slices.Clone(st.Hosts)
 	for _, a := range st.ImportOrder {
@@ -91,17 +83,14 @@ func hostsBefore(st *story.Story, alias string) []string {
 	return out
 }
 
-// onCompleteNoState is the error of an on_complete target tg at loc that
-// names no state ("." or an exit of the top story), as upstream words
-// it.
+// onCompleteNoState is upstream's error for an on_complete target that
+// names no state.
 func onCompleteNoState(loc, tg string) string {
 	return fmt.Sprintf("%s: target %q (resolved: %q) does not exist (an on_complete target must name a state: write the state to go to, or leave target: out to stay)", loc, tg, tg)
 }
 
-// checkOnCompleteExitStays: a child's on_complete target "@exit:<x>"
-// whose importer maps <x> to "." (or, in the top story, to an exit of its
-// own) names no state once folded, which upstream refuses to load (named
-// at the folded state).
+// checkOnCompleteExitStays: a child's on_complete "@exit:<x>" mapped to
+// "." (or to the top story's own exit) names no state once folded.
 func checkOnCompleteExitStays(c *checker, alias string, im *story.Import, ch *story.Story) {
 	for _, s := range overriddenStates(ch, im.Overrides) {
 		for p := range (story.EffectWalk{}).States(s) {
@@ -120,9 +109,7 @@ func checkOnCompleteExitStays(c *checker, alias string, im *story.Import, ch *st
 }
 
 // liftedIface reports whether ch has host interface name once its own
-// imports are folded: declared by ch, or <g>__<rest> lifted from its
-// import g (upstream's host_bindings check looks among the lifted
-// interfaces).
+// imports are folded.
 func liftedIface(ch *story.Story, name string) bool {
 	if ch.HostInterfaces[name] != nil {
 		return true

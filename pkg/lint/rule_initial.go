@@ -23,8 +23,7 @@ func checkInitial(c *checker) {
 				c.rep.Errf(s.InitialPos, ruleInitial, "state %q: parallel state must not declare initial: — each region picks its own initial", s.Path)
 			}
 			for _, ch := range s.Children {
-				if ch.Parallel {
-					// Upstream's validate accepts this; only building a session fails.
+				if ch.Parallel { // upstream fails only building a session
 					c.rep.Warnf(ch.Pos, ruleInitial, "state %q: parallel state %q child %q is itself type: parallel — nested parallel regions are not supported (the engine refuses the story when a session starts)", ch.Path, s.Path, ch.Name)
 				}
 			}
@@ -51,9 +50,7 @@ func checkInitial(c *checker) {
 			names = append(names, ch.Name)
 		}
 		if !slices.Contains(names, s.Initial) && c.st.StateAt(s.Path+"."+s.Initial) == nil {
-			if s.Type != "compound" {
-				// Upstream checks initial: only on a type: compound
-				// state and loads the story; the key does nothing here.
+			if s.Type != "compound" { // upstream reads initial: only there
 				c.rep.Warnf(s.InitialPos, ruleInitial, "state %q: initial child %q does not exist; upstream loads it since %q is not type: compound, where initial: is never read", s.Path, s.Initial, s.Path)
 				continue
 			}

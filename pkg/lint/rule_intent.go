@@ -20,25 +20,13 @@ func checkIntents(c *checker) {
 		}
 	}
 	c.eachEffect(func(e *story.Effect, site effSite) {
-		// upstream does not check the emits of phase-generated states
-		// (a literal emit_intent of no arc there loads)
+		// upstream checks no emits of phase-generated states, and reads a
+		// {% %} tag alone as a literal name
 		if e.EmitIntent() == "" || story.IsTemplated(e.EmitIntent()) && !tagOnly(e.EmitIntent()) || site.State == nil || site.Template || c.expanded {
-			// (a {% %} tag without {{ }} is a literal name, as
-			// upstream renders an emit only when it holds {{)
 			return
 		}
-		// as written: upstream's load check does not trim (" go" and
-		// "go " name no arc)
-		name := e.EmitIntent()
-		handles := func(s *story.State) bool {
-			for cur := s; cur != nil; cur = cur.Parent {
-				if cur.HasOn(name) {
-					return true
-				}
-			}
-			return false
-		}
-		if handles(site.State) {
+		name := e.EmitIntent() // untrimmed, as upstream's load check
+		if nearest(site.State, func(s *story.State) bool { return s.HasOn(name) }) != nil {
 			return
 		}
 		c.rep.Errf(e.PosOf("emit_intent"), story.RuleIntent, "%s: emit_intent %q is not declared on state %q's on: arcs (nor any ancestor's)", site.String(), name, site.State.Path)

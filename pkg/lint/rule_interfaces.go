@@ -10,9 +10,8 @@ import (
 var ruleInterfaces = &Rule{ID: "interfaces", Severity: diag.Error, Summary: "host_interfaces and iface.<name>.<op> invokes",
 	Example: "- invoke: iface.vcs.push   # vcs not declared"}
 
-// checkInterfaces: host_interfaces have a default binding and every
-// iface.<name>.<op> invoke names a declared interface and operation
-// (reference §9.4).
+// checkInterfaces: host_interfaces have a default binding and iface.*
+// invokes name a declared interface and operation (reference §9.4).
 func checkInterfaces(c *checker) {
 	for _, n := range sortedMapKeys(c.st.HostInterfaces) {
 		hi := c.st.HostInterfaces[n]
@@ -32,7 +31,7 @@ func checkInterfaces(c *checker) {
 		}
 		hi := c.st.HostInterfaces[parts[1]]
 		if hi == nil && lifted(c.st, "iface", parts[1]) {
-			return // a child's interface, lifted as <alias>__<iface> by the fold
+			return
 		}
 		if hi == nil {
 			c.rep.Errf(p, ruleInterfaces, "%s: invoke %q: iface %q not declared (declared: [%s])", site.String(), e.Invoke, parts[1], strings.Join(sortedMapKeys(c.st.HostInterfaces), " "))

@@ -47,10 +47,8 @@ func checkMetaModes(c *checker) {
 			}
 		}
 	}
-	// Upstream injects story.edit (its group's default), story.ask and
-	// story.bug unless the story declares the same key: a declared
-	// story.edit replaces the default, so the group must name another.
-	// (Only into the story loaded, not into an imported child.)
+	// Upstream injects story.edit (the default), story.ask and story.bug
+	// into the story loaded unless it declares the same key.
 	for _, verb := range []string{"edit", "ask", "bug"} {
 		k := "story." + verb
 		if c.st.Imported() || c.st.MetaModes[k] != nil {
@@ -72,8 +70,7 @@ func checkMetaModes(c *checker) {
 		}
 		n, p := len(defaults[g]), groupPos[g]
 		switch {
-		case n == 0 && groups[g] > 1:
-			// A group of one mode needs no default (upstream loads it).
+		case n == 0 && groups[g] > 1: // a group of one needs no default
 			c.rep.Errf(p, story.RuleMetaMode, "meta_mode group %q: no default verb declared (one of %d modes must set default: true)", g, groups[g])
 		case n > 1:
 			c.rep.Errf(p, story.RuleMetaMode, "meta_mode group %q: %d modes flagged default: true (%s) — exactly one allowed", g, n, strings.Join(defaults[g], ", "))

@@ -14,16 +14,11 @@ var ruleOnErrorTarget = &Rule{ID: "on-error-target", Severity: diag.Warning, Lin
 	Example: "on_enter:\n  - {invoke: host.shell.run, on_error: eror}"}
 
 // checkOnError: an on_error: target resolves, against the state the turn
-// ends in (the dispatch state, story-runtime.md §2.4), to a state; inside a
-// parallel state a "../" target is written absolute. Upstream
-// loads a story whose on_error dangles; at run time the failed call is
-// recorded, the redirect is dropped ("on_error target state ... not
-// found") and the rest of the batch is skipped. Such a redirect can never
-// fire, so it is an error here, of a LintOnly rule.
+// ends in (story-runtime.md §2.4), to a state. Upstream loads a story
+// whose on_error dangles and drops the redirect at run time.
 func (c *checker) checkOnError(e *story.Effect, site effSite) {
 	if raw := e.OnError(); !story.IsTemplated(raw) && strings.TrimSpace(raw) != raw {
-		// both engines look an on_error target up untrimmed (conformance
-		// on-error-untrimmed): " err" names no state
+		// conformance on-error-untrimmed
 		c.rep.Warnf(e.PosOf("on_error"), ruleOnErrorTarget, "%s: on_error %q names no state as written (the target is not trimmed): the redirect is dropped and the turn rests where the call was made; remove the whitespace around %q", site.String(), raw, strings.TrimSpace(raw))
 		return
 	}
@@ -39,10 +34,7 @@ func (c *checker) checkOnError(e *story.Effect, site effSite) {
 	if target == "" || target == "." || story.IsTemplated(target) {
 		return
 	}
-	if foldedAbsolute(c.st, target) {
-		// an imported child's dotted target names the folded tree
-		// (rule_target_folded.go): kid.errroom fires, the child's own
-		// grp.l1 names no state once folded
+	if foldedAbsolute(c.st, target) { // rule_target_folded.go
 		if path := strings.ReplaceAll(target, "/", "."); !inFolded(foldedTop(c.st), path, 0) {
 			msg := fmt.Sprintf("%s: on_error %q names no state once this imported story is folded (a dotted target is kept as written, so it names the importing story's tree); this on_error redirect can never fire: the rest of the block is skipped", site.String(), target)
 			if sug := foldedSuggestion(c.st, path); sug != "" {
@@ -52,15 +44,13 @@ func (c *checker) checkOnError(e *story.Effect, site effSite) {
 		}
 		return
 	}
-	if !strings.HasPrefix(target, "..") {
-		// Absolute: the dispatch state does not matter.
+	if !strings.HasPrefix(target, "..") { // absolute
 		if _, err := c.st.ResolveFrom("", target); err != nil {
 			c.onErrorDangles(e, site, target, strings.ReplaceAll(target, "/", "."), "", err)
 		}
 		return
 	}
-	// The turn may end in one of several states; the redirect is broken
-	// only when it resolves from none of them.
+	// broken only when it resolves from none of the dispatch states
 	bases := c.dispatchStates(site)
 	if len(bases) == 0 {
 		return
@@ -81,8 +71,8 @@ func (c *checker) checkOnError(e *story.Effect, site effSite) {
 }
 
 // regionBase is the state kitsoki climbs from for an on_error "../"
-// dispatched at base: base itself, or inside a parallel state (the encoded
-// "<root>#<leaf>|<leaf>") the leaf of the region that declares the effect.
+// dispatched at base: base, or inside a parallel state the leaf of the
+// region that declares the effect.
 func (c *checker) regionBase(base string, decl *story.State) string {
 	root, leaves, ok := strings.Cut(base, "#")
 	if !ok || decl == nil || !strings.HasPrefix(decl.Path, root+".") {
@@ -97,10 +87,8 @@ func (c *checker) regionBase(base string, decl *story.State) string {
 	return base
 }
 
-// parallelOnError reports a "../" on_error inside a parallel state: kitsoki
-// climbs from the declaring region's leaf, the existing engine from the
-// whole encoded state, landing on a corrupt path (story-runtime.md §6.3
-// example B). The absolute target means the same to both.
+// parallelOnError reports a "../" on_error inside a parallel state, which
+// the engines climb from differently (story-runtime.md §6.3 example B).
 func (c *checker) parallelOnError(e *story.Effect, site effSite, target, base, kb, to string) {
 	upstream, _ := story.ResolvePath(base, target)
 	c.rep.Warnf(e.PosOf("on_error"), ruleOnErrorTarget,
@@ -110,7 +98,6 @@ func (c *checker) parallelOnError(e *story.Effect, site effSite, target, base, k
 
 func (c *checker) onErrorDangles(e *story.Effect, site effSite, target, resolved, base string, err error) {
 	if te, ok := err.(*story.TargetError); ok && strings.Contains(te.Msg, "reaches into the imported child") {
-		// upstream's loader rejects this one (the reach-into-child guard)
 		c.rep.Errf(e.PosOf("on_error"), ruleTarget, "%s: on_error: %s", site.String(), te.Msg)
 		return
 	}
@@ -124,8 +111,8 @@ func (c *checker) onErrorDangles(e *story.Effect, site effSite, target, resolved
 		fmt.Fprintf(&b, "resolves to %q, which is not a state", resolved)
 	}
 	b.WriteString("; this on_error redirect can never fire: the rest of the block is skipped")
-	// did you mean: what the author most likely meant is the target resolved
-	// against the declaring state, or a state named like it.
+	// did you mean the target resolved against the declaring state, or a
+	// state named like it?
 	var sug string
 	if site.State != nil {
 		if t, err := site.State.Resolve(target); err == nil && t.Kind == story.TargetState && t.Path != resolved {
@@ -170,12 +157,8 @@ func (c *checker) nearState(from *story.State, resolved, last string) string {
 	return ""
 }
 
-// dispatchStates lists the states a turn can end in when the effect at
-// site is dispatched (story-runtime.md §2.1): the entered leaf for an
-// on_enter effect, the transition's destination leaf for a transition
-// effect, the encoded "<root>#<leaf>|<leaf>" string when that leaf is
-// inside a parallel state. Only statically known states are listed; on_exit
-// and on_complete chains resolve against their own state.
+// dispatchStates lists the statically known states a turn can end in when
+// the effect at site is dispatched (story-runtime.md §2.1).
 func (c *checker) dispatchStates(site effSite) []string {
 	s := site.State
 	switch {
@@ -196,8 +179,7 @@ func (c *checker) dispatchStates(site effSite) []string {
 		}
 		return out
 	}
-	// An on_enter chain runs whenever s is entered: on the way to its
-	// initial leaf, or to any state below it a transition targets.
+	// on_enter runs on the way to s's initial leaf or any state below it
 	out := []string{c.settled(s)}
 	seen := map[string]bool{out[0]: true}
 	c.eachTransition(func(from *story.State, _ string, _ int, t *story.Transition) {
@@ -216,14 +198,12 @@ func (c *checker) dispatchStates(site effSite) []string {
 	return out
 }
 
-// settled is where entering s comes to rest: down through literal
-// initial: children, and encoded when inside a parallel state.
+// settled is where entering s comes to rest, encoded inside a parallel
+// state.
 func (c *checker) settled(s *story.State) string {
 	leaf := c.descend(s)
-	for cur := leaf; cur != nil; cur = cur.Parent {
-		if cur.Parallel {
-			return c.encodeParallel(cur, leaf)
-		}
+	if p := nearest(leaf, func(s *story.State) bool { return s.Parallel }); p != nil {
+		return c.encodeParallel(p, leaf)
 	}
 	return leaf.Path
 }
@@ -243,8 +223,7 @@ func (c *checker) descend(s *story.State) *story.State {
 }
 
 // encodeParallel renders the session state of a parallel root p with one
-// region resting at leaf (when leaf is inside p) and the others at their
-// initial leaves: "<root>#<leaf>|<leaf>", leaves sorted (§3.2).
+// region at leaf and the others at their initial leaves (§3.2).
 func (c *checker) encodeParallel(p, leaf *story.State) string {
 	var leaves []string
 	for _, region := range p.Children {

@@ -8,8 +8,7 @@ import (
 var ruleOnceBind = &Rule{ID: "once-bind", Severity: diag.Error, Summary: "once: true needs a non-empty bind:",
 	Example: "- {invoke: host.shell.run, once: true}"}
 
-// checkOnceBind: once: true needs a non-empty bind: — the bind targets are
-// the cache that arms the skip (reference §9.6; upstream rejects it).
+// checkOnceBind: once: true needs a non-empty bind: (reference §9.6).
 func checkOnceBind(c *checker) {
 	c.eachEffect(func(e *story.Effect, site effSite) {
 		if e.Once() && len(e.Bind()) == 0 {

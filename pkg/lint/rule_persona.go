@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -52,15 +51,13 @@ func (c *checker) checkPersona(name string, pe *story.Persona) {
 	}
 	c.checkCwd(pe.Pos, "agent "+strconv.Quote(name), pe.Cwd)
 	inferred := slices.ContainsFunc(pe.Tools, func(t string) bool { return slices.Contains(networkTools, t) })
-	if pe.ExternalSideEffect != nil && *pe.ExternalSideEffect != inferred && inferred {
-		// false + network tools is reported on task invokes; only the
-		// advisory mismatch is left here.
+	if pe.ExternalSideEffect != nil && *pe.ExternalSideEffect != inferred && inferred { // see checkTaskInvoke
 		c.rep.Warnf(pe.Pos, story.RulePersona, "agent %q: external_side_effect declaration (%v) disagrees with the value inferred from its tools (%v)", name, *pe.ExternalSideEffect, inferred)
 	}
 }
 
-// resolveSystemPrompt sets pe.SystemPromptResolved from system_prompt
-// or the file system_prompt_path names (exactly one of them is required).
+// resolveSystemPrompt sets pe.SystemPromptResolved from system_prompt or
+// system_prompt_path (exactly one is required).
 func (c *checker) resolveSystemPrompt(name string, pe *story.Persona) {
 	switch {
 	case pe.SystemPrompt != "" && pe.SystemPromptPath != "":
@@ -92,13 +89,11 @@ func (c *checker) checkAgentRef(p story.Pos, site, agent string) {
 	if agent == "" || story.IsTemplated(agent) || c.st.Agents[agent] != nil || slices.Contains(builtinAgents, agent) || lifted(c.st, "agent", agent) || importerHas(c.st, "agent", agent) {
 		return
 	}
-	known := append(sortedMapKeys(c.st.Agents), builtinAgents...)
-	sort.Strings(known)
+	known := slices.Sorted(slices.Values(append(sortedMapKeys(c.st.Agents), builtinAgents...)))
 	c.rep.Errf(p, story.RulePersona, "agent reference %q at %s is undefined (known agents: %s)", agent, site, strings.Join(known, ", "))
 }
 
-// checkCwd: $VAR / ${VAR} in a cwd must be set. KITSOKI_APP_DIR is the
-// story directory (kitsoki run publishes it), so it always resolves here.
+// checkCwd: $VAR / ${VAR} in a cwd must be set (KITSOKI_APP_DIR always is).
 func (c *checker) checkCwd(p story.Pos, who, cwd string) {
 	sev := diag.Error
 	if c.opts.AllowUnsetEnv {

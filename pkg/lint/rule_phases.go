@@ -6,9 +6,7 @@ import (
 	"kitsoki/pkg/story"
 )
 
-// checkPhases: phases: / phase_templates: structure (reference §9.3). The
-// expansion itself is not performed here (pkg/phases does it in the fold);
-// what upstream refuses at load is refused here too.
+// checkPhases: phases: / phase_templates: structure (reference §9.3).
 func checkPhases(c *checker) {
 	ph := c.st.Phases
 	if ph == nil {
@@ -59,12 +57,9 @@ func checkPhases(c *checker) {
 	}
 }
 
-// checkPhaseKeys: every {name} of a top-level template state key must have
-// a value in graph entry id (id itself, a declared parameter with a
-// default, or a key the entry gives), or upstream refuses the story at
-// load, as pkg/phases does at expansion. A generated name already taken
-// loads upstream, the first taker winning silently (docs/compat/phases.md):
-// warned, since a story relying on it loses a state without a word.
+// checkPhaseKeys: every {name} of a top-level template state key has a
+// value in graph entry id; a generated name already taken is warned
+// (docs/compat/phases.md).
 func checkPhaseKeys(c *checker, id string, node *story.PhaseNode, tpl *story.PhaseTemplate, taken map[string]string) {
 	vals := map[string]string{"id": id}
 	for n, pp := range tpl.Parameters {

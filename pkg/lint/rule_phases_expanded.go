@@ -12,20 +12,11 @@ import (
 	"kitsoki/pkg/story"
 )
 
-// checkExpanded runs every pass again over st with its phases: block
-// expanded (phases.Expanded), as upstream's load checks the states its
-// expansion generates like hand-written ones: a generated target that
-// does not exist, a nested generated state handling a checkpoint intent, a
-// guard a substituted value breaks. The generated states keep the
-// positions of the template text they came from, so each finding sits on
-// the template's line; its message names the generated state and the
-// graph entry that made it. Only errors are kept, and only those the
-// unexpanded check did not already report at the same place for the same
-// rule: a template's own mistakes are reported once, on the template.
-// A story whose phases: block does not expand (rule phases) is not
-// checked again. Of the blocking rules, only those upstream was seen to
-// apply to generated states are kept (expandedRules); findings of a
-// lint-only rule are kept as they are for hand-written states.
+// checkExpanded runs every pass again over st with its phases: expanded,
+// as upstream's load checks generated states like hand-written ones. A
+// finding sits on the template's line and names the generated state and
+// its graph entry; only errors the unexpanded check did not report at the
+// same place are kept, and of the blocking rules only expandedRules.
 func checkExpanded(st *story.Story, rep *yamlnode.Reporter, opts story.Options, src *sources, before []diag.Diagnostic) {
 	if st.Phases == nil {
 		return
@@ -79,19 +70,14 @@ func checkExpanded(st *story.Story, rep *yamlnode.Reporter, opts story.Options, 
 	}
 }
 
-// expandedRules are the blocking rules upstream's load applies to the
-// states its phase expansion generates, probed with its validate: targets
-// (transition, timeout, nested paths), @exit: names, on: intents declared,
-// when: guards, {{ }} value templates. An emit_intent it does not check
-// there (checkIntents skips it when checker.expanded), and the rules not
-// listed were not seen to refuse a generated state.
+// expandedRules are the blocking rules upstream's load was seen to apply
+// to the states its phase expansion generates.
 var expandedRules = map[string]bool{
 	ruleTarget.ID: true, ruleExits.ID: true, story.RuleIntent.ID: true, ruleExpr.ID: true, ruleTemplate.ID: true,
 }
 
 // generatedBy is the note a finding about an expanded state gets: the
-// generated state its message names (the longest quoted name) and the
-// graph entry that instantiated it, with a fix.
+// generated state it names and the graph entry behind it, with a fix.
 func generatedBy(st *story.Story, msg string, origin map[string]string, refused bool) string {
 	why := ""
 	if refused {

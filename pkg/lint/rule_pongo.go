@@ -21,11 +21,9 @@ var rulePongo = &Rule{ID: "pongo", Severity: diag.Error, LintOnly: true,
 	Summary: "pongo2 templates in say, views and prompt files compile",
 	Example: "say: \"{% if %}\""}
 
-// checkPongo: pongo2 templates in say:, footer:, view bodies, view layouts
-// (views/<extends>.pongo, template_file) and prompt files of agent invokes
-// compile (reference §6.3). Include/extends targets that cannot be found
-// and unknown filters are warnings: upstream resolves them through search
-// paths and namespaces that are only known at run time.
+// checkPongo: pongo2 templates in say:, footer:, views, layouts and
+// prompt files compile (reference §6.3). Missing include/extends targets
+// and unknown filters are warnings: upstream resolves them at run time.
 func checkPongo(c *checker) {
 	pc := &pongoCheck{c: c, files: map[string]story.Pos{}, prompts: map[string]bool{}, exists: map[string]bool{}}
 	if ctx := c.st.App.Context; ctx != "" {
@@ -56,22 +54,19 @@ func checkPongo(c *checker) {
 	pc.compileFiles()
 }
 
-// pongoCheck is one run of checkPongo: the story's loader (made at the
-// first template pongo2 has to compile) and the template files to compile
-// with the position that references each.
+// pongoCheck is one run of checkPongo: the story's loader (made lazily)
+// and the template files to compile with the position that references
+// each.
 type pongoCheck struct {
 	c     *checker
 	pl    *expr.PongoLoader
 	files map[string]story.Pos
-	// prompts marks the files that are prompt references: one outside
-	// the project root is rule prompt-root's to report.
+	// prompts marks prompt references (prompt-root reports one outside
+	// the root); exists caches fileExists.
 	prompts map[string]bool
-	// exists caches whether a layout or template file exists (many
-	// states extend the same layout).
-	exists map[string]bool
+	exists  map[string]bool
 }
 
-// fileExists reports whether f can be stat'ed, once per file.
 func (pc *pongoCheck) fileExists(f string) bool {
 	ok, done := pc.exists[f]
 	if !done {
@@ -82,7 +77,6 @@ func (pc *pongoCheck) fileExists(f string) bool {
 	return ok
 }
 
-// loader returns the story's template loader.
 func (pc *pongoCheck) loader() *expr.PongoLoader {
 	if pc.pl != nil {
 		return pc.pl
@@ -99,8 +93,7 @@ func (pc *pongoCheck) loader() *expr.PongoLoader {
 	return pl
 }
 
-// compiled compiles src once (nil when src holds no tag) and returns the
-// error.
+// compiled compiles src once (nil when src holds no tag).
 func (pc *pongoCheck) compiled(src string) error {
 	if !strings.Contains(src, "{{") && !strings.Contains(src, "{%") {
 		return nil
@@ -115,17 +108,14 @@ func (pc *pongoCheck) addFile(f string, p story.Pos) {
 	}
 }
 
-// compile reports a template that does not compile; where names it in
-// the message.
 func (pc *pongoCheck) compile(p story.Pos, where func() string, src string) {
 	if err := pc.compiled(src); err != nil {
 		pc.c.rep.Add(pc.c.errAt(p, src, err), pongoSeverity(err), rulePongo, "%s: %s%s", where(), err.Error(), ternaryHint(src, err, ""))
 	}
 }
 
-// compileView reports a view element that does not compile. Such an
-// element loads upstream (views are rendered, and compiled, only when
-// shown): the rule says what happens at run time.
+// compileView reports a view element that does not compile; upstream
+// compiles views only when shown, so the message says what happens then.
 func (pc *pongoCheck) compileView(p story.Pos, whereOf func() string, src string, guarded bool) {
 	err := pc.compiled(src)
 	if err == nil {
@@ -145,8 +135,6 @@ func (pc *pongoCheck) compileView(p story.Pos, whereOf func() string, src string
 	c.rep.Warnf(c.errAt(p, src, err), ruleViewRender, "%s: %s%s", where, err.Error(), hint)
 }
 
-// state checks a state's footer, its views (and those of its
-// transitions) and its view elements.
 func (pc *pongoCheck) state(s *story.State) {
 	if e, ok := s.Keys["footer"]; ok {
 		pc.compile(e, func() string { return "state " + strconv.Quote(s.Path) + " footer" }, s.Footer())
@@ -162,8 +150,7 @@ func (pc *pongoCheck) state(s *story.State) {
 }
 
 // view checks one view: a template compiles, a layout or template file
-// exists in the story (else a warning: an overlay may bring it) and is
-// queued for compiling.
+// exists (else a warning: an overlay may bring it) and is queued.
 func (pc *pongoCheck) view(s *story.State, v *story.View) {
 	c := pc.c
 	switch v.Kind {
@@ -186,8 +173,8 @@ func (pc *pongoCheck) view(s *story.State, v *story.View) {
 	}
 }
 
-// compileFiles compiles every queued template file. An error inside the
-// file is reported there, at its token, naming the reference.
+// compileFiles compiles every queued template file, reporting an error at
+// its token in the file.
 func (pc *pongoCheck) compileFiles() {
 	c := pc.c
 	for f, p := range pc.files {
@@ -224,22 +211,18 @@ func (pc *pongoCheck) compileFiles() {
 	}
 }
 
+// pongoSeverity: upstream compiles a template only when it renders it, so
+// a finding is a warning, except what kitsoki refuses (a template outside
+// the roots, a file it will not read).
 func pongoSeverity(err error) diag.Severity {
-	// A template reaching outside the story's template roots is always an
-	// error: run refuses it, whatever the path's words say.
-	// Any other finding is a warning: the existing engine compiles a
-	// template only when it renders it, so such a story loads there and
-	// its validate passes.
-	// A file that cannot be read safely (not a regular file, too large)
-	// stays an error too: kitsoki will not read it.
 	if errors.Is(err, expr.ErrOutsideRoots) || errors.Is(err, safefile.ErrTooLarge) || strings.Contains(err.Error(), "not a regular file") {
 		return diag.Error
 	}
 	return diag.Warning
 }
 
-// walkStrings calls fn on every string in a raw value tree, map keys in
-// order, with its path: path, then ".key" for each map it is below.
+// walkStrings calls fn on every string in a raw value tree with its path
+// (".key" per map it is below), map keys in order.
 func walkStrings(v any, path string, fn func(path, s string)) {
 	switch x := v.(type) {
 	case string:
@@ -279,8 +262,8 @@ func or(p, fallback story.Pos) story.Pos {
 	return fallback
 }
 
-// displayPath names a file of the story directory the way the manifest is
-// named (relative when the manifest path is).
+// displayPath names a file of the story directory as the manifest is
+// named (relative when it is).
 func (c *checker) displayPath(abs string) string {
 	rel, err := filepath.Rel(c.st.Dir, abs)
 	if err != nil || strings.HasPrefix(rel, "..") {

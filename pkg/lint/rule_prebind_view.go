@@ -2,7 +2,6 @@ package lint
 
 import (
 	"regexp"
-	"slices"
 	"strings"
 
 	"kitsoki/pkg/diag"
@@ -14,26 +13,15 @@ var rulePrebindView = &Rule{ID: "prebind-view", Severity: diag.Warning, LintOnly
 	Example: "a: {view: \"{{ world.out }}\", on_enter: [{invoke: host.run, bind: {out: stdout}}]}"}
 
 // prebindRef matches a world reference as upstream's check reads it: the
-// dotted path after world. (world.out.x is the path out.x, not out), or a
-// quoted key in brackets (world['out'] is out, whatever follows).
+// dotted path after world., or a quoted key in brackets.
 var prebindRef = regexp.MustCompile(`world\.([A-Za-z0-9_.]+)|world\[["']([^"']+)["']\]`)
 
-// prebindFallback is what may follow a reference to make it safe: a ??
-// fallback or a default filter (default, default_if_none, ...).
+// prebindFallback is what may follow a reference to make it safe.
 var prebindFallback = regexp.MustCompile(`^\s*(\?\?|\|\s*default)`)
 
-// checkPrebindView warns, once per state and key (sorted by key), where a
-// state's view reads a key that one of its own on_enter effects binds
-// (on_complete and nested effects included, guarded or not) without a
-// fallback: the existing engine's validate logs "view references an
-// on_enter bind-target without a fallback" for the same places. The text
-// scanned is upstream's: a string view, and the prose, heading, code,
-// template and banner text elements (blocks of an extends view too);
-// list, kv, media and choice bodies and view when: guards are not read,
-// and neither are arc effects' binds. In an imported child, names are
-// compared as upstream compares them after folding the child into its
-// importer (liftWorldKey): world.other and a bind of c__other are the
-// same key there, world['out'] and a bind of out are not.
+// checkPrebindView warns, once per state and key, where a state's view
+// reads a key its own on_enter binds without a fallback, as the existing
+// engine's validate does.
 func checkPrebindView(c *checker) {
 	for _, s := range c.states() {
 		if s.View == nil || len(s.OnEnter) == 0 {
@@ -68,8 +56,7 @@ func checkPrebindView(c *checker) {
 				if m[2] >= 0 {
 					written = text[m[2]:m[3]]
 					key = liftWorldKey(c.st, written)
-				} else {
-					// upstream's import fold leaves world['k'] as written
+				} else { // the fold leaves world['k'] as written
 					written = text[m[4]:m[5]]
 					key = written
 				}
@@ -86,13 +73,9 @@ func checkPrebindView(c *checker) {
 				if el == nil {
 					continue
 				}
-				at := el.TextPos
-				if at.Line == 0 {
-					at = el.Pos
-				}
 				switch el.Kind {
 				case "prose", "heading", "code", "template":
-					scan(el.Text, at)
+					scan(el.Text, or(el.TextPos, el.Pos))
 				case "banner":
 					if b, ok := el.Body.(map[string]any); ok {
 						if t, ok := b["text"].(string); ok {
@@ -113,12 +96,7 @@ func checkPrebindView(c *checker) {
 				elements(v.Blocks[name])
 			}
 		}
-		keys := make([]string, 0, len(first))
-		for k := range first {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		for _, k := range keys {
+		for _, k := range sortedMapKeys(first) {
 			name := first[k].written
 			if name != k {
 				name += ", " + k + " once imported"
@@ -128,12 +106,9 @@ func checkPrebindView(c *checker) {
 	}
 }
 
-// liftWorldKey is the name a world key path of st takes once upstream has
-// folded st into its importers, one fold at a time: at each level whose
-// story declares the path's first segment (itself, or lifted from its own
-// imports), the import's alias and "__" go in front (out → c__out); at a
-// level that does not declare it (a parent's key, an undeclared one) it
-// stays as it is, and the next level up may still declare it.
+// liftWorldKey is the name a world key path of st takes once folded into
+// its importers: each level that declares its first segment puts its
+// alias and "__" in front (out → c__out).
 func liftWorldKey(st *story.Story, path string) string {
 	for cur := st; cur != nil && cur.Importer() != nil; cur = cur.Importer() {
 		alias := importAlias(cur)

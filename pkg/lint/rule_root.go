@@ -14,13 +14,11 @@ func checkRoot(c *checker) {
 		}
 		return
 	}
-	if st.Root == "" && yamlnode.IsNull(yamlnode.Deref(st.RootNode())) && !st.Imported() {
-		// root: null (or ~) is no name upstream either
+	if st.Root == "" && yamlnode.IsNull(yamlnode.Deref(st.RootNode())) && !st.Imported() { // root: ~
 		c.rep.Errf(st.RootPos, story.RuleRoot, "root: unsupported value type <nil>; expected a state name string")
 		return
 	}
-	if st.Root == "" && !st.Imported() {
-		// root: "" loads upstream; its sessions start in the state ""
+	if st.Root == "" && !st.Imported() { // loads upstream
 		c.rep.Warnf(st.RootPos, story.RuleRoot, `root: "" names no state: a session starts in the state "" and rejects every intent (a flow fixture runs only from its initial_state:); name the state the story starts in`)
 		return
 	}

@@ -16,10 +16,7 @@ var ruleRunRoot = &Rule{ID: "run-root", Severity: diag.Warning, LintOnly: true,
 var runFieldRe = &lazyre.Regexp{Expr: `\brun\s*\.\s*(id|turn)\b`}
 
 // checkRunRoot warns where a guard, an effect value or a say reads run.id
-// or run.turn: the existing engine's machine has no run context and
-// renders them "" and 0, and kitsoki renders the same (conformance
-// values-run-root), so a guard on them never changes and a value never
-// holds the session id or the turn number.
+// or run.turn, always "" and 0 (conformance values-run-root).
 func checkRunRoot(c *checker) {
 	warn := func(p story.Pos, where, src string) {
 		if !strings.Contains(src, "run") {

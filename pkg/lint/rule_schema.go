@@ -13,16 +13,10 @@ var ruleSchema = &Rule{ID: "schema", Severity: diag.Warning, LintOnly: true,
 	Summary: "agent schemas compile and $refs stay inside schemas/",
 	Example: "with: {schema: schemas/bad.json}   # {\"type\": 3}"}
 
-// checkSchemas: every schema named by an agent invoke (with.schema,
-// with.acceptance.schema, with.context.schema) and decider.schema compiles
-// (draft 2020-12 unless $schema says otherwise). The file may lie anywhere
-// inside the story directory (the path is story-relative, as upstream
-// reads it); its $refs to other files resolve inside the story's schemas/
-// directory, and a ref that leaves it fails naming the ref.
+// checkSchemas: every schema an agent invoke or decider: names compiles,
+// its $refs inside the story's schemas/ directory.
 func checkSchemas(c *checker) {
-	// One session, made for the first schema named: the schemas directory
-	// opened once for the story, each file read once for the clean-source
-	// cache and the compile.
+	// one session, made for the first schema named
 	var comp *schema.Compiler
 	var ses *schema.Session
 	defer func() {
@@ -36,7 +30,7 @@ func checkSchemas(c *checker) {
 			return
 		}
 		done[path] = true
-		if _, ok := c.existing(path); !ok && c.inProject(c.storyPath(path)) {
+		if _, ok := c.existing(path); !ok && c.st.FileRoot().Inside(c.storyPath(path)) {
 			return // reported by agent-file; one outside, whether it is there or not, by the compile's refusal
 		}
 		if comp == nil {
@@ -44,8 +38,7 @@ func checkSchemas(c *checker) {
 			ses = comp.Session()
 		}
 		if _, err := ses.Compile(filepath.Clean(path)); err != nil {
-			// a schema reaching outside the story stays an error (kitsoki
-			// reads no file there); any other finding upstream loads
+			// upstream loads the story, but kitsoki reads no file outside
 			sev := diag.Warning
 			if errors.Is(err, schema.ErrOutsideRoot) {
 				sev = diag.Error

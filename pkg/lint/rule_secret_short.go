@@ -9,10 +9,8 @@ var ruleSecretTooShort = &Rule{ID: "secret-too-short", Severity: diag.Warning, L
 	Summary: "a ${VAR} secret in agent_plugins env:/headers: is under 4 bytes and cannot be masked in traces and logs",
 	Example: "agent_plugins:\n  agent.x: {plugin: subprocess, command: x, env: {LEVEL: \"${L}\"}}   # L=1"}
 
-// checkShortSecrets warns about each agent_plugins env:/headers: value a
-// ${VAR} substitution produced (or header value) that is shorter than
-// story.MinSecretBytes: kitsoki cannot keep it out of traces and output. The
-// message names the plugin and the length, never the value.
+// checkShortSecrets warns about agent_plugins secrets shorter than
+// story.MinSecretBytes, which cannot be masked; never naming the value.
 func checkShortSecrets(c *checker) {
 	for _, alias := range sortedMapKeys(c.st.AgentPlugins) {
 		ap := c.st.AgentPlugins[alias]

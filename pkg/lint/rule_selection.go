@@ -12,9 +12,8 @@ var ruleSelection = &Rule{ID: "selection", Severity: diag.Warning, LintOnly: tru
 	Summary: "selection: blocks: known keys, evidence file exists",
 	Example: "selection: {profile: fast, evidence: evals/missing.json}"}
 
-// checkSelection: selection: blocks (keys are checked while parsing) name
-// an evidence file that exists and a known effort. Checking the evidence
-// against the eval report is the eval command's job.
+// checkSelection: selection: blocks name an evidence file that exists and
+// a known effort (pkg/eval checks the evidence itself).
 func checkSelection(c *checker) {
 	c.eachEffect(func(e *story.Effect, site effSite) {
 		sel := e.Selection()

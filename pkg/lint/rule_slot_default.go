@@ -13,12 +13,9 @@ var ruleSlotDefault = &Rule{ID: "slot-default", Severity: diag.Warning, LintOnly
 	Summary: "a slot default that never fills the slot (the slot is required) or that refuses every call leaving the slot out (it is not one of the slot's values:)",
 	Example: "intents: {go: {slots: {k: {required: true, default: 3}}}}"}
 
-// checkSlotDefaults warns at a slot default the existing engine does not
-// apply as its author likely meant (story-runtime §1.4, conformance
-// intent-slot-defaults): on a required slot (a call without the slot is
-// missing it, default or not) and outside the slot's values: (the default
-// is checked against them, so every call that leaves the slot out is
-// refused).
+// checkSlotDefaults warns at a slot default that never applies as meant:
+// on a required slot, or outside its values: (story-runtime §1.4,
+// conformance intent-slot-defaults).
 func checkSlotDefaults(c *checker) {
 	check := func(where string, in *story.Intent) {
 		for _, name := range in.SlotOrder {
@@ -34,10 +31,7 @@ func checkSlotDefaults(c *checker) {
 			if len(sl.Values) == 0 {
 				continue
 			}
-			vals := make([]string, len(sl.Values))
-			for i, v := range sl.Values {
-				vals[i] = fmt.Sprint(v)
-			}
+			vals := valueTexts(sl.Values)
 			if d := fmt.Sprint(sl.Default); !slices.Contains(vals, d) {
 				c.rep.Warnf(sl.Pos, ruleSlotDefault, "%sintent %q slot %q: default %q is not one of values: [%s]: every call that leaves %s out is refused (INVALID_SLOT_VALUE). Make the default one of the values",
 					where, in.Name, name, d, strings.Join(vals, " "), name)
@@ -56,4 +50,13 @@ func checkSlotDefaults(c *checker) {
 			}
 		}
 	}
+}
+
+// valueTexts is each of an enum's values: as text.
+func valueTexts(vs []any) []string {
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		out[i] = fmt.Sprint(v)
+	}
+	return out
 }

@@ -43,9 +43,12 @@ func checkStarlark(c *checker) {
 			c.rep.Errf(p, ruleStarlark, "%s: host.starlark.run script %q has no sidecar (expected %q): %s", site.String(), script, abs+".yaml", safefile.ErrText(err))
 			return
 		}
-		sc, err := readSidecar(abs + ".yaml")
-		if err != nil {
-			// Upstream parses the sidecar at load and refuses the story.
+		data, err := safefile.ReadFile(abs+".yaml", scriptiface.MaxBytes)
+		var sc *scriptiface.Sidecar
+		if err == nil {
+			sc, err = scriptiface.Parse(abs+".yaml", data)
+		}
+		if err != nil { // upstream refuses the story at load
 			c.rep.Errf(p, ruleStarlark, "%s: host.starlark.run sidecar %q is malformed: %s", site.String(), abs+".yaml", err)
 			return
 		}
@@ -53,18 +56,8 @@ func checkStarlark(c *checker) {
 	})
 }
 
-// readSidecar reads and parses a script's sidecar, bounded.
-func readSidecar(path string) (*scriptiface.Sidecar, error) {
-	data, err := safefile.ReadFile(path, scriptiface.MaxBytes)
-	if err != nil {
-		return nil, err
-	}
-	return scriptiface.Parse(path, data)
-}
-
 // checkStarlarkInputs refuses, as upstream's loader does, an input given a
-// literal its sidecar's type refuses: the call's own check could never
-// pass. A {{ }} template is left to run time.
+// literal its sidecar's type refuses.
 func (c *checker) checkStarlarkInputs(e *story.Effect, site effSite, sc *scriptiface.Sidecar) {
 	in, ok := e.With["inputs"].(map[string]any)
 	if !ok || len(in) == 0 {

@@ -73,7 +73,6 @@ func (c *checker) checkRoomOnly(s *story.State) {
 	}
 }
 
-// checkStateTimeout checks a timeout: has a valid after and a target.
 func (c *checker) checkStateTimeout(s *story.State) {
 	t := s.Timeout()
 	if t == nil {
@@ -83,18 +82,14 @@ func (c *checker) checkStateTimeout(s *story.State) {
 		c.rep.Errf(t.Pos, story.RuleState, "state %q: timeout: missing 'after' field", s.Path)
 	} else if story.IsTemplated(t.After) {
 		c.rep.Warnf(t.Pos, story.RuleState, "state %q: timeout.after %q is a template, which neither engine renders (the existing engine parses it as written): the timeout never fires; write a literal duration such as 5m", s.Path, t.After)
-	} else {
-		if duration.Negative(t.After) {
-			c.rep.Warnf(t.Pos, story.RuleState, "state %q: timeout.after %q is negative: the timeout never fires (upstream loads it too); write a positive duration", s.Path, t.After)
-		} else if _, err := duration.Parse(t.After); err != nil {
-			c.rep.Errf(t.Pos, story.RuleState, "state %q: timeout.after %q: app.ParseDuration: %v", s.Path, t.After, err)
-		}
+	} else if duration.Negative(t.After) {
+		c.rep.Warnf(t.Pos, story.RuleState, "state %q: timeout.after %q is negative: the timeout never fires (upstream loads it too); write a positive duration", s.Path, t.After)
+	} else if _, err := duration.Parse(t.After); err != nil {
+		c.rep.Errf(t.Pos, story.RuleState, "state %q: timeout.after %q: app.ParseDuration: %v", s.Path, t.After, err)
 	}
 	if t.Target == "" {
 		c.rep.Errf(t.Pos, story.RuleState, "state %q: timeout: missing 'target' field", s.Path)
-	} else if strings.HasPrefix(t.Target, ".") || story.IsTemplated(t.Target) {
-		// the engine looks a timeout target up as written, as upstream
-		// (conformance clock/child)
+	} else if strings.HasPrefix(t.Target, ".") || story.IsTemplated(t.Target) { // conformance clock/child
 		c.rep.Warnf(t.Pos, story.RuleState, "state %q: timeout.target %q is relative or templated, and a timeout target is looked up as written, so this timeout never fires; write the absolute state path", s.Path, t.Target)
 	}
 }
@@ -148,7 +143,6 @@ func dispatchesAgent(s *story.State) bool {
 	}
 	for p := range (story.EffectWalk{}).States(s) {
 		e := p.Effect
-		// on_exit effects are not counted.
 		if !p.Within("on_exit") && (e.Invoke == "host.agent.task" || e.Invoke == "host.agent.converse" || strings.HasPrefix(e.Invoke, "{{")) {
 			return true
 		}

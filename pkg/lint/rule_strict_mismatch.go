@@ -14,13 +14,7 @@ var ruleStrictMismatch = &Rule{ID: "strict-mismatch", Severity: diag.Warning, Li
 	Example: "world: {flag: {type: bool, default: true}}\n# ... set: {flag: \"false\"}"}
 
 // checkStrictMismatch warns where a story's values read differently with
-// and without kitsoki run/test --strict (engine.Options.Strict): a quoted
-// bool or number set on a world key declared bool, int or float (the
-// existing engine coerces it for the rest of the turn only and journals
-// the string, so later turns see a string; --strict keeps the coerced
-// value), and an increment of a key whose declared type or default is not
-// an integer (the existing engine restarts it from the delta, truncating a
-// float first; --strict fails the turn).
+// and without kitsoki run/test --strict (the messages say how).
 func checkStrictMismatch(c *checker) {
 	if len(c.st.World) == 0 {
 		return
@@ -57,10 +51,8 @@ func checkStrictMismatch(c *checker) {
 }
 
 // parsesAs reports whether s reads as a value of a bool, int or float
-// world type, as the engine coerces a set (exactly true/false, a number
-// with no spaces around it), and that value as YAML would write it.
+// world type, as the engine coerces a set, and that value as YAML writes it.
 func parsesAs(s, typ string) (string, bool) {
-	t := s
 	if strings.TrimSpace(s) != s {
 		return "", false
 	}
@@ -70,11 +62,11 @@ func parsesAs(s, typ string) (string, bool) {
 			return s, true
 		}
 	case "int", "integer":
-		if n, err := strconv.ParseInt(t, 10, 64); err == nil {
+		if n, err := strconv.ParseInt(s, 10, 64); err == nil {
 			return strconv.FormatInt(n, 10), true
 		}
 	case "float", "number":
-		if f, err := strconv.ParseFloat(t, 64); err == nil {
+		if f, err := strconv.ParseFloat(s, 64); err == nil {
 			return strconv.FormatFloat(f, 'g', -1, 64), true
 		}
 	}
@@ -82,8 +74,7 @@ func parsesAs(s, typ string) (string, bool) {
 }
 
 // notInteger says why a world key does not hold an integer an increment
-// can add to ("" when it does): its declared type, else its default; float
-// reports a float one.
+// can add to ("" when it does); float reports a float one.
 func notInteger(v *story.WorldVar) (what string, float bool) {
 	switch t := strings.ToLower(v.Type); t {
 	case "int", "integer":

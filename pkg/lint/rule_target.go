@@ -15,8 +15,7 @@ var ruleTarget = &Rule{ID: "target", Severity: diag.Error, Summary: "transition,
 var ruleExits = &Rule{ID: "exits", Severity: diag.Error, Summary: "@exit:<name> targets name an exit declared in exits:",
 	Example: "on:\n  go: [{target: \"@exit:done\"}]   # no exits:"}
 
-// checkTargets: every transition target, on_error, timeout.target and
-// on_complete target resolves; templated targets are skipped (§4.3).
+// checkTargets: every literal target resolves (§4.3).
 func checkTargets(c *checker) {
 	c.eachTransition(func(s *story.State, in string, a int, t *story.Transition) {
 		p := t.TargetPos
@@ -39,8 +38,7 @@ func checkTargets(c *checker) {
 		}
 		if e.Target() != "" && site.OnComplete {
 			if tg := strings.TrimSpace(e.Target()); tg == "." || (strings.HasPrefix(tg, "@exit:") && !c.st.Imported()) {
-				// upstream resolves an on_complete target to a state:
-				// a stay names none, nor does an exit of the top story
+				// an on_complete target must name a state
 				c.rep.Errf(e.PosOf("target"), ruleTarget, "%s", onCompleteNoState(site.String(), tg))
 				return
 			}
@@ -49,29 +47,22 @@ func checkTargets(c *checker) {
 	})
 }
 
+// noSuchTarget is the message of a target that resolves to no state.
+func noSuchTarget(from *story.State, prefix, target, resolved string) string {
+	if prefix != "" {
+		return fmt.Sprintf("target %q (resolved: %q) does not exist", target, resolved)
+	}
+	return fmt.Sprintf("state %q: transition target %q (resolved: %q) does not exist", from.Path, target, resolved)
+}
+
 func (c *checker) checkTarget(from *story.State, target string, p story.Pos, prefix string) {
 	if tagOnly(target) {
-		// upstream renders a target only when it holds "{{": a pongo
-		// tag alone is a literal path, which names no state
-		msg := fmt.Sprintf("transition target %q (resolved: %q) does not exist", target, target)
-		if prefix == "" {
-			msg = fmt.Sprintf("state %q: %s", from.Path, msg)
-		} else {
-			msg = strings.TrimPrefix(msg, "transition ")
-		}
-		c.rep.Errf(p, ruleTarget, "%s%s: a target is rendered only when it holds {{ }}, so a {%% %%} tag alone is read as a state path; write the choice inside {{ }} (story-runtime.md §1.6)", prefix, msg)
+		c.rep.Errf(p, ruleTarget, "%s%s: a target is rendered only when it holds {{ }}, so a {%% %%} tag alone is read as a state path; write the choice inside {{ }} (story-runtime.md §1.6)", prefix, noSuchTarget(from, prefix, target, target))
 		return
 	}
 	if target != "" && strings.TrimSpace(target) != target && !story.IsTemplated(target) {
 		// upstream's load check resolves a literal target as written
-		// (" a", "a\n", " .", " @exit:done" name no state), though its
-		// engine trims a rendered one
-		msg := fmt.Sprintf("transition target %q (resolved: %q) does not exist", target, verbatimResolved(from, target))
-		if prefix == "" {
-			msg = fmt.Sprintf("state %q: %s", from.Path, msg)
-		} else {
-			msg = strings.TrimPrefix(msg, "transition ")
-		}
+		msg := noSuchTarget(from, prefix, target, verbatimResolved(from, target))
 		fix := fmt.Sprintf("remove the whitespace around %q", strings.TrimSpace(target))
 		if strings.TrimSpace(target) == "" {
 			fix = "write . to stay, or a state path"
@@ -79,16 +70,9 @@ func (c *checker) checkTarget(from *story.State, target string, p story.Pos, pre
 		c.rep.Errf(p, ruleTarget, "%s%s; %s", prefix, msg, fix)
 		return
 	}
-	if foldedAbsolute(c.st, target) {
-		// an imported child's dotted target names the folded tree
-		// (rule_target_folded.go), as upstream checks it after the fold
+	if foldedAbsolute(c.st, target) { // rule_target_folded.go
 		if path := strings.ReplaceAll(strings.TrimSpace(target), "/", "."); !inFolded(foldedTop(c.st), path, 0) {
-			msg := fmt.Sprintf("transition target %q (resolved: %q) does not exist", target, path)
-			if prefix == "" {
-				msg = fmt.Sprintf("state %q: %s", from.Path, msg)
-			} else {
-				msg = strings.TrimPrefix(msg, "transition ")
-			}
+			msg := noSuchTarget(from, prefix, target, path)
 			fix := "write a bare sibling name or a ../ path for the child's own states"
 			if sug := foldedSuggestion(c.st, path); sug != "" {
 				fix = fmt.Sprintf("did you mean `%s`? (or a bare sibling name, or a ../ path)", sug)
@@ -137,10 +121,7 @@ func (c *checker) checkTarget(from *story.State, target string, p story.Pos, pre
 }
 
 // verbatimResolved is the path upstream's loader resolves target to from
-// the state from without trimming it: a target starting with ".." pops
-// one segment of from's path per ".." segment (split on "/", "." and
-// empty segments skipped, others appended as written), any other is
-// absolute with "/" read as "." (story.ResolvePath, untrimmed).
+// the state from without trimming it (story.ResolvePath, untrimmed).
 func verbatimResolved(from *story.State, target string) string {
 	if !strings.HasPrefix(target, "..") {
 		return strings.ReplaceAll(target, "/", ".")
@@ -163,9 +144,8 @@ func verbatimResolved(from *story.State, target string) string {
 	return strings.Join(segs, ".")
 }
 
-// tagOnly reports a target holding a pongo tag ({% … %}) and no {{ }}:
-// upstream's loader and engine read it as written (story-runtime.md §1.6:
-// a target is rendered when it contains "{{"), so it names no state.
+// tagOnly reports a target holding a {% %} tag and no {{ }}: it is read
+// as written (story-runtime.md §1.6), so it names no state.
 func tagOnly(target string) bool {
 	return strings.Contains(target, "{%") && !strings.Contains(target, "{{")
 }

@@ -7,12 +7,8 @@ import (
 )
 
 // foldedAbsolute reports whether target, written in an imported child, is
-// a dotted absolute path ("a.b", "a/b"): the fold keeps such a target as
-// written (only a bare name is rewritten to "../name"), so after folding
-// it names a state of the top story's folded tree, not of the child's own
-// tree (story-runtime.md §6.2). Upstream checks a child's targets only
-// after folding it: "grp.l2" (the child's own compound) does not exist
-// there, and "kid.middle" (the child's folded path under alias kid) does.
+// a dotted absolute path, which the fold keeps as written, so it names a
+// state of the top story's folded tree (story-runtime.md §6.2).
 func foldedAbsolute(st *story.Story, target string) bool {
 	t := strings.TrimSpace(target)
 	if !st.Imported() || st.Importer() == nil || t == "" || strings.HasPrefix(t, ".") ||
@@ -22,8 +18,7 @@ func foldedAbsolute(st *story.Story, target string) bool {
 	return strings.ContainsAny(t, "./")
 }
 
-// foldedTop is the story at the top of st's import chain: the tree a
-// child's dotted absolute targets resolve in once folded.
+// foldedTop is the story at the top of st's import chain.
 func foldedTop(st *story.Story) *story.Story {
 	for i := 0; st.Importer() != nil && i < 64; i++ {
 		st = st.Importer()
@@ -31,9 +26,8 @@ func foldedTop(st *story.Story) *story.Story {
 	return st
 }
 
-// inFolded reports whether path (dotted) names a state of st's tree with
-// its imports folded in: a wrapper <alias> holds its child's states under
-// <alias>.<child path>, nested imports alike.
+// inFolded reports whether the dotted path names a state of st's tree
+// with its imports folded in.
 func inFolded(st *story.Story, path string, depth int) bool {
 	if st == nil || depth > 64 {
 		return false
@@ -53,8 +47,7 @@ func inFolded(st *story.Story, path string, depth int) bool {
 }
 
 // foldedPrefix is the path st's own states have in the top story's folded
-// tree ("kid", "kid.g"), following the first importer of each story; ""
-// when st is not imported.
+// tree ("kid", "kid.g"); "" when st is not imported.
 func foldedPrefix(st *story.Story) string {
 	var segs []string
 	for i := 0; st.Importer() != nil && i < 64; i++ {

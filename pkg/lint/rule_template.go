@@ -13,9 +13,8 @@ import (
 var ruleTemplate = &Rule{ID: "template", Severity: diag.Error, Summary: "{{ }} value templates in set/with/slots/emit_intent/bind compile",
 	Example: "set: {n: \"{{ world.n + }}\"}"}
 
-// checkValueTemplates: {{ }} value templates in set, with (recursively),
-// slots, emit_intent and templated bind values compile (reference §6.2);
-// so do imports world_in and exit set projections.
+// checkValueTemplates: {{ }} value templates of effects and imports
+// compile (reference §6.2).
 func checkValueTemplates(c *checker) {
 	c.eachEffect(c.effectTemplates)
 	for _, alias := range c.st.ImportOrder {
@@ -81,15 +80,13 @@ func (c *checker) bindTemplate(kv story.KV, site effSite, sev diag.Severity) {
 	switch v := kv.Value.(type) {
 	case map[string]any, []any:
 		c.rep.Add(kv.Pos, sev, ruleTemplate, "%s: effect bind %q: expected a result path string such as submitted or stdout_json.sha", site.String(), kv.Key)
-	case nil:
-		// upstream reads null as the empty path
+	case nil: // upstream reads null as the empty path
 		c.rep.Warnf(kv.Pos, ruleTemplate, "%s: effect bind %q: a null result path binds nothing; name a path such as submitted or stdout_json.sha", site.String(), kv.Key)
 	case string:
 		if !expr.IsTemplate(v) {
 			return
 		}
-		// upstream compiles a bind template only when the result lands:
-		// one that fails logs, binds nothing, and loads
+		// upstream compiles a bind template only when the result lands
 		if err := c.compileTemplate(v); err != nil && !(site.Template && placeholderErr(v, err)) {
 			c.rep.Warnf(kv.Pos, ruleTemplate, "%s: effect bind %q never binds (the template fails whenever the call answers, and the key keeps its value): %s", site.String(), kv.Key, err.Error())
 		}

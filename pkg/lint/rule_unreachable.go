@@ -15,26 +15,17 @@ var ruleUnreachable = &Rule{ID: "unreachable", Severity: diag.Warning, LintOnly:
 	Example: "states:\n  start: {}\n  orphan: {}"}
 
 var (
-	quotedRe = &lazyre.Regexp{Expr: `'([^']*)'|"([^"]*)"`}
-	// worldRefRe finds the top-level world keys an expression or
-	// template reads.
+	quotedRe   = &lazyre.Regexp{Expr: `'([^']*)'|"([^"]*)"`}
 	worldRefRe = &lazyre.Regexp{Expr: `\bworld\.([A-Za-z_][A-Za-z0-9_]*)`}
-	// tagRe matches one {{ }} or {% %} tag.
-	tagRe = &lazyre.Regexp{Expr: `\{\{.*?\}\}|\{%.*?%\}`}
-	// runtimeRootRe finds template roots whose values are only known at run
-	// time.
+	tagRe      = &lazyre.Regexp{Expr: `\{\{.*?\}\}|\{%.*?%\}`}
+	// runtimeRootRe finds template roots known only at run time.
 	runtimeRootRe = &lazyre.Regexp{Expr: `\b(slots|args|result|item|event|proposal|state)\b`}
-	// filterRe finds the pongo2 filters of a {{ }} tag.
-	filterRe = &lazyre.Regexp{Expr: `\|\s*([A-Za-z_][A-Za-z0-9_]*)`}
+	filterRe      = &lazyre.Regexp{Expr: `\|\s*([A-Za-z_][A-Za-z0-9_]*)`} // pongo2 filters
 )
 
-// checkUnreachable warns about states no path from root can enter.
-// Every transition of a reachable state counts (any intent may arrive).
-// A templated target counts for every value it can statically take
-// (templateTargets): the quoted names and literal text it holds, and every
-// value of the world keys it reads (their default and every literal set:).
-// Only a template whose values cannot be known (it reads slots, a bound or
-// computed world key, ...) makes the check give up.
+// checkUnreachable warns about states no path from root can enter. A
+// templated target counts for every value it can statically take
+// (templateTargets); one whose values cannot be known makes it give up.
 func checkUnreachable(c *checker) {
 	st := c.st
 	if st.Imported() || st.Root == "" || st.StateAt(st.Root) == nil || st.Phases != nil {
@@ -67,9 +58,7 @@ func checkUnreachable(c *checker) {
 	}
 }
 
-// reachWalk is checkUnreachable's walk from root: the states reached,
-// those whose targets are still to follow, and whether a target whose
-// values cannot be known made it give up.
+// reachWalk is checkUnreachable's breadth-first walk from root.
 type reachWalk struct {
 	c       *checker
 	st      *story.Story
@@ -80,8 +69,7 @@ type reachWalk struct {
 }
 
 // enter marks s reached with its ancestors and the children entering it
-// enters (every region of a parallel state, its initial child or, for a
-// templated initial, every child).
+// enters.
 func (w *reachWalk) enter(s *story.State) {
 	if s == nil || w.reached[s] {
 		return
@@ -101,9 +89,8 @@ func (w *reachWalk) enter(s *story.State) {
 	}
 }
 
-// visit follows every target of a reached state: its arcs, its effects'
-// on_error and target: (on_enter, on_exit, on_complete, nested) and its
-// timeout's.
+// visit follows every target of a reached state: arcs, effects' on_error
+// and target:, and its timeout's.
 func (w *reachWalk) visit(s *story.State) {
 	for _, on := range s.On {
 		for _, t := range on.Arms {
@@ -147,8 +134,8 @@ func (w *reachWalk) follow(from *story.State, target string) {
 	}
 }
 
-// onError follows an on_error target: a "../" one climbs from the states
-// the turn can end in (rule_on_error.go), like the engine.
+// onError follows an on_error target; a "../" one climbs from the states
+// the turn can end in (rule_on_error.go).
 func (w *reachWalk) onError(site effSite, target string) {
 	if !strings.HasPrefix(strings.TrimSpace(target), "..") {
 		w.follow(site.State, target)
@@ -162,8 +149,7 @@ func (w *reachWalk) onError(site effSite, target string) {
 }
 
 // staticValues holds, per world key, the string values it can take: its
-// default and every literal set:; a key written by bind:, increment: or a
-// templated set: has unknown values.
+// default and every literal set:; other writes make them unknown.
 type staticValues struct {
 	vals    map[string][]string
 	unknown map[string]bool
@@ -208,15 +194,11 @@ func (c *checker) worldValues() *staticValues {
 	return sv
 }
 
-// fromTemplate returns the literal values of a set: template such as
-// "{{ 'a' }}" (quoted names only); a template reading a world key (even
-// key itself) is not resolved here.
+// fromTemplate returns the quoted names of a set: template such as
+// "{{ 'a' }}"; false when it reads state.
 func (sv *staticValues) fromTemplate(tpl, key string) ([]string, bool) {
 	if strings.Contains(tpl, "slots.") || strings.Contains(tpl, "result") || (strings.Contains(tpl, "world.") && worldRefRe.MatchString(tpl)) {
 		return nil, false
-	}
-	if !strings.ContainsAny(tpl, `'"`) {
-		return nil, false // no quoted name (quotedRe finds nothing)
 	}
 	out := quotedNames(tpl)
 	return out, len(out) > 0
@@ -231,11 +213,9 @@ func quotedNames(tpl string) []string {
 	return out
 }
 
-// templateTargets lists the values a templated target can render to, and
-// whether that list is complete: the literal text outside its tags, every
-// quoted name inside them, and the known values of every world key it
-// reads. A template reading anything else (slots, args, a world key with
-// unknown values) is incomplete.
+// templateTargets lists the values a templated target can render to (its
+// literal text, quoted names and the values of world keys it reads), and
+// whether that list is complete.
 func (sv *staticValues) templateTargets(tpl string) ([]string, bool) {
 	known := true
 	out := quotedNames(tpl)
@@ -244,10 +224,7 @@ func (sv *staticValues) templateTargets(tpl string) ([]string, bool) {
 	}
 	for _, tag := range tagRe.FindAllString(tpl, -1) {
 		if strings.HasPrefix(tag, "{%") {
-			// control tags ({% if world.x %}) choose between the literal
-			// texts; they print nothing themselves. A {% set %} or a loop
-			// feeds a {{ }} tag, which is judged on its own.
-			continue
+			continue // a control tag prints nothing itself
 		}
 		for _, m := range filterRe.FindAllStringSubmatch(tag, -1) {
 			if m[1] != "default" && m[1] != "default_if_none" {

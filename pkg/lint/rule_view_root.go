@@ -11,16 +11,9 @@ var ruleViewRoot = &Rule{ID: "view-root", Severity: diag.Warning, LintOnly: true
 	Summary: "a grand-child's extends:/template_file: view is read from the top-level import's directory, as the existing engine reads it",
 	Example: "imports: {kid: {source: ../child}}   # child imports ../gkid, whose state has view: {extends: base}"}
 
-// checkViewRoot warns where the existing engine renders a view file from
-// another story's directory than the one that declares it: it picks a
-// state's view renderer by the first segment of the state's path, so a
-// state of a grand-child (an import of an imported story) reads its
-// `extends:` layout or `template_file:` from the top-level alias's child
-// directory, not its own (docs/compat/fold.md "Per-alias view root";
-// probe pkg/view/testdata/conformance/grandchild-layout). kitsoki renders
-// it the same way, so fixtures agree; the warning tells the author which
-// file is really used. Only the top story runs it: a child checked on its
-// own is the top of its own tree.
+// checkViewRoot warns where a grand-child's view file is read from the
+// top-level import's directory (docs/compat/fold.md "Per-alias view
+// root"); only the top story runs it.
 func checkViewRoot(c *checker) {
 	if c.st.Imported() {
 		return
@@ -34,9 +27,8 @@ func checkViewRoot(c *checker) {
 	}
 }
 
-// viewRootBelow walks the imports of st (a story under the top-level alias
-// whose directory is rootDir) and reports every file view of a deeper story
-// whose directory differs from rootDir.
+// viewRootBelow reports every file view of a story below st whose
+// directory differs from rootDir, the top-level alias's.
 func viewRootBelow(c *checker, alias, rootDir string, st *story.Story, seen map[*story.Story]bool) {
 	if seen[st] {
 		return

@@ -13,13 +13,8 @@ var ruleWorldDefault = &Rule{ID: "world-default", Severity: diag.Warning, LintOn
 	Example: "world: {n: {type: int, default: \"0\"}}"}
 
 // checkWorldDefaults warns at a world key whose default its type: does
-// not hold, which upstream's loader accepts ("World-variable type
-// coercion — a default: "0" on type: int passes the loader", app-schema)
-// and both engines then seed as written: a string default on an int,
-// float or bool key is a string until a set: coerces it, so a guard
-// world.n == 0 is false and expect_world {n: 0} fails (conformance
-// world-default-string); an enum default outside values: seeds a value
-// no slot or choice of the enum can produce.
+// not hold, which both engines seed as written (conformance
+// world-default-string).
 func checkWorldDefaults(c *checker) {
 	for _, v := range c.st.World {
 		if v == nil || !v.HasDefault || v.Default == nil {
@@ -41,21 +36,16 @@ func checkWorldDefaults(c *checker) {
 			if len(v.Values) == 0 {
 				continue
 			}
-			d := fmt.Sprint(v.Default)
-			if slices.ContainsFunc(v.Values, func(x any) bool { return fmt.Sprint(x) == d }) {
+			d, vals := fmt.Sprint(v.Default), valueTexts(v.Values)
+			if slices.Contains(vals, d) {
 				continue
-			}
-			vals := make([]string, len(v.Values))
-			for i, x := range v.Values {
-				vals[i] = fmt.Sprint(x)
 			}
 			c.rep.Warnf(v.Pos, ruleWorldDefault, "world %q: default %q is not one of its values: [%s]; the key starts outside its enum (neither engine checks it): add it to values: or pick one of them", v.Name, d, strings.Join(vals, " "))
 		}
 	}
 }
 
-// article is "n" before a type name starting with a vowel sound (an int,
-// a float).
+// article is "n" before a type name starting with a vowel sound.
 func article(typ string) string {
 	if strings.HasPrefix(typ, "int") {
 		return "n"

@@ -12,21 +12,14 @@ var ruleWorldKey = &Rule{ID: "world-key", Severity: diag.Warning, LintOnly: true
 	Example: "world: {count: {type: int, default: 0}}\n... when: \"world.coutn > 3\""}
 
 // injectedWorld are the world keys the engine gives a value without a
-// declaration: the reserved keys (seeded or set by on_error), the cost
-// keys seeded at session start, the per-load ide and session_id, the
-// last_job_* keys of a background job (on_complete) and the $inbox
-// summary a job store writes when a job completes. The existing engine's
-// test rig shows all but session_id, ide and $inbox
-// (pkg/lint/testdata/world-key/injected); those three are set by a run
-// only (story-runtime §1.1 and §5; pkg/engine world.go and jobs.go).
+// declaration (story-runtime §1.1 and §5; testdata/world-key/injected).
 var injectedWorld = []string{
 	"last_error", "host_error", "write_mode_scope", "session_id", "ide",
 	"turn_cost_usd", "session_cost_usd",
 	"last_job_id", "last_job_status", "last_job_result", "$inbox",
 }
 
-// worldRead is one world.K read: the key, the scalar it is read in and
-// that scalar's position, and the place that holds it for the message.
+// worldRead is one world.K read: the key, its scalar and where that is.
 type worldRead struct {
 	key   string
 	src   string
@@ -35,18 +28,13 @@ type worldRead struct {
 }
 
 // checkWorldKeys warns at a world.K read of a key nothing gives a value
-// (ruleWorldKey). Reads inside phase templates and phases: entries (whose
-// {placeholders} are substituted later) are not checked; their writes
-// count. A story that declares exits: is checked only as an importer's
-// child, where its importers' keys are known.
+// (ruleWorldKey).
 func checkWorldKeys(c *checker) {
 	if c.expanded {
 		return // the unexpanded check saw the same reads
 	}
 	if !c.st.Imported() && len(c.st.Exits) > 0 {
-		// a child story (it declares exits:) loaded on its own: it may
-		// read its importers' keys, and is checked in their context
-		return
+		return // a child loaded on its own: checked in its importers' context
 	}
 	wk := &worldKeyCheck{c: c}
 	wk.collect()
@@ -84,9 +72,8 @@ func readPos(c *checker, r worldRead) story.Pos {
 	return c.src.valuePos(r.pos, r.src, line, col)
 }
 
-// keyOffset is the byte offset of the key in the first `world.<key>` (or
-// `world?.<key>`, `world["<key>"]`, `world['<key>']`) of src that is
-// neither inside a longer name nor followed by more of one, -1 when none.
+// keyOffset is the byte offset of key in the first whole `world.<key>`
+// (or ?., ["…"], ['…']) of src, -1 when none.
 func keyOffset(src, key string) int {
 	best := -1
 	for _, form := range [][2]string{{"world.", ""}, {"world?.", ""}, {`world["`, `"]`}, {`world['`, `']`}} {
@@ -114,8 +101,7 @@ func identByte(c byte) bool {
 	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
 }
 
-// fixtureWorld is the keys the flow fixtures of st and of each importer
-// give a value (story.FixtureWorldKeys).
+// fixtureWorld is the keys the flow fixtures of st and its importers set.
 func fixtureWorld(st *story.Story) map[string]bool {
 	out := map[string]bool{}
 	for s := st; s != nil; s = s.Importer() {

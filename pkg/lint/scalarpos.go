@@ -1,32 +1,25 @@
 package lint
 
 import (
+	"cmp"
 	"strings"
 	"unicode/utf8"
 
 	"kitsoki/pkg/story"
 )
 
-// Positions inside scalars. A diagnostic about a guard, a template or a
-// path names the offending token, not the key: the expression libraries
-// report a line and a column inside the value, and valuePos maps them back
-// through the YAML scalar's style (plain, '…', "…" with escapes, literal |
-// and folded > blocks) to the file's line and column.
-
-// sources reads the files of one load (the top story's), split into lines
-// once per file.
+// sources reads the files of one load, split into lines once per file, so
+// that a diagnostic names the offending token inside a scalar.
 type sources struct {
 	read  func(file string) ([]byte, bool) // (*story.Story).Source
 	lines map[string][]string
-	// world caches the world keys the load's import tree gives a value
-	// (rule world-key, world_writes.go).
+	// world caches the world keys the load's tree writes (world_writes.go).
 	world *worldKeys
 }
 
 // valuePos maps line and col (1-based, runes, inside the scalar value val
-// that starts at p) to a file position. It returns p when the value cannot
-// be mapped exactly (the source is unknown, or the reconstruction of the
-// scalar disagrees with val).
+// that starts at p) to a file position, through the scalar's YAML style;
+// p when it cannot be mapped exactly.
 func (l *sources) valuePos(p story.Pos, val string, line, col int) story.Pos {
 	if line <= 0 || col <= 0 || p.Line <= 0 || p.Col <= 0 {
 		return p
@@ -35,7 +28,6 @@ func (l *sources) valuePos(p story.Pos, val string, line, col int) story.Pos {
 	if !ok {
 		return p
 	}
-	// Find the rune index of (line, col) in val.
 	idx, ln, c := 0, 1, 1
 	for _, r := range val {
 		if ln == line && c == col {
@@ -61,9 +53,8 @@ func (l *sources) valuePos(p story.Pos, val string, line, col int) story.Pos {
 	return at[idx]
 }
 
-// scalarRunes reconstructs the scalar at p from the source and returns the
-// file position of each rune of val, plus one for the position just past
-// its end.
+// scalarRunes re-reads the scalar at p from the source and returns the
+// file position of each rune of val, plus one just past its end.
 func (l *sources) scalarRunes(p story.Pos, val string) ([]story.Pos, bool) {
 	lines, ok := l.sourceLines(p.File)
 	if !ok || p.Line > len(lines) {
@@ -73,8 +64,7 @@ func (l *sources) scalarRunes(p story.Pos, val string) ([]story.Pos, bool) {
 	if p.Col-1 >= len(first) {
 		return nil, false
 	}
-	// Value positions of quoted scalars point just inside the quote
-	// (fileParser.valuePos); a plain scalar never follows a quote.
+	// A quoted scalar's value position points just inside the quote.
 	if p.Col >= 2 && (first[p.Col-2] == '"' || first[p.Col-2] == '\'') {
 		p.Col--
 	}
@@ -91,9 +81,7 @@ func (l *sources) scalarRunes(p story.Pos, val string) ([]story.Pos, bool) {
 		rs.singleQuoted(p, first)
 		return checkRunes(rs.got, rs.at, val, false)
 	default:
-		rs.emitLine(p.Line, first, p.Col-1, 0)
-		// a plain scalar ends before " #" and trailing blanks, and may be
-		// followed by ", " or "}" in a flow mapping: val is a prefix.
+		rs.emitLine(p.Line, first, p.Col-1, 0) // val is a prefix of the line
 		return checkRunes(rs.got, rs.at, val, false)
 	}
 }
@@ -115,8 +103,7 @@ func (l *sources) sourceLines(file string) ([]string, bool) {
 	return lines, true
 }
 
-// runeScan collects the runes of a scalar as it is re-read from the
-// source, each with its file position.
+// runeScan collects the runes of a re-read scalar with their positions.
 type runeScan struct {
 	file  string
 	lines []string
@@ -129,8 +116,7 @@ func (rs *runeScan) emit(r rune, line, col int) {
 	rs.at = append(rs.at, story.Pos{File: rs.file, Line: line, Col: col})
 }
 
-// emitLine emits line n from its rune from on, then end (a line break, or
-// 0 for the end of a plain scalar) just past it.
+// emitLine emits line n from its rune from on, then end just past it.
 func (rs *runeScan) emitLine(n int, line []rune, from int, end rune) {
 	for i := from; i < len(line); i++ {
 		rs.emit(line[i], n, i+1)
@@ -147,7 +133,7 @@ func (rs *runeScan) line(n int) []rune {
 }
 
 // block re-reads a literal (|) or folded (>) block scalar whose indicator
-// is at p and matches it against val (chomping aside).
+// is at p.
 func (rs *runeScan) block(p story.Pos, folded bool, val string) ([]story.Pos, bool) {
 	indent := -1
 	lastBlank, prevText := false, false
@@ -165,8 +151,7 @@ func (rs *runeScan) block(p story.Pos, folded bool, val string) ([]story.Pos, bo
 			break
 		}
 		if blank {
-			// a line break, plus, in a literal block past its
-			// indentation, the line's spaces (they are content)
+			// in a literal block, spaces past the indentation are content
 			if folded || indent < 0 {
 				rs.emit('\n', n, 1)
 			} else {
@@ -193,16 +178,13 @@ func (rs *runeScan) block(p story.Pos, folded bool, val string) ([]story.Pos, bo
 	return rs.at[:min(n+1, len(rs.at))], true
 }
 
-// doubleQuoted re-reads a "..." scalar opening at p (first is its line);
-// an escape counts as one rune of the value and a line break folds into a
-// space. It reports false when the scalar cannot be followed.
+// doubleQuoted re-reads a "..." scalar opening at p (first is its line):
+// an escape is one rune, a line break folds into a space.
 func (rs *runeScan) doubleQuoted(p story.Pos, first []rune) bool {
 	n, i := p.Line, p.Col // i: 0-based index of the rune after the quote
 	line := first
 	for {
 		if i >= len(line) {
-			// a line break folds into a space; the next line's
-			// leading blanks are dropped
 			n++
 			if n > len(rs.lines) {
 				return false
@@ -223,9 +205,8 @@ func (rs *runeScan) doubleQuoted(p story.Pos, first []rune) bool {
 			break
 		}
 		if r == '\\' && i+1 < len(line) {
-			// the escape is one rune of the value
 			rs.emit(0, n, i+1)
-			i += escapeWidth(line[i+1])
+			i += cmp.Or(escapeWidths[line[i+1]], 2)
 			continue
 		}
 		rs.emit(r, n, i+1)
@@ -235,19 +216,9 @@ func (rs *runeScan) doubleQuoted(p story.Pos, first []rune) bool {
 	return true
 }
 
-// escapeWidth is the source width of a double-quoted escape by the rune
-// after its backslash.
-func escapeWidth(r rune) int {
-	switch r {
-	case 'x':
-		return 4
-	case 'u':
-		return 6
-	case 'U':
-		return 10
-	}
-	return 2
-}
+// escapeWidths are the source widths of the escapes longer than \n, by the
+// rune after their '\'.
+var escapeWidths = map[rune]int{'x': 4, 'u': 6, 'U': 10}
 
 // singleQuoted re-reads a single-quoted scalar opening at p (a doubled
 // quote is one quote).
@@ -268,9 +239,8 @@ func (rs *runeScan) singleQuoted(p story.Pos, first []rune) {
 	rs.emit(0, p.Line, i+1)
 }
 
-// checkRunes keeps the positions of val's runes (and the one past its end)
-// when the reconstruction agrees with val. With escapes, escaped runes are
-// recorded as 0 and match anything.
+// checkRunes keeps the positions of val's runes (and one past its end)
+// when got agrees with val; with escapes, a 0 rune matches anything.
 func checkRunes(got []rune, at []story.Pos, val string, escapes bool) ([]story.Pos, bool) {
 	i, text := 0, len(got)-1 // the last entry marks the end
 	for _, r := range val {

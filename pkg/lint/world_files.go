@@ -3,18 +3,16 @@ package lint
 import (
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
 
 	"kitsoki/internal/safefile"
 	"kitsoki/pkg/story"
 	"kitsoki/pkg/story/expr"
 )
 
-// files records the reads of the pongo2 files the story names: a view's
-// extends: layout (views/<name>.pongo) and template_file:, and the prompt
-// files of its host.agent.* calls, each file once. A file that cannot be
-// read or does not compile with the story's loader is left to rule pongo
-// (and agent-file, prompt-root); a read inside one is placed at its line
-// and column in the file.
+// files records the reads of the pongo2 files the story names (layouts,
+// template_file:, prompt files), each once, placed in the file; one that
+// cannot be read or compiled is left to the other rules.
 func (wk *worldKeyCheck) files() {
 	c := wk.c
 	seen := map[string]bool{}
@@ -71,16 +69,10 @@ func (wk *worldKeyCheck) files() {
 // lineCol is the 1-based line and rune column of byte offset off in src
 // (1:1 for a negative offset).
 func lineCol(src string, off int) (line, col int) {
-	line, col = 1, 1
 	if off < 0 {
-		return line, col
+		return 1, 1
 	}
-	for _, ch := range src[:off] {
-		if ch == '\n' {
-			line, col = line+1, 1
-		} else {
-			col++
-		}
-	}
-	return line, col
+	before := src[:off]
+	last := before[strings.LastIndexByte(before, '\n')+1:]
+	return strings.Count(before, "\n") + 1, utf8.RuneCountInString(last) + 1
 }

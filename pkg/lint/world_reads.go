@@ -8,21 +8,17 @@ import (
 	"kitsoki/pkg/story/expr"
 )
 
-// worldKeyCheck collects the world.K reads of one story for checkWorldKeys:
-// each scalar is compiled with the library of its syntax, and only a
-// source that compiles is read (a broken one is its own rule's finding).
+// worldKeyCheck collects the world.K reads of one story for checkWorldKeys;
+// only a source that compiles is read (a broken one is its own rule's).
 type worldKeyCheck struct {
 	c     *checker
 	reads []worldRead
-	// keys memoises the keys of a source per syntax: real stories repeat
-	// the same guards and templates many times.
-	keys map[compileKey][]string
+	keys  map[compileKey][]string // memoised per source and syntax
 }
 
-// collect lists the reads of the story's own states, effects, views,
-// intents, app context, its imports' world_in: and exit set: values and
-// the template files they name; phase templates and phases: entries are left
-// out (their placeholders are not substituted yet).
+// collect lists the reads of the story's own scalars and the template
+// files they name; phase templates and phases: are left out (their
+// placeholders are not substituted yet).
 func (wk *worldKeyCheck) collect() {
 	c := wk.c
 	wk.keys = map[compileKey][]string{}
@@ -68,15 +64,13 @@ func (wk *worldKeyCheck) collect() {
 	wk.files()
 }
 
-// rawValue records the reads of every {{ }} string in a raw value tree
-// (an import's world_in: and exit set: values, rendered in the importer's
-// world).
+// rawValue records the reads of every {{ }} string in a raw value tree.
 func (wk *worldKeyCheck) rawValue(v any, p story.Pos, where func() string) {
 	walkStrings(v, "", func(_, s string) { wk.value(s, p, where) })
 }
 
-// state lists the reads of a state's initial:, footer, timeout target
-// and views.
+// state lists the reads of a state's templated initial:, footer, timeout
+// target and views.
 func (wk *worldKeyCheck) state(s *story.State) {
 	name := "state " + strconv.Quote(s.Path)
 	if story.IsTemplated(s.Initial) {
@@ -113,9 +107,7 @@ func (wk *worldKeyCheck) state(s *story.State) {
 	})
 }
 
-// effect lists the reads of one effect: its when:, its {{ }} values (set,
-// increment, with, slots, bind, emit_intent, id), its say: and its
-// on_complete target.
+// effect lists the reads of one effect's guard, values, say: and target.
 func (wk *worldKeyCheck) effect(e *story.Effect, site effSite) {
 	wk.guard(e.When, e.PosOf("when"), func() string { return site.String() + " when" })
 	eachValueString(e, func(p story.Pos, what, _, path, v string) {
@@ -134,13 +126,9 @@ func (wk *worldKeyCheck) effect(e *story.Effect, site effSite) {
 			wk.value(v, kv.Pos, func() string { return site.String() + " bind " + kv.Key })
 		}
 	}
-	for _, k := range []string{"emit_intent", "id"} {
-		v := e.EmitIntent()
-		if k == "id" {
-			v = e.ID()
-		}
-		if expr.IsTemplate(v) {
-			wk.value(v, e.PosOf(k), func() string { return site.String() + " " + k })
+	for _, kv := range [][2]string{{"emit_intent", e.EmitIntent()}, {"id", e.ID()}} {
+		if expr.IsTemplate(kv[1]) {
+			wk.value(kv[1], e.PosOf(kv[0]), func() string { return site.String() + " " + kv[0] })
 		}
 	}
 	if e.Invoke == "host.starlark.run" {
@@ -154,7 +142,6 @@ func (wk *worldKeyCheck) effect(e *story.Effect, site effSite) {
 	}
 }
 
-// guard records the reads of a when: guard.
 func (wk *worldKeyCheck) guard(src string, p story.Pos, where func() string) {
 	if src != "" {
 		wk.read(compiledGuard, src, p, where)
@@ -162,7 +149,7 @@ func (wk *worldKeyCheck) guard(src string, p story.Pos, where func() string) {
 }
 
 // value records the reads of a {{ }} value; one kitsoki's template engine
-// refuses is read as pongo2 (a with: value a host renders with pongo2).
+// refuses is read as pongo2 (a host may render it so).
 func (wk *worldKeyCheck) value(src string, p story.Pos, where func() string) {
 	if !strings.Contains(src, "{") || !strings.Contains(src, "world") {
 		return
@@ -174,14 +161,12 @@ func (wk *worldKeyCheck) value(src string, p story.Pos, where func() string) {
 	wk.pongo(src, p, where)
 }
 
-// pongo records the reads of a pongo2 template.
 func (wk *worldKeyCheck) pongo(src string, p story.Pos, where func() string) {
 	if strings.Contains(src, "{") {
 		wk.read(compiledPongo, src, p, where)
 	}
 }
 
-// read records the world keys src reads in syntax kind.
 func (wk *worldKeyCheck) read(kind compileKind, src string, p story.Pos, where func() string) {
 	if !strings.Contains(src, "world") {
 		return
@@ -203,17 +188,9 @@ func (wk *worldKeyCheck) sourceKeys(kind compileKind, src string) ([]string, boo
 	ok := false
 	switch kind {
 	case compiledGuard, compiledExpr, compiledTemplate:
-		var err error
-		switch kind {
-		case compiledGuard:
-			err = wk.c.compileGuard(src)
-		case compiledExpr:
-			err = wk.c.compileExpr(src)
-		default:
-			err = wk.c.compileTemplate(src)
-		}
-		if b := wk.c.built[k]; err == nil && b != nil {
-			keys, ok = b.WorldKeys(), true
+		compile := map[compileKind]func(string) error{compiledGuard: wk.c.compileGuard, compiledExpr: wk.c.compileExpr, compiledTemplate: wk.c.compileTemplate}[kind]
+		if err := compile(src); err == nil && wk.c.built[k] != nil {
+			keys, ok = wk.c.built[k].WorldKeys(), true
 		}
 	case compiledPongo:
 		if err := wk.c.compiled(compiledPongo, src, func(s string) error { _, err := expr.CompilePongo(s); return err }); err == nil {

@@ -9,13 +9,8 @@ import (
 	"kitsoki/pkg/story"
 )
 
-// starlarkReads records the world reads a host.starlark.run script makes
-// where they can be seen: ctx.world.get("K") with no default (a default
-// says the key may be missing), ctx being the script's main(ctx)
-// parameter. A call whose with.world gives the script keys of its own
-// (a mapping) has those keys known; a with.world that is no mapping, a
-// templated or missing script, and a script that does not parse are
-// left out.
+// starlarkReads records a host.starlark.run script's ctx.world.get("K")
+// reads with no default; keys a with.world mapping gives are known.
 func (wk *worldKeyCheck) starlarkReads(e *story.Effect) {
 	c := wk.c
 	script := withString(e, "script")

@@ -10,16 +10,13 @@ import (
 )
 
 // worldKeys is the set of world keys a story's tree gives a value, with
-// the glob patterns of those a phase template writes under a {param}
-// placeholder (cycle__{id} reads as cycle__*) when its phases: do not
-// expand.
+// glob patterns for those a phase template writes under a placeholder
+// (cycle__{id} reads as cycle__*).
 type worldKeys struct {
 	names    map[string]bool
 	patterns []string
-	// expanded: the story being added is a phases: expansion
-	expanded bool
-	// dynamic: a key is written whose name is a {{ }} template
-	dynamic bool
+	expanded bool // the story being added is a phases: expansion
+	dynamic  bool // a key is written whose name is a {{ }} template
 }
 
 func (k *worldKeys) has(key string) bool {
@@ -30,36 +27,28 @@ func (k *worldKeys) has(key string) bool {
 }
 
 // add records a written key: a dotted path writes its first segment; a
-// key holding a phase template's {param} or {{ tpl.x }} placeholder
-// becomes a pattern. It reports false
-// for a key whose name is a {{ }} template: any key may be written.
+// key holding a phase placeholder becomes a pattern (in an expansion, a
+// {param} left is literal). It reports false for a key whose name is a
+// {{ }} template: any key may be written.
 func (k *worldKeys) add(key string) bool {
-	if k.expanded {
-		// a phases: expansion substituted {{ tpl.x }}; a {param} outside a
-		// state's name stays as written, so the key is literal
-		if strings.Contains(key, "{{") || strings.Contains(key, "{%") {
-			return false
-		}
-		key, _, _ = strings.Cut(key, ".")
-		k.names[key] = true
-		return true
+	holes := key
+	if !k.expanded {
+		holes = story.PhaseParamRe.ReplaceAllString(story.PhaseRefRe.ReplaceAllString(key, "\x00"), "\x00")
 	}
-	holes := story.PhaseParamRe.ReplaceAllString(story.PhaseRefRe.ReplaceAllString(key, "\x00"), "\x00")
 	if strings.Contains(holes, "{{") || strings.Contains(holes, "{%") {
 		return false
 	}
+	first, _, _ := strings.Cut(holes, ".")
 	if holes != key {
-		holes, _, _ = strings.Cut(holes, ".")
-		k.patterns = append(k.patterns, globQuote(holes, "\x00"))
-		return true
+		k.patterns = append(k.patterns, globQuote(first, "\x00"))
+	} else {
+		k.names[first] = true
 	}
-	key, _, _ = strings.Cut(key, ".")
-	k.names[key] = true
 	return true
 }
 
-// globQuote escapes the glob metacharacters of s and turns each hole into
-// a *.
+// globQuote escapes the glob metacharacters of s and turns each hole
+// into a *.
 func globQuote(s, hole string) string {
 	var b strings.Builder
 	for _, r := range s {
@@ -77,14 +66,10 @@ func globQuote(s, hole string) string {
 }
 
 // knownWorld returns the world keys a read in c's story may name without
-// a warning: the keys the engine injects, and every key declared or
-// written anywhere in the load's import tree (an undeclared key a child
-// writes stays bare after the fold, in its importer's world; a child's
-// world_in and exit set: keys are written by the fold), worked out once
-// per load. names are the candidates of a did-you-mean: the story's own
-// declared keys first. ok is false when a story of the tree writes a key
-// whose name is a {{ }} template, or imports a child that could not be
-// loaded: then no read can be told unknown.
+// a warning: the injected keys and every key declared or written anywhere
+// in the load's import tree, worked out once per load. names are the
+// did-you-mean candidates, the story's own keys first. ok is false when a
+// key name is a {{ }} template or a child did not load.
 func knownWorld(c *checker) (known *worldKeys, names []string, ok bool) {
 	if c.src.world == nil {
 		c.src.world = treeWorld(c.st)
@@ -137,10 +122,8 @@ func expandedStory(st *story.Story) *story.Story {
 	return exp
 }
 
-// storyWrites adds to known the keys st declares and writes (its imports'
-// overrides: states included); false when a written key's name is a {{ }}
-// template or an import's child could not be loaded (its writes are
-// unknown).
+// storyWrites adds to known the keys st declares and writes; false when
+// a written key's name is a {{ }} template or a child did not load.
 func storyWrites(st *story.Story, known *worldKeys) bool {
 	for _, v := range st.World {
 		known.names[v.Name] = true
@@ -150,7 +133,6 @@ func storyWrites(st *story.Story, known *worldKeys) bool {
 	var w story.EffectWalk
 	var states []*story.State
 	if exp := expandedStory(st); exp != nil {
-		// the states phases: generates, placeholders substituted
 		states = exp.AllStates()
 		known.expanded = true
 		defer func() { known.expanded = false }()
@@ -161,14 +143,7 @@ func storyWrites(st *story.Story, known *worldKeys) bool {
 		}
 	}
 	visit := func(p *story.EffectPlace) {
-		e := p.Effect
-		for _, kv := range e.Set {
-			add(kv.Key)
-		}
-		for _, kv := range e.Increment() {
-			add(kv.Key)
-		}
-		for _, kv := range e.Bind() {
+		for _, kv := range slices.Concat(p.Effect.Set, p.Effect.Increment(), p.Effect.Bind()) {
 			add(kv.Key)
 		}
 	}
@@ -184,9 +159,7 @@ func storyWrites(st *story.Story, known *worldKeys) bool {
 	for _, alias := range st.ImportOrder {
 		im := st.Imports[alias]
 		if im.Child == nil {
-			// not loaded here (an @kitsoki/ library story, or a load
-			// error already reported): what it writes is unknown
-			ok = false
+			ok = false // not loaded here: what it writes is unknown
 		}
 		if im.Overrides != nil {
 			for _, name := range sortedMapKeys(im.Overrides.States) {

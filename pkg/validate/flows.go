@@ -10,11 +10,7 @@ import (
 )
 
 // lintFlows returns the findings of the flow and intent fixtures beside a
-// sound, already loaded story (flowtest.LintStorySources,
-// LintIntentSources): warnings, and errors for
-// fixtures that cannot run (which make the story's check fail). The story
-// is the one Run loaded, so fixtures cost no second load.
-// '# kitsoki:ignore RULE' comments work in fixtures too.
+// sound, already loaded story, '# kitsoki:ignore' comments applied.
 func lintFlows(app string, st *story.Story) []diag.Diagnostic {
 	if st == nil || !flowtest.HasFlows(app) && !flowtest.HasIntents(app) {
 		return nil
@@ -24,7 +20,6 @@ func lintFlows(app string, st *story.Story) []diag.Diagnostic {
 	if flowtest.HasFlows(app) {
 		ds, sources = flowtest.LintStorySources(app, st)
 	}
-	// and the intent fixtures' (test intents)
 	ds = append(ds, flowtest.LintIntentSources(app, st, sources)...)
 	return diag.FilterIgnored(ds, func(p string) ([]byte, bool) {
 		b, ok := sources[p] // the fixture files, as the lint read them

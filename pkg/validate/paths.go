@@ -17,9 +17,8 @@ import (
 // StoryFile is the manifest name of a story directory ([story.StoryFile]).
 const StoryFile = story.StoryFile
 
-// Trees are the directories args name as trees of stories (DIR/...): a
-// story found below one with no .git or .kitsoki/ above it has the tree
-// as its project root ([story.Options].Trees), as the operator named it.
+// Trees are the directories args name as trees of stories (DIR/...), for
+// [story.Options].Trees.
 func Trees(args []string) []string {
 	var out []string
 	for _, arg := range args {
@@ -31,10 +30,7 @@ func Trees(args []string) []string {
 }
 
 // SiblingTrees are the folders holding each story's folder, for `kitsoki
-// test flows APP.yaml`: the existing engine's spelling, how its story
-// trees are tested one story at a time, whose stories import their
-// siblings (`source: ../robbery`). Like a DIR/... argument, a tree only
-// widens the root of a story with no .git or .kitsoki/ above it; the
+// test flows APP.yaml`, whose stories import their siblings; the
 // filesystem's root is never one.
 func SiblingTrees(apps []string) []string {
 	var trees []string
@@ -63,16 +59,13 @@ func treeRoot(arg string) (string, bool) {
 }
 
 // Expand turns command-line arguments into a sorted, de-duplicated list of
-// app.yaml paths. No arguments means the current directory. An argument
-// ending in "/..." (or equal to "...") finds every app.yaml below that
-// directory, skipping hidden directories and, with one call of warn
-// (when set) per argument, those deeper than MaxWalkDepth. A directory
-// must contain an app.yaml; a file is taken as is.
+// app.yaml paths ("." when none). DIR/... finds every app.yaml below DIR
+// (walk); a directory must contain an app.yaml; a file is taken as is.
 func Expand(args []string, warn func(string)) ([]string, error) {
 	if len(args) == 0 {
 		args = []string{"."}
 	}
-	var out []string // cleaned, then sorted and each once
+	var out []string
 	for _, arg := range args {
 		if arg == "-" {
 			return nil, fmt.Errorf("-: a story read from standard input is checked alone: pass - as the only path (with --stdin-filename for its place)")
@@ -113,16 +106,12 @@ func Expand(args []string, warn func(string)) ([]string, error) {
 }
 
 // MaxWalkDepth bounds how many directories below its root a DIR/... walk
-// descends: a repository's tree thousands of levels deep is skipped past
-// with one warning, not followed until its paths outgrow the system's
-// limit.
+// descends.
 const MaxWalkDepth = 64
 
-// walk returns the app.yaml files below root (filepath.WalkDir: symlinks
-// not followed, directories in name order), skipping hidden directories
-// and node_modules below root, and directories more than MaxWalkDepth
-// levels below root or whose path is too long to open, of which warn
-// (when set) hears once.
+// walk returns the app.yaml files below root (symlinks not followed),
+// skipping hidden directories and node_modules, and directories too deep
+// or too long to open, of which warn (when set) hears once.
 func walk(root string, warn func(string)) ([]string, error) {
 	if _, err := os.Lstat(root); err != nil {
 		return nil, fmt.Errorf("%s: %v", root, err)
@@ -156,8 +145,7 @@ func walk(root string, warn func(string)) ([]string, error) {
 	return found, err
 }
 
-// depthBelow is how many directories p, a path the walk of root found,
-// lies below root.
+// depthBelow is how many directories p lies below root.
 func depthBelow(root, p string) int {
 	rel, err := filepath.Rel(root, p)
 	if err != nil {
@@ -177,9 +165,8 @@ func skippedDeep(root string, deep []string) string {
 		termsafe.ShortPath(root), termsafe.ShortPath(deep[0]), more, MaxWalkDepth, termsafe.ShortPath(root))
 }
 
-// RepoRoot is the directory SARIF URIs are relative to: the nearest
-// directory at or above the working directory holding .git, else the
-// working directory.
+// RepoRoot is the directory SARIF URIs are relative to: the nearest one
+// at or above the working directory holding .git, else that directory.
 func RepoRoot() string {
 	wd, err := os.Getwd()
 	if err != nil {

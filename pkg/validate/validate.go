@@ -25,25 +25,18 @@ type Options struct {
 	Story story.Options
 	// Jobs bounds parallel loads; 0 means GOMAXPROCS.
 	Jobs int
-	// ProfilePath is the operator plugin profile (--profile), checked
-	// with the layers under it (.kitsoki/plugins.yaml upward from each
-	// story, the user's profile).
+	// ProfilePath is the operator plugin profile (--profile).
 	ProfilePath string
 	// Strict also reports `# kitsoki:ignore` comments that suppress
-	// nothing (the caller fails on warnings).
+	// nothing.
 	Strict bool
 	// Stdin, when set, is the manifest's bytes for the single file Run is
-	// given (`kitsoki validate -`): includes, imports and relative files
-	// resolve beside that file.
+	// given (`kitsoki validate -`).
 	Stdin []byte
 	// Flows also lints the flow fixtures beside each story whose check
-	// found no error (<story dir>/flows/*.yaml, as `kitsoki validate`
-	// does), against the story already loaded.
+	// found no error.
 	Flows bool
-	// KeepStories hands back each file's loaded model in Result.Stories
-	// (kitsoki lsp navigates with the model it checked instead of loading
-	// the story a second time); otherwise a model is dropped once its
-	// story is checked.
+	// KeepStories hands back each file's loaded model in Result.Stories.
 	KeepStories bool
 }
 
@@ -51,18 +44,13 @@ type Options struct {
 type Result struct {
 	Files       []string          // the app.yaml files checked, sorted
 	Diagnostics []diag.Diagnostic // sorted by file, line, column
-	// Invalid lists the files with at least one error.
-	Invalid map[string]bool
-	// Stories, with Options.KeepStories, maps each file Run was given to
-	// the model its load returned (nil: the story did not load, or its
-	// check failed inside: lint.Load); nil otherwise.
+	Invalid     map[string]bool   // the files with at least one error
+	// Stories, with Options.KeepStories, maps each file to the model its
+	// load returned (lint.Load).
 	Stories map[string]*story.Story
 }
 
-// Rules lists every rule a validate run can report: the story rules, then
-// those of the checks validate adds (plugin profile, eval evidence, MCP
-// tool names) and of the flow fixtures it lints beside each story. Each
-// package declares its own rules (diag.Rule values); this is the one list
+// Rules lists every rule a validate run can report: the one list
 // --list-rules, SARIF and docs/checks.md show.
 func Rules() []story.Rule {
 	return slices.Concat(lint.Rules(), plugin.Rules(), eval.Rules(), mcpserve.Rules(), flowtest.Rules())
@@ -115,9 +103,8 @@ func Run(files []string, opts Options) Result {
 	return res
 }
 
-// checked is what Run keeps of one file's check. Only the bytes of the
-// files with an ignore comment outlive a load (sources: nil for the
-// others, read with no marker); the model is dropped unless KeepStories.
+// checked is what Run keeps of one file's check: the bytes of the files
+// with an ignore marker only (nil for the others).
 type checked struct {
 	model   *story.Story
 	diags   []diag.Diagnostic
@@ -154,11 +141,8 @@ func checkFile(f string, opts Options, stdin bool) checked {
 	}
 	ds = append(ds, plugin.ProfileDiagnostics(po)...)
 	if sound {
-		// Pinned selections are checked against their eval evidence
-		// only once the story itself is sound. The engine runs a story
-		// whatever its evidence says, so here they are warnings
-		// (--strict fails on them); `kitsoki eval check` is the gate
-		// that fails on stale or failing evidence.
+		// the engine runs a story whatever its evidence says: warnings
+		// here, `kitsoki eval check` is the gate
 		for _, d := range eval.CheckSelections(st) {
 			d.Severity = diag.Warning
 			ds = append(ds, d)
@@ -191,13 +175,11 @@ func applyIgnores(files []string, per []checked, strict bool) []diag.Diagnostic 
 	}
 	slices.Sort(yamlFiles)
 	known := Summaries()
-	src := func(f string) ([]byte, bool) {
-		b, ok := merged[f]
-		if ok {
-			return b, b != nil // nil: no marker
+	src := func(f string) ([]byte, bool) { // a file without the marker is not scanned
+		if b, ok := merged[f]; ok {
+			return b, b != nil
 		}
 		b, err := safefile.ReadFile(f, safefile.StoryYAML)
-		// A file without the marker has no markers: skip scanning it.
 		return b, err == nil && bytes.Contains(b, ignoreMarker)
 	}
 	ignoreID := lint.IgnoreRule().ID
