@@ -13,11 +13,9 @@ import (
 	"kitsoki/internal/safefile"
 )
 
-// ProjectRoot is the project root of a story whose manifest is in dir (an
-// absolute directory): the nearest directory at or above dir holding .git
-// (a directory or a worktree's file) or a .kitsoki/ directory, with marked
-// true; else dir itself. Every file the story names must lie inside it;
-// [Options].Root sets it instead, and [Options].Trees widens the fallback.
+// ProjectRoot is the project root of a story whose manifest is in dir: the
+// nearest directory at or above dir holding .git or .kitsoki/, with marked
+// true; else dir itself. Every file the story names must lie inside it.
 func ProjectRoot(dir string) (root string, marked bool) {
 	dir = filepath.Clean(dir)
 	if d, ok := Above(dir, func(d string) bool { return hasGit(d) || isDir(filepath.Join(d, ".kitsoki")) }); ok {
@@ -26,9 +24,8 @@ func ProjectRoot(dir string) (root string, marked bool) {
 	return dir, false
 }
 
-// GitRoot is the nearest directory at or above dir holding .git (a
-// directory or a worktree's file), with found true; a .kitsoki/ alone does
-// not mark it (the repository boundary SARIF URIs are relative to).
+// GitRoot is the nearest directory at or above dir holding .git; a
+// .kitsoki/ alone does not mark it (SARIF URIs are relative to it).
 func GitRoot(dir string) (root string, found bool) { return Above(dir, hasGit) }
 
 // Above is the nearest of dir and the directories above it for which has
@@ -66,9 +63,8 @@ func isDir(p string) bool {
 	return err == nil && fi.IsDir()
 }
 
-// fallbackRoot is the root of a story in dir without a marker above it:
-// the widest of opts.Trees holding dir (a tree the operator named), else
-// dir.
+// fallbackRoot is the root of a story in dir with no marker above it: the
+// widest of opts.Trees holding dir, else dir.
 func (o Options) fallbackRoot(dir string) string {
 	best := dir
 	for _, t := range o.Trees {
@@ -83,10 +79,8 @@ func (o Options) fallbackRoot(dir string) string {
 	return best
 }
 
-// rootFor is the project root of the story whose manifest is abs: the
-// explicit one ([Options].Root) or the one found above it; a child outside
-// the importer's root (only an @kitsoki/ source, the operator's choice)
-// gets its own.
+// rootFor is the project root of the story whose manifest is abs; a child
+// outside the importer's root (an @kitsoki/ source) gets its own.
 func (l *loader) rootFor(abs string) *safefile.Root {
 	if l.root != nil {
 		if _, ok := l.root.Rel(abs); ok {
@@ -125,10 +119,9 @@ func (l *loader) outsideRoot(p Pos, root *safefile.Root, what, written string, e
 	l.rep.Errf(p, RuleOutsideRoot, "%s", OutsideRootMessage(root, what, written, err))
 }
 
-// OutsideRootMessage says that the file a story wrote as written is
-// outside its project root, and why: err is the Root's (a path leaving it,
-// a symlink leading out). It names the path as written and the root, never
-// what lies outside (rule outside-root).
+// OutsideRootMessage says that the file written is outside its project
+// root, and why (err is the Root's), naming the path as written and the
+// root, never what lies outside.
 func OutsideRootMessage(root *safefile.Root, what, written string, err error) string {
 	if pe, ok := errors.AsType[*os.PathError](err); ok && pe.Op == "read" {
 		return fmt.Sprintf("%s %q goes through a symlink leading out of the project root %s (or an absolute one); nothing outside the root is read: put the file itself there, or a relative link that stays inside, or pass --root DIR naming a directory that holds both", what, written, root.Dir())
@@ -136,10 +129,9 @@ func OutsideRootMessage(root *safefile.Root, what, written string, err error) st
 	return fmt.Sprintf("%s %q leaves the project root %s (the nearest directory above the story holding .git or .kitsoki/); nothing outside the root is read: move the file inside the project, or pass --root DIR naming a directory that holds both", what, written, root.Dir())
 }
 
-// readIn returns the bytes of abs, a file a story names (an editor's
-// buffer when Overlay holds one): abs must lie inside root, through every
-// symlink on the way. ok is false when it does not (err is the Root's, for
-// outsideRoot); a read error inside comes back as err with ok true.
+// readIn returns the bytes of abs (an editor's buffer when Overlay holds
+// one), which must lie inside root through every symlink: ok is false when
+// it does not (err is the Root's); a read error inside comes back with ok.
 func (l *loader) readIn(root *safefile.Root, abs string) (data []byte, ok bool, err error) {
 	if b, ok := l.opts.Overlay[abs]; ok {
 		// An editor's buffer: only its name can leave the root.
@@ -162,10 +154,8 @@ func (l *loader) readIn(root *safefile.Root, abs string) (data []byte, ok bool, 
 	return data, true, err
 }
 
-// confinePrompts refuses a prompts: overlay or shared directory outside
-// the project root (lexically, or through a symlink) and drops it from the
-// model, so nothing reads through it: the error blocks the run, and a
-// reader that goes ahead anyway finds no such root.
+// confinePrompts refuses, and drops from the model, a prompts: overlay or
+// shared directory outside the project root, so nothing reads through it.
 func (l *loader) confinePrompts(st *Story) {
 	pc := st.Prompts
 	if pc == nil {
@@ -216,9 +206,9 @@ func (st *Story) FileRoot() *safefile.Root {
 	return st.root
 }
 
-// PromptRoots returns the directories prompt files may be read from: the
-// story directory, its prompts overlay and shared directories, and the
-// same roots of every imported child (recursively). Paths are absolute.
+// PromptRoots returns the absolute directories prompt files may be read
+// from: the story directory, its prompts overlay and shared directories,
+// and those of every imported child.
 func (st *Story) PromptRoots() []string {
 	var out []string
 	seen := map[*Story]bool{}
@@ -256,9 +246,8 @@ func (st *Story) PromptRoots() []string {
 	return out
 }
 
-// Confined reports whether the absolute path p lies inside one of roots,
-// both as written and after resolving symlinks (of p and of the roots): a
-// symlink inside a root that points outside it is outside.
+// Confined reports whether the absolute path p lies inside one of roots
+// both as written and with symlinks resolved.
 func Confined(p string, roots []string) bool {
 	if !filepath.IsAbs(p) {
 		return false

@@ -3,9 +3,7 @@ package story
 import "slices"
 
 // EffectKeys is the set of keys an effect was written with (set,
-// increment, say, invoke, ...), even when their value is empty: a value,
-// copied with the effect, that no one shares. Only the keys of the effect
-// format (effectKeys) are members; any other name is never one.
+// increment, say, invoke, ...), even when their value is empty.
 type EffectKeys uint32
 
 // EffectKeysOf is the set of the given effect keys.

@@ -18,14 +18,11 @@ const (
 	maxFixtureBytes = 64 << 20
 )
 
-// FixtureWorldKeys returns the world keys the story's flow fixtures give a
-// value of their own (a fixture's initial_world: and each turn's
-// world_override:, which may name keys the story never declares), sorted,
-// each once. It reads the fixtures where kitsoki test finds them beside the
-// manifest: <story dir>/flows/*.yaml and <manifest minus extension>-flows/
-// *.yaml, inside the project root, each within the story file limit (and
-// all within maxFixtureFiles and maxFixtureBytes); a file that cannot be
-// read or parsed gives no key (the test command reports it).
+// FixtureWorldKeys returns, sorted and once each, the world keys the
+// story's flow fixtures set (initial_world:, world_override:), read where
+// kitsoki test finds them (<dir>/flows/*.yaml, <manifest>-flows/*.yaml)
+// inside the project root and the fixture limits; an unreadable file gives
+// no key (the test command reports it).
 func (st *Story) FixtureWorldKeys() []string {
 	if st.Dir == "" {
 		return nil

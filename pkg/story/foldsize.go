@@ -8,12 +8,9 @@ import (
 	"kitsoki/internal/yamlnode"
 )
 
-// Bounds on what folding a story's imports copies (pkg/fold). A child
-// imported from several places, or by several aliases, is copied once per
-// import, so an import tree of few small files can multiply: each story
-// importing the next one twice doubles the copy at every level. Both the
-// fold and kitsoki validate refuse a tree past these; a real story stays
-// far under both.
+// Bounds on what folding a story's imports copies (pkg/fold): a child is
+// copied once per import, so a tree of few small files can multiply. Both
+// the fold and kitsoki validate refuse a tree past these.
 const (
 	// MaxFoldImports is the most imports a fold copies, counting an
 	// imported child once each time it is imported, at any depth.
@@ -24,11 +21,9 @@ const (
 )
 
 // FoldSize is what folding the import im copies: the imports in its
-// subtree, itself included, and the states of their children, each
-// counted once per import. Counts stop growing past the limits (they are
-// compared, never multiplied further), and a cycle counts its back edge
-// as nothing (the loader reports cycles). sizes memoizes per child across
-// calls; pass the same map for every import of one story.
+// subtree and the states of their children, once per import, counting no
+// further past the limits; a cycle's back edge counts as nothing. sizes
+// memoizes per child: pass the same map for every import of one story.
 func FoldSize(im *Import, sizes map[*Story][2]int) (imports, states int) {
 	if im == nil || im.Child == nil {
 		return 0, 0
@@ -68,12 +63,9 @@ func FoldStatesMessage(source string) string {
 	return fmt.Sprintf("source %q: the import tree folds more than %d states from imported children (each child's states are copied each time it is imported); import large children from fewer places", source, MaxFoldImportedStates)
 }
 
-// FoldOverrideNodes is what folding the import im parses of import
-// overrides: the YAML nodes (aliases expanded) of im's own overrides and
-// of every import in its child's subtree, each counted once per copy the
-// fold makes, stopping past yamlnode.MaxNodes (the fold's budget for
-// them: override.go). nodes memoizes per child across calls; pass the
-// same map for every import of one story.
+// FoldOverrideNodes is the YAML nodes of overrides that folding im parses
+// (its own and its child subtree's, once per copy), stopping past
+// yamlnode.MaxNodes. nodes memoizes per child: pass one map per story.
 func FoldOverrideNodes(im *Import, nodes map[*Story]int) int {
 	if im == nil {
 		return 0

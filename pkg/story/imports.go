@@ -12,10 +12,8 @@ import (
 
 var importAliasRe = &lazyre.Regexp{Expr: `^[a-z][a-z0-9_]*$`}
 
-// loadImports loads every imports: child recursively (each child: parse,
-// include, its own imports). Cycles are reported with the chain of
-// manifests. The child is not folded into the parent: the model keeps it in
-// Import.Child, and the parent gets a wrapper state named after the alias.
+// loadImports loads every imports: child recursively, reporting cycles with
+// the chain of manifests. The child is kept unfolded in Import.Child.
 func (l *loader) loadImports(st *Story, abs string, stack []string) {
 	for _, alias := range st.ImportOrder {
 		im := st.Imports[alias]
@@ -44,9 +42,8 @@ func (l *loader) loadImports(st *Story, abs string, stack []string) {
 			im.Child = child
 			continue
 		}
-		// A local source reads through the importer's root (a symlink
-		// leading out is refused); an @kitsoki/ one, the operator's
-		// choice, through its own.
+		// A local source reads through the importer's root, an @kitsoki/ one
+		// through its own.
 		via := st.root
 		if strings.HasPrefix(im.Source, "@kitsoki/") {
 			via = l.rootFor(childAbs)

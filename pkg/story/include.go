@@ -68,9 +68,8 @@ func (l *loader) mergeIncludes(st *Story, display string) {
 				l.outsideRoot(at, st.root, fmt.Sprintf("include %q: file", pat), m, err)
 				continue
 			}
-			// Upstream reads every match and refuses the story when one
-			// cannot be read: a directory the glob matched (rooms/* over
-			// a sub-directory) or a dangling symlink.
+			// Upstream refuses the story when a match cannot be read (a directory,
+			// a dangling symlink).
 			if err != nil {
 				l.rep.Errf(at, RuleInclude, "include %q: %s: %s (upstream refuses the story too; remove the file or narrow the glob)", pat, m, errText(err))
 				continue

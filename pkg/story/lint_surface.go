@@ -7,16 +7,13 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// What the static checks of pkg/lint read of a loaded story beyond its
-// exported fields: where a child sits in its load, the path index, and
-// the load's sources. Nothing here changes the story.
+// What pkg/lint reads of a loaded story beyond its exported fields.
 
 // Imported reports whether the story was loaded as an imports: child.
 func (st *Story) Imported() bool { return st.child }
 
 // Importer returns the story that first imported this child (nil at the
-// top). Upstream checks a child only after folding it into its importer,
-// so a child may use the importer's global intents, personas and hosts.
+// top): a child may use its importer's intents, personas and hosts.
 func (st *Story) Importer() *Story { return st.importer }
 
 // Children returns every imports: child of a load, deepest first, each
@@ -43,11 +40,10 @@ func (st *Story) RootNode() *yaml.Node { return st.rootNode }
 // valid or not.
 func (st *Story) PluginDeclared(alias string) bool { return st.pluginAliases[alias] }
 
-// WithStates returns a copy of st whose top-level states are states (copies
-// the caller made, e.g. with the phases: block expanded) and that has no
-// phases: or phase_templates: left, indexed as a load indexes: what pkg/lint
-// checks to see the states upstream's load expands. The states' back links
-// point at the copy; st is not changed. The copy lists no children.
+// WithStates returns a copy of st with states as its top-level states, no
+// phases: or phase_templates:, indexed as a load indexes (what pkg/lint
+// checks of the expanded phases). st is not changed; the copy lists no
+// children.
 func (st *Story) WithStates(states []*State) *Story {
 	c := *st
 	c.States = states

@@ -31,18 +31,13 @@ type Options struct {
 	wholeParse bool
 	// splitBatch, when set, is the batch size of that parse (in bytes).
 	splitBatch int
-	// Overlay holds unsaved editor buffers by absolute path: a YAML file of
-	// the story (manifest, include:, imported child) found here is read from
-	// it instead of the disk (kitsoki lsp).
+	// Overlay holds unsaved editor buffers by absolute path, read instead of
+	// the disk (kitsoki lsp).
 	Overlay map[string][]byte
-	// Root, when set, is the project root (--root): every file the story
-	// names must lie inside it, and so must the story. Empty: the nearest
-	// directory above the story holding .git or .kitsoki/ ([ProjectRoot]).
+	// Root, when set, is the project root (--root); empty: [ProjectRoot].
 	Root string
-	// Trees are directories the operator named as trees of stories
-	// (validate DIR/..., test DIR/...): a story inside one with no .git or
-	// .kitsoki/ above it has the widest such tree as its root, rather than
-	// its own directory.
+	// Trees are directories the operator named as trees of stories (DIR/...):
+	// a story in one with no marker above it has the widest as its root.
 	Trees []string
 }
 
@@ -51,8 +46,7 @@ type Options struct {
 const StoryFile = "app.yaml"
 
 // ManifestPath is the manifest a story argument names: DIR/app.yaml for a
-// directory, else path itself (a file, or a path that does not exist,
-// which its reader then reports).
+// directory, else path itself.
 func ManifestPath(path string) string {
 	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
 		return filepath.Join(path, StoryFile)
@@ -67,9 +61,8 @@ func (o Options) Lookup(name string) (string, bool) {
 	return os.LookupEnv(name)
 }
 
-// Load loads a story directory or an app.yaml path and runs every check.
-// It returns the model (nil only when nothing usable could be parsed) and
-// all diagnostics, sorted. It never panics on any input.
+// Load loads a story directory or an app.yaml path, returning the model
+// (nil only when nothing usable parsed) and all diagnostics, sorted.
 func Load(path string, opts Options) (*Story, []diag.Diagnostic) {
 	l := newLoader(opts)
 	return l.guarded(path, func() *Story {
@@ -104,8 +97,7 @@ func newLoader(opts Options) *loader {
 }
 
 // guarded runs load and returns its story with every diagnostic, sorted,
-// after closing the roots the load opened. A loader bug must not take down
-// the caller: a panic is reported as a finding at file, and no story.
+// closing the load's roots; a panic is reported as an internal error.
 func (l *loader) guarded(file string, load func() *Story) (st *Story, ds []diag.Diagnostic) {
 	defer l.closeRoots()
 	defer func() {
@@ -128,9 +120,7 @@ func (l *loader) loadTop(manifest, abs string, data []byte) *Story {
 }
 
 // LoadSource loads a story whose manifest is at path but whose bytes are
-// data (an editor's unsaved buffer, `kitsoki validate -`): include:,
-// imports: and every relative file resolve beside path, exactly as Load
-// would, and diagnostics name path.
+// data (an editor's buffer, `kitsoki validate -`), as Load would.
 func LoadSource(path string, data []byte, opts Options) (*Story, []diag.Diagnostic) {
 	l := newLoader(opts)
 	return l.guarded(path, func() *Story {
@@ -142,9 +132,8 @@ func LoadSource(path string, data []byte, opts Options) (*Story, []diag.Diagnost
 	})
 }
 
-// LoadBytes loads an in-memory app.yaml (name is used in diagnostics and
-// relative paths resolve against the current directory). Like upstream's
-// in-memory path, include: and imports: are not followed.
+// LoadBytes loads an in-memory app.yaml; like upstream's in-memory path,
+// include: and imports: are not followed.
 func LoadBytes(name string, data []byte, opts Options) (*Story, []diag.Diagnostic) {
 	l := newLoader(opts)
 	l.inMemory = true
@@ -196,16 +185,13 @@ type loader struct {
 	// sources holds every parsed file's bytes by display name
 	// ((*Story).Source: pkg/lint maps positions inside scalars with them).
 	sources map[string][]byte
-	// aliasSpent is what the load's files spent of their node budgets
-	// past one node per byte (alias expansion), so that the part of
-	// yamlnode.NodeBudget aliases may use is one for the whole load, not
-	// one per included or imported file.
+	// aliasSpent is what alias expansion spent of the node budget, one
+	// budget for the whole load.
 	aliasSpent int
 }
 
 // loadStory parses a manifest and its include: files into a Story, loads
-// imports, and indexes states. Checks run separately (check). stack holds
-// the canonical paths of the importers, for cycle detection.
+// imports and indexes states. stack holds the importers, for cycles.
 func (l *loader) loadStory(display, abs string, data []byte, top bool, stack []string) *Story {
 	fd, p := l.parseFileDoc(display, abs, data, false)
 	if fd == nil {
@@ -250,10 +236,8 @@ func (l *loader) loadStory(display, abs string, data []byte, top bool, stack []s
 	return st
 }
 
-// yaml12Directive turns a leading "%YAML 1.2" directive (which upstream's
-// YAML 1.2 decoder accepts and this YAML 1.1 parser rejects as an
-// "incompatible YAML document") into a comment of the same length, so
-// positions are unchanged.
+// yaml12Directive turns a leading "%YAML 1.2" directive, which upstream
+// accepts and yaml.v3 rejects, into a comment of the same length.
 func yaml12Directive(data []byte) []byte {
 	rest := data
 	for off := 0; len(rest) > 0; {

@@ -11,16 +11,14 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// Story is a loaded, checked story: the manifest merged with its include:
-// files, with imported children loaded beside it. Every node carries the
-// position it came from.
+// Story is a loaded story: the manifest merged with its include: files,
+// with imported children loaded beside it.
 type Story struct {
 	// Dir is the absolute base directory of the story (the manifest's
 	// directory); relative prompt/schema/view paths resolve against it.
 	Dir string
-	// ProjectRoot is the absolute directory every file the story names
-	// must lie in (see [ProjectRoot]); an imported child shares its
-	// importer's, unless it came from $KITSOKI_REPO.
+	// ProjectRoot is the absolute directory every file the story names must
+	// lie in (see [ProjectRoot]).
 	ProjectRoot string
 	root        *safefile.Root
 	// File is the manifest path as given to Load (or the name given to
@@ -80,8 +78,6 @@ type Story struct {
 
 	child bool // loaded as an imports: child
 	// importer is the story that first imported this child (nil at the top).
-	// Upstream checks a child only after folding it into its importer, so a
-	// child may use the importer's global intents, personas and hosts.
 	importer *Story
 	// pluginAliases are every alias declared under agent_plugins:, valid or not.
 	pluginAliases map[string]bool
@@ -116,9 +112,8 @@ type WorldVar struct {
 	Default any
 	// HasDefault reports whether a default (or inline value) was given.
 	HasDefault bool
-	// DefaultUnsigned: the default is a plain YAML whole number with no
-	// minus sign, which the existing engine holds as uint64 (so its zero
-	// is not the int 0 upstream's exit requires check compares with).
+	// DefaultUnsigned: the default is a whole number with no minus sign,
+	// which the existing engine holds as uint64.
 	DefaultUnsigned bool
 	Values          []any // enum values
 	Pos             Pos
@@ -196,9 +191,8 @@ type Provider struct {
 	declaredEmpty bool
 }
 
-// State is one node of the state tree. The keys few states set live in
-// More (nil when the state sets none of them): read them through the
-// methods of the same name, set them through Extra.
+// State is one node of the state tree. Rarely set keys live in More: read
+// them through the methods of the same name, set them through Extra.
 type State struct {
 	Name   string
 	Path   string // dotted absolute path, e.g. "pipeline.fix"
@@ -215,10 +209,8 @@ type State struct {
 
 	View    *View
 	OnEnter []*Effect
-	// On holds the intents of the on: block ("*" for the wildcard) with
-	// their transition arms, in declaration order, one entry per intent.
-	// Look one up with Arms, HasOn or OnAt; add with AddOn. A slice, not a
-	// map: a large story has many states of two or three intents each.
+	// On holds the on: block's intents ("*" for the wildcard) with their arms,
+	// in declaration order; see Arms, HasOn, OnAt and AddOn.
 	On []OnIntent
 
 	Intents       map[string]*Intent // state-local intents (nil when none)
@@ -233,11 +225,8 @@ type State struct {
 	Import *Import
 
 	Pos Pos
-	// Keys holds the position of the value of each key written whose value
-	// has no position of its own in the model and is reported at (decider,
-	// write_mode, transcript, theme, footer, on_exit, ...: not description,
-	// on, on_enter, states, view, ...); nil when there is none. Use it
-	// read-only: a large story has many states and few such keys.
+	// Keys holds the position of each written key whose value has no position
+	// of its own in the model (decider, footer, on_exit, ...); nil when none.
 	Keys map[string]Pos
 
 	story *Story
@@ -362,9 +351,8 @@ func (s *State) OnNames() []string {
 	return out
 }
 
-// AddOn appends arms to the entry of intent, adding the entry (at pos)
-// after the others when the state has none; an existing entry takes pos
-// when pos is set.
+// AddOn appends arms to intent's entry, adding it (at pos) when missing;
+// an existing entry takes pos when pos is set.
 func (s *State) AddOn(intent string, pos Pos, arms ...*Transition) {
 	if o := s.OnAt(intent); o != nil {
 		o.Arms = append(o.Arms, arms...)
@@ -418,9 +406,7 @@ type Transition struct {
 	When      string // expr guard
 	WhenPos   Pos
 	Effects   []*Effect
-	// More holds the keys few arms write (default, guard_hint, view, emit,
-	// push_history); nil when there is none. Read them through the methods
-	// of the same name, set them through Extra.
+	// More holds the keys few arms write; nil when there is none.
 	More *TransitionMore
 	Pos  Pos
 }
@@ -485,10 +471,7 @@ type Effect struct {
 	Invoke string
 	With   map[string]any // raw tree; strings are {{ }} templates
 
-	// More holds the keys most effects do not write (increment, bind,
-	// on_error, on_complete, emit_intent, ...); nil when there is none.
-	// Read them through the methods of the same name, set them through
-	// Extra.
+	// More holds the keys most effects do not write; nil when there is none.
 	More *EffectMore
 
 	// Written is the set of keys the effect was written with (set,
@@ -590,9 +573,8 @@ func (e *Effect) Selection() *Selection { return e.more().Selection }
 // Timeout is the hard timeout of a host.agent.* call as written ("90s", "5m"); "" = the run's --call-timeout (rule_call_timeout.go).
 func (e *Effect) Timeout() string { return e.more().Timeout }
 
-// withIndex holds the position of every value under an effect's with:
-// by path, or, only when the tree holds an alias (whose expansion a table
-// could not bound), the with: tree itself.
+// withIndex holds the position of every value under an effect's with: by
+// path, or, when the tree holds an alias, the with: tree itself.
 type withIndex struct {
 	at   []withAt
 	seq  bool // the with: value is a list
@@ -658,8 +640,7 @@ func (e *Effect) CopyKeyPos(src *Effect) {
 }
 
 // SetKeyPos records where the value of key is, for an effect built outside
-// the loader (a fold or a phase expansion); a position in another file than
-// e.Pos.File keeps only its line and column.
+// the loader; a position in another file keeps only its line and column.
 func (e *Effect) SetKeyPos(key string, p Pos) {
 	if i := slices.IndexFunc(e.keys, func(k keyAt) bool { return k.key == key }); i >= 0 {
 		e.keys = append(e.keys[:i:i], e.keys[i+1:]...)
@@ -692,9 +673,9 @@ type View struct {
 	Pos          Pos
 }
 
-// ViewElement is one typed view element. Kind is prose, heading, code,
-// template, list, kv, banner, choice or media. Text holds string bodies;
-// Body holds the raw body of structured kinds.
+// ViewElement is one typed view element (prose, heading, code, template,
+// list, kv, banner, choice or media): Text holds string bodies, Body the
+// raw body of structured kinds.
 type ViewElement struct {
 	Kind string
 	When string
@@ -704,13 +685,11 @@ type ViewElement struct {
 	// WhenPos and TextPos are the positions of the when: and text values.
 	WhenPos Pos
 	TextPos Pos
-	// PairKeys lists a kv element's pairs: keys in the order upstream
-	// prints them: as written, a merged (<<) mapping's keys in its place,
-	// each key once.
+	// PairKeys lists a kv element's pairs: keys in the order upstream prints
+	// them (merged keys in place, each once).
 	PairKeys []string
-	// strPos holds the position of each scalar of Body (StringPos): in
-	// document order when there are at most smallStrPos, else sorted by
-	// string with the first position of each.
+	// strPos holds the position of each scalar of Body (StringPos): in document
+	// order up to smallStrPos, else sorted by string, first position each.
 	strPos []strAt
 }
 
@@ -761,10 +740,8 @@ type Import struct {
 	Path  string
 	Child *Story
 	Pos   Pos
-	// Keys holds the position of each value: "source", "entry", "hosts",
-	// "intents.import.<name>", "overrides.states.<name>",
-	// "host_bindings.<name>", ...; a mapping entry's key under the same
-	// path + keySuffix (atKey).
+	// Keys holds the position of each value ("source", "overrides.states.x",
+	// ...), and of a mapping entry's key under path + keySuffix.
 	Keys map[string]Pos
 }
 
@@ -784,9 +761,7 @@ func (im *Import) At(key string) Pos {
 	return im.Pos
 }
 
-// keySuffix marks, in Import.Keys, the position of a mapping entry's key
-// (the token that names a child world key, state or binding) beside its
-// value's.
+// keySuffix marks, in Import.Keys, the position of a mapping entry's key.
 const keySuffix = "#key"
 
 // atKey is the position of the key naming the mapping entry at path (e.g.
@@ -807,9 +782,8 @@ type ImportExit struct {
 }
 
 // ImportOverrides replaces child states/intents/prompts. States and
-// Intents hold each override's YAML value as written in the importer;
-// the fold parses them ([ImportOverrides.ParseState],
-// [ImportOverrides.ParseIntent]) into the child's scope.
+// Intents hold the YAML written in the importer; the fold parses them
+// (ParseState, ParseIntent) into the child's scope.
 type ImportOverrides struct {
 	States  map[string]*yaml.Node
 	Intents map[string]*yaml.Node

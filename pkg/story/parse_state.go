@@ -39,10 +39,8 @@ var (
 
 // parseStates parses a states: mapping under parent (nil = top level).
 func (p *fileParser) parseStates(n *yaml.Node, parent *State, where string) []*State {
-	// In a large story the node tree outweighs the model: once a top-level
-	// state is parsed, its mapping lets go of its children (the subtrees
-	// the model keeps, and the nodes aliases point at, stay alive). Only a
-	// tree nobody else reads, and never an anchored node, is released.
+	// Once a top-level state is parsed, release its mapping's children (only
+	// a tree nobody else reads, never an anchored node): the model is lighter.
 	release := p.owned && parent == nil && where == "states"
 	return yamlnode.MappingList(p.Walker, n, where, func(name string, k, v *yaml.Node) *State {
 		s := p.parseState(name, k, v, parent, where+"."+name)
@@ -226,10 +224,8 @@ func (p *fileParser) parseEffectsAt(n *yaml.Node, at yamlnode.Place) []*Effect {
 	return oneOrList(p, n, at, (*fileParser).parseEffectInto)
 }
 
-// oneOrList reads n, a list of Ts or (outside story files, which
-// upstream decodes strictly) one T written as a mapping, into new Ts with
-// read; at names n in messages. Not a list (reported) or an empty one is
-// nil.
+// oneOrList reads n, a list of Ts or (outside story files) one T as a
+// mapping, into new Ts; not a list (reported) or an empty one is nil.
 func oneOrList[T any](p *fileParser, n *yaml.Node, at yamlnode.Place, read func(p *fileParser, t *T, n *yaml.Node, at yamlnode.Place)) []*T {
 	d := yamlnode.Deref(n)
 	if d != nil && d.Kind == yaml.MappingNode {
@@ -323,9 +319,8 @@ func (p *fileParser) parseSelection(v *yaml.Node, where string) *Selection {
 	return s
 }
 
-// kept returns a copy of v on the heap, nil when v is zero (a More block
-// no key set). The copy is made only when kept: &v itself would put every
-// v on the heap.
+// kept returns a heap copy of v, nil when v is zero (&v would put every v
+// on the heap).
 func kept[T any](v T) *T {
 	if reflect.ValueOf(v).IsZero() {
 		return nil

@@ -13,9 +13,8 @@ import (
 	"kitsoki/pkg/diag"
 )
 
-// The key vocabularies the format schema publishes (reference §3-§5,
-// format_schema.go). Each reader's Fields table is the list its unknown
-// keys are reported against; TestSchemaKeysAreKnown keeps these within it.
+// The key vocabularies the format schema publishes; each reader's Fields
+// table reports unknown keys against its list (TestSchemaKeysAreKnown).
 var (
 	topKeys = []string{
 		"app", "world", "intents", "root", "states", "off_path", "hosts",
@@ -428,10 +427,8 @@ func (p *fileParser) parseProviderShape(name string, k, v *yaml.Node) *Provider 
 func (p *fileParser) parseProposal(name string, k, v *yaml.Node) *Proposal {
 	pr := &Proposal{Name: name, Pos: p.Pos(k)}
 	where := "proposals." + name
-	// Upstream decodes a proposal into typed structs: schema and views are
-	// maps of strings, draft and refine {prompt}, policy
-	// {auto_accept_if, require_confirm (a bool)}, execute.on_success a
-	// string; anything else does not load there.
+	// Upstream decodes a proposal into typed structs (schema and views maps
+	// of strings, draft and refine {prompt}, ...); anything else does not load.
 	scalar := func(what string, v *yaml.Node) {
 		if d := yamlnode.Deref(v); d != nil && d.Kind != yaml.ScalarNode {
 			p.Errf(p.Pos(v), RuleType, "%s.%s: expected a string, got %s", where, what, yamlnode.Describe(d))
@@ -566,9 +563,8 @@ func (p *fileParser) parseRouting(k, v *yaml.Node) *Routing {
 		blankF *float64
 	)
 	at := yamlnode.Place{Where: "routing"}
-	// upstream decodes routing: into a struct: a bool takes no string
-	// ("yes", "true" quoted), an integer takes a float (truncated), a
-	// list takes no single string; confidence_decay is a bool there.
+	// upstream decodes routing: into a struct: a bool takes no string, an
+	// integer takes a float (truncated), a list takes no single string.
 	boolean := func(key string, dst **bool) yamlnode.Field {
 		return yamlnode.Field{Key: key, Read: func(_, v *yaml.Node) {
 			if d := yamlnode.Deref(v); d != nil && !yamlnode.IsNull(d) && (d.Kind != yaml.ScalarNode || d.Tag != "!!bool") {
@@ -623,9 +619,8 @@ func (p *fileParser) parseRouting(k, v *yaml.Node) *Routing {
 	return r
 }
 
-// recordItems records in keys the position of each item below v: a
-// mapping's values as "<prefix>.<key>", a list's string items as
-// "<prefix>.<item>", two levels deep.
+// recordItems records in keys the position of each item below v, two
+// levels deep ("<prefix>.<key>", "<prefix>.<item>").
 func (p *fileParser) recordItems(keys map[string]Pos, prefix string, v *yaml.Node) {
 	d := yamlnode.Deref(v)
 	if d == nil {

@@ -61,9 +61,8 @@ func (p *fileParser) parseView(n *yaml.Node, where string) *View {
 			}},
 			{Key: "template_file", Str: &v.TemplateFile},
 		}, nil)
-		// As upstream decodes the mapping form: an empty key is an absent
-		// one, template_file excludes a non-empty extends or blocks, and
-		// a mapping naming neither is no view form at all.
+		// As upstream decodes the mapping form: an empty key is absent, and
+		// template_file excludes a non-empty extends or blocks.
 		switch {
 		case v.TemplateFile != "" && (v.Extends != "" || len(v.BlockOrder) > 0):
 			p.Errf(p.Pos(n), RuleView, "view: template_file is mutually exclusive with extends/blocks")
@@ -89,10 +88,8 @@ func (p *fileParser) parseElements(n *yaml.Node, where string, inBlock bool) []*
 	return out
 }
 
-// parseElementInto parses an element into el (a zero ViewElement); it
-// returns false when the element is dropped (reported).
-// at names the element in messages; the name is put together for a
-// message or a structured kind only.
+// parseElementInto parses an element into el (a zero ViewElement); false
+// when the element is dropped (reported).
 func (p *fileParser) parseElementInto(el *ViewElement, n *yaml.Node, at yamlnode.Place, inBlock bool) bool {
 	d := yamlnode.Deref(n)
 	el.Pos = p.Pos(n)
@@ -254,10 +251,7 @@ func (p *fileParser) checkKVPairs(v *yaml.Node, bw string) []string {
 }
 
 // bodyPositions returns the positions of the scalars below n (keys
-// excluded) as ViewElement.StringPos reads them: a few in document order,
-// more sorted by string with the first position of each. They are
-// gathered in the parser's scratch list, then kept in one allocation of
-// the exact size.
+// excluded) as ViewElement.StringPos reads them, in one exact allocation.
 func (p *fileParser) bodyPositions(n *yaml.Node) []strAt {
 	all := p.stringPositions(n, p.strScratch[:0], 0)
 	p.strScratch = all[:0]
@@ -274,9 +268,8 @@ func (p *fileParser) bodyPositions(n *yaml.Node) []strAt {
 	return out
 }
 
-// sortPositions sorts list by string and keeps the first position of each
-// string: a stable sort keeps equal strings in document order. The
-// entries past the returned length are zeroed.
+// sortPositions sorts list stably by string, keeping each string's first
+// position; entries past the returned length are zeroed.
 func sortPositions(list []strAt) []strAt {
 	slices.SortStableFunc(list, func(a, b strAt) int { return strings.Compare(a.s, b.s) })
 	return slices.CompactFunc(list, func(a, b strAt) bool { return a.s == b.s })
@@ -292,9 +285,7 @@ func (p *fileParser) stringPositions(n *yaml.Node, out []strAt, depth int) []str
 	switch d.Kind {
 	case yaml.ScalarNode:
 		if len(out) == cap(out) && len(out) >= 4096 {
-			// A large body (aliases repeat strings): keep the list to
-			// its distinct strings. The earlier entries stay before the
-			// later ones, so sortPositions still keeps each first.
+			// A large body: keep only its distinct strings.
 			out = sortPositions(out)
 		}
 		out = append(out, strAt{s: d.Value, line: int32(d.Line), col: int32(d.Column)})

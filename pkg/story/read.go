@@ -32,10 +32,8 @@ type syntaxError struct {
 	msg       string
 }
 
-// decodeYAML decodes one YAML document into a node tree: yamlfast's tree
-// when it takes the document (the same tree as yaml.v3's, without
-// comments, which nothing here reads), else yaml.v3's, whose errors are
-// the ones reported.
+// decodeYAML decodes one YAML document: yamlfast's tree when it takes the
+// document, else yaml.v3's, whose errors are the ones reported.
 func decodeYAML(data []byte) (*yaml.Node, *syntaxError) {
 	data = yaml12Directive(data)
 	data, masked := yamlnode.MaskSlashEscapes(data) // "\/" reads as "/", as upstream

@@ -53,11 +53,9 @@ func (e *TargetError) Error() string {
 	return fmt.Sprintf("transition target %q (resolved: %q) does not exist", e.Target, e.Resolved)
 }
 
-// Resolve resolves target the way the engine does (reference §4.3):
-// "" and "." stay; a name or dotted/slashed path is absolute from the top;
-// each leading "../" pops one segment off this state's path; "@exit:<n>"
-// names an exit; templates are returned unresolved. An error is returned
-// when the destination does not exist.
+// Resolve resolves target from this state as the engine does (see
+// ResolvePath); "@exit:" names an exit, templates stay unresolved. An error
+// says the destination does not exist.
 func (s *State) Resolve(target string) (Target, error) {
 	if s == nil || s.story == nil {
 		return Target{}, &TargetError{Target: target, Resolved: target, Msg: "state is not part of a loaded story"}
@@ -71,10 +69,8 @@ func (st *Story) ResolveTarget(target string) (Target, error) {
 	return st.resolveAt("", nil, target)
 }
 
-// ResolveFrom resolves target against base, a state path or (for an
-// on_error inside a parallel state) the encoded "<root>#<leaf>|<leaf>"
-// dispatch state, with ResolvePath, then looks the result up. It is what
-// the engine calls for rendered targets.
+// ResolveFrom resolves target against base (a state path, or an encoded
+// parallel dispatch state) and looks the result up; the engine calls it.
 func (st *Story) ResolveFrom(base, target string) (Target, error) {
 	return st.resolveAt(base, st.byPath[base], target)
 }
@@ -119,24 +115,12 @@ func (st *Story) resolveAt(base string, from *State, target string) (Target, err
 }
 
 // ResolvePath resolves a target path against base, the dotted path of the
-// state it is resolved from, exactly as upstream's engine does
-// (story-runtime.md §1.6, §2.4; story-format.md §4.3). It is the one
-// resolver of kitsoki: the loader's checks and the engine both call it.
-//
-//   - "" and "." resolve to base;
-//   - a target that does not start with ".." is absolute: "/" becomes ".";
-//   - a target that starts with ".." is split on "/": each ".." segment pops
-//     one "."-separated segment off base, "." and empty segments are
-//     skipped, any other segment is appended as is.
-//
-// So "../c" from "a.b" is "a.c", "../../c" is "c", and "..c" from "a.b" is
-// "a.b...c" (one segment "..c" appended), which names no state: upstream's
-// loader rejects it and its engine cannot enter it. For on_error, base is
-// the dispatch state, which inside a parallel state is the encoded
-// "<root>#<leaf>|<leaf>" string: popping splits it on "." too.
-//
-// ResolvePath does not check that the result exists, render templates or
-// map "@exit:" targets. The error reports a ".." that climbs above the top.
+// state it is resolved from, exactly as upstream's engine does (reference
+// §4.3); the loader's checks and the engine both call it. "" and "." are
+// base; a target not starting with ".." is absolute ("/" becomes ".");
+// otherwise each ".." segment of it split on "/" pops one segment off base,
+// "." and empty segments are skipped and others appended ("..c" from "a.b"
+// is "a.b...c", no state). It does not check that the result exists.
 func ResolvePath(base, target string) (string, error) {
 	t := strings.TrimSpace(target)
 	switch {
@@ -205,9 +189,9 @@ func phaseGeneratedNames(st *Story) map[string]bool {
 	return out
 }
 
-// ResolveInvoke maps an iface.<name>.<op> invoke to the interface's default
-// binding (<default>.<op>), the rewrite upstream performs at load. Other
-// invokes are returned unchanged; ok is false for an undeclared interface.
+// ResolveInvoke maps iface.<name>.<op> to the interface's default binding
+// (<default>.<op>); other invokes are unchanged. ok is false for an
+// undeclared interface.
 func (st *Story) ResolveInvoke(invoke string) (string, bool) {
 	if !strings.HasPrefix(invoke, "iface.") {
 		return invoke, true

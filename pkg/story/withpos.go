@@ -10,10 +10,8 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// recordWith keeps what withPos needs of an effect's with: value: a table
-// of every value's position by path, so the model holds no YAML nodes. A
-// tree with an alias is kept as nodes instead (an alias may expand far
-// beyond what a table should hold; the walk below follows it lazily).
+// recordWith keeps the position of every value of an effect's with: by
+// path, or, for a tree with an alias, the nodes (followed lazily).
 func (p *fileParser) recordWith(e *Effect, v *yaml.Node) {
 	d := yamlnode.Deref(v)
 	if d == nil {
@@ -68,9 +66,8 @@ func hasAlias(n *yaml.Node, depth int) bool {
 	return n.Kind == yaml.AliasNode || depth > 200 || slices.ContainsFunc(n.Content, func(c *yaml.Node) bool { return hasAlias(c, depth+1) })
 }
 
-// withPos returns the position of the with: value at a dotted key
-// ("schema", "context.prompt", "items[2].text"), of the deepest part of it
-// that exists, or of the with: key.
+// WithPos returns the position of the with: value at a dotted key, of its
+// deepest existing part, or of the with: key.
 func (e *Effect) WithPos(key string) Pos {
 	best := e.PosOf("with")
 	if e.with == nil {

@@ -10,12 +10,9 @@ import (
 	"kitsoki/internal/yamlnode"
 )
 
-// worldIn reads an import's world_in: block. Each value is text, as
-// upstream holds world_in (a map of strings): a scalar is the text of the
-// value it reads as (2.50 → "2.5", 0x1F → "31", FALSE → "false", ~ → "",
-// 1e3 → "1e3"), so the wrapper's entry set writes a string, and only a
-// whole {{ }} template renders to another type. A list or mapping is an
-// error here, where upstream refuses to load the story.
+// worldIn reads an import's world_in: block. Each value is the text the
+// scalar reads as, as upstream holds world_in (a map of strings); a list
+// or mapping is an error (upstream does not load the story).
 func (p *fileParser) worldIn(v *yaml.Node, where string) []KV {
 	kvs := p.kvList(v, where+".world_in")
 	out := kvs[:0]
