@@ -6,14 +6,10 @@ import (
 	"github.com/expr-lang/expr/ast"
 )
 
-// Bare names. Upstream evaluates a guard or an effect value against a
-// struct whose fields are the roots below, so a bare identifier that is
-// none of them (`{{ last_job_status }}`, `{{ foo }}`) fails when it is
-// evaluated ("cannot fetch foo from expr.Env") where kitsoki's map
-// environment read it as nil. [Strict] environments (the engine's: arm
-// guards, set, with, emit and on_complete values, and a view element's
-// when:, which an unknown name then hides) follow upstream; any other
-// (view text, fixtures, judges) keeps reading it as nil.
+// Bare names. Upstream evaluates against a struct of the roots, so a bare
+// identifier that is none of them (`{{ foo }}`) fails when evaluated.
+// [Strict] environments (the engine's guards and effect values, a view
+// element's when:) follow upstream; any other reads it as nil.
 
 // upstreamRoots are the bare names upstream's environment has.
 var upstreamRoots = toSet([]string{"world", "slots", "event", "run", "args", "menu", "item", "result", "state"})
@@ -62,11 +58,9 @@ func (e *BareNameError) Error() string {
 	return fmt.Sprintf("cannot fetch %s: %q is not a root (world, slots, args, result, event, item, menu, run, state); write world.%s for a world key or slots.%s for a slot", e.Name, e.Name, e.Name, e.Name)
 }
 
-// rewriteBareNames replaces every identifier that is neither a callee, the
-// object of a member access (the whitelist judges those), one of kitsoki's
-// roots nor $env (state is not: upstream's is nil there) with a call of
-// undefFn, so that it fails only where the evaluation reaches it
-// (`world.ok || foo` does not).
+// rewriteBareNames replaces every identifier that is neither a callee, a
+// member access's object, a root nor $env with a call of undefFn, so it
+// fails only where the evaluation reaches it (`world.ok || foo` does not).
 func rewriteBareNames(node *ast.Node) {
 	callees := map[ast.Node]bool{}
 	ast.Walk(node, visitFunc(func(n *ast.Node) {
@@ -97,9 +91,8 @@ func rewriteBareNames(node *ast.Node) {
 	}))
 }
 
-// BareNames returns the bare names of the program that are not roots
-// (each once, in order): the names a strict environment fails on when it
-// reaches them.
+// BareNames returns the program's bare names that are not roots, each
+// once, in order.
 func (p *Program) BareNames() []string { return bareNames(p) }
 
 // bareNames is the bare names that are not roots of progs (nil skipped),

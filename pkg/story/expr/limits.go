@@ -5,13 +5,10 @@ import (
 	"strings"
 )
 
-// Limits on the text of guards and templates, checked before expr-lang,
-// kitsoki's {{ }} parser or pongo2's parser sees it: those parsers recurse
-// once per nesting level and some take quadratic time, so a hostile source
-// (a guard of a million parentheses) would keep validate and lsp busy for
-// minutes. The largest guard in the compatibility corpus is 183 bytes with
-// one level of parentheses; the largest template is 12,217 bytes with three
-// levels of nested tags (docs/compat/hardening.md).
+// Limits on guard and template text, checked before any parser sees it:
+// the parsers recurse per nesting level and some are quadratic, so a
+// hostile source would keep validate and lsp busy for minutes. Real
+// sources stay far below (docs/compat/hardening.md).
 const (
 	// MaxExprBytes bounds a guard or value expression.
 	MaxExprBytes = 16 << 10
@@ -59,9 +56,8 @@ func checkExprLimits(src string) *Error {
 	return nil
 }
 
-// nestingOverflow returns the byte offset in src[from:to] of the first
-// bracket ((, [ or {) that opens level MaxNesting+1, or -1; quoted strings
-// ('…', "…", `…`) are skipped.
+// nestingOverflow returns the offset in src[from:to] of the first bracket
+// that opens level MaxNesting+1, or -1; quoted strings are skipped.
 func nestingOverflow(src string, from, to int) int {
 	depth := 0
 	var quote byte
@@ -109,10 +105,8 @@ var pongoBlockTags = map[string]bool{
 	"autoescape": true, "comment": true,
 }
 
-// checkPongoLimits refuses a pongo2 source over MaxTemplateBytes, with
-// block tags nested deeper than MaxNesting, with brackets nested deeper
-// than MaxNesting inside one {{ }} or {% %} tag, or that would hang pongo2
-// (checkPongoHang). name labels the message.
+// checkPongoLimits refuses a pongo2 source too long, nested too deep (block
+// tags, or brackets inside one tag), or that would hang pongo2.
 func checkPongoLimits(name, src string) *Error {
 	what := "pongo2 " + name
 	if e := checkTemplateLength(KindPongo, what, src); e != nil {

@@ -18,19 +18,12 @@ import (
 	"kitsoki/internal/safefile"
 )
 
-// PongoLoader compiles pongo2 templates (views, say, prompts, targets) with
-// its own pongo2.TemplateSet, so nothing leaks between stories. Names in
-// {% include %}, {% extends %} and {% import %} resolve, in order: a
-// registered namespace prefix ("@shared/", "@import/<alias>/", or "@story/"
-// if registered); otherwise "@story/" and plain names against the search
-// directories in order (overlay first, then the story), then relative to
-// the including file.
-//
-// A name resolves only inside the template roots: the search directories,
-// the namespace directories and the directory of each file given to
-// CompileFile. Absolute names and ".." that leave the roots are refused
-// with an error naming the template, the path and the roots; {% ssi %}
-// (which reads any file) is banned.
+// PongoLoader compiles pongo2 templates with its own pongo2.TemplateSet,
+// so nothing leaks between stories. Names in include, extends and import
+// resolve through a registered namespace prefix, else against the search
+// directories in order, then relative to the including file; only inside
+// the template roots (search and namespace directories, and each compiled
+// file's directory). {% ssi %} is banned.
 type PongoLoader struct {
 	dirs []string
 	ns   map[string][]string // "@shared" -> dirs, searched in order
@@ -49,9 +42,8 @@ type PongoLoader struct {
 }
 
 // ErrOutsideRoots is wrapped by the *Error of an include, extends or import
-// target the loader refused: an absolute name, a ".." leaving the template
-// roots, or an unregistered namespace. A linter can check it with
-// errors.Is instead of matching message text.
+// target the loader refused (absolute, leaving the roots, or an
+// unregistered namespace).
 var ErrOutsideRoots = errors.New("template path outside the template roots")
 
 // refusedPrefix starts the name Abs returns for a refused path, so that
@@ -83,11 +75,9 @@ func NewPongoLoader(dirs ...string) *PongoLoader {
 	return l
 }
 
-// AddNamespace maps a name prefix such as "@shared" or "@import/fixer" to a
-// directory: "{% include '@shared/x.md' %}" reads dir/x.md. A prefix added
-// more than once (several prompts.shared directories) searches its
-// directories in the order they were added. Call it before compiling
-// templates.
+// AddNamespace maps a name prefix such as "@shared" to a directory; a
+// prefix added more than once searches its directories in order. Call it
+// before compiling templates.
 func (l *PongoLoader) AddNamespace(prefix, dir string) {
 	prefix = strings.TrimSuffix(prefix, "/")
 	if abs, err := filepath.Abs(dir); err == nil {
@@ -128,9 +118,8 @@ func (l *PongoLoader) CompileFile(path string) (p *Pongo, err error) {
 	return l.compileFileSource(path, src)
 }
 
-// CheckFileSource returns the error CompileFile(path) would, and records
-// path as it does, for src, the bytes the caller just read from path with
-// safefile.ReadFile(path, safefile.Story) (the file is not read again).
+// CheckFileSource returns the error CompileFile(path) would for src, the
+// bytes the caller just read from path, recording path as it does.
 func (l *PongoLoader) CheckFileSource(path string, src []byte) error {
 	_, err := l.compileFileSource(path, src)
 	return err
@@ -177,9 +166,8 @@ func CompilePongo(src string) (*Pongo, error) {
 	return NewPongoLoader().Compile(src)
 }
 
-// pongoError turns a pongo2 error into an *Error; when pongo2 could not
-// read an include or extends target because the loader refused it, the
-// loader's reason replaces pongo2's "unable to resolve template".
+// pongoError turns a pongo2 error into an *Error, with the loader's reason
+// for a refused include or extends target instead of pongo2's.
 func (l *PongoLoader) pongoError(name, src string, err error) *Error {
 	var pe *pongo2.Error
 	if errors.As(err, &pe) && pe.Filename != "" {
@@ -239,9 +227,8 @@ func pongoError(name, src string, err error) *Error {
 // reads gets the ` ?? ` rewrite.
 type fileLoader struct{ l *PongoLoader }
 
-// Abs resolves name as written in the template base ("" for a string
-// template, or when pongo2 re-resolves a name Abs already returned). A
-// refused name becomes a sentinel whose Get fails with the reason.
+// Abs resolves name as written in the template base; a refused name
+// becomes a sentinel whose Get fails with the reason.
 func (f fileLoader) Abs(base, name string) string {
 	l := f.l
 	if strings.HasPrefix(name, refusedPrefix) {
@@ -278,9 +265,8 @@ func (l *PongoLoader) refuse(base, name, why string) string {
 	return key
 }
 
-// Roots returns the loader's declared roots: its search directories and
-// namespace directories (not the directories of compiled files). A prompt
-// renderer confines prompt files to them.
+// Roots returns the loader's search and namespace directories, to which a
+// prompt renderer confines prompt files.
 func (l *PongoLoader) Roots() []string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -309,10 +295,7 @@ func (l *PongoLoader) roots() []string {
 }
 
 // insideRoots reports whether the absolute path p lies inside a template
-// root. l.mu is held.
-//
-// Symlinks are resolved before the check (as the schema loader's os.Root
-// does): a link inside a root that points outside every root is outside.
+// root, symlinks resolved. l.mu is held.
 func (l *PongoLoader) insideRoots(p string) bool {
 	if !filepath.IsAbs(p) {
 		return false
@@ -431,9 +414,8 @@ func (l *PongoLoader) namespace(name string) string {
 	return best
 }
 
-// byteColToRune turns pongo2's 1-based byte column on line (1-based) of
-// src into a 1-based code-point column; it is returned unchanged when src
-// does not have that line.
+// byteColToRune turns pongo2's 1-based byte column on line of src into a
+// rune column (unchanged when src has no such line).
 func byteColToRune(src string, line, col int) int {
 	if line < 1 || col < 1 {
 		return col

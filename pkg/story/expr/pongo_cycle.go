@@ -9,13 +9,10 @@ import (
 	"kitsoki/internal/safefile"
 )
 
-// pongo2 compiles a literal {% include %} / {% extends %} / {% import %}
-// target while compiling the template that names it, with no depth limit:
-// a template that includes itself, directly or through others, recurses
-// until the Go stack overflows and kills the process (kitsoki validate
-// included). Before compiling, the loader follows those literal names
-// through its own resolution and refuses a cycle or a chain deeper than
-// maxIncludeDepth. A name computed at render time is not followed.
+// pongo2 compiles a literal include / extends / import target with no depth
+// limit, so a self-including template overflows the Go stack. The loader
+// follows literal names first and refuses a cycle or a chain deeper than
+// maxIncludeDepth.
 const (
 	maxIncludeDepth = 32
 	maxIncludeFiles = 512
@@ -25,9 +22,8 @@ const (
 // group 1 or 2 (double or single quotes).
 var includeRe = &lazyre.Regexp{Expr: `\{%-?\s*(?:include|extends|import)\s+(?:"([^"]*)"|'([^']*)')`}
 
-// checkIncludeCycle walks the literal include graph of src (the template
-// file name, or "<string>") and returns an *Error naming the chain when it
-// loops or is too deep.
+// checkIncludeCycle walks the literal include graph of src and returns an
+// *Error naming the chain when it loops or is too deep.
 func (l *PongoLoader) checkIncludeCycle(name, src string) *Error {
 	if !strings.Contains(src, "{%") {
 		return nil

@@ -9,14 +9,11 @@ import (
 	"github.com/flosch/pongo2/v6"
 )
 
-// Size-producing filters check the size of what they would produce against
-// MaxRenderBytes before allocating it: `"x"|ljust:2000000000` is an error,
-// not a fatal out-of-memory. Filters that pad or join are kitsoki's own
-// (same results as pongo2's); those that expand each input byte by at most
-// a fixed factor keep pongo2's code, reached through a template compiled
-// before the filter is replaced (pongo2 offers no other way to keep a
-// replaced filter), behind a check of input length × factor. All are
-// registered by init (pongo_filters.go).
+// Size-producing filters check what they would produce against
+// MaxRenderBytes before allocating it. Padding and joining filters are
+// kitsoki's own; those that grow each byte by a fixed factor keep pongo2's
+// code (kept in templates compiled before the filter is replaced) behind a
+// length check.
 
 // sizeError is a filter's refusal to produce n bytes.
 func sizeError(filter string, n int) *pongo2.Error {
@@ -27,8 +24,7 @@ func sizeError(filter string, n int) *pongo2.Error {
 func sizeOK(n int) bool { return n >= 0 && n <= MaxRenderBytes }
 
 // expanding returns pongo2's filter name behind a check that the input,
-// grown factor times, fits. The original is kept in two compiled
-// templates (with and without a parameter).
+// grown factor times, fits.
 func expanding(name string, factor int) pongo2.FilterFunction {
 	bare := pongo2.Must(pongo2.FromString("{{ v|" + name + " }}"))
 	withParam := pongo2.Must(pongo2.FromString("{{ v|" + name + ":p }}"))
@@ -159,9 +155,8 @@ func filterAdd(in, param *pongo2.Value) (*pongo2.Value, *pongo2.Error) {
 	return pongo2.AsValue(a + b), nil
 }
 
-// filterStringformat formats the value with the parameter as a Go format.
-// A width or precision past MaxRenderBytes, or a format whose output could
-// pass it, is refused.
+// filterStringformat formats the value with the parameter as a Go format,
+// refusing one whose output could pass MaxRenderBytes.
 func filterStringformat(in, param *pongo2.Value) (*pongo2.Value, *pongo2.Error) {
 	format := param.String()
 	n, ok := formatBound(format, len(in.String()))
@@ -171,9 +166,8 @@ func filterStringformat(in, param *pongo2.Value) (*pongo2.Value, *pongo2.Error) 
 	return pongo2.AsValue(fmt.Sprintf(format, in.Interface())), nil
 }
 
-// formatBound is an upper bound of the length of fmt.Sprintf(format, v)
-// for a v whose text is vlen bytes: the format, each width and precision,
-// and each verb's operand quoted (×6) or formatted in another base (×8).
+// formatBound is an upper bound of len(fmt.Sprintf(format, v)) for a v
+// whose text is vlen bytes.
 func formatBound(format string, vlen int) (int, bool) {
 	n := len(format)
 	for i := 0; i < len(format); i++ {

@@ -6,13 +6,9 @@ import (
 	"github.com/flosch/pongo2/v6"
 )
 
-// kitsoki's replacement for pongo2's cycle tag: the same syntax and output
-// ({% cycle a b %}, {% cycle a b as name [silent] %}, {% cycle name %}),
-// but the position in the cycle belongs to one render. pongo2 keeps it in
-// the compiled template, so a template compiled once and rendered on every
-// turn would start each render where the last one stopped (and two
-// renders at once would race on it); upstream's renders each start at the
-// first value. Registered once at init (pongo_filters.go).
+// kitsoki's cycle tag: pongo2's syntax and output, but the position in the
+// cycle belongs to one render (pongo2 keeps it in the compiled template;
+// upstream's renders each start at the first value).
 
 type cycleNode struct {
 	tok    *pongo2.Token

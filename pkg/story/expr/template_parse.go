@@ -336,9 +336,8 @@ func (p *tParser) parseIf(open *tTok) (*tIf, error) {
 	}
 }
 
-// compile compiles an expression found at byte offset off of the template,
-// rewriting `.field` to `item.field` inside a range, and re-bases errors so
-// their column points into the template.
+// compile compiles an expression at byte offset off of the template,
+// rewriting `.field` to `item.field` inside a range, errors re-based.
 func (p *tParser) compile(src string, off int) (*Program, error) {
 	if p.depth > 0 {
 		src = rewriteDot(src)

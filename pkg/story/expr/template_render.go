@@ -41,9 +41,8 @@ func (t *Template) Render(env Env) (out any, err error) {
 	return b.String(), nil
 }
 
-// tplBudget is the budget of one {{ }} render: its own {{ range }}
-// iterations and text size, and the shared budget of the renders it is
-// one of (WithSharedBudget; nil: none), which pongo2 renders spend too.
+// tplBudget is the budget of one {{ }} render, with the shared budget it
+// belongs to (nil: none).
 type tplBudget struct {
 	src    string
 	steps  int
@@ -219,10 +218,8 @@ func truthy(v any) bool {
 }
 
 // stringify formats a value for interpolation as upstream's does: nil as
-// "", strings as is, a list of any ([]any, what world lists and array
-// literals are) and maps as compact JSON with HTML characters escaped
-// (json.Marshal: "<" is \u003c), a typed list such as split's []string or a
-// range's []int with fmt (`[a b]`, `[1 2 3]`), everything else with fmt.
+// "", strings as is, []any and maps as compact HTML-escaped JSON, anything
+// else with fmt.
 func stringify(v any) string {
 	switch v := v.(type) {
 	case nil:

@@ -37,9 +37,8 @@ type vTpl struct {
 
 type vLit struct{ v any }
 
-// PrepareValue compiles every string template in v once, for repeated
-// rendering. Errors are *Error with Path set to the dotted location
-// ("args.draft", "items[2]") of the failing string.
+// PrepareValue compiles every string template in v once; errors are
+// *Error with Path set.
 func PrepareValue(v any) (*Value, error) {
 	n, err := prepare(v, "")
 	if err != nil {
