@@ -9,9 +9,8 @@ import (
 	"kitsoki/pkg/story"
 )
 
-// cloneExported returns a new T holding the exported fields of src (a
-// shallow copy). Unexported fields (pkg/story's private indices and back
-// pointers) stay zero, so a copy never answers with the input's data.
+// cloneExported returns a shallow copy of src's exported fields;
+// unexported ones (pkg/story's indices and back pointers) stay zero.
 func cloneExported[T any](src *T) *T {
 	if src == nil {
 		return nil
@@ -29,9 +28,8 @@ func cloneExported[T any](src *T) *T {
 	return dst
 }
 
-// fieldsOf holds, per struct type, the indices of its exported fields
-// (nil when all are): what the type is never changes, so it is worked out
-// once per process.
+// fieldsOf caches, per struct type, the indices of its exported fields
+// (nil when all are).
 var fieldsOf sync.Map // reflect.Type -> []int
 
 // exportedFields is the indices of t's exported fields, nil when every

@@ -45,9 +45,7 @@ type folder struct {
 	// exitsVia records, per arm or on_complete entry, the imports: exit
 	// mappings its @exit: target went through (one per fold level).
 	exitsVia map[any][]ExitUse
-	// imports and copied count what build has copied so far: imported
-	// children (each time one is imported) and their states; over
-	// MaxImports or MaxImportedStates the fold stops with one error.
+	// imports and copied count the children and states build has copied.
 	imports, copied int
 	overBudget      bool
 	stateCount      map[*story.Story]int
@@ -202,9 +200,9 @@ func (fs *folder) merge(n, k *node) {
 	}
 }
 
-// entryEffects are the wrapper's on_enter (story-runtime §6.1): one set
-// per child world key with a non-nil default that world_in does not
-// project, then one set per world_in key, each group in sorted key order.
+// entryEffects are the wrapper's on_enter: a set per child world key with a
+// non-nil default world_in does not project, then one per world_in key,
+// each group in sorted key order.
 func (fs *folder) entryEffects(ch *story.Story, im *story.Import, dir string) []*story.Effect {
 	in := map[string]bool{}
 	for _, kv := range im.WorldIn {
@@ -348,10 +346,9 @@ func (fs *folder) mergeTables(n, k *node, alias string) {
 	}
 }
 
-// liftTable copies each entry of the child's table src into the parent's
-// *dst as <alias>__<name> (adopt renames the copy), in key order; a name
-// the parent already has is a collision of what. It returns the names
-// lifted.
+// liftTable copies each entry of the child's table src into *dst as
+// <alias>__<name> (adopt renames the copy), in key order, reporting a name
+// the parent already has; it returns the names lifted.
 func liftTable[T any](fs *folder, k *node, alias, what string, dst *map[string]*T, src map[string]*T, adopt func(c *T, name string)) map[string]bool {
 	lifted := map[string]bool{}
 	for _, name := range orderedKeys(nil, src) {

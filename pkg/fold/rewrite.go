@@ -9,11 +9,9 @@ import (
 	"kitsoki/pkg/story"
 )
 
-// rewriter rewrites one child's states for the fold under alias: world
-// references and keys the child declares get the <alias>__ prefix, intents
-// the child declares (and the exported parent intents) are renamed, its
-// personas and host interfaces are renamed, and targets are rewritten
-// (story-runtime §6.2).
+// rewriter rewrites one child's states for the fold under alias: the
+// child's world keys get the <alias>__ prefix, its intents, personas and
+// host interfaces are renamed, and targets are rewritten.
 type rewriter struct {
 	fs        *folder
 	alias     string
@@ -30,11 +28,9 @@ type rewriter struct {
 // character or a dot (so foo.world.x and myworld.x are left alone).
 var worldRef = &lazyre.Regexp{Expr: `(^|[^A-Za-z0-9_.])world\.([A-Za-z_][A-Za-z0-9_]*)`}
 
-// text rewrites the world references of a template, guard or expression:
-// worldRef's matches whose key the child declares get the <alias>__
-// prefix. It scans for the matches by hand (the same ones, left to right:
-// text_test.go checks it against the regular expression); the text is
-// copied only when a reference is renamed.
+// text prefixes with <alias>__ the world references of a template, guard
+// or expression whose key the child declares (worldRef's matches, scanned
+// by hand: text_test.go checks them); s is copied only when one is renamed.
 func (rw *rewriter) text(s string) string {
 	var b []byte
 	done := 0 // s[:done] is in b (when b is in use)
@@ -107,9 +103,8 @@ func (rw *rewriter) intent(name string) (string, bool) {
 	return rw.alias + "__" + name, true
 }
 
-// target rewrites a transition, on_error, on_complete or timeout target of
-// a state at depth (0 = a direct child of the wrapper). It returns the
-// exit when the target was @exit:<name>.
+// target rewrites a target of a state at depth (0 = a direct child of the
+// wrapper), returning the exit when it was @exit:<name>.
 func (rw *rewriter) target(t string, depth int, p story.Pos, owner *story.State) (string, *story.ImportExit) {
 	switch {
 	case t == "" || t == ".":
@@ -224,8 +219,7 @@ func (rw *rewriter) arcs(s *story.State, depth int) {
 		if n, ok := renamed[name]; ok {
 			return n
 		}
-		// a state-local intent the child does not declare globally keeps
-		// its name, arm and declaration alike, as upstream (conformance
+		// an undeclared state-local intent keeps its name (conformance
 		// import-local-intent)
 		n, ok := rw.intent(name)
 		if ok {

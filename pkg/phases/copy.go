@@ -18,12 +18,9 @@ var (
 	stateLinks = []string{"Parent", "Name", "Path", "Children"}
 )
 
-// copier deep-copies template nodes (states, effects) through their
-// exported fields, substituting every string — map keys included — with
-// the graph entry's binding (state keys by [binding.key], the rest by
-// [binding.body]). Positions are kept: a generated state points
-// at the template text it came from. Unexported fields (pkg/story's
-// private indices) are left zero; Parent links are rebuilt by the caller.
+// copier deep-copies template states and effects through their exported
+// fields, substituting every string, map keys included, with the entry's
+// binding; positions are kept, Parent links are rebuilt by the caller.
 type copier struct {
 	b *binding
 	// left is what every graph entry's copies may still take together
@@ -106,9 +103,8 @@ func (c *copier) fields(v reflect.Value) reflect.Value {
 	return out
 }
 
-// state copies a template state (and its subtree) for one graph entry.
-// Only a top-level state key has its {param} placeholders substituted; a
-// nested key is kept as written, as upstream's expansion does.
+// state copies a template state and its subtree for one graph entry; only
+// a top-level key has its {param} placeholders substituted, as upstream.
 func (c *copier) state(s *story.State, parent *story.State) *story.State {
 	ns := c.value(reflect.ValueOf(s).Elem()).Addr().Interface().(*story.State)
 	ns.Name = s.Name

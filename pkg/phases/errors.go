@@ -75,8 +75,7 @@ func (ps *problems) err() error {
 }
 
 // Each calls fn for every problem in order, so a caller that wraps the
-// error (the fold) can report each at its own position without importing
-// this package: errors.As(err, &x) with x an interface{ Each(func(story.Pos, string)) }.
+// error can report each at its position without importing this package.
 func (e *Error) Each(fn func(pos story.Pos, message string)) {
 	for _, p := range e.Problems {
 		fn(p.Pos, p.Message)

@@ -10,18 +10,13 @@ import (
 	"kitsoki/pkg/story"
 )
 
-// Expand replaces st's phases: block with the concrete states it stands
-// for (upstream's load stage 3, expandPhases). It has the signature of
-// fold.Options.Phases: st is the fold's private copy and is edited in
-// place. For each phases.graph entry, in declaration order, every state
-// of the template is instantiated with {param} substituted in its state
-// keys and {{ tpl.<param> }} / {{ phase.next.<arc> }} everywhere else; the
-// entry's on_enter: replaces the on_enter: of the phase's <id>_executing
-// state (a template without one drops it), as upstream does; the
-// checkpoint_intents: are merged into each generated <id>_awaiting_reply
-// state; cycle_budgets: guard the <id>_executing state's arcs
-// ([applyBudgets]). On success st.Phases is nil; on error st is
-// left unchanged and the error is an *Error naming every problem.
+// Expand replaces st's phases: block, in place, with the concrete states it
+// stands for (upstream's expandPhases; the signature of
+// fold.Options.Phases). Each graph entry instantiates every template
+// state with its parameters substituted; its on_enter: replaces that of
+// <id>_executing; checkpoint_intents: are merged into each
+// <id>_awaiting_reply; cycle_budgets: guard <id>_executing's arcs. On
+// error st is unchanged and the error is an *Error naming every problem.
 func Expand(st *story.Story) error { return expandInto(st, nil) }
 
 // expandInto is Expand; when origin is not nil it records, for each generated
@@ -134,10 +129,9 @@ func instantiate(ph *story.Phases, tpl *story.PhaseTemplate, ps *problems) []*ph
 	return all
 }
 
-// keptStates is the generated states whose names are free: a name
-// already taken is dropped, silently, as upstream does — the story's own
-// state (own) wins, then the phase whose id sorts first (byID), then
-// (within a phase) the template key that sorts first.
+// keptStates is the generated states whose names are free: a taken name is
+// silently dropped, as upstream does (the story's own state wins, then the
+// phase whose id sorts first, then the template key that sorts first).
 func keptStates(own []*story.State, byID []*phase) map[*story.State]bool {
 	taken := map[string]bool{}
 	for _, s := range own {
@@ -160,10 +154,8 @@ func keptStates(own []*story.State, byID []*phase) map[*story.State]bool {
 	return kept
 }
 
-// budgetAll applies each phase's cycle budgets to the state each
-// *_executing name it generates ends up as among states (the story's own
-// first, then the generated kept): its own, another phase's that won, or
-// the story's own.
+// budgetAll applies each phase's cycle budgets to whichever state its
+// *_executing name ends up as among states.
 func budgetAll(byID []*phase, states []*story.State) {
 	final := map[string]*story.State{}
 	for _, s := range states {
@@ -184,11 +176,8 @@ func budgetAll(byID []*phase, states []*story.State) {
 }
 
 // bind builds the substitution of one graph entry, enforcing required
-// parameters: id (always the graph key, even when the entry gives an id:
-// key of its own), every key the entry gives (declared or not: upstream's
-// name pass uses extras too), and the defaults of the declared parameters
-// it does not give. A declared parameter with neither has no value: its
-// references stay as written.
+// parameters: id (always the graph key), every key the entry gives, and
+// the defaults of declared parameters it does not give.
 func bind(id string, node *story.PhaseNode, tpl *story.PhaseTemplate, where string, ps *problems) *binding {
 	b := &binding{id: id, params: map[string]any{"id": id}, next: node.Next, probs: ps, where: where}
 	ok := true
@@ -214,8 +203,7 @@ func bind(id string, node *story.PhaseNode, tpl *story.PhaseTemplate, where stri
 }
 
 // mergeCheckpoints adds the checkpoint intents to s, a generated
-// top-level *_awaiting_reply state; an intent the state declares itself
-// wins.
+// *_awaiting_reply state; the state's own intent wins.
 func mergeCheckpoints(s *story.State, cps map[string]*story.Intent) {
 	if len(cps) == 0 {
 		return

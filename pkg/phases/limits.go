@@ -2,11 +2,9 @@ package phases
 
 import "fmt"
 
-// Bounds on what expanding a story's phases copies. Every graph entry
-// copies the whole template, so a template made large by YAML aliases, or
-// a long parameter substituted in many places, times many entries can
-// multiply a small file into gigabytes; the expansion stops and is an
-// error past either. A real story stays far under both.
+// Bounds on what expanding phases copies: every graph entry copies the
+// whole template, so aliases or long parameters times many entries could
+// multiply a small file into gigabytes.
 const (
 	// MaxCopiedValues is the most values (states, effects, strings, list
 	// and map entries) the expansion copies, over all graph entries.
@@ -26,9 +24,8 @@ func newAllowance() *allowance {
 	return &allowance{values: MaxCopiedValues, bytes: MaxSubstitutedBytes}
 }
 
-// take spends values and bytes; false, from then on, once either is
-// spent. A nil allowance (a plain copy of the story's own states) has no
-// bound: it copies what the file holds.
+// take spends values and bytes, false once either is spent; a nil
+// allowance has no bound.
 func (a *allowance) take(values, bytes int) bool {
 	if a == nil {
 		return true

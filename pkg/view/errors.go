@@ -7,9 +7,8 @@ import (
 	"kitsoki/pkg/story"
 )
 
-// Error is every error a Renderer returns: where the failing view (or
-// template file) is, which state was being rendered, which part of the
-// view failed, and why.
+// Error is every error a Renderer returns: where the failing view is,
+// which state was rendered, which part failed and why.
 type Error struct {
 	// Pos is the position of the failing part: the view or element in the
 	// story YAML, or the line inside a views/ file.

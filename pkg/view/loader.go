@@ -11,13 +11,9 @@ import (
 	"kitsoki/pkg/story/expr"
 )
 
-// dirLoader compiles and caches the templates of one story directory: its
-// views/ layouts and the view strings of the states whose views resolve
-// there. Template roots (story-format §6.3): the prompts overlay when the
-// story sets one, then <dir>/views, then <dir>; "@story/" names <dir>.
-//
-// The loader refuses an include cycle before pongo2 would recurse on it
-// (expr.PongoLoader's own check).
+// dirLoader compiles and caches the templates of one story directory. Its
+// roots are the prompts overlay, if any, then <dir>/views, then <dir>;
+// "@story/" names <dir>.
 type dirLoader struct {
 	dirs []string // search directories, in order
 	l    *expr.PongoLoader

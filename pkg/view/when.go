@@ -9,11 +9,9 @@ import (
 	"kitsoki/pkg/story/expr"
 )
 
-// An element-level when: (on an element, a list or choice item, a form
-// field) is an expression, not a guard: upstream evaluates it to any value
-// and shows the element when the value is truthy (conformance probe 09:
-// `when: "world.files"` on a non-empty list shows the element). A when:
-// that fails to compile or evaluate hides the element, with a warning.
+// An element-level when: is an expression, not a guard: the element shows
+// when its value is truthy (conformance probe 09); one that fails to
+// compile or evaluate hides it, with a warning.
 
 // evalExpr evaluates an expression of a view (an element when:, a readonly
 // form field's expr:), compiled once per source.
@@ -25,11 +23,8 @@ func (r *Renderer) evalExpr(src string, env expr.Env) (any, error) {
 	return p.Eval(env)
 }
 
-// hidden evaluates the when: of the part named what of element el against
-// env (whenEnv): true when the part is to be left out, its value not being
-// truthy. A when: that cannot be compiled or evaluated hides the part and
-// is reported through OnWarning and to the func(error) env holds under
-// expr.WarnKey (a test's failing view check says so).
+// hidden reports whether the part of el named what is left out: its when:
+// is not truthy, or fails (reported through OnWarning and expr.WarnKey).
 func (r *Renderer) hidden(when string, el *story.ViewElement, s *story.State, what, which string, env expr.Env) bool {
 	if when == "" {
 		return false
@@ -48,11 +43,9 @@ func (r *Renderer) hidden(when string, el *story.ViewElement, s *story.State, wh
 	return !truthy(v)
 }
 
-// truthy is upstream's truth value of a when: result: nil, false, "", the
-// numbers 0 (int, int64, float64) and empty lists and maps are false;
-// everything else is true. Like upstream's, it knows no other number
-// types: an unsigned integer (how upstream holds a whole number written in
-// the story's YAML, see whenEnv) is true even when it is 0.
+// truthy is upstream's truth value of a when: result: nil, false, "", 0
+// (int, int64, float64) and empty lists and maps are false. An unsigned 0
+// is true, as upstream's.
 func truthy(v any) bool {
 	switch x := v.(type) {
 	case nil:
@@ -84,13 +77,9 @@ func truthy(v any) bool {
 // against.
 const whenWorldKey = "__kitsoki_when_env"
 
-// whenEnv is env with its world in upstream's number shapes and bare
-// names strict (expr.Strict), built once per render: a whole number
-// written in the story's YAML (a world default, a set: literal) is an int
-// here and an unsigned integer upstream, which its when: truth value counts as true even at 0 (a
-// `type: int` key defaulting to 0 shows its element until the key is
-// written). Fixture values (int64), replayed values (float64, int64) and
-// numbers an expression computes (int) keep their shapes.
+// whenEnv is env with bare names strict and the world's ints as upstream
+// holds YAML whole numbers (unsigned, so a 0 default is truthy there);
+// other number shapes are kept.
 func whenEnv(env expr.Env) expr.Env {
 	if c, ok := env[whenWorldKey].(*whenCache); ok {
 		return c.env
@@ -109,9 +98,8 @@ func whenEnv(env expr.Env) expr.Env {
 // whenCache holds the env whenEnv built for one render.
 type whenCache struct{ env expr.Env }
 
-// yamlInts returns v with every int turned into upstream's shape for a
-// YAML whole number (uint64, or int64 when negative), copying only the
-// containers that hold one; changed reports whether any did.
+// yamlInts returns v with every int in upstream's YAML whole number shape
+// (uint64, int64 when negative), copying only the containers that change.
 func yamlInts(v any) (out any, changed bool) {
 	switch x := v.(type) {
 	case int:
