@@ -8,8 +8,7 @@ import (
 )
 
 // blockStops and flowStops mark the bytes that may end a word of a plain
-// scalar, in block and in flow context (':' only before a space or a
-// line end).
+// scalar in block and flow context.
 var blockStops, flowStops = stopTable(" \n:"), stopTable(" \n:,?[]{}")
 
 func stopTable(stops string) (t [256]bool) {
@@ -19,11 +18,9 @@ func stopTable(stops string) (t [256]bool) {
 	return t
 }
 
-// plain scans the plain scalar at pos, folding continuation lines as
-// libyaml does; indent is the innermost block collection's (a
-// continuation line must be indented more), flow: inside a flow
-// collection (where ",?[]{}" end it). It returns the node and whether it
-// spans lines, leaving pos right after its last character.
+// plain scans the plain scalar at pos, folding continuation lines (indented
+// more than indent) as libyaml does; flow: inside a flow collection. It
+// returns the node and whether it spans lines.
 func (p *parser) plain(indent int, flow bool) (*yaml.Node, bool) {
 	src := p.src
 	line, col := p.line, p.col()
@@ -100,10 +97,8 @@ func (p *parser) plain(indent int, flow bool) (*yaml.Node, bool) {
 	return p.scalar(v, plainTag(v), 0, line, col), multi
 }
 
-// quoted scans the single- or double-quoted scalar at pos; indent is the
-// innermost block collection's (the subset wants continuation lines
-// indented more). It returns the node and whether it spans lines, leaving
-// pos after the closing quote.
+// quoted scans the quoted scalar at pos (continuation lines indented more
+// than indent), returning the node and whether it spans lines.
 func (p *parser) quoted(indent int) (*yaml.Node, bool) {
 	line, col := p.line, p.col()
 	q := p.src[p.pos]
@@ -152,9 +147,7 @@ func (p *parser) quotedOneLine(q byte, style yaml.Style, line, col int) *yaml.No
 	return nil
 }
 
-// quotedScan is quoted's place in a scalar that needs decoding: the
-// offset, the value so far, the quote, whether it spans lines, and
-// whether the blanks now read follow a line break (or an escaped one).
+// quotedScan is quoted's place in a scalar that needs decoding.
 type quotedScan struct {
 	p             *parser
 	i             int
@@ -181,8 +174,7 @@ func (s *quotedScan) lineStart() {
 	}
 }
 
-// word decodes the characters up to a blank, a line break or the closing
-// quote.
+// word decodes the characters up to a blank, a line break or the closing quote.
 func (s *quotedScan) word() {
 	src := s.p.src
 	for s.i < len(src) && src[s.i] != ' ' && src[s.i] != '\n' {
@@ -217,8 +209,7 @@ func (s *quotedScan) singleChar() bool {
 }
 
 // doubleChar decodes one character or escape of a double-quoted scalar;
-// false at the closing quote and after an escaped line break (which
-// starts blanks that are not folded).
+// false at the closing quote and after an escaped line break.
 func (s *quotedScan) doubleChar() bool {
 	p, src := s.p, s.p.src
 	c := src[s.i]
@@ -241,10 +232,9 @@ func (s *quotedScan) doubleChar() bool {
 	return true
 }
 
-// blanks reads the spaces and line breaks between words and folds them as
-// libyaml does: spaces within a line are kept, a single line break is a
-// space, n+1 breaks are n newlines; a continuation line must be indented
-// more than indent.
+// blanks reads and folds the blanks between words as libyaml does (one
+// break is a space, n+1 breaks n newlines); continuation lines must be
+// indented more than indent.
 func (s *quotedScan) blanks(indent int) {
 	p, src := s.p, s.p.src
 	spaces, leadingBreak, trailing := 0, false, 0
@@ -363,9 +353,8 @@ func hexVal(c byte) int {
 	return -1
 }
 
-// blockScalar scans the literal or folded block scalar whose indicator is
-// at pos; indent is the innermost block collection's. It leaves pos on the
-// first line after the scalar, past the spaces it consumed.
+// blockScalar scans the block scalar whose indicator is at pos, leaving pos
+// on the first line after it.
 func (p *parser) blockScalar(indent int) *yaml.Node {
 	line, col := p.line, p.col()
 	literal := p.src[p.pos] == '|'
@@ -399,10 +388,9 @@ func (p *parser) blockScalar(indent int) *yaml.Node {
 	return p.scalar(v, tagStr, style, line, col)
 }
 
-// blockHeader reads a block scalar's indicators from i (chomping -1 strip,
-// 0 clip, 1 keep; the indentation indicator, 0 when absent, in either
-// order), a comment after them, and returns the offset of the line break
-// that ends the header (or the end of the input).
+// blockHeader reads a block scalar's chomping (-1 strip, 0 clip, 1 keep)
+// and indentation indicators from i and a comment, returning the offset of
+// the header's line break.
 func (p *parser) blockHeader(i int) (chomp, incr, end int) {
 	src := p.src
 	if i < len(src) && (src[i] == '+' || src[i] == '-') {
@@ -450,10 +438,7 @@ func (p *parser) indentIndicator(i int) (int, int) {
 	return 0, i
 }
 
-// blockBody is blockScalar's place in the content: the offset i and its
-// column c, the content's indentation (0 until the first non-empty line
-// fixes it), the line breaks not yet written, whether the last line ended
-// with a break, and the value so far.
+// blockBody is blockScalar's place in the content.
 type blockBody struct {
 	p            *parser
 	i, c, ind    int
@@ -490,9 +475,7 @@ func (s *blockBody) breaks(indent int) {
 	}
 }
 
-// lines copies the content lines, joining them as a literal (line breaks
-// kept) or folded scalar (a single break between two lines that do not
-// start with a blank is a space).
+// lines copies the content lines, joined as a literal or folded scalar.
 func (s *blockBody) lines(literal bool, indent int) {
 	p, src := s.p, s.p.src
 	leadingBlank := false

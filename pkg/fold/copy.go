@@ -9,8 +9,7 @@ import (
 	"kitsoki/pkg/story"
 )
 
-// cloneExported returns a shallow copy of src's exported fields;
-// unexported ones (pkg/story's indices and back pointers) stay zero.
+// cloneExported returns a shallow copy of src's exported fields only.
 func cloneExported[T any](src *T) *T {
 	if src == nil {
 		return nil
@@ -28,12 +27,10 @@ func cloneExported[T any](src *T) *T {
 	return dst
 }
 
-// fieldsOf caches, per struct type, the indices of its exported fields
-// (nil when all are).
+// fieldsOf caches exportedFields per struct type.
 var fieldsOf sync.Map // reflect.Type -> []int
 
-// exportedFields is the indices of t's exported fields, nil when every
-// field of t is exported.
+// exportedFields is the indices of t's exported fields, nil when all are.
 func exportedFields(t reflect.Type) []int {
 	if v, ok := fieldsOf.Load(t); ok {
 		return v.([]int)
@@ -188,8 +185,7 @@ func copyState(s *story.State, parent *story.State) *story.State {
 		cm.ContextualRouting = cloneExported(m.ContextualRouting)
 		c.More = &cm
 	}
-	// The wrapper marker of pkg/story's model does not survive the fold: a
-	// folded wrapper is an ordinary compound state.
+	// A folded import wrapper is an ordinary compound state.
 	c.Import = nil
 	c.Children = nil
 	for _, ch := range s.Children {

@@ -37,8 +37,7 @@ type Folded struct {
 	aliases []AliasInfo
 }
 
-// ExitUse is an imports: exit mapping an @exit: target was rewritten
-// through: the child's exit name and where the importer maps it.
+// ExitUse is an imports: exit mapping an @exit: target was rewritten through.
 type ExitUse struct {
 	Name string
 	Pos  story.Pos
@@ -52,13 +51,11 @@ func (f *Folded) ExitsVia(site any) []ExitUse { return f.exits[site] }
 // StateInfo is what the fold records about one folded state.
 type StateInfo struct {
 	Path string
-	// Dir is the absolute directory of the story that declared the state:
-	// its prompts, schemas, views and scripts resolve against it.
+	// Dir is the absolute directory of the story that declared the state.
 	Dir string
 	// File is the manifest of that story.
 	File string
-	// Story is that story as loaded (read-only), whose prompts: dirs its
-	// files use.
+	// Story is that story as loaded (read-only).
 	Story *story.Story
 	// Alias is the dotted chain of import aliases the state lives under (""
 	// for the top story's own); a wrapper's is its importer's chain.
@@ -85,8 +82,7 @@ type AliasInfo struct {
 	Story *story.Story
 }
 
-// New folds st and returns the folded story with its side table. A story
-// without imports folds to a copy of itself.
+// New folds st; a story without imports folds to a copy of itself.
 func New(st *story.Story, opts Options) (*Folded, error) {
 	if st == nil {
 		return nil, fmt.Errorf("fold: no story")
@@ -141,8 +137,7 @@ type Error struct {
 
 func (e *Error) Error() string { return diag.Problems("imports cannot be folded", e.Problems) }
 
-// Info returns what the fold recorded about the state at path (nil when
-// there is no such state).
+// Info returns what the fold recorded about the state at path, or nil.
 func (f *Folded) Info(path string) *StateInfo { return f.states[normPath(path)] }
 
 // State returns the folded state at a dotted path ("a.b" or "a/b").

@@ -25,8 +25,7 @@ type wrapInfo struct {
 	story             *story.Story
 }
 
-// node is one story of the import tree: a private deep copy (st) of the
-// loaded story (orig), folded in place bottom-up.
+// node is one story of the import tree: a private copy (st) of orig.
 type node struct {
 	orig  *story.Story
 	st    *story.Story
@@ -42,15 +41,13 @@ type folder struct {
 	effectDir map[*story.Effect]string
 	aliases   map[*story.State]map[string]string
 	wrappers  map[*story.State]*wrapInfo
-	// exitsVia records, per arm or on_complete entry, the imports: exit
-	// mappings its @exit: target went through (one per fold level).
+	// exitsVia records, per arm or on_complete entry, the exit mappings used.
 	exitsVia map[any][]ExitUse
 	// imports and copied count the children and states build has copied.
 	imports, copied int
 	overBudget      bool
 	stateCount      map[*story.Story]int
-	// overrides is what the import overrides this fold parses may visit
-	// together (each copy of an import parses its overrides again).
+	// overrides bounds the nodes this fold's override parses visit together.
 	overrides *story.OverrideBudget
 }
 
@@ -305,8 +302,7 @@ func (fs *folder) mergeIntents(n, k *node, alias string) {
 	}
 }
 
-// orderedKeys is order (filtered to keys of m) followed by the keys of m
-// it misses, sorted.
+// orderedKeys is order (keys of m only) then m's other keys, sorted.
 func orderedKeys[V any](order []string, m map[string]V) []string {
 	seen := map[string]bool{}
 	var out []string
@@ -368,8 +364,7 @@ func liftTable[T any](fs *folder, k *node, alias, what string, dst *map[string]*
 	return lifted
 }
 
-// bind applies caller-level bindings (Options.Bindings) to the folded
-// story's host interfaces.
+// bind applies Options.Bindings to the folded story's host interfaces.
 func (fs *folder) bind(st *story.Story, bindings map[string]string) {
 	for _, name := range orderedKeys(nil, bindings) {
 		hi := st.HostInterfaces[name]
@@ -383,8 +378,7 @@ func (fs *folder) bind(st *story.Story, bindings map[string]string) {
 	}
 }
 
-// copyStory deep-copies what the fold changes of a loaded story; the
-// unexported indices of pkg/story are left zero.
+// copyStory deep-copies what the fold changes of a loaded story.
 func copyStory(st *story.Story) *story.Story {
 	c := cloneExported(st)
 	c.World = nil

@@ -55,8 +55,7 @@ func (rb *rebaser) with(m map[string]any) {
 		if filepath.IsAbs(v) {
 			continue
 		}
-		// prompt: is inline text unless it names a file; prompt_path and
-		// schema always name one.
+		// prompt: is inline text unless it names a file; the others always do.
 		if key == "prompt" {
 			if fi, err := os.Stat(abs); err != nil || !fi.Mode().IsRegular() {
 				continue

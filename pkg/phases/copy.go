@@ -13,8 +13,7 @@ var (
 	stateType    = reflect.TypeOf(story.State{})
 	storyPtrType = reflect.TypeOf(&story.Story{})
 	effectType   = reflect.TypeOf(story.Effect{})
-	// stateLinks are the fields of a state copier.state sets itself (a
-	// state key has its own substitution)
+	// stateLinks are the state fields copier.state sets itself.
 	stateLinks = []string{"Parent", "Name", "Path", "Children"}
 )
 
@@ -23,8 +22,7 @@ var (
 // binding; positions are kept, Parent links are rebuilt by the caller.
 type copier struct {
 	b *binding
-	// left is what every graph entry's copies may still take together
-	// (limits.go); once spent, nothing more is copied.
+	// left is what all graph entries' copies may still take (limits.go).
 	left *allowance
 }
 

@@ -25,12 +25,10 @@ func (p Problem) String() string {
 	return fmt.Sprintf("%s:%d:%d: %s", p.Pos.File, p.Pos.Line, p.Pos.Col, p.Message)
 }
 
-// Error lists every problem found while expanding a story's phases, in
-// position order.
+// Error lists every problem of a phase expansion, in position order.
 type Error struct {
 	Problems []Problem
-	// TooLarge: the expansion passed the bounds of limits.go (one of
-	// Problems says so); the static checks of a story cannot see it.
+	// TooLarge: the expansion passed the bounds of limits.go.
 	TooLarge bool
 }
 

@@ -19,16 +19,14 @@ import (
 // error st is unchanged and the error is an *Error naming every problem.
 func Expand(st *story.Story) error { return expandInto(st, nil) }
 
-// expandInto is Expand; when origin is not nil it records, for each generated
-// top-level state kept, the graph id that generated it.
+// expandInto is Expand, recording in origin (when set) each kept state's graph id.
 func expandInto(st *story.Story, origin map[string]string) error {
 	if st == nil || st.Phases == nil {
 		return nil
 	}
 	ph := st.Phases
 	if len(ph.Graph) == 0 && len(ph.Order) == 0 {
-		// Upstream expands phases only from a non-empty graph: a block
-		// without one ({}, {template: t}) is ignored, templates or not.
+		// Upstream ignores a phases: block without a non-empty graph.
 		st.Phases = nil
 		return nil
 	}
@@ -80,8 +78,7 @@ func expandInto(st *story.Story, origin map[string]string) error {
 	return nil
 }
 
-// phase is one graph entry's instantiation of the template: its states,
-// in the template's order, and the template key each came from.
+// phase is one graph entry's states and the template key each came from.
 type phase struct {
 	id   string
 	node *story.PhaseNode
@@ -90,8 +87,7 @@ type phase struct {
 	raw  []string // the template key each of mine came from
 }
 
-// instantiate builds every graph entry's states, in declaration order,
-// adding the entries' problems to ps.
+// instantiate builds every graph entry's states, adding problems to ps.
 func instantiate(ph *story.Phases, tpl *story.PhaseTemplate, ps *problems) []*phase {
 	var all []*phase
 	left := newAllowance()
@@ -221,8 +217,7 @@ func mergeCheckpoints(s *story.State, cps map[string]*story.Intent) {
 	}
 }
 
-// order is the graph's declaration order (Order), falling back to sorted
-// ids for entries built without it.
+// order is the graph's declaration order, else its ids sorted.
 func order(ph *story.Phases) []string {
 	var out []string
 	for _, id := range slices.Concat(ph.Order, slices.Sorted(maps.Keys(ph.Graph))) {

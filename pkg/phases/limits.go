@@ -6,11 +6,9 @@ import "fmt"
 // whole template, so aliases or long parameters times many entries could
 // multiply a small file into gigabytes.
 const (
-	// MaxCopiedValues is the most values (states, effects, strings, list
-	// and map entries) the expansion copies, over all graph entries.
+	// MaxCopiedValues is the most values the expansion copies, over all entries.
 	MaxCopiedValues = 2_000_000
-	// MaxSubstitutedBytes is the most bytes of strings the substitution
-	// of {{ tpl.<p> }} and {{ phase.next.<arc> }} writes, over all entries.
+	// MaxSubstitutedBytes is the most bytes the substitution writes, over all entries.
 	MaxSubstitutedBytes = 64 << 20
 )
 
@@ -24,8 +22,7 @@ func newAllowance() *allowance {
 	return &allowance{values: MaxCopiedValues, bytes: MaxSubstitutedBytes}
 }
 
-// take spends values and bytes, false once either is spent; a nil
-// allowance has no bound.
+// take spends values and bytes, false once spent; a nil allowance is unbounded.
 func (a *allowance) take(values, bytes int) bool {
 	if a == nil {
 		return true
@@ -41,8 +38,7 @@ func (a *allowance) take(values, bytes int) bool {
 
 func (a *allowance) spent() bool { return a != nil && a.over }
 
-// ExpansionTooLarge is the error for an expansion of entries graph
-// entries past the bounds.
+// ExpansionTooLarge is the error for an expansion past the bounds.
 func ExpansionTooLarge(entries int) string {
 	return fmt.Sprintf("phases: the %d graph entries expand to more than %d copied values or %d bytes of substituted text (each entry copies the whole template); use fewer entries, a smaller template, or shorter parameters", entries, MaxCopiedValues, MaxSubstitutedBytes)
 }

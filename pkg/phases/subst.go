@@ -20,8 +20,7 @@ type binding struct {
 var (
 	// keyParamRe is a {name} placeholder of a state key.
 	keyParamRe = &lazyre.Regexp{Expr: `\{([A-Za-z_][A-Za-z0-9_]*)\}`}
-	// bodyRefRe is a reference the expansion replaces in any other string:
-	// the whole tag, wherever it sits (inside another {{ }} too).
+	// bodyRefRe is a reference the expansion replaces anywhere in a string.
 	bodyRefRe = &lazyre.Regexp{Expr: `\{\{\s*(tpl|phase\.next)\.(\w+)\s*\}\}`}
 )
 
@@ -79,8 +78,7 @@ func (b *binding) ref(m string) string {
 	return m
 }
 
-// executing is the state a phase.next arc names: <name>_executing, except
-// for the names that end a run, kept as is.
+// executing is <name>_executing, or name itself when it ends a run.
 func executing(name string) string {
 	switch name {
 	case "", "terminated", "ended", "completed", "abandoned", "failed":
@@ -92,8 +90,7 @@ func executing(name string) string {
 	return name + "_executing"
 }
 
-// text is the text a value substitutes as: Go's %v, as upstream prints it
-// (3, 2.5, true, <nil>, [1 two], map[k:v]).
+// text is a value's substitution text: Go's %v, as upstream prints it.
 func text(v any) string {
 	if s, ok := v.(string); ok {
 		return s

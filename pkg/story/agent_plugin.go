@@ -7,8 +7,7 @@ import (
 	"kitsoki/internal/yamlnode"
 )
 
-// Supported agent plugin types (reference §7.2). `cassette` is deliberately
-// absent: cassettes are built in code, never declared in YAML.
+// Supported agent plugin types; cassettes are built in code, never declared.
 const (
 	PluginClaudeCLI  = "builtin.claude_cli"
 	PluginInProcess  = "builtin.inprocess"

@@ -28,8 +28,7 @@ func ProjectRoot(dir string) (root string, marked bool) {
 // .kitsoki/ alone does not mark it (SARIF URIs are relative to it).
 func GitRoot(dir string) (root string, found bool) { return Above(dir, hasGit) }
 
-// Above is the nearest of dir and the directories above it for which has
-// holds, with found true; else "" and false.
+// Above is the nearest of dir and its ancestors for which has holds.
 func Above(dir string, has func(d string) bool) (root string, found bool) {
 	for d := range Ancestors(dir) {
 		if has(d) {
@@ -39,8 +38,7 @@ func Above(dir string, has func(d string) bool) (root string, found bool) {
 	return "", false
 }
 
-// Ancestors yields dir (cleaned) and each directory above it, nearest
-// first, through the filesystem root.
+// Ancestors yields dir (cleaned) and each directory above it, nearest first.
 func Ancestors(dir string) iter.Seq[string] {
 	return func(yield func(string) bool) {
 		for d := filepath.Clean(dir); yield(d); {
@@ -63,8 +61,7 @@ func isDir(p string) bool {
 	return err == nil && fi.IsDir()
 }
 
-// fallbackRoot is the root of a story in dir with no marker above it: the
-// widest of opts.Trees holding dir, else dir.
+// fallbackRoot is the widest of opts.Trees holding dir, else dir.
 func (o Options) fallbackRoot(dir string) string {
 	best := dir
 	for _, t := range o.Trees {
@@ -105,16 +102,14 @@ func (l *loader) rootFor(abs string) *safefile.Root {
 	return r
 }
 
-// closeRoots closes the directories the load's roots opened (a story's
-// root opens its directory again if it is used after the load).
+// closeRoots closes what the load's roots opened (a root reopens on use).
 func (l *loader) closeRoots() {
 	for _, r := range l.roots {
 		r.Close()
 	}
 }
 
-// outsideRoot reports, at p (the key that names it), that the file a
-// story wrote as written is outside its project root (OutsideRootMessage).
+// outsideRoot reports at p that the file written is outside its root.
 func (l *loader) outsideRoot(p Pos, root *safefile.Root, what, written string, err error) {
 	l.rep.Errf(p, RuleOutsideRoot, "%s", OutsideRootMessage(root, what, written, err))
 }
@@ -187,8 +182,7 @@ func (l *loader) confinePrompts(st *Story) {
 	pc.Shared, pc.SharedPos = shared, pos
 }
 
-// Beside is p when it is absolute, else p in dir (a path a story wrote,
-// relative to its directory).
+// Beside is p when absolute, else p in dir.
 func Beside(dir, p string) string {
 	if filepath.IsAbs(p) {
 		return p
@@ -196,8 +190,7 @@ func Beside(dir, p string) string {
 	return filepath.Join(dir, p)
 }
 
-// FileRoot is the story's project root (its directory's, for a story
-// built without a load).
+// FileRoot is the story's project root (found above Dir when not loaded).
 func (st *Story) FileRoot() *safefile.Root {
 	if st.root == nil {
 		dir, _ := ProjectRoot(st.Dir)

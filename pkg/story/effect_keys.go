@@ -21,8 +21,7 @@ func (k EffectKeys) Has(name string) bool {
 	return i >= 0 && k&(1<<uint(i)) != 0
 }
 
-// With is the set with name added (unchanged for a name that is not an
-// effect key).
+// With is the set with name added (unchanged when name is no effect key).
 func (k EffectKeys) With(name string) EffectKeys {
 	if i := slices.Index(effectKeys, name); i >= 0 {
 		return k | 1<<uint(i)

@@ -101,8 +101,7 @@ func (w EffectWalk) States(states ...*State) iter.Seq[*EffectPlace] {
 	}
 }
 
-// Phases yields the on_enter effects of each phases.graph node, in the
-// block's order.
+// Phases yields the on_enter effects of each phases.graph node, in order.
 func (w EffectWalk) Phases(ph *Phases) iter.Seq[*EffectPlace] {
 	return func(yield func(*EffectPlace) bool) {
 		if ph == nil {
@@ -116,8 +115,7 @@ func (w EffectWalk) Phases(ph *Phases) iter.Seq[*EffectPlace] {
 	}
 }
 
-// Proposals yields the execute on_complete effects of each proposal, by
-// name.
+// Proposals yields each proposal's execute on_complete effects, by name.
 func (w EffectWalk) Proposals(props map[string]*Proposal) iter.Seq[*EffectPlace] {
 	return func(yield func(*EffectPlace) bool) {
 		for _, n := range slices.Sorted(maps.Keys(props)) {
@@ -145,8 +143,7 @@ func (w EffectWalk) list(list []*Effect, at EffectPlace, yield func(*EffectPlace
 		if !yield(p) {
 			return false
 		}
-		// first and second are the nested lists in walk order, each with
-		// the place its items get.
+		// first and second are the nested lists in walk order, with their places.
 		first := EffectPlace{Parent: p, State: p.State, Intent: p.Intent, Arm: p.Arm, List: "on_complete", top: p.top, name: p.name}
 		second := first
 		second.List = "effects"

@@ -11,8 +11,7 @@ import (
 	"kitsoki/internal/yamlnode"
 )
 
-// FixtureWorldKeys reads at most maxFixtureFiles files and stops once it
-// has read maxFixtureBytes in all.
+// FixtureWorldKeys reads at most maxFixtureFiles files, maxFixtureBytes in all.
 const (
 	maxFixtureFiles = 1000
 	maxFixtureBytes = 64 << 20
@@ -70,8 +69,7 @@ func (st *Story) FixtureWorldKeys() []string {
 	return slices.Compact(keys)
 }
 
-// fixturesBeside is the glob of the <manifest minus extension>-flows
-// fixtures of a manifest file ("" for a story not read from a file).
+// fixturesBeside is the glob of a manifest's <name>-flows fixtures ("" if none).
 func fixturesBeside(file string) string {
 	if file == "" || file == "-" || !strings.HasSuffix(file, ".yaml") && !strings.HasSuffix(file, ".yml") {
 		return ""

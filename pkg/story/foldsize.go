@@ -12,11 +12,9 @@ import (
 // copied once per import, so a tree of few small files can multiply. Both
 // the fold and kitsoki validate refuse a tree past these.
 const (
-	// MaxFoldImports is the most imports a fold copies, counting an
-	// imported child once each time it is imported, at any depth.
+	// MaxFoldImports is the most imports a fold copies, each import counted.
 	MaxFoldImports = 10_000
-	// MaxFoldImportedStates is the most states a fold copies from imported
-	// children, each child's states counted once per import.
+	// MaxFoldImportedStates is the most imported states a fold copies.
 	MaxFoldImportedStates = 250_000
 )
 
@@ -47,18 +45,15 @@ func foldSizeOf(st *Story, sizes map[*Story][2]int) [2]int {
 	return out
 }
 
-// sat caps a count just past the larger limit, so that sums of counts in
-// a tree that doubles at every level never overflow.
+// sat caps a count just past the larger limit, so sums never overflow.
 func sat(n int) int { return min(n, MaxFoldImportedStates+1) }
 
-// FoldImportsMessage is the error for an import tree past MaxFoldImports,
-// at the import with source.
+// FoldImportsMessage is the error for an import tree past MaxFoldImports.
 func FoldImportsMessage(source string) string {
 	return fmt.Sprintf("source %q: the import tree folds more than %d imports (a child is copied each time it is imported, so one imported by several stories or aliases multiplies at every level); import each child from fewer places", source, MaxFoldImports)
 }
 
-// FoldStatesMessage is the error for an import tree past
-// MaxFoldImportedStates, at the import with source.
+// FoldStatesMessage is the error for an import tree past MaxFoldImportedStates.
 func FoldStatesMessage(source string) string {
 	return fmt.Sprintf("source %q: the import tree folds more than %d states from imported children (each child's states are copied each time it is imported); import large children from fewer places", source, MaxFoldImportedStates)
 }
@@ -90,14 +85,12 @@ func foldOverridesOf(st *Story, nodes map[*Story]int) int {
 	return n
 }
 
-// FoldOverridesMessage is the error for an import tree whose overrides
-// parse past yamlnode.MaxNodes, at the import with source.
+// FoldOverridesMessage is the error for overrides past yamlnode.MaxNodes.
 func FoldOverridesMessage(source string) string {
 	return fmt.Sprintf("source %q: the import tree parses more than %d YAML nodes of import overrides (an override is parsed again for each copy of its import, and aliases expand it); import the child that carries large overrides from fewer places, or write the overrides out smaller", source, yamlnode.MaxNodes)
 }
 
-// weight is the YAML nodes of o's states and intents, aliases expanded
-// (at most yamlnode.MaxNodes+1).
+// weight is the nodes of o's states and intents (at most yamlnode.MaxNodes+1).
 func (o *ImportOverrides) weight() int {
 	if o == nil {
 		return 0
@@ -111,8 +104,7 @@ func (o *ImportOverrides) weight() int {
 	return yamlnode.MaxNodes + 1 - left
 }
 
-// countNodes takes the nodes under n (aliases followed) from *left,
-// stopping when it runs out or past the walk's depth.
+// countNodes takes the nodes under n from *left until out or too deep.
 func countNodes(n *yaml.Node, left *int, depth int) {
 	if n == nil || *left <= 0 || depth > 200 {
 		return

@@ -76,8 +76,7 @@ func (g *globber) glob(pattern string) ([]string, error) {
 	return out, nil
 }
 
-// globAbs is p made absolute against the working directory, as Root's
-// methods take it.
+// globAbs is p made absolute against the working directory.
 func globAbs(p string) string {
 	if a, err := filepath.Abs(p); err == nil {
 		return a
@@ -85,14 +84,12 @@ func globAbs(p string) string {
 	return p
 }
 
-// Glob is the listing include: uses (see globIn), for other readers of a
-// project's files.
+// Glob is the listing include: uses (see globIn), for other readers.
 func Glob(root *safefile.Root, pattern string) (matches, outside []string, err error) {
 	return globIn(root, pattern)
 }
 
-// QuoteGlob returns p as a glob pattern that matches p alone (`*`, `?`,
-// `[` and, outside Windows, `\` each in a character class).
+// QuoteGlob returns p as a glob pattern that matches p alone.
 func QuoteGlob(p string) string {
 	if !hasMeta(p) {
 		return p

@@ -11,8 +11,7 @@ func IncrementText(s string) (int, bool) {
 	return int(v), problem == ""
 }
 
-// IncrementFloat is the delta read from a plain number with a point: cut
-// toward zero (exact: nothing was cut); see yamlnode.IntegerFloat.
+// IncrementFloat is the delta read from a number with a point (see yamlnode.IntegerFloat).
 func IncrementFloat(f float64) (n int, exact, ok bool) {
 	v, exact, problem := yamlnode.IntegerFloat(f)
 	return int(v), exact, problem == ""

@@ -14,15 +14,13 @@ import (
 // Story is a loaded story: the manifest merged with its include: files,
 // with imported children loaded beside it.
 type Story struct {
-	// Dir is the absolute base directory of the story (the manifest's
-	// directory); relative prompt/schema/view paths resolve against it.
+	// Dir is the manifest's absolute directory, which relative paths resolve against.
 	Dir string
 	// ProjectRoot is the absolute directory every file the story names must
 	// lie in (see [ProjectRoot]).
 	ProjectRoot string
 	root        *safefile.Root
-	// File is the manifest path as given to Load (or the name given to
-	// LoadBytes).
+	// File is the manifest path as given to Load (or LoadBytes's name).
 	File string
 
 	App  App
@@ -30,8 +28,7 @@ type Story struct {
 	// RootPos is the position of the root: value.
 	RootPos Pos
 
-	// World holds the world variables in declaration order (manifest first,
-	// then include files in lexical order).
+	// World holds the world variables in declaration order, includes last.
 	World []*WorldVar
 	// Intents is the global intent library; IntentOrder keeps declaration order.
 	Intents     map[string]*Intent
@@ -41,8 +38,7 @@ type Story struct {
 
 	// Agents is the persona table (agents:), keyed by persona name.
 	Agents map[string]*Persona
-	// AgentPlugins maps an alias (agent.<x>) to its declaration after ${VAR}
-	// substitution. agent.claude is injected when not declared.
+	// AgentPlugins maps an alias to its declaration, agent.claude injected.
 	AgentPlugins map[string]*AgentPlugin
 	// Providers are named LLM backend profiles (providers:), env substituted.
 	Providers map[string]*Provider
@@ -51,8 +47,7 @@ type Story struct {
 	Hosts    []string
 	HostsPos Pos
 
-	// States are the top-level states in declaration order. Nested states
-	// hang off State.Children. Use (*Story).State to look a path up.
+	// States are the top-level states in declaration order (see State).
 	States []*State
 
 	Include []string
@@ -72,8 +67,7 @@ type Story struct {
 	Proposals      map[string]*Proposal
 	Prompts        *PromptsConfig
 
-	// Manifests lists every file read to build this story (manifest, include
-	// files), in read order.
+	// Manifests lists every file read to build this story, in read order.
 	Manifests []string
 
 	child bool // loaded as an imports: child
@@ -87,8 +81,7 @@ type Story struct {
 	worldByID     map[string]*WorldVar
 	// sources holds the bytes of every file read for the load (top story).
 	sources map[string][]byte
-	// children lists the imports: children of the load, deepest first
-	// (top story).
+	// children lists the load's imports: children, deepest first.
 	children []*Story
 }
 
@@ -104,8 +97,7 @@ type App struct {
 	Pos         Pos
 }
 
-// WorldVar is one world: variable. Default is the raw YAML-decoded value
-// (nil when absent). Type is free text and is not validated.
+// WorldVar is one world: variable; Default is the raw value (nil: absent).
 type WorldVar struct {
 	Name    string
 	Type    string
@@ -155,8 +147,7 @@ type Persona struct {
 	Name             string
 	SystemPrompt     string
 	SystemPromptPath string
-	// SystemPromptResolved is SystemPrompt, or the contents of
-	// SystemPromptPath read at load.
+	// SystemPromptResolved is SystemPrompt, or SystemPromptPath's contents.
 	SystemPromptResolved string
 	Model                string
 	Tools                []string // as written (Read, Edit, ...)
@@ -166,8 +157,7 @@ type Persona struct {
 	InheritClaudeDefault *bool
 	BashProfile          *BashProfile
 	ExternalSideEffect   *bool
-	// Dir is the absolute directory of the file that declared the persona;
-	// SystemPromptPath resolves against it.
+	// Dir is the absolute directory SystemPromptPath resolves against.
 	Dir string
 	Pos Pos
 }
@@ -220,8 +210,7 @@ type State struct {
 	// More holds the rarely written keys; nil when there is none.
 	More *StateMore
 
-	// Import is set on the synthesized wrapper state of an imports: alias.
-	// The wrapper has no children in this model; the child story is Import.Child.
+	// Import is set on the wrapper state of an imports: alias (Import.Child).
 	Import *Import
 
 	Pos Pos
@@ -232,12 +221,10 @@ type State struct {
 	story *Story
 }
 
-// StateMore holds the state keys few states set, out of State so that a
-// large story of plain states does not pay for them.
+// StateMore holds the state keys few states set, so plain states are small.
 type StateMore struct {
 	Mode string // "conversational" for free-form agent rooms
-	// OnExit is parsed for forward compatibility; the upstream format has no
-	// on_exit key, so a warning is reported when it is used.
+	// OnExit is not in the upstream format: a warning is reported when used.
 	OnExit        []*Effect
 	Menu          []string
 	DefaultIntent string
@@ -254,8 +241,7 @@ type StateMore struct {
 	WriteMode         string
 }
 
-// Extra returns the state's StateMore, allocating it on first use; use
-// it to set a rarely written key.
+// Extra returns the state's StateMore, allocating it on first use.
 func (s *State) Extra() *StateMore {
 	if s.More == nil {
 		s.More = &StateMore{}
@@ -310,8 +296,7 @@ func (s *State) Decider() string { return s.more().Decider }
 // WriteMode is the write_mode: key.
 func (s *State) WriteMode() string { return s.more().WriteMode }
 
-// OnIntent is one intent of a state's on: block: its name, the position
-// of the intent key and its transition arms.
+// OnIntent is one intent of a state's on: block with its arms.
 type OnIntent struct {
 	Intent string
 	Pos    Pos
@@ -326,8 +311,7 @@ func (s *State) OnAt(intent string) *OnIntent {
 	return nil
 }
 
-// Arms returns the transition arms of intent (nil when the state has no
-// such on: entry).
+// Arms returns the arms of intent (nil when the state has no such entry).
 func (s *State) Arms(intent string) []*Transition {
 	if o := s.OnAt(intent); o != nil {
 		return o.Arms
@@ -335,8 +319,7 @@ func (s *State) Arms(intent string) []*Transition {
 	return nil
 }
 
-// HasOn reports whether the state's on: block has an entry for intent,
-// even one with no arms.
+// HasOn reports whether on: has an entry for intent, even with no arms.
 func (s *State) HasOn(intent string) bool { return s.OnAt(intent) != nil }
 
 // OnNames returns the intents of the on: block in declaration order.
@@ -411,8 +394,7 @@ type Transition struct {
 	Pos  Pos
 }
 
-// TransitionMore holds the transition keys few arms write, out of
-// Transition so that a large story of plain arms does not pay for them.
+// TransitionMore holds the transition keys few arms write.
 type TransitionMore struct {
 	Default   bool
 	GuardHint string
@@ -422,8 +404,7 @@ type TransitionMore struct {
 	PushHistory *bool
 }
 
-// Extra returns the transition's TransitionMore, allocating it on first
-// use; use it to set a rarely written key.
+// Extra returns the transition's TransitionMore, allocating it on first use.
 func (t *Transition) Extra() *TransitionMore {
 	if t.More == nil {
 		t.More = &TransitionMore{}
@@ -454,8 +435,7 @@ func (t *Transition) View() *View { return t.more().View }
 // Emit is the emit: list.
 func (t *Transition) Emit() []string { return t.more().Emit }
 
-// KV is one ordered key/value pair (set:, increment:, bind:, slots:, ...).
-// Value is the raw YAML-decoded value.
+// KV is one ordered key/value pair; Value is the raw YAML-decoded value.
 type KV struct {
 	Key   string
 	Value any
@@ -474,20 +454,17 @@ type Effect struct {
 	// More holds the keys most effects do not write; nil when there is none.
 	More *EffectMore
 
-	// Written is the set of keys the effect was written with (set,
-	// increment, say, invoke, ...), even when their value is empty.
+	// Written is the set of keys the effect was written with.
 	Written EffectKeys
 	Pos     Pos
-	// keys holds the position of each key's value (KeyPos); a compact list:
-	// a story has many effects and few keys per effect.
+	// keys holds the position of each key's value (KeyPos), as a compact list.
 	keys []keyAt
 
 	// with locates the values under with: (withPos); nil without with:.
 	with *withIndex
 }
 
-// EffectMore holds the effect keys most effects do not write, out of
-// Effect so that a large story of plain effects does not pay for them.
+// EffectMore holds the effect keys most effects do not write.
 type EffectMore struct {
 	Increment  []KV
 	ID         string
@@ -503,13 +480,11 @@ type EffectMore struct {
 	Effects    []*Effect
 	Agent      string // agent_plugins alias ("" = agent.claude)
 	Selection  *Selection
-	// Timeout is the hard timeout of a host.agent.* call as written ("90s",
-	// "5m"); "" = the run's --call-timeout (rule_call_timeout.go).
+	// Timeout is a host.agent.* call's hard timeout as written ("" = --call-timeout).
 	Timeout string
 }
 
-// Extra returns the effect's EffectMore, allocating it on first use; use
-// it to set a rarely written key.
+// Extra returns the effect's EffectMore, allocating it on first use.
 func (e *Effect) Extra() *EffectMore {
 	if e.More == nil {
 		e.More = &EffectMore{}
@@ -581,8 +556,7 @@ type withIndex struct {
 	node *yaml.Node
 }
 
-// withAt is the position of one value under an effect's with:, by its
-// dotted path ("args.[0]", "context.prompt").
+// withAt is the position of one with: value by its dotted path.
 type withAt struct {
 	path      string
 	line, col int32
@@ -631,8 +605,7 @@ func (s *State) PosOf(key string) Pos {
 	return s.Pos
 }
 
-// CopyKeyPos gives e the key positions of src: a copy made through the
-// exported fields (pkg/fold, pkg/phases) has none of its own.
+// CopyKeyPos gives e the key positions of src (a copy has none of its own).
 func (e *Effect) CopyKeyPos(src *Effect) {
 	if len(src.keys) > 0 {
 		e.keys = append([]keyAt(nil), src.keys...)
@@ -661,8 +634,7 @@ type Selection struct {
 
 // View is a state or transition view in one of its four forms.
 type View struct {
-	// Kind is "template" (a pongo2 string), "elements", "extends" or
-	// "template_file".
+	// Kind is "template", "elements", "extends" or "template_file".
 	Kind         string
 	Template     string
 	Elements     []*ViewElement
@@ -693,15 +665,13 @@ type ViewElement struct {
 	strPos []strAt
 }
 
-// strAt is the position of a string of an element's body, in the
-// element's file.
+// strAt is the position of a string of an element's body.
 type strAt struct {
 	s         string
 	line, col int32
 }
 
-// StringPos returns the position of the first scalar of Body (keys
-// excluded) holding s, or a zero Pos when none does.
+// StringPos returns the position of the first body scalar holding s, or zero.
 func (el *ViewElement) StringPos(s string) Pos {
 	var i int
 	var ok bool
@@ -718,12 +688,10 @@ func (el *ViewElement) StringPos(s string) Pos {
 	return Pos{File: el.Pos.File, Line: int(el.strPos[i].line), Col: int(el.strPos[i].col)}
 }
 
-// smallStrPos is the number of body strings up to which an element keeps
-// their positions in document order, found by a scan.
+// smallStrPos is the count up to which body strings are kept in order.
 const smallStrPos = 8
 
-// Import is one imports: entry. Child is the loaded child story (nil when
-// it could not be loaded).
+// Import is one imports: entry; Child is the loaded child (nil on failure).
 type Import struct {
 	Alias        string
 	Source       string
@@ -745,8 +713,7 @@ type Import struct {
 	Keys map[string]Pos
 }
 
-// at returns the position of the value at key (see Import.Keys), of its
-// closest recorded parent key, or of the alias.
+// At returns the position of the value at key, its closest parent's, or the alias's.
 func (im *Import) At(key string) Pos {
 	for k := key; k != ""; {
 		if p, ok := im.Keys[k]; ok {
@@ -764,8 +731,7 @@ func (im *Import) At(key string) Pos {
 // keySuffix marks, in Import.Keys, the position of a mapping entry's key.
 const keySuffix = "#key"
 
-// atKey is the position of the key naming the mapping entry at path (e.g.
-// "overrides.states.ghost"), or at(path) when there is none.
+// AtKey is the position of the key naming the entry at path, else At(path).
 func (im *Import) AtKey(path string) Pos {
 	if p, ok := im.Keys[path+keySuffix]; ok {
 		return p
@@ -823,8 +789,7 @@ type Operation struct {
 	Pos    Pos
 }
 
-// PhaseTemplate is a phase_templates: entry. States are parsed structurally;
-// their keys and bodies may hold {param} / {{ tpl.param }} placeholders.
+// PhaseTemplate is a phase_templates: entry, placeholders left in place.
 type PhaseTemplate struct {
 	Name       string
 	Parameters map[string]*PhaseParam
@@ -935,8 +900,7 @@ type PromptsConfig struct {
 	Shared  []string
 	Overlay string
 	Pos     Pos
-	// SharedPos and OverlayPos are the positions of each shared: entry
-	// and of overlay:'s value.
+	// SharedPos and OverlayPos are the positions of shared: items and overlay:.
 	SharedPos  []Pos
 	OverlayPos Pos
 }

@@ -63,8 +63,7 @@ func (o *ImportOverrides) ParseState(name string) (*State, []diag.Diagnostic) {
 	return o.ParseStateIn(name, nil)
 }
 
-// ParseStateIn is ParseState spending from b (nil: the parse's own
-// budget only).
+// ParseStateIn is ParseState spending from b (nil: its own budget only).
 func (o *ImportOverrides) ParseStateIn(name string, b *OverrideBudget) (*State, []diag.Diagnostic) {
 	var s *State
 	ds := o.parse(o.States[name], name, b, func(p *fileParser, doc *yaml.Node) {
@@ -89,8 +88,7 @@ func (o *ImportOverrides) ParseIntent(name string) (*Intent, []diag.Diagnostic) 
 	return o.ParseIntentIn(name, nil)
 }
 
-// ParseIntentIn is ParseIntent spending from b (nil: the parse's own
-// budget only).
+// ParseIntentIn is ParseIntent spending from b (nil: its own budget only).
 func (o *ImportOverrides) ParseIntentIn(name string, b *OverrideBudget) (*Intent, []diag.Diagnostic) {
 	var in *Intent
 	ds := o.parse(o.Intents[name], name, b, func(p *fileParser, doc *yaml.Node) {
@@ -150,8 +148,7 @@ func (b *OverrideBudget) settle(w *yamlnode.Walker) {
 	}
 }
 
-// overrideDoc is the one-key mapping {name: v} an override is parsed from,
-// so messages name it as the child's own block would.
+// overrideDoc is {name: v}, so messages name it as the child's block would.
 func overrideDoc(name string, v *yaml.Node) *yaml.Node {
 	key := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: name, Line: v.Line, Column: v.Column}
 	return &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: slices.Clip([]*yaml.Node{key, v}), Line: v.Line, Column: v.Column}

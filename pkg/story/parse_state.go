@@ -28,8 +28,7 @@ var (
 	}
 	selectionKeys = []string{"profile", "model", "effort", "evidence", "fallback_profile"}
 	timeoutKeys   = []string{"after", "target"}
-	// unkeyedStateKeys are the state keys State.Keys leaves out: their
-	// values carry their own positions or are never reported at.
+	// unkeyedStateKeys are the state keys State.Keys leaves out.
 	unkeyedStateKeys = map[string]bool{
 		"type": true, "mode": true, "description": true, "view": true, "terminal": true,
 		"initial": true, "states": true, "on": true, "on_enter": true, "intents": true,
@@ -107,8 +106,7 @@ func (p *fileParser) parseState(name string, k, v *yaml.Node, parent *State, whe
 	return s
 }
 
-// parseOn reads a state's on: block: per intent, one arm written as a
-// mapping or a list of arms.
+// parseOn reads a state's on: block: per intent, one arm or a list of arms.
 func (p *fileParser) parseOn(s *State, v *yaml.Node, w string) {
 	if d := yamlnode.Deref(v); d != nil && d.Kind == yaml.MappingNode && s.On == nil {
 		s.On = make([]OnIntent, 0, len(d.Content)/2)
@@ -185,14 +183,12 @@ func (p *fileParser) parseOffRamp(v *yaml.Node, where string) *OffRamp {
 	return o
 }
 
-// parseTransitionInto parses an arm into t (a zero Transition); at names
-// it in messages.
+// parseTransitionInto parses an arm into t (a zero Transition).
 func (p *fileParser) parseTransitionInto(t *Transition, n *yaml.Node, at yamlnode.Place) {
 	t.Pos = p.Pos(n)
 	d := yamlnode.Deref(n)
 	if d != nil && d.Kind == yaml.ScalarNode && !yamlnode.IsNull(d) {
-		// Shorthand: a bare target string (story files are decoded
-		// strictly, as upstream does: it takes a mapping only).
+		// A bare target string is shorthand; story files take a mapping only.
 		if p.Typed {
 			p.Errf(p.Pos(n), RuleType, "%s: expected a mapping, got %s (write {target: %s})", at.String(), yamlnode.Describe(d), d.Value)
 		}
@@ -319,8 +315,7 @@ func (p *fileParser) parseSelection(v *yaml.Node, where string) *Selection {
 	return s
 }
 
-// kept returns a heap copy of v, nil when v is zero (&v would put every v
-// on the heap).
+// kept returns a heap copy of v, nil when v is zero.
 func kept[T any](v T) *T {
 	if reflect.ValueOf(v).IsZero() {
 		return nil
@@ -329,8 +324,7 @@ func kept[T any](v T) *T {
 	return &m
 }
 
-// newZeroed returns a list of n pointers to new zero Ts (the arms or
-// effects of one list, filled in place by the parse).
+// newZeroed returns n pointers to new zero Ts, filled in place by the parse.
 func newZeroed[T any](n int) []*T {
 	list := make([]*T, n)
 	for i := range list {

@@ -18,8 +18,7 @@ var (
 	bannerBodyKeys  = []string{"text", "subtitle", "color"}
 	mediaBodyKeys   = []string{"handle", "caption", "kind", "path", "annotate_intent", "annotate_feedback_slot"}
 
-	// The key lists of an element and of its bodies, with the element's
-	// when: (built once: every element of every story checks them).
+	// The key lists of an element and its bodies, with when: (built once).
 	elementKeys     = withWhen(viewKinds)
 	listBodyKeysW   = withWhen(listBodyKeys)
 	kvBodyKeysW     = withWhen(kvBodyKeys)
@@ -100,8 +99,7 @@ func (p *fileParser) parseElementInto(el *ViewElement, n *yaml.Node, at yamlnode
 	var kb [2]string
 	kinds := kb[:0]
 	var body *yaml.Node
-	// Elements decode non-strictly upstream (bodies included): unknown keys
-	// are warnings, never errors.
+	// Elements decode non-strictly upstream: unknown keys are warnings.
 	p.MappingIn(d, at, elementKeys, "warning", func(key string, _, v *yaml.Node) {
 		if key == "when" {
 			el.When = p.StrAtPl(v, at, key)
@@ -136,8 +134,7 @@ func (p *fileParser) parseElementInto(el *ViewElement, n *yaml.Node, at yamlnode
 	return true
 }
 
-// checkElementBody checks the body of a structured element of el.Kind,
-// named bw in messages (n is the element).
+// checkElementBody checks a structured element's body, named bw.
 func (p *fileParser) checkElementBody(el *ViewElement, n, body *yaml.Node, bw string) {
 	switch el.Kind {
 	case "list":
@@ -187,8 +184,7 @@ func (p *fileParser) bodyText(el *ViewElement, body *yaml.Node, bw string, known
 	return text
 }
 
-// checkListBody checks a list element's body: items (strings, or
-// mappings with a label) and marker.
+// checkListBody checks a list body: items (strings or labelled) and marker.
 func (p *fileParser) checkListBody(el *ViewElement, n, body *yaml.Node, bw string) {
 	p.MappingIn(body, yamlnode.Place{Where: bw}, listBodyKeysW, "warning", func(key string, k, v *yaml.Node) {
 		switch key {
@@ -226,8 +222,7 @@ func (p *fileParser) checkListItem(it *yaml.Node, iw string) {
 	}
 }
 
-// checkKVPairs checks a kv element's pairs: (v): string values, at least
-// one. It returns the keys in the order written (ViewElement.PairKeys).
+// checkKVPairs checks a kv element's pairs: and returns their keys in order.
 func (p *fileParser) checkKVPairs(v *yaml.Node, bw string) []string {
 	cnt := 0
 	var keys []string
@@ -239,8 +234,7 @@ func (p *fileParser) checkKVPairs(v *yaml.Node, bw string) []string {
 			keys = append(keys, pk)
 		}
 		if pd := yamlnode.Deref(pv); pd == nil || pd.Kind != yaml.ScalarNode || (pd.Tag != "!!str" && pd.Tag != "!!null" && pd.Tag != "!!timestamp" && pd.Tag != "") {
-			// Upstream requires string values; an unquoted number or bool is not
-			// one (an unquoted date is: YAML 1.2 has no timestamp type).
+			// Upstream requires string values (an unquoted date is one).
 			p.Errf(p.Pos(pv), RuleView, "%s: kv pair %d (%s): value must be a string (got %s)", bw, cnt-1, pk, yamlnode.KindName(pv))
 		}
 	})
@@ -275,8 +269,7 @@ func sortPositions(list []strAt) []strAt {
 	return slices.CompactFunc(list, func(a, b strAt) bool { return a.s == b.s })
 }
 
-// stringPositions appends to out the position of each scalar below n
-// (keys excluded), in document order.
+// stringPositions appends the positions of the scalars below n, in order.
 func (p *fileParser) stringPositions(n *yaml.Node, out []strAt, depth int) []strAt {
 	d := yamlnode.Deref(n)
 	if d == nil || depth > 32 {

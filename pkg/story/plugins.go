@@ -15,12 +15,10 @@ var supportedPlugins = []string{PluginClaudeCLI, PluginInProcess, PluginSubproce
 
 var ValidEfforts = []string{"low", "medium", "high", "xhigh", "max"}
 
-// MinSecretBytes is the length under which a resolved secret is never
-// masked: a value that short occurs by chance everywhere.
+// MinSecretBytes is the length under which a secret is never masked.
 const MinSecretBytes = 4
 
-// resolvePlugins validates the manifest's agent_plugins: block, substitutes
-// ${VAR} in env/headers and injects agent.claude.
+// resolvePlugins validates agent_plugins:, substitutes ${VAR}, injects agent.claude.
 func (l *loader) resolvePlugins(st *Story, fd *fileDef) {
 	p := newFileParser(l.rep, fd.file, fd.dir, 0)
 	n := yamlnode.Deref(fd.pluginsNode)
@@ -133,8 +131,7 @@ func (l *loader) interpMap(p *fileParser, n *yaml.Node, prefix, field string) (m
 	return out, secrets
 }
 
-// unsetEnvSeverity is how an unset ${VAR} is reported: an error, a
-// warning with AllowUnsetEnv.
+// unsetEnvSeverity is an error, or a warning with AllowUnsetEnv.
 func (o Options) unsetEnvSeverity() diag.Severity {
 	if o.AllowUnsetEnv {
 		return diag.Warning
@@ -173,8 +170,7 @@ func interpolate(s string, lookup func(string) (string, bool)) (out string, unse
 	return b.String(), unset, used
 }
 
-// resolveProviders validates providers: (reference §9.5) and substitutes
-// ${VAR} in their env. The parse stage kept raw env values.
+// resolveProviders validates providers: and substitutes ${VAR} in their env.
 func (l *loader) resolveProviders(st *Story) {
 	sev := l.opts.unsetEnvSeverity()
 	for _, n := range slices.Sorted(maps.Keys(st.Providers)) {

@@ -2,8 +2,7 @@ package story
 
 import "kitsoki/pkg/diag"
 
-// Rule is one check of the story format; every diagnostic the loader
-// reports is created from one.
+// Rule is one check of the story format.
 type Rule = diag.Rule
 
 // The rules a load reports under (pkg/lint reports some of them too).

@@ -30,8 +30,7 @@ func EachChoice(s *State, fn func(el *ViewElement, where string, nth int)) {
 	}
 }
 
-// TooManyChoices is the message for a view's second or later choice
-// element at where.
+// TooManyChoices is the message for a view's second or later choice.
 func TooManyChoices(where string) string {
 	return where + ": only one choice element per view is allowed"
 }

@@ -42,8 +42,7 @@ func (p *fileParser) recordWith(e *Effect, v *yaml.Node) {
 			}
 			for i := 0; i+1 < len(n.Content); i += 2 {
 				key := n.Content[i].Value
-				// A path segment never holds '.' or ']' (withPos splits on
-				// them), and a repeated key resolves to its last value.
+				// Segments never hold '.' or ']'; a repeated key resolves to its last value.
 				if strings.ContainsAny(key, ".]") || last[key] != i {
 					continue
 				}
@@ -60,8 +59,7 @@ func (p *fileParser) recordWith(e *Effect, v *yaml.Node) {
 	wi.at = out[:len(out):len(out)]
 }
 
-// hasAlias reports an alias anywhere under n (bounded depth: deeper trees
-// are kept as nodes too).
+// hasAlias reports an alias under n (too deep counts as one).
 func hasAlias(n *yaml.Node, depth int) bool {
 	return n.Kind == yaml.AliasNode || depth > 200 || slices.ContainsFunc(n.Content, func(c *yaml.Node) bool { return hasAlias(c, depth+1) })
 }

@@ -31,8 +31,7 @@ func (p *fileParser) worldIn(v *yaml.Node, where string) []KV {
 	return out
 }
 
-// worldInText is the text upstream holds for a world_in scalar v read
-// from node n.
+// worldInText is the text upstream holds for a world_in scalar v.
 func worldInText(v any, n *yaml.Node) string {
 	switch x := v.(type) {
 	case nil:
@@ -41,8 +40,7 @@ func worldInText(v any, n *yaml.Node) string {
 		return x
 	case float64:
 		if d := yamlnode.Deref(n); d != nil && d.ShortTag() == "!!int" {
-			// an integer past int64, which upstream keeps unsigned
-			// (ours reads a float64: docs/compat/yaml-numbers.md)
+			// past int64 upstream keeps it unsigned (docs/compat/yaml-numbers.md)
 			if u, err := strconv.ParseUint(strings.ReplaceAll(d.Value, "_", ""), 0, 64); err == nil {
 				return strconv.FormatUint(u, 10)
 			}

@@ -11,11 +11,9 @@ type fileParser struct {
 	*yamlnode.Reporter
 	*yamlnode.Walker
 	dir string // absolute directory of the file
-	// owned: the tree belongs to this parse alone, so parsed top-level states
-	// release their nodes.
+	// owned: the tree is this parse's alone, so parsed states release nodes.
 	owned bool
-	// split, when set, is the file cut state by state (yamlsplit.go):
-	// parseDoc reads the states: block from splitData chunk by chunk.
+	// split, when set, is the file cut state by state (yamlsplit.go).
 	split     *statesSplit
 	splitData []byte
 	batch     int // bytes of state text parsed at once
@@ -28,8 +26,7 @@ type fileParser struct {
 	strScratch []strAt
 }
 
-// newFileParser reads file (as diagnostics name it, size bytes, in the
-// absolute directory dir), reporting into rep.
+// newFileParser reads file (size bytes, in directory dir) into rep.
 func newFileParser(rep *yamlnode.Reporter, file, dir string, size int) *fileParser {
 	w := yamlnode.NewWalker(file, size, &rep.Diags, walkRules)
 	w.Typed = true // a story decodes as upstream's typed structs

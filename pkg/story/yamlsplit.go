@@ -22,8 +22,7 @@ import (
 // else, syntax errors included, falls back to the whole-file parse.
 // TestSplitParseMatchesWholeParse and FuzzSplitStates check it.
 
-// SplitEnv is the environment variable that turns the state-by-state
-// parse off (KITSOKI_YAMLSPLIT=0, false, off or no).
+// SplitEnv turns the state-by-state parse off (KITSOKI_YAMLSPLIT=0, ...).
 const SplitEnv = "KITSOKI_YAMLSPLIT"
 
 // SplitOff reports whether SplitEnv turns the split off; read on every load.
@@ -122,15 +121,13 @@ func splitStates(data []byte) (*statesSplit, bool) {
 	return sp, true
 }
 
-// lineIndent returns the number of leading spaces of line and whether it
-// holds anything but spaces and a comment.
+// lineIndent returns line's leading spaces and whether it holds content.
 func lineIndent(line []byte) (int, bool) {
 	rest := bytes.TrimLeft(line, " ")
 	return len(line) - len(rest), len(rest) > 0 && rest[0] != '\n' && rest[0] != '#'
 }
 
-// isStatesKeyLine reports a line that is exactly `states:`, optionally
-// followed by spaces and a comment.
+// isStatesKeyLine reports a line `states:`, maybe with spaces and a comment.
 func isStatesKeyLine(line []byte) bool {
 	rest, ok := bytes.CutPrefix(line, []byte("states:"))
 	if !ok {
@@ -156,8 +153,7 @@ func plainKeyStart(c byte) bool {
 // tree stays under a megabyte, and the parser's set-up is paid per batch.
 const batchBytes = 32 << 10
 
-// nextBatch returns how many chunks from the start of cs make one batch
-// of about max bytes.
+// nextBatch returns how many chunks of cs make a batch of about max bytes.
 func nextBatch(cs []chunkSpan, max int) int {
 	n, size := 0, 0
 	for n < len(cs) && (n == 0 || size+cs[n].end-cs[n].start <= max) {
@@ -193,8 +189,7 @@ func parseBatch(data []byte, cs []chunkSpan, indent int) ([]*yaml.Node, bool) {
 	return m.Content, true
 }
 
-// shiftLines adds shift to the line of n and every node under it; it
-// reports false at an anchor or an alias (or past a depth no story has).
+// shiftLines shifts the lines of n's tree; false at an anchor, alias or depth.
 func shiftLines(n *yaml.Node, shift, depth int) bool {
 	if n.Anchor != "" || n.Kind == yaml.AliasNode || depth > 1000 {
 		return false
@@ -223,8 +218,7 @@ func (l *loader) parseFileDoc(display, abs string, data []byte, include bool) (*
 	return fd, p
 }
 
-// parseFileDocIn is parseFileDoc with the node budget left to the load:
-// yamlnode.NodeBudget of the file, less what earlier files' aliases took.
+// parseFileDocIn is parseFileDoc within what the load's node budget has left.
 func (l *loader) parseFileDocIn(display, abs string, data []byte, include bool) (*fileDef, *fileParser) {
 	newParser := func() *fileParser {
 		p := newFileParser(l.rep, display, filepath.Dir(abs), len(data))

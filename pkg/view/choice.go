@@ -18,8 +18,7 @@ const (
 	hintForm   = "[Tab/↑↓ field • Enter submit • Esc cancel]"
 )
 
-// formEmpty is what a form shows for a template that is empty once its
-// trailing newlines are dropped (upstream's words).
+// formEmpty is what a form with an empty template shows (upstream's words).
 const formEmpty = "(no fields visible)"
 
 // renderChoice prints a choice element as upstream's plain-text view does:
@@ -129,12 +128,10 @@ func wholeNumber(v any) int {
 	return 0
 }
 
-// leafRenderer renders one string leaf of an element; part names it after
-// the element's own place (".prompt", ".items[0].label").
+// leafRenderer renders one string leaf of an element, part naming it.
 type leafRenderer func(src, part string) (string, error)
 
-// formBlank is the width a form field's blank is padded to, counted
-// against the field's source text (formField).
+// formBlank is the width a form field's blank is padded to (formField).
 const formBlank = 10
 
 // formRef is a field reference in a form's template: {name}, an ASCII

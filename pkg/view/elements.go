@@ -89,8 +89,7 @@ func (r *Renderer) renderElement(el *story.ViewElement, what string, dl *dirLoad
 	return "", &Error{Pos: el.Pos, State: s.Path, What: what, Msg: fmt.Sprintf("unknown element kind %q (expected one of prose / heading / list / kv / code / template / banner / choice / media)", el.Kind)}
 }
 
-// str reads a string field of an element body ("" when absent; scalars
-// other than strings are printed as YAML wrote them).
+// str reads a string field of a body ("" when absent; scalars as written).
 func str(m map[string]any, key string) string {
 	v, ok := m[key]
 	if !ok || v == nil {
@@ -102,8 +101,7 @@ func str(m map[string]any, key string) string {
 	return fmt.Sprint(v)
 }
 
-// listLabelCap is the widest marker and label, in runes, a list aligns
-// its hints past (36 cells of label after "• ").
+// listLabelCap is the widest marker and label a list aligns hints past.
 const listLabelCap = 38
 
 // renderList prints one "<marker> item" line per item (marker "•" unless
@@ -188,8 +186,7 @@ func (r *Renderer) renderKV(el *story.ViewElement, body map[string]any, leaf lea
 		b.WriteString(k + ":")
 		b.WriteString(strings.Repeat(" ", col-utf8.RuneCountInString(k)-1))
 		val = textwrap.WordWrap(val, r.width-col) // no wrap at width <= 0
-		// each line of a value loses its trailing spaces, as upstream's
-		// (a list hint keeps them)
+		// a value's lines lose trailing spaces, as upstream's
 		lines := strings.Split(val, "\n")
 		for j, l := range lines {
 			lines[j] = strings.TrimRightFunc(l, unicode.IsSpace)
@@ -212,8 +209,7 @@ func (r *Renderer) renderBanner(body map[string]any, leaf leafRenderer) (string,
 	}
 	text, sub = strings.TrimSpace(text), strings.TrimSpace(sub)
 	if text == "" {
-		// a text rendering blank leaves the whole banner out, subtitle
-		// and all, as upstream (conformance view-banner-empty)
+		// a blank text leaves out the whole banner (conformance view-banner-empty)
 		return "", nil
 	}
 	line := "  " + text
@@ -233,8 +229,7 @@ func renderMedia(body map[string]any) string {
 	return mediaIcon(str(body, "kind")) + "  " + cmp.Or(str(body, "caption"), handle) + "\n   → " + cmp.Or(str(body, "path"), handle)
 }
 
-// mediaIcon is the pointer icon of a media kind (upstream's: video, image,
-// pdf, html, slideshow; any other kind gets the attachment icon).
+// mediaIcon is upstream's pointer icon of a media kind.
 func mediaIcon(kind string) string {
 	if icon, ok := mediaIcons[strings.ToLower(strings.TrimSpace(kind))]; ok {
 		return icon
@@ -261,8 +256,7 @@ func labelWidth(rows []labelRow) int {
 // as upstream's styled text does.
 func expandTabs(s string) string { return strings.ReplaceAll(s, "\t", "    ") }
 
-// padBlock pads every line of a multi-line block with spaces to the width
-// of its widest line, as upstream's styled heading does.
+// padBlock pads each line of a block to its widest, as upstream's heading.
 func padBlock(s string) string {
 	if !strings.Contains(s, "\n") {
 		return s

@@ -73,8 +73,8 @@ func (h *helpers) armsAt(intent string) ([]*story.Transition, *story.State) {
 	return nil, nil
 }
 
-// status is "available", "blocked" (arms exist, none passes; reason is the
-// first failing arm's guard_hint) or "unknown" (no arm in this state, as upstream; conformance view-helpers).
+// status is "available", "blocked" (with the first guard_hint) or
+// "unknown" (no arm in this state; conformance view-helpers).
 func (h *helpers) status(intent string) (string, string) {
 	if h.par != nil {
 		if h.parIntents()[intent] {
@@ -157,8 +157,7 @@ func (h *helpers) menu() map[string]any {
 			}
 			continue
 		}
-		// one entry per value of the first required enum slot
-		// (conformance view-menu-enum-slots)
+		// one entry per enum value (conformance view-menu-enum-slots)
 		for _, v := range enumValues(enum) {
 			entry := menuEntry(n, menuDisplay(n, req, enum.Name, v))
 			hv := *h
@@ -171,16 +170,14 @@ func (h *helpers) menu() map[string]any {
 			}
 		}
 	}
-	// primary is ordered by the intent's priority:, highest first, names
-	// breaking ties (conformance view-menu-priority); blocked stays by name.
+	// primary by priority: then name (conformance view-menu-priority)
 	slices.SortStableFunc(primary, func(a, b any) int {
 		return cmp.Compare(h.priority(b.(map[string]any)["intent"].(string)), h.priority(a.(map[string]any)["intent"].(string)))
 	})
 	return map[string]any{"primary": primary, "blocked": blocked}
 }
 
-// menuEntry is a menu entry before its arms are read: primary, no
-// destination_hint, no reason.
+// menuEntry is a menu entry before its arms are read.
 func menuEntry(intent, display string) map[string]any {
 	return map[string]any{"intent": intent, "display": display, "destination_hint": "", "primary": true, "reason": ""}
 }
@@ -244,8 +241,7 @@ func enumValues(sl *story.Slot) []string {
 	return slices.Compact(out)
 }
 
-// priority is the priority: of the intent n resolves to here (0 when
-// none is declared).
+// priority is the priority: of the intent n resolves to here (0: none).
 func (h *helpers) priority(n string) int {
 	if in := h.intent(n); in != nil {
 		return in.Priority
@@ -253,8 +249,7 @@ func (h *helpers) priority(n string) int {
 	return 0
 }
 
-// onIntents adds to seen (made when nil) the intents with arms on s or
-// its ancestors, the wildcard left out.
+// onIntents adds to seen the intents with arms on s or its ancestors.
 func onIntents(s *story.State, seen map[string]bool) map[string]bool {
 	if seen == nil {
 		seen = map[string]bool{}
@@ -269,8 +264,7 @@ func onIntents(s *story.State, seen map[string]bool) map[string]bool {
 	return seen
 }
 
-// parIntents are the intents with arms on a region leaf of the
-// configuration or its ancestors.
+// parIntents are the intents with arms on a region leaf or its ancestors.
 func (h *helpers) parIntents() map[string]bool {
 	var seen map[string]bool
 	for _, l := range h.par {
@@ -348,8 +342,7 @@ func (h *helpers) intent(name string) *story.Intent {
 	return nil
 }
 
-// guard evaluates a transition's when: guard (compiled once per source),
-// for the availability helpers.
+// guard evaluates a when: guard (compiled once per source) for the helpers.
 func (r *Renderer) guard(src string, env expr.Env) (bool, error) {
 	p, err := r.program(r.guards, src, expr.CompileGuard)
 	if err != nil {
@@ -369,8 +362,7 @@ func (r *Renderer) guardOpen(src string, env expr.Env) bool {
 	return err != nil || v != nil && v != false
 }
 
-// program returns src compiled by compile, from cache or compiled now and
-// kept there (a compile error is kept too).
+// program returns src compiled by compile, cached (errors too).
 func (r *Renderer) program(cache map[string]guardEntry, src string, compile func(string) (*expr.Program, error)) (*expr.Program, error) {
 	g := memo(&r.mu, cache, src, func() guardEntry {
 		p, err := compile(src)

@@ -4,8 +4,7 @@ import (
 	"strings"
 )
 
-// splitParallel splits an encoded parallel path "root#leafA|leafB" into the
-// root and its region leaves (story-runtime §3.2).
+// splitParallel splits "root#leafA|leafB" into the root and its leaves.
 func splitParallel(path string) (root string, leaves []string, ok bool) {
 	root, rest, ok := strings.Cut(path, "#")
 	if !ok {

@@ -15,8 +15,7 @@ import (
 	"kitsoki/pkg/story/expr"
 )
 
-// defaultWidth is the width typed views are laid out at: upstream renders
-// the recorded view as plain text at a fixed 80 columns (story-runtime §8).
+// defaultWidth is the fixed width upstream lays typed views out at.
 const defaultWidth = 80
 
 // Option configures a Renderer.
@@ -38,14 +37,12 @@ func Width(n int) Option {
 	}
 }
 
-// OnWarning receives problems that do not stop a render: an element
-// when: guard that fails to compile or evaluate (the element is omitted).
+// OnWarning receives problems that do not stop a render (a failing when:).
 func OnWarning(f func(error)) Option {
 	return func(r *Renderer) { r.warn = f }
 }
 
-// Renderer renders the views of one (folded) story. It is safe for
-// concurrent use; compiled templates are cached per story directory.
+// Renderer renders the views of one (folded) story, safe for concurrent use.
 type Renderer struct {
 	st     *story.Story
 	dirFor func(string) string
@@ -127,8 +124,7 @@ func (r *Renderer) RenderView(statePath string, world map[string]any, extra map[
 	return r.render(s.View, s, nil, world, extra)
 }
 
-// RenderTransitionView renders v, a transition's view:, in the context of
-// the state at statePath.
+// RenderTransitionView renders v, a transition's view:, for statePath.
 func (r *Renderer) RenderTransitionView(statePath string, v *story.View, world map[string]any, extra map[string]any) (out string, err error) {
 	defer r.recoverInto(statePath, &out, &err)
 	return r.renderTransition(statePath, "", v, world, oneBudget(extra))
@@ -147,8 +143,7 @@ func oneBudget(extra map[string]any) map[string]any {
 	return out
 }
 
-// renderTransition is RenderTransitionView; at, inside a parallel
-// configuration, is the leaf the view sees as state (transitionAtKey).
+// renderTransition is RenderTransitionView; at is its transitionAtKey leaf.
 func (r *Renderer) renderTransition(statePath, at string, v *story.View, world map[string]any, extra map[string]any) (string, error) {
 	if v == nil {
 		return "", nil
@@ -213,8 +208,7 @@ func (r *Renderer) state(path string) (*story.State, error) {
 	return nil, &Error{State: path, What: "view", Msg: "no such state in the story (check the state path)"}
 }
 
-// dir is the story directory the views of the state at path resolve
-// against.
+// dir is the story directory the views of s resolve against.
 func (r *Renderer) dir(s *story.State) string {
 	if r.dirFor != nil {
 		if d := r.dirFor(s.Path); d != "" {
@@ -257,8 +251,7 @@ func (r *Renderer) render(v *story.View, s *story.State, par []*story.State, wor
 	return "", &Error{Pos: v.Pos, State: s.Path, What: "view", Msg: fmt.Sprintf("unknown view form %q", v.Kind)}
 }
 
-// renderExtends renders a {extends, blocks} view: each block's elements are
-// laid out as a typed view and the results fill the layout's blocks.
+// renderExtends fills the layout's blocks with the blocks' typed views.
 func (r *Renderer) renderExtends(v *story.View, dl *dirLoader, s *story.State, env expr.Env) (string, error) {
 	if v.Extends == "" {
 		return "", &Error{Pos: v.Pos, State: s.Path, What: "view.extends", Msg: "extends is empty (name a layout under views/, e.g. extends: base)"}

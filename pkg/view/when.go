@@ -13,8 +13,7 @@ import (
 // when its value is truthy (conformance probe 09); one that fails to
 // compile or evaluate hides it, with a warning.
 
-// evalExpr evaluates an expression of a view (an element when:, a readonly
-// form field's expr:), compiled once per source.
+// evalExpr evaluates a view expression, compiled once per source.
 func (r *Renderer) evalExpr(src string, env expr.Env) (any, error) {
 	p, err := r.program(r.exprs, src, expr.CompileExpr)
 	if err != nil {
@@ -73,8 +72,7 @@ func truthy(v any) bool {
 	return true
 }
 
-// whenWorldKey caches, in one render's env, the env whenShows evaluates
-// against.
+// whenWorldKey caches, in one render's env, the env whenShows uses.
 const whenWorldKey = "__kitsoki_when_env"
 
 // whenEnv is env with bare names strict and the world's ints as upstream
@@ -88,8 +86,7 @@ func whenEnv(env expr.Env) expr.Env {
 	we := make(expr.Env, len(env)+1)
 	maps.Copy(we, env) // env has no whenWorldKey yet
 	we["world"] = w
-	// a bare name that is no root fails as upstream's does, hiding the
-	// element (engine conformance bare-neighbours view-when.yaml)
+	// a bare non-root name fails, hiding the element (conformance bare-neighbours)
 	expr.Strict(we)
 	env[whenWorldKey] = &whenCache{env: we}
 	return we

@@ -17,12 +17,10 @@ var upstreamRoots = toSet([]string{"world", "slots", "event", "run", "args", "me
 // strictKey marks a strict environment; no identifier can spell it.
 const strictKey = "kitsoki strict names"
 
-// undefFn is the function a bare unknown name is rewritten to call with
-// the environment and the name.
+// undefFn is the function a bare unknown name is rewritten to call.
 const undefFn = "__kitsoki_bare_name"
 
-// Strict returns env marked so that evaluating a bare name other than a
-// root fails, as upstream; env is modified and returned.
+// Strict marks env (and returns it) so that a bare non-root name fails.
 func Strict(env Env) Env {
 	if env == nil {
 		env = Env{}
@@ -31,8 +29,7 @@ func Strict(env Env) Env {
 	return env
 }
 
-// fetchBare is undefFn: the name's value in a lenient environment, an
-// error naming the fix in a strict one.
+// fetchBare is undefFn: the name's value, or in a strict env an error.
 func fetchBare(params ...any) (any, error) {
 	if len(params) != 2 {
 		return nil, fmt.Errorf("internal: bare name lookup with %d arguments", len(params))
@@ -91,12 +88,10 @@ func rewriteBareNames(node *ast.Node) {
 	}))
 }
 
-// BareNames returns the program's bare names that are not roots, each
-// once, in order.
+// BareNames returns the program's non-root bare names, once each, in order.
 func (p *Program) BareNames() []string { return bareNames(p) }
 
-// bareNames is the bare names that are not roots of progs (nil skipped),
-// each once, in order.
+// bareNames is the non-root bare names of progs, once each, in order.
 func bareNames(progs ...*Program) []string {
 	var out []string
 	seen := map[string]bool{}
@@ -121,6 +116,5 @@ func bareNames(progs ...*Program) []string {
 	return out
 }
 
-// BareNames returns the bare names of the template's expressions that are
-// not roots (each once, in order).
+// BareNames returns the template's non-root bare names, once each, in order.
 func (t *Template) BareNames() []string { return bareNames(t.progs...) }

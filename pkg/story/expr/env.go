@@ -10,8 +10,7 @@ import (
 // pongo2 templates also see state and the view helpers).
 type Env = map[string]any
 
-// compileEnv declares every root as a map so member access type-checks as
-// "unknown" rather than failing; undeclared identifiers are allowed too.
+// compileEnv declares every root as a map so member access type-checks.
 var compileEnv = func() map[string]any {
 	m := make(map[string]any, len(roots))
 	for _, r := range roots {

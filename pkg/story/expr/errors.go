@@ -14,14 +14,11 @@ import (
 type ErrorKind int
 
 const (
-	// KindCompile is an expr-lang parse or type-check error
-	// ("expr compile \"<src>\": ...").
+	// KindCompile is an expr-lang parse or type-check error.
 	KindCompile ErrorKind = iota + 1
-	// KindWhitelist is a whitelist violation
-	// ("expr whitelist violation in \"<src>\": ...").
+	// KindWhitelist is a whitelist violation.
 	KindWhitelist
-	// KindTemplate is a structural error in a {{ }} value template
-	// (unclosed {{, {{ end }} without a block, ...).
+	// KindTemplate is a structural error in a {{ }} value template.
 	KindTemplate
 	// KindEval is a run-time evaluation error.
 	KindEval
@@ -144,8 +141,7 @@ func (e *Error) shift(outer string, line, col int) *Error {
 	return &c
 }
 
-// runeCol converts a byte offset in s to a 1-based (line, column) pair,
-// counting columns in runes.
+// runeCol converts a byte offset in s to a 1-based line and rune column.
 func runeCol(s string, off int) (line, col int) {
 	line, col = 1, 1
 	for i, r := range s {

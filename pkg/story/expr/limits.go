@@ -12,16 +12,13 @@ import (
 const (
 	// MaxExprBytes bounds a guard or value expression.
 	MaxExprBytes = 16 << 10
-	// MaxTemplateBytes bounds a {{ }} value template or a pongo2 source
-	// (a view, say, prompt or template file).
+	// MaxTemplateBytes bounds a {{ }} value template or a pongo2 source.
 	MaxTemplateBytes = 1 << 20
-	// MaxNesting bounds nested brackets inside an expression and nested
-	// block tags ({% for %}, {% if %}, {{ range }}, ...) in a template.
+	// MaxNesting bounds nested brackets in an expression and block tags.
 	MaxNesting = 64
 )
 
-// limitError is the positioned error of a source over a limit; off is the
-// byte offset the limit was crossed at.
+// limitError is the error of a source over a limit at byte offset off.
 func limitError(kind ErrorKind, what, src string, off int, format string, a ...any) *Error {
 	line, col := runeCol(src, off)
 	return &Error{
@@ -31,8 +28,7 @@ func limitError(kind ErrorKind, what, src string, off int, format string, a ...a
 	}
 }
 
-// Quote is %q of s when s has at most 256 runes, else of its first 256
-// runes followed by "…": an error about a huge source does not repeat it.
+// Quote is %q of s, cut to 256 runes and "…" so a huge source is not repeated.
 func Quote(s string) string {
 	const n = 256
 	if i := byteOffset(s, n); i < len(s) {
@@ -41,8 +37,7 @@ func Quote(s string) string {
 	return fmt.Sprintf("%q", s)
 }
 
-// checkExprLimits refuses an expression longer than MaxExprBytes or with
-// brackets nested deeper than MaxNesting (string literals are skipped).
+// checkExprLimits refuses an expression too long or nested too deep.
 func checkExprLimits(src string) *Error {
 	const what = "expr compile"
 	if len(src) > MaxExprBytes {
@@ -88,8 +83,7 @@ func nestingOverflow(src string, from, to int) int {
 	return -1
 }
 
-// checkTemplateLength refuses a {{ }} template or pongo2 source longer than
-// MaxTemplateBytes; what names it in the message.
+// checkTemplateLength refuses a template longer than MaxTemplateBytes.
 func checkTemplateLength(kind ErrorKind, what, src string) *Error {
 	if len(src) <= MaxTemplateBytes {
 		return nil

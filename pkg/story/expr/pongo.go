@@ -36,8 +36,7 @@ type PongoLoader struct {
 	accepted map[string]bool  // absolute paths Abs resolved and allowed
 	followed map[string]bool  // files whose literal includes checkIncludeCycle followed
 	refused  int              // counter for refusal sentinels
-	// pending holds the bytes CompileFile just read, for the Get of the
-	// same file pongo2 makes next (read once, not twice).
+	// pending holds what CompileFile just read, for pongo2's next Get of it.
 	pending map[string][]byte
 }
 
@@ -46,8 +45,7 @@ type PongoLoader struct {
 // unregistered namespace).
 var ErrOutsideRoots = errors.New("template path outside the template roots")
 
-// refusedPrefix starts the name Abs returns for a refused path, so that
-// Get fails with the recorded reason instead of reading anything.
+// refusedPrefix starts the name Abs returns for a refused path.
 const refusedPrefix = "@\x00refused/"
 
 // Pongo is a compiled pongo2 template. It is safe for concurrent rendering.
@@ -57,8 +55,7 @@ type Pongo struct {
 	l    *PongoLoader
 }
 
-// NewPongoLoader returns a loader searching dirs, in order, for include and
-// extends targets.
+// NewPongoLoader returns a loader searching dirs, in order.
 func NewPongoLoader(dirs ...string) *PongoLoader {
 	l := &PongoLoader{ns: map[string][]string{}, getErrs: map[string]error{}, files: map[string]bool{}, accepted: map[string]bool{}, followed: map[string]bool{}, pending: map[string][]byte{}}
 	for _, d := range dirs {
@@ -108,8 +105,7 @@ func (l *PongoLoader) Compile(src string) (p *Pongo, err error) {
 	return &Pongo{name: "<string>", tpl: tpl, l: l}, nil
 }
 
-// CompileFile compiles the template file at path (a prompt or a view
-// layout); its includes and extends resolve through the loader.
+// CompileFile compiles the template file at path through the loader.
 func (l *PongoLoader) CompileFile(path string) (p *Pongo, err error) {
 	src, rerr := safefile.ReadFile(path, safefile.Story)
 	if rerr != nil {
@@ -160,8 +156,7 @@ func (l *PongoLoader) compileFileSource(path string, src []byte) (p *Pongo, err 
 	return &Pongo{name: path, tpl: tpl, l: l}, nil
 }
 
-// CompilePongo compiles a string template with no file loader: include and
-// extends fail.
+// CompilePongo compiles a string template with no file loader.
 func CompilePongo(src string) (*Pongo, error) {
 	return NewPongoLoader().Compile(src)
 }
@@ -182,8 +177,7 @@ func (l *PongoLoader) pongoError(name, src string, err error) *Error {
 			return ge
 		}
 		if pe.Filename != name && pe.Filename != "<string>" && pe.Line > 0 {
-			// an error in an included file: its columns in the file's own
-			// text, which the tags kitsoki added take no room in
+			// an included file's column in its own text, without kitsoki's tags
 			if b, rerr := safefile.ReadFile(l.resolve("", pe.Filename), safefile.Story); rerr == nil {
 				moved := *pe
 				moved.Column = unshiftIncludeCol(string(b), pe.Line, pe.Column)
@@ -223,8 +217,7 @@ func pongoError(name, src string, err error) *Error {
 	return e
 }
 
-// fileLoader is the pongo2.TemplateLoader of one PongoLoader. Every file it
-// reads gets the ` ?? ` rewrite.
+// fileLoader is the pongo2.TemplateLoader of one PongoLoader.
 type fileLoader struct{ l *PongoLoader }
 
 // Abs resolves name as written in the template base; a refused name
@@ -253,8 +246,7 @@ func (f fileLoader) Abs(base, name string) string {
 	return p
 }
 
-// refuse records why name may not be read and returns the sentinel Abs
-// hands to pongo2. l.mu is held.
+// refuse records why name may not be read and returns Abs's sentinel. l.mu is held.
 func (l *PongoLoader) refuse(base, name, why string) string {
 	l.refused++
 	key := fmt.Sprintf("%s%d", refusedPrefix, l.refused)
@@ -306,8 +298,7 @@ func (l *PongoLoader) insideRoots(p string) bool {
 	}
 	real, err := filepath.EvalSymlinks(p)
 	if err != nil {
-		// A missing file cannot be read through a link; anything else
-		// (a loop, a permission error) is refused.
+		// A missing file is fine; a loop or a permission error is refused.
 		return os.IsNotExist(err)
 	}
 	for _, r := range roots {
@@ -348,8 +339,7 @@ func (f fileLoader) Get(name string) (io.Reader, error) {
 		}
 	}
 	text := string(b)
-	// a file named by a computed include is read only now, at render
-	// time, so its own includes were not followed before compiling
+	// a computed include is read only now: follow its own includes
 	f.l.mu.Lock()
 	followed := f.l.followed[name]
 	f.l.mu.Unlock()
@@ -402,8 +392,7 @@ func (l *PongoLoader) resolve(base, name string) string {
 	return name
 }
 
-// namespace is the longest registered prefix that name starts with (as
-// "prefix/"), or "".
+// namespace is the longest registered prefix of name (as "prefix/"), or "".
 func (l *PongoLoader) namespace(name string) string {
 	best := ""
 	for prefix := range l.ns {

@@ -14,14 +14,11 @@ import (
 // kitsoki's tags (pongo_tags.go), the output writer and the sized filters
 // spend it.
 const (
-	// MaxRenderSteps bounds the loop iterations, macro calls, includes
-	// and set statements of one render.
+	// MaxRenderSteps bounds loop iterations, macro calls, includes and sets.
 	MaxRenderSteps = 1_000_000
-	// MaxRenderBytes bounds a render's output and any one value a filter
-	// produces.
+	// MaxRenderBytes bounds a render's output and any value a filter makes.
 	MaxRenderBytes = 16 << 20
-	// MaxRenderAlloc bounds the bytes one render keeps in {% set %}
-	// variables, counted as they are set.
+	// MaxRenderAlloc bounds the bytes one render keeps in {% set %} variables.
 	MaxRenderAlloc = 256 << 20
 	// MaxMacroDepth bounds nested (recursive) macro calls and includes.
 	MaxMacroDepth = 200
@@ -30,12 +27,10 @@ const (
 	MaxRenderHeld = 64 << 20
 )
 
-// ErrRenderBudget is wrapped by the *Error of a render stopped by the
-// render budget (steps, output size, set size, macro depth).
+// ErrRenderBudget is wrapped by the *Error of a render over its budget.
 var ErrRenderBudget = errors.New("render budget exceeded")
 
-// budgetKey is the context key the budget travels under (a valid pongo2
-// identifier that no story uses: a template reading it sees nothing useful).
+// budgetKey is the context key the budget travels under (no story uses it).
 const budgetKey = "__kitsoki_render_budget"
 
 type renderBudget struct {
@@ -98,8 +93,7 @@ func (b *renderBudget) step() error {
 	return nil
 }
 
-// keep spends the step of a {% set %} and charges the n bytes its
-// variable holds.
+// keep spends a {% set %}'s step and charges the n bytes it holds.
 func (b *renderBudget) keep(n int) error {
 	if err := b.step(); err != nil {
 		return err
@@ -111,8 +105,7 @@ func (b *renderBudget) keep(n int) error {
 	return nil
 }
 
-// hold charges the n bytes a loop body, an include or a macro call wrote
-// on towards a buffer of pongo2's own.
+// hold charges n bytes written towards a buffer of pongo2's own.
 func (b *renderBudget) hold(n int) error {
 	if b.err != nil {
 		return b.err
@@ -131,8 +124,7 @@ type heldWriter struct {
 	w pongo2.TemplateWriter
 }
 
-// heldBy returns w charging b, once: a loop inside a loop passes its
-// writer on as it is.
+// heldBy returns w charging b, once (nested loops pass it on as is).
 func heldBy(b *renderBudget, w pongo2.TemplateWriter) pongo2.TemplateWriter {
 	if _, ok := w.(*heldWriter); ok {
 		return w
@@ -187,8 +179,7 @@ func (w *budgetWriter) Write(p []byte) (int, error) { return w.WriteString(strin
 func (p *Pongo) RenderContext(ctx context.Context, env Env) (out string, err error) {
 	b, shared := ctx.Value(sharedBudgetKey{}).(*renderBudget)
 	if shared {
-		// ctx carries the budget, so it is the budget's context or one
-		// derived from it: its end (a deadline of this render's) counts.
+		// ctx carries the budget, so its end counts
 		b.ctx = ctx
 		b.cycles = nil // a cycle tag's position is the render's own
 	} else {
@@ -198,8 +189,7 @@ func (p *Pongo) RenderContext(ctx context.Context, env Env) (out string, err err
 		if r := recover(); r != nil {
 			out, err = "", &Error{Kind: KindPongo, Msg: fmt.Sprintf("pongo2 render %s: internal error: %s", p.name, plainText(fmt.Sprint(r)))}
 			if b.err != nil {
-				// pongo2's include asserts that the write error of its
-				// body is its own: a budget failure there panics
+				// pongo2's include panics on a budget failure in its body
 				err = &Error{Kind: KindPongo, Msg: fmt.Sprintf("pongo2 render %s: %v", p.name, b.err), Err: b.err}
 			}
 		}
@@ -226,12 +216,10 @@ func (p *Pongo) RenderContext(ctx context.Context, env Env) (out string, err err
 // context to Render hands the run's context to every render below it.
 const ContextKey = "__kitsoki_context"
 
-// WarnKey is the Env key of a func(error) that hears of problems that do
-// not stop a render.
+// WarnKey is the Env key of a func(error) hearing of non-fatal problems.
 const WarnKey = "__kitsoki_warn"
 
-// Render renders the template within the render budget: RenderContext
-// with the context env holds under ContextKey, else context.Background().
+// Render is RenderContext with env's ContextKey context (or Background).
 func (p *Pongo) Render(env Env) (string, error) {
 	ctx, _ := env[ContextKey].(context.Context)
 	if ctx == nil {
@@ -240,8 +228,7 @@ func (p *Pongo) Render(env Env) (string, error) {
 	return p.RenderContext(ctx, env)
 }
 
-// sharedBudgetKey is the context key of a budget that several renders
-// spend together (WithSharedBudget).
+// sharedBudgetKey is the context key of a shared budget.
 type sharedBudgetKey struct{}
 
 // WithSharedBudget returns ctx carrying one render budget that every
@@ -264,8 +251,7 @@ func ShareBudget(ctx, from context.Context) context.Context {
 	return context.WithValue(ctx, sharedBudgetKey{}, b)
 }
 
-// sharedBudgetOf returns the shared budget env's context carries (nil:
-// none), its context set to env's so that the context's end counts.
+// sharedBudgetOf returns the shared budget of env's context (or nil).
 func sharedBudgetOf(env Env) *renderBudget {
 	ctx, _ := env[ContextKey].(context.Context)
 	if ctx == nil {

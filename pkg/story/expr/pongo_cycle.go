@@ -18,8 +18,7 @@ const (
 	maxIncludeFiles = 512
 )
 
-// includeRe is a literal include, extends or import target: the name in
-// group 1 or 2 (double or single quotes).
+// includeRe is a literal include, extends or import target (group 1 or 2).
 var includeRe = &lazyre.Regexp{Expr: `\{%-?\s*(?:include|extends|import)\s+(?:"([^"]*)"|'([^']*)')`}
 
 // checkIncludeCycle walks the literal include graph of src and returns an
@@ -67,8 +66,7 @@ func (l *PongoLoader) checkIncludeCycle(name, src string) *Error {
 	if e := walk(name, src, []string{name}); e != nil {
 		return e
 	}
-	// every file below name is checked as part of name's graph: the
-	// loader's Get need not follow them again
+	// every file below name is checked here: Get need not follow them again
 	l.mu.Lock()
 	l.followed[name] = true
 	for _, p := range seen {

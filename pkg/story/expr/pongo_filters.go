@@ -62,8 +62,7 @@ func init() {
 	}
 }
 
-// filterReverse reverses a string (by runes) or a list; other values pass
-// through unchanged.
+// filterReverse reverses a string (by runes) or a list; others pass through.
 func filterReverse(in, _ *pongo2.Value) (*pongo2.Value, *pongo2.Error) {
 	if in.IsString() {
 		r := []rune(in.String())
@@ -96,8 +95,7 @@ func filterCol(in, param *pongo2.Value) (*pongo2.Value, *pongo2.Error) {
 	return padded("col", s, 0, n-utf8.RuneCountInString(s))
 }
 
-// filterRcol is filterCol padding on the left (a longer text is cut to its
-// first N runes, as in col).
+// filterRcol is filterCol padding on the left.
 func filterRcol(in, param *pongo2.Value) (*pongo2.Value, *pongo2.Error) {
 	s, n := column(in, param)
 	return padded("rcol", s, n-utf8.RuneCountInString(s), 0)

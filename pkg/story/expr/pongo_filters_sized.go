@@ -23,8 +23,7 @@ func sizeError(filter string, n int) *pongo2.Error {
 // sizeOK reports whether n bytes (or more than an int holds: n < 0) fit.
 func sizeOK(n int) bool { return n >= 0 && n <= MaxRenderBytes }
 
-// expanding returns pongo2's filter name behind a check that the input,
-// grown factor times, fits.
+// expanding returns pongo2's filter name behind a size check (input × factor).
 func expanding(name string, factor int) pongo2.FilterFunction {
 	bare := pongo2.Must(pongo2.FromString("{{ v|" + name + " }}"))
 	withParam := pongo2.Must(pongo2.FromString("{{ v|" + name + ":p }}"))
@@ -34,8 +33,7 @@ func expanding(name string, factor int) pongo2.FilterFunction {
 			return nil, sizeError(name, n)
 		}
 		tpl, ctx := bare, pongo2.Context{"v": s}
-		// pongo2 calls escape with no parameter at all (param == nil) for
-		// every value printed inside {% autoescape on %}
+		// pongo2 calls escape with a nil param inside {% autoescape on %}
 		if param != nil && !param.IsNil() {
 			tpl, ctx = withParam, pongo2.Context{"v": s, "p": param.Interface()}
 		}
@@ -87,8 +85,7 @@ func filterRjust(in, param *pongo2.Value) (*pongo2.Value, *pongo2.Error) {
 	return padded("rjust", s, max(width-n, 0), 0)
 }
 
-// filterJoin joins a list's items with the parameter; other values pass
-// through.
+// filterJoin joins a list's items with the parameter; others pass through.
 func filterJoin(in, param *pongo2.Value) (*pongo2.Value, *pongo2.Error) {
 	if !in.CanSlice() {
 		return in, nil
@@ -110,8 +107,7 @@ func filterJoin(in, param *pongo2.Value) (*pongo2.Value, *pongo2.Error) {
 	return pongo2.AsValue(strings.Join(items, sep)), nil
 }
 
-// listItemCost is what one list element of make_list or split costs: its
-// string header and the pongo2 value made of it.
+// listItemCost is the cost of one make_list or split element.
 const listItemCost = 64
 
 // filterMakeList makes a list of the value's runes.
@@ -166,8 +162,7 @@ func filterStringformat(in, param *pongo2.Value) (*pongo2.Value, *pongo2.Error) 
 	return pongo2.AsValue(fmt.Sprintf(format, in.Interface())), nil
 }
 
-// formatBound is an upper bound of len(fmt.Sprintf(format, v)) for a v
-// whose text is vlen bytes.
+// formatBound bounds len(fmt.Sprintf(format, v)) for a v of vlen bytes.
 func formatBound(format string, vlen int) (int, bool) {
 	n := len(format)
 	for i := 0; i < len(format); i++ {

@@ -53,8 +53,7 @@ func outsideText(src string, f func(string) string) string {
 	return b.String()
 }
 
-// endAfter is the length of s up to and including the first end (all of
-// s when there is none).
+// endAfter is the length of s through the first end (all of s if none).
 func endAfter(s, end string) int {
 	if k := strings.Index(s, end); k >= 0 {
 		return k + len(end)
@@ -62,8 +61,7 @@ func endAfter(s, end string) int {
 	return len(s)
 }
 
-// tagEnd is the length of the tag s starts with, up to and including its
-// closing delimiter outside string literals (all of s when unclosed).
+// tagEnd is the length of the tag s starts with, literals skipped (all if unclosed).
 func tagEnd(s, end string) int {
 	var quote byte
 	for i := 2; i < len(s); i++ {
@@ -122,8 +120,7 @@ func rewritePongo(src string) string {
 	return b.String()
 }
 
-// nextTag finds the next "{{" or "{%" at or after i and returns its offset
-// and the closing delimiter.
+// nextTag returns the offset of the next "{{" or "{%" from i and its closer.
 func nextTag(s string, i int) (int, string) {
 	a := strings.Index(s[i:], "{{")
 	c := strings.Index(s[i:], "{%")
@@ -170,8 +167,7 @@ func rewriteTagBody(body string) string {
 	return b.String()
 }
 
-// unshiftIncludeCol maps a byte column pongo2 reports on line of
-// prepPongo(src) back to src's line.
+// unshiftIncludeCol maps a column on line of prepPongo(src) back to src.
 func unshiftIncludeCol(src string, line, col int) int {
 	if line < 1 || !strings.Contains(src, "include") {
 		return col

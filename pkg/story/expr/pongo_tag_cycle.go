@@ -16,13 +16,11 @@ type cycleNode struct {
 	asName string
 	silent bool
 	mu     sync.Mutex // guards fallback, the position outside a budgeted render
-	// fallback is the position when a render carries no budget (a render
-	// through pongo2 directly); every budgeted render keeps its own.
+	// fallback is the position of a render without a budget.
 	fallback int
 }
 
-// cycleValue is what `as name` binds: it prints as the current value and
-// `{% cycle name %}` advances it.
+// cycleValue is what `as name` binds: it prints the current value.
 type cycleValue struct {
 	node  *cycleNode
 	value *pongo2.Value

@@ -11,8 +11,7 @@ import (
 // kitsoki's for and set tags and macro/include regions: pongo2's syntax
 // and meaning plus the render budget.
 
-// forLoop is what a template reads as forloop (and forloop.Parentloop),
-// with pongo2's field names and values.
+// forLoop is forloop (and forloop.Parentloop), with pongo2's field names.
 type forLoop struct {
 	Counter     int
 	Counter0    int
@@ -33,8 +32,7 @@ type forNode struct {
 	tok        *pongo2.Token
 }
 
-// Execute is pongo2's for loop that spends one render step per iteration
-// and stops when the budget fails or the render's context ends.
+// Execute is pongo2's for loop, spending a render step per iteration.
 func (n *forNode) Execute(ctx *pongo2.ExecutionContext, w pongo2.TemplateWriter) (ferr *pongo2.Error) {
 	b := budgetOf(ctx)
 	if b != nil {
@@ -136,8 +134,7 @@ type setNode struct {
 	tok  *pongo2.Token
 }
 
-// Execute is pongo2's set that spends a render step and charges the text it
-// keeps to the render budget.
+// Execute is pongo2's set, spending a step and charging the text it keeps.
 func (n *setNode) Execute(ctx *pongo2.ExecutionContext, _ pongo2.TemplateWriter) *pongo2.Error {
 	v, err := n.expr.Evaluate(ctx)
 	if err != nil {

@@ -74,14 +74,12 @@ func compileWith(src string, guard bool) (*vm.Program, error) {
 	return compiler.Compile(tree, c)
 }
 
-// Program is a compiled, whitelisted expr-lang expression. It is safe for
-// concurrent use.
+// Program is a compiled, whitelisted expr-lang expression, safe for concurrent use.
 type Program struct {
 	src   string
 	guard bool
 	prog  *vm.Program
-	// need: the roots the program names, each filled with an empty map
-	// when the env lacks it (allRoots: it reads $env, so every root).
+	// need: the roots the program names (allRoots: it reads $env, so every root).
 	need     []string
 	allRoots bool
 }
@@ -147,8 +145,7 @@ func (lenPatch) Visit(node *ast.Node) {
 	b.Arguments[0] = wrapped
 }
 
-// Eval evaluates the program against env. Roots missing from env read as
-// empty maps. Errors are *Error of kind KindEval.
+// Eval evaluates the program against env (missing roots are empty maps).
 func (p *Program) Eval(env Env) (out any, err error) {
 	defer func() {
 		if r := recover(); r != nil {

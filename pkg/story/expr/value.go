@@ -20,8 +20,7 @@ type vNode interface {
 	render(env Env) (any, error)
 }
 
-// vMap is a map (map[string]any or map[any]any) with its keys in the
-// order of their text.
+// vMap is a map with its keys in the order of their text.
 type vMap[K comparable] struct {
 	keys []K
 	vals []vNode
@@ -37,8 +36,7 @@ type vTpl struct {
 
 type vLit struct{ v any }
 
-// PrepareValue compiles every string template in v once; errors are
-// *Error with Path set.
+// PrepareValue compiles every string template in v once (errors: *Error with Path).
 func PrepareValue(v any) (*Value, error) {
 	n, err := prepare(v, "")
 	if err != nil {

@@ -7,15 +7,13 @@ import (
 	"github.com/expr-lang/expr/ast"
 )
 
-// roots are the identifiers a guard may access members of; Eval fills the
-// missing ones with an empty map.
+// roots are the identifiers a guard may reach into (missing ones are empty maps).
 var roots = []string{"slots", "world", "event", "run", "args", "menu", "item", "proposal", "inbox", "workspace", "result"}
 
 // builtins are the expr-lang built-in functions a guard may call.
 var builtins = []string{"len", "trim", "upper", "lower", "split", "join", "hasPrefix", "hasSuffix", "now", "int", "float", "string", "abs", "round", "type", "get", "keys", "min", "max"}
 
-// viewFunctions are the only non-built-in functions a guard may call; the
-// engine supplies them in the Env of view guards.
+// viewFunctions are the only non-built-in functions a guard may call.
 var viewFunctions = []string{"available", "blocked", "blocked_reason", "intent_status"}
 
 var (

@@ -9,16 +9,13 @@ import (
 // World keys read by name (world.K, world?.K, world["K"]; world[x] names
 // none), for lint: expr-lang from the program's tree, pongo2 from its tags.
 
-// WorldKeys returns the world keys the program reads by name, each once,
-// in source order.
+// WorldKeys returns the world keys the program reads by name, once each.
 func (p *Program) WorldKeys() []string { return worldKeys(nil, p) }
 
-// WorldKeys returns the world keys the template's expressions read by
-// name, each once, in source order.
+// WorldKeys returns the world keys the template reads by name, once each.
 func (t *Template) WorldKeys() []string { return worldKeys(nil, t.progs...) }
 
-// worldKeys appends to out the world keys progs (nil skipped) read by name
-// that out does not hold yet.
+// worldKeys appends to out the world keys progs read that it lacks.
 func worldKeys(out []string, progs ...*Program) []string {
 	for _, p := range progs {
 		if p == nil {
