@@ -18,6 +18,6 @@
 // anchors, aliases, tags, complex keys, misplaced tabs, control characters,
 // nesting deeper than maxDepth, and all yaml.v3 rejects.
 //
-// KITSOKI_YAMLFAST=0 (also false, off, no) makes Parse and ParseString
+// KITSOKI_YAMLFAST=0 (also false, off, no) makes Parse
 // decline everything ([Off]); loads give the same result either way.
 package yamlfast

@@ -31,15 +31,6 @@ func Parse(data []byte) (*yaml.Node, bool) {
 // detachBytes is the size from which Parse gives each value its own string.
 const detachBytes = 16 << 10
 
-// ParseString is Parse for a string, whose memory the values share.
-func ParseString(s string) (*yaml.Node, bool) {
-	if Off() {
-		return nil, false
-	}
-	doc, why := parse(s, false)
-	return doc, why == ""
-}
-
 // SwitchEnv turns the fast front end off (KITSOKI_YAMLFAST=0, false, off, no).
 const SwitchEnv = "KITSOKI_YAMLFAST"
 

@@ -274,6 +274,15 @@ func (s *quotedScan) blanks(indent int) {
 	}
 }
 
+// charEscapes and hexEscapes are the escapes of a double-quoted scalar:
+// the text a character stands for, and the hex digits that follow.
+var (
+	charEscapes = map[byte]string{'0': "\x00", 'a': "\a", 'b': "\b", 't': "\t", 'n': "\n", 'v': "\v", 'f': "\f",
+		'r': "\r", 'e': "\x1b", ' ': " ", '"': `"`, '\'': "'", '\\': `\`,
+		'N': "\u0085", '_': "\u00a0", 'L': "\u2028", 'P': "\u2029"}
+	hexEscapes = map[byte]int{'x': 2, 'u': 4, 'U': 8}
+)
+
 // escape decodes the double-quoted escape sequence at src[i] ('\\') onto
 // b as yaml.v3 does, returning the offset after it.
 func (p *parser) escape(i int, b []byte) (int, []byte) {
@@ -281,43 +290,10 @@ func (p *parser) escape(i int, b []byte) (int, []byte) {
 	if i+1 >= len(src) {
 		p.fail("escape at the end")
 	}
-	n := 0
-	switch src[i+1] {
-	case '0':
-		b = append(b, 0)
-	case 'a':
-		b = append(b, '\a')
-	case 'b':
-		b = append(b, '\b')
-	case 't':
-		b = append(b, '\t')
-	case 'n':
-		b = append(b, '\n')
-	case 'v':
-		b = append(b, '\v')
-	case 'f':
-		b = append(b, '\f')
-	case 'r':
-		b = append(b, '\r')
-	case 'e':
-		b = append(b, 0x1b)
-	case ' ', '"', '\'', '\\':
-		b = append(b, src[i+1])
-	case 'N':
-		b = append(b, "\u0085"...)
-	case '_':
-		b = append(b, "\u00a0"...)
-	case 'L':
-		b = append(b, "\u2028"...)
-	case 'P':
-		b = append(b, "\u2029"...)
-	case 'x':
-		n = 2
-	case 'u':
-		n = 4
-	case 'U':
-		n = 8
-	default:
+	n, hex := hexEscapes[src[i+1]]
+	if e, ok := charEscapes[src[i+1]]; ok {
+		b = append(b, e...)
+	} else if !hex {
 		p.fail("unknown escape")
 	}
 	i += 2
