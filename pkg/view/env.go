@@ -35,10 +35,11 @@ func (r *Renderer) env(s *story.State, par []*story.State, world, extra map[stri
 		env[k] = v
 	}
 	h := &helpers{r: r, s: s, par: par, env: env}
-	env["available"] = h.available
-	env["blocked"] = h.blocked
-	env["blocked_reason"] = h.blockedReason
-	env["intent_status"] = h.intentStatus
+	status := func(intent string) string { st, _ := h.status(intent); return st }
+	env["available"] = func(intent string) bool { return status(intent) == "available" }
+	env["blocked"] = func(intent string) bool { return status(intent) == "blocked" }
+	env["blocked_reason"] = func(intent string) string { _, reason := h.status(intent); return reason }
+	env["intent_status"] = status
 	if _, ok := extra["menu"]; !ok {
 		env["menu"] = h.menu()
 	}
@@ -55,12 +56,6 @@ type helpers struct {
 	s   *story.State
 	par []*story.State
 	env expr.Env
-}
-
-// arms returns the arms the walk finds for intent.
-func (h *helpers) arms(intent string) []*story.Transition {
-	a, _ := h.armsAt(intent)
-	return a
 }
 
 // armsAt is arms with the state that declares them.
@@ -82,7 +77,7 @@ func (h *helpers) status(intent string) (string, string) {
 		}
 		return "unknown", ""
 	}
-	arms := h.arms(intent)
+	arms, _ := h.armsAt(intent)
 	if len(arms) == 0 {
 		return "unknown", ""
 	}
@@ -91,10 +86,7 @@ func (h *helpers) status(intent string) (string, string) {
 	}
 	reason := ""
 	for _, t := range arms {
-		if t.When == "" || t.Default() {
-			return "available", ""
-		}
-		if h.r.guardOpen(t.When, h.env) {
+		if t.When == "" || t.Default() || h.r.guardOpen(t.When, h.env) {
 			return "available", ""
 		}
 		if reason == "" {
@@ -102,26 +94,6 @@ func (h *helpers) status(intent string) (string, string) {
 		}
 	}
 	return "blocked", reason
-}
-
-func (h *helpers) available(intent string) bool {
-	st, _ := h.status(intent)
-	return st == "available"
-}
-
-func (h *helpers) blocked(intent string) bool {
-	st, _ := h.status(intent)
-	return st == "blocked"
-}
-
-func (h *helpers) blockedReason(intent string) string {
-	_, reason := h.status(intent)
-	return reason
-}
-
-func (h *helpers) intentStatus(intent string) string {
-	st, _ := h.status(intent)
-	return st
 }
 
 // menu is upstream's menu context (conformance view-menu): "primary", the

@@ -51,12 +51,7 @@ func padded(filter, s string, left, right int) (*pongo2.Value, *pongo2.Error) {
 	if left < 0 || right < 0 || left > MaxRenderBytes || right > MaxRenderBytes || !sizeOK(n) {
 		return nil, sizeError(filter, n)
 	}
-	var b strings.Builder
-	b.Grow(n)
-	b.WriteString(strings.Repeat(" ", left))
-	b.WriteString(s)
-	b.WriteString(strings.Repeat(" ", right))
-	return pongo2.AsValue(b.String()), nil
+	return pongo2.AsValue(strings.Repeat(" ", left) + s + strings.Repeat(" ", right)), nil
 }
 
 // filterCenter centres the value in a field of N runes.
