@@ -1,6 +1,7 @@
 package story
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"time"
@@ -242,22 +243,20 @@ type StateMore struct {
 }
 
 // Extra returns the state's StateMore, allocating it on first use.
-func (s *State) Extra() *StateMore {
-	if s.More == nil {
-		s.More = &StateMore{}
-	}
-	return s.More
-}
+func (s *State) Extra() *StateMore { return extra(&s.More) }
 
 // noStateMore is what a State without More reads as; it is never written.
 var noStateMore StateMore
 
 // more returns the State's StateMore for reading: never nil.
-func (s *State) more() *StateMore {
-	if s.More == nil {
-		return &noStateMore
+func (s *State) more() *StateMore { return cmp.Or(s.More, &noStateMore) }
+
+// extra returns *more, allocating it on first use.
+func extra[T any](more **T) *T {
+	if *more == nil {
+		*more = new(T)
 	}
-	return s.More
+	return *more
 }
 
 // Mode is the mode: key ("conversational" for free-form agent rooms).
@@ -405,23 +404,13 @@ type TransitionMore struct {
 }
 
 // Extra returns the transition's TransitionMore, allocating it on first use.
-func (t *Transition) Extra() *TransitionMore {
-	if t.More == nil {
-		t.More = &TransitionMore{}
-	}
-	return t.More
-}
+func (t *Transition) Extra() *TransitionMore { return extra(&t.More) }
 
 // noTransitionMore is what a Transition without More reads as; it is never written.
 var noTransitionMore TransitionMore
 
 // more returns the Transition's TransitionMore for reading: never nil.
-func (t *Transition) more() *TransitionMore {
-	if t.More == nil {
-		return &noTransitionMore
-	}
-	return t.More
-}
+func (t *Transition) more() *TransitionMore { return cmp.Or(t.More, &noTransitionMore) }
 
 // Default reports the default: flag.
 func (t *Transition) Default() bool { return t.More != nil && t.More.Default }
@@ -485,23 +474,13 @@ type EffectMore struct {
 }
 
 // Extra returns the effect's EffectMore, allocating it on first use.
-func (e *Effect) Extra() *EffectMore {
-	if e.More == nil {
-		e.More = &EffectMore{}
-	}
-	return e.More
-}
+func (e *Effect) Extra() *EffectMore { return extra(&e.More) }
 
 // noEffectMore is what a Effect without More reads as; it is never written.
 var noEffectMore EffectMore
 
 // more returns the Effect's EffectMore for reading: never nil.
-func (e *Effect) more() *EffectMore {
-	if e.More == nil {
-		return &noEffectMore
-	}
-	return e.More
-}
+func (e *Effect) more() *EffectMore { return cmp.Or(e.More, &noEffectMore) }
 
 // Increment is the increment: pairs.
 func (e *Effect) Increment() []KV { return e.more().Increment }
