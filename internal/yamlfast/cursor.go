@@ -123,9 +123,8 @@ func (p *parser) skipBlanks() {
 	}
 }
 
-// atLineEnd reports whether only a comment or nothing is left on the line
-// at pos (after skipBlanks); libyaml takes '#' at a token boundary as a
-// comment ("{}#c").
+// atLineEnd reports whether only a comment (libyaml's '#' at a token
+// boundary, "{}#c") or nothing is left on the line at pos.
 func (p *parser) atLineEnd() bool {
 	return p.pos >= len(p.src) || p.src[p.pos] == '\n' || p.src[p.pos] == '#'
 }
@@ -215,8 +214,7 @@ func (p *parser) node() *yaml.Node {
 }
 
 // slabSize is the number of nodes a new slab holds: about what the rest of
-// the input needs, at most maxSlab so a tree released piece by piece frees
-// memory slab by slab.
+// the input needs, at most maxSlab so a released tree frees slab by slab.
 func (p *parser) slabSize() int {
 	return min((len(p.src)-p.pos)/bytesPerNode+4, maxSlab)
 }
@@ -227,8 +225,7 @@ const (
 )
 
 // takeKids pops the children collected since mark into a Content slice cut
-// from the slab, capacity at length so an append copies; none is nil, as
-// yaml.v3 leaves it.
+// from the slab (capacity at length); none is nil, as yaml.v3 leaves it.
 func (p *parser) takeKids(mark int) []*yaml.Node {
 	k := p.kids[mark:]
 	n := len(k)

@@ -139,9 +139,8 @@ func (p *parser) flowKey(indent int) *yaml.Node {
 	return n
 }
 
-// flowSpace moves past spaces, line breaks and comments inside a flow
-// collection, declining at a line not indented more than indent or at a
-// document marker.
+// flowSpace moves past blanks and comments in a flow collection, declining
+// at a line not indented more than indent or at a document marker.
 func (p *parser) flowSpace(indent int) {
 	crossed := false
 	for p.pos < len(p.src) {

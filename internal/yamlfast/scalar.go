@@ -19,8 +19,7 @@ func stopTable(stops string) (t [256]bool) {
 }
 
 // plain scans the plain scalar at pos, folding continuation lines (indented
-// more than indent) as libyaml does; flow: inside a flow collection. It
-// returns the node and whether it spans lines.
+// more than indent) as libyaml does, and reports whether it spans lines.
 func (p *parser) plain(indent int, flow bool) (*yaml.Node, bool) {
 	src := p.src
 	line, col := p.line, p.col()
@@ -232,9 +231,8 @@ func (s *quotedScan) doubleChar() bool {
 	return true
 }
 
-// blanks reads and folds the blanks between words as libyaml does (one
-// break is a space, n+1 breaks n newlines); continuation lines must be
-// indented more than indent.
+// blanks folds the blanks between words as libyaml does (a break is a
+// space, n+1 breaks n newlines); continuation lines are indented more.
 func (s *quotedScan) blanks(indent int) {
 	p, src := s.p, s.p.src
 	spaces, leadingBreak, trailing := 0, false, 0
@@ -364,9 +362,8 @@ func (p *parser) blockScalar(indent int) *yaml.Node {
 	return p.scalar(v, tagStr, style, line, col)
 }
 
-// blockHeader reads a block scalar's chomping (-1 strip, 0 clip, 1 keep)
-// and indentation indicators from i and a comment, returning the offset of
-// the header's line break.
+// blockHeader reads a block scalar's chomping (-1 strip, 0 clip, 1 keep),
+// indentation and comment from i, returning the header's line break.
 func (p *parser) blockHeader(i int) (chomp, incr, end int) {
 	src := p.src
 	if i < len(src) && (src[i] == '+' || src[i] == '-') {

@@ -8,9 +8,8 @@ import (
 	"kitsoki/pkg/diag"
 )
 
-// Field is one known key of a mapping and where its value goes: one typed
-// destination, Pos for its position, and Read, called after with the key
-// and value nodes.
+// Field is one known key of a mapping: its typed destination, Pos for its
+// position, and Read, called after with the key and value nodes.
 type Field struct {
 	Key   string
 	Str   *string
@@ -53,9 +52,8 @@ func (w *Walker) Fields(n *yaml.Node, where string, fs Fields) bool {
 	return w.FieldsAt(n, at, at, diag.Error, fs, nil)
 }
 
-// FieldsAt reads the mapping n named at through fs, its values named
-// vals.<key>, unknown keys reported at unknownSev; each, when set, sees
-// every known key first.
+// FieldsAt reads the mapping n named at through fs (values named
+// vals.<key>, unknown keys at unknownSev); each sees every known key first.
 func (w *Walker) FieldsAt(n *yaml.Node, at, vals Place, unknownSev diag.Severity, fs Fields, each func(key string, k, v *yaml.Node)) bool {
 	return w.mapping(n, at, unknownSev, nil, fs, vals, each)
 }

@@ -50,9 +50,8 @@ func runesOf(s string, buf *[maxRunes]rune) (r []rune, long bool) {
 	return buf[:n], false
 }
 
-// boundedDistance is the edit distance (over runes, a transposition one
-// edit) of string(a) and b when at most bound, else some number over
-// bound; it stops early and allocates nothing.
+// boundedDistance is the rune edit distance (a transposition one edit) of
+// string(a) and b when at most bound, else more; it allocates nothing.
 func boundedDistance(a []rune, b string, bound int) int {
 	var buf [maxRunes]rune
 	rb, long := runesOf(b, &buf)

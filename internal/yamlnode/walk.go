@@ -13,9 +13,8 @@ import (
 // MaxNodes is the floor of the node budget of one file (NodeBudget).
 const MaxNodes = 2_000_000
 
-// NodeBudget bounds the work spent walking the YAML tree of a file of size
-// bytes: MaxNodes plus one node per byte, which only alias expansion (a
-// "billion laughs" document) can exceed.
+// NodeBudget bounds the nodes walked for a file of size bytes: MaxNodes
+// plus one a byte, which only alias expansion ("billion laughs") exceeds.
 func NodeBudget(size int) int { return MaxNodes + size }
 
 // maxDepth is how deeply collections may nest on the walk path.
@@ -165,8 +164,7 @@ func (w *Walker) Spend(at *yaml.Node, in Place, idx int) bool {
 }
 
 // Open starts reading the collection n (aliases followed) of kind: false
-// for null, another kind (reported) and past the depth limit. On true the
-// caller must Leave the node it returns.
+// for null, another kind (reported) or too deep; on true, Leave the result.
 func (w *Walker) Open(n *yaml.Node, kind yaml.Kind, at Place) (*yaml.Node, bool) {
 	orig := n
 	n = Deref(n)

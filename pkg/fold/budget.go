@@ -3,8 +3,7 @@ package fold
 import "kitsoki/pkg/story"
 
 // spend charges one import of ci (named sub) and its child's states to the
-// fold's budget (story.MaxFoldImports, story.MaxFoldImportedStates); past a
-// limit it reports once, at the import that crossed it, and returns false.
+// fold's budget; past a limit it reports once and returns false.
 func (fs *folder) spend(sub string, ci *story.Import) bool {
 	if fs.overBudget {
 		return false

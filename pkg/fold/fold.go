@@ -12,8 +12,7 @@ import (
 // Options tune New.
 type Options struct {
 	// Bindings rebinds top-level host interfaces (iface -> handler) after the
-	// fold, as a flow fixture's host_bindings: does; lifted names
-	// (<alias>__<iface>) are accepted.
+	// fold, as a fixture's host_bindings: does (lifted names accepted).
 	Bindings map[string]string
 	// Phases, when set, expands a story's phases: block in place on the fold's
 	// private copy, for every story of the import tree, after its own imports
@@ -43,9 +42,8 @@ type ExitUse struct {
 	Pos  story.Pos
 }
 
-// ExitsVia lists the exit mappings the target of site (a folded
-// *story.Transition or on_complete *story.Effect) went through, innermost
-// first; nil when it was no imported child's @exit:.
+// ExitsVia lists the exit mappings the target of site (a folded arm or
+// on_complete effect) went through, innermost first.
 func (f *Folded) ExitsVia(site any) []ExitUse { return f.exits[site] }
 
 // StateInfo is what the fold records about one folded state.
@@ -169,8 +167,7 @@ func (f *Folded) UpstreamViewDir(path string) string {
 }
 
 // EffectDir is the directory an effect's relative paths resolve against:
-// its declaring story's, the importer's for generated effects, else the
-// top story's.
+// its story's, the importer's for generated effects, else the top's.
 func (f *Folded) EffectDir(e *story.Effect) string {
 	if d, ok := f.effects[e]; ok {
 		return d
@@ -178,9 +175,8 @@ func (f *Folded) EffectDir(e *story.Effect) string {
 	return f.Story.Dir
 }
 
-// ResolveIntent maps a typed intent name to its arc name at statePath,
-// the first alias hit walking up from the state; ok is false (name
-// unchanged) when none.
+// ResolveIntent maps a typed intent name to its arc name at statePath (the
+// first alias walking up); ok is false, name unchanged, when none.
 func (f *Folded) ResolveIntent(statePath, name string) (string, bool) {
 	p := normPath(statePath)
 	for p != "" {

@@ -12,9 +12,8 @@ import (
 // its references are checked in the child's scope after the fold.
 var structural = map[string]bool{"yaml-syntax": true, "type": true, "duplicate-key": true, "unknown-key": true, "view": true, "internal": true}
 
-// applyOverrides replaces whole child states and intents by the import's
-// overrides before the child is re-based and folded, as upstream does, so
-// an override is child-scope.
+// applyOverrides replaces child states and intents by the import's
+// overrides before the child is folded, as upstream, so they are child-scope.
 func (fs *folder) applyOverrides(n, k *node) {
 	ov := k.im.Overrides
 	if ov == nil {

@@ -3,8 +3,7 @@ package phases
 import "fmt"
 
 // Bounds on what expanding phases copies: every graph entry copies the
-// whole template, so aliases or long parameters times many entries could
-// multiply a small file into gigabytes.
+// whole template, so a small file could multiply into gigabytes.
 const (
 	// MaxCopiedValues is the most values the expansion copies, over all entries.
 	MaxCopiedValues = 2_000_000

@@ -115,8 +115,7 @@ func (l *loader) outsideRoot(p Pos, root *safefile.Root, what, written string, e
 }
 
 // OutsideRootMessage says that the file written is outside its project
-// root, and why (err is the Root's), naming the path as written and the
-// root, never what lies outside.
+// root and why, naming the path as written, never what lies outside.
 func OutsideRootMessage(root *safefile.Root, what, written string, err error) string {
 	if pe, ok := errors.AsType[*os.PathError](err); ok && pe.Op == "read" {
 		return fmt.Sprintf("%s %q goes through a symlink leading out of the project root %s (or an absolute one); nothing outside the root is read: put the file itself there, or a relative link that stays inside, or pass --root DIR naming a directory that holds both", what, written, root.Dir())
@@ -200,8 +199,7 @@ func (st *Story) FileRoot() *safefile.Root {
 }
 
 // PromptRoots returns the absolute directories prompt files may be read
-// from: the story directory, its prompts overlay and shared directories,
-// and those of every imported child.
+// from: the story's, its prompts: directories, and its children's.
 func (st *Story) PromptRoots() []string {
 	var out []string
 	seen := map[*Story]bool{}

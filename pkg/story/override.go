@@ -57,8 +57,7 @@ func (o *ImportOverrides) IntentNames() []string { return sortedNodeKeys(o.Inten
 func sortedNodeKeys(m map[string]*yaml.Node) []string { return slices.Sorted(maps.Keys(m)) }
 
 // ParseState parses overrides.states.<name> as a top-level state of the
-// importer's file, with that parse's diagnostics; nil when there is no
-// such override.
+// importer's file, with its diagnostics; nil when there is none.
 func (o *ImportOverrides) ParseState(name string) (*State, []diag.Diagnostic) {
 	return o.ParseStateIn(name, nil)
 }
@@ -98,9 +97,8 @@ func (o *ImportOverrides) ParseIntentIn(name string, b *OverrideBudget) (*Intent
 	return in, ds
 }
 
-// parse runs fn with a parser of the importer's file over {name: v} and
-// returns its diagnostics; a panic is an internal error diagnostic. A nil
-// v parses nothing.
+// parse runs fn with the importer's parser over {name: v} (nil: nothing)
+// and returns its diagnostics; a panic is an internal error diagnostic.
 func (o *ImportOverrides) parse(v *yaml.Node, name string, b *OverrideBudget, fn func(p *fileParser, doc *yaml.Node)) (ds []diag.Diagnostic) {
 	if v == nil {
 		return nil

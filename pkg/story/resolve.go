@@ -50,9 +50,8 @@ func (e *TargetError) Error() string {
 	return fmt.Sprintf("transition target %q (resolved: %q) does not exist", e.Target, e.Resolved)
 }
 
-// Resolve resolves target from this state as the engine does (see
-// ResolvePath); "@exit:" names an exit, templates stay unresolved. An error
-// says the destination does not exist.
+// Resolve resolves target from this state as the engine does (ResolvePath;
+// "@exit:" names an exit, templates stay unresolved).
 func (s *State) Resolve(target string) (Target, error) {
 	if s == nil || s.story == nil {
 		return Target{}, &TargetError{Target: target, Resolved: target, Msg: "state is not part of a loaded story"}
@@ -183,9 +182,8 @@ func phaseGeneratedNames(st *Story) map[string]bool {
 	return out
 }
 
-// ResolveInvoke maps iface.<name>.<op> to the interface's default binding
-// (<default>.<op>); other invokes are unchanged. ok is false for an
-// undeclared interface.
+// ResolveInvoke maps iface.<name>.<op> to the interface's default binding;
+// other invokes are unchanged. ok is false for an undeclared interface.
 func (st *Story) ResolveInvoke(invoke string) (string, bool) {
 	if !strings.HasPrefix(invoke, "iface.") {
 		return invoke, true

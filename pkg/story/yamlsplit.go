@@ -203,9 +203,8 @@ func shiftLines(n *yaml.Node, shift, depth int) bool {
 	return true
 }
 
-// parseFileDoc parses one file into what it contributes, split when safe;
-// nil after a (reported) syntax error. include marks an include: file,
-// whose tables are made only for the keys it writes.
+// parseFileDoc parses one file, split when safe (nil after a reported
+// syntax error); an include: file's tables are made only for its keys.
 func (l *loader) parseFileDoc(display, abs string, data []byte, include bool) (*fileDef, *fileParser) {
 	if bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
 		l.rep.Errf(Pos{File: display, Line: 1, Col: 1}, RuleYAMLSyntax, "the file starts with a byte-order mark (U+FEFF), which the existing engine reads as part of the first key and refuses: save it as UTF-8 without a BOM")

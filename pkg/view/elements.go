@@ -13,8 +13,7 @@ import (
 )
 
 // renderElements lays out a typed element list as upstream's plain text:
-// hidden and empty elements are omitted, blocks are joined by a blank
-// line, two kv blocks in a row by a newline.
+// blocks joined by a blank line (two kv blocks by a newline), empty omitted.
 func (r *Renderer) renderElements(els []*story.ViewElement, where string, dl *dirLoader, s *story.State, env expr.Env) (string, error) {
 	var b strings.Builder
 	prevKV := false

@@ -11,9 +11,8 @@ import (
 	"kitsoki/pkg/story/expr"
 )
 
-// env builds the template and guard context of a view render: world,
-// slots, event, args, run, state, menu and the helpers available(),
-// blocked(), blocked_reason() and intent_status(); extra overrides them.
+// env builds a view render's context: world, slots, event, args, run,
+// state, menu and the availability helpers; extra overrides them.
 func (r *Renderer) env(s *story.State, par []*story.State, world, extra map[string]any) expr.Env {
 	if world == nil {
 		world = map[string]any{}
@@ -286,9 +285,8 @@ func destHint(owner *story.State, target string) string {
 	return target
 }
 
-// needsSlots reports whether intent declares a required slot: upstream
-// stops there before any guard (conformance
-// view-helpers-required-slots).
+// needsSlots reports whether intent declares a required slot: upstream stops
+// there before any guard (conformance view-helpers-required-slots).
 func (h *helpers) needsSlots(intent string) bool {
 	in := h.intent(intent)
 	if in == nil {

@@ -21,9 +21,8 @@ const defaultWidth = 80
 // Option configures a Renderer.
 type Option func(*Renderer)
 
-// dirFor sets the story directory a state's views resolve against; f
-// returns "" for the default (the innermost import wrapper's child, then
-// the story's own directory).
+// dirFor sets the story directory a state's views resolve against ("":
+// the innermost import wrapper's child, else the story's own).
 func dirFor(f func(statePath string) string) Option {
 	return func(r *Renderer) { r.dirFor = f }
 }
@@ -80,8 +79,7 @@ func newRenderer(st *story.Story, opts ...Option) *Renderer {
 }
 
 // transitionViewKey is the extra entry carrying the winning transition's
-// view (a *story.View or a pongo2 string), which replaces the state's
-// views for this render.
+// view (a *story.View or a string), replacing the state's for this render.
 const transitionViewKey = "transition_view"
 
 // transitionAtKey names the state a transition view taken inside a
@@ -156,8 +154,7 @@ func (r *Renderer) renderTransition(statePath, at string, v *story.View, world m
 			return "", err
 		}
 		// a parallel transition view sees the whole configuration as state.path
-		// (conformance view-par-transition-path), or its arc's target leaf
-		// (par-transition-view)
+		// (conformance view-par-transition-path) or its arc's leaf (par-transition-view)
 		path = root
 		seen := map[string]any{"path": statePath, "description": ""}
 		if at != "" {

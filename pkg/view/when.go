@@ -43,8 +43,7 @@ func (r *Renderer) hidden(when string, el *story.ViewElement, s *story.State, wh
 }
 
 // truthy is upstream's truth value of a when: result: nil, false, "", 0
-// (int, int64, float64) and empty lists and maps are false. An unsigned 0
-// is true, as upstream's.
+// (int, int64, float64) and empty collections are false; unsigned 0 is true.
 func truthy(v any) bool {
 	switch x := v.(type) {
 	case nil:
@@ -75,9 +74,8 @@ func truthy(v any) bool {
 // whenWorldKey caches, in one render's env, the env whenShows uses.
 const whenWorldKey = "__kitsoki_when_env"
 
-// whenEnv is env with bare names strict and the world's ints as upstream
-// holds YAML whole numbers (unsigned, so a 0 default is truthy there);
-// other number shapes are kept.
+// whenEnv is env with bare names strict and the world's ints unsigned, as
+// upstream holds YAML whole numbers (so a 0 default is truthy there).
 func whenEnv(env expr.Env) expr.Env {
 	if c, ok := env[whenWorldKey].(*whenCache); ok {
 		return c.env

@@ -19,9 +19,8 @@ var compileEnv = func() map[string]any {
 	return m
 }()
 
-// withNeeded returns env with an empty map for every root of need it
-// lacks (every root when all), so `world.x` on an absent world is nil; env
-// is copied only when one is missing.
+// withNeeded returns env with an empty map for each root of need (all:
+// every root) it lacks, copying env only then.
 func withNeeded(env Env, need []string, all bool) Env {
 	if all {
 		need = roots

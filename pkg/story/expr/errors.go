@@ -82,9 +82,8 @@ var (
 	goVerb       = &lazyre.Regexp{Expr: `%!\w\((<nil>|[^)]*)\)`}
 )
 
-// plainText rewrites Go run-time texts in an evaluation error into what
-// the author can act on ("nil (an unset world key or slot?) where a string
-// is needed").
+// plainText rewrites Go run-time texts of an evaluation error into words
+// the author can act on ("nil (an unset world key or slot?) where ...").
 func plainText(msg string) string {
 	msg = goConversion.ReplaceAllStringFunc(msg, func(m string) string {
 		p := goConversion.FindStringSubmatch(m)

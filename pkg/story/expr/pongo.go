@@ -40,9 +40,8 @@ type PongoLoader struct {
 	pending map[string][]byte
 }
 
-// ErrOutsideRoots is wrapped by the *Error of an include, extends or import
-// target the loader refused (absolute, leaving the roots, or an
-// unregistered namespace).
+// ErrOutsideRoots is wrapped by the *Error of an include, extends or
+// import target the loader refused.
 var ErrOutsideRoots = errors.New("template path outside the template roots")
 
 // refusedPrefix starts the name Abs returns for a refused path.
@@ -72,9 +71,8 @@ func NewPongoLoader(dirs ...string) *PongoLoader {
 	return l
 }
 
-// AddNamespace maps a name prefix such as "@shared" to a directory; a
-// prefix added more than once searches its directories in order. Call it
-// before compiling templates.
+// AddNamespace maps a name prefix such as "@shared" to a directory
+// (several: searched in order); call it before compiling templates.
 func (l *PongoLoader) AddNamespace(prefix, dir string) {
 	prefix = strings.TrimSuffix(prefix, "/")
 	if abs, err := filepath.Abs(dir); err == nil {

@@ -174,8 +174,7 @@ func (w *budgetWriter) WriteString(s string) (int, error) {
 func (w *budgetWriter) Write(p []byte) (int, error) { return w.WriteString(string(p)) }
 
 // RenderContext renders the template within the render budget until ctx
-// ends; undefined variables render empty. A budget stop wraps
-// ErrRenderBudget, a ctx stop ctx.Err().
+// ends (undefined variables render empty); errors wrap ErrRenderBudget or ctx.Err().
 func (p *Pongo) RenderContext(ctx context.Context, env Env) (out string, err error) {
 	b, shared := ctx.Value(sharedBudgetKey{}).(*renderBudget)
 	if shared {

@@ -212,8 +212,7 @@ func rewriteIncludes(src string) string {
 }
 
 // region is a macro body or an include between its entry and leave tags:
-// entering spends a step and a level of depth, and what it writes is
-// charged.
+// entering spends a step and a level of depth; its writes are charged.
 type region struct {
 	what string // what nests: "macro calls" or "includes"
 	loop string // what recursing looks like

@@ -213,9 +213,8 @@ func truthy(v any) bool {
 	return true
 }
 
-// stringify formats a value for interpolation as upstream's does: nil as
-// "", strings as is, []any and maps as compact HTML-escaped JSON, anything
-// else with fmt.
+// stringify formats a value for interpolation as upstream's does: nil "",
+// []any and maps as compact HTML-escaped JSON, others with fmt.
 func stringify(v any) string {
 	switch v := v.(type) {
 	case nil:

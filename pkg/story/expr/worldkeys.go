@@ -49,8 +49,7 @@ func addOnce(out []string, k string) []string {
 }
 
 // PongoWorldKeys returns the world keys a compiled pongo2 template reads by
-// name, each once, in source order; ok is false when the template may
-// bind world itself.
+// name, once each, in order; ok is false when it may bind world itself.
 func PongoWorldKeys(src string) (keys []string, ok bool) {
 	for i := 0; i < len(src); {
 		j := strings.IndexByte(src[i:], '{')
