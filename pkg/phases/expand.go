@@ -90,7 +90,7 @@ type phase struct {
 // instantiate builds every graph entry's states, adding problems to ps.
 func instantiate(ph *story.Phases, tpl *story.PhaseTemplate, ps *problems) []*phase {
 	var all []*phase
-	left := newAllowance()
+	left := &allowance{values: MaxCopiedValues, bytes: MaxSubstitutedBytes}
 	defer func() {
 		if left.spent() {
 			ps.add(ph.Pos, "%s", ExpansionTooLarge(len(ph.Graph)))

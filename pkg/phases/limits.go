@@ -17,10 +17,6 @@ type allowance struct {
 	over          bool
 }
 
-func newAllowance() *allowance {
-	return &allowance{values: MaxCopiedValues, bytes: MaxSubstitutedBytes}
-}
-
 // take spends values and bytes, false once spent; a nil allowance is unbounded.
 func (a *allowance) take(values, bytes int) bool {
 	if a == nil {
