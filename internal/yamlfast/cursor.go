@@ -9,16 +9,12 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// checkChars returns why src is outside the subset at the character
-// level: a carriage return or another control character, invalid UTF-8, a
-// byte-order mark, a line separator yaml.v3 treats as a line break (NEL,
-// LS, PS), or a character libyaml refuses (U+FFFE, U+FFFF); "" means
-// every character is fine. It also counts the tabs, which only some
-// places may hold (parser.tabs).
+// checkChars returns why src is outside the subset at the character level
+// (control characters, invalid UTF-8, a BOM, NEL/LS/PS, U+FFFE, U+FFFF),
+// "" when every character is fine, and counts the tabs (parser.tabs).
 func checkChars(src string) (why string, tabs int) {
-	// Eight ASCII bytes at a time: none at or above 0x80, none 0x7f, and
-	// the bytes below 0x20 exactly the '\n's. Each test adds to every byte
-	// a constant keeping it under 0x100, so no carry crosses bytes.
+	// Eight ASCII bytes at a time: none >= 0x7f and the bytes below 0x20
+	// exactly the '\n's; no test carries across bytes.
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	bytes := unsafe.Slice(unsafe.StringData(src), len(src)) // read only
 	for i := 0; i < len(src); {
@@ -92,8 +88,7 @@ func colAt(src string, from, to int) int {
 	return n
 }
 
-// spacesTo records that only spaces precede pos on its line, so its
-// column is its offset in the line.
+// spacesTo records that only spaces precede pos, so its column is its offset.
 func (p *parser) spacesTo() {
 	p.colLine, p.colPos, p.colVal = p.lineStart, p.pos, p.pos-p.lineStart
 }
@@ -111,8 +106,7 @@ func (p *parser) blankz(i int) bool {
 	return i >= len(p.src) || p.src[i] == ' ' || p.src[i] == '\n'
 }
 
-// marker reports a document marker ("---" or "...") at pos, at the start
-// of a line.
+// marker reports a document marker ("---" or "...") at pos, at a line start.
 func (p *parser) marker() bool {
 	i := p.pos
 	if i != p.lineStart || i+3 > len(p.src) {
@@ -129,9 +123,8 @@ func (p *parser) skipBlanks() {
 	}
 }
 
-// atLineEnd reports whether only a comment or nothing is left on the line
-// at pos (after skipBlanks). pos is always at a token boundary, where
-// libyaml takes a '#' as a comment even right after a token ("{}#c").
+// atLineEnd reports whether only a comment (libyaml's '#' at a token
+// boundary, "{}#c") or nothing is left on the line at pos.
 func (p *parser) atLineEnd() bool {
 	return p.pos >= len(p.src) || p.src[p.pos] == '\n' || p.src[p.pos] == '#'
 }
@@ -144,9 +137,8 @@ func (p *parser) lineEnd() {
 	}
 }
 
-// skipSpace moves past spaces, comments and line ends to the next token.
-// It stops at a document marker at the start of a line, setting docEnd
-// (after the first token; before it, the marker is the caller's).
+// skipSpace moves past spaces, comments and line ends to the next token,
+// stopping at a document marker at the start of a line (docEnd).
 func (p *parser) skipSpace() {
 	if !p.lead && p.marker() { // a block scalar ends at the start of a line
 		p.docEnd = true
@@ -176,12 +168,10 @@ func (p *parser) skipSpace() {
 	}
 }
 
-// done reports the end of the document: the end of input, or a document
-// marker skipSpace stopped at.
+// done reports the end of input or a document marker skipSpace stopped at.
 func (p *parser) done() bool { return p.pos >= len(p.src) || p.docEnd }
 
-// toLineEnd moves pos past a comment, to the '\n' ending its line (or
-// the end of input). A comment may hold tabs.
+// toLineEnd moves pos past a comment (tabs allowed) to its line's '\n'.
 func (p *parser) toLineEnd() {
 	end := len(p.src)
 	if i := strings.IndexByte(p.src[p.pos:], '\n'); i >= 0 {
@@ -192,10 +182,8 @@ func (p *parser) toLineEnd() {
 }
 
 // safe counts the tabs of src[i:j], a place where libyaml reads a tab as
-// any other character (a comment, a block scalar's content, a one-line
-// quoted scalar). The parse declines unless every tab is in such a place:
-// everywhere else the parser takes a tab for a letter, libyaml for a
-// space or an error.
+// any character (a comment, block scalar content, a one-line quoted
+// scalar); the parse declines unless every tab is in such a place.
 func (p *parser) safe(i, j int) {
 	if p.tabs > 0 {
 		p.safeTabs += strings.Count(p.src[i:j], "\t")
@@ -203,8 +191,7 @@ func (p *parser) safe(i, j int) {
 }
 
 // colonAfter reports whether the rest of the line at pos is spaces and a
-// ':' that makes the node before it a block mapping key (followed by a
-// space or a line end); it leaves pos at the ':' when so.
+// ':' making the node before it a block mapping key; pos is left at ':'.
 func (p *parser) colonAfter() bool {
 	i := p.pos
 	for i < len(p.src) && p.src[i] == ' ' {
@@ -226,12 +213,8 @@ func (p *parser) node() *yaml.Node {
 	return &p.nodes[len(p.nodes)-1]
 }
 
-// slabSize is the number of nodes (or Content pointers) a new slab
-// holds: about what the rest of the input needs (stories and fixtures
-// take some 22 bytes a node: a slab rarely goes unused, the last one is
-// small), and at most
-// maxSlab, so that a tree a caller releases piece by piece (a large
-// story's states) frees memory slab by slab.
+// slabSize is the number of nodes a new slab holds: about what the rest of
+// the input needs, at most maxSlab so a released tree frees slab by slab.
 func (p *parser) slabSize() int {
 	return min((len(p.src)-p.pos)/bytesPerNode+4, maxSlab)
 }
@@ -241,10 +224,8 @@ const (
 	maxSlab      = 1024
 )
 
-// takeKids pops the children collected since mark into a Content slice
-// cut from the slab (its capacity ends at its length, so an append by a
-// consumer copies instead of overwriting a neighbour). No children give a
-// nil slice, as yaml.v3 leaves it.
+// takeKids pops the children collected since mark into a Content slice cut
+// from the slab (capacity at length); none is nil, as yaml.v3 leaves it.
 func (p *parser) takeKids(mark int) []*yaml.Node {
 	k := p.kids[mark:]
 	n := len(k)

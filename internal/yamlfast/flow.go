@@ -2,8 +2,7 @@ package yamlfast
 
 import "go.yaml.in/yaml/v3"
 
-// cur returns the byte at pos, 0 at the end of input (the input holds no
-// NUL: checkChars refuses control characters).
+// cur returns the byte at pos, 0 at the end (checkChars refuses NUL).
 func (p *parser) cur() byte {
 	if p.pos < len(p.src) {
 		return p.src[p.pos]
@@ -11,9 +10,8 @@ func (p *parser) cur() byte {
 	return 0
 }
 
-// flowCollection parses the flow sequence or mapping at pos ('[' or '{');
-// indent is the innermost block collection's (the subset wants its
-// continuation lines indented more).
+// flowCollection parses the flow sequence or mapping at pos; indent is the
+// innermost block collection's (continuation lines must be indented more).
 func (p *parser) flowCollection(indent int) *yaml.Node {
 	p.depth++
 	if p.depth > maxDepth {
@@ -141,9 +139,8 @@ func (p *parser) flowKey(indent int) *yaml.Node {
 	return n
 }
 
-// flowSpace moves past spaces, line breaks and comments inside a flow
-// collection; a line whose content is not indented more than indent, or a
-// document marker, declines.
+// flowSpace moves past blanks and comments in a flow collection, declining
+// at a line not indented more than indent or at a document marker.
 func (p *parser) flowSpace(indent int) {
 	crossed := false
 	for p.pos < len(p.src) {

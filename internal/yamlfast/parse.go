@@ -10,15 +10,10 @@ import (
 )
 
 // Parse parses data, one YAML document, into the node tree yaml.v3's
-// Decoder gives (comments left out). It returns false when data is outside
-// the subset it knows (see the package documentation) or might be a YAML
-// error; the caller then decodes with yaml.v3.
-//
-// The values of a small document are substrings of one copy of data. A
-// document of detachBytes or more is read in place instead (data must not
-// change during the call) and each value is a string of its own, so a
-// caller that keeps a few values of a large tree (a story model keeps
-// names and texts, and releases the tree) does not keep the whole text.
+// Decoder gives (comments left out), or returns false outside the subset;
+// the caller then decodes with yaml.v3. A small document's values share one
+// copy of data; from detachBytes each value is a string of its own, so a
+// caller keeping a few values does not keep the whole text.
 func Parse(data []byte) (*yaml.Node, bool) {
 	if len(data) == 0 || Off() {
 		return nil, false
@@ -33,41 +28,25 @@ func Parse(data []byte) (*yaml.Node, bool) {
 	return doc, why == ""
 }
 
-// detachBytes is the document size from which Parse gives every value its
-// own string.
+// detachBytes is the size from which Parse gives each value its own string.
 const detachBytes = 16 << 10
 
-// ParseString is Parse for a document already held as a string; the
-// tree's values share its memory, whatever its size.
-func ParseString(s string) (*yaml.Node, bool) {
-	if Off() {
-		return nil, false
-	}
-	doc, why := parse(s, false)
-	return doc, why == ""
-}
-
-// SwitchEnv is the environment variable that turns the fast front end
-// off: with KITSOKI_YAMLFAST=0 (or false, off, no) Parse and ParseString
-// decline every input, so every caller decodes with yaml.v3 alone.
+// SwitchEnv turns the fast front end off (KITSOKI_YAMLFAST=0, false, off, no).
 const SwitchEnv = "KITSOKI_YAMLFAST"
 
-// Off reports whether SwitchEnv turns the fast front end off. It is read
-// on every call (no process-wide state for tests to reset).
+// Off reports whether SwitchEnv turns the fast front end off, on every call.
 func Off() bool { return fastpath.Off(SwitchEnv) }
 
 // maxDepth bounds the nesting of collections Parse accepts.
 const maxDepth = 400
 
-// maxKeyBytes bounds an implicit key: libyaml requires its ':' within 1024
-// characters of its start.
+// maxKeyBytes bounds an implicit key (libyaml: its ':' within 1024 characters).
 const maxKeyBytes = 1000
 
 // decline is the panic value that unwinds a parse that leaves the subset.
 type decline struct{ why string }
 
-// parser is the state of one parse: a cursor over src with its line and
-// the start of that line, and the slabs nodes are cut from.
+// parser is the state of one parse: a cursor over src and the node slabs.
 type parser struct {
 	src       string
 	pos       int
@@ -80,8 +59,7 @@ type parser struct {
 	tabs      int  // tabs in src
 	safeTabs  int  // tabs met where libyaml takes them as characters (safe)
 
-	// colLine and colPos/colVal cache the last column computed on a line,
-	// so columns far into a long line are not recounted from its start.
+	// colLine, colPos and colVal cache the last column computed on a line.
 	colLine, colPos, colVal int
 
 	nodes []yaml.Node  // node slab
@@ -90,10 +68,8 @@ type parser struct {
 	buf   []byte       // scratch for values that are not substrings of src
 }
 
-// parse returns the document tree of src, or the reason it declined;
-// detach: no value may share src's memory. A panic other than a decline
-// (a bug) declines too, as "internal error": the tests fail on it, a
-// caller falls back to yaml.v3.
+// parse returns the document tree of src, or why it declined (a panic, a
+// bug, declines as "internal error"); detach: no value shares src's memory.
 func parse(src string, detach bool) (doc *yaml.Node, why string) {
 	// libyaml drops a leading byte-order mark without counting it in any
 	// column, and reads "\r\n" as one line break wherever it occurs.
@@ -165,11 +141,9 @@ func (p *parser) document() *yaml.Node {
 	return doc
 }
 
-// laterDocuments checks the documents after the first, from the marker
-// at pos that ends it. yaml.v3 decodes the first document only, but it
-// scans a few tokens past its end, so an error there would surface; every
-// later document must be in the subset (or empty) for the first to be
-// accepted. Their trees are discarded.
+// laterDocuments checks the documents after the first, from the marker at
+// pos: yaml.v3 scans a few tokens past the first document, so each later
+// one must be in the subset too. Their trees are discarded.
 func (p *parser) laterDocuments() {
 	for p.pos < len(p.src) {
 		explicit := p.src[p.pos] == '-'
@@ -196,10 +170,8 @@ func (p *parser) laterDocuments() {
 	}
 }
 
-// blockNode parses the node starting at pos (a character that starts a
-// token) in block context, where the innermost block collection is
-// indented indent (-1 at the document level). The node may be a block
-// collection starting here.
+// blockNode parses the node at pos in block context, the innermost block
+// collection indented indent (-1 at the document level).
 func (p *parser) blockNode(indent int) *yaml.Node {
 	p.depth++
 	if p.depth > maxDepth {
@@ -250,9 +222,7 @@ func (p *parser) blockNode1(indent int) *yaml.Node {
 	return n
 }
 
-// notPlainStart reports a character (other than '-') that cannot start a
-// plain scalar in the subset: the YAML indicators, and '?' and ':' which
-// would start one only before a non-space.
+// notPlainStart reports a character (not '-') that cannot start a plain scalar.
 func notPlainStart(c byte) bool {
 	switch c {
 	case '?', ':', ',', '[', ']', '{', '}', '#', '&', '*', '!', '|', '>', '\'', '"', '%', '@', '`':
@@ -310,8 +280,7 @@ func (p *parser) blockKey(indent int) *yaml.Node {
 	return n
 }
 
-// mapValue parses the value after the ':' of a key of a block mapping
-// indented mcol.
+// mapValue parses the value after a key's ':' in a mapping indented mcol.
 func (p *parser) mapValue(mcol int) *yaml.Node {
 	at, line, lineStart := p.pos, p.line, p.lineStart // where an empty value is
 	p.skipBlanks()
@@ -338,8 +307,7 @@ func (p *parser) mapValue(mcol int) *yaml.Node {
 	return p.empty(line, colAt(p.src, lineStart, at))
 }
 
-// inlineValue parses a mapping value that starts on its key's line: a
-// scalar or a flow collection, never a block collection.
+// inlineValue parses a mapping value on its key's line (never a block collection).
 func (p *parser) inlineValue(mcol int) *yaml.Node {
 	switch c := p.src[p.pos]; c {
 	case '|', '>':
@@ -367,8 +335,7 @@ func (p *parser) inlineValue(mcol int) *yaml.Node {
 }
 
 // blockSeq parses a block sequence whose entries start at column scol;
-// indentless: it is the value of a key at that same column, so a line
-// there that is not an entry ends it.
+// indentless: it is the value of a key at that column.
 func (p *parser) blockSeq(scol int, indentless bool) *yaml.Node {
 	s := p.node()
 	s.Kind, s.Tag = yaml.SequenceNode, tagSeq
@@ -422,8 +389,7 @@ func (p *parser) empty(line, col int) *yaml.Node {
 	return n
 }
 
-// sub returns the value src[i:j], a copy when values must not share
-// src's memory.
+// sub returns src[i:j], a copy when values must not share src's memory.
 func (p *parser) sub(i, j int) string {
 	if p.detach {
 		return strings.Clone(p.src[i:j])

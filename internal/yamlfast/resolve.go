@@ -19,10 +19,8 @@ const (
 	tagMap       = "!!map"
 )
 
-// plainTag returns the tag yaml.v3 resolves an untagged plain scalar of
-// value s to. It follows yaml.v3's resolver decision by decision: the
-// first byte picks the candidates, the fixed words come first, then a
-// timestamp, then the integer forms (underscores dropped), then floats.
+// plainTag returns the tag yaml.v3 resolves an untagged plain scalar s to,
+// following its resolver decision by decision.
 func plainTag(s string) string {
 	if s == "" {
 		return tagNull
@@ -51,8 +49,7 @@ func plainTag(s string) string {
 	return tagStr
 }
 
-// fixedWord returns the tag of the words yaml.v3 resolves by table, "" for
-// others.
+// fixedWord returns the tag of a word yaml.v3 resolves by table, else "".
 func fixedWord(s string) string {
 	switch s {
 	case "true", "True", "TRUE", "false", "False", "FALSE":
@@ -110,8 +107,7 @@ func numberTag(s string) string {
 	return tagStr
 }
 
-// intIn reports whether s parses as a signed or an unsigned 64-bit
-// integer in base.
+// intIn reports whether s parses as a signed or unsigned 64-bit int in base.
 func intIn(s string, base int) bool {
 	if _, err := strconv.ParseInt(s, base, 64); err == nil {
 		return true
@@ -161,8 +157,7 @@ func yamlFloatSyntax(s string) bool {
 	return i == len(s)
 }
 
-// timestampLayouts are the layouts yaml.v3 tries for a plain scalar that
-// starts with four digits and a dash.
+// timestampLayouts are the layouts yaml.v3 tries for "dddd-..." plain scalars.
 var timestampLayouts = [...]string{
 	"2006-1-2T15:4:5.999999999Z07:00",
 	"2006-1-2t15:4:5.999999999Z07:00",

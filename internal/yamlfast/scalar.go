@@ -8,8 +8,7 @@ import (
 )
 
 // blockStops and flowStops mark the bytes that may end a word of a plain
-// scalar, in block and in flow context (':' only before a space or a
-// line end).
+// scalar in block and flow context.
 var blockStops, flowStops = stopTable(" \n:"), stopTable(" \n:,?[]{}")
 
 func stopTable(stops string) (t [256]bool) {
@@ -19,11 +18,8 @@ func stopTable(stops string) (t [256]bool) {
 	return t
 }
 
-// plain scans the plain scalar at pos, folding continuation lines as
-// libyaml does; indent is the innermost block collection's (a
-// continuation line must be indented more), flow: inside a flow
-// collection (where ",?[]{}" end it). It returns the node and whether it
-// spans lines, leaving pos right after its last character.
+// plain scans the plain scalar at pos, folding continuation lines (indented
+// more than indent) as libyaml does, and reports whether it spans lines.
 func (p *parser) plain(indent int, flow bool) (*yaml.Node, bool) {
 	src := p.src
 	line, col := p.line, p.col()
@@ -100,10 +96,8 @@ func (p *parser) plain(indent int, flow bool) (*yaml.Node, bool) {
 	return p.scalar(v, plainTag(v), 0, line, col), multi
 }
 
-// quoted scans the single- or double-quoted scalar at pos; indent is the
-// innermost block collection's (the subset wants continuation lines
-// indented more). It returns the node and whether it spans lines, leaving
-// pos after the closing quote.
+// quoted scans the quoted scalar at pos (continuation lines indented more
+// than indent), returning the node and whether it spans lines.
 func (p *parser) quoted(indent int) (*yaml.Node, bool) {
 	line, col := p.line, p.col()
 	q := p.src[p.pos]
@@ -152,9 +146,7 @@ func (p *parser) quotedOneLine(q byte, style yaml.Style, line, col int) *yaml.No
 	return nil
 }
 
-// quotedScan is quoted's place in a scalar that needs decoding: the
-// offset, the value so far, the quote, whether it spans lines, and
-// whether the blanks now read follow a line break (or an escaped one).
+// quotedScan is quoted's place in a scalar that needs decoding.
 type quotedScan struct {
 	p             *parser
 	i             int
@@ -181,8 +173,7 @@ func (s *quotedScan) lineStart() {
 	}
 }
 
-// word decodes the characters up to a blank, a line break or the closing
-// quote.
+// word decodes the characters up to a blank, a line break or the closing quote.
 func (s *quotedScan) word() {
 	src := s.p.src
 	for s.i < len(src) && src[s.i] != ' ' && src[s.i] != '\n' {
@@ -217,8 +208,7 @@ func (s *quotedScan) singleChar() bool {
 }
 
 // doubleChar decodes one character or escape of a double-quoted scalar;
-// false at the closing quote and after an escaped line break (which
-// starts blanks that are not folded).
+// false at the closing quote and after an escaped line break.
 func (s *quotedScan) doubleChar() bool {
 	p, src := s.p, s.p.src
 	c := src[s.i]
@@ -241,10 +231,8 @@ func (s *quotedScan) doubleChar() bool {
 	return true
 }
 
-// blanks reads the spaces and line breaks between words and folds them as
-// libyaml does: spaces within a line are kept, a single line break is a
-// space, n+1 breaks are n newlines; a continuation line must be indented
-// more than indent.
+// blanks folds the blanks between words as libyaml does (a break is a
+// space, n+1 breaks n newlines); continuation lines are indented more.
 func (s *quotedScan) blanks(indent int) {
 	p, src := s.p, s.p.src
 	spaces, leadingBreak, trailing := 0, false, 0
@@ -284,6 +272,15 @@ func (s *quotedScan) blanks(indent int) {
 	}
 }
 
+// charEscapes and hexEscapes are the escapes of a double-quoted scalar:
+// the text a character stands for, and the hex digits that follow.
+var (
+	charEscapes = map[byte]string{'0': "\x00", 'a': "\a", 'b': "\b", 't': "\t", 'n': "\n", 'v': "\v", 'f': "\f",
+		'r': "\r", 'e': "\x1b", ' ': " ", '"': `"`, '\'': "'", '\\': `\`,
+		'N': "\u0085", '_': "\u00a0", 'L': "\u2028", 'P': "\u2029"}
+	hexEscapes = map[byte]int{'x': 2, 'u': 4, 'U': 8}
+)
+
 // escape decodes the double-quoted escape sequence at src[i] ('\\') onto
 // b as yaml.v3 does, returning the offset after it.
 func (p *parser) escape(i int, b []byte) (int, []byte) {
@@ -291,43 +288,10 @@ func (p *parser) escape(i int, b []byte) (int, []byte) {
 	if i+1 >= len(src) {
 		p.fail("escape at the end")
 	}
-	n := 0
-	switch src[i+1] {
-	case '0':
-		b = append(b, 0)
-	case 'a':
-		b = append(b, '\a')
-	case 'b':
-		b = append(b, '\b')
-	case 't':
-		b = append(b, '\t')
-	case 'n':
-		b = append(b, '\n')
-	case 'v':
-		b = append(b, '\v')
-	case 'f':
-		b = append(b, '\f')
-	case 'r':
-		b = append(b, '\r')
-	case 'e':
-		b = append(b, 0x1b)
-	case ' ', '"', '\'', '\\':
-		b = append(b, src[i+1])
-	case 'N':
-		b = append(b, "\u0085"...)
-	case '_':
-		b = append(b, "\u00a0"...)
-	case 'L':
-		b = append(b, "\u2028"...)
-	case 'P':
-		b = append(b, "\u2029"...)
-	case 'x':
-		n = 2
-	case 'u':
-		n = 4
-	case 'U':
-		n = 8
-	default:
+	n, hex := hexEscapes[src[i+1]]
+	if e, ok := charEscapes[src[i+1]]; ok {
+		b = append(b, e...)
+	} else if !hex {
 		p.fail("unknown escape")
 	}
 	i += 2
@@ -363,9 +327,8 @@ func hexVal(c byte) int {
 	return -1
 }
 
-// blockScalar scans the literal or folded block scalar whose indicator is
-// at pos; indent is the innermost block collection's. It leaves pos on the
-// first line after the scalar, past the spaces it consumed.
+// blockScalar scans the block scalar whose indicator is at pos, leaving pos
+// on the first line after it.
 func (p *parser) blockScalar(indent int) *yaml.Node {
 	line, col := p.line, p.col()
 	literal := p.src[p.pos] == '|'
@@ -399,10 +362,8 @@ func (p *parser) blockScalar(indent int) *yaml.Node {
 	return p.scalar(v, tagStr, style, line, col)
 }
 
-// blockHeader reads a block scalar's indicators from i (chomping -1 strip,
-// 0 clip, 1 keep; the indentation indicator, 0 when absent, in either
-// order), a comment after them, and returns the offset of the line break
-// that ends the header (or the end of the input).
+// blockHeader reads a block scalar's chomping (-1 strip, 0 clip, 1 keep),
+// indentation and comment from i, returning the header's line break.
 func (p *parser) blockHeader(i int) (chomp, incr, end int) {
 	src := p.src
 	if i < len(src) && (src[i] == '+' || src[i] == '-') {
@@ -450,10 +411,7 @@ func (p *parser) indentIndicator(i int) (int, int) {
 	return 0, i
 }
 
-// blockBody is blockScalar's place in the content: the offset i and its
-// column c, the content's indentation (0 until the first non-empty line
-// fixes it), the line breaks not yet written, whether the last line ended
-// with a break, and the value so far.
+// blockBody is blockScalar's place in the content.
 type blockBody struct {
 	p            *parser
 	i, c, ind    int
@@ -490,9 +448,7 @@ func (s *blockBody) breaks(indent int) {
 	}
 }
 
-// lines copies the content lines, joining them as a literal (line breaks
-// kept) or folded scalar (a single break between two lines that do not
-// start with a blank is a space).
+// lines copies the content lines, joined as a literal or folded scalar.
 func (s *blockBody) lines(literal bool, indent int) {
 	p, src := s.p, s.p.src
 	leadingBlank := false

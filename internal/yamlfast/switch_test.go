@@ -2,6 +2,8 @@ package yamlfast
 
 import (
 	"testing"
+
+	"go.yaml.in/yaml/v3"
 )
 
 // TestSwitchTurnsParseOff: with KITSOKI_YAMLFAST=0 (and its spellings)
@@ -24,4 +26,13 @@ func TestSwitchTurnsParseOff(t *testing.T) {
 			}
 		})
 	}
+}
+
+// ParseString is Parse for a string, whose memory the values share.
+func ParseString(s string) (*yaml.Node, bool) {
+	if Off() {
+		return nil, false
+	}
+	doc, why := parse(s, false)
+	return doc, why == ""
 }

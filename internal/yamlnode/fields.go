@@ -8,10 +8,8 @@ import (
 	"kitsoki/pkg/diag"
 )
 
-// Field is one known key of a mapping and where its value goes: into the
-// one typed destination set (the Walker reads it, naming the value
-// <place>.<key> in a type error) and, with Pos, its position; Read, when
-// set, is called after that with the key and value nodes.
+// Field is one known key of a mapping: its typed destination, Pos for its
+// position, and Read, called after with the key and value nodes.
 type Field struct {
 	Key   string
 	Str   *string
@@ -29,8 +27,7 @@ type Field struct {
 // chooses from and the switch over the keys.
 type Fields []Field
 
-// Keys lists the table's keys in order (copies: a table holds pointers
-// that must not outlive a read, and escape analysis follows the keys).
+// Keys lists the table's keys in order, as copies so the table stays on the stack.
 func (fs Fields) Keys() []string {
 	out := make([]string, len(fs))
 	for i, f := range fs {
@@ -49,16 +46,14 @@ func (fs Fields) Find(key string) *Field {
 	return nil
 }
 
-// Fields reads the mapping n named where through fs; an unknown key is an
-// error.
+// Fields reads the mapping n named where through fs; unknown keys are errors.
 func (w *Walker) Fields(n *yaml.Node, where string, fs Fields) bool {
 	at := Place{Where: where}
 	return w.FieldsAt(n, at, at, diag.Error, fs, nil)
 }
 
-// FieldsAt reads the mapping n named at (in key messages) through fs, its
-// values named vals.<key> (the key alone for the zero vals), unknown keys reported at unknownSev; each, when
-// set, is called for every known key before its field is read.
+// FieldsAt reads the mapping n named at through fs (values named
+// vals.<key>, unknown keys at unknownSev); each sees every known key first.
 func (w *Walker) FieldsAt(n *yaml.Node, at, vals Place, unknownSev diag.Severity, fs Fields, each func(key string, k, v *yaml.Node)) bool {
 	return w.mapping(n, at, unknownSev, nil, fs, vals, each)
 }

@@ -10,22 +10,11 @@ import (
 	"kitsoki/pkg/diag"
 )
 
-// Integer decodes an integer field (an intent's priority, a plugin's
-// port) as the existing engine's YAML decoder does; null is 0. Its
-// reading depends on how the scalar is written (docs/compat/yaml-numbers.md,
-// conformance golden priority-number-forms):
-//   - a plain integer (any base yaml.v3 reads, _ separators) is itself;
-//     one past 64 bits, or tagged !!int, is refused;
-//   - a plain number with a point (or tagged !!float) is cut toward zero;
-//     one above 2^63 or NaN is refused, one below -2^63 (or -.inf) is
-//     the lowest integer;
-//   - anything else (quoted, !!str, a plain 1e3 or 08 or 1_0.5) is read
-//     as a decimal number text, cut toward zero: a negative one, an
-//     infinity or NaN, or one past 2^64 is refused, one from 2^63 is the
-//     lowest integer, and a text that is no number is a type error.
-//
-// A number that is cut or moved to the lowest integer reads as upstream reads it, with a
-// number-text warning saying what to write.
+// Integer decodes an integer field (an intent's priority, a plugin's port)
+// as the existing engine's YAML decoder does, which depends on how the
+// scalar is written (docs/compat/yaml-numbers.md, conformance
+// priority-number-forms); null is 0. A number cut or moved to the lowest
+// integer gets a number-text warning.
 func (w *Walker) Integer(n *yaml.Node, where string) int {
 	orig := n
 	n = Deref(n)
@@ -50,12 +39,10 @@ func (w *Walker) Integer(n *yaml.Node, where string) int {
 	return int(v)
 }
 
-// NotNumber is IntegerText's problem for a text that is no number: the
-// message needs no more than what was written.
+// NotNumber is IntegerText's problem for a text that is no number.
 const NotNumber = "not a number"
 
-// readInteger is Integer's reading of a scalar: the value, whether it is
-// the number written, or why the scalar is refused.
+// readInteger is Integer's reading: the value, whether exact, or why refused.
 func readInteger(n *yaml.Node) (v int64, exact bool, problem string) {
 	tagged := n.Style&yaml.TaggedStyle != 0
 	plain := n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) == 0
@@ -78,10 +65,9 @@ func readInteger(n *yaml.Node) (v int64, exact bool, problem string) {
 	return IntegerText(n.Value)
 }
 
-// IntegerFloat is the integer upstream's decoder reads from a plain YAML
-// number with a point (a story value that arrives as a float64): cut
-// toward zero, the lowest integer below -2^63 or at 2^63; NaN and values
-// above 2^63 are refused (problem says why).
+// IntegerFloat is the integer upstream reads from a plain YAML number with
+// a point: cut toward zero, the lowest integer below -2^63 or at 2^63; NaN
+// and values above 2^63 are refused (problem says why).
 func IntegerFloat(f float64) (v int64, exact bool, problem string) {
 	if math.IsNaN(f) || f > 1<<63 {
 		return 0, false, "it is past the 64-bit range"
@@ -90,12 +76,10 @@ func IntegerFloat(f float64) (v int64, exact bool, problem string) {
 	return i, float64(i) == f, ""
 }
 
-// IntegerText is the integer upstream's decoder reads from a scalar it
-// takes as text (quoted, !!str, or a plain 1e3, 08, 1_0.5 that kitsoki
-// keeps as text): the decimal number it spells (Go float syntax, "_"
-// between digits), cut toward zero, the lowest integer from 2^63 on.
-// Refused (problem says why): a text that is no number (NotNumber), a
-// negative number (-0 is 0), an infinity or NaN, a number past 2^64.
+// IntegerText is the integer upstream reads from a scalar it takes as
+// text: the decimal number it spells, cut toward zero, the lowest integer
+// from 2^63 on. No number (NotNumber), a negative one, an infinity, NaN or
+// a number past 2^64 is refused (problem says why).
 func IntegerText(s string) (v int64, exact bool, problem string) {
 	f, err := strconv.ParseFloat(s, 64)
 	switch {
@@ -121,9 +105,8 @@ func floatText(s string) string {
 	return s
 }
 
-// truncate cuts f toward zero; a value outside the int64 range is the
-// lowest integer (what Go's conversion gives on amd64, where upstream was
-// built; Go leaves it to the platform).
+// truncate cuts f toward zero; outside the int64 range it is the lowest
+// integer (Go's conversion on amd64, where upstream was built).
 func truncate(f float64) int64 {
 	if f >= 1<<63 || f < -(1<<63) {
 		return math.MinInt64

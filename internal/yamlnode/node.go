@@ -8,12 +8,10 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// maxAliasHops bounds Deref: an alias of an alias of … (yaml.v3 builds no
-// longer chains from a real document).
+// maxAliasHops bounds Deref's chain of aliases (yaml.v3 builds none longer).
 const maxAliasHops = 16
 
-// Deref follows aliases to the node they name: nil for nil and for a chain
-// longer than a document can hold.
+// Deref follows aliases to the node they name; nil for nil or a too-long chain.
 func Deref(n *yaml.Node) *yaml.Node {
 	for i := 0; n != nil && n.Kind == yaml.AliasNode && i < maxAliasHops; i++ {
 		n = n.Alias
@@ -24,8 +22,7 @@ func Deref(n *yaml.Node) *yaml.Node {
 	return n
 }
 
-// IsNull reports whether n (aliases followed) holds no value: absent,
-// null, or an empty node.
+// IsNull reports whether n (aliases followed) is absent, null or empty.
 func IsNull(n *yaml.Node) bool {
 	n = Deref(n)
 	return n == nil || (n.Kind == yaml.ScalarNode && n.Tag == "!!null") || n.Kind == 0
@@ -58,8 +55,7 @@ func KindName(n *yaml.Node) string {
 	return "an unknown node"
 }
 
-// Describe is what a type error shows of n: a scalar quoted (cut at 40
-// characters), otherwise its kind.
+// Describe is what a type error shows of n: a scalar quoted (40 chars), else its kind.
 func Describe(n *yaml.Node) string {
 	n = Deref(n)
 	if n != nil && n.Kind == yaml.ScalarNode {
@@ -105,9 +101,8 @@ func ScalarValue(n *yaml.Node) any {
 }
 
 // PointlessFloat reports whether n is a plain scalar yaml.v3 reads as a
-// float although it has no decimal point (1e3, -1E+3, 08,
-// 99999999999999999999): the existing engine reads such a scalar as its
-// text, and so does kitsoki (docs/compat/yaml-numbers.md).
+// float although it has no decimal point (1e3, 08): kitsoki reads it as
+// its text, as the existing engine does (docs/compat/yaml-numbers.md).
 func PointlessFloat(n *yaml.Node) bool {
 	return n.ShortTag() == "!!float" && n.Style&yaml.TaggedStyle == 0 && !strings.Contains(n.Value, ".")
 }
@@ -123,8 +118,7 @@ func Bool(s string) (value, ok bool) {
 	return false, false
 }
 
-// Get returns the value of key in the mapping n as written (no aliases
-// followed, no checks), nil when n has no such key.
+// Get returns the value of key in the mapping n as written, nil when absent.
 func Get(n *yaml.Node, key string) *yaml.Node {
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		if n.Content[i].Value == key {
@@ -134,8 +128,7 @@ func Get(n *yaml.Node, key string) *yaml.Node {
 	return nil
 }
 
-// Keys returns the keys of the mapping n (aliases followed) in order, nil
-// when n is not a mapping.
+// Keys returns the keys of the mapping n (aliases followed), nil for a non-mapping.
 func Keys(n *yaml.Node) []string {
 	n = Deref(n)
 	if n == nil || n.Kind != yaml.MappingNode {
@@ -153,10 +146,8 @@ func Indexed(where string, i int) string {
 	return where + "[" + strconv.Itoa(i) + "]"
 }
 
-// ErrLine splits a yaml.v3 error into the line it names and the message
-// after it ("yaml: line 3: did not find expected key" is 3 and "did not
-// find expected key"); an error that names no line is 0 and its text
-// without the "yaml: " prefix.
+// ErrLine splits a yaml.v3 error into the line it names (0 for none) and
+// the message after it.
 func ErrLine(err error) (int, string) {
 	msg := strings.TrimPrefix(err.Error(), "yaml: ")
 	rest, ok := strings.CutPrefix(msg, "line ")
@@ -169,9 +160,7 @@ func ErrLine(err error) (int, string) {
 }
 
 // TextPointlessFloats retags every PointlessFloat scalar under n as a
-// string, so that a yaml.v3 Decode of n reads it as its text, as
-// ScalarValue does. Aliases are not followed: what they name is in the
-// tree already.
+// string, so a yaml.v3 Decode reads it as its text; aliases not followed.
 func TextPointlessFloats(n *yaml.Node) {
 	if n == nil {
 		return

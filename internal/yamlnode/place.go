@@ -2,9 +2,8 @@ package yamlnode
 
 import "strconv"
 
-// Place names a block in messages: Pre+Where, Where quoted if Quote, then
-// "."+Key when Keyed and "[Idx]" when Indexed, e.g. `state "a".on_enter[2]`.
-// The name is put together only when a message needs it.
+// Place names a block in messages (`state "a".on_enter[2]`), put together
+// only when a message needs it.
 type Place struct {
 	Pre, Where string
 	Quote      bool
@@ -37,8 +36,7 @@ func (pl Place) Item(i int) Place {
 	return pl
 }
 
-// Dot names key of the mapping at pl: pl.key, or key alone for the zero
-// Place (a file's top level).
+// Dot names key of the mapping at pl (key alone at a file's top level).
 func (pl Place) Dot(key string) string {
 	if pl == (Place{}) {
 		return key

@@ -11,9 +11,8 @@ import (
 	"kitsoki/pkg/diag"
 )
 
-// Str decodes a scalar as a string. Numbers and bools are accepted as
-// their text (as a lenient YAML decoder would); lists and maps are type
-// errors. Null is "".
+// Str decodes a scalar as a string: numbers and bools as their text, null
+// as ""; lists and maps are type errors.
 func (w *Walker) Str(n *yaml.Node, where string) string {
 	orig := n
 	n = Deref(n)
@@ -103,8 +102,7 @@ func (w *Walker) Float(n *yaml.Node, where string) *float64 {
 	return nil
 }
 
-// StrList decodes a list of strings; a single scalar is accepted as a
-// one-element list. An empty list is nil.
+// StrList decodes a list of strings (one scalar is a list of one); empty is nil.
 func (w *Walker) StrList(n *yaml.Node, where string) []string {
 	d := Deref(n)
 	if d != nil && d.Kind == yaml.ScalarNode && !IsNull(d) {
@@ -141,8 +139,7 @@ func (w *Walker) StrMap(n *yaml.Node, where string) map[string]string {
 	return out
 }
 
-// Raw converts a node to a plain Go value (map[string]any, []any, string,
-// int, float64, bool, nil), bounded by the node budget and the depth
+// Raw converts a node to a plain Go value within the node budget and depth
 // limit; merge keys merge, earlier keys winning.
 func (w *Walker) Raw(n *yaml.Node) any {
 	return w.rawDepth(n, 0)
@@ -194,8 +191,7 @@ func (w *Walker) rawDepth(n *yaml.Node, depth int) any {
 				Merge(out, w.rawDepth(n.Content[i+1], depth+1))
 				continue
 			}
-			// A key written twice is refused, as upstream's decoder
-			// refuses it in every mapping (with:, set:, slots:, ...).
+			// A key written twice is refused, as upstream's decoder does everywhere.
 			if prev := seen[k.Value]; prev != nil && w.Rules.Duplicate != nil {
 				w.Report(w.Pos(n.Content[i]), diag.Error, w.Rules.Duplicate, "value: mapping key %q already defined at line %d, column %d", k.Value, prev.Line, prev.Column)
 				continue

@@ -2,8 +2,7 @@ package yamlnode
 
 import "go.yaml.in/yaml/v3"
 
-// smallMapping is the number of keys up to which Seen finds a repeated
-// key by scanning the keys before it; a larger mapping uses a map.
+// smallMapping is the key count up to which Seen scans instead of using a map.
 const smallMapping = 16
 
 // Seen finds the repeated keys of one mapping: Prev(i, key) is the first
@@ -22,8 +21,7 @@ func NewSeen(n *yaml.Node) Seen {
 	return s
 }
 
-// Prev returns the earlier key node of key before the pair at Content[i],
-// nil for the first; each call records the key at i.
+// Prev returns the key node of key before the pair at Content[i] (nil for the first), recording i.
 func (s *Seen) Prev(i int, key string) *yaml.Node {
 	if s.m != nil {
 		if prev, ok := s.m[key]; ok {

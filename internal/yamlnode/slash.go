@@ -7,18 +7,11 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// The existing engine's YAML library reads the YAML 1.2 escape `\/` in a
-// double-quoted scalar as "/"; yaml.v3 refuses the file ("found unknown
-// escape character"). MaskSlashEscapes and UnmaskSlashEscapes let a
-// loader read such a file as upstream does, without moving any position:
-// the mask writes each `\/` of the text as `\a` (the same two bytes long),
-// which yaml.v3 reads as BEL in a double-quoted scalar and keeps as the
-// text `\a` anywhere else (plain, single-quoted, block scalars, comments);
-// the unmask turns those back into "/" and `\/`. It applies only to a text
-// from which no BEL and no literal `\a` can come otherwise (no `\a`, no
-// hex escape of BEL or of a backslash), so the unmask is exact; any other
-// text is left as it is (and yaml.v3 refuses it as before).
-// Conformance golden yaml-slash-escape under pkg/engine.
+// The existing engine reads the YAML 1.2 escape `\/` in a double-quoted
+// scalar as "/"; yaml.v3 refuses it. The mask writes each `\/` as `\a`
+// (same length, so positions hold), the unmask turns BEL and `\a` back,
+// only for a text where neither can come otherwise; any other text is
+// left as is. Conformance golden yaml-slash-escape under pkg/engine.
 
 // slashMaskBlockers are the spellings (lowercase) whose presence makes the
 // mask ambiguous: a BEL or a backslash written some other way.
@@ -39,9 +32,7 @@ func MaskSlashEscapes(data []byte) ([]byte, bool) {
 	return bytes.ReplaceAll(data, []byte(`\/`), []byte(`\a`)), true
 }
 
-// UnmaskSlashEscapes undoes MaskSlashEscapes in the tree yaml.v3 (or
-// yamlfast) built from the masked text: a double-quoted scalar's BEL is
-// "/", and the text `\a` is `\/` in every scalar and comment.
+// UnmaskSlashEscapes undoes MaskSlashEscapes in the tree of the masked text.
 func UnmaskSlashEscapes(n *yaml.Node) {
 	if n == nil {
 		return
@@ -61,8 +52,7 @@ func UnmaskSlashEscapes(n *yaml.Node) {
 }
 
 // Unmarshal is yaml.Unmarshal into a node tree with `\/` read as upstream
-// reads it (MaskSlashEscapes): for the data files read beside a story
-// (cassettes, recordings, --world-file, eval datasets).
+// reads it, for the data files read beside a story.
 func Unmarshal(data []byte, doc *yaml.Node) error {
 	data, masked := MaskSlashEscapes(data)
 	if err := yaml.Unmarshal(data, doc); err != nil {

@@ -1,11 +1,9 @@
 package yamlnode
 
 // Suggest returns the known name closest to name by edit distance, or ""
-// when nothing is close enough to be a plausible typo: the one
-// did-you-mean of kitsoki's messages. A name of up to five characters may
-// be one edit away, longer ones up to a third of their length (at most
-// three); an adjacent transposition counts as one edit; ties go to the
-// name that sorts first.
+// when none is a plausible typo (up to five characters one edit, longer a
+// third of their length, at most three; a transposition is one edit; ties
+// go to the name that sorts first).
 func Suggest(name string, known []string) string {
 	limit := min(max(len(name)/3, 1), 3)
 	var buf [maxRunes]rune
@@ -28,8 +26,7 @@ func Suggest(name string, known []string) string {
 	return best
 }
 
-// maxRunes is the longest name compared by edit distance; longer ones
-// are compared only for equality (farDistance).
+// maxRunes is the longest name compared by edit distance (longer: equality).
 const maxRunes = 64
 
 // farDistance is the edit distance for a name longer than maxRunes runes.
@@ -53,14 +50,8 @@ func runesOf(s string, buf *[maxRunes]rune) (r []rune, long bool) {
 	return buf[:n], false
 }
 
-// boundedDistance is the edit distance of string(a) and b (Levenshtein,
-// an adjacent transposition one edit, over runes) when that is at most
-// bound, and some number over bound otherwise: a length difference over
-// bound, or two rows of the table all over it, end it early (a path
-// through the table crosses every row but may skip one by a
-// transposition). Suggest calls it for every known name, so it allocates
-// nothing: a story's many unknown names against its many known ones stay
-// cheap.
+// boundedDistance is the rune edit distance (a transposition one edit) of
+// string(a) and b when at most bound, else more; it allocates nothing.
 func boundedDistance(a []rune, b string, bound int) int {
 	var buf [maxRunes]rune
 	rb, long := runesOf(b, &buf)

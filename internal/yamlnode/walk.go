@@ -13,12 +13,8 @@ import (
 // MaxNodes is the floor of the node budget of one file (NodeBudget).
 const MaxNodes = 2_000_000
 
-// NodeBudget bounds the work spent walking the YAML tree of a file of size
-// bytes, so aliases that fan out (a "billion laughs" document) cannot hang
-// a decoder: MaxNodes plus one node per byte. A YAML node takes at least
-// one byte of text ("1," or "a,"), so a file without aliases never reaches
-// its budget however large it is (the read cap bounds the size); only
-// alias expansion can.
+// NodeBudget bounds the nodes walked for a file of size bytes: MaxNodes
+// plus one a byte, which only alias expansion ("billion laughs") exceeds.
 func NodeBudget(size int) int { return MaxNodes + size }
 
 // maxDepth is how deeply collections may nest on the walk path.
@@ -30,39 +26,30 @@ type Rules struct {
 	Type      *diag.Rule // a value of the wrong YAML type
 	Duplicate *diag.Rule // a repeated mapping key
 	Unknown   *diag.Rule // a key the caller does not know
-	// NumberText, when set, warns at a value Raw reads as text although
-	// it looks like a number (PointlessFloat).
+	// NumberText, when set, warns at a value Raw reads as text (PointlessFloat).
 	NumberText *diag.Rule
 }
 
 // Walker reads the YAML nodes of one file: every finding is a positioned
-// diagnostic appended to *Out, and a problem never stops the walk early
-// (a wrong value reads as its zero). Set File, Out, Rules and a budget
-// (NewWalker); the zero value of the rest is ready.
+// diagnostic appended to *Out, and a problem never stops the walk (a wrong
+// value reads as its zero). Set File, Out, Rules and a budget (NewWalker).
 type Walker struct {
 	File  string
 	Out   *[]diag.Diagnostic
 	Rules *Rules
-	// Budget is the nodes left to visit; Limit the budget it started
-	// with (for the message).
+	// Budget is the nodes left to visit; Limit the budget it started with.
 	Budget, Limit int
-	// LimitNote, when set, follows the limit in the budget's message
-	// (why it is lower than the file's own: pkg/story shares the part
-	// aliases may use among the files of one load).
+	// LimitNote, when set, follows the limit in the budget's message.
 	LimitNote string
-	// Interning keeps one copy of repeated short strings (Intern): worth
-	// it for a large file only (NewWalker sets it).
+	// Interning keeps one copy of repeated short strings (set for large files).
 	Interning bool
-	// Typed reads values as the existing engine's typed decoder does: a
-	// bool is a YAML 1.2 boolean (true or false unquoted, any case; not
-	// yes/no/on/off, not a quoted "true"), a list is a sequence (not one
-	// string). A story's files are read so; kitsoki's own formats are not.
+	// Typed reads values as the existing engine's typed decoder does: a bool
+	// is only unquoted true or false (any case), a list is a sequence.
 	Typed bool
 
 	// exhausted is set once the budget ran out and was reported.
 	exhausted bool
-	// active holds the collections being walked, so an alias that refers
-	// to its own ancestor is reported instead of recursing forever.
+	// active holds the collections being walked, to catch recursive aliases.
 	active []*yaml.Node
 	strs   *[internSlots]string
 }
@@ -70,8 +57,7 @@ type Walker struct {
 // internMinBytes is the file size from which NewWalker interns strings.
 const internMinBytes = 256 << 10
 
-// NewWalker is a Walker of file (size bytes) with the budget
-// NodeBudget(size), interning strings when the file is large.
+// NewWalker is a Walker of file with the budget NodeBudget(size).
 func NewWalker(file string, size int, out *[]diag.Diagnostic, rules *Rules) *Walker {
 	b := NodeBudget(size)
 	return &Walker{File: file, Out: out, Rules: rules, Budget: b, Limit: b, Interning: size >= internMinBytes}
@@ -82,10 +68,8 @@ func (w *Walker) Report(pos Pos, sev diag.Severity, rule *diag.Rule, format stri
 	Append(w.Out, pos, sev, rule, format, a...)
 }
 
-// Append appends a diagnostic at pos under rule to *out. A diagnostic is
-// one line: a message is cut at its first line break (library errors
-// append a source snippet with a caret, which the output formats render
-// themselves).
+// Append appends a diagnostic at pos under rule to *out, its message cut
+// at its first line break.
 func Append(out *[]diag.Diagnostic, pos Pos, sev diag.Severity, rule *diag.Rule, format string, a ...any) {
 	msg := fmt.Sprintf(format, a...)
 	if i := strings.IndexByte(msg, '\n'); i >= 0 {
@@ -98,9 +82,7 @@ func Append(out *[]diag.Diagnostic, pos Pos, sev diag.Severity, rule *diag.Rule,
 // Pos is the position of n in the walker's file.
 func (w *Walker) Pos(n *yaml.Node) Pos { return At(w.File, n) }
 
-// ValuePos is the position of a scalar's first content character: past
-// the opening quote of a quoted scalar. Block scalars keep the
-// indicator's position.
+// ValuePos is the position of a scalar's first content character.
 func (w *Walker) ValuePos(n *yaml.Node) Pos {
 	pos := w.Pos(n)
 	if d := Deref(n); d != nil && d.Kind == yaml.ScalarNode && (d.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle)) != 0 && d == n {
@@ -112,12 +94,8 @@ func (w *Walker) ValuePos(n *yaml.Node) Pos {
 // internSlots is the size of the string cache of a file's walk.
 const internSlots = 4096
 
-// Intern returns an earlier string equal to s when the cache holds one: a
-// large story repeats the same intent names, targets, guards and
-// templates thousands of times, and the model then keeps one copy. The
-// cache is a fixed table (a hash picks the slot, a newer string takes it
-// over), so it costs 64 KiB however many distinct strings a file has;
-// only a walker with Interning set uses it.
+// Intern returns an earlier string equal to s when the fixed cache holds
+// one, so the model keeps one copy of repeated names; only with Interning.
 func (w *Walker) Intern(s string) string {
 	if !w.Interning || len(s) == 0 || len(s) > 128 {
 		return s
@@ -137,11 +115,9 @@ func (w *Walker) Intern(s string) string {
 	return s
 }
 
-// Enter marks n as being walked; it reports (at orig) and returns false
-// when n is already on the walk path (a recursive alias) or the path is
-// too deep. A true return must be paired with Leave(n). The path is at
-// most a couple of hundred nodes deep (Enter refuses deeper), and mostly a
-// few: a scan beats a map.
+// Enter marks n as being walked, reporting (at orig) and returning false
+// for a recursive alias or a path too deep; pair a true return with
+// Leave(n). The path is short, so a scan beats a map.
 func (w *Walker) Enter(n, orig *yaml.Node, at Place) bool {
 	if slices.Contains(w.active, n) || len(w.active) > maxDepth {
 		w.Report(w.Pos(orig), diag.Error, w.Rules.Syntax, "%s: recursive or too deeply nested YAML (an alias refers to its own ancestor)", at.String())
@@ -168,10 +144,9 @@ func (w *Walker) Leave(n *yaml.Node) {
 	}
 }
 
-// Spend takes one node from the budget. When it runs out it reports, once
-// per file and at the node where it happened, a positioned error: the rest
-// of the file is not read, and the file must not pass as valid with keys
-// silently dropped. idx >= 0 names item idx of the list at in.
+// Spend takes one node from the budget; when it runs out it reports once
+// per file, at the node, and the rest of the file is not read. idx >= 0
+// names item idx of the list at in.
 func (w *Walker) Spend(at *yaml.Node, in Place, idx int) bool {
 	w.Budget--
 	if w.Budget >= 0 {
@@ -188,10 +163,8 @@ func (w *Walker) Spend(at *yaml.Node, in Place, idx int) bool {
 	return false
 }
 
-// Open is the start of reading the collection n (aliases followed) of
-// kind, named at in messages: false for null, for another kind (reported)
-// and past the depth limit (Enter reports it). On true the caller must
-// Leave the node it returns.
+// Open starts reading the collection n (aliases followed) of kind: false
+// for null, another kind (reported) or too deep; on true, Leave the result.
 func (w *Walker) Open(n *yaml.Node, kind yaml.Kind, at Place) (*yaml.Node, bool) {
 	orig := n
 	n = Deref(n)
@@ -212,23 +185,19 @@ func (w *Walker) Open(n *yaml.Node, kind yaml.Kind, at Place) (*yaml.Node, bool)
 	return n, true
 }
 
-// Mapping iterates the key/value pairs of the mapping n named where. It
-// reports duplicate keys, merge keys it cannot honour, and (when known is
-// non-nil) unknown keys as errors with a did-you-mean. It returns false if
-// n is not a mapping (a type error is reported unless n is null).
+// Mapping iterates the key/value pairs of the mapping n named where,
+// reporting duplicate keys, unusable merge keys and, when known is set,
+// unknown keys; false if n is not a mapping.
 func (w *Walker) Mapping(n *yaml.Node, where string, known []string, fn func(key string, k, v *yaml.Node)) bool {
 	return w.MappingIn(n, Place{Where: where}, known, diag.Error, fn)
 }
 
-// MappingIn is Mapping for the mapping named at, with unknown keys
-// reported at unknownSev.
+// MappingIn is Mapping for the place at, unknown keys reported at unknownSev.
 func (w *Walker) MappingIn(n *yaml.Node, at Place, known []string, unknownSev diag.Severity, fn func(key string, k, v *yaml.Node)) bool {
 	return w.mapping(n, at, unknownSev, known, nil, Place{}, fn)
 }
 
-// mapping is MappingIn with the known keys given either as known or as
-// the table fs (then fn, when set, sees each known key before fs reads
-// it, the value named vals.<key>).
+// mapping is MappingIn with the known keys as known or as the table fs.
 func (w *Walker) mapping(n *yaml.Node, at Place, unknownSev diag.Severity, known []string, fs Fields, vals Place, fn func(key string, k, v *yaml.Node)) bool {
 	n, ok := w.Open(n, yaml.MappingNode, at)
 	if !ok {
@@ -293,8 +262,7 @@ func (w *Walker) mapping(n *yaml.Node, at Place, unknownSev diag.Severity, known
 	return true
 }
 
-// Seq iterates the items of the list n named where; a null is an empty
-// list.
+// Seq iterates the items of the list n named where; null is an empty list.
 func (w *Walker) Seq(n *yaml.Node, where string, fn func(i int, item *yaml.Node)) bool {
 	return w.SeqAt(n, Place{Where: where}, fn)
 }
@@ -315,9 +283,8 @@ func (w *Walker) SeqAt(n *yaml.Node, at Place, fn func(i int, item *yaml.Node)) 
 	return true
 }
 
-// MappingList is what read makes of each pair of the mapping n named
-// where (Mapping), in order, in one allocation of the mapping's size; nil
-// when there is none.
+// MappingList is what read makes of each pair of the mapping n, in order,
+// in one allocation; nil when there is none.
 func MappingList[T any](w *Walker, n *yaml.Node, where string, read func(key string, k, v *yaml.Node) T) []T {
 	var out []T
 	if d := Deref(n); d != nil && d.Kind == yaml.MappingNode && len(d.Content) >= 2 {
@@ -330,9 +297,8 @@ func MappingList[T any](w *Walker, n *yaml.Node, where string, read func(key str
 	return out
 }
 
-// SeqList is what read makes of each item of the list n named where
-// (Seq), in order, in one allocation of the list's size; nil when there
-// is none.
+// SeqList is what read makes of each item of the list n, in order, in one
+// allocation; nil when there is none.
 func SeqList[T any](w *Walker, n *yaml.Node, where string, read func(i int, item *yaml.Node) T) []T {
 	var out []T
 	if d := Deref(n); d != nil && d.Kind == yaml.SequenceNode && len(d.Content) > 0 {

@@ -3,10 +3,7 @@ package fold
 import "kitsoki/pkg/story"
 
 // spend charges one import of ci (named sub) and its child's states to the
-// fold's budget (story.MaxFoldImports, story.MaxFoldImportedStates: a
-// child is copied each time it is imported, so a tree of few small files
-// can multiply). Past a limit it reports the problem once, at the import
-// that crossed it, and returns false: build stops copying.
+// fold's budget; past a limit it reports once and returns false.
 func (fs *folder) spend(sub string, ci *story.Import) bool {
 	if fs.overBudget {
 		return false

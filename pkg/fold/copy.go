@@ -9,9 +9,7 @@ import (
 	"kitsoki/pkg/story"
 )
 
-// cloneExported returns a new T holding the exported fields of src (a
-// shallow copy). Unexported fields (pkg/story's private indices and back
-// pointers) stay zero, so a copy never answers with the input's data.
+// cloneExported returns a shallow copy of src's exported fields only.
 func cloneExported[T any](src *T) *T {
 	if src == nil {
 		return nil
@@ -29,13 +27,10 @@ func cloneExported[T any](src *T) *T {
 	return dst
 }
 
-// fieldsOf holds, per struct type, the indices of its exported fields
-// (nil when all are): what the type is never changes, so it is worked out
-// once per process.
+// fieldsOf caches exportedFields per struct type.
 var fieldsOf sync.Map // reflect.Type -> []int
 
-// exportedFields is the indices of t's exported fields, nil when every
-// field of t is exported.
+// exportedFields is the indices of t's exported fields, nil when all are.
 func exportedFields(t reflect.Type) []int {
 	if v, ok := fieldsOf.Load(t); ok {
 		return v.([]int)
@@ -190,8 +185,7 @@ func copyState(s *story.State, parent *story.State) *story.State {
 		cm.ContextualRouting = cloneExported(m.ContextualRouting)
 		c.More = &cm
 	}
-	// The wrapper marker of pkg/story's model does not survive the fold: a
-	// folded wrapper is an ordinary compound state.
+	// A folded import wrapper is an ordinary compound state.
 	c.Import = nil
 	c.Children = nil
 	for _, ch := range s.Children {

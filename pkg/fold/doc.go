@@ -5,14 +5,6 @@
 // copied into every room. It must not mutate its pkg/story input nor run
 // anything: the engine compiles and runs the folded story.
 //
-// The fold is upstream's: a wrapper state per alias, <alias>__<key> world
-// keys, renamed intents, mapped exits, rewritten targets, lifted host
-// interfaces with their bindings, overrides. Every choice where upstream is
-// odd is listed in docs/compat/fold.md.
-//
-// Layout: fold.go (entry points, side table), copy.go (deep copy of the
-// input), merge.go (one child under its alias), rewrite.go (world, target and
-// intent rewriting of child strings), overrides.go (overrides.states and
-// overrides.intents, parsed from the importer's YAML nodes by pkg/story), rebase.go (the child's prompt and schema paths),
-// landing.go (the free-form fallback arc copied into every room).
+// The fold is upstream's; every choice where upstream is odd is listed in
+// docs/compat/fold.md.
 package fold

@@ -12,27 +12,20 @@ import (
 // Options tune New.
 type Options struct {
 	// Bindings rebinds top-level host interfaces (iface -> handler) after the
-	// fold, the way a flow fixture's host_bindings: does (upstream's "iface
-	// binding overrides" stage, run before interfaces are resolved). Lifted
-	// names (<alias>__<iface>) are accepted.
+	// fold, as a fixture's host_bindings: does (lifted names accepted).
 	Bindings map[string]string
-	// Phases, when set, expands a story's phases: block into concrete
-	// states (upstream's expandPhases) by editing st — the fold's private
-	// copy — in place. It is called for every story of the import tree
-	// that has phases:, after its own imports are folded and before it is
-	// folded into its importer (upstream's order); the folded story then
-	// has no phases: left. When nil, a child with
-	// phases: is a fold error and the top story's phases: are left as
-	// they are.
+	// Phases, when set, expands a story's phases: block in place on the fold's
+	// private copy, for every story of the import tree, after its own imports
+	// are folded (upstream's order). When nil, a child with phases: is a fold
+	// error and the top story's phases: are left as they are.
 	Phases func(st *story.Story) error
 }
 
 // Folded is a folded story with the facts the fold knows about each state
 // and effect that pkg/story's model has no field for.
 type Folded struct {
-	// Story is the folded story: no imports, one state tree. Its State and
-	// Var index methods are not built (pkg/story indexes only what it loads):
-	// use Folded.State and Folded.Var.
+	// Story is the folded story: no imports, one state tree. Its own State
+	// and Var indexes are not built: use Folded.State and Folded.Var.
 	Story *story.Story
 
 	states  map[string]*StateInfo
@@ -43,40 +36,32 @@ type Folded struct {
 	aliases []AliasInfo
 }
 
-// ExitUse is an imports: exit mapping an @exit: target was rewritten
-// through: the child's exit name and where the importer maps it.
+// ExitUse is an imports: exit mapping an @exit: target was rewritten through.
 type ExitUse struct {
 	Name string
 	Pos  story.Pos
 }
 
-// ExitsVia lists the exit mappings the target of site (a folded arm,
-// *story.Transition, or on_complete entry, *story.Effect) went through,
-// innermost first; nil when its target was not an imported child's
-// @exit:.
+// ExitsVia lists the exit mappings the target of site (a folded arm or
+// on_complete effect) went through, innermost first.
 func (f *Folded) ExitsVia(site any) []ExitUse { return f.exits[site] }
 
 // StateInfo is what the fold records about one folded state.
 type StateInfo struct {
 	Path string
-	// Dir is the absolute directory of the story that declared the state:
-	// its prompts, schemas, views and scripts resolve against it.
+	// Dir is the absolute directory of the story that declared the state.
 	Dir string
 	// File is the manifest of that story.
 	File string
-	// Story is that story as loaded (the input, read-only): its prompts:
-	// overlay/shared dirs and search path are the ones its files use
-	// (e.g. the engine's prompt loader for a child's prompt includes).
+	// Story is that story as loaded (read-only).
 	Story *story.Story
-	// Alias is the dotted chain of import aliases the state lives under
-	// ("" for the top story's own states, "fleet.ship.maker" for a
-	// grand-grand-child). A wrapper's Alias is its importer's chain.
+	// Alias is the dotted chain of import aliases the state lives under (""
+	// for the top story's own); a wrapper's is its importer's chain.
 	Alias string
 	// Wrapper is set on the compound state synthesized for an alias.
 	Wrapper bool
-	// IntentAliases maps each spelling a caller may type (a child's bare
-	// intent name, and the names of earlier folds) to the arc name of this
-	// state (upstream's State.IntentAliases).
+	// IntentAliases maps each spelling a caller may type to the arc name of
+	// this state (upstream's State.IntentAliases).
 	IntentAliases map[string]string
 }
 
@@ -95,8 +80,7 @@ type AliasInfo struct {
 	Story *story.Story
 }
 
-// New folds st and returns the folded story with its side table. A story
-// without imports folds to a copy of itself.
+// New folds st; a story without imports folds to a copy of itself.
 func New(st *story.Story, opts Options) (*Folded, error) {
 	if st == nil {
 		return nil, fmt.Errorf("fold: no story")
@@ -151,8 +135,7 @@ type Error struct {
 
 func (e *Error) Error() string { return diag.Problems("imports cannot be folded", e.Problems) }
 
-// Info returns what the fold recorded about the state at path (nil when
-// there is no such state).
+// Info returns what the fold recorded about the state at path, or nil.
 func (f *Folded) Info(path string) *StateInfo { return f.states[normPath(path)] }
 
 // State returns the folded state at a dotted path ("a.b" or "a/b").
@@ -161,9 +144,8 @@ func (f *Folded) State(path string) *story.State { return f.byPath[normPath(path
 // Var returns the folded world variable named name.
 func (f *Folded) Var(name string) *story.WorldVar { return f.world[name] }
 
-// Dir is the story directory the state's prompts, schemas, views and
-// scripts resolve against: the directory of the story that declared it
-// (the top story's directory for unknown paths).
+// Dir is the directory of the story that declared the state at path (the
+// top story's for unknown paths), which its files resolve against.
 func (f *Folded) Dir(path string) string {
 	if si := f.Info(path); si != nil {
 		return si.Dir
@@ -171,11 +153,9 @@ func (f *Folded) Dir(path string) string {
 	return f.Story.Dir
 }
 
-// UpstreamViewDir is the story directory upstream renders a state's view
-// against: its renderer is picked by the first path segment only, so every
-// state under a top-level alias uses that alias's child directory, even a
-// grand-child's (story-runtime §6.3 ⚠). Prefer Dir; this is kept so the
-// difference can be reproduced or reported.
+// UpstreamViewDir is the directory upstream renders a state's view
+// against: its top-level alias's child directory, even for a grand-child
+// (docs/compat/fold.md). Prefer Dir.
 func (f *Folded) UpstreamViewDir(path string) string {
 	first, _, _ := strings.Cut(normPath(path), ".")
 	for _, a := range f.aliases {
@@ -186,10 +166,8 @@ func (f *Folded) UpstreamViewDir(path string) string {
 	return f.Story.Dir
 }
 
-// EffectDir is the story directory an effect's relative paths resolve
-// against: its declaring story's, or the importer's for the effects the
-// fold generates (wrapper world_in/reset sets, exit set:). Unknown effects
-// get the top story's directory.
+// EffectDir is the directory an effect's relative paths resolve against:
+// its story's, the importer's for generated effects, else the top's.
 func (f *Folded) EffectDir(e *story.Effect) string {
 	if d, ok := f.effects[e]; ok {
 		return d
@@ -197,10 +175,8 @@ func (f *Folded) EffectDir(e *story.Effect) string {
 	return f.Story.Dir
 }
 
-// ResolveIntent maps a typed intent name to the arc name it means at
-// statePath, walking the state and its ancestors for the first alias hit
-// (story-runtime §1.4 step 1). A name with no alias is returned unchanged
-// with ok false.
+// ResolveIntent maps a typed intent name to its arc name at statePath (the
+// first alias walking up); ok is false, name unchanged, when none.
 func (f *Folded) ResolveIntent(statePath, name string) (string, bool) {
 	p := normPath(statePath)
 	for p != "" {

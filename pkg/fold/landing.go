@@ -8,16 +8,12 @@ import (
 )
 
 // freeFormFallback copies the free-form fallback arc into every room, as
-// upstream's loader does once the whole tree is folded and its phases
-// expanded (applyFreeFormFallback): the arms of the fallback state's
-// fallback intent, each retargeted to that state, are added to every state
-// that is not terminal, has no default_intent, no agent_off_ramp and no
-// on: entry of its own for that intent.
-//
-// The fallback is routing.free_form_fallback {state, intent} when the
-// story declares one; otherwise the implicit one: the first state, in
-// path order, whose last segment is "landing" and that handles "work" (or
-// an imported "<alias>__work").
+// upstream's applyFreeFormFallback does after the fold and phases: the
+// fallback state's arms for its intent, retargeted to it, go to every
+// state that is not terminal and has no default_intent, agent_off_ramp or
+// arm of its own for the intent. The fallback is
+// routing.free_form_fallback, else the first state in path order named
+// "landing" that handles "work" (or "<alias>__work").
 func freeFormFallback(st *story.Story) {
 	all := st.AllStates()
 	from, intent := fallbackArc(st, all)
@@ -76,9 +72,8 @@ func fallbackArc(st *story.Story, all []*story.State) (*story.State, string) {
 	return nil, ""
 }
 
-// Changes reports whether [New] would change st beyond copying it: it has
-// imports to fold, phases to expand or a free-form fallback arc to copy
-// into its rooms. A caller may use st as loaded when it reports false.
+// Changes reports whether [New] would change st beyond copying it (imports,
+// phases or a free-form fallback arc); when false st may be used as loaded.
 func Changes(st *story.Story) bool {
 	if st == nil {
 		return false

@@ -25,8 +25,7 @@ type wrapInfo struct {
 	story             *story.Story
 }
 
-// node is one story of the import tree: a private deep copy (st) of the
-// loaded story (orig), folded in place bottom-up.
+// node is one story of the import tree: a private copy (st) of orig.
 type node struct {
 	orig  *story.Story
 	st    *story.Story
@@ -42,17 +41,13 @@ type folder struct {
 	effectDir map[*story.Effect]string
 	aliases   map[*story.State]map[string]string
 	wrappers  map[*story.State]*wrapInfo
-	// exitsVia records, per arm or on_complete entry, the imports: exit
-	// mappings its @exit: target went through (one per fold level).
+	// exitsVia records, per arm or on_complete entry, the exit mappings used.
 	exitsVia map[any][]ExitUse
-	// imports and copied count what build has copied so far: imported
-	// children (each time one is imported) and their states; over
-	// MaxImports or MaxImportedStates the fold stops with one error.
+	// imports and copied count the children and states build has copied.
 	imports, copied int
 	overBudget      bool
 	stateCount      map[*story.Story]int
-	// overrides is what the import overrides this fold parses may visit
-	// together (each copy of an import parses its overrides again).
+	// overrides bounds the nodes this fold's override parses visit together.
 	overrides *story.OverrideBudget
 }
 
@@ -202,9 +197,9 @@ func (fs *folder) merge(n, k *node) {
 	}
 }
 
-// entryEffects are the wrapper's on_enter (story-runtime §6.1): one set
-// per child world key with a non-nil default that world_in does not
-// project, then one set per world_in key, each group in sorted key order.
+// entryEffects are the wrapper's on_enter: a set per child world key with a
+// non-nil default world_in does not project, then one per world_in key,
+// each group in sorted key order.
 func (fs *folder) entryEffects(ch *story.Story, im *story.Import, dir string) []*story.Effect {
 	in := map[string]bool{}
 	for _, kv := range im.WorldIn {
@@ -307,8 +302,7 @@ func (fs *folder) mergeIntents(n, k *node, alias string) {
 	}
 }
 
-// orderedKeys is order (filtered to keys of m) followed by the keys of m
-// it misses, sorted.
+// orderedKeys is order (keys of m only) then m's other keys, sorted.
 func orderedKeys[V any](order []string, m map[string]V) []string {
 	seen := map[string]bool{}
 	var out []string
@@ -348,10 +342,9 @@ func (fs *folder) mergeTables(n, k *node, alias string) {
 	}
 }
 
-// liftTable copies each entry of the child's table src into the parent's
-// *dst as <alias>__<name> (adopt renames the copy), in key order; a name
-// the parent already has is a collision of what. It returns the names
-// lifted.
+// liftTable copies each entry of the child's table src into *dst as
+// <alias>__<name> (adopt renames the copy), in key order, reporting a name
+// the parent already has; it returns the names lifted.
 func liftTable[T any](fs *folder, k *node, alias, what string, dst *map[string]*T, src map[string]*T, adopt func(c *T, name string)) map[string]bool {
 	lifted := map[string]bool{}
 	for _, name := range orderedKeys(nil, src) {
@@ -371,8 +364,7 @@ func liftTable[T any](fs *folder, k *node, alias, what string, dst *map[string]*
 	return lifted
 }
 
-// bind applies caller-level bindings (Options.Bindings) to the folded
-// story's host interfaces.
+// bind applies Options.Bindings to the folded story's host interfaces.
 func (fs *folder) bind(st *story.Story, bindings map[string]string) {
 	for _, name := range orderedKeys(nil, bindings) {
 		hi := st.HostInterfaces[name]
@@ -386,8 +378,7 @@ func (fs *folder) bind(st *story.Story, bindings map[string]string) {
 	}
 }
 
-// copyStory deep-copies what the fold changes of a loaded story; the
-// unexported indices of pkg/story are left zero.
+// copyStory deep-copies what the fold changes of a loaded story.
 func copyStory(st *story.Story) *story.Story {
 	c := cloneExported(st)
 	c.World = nil

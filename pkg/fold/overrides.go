@@ -8,17 +8,12 @@ import (
 	"kitsoki/pkg/story"
 )
 
-// structural are the load rules whose errors make an override unusable.
-// The references an override makes (intents, world keys, targets) are
-// checked in the child's scope once it is folded, not here.
+// structural are the load rules whose errors make an override unusable;
+// its references are checked in the child's scope after the fold.
 var structural = map[string]bool{"yaml-syntax": true, "type": true, "duplicate-key": true, "unknown-key": true, "view": true, "internal": true}
 
-// applyOverrides replaces whole child states and intents by the import's
-// overrides (story-format §1.2). They are applied to the folded child
-// before its paths are re-based and it is folded, as upstream does, so an
-// override state is child-scope: its world references, intents and
-// targets are rewritten like the child's own, and its relative paths
-// resolve against the child's directory.
+// applyOverrides replaces child states and intents by the import's
+// overrides before the child is folded, as upstream, so they are child-scope.
 func (fs *folder) applyOverrides(n, k *node) {
 	ov := k.im.Overrides
 	if ov == nil {
@@ -59,10 +54,8 @@ func (fs *folder) applyOverrides(n, k *node) {
 	}
 }
 
-// overrideUsable reports whether an override parsed with the diagnostics
-// ds can replace the child's own: an error of a structural rule makes it
-// unusable, and is reported at p (the import's overrides: key) under
-// label, which names the override.
+// overrideUsable reports whether an override parsed with ds can replace
+// the child's own; a structural error is reported at p under label.
 func (fs *folder) overrideUsable(chain string, p story.Pos, label string, ds []diag.Diagnostic) bool {
 	var bad []string
 	for _, d := range ds {

@@ -7,12 +7,10 @@ import (
 	"kitsoki/pkg/story"
 )
 
-// rebase makes the child's relative prompt and schema paths absolute
-// against the child's directory, as upstream's loader does before the
-// fold (story-format §1.2): the with: keys prompt, prompt_path and schema,
-// and the same keys under with.context and with.acceptance. Templated
-// values are left alone. overrides.prompts swaps a child prompt file for
-// one of the parent's (resolved against the parent's directory).
+// rebase makes the child's relative prompt and schema with: paths (also
+// under context and acceptance) absolute against its directory, as
+// upstream's loader does; templates are left alone. overrides.prompts
+// swaps a child prompt file for one of the parent's.
 func (fs *folder) rebase(n, k *node) {
 	rb := &rebaser{dir: k.orig.Dir, swap: map[string]string{}}
 	if ov := k.im.Overrides; ov != nil {
@@ -57,8 +55,7 @@ func (rb *rebaser) with(m map[string]any) {
 		if filepath.IsAbs(v) {
 			continue
 		}
-		// prompt: is inline text unless it names a file; prompt_path and
-		// schema always name one.
+		// prompt: is inline text unless it names a file; the others always do.
 		if key == "prompt" {
 			if fi, err := os.Stat(abs); err != nil || !fi.Mode().IsRegular() {
 				continue

@@ -9,11 +9,9 @@ import (
 	"kitsoki/pkg/story"
 )
 
-// rewriter rewrites one child's states for the fold under alias: world
-// references and keys the child declares get the <alias>__ prefix, intents
-// the child declares (and the exported parent intents) are renamed, its
-// personas and host interfaces are renamed, and targets are rewritten
-// (story-runtime §6.2).
+// rewriter rewrites one child's states for the fold under alias: the
+// child's world keys get the <alias>__ prefix, its intents, personas and
+// host interfaces are renamed, and targets are rewritten.
 type rewriter struct {
 	fs        *folder
 	alias     string
@@ -30,11 +28,9 @@ type rewriter struct {
 // character or a dot (so foo.world.x and myworld.x are left alone).
 var worldRef = &lazyre.Regexp{Expr: `(^|[^A-Za-z0-9_.])world\.([A-Za-z_][A-Za-z0-9_]*)`}
 
-// text rewrites the world references of a template, guard or expression:
-// worldRef's matches whose key the child declares get the <alias>__
-// prefix. It scans for the matches by hand (the same ones, left to right:
-// text_test.go checks it against the regular expression); the text is
-// copied only when a reference is renamed.
+// text prefixes with <alias>__ the world references of a template, guard
+// or expression whose key the child declares (worldRef's matches, scanned
+// by hand: text_test.go checks them); s is copied only when one is renamed.
 func (rw *rewriter) text(s string) string {
 	var b []byte
 	done := 0 // s[:done] is in b (when b is in use)
@@ -80,12 +76,10 @@ func isIdentByte(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
 }
 
-// isRefByte reports whether c, before "world.", makes it part of a longer
-// name or path ([A-Za-z0-9_.]): no reference starts there.
+// isRefByte reports whether c before "world." makes it part of a longer name.
 func isRefByte(c byte) bool { return isIdentByte(c) || c == '.' }
 
-// key renames a world key (set:/increment:/bind: key, relevant_world,
-// possibly a dotted path into the key) the child declares.
+// key renames a world key (or a dotted path into one) the child declares.
 func (rw *rewriter) key(k string) string {
 	first, rest, dotted := strings.Cut(k, ".")
 	if !rw.world[first] {
@@ -107,9 +101,8 @@ func (rw *rewriter) intent(name string) (string, bool) {
 	return rw.alias + "__" + name, true
 }
 
-// target rewrites a transition, on_error, on_complete or timeout target of
-// a state at depth (0 = a direct child of the wrapper). It returns the
-// exit when the target was @exit:<name>.
+// target rewrites a target of a state at depth (0 = a direct child of the
+// wrapper), returning the exit when it was @exit:<name>.
 func (rw *rewriter) target(t string, depth int, p story.Pos, owner *story.State) (string, *story.ImportExit) {
 	switch {
 	case t == "" || t == ".":
@@ -143,8 +136,7 @@ func (rw *rewriter) target(t string, depth int, p story.Pos, owner *story.State)
 	return strings.Repeat("../", depth+1) + t, nil
 }
 
-// exitUse records that site's target (was, "@exit:<name>") went through
-// the exit mapping ex.
+// exitUse records that site's target went through the exit mapping ex.
 func (rw *rewriter) exitUse(site any, was string, ex *story.ImportExit) {
 	if ex == nil {
 		return
@@ -152,8 +144,7 @@ func (rw *rewriter) exitUse(site any, was string, ex *story.ImportExit) {
 	rw.fs.exitsVia[site] = append(rw.fs.exitsVia[site], ExitUse{Name: strings.TrimPrefix(was, "@exit:"), Pos: ex.Pos})
 }
 
-// exitSet is the extra set effect an exit mapping appends (parent scope,
-// not rewritten by this fold).
+// exitSet is the set effect an exit mapping appends (parent scope).
 func (rw *rewriter) exitSet(ex *story.ImportExit) *story.Effect {
 	if ex == nil || len(ex.Set) == 0 {
 		return nil
@@ -216,17 +207,14 @@ func (rw *rewriter) state(s *story.State, depth int) {
 	}
 }
 
-// arcs renames the state's on: intents and local intents, records the
-// alias spellings and rewrites each arm.
+// arcs renames the state's intents, records their aliases and rewrites arms.
 func (rw *rewriter) arcs(s *story.State, depth int) {
 	renamed := map[string]string{}
 	rename := func(name string) string {
 		if n, ok := renamed[name]; ok {
 			return n
 		}
-		// a state-local intent the child does not declare globally keeps
-		// its name, arm and declaration alike, as upstream (conformance
-		// import-local-intent)
+		// an undeclared state-local intent keeps its name (import-local-intent)
 		n, ok := rw.intent(name)
 		if ok {
 			renamed[name] = n
@@ -243,8 +231,7 @@ func (rw *rewriter) arcs(s *story.State, depth int) {
 			}
 			rw.arm(t, depth, s)
 		}
-		// Two intents renamed to one name share one entry (arms in order,
-		// the later position).
+		// Intents renamed to one name share one entry.
 		s.AddOn(nn, o.Pos, o.Arms...)
 	}
 	if len(s.Intents) > 0 {
@@ -294,8 +281,7 @@ func (rw *rewriter) arm(t *story.Transition, depth int, owner *story.State) {
 	}
 }
 
-// effects rewrites a list of effects in place; an on_complete @exit:
-// target gets its exit set: inserted before it.
+// effects rewrites effects in place, with an exit's set: before an @exit:.
 func (rw *rewriter) effects(list []*story.Effect, depth int, owner *story.State) []*story.Effect {
 	if list == nil {
 		return nil
@@ -354,8 +340,7 @@ func (rw *rewriter) effect(e *story.Effect, depth int, owner *story.State) {
 	m.Effects = rw.effects(m.Effects, depth, owner)
 }
 
-// kvs rewrites the values of a set:, increment:, bind: or slots: list, and
-// its world keys when keys says they are ones.
+// kvs rewrites a KV list's values, and its keys when they are world keys.
 func (rw *rewriter) kvs(list []story.KV, keys bool) {
 	for i := range list {
 		if keys {

@@ -6,20 +6,14 @@ import (
 	"kitsoki/pkg/story"
 )
 
-// applyBudgets applies a graph entry's cycle_budgets: {<arc>: N}
-// (story.PhaseNode.Budgets reads N) to exec, a state named *_executing the
-// phase generated (or the one that won over it), as upstream's expansion
-// does: each arm of on.<arc> but a `default: true`
-// one also requires world.cycle__<id>__<arc> < N (ANDed with its own
-// guard) and first increments that key; a default arm is left as it is. A
-// last default arm, hinted "cycle budget exceeded for <arc>", goes to
-// <id>_error. An arc the state does not handle gets, when the entry's
-// next: names a state for it, an arm to that state (as {{ phase.next.<arc>
-// }} names it) under the same guard and increment (probe
-// phase-budget-next), then that default arm; otherwise only the default. The
-// counter is not declared: a story that budgets declares
-// world.cycle__<id>__<arc> itself (upstream fails the turn on the
-// undeclared key).
+// applyBudgets applies a graph entry's cycle_budgets: {<arc>: N} to exec
+// (the phase's *_executing state) as upstream's expansion does: each
+// non-default arm of on.<arc> also requires world.cycle__<id>__<arc> < N
+// and first increments it; a last default arm, hinted "cycle budget
+// exceeded for <arc>", goes to <id>_error. An arc the state does not handle
+// gets an arm to its next: state, when there is one, under the same guard
+// (probe phase-budget-next), then that default arm. The counter is not
+// declared here.
 func applyBudgets(id string, budgets []story.Budget, next any, exec *story.State) {
 	if len(budgets) == 0 || exec == nil {
 		return

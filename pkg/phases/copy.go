@@ -13,21 +13,16 @@ var (
 	stateType    = reflect.TypeOf(story.State{})
 	storyPtrType = reflect.TypeOf(&story.Story{})
 	effectType   = reflect.TypeOf(story.Effect{})
-	// stateLinks are the fields of a state copier.state sets itself (a
-	// state key has its own substitution)
+	// stateLinks are the state fields copier.state sets itself.
 	stateLinks = []string{"Parent", "Name", "Path", "Children"}
 )
 
-// copier deep-copies template nodes (states, effects) through their
-// exported fields, substituting every string — map keys included — with
-// the graph entry's binding (state keys by [binding.key], the rest by
-// [binding.body]). Positions are kept: a generated state points
-// at the template text it came from. Unexported fields (pkg/story's
-// private indices) are left zero; Parent links are rebuilt by the caller.
+// copier deep-copies template states and effects through their exported
+// fields, substituting every string, map keys included, with the entry's
+// binding; positions are kept, Parent links are rebuilt by the caller.
 type copier struct {
 	b *binding
-	// left is what every graph entry's copies may still take together
-	// (limits.go); once spent, nothing more is copied.
+	// left is what all graph entries' copies may still take (limits.go).
 	left *allowance
 }
 
@@ -106,9 +101,8 @@ func (c *copier) fields(v reflect.Value) reflect.Value {
 	return out
 }
 
-// state copies a template state (and its subtree) for one graph entry.
-// Only a top-level state key has its {param} placeholders substituted; a
-// nested key is kept as written, as upstream's expansion does.
+// state copies a template state and its subtree for one graph entry; only
+// a top-level key has its {param} placeholders substituted, as upstream.
 func (c *copier) state(s *story.State, parent *story.State) *story.State {
 	ns := c.value(reflect.ValueOf(s).Elem()).Addr().Interface().(*story.State)
 	ns.Name = s.Name

@@ -25,12 +25,10 @@ func (p Problem) String() string {
 	return fmt.Sprintf("%s:%d:%d: %s", p.Pos.File, p.Pos.Line, p.Pos.Col, p.Message)
 }
 
-// Error lists every problem found while expanding a story's phases, in
-// position order.
+// Error lists every problem of a phase expansion, in position order.
 type Error struct {
 	Problems []Problem
-	// TooLarge: the expansion passed the bounds of limits.go (one of
-	// Problems says so); the static checks of a story cannot see it.
+	// TooLarge: the expansion passed the bounds of limits.go.
 	TooLarge bool
 }
 
@@ -75,8 +73,7 @@ func (ps *problems) err() error {
 }
 
 // Each calls fn for every problem in order, so a caller that wraps the
-// error (the fold) can report each at its own position without importing
-// this package: errors.As(err, &x) with x an interface{ Each(func(story.Pos, string)) }.
+// error can report each at its position without importing this package.
 func (e *Error) Each(fn func(pos story.Pos, message string)) {
 	for _, p := range e.Problems {
 		fn(p.Pos, p.Message)

@@ -10,30 +10,23 @@ import (
 	"kitsoki/pkg/story"
 )
 
-// Expand replaces st's phases: block with the concrete states it stands
-// for (upstream's load stage 3, expandPhases). It has the signature of
-// fold.Options.Phases: st is the fold's private copy and is edited in
-// place. For each phases.graph entry, in declaration order, every state
-// of the template is instantiated with {param} substituted in its state
-// keys and {{ tpl.<param> }} / {{ phase.next.<arc> }} everywhere else; the
-// entry's on_enter: replaces the on_enter: of the phase's <id>_executing
-// state (a template without one drops it), as upstream does; the
-// checkpoint_intents: are merged into each generated <id>_awaiting_reply
-// state; cycle_budgets: guard the <id>_executing state's arcs
-// ([applyBudgets]). On success st.Phases is nil; on error st is
-// left unchanged and the error is an *Error naming every problem.
+// Expand replaces st's phases: block, in place, with the concrete states it
+// stands for (upstream's expandPhases; the signature of
+// fold.Options.Phases). Each graph entry instantiates every template
+// state with its parameters substituted; its on_enter: replaces that of
+// <id>_executing; checkpoint_intents: are merged into each
+// <id>_awaiting_reply; cycle_budgets: guard <id>_executing's arcs. On
+// error st is unchanged and the error is an *Error naming every problem.
 func Expand(st *story.Story) error { return expandInto(st, nil) }
 
-// expandInto is Expand; when origin is not nil it records, for each generated
-// top-level state kept, the graph id that generated it.
+// expandInto is Expand, recording in origin (when set) each kept state's graph id.
 func expandInto(st *story.Story, origin map[string]string) error {
 	if st == nil || st.Phases == nil {
 		return nil
 	}
 	ph := st.Phases
 	if len(ph.Graph) == 0 && len(ph.Order) == 0 {
-		// Upstream expands phases only from a non-empty graph: a block
-		// without one ({}, {template: t}) is ignored, templates or not.
+		// Upstream ignores a phases: block without a non-empty graph.
 		st.Phases = nil
 		return nil
 	}
@@ -85,8 +78,7 @@ func expandInto(st *story.Story, origin map[string]string) error {
 	return nil
 }
 
-// phase is one graph entry's instantiation of the template: its states,
-// in the template's order, and the template key each came from.
+// phase is one graph entry's states and the template key each came from.
 type phase struct {
 	id   string
 	node *story.PhaseNode
@@ -95,11 +87,10 @@ type phase struct {
 	raw  []string // the template key each of mine came from
 }
 
-// instantiate builds every graph entry's states, in declaration order,
-// adding the entries' problems to ps.
+// instantiate builds every graph entry's states, adding problems to ps.
 func instantiate(ph *story.Phases, tpl *story.PhaseTemplate, ps *problems) []*phase {
 	var all []*phase
-	left := newAllowance()
+	left := &allowance{values: MaxCopiedValues, bytes: MaxSubstitutedBytes}
 	defer func() {
 		if left.spent() {
 			ps.add(ph.Pos, "%s", ExpansionTooLarge(len(ph.Graph)))
@@ -134,10 +125,9 @@ func instantiate(ph *story.Phases, tpl *story.PhaseTemplate, ps *problems) []*ph
 	return all
 }
 
-// keptStates is the generated states whose names are free: a name
-// already taken is dropped, silently, as upstream does — the story's own
-// state (own) wins, then the phase whose id sorts first (byID), then
-// (within a phase) the template key that sorts first.
+// keptStates is the generated states whose names are free: a taken name is
+// silently dropped, as upstream does (the story's own state wins, then the
+// phase whose id sorts first, then the template key that sorts first).
 func keptStates(own []*story.State, byID []*phase) map[*story.State]bool {
 	taken := map[string]bool{}
 	for _, s := range own {
@@ -160,10 +150,8 @@ func keptStates(own []*story.State, byID []*phase) map[*story.State]bool {
 	return kept
 }
 
-// budgetAll applies each phase's cycle budgets to the state each
-// *_executing name it generates ends up as among states (the story's own
-// first, then the generated kept): its own, another phase's that won, or
-// the story's own.
+// budgetAll applies each phase's cycle budgets to whichever state its
+// *_executing name ends up as among states.
 func budgetAll(byID []*phase, states []*story.State) {
 	final := map[string]*story.State{}
 	for _, s := range states {
@@ -183,12 +171,8 @@ func budgetAll(byID []*phase, states []*story.State) {
 	}
 }
 
-// bind builds the substitution of one graph entry, enforcing required
-// parameters: id (always the graph key, even when the entry gives an id:
-// key of its own), every key the entry gives (declared or not: upstream's
-// name pass uses extras too), and the defaults of the declared parameters
-// it does not give. A declared parameter with neither has no value: its
-// references stay as written.
+// bind builds one graph entry's substitution: id (the graph key), every key
+// the entry gives, and the defaults of the declared parameters; required ones checked.
 func bind(id string, node *story.PhaseNode, tpl *story.PhaseTemplate, where string, ps *problems) *binding {
 	b := &binding{id: id, params: map[string]any{"id": id}, next: node.Next, probs: ps, where: where}
 	ok := true
@@ -214,8 +198,7 @@ func bind(id string, node *story.PhaseNode, tpl *story.PhaseTemplate, where stri
 }
 
 // mergeCheckpoints adds the checkpoint intents to s, a generated
-// top-level *_awaiting_reply state; an intent the state declares itself
-// wins.
+// *_awaiting_reply state; the state's own intent wins.
 func mergeCheckpoints(s *story.State, cps map[string]*story.Intent) {
 	if len(cps) == 0 {
 		return
@@ -233,8 +216,7 @@ func mergeCheckpoints(s *story.State, cps map[string]*story.Intent) {
 	}
 }
 
-// order is the graph's declaration order (Order), falling back to sorted
-// ids for entries built without it.
+// order is the graph's declaration order, else its ids sorted.
 func order(ph *story.Phases) []string {
 	var out []string
 	for _, id := range slices.Concat(ph.Order, slices.Sorted(maps.Keys(ph.Graph))) {

@@ -2,11 +2,9 @@ package phases
 
 import "kitsoki/pkg/story"
 
-// Expanded returns a copy of st with its phases: block expanded (Expand on
-// copies of its states), st unchanged: the story upstream's load goes on
-// to check, for pkg/lint to run its rules over the generated states.
-// origin maps each generated top-level state name to the phases.graph id
-// that generated it. A story without phases: is returned as is.
+// Expanded returns a copy of st with its phases: expanded (st unchanged),
+// for pkg/lint, and origin mapping each generated top-level state to its
+// graph id. A story without phases: is returned as is.
 func Expanded(st *story.Story) (exp *story.Story, origin map[string]string, err error) {
 	if st == nil || st.Phases == nil {
 		return st, nil, nil

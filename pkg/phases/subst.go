@@ -8,9 +8,7 @@ import (
 	"kitsoki/pkg/story"
 )
 
-// binding is what one phases.graph entry substitutes into its template:
-// {param} in state keys, {{ tpl.<param> }} and {{ phase.next.<arc> }}
-// everywhere else.
+// binding is what one phases.graph entry substitutes into its template.
 type binding struct {
 	id     string
 	params map[string]any // every name {name} / tpl.name may use
@@ -22,14 +20,12 @@ type binding struct {
 var (
 	// keyParamRe is a {name} placeholder of a state key.
 	keyParamRe = &lazyre.Regexp{Expr: `\{([A-Za-z_][A-Za-z0-9_]*)\}`}
-	// bodyRefRe is a reference the expansion replaces in any other string:
-	// the whole tag, wherever it sits (inside another {{ }} too).
+	// bodyRefRe is a reference the expansion replaces anywhere in a string.
 	bodyRefRe = &lazyre.Regexp{Expr: `\{\{\s*(tpl|phase\.next)\.(\w+)\s*\}\}`}
 )
 
-// key substitutes the {name} placeholders of a state key. Every name must
-// be a parameter the entry has (id, a declared parameter with a value, or
-// a key the graph entry gives); {{ }} tags in a key are left as written.
+// key substitutes the {name} placeholders of a state key; each must be a
+// parameter the entry has. {{ }} tags in a key are left as written.
 func (b *binding) key(s string, p story.Pos) string {
 	if !strings.Contains(s, "{") {
 		return s
@@ -45,11 +41,8 @@ func (b *binding) key(s string, p story.Pos) string {
 }
 
 // body substitutes every {{ tpl.<param> }} and {{ phase.next.<arc> }} tag
-// of s by its raw text, in one pass, even inside another {{ }} tag:
-// "{{ int({{ tpl.base }} * 3) }}" becomes "{{ int(2 * 3) }}". A tag
-// naming a parameter without a value or an arc the entry's next: lacks is
-// left as written (it renders empty in a view; an expression refuses it).
-// Nothing else is substituted: {name} and {{ phase.id }} stay text.
+// of s by its raw text in one pass, even inside another tag; one without
+// a value is left as written, and nothing else is substituted.
 func (b *binding) body(s string) string {
 	if !strings.Contains(s, "{{") {
 		return s
@@ -85,9 +78,7 @@ func (b *binding) ref(m string) string {
 	return m
 }
 
-// executing is the state a phase.next arc names: the next phase's
-// <name>_executing state, except for the names that end a run ("",
-// terminated, ended, completed, abandoned, failed, ended_*), kept as is.
+// executing is <name>_executing, or name itself when it ends a run.
 func executing(name string) string {
 	switch name {
 	case "", "terminated", "ended", "completed", "abandoned", "failed":
@@ -99,8 +90,7 @@ func executing(name string) string {
 	return name + "_executing"
 }
 
-// text is the text a value substitutes as: Go's %v, as upstream prints it
-// (3, 2.5, true, <nil>, [1 two], map[k:v]).
+// text is a value's substitution text: Go's %v, as upstream prints it.
 func text(v any) string {
 	if s, ok := v.(string); ok {
 		return s

@@ -7,8 +7,7 @@ import (
 	"kitsoki/internal/yamlnode"
 )
 
-// Supported agent plugin types (reference §7.2). `cassette` is deliberately
-// absent: cassettes are built in code, never declared in YAML.
+// Supported agent plugin types; cassettes are built in code, never declared.
 const (
 	PluginClaudeCLI  = "builtin.claude_cli"
 	PluginInProcess  = "builtin.inprocess"
@@ -45,18 +44,14 @@ type AgentPlugin struct {
 	Injected   bool   // the default agent.claude added by the loader
 	Pos        Pos
 
-	// Secrets holds what ${VAR} substitution produced in env:/headers:
-	// (set by the loader; code that builds a declaration by hand sets it
-	// for values it wants redacted).
+	// Secrets holds what ${VAR} substitution produced in env:/headers:.
 	Secrets []string
 }
 
 // SecretValues returns what must be redacted from every output: each
-// non-empty value a ${VAR} substitution produced in env: or headers:, and
-// each whole env/header value that contained one. Literal values (say
-// `DEBUG: "1"`) are configuration, not secrets: masking them would corrupt
-// every trace that mentions them. Header values are always treated as
-// secrets, since they carry credentials by convention.
+// non-empty ${VAR} value substituted in env: or headers:, each whole value
+// that contained one, and every header value. Literal env values are
+// configuration: masking them would corrupt every trace naming them.
 func (p *AgentPlugin) SecretValues() []string {
 	all := slices.Concat(p.Secrets, slices.Collect(maps.Values(p.Headers)))
 	return slices.DeleteFunc(all, func(v string) bool { return v == "" })

@@ -13,11 +13,9 @@ import (
 	"kitsoki/internal/safefile"
 )
 
-// ProjectRoot is the project root of a story whose manifest is in dir (an
-// absolute directory): the nearest directory at or above dir holding .git
-// (a directory or a worktree's file) or a .kitsoki/ directory, with marked
-// true; else dir itself. Every file the story names must lie inside it;
-// [Options].Root sets it instead, and [Options].Trees widens the fallback.
+// ProjectRoot is the project root of a story whose manifest is in dir: the
+// nearest directory at or above dir holding .git or .kitsoki/, with marked
+// true; else dir itself. Every file the story names must lie inside it.
 func ProjectRoot(dir string) (root string, marked bool) {
 	dir = filepath.Clean(dir)
 	if d, ok := Above(dir, func(d string) bool { return hasGit(d) || isDir(filepath.Join(d, ".kitsoki")) }); ok {
@@ -26,13 +24,11 @@ func ProjectRoot(dir string) (root string, marked bool) {
 	return dir, false
 }
 
-// GitRoot is the nearest directory at or above dir holding .git (a
-// directory or a worktree's file), with found true; a .kitsoki/ alone does
-// not mark it (the repository boundary SARIF URIs are relative to).
+// GitRoot is the nearest directory at or above dir holding .git; a
+// .kitsoki/ alone does not mark it (SARIF URIs are relative to it).
 func GitRoot(dir string) (root string, found bool) { return Above(dir, hasGit) }
 
-// Above is the nearest of dir and the directories above it for which has
-// holds, with found true; else "" and false.
+// Above is the nearest of dir and its ancestors for which has holds.
 func Above(dir string, has func(d string) bool) (root string, found bool) {
 	for d := range Ancestors(dir) {
 		if has(d) {
@@ -42,8 +38,7 @@ func Above(dir string, has func(d string) bool) (root string, found bool) {
 	return "", false
 }
 
-// Ancestors yields dir (cleaned) and each directory above it, nearest
-// first, through the filesystem root.
+// Ancestors yields dir (cleaned) and each directory above it, nearest first.
 func Ancestors(dir string) iter.Seq[string] {
 	return func(yield func(string) bool) {
 		for d := filepath.Clean(dir); yield(d); {
@@ -66,9 +61,7 @@ func isDir(p string) bool {
 	return err == nil && fi.IsDir()
 }
 
-// fallbackRoot is the root of a story in dir without a marker above it:
-// the widest of opts.Trees holding dir (a tree the operator named), else
-// dir.
+// fallbackRoot is the widest of opts.Trees holding dir, else dir.
 func (o Options) fallbackRoot(dir string) string {
 	best := dir
 	for _, t := range o.Trees {
@@ -83,10 +76,8 @@ func (o Options) fallbackRoot(dir string) string {
 	return best
 }
 
-// rootFor is the project root of the story whose manifest is abs: the
-// explicit one ([Options].Root) or the one found above it; a child outside
-// the importer's root (only an @kitsoki/ source, the operator's choice)
-// gets its own.
+// rootFor is the project root of the story whose manifest is abs; a child
+// outside the importer's root (an @kitsoki/ source) gets its own.
 func (l *loader) rootFor(abs string) *safefile.Root {
 	if l.root != nil {
 		if _, ok := l.root.Rel(abs); ok {
@@ -111,24 +102,20 @@ func (l *loader) rootFor(abs string) *safefile.Root {
 	return r
 }
 
-// closeRoots closes the directories the load's roots opened (a story's
-// root opens its directory again if it is used after the load).
+// closeRoots closes what the load's roots opened (a root reopens on use).
 func (l *loader) closeRoots() {
 	for _, r := range l.roots {
 		r.Close()
 	}
 }
 
-// outsideRoot reports, at p (the key that names it), that the file a
-// story wrote as written is outside its project root (OutsideRootMessage).
+// outsideRoot reports at p that the file written is outside its root.
 func (l *loader) outsideRoot(p Pos, root *safefile.Root, what, written string, err error) {
 	l.rep.Errf(p, RuleOutsideRoot, "%s", OutsideRootMessage(root, what, written, err))
 }
 
-// OutsideRootMessage says that the file a story wrote as written is
-// outside its project root, and why: err is the Root's (a path leaving it,
-// a symlink leading out). It names the path as written and the root, never
-// what lies outside (rule outside-root).
+// OutsideRootMessage says that the file written is outside its project
+// root and why, naming the path as written, never what lies outside.
 func OutsideRootMessage(root *safefile.Root, what, written string, err error) string {
 	if pe, ok := errors.AsType[*os.PathError](err); ok && pe.Op == "read" {
 		return fmt.Sprintf("%s %q goes through a symlink leading out of the project root %s (or an absolute one); nothing outside the root is read: put the file itself there, or a relative link that stays inside, or pass --root DIR naming a directory that holds both", what, written, root.Dir())
@@ -136,10 +123,9 @@ func OutsideRootMessage(root *safefile.Root, what, written string, err error) st
 	return fmt.Sprintf("%s %q leaves the project root %s (the nearest directory above the story holding .git or .kitsoki/); nothing outside the root is read: move the file inside the project, or pass --root DIR naming a directory that holds both", what, written, root.Dir())
 }
 
-// readIn returns the bytes of abs, a file a story names (an editor's
-// buffer when Overlay holds one): abs must lie inside root, through every
-// symlink on the way. ok is false when it does not (err is the Root's, for
-// outsideRoot); a read error inside comes back as err with ok true.
+// readIn returns the bytes of abs (an editor's buffer when Overlay holds
+// one), which must lie inside root through every symlink: ok is false when
+// it does not (err is the Root's); a read error inside comes back with ok.
 func (l *loader) readIn(root *safefile.Root, abs string) (data []byte, ok bool, err error) {
 	if b, ok := l.opts.Overlay[abs]; ok {
 		// An editor's buffer: only its name can leave the root.
@@ -162,10 +148,8 @@ func (l *loader) readIn(root *safefile.Root, abs string) (data []byte, ok bool, 
 	return data, true, err
 }
 
-// confinePrompts refuses a prompts: overlay or shared directory outside
-// the project root (lexically, or through a symlink) and drops it from the
-// model, so nothing reads through it: the error blocks the run, and a
-// reader that goes ahead anyway finds no such root.
+// confinePrompts refuses, and drops from the model, a prompts: overlay or
+// shared directory outside the project root, so nothing reads through it.
 func (l *loader) confinePrompts(st *Story) {
 	pc := st.Prompts
 	if pc == nil {
@@ -197,8 +181,7 @@ func (l *loader) confinePrompts(st *Story) {
 	pc.Shared, pc.SharedPos = shared, pos
 }
 
-// Beside is p when it is absolute, else p in dir (a path a story wrote,
-// relative to its directory).
+// Beside is p when absolute, else p in dir.
 func Beside(dir, p string) string {
 	if filepath.IsAbs(p) {
 		return p
@@ -206,8 +189,7 @@ func Beside(dir, p string) string {
 	return filepath.Join(dir, p)
 }
 
-// FileRoot is the story's project root (its directory's, for a story
-// built without a load).
+// FileRoot is the story's project root (found above Dir when not loaded).
 func (st *Story) FileRoot() *safefile.Root {
 	if st.root == nil {
 		dir, _ := ProjectRoot(st.Dir)
@@ -216,9 +198,8 @@ func (st *Story) FileRoot() *safefile.Root {
 	return st.root
 }
 
-// PromptRoots returns the directories prompt files may be read from: the
-// story directory, its prompts overlay and shared directories, and the
-// same roots of every imported child (recursively). Paths are absolute.
+// PromptRoots returns the absolute directories prompt files may be read
+// from: the story's, its prompts: directories, and its children's.
 func (st *Story) PromptRoots() []string {
 	var out []string
 	seen := map[*Story]bool{}
@@ -256,9 +237,8 @@ func (st *Story) PromptRoots() []string {
 	return out
 }
 
-// Confined reports whether the absolute path p lies inside one of roots,
-// both as written and after resolving symlinks (of p and of the roots): a
-// symlink inside a root that points outside it is outside.
+// Confined reports whether the absolute path p lies inside one of roots
+// both as written and with symlinks resolved.
 func Confined(p string, roots []string) bool {
 	if !filepath.IsAbs(p) {
 		return false

@@ -3,9 +3,7 @@ package story
 import "slices"
 
 // EffectKeys is the set of keys an effect was written with (set,
-// increment, say, invoke, ...), even when their value is empty: a value,
-// copied with the effect, that no one shares. Only the keys of the effect
-// format (effectKeys) are members; any other name is never one.
+// increment, say, invoke, ...), even when their value is empty.
 type EffectKeys uint32
 
 // EffectKeysOf is the set of the given effect keys.
@@ -23,8 +21,7 @@ func (k EffectKeys) Has(name string) bool {
 	return i >= 0 && k&(1<<uint(i)) != 0
 }
 
-// With is the set with name added (unchanged for a name that is not an
-// effect key).
+// With is the set with name added (unchanged when name is no effect key).
 func (k EffectKeys) With(name string) EffectKeys {
 	if i := slices.Index(effectKeys, name); i >= 0 {
 		return k | 1<<uint(i)

@@ -9,9 +9,9 @@ import (
 )
 
 // EffectPlace is where one effect sits: item Index of List, below the
-// effect at Parent or, when Parent is nil, at the top of a state, a
-// transition arm, a phase or a proposal. A nested place keeps the State,
-// Intent and Arm of the chain's top.
+// effect at Parent or, when Parent is nil, at the top of a state, arm,
+// phase or proposal. A nested place keeps the State, Intent and Arm of its
+// chain's top.
 type EffectPlace struct {
 	Effect *Effect
 	Parent *EffectPlace // the effect whose on_complete or effects list holds it
@@ -74,21 +74,15 @@ func (p *EffectPlace) Within(list string) bool {
 	return false
 }
 
-// EffectWalk walks effects depth first: each effect, then the effects of
-// its on_complete list and then of its inline effects list (InlineFirst:
-// the inline list first). Nil effects and arms are skipped. Each yielded
-// place stays valid after the walk.
-//
-// The walks are iterators rather than visit funcs so that a caller can stop
-// at the first effect it looks for and can chain the walks it needs (the
-// states, then the phases, then the proposals) in one loop.
+// EffectWalk walks effects depth first: each effect, then its on_complete
+// list, then its inline effects (InlineFirst: inline first). Nil effects
+// and arms are skipped; each yielded place stays valid after the walk.
 type EffectWalk struct {
 	InlineFirst bool
 }
 
-// States yields the effects each state of states runs itself, in order:
-// on_enter, on_exit, then each intent's arms in order (not those of its
-// children, unless they are listed too).
+// States yields the effects each of states runs itself: on_enter,
+// on_exit, then each intent's arms (not its children's).
 func (w EffectWalk) States(states ...*State) iter.Seq[*EffectPlace] {
 	return func(yield func(*EffectPlace) bool) {
 		for _, s := range states {
@@ -107,8 +101,7 @@ func (w EffectWalk) States(states ...*State) iter.Seq[*EffectPlace] {
 	}
 }
 
-// Phases yields the on_enter effects of each phases.graph node, in the
-// block's order.
+// Phases yields the on_enter effects of each phases.graph node, in order.
 func (w EffectWalk) Phases(ph *Phases) iter.Seq[*EffectPlace] {
 	return func(yield func(*EffectPlace) bool) {
 		if ph == nil {
@@ -122,8 +115,7 @@ func (w EffectWalk) Phases(ph *Phases) iter.Seq[*EffectPlace] {
 	}
 }
 
-// Proposals yields the execute on_complete effects of each proposal, by
-// name.
+// Proposals yields each proposal's execute on_complete effects, by name.
 func (w EffectWalk) Proposals(props map[string]*Proposal) iter.Seq[*EffectPlace] {
 	return func(yield func(*EffectPlace) bool) {
 		for _, n := range slices.Sorted(maps.Keys(props)) {
@@ -151,8 +143,7 @@ func (w EffectWalk) list(list []*Effect, at EffectPlace, yield func(*EffectPlace
 		if !yield(p) {
 			return false
 		}
-		// first and second are the nested lists in walk order, each with
-		// the place its items get.
+		// first and second are the nested lists in walk order, with their places.
 		first := EffectPlace{Parent: p, State: p.State, Intent: p.Intent, Arm: p.Arm, List: "on_complete", top: p.top, name: p.name}
 		second := first
 		second.List = "effects"

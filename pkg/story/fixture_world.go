@@ -11,21 +11,17 @@ import (
 	"kitsoki/internal/yamlnode"
 )
 
-// FixtureWorldKeys reads at most maxFixtureFiles files and stops once it
-// has read maxFixtureBytes in all.
+// FixtureWorldKeys reads at most maxFixtureFiles files, maxFixtureBytes in all.
 const (
 	maxFixtureFiles = 1000
 	maxFixtureBytes = 64 << 20
 )
 
-// FixtureWorldKeys returns the world keys the story's flow fixtures give a
-// value of their own (a fixture's initial_world: and each turn's
-// world_override:, which may name keys the story never declares), sorted,
-// each once. It reads the fixtures where kitsoki test finds them beside the
-// manifest: <story dir>/flows/*.yaml and <manifest minus extension>-flows/
-// *.yaml, inside the project root, each within the story file limit (and
-// all within maxFixtureFiles and maxFixtureBytes); a file that cannot be
-// read or parsed gives no key (the test command reports it).
+// FixtureWorldKeys returns, sorted and once each, the world keys the
+// story's flow fixtures set (initial_world:, world_override:), read where
+// kitsoki test finds them (<dir>/flows/*.yaml, <manifest>-flows/*.yaml)
+// inside the project root and the fixture limits; an unreadable file gives
+// no key (the test command reports it).
 func (st *Story) FixtureWorldKeys() []string {
 	if st.Dir == "" {
 		return nil
@@ -73,8 +69,7 @@ func (st *Story) FixtureWorldKeys() []string {
 	return slices.Compact(keys)
 }
 
-// fixturesBeside is the glob of the <manifest minus extension>-flows
-// fixtures of a manifest file ("" for a story not read from a file).
+// fixturesBeside is the glob of a manifest's <name>-flows fixtures ("" if none).
 func fixturesBeside(file string) string {
 	if file == "" || file == "-" || !strings.HasSuffix(file, ".yaml") && !strings.HasSuffix(file, ".yml") {
 		return ""

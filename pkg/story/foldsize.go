@@ -8,27 +8,20 @@ import (
 	"kitsoki/internal/yamlnode"
 )
 
-// Bounds on what folding a story's imports copies (pkg/fold). A child
-// imported from several places, or by several aliases, is copied once per
-// import, so an import tree of few small files can multiply: each story
-// importing the next one twice doubles the copy at every level. Both the
-// fold and kitsoki validate refuse a tree past these; a real story stays
-// far under both.
+// Bounds on what folding a story's imports copies (pkg/fold): a child is
+// copied once per import, so a tree of few small files can multiply. Both
+// the fold and kitsoki validate refuse a tree past these.
 const (
-	// MaxFoldImports is the most imports a fold copies, counting an
-	// imported child once each time it is imported, at any depth.
+	// MaxFoldImports is the most imports a fold copies, each import counted.
 	MaxFoldImports = 10_000
-	// MaxFoldImportedStates is the most states a fold copies from imported
-	// children, each child's states counted once per import.
+	// MaxFoldImportedStates is the most imported states a fold copies.
 	MaxFoldImportedStates = 250_000
 )
 
 // FoldSize is what folding the import im copies: the imports in its
-// subtree, itself included, and the states of their children, each
-// counted once per import. Counts stop growing past the limits (they are
-// compared, never multiplied further), and a cycle counts its back edge
-// as nothing (the loader reports cycles). sizes memoizes per child across
-// calls; pass the same map for every import of one story.
+// subtree and the states of their children, once per import, counting no
+// further past the limits; a cycle's back edge counts as nothing. sizes
+// memoizes per child: pass the same map for every import of one story.
 func FoldSize(im *Import, sizes map[*Story][2]int) (imports, states int) {
 	if im == nil || im.Child == nil {
 		return 0, 0
@@ -52,28 +45,22 @@ func foldSizeOf(st *Story, sizes map[*Story][2]int) [2]int {
 	return out
 }
 
-// sat caps a count just past the larger limit, so that sums of counts in
-// a tree that doubles at every level never overflow.
+// sat caps a count just past the larger limit, so sums never overflow.
 func sat(n int) int { return min(n, MaxFoldImportedStates+1) }
 
-// FoldImportsMessage is the error for an import tree past MaxFoldImports,
-// at the import with source.
+// FoldImportsMessage is the error for an import tree past MaxFoldImports.
 func FoldImportsMessage(source string) string {
 	return fmt.Sprintf("source %q: the import tree folds more than %d imports (a child is copied each time it is imported, so one imported by several stories or aliases multiplies at every level); import each child from fewer places", source, MaxFoldImports)
 }
 
-// FoldStatesMessage is the error for an import tree past
-// MaxFoldImportedStates, at the import with source.
+// FoldStatesMessage is the error for an import tree past MaxFoldImportedStates.
 func FoldStatesMessage(source string) string {
 	return fmt.Sprintf("source %q: the import tree folds more than %d states from imported children (each child's states are copied each time it is imported); import large children from fewer places", source, MaxFoldImportedStates)
 }
 
-// FoldOverrideNodes is what folding the import im parses of import
-// overrides: the YAML nodes (aliases expanded) of im's own overrides and
-// of every import in its child's subtree, each counted once per copy the
-// fold makes, stopping past yamlnode.MaxNodes (the fold's budget for
-// them: override.go). nodes memoizes per child across calls; pass the
-// same map for every import of one story.
+// FoldOverrideNodes is the YAML nodes of overrides that folding im parses
+// (its own and its child subtree's, once per copy), stopping past
+// yamlnode.MaxNodes. nodes memoizes per child: pass one map per story.
 func FoldOverrideNodes(im *Import, nodes map[*Story]int) int {
 	if im == nil {
 		return 0
@@ -98,14 +85,12 @@ func foldOverridesOf(st *Story, nodes map[*Story]int) int {
 	return n
 }
 
-// FoldOverridesMessage is the error for an import tree whose overrides
-// parse past yamlnode.MaxNodes, at the import with source.
+// FoldOverridesMessage is the error for overrides past yamlnode.MaxNodes.
 func FoldOverridesMessage(source string) string {
 	return fmt.Sprintf("source %q: the import tree parses more than %d YAML nodes of import overrides (an override is parsed again for each copy of its import, and aliases expand it); import the child that carries large overrides from fewer places, or write the overrides out smaller", source, yamlnode.MaxNodes)
 }
 
-// weight is the YAML nodes of o's states and intents, aliases expanded
-// (at most yamlnode.MaxNodes+1).
+// weight is the nodes of o's states and intents (at most yamlnode.MaxNodes+1).
 func (o *ImportOverrides) weight() int {
 	if o == nil {
 		return 0
@@ -119,8 +104,7 @@ func (o *ImportOverrides) weight() int {
 	return yamlnode.MaxNodes + 1 - left
 }
 
-// countNodes takes the nodes under n (aliases followed) from *left,
-// stopping when it runs out or past the walk's depth.
+// countNodes takes the nodes under n from *left until out or too deep.
 func countNodes(n *yaml.Node, left *int, depth int) {
 	if n == nil || *left <= 0 || depth > 200 {
 		return

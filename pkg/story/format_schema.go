@@ -2,11 +2,9 @@ package story
 
 import "maps"
 
-// FormatSchema returns a JSON Schema (draft 2020-12) of the story format,
-// built from the same key vocabularies the loader checks, so an editor's
-// YAML language server offers the keys kitsoki accepts (kitsoki schema app).
-// It describes shape and known keys only; every semantic rule stays with
-// kitsoki validate.
+// FormatSchema returns a JSON Schema (draft 2020-12) of the story format's
+// shape and known keys, from the vocabularies the loader checks, for an
+// editor's YAML language server (kitsoki schema app).
 func FormatSchema() map[string]any {
 	// YAML is loose where JSON is not: an empty key is null, a scalar may be
 	// read as a number or a boolean; the schema accepts what the loader does.

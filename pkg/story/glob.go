@@ -9,22 +9,17 @@ import (
 	"kitsoki/internal/safefile"
 )
 
-// maxGlobEntries bounds the directory entries one include: glob looks at.
-// Symlinks to a directory above ("l -> .") make a pattern of a few
-// segments name exponentially many paths; the bound turns that into an
-// error at the include.
+// maxGlobEntries bounds the directory entries one include: glob looks at:
+// symlinks to a directory above make a pattern name exponentially many paths.
 const maxGlobEntries = 100_000
 
 // errGlobTooWide is globIn's error past maxGlobEntries.
 var errGlobTooWide = fmt.Errorf("it looks at more than %d directory entries (a symlink loop, or a pattern too wide); narrow the pattern", maxGlobEntries)
 
-// globIn is filepath.Glob of pattern (lexically inside root, relative to
-// the working directory or absolute; matches are spelled as the pattern
-// is), listing directories through root only: a directory reached through a
-// symlink leading out of it is never listed (its path, as the pattern
-// reached it, is in outside), and at most maxGlobEntries entries are
-// looked at (errGlobTooWide). Symlinks that stay inside are followed, as
-// filepath.Glob follows them. Matches are in lexical order per directory.
+// globIn is filepath.Glob of pattern that lists directories through root
+// only: a directory reached through a symlink leading out is never listed
+// (its path is in outside), and at most maxGlobEntries entries are looked
+// at (errGlobTooWide). Matches are in lexical order per directory.
 func globIn(root *safefile.Root, pattern string) (matches, outside []string, err error) {
 	g := globber{root: root}
 	if _, err := filepath.Match(pattern, ""); err != nil {
@@ -81,8 +76,7 @@ func (g *globber) glob(pattern string) ([]string, error) {
 	return out, nil
 }
 
-// globAbs is p made absolute against the working directory, as Root's
-// methods take it.
+// globAbs is p made absolute against the working directory.
 func globAbs(p string) string {
 	if a, err := filepath.Abs(p); err == nil {
 		return a
@@ -90,19 +84,12 @@ func globAbs(p string) string {
 	return p
 }
 
-// Glob is the listing include: uses, for other readers of a project's
-// files: filepath.Glob of pattern through root, never listing a directory
-// reached through a symlink leading out of it (its path, as the pattern
-// reached it, is in outside), with at most maxGlobEntries entries looked
-// at.
+// Glob is the listing include: uses (see globIn), for other readers.
 func Glob(root *safefile.Root, pattern string) (matches, outside []string, err error) {
 	return globIn(root, pattern)
 }
 
-// QuoteGlob returns p as a glob pattern that matches p alone: each of
-// `*`, `?`, `[` and (outside Windows) `\` is put in a character class, so
-// a story directory named `a[1]` or `x*` is looked in, not matched
-// against. Join the pattern's own part after it.
+// QuoteGlob returns p as a glob pattern that matches p alone.
 func QuoteGlob(p string) string {
 	if !hasMeta(p) {
 		return p

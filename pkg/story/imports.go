@@ -12,10 +12,8 @@ import (
 
 var importAliasRe = &lazyre.Regexp{Expr: `^[a-z][a-z0-9_]*$`}
 
-// loadImports loads every imports: child recursively (each child: parse,
-// include, its own imports). Cycles are reported with the chain of
-// manifests. The child is not folded into the parent: the model keeps it in
-// Import.Child, and the parent gets a wrapper state named after the alias.
+// loadImports loads every imports: child recursively, reporting cycles with
+// the chain of manifests. The child is kept unfolded in Import.Child.
 func (l *loader) loadImports(st *Story, abs string, stack []string) {
 	for _, alias := range st.ImportOrder {
 		im := st.Imports[alias]
@@ -44,9 +42,7 @@ func (l *loader) loadImports(st *Story, abs string, stack []string) {
 			im.Child = child
 			continue
 		}
-		// A local source reads through the importer's root (a symlink
-		// leading out is refused); an @kitsoki/ one, the operator's
-		// choice, through its own.
+		// A local source reads through the importer's root, @kitsoki/ its own.
 		via := st.root
 		if strings.HasPrefix(im.Source, "@kitsoki/") {
 			via = l.rootFor(childAbs)
@@ -66,15 +62,13 @@ func (l *loader) loadImports(st *Story, abs string, stack []string) {
 		if child != nil {
 			child.child = true
 			child.importer = st
-			// Checked once the whole import tree is loaded, so the child
-			// sees every importer above it.
+			// Checked once the whole tree is loaded, seeing every importer above.
 			l.pending = append(l.pending, child)
 		}
 	}
 }
 
-// resolveSource maps an import source to the child manifest (absolute and
-// display forms).
+// resolveSource maps an import source to the child manifest (abs, display).
 func (l *loader) resolveSource(st *Story, im *Import, alias string) (string, string, bool) {
 	src := im.Source
 	var path string
@@ -130,8 +124,7 @@ func findKitsokiRoot(dir string) string {
 	return root
 }
 
-// isKitsokiRoot says d is a kitsoki checkout: it holds .kitsoki-root or
-// the go.mod of module kitsoki.
+// isKitsokiRoot says d holds .kitsoki-root or the go.mod of module kitsoki.
 func isKitsokiRoot(d string) bool {
 	if _, err := os.Stat(filepath.Join(d, ".kitsoki-root")); err == nil {
 		return true

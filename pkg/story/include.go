@@ -12,8 +12,7 @@ import (
 	"kitsoki/internal/safefile"
 )
 
-// includeMerged are the top-level keys an included file contributes
-// (reference §1.1); every other key in an included file is dropped.
+// includeMerged are the top-level keys an included file contributes.
 var includeMerged = map[string]bool{
 	"states": true, "phase_templates": true, "phases": true, "checkpoint_intents": true,
 	"proposals": true, "hosts": true, "intents": true, "world": true, "meta_modes": true,
@@ -33,8 +32,7 @@ func (l *loader) mergeIncludes(st *Story, display string) {
 			at = st.IncludePos[i]
 		}
 		full := Beside(dispDir, pat)
-		// The pattern itself must stay inside the project root: a match
-		// cannot climb out of the directory the pattern names.
+		// The pattern itself must stay inside the project root.
 		absPat, _ := filepath.Abs(full)
 		if _, ok := st.root.Rel(absPat); !ok {
 			l.outsideRoot(at, st.root, "include", pat, nil)
@@ -61,16 +59,13 @@ func (l *loader) mergeIncludes(st *Story, display string) {
 				continue
 			}
 			seen[abs] = nil
-			// Through the root: a match that is a symlink leading out is
-			// refused unread.
+			// Through the root: a symlink leading out is refused unread.
 			fi, err := st.root.Stat(abs)
 			if errors.Is(err, safefile.ErrOutsideRoot) {
 				l.outsideRoot(at, st.root, fmt.Sprintf("include %q: file", pat), m, err)
 				continue
 			}
-			// Upstream reads every match and refuses the story when one
-			// cannot be read: a directory the glob matched (rooms/* over
-			// a sub-directory) or a dangling symlink.
+			// Upstream refuses the story when a match cannot be read.
 			if err != nil {
 				l.rep.Errf(at, RuleInclude, "include %q: %s: %s (upstream refuses the story too; remove the file or narrow the glob)", pat, m, errText(err))
 				continue

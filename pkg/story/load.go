@@ -18,41 +18,29 @@ import (
 
 // Options control a load.
 type Options struct {
-	// AllowUnsetEnv turns an unset ${VAR} in agent_plugins/providers env or
-	// headers into a warning (for CI jobs that lint without secrets).
+	// AllowUnsetEnv makes an unset ${VAR} a warning (CI lint without secrets).
 	AllowUnsetEnv bool
 	// LookupEnv resolves ${VAR}; nil means os.LookupEnv.
 	LookupEnv func(string) (string, bool)
-	// KitsokiRepo, when set, is the kitsoki checkout @kitsoki/<name>
-	// imports resolve in (--kitsoki-repo), before $KITSOKI_REPO.
+	// KitsokiRepo is the checkout @kitsoki/ imports resolve in (--kitsoki-repo).
 	KitsokiRepo string
-	// wholeParse turns off the state-by-state parse of large files
-	// (yamlsplit.go), for tests comparing the two.
+	// wholeParse turns the state-by-state parse off, for tests.
 	wholeParse bool
 	// splitBatch, when set, is the batch size of that parse (in bytes).
 	splitBatch int
-	// Overlay holds unsaved editor buffers by absolute path: a YAML file of
-	// the story (manifest, include:, imported child) found here is read from
-	// it instead of the disk (kitsoki lsp).
+	// Overlay holds unsaved editor buffers by absolute path (kitsoki lsp).
 	Overlay map[string][]byte
-	// Root, when set, is the project root (--root): every file the story
-	// names must lie inside it, and so must the story. Empty: the nearest
-	// directory above the story holding .git or .kitsoki/ ([ProjectRoot]).
+	// Root, when set, is the project root (--root); empty: [ProjectRoot].
 	Root string
-	// Trees are directories the operator named as trees of stories
-	// (validate DIR/..., test DIR/...): a story inside one with no .git or
-	// .kitsoki/ above it has the widest such tree as its root, rather than
-	// its own directory.
+	// Trees are directories the operator named as trees of stories (DIR/...):
+	// a story in one with no marker above it has the widest as its root.
 	Trees []string
 }
 
-// StoryFile is the manifest name of a story directory: the file [Load]
-// reads when it is given a directory, and the one an import names.
+// StoryFile is the manifest name of a story directory.
 const StoryFile = "app.yaml"
 
-// ManifestPath is the manifest a story argument names: DIR/app.yaml for a
-// directory, else path itself (a file, or a path that does not exist,
-// which its reader then reports).
+// ManifestPath is DIR/app.yaml for a directory, else path itself.
 func ManifestPath(path string) string {
 	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
 		return filepath.Join(path, StoryFile)
@@ -67,9 +55,8 @@ func (o Options) Lookup(name string) (string, bool) {
 	return os.LookupEnv(name)
 }
 
-// Load loads a story directory or an app.yaml path and runs every check.
-// It returns the model (nil only when nothing usable could be parsed) and
-// all diagnostics, sorted. It never panics on any input.
+// Load loads a story directory or an app.yaml path, returning the model
+// (nil only when nothing usable parsed) and all diagnostics, sorted.
 func Load(path string, opts Options) (*Story, []diag.Diagnostic) {
 	l := newLoader(opts)
 	return l.guarded(path, func() *Story {
@@ -78,8 +65,7 @@ func Load(path string, opts Options) (*Story, []diag.Diagnostic) {
 		if !l.storyInRoot(manifest, abs) {
 			return nil
 		}
-		// Through its own root: an app.yaml that is a symlink leading out of
-		// the project (found by validate ./...) is refused unread.
+		// Through its own root: a symlinked app.yaml leading out is refused unread.
 		data, in, err := l.readIn(l.rootFor(abs), abs)
 		if !in {
 			l.outsideRoot(Pos{File: manifest}, l.rootFor(abs), "story manifest", manifest, err)
@@ -104,8 +90,7 @@ func newLoader(opts Options) *loader {
 }
 
 // guarded runs load and returns its story with every diagnostic, sorted,
-// after closing the roots the load opened. A loader bug must not take down
-// the caller: a panic is reported as a finding at file, and no story.
+// closing the load's roots; a panic is reported as an internal error.
 func (l *loader) guarded(file string, load func() *Story) (st *Story, ds []diag.Diagnostic) {
 	defer l.closeRoots()
 	defer func() {
@@ -128,9 +113,7 @@ func (l *loader) loadTop(manifest, abs string, data []byte) *Story {
 }
 
 // LoadSource loads a story whose manifest is at path but whose bytes are
-// data (an editor's unsaved buffer, `kitsoki validate -`): include:,
-// imports: and every relative file resolve beside path, exactly as Load
-// would, and diagnostics name path.
+// data (an editor's buffer, `kitsoki validate -`), as Load would.
 func LoadSource(path string, data []byte, opts Options) (*Story, []diag.Diagnostic) {
 	l := newLoader(opts)
 	return l.guarded(path, func() *Story {
@@ -142,9 +125,8 @@ func LoadSource(path string, data []byte, opts Options) (*Story, []diag.Diagnost
 	})
 }
 
-// LoadBytes loads an in-memory app.yaml (name is used in diagnostics and
-// relative paths resolve against the current directory). Like upstream's
-// in-memory path, include: and imports: are not followed.
+// LoadBytes loads an in-memory app.yaml; like upstream's in-memory path,
+// include: and imports: are not followed.
 func LoadBytes(name string, data []byte, opts Options) (*Story, []diag.Diagnostic) {
 	l := newLoader(opts)
 	l.inMemory = true
@@ -158,8 +140,7 @@ func LoadBytes(name string, data []byte, opts Options) (*Story, []diag.Diagnosti
 	})
 }
 
-// storyInRoot reports, when an explicit root (--root) does not hold the
-// story at abs, that it does not, and says false.
+// storyInRoot reports, and says false, when --root does not hold the story.
 func (l *loader) storyInRoot(manifest, abs string) bool {
 	if l.opts.Root == "" {
 		return true
@@ -186,26 +167,19 @@ type loader struct {
 	inMemory bool
 	// children caches loaded imports by canonical path.
 	children map[string]*Story
-	// pending lists the loaded imports: children still to check, deepest
-	// first.
+	// pending lists the loaded children still to check, deepest first.
 	pending []*Story
-	// root is the top story's project root; roots holds every root of
-	// the load by directory (an @kitsoki/ child may have its own).
+	// root is the top story's project root; roots every root by directory.
 	root  *safefile.Root
 	roots map[string]*safefile.Root
-	// sources holds every parsed file's bytes by display name
-	// ((*Story).Source: pkg/lint maps positions inside scalars with them).
+	// sources holds every parsed file's bytes by display name (Story.Source).
 	sources map[string][]byte
-	// aliasSpent is what the load's files spent of their node budgets
-	// past one node per byte (alias expansion), so that the part of
-	// yamlnode.NodeBudget aliases may use is one for the whole load, not
-	// one per included or imported file.
+	// aliasSpent is what alias expansion spent of the load's node budget.
 	aliasSpent int
 }
 
 // loadStory parses a manifest and its include: files into a Story, loads
-// imports, and indexes states. Checks run separately (check). stack holds
-// the canonical paths of the importers, for cycle detection.
+// imports and indexes states. stack holds the importers, for cycles.
 func (l *loader) loadStory(display, abs string, data []byte, top bool, stack []string) *Story {
 	fd, p := l.parseFileDoc(display, abs, data, false)
 	if fd == nil {
@@ -220,8 +194,7 @@ func (l *loader) loadStory(display, abs string, data []byte, top bool, stack []s
 	st.rootNode = fd.rootNode
 	if fd.rootNode != nil {
 		if d := yamlnode.Deref(fd.rootNode); d != nil && d.Kind == yaml.ScalarNode && goTypeName(d) != "<nil>" {
-			// upstream decodes root into an interface: an unquoted number
-			// or bool is no state name there (quote it: root: "1")
+			// upstream decodes root into an interface: a number or bool is no name
 			p.Errf(p.Pos(fd.rootNode), RuleRoot, "root: unsupported value type %s; expected a state name string (quote it)", goTypeName(d))
 		} else if d != nil && d.Kind != yaml.ScalarNode {
 			if d.Kind == yaml.MappingNode {
@@ -239,8 +212,7 @@ func (l *loader) loadStory(display, abs string, data []byte, top bool, stack []s
 	l.resolvePlugins(st, fd)
 	l.resolveProviders(st)
 	if !top {
-		// Upstream never folds a child's agent_plugins/providers into the
-		// importer, so it never validates them.
+		// Upstream never folds, so never validates, a child's plugins/providers.
 		l.rep.DemoteSince(mark, "ignored in an imported child: upstream does not fold its agent_plugins/providers")
 	}
 	if !l.inMemory {
@@ -250,10 +222,8 @@ func (l *loader) loadStory(display, abs string, data []byte, top bool, stack []s
 	return st
 }
 
-// yaml12Directive turns a leading "%YAML 1.2" directive (which upstream's
-// YAML 1.2 decoder accepts and this YAML 1.1 parser rejects as an
-// "incompatible YAML document") into a comment of the same length, so
-// positions are unchanged.
+// yaml12Directive turns a leading "%YAML 1.2" directive, which upstream
+// accepts and yaml.v3 rejects, into a comment of the same length.
 func yaml12Directive(data []byte) []byte {
 	rest := data
 	for off := 0; len(rest) > 0; {
@@ -277,8 +247,7 @@ func yaml12Directive(data []byte) []byte {
 	return data
 }
 
-// findTab returns the 1-based line and column of the first tab in a line's
-// leading whitespace.
+// findTab returns the line and column of the first tab in an indentation.
 func findTab(data []byte) (int, int) {
 	for i, line := range bytes.Split(data, []byte("\n")) {
 		for j, c := range line {
@@ -356,12 +325,10 @@ func (s *Story) Var(name string) *WorldVar {
 	return s.worldByID[name]
 }
 
-// AllStates returns every state of the tree in depth-first declaration
-// order (import wrapper states are not included).
+// AllStates returns every state depth first (import wrappers excluded).
 func (s *Story) AllStates() []*State { return Flatten(s.States) }
 
-// Flatten returns the states of list and of their subtrees in depth-first
-// declaration order.
+// Flatten returns the states of list and their subtrees depth first.
 func Flatten(list []*State) []*State {
 	out := make([]*State, 0, countStates(list))
 	var walk func(list []*State)
@@ -375,8 +342,7 @@ func Flatten(list []*State) []*State {
 	return out
 }
 
-// countStates counts the states of a tree, so a large story's lists and
-// index are allocated once at their size.
+// countStates counts a tree's states, to allocate lists at their size.
 func countStates(list []*State) int {
 	n := len(list)
 	for _, st := range list {
@@ -385,8 +351,7 @@ func countStates(list []*State) int {
 	return n
 }
 
-// IsTemplated reports whether s holds a template ({{ or {%), whose value is
-// only known at run time.
+// IsTemplated reports whether s holds a template ({{ or {%).
 func IsTemplated(s string) bool {
 	return strings.Contains(s, "{{") || strings.Contains(s, "{%")
 }

@@ -1,6 +1,7 @@
 package story
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"time"
@@ -11,20 +12,16 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// Story is a loaded, checked story: the manifest merged with its include:
-// files, with imported children loaded beside it. Every node carries the
-// position it came from.
+// Story is a loaded story: the manifest merged with its include: files,
+// with imported children loaded beside it.
 type Story struct {
-	// Dir is the absolute base directory of the story (the manifest's
-	// directory); relative prompt/schema/view paths resolve against it.
+	// Dir is the manifest's absolute directory, which relative paths resolve against.
 	Dir string
-	// ProjectRoot is the absolute directory every file the story names
-	// must lie in (see [ProjectRoot]); an imported child shares its
-	// importer's, unless it came from $KITSOKI_REPO.
+	// ProjectRoot is the absolute directory every file the story names must
+	// lie in (see [ProjectRoot]).
 	ProjectRoot string
 	root        *safefile.Root
-	// File is the manifest path as given to Load (or the name given to
-	// LoadBytes).
+	// File is the manifest path as given to Load (or LoadBytes's name).
 	File string
 
 	App  App
@@ -32,8 +29,7 @@ type Story struct {
 	// RootPos is the position of the root: value.
 	RootPos Pos
 
-	// World holds the world variables in declaration order (manifest first,
-	// then include files in lexical order).
+	// World holds the world variables in declaration order, includes last.
 	World []*WorldVar
 	// Intents is the global intent library; IntentOrder keeps declaration order.
 	Intents     map[string]*Intent
@@ -43,8 +39,7 @@ type Story struct {
 
 	// Agents is the persona table (agents:), keyed by persona name.
 	Agents map[string]*Persona
-	// AgentPlugins maps an alias (agent.<x>) to its declaration after ${VAR}
-	// substitution. agent.claude is injected when not declared.
+	// AgentPlugins maps an alias to its declaration, agent.claude injected.
 	AgentPlugins map[string]*AgentPlugin
 	// Providers are named LLM backend profiles (providers:), env substituted.
 	Providers map[string]*Provider
@@ -53,8 +48,7 @@ type Story struct {
 	Hosts    []string
 	HostsPos Pos
 
-	// States are the top-level states in declaration order. Nested states
-	// hang off State.Children. Use (*Story).State to look a path up.
+	// States are the top-level states in declaration order (see State).
 	States []*State
 
 	Include []string
@@ -74,14 +68,11 @@ type Story struct {
 	Proposals      map[string]*Proposal
 	Prompts        *PromptsConfig
 
-	// Manifests lists every file read to build this story (manifest, include
-	// files), in read order.
+	// Manifests lists every file read to build this story, in read order.
 	Manifests []string
 
 	child bool // loaded as an imports: child
 	// importer is the story that first imported this child (nil at the top).
-	// Upstream checks a child only after folding it into its importer, so a
-	// child may use the importer's global intents, personas and hosts.
 	importer *Story
 	// pluginAliases are every alias declared under agent_plugins:, valid or not.
 	pluginAliases map[string]bool
@@ -91,8 +82,7 @@ type Story struct {
 	worldByID     map[string]*WorldVar
 	// sources holds the bytes of every file read for the load (top story).
 	sources map[string][]byte
-	// children lists the imports: children of the load, deepest first
-	// (top story).
+	// children lists the load's imports: children, deepest first.
 	children []*Story
 }
 
@@ -108,17 +98,15 @@ type App struct {
 	Pos         Pos
 }
 
-// WorldVar is one world: variable. Default is the raw YAML-decoded value
-// (nil when absent). Type is free text and is not validated.
+// WorldVar is one world: variable; Default is the raw value (nil: absent).
 type WorldVar struct {
 	Name    string
 	Type    string
 	Default any
 	// HasDefault reports whether a default (or inline value) was given.
 	HasDefault bool
-	// DefaultUnsigned: the default is a plain YAML whole number with no
-	// minus sign, which the existing engine holds as uint64 (so its zero
-	// is not the int 0 upstream's exit requires check compares with).
+	// DefaultUnsigned: the default is a whole number with no minus sign,
+	// which the existing engine holds as uint64.
 	DefaultUnsigned bool
 	Values          []any // enum values
 	Pos             Pos
@@ -160,8 +148,7 @@ type Persona struct {
 	Name             string
 	SystemPrompt     string
 	SystemPromptPath string
-	// SystemPromptResolved is SystemPrompt, or the contents of
-	// SystemPromptPath read at load.
+	// SystemPromptResolved is SystemPrompt, or SystemPromptPath's contents.
 	SystemPromptResolved string
 	Model                string
 	Tools                []string // as written (Read, Edit, ...)
@@ -171,8 +158,7 @@ type Persona struct {
 	InheritClaudeDefault *bool
 	BashProfile          *BashProfile
 	ExternalSideEffect   *bool
-	// Dir is the absolute directory of the file that declared the persona;
-	// SystemPromptPath resolves against it.
+	// Dir is the absolute directory SystemPromptPath resolves against.
 	Dir string
 	Pos Pos
 }
@@ -196,9 +182,8 @@ type Provider struct {
 	declaredEmpty bool
 }
 
-// State is one node of the state tree. The keys few states set live in
-// More (nil when the state sets none of them): read them through the
-// methods of the same name, set them through Extra.
+// State is one node of the state tree. Rarely set keys live in More: read
+// them through the methods of the same name, set them through Extra.
 type State struct {
 	Name   string
 	Path   string // dotted absolute path, e.g. "pipeline.fix"
@@ -215,10 +200,8 @@ type State struct {
 
 	View    *View
 	OnEnter []*Effect
-	// On holds the intents of the on: block ("*" for the wildcard) with
-	// their transition arms, in declaration order, one entry per intent.
-	// Look one up with Arms, HasOn or OnAt; add with AddOn. A slice, not a
-	// map: a large story has many states of two or three intents each.
+	// On holds the on: block's intents ("*" for the wildcard) with their arms,
+	// in declaration order; see Arms, HasOn, OnAt and AddOn.
 	On []OnIntent
 
 	Intents       map[string]*Intent // state-local intents (nil when none)
@@ -228,27 +211,21 @@ type State struct {
 	// More holds the rarely written keys; nil when there is none.
 	More *StateMore
 
-	// Import is set on the synthesized wrapper state of an imports: alias.
-	// The wrapper has no children in this model; the child story is Import.Child.
+	// Import is set on the wrapper state of an imports: alias (Import.Child).
 	Import *Import
 
 	Pos Pos
-	// Keys holds the position of the value of each key written whose value
-	// has no position of its own in the model and is reported at (decider,
-	// write_mode, transcript, theme, footer, on_exit, ...: not description,
-	// on, on_enter, states, view, ...); nil when there is none. Use it
-	// read-only: a large story has many states and few such keys.
+	// Keys holds the position of each written key whose value has no position
+	// of its own in the model (decider, footer, on_exit, ...); nil when none.
 	Keys map[string]Pos
 
 	story *Story
 }
 
-// StateMore holds the state keys few states set, out of State so that a
-// large story of plain states does not pay for them.
+// StateMore holds the state keys few states set, so plain states are small.
 type StateMore struct {
 	Mode string // "conversational" for free-form agent rooms
-	// OnExit is parsed for forward compatibility; the upstream format has no
-	// on_exit key, so a warning is reported when it is used.
+	// OnExit is not in the upstream format: a warning is reported when used.
 	OnExit        []*Effect
 	Menu          []string
 	DefaultIntent string
@@ -265,24 +242,21 @@ type StateMore struct {
 	WriteMode         string
 }
 
-// Extra returns the state's StateMore, allocating it on first use; use
-// it to set a rarely written key.
-func (s *State) Extra() *StateMore {
-	if s.More == nil {
-		s.More = &StateMore{}
-	}
-	return s.More
-}
+// Extra returns the state's StateMore, allocating it on first use.
+func (s *State) Extra() *StateMore { return extra(&s.More) }
 
 // noStateMore is what a State without More reads as; it is never written.
 var noStateMore StateMore
 
 // more returns the State's StateMore for reading: never nil.
-func (s *State) more() *StateMore {
-	if s.More == nil {
-		return &noStateMore
+func (s *State) more() *StateMore { return cmp.Or(s.More, &noStateMore) }
+
+// extra returns *more, allocating it on first use.
+func extra[T any](more **T) *T {
+	if *more == nil {
+		*more = new(T)
 	}
-	return s.More
+	return *more
 }
 
 // Mode is the mode: key ("conversational" for free-form agent rooms).
@@ -321,8 +295,7 @@ func (s *State) Decider() string { return s.more().Decider }
 // WriteMode is the write_mode: key.
 func (s *State) WriteMode() string { return s.more().WriteMode }
 
-// OnIntent is one intent of a state's on: block: its name, the position
-// of the intent key and its transition arms.
+// OnIntent is one intent of a state's on: block with its arms.
 type OnIntent struct {
 	Intent string
 	Pos    Pos
@@ -337,8 +310,7 @@ func (s *State) OnAt(intent string) *OnIntent {
 	return nil
 }
 
-// Arms returns the transition arms of intent (nil when the state has no
-// such on: entry).
+// Arms returns the arms of intent (nil when the state has no such entry).
 func (s *State) Arms(intent string) []*Transition {
 	if o := s.OnAt(intent); o != nil {
 		return o.Arms
@@ -346,8 +318,7 @@ func (s *State) Arms(intent string) []*Transition {
 	return nil
 }
 
-// HasOn reports whether the state's on: block has an entry for intent,
-// even one with no arms.
+// HasOn reports whether on: has an entry for intent, even with no arms.
 func (s *State) HasOn(intent string) bool { return s.OnAt(intent) != nil }
 
 // OnNames returns the intents of the on: block in declaration order.
@@ -362,9 +333,8 @@ func (s *State) OnNames() []string {
 	return out
 }
 
-// AddOn appends arms to the entry of intent, adding the entry (at pos)
-// after the others when the state has none; an existing entry takes pos
-// when pos is set.
+// AddOn appends arms to intent's entry, adding it (at pos) when missing;
+// an existing entry takes pos when pos is set.
 func (s *State) AddOn(intent string, pos Pos, arms ...*Transition) {
 	if o := s.OnAt(intent); o != nil {
 		o.Arms = append(o.Arms, arms...)
@@ -418,15 +388,12 @@ type Transition struct {
 	When      string // expr guard
 	WhenPos   Pos
 	Effects   []*Effect
-	// More holds the keys few arms write (default, guard_hint, view, emit,
-	// push_history); nil when there is none. Read them through the methods
-	// of the same name, set them through Extra.
+	// More holds the keys few arms write; nil when there is none.
 	More *TransitionMore
 	Pos  Pos
 }
 
-// TransitionMore holds the transition keys few arms write, out of
-// Transition so that a large story of plain arms does not pay for them.
+// TransitionMore holds the transition keys few arms write.
 type TransitionMore struct {
 	Default   bool
 	GuardHint string
@@ -436,25 +403,14 @@ type TransitionMore struct {
 	PushHistory *bool
 }
 
-// Extra returns the transition's TransitionMore, allocating it on first
-// use; use it to set a rarely written key.
-func (t *Transition) Extra() *TransitionMore {
-	if t.More == nil {
-		t.More = &TransitionMore{}
-	}
-	return t.More
-}
+// Extra returns the transition's TransitionMore, allocating it on first use.
+func (t *Transition) Extra() *TransitionMore { return extra(&t.More) }
 
 // noTransitionMore is what a Transition without More reads as; it is never written.
 var noTransitionMore TransitionMore
 
 // more returns the Transition's TransitionMore for reading: never nil.
-func (t *Transition) more() *TransitionMore {
-	if t.More == nil {
-		return &noTransitionMore
-	}
-	return t.More
-}
+func (t *Transition) more() *TransitionMore { return cmp.Or(t.More, &noTransitionMore) }
 
 // Default reports the default: flag.
 func (t *Transition) Default() bool { return t.More != nil && t.More.Default }
@@ -468,8 +424,7 @@ func (t *Transition) View() *View { return t.more().View }
 // Emit is the emit: list.
 func (t *Transition) Emit() []string { return t.more().Emit }
 
-// KV is one ordered key/value pair (set:, increment:, bind:, slots:, ...).
-// Value is the raw YAML-decoded value.
+// KV is one ordered key/value pair; Value is the raw YAML-decoded value.
 type KV struct {
 	Key   string
 	Value any
@@ -485,26 +440,20 @@ type Effect struct {
 	Invoke string
 	With   map[string]any // raw tree; strings are {{ }} templates
 
-	// More holds the keys most effects do not write (increment, bind,
-	// on_error, on_complete, emit_intent, ...); nil when there is none.
-	// Read them through the methods of the same name, set them through
-	// Extra.
+	// More holds the keys most effects do not write; nil when there is none.
 	More *EffectMore
 
-	// Written is the set of keys the effect was written with (set,
-	// increment, say, invoke, ...), even when their value is empty.
+	// Written is the set of keys the effect was written with.
 	Written EffectKeys
 	Pos     Pos
-	// keys holds the position of each key's value (KeyPos); a compact list:
-	// a story has many effects and few keys per effect.
+	// keys holds the position of each key's value (KeyPos), as a compact list.
 	keys []keyAt
 
 	// with locates the values under with: (withPos); nil without with:.
 	with *withIndex
 }
 
-// EffectMore holds the effect keys most effects do not write, out of
-// Effect so that a large story of plain effects does not pay for them.
+// EffectMore holds the effect keys most effects do not write.
 type EffectMore struct {
 	Increment  []KV
 	ID         string
@@ -520,30 +469,18 @@ type EffectMore struct {
 	Effects    []*Effect
 	Agent      string // agent_plugins alias ("" = agent.claude)
 	Selection  *Selection
-	// Timeout is the hard timeout of a host.agent.* call as written ("90s",
-	// "5m"); "" = the run's --call-timeout (rule_call_timeout.go).
+	// Timeout is a host.agent.* call's hard timeout as written ("" = --call-timeout).
 	Timeout string
 }
 
-// Extra returns the effect's EffectMore, allocating it on first use; use
-// it to set a rarely written key.
-func (e *Effect) Extra() *EffectMore {
-	if e.More == nil {
-		e.More = &EffectMore{}
-	}
-	return e.More
-}
+// Extra returns the effect's EffectMore, allocating it on first use.
+func (e *Effect) Extra() *EffectMore { return extra(&e.More) }
 
 // noEffectMore is what a Effect without More reads as; it is never written.
 var noEffectMore EffectMore
 
 // more returns the Effect's EffectMore for reading: never nil.
-func (e *Effect) more() *EffectMore {
-	if e.More == nil {
-		return &noEffectMore
-	}
-	return e.More
-}
+func (e *Effect) more() *EffectMore { return cmp.Or(e.More, &noEffectMore) }
 
 // Increment is the increment: pairs.
 func (e *Effect) Increment() []KV { return e.more().Increment }
@@ -590,17 +527,15 @@ func (e *Effect) Selection() *Selection { return e.more().Selection }
 // Timeout is the hard timeout of a host.agent.* call as written ("90s", "5m"); "" = the run's --call-timeout (rule_call_timeout.go).
 func (e *Effect) Timeout() string { return e.more().Timeout }
 
-// withIndex holds the position of every value under an effect's with:
-// by path, or, only when the tree holds an alias (whose expansion a table
-// could not bound), the with: tree itself.
+// withIndex holds the position of every value under an effect's with: by
+// path, or, when the tree holds an alias, the with: tree itself.
 type withIndex struct {
 	at   []withAt
 	seq  bool // the with: value is a list
 	node *yaml.Node
 }
 
-// withAt is the position of one value under an effect's with:, by its
-// dotted path ("args.[0]", "context.prompt").
+// withAt is the position of one with: value by its dotted path.
 type withAt struct {
 	path      string
 	line, col int32
@@ -649,8 +584,7 @@ func (s *State) PosOf(key string) Pos {
 	return s.Pos
 }
 
-// CopyKeyPos gives e the key positions of src: a copy made through the
-// exported fields (pkg/fold, pkg/phases) has none of its own.
+// CopyKeyPos gives e the key positions of src (a copy has none of its own).
 func (e *Effect) CopyKeyPos(src *Effect) {
 	if len(src.keys) > 0 {
 		e.keys = append([]keyAt(nil), src.keys...)
@@ -658,8 +592,7 @@ func (e *Effect) CopyKeyPos(src *Effect) {
 }
 
 // SetKeyPos records where the value of key is, for an effect built outside
-// the loader (a fold or a phase expansion); a position in another file than
-// e.Pos.File keeps only its line and column.
+// the loader; a position in another file keeps only its line and column.
 func (e *Effect) SetKeyPos(key string, p Pos) {
 	if i := slices.IndexFunc(e.keys, func(k keyAt) bool { return k.key == key }); i >= 0 {
 		e.keys = append(e.keys[:i:i], e.keys[i+1:]...)
@@ -680,8 +613,7 @@ type Selection struct {
 
 // View is a state or transition view in one of its four forms.
 type View struct {
-	// Kind is "template" (a pongo2 string), "elements", "extends" or
-	// "template_file".
+	// Kind is "template", "elements", "extends" or "template_file".
 	Kind         string
 	Template     string
 	Elements     []*ViewElement
@@ -692,9 +624,9 @@ type View struct {
 	Pos          Pos
 }
 
-// ViewElement is one typed view element. Kind is prose, heading, code,
-// template, list, kv, banner, choice or media. Text holds string bodies;
-// Body holds the raw body of structured kinds.
+// ViewElement is one typed view element (prose, heading, code, template,
+// list, kv, banner, choice or media): Text holds string bodies, Body the
+// raw body of structured kinds.
 type ViewElement struct {
 	Kind string
 	When string
@@ -704,25 +636,21 @@ type ViewElement struct {
 	// WhenPos and TextPos are the positions of the when: and text values.
 	WhenPos Pos
 	TextPos Pos
-	// PairKeys lists a kv element's pairs: keys in the order upstream
-	// prints them: as written, a merged (<<) mapping's keys in its place,
-	// each key once.
+	// PairKeys lists a kv element's pairs: keys in the order upstream prints
+	// them (merged keys in place, each once).
 	PairKeys []string
-	// strPos holds the position of each scalar of Body (StringPos): in
-	// document order when there are at most smallStrPos, else sorted by
-	// string with the first position of each.
+	// strPos holds the position of each scalar of Body (StringPos): in document
+	// order up to smallStrPos, else sorted by string, first position each.
 	strPos []strAt
 }
 
-// strAt is the position of a string of an element's body, in the
-// element's file.
+// strAt is the position of a string of an element's body.
 type strAt struct {
 	s         string
 	line, col int32
 }
 
-// StringPos returns the position of the first scalar of Body (keys
-// excluded) holding s, or a zero Pos when none does.
+// StringPos returns the position of the first body scalar holding s, or zero.
 func (el *ViewElement) StringPos(s string) Pos {
 	var i int
 	var ok bool
@@ -739,12 +667,10 @@ func (el *ViewElement) StringPos(s string) Pos {
 	return Pos{File: el.Pos.File, Line: int(el.strPos[i].line), Col: int(el.strPos[i].col)}
 }
 
-// smallStrPos is the number of body strings up to which an element keeps
-// their positions in document order, found by a scan.
+// smallStrPos is the count up to which body strings are kept in order.
 const smallStrPos = 8
 
-// Import is one imports: entry. Child is the loaded child story (nil when
-// it could not be loaded).
+// Import is one imports: entry; Child is the loaded child (nil on failure).
 type Import struct {
 	Alias        string
 	Source       string
@@ -761,15 +687,12 @@ type Import struct {
 	Path  string
 	Child *Story
 	Pos   Pos
-	// Keys holds the position of each value: "source", "entry", "hosts",
-	// "intents.import.<name>", "overrides.states.<name>",
-	// "host_bindings.<name>", ...; a mapping entry's key under the same
-	// path + keySuffix (atKey).
+	// Keys holds the position of each value ("source", "overrides.states.x",
+	// ...), and of a mapping entry's key under path + keySuffix.
 	Keys map[string]Pos
 }
 
-// at returns the position of the value at key (see Import.Keys), of its
-// closest recorded parent key, or of the alias.
+// At returns the position of the value at key, its closest parent's, or the alias's.
 func (im *Import) At(key string) Pos {
 	for k := key; k != ""; {
 		if p, ok := im.Keys[k]; ok {
@@ -784,13 +707,10 @@ func (im *Import) At(key string) Pos {
 	return im.Pos
 }
 
-// keySuffix marks, in Import.Keys, the position of a mapping entry's key
-// (the token that names a child world key, state or binding) beside its
-// value's.
+// keySuffix marks, in Import.Keys, the position of a mapping entry's key.
 const keySuffix = "#key"
 
-// atKey is the position of the key naming the mapping entry at path (e.g.
-// "overrides.states.ghost"), or at(path) when there is none.
+// AtKey is the position of the key naming the entry at path, else At(path).
 func (im *Import) AtKey(path string) Pos {
 	if p, ok := im.Keys[path+keySuffix]; ok {
 		return p
@@ -807,9 +727,8 @@ type ImportExit struct {
 }
 
 // ImportOverrides replaces child states/intents/prompts. States and
-// Intents hold each override's YAML value as written in the importer;
-// the fold parses them ([ImportOverrides.ParseState],
-// [ImportOverrides.ParseIntent]) into the child's scope.
+// Intents hold the YAML written in the importer; the fold parses them
+// (ParseState, ParseIntent) into the child's scope.
 type ImportOverrides struct {
 	States  map[string]*yaml.Node
 	Intents map[string]*yaml.Node
@@ -849,8 +768,7 @@ type Operation struct {
 	Pos    Pos
 }
 
-// PhaseTemplate is a phase_templates: entry. States are parsed structurally;
-// their keys and bodies may hold {param} / {{ tpl.param }} placeholders.
+// PhaseTemplate is a phase_templates: entry, placeholders left in place.
 type PhaseTemplate struct {
 	Name       string
 	Parameters map[string]*PhaseParam
@@ -961,8 +879,7 @@ type PromptsConfig struct {
 	Shared  []string
 	Overlay string
 	Pos     Pos
-	// SharedPos and OverlayPos are the positions of each shared: entry
-	// and of overlay:'s value.
+	// SharedPos and OverlayPos are the positions of shared: items and overlay:.
 	SharedPos  []Pos
 	OverlayPos Pos
 }

@@ -13,11 +13,9 @@ import (
 )
 
 // overrideNodes returns the value node of each key of an import's
-// overrides.states or overrides.intents mapping, with the keys a value of
-// the story would get (a merge key fills the keys not written, a later key
-// replaces an earlier one). The mapping is walked as any raw value is
-// first, so a recursive alias or a value nested too deep is reported at
-// load time, as for the rest of the file; anything but a mapping is none.
+// overrides.states or overrides.intents mapping, merge keys applied; the
+// mapping is walked first so recursive aliases and depth are reported at
+// load. Anything but a mapping is none.
 func (p *fileParser) overrideNodes(n *yaml.Node) map[string]*yaml.Node {
 	if _, ok := p.Raw(n).(map[string]any); !ok {
 		return nil
@@ -58,18 +56,13 @@ func (o *ImportOverrides) IntentNames() []string { return sortedNodeKeys(o.Inten
 
 func sortedNodeKeys(m map[string]*yaml.Node) []string { return slices.Sorted(maps.Keys(m)) }
 
-// ParseState parses overrides.states.<name> as the top-level state name
-// of a story file, from the importer's own YAML nodes, and returns it with
-// the diagnostics of that parse (the state's structure and its views'
-// choice count; the references it makes are checked once the fold has
-// put it in the child's scope). A nil state means there is no such
-// override.
+// ParseState parses overrides.states.<name> as a top-level state of the
+// importer's file, with its diagnostics; nil when there is none.
 func (o *ImportOverrides) ParseState(name string) (*State, []diag.Diagnostic) {
 	return o.ParseStateIn(name, nil)
 }
 
-// ParseStateIn is ParseState spending from b (nil: the parse's own
-// budget only).
+// ParseStateIn is ParseState spending from b (nil: its own budget only).
 func (o *ImportOverrides) ParseStateIn(name string, b *OverrideBudget) (*State, []diag.Diagnostic) {
 	var s *State
 	ds := o.parse(o.States[name], name, b, func(p *fileParser, doc *yaml.Node) {
@@ -89,15 +82,12 @@ func (o *ImportOverrides) ParseStateIn(name string, b *OverrideBudget) (*State, 
 }
 
 // ParseIntent parses overrides.intents.<name> as an intent of the
-// importer's intents: block, from its own YAML nodes, and returns it with
-// the diagnostics of that parse. A nil intent means there is no such
-// override.
+// importer's intents: block, with that parse's diagnostics; nil when none.
 func (o *ImportOverrides) ParseIntent(name string) (*Intent, []diag.Diagnostic) {
 	return o.ParseIntentIn(name, nil)
 }
 
-// ParseIntentIn is ParseIntent spending from b (nil: the parse's own
-// budget only).
+// ParseIntentIn is ParseIntent spending from b (nil: its own budget only).
 func (o *ImportOverrides) ParseIntentIn(name string, b *OverrideBudget) (*Intent, []diag.Diagnostic) {
 	var in *Intent
 	ds := o.parse(o.Intents[name], name, b, func(p *fileParser, doc *yaml.Node) {
@@ -107,10 +97,8 @@ func (o *ImportOverrides) ParseIntentIn(name string, b *OverrideBudget) (*Intent
 	return in, ds
 }
 
-// parse runs fn with a parser of the importer's file over the block
-// {name: v} (overrideDoc) and returns the diagnostics it reported; a
-// panic is an internal error diagnostic (a bug to report, never a crash).
-// A nil v (no such override) parses nothing.
+// parse runs fn with the importer's parser over {name: v} (nil: nothing)
+// and returns its diagnostics; a panic is an internal error diagnostic.
 func (o *ImportOverrides) parse(v *yaml.Node, name string, b *OverrideBudget, fn func(p *fileParser, doc *yaml.Node)) (ds []diag.Diagnostic) {
 	if v == nil {
 		return nil
@@ -129,13 +117,9 @@ func (o *ImportOverrides) parse(v *yaml.Node, name string, b *OverrideBudget, fn
 	return diag.Sort(rep.Diags)
 }
 
-// OverrideBudget is the nodes the parses of import overrides spending
-// from it may visit together (one fold's: pkg/fold). An override is
-// parsed again for each copy of its import the fold makes, so an override
-// made large by aliases, in an import tree that copies it hundreds of
-// times, multiplied (256 copies of a 531,000-node override: 35 s in
-// validate, 6 GB in graph); past this budget a parse is a positioned
-// error. FoldOverrideNodes predicts it for kitsoki validate.
+// OverrideBudget is the nodes the override parses of one fold may visit
+// together: an override is parsed again for each copy of its import, so
+// aliases could multiply it. FoldOverrideNodes predicts it for validate.
 type OverrideBudget struct{ left atomic.Int64 }
 
 // NewOverrideBudget is a budget of yamlnode.MaxNodes nodes.
@@ -162,9 +146,7 @@ func (b *OverrideBudget) settle(w *yamlnode.Walker) {
 	}
 }
 
-// overrideDoc is a one-key mapping {name: v}: the block an override is
-// parsed from, so messages name it as the child's own block would
-// (states.<name>..., intents.<name>...).
+// overrideDoc is {name: v}, so messages name it as the child's block would.
 func overrideDoc(name string, v *yaml.Node) *yaml.Node {
 	key := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: name, Line: v.Line, Column: v.Column}
 	return &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: slices.Clip([]*yaml.Node{key, v}), Line: v.Line, Column: v.Column}

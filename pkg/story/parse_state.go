@@ -28,8 +28,7 @@ var (
 	}
 	selectionKeys = []string{"profile", "model", "effort", "evidence", "fallback_profile"}
 	timeoutKeys   = []string{"after", "target"}
-	// unkeyedStateKeys are the state keys State.Keys leaves out: their
-	// values carry their own positions or are never reported at.
+	// unkeyedStateKeys are the state keys State.Keys leaves out.
 	unkeyedStateKeys = map[string]bool{
 		"type": true, "mode": true, "description": true, "view": true, "terminal": true,
 		"initial": true, "states": true, "on": true, "on_enter": true, "intents": true,
@@ -39,10 +38,8 @@ var (
 
 // parseStates parses a states: mapping under parent (nil = top level).
 func (p *fileParser) parseStates(n *yaml.Node, parent *State, where string) []*State {
-	// In a large story the node tree outweighs the model: once a top-level
-	// state is parsed, its mapping lets go of its children (the subtrees
-	// the model keeps, and the nodes aliases point at, stay alive). Only a
-	// tree nobody else reads, and never an anchored node, is released.
+	// Once a top-level state is parsed, release its mapping's children (only
+	// a tree nobody else reads, never an anchored node): the model is lighter.
 	release := p.owned && parent == nil && where == "states"
 	return yamlnode.MappingList(p.Walker, n, where, func(name string, k, v *yaml.Node) *State {
 		s := p.parseState(name, k, v, parent, where+"."+name)
@@ -109,8 +106,7 @@ func (p *fileParser) parseState(name string, k, v *yaml.Node, parent *State, whe
 	return s
 }
 
-// parseOn reads a state's on: block: per intent, one arm written as a
-// mapping or a list of arms.
+// parseOn reads a state's on: block: per intent, one arm or a list of arms.
 func (p *fileParser) parseOn(s *State, v *yaml.Node, w string) {
 	if d := yamlnode.Deref(v); d != nil && d.Kind == yaml.MappingNode && s.On == nil {
 		s.On = make([]OnIntent, 0, len(d.Content)/2)
@@ -187,14 +183,12 @@ func (p *fileParser) parseOffRamp(v *yaml.Node, where string) *OffRamp {
 	return o
 }
 
-// parseTransitionInto parses an arm into t (a zero Transition); at names
-// it in messages.
+// parseTransitionInto parses an arm into t (a zero Transition).
 func (p *fileParser) parseTransitionInto(t *Transition, n *yaml.Node, at yamlnode.Place) {
 	t.Pos = p.Pos(n)
 	d := yamlnode.Deref(n)
 	if d != nil && d.Kind == yaml.ScalarNode && !yamlnode.IsNull(d) {
-		// Shorthand: a bare target string (story files are decoded
-		// strictly, as upstream does: it takes a mapping only).
+		// A bare target string is shorthand; story files take a mapping only.
 		if p.Typed {
 			p.Errf(p.Pos(n), RuleType, "%s: expected a mapping, got %s (write {target: %s})", at.String(), yamlnode.Describe(d), d.Value)
 		}
@@ -226,10 +220,8 @@ func (p *fileParser) parseEffectsAt(n *yaml.Node, at yamlnode.Place) []*Effect {
 	return oneOrList(p, n, at, (*fileParser).parseEffectInto)
 }
 
-// oneOrList reads n, a list of Ts or (outside story files, which
-// upstream decodes strictly) one T written as a mapping, into new Ts with
-// read; at names n in messages. Not a list (reported) or an empty one is
-// nil.
+// oneOrList reads n, a list of Ts or (outside story files) one T as a
+// mapping, into new Ts; not a list (reported) or an empty one is nil.
 func oneOrList[T any](p *fileParser, n *yaml.Node, at yamlnode.Place, read func(p *fileParser, t *T, n *yaml.Node, at yamlnode.Place)) []*T {
 	d := yamlnode.Deref(n)
 	if d != nil && d.Kind == yaml.MappingNode {
@@ -323,9 +315,7 @@ func (p *fileParser) parseSelection(v *yaml.Node, where string) *Selection {
 	return s
 }
 
-// kept returns a copy of v on the heap, nil when v is zero (a More block
-// no key set). The copy is made only when kept: &v itself would put every
-// v on the heap.
+// kept returns a heap copy of v, nil when v is zero.
 func kept[T any](v T) *T {
 	if reflect.ValueOf(v).IsZero() {
 		return nil
@@ -334,8 +324,7 @@ func kept[T any](v T) *T {
 	return &m
 }
 
-// newZeroed returns a list of n pointers to new zero Ts (the arms or
-// effects of one list, filled in place by the parse).
+// newZeroed returns n pointers to new zero Ts, filled in place by the parse.
 func newZeroed[T any](n int) []*T {
 	list := make([]*T, n)
 	for i := range list {

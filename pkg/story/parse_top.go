@@ -13,9 +13,8 @@ import (
 	"kitsoki/pkg/diag"
 )
 
-// The key vocabularies the format schema publishes (reference §3-§5,
-// format_schema.go). Each reader's Fields table is the list its unknown
-// keys are reported against; TestSchemaKeysAreKnown keeps these within it.
+// The key vocabularies the format schema publishes; each reader's Fields
+// table reports unknown keys against its list (TestSchemaKeysAreKnown).
 var (
 	topKeys = []string{
 		"app", "world", "intents", "root", "states", "off_path", "hosts",
@@ -33,8 +32,7 @@ var (
 	exitKeys     = []string{"description", "requires"}
 )
 
-// fileDef is what one YAML file contributes before merging, plus the nodes
-// later stages need.
+// fileDef is what one YAML file contributes before merging.
 type fileDef struct {
 	st          *Story
 	file        string
@@ -139,8 +137,7 @@ func (p *fileParser) topFields(fd *fileDef) yamlnode.Fields {
 		}},
 		{Key: "host_interfaces", Read: func(_, v *yaml.Node) {
 			namedBlock(p, &st.HostInterfaces, v, "host_interfaces", p.parseInterface)
-			// An interface written ~ is not declared, as upstream reads it
-			// (an invoke of it: iface "v" not declared (declared: [])).
+			// An interface written ~ is not declared, as upstream reads it.
 			maps.DeleteFunc(st.HostInterfaces, func(_ string, hi *HostInterface) bool { return hi == nil })
 		}},
 		{Key: "prompts", Read: func(k, v *yaml.Node) { st.Prompts = p.parsePrompts(k, v) }},
@@ -148,8 +145,7 @@ func (p *fileParser) topFields(fd *fileDef) yamlnode.Fields {
 	}
 }
 
-// parseTopStates parses the top-level states: block (at k), from the
-// file's split chunks when the file was split (yamlsplit.go).
+// parseTopStates parses the states: block, from the split when there is one.
 func (p *fileParser) parseTopStates(st *Story, k, v *yaml.Node) {
 	if p.split == nil {
 		st.States = p.parseStates(v, nil, "states")
@@ -162,8 +158,7 @@ func (p *fileParser) parseTopStates(st *Story, k, v *yaml.Node) {
 	st.States = p.parseSplitStates()
 }
 
-// namedBlock parses a mapping of named entries (agents:, providers:,
-// imports:, ...) into *m, made when the key is written even if empty.
+// namedBlock parses a mapping of named entries into *m (made when written).
 func namedBlock[T any](p *fileParser, m *map[string]T, v *yaml.Node, where string, parse func(name string, k, v *yaml.Node) T) {
 	if *m == nil {
 		*m = map[string]T{}
@@ -261,8 +256,7 @@ func (p *fileParser) parseWorldVar(name string, k, v *yaml.Node) *WorldVar {
 	return wv
 }
 
-// unsignedLiteral reports a plain, untagged YAML integer written without
-// a minus sign: upstream's YAML reads it as uint64 (goTypeName).
+// unsignedLiteral reports a plain untagged integer without a minus sign.
 func unsignedLiteral(n *yaml.Node) bool {
 	n = yamlnode.Deref(n)
 	return n != nil && n.Kind == yaml.ScalarNode && n.Tag == "!!int" && n.Style&yaml.TaggedStyle == 0 && !strings.HasPrefix(n.Value, "-")
@@ -402,8 +396,7 @@ func (p *fileParser) parseBashProfile(v *yaml.Node, where string) *BashProfile {
 	case 0:
 		p.Errf(p.Pos(v), RulePersona, `%s: unrecognised form; expected "read-only", {commands:[...]}, or {sandboxed_write:<dir>}`, where)
 	case 2:
-		// Upstream loads a profile setting both; the two are different
-		// postures, so say which to keep rather than guess.
+		// Upstream loads both; they are different postures, so say which to keep.
 		p.Warnf(p.Pos(v), RulePersona, `%s: sets both commands: and sandboxed_write:, which are different profiles (an allowlist of commands, or writes confined to a directory); upstream loads it, keep the one you mean`, where)
 	}
 	return bp
@@ -428,10 +421,8 @@ func (p *fileParser) parseProviderShape(name string, k, v *yaml.Node) *Provider 
 func (p *fileParser) parseProposal(name string, k, v *yaml.Node) *Proposal {
 	pr := &Proposal{Name: name, Pos: p.Pos(k)}
 	where := "proposals." + name
-	// Upstream decodes a proposal into typed structs: schema and views are
-	// maps of strings, draft and refine {prompt}, policy
-	// {auto_accept_if, require_confirm (a bool)}, execute.on_success a
-	// string; anything else does not load there.
+	// Upstream decodes a proposal into typed structs (schema and views maps
+	// of strings, draft and refine {prompt}, ...); anything else does not load.
 	scalar := func(what string, v *yaml.Node) {
 		if d := yamlnode.Deref(v); d != nil && d.Kind != yaml.ScalarNode {
 			p.Errf(p.Pos(v), RuleType, "%s.%s: expected a string, got %s", where, what, yamlnode.Describe(d))
@@ -485,8 +476,7 @@ func (p *fileParser) parsePhaseTemplate(name string, k, v *yaml.Node) *PhaseTemp
 		{Key: "parameters", Read: func(_, v *yaml.Node) {
 			p.Mapping(v, where+".parameters", nil, func(pn string, pk, pv *yaml.Node) {
 				pp := &PhaseParam{Pos: p.Pos(pk)}
-				// Decoded strictly, as upstream: a description is an
-				// unknown key there too.
+				// Decoded strictly, as upstream: a description is unknown there.
 				at := yamlnode.Place{Where: where + ".parameters." + pn}
 				p.FieldsAt(pv, at, at, diag.Error, yamlnode.Fields{
 					{Key: "type", Str: &pp.Type},
@@ -566,9 +556,8 @@ func (p *fileParser) parseRouting(k, v *yaml.Node) *Routing {
 		blankF *float64
 	)
 	at := yamlnode.Place{Where: "routing"}
-	// upstream decodes routing: into a struct: a bool takes no string
-	// ("yes", "true" quoted), an integer takes a float (truncated), a
-	// list takes no single string; confidence_decay is a bool there.
+	// upstream decodes routing: into a struct: a bool takes no string, an
+	// integer takes a float (truncated), a list takes no single string.
 	boolean := func(key string, dst **bool) yamlnode.Field {
 		return yamlnode.Field{Key: key, Read: func(_, v *yaml.Node) {
 			if d := yamlnode.Deref(v); d != nil && !yamlnode.IsNull(d) && (d.Kind != yaml.ScalarNode || d.Tag != "!!bool") {
@@ -623,9 +612,8 @@ func (p *fileParser) parseRouting(k, v *yaml.Node) *Routing {
 	return r
 }
 
-// recordItems records in keys the position of each item below v: a
-// mapping's values as "<prefix>.<key>", a list's string items as
-// "<prefix>.<item>", two levels deep.
+// recordItems records in keys the position of each item below v, two
+// levels deep ("<prefix>.<key>", "<prefix>.<item>").
 func (p *fileParser) recordItems(keys map[string]Pos, prefix string, v *yaml.Node) {
 	d := yamlnode.Deref(v)
 	if d == nil {
@@ -719,8 +707,7 @@ func (p *fileParser) parseInterface(name string, k, v *yaml.Node) *HostInterface
 		{Key: "operations", Read: func(_, v *yaml.Node) {
 			p.Mapping(v, where+".operations", nil, func(op string, ok, ov *yaml.Node) {
 				o := &Operation{Pos: p.Pos(ok)}
-				// Metadata only upstream, but decoded strictly: an
-				// unknown key (a description) does not load there.
+				// Decoded strictly, as upstream: an unknown key does not load there.
 				at := yamlnode.Place{Where: where + ".operations." + op}
 				p.FieldsAt(ov, at, at, diag.Error, yamlnode.Fields{{Key: "input", Raw: &o.Input}, {Key: "output", Raw: &o.Output}}, nil)
 				hi.Operations[op] = o

@@ -18,8 +18,7 @@ var (
 	bannerBodyKeys  = []string{"text", "subtitle", "color"}
 	mediaBodyKeys   = []string{"handle", "caption", "kind", "path", "annotate_intent", "annotate_feedback_slot"}
 
-	// The key lists of an element and of its bodies, with the element's
-	// when: (built once: every element of every story checks them).
+	// The key lists of an element and its bodies, with when: (built once).
 	elementKeys     = withWhen(viewKinds)
 	listBodyKeysW   = withWhen(listBodyKeys)
 	kvBodyKeysW     = withWhen(kvBodyKeys)
@@ -61,9 +60,8 @@ func (p *fileParser) parseView(n *yaml.Node, where string) *View {
 			}},
 			{Key: "template_file", Str: &v.TemplateFile},
 		}, nil)
-		// As upstream decodes the mapping form: an empty key is an absent
-		// one, template_file excludes a non-empty extends or blocks, and
-		// a mapping naming neither is no view form at all.
+		// As upstream decodes the mapping form: an empty key is absent, and
+		// template_file excludes a non-empty extends or blocks.
 		switch {
 		case v.TemplateFile != "" && (v.Extends != "" || len(v.BlockOrder) > 0):
 			p.Errf(p.Pos(n), RuleView, "view: template_file is mutually exclusive with extends/blocks")
@@ -89,10 +87,8 @@ func (p *fileParser) parseElements(n *yaml.Node, where string, inBlock bool) []*
 	return out
 }
 
-// parseElementInto parses an element into el (a zero ViewElement); it
-// returns false when the element is dropped (reported).
-// at names the element in messages; the name is put together for a
-// message or a structured kind only.
+// parseElementInto parses an element into el (a zero ViewElement); false
+// when the element is dropped (reported).
 func (p *fileParser) parseElementInto(el *ViewElement, n *yaml.Node, at yamlnode.Place, inBlock bool) bool {
 	d := yamlnode.Deref(n)
 	el.Pos = p.Pos(n)
@@ -103,8 +99,7 @@ func (p *fileParser) parseElementInto(el *ViewElement, n *yaml.Node, at yamlnode
 	var kb [2]string
 	kinds := kb[:0]
 	var body *yaml.Node
-	// Elements decode non-strictly upstream (bodies included): unknown keys
-	// are warnings, never errors.
+	// Elements decode non-strictly upstream: unknown keys are warnings.
 	p.MappingIn(d, at, elementKeys, "warning", func(key string, _, v *yaml.Node) {
 		if key == "when" {
 			el.When = p.StrAtPl(v, at, key)
@@ -139,8 +134,7 @@ func (p *fileParser) parseElementInto(el *ViewElement, n *yaml.Node, at yamlnode
 	return true
 }
 
-// checkElementBody checks the body of a structured element of el.Kind,
-// named bw in messages (n is the element).
+// checkElementBody checks a structured element's body, named bw.
 func (p *fileParser) checkElementBody(el *ViewElement, n, body *yaml.Node, bw string) {
 	switch el.Kind {
 	case "list":
@@ -190,8 +184,7 @@ func (p *fileParser) bodyText(el *ViewElement, body *yaml.Node, bw string, known
 	return text
 }
 
-// checkListBody checks a list element's body: items (strings, or
-// mappings with a label) and marker.
+// checkListBody checks a list body: items (strings or labelled) and marker.
 func (p *fileParser) checkListBody(el *ViewElement, n, body *yaml.Node, bw string) {
 	p.MappingIn(body, yamlnode.Place{Where: bw}, listBodyKeysW, "warning", func(key string, k, v *yaml.Node) {
 		switch key {
@@ -229,8 +222,7 @@ func (p *fileParser) checkListItem(it *yaml.Node, iw string) {
 	}
 }
 
-// checkKVPairs checks a kv element's pairs: (v): string values, at least
-// one. It returns the keys in the order written (ViewElement.PairKeys).
+// checkKVPairs checks a kv element's pairs: and returns their keys in order.
 func (p *fileParser) checkKVPairs(v *yaml.Node, bw string) []string {
 	cnt := 0
 	var keys []string
@@ -242,8 +234,7 @@ func (p *fileParser) checkKVPairs(v *yaml.Node, bw string) []string {
 			keys = append(keys, pk)
 		}
 		if pd := yamlnode.Deref(pv); pd == nil || pd.Kind != yaml.ScalarNode || (pd.Tag != "!!str" && pd.Tag != "!!null" && pd.Tag != "!!timestamp" && pd.Tag != "") {
-			// Upstream requires string values; an unquoted number or bool is not
-			// one (an unquoted date is: YAML 1.2 has no timestamp type).
+			// Upstream requires string values (an unquoted date is one).
 			p.Errf(p.Pos(pv), RuleView, "%s: kv pair %d (%s): value must be a string (got %s)", bw, cnt-1, pk, yamlnode.KindName(pv))
 		}
 	})
@@ -254,10 +245,7 @@ func (p *fileParser) checkKVPairs(v *yaml.Node, bw string) []string {
 }
 
 // bodyPositions returns the positions of the scalars below n (keys
-// excluded) as ViewElement.StringPos reads them: a few in document order,
-// more sorted by string with the first position of each. They are
-// gathered in the parser's scratch list, then kept in one allocation of
-// the exact size.
+// excluded) as ViewElement.StringPos reads them, in one exact allocation.
 func (p *fileParser) bodyPositions(n *yaml.Node) []strAt {
 	all := p.stringPositions(n, p.strScratch[:0], 0)
 	p.strScratch = all[:0]
@@ -274,16 +262,14 @@ func (p *fileParser) bodyPositions(n *yaml.Node) []strAt {
 	return out
 }
 
-// sortPositions sorts list by string and keeps the first position of each
-// string: a stable sort keeps equal strings in document order. The
-// entries past the returned length are zeroed.
+// sortPositions sorts list stably by string, keeping each string's first
+// position; entries past the returned length are zeroed.
 func sortPositions(list []strAt) []strAt {
 	slices.SortStableFunc(list, func(a, b strAt) int { return strings.Compare(a.s, b.s) })
 	return slices.CompactFunc(list, func(a, b strAt) bool { return a.s == b.s })
 }
 
-// stringPositions appends to out the position of each scalar below n
-// (keys excluded), in document order.
+// stringPositions appends the positions of the scalars below n, in order.
 func (p *fileParser) stringPositions(n *yaml.Node, out []strAt, depth int) []strAt {
 	d := yamlnode.Deref(n)
 	if d == nil || depth > 32 {
@@ -292,9 +278,7 @@ func (p *fileParser) stringPositions(n *yaml.Node, out []strAt, depth int) []str
 	switch d.Kind {
 	case yaml.ScalarNode:
 		if len(out) == cap(out) && len(out) >= 4096 {
-			// A large body (aliases repeat strings): keep the list to
-			// its distinct strings. The earlier entries stay before the
-			// later ones, so sortPositions still keeps each first.
+			// A large body: keep only its distinct strings.
 			out = sortPositions(out)
 		}
 		out = append(out, strAt{s: d.Value, line: int32(d.Line), col: int32(d.Column)})

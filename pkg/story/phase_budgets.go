@@ -7,21 +7,17 @@ import (
 	"strconv"
 )
 
-// Budget is one cycle_budgets: entry of a phases.graph node as upstream
-// reads it: the arc (an intent of the phase's <id>_executing state) and
-// its limit.
+// Budget is one cycle_budgets: entry of a phases.graph node: the arc (an
+// intent of <id>_executing) and its limit.
 type Budget struct {
 	Arc   string
 	Limit int
 }
 
-// Budgets reads the node's cycle_budgets: as upstream does, in arc order:
-// a whole number, a float cut to its integer part (2.9 is 2), or a string
-// strconv.Atoi reads ("2", "+2"; not " 2", "1.5" or "0x3"). Any other
-// value (a string it cannot read, a bool, null, a list) is no budget at
-// all, silently. A limit below 1 is kept here; the caller refuses it
-// (`cycle_budgets["<arc>"] must be > 0`). A cycle_budgets: that is not a
-// mapping has no budget.
+// Budgets reads the node's cycle_budgets: as upstream does, in arc order: a
+// whole number, a float cut to its integer part, or a string strconv.Atoi
+// reads; any other value is silently no budget. A limit below 1 is kept
+// (the caller refuses it).
 func (n *PhaseNode) Budgets() []Budget {
 	m, ok := n.CycleBudgets.(map[string]any)
 	if !ok {

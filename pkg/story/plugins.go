@@ -15,14 +15,10 @@ var supportedPlugins = []string{PluginClaudeCLI, PluginInProcess, PluginSubproce
 
 var ValidEfforts = []string{"low", "medium", "high", "xhigh", "max"}
 
-// MinSecretBytes is the length under which a resolved secret is never
-// masked in output: a value that short ("1", "ok") occurs by chance in
-// every prompt, key and number. The agent registry uses the same bound.
+// MinSecretBytes is the length under which a secret is never masked.
 const MinSecretBytes = 4
 
-// resolvePlugins validates the manifest's agent_plugins: block (reference
-// §7.2, rule agent-plugin), substitutes ${VAR} in env/headers, and injects
-// agent.claude. Included files never contribute plugins.
+// resolvePlugins validates agent_plugins:, substitutes ${VAR}, injects agent.claude.
 func (l *loader) resolvePlugins(st *Story, fd *fileDef) {
 	p := newFileParser(l.rep, fd.file, fd.dir, 0)
 	n := yamlnode.Deref(fd.pluginsNode)
@@ -110,11 +106,9 @@ func (l *loader) parsePlugin(p *fileParser, alias string, k, v *yaml.Node) *Agen
 	return ap
 }
 
-// interpMap decodes a string map and substitutes ${VAR} in each value. An
-// unset variable is an error (a warning with AllowUnsetEnv). Messages name
-// the variable and the key, never a value. It also returns the secrets the
-// substitution produced: each substituted variable's value and each whole
-// value that contained one.
+// interpMap decodes a string map and substitutes ${VAR} in each value (an
+// unset one is an error, a warning with AllowUnsetEnv); messages never name
+// a value. It also returns the secrets the substitution produced.
 func (l *loader) interpMap(p *fileParser, n *yaml.Node, prefix, field string) (map[string]string, []string) {
 	out := map[string]string{}
 	var secrets []string
@@ -137,8 +131,7 @@ func (l *loader) interpMap(p *fileParser, n *yaml.Node, prefix, field string) (m
 	return out, secrets
 }
 
-// unsetEnvSeverity is how an unset ${VAR} is reported: an error, a
-// warning with AllowUnsetEnv.
+// unsetEnvSeverity is an error, or a warning with AllowUnsetEnv.
 func (o Options) unsetEnvSeverity() diag.Severity {
 	if o.AllowUnsetEnv {
 		return diag.Warning
@@ -146,11 +139,8 @@ func (o Options) unsetEnvSeverity() diag.Severity {
 	return diag.Error
 }
 
-// interpolate substitutes ${NAME} in s in a single left-to-right pass.
-// Bare $NAME and an unclosed ${ stay literal; substituted text is not
-// scanned again. It returns the result, the names that were unset
-// (replaced by the empty string) and the values it substituted (the
-// secrets to redact).
+// interpolate substitutes ${NAME} in s in one pass (bare $NAME and an
+// unclosed ${ stay literal), returning the unset names and the values used.
 func interpolate(s string, lookup func(string) (string, bool)) (out string, unset, used []string) {
 	if !strings.Contains(s, "${") {
 		return s, nil, nil
@@ -180,8 +170,7 @@ func interpolate(s string, lookup func(string) (string, bool)) (out string, unse
 	return b.String(), unset, used
 }
 
-// resolveProviders validates providers: (reference §9.5) and substitutes
-// ${VAR} in their env. The parse stage kept raw env values.
+// resolveProviders validates providers: and substitutes ${VAR} in their env.
 func (l *loader) resolveProviders(st *Story) {
 	sev := l.opts.unsetEnvSeverity()
 	for _, n := range slices.Sorted(maps.Keys(st.Providers)) {

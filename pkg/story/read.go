@@ -14,8 +14,7 @@ import (
 	"kitsoki/internal/yamlnode"
 )
 
-// parseFile parses data, the bytes of file, reporting a syntax error
-// under file.
+// parseFile parses data, the bytes of file, reporting a syntax error.
 func (l *loader) parseFile(file string, data []byte) *yaml.Node {
 	l.sources[file] = data
 	doc, syn := decodeYAML(data)
@@ -32,10 +31,8 @@ type syntaxError struct {
 	msg       string
 }
 
-// decodeYAML decodes one YAML document into a node tree: yamlfast's tree
-// when it takes the document (the same tree as yaml.v3's, without
-// comments, which nothing here reads), else yaml.v3's, whose errors are
-// the ones reported.
+// decodeYAML decodes one YAML document: yamlfast's tree when it takes the
+// document, else yaml.v3's, whose errors are the ones reported.
 func decodeYAML(data []byte) (*yaml.Node, *syntaxError) {
 	data = yaml12Directive(data)
 	data, masked := yamlnode.MaskSlashEscapes(data) // "\/" reads as "/", as upstream
@@ -69,8 +66,7 @@ func decodeYAML(data []byte) (*yaml.Node, *syntaxError) {
 	return nil, &syntaxError{line: line, col: col, msg: msg}
 }
 
-// Files lists every YAML file read to load the story, its includes and its
-// imported children, sorted.
+// Files lists every YAML file read for the story and its children, sorted.
 func (st *Story) Files() []string {
 	if st == nil {
 		return nil
@@ -78,8 +74,7 @@ func (st *Story) Files() []string {
 	return slices.Sorted(maps.Keys(st.sources))
 }
 
-// Source returns the bytes of a file read to load the story (by the name
-// diagnostics use), so callers quoting lines need not read it again.
+// Source returns the bytes of a file read for the story, by display name.
 func (st *Story) Source(file string) ([]byte, bool) {
 	if st == nil {
 		return nil, false

@@ -2,15 +2,10 @@ package story
 
 import "kitsoki/pkg/diag"
 
-// Rule is one check of the story format: the shared diag.Rule (id,
-// severity, summary, example, LintOnly). Every diagnostic the loader reports
-// is created from a Rule value, never from a string: yamlnode.Reporter.Errf/Warnf
-// take a *Rule.
+// Rule is one check of the story format.
 type Rule = diag.Rule
 
-// The rules a load reports under while it parses, merges and indexes a
-// story. The static checks of pkg/lint report under some of them too; its
-// registry lists them with its own.
+// The rules a load reports under (pkg/lint reports some of them too).
 var (
 	RuleYAMLSyntax = &Rule{ID: "yaml-syntax", Severity: diag.Error, Summary: "YAML syntax errors and tab indentation",
 		Example: "states:\n\tstart: {}"}

@@ -2,9 +2,8 @@ package story
 
 import "fmt"
 
-// EachChoice calls fn with each choice element of s's view and of its
-// transitions' views, where naming it in messages and nth counting the
-// choices of its view from 1 (rule view: only one per view).
+// EachChoice calls fn with each choice element of s's view and its
+// transitions' views, nth counting the choices of its view from 1.
 func EachChoice(s *State, fn func(el *ViewElement, where string, nth int)) {
 	each := func(v *View, arc bool, in string) {
 		if v == nil {
@@ -31,8 +30,7 @@ func EachChoice(s *State, fn func(el *ViewElement, where string, nth int)) {
 	}
 }
 
-// TooManyChoices is the message for a view's second or later choice
-// element at where.
+// TooManyChoices is the message for a view's second or later choice.
 func TooManyChoices(where string) string {
 	return where + ": only one choice element per view is allowed"
 }

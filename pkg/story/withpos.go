@@ -10,10 +10,8 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// recordWith keeps what withPos needs of an effect's with: value: a table
-// of every value's position by path, so the model holds no YAML nodes. A
-// tree with an alias is kept as nodes instead (an alias may expand far
-// beyond what a table should hold; the walk below follows it lazily).
+// recordWith keeps the position of every value of an effect's with: by
+// path, or, for a tree with an alias, the nodes (followed lazily).
 func (p *fileParser) recordWith(e *Effect, v *yaml.Node) {
 	d := yamlnode.Deref(v)
 	if d == nil {
@@ -44,8 +42,7 @@ func (p *fileParser) recordWith(e *Effect, v *yaml.Node) {
 			}
 			for i := 0; i+1 < len(n.Content); i += 2 {
 				key := n.Content[i].Value
-				// A path segment never holds '.' or ']' (withPos splits on
-				// them), and a repeated key resolves to its last value.
+				// Segments never hold '.' or ']'; a repeated key resolves to its last value.
 				if strings.ContainsAny(key, ".]") || last[key] != i {
 					continue
 				}
@@ -62,15 +59,13 @@ func (p *fileParser) recordWith(e *Effect, v *yaml.Node) {
 	wi.at = out[:len(out):len(out)]
 }
 
-// hasAlias reports an alias anywhere under n (bounded depth: deeper trees
-// are kept as nodes too).
+// hasAlias reports an alias under n (too deep counts as one).
 func hasAlias(n *yaml.Node, depth int) bool {
 	return n.Kind == yaml.AliasNode || depth > 200 || slices.ContainsFunc(n.Content, func(c *yaml.Node) bool { return hasAlias(c, depth+1) })
 }
 
-// withPos returns the position of the with: value at a dotted key
-// ("schema", "context.prompt", "items[2].text"), of the deepest part of it
-// that exists, or of the with: key.
+// WithPos returns the position of the with: value at a dotted key, of its
+// deepest existing part, or of the with: key.
 func (e *Effect) WithPos(key string) Pos {
 	best := e.PosOf("with")
 	if e.with == nil {

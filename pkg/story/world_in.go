@@ -10,12 +10,9 @@ import (
 	"kitsoki/internal/yamlnode"
 )
 
-// worldIn reads an import's world_in: block. Each value is text, as
-// upstream holds world_in (a map of strings): a scalar is the text of the
-// value it reads as (2.50 → "2.5", 0x1F → "31", FALSE → "false", ~ → "",
-// 1e3 → "1e3"), so the wrapper's entry set writes a string, and only a
-// whole {{ }} template renders to another type. A list or mapping is an
-// error here, where upstream refuses to load the story.
+// worldIn reads an import's world_in: block. Each value is the text the
+// scalar reads as, as upstream holds world_in (a map of strings); a list
+// or mapping is an error (upstream does not load the story).
 func (p *fileParser) worldIn(v *yaml.Node, where string) []KV {
 	kvs := p.kvList(v, where+".world_in")
 	out := kvs[:0]
@@ -34,8 +31,7 @@ func (p *fileParser) worldIn(v *yaml.Node, where string) []KV {
 	return out
 }
 
-// worldInText is the text upstream holds for a world_in scalar v read
-// from node n.
+// worldInText is the text upstream holds for a world_in scalar v.
 func worldInText(v any, n *yaml.Node) string {
 	switch x := v.(type) {
 	case nil:
@@ -44,8 +40,7 @@ func worldInText(v any, n *yaml.Node) string {
 		return x
 	case float64:
 		if d := yamlnode.Deref(n); d != nil && d.ShortTag() == "!!int" {
-			// an integer past int64, which upstream keeps unsigned
-			// (ours reads a float64: docs/compat/yaml-numbers.md)
+			// past int64 upstream keeps it unsigned (docs/compat/yaml-numbers.md)
 			if u, err := strconv.ParseUint(strings.ReplaceAll(d.Value, "_", ""), 0, 64); err == nil {
 				return strconv.FormatUint(u, 10)
 			}

@@ -5,25 +5,20 @@ import "kitsoki/internal/yamlnode"
 // walkRules are the rules the YAML walk of a story file reports under.
 var walkRules = &yamlnode.Rules{Syntax: RuleYAMLSyntax, Type: RuleType, Duplicate: RuleDuplicateKey, Unknown: RuleUnknownKey, NumberText: RuleNumberText}
 
-// fileParser turns the YAML nodes of one file into model values, walking
-// them through a yamlnode.Walker (node budget, recursive aliases, type
-// errors, duplicate and unknown keys).
+// fileParser turns the YAML nodes of one file into model values through a
+// yamlnode.Walker.
 type fileParser struct {
 	*yamlnode.Reporter
 	*yamlnode.Walker
 	dir string // absolute directory of the file
-	// owned: the tree belongs to this parse alone (a file's own parse,
-	// not an import's override nodes parsed on demand), so a top-level
-	// state's nodes are released once the state is parsed (parseStates).
+	// owned: the tree is this parse's alone, so parsed states release nodes.
 	owned bool
-	// split, when set, is the file cut state by state (yamlsplit.go):
-	// parseDoc reads the states: block from splitData chunk by chunk.
+	// split, when set, is the file cut state by state (yamlsplit.go).
 	split     *statesSplit
 	splitData []byte
 	batch     int // bytes of state text parsed at once
-	// splitUsed and splitFailed report that the block was read from the
-	// split, and that a chunk was not safe to (the whole file is parsed
-	// instead).
+	// splitUsed: the block was read from the split; splitFailed: a chunk was
+	// not safe (the whole file is parsed instead).
 	splitUsed, splitFailed bool
 	// include: the file is an include: file (parseFileDoc).
 	include bool
@@ -31,8 +26,7 @@ type fileParser struct {
 	strScratch []strAt
 }
 
-// newFileParser reads file (as diagnostics name it, size bytes, in the
-// absolute directory dir), reporting into rep.
+// newFileParser reads file (size bytes, in directory dir) into rep.
 func newFileParser(rep *yamlnode.Reporter, file, dir string, size int) *fileParser {
 	w := yamlnode.NewWalker(file, size, &rep.Diags, walkRules)
 	w.Typed = true // a story decodes as upstream's typed structs

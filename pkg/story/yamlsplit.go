@@ -12,40 +12,20 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// A large story is mostly its top-level states: block, and a YAML node
-// tree of the whole file weighs some 25 times its text. The split below
-// cuts that block at the lines that start a state (a key at the block's
-// indentation) and parses it a batch of states at a time (parseBatch),
-// turning each batch into the model and dropping its nodes before the next
-// one is parsed: the whole tree never exists at once. The rest of the file
-// is parsed as one document with the block's lines left empty, so every
-// line keeps its number; each batch's nodes are shifted back to their
-// lines, and columns never change because no line is altered.
-//
-// The split is used only when it is provably the same parse; anything
-// else falls back to parsing the whole file (parseFile), which is also
-// what reports every syntax error. The text checks (splitStates) refuse
-// tabs, CRs, directives, document markers, anything after `states:` on its
-// line, a top-level key that is quoted, complex or a merge, and state lines
-// that do not start with a plain or quoted key; the parse checks
-// (parseBatch) refuse a batch that is not one block mapping whose keys
-// start its chunks at the expected column, and any anchor or alias (an
-// alias could point across a cut, an anchor be redefined); any syntax
-// error anywhere falls back too. Why that is the same parse: a line is
-// read the same whatever follows it, so the top document reads `states:`
-// as the top-level key the whole file has; a cut inside a quoted or flow
-// scalar leaves its batch unterminated (a syntax error), and plain and
-// block scalars end at a less indented line in both parses, so a batch
-// that parses is the text its states have in the whole file.
+// A whole file's YAML tree weighs some 25 times its text, so a large
+// story's top-level states: block is cut at the lines that start a state
+// and parsed a batch of states at a time, each batch's nodes dropped before
+// the next; the rest of the file is parsed with the block's lines emptied,
+// so line numbers hold. The split is used only when it is provably the
+// same parse (no tabs, CRs, directives, anchors, aliases, odd top-level
+// keys, and each batch one block mapping at the expected column); anything
+// else, syntax errors included, falls back to the whole-file parse.
 // TestSplitParseMatchesWholeParse and FuzzSplitStates check it.
 
-// SplitEnv is the environment variable that turns the state-by-state
-// parse off: with KITSOKI_YAMLSPLIT=0 (or false, off, no) every file is
-// parsed whole, as TestSplitParseMatchesWholeParse compares.
+// SplitEnv turns the state-by-state parse off (KITSOKI_YAMLSPLIT=0, ...).
 const SplitEnv = "KITSOKI_YAMLSPLIT"
 
-// SplitOff reports whether SplitEnv turns the split off. It is read on
-// every load (no process-wide state for tests to reset).
+// SplitOff reports whether SplitEnv turns the split off; read on every load.
 func SplitOff() bool { return fastpath.Off(SplitEnv) }
 
 // statesSplit is a file cut around its top-level states: block.
@@ -67,8 +47,7 @@ type chunkSpan struct {
 }
 
 // splitStates cuts data around its top-level states: block, or reports
-// false when the cut is not provably safe or not worth it (fewer than two
-// states).
+// false when the cut is not provably safe or has fewer than two states.
 func splitStates(data []byte) (*statesSplit, bool) {
 	if bytes.IndexByte(data, '\t') >= 0 || bytes.IndexByte(data, '\r') >= 0 {
 		return nil, false
@@ -142,15 +121,13 @@ func splitStates(data []byte) (*statesSplit, bool) {
 	return sp, true
 }
 
-// lineIndent returns the number of leading spaces of line and whether it
-// holds anything but spaces and a comment.
+// lineIndent returns line's leading spaces and whether it holds content.
 func lineIndent(line []byte) (int, bool) {
 	rest := bytes.TrimLeft(line, " ")
 	return len(line) - len(rest), len(rest) > 0 && rest[0] != '\n' && rest[0] != '#'
 }
 
-// isStatesKeyLine reports a line that is exactly `states:`, optionally
-// followed by spaces and a comment.
+// isStatesKeyLine reports a line `states:`, maybe with spaces and a comment.
 func isStatesKeyLine(line []byte) bool {
 	rest, ok := bytes.CutPrefix(line, []byte("states:"))
 	if !ok {
@@ -163,9 +140,7 @@ func isStatesKeyLine(line []byte) bool {
 	return t[0] == '#' && len(t) < len(rest)
 }
 
-// plainKeyStart reports a first character of a state key line that starts
-// a plain or quoted scalar key (no indicator: sequence, complex key, flow
-// collection, anchor, alias, tag, block scalar, reserved).
+// plainKeyStart reports whether c starts a plain or quoted scalar key.
 func plainKeyStart(c byte) bool {
 	switch c {
 	case '-', '?', ':', ',', '[', ']', '{', '}', '#', '&', '*', '!', '|', '>', '%', '@', '`':
@@ -174,14 +149,11 @@ func plainKeyStart(c byte) bool {
 	return true
 }
 
-// batchBytes is about how much state text parseBatch parses at once: a
-// YAML tree weighs some 25 bytes a byte of text, so a batch's tree stays
-// under a megabyte, while the parser's own set-up (some kilobytes) is paid
-// once a batch, not once a state.
+// batchBytes is about how much state text parseBatch parses at once: its
+// tree stays under a megabyte, and the parser's set-up is paid per batch.
 const batchBytes = 32 << 10
 
-// nextBatch returns how many chunks from the start of cs make one batch
-// of about max bytes.
+// nextBatch returns how many chunks of cs make a batch of about max bytes.
 func nextBatch(cs []chunkSpan, max int) int {
 	n, size := 0, 0
 	for n < len(cs) && (n == 0 || size+cs[n].end-cs[n].start <= max) {
@@ -191,11 +163,9 @@ func nextBatch(cs []chunkSpan, max int) int {
 	return n
 }
 
-// parseBatch parses the text of consecutive states cs and returns their
-// key and value nodes (key, value, key, value...) at their lines in the
-// file, or false when the text is not exactly one block mapping whose keys
-// start the chunks, at the expected column, or has an anchor or an alias,
-// or does not parse.
+// parseBatch parses consecutive states cs and returns their key and value
+// nodes at their lines in the file, or false unless the text is one block
+// mapping whose keys start the chunks, without anchors or aliases.
 func parseBatch(data []byte, cs []chunkSpan, indent int) ([]*yaml.Node, bool) {
 	first := cs[0]
 	doc, syn := decodeYAML(data[first.start:cs[len(cs)-1].end])
@@ -219,8 +189,7 @@ func parseBatch(data []byte, cs []chunkSpan, indent int) ([]*yaml.Node, bool) {
 	return m.Content, true
 }
 
-// shiftLines adds shift to the line of n and every node under it; it
-// reports false at an anchor or an alias (or past a depth no story has).
+// shiftLines shifts the lines of n's tree; false at an anchor, alias or depth.
 func shiftLines(n *yaml.Node, shift, depth int) bool {
 	if n.Anchor != "" || n.Kind == yaml.AliasNode || depth > 1000 {
 		return false
@@ -234,31 +203,21 @@ func shiftLines(n *yaml.Node, shift, depth int) bool {
 	return true
 }
 
-// parseFileDoc parses the bytes of one file (from readFile) into what it
-// contributes, state by state when the split is safe, else through the
-// whole-file parse. It returns nil after a syntax error
-// (reported).
-//
-// include marks an include: file, whose story only carries what it
-// contributes to the manifest's (mergeOne reads it): its tables are made
-// only for the keys the file writes.
+// parseFileDoc parses one file, split when safe (nil after a reported
+// syntax error); an include: file's tables are made only for its keys.
 func (l *loader) parseFileDoc(display, abs string, data []byte, include bool) (*fileDef, *fileParser) {
 	if bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
-		// upstream's YAML decoder reads a byte-order mark as part of the
-		// first key ("\ufeffapp") and refuses the file
 		l.rep.Errf(Pos{File: display, Line: 1, Col: 1}, RuleYAMLSyntax, "the file starts with a byte-order mark (U+FEFF), which the existing engine reads as part of the first key and refuses: save it as UTF-8 without a BOM")
 	}
 	fd, p := l.parseFileDocIn(display, abs, data, include)
 	if p != nil {
-		// what aliases expanded past the file's own nodes counts against
-		// the files parsed after it
+		// alias expansion past the file's own nodes counts against later files
 		l.aliasSpent += max(p.Limit-max(p.Budget, 0)-len(data), 0)
 	}
 	return fd, p
 }
 
-// parseFileDocIn is parseFileDoc with the node budget left to the load:
-// yamlnode.NodeBudget of the file, less what earlier files' aliases took.
+// parseFileDocIn is parseFileDoc within what the load's node budget has left.
 func (l *loader) parseFileDocIn(display, abs string, data []byte, include bool) (*fileDef, *fileParser) {
 	newParser := func() *fileParser {
 		p := newFileParser(l.rep, display, filepath.Dir(abs), len(data))
@@ -270,7 +229,6 @@ func (l *loader) parseFileDocIn(display, abs string, data []byte, include bool) 
 		p.owned, p.include = true, include
 		return p
 	}
-	// A file is split, so its whole YAML tree never exists at once.
 	if !l.opts.wholeParse && !SplitOff() {
 		if sp, ok := splitStates(data); ok {
 			if top, syn := decodeYAML(sp.top); syn == nil {
@@ -297,10 +255,8 @@ func (l *loader) parseFileDocIn(display, abs string, data []byte, include bool) 
 	return p.parseDoc(doc), p
 }
 
-// parseSplitStates parses the top-level states: block of a split file one
-// chunk at a time, as parseStates would parse its mapping; it sets
-// splitFailed when a chunk is not safe (the caller then parses the whole
-// file instead).
+// parseSplitStates parses a split file's states: block batch by batch, as
+// parseStates would; it sets splitFailed when a batch is not safe.
 func (p *fileParser) parseSplitStates() []*State {
 	p.splitUsed = true
 	block := &yaml.Node{Kind: yaml.MappingNode} // stands for the states mapping on the walk path

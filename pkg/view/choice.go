@@ -18,24 +18,19 @@ const (
 	hintForm   = "[Tab/↑↓ field • Enter submit • Esc cancel]"
 )
 
-// formEmpty is what a form shows for a template that is empty once its
-// trailing newlines are dropped (upstream's words).
+// formEmpty is what a form with an empty template shows (upstream's words).
 const formEmpty = "(no fields visible)"
 
 // renderChoice prints a choice element as upstream's plain-text view does:
 //
 //	<prompt>:
 //
-//	  label  hint
 //	  label [placeholder]  hint
 //
 //	[↑/↓ move • Enter pick • Tab chat • Esc cancel]
 //
-// Labels are padded two cells past the longest; items whose when: is not
-// truthy are omitted; an item with a param: shows its placeholder in
-// brackets after the label (else "(slot?)"). A multi choice prefixes its
-// rows with "[ ] "; a form prints its template with each {field} filled
-// in as a blank (formText), less its trailing newlines, else formEmpty.
+// A multi choice prefixes its rows with "[ ] "; a form prints its filled
+// template (formText), else formEmpty.
 func (r *Renderer) renderChoice(el *story.ViewElement, body map[string]any, what string, s *story.State, env expr.Env, leaf leafRenderer) (string, error) {
 	mode := strings.ToLower(strings.TrimSpace(str(body, "mode")))
 	prompt, err := leaf(str(body, "prompt"), ".prompt")
@@ -89,9 +84,8 @@ func (r *Renderer) renderChoice(el *story.ViewElement, body map[string]any, what
 	return b.String(), nil
 }
 
-// writeChoiceHeader writes a choice's header: the trimmed prompt, then a
-// multi choice's bounds, then ":" and a blank line; bounds alone stand
-// without the colon; neither writes nothing.
+// writeChoiceHeader writes the trimmed prompt, a multi choice's bounds, then
+// ":" and a blank line; bounds alone have no colon.
 func writeChoiceHeader(b *strings.Builder, prompt, bounds string) {
 	switch {
 	case prompt != "" && bounds != "":
@@ -103,10 +97,8 @@ func writeChoiceHeader(b *strings.Builder, prompt, bounds string) {
 	}
 }
 
-// multiBounds is a multi choice's "(min–max)" as upstream prints it when
-// min: or max: is set and some item is shown (conformance
-// view-multi-bounds): max defaults to the number of items shown, and equal
-// bounds print once, "(2)".
+// multiBounds is a multi choice's "(min–max)" when min: or max: is set and
+// an item is shown (conformance view-multi-bounds).
 func multiBounds(body map[string]any, shown int) string {
 	lo, hi := wholeNumber(body["min"]), wholeNumber(body["max"])
 	if shown == 0 || lo <= 0 && hi <= 0 {
@@ -136,29 +128,20 @@ func wholeNumber(v any) int {
 	return 0
 }
 
-// leafRenderer renders one string leaf of an element; part names it after
-// the element's own place (".prompt", ".items[0].label").
+// leafRenderer renders one string leaf of an element, part naming it.
 type leafRenderer func(src, part string) (string, error)
 
-// formBlank is the width a form field's blank is padded to, counted
-// against the field's source text (formField).
+// formBlank is the width a form field's blank is padded to (formField).
 const formBlank = 10
 
-// formRef is a field reference in a form's template: {name}, name an ASCII
-// identifier. Any other brace ({ a }, {}, {a-b}, {1a}, {日}, a lone {) is
-// text, as upstream leaves it.
+// formRef is a field reference in a form's template: {name}, an ASCII
+// identifier; any other brace is text.
 var formRef = &lazyre.Regexp{Expr: `\{([A-Za-z_][A-Za-z0-9_]*)\}`}
 
-// formText is a form choice's template with every {name} (formRef) filled
-// in as upstream's static form shows it, then rendered once: each
-// reference becomes "_" + the field's source text + padding + "_"
-// (formField), searched in the template as written (a reference inside a
-// string literal, `{{ '{c}' }}`, is filled in too and so never rendered),
-// and the filled text is what is rendered: a readonly field's value is
-// template text like a default: (conformance form-fill-then-render). A
-// field whose when: is not truthy, and a {name} no field declares, is a
-// bare blank: formBlank underscores between the two. The fields' texts
-// are not searched for further references.
+// formText is a form's template with every {name} filled in as upstream's
+// static form shows it ("_" + formField's text + padding + "_"), then
+// rendered once (conformance form-fill-then-render). A hidden field or an
+// undeclared {name} is a bare blank.
 func (r *Renderer) formText(el *story.ViewElement, body map[string]any, what string, s *story.State, env expr.Env, leaf leafRenderer) (string, error) {
 	tpl := str(body, "template")
 	fields, _ := body["fields"].(map[string]any)
@@ -178,20 +161,10 @@ func (r *Renderer) formText(el *story.ViewElement, body map[string]any, what str
 	return leaf(b.String(), ".template")
 }
 
-// formField is the source text a form field is filled in with and the
-// number of "_" padding it, as upstream's static form computes them:
-//
-//   - a readonly field whose expr: gives a value: that value trimmed,
-//     padded to formBlank by its own length (an empty string is an empty
-//     blank; a nil value or a failing expr: falls through as below);
-//   - else the field's default: if not empty, else its placeholder: if not
-//     empty, else its name, trimmed. The padding is formBlank less the
-//     source's length as written, not the rendered text's: `default: "no"`
-//     shows `no` and 8 "_", `"{{ world.t }}"` (13 written) no padding
-//     whatever it renders to, and a default rendering empty shows an empty
-//     blank, not the placeholder.
-//
-// Lengths count runes, newlines included (`日本` is 2, as upstream counts).
+// formField is the text a form field is filled in with and its "_"
+// padding, as upstream computes them: a readonly field's expr: value, else
+// its default:, placeholder: or name; the padding is formBlank less the
+// source's length in runes as written, not as rendered.
 func (r *Renderer) formField(f map[string]any, name string, env expr.Env) (string, int) {
 	if ex := str(f, "expr"); ex != "" && f["readonly"] == true {
 		if v, err := r.evalExpr(ex, env); err == nil && v != nil {
@@ -208,12 +181,8 @@ func formPad(src string) int {
 	return max(formBlank-utf8.RuneCountInString(src), 0)
 }
 
-// itemRows are the rows of a single or multi choice: one per item (label,
-// else its intent, in multi mode its value; a param: placeholder in
-// brackets, trimmed after rendering, else "(slot?)" when it renders blank;
-// "[ ] " before each label in multi mode); an
-// item whose when: is not truthy (or fails, with a warning) is omitted.
-// Labels lose their trailing spaces, hints their surrounding ones.
+// itemRows are the rows of a single or multi choice, one per shown item
+// (label, else its intent or value; a param: placeholder, else "(slot?)").
 func (r *Renderer) itemRows(el *story.ViewElement, body map[string]any, what string, s *story.State, env expr.Env, leaf leafRenderer, multi bool) ([]labelRow, error) {
 	var rows []labelRow
 	items, _ := body["items"].([]any)

@@ -12,11 +12,8 @@ import (
 	"unicode/utf8"
 )
 
-// renderElements lays out a typed element list as plain text (story-runtime
-// §8, as upstream): each element renders to a block, an element whose
-// when: is not truthy is omitted and so is one that renders to "" (a
-// block of spaces is kept), and the blocks are joined by one blank line,
-// except two kv blocks in a row, which are joined by a newline.
+// renderElements lays out a typed element list as upstream's plain text:
+// blocks joined by a blank line (two kv blocks by a newline), empty omitted.
 func (r *Renderer) renderElements(els []*story.ViewElement, where string, dl *dirLoader, s *story.State, env expr.Env) (string, error) {
 	var b strings.Builder
 	prevKV := false
@@ -49,10 +46,8 @@ func (r *Renderer) renderElements(els []*story.ViewElement, where string, dl *di
 	return b.String(), nil
 }
 
-// elementWhen is the when: that shows or hides el: its own, except that a
-// choice whose body holds a when: is shown by that one instead, as
-// upstream reads a choice (random differential agent 402500/054;
-// conformance view-choice-body-when).
+// elementWhen is the when: that shows or hides el: a choice whose body
+// holds a when: is shown by that one (conformance view-choice-body-when).
 func elementWhen(el *story.ViewElement) string {
 	if body, ok := el.Body.(map[string]any); ok && el.Kind == "choice" {
 		if _, ok := body["when"]; ok {
@@ -93,8 +88,7 @@ func (r *Renderer) renderElement(el *story.ViewElement, what string, dl *dirLoad
 	return "", &Error{Pos: el.Pos, State: s.Path, What: what, Msg: fmt.Sprintf("unknown element kind %q (expected one of prose / heading / list / kv / code / template / banner / choice / media)", el.Kind)}
 }
 
-// str reads a string field of an element body ("" when absent; scalars
-// other than strings are printed as YAML wrote them).
+// str reads a string field of a body ("" when absent; scalars as written).
 func str(m map[string]any, key string) string {
 	v, ok := m[key]
 	if !ok || v == nil {
@@ -106,14 +100,11 @@ func str(m map[string]any, key string) string {
 	return fmt.Sprint(v)
 }
 
-// listLabelCap is the widest marker and label, in runes, a list aligns
-// its hints past (36 cells of label after "• ").
+// listLabelCap is the widest marker and label a list aligns hints past.
 const listLabelCap = 38
 
 // renderList prints one "<marker> item" line per item (marker "•" unless
-// the list sets one, used as written); items with a hint align the hints
-// two cells after the longest label. Labels lose their trailing spaces,
-// hints their surrounding ones.
+// set), hints aligned two cells after the longest label.
 func (r *Renderer) renderList(el *story.ViewElement, body map[string]any, what string, dl *dirLoader, s *story.State, env expr.Env) (string, error) {
 	marker := cmp.Or(str(body, "marker"), "•")
 	items, _ := body["items"].([]any)
@@ -143,16 +134,9 @@ func (r *Renderer) renderList(el *story.ViewElement, body map[string]any, what s
 		}
 		rows = append(rows, labelRow{strings.TrimRight(label, " \t"), strings.TrimSpace(hint)})
 	}
-	// the hint column: two past the longest marker and label (measured in
-	// runes, newlines included, as upstream's), but never past
-	// listLabelCap + 2: a longer one pushes only its own hint
-	// (conformance view-list-hint-cap); hints wrap to the rest of the
-	// width, continuation lines at the column (upstream's); labels that
-	// are all empty align as if the widest were one. A list without any
-	// hint word-wraps each label to the rest of the width and indents its
-	// further lines under its first; with hints, labels are not wrapped
-	// and their further lines start at the margin (upstream's). The
-	// marker counts in runes (`日` is one).
+	// The hint column is two past the longest marker and label in runes, capped
+	// at listLabelCap + 2 (conformance view-list-hint-cap); hints wrap at the
+	// column. Without hints, labels wrap and indent under their first line.
 	prefix := marker + " "
 	indent := utf8.RuneCountInString(prefix) // runes, not cells, as upstream's
 	col := min(indent+max(labelWidth(rows), 1), listLabelCap) + 2
@@ -179,12 +163,8 @@ func (r *Renderer) renderList(el *story.ViewElement, body map[string]any, what s
 	return b.String(), nil
 }
 
-// renderKV aligns values two past the longest "key:"; a value is
-// word-wrapped to the remaining width, each line without its trailing
-// spaces, continuation lines indented to the value column. Keys are
-// measured in runes, as upstream's (a wide `日本` key counts 2, so its
-// value sits two cells right of the others in a terminal; conformance
-// view-kv-key-runes).
+// renderKV aligns values two past the longest "key:" in runes (conformance
+// view-kv-key-runes), word-wrapping each to the remaining width.
 func (r *Renderer) renderKV(el *story.ViewElement, body map[string]any, leaf leafRenderer) (string, error) {
 	pairs, _ := body["pairs"].(map[string]any)
 	keys := kvKeys(el, pairs)
@@ -205,8 +185,7 @@ func (r *Renderer) renderKV(el *story.ViewElement, body map[string]any, leaf lea
 		b.WriteString(k + ":")
 		b.WriteString(strings.Repeat(" ", col-utf8.RuneCountInString(k)-1))
 		val = textwrap.WordWrap(val, r.width-col) // no wrap at width <= 0
-		// each line of a value loses its trailing spaces, as upstream's
-		// (a list hint keeps them)
+		// a value's lines lose trailing spaces, as upstream's
 		lines := strings.Split(val, "\n")
 		for j, l := range lines {
 			lines[j] = strings.TrimRightFunc(l, unicode.IsSpace)
@@ -216,10 +195,8 @@ func (r *Renderer) renderKV(el *story.ViewElement, body map[string]any, leaf lea
 	return b.String(), nil
 }
 
-// renderBanner prints a ═ rule, "  TEXT  ·  subtitle", and the rule again
-// (nothing when TEXT renders blank);
-// the rule is two longer than the text line in runes, at least 40 and at
-// most the layout width.
+// renderBanner prints a ═ rule, "  TEXT  ·  subtitle" and the rule again
+// (nothing when TEXT is blank).
 func (r *Renderer) renderBanner(body map[string]any, leaf leafRenderer) (string, error) {
 	text, err := leaf(str(body, "text"), ".text")
 	if err != nil {
@@ -231,33 +208,27 @@ func (r *Renderer) renderBanner(body map[string]any, leaf leafRenderer) (string,
 	}
 	text, sub = strings.TrimSpace(text), strings.TrimSpace(sub)
 	if text == "" {
-		// a text rendering blank leaves the whole banner out, subtitle
-		// and all, as upstream (conformance view-banner-empty)
+		// a blank text leaves out the whole banner (conformance view-banner-empty)
 		return "", nil
 	}
 	line := "  " + text
 	if sub != "" {
 		line += "  ·  " + sub
 	}
-	// the rule is as long as the whole line in runes (newlines counted) + 2,
-	// and a line that spans several has them padded to the widest, as
-	// upstream's
+	// the rule is the line's runes + 2, between 40 and the layout width
 	rule := strings.Repeat("═", min(max(utf8.RuneCountInString(line)+2, 40), r.width))
 	line = padBlock(expandTabs(line))
 	return rule + "\n" + line + "\n" + rule, nil
 }
 
-// renderMedia prints a media element as upstream's plain-text pointer
-// block: the kind's icon and the caption (else the handle), then an arrow
-// and the path (else the handle), all as written: upstream does not render
-// their templates (conformance view-media-verbatim).
+// renderMedia prints a media element's icon and caption, an arrow and its
+// path, as written (conformance view-media-verbatim).
 func renderMedia(body map[string]any) string {
 	handle := str(body, "handle")
 	return mediaIcon(str(body, "kind")) + "  " + cmp.Or(str(body, "caption"), handle) + "\n   → " + cmp.Or(str(body, "path"), handle)
 }
 
-// mediaIcon is the pointer icon of a media kind (upstream's: video, image,
-// pdf, html, slideshow; any other kind gets the attachment icon).
+// mediaIcon is upstream's pointer icon of a media kind.
 func mediaIcon(kind string) string {
 	if icon, ok := mediaIcons[strings.ToLower(strings.TrimSpace(kind))]; ok {
 		return icon
@@ -270,9 +241,8 @@ var mediaIcons = map[string]string{"video": "📹", "image": "🖼", "pdf": "�
 // labelRow is one row of a list or choice laid out as label and hint.
 type labelRow struct{ label, hint string }
 
-// labelWidth is the length of the longest label in runes (newlines
-// included, so a two-line label "x\ny" is 3), as upstream measures it: the
-// hint column starts past it.
+// labelWidth is the length of the longest label in runes, newlines
+// included, as upstream measures it.
 func labelWidth(rows []labelRow) int {
 	col := 0
 	for _, rw := range rows {
@@ -281,13 +251,11 @@ func labelWidth(rows []labelRow) int {
 	return col
 }
 
-// expandTabs writes each tab of a heading or banner line as four spaces
-// (not to a tab stop), as upstream's styled text does; other kinds keep
-// their tabs.
+// expandTabs writes each tab of a heading or banner line as four spaces,
+// as upstream's styled text does.
 func expandTabs(s string) string { return strings.ReplaceAll(s, "\t", "    ") }
 
-// padBlock pads every line of a multi-line block with spaces to the width
-// of its widest line, as upstream's styled heading does.
+// padBlock pads each line of a block to its widest, as upstream's heading.
 func padBlock(s string) string {
 	if !strings.Contains(s, "\n") {
 		return s

@@ -11,12 +11,8 @@ import (
 	"kitsoki/pkg/story/expr"
 )
 
-// env builds the template and guard context of a view render
-// (story-runtime §8, story-format §6.3): world, slots (empty unless the
-// caller passes the turn's slots), event, args, run, state {path,
-// description}, menu, and the helpers available(), blocked(),
-// blocked_reason() and intent_status(). extra entries override the
-// defaults.
+// env builds a view render's context: world, slots, event, args, run,
+// state, menu and the availability helpers; extra overrides them.
 func (r *Renderer) env(s *story.State, par []*story.State, world, extra map[string]any) expr.Env {
 	if world == nil {
 		world = map[string]any{}
@@ -38,37 +34,27 @@ func (r *Renderer) env(s *story.State, par []*story.State, world, extra map[stri
 		env[k] = v
 	}
 	h := &helpers{r: r, s: s, par: par, env: env}
-	env["available"] = h.available
-	env["blocked"] = h.blocked
-	env["blocked_reason"] = h.blockedReason
-	env["intent_status"] = h.intentStatus
+	status := func(intent string) string { st, _ := h.status(intent); return st }
+	env["available"] = func(intent string) bool { return status(intent) == "available" }
+	env["blocked"] = func(intent string) bool { return status(intent) == "blocked" }
+	env["blocked_reason"] = func(intent string) string { _, reason := h.status(intent); return reason }
+	env["intent_status"] = status
 	if _, ok := extra["menu"]; !ok {
 		env["menu"] = h.menu()
 	}
 	return env
 }
 
-// helpers answer, for the state being rendered, whether an intent would be
-// accepted now: the first state on the walk from the leaf up that has arms
-// for the intent decides (story-runtime §1.5); the intent is available
-// when one of those arms has no when: or a when: that holds.
-//
-// In a parallel configuration (par, the region leaves), upstream answers
-// for the configuration as a whole without evaluating a guard: an intent
-// with an arm on any leaf or its ancestors is available, with no
-// destination_hint in the menu, and nothing is blocked (conformance
-// view-helpers).
+// helpers answer whether an intent would be accepted now: the first state
+// from the leaf up with arms for it decides, and it is available when one
+// of them has no when: or one that holds. In a parallel configuration
+// upstream evaluates no guard: an arm on any leaf or ancestor makes it
+// available (conformance view-helpers).
 type helpers struct {
 	r   *Renderer
 	s   *story.State
 	par []*story.State
 	env expr.Env
-}
-
-// arms returns the arms the walk finds for intent.
-func (h *helpers) arms(intent string) []*story.Transition {
-	a, _ := h.armsAt(intent)
-	return a
 }
 
 // armsAt is arms with the state that declares them.
@@ -81,8 +67,8 @@ func (h *helpers) armsAt(intent string) ([]*story.Transition, *story.State) {
 	return nil, nil
 }
 
-// status is "available", "blocked" (arms exist, none passes; reason is the
-// first failing arm's guard_hint) or "unknown" (no arm in this state, as upstream; conformance view-helpers).
+// status is "available", "blocked" (with the first guard_hint) or
+// "unknown" (no arm in this state; conformance view-helpers).
 func (h *helpers) status(intent string) (string, string) {
 	if h.par != nil {
 		if h.parIntents()[intent] {
@@ -90,7 +76,7 @@ func (h *helpers) status(intent string) (string, string) {
 		}
 		return "unknown", ""
 	}
-	arms := h.arms(intent)
+	arms, _ := h.armsAt(intent)
 	if len(arms) == 0 {
 		return "unknown", ""
 	}
@@ -99,10 +85,7 @@ func (h *helpers) status(intent string) (string, string) {
 	}
 	reason := ""
 	for _, t := range arms {
-		if t.When == "" || t.Default() {
-			return "available", ""
-		}
-		if h.r.guardOpen(t.When, h.env) {
+		if t.When == "" || t.Default() || h.r.guardOpen(t.When, h.env) {
 			return "available", ""
 		}
 		if reason == "" {
@@ -112,41 +95,12 @@ func (h *helpers) status(intent string) (string, string) {
 	return "blocked", reason
 }
 
-func (h *helpers) available(intent string) bool {
-	st, _ := h.status(intent)
-	return st == "available"
-}
-
-func (h *helpers) blocked(intent string) bool {
-	st, _ := h.status(intent)
-	return st == "blocked"
-}
-
-func (h *helpers) blockedReason(intent string) string {
-	_, reason := h.status(intent)
-	return reason
-}
-
-func (h *helpers) intentStatus(intent string) string {
-	st, _ := h.status(intent)
-	return st
-}
-
-// menu is upstream's menu context (conformance view-menu): a map with
-// "primary", the intents an arm would take now, by priority: (highest
-// first) then name, and "blocked", those whose arms all fail, by name,
-// each holding {intent,
-// display (the name and its required slots: menuDisplay), destination_hint,
-// primary, reason}; an intent whose required slots include an enum is
-// listed once per value (requiredSlots). The intents are
-// those with arms on the state or an ancestor (the first state with arms
-// for an intent decides, as the other helpers); hidden intents and the
-// wildcard are left out, and a state's menu: plays no part.
-// destination_hint is the passing arm's target (a stay, "" or ".", is the
-// path of the state declaring the arm); reason is the first failing arm's guard_hint, else
-// the intent's description. A guard that cannot be evaluated, or an
-// intent with a required slot (needsSlots), counts as primary with no
-// destination_hint, as upstream.
+// menu is upstream's menu context (conformance view-menu): "primary", the
+// intents an arm would take now by priority then name, and "blocked",
+// those whose arms all fail, each {intent, display, destination_hint,
+// primary, reason}; hidden intents and the wildcard are left out. A guard
+// that cannot be evaluated, or a required slot, counts as primary with no
+// destination_hint.
 func (h *helpers) menu() map[string]any {
 	seen := onIntents(h.s, nil)
 	if h.par != nil {
@@ -174,9 +128,7 @@ func (h *helpers) menu() map[string]any {
 			}
 			continue
 		}
-		// one entry per value of the first required enum slot, its
-		// guards evaluated with that value (conformance
-		// view-menu-enum-slots)
+		// one entry per enum value (conformance view-menu-enum-slots)
 		for _, v := range enumValues(enum) {
 			entry := menuEntry(n, menuDisplay(n, req, enum.Name, v))
 			hv := *h
@@ -189,24 +141,20 @@ func (h *helpers) menu() map[string]any {
 			}
 		}
 	}
-	// primary is ordered by the intent's priority:, highest first, names
-	// breaking ties (conformance view-menu-priority); blocked stays by name.
+	// primary by priority: then name (conformance view-menu-priority)
 	slices.SortStableFunc(primary, func(a, b any) int {
 		return cmp.Compare(h.priority(b.(map[string]any)["intent"].(string)), h.priority(a.(map[string]any)["intent"].(string)))
 	})
 	return map[string]any{"primary": primary, "blocked": blocked}
 }
 
-// menuEntry is a menu entry before its arms are read: primary, no
-// destination_hint, no reason.
+// menuEntry is a menu entry before its arms are read.
 func menuEntry(intent, display string) map[string]any {
 	return map[string]any{"intent": intent, "display": display, "destination_hint": "", "primary": true, "reason": ""}
 }
 
-// menuArms fills entry from the arms of intent as hv (the helpers with
-// the entry's slots) reads them, reporting whether it is primary: a
-// passing arm's destination_hint, else primary false and the first
-// failing arm's guard_hint or the intent's description as reason.
+// menuArms fills entry from intent's arms as hv reads them, reporting
+// whether it is primary (else the reason: a guard_hint or description).
 func (h *helpers) menuArms(entry map[string]any, intent string, in *story.Intent, hv *helpers) bool {
 	dest, ok, hint := hv.destination(h.armsAt(intent))
 	if ok {
@@ -220,9 +168,8 @@ func (h *helpers) menuArms(entry map[string]any, intent string, in *story.Intent
 	return false
 }
 
-// requiredSlots lists intent's required slots by name, and the first of
-// them that is an enum with values (nil when none is), whose values the
-// menu lists one entry each.
+// requiredSlots lists intent's required slots, and the first that is an
+// enum with values (nil when none).
 func requiredSlots(in *story.Intent) (req []*story.Slot, enum *story.Slot) {
 	if in == nil {
 		return nil, nil
@@ -241,8 +188,7 @@ func requiredSlots(in *story.Intent) (req []*story.Slot, enum *story.Slot) {
 }
 
 // menuDisplay is upstream's display of a menu entry: the intent's name,
-// then each required slot by name, as the value listed (the enum slot
-// expanded) or a <name:type> placeholder.
+// then each required slot as its value or a <name:type> placeholder.
 func menuDisplay(intent string, req []*story.Slot, expanded, value string) string {
 	var b strings.Builder
 	b.WriteString(intent)
@@ -266,8 +212,7 @@ func enumValues(sl *story.Slot) []string {
 	return slices.Compact(out)
 }
 
-// priority is the priority: of the intent n resolves to here (0 when
-// none is declared).
+// priority is the priority: of the intent n resolves to here (0: none).
 func (h *helpers) priority(n string) int {
 	if in := h.intent(n); in != nil {
 		return in.Priority
@@ -275,8 +220,7 @@ func (h *helpers) priority(n string) int {
 	return 0
 }
 
-// onIntents adds to seen (made when nil) the intents with arms on s or
-// its ancestors, the wildcard left out.
+// onIntents adds to seen the intents with arms on s or its ancestors.
 func onIntents(s *story.State, seen map[string]bool) map[string]bool {
 	if seen == nil {
 		seen = map[string]bool{}
@@ -291,8 +235,7 @@ func onIntents(s *story.State, seen map[string]bool) map[string]bool {
 	return seen
 }
 
-// parIntents are the intents with arms on a region leaf of the
-// configuration or its ancestors.
+// parIntents are the intents with arms on a region leaf or its ancestors.
 func (h *helpers) parIntents() map[string]bool {
 	var seen map[string]bool
 	for _, l := range h.par {
@@ -301,11 +244,9 @@ func (h *helpers) parIntents() map[string]bool {
 	return seen
 }
 
-// destination is the target of the first arm that would be taken (ok),
-// a stay naming the state that declares the arms (owner: conformance
-// mutate-menu-stay-hint), else the first failing arm's guard_hint. A
-// guard that fails to evaluate ends the walk as taken, with no
-// destination.
+// destination is the target of the first arm that would be taken (a stay
+// names owner: conformance mutate-menu-stay-hint), else the first failing
+// arm's guard_hint; a guard that fails to evaluate counts as taken.
 func (h *helpers) destination(arms []*story.Transition, owner *story.State) (dest string, ok bool, hint string) {
 	for _, t := range arms {
 		if t.When != "" && !t.Default() {
@@ -328,10 +269,8 @@ func (h *helpers) destination(arms []*story.Transition, owner *story.State) (des
 	return "", false, hint
 }
 
-// destHint is a passing arm's target as upstream's menu shows it: resolved
-// from the state declaring the arm (../c2 and c/c2 are c.c2, @exit:done is
-// __exit__done); a template, or a path climbing above the top, as written
-// (conformance view-menu-destination).
+// destHint is a passing arm's target as upstream's menu shows it,
+// resolved from owner (conformance view-menu-destination).
 func destHint(owner *story.State, target string) string {
 	t := strings.TrimSpace(target)
 	switch {
@@ -346,11 +285,8 @@ func destHint(owner *story.State, target string) string {
 	return target
 }
 
-// needsSlots reports whether intent declares a required slot: asked with
-// no slots, upstream's check stops at the missing slot before any guard,
-// so the intent counts as available with no destination_hint and no
-// reason, whatever its guards say (a default does not fill a required
-// slot; conformance view-helpers-required-slots).
+// needsSlots reports whether intent declares a required slot: upstream stops
+// there before any guard (conformance view-helpers-required-slots).
 func (h *helpers) needsSlots(intent string) bool {
 	in := h.intent(intent)
 	if in == nil {
@@ -376,8 +312,7 @@ func (h *helpers) intent(name string) *story.Intent {
 	return nil
 }
 
-// guard evaluates a transition's when: guard (compiled once per source),
-// for the availability helpers.
+// guard evaluates a when: guard (compiled once per source) for the helpers.
 func (r *Renderer) guard(src string, env expr.Env) (bool, error) {
 	p, err := r.program(r.guards, src, expr.CompileGuard)
 	if err != nil {
@@ -386,10 +321,8 @@ func (r *Renderer) guard(src string, env expr.Env) (bool, error) {
 	return p.EvalBool(env)
 }
 
-// guardOpen is how the availability helpers read a guard, as upstream:
-// only a false or nil value closes it; any other value, or a guard that
-// cannot be compiled or evaluated, leaves the arm available (conformance
-// storymut-helper-guard-values).
+// guardOpen is how the helpers read a guard, as upstream: only false or
+// nil closes it (conformance storymut-helper-guard-values).
 func (r *Renderer) guardOpen(src string, env expr.Env) bool {
 	p, err := r.program(r.guards, src, expr.CompileGuard)
 	if err != nil {
@@ -399,8 +332,7 @@ func (r *Renderer) guardOpen(src string, env expr.Env) bool {
 	return err != nil || v != nil && v != false
 }
 
-// program returns src compiled by compile, from cache or compiled now and
-// kept there (a compile error is kept too).
+// program returns src compiled by compile, cached (errors too).
 func (r *Renderer) program(cache map[string]guardEntry, src string, compile func(string) (*expr.Program, error)) (*expr.Program, error) {
 	g := memo(&r.mu, cache, src, func() guardEntry {
 		p, err := compile(src)

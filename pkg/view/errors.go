@@ -7,24 +7,20 @@ import (
 	"kitsoki/pkg/story"
 )
 
-// Error is every error a Renderer returns: where the failing view (or
-// template file) is, which state was being rendered, which part of the
-// view failed, and why.
+// Error is every error a Renderer returns: where the failing view is,
+// which state was rendered, which part failed and why.
 type Error struct {
-	// Pos is the position of the failing part: the view or element in the
-	// story YAML, or the line inside a views/ file.
+	// Pos is the failing part's position in the story YAML or a views/ file.
 	Pos story.Pos
 	// State is the state path being rendered.
 	State string
-	// What names the part: "view", "view[2] (kv)", "view.blocks.body[0] (prose)",
-	// "views/base.pongo", ...
+	// What names the part: "view", "view[2] (kv)", "views/base.pongo", ...
 	What string
 	// Msg says what went wrong and, where it can, how to fix it.
 	Msg string
 	// Internal marks a renderer bug (a recovered panic), never bad input.
 	Internal bool
-	// Err is the underlying error (an *expr.Error for template and guard
-	// problems), if any.
+	// Err is the underlying error (an *expr.Error for templates), if any.
 	Err error
 }
 
@@ -42,14 +38,12 @@ func (e *Error) Error() string {
 
 func (e *Error) Unwrap() error { return e.Err }
 
-// errAt builds an *Error for part what of state's view at pos. When err
-// is a pongo2 error from a views/ file, its own file:line becomes Pos.
+// errAt builds an *Error at pos; a views/ file's pongo2 error moves Pos.
 func errAt(pos story.Pos, state, what string, err error) *Error {
 	var ee *Error
 	if errors.As(err, &ee) {
 		return ee
 	}
-	// The message of a template error carries the line:col inside the
-	// template text; Pos is the YAML node holding it.
+	// A template error's message carries the line:col inside the template.
 	return &Error{Pos: pos, State: state, What: what, Msg: err.Error(), Err: err}
 }

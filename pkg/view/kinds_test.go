@@ -93,14 +93,16 @@ func TestHelperStatus(t *testing.T) {
 	if st, _ := h.status("stop"); st != "unknown" {
 		t.Errorf("stop: %s", st)
 	}
-	if !h.blocked("go") || h.blockedReason("go") != "n is too small" || h.intentStatus("go") != "blocked" {
+	blocked := env["blocked"].(func(string) bool)
+	reason, status := env["blocked_reason"].(func(string) string), env["intent_status"].(func(string) string)
+	if !blocked("go") || reason("go") != "n is too small" || status("go") != "blocked" {
 		t.Error("helpers disagree with status")
 	}
 	// upstream's menu: go is blocked with its guard_hint as the reason
 	menu := env["menu"].(map[string]any)
-	blocked, primary := menu["blocked"].([]any), menu["primary"].([]any)
-	if len(primary) != 0 || len(blocked) != 1 || blocked[0].(map[string]any)["intent"] != "go" ||
-		blocked[0].(map[string]any)["reason"] != "n is too small" || blocked[0].(map[string]any)["primary"] != false {
+	mblocked, primary := menu["blocked"].([]any), menu["primary"].([]any)
+	if len(primary) != 0 || len(mblocked) != 1 || mblocked[0].(map[string]any)["intent"] != "go" ||
+		mblocked[0].(map[string]any)["reason"] != "n is too small" || mblocked[0].(map[string]any)["primary"] != false {
 		t.Errorf("menu: %v", menu)
 	}
 }

@@ -7,10 +7,8 @@ import (
 	"kitsoki/pkg/story"
 )
 
-// kvKeys returns the keys of a kv element's pairs in the order upstream
-// prints them: the order the story model recorded (story.ViewElement's
-// PairKeys), then any key it does not list (an element built in code) in
-// sorted order.
+// kvKeys returns a kv element's keys in upstream's order (PairKeys), then
+// any key it does not list, sorted.
 func kvKeys(el *story.ViewElement, pairs map[string]any) []string {
 	if len(pairs) == 0 {
 		return nil

@@ -11,19 +11,14 @@ import (
 	"kitsoki/pkg/story/expr"
 )
 
-// dirLoader compiles and caches the templates of one story directory: its
-// views/ layouts and the view strings of the states whose views resolve
-// there. Template roots (story-format §6.3): the prompts overlay when the
-// story sets one, then <dir>/views, then <dir>; "@story/" names <dir>.
-//
-// The loader refuses an include cycle before pongo2 would recurse on it
-// (expr.PongoLoader's own check).
+// dirLoader compiles and caches the templates of one story directory. Its
+// roots are the prompts overlay, if any, then <dir>/views, then <dir>;
+// "@story/" names <dir>.
 type dirLoader struct {
 	dirs []string // search directories, in order
 	l    *expr.PongoLoader
 
-	// compileMu serialises compiles: a pongo2 TemplateSet is not safe for
-	// concurrent FromString/FromFile (rendering a compiled template is).
+	// compileMu serialises compiles: a pongo2 TemplateSet is not safe for them.
 	compileMu sync.Mutex
 
 	mu      sync.Mutex
@@ -68,8 +63,7 @@ func (r *Renderer) loader(dir string) *dirLoader {
 	return dl
 }
 
-// compile returns cache[key], compiled by f (serialised with every other
-// compile of the loader) the first time.
+// compile returns cache[key], compiled by f the first time.
 func (dl *dirLoader) compile(cache map[string]compiled, key string, f func() (*expr.Pongo, error)) compiled {
 	return memo(&dl.mu, cache, key, func() (c compiled) {
 		dl.compileMu.Lock()
@@ -93,8 +87,7 @@ func memo[T any](mu *sync.Mutex, cache map[string]T, key string, mk func() T) T 
 	return v
 }
 
-// renderString renders a pongo2 template held in the story YAML (a view,
-// or a leaf: a label, a kv value, a layout name).
+// renderString renders a pongo2 template held in the story YAML.
 func (dl *dirLoader) renderString(src string, env expr.Env, pos story.Pos, state, what string) (string, error) {
 	if !story.IsTemplated(src) {
 		return src, nil
@@ -110,8 +103,7 @@ func (dl *dirLoader) renderString(src string, env expr.Env, pos story.Pos, state
 	return out, nil
 }
 
-// viewFile resolves name (relative, slash-separated) under the search
-// directories; the first existing file wins.
+// viewFile resolves name under the search directories; the first wins.
 func (dl *dirLoader) viewFile(name string, pos story.Pos, state, what string) (string, error) {
 	if name == "" || filepath.IsAbs(name) || strings.HasPrefix(filepath.ToSlash(filepath.Clean(filepath.FromSlash(name))), "../") {
 		return "", &Error{Pos: pos, State: state, What: what, Msg: "view file " + quote(name) + " must be a relative path inside the story's views/ directory"}
@@ -157,16 +149,14 @@ func (dl *dirLoader) renderFile(name string, env expr.Env, pos story.Pos, state 
 	return out, nil
 }
 
-// renderLayout renders the generated child template src of an extends
-// view whose layout is views/<name>.
+// renderLayout renders src, the generated child of views/<name>.
 func (dl *dirLoader) renderLayout(src, name string, env expr.Env, pos story.Pos, state string) (string, error) {
 	path, err := dl.viewFile(name, pos, state, "view.extends")
 	if err != nil {
 		return "", err
 	}
 	c := dl.compile(dl.layouts, src, func() (*expr.Pongo, error) {
-		// Compile the layout itself first: its own syntax errors are then
-		// reported against the layout file, not the generated child.
+		// The layout's own syntax errors are reported against the layout file.
 		if _, err := dl.l.CompileFile(path); err != nil {
 			return nil, fileErr(story.Pos{File: path}, state, path, err)
 		}
@@ -182,8 +172,7 @@ func (dl *dirLoader) renderLayout(src, name string, env expr.Env, pos story.Pos,
 	return out, nil
 }
 
-// fileErr is errAt for a views/ file at path, positioned at the line the
-// template error names.
+// fileErr is errAt for a views/ file, at the line the error names.
 func fileErr(pos story.Pos, state, path string, err error) error {
 	var xe *expr.Error
 	if errors.As(err, &xe) && xe.Line > 0 {

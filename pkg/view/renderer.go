@@ -15,18 +15,14 @@ import (
 	"kitsoki/pkg/story/expr"
 )
 
-// defaultWidth is the width typed views are laid out at: upstream renders
-// the recorded view as plain text at a fixed 80 columns (story-runtime §8).
+// defaultWidth is the fixed width upstream lays typed views out at.
 const defaultWidth = 80
 
 // Option configures a Renderer.
 type Option func(*Renderer)
 
-// dirFor tells the renderer which story directory a state's views resolve
-// against (extends:, template_file:, {% include %}): for a state folded in
-// from an import, its child story's directory. f returns "" to mean the
-// default. Without it, the innermost import wrapper above the state that
-// carries its child story decides, then the story's own directory.
+// dirFor sets the story directory a state's views resolve against ("":
+// the innermost import wrapper's child, else the story's own).
 func dirFor(f func(statePath string) string) Option {
 	return func(r *Renderer) { r.dirFor = f }
 }
@@ -40,14 +36,12 @@ func Width(n int) Option {
 	}
 }
 
-// OnWarning receives problems that do not stop a render: an element
-// when: guard that fails to compile or evaluate (the element is omitted).
+// OnWarning receives problems that do not stop a render (a failing when:).
 func OnWarning(f func(error)) Option {
 	return func(r *Renderer) { r.warn = f }
 }
 
-// Renderer renders the views of one (folded) story. It is safe for
-// concurrent use; compiled templates are cached per story directory.
+// Renderer renders the views of one (folded) story, safe for concurrent use.
 type Renderer struct {
 	st     *story.Story
 	dirFor func(string) string
@@ -84,25 +78,17 @@ func newRenderer(st *story.Story, opts ...Option) *Renderer {
 	return r
 }
 
-// transitionViewKey is the extra entry that carries the winning
-// transition's view: a *story.View, or the source of a pongo2 string view.
-// When present it replaces the state's view (all of a parallel state's
-// views) for this render, as upstream does (story-runtime §3.6, §8).
+// transitionViewKey is the extra entry carrying the winning transition's
+// view (a *story.View or a string), replacing the state's for this render.
 const transitionViewKey = "transition_view"
 
-// transitionAtKey, beside transitionViewKey, names the state a transition
-// view taken inside a parallel configuration sees as state (its path and
-// description): the leaf its arc's target resolves to. The helpers and
-// menu still answer for the whole configuration.
+// transitionAtKey names the state a transition view taken inside a
+// parallel configuration sees as state: its arc's target leaf.
 const transitionAtKey = "transition_at"
 
 // RenderView renders the view of the state at statePath ("a.b", or a
-// parallel "p#p.a.x|p.b.y") against world. extra entries are added to the
-// template context over the defaults (for example "slots", "run", "event",
-// "args"; TransitionViewKey selects a transition's view). A state without
-// a view of its own renders "" with no error, as upstream (an ancestor's
-// view is not used). The engine's ViewRenderer interface
-// (story-runtime §8).
+// parallel "p#p.a.x|p.b.y") against world, extra over the default context.
+// A state without a view of its own renders "", as upstream.
 func (r *Renderer) RenderView(statePath string, world map[string]any, extra map[string]any) (out string, err error) {
 	defer r.recoverInto(statePath, &out, &err)
 	extra = oneBudget(extra)
@@ -136,18 +122,14 @@ func (r *Renderer) RenderView(statePath string, world map[string]any, extra map[
 	return r.render(s.View, s, nil, world, extra)
 }
 
-// RenderTransitionView renders v (a transition's view:, which replaces the
-// landed state's view for that turn, and for a parallel state replaces
-// all of its views) in the context of the state at statePath.
+// RenderTransitionView renders v, a transition's view:, for statePath.
 func (r *Renderer) RenderTransitionView(statePath string, v *story.View, world map[string]any, extra map[string]any) (out string, err error) {
 	defer r.recoverInto(statePath, &out, &err)
 	return r.renderTransition(statePath, "", v, world, oneBudget(extra))
 }
 
-// oneBudget returns extra (cloned) with the run's context under
-// expr.ContextKey carrying one render budget for the whole view: its
-// elements, their fields and its layout spend it together, so a view of
-// many templates is bounded as one template is.
+// oneBudget returns extra (cloned) carrying one render budget for the
+// whole view, so a view of many templates is bounded as one is.
 func oneBudget(extra map[string]any) map[string]any {
 	ctx, _ := extra[expr.ContextKey].(context.Context)
 	if ctx == nil {
@@ -159,8 +141,7 @@ func oneBudget(extra map[string]any) map[string]any {
 	return out
 }
 
-// renderTransition is RenderTransitionView; at, inside a parallel
-// configuration, is the leaf the view sees as state (transitionAtKey).
+// renderTransition is RenderTransitionView; at is its transitionAtKey leaf.
 func (r *Renderer) renderTransition(statePath, at string, v *story.View, world map[string]any, extra map[string]any) (string, error) {
 	if v == nil {
 		return "", nil
@@ -172,10 +153,8 @@ func (r *Renderer) renderTransition(statePath, at string, v *story.View, world m
 		if par, err = r.leaves(leaves); err != nil {
 			return "", err
 		}
-		// a parallel state's transition view renders as the root, but
-		// sees, as upstream's, the whole configuration as state.path and
-		// no description (conformance view-par-transition-path), or the
-		// leaf its arc targets (par-transition-view)
+		// a parallel transition view sees the whole configuration as state.path
+		// (conformance view-par-transition-path) or its arc's leaf (par-transition-view)
 		path = root
 		seen := map[string]any{"path": statePath, "description": ""}
 		if at != "" {
@@ -226,8 +205,7 @@ func (r *Renderer) state(path string) (*story.State, error) {
 	return nil, &Error{State: path, What: "view", Msg: "no such state in the story (check the state path)"}
 }
 
-// dir is the story directory the views of the state at path resolve
-// against.
+// dir is the story directory the views of s resolve against.
 func (r *Renderer) dir(s *story.State) string {
 	if r.dirFor != nil {
 		if d := r.dirFor(s.Path); d != "" {
@@ -245,9 +223,8 @@ func (r *Renderer) dir(s *story.State) string {
 	return "."
 }
 
-// render renders one view for state s; par holds the region leaves when
-// the machine rests in a parallel configuration (the helpers and menu
-// then answer for the whole configuration).
+// render renders one view for state s; par holds the region leaves of a
+// parallel configuration.
 func (r *Renderer) render(v *story.View, s *story.State, par []*story.State, world, extra map[string]any) (string, error) {
 	env := r.env(s, par, world, extra)
 	dl := r.loader(r.dir(s))
@@ -271,8 +248,7 @@ func (r *Renderer) render(v *story.View, s *story.State, par []*story.State, wor
 	return "", &Error{Pos: v.Pos, State: s.Path, What: "view", Msg: fmt.Sprintf("unknown view form %q", v.Kind)}
 }
 
-// renderExtends renders a {extends, blocks} view: each block's elements are
-// laid out as a typed view and the results fill the layout's blocks.
+// renderExtends fills the layout's blocks with the blocks' typed views.
 func (r *Renderer) renderExtends(v *story.View, dl *dirLoader, s *story.State, env expr.Env) (string, error) {
 	if v.Extends == "" {
 		return "", &Error{Pos: v.Pos, State: s.Path, What: "view.extends", Msg: "extends is empty (name a layout under views/, e.g. extends: base)"}

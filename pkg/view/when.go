@@ -9,14 +9,11 @@ import (
 	"kitsoki/pkg/story/expr"
 )
 
-// An element-level when: (on an element, a list or choice item, a form
-// field) is an expression, not a guard: upstream evaluates it to any value
-// and shows the element when the value is truthy (conformance probe 09:
-// `when: "world.files"` on a non-empty list shows the element). A when:
-// that fails to compile or evaluate hides the element, with a warning.
+// An element-level when: is an expression, not a guard: the element shows
+// when its value is truthy (conformance probe 09); one that fails to
+// compile or evaluate hides it, with a warning.
 
-// evalExpr evaluates an expression of a view (an element when:, a readonly
-// form field's expr:), compiled once per source.
+// evalExpr evaluates a view expression, compiled once per source.
 func (r *Renderer) evalExpr(src string, env expr.Env) (any, error) {
 	p, err := r.program(r.exprs, src, expr.CompileExpr)
 	if err != nil {
@@ -25,11 +22,8 @@ func (r *Renderer) evalExpr(src string, env expr.Env) (any, error) {
 	return p.Eval(env)
 }
 
-// hidden evaluates the when: of the part named what of element el against
-// env (whenEnv): true when the part is to be left out, its value not being
-// truthy. A when: that cannot be compiled or evaluated hides the part and
-// is reported through OnWarning and to the func(error) env holds under
-// expr.WarnKey (a test's failing view check says so).
+// hidden reports whether the part of el named what is left out: its when:
+// is not truthy, or fails (reported through OnWarning and expr.WarnKey).
 func (r *Renderer) hidden(when string, el *story.ViewElement, s *story.State, what, which string, env expr.Env) bool {
 	if when == "" {
 		return false
@@ -48,11 +42,8 @@ func (r *Renderer) hidden(when string, el *story.ViewElement, s *story.State, wh
 	return !truthy(v)
 }
 
-// truthy is upstream's truth value of a when: result: nil, false, "", the
-// numbers 0 (int, int64, float64) and empty lists and maps are false;
-// everything else is true. Like upstream's, it knows no other number
-// types: an unsigned integer (how upstream holds a whole number written in
-// the story's YAML, see whenEnv) is true even when it is 0.
+// truthy is upstream's truth value of a when: result: nil, false, "", 0
+// (int, int64, float64) and empty collections are false; unsigned 0 is true.
 func truthy(v any) bool {
 	switch x := v.(type) {
 	case nil:
@@ -80,17 +71,11 @@ func truthy(v any) bool {
 	return true
 }
 
-// whenWorldKey caches, in one render's env, the env whenShows evaluates
-// against.
+// whenWorldKey caches, in one render's env, the env whenShows uses.
 const whenWorldKey = "__kitsoki_when_env"
 
-// whenEnv is env with its world in upstream's number shapes and bare
-// names strict (expr.Strict), built once per render: a whole number
-// written in the story's YAML (a world default, a set: literal) is an int
-// here and an unsigned integer upstream, which its when: truth value counts as true even at 0 (a
-// `type: int` key defaulting to 0 shows its element until the key is
-// written). Fixture values (int64), replayed values (float64, int64) and
-// numbers an expression computes (int) keep their shapes.
+// whenEnv is env with bare names strict and the world's ints unsigned, as
+// upstream holds YAML whole numbers (so a 0 default is truthy there).
 func whenEnv(env expr.Env) expr.Env {
 	if c, ok := env[whenWorldKey].(*whenCache); ok {
 		return c.env
@@ -99,8 +84,7 @@ func whenEnv(env expr.Env) expr.Env {
 	we := make(expr.Env, len(env)+1)
 	maps.Copy(we, env) // env has no whenWorldKey yet
 	we["world"] = w
-	// a bare name that is no root fails as upstream's does, hiding the
-	// element (engine conformance bare-neighbours view-when.yaml)
+	// a bare non-root name fails, hiding the element (conformance bare-neighbours)
 	expr.Strict(we)
 	env[whenWorldKey] = &whenCache{env: we}
 	return we
@@ -109,9 +93,8 @@ func whenEnv(env expr.Env) expr.Env {
 // whenCache holds the env whenEnv built for one render.
 type whenCache struct{ env expr.Env }
 
-// yamlInts returns v with every int turned into upstream's shape for a
-// YAML whole number (uint64, or int64 when negative), copying only the
-// containers that hold one; changed reports whether any did.
+// yamlInts returns v with every int in upstream's YAML whole number shape
+// (uint64, int64 when negative), copying only the containers that change.
 func yamlInts(v any) (out any, changed bool) {
 	switch x := v.(type) {
 	case int:

@@ -6,14 +6,10 @@ import (
 	"github.com/expr-lang/expr/ast"
 )
 
-// Bare names. Upstream evaluates a guard or an effect value against a
-// struct whose fields are the roots below, so a bare identifier that is
-// none of them (`{{ last_job_status }}`, `{{ foo }}`) fails when it is
-// evaluated ("cannot fetch foo from expr.Env") where kitsoki's map
-// environment read it as nil. [Strict] environments (the engine's: arm
-// guards, set, with, emit and on_complete values, and a view element's
-// when:, which an unknown name then hides) follow upstream; any other
-// (view text, fixtures, judges) keeps reading it as nil.
+// Bare names. Upstream evaluates against a struct of the roots, so a bare
+// identifier that is none of them (`{{ foo }}`) fails when evaluated.
+// [Strict] environments (the engine's guards and effect values, a view
+// element's when:) follow upstream; any other reads it as nil.
 
 // upstreamRoots are the bare names upstream's environment has.
 var upstreamRoots = toSet([]string{"world", "slots", "event", "run", "args", "menu", "item", "result", "state"})
@@ -21,12 +17,10 @@ var upstreamRoots = toSet([]string{"world", "slots", "event", "run", "args", "me
 // strictKey marks a strict environment; no identifier can spell it.
 const strictKey = "kitsoki strict names"
 
-// undefFn is the function a bare unknown name is rewritten to call with
-// the environment and the name.
+// undefFn is the function a bare unknown name is rewritten to call.
 const undefFn = "__kitsoki_bare_name"
 
-// Strict returns env marked so that evaluating a bare name other than a
-// root fails, as upstream; env is modified and returned.
+// Strict marks env (and returns it) so that a bare non-root name fails.
 func Strict(env Env) Env {
 	if env == nil {
 		env = Env{}
@@ -35,8 +29,7 @@ func Strict(env Env) Env {
 	return env
 }
 
-// fetchBare is undefFn: the name's value in a lenient environment, an
-// error naming the fix in a strict one.
+// fetchBare is undefFn: the name's value, or in a strict env an error.
 func fetchBare(params ...any) (any, error) {
 	if len(params) != 2 {
 		return nil, fmt.Errorf("internal: bare name lookup with %d arguments", len(params))
@@ -62,11 +55,9 @@ func (e *BareNameError) Error() string {
 	return fmt.Sprintf("cannot fetch %s: %q is not a root (world, slots, args, result, event, item, menu, run, state); write world.%s for a world key or slots.%s for a slot", e.Name, e.Name, e.Name, e.Name)
 }
 
-// rewriteBareNames replaces every identifier that is neither a callee, the
-// object of a member access (the whitelist judges those), one of kitsoki's
-// roots nor $env (state is not: upstream's is nil there) with a call of
-// undefFn, so that it fails only where the evaluation reaches it
-// (`world.ok || foo` does not).
+// rewriteBareNames replaces every identifier that is neither a callee, a
+// member access's object, a root nor $env with a call of undefFn, so it
+// fails only where the evaluation reaches it (`world.ok || foo` does not).
 func rewriteBareNames(node *ast.Node) {
 	callees := map[ast.Node]bool{}
 	ast.Walk(node, visitFunc(func(n *ast.Node) {
@@ -97,13 +88,10 @@ func rewriteBareNames(node *ast.Node) {
 	}))
 }
 
-// BareNames returns the bare names of the program that are not roots
-// (each once, in order): the names a strict environment fails on when it
-// reaches them.
+// BareNames returns the program's non-root bare names, once each, in order.
 func (p *Program) BareNames() []string { return bareNames(p) }
 
-// bareNames is the bare names that are not roots of progs (nil skipped),
-// each once, in order.
+// bareNames is the non-root bare names of progs, once each, in order.
 func bareNames(progs ...*Program) []string {
 	var out []string
 	seen := map[string]bool{}
@@ -128,6 +116,5 @@ func bareNames(progs ...*Program) []string {
 	return out
 }
 
-// BareNames returns the bare names of the template's expressions that are
-// not roots (each once, in order).
+// BareNames returns the template's non-root bare names, once each, in order.
 func (t *Template) BareNames() []string { return bareNames(t.progs...) }

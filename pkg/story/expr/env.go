@@ -6,14 +6,11 @@ import (
 	"github.com/expr-lang/expr/ast"
 )
 
-// Env is the evaluation environment: root name -> value. The roots a guard
-// may reach into are world, slots, event, run, args, menu, item, proposal,
-// inbox, workspace and result; pongo2 templates also see state and the view
-// helper functions.
+// Env is the evaluation environment: root name -> value (see roots;
+// pongo2 templates also see state and the view helpers).
 type Env = map[string]any
 
-// compileEnv declares every root as a map so member access type-checks as
-// "unknown" rather than failing; undeclared identifiers are allowed too.
+// compileEnv declares every root as a map so member access type-checks.
 var compileEnv = func() map[string]any {
 	m := make(map[string]any, len(roots))
 	for _, r := range roots {
@@ -22,10 +19,8 @@ var compileEnv = func() map[string]any {
 	return m
 }()
 
-// withNeeded returns env with an empty map for every root of need env
-// lacks, so that `world.x` on an absent world is nil rather than an error
-// (env is never modified; it is copied only when one is missing). all
-// (the program reads $env itself) means every root.
+// withNeeded returns env with an empty map for each root of need (all:
+// every root) it lacks, copying env only then.
 func withNeeded(env Env, need []string, all bool) Env {
 	if all {
 		need = roots
@@ -45,9 +40,8 @@ func withNeeded(env Env, need []string, all bool) Env {
 	return env
 }
 
-// usedRoots returns the roots the program tree names (each once) and
-// whether it reads $env as a whole: other than as a bare-name lookup's
-// argument (which reads only names that are not roots).
+// usedRoots returns the roots the program names (each once) and whether
+// it reads $env as a whole (not only as a bare-name lookup's argument).
 func usedRoots(node ast.Node) (need []string, all bool) {
 	seen := map[string]bool{}
 	envs := 0 // the $env reads that are no lookup's argument

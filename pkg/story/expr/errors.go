@@ -14,14 +14,11 @@ import (
 type ErrorKind int
 
 const (
-	// KindCompile is an expr-lang parse or type-check error
-	// ("expr compile \"<src>\": ...").
+	// KindCompile is an expr-lang parse or type-check error.
 	KindCompile ErrorKind = iota + 1
-	// KindWhitelist is a whitelist violation
-	// ("expr whitelist violation in \"<src>\": ...").
+	// KindWhitelist is a whitelist violation.
 	KindWhitelist
-	// KindTemplate is a structural error in a {{ }} value template
-	// (unclosed {{, {{ end }} without a block, ...).
+	// KindTemplate is a structural error in a {{ }} value template.
 	KindTemplate
 	// KindEval is a run-time evaluation error.
 	KindEval
@@ -38,19 +35,17 @@ func (k ErrorKind) String() string {
 	return "unknown"
 }
 
-// Error is every error this package returns. Msg is the full message text
-// (the upstream wording where one exists). Line and Col are 1-based and point
-// into Src, the text the caller handed in (the guard, the whole template
-// string, the pongo2 source); they are 0 when unknown. Col counts runes.
+// Error is every error this package returns. Msg is the full message
+// (upstream's wording where one exists); Line and Col (1-based, runes, 0
+// when unknown) point into Src, the text the caller handed in.
 type Error struct {
 	Kind ErrorKind
 	Msg  string
 	Src  string
 	Line int
 	Col  int
-	// Path is the dotted location inside a value tree ("args.draft",
-	// "items[2]") when the error came from RenderValue, CompileValue or
-	// PrepareValue; empty otherwise. It is not part of Msg.
+	// Path is the dotted location in a value tree ("items[2]") for errors of
+	// RenderValue, CompileValue and PrepareValue; not part of Msg.
 	Path string
 	// Err is the underlying library error, if any.
 	Err error
@@ -80,19 +75,15 @@ func evalError(src string, err error) *Error {
 }
 
 // The Go run-time texts expr-lang passes through when a built-in meets a
-// value of the wrong type (upstream shows them as they are): `upper(nil)`
-// is "interface conversion: interface {} is nil, not string", `int(nil)`
-// "reflect: call of reflect.Value.Type on zero Value".
+// value of the wrong type.
 var (
 	goConversion = &lazyre.Regexp{Expr: `interface conversion: interface \{\} is ([^,]+), not ([^\s(]+)`}
 	goReflect    = &lazyre.Regexp{Expr: `reflect: call of reflect\.Value\.\w+ on zero Value`}
 	goVerb       = &lazyre.Regexp{Expr: `%!\w\((<nil>|[^)]*)\)`}
 )
 
-// plainText rewrites the Go run-time texts in an evaluation error into
-// what the author can act on: the value the expression met and the kind
-// it needed ("nil (an unset world key or slot?) where a string is
-// needed").
+// plainText rewrites Go run-time texts of an evaluation error into words
+// the author can act on ("nil (an unset world key or slot?) where ...").
 func plainText(msg string) string {
 	msg = goConversion.ReplaceAllStringFunc(msg, func(m string) string {
 		p := goConversion.FindStringSubmatch(m)
@@ -133,9 +124,8 @@ func neededDesc(goType string) string {
 	return d
 }
 
-// shift re-bases an error raised for an expression that starts at rune
-// offset off (0-based) on line 1 of an enclosing source, so that Col points
-// into the enclosing text. Src becomes the enclosing text.
+// shift re-bases an error raised for an expression at rune offset col on
+// line of outer, which becomes Src.
 func (e *Error) shift(outer string, line, col int) *Error {
 	c := *e
 	c.Src = outer
@@ -150,8 +140,7 @@ func (e *Error) shift(outer string, line, col int) *Error {
 	return &c
 }
 
-// runeCol converts a byte offset in s to a 1-based (line, column) pair,
-// counting columns in runes.
+// runeCol converts a byte offset in s to a 1-based line and rune column.
 func runeCol(s string, off int) (line, col int) {
 	line, col = 1, 1
 	for i, r := range s {

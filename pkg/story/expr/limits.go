@@ -5,26 +5,20 @@ import (
 	"strings"
 )
 
-// Limits on the text of guards and templates, checked before expr-lang,
-// kitsoki's {{ }} parser or pongo2's parser sees it: those parsers recurse
-// once per nesting level and some take quadratic time, so a hostile source
-// (a guard of a million parentheses) would keep validate and lsp busy for
-// minutes. The largest guard in the compatibility corpus is 183 bytes with
-// one level of parentheses; the largest template is 12,217 bytes with three
-// levels of nested tags (docs/compat/hardening.md).
+// Limits on guard and template text, checked before any parser sees it:
+// the parsers recurse per nesting level and some are quadratic, so a
+// hostile source would keep validate and lsp busy for minutes. Real
+// sources stay far below (docs/compat/hardening.md).
 const (
 	// MaxExprBytes bounds a guard or value expression.
 	MaxExprBytes = 16 << 10
-	// MaxTemplateBytes bounds a {{ }} value template or a pongo2 source
-	// (a view, say, prompt or template file).
+	// MaxTemplateBytes bounds a {{ }} value template or a pongo2 source.
 	MaxTemplateBytes = 1 << 20
-	// MaxNesting bounds nested brackets inside an expression and nested
-	// block tags ({% for %}, {% if %}, {{ range }}, ...) in a template.
+	// MaxNesting bounds nested brackets in an expression and block tags.
 	MaxNesting = 64
 )
 
-// limitError is the positioned error of a source over a limit; off is the
-// byte offset the limit was crossed at.
+// limitError is the error of a source over a limit at byte offset off.
 func limitError(kind ErrorKind, what, src string, off int, format string, a ...any) *Error {
 	line, col := runeCol(src, off)
 	return &Error{
@@ -34,8 +28,7 @@ func limitError(kind ErrorKind, what, src string, off int, format string, a ...a
 	}
 }
 
-// Quote is %q of s when s has at most 256 runes, else of its first 256
-// runes followed by "…": an error about a huge source does not repeat it.
+// Quote is %q of s, cut to 256 runes and "…" so a huge source is not repeated.
 func Quote(s string) string {
 	const n = 256
 	if i := byteOffset(s, n); i < len(s) {
@@ -44,8 +37,7 @@ func Quote(s string) string {
 	return fmt.Sprintf("%q", s)
 }
 
-// checkExprLimits refuses an expression longer than MaxExprBytes or with
-// brackets nested deeper than MaxNesting (string literals are skipped).
+// checkExprLimits refuses an expression too long or nested too deep.
 func checkExprLimits(src string) *Error {
 	const what = "expr compile"
 	if len(src) > MaxExprBytes {
@@ -59,9 +51,8 @@ func checkExprLimits(src string) *Error {
 	return nil
 }
 
-// nestingOverflow returns the byte offset in src[from:to] of the first
-// bracket ((, [ or {) that opens level MaxNesting+1, or -1; quoted strings
-// ('…', "…", `…`) are skipped.
+// nestingOverflow returns the offset in src[from:to] of the first bracket
+// that opens level MaxNesting+1, or -1; quoted strings are skipped.
 func nestingOverflow(src string, from, to int) int {
 	depth := 0
 	var quote byte
@@ -92,8 +83,7 @@ func nestingOverflow(src string, from, to int) int {
 	return -1
 }
 
-// checkTemplateLength refuses a {{ }} template or pongo2 source longer than
-// MaxTemplateBytes; what names it in the message.
+// checkTemplateLength refuses a template longer than MaxTemplateBytes.
 func checkTemplateLength(kind ErrorKind, what, src string) *Error {
 	if len(src) <= MaxTemplateBytes {
 		return nil
@@ -109,10 +99,8 @@ var pongoBlockTags = map[string]bool{
 	"autoescape": true, "comment": true,
 }
 
-// checkPongoLimits refuses a pongo2 source over MaxTemplateBytes, with
-// block tags nested deeper than MaxNesting, with brackets nested deeper
-// than MaxNesting inside one {{ }} or {% %} tag, or that would hang pongo2
-// (checkPongoHang). name labels the message.
+// checkPongoLimits refuses a pongo2 source too long, nested too deep (block
+// tags, or brackets inside one tag), or that would hang pongo2.
 func checkPongoLimits(name, src string) *Error {
 	what := "pongo2 " + name
 	if e := checkTemplateLength(KindPongo, what, src); e != nil {

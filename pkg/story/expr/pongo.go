@@ -18,19 +18,12 @@ import (
 	"kitsoki/internal/safefile"
 )
 
-// PongoLoader compiles pongo2 templates (views, say, prompts, targets) with
-// its own pongo2.TemplateSet, so nothing leaks between stories. Names in
-// {% include %}, {% extends %} and {% import %} resolve, in order: a
-// registered namespace prefix ("@shared/", "@import/<alias>/", or "@story/"
-// if registered); otherwise "@story/" and plain names against the search
-// directories in order (overlay first, then the story), then relative to
-// the including file.
-//
-// A name resolves only inside the template roots: the search directories,
-// the namespace directories and the directory of each file given to
-// CompileFile. Absolute names and ".." that leave the roots are refused
-// with an error naming the template, the path and the roots; {% ssi %}
-// (which reads any file) is banned.
+// PongoLoader compiles pongo2 templates with its own pongo2.TemplateSet,
+// so nothing leaks between stories. Names in include, extends and import
+// resolve through a registered namespace prefix, else against the search
+// directories in order, then relative to the including file; only inside
+// the template roots (search and namespace directories, and each compiled
+// file's directory). {% ssi %} is banned.
 type PongoLoader struct {
 	dirs []string
 	ns   map[string][]string // "@shared" -> dirs, searched in order
@@ -43,19 +36,15 @@ type PongoLoader struct {
 	accepted map[string]bool  // absolute paths Abs resolved and allowed
 	followed map[string]bool  // files whose literal includes checkIncludeCycle followed
 	refused  int              // counter for refusal sentinels
-	// pending holds the bytes CompileFile just read, for the Get of the
-	// same file pongo2 makes next (read once, not twice).
+	// pending holds what CompileFile just read, for pongo2's next Get of it.
 	pending map[string][]byte
 }
 
-// ErrOutsideRoots is wrapped by the *Error of an include, extends or import
-// target the loader refused: an absolute name, a ".." leaving the template
-// roots, or an unregistered namespace. A linter can check it with
-// errors.Is instead of matching message text.
+// ErrOutsideRoots is wrapped by the *Error of an include, extends or
+// import target the loader refused.
 var ErrOutsideRoots = errors.New("template path outside the template roots")
 
-// refusedPrefix starts the name Abs returns for a refused path, so that
-// Get fails with the recorded reason instead of reading anything.
+// refusedPrefix starts the name Abs returns for a refused path.
 const refusedPrefix = "@\x00refused/"
 
 // Pongo is a compiled pongo2 template. It is safe for concurrent rendering.
@@ -65,8 +54,7 @@ type Pongo struct {
 	l    *PongoLoader
 }
 
-// NewPongoLoader returns a loader searching dirs, in order, for include and
-// extends targets.
+// NewPongoLoader returns a loader searching dirs, in order.
 func NewPongoLoader(dirs ...string) *PongoLoader {
 	l := &PongoLoader{ns: map[string][]string{}, getErrs: map[string]error{}, files: map[string]bool{}, accepted: map[string]bool{}, followed: map[string]bool{}, pending: map[string][]byte{}}
 	for _, d := range dirs {
@@ -83,11 +71,8 @@ func NewPongoLoader(dirs ...string) *PongoLoader {
 	return l
 }
 
-// AddNamespace maps a name prefix such as "@shared" or "@import/fixer" to a
-// directory: "{% include '@shared/x.md' %}" reads dir/x.md. A prefix added
-// more than once (several prompts.shared directories) searches its
-// directories in the order they were added. Call it before compiling
-// templates.
+// AddNamespace maps a name prefix such as "@shared" to a directory
+// (several: searched in order); call it before compiling templates.
 func (l *PongoLoader) AddNamespace(prefix, dir string) {
 	prefix = strings.TrimSuffix(prefix, "/")
 	if abs, err := filepath.Abs(dir); err == nil {
@@ -118,8 +103,7 @@ func (l *PongoLoader) Compile(src string) (p *Pongo, err error) {
 	return &Pongo{name: "<string>", tpl: tpl, l: l}, nil
 }
 
-// CompileFile compiles the template file at path (a prompt or a view
-// layout); its includes and extends resolve through the loader.
+// CompileFile compiles the template file at path through the loader.
 func (l *PongoLoader) CompileFile(path string) (p *Pongo, err error) {
 	src, rerr := safefile.ReadFile(path, safefile.Story)
 	if rerr != nil {
@@ -128,9 +112,8 @@ func (l *PongoLoader) CompileFile(path string) (p *Pongo, err error) {
 	return l.compileFileSource(path, src)
 }
 
-// CheckFileSource returns the error CompileFile(path) would, and records
-// path as it does, for src, the bytes the caller just read from path with
-// safefile.ReadFile(path, safefile.Story) (the file is not read again).
+// CheckFileSource returns the error CompileFile(path) would for src, the
+// bytes the caller just read from path, recording path as it does.
 func (l *PongoLoader) CheckFileSource(path string, src []byte) error {
 	_, err := l.compileFileSource(path, src)
 	return err
@@ -171,15 +154,13 @@ func (l *PongoLoader) compileFileSource(path string, src []byte) (p *Pongo, err 
 	return &Pongo{name: path, tpl: tpl, l: l}, nil
 }
 
-// CompilePongo compiles a string template with no file loader: include and
-// extends fail.
+// CompilePongo compiles a string template with no file loader.
 func CompilePongo(src string) (*Pongo, error) {
 	return NewPongoLoader().Compile(src)
 }
 
-// pongoError turns a pongo2 error into an *Error; when pongo2 could not
-// read an include or extends target because the loader refused it, the
-// loader's reason replaces pongo2's "unable to resolve template".
+// pongoError turns a pongo2 error into an *Error, with the loader's reason
+// for a refused include or extends target instead of pongo2's.
 func (l *PongoLoader) pongoError(name, src string, err error) *Error {
 	var pe *pongo2.Error
 	if errors.As(err, &pe) && pe.Filename != "" {
@@ -194,8 +175,7 @@ func (l *PongoLoader) pongoError(name, src string, err error) *Error {
 			return ge
 		}
 		if pe.Filename != name && pe.Filename != "<string>" && pe.Line > 0 {
-			// an error in an included file: its columns in the file's own
-			// text, which the tags kitsoki added take no room in
+			// an included file's column in its own text, without kitsoki's tags
 			if b, rerr := safefile.ReadFile(l.resolve("", pe.Filename), safefile.Story); rerr == nil {
 				moved := *pe
 				moved.Column = unshiftIncludeCol(string(b), pe.Line, pe.Column)
@@ -235,13 +215,11 @@ func pongoError(name, src string, err error) *Error {
 	return e
 }
 
-// fileLoader is the pongo2.TemplateLoader of one PongoLoader. Every file it
-// reads gets the ` ?? ` rewrite.
+// fileLoader is the pongo2.TemplateLoader of one PongoLoader.
 type fileLoader struct{ l *PongoLoader }
 
-// Abs resolves name as written in the template base ("" for a string
-// template, or when pongo2 re-resolves a name Abs already returned). A
-// refused name becomes a sentinel whose Get fails with the reason.
+// Abs resolves name as written in the template base; a refused name
+// becomes a sentinel whose Get fails with the reason.
 func (f fileLoader) Abs(base, name string) string {
 	l := f.l
 	if strings.HasPrefix(name, refusedPrefix) {
@@ -266,8 +244,7 @@ func (f fileLoader) Abs(base, name string) string {
 	return p
 }
 
-// refuse records why name may not be read and returns the sentinel Abs
-// hands to pongo2. l.mu is held.
+// refuse records why name may not be read and returns Abs's sentinel. l.mu is held.
 func (l *PongoLoader) refuse(base, name, why string) string {
 	l.refused++
 	key := fmt.Sprintf("%s%d", refusedPrefix, l.refused)
@@ -278,9 +255,8 @@ func (l *PongoLoader) refuse(base, name, why string) string {
 	return key
 }
 
-// Roots returns the loader's declared roots: its search directories and
-// namespace directories (not the directories of compiled files). A prompt
-// renderer confines prompt files to them.
+// Roots returns the loader's search and namespace directories, to which a
+// prompt renderer confines prompt files.
 func (l *PongoLoader) Roots() []string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -309,10 +285,7 @@ func (l *PongoLoader) roots() []string {
 }
 
 // insideRoots reports whether the absolute path p lies inside a template
-// root. l.mu is held.
-//
-// Symlinks are resolved before the check (as the schema loader's os.Root
-// does): a link inside a root that points outside every root is outside.
+// root, symlinks resolved. l.mu is held.
 func (l *PongoLoader) insideRoots(p string) bool {
 	if !filepath.IsAbs(p) {
 		return false
@@ -323,8 +296,7 @@ func (l *PongoLoader) insideRoots(p string) bool {
 	}
 	real, err := filepath.EvalSymlinks(p)
 	if err != nil {
-		// A missing file cannot be read through a link; anything else
-		// (a loop, a permission error) is refused.
+		// A missing file is fine; a loop or a permission error is refused.
 		return os.IsNotExist(err)
 	}
 	for _, r := range roots {
@@ -365,8 +337,7 @@ func (f fileLoader) Get(name string) (io.Reader, error) {
 		}
 	}
 	text := string(b)
-	// a file named by a computed include is read only now, at render
-	// time, so its own includes were not followed before compiling
+	// a computed include is read only now: follow its own includes
 	f.l.mu.Lock()
 	followed := f.l.followed[name]
 	f.l.mu.Unlock()
@@ -419,8 +390,7 @@ func (l *PongoLoader) resolve(base, name string) string {
 	return name
 }
 
-// namespace is the longest registered prefix that name starts with (as
-// "prefix/"), or "".
+// namespace is the longest registered prefix of name (as "prefix/"), or "".
 func (l *PongoLoader) namespace(name string) string {
 	best := ""
 	for prefix := range l.ns {
@@ -431,9 +401,8 @@ func (l *PongoLoader) namespace(name string) string {
 	return best
 }
 
-// byteColToRune turns pongo2's 1-based byte column on line (1-based) of
-// src into a 1-based code-point column; it is returned unchanged when src
-// does not have that line.
+// byteColToRune turns pongo2's 1-based byte column on line of src into a
+// rune column (unchanged when src has no such line).
 func byteColToRune(src string, line, col int) int {
 	if line < 1 || col < 1 {
 		return col

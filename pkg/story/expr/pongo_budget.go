@@ -9,37 +9,28 @@ import (
 	"github.com/flosch/pongo2/v6"
 )
 
-// The render budget of one pongo2 render. pongo2 has no context and no
-// step hook, so the budget rides in the render's context under budgetKey
-// and kitsoki's own for and set tags, the regions around macro bodies and
-// includes (pongo_tags.go), the output writer and the size-producing
-// filters (pongo_filters_sized.go) spend it. A render stops on its own
-// when a limit is reached or ctx ends.
+// The render budget of one pongo2 render. pongo2 has no context or step
+// hook, so the budget rides in the render's context under budgetKey and
+// kitsoki's tags (pongo_tags.go), the output writer and the sized filters
+// spend it.
 const (
-	// MaxRenderSteps bounds the loop iterations, macro calls, includes
-	// and set statements of one render.
+	// MaxRenderSteps bounds loop iterations, macro calls, includes and sets.
 	MaxRenderSteps = 1_000_000
-	// MaxRenderBytes bounds a render's output and any one value a filter
-	// produces.
+	// MaxRenderBytes bounds a render's output and any value a filter makes.
 	MaxRenderBytes = 16 << 20
-	// MaxRenderAlloc bounds the bytes one render keeps in {% set %}
-	// variables, counted as they are set.
+	// MaxRenderAlloc bounds the bytes one render keeps in {% set %} variables.
 	MaxRenderAlloc = 256 << 20
 	// MaxMacroDepth bounds nested (recursive) macro calls and includes.
 	MaxMacroDepth = 200
-	// MaxRenderHeld bounds the bytes includes, macro calls and loops
-	// write, counted where pongo2 builds them in buffers of its own (an
-	// included template, a macro's result, a filter's body), which hold a
-	// whole body before it reaches the render's output and its cap.
+	// MaxRenderHeld bounds what includes, macro calls and loops write into
+	// pongo2's own buffers before it reaches the output's cap.
 	MaxRenderHeld = 64 << 20
 )
 
-// ErrRenderBudget is wrapped by the *Error of a render stopped by the
-// render budget (steps, output size, set size, macro depth).
+// ErrRenderBudget is wrapped by the *Error of a render over its budget.
 var ErrRenderBudget = errors.New("render budget exceeded")
 
-// budgetKey is the context key the budget travels under (a valid pongo2
-// identifier that no story uses: a template reading it sees nothing useful).
+// budgetKey is the context key the budget travels under (no story uses it).
 const budgetKey = "__kitsoki_render_budget"
 
 type renderBudget struct {
@@ -70,14 +61,18 @@ func (b *renderBudget) fail(format string, a ...any) error {
 	return b.err
 }
 
+// live returns the budget's failure, or the context's end as one.
+func (b *renderBudget) live() error {
+	if b.err == nil && b.ctx.Err() != nil {
+		b.err = fmt.Errorf("rendering stopped: %w", b.ctx.Err())
+	}
+	return b.err
+}
+
 // write charges n bytes of a render's output.
 func (b *renderBudget) write(n int) error {
-	if b.err != nil {
-		return b.err
-	}
-	if err := b.ctx.Err(); err != nil {
-		b.err = fmt.Errorf("rendering stopped: %w", err)
-		return b.err
+	if err := b.live(); err != nil {
+		return err
 	}
 	if b.out+n > MaxRenderBytes {
 		return b.fail("the output is over %d bytes; render less", MaxRenderBytes)
@@ -88,12 +83,8 @@ func (b *renderBudget) write(n int) error {
 
 // step spends one step and checks the context.
 func (b *renderBudget) step() error {
-	if b.err != nil {
-		return b.err
-	}
-	if err := b.ctx.Err(); err != nil {
-		b.err = fmt.Errorf("rendering stopped: %w", err)
-		return b.err
+	if err := b.live(); err != nil {
+		return err
 	}
 	b.steps++
 	if b.steps > MaxRenderSteps {
@@ -102,8 +93,7 @@ func (b *renderBudget) step() error {
 	return nil
 }
 
-// keep spends the step of a {% set %} and charges the n bytes its
-// variable holds.
+// keep spends a {% set %}'s step and charges the n bytes it holds.
 func (b *renderBudget) keep(n int) error {
 	if err := b.step(); err != nil {
 		return err
@@ -115,8 +105,7 @@ func (b *renderBudget) keep(n int) error {
 	return nil
 }
 
-// hold charges the n bytes a loop body, an include or a macro call wrote
-// on towards a buffer of pongo2's own.
+// hold charges n bytes written towards a buffer of pongo2's own.
 func (b *renderBudget) hold(n int) error {
 	if b.err != nil {
 		return b.err
@@ -128,17 +117,14 @@ func (b *renderBudget) hold(n int) error {
 	return nil
 }
 
-// heldWriter is the writer of a loop body, an include or a macro call: it
-// charges what they write to the budget before passing it on. Where it
-// writes straight into the render's output, those bytes count against
-// both caps, harmlessly: the output's is the smaller.
+// heldWriter charges what a loop body, an include or a macro call writes
+// to the budget before passing it on.
 type heldWriter struct {
 	b *renderBudget
 	w pongo2.TemplateWriter
 }
 
-// heldBy returns w charging b, once: a loop inside a loop passes its
-// writer on as it is.
+// heldBy returns w charging b, once (nested loops pass it on as is).
 func heldBy(b *renderBudget, w pongo2.TemplateWriter) pongo2.TemplateWriter {
 	if _, ok := w.(*heldWriter); ok {
 		return w
@@ -160,9 +146,8 @@ func (h *heldWriter) Write(p []byte) (int, error) {
 	return h.w.Write(p)
 }
 
-// budgetOf returns the budget a render put in the context (nil outside one).
-// An include with `only` hands it on as a with-pair, wrapped in a
-// *pongo2.Value (rewriteIncludeOnly).
+// budgetOf returns the budget a render put in the context (nil outside
+// one); an include with `only` hands it on wrapped in a *pongo2.Value.
 func budgetOf(ctx *pongo2.ExecutionContext) *renderBudget {
 	v := ctx.Public[budgetKey]
 	if pv, ok := v.(*pongo2.Value); ok {
@@ -172,10 +157,8 @@ func budgetOf(ctx *pongo2.ExecutionContext) *renderBudget {
 	return b
 }
 
-// budgetWriter is the render's output: it refuses bytes past
-// MaxRenderBytes and stops taking any once the budget has failed or the
-// context has ended (pongo2 ignores write errors, so the tags check the
-// budget too).
+// budgetWriter is the render's output, refusing bytes once the budget has
+// failed (pongo2 ignores write errors, so the tags check the budget too).
 type budgetWriter struct {
 	b   *renderBudget
 	buf strings.Builder
@@ -190,15 +173,12 @@ func (w *budgetWriter) WriteString(s string) (int, error) {
 
 func (w *budgetWriter) Write(p []byte) (int, error) { return w.WriteString(string(p)) }
 
-// RenderContext renders the template within the render budget; rendering
-// stops when ctx ends. Undefined variables render empty. A render stopped
-// by the budget fails with an *Error wrapping ErrRenderBudget; one stopped
-// by ctx wraps ctx.Err().
+// RenderContext renders the template within the render budget until ctx
+// ends (undefined variables render empty); errors wrap ErrRenderBudget or ctx.Err().
 func (p *Pongo) RenderContext(ctx context.Context, env Env) (out string, err error) {
 	b, shared := ctx.Value(sharedBudgetKey{}).(*renderBudget)
 	if shared {
-		// ctx carries the budget, so it is the budget's context or one
-		// derived from it: its end (a deadline of this render's) counts.
+		// ctx carries the budget, so its end counts
 		b.ctx = ctx
 		b.cycles = nil // a cycle tag's position is the render's own
 	} else {
@@ -208,8 +188,7 @@ func (p *Pongo) RenderContext(ctx context.Context, env Env) (out string, err err
 		if r := recover(); r != nil {
 			out, err = "", &Error{Kind: KindPongo, Msg: fmt.Sprintf("pongo2 render %s: internal error: %s", p.name, plainText(fmt.Sprint(r)))}
 			if b.err != nil {
-				// pongo2's include asserts that the write error of its
-				// body is its own: a budget failure there panics
+				// pongo2's include panics on a budget failure in its body
 				err = &Error{Kind: KindPongo, Msg: fmt.Sprintf("pongo2 render %s: %v", p.name, b.err), Err: b.err}
 			}
 		}
@@ -233,17 +212,13 @@ func (p *Pongo) RenderContext(ctx context.Context, env Env) (out string, err err
 }
 
 // ContextKey is the Env key under which a caller that cannot pass a
-// context to Render (a view renderer behind an interface without one)
-// hands the run's context to every render below it.
+// context to Render hands the run's context to every render below it.
 const ContextKey = "__kitsoki_context"
 
-// WarnKey is the Env key under which such a caller hands a func(error)
-// that hears of problems that do not stop a render (a view element
-// whose when: fails and is left out).
+// WarnKey is the Env key of a func(error) hearing of non-fatal problems.
 const WarnKey = "__kitsoki_warn"
 
-// Render renders the template within the render budget: RenderContext
-// with the context env holds under ContextKey, else context.Background().
+// Render is RenderContext with env's ContextKey context (or Background).
 func (p *Pongo) Render(env Env) (string, error) {
 	ctx, _ := env[ContextKey].(context.Context)
 	if ctx == nil {
@@ -252,18 +227,13 @@ func (p *Pongo) Render(env Env) (string, error) {
 	return p.RenderContext(ctx, env)
 }
 
-// sharedBudgetKey is the context key of a budget that several renders
-// spend together (WithSharedBudget).
+// sharedBudgetKey is the context key of a shared budget.
 type sharedBudgetKey struct{}
 
 // WithSharedBudget returns ctx carrying one render budget that every
-// RenderContext (and Render, and a {{ }} Template's Render) under it
-// spends, instead of a budget each: the templates of one view (its
-// elements, their fields, its layout) or of one engine turn are bounded
-// together, so a story cannot multiply the limits by the number of
-// templates it writes. The first failure fails every later render. A ctx
-// that already carries a shared budget is returned as it is: a view
-// rendered within a turn spends the turn's budget.
+// render under it spends, so a story cannot multiply the limits by the
+// number of templates of a view or turn; the first failure fails every
+// later render. A ctx already carrying one is returned as it is.
 func WithSharedBudget(ctx context.Context) context.Context {
 	if _, ok := ctx.Value(sharedBudgetKey{}).(*renderBudget); ok {
 		return ctx
@@ -271,9 +241,7 @@ func WithSharedBudget(ctx context.Context) context.Context {
 	return context.WithValue(ctx, sharedBudgetKey{}, &renderBudget{ctx: ctx, shared: true})
 }
 
-// ShareBudget returns ctx carrying the shared budget of from (as
-// WithSharedBudget made it), so renders under ctx end with ctx and spend
-// from's budget; ctx as it is when from carries none.
+// ShareBudget returns ctx carrying from's shared budget, if any.
 func ShareBudget(ctx, from context.Context) context.Context {
 	b, ok := from.Value(sharedBudgetKey{}).(*renderBudget)
 	if !ok {
@@ -282,8 +250,7 @@ func ShareBudget(ctx, from context.Context) context.Context {
 	return context.WithValue(ctx, sharedBudgetKey{}, b)
 }
 
-// sharedBudgetOf returns the shared budget env's context carries (nil:
-// none), its context set to env's so that the context's end counts.
+// sharedBudgetOf returns the shared budget of env's context (or nil).
 func sharedBudgetOf(env Env) *renderBudget {
 	ctx, _ := env[ContextKey].(context.Context)
 	if ctx == nil {

@@ -9,25 +9,20 @@ import (
 	"kitsoki/internal/safefile"
 )
 
-// pongo2 compiles a literal {% include %} / {% extends %} / {% import %}
-// target while compiling the template that names it, with no depth limit:
-// a template that includes itself, directly or through others, recurses
-// until the Go stack overflows and kills the process (kitsoki validate
-// included). Before compiling, the loader follows those literal names
-// through its own resolution and refuses a cycle or a chain deeper than
-// maxIncludeDepth. A name computed at render time is not followed.
+// pongo2 compiles a literal include / extends / import target with no depth
+// limit, so a self-including template overflows the Go stack. The loader
+// follows literal names first and refuses a cycle or a chain deeper than
+// maxIncludeDepth.
 const (
 	maxIncludeDepth = 32
 	maxIncludeFiles = 512
 )
 
-// includeRe is a literal include, extends or import target: the name in
-// group 1 or 2 (double or single quotes).
+// includeRe is a literal include, extends or import target (group 1 or 2).
 var includeRe = &lazyre.Regexp{Expr: `\{%-?\s*(?:include|extends|import)\s+(?:"([^"]*)"|'([^']*)')`}
 
-// checkIncludeCycle walks the literal include graph of src (the template
-// file name, or "<string>") and returns an *Error naming the chain when it
-// loops or is too deep.
+// checkIncludeCycle walks the literal include graph of src and returns an
+// *Error naming the chain when it loops or is too deep.
 func (l *PongoLoader) checkIncludeCycle(name, src string) *Error {
 	if !strings.Contains(src, "{%") {
 		return nil
@@ -71,8 +66,7 @@ func (l *PongoLoader) checkIncludeCycle(name, src string) *Error {
 	if e := walk(name, src, []string{name}); e != nil {
 		return e
 	}
-	// every file below name is checked as part of name's graph: the
-	// loader's Get need not follow them again
+	// every file below name is checked here: Get need not follow them again
 	l.mu.Lock()
 	l.followed[name] = true
 	for _, p := range seen {

@@ -15,11 +15,8 @@ import (
 )
 
 // init fixes pongo2's process-wide settings once: autoescape off, kitsoki's
-// custom filters registered, wordwrap and truncatechars replaced by versions
-// that neither panic nor miscount, the size-producing filters replaced by
-// size-checked ones (pongo_filters_sized.go), and the for, set and cycle
-// tags replaced by kitsoki's (pongo_tags.go, pongo_tag_cycle.go). Nothing
-// here changes after init.
+// filters, safe wordwrap and truncatechars, size-checked filters, and
+// kitsoki's for, set and cycle tags.
 func init() {
 	pongo2.SetAutoescape(false)
 	for name, fn := range map[string]pongo2.FilterFunction{
@@ -65,8 +62,7 @@ func init() {
 	}
 }
 
-// filterReverse reverses a string (by runes) or a list; other values pass
-// through unchanged.
+// filterReverse reverses a string (by runes) or a list; others pass through.
 func filterReverse(in, _ *pongo2.Value) (*pongo2.Value, *pongo2.Error) {
 	if in.IsString() {
 		r := []rune(in.String())
@@ -92,17 +88,14 @@ func padWidth(param *pongo2.Value) int {
 	return param.Integer()
 }
 
-// filterCol sets the value in a column exactly N runes wide, as upstream's
-// does: its pongo2 text (a float "2.500000", a bool "True", a list
-// "<[]interface {} Value>", nil "") padded with spaces on the right, or
-// cut to its first N runes when longer; N <= 0 gives "".
+// filterCol sets the value's pongo2 text in a column exactly N runes wide
+// (padded or cut), as upstream's does; N <= 0 gives "".
 func filterCol(in, param *pongo2.Value) (*pongo2.Value, *pongo2.Error) {
 	s, n := column(in, param)
 	return padded("col", s, 0, n-utf8.RuneCountInString(s))
 }
 
-// filterRcol is filterCol padding on the left (a longer text is cut to its
-// first N runes, as in col).
+// filterRcol is filterCol padding on the left.
 func filterRcol(in, param *pongo2.Value) (*pongo2.Value, *pongo2.Error) {
 	s, n := column(in, param)
 	return padded("rcol", s, n-utf8.RuneCountInString(s), 0)
@@ -119,17 +112,14 @@ func column(in, param *pongo2.Value) (string, int) {
 }
 
 // filterReference quotes a text as a numbered reference block, as
-// upstream's does: nil renders "", anything else is its pongo2 string
-// (a list is "<[]interface {} Value>"), framed as
+// upstream's does:
 //
 //	<reference src="PARAM" lines="1-N" sha256="8 hex">
 //	 1 | first line
-//	10 | tenth line
 //	</reference>
 //
-// where the numbers are right-aligned to the widest, one trailing newline
-// does not start a line, "" has no lines (lines="0-0"), and the digest is
-// the first 8 hex digits of the text's SHA-256.
+// numbers right-aligned, a trailing newline starting no line, nil and ""
+// with lines="0-0".
 func filterReference(in, param *pongo2.Value) (*pongo2.Value, *pongo2.Error) {
 	if in == nil || in.IsNil() {
 		return pongo2.AsValue(""), nil
@@ -158,19 +148,14 @@ func filterReference(in, param *pongo2.Value) (*pongo2.Value, *pongo2.Error) {
 	return pongo2.AsValue(b.String()), nil
 }
 
-// filterWordwrap wraps text at N cells per line with the wrapper upstream
-// uses for prose (textwrap.WordWrap: existing line breaks kept, a word
-// moves to the next line only while it is narrower than N, so N = 1 never
-// wraps; wide runes count two cells). N <= 0 returns the input unchanged.
-// (pongo2's own version counts words, not cells.)
+// filterWordwrap wraps text at N cells per line as upstream does
+// (textwrap.WordWrap); N <= 0 returns the input unchanged.
 func filterWordwrap(in, param *pongo2.Value) (*pongo2.Value, *pongo2.Error) {
 	return pongo2.AsValue(textwrap.WordWrap(in.String(), padWidth(param))), nil
 }
 
-// filterTruncatechars keeps the first N runes of the text; when it cuts
-// and N >= 3, the last three of those N are "..." (pongo2's semantics,
-// which upstream keeps: "True"|truncatechars:3 is "...", "Hello"|
-// truncatechars:2 is "He"); N <= 0 gives "", as upstream's.
+// filterTruncatechars keeps the first N runes, the last three "..." when
+// it cuts and N >= 3 (pongo2's semantics); N <= 0 gives "".
 func filterTruncatechars(in, param *pongo2.Value) (*pongo2.Value, *pongo2.Error) {
 	n := padWidth(param)
 	r := []rune(in.String())

@@ -9,14 +9,11 @@ import (
 	"github.com/flosch/pongo2/v6"
 )
 
-// Size-producing filters check the size of what they would produce against
-// MaxRenderBytes before allocating it: `"x"|ljust:2000000000` is an error,
-// not a fatal out-of-memory. Filters that pad or join are kitsoki's own
-// (same results as pongo2's); those that expand each input byte by at most
-// a fixed factor keep pongo2's code, reached through a template compiled
-// before the filter is replaced (pongo2 offers no other way to keep a
-// replaced filter), behind a check of input length × factor. All are
-// registered by init (pongo_filters.go).
+// Size-producing filters check what they would produce against
+// MaxRenderBytes before allocating it. Padding and joining filters are
+// kitsoki's own; those that grow each byte by a fixed factor keep pongo2's
+// code (kept in templates compiled before the filter is replaced) behind a
+// length check.
 
 // sizeError is a filter's refusal to produce n bytes.
 func sizeError(filter string, n int) *pongo2.Error {
@@ -26,9 +23,7 @@ func sizeError(filter string, n int) *pongo2.Error {
 // sizeOK reports whether n bytes (or more than an int holds: n < 0) fit.
 func sizeOK(n int) bool { return n >= 0 && n <= MaxRenderBytes }
 
-// expanding returns pongo2's filter name behind a check that the input,
-// grown factor times, fits. The original is kept in two compiled
-// templates (with and without a parameter).
+// expanding returns pongo2's filter name behind a size check (input × factor).
 func expanding(name string, factor int) pongo2.FilterFunction {
 	bare := pongo2.Must(pongo2.FromString("{{ v|" + name + " }}"))
 	withParam := pongo2.Must(pongo2.FromString("{{ v|" + name + ":p }}"))
@@ -38,8 +33,7 @@ func expanding(name string, factor int) pongo2.FilterFunction {
 			return nil, sizeError(name, n)
 		}
 		tpl, ctx := bare, pongo2.Context{"v": s}
-		// pongo2 calls escape with no parameter at all (param == nil) for
-		// every value printed inside {% autoescape on %}
+		// pongo2 calls escape with a nil param inside {% autoescape on %}
 		if param != nil && !param.IsNil() {
 			tpl, ctx = withParam, pongo2.Context{"v": s, "p": param.Interface()}
 		}
@@ -57,12 +51,7 @@ func padded(filter, s string, left, right int) (*pongo2.Value, *pongo2.Error) {
 	if left < 0 || right < 0 || left > MaxRenderBytes || right > MaxRenderBytes || !sizeOK(n) {
 		return nil, sizeError(filter, n)
 	}
-	var b strings.Builder
-	b.Grow(n)
-	b.WriteString(strings.Repeat(" ", left))
-	b.WriteString(s)
-	b.WriteString(strings.Repeat(" ", right))
-	return pongo2.AsValue(b.String()), nil
+	return pongo2.AsValue(strings.Repeat(" ", left) + s + strings.Repeat(" ", right)), nil
 }
 
 // filterCenter centres the value in a field of N runes.
@@ -91,8 +80,7 @@ func filterRjust(in, param *pongo2.Value) (*pongo2.Value, *pongo2.Error) {
 	return padded("rjust", s, max(width-n, 0), 0)
 }
 
-// filterJoin joins a list's items with the parameter; other values pass
-// through.
+// filterJoin joins a list's items with the parameter; others pass through.
 func filterJoin(in, param *pongo2.Value) (*pongo2.Value, *pongo2.Error) {
 	if !in.CanSlice() {
 		return in, nil
@@ -114,8 +102,7 @@ func filterJoin(in, param *pongo2.Value) (*pongo2.Value, *pongo2.Error) {
 	return pongo2.AsValue(strings.Join(items, sep)), nil
 }
 
-// listItemCost is what one list element of make_list or split costs: its
-// string header and the pongo2 value made of it.
+// listItemCost is the cost of one make_list or split element.
 const listItemCost = 64
 
 // filterMakeList makes a list of the value's runes.
@@ -159,9 +146,8 @@ func filterAdd(in, param *pongo2.Value) (*pongo2.Value, *pongo2.Error) {
 	return pongo2.AsValue(a + b), nil
 }
 
-// filterStringformat formats the value with the parameter as a Go format.
-// A width or precision past MaxRenderBytes, or a format whose output could
-// pass it, is refused.
+// filterStringformat formats the value with the parameter as a Go format,
+// refusing one whose output could pass MaxRenderBytes.
 func filterStringformat(in, param *pongo2.Value) (*pongo2.Value, *pongo2.Error) {
 	format := param.String()
 	n, ok := formatBound(format, len(in.String()))
@@ -171,9 +157,7 @@ func filterStringformat(in, param *pongo2.Value) (*pongo2.Value, *pongo2.Error) 
 	return pongo2.AsValue(fmt.Sprintf(format, in.Interface())), nil
 }
 
-// formatBound is an upper bound of the length of fmt.Sprintf(format, v)
-// for a v whose text is vlen bytes: the format, each width and precision,
-// and each verb's operand quoted (×6) or formatted in another base (×8).
+// formatBound bounds len(fmt.Sprintf(format, v)) for a v of vlen bytes.
 func formatBound(format string, vlen int) (int, bool) {
 	n := len(format)
 	for i := 0; i < len(format); i++ {

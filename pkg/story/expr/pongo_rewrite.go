@@ -6,10 +6,8 @@ import (
 	"kitsoki/internal/lazyre"
 )
 
-// prepPongo is the source pongo2 parses: kitsoki's rewrites of src. The
-// tags kitsoki adds go only where pongo2 reads block tags (outsideText);
-// ` ?? ` is rewritten everywhere, {% verbatim %} text included, as
-// upstream does.
+// prepPongo is the source pongo2 parses: kitsoki's tags where pongo2 reads
+// block tags, and ` ?? ` rewritten everywhere, as upstream does.
 func prepPongo(src string) string {
 	return outsideText(rewritePongo(src), func(s string) string {
 		return rewriteIncludes(rewriteIncludeOnly(rewriteMacros(s)))
@@ -17,9 +15,7 @@ func prepPongo(src string) string {
 }
 
 // outsideText applies f to the stretches of src where pongo2 reads block
-// tags, each holding whole tags: not {% verbatim %} text (pongo2's lexer
-// knows only that spelling; it prints the text as written), {{ }} print
-// tags or {# #} comments, where a string that spells a tag is text.
+// tags: not {% verbatim %} text, {{ }} print tags or {# #} comments.
 func outsideText(src string, f func(string) string) string {
 	if !strings.Contains(src, "{") {
 		return f(src)
@@ -57,8 +53,7 @@ func outsideText(src string, f func(string) string) string {
 	return b.String()
 }
 
-// endAfter is the length of s up to and including the first end (all of
-// s when there is none).
+// endAfter is the length of s through the first end (all of s if none).
 func endAfter(s, end string) int {
 	if k := strings.Index(s, end); k >= 0 {
 		return k + len(end)
@@ -66,8 +61,7 @@ func endAfter(s, end string) int {
 	return len(s)
 }
 
-// tagEnd is the length of the tag s starts with, up to and including its
-// closing delimiter outside string literals (all of s when unclosed).
+// tagEnd is the length of the tag s starts with, literals skipped (all if unclosed).
 func tagEnd(s, end string) int {
 	var quote byte
 	for i := 2; i < len(s); i++ {
@@ -87,15 +81,11 @@ func tagEnd(s, end string) int {
 	return len(s)
 }
 
-// includeOnly is an include tag ending in `only` (group 2): its template
-// renders with the with-pairs (group 1 ends with them) alone. Strings may
-// hold anything but their own quote.
+// includeOnly is an include tag ending in `only` (group 2).
 var includeOnly = &lazyre.Regexp{Expr: `(\{%-?\s*include\s(?:[^%"']|"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')*?\swith\s(?:[^%"']|"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')*?)(\sonly\s*-?%\})`}
 
 // rewriteIncludeOnly passes the render budget on as one more with-pair of
-// every include with `only`, which would otherwise leave it behind and
-// render the included template's loops unbounded. Nothing the template
-// can see changes: the budget prints as nothing.
+// every include with `only`, which would otherwise leave it behind.
 func rewriteIncludeOnly(src string) string {
 	if !strings.Contains(src, "only") {
 		return src
@@ -103,9 +93,8 @@ func rewriteIncludeOnly(src string) string {
 	return includeOnly.Get().ReplaceAllString(src, "${1} "+budgetKey+"="+budgetKey+"${2}")
 }
 
-// rewritePongo rewrites ` ?? ` into `|default:` inside {{ }} and {% %} tags,
-// outside string literals, as kitsoki does before handing a template to
-// pongo2: `{{ world.x ?? "none" }}` becomes `{{ world.x|default:"none" }}`.
+// rewritePongo rewrites ` ?? ` into `|default:` inside tags, outside
+// string literals: `{{ world.x ?? "none" }}` is `{{ world.x|default:"none" }}`.
 func rewritePongo(src string) string {
 	if !strings.Contains(src, " ?? ") {
 		return src
@@ -131,8 +120,7 @@ func rewritePongo(src string) string {
 	return b.String()
 }
 
-// nextTag finds the next "{{" or "{%" at or after i and returns its offset
-// and the closing delimiter.
+// nextTag returns the offset of the next "{{" or "{%" from i and its closer.
 func nextTag(s string, i int) (int, string) {
 	a := strings.Index(s[i:], "{{")
 	c := strings.Index(s[i:], "{%")
@@ -179,10 +167,7 @@ func rewriteTagBody(body string) string {
 	return b.String()
 }
 
-// unshiftIncludeCol maps col, a byte column pongo2 reports on line of
-// prepPongo(src), back to src's line: the tags rewriteIncludes put before
-// it on the line, and the with-pair rewriteIncludeOnly adds, take no room
-// in src.
+// unshiftIncludeCol maps a column on line of prepPongo(src) back to src.
 func unshiftIncludeCol(src string, line, col int) int {
 	if line < 1 || !strings.Contains(src, "include") {
 		return col
@@ -209,7 +194,6 @@ func unshiftIncludeCol(src string, line, col int) int {
 	return col - shift
 }
 
-// CoalesceRewritten is src with ` ?? ` rewritten as upstream rewrites it
-// before pongo2 parses a template: the text upstream's render errors quote
-// (`render: pongo2 template "<this>": …`).
+// CoalesceRewritten is src with ` ?? ` rewritten as upstream does before
+// pongo2 parses it (the text upstream's render errors quote).
 func CoalesceRewritten(src string) string { return rewritePongo(src) }

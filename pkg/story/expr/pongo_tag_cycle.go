@@ -6,13 +6,9 @@ import (
 	"github.com/flosch/pongo2/v6"
 )
 
-// kitsoki's replacement for pongo2's cycle tag: the same syntax and output
-// ({% cycle a b %}, {% cycle a b as name [silent] %}, {% cycle name %}),
-// but the position in the cycle belongs to one render. pongo2 keeps it in
-// the compiled template, so a template compiled once and rendered on every
-// turn would start each render where the last one stopped (and two
-// renders at once would race on it); upstream's renders each start at the
-// first value. Registered once at init (pongo_filters.go).
+// kitsoki's cycle tag: pongo2's syntax and output, but the position in the
+// cycle belongs to one render (pongo2 keeps it in the compiled template;
+// upstream's renders each start at the first value).
 
 type cycleNode struct {
 	tok    *pongo2.Token
@@ -20,13 +16,11 @@ type cycleNode struct {
 	asName string
 	silent bool
 	mu     sync.Mutex // guards fallback, the position outside a budgeted render
-	// fallback is the position when a render carries no budget (a render
-	// through pongo2 directly); every budgeted render keeps its own.
+	// fallback is the position of a render without a budget.
 	fallback int
 }
 
-// cycleValue is what `as name` binds: it prints as the current value and
-// `{% cycle name %}` advances it.
+// cycleValue is what `as name` binds: it prints the current value.
 type cycleValue struct {
 	node  *cycleNode
 	value *pongo2.Value

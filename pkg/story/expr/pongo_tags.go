@@ -8,13 +8,10 @@ import (
 	"kitsoki/internal/lazyre"
 )
 
-// kitsoki's replacements for pongo2's for and set tags, and the regions
-// around macro bodies and includes: the same syntax and meaning as
-// pongo2's, plus the render budget (pongo_budget.go). Registered once at init
-// (pongo_filters.go).
+// kitsoki's for and set tags and macro/include regions: pongo2's syntax
+// and meaning plus the render budget.
 
-// forLoop is what a template reads as forloop (and forloop.Parentloop),
-// with pongo2's field names and values.
+// forLoop is forloop (and forloop.Parentloop), with pongo2's field names.
 type forLoop struct {
 	Counter     int
 	Counter0    int
@@ -35,8 +32,7 @@ type forNode struct {
 	tok        *pongo2.Token
 }
 
-// Execute is pongo2's for loop that spends one render step per iteration
-// and stops when the budget fails or the render's context ends.
+// Execute is pongo2's for loop, spending a render step per iteration.
 func (n *forNode) Execute(ctx *pongo2.ExecutionContext, w pongo2.TemplateWriter) (ferr *pongo2.Error) {
 	b := budgetOf(ctx)
 	if b != nil {
@@ -138,8 +134,7 @@ type setNode struct {
 	tok  *pongo2.Token
 }
 
-// Execute is pongo2's set that spends a render step and charges the text it
-// keeps to the render budget.
+// Execute is pongo2's set, spending a step and charging the text it keeps.
 func (n *setNode) Execute(ctx *pongo2.ExecutionContext, _ pongo2.TemplateWriter) *pongo2.Error {
 	v, err := n.expr.Evaluate(ctx)
 	if err != nil {
@@ -179,15 +174,10 @@ func setTagParser(doc *pongo2.Parser, start *pongo2.Token, args *pongo2.Parser) 
 	return n, nil
 }
 
-// Macro calls and includes: pongo2 runs a macro's body, and an included
-// template, with no hook, so a macro that calls itself, or a template that
-// includes itself by a name it computes, would recurse until Go's stack
-// overflows (a fatal error, not a panic), and includes fanning out
-// through each other would run without end, each building its output in
-// a buffer of pongo2's own. rewriteMacros puts an entry tag at the start
-// of every macro body and a leave tag at its end, rewriteIncludes around
-// every include; the region between them (region) counts calls as steps,
-// bounds the depth and charges what it writes.
+// pongo2 runs macro bodies and includes with no hook, so recursion would
+// overflow the Go stack. rewriteMacros and rewriteIncludes wrap each in
+// entry and leave tags; the region between counts calls as steps, bounds
+// the depth and charges what it writes.
 const (
 	macroEnterTag   = "__kitsoki_macro_enter"
 	macroLeaveTag   = "__kitsoki_macro_leave"
@@ -198,15 +188,12 @@ const (
 var (
 	macroOpen  = &lazyre.Regexp{Expr: `\{%-?\s*macro\s[^%]*?-?%\}`}
 	macroClose = &lazyre.Regexp{Expr: `\{%-?\s*endmacro\s*-?%\}`}
-	// includeTag is an include tag: group 1 holds the "-" trimming what is
-	// before it, group 2 the one trimming what follows. Strings may hold
-	// anything but their quote.
+	// includeTag is an include tag; groups 1 and 2 hold its "-" trims.
 	includeTag = &lazyre.Regexp{Expr: `\{%(-?)\s*include\s(?:[^%"']|"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')*?(-?)%\}`}
 )
 
-// rewriteMacros adds the entry and leave tags to every macro body of src.
-// The entry tag goes on the opening tag's line, so that line numbers of
-// errors inside the body are unchanged.
+// rewriteMacros adds the entry and leave tags to every macro body of src,
+// the entry on the opening tag's line so error lines are unchanged.
 func rewriteMacros(src string) string {
 	if !strings.Contains(src, "macro") {
 		return src
@@ -224,10 +211,8 @@ func rewriteIncludes(src string) string {
 	return includeTag.Get().ReplaceAllString(src, "{%${1} "+includeEnterTag+" %}${0}{% "+includeLeaveTag+" ${2}%}")
 }
 
-// region is a macro body or an include between its entry and leave
-// tags: entering it spends a step and a level of depth, and what it
-// writes is charged as a loop body's is, since pongo2 builds a macro's
-// result and an included template in buffers of its own.
+// region is a macro body or an include between its entry and leave tags:
+// entering spends a step and a level of depth; its writes are charged.
 type region struct {
 	what string // what nests: "macro calls" or "includes"
 	loop string // what recursing looks like
@@ -268,9 +253,7 @@ func regionParser(leave, what, loop string) pongo2.TagParser {
 	}
 }
 
-// strayLeave is a leave tag the parser meets outside its region (inside a
-// block left open in a macro body): it does nothing, and the open block
-// is reported as it would be without kitsoki's tags.
+// strayLeave is a leave tag met outside its region: it does nothing.
 type strayLeave struct{}
 
 func (strayLeave) Execute(*pongo2.ExecutionContext, pongo2.TemplateWriter) *pongo2.Error { return nil }

@@ -17,12 +17,9 @@ import (
 	"github.com/expr-lang/expr/vm"
 )
 
-// Compile configurations are built once and reused: expr.Compile builds a
-// fresh one (the whole builtin table, the environment's type cache) for
-// every expression, which dominated loading a large story. A
-// configuration's type cache is not safe for concurrent use, so each is
-// used by one compile at a time (the pools hold at most one per
-// concurrently compiling goroutine).
+// Compile configurations are built once and pooled (expr.Compile builds a
+// fresh one per expression); a configuration's type cache is not safe for
+// concurrent use, so each serves one compile at a time.
 var (
 	guardConfigs = sync.Pool{New: func() any { return newConfig(true) }}
 	exprConfigs  = sync.Pool{New: func() any { return newConfig(false) }}
@@ -77,14 +74,12 @@ func compileWith(src string, guard bool) (*vm.Program, error) {
 	return compiler.Compile(tree, c)
 }
 
-// Program is a compiled, whitelisted expr-lang expression. It is safe for
-// concurrent use.
+// Program is a compiled, whitelisted expr-lang expression, safe for concurrent use.
 type Program struct {
 	src   string
 	guard bool
 	prog  *vm.Program
-	// need: the roots the program names, each filled with an empty map
-	// when the env lacks it (allRoots: it reads $env, so every root).
+	// need: the roots the program names (allRoots: it reads $env, so every root).
 	need     []string
 	allRoots bool
 }
@@ -92,9 +87,8 @@ type Program struct {
 // Source returns the expression text the program was compiled from.
 func (p *Program) Source() string { return p.src }
 
-// CompileGuard compiles a boolean guard (`when:`). A guard whose static type
-// is known and not bool is a compile error; one whose type is unknown (such
-// as `world.n`) compiles and must be bool at run time.
+// CompileGuard compiles a boolean guard (`when:`): a known non-bool static
+// type is a compile error; an unknown one must be bool at run time.
 func CompileGuard(src string) (*Program, error) {
 	return compile(src, true)
 }
@@ -151,8 +145,7 @@ func (lenPatch) Visit(node *ast.Node) {
 	b.Arguments[0] = wrapped
 }
 
-// Eval evaluates the program against env. Roots missing from env read as
-// empty maps. Errors are *Error of kind KindEval.
+// Eval evaluates the program against env (missing roots are empty maps).
 func (p *Program) Eval(env Env) (out any, err error) {
 	defer func() {
 		if r := recover(); r != nil {

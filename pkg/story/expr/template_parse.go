@@ -49,8 +49,7 @@ func (t *Template) Source() string { return t.src }
 // surrounding white space) and so renders to the expression's typed value.
 func (t *Template) IsTyped() bool { return t.typed != nil }
 
-// CompileTemplate compiles s. A string without "{{" compiles to a literal.
-// Errors are *Error whose Line and Col point into s.
+// CompileTemplate compiles s; a string without "{{" is a literal.
 func CompileTemplate(s string) (t *Template, err error) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -81,8 +80,7 @@ func CompileTemplate(s string) (t *Template, err error) {
 	return t, nil
 }
 
-// soleExpr returns the only expression if nodes is one {{ e }} with nothing
-// but white space around it.
+// soleExpr returns the expression of a lone {{ e }} (white space around), or nil.
 func soleExpr(nodes []tNode) *tExpr {
 	var found *tExpr
 	for _, n := range nodes {
@@ -169,8 +167,7 @@ func findClose(s string, from int) int {
 		}
 	}
 	if quote != 0 {
-		// An unterminated quote: fall back to the first "}}" so the
-		// expression compiler reports the real problem.
+		// An unterminated quote: use the first "}}"; the compiler reports the problem.
 		if k := strings.Index(s[from:], "}}"); k >= 0 {
 			return from + k
 		}
@@ -178,8 +175,7 @@ func findClose(s string, from int) int {
 	return -1
 }
 
-// keyword splits a block keyword off the inside of {{ }} (trimmed, so
-// rest, when not empty, ends in a non-space).
+// keyword splits a block keyword off the trimmed inside of {{ }}.
 func keyword(inner string) (kw, arg string, argOff int) {
 	word := inner
 	rest := ""
@@ -199,8 +195,7 @@ func keyword(inner string) (kw, arg string, argOff int) {
 			return "elif", strings.TrimSpace(a), len(inner) - len(a)
 		}
 	case "if", "range":
-		// `if c { a } else { b }` is expr-lang's own if-expression and
-		// stays an expression.
+		// `if c { a } else { b }` is an expr-lang if-expression.
 		if !strings.HasSuffix(rest, "}") {
 			return word, strings.TrimSpace(restTrim), off
 		}
@@ -236,8 +231,7 @@ func errAt(src string, off int, format string, args ...any) *Error {
 	}
 }
 
-// parse reads nodes until a closing keyword (else, elif, end) or the end of
-// input; it returns that keyword token (nil at end of input).
+// parse reads nodes up to else, elif, end (returned) or the end of input.
 func (p *tParser) parse() ([]tNode, *tTok, error) {
 	var nodes []tNode
 	for p.pos < len(p.toks) {
@@ -336,9 +330,8 @@ func (p *tParser) parseIf(open *tTok) (*tIf, error) {
 	}
 }
 
-// compile compiles an expression found at byte offset off of the template,
-// rewriting `.field` to `item.field` inside a range, and re-bases errors so
-// their column points into the template.
+// compile compiles an expression at byte offset off of the template,
+// rewriting `.field` to `item.field` inside a range, errors re-based.
 func (p *tParser) compile(src string, off int) (*Program, error) {
 	if p.depth > 0 {
 		src = rewriteDot(src)
@@ -353,8 +346,7 @@ func (p *tParser) compile(src string, off int) (*Program, error) {
 	return prog, nil
 }
 
-// rewriteDot turns `.field` and a bare `.` into `item.field` / `item`
-// outside string literals, where the dot does not follow an operand.
+// rewriteDot turns `.field` and `.` into `item.field` and `item` outside literals.
 func rewriteDot(src string) string {
 	var b strings.Builder
 	var quote byte

@@ -41,9 +41,7 @@ func (t *Template) Render(env Env) (out any, err error) {
 	return b.String(), nil
 }
 
-// tplBudget is the budget of one {{ }} render: its own {{ range }}
-// iterations and text size, and the shared budget of the renders it is
-// one of (WithSharedBudget; nil: none), which pongo2 renders spend too.
+// tplBudget is the budget of one {{ }} render, with its shared budget (or nil).
 type tplBudget struct {
 	src    string
 	steps  int
@@ -83,8 +81,7 @@ func (l *tplBudget) sharedErr(err error) error {
 	return &Error{Kind: KindEval, Err: err, Src: l.src, Msg: fmt.Sprintf("template %s: %v", Quote(l.src), err)}
 }
 
-// RenderString renders the template and formats the result as text, the way
-// interpolation does (nil as "", maps and slices as JSON).
+// RenderString renders the template as interpolation formats it (stringify).
 func (t *Template) RenderString(env Env) (string, error) {
 	v, err := t.Render(env)
 	if err != nil {
@@ -93,8 +90,7 @@ func (t *Template) RenderString(env Env) (string, error) {
 	return stringify(v), nil
 }
 
-// renderNodes renders nodes into b within lim: {{ range }} iterations
-// against MaxRenderSteps, b under MaxRenderBytes.
+// renderNodes renders nodes into b within lim.
 func renderNodes(b *strings.Builder, nodes []tNode, env Env, lim *tplBudget) error {
 	for _, n := range nodes {
 		switch n := n.(type) {
@@ -187,8 +183,7 @@ func rangeItems(src string, v any) ([]any, error) {
 	return nil, &Error{Kind: KindEval, Msg: fmt.Sprintf("template range %q: cannot range over %s (want a list)", src, typeName(v)), Src: src}
 }
 
-// truthy is the truth value {{ if }} uses: false, nil, "", 0 and empty
-// lists and maps are false; everything else is true.
+// truthy is {{ if }}'s truth value: false, nil, "", 0 and empty collections are false.
 func truthy(v any) bool {
 	switch v := v.(type) {
 	case nil:
@@ -218,11 +213,8 @@ func truthy(v any) bool {
 	return true
 }
 
-// stringify formats a value for interpolation as upstream's does: nil as
-// "", strings as is, a list of any ([]any, what world lists and array
-// literals are) and maps as compact JSON with HTML characters escaped
-// (json.Marshal: "<" is \u003c), a typed list such as split's []string or a
-// range's []int with fmt (`[a b]`, `[1 2 3]`), everything else with fmt.
+// stringify formats a value for interpolation as upstream's does: nil "",
+// []any and maps as compact HTML-escaped JSON, others with fmt.
 func stringify(v any) string {
 	switch v := v.(type) {
 	case nil:

@@ -20,8 +20,7 @@ type vNode interface {
 	render(env Env) (any, error)
 }
 
-// vMap is a map (map[string]any or map[any]any) with its keys in the
-// order of their text.
+// vMap is a map with its keys in the order of their text.
 type vMap[K comparable] struct {
 	keys []K
 	vals []vNode
@@ -37,9 +36,7 @@ type vTpl struct {
 
 type vLit struct{ v any }
 
-// PrepareValue compiles every string template in v once, for repeated
-// rendering. Errors are *Error with Path set to the dotted location
-// ("args.draft", "items[2]") of the failing string.
+// PrepareValue compiles every string template in v once (errors: *Error with Path).
 func PrepareValue(v any) (*Value, error) {
 	n, err := prepare(v, "")
 	if err != nil {

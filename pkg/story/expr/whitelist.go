@@ -7,16 +7,13 @@ import (
 	"github.com/expr-lang/expr/ast"
 )
 
-// roots are the identifiers a guard may access members of (story-format
-// §6.1). They are also the keys Eval fills with an empty map when the
-// caller's Env lacks them.
+// roots are the identifiers a guard may reach into (missing ones are empty maps).
 var roots = []string{"slots", "world", "event", "run", "args", "menu", "item", "proposal", "inbox", "workspace", "result"}
 
 // builtins are the expr-lang built-in functions a guard may call.
 var builtins = []string{"len", "trim", "upper", "lower", "split", "join", "hasPrefix", "hasSuffix", "now", "int", "float", "string", "abs", "round", "type", "get", "keys", "min", "max"}
 
-// viewFunctions are the only non-built-in functions a guard may call; the
-// engine supplies them in the Env of view guards.
+// viewFunctions are the only non-built-in functions a guard may call.
 var viewFunctions = []string{"available", "blocked", "blocked_reason", "intent_status"}
 
 var (
@@ -33,14 +30,12 @@ func toSet(xs []string) map[string]bool {
 	return m
 }
 
-// whitelist walks a checked tree and returns every violation, in post-order
-// (children before parents, ast.Walk's order), without duplicates, and the
-// 0-based rune offset of the leftmost one (-1 if unknown).
+// whitelist returns every violation of a checked tree in post-order,
+// without duplicates, and the rune offset of the leftmost (-1: unknown).
 func whitelist(root ast.Node) ([]string, int) {
 	w := &wlWalker{seen: map[string]bool{}, first: -1, callees: map[ast.Node]bool{}}
-	// A member expression that is a method's callee, or its object, is
-	// reported as the call, not as a member access: mark them first (a
-	// call is visited after its callee).
+	// A method's callee or its object is reported as the call: mark them
+	// first (a call is visited after its callee).
 	ast.Walk(&root, visitFunc(func(n *ast.Node) {
 		if c, ok := (*n).(*ast.CallNode); ok {
 			if m, ok := unchain(c.Callee).(*ast.MemberNode); ok {

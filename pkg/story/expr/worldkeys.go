@@ -6,22 +6,16 @@ import (
 	"github.com/expr-lang/expr/ast"
 )
 
-// World keys read. A linter asks which world keys a source reads by name
-// (world.K, world?.K or world["K"]: K; a deeper path world.K.sub reads K):
-// a read whose key is not a constant (world[x]) names none. The expr-lang
-// syntaxes answer from the compiled program's tree; pongo2 (whose parser
-// keeps its tree to itself) from its tags, only for a source that compiled.
+// World keys read by name (world.K, world?.K, world["K"]; world[x] names
+// none), for lint: expr-lang from the program's tree, pongo2 from its tags.
 
-// WorldKeys returns the world keys the program reads by name, each once,
-// in source order.
+// WorldKeys returns the world keys the program reads by name, once each.
 func (p *Program) WorldKeys() []string { return worldKeys(nil, p) }
 
-// WorldKeys returns the world keys the template's expressions read by
-// name, each once, in source order.
+// WorldKeys returns the world keys the template reads by name, once each.
 func (t *Template) WorldKeys() []string { return worldKeys(nil, t.progs...) }
 
-// worldKeys appends to out the world keys progs (nil skipped) read by name
-// that out does not hold yet.
+// worldKeys appends to out the world keys progs read that it lacks.
 func worldKeys(out []string, progs ...*Program) []string {
 	for _, p := range progs {
 		if p == nil {
@@ -54,12 +48,8 @@ func addOnce(out []string, k string) []string {
 	return append(out, k)
 }
 
-// PongoWorldKeys returns the world keys a pongo2 template that compiled
-// reads by name (world.K inside its {{ }} and {% %} tags, outside string
-// literals, comments and verbatim text), each once, in source order. ok is
-// false when the template may bind the name world itself (a for, with,
-// set or macro naming it, or world without a member in a block tag): its
-// reads cannot be told from the binding's and none is returned.
+// PongoWorldKeys returns the world keys a compiled pongo2 template reads by
+// name, once each, in order; ok is false when it may bind world itself.
 func PongoWorldKeys(src string) (keys []string, ok bool) {
 	for i := 0; i < len(src); {
 		j := strings.IndexByte(src[i:], '{')

@@ -8,9 +8,7 @@ import (
 )
 
 // RuneWidth is the number of terminal cells r takes: 2 for East Asian wide
-// and fullwidth runes, 0 for combining marks, format characters (such as
-// the U+2061..U+2063 source sentinels around agent output) and control
-// characters, 1 otherwise.
+// runes, 0 for combining marks, format and control characters, else 1.
 func RuneWidth(r rune) int {
 	switch {
 	case r < 0x20 || r == 0x7f:
@@ -25,13 +23,11 @@ func RuneWidth(r rune) int {
 	return 1
 }
 
-// WordWrap wraps s at limit cells the way upstream's plain-text renderer
-// does (a greedy word wrap that keeps existing line breaks). Two quirks of
-// that wrapper are kept because they decide where upstream breaks lines:
-// a hyphen is a breakpoint that is written but not counted in the line
-// length, and a word is moved to the next line only while it is narrower
-// than limit (a longer word is never cut). Spaces pending at a break are dropped; trailing spaces at
-// the end of the text are dropped.
+// WordWrap wraps s at limit cells as upstream's plain-text renderer does,
+// keeping line breaks and two of its quirks: a hyphen is a breakpoint not
+// counted in the length, and a word moves to the next line only while it
+// is narrower than limit (never cut). Spaces at a break or the end are
+// dropped.
 func WordWrap(s string, limit int) string {
 	if limit <= 0 {
 		return s
