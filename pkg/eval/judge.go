@@ -54,6 +54,7 @@ func newJudge(mx *compose.Matrix, st *story.Story, c Comparator, cassette bool) 
 	}
 	var tmpl *expr.Pongo
 	loader := expr.NewPongoLoader(st.Dir, filepath.Join(st.Dir, "prompts"))
+	loader.AddNamespace("@story", st.Dir)
 	if c.Prompt != "" {
 		p := c.Prompt
 		if !filepath.IsAbs(p) {

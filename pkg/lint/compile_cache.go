@@ -19,7 +19,8 @@ const (
 	compiledGuard compileKind = iota + 1
 	compiledExpr
 	compiledTemplate
-	compiledPongo // with the story's loader (rule_pongo.go)
+	compiledPongo     // with the story's loader (rule_pongo.go)
+	compiledPongoView // with its views' loader
 )
 
 // compiled returns compile(src)'s error, memoised per check.

@@ -60,6 +60,7 @@ func checkPongo(c *checker) {
 type pongoCheck struct {
 	c     *checker
 	pl    *expr.PongoLoader
+	vl    *expr.PongoLoader // views' own (viewLoader)
 	files map[string]story.Pos
 	// prompts marks prompt references (prompt-root reports one outside
 	// the root); exists caches fileExists.
@@ -93,12 +94,32 @@ func (pc *pongoCheck) loader() *expr.PongoLoader {
 	return pl
 }
 
+// viewLoader is the loader of view templates: as upstream's, it searches
+// views/ only, no overlay, story directory or namespace (conformance
+// view-template-root); "../x" from views/ may still read the story's files.
+func (pc *pongoCheck) viewLoader() *expr.PongoLoader {
+	if pc.vl == nil {
+		pc.vl = expr.NewPongoLoader(filepath.Join(pc.c.st.Dir, "views"))
+		pc.vl.Confine(pc.c.st.Dir)
+	}
+	return pc.vl
+}
+
 // compiled compiles src once (nil when src holds no tag).
 func (pc *pongoCheck) compiled(src string) error {
+	return pc.compiledWith(compiledPongo, pc.loader, src)
+}
+
+// compiledView is compiled for a view template.
+func (pc *pongoCheck) compiledView(src string) error {
+	return pc.compiledWith(compiledPongoView, pc.viewLoader, src)
+}
+
+func (pc *pongoCheck) compiledWith(kind compileKind, loader func() *expr.PongoLoader, src string) error {
 	if !strings.Contains(src, "{{") && !strings.Contains(src, "{%") {
 		return nil
 	}
-	return pc.c.compiled(compiledPongo, src, func(s string) error { _, err := pc.loader().Compile(s); return err })
+	return pc.c.compiled(kind, src, func(s string) error { _, err := loader().Compile(s); return err })
 }
 
 // addFile records a template file to compile, at its first reference.
@@ -109,7 +130,11 @@ func (pc *pongoCheck) addFile(f string, p story.Pos) {
 }
 
 func (pc *pongoCheck) compile(p story.Pos, where func() string, src string) {
-	if err := pc.compiled(src); err != nil {
+	pc.report(p, where, src, pc.compiled(src))
+}
+
+func (pc *pongoCheck) report(p story.Pos, where func() string, src string, err error) {
+	if err != nil {
 		pc.c.rep.Add(pc.c.errAt(p, src, err), pongoSeverity(err), rulePongo, "%s: %s%s", where(), err.Error(), ternaryHint(src, err, ""))
 	}
 }
@@ -117,7 +142,7 @@ func (pc *pongoCheck) compile(p story.Pos, where func() string, src string) {
 // compileView reports a view element that does not compile; upstream
 // compiles views only when shown, so the message says what happens then.
 func (pc *pongoCheck) compileView(p story.Pos, whereOf func() string, src string, guarded bool) {
-	err := pc.compiled(src)
+	err := pc.compiledView(src)
 	if err == nil {
 		return
 	}
@@ -150,12 +175,12 @@ func (pc *pongoCheck) state(s *story.State) {
 }
 
 // view checks one view: a template compiles, a layout or template file
-// exists (else a warning: an overlay may bring it) and is queued.
+// exists under views/ (else a warning) and is queued.
 func (pc *pongoCheck) view(s *story.State, v *story.View) {
 	c := pc.c
 	switch v.Kind {
 	case "template":
-		pc.compile(v.Pos, func() string { return "state " + strconv.Quote(s.Path) + " view" }, v.Template)
+		pc.report(v.Pos, func() string { return "state " + strconv.Quote(s.Path) + " view" }, v.Template, pc.compiledView(v.Template))
 	case "extends", "template_file":
 		name, file, what := v.TemplateFile, v.TemplateFile, "template_file %q: views/%s"
 		if v.Kind == "extends" {
@@ -166,7 +191,7 @@ func (pc *pongoCheck) view(s *story.State, v *story.View) {
 		}
 		f := filepath.Join(c.st.Dir, "views", file)
 		if !pc.fileExists(f) {
-			c.rep.Warnf(v.Pos, rulePongo, "state %q: view "+what+" not found in the story (it must come from a prompts overlay at run time)", s.Path, name, file)
+			c.rep.Warnf(v.Pos, rulePongo, "state %q: view "+what+" not found: views are looked for under views/ only (not in a prompts overlay), so the turn that shows this state fails", s.Path, name, file)
 			return
 		}
 		pc.addFile(f, v.Pos)
@@ -189,11 +214,15 @@ func (pc *pongoCheck) compileFiles() {
 		} else {
 			continue
 		}
+		ld := pc.viewLoader()
+		if pc.prompts[f] {
+			ld = pc.loader()
+		}
 		var err error
 		if rerr == nil {
-			err = pc.loader().CheckFileSource(f, src)
+			err = ld.CheckFileSource(f, src)
 		} else {
-			_, err = pc.loader().CompileFile(f) // reports the read error
+			_, err = ld.CompileFile(f) // reports the read error
 		}
 		if err == nil {
 			continue

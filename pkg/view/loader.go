@@ -11,12 +11,12 @@ import (
 	"kitsoki/pkg/story/expr"
 )
 
-// dirLoader compiles and caches the templates of one story directory. Its
-// roots are the prompts overlay, if any, then <dir>/views, then <dir>;
-// "@story/" names <dir>.
+// dirLoader compiles and caches the templates of one story directory. As
+// upstream's, its one root is <dir>/views: no prompts overlay, no <dir>,
+// no @story/ or @shared/ (conformance view-template-root).
 type dirLoader struct {
-	dirs []string // search directories, in order
-	l    *expr.PongoLoader
+	views string // <dir>/views
+	l     *expr.PongoLoader
 
 	// compileMu serialises compiles: a pongo2 TemplateSet is not safe for them.
 	compileMu sync.Mutex
@@ -39,26 +39,10 @@ func (r *Renderer) loader(dir string) *dirLoader {
 	if dl := r.loaders[dir]; dl != nil {
 		return dl
 	}
-	var dirs []string
-	if r.st != nil && r.st.Prompts != nil && strings.TrimSpace(r.st.Prompts.Overlay) != "" && dir == r.st.Dir {
-		ov := r.st.Prompts.Overlay
-		if !filepath.IsAbs(ov) {
-			ov = filepath.Join(dir, ov)
-		}
-		dirs = append(dirs, filepath.Join(ov, "views"), ov)
-	}
-	dirs = append(dirs, filepath.Join(dir, "views"), dir)
-	l := expr.NewPongoLoader(dirs...)
-	l.AddNamespace("@story", dir)
-	if r.st != nil && r.st.Prompts != nil && dir == r.st.Dir {
-		for _, d := range r.st.Prompts.Shared {
-			if !filepath.IsAbs(d) {
-				d = filepath.Join(dir, d)
-			}
-			l.AddNamespace("@shared", d)
-		}
-	}
-	dl := &dirLoader{dirs: dirs, l: l, found: map[string]string{}, strs: map[string]compiled{}, files: map[string]compiled{}, layouts: map[string]compiled{}}
+	views := filepath.Join(dir, "views")
+	l := expr.NewPongoLoader(views)
+	l.Confine(dir) // "../x" from views/ reads the story's own files
+	dl := &dirLoader{views: views, l: l, found: map[string]string{}, strs: map[string]compiled{}, files: map[string]compiled{}, layouts: map[string]compiled{}}
 	r.loaders[dir] = dl
 	return dl
 }
@@ -103,7 +87,7 @@ func (dl *dirLoader) renderString(src string, env expr.Env, pos story.Pos, state
 	return out, nil
 }
 
-// viewFile resolves name under the search directories; the first wins.
+// viewFile resolves name under views/.
 func (dl *dirLoader) viewFile(name string, pos story.Pos, state, what string) (string, error) {
 	if name == "" || filepath.IsAbs(name) || strings.HasPrefix(filepath.ToSlash(filepath.Clean(filepath.FromSlash(name))), "../") {
 		return "", &Error{Pos: pos, State: state, What: what, Msg: "view file " + quote(name) + " must be a relative path inside the story's views/ directory"}
@@ -114,21 +98,14 @@ func (dl *dirLoader) viewFile(name string, pos story.Pos, state, what string) (s
 	if ok {
 		return p, nil // found once per run, as its compiled template is kept
 	}
-	var tried []string
-	for _, d := range dl.dirs {
-		if filepath.Base(d) != "views" {
-			continue // layouts and template files live under views/ (overlay first)
-		}
-		p := filepath.Join(d, filepath.FromSlash(name))
-		tried = append(tried, p)
-		if st, err := os.Stat(p); err == nil && !st.IsDir() {
-			dl.mu.Lock()
-			dl.found[name] = p
-			dl.mu.Unlock()
-			return p, nil
-		}
+	p = filepath.Join(dl.views, filepath.FromSlash(name))
+	if st, err := os.Stat(p); err == nil && !st.IsDir() {
+		dl.mu.Lock()
+		dl.found[name] = p
+		dl.mu.Unlock()
+		return p, nil
 	}
-	return "", &Error{Pos: pos, State: state, What: what, Msg: "view file " + quote(name) + " not found (looked for " + strings.Join(tried, ", ") + ")"}
+	return "", &Error{Pos: pos, State: state, What: what, Msg: "view file " + quote(name) + " not found (looked for " + p + ")"}
 }
 
 // renderFile renders views/<name> (a template_file view).

@@ -22,12 +22,13 @@ import (
 // so nothing leaks between stories. Names in include, extends and import
 // resolve through a registered namespace prefix, else against the search
 // directories in order, then relative to the including file; only inside
-// the template roots (search and namespace directories, and each compiled
-// file's directory). {% ssi %} is banned.
+// the template roots (search, namespace and Confine directories, and each
+// compiled file's directory). {% ssi %} is banned.
 type PongoLoader struct {
-	dirs []string
-	ns   map[string][]string // "@shared" -> dirs, searched in order
-	set  *pongo2.TemplateSet
+	dirs    []string
+	ns      map[string][]string // "@shared" -> dirs, searched in order
+	confine []string            // roots that are not searched (Confine)
+	set     *pongo2.TemplateSet
 
 	mu       sync.Mutex
 	getErrs  map[string]error // why an include/extends target was refused
@@ -233,7 +234,7 @@ func (f fileLoader) Abs(base, name string) string {
 		}
 		return l.refuse(base, name, "absolute paths are not allowed; name the file relative to a template root")
 	}
-	if strings.HasPrefix(name, "@") && !strings.HasPrefix(name, "@story/") && l.namespace(name) == "" {
+	if strings.HasPrefix(name, "@") && l.namespace(name) == "" {
 		return l.refuse(base, name, "no namespace of this name is registered")
 	}
 	p := l.resolve(base, name)
@@ -255,6 +256,16 @@ func (l *PongoLoader) refuse(base, name, why string) string {
 	return key
 }
 
+// Confine adds dir as a template root that is not searched: a name
+// relative to a searched root or an including file may lead into it
+// ("../x" from views/). Call it before compiling templates.
+func (l *PongoLoader) Confine(dir string) {
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs
+	}
+	l.confine = append(l.confine, dir)
+}
+
 // Roots returns the loader's search and namespace directories, to which a
 // prompt renderer confines prompt files.
 func (l *PongoLoader) Roots() []string {
@@ -274,7 +285,7 @@ func (l *PongoLoader) declaredRoots() []string {
 
 // roots lists the template roots. l.mu is held.
 func (l *PongoLoader) roots() []string {
-	out := append(l.declaredRoots(), l.fileDirs...)
+	out := append(append(l.declaredRoots(), l.confine...), l.fileDirs...)
 	out = slices.DeleteFunc(out, func(d string) bool { return d == "" })
 	seen := map[string]bool{}
 	out = slices.DeleteFunc(out, func(d string) bool { dup := seen[d]; seen[d] = true; return dup })
@@ -365,13 +376,6 @@ func (l *PongoLoader) resolve(base, name string) string {
 			cands = append(cands, filepath.Join(d, rel))
 		}
 	} else {
-		if strings.HasPrefix(name, "@") {
-			rest, ok := strings.CutPrefix(name, "@story/")
-			if !ok {
-				return name // unresolvable namespace: Get fails naming it
-			}
-			name = rest
-		}
 		for _, d := range l.dirs {
 			cands = append(cands, filepath.Join(d, filepath.FromSlash(name)))
 		}

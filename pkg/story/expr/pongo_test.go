@@ -219,8 +219,13 @@ func TestPongoIncludeExtendsAndOverlay(t *testing.T) {
 		t.Errorf("relative include = %q", out)
 	}
 
-	// Namespaces.
+	// Namespaces. An "@" name with no namespace of its name registered is
+	// refused (upstream's view and say templates know none).
+	if _, err := plain.Compile("{% include '@story/prompts/part.md' %}"); err == nil || !strings.Contains(err.Error(), "no namespace of this name") {
+		t.Errorf("unregistered @story: %v", err)
+	}
 	plain.AddNamespace("@shared", shared)
+	plain.AddNamespace("@story", story)
 	p, err = plain.CompileFile(filepath.Join(story, "prompts/shared_use.md"))
 	if err != nil {
 		t.Fatal(err)
