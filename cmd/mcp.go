@@ -72,7 +72,7 @@ func newMCPSubmitCmd() *cobra.Command {
 type mcpServeFlags struct {
 	httpAddr, tokenEnv, profile, tracePath, root string
 	watch, timeout                               time.Duration
-	maxCalls                                     int
+	maxCalls, maxSessions                        int
 }
 
 func newMCPServeCmd() *cobra.Command {
@@ -94,7 +94,9 @@ client cancels them.
 
 Transport: stdio by default; --http ADDR serves streamable HTTP (a bare :PORT
 binds 127.0.0.1). --token-env VAR requires "Authorization: Bearer $VAR"; a
-non-loopback address requires it.
+non-loopback address requires it. At most --max-sessions HTTP sessions are open
+at once; a client asking for one more gets 503 unless a session has had no
+request for 30 minutes, which is then ended.
 
 Exit status: 0 clean shutdown, 1 the story cannot be served, 2 usage error.`,
 		Args: cobra.ExactArgs(1),
@@ -114,6 +116,7 @@ Exit status: 0 clean shutdown, 1 the story cannot be served, 2 usage error.`,
 	fl.DurationVar(&f.timeout, "timeout", 0, "hard deadline of one call (default 10m)")
 	fl.DurationVar(&f.timeout, "call-timeout", 0, "the same as --timeout, the name kitsoki run uses")
 	fl.IntVar(&f.maxCalls, "max-calls", mcpserve.DefaultMaxCalls, "tool calls run at once (0 = the default); more wait for a slot until their client cancels them")
+	fl.IntVar(&f.maxSessions, "max-sessions", mcpserve.DefaultMaxSessions, "HTTP sessions open at once (0 = the default); one more is refused (503) unless a session idle for 30m can be ended")
 	return c
 }
 
@@ -123,6 +126,9 @@ func runMCPServe(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer,
 	}
 	if f.maxCalls < 0 {
 		return usagef("--max-calls %d: at least one call must be able to run; use a positive number (0 = the default, %d)", f.maxCalls, mcpserve.DefaultMaxCalls)
+	}
+	if f.maxSessions < 0 {
+		return usagef("--max-sessions %d: at least one session must be able to open; use a positive number (0 = the default, %d)", f.maxSessions, mcpserve.DefaultMaxSessions)
 	}
 	token := ""
 	if f.tokenEnv != "" {
@@ -160,7 +166,7 @@ func runMCPServe(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer,
 	sink := compose.AgentSink(compose.TraceSink(tw))
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	srv, err := mcpserve.New(mcpserve.Options{StoryPath: storyPath, ProfilePath: f.profile, Root: f.root, Sink: sink, CallTimeout: f.timeout,
-		Version: version, Logger: logger, ClaudeSubmit: claudeSubmitCommand(), MaxCalls: f.maxCalls})
+		Version: version, Logger: logger, ClaudeSubmit: claudeSubmitCommand(), MaxCalls: f.maxCalls, MaxSessions: f.maxSessions})
 	if err != nil {
 		if pe, ok := errors.AsType[*plugin.ProfileError](err); ok && pe.ReadErr != nil {
 			return profileReadError(f.profile, pe)

@@ -24,8 +24,8 @@ func namedRoot(st *story.Story, fixtureFile string) string {
 }
 
 // resolveNamed resolves p, written under key, against the fixture's
-// directory, refusing it when it leaves root; the error never names what
-// lies outside.
+// directory, refusing it when it leaves root or lies inside a .git
+// directory; the error never names what lies outside.
 func resolveNamed(root, fixtureFile, key, p string) (string, error) {
 	r := safefile.NewRoot(root)
 	defer r.Close()
@@ -34,6 +34,12 @@ func resolveNamed(root, fixtureFile, key, p string) (string, error) {
 		_, err = r.Stat(full)
 	}
 	if !errors.Is(err, safefile.ErrOutsideRoot) {
+		if safefile.InGitDir(r.Dir(), full) {
+			// a checkout's .git/config may hold the CI job's token: an
+			// expect_files content_matches on it was an oracle, one
+			// character a fixture
+			return "", fmt.Errorf("%s %q is inside a .git directory; nothing there is read: name a file of the project", key, p)
+		}
 		return full, nil // missing or unreadable: the reader says so
 	}
 	var pe *os.PathError

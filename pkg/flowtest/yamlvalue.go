@@ -32,6 +32,20 @@ func plainValue(n *yaml.Node) (any, error) {
 	return nodeValue(n, &budget, 0)
 }
 
+// mergedEntries counts the entries a merge key's value src offers.
+func mergedEntries(src any) int {
+	srcs, ok := src.([]any)
+	if !ok {
+		srcs = []any{src}
+	}
+	n := 0
+	for _, s := range srcs {
+		m, _ := s.(map[string]any)
+		n += len(m)
+	}
+	return n
+}
+
 func nodeValue(n *yaml.Node, budget *int, depth int) (any, error) {
 	*budget--
 	if *budget < 0 {
@@ -69,6 +83,11 @@ func nodeValue(n *yaml.Node, budget *int, depth int) (any, error) {
 				mv, err := nodeValue(v, budget, depth+1)
 				if err != nil {
 					return nil, err
+				}
+				// what a merge copies counts too: a chain of mappings each
+				// merging the one before copies the chain into every link
+				if *budget -= mergedEntries(mv); *budget < 0 {
+					return nil, fmt.Errorf("value too large (aliases expand to more than %d nodes); write the value out", maxAliasExpansion)
 				}
 				yamlnode.Merge(out, mv)
 				continue

@@ -48,6 +48,9 @@ func fsResolve(root, p string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	if err := refuseGitDir(root, p, abs); err != nil {
+		return "", err
+	}
 	return abs, nil
 }
 
@@ -137,6 +140,7 @@ func fsGlobIn(root, pat string) ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("starlark fs.glob %q: %v", pat, err) // filepath.ErrBadPattern's text
 	}
+	ms = gitFree(root, ms)
 	if len(ms) > maxGlob {
 		return nil, fmt.Errorf("starlark fs.glob %q: more than %d paths match; narrow the pattern", pat, maxGlob)
 	}

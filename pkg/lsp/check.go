@@ -72,6 +72,9 @@ func (s *Server) publish(e *entry, ds []diag.Diagnostic) {
 		if more > 0 {
 			list = append(list, moreFindings(f, more))
 		}
+		if n := s.unheldNote(f); n != nil {
+			list = append(list, *n)
+		}
 		list = append(list, s.coverHints(f, text, ls)...)
 		s.notify(protocol.ServerTextDocumentPublishDiagnostics, protocol.PublishDiagnosticsParams{URI: pathURI(f), Version: version, Diagnostics: list})
 	}

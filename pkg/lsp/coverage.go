@@ -34,8 +34,14 @@ const coverRule = "coverage"
 // coverCache holds the last read of each profile.
 type coverCache struct {
 	mu       sync.Mutex
-	profiles map[string]*coverRead // by profile path
+	profiles map[string]*coverRead // by profile path, at most maxProfiles
+	tick     uint64                // counts reads: coverRead.used orders them
 }
+
+// maxProfiles is how many profiles' reads the cache keeps (those used
+// last): a workspace of many projects, each with its .kitsoki/coverage.json
+// of up to coverage.MaxJSON, kept every one read until the server exited.
+const maxProfiles = 16
 
 type coverRead struct {
 	mod       time.Time
@@ -43,6 +49,7 @@ type coverRead struct {
 	unreached map[string][]coverage.Item // by absolute story file path
 	logged    bool                       // a read error was logged once
 	err       error
+	used      uint64 // coverCache.tick when last read
 }
 
 // read returns the profile at path as it is now on disk.
@@ -56,7 +63,9 @@ func (c *coverCache) read(path, root string) (*coverRead, time.Time) {
 	if c.profiles == nil {
 		c.profiles = map[string]*coverRead{}
 	}
+	c.tick++
 	if r := c.profiles[path]; r != nil && r.mod.Equal(st.ModTime()) && r.size == st.Size() {
+		r.used = c.tick
 		return r, st.ModTime()
 	}
 	r := &coverRead{mod: st.ModTime(), size: st.Size()}
@@ -74,6 +83,17 @@ func (c *coverCache) read(path, root string) (*coverRead, time.Time) {
 		r.err = perr
 	} else {
 		r.unreached = p.UnreachedByFile(root)
+	}
+	r.used = c.tick
+	delete(c.profiles, path)
+	for len(c.profiles) >= maxProfiles {
+		var oldest string
+		for p, o := range c.profiles {
+			if oldest == "" || o.used < c.profiles[oldest].used {
+				oldest = p
+			}
+		}
+		delete(c.profiles, oldest)
 	}
 	c.profiles[path] = r
 	return r, r.mod

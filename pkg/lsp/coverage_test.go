@@ -146,3 +146,26 @@ func TestCoverageProfileAboveTheWorkspaceIsNotRead(t *testing.T) {
 		t.Errorf("hints %q from a profile outside the workspace", h)
 	}
 }
+
+// The cache keeps the reads of the maxProfiles profiles used last, however
+// many projects of a workspace have one; a dropped profile is read again.
+func TestCoverCacheBounded(t *testing.T) {
+	var c coverCache
+	var first, firstRoot string
+	for i := range 3 * maxProfiles {
+		root := filepath.Join(t.TempDir(), fmt.Sprintf("p%d", i))
+		path := writeProfile(t, root, 1)
+		if i == 0 {
+			first, firstRoot = path, root
+		}
+		if r, _ := c.read(path, root); r == nil || r.err != nil {
+			t.Fatalf("read %s: %+v", path, r)
+		}
+	}
+	if n := len(c.profiles); n > maxProfiles {
+		t.Fatalf("%d profiles kept after %d were read; want at most %d", n, 3*maxProfiles, maxProfiles)
+	}
+	if r, _ := c.read(first, firstRoot); r == nil || r.err != nil || len(r.unreached) == 0 {
+		t.Fatalf("a dropped profile read again: %+v", r)
+	}
+}

@@ -24,6 +24,10 @@ type Options struct {
 	// whatever the client says; else the client's initializationOptions
 	// root, workspace folders or rootUri (roots.go).
 	Root string
+	// MaxOpenBytes caps the open buffers' bytes together (0 =
+	// DefaultMaxOpenBytes): a buffer that does not fit is not held, and the
+	// file is checked as saved on disk (held.go).
+	MaxOpenBytes int64
 }
 
 // DefaultDebounce is the re-check delay after an edit.
@@ -39,6 +43,7 @@ type Server struct {
 	mu     sync.Mutex
 	conn   *jsonrpc2.Conn
 	docs   map[string]*document // by absolute path
+	held   int64                // bytes of the docs' texts (held.go)
 	timers map[string]*time.Timer
 	ws     *workspace
 	// watch is set when the client can watch files for us (coverage.go).
@@ -58,11 +63,20 @@ type document struct {
 	// edits cannot apply to a cut text: they are dropped until a whole-text
 	// change or a reopen brings the buffer back.
 	over bool
+	// unheld says the text did not fit in what is left of MaxOpenBytes:
+	// text is empty, the file on disk stands for the buffer, and ranged
+	// edits are dropped as for over (held.go).
+	unheld bool
+	// raw is text as the bytes a check reads (overlay), made once per
+	// text: every check reads every open buffer, so copying each one per
+	// check cost the open bytes on every keystroke.
+	raw []byte
 }
 
 // setText holds text, cut past the cap so that no buffer, however sent or
 // grown, holds more than maxFile+1 bytes.
 func (d *document) setText(text string) {
+	d.raw = nil
 	d.text, d.over = text, int64(len(text)) > maxFile
 	if d.over {
 		d.text = strings.Clone(text[:maxFile+1])
@@ -143,10 +157,17 @@ func (s *Server) didOpen(_ *glsp.Context, p *protocol.DidOpenTextDocumentParams)
 		return err
 	}
 	s.mu.Lock()
-	d := &document{version: p.TextDocument.Version}
-	d.setText(p.TextDocument.Text)
-	s.docs[path] = d
+	d := s.docs[path]
+	if d == nil {
+		d = &document{}
+		s.docs[path] = d
+	}
+	d.version = p.TextDocument.Version
+	fits := s.hold(d, p.TextDocument.Text)
 	s.mu.Unlock()
+	if !fits {
+		s.tellUnheld(path)
+	}
 	s.schedule(path, 0)
 	return nil
 }
@@ -162,18 +183,22 @@ func (s *Server) didChange(_ *glsp.Context, p *protocol.DidChangeTextDocumentPar
 		d = &document{}
 		s.docs[path] = d
 	}
+	wasHeld, fits := !d.unheld, true
 	for _, ch := range p.ContentChanges {
 		switch c := ch.(type) {
 		case protocol.TextDocumentContentChangeEventWhole:
-			d.setText(c.Text)
+			fits = s.hold(d, c.Text)
 		case protocol.TextDocumentContentChangeEvent:
-			if !d.over {
-				d.setText(applyEdit(d.text, c))
+			if !d.over && !d.unheld {
+				fits = s.hold(d, applyEdit(d.text, c))
 			}
 		}
 	}
 	d.version = p.TextDocument.Version
 	s.mu.Unlock()
+	if wasHeld && !fits {
+		s.tellUnheld(path)
+	}
 	s.schedule(path, s.opts.Debounce)
 	return nil
 }
@@ -193,7 +218,10 @@ func (s *Server) didClose(_ *glsp.Context, p *protocol.DidCloseTextDocumentParam
 		return err
 	}
 	s.mu.Lock()
-	delete(s.docs, path)
+	if d := s.docs[path]; d != nil {
+		s.held -= int64(len(d.text))
+		delete(s.docs, path)
+	}
 	s.mu.Unlock()
 	s.schedule(path, 0) // the file on disk is what counts now
 	return nil
@@ -248,13 +276,20 @@ func (s *Server) stopTimers() {
 	clear(s.timers)
 }
 
-// overlay snapshots the open buffers.
+// overlay snapshots the open buffers (their bytes are shared: a reader
+// must not change them).
 func (s *Server) overlay() map[string][]byte {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	o := make(map[string][]byte, len(s.docs))
 	for p, d := range s.docs {
-		o[p] = []byte(d.text)
+		if d.unheld {
+			continue
+		}
+		if d.raw == nil {
+			d.raw = []byte(d.text)
+		}
+		o[p] = d.raw
 	}
 	return o
 }
@@ -263,9 +298,14 @@ func (s *Server) overlay() map[string][]byte {
 func (s *Server) text(path string) (string, bool) {
 	s.mu.Lock()
 	d := s.docs[path]
+	held := d != nil && !d.unheld
+	var t string
+	if held {
+		t = d.text
+	}
 	s.mu.Unlock()
-	if d != nil {
-		return d.text, true
+	if held {
+		return t, true
 	}
 	if !s.inside(path) {
 		return "", false

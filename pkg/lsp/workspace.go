@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"cmp"
 	"maps"
 	"os"
 	"path/filepath"
@@ -12,12 +13,21 @@ import (
 	"kitsoki/pkg/validate"
 )
 
+// maxModels is how many story models the workspace keeps for navigation:
+// those of the stories checked last. A model takes some 20 times its
+// story's bytes, and an editor opens one story after another over a
+// session, so models past this are dropped (their file lists stay, for
+// storiesOf) and navigation in such a story checks it again (storyFor).
+const maxModels = 16
+
 // workspace remembers the stories checked so far: which files each one is
-// made of (manifest, include files, imported children) and its last model,
-// so a change to any file re-checks every story it belongs to.
+// made of (manifest, include files, imported children) and, for the
+// maxModels checked last, its last model, so a change to any file
+// re-checks every story it belongs to.
 type workspace struct {
 	mu      sync.Mutex
 	stories map[string]*entry // by absolute manifest path
+	tick    uint64            // counts checks: entry.used orders the models
 	// published remembers which files had diagnostics, per story, so a
 	// fixed file is cleared.
 	published map[string][]string
@@ -27,6 +37,7 @@ type entry struct {
 	manifest string
 	st       *story.Story
 	files    []string // absolute paths of every YAML file of the story tree
+	used     uint64   // workspace.tick when st was last set
 }
 
 func newWorkspace() *workspace {
@@ -107,9 +118,32 @@ func (w *workspace) check(manifest, root string, overlay map[string][]byte) (*en
 		// a buffer that does not parse yet: navigate with the last model
 		e.st, e.files = prev.st, prev.files
 	}
+	w.tick++
+	e.used = w.tick
 	w.stories[manifest] = e
+	w.dropModels()
 	w.mu.Unlock()
 	return e, res.Diagnostics
+}
+
+// dropModels keeps the maxModels models set last and drops the others'
+// (w.mu held).
+func (w *workspace) dropModels() {
+	var held []*entry
+	for _, e := range w.stories {
+		if e.st != nil {
+			held = append(held, e)
+		}
+	}
+	if len(held) <= maxModels {
+		return
+	}
+	slices.SortFunc(held, func(a, b *entry) int { return cmp.Compare(b.used, a.used) })
+	for i, e := range held[maxModels:] {
+		// a fresh entry, so a caller holding the old one keeps its model
+		held[maxModels+i] = nil
+		w.stories[e.manifest] = &entry{manifest: e.manifest, files: e.files, used: e.used}
+	}
 }
 
 // story returns the last model of the story a file belongs to.

@@ -55,6 +55,15 @@ type Options struct {
 	// MaxCalls is how many tool calls run at once (0 = DefaultMaxCalls);
 	// the others wait for a slot until their client cancels them.
 	MaxCalls int
+	// MaxSessions is how many HTTP sessions are open at once (0 =
+	// DefaultMaxSessions); a client asking for one more is refused (503)
+	// unless a session idle for SessionIdle can be ended.
+	MaxSessions int
+	// SessionIdle is how long an HTTP session may have no request under
+	// way before it may be ended (0 = DefaultSessionIdle).
+	SessionIdle time.Duration
+	// Now is the sessions' clock (nil = time.Now).
+	Now func() time.Time
 }
 
 // Server is a running catalog of story agent tools behind an MCP server.
@@ -350,9 +359,10 @@ func toolError(msg string) *mcp.CallToolResult {
 }
 
 // HTTPHandler serves the MCP streamable HTTP transport. A non-empty token
-// requires "Authorization: Bearer <token>" on every request.
+// requires "Authorization: Bearer <token>" on every request. At most
+// Options.MaxSessions sessions are open at once (sessions.go).
 func (s *Server) HTTPHandler(token string) http.Handler {
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, nil)
+	h := newSessions(s).wrap(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, nil))
 	if token == "" {
 		return h
 	}

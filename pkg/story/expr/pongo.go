@@ -106,6 +106,14 @@ func (l *PongoLoader) Compile(src string) (p *Pongo, err error) {
 
 // CompileFile compiles the template file at path through the loader.
 func (l *PongoLoader) CompileFile(path string) (p *Pongo, err error) {
+	if abs, err := filepath.Abs(path); err == nil {
+		l.mu.Lock()
+		git := l.inGitDir(abs)
+		l.mu.Unlock()
+		if git {
+			return nil, &Error{Kind: KindPongo, Err: ErrOutsideRoots, Msg: fmt.Sprintf("pongo2 template %s: it lies inside a .git directory (a checkout's .git/config may hold a CI token); name a file of the story", path)}
+		}
+	}
 	src, rerr := safefile.ReadFile(path, safefile.Story)
 	if rerr != nil {
 		return nil, &Error{Kind: KindPongo, Msg: fmt.Sprintf("pongo2 template %s: %v (check the path)", path, rerr), Err: rerr}
@@ -241,6 +249,9 @@ func (f fileLoader) Abs(base, name string) string {
 	if !l.insideRoots(p) {
 		return l.refuse(base, name, fmt.Sprintf("it resolves to %s, outside the template roots", p))
 	}
+	if l.inGitDir(p) {
+		return l.refuse(base, name, fmt.Sprintf("it resolves to %s, inside a .git directory (a checkout's .git/config may hold a CI token); name a file of the story", p))
+	}
 	l.accepted[p] = true
 	return p
 }
@@ -319,6 +330,14 @@ func (l *PongoLoader) insideRoots(p string) bool {
 		}
 	}
 	return false
+}
+
+// inGitDir reports whether p lies in a .git directory below a template
+// root (safefile.InGitDir): a story at a checkout's top has the checkout
+// as its root, and {% include ".git/config" %} printed the job's token in
+// a failing fixture's view. l.mu is held.
+func (l *PongoLoader) inGitDir(p string) bool {
+	return slices.ContainsFunc(l.roots(), func(r string) bool { return underDir(r, p) && safefile.InGitDir(r, p) })
 }
 
 func underDir(root, p string) bool {

@@ -1,0 +1,50 @@
+package safefile
+
+import (
+	"path/filepath"
+	"strings"
+)
+
+// InGitDir reports whether abs, a path below root, lies in a directory
+// named .git (any case: a case-insensitive file system opens .GIT as
+// .git), by its name or by where its symbolic links lead. A checkout's
+// .git/config may hold the credential a CI job fetched with
+// (actions/checkout keeps its token there by default), so what a story
+// reads and may print (Starlark's ctx.fs, templates) never comes from
+// there.
+func InGitDir(root, abs string) bool {
+	if hasGitPart(root, abs) {
+		return true
+	}
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		realRoot = root
+	}
+	// the longest part of abs that exists, with its links followed
+	probe, rest := abs, ""
+	for {
+		if r, err := filepath.EvalSymlinks(probe); err == nil {
+			return hasGitPart(realRoot, filepath.Join(r, rest))
+		}
+		parent := filepath.Dir(probe)
+		if parent == probe {
+			return false
+		}
+		rest = filepath.Join(filepath.Base(probe), rest)
+		probe = parent
+	}
+}
+
+// hasGitPart reports whether p, below base, has a component named .git.
+func hasGitPart(base, p string) bool {
+	rel, err := filepath.Rel(base, p)
+	if err != nil {
+		return false
+	}
+	for part := range strings.SplitSeq(rel, string(filepath.Separator)) {
+		if strings.EqualFold(part, ".git") {
+			return true
+		}
+	}
+	return false
+}

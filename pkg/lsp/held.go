@@ -1,0 +1,65 @@
+package lsp
+
+import (
+	"fmt"
+	"path/filepath"
+
+	protocol "github.com/tliron/glsp/protocol_3_16"
+)
+
+// DefaultMaxOpenBytes is what the open buffers may hold together when
+// Options.MaxOpenBytes is 0: two buffers at the story YAML cap (each held
+// twice: as typed, and as the bytes the checks read).
+const DefaultMaxOpenBytes = 2 * maxFile
+
+func (s *Server) maxOpen() int64 {
+	if s.opts.MaxOpenBytes > 0 {
+		return s.opts.MaxOpenBytes
+	}
+	return DefaultMaxOpenBytes
+}
+
+// hold sets d's text when it fits in what is left of MaxOpenBytes, and
+// says whether it did; one that does not is not held (d.unheld): the file
+// on disk stands for it until a change that fits or a reopen (s.mu held).
+// Without it, an editor (or an extension opening every file of a
+// repository) could make the server hold any number of buffers of up to
+// the story YAML cap each.
+func (s *Server) hold(d *document, text string) bool {
+	s.held -= int64(len(d.text))
+	d.text, d.over, d.raw = "", false, nil
+	size := min(int64(len(text)), maxFile+1)
+	if s.held+size > s.maxOpen() {
+		d.unheld = true
+		return false
+	}
+	d.unheld = false
+	d.setText(text)
+	s.held += int64(len(d.text))
+	return true
+}
+
+// unheldMessage tells the client that path's buffer is not held.
+func (s *Server) unheldMessage(path string) string {
+	return fmt.Sprintf("kitsoki lsp: %s is not checked as edited: the open files hold %d MiB, the most kitsoki lsp keeps, so the file as saved on disk is checked instead; close other files, or save this one", filepath.Base(path), s.maxOpen()>>20)
+}
+
+// tellUnheld shows the client that path's buffer is not held (the
+// publish of its story repeats it as a diagnostic).
+func (s *Server) tellUnheld(path string) {
+	s.notify(protocol.ServerWindowShowMessage, protocol.ShowMessageParams{Type: protocol.MessageTypeWarning, Message: s.unheldMessage(path)})
+}
+
+// unheldNote is the diagnostic on a file whose buffer is not held (nil
+// when it is held, or not open).
+func (s *Server) unheldNote(path string) *protocol.Diagnostic {
+	s.mu.Lock()
+	d := s.docs[path]
+	unheld := d != nil && d.unheld
+	s.mu.Unlock()
+	if !unheld {
+		return nil
+	}
+	return &protocol.Diagnostic{Severity: new(protocol.DiagnosticSeverityWarning), Source: new("kitsoki"),
+		Code: &protocol.IntegerOrString{Value: "open-buffers"}, Message: s.unheldMessage(path)}
+}
