@@ -87,21 +87,7 @@ func (f *Fetcher) EnsureLlamaServer(ctx context.Context, p *Pins, goos, goarch s
 	defer lock.release()
 
 	removeStaleStages(dir)
-	man, ok = readManifest(dir, a)
-	if !ok && !opts.Force && !opts.Verify {
-		man, ok = adoptRelease(dir, a, true)
-	}
-	if ok && opts.Verify && man.Adopted {
-		ok = false // nothing but the archive carries the pin: fetch and extract it
-	} else if ok && opts.Verify {
-		total := releaseSize(man)
-		f.report(Progress{Artifact: a, Phase: PhaseVerify, Total: total})
-		err := verifyRelease(dir, man)
-		f.report(Progress{Artifact: a, Phase: PhaseVerify, Done: total, Total: total})
-		if err != nil {
-			ok = false
-		}
-	}
+	man, ok = f.installedRelease(dir, a, opts)
 	if !ok || opts.Force {
 		res, err := f.Ensure(ctx, a, opts) // its errors start "llama-server (<platform>): "
 		if err != nil {
@@ -125,6 +111,28 @@ func (f *Fetcher) EnsureLlamaServer(ctx context.Context, p *Pins, goos, goarch s
 	}
 	inst.Shim = man.Shim != nil
 	return inst, nil
+}
+
+// installedRelease is the release already in dir that may be used as it
+// is, the lock held: its manifest, else one adopted from a directory the
+// existing engine extracted; with Verify, only a recorded one whose files
+// still match.
+func (f *Fetcher) installedRelease(dir string, a *Artifact, opts EnsureOptions) (releaseManifest, bool) {
+	man, ok := readManifest(dir, a)
+	if !ok && !opts.Force && !opts.Verify {
+		man, ok = adoptRelease(dir, a, true)
+	}
+	if !ok || !opts.Verify {
+		return man, ok
+	}
+	if man.Adopted {
+		return man, false // nothing but the archive carries the pin: fetch and extract it
+	}
+	total := releaseSize(man)
+	f.report(Progress{Artifact: a, Phase: PhaseVerify, Total: total})
+	err := verifyRelease(dir, man)
+	f.report(Progress{Artifact: a, Phase: PhaseVerify, Done: total, Total: total})
+	return man, err == nil
 }
 
 // runtimeDecision probes the host (Linux, and only when goos/goarch is the
