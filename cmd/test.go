@@ -128,7 +128,7 @@ func addTestFlags(c *cobra.Command, f *testFlags, full bool) {
 	fl.BoolVar(&f.failFast, "fail-fast", false, "stop after the first failing fixture (and skip the rest of its turns)")
 	fl.StringVar(&f.recording, "recording", "", "recording for input: turns (relative to each fixture's directory)")
 	fl.StringVar(&f.run, "run", "", "run only fixtures whose file name matches this `REGEX`")
-	fl.StringVar(&f.junitOut, "junit", "", "write a JUnit XML report to `FILE`")
+	fl.StringVar(&f.junitOut, "junit", "", "write a JUnit XML report to `FILE` (- for stdout)")
 	fl.StringVar(&f.format, "format", "text", "output: text, or github (workflow annotations at the failing lines)")
 	fl.IntVarP(&f.jobs, "jobs", "j", 0, "fixtures run in parallel (default: number of CPUs)")
 	fl.StringVar(&f.traceDir, "trace-dir", "", "write one JSONL trace per fixture into `DIR`")
@@ -190,7 +190,7 @@ func runTests(ctx context.Context, stdout, stderr io.Writer, args []string, f *t
 	}
 
 	text := stdout
-	if f.jsonOut == "-" || f.cover.profile == "-" {
+	if f.jsonOut == "-" || f.junitOut == "-" || f.cover.profile == "-" {
 		text = stderr
 	}
 	if err := writeTestReports(stdout, f, results); err != nil {
@@ -246,11 +246,11 @@ func planTests(args []string, f *testFlags, stderr io.Writer) (*testPlan, error)
 	if err := f.cover.check(); err != nil {
 		return nil, err
 	}
-	switch {
-	case f.cover.format != "" && f.cover.profile == "":
+	if f.cover.format != "" && f.cover.profile == "" {
 		return nil, usagef("--cover-format %s: name the profile to write with --coverprofile FILE", f.cover.format)
-	case f.cover.profile == "-" && f.jsonOut == "-":
-		return nil, usagef("--coverprofile - and --json - both want stdout; write one of them to a file")
+	}
+	if err := oneStdout("--json", f.jsonOut, "--junit", f.junitOut, "--coverprofile", f.cover.profile); err != nil {
+		return nil, err
 	}
 	var err error
 	if p.sandbox, err = sandboxMode(f.sandbox, os.Getenv(sandboxEnv)); err != nil {
@@ -460,8 +460,22 @@ func writeTestReports(stdout io.Writer, f *testFlags, results []*flowtest.Result
 	return writeLastTrace(f.traceOut, results)
 }
 
-// writeReportFiles writes the JSON report to jsonOut (stdout for -) and the
-// JUnit one to junitOut; an empty name skips that report.
+// oneStdout refuses two outputs (flag, path pairs) that both name stdout.
+func oneStdout(flagPaths ...string) error {
+	var on []string
+	for i := 0; i+1 < len(flagPaths); i += 2 {
+		if flagPaths[i+1] == "-" {
+			on = append(on, flagPaths[i]+" -")
+		}
+	}
+	if len(on) > 1 {
+		return usagef("%s both want stdout; write one of them to a file", strings.Join(on, " and "))
+	}
+	return nil
+}
+
+// writeReportFiles writes the JSON report to jsonOut and the JUnit one to
+// junitOut (either to stdout for -); an empty name skips that report.
 func writeReportFiles(stdout io.Writer, jsonOut, junitOut string, marshal func() ([]byte, error), junit func(io.Writer) error) error {
 	if jsonOut != "" {
 		data, err := marshal()
@@ -483,7 +497,13 @@ func writeReportFiles(stdout io.Writer, jsonOut, junitOut string, marshal func()
 		if err := junit(&b); err != nil {
 			return usagef("--junit: %v", err)
 		}
-		if err := atomicfile.Write(junitOut, b.Bytes(), 0o644); err != nil {
+		var err error
+		if junitOut == "-" {
+			_, err = stdout.Write(b.Bytes())
+		} else {
+			err = atomicfile.Write(junitOut, b.Bytes(), 0o644)
+		}
+		if err != nil {
 			return usagef("--junit %s: %v", junitOut, err)
 		}
 	}
@@ -576,7 +596,8 @@ func newTestMergeCmd() *cobra.Command {
 			"  kitsoki test merge cover1.json cover2.json --coverprofile coverage.lcov",
 		Long: `Merge concatenates the --json reports of test shards (in the order given) and
 sums their counts. The merged report goes to --json FILE (default stdout);
---junit FILE also writes it as JUnit XML.
+--junit FILE also writes it as JUnit XML (--junit - writes only the JUnit
+report, to stdout).
 
 JSON coverage profiles (kitsoki test --coverprofile FILE --cover-format json)
 given among the files are added up: every part's counts summed, byte for
@@ -594,6 +615,9 @@ cannot be read.`,
 				return err
 			}
 			if err := checkOutInside("--json", jsonOut, "--junit", junitOut); err != nil {
+				return err
+			}
+			if err := oneStdout("--json", jsonOut, "--junit", junitOut); err != nil {
 				return err
 			}
 			rs, ps, err := readMergeInputs(args)
@@ -624,7 +648,7 @@ cannot be read.`,
 		},
 	}
 	c.Flags().StringVar(&jsonOut, "json", "", "write the merged report to `FILE` (default stdout)")
-	c.Flags().StringVar(&junitOut, "junit", "", "also write the merged report as JUnit XML to `FILE`")
+	c.Flags().StringVar(&junitOut, "junit", "", "also write the merged report as JUnit XML to `FILE` (- for stdout, instead of the JSON)")
 	cf.add(c, false)
 	return c
 }
@@ -666,14 +690,17 @@ func readMergeInputs(args []string) ([]*flowtest.Report, []*coverage.Profile, er
 	return rs, ps, nil
 }
 
-// writeMergedReports writes the merged --json report (stdout by default)
-// and --junit; exit 1 when a merged fixture failed.
+// writeMergedReports writes the merged --json report (stdout by default,
+// unless --junit is -) and --junit; exit 1 when a merged fixture failed.
 func writeMergedReports(stdout io.Writer, rs []*flowtest.Report, jsonOut, junitOut string) error {
 	m := flowtest.MergeReports(rs)
 	sort.SliceStable(m.Results, func(i, j int) bool { return m.Results[i].File < m.Results[j].File })
 	marshal := func() ([]byte, error) { return flowtest.MarshalReport(m) }
 	junit := func(w io.Writer) error { return flowtest.WriteJUnitReport(w, m) }
-	if err := writeReportFiles(stdout, cmp.Or(jsonOut, "-"), junitOut, marshal, junit); err != nil {
+	if jsonOut == "" && junitOut != "-" {
+		jsonOut = "-"
+	}
+	if err := writeReportFiles(stdout, jsonOut, junitOut, marshal, junit); err != nil {
 		return err
 	}
 	if m.Failed > 0 {

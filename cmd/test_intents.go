@@ -82,7 +82,7 @@ recording or story that cannot be read.`,
 	fl.BoolVar(&f.updateBase, "update-baseline", false, "write this run's pass rates to --baseline")
 	fl.Float64Var(&f.regressionAt, "fail-regression-at", 0.05, "fail when a fixture's pass rate drops more than this below the baseline")
 	fl.StringVar(&f.jsonOut, "json", "", "write the JSON report (the existing engine's shape) to `FILE` (- = stdout)")
-	fl.StringVar(&f.junitOut, "junit", "", "write a JUnit XML report to `FILE`")
+	fl.StringVar(&f.junitOut, "junit", "", "write a JUnit XML report to `FILE` (- for stdout)")
 	fl.IntVarP(&f.jobs, "jobs", "j", 0, "inputs routed in parallel (default: number of CPUs)")
 	addKitsokiRepoFlag(c, &f.repo)
 	return c
@@ -105,6 +105,9 @@ func checkIntentFlags(f *intentFlags) error {
 		return usagef("--update-baseline needs --baseline FILE: where to write the pass rates")
 	case f.regressionAt < 0:
 		return usagef("--fail-regression-at %g: must be 0 or more", f.regressionAt)
+	}
+	if err := oneStdout("--json", f.jsonOut, "--junit", f.junitOut); err != nil {
+		return err
 	}
 	return checkOutDirs("--json", f.jsonOut, "--junit", f.junitOut)
 }
@@ -170,7 +173,7 @@ func runIntents(ctx context.Context, stdout, stderr io.Writer, app string, f *in
 		return err
 	}
 	text := stdout
-	if f.jsonOut == "-" {
+	if f.jsonOut == "-" || f.junitOut == "-" {
 		text = stderr
 	}
 	flowtest.WriteIntentsText(text, rep)

@@ -92,6 +92,15 @@ func TestIntentsCLIOnCloak(t *testing.T) {
 	if code != 0 || out != string(want) {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
 	}
+	// --junit - writes the JUnit report on stdout and the text on stderr.
+	t.Chdir(t.TempDir())
+	code, out, errOut = runCmd(t, "test", "intents", app, "--junit", "-")
+	if code != 0 || !strings.HasPrefix(out, "<?xml") || errOut != string(want) {
+		t.Fatalf("--junit -: exit %d\n%s\n%s", code, out, errOut)
+	}
+	if code, _, errOut := runCmd(t, "test", "intents", app, "--junit", "-", "--json", "-"); code != exitUsageEnv || !strings.Contains(errOut, "both want stdout") {
+		t.Fatalf("two stdouts: %d %s", code, errOut)
+	}
 	code, out, _ = runCmd(t, "test", "intents", app, "--dry-run", "--runs", "2")
 	if code != 0 || !strings.Contains(out, "Dry run: 15 fixtures, 46 inputs, 92 total calls") {
 		t.Fatalf("dry run: %d %s", code, out)

@@ -128,6 +128,25 @@ func TestTestFlowsSpellingAndReports(t *testing.T) {
 	if code != exitOK || !strings.HasPrefix(out, "{") || !strings.Contains(errOut, "1 passed, 0 failed") {
 		t.Fatalf("--json -: %d\n%s\n%s", code, out, errOut)
 	}
+	// --junit - writes the JUnit report on stdout (no file named "-") and
+	// the text on stderr; two reports on stdout are a usage error.
+	wd := t.TempDir()
+	t.Chdir(wd)
+	code, out, errOut = runCmd(t, "test", dir, "--junit", "-")
+	if err := xml.Unmarshal([]byte(out), &suites); err != nil || code != exitFinding || suites.Tests != 2 || !strings.Contains(errOut, "1 passed, 1 failed") {
+		t.Fatalf("--junit -: %d %v\n%s\n%s", code, err, out, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(wd, "-")); err == nil {
+		t.Errorf("--junit - wrote a file named -")
+	}
+	if code, _, errOut := runCmd(t, "test", dir, "--junit", "-", "--json", "-"); code != exitUsageEnv || !strings.Contains(errOut, "--json - and --junit - both want stdout") {
+		t.Fatalf("two stdouts: %d %s", code, errOut)
+	}
+	// test merge --junit - writes only the JUnit report on stdout.
+	code, out, errOut = runCmd(t, "test", "merge", rep, "--junit", "-")
+	if err := xml.Unmarshal([]byte(out), &suites); err != nil || code != exitFinding || suites.Tests != 2 {
+		t.Fatalf("merge --junit -: %d %v\n%s\n%s", code, err, out, errOut)
+	}
 	// No fixture matched is exit 2 for the upstream spelling.
 	if code, _, errOut := runCmd(t, "test", "flows", filepath.Join(dir, "app.yaml"), "--flows", filepath.Join(dir, "nope", "*.yaml")); code != exitUsageEnv || !strings.Contains(errOut, "no flow fixtures matched") {
 		t.Fatalf("no match: %d %s", code, errOut)
