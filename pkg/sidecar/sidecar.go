@@ -116,10 +116,8 @@ func serverArgs(cfg Config, port int) []string {
 	return append(args, cfg.ExtraArgs...)
 }
 
-// serverPolicy is how llama-server runs (internal/proc): kitsoki's whole
-// environment plus cfg.Env (in order), the library directory first on
-// LD_LIBRARY_PATH on Linux, stdout and stderr together in the output
-// tail, and on Stop SIGTERM to its group, SIGKILL after cfg.StopGrace.
+// serverPolicy is how llama-server runs (internal/proc): kitsoki's
+// environment plus cfg.Env, the library directory first on LD_LIBRARY_PATH.
 func serverPolicy(cfg Config) proc.Policy {
 	var vars []proc.Var
 	for _, kv := range cfg.Env {
