@@ -12,19 +12,12 @@ import (
 const shimName = "libstdc++.so.6"
 
 // adoptRelease takes over a release directory that the existing kitsoki
-// engine extracted into a shared cache: bin/llama-<sha12>/ holding
-// llama-server, with no record of ours beside it. That engine creates the
-// directory only by renaming a staging directory into place after the
-// archive matched the same pin, and never keeps the archive, so ours would
-// otherwise download it again (and fail on an offline box pre-warmed by
-// it). The files are hashed once into a manifest (Adopted), so later
-// starts, and --verify, treat them like our own extraction; --verify and
-// --force still download the archive, since only it carries the pin.
-//
-// A directory is adopted only when it has that engine's shape: flat
-// regular files and symlinks to plain names in it, llama-server a regular
-// file. Anything else is left to the normal download, which replaces it.
-// With write false (a read-only cache) nothing is changed or recorded, and
+// engine extracted into a shared cache (it keeps no archive to re-verify;
+// see docs/compat/fetch-sidecar.md): its files are hashed once into a
+// manifest marked Adopted. Only that engine's shape is adopted (flat
+// regular files and symlinks to plain names, llama-server a regular file);
+// anything else is left to the normal download, which replaces it. With
+// write false (a read-only cache) nothing is changed or recorded, and
 // llama-server must already be executable.
 func adoptRelease(dir string, a *Artifact, write bool) (releaseManifest, bool) {
 	st, err := os.Lstat(filepath.Join(dir, "llama-server"))

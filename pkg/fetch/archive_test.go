@@ -133,8 +133,17 @@ func extractBytes(t testing.TB, data []byte, format string, lim extractLimits, o
 	if err := os.Mkdir(dest, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	files, err := extractArchive(bytes.NewReader(data), int64(len(data)), format, dest, lim, only)
+	files, err := extractArchive(bytes.NewReader(data), int64(len(data)), format, dest, lim.withDefaults(), only)
 	return dest, files, err
+}
+
+// withDefaults fills the limits a test leaves zero from defaultLimits.
+func (l extractLimits) withDefaults() extractLimits {
+	return extractLimits{
+		MaxFiles:      orDefault(l.MaxFiles, defaultLimits.MaxFiles),
+		MaxFileBytes:  orDefault(l.MaxFileBytes, defaultLimits.MaxFileBytes),
+		MaxTotalBytes: orDefault(l.MaxTotalBytes, defaultLimits.MaxTotalBytes),
+	}
 }
 
 func TestExtractFlatKeepsSONAMESymlinksInEveryFormat(t *testing.T) {

@@ -16,10 +16,8 @@
 // mismatch leaves nothing behind and names the artifact and both digests. A
 // forced download keeps the verified file until its replacement has
 // verified; a download that fails before its first byte leaves no .part.
-// A cache shared with the existing kitsoki engine works both ways: its
-// model files are hashed once and recorded, and a release directory it
-// extracted is adopted (adopt.go) rather than downloaded again; where the
-// cache cannot be locked (read-only), what matches its pin is used in place.
+// A cache shared with the existing kitsoki engine works both ways (adopt.go,
+// verifiedInPlace in ensure.go).
 //
 // Cache layout ([ResolveCacheDir]: $KITSOKI_CACHE_DIR, else the OS user cache
 // dir + "kitsoki"):

@@ -166,10 +166,8 @@ func (f *Fetcher) download(ctx context.Context, a *Artifact, dest string) (Resul
 		return Result{}, fmt.Errorf("%s: download from %s failed: %w (nothing was kept: the server does not support resuming (no Accept-Ranges), so the partial download was deleted; run the fetch again)", a.label(), t.host, err)
 	}
 	if err != nil {
-		// A part that holds no byte (a 404, a refused connection) is
-		// dropped: a parallel part is created at its final size, so a
-		// failed start would leave a sparse file that looks like a large
-		// partial download.
+		// A parallel part is created at its final size: one that holds no
+		// byte yet would look like a large partial download.
 		if t.done.Load() == 0 {
 			discardPart(dest)
 		}
@@ -272,7 +270,7 @@ func (t *transfer) saveState() {
 func (t *transfer) plan(total int64, n int) resumeState {
 	st := resumeState{URL: t.show, SHA256: t.a.SHA256, Total: total, Parallel: true}
 	size := total / int64(n)
-	for i := 0; i < n; i++ {
+	for i := range n {
 		start := int64(i) * size
 		end := start + size
 		if i == n-1 {

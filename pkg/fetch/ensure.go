@@ -86,10 +86,8 @@ func (f *Fetcher) Cached(a *Artifact) bool {
 }
 
 // verifiedInPlace hashes a cached file whose lock cannot be taken (a
-// read-only cache: an image layer, another user's directory, one the
-// existing engine pre-warmed, whose files carry no record of ours) and
-// accepts it when it matches the pin, as the existing engine does on every
-// start. Nothing is written: nothing in that cache can be.
+// read-only cache) and accepts it when it matches the pin, as the existing
+// engine does on every start; nothing is written.
 func (f *Fetcher) verifiedInPlace(a *Artifact, dest string) (Result, bool) {
 	st, err := os.Stat(dest)
 	if err != nil || !st.Mode().IsRegular() {

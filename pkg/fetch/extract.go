@@ -31,14 +31,6 @@ type extractLimits struct {
 // defaultLimits fit a llama.cpp release (a few hundred MB unpacked) with room.
 var defaultLimits = extractLimits{MaxFiles: 10000, MaxFileBytes: 2 << 30, MaxTotalBytes: 4 << 30}
 
-func (l extractLimits) withDefaults() extractLimits {
-	return extractLimits{
-		MaxFiles:      orDefault(l.MaxFiles, defaultLimits.MaxFiles),
-		MaxFileBytes:  orDefault(l.MaxFileBytes, defaultLimits.MaxFileBytes),
-		MaxTotalBytes: orDefault(l.MaxTotalBytes, defaultLimits.MaxTotalBytes),
-	}
-}
-
 // extractedFile is one file written by an extraction.
 type extractedFile struct {
 	Name   string      `json:"name"`             // flat name in the destination
@@ -71,9 +63,9 @@ func extractFile(archivePath, format, destDir string, only map[string]string) ([
 	return files, nil
 }
 
-// extractArchive is extractFile over any ReaderAt of the given size.
+// extractArchive is extractFile over any ReaderAt of the given size, within lim.
 func extractArchive(r io.ReaderAt, size int64, format, destDir string, lim extractLimits, only map[string]string) ([]extractedFile, error) {
-	x := &extractor{dest: destDir, lim: lim.withDefaults(), only: only, out: map[string]extractedFile{}, from: map[string]string{}}
+	x := &extractor{dest: destDir, lim: lim, only: only, out: map[string]extractedFile{}, from: map[string]string{}}
 	var err error
 	if format == "zip" {
 		err = x.zip(r, size)

@@ -9,14 +9,10 @@ import (
 	"time"
 )
 
-// fileLock is a cross-process lock held on a *.lock file in the cache.
-//
-// The holder removes the file before it unlocks (where the OS lets an open
-// file be removed), so no empty lock file stays behind. A waiter that had
-// opened the old file then holds a lock on a name nobody can see; it
-// notices on taking the lock that the path no longer names its file, and
-// starts again on the current one. Two processes therefore never hold
-// locks on two different files of the same name at the same time.
+// fileLock is a cross-process lock held on a *.lock file in the cache. The
+// holder removes the file before it unlocks (where the OS allows), so a
+// waiter that took the lock on the removed file starts again on the
+// current one (stillNamed).
 type fileLock struct {
 	f    *os.File
 	path string

@@ -20,12 +20,9 @@ func (e *redirectError) Error() string {
 }
 
 // checkRedirect is the download's redirect policy, as a package manager's:
-// any host may be redirected to (release pages and model hubs answer from
-// CDNs on other hosts, and the sha256 pin decides whether the bytes are
-// the pinned ones), but a request that was https never continues over
-// http (that would let anyone on the path see, stall or swap the
-// download and learn what was fetched), and a chain stops at its
-// maxRedirects-th redirect.
+// any host (the sha256 pin decides whether the bytes are the pinned ones),
+// never from https down to http, at most maxRedirects in a chain (see
+// docs/compat/fetch-sidecar.md).
 func checkRedirect(req *http.Request, via []*http.Request) error {
 	prev := via[len(via)-1]
 	if len(via) >= maxRedirects {

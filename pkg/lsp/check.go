@@ -13,10 +13,8 @@ import (
 
 // recheck re-checks every story path belongs to and publishes the
 // diagnostics of each of their files (an empty list clears a fixed file).
-//
-// Checks run one at a time and each reads the buffers when it starts, so
-// the last publish of a file always reflects its latest text, whatever
-// order the (debounced) triggers fire in.
+// Checks run one at a time, each reading the buffers when it starts, so the
+// last publish of a file reflects its latest text.
 func (s *Server) recheck(path string) {
 	s.checkMu.Lock()
 	defer s.checkMu.Unlock()

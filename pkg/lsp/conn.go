@@ -10,11 +10,8 @@ import (
 )
 
 // Serve runs the server on one stream (stdin/stdout in kitsoki lsp) until
-// the client sends exit or closes the stream. A client whose message the
-// base protocol cannot read (frame.go: an endless header line, too many
-// headers, a Content-Length over the limit, content that is not a JSON-RPC
-// message: an id out of range, nesting past the decoder's depth) ends the
-// session with that error.
+// the client sends exit or closes the stream. A message the base protocol
+// cannot read (frame.go) ends the session with that error.
 func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) error {
 	codec := &frameCodec{}
 	conn := jsonrpc2.NewConn(ctx, jsonrpc2.NewBufferedStream(rwc, codec), jsonrpc2.HandlerWithError(s.handle))

@@ -2,11 +2,14 @@ package lsp
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -18,15 +21,10 @@ import (
 	"kitsoki/pkg/coverage"
 )
 
-// Coverage hints: when a JSON coverage profile sits beside a story
-// (coverage.EditorProfile, .kitsoki/coverage.json in the story's
-// directory or above), the parts no fixture reached are published as hint
-// diagnostics "never reached by a fixture", on the files the profile was
-// made from, while those files are unchanged since (an edited buffer or
-// a file saved after the profile shows none: its lines may have moved).
-// The profile is read again when it changes: on the client's
-// workspace/didChangeWatchedFiles (registered for **/.kitsoki/coverage.json
-// when the client can watch files) and at every check.
+// Coverage hints: the parts a profile beside a story (coverage.EditorProfile)
+// says no fixture reached, shown only on files unchanged since the profile
+// (their lines may have moved otherwise). The profile is re-read at every
+// check and on workspace/didChangeWatchedFiles.
 
 // coverRule is the code of a coverage hint.
 const coverRule = "coverage"
@@ -39,8 +37,7 @@ type coverCache struct {
 }
 
 // maxProfiles is how many profiles' reads the cache keeps (those used
-// last): a workspace of many projects, each with its .kitsoki/coverage.json
-// of up to coverage.MaxJSON, kept every one read until the server exited.
+// last), each up to coverage.MaxJSON.
 const maxProfiles = 16
 
 type coverRead struct {
@@ -86,14 +83,10 @@ func (c *coverCache) read(path, root string) (*coverRead, time.Time) {
 	}
 	r.used = c.tick
 	delete(c.profiles, path)
-	for len(c.profiles) >= maxProfiles {
-		var oldest string
-		for p, o := range c.profiles {
-			if oldest == "" || o.used < c.profiles[oldest].used {
-				oldest = p
-			}
-		}
-		delete(c.profiles, oldest)
+	if len(c.profiles) >= maxProfiles {
+		delete(c.profiles, slices.MinFunc(slices.Collect(maps.Keys(c.profiles)), func(a, b string) int {
+			return cmp.Compare(c.profiles[a].used, c.profiles[b].used)
+		}))
 	}
 	c.profiles[path] = r
 	return r, r.mod

@@ -4,22 +4,11 @@
 // story file: it reads through pkg/story and answers the editor.
 //
 // It speaks LSP through github.com/tliron/glsp's protocol types and
-// sourcegraph/jsonrpc2's framing (no framing is written here), and loads
-// stories with the open buffers as an overlay, publishing diagnostics for
-// every file of a story. A JSON coverage profile beside a story
-// (coverage.EditorProfile) adds the parts no fixture reached as hints
-// (coverage.go).
-//
-// It serves only inside its workspace roots (roots.go: [Options].Root, else
-// the client's initializationOptions root, workspace folders or rootUri):
-// a document outside them is never read, checked or published for, and a
-// client naming no root gets nothing. A story is loaded under its project
-// root (the nearest .git or .kitsoki/ above it, when that lies inside the
-// workspace root, else the workspace root), so what it names follows
-// pkg/story's confinement; navigation never points outside it either.
-//
-// Completion reads the buffer as typed, which may not parse yet: block keys
-// by indentation (keyPath), flow collections open before the cursor
-// ({target: |}, on: {|}, emit: [a, |]) with flowctx.go's scanner, so flow
-// style completes states and intents wherever block style does.
+// sourcegraph/jsonrpc2's framing, and loads stories with the open buffers as
+// an overlay. It serves only inside its workspace roots (roots.go): a
+// document outside them is never read, checked or published for, and a
+// story is loaded under its project root, so navigation follows pkg/story's
+// confinement. Coverage hints come from a profile beside a story
+// (coverage.go); completion reads buffers that may not parse yet (keyPath,
+// flowctx.go).
 package lsp

@@ -117,9 +117,8 @@ func readFrame(r *bufio.Reader, v any, n int) error {
 	if body.Len() < length {
 		return io.ErrUnexpectedEOF
 	}
-	// The handlers decode params where they hold values of any type
-	// (initializationOptions, a diagnostic's data): a message of millions
-	// of empty {} (three bytes each, some 150 decoded) is refused first.
+	// The handlers decode values of any type (initializationOptions, a
+	// diagnostic's data): a message of millions of empty {} is refused first.
 	limit := jsoncost.Limit(body.Len())
 	if cost, err := jsoncost.Estimate(body.Bytes(), reflect.TypeFor[any](), limit); err == nil && cost > limit {
 		return fail("its content would take over %d MiB once read (%d bytes of millions of empty values); send fewer objects and arrays in one message", limit>>20, body.Len())

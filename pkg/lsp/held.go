@@ -21,10 +21,8 @@ func (s *Server) maxOpen() int64 {
 
 // hold sets d's text when it fits in what is left of MaxOpenBytes, and
 // says whether it did; one that does not is not held (d.unheld): the file
-// on disk stands for it until a change that fits or a reopen (s.mu held).
-// Without it, an editor (or an extension opening every file of a
-// repository) could make the server hold any number of buffers of up to
-// the story YAML cap each.
+// on disk stands for it until a change that fits or a reopen (s.mu held),
+// so an editor opening every file of a repository cannot exhaust memory.
 func (s *Server) hold(d *document, text string) bool {
 	s.held -= int64(len(d.text))
 	d.text, d.over, d.raw = "", false, nil

@@ -10,10 +10,8 @@ import (
 )
 
 // maxPublished bounds the findings (and, apart, the coverage hints) one
-// publishDiagnostics carries for one file: a story with 10^5 findings
-// would otherwise send an editor one message of tens of megabytes, more
-// than anyone reads in a problems list. The first ones, errors first,
-// are shown, then one note counting the rest.
+// publishDiagnostics carries for one file, so a story with huge numbers of
+// findings does not send the editor one message of tens of megabytes.
 const maxPublished = 1000
 
 // capFindings returns the findings to publish for one file (at most

@@ -67,9 +67,8 @@ type document struct {
 	// text is empty, the file on disk stands for the buffer, and ranged
 	// edits are dropped as for over (held.go).
 	unheld bool
-	// raw is text as the bytes a check reads (overlay), made once per
-	// text: every check reads every open buffer, so copying each one per
-	// check cost the open bytes on every keystroke.
+	// raw is text as the bytes a check reads (overlay), made once per text
+	// rather than once per check.
 	raw []byte
 }
 

@@ -13,11 +13,9 @@ import (
 	"kitsoki/pkg/validate"
 )
 
-// maxModels is how many story models the workspace keeps for navigation:
-// those of the stories checked last. A model takes some 20 times its
-// story's bytes, and an editor opens one story after another over a
-// session, so models past this are dropped (their file lists stay, for
-// storiesOf) and navigation in such a story checks it again (storyFor).
+// maxModels is how many story models (those checked last) the workspace
+// keeps for navigation; a dropped one keeps its file list (storiesOf) and
+// is checked again when navigated (storyFor).
 const maxModels = 16
 
 // workspace remembers the stories checked so far: which files each one is

@@ -153,8 +153,7 @@ func (t *Tool) checkInput(raw json.RawMessage) (prompt string, args map[string]a
 	if len(raw) == 0 {
 		raw = []byte("{}")
 	}
-	// A line may hold 16 MiB: arguments of millions of empty {} (three
-	// bytes each, some 150 decoded) are refused before they are decoded.
+	// Arguments of millions of empty {} are refused before they are decoded.
 	limit := jsoncost.Limit(len(raw))
 	if cost, err := jsoncost.Estimate(raw, reflect.TypeFor[any](), limit); err == nil && cost > limit {
 		return "", nil, "", fmt.Errorf("the arguments (%d bytes) would take over %d MiB once read (millions of empty values); send fewer objects and arrays", len(raw), limit>>20)

@@ -20,12 +20,10 @@ var ruleToolName = &diag.Rule{ID: "mcp-tool-name", Severity: diag.Warning, LintO
 func Rules() []diag.Rule { return diag.Values([]*diag.Rule{ruleToolName}) }
 
 // CheckToolNames reports, for kitsoki validate, the (alias, verb) pairs of
-// st's call sites that `kitsoki mcp serve` could not offer: two aliases
-// whose tool names collide (agent.a-b and agent.a_b both slug to a_b),
-// or an alias with nothing to name a tool after. mcp serve refuses such a
-// story (exit 1); a run does not care, so these are warnings (validate
-// --strict fails on them). Every declared alias counts, enabled or not: a
-// profile may enable it later.
+// st's call sites that `kitsoki mcp serve` could not offer (colliding tool
+// names, or nothing to name a tool after). They are warnings: only mcp serve
+// refuses such a story. Every alias counts, enabled or not (a profile may
+// enable it later).
 func CheckToolNames(st *story.Story) []diag.Diagnostic {
 	if st == nil {
 		return nil

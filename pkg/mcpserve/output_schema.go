@@ -7,13 +7,10 @@ import (
 )
 
 // outputSchema decides whether a call site's (bundled) schema can be a
-// tool's outputSchema. MCP requires {"type": "object", ...} at the root,
-// and clients enforce it strictly: the TypeScript SDK rejects the whole
-// tools/list result — every tool — when one outputSchema has another root
-// type or a non-object subschema under properties. Such a schema is kept
-// off the tool (answers are still validated against it by kitsoki, and an
-// object answer is still returned as structuredContent); why names the
-// reason for the tool description.
+// tool's outputSchema: MCP requires an object root, and a client may reject
+// every tool of tools/list over one schema that breaks it. Such a schema is
+// kept off the tool (kitsoki still validates answers against it); why is
+// the reason for the tool description.
 func outputSchema(bundled json.RawMessage) (ok bool, why string) {
 	var root map[string]any
 	if err := json.Unmarshal(bundled, &root); err != nil || root == nil {

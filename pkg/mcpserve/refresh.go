@@ -8,12 +8,10 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// refreshOnRequest re-reads the story, profile and schemas (Refresh: only
-// when something changed on disk) before every tools/list and tools/call,
-// ahead of the SDK's own tool lookup. So a server without a watcher
-// (--watch-interval 0) lists a tool re-enabled since the last request and
-// answers a call to it, instead of "unknown tool"; a call to a tool that
-// is no longer offered gets a tool error saying why.
+// refreshOnRequest re-reads the story, profile and schemas (Refresh) before
+// every tools/list and tools/call, ahead of the SDK's own tool lookup, so
+// even without a watcher the tools are current; a call to a tool no longer
+// offered gets a tool error saying why.
 func (s *Server) refreshOnRequest(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		if method == "tools/list" || method == "tools/call" {

@@ -133,6 +133,10 @@ func (s *Server) build() (*Catalog, error) {
 		c.files = slices.Clone(st.Manifests)
 	}
 	c.files = append(c.files, plugin.WatchFiles(s.dir(st), s.opts.ProfilePath)...)
+	fail := func(err error) (*Catalog, error) {
+		c.print = fingerprint(c.files)
+		return c, err
+	}
 	if lerr != nil {
 		var msgs []string
 		if sle != nil {
@@ -140,20 +144,17 @@ func (s *Server) build() (*Catalog, error) {
 				msgs = append(msgs, d.String())
 			}
 		}
-		c.print = fingerprint(c.files)
-		return c, fmt.Errorf("%s: the story does not load:\n%s", s.opts.StoryPath, strings.Join(msgs, "\n"))
+		return fail(fmt.Errorf("%s: the story does not load:\n%s", s.opts.StoryPath, strings.Join(msgs, "\n")))
 	}
 	plan, err := compose.ResolveWith(ld, compose.ResolveOptions{Profile: s.opts.ProfilePath})
 	if err != nil {
-		c.print = fingerprint(c.files)
-		return c, err
+		return fail(err)
 	}
 	asm := plan.Assembly
 	schemas := schema.NewCompiler(st.Dir)
 	tools, err := buildTools(st, asm, schemas)
 	if err != nil {
-		c.print = fingerprint(c.files)
-		return c, err
+		return fail(err)
 	}
 	for _, t := range tools {
 		for _, p := range t.Schemas {

@@ -1,6 +1,7 @@
 package mcpserve
 
 import (
+	"cmp"
 	"fmt"
 	"net/http"
 	"sync"
@@ -44,15 +45,8 @@ func newSessions(s *Server) *sessions {
 	if now == nil {
 		now = time.Now
 	}
-	return &sessions{s: s, max: cmpPositive(s.opts.MaxSessions, DefaultMaxSessions),
-		idle: cmpPositive(s.opts.SessionIdle, DefaultSessionIdle), now: now, seen: map[string]*sessionUse{}}
-}
-
-func cmpPositive[T int | time.Duration](v, def T) T {
-	if v > 0 {
-		return v
-	}
-	return def
+	return &sessions{s: s, max: cmp.Or(max(s.opts.MaxSessions, 0), DefaultMaxSessions),
+		idle: cmp.Or(max(s.opts.SessionIdle, 0), DefaultSessionIdle), now: now, seen: map[string]*sessionUse{}}
 }
 
 // wrap admits a request to next: a request naming no session (it opens
@@ -72,8 +66,8 @@ func (ss *sessions) wrap(next http.Handler) http.Handler {
 			ss.started(w.Header().Get(sessionHeader))
 			return
 		}
-		ss.begin(id)
-		defer ss.end(id)
+		ss.use(id, 1)
+		defer ss.use(id, -1)
 		next.ServeHTTP(w, r)
 	})
 }
@@ -105,20 +99,12 @@ func (ss *sessions) started(id string) {
 	}
 }
 
-func (ss *sessions) begin(id string) {
+// use counts a request of session id starting (+1) or ending (-1).
+func (ss *sessions) use(id string, delta int) {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
 	if u := ss.seen[id]; u != nil {
-		u.active++
-		u.last = ss.now()
-	}
-}
-
-func (ss *sessions) end(id string) {
-	ss.mu.Lock()
-	defer ss.mu.Unlock()
-	if u := ss.seen[id]; u != nil {
-		u.active--
+		u.active += delta
 		u.last = ss.now()
 	}
 }

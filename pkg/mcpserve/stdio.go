@@ -17,13 +17,10 @@ import (
 )
 
 // StdioTransport serves MCP over r and w with the newline-delimited stdio
-// framing (mcp.IOTransport), and answers every request read before r
-// ends: the end of input is passed on only once each of them has been
-// answered, so a client that writes its requests and closes its end loses
-// no answer (the SDK ends the session at the end of input, and the process
-// with it, while handlers still run). hold bounds that wait (a request the
-// SDK never answers cannot keep the server up); closing the connection or
-// ending the context ends it at once.
+// framing (mcp.IOTransport), passing on the end of input only once every
+// request read has been answered: the SDK would otherwise end the session
+// while handlers still run. hold bounds that wait; closing the connection
+// or ending the context ends it at once.
 func StdioTransport(r io.Reader, w io.Writer, hold time.Duration) mcp.Transport {
 	return drainTransport{inner: &mcp.IOTransport{Reader: io.NopCloser(r), Writer: nopWriteCloser{w}}, hold: hold}
 }

@@ -53,6 +53,9 @@ type Config struct {
 	StartupClock func(d time.Duration) <-chan time.Time
 }
 
+// tailSize is how much of the server's output is kept for error messages.
+const tailSize = 8 << 10
+
 // Sidecar is one supervised llama-server.
 type Sidecar struct {
 	cfg    Config
@@ -81,18 +84,10 @@ func Start(ctx context.Context, cfg Config) (*Sidecar, error) {
 		return nil, errors.New("sidecar: no model given (Config.Model)")
 	}
 	cfg.Host = cmp.Or(cfg.Host, "127.0.0.1")
-	if cfg.Parallel <= 0 {
-		cfg.Parallel = 4
-	}
-	if cfg.StartupTimeout <= 0 {
-		cfg.StartupTimeout = 60 * time.Second
-	}
-	if cfg.StopGrace <= 0 {
-		cfg.StopGrace = 5 * time.Second
-	}
-	if cfg.HealthInterval <= 0 {
-		cfg.HealthInterval = 100 * time.Millisecond
-	}
+	cfg.Parallel = cmp.Or(max(cfg.Parallel, 0), 4)
+	cfg.StartupTimeout = cmp.Or(max(cfg.StartupTimeout, 0), 60*time.Second)
+	cfg.StopGrace = cmp.Or(max(cfg.StopGrace, 0), 5*time.Second)
+	cfg.HealthInterval = cmp.Or(max(cfg.HealthInterval, 0), 100*time.Millisecond)
 	if cfg.StartupClock == nil {
 		cfg.StartupClock = time.After
 	}
@@ -121,10 +116,8 @@ func serverArgs(cfg Config, port int) []string {
 	return append(args, cfg.ExtraArgs...)
 }
 
-// serverPolicy is how llama-server runs (internal/proc): kitsoki's whole
-// environment plus cfg.Env (in order), the library directory first on
-// LD_LIBRARY_PATH on Linux, stdout and stderr together in the output
-// tail, and on Stop SIGTERM to its group, SIGKILL after cfg.StopGrace.
+// serverPolicy is how llama-server runs (internal/proc): kitsoki's
+// environment plus cfg.Env, the library directory first on LD_LIBRARY_PATH.
 func serverPolicy(cfg Config) proc.Policy {
 	var vars []proc.Var
 	for _, kv := range cfg.Env {
