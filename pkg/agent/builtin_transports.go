@@ -2,15 +2,10 @@ package agent
 
 import "kitsoki/pkg/story"
 
-// defaultBuilders returns the builders for the plugin types that are built
-// from YAML declarations and live in this package: subprocess
-// (subprocess.go), mcp_http (mcp_http.go) and builtin.claude_cli
-// (claude_cli.go). builtin.inprocess is not built: the registry wires agents
-// registered with RegisterInProcess. builtin.local_llm lives in
-// pkg/agent/localllm (it fetches and supervises a llama-server, which this
-// contract package must not import): the composition root (pkg/compose)
-// adds localllm.New through RegistryOptions.Builders, which may add or
-// replace any builder.
+// defaultBuilders returns the builders of the YAML-declared plugin types
+// that live in this package. builtin.inprocess is wired by
+// RegisterInProcess; builtin.local_llm is pkg/agent/localllm's, added by
+// pkg/compose through RegistryOptions.Builders.
 func defaultBuilders() map[string]Builder {
 	return map[string]Builder{
 		story.PluginSubprocess: newSubprocessTransport,

@@ -45,14 +45,10 @@ func cassetteYAMLError(name string, err error) error {
 }
 
 // responseJSON reads an episode's response_json: node (nil or zero =
-// absent, the answer is `response:`'s): the recorded submission as exact
-// JSON text (`response_json: '5'`), written by `kitsoki trace
-// to-cassette` wherever `response:` would not replay the same value: a
-// number, true, false, null, or a string that starts with { or [ (or is
-// empty). It wins over `response:`, whose reading is unchanged. A string
-// scalar is the JSON text; any other YAML value (a number, true, null, a
-// mapping written inline) is taken as the JSON value it spells. The error
-// names the cassette, episode and fix.
+// absent): the exact submission, which `kitsoki trace to-cassette` writes
+// wherever response: would not replay the same value, and which wins over
+// it. A string scalar is the JSON text; any other YAML value is the JSON
+// value it spells.
 func responseJSON(cassette, episode string, n *yaml.Node) (json.RawMessage, error) {
 	if n == nil || n.Kind == 0 {
 		return nil, nil

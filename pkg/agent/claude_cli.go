@@ -10,7 +10,6 @@ import (
 	"log/slog"
 	"maps"
 	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -22,36 +21,15 @@ import (
 	"kitsoki/pkg/story"
 )
 
-// The builtin.claude_cli transport runs Anthropic's `claude` CLI once per
-// Ask, in print mode with JSON output:
-//
-//	claude -p --output-format json [--model <model>] [--system-prompt <persona>]
-//
-// where <model> is the calling persona's model when Dispatch passes it
-// (withCall), else the declaration's model:, else the CLI's default;
-// with the prompt on stdin (followed, when the call has a schema, by an
-// instruction to answer with one JSON value satisfying it, and the schema).
-// The binary is claude_bin: (relative paths are taken from the story
-// directory) or `claude` on PATH, looked up at call time so a story that
-// never calls agent.claude runs on machines without it. The program gets
-// kitsoki's whole environment plus env: (it needs the user's claude
-// configuration and credentials), runs in the story directory in its own
-// process group, and is killed with its group when the call's context ends
-// (deadline_exceeded) or the transport is closed.
-//
-// The result envelope's `structured_output`, when present, is the
-// submission; otherwise the envelope's `result` text is, with a Markdown code
-// fence stripped (a fenced block inside prose is taken too). A result that
-// is not JSON is passed as raw bytes when the call has a schema (Dispatch
-// then reports schema_invalid with the parse error) and as a JSON string
-// when it has none. Meta carries transport, model, usage tokens
-// (input/output/cache_read_input/cache_creation_input), cost_usd (the
-// envelope's total_cost_usd), session_id, num_turns and duration_ms.
-//
-// Failures: no binary -> transport_error telling how to install it or which
-// plugin to declare instead; an error envelope (is_error) -> transport_error
-// with its text; no JSON envelope on stdout -> plugin_crash with the exit
-// status and the stderr tail.
+// The builtin.claude_cli transport runs `claude -p --output-format json
+// [--model M] [--system-prompt P]` once per Ask, with the prompt (and, with a
+// schema, the answer instructions and the schema) on stdin, in the story
+// directory, in its own process group killed when the call ends. The binary
+// (claude_bin: or `claude` on PATH) is looked up at call time so a story that
+// never calls agent.claude runs without it; it gets kitsoki's whole
+// environment because it needs the user's claude credentials. The submission
+// is the envelope's structured_output, else its result text with a Markdown
+// fence stripped. Behaviour per item: docs/compat/agent-contract.md §4.
 
 // claudeInstallHint ends the missing-binary error.
 const claudeInstallHint = "install Claude Code (npm install -g @anthropic-ai/claude-code, see https://docs.anthropic.com/en/docs/claude-code) so `claude` is on PATH, " +
@@ -73,11 +51,8 @@ type claudeCLITransport struct {
 	closed  bool
 }
 
-// claudePolicy is how the claude CLI runs (internal/proc): kitsoki's whole
-// environment plus env: (it needs the user's claude configuration), and
-// SIGKILL to its group at once when the call's context ends or the
-// transport closes (a one-shot call has no state worth a graceful stop).
-// Its stderr goes to a redacting childproc.Stderr.
+// claudePolicy is how the claude CLI runs: kitsoki's whole environment plus
+// env:, killed at once when the call ends (a one-shot call has no state).
 func claudePolicy(env map[string]string) proc.Policy {
 	return proc.Policy{Env: proc.Env{Policy: proc.EnvInherit, Vars: proc.Set(env)}, WaitDelay: time.Second}
 }
@@ -85,12 +60,8 @@ func claudePolicy(env map[string]string) proc.Policy {
 // newClaudeCLITransport is the Builder for plugin: builtin.claude_cli.
 // It never fails: a missing binary is reported when the alias is called.
 func newClaudeCLITransport(p *story.AgentPlugin, bc BuildContext) (Transport, error) {
-	bin := p.ClaudeBin
-	if bin != "" && !filepath.IsAbs(bin) && strings.ContainsRune(filepath.ToSlash(bin), '/') && bc.StoryDir != "" {
-		bin = filepath.Join(bc.StoryDir, bin)
-	}
 	return &claudeCLITransport{
-		alias: p.Alias, bin: bin, model: p.Model, env: maps.Clone(p.Env), dir: bc.StoryDir,
+		alias: p.Alias, bin: bc.storyPath(p.ClaudeBin), model: p.Model, env: maps.Clone(p.Env), dir: bc.StoryDir,
 		log: bc.Logger, redact: bc.Mask, cut: bc.cut, submit: bc.ClaudeSubmit,
 		running: map[*proc.Process]struct{}{},
 	}, nil
@@ -112,11 +83,16 @@ func (t *claudeCLITransport) binary() (string, *AskError) {
 	return "", t.errf(KindTransportError, "the claude binary was not found on PATH; %s", claudeInstallHint)
 }
 
+// hasSchema reports whether the call carries a schema.
+func hasSchema(req *AskRequest) bool {
+	return len(req.Schema) > 0 && string(req.Schema) != "null"
+}
+
 // claudePrompt is what the CLI reads on stdin.
 func claudePrompt(req *AskRequest) []byte {
 	var b bytes.Buffer
 	b.WriteString(req.Prompt)
-	if len(req.Schema) > 0 && string(req.Schema) != "null" {
+	if hasSchema(req) {
 		b.WriteString("\n\nAnswer with exactly one JSON value and nothing else (no prose, no code fence). It must satisfy this JSON Schema:\n")
 		b.Write(req.Schema)
 		b.WriteByte('\n')
@@ -124,10 +100,8 @@ func claudePrompt(req *AskRequest) []byte {
 	return b.Bytes()
 }
 
-// callExtrasKey carries what the wire request has no field for to the
-// transport: the calling persona's model (Call.Model), which wins over the
-// declaration's model:, and its system prompt, which Dispatch records on
-// agent.call.start too.
+// callExtrasKey carries what the wire request has no field for: the
+// persona's model (winning over model:) and system prompt.
 type callExtrasKey struct{}
 
 type callExtras struct {
@@ -136,8 +110,7 @@ type callExtras struct {
 	inherit      bool // inherit_claude_default: append to the CLI's own prompt
 }
 
-// withCall returns ctx carrying x for this call. Dispatch is expected to
-// wrap the transport's context with it.
+// withCall returns ctx carrying x for this call.
 func withCall(ctx context.Context, x callExtras) context.Context {
 	return context.WithValue(ctx, callExtrasKey{}, x)
 }
@@ -239,7 +212,7 @@ func (t *claudeCLITransport) Ask(ctx context.Context, req *AskRequest) (*AskResp
 			cmp.Or(env.Subtype, "is_error"), childproc.Snippet(t.redact, env.Result), status, claudeStderr(tail))
 	}
 	return &AskResponse{
-		Submission: sub.or(claudeSubmission(env, len(req.Schema) > 0 && string(req.Schema) != "null")),
+		Submission: sub.or(claudeSubmission(env, hasSchema(req))),
 		Meta:       claudeMeta(env, model),
 	}, nil
 }
@@ -334,21 +307,17 @@ func StripCodeFence(text string) string {
 // structured_output when the CLI gave one; with a schema, the reply with
 // its code fence removed (decide's recovery of a fenced block); without
 // one, the reply as written, JSON when all of it is JSON, else the text.
-func claudeSubmission(env *claudeEnvelope, hasSchema bool) json.RawMessage {
+func claudeSubmission(env *claudeEnvelope, withSchema bool) json.RawMessage {
 	if so := bytes.TrimSpace(env.StructuredOutput); len(so) > 0 && string(so) != "null" {
 		return json.RawMessage(so)
 	}
-	if !hasSchema {
-		// No schema: the reply as written (upstream's ask/converse bind
-		// it whole), JSON when it is all JSON.
+	if !withSchema {
 		if t := strings.TrimSpace(env.Result); json.Valid([]byte(t)) {
 			return json.RawMessage(t)
 		}
 		b, _ := json.Marshal(env.Result)
 		return b
 	}
-	// Not JSON after the fence is recovered: Dispatch reports
-	// schema_invalid with the parse error.
 	return json.RawMessage(StripCodeFence(env.Result))
 }
 

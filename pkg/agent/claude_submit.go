@@ -9,15 +9,13 @@ import (
 	"kitsoki/internal/safefile"
 )
 
-// claudeSubmit is the submit-through-MCP path of a builtin.claude_cli
-// decide call. When the registry knows how to start kitsoki's submit
-// server (RegistryOptions.ClaudeSubmit, e.g. `kitsoki mcp submit`) and the
-// call's schema is an object, claude gets --mcp-config naming that stdio
-// server, whose one tool, submit, takes the call's schema as its input
-// schema and writes the first valid answer to a file. The answer then
-// arrives through a validated tool call rather than free text; when
-// claude does not call the tool, the plain-text envelope path applies as
-// before. Everything lives in a temporary directory removed after the call.
+// claudeSubmit is the submit-through-MCP path of a builtin.claude_cli decide
+// call with an object schema: claude gets --mcp-config naming kitsoki's submit
+// server (RegistryOptions.ClaudeSubmit), whose one tool takes the schema as
+// input and writes the first valid answer to a file, so the answer arrives
+// validated rather than as free text. When claude does not call the tool,
+// the plain-text path applies. Everything lives in a temporary directory
+// removed after the call.
 type claudeSubmit struct {
 	dir  string
 	out  string

@@ -14,33 +14,19 @@
 // discarded and recorded); enforce the sub-event rules (namespace "<alias>.",
 // matching call_id, timestamps re-stamped into the call window,
 // all-or-nothing); validate the submission against the schema; report the
-// sub-events and agent.call.complete, or agent.call.error. With [Hooks]
-// ([Registry.SetHooks], from pkg/plugin), agent/pre-dispatch may rewrite the
-// alias, prompt and with: or veto before the request is built, and
-// agent/post-return may veto after validation (kind hook_vetoed); hook
-// outcomes (hook.rewrote, hook.halted, hook.failed) go to the call's sink.
+// sub-events and agent.call.complete, or agent.call.error. [Hooks] may
+// rewrite or veto a call before it is built and veto an answer after
+// validation.
 //
-// Call ids (internal/agentcall, which the engine imports instead of this
-// package): live calls use the key "<turn>:<state_path>:<seq>", cassette
-// replays "<episode>:<match_idx>"; [AskError.FailedCall] gives the engine
-// a failed call's id and alias. Secrets: everything leaving
-// the registry passes its redactor (redact.go), and an answer is masked once
-// as Dispatch returns it, so what the engine binds, says and traces holds no
-// secret; raw, JSON-escaped and URL-encoded forms are matched; values under
-// minSecretBytes, map keys, kinds and agent names are never masked.
+// Call ids are internal/agentcall's: "<turn>:<state_path>:<seq>" live,
+// "<episode>:<match_idx>" on cassette replay. Everything leaving the
+// registry passes its redactor (redact.go), and an answer is masked once as
+// Dispatch returns it, so what the engine binds, says and traces holds no
+// secret.
 //
-// Layout: one file per transport: inprocess.go, cassette*.go (replay of a
-// host_cassette fixture, which pkg/compose's HostCassette reads through
-// ParseCassette too; never declarable in YAML), subprocess*.go (the
-// JSON-RPC protocol; the process is internal/childproc's), mcp_http.go,
-// claude_cli.go. builtin.local_llm (a llama-server it attaches to, or one
-// fetched through pkg/fetch and supervised through pkg/sidecar) lives in
-// pkg/agent/localllm, so this package imports neither fetch nor sidecar
-// (imports_test.go holds the rule); the composition root adds its builder.
-// builtin_transports.go keys the builders by plugin type
-// ([RegistryOptions].Builders adds or overrides them); fallback.go
-// re-dispatches a schema_invalid answer of a [Substituter] transport
-// (builtin.local_llm) once to agent.claude with the same call id. Shared
-// test support is internal/testing/agenttest; BenchmarkDispatch runs every
-// entry of benchCases (bench_test.go).
+// Layout: one file per transport (inprocess.go, cassette*.go, subprocess.go,
+// mcp_http*.go, claude_cli.go); builtin.local_llm lives in pkg/agent/localllm
+// so this package imports neither fetch nor sidecar (imports_test.go).
+// fallback.go re-dispatches a [Substituter]'s schema_invalid answer once to
+// agent.claude.
 package agent

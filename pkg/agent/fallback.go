@@ -10,24 +10,13 @@ import (
 	"kitsoki/pkg/story"
 )
 
-// Validation-reject fallback (seed §9). When kitsoki's schema check rejects
-// an answer of a builtin.local_llm transport (a fail-open generation, a
-// schema the grammar could not express, a number out of range), asking the
-// same local model again would reproduce the failure. Instead the call is
-// re-dispatched once to agent.claude with the identical request: same
-// call_id, prompt, schema and soft deadline; the hard deadline is what is
-// left of the call's. There is no second hop and no same-backend retry.
-//
-// The call stays one agent.call.start / agent.call.complete (or
-// agent.call.error) pair under its call_id, and the result event carries
-// the substitution object. On success the meta is agent.claude's plus
-// "fallback_of": "<original alias>". The fallback's sub-events follow the
-// usual rules under agent.claude's namespace.
-//
-// Only transports that ask for it ([Substituter]: builtin.local_llm) fall
-// back; subprocess, mcp_http, claude_cli, in-process and cassette answers
-// fail hard on schema_invalid. An alias that is itself agent.claude never
-// falls back.
+// Validation-reject fallback (seed §9): a builtin.local_llm answer that
+// fails kitsoki's schema check would fail again on the same model, so the
+// call is re-dispatched once to agent.claude with the identical request
+// (same call_id, prompt, schema, soft deadline; what is left of the hard
+// one). The call stays one start/complete pair; the result event carries
+// the substitution. Only [Substituter] transports fall back, and never an
+// alias that is agent.claude itself (docs/compat/agent-contract.md §6).
 
 // Substitution records that a call's answer came from a fallback agent.
 // The first three keys are the trace contract; original_error keeps the

@@ -10,14 +10,11 @@ import (
 )
 
 // Hooks is Dispatch's waterfall interception seam (pkg/plugin provides it;
-// attach it with Registry.SetHooks). PreDispatch runs before anything else
-// of the call — before agent.call.start, so the start event records the
-// request exactly as the plugin receives it — and may rewrite the alias,
-// the prompt and the with: block, or veto. PostReturn runs after the
-// submission has been validated, before agent.call.complete, and may veto.
-// A veto ends the call as an AskError of kind hook_vetoed naming the hook
-// and its reason. Outcome events (hook.rewrote, hook.halted, hook.failed)
-// go through emit, into the call's sink.
+// attach it with Registry.SetHooks). PreDispatch runs before
+// agent.call.start, so the start event records the request as the plugin
+// receives it, and may rewrite the alias, prompt and with: block, or veto.
+// PostReturn runs after validation and may veto. A veto is an AskError of
+// kind hook_vetoed; outcome events go through emit, into the call's sink.
 type Hooks interface {
 	PreDispatch(ctx context.Context, req *HookRequest, emit HookEmit) (*HookVeto, error)
 	PostReturn(ctx context.Context, req *HookRequest, submission any, meta map[string]any, emit HookEmit) (*HookVeto, error)

@@ -26,18 +26,10 @@ import (
 )
 
 // The mcp_http transport is a real MCP client (the official Go SDK) over
-// streamable HTTP. The first Ask connects and initializes one MCP session,
-// which every later Ask of this Transport reuses; Close ends it. Each Ask is
-// one tools/call of the declared tool (tool:, default "ask") with the
-// AskRequest as its arguments. The answer is the tool result's
-// structuredContent when present, else its first text content, decoded as
-// an AskResponse. A result with isError, and every HTTP, TLS, dial or
-// protocol failure, is transport_error carrying the server's text
-// (redacted); a context that ends first is deadline_exceeded, returned at
-// once while what the SDK still sends (its cancellation notice) finishes
-// in the background. headers: are
-// sent on every HTTP request of the session (initialize, calls, close). A
-// failed session is dropped and the next Ask connects again.
+// streamable HTTP: one session, opened by the first Ask and reused until
+// Close or a failure, and one tools/call of tool: (default "ask") per Ask
+// with the AskRequest as arguments. headers: go on every HTTP request.
+// Failures and answers item by item: docs/compat/agent-contract.md §3.
 
 // mcpClientVersion is what kitsoki announces in initialize.
 const mcpClientVersion = "v1"

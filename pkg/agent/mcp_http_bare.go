@@ -15,16 +15,12 @@ import (
 	"kitsoki/internal/childproc"
 )
 
-// A bare server is one written to the existing engine's mcp_http wire
-// (agent-contract §3): it answers a single JSON-RPC POST of tools/call,
-// with no initialize and no session. It answers every POST alike, so the
-// MCP initialize gets a result without a protocolVersion, or answers the
-// initialize with the JSON-RPC "method not found" of a server that knows
-// only tools/call (as upstream's own echo agent does). Such servers
-// work with the existing engine, so kitsoki keeps serving them: when the
-// initialize answer says so, the transport switches to that wire for good
-// (one POST per Ask, id 1, the AskRequest as the tool's arguments, the
-// answer read as a tools/call result) and says so in its debug log.
+// A bare server speaks the existing engine's mcp_http wire
+// (docs/compat/agent-contract.md §3): one JSON-RPC POST of tools/call, no
+// initialize, no session. When the initialize answer shows one (no
+// protocolVersion, or "method not found"), the transport switches to that
+// wire for good: one POST per Ask, id 1, the answer read as a tools/call
+// result.
 
 // errBareServer is connect's answer when the server turned out bare.
 var errBareServer = errors.New("the server answers no MCP initialize")

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -18,35 +17,17 @@ import (
 )
 
 // The subprocess transport: a plugin program speaking JSON-RPC 2.0 on its
-// stdin/stdout, one compact JSON message per line, method "agent.ask",
-// params = AskRequest, result = AskResponse. See docs in doc.go and the
-// contract reference §2. The process lifecycle is internal/childproc's
-// (see its doc); this file holds the protocol:
-//
-//   - a relative command path with a slash and the working directory are
-//     taken relative to the story directory; there is no shell;
-//   - its environment is proc.EnvMinimal: a short inherited list plus env:;
-//   - request ids count up from 1 over the transport's life, in sending
-//     order, and the reply's id is checked (a reply with no id, or no
-//     "jsonrpc", is accepted as upstream accepts it; a wrong one is not);
-//   - a crash, EOF, a partial or oversized line, a non-JSON or foreign
-//     stdout line, or a reply with the wrong id is plugin_crash with the
-//     exit status and the stderr tail; the process is killed and the next
-//     Ask starts a new one;
-//   - a JSON-RPC error reply, or a result that is not an AskResponse, is
-//     plugin_crash too, but the process is kept;
-//   - a context that ends first is deadline_exceeded and the whole process
-//     group is killed;
-//   - Close closes stdin, sends SIGTERM to the group, SIGKILL after 2 s; a
-//     call in flight is transport_error.
+// stdin/stdout, one compact message per line, method "agent.ask", params an
+// AskRequest, result an AskResponse; the process lifecycle is
+// internal/childproc's. A broken stream (crash, EOF, a bad or foreign line,
+// a wrong reply id) kills the process; a JSON-RPC error or a result that is
+// not an AskResponse keeps it. Item by item: docs/compat/agent-contract.md §2.
 
 // subprocessTerminateGrace is how long Close waits after SIGTERM.
 const subprocessTerminateGrace = 2 * time.Second
 
-// subprocessPolicy is how a plugin program runs (internal/proc): the
-// minimal environment plus env:, and on Close stdin closed with SIGTERM to
-// its group at once, SIGKILL after grace. Its stderr goes to the client's
-// redacting tail.
+// subprocessPolicy is how a plugin program runs: the minimal environment
+// plus env:; on Close SIGTERM to its group, SIGKILL after grace.
 func subprocessPolicy(env map[string]string, grace time.Duration) proc.Policy {
 	return proc.Policy{
 		Env:       proc.Env{Policy: proc.EnvMinimal, Vars: proc.Set(env)},
@@ -68,10 +49,7 @@ func newSubprocessTransport(p *story.AgentPlugin, bc BuildContext) (Transport, e
 	if strings.TrimSpace(p.Command) == "" {
 		return nil, fmt.Errorf("agent_plugins.%s: subprocess plugin requires command: (the program to run, e.g. command: ./bin/my-agent)", p.Alias)
 	}
-	cmd := p.Command
-	if !filepath.IsAbs(cmd) && strings.ContainsRune(filepath.ToSlash(cmd), '/') && bc.StoryDir != "" {
-		cmd = filepath.Join(bc.StoryDir, cmd)
-	}
+	cmd := bc.storyPath(p.Command)
 	t := &subprocessTransport{alias: p.Alias, redact: bc.Mask}
 	t.client = childproc.New(childproc.Config{
 		Who:     "subprocess plugin " + p.Alias,

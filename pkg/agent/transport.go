@@ -3,6 +3,8 @@ package agent
 import (
 	"context"
 	"log/slog"
+	"path/filepath"
+	"strings"
 
 	"kitsoki/internal/childproc"
 	"kitsoki/pkg/story"
@@ -48,3 +50,12 @@ func (bc BuildContext) Mask(s string) string {
 // Builders are keyed by plugin type (story.PluginSubprocess, ...); see
 // defaultBuilders and RegistryOptions.Builders.
 type Builder func(p *story.AgentPlugin, bc BuildContext) (Transport, error)
+
+// storyPath resolves a declared program path: one with a slash is relative
+// to the story directory; a bare name is left for PATH.
+func (bc BuildContext) storyPath(p string) string {
+	if p != "" && !filepath.IsAbs(p) && strings.ContainsRune(filepath.ToSlash(p), '/') && bc.StoryDir != "" {
+		return filepath.Join(bc.StoryDir, p)
+	}
+	return p
+}

@@ -24,17 +24,8 @@
 // events leave through the emit function the caller passes), never prints,
 // and lets no resolved secret reach a report, an event or an error.
 //
-// Layout: descriptor.go (ids, built-ins), profile.go, layers.go (the
-// layers, their merge, [WatchFiles]), manifest.go, resolve.go
-// ([Assemble]), report.go (report, assembly.schema.json,
-// [ProfileDiagnostics] for validate), hooks.go, chain.go
-// ([Assembly.NewChain]: one chain per run), redact.go and budget.go
-// (built-in providers), rewrite_log.go (masked hook.rewrote values),
-// process.go (external hook processes through internal/childproc: lazy
-// spawn, reuse, one respawn, per-call timeout), agent_hooks.go (the
-// agent.Hooks adapter, host/pre-call and run hooks), registry.go
-// ([Assembly.NewRegistry]: disabled aliases refused, never built),
-// host_provider.go (a manifest's hosts: served by a child process),
-// host_registry.go, host_embedder.go (behind host.agent.search),
-// host_uses.go, timeouts.go (effective agent timeouts in the report).
+// Layout: descriptor.go (ids, built-ins), profile.go and layers.go (the
+// profile), manifest.go, resolve.go ([Assemble]), report.go, hooks.go and
+// chain.go (the hook chain), process.go (external hook processes),
+// agent_hooks.go (the agent.Hooks adapter), host_*.go (host providers).
 package plugin

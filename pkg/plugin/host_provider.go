@@ -19,26 +19,12 @@ import (
 )
 
 // An external plugin whose manifest lists hosts: is a host provider: one
-// child process (started on the first call, reused, respawned once per call
-// when it died, killed on timeout and on Close) that serves those host
-// handlers. Each call is one JSON line on its stdin:
-//
-//	{"type":"host.call","handler":"host.git.push","served":"host.git","op":"push",
-//	 "args":{...},"env":{"session_id":..,"turn":..,"state":..,"story_dir":..,"work_dir":..,"world":{...}}}
-//
-// and one JSON line back:
-//
-//	{"data":{...}}                      success (bound by the story's bind:)
-//	{"data":{...},"error":"message"}    a domain error: on_error applies, data still binds
-//	{"infra_error":"message"}           the provider could not do the call at all
-//
-// An answer may add "delay_ms" (how long the call takes in the run's
-// clock) and "clarification": {"question": "...", "data": {...}} (a
-// background call asks the user before it can finish).
-//
-// Calls to one provider are served one at a time, through the same
-// internal/childproc client as hook processes (process.go). A line that is
-// not a JSON object fails the call but keeps the process.
+// child process, through the same internal/childproc client as hook
+// processes (process.go), serving those host handlers one call at a time,
+// one JSON line each way. The wire ({"type":"host.call",...} in; data,
+// error, infra_error, delay_ms, clarification out) is in README.md "Host
+// handlers" and docs/compat/hosts.md. A line that is not a JSON object fails the call but keeps the
+// process.
 
 // defaultHostTimeout bounds one host-provider call when the manifest sets no
 // entry.timeout_ms (host calls run programs: longer than a hook).

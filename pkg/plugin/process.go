@@ -16,21 +16,15 @@ import (
 )
 
 // External hook processes and host providers run as one child process per
-// plugin, through internal/childproc: started on the first call, reused, one
-// call at a time, killed on a failure or timeout (its state is unknown) and
-// stopped on Close. Each call is one JSON line each way; whitespace-only
-// lines are skipped and a last line without its '\n' counts when the child
-// exits (childproc.Config.Loose). A call whose child was gone (it had
-// exited, closed its stdout, could not be written to) is sent once more to
+// plugin through internal/childproc: started on the first call, reused, one
+// call at a time, killed on a failure or timeout (its state is unknown),
+// one JSON line each way. A call whose child was gone is sent once more to
 // a new child.
 
-// childPolicy is how a hook or host-provider process runs
-// (internal/proc): kitsoki's whole environment (a story's own program
-// needs the user's configuration) unless the assembly asks for the minimal
-// one (Options.MinimalEnv: kitsoki test), a stdin pipe, and on Close stdin
-// closed, 500 ms to exit, then SIGKILL to its group (no SIGTERM: the
-// protocol's stop is the end of stdin). Its stderr goes to the client's
-// tail, quoted in errors.
+// childPolicy is how a hook or host-provider process runs: kitsoki's whole
+// environment (a story's own program needs the user's configuration) unless
+// Options.MinimalEnv; on Close stdin closed, then SIGKILL to its group (no
+// SIGTERM: the protocol's stop is the end of stdin).
 var childPolicy = proc.Policy{
 	Env:        proc.Env{Policy: proc.EnvInherit},
 	StdinPipe:  true,

@@ -110,12 +110,6 @@ const SandboxReason = "not started under --sandbox (KITSOKI_SANDBOX): no plugin 
 // Assemble finds and parses the profile, discovers external plugins and
 // resolves the assembly. The only error is a malformed or unreadable
 // operator profile (*ProfileError): it fails loudly with positions.
-//
-// The steps: find the profile ([Assembly.loadProfile]), gather the
-// descriptors (built-in and discovered), add the story's agent aliases as
-// nodes, apply the profile's disable:/config:, order the build (Kahn's
-// algorithm, disabling what requires a disabled, unknown or cyclic id),
-// record each status, and register the hooks in chain order.
 func Assemble(opts Options) (*Assembly, error) { return assembleFor(opts, true) }
 
 // assembleFor is Assemble; with full false it stops once every warning is

@@ -8,11 +8,6 @@
 // root (pkg/compose) hands [New] to every registry through
 // agent.RegistryOptions.Builders.
 //
-// Layout: transport.go (one Ask is one POST /v1/chat/completions; the
-// response_format gate; a schema_invalid answer falls back to agent.claude
-// through agent.Substituter), model.go (which model an endpoint-mode
-// request names), server.go (endpoint and managed servers: fetch, spawn,
-// restart after a crash, stop), embed.go (POST /v1/embeddings, task
-// prefixes, Matryoshka truncation). Tests use the llama-server stand-in of
-// internal/testing/llamastandin.
+// Layout: transport.go (chat), model.go (the model an endpoint-mode request
+// names), server.go (endpoint and managed servers), embed.go (embeddings).
 package localllm

@@ -25,32 +25,11 @@ import (
 )
 
 // builtin.local_llm: one Ask is one POST <base>/v1/chat/completions to a
-// llama.cpp llama-server (or any OpenAI-compatible endpoint).
-//
-//   - endpoint: attaches to a running server and never fetches, spawns or
-//     kills anything. An endpoint whose path already ends in a version
-//     segment (https://host/api/paas/v4) gets /chat/completions appended;
-//     any other gets /v1/chat/completions.
-//   - model: alone is managed mode: the first Ask fetches the pinned
-//     llama-server release and the model's weights (pkg/fetch, honouring
-//     KITSOKI_PINS, KITSOKI_MIRROR and KITSOKI_CACHE_DIR) and spawns one
-//     sidecar (pkg/sidecar) shared by every call; server_bin: skips the
-//     binary fetch, port: fixes the port; Close stops the sidecar. With
-//     endpoint: set too, model: only names the model in the request.
-//   - response_format is sent in the nested OpenAI json_schema form with
-//     strict: true when json_schema: true and the call has a schema, or when
-//     grammar: true and the schema is inside llama.cpp's grammar subset
-//     (schema.CheckGrammarSubset). Meta records which one was applied.
-//   - the request names the declared model:, else (endpoint mode) the first
-//     model GET /v1/models lists, else none (local_llm_model.go); meta's
-//     model_source says which.
-//   - api_key_env: names the variable whose value is sent as a bearer token,
-//     read at every call; unset or empty is a transport_error. headers: are
-//     sent on every request (endpoint mode); env: is added to the managed
-//     sidecar's environment (e.g. CUDA_VISIBLE_DEVICES).
-//
-// A schema_invalid answer of this transport is re-dispatched once to
-// agent.claude by Dispatch (fallback.go).
+// llama-server or any OpenAI-compatible endpoint. endpoint: attaches to a
+// running server and never fetches, spawns or kills anything; model: alone
+// is managed mode (server.go: fetch and supervise one shared sidecar).
+// response_format, the model choice (model.go), api_key_env:, headers: and
+// env: are in README.md and docs/compat/agent-contract.md §6.
 
 // maxChatBody bounds the response body read from the server.
 const maxChatBody = 16 << 20
@@ -80,12 +59,10 @@ type localLLM struct {
 	subset sync.Map // schema text -> bool (inside the grammar subset)
 
 	listedMu sync.Mutex
-	listed   string // the model /v1/models listed (local_llm_model.go)
+	listed   string // the model /v1/models listed (model.go)
 }
 
-// New is the agent.Builder of plugin: builtin.local_llm, added to every
-// registry by the composition root (pkg/compose) through
-// agent.RegistryOptions.Builders.
+// New is the agent.Builder of plugin: builtin.local_llm (pkg/compose adds it).
 func New(p *story.AgentPlugin, bc agent.BuildContext) (agent.Transport, error) {
 	return newLocalLLM(p, bc, localLLMConfig{disclose: os.Stderr})
 }
@@ -154,8 +131,7 @@ func maskKey(key, s string) string {
 	return strings.ReplaceAll(s, key, "***")
 }
 
-// SubstituteOnSchemaInvalid marks the transport for the validation-reject
-// fallback to agent.claude (fallback.go).
+// SubstituteOnSchemaInvalid marks the transport for the fallback to agent.claude.
 func (l *localLLM) SubstituteOnSchemaInvalid() bool { return true }
 
 func (l *localLLM) Close() error { return l.server.close() }
