@@ -29,10 +29,8 @@ func IsCommandLine(line string) bool {
 	return strings.HasPrefix(t, "::") || markerIndex(line) >= 0
 }
 
-// markers are the older workflow command forms: GitHub Actions' and
-// Azure Pipelines' formatting commands, Azure Pipelines' logging
-// commands (##vso[task.setvariable …]) and TeamCity's service messages
-// (##teamcity[setParameter …]).
+// markers are the older workflow command forms (GitHub Actions, Azure
+// Pipelines, TeamCity).
 var markers = []string{"##[", "##vso[", "##teamcity["}
 
 // markerIndex is the index of the first marker in s, or -1.
@@ -108,10 +106,8 @@ func escape(s string, oneLine bool) string {
 	return b.String()
 }
 
-// writeDefused is writeEscaped with the first '#' of every "##[" and
-// "##vso[" escaped: the older workflow command form is obeyed wherever it
-// stands in a line, so a value printed after other text can still start
-// one.
+// writeDefused is writeEscaped with the first '#' of every marker
+// escaped: runners obey those anywhere in a line.
 func writeDefused(b *strings.Builder, s string) {
 	for k := markerIndex(s); k >= 0; k = markerIndex(s) {
 		writeEscaped(b, s[:k])
@@ -137,9 +133,8 @@ func isClean(s string, oneLine bool) bool {
 	return true
 }
 
-// writeEscaped writes s with its control characters escaped, and each
-// byte that is not part of valid UTF-8 as \xNN (a lone 0x9b is CSI to a
-// terminal that is not in UTF-8 mode).
+// writeEscaped writes s with its control characters and invalid UTF-8
+// bytes escaped.
 func writeEscaped(b *strings.Builder, s string) {
 	for i, c := range s {
 		switch {
