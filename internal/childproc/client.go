@@ -14,6 +14,7 @@ import (
 
 	"kitsoki/internal/closeonce"
 	"kitsoki/internal/proc"
+	"kitsoki/internal/safefile"
 )
 
 // Config is one child: what to run, how it runs, and how errors name it.
@@ -267,7 +268,7 @@ func (c *Client) spawn() (*child, error) {
 	w.Close()
 	if err != nil {
 		r.Close()
-		what := fmt.Sprintf("cannot start %q: %v", c.cfg.Command, startErrText(err))
+		what := fmt.Sprintf("cannot start %q: %v", c.cfg.Command, safefile.ErrText(err)) // without "fork/exec <path>: "
 		if c.cfg.StartHint != "" {
 			what += "; " + c.cfg.StartHint
 		}
@@ -282,15 +283,6 @@ func (c *Client) spawn() (*child, error) {
 	go ch.read(r, c.cfg.maxFrame)
 	c.debug("started", "pid", pr.Pid())
 	return ch, nil
-}
-
-// startErrText is a start error without Go's "fork/exec <path>: " prefix
-// (the message names the command already).
-func startErrText(err error) string {
-	if pe, ok := errors.AsType[*os.PathError](err); ok {
-		return pe.Err.Error()
-	}
-	return err.Error()
 }
 
 func (c *Client) debug(msg string, kv ...any) {
