@@ -62,9 +62,6 @@ func NewCompiler(storyDir string) *Compiler {
 	}
 }
 
-// SchemasDir returns the absolute directory every $ref is resolved in.
-func (c *Compiler) SchemasDir() string { return c.schemasDir }
-
 // Compile compiles the schema at path: relative to the story directory
 // ("schemas/verdict.json") or absolute inside it. The draft is 2020-12
 // unless $schema names another. A relative $ref resolves against the file
