@@ -64,10 +64,7 @@ func NewCompiler(storyDir string) *Compiler {
 
 // Compile compiles the schema at path: relative to the story directory
 // ("schemas/verdict.json") or absolute inside it. The draft is 2020-12
-// unless $schema names another. A relative $ref resolves against the file
-// holding it when that file is under schemas/, against schemas/ itself
-// when it is not, and must stay inside schemas/. Errors are *CompileError
-// values naming the file and, where known, the JSON pointer.
+// unless $schema names another. Errors are *CompileError values.
 func (c *Compiler) Compile(p string) (*Schema, error) { return c.compileWith(nil, p) }
 
 // compileWith is Compile reading through files (nil: files of its own).
