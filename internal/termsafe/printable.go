@@ -44,14 +44,11 @@ func markerIndex(s string) int {
 	return first
 }
 
-// IsControl reports whether c must not reach a terminal raw: a C0 control
-// other than newline and tab, DEL, a C1 control, U+2028/U+2029, a
-// bidirectional embedding, override or isolate control, a bidirectional
-// mark (U+061C, U+200E, U+200F), or an invisible character that joins
-// nothing (the zero width space U+200B, the word joiner and invisible
-// operators U+2060–U+2064, U+FEFF), which would print "done\u200b" as
-// "done". The zero width joiner and non-joiner (U+200C, U+200D) stay:
-// emoji and several scripts need them.
+// IsControl reports whether c must not reach a terminal raw: C0 and C1
+// controls other than newline and tab, DEL, the line and paragraph
+// separators, bidirectional controls and marks, and invisible characters
+// that join nothing. The zero width joiner and non-joiner (U+200C, U+200D)
+// stay: emoji and several scripts need them.
 func IsControl(c rune) bool {
 	return (c < 0x20 && c != '\n' && c != '\t') ||
 		c == 0x7f ||
