@@ -44,25 +44,17 @@ func Limit(size int) int64 { return max(int64(size)*Ratio, Floor) }
 var ErrTooDeep = errors.New("nested deeper than 10000 levels")
 
 // Estimate returns an upper estimate of the bytes json.Unmarshal of data
-// into a value of type t would allocate besides data itself: every
-// pointer, slice element (with room for the slice's growth), map entry,
-// interface value and string. It stops as soon as the estimate passes
-// limit (the result is then over limit). A document that is not JSON is
-// an error; so is one nested deeper than [MaxDepth].
-//
-// Members that t does not name cost nothing (encoding/json skips them);
-// a type with its own UnmarshalJSON (json.RawMessage, time.Time) is
-// charged its value's bytes.
+// into a value of type t would allocate besides data itself, stopping as
+// soon as it passes limit. A document that is not JSON is an error; so is
+// one nested deeper than [MaxDepth]. Members t does not name cost nothing;
+// a type with its own UnmarshalJSON is charged its value's bytes.
 func Estimate(data []byte, t reflect.Type, limit int64) (int64, error) {
 	e := &estimator{limit: limit, fields: map[reflect.Type]map[string]reflect.Type{}}
 	return e.run(data, t)
 }
 
-// Values returns the number of JSON values in data (every object, array,
-// member value, element and scalar, the document itself included),
-// stopping once it passes limit (the result is then over limit): what an
-// encoder that emits an event per value (YAML) will hold. Errors as
-// [Estimate].
+// Values returns the number of JSON values in data, the document itself
+// included, stopping once it passes limit. Errors as [Estimate].
 func Values(data []byte, limit int64) (int64, error) {
 	e := &estimator{each: 1, limit: limit}
 	return e.run(data, nil)
