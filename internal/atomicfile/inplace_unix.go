@@ -13,10 +13,8 @@ import (
 var errNoReader = errors.New("is a named pipe (FIFO) that nothing is reading; start its reader first, or name a regular file")
 
 // openInPlace opens an existing device or pipe for writing without
-// waiting: O_NONBLOCK makes the open of a FIFO with no reader fail at once
-// (ENXIO) instead of hanging, and keeps a terminal from becoming the
-// controlling one (O_NOCTTY). The descriptor is then put back in blocking
-// mode, so writes wait for a slow reader as a write to stdout does.
+// waiting (a FIFO with no reader fails at once, ENXIO) and without taking a
+// controlling terminal; writes then block as a write to stdout does.
 func openInPlace(path string) (*os.File, error) {
 	fd, err := syscall.Open(path, syscall.O_WRONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY|syscall.O_CLOEXEC, 0)
 	if errors.Is(err, syscall.ENXIO) {

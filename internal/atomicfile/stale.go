@@ -23,9 +23,7 @@ func lockTemp(f *os.File) { _, _ = filelock.Try(f) }
 const sweepBatch = 1024
 
 // sweepStale removes from dir the temporary files of earlier writes of
-// base (".BASE.tmp-*", regular files only) that a dead writer left: each
-// is opened and locked first, and one whose lock another process holds
-// is a live writer's and stays. Failures are ignored: a leftover is
+// base that a dead writer left. Failures are ignored: a leftover is
 // litter, never a reason to fail the write that just succeeded.
 func sweepStale(dir, base string) {
 	d, err := os.Open(dir)

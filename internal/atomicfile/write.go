@@ -21,10 +21,14 @@ import (
 // is removed by the next successful write of the same target; one a live
 // writer holds is left alone (stale.go).
 func Write(path string, data []byte, perm fs.FileMode) error {
-	return WriteFunc(path, perm, func(w io.Writer) error {
+	return WriteFunc(path, perm, writeData(data))
+}
+
+func writeData(data []byte) func(io.Writer) error {
+	return func(w io.Writer) error {
 		_, err := w.Write(data)
 		return err
-	})
+	}
 }
 
 // WriteFunc is [Write] for content produced by write as it goes (an
@@ -55,10 +59,7 @@ func WriteEntry(path string, data []byte, perm fs.FileMode) error {
 	if st, err := os.Lstat(path); err == nil && st.IsDir() {
 		return errors.New("is a directory; name a file inside it")
 	}
-	return replace(path, perm, func(w io.Writer) error {
-		_, err := w.Write(data)
-		return err
-	})
+	return replace(path, perm, writeData(data))
 }
 
 // replace writes path whole through a temporary file renamed over it.
@@ -79,31 +80,24 @@ func replace(path string, perm fs.FileMode, write func(io.Writer) error) error {
 		return err
 	}
 	werr := f.Sync()
-	if filelock.RemovableWhileHeld {
-		// renamed while still open, so its lock marks it live until it
-		// has its final name (sweepStale); the data is synced, so the
-		// close has nothing left to report
-		if werr == nil {
-			werr = os.Chmod(tmp, perm)
-		}
-		if werr == nil {
-			werr = os.Rename(tmp, path)
-		}
-		f.Close()
-	} else {
+	if !filelock.RemovableWhileHeld {
 		// an open file cannot be renamed here, so its lock ends at the
-		// close: a sweep by another writer between the close and the
-		// rename can remove it, and this write then fails, the target
-		// left as it was
+		// close: a sweep by another writer before the rename can remove
+		// it, and this write then fails, the target left as it was
 		if cerr := f.Close(); werr == nil {
 			werr = cerr
 		}
-		if werr == nil {
-			werr = os.Chmod(tmp, perm)
-		}
-		if werr == nil {
-			werr = os.Rename(tmp, path)
-		}
+	}
+	if werr == nil {
+		werr = os.Chmod(tmp, perm)
+	}
+	if werr == nil {
+		werr = os.Rename(tmp, path)
+	}
+	if filelock.RemovableWhileHeld {
+		// closed only once renamed, so its lock marks it live until it has
+		// its final name; the data is synced, so the close has nothing to report
+		f.Close()
 	}
 	if werr != nil {
 		os.Remove(tmp)

@@ -13,9 +13,7 @@ import (
 
 // exitWait is how long a failed call waits for a child whose stdout ended
 // (or could not be written to) to exit on its own, so the error carries
-// the child's own exit status rather than kitsoki's kill. A child that is
-// exiting is reaped well within it even on a loaded machine; only one that
-// closed its stdout and lives on waits it out.
+// the child's own exit status rather than kitsoki's kill.
 const exitWait = 2 * time.Second
 
 // child is one running child process.

@@ -14,6 +14,7 @@ import (
 
 	"kitsoki/internal/closeonce"
 	"kitsoki/internal/proc"
+	"kitsoki/internal/safefile"
 )
 
 // Config is one child: what to run, how it runs, and how errors name it.
@@ -27,9 +28,8 @@ type Config struct {
 	Command string
 	Args    []string
 	Dir     string
-	// Policy is how the child runs and stops (internal/proc). StdinPipe is
-	// always on; the client keeps the stderr tail itself, so Policy's
-	// StderrTail is not used.
+	// Policy is how the child runs and stops; New turns StdinPipe on and
+	// StderrTail off (the client keeps the stderr tail itself).
 	Policy proc.Policy
 	// StartHint follows a start failure: what to fix ("check command: in
 	// agent_plugins.x").
@@ -39,15 +39,13 @@ type Config struct {
 	// TimeoutHint names where it is set ("entry.timeout_ms").
 	Timeout     time.Duration
 	TimeoutHint string
-	// After arms one call's Timeout: the call times out when its channel
-	// delivers (nil: a real timer). A test passes its own channel to fire
-	// the timeout when it chooses, or never.
+	// After arms one call's Timeout (nil: a real timer): a test's seam.
 	After func(time.Duration) <-chan time.Time
 
-	// Loose is how the hook and host-provider protocols read stdout
-	// (bufio.Scanner's lines): whitespace-only lines are skipped, and a
-	// last line without its '\n' still counts when stdout ends. Without it
-	// every line is an answer and an unterminated one is [Partial].
+	// Loose skips whitespace-only lines and takes a last line without its
+	// '\n' when stdout ends (bufio.Scanner's lines, as the hook and
+	// host-provider protocols read). Without it an unterminated line is
+	// [Partial].
 	Loose bool
 
 	// Redact masks secrets in everything the child wrote before it reaches
@@ -66,10 +64,9 @@ type Config struct {
 }
 
 // Request is one call: Frame is the request (one JSON value without its
-// '\n'; Call may write the '\n' into its spare capacity), or Encode builds it once the call has its turn (a request
-// numbered in the order it is sent); an Encode error is returned as it is.
-// Decode reads the answer line. About, when set, names the call in errors
-// ("did not answer host.git.push within 2s").
+// '\n'; Call may write the '\n' into its spare capacity), or Encode builds
+// it once the call has its turn; an Encode error is returned as it is.
+// Decode reads the answer line. About, when set, names the call in errors.
 type Request struct {
 	Frame  []byte
 	Encode func() ([]byte, error)
@@ -267,7 +264,7 @@ func (c *Client) spawn() (*child, error) {
 	w.Close()
 	if err != nil {
 		r.Close()
-		what := fmt.Sprintf("cannot start %q: %v", c.cfg.Command, startErrText(err))
+		what := fmt.Sprintf("cannot start %q: %v", c.cfg.Command, safefile.ErrText(err)) // without "fork/exec <path>: "
 		if c.cfg.StartHint != "" {
 			what += "; " + c.cfg.StartHint
 		}
@@ -282,15 +279,6 @@ func (c *Client) spawn() (*child, error) {
 	go ch.read(r, c.cfg.maxFrame)
 	c.debug("started", "pid", pr.Pid())
 	return ch, nil
-}
-
-// startErrText is a start error without Go's "fork/exec <path>: " prefix
-// (the message names the command already).
-func startErrText(err error) string {
-	if pe, ok := errors.AsType[*os.PathError](err); ok {
-		return pe.Err.Error()
-	}
-	return err.Error()
 }
 
 func (c *Client) debug(msg string, kv ...any) {

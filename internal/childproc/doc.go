@@ -7,10 +7,7 @@
 // decodes each answer) and must not start a process except through
 // internal/proc.
 //
-// Its users: pkg/agent's subprocess transport (JSON-RPC agent.ask),
-// pkg/plugin's external hook processes ({point, payload}) and host providers
-// ({"type":"host.call",...}). Each keeps its wire format; the client gives
-// them the same lifecycle:
+// The lifecycle every user gets:
 //
 //   - the child starts on the first call and is reused; one call is in
 //     flight at a time, and a caller waiting its turn honours its context;
@@ -21,18 +18,12 @@
 //   - end of stdout, a partial last line, a line over [MaxFrame], a failed
 //     write, an answer the caller's decoder marks [Fatal], the per-call
 //     [Config.Timeout] and the caller's context all end the child (its whole
-//     process group) and fail the call with an [*Error] naming the child
-//     ([Config.Who]), its exit status and the end of its stderr; the next
-//     call starts a new child. An answer the decoder rejects without [Fatal]
-//     keeps the child;
-//   - [Client.Close] runs the policy's stop sequence (internal/proc); a call
-//     in flight fails with [Closed].
+//     process group) and fail the call with an [*Error]; the next call
+//     starts a new child. An answer rejected without [Fatal] keeps the child;
+//   - [Client.Close] runs the policy's stop sequence; a call in flight
+//     fails with [Closed].
 //
 // Everything the child wrote that reaches an error or the debug log passes
 // [Config.Redact] first, and is cut to a bounded size ([Snippet], the
 // stderr tail).
-//
-// Layout: client.go ([Client], [Config], [Request]), child.go (one running
-// child and its stdout reader), frame.go (the line reader), error.go
-// ([Error], [Failure], [Fatal]), stderr.go ([Stderr], [Snippet]).
 package childproc

@@ -17,21 +17,19 @@ const (
 	snippetBytes = 256
 )
 
-// Redactor masks secrets in text a child wrote; nil leaves it as it is.
-type Redactor func(string) string
-
-func (r Redactor) apply(s string) string {
-	if r == nil {
+// redactWith masks secrets in s with redact; nil leaves it as it is.
+func redactWith(redact func(string) string, s string) string {
+	if redact == nil {
 		return s
 	}
-	return r(s)
+	return redact(s)
 }
 
 // Snippet is s redacted and cut to 256 bytes on a rune boundary, the cut
 // marked with "...": how raw bytes from a child (or a server) are quoted
 // in an error.
 func Snippet(redact func(string) string, s string) string {
-	s = Redactor(redact).apply(s)
+	s = redactWith(redact, s)
 	if len(s) <= snippetBytes {
 		return s
 	}
@@ -50,7 +48,7 @@ type Stderr struct {
 	log    *slog.Logger
 	msg    string
 	attrs  []any
-	redact Redactor
+	redact func(string) string
 	cut    func(s string, n int) int
 
 	kept *proc.Tail
@@ -101,11 +99,11 @@ func (s *Stderr) logLine(l []byte) {
 	if len(l) == 0 {
 		return
 	}
-	s.log.Debug(s.msg, append(s.attrs[:len(s.attrs):len(s.attrs)], "line", s.redact.apply(string(l)))...)
+	s.log.Debug(s.msg, append(s.attrs[:len(s.attrs):len(s.attrs)], "line", redactWith(s.redact, string(l)))...)
 }
 
 // String is the redacted tail. When the front was dropped, the first,
 // partial line is dropped too so no half of a secret can survive the cut.
 func (s *Stderr) String() string {
-	return s.redact.apply(strings.TrimRight(s.kept.Lines(), "\r\n"))
+	return redactWith(s.redact, strings.TrimRight(s.kept.Lines(), "\r\n"))
 }

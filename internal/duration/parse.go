@@ -15,7 +15,7 @@ const maxDays = int64(1<<63-1) / int64(24*time.Hour)
 // ("1d2h", "1.5d") and day counts a time.Duration cannot hold are errors.
 func Parse(s string) (time.Duration, error) {
 	s = strings.TrimSpace(s)
-	if num, ok := strings.CutSuffix(s, "d"); ok && num != "" && isDigits(num) {
+	if num, ok := strings.CutSuffix(s, "d"); ok && num != "" && strings.Trim(num, "0123456789") == "" {
 		n, err := strconv.ParseInt(num, 10, 64)
 		if err != nil || n > maxDays {
 			return 0, fmt.Errorf("invalid duration %q: too many days (at most %d)", s, maxDays)
@@ -30,15 +30,6 @@ func Parse(s string) (time.Duration, error) {
 		return 0, fmt.Errorf("invalid duration %q: must not be negative", s)
 	}
 	return d, nil
-}
-
-func isDigits(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
 }
 
 // Negative reports whether s is a Go duration below zero ("-5m"): Parse

@@ -14,15 +14,10 @@ import (
 // document nested deeper (its scanner's limit), so one is not decoded.
 const MaxDepth = 10000
 
-// Costs of decoding, as encoding/json allocates them. A slice is grown one
-// element at a time (reflect's growth: a quarter more each time once
-// large), so the arrays it leaves behind add up to about five times the
-// final one. A map allocates its first group of eight slots with its first
-// entry. Into an interface (any): an object is a map (its header, its
-// first group, and each entry's key and value slots with the map's spare
-// room), an array a
-// []any (its header boxed, its element slots grown as a slice's), a
-// number or string a boxed value.
+// Costs of decoding, as encoding/json allocates them. A slice grown one
+// element at a time leaves arrays adding up to about five times the final
+// one; a map allocates its first group of eight slots with its first
+// entry; into an interface every value is boxed.
 const (
 	sliceGrowth = 5
 	anyMap      = 64
@@ -33,9 +28,8 @@ const (
 	anyScalar   = 16
 )
 
-// Ratio and Floor make [Limit]. A report kitsoki wrote, even compacted,
-// is estimated at under six times its size (the conformance suite's
-// 3 MB compacted --json report: 5.7).
+// Ratio and Floor make [Limit]: a report kitsoki wrote, even compacted,
+// is estimated at under six times its size.
 const (
 	Ratio = 12
 	Floor = 256 << 20
@@ -50,44 +44,20 @@ func Limit(size int) int64 { return max(int64(size)*Ratio, Floor) }
 var ErrTooDeep = errors.New("nested deeper than 10000 levels")
 
 // Estimate returns an upper estimate of the bytes json.Unmarshal of data
-// into a value of type t would allocate besides data itself: every
-// pointer, slice element (with room for the slice's growth), map entry,
-// interface value and string. It stops as soon as the estimate passes
-// limit (the result is then over limit). A document that is not JSON is
-// an error; so is one nested deeper than [MaxDepth].
-//
-// Members that t does not name cost nothing (encoding/json skips them);
-// a type with its own UnmarshalJSON (json.RawMessage, time.Time) is
-// charged its value's bytes.
+// into a value of type t would allocate besides data itself, stopping as
+// soon as it passes limit. A document that is not JSON is an error; so is
+// one nested deeper than [MaxDepth]. Members t does not name cost nothing;
+// a type with its own UnmarshalJSON is charged its value's bytes.
 func Estimate(data []byte, t reflect.Type, limit int64) (int64, error) {
-	e := &estimator{dec: json.NewDecoder(bytes.NewReader(data)), limit: limit, fields: map[reflect.Type]map[string]reflect.Type{}}
-	e.dec.UseNumber()
-	err := e.value(t, 0)
-	if err == errOver {
-		return e.cost, nil
-	}
-	if err == io.EOF {
-		err = io.ErrUnexpectedEOF
-	}
-	return e.cost, err
+	e := &estimator{limit: limit, fields: map[reflect.Type]map[string]reflect.Type{}}
+	return e.run(data, t)
 }
 
-// Values returns the number of JSON values in data (every object, array,
-// member value, element and scalar, the document itself included),
-// stopping once it passes limit (the result is then over limit): what an
-// encoder that emits an event per value (YAML) will hold. Errors as
-// [Estimate].
+// Values returns the number of JSON values in data, the document itself
+// included, stopping once it passes limit. Errors as [Estimate].
 func Values(data []byte, limit int64) (int64, error) {
-	e := &estimator{dec: json.NewDecoder(bytes.NewReader(data)), each: 1, limit: limit}
-	e.dec.UseNumber()
-	err := e.value(nil, 0)
-	if err == errOver {
-		return e.cost, nil
-	}
-	if err == io.EOF {
-		err = io.ErrUnexpectedEOF
-	}
-	return e.cost, err
+	e := &estimator{each: 1, limit: limit}
+	return e.run(data, nil)
 }
 
 var errOver = errors.New("over the limit")
@@ -101,6 +71,20 @@ type estimator struct {
 }
 
 var unmarshaler = reflect.TypeFor[json.Unmarshaler]()
+
+// run walks the document data decoded into t.
+func (e *estimator) run(data []byte, t reflect.Type) (int64, error) {
+	e.dec = json.NewDecoder(bytes.NewReader(data))
+	e.dec.UseNumber()
+	err := e.value(t, 0)
+	if err == errOver {
+		return e.cost, nil
+	}
+	if err == io.EOF {
+		err = io.ErrUnexpectedEOF
+	}
+	return e.cost, err
+}
 
 func (e *estimator) add(n int64) error {
 	e.cost += n
@@ -133,19 +117,25 @@ func (e *estimator) value(t reflect.Type, depth int) error {
 		t = t.Elem()
 	}
 	if t != nil && (reflect.PointerTo(t).Implements(unmarshaler) || t.Implements(unmarshaler)) {
-		if err := e.skip(tok, depth); err != nil {
+		if err := e.rest(tok, nil, depth); err != nil {
 			return err
 		}
 		return e.add(e.dec.InputOffset() - start)
 	}
+	return e.rest(tok, t, depth)
+}
+
+// rest walks the rest of a value whose first token was tok, decoded into
+// t (nil: skipped).
+func (e *estimator) rest(tok json.Token, t reflect.Type, depth int) error {
 	d, isDelim := tok.(json.Delim)
 	if !isDelim {
 		return e.scalar(tok, t)
 	}
-	switch {
-	case d == '{':
+	switch d {
+	case '{':
 		return e.object(t, depth)
-	case d == '[':
+	case '[':
 		return e.array(t, depth)
 	}
 	return fmt.Errorf("unexpected %q", rune(d))
@@ -246,21 +236,6 @@ func (e *estimator) array(t reflect.Type, depth int) error {
 	}
 	_, err := e.dec.Token() // ']'
 	return err
-}
-
-// skip walks the rest of a value whose first token was tok.
-func (e *estimator) skip(tok json.Token, depth int) error {
-	d, ok := tok.(json.Delim)
-	if !ok {
-		return nil
-	}
-	switch d {
-	case '{':
-		return e.object(nil, depth)
-	case '[':
-		return e.array(nil, depth)
-	}
-	return fmt.Errorf("unexpected %q", rune(d))
 }
 
 // structFields maps a struct's JSON member names (encoding/json's: the

@@ -106,11 +106,7 @@ func (e Env) Build(parent []string) []string {
 }
 
 // inheritedEnv lists the variables [EnvMinimal] keeps from kitsoki's
-// environment: what a program needs to find executables, write temp files
-// and decode text (PATH, HOME, USER, LOGNAME, SHELL, TMPDIR/TEMP/TMP, LANG,
-// LANGUAGE, LC_*, TZ, TERM), plus the Windows essentials (SYSTEMROOT,
-// COMSPEC, PATHEXT, USERPROFILE, APPDATA, LOCALAPPDATA, PROGRAMDATA,
-// WINDIR).
+// environment (LC_* too), plus the Windows essentials.
 var inheritedEnv = []string{
 	"PATH", "HOME", "USER", "LOGNAME", "SHELL", "TMPDIR", "TEMP", "TMP",
 	"LANG", "LANGUAGE", "TZ", "TERM",

@@ -9,15 +9,11 @@ import (
 )
 
 // groupGuard is a sentinel process in a child's process group that kills
-// the group when kitsoki goes away without stopping it (killed with
-// SIGKILL, crashed): the kernel's parent-death signal reaches only the
-// child kitsoki started (and exists on Linux alone), not what that child
-// started (`sleep 1000; echo` under bash -c, the program `go run` builds),
-// which would be left running. The sentinel reads a pipe only kitsoki
-// writes to; the pipe ends when kitsoki's process does, and the sentinel
-// then kills its group. Once the child has exited and been reaped the
-// sentinel is killed first (release), so nothing else of the group is
-// touched: [Process.Stop] and [Process.Kill] end the rest.
+// the group when kitsoki dies without stopping it: the parent-death signal
+// reaches only the child itself (and exists on Linux alone), not what the
+// child started. The sentinel reads a pipe only kitsoki writes to, and
+// kills its group when that pipe ends. Once the child has been reaped the
+// sentinel is killed first (release), so nothing else is touched.
 type groupGuard struct {
 	cmd *exec.Cmd
 	w   *os.File

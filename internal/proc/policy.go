@@ -3,7 +3,7 @@ package proc
 import "time"
 
 // Policy is how one kind of child is started and stopped. Each spawner
-// keeps its Policy in one named value; doc.go lists them.
+// keeps its Policy in one named value next to its spawn code.
 type Policy struct {
 	// Env is the environment the child sees. [Start] builds it from
 	// os.Environ(); a cmd with Env already set is refused.

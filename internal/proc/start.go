@@ -29,14 +29,13 @@ type Process struct {
 	outcome Outcome
 }
 
-// Start starts cmd under pol: its own process group, on Linux SIGKILL
-// when kitsoki dies, on unix the whole group killed when kitsoki dies
-// while the child runs (groupGuard), pol's environment, stdin pipe and
-// stderr tail. cmd holds what the spawner owns (path, args, directory,
-// stdout, stdin data). Start reaps the child itself (use [Process.Wait],
-// never cmd.Wait); when ctx ends first, the child is stopped with pol's
-// stop sequence (a nil ctx is context.Background()). The error is
-// cmd.Start's, for the spawner to explain.
+// Start starts cmd under pol: its own process group that dies with
+// kitsoki (groupGuard, and on Linux the parent-death signal), pol's
+// environment, stdin pipe and stderr tail. cmd holds what the spawner
+// owns (path, args, directory, stdout, stdin data). Start reaps the child
+// itself (use [Process.Wait], never cmd.Wait); when ctx ends first, the
+// child is stopped with pol's stop sequence (a nil ctx is
+// context.Background()). The error is cmd.Start's, for the spawner to explain.
 func Start(ctx context.Context, cmd *exec.Cmd, pol Policy) (*Process, error) {
 	if cmd.Env != nil {
 		return nil, errors.New("proc.Start: cmd.Env is set; the environment comes from Policy.Env")

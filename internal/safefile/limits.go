@@ -4,20 +4,15 @@ package safefile
 // error naming the file, its size and the cap.
 const (
 	// StoryYAML is the cap for story YAML: app.yaml, include: files and
-	// imported children (and the readers quoting their lines): 64 MiB, room
-	// for a story of a few hundred thousand states while a read stays
-	// bounded.
+	// imported children (and the readers quoting their lines).
 	StoryYAML int64 = 64 << 20
 	// Story is the cap for the other files a story names: prompt and view
-	// templates, persona prompts, schemas and Starlark scripts: 4 MiB.
+	// templates, persona prompts, schemas and Starlark scripts.
 	Story int64 = 4 << 20
-	// Data is the cap for run inputs and fixtures: --world-file, --pins,
-	// --profile, --host-cassette, plugin manifests, flow fixtures, eval
-	// datasets and reports: 16 MiB.
+	// Data is the cap for run inputs, fixtures, eval datasets and reports.
 	Data int64 = 16 << 20
 	// Cassette is the cap for --cassette (an agent cassette or a whole
-	// trace replayed as one): 256 MiB, streaming readers keep their own
-	// per-line cap.
+	// trace replayed as one).
 	Cassette int64 = 256 << 20
 )
 

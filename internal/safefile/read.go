@@ -44,9 +44,8 @@ func Open(path string, limit int64) (*os.File, error) {
 
 // open is Open, also returning what the opened file's stat said.
 func open(path string, limit int64) (*os.File, fs.FileInfo, error) {
-	// Stat first: what is not a regular file is refused unopened. A FIFO's
-	// open would wait for a writer, and some devices act on an open alone
-	// (a serial port resets the board on it, a watchdog arms).
+	// Stat first: what is not a regular file is refused unopened (a FIFO's
+	// open waits for a writer, some devices act on an open alone).
 	fi, err := os.Stat(path)
 	if err != nil {
 		return nil, nil, err
@@ -58,8 +57,7 @@ func open(path string, limit int64) (*os.File, fs.FileInfo, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	// Check what was opened, not what was named: the path may have been
-	// swapped between the stat and the open (the open does not block).
+	// Check what was opened too: the path may have been swapped since.
 	fi, err = f.Stat()
 	if err == nil {
 		err = check(path, fi, limit)
@@ -96,8 +94,7 @@ func ReadRootFile(root *os.Root, name string, limit int64) ([]byte, error) {
 }
 
 func check(path string, fi fs.FileInfo, limit int64) error {
-	if fi.IsDir() {
-		// The system's own wording, so messages read as before.
+	if fi.IsDir() { // the system's own wording
 		return &os.PathError{Op: "read", Path: path, Err: isDirError{}}
 	}
 	if !fi.Mode().IsRegular() {
@@ -121,10 +118,8 @@ func tooLarge(path string, size, limit int64) error {
 // (a file that grows after the stat). regular says f is a regular file,
 // whose read returns less than asked only at its end.
 func readAll(f io.Reader, hint int64, path string, limit int64, regular bool) ([]byte, error) {
-	// The size of the opened file (its stat, already taken) sizes the
-	// buffer, one byte more to see the end without growing it: a large
-	// story is not copied through doubling buffers. The size is only a
-	// hint; the cap is enforced on what is read.
+	// The stat's size (a hint: the cap is enforced on what is read) sizes
+	// the buffer, one byte more to see the end without growing it.
 	size := int64(512)
 	if hint >= 0 && hint < limit {
 		size = hint + 1
@@ -141,10 +136,7 @@ func readAll(f io.Reader, hint int64, path string, limit int64, regular bool) ([
 			return nil, err
 		}
 		if regular && int64(len(b)) == hint && len(b) < cap(b) {
-			// A regular file read short of the buffer is at its end, and
-			// it ended at the size its stat gave: that is the whole file
-			// (one that grew fills the spare byte and is read on).
-			break
+			break // a regular file read short, at its stat's size, is whole
 		}
 		if len(b) == cap(b) {
 			b = append(b, 0)[:len(b)]

@@ -8,15 +8,11 @@ import (
 	"syscall"
 )
 
-// readFile is ReadFile on a raw descriptor, for the common case (a
-// regular file under the cap): read whole and closed at once, it needs
-// no *os.File, whose open asks the poller to take a regular file (refused)
-// and whose cleanup the collector runs. Anything else (a failed open, a
-// device, FIFO, directory or oversize file) goes through Open, which words
-// the error.
+// readFile is ReadFile on a raw descriptor (no *os.File, no poller, no
+// cleanup) for the common case, a regular file under the cap; anything
+// else goes through Open, which words the error. As open, the path is
+// stat'ed first and what was opened must be the file the stat saw.
 func readFile(path string, limit int64) ([]byte, error) {
-	// As open: the path is stat'ed first, so nothing but a regular file is
-	// ever opened, and what was opened must be the file the stat saw.
 	var named, st syscall.Stat_t
 	if syscall.Stat(path, &named) != nil || !regularUnder(&named, limit) {
 		return readFileOpen(path, limit)

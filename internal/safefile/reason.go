@@ -15,10 +15,7 @@ func Reason(err error) string {
 	case errors.Is(err, fs.ErrPermission):
 		return "permission denied"
 	}
-	if pe, ok := errors.AsType[*fs.PathError](err); ok {
-		return pe.Err.Error()
-	}
-	return err.Error()
+	return ErrText(err)
 }
 
 // ErrText is err's text without the operation and path a *fs.PathError

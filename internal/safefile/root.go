@@ -18,12 +18,10 @@ import (
 var ErrOutsideRoot = errors.New("outside the project root")
 
 // Root is a project root: the one directory every file a story or fixture
-// names must lie in. A path is inside it when it is lexically below the
-// directory and every symlink on the way stays below it too (os.Root
-// enforces the second; it refuses absolute symlinks). Reads through it
-// keep ReadFile's rules. A Root opens its directory on first use, keeps it
-// open until [Root.Close] (a later use opens it again) and is safe for
-// concurrent use; the zero value and nil are not usable.
+// names must lie in, lexically and through every symlink on the way
+// (os.Root enforces the second). Reads through it keep ReadFile's rules.
+// A Root opens its directory on first use and keeps it open until
+// [Root.Close]; it is safe for concurrent use.
 type Root struct {
 	dir string
 	mu  sync.Mutex
@@ -57,8 +55,7 @@ func (r *Root) Rel(p string) (string, bool) {
 
 // Resolve joins name, a path as a story or fixture wrote it, to base (an
 // absolute directory) and returns the absolute result when it lies
-// lexically inside the root; an absolute name is taken as it is. Symlinks
-// are not looked at: reads through the Root refuse those that leave it.
+// lexically inside the root. Symlinks are left to reads through the Root.
 func (r *Root) Resolve(base, name string) (string, error) {
 	p := name
 	if !filepath.IsAbs(p) {
@@ -112,9 +109,8 @@ func (r *Root) Stat(p string) (fs.FileInfo, error) {
 	return fi, err
 }
 
-// ReadFile is [ReadFile] of the absolute path p through the root: p must
-// be a regular file of at most limit bytes inside it, reached without
-// leaving it ([ErrOutsideRoot] otherwise; nothing outside is opened).
+// ReadFile is [ReadFile] of the absolute path p through the root
+// ([ErrOutsideRoot] for a path leaving it; nothing outside is opened).
 func (r *Root) ReadFile(p string, limit int64) ([]byte, error) {
 	var b []byte
 	err := r.do(p, func(or *os.Root, rel string) (err error) {
@@ -155,8 +151,8 @@ func Inside(dir, p string) bool {
 	return r.Inside(p)
 }
 
-// escapes is os.Root's word for a name or symlink leaving the root (its
-// error value is not exported; root_test.go holds this text to it).
+// escapes is os.Root's unexported error text for a name or symlink
+// leaving the root (root_test.go holds it to that).
 const escapes = "path escapes from parent"
 
 // IsEscape reports whether err is os.Root's refusal of a name or symlink
@@ -175,9 +171,7 @@ func (r *Root) classify(p string, err error) error {
 	if IsEscape(err) {
 		return &os.PathError{Op: "read", Path: p, Err: fmt.Errorf("%w: a symlink on the way leads out of it (or is absolute)", ErrOutsideRoot)}
 	}
-	if pe, ok := errors.AsType[*fs.PathError](err); ok {
-		// os.Root names the file relative to the root; name it as the
-		// caller does, and the operation as os does for a path.
+	if pe, ok := errors.AsType[*fs.PathError](err); ok { // named as the caller does
 		return &os.PathError{Op: plainOp(pe.Op), Path: p, Err: pe.Err}
 	}
 	return err
@@ -194,10 +188,8 @@ func plainOp(op string) string {
 }
 
 // ReadDir lists the directory at the absolute path p through the root,
-// sorted by name: p lexically outside it, or a symlink on the way leading
-// out, is [ErrOutsideRoot] (nothing outside is listed). At most limit
-// entries are read (limit <= 0: all); past it, the list holds limit+1
-// entries so that the caller can tell it was cut.
+// sorted by name ([ErrOutsideRoot] for a path leaving it). At most limit+1
+// entries are read (limit <= 0: all), so the caller can tell a cut list.
 func (r *Root) ReadDir(p string, limit int) ([]fs.DirEntry, error) {
 	var out []fs.DirEntry
 	err := r.do(p, func(or *os.Root, rel string) error {

@@ -29,10 +29,8 @@ func IsCommandLine(line string) bool {
 	return strings.HasPrefix(t, "::") || markerIndex(line) >= 0
 }
 
-// markers are the older workflow command forms: GitHub Actions' and
-// Azure Pipelines' formatting commands, Azure Pipelines' logging
-// commands (##vso[task.setvariable …]) and TeamCity's service messages
-// (##teamcity[setParameter …]).
+// markers are the older workflow command forms (GitHub Actions, Azure
+// Pipelines, TeamCity).
 var markers = []string{"##[", "##vso[", "##teamcity["}
 
 // markerIndex is the index of the first marker in s, or -1.
@@ -46,14 +44,11 @@ func markerIndex(s string) int {
 	return first
 }
 
-// IsControl reports whether c must not reach a terminal raw: a C0 control
-// other than newline and tab, DEL, a C1 control, U+2028/U+2029, a
-// bidirectional embedding, override or isolate control, a bidirectional
-// mark (U+061C, U+200E, U+200F), or an invisible character that joins
-// nothing (the zero width space U+200B, the word joiner and invisible
-// operators U+2060–U+2064, U+FEFF), which would print "done\u200b" as
-// "done". The zero width joiner and non-joiner (U+200C, U+200D) stay:
-// emoji and several scripts need them.
+// IsControl reports whether c must not reach a terminal raw: C0 and C1
+// controls other than newline and tab, DEL, the line and paragraph
+// separators, bidirectional controls and marks, and invisible characters
+// that join nothing. The zero width joiner and non-joiner (U+200C, U+200D)
+// stay: emoji and several scripts need them.
 func IsControl(c rune) bool {
 	return (c < 0x20 && c != '\n' && c != '\t') ||
 		c == 0x7f ||
@@ -108,10 +103,8 @@ func escape(s string, oneLine bool) string {
 	return b.String()
 }
 
-// writeDefused is writeEscaped with the first '#' of every "##[" and
-// "##vso[" escaped: the older workflow command form is obeyed wherever it
-// stands in a line, so a value printed after other text can still start
-// one.
+// writeDefused is writeEscaped with the first '#' of every marker
+// escaped: runners obey those anywhere in a line.
 func writeDefused(b *strings.Builder, s string) {
 	for k := markerIndex(s); k >= 0; k = markerIndex(s) {
 		writeEscaped(b, s[:k])
@@ -137,9 +130,8 @@ func isClean(s string, oneLine bool) bool {
 	return true
 }
 
-// writeEscaped writes s with its control characters escaped, and each
-// byte that is not part of valid UTF-8 as \xNN (a lone 0x9b is CSI to a
-// terminal that is not in UTF-8 mode).
+// writeEscaped writes s with its control characters and invalid UTF-8
+// bytes escaped.
 func writeEscaped(b *strings.Builder, s string) {
 	for i, c := range s {
 		switch {

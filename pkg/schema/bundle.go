@@ -11,37 +11,23 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
-// Bundling: every schema kitsoki sends anywhere (an MCP tool's
-// inputSchema/outputSchema, AskRequest.schema, a local model's
-// response_format, the claude CLI's submit tool) must be readable by a
-// client that has only that one document. A schema file whose $refs lead
-// the library to other files under schemas/ is therefore bundled: every
-// such file is inlined once under the root's $defs (definitions up to
+// Bundling: every schema kitsoki sends anywhere must be readable by a
+// client that has only that one document, so every file the library loaded
+// for it is inlined once under the root's $defs (definitions up to
 // draft-07), keyed by its path below schemas/. The library resolves every
-// reference (ids of each draft, anchors, pointers); the bundler only moves
-// the documents and rewrites the references to where their targets went.
-//
-// Two forms, by what the files use:
+// reference; the bundler only moves the documents and rewrites the
+// references to where their targets went, in one of two forms:
 //
 //   - plain (the usual case): every $ref becomes a JSON pointer into the
-//     bundle ("#/$defs/common.json/$defs/x"), and $id/id and $schema are
-//     kept on the root only, so a client that knows nothing of ids reads
-//     it. An $anchor that would collide with one already in the bundle is
-//     dropped (no ref depends on it any more).
-//   - compound (drafts 2019-09 and 2020-12), when a file uses
-//     $dynamicRef, $dynamicAnchor, $recursiveRef or $recursiveAnchor, or a
-//     subschema declares a draft of its own: those depend on which
-//     resource a schema belongs to, so every file stays a resource of its
-//     own, named by its path under the neutral base "kitsoki:///"
-//     ("kitsoki:///schemas/common.json"), and every $ref names that
-//     resource. Relative $dynamicRefs keep working as written.
+//     bundle, and $id/id and $schema are kept on the root only.
+//   - compound (drafts 2019-09 and 2020-12), when a file uses dynamic or
+//     recursive references, or a subschema declares a draft of its own:
+//     those depend on resource boundaries, so every file stays a resource
+//     named by its path under "kitsoki:///", and every $ref names it.
 //
-// Either way the bundle must compile on its own (nothing outside it
-// resolves), else Compile fails naming the file. A file the library
-// needed no other file for is sent byte for byte as written. The files of
-// one bundle must use the root's draft (the library gives a file without
-// $schema draft 2020-12): inlining a draft-07 file under a 2020-12 root
-// would change what it accepts.
+// The bundle must compile on its own, and its files must use the root's
+// draft: inlining a draft-07 file under a 2020-12 root would change what
+// it accepts.
 
 // bundleDoc is one file taking part in a bundle.
 type bundleDoc struct {
@@ -111,12 +97,9 @@ func bundle(l *rootLoader, jc *jsonschema.Compiler, raw []byte, doc any) ([]byte
 }
 
 // resolveSites has the library resolve every reference of every document
-// the compile reached, even those in subschemas nothing uses (a bundle
-// must hold what they point at too), loading the files they lead to. It
-// returns the target of each $ref the library resolved, as the library
-// names it ("<document URL>#<pointer>"). A reference the library cannot
-// resolve there (nothing evaluates it) is left as written; one leaving
-// schemas/ fails the compile wherever it is.
+// the compile reached, even in subschemas nothing uses, and returns each
+// $ref's target as "<document URL>#<pointer>". A reference the library
+// cannot resolve is left as written; one leaving schemas/ fails.
 func resolveSites(l *rootLoader, jc *jsonschema.Compiler) (map[siteKey]string, error) {
 	targets := map[siteKey]string{}
 	for i := 0; i < len(l.sites); i++ { // compiling may load files: their sites are appended
@@ -277,12 +260,9 @@ func (b *bundler) eachObject(bd *bundleDoc, f func(obj map[string]any, ptr strin
 	walk(bd.doc, "")
 }
 
-// form decides between the two bundle forms: compound when a document
-// uses a keyword whose meaning depends on resource boundaries, or a
-// subschema declares a draft of its own, which only a resource of its own
-// keeps. Drafts up to 7 ignore an id beside "$ref", so they cannot name
-// every file a resource: a subschema there declaring another draft is
-// refused.
+// form reports whether the bundle must be compound. Drafts up to 7 ignore
+// an id beside "$ref", so there a subschema declaring another draft is
+// refused instead.
 func (b *bundler) form() (bool, error) {
 	compound := false
 	for _, bd := range b.docs {

@@ -35,25 +35,21 @@ type compileEntry struct {
 // Schema is a compiled JSON Schema. It is immutable and safe for concurrent
 // Validate calls.
 type Schema struct {
-	// Path names the schema: the story-relative slash path
-	// ("schemas/verdict.json") for Compile, the given name for CompileBytes.
+	// Path names the schema: the story-relative slash path for Compile,
+	// the given name for CompileBytes.
 	Path string
 	// Raw holds the schema file's bytes exactly as read.
 	Raw json.RawMessage
 	// Bundled is the self-contained document kitsoki sends wherever a
-	// schema travels (bundle.go): Raw itself when the file references no
-	// other file, else Raw with every referenced file inlined under $defs.
-	// It validates exactly what Raw validates.
+	// schema travels (bundle.go); it validates exactly what Raw validates.
 	Bundled json.RawMessage
 
 	compiled *jsonschema.Schema
 	names    docNames // for the library's URLs in messages
 }
 
-// NewCompiler roots all schema loading at storyDir: the schema files named
-// may lie anywhere inside it, the files their $refs name only inside
-// <storyDir>/schemas. Nothing else is ever read. The directory need not
-// exist yet; Compile reports it.
+// NewCompiler roots all schema loading at storyDir (see [Compiler]). The
+// directory need not exist yet; Compile reports it.
 func NewCompiler(storyDir string) *Compiler {
 	abs, err := filepath.Abs(storyDir)
 	if err != nil {
@@ -66,15 +62,9 @@ func NewCompiler(storyDir string) *Compiler {
 	}
 }
 
-// SchemasDir returns the absolute directory every $ref is resolved in.
-func (c *Compiler) SchemasDir() string { return c.schemasDir }
-
 // Compile compiles the schema at path: relative to the story directory
 // ("schemas/verdict.json") or absolute inside it. The draft is 2020-12
-// unless $schema names another. A relative $ref resolves against the file
-// holding it when that file is under schemas/, against schemas/ itself
-// when it is not, and must stay inside schemas/. Errors are *CompileError
-// values naming the file and, where known, the JSON pointer.
+// unless $schema names another. Errors are *CompileError values.
 func (c *Compiler) Compile(p string) (*Schema, error) { return c.compileWith(nil, p) }
 
 // compileWith is Compile reading through files (nil: files of its own).
@@ -94,10 +84,7 @@ func (c *Compiler) compileWith(files *rootFiles, p string) (*Schema, error) {
 	return e.s, e.err
 }
 
-// ReadFile reads a schema file with the same rules as Compile (a path
-// relative to the story directory, or absolute inside it; symlinks
-// leaving the story directory, or schemas/ for a file under it, are
-// refused).
+// ReadFile reads a schema file with the same rules as Compile.
 func (c *Compiler) ReadFile(p string) ([]byte, error) {
 	return c.readWith(nil, p)
 }
@@ -113,11 +100,9 @@ func (c *Compiler) readWith(files *rootFiles, p string) ([]byte, error) {
 }
 
 // Session serves several ReadFile and Compile calls made together (one
-// story's check): the story's directories are opened once for all of
-// them and each file is read once, ReadFile and Compile sharing its bytes.
-// Compiled schemas go to the Compiler's cache as with Compiler.Compile.
-// A file changed while a Session is open is not read again; Close it when
-// the calls are done. A Session is safe for concurrent use.
+// story's check): the story's directories are opened once and each file
+// is read once. A file changed while a Session is open is not read again;
+// Close it when the calls are done. A Session is safe for concurrent use.
 type Session struct {
 	c     *Compiler
 	files *rootFiles
@@ -221,10 +206,9 @@ func CompileBytes(name string, raw []byte) (*Schema, error) {
 	return &Schema{Path: name, Raw: json.RawMessage(cp), Bundled: json.RawMessage(cp), compiled: sch, names: l.docNames}, nil
 }
 
-// compileDoc has the library compile doc, the document at names.rootURL
-// read through l: the ref scan first (sc, l's own), then the library,
-// whose errors become positioned CompileErrors (scratch makes loaders for
-// firstBroken).
+// compileDoc scans doc's refs, then has the library compile it through l;
+// library errors become positioned CompileErrors (scratch makes loaders
+// for firstBroken).
 func compileDoc(l jsonschema.URLLoader, sc *refScanner, names docNames, doc any, scratch func() jsonschema.URLLoader) (*jsonschema.Compiler, *jsonschema.Schema, error) {
 	if err := sc.scan(names.rootURL, names.rootName, doc); err != nil {
 		return nil, nil, err
@@ -242,9 +226,7 @@ func compileDoc(l jsonschema.URLLoader, sc *refScanner, names docNames, doc any,
 }
 
 // newLibraryCompiler is the library's compiler as kitsoki configures it:
-// draft 2020-12 for a file without $schema, every reference read through
-// the loader l (the standard metaschemas are built into the library),
-// formats and content asserted as the library does by default.
+// draft 2020-12 for a file without $schema, every reference read through l.
 func newLibraryCompiler(l jsonschema.URLLoader) *jsonschema.Compiler {
 	jc := jsonschema.NewCompiler()
 	jc.DefaultDraft(jsonschema.Draft2020)
@@ -269,14 +251,10 @@ func decodeSchema(name string, raw []byte) (any, int64, error) {
 	return v, n, nil
 }
 
-// MaxSchemaValues bounds the JSON values (objects, arrays, members, items
-// and scalars) of a schema with the files its references load, and
-// MaxStorySchemaValues those of every schema one check of a story (a
-// Session) compiles. The library finds each subschema it queues by a walk
-// of its queue, so compiling takes time growing with the square of the
-// subschemas: an anyOf of 64,000 empty schemas (190 KB) took 42 s,
-// 700,000 (2 MB) hours. The SARIF 2.1.0 schema holds 2,301 values; a
-// story's schemas a hundred or so each.
+// MaxSchemaValues bounds the JSON values of a schema with the files its
+// references load, and MaxStorySchemaValues those of every schema one
+// Session compiles: the library's compile time grows with the square of
+// the subschemas. Real schemas hold a few thousand values at most.
 const (
 	MaxSchemaValues      = 10_000
 	MaxStorySchemaValues = 100_000
@@ -287,11 +265,9 @@ var (
 	tooManyStoryValues = fmt.Sprintf("the story's schemas hold more than %d JSON values together (compiling costs the square of their subschemas); make them smaller", MaxStorySchemaValues)
 )
 
-// MaxSchemaDepth bounds how deep a schema file nests objects and arrays.
-// The library checks a schema against its metaschema once per level it
-// is nested under, so the cost of compiling grows much faster than the
-// file: 4,000 levels of items (72 KB) took 21 s. Real schemas nest about
-// ten levels.
+// MaxSchemaDepth bounds how deep a schema file nests objects and arrays:
+// the library checks a schema against its metaschema once per level it is
+// nested under. Real schemas nest about ten levels.
 const MaxSchemaDepth = 128
 
 // nestedOver reports whether v nests objects and arrays deeper than max.

@@ -6,13 +6,10 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
-// MaxValidationSteps bounds the subschema visits one validation may make.
-// The validator has no budget of its own, and a schema can reach one
-// subschema through many routes: an anyOf of the same $ref twice, nested
-// forty times, is 2 KB that costs 2^40 visits (for ever, memory growing)
-// on a value matching none of them. Validate counts the visits first,
-// each pair of subschema and value node once, and refuses a value past
-// the limit; an ordinary schema visits each node of the value a few times.
+// MaxValidationSteps bounds the subschema visits one validation may make:
+// the validator has no budget of its own, and a small schema can reach one
+// subschema through exponentially many routes. Validate counts the visits
+// first, each pair of subschema and value node once.
 const MaxValidationSteps = 4_000_000
 
 // costNode is one node of the value being validated: object members and

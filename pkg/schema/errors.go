@@ -10,8 +10,7 @@ import (
 )
 
 // ErrOutsideRoot is matched (errors.Is) by a CompileError whose schema path
-// or $ref leaves the story directory or its schemas/, or whose $ref would
-// need the network or another file in an in-memory schema.
+// or $ref leaves the story directory or its schemas/.
 var ErrOutsideRoot = errors.New("schema reference outside the story's schemas directory")
 
 // CompileError is why a schema could not be compiled.
@@ -41,8 +40,6 @@ func (e *CompileError) Error() string {
 
 // convertCompileErr turns a library compile error into a *CompileError
 // naming the file and, where it can be found, the pointer and the ref.
-// file is the compiled schema's name, sites the references scanned so far,
-// describe maps a library URL to the file and pointer it names.
 func convertCompileErr(file string, sites []refSite, err error, describe func(string) (string, string)) error {
 	if ce, ok := errors.AsType[*CompileError](err); ok {
 		return ce
@@ -167,13 +164,10 @@ func refTarget(err error) (string, bool) {
 	return "", false
 }
 
-// firstBroken makes the report of a broken reference stable. The library
-// compiles "properties" and the like in Go's map order, so with several
-// broken refs the one it names would change from run to run: when err is
-// about a reference, the refs written in the compiled document (at docURL)
-// are resolved again one by one in document order, each by a fresh
-// compiler from newLoader, and the first that fails on its own target is
-// the error. Otherwise, or when none does, err stands.
+// firstBroken makes the report of a broken reference stable: the library
+// compiles in Go's map order, so when err is about a reference, the refs
+// of the document at docURL are resolved again one by one in document
+// order, and the first that fails on its own target is the error.
 func firstBroken(err error, sites []refSite, docURL string, doc any, newLoader func() jsonschema.URLLoader) error {
 	if _, isRef := refTarget(err); !isRef {
 		return err

@@ -12,12 +12,10 @@ import (
 	"kitsoki/internal/safefile"
 )
 
-// rootFiles reads the schema files of one story for one or more compiles.
-// A file under schemas/ is read through an os.Root on the schemas
-// directory, any other through an os.Root on the story directory, so no
-// path or symlink leads out of them. Each root is opened once and each
-// file read once, its bytes (or why it could not be read) kept for the
-// files' lifetime. It is safe for concurrent use.
+// rootFiles reads the schema files of one story for one or more compiles,
+// through an os.Root on schemas/ for the files under it and on the story
+// directory for the others. Each root is opened once and each file read
+// once. It is safe for concurrent use.
 type rootFiles struct {
 	storyDir string // absolute
 

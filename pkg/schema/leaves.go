@@ -14,11 +14,8 @@ import (
 )
 
 // The library's error tree flattened into kitsoki's ValidationError: its
-// leaves, each worded by the library's English printer, in an order that
-// does not depend on Go's map order (the library walks properties and
-// pattern properties as maps): by place in the instance, then by place in
-// the schema with keywords in the order the library checks them, then by
-// text.
+// leaves, in an order that does not depend on Go's map order (by place in
+// the instance, then in the schema, then by text).
 
 var english = message.NewPrinter(language.English)
 

@@ -36,9 +36,7 @@ func newRootLoader(c *Compiler, files *rootFiles, rootRel string) *rootLoader {
 	if files == nil {
 		l.files, l.own = newRootFiles(c.storyDir), true
 	}
-	// The compiled file's URL is the base its relative $refs resolve
-	// against: its own file URL under schemas/, the schemas directory
-	// itself for a file outside it.
+	// The base relative $refs resolve against (seed 000 §5).
 	l.rootURL = l.fileURL(rootRel)
 	if _, under := strings.CutPrefix(rootRel, "schemas/"); !under {
 		l.rootURL = (&url.URL{Scheme: "file", Path: filepath.ToSlash(c.schemasDir) + "/"}).String()
@@ -87,9 +85,8 @@ func (l *rootLoader) read(rel string) ([]byte, error) {
 
 func isEscapeReason(r string) bool { return r == reasonEscapesSchemas || r == reasonEscapesStory }
 
-// Load serves the library the documents references lead to (the scan
-// allowed them). It applies the rooting rule again itself: nothing
-// outside schemas/ is read.
+// Load serves the library the documents references lead to, applying the
+// rooting rule again itself.
 func (l *rootLoader) Load(rawURL string) (any, error) {
 	u, err := url.Parse(rawURL)
 	if err != nil {
@@ -144,9 +141,8 @@ type memLoader struct {
 
 func newMemLoader(name string) *memLoader {
 	l := &memLoader{docNames: docNames{rootName: name, rootURL: (&url.URL{Scheme: "kitsoki-mem", Path: "/" + strings.TrimLeft(name, "/")}).String()}}
-	// Nothing is refused before the library follows a reference: one in a
-	// subschema nothing uses stays unresolved, as the library leaves it
-	// (Compile sends such a file as written), and Load refuses the rest.
+	// Nothing is refused before the library follows a reference (one in a
+	// subschema nothing uses stays unresolved); Load refuses the rest.
 	l.policy = func(refSite, *url.URL) string { return "" }
 	return l
 }

@@ -53,10 +53,9 @@ var mapSchemaKeywords = []string{
 
 var refKeywords = []string{"$ref", "$dynamicRef", "$recursiveRef"}
 
-// scan walks the schema positions of doc (loaded from docURL, shown as
-// file), records its references and applies the policy to every reference
-// that does not stay inside doc. The first refusal is returned as a
-// *CompileError naming file, pointer and ref.
+// scan records the references of doc (loaded from docURL, shown as file)
+// and applies the policy to every one that leaves doc; the first refusal
+// is a *CompileError.
 func (s *refScanner) scan(docURL, file string, doc any) error {
 	base, err := url.Parse(docURL)
 	if err != nil {
@@ -87,12 +86,9 @@ func (s *refScanner) scan(docURL, file string, doc any) error {
 	return nil
 }
 
-// walker finds the references of one document. It follows the library's
-// rules for base URIs: the id keyword of the draft in force ("id" in
-// draft-04, else "$id"; ignored beside "$ref" up to draft-07; a fragment
-// names no resource), and a subschema's $schema switching the draft where
-// it opens a resource. It walks every subschema keyword of every draft,
-// since a JSON pointer may lead anywhere.
+// walker finds the references of one document, following the library's
+// rules for base URIs (idOf) and drafts. It walks every subschema keyword
+// of every draft, since a JSON pointer may lead anywhere.
 type walker struct {
 	file  string
 	doc   string

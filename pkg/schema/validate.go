@@ -62,27 +62,16 @@ func decodeJSON(data []byte) (any, *ValidationError) {
 		}
 		return nil, jsonErr(data, off, msg)
 	}
-	off := dec.InputOffset()
-	for i := off; i < int64(len(data)); i++ {
-		switch data[i] {
-		case ' ', '\t', '\r', '\n':
-			continue
-		}
-		return nil, jsonErr(data, i, fmt.Sprintf("unexpected %q after the top-level value", data[i]))
+	if rest := bytes.TrimLeft(data[dec.InputOffset():], " \t\r\n"); len(rest) > 0 {
+		return nil, jsonErr(data, int64(len(data)-len(rest)), fmt.Sprintf("unexpected %q after the top-level value", rest[0]))
 	}
 	return v, nil
 }
 
 func jsonErr(data []byte, off int64, msg string) *ValidationError {
-	line, col := 1, 1
-	for i := int64(0); i < off && i < int64(len(data)); i++ {
-		if data[i] == '\n' {
-			line++
-			col = 1
-		} else {
-			col++
-		}
-	}
+	before := data[:min(max(off, 0), int64(len(data)))]
+	line := 1 + bytes.Count(before, []byte{'\n'})
+	col := len(before) - bytes.LastIndexByte(before, '\n')
 	return &ValidationError{
 		Constraint: "json",
 		Message:    fmt.Sprintf("invalid JSON at byte offset %d (line %d, column %d): %s", off, line, col, msg),
