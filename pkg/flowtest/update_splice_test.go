@@ -138,9 +138,10 @@ func FuzzSplice(f *testing.F) {
 			m, _ := v[0].(map[string]any)
 			want = m["v"]
 		}
+		before, ok := docValues([]byte(src))
 		docs := mappingDocs([]byte(src))
-		if len(docs) == 0 || len(docs[0].root.Content) < 2 {
-			return
+		if !ok || len(docs) == 0 || len(docs[0].root.Content) < 2 {
+			return // only a file that parses is ever updated
 		}
 		s := docs[0]
 		path := []step{keyStep(s.root.Content[0].Value)}
@@ -153,9 +154,8 @@ func FuzzSplice(f *testing.F) {
 			return
 		}
 		out := applyEdits([]byte(src), es)
-		before, ok1 := docValues([]byte(src))
-		after, ok2 := docValues(out)
-		if !ok1 || !ok2 || len(before) != len(after) {
+		after, ok := docValues(out)
+		if !ok || len(before) != len(after) {
 			t.Fatalf("the spliced file does not parse as before:\n%q\n->\n%q", src, out)
 		}
 		if !setPath(&before[s.index], path, want) {
