@@ -80,6 +80,7 @@ var (
 	goConversion = &lazyre.Regexp{Expr: `interface conversion: interface \{\} is ([^,]+), not ([^\s(]+)`}
 	goReflect    = &lazyre.Regexp{Expr: `reflect: call of reflect\.Value\.\w+ on zero Value`}
 	goVerb       = &lazyre.Regexp{Expr: `%!\w\((<nil>|[^)]*)\)`}
+	goConvertOp  = &lazyre.Regexp{Expr: `invalid operation: (\w+)\(([^()]*interface \{\}[^()]*)\)`}
 )
 
 // plainText rewrites Go run-time texts of an evaluation error into words
@@ -89,6 +90,10 @@ func plainText(msg string) string {
 		p := goConversion.FindStringSubmatch(m)
 		return fmt.Sprintf("%s where %s is needed", valueDesc(p[1]), neededDesc(p[2]))
 	})
+	msg = goConvertOp.ReplaceAllStringFunc(msg, func(m string) string {
+		p := goConvertOp.FindStringSubmatch(m)
+		return fmt.Sprintf("invalid operation: %s where %s is needed", valueDesc(p[2]), neededDesc(p[1]))
+	})
 	msg = goReflect.ReplaceAllString(msg, "nil (an unset world key or slot?) where a value is needed")
 	msg = goVerb.ReplaceAllStringFunc(msg, func(m string) string {
 		if p := goVerb.FindStringSubmatch(m); p[1] != "<nil>" {
@@ -97,6 +102,7 @@ func plainText(msg string) string {
 		return "nil"
 	})
 	msg = strings.ReplaceAll(msg, "cannot get keys from invalid", "cannot get keys from nil (an unset world key or slot?)")
+	msg = strings.NewReplacer("map[string]interface {}", "map", "[]interface {}", "list", "interface {}", "any").Replace(msg)
 	msg = strings.ReplaceAll(msg, "runtime error: integer divide by zero", "integer division by zero")
 	return strings.ReplaceAll(msg, "runtime error: ", "")
 }
