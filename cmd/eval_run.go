@@ -48,7 +48,7 @@ with --model <model> (effort is recorded only); builtin.local_llm uses the
 model as its managed model id.
 
 The report (schema_valid_rate, comparator_pass_rate, contract_conformance_rate,
-p50/p95 latency, avg/p95 cost from meta.cost_usd, retry_rate, fallback_rate,
+p50/p90/p95/p99 latency, avg/p95 cost from meta.cost_usd, retry_rate, fallback_rate,
 pass^k, the adherence bar verdict, the selection decision, failure samples,
 and the dataset/prompt/schema/toolbox hashes) goes to
 evals/reports/<call>/<timestamp>.json and latest.json, written atomically:

@@ -65,6 +65,17 @@ func TestSummarize(t *testing.T) {
 	if i64(a.P50LatencyMS) != 1000 || i64(a.P95LatencyMS) != 1900 || !a.Pass || f64(a.PassKRate) != 1 {
 		t.Errorf("a: %+v p50 %d p95 %d", a, i64(a.P50LatencyMS), i64(a.P95LatencyMS))
 	}
+	if i64(a.P90LatencyMS) != 1800 || i64(a.P99LatencyMS) != 2000 || i64(cands[1].P99LatencyMS) != 10 {
+		t.Errorf("a: p90 %d p99 %d; b: p99 %d", i64(a.P90LatencyMS), i64(a.P99LatencyMS), i64(cands[1].P99LatencyMS))
+	}
+	// 20 of 20 passed: the rate is 1, but 20 calls cannot show it is
+	// above 0.84; 0 of 20 cannot show it is below 0.16.
+	if ci := a.PassRateCI95; len(ci) != 2 || ci[0] != 0.838875 || ci[1] != 1 {
+		t.Errorf("a: pass_rate_ci95 %v", ci)
+	}
+	if ci := cands[2].PassRateCI95; len(ci) != 2 || ci[0] != 0 || ci[1] != 0.161125 {
+		t.Errorf("c: pass_rate_ci95 %v", ci)
+	}
 	if dec.SelectedProfile != "a" || dec.Strategy != "cheapest_passing" || !strings.Contains(dec.RejectedSummary, "b/fast/: passed but costlier") || !strings.Contains(dec.RejectedSummary, "c/never/: pass rate 0.00 below 0.95") {
 		t.Errorf("cheapest decision %+v", dec)
 	}
@@ -93,6 +104,17 @@ func TestSummarize(t *testing.T) {
 	c2, d2, s2 := summarize(specs, rev, SummaryConfig{Repeat: 5})
 	if jsonString(c1) != jsonString(c2) || jsonString(d1) != jsonString(d2) || jsonString(s1) != jsonString(s2) {
 		t.Error("summarize depends on record order")
+	}
+}
+
+// TestWilson95 checks the interval against the textbook values for 5 of
+// 10 (0.2366–0.7634) and 1 of 1, where a normal interval would be [1, 1].
+func TestWilson95(t *testing.T) {
+	if ci := wilson95(0.5, 10); ci[0] != 0.236593 || ci[1] != 0.763407 {
+		t.Errorf("5/10: %v", ci)
+	}
+	if ci := wilson95(1, 1); ci[0] != 0.206549 || ci[1] != 1 {
+		t.Errorf("1/1: %v", ci)
 	}
 }
 

@@ -53,7 +53,9 @@ type Candidate struct {
 	ComparatorPassRate      float64  `json:"comparator_pass_rate"`
 	ContractConformanceRate float64  `json:"contract_conformance_rate"`
 	P50LatencyMS            *int64   `json:"p50_latency_ms,omitempty"`
+	P90LatencyMS            *int64   `json:"p90_latency_ms,omitempty"`
 	P95LatencyMS            *int64   `json:"p95_latency_ms,omitempty"`
+	P99LatencyMS            *int64   `json:"p99_latency_ms,omitempty"`
 	AvgCostUSD              *float64 `json:"avg_cost_usd,omitempty"`
 	P95CostUSD              *float64 `json:"p95_cost_usd,omitempty"`
 	RetryRate               *float64 `json:"retry_rate,omitempty"`
@@ -61,7 +63,11 @@ type Candidate struct {
 	ExamplesRun             int      `json:"examples_run"`
 	// PassKRate is pass^k: the share of examples whose every repeat passed.
 	PassKRate *float64 `json:"pass_k_rate,omitempty"`
-	Repeat    int      `json:"repeat,omitempty"`
+	// PassRateCI95 is the Wilson score interval [low, high] of
+	// comparator_pass_rate at 95%: how far the rate may be from the
+	// backend's true rate, given how few calls measured it.
+	PassRateCI95 []float64 `json:"pass_rate_ci95,omitempty"`
+	Repeat       int       `json:"repeat,omitempty"`
 	// Rejected says why the adherence bar refused the candidate.
 	Rejected string `json:"rejected,omitempty"`
 }

@@ -94,8 +94,9 @@ func measure(sp CandidateSpec, rs []CallRecord, bar *AdherenceBar, repeat int) C
 		}
 	}
 	slices.Sort(lat)
-	p50, p95 := lat[rank(len(lat), 0.50)], lat[rank(len(lat), 0.95)]
-	c.P50LatencyMS, c.P95LatencyMS = &p50, &p95
+	p50, p90, p95, p99 := lat[rank(len(lat), 0.50)], lat[rank(len(lat), 0.90)], lat[rank(len(lat), 0.95)], lat[rank(len(lat), 0.99)]
+	c.P50LatencyMS, c.P90LatencyMS, c.P95LatencyMS, c.P99LatencyMS = &p50, &p90, &p95, &p99
+	c.PassRateCI95 = wilson95(c.ComparatorPassRate, len(rs))
 	if len(cost) > 0 {
 		avg := round9(costSum / float64(len(cost)))
 		slices.Sort(cost)
@@ -122,6 +123,18 @@ func measure(sp CandidateSpec, rs []CallRecord, bar *AdherenceBar, repeat int) C
 // rank is the nearest-rank index of quantile q in n sorted values.
 func rank(n int, q float64) int {
 	return min(max(int(math.Ceil(q*float64(n)))-1, 0), n-1)
+}
+
+// wilson95 is the Wilson score interval at 95% of a rate p measured
+// over n calls, rounded to 6 places; it stays inside [0, 1] and is honest
+// for small n and for rates of 0 or 1, where the normal interval is not.
+func wilson95(p float64, n int) []float64 {
+	const z = 1.959964
+	fn := float64(n)
+	den := 1 + z*z/fn
+	mid := (p + z*z/(2*fn)) / den
+	half := z * math.Sqrt(p*(1-p)/fn+z*z/(4*fn*fn)) / den
+	return []float64{round6(max(mid-half, 0)), round6(min(mid+half, 1))}
 }
 
 func round6(x float64) float64 { return math.Round(x*1e6) / 1e6 }
