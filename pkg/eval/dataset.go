@@ -70,6 +70,9 @@ type Matrix struct {
 	Models   map[string][]string
 	Effort   []string
 	Repeat   int
+	// CostPerHourUSD prices a profile's calls by time (a local model's
+	// GPU or machine hour) where its backend reports no cost_usd.
+	CostPerHourUSD map[string]float64
 }
 
 // Comparator is the comparator: scalar or {kind, field, agent, prompt};
@@ -424,6 +427,14 @@ func (p *dparser) matrix(n *yaml.Node) {
 				return
 			}
 			m.Effort = p.strList(v, "matrix.effort")
+		}},
+		{Key: "cost_per_hour_usd", Read: func(_, v *yaml.Node) {
+			m.CostPerHourUSD = map[string]float64{}
+			p.each(v, "matrix.cost_per_hour_usd", nil, func(prof string, v *yaml.Node) {
+				if f, ok := p.number(v, "matrix.cost_per_hour_usd."+prof); ok {
+					m.CostPerHourUSD[prof] = f
+				}
+			})
 		}},
 		{Key: "repeat", Read: func(_, v *yaml.Node) {
 			if n, ok := p.integer(v, "matrix.repeat"); ok {

@@ -18,7 +18,8 @@
 //	                           transport_error, deadline_exceeded or a sub-event violation)
 //	p50/p90/p95/p99 latency    nearest rank of the dispatch time (not time queued behind the
 //	                           same subprocess plugin); in cassette runs the episode's duration_ms
-//	avg/p95 cost               over calls whose meta reported cost_usd (absent when none did)
+//	avg/p95 cost               over calls whose meta reported cost_usd, or priced by
+//	                           matrix.cost_per_hour_usd × latency (absent when neither)
 //	retry_rate                 calls retried after plugin_crash or transport_error
 //	fallback_rate              calls whose meta says fallback: true
 //	pass_k_rate                pass^k: examples whose every repeat passed

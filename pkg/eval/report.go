@@ -57,10 +57,13 @@ type Candidate struct {
 	P95LatencyMS            *int64   `json:"p95_latency_ms,omitempty"`
 	P99LatencyMS            *int64   `json:"p99_latency_ms,omitempty"`
 	AvgCostUSD              *float64 `json:"avg_cost_usd,omitempty"`
-	P95CostUSD              *float64 `json:"p95_cost_usd,omitempty"`
-	RetryRate               *float64 `json:"retry_rate,omitempty"`
-	FallbackRate            *float64 `json:"fallback_rate,omitempty"`
-	ExamplesRun             int      `json:"examples_run"`
+	// CostPerHourUSD is the matrix's price per hour that gave the cost of
+	// the calls whose backend reported none.
+	CostPerHourUSD *float64 `json:"cost_per_hour_usd,omitempty"`
+	P95CostUSD     *float64 `json:"p95_cost_usd,omitempty"`
+	RetryRate      *float64 `json:"retry_rate,omitempty"`
+	FallbackRate   *float64 `json:"fallback_rate,omitempty"`
+	ExamplesRun    int      `json:"examples_run"`
 	// PassKRate is pass^k: the share of examples whose every repeat passed.
 	PassKRate *float64 `json:"pass_k_rate,omitempty"`
 	// PassRateCI95 is the Wilson score interval [low, high] of

@@ -297,6 +297,10 @@ func (r *evalRun) runJob(ctx context.Context, j job) (CallRecord, bool, error) {
 		<-sl
 	}
 	rec.Candidate, rec.Example, rec.Repeat = j.cand, ex.Name, j.rep
+	if rate := r.specs[j.cand].CostPerHourUSD; rate != nil && rec.CostUSD == nil {
+		c := round9(float64(rec.LatencyMS) * *rate / 3.6e6)
+		rec.CostUSD = &c
+	}
 	return rec, true, err
 }
 

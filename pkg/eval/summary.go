@@ -58,7 +58,7 @@ func summarize(specs []CandidateSpec, recs []CallRecord, cfg SummaryConfig) ([]C
 }
 
 func measure(sp CandidateSpec, rs []CallRecord, bar *AdherenceBar, repeat int) Candidate {
-	c := Candidate{Profile: sp.Profile, Backend: sp.Backend, Model: sp.Model, Effort: sp.Effort, ExamplesRun: len(rs), Repeat: repeat}
+	c := Candidate{Profile: sp.Profile, Backend: sp.Backend, Model: sp.Model, Effort: sp.Effort, ExamplesRun: len(rs), Repeat: repeat, CostPerHourUSD: sp.CostPerHourUSD}
 	n := float64(len(rs))
 	if len(rs) == 0 {
 		c.Rejected = "no calls ran"

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -300,6 +301,15 @@ func checkMatrix(d *Dataset, errf, warnf func(key, format string, a ...any)) {
 			errf(key, "matrix.models.%s names a profile that is not in matrix.profiles", p)
 		}
 		checkList(key, "model", m.Models[p], errf, nil)
+	}
+	for _, p := range slices.Sorted(maps.Keys(m.CostPerHourUSD)) {
+		key, rate := "matrix.cost_per_hour_usd."+p, m.CostPerHourUSD[p]
+		if !seen[p] {
+			errf(key, "%s names a profile that is not in matrix.profiles", key)
+		}
+		if !(rate >= 0) || math.IsInf(rate, 0) {
+			errf(key, "%s must be a price in USD per hour of 0 or more, got %g", key, rate)
+		}
 	}
 	checkList("matrix.effort", "effort", m.Effort, errf, func(at, e string) {
 		if !slices.Contains(knownEfforts, e) {
