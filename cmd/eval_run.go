@@ -30,6 +30,7 @@ func newEvalRunCmd() *cobra.Command {
 		retries    int
 		noProgress bool
 		asJSON     bool
+		renders    evalRenders
 		profile    string
 		root       string
 	)
@@ -84,6 +85,9 @@ Exit status: 0 a candidate passed, 1 none passed or the dataset is invalid,
 			if err := checkNotInput("-o", outPath, cassette); err != nil {
 				return err
 			}
+			if err := renders.check(false, args[0], cassette); err != nil {
+				return err
+			}
 			if outPath != "" {
 				if st, err := os.Stat(outPath); err == nil && st.IsDir() {
 					return usagef("-o %s: is a directory; name a report file, e.g. -o %s", outPath, filepath.Join(outPath, "report.json"))
@@ -128,7 +132,7 @@ Exit status: 0 a candidate passed, 1 none passed or the dataset is invalid,
 					return err
 				}
 			}
-			return finishReport(c, v, r, outPath)
+			return finishReport(c, v, r, outPath, renders)
 		},
 	}
 	fl := c.Flags()
@@ -143,6 +147,7 @@ Exit status: 0 a candidate passed, 1 none passed or the dataset is invalid,
 	addRootFlag(c, &root)
 	fl.BoolVar(&noProgress, "no-progress", false, "no progress bar, even on a terminal")
 	fl.BoolVar(&asJSON, "json", false, "also print the report JSON on stdout")
+	renders.addFlags(c, false)
 	// Upstream gated the runner behind --live; runs are live by default here.
 	fl.Bool("live", false, "accepted for compatibility: runs are live unless --cassette is given")
 	fl.MarkHidden("live")
