@@ -90,6 +90,20 @@ func TestSummarize(t *testing.T) {
 	if len(samples) != 4 {
 		t.Errorf("samples %d: %+v", len(samples), samples)
 	}
+	// A pass^k bar refuses a candidate whose average passes but whose
+	// repeats disagree: x passes 3 of 4 calls, but only 1 of 2 examples
+	// on both repeats.
+	flaky := []CallRecord{{Candidate: 0, Example: "x", Pass: true}, {Candidate: 0, Example: "x", Repeat: 1, Pass: true},
+		{Candidate: 0, Example: "y", Pass: true}, {Candidate: 0, Example: "y", Repeat: 1}}
+	k := 0.9
+	cands, _, _ = summarize(specs[:1], flaky, SummaryConfig{Repeat: 2, Bar: &AdherenceBar{MinPassRate: 0.7, MinPassKRate: &k}})
+	if cands[0].Pass || cands[0].Rejected != "pass^k 0.50 below 0.90" {
+		t.Errorf("pass^k bar: %+v", cands[0])
+	}
+	cands, _, _ = summarize(specs[:1], flaky, SummaryConfig{Repeat: 2, Bar: &AdherenceBar{MinPassRate: 0.7}})
+	if !cands[0].Pass {
+		t.Errorf("without a pass^k bar: %+v", cands[0])
+	}
 	// No bar means every call must pass.
 	cands, _, _ = summarize(specs[:1], []CallRecord{{Candidate: 0, Example: "x", Pass: true}, {Candidate: 0, Example: "x", Repeat: 1}}, SummaryConfig{Repeat: 2})
 	if cands[0].Pass || f64(cands[0].PassKRate) != 0 || cands[0].ComparatorPassRate != 0.5 {

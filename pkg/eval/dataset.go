@@ -61,6 +61,10 @@ type AdherenceBar struct {
 	MinPassRate     float64  `json:"min_pass_rate"`
 	MaxP95LatencyMS *int64   `json:"max_p95_latency_ms,omitempty"`
 	MaxAvgCostUSD   *float64 `json:"max_avg_cost_usd,omitempty"`
+	// MinPassKRate bars a candidate whose pass^k (the share of examples
+	// whose every repeat passed) is below it: consistency, not only an
+	// average.
+	MinPassKRate *float64 `json:"min_pass_k_rate,omitempty"`
 }
 
 // Matrix is the candidate matrix: profiles × models[profile] × effort,
@@ -404,6 +408,11 @@ func (p *dparser) task(n *yaml.Node) {
 				{Key: "max_avg_cost_usd", Read: func(_, v *yaml.Node) {
 					if f, ok := p.number(v, "task.adherence_bar.max_avg_cost_usd"); ok {
 						a.MaxAvgCostUSD = &f
+					}
+				}},
+				{Key: "min_pass_k_rate", Read: func(_, v *yaml.Node) {
+					if f, ok := p.number(v, "task.adherence_bar.min_pass_k_rate"); ok {
+						a.MinPassKRate = &f
 					}
 				}},
 			}, nil)

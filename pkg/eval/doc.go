@@ -26,8 +26,9 @@
 //	pass_rate_ci95             Wilson 95% interval of comparator_pass_rate
 //
 // The adherence bar passes a candidate when comparator_pass_rate ≥
-// min_pass_rate (1 without a bar), p95 latency ≤ max_p95_latency_ms and avg
-// cost ≤ max_avg_cost_usd (when set and known). cheapest_passing picks the
+// min_pass_rate (1 without a bar), pass_k_rate ≥ min_pass_k_rate, p95
+// latency ≤ max_p95_latency_ms and avg cost ≤ max_avg_cost_usd (when set
+// and known). cheapest_passing picks the
 // lowest avg cost (unknown counts as 0; ties by p95 latency, then matrix
 // order); fastest_passing the lowest p95 latency (ties by cost).
 package eval

@@ -26,6 +26,9 @@ func RenderMarkdown(r *Report) []byte {
 	}
 	if a := r.AdherenceBar; a != nil {
 		fmt.Fprintf(&b, "Adherence bar: pass rate ≥ %.2f", a.MinPassRate)
+		if a.MinPassKRate != nil {
+			fmt.Fprintf(&b, ", pass^k ≥ %.2f", *a.MinPassKRate)
+		}
 		if a.MaxP95LatencyMS != nil {
 			fmt.Fprintf(&b, ", p95 ≤ %dms", *a.MaxP95LatencyMS)
 		}

@@ -109,6 +109,9 @@ func measure(sp CandidateSpec, rs []CallRecord, bar *AdherenceBar, repeat int) C
 	if c.ComparatorPassRate < bar.MinPassRate {
 		why = append(why, fmt.Sprintf("pass rate %.2f below %.2f", c.ComparatorPassRate, bar.MinPassRate))
 	}
+	if bar.MinPassKRate != nil && pk < *bar.MinPassKRate {
+		why = append(why, fmt.Sprintf("pass^k %.2f below %.2f", pk, *bar.MinPassKRate))
+	}
 	if bar.MaxP95LatencyMS != nil && p95 > *bar.MaxP95LatencyMS {
 		why = append(why, fmt.Sprintf("p95 latency %dms above %dms", p95, *bar.MaxP95LatencyMS))
 	}

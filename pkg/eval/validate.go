@@ -278,13 +278,18 @@ func checkTask(d *Dataset, errf func(key, format string, a ...any)) {
 	if a == nil {
 		return
 	}
-	if a.MinPassRate < 0 || a.MinPassRate > 1 {
+	// Written as "not within" so that NaN, which compares false with
+	// everything and would pass every candidate, is refused too.
+	if !(a.MinPassRate >= 0 && a.MinPassRate <= 1) {
 		errf("task.adherence_bar.min_pass_rate", "task.adherence_bar.min_pass_rate must be between 0 and 1, got %g", a.MinPassRate)
+	}
+	if k := a.MinPassKRate; k != nil && !(*k >= 0 && *k <= 1) {
+		errf("task.adherence_bar.min_pass_k_rate", "task.adherence_bar.min_pass_k_rate must be between 0 and 1, got %g", *k)
 	}
 	if a.MaxP95LatencyMS != nil && *a.MaxP95LatencyMS < 0 {
 		errf("task.adherence_bar.max_p95_latency_ms", "task.adherence_bar.max_p95_latency_ms must not be negative, got %d", *a.MaxP95LatencyMS)
 	}
-	if a.MaxAvgCostUSD != nil && *a.MaxAvgCostUSD < 0 {
+	if a.MaxAvgCostUSD != nil && !(*a.MaxAvgCostUSD >= 0) {
 		errf("task.adherence_bar.max_avg_cost_usd", "task.adherence_bar.max_avg_cost_usd must not be negative, got %g", *a.MaxAvgCostUSD)
 	}
 }
