@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -97,7 +98,7 @@ func TestSummarize(t *testing.T) {
 		{Candidate: 0, Example: "y", Pass: true}, {Candidate: 0, Example: "y", Repeat: 1}}
 	k := 0.9
 	cands, _, _ = summarize(specs[:1], flaky, SummaryConfig{Repeat: 2, Bar: &AdherenceBar{MinPassRate: 0.7, MinPassKRate: &k}})
-	if cands[0].Pass || cands[0].Rejected != "pass^k 0.50 below 0.90" {
+	if cands[0].Pass || cands[0].Rejected != "pass^k 0.50 below 0.90" || !slices.Equal(cands[0].FlakyExamples, []string{"y"}) {
 		t.Errorf("pass^k bar: %+v", cands[0])
 	}
 	cands, _, _ = summarize(specs[:1], flaky, SummaryConfig{Repeat: 2, Bar: &AdherenceBar{MinPassRate: 0.7}})

@@ -24,6 +24,7 @@
 //	fallback_rate              calls whose meta says fallback: true
 //	pass_k_rate                pass^k: examples whose every repeat passed
 //	pass_rate_ci95             Wilson 95% interval of comparator_pass_rate
+//	flaky_examples             examples that passed on some repeats and failed on others
 //
 // The adherence bar passes a candidate when comparator_pass_rate ≥
 // min_pass_rate (1 without a bar), pass_k_rate ≥ min_pass_k_rate, p95

@@ -110,9 +110,13 @@ func metricsLine(c Candidate) string {
 	if len(c.PassRateCI95) == 2 {
 		ci = fmt.Sprintf(" (95%% %.2f–%.2f)", c.PassRateCI95[0], c.PassRateCI95[1])
 	}
-	return fmt.Sprintf("pass_rate=%.2f%s pass^k=%s schema_valid=%.2f p50=%s p95=%s p99=%s avg_cost=%s calls=%d",
+	flaky := ""
+	if len(c.FlakyExamples) > 0 {
+		flaky = " flaky=" + strings.Join(c.FlakyExamples, ",")
+	}
+	return fmt.Sprintf("pass_rate=%.2f%s pass^k=%s schema_valid=%.2f p50=%s p95=%s p99=%s avg_cost=%s calls=%d%s",
 		c.ComparatorPassRate, ci, orDash(c.PassKRate, func(v float64) string { return fmt.Sprintf("%.2f", v) }), c.SchemaValidRate,
-		msText(c.P50LatencyMS), msText(c.P95LatencyMS), msText(c.P99LatencyMS), usdText(c.AvgCostUSD), c.ExamplesRun)
+		msText(c.P50LatencyMS), msText(c.P95LatencyMS), msText(c.P99LatencyMS), usdText(c.AvgCostUSD), c.ExamplesRun, flaky)
 }
 
 func msText(p *int64) string {

@@ -57,6 +57,21 @@ func RenderMarkdown(r *Report) []byte {
 	if more := len(r.Candidates) - len(cands); more > 0 {
 		fmt.Fprintf(&b, "\n%d more candidates not shown; see the JSON report.\n", more)
 	}
+	flakyHead := false
+	for _, c := range cands {
+		if len(c.FlakyExamples) == 0 {
+			continue
+		}
+		if !flakyHead {
+			b.WriteString("\nFlaky (passed on some repeats, failed on others):\n\n")
+			flakyHead = true
+		}
+		names := make([]string, len(c.FlakyExamples))
+		for i, n := range c.FlakyExamples {
+			names[i] = mdCell(n)
+		}
+		fmt.Fprintf(&b, "- %s: %s\n", mdCell(candidateLabel(c.Profile, c.Model, c.Effort)), strings.Join(names, ", "))
+	}
 	if n := len(r.FailureSamples); n > 0 {
 		fmt.Fprintf(&b, "\n<details><summary>Failure samples (%d)</summary>\n\n", n)
 		for i, fs := range r.FailureSamples {

@@ -13,7 +13,7 @@ func hostileReport() *Report {
 	return &Report{Kind: "agent_eval_report", Call: "merge`judge", GeneratedAt: "2026-12-03T10:00:00Z",
 		Candidates: []Candidate{
 			{Profile: "plug", Model: "good", Effort: "low", Pass: true, ComparatorPassRate: 1, PassRateCI95: []float64{0.84, 1}, P95LatencyMS: &p95, AvgCostUSD: &cost, ExamplesRun: 20},
-			{Profile: "evil|col", Model: "<script>alert(1)</script>\n| forged | row |", Pass: false, ComparatorPassRate: 0.5, ExamplesRun: 20,
+			{Profile: "evil|col", Model: "<script>alert(1)</script>\n| forged | row |", Pass: false, ComparatorPassRate: 0.5, ExamplesRun: 20, FlakyExamples: []string{"e1", "e_2"},
 				Rejected: "pass rate 0.50 below 0.90 [click](https://example.invalid) \x1b[31m\u202e"},
 		},
 		Decision: &Decision{Strategy: "cheapest_passing", SelectedProfile: "plug", SelectedModel: "good", SelectedEffort: "low"},
@@ -56,7 +56,7 @@ func TestRenderJUnit(t *testing.T) {
 		t.Fatalf("suite %+v", got)
 	}
 	if s.Cases[0].Failure != nil || s.Cases[1].Failure == nil || !strings.Contains(s.Cases[1].Failure.Message, "pass rate 0.50 below 0.90") ||
-		!strings.Contains(s.Cases[1].Failure.Body, `example e1 repeat 0: field "intent" got accept want refine`) {
+		!strings.Contains(s.Cases[1].Failure.Body, `example e1 repeat 0: field "intent" got accept want refine`) || !strings.Contains(s.Cases[1].Failure.Body, "flaky=e1,e_2") {
 		t.Errorf("cases %+v", s.Cases)
 	}
 	if strings.ContainsRune(string(b), 0x1b) {
@@ -89,7 +89,7 @@ func TestRenderMarkdown(t *testing.T) {
 			t.Errorf("row has %d cell separators, want 12: %s", n, r)
 		}
 	}
-	for _, want := range []string{"**Selected:** plug/good effort=low (cheapest\\_passing)", "✅ pass", "0.84–1.00", "1200ms", "$0.002000", "evil\\|col", "&lt;script&gt;", "Failure samples (1)"} {
+	for _, want := range []string{"**Selected:** plug/good effort=low (cheapest\\_passing)", "✅ pass", "0.84–1.00", "1200ms", "$0.002000", "evil\\|col", "&lt;script&gt;", "Failure samples (1)", "Flaky (passed on some repeats, failed on others):", ": e1, e\\_2\n"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("the summary lacks %q:\n%s", want, md)
 		}

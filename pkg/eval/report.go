@@ -66,6 +66,9 @@ type Candidate struct {
 	ExamplesRun    int      `json:"examples_run"`
 	// PassKRate is pass^k: the share of examples whose every repeat passed.
 	PassKRate *float64 `json:"pass_k_rate,omitempty"`
+	// FlakyExamples are the examples that passed on some repeats and
+	// failed on others (sorted, at most 50).
+	FlakyExamples []string `json:"flaky_examples,omitempty"`
 	// PassRateCI95 is the Wilson score interval [low, high] of
 	// comparator_pass_rate at 95%: how far the rate may be from the
 	// backend's true rate, given how few calls measured it.

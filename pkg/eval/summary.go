@@ -81,7 +81,7 @@ func measure(sp CandidateSpec, rs []CallRecord, bar *AdherenceBar, repeat int) C
 	var lat []int64
 	var cost []float64
 	costSum := 0.0
-	examples, failed := map[string]bool{}, map[string]bool{} // for pass^k
+	examples, failed, passed := map[string]bool{}, map[string]bool{}, map[string]bool{} // for pass^k
 	for _, r := range rs {
 		lat = append(lat, r.LatencyMS)
 		if r.CostUSD != nil {
@@ -91,8 +91,17 @@ func measure(sp CandidateSpec, rs []CallRecord, bar *AdherenceBar, repeat int) C
 		examples[r.Example] = true
 		if !r.Pass {
 			failed[r.Example] = true
+		} else {
+			passed[r.Example] = true
 		}
 	}
+	for ex := range failed {
+		if passed[ex] {
+			c.FlakyExamples = append(c.FlakyExamples, ex)
+		}
+	}
+	slices.Sort(c.FlakyExamples)
+	c.FlakyExamples = c.FlakyExamples[:min(len(c.FlakyExamples), maxFlakyNames)]
 	slices.Sort(lat)
 	p50, p90, p95, p99 := lat[rank(len(lat), 0.50)], lat[rank(len(lat), 0.90)], lat[rank(len(lat), 0.95)], lat[rank(len(lat), 0.99)]
 	c.P50LatencyMS, c.P90LatencyMS, c.P95LatencyMS, c.P99LatencyMS = &p50, &p90, &p95, &p99
@@ -122,6 +131,9 @@ func measure(sp CandidateSpec, rs []CallRecord, bar *AdherenceBar, repeat int) C
 	c.Rejected = strings.Join(why, ", ")
 	return c
 }
+
+// maxFlakyNames is the most flaky example names a candidate lists.
+const maxFlakyNames = 50
 
 // rank is the nearest-rank index of quantile q in n sorted values.
 func rank(n int, q float64) int {
