@@ -33,12 +33,13 @@ reports under evals/reports/<call>/*.json (kind: agent_eval_report).
   eval run   <eval.yaml>                 measure every candidate for real and write a report
   eval merge <eval.yaml> SHARD.json...   combine --shard reports into one
   eval check <story-dir>                 CI gate: every pinned selection has fresh, passing evidence
+  eval diff  OLD.json NEW.json           what a new run changed per candidate; exit 1 on a regression
 
 Statuses: unmeasured (no report), stale (a dataset/prompt/schema/toolbox hash
 changed), passing (a candidate passed), failing, invalid (the dataset does
 not validate). latest.json wins over other reports.`,
 	}
-	c.AddCommand(newEvalListCmd(), newEvalShowCmd(), newEvalRunCmd(), newEvalMergeCmd(), newEvalCheckCmd())
+	c.AddCommand(newEvalListCmd(), newEvalShowCmd(), newEvalRunCmd(), newEvalMergeCmd(), newEvalCheckCmd(), newEvalDiffCmd())
 	return c
 }
 
