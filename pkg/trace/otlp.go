@@ -77,6 +77,12 @@ func unixNano(t time.Time) string {
 type OTLPOptions struct {
 	ServiceName    string // resource service.name; default "kitsoki"
 	ServiceVersion string
+	// Content adds prompts, system prompts and answers to agent call
+	// spans (gen_ai.input.messages, gen_ai.system_instructions,
+	// gen_ai.output.messages), as the conventions' opt-in content; texts in
+	// sidecars are read from beside TracePath.
+	Content   bool
+	TracePath string
 }
 
 // ExportOTLP streams a trace as an OTLP/JSON ExportTraceServiceRequest:
@@ -119,7 +125,7 @@ func ExportOTLP(r io.Reader, name string, out io.Writer, opt OTLPOptions) (err e
 		bw.Write(b)
 		n++
 	}
-	var calls CallTracker
+	calls := CallTracker{KeepPrompt: opt.Content}
 	var hosts hostTracker
 	hostN := 0
 	// An agent call's span nests under the host.agent.* call open when it
@@ -152,19 +158,19 @@ func ExportOTLP(r io.Reader, name string, out io.Writer, opt OTLPOptions) (err e
 			if hc := hosts.openAgentCall(); hc != nil {
 				parents[ev.CallID] = hostSpanID(hc, 0)
 			}
-			starts[ev.CallID] = readCallStart(ev.Payload)
+			starts[ev.CallID] = readCallStart(ev.Payload, opt.Content)
 		}
 		if c := calls.Observe(ev); c != nil {
 			if c.Outcome == OutcomeError {
 				st.callErrors++
 			}
-			write(callSpan(c, traceID, spanID(c.CallID+":"+strconv.Itoa(c.StartLine)), callParent(c), starts[c.CallID], ev.TS))
+			write(callSpan(c, traceID, spanID(c.CallID+":"+strconv.Itoa(c.StartLine)), callParent(c), starts[c.CallID], ev.TS, opt))
 			delete(parents, c.CallID)
 			delete(starts, c.CallID)
 		}
 	})
 	for _, c := range calls.Open() {
-		write(callSpan(c, traceID, spanID(c.CallID+":"+strconv.Itoa(c.StartLine)), callParent(c), starts[c.CallID], st.last))
+		write(callSpan(c, traceID, spanID(c.CallID+":"+strconv.Itoa(c.StartLine)), callParent(c), starts[c.CallID], st.last, opt))
 	}
 	for _, hc := range hosts.pending() {
 		writeHost(hc)
@@ -254,9 +260,10 @@ func hostSpan(hc *HostCall, traceID, spanID, runID string, last time.Time) *otlp
 // Anthropic's), whether the answer is JSON under a schema, and the sampling
 // parameters the story passed in with:.
 type callStart struct {
-	provider   string
-	outputJSON bool
-	params     map[string]json.RawMessage
+	provider     string
+	outputJSON   bool
+	params       map[string]json.RawMessage
+	systemPrompt string // kept only when content is exported
 }
 
 // requestParams maps with: keys to their gen_ai.request.* attributes.
@@ -268,7 +275,7 @@ var requestParams = []struct{ with, attr string }{
 	{"seed", "gen_ai.request.seed"},
 }
 
-func readCallStart(p any) callStart {
+func readCallStart(p any, content bool) callStart {
 	raw, ok := p.(json.RawMessage)
 	if !ok {
 		return callStart{}
@@ -279,10 +286,14 @@ func readCallStart(p any) callStart {
 		Input                  struct {
 			SchemaPath string `json:"schema_path"`
 		}
-		With map[string]json.RawMessage
+		With         map[string]json.RawMessage
+		SystemPrompt string `json:"system_prompt"`
 	}
 	_ = json.Unmarshal(raw, &s) // members of an unexpected type stay empty
 	cs := callStart{provider: s.Provider, params: s.With}
+	if content {
+		cs.systemPrompt = clipContent(s.SystemPrompt) // held while the call is open
+	}
 	if cs.provider == "" && cmp.Or(s.Alias, s.Agent) == "agent.claude" {
 		cs.provider = "anthropic"
 	}
@@ -307,7 +318,7 @@ func (a *attrs) addRequestParams(with map[string]json.RawMessage) {
 	}
 }
 
-func callSpan(c *Call, traceID, id, parent string, start callStart, fallbackEnd time.Time) *otlpSpan {
+func callSpan(c *Call, traceID, id, parent string, start callStart, fallbackEnd time.Time, opt OTLPOptions) *otlpSpan {
 	var a attrs
 	a.str("gen_ai.operation.name", "invoke_agent")
 	a.str("gen_ai.provider.name", cmp.Or(start.provider, "unknown"))
@@ -344,6 +355,9 @@ func callSpan(c *Call, traceID, id, parent string, start callStart, fallbackEnd 
 	}
 	if c.SubEvents > 0 {
 		a.int("kitsoki.sub_events", int64(c.SubEvents))
+	}
+	if opt.Content {
+		a.addContent(c, start, opt.TracePath)
 	}
 	if s := c.Substitution; s != nil {
 		a.str("kitsoki.fallback.original_plugin", s.OriginalPlugin)

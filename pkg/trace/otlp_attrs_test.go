@@ -3,8 +3,11 @@ package trace
 import (
 	"bytes"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // TestOTLPGenAIAttributes checks the GenAI semantic-convention names of an
@@ -92,4 +95,54 @@ func otlpSpans(t *testing.T, data []byte) map[string]map[string]string {
 		}
 	}
 	return out
+}
+
+// TestOTLPContentIsOptIn checks that prompts and answers leave the trace
+// only with Content: inline and from the trace's sidecars, clipped, and
+// named in kitsoki.content_error when a sidecar cannot be read.
+func TestOTLPContentIsOptIn(t *testing.T) {
+	path := filepath.Join(goldenDir, "run.jsonl")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	export := func(opt OTLPOptions) map[string]map[string]string {
+		var out bytes.Buffer
+		if err := ExportOTLP(bytes.NewReader(data), path, &out, opt); err != nil {
+			t.Fatal(err)
+		}
+		return otlpSpans(t, out.Bytes())
+	}
+	for id, attrs := range export(OTLPOptions{}) {
+		for k := range attrs {
+			if strings.Contains(k, "messages") || strings.Contains(k, "instructions") || strings.Contains(k, "content") {
+				t.Errorf("call %s exports %s without Content", id, k)
+			}
+		}
+	}
+	spans := export(OTLPOptions{Content: true, TracePath: path})
+	// a1b2…: prompt and response in sidecars; 0f1e…: inline prompt and response.
+	side, inline := spans["a1b2c3d4e5f60718"], spans["0f1e2d3c4b5a6978"]
+	prompt, err := os.ReadFile(filepath.Join(goldenDir, "agent-prompts", "a1b2c3d4e5f60718.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var in []contentMessage
+	if err := json.Unmarshal([]byte(side["gen_ai.input.messages"]), &in); err != nil || len(in) != 1 || in[0].Role != "user" || in[0].Parts[0].Content != string(prompt) {
+		t.Errorf("sidecar prompt: %v %q", err, side["gen_ai.input.messages"])
+	}
+	if !strings.Contains(side["gen_ai.output.messages"], `"role":"assistant"`) || side["kitsoki.content_error"] != "" {
+		t.Errorf("sidecar response: %q (error %q)", side["gen_ai.output.messages"], side["kitsoki.content_error"])
+	}
+	if !strings.Contains(inline["gen_ai.input.messages"], "Extract the failing test name.") || !strings.Contains(inline["gen_ai.output.messages"], `{\"test\":\"TestParse\"}`) {
+		t.Errorf("inline: %q %q", inline["gen_ai.input.messages"], inline["gen_ai.output.messages"])
+	}
+	// From standard input the sidecars cannot be read: said, not dropped.
+	spans = export(OTLPOptions{Content: true, TracePath: "-"})
+	if e := spans["a1b2c3d4e5f60718"]["kitsoki.content_error"]; !strings.Contains(e, "agent-prompts/a1b2c3d4e5f60718.txt (the trace was read from standard input") {
+		t.Errorf("stdin: content_error %q", e)
+	}
+	if c := clipContent(strings.Repeat("é", maxContentBytes)); len(c) > maxContentBytes+64 || !strings.HasSuffix(c, "…[65536 more bytes in the trace]") || !utf8.ValidString(c) {
+		t.Errorf("clipped to %d bytes: %q", len(c), c[len(c)-40:])
+	}
 }
