@@ -354,6 +354,10 @@ func finishReport(c *cobra.Command, v *eval.Validation, r *eval.Report, outPath 
 			return err
 		}
 	}
+	var prev *eval.Report
+	if outPath == "" && len(paths) == 2 { // a full run replaces latest.json
+		prev, _ = eval.LoadReport(paths[1]) // none, or unreadable: nothing to compare
+	}
 	if err := eval.WriteRunReport(r, v.Story.Dir, paths); err != nil {
 		return usagef("%v", err)
 	}
@@ -365,6 +369,9 @@ func finishReport(c *cobra.Command, v *eval.Validation, r *eval.Report, outPath 
 	}
 	for _, p := range paths {
 		fmt.Fprintf(printableWriter{c.OutOrStdout()}, "wrote %s\n", p)
+	}
+	if prev != nil && prev.Call == r.Call {
+		fmt.Fprintln(printableWriter{c.OutOrStdout()}, sinceLine(prev, r))
 	}
 	if r.Run != nil && r.Run.Shard != "" {
 		return nil

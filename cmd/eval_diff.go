@@ -97,6 +97,37 @@ func printDiff(out io.Writer, call string, paths []string, d *eval.Diff) {
 	fmt.Fprintf(out, "regressions: %d (%s)\n", d.Regressions, strings.Join(what, "; "))
 }
 
+// sinceLine is eval run's one-line comparison with the latest.json it
+// replaced: verdict changes and the selection.
+func sinceLine(prev, r *eval.Report) string {
+	d := eval.Compare(prev, r)
+	var parts []string
+	for _, ch := range []string{eval.ChangeRegressed, eval.ChangeFixed, eval.ChangeAdded, eval.ChangeRemoved} {
+		var keys []string
+		for _, cd := range d.Candidates {
+			if cd.Change == ch {
+				keys = append(keys, cell(cd.Key))
+			}
+		}
+		if len(keys) > 3 {
+			keys = append(keys[:3], fmt.Sprintf("%d more", len(keys)-3))
+		}
+		if len(keys) > 0 {
+			parts = append(parts, ch+" "+strings.Join(keys, ", "))
+		}
+	}
+	if len(parts) == 0 {
+		parts = append(parts, "no verdict changed")
+	}
+	if d.OldSelected != d.NewSelected {
+		parts = append(parts, "selected "+orNone(d.OldSelected)+" -> "+orNone(d.NewSelected))
+	}
+	if len(d.HashesChanged) > 0 {
+		parts = append(parts, strings.Join(d.HashesChanged, ", ")+" changed since")
+	}
+	return fmt.Sprintf("since the previous latest.json (%s): %s", cell(prev.GeneratedAt), strings.Join(parts, "; "))
+}
+
 func verdict(pass bool) string {
 	if pass {
 		return "pass"

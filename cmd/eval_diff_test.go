@@ -77,3 +77,28 @@ func writeJSONFile(t *testing.T, path string, v any) {
 		t.Fatal(err)
 	}
 }
+
+// TestEvalRunSaysWhatChanged checks eval run's line comparing its report
+// with the latest.json it replaces.
+func TestEvalRunSaysWhatChanged(t *testing.T) {
+	_, ds, cas := evStory(t, "  - {name: one, args: {x: a}, expect: {word: a}}\n")
+	code, out, errOut := runCmd(t, "eval", "run", "--cassette", cas, ds)
+	if code != 0 || strings.Contains(out, "since the previous") {
+		t.Fatalf("first run: %d\n%s%s", code, out, errOut)
+	}
+	code, out, _ = runCmd(t, "eval", "run", "--cassette", cas, ds)
+	if code != 0 || !strings.Contains(out, "since the previous latest.json (") || !strings.Contains(out, "): no verdict changed\n") {
+		t.Errorf("same run again: %d\n%s", code, out)
+	}
+	b, err := os.ReadFile(ds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(ds, []byte(strings.ReplaceAll(string(b), "a}", "b}")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ = runCmd(t, "eval", "run", "--cassette", cas, ds)
+	if code != 1 || !strings.Contains(out, "regressed fast//, cheap//; selected cheap// -> none; dataset_hash changed since") {
+		t.Errorf("a failing run after a passing one: %d\n%s", code, out)
+	}
+}
