@@ -39,7 +39,7 @@ func TestCostPerHourPricesLocalCalls(t *testing.T) {
 			sub, _ := json.Marshal(map[string]string{"parity": map[bool]string{true: "even", false: "odd"}[n%2 == 0]})
 			r := &agent.AskResponse{Submission: sub}
 			if cost != nil {
-				r.Meta = map[string]any{"cost_usd": cost}
+				r.Meta = map[string]any{"cost_usd": cost, "usage": map[string]any{"input_tokens": 120, "output_tokens": 7}}
 			}
 			return r, nil
 		})
@@ -67,6 +67,9 @@ func TestCostPerHourPricesLocalCalls(t *testing.T) {
 	// 900ms at $2/h is $0.0005.
 	if f64(a.AvgCostUSD) != 0.0005 || f64(a.CostPerHourUSD) != 2 || i64(a.P50LatencyMS) != 900 {
 		t.Errorf("a: avg cost %v per hour %v p50 %d", f64(a.AvgCostUSD), f64(a.CostPerHourUSD), i64(a.P50LatencyMS))
+	}
+	if a.AvgInputTokens != nil || f64(bb.AvgInputTokens) != 120 || f64(bb.AvgOutputTokens) != 7 {
+		t.Errorf("tokens: a %v, b %v/%v", a.AvgInputTokens, f64(bb.AvgInputTokens), f64(bb.AvgOutputTokens))
 	}
 	if f64(bb.AvgCostUSD) != 0.0001 || bb.CostPerHourUSD != nil {
 		t.Errorf("b: avg cost %v per hour %v", f64(bb.AvgCostUSD), f64(bb.CostPerHourUSD))

@@ -20,6 +20,7 @@
 //	                           same subprocess plugin); in cassette runs the episode's duration_ms
 //	avg/p95 cost               over calls whose meta reported cost_usd, or priced by
 //	                           matrix.cost_per_hour_usd × latency (absent when neither)
+//	avg input/output tokens    over calls whose meta reported usage
 //	retry_rate                 calls retried after plugin_crash or transport_error
 //	fallback_rate              calls whose meta says fallback: true
 //	pass_k_rate                pass^k: examples whose every repeat passed

@@ -57,6 +57,10 @@ type Candidate struct {
 	P95LatencyMS            *int64   `json:"p95_latency_ms,omitempty"`
 	P99LatencyMS            *int64   `json:"p99_latency_ms,omitempty"`
 	AvgCostUSD              *float64 `json:"avg_cost_usd,omitempty"`
+	// AvgInputTokens and AvgOutputTokens average meta.usage over the
+	// calls that reported it.
+	AvgInputTokens  *float64 `json:"avg_input_tokens,omitempty"`
+	AvgOutputTokens *float64 `json:"avg_output_tokens,omitempty"`
 	// CostPerHourUSD is the matrix's price per hour that gave the cost of
 	// the calls whose backend reported none.
 	CostPerHourUSD *float64 `json:"cost_per_hour_usd,omitempty"`

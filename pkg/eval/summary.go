@@ -11,18 +11,20 @@ import (
 // CallRecord is one measured call: the unit shard reports carry and
 // summarize folds into candidates.
 type CallRecord struct {
-	Candidate   int      `json:"candidate"` // index into the matrix's candidates
-	Example     string   `json:"example"`
-	Repeat      int      `json:"repeat"`
-	LatencyMS   int64    `json:"latency_ms"`
-	CostUSD     *float64 `json:"cost_usd,omitempty"`
-	SchemaValid bool     `json:"schema_valid"`
-	Conformant  bool     `json:"conformant"`
-	Pass        bool     `json:"pass"`
-	Retries     int      `json:"retries,omitempty"`
-	Fallback    bool     `json:"fallback,omitempty"`
-	Reason      string   `json:"reason,omitempty"`
-	Actual      any      `json:"actual,omitempty"` // kept only for failures
+	Candidate int      `json:"candidate"` // index into the matrix's candidates
+	Example   string   `json:"example"`
+	Repeat    int      `json:"repeat"`
+	LatencyMS int64    `json:"latency_ms"`
+	CostUSD   *float64 `json:"cost_usd,omitempty"`
+	// Tokens is meta.usage's input and output tokens, when reported.
+	Tokens      *[2]int64 `json:"tokens,omitempty"`
+	SchemaValid bool      `json:"schema_valid"`
+	Conformant  bool      `json:"conformant"`
+	Pass        bool      `json:"pass"`
+	Retries     int       `json:"retries,omitempty"`
+	Fallback    bool      `json:"fallback,omitempty"`
+	Reason      string    `json:"reason,omitempty"`
+	Actual      any       `json:"actual,omitempty"` // kept only for failures
 }
 
 // SummaryConfig is what summarize needs from the dataset.
@@ -81,12 +83,16 @@ func measure(sp CandidateSpec, rs []CallRecord, bar *AdherenceBar, repeat int) C
 	var lat []int64
 	var cost []float64
 	costSum := 0.0
+	var tokIn, tokOut, tokN float64                                                     // float: records of a forged shard cannot overflow it
 	examples, failed, passed := map[string]bool{}, map[string]bool{}, map[string]bool{} // for pass^k
 	for _, r := range rs {
 		lat = append(lat, r.LatencyMS)
 		if r.CostUSD != nil {
 			cost = append(cost, *r.CostUSD)
 			costSum += *r.CostUSD
+		}
+		if r.Tokens != nil {
+			tokIn, tokOut, tokN = tokIn+float64(r.Tokens[0]), tokOut+float64(r.Tokens[1]), tokN+1
 		}
 		examples[r.Example] = true
 		if !r.Pass {
@@ -111,6 +117,10 @@ func measure(sp CandidateSpec, rs []CallRecord, bar *AdherenceBar, repeat int) C
 		slices.Sort(cost)
 		p := round9(cost[rank(len(cost), 0.95)])
 		c.AvgCostUSD, c.P95CostUSD = &avg, &p
+	}
+	if tokN > 0 {
+		in, out := round6(tokIn/tokN), round6(tokOut/tokN)
+		c.AvgInputTokens, c.AvgOutputTokens = &in, &out
 	}
 	pk := round6(float64(len(examples)-len(failed)) / float64(len(examples)))
 	c.PassKRate = &pk
