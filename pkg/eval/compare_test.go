@@ -105,6 +105,16 @@ func TestSummarize(t *testing.T) {
 	if !cands[0].Pass {
 		t.Errorf("without a pass^k bar: %+v", cands[0])
 	}
+	// Costs whose sum would overflow still average to a number a report
+	// can hold.
+	big := 1e308
+	cands, _, _ = summarize(specs[:1], []CallRecord{{Candidate: 0, Example: "x", CostUSD: &big, Pass: true}, {Candidate: 0, Example: "y", CostUSD: &big, Pass: true}}, SummaryConfig{Repeat: 1})
+	if f64(cands[0].AvgCostUSD) != big {
+		t.Errorf("avg of two 1e308 costs: %v", f64(cands[0].AvgCostUSD))
+	}
+	if _, err := (&Report{Kind: "agent_eval_report", Candidates: cands}).Marshal(); err != nil {
+		t.Errorf("the report cannot be written: %v", err)
+	}
 	// No bar means every call must pass.
 	cands, _, _ = summarize(specs[:1], []CallRecord{{Candidate: 0, Example: "x", Pass: true}, {Candidate: 0, Example: "x", Repeat: 1}}, SummaryConfig{Repeat: 2})
 	if cands[0].Pass || f64(cands[0].PassKRate) != 0 || cands[0].ComparatorPassRate != 0.5 {

@@ -82,14 +82,14 @@ func measure(sp CandidateSpec, rs []CallRecord, bar *AdherenceBar, repeat int) C
 	c.RetryRate, c.FallbackRate = &rr, &fr
 	var lat []int64
 	var cost []float64
-	costSum := 0.0
+	costAvg := 0.0                                                                      // a running mean: a sum of large costs could overflow to +Inf, which JSON cannot hold
 	var tokIn, tokOut, tokN float64                                                     // float: records of a forged shard cannot overflow it
 	examples, failed, passed := map[string]bool{}, map[string]bool{}, map[string]bool{} // for pass^k
 	for _, r := range rs {
 		lat = append(lat, r.LatencyMS)
 		if r.CostUSD != nil {
 			cost = append(cost, *r.CostUSD)
-			costSum += *r.CostUSD
+			costAvg += (*r.CostUSD - costAvg) / float64(len(cost))
 		}
 		if r.Tokens != nil {
 			tokIn, tokOut, tokN = tokIn+float64(r.Tokens[0]), tokOut+float64(r.Tokens[1]), tokN+1
@@ -113,7 +113,7 @@ func measure(sp CandidateSpec, rs []CallRecord, bar *AdherenceBar, repeat int) C
 	c.P50LatencyMS, c.P90LatencyMS, c.P95LatencyMS, c.P99LatencyMS = &p50, &p90, &p95, &p99
 	c.PassRateCI95 = wilson95(c.ComparatorPassRate, len(rs))
 	if len(cost) > 0 {
-		avg := round9(costSum / float64(len(cost)))
+		avg := round9(costAvg)
 		slices.Sort(cost)
 		p := round9(cost[rank(len(cost), 0.95)])
 		c.AvgCostUSD, c.P95CostUSD = &avg, &p
@@ -163,7 +163,15 @@ func wilson95(p float64, n int) []float64 {
 }
 
 func round6(x float64) float64 { return math.Round(x*1e6) / 1e6 }
-func round9(x float64) float64 { return math.Round(x*1e9) / 1e9 }
+
+// round9 rounds to 9 places; a value too large for that to matter is kept
+// as is, since scaling it could overflow to +Inf.
+func round9(x float64) float64 {
+	if math.Abs(x) > 1e9 {
+		return x
+	}
+	return math.Round(x*1e9) / 1e9
+}
 
 func decide(cands []Candidate, cfg SummaryConfig) *Decision {
 	strategy := cmp.Or(cfg.Strategy, "cheapest_passing")

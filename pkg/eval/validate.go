@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"math"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -294,6 +293,10 @@ func checkTask(d *Dataset, errf func(key, format string, a ...any)) {
 	}
 }
 
+// maxCostPerHour bounds matrix.cost_per_hour_usd, so a call's price (its
+// latency × the rate) is always a finite number a report can hold.
+const maxCostPerHour = 1e6
+
 func checkMatrix(d *Dataset, errf, warnf func(key, format string, a ...any)) {
 	m := d.Matrix
 	if len(m.Profiles) == 0 {
@@ -312,8 +315,8 @@ func checkMatrix(d *Dataset, errf, warnf func(key, format string, a ...any)) {
 		if !seen[p] {
 			errf(key, "%s names a profile that is not in matrix.profiles", key)
 		}
-		if !(rate >= 0) || math.IsInf(rate, 0) {
-			errf(key, "%s must be a price in USD per hour of 0 or more, got %g", key, rate)
+		if !(rate >= 0 && rate <= maxCostPerHour) {
+			errf(key, "%s must be a price in USD per hour from 0 to %g, got %g", key, float64(maxCostPerHour), rate)
 		}
 	}
 	checkList("matrix.effort", "effort", m.Effort, errf, func(at, e string) {
