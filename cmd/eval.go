@@ -33,12 +33,13 @@ reports under evals/reports/<call>/*.json (kind: agent_eval_report).
   eval run   <eval.yaml>                 measure every candidate for real and write a report
   eval merge <eval.yaml> SHARD.json...   combine --shard reports into one
   eval check <story-dir>                 CI gate: every pinned selection has fresh, passing evidence
+  eval diff  OLD.json NEW.json           what a new run changed per candidate; exit 1 on a regression
 
 Statuses: unmeasured (no report), stale (a dataset/prompt/schema/toolbox hash
 changed), passing (a candidate passed), failing, invalid (the dataset does
 not validate). latest.json wins over other reports.`,
 	}
-	c.AddCommand(newEvalListCmd(), newEvalShowCmd(), newEvalRunCmd(), newEvalMergeCmd(), newEvalCheckCmd())
+	c.AddCommand(newEvalListCmd(), newEvalShowCmd(), newEvalRunCmd(), newEvalMergeCmd(), newEvalCheckCmd(), newEvalDiffCmd())
 	return c
 }
 
@@ -108,6 +109,7 @@ func newEvalListCmd() *cobra.Command {
 func newEvalShowCmd() *cobra.Command {
 	var asJSON bool
 	var htmlOut string
+	var renders evalRenders
 	c := &cobra.Command{
 		Use:     "show <eval.yaml|report.json>",
 		Short:   "Show a dataset (call site, status, findings) or a report's candidates",
@@ -115,6 +117,9 @@ func newEvalShowCmd() *cobra.Command {
 		Args:    cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			out := printableWriter{c.OutOrStdout()}
+			if asJSON && renders.toStdout() {
+				return usagef("--json and a rendering to standard output (-) cannot both print; write one of them to a file")
+			}
 			if strings.HasSuffix(strings.ToLower(args[0]), ".json") {
 				r, err := eval.LoadReport(args[0])
 				if err != nil {
@@ -122,6 +127,15 @@ func newEvalShowCmd() *cobra.Command {
 				}
 				if err := checkNotInput("--html", htmlOut, args[0]); err != nil {
 					return err
+				}
+				if err := renders.check(true, args[0]); err != nil {
+					return err
+				}
+				if err := renders.write(c, r); err != nil {
+					return err
+				}
+				if renders.toStdout() {
+					return writeHTMLOnly(htmlOut, r)
 				}
 				return showReport(c, r, asJSON, htmlOut)
 			}
@@ -133,6 +147,23 @@ func newEvalShowCmd() *cobra.Command {
 			status, latest, err := eval.DatasetStatus(v) // invalid, no report, when v is not OK
 			if err != nil {
 				fmt.Fprintf(c.ErrOrStderr(), "WARN: %s\n", trace.Printable(err.Error()))
+			}
+			if err := renders.check(true, args[0]); err != nil {
+				return err
+			}
+			if renders != (evalRenders{}) {
+				if latest == nil {
+					return findingf("%s: no report to render (status %s); run kitsoki eval run %s", args[0], status, args[0])
+				}
+				if err := renders.check(true, latest.Path); err != nil {
+					return err
+				}
+				if err := renders.write(c, latest); err != nil {
+					return err
+				}
+				if renders.toStdout() {
+					return writeHTMLOnly(htmlOut, latest)
+				}
 			}
 			if htmlOut != "" {
 				if latest == nil {
@@ -182,7 +213,19 @@ func newEvalShowCmd() *cobra.Command {
 	}
 	c.Flags().BoolVar(&asJSON, "json", false, "print JSON (a report is re-encoded; a dataset gives {call, dataset, status, errors, warnings, latest_report})")
 	c.Flags().StringVar(&htmlOut, "html", "", "write one self-contained HTML page (candidates table, pass rate against cost chart) to `FILE`")
+	renders.addFlags(c, true)
 	return c
+}
+
+// writeHTMLOnly writes --html when a rendering took standard output.
+func writeHTMLOnly(htmlOut string, r *eval.Report) error {
+	if htmlOut == "" {
+		return nil
+	}
+	if err := writeHTML(htmlOut, r); err != nil {
+		return usagef("%v", err)
+	}
+	return nil
 }
 
 // maxShownCandidates is the most candidates eval show prints, one line
@@ -242,6 +285,7 @@ func writeHTML(path string, r *eval.Report) error {
 
 func newEvalMergeCmd() *cobra.Command {
 	var outPath string
+	var renders evalRenders
 	c := &cobra.Command{
 		Use:     "merge <eval.yaml> <shard.json>...",
 		Short:   "Combine the reports of eval run --shard i/n into one report",
@@ -270,20 +314,24 @@ func newEvalMergeCmd() *cobra.Command {
 				}
 				shards = append(shards, r)
 			}
+			if err := renders.check(false, args...); err != nil {
+				return err
+			}
 			r, err := eval.Merge(v, shards)
 			if err != nil {
 				return findingf("%v", err)
 			}
-			return finishReport(c, v, r, outPath)
+			return finishReport(c, v, r, outPath, renders)
 		},
 	}
 	c.Flags().StringVarP(&outPath, "output", "o", "", "write the report to `FILE` (default: reports/<call>/<timestamp>.json and latest.json)")
+	renders.addFlags(c, false)
 	return c
 }
 
-// finishReport writes a run or merged report, prints its summary and sets
-// the exit code: 1 when no candidate passed.
-func finishReport(c *cobra.Command, v *eval.Validation, r *eval.Report, outPath string) error {
+// finishReport writes a run or merged report and its renderings, prints
+// its summary and sets the exit code: 1 when no candidate passed.
+func finishReport(c *cobra.Command, v *eval.Validation, r *eval.Report, outPath string, renders evalRenders) error {
 	var paths []string
 	if outPath != "" {
 		abs, err := filepath.Abs(outPath)
@@ -306,14 +354,24 @@ func finishReport(c *cobra.Command, v *eval.Validation, r *eval.Report, outPath 
 			return err
 		}
 	}
+	var prev *eval.Report
+	if outPath == "" && len(paths) == 2 { // a full run replaces latest.json
+		prev, _ = eval.LoadReport(paths[1]) // none, or unreadable: nothing to compare
+	}
 	if err := eval.WriteRunReport(r, v.Story.Dir, paths); err != nil {
 		return usagef("%v", err)
+	}
+	if err := renders.write(c, r); err != nil {
+		return err
 	}
 	if err := showReport(c, r, false, ""); err != nil {
 		return err
 	}
 	for _, p := range paths {
 		fmt.Fprintf(printableWriter{c.OutOrStdout()}, "wrote %s\n", p)
+	}
+	if prev != nil && prev.Call == r.Call {
+		fmt.Fprintln(printableWriter{c.OutOrStdout()}, sinceLine(prev, r))
 	}
 	if r.Run != nil && r.Run.Shard != "" {
 		return nil

@@ -30,6 +30,7 @@ func newEvalRunCmd() *cobra.Command {
 		retries    int
 		noProgress bool
 		asJSON     bool
+		renders    evalRenders
 		profile    string
 		root       string
 	)
@@ -48,7 +49,7 @@ with --model <model> (effort is recorded only); builtin.local_llm uses the
 model as its managed model id.
 
 The report (schema_valid_rate, comparator_pass_rate, contract_conformance_rate,
-p50/p95 latency, avg/p95 cost from meta.cost_usd, retry_rate, fallback_rate,
+p50/p90/p95/p99 latency, avg/p95 cost from meta.cost_usd, retry_rate, fallback_rate,
 pass^k, the adherence bar verdict, the selection decision, failure samples,
 and the dataset/prompt/schema/toolbox hashes) goes to
 evals/reports/<call>/<timestamp>.json and latest.json, written atomically:
@@ -82,6 +83,9 @@ Exit status: 0 a candidate passed, 1 none passed or the dataset is invalid,
 				return err
 			}
 			if err := checkNotInput("-o", outPath, cassette); err != nil {
+				return err
+			}
+			if err := renders.check(false, args[0], cassette); err != nil {
 				return err
 			}
 			if outPath != "" {
@@ -128,7 +132,7 @@ Exit status: 0 a candidate passed, 1 none passed or the dataset is invalid,
 					return err
 				}
 			}
-			return finishReport(c, v, r, outPath)
+			return finishReport(c, v, r, outPath, renders)
 		},
 	}
 	fl := c.Flags()
@@ -143,6 +147,7 @@ Exit status: 0 a candidate passed, 1 none passed or the dataset is invalid,
 	addRootFlag(c, &root)
 	fl.BoolVar(&noProgress, "no-progress", false, "no progress bar, even on a terminal")
 	fl.BoolVar(&asJSON, "json", false, "also print the report JSON on stdout")
+	renders.addFlags(c, false)
 	// Upstream gated the runner behind --live; runs are live by default here.
 	fl.Bool("live", false, "accepted for compatibility: runs are live unless --cassette is given")
 	fl.MarkHidden("live")

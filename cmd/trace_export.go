@@ -59,13 +59,15 @@ standard output.`,
 
 func newTraceExportCmd(o *traceOpts) *cobra.Command {
 	var format, outPath string
+	var content bool
 	c := &cobra.Command{
 		Use:   "export --format otlp-json PATH",
 		Short: "Export a trace as OpenTelemetry spans (OTLP/JSON)",
 		Long: `Export a trace as OpenTelemetry spans in OTLP/JSON, the body a collector accepts
 on POST /v1/traces: one span for the run, one per agent call and one per host
 call, with the GenAI semantic-convention attributes (gen_ai.operation.name,
-gen_ai.request.model, gen_ai.usage.input_tokens, gen_ai.usage.output_tokens, ...).`,
+gen_ai.request.model, gen_ai.usage.input_tokens, gen_ai.usage.output_tokens, ...).
+Prompts and answers are left out unless --content is given.`,
 		Example: `  kitsoki trace export --format otlp-json run.jsonl > spans.json
   curl -H 'Content-Type: application/json' --data @spans.json http://localhost:4318/v1/traces`,
 		Args: cobra.ExactArgs(1),
@@ -80,7 +82,7 @@ gen_ai.request.model, gen_ai.usage.input_tokens, gen_ai.usage.output_tokens, ...
 			defer in.Close()
 			return writeOutput(c, outPath, in.path, func(w io.Writer) error {
 				jw := &jsonWriter{w: w}
-				if err := trace.ExportOTLP(in.r, in.name, jw, trace.OTLPOptions{ServiceVersion: version}); err != nil {
+				if err := trace.ExportOTLP(in.r, in.name, jw, trace.OTLPOptions{ServiceVersion: version, Content: content, TracePath: in.path}); err != nil {
 					return err
 				}
 				return jw.Flush()
@@ -89,6 +91,7 @@ gen_ai.request.model, gen_ai.usage.input_tokens, gen_ai.usage.output_tokens, ...
 	}
 	c.Flags().StringVar(&format, "format", "otlp-json", "output format (otlp-json)")
 	c.Flags().StringVarP(&outPath, "output", "o", "-", "file to write (- for standard output)")
+	c.Flags().BoolVar(&content, "content", false, "also export prompts, system prompts and answers (gen_ai.input.messages, gen_ai.system_instructions, gen_ai.output.messages; each cut at 64 KiB): opt-in, since they may hold what the run saw")
 	return c
 }
 

@@ -14,6 +14,16 @@ type CandidateSpec struct {
 	Backend string `json:"backend"` // the alias's plugin type
 	Model   string `json:"model"`   // "" = the backend's default
 	Effort  string `json:"effort,omitempty"`
+	// CostPerHourUSD is matrix.cost_per_hour_usd of the profile.
+	CostPerHourUSD *float64 `json:"cost_per_hour_usd,omitempty"`
+}
+
+// withRate sets sp's matrix.cost_per_hour_usd from d.
+func (sp CandidateSpec) withRate(d *Dataset) CandidateSpec {
+	if r, ok := d.Matrix.CostPerHourUSD[sp.Profile]; ok {
+		sp.CostPerHourUSD = &r
+	}
+	return sp
 }
 
 // expandMatrix lists the candidates of a validated dataset in matrix order:
@@ -47,7 +57,7 @@ func expandMatrix(d *Dataset, st *story.Story, cs *CallSite, anyAlias bool) ([]C
 		}
 		for _, m := range models {
 			for _, e := range efforts {
-				out = append(out, CandidateSpec{Profile: p, Alias: alias, Backend: backend, Model: m, Effort: e})
+				out = append(out, CandidateSpec{Profile: p, Alias: alias, Backend: backend, Model: m, Effort: e}.withRate(d))
 			}
 		}
 	}

@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -65,6 +66,17 @@ func TestSummarize(t *testing.T) {
 	if i64(a.P50LatencyMS) != 1000 || i64(a.P95LatencyMS) != 1900 || !a.Pass || f64(a.PassKRate) != 1 {
 		t.Errorf("a: %+v p50 %d p95 %d", a, i64(a.P50LatencyMS), i64(a.P95LatencyMS))
 	}
+	if i64(a.P90LatencyMS) != 1800 || i64(a.P99LatencyMS) != 2000 || i64(cands[1].P99LatencyMS) != 10 {
+		t.Errorf("a: p90 %d p99 %d; b: p99 %d", i64(a.P90LatencyMS), i64(a.P99LatencyMS), i64(cands[1].P99LatencyMS))
+	}
+	// 20 of 20 passed: the rate is 1, but 20 calls cannot show it is
+	// above 0.84; 0 of 20 cannot show it is below 0.16.
+	if ci := a.PassRateCI95; len(ci) != 2 || ci[0] != 0.838875 || ci[1] != 1 {
+		t.Errorf("a: pass_rate_ci95 %v", ci)
+	}
+	if ci := cands[2].PassRateCI95; len(ci) != 2 || ci[0] != 0 || ci[1] != 0.161125 {
+		t.Errorf("c: pass_rate_ci95 %v", ci)
+	}
 	if dec.SelectedProfile != "a" || dec.Strategy != "cheapest_passing" || !strings.Contains(dec.RejectedSummary, "b/fast/: passed but costlier") || !strings.Contains(dec.RejectedSummary, "c/never/: pass rate 0.00 below 0.95") {
 		t.Errorf("cheapest decision %+v", dec)
 	}
@@ -78,6 +90,30 @@ func TestSummarize(t *testing.T) {
 	// One sample per failing candidate × example.
 	if len(samples) != 4 {
 		t.Errorf("samples %d: %+v", len(samples), samples)
+	}
+	// A pass^k bar refuses a candidate whose average passes but whose
+	// repeats disagree: x passes 3 of 4 calls, but only 1 of 2 examples
+	// on both repeats.
+	flaky := []CallRecord{{Candidate: 0, Example: "x", Pass: true}, {Candidate: 0, Example: "x", Repeat: 1, Pass: true},
+		{Candidate: 0, Example: "y", Pass: true}, {Candidate: 0, Example: "y", Repeat: 1}}
+	k := 0.9
+	cands, _, _ = summarize(specs[:1], flaky, SummaryConfig{Repeat: 2, Bar: &AdherenceBar{MinPassRate: 0.7, MinPassKRate: &k}})
+	if cands[0].Pass || cands[0].Rejected != "pass^k 0.50 below 0.90" || !slices.Equal(cands[0].FlakyExamples, []string{"y"}) {
+		t.Errorf("pass^k bar: %+v", cands[0])
+	}
+	cands, _, _ = summarize(specs[:1], flaky, SummaryConfig{Repeat: 2, Bar: &AdherenceBar{MinPassRate: 0.7}})
+	if !cands[0].Pass {
+		t.Errorf("without a pass^k bar: %+v", cands[0])
+	}
+	// Costs whose sum would overflow still average to a number a report
+	// can hold.
+	big := 1e308
+	cands, _, _ = summarize(specs[:1], []CallRecord{{Candidate: 0, Example: "x", CostUSD: &big, Pass: true}, {Candidate: 0, Example: "y", CostUSD: &big, Pass: true}}, SummaryConfig{Repeat: 1})
+	if f64(cands[0].AvgCostUSD) != big {
+		t.Errorf("avg of two 1e308 costs: %v", f64(cands[0].AvgCostUSD))
+	}
+	if _, err := (&Report{Kind: "agent_eval_report", Candidates: cands}).Marshal(); err != nil {
+		t.Errorf("the report cannot be written: %v", err)
 	}
 	// No bar means every call must pass.
 	cands, _, _ = summarize(specs[:1], []CallRecord{{Candidate: 0, Example: "x", Pass: true}, {Candidate: 0, Example: "x", Repeat: 1}}, SummaryConfig{Repeat: 2})
@@ -93,6 +129,17 @@ func TestSummarize(t *testing.T) {
 	c2, d2, s2 := summarize(specs, rev, SummaryConfig{Repeat: 5})
 	if jsonString(c1) != jsonString(c2) || jsonString(d1) != jsonString(d2) || jsonString(s1) != jsonString(s2) {
 		t.Error("summarize depends on record order")
+	}
+}
+
+// TestWilson95 checks the interval against the textbook values for 5 of
+// 10 (0.2366–0.7634) and 1 of 1, where a normal interval would be [1, 1].
+func TestWilson95(t *testing.T) {
+	if ci := wilson95(0.5, 10); ci[0] != 0.236593 || ci[1] != 0.763407 {
+		t.Errorf("5/10: %v", ci)
+	}
+	if ci := wilson95(1, 1); ci[0] != 0.206549 || ci[1] != 1 {
+		t.Errorf("1/1: %v", ci)
 	}
 }
 

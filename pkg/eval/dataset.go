@@ -61,6 +61,10 @@ type AdherenceBar struct {
 	MinPassRate     float64  `json:"min_pass_rate"`
 	MaxP95LatencyMS *int64   `json:"max_p95_latency_ms,omitempty"`
 	MaxAvgCostUSD   *float64 `json:"max_avg_cost_usd,omitempty"`
+	// MinPassKRate bars a candidate whose pass^k (the share of examples
+	// whose every repeat passed) is below it: consistency, not only an
+	// average.
+	MinPassKRate *float64 `json:"min_pass_k_rate,omitempty"`
 }
 
 // Matrix is the candidate matrix: profiles × models[profile] × effort,
@@ -70,6 +74,9 @@ type Matrix struct {
 	Models   map[string][]string
 	Effort   []string
 	Repeat   int
+	// CostPerHourUSD prices a profile's calls by time (a local model's
+	// GPU or machine hour) where its backend reports no cost_usd.
+	CostPerHourUSD map[string]float64
 }
 
 // Comparator is the comparator: scalar or {kind, field, agent, prompt};
@@ -403,6 +410,11 @@ func (p *dparser) task(n *yaml.Node) {
 						a.MaxAvgCostUSD = &f
 					}
 				}},
+				{Key: "min_pass_k_rate", Read: func(_, v *yaml.Node) {
+					if f, ok := p.number(v, "task.adherence_bar.min_pass_k_rate"); ok {
+						a.MinPassKRate = &f
+					}
+				}},
 			}, nil)
 		}},
 	}, nil)
@@ -424,6 +436,14 @@ func (p *dparser) matrix(n *yaml.Node) {
 				return
 			}
 			m.Effort = p.strList(v, "matrix.effort")
+		}},
+		{Key: "cost_per_hour_usd", Read: func(_, v *yaml.Node) {
+			m.CostPerHourUSD = map[string]float64{}
+			p.each(v, "matrix.cost_per_hour_usd", nil, func(prof string, v *yaml.Node) {
+				if f, ok := p.number(v, "matrix.cost_per_hour_usd."+prof); ok {
+					m.CostPerHourUSD[prof] = f
+				}
+			})
 		}},
 		{Key: "repeat", Read: func(_, v *yaml.Node) {
 			if n, ok := p.integer(v, "matrix.repeat"); ok {

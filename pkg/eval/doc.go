@@ -16,16 +16,21 @@
 //	comparator_pass_rate       schema-valid answers that passed the comparator
 //	contract_conformance_rate  calls that completed per the wire contract (not plugin_crash,
 //	                           transport_error, deadline_exceeded or a sub-event violation)
-//	p50/p95 latency            nearest rank of the dispatch time (not time queued behind the
+//	p50/p90/p95/p99 latency    nearest rank of the dispatch time (not time queued behind the
 //	                           same subprocess plugin); in cassette runs the episode's duration_ms
-//	avg/p95 cost               over calls whose meta reported cost_usd (absent when none did)
+//	avg/p95 cost               over calls whose meta reported cost_usd, or priced by
+//	                           matrix.cost_per_hour_usd × latency (absent when neither)
+//	avg input/output tokens    over calls whose meta reported usage
 //	retry_rate                 calls retried after plugin_crash or transport_error
 //	fallback_rate              calls whose meta says fallback: true
 //	pass_k_rate                pass^k: examples whose every repeat passed
+//	pass_rate_ci95             Wilson 95% interval of comparator_pass_rate
+//	flaky_examples             examples that passed on some repeats and failed on others
 //
 // The adherence bar passes a candidate when comparator_pass_rate ≥
-// min_pass_rate (1 without a bar), p95 latency ≤ max_p95_latency_ms and avg
-// cost ≤ max_avg_cost_usd (when set and known). cheapest_passing picks the
+// min_pass_rate (1 without a bar), pass_k_rate ≥ min_pass_k_rate, p95
+// latency ≤ max_p95_latency_ms and avg cost ≤ max_avg_cost_usd (when set
+// and known). cheapest_passing picks the
 // lowest avg cost (unknown counts as 0; ties by p95 latency, then matrix
 // order); fastest_passing the lowest p95 latency (ties by cost).
 package eval

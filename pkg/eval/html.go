@@ -83,6 +83,12 @@ var htmlTmpl = sync.OnceValue(func() *template.Template {
 		"ms":   func(p *int64) string { return orDash(p, func(v int64) string { return fmt.Sprintf("%d ms", v) }) },
 		"usd":  func(p *float64) string { return orDash(p, func(v float64) string { return fmt.Sprintf("$%.6f", v) }) },
 		"rate": func(p *float64) string { return orDash(p, pct) },
+		"ci": func(ci []float64) string {
+			if len(ci) != 2 {
+				return "–"
+			}
+			return pct(ci[0]) + "–" + pct(ci[1])
+		},
 		"json": jsonString,
 	}).Parse(`<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
@@ -98,10 +104,10 @@ code,pre{background:#f6f6f6}
 </style></head><body>
 <h1>eval <code>{{.R.Call}}</code></h1>
 <p>app <code>{{.R.App}}</code> · generated {{.R.GeneratedAt}}{{if .R.Run}} · {{.R.Run.Mode}} · {{.R.Run.Jobs}} calls{{end}}</p>
-{{with .R.AdherenceBar}}<p>adherence bar: pass rate ≥ {{pct .MinPassRate}}{{if .MaxP95LatencyMS}}, p95 ≤ {{ms .MaxP95LatencyMS}}{{end}}{{if .MaxAvgCostUSD}}, avg cost ≤ {{usd .MaxAvgCostUSD}}{{end}}</p>{{end}}
+{{with .R.AdherenceBar}}<p>adherence bar: pass rate ≥ {{pct .MinPassRate}}{{if .MinPassKRate}}, pass^k ≥ {{rate .MinPassKRate}}{{end}}{{if .MaxP95LatencyMS}}, p95 ≤ {{ms .MaxP95LatencyMS}}{{end}}{{if .MaxAvgCostUSD}}, avg cost ≤ {{usd .MaxAvgCostUSD}}{{end}}</p>{{end}}
 <h2>Candidates</h2>
-<table><thead><tr><th>profile / model</th><th>effort</th><th>pass</th><th>comparator</th><th>schema valid</th><th>contract</th><th>pass^k</th><th>p50</th><th>p95</th><th>avg cost</th><th>p95 cost</th><th>retry</th><th>fallback</th><th>calls</th><th>rejected</th></tr></thead><tbody>
-{{range .R.Candidates}}<tr class="{{if .Pass}}pass{{else}}fail{{end}}"><td>{{.Profile}} / {{.Model}}</td><td>{{.Effort}}</td><td>{{if .Pass}}pass{{else}}fail{{end}}</td><td>{{pct .ComparatorPassRate}}</td><td>{{pct .SchemaValidRate}}</td><td>{{pct .ContractConformanceRate}}</td><td>{{rate .PassKRate}}</td><td>{{ms .P50LatencyMS}}</td><td>{{ms .P95LatencyMS}}</td><td>{{usd .AvgCostUSD}}</td><td>{{usd .P95CostUSD}}</td><td>{{rate .RetryRate}}</td><td>{{rate .FallbackRate}}</td><td>{{.ExamplesRun}}</td><td>{{.Rejected}}</td></tr>
+<table><thead><tr><th>profile / model</th><th>effort</th><th>pass</th><th>comparator</th><th>95% interval</th><th>schema valid</th><th>contract</th><th>pass^k</th><th>p50</th><th>p95</th><th>p99</th><th>avg cost</th><th>p95 cost</th><th>retry</th><th>fallback</th><th>calls</th><th>rejected</th></tr></thead><tbody>
+{{range .R.Candidates}}<tr class="{{if .Pass}}pass{{else}}fail{{end}}"><td>{{.Profile}} / {{.Model}}</td><td>{{.Effort}}</td><td>{{if .Pass}}pass{{else}}fail{{end}}</td><td>{{pct .ComparatorPassRate}}</td><td>{{ci .PassRateCI95}}</td><td>{{pct .SchemaValidRate}}</td><td>{{pct .ContractConformanceRate}}</td><td>{{rate .PassKRate}}</td><td>{{ms .P50LatencyMS}}</td><td>{{ms .P95LatencyMS}}</td><td>{{ms .P99LatencyMS}}</td><td>{{usd .AvgCostUSD}}</td><td>{{usd .P95CostUSD}}</td><td>{{rate .RetryRate}}</td><td>{{rate .FallbackRate}}</td><td>{{.ExamplesRun}}</td><td>{{.Rejected}}</td></tr>
 {{end}}</tbody></table>
 {{if .MoreCandidates}}<p>{{.MoreCandidates}} more candidates not shown; see the JSON report.</p>{{end}}
 <h2>Pass rate against cost</h2>

@@ -82,7 +82,7 @@ func Merge(v *Validation, shards []*Report) (*Report, error) {
 	slices.SortStableFunc(recs, func(a, b CallRecord) int { return cmp.Compare(a.Candidate, b.Candidate) })
 	specs := make([]CandidateSpec, len(first.Candidates))
 	for k, c := range first.Candidates {
-		specs[k] = CandidateSpec{Profile: c.Profile, Backend: c.Backend, Model: c.Model, Effort: c.Effort}
+		specs[k] = CandidateSpec{Profile: c.Profile, Backend: c.Backend, Model: c.Model, Effort: c.Effort}.withRate(v.Dataset)
 	}
 	r := newReport(v, specs, recs, 0)
 	r.GeneratedAt = slices.MaxFunc(shards, func(a, b *Report) int { return cmp.Compare(a.GeneratedAt, b.GeneratedAt) }).GeneratedAt

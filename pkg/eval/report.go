@@ -53,15 +53,31 @@ type Candidate struct {
 	ComparatorPassRate      float64  `json:"comparator_pass_rate"`
 	ContractConformanceRate float64  `json:"contract_conformance_rate"`
 	P50LatencyMS            *int64   `json:"p50_latency_ms,omitempty"`
+	P90LatencyMS            *int64   `json:"p90_latency_ms,omitempty"`
 	P95LatencyMS            *int64   `json:"p95_latency_ms,omitempty"`
+	P99LatencyMS            *int64   `json:"p99_latency_ms,omitempty"`
 	AvgCostUSD              *float64 `json:"avg_cost_usd,omitempty"`
-	P95CostUSD              *float64 `json:"p95_cost_usd,omitempty"`
-	RetryRate               *float64 `json:"retry_rate,omitempty"`
-	FallbackRate            *float64 `json:"fallback_rate,omitempty"`
-	ExamplesRun             int      `json:"examples_run"`
+	// AvgInputTokens and AvgOutputTokens average meta.usage over the
+	// calls that reported it.
+	AvgInputTokens  *float64 `json:"avg_input_tokens,omitempty"`
+	AvgOutputTokens *float64 `json:"avg_output_tokens,omitempty"`
+	// CostPerHourUSD is the matrix's price per hour that gave the cost of
+	// the calls whose backend reported none.
+	CostPerHourUSD *float64 `json:"cost_per_hour_usd,omitempty"`
+	P95CostUSD     *float64 `json:"p95_cost_usd,omitempty"`
+	RetryRate      *float64 `json:"retry_rate,omitempty"`
+	FallbackRate   *float64 `json:"fallback_rate,omitempty"`
+	ExamplesRun    int      `json:"examples_run"`
 	// PassKRate is pass^k: the share of examples whose every repeat passed.
 	PassKRate *float64 `json:"pass_k_rate,omitempty"`
-	Repeat    int      `json:"repeat,omitempty"`
+	// FlakyExamples are the examples that passed on some repeats and
+	// failed on others (sorted, at most 50).
+	FlakyExamples []string `json:"flaky_examples,omitempty"`
+	// PassRateCI95 is the Wilson score interval [low, high] of
+	// comparator_pass_rate at 95%: how far the rate may be from the
+	// backend's true rate, given how few calls measured it.
+	PassRateCI95 []float64 `json:"pass_rate_ci95,omitempty"`
+	Repeat       int       `json:"repeat,omitempty"`
 	// Rejected says why the adherence bar refused the candidate.
 	Rejected string `json:"rejected,omitempty"`
 }

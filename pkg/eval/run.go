@@ -297,6 +297,10 @@ func (r *evalRun) runJob(ctx context.Context, j job) (CallRecord, bool, error) {
 		<-sl
 	}
 	rec.Candidate, rec.Example, rec.Repeat = j.cand, ex.Name, j.rep
+	if rate := r.specs[j.cand].CostPerHourUSD; rate != nil && rec.CostUSD == nil {
+		c := round9(float64(rec.LatencyMS) * *rate / 3.6e6)
+		rec.CostUSD = &c
+	}
 	return rec, true, err
 }
 
@@ -436,6 +440,13 @@ func runOne(ctx context.Context, reg *agent.Registry, call agent.Call, cmp Compa
 	}
 	if c, ok := metaFloat(res.Meta, "cost_usd"); ok {
 		rec.CostUSD = &c
+	}
+	if u, ok := res.Meta["usage"].(map[string]any); ok {
+		in, okIn := metaFloat(u, "input_tokens")
+		out, okOut := metaFloat(u, "output_tokens")
+		if (okIn || okOut) && in >= 0 && out >= 0 && in < 1e15 && out < 1e15 {
+			rec.Tokens = &[2]int64{int64(in), int64(out)}
+		}
 	}
 	if fb, _ := res.Meta["fallback"].(bool); fb {
 		rec.Fallback = true

@@ -11,18 +11,20 @@ import (
 // CallRecord is one measured call: the unit shard reports carry and
 // summarize folds into candidates.
 type CallRecord struct {
-	Candidate   int      `json:"candidate"` // index into the matrix's candidates
-	Example     string   `json:"example"`
-	Repeat      int      `json:"repeat"`
-	LatencyMS   int64    `json:"latency_ms"`
-	CostUSD     *float64 `json:"cost_usd,omitempty"`
-	SchemaValid bool     `json:"schema_valid"`
-	Conformant  bool     `json:"conformant"`
-	Pass        bool     `json:"pass"`
-	Retries     int      `json:"retries,omitempty"`
-	Fallback    bool     `json:"fallback,omitempty"`
-	Reason      string   `json:"reason,omitempty"`
-	Actual      any      `json:"actual,omitempty"` // kept only for failures
+	Candidate int      `json:"candidate"` // index into the matrix's candidates
+	Example   string   `json:"example"`
+	Repeat    int      `json:"repeat"`
+	LatencyMS int64    `json:"latency_ms"`
+	CostUSD   *float64 `json:"cost_usd,omitempty"`
+	// Tokens is meta.usage's input and output tokens, when reported.
+	Tokens      *[2]int64 `json:"tokens,omitempty"`
+	SchemaValid bool      `json:"schema_valid"`
+	Conformant  bool      `json:"conformant"`
+	Pass        bool      `json:"pass"`
+	Retries     int       `json:"retries,omitempty"`
+	Fallback    bool      `json:"fallback,omitempty"`
+	Reason      string    `json:"reason,omitempty"`
+	Actual      any       `json:"actual,omitempty"` // kept only for failures
 }
 
 // SummaryConfig is what summarize needs from the dataset.
@@ -58,7 +60,7 @@ func summarize(specs []CandidateSpec, recs []CallRecord, cfg SummaryConfig) ([]C
 }
 
 func measure(sp CandidateSpec, rs []CallRecord, bar *AdherenceBar, repeat int) Candidate {
-	c := Candidate{Profile: sp.Profile, Backend: sp.Backend, Model: sp.Model, Effort: sp.Effort, ExamplesRun: len(rs), Repeat: repeat}
+	c := Candidate{Profile: sp.Profile, Backend: sp.Backend, Model: sp.Model, Effort: sp.Effort, ExamplesRun: len(rs), Repeat: repeat, CostPerHourUSD: sp.CostPerHourUSD}
 	n := float64(len(rs))
 	if len(rs) == 0 {
 		c.Rejected = "no calls ran"
@@ -80,33 +82,54 @@ func measure(sp CandidateSpec, rs []CallRecord, bar *AdherenceBar, repeat int) C
 	c.RetryRate, c.FallbackRate = &rr, &fr
 	var lat []int64
 	var cost []float64
-	costSum := 0.0
-	examples, failed := map[string]bool{}, map[string]bool{} // for pass^k
+	costAvg := 0.0                                                                      // a running mean: a sum of large costs could overflow to +Inf, which JSON cannot hold
+	var tokIn, tokOut, tokN float64                                                     // float: records of a forged shard cannot overflow it
+	examples, failed, passed := map[string]bool{}, map[string]bool{}, map[string]bool{} // for pass^k
 	for _, r := range rs {
 		lat = append(lat, r.LatencyMS)
 		if r.CostUSD != nil {
 			cost = append(cost, *r.CostUSD)
-			costSum += *r.CostUSD
+			costAvg += (*r.CostUSD - costAvg) / float64(len(cost))
+		}
+		if r.Tokens != nil {
+			tokIn, tokOut, tokN = tokIn+float64(r.Tokens[0]), tokOut+float64(r.Tokens[1]), tokN+1
 		}
 		examples[r.Example] = true
 		if !r.Pass {
 			failed[r.Example] = true
+		} else {
+			passed[r.Example] = true
 		}
 	}
+	for ex := range failed {
+		if passed[ex] {
+			c.FlakyExamples = append(c.FlakyExamples, ex)
+		}
+	}
+	slices.Sort(c.FlakyExamples)
+	c.FlakyExamples = c.FlakyExamples[:min(len(c.FlakyExamples), maxFlakyNames)]
 	slices.Sort(lat)
-	p50, p95 := lat[rank(len(lat), 0.50)], lat[rank(len(lat), 0.95)]
-	c.P50LatencyMS, c.P95LatencyMS = &p50, &p95
+	p50, p90, p95, p99 := lat[rank(len(lat), 0.50)], lat[rank(len(lat), 0.90)], lat[rank(len(lat), 0.95)], lat[rank(len(lat), 0.99)]
+	c.P50LatencyMS, c.P90LatencyMS, c.P95LatencyMS, c.P99LatencyMS = &p50, &p90, &p95, &p99
+	c.PassRateCI95 = wilson95(c.ComparatorPassRate, len(rs))
 	if len(cost) > 0 {
-		avg := round9(costSum / float64(len(cost)))
+		avg := round9(costAvg)
 		slices.Sort(cost)
 		p := round9(cost[rank(len(cost), 0.95)])
 		c.AvgCostUSD, c.P95CostUSD = &avg, &p
+	}
+	if tokN > 0 {
+		in, out := round6(tokIn/tokN), round6(tokOut/tokN)
+		c.AvgInputTokens, c.AvgOutputTokens = &in, &out
 	}
 	pk := round6(float64(len(examples)-len(failed)) / float64(len(examples)))
 	c.PassKRate = &pk
 	var why []string
 	if c.ComparatorPassRate < bar.MinPassRate {
 		why = append(why, fmt.Sprintf("pass rate %.2f below %.2f", c.ComparatorPassRate, bar.MinPassRate))
+	}
+	if bar.MinPassKRate != nil && pk < *bar.MinPassKRate {
+		why = append(why, fmt.Sprintf("pass^k %.2f below %.2f", pk, *bar.MinPassKRate))
 	}
 	if bar.MaxP95LatencyMS != nil && p95 > *bar.MaxP95LatencyMS {
 		why = append(why, fmt.Sprintf("p95 latency %dms above %dms", p95, *bar.MaxP95LatencyMS))
@@ -119,13 +142,36 @@ func measure(sp CandidateSpec, rs []CallRecord, bar *AdherenceBar, repeat int) C
 	return c
 }
 
+// maxFlakyNames is the most flaky example names a candidate lists.
+const maxFlakyNames = 50
+
 // rank is the nearest-rank index of quantile q in n sorted values.
 func rank(n int, q float64) int {
 	return min(max(int(math.Ceil(q*float64(n)))-1, 0), n-1)
 }
 
+// wilson95 is the Wilson score interval at 95% of a rate p measured
+// over n calls, rounded to 6 places; it stays inside [0, 1] and is honest
+// for small n and for rates of 0 or 1, where the normal interval is not.
+func wilson95(p float64, n int) []float64 {
+	const z = 1.959964
+	fn := float64(n)
+	den := 1 + z*z/fn
+	mid := (p + z*z/(2*fn)) / den
+	half := z * math.Sqrt(p*(1-p)/fn+z*z/(4*fn*fn)) / den
+	return []float64{round6(max(mid-half, 0)), round6(min(mid+half, 1))}
+}
+
 func round6(x float64) float64 { return math.Round(x*1e6) / 1e6 }
-func round9(x float64) float64 { return math.Round(x*1e9) / 1e9 }
+
+// round9 rounds to 9 places; a value too large for that to matter is kept
+// as is, since scaling it could overflow to +Inf.
+func round9(x float64) float64 {
+	if math.Abs(x) > 1e9 {
+		return x
+	}
+	return math.Round(x*1e9) / 1e9
+}
 
 func decide(cands []Candidate, cfg SummaryConfig) *Decision {
 	strategy := cmp.Or(cfg.Strategy, "cheapest_passing")

@@ -277,16 +277,25 @@ func checkTask(d *Dataset, errf func(key, format string, a ...any)) {
 	if a == nil {
 		return
 	}
-	if a.MinPassRate < 0 || a.MinPassRate > 1 {
+	// Written as "not within" so that NaN, which compares false with
+	// everything and would pass every candidate, is refused too.
+	if !(a.MinPassRate >= 0 && a.MinPassRate <= 1) {
 		errf("task.adherence_bar.min_pass_rate", "task.adherence_bar.min_pass_rate must be between 0 and 1, got %g", a.MinPassRate)
+	}
+	if k := a.MinPassKRate; k != nil && !(*k >= 0 && *k <= 1) {
+		errf("task.adherence_bar.min_pass_k_rate", "task.adherence_bar.min_pass_k_rate must be between 0 and 1, got %g", *k)
 	}
 	if a.MaxP95LatencyMS != nil && *a.MaxP95LatencyMS < 0 {
 		errf("task.adherence_bar.max_p95_latency_ms", "task.adherence_bar.max_p95_latency_ms must not be negative, got %d", *a.MaxP95LatencyMS)
 	}
-	if a.MaxAvgCostUSD != nil && *a.MaxAvgCostUSD < 0 {
+	if a.MaxAvgCostUSD != nil && !(*a.MaxAvgCostUSD >= 0) {
 		errf("task.adherence_bar.max_avg_cost_usd", "task.adherence_bar.max_avg_cost_usd must not be negative, got %g", *a.MaxAvgCostUSD)
 	}
 }
+
+// maxCostPerHour bounds matrix.cost_per_hour_usd, so a call's price (its
+// latency × the rate) is always a finite number a report can hold.
+const maxCostPerHour = 1e6
 
 func checkMatrix(d *Dataset, errf, warnf func(key, format string, a ...any)) {
 	m := d.Matrix
@@ -300,6 +309,15 @@ func checkMatrix(d *Dataset, errf, warnf func(key, format string, a ...any)) {
 			errf(key, "matrix.models.%s names a profile that is not in matrix.profiles", p)
 		}
 		checkList(key, "model", m.Models[p], errf, nil)
+	}
+	for _, p := range slices.Sorted(maps.Keys(m.CostPerHourUSD)) {
+		key, rate := "matrix.cost_per_hour_usd."+p, m.CostPerHourUSD[p]
+		if !seen[p] {
+			errf(key, "%s names a profile that is not in matrix.profiles", key)
+		}
+		if !(rate >= 0 && rate <= maxCostPerHour) {
+			errf(key, "%s must be a price in USD per hour from 0 to %g, got %g", key, float64(maxCostPerHour), rate)
+		}
 	}
 	checkList("matrix.effort", "effort", m.Effort, errf, func(at, e string) {
 		if !slices.Contains(knownEfforts, e) {

@@ -11,30 +11,37 @@ import (
 // Call is one agent call paired from its agent.call.* events by call_id,
 // with its sub-events counted.
 type Call struct {
-	CallID       string          `json:"call_id"`
-	Turn         int             `json:"turn"`
-	StatePath    string          `json:"state_path,omitempty"`
-	Verb         string          `json:"verb,omitempty"`
-	Agent        string          `json:"agent,omitempty"`
-	Model        string          `json:"model,omitempty"`
-	EpisodeID    string          `json:"episode_id,omitempty"`
-	Start        time.Time       `json:"start"`
-	DurationMS   int64           `json:"duration_ms"`
-	InputTokens  int64           `json:"input_tokens"`
-	OutputTokens int64           `json:"output_tokens"`
-	CostUSD      float64         `json:"cost_usd"`
-	Outcome      string          `json:"outcome"`              // "ok", "error", or "open" (no result in the trace)
-	ErrorKind    string          `json:"error_kind,omitempty"` // e.g. schema_invalid
-	Error        string          `json:"error,omitempty"`
-	Substitution *Substitution   `json:"substitution,omitempty"`
-	SubEvents    int             `json:"sub_events"`
-	Prompt       string          `json:"-"` // inline prompt, if any
-	PromptFile   string          `json:"prompt_file,omitempty"`
-	Input        json.RawMessage `json:"-"`
-	Response     json.RawMessage `json:"-"` // inline response, if any
-	ResponseFile string          `json:"response_file,omitempty"`
-	StartLine    int             `json:"-"`
-	EndLine      int             `json:"-"`
+	CallID    string `json:"call_id"`
+	Turn      int    `json:"turn"`
+	StatePath string `json:"state_path,omitempty"`
+	Verb      string `json:"verb,omitempty"`
+	Agent     string `json:"agent,omitempty"`
+	Model     string `json:"model,omitempty"` // the model that answered, else the one asked for
+	// RequestModel is the model agent.call.start asked for (a fallback
+	// may answer with another).
+	RequestModel string    `json:"request_model,omitempty"`
+	EpisodeID    string    `json:"episode_id,omitempty"`
+	Start        time.Time `json:"start"`
+	DurationMS   int64     `json:"duration_ms"`
+	InputTokens  int64     `json:"input_tokens"`
+	OutputTokens int64     `json:"output_tokens"`
+	// Cache*Tokens are the input tokens read from or written to a
+	// provider's prompt cache, when its meta.usage says.
+	CacheReadTokens     int64           `json:"cache_read_input_tokens,omitempty"`
+	CacheCreationTokens int64           `json:"cache_creation_input_tokens,omitempty"`
+	CostUSD             float64         `json:"cost_usd"`
+	Outcome             string          `json:"outcome"`              // "ok", "error", or "open" (no result in the trace)
+	ErrorKind           string          `json:"error_kind,omitempty"` // e.g. schema_invalid
+	Error               string          `json:"error,omitempty"`
+	Substitution        *Substitution   `json:"substitution,omitempty"`
+	SubEvents           int             `json:"sub_events"`
+	Prompt              string          `json:"-"` // inline prompt, if any
+	PromptFile          string          `json:"prompt_file,omitempty"`
+	Input               json.RawMessage `json:"-"`
+	Response            json.RawMessage `json:"-"` // inline response, if any
+	ResponseFile        string          `json:"response_file,omitempty"`
+	StartLine           int             `json:"-"`
+	EndLine             int             `json:"-"`
 }
 
 // Substitution records a fallback: the call was re-dispatched to another
@@ -81,8 +88,10 @@ type agentPayload struct {
 
 type callMeta struct {
 	Usage struct {
-		InputTokens  int64 `json:"input_tokens"`
-		OutputTokens int64 `json:"output_tokens"`
+		InputTokens              int64 `json:"input_tokens"`
+		OutputTokens             int64 `json:"output_tokens"`
+		CacheReadInputTokens     int64 `json:"cache_read_input_tokens"`
+		CacheCreationInputTokens int64 `json:"cache_creation_input_tokens"`
 	} `json:"usage"`
 	CostUSD float64 `json:"cost_usd"`
 	Model   string  `json:"model"`
@@ -125,6 +134,7 @@ func (t *CallTracker) Observe(ev *Event) *Call {
 	c.Agent = cmp.Or(p.Agent, c.Agent)
 	c.Model = cmp.Or(p.Model, c.Model)
 	if ev.Kind == "agent.call.start" {
+		c.RequestModel = cmp.Or(p.Model, c.RequestModel)
 		c.EpisodeID = cmp.Or(ev.EpisodeID, c.EpisodeID)
 		c.Prompt = cmp.Or(p.Prompt, c.Prompt)
 		c.PromptFile = cmp.Or(p.PromptFile, c.PromptFile)
@@ -150,6 +160,7 @@ func (t *CallTracker) Observe(ev *Event) *Call {
 	}
 	if meta != nil {
 		c.InputTokens, c.OutputTokens, c.CostUSD = meta.Usage.InputTokens, meta.Usage.OutputTokens, meta.CostUSD
+		c.CacheReadTokens, c.CacheCreationTokens = meta.Usage.CacheReadInputTokens, meta.Usage.CacheCreationInputTokens
 		c.Model = cmp.Or(c.Model, meta.Model)
 	}
 	if ev.Kind == "agent.call.error" {

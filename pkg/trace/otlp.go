@@ -77,6 +77,12 @@ func unixNano(t time.Time) string {
 type OTLPOptions struct {
 	ServiceName    string // resource service.name; default "kitsoki"
 	ServiceVersion string
+	// Content adds prompts, system prompts and answers to agent call
+	// spans (gen_ai.input.messages, gen_ai.system_instructions,
+	// gen_ai.output.messages), as the conventions' opt-in content; texts in
+	// sidecars are read from beside TracePath.
+	Content   bool
+	TracePath string
 }
 
 // ExportOTLP streams a trace as an OTLP/JSON ExportTraceServiceRequest:
@@ -119,7 +125,7 @@ func ExportOTLP(r io.Reader, name string, out io.Writer, opt OTLPOptions) (err e
 		bw.Write(b)
 		n++
 	}
-	var calls CallTracker
+	calls := CallTracker{KeepPrompt: opt.Content}
 	var hosts hostTracker
 	hostN := 0
 	// An agent call's span nests under the host.agent.* call open when it
@@ -131,7 +137,7 @@ func ExportOTLP(r io.Reader, name string, out io.Writer, opt OTLPOptions) (err e
 		return spanID("host:" + strconv.Itoa(n))
 	}
 	parents := map[string]string{}   // call_id -> parent span id
-	providers := map[string]string{} // call_id -> gen_ai.provider.name
+	starts := map[string]callStart{} // call_id -> what its agent.call.start said
 	callParent := func(c *Call) string {
 		if p := parents[c.CallID]; p != "" {
 			return p
@@ -152,19 +158,19 @@ func ExportOTLP(r io.Reader, name string, out io.Writer, opt OTLPOptions) (err e
 			if hc := hosts.openAgentCall(); hc != nil {
 				parents[ev.CallID] = hostSpanID(hc, 0)
 			}
-			providers[ev.CallID] = startProvider(ev.Payload)
+			starts[ev.CallID] = readCallStart(ev.Payload, opt.Content)
 		}
 		if c := calls.Observe(ev); c != nil {
 			if c.Outcome == OutcomeError {
 				st.callErrors++
 			}
-			write(callSpan(c, traceID, spanID(c.CallID+":"+strconv.Itoa(c.StartLine)), callParent(c), providers[c.CallID], ev.TS))
+			write(callSpan(c, traceID, spanID(c.CallID+":"+strconv.Itoa(c.StartLine)), callParent(c), starts[c.CallID], ev.TS, opt))
 			delete(parents, c.CallID)
-			delete(providers, c.CallID)
+			delete(starts, c.CallID)
 		}
 	})
 	for _, c := range calls.Open() {
-		write(callSpan(c, traceID, spanID(c.CallID+":"+strconv.Itoa(c.StartLine)), callParent(c), providers[c.CallID], st.last))
+		write(callSpan(c, traceID, spanID(c.CallID+":"+strconv.Itoa(c.StartLine)), callParent(c), starts[c.CallID], st.last, opt))
 	}
 	for _, hc := range hosts.pending() {
 		writeHost(hc)
@@ -249,34 +255,92 @@ func hostSpan(hc *HostCall, traceID, spanID, runID string, last time.Time) *otlp
 	return sp
 }
 
-// startProvider is agent.call.start's provider; an older trace has none,
-// and only "agent.claude" is known to be Anthropic's.
-func startProvider(p any) string {
-	raw, ok := p.(json.RawMessage)
-	if !ok {
-		return ""
-	}
-	var s struct{ Provider, Alias, Agent string }
-	_ = json.Unmarshal(raw, &s)
-	if s.Provider != "" {
-		return s.Provider
-	}
-	if cmp.Or(s.Alias, s.Agent) == "agent.claude" {
-		return "anthropic"
-	}
-	return ""
+// callStart is what an agent.call.start tells the export: the provider
+// (an older trace has none, and only "agent.claude" is known to be
+// Anthropic's), whether the answer is JSON under a schema, and the sampling
+// parameters the story passed in with:.
+type callStart struct {
+	provider     string
+	outputJSON   bool
+	params       map[string]json.RawMessage
+	systemPrompt string // kept only when content is exported
 }
 
-func callSpan(c *Call, traceID, id, parent, provider string, fallbackEnd time.Time) *otlpSpan {
+// requestParams maps with: keys to their gen_ai.request.* attributes.
+var requestParams = []struct{ with, attr string }{
+	{"temperature", "gen_ai.request.temperature"},
+	{"top_p", "gen_ai.request.top_p"},
+	{"top_k", "gen_ai.request.top_k"},
+	{"max_tokens", "gen_ai.request.max_tokens"},
+	{"seed", "gen_ai.request.seed"},
+}
+
+func readCallStart(p any, content bool) callStart {
+	raw, ok := p.(json.RawMessage)
+	if !ok {
+		return callStart{}
+	}
+	var s struct {
+		Provider, Alias, Agent string
+		Schema                 json.RawMessage
+		Input                  struct {
+			SchemaPath string `json:"schema_path"`
+		}
+		With         map[string]json.RawMessage
+		SystemPrompt string `json:"system_prompt"`
+	}
+	_ = json.Unmarshal(raw, &s) // members of an unexpected type stay empty
+	cs := callStart{provider: s.Provider, params: s.With}
+	if content {
+		cs.systemPrompt = clipContent(s.SystemPrompt) // held while the call is open
+	}
+	if cs.provider == "" && cmp.Or(s.Alias, s.Agent) == "agent.claude" {
+		cs.provider = "anthropic"
+	}
+	cs.outputJSON = (len(s.Schema) > 0 && string(s.Schema) != "null") || s.Input.SchemaPath != ""
+	return cs
+}
+
+// addRequestParams adds the gen_ai.request.* sampling attributes whose
+// with: value is a JSON number; anything else is not a parameter the
+// convention names.
+func (a *attrs) addRequestParams(with map[string]json.RawMessage) {
+	for _, rp := range requestParams {
+		raw := with[rp.with]
+		if len(raw) == 0 || !(raw[0] == '-' || (raw[0] >= '0' && raw[0] <= '9')) {
+			continue
+		}
+		if n, err := strconv.ParseInt(string(raw), 10, 64); err == nil && rp.with != "temperature" && rp.with != "top_p" {
+			a.int(rp.attr, n)
+		} else if f, err := strconv.ParseFloat(string(raw), 64); err == nil {
+			a.float(rp.attr, f)
+		}
+	}
+}
+
+func callSpan(c *Call, traceID, id, parent string, start callStart, fallbackEnd time.Time, opt OTLPOptions) *otlpSpan {
 	var a attrs
 	a.str("gen_ai.operation.name", "invoke_agent")
-	a.str("gen_ai.provider.name", cmp.Or(provider, "unknown"))
+	a.str("gen_ai.provider.name", cmp.Or(start.provider, "unknown"))
 	a.str("gen_ai.agent.name", cmp.Or(c.Agent, "agent.claude"))
-	a.str("gen_ai.request.model", c.Model)
-	a.str("gen_ai.response.model", c.Model)
+	// The model asked for, and the one that answered: a fallback's differs.
+	a.str("gen_ai.request.model", cmp.Or(c.RequestModel, c.Model))
+	if c.Outcome == OutcomeOK {
+		a.str("gen_ai.response.model", c.Model)
+	}
+	a.addRequestParams(start.params)
+	if start.outputJSON {
+		a.str("gen_ai.output.type", "json")
+	}
 	if c.InputTokens > 0 || c.OutputTokens > 0 {
 		a.int("gen_ai.usage.input_tokens", c.InputTokens)
 		a.int("gen_ai.usage.output_tokens", c.OutputTokens)
+	}
+	if c.CacheReadTokens > 0 {
+		a.int("gen_ai.usage.cache_read.input_tokens", c.CacheReadTokens)
+	}
+	if c.CacheCreationTokens > 0 {
+		a.int("gen_ai.usage.cache_creation.input_tokens", c.CacheCreationTokens)
 	}
 	a.str("kitsoki.verb", c.Verb)
 	a.str("kitsoki.call_id", c.CallID)
@@ -284,10 +348,16 @@ func callSpan(c *Call, traceID, id, parent, provider string, fallbackEnd time.Ti
 	a.str("kitsoki.state_path", c.StatePath)
 	a.str("kitsoki.episode_id", c.EpisodeID)
 	if c.CostUSD > 0 {
+		// The convention has no cost attribute; gen_ai.usage.cost is the
+		// name observability backends read.
+		a.float("gen_ai.usage.cost", c.CostUSD)
 		a.float("kitsoki.cost_usd", c.CostUSD)
 	}
 	if c.SubEvents > 0 {
 		a.int("kitsoki.sub_events", int64(c.SubEvents))
+	}
+	if opt.Content {
+		a.addContent(c, start, opt.TracePath)
 	}
 	if s := c.Substitution; s != nil {
 		a.str("kitsoki.fallback.original_plugin", s.OriginalPlugin)
