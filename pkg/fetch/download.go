@@ -184,8 +184,12 @@ func (f *Fetcher) download(ctx context.Context, a *Artifact, dest string) (Resul
 			}
 			return f.download(ctx, a, dest)
 		}
-		return Result{}, fmt.Errorf("%s: sha256 mismatch: got %s want %s (%d bytes from %s, pin expects %s); nothing was kept in the cache: if a mirror serves these bytes fix the mirror, otherwise the upstream file changed and the pin in %s must be updated",
-			a.label(), sum, a.SHA256, size, t.host, sizeText(a.Size), a.Source)
+		empty := ""
+		if size == 0 {
+			empty = ": the server sent an empty file, so the got digest is that of no bytes; retry later or use --mirror"
+		}
+		return Result{}, fmt.Errorf("%s: sha256 mismatch: got %s want %s (%d bytes from %s, pin expects %s%s); nothing was kept in the cache: if a mirror serves these bytes fix the mirror, otherwise the upstream file changed and the pin in %s must be updated",
+			a.label(), sum, a.SHA256, size, t.show, sizeText(a.Size), empty, a.Source)
 	}
 	if err := os.Rename(t.part, dest); err != nil {
 		return Result{}, fmt.Errorf("%s: move %s into place: %w", a.label(), t.part, err)
@@ -205,6 +209,8 @@ func sizeText(n int64) string {
 func (t *transfer) describe(ctx context.Context, err error) error {
 	var we *writeError
 	switch {
+	case errors.As(err, &we) && isDiskFull(we.err):
+		return t.diskFull(we)
 	case errors.As(err, &we):
 		return fmt.Errorf("%s: %w", t.a.label(), err)
 	case ctx.Err() != nil && t.done.Load() == 0:
