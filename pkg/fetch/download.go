@@ -218,10 +218,11 @@ func (t *transfer) describe(ctx context.Context, err error) error {
 	case ctx.Err() != nil:
 		return fmt.Errorf("%s: download from %s interrupted: %w (the partial download is kept at %s; the next fetch resumes it)", t.a.label(), t.host, ctx.Err(), t.part)
 	default:
+		hint := networkHint(err, t.src)
 		if _, serr := os.Stat(t.part); serr != nil {
-			return fmt.Errorf("%s: download from %s failed: %w (nothing was downloaded; run the fetch again, or set --mirror/%s)", t.a.label(), t.host, err, EnvMirror)
+			return fmt.Errorf("%s: download from %s failed: %w (nothing was downloaded%s; run the fetch again, or set --mirror/%s)", t.a.label(), t.host, err, hint, EnvMirror)
 		}
-		return fmt.Errorf("%s: download from %s failed: %w (the partial download is kept; run the fetch again to resume, or set --mirror/%s)", t.a.label(), t.host, err, EnvMirror)
+		return fmt.Errorf("%s: download from %s failed: %w (the partial download is kept%s; run the fetch again to resume, or set --mirror/%s)", t.a.label(), t.host, err, hint, EnvMirror)
 	}
 }
 
@@ -463,7 +464,7 @@ func (t *transfer) retry(ctx context.Context, attempt func(ctx context.Context) 
 		}
 		var fe *fatalError
 		var we *writeError
-		if ctx.Err() != nil || errors.As(err, &fe) || errors.As(err, &we) || errors.Is(err, errNoRange) || unknownHost(err) {
+		if ctx.Err() != nil || errors.As(err, &fe) || errors.As(err, &we) || errors.Is(err, errNoRange) || unknownHost(err) || untrustedCert(err) {
 			return err
 		}
 		failures++
