@@ -438,3 +438,35 @@ func TestLocalLLMEndpointModel(t *testing.T) {
 		})
 	}
 }
+
+// llama-server's timings (prompt and generation tokens and milliseconds,
+// cached prompt tokens) reach the call's meta; timings of another shape
+// are left out without failing the call.
+func TestLocalLLMTimingsInMeta(t *testing.T) {
+	ep := newChatEndpoint(t)
+	fx := localFixture(t, ep.URL, nil)
+	answer := func(timings string) string {
+		return `{"model":"m","choices":[{"message":{"role":"assistant","content":"{\"verdict\":\"approve\"}"}}],"usage":{"prompt_tokens":11,"completion_tokens":7},"timings":` + timings + `}`
+	}
+	ep.set(func(c *chatEndpoint) {
+		c.body = answer(`{"cache_n":3,"prompt_n":8,"prompt_ms":12.5,"predicted_n":7,"predicted_ms":40.25,"predicted_per_second":174.0}`)
+	})
+	res, err := fx.Registry.Dispatch(context.Background(), agent.Call{Alias: "agent.local", Verb: "decide", Prompt: "approve?", SchemaPath: "schemas/verdict.json"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := json.Marshal(res.Meta["timings"])
+	if string(got) != `{"cache_n":3,"predicted_ms":40.25,"predicted_n":7,"prompt_ms":12.5,"prompt_n":8}` {
+		t.Fatalf("meta timings = %s (meta %v)", got, res.Meta)
+	}
+	for _, odd := range []string{`"fast"`, `{"prompt_n":"8"}`, `{}`, `null`} {
+		ep.set(func(c *chatEndpoint) { c.body = answer(odd) })
+		res, err := fx.Registry.Dispatch(context.Background(), agent.Call{Alias: "agent.local", Verb: "decide", Prompt: "approve?", SchemaPath: "schemas/verdict.json"})
+		if err != nil {
+			t.Fatalf("timings %s failed the call: %v", odd, err)
+		}
+		if _, ok := res.Meta["timings"]; ok {
+			t.Errorf("timings %s reached the meta: %v", odd, res.Meta["timings"])
+		}
+	}
+}
