@@ -329,7 +329,7 @@ func (l *localLLM) readAnswer(ctx context.Context, resp *http.Response, endpoint
 		return nil, agent.Errorf(agent.KindTransportError, "%s: the answer from %s is larger than %d MiB", l.alias, hide(endpoint), maxChatBody>>20)
 	}
 	if resp.StatusCode >= 400 {
-		return nil, agent.Errorf(agent.KindTransportError, "%s: http %d from %s: %s", l.alias, resp.StatusCode, hide(endpoint), childproc.Snippet(hide, strings.TrimSpace(string(raw))))
+		return nil, agent.Errorf(agent.KindTransportError, "%s: http %d from %s: %s%s", l.alias, resp.StatusCode, hide(endpoint), childproc.Snippet(hide, strings.TrimSpace(string(raw))), contextHint(raw, l.server.managed()))
 	}
 	return raw, nil
 }

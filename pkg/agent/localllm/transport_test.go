@@ -270,6 +270,8 @@ func TestLocalLLMTransportErrors(t *testing.T) {
 		{"null content", 200, `{"choices":[{"message":{"role":"assistant","content":null}}]}`, "empty content"},
 		{"unparseable body", 200, `<html>gateway</html>`, "unparseable"},
 		{"content of the wrong type", 200, `{"choices":[{"message":{"content":42}}]}`, "neither text"},
+		{"prompt over a slot's context", 400, `{"error":{"code":400,"message":"the request exceeds the available context size, try increasing it","type":"exceed_context_size_error","n_prompt_tokens":9000,"n_ctx":2048}}`,
+			"(the prompt has 9000 tokens, a slot holds 2048): llama-server divides -c among its -np slots"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -279,6 +281,9 @@ func TestLocalLLMTransportErrors(t *testing.T) {
 			_, err := fx.Registry.Dispatch(context.Background(), agent.Call{Alias: "agent.local", Verb: "decide", Prompt: "p", SchemaPath: "schemas/verdict.json"})
 			if agent.KindOf(err) != agent.KindTransportError || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("got %v, want transport_error containing %q", err, tc.want)
+			}
+			if tc.status == 400 && !strings.Contains(tc.body, "context") && strings.Contains(err.Error(), "slot") {
+				t.Fatalf("a 400 of another kind explains slots: %v", err)
 			}
 			if k := fx.Sink.Kinds(); strings.Join(k, ",") != "agent.call.start,agent.call.error" {
 				t.Fatalf("events %v", k)
