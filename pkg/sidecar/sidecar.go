@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"kitsoki/internal/proc"
@@ -137,6 +138,20 @@ func serverPolicy(cfg Config) proc.Policy {
 	}
 }
 
+// portFree refuses a configured port another program holds: a server
+// already answering there would pass the health gate in place of ours, and
+// receive the story's prompts.
+func portFree(host string, port int) error {
+	ln, err := net.Listen("tcp", net.JoinHostPort(host, strconv.Itoa(port)))
+	if err != nil {
+		if errors.Is(err, syscall.EADDRINUSE) {
+			return fmt.Errorf("port %d on %s is already in use (another llama-server, or another program): choose another port:, or drop port: to let kitsoki pick a free one", port, host)
+		}
+		return fmt.Errorf("port %d on %s cannot be used: %w (choose another port:, or drop port:)", port, host, err)
+	}
+	return ln.Close()
+}
+
 // freePort asks the kernel for a free loopback port. Another process may
 // take it before the server binds; the server then exits early and the
 // error says so.
@@ -163,6 +178,8 @@ func (s *Sidecar) spawnLocked(ctx context.Context) error {
 		if port, err = freePort(s.cfg.Host); err != nil {
 			return err
 		}
+	} else if err := portFree(s.cfg.Host, port); err != nil {
+		return err
 	}
 	cmd := exec.Command(s.cfg.Bin, serverArgs(s.cfg, port)...)
 	// Own process group; on Linux, dies with kitsoki.
@@ -200,6 +217,11 @@ func (s *Sidecar) waitHealthy(ctx context.Context, p *process) error {
 		}
 		status, err := s.probe(ctx, p.url)
 		if err == nil && status == http.StatusOK {
+			// A server that lost the port to another program has exited;
+			// the answer was then the other program's.
+			if p.Exited() {
+				return withOutput{fmt.Errorf("llama-server exited (%v) while %s answered /health: another program holds the port; choose another port:, or drop port:", p.Wait(), p.url)}
+			}
 			return nil
 		}
 		if err != nil {
