@@ -144,6 +144,8 @@ type fetchResult struct {
 	Downloaded bool   `json:"downloaded"`
 	LibDir     string `json:"lib_dir,omitempty"`
 	Shim       bool   `json:"shim,omitempty"`
+	// Version is what llama-server --version printed (this host's platform only).
+	Version string `json:"version,omitempty"`
 	// OK is false when the artifact is not ready; Error then says why
 	// (path, size and sha256 are where and what the pin expects).
 	OK    bool   `json:"ok"`
@@ -171,6 +173,9 @@ func printFetchResults(w io.Writer, asJSON bool, rs []fetchResult) error {
 				shim = " (with the libstdc++ shim)"
 			}
 			fmt.Fprintf(w, "  libdir  %s%s\n", r.LibDir, shim)
+		}
+		if r.Version != "" {
+			fmt.Fprintf(w, "  runs    version %s\n", r.Version)
 		}
 	}
 	return nil

@@ -7,10 +7,13 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"kitsoki/internal/testing/llamastandin/standintest"
 )
 
 // A configured port another server already holds (here one that answers
@@ -43,5 +46,25 @@ func TestConfiguredPortInUseIsRefused(t *testing.T) {
 	}
 	if _, err := os.Stat(record); err == nil {
 		t.Errorf("llama-server was spawned (its record %s exists)", record)
+	}
+}
+
+// Version runs the binary with the library directory first on
+// LD_LIBRARY_PATH and returns what it prints; a binary whose loader fails
+// reports the loader's words.
+func TestVersionRunsTheBinaryOrQuotesTheLoader(t *testing.T) {
+	dir := t.TempDir()
+	v, err := Version(ctxT(t), standin, dir)
+	if err != nil || v != "9444 (stand-in)" {
+		t.Fatalf("Version = %q, %v", v, err)
+	}
+	t.Setenv(standintest.EnvRequireLib, "libllama.so.0")
+	_, err = Version(ctxT(t), standin, dir)
+	if err == nil || !strings.Contains(err.Error(), "libllama.so.0: cannot open shared object file") || !strings.Contains(err.Error(), "exit status 127") {
+		t.Fatalf("missing library: %v", err)
+	}
+	os.WriteFile(filepath.Join(dir, "libllama.so.0"), []byte("lib"), 0o644)
+	if v, err := Version(ctxT(t), standin, dir); err != nil || v == "" {
+		t.Fatalf("with the library in libDir: %q, %v", v, err)
 	}
 }

@@ -64,15 +64,16 @@ func run(args []string) int {
 		return 1
 	}
 	rec := &recorder{path: os.Getenv("STANDIN_RECORD")}
-	if *version {
-		fmt.Println("version: 9444 (stand-in)")
-		return 0
-	}
-	rec.add(map[string]any{"event": "start", "argv": args, "ld_library_path": os.Getenv("LD_LIBRARY_PATH"), "pid": os.Getpid()})
+	// The dynamic loader fails before main, so before --version too.
 	if lib := os.Getenv("STANDIN_REQUIRE_LIB"); lib != "" && !findLib(lib) {
 		fmt.Fprintf(os.Stderr, "llama-server: error while loading shared libraries: %s: cannot open shared object file: No such file or directory\n", lib)
 		return 127
 	}
+	if *version {
+		fmt.Fprintln(os.Stderr, "version: 9444 (stand-in)")
+		return 0
+	}
+	rec.add(map[string]any{"event": "start", "argv": args, "ld_library_path": os.Getenv("LD_LIBRARY_PATH"), "pid": os.Getpid()})
 	if *model == "" {
 		fmt.Fprintln(os.Stderr, "error: no model given (-m)")
 		return 1
