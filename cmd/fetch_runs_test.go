@@ -41,3 +41,31 @@ func TestFetchLlamaServerRunsTheBinaryOnThisHost(t *testing.T) {
 		}
 	}
 }
+
+// --limit-rate takes 1024-based K/M/G rates; anything else is a usage error
+// naming the flag, before any request.
+func TestFetchLimitRateFlag(t *testing.T) {
+	for in, want := range map[string]int64{"": 0, "2048": 2048, "500K": 500 << 10, "1.5M": 3 << 19, "1g": 1 << 30} {
+		if got, err := parseRate(in); err != nil || got != want {
+			t.Errorf("parseRate(%q) = %d, %v; want %d", in, got, err, want)
+		}
+	}
+	overlay, requests := fetchFixture(t)
+	for _, bad := range []string{"fast", "-1M", "0", "10", "NaNK", " ", "K"} {
+		code, _, errs := runCmd(t, "fetch-models", "tiny", "--pins", overlay, "--cache-dir", t.TempDir(), "--limit-rate", bad)
+		if bad == " " {
+			if code != 0 {
+				t.Errorf("--limit-rate %q (no limit): exit %d %s", bad, code, errs)
+			}
+			continue
+		}
+		if code != 2 || !strings.Contains(errs, "--limit-rate") || !strings.Contains(errs, "500K") {
+			t.Errorf("--limit-rate %q: exit %d %q", bad, code, errs)
+		}
+	}
+	before := *requests
+	code, out, errs := runCmd(t, "fetch-models", "tiny", "--pins", overlay, "--cache-dir", t.TempDir(), "--limit-rate", "100M")
+	if code != 0 || !strings.Contains(out, "tiny ready (downloaded)") || *requests != before+1 {
+		t.Fatalf("--limit-rate 100M: exit %d\n%s\n%s", code, out, errs)
+	}
+}

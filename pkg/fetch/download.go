@@ -106,7 +106,8 @@ type transfer struct {
 	resumed atomic.Int64
 	nparts  atomic.Int32 // parts in use, for progress reports
 	stateMu sync.Mutex
-	ranges  atomic.Bool // the server honours Range (Accept-Ranges or a 206)
+	ranges  atomic.Bool  // the server honours Range (Accept-Ranges or a 206)
+	rate    *rateLimiter // nil: no limit
 }
 
 func (f *Fetcher) download(ctx context.Context, a *Artifact, dest string) (Result, error) {
@@ -120,7 +121,7 @@ func (f *Fetcher) download(ctx context.Context, a *Artifact, dest string) (Resul
 	}
 	client = withRedirectPolicy(client)
 	u, _ := url.Parse(src)
-	t := &transfer{f: f, client: client, a: a, src: src, show: shownURL(src), host: u.Host, dest: dest, part: partPath(dest)}
+	t := &transfer{f: f, client: client, a: a, src: src, show: shownURL(src), host: u.Host, dest: dest, part: partPath(dest), rate: f.newRateLimiter()}
 	total := a.Size
 	if total == 0 {
 		total = -1
@@ -489,11 +490,11 @@ func unknownHost(err error) bool {
 
 // copyBody copies at most limit bytes of body into w, aborting the request
 // (via cancel) when no byte arrives for the stall timeout.
-func (t *transfer) copyBody(body io.Reader, cancel context.CancelFunc, w io.Writer, limit int64, onWrite func(int64)) (int64, error) {
+func (t *transfer) copyBody(ctx context.Context, body io.Reader, cancel context.CancelFunc, w io.Writer, limit int64, onWrite func(int64)) (int64, error) {
 	var stalled atomic.Bool
 	timer := t.f.startStallTimer(func() { stalled.Store(true); cancel() })
 	defer timer.Stop()
-	buf := make([]byte, 256<<10)
+	buf := make([]byte, t.rate.chunk(256<<10))
 	var total int64
 	for total < limit {
 		want := min(int64(len(buf)), limit-total)
@@ -506,6 +507,11 @@ func (t *transfer) copyBody(body io.Reader, cancel context.CancelFunc, w io.Writ
 			if werr != nil {
 				return total, &writeError{path: t.part, err: werr}
 			}
+			// Waiting for the rate is not the server stalling.
+			if err := t.rate.wait(ctx, int64(wn)); err != nil {
+				return total, err
+			}
+			timer.Reset(t.f.stallTimeout())
 		}
 		if rerr == io.EOF {
 			return total, nil
@@ -590,7 +596,7 @@ func (t *transfer) runSingle(ctx context.Context) (string, int64, error) {
 		if total > 0 {
 			limit = total - done + 1 // one more byte reveals an oversized body
 		}
-		n, err := t.copyBody(resp.Body, cancel, io.MultiWriter(io.NewOffsetWriter(fh, done), h), limit, func(n int64) { done += n; t.done.Add(n) })
+		n, err := t.copyBody(rctx, resp.Body, cancel, io.MultiWriter(io.NewOffsetWriter(fh, done), h), limit, func(n int64) { done += n; t.done.Add(n) })
 		if err != nil {
 			return n, err
 		}
@@ -783,7 +789,7 @@ func (pr *parallelRun) fetchPart(ctx context.Context, i int) (int64, error) {
 		return 0, errNoRange
 	}
 	want := p.End - off
-	m, err := pr.t.copyBody(resp.Body, rcancel, io.NewOffsetWriter(pr.fh, off), want, func(k int64) {
+	m, err := pr.t.copyBody(rctx, resp.Body, rcancel, io.NewOffsetWriter(pr.fh, off), want, func(k int64) {
 		pr.progress[i].Add(k)
 		pr.t.done.Add(k)
 		pr.poke()
