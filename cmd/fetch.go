@@ -18,7 +18,7 @@ import (
 
 // fetchEnvHelp is the environment paragraph of the fetch commands' help.
 const fetchEnvHelp = `Environment: KITSOKI_CACHE_DIR, KITSOKI_PINS, KITSOKI_MIRROR, HTTPS_PROXY,
-NO_PROXY, SSL_CERT_FILE.`
+NO_PROXY, SSL_CERT_FILE, SSL_CERT_DIR.`
 
 // fetchFlags are shared by fetch-llama-server and fetch-models.
 type fetchFlags struct {

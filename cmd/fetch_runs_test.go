@@ -69,3 +69,22 @@ func TestFetchLimitRateFlag(t *testing.T) {
 		t.Fatalf("--limit-rate 100M: exit %d\n%s\n%s", code, out, errs)
 	}
 }
+
+// fetch-models --list --json is one array of objects a script can read
+// (kind, key, id, state), as scripters expect of list commands.
+func TestFetchListJSON(t *testing.T) {
+	overlay, _ := fetchFixture(t)
+	code, out, errs := runCmd(t, "fetch-models", "--list", "--json", "--pins", overlay, "--cache-dir", t.TempDir())
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var rows []listEntry
+	if err := json.Unmarshal([]byte(out), &rows); err != nil || len(rows) == 0 {
+		t.Fatalf("--list --json: %v\n%s", err, out)
+	}
+	for _, r := range rows {
+		if r.Kind == "" || r.Key == "" || r.State == "" {
+			t.Errorf("row without kind, key or state: %+v", r)
+		}
+	}
+}
