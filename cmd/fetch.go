@@ -31,6 +31,7 @@ type fetchFlags struct {
 	force    bool
 	verify   bool
 	json     bool
+	progJSON bool
 
 	display *fetchDisplay // set by setup
 }
@@ -46,6 +47,7 @@ func (f *fetchFlags) register(c *cobra.Command) {
 	fl.BoolVar(&f.force, "force", false, "download again even when cached (the cached file stays until the new one has verified)")
 	fl.BoolVar(&f.verify, "verify", false, "re-hash cached files instead of trusting their verification record")
 	fl.BoolVar(&f.json, "json", false, "print a JSON array on stdout: one object per artifact, with ok and, on failure, error")
+	fl.BoolVar(&f.progJSON, "progress-json", false, "report progress on stderr as one JSON object per line (id, kind, phase, host, done, total, resumed, parts) instead of a status line")
 }
 
 // setup loads the pins and builds a Fetcher whose progress goes to stderr.
@@ -90,6 +92,9 @@ func (f *fetchFlags) setup(c *cobra.Command) (*fetch.Pins, *fetch.Fetcher, error
 	fr := &fetch.Fetcher{CacheDir: cacheDir, Mirror: f.mirror, HTTPClient: fetch.LazyHTTPClient(), Parts: f.parts, StallTimeout: f.stall, RateLimit: rate}
 	f.display = newFetchDisplay(c.ErrOrStderr())
 	fr.Progress = f.display.report
+	if f.progJSON {
+		fr.Progress = jsonProgress(c.ErrOrStderr())
+	}
 	return pins, fr, nil
 }
 
@@ -121,7 +126,7 @@ func resumeCommand(c *cobra.Command, args []string) string {
 	for _, a := range args {
 		parts = append(parts, shellWord(a))
 	}
-	for _, name := range []string{"all", "platform", "pins", "mirror", "cache-dir", "parts", "limit-rate", "force", "verify", "json"} {
+	for _, name := range []string{"all", "platform", "pins", "mirror", "cache-dir", "parts", "limit-rate", "force", "verify", "json", "progress-json"} {
 		fl := c.Flags().Lookup(name)
 		switch {
 		case fl == nil || !fl.Changed:

@@ -88,3 +88,27 @@ func TestFetchListJSON(t *testing.T) {
 		}
 	}
 }
+
+// --progress-json puts one JSON object per progress report on stderr, and
+// nothing else there on success: a UI can draw from it.
+func TestFetchProgressJSON(t *testing.T) {
+	overlay, _ := fetchFixture(t)
+	code, out, errs := runCmd(t, "fetch-models", "tiny", "--progress-json", "--pins", overlay, "--cache-dir", t.TempDir())
+	if code != 0 || !strings.Contains(out, "tiny ready (downloaded)") {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
+	}
+	var phases []string
+	var last progressEvent
+	for _, line := range strings.Split(strings.TrimSpace(errs), "\n") {
+		if err := json.Unmarshal([]byte(line), &last); err != nil {
+			t.Fatalf("stderr line %q is not JSON: %v", line, err)
+		}
+		if last.ID != "tiny" || last.Kind != "model" {
+			t.Fatalf("event %+v", last)
+		}
+		phases = append(phases, last.Phase)
+	}
+	if phases[0] != "start" || last.Phase != "done" || last.Done != 44 || last.Total != 44 || !strings.HasPrefix(last.Host, "127.0.0.1:") {
+		t.Fatalf("phases %v, last %+v", phases, last)
+	}
+}
