@@ -2,6 +2,8 @@ package cmd
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -110,5 +112,38 @@ func TestFetchProgressJSON(t *testing.T) {
 	}
 	if phases[0] != "start" || last.Phase != "done" || last.Done != 44 || last.Total != 44 || !strings.HasPrefix(last.Host, "127.0.0.1:") {
 		t.Fatalf("phases %v, last %+v", phases, last)
+	}
+}
+
+// fetch-models --list counts the cache entries no pin names and --prune
+// removes them, pinned files staying.
+func TestFetchPrune(t *testing.T) {
+	overlay, _ := fetchFixture(t)
+	cache := t.TempDir()
+	if code, _, errs := runCmd(t, "fetch-models", "tiny", "--pins", overlay, "--cache-dir", cache); code != 0 {
+		t.Fatalf("fetch: exit %d %s", code, errs)
+	}
+	old := filepath.Join(cache, "bin", "llama-0123456789ab")
+	os.MkdirAll(old, 0o755)
+	os.WriteFile(filepath.Join(old, "llama-server"), []byte("an earlier release"), 0o755)
+	os.WriteFile(filepath.Join(cache, "models", "dropped.gguf"), []byte("old"), 0o644)
+
+	code, out, _ := runCmd(t, "fetch-models", "--list", "--pins", overlay, "--cache-dir", cache)
+	if code != 0 || !strings.Contains(out, "2 cache entries no pin names (21 B): kitsoki fetch-models --prune removes them") {
+		t.Fatalf("list: exit %d\n%s", code, out)
+	}
+	code, out, errs := runCmd(t, "fetch-models", "--prune", "--json", "--pins", overlay, "--cache-dir", cache)
+	var rs []pruneResult
+	if code != 0 || json.Unmarshal([]byte(out), &rs) != nil || len(rs) != 2 || !rs[0].Removed || !rs[1].Removed {
+		t.Fatalf("prune: exit %d\n%s\n%s", code, out, errs)
+	}
+	if _, err := os.Stat(old); !os.IsNotExist(err) {
+		t.Errorf("the old release survived: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(cache, "models", "tiny.gguf")); err != nil {
+		t.Errorf("the pinned model was removed: %v", err)
+	}
+	if code, _, _ := runCmd(t, "fetch-models", "--prune", "--list", "--pins", overlay, "--cache-dir", cache); code != 2 {
+		t.Errorf("--prune --list: exit %d, want 2", code)
 	}
 }
