@@ -221,7 +221,7 @@ func (s *Sidecar) waitHealthy(ctx context.Context, p *process) error {
 			// A server that lost the port to another program has exited;
 			// the answer was then the other program's.
 			if p.Exited() {
-				return withOutput{fmt.Errorf("llama-server exited (%v) while %s answered /health: another program holds the port; choose another port:, or drop port:", p.Wait(), p.url)}
+				return withOutput{fmt.Errorf("llama-server exited (%v) while %s answered /health: another program holds the port; choose another port:, or drop port: to let kitsoki pick a free one", p.Wait(), p.url)}
 			}
 			return nil
 		}
@@ -234,7 +234,7 @@ func (s *Sidecar) waitHealthy(ctx context.Context, p *process) error {
 		case <-ctx.Done():
 			return fmt.Errorf("waiting for llama-server at %s to become healthy: %w", p.url, ctx.Err())
 		case <-deadline:
-			return withOutput{fmt.Errorf("llama-server at %s not healthy after %s (last /health: %s); the model may be too large for this machine's memory or too slow to load from its disk: run llama-server yourself and attach with endpoint:",
+			return withOutput{fmt.Errorf("llama-server at %s not healthy after %s (last /health: %s); the model may be too large for this machine's memory or too slow to load from its disk: run llama-server yourself and attach with endpoint: instead",
 				p.url, s.cfg.StartupTimeout, last)}
 		case <-p.Done(): // reported at the top of the loop
 		case <-time.After(s.cfg.HealthInterval):
