@@ -3,9 +3,11 @@ package cmd
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -16,7 +18,7 @@ import (
 
 // fetchEnvHelp is the environment paragraph of the fetch commands' help.
 const fetchEnvHelp = `Environment: KITSOKI_CACHE_DIR, KITSOKI_PINS, KITSOKI_MIRROR, HTTPS_PROXY,
-NO_PROXY, SSL_CERT_FILE.`
+NO_PROXY, SSL_CERT_FILE, SSL_CERT_DIR.`
 
 // fetchFlags are shared by fetch-llama-server and fetch-models.
 type fetchFlags struct {
@@ -24,10 +26,12 @@ type fetchFlags struct {
 	mirror   string
 	cacheDir string
 	parts    int
+	rate     string
 	stall    time.Duration
 	force    bool
 	verify   bool
 	json     bool
+	progJSON bool
 
 	display *fetchDisplay // set by setup
 }
@@ -38,16 +42,22 @@ func (f *fetchFlags) register(c *cobra.Command) {
 	fl.StringVar(&f.mirror, "mirror", "", "mirror base URL: downloads come from <mirror>/<host><path> (default $"+fetch.EnvMirror+")")
 	fl.StringVar(&f.cacheDir, "cache-dir", "", "cache root (default $"+fetch.EnvCacheDir+", else the user cache dir + kitsoki)")
 	fl.IntVar(&f.parts, "parts", 4, "parallel ranged requests for large files (1 = one stream)")
+	fl.StringVar(&f.rate, "limit-rate", "", "cap each download, all its parts together, at this many bytes per second: 500K, 10M, 1G (1024-based), or plain bytes")
 	fl.DurationVar(&f.stall, "stall-timeout", 30*time.Second, "give up on a request that receives no byte for this long (the next fetch resumes)")
 	fl.BoolVar(&f.force, "force", false, "download again even when cached (the cached file stays until the new one has verified)")
 	fl.BoolVar(&f.verify, "verify", false, "re-hash cached files instead of trusting their verification record")
 	fl.BoolVar(&f.json, "json", false, "print a JSON array on stdout: one object per artifact, with ok and, on failure, error")
+	fl.BoolVar(&f.progJSON, "progress-json", false, "report progress on stderr as one JSON object per line (id, kind, phase, host, done, total, resumed, parts) instead of a status line")
 }
 
 // setup loads the pins and builds a Fetcher whose progress goes to stderr.
 func (f *fetchFlags) setup(c *cobra.Command) (*fetch.Pins, *fetch.Fetcher, error) {
 	if f.parts < 1 {
 		return nil, nil, usagef("--parts must be at least 1")
+	}
+	rate, err := parseRate(f.rate)
+	if err != nil {
+		return nil, nil, usagef("--limit-rate %q: %v", f.rate, err)
 	}
 	if f.stall <= 0 {
 		return nil, nil, usagef("--stall-timeout must be positive (e.g. 30s)")
@@ -79,9 +89,12 @@ func (f *fetchFlags) setup(c *cobra.Command) (*fetch.Pins, *fetch.Fetcher, error
 		}
 		return nil, nil, usagef("%s %s: is a file, not a directory; point it at a directory (it is created if missing)", from, cacheDir)
 	}
-	fr := &fetch.Fetcher{CacheDir: cacheDir, Mirror: f.mirror, HTTPClient: fetch.LazyHTTPClient(), Parts: f.parts, StallTimeout: f.stall}
+	fr := &fetch.Fetcher{CacheDir: cacheDir, Mirror: f.mirror, HTTPClient: fetch.LazyHTTPClient(), Parts: f.parts, StallTimeout: f.stall, RateLimit: rate}
 	f.display = newFetchDisplay(c.ErrOrStderr())
 	fr.Progress = f.display.report
+	if f.progJSON {
+		fr.Progress = jsonProgress(c.ErrOrStderr())
+	}
 	return pins, fr, nil
 }
 
@@ -113,7 +126,7 @@ func resumeCommand(c *cobra.Command, args []string) string {
 	for _, a := range args {
 		parts = append(parts, shellWord(a))
 	}
-	for _, name := range []string{"all", "platform", "pins", "mirror", "cache-dir", "parts", "force", "verify", "json"} {
+	for _, name := range []string{"all", "platform", "pins", "mirror", "cache-dir", "parts", "limit-rate", "force", "verify", "json", "progress-json"} {
 		fl := c.Flags().Lookup(name)
 		switch {
 		case fl == nil || !fl.Changed:
@@ -144,6 +157,8 @@ type fetchResult struct {
 	Downloaded bool   `json:"downloaded"`
 	LibDir     string `json:"lib_dir,omitempty"`
 	Shim       bool   `json:"shim,omitempty"`
+	// Version is what llama-server --version printed (this host's platform only).
+	Version string `json:"version,omitempty"`
 	// OK is false when the artifact is not ready; Error then says why
 	// (path, size and sha256 are where and what the pin expects).
 	OK    bool   `json:"ok"`
@@ -172,6 +187,35 @@ func printFetchResults(w io.Writer, asJSON bool, rs []fetchResult) error {
 			}
 			fmt.Fprintf(w, "  libdir  %s%s\n", r.LibDir, shim)
 		}
+		if r.Version != "" {
+			fmt.Fprintf(w, "  runs    version %s\n", r.Version)
+		}
 	}
 	return nil
+}
+
+// parseRate reads --limit-rate: bytes per second, with an optional K, M or
+// G suffix (1024-based, as curl's --limit-rate); "" means no limit.
+func parseRate(s string) (int64, error) {
+	num := strings.TrimSpace(s)
+	if num == "" {
+		return 0, nil
+	}
+	mult := int64(1)
+	switch strings.ToUpper(num[len(num)-1:]) {
+	case "K":
+		mult = 1 << 10
+	case "M":
+		mult = 1 << 20
+	case "G":
+		mult = 1 << 30
+	}
+	if mult > 1 {
+		num = num[:len(num)-1]
+	}
+	v, err := strconv.ParseFloat(num, 64)
+	if bytes := v * float64(mult); err != nil || !(bytes >= 1024 && bytes <= 1<<40) { // NaN fails too
+		return 0, errors.New("want a rate of at least 1K per second, such as 500K, 10M or 1G")
+	}
+	return int64(v * float64(mult)), nil
 }

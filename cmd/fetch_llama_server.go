@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"kitsoki/pkg/fetch"
+	"kitsoki/pkg/sidecar"
 )
 
 func init() {
@@ -76,6 +77,23 @@ mirror or platform error, 130 interrupted (the partial download is kept).`,
 			res := fetchResult{ID: a.ID, Kind: string(a.Kind), Platform: inst.Platform, Path: inst.Bin, SHA256: a.SHA256, Downloaded: inst.Downloaded, LibDir: inst.LibDir, Shim: inst.Shim, OK: true}
 			if st, err := os.Stat(inst.Bin); err == nil {
 				res.Size = st.Size()
+			}
+			if goos == runtime.GOOS && goarch == runtime.GOARCH {
+				// Run it once, as a story would, so that a binary this host
+				// cannot load fails here rather than at a story's first call.
+				v, verr := sidecar.Version(ctx, inst.Bin, inst.LibDir)
+				if verr != nil {
+					res.OK, res.Error = false, fmt.Sprintf("%s was downloaded and verified, but does not run on this host: %v; use endpoint: mode with a llama-server built for this host", inst.Bin, verr)
+					if ff.json {
+						_ = printFetchResults(c.OutOrStdout(), true, []fetchResult{res})
+					}
+					if interrupted() {
+						return interruptedExit(c, ff.display, nil, verr)
+					}
+					ff.display.abort()
+					return findingf("fetch llama-server: %s", res.Error)
+				}
+				res.Version = v
 			}
 			if !ff.json {
 				fmt.Fprintf(c.OutOrStdout(), "llama-server %s (%s)\n", a.Release, inst.Platform)

@@ -16,9 +16,10 @@ import (
 
 func newFetchModelsCmd() *cobra.Command {
 	var (
-		ff   fetchFlags
-		all  bool
-		list bool
+		ff    fetchFlags
+		all   bool
+		list  bool
+		prune bool
 	)
 	c := &cobra.Command{
 		Use:     "fetch-models [MODEL...]",
@@ -29,7 +30,9 @@ the default model, qwen2.5-1.5b-instruct), or every pinned model with --all.
 Each file is checked against the pinned sha256 and size before it is moved
 into <cache>/models/<id>.gguf; interrupted downloads resume, large files are
 fetched in parallel ranged parts. --list shows every pinned artifact, its size
-and whether it is cached and verified. Unpinned models (no sha256) are refused:
+and whether it is cached and verified, and counts the cache entries no pin
+names any more (after a pin update); --prune removes those, leaving any that
+another kitsoki process holds and every file outside kitsoki's cache layout. Unpinned models (no sha256) are refused:
 use endpoint: mode for them.
 
 ` + fetchEnvHelp + `
@@ -46,9 +49,15 @@ Exit status: 0 ready, 1 download or verification failed, 2 usage or pins error
 			if err != nil {
 				return err
 			}
-			if list {
+			if list && prune {
+				return usagef("give --list or --prune, not both")
+			}
+			if list || prune {
 				if len(args) > 0 || all {
-					return usagef("--list takes no MODEL and no --all")
+					return usagef("--list and --prune take no MODEL and no --all")
+				}
+				if prune {
+					return prunePins(c.OutOrStdout(), c.ErrOrStderr(), ff.json, pins, f)
 				}
 				return listPins(c.OutOrStdout(), ff.json, pins, f)
 			}
@@ -114,6 +123,7 @@ Exit status: 0 ready, 1 download or verification failed, 2 usage or pins error
 	ff.register(c)
 	c.Flags().BoolVar(&all, "all", false, "fetch every pinned model")
 	c.Flags().BoolVar(&list, "list", false, "list every pinned artifact with its size and cache state")
+	c.Flags().BoolVar(&prune, "prune", false, "remove cache entries no pin names (release directories, archives and weights of earlier pins, their partial downloads); --list counts them")
 	return c
 }
 
@@ -180,5 +190,15 @@ func listPins(w io.Writer, asJSON bool, pins *fetch.Pins, f *fetch.Fetcher) erro
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.Kind, r.Key, size, r.State)
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if orphans, err := f.Orphans(pins); err == nil && len(orphans) > 0 {
+		var n int64
+		for _, o := range orphans {
+			n += o.Bytes
+		}
+		fmt.Fprintf(w, "\n%d cache entries no pin names (%s): kitsoki fetch-models --prune removes them\n", len(orphans), fetch.ByteCount(n))
+	}
+	return nil
 }

@@ -17,7 +17,8 @@
 // forced download keeps the verified file until its replacement has
 // verified; a download that fails before its first byte leaves no .part.
 // A cache shared with the existing kitsoki engine works both ways (adopt.go,
-// verifiedInPlace in ensure.go).
+// verifiedInPlace in ensure.go). [Fetcher.Orphans] and [Fetcher.Prune] find
+// and remove what no pin names any more, nothing outside the layout below.
 //
 // Cache layout ([ResolveCacheDir]: $KITSOKI_CACHE_DIR, else the OS user cache
 // dir + "kitsoki"):

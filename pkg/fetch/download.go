@@ -106,7 +106,8 @@ type transfer struct {
 	resumed atomic.Int64
 	nparts  atomic.Int32 // parts in use, for progress reports
 	stateMu sync.Mutex
-	ranges  atomic.Bool // the server honours Range (Accept-Ranges or a 206)
+	ranges  atomic.Bool  // the server honours Range (Accept-Ranges or a 206)
+	rate    *rateLimiter // nil: no limit
 }
 
 func (f *Fetcher) download(ctx context.Context, a *Artifact, dest string) (Result, error) {
@@ -120,7 +121,7 @@ func (f *Fetcher) download(ctx context.Context, a *Artifact, dest string) (Resul
 	}
 	client = withRedirectPolicy(client)
 	u, _ := url.Parse(src)
-	t := &transfer{f: f, client: client, a: a, src: src, show: shownURL(src), host: u.Host, dest: dest, part: partPath(dest)}
+	t := &transfer{f: f, client: client, a: a, src: src, show: shownURL(src), host: u.Host, dest: dest, part: partPath(dest), rate: f.newRateLimiter()}
 	total := a.Size
 	if total == 0 {
 		total = -1
@@ -184,8 +185,12 @@ func (f *Fetcher) download(ctx context.Context, a *Artifact, dest string) (Resul
 			}
 			return f.download(ctx, a, dest)
 		}
-		return Result{}, fmt.Errorf("%s: sha256 mismatch: got %s want %s (%d bytes from %s, pin expects %s); nothing was kept in the cache: if a mirror serves these bytes fix the mirror, otherwise the upstream file changed and the pin in %s must be updated",
-			a.label(), sum, a.SHA256, size, t.host, sizeText(a.Size), a.Source)
+		empty := ""
+		if size == 0 {
+			empty = ": the server sent an empty file, so the got digest is that of no bytes; retry later or use --mirror"
+		}
+		return Result{}, fmt.Errorf("%s: sha256 mismatch: got %s want %s (%d bytes from %s, pin expects %s%s); nothing was kept in the cache: if a mirror serves these bytes fix the mirror, otherwise the upstream file changed and the pin in %s must be updated",
+			a.label(), sum, a.SHA256, size, t.show, sizeText(a.Size), empty, a.Source)
 	}
 	if err := os.Rename(t.part, dest); err != nil {
 		return Result{}, fmt.Errorf("%s: move %s into place: %w", a.label(), t.part, err)
@@ -205,6 +210,8 @@ func sizeText(n int64) string {
 func (t *transfer) describe(ctx context.Context, err error) error {
 	var we *writeError
 	switch {
+	case errors.As(err, &we) && isDiskFull(we.err):
+		return t.diskFull(we)
 	case errors.As(err, &we):
 		return fmt.Errorf("%s: %w", t.a.label(), err)
 	case ctx.Err() != nil && t.done.Load() == 0:
@@ -212,10 +219,11 @@ func (t *transfer) describe(ctx context.Context, err error) error {
 	case ctx.Err() != nil:
 		return fmt.Errorf("%s: download from %s interrupted: %w (the partial download is kept at %s; the next fetch resumes it)", t.a.label(), t.host, ctx.Err(), t.part)
 	default:
+		hint := networkHint(err, t.src)
 		if _, serr := os.Stat(t.part); serr != nil {
-			return fmt.Errorf("%s: download from %s failed: %w (nothing was downloaded; run the fetch again, or set --mirror/%s)", t.a.label(), t.host, err, EnvMirror)
+			return fmt.Errorf("%s: download from %s failed: %w (nothing was downloaded%s; run the fetch again, or set --mirror/%s)", t.a.label(), t.host, err, hint, EnvMirror)
 		}
-		return fmt.Errorf("%s: download from %s failed: %w (the partial download is kept; run the fetch again to resume, or set --mirror/%s)", t.a.label(), t.host, err, EnvMirror)
+		return fmt.Errorf("%s: download from %s failed: %w (the partial download is kept%s; run the fetch again to resume, or set --mirror/%s)", t.a.label(), t.host, err, hint, EnvMirror)
 	}
 }
 
@@ -457,7 +465,7 @@ func (t *transfer) retry(ctx context.Context, attempt func(ctx context.Context) 
 		}
 		var fe *fatalError
 		var we *writeError
-		if ctx.Err() != nil || errors.As(err, &fe) || errors.As(err, &we) || errors.Is(err, errNoRange) || unknownHost(err) {
+		if ctx.Err() != nil || errors.As(err, &fe) || errors.As(err, &we) || errors.Is(err, errNoRange) || unknownHost(err) || untrustedCert(err) {
 			return err
 		}
 		failures++
@@ -482,11 +490,11 @@ func unknownHost(err error) bool {
 
 // copyBody copies at most limit bytes of body into w, aborting the request
 // (via cancel) when no byte arrives for the stall timeout.
-func (t *transfer) copyBody(body io.Reader, cancel context.CancelFunc, w io.Writer, limit int64, onWrite func(int64)) (int64, error) {
+func (t *transfer) copyBody(ctx context.Context, body io.Reader, cancel context.CancelFunc, w io.Writer, limit int64, onWrite func(int64)) (int64, error) {
 	var stalled atomic.Bool
 	timer := t.f.startStallTimer(func() { stalled.Store(true); cancel() })
 	defer timer.Stop()
-	buf := make([]byte, 256<<10)
+	buf := make([]byte, t.rate.chunk(256<<10))
 	var total int64
 	for total < limit {
 		want := min(int64(len(buf)), limit-total)
@@ -499,6 +507,11 @@ func (t *transfer) copyBody(body io.Reader, cancel context.CancelFunc, w io.Writ
 			if werr != nil {
 				return total, &writeError{path: t.part, err: werr}
 			}
+			// Waiting for the rate is not the server stalling.
+			if err := t.rate.wait(ctx, int64(wn)); err != nil {
+				return total, err
+			}
+			timer.Reset(t.f.stallTimeout())
 		}
 		if rerr == io.EOF {
 			return total, nil
@@ -583,7 +596,7 @@ func (t *transfer) runSingle(ctx context.Context) (string, int64, error) {
 		if total > 0 {
 			limit = total - done + 1 // one more byte reveals an oversized body
 		}
-		n, err := t.copyBody(resp.Body, cancel, io.MultiWriter(io.NewOffsetWriter(fh, done), h), limit, func(n int64) { done += n; t.done.Add(n) })
+		n, err := t.copyBody(rctx, resp.Body, cancel, io.MultiWriter(io.NewOffsetWriter(fh, done), h), limit, func(n int64) { done += n; t.done.Add(n) })
 		if err != nil {
 			return n, err
 		}
@@ -776,7 +789,7 @@ func (pr *parallelRun) fetchPart(ctx context.Context, i int) (int64, error) {
 		return 0, errNoRange
 	}
 	want := p.End - off
-	m, err := pr.t.copyBody(resp.Body, rcancel, io.NewOffsetWriter(pr.fh, off), want, func(k int64) {
+	m, err := pr.t.copyBody(rctx, resp.Body, rcancel, io.NewOffsetWriter(pr.fh, off), want, func(k int64) {
 		pr.progress[i].Add(k)
 		pr.t.done.Add(k)
 		pr.poke()

@@ -86,7 +86,7 @@ func TestSHAMismatchLeavesNothingAndNamesDigests(t *testing.T) {
 	if err == nil {
 		t.Fatal("mismatch accepted")
 	}
-	for _, want := range []string{"test-model", "sha256 mismatch", "got " + sum256(data), "want " + wrong} {
+	for _, want := range []string{"test-model", "sha256 mismatch", "got " + sum256(data), "want " + wrong, "102400 bytes from " + fs.url("test-model.gguf")} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error %q lacks %q", err, want)
 		}
@@ -95,6 +95,25 @@ func TestSHAMismatchLeavesNothingAndNamesDigests(t *testing.T) {
 	for _, e := range entries {
 		if !strings.HasSuffix(e.Name(), ".lock") {
 			t.Errorf("left in cache: %s", e.Name())
+		}
+	}
+}
+
+// An empty answer is the commonest "digest mismatch" (the got digest is
+// e3b0c442…, the sha256 of no bytes): the message says so.
+func TestEmptyAnswerIsNamedInTheMismatch(t *testing.T) {
+	fs := newFileServer(t, nil)
+	a, err := modelPins(t, fs, sum256([]byte("weights")), 0).Model("test-model")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = newTestFetcher(t).Ensure(ctxT(t), a, EnsureOptions{})
+	if err == nil {
+		t.Fatal("an empty answer was accepted")
+	}
+	for _, want := range []string{"got " + sum256(nil), "0 bytes from " + fs.url("test-model.gguf"), "the server sent an empty file"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q lacks %q", err, want)
 		}
 	}
 }

@@ -2,6 +2,7 @@ package fetch
 
 import (
 	"cmp"
+	"context"
 	"crypto/sha256"
 	"crypto/tls"
 	"crypto/x509"
@@ -80,6 +81,13 @@ type Fetcher struct {
 	// file system's count (statfs). A download that needs more is refused
 	// before its first byte.
 	FreeSpace func(dir string) (int64, error)
+	// RateLimit caps one download, all its parts together, at this many
+	// bytes per second; 0 means no limit.
+	RateLimit int64
+	// now and sleep are the rate limiter's clock; nil means the real one.
+	// Tests replace them to count the time a limited download must take.
+	now   func() time.Time
+	sleep func(ctx context.Context, d time.Duration) error
 	// ProgressInterval is the period of PhaseDownload reports (default 250ms).
 	ProgressInterval time.Duration
 	// Probe finds the host C/C++ runtimes on Linux; nil means defaultHostProbe().

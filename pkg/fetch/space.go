@@ -1,7 +1,9 @@
 package fetch
 
 import (
+	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 )
 
@@ -41,3 +43,39 @@ func (t *transfer) checkSpace(total int64, prev resumeState, resumable bool) err
 	}
 	return nil
 }
+
+// diskFull describes a download the disk filled up under (another program
+// wrote to it since checkSpace, or its free space was unknown): it is not
+// retried, and the message names the part kept, how much more the download
+// needs and how much is free now.
+func (t *transfer) diskFull(we *writeError) error {
+	dir := filepath.Dir(t.dest)
+	done := t.done.Load()
+	need := "more space"
+	if total := t.st.Total; total > 0 {
+		need = HumanSize(total-done) + " more"
+	}
+	free := t.f.FreeSpace
+	if free == nil {
+		free = freeSpace
+	}
+	now := ""
+	if avail, err := free(dir); err == nil && avail >= 0 {
+		now = fmt.Sprintf(" (%s free now)", ByteCount(avail))
+	}
+	why := we.err
+	if pe, ok := errors.AsType[*os.PathError](why); ok {
+		why = pe.Err
+	}
+	return &wrapped{err: we.err, msg: fmt.Sprintf("%s: the disk is full: write %s: %v; the download needs %s in %s%s: free disk space, or %s to a larger disk; the %s already downloaded are kept and the next fetch resumes them",
+		t.a.label(), we.path, why, need, dir, now, setCacheDir, ByteCount(done))}
+}
+
+// wrapped is an error whose text is msg and whose cause is err.
+type wrapped struct {
+	err error
+	msg string
+}
+
+func (w *wrapped) Error() string { return w.msg }
+func (w *wrapped) Unwrap() error { return w.err }

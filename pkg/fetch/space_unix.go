@@ -2,7 +2,10 @@
 
 package fetch
 
-import "syscall"
+import (
+	"errors"
+	"syscall"
+)
 
 // freeSpace is the bytes an unprivileged user may still write at dir.
 func freeSpace(dir string) (int64, error) {
@@ -11,4 +14,9 @@ func freeSpace(dir string) (int64, error) {
 		return -1, err
 	}
 	return int64(st.Bavail) * int64(st.Bsize), nil
+}
+
+// isDiskFull reports a write that failed for want of space or quota.
+func isDiskFull(err error) bool {
+	return errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT)
 }

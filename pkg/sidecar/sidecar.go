@@ -3,6 +3,7 @@ package sidecar
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -15,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"kitsoki/internal/proc"
@@ -137,6 +139,20 @@ func serverPolicy(cfg Config) proc.Policy {
 	}
 }
 
+// portFree refuses a configured port another program holds: a server
+// already answering there would pass the health gate in place of ours, and
+// receive the story's prompts.
+func portFree(host string, port int) error {
+	ln, err := net.Listen("tcp", net.JoinHostPort(host, strconv.Itoa(port)))
+	if err != nil {
+		if errors.Is(err, syscall.EADDRINUSE) {
+			return fmt.Errorf("port %d on %s is already in use (another llama-server, or another program): choose another port:, or drop port: to let kitsoki pick a free one", port, host)
+		}
+		return fmt.Errorf("port %d on %s cannot be used: %w (choose another port:, or drop port:)", port, host, err)
+	}
+	return ln.Close()
+}
+
 // freePort asks the kernel for a free loopback port. Another process may
 // take it before the server binds; the server then exits early and the
 // error says so.
@@ -163,6 +179,8 @@ func (s *Sidecar) spawnLocked(ctx context.Context) error {
 		if port, err = freePort(s.cfg.Host); err != nil {
 			return err
 		}
+	} else if err := portFree(s.cfg.Host, port); err != nil {
+		return err
 	}
 	cmd := exec.Command(s.cfg.Bin, serverArgs(s.cfg, port)...)
 	// Own process group; on Linux, dies with kitsoki.
@@ -198,20 +216,25 @@ func (s *Sidecar) waitHealthy(ctx context.Context, p *process) error {
 			return withOutput{fmt.Errorf("llama-server exited before it became healthy (%v)", p.Wait())}
 		default:
 		}
-		status, err := s.probe(ctx, p.url)
+		status, said, err := s.probe(ctx, p.url)
 		if err == nil && status == http.StatusOK {
+			// A server that lost the port to another program has exited;
+			// the answer was then the other program's.
+			if p.Exited() {
+				return withOutput{fmt.Errorf("llama-server exited (%v) while %s answered /health: another program holds the port; choose another port:, or drop port: to let kitsoki pick a free one", p.Wait(), p.url)}
+			}
 			return nil
 		}
 		if err != nil {
 			last = err.Error()
 		} else {
-			last = "http " + strconv.Itoa(status)
+			last = "http " + strconv.Itoa(status) + said
 		}
 		select {
 		case <-ctx.Done():
 			return fmt.Errorf("waiting for llama-server at %s to become healthy: %w", p.url, ctx.Err())
 		case <-deadline:
-			return withOutput{fmt.Errorf("llama-server at %s not healthy after %s (last /health: %s); the model may be too large for this machine, or raise the startup timeout",
+			return withOutput{fmt.Errorf("llama-server at %s not healthy after %s (last /health: %s); the model may be too large for this machine's memory or too slow to load from its disk: run llama-server yourself and attach with endpoint: instead",
 				p.url, s.cfg.StartupTimeout, last)}
 		case <-p.Done(): // reported at the top of the loop
 		case <-time.After(s.cfg.HealthInterval):
@@ -219,20 +242,41 @@ func (s *Sidecar) waitHealthy(ctx context.Context, p *process) error {
 	}
 }
 
-func (s *Sidecar) probe(ctx context.Context, base string) (int, error) {
+// probe asks GET /health once; said is what a not-ready answer gives as
+// its reason (` "Loading model"`), for the timeout message.
+func (s *Sidecar) probe(ctx context.Context, base string) (status int, said string, err error) {
 	rctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
 	req, err := http.NewRequestWithContext(rctx, http.MethodGet, base+"/health", nil)
 	if err != nil {
-		return 0, err
+		return 0, "", err
 	}
 	resp, err := s.client.Do(req)
 	if err != nil {
-		return 0, err
+		return 0, "", err
 	}
-	io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
-	resp.Body.Close()
-	return resp.StatusCode, nil
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
+	return resp.StatusCode, healthReason(body), nil
+}
+
+// healthReason reads llama-server's reason from a /health body: the
+// current {"error":{"message":…}} or the older {"status":…} ("" if none).
+func healthReason(body []byte) string {
+	var h struct {
+		Status string `json:"status"`
+		Error  struct {
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if json.Unmarshal(body, &h) != nil {
+		return ""
+	}
+	r := cmp.Or(h.Error.Message, h.Status)
+	if r == "" || len(r) > 200 {
+		return ""
+	}
+	return " " + strconv.Quote(r)
 }
 
 func lastOutput(p *process) string {

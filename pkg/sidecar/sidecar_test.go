@@ -267,7 +267,7 @@ func TestNeverHealthyTimesOutWithOutputAndKillsServer(t *testing.T) {
 	if err == nil {
 		t.Fatal("never-healthy server accepted")
 	}
-	for _, want := range []string{"not healthy after 400ms", "http 503", "server is listening"} {
+	for _, want := range []string{"not healthy after 400ms", `http 503 "Loading model"`, "server is listening", "attach with endpoint:"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error %q lacks %q", err, want)
 		}

@@ -24,4 +24,7 @@
 //	                           readable in a directory of LD_LIBRARY_PATH
 //	STANDIN_EMBED_DIM=n        embedding size (default 768)
 //	STANDIN_CHAT_TEXT=s        the plain-text answer (default "stand-in answer")
+//	STANDIN_CTX=n              the model's context in tokens, divided among the
+//	                           --parallel slots; a longer prompt (4 bytes a
+//	                           token) gets llama-server's 400 (default unlimited)
 package main

@@ -64,15 +64,16 @@ func run(args []string) int {
 		return 1
 	}
 	rec := &recorder{path: os.Getenv("STANDIN_RECORD")}
-	if *version {
-		fmt.Println("version: 9444 (stand-in)")
-		return 0
-	}
-	rec.add(map[string]any{"event": "start", "argv": args, "ld_library_path": os.Getenv("LD_LIBRARY_PATH"), "pid": os.Getpid()})
+	// The dynamic loader fails before main, so before --version too.
 	if lib := os.Getenv("STANDIN_REQUIRE_LIB"); lib != "" && !findLib(lib) {
 		fmt.Fprintf(os.Stderr, "llama-server: error while loading shared libraries: %s: cannot open shared object file: No such file or directory\n", lib)
 		return 127
 	}
+	if *version {
+		fmt.Fprintln(os.Stderr, "version: 9444 (stand-in)")
+		return 0
+	}
+	rec.add(map[string]any{"event": "start", "argv": args, "ld_library_path": os.Getenv("LD_LIBRARY_PATH"), "pid": os.Getpid()})
 	if *model == "" {
 		fmt.Fprintln(os.Stderr, "error: no model given (-m)")
 		return 1
@@ -135,6 +136,13 @@ func run(args []string) int {
 		var req chatRequest
 		if err := json.Unmarshal(body, &req); err != nil || len(req.Messages) == 0 {
 			writeJSON(w, 400, map[string]any{"error": map[string]any{"code": 400, "message": "invalid request: messages required", "type": "invalid_request_error"}})
+			return
+		}
+		// llama-server divides the model's context among the slots; a
+		// prompt longer than one slot's share is refused.
+		if prompt, slot := promptTokens(req), slotContext(*parallel); slot > 0 && prompt > slot {
+			writeJSON(w, 400, map[string]any{"error": map[string]any{"code": 400, "message": "the request exceeds the available context size, try increasing it",
+				"type": "exceed_context_size_error", "n_prompt_tokens": prompt, "n_ctx": slot}})
 			return
 		}
 		content := req.answer()
@@ -238,6 +246,22 @@ func embedInputs(body []byte) (string, []string) {
 	var inputs []string
 	_ = json.Unmarshal(req.Input, &inputs)
 	return req.Model, inputs
+}
+
+// slotContext is one slot's context: STANDIN_CTX (the model's context;
+// 0 or unset means unlimited) divided among parallel slots (-1: auto, one).
+func slotContext(parallel int) int {
+	ctx, _ := strconv.Atoi(os.Getenv("STANDIN_CTX"))
+	if ctx <= 0 {
+		return 0
+	}
+	return ctx / max(parallel, 1)
+}
+
+// promptTokens counts a request's messages as one token per 4 bytes.
+func promptTokens(req chatRequest) int {
+	b, _ := json.Marshal(req.Messages)
+	return (len(b) + 3) / 4
 }
 
 func orNull(b []byte) []byte {

@@ -317,6 +317,29 @@ func TestManagedServerBinAndPort(t *testing.T) {
 	}
 }
 
+// A prompt longer than one slot's context is refused by llama-server with a
+// 400 that reports the slot's size; the error explains that the managed
+// server's --parallel 4 gives each slot a quarter of the context.
+func TestManagedPromptOverSlotContext(t *testing.T) {
+	proctest.CheckNoChildren(t)
+	a := NewManagedLLMArtifacts(t)
+	managedEnv(t, a)
+	l := newManagedLocal(t, &story.AgentPlugin{Alias: "agent.local", Plugin: story.PluginLocalLLM, Model: a.Model,
+		Env: map[string]string{standintest.EnvCtx: "400"}}, fastTune, nil)
+	if _, err := l.Ask(ctxFor(t), &agent.AskRequest{Verb: "ask", Prompt: "short"}); err != nil {
+		t.Fatalf("a prompt inside one slot failed: %v", err)
+	}
+	_, err := l.Ask(ctxFor(t), &agent.AskRequest{Verb: "ask", Prompt: strings.Repeat("word ", 200)})
+	if agent.KindOf(err) != agent.KindTransportError {
+		t.Fatalf("got %v, want transport_error", err)
+	}
+	for _, want := range []string{"http 400", "a slot holds 100", "--parallel 4", "endpoint:"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error lacks %q:\n%v", want, err)
+		}
+	}
+}
+
 // Unknown and unpinned models fail before any download, naming endpoint mode.
 func TestManagedUnpinnedModel(t *testing.T) {
 	a := NewManagedLLMArtifacts(t)

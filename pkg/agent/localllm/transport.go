@@ -304,6 +304,9 @@ func (l *localLLM) Ask(ctx context.Context, req *agent.AskRequest) (*agent.AskRe
 		// The trace's usage box (kitsoki trace stats) reads these names.
 		"usage": map[string]any{"input_tokens": cr.Usage.PromptTokens, "output_tokens": cr.Usage.CompletionTokens},
 	}
+	if tm := serverTimings(cr); tm != nil {
+		meta["timings"] = tm
+	}
 	return &agent.AskResponse{
 		Submission: json.RawMessage(agent.StripCodeFence(content)), // claude_cli.go: one fence rule for the package
 		Meta:       meta,
@@ -326,7 +329,7 @@ func (l *localLLM) readAnswer(ctx context.Context, resp *http.Response, endpoint
 		return nil, agent.Errorf(agent.KindTransportError, "%s: the answer from %s is larger than %d MiB", l.alias, hide(endpoint), maxChatBody>>20)
 	}
 	if resp.StatusCode >= 400 {
-		return nil, agent.Errorf(agent.KindTransportError, "%s: http %d from %s: %s", l.alias, resp.StatusCode, hide(endpoint), childproc.Snippet(hide, strings.TrimSpace(string(raw))))
+		return nil, agent.Errorf(agent.KindTransportError, "%s: http %d from %s: %s%s", l.alias, resp.StatusCode, hide(endpoint), childproc.Snippet(hide, strings.TrimSpace(string(raw))), contextHint(raw, l.server.managed()))
 	}
 	return raw, nil
 }
@@ -351,6 +354,39 @@ type chatResponse struct {
 		PromptTokens     int64 `json:"prompt_tokens"`
 		CompletionTokens int64 `json:"completion_tokens"`
 	} `json:"usage"`
+	// Timings is llama-server's own account of the call (other servers
+	// send none); read by serverTimings, never a reason to fail.
+	Timings json.RawMessage `json:"timings"`
+}
+
+// llamaTimings are the members of llama-server's timings object that a
+// trace keeps: tokens and milliseconds of prompt processing and generation,
+// and prompt tokens served from the slot's cache.
+type llamaTimings struct {
+	PromptN     *float64 `json:"prompt_n,omitempty"`
+	PromptMS    *float64 `json:"prompt_ms,omitempty"`
+	PredictedN  *float64 `json:"predicted_n,omitempty"`
+	PredictedMS *float64 `json:"predicted_ms,omitempty"`
+	CacheN      *float64 `json:"cache_n,omitempty"`
+}
+
+// serverTimings returns the timings of cr for the call's meta, or nil when
+// the server sent none or sent them in another shape.
+func serverTimings(cr *chatResponse) map[string]float64 {
+	var tm llamaTimings
+	if len(cr.Timings) == 0 || json.Unmarshal(cr.Timings, &tm) != nil {
+		return nil
+	}
+	out := map[string]float64{}
+	for k, v := range map[string]*float64{"prompt_n": tm.PromptN, "prompt_ms": tm.PromptMS, "predicted_n": tm.PredictedN, "predicted_ms": tm.PredictedMS, "cache_n": tm.CacheN} {
+		if v != nil {
+			out[k] = *v
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
 }
 
 // parseChatResponse decodes a chat completion and returns the first

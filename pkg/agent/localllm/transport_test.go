@@ -270,6 +270,8 @@ func TestLocalLLMTransportErrors(t *testing.T) {
 		{"null content", 200, `{"choices":[{"message":{"role":"assistant","content":null}}]}`, "empty content"},
 		{"unparseable body", 200, `<html>gateway</html>`, "unparseable"},
 		{"content of the wrong type", 200, `{"choices":[{"message":{"content":42}}]}`, "neither text"},
+		{"prompt over a slot's context", 400, `{"error":{"code":400,"message":"the request exceeds the available context size, try increasing it","type":"exceed_context_size_error","n_prompt_tokens":9000,"n_ctx":2048}}`,
+			"(the prompt has 9000 tokens, a slot holds 2048): llama-server divides -c among its -np slots"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -279,6 +281,9 @@ func TestLocalLLMTransportErrors(t *testing.T) {
 			_, err := fx.Registry.Dispatch(context.Background(), agent.Call{Alias: "agent.local", Verb: "decide", Prompt: "p", SchemaPath: "schemas/verdict.json"})
 			if agent.KindOf(err) != agent.KindTransportError || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("got %v, want transport_error containing %q", err, tc.want)
+			}
+			if tc.status == 400 && !strings.Contains(tc.body, "context") && strings.Contains(err.Error(), "slot") {
+				t.Fatalf("a 400 of another kind explains slots: %v", err)
 			}
 			if k := fx.Sink.Kinds(); strings.Join(k, ",") != "agent.call.start,agent.call.error" {
 				t.Fatalf("events %v", k)
@@ -436,5 +441,37 @@ func TestLocalLLMEndpointModel(t *testing.T) {
 				t.Fatalf("GET /models %d times, want %d", gets, tc.wantGets)
 			}
 		})
+	}
+}
+
+// llama-server's timings (prompt and generation tokens and milliseconds,
+// cached prompt tokens) reach the call's meta; timings of another shape
+// are left out without failing the call.
+func TestLocalLLMTimingsInMeta(t *testing.T) {
+	ep := newChatEndpoint(t)
+	fx := localFixture(t, ep.URL, nil)
+	answer := func(timings string) string {
+		return `{"model":"m","choices":[{"message":{"role":"assistant","content":"{\"verdict\":\"approve\"}"}}],"usage":{"prompt_tokens":11,"completion_tokens":7},"timings":` + timings + `}`
+	}
+	ep.set(func(c *chatEndpoint) {
+		c.body = answer(`{"cache_n":3,"prompt_n":8,"prompt_ms":12.5,"predicted_n":7,"predicted_ms":40.25,"predicted_per_second":174.0}`)
+	})
+	res, err := fx.Registry.Dispatch(context.Background(), agent.Call{Alias: "agent.local", Verb: "decide", Prompt: "approve?", SchemaPath: "schemas/verdict.json"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := json.Marshal(res.Meta["timings"])
+	if string(got) != `{"cache_n":3,"predicted_ms":40.25,"predicted_n":7,"prompt_ms":12.5,"prompt_n":8}` {
+		t.Fatalf("meta timings = %s (meta %v)", got, res.Meta)
+	}
+	for _, odd := range []string{`"fast"`, `{"prompt_n":"8"}`, `{}`, `null`} {
+		ep.set(func(c *chatEndpoint) { c.body = answer(odd) })
+		res, err := fx.Registry.Dispatch(context.Background(), agent.Call{Alias: "agent.local", Verb: "decide", Prompt: "approve?", SchemaPath: "schemas/verdict.json"})
+		if err != nil {
+			t.Fatalf("timings %s failed the call: %v", odd, err)
+		}
+		if _, ok := res.Meta["timings"]; ok {
+			t.Errorf("timings %s reached the meta: %v", odd, res.Meta["timings"])
+		}
 	}
 }

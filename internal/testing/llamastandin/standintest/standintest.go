@@ -24,6 +24,7 @@ const (
 	EnvRequireLib   = "STANDIN_REQUIRE_LIB"
 	EnvEmbedDim     = "STANDIN_EMBED_DIM"
 	EnvChatText     = "STANDIN_CHAT_TEXT"
+	EnvCtx          = "STANDIN_CTX"
 )
 
 // standinPackage is the import path of the stand-in's main package.
