@@ -25,7 +25,7 @@ func (s *Server) definition(_ *glsp.Context, p *protocol.DefinitionParams) (any,
 	if !ok || !s.inside(absPath(pos.File)) {
 		return nil, nil
 	}
-	return []protocol.Location{posLocation(pos)}, nil
+	return []protocol.Location{s.posLocation(pos)}, nil
 }
 
 func (s *Server) hover(_ *glsp.Context, p *protocol.HoverParams) (*protocol.Hover, error) {
