@@ -47,7 +47,7 @@ states:
 	for needle, want := range map[string]string{
 		"idle:":        `!\[x\]\(https://attacker.example/x.png\) \[run\]\(command:workbench.action.terminal.new\)`,
 		"go:\n":        `!\[t\]\(https://attacker.example/t.png\)`,
-		"go:\n    ti": `\<img src=https://attacker.example/i.png\> \&\#x202e;`,
+		"go:\n    ti":  `\<img src=https://attacker.example/i.png\> \&\#x202e;`,
 		"world.ticket": "``a` ![w](https://attacker.example/w.png)``",
 	} {
 		if h := hover(needle); !strings.Contains(h, want) {
