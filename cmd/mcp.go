@@ -8,7 +8,6 @@ import (
 	"io"
 	"log/slog"
 	"net"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -96,7 +95,9 @@ Transport: stdio by default; --http ADDR serves streamable HTTP (a bare :PORT
 binds 127.0.0.1). --token-env VAR requires "Authorization: Bearer $VAR"; a
 non-loopback address requires it. At most --max-sessions HTTP sessions are open
 at once; a client asking for one more gets 503 unless a session has had no
-request for 30 minutes, which is then ended.
+request for 30 minutes, which is then ended. Headers must arrive within 10s,
+a body (at most 4 MiB) within 30s more; an idle connection is closed after
+2m; at most 256 connections (4 per session past 64) are open at once.
 
 Exit status: 0 clean shutdown, 1 the story cannot be served, 2 usage error.`,
 		Args: cobra.ExactArgs(1),
@@ -191,19 +192,11 @@ func runMCPServe(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer,
 	if err != nil {
 		return usagef("--http %s: %v", f.httpAddr, err)
 	}
-	hs := &http.Server{Handler: srv.HTTPHandler(token), ReadHeaderTimeout: 10 * time.Second}
 	fmt.Fprintf(stderr, "kitsoki mcp serve: %s on http://%s/ (trace %s)\n", storyPath, ln.Addr(), tracePath)
-	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(ln) }()
-	select {
-	case <-ctx.Done():
-		sctx, scancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer scancel()
-		_ = hs.Shutdown(sctx)
-		return nil
-	case err := <-errc:
+	if err := srv.Serve(ctx, ln, token); err != nil {
 		return findingf("mcp serve: %v", err)
 	}
+	return nil
 }
 
 // claudeSubmitCommand is how builtin.claude_cli starts this binary's

@@ -2,6 +2,7 @@ package termsafe
 
 import (
 	"fmt"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -30,6 +31,9 @@ func JSON(data []byte) []byte {
 	for i := 0; i < len(data); {
 		c, n := utf8.DecodeRune(data[i:])
 		switch {
+		case jsonRaw(c) && c > 0xffff: // JSON spells it as a UTF-16 surrogate pair
+			r1, r2 := utf16.EncodeRune(c)
+			out = fmt.Appendf(out, `\u%04x\u%04x`, r1, r2)
 		case jsonRaw(c):
 			out = fmt.Appendf(out, `\u%04x`, c)
 		case c == '#' && markerIndex(string(data[i:min(i+len("##teamcity["), len(data))])) == 0:

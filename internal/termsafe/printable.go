@@ -47,19 +47,26 @@ func markerIndex(s string) int {
 // IsControl reports whether c must not reach a terminal raw: C0 and C1
 // controls other than newline and tab, DEL, the line and paragraph
 // separators, bidirectional controls and marks, and invisible characters
-// that join nothing. The zero width joiner and non-joiner (U+200C, U+200D)
-// stay: emoji and several scripts need them.
+// that join nothing or draw as blank space that is not white space (the
+// soft hyphen, the Hangul fillers, the tag characters that can carry a
+// hidden copy of ASCII text), since each lets two names that print alike
+// differ. The zero width joiner and non-joiner (U+200C, U+200D) and the
+// variation selectors stay: emoji and several scripts need them.
 func IsControl(c rune) bool {
 	return (c < 0x20 && c != '\n' && c != '\t') ||
 		c == 0x7f ||
 		(c >= 0x80 && c < 0xa0) ||
+		c == 0xad || c == 0x034f ||
 		c == 0x061c ||
+		c == 0x115f || c == 0x1160 || c == 0x17b4 || c == 0x17b5 || c == 0x180e ||
 		c == 0x200b || c == 0x200e || c == 0x200f ||
 		c == 0x2028 || c == 0x2029 ||
 		(c >= 0x202a && c <= 0x202e) ||
 		(c >= 0x2060 && c <= 0x2064) ||
 		(c >= 0x2066 && c <= 0x2069) ||
-		c == 0xfeff
+		c == 0x3164 || c == 0xfeff || c == 0xffa0 ||
+		(c >= 0xfff9 && c <= 0xfffb) ||
+		(c >= 0xe0000 && c <= 0xe007f)
 }
 
 // WorkflowData is s as the message of a GitHub workflow command
@@ -141,8 +148,10 @@ func writeEscaped(b *strings.Builder, s string) {
 			b.WriteRune(c)
 		case c < 0x100:
 			fmt.Fprintf(b, "\\x%02x", c)
-		default:
+		case c <= 0xffff:
 			fmt.Fprintf(b, "\\u%04x", c)
+		default:
+			fmt.Fprintf(b, "\\U%08x", c)
 		}
 	}
 }

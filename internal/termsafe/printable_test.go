@@ -1,6 +1,7 @@
 package termsafe
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -8,26 +9,28 @@ import (
 
 func TestPrintable(t *testing.T) {
 	for in, want := range map[string]string{
-		"":                          "",
-		"plain\nline\ttab":          "plain\nline\ttab",
-		"\x1b[31mred":               `\x1b[31mred`,
-		"bell\x07":                  `bell\x07`,
-		"del\x7f":                   `del\x7f`,
-		"c1\u0085":                  `c1\x85`,
-		"ls\u2028ps\u2029":          `ls\u2028ps\u2029`,
-		"bidi\u202e":                `bidi\u202e`,
-		"iso\u2066x\u2069":          `iso\u2066x\u2069`,
-		"done\u200b":                `done\u200b`,
-		"rlm\u200f bom\ufeff":       `rlm\u200f bom\ufeff`,
-		"family 👨\u200d👩":           "family 👨\u200d👩",
-		"été ✓":                     "été ✓",
-		"nbsp\u00a0":                "nbsp\u00a0",
-		"a::b":                      "a::b",
-		"::error::x":                `\x3a:error::x`,
-		"ok\n  ::warning file=a::b": "ok\n  \\x3a:warning file=a::b",
-		"##[error]x":                `\x23#[error]x`,
-		"\u00a0##vso[task]":         "\u00a0\\x23#vso[task]",
-		"#1 ## notes":               "#1 ## notes",
+		"":                                 "",
+		"plain\nline\ttab":                 "plain\nline\ttab",
+		"\x1b[31mred":                      `\x1b[31mred`,
+		"bell\x07":                         `bell\x07`,
+		"del\x7f":                          `del\x7f`,
+		"c1\u0085":                         `c1\x85`,
+		"ls\u2028ps\u2029":                 `ls\u2028ps\u2029`,
+		"bidi\u202e":                       `bidi\u202e`,
+		"iso\u2066x\u2069":                 `iso\u2066x\u2069`,
+		"done\u200b":                       `done\u200b`,
+		"ok\U000e0069\U000e0067\U000e006e": `ok\U000e0069\U000e0067\U000e006e`,
+		"a\u3164b\u00adc":                  `a\u3164b\xadc`,
+		"rlm\u200f bom\ufeff":              `rlm\u200f bom\ufeff`,
+		"family 👨\u200d👩":                  "family 👨\u200d👩",
+		"été ✓":                            "été ✓",
+		"nbsp\u00a0":                       "nbsp\u00a0",
+		"a::b":                             "a::b",
+		"::error::x":                       `\x3a:error::x`,
+		"ok\n  ::warning file=a::b":        "ok\n  \\x3a:warning file=a::b",
+		"##[error]x":                       `\x23#[error]x`,
+		"\u00a0##vso[task]":                "\u00a0\\x23#vso[task]",
+		"#1 ## notes":                      "#1 ## notes",
 		// A byte that is not UTF-8 is escaped as itself: a lone 0x9b is
 		// CSI to a terminal not in UTF-8 mode.
 		"csi\x9b2J":    `csi\x9b2J`,
@@ -44,13 +47,15 @@ func TestPrintable(t *testing.T) {
 // Every rune either passes or is escaped, and nothing escaped survives.
 func TestIsControlBoundaries(t *testing.T) {
 	for _, c := range []rune{0x1f, 0x7f, 0x80, 0x9f, 0x2028, 0x2029, 0x202a, 0x202e, 0x2066, 0x2069,
-		0x061c, 0x200b, 0x200e, 0x200f, 0x2060, 0x2064, 0xfeff} {
+		0x061c, 0x200b, 0x200e, 0x200f, 0x2060, 0x2064, 0xfeff,
+		0xad, 0x034f, 0x115f, 0x1160, 0x17b4, 0x17b5, 0x180e, 0x3164, 0xffa0, 0xfff9, 0xfffb, 0xe0000, 0xe0041, 0xe007f} {
 		if !IsControl(c) {
 			t.Errorf("IsControl(%U) = false", c)
 		}
 	}
 	for _, c := range []rune{'\n', '\t', ' ', '~', 0xa0, 0x2027, 0x202f, 0x2065, 0x206a,
-		0x061b, 0x061d, 0x200a, 0x200c, 0x200d, 0x2010, 0x205f, 0xfefe, 0xff00} {
+		0x061b, 0x061d, 0x200a, 0x200c, 0x200d, 0x2010, 0x205f, 0xfefe, 0xff00,
+		0xac, 0xae, 0x034e, 0x1161, 0x180d, 0x3165, 0xfe0f, 0xfff8, 0xfffc, 0xe0080, 0xe0100} {
 		if IsControl(c) {
 			t.Errorf("IsControl(%U) = true", c)
 		}
@@ -116,6 +121,17 @@ func TestJSON(t *testing.T) {
 	want := "{\"a\": \"x\\u009b2J \\u202eevil\\u2066 del\\u007f é ✓\",\n\t\"b\": 1}"
 	if got := string(JSON(in)); got != want {
 		t.Errorf("JSON = %q, want %q", got, want)
+	}
+	// a tag character is beyond U+FFFF: JSON spells it as a surrogate
+	// pair, and the document still reads back as the same value
+	tagged := []byte("{\"a\": \"ok\U000e0069\"}")
+	if got := string(JSON(tagged)); got != `{"a": "ok\udb40\udc69"}` {
+		t.Errorf("JSON(tag) = %q", got)
+	} else {
+		var v struct{ A string }
+		if err := json.Unmarshal([]byte(got), &v); err != nil || v.A != "ok\U000e0069" {
+			t.Errorf("the escaped tag reads back as %q, %v", v.A, err)
+		}
 	}
 	clean := []byte(`{"a": "\u001b[31m plain"}`)
 	if got := JSON(clean); &got[0] != &clean[0] {

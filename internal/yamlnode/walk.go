@@ -197,6 +197,11 @@ func (w *Walker) MappingIn(n *yaml.Node, at Place, known []string, unknownSev di
 	return w.mapping(n, at, unknownSev, known, nil, Place{}, fn)
 }
 
+// MaxSuggestedKeys is how many unknown keys of one mapping get a
+// did-you-mean: a file of nothing but unknown keys would otherwise pay a
+// search of the known keys for each, and nobody reads past the first few.
+const MaxSuggestedKeys = 100
+
 // mapping is MappingIn with the known keys as known or as the table fs.
 func (w *Walker) mapping(n *yaml.Node, at Place, unknownSev diag.Severity, known []string, fs Fields, vals Place, fn func(key string, k, v *yaml.Node)) bool {
 	n, ok := w.Open(n, yaml.MappingNode, at)
@@ -205,6 +210,8 @@ func (w *Walker) mapping(n *yaml.Node, at Place, unknownSev diag.Severity, known
 	}
 	defer w.Leave(n)
 	seen := NewSeen(n)
+	var names []string // the known keys, listed at the first unknown one
+	unknowns := 0
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		if !w.Spend(n.Content[i], at, -1) {
 			return true
@@ -241,13 +248,21 @@ func (w *Walker) mapping(n *yaml.Node, at Place, unknownSev diag.Severity, known
 			unknown = f == nil
 		}
 		if unknown {
-			names := known
-			if fs != nil {
-				names = fs.Keys()
-			}
+			unknowns++
 			msg := fmt.Sprintf("%s: unknown key %q", at.String(), key)
-			if s := Suggest(key, names); s != "" {
-				msg += fmt.Sprintf("; did you mean `%s`?", s)
+			switch {
+			case unknowns <= MaxSuggestedKeys:
+				if names == nil {
+					names = known
+					if fs != nil {
+						names = fs.Keys()
+					}
+				}
+				if s := Suggest(key, names); s != "" {
+					msg += fmt.Sprintf("; did you mean `%s`?", s)
+				}
+			case unknowns == MaxSuggestedKeys+1:
+				msg += fmt.Sprintf(" (no did-you-mean for the unknown keys of this mapping past the first %d)", MaxSuggestedKeys)
 			}
 			w.Report(w.Pos(k), unknownSev, w.Rules.Unknown, "%s", msg)
 			continue

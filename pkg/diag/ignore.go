@@ -104,11 +104,27 @@ func ApplyIgnores(ds []Diagnostic, files []string, src func(string) ([]byte, boo
 		rule string
 	}
 	used, errs, usedAny := map[markRule]bool{}, map[markRule]bool{}, make([]bool, len(markers))
+	// The markers by the line they cover: a diagnostic looks at its own
+	// line's only, so a file of a marker and a finding on every line costs
+	// linear time, not markers times findings.
+	type fileLine struct {
+		file string
+		line int
+	}
+	atLine := map[fileLine][]int{}
+	for i, m := range markers {
+		k := fileLine{m.File, m.Covers}
+		atLine[k] = append(atLine[k], i)
+	}
 	for _, d := range ds {
 		hidden := false
-		for i, m := range markers {
-			switch {
-			case d.Line <= 0 || !m.covers(d):
+		if d.Line <= 0 {
+			res.Kept = append(res.Kept, d)
+			continue
+		}
+		for _, i := range atLine[fileLine{d.File, d.Line}] {
+			switch m := markers[i]; {
+			case !m.covers(d):
 			case d.Severity == Warning:
 				hidden, usedAny[i] = true, true
 				used[markRule{i, d.Rule}] = true

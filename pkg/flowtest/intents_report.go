@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"text/tabwriter"
+
+	"kitsoki/internal/termsafe"
 )
 
 // IntentReport is the result of [RunIntents], in upstream's `test intents
@@ -89,7 +91,8 @@ func MarshalIntentReport(r *IntentReport) ([]byte, error) {
 }
 
 // WriteIntentsText writes upstream's text report: a line per fixture, a
-// line per input, the summary, regressions, then PASS or FAIL.
+// line per input, the summary, regressions, then PASS or FAIL. Names and
+// inputs from the fixtures are escaped (termsafe.Line), one line each.
 func WriteIntentsText(w io.Writer, r *IntentReport) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	for _, f := range r.Fixtures {
@@ -98,24 +101,24 @@ func WriteIntentsText(w io.Writer, r *IntentReport) {
 			verdict = "FAIL"
 		}
 		fmt.Fprintf(tw, "%-6s\tstate:%-20s\t%-30s\t%d/%d (%.1f%%)\t(threshold %.0f%%)\n",
-			verdict, f.State, f.ID, f.TotalPassed, f.TotalRuns, f.PassRate*100, f.MinPassRate*100)
+			verdict, termsafe.Line(f.State), termsafe.Line(f.ID), f.TotalPassed, f.TotalRuns, f.PassRate*100, f.MinPassRate*100)
 		for _, in := range f.Inputs {
 			mark := "ok"
 			if in.BelowMin {
 				mark = "LOW"
 			}
-			fmt.Fprintf(tw, "\t  %-6s  %-40s\t%d/%d (%.0f%%)\n", mark, `"`+in.Input+`"`, in.Passed, in.Runs, in.PassRate*100)
+			fmt.Fprintf(tw, "\t  %-6s  %-40s\t%d/%d (%.0f%%)\n", mark, `"`+termsafe.Line(in.Input)+`"`, in.Passed, in.Runs, in.PassRate*100)
 		}
 	}
 	_ = tw.Flush()
 	fmt.Fprintf(w, "\nSummary: %d/%d fixtures pass\n", r.TotalPassed, len(r.Fixtures))
 	if r.Stopped != "" {
-		fmt.Fprintf(w, "STOPPED: %s\n", r.Stopped)
+		fmt.Fprintf(w, "STOPPED: %s\n", termsafe.Line(r.Stopped))
 	}
 	if len(r.Regressions) > 0 {
 		fmt.Fprintln(w, "REGRESSIONS:")
 		for _, g := range r.Regressions {
-			fmt.Fprintf(w, "  %s\n", g)
+			fmt.Fprintf(w, "  %s\n", termsafe.Line(g))
 		}
 	}
 	if r.Failed() {

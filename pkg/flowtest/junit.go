@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"kitsoki/internal/termsafe"
 )
 
 // JUnit XML (the dialect Jenkins, GitLab and GitHub test reporters read):
@@ -82,8 +84,18 @@ func WriteJUnit(w io.Writer, results []*Result) error {
 }
 
 // add adds case c, which took secs, to the suite named suite (a new one
-// at the end when there is none yet), counting it there and in top.
+// at the end when there is none yet), counting it there and in top. Every
+// text is escaped as the other reports escape it (termsafe), so a fixture
+// name or failure holding a bidi control or an escape sequence cannot
+// reorder or restyle what a CI's test view shows.
 func (top *junitSuites) add(suite string, c junitCase, secs float64) {
+	suite = termsafe.Line(suite)
+	c.Name, c.Classname, c.File = termsafe.Line(c.Name), termsafe.Line(c.Classname), termsafe.Line(c.File)
+	if c.Failure != nil {
+		f := *c.Failure
+		f.Message, f.Type, f.Body = termsafe.Line(f.Message), termsafe.Line(f.Type), termsafe.Printable(f.Body)
+		c.Failure = &f
+	}
 	i := slices.IndexFunc(top.Suites, func(s junitSuite) bool { return s.Name == suite })
 	if i < 0 {
 		i = len(top.Suites)

@@ -54,3 +54,38 @@ func TestJUnitHostileTextStaysWellFormed(t *testing.T) {
 		t.Errorf("the text around them was lost: %q", c.Failure.Body)
 	}
 }
+
+// Bidi controls, zero-width characters and escape sequences in a fixture
+// name, its story, its file and a failure reach the JUnit report escaped,
+// as in the human and GitHub formats: a CI's test view shows \u202e, not
+// text reordered by it. Both JUnit writers (flows and intents) escape.
+func TestJUnitEscapesBidiAndInvisibles(t *testing.T) {
+	evil := "ok\u202etxt.yaml\u200b\u2066x\u2069\x1b]8;;http://e\x07"
+	results := []*Result{{Name: "s/flows/" + evil, Story: "s/" + evil,
+		Flow:     &FlowResult{File: "s/flows/" + evil},
+		Failures: []Failure{{Turn: 0, Pos: Pos{File: evil, Line: 2, Col: 1}, Message: "want " + evil + "\n::error::" + evil}}}}
+	intents := &IntentReport{Fixtures: []*IntentFixtureReport{{ID: evil, State: evil, MinPassRate: 1,
+		Inputs: []*IntentInputReport{{Input: evil, Runs: 1, BelowMin: true, FirstActualIntent: evil, FirstError: evil}}}}}
+	for name, write := range map[string]func(*bytes.Buffer) error{
+		"flows":        func(b *bytes.Buffer) error { return WriteJUnit(b, results) },
+		"intents":      func(b *bytes.Buffer) error { return WriteIntentsJUnit(b, intents) },
+		"intents text": func(b *bytes.Buffer) error { WriteIntentsText(b, intents); return nil },
+	} {
+		var buf bytes.Buffer
+		if err := write(&buf); err != nil {
+			t.Fatal(err)
+		}
+		out := buf.String()
+		for _, raw := range []string{"\u202e", "\u200b", "\u2066", "\u2069", "\x1b", "\x07", "&#x1B;", "&#x7;"} {
+			if strings.Contains(out, raw) {
+				t.Errorf("%s: %q reached the report raw:\n%s", name, raw, out)
+			}
+		}
+		if !strings.Contains(out, `ok\u202etxt.yaml\u200b\u2066x\u2069\x1b]8;;http://e\x07`) {
+			t.Errorf("%s: the name is not shown escaped:\n%s", name, out)
+		}
+		if strings.Contains(out, "\n::error") {
+			t.Errorf("%s: a workflow command line survived:\n%s", name, out)
+		}
+	}
+}

@@ -31,6 +31,8 @@ type checker struct {
 	// st.StatePaths() for them (did_you_mean.go).
 	suggested int
 	paths     []string
+	// lists caches the declared names findings list (listOnce).
+	lists map[string][]string
 }
 
 // states returns st.AllStates(), listed once per check.

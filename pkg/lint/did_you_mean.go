@@ -24,6 +24,15 @@ func (c *checker) didYouMean(name string, known []string) string {
 	return ""
 }
 
+// didYouMeanOf is didYouMean with the known names made by known, called
+// only while the check has lookups left.
+func (c *checker) didYouMeanOf(name string, known func() []string) string {
+	if c.suggested >= maxSuggestions {
+		return ""
+	}
+	return c.didYouMean(name, known())
+}
+
 // statePaths is st.StatePaths(), listed once per check.
 func (c *checker) statePaths() []string {
 	if c.paths == nil {

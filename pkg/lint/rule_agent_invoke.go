@@ -90,9 +90,9 @@ func checkAgentAlias(c *checker, e *story.Effect, site effSite) {
 	if e.Agent() == "" || story.IsTemplated(e.Agent()) || c.st.AgentPlugins[e.Agent()] != nil || c.st.PluginDeclared(e.Agent()) || pluginFor(c.st, e.Agent()) != nil {
 		return
 	}
-	aliases := sortedMapKeys(c.st.AgentPlugins)
+	aliases := c.declaredAliases()
 	c.rep.Warnf(e.PosOf("agent"), ruleAgentAlias, "%s: agent %q is not declared in agent_plugins (declared: %s); upstream would silently fall back to agent.claude%s",
-		site.String(), e.Agent(), strings.Join(aliases, ", "), c.didYouMean(e.Agent(), aliases))
+		site.String(), e.Agent(), nameList(aliases, ", "), c.didYouMean(e.Agent(), aliases))
 }
 
 // checkPersonaRef: with.agent is a declared (or lifted) persona; it
@@ -108,7 +108,7 @@ func checkPersonaRef(c *checker, e *story.Effect, site effSite, persona string) 
 	if pe != nil || lifted(c.st, "agent", persona) || importerHas(c.st, "agent", persona) {
 		return pe // nil for a lifted persona
 	}
-	c.rep.Errf(e.WithPos("agent"), ruleAgentInvoke, "%s: with.agent %q is not declared in agents%s", site.String(), persona, c.didYouMean(persona, sortedMapKeys(c.st.Agents)))
+	c.rep.Errf(e.WithPos("agent"), ruleAgentInvoke, "%s: with.agent %q is not declared in agents%s", site.String(), persona, c.didYouMean(persona, c.listOnce("agents", func() []string { return sortedMapKeys(c.st.Agents) })))
 	return nil
 }
 
@@ -170,4 +170,9 @@ func knownList(names []string) string {
 		return "(none declared)"
 	}
 	return strings.Join(names, ", ")
+}
+
+// declaredAliases is the sorted agent_plugins aliases, listed once.
+func (c *checker) declaredAliases() []string {
+	return c.listOnce("agent_plugins", func() []string { return sortedMapKeys(c.st.AgentPlugins) })
 }

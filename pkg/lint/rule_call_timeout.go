@@ -58,7 +58,7 @@ func checkAgentTemplate(c *checker) {
 			}
 			if c.st.AgentPlugins[s] == nil && !c.st.PluginDeclared(s) && pluginFor(c.st, s) == nil {
 				c.rep.Warnf(e.PosOf("agent"), ruleAgentTemplate, "%s: agent %q renders to %q (a value of world.%s), which is not declared in agent_plugins (declared: %s)",
-					site.String(), e.Agent(), s, m[1], strings.Join(sortedMapKeys(c.st.AgentPlugins), ", "))
+					site.String(), e.Agent(), s, m[1], nameList(c.declaredAliases(), ", "))
 			}
 		}
 	})

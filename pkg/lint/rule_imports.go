@@ -93,10 +93,10 @@ func checkImportExits(c *checker, alias string, im *story.Import, ch *story.Stor
 			}
 		}
 		if len(missing) > 0 {
-			c.rep.Errf(u.t.Pos, story.RuleImports, "imports.%s: state %q intent %q transitions to @exit:%s but does not set required key(s) [%s] (declared in child.exits.%s.requires)", alias, u.state, u.intent, u.exit, strings.Join(missing, " "), u.exit)
+			c.rep.Errf(u.t.Pos, story.RuleImports, "imports.%s: state %q intent %q transitions to @exit:%s but does not set required key(s) [%s] (declared in child.exits.%s.requires)", alias, u.state, u.intent, u.exit, nameList(missing, " "), u.exit)
 		}
 		if len(unsignedZero) > 0 {
-			c.rep.Warnf(u.t.Pos, story.RuleImports, "imports.%s: state %q intent %q transitions to @exit:%s without setting required key(s) [%s] (declared in child.exits.%s.requires): a default written as a plain 0 counts as set, as in the existing engine; set the key on the transition or give it a non-zero default", alias, u.state, u.intent, u.exit, strings.Join(unsignedZero, " "), u.exit)
+			c.rep.Warnf(u.t.Pos, story.RuleImports, "imports.%s: state %q intent %q transitions to @exit:%s without setting required key(s) [%s] (declared in child.exits.%s.requires): a default written as a plain 0 counts as set, as in the existing engine; set the key on the transition or give it a non-zero default", alias, u.state, u.intent, u.exit, nameList(unsignedZero, " "), u.exit)
 		}
 	}
 }

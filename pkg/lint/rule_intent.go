@@ -16,7 +16,7 @@ func checkIntents(c *checker) {
 			if in == "*" || c.intentKnown(s, in, false) {
 				continue
 			}
-			c.rep.Errf(on.Pos, story.RuleIntent, "state %q: on: %q — intent not declared in intents library or state.intents%s", s.Path, in, c.didYouMean(in, slices.Concat(c.st.IntentOrder, s.IntentOrder)))
+			c.rep.Errf(on.Pos, story.RuleIntent, "state %q: on: %q — intent not declared in intents library or state.intents%s", s.Path, in, c.didYouMeanOf(in, func() []string { return slices.Concat(c.st.IntentOrder, s.IntentOrder) }))
 		}
 	}
 	c.eachEffect(func(e *story.Effect, site effSite) {

@@ -34,11 +34,11 @@ func checkInterfaces(c *checker) {
 			return
 		}
 		if hi == nil {
-			c.rep.Errf(p, ruleInterfaces, "%s: invoke %q: iface %q not declared (declared: [%s])", site.String(), e.Invoke, parts[1], strings.Join(sortedMapKeys(c.st.HostInterfaces), " "))
+			c.rep.Errf(p, ruleInterfaces, "%s: invoke %q: iface %q not declared (declared: [%s])", site.String(), e.Invoke, parts[1], nameList(c.listOnce("host_interfaces", func() []string { return sortedMapKeys(c.st.HostInterfaces) }), " "))
 			return
 		}
 		if hi.Operations[parts[2]] == nil {
-			c.rep.Errf(p, ruleInterfaces, "%s: invoke %q: op %q not declared on iface %q%s", site.String(), e.Invoke, parts[2], parts[1], c.didYouMean(parts[2], sortedMapKeys(hi.Operations)))
+			c.rep.Errf(p, ruleInterfaces, "%s: invoke %q: op %q not declared on iface %q%s", site.String(), e.Invoke, parts[2], parts[1], c.didYouMeanOf(parts[2], func() []string { return sortedMapKeys(hi.Operations) }))
 		}
 	})
 }

@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
-	"strings"
 
 	"kitsoki/internal/lazyre"
 	"kitsoki/internal/safefile"
@@ -89,8 +88,10 @@ func (c *checker) checkAgentRef(p story.Pos, site, agent string) {
 	if agent == "" || story.IsTemplated(agent) || c.st.Agents[agent] != nil || slices.Contains(builtinAgents, agent) || lifted(c.st, "agent", agent) || importerHas(c.st, "agent", agent) {
 		return
 	}
-	known := slices.Sorted(slices.Values(append(sortedMapKeys(c.st.Agents), builtinAgents...)))
-	c.rep.Errf(p, story.RulePersona, "agent reference %q at %s is undefined (known agents: %s)", agent, site, strings.Join(known, ", "))
+	known := c.listOnce("agents+builtin", func() []string {
+		return slices.Sorted(slices.Values(append(sortedMapKeys(c.st.Agents), builtinAgents...)))
+	})
+	c.rep.Errf(p, story.RulePersona, "agent reference %q at %s is undefined (known agents: %s)", agent, site, nameList(known, ", "))
 }
 
 // checkCwd: $VAR / ${VAR} in a cwd must be set (KITSOKI_APP_DIR always is).

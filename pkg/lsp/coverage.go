@@ -127,7 +127,7 @@ func (s *Server) coverHints(file, text string, ls []string) []protocol.Diagnosti
 		return nil
 	}
 	items := r.unreached[file]
-	if len(items) == 0 || !unchangedSince(file, text, mod) {
+	if len(items) == 0 || !s.unchangedSince(file, text, mod) {
 		return nil
 	}
 	items = items[:min(len(items), maxPublished)]
@@ -145,12 +145,16 @@ func (s *Server) coverHints(file, text string, ls []string) []protocol.Diagnosti
 // unchangedSince reports whether file, whose editor text is text, is as
 // it was when the profile was written at mod: not saved since, and the
 // buffer equal to the file.
-func unchangedSince(file, text string, mod time.Time) bool {
-	st, err := os.Stat(file)
+func (s *Server) unchangedSince(file, text string, mod time.Time) bool {
+	r := s.rootOf(file)
+	if r == nil {
+		return false
+	}
+	st, err := r.Stat(file)
 	if err != nil || st.ModTime().After(mod) {
 		return false
 	}
-	disk, err := readCapped(file)
+	disk, err := r.ReadFile(file, maxFile)
 	return err == nil && bytes.Equal(disk, []byte(text))
 }
 

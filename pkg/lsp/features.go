@@ -25,7 +25,7 @@ func (s *Server) definition(_ *glsp.Context, p *protocol.DefinitionParams) (any,
 	if !ok || !s.inside(absPath(pos.File)) {
 		return nil, nil
 	}
-	return []protocol.Location{posLocation(pos)}, nil
+	return []protocol.Location{s.posLocation(pos)}, nil
 }
 
 func (s *Server) hover(_ *glsp.Context, p *protocol.HoverParams) (*protocol.Hover, error) {
@@ -57,15 +57,15 @@ func hoverText(st *story.Story, r ref) string {
 		if p == nil {
 			return ""
 		}
-		return fmt.Sprintf("**agent plugin** `%s`: %s  \n%s", p.Alias, p.Plugin, lifecycle(p))
+		return fmt.Sprintf("**agent plugin** %s: %s  \n%s", mdCode(p.Alias), mdText(p.Plugin), lifecycle(p))
 	case refPersona:
 		p := st.Agents[r.name]
 		if p == nil {
 			return ""
 		}
-		out := fmt.Sprintf("**persona** `%s`", p.Name)
+		out := fmt.Sprintf("**persona** %s", mdCode(p.Name))
 		if p.Model != "" {
-			out += fmt.Sprintf("  \nmodel: `%s`", p.Model)
+			out += fmt.Sprintf("  \nmodel: %s", mdCode(p.Model))
 		}
 		return out
 	case refVerb:
@@ -90,15 +90,15 @@ func stateHover(st *story.Story, name string) string {
 	case sd.Terminal:
 		kind = "terminal state"
 	}
-	out := fmt.Sprintf("**%s** `%s`", kind, sd.Path)
+	out := fmt.Sprintf("**%s** %s", kind, mdCode(sd.Path))
 	if sd.Initial != "" {
-		out += fmt.Sprintf("  \ninitial: `%s`", sd.Initial)
+		out += fmt.Sprintf("  \ninitial: %s", mdCode(sd.Initial))
 	}
 	if len(sd.OnNames()) > 0 {
 		out += "  \nintents: " + codeList(sd.OnNames())
 	}
 	if d := strings.TrimSpace(sd.Description); d != "" {
-		out += "\n\n" + d
+		out += "\n\n" + mdText(d)
 	}
 	return out
 }
@@ -109,12 +109,12 @@ func worldHover(st *story.Story, name string) string {
 	if v == nil {
 		return ""
 	}
-	out := fmt.Sprintf("**world** `%s`: %s", v.Name, cmp.Or(v.Type, "any"))
+	out := fmt.Sprintf("**world** %s: %s", mdCode(v.Name), mdText(cmp.Or(v.Type, "any")))
 	if v.HasDefault {
-		out += fmt.Sprintf("  \ndefault: `%v`", v.Default)
+		out += "  \ndefault: " + mdCode(fmt.Sprint(v.Default))
 	}
 	if len(v.Values) > 0 {
-		out += fmt.Sprintf("  \nvalues: `%v`", v.Values)
+		out += "  \nvalues: " + mdCode(fmt.Sprint(v.Values))
 	}
 	return out
 }
@@ -129,11 +129,11 @@ func intentHover(st *story.Story, name string) string {
 		}
 	}
 	if in == nil {
-		return fmt.Sprintf("**intent** `%s` (not declared: slots are free-form)", name)
+		return fmt.Sprintf("**intent** %s (not declared: slots are free-form)", mdCode(name))
 	}
-	out := fmt.Sprintf("**intent** `%s`", in.Name)
+	out := fmt.Sprintf("**intent** %s", mdCode(in.Name))
 	if in.Title != "" {
-		out += " — " + in.Title
+		out += " — " + mdText(in.Title)
 	}
 	for _, slot := range in.SlotOrder {
 		sl := in.Slots[slot]
@@ -142,13 +142,13 @@ func intentHover(st *story.Story, name string) string {
 		if sl.Required {
 			req = ", required"
 		}
-		out += fmt.Sprintf("  \n- `%s`: %s%s", slot, typ, req)
+		out += fmt.Sprintf("  \n- %s: %s%s", mdCode(slot), mdText(typ), req)
 		if len(sl.Values) > 0 {
-			out += fmt.Sprintf(" %v", sl.Values)
+			out += " " + mdText(fmt.Sprint(sl.Values))
 		}
 	}
 	if in.Description != "" {
-		out += "\n\n" + in.Description
+		out += "\n\n" + mdText(in.Description)
 	}
 	return out
 }
@@ -157,14 +157,14 @@ func intentHover(st *story.Story, name string) string {
 func lifecycle(p *story.AgentPlugin) string {
 	switch p.Plugin {
 	case "subprocess":
-		return fmt.Sprintf("`%s` is started on the first call, reused for the run, respawned after a crash, stopped at the end", strings.Join(append([]string{p.Command}, p.Args...), " "))
+		return fmt.Sprintf("%s is started on the first call, reused for the run, respawned after a crash, stopped at the end", mdCode(strings.Join(append([]string{p.Command}, p.Args...), " ")))
 	case "mcp_http":
-		return fmt.Sprintf("an MCP service at `%s`: kitsoki opens one client session per run and never starts or stops it", p.Endpoint)
+		return fmt.Sprintf("an MCP service at %s: kitsoki opens one client session per run and never starts or stops it", mdCode(p.Endpoint))
 	case "builtin.local_llm":
 		if p.Endpoint != "" {
-			return fmt.Sprintf("attaches to a running llama-server at `%s`; never fetches, starts or stops it", p.Endpoint)
+			return fmt.Sprintf("attaches to a running llama-server at %s; never fetches, starts or stops it", mdCode(p.Endpoint))
 		}
-		return fmt.Sprintf("managed: the pinned llama-server and `%s` are fetched on first use, started on the first call, stopped at the end", p.Model)
+		return fmt.Sprintf("managed: the pinned llama-server and %s are fetched on first use, started on the first call, stopped at the end", mdCode(p.Model))
 	case "builtin.claude_cli", "":
 		return "the `claude` CLI, one process per call"
 	case "cassette":
@@ -174,7 +174,13 @@ func lifecycle(p *story.AgentPlugin) string {
 }
 
 // codeList is xs (not empty) as code spans joined by commas.
-func codeList(xs []string) string { return "`" + strings.Join(xs, "`, `") + "`" }
+func codeList(xs []string) string {
+	out := make([]string, len(xs))
+	for i, x := range xs {
+		out[i] = mdCode(x)
+	}
+	return strings.Join(out, ", ")
+}
 
 var (
 	ignoreRE = &lazyre.Regexp{Expr: `#\s*kitsoki:ignore\s+([\w-]*)$`}

@@ -1,7 +1,6 @@
 package lsp
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -212,13 +211,16 @@ func locationOf(st *story.Story, path string, r ref) (story.Pos, bool) {
 		if file != "" {
 			target = filepath.Join(filepath.Dir(path), file)
 		}
-		if !insideStory(st, target) {
+		if st.ProjectRoot == "" {
 			return story.Pos{}, false
 		}
-		if _, err := os.Stat(target); err != nil {
+		root := safefile.NewRoot(st.ProjectRoot)
+		defer root.Close()
+		b, err := root.ReadFile(absPath(target), maxFile)
+		if err != nil {
 			return story.Pos{}, false
 		}
-		line, col := pointerPos(target, ptr)
+		line, col := pointerPos(b, ptr)
 		return story.Pos{File: target, Line: line, Col: col}, true
 	}
 	return story.Pos{}, false
@@ -237,30 +239,24 @@ func findFile(st *story.Story, from, name string) string {
 		cands = append(cands, filepath.Join(st.Dir, name), filepath.Join(st.Dir, "prompts", name),
 			filepath.Join(st.Dir, "schemas", name), filepath.Join(filepath.Dir(from), name))
 	}
+	if st.ProjectRoot == "" {
+		return ""
+	}
+	// Stat through the story's project root: navigation never looks at or
+	// points outside it, whatever a link there is swapped for.
+	root := safefile.NewRoot(st.ProjectRoot)
+	defer root.Close()
 	for _, c := range cands {
-		if !insideStory(st, c) {
-			continue
-		}
-		if fi, err := os.Stat(c); err == nil && fi.Mode().IsRegular() {
+		if fi, err := root.Stat(absPath(c)); err == nil && fi.Mode().IsRegular() {
 			return c
 		}
 	}
 	return ""
 }
 
-// insideStory says p lies inside the story's project root (through every
-// symlink on the way): navigation never reads or points outside it.
-func insideStory(st *story.Story, p string) bool {
-	return st != nil && st.ProjectRoot != "" && safefile.Inside(st.ProjectRoot, absPath(p))
-}
-
-// pointerPos finds the line and column of a JSON pointer in a JSON/YAML
-// file (1,1 when it cannot).
-func pointerPos(file, ptr string) (int, int) {
-	b, err := readCapped(file)
-	if err != nil {
-		return 1, 1
-	}
+// pointerPos finds the line and column of a JSON pointer in b, a JSON or
+// YAML file's bytes (1,1 when it cannot).
+func pointerPos(b []byte, ptr string) (int, int) {
 	var doc yaml.Node
 	if yaml.Unmarshal(b, &doc) != nil || len(doc.Content) == 0 {
 		return 1, 1
@@ -283,11 +279,11 @@ func pointerPos(file, ptr string) (int, int) {
 	return n.Line, n.Column
 }
 
-func posLocation(p story.Pos) protocol.Location {
-	text := ""
-	if b, err := readCapped(p.File); err == nil {
-		text = string(b)
-	}
+// posLocation is p as an LSP location, its range the token there; the
+// file is read through the workspace root holding it (readInside).
+func (s *Server) posLocation(p story.Pos) protocol.Location {
+	b, _ := s.readInside(absPath(p.File))
+	text := string(b)
 	r := tokenRange(text, p.Line, p.Col)
 	return protocol.Location{URI: pathURI(absPath(p.File)), Range: r}
 }

@@ -52,6 +52,9 @@ type Server struct {
 	// roots are the workspace roots (set at initialize): no document
 	// outside them is read, checked or published for.
 	roots []*safefile.Root
+	// beforeRead, set only by tests, runs between choosing the root a
+	// file is read through and the read, to swap the file there.
+	beforeRead func(path string)
 }
 
 // document is an open editor buffer.
@@ -306,14 +309,24 @@ func (s *Server) text(path string) (string, bool) {
 	if held {
 		return t, true
 	}
-	if !s.inside(path) {
-		return "", false
+	b, ok := s.readInside(path)
+	return string(b), ok
+}
+
+// readInside reads path, capped at maxFile, through the workspace root
+// holding it: the open that reads is the confinement check, so a file
+// swapped for a symlink leading out, or for a bigger file, after the root
+// was chosen is refused or capped by that same read.
+func (s *Server) readInside(path string) ([]byte, bool) {
+	r := s.rootOf(path)
+	if r == nil {
+		return nil, false
 	}
-	b, err := readCapped(path)
-	if err != nil {
-		return "", false
+	if s.beforeRead != nil {
+		s.beforeRead(path)
 	}
-	return string(b), true
+	b, err := r.ReadFile(path, maxFile)
+	return b, err == nil
 }
 
 func (s *Server) notify(method string, params any) {

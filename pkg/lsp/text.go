@@ -12,8 +12,6 @@ import (
 // maxFile caps what the server reads of a file from disk: the story YAML cap.
 const maxFile = safefile.StoryYAML
 
-func readCapped(path string) ([]byte, error) { return safefile.ReadFile(path, maxFile) }
-
 // lines splits text into lines without their terminators.
 func lines(text string) []string { return strings.Split(text, "\n") }
 

@@ -64,6 +64,8 @@ type Options struct {
 	SessionIdle time.Duration
 	// Now is the sessions' clock (nil = time.Now).
 	Now func() time.Time
+	// HTTP bounds connections and slow clients of the HTTP transport.
+	HTTP HTTPLimits
 }
 
 // Server is a running catalog of story agent tools behind an MCP server.
@@ -360,13 +362,21 @@ func toolError(msg string) *mcp.CallToolResult {
 }
 
 // HTTPHandler serves the MCP streamable HTTP transport. A non-empty token
-// requires "Authorization: Bearer <token>" on every request. At most
+// requires "Authorization: Bearer <token>" on every request, checked
+// before the body is read. A body must arrive within Options.HTTP.Body
+// and hold at most MaxRequestBody bytes (http_serve.go). At most
 // Options.MaxSessions sessions are open at once (sessions.go).
 func (s *Server) HTTPHandler(token string) http.Handler {
-	h := newSessions(s).wrap(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, nil))
-	if token == "" {
-		return h
+	lim := s.opts.HTTP.withDefaults(s.opts.MaxSessions)
+	h := readBody(newSessions(s).wrap(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, nil)), lim.Body)
+	if token != "" {
+		h = bearerOnly(h, token)
 	}
+	return bodyDeadline(h, lim.Body)
+}
+
+// bearerOnly passes next only the requests carrying the bearer token.
+func bearerOnly(next http.Handler, token string) http.Handler {
 	want := []byte("Bearer " + token)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		got := []byte(r.Header.Get("Authorization"))
@@ -375,7 +385,7 @@ func (s *Server) HTTPHandler(token string) http.Handler {
 			http.Error(w, "kitsoki mcp serve: missing or wrong bearer token", http.StatusUnauthorized)
 			return
 		}
-		h.ServeHTTP(w, r)
+		next.ServeHTTP(w, r)
 	})
 }
 
