@@ -248,6 +248,8 @@ func (w *Walker) mapping(n *yaml.Node, at Place, unknownSev diag.Severity, known
 			msg := fmt.Sprintf("%s: unknown key %q", at.String(), key)
 			if s := Suggest(key, names); s != "" {
 				msg += fmt.Sprintf("; did you mean `%s`?", s)
+			} else {
+				msg += expectedOneOf(names)
 			}
 			w.Report(w.Pos(k), unknownSev, w.Rules.Unknown, "%s", msg)
 			continue
@@ -309,4 +311,18 @@ func SeqList[T any](w *Walker, n *yaml.Node, where string, read func(i int, item
 		return nil
 	}
 	return out
+}
+
+// maxExpected bounds the keys an unknown-key message lists.
+const maxExpected = 40
+
+// expectedOneOf is "; expected one of `a`, `b`" over the sorted known
+// keys, so an author with no close spelling still sees what the place
+// takes; "" when there are none or too many to read.
+func expectedOneOf(names []string) string {
+	if len(names) == 0 || len(names) > maxExpected {
+		return ""
+	}
+	sorted := slices.Sorted(slices.Values(names))
+	return "; expected one of `" + strings.Join(slices.Compact(sorted), "`, `") + "`"
 }
