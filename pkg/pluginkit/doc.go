@@ -10,6 +10,6 @@
 // [Request] is the one pkg/agent sends (agent.AskRequest is an alias). Serve
 // keeps the protocol on the stdout it started with and sends later writes to
 // stdout to stderr (stdout_*.go), so a stray print cannot break the stream.
-// kitsoki
-// validates every submission itself (seed 000 §5): a plugin only answers.
+// kitsoki validates every submission itself (seed 000 §5): a plugin only
+// answers.
 package pluginkit
