@@ -84,7 +84,8 @@ func TestSuggest(t *testing.T) {
 	}
 }
 
-// An unset ${VAR} is reported at its "$", in every scalar style: a block
+// An unset ${VAR} (agent_plugins env and headers, providers env) is
+// reported at its "$", in every scalar style: a block
 // scalar's reference on its own line (not at the | or > indicator), after
 // multi-byte text and escapes, and each repeat of one name at its own
 // place.
@@ -104,11 +105,17 @@ func TestUnsetEnvPositionInsideScalars(t *testing.T) {
 		"        héllo 日本\n" + // 13
 		"        x ${U_FOLD}\n" + // 14
 		"      QUOTED: \"a\\tb ${U_Q}\"\n" + // 15
-		"      PLAIN: plain ${U_P}\n" // 16
+		"      PLAIN: plain ${U_P}\n" + // 16
+		"providers:\n" + // 17
+		"  fast:\n" + // 18
+		"    env:\n" + // 19
+		"      KEY: |\n" + // 20
+		"        x ${U_PROV}\n" // 21
 	_, ds := LoadBytes("app.yaml", []byte(src), Options{LookupEnv: func(string) (string, bool) { return "", false }})
 	want := map[string]bool{
 		"app.yaml:11:11 U_LIT": true, "app.yaml:11:24 U_LIT": true,
 		"app.yaml:14:11 U_FOLD": true, "app.yaml:15:21 U_Q": true, "app.yaml:16:20 U_P": true,
+		"app.yaml:21:11 U_PROV": true,
 	}
 	for _, d := range ds {
 		f := strings.Fields(d.Message)

@@ -215,8 +215,14 @@ func (l *loader) resolveProviders(st *Story) {
 		keys := slices.Sorted(maps.Keys(pr.Env))
 		for _, k := range keys {
 			val, unset, _ := interpolate(pr.Env[k], l.opts.Lookup)
+			seen := map[string]int{}
 			for _, name := range unset {
-				l.rep.Add(pr.Pos, sev, RuleProvider, "providers.%s: env var %s referenced in env.%s not set", n, name, k)
+				at := pr.Pos
+				if vp, ok := pr.envPos[k]; ok {
+					at = l.refPos(vp, pr.Env[k], "${"+name+"}", seen[name])
+				}
+				seen[name]++
+				l.rep.Add(at, sev, RuleProvider, "providers.%s: env var %s referenced in env.%s not set", n, name, k)
 			}
 			pr.Env[k] = val
 		}
