@@ -454,3 +454,29 @@ func (c *Client) pid() int {
 	}
 	return c.child.proc.Pid()
 }
+
+// A child's stderr reaches the log at the level each line names: a
+// leading [WARN]/[ERROR] tag (after a timestamp too), a JSON log line's
+// level or @level, debug otherwise; from a "panic:" line on, the rest of
+// the stream (the stack) is an error.
+func TestStderrLinesLoggedAtTheirLevel(t *testing.T) {
+	f := newClient(t, "requests", nil)
+	if _, err := call(context.Background(), f.c, "levels"); err == nil {
+		t.Fatal("the levels child exits, the call must fail")
+	}
+	want := []string{
+		`level=DEBUG msg="test child stderr" who=t line="plain chatter"`,
+		`level=WARN msg="test child stderr" who=t line="2026/12/03 10:00:00 [WARN] low disk"`,
+		`level=ERROR msg="test child stderr" who=t line="[ERROR] model not loaded"`,
+		`level=INFO msg="test child stderr" who=t line="{\"@level\":\"info\",\"@message\":\"hclog line\"}"`,
+		`level=ERROR msg="test child stderr" who=t line="{\"level\":\"ERROR\",\"msg\":\"slog line\"}"`,
+		`level=ERROR msg="test child stderr" who=t line="panic: boom"`,
+		`level=ERROR msg="test child stderr" who=t line="goroutine 1 [running]:"`,
+	}
+	log := f.log.String()
+	for _, w := range want {
+		if !strings.Contains(log, w) {
+			t.Errorf("log lacks %s:\n%s", w, log)
+		}
+	}
+}

@@ -23,7 +23,9 @@
 //   - [Client.Close] runs the policy's stop sequence; a call in flight
 //     fails with [Closed].
 //
-// Everything the child wrote that reaches an error or the debug log passes
+// Each stderr line is logged at the level it names (a [WARN]/[ERROR] tag,
+// a JSON line's level; error from a "panic:" line on; debug otherwise).
+// Everything the child wrote that reaches an error or the log passes
 // [Config.Redact] first, and is cut to a bounded size ([Snippet], the
 // stderr tail).
 package childproc

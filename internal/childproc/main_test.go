@@ -26,6 +26,7 @@ func TestMain(m *testing.M) {
 //
 //	pid             answer "pid=<pid> n=<calls so far>"
 //	crash           write "boom <secret>" to stderr, exit 3
+//	levels          write level-tagged lines, then a panic, to stderr, exit 2
 //	partial         write half an answer line, exit 1
 //	exit            answer, then exit 0 (the next call needs a new child)
 //	hang            never answer
@@ -64,6 +65,11 @@ func childRole(role string) int {
 		case req == "crash":
 			fmt.Fprintln(os.Stderr, "boom "+os.Getenv("CHILD_SECRET"))
 			os.Exit(3)
+		case req == "levels":
+			fmt.Fprint(os.Stderr, "plain chatter\n2026/12/03 10:00:00 [WARN] low disk\n[ERROR] model not loaded\n"+
+				`{"@level":"info","@message":"hclog line"}`+"\n"+`{"level":"ERROR","msg":"slog line"}`+"\n"+
+				"panic: boom\n\ngoroutine 1 [running]:\n")
+			os.Exit(2)
 		case req == "partial":
 			fmt.Print(`{"jsonrpc":"2.0","id":`)
 			os.Exit(1)

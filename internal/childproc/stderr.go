@@ -2,6 +2,9 @@ package childproc
 
 import (
 	"bytes"
+	"cmp"
+	"context"
+	"encoding/json"
 	"log/slog"
 	"strings"
 	"sync"
@@ -55,10 +58,14 @@ type Stderr struct {
 
 	mu   sync.Mutex
 	line []byte // the incomplete last line, for the logger
+	// panicked: a "panic:" or "fatal error:" line was seen; the rest of
+	// the stream (its stack) is logged at error level.
+	panicked bool
 }
 
 // NewStderr returns a Stderr that logs each line as msg with attrs and
-// "line" at debug level (log may be nil), masking with redact. cut, when
+// "line" (log may be nil), at the level the line names (lineLevel), masking
+// with redact. cut, when
 // set, picks where a line too long to hold may be split for the log
 // (never inside a secret); nil splits anywhere.
 func NewStderr(log *slog.Logger, msg string, attrs []any, redact func(string) string, cut func(s string, n int) int) *Stderr {
@@ -99,7 +106,54 @@ func (s *Stderr) logLine(l []byte) {
 	if len(l) == 0 {
 		return
 	}
-	s.log.Debug(s.msg, append(s.attrs[:len(s.attrs):len(s.attrs)], "line", redactWith(s.redact, string(l)))...)
+	lvl := lineLevel(l)
+	if bytes.HasPrefix(l, []byte("panic:")) || bytes.HasPrefix(l, []byte("fatal error:")) {
+		s.panicked = true
+	}
+	if s.panicked {
+		lvl = slog.LevelError
+	}
+	s.log.Log(context.Background(), lvl, s.msg, append(s.attrs[:len(s.attrs):len(s.attrs)], "line", redactWith(s.redact, string(l)))...)
+}
+
+// levelPrefixes are the level tags a child may start a stderr line with
+// (the hclog and Go log convention), and the log level each stands for.
+var levelPrefixes = []struct {
+	tag string
+	lvl slog.Level
+}{
+	{"[TRACE]", slog.LevelDebug}, {"[DEBUG]", slog.LevelDebug}, {"[INFO]", slog.LevelInfo},
+	{"[WARN]", slog.LevelWarn}, {"[WARNING]", slog.LevelWarn}, {"[ERROR]", slog.LevelError},
+}
+
+// lineLevel is the level a stderr line asks for: a leading level tag
+// (after an optional timestamp: the tag is looked for in the first 40
+// bytes), or the "level"/"@level" field of a JSON log line; debug
+// otherwise, so an untagged chatty child stays out of an operator's log.
+func lineLevel(l []byte) slog.Level {
+	head := l[:min(len(l), 40)]
+	for _, p := range levelPrefixes {
+		if bytes.Contains(head, []byte(p.tag)) {
+			return p.lvl
+		}
+	}
+	if len(l) > 0 && l[0] == '{' {
+		var f struct {
+			Level   string `json:"level"`
+			HCLevel string `json:"@level"`
+		}
+		if json.Unmarshal(l, &f) == nil {
+			switch strings.ToLower(cmp.Or(f.Level, f.HCLevel)) {
+			case "info":
+				return slog.LevelInfo
+			case "warn", "warning":
+				return slog.LevelWarn
+			case "error", "fatal", "panic":
+				return slog.LevelError
+			}
+		}
+	}
+	return slog.LevelDebug
 }
 
 // String is the redacted tail. When the front was dropped, the first,

@@ -2,7 +2,8 @@
 // one [Pos] (file, line, column), the one did-you-mean ([Suggest]), the
 // names of places in messages ([Place]: `state "a".on_enter[2]`), and the
 // [Walker] every story file is read through (node budget, recursive
-// aliases, type errors, duplicate and unknown keys). It must not know the
-// story format or any other file format: callers name the keys they know,
-// the rules they report under and the model they build.
+// aliases, type errors, duplicate and unknown keys), and [ValueAt], which
+// maps a place inside a scalar's value back to the file through its style.
+// It must not know the story format or any other file format: callers name
+// the keys they know, the rules they report under and the model they build.
 package yamlnode

@@ -21,17 +21,23 @@ type Field struct {
 	Raw   *any
 	Pos   *Pos
 	Read  func(k, v *yaml.Node)
+	// Refused marks a key read only to refuse it with its own message: it
+	// is never offered to the author as an expected key.
+	Refused bool
 }
 
 // Fields is a mapping's table of known keys: both the list a did-you-mean
 // chooses from and the switch over the keys.
 type Fields []Field
 
-// Keys lists the table's keys in order, as copies so the table stays on the stack.
+// Keys lists the table's keys in order, as copies so the table stays on
+// the stack; refused keys are left out.
 func (fs Fields) Keys() []string {
-	out := make([]string, len(fs))
-	for i, f := range fs {
-		out[i] = strings.Clone(f.Key)
+	out := make([]string, 0, len(fs))
+	for _, f := range fs {
+		if !f.Refused {
+			out = append(out, strings.Clone(f.Key))
+		}
 	}
 	return out
 }

@@ -1,6 +1,7 @@
 package yamlnode
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -123,5 +124,28 @@ func TestFieldsTopLevelNames(t *testing.T) {
 	}
 	if fs.Find("app") != &fs[1] || fs.Find("nope") != nil || strings.Join(fs.Keys(), ",") != "hosts,app" {
 		t.Errorf("Find/Keys wrong: %v", fs.Keys())
+	}
+}
+
+// An unknown key with no close spelling lists the keys the place takes,
+// sorted, as actionlint does; a key read only to be refused is not
+// offered, and a table too long to read lists nothing.
+func TestUnknownKeyExpectedOneOf(t *testing.T) {
+	var ds []diag.Diagnostic
+	root, w := parse(t, "m:\n  colour: red\n  old: 1\n", &ds)
+	var s string
+	w.Mapping(root, "top", nil, func(_ string, _, v *yaml.Node) {
+		w.Fields(v, "m", Fields{{Key: "view", Str: &s}, {Key: "type", Str: &s}, {Key: "old", Refused: true, Read: func(k, _ *yaml.Node) {}}})
+	})
+	want := "2:3 error unknown-key m: unknown key \"colour\"; expected one of `type`, `view`\n"
+	if got := lines(ds); got != want {
+		t.Errorf("findings:\n%s\nwant:\n%s", got, want)
+	}
+	many := make([]string, maxExpected+1)
+	for i := range many {
+		many[i] = fmt.Sprintf("k%02d", i)
+	}
+	if got := expectedOneOf(many); got != "" {
+		t.Errorf("a table of %d keys listed: %q", len(many), got)
 	}
 }

@@ -3,13 +3,18 @@ package yamlnode
 // Suggest returns the known name closest to name by edit distance, or ""
 // when none is a plausible typo (up to five characters one edit, longer a
 // third of their length, at most three; a transposition is one edit; ties
-// go to the name that sorts first).
+// go to the name that sorts first). name itself is never suggested: a
+// caller asks only when its own lookup did not find name, and "did you
+// mean x?" for x would send the author to the spelling they already wrote.
 func Suggest(name string, known []string) string {
 	limit := min(max(len(name)/3, 1), 3)
 	var buf [maxRunes]rune
 	a, long := runesOf(name, &buf)
 	best, bestD := "", limit+1
 	for _, k := range known {
+		if k == name {
+			continue
+		}
 		var d int
 		if long {
 			d = farDistance(name, k)

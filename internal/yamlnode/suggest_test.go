@@ -44,6 +44,12 @@ func TestSuggest(t *testing.T) {
 		// only for equality.
 		{"x", nil, ""},
 		{string(make([]byte, 100)), []string{string(make([]byte, 99))}, ""},
+		// The name itself is never the suggestion: a caller whose own
+		// lookup missed a known spelling ("x#y", which a flow fixture's
+		// parallel-state syntax splits) must not print "did you mean x#y?".
+		{"x#y", []string{"x#y", "a::b"}, ""},
+		{"states", storyKeys, ""},
+		{"sates", []string{"sates", "states"}, "states"},
 	} {
 		if got := Suggest(c.name, c.known); got != c.want {
 			t.Errorf("Suggest(%q) = %q, want %q", c.name, got, c.want)
@@ -66,10 +72,14 @@ func TestEditDistance(t *testing.T) {
 }
 
 // suggestReference is Suggest as it was written first: every known name's
-// full edit distance, the closest kept. Suggest must answer as it does.
+// full edit distance, the closest other than name itself kept. Suggest
+// must answer as it does.
 func suggestReference(name string, known []string) string {
 	best, bestD := "", -1
 	for _, k := range known {
+		if k == name {
+			continue
+		}
 		d := editDistance(name, k)
 		if bestD < 0 || d < bestD || (d == bestD && k < best) {
 			best, bestD = k, d

@@ -260,6 +260,8 @@ func (w *Walker) mapping(n *yaml.Node, at Place, unknownSev diag.Severity, known
 				}
 				if s := Suggest(key, names); s != "" {
 					msg += fmt.Sprintf("; did you mean `%s`?", s)
+				} else {
+					msg += expectedOneOf(names)
 				}
 			case unknowns == MaxSuggestedKeys+1:
 				msg += fmt.Sprintf(" (no did-you-mean for the unknown keys of this mapping past the first %d)", MaxSuggestedKeys)
@@ -324,4 +326,18 @@ func SeqList[T any](w *Walker, n *yaml.Node, where string, read func(i int, item
 		return nil
 	}
 	return out
+}
+
+// maxExpected bounds the keys an unknown-key message lists.
+const maxExpected = 40
+
+// expectedOneOf is "; expected one of `a`, `b`" over the sorted known
+// keys, so an author with no close spelling still sees what the place
+// takes; "" when there are none or too many to read.
+func expectedOneOf(names []string) string {
+	if len(names) == 0 || len(names) > maxExpected {
+		return ""
+	}
+	sorted := slices.Sorted(slices.Values(names))
+	return "; expected one of `" + strings.Join(slices.Compact(sorted), "`, `") + "`"
 }

@@ -42,9 +42,31 @@ func TestHumanSnippetCaret(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "a.yaml:2:3: error: unknown key \"idd\" [unknown-key]\n    2 |   idd: x\n      |   ^\n"
+	want := "a.yaml:2:3: error: unknown key \"idd\" [unknown-key]\n    2 |   idd: x\n      |   ^~~\n"
 	if b.String() != want {
 		t.Fatalf("got:\n%s\nwant:\n%s", b.String(), want)
+	}
+}
+
+// The caret's ~ run covers the rest of the token in display cells (a wide
+// character takes two) and stops at a space or at the YAML punctuation that
+// ends a key or a flow item.
+func TestIndicatorSpansTheToken(t *testing.T) {
+	for _, tc := range []struct {
+		line string
+		col  int
+		want string
+	}{
+		{"  idd: x", 3, "^~~"},
+		{"on: { go: [{ tagret: x }] }", 14, "^~~~~~"},
+		{"a: [x, yy]", 8, "^~"},
+		{"say: 日本 x", 6, "^~~~"},
+		{"url: http://h:1/x y", 6, "^~~~~~~~~~~~"},
+		{"k: v", 5, "^"}, // past the end: the caret alone
+	} {
+		if got := indicator([]rune(tc.line), tc.col); got != tc.want {
+			t.Errorf("%q col %d: %q, want %q", tc.line, tc.col, got, tc.want)
+		}
 	}
 }
 

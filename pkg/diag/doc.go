@@ -7,6 +7,7 @@
 //
 // Applying markers also reports those that name an unknown rule or aim at an
 // error, and those that suppress nothing ([IgnoreResult]). The human format
-// quotes the source line with a caret indented by display cells (width.go);
+// quotes the source line with a caret indented by display cells (width.go)
+// and a ~ under the rest of the token;
 // SARIF (sarif.go) is 2.1.0 with repository-relative, percent-encoded URIs.
 package diag

@@ -149,10 +149,35 @@ func WriteHuman(w io.Writer, ds []Diagnostic, o HumanOptions) error {
 		if col > 0 {
 			r := []rune(line)
 			pad := cells(r[:min(col-1, len(r))])
-			fmt.Fprintf(bw, "      | %s%s\n", strings.Repeat(" ", pad), paint(ansiGreen, "^"))
+			fmt.Fprintf(bw, "      | %s%s\n", strings.Repeat(" ", pad), paint(ansiGreen, indicator(r, col)))
 		}
 	}
 	return bw.Flush()
+}
+
+// indicator is the caret under the rune at col and a ~ under each further
+// display cell of the token it starts, so the eye finds the whole word the
+// diagnostic is about. The token ends at a space or at the YAML punctuation
+// after a key or flow item (": ", ",", "]", "}").
+func indicator(r []rune, col int) string {
+	if col-1 >= len(r) {
+		return "^"
+	}
+	end := col
+	for end < len(r) && !tokenEnd(r, end) {
+		end++
+	}
+	return "^" + strings.Repeat("~", max(cells(r[col-1:end])-1, 0))
+}
+
+func tokenEnd(r []rune, i int) bool {
+	switch r[i] {
+	case ' ', ',', ']', '}':
+		return true
+	case ':':
+		return i+1 == len(r) || r[i+1] == ' '
+	}
+	return false
 }
 
 // snippetWidth bounds a quoted source line (a generated file's can be huge).

@@ -315,7 +315,13 @@ func (ix *storyIndex) knownAncestor(p string) string {
 	return ""
 }
 
+// suggestState is the did-you-mean of an unknown state p, or why a
+// declared state of that very name is not one the engine can rest in.
 func (ix *storyIndex) suggestState(p string) string {
+	if ix.states[p] {
+		// only a "#" makes hasState miss a declared name
+		return " (a state of that name is declared, but the engine reads its \"#\" as the separator of a parallel state's leaves, so no turn rests there; rename the state, see the state-name warning)"
+	}
 	if ix.suggested >= maxSuggestions {
 		return ""
 	}

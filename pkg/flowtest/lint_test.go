@@ -357,3 +357,18 @@ turns:
 		t.Errorf("want flow-not-checked at lines 6 and 7: %v", lint(st, fxs))
 	}
 }
+
+// A declared state whose name holds "#" is read as a parallel state's
+// leaves, so no turn rests in it: the warning names that cause, never
+// "did you mean" the very name the fixture wrote.
+func TestLintHashStateNameNoSelfSuggestion(t *testing.T) {
+	st := storyload.Load(t, "../story/testdata/broken/state-name/app.yaml", story.Options{})
+	fxs, pds := parse("flows/h.yaml", []byte("test_kind: flow\ninitial_state: draft\nturns:\n  - intent: { name: go }\n    expect_state: \"review#2\"\n"))
+	if diag.HasErrors(pds) {
+		t.Fatal(pds)
+	}
+	got := lint(st, fxs)
+	if !hasDiag(got, diag.Warning, 5, 19, `a state of that name is declared, but the engine reads its "#"`) || len(got) != 1 || strings.Contains(got[0].Message, "did you mean") {
+		t.Fatalf("%v", got)
+	}
+}

@@ -74,6 +74,7 @@ func passes() []pass {
 		{story.RuleRoot, checkRoot},
 		{ruleInitial, checkInitial},
 		{story.RuleState, checkStateValues},
+		{ruleStateName, checkStateNames},
 		{story.RuleView, checkViews},
 		{ruleTarget, checkTargets},
 		{story.RuleIntent, checkIntents},

@@ -1,10 +1,9 @@
 package lint
 
 import (
-	"cmp"
 	"strings"
-	"unicode/utf8"
 
+	"kitsoki/internal/yamlnode"
 	"kitsoki/pkg/story"
 )
 
@@ -17,73 +16,13 @@ type sources struct {
 	world *worldKeys
 }
 
-// valuePos maps line and col (1-based, runes, inside the scalar value val
-// that starts at p) to a file position, through the scalar's YAML style;
-// p when it cannot be mapped exactly.
+// valuePos is yamlnode.ValueAt over the file's lines.
 func (l *sources) valuePos(p story.Pos, val string, line, col int) story.Pos {
-	if line <= 0 || col <= 0 || p.Line <= 0 || p.Col <= 0 {
-		return p
-	}
-	at, ok := l.scalarRunes(p, val)
+	lines, ok := l.sourceLines(p.File)
 	if !ok {
 		return p
 	}
-	idx, ln, c := 0, 1, 1
-	for _, r := range val {
-		if ln == line && c == col {
-			break
-		}
-		if r == '\n' {
-			ln++
-			c = 1
-		} else {
-			c++
-		}
-		idx++
-	}
-	if ln != line || c != col {
-		if ln == line && idx == len(at)-1 {
-			return at[idx] // just past the end: the position after the last rune
-		}
-		return p
-	}
-	if idx >= len(at) { // (line, col) is past what the source kept (a chomped block's last break)
-		return p
-	}
-	return at[idx]
-}
-
-// scalarRunes re-reads the scalar at p from the source and returns the
-// file position of each rune of val, plus one just past its end.
-func (l *sources) scalarRunes(p story.Pos, val string) ([]story.Pos, bool) {
-	lines, ok := l.sourceLines(p.File)
-	if !ok || p.Line > len(lines) {
-		return nil, false
-	}
-	first := []rune(strings.TrimRight(lines[p.Line-1], "\r"))
-	if p.Col-1 >= len(first) {
-		return nil, false
-	}
-	// A quoted scalar's value position points just inside the quote.
-	if p.Col >= 2 && (first[p.Col-2] == '"' || first[p.Col-2] == '\'') {
-		p.Col--
-	}
-	rs := &runeScan{file: p.File, lines: lines}
-	switch first[p.Col-1] {
-	case '|', '>':
-		return rs.block(p, first[p.Col-1] == '>', val)
-	case '"':
-		if !rs.doubleQuoted(p, first) {
-			return nil, false
-		}
-		return checkRunes(rs.got, rs.at, val, true)
-	case '\'':
-		rs.singleQuoted(p, first)
-		return checkRunes(rs.got, rs.at, val, false)
-	default:
-		rs.emitLine(p.Line, first, p.Col-1, 0) // val is a prefix of the line
-		return checkRunes(rs.got, rs.at, val, false)
-	}
+	return yamlnode.ValueAt(lines, p, val, line, col)
 }
 
 // sourceLines returns the lines of a file the loader read (split once).
@@ -101,156 +40,4 @@ func (l *sources) sourceLines(file string) ([]string, bool) {
 	}
 	l.lines[file] = lines
 	return lines, true
-}
-
-// runeScan collects the runes of a re-read scalar with their positions.
-type runeScan struct {
-	file  string
-	lines []string
-	got   []rune
-	at    []story.Pos
-}
-
-func (rs *runeScan) emit(r rune, line, col int) {
-	rs.got = append(rs.got, r)
-	rs.at = append(rs.at, story.Pos{File: rs.file, Line: line, Col: col})
-}
-
-// emitLine emits line n from its rune from on, then end just past it.
-func (rs *runeScan) emitLine(n int, line []rune, from int, end rune) {
-	for i := from; i < len(line); i++ {
-		rs.emit(line[i], n, i+1)
-	}
-	rs.emit(end, n, len(line)+1)
-}
-
-// line returns line n (1-based) without its \r; nil past the end.
-func (rs *runeScan) line(n int) []rune {
-	if n > len(rs.lines) {
-		return nil
-	}
-	return []rune(strings.TrimRight(rs.lines[n-1], "\r"))
-}
-
-// block re-reads a literal (|) or folded (>) block scalar whose indicator
-// is at p.
-func (rs *runeScan) block(p story.Pos, folded bool, val string) ([]story.Pos, bool) {
-	indent := -1
-	lastBlank, prevText := false, false
-	for n := p.Line + 1; n <= len(rs.lines); n++ {
-		line := rs.line(n)
-		lead := 0
-		for lead < len(line) && line[lead] == ' ' {
-			lead++
-		}
-		blank := lead == len(line)
-		if !blank && indent < 0 {
-			indent = lead
-		}
-		if !blank && lead < indent {
-			break
-		}
-		if blank {
-			// in a literal block, spaces past the indentation are content
-			if folded || indent < 0 {
-				rs.emit('\n', n, 1)
-			} else {
-				rs.emitLine(n, line, indent, '\n')
-			}
-			lastBlank, prevText = true, false
-			continue
-		}
-		more := lead > indent
-		if folded && prevText && !lastBlank && !more {
-			// the line break before this line folds into a space
-			rs.got[len(rs.got)-1] = ' '
-		}
-		rs.emitLine(n, line, indent, '\n')
-		lastBlank, prevText = false, !more
-	}
-	// chomping: compare without trailing line breaks
-	trimmed := strings.TrimRight(string(rs.got), "\n")
-	want := strings.TrimRight(val, "\n")
-	if trimmed != want {
-		return nil, false
-	}
-	n := utf8.RuneCountInString(want)
-	return rs.at[:min(n+1, len(rs.at))], true
-}
-
-// doubleQuoted re-reads a "..." scalar opening at p (first is its line):
-// an escape is one rune, a line break folds into a space.
-func (rs *runeScan) doubleQuoted(p story.Pos, first []rune) bool {
-	n, i := p.Line, p.Col // i: 0-based index of the rune after the quote
-	line := first
-	for {
-		if i >= len(line) {
-			n++
-			if n > len(rs.lines) {
-				return false
-			}
-			if len(rs.got) > 0 && rs.got[len(rs.got)-1] == '\\' {
-				return false
-			}
-			rs.emit(' ', n-1, len(line)+1)
-			line = rs.line(n)
-			i = 0
-			for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
-				i++
-			}
-			continue
-		}
-		r := line[i]
-		if r == '"' {
-			break
-		}
-		if r == '\\' && i+1 < len(line) {
-			rs.emit(0, n, i+1)
-			i += cmp.Or(escapeWidths[line[i+1]], 2)
-			continue
-		}
-		rs.emit(r, n, i+1)
-		i++
-	}
-	rs.emit(0, n, i+1)
-	return true
-}
-
-// escapeWidths are the source widths of the escapes longer than \n, by the
-// rune after their '\'.
-var escapeWidths = map[rune]int{'x': 4, 'u': 6, 'U': 10}
-
-// singleQuoted re-reads a single-quoted scalar opening at p (a doubled
-// quote is one quote).
-func (rs *runeScan) singleQuoted(p story.Pos, first []rune) {
-	i := p.Col
-	for i < len(first) {
-		if first[i] == '\'' {
-			if i+1 < len(first) && first[i+1] == '\'' {
-				rs.emit('\'', p.Line, i+1)
-				i += 2
-				continue
-			}
-			break
-		}
-		rs.emit(first[i], p.Line, i+1)
-		i++
-	}
-	rs.emit(0, p.Line, i+1)
-}
-
-// checkRunes keeps the positions of val's runes (and one past its end)
-// when got agrees with val; with escapes, a 0 rune matches anything.
-func checkRunes(got []rune, at []story.Pos, val string, escapes bool) ([]story.Pos, bool) {
-	i, text := 0, len(got)-1 // the last entry marks the end
-	for _, r := range val {
-		if i >= text {
-			return nil, false
-		}
-		if got[i] != r && !(escapes && got[i] == 0) {
-			return nil, false
-		}
-		i++
-	}
-	return at[:i+1], true
 }

@@ -84,7 +84,7 @@ const whereMsgWant = `
 14:13 error unknown-key effect states.a.on_enter[3].on_complete[0]: unknown key "sey"; did you mean §say§?
 17:19 error type states.a.on.go[0].target: expected a string, got a list
 18:11 error unknown-key transition states.a.on.go[0]: unknown key "tagret"; did you mean §target§?
-22:15 error unknown-key effect states.a.on.go[1].effects[0]: unknown key "bogus"
+22:15 error unknown-key effect states.a.on.go[1].effects[0]: unknown key "bogus"; expected one of §agent§, §background§, §bind§, §effects§, §emit§, §emit_intent§, §id§, §increment§, §invoke§, §on_complete§, §on_error§, §once§, §say§, §selection§, §set§, §slots§, §target§, §timeout§, §when§, §with§
 23:28 error type states.a.on.go[1].effects[1].emit_intent: expected a string, got a list
 24:7 error intent state "a": on: "back" — intent not declared in intents library or state.intents
 24:13 error type states.a.on.back: expected a list, got a mapping (write it as a list item: §- § before its first key)
@@ -110,5 +110,5 @@ const whereMsgWant = `
 39:9 error view states.c.view[5] (list): list requires items: with at least one entry
 40:9 error view states.c.view[6] (banner): banner requires a non-empty text
 40:24 error type states.c.view[6] (banner).text: expected a string, got a list
-42:9 warning unknown-key states.c.view[7]: unknown key "extra"
+42:9 warning unknown-key states.c.view[7]: unknown key "extra"; expected one of §banner§, §choice§, §code§, §heading§, §kv§, §list§, §media§, §prose§, §template§, §when§
 `

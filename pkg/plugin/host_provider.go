@@ -23,8 +23,8 @@ import (
 // processes (process.go), serving those host handlers one call at a time,
 // one JSON line each way. The wire ({"type":"host.call",...} in; data,
 // error, infra_error, delay_ms, clarification out) is in README.md "Host
-// handlers" and docs/compat/hosts.md. A line that is not a JSON object fails the call but keeps the
-// process.
+// handlers" and docs/compat/hosts.md. A line that is not a JSON object fails the call and stops
+// the process (the stream is out of step); a JSON answer that is wrong fails the call and keeps it.
 
 // defaultHostTimeout bounds one host-provider call when the manifest sets no
 // entry.timeout_ms (host calls run programs: longer than a hook).
@@ -189,7 +189,9 @@ func (p *hostProc) answer(handler string, out []byte) (host.Result, error) {
 	dec := json.NewDecoder(strings.NewReader(string(out)))
 	dec.UseNumber()
 	if err := dec.Decode(&a); err != nil {
-		return host.Result{}, fmt.Errorf("%s answered %s with a line that is not a JSON object: %q (%v); answer one {\"data\":...} object per line", p.who(), handler, childproc.Snippet(nil, string(out)), err)
+		// The stream is out of step (a log line on stdout, say): the answer
+		// behind this line must not be read as the next call's reply.
+		return host.Result{}, childproc.Fatal(fmt.Errorf("%s answered %s with a line that is not a JSON object: %q (%v); answer one {\"data\":...} object per line and log to stderr", p.who(), handler, childproc.Snippet(nil, string(out)), err))
 	}
 	if a.InfraError != "" {
 		return host.Result{}, fmt.Errorf("%s could not serve %s: %s", p.who(), handler, a.InfraError)

@@ -300,3 +300,28 @@ func BenchmarkHostProviderCall(b *testing.B) {
 		}
 	}
 }
+
+// A provider that writes a line that is not a JSON object (a log line on
+// stdout) before its answer fails that call naming the line, and the
+// process goes: the answer behind the line must never be read as the
+// reply to the next call, which gets its own answer from a new process.
+func TestHostProviderStrayLineNeverAnswersTheNextCall(t *testing.T) {
+	root := t.TempDir()
+	hostProvider(t, root, "gitp", []string{"host.git"}, 60000)
+	reg, _, _ := providerRegistry(t, root)
+	first, err := dispatch(t, reg, "host.git.push", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = dispatch(t, reg, "host.git.push", map[string]any{"mode": "chatty"})
+	if err == nil || !strings.Contains(err.Error(), `"debug: answering"`) || !strings.Contains(err.Error(), "host provider gitp") {
+		t.Fatalf("chatty: %v", err)
+	}
+	res, err := dispatch(t, reg, "host.git.push", map[string]any{"n": 3})
+	if err != nil || res.Data["chatty"] != nil || res.Data["handler"] != "host.git.push" {
+		t.Fatalf("the next call got %v (%v)", res.Data, err)
+	}
+	if res.Data["pid"] == first.Data["pid"] {
+		t.Errorf("the process that broke the stream was kept (pid %v)", res.Data["pid"])
+	}
+}

@@ -48,11 +48,14 @@ type Error struct {
 func (e *Error) Error() string { return e.Message }
 
 // Serve answers requests on stdin/stdout until stdin closes, SIGTERM or
-// SIGINT. Log to stderr only: stdout carries the protocol.
+// SIGINT. The frames go to the process's stdout as it was when Serve
+// started; from then on whatever else the plugin writes to stdout (a
+// stray print, a child process's output) goes to stderr, which kitsoki
+// logs, so it cannot corrupt the stream.
 func Serve(h Handler) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	err := ServeIO(ctx, os.Stdin, os.Stdout, h)
+	err := ServeIO(ctx, os.Stdin, protocolStdout(), h)
 	if ctx.Err() != nil {
 		return nil
 	}

@@ -1,9 +1,11 @@
 package story
 
 import (
-	"kitsoki/internal/yamlnode"
+	"fmt"
 	"strings"
 	"testing"
+
+	"kitsoki/internal/yamlnode"
 )
 
 func TestInterpolate(t *testing.T) {
@@ -79,5 +81,51 @@ func TestSuggest(t *testing.T) {
 		if got := yamlnode.Suggest(in, known); got != want {
 			t.Errorf("yamlnode.Suggest(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// An unset ${VAR} (agent_plugins env and headers, providers env) is
+// reported at its "$", in every scalar style: a block
+// scalar's reference on its own line (not at the | or > indicator), after
+// multi-byte text and escapes, and each repeat of one name at its own
+// place.
+func TestUnsetEnvPositionInsideScalars(t *testing.T) {
+	src := "app: {id: p}\n" + // 1
+		"root: s\n" + // 2
+		"states: {s: {}}\n" + // 3
+		"agent_plugins:\n" + // 4
+		"  agent.sub:\n" + // 5
+		"    plugin: subprocess\n" + // 6
+		"    command: ./agent\n" + // 7
+		"    env:\n" + // 8
+		"      LIT: |\n" + // 9
+		"        first\n" + // 10
+		"        k=${U_LIT} and ${U_LIT}\n" + // 11
+		"      FOLD: >\n" + // 12
+		"        héllo 日本\n" + // 13
+		"        x ${U_FOLD}\n" + // 14
+		"      QUOTED: \"a\\tb ${U_Q}\"\n" + // 15
+		"      PLAIN: plain ${U_P}\n" + // 16
+		"providers:\n" + // 17
+		"  fast:\n" + // 18
+		"    env:\n" + // 19
+		"      KEY: |\n" + // 20
+		"        x ${U_PROV}\n" // 21
+	_, ds := LoadBytes("app.yaml", []byte(src), Options{LookupEnv: func(string) (string, bool) { return "", false }})
+	want := map[string]bool{
+		"app.yaml:11:11 U_LIT": true, "app.yaml:11:24 U_LIT": true,
+		"app.yaml:14:11 U_FOLD": true, "app.yaml:15:21 U_Q": true, "app.yaml:16:20 U_P": true,
+		"app.yaml:21:11 U_PROV": true,
+	}
+	for _, d := range ds {
+		f := strings.Fields(d.Message)
+		key := fmt.Sprintf("%s:%d:%d %s", d.File, d.Line, d.Col, f[3])
+		if !want[key] {
+			t.Errorf("unexpected %s", d)
+		}
+		delete(want, key)
+	}
+	for k := range want {
+		t.Errorf("missing %s", k)
 	}
 }

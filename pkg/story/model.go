@@ -180,6 +180,7 @@ type Provider struct {
 	Pos    Pos
 
 	declaredEmpty bool
+	envPos        map[string]Pos // where each env: value is written
 }
 
 // State is one node of the state tree. Rarely set keys live in More: read

@@ -79,7 +79,7 @@ func (p *fileParser) parseState(name string, k, v *yaml.Node, parent *State, whe
 		{Key: "on_exit", Read: func(kk, v *yaml.Node) {
 			p.Errf(p.Pos(kk), RuleOnExit, "state %q: unknown field \"on_exit\": the story format has no on_exit (the existing engine refuses the story); move these effects to the effects: of the transitions that leave the state, or to the on_enter of the next state", s.Path)
 			more.OnExit = p.parseEffects(v, where+".on_exit")
-		}},
+		}, Refused: true},
 		{Key: "intents", Read: func(_, v *yaml.Node) { s.Intents, s.IntentOrder = p.parseIntents(v, where+".intents") }},
 		{Key: "menu", List: &more.Menu},
 		{Key: "default_intent", Str: &more.DefaultIntent},

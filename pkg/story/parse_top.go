@@ -413,7 +413,15 @@ func (p *fileParser) parseProviderShape(name string, k, v *yaml.Node) *Provider 
 	p.Fields(v, where, yamlnode.Fields{
 		{Key: "model", Str: &pr.Model},
 		{Key: "effort", Str: &pr.Effort},
-		{Key: "env", Read: func(_, v *yaml.Node) { pr.Env = p.StrMap(v, where+".env") }},
+		{Key: "env", Read: func(_, v *yaml.Node) {
+			pr.Env = p.StrMap(v, where+".env")
+			if d := yamlnode.Deref(v); d != nil && d.Kind == yaml.MappingNode {
+				pr.envPos = map[string]Pos{}
+				for i := 0; i+1 < len(d.Content); i += 2 {
+					pr.envPos[d.Content[i].Value] = p.Pos(d.Content[i+1])
+				}
+			}
+		}},
 	})
 	return pr
 }

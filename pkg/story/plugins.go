@@ -4,6 +4,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 
@@ -123,12 +124,38 @@ func (l *loader) interpMap(p *fileParser, n *yaml.Node, prefix, field string) (m
 			secrets = append(secrets, val)
 			secrets = append(secrets, used...)
 		}
+		seen := map[string]int{}
 		for _, name := range unset {
-			p.Add(p.Pos(v), sev, RuleAgentPlugin, "%s: env var %s referenced in %s.%s not set", prefix, name, field, key)
+			at := l.refPos(p.Pos(v), raw, "${"+name+"}", seen[name])
+			seen[name]++
+			p.Add(at, sev, RuleAgentPlugin, "%s: env var %s referenced in %s.%s not set", prefix, name, field, key)
 		}
 		out[key] = val
 	})
 	return out, secrets
+}
+
+// refPos is the file position of the nth (0-based) occurrence of ref in
+// the scalar raw whose node is at at, through the scalar's style (a block
+// scalar's reference is on its own line, not at the | or > indicator); at
+// when it cannot be mapped.
+func (l *loader) refPos(at Pos, raw, ref string, nth int) Pos {
+	off := -1
+	for i := 0; i <= nth; i++ {
+		j := strings.Index(raw[off+1:], ref)
+		if j < 0 {
+			return at
+		}
+		off += 1 + j
+	}
+	before := raw[:off]
+	nl := strings.LastIndexByte(before, '\n')
+	line, col := 1+strings.Count(before, "\n"), 1+utf8.RuneCountInString(before[nl+1:])
+	data, ok := l.sources[at.File]
+	if !ok {
+		return at
+	}
+	return yamlnode.ValueAt(strings.Split(string(data), "\n"), at, raw, line, col)
 }
 
 // unsetEnvSeverity is an error, or a warning with AllowUnsetEnv.
@@ -188,8 +215,14 @@ func (l *loader) resolveProviders(st *Story) {
 		keys := slices.Sorted(maps.Keys(pr.Env))
 		for _, k := range keys {
 			val, unset, _ := interpolate(pr.Env[k], l.opts.Lookup)
+			seen := map[string]int{}
 			for _, name := range unset {
-				l.rep.Add(pr.Pos, sev, RuleProvider, "providers.%s: env var %s referenced in env.%s not set", n, name, k)
+				at := pr.Pos
+				if vp, ok := pr.envPos[k]; ok {
+					at = l.refPos(vp, pr.Env[k], "${"+name+"}", seen[name])
+				}
+				seen[name]++
+				l.rep.Add(at, sev, RuleProvider, "providers.%s: env var %s referenced in env.%s not set", n, name, k)
 			}
 			pr.Env[k] = val
 		}

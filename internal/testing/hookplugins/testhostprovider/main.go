@@ -37,6 +37,10 @@ func main() {
 			_ = out.Encode(map[string]any{"infra_error": "no credentials for origin"})
 		case "garbage":
 			fmt.Println("this is not json")
+		case "chatty":
+			// a log line on stdout before the answer
+			fmt.Println("debug: answering")
+			_ = out.Encode(map[string]any{"data": map[string]any{"chatty": true}})
 		case "crash":
 			fmt.Fprintln(os.Stderr, "provider exploding on purpose")
 			os.Exit(7)

@@ -1,0 +1,8 @@
+//go:build unix && !linux
+
+package pluginkit
+
+import "syscall"
+
+// dupOnto makes descriptor to refer to what from refers to.
+func dupOnto(from, to int) error { return syscall.Dup2(from, to) }
