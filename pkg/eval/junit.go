@@ -5,6 +5,8 @@ import (
 	"encoding/xml"
 	"fmt"
 	"strings"
+
+	"kitsoki/internal/termsafe"
 )
 
 // JUnit XML as CI test reporters read it: one testsuite per eval, one
@@ -91,6 +93,17 @@ func RenderJUnit(r *Report) ([]byte, error) {
 		s.Time = secs(float64(r.Run.WallMS))
 	} else {
 		s.Time = secs(0)
+	}
+	s.Name = termsafe.Line(s.Name)
+	for i := range s.Properties {
+		s.Properties[i].Value = termsafe.Line(s.Properties[i].Value)
+	}
+	for i := range s.Cases {
+		c := &s.Cases[i]
+		c.Name, c.Classname, c.SystemOut = termsafe.Line(c.Name), termsafe.Line(c.Classname), termsafe.Printable(c.SystemOut)
+		if f := c.Failure; f != nil {
+			f.Message, f.Body = termsafe.Line(f.Message), termsafe.Printable(f.Body)
+		}
 	}
 	top := junitSuites{Name: "kitsoki eval", Tests: s.Tests, Failures: s.Failures, Time: s.Time, Suite: s}
 	var buf bytes.Buffer

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
+
+	"kitsoki/internal/termsafe"
 )
 
 // maxMarkdownSamples is the most failure samples the Markdown summary
@@ -109,7 +111,7 @@ func mdCell(s string) string {
 			b.WriteString("&gt;")
 		case r == '\n' || r == '\r' || r == '\t':
 			b.WriteByte(' ')
-		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069):
+		case termsafe.IsControl(r):
 			fmt.Fprintf(&b, "\\u%04X", r)
 		case strings.ContainsRune("\\`*_{}[]|~", r):
 			b.WriteByte('\\')
@@ -125,7 +127,7 @@ func mdCell(s string) string {
 // bidi characters removed, since a code span cannot escape them.
 func codeSpan(s string) string {
 	return strings.Map(func(r rune) rune {
-		if r == '`' || r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) {
+		if r == '`' || r == '\n' || r == '\t' || termsafe.IsControl(r) {
 			return -1
 		}
 		return r

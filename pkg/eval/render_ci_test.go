@@ -4,6 +4,8 @@ import (
 	"encoding/xml"
 	"strings"
 	"testing"
+
+	"kitsoki/internal/termsafe"
 )
 
 // hostileReport has values a repository could put in a report file: table
@@ -110,5 +112,29 @@ func TestRenderCIBounded(t *testing.T) {
 	}
 	if !strings.Contains(string(md), "99000 more candidates not shown") || !strings.Contains(string(md), "99990 more in the JSON report") {
 		t.Errorf("the summary does not say what it left out")
+	}
+}
+
+// TestRenderCIInvisibles: a bidi control or an invisible character in a
+// report's values (a model's answer quoted in a failure reason, a profile
+// name) reaches neither the JUnit nor the Markdown rendering raw, so it
+// cannot reorder or hide what a CI's test view or a pull request shows.
+func TestRenderCIInvisibles(t *testing.T) {
+	r := hostileReport()
+	r.Call = "judge\u202egnp.exe"
+	r.FailureSamples[0].Reason = "got \u2066accept\u2069 want \u200brefine\U000E0041"
+	for i := range r.Candidates {
+		r.Candidates[i].Rejected += "\u202e"
+	}
+	x, err := RenderJUnit(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, b := range map[string][]byte{"junit": x, "markdown": RenderMarkdown(r)} {
+		for _, c := range string(b) {
+			if c != '\n' && c != '\t' && termsafe.IsControl(c) {
+				t.Errorf("%s: raw U+%04X in the rendering", name, c)
+			}
+		}
 	}
 }
