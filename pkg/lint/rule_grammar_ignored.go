@@ -7,17 +7,16 @@ import (
 )
 
 var ruleGrammarIgnored = &Rule{ID: "grammar-ignored", Severity: diag.Warning, LintOnly: true,
-	Summary: "a decide schema of a builtin.local_llm grammar: true alias uses a keyword llama.cpp's grammar accepts but does not enforce (bounds on a number, an omitted additionalProperties, a uri or email format)",
+	Summary: "a decide schema of a builtin.local_llm grammar: true alias uses a keyword llama.cpp's grammar accepts but does not enforce (bounds on a number, a uri or email format)",
 	Example: "\"n\": {\"type\": \"number\", \"minimum\": 1}"}
 
 // grammarIgnoredFix is the fix each finding names, by keyword.
 var grammarIgnoredFix = map[string]string{
-	"minimum":              `kitsoki validates the answer after the call and fails it as schema_invalid; use "type": "integer" where whole numbers do, or drop grammar: true`,
-	"exclusiveMinimum":     `kitsoki validates the answer after the call and fails it as schema_invalid; use "type": "integer" where whole numbers do, or drop grammar: true`,
-	"maximum":              `kitsoki validates the answer after the call and fails it as schema_invalid; use "type": "integer" where whole numbers do, or drop grammar: true`,
-	"exclusiveMaximum":     `kitsoki validates the answer after the call and fails it as schema_invalid; use "type": "integer" where whole numbers do, or drop grammar: true`,
-	"additionalProperties": `state "additionalProperties": false (what the grammar enforces), or drop grammar: true`,
-	"format":               `kitsoki checks a format after the call only under a draft-07 or older "$schema"; give the string an anchored "pattern" the grammar enforces, or drop grammar: true`,
+	"minimum":          `kitsoki validates the answer after the call and fails it as schema_invalid; use "type": "integer" where whole numbers do, or drop grammar: true`,
+	"exclusiveMinimum": `kitsoki validates the answer after the call and fails it as schema_invalid; use "type": "integer" where whole numbers do, or drop grammar: true`,
+	"maximum":          `kitsoki validates the answer after the call and fails it as schema_invalid; use "type": "integer" where whole numbers do, or drop grammar: true`,
+	"exclusiveMaximum": `kitsoki validates the answer after the call and fails it as schema_invalid; use "type": "integer" where whole numbers do, or drop grammar: true`,
+	"format":           `kitsoki checks a format after the call only under a draft-07 or older "$schema"; give the string an anchored "pattern" the grammar enforces, or drop grammar: true`,
 }
 
 // checkGrammarIgnored: a schema inside the grammar subset is sent as

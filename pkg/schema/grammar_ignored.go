@@ -31,9 +31,9 @@ var grammarFormats = []string{"uri", "email"}
 
 // CheckGrammarIgnored lists the keywords of a schema inside the llama.cpp
 // grammar subset that the grammar silently does not enforce (reference
-// anchors §7): range bounds on a number, an omitted additionalProperties
-// beside properties (the grammar reads it as false, JSON Schema as true) and
-// the uri and email formats. Unparsable input gives nil: CheckGrammarSubset
+// anchors §7): range bounds on a number and the uri and email formats.
+// An omitted additionalProperties, which the grammar reads as false, is not
+// listed: the answer still meets the schema, so there is nothing to fix. Unparsable input gives nil: CheckGrammarSubset
 // reports it. Names are walked sorted, so the result is deterministic.
 func CheckGrammarIgnored(raw []byte) []GrammarIgnored {
 	doc, perr := decodeJSON(raw)
@@ -62,11 +62,6 @@ func ignoredNode(obj map[string]any, p string, out *[]GrammarIgnored) {
 	}
 	if f, ok := obj["format"].(string); ok && slices.Contains(grammarFormats, f) {
 		add(p+".format", "format", fmt.Sprintf("\"format\": %q is not constrained by the llama.cpp grammar: the model may answer any string", f))
-	}
-	if _, ok := obj["properties"].(map[string]any); ok {
-		if _, set := obj["additionalProperties"]; !set {
-			add(p+".properties", "additionalProperties", "\"additionalProperties\" is omitted: the llama.cpp grammar reads it as false, JSON Schema as true, so the model can never add a key the schema allows")
-		}
 	}
 	for _, kw := range []string{"anyOf", "oneOf"} {
 		arr, _ := obj[kw].([]any)
