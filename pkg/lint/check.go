@@ -90,6 +90,7 @@ func passes() []pass {
 		{rulePromptRoot, checkPromptRoots},
 		{ruleSchema, checkSchemas},
 		{ruleGrammar, checkGrammar},
+		{ruleGrammarIgnored, checkGrammarIgnored},
 		{ruleExpr, checkExprs},
 		{ruleTemplate, checkValueTemplates},
 		{rulePongo, checkPongo},

@@ -12,10 +12,20 @@ import (
 var ruleGrammar = &Rule{ID: "grammar", Severity: diag.Error, Summary: "decide schemas of a builtin.local_llm grammar: true alias stay in the llama.cpp grammar subset",
 	Example: "\"pattern\": \"a+\"   # not anchored"}
 
-// checkGrammar: a host.agent.decide on a builtin.local_llm plugin with
-// grammar: true sends a schema inside the llama.cpp grammar subset
-// (reference §7.3).
-func checkGrammar(c *checker) {
+// grammarSend is one decide schema a grammar: true local_llm call sends.
+type grammarSend struct {
+	e    *story.Effect
+	site effSite
+	path string // as written in with.schema
+	abs  string
+	file []byte // the file as read
+	sent []byte // what is sent: the bundled schema when it compiles, else the file
+}
+
+// eachGrammarSend calls fn for every readable decide schema of a
+// builtin.local_llm alias with grammar: true, and reports one it cannot read
+// under the grammar rule (diag.Sort drops the same finding from a second pass).
+func (c *checker) eachGrammarSend(fn func(g grammarSend)) {
 	c.eachEffect(func(e *story.Effect, site effSite) {
 		if e.Invoke != "host.agent.decide" || e.Agent() == "" || site.Template {
 			return
@@ -28,7 +38,8 @@ func checkGrammar(c *checker) {
 		if path == "" || story.IsTemplated(path) {
 			return
 		}
-		raw, err, in := c.readNamed(e.WithPos("schema"), site.String()+": with.schema", path, c.storyPath(path))
+		abs := c.storyPath(path)
+		raw, err, in := c.readNamed(e.WithPos("schema"), site.String()+": with.schema", path, abs)
 		if !in {
 			return
 		}
@@ -36,12 +47,25 @@ func checkGrammar(c *checker) {
 			c.rep.Errf(e.WithPos("schema"), ruleGrammar, "%s: agent %q is builtin.local_llm with grammar: true but its decide schema %q could not be read: %s", site.String(), e.Agent(), path, safefile.ErrText(err))
 			return
 		}
-		// what is sent: the bundled schema when it compiles, else the file
-		if s, err := schema.NewCompiler(c.st.Dir).Compile(filepath.Clean(path)); err == nil {
-			raw = s.Bundled
-		}
-		for _, v := range schema.CheckGrammarSubset(raw) {
-			c.rep.Errf(e.WithPos("schema"), ruleGrammar, "%s: agent %q is builtin.local_llm with grammar: true but its decide schema %q is outside the llama.cpp grammar subset: %s (construct %q at %s)", site.String(), e.Agent(), path, v.String(), v.Construct, v.Pointer)
+		fn(c.grammarSend(e, site, path, abs, raw))
+	})
+}
+
+func (c *checker) grammarSend(e *story.Effect, site effSite, path, abs string, raw []byte) grammarSend {
+	g := grammarSend{e: e, site: site, path: path, abs: abs, file: raw, sent: raw}
+	if s, err := schema.NewCompiler(c.st.Dir).Compile(filepath.Clean(path)); err == nil {
+		g.sent = s.Bundled
+	}
+	return g
+}
+
+// checkGrammar: a host.agent.decide on a builtin.local_llm plugin with
+// grammar: true sends a schema inside the llama.cpp grammar subset
+// (reference §7.3).
+func checkGrammar(c *checker) {
+	c.eachGrammarSend(func(g grammarSend) {
+		for _, v := range schema.CheckGrammarSubset(g.sent) {
+			c.rep.Errf(g.e.WithPos("schema"), ruleGrammar, "%s: agent %q is builtin.local_llm with grammar: true but its decide schema %q is outside the llama.cpp grammar subset: %s (construct %q at %s)", g.site.String(), g.e.Agent(), g.path, v.String(), v.Construct, v.Pointer)
 		}
 	})
 }
