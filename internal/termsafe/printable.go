@@ -53,20 +53,35 @@ func markerIndex(s string) int {
 // differ. The zero width joiner and non-joiner (U+200C, U+200D) and the
 // variation selectors stay: emoji and several scripts need them.
 func IsControl(c rune) bool {
-	return (c < 0x20 && c != '\n' && c != '\t') ||
-		c == 0x7f ||
-		(c >= 0x80 && c < 0xa0) ||
-		c == 0xad || c == 0x034f ||
-		c == 0x061c ||
-		c == 0x115f || c == 0x1160 || c == 0x17b4 || c == 0x17b5 || c == 0x180e ||
-		c == 0x200b || c == 0x200e || c == 0x200f ||
-		c == 0x2028 || c == 0x2029 ||
-		(c >= 0x202a && c <= 0x202e) ||
-		(c >= 0x2060 && c <= 0x2064) ||
-		(c >= 0x2066 && c <= 0x2069) ||
-		c == 0x3164 || c == 0xfeff || c == 0xffa0 ||
-		(c >= 0xfff9 && c <= 0xfffb) ||
-		(c >= 0xe0000 && c <= 0xe007f)
+	if c < 0x7f {
+		return c < 0x20 && c != '\n' && c != '\t'
+	}
+	return unicode.Is(invisible, c)
+}
+
+// invisible is what [IsControl] escapes beyond the C0 controls.
+var invisible = &unicode.RangeTable{
+	R16: []unicode.Range16{
+		{Lo: 0x7f, Hi: 0x9f, Stride: 1}, // DEL, C1 controls
+		{Lo: 0xad, Hi: 0xad, Stride: 1}, // soft hyphen
+		{Lo: 0x034f, Hi: 0x034f, Stride: 1},
+		{Lo: 0x061c, Hi: 0x061c, Stride: 1},
+		{Lo: 0x115f, Hi: 0x1160, Stride: 1}, // Hangul fillers
+		{Lo: 0x17b4, Hi: 0x17b5, Stride: 1},
+		{Lo: 0x180e, Hi: 0x180e, Stride: 1},
+		{Lo: 0x200b, Hi: 0x200b, Stride: 1}, // zero width space
+		{Lo: 0x200e, Hi: 0x200f, Stride: 1}, // direction marks
+		{Lo: 0x2028, Hi: 0x202e, Stride: 1}, // line/paragraph separators, bidi embeddings
+		{Lo: 0x2060, Hi: 0x2064, Stride: 1},
+		{Lo: 0x2066, Hi: 0x2069, Stride: 1}, // bidi isolates
+		{Lo: 0x3164, Hi: 0x3164, Stride: 1},
+		{Lo: 0xfeff, Hi: 0xfeff, Stride: 1},
+		{Lo: 0xffa0, Hi: 0xffa0, Stride: 1},
+		{Lo: 0xfff9, Hi: 0xfffb, Stride: 1},
+	},
+	R32: []unicode.Range32{
+		{Lo: 0xe0000, Hi: 0xe007f, Stride: 1}, // tag characters
+	},
 }
 
 // WorkflowData is s as the message of a GitHub workflow command
