@@ -49,7 +49,7 @@ func (h appendFileHandler) Call(ctx context.Context, c *Call) (Result, error) {
 	}
 	old, err := safefile.ReadFile(path, safefile.Data)
 	if err != nil && !os.IsNotExist(err) {
-		return Result{}, fmt.Errorf("%s: read %s: %v", name, path, err)
+		return Result{}, fmt.Errorf("%s: read %s: %v", name, path, safefile.ErrText(err))
 	}
 	var b strings.Builder
 	if len(old) == 0 {

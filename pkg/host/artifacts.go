@@ -80,7 +80,7 @@ func (h artifactsHandler) Call(ctx context.Context, c *Call) (Result, error) {
 	if mode == "append" {
 		old, err := safefile.ReadFile(path, safefile.Data)
 		if err != nil && !os.IsNotExist(err) {
-			return Result{}, fmt.Errorf("%s: read %s: %v", name, path, err)
+			return Result{}, fmt.Errorf("%s: read %s: %v", name, path, safefile.ErrText(err))
 		}
 		oldSize = int64(len(old))
 		if len(old) > 0 {

@@ -106,3 +106,23 @@ func TestWriteBudgetOffByDefault(t *testing.T) {
 		mustOK(t, app, env, map[string]any{"thread": "b.md", "body": strings.Repeat("x", 1<<20)})
 	}
 }
+
+// TestAppendOverReadCapNamesFileOnce: a file past the read cap is an error
+// naming the file once and the cap, from both appending handlers.
+func TestAppendOverReadCapNamesFileOnce(t *testing.T) {
+	wd := t.TempDir()
+	big := strings.Repeat("x", 17<<20)
+	storytest.WriteFile(t, filepath.Join(wd, "b.md"), big)
+	storytest.WriteFile(t, filepath.Join(wd, ".artifacts", "a.md"), big)
+	reg := Builtins(Options{})
+	for _, c := range []struct{ handler, thread, path string }{
+		{HandlerAppendToFile, "b.md", filepath.Join(wd, "b.md")},
+		{HandlerArtifactsDir, "a", filepath.Join(wd, ".artifacts", "a.md")},
+	} {
+		h, _, _, _ := reg.Lookup(c.handler)
+		_, err := call(t, h, Env{WorkDir: wd, Now: fixedClock()}, map[string]any{"thread": c.thread, "body": "x"})
+		if err == nil || strings.Count(err.Error(), c.path) != 1 || !strings.Contains(err.Error(), "16 MiB cap") {
+			t.Errorf("%s over the read cap: %v, want an error naming %s once and the cap", c.handler, err, c.path)
+		}
+	}
+}
