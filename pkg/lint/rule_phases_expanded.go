@@ -17,8 +17,8 @@ import (
 // finding sits on the template's line and names the generated state and
 // its graph entry; only errors (and expandedWarnings) the unexpanded check
 // did not report at the same place are kept, and of the blocking rules only
-// expandedRules. Other warnings are dropped: the template states are checked
-// as written already, and an expanded copy would repeat each per entry.
+// expandedRules. Other warnings are dropped, so a template's finding is
+// not repeated once per graph entry.
 func checkExpanded(st *story.Story, rep *yamlnode.Reporter, opts story.Options, src *sources, before []diag.Diagnostic) {
 	if st.Phases == nil {
 		return
