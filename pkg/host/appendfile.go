@@ -17,9 +17,11 @@ import (
 // appendFileHandler serves host.append_to_file (story-runtime.md §2.8): a
 // "bug file" with front matter, one "## Comment <time> by <author>"
 // section per call. The file is confined to the run's working directory.
-type appendFileHandler struct{}
+type appendFileHandler struct {
+	budget *writeBudget // nil = unlimited
+}
 
-func (appendFileHandler) Call(ctx context.Context, c *Call) (Result, error) {
+func (h appendFileHandler) Call(ctx context.Context, c *Call) (Result, error) {
 	const name = "host.append_to_file"
 	args := c.Args
 	thread := strArg(args, "thread")
@@ -47,7 +49,7 @@ func (appendFileHandler) Call(ctx context.Context, c *Call) (Result, error) {
 	}
 	old, err := safefile.ReadFile(path, safefile.Data)
 	if err != nil && !os.IsNotExist(err) {
-		return Result{}, fmt.Errorf("%s: read %s: %v", name, path, err)
+		return Result{}, fmt.Errorf("%s: read %s: %v", name, path, safefile.ErrText(err))
 	}
 	var b strings.Builder
 	if len(old) == 0 {
@@ -68,7 +70,11 @@ func (appendFileHandler) Call(ctx context.Context, c *Call) (Result, error) {
 		b.WriteString("\n_phase: " + p + "_\n")
 	}
 	content := b.String()
+	if err := h.budget.take(name, thread, int64(len(old)), int64(len(content))); err != nil {
+		return domainErr("%v", err), nil
+	}
 	if err := atomicfile.Write(path, []byte(content), 0o644); err != nil {
+		h.budget.refund(int64(len(old)), int64(len(content)))
 		return Result{}, fmt.Errorf("%s: write %s: %v", name, path, err)
 	}
 	n := strings.Count("\n"+content, "\n## Comment ") // the lines that start a comment section

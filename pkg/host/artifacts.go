@@ -19,6 +19,7 @@ import (
 // file copied to <root>/<thread><ext>.
 type artifactsHandler struct {
 	getenv func(string) string
+	budget *writeBudget // nil = unlimited
 }
 
 // artifactSep separates chunks of one artifact file.
@@ -75,18 +76,24 @@ func (h artifactsHandler) Call(ctx context.Context, c *Call) (Result, error) {
 	}
 	n := 1
 	var content string
+	oldSize := existingSize(path)
 	if mode == "append" {
 		old, err := safefile.ReadFile(path, safefile.Data)
 		if err != nil && !os.IsNotExist(err) {
-			return Result{}, fmt.Errorf("%s: read %s: %v", name, path, err)
+			return Result{}, fmt.Errorf("%s: read %s: %v", name, path, safefile.ErrText(err))
 		}
+		oldSize = int64(len(old))
 		if len(old) > 0 {
 			n = strings.Count(string(old), "\n---\n") + 2
 			content = string(old) + artifactSep
 		}
 	}
 	content += chunk.String()
+	if err := h.budget.take(name, file, oldSize, int64(len(content))); err != nil {
+		return domainErr("%v", err), nil
+	}
 	if err := atomicfile.Write(path, []byte(content), 0o644); err != nil {
+		h.budget.refund(oldSize, int64(len(content)))
 		return Result{}, fmt.Errorf("%s: write %s: %v", name, path, err)
 	}
 	stem := strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))
@@ -141,6 +148,20 @@ func (h artifactsHandler) media(c *Call, wd, root, shown, thread, src string) (R
 		return domainErr("%s: src_path %q: %v", name, src, safefile.ErrText(err)), nil
 	}
 	defer in.Close()
+	st, err := in.Stat()
+	if err != nil {
+		return domainErr("%s: src_path %q: %v", name, src, safefile.ErrText(err)), nil
+	}
+	size, oldSize := st.Size(), existingSize(to)
+	if err := h.budget.take(name, file, oldSize, size); err != nil {
+		return domainErr("%v", err), nil
+	}
+	charged := false
+	defer func() {
+		if !charged {
+			h.budget.refund(oldSize, size)
+		}
+	}()
 	if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
 		return Result{}, fmt.Errorf("%s: create %s: %v", name, filepath.Dir(to), err)
 	}
@@ -148,7 +169,18 @@ func (h artifactsHandler) media(c *Call, wd, root, shown, thread, src string) (R
 	if err != nil {
 		return Result{}, fmt.Errorf("%s: %v", name, err)
 	}
-	if _, err := io.Copy(tmp, in); err != nil {
+	// Under a budget the copy stops one byte past the size charged, so a
+	// source that grows while it is copied (or a pipe) fails instead of
+	// passing the budget.
+	var r io.Reader = in
+	if h.budget != nil {
+		r = io.LimitReader(in, size+1)
+	}
+	copied, err := io.Copy(tmp, r)
+	if err == nil && h.budget != nil && copied > size {
+		err = fmt.Errorf("it grew past its %d bytes while it was copied", size)
+	}
+	if err != nil {
 		tmp.Close()
 		os.Remove(tmp.Name())
 		return Result{}, fmt.Errorf("%s: copy %s: %v", name, src, err)
@@ -161,6 +193,7 @@ func (h artifactsHandler) media(c *Call, wd, root, shown, thread, src string) (R
 		os.Remove(tmp.Name())
 		return Result{}, fmt.Errorf("%s: %v", name, err)
 	}
+	charged = true
 	mt := cmp.Or(mime.TypeByExtension(ext), "application/octet-stream")
 	label := cmp.Or(strArg(c.Args, "label"), strArg(c.Args, "title"), filepath.Base(file))
 	return Result{Data: map[string]any{
@@ -170,4 +203,14 @@ func (h artifactsHandler) media(c *Call, wd, root, shown, thread, src string) (R
 			"id": thread, "kind": kind, "mime": mt, "label": label,
 		},
 	}}, nil
+}
+
+// existingSize is the size of the regular file at path, or 0 when there
+// is none (a write there starts from nothing).
+func existingSize(path string) int64 {
+	st, err := os.Lstat(path)
+	if err != nil || !st.Mode().IsRegular() {
+		return 0
+	}
+	return st.Size()
 }

@@ -18,6 +18,10 @@ type Options struct {
 	// With no embedder, a search call is a domain error saying how to
 	// configure one.
 	Search SearchOptions
+	// WriteBudget caps the bytes host.append_to_file and host.artifacts_dir
+	// add to files across every call of the registry (0 = no cap);
+	// [SandboxOptions] sets [DefaultSandboxWriteBudget].
+	WriteBudget int64
 }
 
 // Built-in handler names: what Builtins registers, for an embedder that
@@ -40,14 +44,15 @@ func Builtins(opts Options) *Registry {
 	if getenv == nil {
 		getenv = os.Getenv
 	}
+	budget := newWriteBudget(opts.WriteBudget)
 	b := func(name string, h Handler, summary string) {
 		r.RegisterInfo(name, h, Info{Source: SourceBuiltin, Summary: summary})
 	}
 	b(HandlerRun, runHandler{selfDir: cmp.Or(opts.SelfDir, selfDir())}, "runs a command (bash -c, or argv with args:); stdout, exit_code, ok, stdout_json")
-	b(HandlerArtifactsDir, artifactsHandler{getenv: getenv}, "appends markdown chunks (or copies media) under the artifacts root")
+	b(HandlerArtifactsDir, artifactsHandler{getenv: getenv, budget: budget}, "appends markdown chunks (or copies media) under the artifacts root")
 	b(HandlerInboxAdd, inboxHandler{}, "adds a notification to the run's inbox")
 	b(HandlerTransportPost, transportHandler{}, "posts to a chat transport (none in a headless run: a domain error)")
-	b(HandlerAppendToFile, appendFileHandler{}, "appends a comment section to a bug file in the working directory")
+	b(HandlerAppendToFile, appendFileHandler{budget: budget}, "appends a comment section to a bug file in the working directory")
 	b(HandlerJobsAnswer, jobsAnswerHandler{}, "answers a background job's clarification question")
 	b(HandlerStarlarkRun, NewStarlarkRun(opts.Starlark), "runs a sandboxed Starlark script with a typed sidecar")
 	b(HandlerAgentSearch, newAgentSearch(opts.Search), "embedding search over the files a corpus: glob selects")

@@ -12,7 +12,8 @@
 //
 // Layout: host.go (Call, Result, Handler, Env, Services), registry.go,
 // builtins.go, agent_verbs.go (the agent verbs the engine routes itself),
-// run.go (host.run), stdoutjson.go, artifacts.go, appendfile.go, inbox.go
+// run.go (host.run), stdoutjson.go, artifacts.go, appendfile.go,
+// writebudget.go (the byte budget of their writes under --sandbox), inbox.go
 // (inbox, transport, jobs), workdir.go (every story-named path confined to
 // the run's working directory), starlark_*.go (host.starlark.run), search.go
 // (with an on-disk vector cache) and glob.go (its corpus globs), sandbox.go

@@ -20,10 +20,14 @@ func SandboxSafe(name string) bool {
 // without network (its ctx.http answers only from a cassette),
 // host.agent.search without an embedder (a call is a domain error, no
 // sidecar starts), and no environment read (KITSOKI_ARTIFACTS_ROOT cannot
-// move host.artifacts_dir out of the working directory).
+// move host.artifacts_dir out of the working directory), and file writes
+// within [DefaultSandboxWriteBudget] (a caller's smaller budget is kept).
 func SandboxOptions(o Options) Options {
 	o.Starlark.NoNetwork = true
 	o.Search = SearchOptions{}
 	o.Getenv = func(string) string { return "" }
+	if o.WriteBudget <= 0 || o.WriteBudget > DefaultSandboxWriteBudget {
+		o.WriteBudget = DefaultSandboxWriteBudget
+	}
 	return o
 }

@@ -15,8 +15,10 @@ import (
 // checkExpanded runs every pass again over st with its phases: expanded,
 // as upstream's load checks generated states like hand-written ones. A
 // finding sits on the template's line and names the generated state and
-// its graph entry; only errors the unexpanded check did not report at the
-// same place are kept, and of the blocking rules only expandedRules.
+// its graph entry; only errors (and expandedWarnings) the unexpanded check
+// did not report at the same place are kept, and of the blocking rules only
+// expandedRules. Other warnings are dropped, so a template's finding is
+// not repeated once per graph entry.
 func checkExpanded(st *story.Story, rep *yamlnode.Reporter, opts story.Options, src *sources, before []diag.Diagnostic) {
 	if st.Phases == nil {
 		return
@@ -51,7 +53,7 @@ func checkExpanded(st *story.Story, rep *yamlnode.Reporter, opts story.Options, 
 	said := map[diag.Diagnostic]bool{}
 	for _, d := range sub.Diags {
 		r, ok := LookupRule(d.Rule)
-		if (d.Severity != diag.Error && !(ok && loaderAccepted(r))) || seen[place{d.File, d.Line, d.Col, d.Rule}] {
+		if (d.Severity != diag.Error && !(ok && (loaderAccepted(r) || expandedWarnings[d.Rule]))) || seen[place{d.File, d.Line, d.Col, d.Rule}] {
 			continue
 		}
 		if ok && !r.LintOnly && !expandedRules[d.Rule] {
@@ -75,6 +77,11 @@ func checkExpanded(st *story.Story, rep *yamlnode.Reporter, opts story.Options, 
 var expandedRules = map[string]bool{
 	ruleTarget.ID: true, ruleExits.ID: true, story.RuleIntent.ID: true, ruleExpr.ID: true, ruleTemplate.ID: true,
 }
+
+// expandedWarnings are the warnings kept on expanded states: those about a
+// generated state's name, which the template as written does not show
+// ("{id}_executing" is fine; the entry "review#2" makes it hold "#").
+var expandedWarnings = map[string]bool{ruleStateName.ID: true}
 
 // generatedBy is the note a finding about an expanded state gets: the
 // generated state it names and the graph entry behind it, with a fix.
