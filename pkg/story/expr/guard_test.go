@@ -277,7 +277,7 @@ func TestWhitelistListsAreCopies(t *testing.T) {
 // can act on, not Go's run-time text (upstream shows "interface
 // conversion: interface {} is nil, not string").
 func TestEvalErrorsArePlain(t *testing.T) {
-	env := Env{"world": map[string]any{"n": 3, "z": 0}}
+	env := Env{"world": map[string]any{"n": 3, "z": 0, "l": []any{1}, "m": map[string]any{}}}
 	for src, want := range map[string]string{
 		"upper(world.u)":          `expr eval "upper(world.u)": nil (an unset world key or slot?) where a string is needed`,
 		"lower(world.n)":          `expr eval "lower(world.n)": a number where a string is needed`,
@@ -288,6 +288,7 @@ func TestEvalErrorsArePlain(t *testing.T) {
 		"world.n % world.z":       `expr eval "world.n % world.z": integer division by zero`,
 		"split(world.n, ',')":     `expr eval "split(world.n, ',')": a number where a string is needed`,
 		"hasPrefix(world.u, 'a')": `expr eval "hasPrefix(world.u, 'a')": nil (an unset world key or slot?) where a string is needed`,
+		"world.u % world.m":       `expr eval "world.u % world.m": invalid operation: <nil> % map`,
 	} {
 		p, err := CompileExpr(src)
 		if err != nil {
@@ -297,5 +298,13 @@ func TestEvalErrorsArePlain(t *testing.T) {
 		if err == nil || !strings.HasPrefix(err.Error(), want) {
 			t.Errorf("%s: %v\nwant prefix %s", src, err, want)
 		}
+	}
+	p, err := CompileGuard("(world.l)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `expr eval "(world.l)": invalid operation: a list where a bool is needed`
+	if _, err := p.Eval(env); err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("guard (world.l): %v\nwant prefix %s", err, want)
 	}
 }
