@@ -288,7 +288,7 @@ func TestEvalErrorsArePlain(t *testing.T) {
 		"world.n % world.z":       `expr eval "world.n % world.z": integer division by zero`,
 		"split(world.n, ',')":     `expr eval "split(world.n, ',')": a number where a string is needed`,
 		"hasPrefix(world.u, 'a')": `expr eval "hasPrefix(world.u, 'a')": nil (an unset world key or slot?) where a string is needed`,
-		"world.u % world.m":       `expr eval "world.u % world.m": invalid operation: <nil> % map`,
+		"world.u % world.m":       `expr eval "world.u % world.m": invalid operation: <nil> % map (1:`,
 	} {
 		p, err := CompileExpr(src)
 		if err != nil {
