@@ -79,10 +79,6 @@ func writeIndented(w io.Writer, v any) error {
 func WriteGitHub(w io.Writer, ds []Diagnostic) error {
 	bw := bufio.NewWriter(w)
 	for _, d := range ds {
-		level := "error"
-		if d.Severity == Warning {
-			level = "warning"
-		}
 		props := []string{"file=" + termsafe.WorkflowProperty(d.File)}
 		if d.Line > 0 {
 			props = append(props, fmt.Sprintf("line=%d", d.Line))
@@ -91,7 +87,7 @@ func WriteGitHub(w io.Writer, ds []Diagnostic) error {
 			props = append(props, fmt.Sprintf("col=%d", d.Col))
 		}
 		props = append(props, "title="+termsafe.WorkflowProperty("kitsoki "+d.Rule))
-		fmt.Fprintf(bw, "::%s %s::%s\n", level, strings.Join(props, ","), termsafe.WorkflowData(d.Message))
+		fmt.Fprintf(bw, "::%s %s::%s\n", d.Severity, strings.Join(props, ","), termsafe.WorkflowData(d.Message))
 	}
 	return bw.Flush()
 }

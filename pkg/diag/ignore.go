@@ -137,24 +137,23 @@ func ApplyIgnores(ds []Diagnostic, files []string, src func(string) ([]byte, boo
 		}
 	}
 	for i, m := range markers {
+		warn := func(to *[]Diagnostic, col int, format string, a ...any) {
+			*to = append(*to, Diagnostic{File: m.File, Line: m.Line, Col: col, Severity: Warning, Rule: ruleID, Message: fmt.Sprintf(format, a...)})
+		}
 		if len(m.Rules) == 0 {
 			if !usedAny[i] {
-				res.Unused = append(res.Unused, Diagnostic{File: m.File, Line: m.Line, Col: m.Col, Severity: Warning, Rule: ruleID,
-					Message: fmt.Sprintf("%s suppresses nothing: no warning is reported on line %d; remove the comment", IgnoreMarker, m.Covers)})
+				warn(&res.Unused, m.Col, "%s suppresses nothing: no warning is reported on line %d; remove the comment", IgnoreMarker, m.Covers)
 			}
 			continue
 		}
 		for j, id := range m.Rules {
 			switch {
 			case !known(id):
-				res.Unknown = append(res.Unknown, Diagnostic{File: m.File, Line: m.Line, Col: m.RuleCols[j], Severity: Warning, Rule: ruleID,
-					Message: fmt.Sprintf("%s %s: no rule has this id (kitsoki validate --list-rules lists them)", IgnoreMarker, id)})
+				warn(&res.Unknown, m.RuleCols[j], "%s %s: no rule has this id (kitsoki validate --list-rules lists them)", IgnoreMarker, id)
 			case !used[markRule{i, id}] && errs[markRule{i, id}]:
-				res.Unknown = append(res.Unknown, Diagnostic{File: m.File, Line: m.Line, Col: m.RuleCols[j], Severity: Warning, Rule: ruleID,
-					Message: fmt.Sprintf("%s %s cannot suppress the %s error on line %d: only warnings can be silenced (an error is a real defect; fix it)", IgnoreMarker, id, id, m.Covers)})
+				warn(&res.Unknown, m.RuleCols[j], "%s %s cannot suppress the %s error on line %d: only warnings can be silenced (an error is a real defect; fix it)", IgnoreMarker, id, id, m.Covers)
 			case !used[markRule{i, id}]:
-				res.Unused = append(res.Unused, Diagnostic{File: m.File, Line: m.Line, Col: m.RuleCols[j], Severity: Warning, Rule: ruleID,
-					Message: fmt.Sprintf("%s %s suppresses nothing: no %s warning is reported on line %d; remove it", IgnoreMarker, id, id, m.Covers)})
+				warn(&res.Unused, m.RuleCols[j], "%s %s suppresses nothing: no %s warning is reported on line %d; remove it", IgnoreMarker, id, id, m.Covers)
 			}
 		}
 	}

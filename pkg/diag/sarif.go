@@ -122,16 +122,12 @@ func writeSARIF(w io.Writer, ds []Diagnostic, tool ToolInfo) error {
 	}
 	results := make([]sarifResult, 0, len(ds))
 	for _, d := range ds {
-		level := "error"
-		if d.Severity == Warning {
-			level = "warning"
-		}
 		loc := sarifLocation{PhysicalLocation: sarifPhysical{ArtifactLocation: artifact(root, d.File)}}
 		if d.Line > 0 {
 			loc.PhysicalLocation.Region = &sarifRegion{StartLine: d.Line, StartColumn: d.Col}
 		}
 		results = append(results, sarifResult{
-			RuleID: d.Rule, RuleIndex: index[d.Rule], Level: level,
+			RuleID: d.Rule, RuleIndex: index[d.Rule], Level: string(d.Severity),
 			Message: sarifMessage{Text: d.Message}, Locations: []sarifLocation{loc},
 		})
 	}

@@ -14,22 +14,22 @@ import (
 // sorted; the story is nil when nothing usable could be parsed.
 func Load(path string, opts story.Options) (*story.Story, []diag.Diagnostic) {
 	st, ds := story.Load(path, opts)
-	return checked(path, st, ds, opts)
+	return checked(st, ds, opts)
 }
 
 // LoadSource is story.LoadSource followed by Check.
 func LoadSource(path string, data []byte, opts story.Options) (*story.Story, []diag.Diagnostic) {
 	st, ds := story.LoadSource(path, data, opts)
-	return checked(path, st, ds, opts)
+	return checked(st, ds, opts)
 }
 
 // LoadBytes is story.LoadBytes followed by Check.
 func LoadBytes(name string, data []byte, opts story.Options) (*story.Story, []diag.Diagnostic) {
 	st, ds := story.LoadBytes(name, data, opts)
-	return checked(name, st, ds, opts)
+	return checked(st, ds, opts)
 }
 
-func checked(file string, st *story.Story, ds []diag.Diagnostic, opts story.Options) (*story.Story, []diag.Diagnostic) {
+func checked(st *story.Story, ds []diag.Diagnostic, opts story.Options) (*story.Story, []diag.Diagnostic) {
 	if st == nil {
 		return nil, ds
 	}

@@ -7,7 +7,7 @@ import (
 
 // maxListed is how many names one message lists: a finding that can
 // stand on every line of a story must not also repeat a list as long as
-// the story (3,000 unknown agents among 3,000 declared printed 114 MB).
+// the story.
 const maxListed = 20
 
 // nameList is names joined by sep, the first maxListed of them and then

@@ -1,7 +1,6 @@
 package lint
 
 import (
-	"slices"
 	"strings"
 
 	"kitsoki/internal/lazyre"
@@ -17,23 +16,13 @@ var ruleBareExpr = &Rule{ID: "bare-expr", Severity: diag.Warning, LintOnly: true
 // root (world.x, slots.y ?? 'z', args.n + 1) but has no {{ }}.
 var bareExprRe = &lazyre.Regexp{Expr: `^!?\(?(world|slots|args|result|event|item|proposal)\.[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*|\[[^\]]*\])*\s*(\?\?|==|!=|<=|>=|&&|\|\||[<>+\-*/%?]|$)`}
 
-// bareRoots are the roots bareExprRe starts with.
-var bareRoots = []string{"world.", "slots.", "args.", "result.", "event.", "item.", "proposal."}
-
-// mayBeBareExpr is a quick necessary condition of bareExprRe.
-func mayBeBareExpr(s string) bool {
-	s = strings.TrimPrefix(s, "!")
-	s = strings.TrimPrefix(s, "(")
-	return slices.ContainsFunc(bareRoots, func(r string) bool { return strings.HasPrefix(s, r) })
-}
-
 // checkBareExpr warns about a with:/set: value that looks like an
 // expression but has no {{ }} (reference §6.2).
 func checkBareExpr(c *checker) {
 	c.eachEffect(func(e *story.Effect, site effSite) {
 		eachValueString(e, func(p story.Pos, what, _, path, s string) {
 			s = strings.TrimSpace(s)
-			if mayBeBareExpr(s) && !story.IsTemplated(s) && bareExprRe.MatchString(s) {
+			if !story.IsTemplated(s) && bareExprRe.MatchString(s) {
 				if what == "with" {
 					p = e.WithPos(path) // the leaf, not its with: key
 				}

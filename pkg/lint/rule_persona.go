@@ -8,7 +8,6 @@ import (
 
 	"kitsoki/internal/lazyre"
 	"kitsoki/internal/safefile"
-	"kitsoki/pkg/diag"
 	"kitsoki/pkg/story"
 )
 
@@ -96,10 +95,7 @@ func (c *checker) checkAgentRef(p story.Pos, site, agent string) {
 
 // checkCwd: $VAR / ${VAR} in a cwd must be set (KITSOKI_APP_DIR always is).
 func (c *checker) checkCwd(p story.Pos, who, cwd string) {
-	sev := diag.Error
-	if c.opts.AllowUnsetEnv {
-		sev = diag.Warning
-	}
+	sev := c.opts.UnsetEnvSeverity()
 	for _, m := range envRefRe.FindAllStringSubmatch(cwd, -1) {
 		name := cmp.Or(m[1], m[2])
 		if name == "KITSOKI_APP_DIR" {

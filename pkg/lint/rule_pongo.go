@@ -105,17 +105,9 @@ func (pc *pongoCheck) viewLoader() *expr.PongoLoader {
 	return pc.vl
 }
 
-// compiled compiles src once (nil when src holds no tag).
-func (pc *pongoCheck) compiled(src string) error {
-	return pc.compiledWith(compiledPongo, pc.loader, src)
-}
-
-// compiledView is compiled for a view template.
-func (pc *pongoCheck) compiledView(src string) error {
-	return pc.compiledWith(compiledPongoView, pc.viewLoader, src)
-}
-
-func (pc *pongoCheck) compiledWith(kind compileKind, loader func() *expr.PongoLoader, src string) error {
+// compiled compiles src once with the loader of kind (nil when src holds
+// no tag).
+func (pc *pongoCheck) compiled(kind compileKind, loader func() *expr.PongoLoader, src string) error {
 	if !strings.Contains(src, "{{") && !strings.Contains(src, "{%") {
 		return nil
 	}
@@ -130,7 +122,7 @@ func (pc *pongoCheck) addFile(f string, p story.Pos) {
 }
 
 func (pc *pongoCheck) compile(p story.Pos, where func() string, src string) {
-	pc.report(p, where, src, pc.compiled(src))
+	pc.report(p, where, src, pc.compiled(compiledPongo, pc.loader, src))
 }
 
 func (pc *pongoCheck) report(p story.Pos, where func() string, src string, err error) {
@@ -142,7 +134,7 @@ func (pc *pongoCheck) report(p story.Pos, where func() string, src string, err e
 // compileView reports a view element that does not compile; upstream
 // compiles views only when shown, so the message says what happens then.
 func (pc *pongoCheck) compileView(p story.Pos, whereOf func() string, src string, guarded bool) {
-	err := pc.compiledView(src)
+	err := pc.compiled(compiledPongoView, pc.viewLoader, src)
 	if err == nil {
 		return
 	}
@@ -180,7 +172,7 @@ func (pc *pongoCheck) view(s *story.State, v *story.View) {
 	c := pc.c
 	switch v.Kind {
 	case "template":
-		pc.report(v.Pos, func() string { return "state " + strconv.Quote(s.Path) + " view" }, v.Template, pc.compiledView(v.Template))
+		pc.report(v.Pos, func() string { return "state " + strconv.Quote(s.Path) + " view" }, v.Template, pc.compiled(compiledPongoView, pc.viewLoader, v.Template))
 	case "extends", "template_file":
 		name, file, what := v.TemplateFile, v.TemplateFile, "template_file %q: views/%s"
 		if v.Kind == "extends" {

@@ -2,6 +2,7 @@ package lint
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 
 	"kitsoki/pkg/diag"
@@ -28,20 +29,13 @@ func checkPrebindView(c *checker) {
 			continue
 		}
 		bound := map[string]bool{}
-		var binds func([]*story.Effect)
-		binds = func(list []*story.Effect) {
-			for _, e := range list {
-				if e == nil {
-					continue
-				}
-				for _, kv := range e.Bind() {
+		for p := range (story.EffectWalk{}).States(s) {
+			for _, kv := range p.Effect.Bind() {
+				if p.Within("on_enter") {
 					bound[liftWorldKey(c.st, kv.Key)] = true
 				}
-				binds(e.OnComplete())
-				binds(e.Effects())
 			}
 		}
-		binds(s.OnEnter)
 		if len(bound) == 0 {
 			continue
 		}
@@ -122,13 +116,12 @@ func liftWorldKey(st *story.Story, path string) string {
 	return path
 }
 
-// importAlias is the alias under which st's importer imports it, "" when
-// none names it.
+// importAlias is the first alias under which st's importer imports it, ""
+// when none names it.
 func importAlias(st *story.Story) string {
-	for alias, im := range st.Importer().Imports {
-		if im != nil && im.Child == st {
-			return alias
-		}
+	imp := st.Importer()
+	if i := slices.IndexFunc(imp.ImportOrder, func(a string) bool { return imp.Imports[a] != nil && imp.Imports[a].Child == st }); i >= 0 {
+		return imp.ImportOrder[i]
 	}
 	return ""
 }

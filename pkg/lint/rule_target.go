@@ -123,25 +123,12 @@ func (c *checker) checkTarget(from *story.State, target string, p story.Pos, pre
 // verbatimResolved is the path upstream's loader resolves target to from
 // the state from without trimming it (story.ResolvePath, untrimmed).
 func verbatimResolved(from *story.State, target string) string {
-	if !strings.HasPrefix(target, "..") {
-		return strings.ReplaceAll(target, "/", ".")
+	base := ""
+	if from != nil {
+		base = from.Path
 	}
-	var segs []string
-	if from != nil && from.Path != "" {
-		segs = strings.Split(from.Path, ".")
-	}
-	for _, seg := range strings.Split(target, "/") {
-		switch seg {
-		case "", ".":
-		case "..":
-			if len(segs) > 0 {
-				segs = segs[:len(segs)-1]
-			}
-		default:
-			segs = append(segs, seg)
-		}
-	}
-	return strings.Join(segs, ".")
+	path, _ := story.ClimbPath(base, target)
+	return path
 }
 
 // tagOnly reports a target holding a {% %} tag and no {{ }}: it is read

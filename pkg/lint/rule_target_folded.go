@@ -50,15 +50,10 @@ func inFolded(st *story.Story, path string, depth int) bool {
 // tree ("kid", "kid.g"); "" when st is not imported.
 func foldedPrefix(st *story.Story) string {
 	var segs []string
-	for i := 0; st.Importer() != nil && i < 64; i++ {
-		parent := st.Importer()
-		for _, alias := range parent.ImportOrder {
-			if im := parent.Imports[alias]; im != nil && im.Child == st {
-				segs = append([]string{alias}, segs...)
-				break
-			}
+	for i := 0; st.Importer() != nil && i < 64; i, st = i+1, st.Importer() {
+		if alias := importAlias(st); alias != "" {
+			segs = append([]string{alias}, segs...)
 		}
-		st = parent
 	}
 	return strings.Join(segs, ".")
 }

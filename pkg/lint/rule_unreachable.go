@@ -172,7 +172,7 @@ func (c *checker) worldValues() *staticValues {
 			v, ok := kv.Value.(string) // a literal string is its one value
 			names := []string{v}
 			if ok && story.IsTemplated(v) {
-				names, ok = sv.fromTemplate(v, kv.Key)
+				names, ok = sv.fromTemplate(v)
 			}
 			if ok {
 				sv.vals[kv.Key] = append(sv.vals[kv.Key], names...)
@@ -196,7 +196,7 @@ func (c *checker) worldValues() *staticValues {
 
 // fromTemplate returns the quoted names of a set: template such as
 // "{{ 'a' }}"; false when it reads state.
-func (sv *staticValues) fromTemplate(tpl, key string) ([]string, bool) {
+func (sv *staticValues) fromTemplate(tpl string) ([]string, bool) {
 	if strings.Contains(tpl, "slots.") || strings.Contains(tpl, "result") || (strings.Contains(tpl, "world.") && worldRefRe.MatchString(tpl)) {
 		return nil, false
 	}

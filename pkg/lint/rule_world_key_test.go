@@ -31,3 +31,17 @@ func TestWorldKeyGoldens(t *testing.T) {
 		})
 	}
 }
+
+// TestWorldKeyStarlarkComputedKey: a ctx.world.get whose key is not a
+// literal is a key known only at run time, not a crash of the check.
+func TestWorldKeyStarlarkComputedKey(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "app.yaml", "app: {id: p}\nroot: a\nstates:\n  a:\n    on_enter:\n      - invoke: host.starlark.run\n        with: {script: s.star}\n")
+	write(t, dir, "s.star", "def main(ctx):\n    x = \"k\"\n    return ctx.world.get(x)\n")
+	_, ds := Load(dir, story.Options{LookupEnv: noEnv})
+	for _, d := range ds {
+		if d.Rule == story.RuleInternal.ID {
+			t.Fatalf("internal error: %s", d)
+		}
+	}
+}

@@ -54,14 +54,9 @@ func (wk *worldKeyCheck) files() {
 			}
 		})
 	}
-	c.eachEffect(func(e *story.Effect, site effSite) {
-		if site.Template || !strings.HasPrefix(e.Invoke, "host.agent.") {
-			return
-		}
-		for _, ref := range promptRefs(e) {
-			if f, ok := c.existing(ref.path); ok && ref.isFile && !ref.schema {
-				add(f, e.WithPos(ref.key))
-			}
+	c.eachFileRef(func(e *story.Effect, _ effSite, ref fileRef) {
+		if f, ok := c.existing(ref.path); ok && ref.isFile && !ref.schema {
+			add(f, e.WithPos(ref.key))
 		}
 	})
 }

@@ -60,8 +60,11 @@ func (wk *worldKeyCheck) starlarkReads(e *story.Effect) {
 			return true
 		}
 		lit, ok := call.Args[0].(*syntax.Literal)
+		if !ok {
+			return true // a key known only at run time
+		}
 		key, isStr := lit.Value.(string)
-		if !ok || !isStr || own[key] {
+		if !isStr || own[key] {
 			return true
 		}
 		at := story.Pos{File: name, Line: int(lit.TokenPos.Line), Col: int(lit.TokenPos.Col)}

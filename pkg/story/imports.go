@@ -85,7 +85,7 @@ func (l *loader) resolveSource(st *Story, im *Import, alias string) (string, str
 		}
 		if repo != "" {
 			path = filepath.Join(repo, "stories", name, StoryFile)
-		} else if root := findKitsokiRoot(st.Dir); root != "" && fileExists(filepath.Join(root, "stories", name, StoryFile)) {
+		} else if root, ok := Above(st.Dir, isKitsokiRoot); ok && fileExists(filepath.Join(root, "stories", name, StoryFile)) {
 			path = filepath.Join(root, "stories", name, StoryFile)
 		} else {
 			// Upstream falls back to the story library embedded in its binary,
@@ -117,11 +117,6 @@ func (l *loader) resolveSource(st *Story, im *Import, alias string) (string, str
 func fileExists(p string) bool {
 	fi, err := os.Stat(p)
 	return err == nil && !fi.IsDir()
-}
-
-func findKitsokiRoot(dir string) string {
-	root, _ := Above(dir, isKitsokiRoot)
-	return root
 }
 
 // isKitsokiRoot says d holds .kitsoki-root or the go.mod of module kitsoki.

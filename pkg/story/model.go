@@ -260,41 +260,19 @@ func extra[T any](more **T) *T {
 	return *more
 }
 
-// Mode is the mode: key ("conversational" for free-form agent rooms).
-func (s *State) Mode() string { return s.more().Mode }
-
-// OnExit is the on_exit: effects (not part of the upstream format).
-func (s *State) OnExit() []*Effect { return s.more().OnExit }
-
-// Menu is the menu: list.
-func (s *State) Menu() []string { return s.more().Menu }
-
-// DefaultIntent is the default_intent: key.
-func (s *State) DefaultIntent() string { return s.more().DefaultIntent }
-
-// Footer is the footer: template.
-func (s *State) Footer() string { return s.more().Footer }
-
-// Timeout is the timeout: block (nil when absent).
-func (s *State) Timeout() *Timeout { return s.more().Timeout }
-
-// AgentOffRamp is the agent_off_ramp: block (nil when absent).
-func (s *State) AgentOffRamp() *OffRamp { return s.more().AgentOffRamp }
-
-// ContextualRouting is the contextual_routing: block (nil when absent).
+// The readers of the keys StateMore holds (zero values when More is nil).
+func (s *State) Mode() string                          { return s.more().Mode }
+func (s *State) OnExit() []*Effect                     { return s.more().OnExit }
+func (s *State) Menu() []string                        { return s.more().Menu }
+func (s *State) DefaultIntent() string                 { return s.more().DefaultIntent }
+func (s *State) Footer() string                        { return s.more().Footer }
+func (s *State) Timeout() *Timeout                     { return s.more().Timeout }
+func (s *State) AgentOffRamp() *OffRamp                { return s.more().AgentOffRamp }
 func (s *State) ContextualRouting() *ContextualRouting { return s.more().ContextualRouting }
-
-// Transcript is the transcript: key.
-func (s *State) Transcript() string { return s.more().Transcript }
-
-// InterceptDrive is the intercept_drive: key.
-func (s *State) InterceptDrive() string { return s.more().InterceptDrive }
-
-// Decider is the state's decider: key.
-func (s *State) Decider() string { return s.more().Decider }
-
-// WriteMode is the write_mode: key.
-func (s *State) WriteMode() string { return s.more().WriteMode }
+func (s *State) Transcript() string                    { return s.more().Transcript }
+func (s *State) InterceptDrive() string                { return s.more().InterceptDrive }
+func (s *State) Decider() string                       { return s.more().Decider }
+func (s *State) WriteMode() string                     { return s.more().WriteMode }
 
 // OnIntent is one intent of a state's on: block with its arms.
 type OnIntent struct {
@@ -413,17 +391,11 @@ var noTransitionMore TransitionMore
 // more returns the Transition's TransitionMore for reading: never nil.
 func (t *Transition) more() *TransitionMore { return cmp.Or(t.More, &noTransitionMore) }
 
-// Default reports the default: flag.
-func (t *Transition) Default() bool { return t.More != nil && t.More.Default }
-
-// GuardHint is the guard_hint: text.
+// The readers of the keys TransitionMore holds (zero values when More is nil).
+func (t *Transition) Default() bool     { return t.more().Default }
 func (t *Transition) GuardHint() string { return t.more().GuardHint }
-
-// View is the arm's view: (nil when absent).
-func (t *Transition) View() *View { return t.more().View }
-
-// Emit is the emit: list.
-func (t *Transition) Emit() []string { return t.more().Emit }
+func (t *Transition) View() *View       { return t.more().View }
+func (t *Transition) Emit() []string    { return t.more().Emit }
 
 // KV is one ordered key/value pair; Value is the raw YAML-decoded value.
 type KV struct {
@@ -483,50 +455,22 @@ var noEffectMore EffectMore
 // more returns the Effect's EffectMore for reading: never nil.
 func (e *Effect) more() *EffectMore { return cmp.Or(e.More, &noEffectMore) }
 
-// Increment is the increment: pairs.
-func (e *Effect) Increment() []KV { return e.more().Increment }
-
-// ID is the id: key.
-func (e *Effect) ID() string { return e.more().ID }
-
-// Bind is the bind: pairs (world key -> result path or template).
-func (e *Effect) Bind() []KV { return e.more().Bind }
-
-// OnError is the on_error: target.
-func (e *Effect) OnError() string { return e.more().OnError }
-
-// Emit is the emit: key.
-func (e *Effect) Emit() string { return e.more().Emit }
-
-// Background is the background: flag.
-func (e *Effect) Background() bool { return e.more().Background }
-
-// Once is the once: flag.
-func (e *Effect) Once() bool { return e.more().Once }
-
-// OnComplete is the on_complete: effects.
+// The readers of the keys EffectMore holds (zero values when More is nil).
+func (e *Effect) Increment() []KV       { return e.more().Increment }
+func (e *Effect) ID() string            { return e.more().ID }
+func (e *Effect) Bind() []KV            { return e.more().Bind }
+func (e *Effect) OnError() string       { return e.more().OnError }
+func (e *Effect) Emit() string          { return e.more().Emit }
+func (e *Effect) Background() bool      { return e.more().Background }
+func (e *Effect) Once() bool            { return e.more().Once }
 func (e *Effect) OnComplete() []*Effect { return e.more().OnComplete }
-
-// Target is the target: key (only inside on_complete).
-func (e *Effect) Target() string { return e.more().Target }
-
-// EmitIntent is the emit_intent: intent.
-func (e *Effect) EmitIntent() string { return e.more().EmitIntent }
-
-// Slots is the slot values for emit_intent.
-func (e *Effect) Slots() []KV { return e.more().Slots }
-
-// Effects is the inline effects: list.
-func (e *Effect) Effects() []*Effect { return e.more().Effects }
-
-// Agent is the agent_plugins alias ("" = agent.claude).
-func (e *Effect) Agent() string { return e.more().Agent }
-
-// Selection is the selection: pin (nil when absent).
+func (e *Effect) Target() string        { return e.more().Target }
+func (e *Effect) EmitIntent() string    { return e.more().EmitIntent }
+func (e *Effect) Slots() []KV           { return e.more().Slots }
+func (e *Effect) Effects() []*Effect    { return e.more().Effects }
+func (e *Effect) Agent() string         { return e.more().Agent }
 func (e *Effect) Selection() *Selection { return e.more().Selection }
-
-// Timeout is the hard timeout of a host.agent.* call as written ("90s", "5m"); "" = the run's --call-timeout (rule_call_timeout.go).
-func (e *Effect) Timeout() string { return e.more().Timeout }
+func (e *Effect) Timeout() string       { return e.more().Timeout }
 
 // withIndex holds the position of every value under an effect's with: by
 // path, or, when the tree holds an alias, the with: tree itself.

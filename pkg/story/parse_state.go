@@ -228,24 +228,23 @@ func oneOrList[T any](p *fileParser, n *yaml.Node, at yamlnode.Place, read func(
 		if p.Typed {
 			p.Errf(p.Pos(n), RuleType, "%s: expected a list, got a mapping (write it as a list item: `- ` before its first key)", at.String())
 		}
-		out := newZeroed[T](1)
-		read(p, out[0], n, at)
-		return out
+		t := new(T)
+		read(p, t, n, at)
+		return []*T{t}
 	}
-	if d == nil || d.Kind != yaml.SequenceNode || len(d.Content) == 0 {
-		p.SeqAt(n, at, func(int, *yaml.Node) {})
-		return nil
+	var out []*T
+	if d != nil && d.Kind == yaml.SequenceNode {
+		out = make([]*T, 0, len(d.Content))
 	}
-	all := newZeroed[T](len(d.Content))
-	k := 0 // the items read (SeqAt stops early when the budget runs out)
 	p.SeqAt(n, at, func(i int, it *yaml.Node) {
-		read(p, all[i], it, at.Item(i))
-		k = i + 1
+		t := new(T)
+		read(p, t, it, at.Item(i))
+		out = append(out, t)
 	})
-	if k == 0 {
+	if len(out) == 0 {
 		return nil
 	}
-	return all[:k:k]
+	return out
 }
 
 // parseEffectInto parses an effect into e (a zero Effect).
@@ -322,13 +321,4 @@ func kept[T any](v T) *T {
 	}
 	m := v
 	return &m
-}
-
-// newZeroed returns n pointers to new zero Ts, filled in place by the parse.
-func newZeroed[T any](n int) []*T {
-	list := make([]*T, n)
-	for i := range list {
-		list[i] = new(T)
-	}
-	return list
 }

@@ -72,11 +72,7 @@ func (p *fileParser) parseDoc(doc *yaml.Node) *fileDef {
 	if root != nil && root.Kind == yaml.DocumentNode && len(root.Content) > 0 {
 		root = root.Content[0]
 	}
-	if d := yamlnode.Deref(root); d != nil && d.Kind == yaml.MappingNode {
-		fd.present = make(map[string]Pos, len(d.Content)/2)
-	} else {
-		fd.present = map[string]Pos{}
-	}
+	fd.present = map[string]Pos{}
 	if root != nil && root.Kind == yaml.DocumentNode {
 		return fd // an empty document
 	}
@@ -264,9 +260,6 @@ func unsignedLiteral(n *yaml.Node) bool {
 
 func (p *fileParser) parseIntents(n *yaml.Node, where string) (map[string]*Intent, []string) {
 	out := map[string]*Intent{}
-	if d := yamlnode.Deref(n); d != nil && d.Kind == yaml.MappingNode {
-		out = make(map[string]*Intent, len(d.Content)/2)
-	}
 	order := yamlnode.MappingList(p.Walker, n, where, func(name string, k, v *yaml.Node) string {
 		out[name] = p.parseIntent(name, k, v, where+"."+name)
 		return name

@@ -116,7 +116,7 @@ func (l *loader) interpMap(p *fileParser, n *yaml.Node, prefix, field string) (m
 	if n == nil {
 		return out, nil
 	}
-	sev := l.opts.unsetEnvSeverity()
+	sev := l.opts.UnsetEnvSeverity()
 	p.Mapping(n, prefix+"."+field, nil, func(key string, _, v *yaml.Node) {
 		raw := p.Str(v, prefix+"."+field+"."+key)
 		val, unset, used := interpolate(raw, l.opts.Lookup)
@@ -158,8 +158,8 @@ func (l *loader) refPos(at Pos, raw, ref string, nth int) Pos {
 	return yamlnode.ValueAt(strings.Split(string(data), "\n"), at, raw, line, col)
 }
 
-// unsetEnvSeverity is an error, or a warning with AllowUnsetEnv.
-func (o Options) unsetEnvSeverity() diag.Severity {
+// UnsetEnvSeverity is an error, or a warning with AllowUnsetEnv.
+func (o Options) UnsetEnvSeverity() diag.Severity {
 	if o.AllowUnsetEnv {
 		return diag.Warning
 	}
@@ -199,7 +199,7 @@ func interpolate(s string, lookup func(string) (string, bool)) (out string, unse
 
 // resolveProviders validates providers: and substitutes ${VAR} in their env.
 func (l *loader) resolveProviders(st *Story) {
-	sev := l.opts.unsetEnvSeverity()
+	sev := l.opts.UnsetEnvSeverity()
 	for _, n := range slices.Sorted(maps.Keys(st.Providers)) {
 		pr := st.Providers[n]
 		if pr.declaredEmpty {

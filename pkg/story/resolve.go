@@ -118,29 +118,38 @@ func (st *Story) resolveAt(base string, from *State, target string) (Target, err
 // is "a.b...c", no state). It does not check that the result exists.
 func ResolvePath(base, target string) (string, error) {
 	t := strings.TrimSpace(target)
-	switch {
-	case t == "" || t == ".":
+	if t == "" || t == "." {
 		return base, nil
-	case !strings.HasPrefix(t, ".."):
-		return strings.ReplaceAll(t, "/", "."), nil
+	}
+	path, ok := ClimbPath(base, t)
+	if !ok {
+		return "", fmt.Errorf("target %q climbs above the top level (too many ../ segments)", target)
+	}
+	return path, nil
+}
+
+// ClimbPath is ResolvePath of a target as written (not trimmed, "" not
+// base); ok is false when a ".." climbs above the top level, where it stays.
+func ClimbPath(base, target string) (path string, ok bool) {
+	if !strings.HasPrefix(target, "..") {
+		return strings.ReplaceAll(target, "/", "."), true
 	}
 	var segs []string
 	if base != "" {
 		segs = strings.Split(base, ".")
 	}
-	for _, seg := range strings.Split(t, "/") {
+	ok = true
+	for _, seg := range strings.Split(target, "/") {
 		switch seg {
 		case "", ".":
 		case "..":
-			if len(segs) == 0 {
-				return "", fmt.Errorf("target %q climbs above the top level (too many ../ segments)", target)
-			}
-			segs = segs[:len(segs)-1]
+			ok = ok && len(segs) > 0
+			segs = segs[:max(len(segs)-1, 0)]
 		default:
 			segs = append(segs, seg)
 		}
 	}
-	return strings.Join(segs, "."), nil
+	return strings.Join(segs, "."), ok
 }
 
 var (
