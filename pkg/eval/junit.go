@@ -21,9 +21,8 @@ func RenderJUnit(r *Report) ([]byte, error) {
 	s := junit.Suite{Name: "eval " + r.Call, Timestamp: r.GeneratedAt, Time: secs(0), Properties: props}
 	if d := r.Decision; d != nil {
 		props.List = append(props.List, junit.Property{Name: "strategy", Value: d.Strategy})
-		if d.SelectedProfile != "" {
-			props.List = append(props.List, junit.Property{Name: "selected",
-				Value: d.SelectedProfile + "/" + d.SelectedModel + "/" + d.SelectedEffort})
+		if k := selectedKey(r); k != "" {
+			props.List = append(props.List, junit.Property{Name: "selected", Value: k})
 		}
 	}
 	if r.Run != nil {
@@ -40,7 +39,7 @@ func RenderJUnit(r *Report) ([]byte, error) {
 	}
 	for _, c := range capRows(r.Candidates) {
 		tc := junit.Case{Name: c.Key(), Classname: "eval." + r.Call,
-			Time: secs(float64(valueOr0i(c.P50LatencyMS)) * float64(c.ExamplesRun))}
+			Time: secs(float64(valueOr0(c.P50LatencyMS)) * float64(c.ExamplesRun))}
 		if c.Pass {
 			tc.SystemOut = metricsLine(c)
 		} else {
@@ -83,17 +82,10 @@ func usdText(p *float64) string {
 	return orDash(p, func(v float64) string { return fmt.Sprintf("$%.6f", v) })
 }
 
-func valueOr0i(p *int64) int64 {
-	if p == nil {
-		return 0
-	}
-	return *p
-}
-
 func secs(ms float64) string { return junit.Secs(ms / 1000) }
 
-// capRows is at most maxHTMLRows candidates: a report is a file the
+// capRows is at most maxHTMLRows rows: a report is a file the
 // repository holds.
-func capRows(cs []Candidate) []Candidate {
-	return cs[:min(len(cs), maxHTMLRows)]
+func capRows[T any](rows []T) []T {
+	return rows[:min(len(rows), maxHTMLRows)]
 }
