@@ -49,14 +49,6 @@ func writeJSON(w io.Writer, v any) error {
 	return enc.Encode(v)
 }
 
-type evalListRow struct {
-	Call       string `json:"call"`
-	Status     string `json:"status"`
-	Comparator string `json:"comparator"`
-	Pin        string `json:"pin,omitempty"`
-	Path       string `json:"path"`
-}
-
 func newEvalListCmd() *cobra.Command {
 	var asJSON bool
 	c := &cobra.Command{
@@ -75,29 +67,14 @@ func newEvalListCmd() *cobra.Command {
 				}
 				fmt.Fprintf(c.ErrOrStderr(), "kitsoki: no eval datasets under %s (add evals/<call>.yaml with kind: agent_eval)\n", filepath.Join(args[0], "evals"))
 			}
-			loader := &eval.StoryLoader{}
-			rows := []evalListRow{}
-			for _, f := range files {
-				d, err := eval.LoadDataset(f)
-				if err != nil {
-					rows = append(rows, evalListRow{Status: eval.StatusInvalid, Path: f})
-					fmt.Fprintf(c.ErrOrStderr(), "WARN: %s\n", trace.Printable(err.Error()))
-					continue
-				}
-				v := eval.Validate(d, loader)
-				st, _, err := eval.DatasetStatus(v)
-				if err != nil {
-					fmt.Fprintf(c.ErrOrStderr(), "WARN: %s\n", trace.Printable(err.Error()))
-				}
-				rows = append(rows, evalListRow{Call: d.Call, Status: st, Comparator: d.ComparatorLabel(), Pin: d.PinLabel(), Path: f})
-			}
+			rows := eval.List(files, func(err error) {
+				fmt.Fprintf(c.ErrOrStderr(), "WARN: %s\n", trace.Printable(err.Error()))
+			})
 			out := printableWriter{c.OutOrStdout()}
 			if asJSON {
 				return writeJSON(out, rows)
 			}
-			for _, r := range rows {
-				fmt.Fprintf(out, "%s\t%s\t%s\t%s\t%s\n", cell(r.Call), cell(r.Status), cell(r.Comparator), cell(r.Pin), cell(r.Path))
-			}
+			eval.WriteListText(out, rows)
 			return nil
 		},
 	}

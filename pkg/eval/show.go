@@ -154,3 +154,41 @@ func orNone(s string) string {
 	}
 	return cell(s)
 }
+
+// ListRow is one dataset as eval list shows it.
+type ListRow struct {
+	Call       string `json:"call"`
+	Status     string `json:"status"`
+	Comparator string `json:"comparator"`
+	Pin        string `json:"pin,omitempty"`
+	Path       string `json:"path"`
+}
+
+// List loads and validates each dataset file for eval list, never nil;
+// warn gets what does not stop the listing: a dataset that does not load
+// (listed as invalid) or a latest.json that does not parse.
+func List(files []string, warn func(error)) []ListRow {
+	loader := &StoryLoader{}
+	rows := []ListRow{}
+	for _, f := range files {
+		d, err := LoadDataset(f)
+		if err != nil {
+			rows = append(rows, ListRow{Status: StatusInvalid, Path: f})
+			warn(err)
+			continue
+		}
+		st, _, err := DatasetStatus(Validate(d, loader))
+		if err != nil {
+			warn(err)
+		}
+		rows = append(rows, ListRow{Call: d.Call, Status: st, Comparator: d.ComparatorLabel(), Pin: d.PinLabel(), Path: f})
+	}
+	return rows
+}
+
+// WriteListText writes eval list's rows, one tab-separated line each.
+func WriteListText(w io.Writer, rows []ListRow) {
+	for _, r := range rows {
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\n", cell(r.Call), cell(r.Status), cell(r.Comparator), cell(r.Pin), cell(r.Path))
+	}
+}
