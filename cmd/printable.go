@@ -8,12 +8,6 @@ import (
 	"kitsoki/internal/termsafe"
 )
 
-// cell escapes a value printed in a field of one line, where a newline or
-// tab could forge a row or column.
-func cell(s string) string {
-	return strings.ReplaceAll(termsafe.Line(s), "\t", `\t`)
-}
-
 // printableWriter escapes human output as termsafe.Printable does. Each
 // Write must be whole lines or one whole Fprintf, so no rune is split.
 type printableWriter struct{ w io.Writer }
