@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -50,14 +49,6 @@ func writeJSON(w io.Writer, v any) error {
 	return enc.Encode(v)
 }
 
-type evalListRow struct {
-	Call       string `json:"call"`
-	Status     string `json:"status"`
-	Comparator string `json:"comparator"`
-	Pin        string `json:"pin,omitempty"`
-	Path       string `json:"path"`
-}
-
 func newEvalListCmd() *cobra.Command {
 	var asJSON bool
 	c := &cobra.Command{
@@ -76,29 +67,14 @@ func newEvalListCmd() *cobra.Command {
 				}
 				fmt.Fprintf(c.ErrOrStderr(), "kitsoki: no eval datasets under %s (add evals/<call>.yaml with kind: agent_eval)\n", filepath.Join(args[0], "evals"))
 			}
-			loader := &eval.StoryLoader{}
-			rows := []evalListRow{}
-			for _, f := range files {
-				d, err := eval.LoadDataset(f)
-				if err != nil {
-					rows = append(rows, evalListRow{Status: eval.StatusInvalid, Path: f})
-					fmt.Fprintf(c.ErrOrStderr(), "WARN: %s\n", trace.Printable(err.Error()))
-					continue
-				}
-				v := eval.Validate(d, loader)
-				st, _, err := eval.DatasetStatus(v)
-				if err != nil {
-					fmt.Fprintf(c.ErrOrStderr(), "WARN: %s\n", trace.Printable(err.Error()))
-				}
-				rows = append(rows, evalListRow{Call: d.Call, Status: st, Comparator: d.ComparatorLabel(), Pin: d.PinLabel(), Path: f})
-			}
+			rows := eval.List(files, func(err error) {
+				fmt.Fprintf(c.ErrOrStderr(), "WARN: %s\n", trace.Printable(err.Error()))
+			})
 			out := printableWriter{c.OutOrStdout()}
 			if asJSON {
 				return writeJSON(out, rows)
 			}
-			for _, r := range rows {
-				fmt.Fprintf(out, "%s\t%s\t%s\t%s\t%s\n", cell(r.Call), cell(r.Status), cell(r.Comparator), cell(r.Pin), cell(r.Path))
-			}
+			eval.WriteListText(out, rows)
 			return nil
 		},
 	}
@@ -131,13 +107,7 @@ func newEvalShowCmd() *cobra.Command {
 				if err := renders.check(true, args[0]); err != nil {
 					return err
 				}
-				if err := renders.write(c, r); err != nil {
-					return err
-				}
-				if renders.toStdout() {
-					return writeHTMLOnly(htmlOut, r)
-				}
-				return showReport(c, r, asJSON, htmlOut)
+				return showReport(c, r, renders, htmlOut, asJSON)
 			}
 			d, err := loadDataset(args[0], "--html", htmlOut)
 			if err != nil {
@@ -151,29 +121,18 @@ func newEvalShowCmd() *cobra.Command {
 			if err := renders.check(true, args[0]); err != nil {
 				return err
 			}
-			if renders != (evalRenders{}) {
+			if renders != (evalRenders{}) || htmlOut != "" {
 				if latest == nil {
 					return findingf("%s: no report to render (status %s); run kitsoki eval run %s", args[0], status, args[0])
 				}
 				if err := renders.check(true, latest.Path); err != nil {
 					return err
 				}
-				if err := renders.write(c, latest); err != nil {
-					return err
-				}
-				if renders.toStdout() {
-					return writeHTMLOnly(htmlOut, latest)
-				}
-			}
-			if htmlOut != "" {
-				if latest == nil {
-					return findingf("%s: no report to render (status %s); run kitsoki eval run %s", args[0], status, args[0])
-				}
 				if err := checkNotInput("--html", htmlOut, latest.Path); err != nil {
 					return err
 				}
-				if err := writeHTML(htmlOut, latest); err != nil {
-					return usagef("%v", err)
+				if err := writeRenders(c, latest, renders, htmlOut); err != nil || renders.toStdout() {
+					return err
 				}
 			}
 			if asJSON {
@@ -185,25 +144,7 @@ func newEvalShowCmd() *cobra.Command {
 					return err
 				}
 			} else {
-				cs := cmp.Or(v.CallSite, &eval.CallSite{Call: d.Call})
-				fmt.Fprintf(out, "call: %s\nhandler: %s\nstate: %s\nschema: %s\ncomparator: %s\nstatus: %s\n", cell(cs.Call), cell(cs.Handler), cell(cs.StatePath), cell(cs.SchemaPath), cell(d.ComparatorLabel()), status)
-				if latest != nil {
-					fmt.Fprintf(out, "latest report: %s\n", cell(latest.Path))
-					if latest.Decision != nil && latest.Decision.SelectedProfile != "" {
-						fmt.Fprintf(out, "selected: %s/%s effort=%s (%s)\n", cell(latest.Decision.SelectedProfile), cell(latest.Decision.SelectedModel), cell(latest.Decision.SelectedEffort), cell(latest.Decision.Strategy))
-					}
-				}
-				for _, f := range v.Findings {
-					tag := "ERROR"
-					if f.Severity == diag.Warning {
-						tag = "WARN"
-					}
-					if f.Pos.Line > 0 {
-						fmt.Fprintf(out, "%s: %s:%d:%d: %s\n", tag, cell(f.Pos.File), f.Pos.Line, f.Pos.Col, f.Message)
-					} else {
-						fmt.Fprintf(out, "%s: %s: %s\n", tag, cell(f.Pos.File), f.Message)
-					}
-				}
+				eval.WriteDatasetText(out, v, status, latest)
 			}
 			if !v.OK() {
 				return findingf("eval validation failed")
@@ -217,28 +158,13 @@ func newEvalShowCmd() *cobra.Command {
 	return c
 }
 
-// writeHTMLOnly writes --html when a rendering took standard output.
-func writeHTMLOnly(htmlOut string, r *eval.Report) error {
-	if htmlOut == "" {
-		return nil
+// showReport writes a report's renderings and --html, then prints it
+// (as JSON with asJSON) unless a rendering took standard output.
+func showReport(c *cobra.Command, r *eval.Report, renders evalRenders, htmlOut string, asJSON bool) error {
+	if err := writeRenders(c, r, renders, htmlOut); err != nil || renders.toStdout() {
+		return err
 	}
-	if err := writeHTML(htmlOut, r); err != nil {
-		return usagef("%v", err)
-	}
-	return nil
-}
-
-// maxShownCandidates is the most candidates eval show prints, one line
-// each (eval show --html draws as many).
-const maxShownCandidates = 1000
-
-func showReport(c *cobra.Command, r *eval.Report, asJSON bool, htmlOut string) error {
 	out := printableWriter{c.OutOrStdout()}
-	if htmlOut != "" {
-		if err := writeHTML(htmlOut, r); err != nil {
-			return usagef("%v", err)
-		}
-	}
 	if asJSON {
 		b, err := r.Marshal()
 		if err != nil {
@@ -247,40 +173,27 @@ func showReport(c *cobra.Command, r *eval.Report, asJSON bool, htmlOut string) e
 		_, err = out.Write(b)
 		return err
 	}
-	fmt.Fprintf(out, "eval: %s\ncall: %s\nstatus candidates: %d\n", cell(r.Eval), cell(r.Call), len(r.Candidates))
-	cands := r.Candidates
-	if len(cands) > maxShownCandidates { // a report is a file the repository holds
-		cands = cands[:maxShownCandidates]
-	}
-	for _, cd := range cands {
-		verdict := "fail"
-		if cd.Pass {
-			verdict = "pass"
-		}
-		fmt.Fprintf(out, "- %s/%s effort=%s %s pass_rate=%.2f cost=%.6f p95=%dms\n", cell(cd.Profile), cell(cd.Model), cell(cd.Effort), verdict, cd.ComparatorPassRate, deref(cd.AvgCostUSD), deref(cd.P95LatencyMS))
-	}
-	if more := len(r.Candidates) - len(cands); more > 0 {
-		fmt.Fprintf(out, "- %d more candidates not shown; see --json\n", more)
-	}
-	if d := r.Decision; d != nil {
-		if d.SelectedProfile != "" {
-			fmt.Fprintf(out, "decision: %s -> %s/%s effort=%s\n", cell(d.Strategy), cell(d.SelectedProfile), cell(d.SelectedModel), cell(d.SelectedEffort))
-		} else {
-			fmt.Fprintf(out, "decision: %s -> no candidate passed\n", cell(d.Strategy))
-		}
-	}
+	eval.WriteReportText(out, r)
 	return nil
 }
 
-func writeHTML(path string, r *eval.Report) error {
-	if err := checkOutInside("--html", path); err != nil {
+// writeRenders writes the --junit and --markdown renderings of r, then
+// --html when it is set.
+func writeRenders(c *cobra.Command, r *eval.Report, renders evalRenders, htmlOut string) error {
+	if err := renders.write(c, r); err != nil || htmlOut == "" {
+		return err
+	}
+	if err := checkOutInside("--html", htmlOut); err != nil {
 		return err
 	}
 	b, err := eval.RenderHTML(r)
-	if err != nil {
-		return err
+	if err == nil {
+		err = eval.WriteFileAtomic(htmlOut, b)
 	}
-	return eval.WriteFileAtomic(path, b)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	return nil
 }
 
 func newEvalMergeCmd() *cobra.Command {
@@ -361,17 +274,14 @@ func finishReport(c *cobra.Command, v *eval.Validation, r *eval.Report, outPath 
 	if err := eval.WriteRunReport(r, v.Story.Dir, paths); err != nil {
 		return usagef("%v", err)
 	}
-	if err := renders.write(c, r); err != nil {
-		return err
-	}
-	if err := showReport(c, r, false, ""); err != nil {
+	if err := showReport(c, r, renders, "", false); err != nil {
 		return err
 	}
 	for _, p := range paths {
 		fmt.Fprintf(printableWriter{c.OutOrStdout()}, "wrote %s\n", p)
 	}
 	if prev != nil && prev.Call == r.Call {
-		fmt.Fprintln(printableWriter{c.OutOrStdout()}, sinceLine(prev, r))
+		fmt.Fprintln(printableWriter{c.OutOrStdout()}, eval.SinceLine(prev, r))
 	}
 	if r.Run != nil && r.Run.Shard != "" {
 		return nil

@@ -16,8 +16,9 @@ import (
 
 // TestEvalRunInterruptWritesNothing builds the real binary and the eval
 // test plugin, starts eval run against a plugin that never answers, sends
-// SIGINT once the call has reached the plugin, and checks: exit 2, no
-// report file (not even a temporary one), and the plugin process is gone.
+// SIGINT once the call has reached the plugin, and checks: exit 130 (as
+// fetch exits on SIGINT), no report file (not even a temporary one), and
+// the plugin process is gone.
 func TestEvalRunInterruptWritesNothing(t *testing.T) {
 	storytest.NeedGo(t)
 	bin := buildKitsoki(t)
@@ -38,7 +39,7 @@ agent_plugins:
 	// The plugin writes its pid when the call for the hanging model has
 	// arrived: the interrupt lands while the call is in flight.
 	pid := p.waitForPID(t, hangFile)
-	if code := p.stop(t, os.Interrupt); code != 2 || !strings.Contains(p.out.String(), "interrupted: no report written") {
+	if code := p.stop(t, os.Interrupt); code != exitInterrupted || !strings.Contains(p.out.String(), "interrupted: no report written") {
 		t.Errorf("exit %d:\n%s", code, p.out.String())
 	}
 	if ents, err := os.ReadDir(filepath.Join(dir, "evals", "reports")); err == nil {

@@ -59,7 +59,7 @@ an interrupted run (Ctrl-C) writes nothing.
 reports/<call>/shard-i-of-n.json; combine shards with kitsoki eval merge.
 
 Exit status: 0 a candidate passed, 1 none passed or the dataset is invalid,
-2 usage or environment error.`,
+2 usage or environment error, 130 interrupted (no report written).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			if err := refuseInSandbox("kitsoki eval run"); err != nil {
@@ -123,7 +123,7 @@ Exit status: 0 a candidate passed, 1 none passed or the dataset is invalid,
 			}
 			if err != nil {
 				if errors.Is(err, context.Canceled) {
-					return usagef("eval run interrupted: no report written")
+					return &exitError{code: exitInterrupted, err: errors.New("eval run interrupted: no report written")}
 				}
 				return usagef("eval run: %v", err)
 			}

@@ -202,16 +202,8 @@ func parseRate(s string) (int64, error) {
 		return 0, nil
 	}
 	mult := int64(1)
-	switch strings.ToUpper(num[len(num)-1:]) {
-	case "K":
-		mult = 1 << 10
-	case "M":
-		mult = 1 << 20
-	case "G":
-		mult = 1 << 30
-	}
-	if mult > 1 {
-		num = num[:len(num)-1]
+	if i := strings.Index("KMG", strings.ToUpper(num[len(num)-1:])); i >= 0 {
+		mult, num = 1<<(10*(i+1)), num[:len(num)-1]
 	}
 	v, err := strconv.ParseFloat(num, 64)
 	if bytes := v * float64(mult); err != nil || !(bytes >= 1024 && bytes <= 1<<40) { // NaN fails too

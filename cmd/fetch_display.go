@@ -107,11 +107,7 @@ func (d *fetchDisplay) report(p fetch.Progress) {
 // bytes moved since then (Done - Resumed).
 func progressLine(p fetch.Progress, elapsed time.Duration) string {
 	var b strings.Builder
-	if p.Total > 0 {
-		b.WriteString(barText(p.Done, p.Total))
-	} else {
-		b.WriteString(fetch.ByteCount(p.Done))
-	}
+	b.WriteString(barText(p.Done, p.Total))
 	if r := rate(p.Done-p.Resumed, elapsed); r > 0 {
 		fmt.Fprintf(&b, "  %s/s", fetch.ByteCount(r))
 		if p.Total > p.Done {
@@ -122,7 +118,8 @@ func progressLine(p fetch.Progress, elapsed time.Duration) string {
 	return b.String()
 }
 
-// barText is "[=====>    ]  45%  90.0 MB / 200.0 MB".
+// barText is "[=====>    ]  45%  90.0 MB / 200.0 MB", or the bytes done
+// alone when the size is unknown.
 func barText(done, total int64) string {
 	const width = 20
 	if total <= 0 {

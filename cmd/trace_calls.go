@@ -88,7 +88,7 @@ func newTraceCallsCmd(o *traceOpts) *cobra.Command {
 	return c
 }
 
-// fit pads or clips s to n runes.
+// fit escapes s and clips it to n runes (the row format pads it).
 func fit(s string, n int) string {
 	r := []rune(trace.Printable(s))
 	if len(r) > n {

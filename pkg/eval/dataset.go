@@ -351,6 +351,16 @@ func (p *dparser) object(v *yaml.Node, what string) map[string]any {
 	return m
 }
 
+// optional is a field reader of an optional value into *dst, read by
+// read (left nil when the value is refused), named what.
+func optional[T any](dst **T, read func(v *yaml.Node, what string) (T, bool), what string) func(k, v *yaml.Node) {
+	return func(_, v *yaml.Node) {
+		if x, ok := read(v, what); ok {
+			*dst = &x
+		}
+	}
+}
+
 // strTo is a field reader of a string into *dst, named what.
 func (p *dparser) strTo(dst *string, what string) func(k, v *yaml.Node) {
 	return func(_, v *yaml.Node) { *dst = p.str(v, what) }
@@ -388,11 +398,7 @@ func (p *dparser) task(n *yaml.Node) {
 					}
 				}},
 				{Key: "tool_policy", Read: p.strTo(&b.ToolPolicy, "task.boundedness.tool_policy")},
-				{Key: "prepared_context", Read: func(_, v *yaml.Node) {
-					if x, ok := p.boolean(v, "task.boundedness.prepared_context"); ok {
-						b.PreparedContext = &x
-					}
-				}},
+				{Key: "prepared_context", Read: optional(&b.PreparedContext, p.boolean, "task.boundedness.prepared_context")},
 			}, nil)
 		}},
 		{Key: "adherence_bar", Read: func(_, v *yaml.Node) {
@@ -400,21 +406,9 @@ func (p *dparser) task(n *yaml.Node) {
 			t.AdherenceBar = a
 			p.each(v, "task.adherence_bar", yamlnode.Fields{
 				{Key: "min_pass_rate", Read: func(_, v *yaml.Node) { a.MinPassRate, _ = p.number(v, "task.adherence_bar.min_pass_rate") }},
-				{Key: "max_p95_latency_ms", Read: func(_, v *yaml.Node) {
-					if n, ok := p.integer(v, "task.adherence_bar.max_p95_latency_ms"); ok {
-						a.MaxP95LatencyMS = &n
-					}
-				}},
-				{Key: "max_avg_cost_usd", Read: func(_, v *yaml.Node) {
-					if f, ok := p.number(v, "task.adherence_bar.max_avg_cost_usd"); ok {
-						a.MaxAvgCostUSD = &f
-					}
-				}},
-				{Key: "min_pass_k_rate", Read: func(_, v *yaml.Node) {
-					if f, ok := p.number(v, "task.adherence_bar.min_pass_k_rate"); ok {
-						a.MinPassKRate = &f
-					}
-				}},
+				{Key: "max_p95_latency_ms", Read: optional(&a.MaxP95LatencyMS, p.integer, "task.adherence_bar.max_p95_latency_ms")},
+				{Key: "max_avg_cost_usd", Read: optional(&a.MaxAvgCostUSD, p.number, "task.adherence_bar.max_avg_cost_usd")},
+				{Key: "min_pass_k_rate", Read: optional(&a.MinPassKRate, p.number, "task.adherence_bar.min_pass_k_rate")},
 			}, nil)
 		}},
 	}, nil)

@@ -40,16 +40,8 @@ const (
 // Compare is the Diff from old to new.
 func Compare(old, new *Report) *Diff {
 	d := &Diff{OldSelected: selectedKey(old), NewSelected: selectedKey(new), Candidates: []CandidateDiff{}}
-	for _, h := range []struct {
-		name string
-		a, b string
-	}{
-		{"dataset_hash", old.Dataset, new.Dataset}, {"prompt_hash", old.Prompt, new.Prompt},
-		{"schema_hash", old.Schema, new.Schema}, {"toolbox_hash", old.Toolbox, new.Toolbox},
-	} {
-		if h.a != "" && h.b != "" && h.a != h.b {
-			d.HashesChanged = append(d.HashesChanged, h.name)
-		}
+	for _, f := range staleFields(old.Hashes, new.Hashes) {
+		d.HashesChanged = append(d.HashesChanged, f+"_hash")
 	}
 	before := make(map[string]*Candidate, len(old.Candidates))
 	for i := range old.Candidates {

@@ -1,8 +1,10 @@
 // Package eval owns story-local agent evals: the [Dataset] format
 // (evals/*.yaml), its validation, the call-site walk, hashes, the [Report] and
-// its statuses, the comparators and the matrix runner that dispatches every
-// candidate through pkg/agent. It must not print, parse flags, edit stories or
-// write anything but report files ([WriteFileAtomic]).
+// its statuses, the comparators, the matrix runner that dispatches every
+// candidate through pkg/agent, and the text, HTML, JUnit and Markdown that
+// show a dataset, a report or a [Diff]. It must not parse flags, choose
+// where text goes, edit stories or write anything but report files
+// ([WriteFileAtomic]).
 //
 // Registries are built by pkg/compose ([kitsoki/pkg/compose.Matrix]), so an
 // eval dispatches as a run does. Every request's with: gains the

@@ -20,15 +20,9 @@ const maxHTMLRows = 1000
 func RenderHTML(r *Report) ([]byte, error) {
 	var buf bytes.Buffer
 	cut := *r
-	moreCands, moreSamples := 0, 0
-	if n := len(cut.Candidates); n > maxHTMLRows {
-		cut.Candidates, moreCands = cut.Candidates[:maxHTMLRows], n-maxHTMLRows
-	}
-	if n := len(cut.FailureSamples); n > maxHTMLRows {
-		cut.FailureSamples, moreSamples = cut.FailureSamples[:maxHTMLRows], n-maxHTMLRows
-	}
-	r = &cut
-	data := map[string]any{"R": r, "Chart": template.HTML(chartSVG(r)), "MoreCandidates": moreCands, "MoreSamples": moreSamples}
+	cut.Candidates, cut.FailureSamples = capRows(r.Candidates), capRows(r.FailureSamples)
+	data := map[string]any{"R": &cut, "Chart": template.HTML(chartSVG(&cut)),
+		"MoreCandidates": len(r.Candidates) - len(cut.Candidates), "MoreSamples": len(r.FailureSamples) - len(cut.FailureSamples)}
 	if err := htmlTmpl().Execute(&buf, data); err != nil {
 		return nil, fmt.Errorf("eval show --html: %v", err)
 	}

@@ -29,18 +29,18 @@ func ReportStatus(r *Report, cur Hashes) string {
 // isStale reports whether any hash is known on both sides and differs.
 func isStale(rep, cur Hashes) bool { return len(staleFields(rep, cur)) > 0 }
 
-// staleFields names the hashes that differ ("dataset", "prompt", ...).
+// staleFields names the hashes known on both sides that differ
+// ("dataset", "prompt", "schema", "toolbox", in that order).
 func staleFields(rep, cur Hashes) []string {
 	var out []string
-	diff := func(name, a, b string) {
-		if a != "" && b != "" && a != b {
-			out = append(out, name)
+	for _, h := range [][3]string{
+		{"dataset", rep.Dataset, cur.Dataset}, {"prompt", rep.Prompt, cur.Prompt},
+		{"schema", rep.Schema, cur.Schema}, {"toolbox", rep.Toolbox, cur.Toolbox},
+	} {
+		if h[1] != "" && h[2] != "" && h[1] != h[2] {
+			out = append(out, h[0])
 		}
 	}
-	diff("dataset", rep.Dataset, cur.Dataset)
-	diff("prompt", rep.Prompt, cur.Prompt)
-	diff("schema", rep.Schema, cur.Schema)
-	diff("toolbox", rep.Toolbox, cur.Toolbox)
 	return out
 }
 

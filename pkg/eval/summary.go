@@ -183,23 +183,19 @@ func decide(cands []Candidate, cfg SummaryConfig) *Decision {
 		}
 		return *c.P95LatencyMS
 	}
+	// cheapest_passing orders by cost, then latency; fastest_passing the
+	// other way round; a tie keeps the earlier candidate.
+	order, passedBut := func(a, b Candidate) int {
+		return cmp.Or(cmp.Compare(cost(a), cost(b)), cmp.Compare(lat(a), lat(b)))
+	}, "passed but costlier"
+	if strategy == "fastest_passing" {
+		order, passedBut = func(a, b Candidate) int {
+			return cmp.Or(cmp.Compare(lat(a), lat(b)), cmp.Compare(cost(a), cost(b)))
+		}, "passed but slower"
+	}
 	best := -1
 	for i, c := range cands {
-		if !c.Pass {
-			continue
-		}
-		if best < 0 {
-			best = i
-			continue
-		}
-		b := cands[best]
-		var better bool
-		if strategy == "fastest_passing" {
-			better = lat(c) < lat(b) || (lat(c) == lat(b) && cost(c) < cost(b))
-		} else {
-			better = cost(c) < cost(b) || (cost(c) == cost(b) && lat(c) < lat(b))
-		}
-		if better {
+		if c.Pass && (best < 0 || order(c, cands[best]) < 0) {
 			best = i
 		}
 	}
@@ -210,11 +206,7 @@ func decide(cands []Candidate, cfg SummaryConfig) *Decision {
 		case !c.Pass:
 			rej = append(rej, c.Key()+": "+c.Rejected)
 		default:
-			if strategy == "fastest_passing" {
-				rej = append(rej, c.Key()+": passed but slower")
-			} else {
-				rej = append(rej, c.Key()+": passed but costlier")
-			}
+			rej = append(rej, c.Key()+": "+passedBut)
 		}
 	}
 	d.RejectedSummary = strings.Join(rej, "; ")
@@ -226,9 +218,9 @@ func decide(cands []Candidate, cfg SummaryConfig) *Decision {
 }
 
 func failureSamples(specs []CandidateSpec, recs []CallRecord, cfg SummaryConfig) []FailureSample {
-	max := cfg.MaxFailureSamples
-	if max <= 0 {
-		max = 50
+	limit := cfg.MaxFailureSamples
+	if limit <= 0 {
+		limit = 50
 	}
 	var out []FailureSample
 	seen := map[string]bool{}
@@ -242,9 +234,9 @@ func failureSamples(specs []CandidateSpec, recs []CallRecord, cfg SummaryConfig)
 		}
 		seen[key] = true
 		sp := specs[r.Candidate]
-		fs := FailureSample{Example: r.Example, Profile: sp.Profile, Model: sp.Model, Effort: sp.Effort, Repeat: r.Repeat, Reason: r.Reason, Actual: r.Actual, Expect: cfg.Expect[r.Example]}
-		out = append(out, fs)
-		if len(out) >= max {
+		out = append(out, FailureSample{Example: r.Example, Profile: sp.Profile, Model: sp.Model, Effort: sp.Effort,
+			Repeat: r.Repeat, Reason: r.Reason, Actual: r.Actual, Expect: cfg.Expect[r.Example]})
+		if len(out) >= limit {
 			break
 		}
 	}

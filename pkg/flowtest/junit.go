@@ -2,52 +2,20 @@ package flowtest
 
 import (
 	"cmp"
-	"encoding/xml"
-	"fmt"
 	"io"
 	"path/filepath"
-	"slices"
 	"strings"
 
-	"kitsoki/internal/termsafe"
+	"kitsoki/internal/junit"
 )
 
-// JUnit XML (the dialect Jenkins, GitLab and GitHub test reporters read):
-// one testsuite per story, one testcase per flow document.
-type junitSuites struct {
-	XMLName  xml.Name     `xml:"testsuites"`
-	Name     string       `xml:"name,attr"`
-	Tests    int          `xml:"tests,attr"`
-	Failures int          `xml:"failures,attr"`
-	Skipped  int          `xml:"skipped,attr"`
-	Time     string       `xml:"time,attr"`
-	Suites   []junitSuite `xml:"testsuite"`
-}
-
-type junitSuite struct {
-	Name     string      `xml:"name,attr"`
-	Tests    int         `xml:"tests,attr"`
-	Failures int         `xml:"failures,attr"`
-	Skipped  int         `xml:"skipped,attr"`
-	Time     string      `xml:"time,attr"`
-	Cases    []junitCase `xml:"testcase"`
-}
-
-type junitCase struct {
-	Name      string        `xml:"name,attr"`
-	Classname string        `xml:"classname,attr"`
-	File      string        `xml:"file,attr,omitempty"`
-	Line      int           `xml:"line,attr,omitempty"`
-	Time      string        `xml:"time,attr"`
-	Failure   *junitFailure `xml:"failure,omitempty"`
-	Skipped   *struct{}     `xml:"skipped,omitempty"`
-}
-
-type junitFailure struct {
-	Message string `xml:"message,attr"`
-	Type    string `xml:"type,attr"`
-	Body    string `xml:",chardata"`
-}
+// A JUnit report has one testsuite per story and one testcase per flow
+// document; the intents report (intents_baseline.go) has one per state.
+type (
+	junitSuites  junit.Suites
+	junitCase    = junit.Case
+	junitFailure = junit.Failure
+)
 
 // WriteJUnit writes results as JUnit XML.
 func WriteJUnit(w io.Writer, results []*Result) error {
@@ -60,7 +28,7 @@ func WriteJUnit(w io.Writer, results []*Result) error {
 		suite := cmp.Or(r.Story, filepath.Dir(filepath.Dir(r.Flow.File)))
 		secs := r.Duration.Seconds()
 		total += secs
-		c := junitCase{Name: r.Name, Classname: suite, File: r.Flow.File, Time: fmt.Sprintf("%.3f", secs)}
+		c := junitCase{Name: r.Name, Classname: suite, File: r.Flow.File, Time: junit.Secs(secs)}
 		switch {
 		case r.Flow.Skipped:
 			c.Skipped = &struct{}{}
@@ -79,61 +47,19 @@ func WriteJUnit(w io.Writer, results []*Result) error {
 		}
 		top.add(suite, c, secs)
 	}
-	top.Time = fmt.Sprintf("%.3f", total)
+	top.Time = junit.Secs(total)
 	return top.write(w)
 }
 
-// add adds case c, which took secs, to the suite named suite (a new one
-// at the end when there is none yet), counting it there and in top. Every
-// text is escaped as the other reports escape it (termsafe), so a fixture
-// name or failure holding a bidi control or an escape sequence cannot
-// reorder or restyle what a CI's test view shows.
+// add adds case c, which took secs, to the suite named suite.
 func (top *junitSuites) add(suite string, c junitCase, secs float64) {
-	suite = termsafe.Line(suite)
-	c.Name, c.Classname, c.File = termsafe.Line(c.Name), termsafe.Line(c.Classname), termsafe.Line(c.File)
-	if c.Failure != nil {
-		f := *c.Failure
-		f.Message, f.Type, f.Body = termsafe.Line(f.Message), termsafe.Line(f.Type), termsafe.Printable(f.Body)
-		c.Failure = &f
-	}
-	i := slices.IndexFunc(top.Suites, func(s junitSuite) bool { return s.Name == suite })
-	if i < 0 {
-		i = len(top.Suites)
-		top.Suites = append(top.Suites, junitSuite{Name: suite})
-	}
-	s := &top.Suites[i]
-	s.Tests++
-	top.Tests++
-	if c.Failure != nil {
-		s.Failures++
-		top.Failures++
-	}
-	if c.Skipped != nil {
-		s.Skipped++
-		top.Skipped++
-	}
-	s.Time = addSecs(s.Time, secs)
-	s.Cases = append(s.Cases, c)
+	(*junit.Suites)(top).Add(suite, c, secs)
 }
 
-// write writes the report as an XML document with a trailing newline.
+// write writes the report, with the skipped counts the flow reports carry.
 func (top *junitSuites) write(w io.Writer) error {
-	if _, err := io.WriteString(w, xml.Header); err != nil {
-		return err
-	}
-	enc := xml.NewEncoder(w)
-	enc.Indent("", "  ")
-	if err := enc.Encode(top); err != nil {
-		return err
-	}
-	_, err := io.WriteString(w, "\n")
-	return err
-}
-
-func addSecs(cur string, secs float64) string {
-	var f float64
-	fmt.Sscanf(cur, "%g", &f)
-	return fmt.Sprintf("%.3f", f+secs)
+	top.CountSkipped = true
+	return junit.Write(w, (*junit.Suites)(top))
 }
 
 func firstLine(s string) string {

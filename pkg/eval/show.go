@@ -1,0 +1,194 @@
+package eval
+
+import (
+	"cmp"
+	"fmt"
+	"io"
+	"strings"
+
+	"kitsoki/internal/termsafe"
+	"kitsoki/pkg/diag"
+)
+
+// WriteDatasetText writes what eval show prints for a dataset: its call
+// site, status, latest report and selection, then every finding.
+func WriteDatasetText(w io.Writer, v *Validation, status string, latest *Report) {
+	d := v.Dataset
+	cs := cmp.Or(v.CallSite, &CallSite{Call: d.Call})
+	fmt.Fprintf(w, "call: %s\nhandler: %s\nstate: %s\nschema: %s\ncomparator: %s\nstatus: %s\n",
+		cell(cs.Call), cell(cs.Handler), cell(cs.StatePath), cell(cs.SchemaPath), cell(d.ComparatorLabel()), status)
+	if latest != nil {
+		fmt.Fprintf(w, "latest report: %s\n", cell(latest.Path))
+		if dec := latest.Decision; dec != nil && dec.SelectedProfile != "" {
+			fmt.Fprintf(w, "selected: %s/%s effort=%s (%s)\n",
+				cell(dec.SelectedProfile), cell(dec.SelectedModel), cell(dec.SelectedEffort), cell(dec.Strategy))
+		}
+	}
+	for _, f := range v.Findings {
+		tag := "ERROR"
+		if f.Severity == diag.Warning {
+			tag = "WARN"
+		}
+		if f.Pos.Line > 0 {
+			fmt.Fprintf(w, "%s: %s:%d:%d: %s\n", tag, cell(f.Pos.File), f.Pos.Line, f.Pos.Col, f.Message)
+		} else {
+			fmt.Fprintf(w, "%s: %s: %s\n", tag, cell(f.Pos.File), f.Message)
+		}
+	}
+}
+
+// WriteReportText writes a report's candidates (at most maxHTMLRows, one
+// line each) and its decision, as eval show, run and merge print them.
+func WriteReportText(w io.Writer, r *Report) {
+	fmt.Fprintf(w, "eval: %s\ncall: %s\nstatus candidates: %d\n", cell(r.Eval), cell(r.Call), len(r.Candidates))
+	cands := capRows(r.Candidates)
+	for _, c := range cands {
+		fmt.Fprintf(w, "- %s/%s effort=%s %s pass_rate=%.2f cost=%.6f p95=%dms\n", cell(c.Profile), cell(c.Model),
+			cell(c.Effort), verdict(c.Pass), c.ComparatorPassRate, valueOr0(c.AvgCostUSD), valueOr0(c.P95LatencyMS))
+	}
+	writeMore(w, len(r.Candidates)-len(cands))
+	if d := r.Decision; d != nil {
+		if d.SelectedProfile != "" {
+			fmt.Fprintf(w, "decision: %s -> %s/%s effort=%s\n", cell(d.Strategy), cell(d.SelectedProfile), cell(d.SelectedModel), cell(d.SelectedEffort))
+		} else {
+			fmt.Fprintf(w, "decision: %s -> no candidate passed\n", cell(d.Strategy))
+		}
+	}
+}
+
+// WriteDiffText writes d, the comparison of the reports at oldPath and
+// newPath of call, as eval diff prints it.
+func WriteDiffText(w io.Writer, call, oldPath, newPath string, d *Diff) {
+	fmt.Fprintf(w, "eval: %s\nold: %s\nnew: %s\n", cell(call), cell(oldPath), cell(newPath))
+	if len(d.HashesChanged) > 0 {
+		fmt.Fprintf(w, "warning: %s changed: the two runs did not measure the same task\n", strings.Join(d.HashesChanged, ", "))
+	}
+	fmt.Fprintf(w, "selected: %s -> %s\n", orNone(d.OldSelected), orNone(d.NewSelected))
+	rows := capRows(d.Candidates)
+	for _, cd := range rows {
+		fmt.Fprintf(w, "- %s %s", cell(cd.Key), cd.Change)
+		if o, n := cd.Old, cd.New; o != nil && n != nil {
+			fmt.Fprintf(w, " (%s -> %s): pass_rate %.2f -> %.2f (%+.2f)", verdict(o.Pass), verdict(n.Pass),
+				o.ComparatorPassRate, n.ComparatorPassRate, n.ComparatorPassRate-o.ComparatorPassRate)
+			if o.PassKRate != nil && n.PassKRate != nil {
+				fmt.Fprintf(w, ", pass^k %.2f -> %.2f", *o.PassKRate, *n.PassKRate)
+			}
+			if o, n := o.P95LatencyMS, n.P95LatencyMS; o != nil && n != nil {
+				fmt.Fprintf(w, ", p95 %dms -> %dms (%+dms)", *o, *n, *n-*o)
+			}
+			if o, n := o.AvgCostUSD, n.AvgCostUSD; o != nil && n != nil {
+				fmt.Fprintf(w, ", avg cost $%.6f -> $%.6f (%+.6f)", *o, *n, *n-*o)
+			}
+		}
+		fmt.Fprintln(w)
+	}
+	writeMore(w, len(d.Candidates)-len(rows))
+	if d.Regressions == 0 {
+		fmt.Fprintln(w, "regressions: none")
+		return
+	}
+	var what []string
+	for _, k := range d.Regressed() {
+		what = append(what, cell(k))
+	}
+	if d.OldSelected != "" && d.NewSelected == "" {
+		what = append(what, "no candidate selected any more")
+	}
+	fmt.Fprintf(w, "regressions: %d (%s)\n", d.Regressions, strings.Join(what, "; "))
+}
+
+// SinceLine is eval run's one-line comparison of r with prev, the
+// latest.json it replaced: verdict changes and the selection.
+func SinceLine(prev, r *Report) string {
+	d := Compare(prev, r)
+	var parts []string
+	for _, ch := range []string{ChangeRegressed, ChangeFixed, ChangeAdded, ChangeRemoved} {
+		var keys []string
+		for _, cd := range d.Candidates {
+			if cd.Change == ch {
+				keys = append(keys, cell(cd.Key))
+			}
+		}
+		if len(keys) > 3 {
+			keys = append(keys[:3], fmt.Sprintf("%d more", len(keys)-3))
+		}
+		if len(keys) > 0 {
+			parts = append(parts, ch+" "+strings.Join(keys, ", "))
+		}
+	}
+	if len(parts) == 0 {
+		parts = append(parts, "no verdict changed")
+	}
+	if d.OldSelected != d.NewSelected {
+		parts = append(parts, "selected "+orNone(d.OldSelected)+" -> "+orNone(d.NewSelected))
+	}
+	if len(d.HashesChanged) > 0 {
+		parts = append(parts, strings.Join(d.HashesChanged, ", ")+" changed since")
+	}
+	return fmt.Sprintf("since the previous latest.json (%s): %s", cell(prev.GeneratedAt), strings.Join(parts, "; "))
+}
+
+// writeMore says how many rows a capped list left out.
+func writeMore(w io.Writer, more int) {
+	if more > 0 {
+		fmt.Fprintf(w, "- %d more candidates not shown; see --json\n", more)
+	}
+}
+
+// cell escapes a value printed in a field of one line, where a newline or
+// tab could forge a row or column.
+func cell(s string) string {
+	return strings.ReplaceAll(termsafe.Line(s), "\t", `\t`)
+}
+
+func verdict(pass bool) string {
+	if pass {
+		return "pass"
+	}
+	return "fail"
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return cell(s)
+}
+
+// ListRow is one dataset as eval list shows it.
+type ListRow struct {
+	Call       string `json:"call"`
+	Status     string `json:"status"`
+	Comparator string `json:"comparator"`
+	Pin        string `json:"pin,omitempty"`
+	Path       string `json:"path"`
+}
+
+// List loads and validates each dataset file for eval list, never nil;
+// warn gets what does not stop the listing: a dataset that does not load
+// (listed as invalid) or a latest.json that does not parse.
+func List(files []string, warn func(error)) []ListRow {
+	loader := &StoryLoader{}
+	rows := []ListRow{}
+	for _, f := range files {
+		d, err := LoadDataset(f)
+		if err != nil {
+			rows = append(rows, ListRow{Status: StatusInvalid, Path: f})
+			warn(err)
+			continue
+		}
+		st, _, err := DatasetStatus(Validate(d, loader))
+		if err != nil {
+			warn(err)
+		}
+		rows = append(rows, ListRow{Call: d.Call, Status: st, Comparator: d.ComparatorLabel(), Pin: d.PinLabel(), Path: f})
+	}
+	return rows
+}
+
+// WriteListText writes eval list's rows, one tab-separated line each.
+func WriteListText(w io.Writer, rows []ListRow) {
+	for _, r := range rows {
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\n", cell(r.Call), cell(r.Status), cell(r.Comparator), cell(r.Pin), cell(r.Path))
+	}
+}
