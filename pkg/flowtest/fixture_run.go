@@ -302,12 +302,12 @@ func (fr *fixtureRun) workDir() (dir string, remove func(), ok bool) {
 	if dir := fr.r.opts.WorkDir; dir != "" {
 		return dir, func() {}, true
 	}
-	tmp, release, err := fr.r.takeWorkDir()
+	tmp, err := os.MkdirTemp("", "kitsoki-flow-")
 	if err != nil {
 		fr.fatal(fr.fx.Pos, "working directory: %v", err)
 		return "", nil, false
 	}
-	return tmp, release, true
+	return tmp, func() { _ = os.RemoveAll(tmp) }, true
 }
 
 // initialWorld is the story's world, the rig's seeded keys and the fixture's initial_world.
