@@ -224,7 +224,6 @@ func (fr *fixtureRun) loadRecording() bool {
 // still stay inside the project root.
 func (fr *fixtureRun) loadCassettes() bool {
 	fx := fr.fx
-	fr.star = host.StarlarkOptions{}
 	ok := true
 	if fr.legacy {
 		for _, kp := range [...][2]string{{"host_cassette", fx.HostCassette}, {"starlark_http_cassette", fx.StarlarkHTTPCassette}, {"starlark_inspect_cassette", fx.StarlarkInspectCassette}} {

@@ -107,7 +107,6 @@ func (p *parser) fixtureFields(fx *Fixture, mode **yaml.Node) yamlnode.Fields {
 				p.errf(k, ruleValue, "turns: this fixture brings the file to %d turns, more than the %d-turn limit of one fixture file; split the file into several files", maxFileTurns-p.turnsLeft+n, maxFileTurns)
 				return
 			}
-			fx.Turns = slices.Grow(fx.Turns, len(v.Content))
 			for i, t := range v.Content {
 				fx.Turns = append(fx.Turns, p.turn(yamlnode.Deref(t), i))
 			}
