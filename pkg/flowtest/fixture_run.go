@@ -99,7 +99,7 @@ func compileFailures(err error, at Pos) []Failure {
 	if errors.As(err, &ce) {
 		out := make([]Failure, 0, len(ce.Problems))
 		for _, p := range ce.Problems {
-			out = append(out, Failure{Turn: -1, Pos: Pos{File: p.Pos.File, Line: p.Pos.Line, Col: p.Pos.Col}, Message: "not supported yet: " + p.Message})
+			out = append(out, Failure{Turn: -1, Pos: p.Pos, Message: "not supported yet: " + p.Message})
 		}
 		return out
 	}
