@@ -6,7 +6,7 @@
 // cmd/test.go.
 //
 // A [Runner] compiles each story once; each fixture gets its own session,
-// world, clock and empty working directory (workdir_pool.go). Every file a
+// world, clock and empty temporary working directory. Every file a
 // fixture names resolves inside the story's project root (confine.go), and
 // report text goes through internal/termsafe.
 //

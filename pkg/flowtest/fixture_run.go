@@ -99,7 +99,7 @@ func compileFailures(err error, at Pos) []Failure {
 	if errors.As(err, &ce) {
 		out := make([]Failure, 0, len(ce.Problems))
 		for _, p := range ce.Problems {
-			out = append(out, Failure{Turn: -1, Pos: Pos{File: p.Pos.File, Line: p.Pos.Line, Col: p.Pos.Col}, Message: "not supported yet: " + p.Message})
+			out = append(out, Failure{Turn: -1, Pos: p.Pos, Message: "not supported yet: " + p.Message})
 		}
 		return out
 	}
@@ -224,7 +224,6 @@ func (fr *fixtureRun) loadRecording() bool {
 // still stay inside the project root.
 func (fr *fixtureRun) loadCassettes() bool {
 	fx := fr.fx
-	fr.star = host.StarlarkOptions{}
 	ok := true
 	if fr.legacy {
 		for _, kp := range [...][2]string{{"host_cassette", fx.HostCassette}, {"starlark_http_cassette", fx.StarlarkHTTPCassette}, {"starlark_inspect_cassette", fx.StarlarkInspectCassette}} {
@@ -302,12 +301,12 @@ func (fr *fixtureRun) workDir() (dir string, remove func(), ok bool) {
 	if dir := fr.r.opts.WorkDir; dir != "" {
 		return dir, func() {}, true
 	}
-	tmp, release, err := fr.r.takeWorkDir()
+	tmp, err := os.MkdirTemp("", "kitsoki-flow-")
 	if err != nil {
 		fr.fatal(fr.fx.Pos, "working directory: %v", err)
 		return "", nil, false
 	}
-	return tmp, release, true
+	return tmp, func() { _ = os.RemoveAll(tmp) }, true
 }
 
 // initialWorld is the story's world, the rig's seeded keys and the fixture's initial_world.

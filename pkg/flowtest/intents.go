@@ -165,29 +165,22 @@ func keyAtLine(n *yaml.Node, line int, msg string) string {
 	is := func(v *yaml.Node) bool {
 		return v.Line == line && v.ShortTag() == tag && (!quoted || v.Value == val || strings.HasSuffix(val, "...") && strings.HasPrefix(v.Value, strings.TrimSuffix(val, "...")))
 	}
+	// walk looks below n, at path at, at a mapping's values and a list's items
 	var walk func(n *yaml.Node, at string) string
 	walk = func(n *yaml.Node, at string) string {
-		switch n.Kind {
-		case yaml.MappingNode:
-			for i := 0; i+1 < len(n.Content); i += 2 {
-				p := n.Content[i].Value
-				if at != "" {
-					p = at + "." + p
+		for i, c := range n.Content {
+			p := fmt.Sprintf("%s[%d]", at, i)
+			if n.Kind == yaml.MappingNode {
+				if i%2 == 0 {
+					continue // a key
 				}
-				if v := n.Content[i+1]; is(v) {
-					return p
-				} else if k := walk(v, p); k != "" {
-					return k
-				}
+				p = dotted(at, n.Content[i-1].Value)
 			}
-		case yaml.SequenceNode:
-			for i, c := range n.Content {
-				p := fmt.Sprintf("%s[%d]", at, i)
-				if is(c) {
-					return p
-				} else if k := walk(c, p); k != "" {
-					return k
-				}
+			if is(c) {
+				return p
+			}
+			if k := walk(c, p); k != "" {
+				return k
 			}
 		}
 		return ""

@@ -59,11 +59,7 @@ func RunIntents(ctx context.Context, suites []*IntentSuite, o IntentOptions) *In
 	g.SetLimit(parallel(o.Jobs))
 	for _, u := range units {
 		g.Go(func() error {
-			runs := u.fx.Runs
-			if o.Runs > 0 {
-				runs = o.Runs
-			}
-			routeInput(ctx, o, u.fx, u.in, runs, world, b)
+			routeInput(ctx, o, u.fx, u.in, cmp.Or(o.Runs, u.fx.Runs), world, b)
 			return nil
 		})
 	}

@@ -51,8 +51,7 @@ func (p *parser) fixture(root *yaml.Node) *Fixture {
 				}
 			}
 		}
-	}
-	if !fx.Orchestrated() {
+	} else {
 		for _, t := range fx.Turns {
 			if t.Intent == nil && !t.HasInput && t.HasAdvance {
 				p.errAt(t.at("advance_clock"), ruleShape, "turns[%d]: advance_clock: without intent: or input: needs the orchestrator path, and use_orchestrator: false puts this fixture on the legacy path, which has no clock (give the turn an intent:, or remove use_orchestrator: false)", t.Index)
@@ -108,7 +107,6 @@ func (p *parser) fixtureFields(fx *Fixture, mode **yaml.Node) yamlnode.Fields {
 				p.errf(k, ruleValue, "turns: this fixture brings the file to %d turns, more than the %d-turn limit of one fixture file; split the file into several files", maxFileTurns-p.turnsLeft+n, maxFileTurns)
 				return
 			}
-			fx.Turns = slices.Grow(fx.Turns, len(v.Content))
 			for i, t := range v.Content {
 				fx.Turns = append(fx.Turns, p.turn(yamlnode.Deref(t), i))
 			}
@@ -131,9 +129,7 @@ func (p *parser) fixtureFields(fx *Fixture, mode **yaml.Node) yamlnode.Fields {
 		{Key: "recording", Read: into(&fx.Recording, p.str, "")},
 		{Key: "use_orchestrator", Read: intoPtr(&fx.UseOrchestrator, p.boolean, "")},
 		{Key: "strict_cassette_coverage", Read: into(&fx.StrictCassetteCoverage, p.boolean, "")},
-		{Key: "mode", Read: func(_, v *yaml.Node) {
-			fx.Mode, *mode = p.str(v, "mode"), v
-		}},
+		{Key: "mode", Read: func(_, v *yaml.Node) { fx.Mode, *mode = p.str(v, "mode"), v }},
 		{Key: "expect_events_count_atleast", Read: intoPtr(&fx.ExpectEventsAtLeast, p.integer, "")},
 		{Key: "expect_events_count_atmost", Read: intoPtr(&fx.ExpectEventsAtMost, p.integer, "")},
 		{Key: "expect_world_final", Read: into(&fx.ExpectWorldFinal, p.kvs, "")},
@@ -290,9 +286,7 @@ func (p *parser) inboxFields(ie *InboxExpect, where string) yamlnode.Fields {
 	return yamlnode.Fields{
 		{Key: "unread", Read: intoPtr(&ie.Unread, p.integer, where)},
 		{Key: "needs_attention", Read: intoPtr(&ie.NeedsAttention, p.integer, where)},
-		{Key: "severities", Read: func(_, v *yaml.Node) {
-			ie.Severities = p.strList(v, where+".severities")
-		}},
+		{Key: "severities", Read: into(&ie.Severities, p.strList, where)},
 	}
 }
 
@@ -306,7 +300,10 @@ func (p *parser) jobs(v *yaml.Node, where string) []JobExpect {
 }
 
 func (p *parser) jobFields(je *JobExpect, ww string) yamlnode.Fields {
-	return yamlnode.Fields{{Key: "namespace", Read: into(&je.Namespace, p.str, ww)}, {Key: "status", Read: into(&je.Status, p.str, ww)}}
+	return yamlnode.Fields{
+		{Key: "namespace", Read: into(&je.Namespace, p.str, ww)},
+		{Key: "status", Read: into(&je.Status, p.str, ww)},
+	}
 }
 
 // items reads each entry of the list v with read (an empty list: empty,

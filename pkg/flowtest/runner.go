@@ -70,17 +70,12 @@ type Runner struct {
 	opts    Options
 	mu      sync.Mutex
 	stories map[string]*storyEntry
-	dirs    workDirs // guarded by mu
 }
 
+// storyEntry loads a story, and resolves its plugin assembly, once each.
 type storyEntry struct {
-	once sync.Once
-	ld   *compose.Loaded
-	err  error
-
-	planOnce sync.Once
-	plan     *compose.Plan
-	planErr  error
+	load func() (*compose.Loaded, error)
+	plan func() (*compose.Plan, error)
 }
 
 // NewRunner returns a runner.
@@ -89,20 +84,32 @@ func NewRunner(o Options) *Runner {
 }
 
 // Story loads (once) the story at app.
-func (r *Runner) Story(app string) (*compose.Loaded, error) {
+func (r *Runner) Story(app string) (*compose.Loaded, error) { return r.entry(app).load() }
+
+// Plan resolves (once) the plugin assembly of the story at app as kitsoki
+// run does; a malformed profile is a *plugin.ProfileError.
+func (r *Runner) Plan(app string) (*compose.Plan, error) { return r.entry(app).plan() }
+
+func (r *Runner) entry(app string) *storyEntry {
 	r.mu.Lock()
-	e, ok := r.stories[app]
-	if !ok {
-		e = &storyEntry{}
-		r.stories[app] = e
+	defer r.mu.Unlock()
+	if e := r.stories[app]; e != nil {
+		return e
 	}
-	r.mu.Unlock()
-	e.once.Do(func() {
+	e := &storyEntry{load: sync.OnceValues(func() (*compose.Loaded, error) {
 		lo := compose.LoadOptions{Compile: engine.CompileOptions{LateHandlers: true}}
 		lo.Story.Root, lo.Story.Trees, lo.Story.KitsokiRepo = r.opts.Root, r.opts.Trees, r.opts.KitsokiRepo
-		e.ld, e.err = compose.Load(app, lo)
+		return compose.Load(app, lo)
+	})}
+	e.plan = sync.OnceValues(func() (*compose.Plan, error) {
+		ld, err := e.load()
+		if err != nil {
+			return nil, err
+		}
+		return compose.ResolveWith(ld, compose.ResolveOptions{Profile: r.opts.Profile, Sandbox: r.opts.Sandbox, MinimalEnv: true})
 	})
-	return e.ld, e.err
+	r.stories[app] = e
+	return e
 }
 
 // Preload loads (once each) the stories at apps, -j at a time; Story
@@ -127,27 +134,9 @@ func parallel(n int) int {
 	return n
 }
 
-// Plan resolves (once) the plugin assembly of the story at app as kitsoki
-// run does; a malformed profile is a *plugin.ProfileError.
-func (r *Runner) Plan(app string) (*compose.Plan, error) {
-	ld, err := r.Story(app)
-	if err != nil {
-		return nil, err
-	}
-	r.mu.Lock()
-	e := r.stories[app]
-	r.mu.Unlock()
-	e.planOnce.Do(func() {
-		e.plan, e.planErr = compose.ResolveWith(ld, compose.ResolveOptions{Profile: r.opts.Profile, Sandbox: r.opts.Sandbox, MinimalEnv: true})
-	})
-	return e.plan, e.planErr
-}
-
 // Run runs every fixture of files, -j at a time, and returns the results
 // in file order (with FailFast, none of those not started when one fails).
 func (r *Runner) Run(ctx context.Context, files []*File) []*Result {
-	r.beginRun()
-	defer r.endRun()
 	var fxs []*Fixture
 	for _, f := range files {
 		fxs = append(fxs, f.Fixtures...)

@@ -2,6 +2,7 @@ package flowtest
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"strings"
 	"unicode/utf8"
@@ -155,11 +156,7 @@ func plainEnd(src []byte, start int, val string, flow bool) (int, error) {
 			continue
 		}
 		l, _, _ := strings.Cut(string(src[off:lineEnd(src, off)]), " #")
-		t := strings.TrimSpace(l)
-		if pending == "" {
-			pending = " "
-		}
-		folded += pending + t
+		folded += cmp.Or(pending, " ") + strings.TrimSpace(l)
 		pending = ""
 		if folded == val {
 			return off + len(strings.TrimRight(l, " \t\r")), nil

@@ -24,7 +24,6 @@ func applyEdits(src []byte, edits []edit) []byte {
 	es := append([]edit(nil), edits...)
 	sort.Slice(es, func(i, j int) bool { return es[i].start < es[j].start })
 	var b bytes.Buffer
-	b.Grow(len(src))
 	at := 0
 	for _, e := range es {
 		b.Write(src[at:e.start])

@@ -35,7 +35,7 @@ var edgeColor = map[EdgeKind]string{EdgeExit: colorExit, EdgeOnError: colorOnErr
 // anchor node for the edges that enter or leave them.
 func WriteDOT(w io.Writer, g *Graph, o Options) error {
 	bw := bufio.NewWriter(w)
-	d := &dotWriter{w: bw, o: o, shown: shownAnchors(g)}
+	d := &dotWriter{lineWriter: lineWriter{bw}, o: o, shown: shownAnchors(g)}
 	d.line(0, "digraph kitsoki {")
 	d.line(1, "graph [label="+dotQuote([]string{g.Title})+", labelloc=t, fontname=\"Helvetica\", rankdir=LR, compound=true, newrank=true];")
 	d.line(1, "node [fontname=\"Helvetica\", fontsize=11, shape=box, style=rounded];")
@@ -57,7 +57,7 @@ func WriteDOT(w io.Writer, g *Graph, o Options) error {
 }
 
 type dotWriter struct {
-	w *bufio.Writer
+	lineWriter
 	o Options
 	// shown holds the clusters whose anchor an edge ends at visibly
 	// (shownAnchors), drawn as a small dot.
@@ -79,14 +79,15 @@ func shownAnchors(g *Graph) map[*Node]bool {
 	return out
 }
 
-func (d *dotWriter) line(indent int, s string) { writeLine(d.w, indent, s) }
+// lineWriter writes the lines of a drawing, indented two spaces a level.
+type lineWriter struct{ w *bufio.Writer }
 
-func writeLine(w *bufio.Writer, indent int, s string) {
+func (l lineWriter) line(indent int, s string) {
 	for range indent {
-		w.WriteString("  ")
+		l.w.WriteString("  ")
 	}
-	w.WriteString(s)
-	w.WriteByte('\n')
+	l.w.WriteString(s)
+	l.w.WriteByte('\n')
 }
 
 // attrs formats an attribute list (" [k=v, ...]"; "" when empty).

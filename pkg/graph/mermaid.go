@@ -38,7 +38,7 @@ func MermaidTooBig(g *Graph, size int) string {
 // one link style per kind of move, labels quoted (mermaidQuote).
 func WriteMermaid(w io.Writer, g *Graph, o Options) error {
 	bw := bufio.NewWriter(w)
-	m := &mermaidWriter{w: bw, o: o, classes: map[string][]string{}, linkStyles: map[string][]string{}}
+	m := &mermaidWriter{lineWriter: lineWriter{bw}, o: o, classes: map[string][]string{}, linkStyles: map[string][]string{}}
 	title, _ := json.Marshal(oneLine(g.Title)) // a YAML double-quoted string
 	bw.WriteString("---\ntitle: " + yamlMarkers.Replace(string(title)) + "\n---\nflowchart LR\n")
 	if g.Start != nil {
@@ -59,7 +59,7 @@ func WriteMermaid(w io.Writer, g *Graph, o Options) error {
 }
 
 type mermaidWriter struct {
-	w *bufio.Writer
+	lineWriter
 	o Options
 	// classes maps a class name to its ids; linkStyles a style to the
 	// indexes of its links.
@@ -67,8 +67,6 @@ type mermaidWriter struct {
 	links      int
 	linkStyles map[string][]string
 }
-
-func (m *mermaidWriter) line(indent int, s string) { writeLine(m.w, indent, s) }
 
 func (m *mermaidWriter) class(name, id string) { m.classes[name] = append(m.classes[name], id) }
 

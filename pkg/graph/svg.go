@@ -2,6 +2,7 @@ package graph
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -55,10 +56,7 @@ func renderSVG(ctx context.Context, program string, g *Graph, o Options) ([]byte
 		return nil, fmt.Errorf("%s wrote more than %d MiB of SVG; draw less with --state or --depth", path, MaxSVG>>20)
 	}
 	if werr != nil {
-		msg := strings.TrimSpace(p.Tail().String())
-		if msg == "" {
-			msg = werr.Error()
-		}
+		msg := cmp.Or(strings.TrimSpace(p.Tail().String()), werr.Error())
 		if ce := context.Cause(ctx); ce != nil {
 			msg = ce.Error()
 		}
