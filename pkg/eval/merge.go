@@ -43,7 +43,7 @@ func Merge(v *Validation, shards []*Report) (*Report, error) {
 		}
 		if s.Dataset != v.Hashes.Dataset || isStale(s.Hashes, v.Hashes) {
 			changed := staleFields(s.Hashes, v.Hashes)
-			if s.Dataset != v.Hashes.Dataset {
+			if s.Dataset != v.Hashes.Dataset && !slices.Contains(changed, "dataset") {
 				changed = append(changed, "dataset")
 			}
 			return nil, fmt.Errorf("eval merge: %s was produced from other inputs (%v changed); re-run that shard", s.Path, changed)

@@ -52,6 +52,13 @@ func TestMergeRefusesForgedRecords(t *testing.T) {
 			s[2].Calls = s[2].Calls[:1]
 		}},
 	}
+	// A shard from another dataset names it once, whichever of its two
+	// dataset hashes tells.
+	other := []*Report{shard(1), shard(2), shard(3)}
+	other[1].Dataset, other[1].Hashes.Dataset = "other", "other"
+	if _, err := Merge(v, other); err == nil || !strings.Contains(err.Error(), "([dataset] changed)") {
+		t.Errorf("a shard of another dataset: merge gave %v, want it to name the dataset once", err)
+	}
 	for _, c := range cases {
 		s := []*Report{shard(1), shard(2), shard(3)}
 		c.forge(s)
