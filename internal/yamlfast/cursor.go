@@ -107,9 +107,11 @@ func (p *parser) blankz(i int) bool {
 }
 
 // marker reports a document marker ("---" or "...") at pos, at a line start.
-func (p *parser) marker() bool {
-	i := p.pos
-	if i != p.lineStart || i+3 > len(p.src) {
+func (p *parser) marker() bool { return p.pos == p.lineStart && p.markerAt(p.pos) }
+
+// markerAt reports a document marker at offset i.
+func (p *parser) markerAt(i int) bool {
+	if i+3 > len(p.src) {
 		return false
 	}
 	c := p.src[i]
