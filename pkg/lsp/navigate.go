@@ -283,8 +283,7 @@ func pointerPos(b []byte, ptr string) (int, int) {
 // file is read through the workspace root holding it (readInside).
 func (s *Server) posLocation(p story.Pos) protocol.Location {
 	b, _ := s.readInside(absPath(p.File))
-	text := string(b)
-	r := tokenRange(text, p.Line, p.Col)
+	r := tokenRangeIn(lines(string(b)), p.Line, p.Col)
 	return protocol.Location{URI: pathURI(absPath(p.File)), Range: r}
 }
 
