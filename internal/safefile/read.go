@@ -20,11 +20,6 @@ var ErrTooLarge = errors.New("file too large")
 // ReadFile reads the regular file at path (symlinks followed) if it is
 // at most limit bytes. Anything else is refused before it is read.
 func ReadFile(path string, limit int64) ([]byte, error) {
-	return readFile(path, limit) // read_unix.go, read_other.go
-}
-
-// readFileOpen is ReadFile through Open.
-func readFileOpen(path string, limit int64) ([]byte, error) {
 	f, fi, err := open(path, limit)
 	if err != nil {
 		return nil, err
@@ -44,23 +39,29 @@ func Open(path string, limit int64) (*os.File, error) {
 
 // open is Open, also returning what the opened file's stat said.
 func open(path string, limit int64) (*os.File, fs.FileInfo, error) {
+	return openChecked(path, limit, os.Stat, openNoBlock)
+}
+
+// openChecked opens name through stat and openf, checking the file before
+// and after the open.
+func openChecked(name string, limit int64, stat func(string) (fs.FileInfo, error), openf func(string) (*os.File, error)) (*os.File, fs.FileInfo, error) {
 	// Stat first: what is not a regular file is refused unopened (a FIFO's
 	// open waits for a writer, some devices act on an open alone).
-	fi, err := os.Stat(path)
+	fi, err := stat(name)
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := check(path, fi, limit); err != nil {
+	if err := check(name, fi, limit); err != nil {
 		return nil, nil, err
 	}
-	f, err := openNoBlock(path)
+	f, err := openf(name)
 	if err != nil {
 		return nil, nil, err
 	}
 	// Check what was opened too: the path may have been swapped since.
 	fi, err = f.Stat()
 	if err == nil {
-		err = check(path, fi, limit)
+		err = check(name, fi, limit)
 	}
 	if err != nil {
 		f.Close()
@@ -72,24 +73,13 @@ func open(path string, limit int64) (*os.File, fs.FileInfo, error) {
 // ReadRootFile is ReadFile for a name inside root (os.Root keeps the name
 // from escaping it).
 func ReadRootFile(root *os.Root, name string, limit int64) ([]byte, error) {
-	fi, err := root.Stat(name) // as open: nothing but a regular file is opened
-	if err != nil {
-		return nil, err
-	}
-	if err := check(name, fi, limit); err != nil {
-		return nil, err
-	}
-	f, err := root.OpenFile(name, os.O_RDONLY|nonBlockFlag|noTTYFlag, 0)
+	f, fi, err := openChecked(name, limit, root.Stat, func(name string) (*os.File, error) {
+		return root.OpenFile(name, os.O_RDONLY|nonBlockFlag|noTTYFlag, 0)
+	})
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	if fi, err = f.Stat(); err != nil {
-		return nil, err
-	}
-	if err := check(name, fi, limit); err != nil {
-		return nil, err
-	}
 	return readAll(f, fi.Size(), name, limit, true)
 }
 

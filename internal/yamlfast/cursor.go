@@ -2,6 +2,7 @@ package yamlfast
 
 import (
 	"encoding/binary"
+	"slices"
 	"strings"
 	"unicode/utf8"
 	"unsafe"
@@ -107,9 +108,11 @@ func (p *parser) blankz(i int) bool {
 }
 
 // marker reports a document marker ("---" or "...") at pos, at a line start.
-func (p *parser) marker() bool {
-	i := p.pos
-	if i != p.lineStart || i+3 > len(p.src) {
+func (p *parser) marker() bool { return p.pos == p.lineStart && p.markerAt(p.pos) }
+
+// markerAt reports a document marker at offset i.
+func (p *parser) markerAt(i int) bool {
+	if i+3 > len(p.src) {
 		return false
 	}
 	c := p.src[i]
@@ -204,40 +207,17 @@ func (p *parser) colonAfter() bool {
 	return false
 }
 
-// node returns a zero node from the slab.
-func (p *parser) node() *yaml.Node {
-	if len(p.nodes) == cap(p.nodes) {
-		p.nodes = make([]yaml.Node, 0, p.slabSize())
-	}
-	p.nodes = p.nodes[:len(p.nodes)+1]
-	return &p.nodes[len(p.nodes)-1]
-}
+// node returns a new zero node.
+func (p *parser) node() *yaml.Node { return &yaml.Node{} }
 
-// slabSize is the number of nodes a new slab holds: about what the rest of
-// the input needs, at most maxSlab so a released tree frees slab by slab.
-func (p *parser) slabSize() int {
-	return min((len(p.src)-p.pos)/bytesPerNode+4, maxSlab)
-}
-
-const (
-	bytesPerNode = 24
-	maxSlab      = 1024
-)
-
-// takeKids pops the children collected since mark into a Content slice cut
-// from the slab (capacity at length); none is nil, as yaml.v3 leaves it.
+// takeKids pops the children collected since mark into a Content slice
+// (nil for none, as yaml.v3 leaves it).
 func (p *parser) takeKids(mark int) []*yaml.Node {
-	k := p.kids[mark:]
-	n := len(k)
-	if n == 0 {
+	if len(p.kids) == mark {
 		return nil
 	}
-	if cap(p.ptrs)-len(p.ptrs) < n {
-		p.ptrs = make([]*yaml.Node, 0, max(p.slabSize(), n))
-	}
-	l := len(p.ptrs)
-	p.ptrs = append(p.ptrs, k...)
-	clear(k)
+	out := slices.Clone(p.kids[mark:])
+	clear(p.kids[mark:])
 	p.kids = p.kids[:mark]
-	return p.ptrs[l : l+n : l+n]
+	return out
 }

@@ -46,7 +46,7 @@ const maxKeyBytes = 1000
 // decline is the panic value that unwinds a parse that leaves the subset.
 type decline struct{ why string }
 
-// parser is the state of one parse: a cursor over src and the node slabs.
+// parser is the state of one parse: a cursor over src and the nodes made.
 type parser struct {
 	src       string
 	pos       int
@@ -62,10 +62,8 @@ type parser struct {
 	// colLine, colPos and colVal cache the last column computed on a line.
 	colLine, colPos, colVal int
 
-	nodes []yaml.Node  // node slab
-	ptrs  []*yaml.Node // Content slab
-	kids  []*yaml.Node // children being collected, as a stack
-	buf   []byte       // scratch for values that are not substrings of src
+	kids []*yaml.Node // children being collected, as a stack
+	buf  []byte       // scratch for values that are not substrings of src
 }
 
 // parse returns the document tree of src, or why it declined (a panic, a
@@ -382,12 +380,7 @@ func (p *parser) seqItem(scol int) *yaml.Node {
 }
 
 // empty returns the null scalar yaml.v3 puts where a value is missing.
-func (p *parser) empty(line, col int) *yaml.Node {
-	n := p.node()
-	n.Kind, n.Tag = yaml.ScalarNode, tagNull
-	n.Line, n.Column = line+1, col+1
-	return n
-}
+func (p *parser) empty(line, col int) *yaml.Node { return p.scalar("", tagNull, 0, line, col) }
 
 // sub returns src[i:j], a copy when values must not share src's memory.
 func (p *parser) sub(i, j int) string {

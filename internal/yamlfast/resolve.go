@@ -26,25 +26,19 @@ func plainTag(s string) string {
 		return tagNull
 	}
 	c := s[0]
+	if strings.IndexByte("+-0123456789.yYnNtTfFoO~<", c) < 0 {
+		return tagStr
+	}
+	if t := fixedWord(s); t != "" {
+		return t
+	}
 	switch {
-	case c == '+' || c == '-' || c >= '0' && c <= '9':
-		if t := fixedWord(s); t != "" {
-			return t
-		}
-		return numberTag(s)
 	case c == '.':
-		if t := fixedWord(s); t != "" {
-			return t
-		}
 		if _, err := strconv.ParseFloat(s, 64); err == nil {
 			return tagFloat
 		}
-		return tagStr
-	case strings.IndexByte("yYnNtTfFoO~<", c) >= 0:
-		if t := fixedWord(s); t != "" {
-			return t
-		}
-		return tagStr
+	case c == '+' || c == '-' || c >= '0' && c <= '9':
+		return numberTag(s)
 	}
 	return tagStr
 }
@@ -84,24 +78,17 @@ func numberTag(s string) string {
 			return tagFloat
 		}
 	}
-	switch {
-	case strings.HasPrefix(plain, "0b"):
-		if intIn(plain[2:], 2) {
+	for _, r := range [...]struct {
+		prefix string
+		base   int
+	}{{"0b", 2}, {"0o", 8}} {
+		if rest, ok := strings.CutPrefix(plain, r.prefix); ok && intIn(rest, r.base) {
 			return tagInt
 		}
-	case strings.HasPrefix(plain, "-0b"):
-		if _, err := strconv.ParseInt("-"+plain[3:], 2, 64); err == nil {
-			return tagInt
-		}
-	}
-	switch {
-	case strings.HasPrefix(plain, "0o"):
-		if intIn(plain[2:], 8) {
-			return tagInt
-		}
-	case strings.HasPrefix(plain, "-0o"):
-		if _, err := strconv.ParseInt("-"+plain[3:], 8, 64); err == nil {
-			return tagInt
+		if rest, ok := strings.CutPrefix(plain, "-"+r.prefix); ok {
+			if _, err := strconv.ParseInt("-"+rest, r.base, 64); err == nil {
+				return tagInt
+			}
 		}
 	}
 	return tagStr

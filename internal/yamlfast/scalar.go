@@ -1,6 +1,7 @@
 package yamlfast
 
 import (
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -36,14 +37,7 @@ func (p *parser) plain(indent int, flow bool) (*yaml.Node, bool) {
 	}
 	for i < len(src) && src[i] != '#' {
 		w := i
-		for i < len(src) {
-			if c := src[i]; stops[c] {
-				if c != ':' || i+1 == len(src) || src[i+1] == ' ' || src[i+1] == '\n' {
-					break
-				}
-			}
-			i++
-		}
+		i = wordEnd(src, i, stops)
 		if i == w {
 			break
 		}
@@ -79,7 +73,7 @@ func (p *parser) plain(indent int, flow bool) (*yaml.Node, bool) {
 				}
 				break
 			}
-			if c == 0 && i+3 <= len(src) && (src[i] == '-' || src[i] == '.') && src[i+1] == src[i] && src[i+2] == src[i] && (i+3 == len(src) || src[i+3] == ' ' || src[i+3] == '\n') {
+			if c == 0 && p.markerAt(i) {
 				p.fail("document marker in a plain scalar")
 			}
 		}
@@ -94,6 +88,17 @@ func (p *parser) plain(indent int, flow bool) (*yaml.Node, bool) {
 		v = p.sub(start, end)
 	}
 	return p.scalar(v, plainTag(v), 0, line, col), multi
+}
+
+// wordEnd is the end of the word at i: the first stop byte, where a ':'
+// stops only before a space, a line break or the end.
+func wordEnd(src string, i int, stops *[256]bool) int {
+	for ; i < len(src); i++ {
+		if c := src[i]; stops[c] && (c != ':' || i+1 == len(src) || src[i+1] == ' ' || src[i+1] == '\n') {
+			break
+		}
+	}
+	return i
 }
 
 // quoted scans the quoted scalar at pos (continuation lines indented more
@@ -160,13 +165,8 @@ type quotedScan struct {
 // scalar, and the end of the input before the closing quote.
 func (s *quotedScan) lineStart() {
 	p := s.p
-	if s.i == p.lineStart && s.i+3 <= len(p.src) {
-		save := p.pos
-		p.pos = s.i
-		if p.marker() {
-			p.fail("document marker in a quoted scalar")
-		}
-		p.pos = save
+	if s.i == p.lineStart && p.markerAt(s.i) {
+		p.fail("document marker in a quoted scalar")
 	}
 	if s.i >= len(p.src) {
 		p.fail("unterminated quoted scalar")
@@ -301,30 +301,14 @@ func (p *parser) escape(i int, b []byte) (int, []byte) {
 	if i+n > len(src) {
 		p.fail("short escape")
 	}
-	v := 0
-	for k := 0; k < n; k++ {
-		h := hexVal(src[i+k])
-		if h < 0 {
-			p.fail("bad hex escape")
-		}
-		v = v<<4 | h
+	v, err := strconv.ParseUint(src[i:i+n], 16, 32)
+	if err != nil {
+		p.fail("bad hex escape")
 	}
 	if v >= 0xd800 && v <= 0xdfff || v > 0x10ffff {
 		p.fail("invalid escaped character")
 	}
 	return i + n, utf8.AppendRune(b, rune(v))
-}
-
-func hexVal(c byte) int {
-	switch {
-	case c >= '0' && c <= '9':
-		return int(c - '0')
-	case c >= 'a' && c <= 'f':
-		return int(c-'a') + 10
-	case c >= 'A' && c <= 'F':
-		return int(c-'A') + 10
-	}
-	return -1
 }
 
 // blockScalar scans the block scalar whose indicator is at pos, leaving pos

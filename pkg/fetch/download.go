@@ -572,24 +572,8 @@ func (t *transfer) runSingle(ctx context.Context) (string, int64, error) {
 			return 0, err
 		}
 		defer resp.Body.Close()
-		switch resp.StatusCode {
-		case http.StatusRequestedRangeNotSatisfiable:
-			// The part does not fit the file behind the URL any more.
-			return 0, restart(errors.New("server refused the resume range; restarting from byte 0"))
-		case http.StatusPartialContent:
-			start, tot, ok := contentRange(resp.Header.Get("Content-Range"))
-			if !ok || start != done || (total > 0 && tot >= 0 && tot != total) {
-				return 0, restart(errors.New("server answered a different range; restarting from byte 0"))
-			}
-		case http.StatusOK:
-			if done > 0 {
-				if err := restart(nil); err != nil {
-					return 0, err
-				}
-			}
-			if total > 0 && resp.ContentLength >= 0 && resp.ContentLength != total {
-				return 0, &fatalError{fmt.Errorf("size mismatch: %s announces %d bytes, the pin in %s says %d", t.host, resp.ContentLength, t.a.Source, total)}
-			}
+		if err := t.singleAnswer(resp, done, restart); err != nil {
+			return 0, err
 		}
 		t.saveState()
 		limit := int64(maxUnknownSize) - done
@@ -600,16 +584,7 @@ func (t *transfer) runSingle(ctx context.Context) (string, int64, error) {
 		if err != nil {
 			return n, err
 		}
-		if total > 0 && done > total {
-			return n, &fatalError{fmt.Errorf("size mismatch: %s sent more than the %d bytes the pin in %s records", t.host, total, t.a.Source)}
-		}
-		if total < 0 && done >= maxUnknownSize {
-			return n, &fatalError{fmt.Errorf("%s sent more than %d bytes for an artifact without a pinned size", t.host, int64(maxUnknownSize))}
-		}
-		if (resp.ContentLength >= 0 && n < resp.ContentLength) || (total > 0 && done < total) {
-			return n, io.ErrUnexpectedEOF
-		}
-		return n, nil
+		return n, t.singleEnd(resp, n, done)
 	})
 	if err != nil {
 		return "", 0, err
@@ -618,6 +593,49 @@ func (t *transfer) runSingle(ctx context.Context) (string, int64, error) {
 		return "", 0, &writeError{path: t.part, err: err}
 	}
 	return hex.EncodeToString(h.Sum(nil)), done, nil
+}
+
+// singleAnswer checks the status of a single-stream answer against the
+// part holding done bytes, emptying it (restart) when the answer starts
+// from byte zero or does not fit it.
+func (t *transfer) singleAnswer(resp *http.Response, done int64, restart func(error) error) error {
+	total := t.st.Total
+	switch resp.StatusCode {
+	case http.StatusRequestedRangeNotSatisfiable:
+		// The part does not fit the file behind the URL any more.
+		return restart(errors.New("server refused the resume range; restarting from byte 0"))
+	case http.StatusPartialContent:
+		start, tot, ok := contentRange(resp.Header.Get("Content-Range"))
+		if !ok || start != done || (total > 0 && tot >= 0 && tot != total) {
+			return restart(errors.New("server answered a different range; restarting from byte 0"))
+		}
+	case http.StatusOK:
+		if done > 0 {
+			if err := restart(nil); err != nil {
+				return err
+			}
+		}
+		if total > 0 && resp.ContentLength >= 0 && resp.ContentLength != total {
+			return &fatalError{fmt.Errorf("size mismatch: %s announces %d bytes, the pin in %s says %d", t.host, resp.ContentLength, t.a.Source, total)}
+		}
+	}
+	return nil
+}
+
+// singleEnd checks a single-stream body of n bytes that left done bytes in
+// the part: too many is fatal, too few is a short read to retry.
+func (t *transfer) singleEnd(resp *http.Response, n, done int64) error {
+	total := t.st.Total
+	if total > 0 && done > total {
+		return &fatalError{fmt.Errorf("size mismatch: %s sent more than the %d bytes the pin in %s records", t.host, total, t.a.Source)}
+	}
+	if total < 0 && done >= maxUnknownSize {
+		return &fatalError{fmt.Errorf("%s sent more than %d bytes for an artifact without a pinned size", t.host, int64(maxUnknownSize))}
+	}
+	if (resp.ContentLength >= 0 && n < resp.ContentLength) || (total > 0 && done < total) {
+		return io.ErrUnexpectedEOF
+	}
+	return nil
 }
 
 // runParallel downloads the planned parts concurrently into a file of the

@@ -252,45 +252,54 @@ func (x *extractor) entry(name string, kind entryKind, perm fs.FileMode, linknam
 	}
 	x.from[out] = name
 	target := filepath.Join(x.dest, out)
-	switch kind {
-	case entrySymlink, entryHardlink:
-		resolved := linkname
-		if kind == entrySymlink {
-			resolved = path.Join(path.Dir(clean), linkname)
+	if kind == entrySymlink || kind == entryHardlink {
+		return x.link(name, clean, out, target, kind, linkname)
+	}
+	return x.file(name, out, target, perm, size, body)
+}
+
+// link writes a symlink or hard link entry as a link between flat names.
+func (x *extractor) link(name, clean, out, target string, kind entryKind, linkname string) error {
+	resolved := linkname
+	if kind == entrySymlink {
+		resolved = path.Join(path.Dir(clean), linkname)
+	}
+	resolved = path.Clean(resolved)
+	if linkname == "" || strings.HasPrefix(linkname, "/") || strings.ContainsRune(linkname, '\\') ||
+		resolved == ".." || strings.HasPrefix(resolved, "../") || resolved == "." {
+		return fmt.Errorf("entry %q: link to %q points outside the archive: refusing hostile archive", name, linkname)
+	}
+	flat := path.Base(resolved)
+	if x.only != nil {
+		// Selected members must be real files.
+		return fmt.Errorf("member %q is a link, want a regular file", clean)
+	}
+	if flat == out {
+		return fmt.Errorf("entry %q: link to itself: refusing", name)
+	}
+	_ = os.Remove(target)
+	if kind == entryHardlink {
+		src := filepath.Join(x.dest, flat)
+		prev, ok := x.out[flat]
+		if !ok || prev.Link != "" {
+			return fmt.Errorf("entry %q: hard link to %q which is not an earlier regular file", name, linkname)
 		}
-		resolved = path.Clean(resolved)
-		if linkname == "" || strings.HasPrefix(linkname, "/") || strings.ContainsRune(linkname, '\\') ||
-			resolved == ".." || strings.HasPrefix(resolved, "../") || resolved == "." {
-			return fmt.Errorf("entry %q: link to %q points outside the archive: refusing hostile archive", name, linkname)
-		}
-		flat := path.Base(resolved)
-		if x.only != nil {
-			// Selected members must be real files.
-			return fmt.Errorf("member %q is a link, want a regular file", clean)
-		}
-		if flat == out {
-			return fmt.Errorf("entry %q: link to itself: refusing", name)
-		}
-		_ = os.Remove(target)
-		if kind == entryHardlink {
-			src := filepath.Join(x.dest, flat)
-			prev, ok := x.out[flat]
-			if !ok || prev.Link != "" {
-				return fmt.Errorf("entry %q: hard link to %q which is not an earlier regular file", name, linkname)
-			}
-			if err := os.Link(src, target); err != nil {
-				return fmt.Errorf("entry %q: %w", name, err)
-			}
-			prev.Name = out
-			x.out[out] = prev
-			return nil
-		}
-		if err := os.Symlink(flat, target); err != nil {
+		if err := os.Link(src, target); err != nil {
 			return fmt.Errorf("entry %q: %w", name, err)
 		}
-		x.out[out] = extractedFile{Name: out, Link: flat, Mode: fs.ModeSymlink | 0o777}
+		prev.Name = out
+		x.out[out] = prev
 		return nil
 	}
+	if err := os.Symlink(flat, target); err != nil {
+		return fmt.Errorf("entry %q: %w", name, err)
+	}
+	x.out[out] = extractedFile{Name: out, Link: flat, Mode: fs.ModeSymlink | 0o777}
+	return nil
+}
+
+// file writes a regular file entry within the limits, recording its digest.
+func (x *extractor) file(name, out, target string, perm fs.FileMode, size int64, body io.Reader) error {
 	if size > x.lim.MaxFileBytes {
 		return fmt.Errorf("entry %q: %d bytes exceeds the %d-byte limit per file (decompression bomb?)", name, size, x.lim.MaxFileBytes)
 	}

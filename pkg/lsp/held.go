@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"cmp"
 	"fmt"
 	"path/filepath"
 
@@ -12,12 +13,7 @@ import (
 // twice: as typed, and as the bytes the checks read).
 const DefaultMaxOpenBytes = 2 * maxFile
 
-func (s *Server) maxOpen() int64 {
-	if s.opts.MaxOpenBytes > 0 {
-		return s.opts.MaxOpenBytes
-	}
-	return DefaultMaxOpenBytes
-}
+func (s *Server) maxOpen() int64 { return cmp.Or(max(s.opts.MaxOpenBytes, 0), DefaultMaxOpenBytes) }
 
 // hold sets d's text when it fits in what is left of MaxOpenBytes, and
 // says whether it did; one that does not is not held (d.unheld): the file

@@ -169,22 +169,7 @@ func locationOf(st *story.Story, path string, r ref) (story.Pos, bool) {
 			return s.Pos, true
 		}
 	case refIntent:
-		if in := st.Intents[r.name]; in != nil {
-			return in.Pos, true
-		}
-		for _, s := range st.AllStates() {
-			if in := s.Intents[r.name]; in != nil {
-				return in.Pos, true
-			}
-		}
-		for _, alias := range st.ImportOrder {
-			if im := st.Imports[alias]; im != nil && im.Child != nil {
-				name := strings.TrimPrefix(r.name, alias+"__")
-				if in := im.Child.Intents[name]; in != nil {
-					return in.Pos, true
-				}
-			}
-		}
+		return intentPos(st, r.name)
 	case refWorld:
 		if v := st.Var(r.name); v != nil {
 			return v.Pos, true
@@ -206,24 +191,52 @@ func locationOf(st *story.Story, path string, r ref) (story.Pos, bool) {
 			return story.Pos{File: f, Line: 1, Col: 1}, true
 		}
 	case refRef:
-		file, ptr, _ := strings.Cut(r.name, "#")
-		target := path
-		if file != "" {
-			target = filepath.Join(filepath.Dir(path), file)
-		}
-		if st.ProjectRoot == "" {
-			return story.Pos{}, false
-		}
-		root := safefile.NewRoot(st.ProjectRoot)
-		defer root.Close()
-		b, err := root.ReadFile(absPath(target), maxFile)
-		if err != nil {
-			return story.Pos{}, false
-		}
-		line, col := pointerPos(b, ptr)
-		return story.Pos{File: target, Line: line, Col: col}, true
+		return refPos(st, path, r.name)
 	}
 	return story.Pos{}, false
+}
+
+// intentPos is where intent name is declared: in the story, else in the
+// first state declaring it, else in an imported child (name prefixed by
+// its alias).
+func intentPos(st *story.Story, name string) (story.Pos, bool) {
+	if in := st.Intents[name]; in != nil {
+		return in.Pos, true
+	}
+	for _, s := range st.AllStates() {
+		if in := s.Intents[name]; in != nil {
+			return in.Pos, true
+		}
+	}
+	for _, alias := range st.ImportOrder {
+		if im := st.Imports[alias]; im != nil && im.Child != nil {
+			if in := im.Child.Intents[strings.TrimPrefix(name, alias+"__")]; in != nil {
+				return in.Pos, true
+			}
+		}
+	}
+	return story.Pos{}, false
+}
+
+// refPos is where the $ref written in the file at path points, read
+// through the story's project root.
+func refPos(st *story.Story, path, ref string) (story.Pos, bool) {
+	file, ptr, _ := strings.Cut(ref, "#")
+	target := path
+	if file != "" {
+		target = filepath.Join(filepath.Dir(path), file)
+	}
+	if st.ProjectRoot == "" {
+		return story.Pos{}, false
+	}
+	root := safefile.NewRoot(st.ProjectRoot)
+	defer root.Close()
+	b, err := root.ReadFile(absPath(target), maxFile)
+	if err != nil {
+		return story.Pos{}, false
+	}
+	line, col := pointerPos(b, ptr)
+	return story.Pos{File: target, Line: line, Col: col}, true
 }
 
 // findFile resolves a file a story names: against the story directory, its
@@ -283,8 +296,7 @@ func pointerPos(b []byte, ptr string) (int, int) {
 // file is read through the workspace root holding it (readInside).
 func (s *Server) posLocation(p story.Pos) protocol.Location {
 	b, _ := s.readInside(absPath(p.File))
-	text := string(b)
-	r := tokenRange(text, p.Line, p.Col)
+	r := tokenRangeIn(lines(string(b)), p.Line, p.Col)
 	return protocol.Location{URI: pathURI(absPath(p.File)), Range: r}
 }
 

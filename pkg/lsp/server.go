@@ -153,17 +153,21 @@ func (s *Server) workspacePath(uri protocol.DocumentUri) (string, bool, error) {
 	return path, s.inside(path), nil
 }
 
+// doc is the open document at path, made on first use; s.mu is held.
+func (s *Server) doc(path string) *document {
+	if s.docs[path] == nil {
+		s.docs[path] = &document{}
+	}
+	return s.docs[path]
+}
+
 func (s *Server) didOpen(_ *glsp.Context, p *protocol.DidOpenTextDocumentParams) error {
 	path, ok, err := s.workspacePath(p.TextDocument.URI)
 	if !ok {
 		return err
 	}
 	s.mu.Lock()
-	d := s.docs[path]
-	if d == nil {
-		d = &document{}
-		s.docs[path] = d
-	}
+	d := s.doc(path)
 	d.version = p.TextDocument.Version
 	fits := s.hold(d, p.TextDocument.Text)
 	s.mu.Unlock()
@@ -180,11 +184,7 @@ func (s *Server) didChange(_ *glsp.Context, p *protocol.DidChangeTextDocumentPar
 		return err
 	}
 	s.mu.Lock()
-	d := s.docs[path]
-	if d == nil {
-		d = &document{}
-		s.docs[path] = d
-	}
+	d := s.doc(path)
 	wasHeld, fits := !d.unheld, true
 	for _, ch := range p.ContentChanges {
 		switch c := ch.(type) {

@@ -72,14 +72,9 @@ func applyEdit(text string, c protocol.TextDocumentContentChangeEvent) string {
 	return text[:a] + c.Text + text[b:]
 }
 
-// tokenRange is the range of the token starting at 1-based (line, rune
-// col) in text: up to the next space, comma, bracket, quote or colon+space.
-func tokenRange(text string, line, col int) protocol.Range {
-	return tokenRangeIn(lines(text), line, col)
-}
-
-// tokenRangeIn is [tokenRange] in text already split into lines, so a
-// caller placing many ranges in one text splits it once.
+// tokenRangeIn is the range of the token starting at 1-based (line, rune
+// col) in the lines ls of a text: up to the next space, comma, bracket,
+// quote or colon+space.
 func tokenRangeIn(ls []string, line, col int) protocol.Range {
 	line, col = max(line, 1), max(col, 1)
 	start := protocol.Position{Line: protocol.UInteger(line - 1)}

@@ -129,7 +129,7 @@ func (w *Writer) blobRef(data []byte, ext string) (any, error) {
 	name := "blob-" + hex.EncodeToString(sum[:]) + ext
 	p := filepath.Join(w.dir, promptsDir, name)
 	if fi, err := os.Stat(p); err != nil || fi.Size() != int64(len(data)) {
-		if err := w.writePromptFile(name, data); err != nil {
+		if err := w.writeSideFile(promptsDir, name, data); err != nil {
 			return nil, fmt.Errorf("blob %s: %w", p, err)
 		}
 	}

@@ -20,7 +20,7 @@ func (w *Writer) writeSidecar(callID, suffix string, data []byte) (string, error
 		return "", fmt.Errorf("trace: sidecar for %q: %w", w.path, err)
 	}
 	name := callID + suffix
-	if err := w.writePromptFile(name, data); err != nil {
+	if err := w.writeSideFile(promptsDir, name, data); err != nil {
 		return "", fmt.Errorf("trace: sidecar %q: %w", filepath.Join(w.dir, promptsDir, name), err)
 	}
 	return promptsDir + "/" + name, nil
@@ -54,14 +54,9 @@ func resolveSidecar(tracePath, ref string) (string, error) {
 	return filepath.Join(filepath.Dir(tracePath), promptsDir, filepath.FromSlash(name)), nil
 }
 
-// writePromptFile writes data to agent-prompts/name through a temporary
-// file and a rename, so a crash leaves no short file.
-func (w *Writer) writePromptFile(name string, data []byte) error {
-	return w.writeSideFile(promptsDir, name, data)
-}
-
 // writeSideFile writes data to name in the folder sub beside the trace
-// (agent-prompts/, transcripts/), as writePromptFile says.
+// (agent-prompts/, transcripts/) through a temporary file and a rename, so
+// a crash leaves no short file.
 func (w *Writer) writeSideFile(sub, name string, data []byte) error {
 	dir := filepath.Join(w.dir, sub)
 	if err := os.MkdirAll(dir, 0o755); err != nil {

@@ -84,23 +84,10 @@ func precheckFile(path string) error {
 		chunk := buf[:n]
 		if n > 0 && !torn {
 			if prevCR && chunk[0] == '\n' {
-				return &CorruptError{Name: path, Line: line, Rule: RuleCRLF, Msg: fmt.Sprintf("trace corrupted: CRLF line ending at line %d (JSONL requires LF-only)", line)}
+				return crlfError(path, line)
 			}
-			crlf := bytes.Index(chunk, []byte("\r\n"))
-			nul := bytes.IndexByte(chunk, 0)
-			if crlf >= 0 || nul >= 0 {
-				// Report the earlier line; on the same line the CRLF rule comes first.
-				cl, nl := -1, -1
-				if crlf >= 0 {
-					cl = line + bytes.Count(chunk[:crlf], []byte{'\n'})
-				}
-				if nul >= 0 {
-					nl = line + bytes.Count(chunk[:nul], []byte{'\n'})
-				}
-				if cl >= 0 && (nl < 0 || cl <= nl) {
-					return &CorruptError{Name: path, Line: cl, Rule: RuleCRLF, Msg: fmt.Sprintf("trace corrupted: CRLF line ending at line %d (JSONL requires LF-only)", cl)}
-				}
-				return &CorruptError{Name: path, Line: nl, Rule: RuleNUL, Msg: fmt.Sprintf("trace corrupted: NUL byte in line %d", nl)}
+			if err := chunkFault(path, chunk, line); err != nil {
+				return err
 			}
 			prevCR = chunk[n-1] == '\r'
 		}
@@ -116,4 +103,27 @@ func precheckFile(path string) error {
 			return fmt.Errorf("read trace %q: %w", path, err)
 		}
 	}
+}
+
+// chunkFault is the first CRLF or NUL of chunk, whose first line is line:
+// the earlier line is reported, and on one line the CRLF rule comes first.
+func chunkFault(path string, chunk []byte, line int) error {
+	lineAt := func(i int) int {
+		if i < 0 {
+			return -1
+		}
+		return line + bytes.Count(chunk[:i], []byte{'\n'})
+	}
+	cl, nl := lineAt(bytes.Index(chunk, []byte("\r\n"))), lineAt(bytes.IndexByte(chunk, 0))
+	switch {
+	case cl >= 0 && (nl < 0 || cl <= nl):
+		return crlfError(path, cl)
+	case nl >= 0:
+		return &CorruptError{Name: path, Line: nl, Rule: RuleNUL, Msg: fmt.Sprintf("trace corrupted: NUL byte in line %d", nl)}
+	}
+	return nil
+}
+
+func crlfError(path string, line int) error {
+	return &CorruptError{Name: path, Line: line, Rule: RuleCRLF, Msg: fmt.Sprintf("trace corrupted: CRLF line ending at line %d (JSONL requires LF-only)", line)}
 }

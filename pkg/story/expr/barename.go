@@ -94,25 +94,17 @@ func (p *Program) BareNames() []string { return bareNames(p) }
 // bareNames is the non-root bare names of progs, once each, in order.
 func bareNames(progs ...*Program) []string {
 	var out []string
-	seen := map[string]bool{}
-	for _, p := range progs {
-		if p == nil {
-			continue
+	walkProgs(progs, func(n ast.Node) {
+		call, ok := n.(*ast.CallNode)
+		if !ok || len(call.Arguments) != 2 {
+			return
 		}
-		node := p.prog.Node()
-		ast.Walk(&node, visitFunc(func(n *ast.Node) {
-			call, ok := (*n).(*ast.CallNode)
-			if !ok || len(call.Arguments) != 2 {
-				return
+		if id, ok := call.Callee.(*ast.IdentifierNode); ok && id.Value == undefFn {
+			if s, ok := call.Arguments[1].(*ast.StringNode); ok && !upstreamRoots[s.Value] {
+				out = addOnce(out, s.Value)
 			}
-			if id, ok := call.Callee.(*ast.IdentifierNode); ok && id.Value == undefFn {
-				if s, ok := call.Arguments[1].(*ast.StringNode); ok && !upstreamRoots[s.Value] && !seen[s.Value] {
-					seen[s.Value] = true
-					out = append(out, s.Value)
-				}
-			}
-		}))
-	}
+		}
+	})
 	return out
 }
 

@@ -107,25 +107,24 @@ func forTagParser(doc *pongo2.Parser, start *pongo2.Token, args *pongo2.Parser) 
 	if args.Remaining() > 0 {
 		return nil, args.Error("Malformed for-loop arguments.", nil)
 	}
-	body, end, err := doc.WrapUntilTag("empty", "endfor")
-	if err != nil {
+	if n.body, err = wrapUntil(doc, "empty", "endfor"); err != nil {
 		return nil, err
 	}
-	if end.Count() > 0 {
-		return nil, end.Error("Arguments not allowed here.", nil)
-	}
-	n.body = body
-	if body.Endtag == "empty" {
-		empty, end, err := doc.WrapUntilTag("endfor")
-		if err != nil {
+	if n.body.Endtag == "empty" {
+		if n.empty, err = wrapUntil(doc, "endfor"); err != nil {
 			return nil, err
 		}
-		if end.Count() > 0 {
-			return nil, end.Error("Arguments not allowed here.", nil)
-		}
-		n.empty = empty
 	}
 	return n, nil
+}
+
+// wrapUntil is the body up to one of tags, whose end tag takes no arguments.
+func wrapUntil(doc *pongo2.Parser, tags ...string) (*pongo2.NodeWrapper, *pongo2.Error) {
+	body, end, err := doc.WrapUntilTag(tags...)
+	if err == nil && end.Count() > 0 {
+		err = end.Error("Arguments not allowed here.", nil)
+	}
+	return body, err
 }
 
 type setNode struct {

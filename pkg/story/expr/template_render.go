@@ -190,12 +190,6 @@ func truthy(v any) bool {
 		return false
 	case bool:
 		return v
-	case string:
-		return v != ""
-	case int:
-		return v != 0
-	case float64:
-		return v != 0
 	}
 	rv := reflect.ValueOf(v)
 	switch rv.Kind() {
@@ -223,8 +217,6 @@ func stringify(v any) string {
 		return v
 	case []byte:
 		return string(v)
-	case bool, int, int64, float64:
-		return fmt.Sprint(v)
 	case []any:
 		return jsonText(v)
 	case fmt.Stringer:

@@ -1,6 +1,7 @@
 package expr
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/expr-lang/expr/ast"
@@ -17,33 +18,35 @@ func (t *Template) WorldKeys() []string { return worldKeys(nil, t.progs...) }
 
 // worldKeys appends to out the world keys progs read that it lacks.
 func worldKeys(out []string, progs ...*Program) []string {
-	for _, p := range progs {
-		if p == nil {
-			continue
+	walkProgs(progs, func(n ast.Node) {
+		m, ok := n.(*ast.MemberNode)
+		if !ok {
+			return
 		}
-		node := p.prog.Node()
-		ast.Walk(&node, visitFunc(func(n *ast.Node) {
-			m, ok := (*n).(*ast.MemberNode)
-			if !ok {
-				return
-			}
-			id, ok := unchain(m.Node).(*ast.IdentifierNode)
-			if !ok || id.Value != "world" {
-				return
-			}
-			if s, ok := m.Property.(*ast.StringNode); ok {
-				out = addOnce(out, s.Value)
-			}
-		}))
-	}
+		id, ok := unchain(m.Node).(*ast.IdentifierNode)
+		if !ok || id.Value != "world" {
+			return
+		}
+		if s, ok := m.Property.(*ast.StringNode); ok {
+			out = addOnce(out, s.Value)
+		}
+	})
 	return out
 }
 
-func addOnce(out []string, k string) []string {
-	for _, x := range out {
-		if x == k {
-			return out
+// walkProgs calls f with every node of the trees of progs (nil ones skipped).
+func walkProgs(progs []*Program, f func(ast.Node)) {
+	for _, p := range progs {
+		if p != nil {
+			node := p.prog.Node()
+			ast.Walk(&node, visitFunc(func(n *ast.Node) { f(*n) }))
 		}
+	}
+}
+
+func addOnce(out []string, k string) []string {
+	if slices.Contains(out, k) {
+		return out
 	}
 	return append(out, k)
 }
