@@ -206,11 +206,10 @@ func agentEvents(ep *agent.Episode, callID string, idx int, verb string) []engin
 	if a.PromptTokens > 0 || a.ResponseTokens > 0 || a.CostUSD > 0 {
 		meta = map[string]any{}
 		usage := map[string]any{}
-		if a.PromptTokens > 0 {
-			usage["input_tokens"] = a.PromptTokens
-		}
-		if a.ResponseTokens > 0 {
-			usage["output_tokens"] = a.ResponseTokens
+		for k, n := range map[string]int64{"input_tokens": a.PromptTokens, "output_tokens": a.ResponseTokens} {
+			if n > 0 {
+				usage[k] = n
+			}
 		}
 		if len(usage) > 0 {
 			meta["usage"] = usage
