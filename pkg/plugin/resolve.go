@@ -173,19 +173,14 @@ func (a *Assembly) descriptors() ([]Descriptor, map[string]*Descriptor) {
 	for _, dir := range a.PluginsDirs {
 		descs = a.addExternal(descs, dir)
 	}
-	if len(descs) == len(builtin) {
-		return builtin, builtinIndex() // sorted already; shared, only read
+	if len(descs) > len(builtin) { // the built-in ones are sorted already, and shared
+		sortDescriptors(descs)
 	}
-	sortDescriptors(descs)
-	return descs, indexDescriptors(descs)
-}
-
-func indexDescriptors(descs []Descriptor) map[string]*Descriptor {
 	byID := make(map[string]*Descriptor, len(descs))
 	for i := range descs {
 		byID[descs[i].ID] = &descs[i]
 	}
-	return byID
+	return descs, byID
 }
 
 // addExternal appends the manifests found under dir whose id is free and
