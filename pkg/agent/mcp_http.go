@@ -57,7 +57,7 @@ type mcpHTTPTransport struct {
 	session    *mcp.ClientSession
 	connecting chan struct{} // closed when the running connection attempt ends
 	closed     bool
-	bare       bool           // the server speaks the existing engine's bare wire (mcp_http_bare.go)
+	bare       atomic.Bool    // the server speaks the existing engine's bare wire (mcp_http_bare.go)
 	closing    sync.WaitGroup // sessions being closed after a failure
 }
 
@@ -329,7 +329,7 @@ func (t *mcpHTTPTransport) Ask(ctx context.Context, req *AskRequest) (*AskRespon
 	if err := ctx.Err(); err != nil {
 		return nil, t.errf(KindDeadlineExceeded, "the call ended (%v) before it was sent", err)
 	}
-	if t.useBare() {
+	if t.bare.Load() {
 		return t.askBare(ctx, req)
 	}
 	rec := &httpFailure{}

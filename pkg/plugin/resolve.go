@@ -266,27 +266,16 @@ func (a *Assembly) profileReasons(known map[string]bool, byID map[string]*Descri
 // and every node of a requires cycle. It returns the order of the plugins
 // (agent aliases left out).
 func (a *Assembly) buildOrder(nodes []node, agents []AgentStatus, known map[string]bool, reason map[string]string) []string {
-	// Vertices are the distinct ids (a repeated id is one vertex): the
-	// nodes', then each known requirement that is no node (not made by
-	// Assemble), a vertex no node readies. The graph is small (the plugins
-	// and the story's agent aliases): a vertex is found by a linear search.
+	// Vertices are the distinct node ids (a repeated id is one vertex; the
+	// known ids are the nodes'). The graph is small (the plugins and the
+	// story's agent aliases): a vertex is found by a linear search.
 	ids := make([]string, 0, len(nodes))
-	add := func(id string) {
-		if !slices.Contains(ids, id) {
-			ids = append(ids, id)
+	for _, n := range nodes {
+		if !slices.Contains(ids, n.id) {
+			ids = append(ids, n.id)
 		}
 	}
 	vertex := func(id string) int { return slices.Index(ids, id) }
-	for _, n := range nodes {
-		add(n.id)
-	}
-	for _, n := range nodes {
-		for _, q := range n.requires {
-			if known[q] {
-				add(q)
-			}
-		}
-	}
 	reqs := make([][]string, len(ids)) // of the last node with the id
 	indeg := make([]int, len(ids))
 	users := make([][]int, len(ids))
