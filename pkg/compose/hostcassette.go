@@ -16,6 +16,7 @@ import (
 	"kitsoki/internal/safefile"
 	"kitsoki/pkg/agent"
 	"kitsoki/pkg/engine"
+	"kitsoki/pkg/host"
 )
 
 // HostCassette answers host calls from a `kind: host_cassette` file
@@ -82,19 +83,7 @@ func (hc *HostCassette) route(h string) (handler, op string, ok bool) {
 	if hc == nil {
 		return "", "", false
 	}
-	if hc.handlers[h] {
-		return h, "", true
-	}
-	for p := h; ; {
-		i := strings.LastIndexByte(p, '.')
-		if i <= 0 {
-			return "", "", false
-		}
-		p = p[:i]
-		if hc.handlers[p] {
-			return p, strings.TrimPrefix(h, p+"."), true
-		}
-	}
+	return host.Route(h, func(n string) bool { return hc.handlers[n] })
 }
 
 // match plays the first eligible episode for a call to handler
