@@ -94,15 +94,8 @@ func (r *Registry) Dispatch(ctx context.Context, c Call) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	st := callState{r: r, c: &c, alias: alias, sink: c.Sink, start: time.Now()}
-	if st.sink == nil {
-		st.sink = r.sink
-	}
-	timeout := c.Timeout
-	if timeout <= 0 {
-		timeout = r.timeout
-	}
-	st.timeout = timeout
+	timeout := cmp.Or(max(c.Timeout, 0), r.timeout)
+	st := callState{r: r, c: &c, alias: alias, sink: cmp.Or(c.Sink, r.sink), start: time.Now(), timeout: timeout}
 
 	// 1. Build the request.
 	req := &AskRequest{
@@ -354,14 +347,10 @@ func (r *Registry) schemaFor(c Call) (*schema.Schema, *AskError) {
 	if c.SchemaPath == "" {
 		return nil, nil
 	}
-	if s, ok := r.schemaCache.Load(c.SchemaPath); ok {
-		return s.(*schema.Schema), nil
-	}
 	s, err := r.schemas.Compile(c.SchemaPath)
 	if err != nil {
 		return nil, &AskError{Kind: KindSchemaInvalid, Detail: "schema compilation failed: " + err.Error(), Underlying: err}
 	}
-	r.schemaCache.Store(c.SchemaPath, s)
 	return s, nil
 }
 

@@ -61,10 +61,7 @@ func (r *Registry) currentHooks() Hooks {
 }
 
 func (r *Registry) hookEmit(c *Call) HookEmit {
-	sink := c.Sink
-	if sink == nil {
-		sink = r.sink
-	}
+	sink := cmp.Or(c.Sink, r.sink)
 	return func(kind string, payload any) error {
 		if sink == nil {
 			return nil

@@ -57,7 +57,7 @@ type mcpHTTPTransport struct {
 	session    *mcp.ClientSession
 	connecting chan struct{} // closed when the running connection attempt ends
 	closed     bool
-	bare       bool           // the server speaks the existing engine's bare wire (mcp_http_bare.go)
+	bare       atomic.Bool    // the server speaks the existing engine's bare wire (mcp_http_bare.go)
 	closing    sync.WaitGroup // sessions being closed after a failure
 }
 
@@ -263,46 +263,57 @@ func (t *mcpHTTPTransport) track() error {
 	return nil
 }
 
-// open connects and initializes one session, returning when ctx ends even
-// if the SDK has not: a Connect whose initialize the server never answers
-// fails at the deadline but then closes its session, which waits for its
-// notifications/cancelled POST to the same silent server (up to the SDK's
-// own timeout). That tail runs in the background, counted in closing:
-// Close aborts its requests and waits for it, and a session it still
-// opens is closed.
-func (t *mcpHTTPTransport) open(ctx context.Context) (*mcp.ClientSession, error) {
-	type opened struct {
-		s   *mcp.ClientSession
+// detach runs f on a goroutine counted in closing and returns what f
+// returns, or ctx's error as soon as ctx ends even if the SDK has not: a
+// Connect or CallTool that the server never answers fails at the deadline
+// but then waits for its notifications/cancelled POST to the same silent
+// server (up to the SDK's own timeout). That tail runs in the background:
+// Close aborts its requests and waits for it. late gets what f returns
+// once nobody waits for it.
+func detach[T any](t *mcpHTTPTransport, ctx context.Context, f func() (T, error), late func(T, error)) (T, error) {
+	type result struct {
+		v   T
 		err error
 	}
-	done, abandoned := make(chan opened), make(chan struct{})
+	var zero T
+	done, abandoned := make(chan result), make(chan struct{})
 	if err := t.track(); err != nil {
-		return nil, err
+		return zero, err
 	}
 	go func() {
 		defer t.closing.Done()
-		s, err := t.client.Connect(ctx, &mcp.StreamableClientTransport{
+		v, err := f()
+		select {
+		case done <- result{v, err}:
+		case <-abandoned:
+			late(v, err)
+		}
+	}()
+	select {
+	case r := <-done:
+		return r.v, r.err
+	case <-ctx.Done():
+		close(abandoned)
+		return zero, ctx.Err()
+	}
+}
+
+// open connects and initializes one session (detached: a session opened
+// after the caller gave up is closed).
+func (t *mcpHTTPTransport) open(ctx context.Context) (*mcp.ClientSession, error) {
+	return detach(t, ctx, func() (*mcp.ClientSession, error) {
+		return t.client.Connect(ctx, &mcp.StreamableClientTransport{
 			Endpoint:             t.endpoint,
 			HTTPClient:           t.http,
 			MaxRetries:           -1, // a dropped stream is an error now, not a reconnect loop
 			DisableStandaloneSSE: true,
 			MaxEventSize:         t.maxEvent,
 		}, nil)
-		select {
-		case done <- opened{s, err}:
-		case <-abandoned:
-			if err == nil {
-				s.Close() // opened as the deadline passed: nobody holds it
-			}
+	}, func(s *mcp.ClientSession, err error) {
+		if err == nil {
+			s.Close() // opened as the deadline passed: nobody holds it
 		}
-	}()
-	select {
-	case o := <-done:
-		return o.s, o.err
-	case <-ctx.Done():
-		close(abandoned)
-		return nil, ctx.Err()
-	}
+	})
 }
 
 // drop forgets a failed session so the next Ask reconnects, and closes it
@@ -329,7 +340,7 @@ func (t *mcpHTTPTransport) Ask(ctx context.Context, req *AskRequest) (*AskRespon
 	if err := ctx.Err(); err != nil {
 		return nil, t.errf(KindDeadlineExceeded, "the call ended (%v) before it was sent", err)
 	}
-	if t.useBare() {
+	if t.bare.Load() {
 		return t.askBare(ctx, req)
 	}
 	rec := &httpFailure{}
@@ -362,30 +373,11 @@ func (t *mcpHTTPTransport) Ask(ctx context.Context, req *AskRequest) (*AskRespon
 	return t.decode(res)
 }
 
-// call is one tools/call on s that returns when ctx ends even if the SDK
-// has not (the SDK may wait for its notifications/cancelled POST to a
-// server that never answers; see open). The tail runs in the background,
-// counted in closing; Close aborts its requests and waits for it.
+// call is one tools/call on s (detached).
 func (t *mcpHTTPTransport) call(ctx context.Context, s *mcp.ClientSession, req *AskRequest) (*mcp.CallToolResult, error) {
-	type called struct {
-		res *mcp.CallToolResult
-		err error
-	}
-	done := make(chan called, 1)
-	if err := t.track(); err != nil {
-		return nil, err
-	}
-	go func() {
-		defer t.closing.Done()
-		res, err := s.CallTool(ctx, &mcp.CallToolParams{Name: t.tool, Arguments: req})
-		done <- called{res, err}
-	}()
-	select {
-	case c := <-done:
-		return c.res, c.err
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
+	return detach(t, ctx, func() (*mcp.CallToolResult, error) {
+		return s.CallTool(ctx, &mcp.CallToolParams{Name: t.tool, Arguments: req})
+	}, func(*mcp.CallToolResult, error) {})
 }
 
 // neverSent reports whether a CallTool error means the request was refused

@@ -137,18 +137,9 @@ func (t *mcpHTTPTransport) decodeBare(result json.RawMessage) (*AskResponse, err
 	return &r, nil
 }
 
-// useBare reports whether the transport talks the bare wire.
-func (t *mcpHTTPTransport) useBare() bool {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.bare
-}
-
 // switchToBare records that the server is a bare one.
 func (t *mcpHTTPTransport) switchToBare() {
-	t.mu.Lock()
-	t.bare = true
-	t.mu.Unlock()
+	t.bare.Store(true)
 	if t.log != nil {
 		t.log.Debug("mcp_http server answers no MCP initialize; using the existing engine's bare JSON-RPC wire", "agent", t.alias, "endpoint", t.endpoint)
 	}

@@ -59,19 +59,15 @@ type RegistryOptions struct {
 // Registry resolves agent aliases to transports and dispatches calls. One
 // registry serves one session; it is safe for concurrent Dispatch calls.
 type Registry struct {
-	appID   string
-	dir     string
-	decls   map[string]*story.AgentPlugin
-	sink    Sink
-	log     *slog.Logger
-	timeout time.Duration
-	schemas *schema.Compiler
-	redact  redactor
-	// personas is RegistryOptions.Personas (read-only).
-	personas map[string]*story.Persona
-	// schemaCache maps a with.schema path to its compiled schema (the
-	// compiler caches too, but resolving the path costs more than a lookup).
-	schemaCache sync.Map
+	appID    string
+	dir      string
+	decls    map[string]*story.AgentPlugin
+	sink     Sink
+	log      *slog.Logger
+	timeout  time.Duration
+	schemas  *schema.Compiler
+	redact   redactor
+	personas map[string]*story.Persona // RegistryOptions.Personas (read-only)
 
 	mu         sync.RWMutex
 	transports map[string]Transport

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -21,12 +22,7 @@ const lateGrace = 2 * time.Second
 
 // lateWait is the registry's lateGrace: lateGraceOverride when set (a test
 // whose late answer must be recorded however loaded the machine is).
-func (r *Registry) lateWait() time.Duration {
-	if r.lateGraceOverride > 0 {
-		return r.lateGraceOverride
-	}
-	return lateGrace
-}
+func (r *Registry) lateWait() time.Duration { return cmp.Or(max(r.lateGraceOverride, 0), lateGrace) }
 
 // softDeadline is AskRequest.deadline: the earliest of the caller's
 // Deadline, the call's hard timeout and the context's own deadline (a

@@ -1,6 +1,7 @@
 package compose
 
 import (
+	"cmp"
 	"fmt"
 	"log/slog"
 	"maps"
@@ -64,20 +65,13 @@ type DispatchOptions struct {
 
 // engineSink is BuildOptions.Sink, or a sink that drops everything.
 func (o DispatchOptions) engineSink() engine.Sink {
-	if o.Sink == nil {
-		return engine.SinkFunc(func(engine.Event) error { return nil })
-	}
-	return o.Sink
+	return cmp.Or(o.Sink, engine.Sink(engine.SinkFunc(func(engine.Event) error { return nil })))
 }
 
 // registryOptions are the agent.RegistryOptions of every registry a plan
 // builds.
 func (o DispatchOptions) registryOptions(st *story.Story) agent.RegistryOptions {
-	sink := o.AgentSink
-	if sink == nil {
-		sink = AgentSink(o.engineSink())
-	}
-	return agent.RegistryOptions{AppID: st.App.ID, StoryDir: st.Dir, Cassette: o.Cassette, Sink: sink,
+	return agent.RegistryOptions{AppID: st.App.ID, StoryDir: st.Dir, Cassette: o.Cassette, Sink: cmp.Or(o.AgentSink, AgentSink(o.engineSink())),
 		ClaudeSubmit: o.ClaudeSubmit, Timeout: o.CallTimeout, Builders: o.builders(), Logger: o.Logger, Schemas: o.Schemas}
 }
 

@@ -16,6 +16,7 @@ import (
 	"kitsoki/internal/safefile"
 	"kitsoki/pkg/agent"
 	"kitsoki/pkg/engine"
+	"kitsoki/pkg/host"
 )
 
 // HostCassette answers host calls from a `kind: host_cassette` file
@@ -82,19 +83,7 @@ func (hc *HostCassette) route(h string) (handler, op string, ok bool) {
 	if hc == nil {
 		return "", "", false
 	}
-	if hc.handlers[h] {
-		return h, "", true
-	}
-	for p := h; ; {
-		i := strings.LastIndexByte(p, '.')
-		if i <= 0 {
-			return "", "", false
-		}
-		p = p[:i]
-		if hc.handlers[p] {
-			return p, strings.TrimPrefix(h, p+"."), true
-		}
-	}
+	return host.Route(h, func(n string) bool { return hc.handlers[n] })
 }
 
 // match plays the first eligible episode for a call to handler
@@ -206,11 +195,10 @@ func agentEvents(ep *agent.Episode, callID string, idx int, verb string) []engin
 	if a.PromptTokens > 0 || a.ResponseTokens > 0 || a.CostUSD > 0 {
 		meta = map[string]any{}
 		usage := map[string]any{}
-		if a.PromptTokens > 0 {
-			usage["input_tokens"] = a.PromptTokens
-		}
-		if a.ResponseTokens > 0 {
-			usage["output_tokens"] = a.ResponseTokens
+		for k, n := range map[string]int64{"input_tokens": a.PromptTokens, "output_tokens": a.ResponseTokens} {
+			if n > 0 {
+				usage[k] = n
+			}
 		}
 		if len(usage) > 0 {
 			meta["usage"] = usage

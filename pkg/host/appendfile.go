@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"kitsoki/internal/atomicfile"
+	"kitsoki/internal/lazyre"
 	"kitsoki/internal/safefile"
 )
 
@@ -81,27 +82,18 @@ func (h appendFileHandler) Call(ctx context.Context, c *Call) (Result, error) {
 	return Result{Data: map[string]any{"ok": true, "message_id": stem + "#" + strconv.Itoa(n)}}, nil
 }
 
+// plainYAML is a string YAML reads as it is written: letters, digits, '_',
+// '-', '.' and inner spaces, starting with a letter, digit or '_'.
+var plainYAML = &lazyre.Regexp{Expr: `^[A-Za-z0-9_](?:[A-Za-z0-9_. -]*[A-Za-z0-9_.-])?$`}
+
 // yamlScalar quotes s unless it is a plain, unambiguous YAML string.
 func yamlScalar(s string) string {
-	plain := s != ""
-	for _, r := range s {
-		if !(r == '-' || r == '_' || r == '.' || r == ' ' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
-			plain = false
-			break
-		}
-	}
-	if plain && (strings.TrimSpace(s) != s || s[0] == '-' || s[0] == '.') {
-		plain = false
-	}
 	switch strings.ToLower(s) {
-	case "true", "false", "yes", "no", "null", "on", "off", "~":
-		plain = false
+	case "true", "false", "yes", "no", "null", "on", "off":
+		return strconv.Quote(s)
 	}
-	if _, err := strconv.ParseFloat(s, 64); err == nil {
-		plain = false
+	if _, err := strconv.ParseFloat(s, 64); err == nil || !plainYAML.MatchString(s) {
+		return strconv.Quote(s)
 	}
-	if plain {
-		return s
-	}
-	return strconv.Quote(s)
+	return s
 }

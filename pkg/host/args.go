@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"reflect"
 	"strconv"
 	"strings"
 	"time"
@@ -59,29 +60,13 @@ func jsonText(v any, marshal func(any) ([]byte, error)) string {
 }
 
 // isInteger reports whether v is one of Go's integer kinds, returning its
-// value as int64 (false for a uint64 above MaxInt64).
+// value as int64 (false for an unsigned value above MaxInt64).
 func isInteger(v any) (int64, bool) {
-	switch t := v.(type) {
-	case int:
-		return int64(t), true
-	case int8:
-		return int64(t), true
-	case int16:
-		return int64(t), true
-	case int32:
-		return int64(t), true
-	case int64:
-		return t, true
-	case uint:
-		return int64(t), uint64(t) <= math.MaxInt64
-	case uint8:
-		return int64(t), true
-	case uint16:
-		return int64(t), true
-	case uint32:
-		return int64(t), true
-	case uint64:
-		return int64(t), t <= math.MaxInt64
+	switch rv := reflect.ValueOf(v); {
+	case rv.CanInt():
+		return rv.Int(), true
+	case rv.CanUint():
+		return int64(rv.Uint()), rv.Uint() <= math.MaxInt64
 	}
 	return 0, false
 }

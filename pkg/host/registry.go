@@ -45,22 +45,29 @@ func (r *Registry) Info(name string) (Info, bool) {
 	return r.info[name], true
 }
 
-// Lookup finds the handler for name: the exact name first, then the
-// longest registered dotted prefix (story-runtime.md §2.2). op is the
-// dropped suffix ("" on an exact match).
+// Lookup finds the handler for name by [Route]. op is the dropped suffix
+// ("" on an exact match).
 func (r *Registry) Lookup(name string) (h Handler, served, op string, ok bool) {
-	if h, ok := r.h[name]; ok {
-		return h, name, "", true
-	}
+	served, op, ok = Route(name, func(n string) bool {
+		_, ok := r.h[n]
+		return ok
+	})
+	return r.h[served], served, op, ok
+}
+
+// Route is the rule that picks who serves name among the names has
+// knows: the exact name first, then the longest dotted prefix
+// (story-runtime.md §2.2), whose dropped suffix is op.
+func Route(name string, has func(string) bool) (served, op string, ok bool) {
 	for p := name; ; {
+		if has(p) {
+			return p, strings.TrimPrefix(name[len(p):], "."), true
+		}
 		i := strings.LastIndexByte(p, '.')
 		if i <= 0 {
-			return nil, "", "", false
+			return "", "", false
 		}
 		p = p[:i]
-		if h, ok := r.h[p]; ok {
-			return h, p, name[len(p)+1:], true
-		}
 	}
 }
 

@@ -249,9 +249,8 @@ func runPolicy(selfDir, storyDir string, extra any) proc.Policy {
 	if storyDir != "" {
 		vars = append(vars, proc.Var{Key: "KITSOKI_APP_DIR", Value: storyDir})
 	}
-	if m, ok := extra.(map[string]any); ok && len(m) > 0 {
-		keys := slices.Sorted(maps.Keys(m))
-		for _, k := range keys {
+	if m, ok := extra.(map[string]any); ok {
+		for _, k := range slices.Sorted(maps.Keys(m)) {
 			vars = append(vars, proc.Var{Key: k, Value: stringify(m[k])})
 		}
 	}

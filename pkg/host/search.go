@@ -83,10 +83,7 @@ func (h *agentSearch) Call(ctx context.Context, c *Call) (Result, error) {
 	if err != nil {
 		return Result{}, fmt.Errorf("%s: %v", name, err)
 	}
-	maxFiles := h.o.MaxFiles
-	if maxFiles <= 0 {
-		maxFiles = 2000
-	}
+	maxFiles := cmp.Or(max(h.o.MaxFiles, 0), 2000)
 	files, bad := corpusFiles(name, wd, a.globs, maxFiles)
 	if bad != "" {
 		return domainErr("%s", bad), nil

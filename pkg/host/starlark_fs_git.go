@@ -3,6 +3,7 @@ package host
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"kitsoki/internal/safefile"
 )
@@ -24,11 +25,5 @@ func refuseGitDir(root, p, abs string) error {
 
 // gitFree drops the glob matches inside a .git directory.
 func gitFree(root string, ms []string) []string {
-	out := ms[:0]
-	for _, m := range ms {
-		if !safefile.InGitDir(root, m) {
-			out = append(out, m)
-		}
-	}
-	return out
+	return slices.DeleteFunc(ms, func(m string) bool { return safefile.InGitDir(root, m) })
 }

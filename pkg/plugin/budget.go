@@ -3,6 +3,7 @@ package plugin
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"sync"
 )
 
@@ -47,18 +48,13 @@ func (b *budgetHook) Hook(_ context.Context, point Point, p Payload) (Result, er
 	return Result{Outcome: outcomeContinue}, nil
 }
 
+// number is v as a float64 when it is a Go number (float or signed int).
 func number(v any) (float64, bool) {
-	switch x := v.(type) {
-	case float64:
-		return x, true
-	case float32:
-		return float64(x), true
-	case int:
-		return float64(x), true
-	case int64:
-		return float64(x), true
-	case int32:
-		return float64(x), true
+	switch rv := reflect.ValueOf(v); {
+	case rv.CanFloat():
+		return rv.Float(), true
+	case rv.CanInt():
+		return float64(rv.Int()), true
 	}
 	return 0, false
 }

@@ -78,18 +78,6 @@ func agentLifecycle(ap *story.AgentPlugin) string {
 // per process; the slice and its descriptors are shared and only read
 // (a caller appending to it gets a copy: its capacity is its length).
 var builtinDescriptors = sync.OnceValue(func() []Descriptor {
-	return slices.Clip(newBuiltinDescriptors())
-})
-
-// builtinIndex is indexDescriptors of the built-in descriptors (shared,
-// only read).
-var builtinIndex = sync.OnceValue(func() map[string]*Descriptor {
-	return indexDescriptors(builtinDescriptors())
-})
-
-// newBuiltinDescriptors builds the descriptors of every built-in plugin,
-// sorted by id.
-func newBuiltinDescriptors() []Descriptor {
 	out := []Descriptor{
 		{ID: idBudget, Summary: "halts agent calls once the run's reported cost or token total passes a limit",
 			Provides: []string{"hook:agent/pre-dispatch", "hook:agent/post-return"}},
@@ -106,5 +94,5 @@ func newBuiltinDescriptors() []Descriptor {
 		out[i].Requires = orEmpty(out[i].Requires)
 	}
 	sortDescriptors(out)
-	return out
-}
+	return slices.Clip(out)
+})

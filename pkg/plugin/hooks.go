@@ -27,11 +27,9 @@ const (
 )
 
 // allPoints lists every hook point.
-func allPoints() []Point {
-	return []Point{pointPreDispatch, pointPostReturn, pointHostPreCall, pointRunStart, pointRunEnd}
-}
+var allPoints = []Point{pointPreDispatch, pointPostReturn, pointHostPreCall, pointRunStart, pointRunEnd}
 
-func (p Point) valid() bool { return slices.Contains(allPoints(), p) }
+func (p Point) valid() bool { return slices.Contains(allPoints, p) }
 
 // rewritable lists the payload keys a handler may change at a point.
 func (p Point) rewritable() map[string]bool {

@@ -102,7 +102,7 @@ func parseManifest(path string, data []byte) (*Manifest, error) {
 	for i := range m.Hooks {
 		h := &m.Hooks[i]
 		if !h.Point.valid() {
-			return nil, fmt.Errorf("%s: hooks[%d].point %q is not a hook point; use one of %v", path, i, h.Point, allPoints())
+			return nil, fmt.Errorf("%s: hooks[%d].point %q is not a hook point; use one of %v", path, i, h.Point, allPoints)
 		}
 		switch h.OnError {
 		case "":

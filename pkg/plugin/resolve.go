@@ -173,19 +173,14 @@ func (a *Assembly) descriptors() ([]Descriptor, map[string]*Descriptor) {
 	for _, dir := range a.PluginsDirs {
 		descs = a.addExternal(descs, dir)
 	}
-	if len(descs) == len(builtin) {
-		return builtin, builtinIndex() // sorted already; shared, only read
+	if len(descs) > len(builtin) { // the built-in ones are sorted already, and shared
+		sortDescriptors(descs)
 	}
-	sortDescriptors(descs)
-	return descs, indexDescriptors(descs)
-}
-
-func indexDescriptors(descs []Descriptor) map[string]*Descriptor {
 	byID := make(map[string]*Descriptor, len(descs))
 	for i := range descs {
 		byID[descs[i].ID] = &descs[i]
 	}
-	return byID
+	return descs, byID
 }
 
 // addExternal appends the manifests found under dir whose id is free and
@@ -271,27 +266,16 @@ func (a *Assembly) profileReasons(known map[string]bool, byID map[string]*Descri
 // and every node of a requires cycle. It returns the order of the plugins
 // (agent aliases left out).
 func (a *Assembly) buildOrder(nodes []node, agents []AgentStatus, known map[string]bool, reason map[string]string) []string {
-	// Vertices are the distinct ids (a repeated id is one vertex): the
-	// nodes', then each known requirement that is no node (not made by
-	// Assemble), a vertex no node readies. The graph is small (the plugins
-	// and the story's agent aliases): a vertex is found by a linear search.
+	// Vertices are the distinct node ids (a repeated id is one vertex; the
+	// known ids are the nodes'). The graph is small (the plugins and the
+	// story's agent aliases): a vertex is found by a linear search.
 	ids := make([]string, 0, len(nodes))
-	add := func(id string) {
-		if !slices.Contains(ids, id) {
-			ids = append(ids, id)
+	for _, n := range nodes {
+		if !slices.Contains(ids, n.id) {
+			ids = append(ids, n.id)
 		}
 	}
 	vertex := func(id string) int { return slices.Index(ids, id) }
-	for _, n := range nodes {
-		add(n.id)
-	}
-	for _, n := range nodes {
-		for _, q := range n.requires {
-			if known[q] {
-				add(q)
-			}
-		}
-	}
 	reqs := make([][]string, len(ids)) // of the last node with the id
 	indeg := make([]int, len(ids))
 	users := make([][]int, len(ids))

@@ -99,9 +99,7 @@ func Start(ctx context.Context, cfg Config) (*Sidecar, error) {
 		// server that may be restarted.
 		client: &http.Client{Transport: &http.Transport{Proxy: nil, DisableKeepAlives: true}},
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if err := s.spawnLocked(ctx); err != nil {
+	if err := s.spawnLocked(ctx); err != nil { // nobody else holds s yet: no lock
 		return nil, err
 	}
 	return s, nil

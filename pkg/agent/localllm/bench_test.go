@@ -15,7 +15,7 @@ import (
 // through builtin.local_llm (schema validation on, discarding sink):
 //
 //	endpoint: against a loopback chat stand-in (the transport's own cost:
-//	          request building, subset check cache, HTTP, parsing, meta);
+//	          request building, grammar subset check, HTTP, parsing, meta);
 //	managed:  against the warm managed sidecar (the llama-server stand-in
 //	          fetched from a loopback pins overlay, then reused);
 //

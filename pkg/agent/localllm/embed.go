@@ -119,10 +119,7 @@ func NewEmbedder(cfg EmbedderConfig) (*Embedder, error) {
 		}
 		e.server = endpointServer{url: strings.TrimRight(ep, "/")}
 	} else {
-		disclose := cfg.Disclose
-		if disclose == nil {
-			disclose = os.Stderr
-		}
+		disclose := cmp.Or(cfg.Disclose, io.Writer(os.Stderr))
 		e.server = newManagedServer("local embed "+model, model, cfg.ServerBin, "", cfg.Port, true, cfg.tune, log, disclose)
 	}
 	e.client = cmp.Or(e.client, httpClient(e.server))

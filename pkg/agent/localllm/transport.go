@@ -56,8 +56,6 @@ type localLLM struct {
 	client     *http.Client
 	redact     func(string) string
 
-	subset sync.Map // schema text -> bool (inside the grammar subset)
-
 	listedMu sync.Mutex
 	listed   string // the model /v1/models listed (model.go)
 }
@@ -205,16 +203,7 @@ func (l *localLLM) constraint(sch json.RawMessage) (grammar, jsonSchema bool) {
 	if l.jsonSchema {
 		return false, true
 	}
-	if !l.grammar {
-		return false, false
-	}
-	key := string(t)
-	if ok, found := l.subset.Load(key); found {
-		return ok.(bool), false
-	}
-	ok := len(schema.CheckGrammarSubset(t)) == 0
-	l.subset.Store(key, ok)
-	return ok, false
+	return l.grammar && len(schema.CheckGrammarSubset(t)) == 0, false
 }
 
 func (l *localLLM) Ask(ctx context.Context, req *agent.AskRequest) (*agent.AskResponse, error) {

@@ -158,14 +158,7 @@ func TypeOK(typ string, v any) bool {
 	case "int", "number":
 		// as upstream, int takes any number, 2.5 included (conformance
 		// star-sidecar-types)
-		if wholeNumber(v) {
-			return true
-		}
-		switch v.(type) {
-		case float64, float32:
-			return true
-		}
-		return false
+		return wholeNumber(v) || reflect.ValueOf(v).CanFloat()
 	case "object":
 		_, ok := v.(map[string]any)
 		return ok
