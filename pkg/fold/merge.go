@@ -1,10 +1,11 @@
 package fold
 
 import (
+	"cmp"
 	"fmt"
+	"iter"
 	"maps"
 	"slices"
-	"sort"
 	"strings"
 
 	"kitsoki/internal/jsonvalue"
@@ -139,23 +140,12 @@ func (fs *folder) merge(n, k *node) {
 			rw.world[w.Name] = true
 		}
 	}
-	for name := range ch.Intents {
-		rw.intents[name] = true
-	}
-	for _, name := range im.ExportIntent {
-		rw.intents[name] = true
-	}
-	for name := range ch.Agents {
-		rw.agents[name] = true
-	}
-	for name := range ch.HostInterfaces {
-		rw.ifaces[name] = true
-	}
+	addKeys(rw.intents, maps.Keys(ch.Intents))
+	addKeys(rw.intents, slices.Values(im.ExportIntent))
+	addKeys(rw.agents, maps.Keys(ch.Agents))
+	addKeys(rw.ifaces, maps.Keys(ch.HostInterfaces))
 
-	entry := im.Entry
-	if entry == "" {
-		entry = ch.Root
-	}
+	entry := cmp.Or(im.Entry, ch.Root)
 	if entry == "" {
 		fs.errf(k.chain, im.Pos, "entry is required (the child %s declares no root either)", ch.File)
 	}
@@ -184,17 +174,26 @@ func (fs *folder) merge(n, k *node) {
 	fs.mergeIntents(n, k, alias)
 	fs.mergeTables(n, k, alias)
 	if im.Hosts != "declared" {
-		for _, h := range ch.Hosts {
-			if !slices.Contains(p.Hosts, h) {
-				p.Hosts = append(p.Hosts, h)
-			}
+		p.Hosts = appendNew(p.Hosts, ch.Hosts)
+	}
+	p.Manifests = appendNew(p.Manifests, ch.Manifests)
+}
+
+// addKeys sets set[k] for every k of keys.
+func addKeys(set map[string]bool, keys iter.Seq[string]) {
+	for k := range keys {
+		set[k] = true
+	}
+}
+
+// appendNew appends the elements of add that dst does not hold yet.
+func appendNew[T comparable](dst, add []T) []T {
+	for _, x := range add {
+		if !slices.Contains(dst, x) {
+			dst = append(dst, x)
 		}
 	}
-	for _, m := range ch.Manifests {
-		if !slices.Contains(p.Manifests, m) {
-			p.Manifests = append(p.Manifests, m)
-		}
-	}
+	return dst
 }
 
 // entryEffects are the wrapper's on_enter: a set per child world key with a
@@ -211,7 +210,7 @@ func (fs *folder) entryEffects(ch *story.Story, im *story.Import, dir string) []
 			resets = append(resets, v)
 		}
 	}
-	sort.SliceStable(resets, func(i, j int) bool { return resets[i].Name < resets[j].Name })
+	slices.SortStableFunc(resets, func(a, b *story.WorldVar) int { return strings.Compare(a.Name, b.Name) })
 	var out []*story.Effect
 	add := func(key string, val any, p story.Pos) {
 		e := &story.Effect{Set: []story.KV{{Key: im.Alias + "__" + key, Value: jsonvalue.CopyNilAsEmpty(val), Pos: p}},
@@ -223,9 +222,7 @@ func (fs *folder) entryEffects(ch *story.Story, im *story.Import, dir string) []
 	for _, v := range resets {
 		add(v.Name, v.Default, v.Pos)
 	}
-	wi := append([]story.KV(nil), im.WorldIn...)
-	sort.SliceStable(wi, func(i, j int) bool { return wi[i].Key < wi[j].Key })
-	for _, kv := range wi {
+	for _, kv := range slices.SortedStableFunc(slices.Values(im.WorldIn), func(a, b story.KV) int { return strings.Compare(a.Key, b.Key) }) {
 		add(kv.Key, kv.Value, kv.Pos)
 	}
 	return out
@@ -381,10 +378,7 @@ func (fs *folder) bind(st *story.Story, bindings map[string]string) {
 // copyStory deep-copies what the fold changes of a loaded story.
 func copyStory(st *story.Story) *story.Story {
 	c := cloneExported(st)
-	c.World = nil
-	for _, w := range st.World {
-		c.World = append(c.World, copyWorldVar(w))
-	}
+	c.World = mapSlice(st.World, copyWorldVar)
 	c.Intents = mapValues(st.Intents, copyIntent)
 	c.IntentOrder = slices.Clone(st.IntentOrder)
 	c.CheckpointIntents = mapValues(st.CheckpointIntents, copyIntent)
