@@ -31,7 +31,6 @@ type Folded struct {
 	states  map[string]*StateInfo
 	byPath  map[string]*story.State
 	world   map[string]*story.WorldVar
-	effects map[*story.Effect]string
 	exits   map[any][]ExitUse
 	aliases []AliasInfo
 }
@@ -88,7 +87,6 @@ func New(st *story.Story, opts Options) (*Folded, error) {
 	fs := &folder{
 		opts:      opts,
 		stateDir:  map[*story.State]origin{},
-		effectDir: map[*story.Effect]string{},
 		aliases:   map[*story.State]map[string]string{},
 		wrappers:  map[*story.State]*wrapInfo{},
 		exitsVia:  map[any][]ExitUse{},
@@ -166,15 +164,6 @@ func (f *Folded) UpstreamViewDir(path string) string {
 	return f.Story.Dir
 }
 
-// EffectDir is the directory an effect's relative paths resolve against:
-// its story's, the importer's for generated effects, else the top's.
-func (f *Folded) EffectDir(e *story.Effect) string {
-	if d, ok := f.effects[e]; ok {
-		return d
-	}
-	return f.Story.Dir
-}
-
 // ResolveIntent maps a typed intent name to its arc name at statePath (the
 // first alias walking up); ok is false, name unchanged, when none.
 func (f *Folded) ResolveIntent(statePath, name string) (string, bool) {
@@ -213,12 +202,11 @@ func normPath(p string) string {
 
 func (fs *folder) result(root *node) *Folded {
 	f := &Folded{
-		Story:   root.st,
-		states:  map[string]*StateInfo{},
-		byPath:  map[string]*story.State{},
-		world:   map[string]*story.WorldVar{},
-		effects: fs.effectDir,
-		exits:   fs.exitsVia,
+		Story:  root.st,
+		states: map[string]*StateInfo{},
+		byPath: map[string]*story.State{},
+		world:  map[string]*story.WorldVar{},
+		exits:  fs.exitsVia,
 	}
 	for _, s := range root.st.AllStates() {
 		o := fs.stateDir[s]

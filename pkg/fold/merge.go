@@ -36,12 +36,11 @@ type node struct {
 }
 
 type folder struct {
-	opts      Options
-	errs      []Problem
-	stateDir  map[*story.State]origin
-	effectDir map[*story.Effect]string
-	aliases   map[*story.State]map[string]string
-	wrappers  map[*story.State]*wrapInfo
+	opts     Options
+	errs     []Problem
+	stateDir map[*story.State]origin
+	aliases  map[*story.State]map[string]string
+	wrappers map[*story.State]*wrapInfo
 	// exitsVia records, per arm or on_complete entry, the exit mappings used.
 	exitsVia map[any][]ExitUse
 	// imports and copied count the children and states build has copied.
@@ -96,14 +95,10 @@ func (fs *folder) build(st *story.Story, im *story.Import, chain string, stack [
 	return n
 }
 
-// mark records the origin of states, their subtrees and all their effects.
+// mark records the origin of states and their subtrees.
 func (fs *folder) mark(o origin, states ...*story.State) {
-	all := story.Flatten(states)
-	for _, s := range all {
+	for _, s := range story.Flatten(states) {
 		fs.stateDir[s] = o
-	}
-	for p := range (story.EffectWalk{}).States(all...) {
-		fs.effectDir[p.Effect] = o.dir
 	}
 }
 
@@ -133,7 +128,7 @@ func (fs *folder) fold(n *node) {
 func (fs *folder) merge(n, k *node) {
 	im, ch, p := k.im, k.st, n.st
 	alias := im.Alias
-	rw := &rewriter{fs: fs, alias: alias, chain: k.chain, exits: im.Exits, parentDir: n.orig.Dir,
+	rw := &rewriter{fs: fs, alias: alias, chain: k.chain, exits: im.Exits,
 		world: map[string]bool{}, intents: map[string]bool{}, agents: map[string]bool{}, ifaces: map[string]bool{}}
 	for _, w := range ch.World {
 		if !reserved[w.Name] {
@@ -162,7 +157,7 @@ func (fs *folder) merge(n, k *node) {
 		s.Path = alias + "." + s.Path
 	}
 	w.Children = ch.States
-	w.OnEnter = fs.entryEffects(ch, im, n.orig.Dir)
+	w.OnEnter = fs.entryEffects(ch, im)
 	fs.stateDir[w] = origin{dir: n.orig.Dir, file: n.orig.File, alias: n.chain, story: n.orig}
 	fs.wrappers[w] = &wrapInfo{source: im.Source, file: k.orig.File, dir: k.orig.Dir, story: k.orig}
 	if slices.ContainsFunc(p.States, func(s *story.State) bool { return s.Name == alias }) {
@@ -199,7 +194,7 @@ func appendNew[T comparable](dst, add []T) []T {
 // entryEffects are the wrapper's on_enter: a set per child world key with a
 // non-nil default world_in does not project, then one per world_in key,
 // each group in sorted key order.
-func (fs *folder) entryEffects(ch *story.Story, im *story.Import, dir string) []*story.Effect {
+func (fs *folder) entryEffects(ch *story.Story, im *story.Import) []*story.Effect {
 	in := map[string]bool{}
 	for _, kv := range im.WorldIn {
 		in[kv.Key] = true
@@ -216,7 +211,6 @@ func (fs *folder) entryEffects(ch *story.Story, im *story.Import, dir string) []
 		e := &story.Effect{Set: []story.KV{{Key: im.Alias + "__" + key, Value: jsonvalue.CopyNilAsEmpty(val), Pos: p}},
 			Written: story.EffectKeysOf("set"), Pos: p}
 		e.SetKeyPos("set", p)
-		fs.effectDir[e] = dir
 		out = append(out, e)
 	}
 	for _, v := range resets {

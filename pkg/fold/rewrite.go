@@ -13,15 +13,14 @@ import (
 // child's world keys get the <alias>__ prefix, its intents, personas and
 // host interfaces are renamed, and targets are rewritten.
 type rewriter struct {
-	fs        *folder
-	alias     string
-	chain     string
-	exits     map[string]*story.ImportExit
-	parentDir string
-	world     map[string]bool
-	intents   map[string]bool
-	agents    map[string]bool
-	ifaces    map[string]bool
+	fs      *folder
+	alias   string
+	chain   string
+	exits   map[string]*story.ImportExit
+	world   map[string]bool
+	intents map[string]bool
+	agents  map[string]bool
+	ifaces  map[string]bool
 }
 
 // worldRef matches a world.<key> reference not preceded by an identifier
@@ -115,7 +114,6 @@ func (rw *rewriter) exitSet(ex *story.ImportExit) *story.Effect {
 	}
 	e := &story.Effect{Set: copyKVs(ex.Set), Written: story.EffectKeysOf("set"), Pos: ex.Pos}
 	e.SetKeyPos("set", ex.Pos)
-	rw.fs.effectDir[e] = rw.parentDir
 	return e
 }
 
