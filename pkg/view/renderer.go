@@ -21,12 +21,6 @@ const defaultWidth = 80
 // Option configures a Renderer.
 type Option func(*Renderer)
 
-// dirFor sets the story directory a state's views resolve against ("":
-// the innermost import wrapper's child, else the story's own).
-func dirFor(f func(statePath string) string) Option {
-	return func(r *Renderer) { r.dirFor = f }
-}
-
 // Width sets the layout width of typed views (default 80).
 func Width(n int) Option {
 	return func(r *Renderer) {
@@ -43,8 +37,10 @@ func OnWarning(f func(error)) Option {
 
 // Renderer renders the views of one (folded) story, safe for concurrent use.
 type Renderer struct {
-	st     *story.Story
-	dirFor func(string) string
+	st *story.Story
+	// dirFor is the story directory a state's views resolve against ("":
+	// the innermost import wrapper's child, else the story's own).
+	dirFor func(statePath string) string
 	width  int
 	warn   func(error)
 
