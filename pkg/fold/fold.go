@@ -1,8 +1,9 @@
 package fold
 
 import (
+	"cmp"
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 
 	"kitsoki/pkg/diag"
@@ -223,8 +224,8 @@ func (fs *folder) result(root *node) *Folded {
 			f.byPath[s.Path] = s
 		}
 	}
-	sort.SliceStable(f.aliases, func(i, j int) bool {
-		return strings.Count(f.aliases[i].Path, ".") < strings.Count(f.aliases[j].Path, ".")
+	slices.SortStableFunc(f.aliases, func(a, b AliasInfo) int {
+		return cmp.Compare(strings.Count(a.Path, "."), strings.Count(b.Path, "."))
 	})
 	for _, w := range root.st.World {
 		if _, dup := f.world[w.Name]; !dup {
