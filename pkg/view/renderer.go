@@ -118,12 +118,6 @@ func (r *Renderer) RenderView(statePath string, world map[string]any, extra map[
 	return r.render(s.View, s, nil, world, extra)
 }
 
-// RenderTransitionView renders v, a transition's view:, for statePath.
-func (r *Renderer) RenderTransitionView(statePath string, v *story.View, world map[string]any, extra map[string]any) (out string, err error) {
-	defer r.recoverInto(statePath, &out, &err)
-	return r.renderTransition(statePath, "", v, world, oneBudget(extra))
-}
-
 // oneBudget returns extra (cloned) carrying one render budget for the
 // whole view, so a view of many templates is bounded as one is.
 func oneBudget(extra map[string]any) map[string]any {
@@ -137,7 +131,8 @@ func oneBudget(extra map[string]any) map[string]any {
 	return out
 }
 
-// renderTransition is RenderTransitionView; at is its transitionAtKey leaf.
+// renderTransition renders v, a transition's view:, for statePath; at is
+// its transitionAtKey leaf.
 func (r *Renderer) renderTransition(statePath, at string, v *story.View, world map[string]any, extra map[string]any) (string, error) {
 	if v == nil {
 		return "", nil
