@@ -26,12 +26,11 @@ type Options struct {
 // and effect that pkg/story's model has no field for.
 type Folded struct {
 	// Story is the folded story: no imports, one state tree. Its own State
-	// and Var indexes are not built: use Folded.State and Folded.Var.
+	// and Var indexes are not built: use Folded.State and Story.World.
 	Story *story.Story
 
 	states  map[string]*StateInfo
 	byPath  map[string]*story.State
-	world   map[string]*story.WorldVar
 	exits   map[any][]ExitUse
 	aliases []AliasInfo
 }
@@ -140,9 +139,6 @@ func (f *Folded) Info(path string) *StateInfo { return f.states[normPath(path)] 
 // State returns the folded state at a dotted path ("a.b" or "a/b").
 func (f *Folded) State(path string) *story.State { return f.byPath[normPath(path)] }
 
-// Var returns the folded world variable named name.
-func (f *Folded) Var(name string) *story.WorldVar { return f.world[name] }
-
 // Dir is the directory of the story that declared the state at path (the
 // top story's for unknown paths), which its files resolve against.
 func (f *Folded) Dir(path string) string {
@@ -206,7 +202,6 @@ func (fs *folder) result(root *node) *Folded {
 		Story:  root.st,
 		states: map[string]*StateInfo{},
 		byPath: map[string]*story.State{},
-		world:  map[string]*story.WorldVar{},
 		exits:  fs.exitsVia,
 	}
 	for _, s := range root.st.AllStates() {
@@ -227,10 +222,5 @@ func (fs *folder) result(root *node) *Folded {
 	slices.SortStableFunc(f.aliases, func(a, b AliasInfo) int {
 		return cmp.Compare(strings.Count(a.Path, "."), strings.Count(b.Path, "."))
 	})
-	for _, w := range root.st.World {
-		if _, dup := f.world[w.Name]; !dup {
-			f.world[w.Name] = w
-		}
-	}
 	return f
 }
