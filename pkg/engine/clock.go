@@ -88,20 +88,15 @@ func (r *runner) stepDue(ctx context.Context, start, end time.Time, answered boo
 	}
 }
 
-// landDue lands, before a user turn, the jobs already due on the virtual
-// clock, their events in the trace and in no fixture turn (flow-format
-// §5.5; conformance host-job-lands-before-turn).
-func (r *runner) landDue(ctx context.Context, vc *VirtualClock) error {
-	now := vc.Now()
-	return r.stepDue(ctx, now, now, false, &Turn{}, "engine: jobs did not settle after 10000 completions (a job that keeps starting jobs)")
-}
-
 // landBetween lands, before a user turn, the completions a real-clock
-// session has received and, on a virtual clock, the jobs already due.
+// session has received and, on a virtual clock, the jobs already due,
+// their events in the trace and in no fixture turn (flow-format §5.5;
+// conformance host-job-lands-before-turn).
 func (r *runner) landBetween(ctx context.Context) error {
 	r.drainJobs(ctx)
 	if vc, ok := r.clock.(*VirtualClock); ok {
-		return r.landDue(ctx, vc)
+		now := vc.Now()
+		return r.stepDue(ctx, now, now, false, &Turn{}, "engine: jobs did not settle after 10000 completions (a job that keeps starting jobs)")
 	}
 	return nil
 }

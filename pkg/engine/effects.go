@@ -49,21 +49,16 @@ func (r *runner) runEffects(ctx context.Context, effs []*Effect, st *step) error
 		}
 		switch e.Kind {
 		case kindSet:
-			if err := r.applySet(e, env); err != nil {
-				return err
-			}
+			err = r.applySet(e, env)
 		case kindIncrement:
-			if err := r.applyIncrement(e, env); err != nil {
-				return err
-			}
+			err = r.applyIncrement(e, env)
 		case kindSay:
-			if err := r.applySay(e, env); err != nil {
-				return err
-			}
+			err = r.applySay(e, env)
 		case kindInvoke:
-			if err := r.queueInvoke(e, st); err != nil {
-				return err
-			}
+			err = r.queueInvoke(e, st)
+		}
+		if err != nil {
+			return err
 		}
 	}
 	return nil
@@ -493,8 +488,10 @@ func (r *runner) bindResult(e *Effect, res map[string]any) error {
 				r.note(Note{Kind: "host", State: r.cur.Path, Error: fmt.Sprintf("%s: bind.%s: %v", e.Pos, b.Key, err)})
 				continue
 			}
-			if res == nil && isEmptyMap(v) { // conformance host-bind-answer-errors
-				if err := r.bindNilMap(b.Key); err != nil {
+			if m, ok := v.(map[string]any); ok && len(m) == 0 && res == nil {
+				// the world holds a nil map for the turn, the log null
+				// (conformance host-bind-answer-errors, host-bind-nil-live)
+				if err := r.bindKey(b.Key, map[string]any(nil), nil, true); err != nil {
 					return err
 				}
 				continue
@@ -562,13 +559,6 @@ func (r *runner) walkArgs(e *Effect) map[string]any {
 	return w
 }
 
-// bindNilMap is a template bind of a call that returned no data: the
-// world holds a nil map for the turn, the log null (conformance
-// host-bind-nil-live).
-func (r *runner) bindNilMap(key string) error {
-	return r.bindKey(key, map[string]any(nil), nil, true)
-}
-
 // bindKey binds key: mem in the world, rec in its world.update and, when
 // the two differ, in the journal. A non-finite value is lost to the log
 // (lostSet; conformance bind-non-finite-logged).
@@ -581,10 +571,4 @@ func (r *runner) bindKey(key string, mem, rec any, differ bool) error {
 	setPath(r.world, key, mem)
 	r.journalAs(key, rec, differ)
 	return r.emitSet(key, rec)
-}
-
-// isEmptyMap reports whether v is a map with no keys.
-func isEmptyMap(v any) bool {
-	m, ok := v.(map[string]any)
-	return ok && len(m) == 0
 }

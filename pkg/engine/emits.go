@@ -106,7 +106,7 @@ func (r *runner) postBind(ctx context.Context) error {
 	var chainEnd *chainRest
 	defer func() {
 		if chainEnd != nil {
-			chainEnd.restore(r)
+			r.place, r.t.redirectErr = chainEnd.place, chainEnd.redirectErr
 		}
 	}()
 	for depth := 0; ; depth++ {
@@ -137,7 +137,8 @@ func (r *runner) postBind(ctx context.Context) error {
 			return err
 		}
 		if at := r.t.capAt; at != nil && at != capAt && r.t.capPostBind {
-			chainEnd = saveChainRest(r) // the next round decides the landing's emits
+			// the next round decides the landing's emits
+			chainEnd = &chainRest{place: r.place, redirectErr: r.t.redirectErr}
 			r.t.capAt = nil
 			r.place = place{cur: at}
 			r.t.redirectErr = ""
@@ -149,14 +150,6 @@ func (r *runner) postBind(ctx context.Context) error {
 type chainRest struct {
 	place
 	redirectErr string
-}
-
-func saveChainRest(r *runner) *chainRest {
-	return &chainRest{place: r.place, redirectErr: r.t.redirectErr}
-}
-
-func (c *chainRest) restore(r *runner) {
-	r.place, r.t.redirectErr = c.place, c.redirectErr
 }
 
 // postBindRound decides and fires the resting state's on_enter emits

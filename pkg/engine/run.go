@@ -634,12 +634,8 @@ func (r *runner) renderView(ctx context.Context, slots map[string]any) string {
 	v, err := r.restingView(ctx, slots, turnSlots)
 	empty := v == "" && err == nil // a failed render is not an empty one
 	said := r.t.narration()
-	if r.t.capView != "" && (r.t.first == nil || r.t.capPostBind) && r.t.emitSay >= 0 && r.t.saidAtRedirect > r.t.emitSay && r.t.saidAtRedirect <= len(r.t.said) {
-		// a capped post-bind chain (conformance cap-chain-say)
-		said = r.t.said[r.t.emitSay:min(r.t.saidAtRedirect, max(r.t.emitSayEnd, r.t.emitSay))]
-		if r.t.emitSayEnd < 0 {
-			said = r.t.said[r.t.emitSay:r.t.saidAtRedirect]
-		}
+	if capped, ok := r.t.cappedSay(); ok {
+		said = capped
 	}
 	if empty && r.t.rerender && !r.t.dropSay && r.t.emitSay < 0 {
 		said = r.t.said // conformance mutate-say-infra-error

@@ -213,25 +213,9 @@ func (r *runner) replayedWorld() World {
 	return w
 }
 
-// Outcome reports how the session stands: OutcomeExit with the exit name,
-// OutcomeTerminal, or "" while it can go on.
-func (s *Session) Outcome() (outcome, exit string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.r.ended {
-		return s.r.outcome, s.r.exit
-	}
-	return "", ""
-}
-
 // Terminal reports whether the resting state (the parallel root for a
 // parallel path) is terminal or an exit.
 func (s *Session) Terminal() bool { return locked(s, func(r *runner) bool { return r.ended }) }
-
-// Calls lists every host and agent call made so far.
-func (s *Session) Calls() []CallSummary {
-	return locked(s, func(r *runner) []CallSummary { return slices.Clone(r.calls) })
-}
 
 // Jobs lists the background jobs in creation order.
 func (s *Session) Jobs() []JobInfo {

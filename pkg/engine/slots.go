@@ -162,31 +162,21 @@ func (r *runner) validatorRefuses(names []string, defs map[string]*SlotDef, out 
 // typedSlot checks a slot value against its declared type; a string that
 // parses as the type passes (the caller keeps the value as sent).
 func typedSlot(v any, typ string) error {
-	s, isString := v.(string)
 	ok, what := true, ""
 	switch typ {
 	case "int", "integer":
 		what = "an integer"
-		if _, ok = asInt(v); isString { // a bool is not one
-			_, err := parseTyped(s, typ)
-			ok = err == nil
-		}
+		_, ok = asInt(v)
 	case "number", "float":
 		what = "a number"
 		switch v.(type) {
-		case string:
-			_, err := parseTyped(s, typ)
-			ok = err == nil
 		case int, int64, int32, uint64, float64, float32:
 		default:
 			ok = false
 		}
 	case "bool", "boolean":
 		what = "true or false"
-		if _, ok = v.(bool); isString {
-			_, err := parseTyped(s, typ)
-			ok = err == nil
-		}
+		_, ok = v.(bool)
 	case "string":
 		what = "a string"
 		switch v.(type) {
@@ -199,6 +189,13 @@ func typedSlot(v any, typ string) error {
 	case "object", "map":
 		what = "a map"
 		_, ok = v.(map[string]any)
+	}
+	if s, isString := v.(string); isString {
+		switch typ {
+		case "int", "integer", "number", "float", "bool", "boolean":
+			_, err := parseTyped(s, typ) // a string that parses as the type passes
+			ok = err == nil
+		}
 	}
 	if !ok {
 		return fmt.Errorf("is not %s (the slot is type: %s)", what, typ)

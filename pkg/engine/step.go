@@ -444,30 +444,22 @@ func (r *runner) statePathForEvent() string {
 	if r.t.noStatePath {
 		return ""
 	}
-	if r.turnState != "" {
-		return r.turnState
-	}
-	if r.cur != nil {
+	if r.turnState == "" && r.cur != nil {
 		return r.cur.Path
 	}
-	return ""
+	return r.turnState
 }
 
 // selfReentry reports whether res resolves (after initial: descent) to the
 // current leaf.
 func (r *runner) selfReentry(res target) bool {
-	if res.state == nil || r.par != nil || r.cur == nil {
+	if res.state == nil || r.par != nil || r.cur == nil || res.state != r.cur && !r.cur.within(res.state) {
 		return false
 	}
-	if res.state == r.cur { // a bare compound descends (conformance bare-compound-target)
-		leaf, err := r.initialLeaf(res.state)
-		return err != nil || leaf == r.cur
-	}
-	if !r.cur.within(res.state) {
-		return false
-	}
+	// a bare compound descends (conformance bare-compound-target); one
+	// whose initial: fails counts as re-entered
 	leaf, err := r.initialLeaf(res.state)
-	return err == nil && leaf == r.cur
+	return leaf == r.cur || err != nil && res.state == r.cur
 }
 
 // lookupFrom finds the handler list for intent on s, then its ancestors

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"kitsoki/internal/duration"
 	"kitsoki/pkg/story"
-	"maps"
 	"strings"
 	"time"
 )
@@ -101,7 +100,7 @@ func (r *runner) timeoutTurn(ctx context.Context) (*Turn, error) {
 	}
 	var st step
 	err = r.land(ctx, res, &st, r.statePath())
-	landed, written, journal := r.save(), maps.Clone(r.written), maps.Clone(r.journal)
+	landed := r.save()
 	if err == nil {
 		err = r.settle(ctx, &st)
 	}
@@ -110,7 +109,6 @@ func (r *runner) timeoutTurn(ctx context.Context) (*Turn, error) {
 	}
 	if r.t.capView != "" { // a capped chain is dropped whole (conformance timeout-redirect-cap)
 		r.restore(landed)
-		r.written, r.journal = written, journal
 	}
 	r.arm()
 	return r.closeTurn(t, from, map[string]any{"outcome": "timeout", "to": r.statePath()})

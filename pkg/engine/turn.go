@@ -98,3 +98,17 @@ func (t *turn) narration() []string {
 	}
 	return t.said
 }
+
+// cappedSay is the narration of a capped post-bind chain: what its first
+// round said up to the first redirect (conformance cap-chain-say); ok is
+// false when the turn is not one.
+func (t *turn) cappedSay() (said []string, ok bool) {
+	if t.capView == "" || t.first != nil && !t.capPostBind || t.emitSay < 0 ||
+		t.saidAtRedirect <= t.emitSay || t.saidAtRedirect > len(t.said) {
+		return nil, false
+	}
+	if t.emitSayEnd < 0 {
+		return t.said[t.emitSay:t.saidAtRedirect], true
+	}
+	return t.said[t.emitSay:min(t.saidAtRedirect, max(t.emitSayEnd, t.emitSay))], true
+}

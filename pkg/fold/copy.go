@@ -3,7 +3,6 @@ package fold
 import (
 	"reflect"
 	"slices"
-	"sync"
 
 	"kitsoki/internal/jsonvalue"
 	"kitsoki/pkg/story"
@@ -15,39 +14,13 @@ func cloneExported[T any](src *T) *T {
 		return nil
 	}
 	dst := new(T)
-	exp := exportedFields(reflect.TypeFor[T]())
-	if exp == nil { // every field is exported: a plain copy
-		*dst = *src
-		return dst
-	}
 	sv, dv := reflect.ValueOf(src).Elem(), reflect.ValueOf(dst).Elem()
-	for _, i := range exp {
-		dv.Field(i).Set(sv.Field(i))
-	}
-	return dst
-}
-
-// fieldsOf caches exportedFields per struct type.
-var fieldsOf sync.Map // reflect.Type -> []int
-
-// exportedFields is the indices of t's exported fields, nil when all are.
-func exportedFields(t reflect.Type) []int {
-	if v, ok := fieldsOf.Load(t); ok {
-		return v.([]int)
-	}
-	var idx []int
-	for i := range t.NumField() {
-		if t.Field(i).IsExported() {
-			idx = append(idx, i)
+	for i := range sv.NumField() {
+		if sv.Type().Field(i).IsExported() {
+			dv.Field(i).Set(sv.Field(i))
 		}
 	}
-	if len(idx) == t.NumField() {
-		idx = nil
-	} else if idx == nil {
-		idx = []int{} // no exported field: nothing is copied
-	}
-	fieldsOf.Store(t, idx)
-	return idx
+	return dst
 }
 
 // mapSlice is in with f applied to each element (nil stays nil).

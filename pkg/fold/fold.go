@@ -1,8 +1,9 @@
 package fold
 
 import (
+	"cmp"
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 
 	"kitsoki/pkg/diag"
@@ -25,13 +26,11 @@ type Options struct {
 // and effect that pkg/story's model has no field for.
 type Folded struct {
 	// Story is the folded story: no imports, one state tree. Its own State
-	// and Var indexes are not built: use Folded.State and Folded.Var.
+	// and Var indexes are not built: use Folded.State and Story.World.
 	Story *story.Story
 
 	states  map[string]*StateInfo
 	byPath  map[string]*story.State
-	world   map[string]*story.WorldVar
-	effects map[*story.Effect]string
 	exits   map[any][]ExitUse
 	aliases []AliasInfo
 }
@@ -88,7 +87,6 @@ func New(st *story.Story, opts Options) (*Folded, error) {
 	fs := &folder{
 		opts:      opts,
 		stateDir:  map[*story.State]origin{},
-		effectDir: map[*story.Effect]string{},
 		aliases:   map[*story.State]map[string]string{},
 		wrappers:  map[*story.State]*wrapInfo{},
 		exitsVia:  map[any][]ExitUse{},
@@ -141,9 +139,6 @@ func (f *Folded) Info(path string) *StateInfo { return f.states[normPath(path)] 
 // State returns the folded state at a dotted path ("a.b" or "a/b").
 func (f *Folded) State(path string) *story.State { return f.byPath[normPath(path)] }
 
-// Var returns the folded world variable named name.
-func (f *Folded) Var(name string) *story.WorldVar { return f.world[name] }
-
 // Dir is the directory of the story that declared the state at path (the
 // top story's for unknown paths), which its files resolve against.
 func (f *Folded) Dir(path string) string {
@@ -162,15 +157,6 @@ func (f *Folded) UpstreamViewDir(path string) string {
 		if a.Path == first {
 			return a.Dir
 		}
-	}
-	return f.Story.Dir
-}
-
-// EffectDir is the directory an effect's relative paths resolve against:
-// its story's, the importer's for generated effects, else the top's.
-func (f *Folded) EffectDir(e *story.Effect) string {
-	if d, ok := f.effects[e]; ok {
-		return d
 	}
 	return f.Story.Dir
 }
@@ -213,12 +199,10 @@ func normPath(p string) string {
 
 func (fs *folder) result(root *node) *Folded {
 	f := &Folded{
-		Story:   root.st,
-		states:  map[string]*StateInfo{},
-		byPath:  map[string]*story.State{},
-		world:   map[string]*story.WorldVar{},
-		effects: fs.effectDir,
-		exits:   fs.exitsVia,
+		Story:  root.st,
+		states: map[string]*StateInfo{},
+		byPath: map[string]*story.State{},
+		exits:  fs.exitsVia,
 	}
 	for _, s := range root.st.AllStates() {
 		o := fs.stateDir[s]
@@ -235,13 +219,8 @@ func (fs *folder) result(root *node) *Folded {
 			f.byPath[s.Path] = s
 		}
 	}
-	sort.SliceStable(f.aliases, func(i, j int) bool {
-		return strings.Count(f.aliases[i].Path, ".") < strings.Count(f.aliases[j].Path, ".")
+	slices.SortStableFunc(f.aliases, func(a, b AliasInfo) int {
+		return cmp.Compare(strings.Count(a.Path, "."), strings.Count(b.Path, "."))
 	})
-	for _, w := range root.st.World {
-		if _, dup := f.world[w.Name]; !dup {
-			f.world[w.Name] = w
-		}
-	}
 	return f
 }

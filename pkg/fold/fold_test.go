@@ -167,12 +167,6 @@ func TestImportsSmoke(t *testing.T) {
 	if f.Info("sub.idle").Story != st.Imports["sub"].Child || f.Info("main").Story != st || f.Info("sub").Story != st {
 		t.Error("StateInfo.Story wrong")
 	}
-	if f.EffectDir(w.OnEnter[0]) != st.Dir || f.EffectDir(pr.OnEnter[0]) != st.Imports["sub"].Child.Dir {
-		t.Error("effect dirs wrong")
-	}
-	if f.EffectDir(wk.Arms("sub__finish")[0].Effects[1]) != st.Dir {
-		t.Error("the exit set effect is parent scope")
-	}
 }
 
 func TestFrontierEvent(t *testing.T) {

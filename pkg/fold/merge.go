@@ -1,10 +1,11 @@
 package fold
 
 import (
+	"cmp"
 	"fmt"
+	"iter"
 	"maps"
 	"slices"
-	"sort"
 	"strings"
 
 	"kitsoki/internal/jsonvalue"
@@ -35,12 +36,11 @@ type node struct {
 }
 
 type folder struct {
-	opts      Options
-	errs      []Problem
-	stateDir  map[*story.State]origin
-	effectDir map[*story.Effect]string
-	aliases   map[*story.State]map[string]string
-	wrappers  map[*story.State]*wrapInfo
+	opts     Options
+	errs     []Problem
+	stateDir map[*story.State]origin
+	aliases  map[*story.State]map[string]string
+	wrappers map[*story.State]*wrapInfo
 	// exitsVia records, per arm or on_complete entry, the exit mappings used.
 	exitsVia map[any][]ExitUse
 	// imports and copied count the children and states build has copied.
@@ -95,14 +95,10 @@ func (fs *folder) build(st *story.Story, im *story.Import, chain string, stack [
 	return n
 }
 
-// mark records the origin of states, their subtrees and all their effects.
+// mark records the origin of states and their subtrees.
 func (fs *folder) mark(o origin, states ...*story.State) {
-	all := story.Flatten(states)
-	for _, s := range all {
+	for _, s := range story.Flatten(states) {
 		fs.stateDir[s] = o
-	}
-	for p := range (story.EffectWalk{}).States(all...) {
-		fs.effectDir[p.Effect] = o.dir
 	}
 }
 
@@ -132,30 +128,19 @@ func (fs *folder) fold(n *node) {
 func (fs *folder) merge(n, k *node) {
 	im, ch, p := k.im, k.st, n.st
 	alias := im.Alias
-	rw := &rewriter{fs: fs, alias: alias, chain: k.chain, exits: im.Exits, parentDir: n.orig.Dir,
+	rw := &rewriter{fs: fs, alias: alias, chain: k.chain, exits: im.Exits,
 		world: map[string]bool{}, intents: map[string]bool{}, agents: map[string]bool{}, ifaces: map[string]bool{}}
 	for _, w := range ch.World {
 		if !reserved[w.Name] {
 			rw.world[w.Name] = true
 		}
 	}
-	for name := range ch.Intents {
-		rw.intents[name] = true
-	}
-	for _, name := range im.ExportIntent {
-		rw.intents[name] = true
-	}
-	for name := range ch.Agents {
-		rw.agents[name] = true
-	}
-	for name := range ch.HostInterfaces {
-		rw.ifaces[name] = true
-	}
+	addKeys(rw.intents, maps.Keys(ch.Intents))
+	addKeys(rw.intents, slices.Values(im.ExportIntent))
+	addKeys(rw.agents, maps.Keys(ch.Agents))
+	addKeys(rw.ifaces, maps.Keys(ch.HostInterfaces))
 
-	entry := im.Entry
-	if entry == "" {
-		entry = ch.Root
-	}
+	entry := cmp.Or(im.Entry, ch.Root)
 	if entry == "" {
 		fs.errf(k.chain, im.Pos, "entry is required (the child %s declares no root either)", ch.File)
 	}
@@ -172,7 +157,7 @@ func (fs *folder) merge(n, k *node) {
 		s.Path = alias + "." + s.Path
 	}
 	w.Children = ch.States
-	w.OnEnter = fs.entryEffects(ch, im, n.orig.Dir)
+	w.OnEnter = fs.entryEffects(ch, im)
 	fs.stateDir[w] = origin{dir: n.orig.Dir, file: n.orig.File, alias: n.chain, story: n.orig}
 	fs.wrappers[w] = &wrapInfo{source: im.Source, file: k.orig.File, dir: k.orig.Dir, story: k.orig}
 	if slices.ContainsFunc(p.States, func(s *story.State) bool { return s.Name == alias }) {
@@ -184,23 +169,32 @@ func (fs *folder) merge(n, k *node) {
 	fs.mergeIntents(n, k, alias)
 	fs.mergeTables(n, k, alias)
 	if im.Hosts != "declared" {
-		for _, h := range ch.Hosts {
-			if !slices.Contains(p.Hosts, h) {
-				p.Hosts = append(p.Hosts, h)
-			}
+		p.Hosts = appendNew(p.Hosts, ch.Hosts)
+	}
+	p.Manifests = appendNew(p.Manifests, ch.Manifests)
+}
+
+// addKeys sets set[k] for every k of keys.
+func addKeys(set map[string]bool, keys iter.Seq[string]) {
+	for k := range keys {
+		set[k] = true
+	}
+}
+
+// appendNew appends the elements of add that dst does not hold yet.
+func appendNew[T comparable](dst, add []T) []T {
+	for _, x := range add {
+		if !slices.Contains(dst, x) {
+			dst = append(dst, x)
 		}
 	}
-	for _, m := range ch.Manifests {
-		if !slices.Contains(p.Manifests, m) {
-			p.Manifests = append(p.Manifests, m)
-		}
-	}
+	return dst
 }
 
 // entryEffects are the wrapper's on_enter: a set per child world key with a
 // non-nil default world_in does not project, then one per world_in key,
 // each group in sorted key order.
-func (fs *folder) entryEffects(ch *story.Story, im *story.Import, dir string) []*story.Effect {
+func (fs *folder) entryEffects(ch *story.Story, im *story.Import) []*story.Effect {
 	in := map[string]bool{}
 	for _, kv := range im.WorldIn {
 		in[kv.Key] = true
@@ -211,21 +205,18 @@ func (fs *folder) entryEffects(ch *story.Story, im *story.Import, dir string) []
 			resets = append(resets, v)
 		}
 	}
-	sort.SliceStable(resets, func(i, j int) bool { return resets[i].Name < resets[j].Name })
+	slices.SortStableFunc(resets, func(a, b *story.WorldVar) int { return strings.Compare(a.Name, b.Name) })
 	var out []*story.Effect
 	add := func(key string, val any, p story.Pos) {
 		e := &story.Effect{Set: []story.KV{{Key: im.Alias + "__" + key, Value: jsonvalue.CopyNilAsEmpty(val), Pos: p}},
 			Written: story.EffectKeysOf("set"), Pos: p}
 		e.SetKeyPos("set", p)
-		fs.effectDir[e] = dir
 		out = append(out, e)
 	}
 	for _, v := range resets {
 		add(v.Name, v.Default, v.Pos)
 	}
-	wi := append([]story.KV(nil), im.WorldIn...)
-	sort.SliceStable(wi, func(i, j int) bool { return wi[i].Key < wi[j].Key })
-	for _, kv := range wi {
+	for _, kv := range slices.SortedStableFunc(slices.Values(im.WorldIn), func(a, b story.KV) int { return strings.Compare(a.Key, b.Key) }) {
 		add(kv.Key, kv.Value, kv.Pos)
 	}
 	return out
@@ -381,10 +372,7 @@ func (fs *folder) bind(st *story.Story, bindings map[string]string) {
 // copyStory deep-copies what the fold changes of a loaded story.
 func copyStory(st *story.Story) *story.Story {
 	c := cloneExported(st)
-	c.World = nil
-	for _, w := range st.World {
-		c.World = append(c.World, copyWorldVar(w))
-	}
+	c.World = mapSlice(st.World, copyWorldVar)
 	c.Intents = mapValues(st.Intents, copyIntent)
 	c.IntentOrder = slices.Clone(st.IntentOrder)
 	c.CheckpointIntents = mapValues(st.CheckpointIntents, copyIntent)

@@ -13,71 +13,34 @@ import (
 // child's world keys get the <alias>__ prefix, its intents, personas and
 // host interfaces are renamed, and targets are rewritten.
 type rewriter struct {
-	fs        *folder
-	alias     string
-	chain     string
-	exits     map[string]*story.ImportExit
-	parentDir string
-	world     map[string]bool
-	intents   map[string]bool
-	agents    map[string]bool
-	ifaces    map[string]bool
+	fs      *folder
+	alias   string
+	chain   string
+	exits   map[string]*story.ImportExit
+	world   map[string]bool
+	intents map[string]bool
+	agents  map[string]bool
+	ifaces  map[string]bool
 }
 
 // worldRef matches a world.<key> reference not preceded by an identifier
 // character or a dot (so foo.world.x and myworld.x are left alone).
 var worldRef = &lazyre.Regexp{Expr: `(^|[^A-Za-z0-9_.])world\.([A-Za-z_][A-Za-z0-9_]*)`}
 
-// text prefixes with <alias>__ the world references of a template, guard
-// or expression whose key the child declares (worldRef's matches, scanned
-// by hand: text_test.go checks them); s is copied only when one is renamed.
+// text prefixes with <alias>__ the world references (worldRef) of a
+// template, guard or expression whose key the child declares.
 func (rw *rewriter) text(s string) string {
-	var b []byte
-	done := 0 // s[:done] is in b (when b is in use)
-	for i := 0; ; {
-		j := strings.Index(s[i:], "world.")
-		if j < 0 {
-			break
-		}
-		at := i + j
-		i = at + len("world.")
-		if at > 0 && isRefByte(s[at-1]) {
-			continue
-		}
-		end := i
-		for end < len(s) && (isIdentByte(s[end]) && (end > i || s[end] < '0' || s[end] > '9')) {
-			end++
-		}
-		if end == i {
-			continue // no key: "world." then a digit, a symbol or the end
-		}
-		key := s[i:end]
-		i = end
-		if !rw.world[key] {
-			continue
-		}
-		if b == nil {
-			b = make([]byte, 0, len(s)+len(rw.alias)+2)
-		}
-		b = append(b, s[done:i-len(key)]...)
-		b = append(b, rw.alias...)
-		b = append(b, "__"...)
-		b = append(b, key...)
-		done = end
-	}
-	if b == nil {
+	if !strings.Contains(s, "world.") {
 		return s
 	}
-	return string(append(b, s[done:]...))
+	return worldRef.ReplaceAllStringFunc(s, func(m string) string {
+		sub := worldRef.FindStringSubmatch(m)
+		if !rw.world[sub[2]] {
+			return m
+		}
+		return sub[1] + "world." + rw.alias + "__" + sub[2]
+	})
 }
-
-// isIdentByte reports whether c is [A-Za-z0-9_].
-func isIdentByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
-}
-
-// isRefByte reports whether c before "world." makes it part of a longer name.
-func isRefByte(c byte) bool { return isIdentByte(c) || c == '.' }
 
 // key renames a world key (or a dotted path into one) the child declares.
 func (rw *rewriter) key(k string) string {
@@ -151,7 +114,6 @@ func (rw *rewriter) exitSet(ex *story.ImportExit) *story.Effect {
 	}
 	e := &story.Effect{Set: copyKVs(ex.Set), Written: story.EffectKeysOf("set"), Pos: ex.Pos}
 	e.SetKeyPos("set", ex.Pos)
-	rw.fs.effectDir[e] = rw.parentDir
 	return e
 }
 

@@ -53,12 +53,7 @@ func expandInto(st *story.Story, origin map[string]string) error {
 	kept := keptStates(st.States, byID)
 	var generated []*story.State
 	for _, p := range all {
-		var mine []*story.State
-		for _, s := range p.mine {
-			if kept[s] {
-				mine = append(mine, s)
-			}
-		}
+		mine := slices.DeleteFunc(slices.Clone(p.mine), func(s *story.State) bool { return !kept[s] })
 		for _, s := range mine {
 			if len(p.node.OnEnter) > 0 && strings.HasSuffix(s.Name, "_executing") {
 				s.OnEnter = p.c.value(reflect.ValueOf(p.node.OnEnter)).Interface().([]*story.Effect)

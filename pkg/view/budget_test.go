@@ -35,7 +35,8 @@ func TestViewSharesOneRenderBudget(t *testing.T) {
 			t.Fatalf("RenderView(one) = %d bytes", len(out))
 		}
 	}
-	if _, err := r.RenderTransitionView("many", &story.View{Kind: "elements", Elements: els}, nil, nil); !errors.Is(err, expr.ErrRenderBudget) {
-		t.Errorf("RenderTransitionView = %v, want the render budget's error", err)
+	tv := map[string]any{transitionViewKey: &story.View{Kind: "elements", Elements: els}}
+	if _, err := r.RenderView("many", nil, tv); !errors.Is(err, expr.ErrRenderBudget) {
+		t.Errorf("RenderView with a transition view = %v, want the render budget's error", err)
 	}
 }

@@ -107,6 +107,13 @@ func (h *helpers) menu() map[string]any {
 		seen = h.parIntents()
 	}
 	primary, blocked := []any{}, []any{}
+	add := func(entry map[string]any, isPrimary bool) {
+		if isPrimary {
+			primary = append(primary, entry)
+		} else {
+			blocked = append(blocked, entry)
+		}
+	}
 	for _, n := range slices.Sorted(maps.Keys(seen)) {
 		in := h.intent(n)
 		if in != nil && in.Hidden {
@@ -119,13 +126,7 @@ func (h *helpers) menu() map[string]any {
 		req, enum := requiredSlots(in)
 		if enum == nil {
 			entry := menuEntry(n, menuDisplay(n, req, "", ""))
-			if len(req) > 0 {
-				primary = append(primary, entry)
-			} else if h.menuArms(entry, n, in, h) {
-				primary = append(primary, entry)
-			} else {
-				blocked = append(blocked, entry)
-			}
+			add(entry, len(req) > 0 || h.menuArms(entry, n, in, h))
 			continue
 		}
 		// one entry per enum value (conformance view-menu-enum-slots)
@@ -134,11 +135,7 @@ func (h *helpers) menu() map[string]any {
 			hv := *h
 			hv.env = maps.Clone(h.env)
 			hv.env["slots"] = map[string]any{enum.Name: v}
-			if h.menuArms(entry, n, in, &hv) {
-				primary = append(primary, entry)
-			} else {
-				blocked = append(blocked, entry)
-			}
+			add(entry, h.menuArms(entry, n, in, &hv))
 		}
 	}
 	// primary by priority: then name (conformance view-menu-priority)

@@ -9,7 +9,9 @@ import (
 // engine's do, against the state's top-level import directory
 // (docs/compat/fold.md "Per-alias view root"); opts apply after it.
 func FromFolded(f *fold.Folded, opts ...Option) *Renderer {
-	return newRenderer(f.Story, append([]Option{dirFor(f.UpstreamViewDir)}, opts...)...)
+	r := newRenderer(f.Story, opts...)
+	r.dirFor = f.UpstreamViewDir
+	return r
 }
 
 // ForStory folds st's imports and returns a renderer for the folded

@@ -55,7 +55,9 @@ func foldedRenderer(t testing.TB, st *story.Story) (*fold.Folded, *Renderer, map
 	if err != nil {
 		t.Fatal(err)
 	}
-	return f, newRenderer(f.Story, dirFor(f.Dir)), defaults(f.Story)
+	r := newRenderer(f.Story)
+	r.dirFor = f.Dir
+	return f, r, defaults(f.Story)
 }
 
 func render(t testing.TB, r *Renderer, path string, world map[string]any) string {

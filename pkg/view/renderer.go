@@ -21,12 +21,6 @@ const defaultWidth = 80
 // Option configures a Renderer.
 type Option func(*Renderer)
 
-// dirFor sets the story directory a state's views resolve against ("":
-// the innermost import wrapper's child, else the story's own).
-func dirFor(f func(statePath string) string) Option {
-	return func(r *Renderer) { r.dirFor = f }
-}
-
 // Width sets the layout width of typed views (default 80).
 func Width(n int) Option {
 	return func(r *Renderer) {
@@ -43,8 +37,10 @@ func OnWarning(f func(error)) Option {
 
 // Renderer renders the views of one (folded) story, safe for concurrent use.
 type Renderer struct {
-	st     *story.Story
-	dirFor func(string) string
+	st *story.Story
+	// dirFor is the story directory a state's views resolve against ("":
+	// the innermost import wrapper's child, else the story's own).
+	dirFor func(statePath string) string
 	width  int
 	warn   func(error)
 
@@ -122,12 +118,6 @@ func (r *Renderer) RenderView(statePath string, world map[string]any, extra map[
 	return r.render(s.View, s, nil, world, extra)
 }
 
-// RenderTransitionView renders v, a transition's view:, for statePath.
-func (r *Renderer) RenderTransitionView(statePath string, v *story.View, world map[string]any, extra map[string]any) (out string, err error) {
-	defer r.recoverInto(statePath, &out, &err)
-	return r.renderTransition(statePath, "", v, world, oneBudget(extra))
-}
-
 // oneBudget returns extra (cloned) carrying one render budget for the
 // whole view, so a view of many templates is bounded as one is.
 func oneBudget(extra map[string]any) map[string]any {
@@ -141,7 +131,8 @@ func oneBudget(extra map[string]any) map[string]any {
 	return out
 }
 
-// renderTransition is RenderTransitionView; at is its transitionAtKey leaf.
+// renderTransition renders v, a transition's view:, for statePath; at is
+// its transitionAtKey leaf.
 func (r *Renderer) renderTransition(statePath, at string, v *story.View, world map[string]any, extra map[string]any) (string, error) {
 	if v == nil {
 		return "", nil

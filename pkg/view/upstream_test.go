@@ -45,7 +45,7 @@ func TestUpstreamTransitionView(t *testing.T) {
 	st := storyload.LoadNoEnv(t, "testdata/p6")
 	r := newRenderer(st)
 	tv := st.States[0].Arms("tv")[0].View()
-	got, err := r.RenderTransitionView("b", tv, defaults(st), nil)
+	got, err := r.RenderView("b", defaults(st), map[string]any{transitionViewKey: tv})
 	if err != nil || got != "TRANSITION VIEW r=" {
 		t.Fatalf("transition view: %q, %v", got, err)
 	}

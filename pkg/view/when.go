@@ -80,7 +80,7 @@ func whenEnv(env expr.Env) expr.Env {
 	if c, ok := env[whenWorldKey].(*whenCache); ok {
 		return c.env
 	}
-	w, _ := yamlInts(env["world"])
+	w := yamlInts(env["world"])
 	we := make(expr.Env, len(env)+1)
 	maps.Copy(we, env) // env has no whenWorldKey yet
 	we["world"] = w
@@ -93,47 +93,33 @@ func whenEnv(env expr.Env) expr.Env {
 // whenCache holds the env whenEnv built for one render.
 type whenCache struct{ env expr.Env }
 
-// yamlInts returns v with every int in upstream's YAML whole number shape
-// (uint64, int64 when negative), copying only the containers that change.
-func yamlInts(v any) (out any, changed bool) {
+// yamlInts returns a copy of v with every int in upstream's YAML whole
+// number shape (uint64, int64 when negative).
+func yamlInts(v any) any {
 	switch x := v.(type) {
 	case int:
 		if x < 0 {
-			return int64(x), true
+			return int64(x)
 		}
-		return uint64(x), true
+		return uint64(x)
 	case map[string]any:
-		var cp map[string]any
+		if x == nil {
+			return v
+		}
+		out := make(map[string]any, len(x))
 		for k, e := range x {
-			ne, ch := yamlInts(e)
-			if !ch {
-				continue
-			}
-			if cp == nil {
-				cp = maps.Clone(x)
-			}
-			cp[k] = ne
+			out[k] = yamlInts(e)
 		}
-		if cp == nil {
-			return v, false
-		}
-		return cp, true
+		return out
 	case []any:
-		var cp []any
+		if x == nil {
+			return v
+		}
+		out := make([]any, len(x))
 		for i, e := range x {
-			ne, ch := yamlInts(e)
-			if !ch {
-				continue
-			}
-			if cp == nil {
-				cp = append([]any(nil), x...)
-			}
-			cp[i] = ne
+			out[i] = yamlInts(e)
 		}
-		if cp == nil {
-			return v, false
-		}
-		return cp, true
+		return out
 	}
-	return v, false
+	return v
 }
