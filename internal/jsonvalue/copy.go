@@ -18,6 +18,33 @@ func CopyMap(m map[string]any) map[string]any {
 	return mapStrings(m, nil, false, false).(map[string]any)
 }
 
+// MapLeaves returns a deep copy of the maps (map[string]any) and slices
+// ([]any) of v in which every other value is replaced by f of it. A nil
+// map or slice, at the top or nested, stays nil.
+func MapLeaves(v any, f func(any) any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		if x == nil {
+			return v
+		}
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = MapLeaves(e, f)
+		}
+		return out
+	case []any:
+		if x == nil {
+			return v
+		}
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = MapLeaves(e, f)
+		}
+		return out
+	}
+	return f(v)
+}
+
 // CopyAsJSON returns a copy of v that shares nothing with it and holds only
 // JSON shapes: maps and slices are copied, []string and map[string]string
 // become []any and map[string]any, a [json.RawMessage] is copied, scalars

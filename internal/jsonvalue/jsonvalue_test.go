@@ -147,3 +147,32 @@ func TestMapStrings(t *testing.T) {
 		t.Fatalf("the source changed: %v", src)
 	}
 }
+
+// MapLeaves applies f to every scalar, keeps nil maps and slices nil, and
+// shares no container with its source.
+func TestMapLeaves(t *testing.T) {
+	var noMap map[string]any
+	var noList []any
+	src := map[string]any{"n": 1, "m": noMap, "l": noList, "s": []any{2, "x", map[string]any{"y": 3}}}
+	double := func(v any) any {
+		if n, ok := v.(int); ok {
+			return 2 * n
+		}
+		return v
+	}
+	got := MapLeaves(src, double).(map[string]any)
+	want := map[string]any{"n": 2, "m": noMap, "l": noList, "s": []any{4, "x", map[string]any{"y": 6}}}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("MapLeaves = %#v, want %#v", got, want)
+	}
+	if got["m"].(map[string]any) != nil || got["l"].([]any) != nil {
+		t.Fatalf("a nil container came back non-nil: %#v", got)
+	}
+	got["s"].([]any)[2].(map[string]any)["y"] = 9
+	if src["s"].([]any)[2].(map[string]any)["y"] != 3 {
+		t.Fatal("MapLeaves aliases the source")
+	}
+	if MapLeaves(5, double) != 10 {
+		t.Fatal("a bare scalar is not mapped")
+	}
+}

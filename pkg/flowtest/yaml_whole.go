@@ -1,34 +1,17 @@
 package flowtest
 
+import "kitsoki/internal/jsonvalue"
+
 // yamlWhole returns v (copied) with every non-negative whole number a
 // fixture wrote as an int, the shape upstream keeps wherever a value is
 // not read back from its log (conformance fixture-yaml-whole-numbers).
 func yamlWhole(v any) any {
-	switch x := v.(type) {
-	case int64:
-		if x >= 0 {
-			return int(x)
+	return jsonvalue.MapLeaves(v, func(leaf any) any {
+		if n, ok := leaf.(int64); ok && n >= 0 {
+			return int(n)
 		}
-	case map[string]any:
-		if x == nil {
-			return v
-		}
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			out[k] = yamlWhole(e)
-		}
-		return out
-	case []any:
-		if x == nil {
-			return v
-		}
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = yamlWhole(e)
-		}
-		return out
-	}
-	return v
+		return leaf
+	})
 }
 
 // legacyWhole is yamlWhole on the legacy path, v unchanged on the

@@ -5,6 +5,7 @@ import (
 	"maps"
 	"reflect"
 
+	"kitsoki/internal/jsonvalue"
 	"kitsoki/pkg/story"
 	"kitsoki/pkg/story/expr"
 )
@@ -96,30 +97,13 @@ type whenCache struct{ env expr.Env }
 // yamlInts returns a copy of v with every int in upstream's YAML whole
 // number shape (uint64, int64 when negative).
 func yamlInts(v any) any {
-	switch x := v.(type) {
-	case int:
-		if x < 0 {
-			return int64(x)
+	return jsonvalue.MapLeaves(v, func(leaf any) any {
+		if n, ok := leaf.(int); ok {
+			if n < 0 {
+				return int64(n)
+			}
+			return uint64(n)
 		}
-		return uint64(x)
-	case map[string]any:
-		if x == nil {
-			return v
-		}
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			out[k] = yamlInts(e)
-		}
-		return out
-	case []any:
-		if x == nil {
-			return v
-		}
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = yamlInts(e)
-		}
-		return out
-	}
-	return v
+		return leaf
+	})
 }
