@@ -313,20 +313,31 @@ func templateReads(src string) []tplRead {
 // tagLen is the length of the tag at the start of s up to its closer
 // (quoted strings skipped), or of s when it is not closed.
 func tagLen(s, closer string) int {
-	var quote byte
-	for k := 2; k < len(s); k++ {
-		ch := s[k]
-		switch {
-		case quote != 0:
-			if ch == '\\' {
-				k++
-			} else if ch == quote {
-				quote = 0
-			}
-		case ch == '"' || ch == '\'' || ch == '`':
-			quote = ch
-		case strings.HasPrefix(s[k:], closer):
+	for k := 2; k < len(s); {
+		if e := quotedEnd(s, k); e != k {
+			k = e
+			continue
+		}
+		if strings.HasPrefix(s[k:], closer) {
 			return k + len(closer)
+		}
+		k++
+	}
+	return len(s)
+}
+
+// quotedEnd is, when s[k] opens a quoted string, the index just past its
+// closing quote (len(s) when it is not closed), else k.
+func quotedEnd(s string, k int) int {
+	q := s[k]
+	if q != '"' && q != '\'' && q != '`' {
+		return k
+	}
+	for k++; k < len(s); k++ {
+		if s[k] == '\\' {
+			k++
+		} else if s[k] == q {
+			return k + 1
 		}
 	}
 	return len(s)
@@ -364,22 +375,13 @@ func shortTag(tag string) string {
 // innerReads appends the root reads of one tag's inner text (at offset
 // base in its scalar); quoted strings are skipped.
 func innerReads(out []tplRead, inner string, base int, tag string) []tplRead {
-	var quote byte
-	for k := 0; k < len(inner); k++ {
-		ch := inner[k]
-		if quote != 0 {
-			if ch == '\\' {
-				k++
-			} else if ch == quote {
-				quote = 0
-			}
+	for k := 0; k < len(inner); {
+		if e := quotedEnd(inner, k); e != k {
+			k = e
 			continue
 		}
-		if ch == '"' || ch == '\'' || ch == '`' {
-			quote = ch
-			continue
-		}
-		if !identByte(ch) || k > 0 && (identByte(inner[k-1]) || inner[k-1] == '.') {
+		if !identByte(inner[k]) || k > 0 && (identByte(inner[k-1]) || inner[k-1] == '.') {
+			k++
 			continue
 		}
 		end := k
@@ -402,7 +404,7 @@ func innerReads(out []tplRead, inner string, base int, tag string) []tplRead {
 			}
 			out = append(out, tplRead{off: base + k, text: text, root: word, tag: tag})
 		}
-		k = end - 1
+		k = end
 	}
 	return out
 }

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"kitsoki/pkg/diag"
@@ -82,4 +83,19 @@ func TestTemplateReads(t *testing.T) {
 			t.Errorf("templateReads(%q) = %q, want %q", tc.src, got, tc.want)
 		}
 	}
+}
+
+// FuzzTemplateReads: any scalar scans without a panic, and each read's
+// offset is where its root's name stands.
+func FuzzTemplateReads(f *testing.F) {
+	for _, s := range []string{`echo {{ slots.text }}`, `{{ world["k`, `{% if "}}" %}{{ result.a?.b }}`, `{#`, `{{ '\`, "{{ event.\xff }}"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		for _, r := range templateReads(src) {
+			if !strings.HasPrefix(src[r.off:], r.root) {
+				t.Fatalf("read %q at %d: %q is not its root", r.text, r.off, src[r.off:])
+			}
+		}
+	})
 }
