@@ -137,17 +137,20 @@ func (t taint) String() string {
 }
 
 // taintedWorld is the world keys of an import tree that may hold an
-// untrusted value, by key.
-type taintedWorld map[string]taint
+// untrusted value, and the tree's import aliases.
+type taintedWorld struct {
+	keys    map[string]taint
+	aliases map[string]bool
+}
 
 // lookup finds key, or the child key a lifted <alias>__K name stands for.
-func (tw taintedWorld) lookup(key string) (taint, bool) {
+func (tw *taintedWorld) lookup(key string) (taint, bool) {
 	for {
-		if t, ok := tw[key]; ok {
+		if t, ok := tw.keys[key]; ok {
 			return t, true
 		}
-		_, rest, ok := strings.Cut(key, "__")
-		if !ok || rest == "" {
+		alias, rest, ok := strings.Cut(key, "__")
+		if !ok || !tw.aliases[alias] {
 			return taint{}, false
 		}
 		key = rest
@@ -178,14 +181,14 @@ var runScalarData = map[string]bool{"exit_code": true, "ok": true, "timed_out": 
 // keys the engine sets from a call's answer, every bind: target of a call,
 // then, to a fixed point, every key a set:,
 // world_in: or exit set: writes from an untrusted read.
-func treeTaint(st *story.Story) taintedWorld {
+func treeTaint(st *story.Story) *taintedWorld {
 	top := st
 	for top.Importer() != nil {
 		top = top.Importer()
 	}
-	tw := taintedWorld{}
+	tw := &taintedWorld{keys: map[string]taint{}, aliases: map[string]bool{}}
 	for k, why := range engineTainted {
-		tw[k] = taint{why: why}
+		tw.keys[k] = taint{why: why}
 	}
 	var writes []taintWrite
 	write := func(key string, v any, p story.Pos) {
@@ -207,8 +210,8 @@ func treeTaint(st *story.Story) taintedWorld {
 				if v, _ := kv.Value.(string); k == "" || e.Invoke == "host.run" && runScalarData[v] {
 					continue
 				}
-				if _, ok := tw[k]; !ok {
-					tw[k] = taint{why: fmt.Sprintf("bound from %s at %s", cmpOr(e.Invoke, "a call"), posText(kv.Pos))}
+				if _, ok := tw.keys[k]; !ok {
+					tw.keys[k] = taint{why: fmt.Sprintf("bound from %s at %s", cmpOr(e.Invoke, "a call"), posText(kv.Pos))}
 				}
 			}
 			for _, kv := range e.Set {
@@ -216,6 +219,7 @@ func treeTaint(st *story.Story) taintedWorld {
 			}
 		})
 		for _, alias := range s.ImportOrder {
+			tw.aliases[alias] = true
 			im := s.Imports[alias]
 			for _, kv := range im.WorldIn {
 				write(kv.Key, kv.Value, kv.Pos)
@@ -232,11 +236,11 @@ func treeTaint(st *story.Story) taintedWorld {
 	for changed := true; changed; {
 		changed = false
 		for _, w := range writes {
-			if _, ok := tw[w.key]; ok {
+			if _, ok := tw.keys[w.key]; ok {
 				continue
 			}
 			if t, ok := tw.derived(w); ok {
-				tw[w.key] = t
+				tw.keys[w.key] = t
 				changed = true
 			}
 		}
@@ -246,7 +250,7 @@ func treeTaint(st *story.Story) taintedWorld {
 
 // derived is the taint of a write's key from its value's first untrusted
 // read, if it has one.
-func (tw taintedWorld) derived(w taintWrite) (taint, bool) {
+func (tw *taintedWorld) derived(w taintWrite) (taint, bool) {
 	for _, r := range w.reads {
 		why := fmt.Sprintf("set from %s at %s", r.text, posText(w.pos))
 		if r.root != "world" {

@@ -16,7 +16,7 @@ type sources struct {
 	world *worldKeys
 	// taint caches the world keys of the load's tree that may hold an
 	// untrusted value (rule_shell_injection.go).
-	taint taintedWorld
+	taint *taintedWorld
 }
 
 // valuePos is yamlnode.ValueAt over the file's lines.
