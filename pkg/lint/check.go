@@ -111,6 +111,7 @@ func passes() []pass {
 		{ruleWorldKey, checkWorldKeys},
 		{ruleDanglingName, checkDanglingNames},
 		{ruleHostRunInts, checkHostRunInts},
+		{ruleShellInjection, checkShellInjection},
 		{ruleBareName, checkBareNames},
 		{ruleRunRoot, checkRunRoot},
 		{ruleCrossRegion, checkCrossRegion},

@@ -14,6 +14,9 @@ type sources struct {
 	lines map[string][]string
 	// world caches the world keys the load's tree writes (world_writes.go).
 	world *worldKeys
+	// taint caches the world keys of the load's tree that may hold an
+	// untrusted value (rule_shell_injection.go).
+	taint *taintedWorld
 }
 
 // valuePos is yamlnode.ValueAt over the file's lines.

@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"iter"
 	"path"
 	"slices"
 	"strings"
@@ -130,48 +131,19 @@ func storyWrites(st *story.Story, known *worldKeys) bool {
 	}
 	ok := true
 	add := func(key string) { ok = known.add(key) && ok }
-	var w story.EffectWalk
-	var states []*story.State
-	if exp := expandedStory(st); exp != nil {
-		states = exp.AllStates()
-		known.expanded = true
-		defer func() { known.expanded = false }()
-	} else {
-		states = st.AllStates()
-		for _, n := range sortedMapKeys(st.PhaseTemplates) {
-			states = append(states, story.Flatten(st.PhaseTemplates[n].States)...)
-		}
-	}
-	visit := func(p *story.EffectPlace) {
+	if !storyEffects(st, func(p *story.EffectPlace, expanded bool) {
+		known.expanded = expanded
 		for _, kv := range slices.Concat(p.Effect.Set, p.Effect.Increment(), p.Effect.Bind()) {
 			add(kv.Key)
 		}
+	}) {
+		ok = false // an unparsable overrides: state: its writes are unknown
 	}
-	for p := range w.States(states...) {
-		visit(p)
-	}
-	for p := range w.Phases(st.Phases) {
-		visit(p)
-	}
-	for p := range w.Proposals(st.Proposals) {
-		visit(p)
-	}
+	known.expanded = false
 	for _, alias := range st.ImportOrder {
 		im := st.Imports[alias]
 		if im.Child == nil {
 			ok = false // not loaded here: what it writes is unknown
-		}
-		if im.Overrides != nil {
-			for _, name := range sortedMapKeys(im.Overrides.States) {
-				o, _ := im.Overrides.ParseState(name)
-				if o == nil {
-					ok = false // unparsable: its writes are unknown
-					continue
-				}
-				for p := range w.States(story.Flatten([]*story.State{o})...) {
-					visit(p)
-				}
-			}
 		}
 		for _, kv := range im.WorldIn {
 			add(kv.Key)
@@ -181,6 +153,48 @@ func storyWrites(st *story.Story, known *worldKeys) bool {
 			for _, kv := range im.Exits[en].Set {
 				add(kv.Key)
 			}
+		}
+	}
+	return ok
+}
+
+// storyEffects calls visit with every effect of st: its states (with its
+// phases: expanded when they expand, else with its phase templates' states;
+// expanded says which), phases:, proposals and its imports' overrides:
+// states. It reports false when an overrides: state does not parse.
+func storyEffects(st *story.Story, visit func(p *story.EffectPlace, expanded bool)) bool {
+	var w story.EffectWalk
+	var states []*story.State
+	exp := expandedStory(st)
+	if exp != nil {
+		states = exp.AllStates()
+	} else {
+		states = st.AllStates()
+		for _, n := range sortedMapKeys(st.PhaseTemplates) {
+			states = append(states, story.Flatten(st.PhaseTemplates[n].States)...)
+		}
+	}
+	each := func(places iter.Seq[*story.EffectPlace]) {
+		for p := range places {
+			visit(p, exp != nil)
+		}
+	}
+	each(w.States(states...))
+	each(w.Phases(st.Phases))
+	each(w.Proposals(st.Proposals))
+	ok := true
+	for _, alias := range st.ImportOrder {
+		im := st.Imports[alias]
+		if im.Overrides == nil {
+			continue
+		}
+		for _, name := range sortedMapKeys(im.Overrides.States) {
+			o, _ := im.Overrides.ParseState(name)
+			if o == nil {
+				ok = false
+				continue
+			}
+			each(w.States(story.Flatten([]*story.State{o})...))
 		}
 	}
 	return ok
