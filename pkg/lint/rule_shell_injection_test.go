@@ -99,3 +99,30 @@ func FuzzTemplateReads(f *testing.F) {
 		}
 	})
 }
+
+// TestShellScriptArg: the script operand of a shell's -c in argv mode,
+// with combined flags, other options before it and a path or .exe cmd;
+// nothing for a script file, a -- or a program that is not a shell.
+func TestShellScriptArg(t *testing.T) {
+	for _, c := range []struct {
+		cmd  string
+		args []any
+		at   int
+		ok   bool
+	}{
+		{"bash", []any{"-c", "S"}, 1, true},
+		{"/bin/sh", []any{"-e", "-o", "pipefail", "+x", "-c", "S"}, 5, true},
+		{"/usr/bin/env", []any{"bash", "-c", "S"}, 0, false},
+		{"sh", []any{"-ec", "S", "sh", "V"}, 1, true},
+		{`C:\tools\bash.exe`, []any{"-lc", "S"}, 1, true},
+		{"zsh", []any{"script.zsh", "-c"}, 0, false},
+		{"bash", []any{"--", "-c", "S"}, 0, false},
+		{"bash", []any{"-c"}, 0, false},
+		{"python", []any{"-c", "S"}, 0, false},
+	} {
+		at, _, ok := shellScriptArg(map[string]any{"cmd": c.cmd, "args": c.args})
+		if ok != c.ok || ok && at != c.at {
+			t.Errorf("%s %v: got (%d, %v), want (%d, %v)", c.cmd, c.args, at, ok, c.at, c.ok)
+		}
+	}
+}
