@@ -89,7 +89,7 @@ func (a *Assembly) RegisterHostProviders(reg *host.Registry) (closeAll func() er
 			continue
 		}
 		m := a.manifests[hp.ID]
-		p := newHostProc(m, a.childEnv, a.childAfter)
+		p := newHostProc(m, a.childEnv, a.childAfter, a.mask)
 		used := false
 		for _, name := range m.Hosts {
 			if other, dup := claimed[name]; dup {
@@ -118,9 +118,9 @@ type hostProc struct {
 	client *childproc.Client
 }
 
-func newHostProc(m *Manifest, env proc.EnvPolicy, after func(time.Duration) <-chan time.Time) *hostProc {
+func newHostProc(m *Manifest, env proc.EnvPolicy, after func(time.Duration) <-chan time.Time, mask func(string) string) *hostProc {
 	p := &hostProc{m: m}
-	p.client = newChild(m, env, after, p.who(), m.timeoutOr(defaultHostTimeout))
+	p.client = newChild(m, env, after, p.who(), m.timeoutOr(defaultHostTimeout), mask)
 	return p
 }
 
