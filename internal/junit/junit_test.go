@@ -40,3 +40,27 @@ func TestWriteCountsAndEscapes(t *testing.T) {
 		}
 	}
 }
+
+// Every text field of a report is escaped, not only the names: a regression
+// that drops one (a file, a failure body, a property) lets a bidi control or
+// an escape sequence reach the CI's test view.
+func TestWriteEscapesEveryField(t *testing.T) {
+	const bad = "x\x1b[31m\u202e\u200b\x85y"
+	top := &Suites{Name: "r", CountSkipped: true}
+	top.Add(bad, Case{Name: bad, Classname: bad, File: bad, SystemOut: bad, Failure: &Failure{Message: bad, Type: bad, Body: bad}}, 1)
+	top.Suites[0].Timestamp = bad
+	top.Suites[0].Properties = &Properties{List: []Property{{Name: bad, Value: bad}}}
+	var b strings.Builder
+	if err := Write(&b, top); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, raw := range []string{"\x1b", "\u202e", "\u200b", "\u0085", "&#x1B;", "&#x85;"} {
+		if strings.Contains(out, raw) {
+			t.Errorf("%q reached the report unescaped:\n%s", raw, out)
+		}
+	}
+	if n := strings.Count(out, `x\x1b[31m\u202e\u200b\x85y`); n != 11 {
+		t.Errorf("%d escaped fields, want 11 (suite, timestamp, property name and value, case name, classname, file, system-out, failure message, type, body):\n%s", n, out)
+	}
+}

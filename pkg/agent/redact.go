@@ -212,6 +212,13 @@ func (rd redactor) safeCut(s string, n int) int {
 
 func (rd redactor) active() bool { return rd.r != nil }
 
+// Masker masks the secrets of plugins in every form, as a [Registry]
+// built from them does: for the output of other processes that inherit
+// kitsoki's environment (host providers).
+func Masker(plugins map[string]*story.AgentPlugin) func(string) string {
+	return newRedactor(plugins).String
+}
+
 // String masks every secret in s.
 func (rd redactor) String(s string) string {
 	if rd.r == nil {

@@ -181,10 +181,18 @@ func addKeys(set map[string]bool, keys iter.Seq[string]) {
 	}
 }
 
-// appendNew appends the elements of add that dst does not hold yet.
+// appendNew appends the elements of add that dst does not hold yet,
+// through a set: each parent of a chain of thousands of imports receives
+// all its descendants' manifests, which a scan of dst per element made
+// cubic in the chain's depth.
 func appendNew[T comparable](dst, add []T) []T {
+	have := make(map[T]bool, len(dst)+len(add))
+	for _, x := range dst {
+		have[x] = true
+	}
 	for _, x := range add {
-		if !slices.Contains(dst, x) {
+		if !have[x] {
+			have[x] = true
 			dst = append(dst, x)
 		}
 	}

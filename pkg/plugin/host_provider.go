@@ -89,7 +89,7 @@ func (a *Assembly) RegisterHostProviders(reg *host.Registry) (closeAll func() er
 			continue
 		}
 		m := a.manifests[hp.ID]
-		p := newHostProc(m, a.childEnv, a.childAfter)
+		p := newHostProc(m, a.childEnv, a.childAfter, a.mask)
 		used := false
 		for _, name := range m.Hosts {
 			if other, dup := claimed[name]; dup {
@@ -116,11 +116,12 @@ func (a *Assembly) RegisterHostProviders(reg *host.Registry) (closeAll func() er
 type hostProc struct {
 	m      *Manifest
 	client *childproc.Client
+	mask   func(string) string // the story's agent secrets (nil: none)
 }
 
-func newHostProc(m *Manifest, env proc.EnvPolicy, after func(time.Duration) <-chan time.Time) *hostProc {
-	p := &hostProc{m: m}
-	p.client = newChild(m, env, after, p.who(), m.timeoutOr(defaultHostTimeout))
+func newHostProc(m *Manifest, env proc.EnvPolicy, after func(time.Duration) <-chan time.Time, mask func(string) string) *hostProc {
+	p := &hostProc{m: m, mask: mask}
+	p.client = newChild(m, env, after, p.who(), m.timeoutOr(defaultHostTimeout), mask)
 	return p
 }
 
@@ -191,7 +192,18 @@ func (p *hostProc) answer(handler string, out []byte) (host.Result, error) {
 	if err := dec.Decode(&a); err != nil {
 		// The stream is out of step (a log line on stdout, say): the answer
 		// behind this line must not be read as the next call's reply.
-		return host.Result{}, childproc.Fatal(fmt.Errorf("%s answered %s with a line that is not a JSON object: %q (%v); answer one {\"data\":...} object per line and log to stderr", p.who(), handler, childproc.Snippet(nil, string(out)), err))
+		return host.Result{}, childproc.Fatal(fmt.Errorf("%s answered %s with a line that is not a JSON object: %q (%v); answer one {\"data\":...} object per line and log to stderr", p.who(), handler, childproc.Snippet(p.mask, string(out)), err))
+	}
+	if p.mask != nil { // a provider inherits kitsoki's environment: mask what it echoes, as an agent's answer is
+		a.InfraError, a.Error = p.mask(a.InfraError), p.mask(a.Error)
+		if a.Data != nil {
+			a.Data = jsonvalue.MapLeaves(a.Data, func(v any) any {
+				if s, ok := v.(string); ok {
+					return p.mask(s)
+				}
+				return v
+			}).(map[string]any)
+		}
 	}
 	if a.InfraError != "" {
 		return host.Result{}, fmt.Errorf("%s could not serve %s: %s", p.who(), handler, a.InfraError)

@@ -34,8 +34,9 @@ var childPolicy = proc.Policy{
 
 // newChild is the client of m's process, named who in its errors, with
 // env as its environment (Assembly.childEnv) and timeout per call, armed
-// by after (Assembly.childAfter).
-func newChild(m *Manifest, env proc.EnvPolicy, after func(time.Duration) <-chan time.Time, who string, timeout time.Duration) *childproc.Client {
+// by after (Assembly.childAfter); mask (nil: none) masks secrets in what
+// the process writes before it is cut or quoted.
+func newChild(m *Manifest, env proc.EnvPolicy, after func(time.Duration) <-chan time.Time, who string, timeout time.Duration, mask func(string) string) *childproc.Client {
 	command := m.Entry.Command
 	if strings.ContainsRune(command, filepath.Separator) && !filepath.IsAbs(command) {
 		command = filepath.Join(m.Dir, command)
@@ -52,6 +53,7 @@ func newChild(m *Manifest, env proc.EnvPolicy, after func(time.Duration) <-chan 
 		Timeout:     timeout,
 		TimeoutHint: "entry.timeout_ms",
 		After:       after,
+		Redact:      mask,
 		Loose:       true,
 	})
 }
@@ -72,7 +74,7 @@ func callChild(ctx context.Context, c *childproc.Client, r childproc.Request) er
 type procHandler struct{ client *childproc.Client }
 
 func newProcHandler(m *Manifest, env proc.EnvPolicy, after func(time.Duration) <-chan time.Time) *procHandler {
-	return &procHandler{newChild(m, env, after, fmt.Sprintf("external plugin %s (%s)", m.ID, m.Entry.Command), m.Timeout())}
+	return &procHandler{newChild(m, env, after, fmt.Sprintf("external plugin %s (%s)", m.ID, m.Entry.Command), m.Timeout(), nil)} // hooks: Chain.MaskAlso
 }
 
 // Close stops the hook process.

@@ -13,6 +13,7 @@ import (
 
 	"kitsoki/internal/proc"
 	"kitsoki/internal/safefile"
+	"kitsoki/pkg/agent"
 	"kitsoki/pkg/story"
 )
 
@@ -102,6 +103,9 @@ type Assembly struct {
 	// (childproc.Config.After; nil: real timers). Tests set it to fire a
 	// timeout when they choose.
 	childAfter func(time.Duration) <-chan time.Time
+	// mask masks the story's agent secrets in what a host provider
+	// process writes: it inherits kitsoki's environment, which holds them.
+	mask func(string) string
 }
 
 // SandboxReason is why an external plugin is disabled under Options.Sandbox.
@@ -122,6 +126,9 @@ func assembleFor(opts Options, full bool) (*Assembly, error) {
 	}
 	if opts.MinimalEnv {
 		a.childEnv = proc.EnvMinimal
+	}
+	if opts.Story != nil {
+		a.mask = agent.Masker(opts.Story.AgentPlugins)
 	}
 	if err := a.loadProfile(opts); err != nil {
 		return nil, err

@@ -44,14 +44,16 @@ type AgentPlugin struct {
 	Injected   bool   // the default agent.claude added by the loader
 	Pos        Pos
 
-	// Secrets holds what ${VAR} substitution produced in env:/headers:.
+	// Secrets holds what ${VAR} substitution produced in env:/headers:,
+	// and api_key_env's value.
 	Secrets []string
 }
 
 // SecretValues returns what must be redacted from every output: each
 // non-empty ${VAR} value substituted in env: or headers:, each whole value
-// that contained one, and every header value. Literal env values are
-// configuration: masking them would corrupt every trace naming them.
+// that contained one, every header value and api_key_env's value. Literal
+// env values are configuration: masking them would corrupt every trace
+// naming them.
 func (p *AgentPlugin) SecretValues() []string {
 	all := slices.Concat(p.Secrets, slices.Collect(maps.Values(p.Headers)))
 	return slices.DeleteFunc(all, func(v string) bool { return v == "" })

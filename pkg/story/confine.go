@@ -202,7 +202,7 @@ func (st *Story) FileRoot() *safefile.Root {
 // from: the story's, its prompts: directories, and its children's.
 func (st *Story) PromptRoots() []string {
 	var out []string
-	seen := map[*Story]bool{}
+	seen, added := map[*Story]bool{}, map[string]bool{} // a set: a chain of thousands of imports stays linear
 	var walk func(s *Story)
 	walk = func(s *Story) {
 		if s == nil || seen[s] || s.Dir == "" {
@@ -214,7 +214,8 @@ func (st *Story) PromptRoots() []string {
 			if abs, err := filepath.Abs(d); err == nil {
 				d = abs
 			}
-			if !slices.Contains(out, d) {
+			if !added[d] {
+				added[d] = true
 				out = append(out, d)
 			}
 		}

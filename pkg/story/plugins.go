@@ -104,6 +104,13 @@ func (l *loader) parsePlugin(p *fileParser, alias string, k, v *yaml.Node) *Agen
 	ap.Env, envSecrets = l.interpMap(p, envNode, "agent_plugins."+alias, "env")
 	ap.Headers, headerSecrets = l.interpMap(p, headersNode, "agent_plugins."+alias, "headers")
 	ap.Secrets = append(envSecrets, headerSecrets...)
+	// api_key_env's value is sent as a bearer token: a secret like a
+	// ${VAR} in headers:, masked wherever a server echoes it.
+	if name := strings.TrimSpace(ap.APIKeyEnv); name != "" {
+		if key, _ := l.opts.Lookup(name); key != "" {
+			ap.Secrets = append(ap.Secrets, key)
+		}
+	}
 	return ap
 }
 

@@ -42,3 +42,36 @@ states:
 		t.Errorf("header values are always secrets: %v", y)
 	}
 }
+
+// A local_llm's api_key_env names a variable whose value is sent as a
+// bearer token: that value is a secret like a ${VAR} in headers:, so a
+// server echoing it in an answer or an error is masked (the registry's
+// redactor is built from SecretValues). An unset or empty variable adds
+// nothing.
+func TestSecretValuesHoldTheAPIKey(t *testing.T) {
+	src := []byte(`app: {id: s}
+root: start
+agent_plugins:
+  agent.local:
+    plugin: builtin.local_llm
+    endpoint: http://127.0.0.1:1
+    api_key_env: KS_LLM_KEY
+  agent.unset:
+    plugin: builtin.local_llm
+    endpoint: http://127.0.0.1:1
+    api_key_env: KS_NOT_SET
+states:
+  start: {terminal: true}
+`)
+	env := map[string]string{"KS_LLM_KEY": "sk-local-1234"}
+	st, ds := LoadBytes("app.yaml", src, Options{LookupEnv: func(k string) (string, bool) { v, ok := env[k]; return v, ok }})
+	if st == nil || len(ds) != 0 {
+		t.Fatalf("load: %v", ds)
+	}
+	if got := st.AgentPlugins["agent.local"].SecretValues(); !slices.Contains(got, "sk-local-1234") {
+		t.Errorf("the api_key_env value is missing from the secrets: %v", got)
+	}
+	if got := st.AgentPlugins["agent.unset"].SecretValues(); len(got) != 0 {
+		t.Errorf("an unset api_key_env adds no secret: %v", got)
+	}
+}
