@@ -110,7 +110,11 @@ func TestOverlayDoesNotCopyBuffers(t *testing.T) {
 			s.overlay()
 		}
 	})
-	if total := uint64(n * len(text)); got > total/4 {
+	// Copying would cost 10 × total; the allowance of 2 × total leaves room
+	// for what the rest of the process allocates meanwhile (TotalAlloc is
+	// process-wide: under -race a stray goroutine's garbage once passed the
+	// old quarter).
+	if total := uint64(n * len(text)); got > 2*total {
 		t.Fatalf("10 overlays of %d open buffers (%d bytes) allocated %d bytes; want the buffers shared, not copied", n, total, got)
 	}
 }
