@@ -214,9 +214,14 @@ func (rd redactor) active() bool { return rd.r != nil }
 
 // Masker masks the secrets of plugins in every form, as a [Registry]
 // built from them does: for the output of other processes that inherit
-// kitsoki's environment (host providers).
+// kitsoki's environment (host providers). It is nil when the plugins hold
+// no secret, so a caller can skip the masking altogether.
 func Masker(plugins map[string]*story.AgentPlugin) func(string) string {
-	return newRedactor(plugins).String
+	rd := newRedactor(plugins)
+	if !rd.active() {
+		return nil
+	}
+	return rd.String
 }
 
 // String masks every secret in s.
