@@ -11,8 +11,9 @@ import (
 	"time"
 
 	"kitsoki/internal/atomicfile"
-	"kitsoki/internal/lazyre"
 	"kitsoki/internal/safefile"
+
+	"go.yaml.in/yaml/v3"
 )
 
 // appendFileHandler serves host.append_to_file (story-runtime.md §2.8): a
@@ -54,7 +55,11 @@ func (h appendFileHandler) Call(ctx context.Context, c *Call) (Result, error) {
 	}
 	var b strings.Builder
 	if len(old) == 0 {
-		fmt.Fprintf(&b, "---\nfiled_at: %q\nstatus: open\ntitle: %s\n---\n# %s\n", now, yamlScalar(stem), stem)
+		front, err := yaml.Marshal(map[string]string{"filed_at": now, "status": "open", "title": stem})
+		if err != nil {
+			return Result{}, fmt.Errorf("%s: front matter for %s: %v", name, path, err)
+		}
+		fmt.Fprintf(&b, "---\n%s---\n# %s\n", front, stem)
 	} else {
 		b.Write(old)
 		if !strings.HasSuffix(string(old), "\n") {
@@ -80,20 +85,4 @@ func (h appendFileHandler) Call(ctx context.Context, c *Call) (Result, error) {
 	}
 	n := strings.Count("\n"+content, "\n## Comment ") // the lines that start a comment section
 	return Result{Data: map[string]any{"ok": true, "message_id": stem + "#" + strconv.Itoa(n)}}, nil
-}
-
-// plainYAML is a string YAML reads as it is written: letters, digits, '_',
-// '-', '.' and inner spaces, starting with a letter, digit or '_'.
-var plainYAML = &lazyre.Regexp{Expr: `^[A-Za-z0-9_](?:[A-Za-z0-9_. -]*[A-Za-z0-9_.-])?$`}
-
-// yamlScalar quotes s unless it is a plain, unambiguous YAML string.
-func yamlScalar(s string) string {
-	switch strings.ToLower(s) {
-	case "true", "false", "yes", "no", "null", "on", "off":
-		return strconv.Quote(s)
-	}
-	if _, err := strconv.ParseFloat(s, 64); err == nil || !plainYAML.MatchString(s) {
-		return strconv.Quote(s)
-	}
-	return s
 }
