@@ -113,12 +113,14 @@ func (r *Runner) entry(app string) *storyEntry {
 }
 
 // Preload loads (once each) the stories at apps, -j at a time; Story
-// then returns each result.
+// then returns each result. A load that panics panics again in Story, where
+// RunFixture reports it for each of the story's fixtures.
 func (r *Runner) Preload(apps []string) {
 	var g errgroup.Group
 	g.SetLimit(parallel(r.opts.Jobs))
 	for _, app := range apps {
 		g.Go(func() error {
+			defer func() { _ = recover() }()
 			_, _ = r.Story(app)
 			return nil
 		})

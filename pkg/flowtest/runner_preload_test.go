@@ -1,8 +1,13 @@
 package flowtest
 
 import (
+	"context"
 	"path/filepath"
+	"strings"
+	"sync"
 	"testing"
+
+	"kitsoki/pkg/compose"
 
 	"kitsoki/internal/testing/storytest"
 )
@@ -29,5 +34,18 @@ func TestPreloadLoadsEachStoryOnce(t *testing.T) {
 	}
 	if ld, err := r.Story(apps[2]); err == nil || ld != nil {
 		t.Fatalf("bad story: %v %v", ld, err)
+	}
+}
+
+// A story load that panics (no input is known to) neither kills the
+// process from Preload's goroutine nor passes: each of the story's
+// fixtures fails with an internal error.
+func TestPreloadSurvivesAPanickingLoad(t *testing.T) {
+	r := NewRunner(Options{Jobs: 2})
+	r.stories["boom.yaml"] = &storyEntry{load: sync.OnceValues(func() (*compose.Loaded, error) { panic("load exploded") })}
+	r.Preload([]string{"boom.yaml", "boom.yaml"})
+	res := r.RunFixture(context.Background(), &Fixture{File: "f.yaml", Story: "boom.yaml"})
+	if res.Fatal == nil || !strings.Contains(res.Fatal.Message, "internal error") || !strings.Contains(res.Fatal.Message, "load exploded") || res.Passed() {
+		t.Fatalf("fixture of a panicking story: %+v", res.Fatal)
 	}
 }
