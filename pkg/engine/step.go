@@ -642,15 +642,21 @@ func (r *runner) goTo(ctx context.Context, t target, st *step) error {
 	if r.par != nil && dst == r.par.root {
 		return r.resetRegions()
 	}
-	from := r.cur
-	if r.par != nil {
+	from, leaving := r.cur, r.par != nil
+	if leaving {
 		from = r.par.root
 		if !r.par.hop { // conformance par-leave
 			r.t.emitsOnly = true
 			defer func() { r.t.emitsOnly = false }()
 		}
 	}
-	return r.moveFrom(ctx, from, dst, st)
+	if err := r.moveFrom(ctx, from, dst, st); err != nil {
+		return err
+	}
+	if leaving && r.par != nil { // from one parallel configuration into another: as resetRegions (conformance par-leave-into-parallel)
+		r.t.noView = !r.t.hop && r.t.transView == nil
+	}
+	return nil
 }
 
 // moveFrom exits from the leaf (or parallel root) from up to its common
@@ -659,14 +665,15 @@ func (r *runner) moveFrom(ctx context.Context, from, dst *State, st *step) error
 	// an ancestor of the current leaf (or the bare compound itself) is
 	// resolved to its initial leaf first: only the states below the two
 	// leaves' common ancestor move (docs/compat/engine.md "An ancestor as
-	// target")
+	// target"), also when that initial leaf is a parallel state entered
+	// from outside it
 	anc := commonAncestor(from, dst)
 	if anc == dst && !dst.Parallel && (dst != from || r.bareCompound()) {
 		leaf, err := r.initialLeaf(dst)
 		if err != nil {
 			return err
 		}
-		if !leaf.Parallel && parallelAncestor(leaf) == parallelAncestor(dst) {
+		if (!leaf.Parallel || r.par == nil) && parallelAncestor(leaf) == parallelAncestor(dst) { // conformance ancestor-parallel-initial
 			anc = commonAncestor(from, leaf)
 			if err := r.exitUpTo(anc); err != nil {
 				return err
