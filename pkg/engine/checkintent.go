@@ -75,14 +75,42 @@ func (m *Machine) restingState(path string) *State {
 }
 
 // ByPriority returns names as upstream's orchestrator lists the state
-// at's intents: by the nearest declaration's priority, highest first, then
-// by name (conformance allowed-priority-order, allowed-priority-local).
+// at's intents: by priority, highest first, then by name (conformance
+// allowed-priority-order, allowed-priority-local). A name's priority is
+// its nearest declaration above the resting leaf, else the global one; in
+// a parallel configuration (at encoded as root#leaf|leaf) the first leaf
+// is that leaf, and a name neither its chain nor the story declares takes
+// the nearest declaration above a later leaf (conformance
+// allowed-priority-parallel).
 func (m *Machine) ByPriority(names []string, at string) []string {
-	st := m.States[at]
-	prio := func(n string) int {
-		for s := st; s != nil; s = s.Parent {
+	leaves := []*State{m.States[at]}
+	if _, enc, ok := strings.Cut(at, "#"); ok {
+		leaves = leaves[:0]
+		for l := range strings.SplitSeq(enc, "|") {
+			if st := m.States[l]; st != nil {
+				leaves = append(leaves, st)
+			}
+		}
+	}
+	declared := func(leaf *State, n string) (int, bool) {
+		for s := leaf; s != nil; s = s.Parent {
 			if p, ok := s.Priority[n]; ok {
+				return p, true
+			}
+		}
+		return 0, false
+	}
+	prio := func(n string) int {
+		if len(leaves) > 0 {
+			if p, ok := declared(leaves[0], n); ok {
 				return p
+			}
+		}
+		if _, global := m.Intents[n]; !global && len(leaves) > 1 {
+			for _, l := range leaves[1:] {
+				if p, ok := declared(l, n); ok {
+					return p
+				}
 			}
 		}
 		return m.Priority[n]
