@@ -1,7 +1,6 @@
 package plugin
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -105,13 +104,8 @@ func (h *procHandler) Hook(ctx context.Context, point Point, payload Payload) (R
 // {outcome, reason?, payload?}. Numbers become int64 or float64.
 func parseResult(line []byte) (Result, error) {
 	var res Result
-	dec := json.NewDecoder(bytes.NewReader(line))
-	dec.UseNumber()
-	if err := dec.Decode(&res); err != nil {
+	if err := jsonvalue.OneExact(line, &res); err != nil {
 		return Result{}, err
-	}
-	if dec.More() {
-		return Result{}, errors.New("more than one JSON value on the line")
 	}
 	if res.Payload != nil {
 		res.Payload = jsonvalue.Int64s(res.Payload).(map[string]any)
