@@ -72,8 +72,8 @@ func callChild(ctx context.Context, c *childproc.Client, r childproc.Request) er
 // one line {point, payload} -> {outcome, reason?, payload?} per call.
 type procHandler struct{ client *childproc.Client }
 
-func newProcHandler(m *Manifest, env proc.EnvPolicy, after func(time.Duration) <-chan time.Time) *procHandler {
-	return &procHandler{newChild(m, env, after, fmt.Sprintf("external plugin %s (%s)", m.ID, m.Entry.Command), m.Timeout(), nil)} // hooks: Chain.MaskAlso
+func newProcHandler(m *Manifest, env proc.EnvPolicy, after func(time.Duration) <-chan time.Time, mask func(string) string) *procHandler {
+	return &procHandler{newChild(m, env, after, fmt.Sprintf("external plugin %s (%s)", m.ID, m.Entry.Command), m.Timeout(), mask)}
 }
 
 // Close stops the hook process.
