@@ -46,45 +46,21 @@ func TestAnswerReadyAtTimeoutIsTaken(t *testing.T) {
 	}
 }
 
-// readyCtx is a context that ends once armed, and only when asked for its
-// Done channel after the answer line waits in the reader.
-type readyCtx struct {
-	context.Context
-	t     testing.TB
-	armed atomic.Bool
-}
-
-func (c *readyCtx) Done() <-chan struct{} {
-	if !c.armed.Load() {
-		return nil
-	}
-	parked.Wait(c.t, readerFn)
-	done := make(chan struct{})
-	close(done)
-	return done
-}
-
-func (c *readyCtx) Err() error {
-	if c.armed.Load() {
-		return context.Canceled
-	}
-	return nil
-}
-
-// The same when the caller's context ends as the answer arrives: After
-// arms the context (its own channel never fires), so the call's select
-// starts with the answer and the context's end both ready.
+// The same when the caller's context ends as the answer arrives: the
+// context is held until After (its own channel never fires) releases it,
+// and then ends once the answer waits, so the call's select starts with
+// the answer and the context's end both ready.
 func TestAnswerReadyAtCancelIsTaken(t *testing.T) {
-	var ctx atomic.Pointer[readyCtx]
+	var ctx atomic.Pointer[parked.Ctx]
 	f := newClient(t, "requests", func(c *Config) {
 		c.Timeout = time.Hour
 		c.After = func(time.Duration) <-chan time.Time {
-			ctx.Load().armed.Store(true)
+			ctx.Load().Release()
 			return nil
 		}
 	})
 	for i := range rounds {
-		ctx.Store(&readyCtx{Context: context.Background(), t: t})
+		ctx.Store(parked.Ending(func() { parked.Wait(t, readerFn) }, context.Canceled).Hold())
 		req := fmt.Sprint("answer ", i)
 		got, err := call(ctx.Load(), f.c, req)
 		if err != nil || got != req {

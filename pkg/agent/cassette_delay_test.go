@@ -6,43 +6,25 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
+	"kitsoki/internal/testing/parked"
 	"kitsoki/pkg/agent"
 )
 
-// pastDelayCtx ends once asked for its Done channel, which it hands out
-// only after delay has passed since it was asked (the monotonic clock, so
-// an episode's timer armed before is then due, not hoped to be): the
-// cassette's select starts with the episode's answer and the end both
-// ready.
-type pastDelayCtx struct {
-	context.Context
-	delay time.Duration
-	ended atomic.Bool
-}
-
-func (c *pastDelayCtx) Done() <-chan struct{} {
-	for start := time.Now(); time.Since(start) <= c.delay; {
-		time.Sleep(c.delay)
+// pastDelay returns once delay has passed since it was called (the
+// monotonic clock, so an episode's timer armed before is then due, not
+// hoped to be).
+func pastDelay(delay time.Duration) {
+	for start := time.Now(); time.Since(start) <= delay; {
+		time.Sleep(delay)
 	}
-	c.ended.Store(true)
-	done := make(chan struct{})
-	close(done)
-	return done
 }
 
-func (c *pastDelayCtx) Err() error {
-	if c.ended.Load() {
-		return context.DeadlineExceeded
-	}
-	return nil
-}
-
-// An episode whose delay has passed when the call's context ends answers:
-// with the old random choice between the two ready cases, 200 rounds all
+// An episode whose delay has passed when the call's context ends answers
+// (the context ends once the delay is due, so the cassette's select starts
+// with both ready): with the old random choice between the two ready cases, 200 rounds all
 // passing has odds of 2^-200.
 func TestCassetteDelayDueAtDeadlineAnswers(t *testing.T) {
 	const rounds = 200
@@ -61,7 +43,8 @@ func TestCassetteDelayDueAtDeadlineAnswers(t *testing.T) {
 	}
 	slow := cas.For("agent.slow")
 	for i := range rounds {
-		r, err := slow.Ask(&pastDelayCtx{Context: context.Background(), delay: time.Millisecond}, &agent.AskRequest{})
+		ctx := parked.Ending(func() { pastDelay(time.Millisecond) }, context.DeadlineExceeded)
+		r, err := slow.Ask(ctx, &agent.AskRequest{})
 		if err != nil || string(r.Submission) != fmt.Sprintf(`{"n": %d}`, i) {
 			t.Fatalf("round %d: %v; want episode e%d's answer, due when the context ended", i, err, i)
 		}

@@ -8,10 +8,10 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
+	"kitsoki/internal/testing/parked"
 	"kitsoki/pkg/story"
 )
 
@@ -229,44 +229,26 @@ func TestClaudeSubmissionWithoutSchemaKeepsText(t *testing.T) {
 	}
 }
 
-// exitedCtx ends once asked for its Done channel, which it hands out only
-// after every claude process the transport runs has exited: Ask's select
-// then starts with the exit (the answer on stdout) and the end both ready.
-type exitedCtx struct {
-	context.Context
-	tr    *claudeCLITransport
-	ended atomic.Bool
-}
-
-func (c *exitedCtx) Done() <-chan struct{} {
-	c.tr.mu.Lock()
-	running := slices.Collect(maps.Keys(c.tr.running))
-	c.tr.mu.Unlock()
+// waitExited returns once every claude process tr runs has exited.
+func waitExited(tr *claudeCLITransport) {
+	tr.mu.Lock()
+	running := slices.Collect(maps.Keys(tr.running))
+	tr.mu.Unlock()
 	for _, pr := range running {
 		<-pr.Done()
 	}
-	c.ended.Store(true)
-	done := make(chan struct{})
-	close(done)
-	return done
-}
-
-func (c *exitedCtx) Err() error {
-	if c.ended.Load() {
-		return context.DeadlineExceeded
-	}
-	return nil
 }
 
 // A claude that exited with its answer as the call's context ended has
-// answered: with the old random choice between the two ready cases, 100
+// answered (the context ends once claude exited, so Ask's select starts
+// with both ready): with the old random choice between the two ready cases, 100
 // rounds (a process each) all passing has odds of 2^-100.
 func TestClaudeCLIAnswerReadyAtDeadline(t *testing.T) {
 	bin := BuildTestPlugin(t, "fakeclaude")
 	answer := `{"decision":"go"}`
 	tr := newClaudeTransport(t, bin, "", map[string]string{"FAKE_CLAUDE_ANSWER": answer, "FAKE_CLAUDE_MODE": "plain"})
 	for i := range 100 {
-		resp, err := tr.Ask(&exitedCtx{Context: context.Background(), tr: tr}, referenceRequest())
+		resp, err := tr.Ask(parked.Ending(func() { waitExited(tr) }, context.DeadlineExceeded), referenceRequest())
 		if err != nil || string(resp.Submission) != answer {
 			t.Fatalf("round %d: %v; want the answer claude wrote before the context ended", i, err)
 		}

@@ -55,31 +55,16 @@ func TestMCPHTTPDetach(t *testing.T) {
 	}
 }
 
-// endedCtx is a context that has ended, whose Done channel is handed out
-// only once detach's goroutine waits to deliver f's answer: detach's select
-// then starts with the answer and the end both ready.
-type endedCtx struct {
-	context.Context
-	t testing.TB
-}
-
-func (c endedCtx) Done() <-chan struct{} {
-	parked.Wait(c.t, "agent.detach[")
-	done := make(chan struct{})
-	close(done)
-	return done
-}
-
-func (endedCtx) Err() error { return context.DeadlineExceeded }
-
 // An answer that is there when the caller's context ends is returned, not
-// handed to late: with the old random choice between the two ready cases,
+// handed to late (the context ends once detach's goroutine waits to
+// deliver the answer, so detach's select starts with both ready): with the old random choice between the two ready cases,
 // 200 rounds all passing has odds of 2^-200.
 func TestMCPHTTPDetachAnswerReadyAtDeadline(t *testing.T) {
 	tr := newMCPTransport(t, &story.AgentPlugin{Endpoint: "http://127.0.0.1:1/mcp"}, "")
 	for i := range 200 {
 		want := fmt.Sprint("answer ", i)
-		v, err := detach(tr, endedCtx{context.Background(), t}, func() (string, error) { return want, nil }, func(string, error) {
+		ctx := parked.Ending(func() { parked.Wait(t, "agent.detach[") }, context.DeadlineExceeded)
+		v, err := detach(tr, ctx, func() (string, error) { return want, nil }, func(string, error) {
 			t.Errorf("round %d: late called for an answer that was there when the context ended", i)
 		})
 		if v != want || err != nil {
