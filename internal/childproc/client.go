@@ -152,20 +152,53 @@ func (c *Client) Call(ctx context.Context, r Request) error {
 			}
 			return c.decode(ch, r, line)
 		case <-ch.readEnd:
-			if c.cfg.Loose && errors.Is(ch.readErr, io.EOF) && len(bytes.TrimSpace(ch.partial)) > 0 && !c.isClosed() {
+			if c.lastLine(ch) {
 				return c.decode(ch, r, ch.partial) // the child is gone: the next call starts a new one
 			}
 			return c.ended(ch, about)
 		case <-expire:
+			if line, ok := c.waiting(ch); ok { // answered as the clock ran out
+				return c.decode(ch, r, line)
+			}
 			hint := ""
 			if c.cfg.TimeoutHint != "" {
 				hint = " (" + c.cfg.TimeoutHint + ")"
 			}
 			return c.drop(ch, Timeout, false, fmt.Sprintf("did not answer%s within %s%s", about, c.cfg.Timeout, hint), context.DeadlineExceeded)
 		case <-ctx.Done():
+			if line, ok := c.waiting(ch); ok {
+				return c.decode(ch, r, line)
+			}
 			return c.drop(ch, Canceled, false, fmt.Sprintf("gave no answer%s before the call's deadline (%v)", about, ctx.Err()), context.Cause(ctx))
 		}
 	}
+}
+
+// waiting returns an answer line the child already wrote, without
+// waiting for one: when the deadline and the answer are ready together,
+// select picks either, and the answer must win. The answer is the next
+// line the reader holds (blank ones skipped under Loose) or, under Loose,
+// the unterminated last line of a stdout that ended.
+func (c *Client) waiting(ch *child) ([]byte, bool) {
+	for {
+		select {
+		case line := <-ch.lines:
+			if c.cfg.Loose && len(bytes.TrimSpace(line)) == 0 {
+				continue
+			}
+			return line, true
+		case <-ch.readEnd:
+			return ch.partial, c.lastLine(ch)
+		default:
+			return nil, false
+		}
+	}
+}
+
+// lastLine reports, once ch's stdout ended, an unterminated last line
+// that counts as the answer (Loose).
+func (c *Client) lastLine(ch *child) bool {
+	return c.cfg.Loose && errors.Is(ch.readErr, io.EOF) && len(bytes.TrimSpace(ch.partial)) > 0 && !c.isClosed()
 }
 
 // decode hands line to r.Decode; a [Fatal] error ends the child.

@@ -19,7 +19,9 @@
 //     write, an answer the caller's decoder marks [Fatal], the per-call
 //     [Config.Timeout] and the caller's context all end the child (its whole
 //     process group) and fail the call with an [*Error]; the next call
-//     starts a new child. An answer rejected without [Fatal] keeps the child;
+//     starts a new child. An answer the child already wrote when the
+//     timeout fires or the context ends is still the call's answer. An
+//     answer rejected without [Fatal] keeps the child;
 //   - [Client.Close] runs the policy's stop sequence; a call in flight
 //     fails with [Closed].
 //

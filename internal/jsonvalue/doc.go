@@ -2,7 +2,7 @@
 // map[string]any, []any and scalars): turning [encoding/json.Number] into Go
 // numbers ([Ints], [Int64s]), deep copies ([CopyMap], [CopyNilAsEmpty],
 // [CopyAsJSON], [Normalize] for YAML-decoded values) and the JSON round
-// trip ([RoundTrip]). It must not touch decoding, schemas or
-// I/O: callers decode (with UseNumber where they need exact integers) and
-// pick the number form their consumers expect.
+// trip ([RoundTrip]), and the one strict decode of exactly one JSON value
+// ([One], [OneExact] with every digit kept). It must not touch schemas or
+// I/O: callers pick the number form their consumers expect.
 package jsonvalue

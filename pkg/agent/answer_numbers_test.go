@@ -47,3 +47,24 @@ func TestAnswerNumbersReadAsWritten(t *testing.T) {
 		t.Errorf("d = %#v, want -0.0", m["d"])
 	}
 }
+
+// A submission is one JSON value: without a schema, one with anything
+// after it (a stray '}' included, which json.Decoder.More let through)
+// binds as the raw text it is, not as the value before the junk.
+func TestAnswerWithTrailingDataIsText(t *testing.T) {
+	fx := agenttest.NewFixture(t, nil, agent.RegistryOptions{})
+	var answer json.RawMessage
+	_ = fx.Registry.RegisterInProcess("agent.n", agent.AgentFunc(func(ctx context.Context, req *agent.AskRequest) (*agent.AskResponse, error) {
+		return &agent.AskResponse{Submission: answer}, nil
+	}))
+	for _, a := range []string{`{"a":1}}`, `{"a":1} {"b":2}`, `[1]]`, `1 2`} {
+		answer = json.RawMessage(a)
+		res, err := fx.Registry.Dispatch(context.Background(), agent.Call{Alias: "agent.n", Verb: "decide"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Value != a {
+			t.Errorf("%s bound as %#v, want the text", a, res.Value)
+		}
+	}
+}

@@ -462,8 +462,12 @@ func (a *cassetteAgent) Ask(ctx context.Context, req *AskRequest) (*AskResponse,
 		t := time.NewTimer(ep.Delay)
 		select {
 		case <-ctx.Done():
-			t.Stop()
-			return nil, ContextError(a.alias, ctx.Err())
+			select {
+			case <-t.C: // the delay passed as ctx ended: select picks either, the answer must win
+			default:
+				t.Stop()
+				return nil, ContextError(a.alias, ctx.Err())
+			}
 		case <-t.C:
 		}
 	}

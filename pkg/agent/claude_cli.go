@@ -189,6 +189,10 @@ func (t *claudeCLITransport) Ask(ctx context.Context, req *AskRequest) (*AskResp
 	case <-pr.Done():
 		waitErr = pr.Wait()
 	case <-ctx.Done():
+		if pr.Exited() { // it answered as the call ended: select picks either, the answer must win
+			waitErr = pr.Wait()
+			break
+		}
 		pr.Stop()
 		return nil, t.errf(KindDeadlineExceeded, "claude did not answer before the call's deadline (%v); its process group was killed%s", ctx.Err(), claudeStderr(tail))
 	}

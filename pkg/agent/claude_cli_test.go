@@ -3,12 +3,15 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"kitsoki/internal/testing/parked"
 	"kitsoki/pkg/story"
 )
 
@@ -222,6 +225,32 @@ func TestClaudeSubmissionWithoutSchemaKeepsText(t *testing.T) {
 		got := claudeSubmission(&claudeEnvelope{Result: c.result}, c.hasSchema)
 		if string(got) != c.want {
 			t.Errorf("claudeSubmission(%q, schema=%v) = %s, want %s", c.result, c.hasSchema, got, c.want)
+		}
+	}
+}
+
+// waitExited returns once every claude process tr runs has exited.
+func waitExited(tr *claudeCLITransport) {
+	tr.mu.Lock()
+	running := slices.Collect(maps.Keys(tr.running))
+	tr.mu.Unlock()
+	for _, pr := range running {
+		<-pr.Done()
+	}
+}
+
+// A claude that exited with its answer as the call's context ended has
+// answered (the context ends once claude exited, so Ask's select starts
+// with both ready): with the old random choice between the two ready cases, 100
+// rounds (a process each) all passing has odds of 2^-100.
+func TestClaudeCLIAnswerReadyAtDeadline(t *testing.T) {
+	bin := BuildTestPlugin(t, "fakeclaude")
+	answer := `{"decision":"go"}`
+	tr := newClaudeTransport(t, bin, "", map[string]string{"FAKE_CLAUDE_ANSWER": answer, "FAKE_CLAUDE_MODE": "plain"})
+	for i := range 100 {
+		resp, err := tr.Ask(parked.Ending(func() { waitExited(tr) }, context.DeadlineExceeded), referenceRequest())
+		if err != nil || string(resp.Submission) != answer {
+			t.Fatalf("round %d: %v; want the answer claude wrote before the context ended", i, err)
 		}
 	}
 }

@@ -387,14 +387,9 @@ func (r *Registry) checkSubmission(sch *schema.Schema, sub json.RawMessage) (any
 // an integer keeps every digit that fits an int64 (jsonvalue.Int64s then
 // picks int64 or float64; `1.0` stays a float, as written).
 func decodeJSON(b []byte) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
 	var v any
-	if err := dec.Decode(&v); err != nil {
+	if err := jsonvalue.OneExact(b, &v); err != nil {
 		return nil, err
-	}
-	if dec.More() {
-		return nil, errors.New("unexpected data after the top-level value")
 	}
 	return v, nil
 }

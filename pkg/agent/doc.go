@@ -20,9 +20,10 @@
 //
 // Call ids are internal/agentcall's: "<turn>:<state_path>:<seq>" live,
 // "<episode>:<match_idx>" on cassette replay. Everything leaving the
-// registry passes its redactor (redact.go), and an answer is masked once as
-// Dispatch returns it, so what the engine binds, says and traces holds no
-// secret.
+// registry passes its redactor (redact.go; the run's one [Redactor], which
+// pkg/compose also hands the plugin assembly's hooks and host providers),
+// and an answer is masked once as Dispatch returns it, so what the engine
+// binds, says and traces holds no secret.
 //
 // Layout: one file per transport (inprocess.go, cassette*.go, subprocess.go,
 // mcp_http*.go, claude_cli.go); builtin.local_llm lives in pkg/agent/localllm

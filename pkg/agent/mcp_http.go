@@ -264,10 +264,11 @@ func (t *mcpHTTPTransport) track() error {
 }
 
 // detach runs f on a goroutine counted in closing and returns what f
-// returns, or ctx's error as soon as ctx ends even if the SDK has not: a
-// Connect or CallTool that the server never answers fails at the deadline
-// but then waits for its notifications/cancelled POST to the same silent
-// server (up to the SDK's own timeout). That tail runs in the background:
+// returns (also when it is there as ctx ends), or ctx's error as soon as
+// ctx ends even if the SDK has not: a Connect or CallTool that the server
+// never answers fails at the deadline but then waits for its
+// notifications/cancelled POST to the same silent server (up to the SDK's
+// own timeout). That tail runs in the background:
 // Close aborts its requests and waits for it. late gets what f returns
 // once nobody waits for it.
 func detach[T any](t *mcpHTTPTransport, ctx context.Context, f func() (T, error), late func(T, error)) (T, error) {
@@ -293,6 +294,11 @@ func detach[T any](t *mcpHTTPTransport, ctx context.Context, f func() (T, error)
 	case r := <-done:
 		return r.v, r.err
 	case <-ctx.Done():
+		select {
+		case r := <-done: // answered as ctx ended: select picks either, the answer must win
+			return r.v, r.err
+		default:
+		}
 		close(abandoned)
 		return zero, ctx.Err()
 	}

@@ -3,8 +3,10 @@ package agent
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 
+	"kitsoki/internal/testing/parked"
 	"kitsoki/pkg/story"
 )
 
@@ -50,5 +52,23 @@ func TestMCPHTTPDetach(t *testing.T) {
 	ran := false
 	if _, err := detach(tr, context.Background(), func() (string, error) { ran = true; return "", nil }, func(string, error) {}); err == nil || ran {
 		t.Fatalf("after Close: ran=%v err=%v", ran, err)
+	}
+}
+
+// An answer that is there when the caller's context ends is returned, not
+// handed to late (the context ends once detach's goroutine waits to
+// deliver the answer, so detach's select starts with both ready): with the old random choice between the two ready cases,
+// 200 rounds all passing has odds of 2^-200.
+func TestMCPHTTPDetachAnswerReadyAtDeadline(t *testing.T) {
+	tr := newMCPTransport(t, &story.AgentPlugin{Endpoint: "http://127.0.0.1:1/mcp"}, "")
+	for i := range 200 {
+		want := fmt.Sprint("answer ", i)
+		ctx := parked.Ending(func() { parked.Wait(t, "agent.detach[") }, context.DeadlineExceeded)
+		v, err := detach(tr, ctx, func() (string, error) { return want, nil }, func(string, error) {
+			t.Errorf("round %d: late called for an answer that was there when the context ended", i)
+		})
+		if v != want || err != nil {
+			t.Fatalf("round %d: %q, %v; want the answer", i, v, err)
+		}
 	}
 }

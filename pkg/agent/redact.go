@@ -212,16 +212,34 @@ func (rd redactor) safeCut(s string, n int) int {
 
 func (rd redactor) active() bool { return rd.r != nil }
 
-// Masker masks the secrets of plugins in every form, as a [Registry]
-// built from them does: for the output of other processes that inherit
-// kitsoki's environment (host providers). It is nil when the plugins hold
-// no secret, so a caller can skip the masking altogether.
-func Masker(plugins map[string]*story.AgentPlugin) func(string) string {
-	rd := newRedactor(plugins)
-	if !rd.active() {
+// Redactor masks the secrets of a story's agent plugins in every form. A
+// run builds one (pkg/compose) and shares it: the [Registry] masks its
+// plugins' answers, stderr and events with it, and the plugin assembly
+// masks what hook and host-provider processes (which inherit kitsoki's
+// environment) write.
+type Redactor struct{ rd redactor }
+
+// NewRedactor masks the secret values (env:, headers:, api_key_env:) of
+// every declaration in plugins, enabled or not.
+func NewRedactor(plugins map[string]*story.AgentPlugin) *Redactor {
+	return &Redactor{newRedactor(plugins)}
+}
+
+// Mask is the redactor's masking, nil when it holds no secret so that a
+// caller can skip the masking altogether (nil on a nil Redactor too).
+func (r *Redactor) Mask() func(string) string {
+	if r == nil || !r.rd.active() {
 		return nil
 	}
-	return rd.String
+	return r.rd.String
+}
+
+// or is r's redactor, or one built from plugins when r is nil.
+func (r *Redactor) or(plugins map[string]*story.AgentPlugin) redactor {
+	if r == nil {
+		return newRedactor(plugins)
+	}
+	return r.rd
 }
 
 // String masks every secret in s.

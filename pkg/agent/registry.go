@@ -54,6 +54,10 @@ type RegistryOptions struct {
 	// (kitsoki mcp submit) for builtin.claude_cli decide calls; nil keeps
 	// the plain-text answer path only (see claude_submit.go).
 	ClaudeSubmit []string
+	// Redactor masks the run's secrets (nil: one built from the
+	// declarations the registry serves). pkg/compose passes the run's one
+	// redactor, which the plugin assembly's hooks and host providers share.
+	Redactor *Redactor
 }
 
 // Registry resolves agent aliases to transports and dispatches calls. One
@@ -109,7 +113,7 @@ func NewRegistryFromPlugins(plugins map[string]*story.AgentPlugin, opts Registry
 		timeout:    opts.Timeout,
 		schemas:    opts.Schemas,
 		personas:   opts.Personas,
-		redact:     newRedactor(decls),
+		redact:     opts.Redactor.or(decls),
 		transports: map[string]Transport{},
 		pending:    map[string]error{},
 		seqs:       map[string]int{},

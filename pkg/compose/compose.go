@@ -108,6 +108,10 @@ func (ld *Loaded) Compile(o engine.CompileOptions) {
 type Plan struct {
 	Loaded   *Loaded
 	Assembly *plugin.Assembly
+	// redactor is the run's one redactor (the story's agent secrets): the
+	// assembly's hooks and host providers and every registry the plan
+	// builds mask with it.
+	redactor *agent.Redactor
 }
 
 // Resolve resolves the plugin assembly of a loaded story (profilePath is

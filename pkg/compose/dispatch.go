@@ -35,12 +35,16 @@ type ResolveOptions struct {
 // malformed profile is a *plugin.ProfileError.
 func ResolveWith(ld *Loaded, o ResolveOptions) (*Plan, error) {
 	st := ld.Story
+	// The run's one redactor: the agent registry, the hook chain and the
+	// host providers all mask with it (every alias's secrets, enabled or
+	// not: a disabled alias's ${VAR} is still in kitsoki's environment).
+	red := agent.NewRedactor(st.AgentPlugins)
 	asm, err := plugin.Assemble(plugin.Options{StoryDir: st.Dir, ProfilePath: o.Profile, Story: st, Getenv: o.Getenv,
-		Sandbox: o.Sandbox, MinimalEnv: o.MinimalEnv})
+		Sandbox: o.Sandbox, MinimalEnv: o.MinimalEnv, Redact: red.Mask()})
 	if err != nil {
 		return nil, err
 	}
-	return &Plan{Loaded: ld, Assembly: asm}, nil
+	return &Plan{Loaded: ld, Assembly: asm, redactor: red}, nil
 }
 
 // DispatchOptions are BuildOptions plus what callers without an engine
@@ -69,10 +73,10 @@ func (o DispatchOptions) engineSink() engine.Sink {
 }
 
 // registryOptions are the agent.RegistryOptions of every registry a plan
-// builds.
-func (o DispatchOptions) registryOptions(st *story.Story) agent.RegistryOptions {
+// builds, masking with the plan's redactor.
+func (o DispatchOptions) registryOptions(st *story.Story, red *agent.Redactor) agent.RegistryOptions {
 	return agent.RegistryOptions{AppID: st.App.ID, StoryDir: st.Dir, Cassette: o.Cassette, Sink: cmp.Or(o.AgentSink, AgentSink(o.engineSink())),
-		ClaudeSubmit: o.ClaudeSubmit, Timeout: o.CallTimeout, Builders: o.builders(), Logger: o.Logger, Schemas: o.Schemas}
+		ClaudeSubmit: o.ClaudeSubmit, Timeout: o.CallTimeout, Builders: o.builders(), Logger: o.Logger, Schemas: o.Schemas, Redactor: red}
 }
 
 // builders are the transport builders pkg/agent does not hold itself
@@ -84,11 +88,12 @@ func (o DispatchOptions) builders() map[string]agent.Builder {
 }
 
 // BuildWith starts the hook chain and builds the agent registry of every
-// enabled alias, with the chain's agent hooks.
+// enabled alias, with the chain's agent hooks; both mask with the plan's
+// redactor.
 func (p *Plan) BuildWith(o DispatchOptions) (*Runtime, error) {
 	st := p.Loaded.Story
 	chain := p.Assembly.NewChain()
-	reg, err := p.Assembly.NewRegistry(st, o.registryOptions(st))
+	reg, err := p.Assembly.NewRegistry(st, o.registryOptions(st, p.redactor))
 	if err != nil {
 		_ = chain.Close()
 		return nil, err
@@ -100,7 +105,6 @@ func (p *Plan) BuildWith(o DispatchOptions) (*Runtime, error) {
 		_ = chain.Close()
 		return nil, err
 	}
-	chain.MaskAlso(reg.Redact)
 	reg.SetHooks(chain.AgentHooks())
 	return &Runtime{Chain: chain, Agents: reg, Sink: o.engineSink()}, nil
 }

@@ -41,7 +41,7 @@ func (m *Matrix) Registry(alias string, decl *story.AgentPlugin) (*agent.Registr
 			one.AgentPlugins[alias] = decl
 		}
 	}
-	reg, err := m.plan.Assembly.NewRegistry(&one, o.registryOptions(st))
+	reg, err := m.plan.Assembly.NewRegistry(&one, o.registryOptions(st, m.plan.redactor))
 	if err != nil {
 		return nil, err
 	}

@@ -1,9 +1,9 @@
 package host
 
 import (
-	"encoding/json"
-	"errors"
 	"strings"
+
+	"kitsoki/internal/jsonvalue"
 )
 
 // trailingJSON finds the JSON value that ends the output (single- or
@@ -60,15 +60,9 @@ func looksJSON(line string) bool {
 // decodeOne decodes exactly one JSON value, its numbers as float64 as
 // upstream's host.run decodes stdout_json (conformance host-run-json-floats).
 func decodeOne(s string) (any, error) {
-	dec := json.NewDecoder(strings.NewReader(s))
 	var v any
-	if err := dec.Decode(&v); err != nil {
+	if err := jsonvalue.One([]byte(s), &v); err != nil {
 		return nil, err
-	}
-	if strings.TrimSpace(s[dec.InputOffset():]) != "" {
-		return nil, errTrailing
 	}
 	return v, nil
 }
-
-var errTrailing = errors.New("trailing data after the JSON value")

@@ -4,11 +4,16 @@ import "context"
 
 // NewChain builds the hook chain of one run from the assembly: a fresh
 // budget, the redact provider with its env values resolved now, and one
-// lazily started process per enabled external plugin. Close the chain when
-// the run ends: it stops those processes.
+// lazily started process per enabled external plugin. Hook errors and
+// reasons have the profile's redact env values and the run's secrets
+// (Options.Redact) masked. Close the chain when the run ends: it stops
+// those processes.
 func (a *Assembly) NewChain() *Chain {
 	red := newRedactHook(a.Profile.Redact, a.getenv)
 	c := &Chain{mask: red.secretsOnly}
+	if run := a.mask; run != nil {
+		c.mask = func(s string) string { return run(red.secretsOnly(s)) }
+	}
 	bud := &budgetHook{cfg: a.Profile.Budget}
 	procs := map[string]*procHandler{}
 	for _, h := range a.Hooks {
@@ -27,7 +32,7 @@ func (a *Assembly) NewChain() *Chain {
 			}
 			ph := procs[m.ID]
 			if ph == nil {
-				ph = newProcHandler(m, a.childEnv, a.childAfter)
+				ph = newProcHandler(m, a.childEnv, a.childAfter, a.mask)
 				procs[m.ID] = ph
 				c.closers = append(c.closers, ph.Close)
 			}

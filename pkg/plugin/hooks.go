@@ -122,17 +122,6 @@ type Chain struct {
 	mask    func(string) string
 }
 
-// MaskAlso adds mask (the agent registry's secrets: a hook process
-// inherits kitsoki's environment, so its stderr may show them) to what the
-// chain masks in hook errors and reasons. Call it before the chain runs.
-func (c *Chain) MaskAlso(mask func(string) string) {
-	if prev := c.mask; prev != nil {
-		c.mask = func(s string) string { return mask(prev(s)) }
-		return
-	}
-	c.mask = mask
-}
-
 // Has reports whether any handler is registered at p.
 func (c *Chain) Has(p Point) bool {
 	return c != nil && slices.ContainsFunc(c.regs, func(r Registration) bool { return r.Point == p })

@@ -187,9 +187,7 @@ func (p *hostProc) Call(ctx context.Context, c *host.Call) (host.Result, error) 
 
 func (p *hostProc) answer(handler string, out []byte) (host.Result, error) {
 	var a hostAnswer
-	dec := json.NewDecoder(strings.NewReader(string(out)))
-	dec.UseNumber()
-	if err := dec.Decode(&a); err != nil {
+	if err := jsonvalue.OneExact(out, &a); err != nil {
 		// The stream is out of step (a log line on stdout, say): the answer
 		// behind this line must not be read as the next call's reply.
 		return host.Result{}, childproc.Fatal(fmt.Errorf("%s answered %s with a line that is not a JSON object: %q (%v); answer one {\"data\":...} object per line and log to stderr", p.who(), handler, childproc.Snippet(p.mask, string(out)), err))

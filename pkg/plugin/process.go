@@ -1,7 +1,6 @@
 package plugin
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -73,8 +72,8 @@ func callChild(ctx context.Context, c *childproc.Client, r childproc.Request) er
 // one line {point, payload} -> {outcome, reason?, payload?} per call.
 type procHandler struct{ client *childproc.Client }
 
-func newProcHandler(m *Manifest, env proc.EnvPolicy, after func(time.Duration) <-chan time.Time) *procHandler {
-	return &procHandler{newChild(m, env, after, fmt.Sprintf("external plugin %s (%s)", m.ID, m.Entry.Command), m.Timeout(), nil)} // hooks: Chain.MaskAlso
+func newProcHandler(m *Manifest, env proc.EnvPolicy, after func(time.Duration) <-chan time.Time, mask func(string) string) *procHandler {
+	return &procHandler{newChild(m, env, after, fmt.Sprintf("external plugin %s (%s)", m.ID, m.Entry.Command), m.Timeout(), mask)}
 }
 
 // Close stops the hook process.
@@ -105,13 +104,8 @@ func (h *procHandler) Hook(ctx context.Context, point Point, payload Payload) (R
 // {outcome, reason?, payload?}. Numbers become int64 or float64.
 func parseResult(line []byte) (Result, error) {
 	var res Result
-	dec := json.NewDecoder(bytes.NewReader(line))
-	dec.UseNumber()
-	if err := dec.Decode(&res); err != nil {
+	if err := jsonvalue.OneExact(line, &res); err != nil {
 		return Result{}, err
-	}
-	if dec.More() {
-		return Result{}, errors.New("more than one JSON value on the line")
 	}
 	if res.Payload != nil {
 		res.Payload = jsonvalue.Int64s(res.Payload).(map[string]any)

@@ -13,7 +13,6 @@ import (
 
 	"kitsoki/internal/proc"
 	"kitsoki/internal/safefile"
-	"kitsoki/pkg/agent"
 	"kitsoki/pkg/story"
 )
 
@@ -41,6 +40,12 @@ type Options struct {
 	Story *story.Story
 	// Getenv resolves the env var names of the redact config (os.Getenv if nil).
 	Getenv func(string) string
+	// Redact masks the run's secrets in everything a hook or host-provider
+	// process writes (its stderr, a provider's answers, a hook's errors and
+	// reasons): they inherit kitsoki's environment, which holds them. It is
+	// the run's one redactor, which pkg/compose builds and also hands the
+	// agent registry (agent.Redactor.Mask); nil: none.
+	Redact func(string) string
 }
 
 // PluginStatus is one plugin in the assembly.
@@ -103,8 +108,8 @@ type Assembly struct {
 	// (childproc.Config.After; nil: real timers). Tests set it to fire a
 	// timeout when they choose.
 	childAfter func(time.Duration) <-chan time.Time
-	// mask masks the story's agent secrets in what a host provider
-	// process writes: it inherits kitsoki's environment, which holds them.
+	// mask is Options.Redact: the run's secrets masked in what hook and
+	// host-provider processes write.
 	mask func(string) string
 }
 
@@ -120,15 +125,12 @@ func Assemble(opts Options) (*Assembly, error) { return assembleFor(opts, true) 
 // known (the build order resolved): Plugins, Agents and Hooks are left
 // unset, as ProfileDiagnostics reads only the warnings.
 func assembleFor(opts Options, full bool) (*Assembly, error) {
-	a := &Assembly{getenv: opts.Getenv, manifests: map[string]*Manifest{}, childEnv: proc.EnvInherit}
+	a := &Assembly{getenv: opts.Getenv, manifests: map[string]*Manifest{}, childEnv: proc.EnvInherit, mask: opts.Redact}
 	if a.getenv == nil {
 		a.getenv = os.Getenv
 	}
 	if opts.MinimalEnv {
 		a.childEnv = proc.EnvMinimal
-	}
-	if opts.Story != nil {
-		a.mask = agent.Masker(opts.Story.AgentPlugins)
 	}
 	if err := a.loadProfile(opts); err != nil {
 		return nil, err
