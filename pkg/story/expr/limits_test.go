@@ -257,23 +257,26 @@ func TestSharedBudgetValueTemplates(t *testing.T) {
 	}
 }
 
-// TestFilterBodyHeld: what a {% filter %} body writes collects in a buffer
-// of pongo2's own before the filter sees it, so it is charged as loops,
-// includes and macro calls are: 300 prints of a 1 MiB value in one filter
-// block is an error past 64 MiB, not 300 MB held (a 1 MiB view of such
-// prints held 95 GB), and filter blocks keep pongo2's results, whitespace
-// trims included.
+// TestFilterBodyHeld: what a {% filter %} or {% spaceless %} body writes
+// collects in a buffer of pongo2's own before it reaches the output, so it
+// is charged as loops, includes and macro calls are: 300 prints of a 1 MiB
+// value in one block is an error past 64 MiB, not 300 MB held (a 1 MiB
+// view of such prints held 95 GB), and the blocks keep pongo2's results,
+// whitespace trims included.
 func TestFilterBodyHeld(t *testing.T) {
-	src := "{% filter upper %}" + strings.Repeat("{{ s }}", 300) + "{% endfilter %}"
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	_, err := mustPongo(t, src).Render(Env{"s": strings.Repeat("x", 1<<20)})
-	runtime.ReadMemStats(&after)
-	if !errors.Is(err, ErrRenderBudget) || !strings.Contains(err.Error(), "built more than 67108864 bytes") {
-		t.Errorf("filter body: %v", err)
-	}
-	if grew := after.TotalAlloc - before.TotalAlloc; grew > 512<<20 {
-		t.Errorf("the render allocated %d bytes", grew)
+	for _, tag := range []string{"filter upper", "spaceless"} {
+		end := "end" + strings.Fields(tag)[0]
+		src := "{% " + tag + " %}" + strings.Repeat("{{ s }}", 300) + "{% " + end + " %}"
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		_, err := mustPongo(t, src).Render(Env{"s": strings.Repeat("x", 1<<20)})
+		runtime.ReadMemStats(&after)
+		if !errors.Is(err, ErrRenderBudget) || !strings.Contains(err.Error(), "built more than 67108864 bytes") {
+			t.Errorf("%s body: %v", tag, err)
+		}
+		if grew := after.TotalAlloc - before.TotalAlloc; grew > 512<<20 {
+			t.Errorf("%s: the render allocated %d bytes", tag, grew)
+		}
 	}
 	for src, want := range map[string]string{
 		`{% filter upper %}a{{ s }}{% endfilter %}`:                             "AB",
@@ -283,6 +286,8 @@ func TestFilterBodyHeld(t *testing.T) {
 		`{% filter stringformat:"%s!" %}a{% endfilter %}`:                       "a!",
 		`{% filter upper %}{% filter lower %}Q{% endfilter %}r{% endfilter %}`:  "QR",
 		`{% for i in l %}{% filter upper %}{{ i }}a{% endfilter %}{% endfor %}`: "1A2A",
+		"{% spaceless %}<a>  \n <b> {{ s }}</b>{% endspaceless %}":              "<a><b> b</b>",
+		"<{% spaceless -%} <a> {%- endspaceless %}>":                            "<<a>>",
 	} {
 		got, err := mustPongo(t, src).Render(Env{"s": "b", "l": []any{1, 2}})
 		if err != nil || got != want {

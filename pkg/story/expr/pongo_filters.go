@@ -56,7 +56,7 @@ func init() {
 	for _, m := range []struct{ enter, leave, what, loop string }{
 		{macroEnterTag, macroLeaveTag, "macro calls", "a macro that calls"},
 		{includeEnterTag, includeLeaveTag, "includes", "a template that includes"},
-		{filterEnterTag, filterLeaveTag, "filter blocks", "a filter block in"},
+		{filterEnterTag, filterLeaveTag, "filter and spaceless blocks", "a block in"},
 	} {
 		_ = pongo2.RegisterTag(m.enter, regionParser(m.leave, m.what, m.loop))
 		_ = pongo2.RegisterTag(m.leave, strayLeaveParser)

@@ -171,7 +171,7 @@ func rewriteTagBody(body string) string {
 // the tags rewriteIncludes and rewriteFilters add are not counted (a tag
 // that took over a "-" trim added one byte less than its length).
 func unshiftIncludeCol(src string, line, col int) int {
-	if line < 1 || !strings.Contains(src, "include") && !strings.Contains(src, "filter") {
+	if line < 1 || !strings.Contains(src, "include") && !strings.Contains(src, "filter") && !strings.Contains(src, "spaceless") {
 		return col
 	}
 	lines := strings.Split(prepPongo(src), "\n")

@@ -177,8 +177,8 @@ func setTagParser(doc *pongo2.Parser, start *pongo2.Token, args *pongo2.Parser) 
 // overflow the Go stack. rewriteMacros and rewriteIncludes wrap each in
 // entry and leave tags; the region between counts calls as steps, bounds
 // the depth and charges what it writes. rewriteFilters wraps each
-// {% filter %} body the same way: pongo2 writes it into a buffer of its
-// own before the filter sees it.
+// {% filter %} and {% spaceless %} body the same way: pongo2 writes it
+// into a buffer of its own before it reaches the output.
 const (
 	macroEnterTag   = "__kitsoki_macro_enter"
 	macroLeaveTag   = "__kitsoki_macro_leave"
@@ -193,10 +193,10 @@ var (
 	macroClose = &lazyre.Regexp{Expr: `\{%-?\s*endmacro\s*-?%\}`}
 	// includeTag is an include tag; groups 1 and 2 hold its "-" trims.
 	includeTag = &lazyre.Regexp{Expr: `\{%(-?)\s*include\s(?:[^%"']|"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')*?(-?)%\}`}
-	// filterOpen and filterClose are the tags around a filter block; the
-	// group holds the "-" trim on the body's side.
-	filterOpen  = &lazyre.Regexp{Expr: `\{%-?\s*filter\s(?:[^%"']|"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')*?(-?)%\}`}
-	filterClose = &lazyre.Regexp{Expr: `\{%(-?)\s*endfilter\s*-?%\}`}
+	// filterOpen and filterClose are the tags around a filter or spaceless
+	// block; the group holds the "-" trim on the body's side.
+	filterOpen  = &lazyre.Regexp{Expr: `\{%-?\s*(?:filter\s(?:[^%"']|"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')*?|spaceless\s*)(-?)%\}`}
+	filterClose = &lazyre.Regexp{Expr: `\{%(-?)\s*end(?:filter|spaceless)\s*-?%\}`}
 )
 
 // rewriteMacros adds the entry and leave tags to every macro body of src,
@@ -218,11 +218,11 @@ func rewriteIncludes(src string) string {
 	return includeTag.Get().ReplaceAllString(src, "{%${1} "+includeEnterTag+" %}${0}{% "+includeLeaveTag+" ${2}%}")
 }
 
-// rewriteFilters puts the entry and leave tags inside every filter block
-// of src, each taking over the block's whitespace trimming on the body's
+// rewriteFilters puts the entry and leave tags inside every filter and
+// spaceless block of src, each taking over the block's whitespace trimming on the body's
 // side.
 func rewriteFilters(src string) string {
-	if !strings.Contains(src, "filter") {
+	if !strings.Contains(src, "filter") && !strings.Contains(src, "spaceless") {
 		return src
 	}
 	src = filterOpen.Get().ReplaceAllStringFunc(src, func(m string) string {
