@@ -295,3 +295,27 @@ func TestFilterBodyHeld(t *testing.T) {
 		}
 	}
 }
+
+// TestNextTagFindsTheFirstOpener: nextTag gives the first "{{" or "{%" at
+// or after i, whichever comes first, as a search for each did.
+func TestNextTagFindsTheFirstOpener(t *testing.T) {
+	first := func(s string, i int) (int, string) {
+		a, c := strings.Index(s[i:], "{{"), strings.Index(s[i:], "{%")
+		switch {
+		case a < 0 && c < 0:
+			return -1, ""
+		case c < 0 || (a >= 0 && a < c):
+			return i + a, "}}"
+		}
+		return i + c, "%}"
+	}
+	for _, s := range []string{"", "{", "x{", "{{", "{%", "{{%", "{%{", "a{b{{c", "a{ {%b", "{x{y{%}}", "}}{%{{", "{{{{", "ab"} {
+		for i := 0; i <= len(s); i++ {
+			gotAt, gotClose := nextTag(s, i)
+			wantAt, wantClose := first(s, i)
+			if gotAt != wantAt || gotClose != wantClose {
+				t.Errorf("nextTag(%q, %d) = %d %q, want %d %q", s, i, gotAt, gotClose, wantAt, wantClose)
+			}
+		}
+	}
+}

@@ -121,16 +121,21 @@ func rewritePongo(src string) string {
 }
 
 // nextTag returns the offset of the next "{{" or "{%" from i and its closer.
+// It looks at each "{" once: searching for both openers from i each time
+// read a template of 40,000 prints and no "{%" to its end at every print.
 func nextTag(s string, i int) (int, string) {
-	a := strings.Index(s[i:], "{{")
-	c := strings.Index(s[i:], "{%")
-	switch {
-	case a < 0 && c < 0:
-		return -1, ""
-	case c < 0 || (a >= 0 && a < c):
-		return i + a, "}}"
-	default:
-		return i + c, "%}"
+	for {
+		j := strings.IndexByte(s[i:], '{')
+		if j < 0 || i+j+1 >= len(s) {
+			return -1, ""
+		}
+		i += j + 1
+		switch s[i] {
+		case '{':
+			return i - 1, "}}"
+		case '%':
+			return i - 1, "%}"
+		}
 	}
 }
 
