@@ -319,3 +319,37 @@ func TestNextTagFindsTheFirstOpener(t *testing.T) {
 		}
 	}
 }
+
+// TestIfchangedTag: kitsoki's ifchanged keeps pongo2's output, charges the
+// body it renders to compare (pongo2 buffered it whole), renders nothing
+// for an unchanged value with no else (pongo2 ran the missing else: a nil
+// pointer), and forgets what it saw when the render ends (pongo2 compared
+// a second render with the first).
+func TestIfchangedTag(t *testing.T) {
+	src := "{% ifchanged %}" + strings.Repeat("{{ s }}", 300) + "{% endifchanged %}"
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err := mustPongo(t, src).Render(Env{"s": strings.Repeat("x", 1<<20)})
+	runtime.ReadMemStats(&after)
+	if !errors.Is(err, ErrRenderBudget) || !strings.Contains(err.Error(), "built more than 67108864 bytes") {
+		t.Errorf("ifchanged body: %v", err)
+	}
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 512<<20 {
+		t.Errorf("the render allocated %d bytes", grew)
+	}
+	env := Env{"l": []any{"a", "a", "b", "b", "a"}}
+	for src, want := range map[string]string{
+		`{% for i in l %}{% ifchanged i %}{{ i }}{% endifchanged %}{% endfor %}`:            "aba",
+		`{% for i in l %}{% ifchanged i %}{{ i }}{% else %}-{% endifchanged %}{% endfor %}`: "a-b-a",
+		`{% for i in l %}{% ifchanged %}<{{ i }}>{% endifchanged %}{% endfor %}`:            "<a><b><a>",
+		`{% for i in l %}{% ifchanged %}{{ i }}{% else %}-{% endifchanged %}{% endfor %}`:   "aba",
+	} {
+		p := mustPongo(t, src)
+		for round := range 2 {
+			got, err := p.Render(env)
+			if err != nil || got != want {
+				t.Errorf("%s (render %d) = %q, %v; want %q", src, round+1, got, err, want)
+			}
+		}
+	}
+}
