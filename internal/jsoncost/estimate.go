@@ -80,6 +80,12 @@ func (e *estimator) run(data []byte, t reflect.Type) (int64, error) {
 	if err == errOver {
 		return e.cost, nil
 	}
+	if err == nil {
+		// json.Unmarshal refuses anything after the document but space
+		if _, next := e.dec.Token(); next != io.EOF {
+			err = errors.New("invalid data after the top-level value")
+		}
+	}
 	if err == io.EOF {
 		err = io.ErrUnexpectedEOF
 	}

@@ -131,6 +131,10 @@ type renderedExample struct {
 	with   map[string]any
 }
 
+// maxJobs bounds the calls one dataset's matrix makes: every job is
+// listed before the first is dispatched.
+const maxJobs = 1_000_000
+
 // planRun checks the options and the dataset and renders every example,
 // before anything is built or dispatched.
 func planRun(v *Validation, opts RunOptions) (*evalRun, error) {
@@ -162,6 +166,10 @@ func planRun(v *Validation, opts RunOptions) (*evalRun, error) {
 		if r.rend[i].prompt, r.rend[i].with, err = r.rnd.Render(ex.Args); err != nil {
 			return nil, fmt.Errorf("example %q: %w", ex.Name, err)
 		}
+	}
+	if total := matrixJobs(len(r.specs), len(r.d.Examples), max(r.d.Matrix.Repeat, 1)); total > maxJobs {
+		return nil, fmt.Errorf("%s: the matrix makes %d calls (%d candidates, %d examples, matrix.repeat %d), over the limit of %d calls; lower matrix.repeat or split the dataset",
+			r.d.Path, total, len(r.specs), len(r.d.Examples), max(r.d.Matrix.Repeat, 1), maxJobs)
 	}
 	r.planJobs()
 	r.compiler = schema.NewCompiler(r.st.Dir)

@@ -23,6 +23,10 @@ const (
 	defaultIntentMinRate = 0.90
 )
 
+// maxIntentRoutes bounds the routes one file's fixtures ask for (runs
+// times inputs, summed): each is a harness call, made one by one.
+const maxIntentRoutes = 1_000_000
+
 // IntentSuite is one `test_kind: intents` document: the fixtures of one
 // state.
 type IntentSuite struct {
@@ -94,6 +98,7 @@ func ParseIntents(file string, data []byte) ([]*IntentSuite, error) {
 		return nil, fmt.Errorf("%s: intent fixture file is %d bytes, more than the %d-byte limit; split it into several files", file, len(data), maxFixtureBytes)
 	}
 	var out []*IntentSuite
+	routes := 0
 	for _, pc := range split(data) {
 		var node yaml.Node
 		if err := yaml.Unmarshal(pc.src, &node); err != nil {
@@ -143,6 +148,9 @@ func ParseIntents(file string, data []byte) ([]*IntentSuite, error) {
 			}
 			fx.Runs = firstPositive(int(rf.Runs), int(raw.Defaults.Runs), defaultIntentRuns)
 			fx.MinPassRate = firstPositive(float64(rf.MinPassRate), float64(raw.Defaults.MinPassRate), defaultIntentMinRate)
+			if routes += min(fx.Runs, maxIntentRoutes+1) * min(len(fx.Inputs), maxIntentRoutes+1); routes > maxIntentRoutes {
+				return nil, fmt.Errorf("%s:%d: intent fixture: fixtures[%d]: the file's fixtures route their inputs more than %d times (runs times inputs); lower runs", file, fx.Line, i, maxIntentRoutes)
+			}
 			s.Fixtures = append(s.Fixtures, fx)
 		}
 		out = append(out, s)

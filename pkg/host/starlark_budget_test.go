@@ -164,3 +164,30 @@ func TestStarlarkReadsCharged(t *testing.T) {
 	env.World = map[string]any{"big": big}
 	wantDomainErr(t, h, env, map[string]any{"script": "world.star"}, "world.star", "more than 67108864 bytes of large values")
 }
+
+// TestStarlarkSharedValueConverted: a value that holds one list twice, 22
+// times over (x = [x, x]: 22 steps, 4M leaves), is refused when it leaves
+// the script, as an output or as ctx.http's body, before it is copied out
+// leaf by leaf (40 steps of it ended kitsoki run in a fatal out-of-memory).
+func TestStarlarkSharedValueConverted(t *testing.T) {
+	build := "    x = [\"lolololololololololololololololololololo\"]\n    for i in range(22):\n        x = [x, x]\n"
+	dir := storytest.TempTree(t, map[string]string{
+		"out.star":       "def main(ctx):\n" + build + "    return {\"n\": x}\n",
+		"out.star.yaml":  "inputs: {}\noutputs:\n  n: { type: any }\n",
+		"body.star":      "def main(ctx):\n" + build + "    ctx.http.post(\"https://example.invalid/\", body = {\"x\": x})\n    return {}\n",
+		"body.star.yaml": "inputs: {}\noutputs: {}\n",
+	})
+	h := NewStarlarkRun(StarlarkOptions{NoNetwork: true})
+	for script, want := range map[string]string{
+		"out.star":  "convert outputs: the value would take more than 67108864 bytes",
+		"body.star": "body: the value would take more than 67108864 bytes",
+	} {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		wantDomainErr(t, h, starEnv(dir), map[string]any{"script": script}, script, want)
+		runtime.ReadMemStats(&after)
+		if grew := after.TotalAlloc - before.TotalAlloc; grew > 128<<20 {
+			t.Errorf("%s: the call allocated %d bytes", script, grew)
+		}
+	}
+}

@@ -63,8 +63,18 @@ func toStarlark(v any) (starlark.Value, error) {
 // fromStarlark converts a Starlark value to a JSON-like Go value as
 // upstream does: int when it fits 64 bits, else the nearest float64;
 // floats as they are (NaN and ±Inf included); string keys only. Errors
-// carry upstream's text (conformance star-values).
-func fromStarlark(v starlark.Value, depth int) (any, error) {
+// carry upstream's text (conformance star-values). A value whose JSON
+// would pass maxValueBytes is refused first: a list holding one list
+// twice, 40 times over, is small in Starlark and copied leaf by leaf
+// here.
+func fromStarlark(v starlark.Value) (any, error) {
+	if strBound(v, false) > maxValueBytes {
+		return nil, fmt.Errorf("the value would take more than %d bytes; return smaller values", maxValueBytes)
+	}
+	return convertOut(v, 0)
+}
+
+func convertOut(v starlark.Value, depth int) (any, error) {
 	if depth > 100 {
 		return nil, fmt.Errorf("value nests deeper than 100 levels")
 	}
@@ -90,7 +100,7 @@ func fromStarlark(v starlark.Value, depth int) (any, error) {
 			if !ok {
 				return nil, fmt.Errorf("dict key %s is not a string", it[0].String())
 			}
-			x, err := fromStarlark(it[1], depth+1)
+			x, err := convertOut(it[1], depth+1)
 			if err != nil {
 				return nil, err
 			}
@@ -101,7 +111,7 @@ func fromStarlark(v starlark.Value, depth int) (any, error) {
 		seq := t.(starlark.Indexable)
 		out := make([]any, seq.Len())
 		for i := range out {
-			x, err := fromStarlark(seq.Index(i), depth+1)
+			x, err := convertOut(seq.Index(i), depth+1)
 			if err != nil {
 				return nil, err
 			}

@@ -114,7 +114,7 @@ func (s *scriptCtx) httpCall(method string) func(*starlark.Thread, *starlark.Bui
 			payload = string(b)
 		case starlark.NoneType:
 		default:
-			gv, err := fromStarlark(body, 0)
+			gv, err := fromStarlark(body)
 			if err != nil {
 				return nil, fmt.Errorf("%s: body: %v", fn.Name(), err)
 			}

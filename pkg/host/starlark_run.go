@@ -223,7 +223,7 @@ func (h *starlarkRun) Call(ctx context.Context, c *Call) (Result, error) {
 	if !ok {
 		return fail("starlark: main must return a dict, got %s", ret.Type())
 	}
-	goOut, err := fromStarlark(d, 0)
+	goOut, err := fromStarlark(d)
 	if err != nil {
 		return fail("starlark: convert outputs: %v", err)
 	}

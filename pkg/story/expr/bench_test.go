@@ -2,6 +2,7 @@ package expr
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"kitsoki/internal/testing/storytest"
@@ -114,4 +115,16 @@ func BenchmarkPongoCompileFileInclude(b *testing.B) {
 		_, err := l.CompileFile(top)
 		return err
 	})
+}
+
+// BenchmarkPongoLimitsManyPrints: the limit check of a template of 40,000
+// prints and no block tag (linear in the source; it read the rest of the
+// source at every print).
+func BenchmarkPongoLimitsManyPrints(b *testing.B) {
+	src := strings.Repeat("{{ world.n }}", 40000)
+	for b.Loop() {
+		if e := checkPongoLimits("view", src); e != nil {
+			b.Fatal(e)
+		}
+	}
 }

@@ -3,6 +3,7 @@ package expr
 import (
 	"context"
 	"errors"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -253,5 +254,102 @@ func TestSharedBudgetValueTemplates(t *testing.T) {
 	}
 	if ShareBudget(cctx, context.Background()) != cctx {
 		t.Fatal("ShareBudget of a context with no budget changed ctx")
+	}
+}
+
+// TestFilterBodyHeld: what a {% filter %} or {% spaceless %} body writes
+// collects in a buffer of pongo2's own before it reaches the output, so it
+// is charged as loops, includes and macro calls are: 300 prints of a 1 MiB
+// value in one block is an error past 64 MiB, not 300 MB held (a 1 MiB
+// view of such prints held 95 GB), and the blocks keep pongo2's results,
+// whitespace trims included.
+func TestFilterBodyHeld(t *testing.T) {
+	for _, tag := range []string{"filter upper", "spaceless"} {
+		end := "end" + strings.Fields(tag)[0]
+		src := "{% " + tag + " %}" + strings.Repeat("{{ s }}", 300) + "{% " + end + " %}"
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		_, err := mustPongo(t, src).Render(Env{"s": strings.Repeat("x", 1<<20)})
+		runtime.ReadMemStats(&after)
+		if !errors.Is(err, ErrRenderBudget) || !strings.Contains(err.Error(), "built more than 67108864 bytes") {
+			t.Errorf("%s body: %v", tag, err)
+		}
+		if grew := after.TotalAlloc - before.TotalAlloc; grew > 1<<30 {
+			t.Errorf("%s: the render allocated %d bytes", tag, grew)
+		}
+	}
+	for src, want := range map[string]string{
+		`{% filter upper %}a{{ s }}{% endfilter %}`:                             "AB",
+		`{% filter lower|upper %}x{% endfilter %}|`:                             "X|",
+		`<{% filter upper -%}  a  {%- endfilter %}>`:                            "<A>",
+		`<{%- filter upper %} a {% endfilter -%} >`:                             "< A >",
+		`{% filter stringformat:"%s!" %}a{% endfilter %}`:                       "a!",
+		`{% filter upper %}{% filter lower %}Q{% endfilter %}r{% endfilter %}`:  "QR",
+		`{% for i in l %}{% filter upper %}{{ i }}a{% endfilter %}{% endfor %}`: "1A2A",
+		"{% spaceless %}<a>  \n <b> {{ s }}</b>{% endspaceless %}":              "<a><b> b</b>",
+		"<{% spaceless -%} <a> {%- endspaceless %}>":                            "<<a>>",
+	} {
+		got, err := mustPongo(t, src).Render(Env{"s": "b", "l": []any{1, 2}})
+		if err != nil || got != want {
+			t.Errorf("%s = %q, %v; want %q", src, got, err, want)
+		}
+	}
+}
+
+// TestNextTagFindsTheFirstOpener: nextTag gives the first "{{" or "{%" at
+// or after i, whichever comes first, as a search for each did.
+func TestNextTagFindsTheFirstOpener(t *testing.T) {
+	first := func(s string, i int) (int, string) {
+		a, c := strings.Index(s[i:], "{{"), strings.Index(s[i:], "{%")
+		switch {
+		case a < 0 && c < 0:
+			return -1, ""
+		case c < 0 || (a >= 0 && a < c):
+			return i + a, "}}"
+		}
+		return i + c, "%}"
+	}
+	for _, s := range []string{"", "{", "x{", "{{", "{%", "{{%", "{%{", "a{b{{c", "a{ {%b", "{x{y{%}}", "}}{%{{", "{{{{", "ab"} {
+		for i := 0; i <= len(s); i++ {
+			gotAt, gotClose := nextTag(s, i)
+			wantAt, wantClose := first(s, i)
+			if gotAt != wantAt || gotClose != wantClose {
+				t.Errorf("nextTag(%q, %d) = %d %q, want %d %q", s, i, gotAt, gotClose, wantAt, wantClose)
+			}
+		}
+	}
+}
+
+// TestIfchangedTag: kitsoki's ifchanged keeps pongo2's output, charges the
+// body it renders to compare (pongo2 buffered it whole), renders nothing
+// for an unchanged value with no else (pongo2 ran the missing else: a nil
+// pointer), and forgets what it saw when the render ends (pongo2 compared
+// a second render with the first).
+func TestIfchangedTag(t *testing.T) {
+	src := "{% ifchanged %}" + strings.Repeat("{{ s }}", 300) + "{% endifchanged %}"
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err := mustPongo(t, src).Render(Env{"s": strings.Repeat("x", 1<<20)})
+	runtime.ReadMemStats(&after)
+	if !errors.Is(err, ErrRenderBudget) || !strings.Contains(err.Error(), "built more than 67108864 bytes") {
+		t.Errorf("ifchanged body: %v", err)
+	}
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 1<<30 {
+		t.Errorf("the render allocated %d bytes", grew)
+	}
+	env := Env{"l": []any{"a", "a", "b", "b", "a"}}
+	for src, want := range map[string]string{
+		`{% for i in l %}{% ifchanged i %}{{ i }}{% endifchanged %}{% endfor %}`:            "aba",
+		`{% for i in l %}{% ifchanged i %}{{ i }}{% else %}-{% endifchanged %}{% endfor %}`: "a-b-a",
+		`{% for i in l %}{% ifchanged %}<{{ i }}>{% endifchanged %}{% endfor %}`:            "<a><b><a>",
+		`{% for i in l %}{% ifchanged %}{{ i }}{% else %}-{% endifchanged %}{% endfor %}`:   "aba",
+	} {
+		p := mustPongo(t, src)
+		for round := range 2 {
+			got, err := p.Render(env)
+			if err != nil || got != want {
+				t.Errorf("%s (render %d) = %q, %v; want %q", src, round+1, got, err, want)
+			}
+		}
 	}
 }

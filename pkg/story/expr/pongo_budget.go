@@ -45,6 +45,9 @@ type renderBudget struct {
 	shared bool
 	// cycles is each cycle tag's position in this render (pongo_tag_cycle.go)
 	cycles map[*cycleNode]int
+	// ifchanged is what each ifchanged tag saw last in this render
+	// (pongo_tag_ifchanged.go)
+	ifchanged map[*ifchangedNode]*ifchangedSeen
 }
 
 // String keeps the budget's inside out of a template that prints it.
@@ -181,6 +184,7 @@ func (p *Pongo) RenderContext(ctx context.Context, env Env) (out string, err err
 		// ctx carries the budget, so its end counts
 		b.ctx = ctx
 		b.cycles = nil // a cycle tag's position is the render's own
+		b.ifchanged = nil
 	} else {
 		b = &renderBudget{ctx: ctx}
 	}

@@ -16,7 +16,7 @@ import (
 
 // init fixes pongo2's process-wide settings once: autoescape off, kitsoki's
 // filters, safe wordwrap and truncatechars, size-checked filters, and
-// kitsoki's for, set and cycle tags.
+// kitsoki's for, set, cycle and ifchanged tags.
 func init() {
 	pongo2.SetAutoescape(false)
 	for name, fn := range map[string]pongo2.FilterFunction{
@@ -53,9 +53,11 @@ func init() {
 	_ = pongo2.ReplaceTag("for", forTagParser)
 	_ = pongo2.ReplaceTag("set", setTagParser)
 	_ = pongo2.ReplaceTag("cycle", cycleTagParser)
+	_ = pongo2.ReplaceTag("ifchanged", ifchangedTagParser)
 	for _, m := range []struct{ enter, leave, what, loop string }{
 		{macroEnterTag, macroLeaveTag, "macro calls", "a macro that calls"},
 		{includeEnterTag, includeLeaveTag, "includes", "a template that includes"},
+		{filterEnterTag, filterLeaveTag, "filter and spaceless blocks", "a block in"},
 	} {
 		_ = pongo2.RegisterTag(m.enter, regionParser(m.leave, m.what, m.loop))
 		_ = pongo2.RegisterTag(m.leave, strayLeaveParser)

@@ -10,7 +10,7 @@ import (
 // block tags, and ` ?? ` rewritten everywhere, as upstream does.
 func prepPongo(src string) string {
 	return outsideText(rewritePongo(src), func(s string) string {
-		return rewriteIncludes(rewriteIncludeOnly(rewriteMacros(s)))
+		return rewriteFilters(rewriteIncludes(rewriteIncludeOnly(rewriteMacros(s))))
 	})
 }
 
@@ -121,16 +121,21 @@ func rewritePongo(src string) string {
 }
 
 // nextTag returns the offset of the next "{{" or "{%" from i and its closer.
+// It looks at each "{" once: searching for both openers from i each time
+// read a template of 40,000 prints and no "{%" to its end at every print.
 func nextTag(s string, i int) (int, string) {
-	a := strings.Index(s[i:], "{{")
-	c := strings.Index(s[i:], "{%")
-	switch {
-	case a < 0 && c < 0:
-		return -1, ""
-	case c < 0 || (a >= 0 && a < c):
-		return i + a, "}}"
-	default:
-		return i + c, "%}"
+	for {
+		j := strings.IndexByte(s[i:], '{')
+		if j < 0 || i+j+1 >= len(s) {
+			return -1, ""
+		}
+		i += j + 1
+		switch s[i] {
+		case '{':
+			return i - 1, "}}"
+		case '%':
+			return i - 1, "%}"
+		}
 	}
 }
 
@@ -167,9 +172,11 @@ func rewriteTagBody(body string) string {
 	return b.String()
 }
 
-// unshiftIncludeCol maps a column on line of prepPongo(src) back to src.
+// unshiftIncludeCol maps a column on line of prepPongo(src) back to src:
+// the tags rewriteIncludes and rewriteFilters add are not counted (a tag
+// that took over a "-" trim added one byte less than its length).
 func unshiftIncludeCol(src string, line, col int) int {
-	if line < 1 || !strings.Contains(src, "include") {
+	if line < 1 || !strings.Contains(src, "include") && !strings.Contains(src, "filter") && !strings.Contains(src, "spaceless") {
 		return col
 	}
 	lines := strings.Split(prepPongo(src), "\n")
@@ -177,18 +184,23 @@ func unshiftIncludeCol(src string, line, col int) int {
 		return col
 	}
 	text, shift := lines[line-1], 0
-	for _, mark := range []string{
-		"{% " + includeEnterTag + " %}", "{%- " + includeEnterTag + " %}",
-		"{% " + includeLeaveTag + " %}", "{% " + includeLeaveTag + " -%}",
-		" " + budgetKey + "=" + budgetKey,
+	for _, m := range []struct {
+		mark  string
+		trims int
+	}{
+		{"{% " + includeEnterTag + " %}", 0}, {"{%- " + includeEnterTag + " %}", 0},
+		{"{% " + includeLeaveTag + " %}", 0}, {"{% " + includeLeaveTag + " -%}", 0},
+		{" " + budgetKey + "=" + budgetKey, 0},
+		{"{% " + filterEnterTag + " %}", 0}, {"{% " + filterEnterTag + " -%}", 1},
+		{"{% " + filterLeaveTag + " %}", 0}, {"{%- " + filterLeaveTag + " %}", 1},
 	} {
-		for i := 0; ; i += len(mark) {
-			j := strings.Index(text[i:], mark)
+		for i := 0; ; i += len(m.mark) {
+			j := strings.Index(text[i:], m.mark)
 			if j < 0 || i+j >= col-1 {
 				break
 			}
 			i += j
-			shift += len(mark)
+			shift += len(m.mark) - m.trims
 		}
 	}
 	return col - shift

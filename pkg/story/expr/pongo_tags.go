@@ -176,12 +176,16 @@ func setTagParser(doc *pongo2.Parser, start *pongo2.Token, args *pongo2.Parser) 
 // pongo2 runs macro bodies and includes with no hook, so recursion would
 // overflow the Go stack. rewriteMacros and rewriteIncludes wrap each in
 // entry and leave tags; the region between counts calls as steps, bounds
-// the depth and charges what it writes.
+// the depth and charges what it writes. rewriteFilters wraps each
+// {% filter %} and {% spaceless %} body the same way: pongo2 writes it
+// into a buffer of its own before it reaches the output.
 const (
 	macroEnterTag   = "__kitsoki_macro_enter"
 	macroLeaveTag   = "__kitsoki_macro_leave"
 	includeEnterTag = "__kitsoki_include_enter"
 	includeLeaveTag = "__kitsoki_include_leave"
+	filterEnterTag  = "__kitsoki_filter_enter"
+	filterLeaveTag  = "__kitsoki_filter_leave"
 )
 
 var (
@@ -189,6 +193,10 @@ var (
 	macroClose = &lazyre.Regexp{Expr: `\{%-?\s*endmacro\s*-?%\}`}
 	// includeTag is an include tag; groups 1 and 2 hold its "-" trims.
 	includeTag = &lazyre.Regexp{Expr: `\{%(-?)\s*include\s(?:[^%"']|"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')*?(-?)%\}`}
+	// filterOpen and filterClose are the tags around a filter or spaceless
+	// block; the group holds the "-" trim on the body's side.
+	filterOpen  = &lazyre.Regexp{Expr: `\{%-?\s*(?:filter\s(?:[^%"']|"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')*?|spaceless\s*)(-?)%\}`}
+	filterClose = &lazyre.Regexp{Expr: `\{%(-?)\s*end(?:filter|spaceless)\s*-?%\}`}
 )
 
 // rewriteMacros adds the entry and leave tags to every macro body of src,
@@ -208,6 +216,27 @@ func rewriteIncludes(src string) string {
 		return src
 	}
 	return includeTag.Get().ReplaceAllString(src, "{%${1} "+includeEnterTag+" %}${0}{% "+includeLeaveTag+" ${2}%}")
+}
+
+// rewriteFilters puts the entry and leave tags inside every filter and
+// spaceless block of src, each taking over the block's whitespace trimming on the body's
+// side.
+func rewriteFilters(src string) string {
+	if !strings.Contains(src, "filter") && !strings.Contains(src, "spaceless") {
+		return src
+	}
+	src = filterOpen.Get().ReplaceAllStringFunc(src, func(m string) string {
+		if strings.HasSuffix(m, "-%}") {
+			return m[:len(m)-3] + "%}{% " + filterEnterTag + " -%}"
+		}
+		return m + "{% " + filterEnterTag + " %}"
+	})
+	return filterClose.Get().ReplaceAllStringFunc(src, func(m string) string {
+		if strings.HasPrefix(m, "{%-") {
+			return "{%- " + filterLeaveTag + " %}{%" + m[3:]
+		}
+		return "{% " + filterLeaveTag + " %}" + m
+	})
 }
 
 // region is a macro body or an include between its entry and leave tags:

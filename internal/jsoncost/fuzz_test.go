@@ -1,0 +1,45 @@
+package jsoncost
+
+import (
+	"encoding/json"
+	"reflect"
+	"testing"
+)
+
+// FuzzEstimate: Estimate and Values never panic on any input, refuse
+// exactly what encoding/json refuses (the fuzzer's inputs nest far less
+// than MaxDepth), and a document json.Unmarshal takes into a value of the
+// type is estimated to cost something (it is never waved through free).
+func FuzzEstimate(f *testing.F) {
+	for _, seed := range []string{
+		`{}`, `[]`, `null`, `1e999`, `"\u00e9"`, `{"Name":"x","Tags":["a"],"sub":{"Value":[{}]}}`,
+		`[{},{},{}]`, `{"a":`, `[1,]`, `{"Raw":{"x":[1,2]}}`, `{"When":"2026-01-01T00:00:00Z"}`,
+		"\xff", `[[[[[[]]]]]]`, `{"Tags":null,"Value":{"k":[true,false,null]}}`, ` 1 2`,
+	} {
+		f.Add([]byte(seed))
+	}
+	types := []reflect.Type{nil, reflect.TypeFor[any](), reflect.TypeFor[inner](), reflect.TypeFor[[]inner](), reflect.TypeFor[map[string]*inner]()}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		valid := json.Valid(data)
+		n, err := Values(data, 1<<40)
+		if (err == nil) != valid {
+			t.Fatalf("Values(%q) = %d, %v; json.Valid says %v", data, n, err, valid)
+		}
+		if valid && n < 1 {
+			t.Fatalf("Values(%q) = %d for a document", data, n)
+		}
+		for _, typ := range types[1:] {
+			cost, err := Estimate(data, typ, 1<<40)
+			if (err == nil) != valid {
+				t.Fatalf("Estimate(%q, %v) = %d, %v; json.Valid says %v", data, typ, cost, err, valid)
+			}
+			if cost < 0 {
+				t.Fatalf("Estimate(%q, %v) = %d", data, typ, cost)
+			}
+		}
+		// a small limit stops the walk without a wrong error
+		if _, err := Estimate(data, types[1], 1); valid && err != nil {
+			t.Fatalf("Estimate(%q) with a small limit: %v", data, err)
+		}
+	})
+}
