@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"kitsoki/internal/testing/storytest"
+	"kitsoki/internal/yamlnode"
 	"kitsoki/pkg/story"
 )
 
@@ -52,4 +53,27 @@ func BenchmarkCheckCorpus(b *testing.B) {
 		b.Fatalf("%d corpus stories loaded: %v", len(sts), err)
 	}
 	benchCheck(b, sts, opts)
+}
+
+// TestPhasesExpandedOncePerLoad: the phases-expanded pass, the world
+// writes (rule world-key) and the shell-injection taint of one load read
+// the one expansion the load's sources hold.
+func TestPhasesExpandedOncePerLoad(t *testing.T) {
+	st, _ := story.Load(filepath.Join("testdata", "bench", "phased"), story.Options{})
+	if st == nil {
+		t.Fatal("nil story")
+	}
+	src := &sources{read: st.Source}
+	check(st, &yamlnode.Reporter{}, story.Options{}, src)
+	if src.taint == nil {
+		t.Fatal("the shell-injection taint was not worked out")
+	}
+	x := src.expansions[st]
+	if len(src.expansions) != 1 || x == nil || x.err != nil {
+		t.Fatalf("expansions: %d, of the story: %+v", len(src.expansions), x)
+	}
+	treeWorld(src, st)
+	if src.expansions[st] != x || src.expanded(st) != x || src.expandedStory(st) != x.st {
+		t.Error("a later ask expanded the story again")
+	}
 }

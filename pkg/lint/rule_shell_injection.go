@@ -134,7 +134,7 @@ func (c *checker) untrusted(r tplRead) string {
 		return untrustedRoots[r.root]
 	}
 	if c.src.taint == nil {
-		c.src.taint = treeTaint(c.st)
+		c.src.taint = treeTaint(c.src, c.st)
 	}
 	if t, ok := c.src.taint.lookup(r.key); ok {
 		return t.String()
@@ -222,7 +222,7 @@ var runScalarData = map[string]bool{"exit_code": true, "ok": true, "timed_out": 
 // keys the engine sets from a call's answer, every bind: target of a call,
 // then, to a fixed point, every key a set:,
 // world_in: or exit set: writes from an untrusted read.
-func treeTaint(st *story.Story) *taintedWorld {
+func treeTaint(src *sources, st *story.Story) *taintedWorld {
 	top := st
 	for top.Importer() != nil {
 		top = top.Importer()
@@ -244,7 +244,7 @@ func treeTaint(st *story.Story) *taintedWorld {
 		}
 	}
 	for _, s := range append([]*story.Story{top}, top.Children()...) {
-		storyEffects(s, func(p *story.EffectPlace, _ bool) {
+		storyEffects(src, s, func(p *story.EffectPlace, _ bool) {
 			e := p.Effect
 			for _, kv := range e.Bind() {
 				k := worldKeyOf(kv.Key)
