@@ -128,7 +128,8 @@ func (c *checker) shellScalar(e *story.Effect, site effSite, how, fix, field, sr
 }
 
 // untrusted says where the value of an untrusted read comes from ("" for
-// a trusted one).
+// a trusted one). A world read is untrusted when the folded key it names
+// is, in any place the story takes in the folded tree (foldScope).
 func (c *checker) untrusted(r tplRead) string {
 	if r.root != "world" {
 		return untrustedRoots[r.root]
@@ -136,8 +137,16 @@ func (c *checker) untrusted(r tplRead) string {
 	if c.src.taint == nil {
 		c.src.taint = treeTaint(c.src, c.st)
 	}
-	if t, ok := c.src.taint.lookup(r.key); ok {
-		return t.String()
+	tw := c.src.taint
+	for _, sc := range tw.scopes[c.st] {
+		if t, ok := tw.keys[sc.readKey(r)]; ok {
+			return t.String()
+		}
+	}
+	if len(tw.scopes[c.st]) == 0 { // not in the tree (cannot happen): by name
+		if t, ok := tw.keys[r.key]; ok {
+			return t.String()
+		}
 	}
 	return ""
 }
@@ -177,25 +186,11 @@ func (t taint) String() string {
 	return t.why + " (" + t.origin + ")"
 }
 
-// taintedWorld is the world keys of an import tree that may hold an
-// untrusted value, and the tree's import aliases.
+// taintedWorld is the folded world keys of an import tree that may hold
+// an untrusted value, and the places of its stories in the folded tree.
 type taintedWorld struct {
-	keys    map[string]taint
-	aliases map[string]bool
-}
-
-// lookup finds key, or the child key a lifted <alias>__K name stands for.
-func (tw *taintedWorld) lookup(key string) (taint, bool) {
-	for {
-		if t, ok := tw.keys[key]; ok {
-			return t, true
-		}
-		alias, rest, ok := strings.Cut(key, "__")
-		if !ok || !tw.aliases[alias] {
-			return taint{}, false
-		}
-		key = rest
-	}
+	keys   map[string]taint
+	scopes map[*story.Story][]*foldScope
 }
 
 // engineTainted are the world keys the engine sets from a call's answer
@@ -206,11 +201,12 @@ var engineTainted = map[string]string{
 	"last_job_result": "set by the engine to a background job's result",
 }
 
-// taintWrite is one set:, world_in: or exit set: of a key with the
-// template reads of its value.
+// taintWrite is one set:, world_in: or exit set: of a folded key with
+// the template reads of its value and the folded keys those name.
 type taintWrite struct {
 	key   string
 	reads []tplRead
+	keys  []string // reads[i]'s folded key (root world)
 	pos   story.Pos
 }
 
@@ -218,57 +214,75 @@ type taintWrite struct {
 // controls (a bool or an int).
 var runScalarData = map[string]bool{"exit_code": true, "ok": true, "timed_out": true, "stdout_truncated": true}
 
-// treeTaint works out the untrusted world keys of st's import tree: the
-// keys the engine sets from a call's answer, every bind: target of a call,
-// then, to a fixed point, every key a set:,
-// world_in: or exit set: writes from an untrusted read.
+// treeTaint works out the untrusted folded world keys of st's import
+// tree: the keys the engine sets from a call's answer, every bind: target
+// of a call, then, to a fixed point, every key a set:, world_in: or exit
+// set: writes from an untrusted read. Keys are the fold's (foldScope): a
+// child's world.x is <alias>__x where it declares x, and the importer's x
+// where it does not, so taint flows exactly where the run shares a key.
 func treeTaint(src *sources, st *story.Story) *taintedWorld {
 	top := st
 	for top.Importer() != nil {
 		top = top.Importer()
 	}
-	tw := &taintedWorld{keys: map[string]taint{}, aliases: map[string]bool{}}
+	tw := &taintedWorld{keys: map[string]taint{}, scopes: foldScopes(top)}
 	for k, why := range engineTainted {
 		tw.keys[k] = taint{why: why}
 	}
 	var writes []taintWrite
-	write := func(key string, v any, p story.Pos) {
+	write := func(sc *foldScope, key string, v any, p story.Pos) {
 		var reads []tplRead
 		walkStrings(v, "", func(_, s string) {
 			if strings.Contains(s, "{") {
 				reads = append(reads, templateReads(s)...)
 			}
 		})
-		if k := worldKeyOf(key); k != "" && len(reads) > 0 {
-			writes = append(writes, taintWrite{k, reads, p})
+		k := worldKeyOf(key)
+		if k == "" || len(reads) == 0 {
+			return
 		}
+		keys := make([]string, len(reads))
+		for i, r := range reads {
+			if r.root == "world" {
+				keys[i] = sc.readKey(r)
+			}
+		}
+		writes = append(writes, taintWrite{sc.key(k), reads, keys, p})
 	}
 	for _, s := range append([]*story.Story{top}, top.Children()...) {
-		storyEffects(src, s, func(p *story.EffectPlace, _ bool) {
+		scopes := tw.scopes[s]
+		storyEffects(src, s, func(p *story.EffectPlace, _ bool, over string) {
 			e := p.Effect
-			for _, kv := range e.Bind() {
-				k := worldKeyOf(kv.Key)
-				if v, _ := kv.Value.(string); k == "" || e.Invoke == "host.run" && runScalarData[v] {
-					continue
+			for _, sc := range scopes {
+				if over != "" { // an overrides: state runs in the child's scope
+					if sc = sc.child(over, tw.scopes); sc == nil {
+						continue
+					}
 				}
-				if _, ok := tw.keys[k]; !ok {
-					tw.keys[k] = taint{why: fmt.Sprintf("bound from %s at %s", cmpOr(e.Invoke, "a call"), posText(kv.Pos))}
+				for _, kv := range e.Bind() {
+					k := worldKeyOf(kv.Key)
+					if v, _ := kv.Value.(string); k == "" || e.Invoke == "host.run" && runScalarData[v] {
+						continue
+					}
+					if _, ok := tw.keys[sc.key(k)]; !ok {
+						tw.keys[sc.key(k)] = taint{why: fmt.Sprintf("bound from %s at %s", cmpOr(e.Invoke, "a call"), posText(kv.Pos))}
+					}
 				}
-			}
-			for _, kv := range e.Set {
-				write(kv.Key, kv.Value, kv.Pos)
+				for _, kv := range e.Set {
+					write(sc, kv.Key, kv.Value, kv.Pos)
+				}
 			}
 		})
-		for _, alias := range s.ImportOrder {
-			tw.aliases[alias] = true
-			im := s.Imports[alias]
-			for _, kv := range im.WorldIn {
-				write(kv.Key, kv.Value, kv.Pos)
-				write(alias+"__"+kv.Key, kv.Value, kv.Pos)
-			}
-			for _, en := range sortedMapKeys(im.Exits) {
-				for _, kv := range im.Exits[en].Set {
-					write(kv.Key, kv.Value, kv.Pos)
+		for _, sc := range scopes {
+			for _, alias := range s.ImportOrder {
+				im := s.Imports[alias]
+				for _, kv := range im.WorldIn {
+					write(sc, alias+"__"+kv.Key, kv.Value, kv.Pos)
+				}
+				for _, en := range sortedMapKeys(im.Exits) {
+					for _, kv := range im.Exits[en].Set {
+						write(sc, kv.Key, kv.Value, kv.Pos)
+					}
 				}
 			}
 		}
@@ -292,12 +306,12 @@ func treeTaint(src *sources, st *story.Story) *taintedWorld {
 // derived is the taint of a write's key from its value's first untrusted
 // read, if it has one.
 func (tw *taintedWorld) derived(w taintWrite) (taint, bool) {
-	for _, r := range w.reads {
+	for i, r := range w.reads {
 		why := fmt.Sprintf("set from %s at %s", r.text, posText(w.pos))
 		if r.root != "world" {
 			return taint{why: why}, true
 		}
-		if src, ok := tw.lookup(r.key); ok {
+		if src, ok := tw.keys[w.keys[i]]; ok {
 			origin := src.origin
 			if origin == "" {
 				origin = "world." + r.key + " is " + src.why
@@ -338,6 +352,9 @@ type tplRead struct {
 	root string // slots, event, inbox, result or world
 	key  string // the first member (for root world, the key)
 	tag  string // the tag holding it, shortened for messages
+	// dotted: the key follows as .key, the form the import fold rewrites
+	// (world["k"] and world?.k it leaves as written)
+	dotted bool
 }
 
 // templateReads lists the reads of untrusted roots and of world keys by
@@ -458,7 +475,7 @@ func innerReads(out []tplRead, inner string, base int, tag string) []tplRead {
 			text, at = text+"."+m, at+n
 		}
 		if word == "world" && key != "" || untrustedRoots[word] != "" {
-			out = append(out, tplRead{off: base + k, text: text, root: word, key: key, tag: tag})
+			out = append(out, tplRead{off: base + k, text: text, root: word, key: key, tag: tag, dotted: strings.HasPrefix(inner[end:], ".")})
 		}
 		k = end
 	}

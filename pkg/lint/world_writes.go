@@ -130,7 +130,7 @@ func storyWrites(src *sources, st *story.Story, known *worldKeys) bool {
 	}
 	ok := true
 	add := func(key string) { ok = known.add(key) && ok }
-	if !storyEffects(src, st, func(p *story.EffectPlace, expanded bool) {
+	if !storyEffects(src, st, func(p *story.EffectPlace, expanded bool, _ string) {
 		known.expanded = expanded
 		for _, kv := range slices.Concat(p.Effect.Set, p.Effect.Increment(), p.Effect.Bind()) {
 			add(kv.Key)
@@ -160,8 +160,10 @@ func storyWrites(src *sources, st *story.Story, known *worldKeys) bool {
 // storyEffects calls visit with every effect of st: its states (with its
 // phases: expanded when they expand, else with its phase templates' states;
 // expanded says which), phases:, proposals and its imports' overrides:
-// states. It reports false when an overrides: state does not parse.
-func storyEffects(src *sources, st *story.Story, visit func(p *story.EffectPlace, expanded bool)) bool {
+// states (over names the import: the fold runs them in the child's
+// scope; "" for st's own). It reports false when an overrides: state does
+// not parse.
+func storyEffects(src *sources, st *story.Story, visit func(p *story.EffectPlace, expanded bool, over string)) bool {
 	var w story.EffectWalk
 	var states []*story.State
 	exp := src.expandedStory(st)
@@ -173,9 +175,10 @@ func storyEffects(src *sources, st *story.Story, visit func(p *story.EffectPlace
 			states = append(states, story.Flatten(st.PhaseTemplates[n].States)...)
 		}
 	}
+	over := ""
 	each := func(places iter.Seq[*story.EffectPlace]) {
 		for p := range places {
-			visit(p, exp != nil)
+			visit(p, exp != nil, over)
 		}
 	}
 	each(w.States(states...))
@@ -187,6 +190,7 @@ func storyEffects(src *sources, st *story.Story, visit func(p *story.EffectPlace
 		if im.Overrides == nil {
 			continue
 		}
+		over = alias
 		for _, name := range sortedMapKeys(im.Overrides.States) {
 			o, _ := im.Overrides.ParseState(name)
 			if o == nil {
