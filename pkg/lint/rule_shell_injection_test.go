@@ -31,10 +31,11 @@ func shellInjections(t *testing.T, dir string) []diag.Diagnostic {
 // beside one finding, import a child key world_in sets from a slot, scopes
 // taint kept to the keys the fold shares (a child's declared key is its
 // own, an undeclared one and world["k"] the importer's; the runtime's
-// sharing is recorded in scopes-runtime/).
+// sharing is recorded in scopes-runtime/), slots the slots whose values a
+// run holds to values: (slots-runtime/) and those it does not.
 // Regenerate with -run ShellInjectionGoldens -update.
 func TestShellInjectionGoldens(t *testing.T) {
-	for _, name := range []string{"flagged", "clean", "import", "scopes"} {
+	for _, name := range []string{"flagged", "clean", "import", "scopes", "slots"} {
 		t.Run(name, func(t *testing.T) {
 			dir := filepath.Join("testdata", "shell-injection", name)
 			got := shellInjections(t, dir)

@@ -18,6 +18,11 @@ type sources struct {
 	// taint caches the world keys of the load's tree that may hold an
 	// untrusted value (rule_shell_injection.go).
 	taint *taintedWorld
+	// emits caches the emit_intent slots the load's tree sets from a
+	// template (shell_slots.go).
+	emits map[string][]emitSlot
+	// decls caches each story's intent declarations (shell_slots.go).
+	decls map[*story.Story]map[string][]*story.Intent
 	// expansions caches each phased story of the load with its phases:
 	// expanded (expanded).
 	expansions map[*story.Story]*expansion

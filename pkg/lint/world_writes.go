@@ -165,16 +165,8 @@ func storyWrites(src *sources, st *story.Story, known *worldKeys) bool {
 // not parse.
 func storyEffects(src *sources, st *story.Story, visit func(p *story.EffectPlace, expanded bool, over string)) bool {
 	var w story.EffectWalk
-	var states []*story.State
 	exp := src.expandedStory(st)
-	if exp != nil {
-		states = exp.AllStates()
-	} else {
-		states = st.AllStates()
-		for _, n := range sortedMapKeys(st.PhaseTemplates) {
-			states = append(states, story.Flatten(st.PhaseTemplates[n].States)...)
-		}
-	}
+	states := src.storyStates(st)
 	over := ""
 	each := func(places iter.Seq[*story.EffectPlace]) {
 		for p := range places {
