@@ -230,86 +230,122 @@ func treeTaint(src *sources, st *story.Story) *taintedWorld {
 	for top.Importer() != nil {
 		top = top.Importer()
 	}
-	tw := &taintedWorld{keys: map[string]taint{}, scopes: foldScopes(top)}
+	b := &taintBuilder{src: src, emits: src.slotEmits(top),
+		tw: &taintedWorld{keys: map[string]taint{}, scopes: foldScopes(top)}}
 	for k, why := range engineTainted {
-		tw.keys[k] = taint{why: why}
-	}
-	var writes []taintWrite
-	emits := src.slotEmits(top)
-	write := func(sc *foldScope, place *story.EffectPlace, key string, v any, p story.Pos) {
-		var reads []tplRead
-		walkStrings(v, "", func(_, s string) {
-			if strings.Contains(s, "{") {
-				reads = append(reads, templateReads(s)...)
-			}
-		})
-		k := worldKeyOf(key)
-		if k == "" || len(reads) == 0 {
-			return
-		}
-		keys, trusted := make([]string, len(reads)), make([]bool, len(reads))
-		for i, r := range reads {
-			switch r.root {
-			case "world":
-				keys[i] = sc.readKey(r)
-			case "slots":
-				trusted[i] = slotTrust(src.intentDecls(sc.st), place, r, emits) == ""
-			}
-		}
-		writes = append(writes, taintWrite{sc.key(k), reads, keys, trusted, p})
+		b.tw.keys[k] = taint{why: why}
 	}
 	for _, s := range append([]*story.Story{top}, top.Children()...) {
-		scopes := tw.scopes[s]
-		storyEffects(src, s, func(p *story.EffectPlace, _ bool, over string) {
-			e := p.Effect
-			for _, sc := range scopes {
-				if over != "" { // an overrides: state runs in the child's scope
-					if sc = sc.child(over, tw.scopes); sc == nil {
-						continue
-					}
-				}
-				for _, kv := range e.Bind() {
-					k := worldKeyOf(kv.Key)
-					if v, _ := kv.Value.(string); k == "" || e.Invoke == "host.run" && runScalarData[v] {
-						continue
-					}
-					if _, ok := tw.keys[sc.key(k)]; !ok {
-						tw.keys[sc.key(k)] = taint{why: fmt.Sprintf("bound from %s at %s", cmpOr(e.Invoke, "a call"), posText(kv.Pos))}
-					}
-				}
-				for _, kv := range e.Set {
-					write(sc, p, kv.Key, kv.Value, kv.Pos)
-				}
-			}
-		})
-		for _, sc := range scopes {
-			for _, alias := range s.ImportOrder {
-				im := s.Imports[alias]
-				for _, kv := range im.WorldIn {
-					write(sc, nil, alias+"__"+kv.Key, kv.Value, kv.Pos)
-				}
-				for _, en := range sortedMapKeys(im.Exits) {
-					for _, kv := range im.Exits[en].Set {
-						write(sc, nil, kv.Key, kv.Value, kv.Pos)
-					}
-				}
-			}
-		}
+		b.story(s)
 	}
 	// each round taints at least one more key, or is the last
 	for changed := true; changed; {
 		changed = false
-		for _, w := range writes {
-			if _, ok := tw.keys[w.key]; ok {
+		for _, w := range b.writes {
+			if _, ok := b.tw.keys[w.key]; ok {
 				continue
 			}
-			if t, ok := tw.derived(w); ok {
-				tw.keys[w.key] = t
+			if t, ok := b.tw.derived(w); ok {
+				b.tw.keys[w.key] = t
 				changed = true
 			}
 		}
 	}
-	return tw
+	return b.tw
+}
+
+// taintBuilder gathers treeTaint's binds and writes, story by story.
+type taintBuilder struct {
+	src    *sources
+	emits  map[string][]emitSlot
+	tw     *taintedWorld
+	writes []taintWrite
+}
+
+// story adds the binds and writes of s in each of its places: its
+// effects', its imports' world_in: and exits' set:.
+func (b *taintBuilder) story(s *story.Story) {
+	scopes := b.tw.scopes[s]
+	storyEffects(b.src, s, func(p *story.EffectPlace, _ bool, over string) {
+		e := p.Effect
+		sets := make([][]tplRead, len(e.Set))
+		for i, kv := range e.Set {
+			sets[i] = valueReads(kv.Value)
+		}
+		for _, sc := range scopes {
+			if over != "" { // an overrides: state runs in the child's scope
+				if sc = sc.child(over, b.tw.scopes); sc == nil {
+					continue
+				}
+			}
+			b.binds(sc, e)
+			for i, kv := range e.Set {
+				b.write(sc, p, kv.Key, sets[i], kv.Pos)
+			}
+		}
+	})
+	for _, alias := range s.ImportOrder {
+		im := s.Imports[alias]
+		for _, kv := range im.WorldIn {
+			reads := valueReads(kv.Value)
+			for _, sc := range scopes {
+				b.write(sc, nil, alias+"__"+kv.Key, reads, kv.Pos)
+			}
+		}
+		for _, en := range sortedMapKeys(im.Exits) {
+			for _, kv := range im.Exits[en].Set {
+				reads := valueReads(kv.Value)
+				for _, sc := range scopes {
+					b.write(sc, nil, kv.Key, reads, kv.Pos)
+				}
+			}
+		}
+	}
+}
+
+// binds taints, in scope sc, every bind: target of e but a host.run
+// field that holds no text.
+func (b *taintBuilder) binds(sc *foldScope, e *story.Effect) {
+	for _, kv := range e.Bind() {
+		k := worldKeyOf(kv.Key)
+		if v, _ := kv.Value.(string); k == "" || e.Invoke == "host.run" && runScalarData[v] {
+			continue
+		}
+		if _, ok := b.tw.keys[sc.key(k)]; !ok {
+			b.tw.keys[sc.key(k)] = taint{why: fmt.Sprintf("bound from %s at %s", cmpOr(e.Invoke, "a call"), posText(kv.Pos))}
+		}
+	}
+}
+
+// write records a write of key in scope sc from a value with reads
+// (place: the effect's, nil for world_in: and exit set:, whose slots are
+// not known).
+func (b *taintBuilder) write(sc *foldScope, place *story.EffectPlace, key string, reads []tplRead, p story.Pos) {
+	k := worldKeyOf(key)
+	if k == "" || len(reads) == 0 {
+		return
+	}
+	keys, trusted := make([]string, len(reads)), make([]bool, len(reads))
+	for i, r := range reads {
+		switch r.root {
+		case "world":
+			keys[i] = sc.readKey(r)
+		case "slots":
+			trusted[i] = slotTrust(b.src.intentDecls(sc.st), place, r, b.emits) == ""
+		}
+	}
+	b.writes = append(b.writes, taintWrite{sc.key(k), reads, keys, trusted, p})
+}
+
+// valueReads is the template reads of every string in a written value.
+func valueReads(v any) []tplRead {
+	var reads []tplRead
+	walkStrings(v, "", func(_, s string) {
+		if strings.Contains(s, "{") {
+			reads = append(reads, templateReads(s)...)
+		}
+	})
+	return reads
 }
 
 // derived is the taint of a write's key from its value's first untrusted
