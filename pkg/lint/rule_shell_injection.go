@@ -2,6 +2,8 @@ package lint
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -146,9 +148,14 @@ func (c *checker) untrusted(r tplRead, p *story.EffectPlace) string {
 			return t.String()
 		}
 	}
-	if len(tw.scopes[c.st]) == 0 { // not in the tree (cannot happen): by name
-		if t, ok := tw.keys[r.key]; ok {
-			return t.String()
+	if tw.partial { // a tree the fold refuses, not walked whole: by name
+		if tw.names == nil {
+			tw.names = slices.Sorted(maps.Keys(tw.keys))
+		}
+		for _, k := range tw.names {
+			if k == r.key || strings.HasSuffix(k, "__"+r.key) {
+				return tw.keys[k].String()
+			}
 		}
 	}
 	return ""
@@ -194,6 +201,11 @@ func (t taint) String() string {
 type taintedWorld struct {
 	keys   map[string]taint
 	scopes map[*story.Story][]*foldScope
+	// partial: the tree folds past story.MaxFoldImports and its places
+	// were not all listed; a read then matches a tainted key by its name
+	// (names: the keys, sorted once)
+	partial bool
+	names   []string
 }
 
 // engineTainted are the world keys the engine sets from a call's answer
@@ -230,8 +242,9 @@ func treeTaint(src *sources, st *story.Story) *taintedWorld {
 	for top.Importer() != nil {
 		top = top.Importer()
 	}
+	scopes, complete := foldScopes(top)
 	b := &taintBuilder{src: src, emits: src.slotEmits(top),
-		tw: &taintedWorld{keys: map[string]taint{}, scopes: foldScopes(top)}}
+		tw: &taintedWorld{keys: map[string]taint{}, scopes: scopes, partial: !complete}}
 	for k, why := range engineTainted {
 		b.tw.keys[k] = taint{why: why}
 	}

@@ -64,10 +64,10 @@ func (sc *foldScope) child(alias string, scopes map[*story.Story][]*foldScope) *
 
 // foldScopes lists the scopes of every story of top's import tree, in
 // import order, depth first. Past story.MaxFoldImports (a tree the fold
-// refuses) the rest of the tree is not walked; a story it leaves without
-// a scope gets one through its first importer's first.
-func foldScopes(top *story.Story) map[*story.Story][]*foldScope {
-	scopes := map[*story.Story][]*foldScope{}
+// refuses) the rest of the tree is not walked (complete is false); a story
+// it leaves without a scope gets one through its first importer's first.
+func foldScopes(top *story.Story) (scopes map[*story.Story][]*foldScope, complete bool) {
+	scopes = map[*story.Story][]*foldScope{}
 	n := 0
 	var walk func(sc *foldScope, depth int)
 	walk = func(sc *foldScope, depth int) {
@@ -82,6 +82,7 @@ func foldScopes(top *story.Story) map[*story.Story][]*foldScope {
 		}
 	}
 	walk(&foldScope{st: top}, 0)
+	complete = n <= story.MaxFoldImports
 	var first func(st *story.Story) *foldScope
 	first = func(st *story.Story) *foldScope {
 		if l := scopes[st]; len(l) > 0 {
@@ -106,5 +107,5 @@ func foldScopes(top *story.Story) map[*story.Story][]*foldScope {
 	for _, ch := range top.Children() {
 		first(ch)
 	}
-	return scopes
+	return scopes, complete
 }

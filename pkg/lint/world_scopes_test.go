@@ -52,7 +52,10 @@ states:
 	if st == nil {
 		t.Fatalf("no story: %v", ds)
 	}
-	scopes := foldScopes(st)
+	scopes, complete := foldScopes(st)
+	if !complete {
+		t.Fatal("a tree of four imports not walked whole")
+	}
 	c := st.Imports["a"].Child
 	if len(scopes[c]) != 2 || len(scopes[st.Imports["a"].Child.Imports["g"].Child]) != 2 {
 		t.Fatalf("want two places of the child and of the grand-child, got %d", len(scopes[c]))
@@ -80,5 +83,52 @@ states:
 		if strings.Join(got, " ") != tc.want {
 			t.Errorf("%s: got %q, want %q", tc.read, got, tc.want)
 		}
+	}
+}
+
+// TestTaintPastFoldLimit: a tree whose places pass story.MaxFoldImports
+// (each of 15 stories imports the next twice: refused by the fold) is not
+// walked whole; the shell-injection taint then matches keys by name, so
+// a read of a key a slot reaches in a place past the limit is still
+// flagged.
+func TestTaintPastFoldLimit(t *testing.T) {
+	const n = 15
+	files := map[string]string{".kitsoki/keep": ""}
+	for i := range n {
+		imports := ""
+		if i+1 < n {
+			imports = strings.ReplaceAll(`imports:
+  a: {source: ../sNEXT, entry: k, world_in: {q: "{{ world.q }}"}, exits: {done: {to: k}}}
+  b: {source: ../sNEXT, entry: k, world_in: {q: "{{ slots.t }}"}, exits: {done: {to: k}}}
+`, "NEXT", itoa(i+1))
+		}
+		files["s"+itoa(i)+"/app.yaml"] = `app: {id: s}
+hosts: [host.run]
+world:
+  q: {type: string, default: ""}
+` + imports + `intents: {go: {slots: {t: {type: string}}}}
+exits: {done: {description: d}}
+root: k
+states:
+  k:
+    on_enter:
+      - invoke: host.run
+        with: {cmd: "echo {{ world.q }}"}
+    on:
+      go: [{target: "@exit:done"}]
+`
+	}
+	dir := storytest.TempTree(t, files)
+	got := shellInjections(t, filepath.Join(dir, "s0"))
+	flagged := map[string]bool{}
+	for _, d := range got {
+		flagged[filepath.Base(filepath.Dir(d.File))] = true
+	}
+	// every story but s0 has places where q is a slot (its importer's b
+	// alias); by name, s0's own q is taken for one of those too (as every
+	// read was before keys were scoped): a refused tree errs on the side
+	// of a warning
+	if len(flagged) != n {
+		t.Errorf("flagged %d stories (%v), want all %d", len(flagged), flagged, n)
 	}
 }
