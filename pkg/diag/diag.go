@@ -25,6 +25,12 @@ type Diagnostic struct {
 	Severity Severity `json:"severity"`
 	Rule     string   `json:"rule"`
 	Message  string   `json:"message"`
+	// ViaFile and ViaLine are, for a finding in a file that cannot hold a
+	// comment (a JSON schema), the story line that names that file: a
+	// `# kitsoki:ignore` covering it silences the finding too (ApplyIgnores).
+	// No output format prints them.
+	ViaFile string `json:"-"`
+	ViaLine int    `json:"-"`
 }
 
 // String renders the one-line human form `file:line:col: severity: message
@@ -58,6 +64,8 @@ func Sort(ds []Diagnostic) []Diagnostic {
 			cmp.Compare(a.Rule, b.Rule),
 			cmp.Compare(a.Message, b.Message),
 			cmp.Compare(a.Severity, b.Severity),
+			cmp.Compare(a.ViaFile, b.ViaFile),
+			cmp.Compare(a.ViaLine, b.ViaLine),
 		)
 	})
 	return slices.Compact(ds)

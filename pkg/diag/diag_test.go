@@ -187,6 +187,57 @@ func TestApplyIgnores(t *testing.T) {
 	}
 }
 
+// TestIgnoreBlockScalar: a marker on a key: | (or >-) line, or alone
+// above it, covers the block scalar's text, where no comment can be
+// written; the key after the block, a sibling of a list item's key, and a
+// line past a marker that opens no block are not covered.
+func TestIgnoreBlockScalar(t *testing.T) {
+	src := []byte(`a:
+  when: >-  # kitsoki:ignore r
+    x &&
+
+    y
+  other: 1
+  # kitsoki:ignore r
+  - view: |
+      text
+    sib: 2
+b: |
+  plain # kitsoki:ignore r
+  more
+`)
+	var ds []Diagnostic
+	for _, l := range []int{2, 3, 5, 6, 8, 9, 10, 12, 13} {
+		ds = append(ds, Diagnostic{File: "f", Line: l, Severity: Warning, Rule: "r"})
+	}
+	res := ApplyIgnores(ds, []string{"f"}, func(string) ([]byte, bool) { return src, true }, func(string) bool { return true }, "ignore")
+	var kept []string
+	for _, d := range res.Kept {
+		kept = append(kept, d.Pos())
+	}
+	if got, want := strings.Join(kept, " "), "f:6 f:10 f:13"; got != want {
+		t.Errorf("kept %s, want %s", got, want)
+	}
+}
+
+// TestIgnoreVia: a finding in a file that holds no comment (ViaFile) is
+// silenced by a marker on the story line that names it, and that marker
+// counts as used.
+func TestIgnoreVia(t *testing.T) {
+	files := map[string][]byte{"app.yaml": []byte("with: {schema: v.json}  # kitsoki:ignore r\nx: 1\n"), "v.json": []byte("{\"minimum\": 1}\n")}
+	ds := []Diagnostic{
+		{File: "v.json", Line: 1, Col: 2, Severity: Warning, Rule: "r", ViaFile: "app.yaml", ViaLine: 1},
+		{File: "v.json", Line: 1, Col: 2, Severity: Warning, Rule: "r", ViaFile: "app.yaml", ViaLine: 2},
+	}
+	res := ApplyIgnores(ds, []string{"app.yaml"}, func(f string) ([]byte, bool) { b, ok := files[f]; return b, ok }, func(string) bool { return true }, "ignore")
+	if len(res.Kept) != 1 || res.Kept[0].ViaLine != 2 {
+		t.Errorf("kept %+v, want the finding named on line 2 only", res.Kept)
+	}
+	if len(res.Unused) != 0 || len(res.Unknown) != 0 {
+		t.Errorf("the marker is reported: %+v %+v", res.Unused, res.Unknown)
+	}
+}
+
 func TestParseFormat(t *testing.T) {
 	for _, ok := range []string{"human", "json", "github", "sarif", ""} {
 		if _, err := ParseFormat(ok); err != nil {

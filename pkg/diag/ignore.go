@@ -12,8 +12,11 @@ import (
 
 // IgnoreMarker starts an inline suppression comment in a YAML file
 // (`# kitsoki:ignore effect-kinds, bare-expr`). It applies to its own line,
-// or to the next when it stands alone; with no ids, to every rule. Only
-// warnings can be suppressed: hiding an error only moves the failure.
+// or to the next when it stands alone; with no ids, to every rule. A line
+// opening a YAML block scalar (key: |) carries it for the scalar's text,
+// and a finding in a file that holds no comment (a JSON schema) takes it on
+// the story line that names that file (Diagnostic.ViaFile). Only warnings
+// can be suppressed: hiding an error only moves the failure.
 const IgnoreMarker = "kitsoki:ignore"
 
 // ignoreMark is one `# kitsoki:ignore` comment.
@@ -21,8 +24,9 @@ type ignoreMark struct {
 	File string
 	Line int // the marker's own line
 	Col  int // the column of "kitsoki:ignore"
-	// Covers is the line the marker suppresses on.
-	Covers int
+	// Covers is the line the marker suppresses on; Through is the last
+	// (Covers, unless Covers opens a YAML block scalar: its lines too).
+	Covers, Through int
 	// Rules are the ids it names (nil: every rule), at RuleCols.
 	Rules    []string
 	RuleCols []int
@@ -33,7 +37,9 @@ var ruleIDRE = &lazyre.Regexp{Expr: `[^, \t]+`}
 
 func findMarkers(file string, data []byte) []ignoreMark {
 	var out []ignoreMark
-	for i, raw := range bytes.Split(data, []byte("\n")) {
+	raws := bytes.Split(data, []byte("\n"))
+	var ends []int // blockEnds, worked out at the first marker
+	for i, raw := range raws {
 		line := string(bytes.TrimRight(raw, "\r"))
 		h := strings.Index(line, "#")
 		if h < 0 {
@@ -48,6 +54,13 @@ func findMarkers(file string, data []byte) []ignoreMark {
 		if strings.TrimSpace(line[:h]) == "" {
 			m.Covers = i + 2
 		}
+		if ends == nil {
+			ends = blockEnds(raws)
+		}
+		m.Through = m.Covers
+		if m.Covers-1 < len(ends) && ends[m.Covers-1] > 0 {
+			m.Through = ends[m.Covers-1]
+		}
 		off := at + len(IgnoreMarker)
 		for _, id := range ruleIDRE.Get().FindAllStringIndex(line[off:], -1) {
 			m.Rules = append(m.Rules, line[off+id[0]:off+id[1]])
@@ -58,8 +71,65 @@ func findMarkers(file string, data []byte) []ignoreMark {
 	return out
 }
 
+// blockHeader is a YAML line whose value is a block scalar (key: |,
+// - >-), with an optional comment: group 1 is what precedes the key (or
+// the scalar), group 2 the key; the scalar's lines are indented past the
+// key, or past the dash of a - | item.
+var blockHeader = &lazyre.Regexp{Expr: `^((?:[ \t]*-[ \t]+)*[ \t]*)([^\s#][^#]*?:[ \t]+)?[|>][0-9+-]*[ \t]*(?:#.*)?$`}
+
+// blockEnds maps each line (0-based) opening a YAML block scalar to the
+// last line (1-based) of its text, 0 elsewhere, in one pass: a marker on a
+// key: | line, or alone above it, covers the text too, where no comment
+// can be written. Lines inside a block scalar open none.
+func blockEnds(raws [][]byte) []int {
+	ends := make([]int, len(raws))
+	for i := 0; i < len(raws); i++ {
+		line := strings.TrimRight(string(raws[i]), "\r")
+		if !strings.ContainsAny(line, "|>") {
+			continue
+		}
+		sub := blockHeader.Get().FindStringSubmatch(line)
+		if sub == nil {
+			continue
+		}
+		indent := len(sub[1]) // key: |: the key's column
+		if sub[2] == "" {
+			indent = len(strings.TrimRight(sub[1], " \t")) - 1 // - |: the dash's
+		}
+		last := 0
+		for j := i + 1; j < len(raws); j++ {
+			text := strings.TrimRight(string(raws[j]), "\r")
+			body := strings.TrimLeft(text, " ")
+			if body == "" {
+				continue
+			}
+			if len(text)-len(body) <= indent {
+				break
+			}
+			last = j
+		}
+		if last > 0 {
+			ends[i] = last + 1
+			i = last
+		}
+	}
+	return ends
+}
+
 func (m ignoreMark) covers(d Diagnostic) bool {
-	if d.File != m.File || d.Line != m.Covers {
+	if d.File != m.File || d.Line < m.Covers || d.Line > max(m.Through, m.Covers) {
+		return false
+	}
+	return len(m.Rules) == 0 || slices.Contains(m.Rules, d.Rule)
+}
+
+// coversVia is covers, or covers at the story line that names the
+// finding's file (Diagnostic.ViaFile).
+func (m ignoreMark) coversVia(d Diagnostic) bool {
+	if m.covers(d) {
+		return true
+	}
+	if d.ViaLine <= 0 || d.ViaFile != m.File || d.ViaLine < m.Covers || d.ViaLine > max(m.Through, m.Covers) {
 		return false
 	}
 	return len(m.Rules) == 0 || slices.Contains(m.Rules, d.Rule)
@@ -95,6 +165,9 @@ func ApplyIgnores(ds []Diagnostic, files []string, src func(string) ([]byte, boo
 		if d.Severity == Warning && d.Line > 0 {
 			read(d.File)
 		}
+		if d.Severity == Warning && d.ViaLine > 0 {
+			read(d.ViaFile)
+		}
 	}
 	var res IgnoreResult
 	// used records, per marker and rule, whether it hid a warning (usedAny:
@@ -113,18 +186,26 @@ func ApplyIgnores(ds []Diagnostic, files []string, src func(string) ([]byte, boo
 	}
 	atLine := map[fileLine][]int{}
 	for i, m := range markers {
-		k := fileLine{m.File, m.Covers}
-		atLine[k] = append(atLine[k], i)
+		for l := m.Covers; l <= max(m.Through, m.Covers); l++ {
+			k := fileLine{m.File, l}
+			atLine[k] = append(atLine[k], i)
+		}
 	}
 	for _, d := range ds {
 		hidden := false
-		if d.Line <= 0 {
+		if d.Line <= 0 && d.ViaLine <= 0 {
 			res.Kept = append(res.Kept, d)
 			continue
 		}
-		for _, i := range atLine[fileLine{d.File, d.Line}] {
+		// the markers on the finding's line, then on the story line that
+		// names its file (ViaFile:ViaLine)
+		at := atLine[fileLine{d.File, d.Line}]
+		if d.ViaLine > 0 {
+			at = append(slices.Clip(at), atLine[fileLine{d.ViaFile, d.ViaLine}]...)
+		}
+		for _, i := range at {
 			switch m := markers[i]; {
-			case !m.covers(d):
+			case !m.coversVia(d):
 			case d.Severity == Warning:
 				hidden, usedAny[i] = true, true
 				used[markRule{i, d.Rule}] = true

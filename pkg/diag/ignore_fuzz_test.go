@@ -14,6 +14,7 @@ func FuzzFindMarkers(f *testing.F) {
 		"c: 3 #kitsoki:ignore\n",
 		"x: \"# kitsoki:ignore\" # kitsoki:ignore a,,b\t c\r\n",
 		"🎉: 1 # kitsoki:ignore ünï\n",
+		"# kitsoki:ignore r\n- v: >-\n    x\n\n  y: |\n",
 	} {
 		f.Add(s)
 	}
@@ -22,6 +23,9 @@ func FuzzFindMarkers(f *testing.F) {
 		for _, m := range findMarkers("f", []byte(src)) {
 			if m.Line < 1 || m.Line > len(lines) || m.Covers < m.Line || m.Covers > m.Line+1 {
 				t.Fatalf("bad marker %+v", m)
+			}
+			if m.Through < m.Covers || m.Through > max(len(lines), m.Covers) {
+				t.Fatalf("marker covers through line %d: %+v", m.Through, m)
 			}
 			n := utf8.RuneCountInString(lines[m.Line-1])
 			if m.Col < 1 || m.Col > n {

@@ -7,7 +7,7 @@ import (
 )
 
 var ruleGrammarIgnored = &Rule{ID: "grammar-ignored", Severity: diag.Warning, LintOnly: true,
-	Summary: "a decide schema of a builtin.local_llm grammar: true alias uses a keyword llama.cpp's grammar accepts but does not enforce (bounds on a number, a uri or email format)",
+	Summary: "a decide schema of a builtin.local_llm grammar: true alias uses a keyword llama.cpp's grammar accepts but does not enforce (bounds on a number, a uri or email format); reported at the keyword in the schema file, and silenced by # kitsoki:ignore grammar-ignored on the story line of with.schema (JSON holds no comment)",
 	Example: "\"n\": {\"type\": \"number\", \"minimum\": 1}"}
 
 // grammarIgnoredFix is the fix each finding names, by keyword.
@@ -22,7 +22,9 @@ var grammarIgnoredFix = map[string]string{
 // checkGrammarIgnored: a schema inside the grammar subset is sent as
 // llama.cpp's grammar, which skips some keywords silently (reference anchors
 // §7); each is reported at the keyword in the schema file, or at with.schema
-// when the keyword comes from another file through $ref.
+// when the keyword comes from another file through $ref. A finding in the
+// schema file is silenced by a # kitsoki:ignore grammar-ignored on the
+// story line of with.schema (or alone above it), as JSON has no comments.
 func checkGrammarIgnored(c *checker) {
 	c.eachGrammarSend(func(g grammarSend) {
 		if len(schema.CheckGrammarSubset(g.sent)) > 0 {
@@ -33,14 +35,21 @@ func checkGrammarIgnored(c *checker) {
 			return
 		}
 		offs := schema.KeyOffsets(g.file)
+		use := g.e.WithPos("schema")
 		for _, f := range found {
-			pos := g.e.WithPos("schema")
+			pos := use
 			if off, ok := offs[f.At]; ok {
 				line, col := lineCol(string(g.file), off)
 				pos = story.Pos{File: c.displayPath(g.abs), Line: line, Col: col}
 			}
 			c.rep.Warnf(pos, ruleGrammarIgnored, "%s: agent %q is builtin.local_llm with grammar: true and its decide schema %q has %s; fix: %s",
 				g.site.String(), g.e.Agent(), g.path, f.String(), grammarIgnoredFix[f.Keyword])
+			if pos != use {
+				// JSON holds no comment: the story line naming the schema
+				// takes the # kitsoki:ignore
+				d := &c.rep.Diags[len(c.rep.Diags)-1]
+				d.ViaFile, d.ViaLine = use.File, use.Line
+			}
 		}
 	})
 }

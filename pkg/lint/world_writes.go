@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 
-	"kitsoki/pkg/phases"
 	"kitsoki/pkg/story"
 )
 
@@ -73,7 +72,7 @@ func globQuote(s, hole string) string {
 // key name is a {{ }} template or a child did not load.
 func knownWorld(c *checker) (known *worldKeys, names []string, ok bool) {
 	if c.src.world == nil {
-		c.src.world = treeWorld(c.st)
+		c.src.world = treeWorld(c.src, c.st)
 	}
 	known = c.src.world
 	if known.dynamic {
@@ -93,7 +92,7 @@ func knownWorld(c *checker) (known *worldKeys, names []string, ok bool) {
 }
 
 // treeWorld is the keys of knownWorld for the import tree st belongs to.
-func treeWorld(st *story.Story) *worldKeys {
+func treeWorld(src *sources, st *story.Story) *worldKeys {
 	known := &worldKeys{names: map[string]bool{}}
 	for _, k := range injectedWorld {
 		known.names[k] = true
@@ -103,35 +102,35 @@ func treeWorld(st *story.Story) *worldKeys {
 		top = top.Importer()
 	}
 	for _, s := range append([]*story.Story{top}, top.Children()...) {
-		if !storyWrites(s, known) {
+		if !storyWrites(src, s, known) {
 			known.dynamic = true
 		}
 	}
 	return known
 }
 
-// expandedStory is st with its phases: expanded (phases.Expanded), nil
-// when st has none or they do not expand (rule phases reports why).
-func expandedStory(st *story.Story) *story.Story {
+// expandedStory is st with its phases: expanded (the load's one
+// expansion), nil when st has none or they do not expand (rule phases
+// reports why).
+func (l *sources) expandedStory(st *story.Story) *story.Story {
 	if st.Phases == nil {
 		return nil
 	}
-	exp, _, err := phases.Expanded(st)
-	if err != nil {
-		return nil
+	if x := l.expanded(st); x.err == nil {
+		return x.st
 	}
-	return exp
+	return nil
 }
 
 // storyWrites adds to known the keys st declares and writes; false when
 // a written key's name is a {{ }} template or a child did not load.
-func storyWrites(st *story.Story, known *worldKeys) bool {
+func storyWrites(src *sources, st *story.Story, known *worldKeys) bool {
 	for _, v := range st.World {
 		known.names[v.Name] = true
 	}
 	ok := true
 	add := func(key string) { ok = known.add(key) && ok }
-	if !storyEffects(st, func(p *story.EffectPlace, expanded bool) {
+	if !storyEffects(src, st, func(p *story.EffectPlace, expanded bool, _ string) {
 		known.expanded = expanded
 		for _, kv := range slices.Concat(p.Effect.Set, p.Effect.Increment(), p.Effect.Bind()) {
 			add(kv.Key)
@@ -161,22 +160,17 @@ func storyWrites(st *story.Story, known *worldKeys) bool {
 // storyEffects calls visit with every effect of st: its states (with its
 // phases: expanded when they expand, else with its phase templates' states;
 // expanded says which), phases:, proposals and its imports' overrides:
-// states. It reports false when an overrides: state does not parse.
-func storyEffects(st *story.Story, visit func(p *story.EffectPlace, expanded bool)) bool {
+// states (over names the import: the fold runs them in the child's
+// scope; "" for st's own). It reports false when an overrides: state does
+// not parse.
+func storyEffects(src *sources, st *story.Story, visit func(p *story.EffectPlace, expanded bool, over string)) bool {
 	var w story.EffectWalk
-	var states []*story.State
-	exp := expandedStory(st)
-	if exp != nil {
-		states = exp.AllStates()
-	} else {
-		states = st.AllStates()
-		for _, n := range sortedMapKeys(st.PhaseTemplates) {
-			states = append(states, story.Flatten(st.PhaseTemplates[n].States)...)
-		}
-	}
+	exp := src.expandedStory(st)
+	states := src.storyStates(st)
+	over := ""
 	each := func(places iter.Seq[*story.EffectPlace]) {
 		for p := range places {
-			visit(p, exp != nil)
+			visit(p, exp != nil, over)
 		}
 	}
 	each(w.States(states...))
@@ -188,6 +182,7 @@ func storyEffects(st *story.Story, visit func(p *story.EffectPlace, expanded boo
 		if im.Overrides == nil {
 			continue
 		}
+		over = alias
 		for _, name := range sortedMapKeys(im.Overrides.States) {
 			o, _ := im.Overrides.ParseState(name)
 			if o == nil {
