@@ -6,7 +6,7 @@ import (
 )
 
 var ruleSecretTooShort = &Rule{ID: "secret-too-short", Severity: diag.Warning, LintOnly: true,
-	Summary: "a ${VAR} secret in agent_plugins env:/headers: is under 4 bytes and cannot be masked in traces and logs",
+	Summary: "an agent_plugins secret (a ${VAR} in env:/headers:, a header, the api_key_env: variable's value) is under 4 bytes and cannot be masked in traces and logs",
 	Example: "agent_plugins:\n  agent.x: {plugin: subprocess, command: x, env: {LEVEL: \"${L}\"}}   # L=1"}
 
 // checkShortSecrets warns about agent_plugins secrets shorter than
@@ -25,7 +25,7 @@ func checkShortSecrets(c *checker) {
 		}
 		if short > 0 {
 			c.rep.Warnf(ap.Pos, ruleSecretTooShort,
-				"agent_plugins.%s: %d secret value(s) from ${VAR} in env:/headers: are shorter than %d bytes and cannot be protected: kitsoki never masks values that short in traces or output (use a longer value, or a literal if it is not a secret)",
+				"agent_plugins.%s: %d secret value(s) (a ${VAR} in env:/headers:, a header, the api_key_env: variable's value) are shorter than %d bytes and cannot be protected: kitsoki never masks values that short in traces or output (use a longer value, or a literal if it is not a secret)",
 				alias, short, story.MinSecretBytes)
 		}
 	}
