@@ -95,7 +95,7 @@ func New(st *story.Story, opts Options) (*Folded, error) {
 		finalKeys:   map[*story.Effect]bool{},
 		preOverride: map[*node]map[string]*story.Intent{},
 	}
-	root := fs.build(st, nil, nil, "", []*story.Story{st})
+	root := fs.build(st, nil, nil, "", map[*story.Story]bool{st: true})
 	if !fs.failed() {
 		fs.fold(root)
 		fs.tables(root)

@@ -132,8 +132,9 @@ func joinChain(chain, alias string) string {
 	return chain + "." + alias
 }
 
-// build copies st and, recursively, every imports: child.
-func (fs *folder) build(st *story.Story, im *story.Import, parent *node, chain string, stack []*story.Story) *node {
+// build copies st and, recursively, every imports: child; stack holds the
+// stories being built (st's importers and st).
+func (fs *folder) build(st *story.Story, im *story.Import, parent *node, chain string, stack map[*story.Story]bool) *node {
 	n := &node{orig: st, st: copyStory(st), im: im, chain: chain, parent: parent, first: fs.nodes}
 	fs.nodes++
 	if parent != nil {
@@ -161,14 +162,16 @@ func (fs *folder) build(st *story.Story, im *story.Import, parent *node, chain s
 			fs.errf(sub, ci.Pos, "source %q: the child story was not loaded%s, so it cannot be folded", ci.Source, hint)
 			continue
 		}
-		if slices.Contains(stack, ci.Child) {
+		if stack[ci.Child] {
 			fs.errf(sub, ci.Pos, "source %q: import cycle back to %s", ci.Source, ci.Child.File)
 			continue
 		}
 		if !fs.spend(sub, ci) {
 			return n
 		}
-		n.kids = append(n.kids, fs.build(ci.Child, ci, n, sub, append(append([]*story.Story(nil), stack...), ci.Child)))
+		stack[ci.Child] = true
+		n.kids = append(n.kids, fs.build(ci.Child, ci, n, sub, stack))
+		delete(stack, ci.Child)
 	}
 	return n
 }

@@ -45,7 +45,15 @@ func viaKid(x *node, name string, has func(x *node, name string) bool) bool {
 	}
 }
 
-func hasWorld(x *node, name string) bool  { return x.world[name] || viaKid(x, name, hasWorld) }
+func hasWorld(x *node, name string) bool { return x.world[name] || viaKid(x, name, hasWorld) }
+
+// liftWorld is lift for a world key; a reserved one is in no table.
+func liftWorld(m *node, name string) string {
+	if reserved[name] {
+		return name
+	}
+	return lift(m, name, hasWorld)
+}
 func hasIntent(x *node, name string) bool { return x.intents[name] || viaKid(x, name, hasIntent) }
 func hasAgent(x *node, name string) bool  { return x.agents[name] || viaKid(x, name, hasAgent) }
 func hasIface(x *node, name string) bool  { return x.ifaces[name] || viaKid(x, name, hasIface) }
@@ -77,7 +85,7 @@ func (rw *rewriter) text(s string) string {
 	}
 	return worldRef.ReplaceAllStringFunc(s, func(m string) string {
 		sub := worldRef.FindStringSubmatch(m)
-		name := lift(rw.m, sub[2], hasWorld)
+		name := liftWorld(rw.m, sub[2])
 		if name == sub[2] {
 			return m
 		}
@@ -88,7 +96,7 @@ func (rw *rewriter) text(s string) string {
 // key renames a world key (or a dotted path into one).
 func (rw *rewriter) key(k string) string {
 	first, rest, dotted := strings.Cut(k, ".")
-	name := lift(rw.m, first, hasWorld)
+	name := liftWorld(rw.m, first)
 	if name == first {
 		return k
 	}

@@ -266,28 +266,7 @@ func (fs *folder) world(root *node) {
 	walk(root)
 	report(cs, "world key", bySeq, func(k *node) *[]Problem { return &k.worldErrs })
 
-	// The top's list: its own, then every kept key in walk order.
-	top := root.st
-	have := map[string]bool{}
-	for _, w := range top.World {
-		have[w.Name] = true
-	}
-	i := 0
-	for _, e := range t.all {
-		for ; i < len(bare) && bare[i].seq <= e.seq; i++ {
-			fs.addBare(top, have, bare[i], root)
-		}
-		if e.n != root && e.lost == nil && !have[e.final] {
-			have[e.final] = true
-			c := copyWorldVar(e.val.(*story.WorldVar))
-			c.Name = e.final
-			top.World = append(top.World, c)
-		}
-	}
-	for ; i < len(bare); i++ {
-		fs.addBare(top, have, bare[i], root)
-	}
-
+	fs.topWorld(root, t, bare)
 	// Ranks of the final names order each wrapper's resets.
 	sorted := slices.SortedFunc(slices.Values(t.all), byFinal)
 	rank := make(map[*entry]int, len(sorted))
@@ -315,6 +294,32 @@ func (fs *folder) world(root *node) {
 		return list
 	}
 	resets(root)
+}
+
+// topWorld lists the top's world keys: its own, then every kept key in
+// walk order (a reserved one where it first appears).
+func (fs *folder) topWorld(root *node, t *table, bare []*entry) {
+	top := root.st
+	have := map[string]bool{}
+	for _, w := range top.World {
+		have[w.Name] = true
+	}
+	i := 0
+	for _, e := range t.all {
+		for ; i < len(bare) && bare[i].seq <= e.seq; i++ {
+			fs.addBare(top, have, bare[i], root)
+		}
+		if e.n != root && e.lost == nil && !have[e.final] {
+			have[e.final] = true
+			c := copyWorldVar(e.val.(*story.WorldVar))
+			c.Name = e.final
+			top.World = append(top.World, c)
+		}
+	}
+	for ; i < len(bare); i++ {
+		fs.addBare(top, have, bare[i], root)
+	}
+
 }
 
 func (fs *folder) addBare(top *story.Story, have map[string]bool, e *entry, root *node) {
