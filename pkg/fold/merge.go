@@ -72,9 +72,8 @@ type folder struct {
 	stateDir map[*story.State]origin
 	aliases  map[*story.State]map[string]string
 	wrappers map[*story.State]*wrapInfo
-	// scope is the node whose rewrites a state or effect starts from.
-	scope    map[*story.State]*node
-	effScope map[*story.Effect]*node
+	// scope is the node whose rewrites a state starts from.
+	scope map[*story.State]*node
 	// finalKeys are effects the fold made with their keys already final.
 	finalKeys map[*story.Effect]bool
 	// exitsVia records, per arm or on_complete entry, the exit mappings used.

@@ -402,9 +402,7 @@ func (fs *folder) intentTable(root *node) {
 	}
 	walk(root)
 	i := 0
-	var emit func(e *entry)
-	emit = func(e *entry) { e.out = i; i++ }
-	adds(root, emit)
+	adds(root, func(e *entry) { e.out = i; i++ })
 	report(cs, "intent", byOut, func(k *node) *[]Problem { return &k.intentErrs })
 	fs.eachNode(root, func(k *node) { k.intentErrs = append(k.intentErrs, k.xiErrs...) })
 
