@@ -32,7 +32,7 @@ func diamond(t *testing.T, depth int) string {
 
 // loadAnyway loads the story at dir past its load errors (validate
 // reports the same limits; the fold must hold on its own).
-func loadAnyway(t *testing.T, dir string) *story.Story {
+func loadAnyway(t testing.TB, dir string) *story.Story {
 	t.Helper()
 	st, _ := lint.Load(dir, story.Options{LookupEnv: storyload.NoEnv, Trees: storyload.Trees()})
 	if st == nil {

@@ -85,23 +85,28 @@ func New(st *story.Story, opts Options) (*Folded, error) {
 		return nil, fmt.Errorf("fold: no story")
 	}
 	fs := &folder{
-		opts:      opts,
-		stateDir:  map[*story.State]origin{},
-		aliases:   map[*story.State]map[string]string{},
-		wrappers:  map[*story.State]*wrapInfo{},
-		exitsVia:  map[any][]ExitUse{},
-		overrides: story.NewOverrideBudget(),
+		opts:        opts,
+		stateDir:    map[*story.State]origin{},
+		aliases:     map[*story.State]map[string]string{},
+		wrappers:    map[*story.State]*wrapInfo{},
+		exitsVia:    map[any][]ExitUse{},
+		overrides:   story.NewOverrideBudget(),
+		scope:       map[*story.State]*node{},
+		finalKeys:   map[*story.Effect]bool{},
+		preOverride: map[*node]map[string]*story.Intent{},
 	}
-	root := fs.build(st, nil, "", []*story.Story{st})
-	if len(fs.errs) == 0 {
+	root := fs.build(st, nil, nil, "", map[*story.Story]bool{st: true})
+	if !fs.failed() {
 		fs.fold(root)
+		fs.tables(root)
+		fs.rewrite(root)
 	}
-	if len(fs.errs) == 0 {
+	if !fs.failed() {
 		freeFormFallback(root.st) // adds no problem
 		fs.bind(root.st, opts.Bindings)
 	}
-	if len(fs.errs) > 0 {
-		return nil, &Error{Problems: fs.errs}
+	if fs.failed() {
+		return nil, &Error{Problems: fs.problems()}
 	}
 	return fs.result(root), nil
 }

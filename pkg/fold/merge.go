@@ -3,12 +3,10 @@ package fold
 import (
 	"cmp"
 	"fmt"
-	"iter"
 	"maps"
 	"slices"
 	"strings"
 
-	"kitsoki/internal/jsonvalue"
 	"kitsoki/pkg/story"
 )
 
@@ -28,19 +26,56 @@ type wrapInfo struct {
 
 // node is one story of the import tree: a private copy (st) of orig.
 type node struct {
-	orig  *story.Story
-	st    *story.Story
-	im    *story.Import // the import that brought it in (nil at the top)
-	chain string        // dotted alias chain ("" at the top)
-	kids  []*node
+	orig   *story.Story
+	st     *story.Story
+	im     *story.Import // the import that brought it in (nil at the top)
+	chain  string        // dotted alias chain ("" at the top)
+	kids   []*node
+	parent *node
+	// pre prefixes its names in the folded story ("a__b__"), at its state
+	// paths ("a.b."); both are "" at the top.
+	pre, at string
+	depth   int
+	// first and end number the nodes of its subtree (preorder).
+	first, end int
+	byAlias    map[string]*node
+	// world, agents and ifaces are its own names; intents also holds the
+	// exports and imports its merges add (a rewrite's membership tests).
+	world, intents, agents, ifaces map[string]bool
+	// swap: an import at or above it swaps prompt files (overrides.prompts);
+	// swaps are its import's, by absolute child path.
+	swap  bool
+	swaps map[string]string
+	// the problems its merge into its importer reports after the rewrite,
+	// world, intent and table steps (in that order, as upstream's fold).
+	targetErrs, worldErrs, intentErrs, tableErrs []Problem
+	xiErrs                                       []Problem // its exports' and imports' (after intentErrs')
+	// wrapper is the state its importer folded it under.
+	wrapper *story.State
+	// worldOwn and intentOwn are its own entries; added, the intents its
+	// importer's merge of it adds (exports, imports).
+	worldOwn  []*entry
+	intentOwn map[string]*entry
+	added     []*entry
+}
+
+// errItem is one problem of the fold, or a place for a node's later ones.
+type errItem struct {
+	p    Problem
+	k    *node
+	list func(k *node) []Problem
 }
 
 type folder struct {
 	opts     Options
-	errs     []Problem
+	errs     []errItem
 	stateDir map[*story.State]origin
 	aliases  map[*story.State]map[string]string
 	wrappers map[*story.State]*wrapInfo
+	// scope is the node whose rewrites a state starts from.
+	scope map[*story.State]*node
+	// finalKeys are effects the fold made with their keys already final.
+	finalKeys map[*story.Effect]bool
 	// exitsVia records, per arm or on_complete entry, the exit mappings used.
 	exitsVia map[any][]ExitUse
 	// imports and copied count the children and states build has copied.
@@ -49,10 +84,44 @@ type folder struct {
 	stateCount      map[*story.Story]int
 	// overrides bounds the nodes this fold's override parses visit together.
 	overrides *story.OverrideBudget
+	// repeats counts world resets and intent spellings against MaxRepeats.
+	repeats  int
+	repeated bool
+	nodes    int
+	// preOverride holds a node's own intents its import's overrides replaced.
+	preOverride map[*node]map[string]*story.Intent
 }
 
 func (fs *folder) errf(chain string, p story.Pos, format string, a ...any) {
-	fs.errs = append(fs.errs, Problem{Alias: chain, Pos: p, Message: fmt.Sprintf(format, a...)})
+	fs.errs = append(fs.errs, errItem{p: Problem{Alias: chain, Pos: p, Message: fmt.Sprintf(format, a...)}})
+}
+
+// later marks the place of k's problems of one step.
+func (fs *folder) later(k *node, list func(k *node) []Problem) {
+	fs.errs = append(fs.errs, errItem{k: k, list: list})
+}
+
+// failed reports whether any problem was recorded.
+func (fs *folder) failed() bool {
+	for _, e := range fs.errs {
+		if e.k == nil || len(e.list(e.k)) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// problems lists every problem in fold order.
+func (fs *folder) problems() []Problem {
+	var out []Problem
+	for _, e := range fs.errs {
+		if e.k == nil {
+			out = append(out, e.p)
+		} else {
+			out = append(out, e.list(e.k)...)
+		}
+	}
+	return out
 }
 
 func joinChain(chain, alias string) string {
@@ -62,13 +131,22 @@ func joinChain(chain, alias string) string {
 	return chain + "." + alias
 }
 
-// build copies st and, recursively, every imports: child.
-func (fs *folder) build(st *story.Story, im *story.Import, chain string, stack []*story.Story) *node {
-	n := &node{orig: st, st: copyStory(st), im: im, chain: chain}
-	fs.mark(origin{dir: st.Dir, file: st.File, alias: chain, story: st}, n.st.States...)
+// build copies st and, recursively, every imports: child; stack holds the
+// stories being built (st's importers and st).
+func (fs *folder) build(st *story.Story, im *story.Import, parent *node, chain string, stack map[*story.Story]bool) *node {
+	n := &node{orig: st, st: copyStory(st), im: im, chain: chain, parent: parent, first: fs.nodes}
+	fs.nodes++
+	if parent != nil {
+		n.depth = parent.depth + 1
+		n.pre = parent.pre + im.Alias + "__"
+		n.at = parent.at + im.Alias + "."
+		n.swap = parent.swap || (im.Overrides != nil && len(im.Overrides.Prompts) > 0)
+	}
+	fs.mark(n, n.st.States...)
 	if im != nil && st.Phases != nil && fs.opts.Phases == nil {
 		fs.errf(chain, st.Phases.Pos, "%s: phases: a phase graph in an imported child is not expanded, so it cannot be folded", st.File)
 	}
+	defer func() { n.end = fs.nodes; n.own() }()
 	for _, alias := range st.ImportOrder {
 		ci := st.Imports[alias]
 		if ci == nil {
@@ -83,113 +161,106 @@ func (fs *folder) build(st *story.Story, im *story.Import, chain string, stack [
 			fs.errf(sub, ci.Pos, "source %q: the child story was not loaded%s, so it cannot be folded", ci.Source, hint)
 			continue
 		}
-		if slices.Contains(stack, ci.Child) {
+		if stack[ci.Child] {
 			fs.errf(sub, ci.Pos, "source %q: import cycle back to %s", ci.Source, ci.Child.File)
 			continue
 		}
 		if !fs.spend(sub, ci) {
 			return n
 		}
-		n.kids = append(n.kids, fs.build(ci.Child, ci, sub, append(append([]*story.Story(nil), stack...), ci.Child)))
+		stack[ci.Child] = true
+		n.kids = append(n.kids, fs.build(ci.Child, ci, n, sub, stack))
+		delete(stack, ci.Child)
 	}
 	return n
 }
 
-// mark records the origin of states and their subtrees.
-func (fs *folder) mark(o origin, states ...*story.State) {
+// own fills n's name sets from its own story and its kids' aliases.
+func (n *node) own() {
+	n.byAlias = map[string]*node{}
+	for _, k := range n.kids {
+		n.byAlias[k.im.Alias] = k
+	}
+	n.world = map[string]bool{}
+	for _, w := range n.st.World {
+		if !reserved[w.Name] {
+			n.world[w.Name] = true
+		}
+	}
+	n.intents = keySet(n.st.Intents)
+	n.agents = keySet(n.st.Agents)
+	n.ifaces = keySet(n.st.HostInterfaces)
+}
+
+func keySet[V any](m map[string]V) map[string]bool {
+	out := make(map[string]bool, len(m))
+	for k := range m {
+		out[k] = true
+	}
+	return out
+}
+
+// mark records the origin and scope of states and their subtrees.
+func (fs *folder) mark(n *node, states ...*story.State) {
+	o := origin{dir: n.orig.Dir, file: n.orig.File, alias: n.chain, story: n.orig}
 	for _, s := range story.Flatten(states) {
 		fs.stateDir[s] = o
+		fs.scope[s] = n
 	}
 }
 
-// fold folds every child of n into n, deepest first.
+// fold folds every child of n into n, deepest first: overrides, wrappers
+// and phases here; names, tables and rewrites after the whole tree (lift,
+// tables.go, rewrite.go), each state rewritten once.
 func (fs *folder) fold(n *node) {
 	for _, k := range n.kids {
 		fs.fold(k)
 		fs.applyOverrides(n, k)
-		fs.rebase(n, k)
-		fs.merge(n, k)
+		fs.attach(n, k)
 	}
 	if fs.opts.Phases != nil && n.st.Phases != nil {
 		if err := fs.opts.Phases(n.st); err != nil {
 			fs.errf(n.chain, n.st.Phases.Pos, "%s: phases: %v", n.orig.File, err)
 		}
-		o := origin{dir: n.orig.Dir, file: n.orig.File, alias: n.chain, story: n.orig}
 		for _, s := range n.st.AllStates() {
 			if _, ok := fs.stateDir[s]; !ok {
-				fs.mark(o, s)
+				fs.mark(n, s)
 			}
 		}
 		n.st.Phases = nil // expanded: what is left are plain states
 	}
 }
 
-// merge folds the (already folded) child k into n under its alias.
-func (fs *folder) merge(n, k *node) {
+// attach puts the child k under its alias's wrapper state in n.
+func (fs *folder) attach(n, k *node) {
 	im, ch, p := k.im, k.st, n.st
 	alias := im.Alias
-	rw := &rewriter{fs: fs, alias: alias, chain: k.chain, exits: im.Exits,
-		world: map[string]bool{}, intents: map[string]bool{}, agents: map[string]bool{}, ifaces: map[string]bool{}}
-	for _, w := range ch.World {
-		if !reserved[w.Name] {
-			rw.world[w.Name] = true
-		}
-	}
-	addKeys(rw.intents, maps.Keys(ch.Intents))
-	addKeys(rw.intents, slices.Values(im.ExportIntent))
-	addKeys(rw.agents, maps.Keys(ch.Agents))
-	addKeys(rw.ifaces, maps.Keys(ch.HostInterfaces))
-
 	entry := cmp.Or(im.Entry, ch.Root)
 	if entry == "" {
 		fs.errf(k.chain, im.Pos, "entry is required (the child %s declares no root either)", ch.File)
 	}
-
-	for _, s := range ch.States {
-		rw.state(s, 0)
-	}
+	fs.later(k, func(k *node) []Problem { return k.targetErrs })
 	w := &story.State{Name: alias, Path: alias, Type: "compound", Initial: entry, InitialPos: im.Pos, Pos: im.Pos,
 		Intents: map[string]*story.Intent{}, Keys: map[string]story.Pos{}}
 	for _, s := range ch.States {
 		s.Parent = w
 	}
-	for _, s := range story.Flatten(ch.States) {
-		s.Path = alias + "." + s.Path
-	}
 	w.Children = ch.States
-	w.OnEnter = fs.entryEffects(ch, im)
 	fs.stateDir[w] = origin{dir: n.orig.Dir, file: n.orig.File, alias: n.chain, story: n.orig}
+	fs.scope[w] = n
+	k.wrapper = w
 	fs.wrappers[w] = &wrapInfo{source: im.Source, file: k.orig.File, dir: k.orig.Dir, story: k.orig}
 	if slices.ContainsFunc(p.States, func(s *story.State) bool { return s.Name == alias }) {
 		fs.errf(k.chain, im.Pos, "alias collides with existing parent state of the same name")
 	}
 	p.States = append(p.States, w)
-
-	fs.mergeWorld(n, k, alias)
-	fs.mergeIntents(n, k, alias)
-	fs.mergeTables(n, k, alias)
-	if im.Hosts != "declared" {
-		p.Hosts = appendNew(p.Hosts, ch.Hosts)
-	}
-	p.Manifests = appendNew(p.Manifests, ch.Manifests)
+	fs.later(k, func(k *node) []Problem { return k.worldErrs })
+	fs.later(k, func(k *node) []Problem { return k.intentErrs })
+	fs.later(k, func(k *node) []Problem { return k.tableErrs })
 }
 
-// addKeys sets set[k] for every k of keys.
-func addKeys(set map[string]bool, keys iter.Seq[string]) {
-	for k := range keys {
-		set[k] = true
-	}
-}
-
-// appendNew appends the elements of add that dst does not hold yet,
-// through a set: each parent of a chain of thousands of imports receives
-// all its descendants' manifests, which a scan of dst per element made
-// cubic in the chain's depth.
-func appendNew[T comparable](dst, add []T) []T {
-	have := make(map[T]bool, len(dst)+len(add))
-	for _, x := range dst {
-		have[x] = true
-	}
+// appendNew appends the elements of add that dst does not hold yet.
+func appendNew[T comparable](dst []T, have map[T]bool, add []T) []T {
 	for _, x := range add {
 		if !have[x] {
 			have[x] = true
@@ -197,108 +268,6 @@ func appendNew[T comparable](dst, add []T) []T {
 		}
 	}
 	return dst
-}
-
-// entryEffects are the wrapper's on_enter: a set per child world key with a
-// non-nil default world_in does not project, then one per world_in key,
-// each group in sorted key order.
-func (fs *folder) entryEffects(ch *story.Story, im *story.Import) []*story.Effect {
-	in := map[string]bool{}
-	for _, kv := range im.WorldIn {
-		in[kv.Key] = true
-	}
-	var resets []*story.WorldVar
-	for _, v := range ch.World {
-		if v.Default != nil && !in[v.Name] && !reserved[v.Name] {
-			resets = append(resets, v)
-		}
-	}
-	slices.SortStableFunc(resets, func(a, b *story.WorldVar) int { return strings.Compare(a.Name, b.Name) })
-	var out []*story.Effect
-	add := func(key string, val any, p story.Pos) {
-		e := &story.Effect{Set: []story.KV{{Key: im.Alias + "__" + key, Value: jsonvalue.CopyNilAsEmpty(val), Pos: p}},
-			Written: story.EffectKeysOf("set"), Pos: p}
-		e.SetKeyPos("set", p)
-		out = append(out, e)
-	}
-	for _, v := range resets {
-		add(v.Name, v.Default, v.Pos)
-	}
-	for _, kv := range slices.SortedStableFunc(slices.Values(im.WorldIn), func(a, b story.KV) int { return strings.Compare(a.Key, b.Key) }) {
-		add(kv.Key, kv.Value, kv.Pos)
-	}
-	return out
-}
-
-func (fs *folder) mergeWorld(n, k *node, alias string) {
-	p := n.st
-	have := map[string]bool{}
-	for _, w := range p.World {
-		have[w.Name] = true
-	}
-	for _, w := range k.st.World {
-		c := copyWorldVar(w)
-		if reserved[w.Name] {
-			if have[w.Name] {
-				continue
-			}
-		} else {
-			c.Name = alias + "__" + w.Name
-		}
-		if have[c.Name] {
-			fs.errf(k.chain, k.im.Pos, "world key %q collides", c.Name)
-			continue
-		}
-		have[c.Name] = true
-		p.World = append(p.World, c)
-	}
-}
-
-func (fs *folder) mergeIntents(n, k *node, alias string) {
-	p, ch, im := n.st, k.st, k.im
-	if p.Intents == nil {
-		p.Intents = map[string]*story.Intent{}
-	}
-	add := func(name string, src *story.Intent) {
-		if p.Intents[name] != nil {
-			fs.errf(k.chain, im.Pos, "intent %q collides", name)
-			return
-		}
-		c := copyIntent(src)
-		c.Name = name
-		p.Intents[name] = c
-		p.IntentOrder = append(p.IntentOrder, name)
-	}
-	// The parent's own intents as they were before this child, for export.
-	parentOwn := maps.Clone(p.Intents)
-	for _, name := range orderedKeys(ch.IntentOrder, ch.Intents) {
-		add(alias+"__"+name, ch.Intents[name])
-	}
-	for _, name := range im.ExportIntent {
-		src := parentOwn[name]
-		if src == nil {
-			fs.errf(k.chain, im.Pos, "intents.export references undefined parent intent %q", name)
-			continue
-		}
-		if ch.Intents[name] != nil {
-			continue // the child declares it too: its own definition was lifted above
-		}
-		add(alias+"__"+name, src)
-	}
-	var exported []string
-	if ch.Exports != nil {
-		exported = ch.Exports.Intents
-	}
-	for _, name := range im.ImportIntent {
-		switch {
-		case !slices.Contains(exported, name):
-			fs.errf(k.chain, im.Pos, "intents.import.%s: child does not declare it in exports.intents", name)
-		case ch.Intents[name] == nil:
-			fs.errf(k.chain, im.Pos, "intents.import.%s: child does not define this intent", name)
-		default:
-			add(name, ch.Intents[name])
-		}
-	}
 }
 
 // orderedKeys is order (keys of m only) then m's other keys, sorted.
@@ -317,50 +286,6 @@ func orderedKeys[V any](order []string, m map[string]V) []string {
 		}
 	}
 	return out
-}
-
-// mergeTables lifts the child's personas, meta modes and host interfaces
-// under <alias>__<name> and applies the import's host_bindings.
-func (fs *folder) mergeTables(n, k *node, alias string) {
-	p, ch, im := n.st, k.st, k.im
-	liftTable(fs, k, alias, "agent", &p.Agents, ch.Agents, func(c *story.Persona, nn string) { c.Name = nn })
-	liftTable(fs, k, alias, "meta_mode", &p.MetaModes, ch.MetaModes, func(c *story.MetaMode, nk string) {
-		c.Key = nk
-		if ch.Agents[c.Agent] != nil {
-			c.Agent = alias + "__" + c.Agent
-		}
-	})
-	lifted := liftTable(fs, k, alias, "host_interface", &p.HostInterfaces, ch.HostInterfaces, func(c *story.HostInterface, nn string) { c.Name = nn })
-	for _, b := range orderedKeys(nil, im.HostBindings) {
-		nn := alias + "__" + b
-		if !lifted[nn] {
-			fs.errf(k.chain, im.Pos, "host_bindings.%s: no matching host_interface (looked for %q in lifted child interfaces)", b, nn)
-			continue
-		}
-		p.HostInterfaces[nn].Default = im.HostBindings[b]
-	}
-}
-
-// liftTable copies each entry of the child's table src into *dst as
-// <alias>__<name> (adopt renames the copy), in key order, reporting a name
-// the parent already has; it returns the names lifted.
-func liftTable[T any](fs *folder, k *node, alias, what string, dst *map[string]*T, src map[string]*T, adopt func(c *T, name string)) map[string]bool {
-	lifted := map[string]bool{}
-	for _, name := range orderedKeys(nil, src) {
-		if *dst == nil {
-			*dst = map[string]*T{}
-		}
-		nn := alias + "__" + name
-		if (*dst)[nn] != nil {
-			fs.errf(k.chain, k.im.Pos, "%s %q collides", what, nn)
-			continue
-		}
-		c := cloneExported(src[name])
-		adopt(c, nn)
-		(*dst)[nn] = c
-		lifted[nn] = true
-	}
-	return lifted
 }
 
 // bind applies Options.Bindings to the folded story's host interfaces.

@@ -19,7 +19,6 @@ func (fs *folder) applyOverrides(n, k *node) {
 	if ov == nil {
 		return
 	}
-	o := origin{dir: k.orig.Dir, file: k.orig.File, alias: k.chain, story: k.orig}
 	for _, name := range ov.StateNames() {
 		idx := -1
 		for i, s := range k.st.States {
@@ -36,7 +35,7 @@ func (fs *folder) applyOverrides(n, k *node) {
 			continue
 		}
 		s := copyState(parsed, nil)
-		fs.mark(o, s)
+		fs.mark(k, s)
 		k.st.States[idx] = s
 	}
 	for _, name := range ov.IntentNames() {
@@ -50,6 +49,12 @@ func (fs *folder) applyOverrides(n, k *node) {
 		}
 		in := copyIntent(parsed)
 		in.Name = name
+		if fs.preOverride[k] == nil {
+			fs.preOverride[k] = map[string]*story.Intent{}
+		}
+		if _, ok := fs.preOverride[k][name]; !ok {
+			fs.preOverride[k][name] = k.st.Intents[name]
+		}
 		k.st.Intents[name] = in
 	}
 }

@@ -7,60 +7,62 @@ import (
 	"kitsoki/pkg/story"
 )
 
-// rebase makes the child's relative prompt and schema with: paths (also
-// under context and acceptance) absolute against its directory, as
-// upstream's loader does; templates are left alone. overrides.prompts
-// swaps a child prompt file for one of the parent's.
-func (fs *folder) rebase(n, k *node) {
-	rb := &rebaser{dir: k.orig.Dir, swap: map[string]string{}}
-	if ov := k.im.Overrides; ov != nil {
-		for rel, repl := range ov.Prompts {
-			if !filepath.IsAbs(repl) {
-				repl = filepath.Join(n.orig.Dir, repl)
-			}
-			rb.swap[filepath.Join(k.orig.Dir, rel)] = filepath.Clean(repl)
-		}
-	}
-	for p := range (story.EffectWalk{}).States(story.Flatten(k.st.States)...) {
-		if w := p.Effect.With; w != nil {
-			rb.with(w)
-			for _, sub := range []string{"context", "acceptance"} {
-				if m, ok := w[sub].(map[string]any); ok {
-					rb.with(m)
-				}
-			}
+// rebase makes an effect's relative prompt and schema with: paths (also
+// under context and acceptance) absolute against the directory of the
+// story that wrote them, as upstream's loader does at each import level;
+// templates are left alone. An import's overrides.prompts swaps a child
+// prompt file for one of its importer's.
+func (rw *rewriter) rebase(with map[string]any) {
+	rw.rebaseWith(with)
+	for _, sub := range []string{"context", "acceptance"} {
+		if m, ok := with[sub].(map[string]any); ok {
+			rw.rebaseWith(m)
 		}
 	}
 }
 
-type rebaser struct {
-	dir  string
-	swap map[string]string // absolute child path -> parent replacement
-}
-
-func (rb *rebaser) with(m map[string]any) {
+func (rw *rewriter) rebaseWith(m map[string]any) {
 	for _, key := range []string{"prompt", "prompt_path", "schema"} {
 		v, ok := m[key].(string)
 		if !ok || v == "" || story.IsTemplated(v) {
 			continue
 		}
-		abs := v
-		if !filepath.IsAbs(v) {
-			abs = filepath.Join(rb.dir, v)
+		// Once absolute, only a swap above can change it.
+		for x := rw.m; x.im != nil && (x.swap || !filepath.IsAbs(v)); x = x.parent {
+			v = x.rebase(key, v)
 		}
-		if repl, ok := rb.swap[filepath.Clean(abs)]; ok {
-			m[key] = repl
-			continue
-		}
-		if filepath.IsAbs(v) {
-			continue
-		}
-		// prompt: is inline text unless it names a file; the others always do.
-		if key == "prompt" {
-			if fi, err := os.Stat(abs); err != nil || !fi.Mode().IsRegular() {
-				continue
+		m[key] = v
+	}
+}
+
+// rebase is v as level x's rebase leaves it.
+func (x *node) rebase(key, v string) string {
+	abs := v
+	if !filepath.IsAbs(v) {
+		abs = filepath.Join(x.orig.Dir, v)
+	}
+	if ov := x.im.Overrides; ov != nil && len(ov.Prompts) > 0 {
+		if x.swaps == nil {
+			x.swaps = map[string]string{}
+			for rel, repl := range ov.Prompts {
+				if !filepath.IsAbs(repl) {
+					repl = filepath.Join(x.parent.orig.Dir, repl)
+				}
+				x.swaps[filepath.Join(x.orig.Dir, rel)] = filepath.Clean(repl)
 			}
 		}
-		m[key] = abs
+		if repl, ok := x.swaps[filepath.Clean(abs)]; ok {
+			return repl
+		}
 	}
+	if filepath.IsAbs(v) {
+		return v
+	}
+	// prompt: is inline text unless it names a file; the others always do.
+	if key == "prompt" {
+		if fi, err := os.Stat(abs); err != nil || !fi.Mode().IsRegular() {
+			return v
+		}
+	}
+	return abs
 }

@@ -1,7 +1,9 @@
 package fold
 
 import (
-	"maps"
+	"cmp"
+	"fmt"
+	"slices"
 	"strings"
 
 	"kitsoki/internal/jsonvalue"
@@ -9,111 +11,189 @@ import (
 	"kitsoki/pkg/story"
 )
 
-// rewriter rewrites one child's states for the fold under alias: the
-// child's world keys get the <alias>__ prefix, its intents, personas and
-// host interfaces are renamed, and targets are rewritten.
+// Upstream's fold rewrites a child's states at every import level above
+// it: at level x (the merge of x into its importer) a name of x's folded
+// table gets the <alias>__ prefix. Once a level prefixes a name, every
+// level above has the prefixed name in its table too, so a name used in
+// a state of scope m ends as x.pre+name for the lowest level x at or above
+// m whose table has it (lift), and each state is rewritten once.
+
+// lift is name as the top sees it from scope m (see above); has tests a
+// level's folded table.
+func lift(m *node, name string, has func(x *node, name string) bool) string {
+	for x := m; x.im != nil; x = x.parent {
+		if has(x, name) {
+			return x.pre + name
+		}
+	}
+	return name
+}
+
+// viaKid reports whether name is <alias>__<rest> for a kid k of x with
+// rest in k's table.
+func viaKid(x *node, name string, has func(x *node, name string) bool) bool {
+	for i := 0; ; {
+		j := strings.Index(name[i:], "__")
+		if j < 0 {
+			return false
+		}
+		p := i + j
+		if k := x.byAlias[name[:p]]; k != nil && has(k, name[p+2:]) {
+			return true
+		}
+		i = p + 1
+	}
+}
+
+func hasWorld(x *node, name string) bool { return x.world[name] || viaKid(x, name, hasWorld) }
+
+// liftWorld is lift for a world key; a reserved one is in no table.
+func liftWorld(m *node, name string) string {
+	if reserved[name] {
+		return name
+	}
+	return lift(m, name, hasWorld)
+}
+func hasIntent(x *node, name string) bool { return x.intents[name] || viaKid(x, name, hasIntent) }
+func hasAgent(x *node, name string) bool  { return x.agents[name] || viaKid(x, name, hasAgent) }
+func hasIface(x *node, name string) bool  { return x.ifaces[name] || viaKid(x, name, hasIface) }
+
+// answers: the intents a level renames are its table's and those its
+// import exports to it.
+func answers(x *node, name string) bool {
+	return hasIntent(x, name) || slices.Contains(x.im.ExportIntent, name)
+}
+
+// rewriter rewrites the states of one scope (a node's own states, or the
+// wrappers its merges made) for every import level above it: world keys,
+// intents, personas and host interfaces are renamed, and targets are
+// rewritten level by level, each level's problem reported in its merge.
 type rewriter struct {
-	fs      *folder
-	alias   string
-	chain   string
-	exits   map[string]*story.ImportExit
-	world   map[string]bool
-	intents map[string]bool
-	agents  map[string]bool
-	ifaces  map[string]bool
+	fs *folder
+	m  *node
 }
 
 // worldRef matches a world.<key> reference not preceded by an identifier
 // character or a dot (so foo.world.x and myworld.x are left alone).
 var worldRef = &lazyre.Regexp{Expr: `(^|[^A-Za-z0-9_.])world\.([A-Za-z_][A-Za-z0-9_]*)`}
 
-// text prefixes with <alias>__ the world references (worldRef) of a
-// template, guard or expression whose key the child declares.
+// text renames the world references (worldRef) of a template, guard or
+// expression.
 func (rw *rewriter) text(s string) string {
 	if !strings.Contains(s, "world.") {
 		return s
 	}
 	return worldRef.ReplaceAllStringFunc(s, func(m string) string {
 		sub := worldRef.FindStringSubmatch(m)
-		if !rw.world[sub[2]] {
+		name := liftWorld(rw.m, sub[2])
+		if name == sub[2] {
 			return m
 		}
-		return sub[1] + "world." + rw.alias + "__" + sub[2]
+		return sub[1] + "world." + name
 	})
 }
 
-// key renames a world key (or a dotted path into one) the child declares.
+// key renames a world key (or a dotted path into one).
 func (rw *rewriter) key(k string) string {
 	first, rest, dotted := strings.Cut(k, ".")
-	if !rw.world[first] {
+	name := liftWorld(rw.m, first)
+	if name == first {
 		return k
 	}
 	if dotted {
-		return rw.alias + "__" + first + "." + rest
+		return name + "." + rest
 	}
-	return rw.alias + "__" + first
+	return name
 }
 
 // anyValue is a raw value with every string rewritten (a copy).
 func (rw *rewriter) anyValue(v any) any { return jsonvalue.MapStrings(v, rw.text, false) }
 
-func (rw *rewriter) intent(name string) (string, bool) {
-	if name == "*" || !rw.intents[name] {
-		return name, false
+// agent renames a persona.
+func (rw *rewriter) agent(name string) string { return lift(rw.m, name, hasAgent) }
+
+// rewrite rewrites every state of the folded tree once, from its scope,
+// and sets its path.
+func (fs *folder) rewrite(root *node) {
+	depth := map[*story.State]int{}
+	for _, s := range root.st.AllStates() {
+		m := fs.scope[s]
+		s.Path = m.at + s.Path
+		d := 0
+		if s.Parent != nil && fs.scope[s.Parent] == m {
+			d = depth[s.Parent] + 1
+		}
+		depth[s] = d
+		if m.im != nil {
+			(&rewriter{fs: fs, m: m}).state(s, d)
+		}
 	}
-	return rw.alias + "__" + name, true
 }
 
-// target rewrites a target of a state at depth (0 = a direct child of the
-// wrapper), returning the exit when it was @exit:<name>.
-func (rw *rewriter) target(t string, depth int, p story.Pos, owner *story.State) (string, *story.ImportExit) {
-	switch {
-	case t == "" || t == ".":
-		return t, nil
-	case story.IsTemplated(t):
-		return rw.text(t), nil
-	case strings.HasPrefix(t, "@exit:"):
-		name := strings.TrimPrefix(t, "@exit:")
-		ex := rw.exits[name]
-		if ex == nil || ex.To == "" {
-			rw.fs.errf(rw.chain, p, "state %q: target %q: the import maps no exits.%s.to (the child uses @exit:%s but the parent does not map it)", owner.Path, t, name, name)
-			return t, nil
+// target rewrites t, written at depth in owner, through each import level
+// from the rewriter's scope up: an @exit: is mapped by that level's import
+// (exit gets each mapping used), a bare name becomes relative, and a `..`
+// walking above the level's namespace is reported in its merge.
+func (rw *rewriter) target(t string, depth int, p story.Pos, owner *story.State, exit func(at *node, was string, ex *story.ImportExit)) string {
+	for x := rw.m; x.im != nil; x, depth = x.parent, depth+1 {
+		bad := func(format string, a ...any) {
+			x.targetErrs = append(x.targetErrs, Problem{Alias: x.chain, Pos: p, Message: fmt.Sprintf(format, a...)})
 		}
-		return ex.To, ex
-	case strings.HasPrefix(t, ".."):
-		n, rest := 0, t
-		for strings.HasPrefix(rest, "../") {
-			n++
-			rest = rest[3:]
+		path := owner.Path[len(x.at):]
+		switch {
+		case t == "" || t == ".":
+			return t
+		case story.IsTemplated(t):
+			return (&rewriter{fs: rw.fs, m: x}).text(t)
+		case strings.HasPrefix(t, "@exit:"):
+			name := strings.TrimPrefix(t, "@exit:")
+			ex := x.im.Exits[name]
+			if ex == nil || ex.To == "" {
+				bad("state %q: target %q: the import maps no exits.%s.to (the child uses @exit:%s but the parent does not map it)", path, t, name, name)
+				continue
+			}
+			if exit != nil {
+				exit(x, t, ex)
+			}
+			t = ex.To
+		case strings.HasPrefix(t, ".."):
+			n, rest := 0, t
+			for strings.HasPrefix(rest, "../") {
+				n++
+				rest = rest[3:]
+			}
+			if rest == ".." {
+				n++
+			}
+			if n <= depth+1 {
+				return t // and at every level above, deeper
+			}
+			bad("state %q: target %q walks above the child's namespace (depth %d, %d `..` segments); cross-boundary parent targets are forbidden", path, t, depth, n)
+		case strings.ContainsAny(t, "./"):
+			return t
+		default:
+			return strings.Repeat("../", depth+1) + t
 		}
-		if rest == ".." {
-			n++
-		}
-		if n > depth+1 {
-			rw.fs.errf(rw.chain, p, "state %q: target %q walks above the child's namespace (depth %d, %d `..` segments); cross-boundary parent targets are forbidden", owner.Path, t, depth, n)
-		}
-		return t, nil
-	case strings.ContainsAny(t, "./"):
-		return t, nil
 	}
-	return strings.Repeat("../", depth+1) + t, nil
+	return t
 }
 
 // exitUse records that site's target went through the exit mapping ex.
 func (rw *rewriter) exitUse(site any, was string, ex *story.ImportExit) {
-	if ex == nil {
-		return
-	}
 	rw.fs.exitsVia[site] = append(rw.fs.exitsVia[site], ExitUse{Name: strings.TrimPrefix(was, "@exit:"), Pos: ex.Pos})
 }
 
-// exitSet is the set effect an exit mapping appends (parent scope).
-func (rw *rewriter) exitSet(ex *story.ImportExit) *story.Effect {
-	if ex == nil || len(ex.Set) == 0 {
+// exitSet is the set effect an exit mapping of level at appends, rewritten
+// for the levels above at (the parent's scope); nil when it sets nothing.
+func (rw *rewriter) exitSet(at *node, ex *story.ImportExit) *story.Effect {
+	if len(ex.Set) == 0 {
 		return nil
 	}
 	e := &story.Effect{Set: copyKVs(ex.Set), Written: story.EffectKeysOf("set"), Pos: ex.Pos}
 	e.SetKeyPos("set", ex.Pos)
+	if at.parent.im != nil {
+		(&rewriter{fs: rw.fs, m: at.parent}).kvs(e.Set, true)
+	}
 	return e
 }
 
@@ -139,7 +219,7 @@ func (rw *rewriter) elements(els []*story.ViewElement) {
 	}
 }
 
-// state rewrites s and its subtree in place.
+// state rewrites s (not its children) in place.
 func (rw *rewriter) state(s *story.State, depth int) {
 	s.Description = rw.text(s.Description)
 	if story.IsTemplated(s.Initial) {
@@ -158,30 +238,48 @@ func (rw *rewriter) state(s *story.State, depth int) {
 	}
 	if t := s.Timeout(); t != nil {
 		t.After = rw.text(t.After)
-		t.Target, _ = rw.target(t.Target, depth, t.TargetPos, s)
+		t.Target = rw.target(t.Target, depth, t.TargetPos, s, nil)
 	}
 	if r := s.AgentOffRamp(); r != nil {
 		r.Agent, r.Persona = rw.agent(r.Agent), rw.agent(r.Persona)
 	}
 	rw.arcs(s, depth)
-	for _, ch := range s.Children {
-		rw.state(ch, depth+1)
-	}
 }
 
-// arcs renames the state's intents, records their aliases and rewrites arms.
+// spelling is one name an arc answers to at one level.
+type spelling struct {
+	typed, arc string
+	depth      int
+}
+
+// arcs renames the state's intents, records their spellings (upstream's
+// IntentAliases: each level's name of a renamed intent maps to its final
+// name, a higher level's winning) and rewrites arms.
 func (rw *rewriter) arcs(s *story.State, depth int) {
 	renamed := map[string]string{}
+	var spelled []spelling
 	rename := func(name string) string {
 		if n, ok := renamed[name]; ok {
 			return n
 		}
-		// an undeclared state-local intent keeps its name (import-local-intent)
-		n, ok := rw.intent(name)
-		if ok {
-			renamed[name] = n
+		if name == "*" {
+			return name
 		}
-		return n
+		x := rw.m
+		for ; x.im != nil && !answers(x, name); x = x.parent {
+		}
+		if x.im == nil {
+			return name // an undeclared state-local intent keeps its name (import-local-intent)
+		}
+		final := x.pre + name
+		renamed[name] = final
+		for y := x; y.im != nil; y = y.parent {
+			if !rw.fs.repeat(rw.m, 1) {
+				break
+			}
+			spelled = append(spelled, spelling{typed: final[len(y.pre):], arc: final, depth: y.depth})
+		}
+		return final
 	}
 	old := s.On
 	s.On = make([]story.OnIntent, 0, len(old))
@@ -213,17 +311,11 @@ func (rw *rewriter) arcs(s *story.State, depth int) {
 	if len(renamed) == 0 {
 		return
 	}
-	m := rw.fs.aliases[s]
-	if m == nil {
-		m = map[string]string{}
+	m := make(map[string]string, len(spelled))
+	slices.SortStableFunc(spelled, func(a, b spelling) int { return cmp.Compare(b.depth, a.depth) })
+	for _, sp := range spelled {
+		m[sp.typed] = sp.arc
 	}
-	// Chase the spellings of earlier folds forward, then add this fold's.
-	for typed, arc := range m {
-		if n, ok := renamed[arc]; ok {
-			m[typed] = n
-		}
-	}
-	maps.Copy(m, renamed)
 	rw.fs.aliases[s] = m
 }
 
@@ -234,13 +326,12 @@ func (rw *rewriter) arm(t *story.Transition, depth int, owner *story.State) {
 	}
 	rw.view(t.View())
 	t.Effects = rw.effects(t.Effects, depth, owner)
-	var ex *story.ImportExit
-	was := t.Target
-	t.Target, ex = rw.target(t.Target, depth, t.TargetPos, owner)
-	rw.exitUse(t, was, ex)
-	if e := rw.exitSet(ex); e != nil {
-		t.Effects = append(t.Effects, e)
-	}
+	t.Target = rw.target(t.Target, depth, t.TargetPos, owner, func(at *node, was string, ex *story.ImportExit) {
+		rw.exitUse(t, was, ex)
+		if e := rw.exitSet(at, ex); e != nil {
+			t.Effects = append(t.Effects, e)
+		}
+	})
 }
 
 // effects rewrites effects in place, with an exit's set: before an @exit:.
@@ -256,13 +347,12 @@ func (rw *rewriter) effects(list []*story.Effect, depth int, owner *story.State)
 		}
 		rw.effect(e, depth, owner)
 		if e.Target() != "" {
-			var ex *story.ImportExit
-			was := e.Target()
-			e.More.Target, ex = rw.target(e.Target(), depth, e.PosOf("target"), owner)
-			rw.exitUse(e, was, ex)
-			if se := rw.exitSet(ex); se != nil {
-				out = append(out, se)
-			}
+			e.More.Target = rw.target(e.Target(), depth, e.PosOf("target"), owner, func(at *node, was string, ex *story.ImportExit) {
+				rw.exitUse(e, was, ex)
+				if se := rw.exitSet(at, ex); se != nil {
+					out = append(out, se)
+				}
+			})
 		}
 		out = append(out, e)
 	}
@@ -272,7 +362,13 @@ func (rw *rewriter) effects(list []*story.Effect, depth int, owner *story.State)
 func (rw *rewriter) effect(e *story.Effect, depth int, owner *story.State) {
 	e.When = rw.text(e.When)
 	e.Say = rw.text(e.Say)
-	rw.kvs(e.Set, true)
+	if rw.fs.finalKeys[e] {
+		for i := range e.Set {
+			e.Set[i].Value = rw.anyValue(e.Set[i].Value)
+		}
+	} else {
+		rw.kvs(e.Set, true)
+	}
 	m := e.More
 	if m != nil {
 		rw.kvs(m.Increment, true)
@@ -282,11 +378,14 @@ func (rw *rewriter) effect(e *story.Effect, depth int, owner *story.State) {
 		m.EmitIntent = rw.text(m.EmitIntent)
 	}
 	if rest, ok := strings.CutPrefix(e.Invoke, "iface."); ok {
-		if name, op, ok := strings.Cut(rest, "."); ok && rw.ifaces[name] {
-			e.Invoke = "iface." + rw.alias + "__" + name + "." + op
+		if name, op, ok := strings.Cut(rest, "."); ok {
+			if nn := lift(rw.m, name, hasIface); nn != name {
+				e.Invoke = "iface." + nn + "." + op
+			}
 		}
 	}
 	if e.With != nil {
+		rw.rebase(e.With)
 		if a, ok := e.With["agent"].(string); ok {
 			e.With["agent"] = rw.agent(a)
 		}
@@ -296,7 +395,7 @@ func (rw *rewriter) effect(e *story.Effect, depth int, owner *story.State) {
 		return
 	}
 	if m.OnError != "" {
-		m.OnError, _ = rw.target(m.OnError, depth, e.PosOf("on_error"), owner)
+		m.OnError = rw.target(m.OnError, depth, e.PosOf("on_error"), owner, nil)
 	}
 	m.OnComplete = rw.effects(m.OnComplete, depth, owner)
 	m.Effects = rw.effects(m.Effects, depth, owner)
@@ -310,12 +409,4 @@ func (rw *rewriter) kvs(list []story.KV, keys bool) {
 		}
 		list[i].Value = rw.anyValue(list[i].Value)
 	}
-}
-
-// agent renames a persona the child declares.
-func (rw *rewriter) agent(name string) string {
-	if rw.agents[name] {
-		return rw.alias + "__" + name
-	}
-	return name
 }

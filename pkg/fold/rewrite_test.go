@@ -6,8 +6,20 @@ import (
 	"kitsoki/pkg/story"
 )
 
+// childRewriter is the rewriter of the own states of a child imported as
+// alias by a top story, the child declaring the world keys world.
+func childRewriter(fs *folder, alias string, world ...string) *rewriter {
+	top := &node{}
+	k := &node{parent: top, im: &story.Import{Alias: alias}, chain: alias, pre: alias + "__", at: alias + ".", depth: 1, world: map[string]bool{}}
+	for _, w := range world {
+		k.world[w] = true
+	}
+	top.kids, top.byAlias = []*node{k}, map[string]*node{alias: k}
+	return &rewriter{fs: fs, m: k}
+}
+
 func TestWorldReferenceRewrite(t *testing.T) {
-	rw := &rewriter{alias: "sub", world: map[string]bool{"x": true, "bandits__y": true}}
+	rw := childRewriter(nil, "sub", "x", "bandits__y")
 	for in, want := range map[string]string{
 		"{{ world.x }}":                     "{{ world.sub__x }}",
 		"{{world.x}}":                       "{{world.sub__x}}",
@@ -34,9 +46,8 @@ func TestWorldReferenceRewrite(t *testing.T) {
 }
 
 func TestTargetRule(t *testing.T) {
-	fs := &folder{}
-	rw := &rewriter{fs: fs, alias: "a", chain: "a"}
-	owner := &story.State{Name: "s", Path: "s"}
+	rw := childRewriter(&folder{}, "a")
+	owner := &story.State{Name: "s", Path: "a.s"}
 	for _, c := range []struct {
 		t     string
 		depth int
@@ -46,16 +57,16 @@ func TestTargetRule(t *testing.T) {
 		{"a.b", 1, "a.b"}, {"a/b", 0, "a/b"}, {"../x", 0, "../x"}, {"../../x", 1, "../../x"},
 		{"{{ world.t }}", 0, "{{ world.t }}"},
 	} {
-		if got, _ := rw.target(c.t, c.depth, owner.Pos, owner); got != c.want {
+		if got := rw.target(c.t, c.depth, owner.Pos, owner, nil); got != c.want {
 			t.Errorf("target(%q, depth %d) = %q, want %q", c.t, c.depth, got, c.want)
 		}
 	}
-	if len(fs.errs) != 0 {
-		t.Fatalf("unexpected errors: %v", fs.errs)
+	if errs := rw.m.targetErrs; len(errs) != 0 {
+		t.Fatalf("unexpected errors: %v", errs)
 	}
-	rw.target("../../x", 0, owner.Pos, owner)
-	rw.target("@exit:nope", 0, owner.Pos, owner)
-	if len(fs.errs) != 2 {
-		t.Fatalf("want 2 errors (climb, unmapped exit), got %v", fs.errs)
+	rw.target("../../x", 0, owner.Pos, owner, nil)
+	rw.target("@exit:nope", 0, owner.Pos, owner, nil)
+	if errs := rw.m.targetErrs; len(errs) != 2 {
+		t.Fatalf("want 2 errors (climb, unmapped exit), got %v", errs)
 	}
 }

@@ -40,7 +40,7 @@ var textCases = []struct{ in, want string }{
 }
 
 func TestText(t *testing.T) {
-	rw := &rewriter{alias: "sub", world: map[string]bool{"x": true, "y": true, "world": true, "_x": true, "x1": true}}
+	rw := childRewriter(nil, "sub", "x", "y", "world", "_x", "x1")
 	for _, c := range textCases {
 		if got := rw.text(c.in); got != c.want {
 			t.Errorf("text(%q) = %q, want %q", c.in, got, c.want)
@@ -57,7 +57,7 @@ func FuzzText(f *testing.F) {
 	for _, c := range textCases {
 		f.Add(c.in)
 	}
-	rw := &rewriter{alias: "sub", world: map[string]bool{"x": true, "y": true, "world": true, "_x": true, "x1": true, "a": true}}
+	rw := childRewriter(nil, "sub", "x", "y", "world", "_x", "x1", "a")
 	f.Fuzz(func(t *testing.T, s string) {
 		if strings.Contains(s, "sub__") {
 			return
