@@ -52,26 +52,13 @@ func init() {
 }
 
 func TestMain(m *testing.M) {
-	cfg := emptyConfigDir("kitsoki-cmd-config-")
+	removeConfig := storytest.EmptyConfigDir()
 	code := m.Run()
 	for _, p := range programs {
 		p.Remove()
 	}
-	os.RemoveAll(cfg)
+	removeConfig()
 	os.Exit(code)
-}
-
-// emptyConfigDir points XDG_CONFIG_HOME at a new empty directory and
-// returns it: the developer's own plugin profile (kitsoki/plugins.yaml
-// there, or under ~/.config) must not change what a command does in a
-// test. A test that needs a user profile sets its own.
-func emptyConfigDir(pattern string) string {
-	dir, err := os.MkdirTemp("", pattern)
-	if err != nil {
-		panic(err)
-	}
-	os.Setenv("XDG_CONFIG_HOME", dir)
-	return dir
 }
 
 // buildKitsoki returns the kitsoki binary, built once per test binary. A

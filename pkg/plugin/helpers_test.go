@@ -78,20 +78,12 @@ var programs struct {
 }
 
 func TestMain(m *testing.M) {
-	// The developer's own profile (kitsoki/plugins.yaml under
-	// XDG_CONFIG_HOME or ~/.config) must not change an assembly under
-	// test: the configuration directory is an empty one. A test that
-	// needs a user profile sets its own.
-	cfg, err := os.MkdirTemp("", "kitsoki-plugin-config-")
-	if err != nil {
-		panic(err)
-	}
-	os.Setenv("XDG_CONFIG_HOME", cfg)
+	removeConfig := storytest.EmptyConfigDir()
 	code := m.Run()
 	if programs.dir != "" {
 		_ = os.RemoveAll(programs.dir)
 	}
-	_ = os.RemoveAll(cfg)
+	removeConfig()
 	os.Exit(code)
 }
 
