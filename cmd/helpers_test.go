@@ -52,10 +52,12 @@ func init() {
 }
 
 func TestMain(m *testing.M) {
+	removeConfig := storytest.EmptyConfigDir()
 	code := m.Run()
 	for _, p := range programs {
 		p.Remove()
 	}
+	removeConfig()
 	os.Exit(code)
 }
 

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"kitsoki/internal/testing/allocs"
 )
 
 // TestSuggest holds the cases of both did-you-means kitsoki had before
@@ -112,9 +114,9 @@ func TestSuggestManyNames(t *testing.T) {
 	for i := range known {
 		known[i] = fmt.Sprintf("p.r%d.a_state_with_a_long_name_%d", i, i)
 	}
-	allocs := testing.AllocsPerRun(10, func() { Suggest("p.r77.b_state_with_a_long_name_77", known) })
-	if allocs > 0 {
-		t.Errorf("%v allocations per call", allocs)
+	n := allocs.PerRun(10, func() { Suggest("p.r77.b_state_with_a_long_name_77", known) })
+	if n > 0 {
+		t.Errorf("%v allocations per call", n)
 	}
 	name := "p.r77.a_state_with_a_long_name_7"
 	if got, want := Suggest(name, known), suggestReference(name, known); got != want || got == "" {

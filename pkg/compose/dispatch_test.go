@@ -16,6 +16,7 @@ import (
 // compiled-in agents of DispatchOptions.InProcess.
 func twoAliases(t *testing.T, profile string) *Loaded {
 	t.Helper()
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir()) // the developer's own profile plays no part
 	files := map[string]string{
 		"app.yaml": `app: {id: twoal}
 agent_plugins:

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"kitsoki/internal/testing/allocs"
 	"kitsoki/pkg/host"
 )
 
@@ -109,9 +110,9 @@ func TestObserverNilIsFree(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	allocs := testing.AllocsPerRun(20, func() { s.r.reach(ReachArc, Pos{File: "app.yaml", Line: 3}) })
-	if allocs != 0 {
-		t.Errorf("reach without an observer allocates %v times", allocs)
+	n := allocs.PerRun(20, func() { s.r.reach(ReachArc, Pos{File: "app.yaml", Line: 3}) })
+	if n != 0 {
+		t.Errorf("reach without an observer allocates %v times", n)
 	}
 }
 

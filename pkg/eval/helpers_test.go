@@ -24,8 +24,10 @@ const testSecret = "sekrit-9f8e7d6c"
 
 func TestMain(m *testing.M) {
 	os.Setenv("EVAL_TEST_SECRET", testSecret)
+	removeConfig := storytest.EmptyConfigDir()
 	code := m.Run()
 	testPrograms.Remove()
+	removeConfig()
 	os.Exit(code)
 }
 

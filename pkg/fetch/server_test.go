@@ -120,14 +120,12 @@ func (fs *fileServer) serve(w http.ResponseWriter, r *http.Request) {
 			}
 			w.(http.Flusher).Flush()
 		}
-		if fs.cutAfter > 0 && sentHere+n > fs.cutAfter && fs.cuts.Load() > 0 {
+		if fs.cutAfter > 0 && sentHere+n > fs.cutAfter && take(&fs.cuts) {
 			sendTo(fs.cutAfter)
-			fs.cuts.Add(-1)
 			panic(http.ErrAbortHandler)
 		}
-		if fs.stallAt > 0 && sentHere+n > fs.stallAt && fs.stalls.Load() > 0 {
+		if fs.stallAt > 0 && sentHere+n > fs.stallAt && take(&fs.stalls) {
 			sendTo(fs.stallAt)
-			fs.stalls.Add(-1)
 			fs.hangs.Add(1)
 			select {
 			case <-r.Context().Done():
@@ -156,6 +154,22 @@ func (fs *fileServer) serve(w http.ResponseWriter, r *http.Request) {
 			if d := want - time.Since(began); d > 0 {
 				time.Sleep(d)
 			}
+		}
+	}
+}
+
+// take decrements n if it is positive and reports whether it did. Two
+// handlers at the same offset must not both take the last one: a load
+// then a later decrement, with a flush to a slow reader in between, let a
+// loaded machine cut one request more than the test asked for.
+func take(n *atomic.Int32) bool {
+	for {
+		c := n.Load()
+		if c <= 0 {
+			return false
+		}
+		if n.CompareAndSwap(c, c-1) {
+			return true
 		}
 	}
 }

@@ -78,10 +78,12 @@ var programs struct {
 }
 
 func TestMain(m *testing.M) {
+	removeConfig := storytest.EmptyConfigDir()
 	code := m.Run()
 	if programs.dir != "" {
 		_ = os.RemoveAll(programs.dir)
 	}
+	removeConfig()
 	os.Exit(code)
 }
 
