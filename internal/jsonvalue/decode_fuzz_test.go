@@ -1,0 +1,32 @@
+package jsonvalue
+
+import (
+	"encoding/json"
+	"reflect"
+	"testing"
+)
+
+// FuzzOne holds One to encoding/json's Unmarshal, which also takes exactly
+// one value with whitespace around it (both accept the same inputs and
+// decode them to the same value), and OneExact to json.Valid.
+func FuzzOne(f *testing.F) {
+	for _, s := range []string{`{"a":1}`, " [1] \n", `[1]]`, `{"a":1}}`, `1 2`, ``, ` `, `"x"`, `1e400`, `{"a":[1,{"b":null}]}x`, "\t{}\r\n", `nul`, `[1,]`, `"\ud800"`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var want any
+		wantErr := json.Unmarshal(data, &want)
+		var got any
+		gotErr := One(data, &got)
+		if (gotErr == nil) != (wantErr == nil) {
+			t.Fatalf("%q: One err %v, Unmarshal err %v", data, gotErr, wantErr)
+		}
+		if gotErr == nil && !reflect.DeepEqual(got, want) {
+			t.Fatalf("%q: One %#v, Unmarshal %#v", data, got, want)
+		}
+		var exact any // json.Number keeps any number: exactly the valid documents
+		if err := OneExact(data, &exact); (err == nil) != json.Valid(data) {
+			t.Fatalf("%q: OneExact err %v, json.Valid %v", data, err, json.Valid(data))
+		}
+	})
+}
