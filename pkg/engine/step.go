@@ -420,7 +420,10 @@ func (r *runner) walkArm(ctx context.Context, intent string, slots map[string]an
 	} else if r.bareParallel() {
 		return r.enterParallel(ctx, r.cur, st)
 	} else if r.bareCompound() {
-		_, err := r.descend(ctx, r.cur, st)
+		end, err := r.descend(ctx, r.cur, st)
+		if err == nil && end.Parallel { // every region entered (conformance bare-compound-parallel)
+			err = r.enterParallel(ctx, end, st)
+		}
 		return err
 	}
 	return nil
