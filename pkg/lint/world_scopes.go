@@ -17,17 +17,13 @@ type foldScope struct {
 	up     *foldScope // the importer's scope; nil at the top
 }
 
-// foldReserved are the world keys the fold never prefixes (pkg/fold
-// reserved; story-format §1.2).
-var foldReserved = map[string]bool{"last_error": true, "host_error": true, "write_mode_scope": true, "session_id": true}
-
 // key is the folded world key a world.<name> read or a write of name in
 // this scope reaches, as the fold rewrites it: the first scope up the
 // chain that declares name (a key of its own, or a child's lifted
 // <alias>__k) prefixes it; a reserved key, or one no scope declares,
 // stays bare (the top story's name).
 func (sc *foldScope) key(name string) string {
-	if foldReserved[name] {
+	if slices.Contains(reservedWorld, name) { // the fold never prefixes them (story-format §1.2)
 		return name
 	}
 	for s := sc; s != nil; s = s.up {
