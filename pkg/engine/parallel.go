@@ -21,24 +21,41 @@ type parConf struct {
 	// label is the start state as a fixture wrote it, the state path until
 	// the configuration changes (conformance par-start-verbatim)
 	label string
-	// slot maps a leaf a cross-region move put in another region's place
-	// to that region (conformance par-cross-receiver-slot)
-	slot map[*State]*State
+	// at is the leaf in each region's place: its own, or one a
+	// cross-region move put there; one state may stand in two places
+	// (conformance par-cross-receiver-slot, emit-place-order)
+	at map[*State]*State
 }
 
 func (p *parConf) clone() *parConf {
 	if p == nil {
 		return nil
 	}
-	return &parConf{root: p.root, leaves: slices.Clone(p.leaves), label: p.label, slot: maps.Clone(p.slot)}
+	return &parConf{root: p.root, leaves: slices.Clone(p.leaves), label: p.label, at: maps.Clone(p.at)}
 }
 
-// placeOf is the region whose place leaf l holds.
+// placeOf is the region whose place leaf l holds: its own region's when
+// it stands there too.
 func (p *parConf) placeOf(l *State) *State {
-	if reg, ok := p.slot[l]; ok {
-		return reg
+	own := p.regionOf(l)
+	if p.at[own] == l {
+		return own
 	}
-	return p.regionOf(l)
+	for _, reg := range p.root.regions() {
+		if p.at[reg] == l {
+			return reg
+		}
+	}
+	return own
+}
+
+// inPlace is the leaf in region reg's place (an emit: reaching reg goes
+// to it), whichever region it belongs to.
+func (p *parConf) inPlace(reg *State) *State {
+	if l := p.at[reg]; l != nil {
+		return l
+	}
+	return p.leafIn(reg)
 }
 
 // encode is "<root>#<leaf>|<leaf>...".
@@ -65,40 +82,39 @@ func (p *parConf) regionOf(s *State) *State {
 
 // leafIn is the active leaf of region reg.
 func (p *parConf) leafIn(reg *State) *State {
-	var first *State
+	if l := p.at[reg]; l == reg || l != nil && l.within(reg) {
+		return l // the leaf in the region's own place
+	}
 	for _, l := range p.leaves {
 		if l == reg || l.within(reg) {
-			if p.placeOf(l) == reg {
-				return l // the leaf in the region's own place
-			}
-			if first == nil {
-				first = l
-			}
+			return l
 		}
 	}
-	return first
+	return nil
 }
 
 // replace puts leaf in old's place (the leaves stay sorted by path), even
 // when leaf's region already has a leaf there: a cross-region target
 // (crossRegion).
 func (p *parConf) replace(old, leaf *State) {
+	p.replaceAt(p.placeOf(old), old, leaf)
+}
+
+// replaceAt puts leaf in place of old, the leaf in region place's place.
+func (p *parConf) replaceAt(place, old, leaf *State) {
 	p.label = ""
 	p.leaves = slices.DeleteFunc(p.leaves, func(l *State) bool { return l != old && !p.inRegion(l) })
-	for i, l := range p.leaves {
-		if l == old {
-			place := p.placeOf(old)
-			delete(p.slot, old)
-			if p.regionOf(leaf) != place {
-				if p.slot == nil {
-					p.slot = map[*State]*State{}
-				}
-				p.slot[leaf] = place
-			}
-			p.leaves[i] = leaf
-			sortByPath(p.leaves)
-			return
+	i := slices.Index(p.leaves, old)
+	if i < 0 {
+		return
+	}
+	p.leaves[i] = leaf
+	sortByPath(p.leaves)
+	if place != nil {
+		if p.at == nil {
+			p.at = map[*State]*State{}
 		}
+		p.at[place] = leaf
 	}
 }
 
@@ -109,24 +125,31 @@ func (p *parConf) inRegion(l *State) bool {
 	return slices.Contains(p.root.Children, p.regionOf(l))
 }
 
-// set makes leaf the active leaf of its region.
+// set makes leaf the active leaf of its region, in the region's own place.
 func (p *parConf) set(leaf *State) {
 	p.label = ""
 	reg := p.regionOf(leaf)
 	out := p.leaves[:0]
 	for _, l := range p.leaves {
-		if !p.inRegion(l) {
-			continue
-		}
-		if p.regionOf(l) != reg {
+		if p.inRegion(l) && p.regionOf(l) != reg {
 			out = append(out, l)
-		} else {
-			delete(p.slot, l)
+		}
+	}
+	for place, l := range p.at {
+		if p.regionOf(l) == reg {
+			delete(p.at, place)
 		}
 	}
 	out = append(out, leaf)
 	sortByPath(out)
 	p.leaves = out
+	if reg == nil {
+		return
+	}
+	if p.at == nil {
+		p.at = map[*State]*State{}
+	}
+	p.at[reg] = leaf
 }
 
 func sortByPath(leaves []*State) {
