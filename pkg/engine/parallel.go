@@ -368,9 +368,11 @@ func armEmits(arm *Transition) []string {
 	return out
 }
 
-// propagate delivers emit: events to every region but from, in order
-// (story-runtime §3.5); a receiver's own emits go out once the event has
-// reached every region (conformance par-emit-order).
+// propagate delivers emit: events to every region's place but from's, in
+// region order, each to the leaf in that place whichever region it belongs
+// to (story-runtime §3.5, conformance emit-place-order); a receiver's own
+// emits go out from its place once the event has reached every place
+// (conformance par-emit-order).
 func (r *runner) propagate(ctx context.Context, names []string, from *State, st *step, depth int) error {
 	if len(names) == 0 || r.par == nil {
 		return nil
@@ -384,16 +386,16 @@ func (r *runner) propagate(ctx context.Context, names []string, from *State, st 
 	}
 	for _, name := range names {
 		var next []further
-		for _, reg := range r.par.root.regions() {
-			if reg == from || r.par == nil {
+		for _, place := range r.par.root.regions() {
+			if place == from || r.par == nil {
 				continue
 			}
-			arm, err := r.receive(ctx, name, reg, st)
+			arm, err := r.receive(ctx, name, place, st)
 			if err != nil {
 				return err
 			}
 			if arm != nil {
-				next = append(next, further{armEmits(arm), reg})
+				next = append(next, further{armEmits(arm), place})
 			}
 		}
 		for _, f := range next {
@@ -405,10 +407,11 @@ func (r *runner) propagate(ctx context.Context, names []string, from *State, st 
 	return nil
 }
 
-// receive delivers the emit: event name to the leaf of region reg: the
-// arm it takes (nil: none) runs its effects and moves the region.
-func (r *runner) receive(ctx context.Context, name string, reg *State, st *step) (*Transition, error) {
-	leaf := r.par.leafIn(reg)
+// receive delivers the emit: event name to the leaf in region place's
+// place: the arm it takes (nil: none) runs its effects and moves that
+// leaf, in its own region or across (crossReceive).
+func (r *runner) receive(ctx context.Context, name string, place *State, st *step) (*Transition, error) {
+	leaf := r.par.inPlace(place)
 	if leaf == nil {
 		return nil, nil
 	}
@@ -430,19 +433,32 @@ func (r *runner) receive(ctx context.Context, name string, reg *State, st *step)
 		return nil, fmt.Errorf("%s: emit %q: %w", arm.Pos, name, err)
 	}
 	res = r.ancestorStay(res, owner) // conformance storymut-receiver-ancestor-stay
+	own := r.par.regionOf(leaf)
 	switch {
 	case res.stay || res.state == nil:
-	case res.state == reg || res.state.within(reg):
-		r.cur = leaf
-		err = r.moveRegion(ctx, res.state, st)
+	case res.state == own || res.state.within(own):
+		err = r.moveAt(ctx, place, leaf, res.state, st)
 	case r.par.regionOf(res.state) != nil:
-		err = r.crossReceive(ctx, leaf, res.state, st)
+		err = r.crossReceive(ctx, place, leaf, res.state, st)
 	}
 	if err != nil {
 		return arm, err
 	}
 	r.t.walk.group(at)
 	return arm, nil
+}
+
+// moveAt moves leaf, the leaf in region place's place, to dst in its own
+// region, the leaf the move ends on taking that place.
+func (r *runner) moveAt(ctx context.Context, place, leaf, dst *State, st *step) error {
+	pc := r.par
+	end, err := r.swapLeaf(ctx, leaf, dst, st)
+	if err != nil {
+		return err
+	}
+	pc.replaceAt(place, leaf, end) // only that leaf (conformance par-emit-order u.yaml)
+	r.par, r.cur = pc, end
+	return nil
 }
 
 // fireAtParallelRoot dispatches an emit_intent hop while a parallel state
