@@ -356,16 +356,16 @@ func (r *runner) moveRegionFrom(ctx context.Context, old, dst, pre *State, st *s
 	return nil
 }
 
-// armEmits are the event names an arm propagates: the transition's emit:
-// list plus the emit: of any of its effect entries.
+// armEmits are the event names an arm propagates: the emit: of its effect
+// entries, then the transition's emit: list (conformance emit-effects-first).
 func armEmits(arm *Transition) []string {
-	out := append([]string(nil), arm.Emits...)
+	var out []string
 	for _, e := range arm.Effects {
 		if e.Event != "" {
 			out = append(out, e.Event)
 		}
 	}
-	return out
+	return append(out, arm.Emits...)
 }
 
 // propagate delivers emit: events to every region's place but from's, in
