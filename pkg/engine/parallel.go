@@ -452,6 +452,7 @@ func (r *runner) receive(ctx context.Context, name string, place *State, st *ste
 // region, the leaf the move ends on taking that place.
 func (r *runner) moveAt(ctx context.Context, place, leaf, dst *State, st *step) error {
 	pc := r.par
+	r.cur = leaf
 	end, err := r.swapLeaf(ctx, leaf, dst, st)
 	if err != nil {
 		return err
