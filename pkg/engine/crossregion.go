@@ -9,7 +9,7 @@ import "context"
 // handler targeting another region's state").
 func (r *runner) crossRegion(ctx context.Context, arm *Transition, from, dst, reg *State, st *step, tr map[string]any) error {
 	// the own move first (conformance par-cross-own-enter-first)
-	if err := r.crossReceive(ctx, from, dst, st); err != nil {
+	if err := r.crossReceive(ctx, r.par.placeOf(from), from, dst, st); err != nil {
 		return err
 	}
 	if err := r.propagate(ctx, armEmits(arm), reg, st, 1); err != nil {
@@ -19,23 +19,23 @@ func (r *runner) crossRegion(ctx context.Context, arm *Transition, from, dst, re
 	return nil
 }
 
-// crossReceive puts dst's initial leaf in leaf's place and writes leaf's
-// move to dst (exits, entries, on_enter, initial: descent), as a handler's
-// cross-region target or an emit: receiver's moves (conformance
-// par-cross-receiver).
-func (r *runner) crossReceive(ctx context.Context, leaf, dst *State, st *step) error {
+// crossReceive puts dst's initial leaf in place of leaf, the leaf in
+// region place's place, and writes leaf's move to dst (exits, entries,
+// on_enter, initial: descent), as a handler's cross-region target or an
+// emit: receiver's moves (conformance par-cross-receiver).
+func (r *runner) crossReceive(ctx context.Context, place, leaf, dst *State, st *step) error {
 	pc := r.par
 	pre, err := r.initialLeaf(dst)
 	if err != nil {
 		return err
 	}
-	pc.replace(leaf, pre)
+	pc.replaceAt(place, leaf, pre)
 	end, err := r.swapLeaf(ctx, leaf, dst, st)
 	if err != nil {
 		return err
 	}
 	if r.par == pc {
-		pc.replace(pre, end)
+		pc.replaceAt(place, pre, end)
 		r.cur = pc.leaves[0]
 	}
 	return nil

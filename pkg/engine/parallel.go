@@ -21,24 +21,41 @@ type parConf struct {
 	// label is the start state as a fixture wrote it, the state path until
 	// the configuration changes (conformance par-start-verbatim)
 	label string
-	// slot maps a leaf a cross-region move put in another region's place
-	// to that region (conformance par-cross-receiver-slot)
-	slot map[*State]*State
+	// at is the leaf in each region's place: its own, or one a
+	// cross-region move put there; one state may stand in two places
+	// (conformance par-cross-receiver-slot, emit-place-order)
+	at map[*State]*State
 }
 
 func (p *parConf) clone() *parConf {
 	if p == nil {
 		return nil
 	}
-	return &parConf{root: p.root, leaves: slices.Clone(p.leaves), label: p.label, slot: maps.Clone(p.slot)}
+	return &parConf{root: p.root, leaves: slices.Clone(p.leaves), label: p.label, at: maps.Clone(p.at)}
 }
 
-// placeOf is the region whose place leaf l holds.
+// placeOf is the region whose place leaf l holds: its own region's when
+// it stands there too.
 func (p *parConf) placeOf(l *State) *State {
-	if reg, ok := p.slot[l]; ok {
-		return reg
+	own := p.regionOf(l)
+	if p.at[own] == l {
+		return own
 	}
-	return p.regionOf(l)
+	for _, reg := range p.root.regions() {
+		if p.at[reg] == l {
+			return reg
+		}
+	}
+	return own
+}
+
+// inPlace is the leaf in region reg's place (an emit: reaching reg goes
+// to it), whichever region it belongs to.
+func (p *parConf) inPlace(reg *State) *State {
+	if l := p.at[reg]; l != nil {
+		return l
+	}
+	return p.leafIn(reg)
 }
 
 // encode is "<root>#<leaf>|<leaf>...".
@@ -65,40 +82,39 @@ func (p *parConf) regionOf(s *State) *State {
 
 // leafIn is the active leaf of region reg.
 func (p *parConf) leafIn(reg *State) *State {
-	var first *State
+	if l := p.at[reg]; l == reg || l != nil && l.within(reg) {
+		return l // the leaf in the region's own place
+	}
 	for _, l := range p.leaves {
 		if l == reg || l.within(reg) {
-			if p.placeOf(l) == reg {
-				return l // the leaf in the region's own place
-			}
-			if first == nil {
-				first = l
-			}
+			return l
 		}
 	}
-	return first
+	return nil
 }
 
 // replace puts leaf in old's place (the leaves stay sorted by path), even
 // when leaf's region already has a leaf there: a cross-region target
 // (crossRegion).
 func (p *parConf) replace(old, leaf *State) {
+	p.replaceAt(p.placeOf(old), old, leaf)
+}
+
+// replaceAt puts leaf in place of old, the leaf in region place's place.
+func (p *parConf) replaceAt(place, old, leaf *State) {
 	p.label = ""
 	p.leaves = slices.DeleteFunc(p.leaves, func(l *State) bool { return l != old && !p.inRegion(l) })
-	for i, l := range p.leaves {
-		if l == old {
-			place := p.placeOf(old)
-			delete(p.slot, old)
-			if p.regionOf(leaf) != place {
-				if p.slot == nil {
-					p.slot = map[*State]*State{}
-				}
-				p.slot[leaf] = place
-			}
-			p.leaves[i] = leaf
-			sortByPath(p.leaves)
-			return
+	i := slices.Index(p.leaves, old)
+	if i < 0 {
+		return
+	}
+	p.leaves[i] = leaf
+	sortByPath(p.leaves)
+	if place != nil {
+		if p.at == nil {
+			p.at = map[*State]*State{}
 		}
+		p.at[place] = leaf
 	}
 }
 
@@ -109,24 +125,31 @@ func (p *parConf) inRegion(l *State) bool {
 	return slices.Contains(p.root.Children, p.regionOf(l))
 }
 
-// set makes leaf the active leaf of its region.
+// set makes leaf the active leaf of its region, in the region's own place.
 func (p *parConf) set(leaf *State) {
 	p.label = ""
 	reg := p.regionOf(leaf)
 	out := p.leaves[:0]
 	for _, l := range p.leaves {
-		if !p.inRegion(l) {
-			continue
-		}
-		if p.regionOf(l) != reg {
+		if p.inRegion(l) && p.regionOf(l) != reg {
 			out = append(out, l)
-		} else {
-			delete(p.slot, l)
+		}
+	}
+	for place, l := range p.at {
+		if p.regionOf(l) == reg {
+			delete(p.at, place)
 		}
 	}
 	out = append(out, leaf)
 	sortByPath(out)
 	p.leaves = out
+	if reg == nil {
+		return
+	}
+	if p.at == nil {
+		p.at = map[*State]*State{}
+	}
+	p.at[reg] = leaf
 }
 
 func sortByPath(leaves []*State) {
@@ -333,21 +356,23 @@ func (r *runner) moveRegionFrom(ctx context.Context, old, dst, pre *State, st *s
 	return nil
 }
 
-// armEmits are the event names an arm propagates: the transition's emit:
-// list plus the emit: of any of its effect entries.
+// armEmits are the event names an arm propagates: the emit: of its effect
+// entries, then the transition's emit: list (conformance emit-effects-first).
 func armEmits(arm *Transition) []string {
-	out := append([]string(nil), arm.Emits...)
+	var out []string
 	for _, e := range arm.Effects {
 		if e.Event != "" {
 			out = append(out, e.Event)
 		}
 	}
-	return out
+	return append(out, arm.Emits...)
 }
 
-// propagate delivers emit: events to every region but from, in order
-// (story-runtime §3.5); a receiver's own emits go out once the event has
-// reached every region (conformance par-emit-order).
+// propagate delivers emit: events to every region's place but from's, in
+// region order, each to the leaf in that place whichever region it belongs
+// to (story-runtime §3.5, conformance emit-place-order); a receiver's own
+// emits go out from its place once the event has reached every place
+// (conformance par-emit-order).
 func (r *runner) propagate(ctx context.Context, names []string, from *State, st *step, depth int) error {
 	if len(names) == 0 || r.par == nil {
 		return nil
@@ -361,16 +386,16 @@ func (r *runner) propagate(ctx context.Context, names []string, from *State, st 
 	}
 	for _, name := range names {
 		var next []further
-		for _, reg := range r.par.root.regions() {
-			if reg == from || r.par == nil {
+		for _, place := range r.par.root.regions() {
+			if place == from || r.par == nil {
 				continue
 			}
-			arm, err := r.receive(ctx, name, reg, st)
+			arm, err := r.receive(ctx, name, place, st)
 			if err != nil {
 				return err
 			}
 			if arm != nil {
-				next = append(next, further{armEmits(arm), reg})
+				next = append(next, further{armEmits(arm), place})
 			}
 		}
 		for _, f := range next {
@@ -382,10 +407,11 @@ func (r *runner) propagate(ctx context.Context, names []string, from *State, st 
 	return nil
 }
 
-// receive delivers the emit: event name to the leaf of region reg: the
-// arm it takes (nil: none) runs its effects and moves the region.
-func (r *runner) receive(ctx context.Context, name string, reg *State, st *step) (*Transition, error) {
-	leaf := r.par.leafIn(reg)
+// receive delivers the emit: event name to the leaf in region place's
+// place: the arm it takes (nil: none) runs its effects and moves that
+// leaf, in its own region or across (crossReceive).
+func (r *runner) receive(ctx context.Context, name string, place *State, st *step) (*Transition, error) {
+	leaf := r.par.inPlace(place)
 	if leaf == nil {
 		return nil, nil
 	}
@@ -407,19 +433,33 @@ func (r *runner) receive(ctx context.Context, name string, reg *State, st *step)
 		return nil, fmt.Errorf("%s: emit %q: %w", arm.Pos, name, err)
 	}
 	res = r.ancestorStay(res, owner) // conformance storymut-receiver-ancestor-stay
+	own := r.par.regionOf(leaf)
 	switch {
 	case res.stay || res.state == nil:
-	case res.state == reg || res.state.within(reg):
-		r.cur = leaf
-		err = r.moveRegion(ctx, res.state, st)
+	case res.state == own || res.state.within(own):
+		err = r.moveAt(ctx, place, leaf, res.state, st)
 	case r.par.regionOf(res.state) != nil:
-		err = r.crossReceive(ctx, leaf, res.state, st)
+		err = r.crossReceive(ctx, place, leaf, res.state, st)
 	}
 	if err != nil {
 		return arm, err
 	}
 	r.t.walk.group(at)
 	return arm, nil
+}
+
+// moveAt moves leaf, the leaf in region place's place, to dst in its own
+// region, the leaf the move ends on taking that place.
+func (r *runner) moveAt(ctx context.Context, place, leaf, dst *State, st *step) error {
+	pc := r.par
+	r.cur = leaf
+	end, err := r.swapLeaf(ctx, leaf, dst, st)
+	if err != nil {
+		return err
+	}
+	pc.replaceAt(place, leaf, end) // only that leaf (conformance par-emit-order u.yaml)
+	r.par, r.cur = pc, end
+	return nil
 }
 
 // fireAtParallelRoot dispatches an emit_intent hop while a parallel state
