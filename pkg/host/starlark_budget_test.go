@@ -191,3 +191,72 @@ func TestStarlarkSharedValueConverted(t *testing.T) {
 		}
 	}
 }
+
+// TestStarlarkAugmentedTargets: an augmented assignment whose target
+// cannot be read twice without running code again (a call, a negative
+// index, an expression in the brackets, parentheses) is checked as x += y
+// is: each of these made a 200 MB string (or a doubled list) in one step,
+// past the per-value limit, with no error.
+func TestStarlarkAugmentedTargets(t *testing.T) {
+	sidecar := "inputs: {}\noutputs:\n  n: { type: int }\n"
+	head := "def f():\n    return 0\n\ndef main(ctx):\n"
+	scripts := map[string]string{
+		"call":    "    a = [\"xx\"]\n    a[f()] *= 100000000\n    return {\"n\": len(a[0])}\n",
+		"neg":     "    a = [\"xx\"]\n    a[-1] *= 100000000\n    return {\"n\": len(a[0])}\n",
+		"paren":   "    a = [\"xx\"]\n    (a[f()]) *= 100000000\n    return {\"n\": len(a[0])}\n",
+		"nested":  "    a = [[\"xx\"]]\n    a[f()][f() + 0] *= 100000000\n    return {\"n\": len(a[0][0])}\n",
+		"dbl":     "    a = [\"xxxxxxxx\"]\n    for i in range(30):\n        a[f()] += a[0]\n    return {\"n\": len(a[0])}\n",
+		"list":    "    a = [[0]]\n    for i in range(30):\n        a[i - i] += a[0]\n    return {\"n\": len(a[0])}\n",
+		"dot":     "    s = [struct(x = \"xx\")]\n    s[f()].x *= 100000000\n    return {\"n\": 0}\n",
+		"dotcall": "    g = lambda: struct(x = \"xx\")\n    g().x *= 100000000\n    return {\"n\": 0}\n",
+		"mod":     "    b = \"y\" * 40000000\n    a = [\"%s%s\"]\n    a[f()] %= (b, b)\n    return {\"n\": len(a[0])}\n",
+		"range":   "    a = [[]]\n    a[f()] += range(16000000)\n    return {\"n\": len(a[0])}\n",
+	}
+	files := map[string]string{}
+	for name, body := range scripts {
+		files[name+".star"] = head + body
+		files[name+".star.yaml"] = sidecar
+	}
+	// at the top level, the names set apart are globals
+	scripts["top"] = ""
+	files["top.star"] = "a = [\"xx\"]\nfor i in range(1):\n    a[len(a) - 1] *= 100000000\n\ndef main(ctx):\n    return {\"n\": 0}\n"
+	files["top.star.yaml"] = sidecar
+	dir := storytest.TempTree(t, files)
+	h := NewStarlarkRun(StarlarkOptions{NoNetwork: true})
+	for name := range scripts {
+		wantDomainErr(t, h, starEnv(dir), map[string]any{"script": name + ".star"}, name, "over the limit of 67108864 per value")
+	}
+	// the target's parts are still evaluated once, and += on a list
+	// still extends it in place
+	ok := storytest.TempTree(t, map[string]string{
+		"ok.star":      "def main(ctx):\n    n = [0]\n    def f():\n        n[0] += 1\n        return 0\n    a = [1]\n    a[f()] += 2\n    l = [[1]]\n    m = l[0]\n    l[f()] += [2]\n    return {\"n\": n[0] * 1000 + a[0] * 100 + len(m) * 10 + len(l[0])}\n",
+		"ok.star.yaml": sidecar,
+	})
+	if d := mustOK(t, h, starEnv(ok), map[string]any{"script": "ok.star"}); d["n"] != 2322 {
+		t.Errorf("ok.star: %v, want n 2322", d)
+	}
+}
+
+// TestStarlarkReservedNames: a script that binds a name of the rewrite's
+// own builtins is refused as it is compiled; its global stood in for the
+// checked builtin, so `s *= 100000000` made 200 MB with no error.
+func TestStarlarkReservedNames(t *testing.T) {
+	sidecar := "inputs: {}\noutputs:\n  n: { type: int }\n"
+	main := "\ndef main(ctx):\n    s = \"xx\"\n    s *= 100000000\n    return {\"n\": len(s)}\n"
+	scripts := map[string]string{
+		"global": "__kitsoki_grow_mul = lambda x, y, n: y\n" + main,
+		"def":    "def __kitsoki_mul(x, y):\n    return x\n" + main,
+		"method": "def f(__kitsoki_method = 1):\n    return 0\n" + main,
+		"load":   "load(\"m.star\", __kitsoki_grow_mul = \"g\")\n" + main,
+	}
+	files := map[string]string{"m.star": "def g(x, y, n):\n    return y\n"}
+	for name, src := range scripts {
+		files[name+".star"] = src
+		files[name+".star.yaml"] = sidecar
+	}
+	dir := storytest.TempTree(t, files)
+	h := NewStarlarkRun(StarlarkOptions{NoNetwork: true})
+	for name := range scripts {
+		wantDomainErr(t, h, starEnv(dir), map[string]any{"script": name + ".star"}, name, "is reserved for kitsoki's checks; rename it")
+	}
+}
