@@ -25,6 +25,12 @@ const (
 	maxBigBytes   = 1 << 30
 	bigValue      = 1 << 20
 	maxRangeLen   = 1 << 24
+	// maxIntBits bounds the integers * and << make, and maxIntDigits the
+	// string int() parses: big.Int's decimal conversions are quadratic,
+	// in one step no cancel interrupts (int("7" * 3000000) took 25 s,
+	// and squaring doubled an integer a step to a fatal out-of-memory).
+	maxIntBits   = 1 << 20
+	maxIntDigits = maxIntBits / 3
 	// slotBytes is what one element of a list or tuple costs.
 	slotBytes = 16
 )
@@ -46,6 +52,7 @@ var checkedOps = []checkedOp{
 	{syntax.PLUS, syntax.PLUS_EQ, "__kitsoki_add", "__kitsoki_grow_add", sizeOfAdd, sizeOfExtend},
 	{syntax.STAR, syntax.STAR_EQ, "__kitsoki_mul", "__kitsoki_grow_mul", sizeOfMul, sizeOfMul},
 	{syntax.PERCENT, syntax.PERCENT_EQ, "__kitsoki_mod", "__kitsoki_grow_mod", sizeOfMod, sizeOfMod},
+	{syntax.LTLT, syntax.LTLT_EQ, "__kitsoki_shl", "__kitsoki_grow_shl", noGrowth, noGrowth},
 }
 
 // checkedOpOf is the checkedOp whose op (or, with assign, whose assign) is
@@ -141,6 +148,39 @@ func sizeOfMul(x, y starlark.Value) uint64 {
 	return lo
 }
 
+// noGrowth is the bound of an operator that grows no sequence (<<: its
+// integers are intBits's).
+func noGrowth(_, _ starlark.Value) uint64 { return 0 }
+
+// intBits bounds the bits of x * y and x << y for integers (0 for any
+// other operator or operand).
+func intBits(op syntax.Token, x, y starlark.Value) uint64 {
+	a, ok := x.(starlark.Int)
+	b, ok2 := y.(starlark.Int)
+	if !ok || !ok2 {
+		return 0
+	}
+	switch op {
+	case syntax.STAR:
+		return bitLen(a) + bitLen(b)
+	case syntax.LTLT:
+		if n, ok := b.Int64(); ok && n > 0 && n < 512 { // upstream refuses other counts
+			return bitLen(a) + uint64(n)
+		}
+	}
+	return 0
+}
+
+func bitLen(x starlark.Int) uint64 {
+	if v, ok := x.Int64(); ok {
+		if v < 0 {
+			v = -v // MinInt64 stays negative: 64 bits as uint64
+		}
+		return uint64(bits.Len64(uint64(v)))
+	}
+	return uint64(x.BigInt().BitLen())
+}
+
 // sizeOfMod bounds x % y when x is a string (0 otherwise: a number).
 func sizeOfMod(x, y starlark.Value) uint64 {
 	s, ok := x.(starlark.String)
@@ -181,6 +221,9 @@ func (m *memBudget) predeclare(d starlark.StringDict) {
 			th.Steps -= min(refund, th.Steps)
 			if len(args) != 2 {
 				return nil, fmt.Errorf("%s: want 2 arguments", name)
+			}
+			if n := intBits(op, args[0], args[1]); n > maxIntBits {
+				return nil, fmt.Errorf("the integer would have %d bits, over the limit of %d; keep integers smaller", n, maxIntBits)
 			}
 			if err := m.charge(bound(args[0], args[1])); err != nil {
 				return nil, err

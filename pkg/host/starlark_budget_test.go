@@ -260,3 +260,41 @@ func TestStarlarkReservedNames(t *testing.T) {
 		wantDomainErr(t, h, starEnv(dir), map[string]any{"script": name + ".star"}, name, "is reserved for kitsoki's checks; rename it")
 	}
 }
+
+// TestStarlarkIntegersBounded: * and << make integers of at most
+// maxIntBits bits and int() parses at most maxIntDigits characters:
+// squaring an integer forty times ended in a fatal out-of-memory, and
+// int() of 3,000,000 digits took 25 s in one step no cancel interrupts.
+func TestStarlarkIntegersBounded(t *testing.T) {
+	sidecar := "inputs: {}\noutputs:\n  n: { type: int }\n"
+	scripts := map[string]string{
+		"square": "def main(ctx):\n    x = 3\n    for i in range(40):\n        x = x * x\n    return {\"n\": 0}\n",
+		"augsq":  "def main(ctx):\n    x = [3]\n    for i in range(40):\n        x[-1] *= x[0]\n    return {\"n\": 0}\n",
+		"shift":  "def main(ctx):\n    x = 1\n    for i in range(3000):\n        x <<= 500\n    return {\"n\": 0}\n",
+		"parse":  "def main(ctx):\n    return {\"n\": int(\"7\" * 3000000) % 10}\n",
+		"kwarg":  "def main(ctx):\n    return {\"n\": int(x = \"7\" * 3000000, base = 10) % 10}\n",
+	}
+	want := map[string]string{
+		"square": "bits, over the limit of 1048576; keep integers smaller",
+		"augsq":  "bits, over the limit of 1048576; keep integers smaller",
+		"shift":  "the integer would have 1049001 bits, over the limit of 1048576",
+		"parse":  "int: the string has 3000000 characters, over the limit of 349525 for an integer",
+		"kwarg":  "int: the string has 3000000 characters, over the limit of 349525 for an integer",
+	}
+	files := map[string]string{
+		"ok.star":      "def main(ctx):\n    x = (1 << 511) * (1 << 511)\n    return {\"n\": (x >> 1020) + int(\"7\" * 1000) % 10 + 2 * 3 + int(\"ff\", 16)}\n",
+		"ok.star.yaml": sidecar,
+	}
+	for name, src := range scripts {
+		files[name+".star"] = src
+		files[name+".star.yaml"] = sidecar
+	}
+	dir := storytest.TempTree(t, files)
+	h := NewStarlarkRun(StarlarkOptions{NoNetwork: true})
+	for name := range scripts {
+		wantDomainErr(t, h, starEnv(dir), map[string]any{"script": name + ".star"}, name, want[name])
+	}
+	if d := mustOK(t, h, starEnv(dir), map[string]any{"script": "ok.star"}); d["n"] != 4+7+6+255 {
+		t.Errorf("ok.star: %v", d)
+	}
+}

@@ -14,7 +14,8 @@ import (
 // their result (starlark_sizes.go), charged to the script's memBudget
 // before they run: str, repr, print, fail, list, tuple, sorted,
 // reversed, enumerate, zip, dict, set, getattr and json's encode, indent
-// and decode as predeclared replacements; the string methods join,
+// and decode as predeclared replacements (and int, which parses at most
+// maxIntDigits characters); the string methods join,
 // replace, format, split, rsplit and splitlines, and list.extend, by
 // rewriting x.m(...) into __kitsoki_method(x.m)(...).
 
@@ -150,6 +151,18 @@ func (m *memBudget) predeclareGuards(d starlark.StringDict) {
 	for _, name := range []string{"enumerate", "zip", "dict"} {
 		d[name] = m.checked(u[name], name, copies(2*elemBytes))
 	}
+	d["int"] = starlark.NewBuiltin("int", func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+		x := first(args)
+		for _, kv := range kwargs {
+			if k, _ := starlark.AsString(kv[0]); k == "x" {
+				x = kv[1]
+			}
+		}
+		if s, ok := x.(starlark.String); ok && len(s) > maxIntDigits {
+			return nil, fmt.Errorf("int: the string has %d characters, over the limit of %d for an integer; keep integers smaller", len(s), maxIntDigits)
+		}
+		return starlark.Call(th, u["int"], args, kwargs)
+	})
 	d["getattr"] = starlark.NewBuiltin("getattr", func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 		v, err := starlark.Call(th, u["getattr"], args, kwargs)
 		if err != nil {

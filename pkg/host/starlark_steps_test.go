@@ -35,6 +35,9 @@ func TestStarlarkStepsAsPlain(t *testing.T) {
 		"o.extend([x, y])",
 		`a = str(o) + repr(d) + json.encode(d)`,
 		`a = getattr("ab", "join")(["x", "y"])`,
+		"a = x << 3",
+		"x <<= y",
+		`a = int("12") * int(x = "3", base = 8)`,
 		// targets hoistTargets sets apart
 		`d[str("k")] += y`,
 		"o.append(x)\n    o[-1] *= 3",
