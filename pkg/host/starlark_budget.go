@@ -76,7 +76,7 @@ func (m *memBudget) charge(n uint64) error {
 	}
 	if n > maxValueBytes {
 		if n >= over { // a bound that stopped counting
-			return fmt.Errorf("the result would be over the limit of %d per value; build smaller values", maxValueBytes)
+			return fmt.Errorf("the result would be over the limit of %d per value, or nested over %d deep; build smaller values", maxValueBytes, maxNesting)
 		}
 		return fmt.Errorf("the result would take %d bytes, over the limit of %d per value; build smaller values", n, maxValueBytes)
 	}

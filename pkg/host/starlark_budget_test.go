@@ -298,3 +298,31 @@ func TestStarlarkIntegersBounded(t *testing.T) {
 		t.Errorf("ok.star: %v", d)
 	}
 }
+
+// TestStarlarkDeepValuesPrinted: str, repr, print, json.encode and
+// formatting of a value nested more than maxNesting deep are script
+// errors: upstream's printers are quadratic in the depth, in one step
+// (str of a list nested 1,000,000 deep took 4 minutes).
+func TestStarlarkDeepValuesPrinted(t *testing.T) {
+	sidecar := "inputs: {}\noutputs:\n  n: { type: int }\n"
+	deep := "def deep(n):\n    x = []\n    for i in range(n):\n        x = [x]\n    return x\n\ndef main(ctx):\n"
+	files := map[string]string{
+		"ok.star":      deep + "    return {\"n\": len(str(deep(9990))) + len(json.encode(deep(9990)))}\n",
+		"ok.star.yaml": sidecar,
+	}
+	for name, call := range map[string]string{
+		"str": "str(x)", "repr": "repr(x)", "print": "print(x)", "json": "json.encode(x)",
+		"mod": "\"%s\" % (x,)", "format": "\"{}\".format(x)", "fail": "fail(x)",
+	} {
+		files[name+".star"] = deep + "    x = deep(1000000)\n    " + call + "\n    return {\"n\": 0}\n"
+		files[name+".star.yaml"] = sidecar
+	}
+	dir := storytest.TempTree(t, files)
+	h := NewStarlarkRun(StarlarkOptions{NoNetwork: true})
+	for _, name := range []string{"str", "repr", "print", "json", "mod", "format", "fail"} {
+		wantDomainErr(t, h, starEnv(dir), map[string]any{"script": name + ".star"}, name, "nested over 10000 deep")
+	}
+	if d := mustOK(t, h, starEnv(dir), map[string]any{"script": "ok.star"}); d["n"] != 4*9991 {
+		t.Errorf("ok.star: %v", d)
+	}
+}
