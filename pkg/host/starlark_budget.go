@@ -255,6 +255,9 @@ func (m *memBudget) predeclare(d starlark.StringDict) {
 // checkedProgram parses and compiles src with + and * rewritten into the
 // checked builtins (see rewriteGrowth).
 func checkedProgram(opts *syntax.FileOptions, filename string, src []byte, predeclared starlark.StringDict) (*starlark.Program, error) {
+	if line, col, n := longDigits(src); n > 0 {
+		return nil, syntax.Error{Pos: syntax.MakePosition(&filename, int32(line), int32(col)), Msg: fmt.Sprintf("%d digits in a row, over the limit of %d for an integer; keep long digit strings in a data file", n, maxIntDigits)}
+	}
 	f, err := opts.Parse(filename, src, 0)
 	if err != nil {
 		return nil, err

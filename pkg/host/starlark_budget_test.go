@@ -326,3 +326,26 @@ func TestStarlarkDeepValuesPrinted(t *testing.T) {
 		t.Errorf("ok.star: %v", d)
 	}
 }
+
+// TestStarlarkLongNumbersRead: json.decode of a number, and a script
+// holding an integer literal, of more than maxIntDigits digits are
+// refused before big.Int reads them (3,000,000 digits took 25 s in one
+// step; a 4 MiB script of digits, some 30 s as it was compiled).
+func TestStarlarkLongNumbersRead(t *testing.T) {
+	sidecar := "inputs: {}\noutputs:\n  n: { type: int }\n"
+	digits := strings.Repeat("7", 400000)
+	dir := storytest.TempTree(t, map[string]string{
+		"json.star":      "def main(ctx):\n    return {\"n\": json.decode(\"[1, \" + \"7\" * 3000000 + \"]\")[1] % 10}\n",
+		"json.star.yaml": sidecar,
+		"lit.star":       "def main(ctx):\n    return {\"n\": " + digits + " % 10}\n",
+		"lit.star.yaml":  sidecar,
+		"ok.star":        "def main(ctx):\n    s = json.decode('[\"' + \"7\" * 400000 + '\", 12]')\n    return {\"n\": len(s[0]) + s[1]}\n",
+		"ok.star.yaml":   sidecar,
+	})
+	h := NewStarlarkRun(StarlarkOptions{NoNetwork: true})
+	wantDomainErr(t, h, starEnv(dir), map[string]any{"script": "json.star"}, "json", "json.decode: a number of 3000000 digits, over the limit of 349525")
+	wantDomainErr(t, h, starEnv(dir), map[string]any{"script": "lit.star"}, "lit", "lit.star:2:18: 400000 digits in a row, over the limit of 349525")
+	if d := mustOK(t, h, starEnv(dir), map[string]any{"script": "ok.star"}); d["n"] != 400012 {
+		t.Errorf("ok.star: %v", d)
+	}
+}

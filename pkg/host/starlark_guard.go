@@ -218,6 +218,14 @@ func (m *memBudget) checkedJSON(mod *starlarkstruct.Module) *starlarkstruct.Modu
 			members[name] = m.checked(f, "json."+name, bound)
 		}
 	}
+	if dec, ok := members["decode"]; ok {
+		members["decode"] = starlark.NewBuiltin("decode", func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+			if n := longestJSONNumber(arg(args, kwargs, 0, "x")); n > maxIntDigits {
+				return nil, fmt.Errorf("json.decode: a number of %d digits, over the limit of %d for an integer; keep integers smaller", n, maxIntDigits)
+			}
+			return starlark.Call(th, dec, args, kwargs)
+		})
+	}
 	return &starlarkstruct.Module{Name: mod.Name, Members: members}
 }
 
@@ -232,4 +240,58 @@ func methodCall(e syntax.Expr) syntax.Expr {
 		return e
 	}
 	return &syntax.CallExpr{Fn: &syntax.Ident{NamePos: dot.Dot, Name: sbMethod}, Lparen: dot.Dot, Args: []syntax.Expr{dot}, Rparen: dot.NamePos}
+}
+
+// longestJSONNumber is the longest run of digits outside the strings of
+// JSON text src: json.decode reads an integer through big.Int, whose
+// decimal parse is quadratic in one step.
+func longestJSONNumber(src string) int {
+	longest, run, inString := 0, 0, false
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		switch {
+		case inString && c == '\\':
+			i++
+		case c == '"':
+			inString = !inString
+		case !inString && c >= '0' && c <= '9':
+			run++
+			longest = max(longest, run)
+			continue
+		}
+		run = 0
+	}
+	return longest
+}
+
+// longDigits is the position of the first run of more than maxIntDigits
+// decimal digits in a script's source, and its length: the scanner
+// reads an integer literal through big.Int, quadratic in one step no
+// cancel interrupts, before any check of the script can run. A run inside
+// a string or a comment counts too.
+func longDigits(src []byte) (line, col, n int) {
+	line, col = 1, 1
+	run, runLine, runCol := 0, 0, 0
+	for _, c := range src {
+		if c >= '0' && c <= '9' {
+			if run == 0 {
+				runLine, runCol = line, col
+			}
+			if run++; run > maxIntDigits {
+				n = run
+			}
+		} else {
+			if n > 0 {
+				return runLine, runCol, n
+			}
+			run = 0
+		}
+		if col++; c == '\n' {
+			line, col = line+1, 1
+		}
+	}
+	if n > 0 {
+		return runLine, runCol, n
+	}
+	return 0, 0, 0
 }
