@@ -266,6 +266,9 @@ func checkedProgram(opts *syntax.FileOptions, filename string, src []byte, prede
 		return nil, err
 	}
 	rewriteGrowth(f)
+	if opts.TopLevelControl {
+		bindEarly(f)
+	}
 	return starlark.FileProgram(f, predeclared.Has)
 }
 
@@ -491,15 +494,7 @@ func hoistParts(st *syntax.AssignStmt) (syntax.Expr, []syntax.Stmt) {
 		parts = append(parts, &syntax.AssignStmt{OpPos: start, Op: syntax.EQ, LHS: &syntax.Ident{NamePos: start, Name: name}, RHS: e})
 		return &syntax.Ident{NamePos: start, Name: name}
 	}
-	lhs := st.LHS
-	for {
-		p, ok := lhs.(*syntax.ParenExpr)
-		if !ok {
-			break
-		}
-		lhs = p.X
-	}
-	switch lhs := lhs.(type) {
+	switch lhs := unparen(st.LHS).(type) {
 	case *syntax.IndexExpr:
 		x := part(lhs.X)
 		return &syntax.IndexExpr{X: x, Lbrack: lhs.Lbrack, Y: part(lhs.Y), Rbrack: lhs.Rbrack}, parts
@@ -522,4 +517,80 @@ func hoisted(e syntax.Expr) int {
 		return hoisted(e.X) + hoisted(e.Y)
 	}
 	return 0
+}
+
+// bindEarly makes the globals that a top-level x op= y binds first known
+// before it: the resolver reads a top-level name as it meets it, and the
+// rewrite reads x in the statement's right side (x += grow(x, y)), before
+// the statement binds it; `for i in r: if i: s += s` then `s = "x"` below
+// compiled as written and was "undefined: s" rewritten. A statement
+// `if False: x = None` first binds each such name and runs nothing of it
+// (its condition and jump cost the script two steps; the name stays
+// unset, and reading it before it is set is upstream's error).
+func bindEarly(f *syntax.File) {
+	bound := map[string]bool{}
+	var early []syntax.Stmt
+	var bindAll func(e syntax.Expr)
+	bindAll = func(e syntax.Expr) {
+		switch e := e.(type) {
+		case *syntax.Ident:
+			bound[e.Name] = true
+		case *syntax.ParenExpr:
+			bindAll(e.X)
+		case *syntax.TupleExpr:
+			for _, x := range e.List {
+				bindAll(x)
+			}
+		case *syntax.ListExpr:
+			for _, x := range e.List {
+				bindAll(x)
+			}
+		}
+	}
+	var walk func(stmts []syntax.Stmt)
+	walk = func(stmts []syntax.Stmt) {
+		for _, st := range stmts {
+			switch st := st.(type) {
+			case *syntax.AssignStmt:
+				if _, checked := checkedOpOf(st.Op, true); checked {
+					if id, ok := unparen(st.LHS).(*syntax.Ident); ok && !bound[id.Name] {
+						early = append(early, &syntax.AssignStmt{OpPos: id.NamePos, Op: syntax.EQ, LHS: &syntax.Ident{NamePos: id.NamePos, Name: id.Name}, RHS: &syntax.Ident{NamePos: id.NamePos, Name: "None"}})
+					}
+				}
+				bindAll(st.LHS)
+			case *syntax.DefStmt:
+				bound[st.Name.Name] = true
+			case *syntax.ForStmt:
+				bindAll(st.Vars)
+				walk(st.Body)
+			case *syntax.WhileStmt:
+				walk(st.Body)
+			case *syntax.IfStmt:
+				walk(st.True)
+				walk(st.False)
+			case *syntax.LoadStmt:
+				for _, id := range st.To {
+					bound[id.Name] = true
+				}
+			}
+		}
+	}
+	walk(f.Stmts)
+	if len(early) == 0 {
+		return
+	}
+	at, _ := early[0].Span()
+	pre := &syntax.IfStmt{If: at, Cond: &syntax.Ident{NamePos: at, Name: "False"}, True: early}
+	f.Stmts = append([]syntax.Stmt{pre}, f.Stmts...)
+}
+
+// unparen is e without the parentheses around it.
+func unparen(e syntax.Expr) syntax.Expr {
+	for {
+		p, ok := e.(*syntax.ParenExpr)
+		if !ok {
+			return e
+		}
+		e = p.X
+	}
 }

@@ -1,6 +1,7 @@
 package host
 
 import (
+	"fmt"
 	"runtime"
 	"runtime/metrics"
 	"strings"
@@ -221,6 +222,14 @@ func TestStarlarkAugmentedTargets(t *testing.T) {
 	scripts["top"] = ""
 	files["top.star"] = "a = [\"xx\"]\nfor i in range(1):\n    a[len(a) - 1] *= 100000000\n\ndef main(ctx):\n    return {\"n\": 0}\n"
 	files["top.star.yaml"] = sidecar
+	// a top-level name that x += y binds before any other statement does
+	// (it compiled as written and was "undefined: S" rewritten)
+	early := "for i in range(%d):\n    if i > 0:\n        S += S\n    else:\n        S = \"xxxxxxxx\"\n\ndef main(ctx):\n    return {\"n\": len(S)}\n"
+	scripts["early"] = ""
+	files["early.star"] = fmt.Sprintf(early, 40)
+	files["early.star.yaml"] = sidecar
+	files["early3.star"] = fmt.Sprintf(early, 3)
+	files["early3.star.yaml"] = sidecar
 	dir := storytest.TempTree(t, files)
 	h := NewStarlarkRun(StarlarkOptions{NoNetwork: true})
 	for name := range scripts {
@@ -234,6 +243,9 @@ func TestStarlarkAugmentedTargets(t *testing.T) {
 	})
 	if d := mustOK(t, h, starEnv(ok), map[string]any{"script": "ok.star"}); d["n"] != 2322 {
 		t.Errorf("ok.star: %v, want n 2322", d)
+	}
+	if d := mustOK(t, h, starEnv(dir), map[string]any{"script": "early3.star"}); d["n"] != 32 {
+		t.Errorf("early3.star: %v, want n 32", d)
 	}
 }
 
