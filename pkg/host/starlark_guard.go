@@ -219,7 +219,7 @@ func (m *memBudget) checkedJSON(mod *starlarkstruct.Module) *starlarkstruct.Modu
 		}
 	}
 	if dec, ok := members["decode"]; ok {
-		members["decode"] = starlark.NewBuiltin("decode", func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+		members["decode"] = starlark.NewBuiltin("json.decode", func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 			if n := longestJSONNumber(arg(args, kwargs, 0, "x")); n > maxIntDigits {
 				return nil, fmt.Errorf("json.decode: a number of %d digits, over the limit of %d for an integer; keep integers smaller", n, maxIntDigits)
 			}
