@@ -524,7 +524,7 @@ func hoisted(e syntax.Expr) int {
 // rewrite reads x in the statement's right side (x += grow(x, y)), before
 // the statement binds it; `for i in r: if i: s += s` then `s = "x"` below
 // compiled as written and was "undefined: s" rewritten. A statement
-// `if False: x = None` first binds each such name and runs nothing of it
+// `if 0: x = None` first binds each such name and runs nothing of it
 // (its condition and jump cost the script two steps; the name stays
 // unset, and reading it before it is set is upstream's error).
 func bindEarly(f *syntax.File) {
@@ -580,7 +580,8 @@ func bindEarly(f *syntax.File) {
 		return
 	}
 	at, _ := early[0].Span()
-	pre := &syntax.IfStmt{If: at, Cond: &syntax.Ident{NamePos: at, Name: "False"}, True: early}
+	// a literal 0, not False: a script may bind a global named False
+	pre := &syntax.IfStmt{If: at, Cond: &syntax.Literal{Token: syntax.INT, TokenPos: at, Raw: "0", Value: int64(0)}, True: early}
 	f.Stmts = append([]syntax.Stmt{pre}, f.Stmts...)
 }
 
