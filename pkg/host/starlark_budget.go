@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"math/bits"
+	"strings"
 
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
@@ -24,24 +25,34 @@ const (
 	maxBigBytes   = 1 << 30
 	bigValue      = 1 << 20
 	maxRangeLen   = 1 << 24
+	// maxIntBits bounds the integers * and << make, and maxIntDigits the
+	// string int() parses: big.Int's decimal conversions are quadratic,
+	// in one step no cancel interrupts (int("7" * 3000000) took 25 s,
+	// and squaring doubled an integer a step to a fatal out-of-memory).
+	maxIntBits   = 1 << 20
+	maxIntDigits = maxIntBits / 3
 	// slotBytes is what one element of a list or tuple costs.
 	slotBytes = 16
 )
 
 // checkedOp is an operator the rewrite turns into calls of checked
 // builtins: x op y into call(x, y), x assign y into x assign grow(x, y,
-// steps). Their names are not valid in a script's own source: they start
-// with two underscores and are predeclared only for rewritten code.
+// steps). Their names start with reservedPrefix, which a script's own
+// source may not use (reservedNames), and are predeclared only for
+// rewritten code.
 type checkedOp struct {
 	op, assign syntax.Token
 	call, grow string
-	bound      func(x, y starlark.Value) uint64
+	// bound is x op y's, inplace x op= y's (+= extends a list by any
+	// iterable).
+	bound, inplace func(x, y starlark.Value) uint64
 }
 
 var checkedOps = []checkedOp{
-	{syntax.PLUS, syntax.PLUS_EQ, "__kitsoki_add", "__kitsoki_grow_add", sizeOfAdd},
-	{syntax.STAR, syntax.STAR_EQ, "__kitsoki_mul", "__kitsoki_grow_mul", sizeOfMul},
-	{syntax.PERCENT, syntax.PERCENT_EQ, "__kitsoki_mod", "__kitsoki_grow_mod", sizeOfMod},
+	{syntax.PLUS, syntax.PLUS_EQ, "__kitsoki_add", "__kitsoki_grow_add", sizeOfAdd, sizeOfExtend},
+	{syntax.STAR, syntax.STAR_EQ, "__kitsoki_mul", "__kitsoki_grow_mul", sizeOfMul, sizeOfMul},
+	{syntax.PERCENT, syntax.PERCENT_EQ, "__kitsoki_mod", "__kitsoki_grow_mod", sizeOfMod, sizeOfMod},
+	{syntax.LTLT, syntax.LTLT_EQ, "__kitsoki_shl", "__kitsoki_grow_shl", noGrowth, noGrowth},
 }
 
 // checkedOpOf is the checkedOp whose op (or, with assign, whose assign) is
@@ -65,7 +76,7 @@ func (m *memBudget) charge(n uint64) error {
 	}
 	if n > maxValueBytes {
 		if n >= over { // a bound that stopped counting
-			return fmt.Errorf("the result would be over the limit of %d per value; build smaller values", maxValueBytes)
+			return fmt.Errorf("the result would be over the limit of %d per value, or nested over %d deep; build smaller values", maxValueBytes, maxNesting)
 		}
 		return fmt.Errorf("the result would take %d bytes, over the limit of %d per value; build smaller values", n, maxValueBytes)
 	}
@@ -104,6 +115,15 @@ func sizeOfAdd(x, y starlark.Value) uint64 {
 	return uint64(a) + uint64(b)
 }
 
+// sizeOfExtend bounds x += y: a list extended by any iterable (a range,
+// a dict, a set), else x + y.
+func sizeOfExtend(x, y starlark.Value) uint64 {
+	if l, ok := x.(*starlark.List); ok && size(y) < 0 {
+		return mulSat(addSat(uint64(l.Len()), lenOf(y)), slotBytes)
+	}
+	return sizeOfAdd(x, y)
+}
+
 func sizeOfMul(x, y starlark.Value) uint64 {
 	seq, n := x, y
 	if size(seq) < 0 {
@@ -126,6 +146,39 @@ func sizeOfMul(x, y starlark.Value) uint64 {
 		return maxValueBytes + 1
 	}
 	return lo
+}
+
+// noGrowth is the bound of an operator that grows no sequence (<<: its
+// integers are intBits's).
+func noGrowth(_, _ starlark.Value) uint64 { return 0 }
+
+// intBits bounds the bits of x * y and x << y for integers (0 for any
+// other operator or operand).
+func intBits(op syntax.Token, x, y starlark.Value) uint64 {
+	a, ok := x.(starlark.Int)
+	b, ok2 := y.(starlark.Int)
+	if !ok || !ok2 {
+		return 0
+	}
+	switch op {
+	case syntax.STAR:
+		return bitLen(a) + bitLen(b)
+	case syntax.LTLT:
+		if n, ok := b.Int64(); ok && n > 0 && n < 512 { // upstream refuses other counts
+			return bitLen(a) + uint64(n)
+		}
+	}
+	return 0
+}
+
+func bitLen(x starlark.Int) uint64 {
+	if v, ok := x.Int64(); ok {
+		if v < 0 {
+			v = -v // MinInt64 stays negative: 64 bits as uint64
+		}
+		return uint64(bits.Len64(uint64(v)))
+	}
+	return uint64(x.BigInt().BitLen())
 }
 
 // sizeOfMod bounds x % y when x is a string (0 otherwise: a number).
@@ -169,6 +222,9 @@ func (m *memBudget) predeclare(d starlark.StringDict) {
 			if len(args) != 2 {
 				return nil, fmt.Errorf("%s: want 2 arguments", name)
 			}
+			if n := intBits(op, args[0], args[1]); n > maxIntBits {
+				return nil, fmt.Errorf("the integer would have %d bits, over the limit of %d; keep integers smaller", n, maxIntBits)
+			}
 			if err := m.charge(bound(args[0], args[1])); err != nil {
 				return nil, err
 			}
@@ -180,7 +236,7 @@ func (m *memBudget) predeclare(d starlark.StringDict) {
 	}
 	for _, c := range checkedOps {
 		d[c.call] = binop(c.call, c.op, c.bound, false)
-		d[c.grow] = binop(c.grow, c.op, c.bound, true)
+		d[c.grow] = binop(c.grow, c.op, c.inplace, true)
 	}
 	rng := starlark.Universe["range"].(*starlark.Builtin)
 	d["range"] = starlark.NewBuiltin("range", func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
@@ -199,12 +255,40 @@ func (m *memBudget) predeclare(d starlark.StringDict) {
 // checkedProgram parses and compiles src with + and * rewritten into the
 // checked builtins (see rewriteGrowth).
 func checkedProgram(opts *syntax.FileOptions, filename string, src []byte, predeclared starlark.StringDict) (*starlark.Program, error) {
+	if line, col, n := longDigits(src); n > 0 {
+		return nil, syntax.Error{Pos: syntax.MakePosition(&filename, int32(line), int32(col)), Msg: fmt.Sprintf("%d digits in a row, over the limit of %d for an integer; keep long digit strings in a data file", n, maxIntDigits)}
+	}
 	f, err := opts.Parse(filename, src, 0)
 	if err != nil {
 		return nil, err
 	}
+	if err := reservedNames(f); err != nil {
+		return nil, err
+	}
 	rewriteGrowth(f)
+	if opts.TopLevelControl {
+		bindEarly(f)
+	}
 	return starlark.FileProgram(f, predeclared.Has)
+}
+
+// reservedPrefix starts every name the rewrite adds (the checked
+// builtins, sbMethod, hoistPrefix).
+const reservedPrefix = "__kitsoki"
+
+// reservedNames refuses a file that names one of the rewrite's names: a
+// script's own global of that name would stand in for the predeclared
+// checked builtin (def __kitsoki_grow_mul(x, y, n): return y turned every
+// checked *= off).
+func reservedNames(f *syntax.File) error {
+	var err error
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if id, ok := n.(*syntax.Ident); ok && err == nil && strings.HasPrefix(id.Name, reservedPrefix) {
+			err = syntax.Error{Pos: id.NamePos, Msg: fmt.Sprintf("the name %s is reserved for kitsoki's checks; rename it", id.Name)}
+		}
+		return err == nil
+	})
+	return err
 }
 
 // rewriteGrowth rewrites f's checkedOps everywhere (x + y into
@@ -213,6 +297,7 @@ func checkedProgram(opts *syntax.FileOptions, filename string, src []byte, prede
 // into __kitsoki_method(x.m) for a guarded method m. A parameter's
 // default is the Y of its x=default.
 func rewriteGrowth(f *syntax.File) {
+	f.Stmts = hoistTargets(f.Stmts)
 	syntax.Walk(f, func(n syntax.Node) bool {
 		if !growStmt(n) {
 			growExpr(n)
@@ -241,8 +326,9 @@ func growStmt(n syntax.Node) bool {
 			if lhs, pure := pureCopy(n.LHS); pure {
 				call := checkedCall(c.grow, n.OpPos, lhs, n.RHS)
 				// the steps to give back: the function, the re-read of
-				// the target, this constant and the call
-				extra := int64(readSteps(lhs) + 3)
+				// the target, this constant and the call, and a store
+				// and a load for each part hoistTargets set aside
+				extra := int64(readSteps(lhs) + 3 + 2*hoisted(lhs))
 				call.Args = append(call.Args, &syntax.Literal{Token: syntax.INT, TokenPos: n.OpPos, Raw: fmt.Sprint(extra), Value: extra})
 				n.RHS = call
 			}
@@ -325,9 +411,11 @@ func readSteps(e syntax.Expr) int {
 }
 
 // pureCopy copies e when reading it has no side effects (names, literals,
-// and attributes and indexes of those).
+// and attributes and indexes of those; parentheses are dropped).
 func pureCopy(e syntax.Expr) (syntax.Expr, bool) {
 	switch e := e.(type) {
+	case *syntax.ParenExpr:
+		return pureCopy(e.X)
 	case *syntax.Ident:
 		return &syntax.Ident{NamePos: e.NamePos, Name: e.Name}, true
 	case *syntax.Literal:
@@ -351,4 +439,159 @@ func pureCopy(e syntax.Expr) (syntax.Expr, bool) {
 		return &syntax.IndexExpr{X: x, Lbrack: e.Lbrack, Y: y, Rbrack: e.Rbrack}, true
 	}
 	return nil, false
+}
+
+// hoistPrefix starts the names hoistTargets binds.
+const hoistPrefix = "__kitsoki_t"
+
+// hoistTargets rewrites, in stmts and the statement lists they hold, an
+// augmented assignment of a checked operator whose target pureCopy
+// cannot copy (a[f()] += s, l[-1] *= n, f().x += s) into assignments of
+// the target's impure parts to fresh names, then the augmented assignment
+// on those names, which pureCopy copies:
+//
+//	__kitsoki_t3_5_0 = f()
+//	a[__kitsoki_t3_5_0] += s
+//
+// The parts are evaluated once, in the order the compiler evaluates them
+// (the container, then the index), before the target is read.
+func hoistTargets(stmts []syntax.Stmt) []syntax.Stmt {
+	var out []syntax.Stmt
+	for _, st := range stmts {
+		switch st := st.(type) {
+		case *syntax.DefStmt:
+			st.Body = hoistTargets(st.Body)
+		case *syntax.ForStmt:
+			st.Body = hoistTargets(st.Body)
+		case *syntax.WhileStmt:
+			st.Body = hoistTargets(st.Body)
+		case *syntax.IfStmt:
+			st.True, st.False = hoistTargets(st.True), hoistTargets(st.False)
+		case *syntax.AssignStmt:
+			if _, ok := checkedOpOf(st.Op, true); ok {
+				if _, pure := pureCopy(st.LHS); !pure {
+					var parts []syntax.Stmt
+					st.LHS, parts = hoistParts(st)
+					out = append(out, parts...)
+				}
+			}
+		}
+		out = append(out, st)
+	}
+	return out
+}
+
+// hoistParts is st's target with its impure container and index replaced
+// by fresh names, and the assignments that bind them.
+func hoistParts(st *syntax.AssignStmt) (syntax.Expr, []syntax.Stmt) {
+	var parts []syntax.Stmt
+	part := func(e syntax.Expr) syntax.Expr {
+		if _, pure := pureCopy(e); pure {
+			return e
+		}
+		start, _ := e.Span()
+		name := fmt.Sprintf("%s%d_%d_%d", hoistPrefix, st.OpPos.Line, st.OpPos.Col, len(parts))
+		parts = append(parts, &syntax.AssignStmt{OpPos: start, Op: syntax.EQ, LHS: &syntax.Ident{NamePos: start, Name: name}, RHS: e})
+		return &syntax.Ident{NamePos: start, Name: name}
+	}
+	switch lhs := unparen(st.LHS).(type) {
+	case *syntax.IndexExpr:
+		x := part(lhs.X)
+		return &syntax.IndexExpr{X: x, Lbrack: lhs.Lbrack, Y: part(lhs.Y), Rbrack: lhs.Rbrack}, parts
+	case *syntax.DotExpr:
+		return &syntax.DotExpr{X: part(lhs.X), Dot: lhs.Dot, NamePos: lhs.NamePos, Name: lhs.Name}, parts
+	}
+	return st.LHS, nil // a target the resolver refuses
+}
+
+// hoisted counts the names hoistTargets bound in a target.
+func hoisted(e syntax.Expr) int {
+	switch e := e.(type) {
+	case *syntax.Ident:
+		if strings.HasPrefix(e.Name, hoistPrefix) {
+			return 1
+		}
+	case *syntax.DotExpr:
+		return hoisted(e.X)
+	case *syntax.IndexExpr:
+		return hoisted(e.X) + hoisted(e.Y)
+	}
+	return 0
+}
+
+// bindEarly makes the globals that a top-level x op= y binds first known
+// before it: the resolver reads a top-level name as it meets it, and the
+// rewrite reads x in the statement's right side (x += grow(x, y)), before
+// the statement binds it; `for i in r: if i: s += s` then `s = "x"` below
+// compiled as written and was "undefined: s" rewritten. A statement
+// `if 0: x = None` first binds each such name and runs nothing of it
+// (its condition and jump cost the script two steps; the name stays
+// unset, and reading it before it is set is upstream's error).
+func bindEarly(f *syntax.File) {
+	bound := map[string]bool{}
+	var early []syntax.Stmt
+	var bindAll func(e syntax.Expr)
+	bindAll = func(e syntax.Expr) {
+		switch e := e.(type) {
+		case *syntax.Ident:
+			bound[e.Name] = true
+		case *syntax.ParenExpr:
+			bindAll(e.X)
+		case *syntax.TupleExpr:
+			for _, x := range e.List {
+				bindAll(x)
+			}
+		case *syntax.ListExpr:
+			for _, x := range e.List {
+				bindAll(x)
+			}
+		}
+	}
+	var walk func(stmts []syntax.Stmt)
+	walk = func(stmts []syntax.Stmt) {
+		for _, st := range stmts {
+			switch st := st.(type) {
+			case *syntax.AssignStmt:
+				if _, checked := checkedOpOf(st.Op, true); checked {
+					if id, ok := unparen(st.LHS).(*syntax.Ident); ok && !bound[id.Name] {
+						early = append(early, &syntax.AssignStmt{OpPos: id.NamePos, Op: syntax.EQ, LHS: &syntax.Ident{NamePos: id.NamePos, Name: id.Name}, RHS: &syntax.Ident{NamePos: id.NamePos, Name: "None"}})
+					}
+				}
+				bindAll(st.LHS)
+			case *syntax.DefStmt:
+				bound[st.Name.Name] = true
+			case *syntax.ForStmt:
+				bindAll(st.Vars)
+				walk(st.Body)
+			case *syntax.WhileStmt:
+				walk(st.Body)
+			case *syntax.IfStmt:
+				walk(st.True)
+				walk(st.False)
+			case *syntax.LoadStmt:
+				for _, id := range st.To {
+					bound[id.Name] = true
+				}
+			}
+		}
+	}
+	walk(f.Stmts)
+	if len(early) == 0 {
+		return
+	}
+	at, _ := early[0].Span()
+	// a literal 0, not False: a script may bind a global named False
+	pre := &syntax.IfStmt{If: at, Cond: &syntax.Literal{Token: syntax.INT, TokenPos: at, Raw: "0", Value: int64(0)}, True: early}
+	f.Stmts = append([]syntax.Stmt{pre}, f.Stmts...)
+}
+
+// unparen is e without the parentheses around it.
+func unparen(e syntax.Expr) syntax.Expr {
+	for {
+		p, ok := e.(*syntax.ParenExpr)
+		if !ok {
+			return e
+		}
+		e = p.X
+	}
 }

@@ -1,6 +1,7 @@
 package host
 
 import (
+	"fmt"
 	"runtime"
 	"runtime/metrics"
 	"strings"
@@ -189,5 +190,174 @@ func TestStarlarkSharedValueConverted(t *testing.T) {
 		if grew := after.TotalAlloc - before.TotalAlloc; grew > 128<<20 {
 			t.Errorf("%s: the call allocated %d bytes", script, grew)
 		}
+	}
+}
+
+// TestStarlarkAugmentedTargets: an augmented assignment whose target
+// cannot be read twice without running code again (a call, a negative
+// index, an expression in the brackets, parentheses) is checked as x += y
+// is: each of these made a 200 MB string (or a doubled list) in one step,
+// past the per-value limit, with no error.
+func TestStarlarkAugmentedTargets(t *testing.T) {
+	sidecar := "inputs: {}\noutputs:\n  n: { type: int }\n"
+	head := "def f():\n    return 0\n\ndef main(ctx):\n"
+	scripts := map[string]string{
+		"call":    "    a = [\"xx\"]\n    a[f()] *= 100000000\n    return {\"n\": len(a[0])}\n",
+		"neg":     "    a = [\"xx\"]\n    a[-1] *= 100000000\n    return {\"n\": len(a[0])}\n",
+		"paren":   "    a = [\"xx\"]\n    (a[f()]) *= 100000000\n    return {\"n\": len(a[0])}\n",
+		"nested":  "    a = [[\"xx\"]]\n    a[f()][f() + 0] *= 100000000\n    return {\"n\": len(a[0][0])}\n",
+		"dbl":     "    a = [\"xxxxxxxx\"]\n    for i in range(30):\n        a[f()] += a[0]\n    return {\"n\": len(a[0])}\n",
+		"list":    "    a = [[0]]\n    for i in range(30):\n        a[i - i] += a[0]\n    return {\"n\": len(a[0])}\n",
+		"dot":     "    s = [struct(x = \"xx\")]\n    s[f()].x *= 100000000\n    return {\"n\": 0}\n",
+		"dotcall": "    g = lambda: struct(x = \"xx\")\n    g().x *= 100000000\n    return {\"n\": 0}\n",
+		"mod":     "    b = \"y\" * 40000000\n    a = [\"%s%s\"]\n    a[f()] %= (b, b)\n    return {\"n\": len(a[0])}\n",
+		"range":   "    a = [[]]\n    a[f()] += range(16000000)\n    return {\"n\": len(a[0])}\n",
+	}
+	files := map[string]string{}
+	for name, body := range scripts {
+		files[name+".star"] = head + body
+		files[name+".star.yaml"] = sidecar
+	}
+	// at the top level, the names set apart are globals
+	scripts["top"] = ""
+	files["top.star"] = "a = [\"xx\"]\nfor i in range(1):\n    a[len(a) - 1] *= 100000000\n\ndef main(ctx):\n    return {\"n\": 0}\n"
+	files["top.star.yaml"] = sidecar
+	// a top-level name that x += y binds before any other statement does
+	// (it compiled as written and was "undefined: S" rewritten)
+	early := "for i in range(%d):\n    if i > 0:\n        S += S\n    else:\n        S = \"xxxxxxxx\"\n\ndef main(ctx):\n    return {\"n\": len(S)}\n"
+	scripts["early"] = ""
+	files["early.star"] = fmt.Sprintf(early, 40)
+	files["early.star.yaml"] = sidecar
+	files["early3.star"] = fmt.Sprintf(early, 3)
+	files["early3.star.yaml"] = sidecar
+	dir := storytest.TempTree(t, files)
+	h := NewStarlarkRun(StarlarkOptions{NoNetwork: true})
+	for name := range scripts {
+		wantDomainErr(t, h, starEnv(dir), map[string]any{"script": name + ".star"}, name, "over the limit of 67108864 per value")
+	}
+	// the target's parts are still evaluated once, and += on a list
+	// still extends it in place
+	ok := storytest.TempTree(t, map[string]string{
+		"ok.star":      "def main(ctx):\n    n = [0]\n    def f():\n        n[0] += 1\n        return 0\n    a = [1]\n    a[f()] += 2\n    l = [[1]]\n    m = l[0]\n    l[f()] += [2]\n    return {\"n\": n[0] * 1000 + a[0] * 100 + len(m) * 10 + len(l[0])}\n",
+		"ok.star.yaml": sidecar,
+	})
+	if d := mustOK(t, h, starEnv(ok), map[string]any{"script": "ok.star"}); d["n"] != 2322 {
+		t.Errorf("ok.star: %v, want n 2322", d)
+	}
+	if d := mustOK(t, h, starEnv(dir), map[string]any{"script": "early3.star"}); d["n"] != 32 {
+		t.Errorf("early3.star: %v, want n 32", d)
+	}
+}
+
+// TestStarlarkReservedNames: a script that binds a name of the rewrite's
+// own builtins is refused as it is compiled; its global stood in for the
+// checked builtin, so `s *= 100000000` made 200 MB with no error.
+func TestStarlarkReservedNames(t *testing.T) {
+	sidecar := "inputs: {}\noutputs:\n  n: { type: int }\n"
+	main := "\ndef main(ctx):\n    s = \"xx\"\n    s *= 100000000\n    return {\"n\": len(s)}\n"
+	scripts := map[string]string{
+		"global": "__kitsoki_grow_mul = lambda x, y, n: y\n" + main,
+		"def":    "def __kitsoki_mul(x, y):\n    return x\n" + main,
+		"method": "def f(__kitsoki_method = 1):\n    return 0\n" + main,
+		"load":   "load(\"m.star\", __kitsoki_grow_mul = \"g\")\n" + main,
+	}
+	files := map[string]string{"m.star": "def g(x, y, n):\n    return y\n"}
+	for name, src := range scripts {
+		files[name+".star"] = src
+		files[name+".star.yaml"] = sidecar
+	}
+	dir := storytest.TempTree(t, files)
+	h := NewStarlarkRun(StarlarkOptions{NoNetwork: true})
+	for name := range scripts {
+		wantDomainErr(t, h, starEnv(dir), map[string]any{"script": name + ".star"}, name, "is reserved for kitsoki's checks; rename it")
+	}
+}
+
+// TestStarlarkIntegersBounded: * and << make integers of at most
+// maxIntBits bits and int() parses at most maxIntDigits characters:
+// squaring an integer forty times ended in a fatal out-of-memory, and
+// int() of 3,000,000 digits took 25 s in one step no cancel interrupts.
+func TestStarlarkIntegersBounded(t *testing.T) {
+	sidecar := "inputs: {}\noutputs:\n  n: { type: int }\n"
+	scripts := map[string]string{
+		"square": "def main(ctx):\n    x = 3\n    for i in range(40):\n        x = x * x\n    return {\"n\": 0}\n",
+		"augsq":  "def main(ctx):\n    x = [3]\n    for i in range(40):\n        x[-1] *= x[0]\n    return {\"n\": 0}\n",
+		"shift":  "def main(ctx):\n    x = 1\n    for i in range(3000):\n        x <<= 500\n    return {\"n\": 0}\n",
+		"parse":  "def main(ctx):\n    return {\"n\": int(\"7\" * 3000000) % 10}\n",
+		"kwarg":  "def main(ctx):\n    return {\"n\": int(x = \"7\" * 3000000, base = 10) % 10}\n",
+	}
+	want := map[string]string{
+		"square": "bits, over the limit of 1048576; keep integers smaller",
+		"augsq":  "bits, over the limit of 1048576; keep integers smaller",
+		"shift":  "the integer would have 1049001 bits, over the limit of 1048576",
+		"parse":  "int: the string has 3000000 characters, over the limit of 349525 for an integer",
+		"kwarg":  "int: the string has 3000000 characters, over the limit of 349525 for an integer",
+	}
+	files := map[string]string{
+		"ok.star":      "def main(ctx):\n    x = (1 << 511) * (1 << 511)\n    return {\"n\": (x >> 1020) + int(\"7\" * 1000) % 10 + 2 * 3 + int(\"ff\", 16)}\n",
+		"ok.star.yaml": sidecar,
+	}
+	for name, src := range scripts {
+		files[name+".star"] = src
+		files[name+".star.yaml"] = sidecar
+	}
+	dir := storytest.TempTree(t, files)
+	h := NewStarlarkRun(StarlarkOptions{NoNetwork: true})
+	for name := range scripts {
+		wantDomainErr(t, h, starEnv(dir), map[string]any{"script": name + ".star"}, name, want[name])
+	}
+	if d := mustOK(t, h, starEnv(dir), map[string]any{"script": "ok.star"}); d["n"] != 4+7+6+255 {
+		t.Errorf("ok.star: %v", d)
+	}
+}
+
+// TestStarlarkDeepValuesPrinted: str, repr, print, json.encode and
+// formatting of a value nested more than maxNesting deep are script
+// errors: upstream's printers are quadratic in the depth, in one step
+// (str of a list nested 1,000,000 deep took 4 minutes).
+func TestStarlarkDeepValuesPrinted(t *testing.T) {
+	sidecar := "inputs: {}\noutputs:\n  n: { type: int }\n"
+	deep := "def deep(n):\n    x = []\n    for i in range(n):\n        x = [x]\n    return x\n\ndef main(ctx):\n"
+	files := map[string]string{
+		"ok.star":      deep + "    return {\"n\": len(str(deep(9990))) + len(json.encode(deep(9990)))}\n",
+		"ok.star.yaml": sidecar,
+	}
+	for name, call := range map[string]string{
+		"str": "str(x)", "repr": "repr(x)", "print": "print(x)", "json": "json.encode(x)",
+		"mod": "\"%s\" % (x,)", "format": "\"{}\".format(x)", "fail": "fail(x)",
+	} {
+		files[name+".star"] = deep + "    x = deep(1000000)\n    " + call + "\n    return {\"n\": 0}\n"
+		files[name+".star.yaml"] = sidecar
+	}
+	dir := storytest.TempTree(t, files)
+	h := NewStarlarkRun(StarlarkOptions{NoNetwork: true})
+	for _, name := range []string{"str", "repr", "print", "json", "mod", "format", "fail"} {
+		wantDomainErr(t, h, starEnv(dir), map[string]any{"script": name + ".star"}, name, "nested over 10000 deep")
+	}
+	if d := mustOK(t, h, starEnv(dir), map[string]any{"script": "ok.star"}); d["n"] != 4*9991 {
+		t.Errorf("ok.star: %v", d)
+	}
+}
+
+// TestStarlarkLongNumbersRead: json.decode of a number, and a script
+// holding an integer literal, of more than maxIntDigits digits are
+// refused before big.Int reads them (3,000,000 digits took 25 s in one
+// step; a 4 MiB script of digits, some 30 s as it was compiled).
+func TestStarlarkLongNumbersRead(t *testing.T) {
+	sidecar := "inputs: {}\noutputs:\n  n: { type: int }\n"
+	digits := strings.Repeat("7", 400000)
+	dir := storytest.TempTree(t, map[string]string{
+		"json.star":      "def main(ctx):\n    return {\"n\": json.decode(\"[1, \" + \"7\" * 3000000 + \"]\")[1] % 10}\n",
+		"json.star.yaml": sidecar,
+		"lit.star":       "def main(ctx):\n    return {\"n\": " + digits + " % 10}\n",
+		"lit.star.yaml":  sidecar,
+		"ok.star":        "def main(ctx):\n    s = json.decode('[\"' + \"7\" * 400000 + '\", 12]')\n    return {\"n\": len(s[0]) + s[1]}\n",
+		"ok.star.yaml":   sidecar,
+	})
+	h := NewStarlarkRun(StarlarkOptions{NoNetwork: true})
+	wantDomainErr(t, h, starEnv(dir), map[string]any{"script": "json.star"}, "json", "json.decode: a number of 3000000 digits, over the limit of 349525")
+	wantDomainErr(t, h, starEnv(dir), map[string]any{"script": "lit.star"}, "lit", "lit.star:2:18: 400000 digits in a row, over the limit of 349525")
+	if d := mustOK(t, h, starEnv(dir), map[string]any{"script": "ok.star"}); d["n"] != 400012 {
+		t.Errorf("ok.star: %v", d)
 	}
 }

@@ -14,7 +14,8 @@ import (
 // their result (starlark_sizes.go), charged to the script's memBudget
 // before they run: str, repr, print, fail, list, tuple, sorted,
 // reversed, enumerate, zip, dict, set, getattr and json's encode, indent
-// and decode as predeclared replacements; the string methods join,
+// and decode as predeclared replacements (and int, which parses at most
+// maxIntDigits characters); the string methods join,
 // replace, format, split, rsplit and splitlines, and list.extend, by
 // rewriting x.m(...) into __kitsoki_method(x.m)(...).
 
@@ -150,6 +151,18 @@ func (m *memBudget) predeclareGuards(d starlark.StringDict) {
 	for _, name := range []string{"enumerate", "zip", "dict"} {
 		d[name] = m.checked(u[name], name, copies(2*elemBytes))
 	}
+	d["int"] = starlark.NewBuiltin("int", func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+		x := first(args)
+		for _, kv := range kwargs {
+			if k, _ := starlark.AsString(kv[0]); k == "x" {
+				x = kv[1]
+			}
+		}
+		if s, ok := x.(starlark.String); ok && len(s) > maxIntDigits {
+			return nil, fmt.Errorf("int: the string has %d characters, over the limit of %d for an integer; keep integers smaller", len(s), maxIntDigits)
+		}
+		return starlark.Call(th, u["int"], args, kwargs)
+	})
 	d["getattr"] = starlark.NewBuiltin("getattr", func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 		v, err := starlark.Call(th, u["getattr"], args, kwargs)
 		if err != nil {
@@ -205,6 +218,14 @@ func (m *memBudget) checkedJSON(mod *starlarkstruct.Module) *starlarkstruct.Modu
 			members[name] = m.checked(f, "json."+name, bound)
 		}
 	}
+	if dec, ok := members["decode"]; ok {
+		members["decode"] = starlark.NewBuiltin("json.decode", func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+			if n := longestJSONNumber(arg(args, kwargs, 0, "x")); n > maxIntDigits {
+				return nil, fmt.Errorf("json.decode: a number of %d digits, over the limit of %d for an integer; keep integers smaller", n, maxIntDigits)
+			}
+			return starlark.Call(th, dec, args, kwargs)
+		})
+	}
 	return &starlarkstruct.Module{Name: mod.Name, Members: members}
 }
 
@@ -219,4 +240,58 @@ func methodCall(e syntax.Expr) syntax.Expr {
 		return e
 	}
 	return &syntax.CallExpr{Fn: &syntax.Ident{NamePos: dot.Dot, Name: sbMethod}, Lparen: dot.Dot, Args: []syntax.Expr{dot}, Rparen: dot.NamePos}
+}
+
+// longestJSONNumber is the longest run of digits outside the strings of
+// JSON text src: json.decode reads an integer through big.Int, whose
+// decimal parse is quadratic in one step.
+func longestJSONNumber(src string) int {
+	longest, run, inString := 0, 0, false
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		switch {
+		case inString && c == '\\':
+			i++
+		case c == '"':
+			inString = !inString
+		case !inString && c >= '0' && c <= '9':
+			run++
+			longest = max(longest, run)
+			continue
+		}
+		run = 0
+	}
+	return longest
+}
+
+// longDigits is the position of the first run of more than maxIntDigits
+// decimal digits in a script's source, and its length: the scanner
+// reads an integer literal through big.Int, quadratic in one step no
+// cancel interrupts, before any check of the script can run. A run inside
+// a string or a comment counts too.
+func longDigits(src []byte) (line, col, n int) {
+	line, col = 1, 1
+	run, runLine, runCol := 0, 0, 0
+	for _, c := range src {
+		if c >= '0' && c <= '9' {
+			if run == 0 {
+				runLine, runCol = line, col
+			}
+			if run++; run > maxIntDigits {
+				n = run
+			}
+		} else {
+			if n > 0 {
+				return runLine, runCol, n
+			}
+			run = 0
+		}
+		if col++; c == '\n' {
+			line, col = line+1, 1
+		}
+	}
+	if n > 0 {
+		return runLine, runCol, n
+	}
+	return 0, 0, 0
 }

@@ -35,6 +35,15 @@ func TestStarlarkStepsAsPlain(t *testing.T) {
 		"o.extend([x, y])",
 		`a = str(o) + repr(d) + json.encode(d)`,
 		`a = getattr("ab", "join")(["x", "y"])`,
+		"a = x << 3",
+		"x <<= y",
+		`a = int("12") * int(x = "3", base = 8)`,
+		// targets hoistTargets sets apart
+		`d[str("k")] += y`,
+		"o.append(x)\n    o[-1] *= 3",
+		`(d["k"]) += y`,
+		`d[str("n")][str("m")] += x + y`,
+		"l = [[1]]\n    for i in range(3):\n        l[i - i] += [i]",
 	} {
 		src := []byte("o = []\nG = 1 + 2\ndef f():\n    x = 1\n    y = 2\n    z = 3\n    d = {\"k\": 1, \"n\": {\"m\": 2}}\n    " + body + "\nf()\n")
 		opts := &syntax.FileOptions{}

@@ -1,0 +1,83 @@
+package host
+
+import (
+	"strings"
+	"testing"
+
+	"go.starlark.net/lib/json"
+	"go.starlark.net/starlark"
+	"go.starlark.net/starlarkstruct"
+	"go.starlark.net/syntax"
+)
+
+// FuzzCheckedRewrite: a script that compiles as written compiles
+// rewritten (unless it names a reserved name or holds a long digit run),
+// and both end alike: the same globals, or the same error, whenever the
+// rewritten one stays inside the budget and the step limit.
+func FuzzCheckedRewrite(f *testing.F) {
+	for _, s := range []string{
+		"x = 1\nx += 2\n",
+		"a = [\"x\"]\ndef f():\n    return 0\na[f()] += \"y\"\n",
+		"l = [[1]]\nl[-1] += [2]\n(l[0]) *= 2\n",
+		"d = {\"k\": {\"m\": 1}}\nd[str(\"k\")][\"m\"] %= 3\n",
+		"s = struct(x = 1)\ns.x += 1\n",
+		"def g(n):\n    r = [0]\n    for i in range(n):\n        r[i - i] += i\n    return r\nz = g(5)\n",
+		"q = \"%d\" % 3\nw = \"a\" * 3 + \",\".join([\"b\"])\n",
+		"n = 1 << 10\nm = n * n\nk = int(\"12\")\n",
+		"a = [1]\na[len(a) - 1] <<= 3\n",
+	} {
+		f.Add(s)
+	}
+	opts := &syntax.FileOptions{Set: true, While: true, TopLevelControl: true, GlobalReassign: true, Recursion: true}
+	f.Fuzz(func(t *testing.T, src string) {
+		if len(src) > 4096 || strings.Contains(src, reservedPrefix) {
+			return
+		}
+		file, err := opts.Parse("f.star", src, 0)
+		if err != nil {
+			return
+		}
+		plainPre := starlark.StringDict{"json": json.Module, "struct": starlark.NewBuiltin("struct", starlarkstruct.Make)}
+		plain, err := starlark.FileProgram(file, plainPre.Has)
+		if err != nil {
+			return
+		}
+		pre := starlark.StringDict{"json": json.Module, "struct": starlark.NewBuiltin("struct", starlarkstruct.Make)}
+		(&memBudget{limit: 1 << 20}).predeclare(pre) // a value of 1 MiB or two: fuzzing stays fast
+		checked, err := checkedProgram(opts, "f.star", []byte(src), pre)
+		if err != nil {
+			if !strings.Contains(err.Error(), "digits in a row") {
+				t.Fatalf("compiles as written, not rewritten: %v", err)
+			}
+			return
+		}
+		run := func(prog *starlark.Program, pre starlark.StringDict) (string, string) {
+			th := &starlark.Thread{}
+			th.SetMaxExecutionSteps(20000)
+			g, err := prog.Init(th, pre)
+			var out strings.Builder
+			for _, name := range g.Keys() {
+				if !strings.HasPrefix(name, hoistPrefix) {
+					out.WriteString(name + "=" + g[name].String() + "\n")
+				}
+			}
+			if err != nil {
+				return out.String(), err.Error()
+			}
+			return out.String(), ""
+		}
+		cg, cerr := run(checked, pre)
+		for _, budget := range []string{"too many steps", "over the limit", "bits, over", "nested over", "made more than", "elements, over the limit"} {
+			if strings.Contains(cerr, budget) {
+				return // the plain run could take what the budget refused
+			}
+		}
+		pg, perr := run(plain, plainPre)
+		if strings.Contains(perr, "too many steps") {
+			return
+		}
+		if cg != pg || cerr != perr {
+			t.Fatalf("rewritten: %q %q\nas written: %q %q", cg, cerr, pg, perr)
+		}
+	})
+}
