@@ -17,12 +17,6 @@ import (
 	"kitsoki/pkg/story"
 )
 
-// Reserved world keys the engine writes even when the story does not declare
-// them (reference §1.2, §5.1).
-var reservedWorld = map[string]bool{
-	"last_error": true, "host_error": true, "write_mode_scope": true, "session_id": true,
-}
-
 // World is the run's world: a plain map of YAML/JSON-shaped values.
 type World map[string]any
 
@@ -38,7 +32,7 @@ func InitWorld(vars []WorldVar, file map[string]any, kv []string) (World, error)
 		types[v.Name] = v.Type
 	}
 	check := func(k, from string) error {
-		if _, ok := types[k]; ok || reservedWorld[k] {
+		if _, ok := types[k]; ok || story.IsReservedWorld(k) {
 			return nil
 		}
 		return fmt.Errorf("%s: world key %q is not declared in the story's world: (declared: %s)", from, k, declaredList(types))

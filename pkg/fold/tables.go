@@ -249,7 +249,7 @@ func (fs *folder) world(root *node) {
 	var walk func(n *node)
 	walk = func(n *node) {
 		for _, w := range n.st.World {
-			if reserved[w.Name] {
+			if story.IsReservedWorld(w.Name) {
 				bare = append(bare, &entry{final: w.Name, n: n, val: w, seq: len(t.all)})
 				continue
 			}
