@@ -404,7 +404,8 @@ type askOutcome struct {
 // past the deadline. When the deadline passes, the transport is cancelled
 // and (unless the caller's own context ended: an interrupted run does not
 // wait) given grace (lateGrace) to return; an answer it still produces is late: it
-// is returned as such (for the record) and never used.
+// is returned as such (for the record) and never used. An answer already
+// there when the deadline passes or ctx ends is the call's answer.
 func askWithDeadline(ctx context.Context, t Transport, alias string, req *AskRequest, timeout, grace time.Duration) (*AskResponse, *AskResponse, *AskError) {
 	cctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
@@ -418,11 +419,21 @@ func askWithDeadline(ctx context.Context, t Transport, alias string, req *AskReq
 		resp, err := t.Ask(cctx, req)
 		ch <- askOutcome{resp, err}
 	}()
+	return awaitAsk(ctx, cctx, ch, alias, timeout, grace)
+}
+
+// awaitAsk waits for the transport's outcome on ch under cctx, the call's
+// deadline derived from ctx (askWithDeadline).
+func awaitAsk(ctx, cctx context.Context, ch <-chan askOutcome, alias string, timeout, grace time.Duration) (*AskResponse, *AskResponse, *AskError) {
 	var out askOutcome
 	select {
 	case out = <-ch:
 	case <-cctx.Done():
-		cancel()
+		select {
+		case out = <-ch: // answered as the call ended: select picks either, the answer must win
+			return answered(ctx, out, alias, timeout)
+		default:
+		}
 		var late *AskResponse
 		if ctx.Err() == nil { // the call's own deadline, not the run ending
 			select {
@@ -435,13 +446,12 @@ func askWithDeadline(ctx context.Context, t Transport, alias string, req *AskReq
 		}
 		return nil, late, deadlineError(ctx, alias, cctx.Err(), timeout)
 	}
-	if cerr := cctx.Err(); cerr != nil {
-		var late *AskResponse
-		if out.err == nil {
-			late = out.resp
-		}
-		return nil, late, deadlineError(ctx, alias, cerr, timeout) // answered, but too late
-	}
+	return answered(ctx, out, alias, timeout)
+}
+
+// answered is the call's result for the transport's outcome out, received
+// by the deadline.
+func answered(ctx context.Context, out askOutcome, alias string, timeout time.Duration) (*AskResponse, *AskResponse, *AskError) {
 	if out.err != nil {
 		var ae *AskError
 		if errors.As(out.err, &ae) {
