@@ -24,22 +24,16 @@ var engineWorld = [...]string{
 	"last_job_id", "last_job_status", "last_job_result", "$inbox",
 }
 
-// IsReservedWorld reports whether name is a reserved world key (see
-// [ReservedWorld]).
+// IsReservedWorld reports whether name is a world key the engine owns:
+// last_error, host_error, write_mode_scope or session_id. It needs no
+// declaration anywhere (--world, relevant_world) and the import fold
+// leaves it bare at every depth.
 func IsReservedWorld(name string) bool {
 	return slices.Contains(reservedWorld[:], name)
 }
 
-// ReservedWorld returns the world keys the engine owns, in a fixed order:
-// last_error, host_error, write_mode_scope and session_id. They need no
-// declaration anywhere (--world, relevant_world) and the import fold leaves
-// them bare at every depth.
-func ReservedWorld() []string {
-	return slices.Clone(reservedWorld[:])
-}
-
 // InjectedWorld returns every world key the engine gives a value without a
-// declaration, in a fixed order: the [ReservedWorld] keys, then ide,
+// declaration, in a fixed order: the reserved keys ([IsReservedWorld]), then ide,
 // turn_cost_usd, session_cost_usd, last_job_id, last_job_status,
 // last_job_result and $inbox. A world.K read of one of them is never a
 // read of a key nothing writes.
