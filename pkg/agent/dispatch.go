@@ -407,8 +407,9 @@ type askOutcome struct {
 // past the deadline. When the deadline passes, the transport is cancelled
 // and (unless the caller's own context ended: an interrupted run does not
 // wait) given grace (lateGrace) to return; an answer it still produces is late: it
-// is returned as such (for the record) and never used. An answer already
-// there when the deadline passes or ctx ends is the call's answer.
+// is returned as such (for the record) and never used. An answer the
+// transport gave before the deadline passed or ctx ended is the call's
+// answer, whichever of the two the wait sees first.
 func askWithDeadline(ctx context.Context, t Transport, alias string, req *AskRequest, timeout, grace time.Duration) (*AskResponse, *AskResponse, *AskError) {
 	cctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
