@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -148,12 +149,12 @@ func validateFiles(c *cobra.Command, args []string, stdinName string, opts *vali
 		}
 		return files, nil
 	}
-	data, err := io.ReadAll(io.LimitReader(c.InOrStdin(), maxStdinStory+1))
+	data, err := safefile.ReadAtMost(c.InOrStdin(), maxStdinStory)
+	if errors.Is(err, safefile.ErrTooLarge) {
+		return nil, usagef("-: standard input holds more than %d MiB; a story manifest is far smaller", maxStdinStory>>20)
+	}
 	if err != nil {
 		return nil, usagef("-: reading standard input: %v", err)
-	}
-	if len(data) > maxStdinStory {
-		return nil, usagef("-: standard input holds more than %d MiB; a story manifest is far smaller", maxStdinStory>>20)
 	}
 	opts.Stdin = data
 	return []string{filepath.Clean(story.ManifestPath(cmp.Or(stdinName, validate.StoryFile)))}, nil

@@ -11,13 +11,31 @@ import (
 // One decodes data, which must hold exactly one JSON value with only
 // whitespace around it, into v. Numbers decoded into an interface are
 // float64: a number past float64's range is an error, an integer past 2^53
-// loses digits (upstream's reading of host.run's stdout_json).
+// loses digits (upstream's reading of host.run's stdout_json). Data with
+// no value is [ErrEmpty], data after the value a *[TrailingError]; a value
+// that does not parse is encoding/json's error (a *json.SyntaxError,
+// io.ErrUnexpectedEOF, ...).
 func One(data []byte, v any) error { return one(data, v, false) }
 
 // OneExact is [One] with numbers decoded into an interface kept as
 // [json.Number], every digit as written ("1e400" too); [Ints] or [Int64s]
 // then pick the Go number. A child's answer line is read this way.
 func OneExact(data []byte, v any) error { return one(data, v, true) }
+
+// ErrEmpty is One's error for data holding only whitespace.
+var ErrEmpty = errors.New("no JSON value (the input is empty)")
+
+// TrailingError is One's error for data after the one JSON value.
+type TrailingError struct {
+	// Offset is the byte offset in data of Byte, the first byte after the
+	// value that is not whitespace.
+	Offset int64
+	Byte   byte
+}
+
+func (e *TrailingError) Error() string {
+	return fmt.Sprintf("unexpected %q after the JSON value (exactly one value expected)", e.Byte)
+}
 
 func one(data []byte, v any, exact bool) error {
 	dec := json.NewDecoder(bytes.NewReader(data))
@@ -26,13 +44,13 @@ func one(data []byte, v any, exact bool) error {
 	}
 	if err := dec.Decode(v); err != nil {
 		if errors.Is(err, io.EOF) {
-			return errors.New("no JSON value (the input is empty)")
+			return ErrEmpty
 		}
 		return err
 	}
 	if rest := bytes.TrimLeft(data[dec.InputOffset():], " \t\r\n"); len(rest) > 0 {
 		// Not dec.More: it reports no more after a stray '}' or ']'.
-		return fmt.Errorf("unexpected %q after the JSON value (exactly one value expected)", rest[0])
+		return &TrailingError{Offset: int64(len(data) - len(rest)), Byte: rest[0]}
 	}
 	return nil
 }

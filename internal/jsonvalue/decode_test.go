@@ -2,6 +2,7 @@ package jsonvalue
 
 import (
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 )
@@ -72,5 +73,19 @@ func TestOneIntoStruct(t *testing.T) {
 	}
 	if err := OneExact([]byte(`{"n": 1} {"n": 2}`), &s); err == nil {
 		t.Fatal("a second object was accepted")
+	}
+}
+
+// The errors callers tell apart: ErrEmpty, and a *TrailingError at the
+// offset of the first byte after the value.
+func TestOneErrors(t *testing.T) {
+	var v any
+	if err := OneExact([]byte(" \n"), &v); !errors.Is(err, ErrEmpty) {
+		t.Errorf("empty: %v, want ErrEmpty", err)
+	}
+	err := OneExact([]byte("[1] \n]"), &v)
+	te, ok := errors.AsType[*TrailingError](err)
+	if !ok || te.Offset != 5 || te.Byte != ']' {
+		t.Errorf("trailing: %#v, want offset 5, byte ']'", err)
 	}
 }

@@ -3,7 +3,9 @@
 // sockets and directories and oversize files ([ErrTooLarge]) before they
 // are opened (a device may act on an open alone), and the one confinement
 // of the files a story or fixture names ([Root]: a project root read
-// through os.Root, so a path or symlink leaving it is [ErrOutsideRoot]).
+// through os.Root, so a path or symlink leaving it is [ErrOutsideRoot]),
+// and the same cap on a stream with no size to check first ([ReadAtMost]:
+// standard input, an HTTP answer).
 // It must not parse what files hold, decide which directory is a story's
 // root (pkg/story does) or write anything: its callers keep those.
 //

@@ -28,6 +28,22 @@ func ReadFile(path string, limit int64) ([]byte, error) {
 	return readAll(f, fi.Size(), path, limit, true)
 }
 
+// ReadAtMost reads r to its end when it holds at most limit bytes: a
+// stream with no size to check first (standard input, an HTTP answer).
+// Past limit it stops after limit+1 bytes and returns an error wrapping
+// [ErrTooLarge] that names the limit ("more than 4 MiB"), for the caller
+// to say what was too large; any other error is the reader's.
+func ReadAtMost(r io.Reader, limit int64) ([]byte, error) {
+	b, err := io.ReadAll(io.LimitReader(r, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(b)) > limit {
+		return nil, fmt.Errorf("%w: more than %s", ErrTooLarge, human.Size(limit))
+	}
+	return b, nil
+}
+
 // Open opens the regular file at path for reading, refusing what is not a
 // regular file or is over limit bytes. The returned file is positioned at
 // its start; a caller that streams it should still bound what it reads

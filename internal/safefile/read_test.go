@@ -217,3 +217,28 @@ func TestReadFileErrorsReadAsBefore(t *testing.T) {
 		}
 	}
 }
+
+// ReadAtMost: exactly limit bytes pass, limit+1 are refused with
+// ErrTooLarge naming the limit, after reading no more than limit+1; a read
+// error is the reader's.
+func TestReadAtMost(t *testing.T) {
+	const limit = 4 << 10
+	data := bytes.Repeat([]byte{'x'}, limit+100)
+	if b, err := ReadAtMost(bytes.NewReader(data[:limit]), limit); err != nil || len(b) != limit {
+		t.Fatalf("exactly the limit: %d bytes, %v", len(b), err)
+	}
+	if b, err := ReadAtMost(bytes.NewReader(nil), limit); err != nil || len(b) != 0 {
+		t.Fatalf("empty: %d bytes, %v", len(b), err)
+	}
+	r := bytes.NewReader(data)
+	_, err := ReadAtMost(r, limit)
+	if !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "more than 4 KiB") {
+		t.Fatalf("one byte over: %v, want ErrTooLarge naming 4 KiB", err)
+	}
+	if read := len(data) - r.Len(); read != limit+1 {
+		t.Errorf("read %d bytes of an oversize stream, want %d", read, limit+1)
+	}
+	if _, err := ReadAtMost(iotest.ErrReader(io.ErrClosedPipe), limit); !errors.Is(err, io.ErrClosedPipe) {
+		t.Errorf("read error: %v", err)
+	}
+}

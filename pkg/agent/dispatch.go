@@ -397,6 +397,9 @@ func decodeJSON(b []byte) (any, error) {
 type askOutcome struct {
 	resp *AskResponse
 	err  error
+	// inTime: the call's context had not ended when the transport
+	// returned (an answer given in reaction to the deadline is late).
+	inTime bool
 }
 
 // askWithDeadline runs t.Ask under the hard deadline. The transport runs on
@@ -404,7 +407,9 @@ type askOutcome struct {
 // past the deadline. When the deadline passes, the transport is cancelled
 // and (unless the caller's own context ended: an interrupted run does not
 // wait) given grace (lateGrace) to return; an answer it still produces is late: it
-// is returned as such (for the record) and never used.
+// is returned as such (for the record) and never used. An answer the
+// transport gave before the deadline passed or ctx ended is the call's
+// answer, whichever of the two the wait sees first.
 func askWithDeadline(ctx context.Context, t Transport, alias string, req *AskRequest, timeout, grace time.Duration) (*AskResponse, *AskResponse, *AskError) {
 	cctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
@@ -412,36 +417,50 @@ func askWithDeadline(ctx context.Context, t Transport, alias string, req *AskReq
 	go func() {
 		defer func() {
 			if p := recover(); p != nil {
-				ch <- askOutcome{err: Errorf(KindPluginCrash, "%s: agent panicked: %v", alias, p)}
+				ch <- askOutcome{err: Errorf(KindPluginCrash, "%s: agent panicked: %v", alias, p), inTime: cctx.Err() == nil}
 			}
 		}()
 		resp, err := t.Ask(cctx, req)
-		ch <- askOutcome{resp, err}
+		ch <- askOutcome{resp, err, cctx.Err() == nil}
 	}()
+	return awaitAsk(ctx, cctx, ch, alias, timeout, grace)
+}
+
+// awaitAsk waits for the transport's outcome on ch under cctx, the call's
+// deadline derived from ctx (askWithDeadline). Whether an outcome is late
+// is what it says (inTime), not which ready case a select picked.
+func awaitAsk(ctx, cctx context.Context, ch <-chan askOutcome, alias string, timeout, grace time.Duration) (*AskResponse, *AskResponse, *AskError) {
 	var out askOutcome
+	got := false
 	select {
 	case out = <-ch:
+		got = true
 	case <-cctx.Done():
-		cancel()
-		var late *AskResponse
-		if ctx.Err() == nil { // the call's own deadline, not the run ending
-			select {
-			case o := <-ch:
-				if o.err == nil && o.resp != nil {
-					late = o.resp
-				}
-			case <-time.After(grace):
-			}
+		select {
+		case out = <-ch: // there as the call ended: select picks either
+			got = true
+		default:
 		}
-		return nil, late, deadlineError(ctx, alias, cctx.Err(), timeout)
 	}
-	if cerr := cctx.Err(); cerr != nil {
-		var late *AskResponse
-		if out.err == nil {
-			late = out.resp
+	if got && out.inTime {
+		return answered(ctx, out, alias, timeout)
+	}
+	if !got && ctx.Err() == nil { // the call's own deadline, not the run ending
+		select {
+		case out = <-ch:
+		case <-time.After(grace):
 		}
-		return nil, late, deadlineError(ctx, alias, cerr, timeout) // answered, but too late
 	}
+	var late *AskResponse
+	if out.err == nil && out.resp != nil {
+		late = out.resp
+	}
+	return nil, late, deadlineError(ctx, alias, cctx.Err(), timeout)
+}
+
+// answered is the call's result for the transport's outcome out, received
+// by the deadline.
+func answered(ctx context.Context, out askOutcome, alias string, timeout time.Duration) (*AskResponse, *AskResponse, *AskError) {
 	if out.err != nil {
 		var ae *AskError
 		if errors.As(out.err, &ae) {

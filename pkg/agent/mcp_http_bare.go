@@ -6,13 +6,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 
 	"kitsoki/internal/childproc"
+	"kitsoki/internal/safefile"
 )
 
 // A bare server speaks the existing engine's mcp_http wire
@@ -64,12 +64,12 @@ func (t *mcpHTTPTransport) askBare(ctx context.Context, req *AskRequest) (*AskRe
 		return nil, t.failure(ctx, fmt.Sprintf("calling tool %q (bare JSON-RPC)", t.tool), err, &httpFailure{})
 	}
 	defer resp.Body.Close()
-	raw, err := io.ReadAll(io.LimitReader(resp.Body, int64(t.maxEvent)+1))
+	raw, err := safefile.ReadAtMost(resp.Body, int64(t.maxEvent))
+	if errors.Is(err, safefile.ErrTooLarge) {
+		return nil, t.errf(KindTransportError, "tool %q's answer is over %d bytes", t.tool, t.maxEvent)
+	}
 	if err != nil {
 		return nil, t.failure(ctx, fmt.Sprintf("reading tool %q's answer", t.tool), err, &httpFailure{})
-	}
-	if len(raw) > t.maxEvent {
-		return nil, t.errf(KindTransportError, "tool %q's answer is over %d bytes", t.tool, t.maxEvent)
 	}
 	if resp.StatusCode >= 400 {
 		return nil, t.errf(KindTransportError, "tool %q: http %d: %s", t.tool, resp.StatusCode, childproc.Snippet(t.redact, string(raw)))

@@ -3,7 +3,9 @@ package engine
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"slices"
 	"strconv"
@@ -16,12 +18,6 @@ import (
 	"kitsoki/internal/yamlnode"
 	"kitsoki/pkg/story"
 )
-
-// Reserved world keys the engine writes even when the story does not declare
-// them (reference §1.2, §5.1).
-var reservedWorld = map[string]bool{
-	"last_error": true, "host_error": true, "write_mode_scope": true, "session_id": true,
-}
 
 // World is the run's world: a plain map of YAML/JSON-shaped values.
 type World map[string]any
@@ -38,7 +34,7 @@ func InitWorld(vars []WorldVar, file map[string]any, kv []string) (World, error)
 		types[v.Name] = v.Type
 	}
 	check := func(k, from string) error {
-		if _, ok := types[k]; ok || reservedWorld[k] {
+		if _, ok := types[k]; ok || story.IsReservedWorld(k) {
 			return nil
 		}
 		return fmt.Errorf("%s: world key %q is not declared in the story's world: (declared: %s)", from, k, declaredList(types))
@@ -101,7 +97,12 @@ func LoadWorldFile(path string) (map[string]any, error) {
 		return nil, fmt.Errorf("--world-file %s: %s", path, safefile.Reason(err))
 	}
 	var doc yaml.Node
-	if err := yamlnode.Unmarshal(data, &doc); err != nil {
+	err = yamlnode.Unmarshal(data, &doc)
+	if err == nil {
+		masked, _ := yamlnode.MaskSlashEscapes(data) // as Unmarshal read it
+		err = yamlOne(masked, &yaml.Node{})
+	}
+	if err != nil {
 		return nil, fmt.Errorf("--world-file %s: not valid YAML: %s", path, strings.TrimPrefix(err.Error(), "yaml: "))
 	}
 	root := &doc
@@ -120,6 +121,28 @@ func LoadWorldFile(path string) (map[string]any, error) {
 		return nil, fmt.Errorf("--world-file %s: must be a YAML mapping of world keys to values: %s", path, strings.TrimPrefix(err.Error(), "yaml: "))
 	}
 	return m, nil
+}
+
+// yamlOne decodes data, which must hold one YAML (or JSON) document, into
+// v. yaml.Unmarshal reads the first document and drops what follows it,
+// even on the same line: "[1]]" or `{"a": 1}}` would read as [1] or {a: 1}.
+func yamlOne(data []byte, v any) error {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(v); err != nil && !errors.Is(err, io.EOF) {
+		return err
+	}
+	for {
+		var next yaml.Node
+		switch err := dec.Decode(&next); {
+		case errors.Is(err, io.EOF):
+			return nil
+		case err != nil:
+			return fmt.Errorf("text after the value: %s", strings.TrimPrefix(err.Error(), "yaml: "))
+		case len(next.Content) == 1 && next.Content[0].Tag == "!!null" && next.Content[0].Value == "":
+			continue // a bare --- ends the value
+		}
+		return fmt.Errorf("a second document after the value (line %d): write one value", next.Line)
+	}
 }
 
 // yamlKind names the shape of a YAML node for an error message.
@@ -160,7 +183,7 @@ func parseTyped(raw, typ string) (any, error) {
 		return b, nil
 	case "object", "map", "list", "array":
 		var v any
-		if err := yaml.Unmarshal([]byte(raw), &v); err != nil {
+		if err := yamlOne([]byte(raw), &v); err != nil {
 			return nil, fmt.Errorf("%q is not a YAML/JSON %s: %v", raw, typ, err)
 		}
 		return jsonvalue.Normalize(v), nil
@@ -219,17 +242,13 @@ func isEmpty(v any) bool {
 	return false
 }
 
-// decodeJSON decodes JSON keeping integers as int (so templates print 1,
-// not 1.000000) and other numbers as float64.
+// decodeJSON decodes exactly one JSON value (jsonvalue.OneExact) keeping
+// integers as int (so templates print 1, not 1.000000) and other numbers
+// as float64.
 func decodeJSON(data []byte) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
 	var v any
-	if err := dec.Decode(&v); err != nil {
+	if err := jsonvalue.OneExact(data, &v); err != nil {
 		return nil, err
-	}
-	if dec.More() {
-		return nil, fmt.Errorf("trailing data after JSON value")
 	}
 	return jsonvalue.Ints(v), nil
 }

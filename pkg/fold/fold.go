@@ -33,6 +33,7 @@ type Folded struct {
 	byPath  map[string]*story.State
 	exits   map[any][]ExitUse
 	aliases []AliasInfo
+	repeats int // counted against MaxRepeats (RepeatsAtMost's tests)
 }
 
 // ExitUse is an imports: exit mapping an @exit: target was rewritten through.
@@ -118,6 +119,9 @@ type Problem struct {
 	// Pos is where it was written (file, line, column).
 	Pos     story.Pos
 	Message string
+	// OverRepeats marks the problem of an import tree that repeats more
+	// than MaxRepeats (RepeatsAtMost bounds it without a fold).
+	OverRepeats bool
 }
 
 func (p Problem) String() string {
@@ -204,10 +208,11 @@ func normPath(p string) string {
 
 func (fs *folder) result(root *node) *Folded {
 	f := &Folded{
-		Story:  root.st,
-		states: map[string]*StateInfo{},
-		byPath: map[string]*story.State{},
-		exits:  fs.exitsVia,
+		Story:   root.st,
+		states:  map[string]*StateInfo{},
+		byPath:  map[string]*story.State{},
+		exits:   fs.exitsVia,
+		repeats: fs.repeats,
 	}
 	for _, s := range root.st.AllStates() {
 		o := fs.stateDir[s]

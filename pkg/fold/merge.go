@@ -10,9 +10,6 @@ import (
 	"kitsoki/pkg/story"
 )
 
-// reserved world keys stay bare at every depth (story-format §1.2).
-var reserved = map[string]bool{"last_error": true, "host_error": true, "write_mode_scope": true, "session_id": true}
-
 // origin is where a folded state came from.
 type origin struct {
 	dir, file, alias string
@@ -183,7 +180,7 @@ func (n *node) own() {
 	}
 	n.world = map[string]bool{}
 	for _, w := range n.st.World {
-		if !reserved[w.Name] {
+		if !story.IsReservedWorld(w.Name) { // bare at every depth
 			n.world[w.Name] = true
 		}
 	}

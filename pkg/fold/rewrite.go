@@ -49,7 +49,7 @@ func hasWorld(x *node, name string) bool { return x.world[name] || viaKid(x, nam
 
 // liftWorld is lift for a world key; a reserved one is in no table.
 func liftWorld(m *node, name string) string {
-	if reserved[name] {
+	if story.IsReservedWorld(name) {
 		return name
 	}
 	return lift(m, name, hasWorld)

@@ -249,7 +249,7 @@ func (fs *folder) world(root *node) {
 	var walk func(n *node)
 	walk = func(n *node) {
 		for _, w := range n.st.World {
-			if reserved[w.Name] {
+			if story.IsReservedWorld(w.Name) {
 				bare = append(bare, &entry{final: w.Name, n: n, val: w, seq: len(t.all)})
 				continue
 			}
@@ -374,7 +374,8 @@ func (fs *folder) repeat(k *node, n int) bool {
 		return true
 	}
 	fs.repeated = true
-	fs.errf(k.chain, k.im.Pos, "source %q: the import tree repeats more than %d world resets and intent spellings (a wrapper resets every world key imported below it, and a state answers each intent under one spelling per import level above it, so a chain n imports deep repeats its keys and intents about n²/2 times); import fewer levels deep, or declare world keys and intents in fewer of the deeply imported stories", k.im.Source, MaxRepeats)
+	fs.errs = append(fs.errs, errItem{p: Problem{Alias: k.chain, Pos: k.im.Pos, OverRepeats: true,
+		Message: fmt.Sprintf("source %q: the import tree repeats more than %d world resets and intent spellings (a wrapper resets every world key imported below it, and a state answers each intent under one spelling per import level above it, so a chain n imports deep repeats its keys and intents about n²/2 times); import fewer levels deep, or declare world keys and intents in fewer of the deeply imported stories", k.im.Source, MaxRepeats)}})
 	return false
 }
 

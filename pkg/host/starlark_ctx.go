@@ -4,8 +4,8 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"io"
 	"maps"
 	"net/http"
 	"net/url"
@@ -14,6 +14,8 @@ import (
 
 	"go.starlark.net/starlark"
 	"go.starlark.net/starlarkstruct"
+
+	"kitsoki/internal/safefile"
 )
 
 // scriptCtx is what main(ctx) sees: ctx.inputs (a dict), ctx.world.get,
@@ -165,12 +167,12 @@ func (s *scriptCtx) do(method, u string, hdr map[string]string, body string) (*h
 		return nil, err
 	}
 	defer resp.Body.Close()
-	b, err := io.ReadAll(io.LimitReader(resp.Body, maxHTTPBody+1))
+	b, err := safefile.ReadAtMost(resp.Body, maxHTTPBody)
+	if errors.Is(err, safefile.ErrTooLarge) {
+		return nil, fmt.Errorf("the answer is larger than %d bytes", maxHTTPBody)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("reading the answer: %v", err)
-	}
-	if len(b) > maxHTTPBody {
-		return nil, fmt.Errorf("the answer is larger than %d bytes", maxHTTPBody)
 	}
 	if err := s.mem.charge(uint64(len(b))); err != nil {
 		return nil, err

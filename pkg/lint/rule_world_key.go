@@ -11,14 +11,6 @@ var ruleWorldKey = &Rule{ID: "world-key", Severity: diag.Warning, LintOnly: true
 	Summary: "a world.K read (a guard, a {{ }} value, a pongo2 view, say:, footer:, target or initial:, a views/ layout or template_file:, an agent call's prompt file, a host.starlark.run script's ctx.world.get(\"K\") with no default) of a key nothing gives a value: not declared under world: (the story's, an importer's, a lifted <alias>__K), not written anywhere in the import tree (set:, increment:, bind:, world_in:, an import exit's set: or overrides: states, the phases: expansion included), not injected by the engine (last_error, host_error, write_mode_scope, session_id, ide, turn_cost_usd, session_cost_usd, last_job_id, last_job_status, last_job_result, $inbox) and not given by the story's flow fixtures (initial_world: or world_override: of flows/*.yaml): both engines read it as nil. Not checked: world[x], files a template includes, reads inside phase templates, a template that binds the name world, a story that writes a key named by a {{ }} template or whose import tree holds a child not loaded here (an @kitsoki/ library story), and a story declaring exits: loaded on its own (it is checked as its importers' child)",
 	Example: "world: {count: {type: int, default: 0}}\n... when: \"world.coutn > 3\""}
 
-// injectedWorld are the world keys the engine gives a value without a
-// declaration (story-runtime §1.1 and §5; testdata/world-key/injected).
-var injectedWorld = []string{
-	"last_error", "host_error", "write_mode_scope", "session_id", "ide",
-	"turn_cost_usd", "session_cost_usd",
-	"last_job_id", "last_job_status", "last_job_result", "$inbox",
-}
-
 // worldRead is one world.K read: the key, its scalar and where that is.
 type worldRead struct {
 	key   string

@@ -23,7 +23,7 @@ type foldScope struct {
 // <alias>__k) prefixes it; a reserved key, or one no scope declares,
 // stays bare (the top story's name).
 func (sc *foldScope) key(name string) string {
-	if slices.Contains(reservedWorld, name) { // the fold never prefixes them (story-format §1.2)
+	if story.IsReservedWorld(name) { // the fold never prefixes them (story-format §1.2)
 		return name
 	}
 	for s := sc; s != nil; s = s.up {

@@ -94,7 +94,7 @@ func knownWorld(c *checker) (known *worldKeys, names []string, ok bool) {
 // treeWorld is the keys of knownWorld for the import tree st belongs to.
 func treeWorld(src *sources, st *story.Story) *worldKeys {
 	known := &worldKeys{names: map[string]bool{}}
-	for _, k := range injectedWorld {
+	for _, k := range story.InjectedWorld() { // testdata/world-key/injected
 		known.names[k] = true
 	}
 	top := st

@@ -13,3 +13,16 @@ func TestDecodeJSONTrailingData(t *testing.T) {
 		t.Fatalf("trailing white space refused: %v", err)
 	}
 }
+
+// Empty input and a stray closing bracket (which json.Decoder.More does
+// not report) are refused with the offset of where they are.
+func TestDecodeJSONEmptyAndStrayBracket(t *testing.T) {
+	for in, want := range map[string]string{
+		" \n":  "invalid JSON at byte offset 2 (line 2, column 1): empty input, expected a JSON value",
+		"[1]]": "invalid JSON at byte offset 3 (line 1, column 4): unexpected ']' after the top-level value",
+	} {
+		if _, err := decodeJSON([]byte(in)); err == nil || err.Message != want {
+			t.Errorf("decodeJSON(%q) = %v, want %q", in, err, want)
+		}
+	}
+}

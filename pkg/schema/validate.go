@@ -8,6 +8,8 @@ import (
 	"io"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"kitsoki/internal/jsonvalue"
 )
 
 // Validate checks an already-decoded JSON value (from json.Unmarshal, with
@@ -40,32 +42,32 @@ func (s *Schema) ValidateJSON(data []byte) *ValidationError {
 	return s.Validate(v)
 }
 
-// decodeJSON decodes exactly one JSON value with json.Number numbers.
+// decodeJSON decodes exactly one JSON value with json.Number numbers
+// (jsonvalue.OneExact), an error positioned at the offending byte.
 func decodeJSON(data []byte) (any, *ValidationError) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
 	var v any
-	if err := dec.Decode(&v); err != nil {
-		off := int64(len(data))
-		if se, ok := errors.AsType[*json.SyntaxError](err); ok {
-			off = se.Offset
-			// The decoder's offset is just past the offending byte.
-			if off > 0 && off <= int64(len(data)) && !errors.Is(err, io.ErrUnexpectedEOF) {
-				off--
-			}
-		}
-		msg := err.Error()
-		if errors.Is(err, io.EOF) {
-			msg = "empty input, expected a JSON value"
-		} else if errors.Is(err, io.ErrUnexpectedEOF) {
-			msg = "unexpected end of JSON input"
-		}
-		return nil, jsonErr(data, off, msg)
+	err := jsonvalue.OneExact(data, &v)
+	if err == nil {
+		return v, nil
 	}
-	if rest := bytes.TrimLeft(data[dec.InputOffset():], " \t\r\n"); len(rest) > 0 {
-		return nil, jsonErr(data, int64(len(data)-len(rest)), fmt.Sprintf("unexpected %q after the top-level value", rest[0]))
+	if te, ok := errors.AsType[*jsonvalue.TrailingError](err); ok {
+		return nil, jsonErr(data, te.Offset, fmt.Sprintf("unexpected %q after the top-level value", te.Byte))
 	}
-	return v, nil
+	off := int64(len(data))
+	if se, ok := errors.AsType[*json.SyntaxError](err); ok {
+		off = se.Offset
+		// The decoder's offset is just past the offending byte.
+		if off > 0 && off <= int64(len(data)) && !errors.Is(err, io.ErrUnexpectedEOF) {
+			off--
+		}
+	}
+	msg := err.Error()
+	if errors.Is(err, jsonvalue.ErrEmpty) {
+		msg = "empty input, expected a JSON value"
+	} else if errors.Is(err, io.ErrUnexpectedEOF) {
+		msg = "unexpected end of JSON input"
+	}
+	return nil, jsonErr(data, off, msg)
 }
 
 func jsonErr(data []byte, off int64, msg string) *ValidationError {

@@ -134,6 +134,9 @@ func checkFile(f string, opts Options, stdin bool) checked {
 		}
 		c.sources[yf] = b
 	}
+	if st != nil && !diag.HasErrors(ds) {
+		ds = append(ds, foldRepeats(st)...)
+	}
 	sound := st != nil && !diag.HasErrors(ds)
 	po := plugin.Options{StoryDir: filepath.Dir(f), ProfilePath: opts.ProfilePath}
 	if sound {

@@ -1,9 +1,11 @@
 package storytest
 
 import (
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -94,4 +96,30 @@ func NoMarkerAbove(t testing.TB, dir string) {
 			return
 		}
 	}
+}
+
+// WorldChain writes a chain of n stories under a top story, each importing
+// the next, each declaring keys world keys with a default and one terminal
+// state, and returns the top's folder. Folding it resets keys×n(n+1)/2
+// world keys (each wrapper resets every key below it): the fold's repeat
+// count exactly, as nothing else repeats.
+func WorldChain(t testing.TB, n, keys int) string {
+	t.Helper()
+	files := map[string]string{
+		"app.yaml": "app: { id: top, version: 0.1.0 }\nimports:\n  n: { source: ./c0, entry: s }\nroot: s\nstates:\n  s: { terminal: true }\n",
+	}
+	for i := range n {
+		var b strings.Builder
+		fmt.Fprintf(&b, "app: { id: c%d, version: 0.1.0 }\n", i)
+		if i < n-1 {
+			fmt.Fprintf(&b, "imports:\n  n: { source: ../c%d, entry: s }\n", i+1)
+		}
+		b.WriteString("world:\n")
+		for j := range keys {
+			fmt.Fprintf(&b, "  k%d: { type: int, default: 0 }\n", j)
+		}
+		b.WriteString("root: s\nstates:\n  s: { terminal: true }\n")
+		files[fmt.Sprintf("c%d/app.yaml", i)] = b.String()
+	}
+	return TempTree(t, files)
 }

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -14,6 +15,7 @@ import (
 	"strings"
 
 	"kitsoki/internal/childproc"
+	"kitsoki/internal/safefile"
 )
 
 // EmbedRole says what a text is for: asymmetric embedding models prefix
@@ -165,12 +167,12 @@ func (e *Embedder) Embed(ctx context.Context, texts []string, role EmbedRole) ([
 		return nil, fmt.Errorf("local embed: POST %s: %w", endpoint, err)
 	}
 	defer resp.Body.Close()
-	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxEmbedBody+1))
+	raw, err := safefile.ReadAtMost(resp.Body, maxEmbedBody)
+	if errors.Is(err, safefile.ErrTooLarge) {
+		return nil, fmt.Errorf("local embed: the answer from %s is larger than %d MiB; embed fewer texts per call", endpoint, maxEmbedBody>>20)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("local embed: reading the answer from %s: %w", endpoint, err)
-	}
-	if len(raw) > maxEmbedBody {
-		return nil, fmt.Errorf("local embed: the answer from %s is larger than %d MiB; embed fewer texts per call", endpoint, maxEmbedBody>>20)
 	}
 	if resp.StatusCode >= 400 {
 		// masked before it is cut: no half key

@@ -19,6 +19,7 @@ import (
 
 	"kitsoki/internal/childproc"
 	"kitsoki/internal/lazyre"
+	"kitsoki/internal/safefile"
 	"kitsoki/pkg/agent"
 	"kitsoki/pkg/schema"
 	"kitsoki/pkg/story"
@@ -307,15 +308,15 @@ func (l *localLLM) Ask(ctx context.Context, req *agent.AskRequest) (*agent.AskRe
 // error status is a transport error quoting the body (hide masks
 // secrets).
 func (l *localLLM) readAnswer(ctx context.Context, resp *http.Response, endpoint string, hide func(string) string) ([]byte, error) {
-	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxChatBody+1))
+	raw, err := safefile.ReadAtMost(resp.Body, maxChatBody)
+	if errors.Is(err, safefile.ErrTooLarge) {
+		return nil, agent.Errorf(agent.KindTransportError, "%s: the answer from %s is larger than %d MiB", l.alias, hide(endpoint), maxChatBody>>20)
+	}
 	if err != nil {
 		if cerr := ctx.Err(); cerr != nil {
 			return nil, agent.ContextError(l.alias, cerr)
 		}
 		return nil, agent.Errorf(agent.KindTransportError, "%s: reading the answer from %s: %s", l.alias, hide(endpoint), hide(err.Error()))
-	}
-	if len(raw) > maxChatBody {
-		return nil, agent.Errorf(agent.KindTransportError, "%s: the answer from %s is larger than %d MiB", l.alias, hide(endpoint), maxChatBody>>20)
 	}
 	if resp.StatusCode >= 400 {
 		return nil, agent.Errorf(agent.KindTransportError, "%s: http %d from %s: %s%s", l.alias, resp.StatusCode, hide(endpoint), childproc.Snippet(hide, strings.TrimSpace(string(raw))), contextHint(raw, l.server.managed()))
