@@ -262,6 +262,16 @@ func TestTrailingJSON(t *testing.T) {
 		{"hello\n{broken}", "", true},
 		{"{\"a\":1}\n{\"b\":2}", "map[b:2]", false},
 		{"{\"a\": 1.5, \"n\": 12345678901}", "map[a:1.5 n:1.2345678901e+10]", false}, // float64, as upstream
+		// a last line that is one scalar value (conformance host-run-json-scalar)
+		{"3\n", "3", false},
+		{"hello\n  true  \r\n", "true", false},
+		{"{\"a\":1}\n\"s\"", "s", false},
+		{"x\n[1,\n2", "2", false},
+		{"1 2", "", false},
+		{"3\nhello", "", false},
+		{"03", "", false},
+		{"\"unterminated", "", true},
+		{"\"a\"b", "", true},
 	}
 	for _, c := range cases {
 		v, perr, found := trailingJSON(c.out)
@@ -271,6 +281,14 @@ func TestTrailingJSON(t *testing.T) {
 		}
 		if got != c.want || (perr != "") != c.wantErr {
 			t.Errorf("trailingJSON(%q) = %q, err %q; want %q err %v", c.out, got, perr, c.want, c.wantErr)
+		}
+	} // upstream's parse error is encoding/json's text for the last line
+	for out, want := range map[string]string{
+		"x\n[1,":      "unexpected end of JSON input",
+		"{\"a\":1} 3": "invalid character '3' after top-level value",
+	} {
+		if _, perr, _ := trailingJSON(out); perr != want {
+			t.Errorf("trailingJSON(%q) parse error %q, want %q", out, perr, want)
 		}
 	}
 }
