@@ -98,10 +98,7 @@ func (h runHandler) Call(ctx context.Context, c *Call) (Result, error) {
 			}
 			return Result{Data: data, Error: fmt.Sprintf("host.run: timed out after %s", timeout)}, nil
 		case errors.As(err, &ee):
-			exit = ee.ExitCode()
-			if exit < 0 {
-				exit = 1
-			}
+			exit = ee.ExitCode() // -1 for a command a signal ended, as upstream
 		default:
 			return Result{}, fmt.Errorf("host.run %q: %v", cmdStr, err)
 		}
