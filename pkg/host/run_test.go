@@ -182,10 +182,45 @@ func TestHostRunTimeouts(t *testing.T) {
 			t.Errorf("timeout %v: %v", to, d)
 		}
 	}
-	for _, to := range []any{"soon", 0, -1, "-2s", true, []any{1}} {
+	// upstream's texts (conformance host-run-timeout-forms)
+	for to, want := range map[any]string{
+		"soon":   `host.run: timeout: cannot parse "soon" as duration or seconds`,
+		0:        "host.run: timeout must be positive, got 0",
+		-1:       "host.run: timeout must be positive, got -1",
+		" 0s ":   `host.run: timeout must be positive, got "0s"`,
+		"-2":     "host.run: timeout must be positive, got -2",
+		"-1d":    "host.run: timeout must be positive, got -1",
+		-1.5:     "host.run: timeout must be positive, got -1.5",
+		true:     "host.run: timeout must be a number or duration string, got bool",
+		"1e400":  `host.run: timeout: cannot parse "1e400" as duration or seconds`,
+		"0x10":   `host.run: timeout: cannot parse "0x10" as duration or seconds`,
+		"-Inf":   "host.run: timeout must be positive, got -Inf",
+		"2d":     "",
+		"NaN":    "",
+		"1e-12":  "",
+		"1_000":  "",
+		"30 s":   "",
+		"+Inf":   "",
+		"30":     "",
+		"1m":     "",
+		"90.5":   "",
+		"1h60x":  "",
+		"90.5x":  "",
+		"  20  ": "",
+		"1e3":    "",
+		"9e30":   "",
+		"Inf":    "",
+		"90m":    "",
+		"1m30s":  "",
+		"60s":    "",
+		"12h":    "",
+		"70":     "",
+		"30.25":  "",
+		"1h2m3s": "",
+	} {
 		res, _ := call(t, runH(), env, map[string]any{"cmd": "true", "timeout": to})
-		if !strings.HasPrefix(res.Error, "host.run: timeout must be a positive number of seconds or a duration string") {
-			t.Errorf("timeout %v: %q", to, res.Error)
+		if res.Error != want {
+			t.Errorf("timeout %v: %q, want %q", to, res.Error, want)
 		}
 	}
 }
