@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"mime"
@@ -12,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"kitsoki/internal/atomicfile"
 	"kitsoki/internal/safefile"
@@ -74,8 +76,20 @@ func (h artifactsHandler) Call(ctx context.Context, c *Call) (Result, error) {
 	}
 	chunk.WriteString("\n")
 
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return Result{}, fmt.Errorf("%s: create %s: %v", name, filepath.Dir(path), err)
+	// as upstream: the root is made, a thread's own subdirectories are not
+	// (conformance artifacts-thread-subdir)
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		return Result{}, fmt.Errorf("%s: create %s: %v", name, root, err)
+	}
+	if dir := filepath.Dir(path); dir != root {
+		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+			shownPath := filepath.Join(shown, file)
+			why := "no such file or directory"
+			if err == nil || errors.Is(err, syscall.ENOTDIR) {
+				why = "not a directory"
+			}
+			return Result{}, fmt.Errorf("%s: open %s: open %s: %s", name, shownPath, shownPath, why)
+		}
 	}
 	n := 1
 	var content string
