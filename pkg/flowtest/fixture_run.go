@@ -624,7 +624,11 @@ func (fr *fixtureRun) input(t *Turn) (in *engine.Input, sent map[string]any, ok 
 		if e == nil {
 			return nil, nil, false
 		}
-		sent = jsonvalue.CopyNilAsEmpty(e.Slots).(map[string]any) // never nil
+		// as an intent: turn's: an entry with no slots: (or slots: ~)
+		// sends slots: null, slots: {} an empty map
+		if e.Slots != nil {
+			sent = jsonvalue.CopyNilAsEmpty(e.Slots).(map[string]any)
+		}
 		return &engine.Input{Intent: e.Intent, Slots: sent}, sent, true
 	}
 	return nil, nil, true

@@ -3,12 +3,17 @@ package host
 import (
 	"cmp"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"mime"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"kitsoki/internal/atomicfile"
 	"kitsoki/internal/safefile"
@@ -71,8 +76,20 @@ func (h artifactsHandler) Call(ctx context.Context, c *Call) (Result, error) {
 	}
 	chunk.WriteString("\n")
 
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return Result{}, fmt.Errorf("%s: create %s: %v", name, filepath.Dir(path), err)
+	// as upstream: the root is made, a thread's own subdirectories are not
+	// (conformance artifacts-thread-subdir)
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		return Result{}, fmt.Errorf("%s: create %s: %v", name, root, err)
+	}
+	if dir := filepath.Dir(path); dir != root {
+		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+			shownPath := filepath.Join(shown, file)
+			why := "no such file or directory"
+			if err == nil || errors.Is(err, syscall.ENOTDIR) {
+				why = "not a directory"
+			}
+			return Result{}, fmt.Errorf("%s: open %s: open %s: %s", name, shownPath, shownPath, why)
+		}
 	}
 	n := 1
 	var content string
@@ -129,9 +146,13 @@ var mediaKinds = map[string]bool{"video": true, "image": true, "pdf": true, "htm
 // <root>/<thread><ext>.
 func (h artifactsHandler) media(c *Call, wd, root, shown, thread, src string) (Result, error) {
 	const name = "host.artifacts_dir"
-	kind := strArg(c.Args, "kind")
-	if !mediaKinds[kind] {
-		return domainErr("%s: kind %q must be one of video, image, pdf, html, slideshow when src_path is set", name, kind), nil
+	// upstream's checks and texts: the kind trimmed and lower-cased
+	kind := strings.ToLower(strings.TrimSpace(strArg(c.Args, "kind")))
+	switch {
+	case kind == "":
+		return domainErr("%s: kind argument is required when src_path is set (one of video/image/pdf/html/slideshow)", name), nil
+	case !mediaKinds[kind]:
+		return domainErr("%s: unsupported kind %q (must be video/image/pdf/html/slideshow)", name, kind), nil
 	}
 	from, err := confine(name, "src_path", wd, src)
 	if err != nil {
@@ -176,7 +197,8 @@ func (h artifactsHandler) media(c *Call, wd, root, shown, thread, src string) (R
 	if h.budget != nil {
 		r = io.LimitReader(in, size+1)
 	}
-	copied, err := io.Copy(tmp, r)
+	sum, head := sha256.New(), &headBytes{max: 512}
+	copied, err := io.Copy(io.MultiWriter(tmp, sum, head), r)
 	if err == nil && h.budget != nil && copied > size {
 		err = fmt.Errorf("it grew past its %d bytes while it was copied", size)
 	}
@@ -194,15 +216,32 @@ func (h artifactsHandler) media(c *Call, wd, root, shown, thread, src string) (R
 		return Result{}, fmt.Errorf("%s: %v", name, err)
 	}
 	charged = true
-	mt := cmp.Or(mime.TypeByExtension(ext), "application/octet-stream")
-	label := cmp.Or(strArg(c.Args, "label"), strArg(c.Args, "title"), filepath.Base(file))
+	// as upstream: the extension's type, else the content's; the id is the
+	// thread and the first 8 hex digits of the content's sha256; the label
+	// only what label: says (conformance artifacts-media-handle)
+	mt := cmp.Or(mime.TypeByExtension(ext), http.DetectContentType(head.b))
 	return Result{Data: map[string]any{
 		"ok":   true,
 		"path": filepath.Join(shown, file),
 		"handle": map[string]any{
-			"id": thread, "kind": kind, "mime": mt, "label": label,
+			"id":   thread + "#" + hex.EncodeToString(sum.Sum(nil))[:8],
+			"kind": kind, "mime": mt, "label": strArg(c.Args, "label"),
 		},
 	}}, nil
+}
+
+// headBytes keeps the first max bytes written to it (a file's head, for
+// http.DetectContentType).
+type headBytes struct {
+	b   []byte
+	max int
+}
+
+func (h *headBytes) Write(p []byte) (int, error) {
+	if room := h.max - len(h.b); room > 0 {
+		h.b = append(h.b, p[:min(room, len(p))]...)
+	}
+	return len(p), nil
 }
 
 // existingSize is the size of the regular file at path, or 0 when there

@@ -83,7 +83,8 @@ func TestArtifactsDirRootsAndErrors(t *testing.T) {
 		{map[string]any{"thread": "t", "body": "x", "artifacts_root": "../escape"}, `artifacts_root "../escape" resolves outside`},
 		{map[string]any{"thread": "t", "body": "x", "artifacts_root": "/etc"}, `artifacts_root "/etc" resolves outside`},
 		{map[string]any{"thread": "../../x.md", "body": "x"}, `thread "../../x.md" resolves outside`},
-		{map[string]any{"thread": "v", "src_path": "clip.mp4", "kind": "audio"}, `kind "audio" must be one of`},
+		{map[string]any{"thread": "v", "src_path": "clip.mp4", "kind": "audio"}, `unsupported kind "audio" (must be video/image/pdf/html/slideshow)`},
+		{map[string]any{"thread": "v", "src_path": "clip.mp4"}, "kind argument is required when src_path is set"},
 		{map[string]any{"thread": "v", "src_path": "../clip.mp4", "kind": "video"}, `src_path "../clip.mp4" resolves outside`},
 	} {
 		res, err := call(t, h, env, c.args)
@@ -116,7 +117,7 @@ func TestArtifactsDirMedia(t *testing.T) {
 	storytest.WriteFile(t, filepath.Join(wd, "out", "clip.mp4"), "not really a video")
 	d := mustOK(t, artifactsHandler{getenv: noEnv}, Env{WorkDir: wd}, map[string]any{"thread": "demo", "src_path": "out/clip.mp4", "kind": "video", "label": "Demo"})
 	h, _ := d["handle"].(map[string]any)
-	if d["path"] != filepath.Join(wd, ".artifacts", "demo.mp4") || h["kind"] != "video" || h["id"] != "demo" || h["label"] != "Demo" || h["mime"] != "video/mp4" {
+	if d["path"] != filepath.Join(wd, ".artifacts", "demo.mp4") || h["kind"] != "video" || h["id"] != "demo#72bd93d9" || h["label"] != "Demo" || h["mime"] != "video/mp4" {
 		t.Errorf("media: %v", d)
 	}
 	b, _ := os.ReadFile(filepath.Join(wd, ".artifacts", "demo.mp4"))
@@ -209,9 +210,9 @@ func TestInboxTransportJobs(t *testing.T) {
 	if err != nil || res.Error != "host.transport.post: no transport registry installed in context" || res.Data != nil {
 		t.Errorf("transport: %+v %v", res, err)
 	}
-	res, _ = call(t, transportHandler{}, Env{}, map[string]any{"thread": "t"})
-	if res.Error != "host.transport.post: transport argument is required" {
-		t.Errorf("transport arg: %q", res.Error)
+	res, _ = call(t, transportHandler{}, Env{}, map[string]any{})
+	if res.Error != "host.transport.post: no transport registry installed in context" {
+		t.Errorf("transport with no args: %q", res.Error)
 	}
 
 	jobs := &memJobs{answered: map[string]any{}}

@@ -98,12 +98,9 @@ func (h runHandler) Call(ctx context.Context, c *Call) (Result, error) {
 			}
 			return Result{Data: data, Error: fmt.Sprintf("host.run: timed out after %s", timeout)}, nil
 		case errors.As(err, &ee):
-			exit = ee.ExitCode()
-			if exit < 0 {
-				exit = 1
-			}
-		default:
-			return Result{}, fmt.Errorf("host.run %q: %v", cmdStr, err)
+			exit = ee.ExitCode() // -1 for a command a signal ended, as upstream
+		default: // upstream's text: host.run: exec: exec: "x": executable file not found in $PATH
+			return Result{}, fmt.Errorf("host.run: exec: %v", err)
 		}
 	}
 	data := runData(out, exit)

@@ -182,10 +182,45 @@ func TestHostRunTimeouts(t *testing.T) {
 			t.Errorf("timeout %v: %v", to, d)
 		}
 	}
-	for _, to := range []any{"soon", 0, -1, "-2s", true, []any{1}} {
+	// upstream's texts (conformance host-run-timeout-forms)
+	for to, want := range map[any]string{
+		"soon":   `host.run: timeout: cannot parse "soon" as duration or seconds`,
+		0:        "host.run: timeout must be positive, got 0",
+		-1:       "host.run: timeout must be positive, got -1",
+		" 0s ":   `host.run: timeout must be positive, got "0s"`,
+		"-2":     "host.run: timeout must be positive, got -2",
+		"-1d":    "host.run: timeout must be positive, got -1",
+		-1.5:     "host.run: timeout must be positive, got -1.5",
+		true:     "host.run: timeout must be a number or duration string, got bool",
+		"1e400":  `host.run: timeout: cannot parse "1e400" as duration or seconds`,
+		"0x10":   `host.run: timeout: cannot parse "0x10" as duration or seconds`,
+		"-Inf":   "host.run: timeout must be positive, got -Inf",
+		"2d":     "",
+		"NaN":    "",
+		"1e-12":  "",
+		"1_000":  "",
+		"30 s":   "",
+		"+Inf":   "",
+		"30":     "",
+		"1m":     "",
+		"90.5":   "",
+		"1h60x":  "",
+		"90.5x":  "",
+		"  20  ": "",
+		"1e3":    "",
+		"9e30":   "",
+		"Inf":    "",
+		"90m":    "",
+		"1m30s":  "",
+		"60s":    "",
+		"12h":    "",
+		"70":     "",
+		"30.25":  "",
+		"1h2m3s": "",
+	} {
 		res, _ := call(t, runH(), env, map[string]any{"cmd": "true", "timeout": to})
-		if !strings.HasPrefix(res.Error, "host.run: timeout must be a positive number of seconds or a duration string") {
-			t.Errorf("timeout %v: %q", to, res.Error)
+		if res.Error != want {
+			t.Errorf("timeout %v: %q, want %q", to, res.Error, want)
 		}
 	}
 }
@@ -262,6 +297,16 @@ func TestTrailingJSON(t *testing.T) {
 		{"hello\n{broken}", "", true},
 		{"{\"a\":1}\n{\"b\":2}", "map[b:2]", false},
 		{"{\"a\": 1.5, \"n\": 12345678901}", "map[a:1.5 n:1.2345678901e+10]", false}, // float64, as upstream
+		// a last line that is one scalar value (conformance host-run-json-scalar)
+		{"3\n", "3", false},
+		{"hello\n  true  \r\n", "true", false},
+		{"{\"a\":1}\n\"s\"", "s", false},
+		{"x\n[1,\n2", "2", false},
+		{"1 2", "", false},
+		{"3\nhello", "", false},
+		{"03", "", false},
+		{"\"unterminated", "", true},
+		{"\"a\"b", "", true},
 	}
 	for _, c := range cases {
 		v, perr, found := trailingJSON(c.out)
@@ -271,6 +316,14 @@ func TestTrailingJSON(t *testing.T) {
 		}
 		if got != c.want || (perr != "") != c.wantErr {
 			t.Errorf("trailingJSON(%q) = %q, err %q; want %q err %v", c.out, got, perr, c.want, c.wantErr)
+		}
+	} // upstream's parse error is encoding/json's text for the last line
+	for out, want := range map[string]string{
+		"x\n[1,":      "unexpected end of JSON input",
+		"{\"a\":1} 3": "invalid character '3' after top-level value",
+	} {
+		if _, perr, _ := trailingJSON(out); perr != want {
+			t.Errorf("trailingJSON(%q) parse error %q, want %q", out, perr, want)
 		}
 	}
 }

@@ -1,15 +1,18 @@
 package host
 
 import (
+	"encoding/json"
 	"strings"
-
-	"kitsoki/internal/jsonvalue"
 )
 
-// trailingJSON finds the JSON value that ends the output (single- or
-// multi-line): the shortest suffix that starts a line with { or [ and
-// parses as exactly one value. Numbers are float64, as upstream decodes them.
-// When none parses but the last line looks like JSON, parseErr says why.
+// trailingJSON finds the JSON value that ends the output, as upstream's
+// host.run does: output ending in } or ] holds the shortest suffix that
+// starts a line with { or [ and parses as exactly one value (single- or
+// multi-line); any other output its last line, trimmed, when that line is
+// one JSON value of any kind (3, true, null, "s"). Numbers are float64, as
+// upstream decodes them. When none parses but the last line looks like
+// JSON (starts with {, [ or "), parseErr is encoding/json's error for that
+// line, upstream's text (conformance host-run-json-scalar).
 func trailingJSON(out string) (v any, parseErr string, found bool) {
 	s := strings.TrimRight(out, " \t\r\n")
 	if s == "" {
@@ -19,26 +22,30 @@ func trailingJSON(out string) (v any, parseErr string, found bool) {
 	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
 		last = s[i+1:]
 	}
-	lastLooks := looksJSON(last)
-	if end := s[len(s)-1]; end != '}' && end != ']' {
-		if lastLooks {
-			_, err := decodeOne(last)
-			return nil, err.Error(), false
+	last = strings.TrimSpace(last)
+	if end := s[len(s)-1]; end == '}' || end == ']' {
+		if val, ok := suffixJSON(s); ok {
+			return val, "", true
 		}
-		return nil, "", false
+	} else if val, err := decodeOne(last); err == nil {
+		return val, "", true
 	}
-	var firstErr error
+	if looksJSON(last) {
+		_, err := decodeOne(last)
+		return nil, err.Error(), false
+	}
+	return nil, "", false
+}
+
+// suffixJSON is the value of the shortest suffix of s that starts a line
+// with { or [ (after spaces and tabs) and parses as exactly one value.
+func suffixJSON(s string) (any, bool) {
 	for pos := len(s); pos > 0; {
 		i := strings.LastIndexByte(s[:pos], '\n')
-		start := i + 1
-		line := strings.TrimLeft(s[start:], " \t")
+		line := strings.TrimLeft(s[i+1:], " \t")
 		if len(line) > 0 && (line[0] == '{' || line[0] == '[') {
-			val, err := decodeOne(line)
-			if err == nil {
-				return val, "", true
-			}
-			if firstErr == nil {
-				firstErr = err
+			if val, err := decodeOne(line); err == nil {
+				return val, true
 			}
 		}
 		if i < 0 {
@@ -46,22 +53,21 @@ func trailingJSON(out string) (v any, parseErr string, found bool) {
 		}
 		pos = i
 	}
-	if lastLooks && firstErr != nil {
-		return nil, firstErr.Error(), false
-	}
-	return nil, "", false
+	return nil, false
 }
 
+// looksJSON: a line upstream reports a parse error for, one that starts
+// an object, a list or a string.
 func looksJSON(line string) bool {
-	t := strings.TrimSpace(line)
-	return len(t) > 0 && (t[0] == '{' || t[0] == '[')
+	return line != "" && strings.ContainsRune("{[\"", rune(line[0]))
 }
 
-// decodeOne decodes exactly one JSON value, its numbers as float64 as
-// upstream's host.run decodes stdout_json (conformance host-run-json-floats).
+// decodeOne decodes exactly one JSON value with encoding/json (its error
+// texts are upstream's), numbers as float64 as upstream's host.run decodes
+// stdout_json (conformance host-run-json-floats).
 func decodeOne(s string) (any, error) {
 	var v any
-	if err := jsonvalue.One([]byte(s), &v); err != nil {
+	if err := json.Unmarshal([]byte(s), &v); err != nil {
 		return nil, err
 	}
 	return v, nil

@@ -107,6 +107,8 @@ func diffReports(ex, ours *flowtest.Report) string {
 				return fmt.Sprintf("%s: %s", at, callsDiff(ta, tb))
 			case len(conformance.EventDiffs(tb, ta, conformance.DocumentedKinds())) > 0:
 				return fmt.Sprintf("%s: %s", at, strings.Join(conformance.EventDiffs(tb, ta, conformance.DocumentedKinds()), "; "))
+			case payloadDiff(ta, tb) != "":
+				return fmt.Sprintf("%s: %s", at, payloadDiff(ta, tb))
 			}
 		}
 		if a.Passed != b.Passed {

@@ -13,7 +13,9 @@
 // and prints, per story that disagrees, the first turn where the verdict,
 // resting state, view, failure texts, the world the turn's world.update
 // events leave, or the turn's events (as the conformance goldens compare
-// them: conformance.EventDiffs) differ; the last line counts them.
+// them: conformance.EventDiffs) or the payloads of the kinds an
+// expect_events effect matches (payload_diff.go) differ; the last line
+// counts them.
 //
 // World defaults, set: values, with: and host data values, and the
 // fixtures' initial_world and expect_world values are drawn from a table
