@@ -312,11 +312,12 @@ func (r *runner) fire(ctx context.Context, intent string, given map[string]any, 
 		}
 		return r.fireAtParallelRoot(ctx, intent, slots, depth, st)
 	}
+	asked := intent // an emit_intent hop's error names it as written (conformance emit-intent-error-as-written)
 	intent = aliasFrom(r.cur, intent)
 	arms, owner := lookupFrom(r.cur, intent)
 	if arms == nil {
 		if depth > 0 {
-			return r.noArmMatched(intent)
+			return r.noArmMatched(asked)
 		}
 		return r.checkAllowed(intent)
 	}
@@ -327,7 +328,7 @@ func (r *runner) fire(ctx context.Context, intent string, given map[string]any, 
 	}
 	if arm == nil {
 		if depth > 0 {
-			return r.noArmMatched(intent)
+			return r.noArmMatched(asked)
 		}
 		msg := fmt.Sprintf("intent %q in state %q: every guard failed", intent, r.statePath())
 		if hint != "" {
