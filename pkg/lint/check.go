@@ -111,6 +111,7 @@ func passes() []pass {
 		{ruleWorldKey, checkWorldKeys},
 		{ruleDanglingName, checkDanglingNames},
 		{ruleHostRunInts, checkHostRunInts},
+		{ruleHostRunTimeout, checkHostRunTimeout},
 		{ruleShellInjection, checkShellInjection},
 		{ruleBareName, checkBareNames},
 		{ruleRunRoot, checkRunRoot},

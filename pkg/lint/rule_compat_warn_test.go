@@ -77,3 +77,52 @@ func TestViewRootWarn(t *testing.T) {
 		}
 	}
 }
+
+// Both engines read a host.run timeout string's leading number as seconds
+// and ignore the rest, and run a NaN, infinite, sub-nanosecond or huge
+// number of seconds with no timeout (pkg/host durationArg, conformance
+// host-run-timeout-forms): validate warns on each such spelling, and on
+// no Go duration, plain number, template or value the call refuses.
+func TestHostRunTimeoutWarn(t *testing.T) {
+	warn := map[string]string{
+		`"2d"`:           `"2d" is neither a Go duration nor a number of seconds`,
+		`"60x"`:          `"60x" is neither`,
+		`"30 s"`:         `"30 s" is neither`,
+		`"soon"`:         `"soon" is neither`,
+		`"NaN"`:          `timeout: "NaN" runs the command with no timeout`,
+		`"+Inf"`:         `timeout: "+Inf" runs the command with no timeout`,
+		`"9e30"`:         `timeout: "9e30" runs the command with no timeout`,
+		`.nan`:           `".nan" is neither`,
+		`.inf`:           `".inf" is neither`,
+		`1e-12`:          `timeout: "1e-12" runs the command with no timeout`,
+		`0.000000000001`: `timeout: 1e-12 runs the command with no timeout`,
+	}
+	quiet := []string{`"1_000"`, `"90s"`, `"1h2m3s"`, `" 20 "`, `"30"`, `"1.5"`, `2.5`, `"-5"`, `"-Inf"`, `"0"`, `"{{ world.t }}s"`, `30`}
+	story := func(timeout string) string {
+		return `app: {id: t}
+hosts: [host.run]
+world: {t: {type: string, default: "1"}}
+intents: {go: {}}
+root: a
+states:
+  a:
+    on:
+      go: [{target: ., effects: [{invoke: host.run, with: {cmd: "true", timeout: ` + timeout + `}}]}]
+`
+	}
+	for to, want := range warn {
+		dir := t.TempDir()
+		write(t, dir, "app.yaml", story(to))
+		got := diagTexts(t, dir, "host-run-timeout")
+		if len(got) != 1 || !strings.Contains(got[0], want) || !strings.Contains(got[0], "warning:") {
+			t.Errorf("timeout: %s: got %q, want one warning containing %q", to, got, want)
+		}
+	}
+	for _, to := range quiet {
+		dir := t.TempDir()
+		write(t, dir, "app.yaml", story(to))
+		if got := diagTexts(t, dir, "host-run-timeout"); len(got) != 0 {
+			t.Errorf("timeout: %s warned: %q", to, got)
+		}
+	}
+}
