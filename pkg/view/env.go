@@ -165,8 +165,8 @@ func (h *helpers) menuArms(entry map[string]any, intent string, in *story.Intent
 	return false
 }
 
-// requiredSlots lists intent's required slots, and the first that is an
-// enum with values (nil when none).
+// requiredSlots lists intent's required slots, and the first that has
+// values:, whatever its type (nil when none).
 func requiredSlots(in *story.Intent) (req []*story.Slot, enum *story.Slot) {
 	if in == nil {
 		return nil, nil
@@ -177,7 +177,7 @@ func requiredSlots(in *story.Intent) (req []*story.Slot, enum *story.Slot) {
 			continue
 		}
 		req = append(req, sl)
-		if enum == nil && strings.EqualFold(sl.Type, "enum") && len(sl.Values) > 0 {
+		if enum == nil && len(sl.Values) > 0 { // any type (conformance view-menu-values-any-type)
 			enum = sl
 		}
 	}
@@ -206,7 +206,7 @@ func enumValues(sl *story.Slot) []string {
 		out = append(out, fmt.Sprint(v))
 	}
 	slices.Sort(out)
-	return slices.Compact(out)
+	return out // a value listed twice is listed twice (conformance view-menu-values-any-type)
 }
 
 // priority is the priority: of the intent n resolves to here (0: none).
