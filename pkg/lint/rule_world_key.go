@@ -43,6 +43,10 @@ func checkWorldKeys(c *checker) {
 	fw := c.src.folded
 	var fixtures map[string]bool // read once, when a read is unknown
 	for _, r := range wk.reads {
+		// By name, a key given a value anywhere in the tree is known; by
+		// its folded key (fw.read), where a scope's read reaches, which
+		// decides both ways: a child's declared k is renamed away from the
+		// importer's world.k (warned), a sibling's kid__k is reached.
 		byName := known.has(r.key) || lifted(c.st, "world", r.key) || importerHas(c.st, "world", r.key)
 		nilIn, foldedOK := fw.read(c.st, r)
 		if byName && nilIn == nil || !byName && foldedOK {
@@ -51,19 +55,29 @@ func checkWorldKeys(c *checker) {
 		if fixtures == nil {
 			fixtures = fixtureWorld(c.st)
 		}
-		if fixtures[r.key] || byName && known.matchesPattern(r.key) {
-			continue
+		switch {
+		case fixtures[r.key] || byName && known.matchesPattern(r.key):
+		case byName:
+			warnFoldNil(c, fw, r, nilIn)
+		default:
+			c.rep.Warnf(readPos(c, r), ruleWorldKey, "%s reads world.%s, but nothing gives that key a value (it is not declared under world:, written by a set:, increment: or bind:, injected by the engine or set by a flow fixture): it reads as nil%s",
+				r.where(), r.key, c.didYouMean(r.key, names))
 		}
-		if byName {
-			if d := fw.declarer(nilIn, r.key); d != nil {
-				c.rep.Warnf(readPos(c, r), ruleWorldKey, "%s reads world.%s, but only the child imported as %s declares %s, and the fold renames that key %s: here world.%s reads as nil; %sdeclare %s under world: here (or in an importer) and set it from the child with the import's exit set:",
-					r.where(), r.key, strings.TrimSuffix(d.prefix, "__"), r.key, d.prefix+r.key, r.key, readInstead(nilIn, d.prefix+r.key), r.key)
-			}
-			continue
-		}
-		c.rep.Warnf(readPos(c, r), ruleWorldKey, "%s reads world.%s, but nothing gives that key a value (it is not declared under world:, written by a set:, increment: or bind:, injected by the engine or set by a flow fixture): it reads as nil%s",
-			r.where(), r.key, c.didYouMean(r.key, names))
 	}
+}
+
+// warnFoldNil warns at r, a read whose key is given a value only under
+// the name the fold gives a child's declared key (in scope sc, it reads
+// nil), naming the child, the name to read and the fix; nothing when no
+// child declares the key (a write of it the fold renamed: not placed).
+func warnFoldNil(c *checker, fw *foldedWorld, r worldRead, sc *foldScope) {
+	d := fw.declarer(sc, r.key)
+	if d == nil {
+		return
+	}
+	folded := d.prefix + r.key
+	c.rep.Warnf(readPos(c, r), ruleWorldKey, "%s reads world.%s, but only the child imported as %s declares %s, and the fold renames that key %s: here world.%s reads as nil; %sdeclare %s under world: here (or in an importer) and set it from the child with the import's exit set:",
+		r.where(), r.key, strings.TrimSuffix(d.prefix, "__"), r.key, folded, r.key, readInstead(sc, folded), r.key)
 }
 
 // readPos is the position of the key of the read's first world.K inside
