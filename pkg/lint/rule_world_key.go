@@ -96,24 +96,30 @@ func readPos(c *checker, r worldRead) story.Pos {
 func keyOffset(src, key string) int {
 	best := -1
 	for _, form := range [][2]string{{"world.", ""}, {"world?.", ""}, {`world["`, `"]`}, {`world['`, `']`}} {
-		text := form[0] + key + form[1]
-		for from := 0; ; {
-			i := strings.Index(src[from:], text)
-			if i < 0 {
-				break
-			}
-			i += from
-			end := i + len(text)
-			if (i == 0 || !identByte(src[i-1]) && src[i-1] != '.') && (end == len(src) || !identByte(src[end])) {
-				if k := i + len(form[0]); best < 0 || k < best {
-					best = k
-				}
-				break
-			}
-			from = i + 1
+		if k := wholeRef(src, form[0], key, form[1]); k >= 0 && (best < 0 || k < best) {
+			best = k
 		}
 	}
 	return best
+}
+
+// wholeRef is the byte offset of key in the first open+key+end of src
+// that no identifier character or dot comes before and no identifier
+// character after, -1 when none.
+func wholeRef(src, open, key, end string) int {
+	text := open + key + end
+	for from := 0; ; {
+		i := strings.Index(src[from:], text)
+		if i < 0 {
+			return -1
+		}
+		i += from
+		after := i + len(text)
+		if (i == 0 || !identByte(src[i-1]) && src[i-1] != '.') && (after == len(src) || !identByte(src[after])) {
+			return i + len(open)
+		}
+		from = i + 1
+	}
 }
 
 func identByte(c byte) bool {
@@ -157,21 +163,7 @@ func (fw *foldedWorld) read(st *story.Story, r worldRead) (nilIn *foldScope, ok 
 // rewrittenRead reports whether the fold renames r's key: a scalar's
 // world.<key> (not world?.<key> or world["key"], nor a file's read).
 func rewrittenRead(r worldRead) bool {
-	if r.src == "" {
-		return false
-	}
-	for from := 0; ; {
-		i := strings.Index(r.src[from:], "world."+r.key)
-		if i < 0 {
-			return false
-		}
-		i += from
-		end := i + len("world."+r.key)
-		if (i == 0 || !identByte(r.src[i-1]) && r.src[i-1] != '.') && (end == len(r.src) || !identByte(r.src[end])) {
-			return true
-		}
-		from = i + 1
-	}
+	return r.src != "" && wholeRef(r.src, "world.", r.key, "") >= 0
 }
 
 // declarer is the first scope of the tree but sc's chain that declares
