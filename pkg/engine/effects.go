@@ -451,12 +451,12 @@ func (r *runner) bindAndReturn(e *Effect, hr hostAnswer) error {
 // setError records a failed call in world.last_error and world.host_error.
 func (r *runner) setError(msg string, hostErr map[string]any) error {
 	r.keepFirst()
-	r.world["last_error"] = msg
-	r.world["host_error"] = hostErr
-	if err := r.emitSet("last_error", msg); err != nil {
+	r.world[story.WorldLastError] = msg
+	r.world[story.WorldHostError] = hostErr
+	if err := r.emitSet(story.WorldLastError, msg); err != nil {
 		return err
 	}
-	return r.emitSet("host_error", jsonvalue.Normalize(hostErr))
+	return r.emitSet(story.WorldHostError, jsonvalue.Normalize(hostErr))
 }
 
 // emitSet writes the world.update of one set key.

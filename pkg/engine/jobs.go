@@ -11,6 +11,7 @@ import (
 
 	"kitsoki/internal/jsonvalue"
 	"kitsoki/pkg/host"
+	"kitsoki/pkg/story"
 )
 
 // job is one background job. Fields past info are guarded by the store's
@@ -134,7 +135,7 @@ func (r *runner) submit(ctx context.Context, e *Effect, args map[string]any, rc 
 	s.byID[id] = j
 	s.mu.Unlock()
 
-	key, found := "last_job_id", false // the first job_id bind in key order
+	key, found := story.WorldLastJobID, false // the first job_id bind in key order
 	for _, b := range e.Bind {
 		if b.Path == "job_id" && (!found || b.Key < key) {
 			key, found = b.Key, true
@@ -147,9 +148,9 @@ func (r *runner) submit(ctx context.Context, e *Effect, args map[string]any, rc 
 	if err := r.emitSet(key, id); err != nil {
 		return err
 	}
-	if key != "last_job_id" {
-		r.world["last_job_id"] = id
-		if err := r.emitSet("last_job_id", id); err != nil {
+	if key != story.WorldLastJobID {
+		r.world[story.WorldLastJobID] = id
+		if err := r.emitSet(story.WorldLastJobID, id); err != nil {
 			return err
 		}
 	}
@@ -345,7 +346,7 @@ func (r *runner) completionTurn(ctx context.Context, j *job, status, errMsg stri
 	// the counts before the job's own notice (trace-eval.md A.7)
 	unread, attention := r.inbox.counts()
 	r.inbox.post(InboxItem{Title: "Job " + verb[status] + ": " + j.info.Namespace, Body: errMsg, Severity: sevs[status], JobID: j.info.ID, State: j.info.State})
-	if e := r.emitAt("", KindWorldUpdate, map[string]any{"set": map[string]any{"$inbox": map[string]any{"needs_attention": attention, "unread": unread}}}); e != nil {
+	if e := r.emitAt("", KindWorldUpdate, map[string]any{"set": map[string]any{story.WorldInbox: map[string]any{"needs_attention": attention, "unread": unread}}}); e != nil {
 		return t, e
 	}
 	return r.closeTurn(t, "", map[string]any{"job_status": status, "outcome": "background_completion"})
@@ -368,7 +369,7 @@ func (r *runner) runOnComplete(ctx context.Context, j *job, status string, data 
 		result = jsonvalue.Normalize(data)
 	}
 	// no event: the next turn has them as they were (conformance host-last-job-in-memory)
-	defer r.setInMemory(map[string]any{"last_job_id": j.info.ID, "last_job_status": status, "last_job_result": result})()
+	defer r.setInMemory(map[string]any{story.WorldLastJobID: j.info.ID, story.WorldLastJobStatus: status, story.WorldLastJobResult: result})()
 	if len(j.e.OnComplete) == 0 {
 		return nil
 	}

@@ -13,6 +13,7 @@ import (
 
 	"kitsoki/internal/jsonvalue"
 	"kitsoki/pkg/host"
+	"kitsoki/pkg/story"
 	"kitsoki/pkg/story/expr"
 )
 
@@ -657,7 +658,7 @@ func (r *runner) renderView(ctx context.Context, slots map[string]any) string {
 		if v == "" && r.t.first != nil {
 			v = r.renderFirst(ctx, turnSlots)
 		}
-		le, _ := r.world["last_error"].(string)
+		le, _ := r.world[story.WorldLastError].(string)
 		v = errorBanner(v, le)
 	}
 	return v

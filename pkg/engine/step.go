@@ -260,16 +260,16 @@ func (r *runner) foldCost() error {
 	sum := r.t.batchCost
 	r.t.batchCost = 0
 	set := map[string]any{}
-	if cur, _ := r.world["turn_cost_usd"].(float64); cur != sum || r.world["turn_cost_usd"] == nil && sum > 0 {
-		if _, declared := r.world["turn_cost_usd"]; declared || sum > 0 {
-			r.world["turn_cost_usd"] = sum
-			set["turn_cost_usd"] = sum
+	if cur, _ := r.world[story.WorldTurnCostUSD].(float64); cur != sum || r.world[story.WorldTurnCostUSD] == nil && sum > 0 {
+		if _, declared := r.world[story.WorldTurnCostUSD]; declared || sum > 0 {
+			r.world[story.WorldTurnCostUSD] = sum
+			set[story.WorldTurnCostUSD] = sum
 		}
 	}
 	if sum > 0 {
-		prev, _ := r.world["session_cost_usd"].(float64)
-		r.world["session_cost_usd"] = prev + sum
-		set["session_cost_usd"] = prev + sum
+		prev, _ := r.world[story.WorldSessionCostUSD].(float64)
+		r.world[story.WorldSessionCostUSD] = prev + sum
+		set[story.WorldSessionCostUSD] = prev + sum
 	}
 	if len(set) == 0 {
 		return nil

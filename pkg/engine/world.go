@@ -356,8 +356,8 @@ func (r *runner) seed(w World) {
 	if r.so.MachineOnly || w == nil {
 		return
 	}
-	if s, _ := w["session_id"].(string); s == "" && r.so.SessionID != "" {
-		w["session_id"] = r.so.SessionID
+	if s, _ := w[story.WorldSessionID].(string); s == "" && r.so.SessionID != "" {
+		w[story.WorldSessionID] = r.so.SessionID
 	}
 	seedIDE(w)
 }
@@ -365,14 +365,14 @@ func (r *runner) seed(w World) {
 // seedIDE sets world.ide.connected to false (kitsoki has no IDE link),
 // merged into an existing ide map, never journaled (conformance probe 14).
 func seedIDE(w World) {
-	m, ok := w["ide"].(map[string]any)
+	m, ok := w[story.WorldIDE].(map[string]any)
 	if c, seeded := m["connected"].(bool); ok && seeded && !c {
 		return // already there: nothing to copy
 	}
 	ide := map[string]any{}
 	maps.Copy(ide, m)
 	ide["connected"] = false
-	w["ide"] = ide
+	w[story.WorldIDE] = ide
 }
 
 // seedDispatch re-seeds world.ide before a host call is dispatched, in the

@@ -211,8 +211,11 @@ func (d *draft) settle(ctx context.Context) error {
 	return fmt.Errorf("--save-fixture: the fixture does not pass its own run (nothing saved; please report it):\n  %s", strings.Join(msgs, "\n  "))
 }
 
-// rigSeeded are the keys every flow rig world starts with.
-var rigSeeded = map[string]any{"session_cost_usd": 0.0, "turn_cost_usd": 0.0, "last_error": "", "write_mode_scope": ""}
+// rigSeeded are the keys every flow rig world starts with, and their
+// values: four of story.InjectedWorld, not the list (host_error, the job
+// keys and $inbox are written only when a call fails or a job runs;
+// session_id and ide the engine seeds at each load).
+var rigSeeded = map[string]any{story.WorldSessionCostUSD: 0.0, story.WorldTurnCostUSD: 0.0, story.WorldLastError: "", story.WorldWriteModeScope: ""}
 
 // seedRig adds to world each rigSeeded key it lacks or holds as null
 // (conformance storymut-seeded-null-default).
@@ -225,7 +228,7 @@ func seedRig(world map[string]any) {
 }
 
 // unsaved are world keys a run seeds for itself: never initial_world.
-var unsaved = map[string]bool{"session_id": true}
+var unsaved = map[string]bool{story.WorldSessionID: true}
 
 // observed is the rig's state and world after a turn (-1: before the first).
 type observed struct {

@@ -115,7 +115,7 @@ func (c *checker) checkContextualRouting(s *story.State) {
 // of one of its transitions.
 func (c *checker) checkReservedSet(s *story.State, p *story.EffectPlace) {
 	for _, kv := range p.Effect.Set {
-		if kv.Key == "write_mode_scope" {
+		if kv.Key == story.WorldWriteModeScope {
 			name := "on_enter"
 			if p.List == "effect" {
 				name = "intent " + strconv.Quote(p.Intent)

@@ -8,7 +8,7 @@ import (
 )
 
 var ruleWorldKey = &Rule{ID: "world-key", Severity: diag.Warning, LintOnly: true,
-	Summary: "a world.K read (a guard, a {{ }} value, a pongo2 view, say:, footer:, target or initial:, a views/ layout or template_file:, an agent call's prompt file, a host.starlark.run script's ctx.world.get(\"K\") with no default) of a key nothing gives a value: not declared under world: (the story's, an importer's, a lifted <alias>__K), not written anywhere in the import tree (set:, increment:, bind:, world_in:, an import exit's set: or overrides: states, the phases: expansion included), not injected by the engine (last_error, host_error, write_mode_scope, session_id, ide, turn_cost_usd, session_cost_usd, last_job_id, last_job_status, last_job_result, $inbox) and not given by the story's flow fixtures (initial_world: or world_override: of flows/*.yaml): both engines read it as nil. Not checked: world[x], files a template includes, reads inside phase templates, a template that binds the name world, a story that writes a key named by a {{ }} template or whose import tree holds a child not loaded here (an @kitsoki/ library story), and a story declaring exits: loaded on its own (it is checked as its importers' child)",
+	Summary: "a world.K read (a guard, a {{ }} value, a pongo2 view, say:, footer:, target or initial:, a views/ layout or template_file:, an agent call's prompt file, a host.starlark.run script's ctx.world.get(\"K\") with no default) of a key nothing gives a value: not declared under world: (the story's, an importer's, a lifted <alias>__K), not written anywhere in the import tree (set:, increment:, bind:, world_in:, an import exit's set: or overrides: states, the phases: expansion included), not injected by the engine (last_error, host_error, write_mode_scope, session_id, ide, turn_cost_usd, session_cost_usd, last_job_id, last_job_status, last_job_result, $inbox) and not given by the story's flow fixtures (initial_world: or world_override: of flows/*.yaml): both engines read it as nil. So does a world.k the import fold renames away: a child's declared k is <alias>__k in the folded world, so its importer's or a sibling's world.k reaches another key (the message names the child and the name to read instead). Not checked: world[x], files a template includes, reads inside phase templates, a template that binds the name world, a story that writes a key named by a {{ }} template or whose import tree holds a child not loaded here (an @kitsoki/ library story), and a story declaring exits: loaded on its own (it is checked as its importers' child)",
 	Example: "world: {count: {type: int, default: 0}}\n... when: \"world.coutn > 3\""}
 
 // worldRead is one world.K read: the key, its scalar and where that is.
@@ -37,20 +37,47 @@ func checkWorldKeys(c *checker) {
 	if !ok {
 		return
 	}
+	if c.src.folded == nil {
+		c.src.folded = treeFolded(c.src, c.st)
+	}
+	fw := c.src.folded
 	var fixtures map[string]bool // read once, when a read is unknown
 	for _, r := range wk.reads {
-		if known.has(r.key) || lifted(c.st, "world", r.key) || importerHas(c.st, "world", r.key) {
+		// By name, a key given a value anywhere in the tree is known; by
+		// its folded key (fw.read), where a scope's read reaches, which
+		// decides both ways: a child's declared k is renamed away from the
+		// importer's world.k (warned), a sibling's kid__k is reached.
+		byName := known.has(r.key) || lifted(c.st, "world", r.key) || importerHas(c.st, "world", r.key)
+		nilIn, foldedOK := fw.read(c.st, r)
+		if byName && nilIn == nil || !byName && foldedOK {
 			continue
 		}
 		if fixtures == nil {
 			fixtures = fixtureWorld(c.st)
 		}
-		if fixtures[r.key] {
-			continue
+		switch {
+		case fixtures[r.key] || byName && known.matchesPattern(r.key):
+		case byName:
+			warnFoldNil(c, fw, r, nilIn)
+		default:
+			c.rep.Warnf(readPos(c, r), ruleWorldKey, "%s reads world.%s, but nothing gives that key a value (it is not declared under world:, written by a set:, increment: or bind:, injected by the engine or set by a flow fixture): it reads as nil%s",
+				r.where(), r.key, c.didYouMean(r.key, names))
 		}
-		c.rep.Warnf(readPos(c, r), ruleWorldKey, "%s reads world.%s, but nothing gives that key a value (it is not declared under world:, written by a set:, increment: or bind:, injected by the engine or set by a flow fixture): it reads as nil%s",
-			r.where(), r.key, c.didYouMean(r.key, names))
 	}
+}
+
+// warnFoldNil warns at r, a read whose key is given a value only under
+// the name the fold gives a child's declared key (in scope sc, it reads
+// nil), naming the child, the name to read and the fix; nothing when no
+// child declares the key (a write of it the fold renamed: not placed).
+func warnFoldNil(c *checker, fw *foldedWorld, r worldRead, sc *foldScope) {
+	d := fw.declarer(sc, r.key)
+	if d == nil {
+		return
+	}
+	folded := d.prefix + r.key
+	c.rep.Warnf(readPos(c, r), ruleWorldKey, "%s reads world.%s, but only the child imported as %s declares %s, and the fold renames that key %s: here world.%s reads as nil; %sdeclare %s under world: here (or in an importer) and set it from the child with the import's exit set:",
+		r.where(), r.key, strings.TrimSuffix(d.prefix, "__"), r.key, folded, r.key, readInstead(sc, folded), r.key)
 }
 
 // readPos is the position of the key of the read's first world.K inside
@@ -69,24 +96,30 @@ func readPos(c *checker, r worldRead) story.Pos {
 func keyOffset(src, key string) int {
 	best := -1
 	for _, form := range [][2]string{{"world.", ""}, {"world?.", ""}, {`world["`, `"]`}, {`world['`, `']`}} {
-		text := form[0] + key + form[1]
-		for from := 0; ; {
-			i := strings.Index(src[from:], text)
-			if i < 0 {
-				break
-			}
-			i += from
-			end := i + len(text)
-			if (i == 0 || !identByte(src[i-1]) && src[i-1] != '.') && (end == len(src) || !identByte(src[end])) {
-				if k := i + len(form[0]); best < 0 || k < best {
-					best = k
-				}
-				break
-			}
-			from = i + 1
+		if k := wholeRef(src, form[0], key, form[1]); k >= 0 && (best < 0 || k < best) {
+			best = k
 		}
 	}
 	return best
+}
+
+// wholeRef is the byte offset of key in the first open+key+end of src
+// that no identifier character or dot comes before and no identifier
+// character after, -1 when none.
+func wholeRef(src, open, key, end string) int {
+	text := open + key + end
+	for from := 0; ; {
+		i := strings.Index(src[from:], text)
+		if i < 0 {
+			return -1
+		}
+		i += from
+		after := i + len(text)
+		if (i == 0 || !identByte(src[i-1]) && src[i-1] != '.') && (after == len(src) || !identByte(src[after])) {
+			return i + len(open)
+		}
+		from = i + 1
+	}
 }
 
 func identByte(c byte) bool {
@@ -102,4 +135,63 @@ func fixtureWorld(st *story.Story) map[string]bool {
 		}
 	}
 	return out
+}
+
+// read is the verdict on r, a read in st, by its folded key: nilIn is a
+// scope of st where the key it reaches is given no value (nil when none
+// is), ok that it reaches a key given a value in every scope where its
+// folded key is known. Only the top story's reads and a child's inline
+// world.k (the form the fold rewrites) have a folded key; a child's file,
+// Starlark, world["k"] or world?.k read is judged by name alone.
+func (fw *foldedWorld) read(st *story.Story, r worldRead) (nilIn *foldScope, ok bool) {
+	if fw.partial {
+		return nil, false
+	}
+	judged := false
+	for _, sc := range fw.scopes[st] {
+		if sc.prefix != "" && !rewrittenRead(r) {
+			continue
+		}
+		judged = true
+		if !fw.keys[sc.key(r.key)] {
+			return sc, false
+		}
+	}
+	return nil, judged
+}
+
+// rewrittenRead reports whether the fold renames r's key: a scalar's
+// world.<key> (not world?.<key> or world["key"], nor a file's read).
+func rewrittenRead(r worldRead) bool {
+	return r.src != "" && wholeRef(r.src, "world.", r.key, "") >= 0
+}
+
+// declarer is the first scope of the tree but sc's chain that declares
+// name, whose folded key is its prefix and name; nil when none does.
+func (fw *foldedWorld) declarer(sc *foldScope, name string) *foldScope {
+	if sc == nil {
+		return nil
+	}
+	var best *foldScope
+	for st, scopes := range fw.scopes {
+		if st.Var(name) == nil {
+			continue
+		}
+		for _, d := range scopes {
+			if d.prefix != "" && d.prefix+name != sc.key(name) && (best == nil || d.prefix < best.prefix) {
+				best = d
+			}
+		}
+	}
+	return best
+}
+
+// readInstead is the "read world.X instead, or " advice of a fold-nil
+// finding: X is the name that reaches folded key from scope sc (the
+// declarer's prefix less sc's when it is below sc), "" when none does.
+func readInstead(sc *foldScope, folded string) string {
+	if x := strings.TrimPrefix(folded, sc.prefix); sc.key(x) == folded {
+		return "read world." + x + " instead, or "
+	}
+	return ""
 }

@@ -15,6 +15,9 @@ type sources struct {
 	lines map[string][]string
 	// world caches the world keys the load's tree writes (world_writes.go).
 	world *worldKeys
+	// folded caches the folded world keys the load's tree gives a value
+	// (world_writes.go).
+	folded *foldedWorld
 	// taint caches the world keys of the load's tree that may hold an
 	// untrusted value (rule_shell_injection.go).
 	taint *taintedWorld

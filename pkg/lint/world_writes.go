@@ -20,9 +20,12 @@ type worldKeys struct {
 }
 
 func (k *worldKeys) has(key string) bool {
-	if k.names[key] {
-		return true
-	}
+	return k.names[key] || k.matchesPattern(key)
+}
+
+// matchesPattern reports whether key matches a key a phase template
+// writes under a placeholder.
+func (k *worldKeys) matchesPattern(key string) bool {
 	return slices.ContainsFunc(k.patterns, func(p string) bool { ok, _ := path.Match(p, key); return ok })
 }
 
@@ -193,4 +196,71 @@ func storyEffects(src *sources, st *story.Story, visit func(p *story.EffectPlace
 		}
 	}
 	return ok
+}
+
+// foldedWorld is the world keys of an import tree as the fold names them
+// (foldScope): a child's declared k is <alias>__k, its undeclared k the
+// importer's. A read is given a value only when its folded key is here.
+type foldedWorld struct {
+	keys   map[string]bool
+	scopes map[*story.Story][]*foldScope
+	// partial: the tree passes story.MaxFoldImports, its scopes are not
+	// all listed, and keys are not matched by their folded name
+	partial bool
+}
+
+// treeFolded is the foldedWorld of the import tree st belongs to: the
+// injected keys, each scope's declared keys, and the keys its effects
+// (an overrides: state's in the child's scope), world_in: (the child's
+// <alias>__k) and exits' set: (the importer's, as the existing engine
+// writes them: testdata/world-key/fold-nil) write. A key whose name holds
+// a placeholder or a {{ }} template is left out (worldKeys has it).
+func treeFolded(src *sources, st *story.Story) *foldedWorld {
+	top := st
+	for top.Importer() != nil {
+		top = top.Importer()
+	}
+	scopes, complete := foldScopes(top)
+	fw := &foldedWorld{keys: map[string]bool{}, scopes: scopes, partial: !complete}
+	for _, k := range story.InjectedWorld() {
+		fw.keys[k] = true
+	}
+	write := func(sc *foldScope, key string) {
+		if k := worldKeyOf(key); k != "" {
+			fw.keys[sc.key(k)] = true
+		}
+	}
+	for _, s := range append([]*story.Story{top}, top.Children()...) {
+		for _, sc := range scopes[s] {
+			for _, v := range s.World {
+				fw.keys[sc.prefix+v.Name] = true
+			}
+		}
+		storyEffects(src, s, func(p *story.EffectPlace, _ bool, over string) {
+			for _, sc := range scopes[s] {
+				if over != "" { // an overrides: state runs in the child's scope
+					if sc = sc.child(over, scopes); sc == nil {
+						continue
+					}
+				}
+				for _, kv := range slices.Concat(p.Effect.Set, p.Effect.Increment(), p.Effect.Bind()) {
+					write(sc, kv.Key)
+				}
+			}
+		})
+		for _, alias := range s.ImportOrder {
+			im := s.Imports[alias]
+			for _, sc := range scopes[s] {
+				for _, kv := range im.WorldIn {
+					write(sc, alias+"__"+kv.Key)
+				}
+				for _, en := range sortedMapKeys(im.Exits) {
+					for _, kv := range im.Exits[en].Set {
+						write(sc, kv.Key)
+					}
+				}
+			}
+		}
+	}
+	return fw
 }

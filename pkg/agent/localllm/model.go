@@ -4,9 +4,12 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
-	"io"
+	"errors"
 	"net/http"
 	"strings"
+
+	"kitsoki/internal/safefile"
+	"kitsoki/pkg/agent"
 )
 
 // Which model an endpoint-mode builtin.local_llm names in its request.
@@ -26,37 +29,50 @@ const (
 // maxModelsBody bounds the /v1/models answer.
 const maxModelsBody = 4 << 20
 
-// requestModel returns the model to send and where it came from.
-func (l *localLLM) requestModel(ctx context.Context, base, key string) (string, string) {
+// requestModel returns the model to send and where it came from; an
+// error only for a models list over maxModelsBody (listModel).
+func (l *localLLM) requestModel(ctx context.Context, base, key string) (string, string, error) {
 	if l.model != "" {
-		return l.model, modelDeclared
+		return l.model, modelDeclared, nil
 	}
 	if l.server.managed() {
-		return "", modelServerDefault
+		return "", modelServerDefault, nil
 	}
 	l.listedMu.Lock()
 	defer l.listedMu.Unlock()
 	if l.listed != "" {
-		return l.listed, modelListed
+		return l.listed, modelListed, nil
 	}
-	if m := l.listModel(ctx, base, key); m != "" {
+	m, err := l.listModel(ctx, base, key)
+	if err != nil {
+		return "", "", err
+	}
+	if m != "" {
 		l.listed = m
-		return m, modelListed
+		return m, modelListed, nil
 	}
-	return "", modelServerDefault
+	return "", modelServerDefault, nil
 }
 
 // listModel asks the server for its models and returns the first id, or
-// "" when it cannot say (no such route, an error, an empty list).
-func (l *localLLM) listModel(ctx context.Context, base, key string) string {
-	resp, err := callAPI(ctx, l.client, http.MethodGet, apiURL(base, "models"), nil, l.headers, key)
+// "" when it cannot say (no such route, an error, an empty list). An
+// answer over maxModelsBody is an error, not a list cut short: cut, it
+// would not parse and the call would silently send no model, which a
+// hosted API refuses with no word of why.
+func (l *localLLM) listModel(ctx context.Context, base, key string) (string, error) {
+	endpoint := apiURL(base, "models")
+	resp, err := callAPI(ctx, l.client, http.MethodGet, endpoint, nil, l.headers, key)
 	if err != nil {
-		return ""
+		return "", nil
 	}
 	defer resp.Body.Close()
-	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxModelsBody))
+	raw, err := safefile.ReadAtMost(resp.Body, maxModelsBody)
+	if errors.Is(err, safefile.ErrTooLarge) && resp.StatusCode == http.StatusOK {
+		return "", agent.Errorf(agent.KindTransportError, "%s: GET %s (the model list, asked for the model to send) answered more than %d MiB; declare model: for this agent plugin so that no list is asked for",
+			l.alias, l.redact(maskKey(key, endpoint)), maxModelsBody>>20)
+	}
 	if err != nil || resp.StatusCode != http.StatusOK {
-		return ""
+		return "", nil
 	}
 	var list struct {
 		Data []struct {
@@ -68,17 +84,17 @@ func (l *localLLM) listModel(ctx context.Context, base, key string) string {
 		} `json:"models"` // llama-server also answers in Ollama's shape
 	}
 	if json.Unmarshal(raw, &list) != nil {
-		return ""
+		return "", nil
 	}
 	for _, m := range list.Data {
 		if id := strings.TrimSpace(m.ID); id != "" {
-			return id
+			return id, nil
 		}
 	}
 	for _, m := range list.Models {
 		if id := strings.TrimSpace(cmp.Or(m.Model, m.Name)); id != "" {
-			return id
+			return id, nil
 		}
 	}
-	return ""
+	return "", nil
 }

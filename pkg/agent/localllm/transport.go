@@ -226,7 +226,10 @@ func (l *localLLM) Ask(ctx context.Context, req *agent.AskRequest) (*agent.AskRe
 	}
 
 	grammar, jsonSchema := l.constraint(req.Schema)
-	sendModel, modelSource := l.requestModel(ctx, base, key)
+	sendModel, modelSource, err := l.requestModel(ctx, base, key)
+	if err != nil {
+		return nil, err
+	}
 	body := chatRequest{Model: sendModel, Messages: []chatMessage{{Role: "user", Content: req.Prompt}}}
 	if grammar || jsonSchema {
 		body.ResponseFormat = &responseFormat{Type: "json_schema",

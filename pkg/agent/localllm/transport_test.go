@@ -444,6 +444,35 @@ func TestLocalLLMEndpointModel(t *testing.T) {
 	}
 }
 
+// TestLocalLLMEndpointModelListTooLarge: a /v1/models answer over
+// 4 MiB (maxModelsBody) is a transport error naming the endpoint, the limit and
+// the fix (declare model:), not a list cut short that silently sends no
+// model.
+func TestLocalLLMEndpointModelListTooLarge(t *testing.T) {
+	ep := newChatEndpoint(t)
+	big := `{"data":[{"id":"first"}],"pad":"` + strings.Repeat("x", 4<<20) + `"}`
+	ep.set(func(c *chatEndpoint) { c.models = big })
+	reg, err := agent.NewRegistryFromPlugins(map[string]*story.AgentPlugin{
+		"agent.glm": {Alias: "agent.glm", Plugin: story.PluginLocalLLM, Endpoint: ep.URL + "/v1"},
+	}, local(agent.RegistryOptions{AppID: "m", StoryDir: t.TempDir()}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer reg.Close()
+	_, err = reg.Dispatch(context.Background(), agent.Call{Alias: "agent.glm", Verb: "ask", Prompt: "hi"})
+	if err == nil {
+		t.Fatal("a models list over the cap was accepted")
+	}
+	for _, want := range []string{"agent.glm", ep.URL + "/v1/models", "4 MiB", "model:"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Fatalf("error %q does not say %q", err, want)
+		}
+	}
+	if reqs := ep.requests(); len(reqs) != 0 {
+		t.Fatalf("a chat request was sent: %v", reqs[0].Body)
+	}
+}
+
 // llama-server's timings (prompt and generation tokens and milliseconds,
 // cached prompt tokens) reach the call's meta; timings of another shape
 // are left out without failing the call.
