@@ -46,13 +46,30 @@ type checkedOp struct {
 	// bound is x op y's, inplace x op= y's (+= extends a list by any
 	// iterable).
 	bound, inplace func(x, y starlark.Value) uint64
+	// walk bounds the comparisons and hashes x op y makes
+	// (starlark_walk.go); nil for an operator that makes none.
+	walk func(op string, x, y starlark.Value) error
 }
 
 var checkedOps = []checkedOp{
-	{syntax.PLUS, syntax.PLUS_EQ, "__kitsoki_add", "__kitsoki_grow_add", sizeOfAdd, sizeOfExtend},
-	{syntax.STAR, syntax.STAR_EQ, "__kitsoki_mul", "__kitsoki_grow_mul", sizeOfMul, sizeOfMul},
-	{syntax.PERCENT, syntax.PERCENT_EQ, "__kitsoki_mod", "__kitsoki_grow_mod", sizeOfMod, sizeOfMod},
-	{syntax.LTLT, syntax.LTLT_EQ, "__kitsoki_shl", "__kitsoki_grow_shl", noGrowth, noGrowth},
+	{syntax.PLUS, syntax.PLUS_EQ, "__kitsoki_add", "__kitsoki_grow_add", sizeOfAdd, sizeOfExtend, nil},
+	{syntax.STAR, syntax.STAR_EQ, "__kitsoki_mul", "__kitsoki_grow_mul", sizeOfMul, sizeOfMul, nil},
+	{syntax.PERCENT, syntax.PERCENT_EQ, "__kitsoki_mod", "__kitsoki_grow_mod", sizeOfMod, sizeOfMod, nil},
+	{syntax.LTLT, syntax.LTLT_EQ, "__kitsoki_shl", "__kitsoki_grow_shl", noGrowth, noGrowth, nil},
+	// the operators of sets and dicts hash every element of both
+	{syntax.MINUS, syntax.MINUS_EQ, "__kitsoki_sub", "__kitsoki_grow_sub", noGrowth, noGrowth, keysWalk},
+	{syntax.PIPE, syntax.PIPE_EQ, "__kitsoki_or", "__kitsoki_grow_or", noGrowth, noGrowth, keysWalk},
+	{syntax.AMP, syntax.AMP_EQ, "__kitsoki_and", "__kitsoki_grow_and", noGrowth, noGrowth, keysWalk},
+	{syntax.CIRCUMFLEX, syntax.CIRCUMFLEX_EQ, "__kitsoki_xor", "__kitsoki_grow_xor", noGrowth, noGrowth, keysWalk},
+	// comparisons and in, which have no augmented form (x not in y is
+	// rewritten as not __kitsoki_in(x, y))
+	{syntax.EQL, syntax.ILLEGAL, "__kitsoki_eq", "", noGrowth, nil, compareWalk},
+	{syntax.NEQ, syntax.ILLEGAL, "__kitsoki_ne", "", noGrowth, nil, compareWalk},
+	{syntax.LT, syntax.ILLEGAL, "__kitsoki_lt", "", noGrowth, nil, compareWalk},
+	{syntax.LE, syntax.ILLEGAL, "__kitsoki_le", "", noGrowth, nil, compareWalk},
+	{syntax.GT, syntax.ILLEGAL, "__kitsoki_gt", "", noGrowth, nil, compareWalk},
+	{syntax.GE, syntax.ILLEGAL, "__kitsoki_ge", "", noGrowth, nil, compareWalk},
+	{syntax.IN, syntax.ILLEGAL, "__kitsoki_in", "", noGrowth, nil, containsWalk},
 }
 
 // checkedOpOf is the checkedOp whose op (or, with assign, whose assign) is
@@ -204,7 +221,7 @@ func sizeOfMod(x, y starlark.Value) uint64 {
 // predeclare adds the checked builtins, the bounded range and the
 // guarded builtins (starlark_guard.go) to d.
 func (m *memBudget) predeclare(d starlark.StringDict) {
-	binop := func(name string, op syntax.Token, bound func(x, y starlark.Value) uint64, grow bool) *starlark.Builtin {
+	binop := func(name string, op syntax.Token, bound func(x, y starlark.Value) uint64, walk func(op string, x, y starlark.Value) error, grow bool) *starlark.Builtin {
 		return starlark.NewBuiltin(name, func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
 			// The rewrite's own instructions are given back, so a script
 			// counts the steps it would upstream (conformance star-budget):
@@ -228,15 +245,30 @@ func (m *memBudget) predeclare(d starlark.StringDict) {
 			if err := m.charge(bound(args[0], args[1])); err != nil {
 				return nil, err
 			}
+			if walk != nil {
+				if err := walk(op.String(), args[0], args[1]); err != nil {
+					return nil, err
+				}
+			}
 			if grow {
 				return args[1], nil // x op= y goes on as written
+			}
+			switch op {
+			case syntax.EQL, syntax.NEQ, syntax.LT, syntax.LE, syntax.GT, syntax.GE:
+				ok, err := starlark.Compare(op, args[0], args[1])
+				if err != nil {
+					return nil, err
+				}
+				return starlark.Bool(ok), nil
 			}
 			return starlark.Binary(op, args[0], args[1])
 		})
 	}
 	for _, c := range checkedOps {
-		d[c.call] = binop(c.call, c.op, c.bound, false)
-		d[c.grow] = binop(c.grow, c.op, c.inplace, true)
+		d[c.call] = binop(c.call, c.op, c.bound, c.walk, false)
+		if c.grow != "" {
+			d[c.grow] = binop(c.grow, c.op, c.inplace, c.walk, true)
+		}
 	}
 	rng := starlark.Universe["range"].(*starlark.Builtin)
 	d["range"] = starlark.NewBuiltin("range", func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
@@ -250,6 +282,7 @@ func (m *memBudget) predeclare(d starlark.StringDict) {
 		return r, nil
 	})
 	m.predeclareGuards(d)
+	predeclareWalks(d)
 }
 
 // checkedProgram parses and compiles src with + and * rewritten into the
@@ -352,7 +385,7 @@ func growExpr(n syntax.Node) {
 		n.Fn = methodCall(growCall(n.Fn))
 		growAll(n.Args)
 	case *syntax.IndexExpr:
-		n.X, n.Y = growCall(n.X), growCall(n.Y)
+		n.X, n.Y = growCall(n.X), keyCall(growCall(n.Y))
 	case *syntax.SliceExpr:
 		n.X, n.Lo, n.Hi, n.Step = growCall(n.X), growCall(n.Lo), growCall(n.Hi), growCall(n.Step)
 	case *syntax.DotExpr:
@@ -364,7 +397,7 @@ func growExpr(n syntax.Node) {
 	case *syntax.TupleExpr:
 		growAll(n.List)
 	case *syntax.DictEntry:
-		n.Key, n.Value = growCall(n.Key), growCall(n.Value)
+		n.Key, n.Value = keyCall(growCall(n.Key)), growCall(n.Value)
 	case *syntax.Comprehension:
 		n.Body = growCall(n.Body)
 	case *syntax.ForClause:
@@ -387,6 +420,10 @@ func growAll(list []syntax.Expr) {
 // when e is x + y, x * y or x % y.
 func growCall(e syntax.Expr) syntax.Expr {
 	if b, ok := e.(*syntax.BinaryExpr); ok {
+		if b.Op == syntax.NOT_IN {
+			c, _ := checkedOpOf(syntax.IN, false)
+			return &syntax.UnaryExpr{OpPos: b.OpPos, Op: syntax.NOT, X: checkedCall(c.call, b.OpPos, b.X, b.Y)}
+		}
 		if c, ok := checkedOpOf(b.Op, false); ok {
 			return checkedCall(c.call, b.OpPos, b.X, b.Y)
 		}
