@@ -388,3 +388,77 @@ func predeclareWalks(d starlark.StringDict) {
 		d[name] = walkedBuiltin(fn, name)
 	}
 }
+
+// freezeWalk bounds g.Freeze(), which the loader calls once a file has
+// run: a list, dict, set or struct freezes once, but a tuple, a function's
+// defaults and closed-over values and a method's receiver are frozen
+// again each time they are reached (T = (T,) * 2 sixty times as a global
+// walked 2^60 elements after the last statement).
+func freezeWalk(g starlark.StringDict) error {
+	var w walker
+	seen := map[starlark.Value]bool{}
+	var visit func(v starlark.Value)
+	visit = func(v starlark.Value) {
+		if w.stop() {
+			return
+		}
+		w.n++
+		switch v.(type) {
+		case *starlark.List, *starlark.Dict, *starlark.Set, *starlarkstruct.Struct:
+			if seen[v] {
+				return
+			}
+			seen[v] = true
+		}
+		switch v := v.(type) {
+		case starlark.Tuple:
+			for _, x := range v {
+				visit(x)
+			}
+		case *starlark.List:
+			for i := 0; i < v.Len(); i++ {
+				visit(v.Index(i))
+			}
+		case *starlark.Dict:
+			for k, x := range v.Entries() {
+				visit(k)
+				visit(x)
+			}
+		case *starlark.Set:
+			it := v.Iterate()
+			var x starlark.Value
+			for it.Next(&x) {
+				visit(x)
+			}
+			it.Done()
+		case *starlarkstruct.Struct:
+			for _, name := range v.AttrNames() {
+				if x, _ := v.Attr(name); x != nil {
+					visit(x)
+				}
+			}
+		case *starlark.Function:
+			for i := 0; i < v.NumParams(); i++ {
+				if x := v.ParamDefault(i); x != nil {
+					visit(x)
+				}
+			}
+			for i := 0; i < v.NumFreeVars(); i++ {
+				if _, x := v.FreeVar(i); x != nil {
+					visit(x)
+				}
+			}
+		case *starlark.Builtin:
+			if r := v.Receiver(); r != nil {
+				visit(r)
+			}
+		}
+	}
+	for _, v := range g {
+		visit(v)
+	}
+	if w.n > maxWalk {
+		return fmt.Errorf("freezing the script's globals reaches over %d elements, counting a child held many times each time it is reached (a tuple holding one tuple many times); build such a value inside a function", maxWalk)
+	}
+	return nil
+}

@@ -39,6 +39,14 @@ func TestStarlarkSharedValuesWalked(t *testing.T) {
 		"dict":    {"n = len(dict([(t, 1)]))", "dict: hashing this key"},
 		"add":     {"s = set()\n    s.add(t)", "add: hashing this key"},
 		"comp":    {"d = {k: 1 for k in [t]}", "hashing this key"},
+		// each element passes alone (2^21 nodes); together they do not
+		"union":  {"x = mkt(2, 20)\n    s = set()\n    for i in range(10):\n        s.add((i, x))\n    n = len(s | s)", "|: hashing this key"},
+		"update": {"x = mkt(2, 20)\n    d = {}\n    for i in range(10):\n        d[(i, x)] = i\n    e = {}\n    e.update(d)", "update: hashing this key"},
+		"sub":    {"x = mkt(2, 20)\n    d = set([(i, x) for i in range(4)])\n    e = set([(i, x) for i in range(4, 8)])\n    n = len(d - e)", "-: hashing this key"},
+		// the globals are frozen once the file has run: a tuple is
+		// frozen again each time it is reached
+		"freeze":  {"pass\n\nT = mkt(2, 62)\n\ndef unused():\n    n = 0", "freezing the script's globals reaches over 16777216 elements"},
+		"closure": {"pass\n\ndef outer():\n    t = mkt(2, 62)\n    return lambda: t\n\nG = outer()\n\ndef unused():\n    n = 0", "freezing the script's globals"},
 	}
 	files := map[string]string{
 		"ok.star": mk + "    a, b = mk(3, 4), mk(3, 4)\n    t = mkt(2, 6)\n    d = {t: 1, (1, 2): 2}\n    s = set([t, (1, 2)])\n" +
