@@ -16,7 +16,9 @@ import (
 // value from small ones in one step are checked before they allocate:
 // `+`, `*` and `%` (and `+=`, `*=`, `%=`) are rewritten, when the file is
 // compiled, into calls of checked builtins, and range() refuses more than
-// maxRangeLen elements. A value over maxValueBytes is an error, and so is
+// maxRangeLen elements. Comparisons, in, subscripts, dict keys and the
+// set operators are rewritten the same way, to count the walk they make
+// (starlark_walk.go). A value over maxValueBytes is an error, and so is
 // producing more than maxBigBytes in values of 1 MiB or more during one
 // call; the script's error goes to the story's on_error and the process
 // lives on.
@@ -327,8 +329,10 @@ func reservedNames(f *syntax.File) error {
 // rewriteGrowth rewrites f's checkedOps everywhere (x + y into
 // __kitsoki_add(x, y); x += y into x += __kitsoki_grow_add(x, y, steps)
 // when x can be read twice without side effects: see pureCopy) and x.m
-// into __kitsoki_method(x.m) for a guarded method m. A parameter's
-// default is the Y of its x=default.
+// into __kitsoki_method(x.m) for a guarded or walked method m; x not in y
+// into not __kitsoki_in(x, y), and a subscript's or dict entry's key k
+// that is no literal into __kitsoki_key(k). A parameter's default is the
+// Y of its x=default.
 func rewriteGrowth(f *syntax.File) {
 	f.Stmts = hoistTargets(f.Stmts)
 	syntax.Walk(f, func(n syntax.Node) bool {

@@ -375,7 +375,7 @@ func predeclareWalks(d starlark.StringDict) {
 		}
 		var w walker
 		w.key(args[0])
-		if err := w.err("key", true); err != nil {
+		if err := w.err("dict key", true); err != nil {
 			return nil, err
 		}
 		return args[0], nil
@@ -390,19 +390,24 @@ func predeclareWalks(d starlark.StringDict) {
 }
 
 // freezeWalk bounds g.Freeze(), which the loader calls once a file has
-// run: a list, dict, set or struct freezes once, but a tuple, a function's
-// defaults and closed-over values and a method's receiver are frozen
-// again each time they are reached (T = (T,) * 2 sixty times as a global
-// walked 2^60 elements after the last statement).
+// run: a list, dict, set or struct freezes once (its elements are walked
+// once, as memory bounds them, and not counted), but a tuple, a
+// function's defaults and closed-over values and a method's receiver are
+// frozen again each time they are reached: those are counted (a global
+// T = (T,) * 2 sixty times walked 2^60 elements after the last statement).
+// A function that closes over itself (def f(): return f, nested, kept in a
+// global) is refused: upstream's freeze of it never ends, a fatal stack
+// overflow that ends the process.
 func freezeWalk(g starlark.StringDict) error {
 	var w walker
 	seen := map[starlark.Value]bool{}
+	path := map[*starlark.Function]bool{}
+	var cycle *starlark.Function
 	var visit func(v starlark.Value)
 	visit = func(v starlark.Value) {
-		if w.stop() {
+		if w.stop() || cycle != nil {
 			return
 		}
-		w.n++
 		switch v.(type) {
 		case *starlark.List, *starlark.Dict, *starlark.Set, *starlarkstruct.Struct:
 			if seen[v] {
@@ -412,6 +417,7 @@ func freezeWalk(g starlark.StringDict) error {
 		}
 		switch v := v.(type) {
 		case starlark.Tuple:
+			w.n += len(v)
 			for _, x := range v {
 				visit(x)
 			}
@@ -438,6 +444,13 @@ func freezeWalk(g starlark.StringDict) error {
 				}
 			}
 		case *starlark.Function:
+			if path[v] {
+				cycle = v
+				return
+			}
+			path[v] = true
+			defer delete(path, v)
+			w.n += v.NumParams() + v.NumFreeVars()
 			for i := 0; i < v.NumParams(); i++ {
 				if x := v.ParamDefault(i); x != nil {
 					visit(x)
@@ -450,12 +463,16 @@ func freezeWalk(g starlark.StringDict) error {
 			}
 		case *starlark.Builtin:
 			if r := v.Receiver(); r != nil {
+				w.n++
 				visit(r)
 			}
 		}
 	}
 	for _, v := range g {
 		visit(v)
+	}
+	if cycle != nil {
+		return fmt.Errorf("freezing the script's globals: function %s (%s) refers to itself through the values it closes over, which cannot be frozen; define it at the top level or keep it out of the globals", cycle.Name(), cycle.Position())
 	}
 	if w.n > maxWalk {
 		return fmt.Errorf("freezing the script's globals reaches over %d elements, counting a child held many times each time it is reached (a tuple holding one tuple many times); build such a value inside a function", maxWalk)

@@ -45,7 +45,9 @@ func TestStarlarkSharedValuesWalked(t *testing.T) {
 		"sub":    {"x = mkt(2, 20)\n    d = set([(i, x) for i in range(4)])\n    e = set([(i, x) for i in range(4, 8)])\n    n = len(d - e)", "-: hashing this key"},
 		// the globals are frozen once the file has run: a tuple is
 		// frozen again each time it is reached
-		"freeze":  {"pass\n\nT = mkt(2, 62)\n\ndef unused():\n    n = 0", "freezing the script's globals reaches over 16777216 elements"},
+		"freeze": {"pass\n\nT = mkt(2, 62)\n\ndef unused():\n    n = 0", "freezing the script's globals reaches over 16777216 elements"},
+		// upstream's freeze of it ended the process (a fatal stack overflow)
+		"cycle":   {"pass\n\ndef outer():\n    def f():\n        return f\n    return [f]\n\nG = outer()\n\ndef unused():\n    n = 0", "cycle.star:23:5) refers to itself through the values it closes over"},
 		"closure": {"pass\n\ndef outer():\n    t = mkt(2, 62)\n    return lambda: t\n\nG = outer()\n\ndef unused():\n    n = 0", "freezing the script's globals"},
 	}
 	files := map[string]string{
