@@ -359,7 +359,7 @@ func growStmt(n syntax.Node) bool {
 		n.Result = growCall(n.Result)
 	case *syntax.AssignStmt:
 		n.RHS = growCall(n.RHS)
-		if c, ok := checkedOpOf(n.Op, true); ok {
+		if c, ok := checkedOpOf(n.Op, true); ok && (c.walk == nil || !isLiteral(n.RHS)) {
 			if lhs, pure := pureCopy(n.LHS); pure {
 				call := checkedCall(c.grow, n.OpPos, lhs, n.RHS)
 				// the steps to give back: the function, the re-read of
@@ -421,18 +421,27 @@ func growAll(list []syntax.Expr) {
 }
 
 // growCall returns e (nil included), or the checked call that replaces e
-// when e is x + y, x * y or x % y.
+// when e is x op y for a checkedOp (x not in y: not __kitsoki_in(x, y)).
+// An operator that only walks (a comparison, in, a set operator) with a
+// literal operand walks nothing of note and stays as written.
 func growCall(e syntax.Expr) syntax.Expr {
-	if b, ok := e.(*syntax.BinaryExpr); ok {
-		if b.Op == syntax.NOT_IN {
-			c, _ := checkedOpOf(syntax.IN, false)
-			return &syntax.UnaryExpr{OpPos: b.OpPos, Op: syntax.NOT, X: checkedCall(c.call, b.OpPos, b.X, b.Y)}
-		}
-		if c, ok := checkedOpOf(b.Op, false); ok {
-			return checkedCall(c.call, b.OpPos, b.X, b.Y)
-		}
+	b, ok := e.(*syntax.BinaryExpr)
+	if !ok {
+		return e
 	}
-	return e
+	op := b.Op
+	if op == syntax.NOT_IN {
+		op = syntax.IN
+	}
+	c, ok := checkedOpOf(op, false)
+	if !ok || c.walk != nil && (isLiteral(b.X) || isLiteral(b.Y)) {
+		return e
+	}
+	call := checkedCall(c.call, b.OpPos, b.X, b.Y)
+	if b.Op == syntax.NOT_IN {
+		return &syntax.UnaryExpr{OpPos: b.OpPos, Op: syntax.NOT, X: call}
+	}
+	return call
 }
 
 func checkedCall(name string, at syntax.Position, x, y syntax.Expr) *syntax.CallExpr {

@@ -349,19 +349,22 @@ func setKeys(recv starlark.Value, name string, args starlark.Tuple) error {
 // dict entry's key {k: v}: it counts hashing k before it is looked up.
 const keyName = "__kitsoki_key"
 
-// keyCall wraps e in keyName unless e is a literal (a number, a string,
-// or one negated), which hashes cheaply.
+// keyCall wraps e in keyName unless e is a literal, which hashes cheaply.
 func keyCall(e syntax.Expr) syntax.Expr {
-	switch x := e.(type) {
-	case nil, *syntax.Literal:
+	if e == nil || isLiteral(e) {
 		return e
-	case *syntax.UnaryExpr:
-		if _, ok := x.X.(*syntax.Literal); ok {
-			return e
-		}
 	}
 	at, end := e.Span()
 	return &syntax.CallExpr{Fn: &syntax.Ident{NamePos: at, Name: keyName}, Lparen: at, Args: []syntax.Expr{e}, Rparen: end}
+}
+
+// isLiteral says e is a number or a string, or one negated.
+func isLiteral(e syntax.Expr) bool {
+	if u, ok := e.(*syntax.UnaryExpr); ok && u.Op != syntax.NOT {
+		e = u.X
+	}
+	_, ok := e.(*syntax.Literal)
+	return ok
 }
 
 // predeclareWalks adds keyName and the walked builtins to d (after
