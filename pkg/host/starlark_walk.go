@@ -25,13 +25,15 @@ const maxWalk = maxRangeLen
 
 // walker counts the nodes a comparison or a hash reaches. done says the
 // walk ends where the counting stopped (upstream's own error there:
-// comparison exceeded maximum recursion depth, an unhashable type).
+// comparison exceeded maximum recursion depth, an unhashable type);
+// decided, that the comparison being counted ends there (a first
+// difference), though an operation making more (in) goes on.
 type walker struct {
-	n    int
-	done bool
+	n             int
+	done, decided bool
 }
 
-func (w *walker) stop() bool { return w.done || w.n > maxWalk }
+func (w *walker) stop() bool { return w.done || w.decided || w.n > maxWalk }
 
 // err is the script error of op when the count passed maxWalk.
 func (w *walker) err(op string, hashing bool) error {
@@ -61,25 +63,37 @@ func (w *walker) pair(x, y starlark.Value, ordered bool, depth int) {
 	case *starlark.List:
 		if y, ok := y.(*starlark.List); ok {
 			w.pairs(x, y, ordered, depth)
+			return
 		}
 	case starlark.Tuple:
 		if y, ok := y.(starlark.Tuple); ok {
 			w.pairs(x, y, ordered, depth)
+			return
 		}
 	case *starlark.Dict, *starlarkstruct.Struct:
 		if x.Type() == y.Type() && (ordered || starlark.Len(x) == starlark.Len(y)) {
 			w.one(x, depth)
+			return
 		}
 	case *starlark.Set:
 		if y, ok := y.(*starlark.Set); ok && (ordered || x.Len() == y.Len()) {
 			w.keysOf(x, false) // a subset test iterates y, an equality x
 			w.keysOf(y, false)
+			return
 		}
+	case starlark.String, starlark.Int, starlark.Float, starlark.Bool, starlark.NoneType, starlark.Bytes:
+		if eq, err := starlark.Equal(x, y); err == nil && eq {
+			return
+		}
+	default:
+		return // a value of another kind: counted as a leaf
 	}
+	w.decided = true // the first difference decides the comparison
 }
 
 func (w *walker) pairs(x, y starlark.Indexable, ordered bool, depth int) {
 	if x.Len() != y.Len() && !ordered {
+		w.decided = true
 		return
 	}
 	for i := 0; i < x.Len() && i < y.Len() && !w.stop(); i++ {
@@ -185,6 +199,7 @@ func containsWalk(op string, x, y starlark.Value) error {
 		s := y.(starlark.Indexable)
 		for i := 0; i < s.Len() && !w.stop(); i++ {
 			w.pair(s.Index(i), x, false, starlark.CompareLimit)
+			w.decided = false // Has goes on to the next element
 		}
 	case *starlark.Dict, *starlark.Set:
 		w.key(x)
