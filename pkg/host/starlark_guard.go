@@ -17,7 +17,8 @@ import (
 // and decode as predeclared replacements (and int, which parses at most
 // maxIntDigits characters); the string methods join,
 // replace, format, split, rsplit and splitlines, and list.extend, by
-// rewriting x.m(...) into __kitsoki_method(x.m)(...).
+// rewriting x.m(...) into __kitsoki_method(x.m)(...). The methods that
+// compare or hash (walkedMethods, starlark_walk.go) go the same way.
 
 const sbMethod = "__kitsoki_method"
 

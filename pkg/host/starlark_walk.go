@@ -46,17 +46,26 @@ func (w *walker) err(op string, hashing bool) error {
 	return fmt.Errorf("%s: comparing these values reaches over %d elements, counting a child held many times each time it is reached; compare smaller values", op, maxWalk)
 }
 
+// enter counts a node a comparison reaches at depth, false when the walk
+// goes no further (at depth 0 upstream's comparison fails: it ends there).
+func (w *walker) enter(depth int) bool {
+	if w.stop() {
+		return false
+	}
+	w.n++
+	if depth < 1 {
+		w.done = true
+		return false
+	}
+	return true
+}
+
 // pair counts the nodes starlark.CompareDepth(op, x, y, depth) reaches,
 // walking both as it does (ordered: <, <=, >, >=, which do not stop at
 // lengths that differ); an ordered comparison may walk the path to the
 // first difference again at each level, at most depth times the count.
 func (w *walker) pair(x, y starlark.Value, ordered bool, depth int) {
-	if w.stop() {
-		return
-	}
-	w.n++
-	if depth < 1 {
-		w.done = true
+	if !w.enter(depth) {
 		return
 	}
 	switch x := x.(type) {
@@ -104,12 +113,7 @@ func (w *walker) pairs(x, y starlark.Indexable, ordered bool, depth int) {
 // one counts the nodes a comparison of v at depth reaches on v's side:
 // a bound of the comparison of v with anything.
 func (w *walker) one(v starlark.Value, depth int) {
-	if w.stop() {
-		return
-	}
-	w.n++
-	if depth < 1 {
-		w.done = true
+	if !w.enter(depth) {
 		return
 	}
 	switch v := v.(type) {
@@ -417,83 +421,88 @@ func predeclareWalks(d starlark.StringDict) {
 // global) is refused: upstream's freeze of it never ends, a fatal stack
 // overflow that ends the process.
 func freezeWalk(g starlark.StringDict) error {
-	var w walker
-	seen := map[starlark.Value]bool{}
-	path := map[*starlark.Function]bool{}
-	var cycle *starlark.Function
-	var visit func(v starlark.Value)
-	visit = func(v starlark.Value) {
-		if w.stop() || cycle != nil {
-			return
-		}
-		switch v.(type) {
-		case *starlark.List, *starlark.Dict, *starlark.Set, *starlarkstruct.Struct:
-			if seen[v] {
-				return
-			}
-			seen[v] = true
-		}
-		switch v := v.(type) {
-		case starlark.Tuple:
-			w.n += len(v)
-			for _, x := range v {
-				visit(x)
-			}
-		case *starlark.List:
-			for i := 0; i < v.Len(); i++ {
-				visit(v.Index(i))
-			}
-		case *starlark.Dict:
-			for k, x := range v.Entries() {
-				visit(k)
-				visit(x)
-			}
-		case *starlark.Set:
-			it := v.Iterate()
-			var x starlark.Value
-			for it.Next(&x) {
-				visit(x)
-			}
-			it.Done()
-		case *starlarkstruct.Struct:
-			for _, name := range v.AttrNames() {
-				if x, _ := v.Attr(name); x != nil {
-					visit(x)
-				}
-			}
-		case *starlark.Function:
-			if path[v] {
-				cycle = v
-				return
-			}
-			path[v] = true
-			defer delete(path, v)
-			w.n += v.NumParams() + v.NumFreeVars()
-			for i := 0; i < v.NumParams(); i++ {
-				if x := v.ParamDefault(i); x != nil {
-					visit(x)
-				}
-			}
-			for i := 0; i < v.NumFreeVars(); i++ {
-				if _, x := v.FreeVar(i); x != nil {
-					visit(x)
-				}
-			}
-		case *starlark.Builtin:
-			if r := v.Receiver(); r != nil {
-				w.n++
-				visit(r)
-			}
-		}
-	}
+	f := freezer{seen: map[starlark.Value]bool{}, path: map[*starlark.Function]bool{}}
 	for _, v := range g {
-		visit(v)
+		f.visit(v)
 	}
-	if cycle != nil {
-		return fmt.Errorf("freezing the script's globals: function %s (%s) refers to itself through the values it closes over, which cannot be frozen; define it at the top level or keep it out of the globals", cycle.Name(), cycle.Position())
+	if f.cycle != nil {
+		return fmt.Errorf("freezing the script's globals: function %s (%s) refers to itself through the values it closes over, which cannot be frozen; define it at the top level or keep it out of the globals", f.cycle.Name(), f.cycle.Position())
 	}
-	if w.n > maxWalk {
+	if f.n > maxWalk {
 		return fmt.Errorf("freezing the script's globals reaches over %d elements, counting a child held many times each time it is reached (a tuple holding one tuple many times); build such a value inside a function", maxWalk)
 	}
 	return nil
+}
+
+// freezer walks values as Freeze does (see freezeWalk).
+type freezer struct {
+	walker
+	seen  map[starlark.Value]bool     // containers Freeze marks frozen
+	path  map[*starlark.Function]bool // functions being frozen
+	cycle *starlark.Function          // one reached again inside itself
+}
+
+func (f *freezer) visit(v starlark.Value) {
+	if f.stop() || f.cycle != nil {
+		return
+	}
+	switch v := v.(type) {
+	case starlark.Tuple:
+		f.n += len(v)
+		for _, x := range v {
+			f.visit(x)
+		}
+	case *starlark.List, *starlark.Dict, *starlark.Set, *starlarkstruct.Struct:
+		if !f.seen[v] {
+			f.seen[v] = true
+			f.elems(v)
+		}
+	case *starlark.Function:
+		if f.path[v] {
+			f.cycle = v
+			return
+		}
+		f.path[v] = true
+		defer delete(f.path, v)
+		f.n += v.NumParams() + v.NumFreeVars()
+		for i := 0; i < v.NumParams(); i++ {
+			if x := v.ParamDefault(i); x != nil {
+				f.visit(x)
+			}
+		}
+		for i := 0; i < v.NumFreeVars(); i++ {
+			if _, x := v.FreeVar(i); x != nil {
+				f.visit(x)
+			}
+		}
+	case *starlark.Builtin:
+		if r := v.Receiver(); r != nil {
+			f.n++
+			f.visit(r)
+		}
+	}
+}
+
+// elems visits what a list, dict, set or struct holds.
+func (f *freezer) elems(v starlark.Value) {
+	switch v := v.(type) {
+	case *starlark.Dict:
+		for k, x := range v.Entries() {
+			f.visit(k)
+			f.visit(x)
+		}
+	case *starlarkstruct.Struct:
+		for _, name := range v.AttrNames() {
+			if x, _ := v.Attr(name); x != nil {
+				f.visit(x)
+			}
+		}
+	case starlark.Iterable: // a list, a set
+		it := v.Iterate()
+		defer it.Done()
+		var x starlark.Value
+		for it.Next(&x) {
+			f.visit(x)
+		}
+	}
 }
