@@ -359,7 +359,7 @@ func growStmt(n syntax.Node) bool {
 		n.Result = growCall(n.Result)
 	case *syntax.AssignStmt:
 		n.RHS = growCall(n.RHS)
-		if c, ok := checkedOpOf(n.Op, true); ok && (c.walk == nil || !isLiteral(n.RHS)) {
+		if c, ok := checkedAssign(n); ok {
 			if lhs, pure := pureCopy(n.LHS); pure {
 				call := checkedCall(c.grow, n.OpPos, lhs, n.RHS)
 				// the steps to give back: the function, the re-read of
@@ -444,6 +444,13 @@ func growCall(e syntax.Expr) syntax.Expr {
 	return call
 }
 
+// checkedAssign is the checkedOp of an augmented assignment the rewrite
+// checks: not one that only walks with a literal right side (x -= 1).
+func checkedAssign(st *syntax.AssignStmt) (checkedOp, bool) {
+	c, ok := checkedOpOf(st.Op, true)
+	return c, ok && (c.walk == nil || !isLiteral(st.RHS))
+}
+
 func checkedCall(name string, at syntax.Position, x, y syntax.Expr) *syntax.CallExpr {
 	_, end := y.Span()
 	return &syntax.CallExpr{Fn: &syntax.Ident{NamePos: at, Name: name}, Lparen: at, Args: []syntax.Expr{x, y}, Rparen: end}
@@ -518,7 +525,7 @@ func hoistTargets(stmts []syntax.Stmt) []syntax.Stmt {
 		case *syntax.IfStmt:
 			st.True, st.False = hoistTargets(st.True), hoistTargets(st.False)
 		case *syntax.AssignStmt:
-			if _, ok := checkedOpOf(st.Op, true); ok {
+			if _, ok := checkedAssign(st); ok {
 				if _, pure := pureCopy(st.LHS); !pure {
 					var parts []syntax.Stmt
 					st.LHS, parts = hoistParts(st)
@@ -602,7 +609,7 @@ func bindEarly(f *syntax.File) {
 		for _, st := range stmts {
 			switch st := st.(type) {
 			case *syntax.AssignStmt:
-				if _, checked := checkedOpOf(st.Op, true); checked {
+				if _, checked := checkedAssign(st); checked {
 					if id, ok := unparen(st.LHS).(*syntax.Ident); ok && !bound[id.Name] {
 						early = append(early, &syntax.AssignStmt{OpPos: id.NamePos, Op: syntax.EQ, LHS: &syntax.Ident{NamePos: id.NamePos, Name: id.Name}, RHS: &syntax.Ident{NamePos: id.NamePos, Name: "None"}})
 					}

@@ -68,6 +68,7 @@ func TestStarlarkStepsAsPlain(t *testing.T) {
 		"s = set([x]) | set([y])\n    s.add(z)\n    s.update([x])\n    a = s - set([x])",
 		"a = x - y",
 		"x -= y",
+		"l = [1, 2]\n    l[len(l) - 1] -= 1\n    l[len(l) - 1] -= x",
 		"x |= y",
 		"x ^= y & z",
 		`d |= {"z": 1}`,
