@@ -16,7 +16,9 @@ import (
 // value from small ones in one step are checked before they allocate:
 // `+`, `*` and `%` (and `+=`, `*=`, `%=`) are rewritten, when the file is
 // compiled, into calls of checked builtins, and range() refuses more than
-// maxRangeLen elements. A value over maxValueBytes is an error, and so is
+// maxRangeLen elements. Comparisons, in, subscripts, dict keys and the
+// set operators are rewritten the same way, to count the walk they make
+// (starlark_walk.go). A value over maxValueBytes is an error, and so is
 // producing more than maxBigBytes in values of 1 MiB or more during one
 // call; the script's error goes to the story's on_error and the process
 // lives on.
@@ -46,13 +48,30 @@ type checkedOp struct {
 	// bound is x op y's, inplace x op= y's (+= extends a list by any
 	// iterable).
 	bound, inplace func(x, y starlark.Value) uint64
+	// walk bounds the comparisons and hashes x op y makes
+	// (starlark_walk.go); nil for an operator that makes none.
+	walk func(op string, x, y starlark.Value) error
 }
 
 var checkedOps = []checkedOp{
-	{syntax.PLUS, syntax.PLUS_EQ, "__kitsoki_add", "__kitsoki_grow_add", sizeOfAdd, sizeOfExtend},
-	{syntax.STAR, syntax.STAR_EQ, "__kitsoki_mul", "__kitsoki_grow_mul", sizeOfMul, sizeOfMul},
-	{syntax.PERCENT, syntax.PERCENT_EQ, "__kitsoki_mod", "__kitsoki_grow_mod", sizeOfMod, sizeOfMod},
-	{syntax.LTLT, syntax.LTLT_EQ, "__kitsoki_shl", "__kitsoki_grow_shl", noGrowth, noGrowth},
+	{syntax.PLUS, syntax.PLUS_EQ, "__kitsoki_add", "__kitsoki_grow_add", sizeOfAdd, sizeOfExtend, nil},
+	{syntax.STAR, syntax.STAR_EQ, "__kitsoki_mul", "__kitsoki_grow_mul", sizeOfMul, sizeOfMul, nil},
+	{syntax.PERCENT, syntax.PERCENT_EQ, "__kitsoki_mod", "__kitsoki_grow_mod", sizeOfMod, sizeOfMod, nil},
+	{syntax.LTLT, syntax.LTLT_EQ, "__kitsoki_shl", "__kitsoki_grow_shl", noGrowth, noGrowth, nil},
+	// the operators of sets and dicts hash every element of both
+	{syntax.MINUS, syntax.MINUS_EQ, "__kitsoki_sub", "__kitsoki_grow_sub", noGrowth, noGrowth, keysWalk},
+	{syntax.PIPE, syntax.PIPE_EQ, "__kitsoki_or", "__kitsoki_grow_or", noGrowth, noGrowth, keysWalk},
+	{syntax.AMP, syntax.AMP_EQ, "__kitsoki_and", "__kitsoki_grow_and", noGrowth, noGrowth, keysWalk},
+	{syntax.CIRCUMFLEX, syntax.CIRCUMFLEX_EQ, "__kitsoki_xor", "__kitsoki_grow_xor", noGrowth, noGrowth, keysWalk},
+	// comparisons and in, which have no augmented form (x not in y is
+	// rewritten as not __kitsoki_in(x, y))
+	{syntax.EQL, syntax.ILLEGAL, "__kitsoki_eq", "", noGrowth, nil, compareWalk},
+	{syntax.NEQ, syntax.ILLEGAL, "__kitsoki_ne", "", noGrowth, nil, compareWalk},
+	{syntax.LT, syntax.ILLEGAL, "__kitsoki_lt", "", noGrowth, nil, compareWalk},
+	{syntax.LE, syntax.ILLEGAL, "__kitsoki_le", "", noGrowth, nil, compareWalk},
+	{syntax.GT, syntax.ILLEGAL, "__kitsoki_gt", "", noGrowth, nil, compareWalk},
+	{syntax.GE, syntax.ILLEGAL, "__kitsoki_ge", "", noGrowth, nil, compareWalk},
+	{syntax.IN, syntax.ILLEGAL, "__kitsoki_in", "", noGrowth, nil, containsWalk},
 }
 
 // checkedOpOf is the checkedOp whose op (or, with assign, whose assign) is
@@ -204,7 +223,7 @@ func sizeOfMod(x, y starlark.Value) uint64 {
 // predeclare adds the checked builtins, the bounded range and the
 // guarded builtins (starlark_guard.go) to d.
 func (m *memBudget) predeclare(d starlark.StringDict) {
-	binop := func(name string, op syntax.Token, bound func(x, y starlark.Value) uint64, grow bool) *starlark.Builtin {
+	binop := func(name string, op syntax.Token, bound func(x, y starlark.Value) uint64, walk func(op string, x, y starlark.Value) error, grow bool) *starlark.Builtin {
 		return starlark.NewBuiltin(name, func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
 			// The rewrite's own instructions are given back, so a script
 			// counts the steps it would upstream (conformance star-budget):
@@ -228,15 +247,30 @@ func (m *memBudget) predeclare(d starlark.StringDict) {
 			if err := m.charge(bound(args[0], args[1])); err != nil {
 				return nil, err
 			}
+			if walk != nil {
+				if err := walk(op.String(), args[0], args[1]); err != nil {
+					return nil, err
+				}
+			}
 			if grow {
 				return args[1], nil // x op= y goes on as written
+			}
+			switch op {
+			case syntax.EQL, syntax.NEQ, syntax.LT, syntax.LE, syntax.GT, syntax.GE:
+				ok, err := starlark.Compare(op, args[0], args[1])
+				if err != nil {
+					return nil, err
+				}
+				return starlark.Bool(ok), nil
 			}
 			return starlark.Binary(op, args[0], args[1])
 		})
 	}
 	for _, c := range checkedOps {
-		d[c.call] = binop(c.call, c.op, c.bound, false)
-		d[c.grow] = binop(c.grow, c.op, c.inplace, true)
+		d[c.call] = binop(c.call, c.op, c.bound, c.walk, false)
+		if c.grow != "" {
+			d[c.grow] = binop(c.grow, c.op, c.inplace, c.walk, true)
+		}
 	}
 	rng := starlark.Universe["range"].(*starlark.Builtin)
 	d["range"] = starlark.NewBuiltin("range", func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
@@ -250,6 +284,7 @@ func (m *memBudget) predeclare(d starlark.StringDict) {
 		return r, nil
 	})
 	m.predeclareGuards(d)
+	predeclareWalks(d)
 }
 
 // checkedProgram parses and compiles src with + and * rewritten into the
@@ -294,8 +329,10 @@ func reservedNames(f *syntax.File) error {
 // rewriteGrowth rewrites f's checkedOps everywhere (x + y into
 // __kitsoki_add(x, y); x += y into x += __kitsoki_grow_add(x, y, steps)
 // when x can be read twice without side effects: see pureCopy) and x.m
-// into __kitsoki_method(x.m) for a guarded method m. A parameter's
-// default is the Y of its x=default.
+// into __kitsoki_method(x.m) for a guarded or walked method m; x not in y
+// into not __kitsoki_in(x, y), and a subscript's or dict entry's key k
+// that is no literal into __kitsoki_key(k). A parameter's default is the
+// Y of its x=default.
 func rewriteGrowth(f *syntax.File) {
 	f.Stmts = hoistTargets(f.Stmts)
 	syntax.Walk(f, func(n syntax.Node) bool {
@@ -322,7 +359,7 @@ func growStmt(n syntax.Node) bool {
 		n.Result = growCall(n.Result)
 	case *syntax.AssignStmt:
 		n.RHS = growCall(n.RHS)
-		if c, ok := checkedOpOf(n.Op, true); ok {
+		if c, ok := checkedAssign(n); ok {
 			if lhs, pure := pureCopy(n.LHS); pure {
 				call := checkedCall(c.grow, n.OpPos, lhs, n.RHS)
 				// the steps to give back: the function, the re-read of
@@ -352,7 +389,7 @@ func growExpr(n syntax.Node) {
 		n.Fn = methodCall(growCall(n.Fn))
 		growAll(n.Args)
 	case *syntax.IndexExpr:
-		n.X, n.Y = growCall(n.X), growCall(n.Y)
+		n.X, n.Y = growCall(n.X), keyCall(growCall(n.Y))
 	case *syntax.SliceExpr:
 		n.X, n.Lo, n.Hi, n.Step = growCall(n.X), growCall(n.Lo), growCall(n.Hi), growCall(n.Step)
 	case *syntax.DotExpr:
@@ -364,7 +401,7 @@ func growExpr(n syntax.Node) {
 	case *syntax.TupleExpr:
 		growAll(n.List)
 	case *syntax.DictEntry:
-		n.Key, n.Value = growCall(n.Key), growCall(n.Value)
+		n.Key, n.Value = keyCall(growCall(n.Key)), growCall(n.Value)
 	case *syntax.Comprehension:
 		n.Body = growCall(n.Body)
 	case *syntax.ForClause:
@@ -384,14 +421,34 @@ func growAll(list []syntax.Expr) {
 }
 
 // growCall returns e (nil included), or the checked call that replaces e
-// when e is x + y, x * y or x % y.
+// when e is x op y for a checkedOp (x not in y: not __kitsoki_in(x, y)).
+// An operator that only walks (a comparison, in, a set operator) with a
+// literal operand walks nothing of note and stays as written.
 func growCall(e syntax.Expr) syntax.Expr {
-	if b, ok := e.(*syntax.BinaryExpr); ok {
-		if c, ok := checkedOpOf(b.Op, false); ok {
-			return checkedCall(c.call, b.OpPos, b.X, b.Y)
-		}
+	b, ok := e.(*syntax.BinaryExpr)
+	if !ok {
+		return e
 	}
-	return e
+	op := b.Op
+	if op == syntax.NOT_IN {
+		op = syntax.IN
+	}
+	c, ok := checkedOpOf(op, false)
+	if !ok || c.walk != nil && (isLiteral(b.X) || isLiteral(b.Y)) {
+		return e
+	}
+	call := checkedCall(c.call, b.OpPos, b.X, b.Y)
+	if b.Op == syntax.NOT_IN {
+		return &syntax.UnaryExpr{OpPos: b.OpPos, Op: syntax.NOT, X: call}
+	}
+	return call
+}
+
+// checkedAssign is the checkedOp of an augmented assignment the rewrite
+// checks: not one that only walks with a literal right side (x -= 1).
+func checkedAssign(st *syntax.AssignStmt) (checkedOp, bool) {
+	c, ok := checkedOpOf(st.Op, true)
+	return c, ok && (c.walk == nil || !isLiteral(st.RHS))
 }
 
 func checkedCall(name string, at syntax.Position, x, y syntax.Expr) *syntax.CallExpr {
@@ -468,7 +525,7 @@ func hoistTargets(stmts []syntax.Stmt) []syntax.Stmt {
 		case *syntax.IfStmt:
 			st.True, st.False = hoistTargets(st.True), hoistTargets(st.False)
 		case *syntax.AssignStmt:
-			if _, ok := checkedOpOf(st.Op, true); ok {
+			if _, ok := checkedAssign(st); ok {
 				if _, pure := pureCopy(st.LHS); !pure {
 					var parts []syntax.Stmt
 					st.LHS, parts = hoistParts(st)
@@ -552,7 +609,7 @@ func bindEarly(f *syntax.File) {
 		for _, st := range stmts {
 			switch st := st.(type) {
 			case *syntax.AssignStmt:
-				if _, checked := checkedOpOf(st.Op, true); checked {
+				if _, checked := checkedAssign(st); checked {
 					if id, ok := unparen(st.LHS).(*syntax.Ident); ok && !bound[id.Name] {
 						early = append(early, &syntax.AssignStmt{OpPos: id.NamePos, Op: syntax.EQ, LHS: &syntax.Ident{NamePos: id.NamePos, Name: id.Name}, RHS: &syntax.Ident{NamePos: id.NamePos, Name: "None"}})
 					}

@@ -17,7 +17,8 @@ import (
 // and decode as predeclared replacements (and int, which parses at most
 // maxIntDigits characters); the string methods join,
 // replace, format, split, rsplit and splitlines, and list.extend, by
-// rewriting x.m(...) into __kitsoki_method(x.m)(...).
+// rewriting x.m(...) into __kitsoki_method(x.m)(...). The methods that
+// compare or hash (walkedMethods, starlark_walk.go) go the same way.
 
 const sbMethod = "__kitsoki_method"
 
@@ -101,6 +102,14 @@ func (m *memBudget) method(fn starlark.Value) starlark.Value {
 	b, ok := fn.(*starlark.Builtin)
 	if !ok || b.Receiver() == nil {
 		return fn
+	}
+	if walk, ok := walkedMethods[b.Name()]; ok {
+		return starlark.NewBuiltin(b.Name(), func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+			if err := walk(b.Receiver(), b.Name(), args); err != nil {
+				return nil, err
+			}
+			return starlark.Call(th, b, args, kwargs)
+		})
 	}
 	bound, ok := guardedMethods[b.Name()]
 	if !ok {
@@ -236,7 +245,8 @@ func methodCall(e syntax.Expr) syntax.Expr {
 	if !ok {
 		return e
 	}
-	if _, guarded := guardedMethods[dot.Name.Name]; !guarded {
+	_, guarded := guardedMethods[dot.Name.Name]
+	if _, walked := walkedMethods[dot.Name.Name]; !guarded && !walked {
 		return e
 	}
 	return &syntax.CallExpr{Fn: &syntax.Ident{NamePos: dot.Dot, Name: sbMethod}, Lparen: dot.Dot, Args: []syntax.Expr{dot}, Rparen: dot.NamePos}

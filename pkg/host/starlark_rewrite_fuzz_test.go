@@ -25,6 +25,12 @@ func FuzzCheckedRewrite(f *testing.F) {
 		"q = \"%d\" % 3\nw = \"a\" * 3 + \",\".join([\"b\"])\n",
 		"n = 1 << 10\nm = n * n\nk = int(\"12\")\n",
 		"a = [1]\na[len(a) - 1] <<= 3\n",
+		"a = [[1], 2]\nb = a == [[1], 2]\nc = a < [[1], 3]\nd = 2 in a\ne = 3 not in a\n",
+		"t = (1, (2,))\nd = {t: 1, \"k\": 2}\nd[t] += 1\nx = d.get(t)\ny = t in d\nz = {k: 1 for k in [t]}\n",
+		"s = set([1, 2])\ns |= set([3])\nu = s - set([1])\nv = s & u\nw = sorted(s, key = lambda e: -e)\nm = max(s)\n",
+		"l = [3, 1]\ni = l.index(1)\nl.remove(3)\nif 1 not in l or l > [0]:\n    q = min(l, key = lambda e: e)\n",
+		"d = {\"a\": [1]}\nd |= {\"b\": 2}\nk = d[\"a\"] != [1] or d == {}\nx = [1] < 2\n",
+		"T = (1,)\nfor i in range(20):\n    T = (T,) * 2\ndef f(p = T):\n    return p\n",
 	} {
 		f.Add(s)
 	}

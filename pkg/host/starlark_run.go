@@ -267,6 +267,9 @@ func execChecked(opts *syntax.FileOptions, th *starlark.Thread, filename string,
 		return nil, err
 	}
 	g, err := prog.Init(th, predeclared)
+	if werr := freezeWalk(g); werr != nil { // left unfrozen: the call fails
+		return g, cmp.Or(err, werr)
+	}
 	g.Freeze()
 	return g, err
 }

@@ -44,9 +44,38 @@ func TestStarlarkStepsAsPlain(t *testing.T) {
 		`(d["k"]) += y`,
 		`d[str("n")][str("m")] += x + y`,
 		"l = [[1]]\n    for i in range(3):\n        l[i - i] += [i]",
+		// comparisons, in, subscripts and dict keys (starlark_walk.go)
+		"a = x == y",
+		"a = x != y or x < y",
+		"a = x <= y and x > y or x >= y",
+		"if x in o:\n        a = 1",
+		"a = x not in o",
+		"if x not in o:\n        a = 1",
+		"if not x in o and y not in o:\n        a = 1",
+		"while x < 3:\n        x += 1",
+		"a = [i for i in range(5) if i > x]",
+		"a = x if x >= y else y",
+		`a = d["k"] + d[str("k")]`,
+		"l = [1, 2]\n    l[x - 1] = l[y - 1]",
+		"l = [1, 2]\n    l[x] += l[-1]",
+		`a = {x: y, "k": z, -1: 0}`,
+		"a = {i: i for i in range(3)}",
+		"a = sorted([y, x], key = lambda v: -v)",
+		"a = max(x, y) + min([x, y])",
+		"a = [x, y].index(y)",
+		"o.append(x)\n    o.remove(x)",
+		`a = d.get("k", 0) + d.setdefault("q", 1) + d.pop("q")`,
+		"s = set([x]) | set([y])\n    s.add(z)\n    s.update([x])\n    a = s - set([x])",
+		"a = x - y",
+		"x -= y",
+		"l = [1, 2]\n    l[len(l) - 1] -= 1\n    l[len(l) - 1] -= x",
+		"x |= y",
+		"x ^= y & z",
+		`d |= {"z": 1}`,
+		"e = dict(d)\n    e.update(k = 2)",
 	} {
 		src := []byte("o = []\nG = 1 + 2\ndef f():\n    x = 1\n    y = 2\n    z = 3\n    d = {\"k\": 1, \"n\": {\"m\": 2}}\n    " + body + "\nf()\n")
-		opts := &syntax.FileOptions{}
+		opts := &syntax.FileOptions{Set: true, While: true}
 		steps := func(prog *starlark.Program, pre starlark.StringDict) uint64 {
 			th := &starlark.Thread{}
 			if _, err := prog.Init(th, pre); err != nil {
