@@ -280,17 +280,23 @@ func (r *runner) invoke(ctx context.Context, e *Effect) (*redirect, error) {
 // promptErr (the call's failure, not err).
 func (r *runner) renderInvoke(e *Effect) (args map[string]any, rc *RenderedCall, promptErr, err error) {
 	args, rc, promptErr, err = r.renderInvokeOnce(e)
-	if err == nil || r.t.walkWorld == nil || r.t.renderWorld == nil {
+	if r.t.walkWorld == nil || r.t.renderWorld == nil {
+		return args, rc, promptErr, err
+	}
+	if err == nil {
+		// an id that cannot render at dispatch goes out as written, and
+		// upstream counts that as a fall-back too (conformance
+		// rerender-id-falls-back)
+		if _, ok := r.callIDAtDispatch(e); !ok {
+			r.t.fellBack = true
+		}
 		return args, rc, promptErr, err
 	}
 	// a with: that fails at dispatch falls back to the walk-time args
 	// (conformance with-rerender-falls-back); the call id still renders
 	// against the dispatch world
 	overlay := r.t.renderWorld
-	live := r.world
-	r.world = overlay
-	id := renderCallID(e.ID, r.env(r.slots, nil))
-	r.world = live
+	id, _ := r.callIDAtDispatch(e)
 	r.t.renderWorld = r.t.walkWorld.Snapshot()
 	r.seedDispatch()
 	defer func() { r.t.renderWorld = overlay }()
@@ -303,6 +309,15 @@ func (r *runner) renderInvoke(e *Effect) (args map[string]any, rc *RenderedCall,
 		a2["call"] = id
 	}
 	return a2, rc2, pe2, nil
+}
+
+// callIDAtDispatch renders e's id against the dispatch world, ok false
+// when it cannot be rendered (kept as written).
+func (r *runner) callIDAtDispatch(e *Effect) (string, bool) {
+	live := r.world
+	r.world = r.t.renderWorld
+	defer func() { r.world = live }()
+	return renderCallIDOK(e.ID, r.env(r.slots, nil))
 }
 
 // renderInvokeOnce renders a call's with: (and prompt) against the

@@ -200,18 +200,25 @@ func (p *PromptRenderer) renderWith(with any, call string, sub *argsSub, env exp
 // args.call: rendered like a with: value, kept as written when it cannot
 // be (harness.called shows the raw id, as upstream).
 func renderCallID(id string, env expr.Env) string {
+	s, _ := renderCallIDOK(id, env)
+	return s
+}
+
+// renderCallIDOK is renderCallID, ok false when a templated id could not
+// be rendered and is kept as written.
+func renderCallIDOK(id string, env expr.Env) (string, bool) {
 	if !strings.Contains(id, "{{") {
-		return id
+		return id, true
 	}
 	t, err := expr.CompileTemplate(id)
 	if err != nil {
-		return id
+		return id, false
 	}
 	s, err := t.RenderString(env)
 	if err != nil {
-		return id
+		return id, false
 	}
-	return s
+	return s, true
 }
 
 // prepareWith compiles a with: tree's {{ }} templates (args replaced by
