@@ -17,7 +17,24 @@ type worldRead struct {
 	src   string
 	pos   story.Pos
 	where func() string
+	from  readFrom
+	// kept is a scalar's first spelling of the read the import fold leaves
+	// as written (world["k"], world['k'], world?.k), "" when it has none;
+	// keptOff is the byte offset of its key in src
+	kept    string
+	keptOff int
 }
+
+// readFrom is where a read is written: a story scalar (its world.k
+// spellings the fold renames), or a file or script the fold never
+// rewrites, whose reads name the folded world's keys as written.
+type readFrom int
+
+const (
+	fromScalar readFrom = iota
+	fromFile
+	fromScript
+)
 
 // checkWorldKeys warns at a world.K read of a key nothing gives a value
 // (ruleWorldKey).
@@ -48,7 +65,7 @@ func checkWorldKeys(c *checker) {
 		// decides both ways: a child's declared k is renamed away from the
 		// importer's world.k (warned), a sibling's kid__k is reached.
 		byName := known.has(r.key) || lifted(c.st, "world", r.key) || importerHas(c.st, "world", r.key)
-		nilIn, foldedOK := fw.read(c.st, r)
+		nilIn, kept, foldedOK := fw.read(c.st, r)
 		if byName && nilIn == nil || !byName && foldedOK {
 			continue
 		}
@@ -57,6 +74,8 @@ func checkWorldKeys(c *checker) {
 		}
 		switch {
 		case fixtures[r.key] || byName && known.matchesPattern(r.key):
+		case byName && kept && nilIn.key(r.key) != r.key:
+			warnKeptNil(c, r, nilIn)
 		case byName:
 			warnFoldNil(c, fw, r, nilIn)
 		default:
@@ -79,6 +98,33 @@ func warnFoldNil(c *checker, fw *foldedWorld, r worldRead, sc *foldScope) {
 	c.rep.Warnf(readPos(c, r), ruleWorldKey, "%s reads world.%s, but only the child imported as %s declares %s, and the fold renames that key %s: here world.%s reads as nil; %sdeclare %s under world: here (or in an importer) and set it from the child with the import's exit set:",
 		r.where(), r.key, strings.TrimSuffix(d.prefix, "__"), r.key, folded, r.key, readInstead(sc, folded), r.key)
 }
+
+// warnKeptNil warns at r, a read in scope sc of a key the fold renames
+// there (world.k is sc.key(k)) in a spelling it leaves as written, so it
+// reads the bare k, given no value: it names the child, the folded key
+// and the fix, which depends on where the read is written.
+func warnKeptNil(c *checker, r worldRead, sc *foldScope) {
+	folded := sc.key(r.key)
+	in := "in the child imported as " + alias(sc) + ", world." + r.key + " is the key " + folded
+	if o := sc.owner(r.key); o != sc {
+		in += " (the story imported as " + alias(o) + " declares it)"
+	}
+	switch r.from {
+	case fromFile:
+		c.rep.Warnf(r.pos, ruleWorldKey, "%s reads world.%s, but the import fold does not rewrite files: %s, so here world.%s reads as nil; read world.%s in this file (the key in this import), or move the read inline (a view:, say: or set: value, which the fold rewrites)",
+			r.where(), r.key, in, r.key, folded)
+	case fromScript:
+		c.rep.Warnf(r.pos, ruleWorldKey, "%s reads world.%s, but the import fold does not rewrite scripts: %s, so here it reads None; pass it in with the call's with: {world: {%s: \"{{ world.%s }}\"}}",
+			r.where(), r.key, in, r.key, r.key)
+	default:
+		line, col := lineCol(r.src, r.keptOff)
+		c.rep.Warnf(c.src.valuePos(r.pos, r.src, line, col), ruleWorldKey, "%s reads %s, but the import fold renames only the world.%s spelling: %s, so %s reads as nil; write world.%s",
+			r.where(), r.kept, r.key, in, r.kept, r.key)
+	}
+}
+
+// alias is the import alias chain of a child's scope (kid, kid__grand).
+func alias(sc *foldScope) string { return strings.TrimSuffix(sc.prefix, "__") }
 
 // readPos is the position of the key of the read's first world.K inside
 // its scalar, or the scalar's when it cannot be placed.
@@ -137,27 +183,28 @@ func fixtureWorld(st *story.Story) map[string]bool {
 	return out
 }
 
-// read is the verdict on r, a read in st, by its folded key: nilIn is a
-// scope of st where the key it reaches is given no value (nil when none
-// is), ok that it reaches a key given a value in every scope where its
-// folded key is known. Only the top story's reads and a child's inline
-// world.k (the form the fold rewrites) have a folded key; a child's file,
-// Starlark, world["k"] or world?.k read is judged by name alone.
-func (fw *foldedWorld) read(st *story.Story, r worldRead) (nilIn *foldScope, ok bool) {
+// read is the verdict on r, a read in st, by the key it reaches in the
+// folded world: nilIn is a scope of st where that key is given no value
+// (nil when none is), kept that it is r's spelling the fold leaves as
+// written that reads nil there, ok that r reaches a key given a value in
+// every scope of st. A scalar's world.k reaches the key the fold renames
+// it to (foldScope.key); world["k"], world['k'], world?.k and a file's or
+// a script's read, which the fold leaves as written, the bare key k.
+func (fw *foldedWorld) read(st *story.Story, r worldRead) (nilIn *foldScope, kept, ok bool) {
 	if fw.partial {
-		return nil, false
+		return nil, false, false
 	}
-	judged := false
+	renamed := rewrittenRead(r)
+	asWritten := !renamed || r.kept != ""
 	for _, sc := range fw.scopes[st] {
-		if sc.prefix != "" && !rewrittenRead(r) {
-			continue
+		if renamed && !fw.keys[sc.key(r.key)] {
+			return sc, false, false
 		}
-		judged = true
-		if !fw.keys[sc.key(r.key)] {
-			return sc, false
+		if asWritten && !fw.keys[r.key] {
+			return sc, true, false
 		}
 	}
-	return nil, judged
+	return nil, false, len(fw.scopes[st]) > 0
 }
 
 // rewrittenRead reports whether the fold renames r's key: a scalar's

@@ -32,14 +32,14 @@ func (wk *worldKeyCheck) files() {
 		if loader.CheckFileSource(f, src) != nil {
 			return
 		}
-		keys, ok := expr.PongoWorldKeys(string(src))
+		keys, ok := pongoWorldKeys(string(src))
 		if !ok {
 			return
 		}
 		name := c.displayPath(f)
 		for _, k := range keys {
 			line, col := lineCol(string(src), keyOffset(string(src), k))
-			wk.reads = append(wk.reads, worldRead{key: k, pos: story.Pos{File: name, Line: line, Col: col},
+			wk.reads = append(wk.reads, worldRead{key: k, pos: story.Pos{File: name, Line: line, Col: col}, from: fromFile,
 				where: func() string { return "template file " + name + " (named at " + named.String() + ")" }})
 		}
 	}

@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -172,9 +173,53 @@ func (wk *worldKeyCheck) read(kind compileKind, src string, p story.Pos, where f
 		return
 	}
 	keys, _ := wk.sourceKeys(kind, src)
-	for _, k := range keys {
-		wk.reads = append(wk.reads, worldRead{key: k, src: src, pos: p, where: where})
+	if len(keys) == 0 {
+		return
 	}
+	var reads []tplRead
+	if kind == compiledGuard || kind == compiledExpr {
+		reads = innerReads(nil, src, 0, "")
+	} else {
+		reads = tagReads(src, true)
+	}
+	for _, k := range keys {
+		r := worldRead{key: k, src: src, pos: p, where: where}
+		r.kept, r.keptOff = keptSpelling(src, reads, k)
+		wk.reads = append(wk.reads, r)
+	}
+}
+
+// keptSpelling is the first of reads (src's) that reads world key k in a
+// spelling the import fold leaves as written (world["k"], world['k'],
+// world?.k: it renames only world.k), with the byte offset of its key;
+// "" and -1 when there is none.
+func keptSpelling(src string, reads []tplRead, k string) (string, int) {
+	for _, r := range reads {
+		if r.root != "world" || r.key != k || r.dotted {
+			continue
+		}
+		at := r.off + len("world")
+		if _, n := memberAfter(src[at:]); n > 0 {
+			return src[r.off : at+n], at + strings.Index(src[at:at+n], k)
+		}
+	}
+	return "", -1
+}
+
+// pongoWorldKeys is expr.PongoWorldKeys with the keys its {{ }} tags read
+// as world["k"] or world['k'] (pongo2 reads them as world.k), once each,
+// in order.
+func pongoWorldKeys(src string) ([]string, bool) {
+	keys, ok := expr.PongoWorldKeys(src)
+	if !ok {
+		return nil, false
+	}
+	for _, r := range tagReads(src, true) {
+		if r.root == "world" && !r.dotted && !slices.Contains(keys, r.key) {
+			keys = append(keys, r.key)
+		}
+	}
+	return keys, true
 }
 
 // sourceKeys returns the world keys src reads by name in syntax kind, and
@@ -194,7 +239,7 @@ func (wk *worldKeyCheck) sourceKeys(kind compileKind, src string) ([]string, boo
 		}
 	case compiledPongo:
 		if err := wk.c.compiled(compiledPongo, src, func(s string) error { _, err := expr.CompilePongo(s); return err }); err == nil {
-			keys, ok = expr.PongoWorldKeys(src)
+			keys, ok = pongoWorldKeys(src)
 		}
 	}
 	if ok && keys == nil {

@@ -68,7 +68,7 @@ func (wk *worldKeyCheck) starlarkReads(e *story.Effect) {
 			return true
 		}
 		at := story.Pos{File: name, Line: int(lit.TokenPos.Line), Col: int(lit.TokenPos.Col)}
-		wk.reads = append(wk.reads, worldRead{key: key, pos: at,
+		wk.reads = append(wk.reads, worldRead{key: key, pos: at, from: fromScript,
 			where: func() string {
 				return "script " + name + " (run at " + named.String() + ") ctx.world.get(" + strconv.Quote(key) + ")"
 			}})
