@@ -8,7 +8,7 @@ import (
 )
 
 var ruleWorldKey = &Rule{ID: "world-key", Severity: diag.Warning, LintOnly: true,
-	Summary: "a world.K read (a guard, a {{ }} value, a pongo2 view, say:, footer:, target or initial:, a views/ layout or template_file:, an agent call's prompt file, a host.starlark.run script's ctx.world.get(\"K\") with no default) of a key nothing gives a value: not declared under world: (the story's, an importer's, a lifted <alias>__K), not written anywhere in the import tree (set:, increment:, bind:, world_in:, an import exit's set: or overrides: states, the phases: expansion included), not injected by the engine (last_error, host_error, write_mode_scope, session_id, ide, turn_cost_usd, session_cost_usd, last_job_id, last_job_status, last_job_result, $inbox) and not given by the story's flow fixtures (initial_world: or world_override: of flows/*.yaml): both engines read it as nil. So does a read the import fold renames away or leaves behind: a child's declared k is <alias>__k in the folded world, so its importer's or a sibling's world.k reaches another key, and the fold rewrites only the world.k spelling, so the child's own world[\"k\"], world['k'] or world?.k, and the k its template files and Starlark scripts read, reach the bare k (the message names the child, the folded key and the fix). Not checked: world[x], files a template includes, reads inside phase templates, a template that binds the name world, a story that writes a key named by a {{ }} template or whose import tree holds a child not loaded here (an @kitsoki/ library story), and a story declaring exits: loaded on its own (it is checked as its importers' child)",
+	Summary: "a world.K read (a guard, a {{ }} value, a pongo2 view, say:, footer:, target or initial:, a views/ layout or template_file:, an agent call's prompt file, a host.starlark.run script's ctx.world.get(\"K\") with no default) of a key nothing gives a value: not declared under world: (the story's, an importer's, a lifted <alias>__K), not written anywhere in the import tree (set:, increment:, bind:, world_in:, an import exit's set: or overrides: states, the phases: expansion included), not injected by the engine (last_error, host_error, write_mode_scope, session_id, ide, turn_cost_usd, session_cost_usd, last_job_id, last_job_status, last_job_result, $inbox) and not given by the story's flow fixtures (initial_world: or world_override: of flows/*.yaml): both engines read it as nil. So does a read the import fold renames away or leaves behind: a child's declared k is <alias>__k in the folded world, so its importer's or a sibling's world.k reaches another key, and the fold rewrites only the world.k spelling, so the child's own world[\"k\"], world['k'] or world?.k, and the k its template files and Starlark scripts read, reach the bare k (the message names the child, the folded key and the fix). A phase template's reads are checked on its expansion, by name, once per place. Not checked: world[x], files a template includes, a template that binds the name world, a story that writes a key named by a {{ }} template or whose import tree holds a child not loaded here (an @kitsoki/ library story), and a story declaring exits: loaded on its own (it is checked as its importers' child)",
 	Example: "world: {count: {type: int, default: 0}}\n... when: \"world.coutn > 3\""}
 
 // worldRead is one world.K read: the key, its scalar and where that is.
@@ -39,9 +39,6 @@ const (
 // checkWorldKeys warns at a world.K read of a key nothing gives a value
 // (ruleWorldKey).
 func checkWorldKeys(c *checker) {
-	if c.expanded {
-		return // the unexpanded check saw the same reads
-	}
 	if !c.st.Imported() && len(c.st.Exits) > 0 {
 		return // a child loaded on its own: checked in its importers' context
 	}
@@ -54,10 +51,13 @@ func checkWorldKeys(c *checker) {
 	if !ok {
 		return
 	}
-	if c.src.folded == nil {
+	if c.src.folded == nil && !c.expanded {
 		c.src.folded = treeFolded(c.src, c.st)
 	}
 	fw := c.src.folded
+	if c.expanded { // a generated state's read is judged by name
+		fw = &foldedWorld{partial: true}
+	}
 	var fixtures map[string]bool // read once, when a read is unknown
 	for _, r := range wk.reads {
 		// By name, a key given a value anywhere in the tree is known; by

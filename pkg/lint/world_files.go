@@ -44,6 +44,9 @@ func (wk *worldKeyCheck) files() {
 		}
 	}
 	for _, s := range c.states() {
+		if !wk.keep(s) {
+			continue
+		}
 		eachView(s, func(v *story.View, _ elemPlace) {
 			file := v.TemplateFile
 			if v.Kind == "extends" {
@@ -54,7 +57,10 @@ func (wk *worldKeyCheck) files() {
 			}
 		})
 	}
-	c.eachFileRef(func(e *story.Effect, _ effSite, ref fileRef) {
+	c.eachFileRef(func(e *story.Effect, site effSite, ref fileRef) {
+		if c.expanded && (site.State == nil || !wk.keep(site.State)) {
+			return
+		}
 		if f, ok := c.existing(ref.path); ok && ref.isFile && !ref.schema {
 			add(f, e.WithPos(ref.key))
 		}

@@ -19,14 +19,19 @@ type worldKeyCheck struct {
 
 // collect lists the reads of the story's own scalars and the template
 // files they name; phase templates and phases: are left out (their
-// placeholders are not substituted yet).
+// placeholders are not substituted yet). On the phases: expansion
+// (c.expanded) it lists only the reads of the states it generates, the
+// phase templates' with their placeholders substituted.
 func (wk *worldKeyCheck) collect() {
 	c := wk.c
 	wk.keys = map[compileKey][]string{}
-	if ctx := c.st.App.Context; ctx != "" {
+	if ctx := c.st.App.Context; ctx != "" && !c.expanded {
 		wk.pongo(ctx, c.st.App.Pos, func() string { return "app.context" })
 	}
 	c.eachTransition(func(s *story.State, in string, a int, t *story.Transition) {
+		if !wk.keep(s) {
+			return
+		}
 		where := func() string {
 			return "state " + strconv.Quote(s.Path) + " intent " + strconv.Quote(in) + " arm " + strconv.Itoa(a)
 		}
@@ -36,14 +41,20 @@ func (wk *worldKeyCheck) collect() {
 		}
 	})
 	for _, s := range c.states() {
-		wk.state(s)
+		if wk.keep(s) {
+			wk.state(s)
+		}
 	}
 	c.eachEffect(func(e *story.Effect, site effSite) {
-		if site.Template {
+		if site.Template || c.expanded && (site.State == nil || !wk.keep(site.State)) {
 			return
 		}
 		wk.effect(e, site)
 	})
+	if c.expanded {
+		wk.files()
+		return
+	}
 	for _, n := range c.st.IntentOrder {
 		for _, sn := range c.st.Intents[n].SlotOrder {
 			if sl := c.st.Intents[n].Slots[sn]; sl.Validator != "" {
@@ -63,6 +74,19 @@ func (wk *worldKeyCheck) collect() {
 		}
 	}
 	wk.files()
+}
+
+// keep reports whether s's reads are listed: every state's, but on the
+// phases: expansion only those of a state it generates.
+func (wk *worldKeyCheck) keep(s *story.State) bool {
+	if !wk.c.expanded {
+		return true
+	}
+	for s.Parent != nil {
+		s = s.Parent
+	}
+	_, ok := wk.c.generated[s.Name]
+	return ok
 }
 
 // rawValue records the reads of every {{ }} string in a raw value tree.
