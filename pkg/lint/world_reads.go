@@ -213,6 +213,40 @@ func (wk *worldKeyCheck) read(kind compileKind, src string, p story.Pos, where f
 	}
 }
 
+// dotted is src with each of reads' world["k"] and world['k'] (k a name)
+// spelt world.k.
+func dotted(src string, reads []tplRead) string {
+	var b strings.Builder
+	last := 0
+	for _, r := range reads {
+		at := r.off + len("world")
+		if r.root != "world" || r.dotted || !strings.HasPrefix(src[at:], "[") || !isName(r.key) {
+			continue
+		}
+		_, n := memberAfter(src[at:])
+		b.WriteString(src[last:at])
+		b.WriteString("." + r.key)
+		last = at + n
+	}
+	if last == 0 {
+		return src
+	}
+	return b.String() + src[last:]
+}
+
+// isName: k is an identifier (a key world.k can name).
+func isName(k string) bool {
+	if k == "" || k[0] >= '0' && k[0] <= '9' {
+		return false
+	}
+	for i := 0; i < len(k); i++ {
+		if !identByte(k[i]) || k[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
 // keptSpelling is the first of reads (src's) that reads world key k in a
 // spelling the import fold leaves as written (world["k"], world['k'],
 // world?.k: it renames only world.k), with the byte offset of its key;
@@ -230,15 +264,17 @@ func keptSpelling(src string, reads []tplRead, k string) (string, int) {
 	return "", -1
 }
 
-// pongoWorldKeys is expr.PongoWorldKeys with the keys its {{ }} tags read
-// as world["k"] or world['k'] (pongo2 reads them as world.k), once each,
-// in order.
+// pongoWorldKeys is expr.PongoWorldKeys with the keys its tags read as
+// world["k"] or world['k'] (pongo2 reads them as world.k), once each, in
+// order. Such a read in a block tag ({% if world["k"] %}), which
+// expr.PongoWorldKeys refuses as it might bind world, is read as world.k.
 func pongoWorldKeys(src string) ([]string, bool) {
-	keys, ok := expr.PongoWorldKeys(src)
+	reads := tagReads(src, true)
+	keys, ok := expr.PongoWorldKeys(dotted(src, reads))
 	if !ok {
 		return nil, false
 	}
-	for _, r := range tagReads(src, true) {
+	for _, r := range reads {
 		if r.root == "world" && !r.dotted && !slices.Contains(keys, r.key) {
 			keys = append(keys, r.key)
 		}
