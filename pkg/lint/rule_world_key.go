@@ -117,9 +117,15 @@ func warnKeptNil(c *checker, r worldRead, sc *foldScope) {
 		c.rep.Warnf(r.pos, ruleWorldKey, "%s reads world.%s, but the import fold does not rewrite scripts: %s, so here it reads None; pass it in with the call's with: {world: {%s: \"{{ world.%s }}\"}}",
 			r.where(), r.key, in, r.key, r.key)
 	default:
-		line, col := lineCol(r.src, r.keptOff)
-		c.rep.Warnf(c.src.valuePos(r.pos, r.src, line, col), ruleWorldKey, "%s reads %s, but the import fold renames only the world.%s spelling: %s, so %s reads as nil; write world.%s",
-			r.where(), r.kept, r.key, in, r.kept, r.key)
+		at, kept := readPos(c, r), r.kept
+		if kept == "" { // a spelling keptSpelling does not place (world?.["k"])
+			kept = "world." + r.key + " in a spelling it leaves as written"
+		} else {
+			line, col := lineCol(r.src, r.keptOff)
+			at = c.src.valuePos(r.pos, r.src, line, col)
+		}
+		c.rep.Warnf(at, ruleWorldKey, "%s reads %s, but the import fold renames only the world.%s spelling: %s, so it reads as nil; write world.%s",
+			r.where(), kept, r.key, in, r.key)
 	}
 }
 
