@@ -200,10 +200,12 @@ func (wk *worldKeyCheck) read(kind compileKind, src string, p story.Pos, where f
 	if len(keys) == 0 {
 		return
 	}
-	var reads []tplRead
-	if kind == compiledGuard || kind == compiledExpr {
+	var reads []tplRead // the spellings the fold keeps, when src may hold one
+	switch {
+	case !strings.Contains(src, "world[") && !strings.Contains(src, "world?"):
+	case kind == compiledGuard || kind == compiledExpr:
 		reads = innerReads(nil, src, 0, "")
-	} else {
+	default:
 		reads = tagReads(src, true)
 	}
 	for _, k := range keys {
@@ -269,6 +271,9 @@ func keptSpelling(src string, reads []tplRead, k string) (string, int) {
 // order. Such a read in a block tag ({% if world["k"] %}), which
 // expr.PongoWorldKeys refuses as it might bind world, is read as world.k.
 func pongoWorldKeys(src string) ([]string, bool) {
+	if !strings.Contains(src, "world[") {
+		return expr.PongoWorldKeys(src)
+	}
 	reads := tagReads(src, true)
 	keys, ok := expr.PongoWorldKeys(dotted(src, reads))
 	if !ok {
