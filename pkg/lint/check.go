@@ -22,8 +22,11 @@ type checker struct {
 	sites []effSite
 	files map[string]fileAt
 	all   []*story.State
-	// expanded: st is a copy with its phases: expanded (checkExpanded)
-	expanded bool
+	// expanded: st is a copy with its phases: expanded (checkExpanded);
+	// generated maps each top-level state the expansion made to its graph
+	// entry
+	expanded  bool
+	generated map[string]string
 	// foldOver: st's import tree folds past the limits (checkFoldSize):
 	// the checks that walk the folded tree are skipped.
 	foldOver bool

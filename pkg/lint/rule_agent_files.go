@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/story"
@@ -34,6 +35,36 @@ func checkAgentFiles(c *checker) {
 			c.rep.Warnf(app.Pos, ruleAgentFile, "app.context_path %q: file not found (paths are relative to the story directory)", app.ContextPath)
 		}
 	}
+}
+
+// scriptPath is a host.starlark.run script path p as both engines resolve
+// it: relative to the top story's directory (an import does not re-base
+// it, as it does prompt and schema paths), unless it is absolute; and
+// that directory, the root the script must stay inside.
+func (c *checker) scriptPath(p string) (abs, root string) {
+	root = topOf(c.st).Dir
+	if filepath.IsAbs(p) {
+		return p, root
+	}
+	return filepath.Join(root, p), root
+}
+
+// topPath names abs, a file of the top story's directory (a script), as
+// the top manifest is named (relative when it is), else as displayPath.
+func (c *checker) topPath(abs string) string {
+	top := topOf(c.st)
+	if rel, err := filepath.Rel(top.Dir, abs); err == nil && !strings.HasPrefix(rel, "..") {
+		return filepath.Join(filepath.Dir(top.File), rel)
+	}
+	return c.displayPath(abs)
+}
+
+// topOf is the story at the top of st's import tree.
+func topOf(st *story.Story) *story.Story {
+	for st.Importer() != nil {
+		st = st.Importer()
+	}
+	return st
 }
 
 // storyPath is p relative to the story directory, unless it is absolute.

@@ -45,7 +45,7 @@ func checkExpanded(st *story.Story, rep *yamlnode.Reporter, opts story.Options, 
 		seen[place{d.File, d.Line, d.Col, d.Rule}] = true
 	}
 	sub := &yamlnode.Reporter{}
-	c := &checker{st: exp, rep: sub, opts: opts, src: src, files: map[string]fileAt{}, cc: map[compileKey]error{}, expanded: true}
+	c := &checker{st: exp, rep: sub, opts: opts, src: src, files: map[string]fileAt{}, cc: map[compileKey]error{}, expanded: true, generated: origin}
 	for _, ps := range passes() {
 		if ps.run != nil && ps.rule != story.RuleImports {
 			ps.run(c)
@@ -54,8 +54,12 @@ func checkExpanded(st *story.Story, rep *yamlnode.Reporter, opts story.Options, 
 	said := map[diag.Diagnostic]bool{}
 	for _, d := range sub.Diags {
 		r, ok := LookupRule(d.Rule)
-		if (d.Severity != diag.Error && !(ok && (loaderAccepted(r) || expandedWarnings[d.Rule]))) || seen[place{d.File, d.Line, d.Col, d.Rule}] {
+		at := place{d.File, d.Line, d.Col, d.Rule}
+		if (d.Severity != diag.Error && !(ok && (loaderAccepted(r) || expandedWarnings[d.Rule]))) || seen[at] {
 			continue
+		}
+		if onePerPlace[d.Rule] {
+			seen[at] = true
 		}
 		if ok && !r.LintOnly && !expandedRules[d.Rule] {
 			continue
@@ -82,7 +86,11 @@ var expandedRules = map[string]bool{
 // expandedWarnings are the warnings kept on expanded states: those about a
 // generated state's name, which the template as written does not show
 // ("{id}_executing" is fine; the entry "review#2" makes it hold "#").
-var expandedWarnings = map[string]bool{ruleStateName.ID: true}
+// A world key a template state reads, checked only on its expansion,
+// is one finding at its place, not one per graph entry (onePerPlace).
+var expandedWarnings = map[string]bool{ruleStateName.ID: true, ruleWorldKey.ID: true}
+
+var onePerPlace = map[string]bool{ruleWorldKey.ID: true}
 
 // generatedBy is the note a finding about an expanded state gets: the
 // generated state it names and the graph entry behind it, with a fix.

@@ -422,7 +422,10 @@ type tplRead struct {
 // name in the tags of src, in order. The condition of an {{ if }},
 // {{ else if }}, {% if %} or {% elif %} is skipped: it chooses text, it
 // does not put its value into the output.
-func templateReads(src string) []tplRead {
+func templateReads(src string) []tplRead { return tagReads(src, false) }
+
+// tagReads is templateReads, with the conditions' reads when conditions.
+func tagReads(src string, conditions bool) []tplRead {
 	var out []tplRead
 	for i := 0; i < len(src); {
 		j := strings.IndexByte(src[i:], '{')
@@ -439,7 +442,7 @@ func templateReads(src string) []tplRead {
 		n := tagLen(rest, closer)
 		if rest[1] != '#' {
 			inner := strings.TrimSuffix(rest[2:n], closer)
-			if !conditionTag(inner, rest[1] == '%') {
+			if conditions || !conditionTag(inner, rest[1] == '%') {
 				out = innerReads(out, inner, i+2, shortTag(rest[:n]))
 			}
 		}

@@ -30,8 +30,8 @@ func checkStarlark(c *checker) {
 		if story.IsTemplated(script) {
 			return
 		}
-		abs := c.storyPath(script)
-		if rel, err := filepath.Rel(c.st.Dir, abs); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		abs, root := c.scriptPath(script)
+		if rel, err := filepath.Rel(root, abs); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 			c.rep.Errf(p, ruleStarlark, "%s: host.starlark.run script %q resolves outside the app root", site.String(), script)
 			return
 		}

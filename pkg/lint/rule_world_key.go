@@ -8,7 +8,7 @@ import (
 )
 
 var ruleWorldKey = &Rule{ID: "world-key", Severity: diag.Warning, LintOnly: true,
-	Summary: "a world.K read (a guard, a {{ }} value, a pongo2 view, say:, footer:, target or initial:, a views/ layout or template_file:, an agent call's prompt file, a host.starlark.run script's ctx.world.get(\"K\") with no default) of a key nothing gives a value: not declared under world: (the story's, an importer's, a lifted <alias>__K), not written anywhere in the import tree (set:, increment:, bind:, world_in:, an import exit's set: or overrides: states, the phases: expansion included), not injected by the engine (last_error, host_error, write_mode_scope, session_id, ide, turn_cost_usd, session_cost_usd, last_job_id, last_job_status, last_job_result, $inbox) and not given by the story's flow fixtures (initial_world: or world_override: of flows/*.yaml): both engines read it as nil. So does a world.k the import fold renames away: a child's declared k is <alias>__k in the folded world, so its importer's or a sibling's world.k reaches another key (the message names the child and the name to read instead). Not checked: world[x], files a template includes, reads inside phase templates, a template that binds the name world, a story that writes a key named by a {{ }} template or whose import tree holds a child not loaded here (an @kitsoki/ library story), and a story declaring exits: loaded on its own (it is checked as its importers' child)",
+	Summary: "a world.K read (a guard, a {{ }} value, a pongo2 view, say:, footer:, target or initial:, a views/ layout or template_file:, an agent call's prompt file, a host.starlark.run script's ctx.world.get(\"K\") with no default) of a key nothing gives a value: not declared under world: (the story's, an importer's, a lifted <alias>__K), not written anywhere in the import tree (set:, increment:, bind:, world_in:, an import exit's set: or overrides: states, the phases: expansion included), not injected by the engine (last_error, host_error, write_mode_scope, session_id, ide, turn_cost_usd, session_cost_usd, last_job_id, last_job_status, last_job_result, $inbox) and not given by the story's flow fixtures (initial_world: or world_override: of flows/*.yaml): both engines read it as nil. So does a read the import fold renames away or leaves behind: a child's declared k is <alias>__k in the folded world, so its importer's or a sibling's world.k reaches another key, and the fold rewrites only the world.k spelling, so the child's own world[\"k\"], world['k'] or world?.k, and the k its template files and Starlark scripts read, reach the bare k (the message names the child, the folded key and the fix). A phase template's reads are checked on its expansion, by name, once per place. Not checked: world[x], files a template includes, a template that binds the name world, a story that writes a key named by a {{ }} template or whose import tree holds a child not loaded here (an @kitsoki/ library story), and a story declaring exits: loaded on its own (it is checked as its importers' child)",
 	Example: "world: {count: {type: int, default: 0}}\n... when: \"world.coutn > 3\""}
 
 // worldRead is one world.K read: the key, its scalar and where that is.
@@ -17,14 +17,28 @@ type worldRead struct {
 	src   string
 	pos   story.Pos
 	where func() string
+	from  readFrom
+	// kept is a scalar's first spelling of the read the import fold leaves
+	// as written (world["k"], world['k'], world?.k), "" when it has none;
+	// keptOff is the byte offset of its key in src
+	kept    string
+	keptOff int
 }
+
+// readFrom is where a read is written: a story scalar (its world.k
+// spellings the fold renames), or a file or script the fold never
+// rewrites, whose reads name the folded world's keys as written.
+type readFrom int
+
+const (
+	fromScalar readFrom = iota
+	fromFile
+	fromScript
+)
 
 // checkWorldKeys warns at a world.K read of a key nothing gives a value
 // (ruleWorldKey).
 func checkWorldKeys(c *checker) {
-	if c.expanded {
-		return // the unexpanded check saw the same reads
-	}
 	if !c.st.Imported() && len(c.st.Exits) > 0 {
 		return // a child loaded on its own: checked in its importers' context
 	}
@@ -37,10 +51,13 @@ func checkWorldKeys(c *checker) {
 	if !ok {
 		return
 	}
-	if c.src.folded == nil {
+	if c.src.folded == nil && !c.expanded {
 		c.src.folded = treeFolded(c.src, c.st)
 	}
 	fw := c.src.folded
+	if c.expanded { // a generated state's read is judged by name
+		fw = &foldedWorld{partial: true}
+	}
 	var fixtures map[string]bool // read once, when a read is unknown
 	for _, r := range wk.reads {
 		// By name, a key given a value anywhere in the tree is known; by
@@ -48,7 +65,7 @@ func checkWorldKeys(c *checker) {
 		// decides both ways: a child's declared k is renamed away from the
 		// importer's world.k (warned), a sibling's kid__k is reached.
 		byName := known.has(r.key) || lifted(c.st, "world", r.key) || importerHas(c.st, "world", r.key)
-		nilIn, foldedOK := fw.read(c.st, r)
+		nilIn, kept, foldedOK := fw.read(c.st, r)
 		if byName && nilIn == nil || !byName && foldedOK {
 			continue
 		}
@@ -57,6 +74,8 @@ func checkWorldKeys(c *checker) {
 		}
 		switch {
 		case fixtures[r.key] || byName && known.matchesPattern(r.key):
+		case byName && kept && nilIn.key(r.key) != r.key:
+			warnKeptNil(c, r, nilIn)
 		case byName:
 			warnFoldNil(c, fw, r, nilIn)
 		default:
@@ -79,6 +98,39 @@ func warnFoldNil(c *checker, fw *foldedWorld, r worldRead, sc *foldScope) {
 	c.rep.Warnf(readPos(c, r), ruleWorldKey, "%s reads world.%s, but only the child imported as %s declares %s, and the fold renames that key %s: here world.%s reads as nil; %sdeclare %s under world: here (or in an importer) and set it from the child with the import's exit set:",
 		r.where(), r.key, strings.TrimSuffix(d.prefix, "__"), r.key, folded, r.key, readInstead(sc, folded), r.key)
 }
+
+// warnKeptNil warns at r, a read in scope sc of a key the fold renames
+// there (world.k is sc.key(k)) in a spelling it leaves as written, so it
+// reads the bare k, given no value: it names the child, the folded key
+// and the fix, which depends on where the read is written.
+func warnKeptNil(c *checker, r worldRead, sc *foldScope) {
+	folded := sc.key(r.key)
+	in := "in the child imported as " + alias(sc) + ", world." + r.key + " is the key " + folded
+	if o := sc.owner(r.key); o != sc {
+		in += " (the story imported as " + alias(o) + " declares it)"
+	}
+	switch r.from {
+	case fromFile:
+		c.rep.Warnf(r.pos, ruleWorldKey, "%s reads world.%s, but the import fold does not rewrite files: %s, so here world.%s reads as nil; read world.%s in this file (the key in this import), or move the read inline (a view:, say: or set: value, which the fold rewrites)",
+			r.where(), r.key, in, r.key, folded)
+	case fromScript:
+		c.rep.Warnf(r.pos, ruleWorldKey, "%s reads world.%s, but the import fold does not rewrite scripts: %s, so here it reads None; pass it in with the call's with: {world: {%s: \"{{ world.%s }}\"}}",
+			r.where(), r.key, in, r.key, r.key)
+	default:
+		at, kept := readPos(c, r), r.kept
+		if kept == "" { // a spelling keptSpelling does not place (world?.["k"])
+			kept = "world." + r.key + " in a spelling it leaves as written"
+		} else {
+			line, col := lineCol(r.src, r.keptOff)
+			at = c.src.valuePos(r.pos, r.src, line, col)
+		}
+		c.rep.Warnf(at, ruleWorldKey, "%s reads %s, but the import fold renames only the world.%s spelling: %s, so it reads as nil; write world.%s",
+			r.where(), kept, r.key, in, r.key)
+	}
+}
+
+// alias is the import alias chain of a child's scope (kid, kid__grand).
+func alias(sc *foldScope) string { return strings.TrimSuffix(sc.prefix, "__") }
 
 // readPos is the position of the key of the read's first world.K inside
 // its scalar, or the scalar's when it cannot be placed.
@@ -137,27 +189,28 @@ func fixtureWorld(st *story.Story) map[string]bool {
 	return out
 }
 
-// read is the verdict on r, a read in st, by its folded key: nilIn is a
-// scope of st where the key it reaches is given no value (nil when none
-// is), ok that it reaches a key given a value in every scope where its
-// folded key is known. Only the top story's reads and a child's inline
-// world.k (the form the fold rewrites) have a folded key; a child's file,
-// Starlark, world["k"] or world?.k read is judged by name alone.
-func (fw *foldedWorld) read(st *story.Story, r worldRead) (nilIn *foldScope, ok bool) {
+// read is the verdict on r, a read in st, by the key it reaches in the
+// folded world: nilIn is a scope of st where that key is given no value
+// (nil when none is), kept that it is r's spelling the fold leaves as
+// written that reads nil there, ok that r reaches a key given a value in
+// every scope of st. A scalar's world.k reaches the key the fold renames
+// it to (foldScope.key); world["k"], world['k'], world?.k and a file's or
+// a script's read, which the fold leaves as written, the bare key k.
+func (fw *foldedWorld) read(st *story.Story, r worldRead) (nilIn *foldScope, kept, ok bool) {
 	if fw.partial {
-		return nil, false
+		return nil, false, false
 	}
-	judged := false
+	renamed := rewrittenRead(r)
+	asWritten := !renamed || r.kept != ""
 	for _, sc := range fw.scopes[st] {
-		if sc.prefix != "" && !rewrittenRead(r) {
-			continue
+		if renamed && !fw.keys[sc.key(r.key)] {
+			return sc, false, false
 		}
-		judged = true
-		if !fw.keys[sc.key(r.key)] {
-			return sc, false
+		if asWritten && !fw.keys[r.key] {
+			return sc, true, false
 		}
 	}
-	return nil, judged
+	return nil, false, len(fw.scopes[st]) > 0
 }
 
 // rewrittenRead reports whether the fold renames r's key: a scalar's

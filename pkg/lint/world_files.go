@@ -32,18 +32,21 @@ func (wk *worldKeyCheck) files() {
 		if loader.CheckFileSource(f, src) != nil {
 			return
 		}
-		keys, ok := expr.PongoWorldKeys(string(src))
+		keys, ok := pongoWorldKeys(string(src))
 		if !ok {
 			return
 		}
 		name := c.displayPath(f)
 		for _, k := range keys {
 			line, col := lineCol(string(src), keyOffset(string(src), k))
-			wk.reads = append(wk.reads, worldRead{key: k, pos: story.Pos{File: name, Line: line, Col: col},
+			wk.reads = append(wk.reads, worldRead{key: k, pos: story.Pos{File: name, Line: line, Col: col}, from: fromFile,
 				where: func() string { return "template file " + name + " (named at " + named.String() + ")" }})
 		}
 	}
 	for _, s := range c.states() {
+		if !wk.keep(s) {
+			continue
+		}
 		eachView(s, func(v *story.View, _ elemPlace) {
 			file := v.TemplateFile
 			if v.Kind == "extends" {
@@ -54,7 +57,10 @@ func (wk *worldKeyCheck) files() {
 			}
 		})
 	}
-	c.eachFileRef(func(e *story.Effect, _ effSite, ref fileRef) {
+	c.eachFileRef(func(e *story.Effect, site effSite, ref fileRef) {
+		if c.expanded && (site.State == nil || !wk.keep(site.State)) {
+			return
+		}
 		if f, ok := c.existing(ref.path); ok && ref.isFile && !ref.schema {
 			add(f, e.WithPos(ref.key))
 		}

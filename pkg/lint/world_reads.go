@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -18,14 +19,19 @@ type worldKeyCheck struct {
 
 // collect lists the reads of the story's own scalars and the template
 // files they name; phase templates and phases: are left out (their
-// placeholders are not substituted yet).
+// placeholders are not substituted yet). On the phases: expansion
+// (c.expanded) it lists only the reads of the states it generates, the
+// phase templates' with their placeholders substituted.
 func (wk *worldKeyCheck) collect() {
 	c := wk.c
 	wk.keys = map[compileKey][]string{}
-	if ctx := c.st.App.Context; ctx != "" {
+	if ctx := c.st.App.Context; ctx != "" && !c.expanded {
 		wk.pongo(ctx, c.st.App.Pos, func() string { return "app.context" })
 	}
 	c.eachTransition(func(s *story.State, in string, a int, t *story.Transition) {
+		if !wk.keep(s) {
+			return
+		}
 		where := func() string {
 			return "state " + strconv.Quote(s.Path) + " intent " + strconv.Quote(in) + " arm " + strconv.Itoa(a)
 		}
@@ -35,14 +41,20 @@ func (wk *worldKeyCheck) collect() {
 		}
 	})
 	for _, s := range c.states() {
-		wk.state(s)
+		if wk.keep(s) {
+			wk.state(s)
+		}
 	}
 	c.eachEffect(func(e *story.Effect, site effSite) {
-		if site.Template {
+		if site.Template || c.expanded && (site.State == nil || !wk.keep(site.State)) {
 			return
 		}
 		wk.effect(e, site)
 	})
+	if c.expanded {
+		wk.files()
+		return
+	}
 	for _, n := range c.st.IntentOrder {
 		for _, sn := range c.st.Intents[n].SlotOrder {
 			if sl := c.st.Intents[n].Slots[sn]; sl.Validator != "" {
@@ -62,6 +74,19 @@ func (wk *worldKeyCheck) collect() {
 		}
 	}
 	wk.files()
+}
+
+// keep reports whether s's reads are listed: every state's, but on the
+// phases: expansion only those of a state it generates.
+func (wk *worldKeyCheck) keep(s *story.State) bool {
+	if !wk.c.expanded {
+		return true
+	}
+	for s.Parent != nil {
+		s = s.Parent
+	}
+	_, ok := wk.c.generated[s.Name]
+	return ok
 }
 
 // rawValue records the reads of every {{ }} string in a raw value tree.
@@ -172,9 +197,94 @@ func (wk *worldKeyCheck) read(kind compileKind, src string, p story.Pos, where f
 		return
 	}
 	keys, _ := wk.sourceKeys(kind, src)
-	for _, k := range keys {
-		wk.reads = append(wk.reads, worldRead{key: k, src: src, pos: p, where: where})
+	if len(keys) == 0 {
+		return
 	}
+	var reads []tplRead // the spellings the fold keeps, when src may hold one
+	switch {
+	case !strings.Contains(src, "world[") && !strings.Contains(src, "world?"):
+	case kind == compiledGuard || kind == compiledExpr:
+		reads = innerReads(nil, src, 0, "")
+	default:
+		reads = tagReads(src, true)
+	}
+	for _, k := range keys {
+		r := worldRead{key: k, src: src, pos: p, where: where}
+		r.kept, r.keptOff = keptSpelling(src, reads, k)
+		wk.reads = append(wk.reads, r)
+	}
+}
+
+// dotted is src with each of reads' world["k"] and world['k'] (k a name)
+// spelt world.k.
+func dotted(src string, reads []tplRead) string {
+	var b strings.Builder
+	last := 0
+	for _, r := range reads {
+		at := r.off + len("world")
+		if r.root != "world" || r.dotted || !strings.HasPrefix(src[at:], "[") || !isName(r.key) {
+			continue
+		}
+		_, n := memberAfter(src[at:])
+		b.WriteString(src[last:at])
+		b.WriteString("." + r.key)
+		last = at + n
+	}
+	if last == 0 {
+		return src
+	}
+	return b.String() + src[last:]
+}
+
+// isName: k is an identifier (a key world.k can name).
+func isName(k string) bool {
+	if k == "" || k[0] >= '0' && k[0] <= '9' {
+		return false
+	}
+	for i := 0; i < len(k); i++ {
+		if !identByte(k[i]) || k[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// keptSpelling is the first of reads (src's) that reads world key k in a
+// spelling the import fold leaves as written (world["k"], world['k'],
+// world?.k: it renames only world.k), with the byte offset of its key;
+// "" and -1 when there is none.
+func keptSpelling(src string, reads []tplRead, k string) (string, int) {
+	for _, r := range reads {
+		if r.root != "world" || r.key != k || r.dotted {
+			continue
+		}
+		at := r.off + len("world")
+		if _, n := memberAfter(src[at:]); n > 0 {
+			return src[r.off : at+n], at + strings.Index(src[at:at+n], k)
+		}
+	}
+	return "", -1
+}
+
+// pongoWorldKeys is expr.PongoWorldKeys with the keys its tags read as
+// world["k"] or world['k'] (pongo2 reads them as world.k), once each, in
+// order. Such a read in a block tag ({% if world["k"] %}), which
+// expr.PongoWorldKeys refuses as it might bind world, is read as world.k.
+func pongoWorldKeys(src string) ([]string, bool) {
+	if !strings.Contains(src, "world[") {
+		return expr.PongoWorldKeys(src)
+	}
+	reads := tagReads(src, true)
+	keys, ok := expr.PongoWorldKeys(dotted(src, reads))
+	if !ok {
+		return nil, false
+	}
+	for _, r := range reads {
+		if r.root == "world" && !r.dotted && !slices.Contains(keys, r.key) {
+			keys = append(keys, r.key)
+		}
+	}
+	return keys, true
 }
 
 // sourceKeys returns the world keys src reads by name in syntax kind, and
@@ -194,7 +304,7 @@ func (wk *worldKeyCheck) sourceKeys(kind compileKind, src string) ([]string, boo
 		}
 	case compiledPongo:
 		if err := wk.c.compiled(compiledPongo, src, func(s string) error { _, err := expr.CompilePongo(s); return err }); err == nil {
-			keys, ok = expr.PongoWorldKeys(src)
+			keys, ok = pongoWorldKeys(src)
 		}
 	}
 	if ok && keys == nil {

@@ -23,15 +23,25 @@ type foldScope struct {
 // <alias>__k) prefixes it; a reserved key, or one no scope declares,
 // stays bare (the top story's name).
 func (sc *foldScope) key(name string) string {
+	if o := sc.owner(name); o != nil {
+		return o.prefix + name
+	}
+	return name
+}
+
+// owner is the first scope up sc's chain that declares name (a key of its
+// own, or a child's lifted <alias>__k), nil for a reserved key or one no
+// scope declares.
+func (sc *foldScope) owner(name string) *foldScope {
 	if story.IsReservedWorld(name) { // the fold never prefixes them (story-format §1.2)
-		return name
+		return nil
 	}
 	for s := sc; s != nil; s = s.up {
 		if v := s.st.Var(name); v != nil || lifted(s.st, "world", name) {
-			return s.prefix + name
+			return s
 		}
 	}
-	return name
+	return nil
 }
 
 // readKey is the folded key of a template's world read: world.<k> is

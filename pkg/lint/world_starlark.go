@@ -27,7 +27,7 @@ func (wk *worldKeyCheck) starlarkReads(e *story.Effect) {
 			own[k] = true
 		}
 	}
-	abs := c.storyPath(script)
+	abs, _ := c.scriptPath(script)
 	src, err := c.st.FileRoot().ReadFile(abs, safefile.Story)
 	if err != nil {
 		return
@@ -41,7 +41,7 @@ func (wk *worldKeyCheck) starlarkReads(e *story.Effect) {
 	if ctxName == "" {
 		return
 	}
-	name := c.displayPath(abs)
+	name := c.topPath(abs)
 	named := e.WithPos("script")
 	syntax.Walk(f, func(n syntax.Node) bool {
 		call, ok := n.(*syntax.CallExpr)
@@ -68,7 +68,7 @@ func (wk *worldKeyCheck) starlarkReads(e *story.Effect) {
 			return true
 		}
 		at := story.Pos{File: name, Line: int(lit.TokenPos.Line), Col: int(lit.TokenPos.Col)}
-		wk.reads = append(wk.reads, worldRead{key: key, pos: at,
+		wk.reads = append(wk.reads, worldRead{key: key, pos: at, from: fromScript,
 			where: func() string {
 				return "script " + name + " (run at " + named.String() + ") ctx.world.get(" + strconv.Quote(key) + ")"
 			}})
