@@ -5,8 +5,9 @@ package engine
 // initial: (conformance ancestor-stay); an arm the active parallel root
 // owns re-places every region (resetRegions).
 func (r *runner) ancestorStay(res target, owner *State) target {
-	if !res.stay && res.state != nil && res.state == r.cur && r.bareParallel() {
-		return target{stay: true} // conformance bare-parallel-self
+	if !res.stay && res.state != nil && r.bareParallel() && (res.state == r.cur || r.selfReentry(res)) {
+		// the bare root, or an ancestor whose initial: chain ends at it
+		return target{stay: true} // conformance bare-parallel-self, ancestor-stay-parallel
 	}
 	if !res.stay || owner == nil || r.cur == nil || !r.cur.within(owner) {
 		return res
@@ -20,8 +21,11 @@ func (r *runner) ancestorStay(res target, owner *State) target {
 		}
 		return res
 	}
+	// an initial: chain ending at a parallel state moves as the owner
+	// named does, from a leaf resting alone inside it too (conformance
+	// ancestor-stay-parallel); only the bare root it ends at stays
 	leaf, err := r.initialLeaf(owner)
-	if err != nil || leaf == r.cur || leaf.Parallel {
+	if err != nil || leaf == r.cur {
 		return res
 	}
 	return target{state: owner}

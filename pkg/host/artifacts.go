@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"mime"
 	"net/http"
 	"os"
@@ -165,6 +166,9 @@ func (h artifactsHandler) media(c *Call, wd, root, shown, thread, src string) (R
 		return domainErr("%v", err), nil
 	}
 	in, err := os.Open(from)
+	if errors.Is(err, fs.ErrNotExist) { // upstream stats the path as written first
+		return domainErr("%s: src_path %q: stat %s: %v", name, src, src, safefile.ErrText(err)), nil
+	}
 	if err != nil {
 		return domainErr("%s: src_path %q: %v", name, src, safefile.ErrText(err)), nil
 	}
@@ -172,6 +176,9 @@ func (h artifactsHandler) media(c *Call, wd, root, shown, thread, src string) (R
 	st, err := in.Stat()
 	if err != nil {
 		return domainErr("%s: src_path %q: %v", name, src, safefile.ErrText(err)), nil
+	}
+	if !st.Mode().IsRegular() {
+		return domainErr("%s: src_path %q is not a regular file", name, src), nil
 	}
 	size, oldSize := st.Size(), existingSize(to)
 	if err := h.budget.take(name, file, oldSize, size); err != nil {
