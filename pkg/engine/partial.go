@@ -10,7 +10,6 @@ import "context"
 // machine rests partly inside: the states below p are exited and every
 // region entered, p's own on_enter not run (conformance par-leaf).
 func (r *runner) enterPartialRegions(ctx context.Context, p *State, st *step) error {
-	r.reopenTerminal() // leaving a terminal leaf re-arms p's timeout (conformance partial-regions-reopen)
 	if err := r.exitUpTo(p); err != nil {
 		return err
 	}

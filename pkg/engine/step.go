@@ -858,6 +858,7 @@ func (r *runner) enterFrom(ctx context.Context, anc, dst *State, st *step) error
 // enterParallel enters the regions of p (already entered) in order, each
 // down its initial: chain.
 func (r *runner) enterParallel(ctx context.Context, p *State, st *step) error {
+	r.reopenTerminal() // entering every region leaves a terminal leaf (conformance partial-regions-reopen)
 	pc := &parConf{root: p}
 	for _, reg := range p.regions() {
 		if err := r.enterOne(ctx, reg, st); err != nil {
