@@ -118,7 +118,7 @@ func (c *Client) Call(ctx context.Context, r Request) error {
 	if err != nil {
 		return err
 	}
-	ch.quiet()        // from here on, what the child writes is this call's
+	ch.quiet()       // from here on, what the child writes is this call's
 	defer c.idle(ch) // and after it, a stray
 	frame := r.Frame
 	if r.Encode != nil {
