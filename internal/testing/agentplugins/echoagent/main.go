@@ -159,6 +159,23 @@ func handle(req *rpcRequest, line []byte, out *bufio.Writer) {
 		addCost(resp.Meta)
 		write(out, rpcResponse{JSONRPC: "2.0", ID: req.ID, Result: resp})
 		return
+	case "dup_id": // the same answer twice, both with the request's id
+		resp := rpcResponse{JSONRPC: "2.0", ID: req.ID, Result: echo.Answer(&ask, fault, alias, "subprocess", nil)}
+		write(out, resp)
+		write(out, resp)
+		return
+	case "dup_bare": // the same answer twice, neither with an id
+		b, _ := json.Marshal(map[string]any{"result": echo.Answer(&ask, fault, alias, "subprocess", nil)})
+		out.Write(append(b, '\n'))
+		out.Write(append(b, '\n'))
+		return
+	case "stale_first": // a reply to an earlier request, then this one's answer
+		n, _ := strconv.ParseInt(string(req.ID), 10, 64)
+		write(out, rpcResponse{JSONRPC: "2.0", ID: json.RawMessage(strconv.FormatInt(n-1, 10)), Result: echo.Response{Submission: json.RawMessage(`{"stale":true}`)}})
+		resp := echo.Answer(&ask, fault, alias, "subprocess", nil)
+		resp.Meta["pid"] = os.Getpid()
+		write(out, rpcResponse{JSONRPC: "2.0", ID: req.ID, Result: resp})
+		return
 	case "stdout_unsolicited":
 		write(out, rpcResponse{JSONRPC: "2.0", ID: req.ID, Result: echo.Answer(&ask, fault, alias, "subprocess", nil)})
 		out.WriteString(`{"jsonrpc":"2.0","method":"unsolicited"}` + "\n")
