@@ -34,6 +34,11 @@ type Config struct {
 	// StartHint follows a start failure: what to fix ("check command: in
 	// agent_plugins.x").
 	StartHint string
+	// SHA256, when set, pins the program file: it is hashed before every
+	// start and a different digest refuses the start (pin.go); PinWhere
+	// names the pin in that error ("entry.sha256 in <manifest>").
+	SHA256   string
+	PinWhere string
 
 	// Timeout bounds each call (0: the caller's context alone);
 	// TimeoutHint names where it is set ("entry.timeout_ms").
@@ -335,6 +340,11 @@ func (c *Client) current() (*child, error) {
 func (c *Client) spawn() (*child, error) {
 	cmd := exec.Command(c.cfg.Command, c.cfg.Args...)
 	cmd.Dir = c.cfg.Dir
+	if c.cfg.SHA256 != "" && cmd.Err == nil { // a program not found fails the start below
+		if err := checkPin(cmd.Path, cmd.Dir, c.cfg.SHA256, c.cfg.PinWhere); err != nil {
+			return nil, c.fail(Start, "was not started: "+err.Error(), err)
+		}
+	}
 	r, w, err := os.Pipe()
 	if err != nil {
 		return nil, c.fail(Start, fmt.Sprintf("cannot be started: no pipe for its stdout (%v)", err), err)
