@@ -49,6 +49,8 @@ func newChild(m *Manifest, env proc.EnvPolicy, after func(time.Duration) <-chan 
 		Dir:         m.Dir,
 		Policy:      pol,
 		StartHint:   "fix entry.command in " + m.Path,
+		SHA256:      m.Entry.SHA256,
+		PinWhere:    "entry.sha256 in " + m.Path,
 		Timeout:     timeout,
 		TimeoutHint: "entry.timeout_ms",
 		After:       after,
