@@ -62,6 +62,8 @@ func newSubprocessTransport(p *story.AgentPlugin, bc BuildContext) (Transport, e
 		Policy:  subprocessPolicy(maps.Clone(p.Env), subprocessTerminateGrace),
 		StartHint: fmt.Sprintf("check command: in agent_plugins.%s (an absolute path, a path relative to the story directory, or a program on PATH)",
 			p.Alias),
+		SHA256:   p.SHA256,
+		PinWhere: fmt.Sprintf("agent_plugins.%s sha256: in %s", p.Alias, p.Pos),
 		Redact:   t.redact,
 		Cut:      bc.cut,
 		Stray:    t.strayLine,
