@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -159,6 +160,19 @@ func handle(req *rpcRequest, line []byte, out *bufio.Writer) {
 		addCost(resp.Meta)
 		write(out, rpcResponse{JSONRPC: "2.0", ID: req.ID, Result: resp})
 		return
+	case "flood_stdout": // an answer line that never ends
+		chunk := bytes.Repeat([]byte("x"), 1<<16)
+		for {
+			if _, err := os.Stdout.Write(chunk); err != nil {
+				os.Exit(1)
+			}
+		}
+	case "flood_stderr": // <MiB> of stderr with no newline, then the answer
+		mib, _ := strconv.Atoi(arg)
+		chunk := bytes.Repeat([]byte("e"), 1<<20)
+		for range mib {
+			os.Stderr.Write(chunk)
+		}
 	case "dup_id": // the same answer twice, both with the request's id
 		resp := rpcResponse{JSONRPC: "2.0", ID: req.ID, Result: echo.Answer(&ask, fault, alias, "subprocess", nil)}
 		write(out, resp)
