@@ -115,10 +115,3 @@ func (p *strayLog) drain() ([]string, int) {
 	p.lines, p.more = nil, 0
 	return lines, more
 }
-
-// pending is how many stray lines wait for the next call (tests).
-func (p *strayLog) pending() int {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return len(p.lines) + p.more
-}

@@ -15,6 +15,13 @@ import (
 // the plugin) with the next call. Open item of the contract audit
 // (docs/contract-coverage.md "Extra answers").
 
+// pending is how many stray lines wait for the next call.
+func (p *strayLog) pending() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.lines) + p.more
+}
+
 // askNoted is askOK with the call's notes collected in n.
 func askNoted(t *testing.T, tr Transport, n *callNotes, req *AskRequest) *AskResponse {
 	t.Helper()
