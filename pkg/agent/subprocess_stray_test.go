@@ -3,6 +3,7 @@ package agent
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -111,4 +112,29 @@ func testSubprocessStaleReplySkipped(t *testing.T, bin string) {
 		t.Fatalf("answer %s from pid %v (want %d)", resp.Submission, resp.Meta["pid"], pid)
 	}
 	checkStray(t, n, "while request 2 was waiting", `{\"stale\":true}`)
+}
+
+// Request ids keep increasing across respawns (reference §13: a plugin
+// must expect it), so a reply to a request sent to an earlier process can
+// never carry the id of a later one.
+func TestSubprocessIDsKeepIncreasingAcrossRespawns(t *testing.T) {
+	CheckNoChildren(t)
+	f := newEchoSubprocess(t, BuildTestPlugin(t, "echoagent"), nil, "")
+	idOf := func() float64 {
+		t.Helper()
+		var got struct{ Line string }
+		if err := json.Unmarshal(askOK(t, f.tr, withFault("echo_request")).Submission, &got); err != nil {
+			t.Fatal(err)
+		}
+		var frame struct{ ID float64 }
+		if err := json.Unmarshal([]byte(got.Line), &frame); err != nil {
+			t.Fatal(err)
+		}
+		return frame.ID
+	}
+	first := idOf()
+	askKind(t, f.tr, context.Background(), withFault("crash"), KindPluginCrash)
+	if again := idOf(); again != first+2 {
+		t.Fatalf("id after a respawn %v, want %v", again, first+2)
+	}
 }
