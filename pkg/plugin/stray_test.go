@@ -9,6 +9,7 @@ import (
 
 	"kitsoki/internal/proc"
 	"kitsoki/internal/testing/proctest"
+	"kitsoki/pkg/host"
 )
 
 // A hook process that answers a call twice: the first answer is the
@@ -35,6 +36,33 @@ func TestHookSecondAnswerIsNeverTheNextCalls(t *testing.T) {
 		t.Fatalf("second call: %v", err)
 	}
 	if res, err := h.Hook(context.Background(), pointPreDispatch, Payload{"prompt": "z"}); err != nil || res.Payload["prompt"] != "first answer" {
+		t.Fatalf("third call: %+v %v", res, err)
+	}
+}
+
+// The same for a host provider: the second answer of a call never becomes
+// the next call's data.
+func TestHostProviderSecondAnswerIsNeverTheNextCalls(t *testing.T) {
+	proctest.CheckNoChildren(t)
+	m := &Manifest{ID: "gitp", Path: "manifest.yaml", Dir: t.TempDir(), Hosts: []string{"host.git"}, Entry: ManifestEntry{Command: testHostProviderBinary(t)}}
+	p := newHostProc(m, proc.EnvInherit, nil, nil)
+	t.Cleanup(func() { p.Close() })
+	call := func(mode string) (host.Result, error) {
+		return p.Call(context.Background(), &host.Call{Handler: "host.git.push", Op: "push", Args: map[string]any{"mode": mode}})
+	}
+	res, err := call("twice")
+	if err != nil || res.Data["answer"] != "first" {
+		t.Fatalf("first call: %+v %v", res, err)
+	}
+	proctest.Eventually(t, "the second answer to be taken aside", func() bool {
+		p.stray.mu.Lock()
+		defer p.stray.mu.Unlock()
+		return p.stray.n == 1
+	})
+	if _, err := call(""); err == nil || !strings.Contains(err.Error(), "host provider gitp") || !strings.Contains(err.Error(), `\"second\"`) {
+		t.Fatalf("second call: %v", err)
+	}
+	if res, err := call(""); err != nil || res.Data["handler"] != "host.git.push" {
 		t.Fatalf("third call: %+v %v", res, err)
 	}
 }
