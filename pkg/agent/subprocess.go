@@ -20,8 +20,12 @@ import (
 // stdin/stdout, one compact message per line, method "agent.ask", params an
 // AskRequest, result an AskResponse; the process lifecycle is
 // internal/childproc's. A broken stream (crash, EOF, a bad or foreign line,
-// a wrong reply id) kills the process; a JSON-RPC error or a result that is
-// not an AskResponse keeps it. Item by item: docs/compat/agent-contract.md §2.
+// a reply id no request had) kills the process; a JSON-RPC error or a
+// result that is not an AskResponse keeps it. A reply to an earlier request
+// (a second or late answer), a notification and whatever the plugin writes
+// while no call waits answer no call: they are reported as stray with the
+// plugin's next call (notes.go), never taken as its answer. Item by item:
+// docs/compat/agent-contract.md §2, docs/contract-coverage.md.
 
 // subprocessTerminateGrace is how long Close waits after SIGTERM.
 const subprocessTerminateGrace = 2 * time.Second
