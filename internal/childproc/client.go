@@ -68,8 +68,9 @@ type Config struct {
 	// waiting for an answer (after the previous call's answer, before the
 	// next request is written): a second answer, a late one, a stray
 	// print. Called from the client's own goroutine, one line at a time;
-	// the line is dropped after it returns (nil: dropped unseen). A line a
-	// call's decoder marks [Skip] goes to the decoder instead.
+	// the line is dropped after it returns. Nil: such a line waits and is
+	// read by the next call. A line written while a call waits goes to that
+	// call's decoder, which may [Skip] it.
 	Stray func(line []byte)
 
 	// maxFrame overrides MaxFrame (tests).
