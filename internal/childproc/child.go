@@ -2,6 +2,7 @@ package childproc
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"io"
 	"os"
@@ -28,6 +29,57 @@ type child struct {
 	partial []byte        // an unterminated last line; set before readEnd closes
 	abandon chan struct{} // closed to release the reader when nobody listens
 	once    sync.Once
+
+	// Between calls a goroutine takes the lines (drainIdle); a call stops
+	// it (quiet) before it writes its request. Both run in the client's
+	// turn, so these need no lock.
+	idleStop chan struct{}
+	idleDone chan struct{}
+}
+
+// drainIdle starts handing the lines c writes to stray until quiet is
+// called or its stdout ends; blank lines are passed over under loose.
+func (c *child) drainIdle(stray func([]byte), loose bool) {
+	stop, done := make(chan struct{}), make(chan struct{})
+	c.idleStop, c.idleDone = stop, done
+	go func() {
+		defer close(done)
+		for {
+			select {
+			case line := <-c.lines:
+				if loose && len(bytes.TrimSpace(line)) == 0 {
+					continue
+				}
+				stray(line)
+			case <-c.readEnd:
+				return
+			case <-stop:
+				return
+			}
+		}
+	}()
+}
+
+// quiet stops drainIdle's goroutine and waits for it: a line it took is
+// reported before the next request is written, and no line is taken by
+// both.
+func (c *child) quiet() {
+	if c.idleStop == nil {
+		return
+	}
+	close(c.idleStop)
+	<-c.idleDone
+	c.idleStop, c.idleDone = nil, nil
+}
+
+// ended reports a stdout that ended.
+func (c *child) ended() bool {
+	select {
+	case <-c.readEnd:
+		return true
+	default:
+		return false
+	}
 }
 
 // read delivers r's lines until it ends or the child is abandoned.

@@ -34,6 +34,11 @@ type Config struct {
 	// StartHint follows a start failure: what to fix ("check command: in
 	// agent_plugins.x").
 	StartHint string
+	// SHA256, when set, pins the program file: it is hashed before every
+	// start and a different digest refuses the start (pin.go); PinWhere
+	// names the pin in that error ("entry.sha256 in <manifest>").
+	SHA256   string
+	PinWhere string
 
 	// Timeout bounds each call (0: the caller's context alone);
 	// TimeoutHint names where it is set ("entry.timeout_ms").
@@ -58,6 +63,15 @@ type Config struct {
 	Log      *slog.Logger
 	LogName  string
 	LogAttrs []any
+
+	// Stray receives each stdout line the child wrote while no call was
+	// waiting for an answer (after the previous call's answer, before the
+	// next request is written): a second answer, a late one, a stray
+	// print. Called from the client's own goroutine, one line at a time;
+	// the line is dropped after it returns. Nil: such a line waits and is
+	// read by the next call. A line written while a call waits goes to that
+	// call's decoder, which may [Skip] it.
+	Stray func(line []byte)
 
 	// maxFrame overrides MaxFrame (tests).
 	maxFrame int
@@ -110,6 +124,8 @@ func (c *Client) Call(ctx context.Context, r Request) error {
 	if err != nil {
 		return err
 	}
+	ch.quiet()       // from here on, what the child writes is this call's
+	defer c.idle(ch) // and after it, a stray
 	frame := r.Frame
 	if r.Encode != nil {
 		if frame, err = r.Encode(); err != nil {
@@ -150,15 +166,19 @@ func (c *Client) Call(ctx context.Context, r Request) error {
 			if c.cfg.Loose && len(bytes.TrimSpace(line)) == 0 {
 				continue
 			}
-			return c.decode(ch, r, line)
+			if err, skip := c.decode(ch, r, line); !skip {
+				return err
+			}
 		case <-ch.readEnd:
 			if c.lastLine(ch) {
-				return c.decode(ch, r, ch.partial) // the child is gone: the next call starts a new one
+				if err, skip := c.decode(ch, r, ch.partial); !skip { // the child is gone: the next call starts a new one
+					return err
+				}
 			}
 			return c.ended(ch, about)
 		case <-expire:
-			if line, ok := c.waiting(ch); ok { // answered as the clock ran out
-				return c.decode(ch, r, line)
+			if err, ok := c.answered(ch, r); ok { // answered as the clock ran out
+				return err
 			}
 			hint := ""
 			if c.cfg.TimeoutHint != "" {
@@ -166,8 +186,8 @@ func (c *Client) Call(ctx context.Context, r Request) error {
 			}
 			return c.drop(ch, Timeout, false, fmt.Sprintf("did not answer%s within %s%s", about, c.cfg.Timeout, hint), context.DeadlineExceeded)
 		case <-ctx.Done():
-			if line, ok := c.waiting(ch); ok {
-				return c.decode(ch, r, line)
+			if err, ok := c.answered(ch, r); ok {
+				return err
 			}
 			return c.drop(ch, Canceled, false, fmt.Sprintf("gave no answer%s before the call's deadline (%v)", about, ctx.Err()), context.Cause(ctx))
 		}
@@ -195,19 +215,54 @@ func (c *Client) waiting(ch *child) ([]byte, bool) {
 	}
 }
 
+// answered decodes an answer the child already wrote (waiting), passing
+// over the lines the decoder skips; ok is false when there is none.
+func (c *Client) answered(ch *child, r Request) (err error, ok bool) {
+	for {
+		line, ok := c.waiting(ch)
+		if !ok {
+			return nil, false
+		}
+		if err, skip := c.decode(ch, r, line); !skip {
+			return err, true
+		}
+		if ch.ended() {
+			return nil, false
+		}
+	}
+}
+
 // lastLine reports, once ch's stdout ended, an unterminated last line
 // that counts as the answer (Loose).
 func (c *Client) lastLine(ch *child) bool {
 	return c.cfg.Loose && errors.Is(ch.readErr, io.EOF) && len(bytes.TrimSpace(ch.partial)) > 0 && !c.isClosed()
 }
 
-// decode hands line to r.Decode; a [Fatal] error ends the child.
-func (c *Client) decode(ch *child, r Request, line []byte) error {
-	err := r.Decode(line)
-	if f, ok := errors.AsType[fatal](err); ok {
-		return c.drop(ch, Protocol, false, f.err.Error(), f.err)
+// decode hands line to r.Decode; a [Fatal] error ends the child, a
+// [Skip] one (skip) means the call goes on waiting.
+func (c *Client) decode(ch *child, r Request, line []byte) (err error, skip bool) {
+	err = r.Decode(line)
+	if errors.Is(err, errSkip) {
+		return nil, true
 	}
-	return err
+	if f, ok := errors.AsType[fatal](err); ok {
+		return c.drop(ch, Protocol, false, f.err.Error(), f.err), false
+	}
+	return err, false
+}
+
+// idle hands what ch writes between calls to Config.Stray, once a call
+// left it the current child.
+func (c *Client) idle(ch *child) {
+	if c.cfg.Stray == nil {
+		return
+	}
+	c.mu.Lock()
+	current := c.child == ch && !c.closed
+	c.mu.Unlock()
+	if current {
+		ch.drainIdle(c.cfg.Stray, c.cfg.Loose)
+	}
 }
 
 // ended explains a stdout that ended before the answer.
@@ -286,6 +341,11 @@ func (c *Client) current() (*child, error) {
 func (c *Client) spawn() (*child, error) {
 	cmd := exec.Command(c.cfg.Command, c.cfg.Args...)
 	cmd.Dir = c.cfg.Dir
+	if c.cfg.SHA256 != "" && cmd.Err == nil { // a program not found fails the start below
+		if err := checkPin(cmd.Path, cmd.Dir, c.cfg.SHA256, c.cfg.PinWhere); err != nil {
+			return nil, c.fail(Start, "was not started: "+err.Error(), err)
+		}
+	}
 	r, w, err := os.Pipe()
 	if err != nil {
 		return nil, c.fail(Start, fmt.Sprintf("cannot be started: no pipe for its stdout (%v)", err), err)

@@ -480,3 +480,66 @@ func TestStderrLinesLoggedAtTheirLevel(t *testing.T) {
 		}
 	}
 }
+
+// A child that answers one call twice: the first line is the answer, the
+// second is handed to Config.Stray (never to the next call), which gets its
+// own answer.
+func TestSecondAnswerIsStrayNotTheNextCalls(t *testing.T) {
+	strays := make(chan string, 4)
+	f := newClient(t, "requests", func(c *Config) { c.Stray = func(line []byte) { strays <- string(line) } })
+	if got := mustCall(t, f.c, "twice"); got != "first" {
+		t.Fatalf("answer %q, want first", got)
+	}
+	select { // the drainer reports it; a hang guard only a failure reaches
+	case got := <-strays:
+		if got != "second" {
+			t.Fatalf("stray %q, want second", got)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("the second answer was never reported as a stray")
+	}
+	if got := mustCall(t, f.c, "next"); got != "next" {
+		t.Fatalf("the next call got %q, want its own answer", got)
+	}
+	if len(strays) != 0 {
+		t.Fatalf("more strays: %q", <-strays)
+	}
+}
+
+// A line the decoder marks Skip is passed over: the call waits for its
+// answer and keeps the child.
+func TestDecoderSkipKeepsWaiting(t *testing.T) {
+	f := newClient(t, "requests", nil)
+	pid := mustCall(t, f.c, "pid")
+	var skipped []string
+	var got string
+	err := f.c.Call(context.Background(), Request{Frame: []byte("stale"), Decode: func(line []byte) error {
+		if bytes.HasPrefix(line, []byte("stale:")) {
+			skipped = append(skipped, string(line))
+			return Skip()
+		}
+		got = string(line)
+		return nil
+	}})
+	if err != nil || got != "fresh" {
+		t.Fatalf("got %q, %v; want fresh", got, err)
+	}
+	if len(skipped) != 1 {
+		t.Fatalf("skipped %q", skipped)
+	}
+	if again := mustCall(t, f.c, "pid"); strings.Fields(again)[0] != strings.Fields(pid)[0] {
+		t.Fatalf("child replaced: %s -> %s", pid, again)
+	}
+}
+
+// A child that keeps writing lines the decoder skips never answers: the
+// call's context still ends it.
+func TestSkippedLinesDoNotOutliveTheDeadline(t *testing.T) {
+	f := newClient(t, "requests", nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	err := f.c.Call(ctx, Request{Frame: []byte("stale"), Decode: func(line []byte) error {
+		cancel() // the first line ends the call's time
+		return Skip()
+	}})
+	mustFail(t, err, Canceled)
+}

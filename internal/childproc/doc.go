@@ -22,6 +22,11 @@
 //     starts a new child. An answer the child already wrote when the
 //     timeout fires or the context ends is still the call's answer. An
 //     answer rejected without [Fatal] keeps the child;
+//   - with [Config.Stray] set, a line the child writes while no call
+//     waits goes to it, never to the next call; a decoder may [Skip] a line
+//     that is not its call's answer and go on waiting;
+//   - with [Config.SHA256] the program file is hashed before every start
+//     and a different digest refuses it;
 //   - [Client.Close] runs the policy's stop sequence; a call in flight
 //     fails with [Closed].
 //

@@ -1,6 +1,7 @@
 package childproc
 
 import (
+	"errors"
 	"strings"
 
 	"kitsoki/internal/human"
@@ -95,3 +96,12 @@ func Fatal(err error) error {
 	}
 	return fatal{err}
 }
+
+// errSkip is [Skip]'s mark.
+var errSkip = errors.New("not this call's answer")
+
+// Skip, returned by a [Request]'s Decode, says the line is not the answer
+// to this call (a second reply to an earlier request, a notification): the
+// call goes on waiting for its answer and the child is kept. The decoder
+// reports the line itself; Skip only steers the wait.
+func Skip() error { return errSkip }

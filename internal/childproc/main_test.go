@@ -33,6 +33,8 @@ func TestMain(m *testing.M) {
 //	big:N           answer a line of N 'x's
 //	blank           write blank lines, then answer "after blank"
 //	notify          write a notification line, then answer
+//	twice           answer "first", then "second" at once
+//	stale           write "stale: an old answer", then answer "fresh"
 //	grandchild:F    start a sleeping grandchild in its group, write its
 //	                pid to file F, never answer
 //	ignore-stdin    (as a role) answer "early" at once without reading,
@@ -89,6 +91,12 @@ func childRole(role string) int {
 		case req == "blank":
 			fmt.Print("\n  \n\r\n")
 			fmt.Println("after blank")
+		case req == "twice":
+			fmt.Println("first")
+			fmt.Println("second")
+		case req == "stale":
+			fmt.Println("stale: an old answer")
+			fmt.Println("fresh")
 		case req == "notify":
 			fmt.Println(`{"method":"note"}`)
 			fmt.Println("answer")

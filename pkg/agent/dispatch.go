@@ -95,7 +95,7 @@ func (r *Registry) Dispatch(ctx context.Context, c Call) (*Result, error) {
 		return nil, err
 	}
 	timeout := cmp.Or(max(c.Timeout, 0), r.timeout)
-	st := callState{r: r, c: &c, alias: alias, sink: cmp.Or(c.Sink, r.sink), start: time.Now(), timeout: timeout}
+	st := callState{r: r, c: &c, alias: alias, sink: cmp.Or(c.Sink, r.sink), start: time.Now(), timeout: timeout, notes: &callNotes{}}
 
 	// 1. Build the request.
 	req := &AskRequest{
@@ -147,7 +147,7 @@ func (r *Registry) Dispatch(ctx context.Context, c Call) (*Result, error) {
 	// 3. The transport, under the hard deadline.
 	// The persona model travels beside the request (the wire has no model
 	// field); transports that can honour it (builtin.claude_cli) read it.
-	tctx := withCall(ctx, callExtras{model: c.Model, systemPrompt: sysPrompt, inherit: inherit})
+	tctx := withNotes(withCall(ctx, callExtras{model: c.Model, systemPrompt: sysPrompt, inherit: inherit}), st.notes)
 	resp, late, askErr := askWithDeadline(tctx, t, alias, req, timeout, r.lateWait())
 	if askErr != nil {
 		st.late = late
@@ -168,6 +168,15 @@ func (r *Registry) Dispatch(ctx context.Context, c Call) (*Result, error) {
 
 	// 6. Sub-events and agent.call.complete.
 	return st.complete(ctx, resp, value, res)
+}
+
+// noted is what the call's transports noted, masked, for its result event.
+func (st *callState) noted() (session string, stray []string) {
+	session, stray = st.notes.fields()
+	for i, s := range stray {
+		stray[i] = st.r.redact.String(s)
+	}
+	return st.r.redact.String(session), stray
 }
 
 // checkAnswer applies the sub-event rules (namespace "<alias>.", matching
@@ -233,6 +242,7 @@ func (st *callState) complete(ctx context.Context, resp *AskResponse, value any,
 	}
 	complete := &CallCompletePayload{Verb: c.Verb, Agent: st.persona, Model: r.redact.String(model), DurationMS: res.Duration.Milliseconds(),
 		Response: &CallResponse{Submission: traced, Meta: meta}, Meta: meta, Transcript: st.transcript, Substitution: st.sub}
+	complete.MCPSessionID, complete.Stray = st.noted()
 	if err := st.emit(Event{Kind: EventCallComplete, CallID: st.callID, TS: end, Turn: c.Turn, StatePath: c.StatePath, Payload: complete}); err != nil {
 		return nil, err
 	}
@@ -262,6 +272,7 @@ type callState struct {
 	timeout time.Duration  // the call's hard timeout
 	meta    map[string]any // meta of an answer refused after it arrived (post-return veto)
 	late    *AskResponse   // an answer that arrived after the hard deadline
+	notes   *callNotes     // what the transport noted (notes.go)
 	// transcript is the masked transcript of the answers that arrived (a
 	// rejected local_llm answer's, then its fallback's), for the result
 	// event.
@@ -331,6 +342,7 @@ func (st *callState) fail(ae *AskError) (*Result, error) {
 		slog.String("verb", st.c.Verb), slog.Duration("duration", end.Sub(st.start)), slog.String("error", ae.Error()))
 	ep := &CallErrorPayload{Verb: st.c.Verb, Agent: st.persona, DurationMS: end.Sub(st.start).Milliseconds(), Error: ae.Error(),
 		Substitution: st.sub, Transcript: st.transcript}
+	ep.MCPSessionID, ep.Stray = st.noted()
 	st.r.logRefused(ep, st, ae)
 	if err := st.emit(Event{Kind: EventCallError, CallID: st.callID, TS: end, Turn: st.c.Turn, StatePath: st.c.StatePath,
 		Payload: ep}); err != nil {

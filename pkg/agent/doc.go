@@ -29,5 +29,7 @@
 // mcp_http*.go, claude_cli.go); builtin.local_llm lives in pkg/agent/localllm
 // so this package imports neither fetch nor sidecar (imports_test.go).
 // fallback.go re-dispatches a [Substituter]'s schema_invalid answer once to
-// agent.claude.
+// agent.claude; notes.go carries what a transport learns about a call that
+// the answer has no field for (mcp_session_id, a plugin's stray lines) to
+// the call's result event.
 package agent

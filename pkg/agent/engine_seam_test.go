@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 
 	"kitsoki/internal/agentcall"
@@ -150,5 +152,51 @@ episodes:
 	want := agentcall.CassetteID("seam", "bad_verdict", 0)
 	if errorIDs[0] != want || res.Calls[0].CallID != want {
 		t.Fatalf("trace call_id %s, summary %s, want both %s", errorIDs[0], res.Calls[0].CallID, want)
+	}
+}
+
+// The same bind keys with a real subprocess plugin (the echoagent program)
+// declared in the story: the answer reaches world through the wire, and a
+// plugin crash sets host_error.kind plugin_crash.
+func TestEngineSeamBindKeysSubprocess(t *testing.T) {
+	bin := agent.BuildTestPlugin(t, "echoagent")
+	for _, tc := range []struct{ fault, wantState, wantKind string }{
+		{"", "deciding", ""},
+		{"crash", "failed", string(agent.KindPluginCrash)},
+	} {
+		t.Run("fault="+tc.fault, func(t *testing.T) {
+			agent.CheckNoChildren(t)
+			dir := storytest.TempTree(t, map[string]string{
+				"schemas/verdict.json": `{"type":"object","required":["echo_verb"],"properties":{"echo_verb":{"const":"decide"}}}`,
+				"app.yaml": strings.Replace(seamStory, "plugin: builtin.inprocess",
+					"plugin: subprocess\n    command: "+strconv.Quote(bin)+"\n    env: {KITSOKI_TEST_FAULT: \""+tc.fault+"\", ECHO_COST_USD: \"0.5\"}", 1),
+			})
+			st, m := seamMachine(t, dir)
+			reg, err := agent.NewRegistry(st, agent.RegistryOptions{AppID: st.App.ID, StoryDir: st.Dir})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer reg.Close()
+			res := engine.RunSession(context.Background(), m, engine.SessionOptions{Bootstrap: true, Options: engine.Options{Agents: compose.RegistryCaller(reg, nil)}})
+			if res.Outcome != engine.OutcomeTerminal || res.State != tc.wantState {
+				t.Fatalf("outcome %s in %s (err %v), want terminal in %s", res.Outcome, res.State, res.Err, tc.wantState)
+			}
+			w := res.World
+			if tc.wantKind != "" {
+				if he, _ := w["host_error"].(map[string]any); he["kind"] != tc.wantKind {
+					t.Fatalf("host_error = %v, want kind %q", he, tc.wantKind)
+				}
+				return
+			}
+			if w["verdict"].(map[string]any)["echo_verb"] != "decide" || w["same"].(map[string]any)["echo_verb"] != "decide" {
+				t.Errorf("submission/submitted: %v / %v", w["verdict"], w["same"])
+			}
+			if w["meta"].(map[string]any)["cost_usd"] != 0.5 || w["meta"].(map[string]any)["transport"] != "subprocess" || w["ok"] != true {
+				t.Errorf("meta/ok: %v / %v", w["meta"], w["ok"])
+			}
+			if c, _ := w["code"].(int64); c != 0 {
+				t.Errorf("exit_code bound %v (%T), want 0", w["code"], w["code"])
+			}
+		})
 	}
 }

@@ -64,7 +64,7 @@ func (r *Registry) fallback(ctx context.Context, st *callState, req *AskRequest,
 	if remaining <= 0 {
 		return st.fail(ContextError(fallbackAlias, context.DeadlineExceeded))
 	}
-	resp, late, askErr := askWithDeadline(withCall(ctx, callExtras{model: st.c.Model}), ft, fallbackAlias, req, remaining, r.lateWait())
+	resp, late, askErr := askWithDeadline(withNotes(withCall(ctx, callExtras{model: st.c.Model}), st.notes), ft, fallbackAlias, req, remaining, r.lateWait())
 	if askErr != nil {
 		st.late = late
 		return st.fail(askErr)

@@ -359,6 +359,8 @@ func (t *mcpHTTPTransport) Ask(ctx context.Context, req *AskRequest) (*AskRespon
 		}
 		return nil, err
 	}
+	notes := notesOf(ctx)
+	notes.setMCPSession(s.ID()) // "" for a stateless server: then none is recorded
 	res, err := t.call(ctx, s, req)
 	if err != nil && neverSent(err) && ctx.Err() == nil {
 		// The session's connection was already shutting down (a server that
@@ -370,6 +372,7 @@ func (t *mcpHTTPTransport) Ask(ctx context.Context, req *AskRequest) (*AskRespon
 		if s, err = t.connect(ctx, rec); err != nil {
 			return nil, err
 		}
+		notes.setMCPSession(s.ID())
 		res, err = t.call(ctx, s, req)
 	}
 	if err != nil {

@@ -98,6 +98,14 @@ type CallCompletePayload struct {
 	Transcript *Transcript `json:"transcript,omitempty"`
 	// Substitution is set when a fallback answered the call (fallback.go).
 	Substitution *Substitution `json:"substitution,omitempty"`
+	// MCPSessionID is the Mcp-Session-Id the mcp_http server gave the
+	// session that served the call, to find the call in the server's logs.
+	MCPSessionID string `json:"mcp_session_id,omitempty"`
+	// Stray describes lines the plugin wrote that answer no waiting call
+	// (a second answer, an answer to an ended call, a notification),
+	// noticed during this call or since the plugin's previous one: never
+	// bound, reported here (notes.go).
+	Stray []string `json:"stray,omitempty"`
 }
 
 // CallErrorPayload is the payload of agent.call.error.
@@ -120,4 +128,7 @@ type CallErrorPayload struct {
 	// Transcript is that of the answers that arrived and were refused
 	// (a schema_invalid answer, and a fallback's), as on complete.
 	Transcript *Transcript `json:"transcript,omitempty"`
+	// MCPSessionID and Stray are as on complete.
+	MCPSessionID string   `json:"mcp_session_id,omitempty"`
+	Stray        []string `json:"stray,omitempty"`
 }

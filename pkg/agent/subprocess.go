@@ -20,8 +20,12 @@ import (
 // stdin/stdout, one compact message per line, method "agent.ask", params an
 // AskRequest, result an AskResponse; the process lifecycle is
 // internal/childproc's. A broken stream (crash, EOF, a bad or foreign line,
-// a wrong reply id) kills the process; a JSON-RPC error or a result that is
-// not an AskResponse keeps it. Item by item: docs/compat/agent-contract.md §2.
+// a reply id no request had) kills the process; a JSON-RPC error or a
+// result that is not an AskResponse keeps it. A reply to an earlier request
+// (a second or late answer), a notification and whatever the plugin writes
+// while no call waits answer no call: they are reported as stray with the
+// plugin's next call (notes.go), never taken as its answer. Item by item:
+// docs/compat/agent-contract.md §2, docs/contract-coverage.md.
 
 // subprocessTerminateGrace is how long Close waits after SIGTERM.
 const subprocessTerminateGrace = 2 * time.Second
@@ -42,6 +46,9 @@ type subprocessTransport struct {
 	redact func(string) string
 	client *childproc.Client
 	nextID int64 // the last request id; advanced inside the client's turn
+	// stray is what the plugin wrote between calls (a second answer, a
+	// print), kept for the next call's trace event (notes.go).
+	stray strayLog
 }
 
 // newSubprocessTransport is the Builder for plugin: subprocess.
@@ -59,8 +66,11 @@ func newSubprocessTransport(p *story.AgentPlugin, bc BuildContext) (Transport, e
 		Policy:  subprocessPolicy(maps.Clone(p.Env), subprocessTerminateGrace),
 		StartHint: fmt.Sprintf("check command: in agent_plugins.%s (an absolute path, a path relative to the story directory, or a program on PATH)",
 			p.Alias),
+		SHA256:   p.SHA256,
+		PinWhere: fmt.Sprintf("agent_plugins.%s sha256: in %s", p.Alias, p.Pos),
 		Redact:   t.redact,
 		Cut:      bc.cut,
+		Stray:    t.strayLine,
 		Log:      bc.Logger,
 		LogName:  "agent plugin",
 		LogAttrs: []any{"agent", p.Alias},
@@ -79,8 +89,12 @@ type rpcRequestFrame struct {
 func (t *subprocessTransport) Ask(ctx context.Context, req *AskRequest) (*AskResponse, error) {
 	var id int64
 	var resp *AskResponse
+	notes := notesOf(ctx)
 	err := t.client.Call(ctx, childproc.Request{
 		Encode: func() ([]byte, error) {
+			// What the plugin wrote since the last answer is reported
+			// with this call (the client stopped taking it as stray).
+			notes.take(&t.stray)
 			t.nextID++
 			id = t.nextID
 			b, err := json.Marshal(rpcRequestFrame{JSONRPC: "2.0", ID: id, Method: "agent.ask", Params: req})
@@ -91,6 +105,10 @@ func (t *subprocessTransport) Ask(ctx context.Context, req *AskRequest) (*AskRes
 		},
 		Decode: func(line []byte) (err error) {
 			resp, err = t.parseReply(line, id)
+			if errors.Is(err, errNotThisCall) {
+				notes.addStray(t.strayText(line, "while request "+strconv.FormatInt(id, 10)+" was waiting"))
+				return childproc.Skip()
+			}
 			return err
 		},
 	})
@@ -155,6 +173,9 @@ func (t *subprocessTransport) parseReply(line []byte, id int64) (*AskResponse, e
 	// as the answer to the one request in flight, as the existing engine
 	// takes it (it checks neither); a wrong value is still a broken stream.
 	bare := f.Method == ""
+	if stale(f.ID, id) || (!bare && len(f.ID) == 0) {
+		return nil, errNotThisCall // an earlier request's extra or late reply, a notification
+	}
 	if f.JSONRPC != "2.0" && !(bare && f.JSONRPC == "") {
 		return nil, childproc.Fatal(fmt.Errorf(`answered with "jsonrpc":%q, want "2.0" (line: %q)`,
 			f.JSONRPC, childproc.Snippet(t.redact, string(line))))
@@ -180,6 +201,35 @@ func (t *subprocessTransport) parseReply(line []byte, id int64) (*AskResponse, e
 		return nil, t.kept(KindPluginCrash, "answered request %d with neither result nor error", id)
 	}
 	return f.Result, nil
+}
+
+// errNotThisCall marks a reply line that is not the answer to the request
+// in flight but harms no call: a reply to an earlier request (its second
+// answer, or an answer to a call that is no longer waiting) or a JSON-RPC
+// notification. The line is reported as stray and the call waits on.
+var errNotThisCall = errors.New("not this call's reply")
+
+// stale reports a reply id naming a request sent before id (1 ≤ n < id).
+func stale(raw json.RawMessage, id int64) bool {
+	n, err := strconv.ParseInt(string(bytes.TrimSpace(raw)), 10, 64)
+	return err == nil && n >= 1 && n < id
+}
+
+// strayLine keeps a line the plugin wrote while no call was waiting for
+// the next call's trace event.
+func (t *subprocessTransport) strayLine(line []byte) {
+	t.stray.add(t.strayText(line, "after the answer to request "+strconv.FormatInt(t.lastID(), 10)))
+}
+
+// lastID is the id of the last request sent. The client calls Stray only
+// between calls, after the request that set it.
+func (t *subprocessTransport) lastID() int64 { return t.nextID }
+
+// strayText describes a stray line: which plugin wrote it, when, and what
+// (masked, cut to 256 bytes).
+func (t *subprocessTransport) strayText(line []byte, when string) string {
+	return t.redact(fmt.Sprintf("subprocess plugin %s wrote a line that answers no waiting call %s (discarded; answer each request once, echoing its id): %q",
+		t.alias, when, childproc.Snippet(t.redact, string(line))))
 }
 
 // kept is an error of a call whose plugin process stays.

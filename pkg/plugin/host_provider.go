@@ -117,11 +117,12 @@ type hostProc struct {
 	m      *Manifest
 	client *childproc.Client
 	mask   func(string) string // the story's agent secrets (nil: none)
+	stray  strays
 }
 
 func newHostProc(m *Manifest, env proc.EnvPolicy, after func(time.Duration) <-chan time.Time, mask func(string) string) *hostProc {
 	p := &hostProc{m: m, mask: mask}
-	p.client = newChild(m, env, after, p.who(), m.timeoutOr(defaultHostTimeout), mask)
+	p.client = newChild(m, env, after, p.who(), m.timeoutOr(defaultHostTimeout), mask, &p.stray)
 	return p
 }
 
@@ -177,7 +178,7 @@ func (p *hostProc) Call(ctx context.Context, c *host.Call) (host.Result, error) 
 		return host.Result{}, fmt.Errorf("%s: the call to %s does not encode as JSON: %v", p.who(), c.Handler, err)
 	}
 	var res host.Result
-	err = callChild(ctx, p.client, childproc.Request{Frame: line, About: c.Handler, Decode: func(out []byte) error {
+	err = callChild(ctx, p.client, childproc.Request{Encode: p.stray.guard(line, p.who(), p.mask), About: c.Handler, Decode: func(out []byte) error {
 		var err error
 		res, err = p.answer(c.Handler, out)
 		return err // a wrong answer keeps the process

@@ -13,6 +13,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"kitsoki/internal/childproc"
 	"kitsoki/internal/safefile"
 )
 
@@ -53,6 +54,9 @@ type ManifestEntry struct {
 	Command   string   `yaml:"command"`
 	Args      []string `yaml:"args"`
 	TimeoutMS int      `yaml:"timeout_ms"`
+	// SHA256 optionally pins the command's program file (64 hex digits):
+	// it is hashed before every start and a different digest refuses it.
+	SHA256 string `yaml:"sha256"`
 }
 
 // Timeout is the per-call timeout of a hook call.
@@ -93,6 +97,8 @@ func parseManifest(path string, data []byte) (*Manifest, error) {
 		return nil, fmt.Errorf("%s: entry.command is required", path)
 	case m.Entry.TimeoutMS < 0:
 		return nil, fmt.Errorf("%s: entry.timeout_ms must not be negative", path)
+	case childproc.CheckPin(m.Entry.SHA256) != nil:
+		return nil, fmt.Errorf("%s: entry.%v", path, childproc.CheckPin(m.Entry.SHA256))
 	case len(m.Hooks) == 0 && len(m.Hosts) == 0:
 		return nil, fmt.Errorf("%s: hooks: must register at least one hook point (or hosts: at least one host handler)", path)
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"kitsoki/internal/childproc"
@@ -35,7 +36,7 @@ var childPolicy = proc.Policy{
 // env as its environment (Assembly.childEnv) and timeout per call, armed
 // by after (Assembly.childAfter); mask (nil: none) masks secrets in what
 // the process writes before it is cut or quoted.
-func newChild(m *Manifest, env proc.EnvPolicy, after func(time.Duration) <-chan time.Time, who string, timeout time.Duration, mask func(string) string) *childproc.Client {
+func newChild(m *Manifest, env proc.EnvPolicy, after func(time.Duration) <-chan time.Time, who string, timeout time.Duration, mask func(string) string, stray *strays) *childproc.Client {
 	command := m.Entry.Command
 	if strings.ContainsRune(command, filepath.Separator) && !filepath.IsAbs(command) {
 		command = filepath.Join(m.Dir, command)
@@ -49,12 +50,61 @@ func newChild(m *Manifest, env proc.EnvPolicy, after func(time.Duration) <-chan 
 		Dir:         m.Dir,
 		Policy:      pol,
 		StartHint:   "fix entry.command in " + m.Path,
+		SHA256:      m.Entry.SHA256,
+		PinWhere:    "entry.sha256 in " + m.Path,
 		Timeout:     timeout,
 		TimeoutHint: "entry.timeout_ms",
 		After:       after,
 		Redact:      mask,
 		Loose:       true,
+		Stray:       stray.add,
 	})
+}
+
+// strays is what a hook or host-provider process wrote while no call was
+// waiting for an answer (a second answer to a call, an answer to a call
+// that timed out): dropped, so it is never read as the next call's reply,
+// and reported by failing the next call (its protocol has no id to match
+// an answer by, nor a place for a note).
+type strays struct {
+	mu    sync.Mutex
+	first string // the first such line, cut
+	n     int
+}
+
+func (s *strays) add(line []byte) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.n == 0 {
+		s.first = string(line[:min(len(line), 1024)]) // masked and cut again when quoted
+	}
+	s.n++
+}
+
+// guard is a request's Encode: line, unless the process wrote stray
+// output before this call's turn (taken aside until then), which fails
+// the call unsent.
+func (s *strays) guard(line []byte, who string, mask func(string) string) func() ([]byte, error) {
+	return func() ([]byte, error) {
+		if err := s.check(who, mask); err != nil {
+			return nil, err
+		}
+		return line, nil
+	}
+}
+
+// check is the error of a call made after stray output, naming who and
+// quoting the first line (masked); nil when there was none. It resets.
+func (s *strays) check(who string, mask func(string) string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.n == 0 {
+		return nil
+	}
+	n, first := s.n, s.first
+	s.n, s.first = 0, ""
+	return fmt.Errorf("%s wrote %d stdout line(s) while no call was waiting for an answer (the first: %q): such a line (a second or late answer) is dropped, never taken as another call's reply, and this call was not sent; answer each call exactly once",
+		who, n, childproc.Snippet(mask, first))
 }
 
 // callChild makes one call, and once more on a new child when the first
@@ -70,10 +120,17 @@ func callChild(ctx context.Context, c *childproc.Client, r childproc.Request) er
 
 // procHandler serves an external plugin's hooks from its child process:
 // one line {point, payload} -> {outcome, reason?, payload?} per call.
-type procHandler struct{ client *childproc.Client }
+type procHandler struct {
+	client *childproc.Client
+	who    string
+	mask   func(string) string
+	stray  strays
+}
 
 func newProcHandler(m *Manifest, env proc.EnvPolicy, after func(time.Duration) <-chan time.Time, mask func(string) string) *procHandler {
-	return &procHandler{newChild(m, env, after, fmt.Sprintf("external plugin %s (%s)", m.ID, m.Entry.Command), m.Timeout(), mask)}
+	h := &procHandler{who: fmt.Sprintf("external plugin %s (%s)", m.ID, m.Entry.Command), mask: mask}
+	h.client = newChild(m, env, after, h.who, m.Timeout(), mask, &h.stray)
+	return h
 }
 
 // Close stops the hook process.
@@ -90,7 +147,7 @@ func (h *procHandler) Hook(ctx context.Context, point Point, payload Payload) (R
 		return Result{}, fmt.Errorf("hook payload does not encode as JSON: %v", err)
 	}
 	var res Result
-	err = callChild(ctx, h.client, childproc.Request{Frame: line, Decode: func(out []byte) error {
+	err = callChild(ctx, h.client, childproc.Request{Encode: h.stray.guard(line, h.who, h.mask), Decode: func(out []byte) error {
 		var err error
 		if res, err = parseResult(out); err != nil {
 			return childproc.Fatal(fmt.Errorf("answered with a line that is not a JSON result: %q (%v); answer one {\"outcome\":...} object per line", childproc.Snippet(nil, string(out)), err))

@@ -41,6 +41,7 @@ type AgentPlugin struct {
 	ServerBin  string
 	ClaudeBin  string // builtin.claude_cli: path to the claude binary ("" = PATH)
 	APIKeyEnv  string // local_llm: env var read at call time for a bearer token
+	SHA256     string // subprocess: the command's pinned sha256 (64 hex digits, "" = none)
 	Injected   bool   // the default agent.claude added by the loader
 	Pos        Pos
 

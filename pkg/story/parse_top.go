@@ -26,7 +26,7 @@ var (
 	intentKeys   = []string{"title", "description", "examples", "priority", "hidden", "slots", "synonyms"}
 	slotKeys     = []string{"type", "required", "default", "values", "description", "examples", "format_hint", "prompt", "validator", "format", "synonyms"}
 	personaKeys  = []string{"system_prompt", "system_prompt_path", "model", "tools", "cwd", "effort", "provider", "inherit_claude_default", "bash_profile", "external_side_effect"}
-	pluginKeys   = []string{"plugin", "command", "args", "endpoint", "tool", "env", "headers", "model", "grammar", "port", "server_bin", "json_schema", "api_key_env", "claude_bin"}
+	pluginKeys   = []string{"plugin", "command", "args", "endpoint", "tool", "env", "headers", "model", "grammar", "port", "server_bin", "json_schema", "api_key_env", "claude_bin", "sha256"}
 	providerKeys = []string{"model", "effort", "env"}
 	importKeys   = []string{"source", "version", "entry", "exits", "world_in", "hosts", "intents", "overrides", "host_bindings"}
 	exitKeys     = []string{"description", "requires"}

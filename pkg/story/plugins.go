@@ -61,10 +61,23 @@ func (l *loader) resolvePlugins(st *Story, fd *fileDef) {
 	}
 }
 
+// isPin reports a sha256: pin: 64 hex digits.
+func isPin(s string) bool {
+	if len(s) != 64 {
+		return false
+	}
+	for _, c := range []byte(s) {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+			return false
+		}
+	}
+	return true
+}
+
 func (l *loader) parsePlugin(p *fileParser, alias string, k, v *yaml.Node) *AgentPlugin {
 	ap := &AgentPlugin{Alias: alias, Pos: p.Pos(k)}
 	where := "agent_plugins." + alias
-	var envNode, headersNode *yaml.Node
+	var envNode, headersNode, pinNode *yaml.Node
 	hasPlugin := false
 	p.Fields(v, where, yamlnode.Fields{
 		{Key: "plugin", Str: &ap.Plugin, Read: func(_, _ *yaml.Node) { hasPlugin = true }},
@@ -81,6 +94,7 @@ func (l *loader) parsePlugin(p *fileParser, alias string, k, v *yaml.Node) *Agen
 		{Key: "json_schema", Bool: &ap.JSONSchema},
 		{Key: "api_key_env", Str: &ap.APIKeyEnv},
 		{Key: "claude_bin", Str: &ap.ClaudeBin},
+		{Key: "sha256", Str: &ap.SHA256, Read: func(_, v *yaml.Node) { pinNode = v }},
 	})
 	kp := ap.Pos
 	switch {
@@ -98,6 +112,12 @@ func (l *loader) parsePlugin(p *fileParser, alias string, k, v *yaml.Node) *Agen
 		return nil
 	case ap.Plugin == PluginLocalLLM && strings.TrimSpace(ap.Model) == "" && strings.TrimSpace(ap.Endpoint) == "":
 		p.Errf(kp, RuleAgentPlugin, "agent_plugins.%s: builtin.local_llm plugin requires model: or endpoint:", alias)
+		return nil
+	case pinNode != nil && ap.Plugin != PluginSubprocess:
+		p.Errf(p.Pos(pinNode), RuleAgentPlugin, "agent_plugins.%s: sha256: pins a subprocess plugin's command:, and plugin: %s runs none (remove sha256:)", alias, ap.Plugin)
+		return nil
+	case pinNode != nil && !isPin(ap.SHA256):
+		p.Errf(p.Pos(pinNode), RuleAgentPlugin, "agent_plugins.%s: sha256: %q is not a sha256 digest: want 64 hex digits (sha256sum <command> prints it)", alias, ap.SHA256)
 		return nil
 	}
 	var envSecrets, headerSecrets []string

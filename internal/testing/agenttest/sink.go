@@ -85,7 +85,7 @@ func (s *RecordingSink) JSON() []string {
 
 // Normalize renders events in a transport-independent form for comparing
 // sequences across transports: kind and the payload with duration_ms, model
-// and every meta (transport-specific) removed. call_id is left out too:
+// every meta and mcp_session_id (transport-specific) removed. call_id is left out too:
 // cassette calls derive it from the episode, live calls from the turn and
 // state; compare Event.CallID separately.
 func Normalize(evs []agent.Event) []string {
@@ -95,8 +95,9 @@ func Normalize(evs []agent.Event) []string {
 		delete(p, "duration_ms")
 		delete(p, "meta")
 		delete(p, "model")
-		delete(p, "deadline") // wall-clock: start + timeout
-		delete(p, "provider") // names the transport, which is what differs
+		delete(p, "deadline")       // wall-clock: start + timeout
+		delete(p, "provider")       // names the transport, which is what differs
+		delete(p, "mcp_session_id") // mcp_http's alone
 		if r, ok := p["response"].(map[string]any); ok {
 			delete(r, "meta")
 		}

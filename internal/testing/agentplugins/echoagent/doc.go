@@ -19,6 +19,11 @@
 //	                process group), write its pid to with.pidfile, never answer
 //	stdout_unsolicited  answer, then write a second, unrequested line
 //	echo_request    answer {"line": <the request line exactly as read>}
+//	flood_stdout    write 'x' to stdout forever, never a newline
+//	flood_stderr:<MiB>  write <MiB> MiB to stderr with no newline, then answer
+//	dup_id          answer twice, both replies with the request's id
+//	dup_bare        answer twice, neither reply with an id
+//	stale_first     reply to id-1 with {"stale":true}, then answer
 //
 // plus the answer-level faults of package echo. A request whose
 // with.received names a path creates that file as soon as it is read, before

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -157,6 +158,36 @@ func handle(req *rpcRequest, line []byte, out *bufio.Writer) {
 		b, _ := json.Marshal(map[string]string{"line": string(line)})
 		resp.Submission = b
 		addCost(resp.Meta)
+		write(out, rpcResponse{JSONRPC: "2.0", ID: req.ID, Result: resp})
+		return
+	case "flood_stdout": // an answer line that never ends
+		chunk := bytes.Repeat([]byte("x"), 1<<16)
+		for {
+			if _, err := os.Stdout.Write(chunk); err != nil {
+				os.Exit(1)
+			}
+		}
+	case "flood_stderr": // <MiB> of stderr with no newline, then the answer
+		mib, _ := strconv.Atoi(arg)
+		chunk := bytes.Repeat([]byte("e"), 1<<20)
+		for range mib {
+			os.Stderr.Write(chunk)
+		}
+	case "dup_id": // the same answer twice, both with the request's id
+		resp := rpcResponse{JSONRPC: "2.0", ID: req.ID, Result: echo.Answer(&ask, fault, alias, "subprocess", nil)}
+		write(out, resp)
+		write(out, resp)
+		return
+	case "dup_bare": // the same answer twice, neither with an id
+		b, _ := json.Marshal(map[string]any{"result": echo.Answer(&ask, fault, alias, "subprocess", nil)})
+		out.Write(append(b, '\n'))
+		out.Write(append(b, '\n'))
+		return
+	case "stale_first": // a reply to an earlier request, then this one's answer
+		n, _ := strconv.ParseInt(string(req.ID), 10, 64)
+		write(out, rpcResponse{JSONRPC: "2.0", ID: json.RawMessage(strconv.FormatInt(n-1, 10)), Result: echo.Response{Submission: json.RawMessage(`{"stale":true}`)}})
+		resp := echo.Answer(&ask, fault, alias, "subprocess", nil)
+		resp.Meta["pid"] = os.Getpid()
 		write(out, rpcResponse{JSONRPC: "2.0", ID: req.ID, Result: resp})
 		return
 	case "stdout_unsolicited":

@@ -79,6 +79,9 @@ func main() {
 		case "garbage":
 			fmt.Println("this is not json")
 			continue
+		case "twice": // the same answer twice
+			fmt.Println(`{"outcome":"continue","payload":{"prompt":"first answer"}}`)
+			out = map[string]any{"outcome": "continue", "payload": map[string]any{"prompt": "second answer"}}
 		case "pid":
 			out = map[string]any{"outcome": "continue", "payload": map[string]any{"prompt": fmt.Sprintf("pid=%d call=%d", os.Getpid(), calls)}}
 		default:

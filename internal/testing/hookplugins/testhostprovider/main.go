@@ -37,6 +37,9 @@ func main() {
 			_ = out.Encode(map[string]any{"infra_error": "no credentials for origin"})
 		case "garbage":
 			fmt.Println("this is not json")
+		case "twice": // the same call answered twice
+			_ = out.Encode(map[string]any{"data": map[string]any{"answer": "first"}})
+			_ = out.Encode(map[string]any{"data": map[string]any{"answer": "second"}})
 		case "chatty":
 			// a log line on stdout before the answer
 			fmt.Println("debug: answering")
