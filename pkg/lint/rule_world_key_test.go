@@ -2,6 +2,8 @@ package lint
 
 import (
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 
 	"kitsoki/pkg/diag"
@@ -42,6 +44,49 @@ func TestWorldKeyStarlarkComputedKey(t *testing.T) {
 	for _, d := range ds {
 		if d.Rule == story.RuleInternal.ID {
 			t.Fatalf("internal error: %s", d)
+		}
+	}
+}
+
+// TestWorldKeyIncludeBounds: includes are followed to the file that
+// reads, naming the chain; a cycle, a chain deeper than the loader
+// follows and a name leaving the story's template roots end the walk
+// (rule pongo reports them) with no finding read outside the story.
+func TestWorldKeyIncludeBounds(t *testing.T) {
+	base := t.TempDir()
+	dir := filepath.Join(base, "story")
+	write(t, base, "outside.pongo", "{{ world.typo_outside }}")
+	app := "app: {id: p}\nroot: a\nstates:\n  a:\n    view: \"{% include \\\"c0.pongo\\\" %}\"\n" +
+		"  b:\n    view: \"{% include \\\"loop1.pongo\\\" %}\"\n" +
+		"  c:\n    view: \"{% include \\\"d0.pongo\\\" %}\"\n" +
+		"  d:\n    view: \"{% include \\\"../../outside.pongo\\\" %}{% include \\\"../views/../../outside.pongo\\\" %}\"\n"
+	write(t, dir, "app.yaml", app)
+	for i := range 5 {
+		write(t, dir, "views/c"+strconv.Itoa(i)+".pongo", "{% include \"c"+strconv.Itoa(i+1)+".pongo\" %}")
+	}
+	write(t, dir, "views/c5.pongo", "x\n{{ world.typo_chain }}")
+	write(t, dir, "views/loop1.pongo", "{{ world.typo_loop }}{% include \"loop2.pongo\" %}")
+	write(t, dir, "views/loop2.pongo", "{% include \"loop1.pongo\" %}")
+	for i := range 40 {
+		write(t, dir, "views/d"+strconv.Itoa(i)+".pongo", "{% include \"d"+strconv.Itoa(i+1)+".pongo\" %}")
+	}
+	write(t, dir, "views/d40.pongo", "{{ world.typo_deep }}")
+	_, ds := Load(dir, story.Options{LookupEnv: noEnv})
+	var got []string
+	for _, d := range ds {
+		if d.Rule == story.RuleInternal.ID {
+			t.Fatalf("internal error: %s", d)
+		}
+		if d.Rule == ruleWorldKey.ID {
+			got = append(got, d.String())
+		}
+	}
+	if len(got) != 1 {
+		t.Fatalf("world-key findings %d, want the chain's one: %q", len(got), got)
+	}
+	for _, want := range []string{"views/c5.pongo:2:10:", "world.typo_chain", "(included by " + filepath.Join(dir, "views/c4.pongo") + ", from ", "c0.pongo, from state \"a\" view at "} {
+		if !strings.Contains(got[0], want) {
+			t.Errorf("finding %q lacks %q", got[0], want)
 		}
 	}
 }

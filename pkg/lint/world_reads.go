@@ -15,6 +15,10 @@ type worldKeyCheck struct {
 	c     *checker
 	reads []worldRead
 	keys  map[compileKey][]string // memoised per source and syntax
+	// pc holds the story's template loaders (made lazily); seen is the
+	// template files whose reads are listed, each once
+	pc   *pongoCheck
+	seen map[string]bool
 }
 
 // collect lists the reads of the story's own scalars and the template
@@ -25,6 +29,8 @@ type worldKeyCheck struct {
 func (wk *worldKeyCheck) collect() {
 	c := wk.c
 	wk.keys = map[compileKey][]string{}
+	wk.pc = &pongoCheck{c: c}
+	wk.seen = map[string]bool{}
 	if ctx := c.st.App.Context; ctx != "" && !c.expanded {
 		wk.pongo(ctx, c.st.App.Pos, func() string { return "app.context" })
 	}
@@ -109,14 +115,14 @@ func (wk *worldKeyCheck) state(s *story.State) {
 	}
 	eachView(s, func(v *story.View, _ elemPlace) {
 		if v.Kind == "template" {
-			wk.pongo(v.Template, v.Pos, func() string { return name + " view" })
+			wk.pongoView(v.Template, v.Pos, func() string { return name + " view" })
 		}
 	})
 	wk.c.eachViewElement(s, func(el *story.ViewElement, at elemPlace) {
 		where := func() string { return name + " " + at.String() }
 		wk.guard(el.When, el.WhenPos, func() string { return where() + " when" })
 		if el.Text != "" {
-			wk.pongo(el.Text, or(el.TextPos, el.Pos), where)
+			wk.pongoView(el.Text, or(el.TextPos, el.Pos), where)
 		}
 		walkStrings(el.Body, "", func(path, str string) {
 			p := or(el.StringPos(str), el.Pos)
@@ -126,7 +132,7 @@ func (wk *worldKeyCheck) state(s *story.State) {
 			case "expr":
 				wk.read(compiledExpr, str, p, func() string { return where() + " " + strings.TrimPrefix(path, ".") })
 			default:
-				wk.pongo(str, p, where)
+				wk.pongoView(str, p, where)
 			}
 		})
 	})
@@ -186,9 +192,22 @@ func (wk *worldKeyCheck) value(src string, p story.Pos, where func() string) {
 	wk.pongo(src, p, where)
 }
 
+// pongo records the reads of a pongo2 template held in the story (say:,
+// footer:, a target), compiled with the story's loader, and of the files
+// it includes.
 func (wk *worldKeyCheck) pongo(src string, p story.Pos, where func() string) {
 	if strings.Contains(src, "{") {
 		wk.read(compiledPongo, src, p, where)
+		wk.includes(compiledPongo, src, p, where)
+	}
+}
+
+// pongoView is pongo for a view's template, compiled with the views'
+// loader (views/ only, as both engines render views).
+func (wk *worldKeyCheck) pongoView(src string, p story.Pos, where func() string) {
+	if strings.Contains(src, "{") {
+		wk.read(compiledPongoView, src, p, where)
+		wk.includes(compiledPongoView, src, p, where)
 	}
 }
 
@@ -302,8 +321,10 @@ func (wk *worldKeyCheck) sourceKeys(kind compileKind, src string) ([]string, boo
 		if err := compile(src); err == nil && wk.c.built[k] != nil {
 			keys, ok = wk.c.built[k].WorldKeys(), true
 		}
-	case compiledPongo:
-		if err := wk.c.compiled(compiledPongo, src, func(s string) error { _, err := expr.CompilePongo(s); return err }); err == nil {
+	case compiledPongo, compiledPongoView:
+		// the loader rule pongo compiles src with, so an include resolves
+		ld := wk.loader(kind)
+		if err := wk.c.compiled(kind, src, func(s string) error { _, err := ld.Compile(s); return err }); err == nil {
 			keys, ok = pongoWorldKeys(src)
 		}
 	}
