@@ -90,3 +90,30 @@ func TestWorldKeyIncludeBounds(t *testing.T) {
 		}
 	}
 }
+
+// TestWorldKeyStarlarkLoadBounds: ctx is followed into loaded modules'
+// helpers (by position and by name), a load() cycle (and the recursion it
+// allows) ends the walk, and a module outside the story directory is not
+// read.
+func TestWorldKeyStarlarkLoadBounds(t *testing.T) {
+	base := t.TempDir()
+	dir := filepath.Join(base, "story")
+	write(t, base, "out.star", "def f(ctx):\n    return ctx.world.get(\"typo_out\")\n")
+	write(t, dir, "app.yaml", "app: {id: p}\nroot: a\nstates:\n  a:\n    on_enter:\n      - invoke: host.starlark.run\n        with: {script: s.star}\n")
+	write(t, dir, "s.star", "load(\"a.star\", \"a\")\nload(\"../out.star\", \"f\")\nload(\"//../out.star\", g = \"f\")\n\ndef main(ctx):\n    return {\"x\": [a(ctx), f(ctx), g(ctx)]}\n")
+	write(t, dir, "a.star", "load(\"b.star\", \"b\")\n\ndef a(c):\n    return [c.world.get(\"typo_a\"), b(k = c)]\n")
+	write(t, dir, "b.star", "load(\"a.star\", \"a\")\n\ndef b(k):\n    return [k.world.get(\"typo_b\"), a(k)]\n")
+	_, ds := Load(dir, story.Options{LookupEnv: noEnv})
+	var got []string
+	for _, d := range ds {
+		if d.Rule == story.RuleInternal.ID {
+			t.Fatalf("internal error: %s", d)
+		}
+		if d.Rule == ruleWorldKey.ID {
+			got = append(got, d.Message)
+		}
+	}
+	if len(got) != 2 || !strings.Contains(got[0], "typo_a") || !strings.Contains(got[1], "typo_b") || !strings.Contains(got[1], "b.star (loaded by "+filepath.Join(dir, "a.star")+", loaded by "+filepath.Join(dir, "s.star")+", run at ") {
+		t.Fatalf("world-key findings: %q", got)
+	}
+}
