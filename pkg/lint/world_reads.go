@@ -68,6 +68,7 @@ func (wk *worldKeyCheck) collect() {
 			}
 		}
 	}
+	wk.overrides()
 	for _, alias := range c.st.ImportOrder {
 		im := c.st.Imports[alias]
 		for _, kv := range im.WorldIn {
@@ -80,6 +81,49 @@ func (wk *worldKeyCheck) collect() {
 		}
 	}
 	wk.files()
+}
+
+// overrides lists the reads of the states the importer's overrides:
+// give this story (written in the importer's file, they replace the
+// child's states and run in its scope, so they are judged here), each
+// named after its import.
+func (wk *worldKeyCheck) overrides() {
+	imp := wk.c.st.Importer()
+	if imp == nil {
+		return
+	}
+	var w story.EffectWalk
+	for _, alias := range imp.ImportOrder {
+		im := imp.Imports[alias]
+		if im.Child != wk.c.st || im.Overrides == nil {
+			continue
+		}
+		mark := len(wk.reads)
+		for _, name := range im.Overrides.StateNames() {
+			o, _ := im.Overrides.ParseState(name)
+			if o == nil {
+				continue // rule imports reports it
+			}
+			states := story.Flatten([]*story.State{o})
+			for _, s := range states {
+				wk.state(s)
+				for _, on := range s.On {
+					for a, t := range on.Arms {
+						wk.guard(t.When, t.WhenPos, func() string {
+							return "state " + strconv.Quote(s.Path) + " intent " + strconv.Quote(on.Intent) + " arm " + strconv.Itoa(a) + " when"
+						})
+					}
+				}
+			}
+			for p := range w.States(states...) {
+				wk.effect(p.Effect, effSite{EffectPlace: p, OnComplete: p.Within("on_complete"), Inline: p.Within("effects")})
+			}
+		}
+		for i := mark; i < len(wk.reads); i++ {
+			where := wk.reads[i].where
+			wk.reads[i].where = func() string { return "imports." + alias + " overrides: " + where() }
+		}
+	}
 }
 
 // keep reports whether s's reads are listed: every state's, but on the
