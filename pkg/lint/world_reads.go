@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"kitsoki/pkg/story"
 	"kitsoki/pkg/story/expr"
@@ -33,6 +34,10 @@ func (wk *worldKeyCheck) collect() {
 	wk.seen = map[string]bool{}
 	if ctx := c.st.App.Context; ctx != "" && !c.expanded {
 		wk.pongo(ctx, c.st.App.Pos, func() string { return "app.context" })
+	}
+	if d := c.st.Decider; d != nil && d.Prompt != "" && !c.expanded && !c.st.Imported() {
+		// rendered with the world at the resting gate (pkg/engine deciderCall)
+		wk.pongo(d.Prompt, keyValuePos(c, d.Pos, "prompt"), func() string { return "decider prompt" })
 	}
 	c.eachTransition(func(s *story.State, in string, a int, t *story.Transition) {
 		if !wk.keep(s) {
@@ -377,4 +382,26 @@ func (wk *worldKeyCheck) sourceKeys(kind compileKind, src string) ([]string, boo
 	}
 	wk.keys[k] = keys
 	return keys, ok
+}
+
+// keyValuePos is the position of the value of key in the mapping at p
+// (its first `key:` from p on, within a few lines), p when not found: for
+// a value the model keeps no position of.
+func keyValuePos(c *checker, p story.Pos, key string) story.Pos {
+	lines, ok := c.src.sourceLines(p.File)
+	if !ok || p.Line < 1 {
+		return p
+	}
+	for ln := p.Line; ln <= len(lines) && ln < p.Line+20; ln++ {
+		text, from := lines[ln-1], 0
+		if ln == p.Line {
+			from = min(max(p.Col-1, 0), len(text))
+		}
+		if k := wholeRef(text[from:], "", key+":", ""); k >= 0 {
+			v := from + k + len(key) + 1
+			v += len(text[v:]) - len(strings.TrimLeft(text[v:], " "))
+			return story.Pos{File: p.File, Line: ln, Col: utf8.RuneCountInString(text[:v]) + 1}
+		}
+	}
+	return p
 }
