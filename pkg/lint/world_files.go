@@ -103,9 +103,21 @@ func (wk *worldKeyCheck) includes(kind compileKind, src string, p story.Pos, whe
 // up to the tag's end (group 4: with …, only).
 var includeTagRe = &lazyre.Regexp{Expr: `\{%-?\s*(include|extends|import)\s+(?:"([^"]*)"|'([^']*)')((?:[^%"']|%[^}]|"[^"]*"|'[^']*')*)-?%\}`}
 
-// worldHiddenRe is an include's with world=… or only: the included file
-// does not read the story's world.
-var worldHiddenRe = &lazyre.Regexp{Expr: `(?:^|[\s,])(?:world\s*=[^=]|only\s*$)`}
+// worldArgRe is an include's with world=X (group 1: X up to a space or
+// comma), onlyRe its only.
+var (
+	worldArgRe = &lazyre.Regexp{Expr: `(?:^|[\s,])world\s*=\s*([^=\s][^\s,]*)`}
+	onlyRe     = &lazyre.Regexp{Expr: `(?:^|\s)only\s*$`}
+)
+
+// hidesWorld: an include's arguments (with …, only) hand the included file
+// another world (with world=X) or none (only, with no world=world).
+func hidesWorld(args string) bool {
+	if m := worldArgRe.FindStringSubmatch(args); m != nil {
+		return m[1] != "world"
+	}
+	return onlyRe.MatchString(args)
+}
 
 // Bounds on the include graph followed: as deep, and as many files, as
 // the loader follows at compile time (pkg/story/expr).
@@ -127,7 +139,7 @@ func (wk *worldKeyCheck) follow(ld *expr.PongoLoader, base, src, by string, dept
 		return
 	}
 	for _, m := range includeTagRe.FindAllStringSubmatch(src, -1) {
-		if worldHiddenRe.MatchString(strings.TrimSpace(m[4])) {
+		if hidesWorld(strings.TrimSpace(m[4])) {
 			continue
 		}
 		f, ok := ld.Resolve(base, m[2]+m[3])
