@@ -74,6 +74,7 @@ type starFile struct {
 	defs          map[string]*syntax.DefStmt
 	loads         map[string][2]string
 	ctx           map[*syntax.DefStmt]map[string]bool
+	world         map[*syntax.DefStmt]map[string]bool // parameters handed ctx.world
 }
 
 type starDef struct {
@@ -100,7 +101,7 @@ func (sw *starWalk) file(abs, by string, depth int) *starFile {
 		return nil
 	}
 	sf := &starFile{abs: abs, name: sw.wk.c.topPath(abs), by: by, f: f, depth: depth,
-		defs: map[string]*syntax.DefStmt{}, loads: map[string][2]string{}, ctx: map[*syntax.DefStmt]map[string]bool{}}
+		defs: map[string]*syntax.DefStmt{}, loads: map[string][2]string{}, ctx: map[*syntax.DefStmt]map[string]bool{}, world: map[*syntax.DefStmt]map[string]bool{}}
 	for _, st := range f.Stmts {
 		switch st := st.(type) {
 		case *syntax.DefStmt:
@@ -140,13 +141,19 @@ func (sw *starWalk) module(ld *syntax.LoadStmt) string {
 
 // mark records that d's parameter p holds ctx, queueing d to walk again.
 func (sw *starWalk) mark(sf *starFile, d *syntax.DefStmt, p string) {
-	if p == "" || sf.ctx[d][p] {
+	sw.markIn(sf, sf.ctx, d, p)
+}
+
+// markIn records p in held[d] (sf.ctx or sf.world), queueing d to walk
+// again when it is new.
+func (sw *starWalk) markIn(sf *starFile, held map[*syntax.DefStmt]map[string]bool, d *syntax.DefStmt, p string) {
+	if p == "" || held[d][p] {
 		return
 	}
-	if sf.ctx[d] == nil {
-		sf.ctx[d] = map[string]bool{}
+	if held[d] == nil {
+		held[d] = map[string]bool{}
 	}
-	sf.ctx[d][p] = true
+	held[d][p] = true
 	sw.queue = append(sw.queue, starDef{sf, d})
 }
 
@@ -164,6 +171,9 @@ func (sw *starWalk) drain() {
 func (sw *starWalk) walk(sf *starFile, d *syntax.DefStmt) {
 	names := sf.ctx[d]
 	aliases := map[string]bool{}
+	for p := range sf.world[d] {
+		aliases[p] = true
+	}
 	syntax.Walk(d, func(n syntax.Node) bool {
 		if as, ok := n.(*syntax.AssignStmt); ok && as.Op == syntax.EQ {
 			if id, ok := as.LHS.(*syntax.Ident); ok && worldOf(as.RHS, names) {
@@ -181,15 +191,16 @@ func (sw *starWalk) walk(sf *starFile, d *syntax.DefStmt) {
 			sw.read(sf, lit)
 		}
 		if fn, ok := call.Fn.(*syntax.Ident); ok {
-			sw.handsCtx(sf, fn.Name, call.Args, names)
+			sw.handsCtx(sf, fn.Name, call.Args, names, aliases)
 		}
 		return true
 	})
 }
 
 // handsCtx marks the parameters of the def fn names (in sf, or loaded
-// into it) that a call's arguments hand a ctx name.
-func (sw *starWalk) handsCtx(sf *starFile, fn string, args []syntax.Expr, names map[string]bool) {
+// into it) that a call's arguments hand a ctx name, or ctx.world (X.world
+// or an alias of it).
+func (sw *starWalk) handsCtx(sf *starFile, fn string, args []syntax.Expr, names, aliases map[string]bool) {
 	tf, td := sf, sf.defs[fn]
 	if l, ok := sf.loads[fn]; ok && sf.depth < maxStarlarkLoadDepth {
 		by := sf.name + ", " + sw.run
@@ -204,18 +215,20 @@ func (sw *starWalk) handsCtx(sf *starFile, fn string, args []syntax.Expr, names 
 	if td == nil {
 		return
 	}
+	hand := func(param string, v syntax.Expr) {
+		if id, ok := v.(*syntax.Ident); ok && names[id.Name] {
+			sw.markIn(tf, tf.ctx, td, param)
+		} else if ok && aliases[id.Name] || worldOf(v, names) {
+			sw.markIn(tf, tf.world, td, param)
+		}
+	}
 	for i, a := range args {
-		switch a := a.(type) {
-		case *syntax.Ident:
-			if names[a.Name] && i < len(td.Params) {
-				sw.mark(tf, td, paramName(td.Params[i]))
+		if kw, ok := a.(*syntax.BinaryExpr); ok && kw.Op == syntax.EQ { // name = ctx
+			if k, ok := kw.X.(*syntax.Ident); ok {
+				hand(k.Name, kw.Y)
 			}
-		case *syntax.BinaryExpr: // name = ctx
-			k, kok := a.X.(*syntax.Ident)
-			v, vok := a.Y.(*syntax.Ident)
-			if a.Op == syntax.EQ && kok && vok && names[v.Name] {
-				sw.mark(tf, td, k.Name)
-			}
+		} else if i < len(td.Params) {
+			hand(paramName(td.Params[i]), a)
 		}
 	}
 }
