@@ -71,16 +71,7 @@ func TestWorldKeyIncludeBounds(t *testing.T) {
 		write(t, dir, "views/d"+strconv.Itoa(i)+".pongo", "{% include \"d"+strconv.Itoa(i+1)+".pongo\" %}")
 	}
 	write(t, dir, "views/d40.pongo", "{{ world.typo_deep }}")
-	_, ds := Load(dir, story.Options{LookupEnv: noEnv})
-	var got []string
-	for _, d := range ds {
-		if d.Rule == story.RuleInternal.ID {
-			t.Fatalf("internal error: %s", d)
-		}
-		if d.Rule == ruleWorldKey.ID {
-			got = append(got, d.String())
-		}
-	}
+	got := worldKeyFindings(t, dir, diag.Diagnostic.String)
 	if len(got) != 1 {
 		t.Fatalf("world-key findings %d, want the chain's one: %q", len(got), got)
 	}
@@ -103,6 +94,16 @@ func TestWorldKeyStarlarkLoadBounds(t *testing.T) {
 	write(t, dir, "s.star", "load(\"a.star\", \"a\")\nload(\"../out.star\", \"f\")\nload(\"//../out.star\", g = \"f\")\n\ndef main(ctx):\n    return {\"x\": [a(ctx), f(ctx), g(ctx)]}\n")
 	write(t, dir, "a.star", "load(\"b.star\", \"b\")\n\ndef a(c):\n    return [c.world.get(\"typo_a\"), b(k = c)]\n")
 	write(t, dir, "b.star", "load(\"a.star\", \"a\")\n\ndef b(k):\n    return [k.world.get(\"typo_b\"), a(k)]\n")
+	got := worldKeyFindings(t, dir, func(d diag.Diagnostic) string { return d.Message })
+	if len(got) != 2 || !strings.Contains(got[0], "typo_a") || !strings.Contains(got[1], "typo_b") || !strings.Contains(got[1], "b.star (loaded by "+filepath.Join(dir, "a.star")+", loaded by "+filepath.Join(dir, "s.star")+", run at ") {
+		t.Fatalf("world-key findings: %q", got)
+	}
+}
+
+// worldKeyFindings loads dir and returns its world-key findings as show
+// prints them, failing on an internal error.
+func worldKeyFindings(t *testing.T, dir string, show func(diag.Diagnostic) string) []string {
+	t.Helper()
 	_, ds := Load(dir, story.Options{LookupEnv: noEnv})
 	var got []string
 	for _, d := range ds {
@@ -110,10 +111,8 @@ func TestWorldKeyStarlarkLoadBounds(t *testing.T) {
 			t.Fatalf("internal error: %s", d)
 		}
 		if d.Rule == ruleWorldKey.ID {
-			got = append(got, d.Message)
+			got = append(got, show(d))
 		}
 	}
-	if len(got) != 2 || !strings.Contains(got[0], "typo_a") || !strings.Contains(got[1], "typo_b") || !strings.Contains(got[1], "b.star (loaded by "+filepath.Join(dir, "a.star")+", loaded by "+filepath.Join(dir, "s.star")+", run at ") {
-		t.Fatalf("world-key findings: %q", got)
-	}
+	return got
 }
