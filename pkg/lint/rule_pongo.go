@@ -78,16 +78,25 @@ func (pc *pongoCheck) fileExists(f string) bool {
 	return ok
 }
 
+// loader is the loader of the story's other templates (say:, footer:,
+// app.context, prompt files): as both engines', it searches the prompts
+// overlay, the story directory and its prompts/, with the @story and
+// @shared namespaces, and not views/ (a say: that includes a view's
+// partial by its views/-relative name fails to render there).
 func (pc *pongoCheck) loader() *expr.PongoLoader {
 	if pc.pl != nil {
 		return pc.pl
 	}
-	c := pc.c
-	pl := expr.NewPongoLoader(filepath.Join(c.st.Dir, "prompts"), filepath.Join(c.st.Dir, "views"), c.st.Dir)
-	pl.AddNamespace("@story", c.st.Dir)
-	if c.st.Prompts != nil {
-		for _, d := range c.st.Prompts.Shared {
-			pl.AddNamespace("@shared", filepath.Join(c.st.Dir, d))
+	st := pc.c.st
+	var dirs []string
+	if st.Prompts != nil && strings.TrimSpace(st.Prompts.Overlay) != "" {
+		dirs = append(dirs, story.Beside(st.Dir, st.Prompts.Overlay))
+	}
+	pl := expr.NewPongoLoader(append(dirs, st.Dir, filepath.Join(st.Dir, "prompts"))...)
+	pl.AddNamespace("@story", st.Dir)
+	if st.Prompts != nil {
+		for _, d := range st.Prompts.Shared {
+			pl.AddNamespace("@shared", story.Beside(st.Dir, d))
 		}
 	}
 	pc.pl = pl
@@ -127,8 +136,21 @@ func (pc *pongoCheck) compile(p story.Pos, where func() string, src string) {
 
 func (pc *pongoCheck) report(p story.Pos, where func() string, src string, err error) {
 	if err != nil {
-		pc.c.rep.Add(pc.c.errAt(p, src, err), pongoSeverity(err), rulePongo, "%s: %s%s", where(), err.Error(), ternaryHint(src, err, ""))
+		pc.c.rep.Add(pc.c.errAt(p, src, err), pongoSeverity(err), rulePongo, "%s: %s%s%s", where(), err.Error(), ternaryHint(src, err, ""), pc.viewsHint(err))
 	}
+}
+
+// unresolvedRe is the name of an include pongo2 could not resolve.
+var unresolvedRe = &lazyre.Regexp{Expr: `unable to resolve template near "([^"]+)"`}
+
+// viewsHint explains an include of a say:, footer: or prompt template
+// that names a views/ file as a view would: only views search views/.
+func (pc *pongoCheck) viewsHint(err error) string {
+	m := unresolvedRe.FindStringSubmatch(err.Error())
+	if m == nil || filepath.IsAbs(m[1]) || strings.HasPrefix(m[1], "@") || !pc.fileExists(filepath.Join(pc.c.st.Dir, "views", m[1])) {
+		return ""
+	}
+	return "; views/" + m[1] + " exists, but only views search views/ (this template searches the story directory and prompts/): include \"views/" + m[1] + "\""
 }
 
 // compileView reports a view element that does not compile; upstream

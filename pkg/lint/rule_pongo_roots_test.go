@@ -77,3 +77,37 @@ states:
 	}
 	t.Fatalf("include of a symlink pointing outside not refused: %v", ds)
 }
+
+// A say: or prompt template searches the story directory, its prompts/
+// and the overlay, not views/, as both engines render it: an include of a
+// view partial by its views/-relative name fails at run time there (the
+// existing engine: "unable to resolve template"), so it is reported with
+// the name that works; the overlay is searched first.
+func TestPongoSayIncludeDoesNotSearchViews(t *testing.T) {
+	dir := t.TempDir()
+	storytest.WriteTree(t, dir, map[string]string{
+		"app.yaml": `app: {id: p}
+prompts: {overlay: over}
+root: start
+states:
+  start:
+    view: "{% include \"part.pongo\" %}"
+    on_enter:
+      - say: "{% include \"part.pongo\" %}"
+      - say: "{% include \"views/part.pongo\" %}{% include \"only_over.md\" %}"
+    terminal: true
+`,
+		"views/part.pongo":  "part",
+		"over/only_over.md": "over",
+	})
+	_, ds := Load(dir, story.Options{})
+	var got []diag.Diagnostic
+	for _, d := range ds {
+		if d.Rule == "pongo" {
+			got = append(got, d)
+		}
+	}
+	if len(got) != 1 || got[0].Line != 8 || !strings.Contains(got[0].Message, `unable to resolve template near "part.pongo"; views/part.pongo exists, but only views search views/`) || !strings.Contains(got[0].Message, `include "views/part.pongo"`) {
+		t.Fatalf("pongo findings: %v", got)
+	}
+}

@@ -8,7 +8,7 @@ import (
 )
 
 var ruleWorldKey = &Rule{ID: "world-key", Severity: diag.Warning, LintOnly: true,
-	Summary: "a world.K read (a guard, a {{ }} value, a pongo2 view, say:, footer:, target or initial:, a views/ layout or template_file:, an agent call's prompt file, a host.starlark.run script's ctx.world.get(\"K\") with no default) of a key nothing gives a value: not declared under world: (the story's, an importer's, a lifted <alias>__K), not written anywhere in the import tree (set:, increment:, bind:, world_in:, an import exit's set: or overrides: states, the phases: expansion included), not injected by the engine (last_error, host_error, write_mode_scope, session_id, ide, turn_cost_usd, session_cost_usd, last_job_id, last_job_status, last_job_result, $inbox) and not given by the story's flow fixtures (initial_world: or world_override: of flows/*.yaml): both engines read it as nil. So does a read the import fold renames away or leaves behind: a child's declared k is <alias>__k in the folded world, so its importer's or a sibling's world.k reaches another key, and the fold rewrites only the world.k spelling, so the child's own world[\"k\"], world['k'] or world?.k, and the k its template files and Starlark scripts read, reach the bare k (the message names the child, the folded key and the fix). A phase template's reads are checked on its expansion, by name, once per place. Not checked: world[x], files a template includes, a template that binds the name world, a story that writes a key named by a {{ }} template or whose import tree holds a child not loaded here (an @kitsoki/ library story), and a story declaring exits: loaded on its own (it is checked as its importers' child)",
+	Summary: "a world.K read (a guard, a {{ }} value, a pongo2 view, say:, footer:, target or initial:, a views/ layout or template_file:, an agent call's prompt file, the decider's prompt, a file any of these includes, extends or imports by a literal name (placed in that file, naming what includes it), a host.starlark.run script's ctx.world.get(\"K\") or get(key = \"K\") with no default, ctx followed into the helpers and load()ed modules it is handed to and through w = ctx.world) of a key nothing gives a value: not declared under world: (the story's, an importer's, a lifted <alias>__K), not written anywhere in the import tree (set:, increment:, bind:, world_in:, an import exit's set: or overrides: states, the phases: expansion included), not injected by the engine (last_error, host_error, write_mode_scope, session_id, ide, turn_cost_usd, session_cost_usd, last_job_id, last_job_status, last_job_result, $inbox) and not given by the story's flow fixtures (initial_world: or world_override: of flows/*.yaml): both engines read it as nil. So does a read the import fold renames away or leaves behind: a child's declared k is <alias>__k in the folded world, so its importer's or a sibling's world.k reaches another key, and the fold rewrites only the world.k spelling, so the child's own world[\"k\"], world['k'] or world?.k, and the k its template files and Starlark scripts read, reach the bare k (the message names the child, the folded key and the fix); when an importer declares k too, they read the importer's value where the child probably meant its own (warned the same way). An import's overrides: states are read in the child's scope, where they run. A phase template's reads are checked on its expansion, by name, once per place. Not checked: world[x], a file included by a computed name or with only or world=, a template that binds the name world, a story that writes a key named by a {{ }} template or whose import tree holds a child not loaded here (an @kitsoki/ library story), and a story declaring exits: loaded on its own (it is checked as its importers' child)",
 	Example: "world: {count: {type: int, default: 0}}\n... when: \"world.coutn > 3\""}
 
 // worldRead is one world.K read: the key, its scalar and where that is.
@@ -66,7 +66,13 @@ func checkWorldKeys(c *checker) {
 		// importer's world.k (warned), a sibling's kid__k is reached.
 		byName := known.has(r.key) || lifted(c.st, "world", r.key) || importerHas(c.st, "world", r.key)
 		nilIn, kept, foldedOK := fw.read(c.st, r)
-		if byName && nilIn == nil || !byName && foldedOK {
+		if byName && nilIn == nil {
+			if sc := fw.shadowed(c.st, r); sc != nil {
+				warnShadowed(c, fw, r, sc)
+			}
+			continue
+		}
+		if !byName && foldedOK {
 			continue
 		}
 		if fixtures == nil {
@@ -117,15 +123,63 @@ func warnKeptNil(c *checker, r worldRead, sc *foldScope) {
 		c.rep.Warnf(r.pos, ruleWorldKey, "%s reads world.%s, but the import fold does not rewrite scripts: %s, so here it reads None; pass it in with the call's with: {world: {%s: \"{{ world.%s }}\"}}",
 			r.where(), r.key, in, r.key, r.key)
 	default:
-		at, kept := readPos(c, r), r.kept
-		if kept == "" { // a spelling keptSpelling does not place (world?.["k"])
-			kept = "world." + r.key + " in a spelling it leaves as written"
-		} else {
-			line, col := lineCol(r.src, r.keptOff)
-			at = c.src.valuePos(r.pos, r.src, line, col)
-		}
+		at, kept := keptPos(c, r)
 		c.rep.Warnf(at, ruleWorldKey, "%s reads %s, but the import fold renames only the world.%s spelling: %s, so it reads as nil; write world.%s",
 			r.where(), kept, r.key, in, r.key)
+	}
+}
+
+// keptPos is where r's spelling the fold leaves as written is, and that
+// spelling (described when keptSpelling does not place it: world?.["k"]).
+func keptPos(c *checker, r worldRead) (story.Pos, string) {
+	if r.kept == "" {
+		return readPos(c, r), "world." + r.key + " in a spelling it leaves as written"
+	}
+	line, col := lineCol(r.src, r.keptOff)
+	return c.src.valuePos(r.pos, r.src, line, col), r.kept
+}
+
+// shadowed is the first scope of st where r, a read the fold leaves as
+// written (world["k"], world['k'], world?.k, a file's or a script's),
+// reaches the bare key k, given a value, while world.k there is another
+// key: the child declares k (or a story between it and the top does), so
+// the read reaches an importer's k, not the child's. nil when none.
+func (fw *foldedWorld) shadowed(st *story.Story, r worldRead) *foldScope {
+	if fw.partial || rewrittenRead(r) && r.kept == "" || !fw.keys[r.key] {
+		return nil
+	}
+	for _, sc := range fw.scopes[st] {
+		if sc.key(r.key) != r.key {
+			return sc
+		}
+	}
+	return nil
+}
+
+// warnShadowed warns at r, a read in scope sc that reaches the bare key
+// k an importer gives a value where world.k is the child's own key (sc's
+// folded key): it names the child, both keys and the fix.
+func warnShadowed(c *checker, fw *foldedWorld, r worldRead, sc *foldScope) {
+	folded := sc.key(r.key)
+	in := "in the child imported as " + alias(sc) + ", world." + r.key + " is the key " + folded
+	if o := sc.owner(r.key); o != sc {
+		in += " (the story imported as " + alias(o) + " declares it)"
+	}
+	bare := "the key " + r.key + " another story of the import tree writes"
+	if top := fw.top(); top != nil && top.Var(r.key) != nil {
+		bare = "the top story's " + r.key
+	}
+	switch r.from {
+	case fromFile:
+		c.rep.Warnf(r.pos, ruleWorldKey, "%s reads world.%s, but the import fold does not rewrite files: %s, so here world.%s reads %s, not the child's; read world.%s in this file (the child's key in this import)",
+			r.where(), r.key, in, r.key, bare, folded)
+	case fromScript:
+		c.rep.Warnf(r.pos, ruleWorldKey, "%s reads world.%s, but the import fold does not rewrite scripts: %s, so here it reads %s, not the child's; pass the child's in with the call's with: {world: {%s: \"{{ world.%s }}\"}}",
+			r.where(), r.key, in, bare, r.key, r.key)
+	default:
+		at, kept := keptPos(c, r)
+		c.rep.Warnf(at, ruleWorldKey, "%s reads %s, but the import fold renames only the world.%s spelling: %s, so %s reads %s, not the child's; write world.%s",
+			r.where(), kept, r.key, in, kept, bare, r.key)
 	}
 }
 
@@ -247,4 +301,17 @@ func readInstead(sc *foldScope, folded string) string {
 		return "read world." + x + " instead, or "
 	}
 	return ""
+}
+
+// top is the story at the top of the folded tree (the scope with no
+// importer), nil when there are no scopes.
+func (fw *foldedWorld) top() *story.Story {
+	for st, scopes := range fw.scopes {
+		for _, sc := range scopes {
+			if sc.up == nil {
+				return st
+			}
+		}
+	}
+	return nil
 }

@@ -5,42 +5,34 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"kitsoki/internal/lazyre"
 	"kitsoki/internal/safefile"
 	"kitsoki/pkg/story"
 	"kitsoki/pkg/story/expr"
 )
 
 // files records the reads of the pongo2 files the story names (layouts,
-// template_file:, prompt files), each once, placed in the file; one that
-// cannot be read or compiled is left to the other rules.
+// template_file:, prompt files) and of the files they include, each once,
+// placed in the file; one that cannot be read or compiled is left to the
+// other rules.
 func (wk *worldKeyCheck) files() {
 	c := wk.c
-	seen := map[string]bool{}
-	var loader *expr.PongoLoader
-	add := func(f string, named story.Pos) {
-		if seen[f] {
+	add := func(kind compileKind, f string, named story.Pos) {
+		if wk.seen[f] {
 			return
 		}
-		seen[f] = true
+		wk.seen[f] = true
 		src, err := c.st.FileRoot().ReadFile(f, safefile.Story)
-		if err != nil || !strings.Contains(string(src), "world") {
+		if err != nil || !strings.Contains(string(src), "world") && !strings.Contains(string(src), "{%") {
 			return
 		}
-		if loader == nil {
-			loader = (&pongoCheck{c: c}).loader()
-		}
-		if loader.CheckFileSource(f, src) != nil {
-			return
-		}
-		keys, ok := pongoWorldKeys(string(src))
-		if !ok {
+		ld := wk.loader(kind)
+		if ld.CheckFileSource(f, src) != nil {
 			return
 		}
 		name := c.displayPath(f)
-		for _, k := range keys {
-			line, col := lineCol(string(src), keyOffset(string(src), k))
-			wk.reads = append(wk.reads, worldRead{key: k, pos: story.Pos{File: name, Line: line, Col: col}, from: fromFile,
-				where: func() string { return "template file " + name + " (named at " + named.String() + ")" }})
+		if wk.fileReads(f, string(src), func() string { return "template file " + name + " (named at " + named.String() + ")" }) {
+			wk.follow(ld, f, string(src), name+", named at "+named.String(), 1)
 		}
 	}
 	for _, s := range c.states() {
@@ -53,7 +45,7 @@ func (wk *worldKeyCheck) files() {
 				file = v.Extends + ".pongo"
 			}
 			if (v.Kind == "extends" || v.Kind == "template_file") && !story.IsTemplated(file) && file != ".pongo" {
-				add(filepath.Join(c.st.Dir, "views", file), v.Pos)
+				add(compiledPongoView, filepath.Join(c.st.Dir, "views", file), v.Pos)
 			}
 		})
 	}
@@ -62,9 +54,109 @@ func (wk *worldKeyCheck) files() {
 			return
 		}
 		if f, ok := c.existing(ref.path); ok && ref.isFile && !ref.schema {
-			add(f, e.WithPos(ref.key))
+			add(compiledPongo, f, e.WithPos(ref.key))
 		}
 	})
+}
+
+// fileReads records the world reads of src, the template file f, placed
+// in it, described by where; false when src may bind the name world (its
+// reads, and its includes', are not world's).
+func (wk *worldKeyCheck) fileReads(f, src string, where func() string) bool {
+	if !strings.Contains(src, "world") {
+		return true
+	}
+	keys, ok := pongoWorldKeys(src)
+	if !ok {
+		return false
+	}
+	name := wk.c.displayPath(f)
+	for _, k := range keys {
+		line, col := lineCol(src, keyOffset(src, k))
+		wk.reads = append(wk.reads, worldRead{key: k, pos: story.Pos{File: name, Line: line, Col: col}, from: fromFile, where: where})
+	}
+	return true
+}
+
+// loader is the story's template loader a source of kind compiles with:
+// the views' (views/ only) for a view, else the story's.
+func (wk *worldKeyCheck) loader(kind compileKind) *expr.PongoLoader {
+	if kind == compiledPongoView {
+		return wk.pc.viewLoader()
+	}
+	return wk.pc.loader()
+}
+
+// includes records the reads of the files src, a template held in the
+// story that compiles (where at p), includes, extends or imports.
+func (wk *worldKeyCheck) includes(kind compileKind, src string, p story.Pos, where func() string) {
+	if !strings.Contains(src, "{%") || !includeTagRe.MatchString(src) {
+		return
+	}
+	if _, ok := wk.sourceKeys(kind, src); ok {
+		wk.follow(wk.loader(kind), "", src, where()+" at "+p.String(), 1)
+	}
+}
+
+// includeTagRe is a pongo2 include, extends or import tag (group 1)
+// naming its file by a literal (group 2 or 3) and what follows the name
+// up to the tag's end (group 4: with …, only).
+var includeTagRe = &lazyre.Regexp{Expr: `\{%-?\s*(include|extends|import)\s+(?:"([^"]*)"|'([^']*)')((?:[^%"']|%[^}]|"[^"]*"|'[^']*')*)-?%\}`}
+
+// worldArgRe is an include's with world=X (group 1: X up to a space or
+// comma), onlyRe its only.
+var (
+	worldArgRe = &lazyre.Regexp{Expr: `(?:^|[\s,])world\s*=\s*([^=\s][^\s,]*)`}
+	onlyRe     = &lazyre.Regexp{Expr: `(?:^|\s)only\s*$`}
+)
+
+// hidesWorld: an include's arguments (with …, only) hand the included file
+// another world (with world=X) or none (only, with no world=world).
+func hidesWorld(args string) bool {
+	if m := worldArgRe.FindStringSubmatch(args); m != nil {
+		return m[1] != "world"
+	}
+	return onlyRe.MatchString(args)
+}
+
+// Bounds on the include graph followed: as deep, and as many files, as
+// the loader follows at compile time (pkg/story/expr).
+const (
+	maxWorldIncludeDepth = 32
+	maxWorldIncludeFiles = 512
+)
+
+// follow records the reads of each file src (the template file base, ""
+// for one held in the story) names in a literal include, extends or
+// import, resolved and confined by ld as the engines resolve it, read
+// through the story's root, each once, placed in the file itself and
+// naming by, the file or place that includes it; then those files'
+// includes, depth levels down at most. A name the loader refuses, a
+// file missing or unreadable, and an include that hands the file no
+// world (with world=…, only) are left (rule pongo reports the first two).
+func (wk *worldKeyCheck) follow(ld *expr.PongoLoader, base, src, by string, depth int) {
+	if depth > maxWorldIncludeDepth {
+		return
+	}
+	for _, m := range includeTagRe.FindAllStringSubmatch(src, -1) {
+		if hidesWorld(strings.TrimSpace(m[4])) {
+			continue
+		}
+		f, ok := ld.Resolve(base, m[2]+m[3])
+		if !ok || wk.seen[f] || len(wk.seen) >= maxWorldIncludeFiles {
+			continue
+		}
+		wk.seen[f] = true
+		b, err := wk.c.st.FileRoot().ReadFile(f, safefile.Story)
+		if err != nil {
+			continue
+		}
+		text, name := string(b), wk.c.displayPath(f)
+		verb := map[string]string{"include": "included", "extends": "extended", "import": "imported"}[m[1]]
+		if wk.fileReads(f, text, func() string { return "template file " + name + " (" + verb + " by " + by + ")" }) {
+			wk.follow(ld, f, text, name+", from "+by, depth+1)
+		}
+	}
 }
 
 // lineCol is the 1-based line and rune column of byte offset off in src

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"kitsoki/pkg/story"
 	"kitsoki/pkg/story/expr"
@@ -15,6 +16,10 @@ type worldKeyCheck struct {
 	c     *checker
 	reads []worldRead
 	keys  map[compileKey][]string // memoised per source and syntax
+	// pc holds the story's template loaders (made lazily); seen is the
+	// template files whose reads are listed, each once
+	pc   *pongoCheck
+	seen map[string]bool
 }
 
 // collect lists the reads of the story's own scalars and the template
@@ -25,8 +30,14 @@ type worldKeyCheck struct {
 func (wk *worldKeyCheck) collect() {
 	c := wk.c
 	wk.keys = map[compileKey][]string{}
+	wk.pc = &pongoCheck{c: c}
+	wk.seen = map[string]bool{}
 	if ctx := c.st.App.Context; ctx != "" && !c.expanded {
 		wk.pongo(ctx, c.st.App.Pos, func() string { return "app.context" })
+	}
+	if d := c.st.Decider; d != nil && d.Prompt != "" && !c.expanded && !c.st.Imported() {
+		// rendered with the world at the resting gate (pkg/engine deciderCall)
+		wk.pongo(d.Prompt, keyValuePos(c, d.Pos, "prompt"), func() string { return "decider prompt" })
 	}
 	c.eachTransition(func(s *story.State, in string, a int, t *story.Transition) {
 		if !wk.keep(s) {
@@ -62,6 +73,7 @@ func (wk *worldKeyCheck) collect() {
 			}
 		}
 	}
+	wk.overrides()
 	for _, alias := range c.st.ImportOrder {
 		im := c.st.Imports[alias]
 		for _, kv := range im.WorldIn {
@@ -74,6 +86,49 @@ func (wk *worldKeyCheck) collect() {
 		}
 	}
 	wk.files()
+}
+
+// overrides lists the reads of the states the importer's overrides:
+// give this story (written in the importer's file, they replace the
+// child's states and run in its scope, so they are judged here), each
+// named after its import.
+func (wk *worldKeyCheck) overrides() {
+	imp := wk.c.st.Importer()
+	if imp == nil {
+		return
+	}
+	var w story.EffectWalk
+	for _, alias := range imp.ImportOrder {
+		im := imp.Imports[alias]
+		if im.Child != wk.c.st || im.Overrides == nil {
+			continue
+		}
+		mark := len(wk.reads)
+		for _, name := range im.Overrides.StateNames() {
+			o, _ := im.Overrides.ParseState(name)
+			if o == nil {
+				continue // rule imports reports it
+			}
+			states := story.Flatten([]*story.State{o})
+			for _, s := range states {
+				wk.state(s)
+				for _, on := range s.On {
+					for a, t := range on.Arms {
+						wk.guard(t.When, t.WhenPos, func() string {
+							return "state " + strconv.Quote(s.Path) + " intent " + strconv.Quote(on.Intent) + " arm " + strconv.Itoa(a) + " when"
+						})
+					}
+				}
+			}
+			for p := range w.States(states...) {
+				wk.effect(p.Effect, effSite{EffectPlace: p, OnComplete: p.Within("on_complete"), Inline: p.Within("effects")})
+			}
+		}
+		for i := mark; i < len(wk.reads); i++ {
+			where := wk.reads[i].where
+			wk.reads[i].where = func() string { return "imports." + alias + " overrides: " + where() }
+		}
+	}
 }
 
 // keep reports whether s's reads are listed: every state's, but on the
@@ -109,14 +164,14 @@ func (wk *worldKeyCheck) state(s *story.State) {
 	}
 	eachView(s, func(v *story.View, _ elemPlace) {
 		if v.Kind == "template" {
-			wk.pongo(v.Template, v.Pos, func() string { return name + " view" })
+			wk.pongoView(v.Template, v.Pos, func() string { return name + " view" })
 		}
 	})
 	wk.c.eachViewElement(s, func(el *story.ViewElement, at elemPlace) {
 		where := func() string { return name + " " + at.String() }
 		wk.guard(el.When, el.WhenPos, func() string { return where() + " when" })
 		if el.Text != "" {
-			wk.pongo(el.Text, or(el.TextPos, el.Pos), where)
+			wk.pongoView(el.Text, or(el.TextPos, el.Pos), where)
 		}
 		walkStrings(el.Body, "", func(path, str string) {
 			p := or(el.StringPos(str), el.Pos)
@@ -126,7 +181,7 @@ func (wk *worldKeyCheck) state(s *story.State) {
 			case "expr":
 				wk.read(compiledExpr, str, p, func() string { return where() + " " + strings.TrimPrefix(path, ".") })
 			default:
-				wk.pongo(str, p, where)
+				wk.pongoView(str, p, where)
 			}
 		})
 	})
@@ -186,9 +241,22 @@ func (wk *worldKeyCheck) value(src string, p story.Pos, where func() string) {
 	wk.pongo(src, p, where)
 }
 
+// pongo records the reads of a pongo2 template held in the story (say:,
+// footer:, a target), compiled with the story's loader, and of the files
+// it includes.
 func (wk *worldKeyCheck) pongo(src string, p story.Pos, where func() string) {
 	if strings.Contains(src, "{") {
 		wk.read(compiledPongo, src, p, where)
+		wk.includes(compiledPongo, src, p, where)
+	}
+}
+
+// pongoView is pongo for a view's template, compiled with the views'
+// loader (views/ only, as both engines render views).
+func (wk *worldKeyCheck) pongoView(src string, p story.Pos, where func() string) {
+	if strings.Contains(src, "{") {
+		wk.read(compiledPongoView, src, p, where)
+		wk.includes(compiledPongoView, src, p, where)
 	}
 }
 
@@ -302,8 +370,10 @@ func (wk *worldKeyCheck) sourceKeys(kind compileKind, src string) ([]string, boo
 		if err := compile(src); err == nil && wk.c.built[k] != nil {
 			keys, ok = wk.c.built[k].WorldKeys(), true
 		}
-	case compiledPongo:
-		if err := wk.c.compiled(compiledPongo, src, func(s string) error { _, err := expr.CompilePongo(s); return err }); err == nil {
+	case compiledPongo, compiledPongoView:
+		// the loader rule pongo compiles src with, so an include resolves
+		ld := wk.loader(kind)
+		if err := wk.c.compiled(kind, src, func(s string) error { _, err := ld.Compile(s); return err }); err == nil {
 			keys, ok = pongoWorldKeys(src)
 		}
 	}
@@ -312,4 +382,26 @@ func (wk *worldKeyCheck) sourceKeys(kind compileKind, src string) ([]string, boo
 	}
 	wk.keys[k] = keys
 	return keys, ok
+}
+
+// keyValuePos is the position of the value of key in the mapping at p
+// (its first `key:` from p on, within a few lines), p when not found: for
+// a value the model keeps no position of.
+func keyValuePos(c *checker, p story.Pos, key string) story.Pos {
+	lines, ok := c.src.sourceLines(p.File)
+	if !ok || p.Line < 1 {
+		return p
+	}
+	for ln := p.Line; ln <= len(lines) && ln < p.Line+20; ln++ {
+		text, from := lines[ln-1], 0
+		if ln == p.Line {
+			from = min(max(p.Col-1, 0), len(text))
+		}
+		if k := wholeRef(text[from:], "", key+":", ""); k >= 0 {
+			v := from + k + len(key) + 1
+			v += len(text[v:]) - len(strings.TrimLeft(text[v:], " "))
+			return story.Pos{File: p.File, Line: ln, Col: utf8.RuneCountInString(text[:v]) + 1}
+		}
+	}
+	return p
 }

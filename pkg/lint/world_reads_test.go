@@ -35,3 +35,27 @@ func TestKeptSpelling(t *testing.T) {
 		t.Error("a template binding world is read")
 	}
 }
+
+// TestHidesWorld: an include hands its file the story's world unless its
+// arguments rebind world or end in only without world=world.
+func TestHidesWorld(t *testing.T) {
+	for args, want := range map[string]bool{
+		"":                         false,
+		"with x=1":                 false,
+		"with x=world":             false,
+		"with x=world.k only":      true,
+		"only":                     true,
+		"with world=other":         true,
+		"with world = other only":  true,
+		"with world=world only":    false,
+		"with a=1 world=world":     false,
+		"with x=1, world=w.inner":  true,
+		"with world==1":            false,
+		"with nonworld=other only": true,
+		"with x=\"only\"":          false,
+	} {
+		if got := hidesWorld(args); got != want {
+			t.Errorf("hidesWorld(%q) = %v, want %v", args, got, want)
+		}
+	}
+}

@@ -256,6 +256,27 @@ func (f fileLoader) Abs(base, name string) string {
 	return p
 }
 
+// Resolve is the file a literal include, extends or import of name reads
+// when written in the template file base ("" for a template held in a
+// string), as the loader resolves it, and whether the loader reads it:
+// false for a name it refuses (absolute, an unregistered namespace,
+// outside the template roots, inside a .git directory). It reads no file.
+func (l *PongoLoader) Resolve(base, name string) (string, bool) {
+	if name == "" || filepath.IsAbs(name) || strings.HasPrefix(name, refusedPrefix) {
+		return "", false
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if strings.HasPrefix(name, "@") && l.namespace(name) == "" {
+		return "", false
+	}
+	p := l.resolve(base, name)
+	if !l.insideRoots(p) || l.inGitDir(p) {
+		return "", false
+	}
+	return p, true
+}
+
 // refuse records why name may not be read and returns Abs's sentinel. l.mu is held.
 func (l *PongoLoader) refuse(base, name, why string) string {
 	l.refused++

@@ -440,3 +440,42 @@ func TestCheckFileSourceReadsNoFile(t *testing.T) {
 		t.Fatal("a broken source passed: the file was read instead")
 	}
 }
+
+// Resolve names the file an include reads as the loader finds it, and
+// refuses what Abs refuses, reading nothing.
+func TestPongoLoaderResolve(t *testing.T) {
+	base := t.TempDir()
+	story := filepath.Join(base, "story")
+	storytest.WriteTree(t, base, map[string]string{"secret.txt": "TOPSECRET"})
+	storytest.WriteTree(t, story, map[string]string{
+		"views/page.md":     "{% include 'part.md' %}",
+		"views/part.md":     "part",
+		"views/sub/near.md": "near",
+		"shared/s.md":       "s",
+		".git/config":       "token",
+	})
+	l := NewPongoLoader(filepath.Join(story, "views"))
+	l.Confine(story)
+	l.AddNamespace("@shared", filepath.Join(story, "shared"))
+	page := filepath.Join(story, "views", "page.md")
+	for _, tc := range []struct {
+		base, name, want string
+	}{
+		{"", "part.md", filepath.Join(story, "views", "part.md")},
+		{page, "part.md", filepath.Join(story, "views", "part.md")},
+		{page, "sub/near.md", filepath.Join(story, "views", "sub", "near.md")},
+		{filepath.Join(story, "views", "sub", "x.md"), "near.md", filepath.Join(story, "views", "sub", "near.md")},
+		{page, "@shared/s.md", filepath.Join(story, "shared", "s.md")},
+		{page, "../shared/s.md", filepath.Join(story, "shared", "s.md")},
+		{page, "../../secret.txt", ""},
+		{page, filepath.Join(base, "secret.txt"), ""},
+		{page, "@nope/s.md", ""},
+		{page, "../.git/config", ""},
+		{page, "", ""},
+	} {
+		got, ok := l.Resolve(tc.base, tc.name)
+		if ok != (tc.want != "") || ok && got != tc.want {
+			t.Errorf("Resolve(%q, %q) = %q, %v; want %q", tc.base, tc.name, got, ok, tc.want)
+		}
+	}
+}
