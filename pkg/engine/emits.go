@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 )
 
@@ -122,7 +121,7 @@ func (r *runner) postBind(ctx context.Context) error {
 		if err != nil || st == nil {
 			return err
 		}
-		if chainEnd != nil && slices.ContainsFunc(r.t.events[n:], func(e Event) bool { return e.Kind == KindStateEntered }) {
+		if chainEnd != nil && hopped(r.t.events[n:]) {
 			chainEnd = nil // a hop moved the session on from the landing
 			r.t.capView, r.t.capPostBind = "", false
 		}
