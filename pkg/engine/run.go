@@ -487,9 +487,11 @@ func (r *runner) userTurn(ctx context.Context, in Input) (*Turn, error) {
 	to := r.statePath()
 	r.restedTerminal()
 	if r.t.capView != "" {
-		// a swallowed on_error chain re-arms nothing (conformance
-		// swallowed-redirect-timer)
+		// a swallowed on_error chain arms the originating state's
+		// timeout, not the resting state's (conformance
+		// swallowed-redirect-timer, cap-origin-timer)
 		to = r.t.capView
+		r.armOrigin(r.t.capView)
 	} else if r.terminalAt() != nil { // conformance storymut-terminal-no-timeout
 		r.timer = nil
 	} else {
