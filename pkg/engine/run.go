@@ -650,6 +650,17 @@ func (r *runner) renderView(ctx context.Context, slots map[string]any) string {
 		// conformance postpass-view, postpass-view-fails, mutate-landing-view-fails
 		v, said = r.renderPrePass(ctx, turnSlots)
 	}
+	if err != nil && r.t.swallowed {
+		if from := r.t.hopFrom; from != "" {
+			// the swallowed chain's post-bind hop landed on a view that
+			// fails: the turn shows what it showed before the pass,
+			// without the hop's narration (conformance
+			// swallowed-hop-view-fails)
+			r.t.hopFrom, r.t.capView, r.t.emitSay = "", from, -1
+			return r.renderView(ctx, turnSlots)
+		}
+		return "" // conformance mutate-landing-view-fails
+	}
 	if !redirected && len(said) > 0 {
 		v = prependSay(strings.Join(said, "\n"), v)
 	}

@@ -33,6 +33,7 @@ func (r *runner) swallowedPostBind(ctx context.Context) error {
 		return nil // the pass's own chain was swallowed: its origin shows
 	}
 	if hopped(r.t.events[n:]) {
+		r.t.hopFrom = capView
 		return nil
 	}
 	r.t.capView, r.t.capAt = capView, at
