@@ -125,7 +125,7 @@ func (r *runner) postBind(ctx context.Context) error {
 			chainEnd = nil // a hop moved the session on from the landing
 			r.t.capView, r.t.capPostBind = "", false
 			// its view falls back as after any post-bind hop
-			// (conformance swallowed-hop-view-fails go_mv)
+			// (conformance cap-postbind-hop-view-fails)
 			r.t.swallowed = false
 		}
 		if len(st.calls) == 0 {
@@ -158,7 +158,7 @@ type chainRest struct {
 // once; nil when nothing fired or the round was discarded. keep: the
 // round keeps the render before it; a round after a capped one does not,
 // so the render from before the capped round stays (conformance
-// swallowed-hop-view-fails go_mv).
+// cap-postbind-hop-view-fails).
 func (r *runner) postBindRound(ctx context.Context, keep bool) (*step, error) {
 	env := r.env(map[string]any{}, nil)
 	var emits []pendingEmit
