@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 )
 
@@ -118,13 +117,16 @@ func (r *runner) postBind(ctx context.Context) error {
 			return r.emit(KindHarnessError, map[string]any{"depth": depth, "error": msg, "max_depth": maxPostBindDepth, "phase": "settle_post_bind_emits"})
 		}
 		n := len(r.t.events)
-		st, err := r.postBindRound(ctx)
+		st, err := r.postBindRound(ctx, chainEnd == nil)
 		if err != nil || st == nil {
 			return err
 		}
-		if chainEnd != nil && slices.ContainsFunc(r.t.events[n:], func(e Event) bool { return e.Kind == KindStateEntered }) {
+		if chainEnd != nil && hopped(r.t.events[n:]) {
 			chainEnd = nil // a hop moved the session on from the landing
 			r.t.capView, r.t.capPostBind = "", false
+			// its view falls back as after any post-bind hop
+			// (conformance cap-postbind-hop-view-fails)
+			r.t.swallowed = false
 		}
 		if len(st.calls) == 0 {
 			return nil
@@ -153,8 +155,11 @@ type chainRest struct {
 }
 
 // postBindRound decides and fires the resting state's on_enter emits
-// once; nil when nothing fired or the round was discarded.
-func (r *runner) postBindRound(ctx context.Context) (*step, error) {
+// once; nil when nothing fired or the round was discarded. keep: the
+// round keeps the render before it; a round after a capped one does not,
+// so the render from before the capped round stays (conformance
+// cap-postbind-hop-view-fails).
+func (r *runner) postBindRound(ctx context.Context, keep bool) (*step, error) {
 	env := r.env(map[string]any{}, nil)
 	var emits []pendingEmit
 	for _, e := range r.cur.OnEnter {
@@ -180,7 +185,9 @@ func (r *runner) postBindRound(ctx context.Context) (*step, error) {
 		return nil, nil
 	}
 	sv, said, slots, emitSay, pre := r.save(), len(r.t.said), r.slots, r.t.emitSay, r.t.prePass
-	r.keepPrePass()
+	if keep {
+		r.keepPrePass()
+	}
 	var held []Event
 	r.t.tentative, r.t.inPostBind = &held, true
 	r.slots = map[string]any{}

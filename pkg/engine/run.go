@@ -487,9 +487,11 @@ func (r *runner) userTurn(ctx context.Context, in Input) (*Turn, error) {
 	to := r.statePath()
 	r.restedTerminal()
 	if r.t.capView != "" {
-		// a swallowed on_error chain re-arms nothing (conformance
-		// swallowed-redirect-timer)
+		// a swallowed on_error chain arms the originating state's
+		// timeout, not the resting state's (conformance
+		// swallowed-redirect-timer, cap-origin-timer)
 		to = r.t.capView
+		r.armOrigin(r.t.capView)
 	} else if r.terminalAt() != nil { // conformance storymut-terminal-no-timeout
 		r.timer = nil
 	} else {
@@ -647,6 +649,17 @@ func (r *runner) renderView(ctx context.Context, slots map[string]any) string {
 	if (empty || err != nil && !r.t.swallowed) && r.t.emitSay >= 0 && r.t.prePass != nil && !redirected && r.t.capView == "" && !r.t.noView {
 		// conformance postpass-view, postpass-view-fails, mutate-landing-view-fails
 		v, said = r.renderPrePass(ctx, turnSlots)
+	}
+	if err != nil && r.t.swallowed {
+		if from := r.t.hopFrom; from != "" {
+			// the swallowed chain's post-bind hop landed on a view that
+			// fails: the turn shows what it showed before the pass,
+			// without the hop's narration (conformance
+			// swallowed-hop-view-fails)
+			r.t.hopFrom, r.t.capView, r.t.emitSay = "", from, -1
+			return r.renderView(ctx, turnSlots)
+		}
+		return "" // conformance mutate-landing-view-fails
 	}
 	if !redirected && len(said) > 0 {
 		v = prependSay(strings.Join(said, "\n"), v)

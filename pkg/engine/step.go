@@ -106,15 +106,9 @@ func (r *runner) takeRedirect(ctx context.Context, rd *redirect, st *step, c *re
 			"message": "on_error redirect chain exceeded depth cap; staying at the originating state. A host call's on_error: arc is looping (likely the same host failing repeatedly).",
 			"prior":   r.statePath(), "reason": "on_error.depth_cap_exceeded", "target": rd.e.OnError})
 	}
-	var tmpl *text
-	if strings.Contains(rd.e.OnError, "{{") { // conformance tag-only-targets
-		t, err := r.m.renderer().inlinePrompt(rd.e.OnError)
-		if err != nil {
-			return true, fmt.Errorf("on_error target %q: %w", rd.e.OnError, err)
-		}
-		tmpl = t
-	}
-	res, err := r.resolveTarget(ctx, r.dispatchBase(rd.e.owner), rd.e.OnError, tmpl)
+	// the target is looked up as written: a {{ }} in it is never rendered,
+	// so it names no state (conformance on-error-template-literal)
+	res, err := r.resolveTarget(ctx, r.dispatchBase(rd.e.owner), rd.e.OnError, nil)
 	if (err != nil || res.stay) && len(c.nested) > 0 {
 		// swallowed as at the depth cap (conformance landing-call-stays)
 		r.note(Note{Kind: "on_error", State: r.statePath(), Text: "on_error " + rd.e.OnError + " in an on_error landing", Error: rd.err})

@@ -32,10 +32,21 @@ func (r *runner) swallowedPostBind(ctx context.Context) error {
 	if r.t.capView != "" {
 		return nil // the pass's own chain was swallowed: its origin shows
 	}
-	if slices.ContainsFunc(r.t.events[n:], func(e Event) bool { return e.Kind == KindStateEntered }) {
+	if hopped(r.t.events[n:]) {
+		r.t.hopFrom = capView
 		return nil
 	}
 	r.t.capView, r.t.capAt = capView, at
 	r.place, r.t.redirectErr = was, redirectErr
 	return nil
+}
+
+// hopped reports whether events hold a post-bind hop: an entry, or a
+// transition that enters nothing (a self-target or a stay), which moves
+// the session from a swallowed chain's end to the hop's target as well
+// (conformance cap-selfhop-after-cap).
+func hopped(events []Event) bool {
+	return slices.ContainsFunc(events, func(e Event) bool {
+		return e.Kind == KindStateEntered || e.Kind == KindTransition
+	})
 }

@@ -31,6 +31,25 @@ func (r *runner) arm() {
 	if r.par != nil {
 		owner = r.par.root
 	}
+	r.armFor(owner, r.statePath())
+}
+
+// armOrigin arms, after a swallowed on_error chain, the timeout of the
+// originating state (origin), where upstream's machine stays: it names
+// that state, so it fires only when the session rests there (conformance
+// cap-origin-timer). A parallel, terminal or timeout-less origin keeps the
+// timeout armed before the turn (conformance swallowed-redirect-timer).
+func (r *runner) armOrigin(origin string) {
+	s := r.m.States[origin]
+	if r.ended || s == nil || s.Timeout == nil || s.Parallel || s.Terminal && len(s.Children) == 0 {
+		return
+	}
+	r.timer = nil
+	r.armFor(s, origin)
+}
+
+// armFor arms owner's timeout for the encoded state at.
+func (r *runner) armFor(owner *State, at string) {
 	if owner.Timeout == nil {
 		return
 	}
@@ -43,7 +62,7 @@ func (r *runner) arm() {
 	if err == nil {
 		var d time.Duration
 		if d, err = duration.Parse(after); err == nil {
-			r.timer = &armedTimeout{state: r.statePath(), owner: owner, after: strings.TrimSpace(after), d: d, deadline: r.now().Add(d)}
+			r.timer = &armedTimeout{state: at, owner: owner, after: strings.TrimSpace(after), d: d, deadline: r.now().Add(d)}
 			return
 		}
 	}

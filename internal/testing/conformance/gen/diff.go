@@ -191,13 +191,23 @@ func noJobIDs(s string) string {
 	return jobIDText.ReplaceAllString(s, "<job>")
 }
 
-// noJobIDsIn is noJobIDs on every string inside a decoded JSON value.
+// inboxID is our inbox message id (n1, n2, …: the inbox counts its
+// items); upstream's is a random ULID.
+var inboxID = regexp.MustCompile(`^n[0-9]+$`)
+
+// noJobIDsIn is noJobIDs on every string inside a decoded JSON value, and
+// an inbox id (an "id" key's value, as host.inbox.add returns it) becomes
+// the same placeholder as upstream's ULID.
 func noJobIDsIn(v any) any {
 	switch t := v.(type) {
 	case string:
 		return noJobIDs(t)
 	case map[string]any:
 		for k, x := range t {
+			if s, ok := x.(string); ok && k == "id" && inboxID.MatchString(s) {
+				t[k] = "<job>"
+				continue
+			}
 			t[k] = noJobIDsIn(x)
 		}
 	case []any:

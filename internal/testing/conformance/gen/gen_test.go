@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
@@ -233,5 +234,34 @@ func assertDrawn(t *testing.T, dir string, want []string) {
 		if !strings.Contains(all.String(), k) {
 			t.Errorf("no story drew %q", k)
 		}
+	}
+}
+
+// An inbox id is ours n1, n2, … and upstream's a random ULID: both read
+// as one placeholder, in a payload and in a world value alike, while an
+// "id" that is no inbox id and an "n1" under another key still differ.
+func TestInboxIDsNormalised(t *testing.T) {
+	turn := func(id, other string) *flowtest.TurnResult {
+		return &flowtest.TurnResult{Events: []flowtest.ReportEvent{
+			{Kind: "harness.returned", Payload: []byte(`{"data":{"id":"` + id + `","ok":true},"other":"` + other + `"}`)},
+		}}
+	}
+	if d := payloadDiff(turn("01J9ZQ3V4W5X6Y7Z8A9B0C1D2E", "x"), turn("n1", "x")); d != "" {
+		t.Errorf("inbox ids differ: %s", d)
+	}
+	if d := payloadDiff(turn("n1", "x"), turn("n12", "x")); d != "" {
+		t.Errorf("inbox counters differ: %s", d)
+	}
+	if d := payloadDiff(turn("a1", "x"), turn("n1", "x")); d == "" {
+		t.Error("an id that is no inbox id matched n1")
+	}
+	if d := payloadDiff(turn("n1", "n1"), turn("n1", "n2")); d == "" {
+		t.Error("n1 under another key matched n2")
+	}
+	wa, wb := map[string]any{}, map[string]any{}
+	applyWorld(wa, []flowtest.ReportEvent{{Kind: "world.update", Payload: []byte(`{"set":{"r":{"id":"01J9ZQ3V4W5X6Y7Z8A9B0C1D2E"}}}`)}})
+	applyWorld(wb, []flowtest.ReportEvent{{Kind: "world.update", Payload: []byte(`{"set":{"r":{"id":"n3"}}}`)}})
+	if !reflect.DeepEqual(wa, wb) {
+		t.Errorf("bound inbox ids differ: %v, %v", wa, wb)
 	}
 }
