@@ -11,16 +11,21 @@ import (
 	"kitsoki/pkg/diag"
 )
 
-// recheck re-checks every story path belongs to and publishes the
-// diagnostics of each of their files (an empty list clears a fixed file).
-// Checks run one at a time, each reading the buffers when it starts, so the
-// last publish of a file reflects its latest text.
-func (s *Server) recheck(path string) {
-	s.checkMu.Lock()
-	defer s.checkMu.Unlock()
+// checkPaths re-checks every story the paths belong to, each once, and
+// publishes the diagnostics of each of their files (an empty list clears a
+// fixed file). It runs with s.checkMu held, one check at a time, each
+// reading the buffers when it starts, so the last publish of a file
+// reflects its latest text.
+func (s *Server) checkPaths(paths []string) {
 	overlay := s.overlay()
-	for _, m := range s.ws.storiesOf(path) {
-		s.checkStory(m, overlay)
+	seen := map[string]bool{}
+	for _, p := range paths {
+		for _, m := range s.ws.storiesOf(p) {
+			if !seen[m] {
+				seen[m] = true
+				s.checkStory(m, overlay)
+			}
+		}
 	}
 }
 
@@ -31,6 +36,9 @@ func (s *Server) checkStory(manifest string, overlay map[string][]byte) {
 	root := s.storyRoot(manifest)
 	if root == "" {
 		return
+	}
+	if s.onCheck != nil {
+		s.onCheck(manifest)
 	}
 	e, ds := s.ws.check(manifest, root, overlay)
 	s.publish(e, ds)

@@ -2,6 +2,8 @@ package lsp
 
 import (
 	"context"
+	"maps"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -45,6 +47,13 @@ type Server struct {
 	docs   map[string]*document // by absolute path
 	held   int64                // bytes of the docs' texts (held.go)
 	timers map[string]*time.Timer
+	// dirty are the paths waiting for a check; draining says a goroutine
+	// checks them (schedule); stopped says the session ended.
+	dirty    map[string]bool
+	draining bool
+	stopped  bool
+	// onCheck, set only by tests, runs before each story check.
+	onCheck func(manifest string)
 	ws     *workspace
 	// watch is set when the client can watch files for us (coverage.go).
 	watch bool
@@ -87,7 +96,7 @@ func (d *document) setText(text string) {
 
 // New builds a server. Call Serve to run it.
 func New(opts Options) *Server {
-	s := &Server{opts: opts, docs: map[string]*document{}, timers: map[string]*time.Timer{}}
+	s := &Server{opts: opts, docs: map[string]*document{}, timers: map[string]*time.Timer{}, dirty: map[string]bool{}}
 	s.ws = newWorkspace()
 	s.proto = protocol.Handler{
 		Initialize:                 s.initialize,
@@ -229,53 +238,106 @@ func (s *Server) didClose(_ *glsp.Context, p *protocol.DidCloseTextDocumentParam
 	return nil
 }
 
-// schedule re-checks the stories path belongs to after delay; a newer
-// change of the same file resets the timer (debounce).
+// schedule marks path for a re-check after delay; a newer change of the
+// same file resets the timer (debounce). The checks themselves run on one
+// goroutine at a time (drain), so a storm of edits, or a client that stops
+// reading what the checks publish, queues paths, never goroutines or checks.
 func (s *Server) schedule(path string, delay time.Duration) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if t := s.timers[path]; t != nil {
 		t.Stop()
+		delete(s.timers, path)
+	}
+	if s.stopped {
+		return
+	}
+	if delay <= 0 {
+		s.markDirty(path)
+		return
 	}
 	var t *time.Timer
 	t = time.AfterFunc(delay, func() {
 		s.mu.Lock()
-		if s.timers[path] == t {
-			delete(s.timers, path)
+		defer s.mu.Unlock()
+		if s.timers[path] != t {
+			return // a newer change, or flush, took the path
 		}
-		s.mu.Unlock()
-		s.recheck(path)
+		delete(s.timers, path)
+		s.markDirty(path)
 	})
 	s.timers[path] = t
 }
 
-// flush runs the checks still waiting out their debounce now, so a request
-// answers from the buffers as they are.
-func (s *Server) flush() {
-	s.mu.Lock()
-	var pending []string
-	for p, t := range s.timers {
-		t.Stop()
-		pending = append(pending, p)
-		delete(s.timers, p)
+// markDirty queues path for the next check and starts the drain goroutine
+// unless one runs (s.mu held).
+func (s *Server) markDirty(path string) {
+	s.dirty[path] = true
+	if !s.draining && !s.stopped {
+		s.draining = true
+		go s.drain()
 	}
-	s.mu.Unlock()
-	for _, p := range pending {
-		s.recheck(p)
-	}
-	// and wait for a check already under way
-	s.checkMu.Lock()
-	//lint:ignore SA2001 an empty critical section waits for the check under way
-	s.checkMu.Unlock()
 }
 
+// drain checks the queued paths until none is left; the paths queued while
+// a check runs are checked together after it, each story once, with the
+// buffers as they are then: the latest edit wins.
+func (s *Server) drain() {
+	for {
+		s.checkMu.Lock()
+		s.mu.Lock()
+		paths := s.takeDirty()
+		if len(paths) == 0 || s.stopped {
+			s.draining = false
+			s.mu.Unlock()
+			s.checkMu.Unlock()
+			return
+		}
+		s.mu.Unlock()
+		s.checkPaths(paths)
+		s.checkMu.Unlock()
+	}
+}
+
+// takeDirty empties the queue and returns its paths (s.mu held).
+func (s *Server) takeDirty() []string {
+	paths := slices.Sorted(maps.Keys(s.dirty))
+	clear(s.dirty)
+	return paths
+}
+
+// flush runs the checks still waiting out their debounce or queued now, and
+// waits for a check already under way, so a request answers from the
+// buffers as they are.
+func (s *Server) flush() {
+	s.mu.Lock()
+	for p, t := range s.timers {
+		t.Stop()
+		delete(s.timers, p)
+		s.dirty[p] = true
+	}
+	s.mu.Unlock()
+	s.checkMu.Lock()
+	defer s.checkMu.Unlock()
+	s.mu.Lock()
+	paths := s.takeDirty()
+	s.mu.Unlock()
+	if len(paths) > 0 {
+		s.checkPaths(paths)
+	}
+}
+
+// stopTimers ends the session's checking: no timer fires, nothing queued
+// is checked.
 func (s *Server) stopTimers() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.stopped = true
 	for _, t := range s.timers {
 		t.Stop()
 	}
 	clear(s.timers)
+	clear(s.dirty)
 }
 
 // overlay snapshots the open buffers (their bytes are shared: a reader

@@ -1,0 +1,56 @@
+package lsp
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"sync/atomic"
+	"testing"
+
+	protocol "github.com/tliron/glsp/protocol_3_16"
+
+	"kitsoki/internal/testing/storytest"
+)
+
+// sync waits until the server has handled every message sent before it:
+// the server handles messages in order, and answers an unknown request
+// at once (its error is the answer).
+func (c *client) sync() {
+	c.t.Helper()
+	var r any
+	_ = c.Conn.Call(context.Background(), "kitsoki/sync", nil, &r)
+}
+
+// An edit storm while a check runs queues the edited file once: the story
+// is checked once more, with the latest text, not once per edit (every
+// edit used to leave a goroutine waiting to run a whole check, so a slow
+// story's checks piled up without bound behind a fast typist, or behind a
+// client that stopped reading what the checks publish).
+func TestEditStormCoalesces(t *testing.T) {
+	dir := storytest.TempCopy(t, "testdata/demo")
+	room := filepath.Join(dir, "rooms", "work.yaml")
+	srv := New(Options{Debounce: 0})
+	var checks atomic.Int32
+	started, gate := make(chan struct{}), make(chan struct{})
+	srv.onCheck = func(string) {
+		if checks.Add(1) == 1 {
+			close(started)
+			<-gate
+		}
+	}
+	c := startServer(t, srv, protocol.ClientCapabilities{}, dir)
+	text := open(c, room)
+	<-started // the first check runs, held
+	const edits = 200
+	for v := 2; v <= edits+1; v++ {
+		change(c, room, fmt.Sprintf("%s# edit %d\n", text, v), int32(v))
+	}
+	c.sync()
+	close(gate)
+	c.waitUntil(room, func(p published) bool { return p.Version != nil && *p.Version == edits+1 })
+	var syms any
+	c.call("textDocument/documentSymbol", protocol.DocumentSymbolParams{TextDocument: protocol.TextDocumentIdentifier{URI: pathURI(room)}}, &syms)
+	if n := checks.Load(); n > 2 {
+		t.Fatalf("%d edits during a check ran %d checks; want the held one and one more with the latest text", edits, n)
+	}
+}
