@@ -54,7 +54,7 @@ type Server struct {
 	stopped  bool
 	// onCheck, set only by tests, runs before each story check.
 	onCheck func(manifest string)
-	ws     *workspace
+	ws      *workspace
 	// watch is set when the client can watch files for us (coverage.go).
 	watch bool
 	cover coverCache
