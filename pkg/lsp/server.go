@@ -79,6 +79,9 @@ type document struct {
 	// text is empty, the file on disk stands for the buffer, and ranged
 	// edits are dropped as for over (held.go).
 	unheld bool
+	// why says why a buffer is unheld when it is not for lack of room
+	// (one change's ranged edits copied too much: didChange).
+	why string
 	// raw is text as the bytes a check reads (overlay), made once per text
 	// rather than once per check.
 	raw []byte
@@ -195,14 +198,21 @@ func (s *Server) didChange(_ *glsp.Context, p *protocol.DidChangeTextDocumentPar
 	s.mu.Lock()
 	d := s.doc(path)
 	wasHeld, fits := !d.unheld, true
-	for _, ch := range p.ContentChanges {
+	var work int64 // bytes the ranged edits copy (maxEditWork)
+	for i, ch := range p.ContentChanges {
 		switch c := ch.(type) {
 		case protocol.TextDocumentContentChangeEventWhole:
 			fits = s.hold(d, c.Text)
 		case protocol.TextDocumentContentChangeEvent:
-			if !d.over && !d.unheld {
-				fits = s.hold(d, applyEdit(d.text, c))
+			if d.over || d.unheld {
+				continue
 			}
+			if work += int64(len(d.text) + len(c.Text)); work > maxEditWork {
+				s.drop(d, i+1)
+				fits = false
+				continue
+			}
+			fits = s.hold(d, applyEdit(d.text, c))
 		}
 	}
 	d.version = p.TextDocument.Version

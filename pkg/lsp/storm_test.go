@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -52,5 +53,46 @@ func TestEditStormCoalesces(t *testing.T) {
 	c.call("textDocument/documentSymbol", protocol.DocumentSymbolParams{TextDocument: protocol.TextDocumentIdentifier{URI: pathURI(room)}}, &syms)
 	if n := checks.Load(); n > 2 {
 		t.Fatalf("%d edits during a check ran %d checks; want the held one and one more with the latest text", edits, n)
+	}
+}
+
+// One change of many ranged edits to a large buffer copies at most
+// maxEditWork bytes: past it the buffer is not held, the file on disk is
+// checked and the client is told why (each edit copied the whole buffer:
+// 1,000 one-byte edits of a 4 MiB buffer copied 4 GB; a message holds a million).
+func TestRangedEditStormIsBounded(t *testing.T) {
+	dir := storytest.TempCopy(t, "testdata/demo")
+	room := filepath.Join(dir, "rooms", "work.yaml")
+	c := startInProcessRoots(t, Options{Debounce: 0}, dir)
+	text := open(c, room)
+	big := text + "# " + strings.Repeat("x", 4<<20) + "\n"
+	change(c, room, big, 2)
+	const edits = 1000
+	at := protocol.Position{}
+	changes := make([]any, edits)
+	for i := range changes {
+		changes[i] = protocol.TextDocumentContentChangeEvent{Range: &protocol.Range{Start: at, End: at}, Text: "#"}
+	}
+	c.Notify("textDocument/didChange", protocol.DidChangeTextDocumentParams{
+		TextDocument:   protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: pathURI(room)}, Version: 3},
+		ContentChanges: changes,
+	})
+	got := c.waitUntil(room, func(p published) bool { return p.Version != nil && *p.Version == 3 })
+	var note string
+	for _, d := range got.Diagnostics {
+		if d.Code == "open-buffers" {
+			note = d.Message
+		}
+	}
+	if !strings.Contains(note, "ranged edits") || !strings.Contains(note, "1024 MiB of copying") || !strings.Contains(note, "work.yaml") {
+		t.Fatalf("the dropped buffer is not told with its reason and the limit: %+v", got.Diagnostics)
+	}
+	// a whole-text change brings the buffer back
+	change(c, room, text+"bogus_key: 1\n", 4)
+	got = c.waitUntil(room, func(p published) bool { return p.Version != nil && *p.Version == 4 })
+	for _, d := range got.Diagnostics {
+		if d.Code == "open-buffers" {
+			t.Fatalf("a whole-text change did not bring the buffer back: %+v", got.Diagnostics)
+		}
 	}
 }
