@@ -2,7 +2,9 @@ package lsp
 
 import (
 	"context"
+	"fmt"
 	"maps"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -42,11 +44,13 @@ type Server struct {
 
 	checkMu sync.Mutex // one check at a time (recheck)
 
-	mu     sync.Mutex
-	conn   *jsonrpc2.Conn
-	docs   map[string]*document // by absolute path
-	held   int64                // bytes of the docs' texts (held.go)
-	timers map[string]*time.Timer
+	mu   sync.Mutex
+	conn *jsonrpc2.Conn
+	docs map[string]*document // by absolute path, at most maxDocs
+	// toldFull says the client was told that maxDocs files are open.
+	toldFull bool
+	held     int64 // bytes of the docs' texts (held.go)
+	timers   map[string]*time.Timer
 	// dirty are the paths waiting for a check; draining says a goroutine
 	// checks them (schedule); stopped says the session ended.
 	dirty    map[string]bool
@@ -96,6 +100,11 @@ func (d *document) setText(text string) {
 		d.text = strings.Clone(text[:maxFile+1])
 	}
 }
+
+// maxDocs bounds the open documents the server keeps: one opened past it
+// is checked as saved on disk (an extension opening every file of a huge
+// repository would otherwise make every check copy a map of them all).
+const maxDocs = 10_000
 
 // New builds a server. Call Serve to run it.
 func New(opts Options) *Server {
@@ -179,6 +188,17 @@ func (s *Server) didOpen(_ *glsp.Context, p *protocol.DidOpenTextDocumentParams)
 		return err
 	}
 	s.mu.Lock()
+	if s.docs[path] == nil && len(s.docs) >= maxDocs {
+		tell := !s.toldFull
+		s.toldFull = true
+		s.mu.Unlock()
+		if tell {
+			s.notify(protocol.ServerWindowShowMessage, protocol.ShowMessageParams{Type: protocol.MessageTypeWarning,
+				Message: fmt.Sprintf("kitsoki lsp: %s and the files opened after it are checked as saved on disk, not as edited: %d files are open, the most kitsoki lsp keeps; close some", filepath.Base(path), maxDocs)})
+		}
+		s.schedule(path, 0)
+		return nil
+	}
 	d := s.doc(path)
 	d.version = p.TextDocument.Version
 	fits := s.hold(d, p.TextDocument.Text)
@@ -196,7 +216,12 @@ func (s *Server) didChange(_ *glsp.Context, p *protocol.DidChangeTextDocumentPar
 		return err
 	}
 	s.mu.Lock()
-	d := s.doc(path)
+	d := s.docs[path]
+	if d == nil { // not open (or past maxDocs): the file on disk counts
+		s.mu.Unlock()
+		s.schedule(path, s.opts.Debounce)
+		return nil
+	}
 	wasHeld, fits := !d.unheld, true
 	var work int64 // bytes the ranged edits copy (maxEditWork)
 	for i, ch := range p.ContentChanges {
@@ -242,6 +267,9 @@ func (s *Server) didClose(_ *glsp.Context, p *protocol.DidCloseTextDocumentParam
 	if d := s.docs[path]; d != nil {
 		s.held -= int64(len(d.text))
 		delete(s.docs, path)
+	}
+	if len(s.docs) < maxDocs {
+		s.toldFull = false
 	}
 	s.mu.Unlock()
 	s.schedule(path, 0) // the file on disk is what counts now

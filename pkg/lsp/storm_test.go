@@ -96,3 +96,41 @@ func TestRangedEditStormIsBounded(t *testing.T) {
 		}
 	}
 }
+
+// The server keeps at most maxDocs open documents, however many a client
+// opens or changes without opening; a file opened past it, and a path
+// longer than any file path, are not kept (every one used to be, its path
+// and buffer held until the session ended).
+func TestOpenDocumentsBounded(t *testing.T) {
+	dir := t.TempDir()
+	srv := New(Options{Debounce: 0})
+	c := startServer(t, srv, protocol.ClientCapabilities{}, dir)
+	name := strings.Repeat("n", 200)
+	for i := range maxDocs + 50 {
+		c.Open(filepath.Join(dir, fmt.Sprintf("%s%d.yaml", name, i)), "a: 1\n")
+	}
+	c.Change(filepath.Join(dir, "never-opened.yaml"), "a: 2\n", 2)
+	c.Open(filepath.Join(dir, strings.Repeat("d/", maxPath)+"app.yaml"), "a: 3\n")
+	c.sync()
+	srv.mu.Lock()
+	n := len(srv.docs)
+	_, kept := srv.docs[filepath.Join(dir, "never-opened.yaml")]
+	srv.mu.Unlock()
+	if n > maxDocs || kept {
+		t.Fatalf("the server keeps %d open documents (the limit is %d); a change of a file never opened kept: %v", n, maxDocs, kept)
+	}
+	if n != maxDocs {
+		t.Fatalf("the server keeps %d open documents, want the first %d", n, maxDocs)
+	}
+	// one closed makes room for one more
+	c.Notify("textDocument/didClose", protocol.DidCloseTextDocumentParams{TextDocument: protocol.TextDocumentIdentifier{URI: pathURI(filepath.Join(dir, name+"0.yaml"))}})
+	late := filepath.Join(dir, "late.yaml")
+	c.Open(late, "a: 4\n")
+	c.sync()
+	srv.mu.Lock()
+	_, kept = srv.docs[late]
+	srv.mu.Unlock()
+	if !kept {
+		t.Fatal("a file opened after one was closed is not kept")
+	}
+}
