@@ -56,6 +56,8 @@ type Server struct {
 	dirty    map[string]bool
 	draining bool
 	stopped  bool
+	// shut says the client sent shutdown: only exit is served after it.
+	shut bool
 	// onCheck, set only by tests, runs before each story check.
 	onCheck func(manifest string)
 	ws      *workspace
@@ -113,7 +115,7 @@ func New(opts Options) *Server {
 	s.proto = protocol.Handler{
 		Initialize:                 s.initialize,
 		Initialized:                s.initialized,
-		Shutdown:                   func(*glsp.Context) error { return nil },
+		Shutdown:                   s.shutdown,
 		Exit:                       func(*glsp.Context) error { return nil },
 		SetTrace:                   func(*glsp.Context, *protocol.SetTraceParams) error { return nil },
 		TextDocumentDidOpen:        s.didOpen,
@@ -150,6 +152,16 @@ func (s *Server) initialize(_ *glsp.Context, p *protocol.InitializeParams) (any,
 		Capabilities: caps,
 		ServerInfo:   &protocol.InitializeResultServerInfo{Name: "kitsoki", Version: new(s.opts.Version)},
 	}, nil
+}
+
+// shutdown ends the checking: after it the client may only send exit
+// (conn.go refuses the rest).
+func (s *Server) shutdown(*glsp.Context) error {
+	s.mu.Lock()
+	s.shut = true
+	s.mu.Unlock()
+	s.stopTimers()
+	return nil
 }
 
 // initialized registers the coverage profile watch with a client that

@@ -2,12 +2,14 @@ package lsp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
 
+	"github.com/sourcegraph/jsonrpc2"
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
 	"kitsoki/internal/testing/storytest"
@@ -132,5 +134,34 @@ func TestOpenDocumentsBounded(t *testing.T) {
 	srv.mu.Unlock()
 	if !kept {
 		t.Fatal("a file opened after one was closed is not kept")
+	}
+}
+
+// After shutdown only exit is served: a request is an InvalidRequest error
+// naming it, a notification does nothing (requests used to be answered and
+// opened files checked, after the client had said it was done).
+func TestAfterShutdown(t *testing.T) {
+	dir := storytest.TempCopy(t, "testdata/demo")
+	room := filepath.Join(dir, "rooms", "work.yaml")
+	srv := New(Options{Debounce: 0})
+	var checks atomic.Int32
+	srv.onCheck = func(string) { checks.Add(1) }
+	c := startServer(t, srv, protocol.ClientCapabilities{}, dir)
+	var r any
+	c.call("shutdown", nil, &r)
+	open(c, room)
+	err := c.Conn.Call(context.Background(), "textDocument/documentSymbol", protocol.DocumentSymbolParams{TextDocument: protocol.TextDocumentIdentifier{URI: pathURI(room)}}, &r)
+	var rpcErr *jsonrpc2.Error
+	if !errors.As(err, &rpcErr) || rpcErr.Code != jsonrpc2.CodeInvalidRequest || !strings.Contains(rpcErr.Message, "textDocument/documentSymbol is refused; after shutdown send exit") {
+		t.Fatalf("a request after shutdown: %v, want an InvalidRequest error naming it", err)
+	}
+	if n := checks.Load(); n != 0 {
+		t.Fatalf("%d checks after shutdown", n)
+	}
+	srv.mu.Lock()
+	n := len(srv.docs)
+	srv.mu.Unlock()
+	if n != 0 {
+		t.Fatalf("a file opened after shutdown is kept (%d documents)", n)
 	}
 }
