@@ -17,13 +17,13 @@ import (
 // reading the buffers when it starts, so the last publish of a file
 // reflects its latest text.
 func (s *Server) checkPaths(paths []string) {
-	overlay := s.overlay()
+	bufs := s.snapshot()
 	seen := map[string]bool{}
 	for _, p := range paths {
 		for _, m := range s.ws.storiesOf(p) {
 			if !seen[m] {
 				seen[m] = true
-				s.checkStory(m, overlay)
+				s.checkStory(m, bufs)
 			}
 		}
 	}
@@ -32,7 +32,7 @@ func (s *Server) checkPaths(paths []string) {
 // checkStory checks the story at manifest under its project root (inside
 // the workspace root holding it) and publishes; a manifest outside every
 // workspace root is skipped.
-func (s *Server) checkStory(manifest string, overlay map[string][]byte) {
+func (s *Server) checkStory(manifest string, bufs buffers) {
 	root := s.storyRoot(manifest)
 	if root == "" {
 		return
@@ -40,12 +40,14 @@ func (s *Server) checkStory(manifest string, overlay map[string][]byte) {
 	if s.onCheck != nil {
 		s.onCheck(manifest)
 	}
-	e, ds := s.ws.check(manifest, root, overlay)
-	s.publish(e, ds)
+	e, ds := s.ws.check(manifest, root, bufs.raw)
+	s.publish(e, ds, bufs)
 }
 
-// publish sends one publishDiagnostics per file of the story.
-func (s *Server) publish(e *entry, ds []diag.Diagnostic) {
+// publish sends one publishDiagnostics per file of the story, placed in
+// and labelled with the buffers the check read (the file on disk for one
+// not open, or not held).
+func (s *Server) publish(e *entry, ds []diag.Diagnostic, bufs buffers) {
 	byFile := map[string][]diag.Diagnostic{}
 	for _, d := range ds {
 		f := filepath.Clean(absPath(cmp.Or(d.File, e.manifest)))
@@ -62,13 +64,15 @@ func (s *Server) publish(e *entry, ds []diag.Diagnostic) {
 		if !s.inside(f) {
 			continue // an @kitsoki/ child elsewhere: not the workspace's
 		}
-		text, _ := s.text(f)
-		var version *protocol.UInteger
-		s.mu.Lock()
-		if d := s.docs[f]; d != nil {
-			version = new(protocol.UInteger(d.version))
+		text, held := bufs.text[f]
+		if !held {
+			b, _ := s.readInside(f)
+			text = string(b)
 		}
-		s.mu.Unlock()
+		var version *protocol.UInteger
+		if v, open := bufs.version[f]; open {
+			version = new(protocol.UInteger(v))
+		}
 		ls := lines(text)
 		shown, more := capFindings(byFile[f])
 		list := make([]protocol.Diagnostic, 0, len(shown)+1)

@@ -392,20 +392,34 @@ func (s *Server) stopTimers() {
 
 // overlay snapshots the open buffers (their bytes are shared: a reader
 // must not change them).
-func (s *Server) overlay() map[string][]byte {
+func (s *Server) overlay() map[string][]byte { return s.snapshot().raw }
+
+// buffers are the open buffers as one check reads them: the bytes, the
+// text and the version of each, so what it publishes places its findings
+// in, and labels them with, the text it checked, not one edited since.
+type buffers struct {
+	raw     map[string][]byte
+	text    map[string]string
+	version map[string]int32
+}
+
+// snapshot takes the open buffers (their bytes are shared: a reader must
+// not change them).
+func (s *Server) snapshot() buffers {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	o := make(map[string][]byte, len(s.docs))
+	b := buffers{raw: make(map[string][]byte, len(s.docs)), text: make(map[string]string, len(s.docs)), version: make(map[string]int32, len(s.docs))}
 	for p, d := range s.docs {
+		b.version[p] = d.version
 		if d.unheld {
 			continue
 		}
 		if d.raw == nil {
 			d.raw = []byte(d.text)
 		}
-		o[p] = d.raw
+		b.raw[p], b.text[p] = d.raw, d.text
 	}
-	return o
+	return b
 }
 
 // text returns the buffer of path, or the file on disk.

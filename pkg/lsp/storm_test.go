@@ -165,3 +165,35 @@ func TestAfterShutdown(t *testing.T) {
 		t.Fatalf("a file opened after shutdown is kept (%d documents)", n)
 	}
 }
+
+// A publish is labelled with the version of the text its check read, and
+// its ranges are placed in that text: an edit made during the check is
+// published by the next check (the publish used to take the version, and
+// the text for its ranges, as they were when it was sent).
+func TestPublishIsOfTheCheckedText(t *testing.T) {
+	dir := storytest.TempCopy(t, "testdata/demo")
+	room := filepath.Join(dir, "rooms", "work.yaml")
+	srv := New(Options{Debounce: 0})
+	var checks atomic.Int32
+	started, gate := make(chan struct{}), make(chan struct{})
+	srv.onCheck = func(string) {
+		if checks.Add(1) == 1 {
+			close(started)
+			<-gate
+		}
+	}
+	c := startServer(t, srv, protocol.ClientCapabilities{}, dir)
+	text := open(c, room)
+	<-started
+	change(c, room, "bogus_key: 1\n"+text, 2)
+	c.sync()
+	close(gate)
+	second := c.waitDiags(room, 2)
+	first := c.waitDiags(room, 1)
+	if first.Version == nil || *first.Version != 1 || len(first.Diagnostics) != 0 {
+		t.Fatalf("the check of version 1 was published as %+v", first)
+	}
+	if second.Version == nil || *second.Version != 2 || len(second.Diagnostics) != 1 || second.Diagnostics[0].Range.Start.Line != 0 {
+		t.Fatalf("the check of version 2 was published as %+v", second)
+	}
+}
