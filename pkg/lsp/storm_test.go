@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
@@ -195,5 +196,39 @@ func TestPublishIsOfTheCheckedText(t *testing.T) {
 	}
 	if second.Version == nil || *second.Version != 2 || len(second.Diagnostics) != 1 || second.Diagnostics[0].Range.Start.Line != 0 {
 		t.Fatalf("the check of version 2 was published as %+v", second)
+	}
+}
+
+// Stories that import each other are checked once per change each and
+// the cycle is a diagnostic at the import that closes it, in the buffer
+// as edited (no check re-enters the other story).
+func TestImportCycleOverLSP(t *testing.T) {
+	dir := t.TempDir()
+	story := func(id, other string) string {
+		return "app: {id: " + id + "}\nroot: s\nimports:\n  " + other + ":\n    source: ../" + other + "\n    entry: s\nstates:\n  s:\n    terminal: true\n"
+	}
+	a, b := filepath.Join(dir, "a", "app.yaml"), filepath.Join(dir, "b", "app.yaml")
+	for p, text := range map[string]string{a: story("a", "b"), b: story("b", "a")} {
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	srv := New(Options{Debounce: 0})
+	var checks atomic.Int32
+	srv.onCheck = func(string) { checks.Add(1) }
+	c := startServer(t, srv, protocol.ClientCapabilities{}, dir)
+	open(c, b)
+	// the import that closes the cycle is a's (b imports a, a imports b)
+	got := c.waitUntil(a, func(p published) bool { return len(p.Diagnostics) > 0 })
+	if got.Diagnostics[0].Code != "imports" || !strings.Contains(got.Diagnostics[0].Message, "cycle detected") {
+		t.Fatalf("the import cycle is not told: %+v", got)
+	}
+	var syms any
+	c.call("textDocument/documentSymbol", protocol.DocumentSymbolParams{TextDocument: protocol.TextDocumentIdentifier{URI: pathURI(b)}}, &syms)
+	if n := checks.Load(); n > 2 {
+		t.Fatalf("one open of a story in an import cycle ran %d checks", n)
 	}
 }
