@@ -11,21 +11,15 @@ import (
 	"kitsoki/pkg/diag"
 )
 
-// checkPaths re-checks every story the paths belong to, each once, and
-// publishes the diagnostics of each of their files (an empty list clears a
-// fixed file). It runs with s.checkMu held, one check at a time, each
-// reading the buffers when it starts, so the last publish of a file
-// reflects its latest text.
-func (s *Server) checkPaths(paths []string) {
+// checkStories checks the stories at manifests (each once) and publishes
+// the diagnostics of each of their files (an empty list clears a fixed
+// file). It runs with s.checkMu held, one check at a time, reading the
+// buffers when it starts, so the last publish of a file reflects its
+// latest text.
+func (s *Server) checkStories(manifests []string) {
 	bufs := s.snapshot()
-	seen := map[string]bool{}
-	for _, p := range paths {
-		for _, m := range s.ws.storiesOf(p) {
-			if !seen[m] {
-				seen[m] = true
-				s.checkStory(m, bufs)
-			}
-		}
+	for _, m := range slices.Compact(slices.Sorted(slices.Values(manifests))) {
+		s.checkStory(m, bufs)
 	}
 }
 

@@ -39,7 +39,7 @@ func (s *Server) storyFor(path string) *story.Story {
 		return st
 	}
 	s.checkMu.Lock()
-	s.checkPaths([]string{path})
+	s.checkStories(s.manifestsOf(path))
 	s.checkMu.Unlock()
 	return s.ws.story(path)
 }

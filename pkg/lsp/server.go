@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -51,7 +52,7 @@ type Server struct {
 	toldFull bool
 	held     int64 // bytes of the docs' texts (held.go)
 	timers   map[string]*time.Timer
-	// dirty are the paths waiting for a check; draining says a goroutine
+	// dirty are the stories waiting for a check; draining says a goroutine
 	// checks them (schedule); stopped says the session ended.
 	dirty    map[string]bool
 	draining bool
@@ -229,9 +230,8 @@ func (s *Server) didChange(_ *glsp.Context, p *protocol.DidChangeTextDocumentPar
 	}
 	s.mu.Lock()
 	d := s.docs[path]
-	if d == nil { // not open (or past maxDocs): the file on disk counts
+	if d == nil { // not open (or past maxDocs): nothing changed on disk
 		s.mu.Unlock()
-		s.schedule(path, s.opts.Debounce)
 		return nil
 	}
 	wasHeld, fits := !d.unheld, true
@@ -288,11 +288,17 @@ func (s *Server) didClose(_ *glsp.Context, p *protocol.DidCloseTextDocumentParam
 	return nil
 }
 
-// schedule marks path for a re-check after delay; a newer change of the
-// same file resets the timer (debounce). The checks themselves run on one
-// goroutine at a time (drain), so a storm of edits, or a client that stops
-// reading what the checks publish, queues paths, never goroutines or checks.
+// schedule queues the stories path belongs to for a check after delay; a
+// newer change of the same file resets the timer (debounce). The queue
+// holds stories, not paths (so a flood of notifications naming made-up
+// files queues nothing), and the checks run on one goroutine at a time
+// (drain): a storm of edits, or a client that stops reading what the
+// checks publish, queues each story once, never a goroutine or a check.
 func (s *Server) schedule(path string, delay time.Duration) {
+	var ms []string
+	if delay <= 0 {
+		ms = s.manifestsOf(path)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if t := s.timers[path]; t != nil {
@@ -303,57 +309,83 @@ func (s *Server) schedule(path string, delay time.Duration) {
 		return
 	}
 	if delay <= 0 {
-		s.markDirty(path)
+		s.markDirty(ms)
 		return
 	}
 	var t *time.Timer
 	t = time.AfterFunc(delay, func() {
+		ms := s.manifestsOf(path)
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		if s.timers[path] != t {
 			return // a newer change, or flush, took the path
 		}
 		delete(s.timers, path)
-		s.markDirty(path)
+		s.markDirty(ms)
 	})
 	s.timers[path] = t
 }
 
-// markDirty queues path for the next check and starts the drain goroutine
-// unless one runs (s.mu held).
-func (s *Server) markDirty(path string) {
-	s.dirty[path] = true
+// manifestsOf lists the stories to check when path changes
+// (workspace.storiesOf), less an app.yaml that is neither a file, an open
+// buffer nor a story checked before: a made-up name is no story.
+func (s *Server) manifestsOf(path string) []string {
+	ms := s.ws.storiesOf(path)
+	return slices.DeleteFunc(ms, func(m string) bool {
+		if m != path || s.ws.known(m) {
+			return false
+		}
+		s.mu.Lock()
+		_, open := s.docs[m]
+		s.mu.Unlock()
+		if open {
+			return false
+		}
+		fi, err := os.Stat(m)
+		return err != nil || !fi.Mode().IsRegular()
+	})
+}
+
+// markDirty queues the stories at manifests for the next check and starts
+// the drain goroutine unless one runs (s.mu held).
+func (s *Server) markDirty(manifests []string) {
+	if len(manifests) == 0 {
+		return
+	}
+	for _, m := range manifests {
+		s.dirty[m] = true
+	}
 	if !s.draining && !s.stopped {
 		s.draining = true
 		go s.drain()
 	}
 }
 
-// drain checks the queued paths until none is left; the paths queued while
-// a check runs are checked together after it, each story once, with the
+// drain checks the queued stories until none is left; the stories queued
+// while a check runs are checked together after it, each once, with the
 // buffers as they are then: the latest edit wins.
 func (s *Server) drain() {
 	for {
 		s.checkMu.Lock()
 		s.mu.Lock()
-		paths := s.takeDirty()
-		if len(paths) == 0 || s.stopped {
+		ms := s.takeDirty()
+		if len(ms) == 0 || s.stopped {
 			s.draining = false
 			s.mu.Unlock()
 			s.checkMu.Unlock()
 			return
 		}
 		s.mu.Unlock()
-		s.checkPaths(paths)
+		s.checkStories(ms)
 		s.checkMu.Unlock()
 	}
 }
 
-// takeDirty empties the queue and returns its paths (s.mu held).
+// takeDirty empties the queue and returns its stories (s.mu held).
 func (s *Server) takeDirty() []string {
-	paths := slices.Sorted(maps.Keys(s.dirty))
+	ms := slices.Sorted(maps.Keys(s.dirty))
 	clear(s.dirty)
-	return paths
+	return ms
 }
 
 // flush runs the checks still waiting out their debounce or queued now, and
@@ -361,19 +393,27 @@ func (s *Server) takeDirty() []string {
 // buffers as they are.
 func (s *Server) flush() {
 	s.mu.Lock()
+	var waiting []string
 	for p, t := range s.timers {
 		t.Stop()
 		delete(s.timers, p)
-		s.dirty[p] = true
+		waiting = append(waiting, p)
 	}
 	s.mu.Unlock()
+	var ms []string
+	for _, p := range waiting {
+		ms = append(ms, s.manifestsOf(p)...)
+	}
 	s.checkMu.Lock()
 	defer s.checkMu.Unlock()
 	s.mu.Lock()
-	paths := s.takeDirty()
+	for _, m := range ms {
+		s.dirty[m] = true
+	}
+	ms = s.takeDirty()
 	s.mu.Unlock()
-	if len(paths) > 0 {
-		s.checkPaths(paths)
+	if len(ms) > 0 {
+		s.checkStories(ms)
 	}
 }
 

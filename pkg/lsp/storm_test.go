@@ -232,3 +232,40 @@ func TestImportCycleOverLSP(t *testing.T) {
 		t.Fatalf("one open of a story in an import cycle ran %d checks", n)
 	}
 }
+
+// A flood of notifications naming made-up files queues nothing and keeps
+// nothing: no check of a story that is not there (each saved app.yaml
+// name used to be checked and kept as a story, so 5,000 made-up names
+// kept 5,000 entries; and each queued a goroutine behind the check).
+func TestNotificationFloodKeepsNothing(t *testing.T) {
+	dir := storytest.TempCopy(t, "testdata/demo")
+	room := filepath.Join(dir, "rooms", "work.yaml")
+	srv := New(Options{Debounce: 0})
+	var checks atomic.Int32
+	started, gate := make(chan struct{}), make(chan struct{})
+	srv.onCheck = func(string) {
+		if checks.Add(1) == 1 {
+			close(started)
+			<-gate
+		}
+	}
+	c := startServer(t, srv, protocol.ClientCapabilities{}, dir)
+	open(c, room)
+	<-started
+	const flood = 5000
+	for i := range flood {
+		uri := pathURI(filepath.Join(dir, fmt.Sprintf("made-up-%d", i), "app.yaml"))
+		c.Notify("textDocument/didSave", protocol.DidSaveTextDocumentParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri}})
+		c.Notify("textDocument/didClose", protocol.DidCloseTextDocumentParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri}})
+	}
+	c.sync()
+	srv.mu.Lock()
+	queued := len(srv.dirty)
+	srv.mu.Unlock()
+	close(gate)
+	var syms any
+	c.call("textDocument/documentSymbol", protocol.DocumentSymbolParams{TextDocument: protocol.TextDocumentIdentifier{URI: pathURI(room)}}, &syms)
+	if n, kept := checks.Load(), len(srv.ws.manifests()); queued > 1 || n > 1 || kept > 1 {
+		t.Fatalf("a flood of %d made-up files queued %d stories, ran %d checks and keeps %d stories; want the one story", flood, queued, n, kept)
+	}
+}
