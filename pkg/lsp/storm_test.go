@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -267,5 +268,26 @@ func TestNotificationFloodKeepsNothing(t *testing.T) {
 	c.call("textDocument/documentSymbol", protocol.DocumentSymbolParams{TextDocument: protocol.TextDocumentIdentifier{URI: pathURI(room)}}, &syms)
 	if n, kept := checks.Load(), len(srv.ws.manifests()); queued > 1 || n > 1 || kept > 1 {
 		t.Fatalf("a flood of %d made-up files queued %d stories, ran %d checks and keeps %d stories; want the one story", flood, queued, n, kept)
+	}
+}
+
+// A message whose content never arrives holds the server only until its
+// context ends (kitsoki lsp: a signal): Serve returns then.
+func TestBodyThatNeverArrives(t *testing.T) {
+	sr, cw := io.Pipe()
+	cr, sw := io.Pipe()
+	go func() { _, _ = io.Copy(io.Discard, cr) }()
+	srv := New(Options{})
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() {
+		served <- srv.Serve(ctx, pipeRWC{Reader: sr, Writer: sw, closers: []io.Closer{sr, sw}})
+	}()
+	if _, err := io.WriteString(cw, "Content-Length: 1000\r\n\r\n{\"jsonrpc\":"); err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	if err := <-served; err != nil {
+		t.Fatalf("Serve: %v", err)
 	}
 }
