@@ -126,7 +126,9 @@ func readFrame(r *bufio.Reader, v any, n int) error {
 	// The handlers decode values of any type (initializationOptions, a
 	// diagnostic's data): a message of millions of empty {} is refused first.
 	limit := jsoncost.Limit(body.Len())
-	if cost, err := jsoncost.Estimate(body.Bytes(), reflect.TypeFor[any](), limit); err == nil && cost > limit {
+	if jsoncost.Bound(body.Bytes()) <= limit {
+		// few containers for the bytes (a story's text): no walk
+	} else if cost, err := jsoncost.Estimate(body.Bytes(), reflect.TypeFor[any](), limit); err == nil && cost > limit {
 		return fail("its content would take over %d MiB once read (%d bytes of millions of empty values); send fewer objects and arrays in one message", limit>>20, body.Len())
 	}
 	if err := json.Unmarshal(body.Bytes(), v); err != nil {
