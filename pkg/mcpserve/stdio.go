@@ -34,7 +34,10 @@ const maxBatch = 64
 
 // batchReader passes the client's bytes on, counting the elements of a
 // line that is a batch, and fails the read at the element past maxBatch.
+// With whole set the input is one document (an HTTP body), in which a
+// newline is a blank.
 type batchReader struct {
+	whole             bool
 	r                 io.Reader
 	line              int
 	start             bool // only blanks so far on this line
@@ -57,13 +60,24 @@ func (b *batchReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
+// batchOver says the HTTP body is a batch of more than maxBatch messages.
+func batchOver(body []byte) bool {
+	b := batchReader{whole: true, start: true}
+	for _, c := range body {
+		if b.scan(c) {
+			return true
+		}
+	}
+	return false
+}
+
 // scan takes one byte and says whether the batch is over maxBatch.
 func (b *batchReader) scan(c byte) bool {
 	switch {
-	case c == '\n':
+	case c == '\n' && !b.whole:
 		*b = batchReader{r: b.r, line: b.line + 1, start: true}
 	case b.start:
-		if c != ' ' && c != '\t' && c != '\r' {
+		if c != ' ' && c != '\t' && c != '\r' && c != '\n' {
 			b.start, b.batch, b.depth, b.elems = false, c == '[', 1, 1
 		}
 	case !b.batch:
