@@ -291,3 +291,33 @@ func TestBodyThatNeverArrives(t *testing.T) {
 		t.Fatalf("Serve: %v", err)
 	}
 }
+
+// A story of more states than maxItems answers documentSymbol and a
+// target's completion with at most maxItems each, the completion list
+// marked incomplete (a story of a million states answered with a million
+// of each).
+func TestSymbolsAndCompletionBounded(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("app: {id: many}\nroot: s0\nstates:\n  s0:\n    on:\n      go:\n        - target: \n")
+	for i := 1; i <= maxItems+500; i++ {
+		fmt.Fprintf(&b, "  s%d:\n    terminal: true\n", i)
+	}
+	app := filepath.Join(dir, "app.yaml")
+	if err := os.WriteFile(app, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := startInProcessRoots(t, Options{Debounce: 0}, dir)
+	open(c, app)
+	var syms []protocol.DocumentSymbol
+	c.call("textDocument/documentSymbol", protocol.DocumentSymbolParams{TextDocument: protocol.TextDocumentIdentifier{URI: pathURI(app)}}, &syms)
+	if len(syms) == 0 || len(syms) > maxItems {
+		t.Fatalf("%d document symbols for %d states; want at most %d", len(syms), maxItems+501, maxItems)
+	}
+	var list protocol.CompletionList
+	c.call("textDocument/completion", protocol.CompletionParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
+		TextDocument: protocol.TextDocumentIdentifier{URI: pathURI(app)}, Position: protocol.Position{Line: 6, Character: 18}}}, &list)
+	if len(list.Items) == 0 || len(list.Items) > maxItems || !list.IsIncomplete {
+		t.Fatalf("%d completion items (incomplete %v) for %d targets; want at most %d, marked incomplete", len(list.Items), list.IsIncomplete, maxItems+501, maxItems)
+	}
+}
