@@ -430,10 +430,6 @@ func (s *Server) stopTimers() {
 	clear(s.dirty)
 }
 
-// overlay snapshots the open buffers (their bytes are shared: a reader
-// must not change them).
-func (s *Server) overlay() map[string][]byte { return s.snapshot().raw }
-
 // buffers are the open buffers as one check reads them: the bytes, the
 // text and the version of each, so what it publishes places its findings
 // in, and labels them with, the text it checked, not one edited since.
