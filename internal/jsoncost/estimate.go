@@ -60,6 +60,20 @@ func Values(data []byte, limit int64) (int64, error) {
 	return e.run(data, nil)
 }
 
+// Bound is an upper bound of Estimate(data, any) counted from bytes alone
+// (each '{', '[', ':' and ',' as the container, entry or element it may
+// open, every byte as three of a string's: an invalid byte decodes to
+// U+FFFD): a caller whose Bound is within its limit
+// need not walk the document, which takes seconds for 100 MB of one string.
+func Bound(data []byte) int64 {
+	count := func(c byte) int64 { return int64(bytes.Count(data, []byte{c})) }
+	return 3*int64(len(data)) + anyScalar +
+		count('{')*(anyMap+32*mapGroup+8) +
+		count('[')*(anyArray+anyElem+anyScalar) +
+		count(':')*(anyEntry+anyScalar) +
+		count(',')*(anyElem+anyEntry+anyScalar)
+}
+
 var errOver = errors.New("over the limit")
 
 type estimator struct {

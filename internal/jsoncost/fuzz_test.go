@@ -37,6 +37,9 @@ func FuzzEstimate(f *testing.F) {
 				t.Fatalf("Estimate(%q, %v) = %d", data, typ, cost)
 			}
 		}
+		if cost, _ := Estimate(data, types[1], 1<<40); valid && cost > Bound(data) {
+			t.Fatalf("Estimate(%q, any) = %d, over Bound %d", data, cost, Bound(data))
+		}
 		// a small limit stops the walk without a wrong error
 		if _, err := Estimate(data, types[1], 1); valid && err != nil {
 			t.Fatalf("Estimate(%q) with a small limit: %v", data, err)

@@ -31,7 +31,7 @@ func TestBufferOverTheCapIsRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	capped := func() bool {
-		_, ds := s.ws.check(manifest, s.storyRoot(manifest), s.overlay())
+		_, ds := s.ws.check(manifest, s.storyRoot(manifest), s.snapshot().raw)
 		for _, d := range ds {
 			if strings.Contains(d.Message, "cap for this kind of file") {
 				return true

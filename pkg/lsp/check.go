@@ -11,33 +11,37 @@ import (
 	"kitsoki/pkg/diag"
 )
 
-// recheck re-checks every story path belongs to and publishes the
-// diagnostics of each of their files (an empty list clears a fixed file).
-// Checks run one at a time, each reading the buffers when it starts, so the
-// last publish of a file reflects its latest text.
-func (s *Server) recheck(path string) {
-	s.checkMu.Lock()
-	defer s.checkMu.Unlock()
-	overlay := s.overlay()
-	for _, m := range s.ws.storiesOf(path) {
-		s.checkStory(m, overlay)
+// checkStories checks the stories at manifests (each once) and publishes
+// the diagnostics of each of their files (an empty list clears a fixed
+// file). It runs with s.checkMu held, one check at a time, reading the
+// buffers when it starts, so the last publish of a file reflects its
+// latest text.
+func (s *Server) checkStories(manifests []string) {
+	bufs := s.snapshot()
+	for _, m := range slices.Compact(slices.Sorted(slices.Values(manifests))) {
+		s.checkStory(m, bufs)
 	}
 }
 
 // checkStory checks the story at manifest under its project root (inside
 // the workspace root holding it) and publishes; a manifest outside every
 // workspace root is skipped.
-func (s *Server) checkStory(manifest string, overlay map[string][]byte) {
+func (s *Server) checkStory(manifest string, bufs buffers) {
 	root := s.storyRoot(manifest)
 	if root == "" {
 		return
 	}
-	e, ds := s.ws.check(manifest, root, overlay)
-	s.publish(e, ds)
+	if s.onCheck != nil {
+		s.onCheck(manifest)
+	}
+	e, ds := s.ws.check(manifest, root, bufs.raw)
+	s.publish(e, ds, bufs)
 }
 
-// publish sends one publishDiagnostics per file of the story.
-func (s *Server) publish(e *entry, ds []diag.Diagnostic) {
+// publish sends one publishDiagnostics per file of the story, placed in
+// and labelled with the buffers the check read (the file on disk for one
+// not open, or not held).
+func (s *Server) publish(e *entry, ds []diag.Diagnostic, bufs buffers) {
 	byFile := map[string][]diag.Diagnostic{}
 	for _, d := range ds {
 		f := filepath.Clean(absPath(cmp.Or(d.File, e.manifest)))
@@ -54,13 +58,15 @@ func (s *Server) publish(e *entry, ds []diag.Diagnostic) {
 		if !s.inside(f) {
 			continue // an @kitsoki/ child elsewhere: not the workspace's
 		}
-		text, _ := s.text(f)
-		var version *protocol.UInteger
-		s.mu.Lock()
-		if d := s.docs[f]; d != nil {
-			version = new(protocol.UInteger(d.version))
+		text, held := bufs.text[f]
+		if !held {
+			b, _ := s.readInside(f)
+			text = string(b)
 		}
-		s.mu.Unlock()
+		var version *protocol.UInteger
+		if v, open := bufs.version[f]; open {
+			version = new(protocol.UInteger(v))
+		}
 		ls := lines(text)
 		shown, more := capFindings(byFile[f])
 		list := make([]protocol.Diagnostic, 0, len(shown)+1)

@@ -75,9 +75,15 @@ func startInProcessRoots(t *testing.T, opts Options, roots ...string) *client {
 // that names roots as its workspace folders.
 func startInProcessWith(t *testing.T, opts Options, caps protocol.ClientCapabilities, roots ...string) *client {
 	t.Helper()
+	return startServer(t, New(opts), caps, roots...)
+}
+
+// startServer runs srv on pipes and connects a client with caps that names
+// roots as its workspace folders.
+func startServer(t *testing.T, srv *Server, caps protocol.ClientCapabilities, roots ...string) *client {
+	t.Helper()
 	sr, cw := io.Pipe()
 	cr, sw := io.Pipe()
-	srv := New(opts)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {

@@ -41,6 +41,15 @@ func (s *Server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 		_, _, _, _ = s.proto.Handle(&gc)
 		return nil, conn.Close()
 	}
+	s.mu.Lock()
+	shut := s.shut
+	s.mu.Unlock()
+	if shut { // LSP: after shutdown, requests fail and notifications are dropped
+		if req.Notif {
+			return nil, nil
+		}
+		return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeInvalidRequest, Message: fmt.Sprintf("kitsoki lsp is shut down: %s is refused; after shutdown send exit", req.Method)}
+	}
 	r, validMethod, validParams, err := s.proto.Handle(&gc)
 	switch {
 	case !validMethod:

@@ -179,17 +179,25 @@ func (s *Server) watchProfiles() {
 
 // didChangeWatchedFiles re-checks every known story below a coverage
 // profile that changed, so its hints follow the profile.
+// Each profile counts once, however often a message names it.
 func (s *Server) didChangeWatchedFiles(_ *glsp.Context, p *protocol.DidChangeWatchedFilesParams) error {
+	roots := map[string]bool{}
 	for _, ch := range p.Changes {
 		path, err := uriPath(ch.URI)
-		if err != nil || !strings.HasSuffix(filepath.ToSlash(path), "/"+coverage.EditorProfile) {
+		if err != nil || !strings.HasSuffix(filepath.ToSlash(path), "/"+coverage.EditorProfile) || roots[filepath.Dir(filepath.Dir(path))] {
 			continue
 		}
 		s.cover.forget(path)
-		root := filepath.Dir(filepath.Dir(path))
-		for _, m := range s.ws.manifests() {
+		roots[filepath.Dir(filepath.Dir(path))] = true
+	}
+	if len(roots) == 0 {
+		return nil
+	}
+	for _, m := range s.ws.manifests() {
+		for root := range roots {
 			if rel, err := filepath.Rel(root, m); err == nil && !strings.HasPrefix(rel, "..") {
 				s.schedule(m, 0)
+				break
 			}
 		}
 	}

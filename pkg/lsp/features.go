@@ -201,8 +201,19 @@ func (s *Server) completion(_ *glsp.Context, p *protocol.CompletionParams) (any,
 	before := line[:lineByte(line, p.Position.Character)]
 	st := s.storyFor(path)
 	items := complete(st, text, int(p.Position.Line), before)
-	return protocol.CompletionList{IsIncomplete: false, Items: items}, nil
+	more := len(items) > maxItems
+	if more {
+		items = items[:maxItems]
+	}
+	return protocol.CompletionList{IsIncomplete: more, Items: items}, nil
 }
+
+// maxItems bounds the completion items and document symbols one answer
+// carries: a story of a million states would otherwise answer with a
+// million of each (a message of hundreds of megabytes for the editor). A
+// cut completion list says it is incomplete, so the editor asks again as
+// the user types.
+const maxItems = 5000
 
 // complete lists candidates for the text before the cursor on line.
 func complete(st *story.Story, text string, line int, before string) []protocol.CompletionItem {
@@ -439,12 +450,20 @@ func (s *Server) documentSymbol(_ *glsp.Context, p *protocol.DocumentSymbolParam
 	}
 	text, _ := s.text(path)
 	ls := lines(text) // once, not once per symbol
+	count := 0        // symbols so far, at most maxItems
 	var build func(ss []*story.State) []protocol.DocumentSymbol
 	build = func(ss []*story.State) []protocol.DocumentSymbol {
 		out := []protocol.DocumentSymbol{}
 		for _, sd := range ss {
+			if count >= maxItems {
+				break
+			}
+			inFile := absPath(sd.Pos.File) == path
+			if inFile {
+				count++ // before its children, so the count stays within maxItems
+			}
 			children := build(sd.Children)
-			if absPath(sd.Pos.File) != path {
+			if !inFile {
 				out = append(out, children...)
 				continue
 			}
@@ -459,7 +478,8 @@ func (s *Server) documentSymbol(_ *glsp.Context, p *protocol.DocumentSymbolParam
 	}
 	syms := build(st.States)
 	add := func(name string, kind protocol.SymbolKind, pos story.Pos) {
-		if absPath(pos.File) == path {
+		if absPath(pos.File) == path && count < maxItems {
+			count++
 			r := tokenRangeIn(ls, pos.Line, pos.Col)
 			syms = append(syms, protocol.DocumentSymbol{Name: name, Kind: kind, Range: r, SelectionRange: r})
 		}

@@ -103,6 +103,9 @@ func readFrame(r *bufio.Reader, v any, n int) error {
 			if l > maxBody {
 				return fail("Content-Length %d is over the limit of %d bytes; send less in one message", l, maxBody)
 			}
+			if length >= 0 && int(l) != length {
+				return fail("two Content-Length headers, %d and %d; send one", length, l)
+			}
 			length = int(l)
 		}
 	}
@@ -117,16 +120,40 @@ func readFrame(r *bufio.Reader, v any, n int) error {
 	if body.Len() < length {
 		return io.ErrUnexpectedEOF
 	}
+	if err := checkEnvelope(body.Bytes()); err != "" {
+		return fail("%s", err)
+	}
 	// The handlers decode values of any type (initializationOptions, a
 	// diagnostic's data): a message of millions of empty {} is refused first.
 	limit := jsoncost.Limit(body.Len())
-	if cost, err := jsoncost.Estimate(body.Bytes(), reflect.TypeFor[any](), limit); err == nil && cost > limit {
+	if jsoncost.Bound(body.Bytes()) <= limit {
+		// few containers for the bytes (a story's text): no walk
+	} else if cost, err := jsoncost.Estimate(body.Bytes(), reflect.TypeFor[any](), limit); err == nil && cost > limit {
 		return fail("its content would take over %d MiB once read (%d bytes of millions of empty values); send fewer objects and arrays in one message", limit>>20, body.Len())
 	}
 	if err := json.Unmarshal(body.Bytes(), v); err != nil {
 		return fail("the content is not a JSON-RPC message the server can read (%v); send one JSON object whose id is an integer or a string", err)
 	}
 	return nil
+}
+
+// checkEnvelope refuses, before the content is decoded, what the JSON-RPC
+// layer would misread: a batch (an array: LSP sends one object per
+// message, and an array of a million requests was walked whole before its
+// refusal named empty values) and a negative id (read as the id plus 2^64,
+// so the answer went to an id the client never sent). "" is fine.
+func checkEnvelope(body []byte) string {
+	trimmed := bytes.TrimLeft(body, " \t\r\n")
+	if len(trimmed) > 0 && trimmed[0] == '[' {
+		return "the content is a JSON array (a JSON-RPC batch); the LSP base protocol sends one JSON object per message"
+	}
+	var head struct {
+		ID json.RawMessage `json:"id"`
+	}
+	if json.Unmarshal(body, &head) == nil && len(head.ID) > 0 && head.ID[0] == '-' {
+		return fmt.Sprintf("the id %.40s is negative; send an id from 0 up, or a string", head.ID)
+	}
+	return ""
 }
 
 var errLongLine = errors.New("header line too long")

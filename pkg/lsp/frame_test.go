@@ -55,6 +55,20 @@ func TestFramingBounds(t *testing.T) {
 			_, err := fmt.Fprintf(w, "Content-Length: %d\r\n\r\n%s", len(body), body)
 			return err
 		}, "the content is not a JSON-RPC message"},
+		"two lengths": {func(w io.Writer) error {
+			_, err := io.WriteString(w, "Content-Length: 5\r\nContent-Length: 2\r\n\r\n{}")
+			return err
+		}, "two Content-Length headers, 5 and 2; send one"},
+		"batch": {func(w io.Writer) error {
+			body := "[" + strings.TrimSuffix(strings.Repeat(`{"jsonrpc":"2.0","id":1,"method":"shutdown"},`, 200_000), ",") + "]"
+			_, err := fmt.Fprintf(w, "Content-Length: %d\r\n\r\n%s", len(body), body)
+			return err
+		}, "the content is a JSON array (a JSON-RPC batch)"},
+		"negative id": {func(w io.Writer) error {
+			body := `{"jsonrpc":"2.0","id":-1,"method":"shutdown"}`
+			_, err := fmt.Fprintf(w, "Content-Length: %d\r\n\r\n%s", len(body), body)
+			return err
+		}, "the id -1 is negative"},
 		"too deep": {func(w io.Writer) error {
 			body := `{"jsonrpc":"2.0","id":5,"method":"textDocument/hover","params":` + strings.Repeat("[", 20000) + strings.Repeat("]", 20000) + "}"
 			_, err := fmt.Fprintf(w, "Content-Length: %d\r\n\r\n%s", len(body), body)
@@ -110,6 +124,9 @@ func FuzzReadFrame(f *testing.F) {
 	f.Add([]byte("Content-Length: -1\r\n\r\n"))
 	f.Add([]byte("Content-Length: 99999999999999999999\r\n\r\n"))
 	f.Add([]byte("no colon\r\n\r\n"))
+	f.Add([]byte("Content-Length: 2\r\nContent-Length: 2\r\n\r\n{}"))
+	f.Add([]byte("Content-Length: 3\r\n\r\n [1"))
+	f.Add([]byte("Content-Length: 42\r\n\r\n{\"jsonrpc\":\"2.0\",\"id\":-0,\"method\":\"x\"}"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r := bufio.NewReader(bytes.NewReader(data))
 		var v any

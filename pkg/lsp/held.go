@@ -13,6 +13,13 @@ import (
 // twice: as typed, and as the bytes the checks read).
 const DefaultMaxOpenBytes = 2 * maxFile
 
+// maxEditWork bounds what one didChange's ranged edits may copy: each edit
+// copies the buffer, so a message of a million one-byte edits to a 64 MiB
+// buffer would copy it a million times. Past it the buffer is dropped as
+// one that does not fit (the file on disk stands for it until the editor
+// sends the whole text); an editor's own edits copy a few buffers' worth.
+const maxEditWork = 1 << 30
+
 func (s *Server) maxOpen() int64 { return cmp.Or(max(s.opts.MaxOpenBytes, 0), DefaultMaxOpenBytes) }
 
 // hold sets d's text when it fits in what is left of MaxOpenBytes, and
@@ -27,21 +34,40 @@ func (s *Server) hold(d *document, text string) bool {
 		d.unheld = true
 		return false
 	}
-	d.unheld = false
+	d.unheld, d.why = false, ""
 	d.setText(text)
 	s.held += int64(len(d.text))
 	return true
 }
 
-// unheldMessage tells the client that path's buffer is not held.
-func (s *Server) unheldMessage(path string) string {
+// drop stops holding d's text because of too much edit work (s.mu held):
+// the file on disk stands for it, as for one that does not fit.
+func (s *Server) drop(d *document, edits int) {
+	s.held -= int64(len(d.text))
+	size := len(d.text)
+	d.text, d.over, d.raw, d.unheld = "", false, nil, true
+	d.why = fmt.Sprintf("one change sent %d or more ranged edits of a %d KiB buffer, over the %d MiB of copying kitsoki lsp does for one change", edits, size>>10, maxEditWork>>20)
+}
+
+// unheldMessage tells the client that path's buffer is not held, and why
+// (why "": the open buffers are full).
+func (s *Server) unheldMessage(path, why string) string {
+	if why != "" {
+		return fmt.Sprintf("kitsoki lsp: %s is not checked as edited: %s, so the file as saved on disk is checked instead; reopen the file, or send it whole", filepath.Base(path), why)
+	}
 	return fmt.Sprintf("kitsoki lsp: %s is not checked as edited: the open files hold %d MiB, the most kitsoki lsp keeps, so the file as saved on disk is checked instead; close other files, or save this one", filepath.Base(path), s.maxOpen()>>20)
 }
 
 // tellUnheld shows the client that path's buffer is not held (the
 // publish of its story repeats it as a diagnostic).
 func (s *Server) tellUnheld(path string) {
-	s.notify(protocol.ServerWindowShowMessage, protocol.ShowMessageParams{Type: protocol.MessageTypeWarning, Message: s.unheldMessage(path)})
+	s.mu.Lock()
+	var why string
+	if d := s.docs[path]; d != nil {
+		why = d.why
+	}
+	s.mu.Unlock()
+	s.notify(protocol.ServerWindowShowMessage, protocol.ShowMessageParams{Type: protocol.MessageTypeWarning, Message: s.unheldMessage(path, why)})
 }
 
 // unheldNote is the diagnostic on a file whose buffer is not held (nil
@@ -50,10 +76,14 @@ func (s *Server) unheldNote(path string) *protocol.Diagnostic {
 	s.mu.Lock()
 	d := s.docs[path]
 	unheld := d != nil && d.unheld
+	var why string
+	if unheld {
+		why = d.why
+	}
 	s.mu.Unlock()
 	if !unheld {
 		return nil
 	}
 	return &protocol.Diagnostic{Severity: new(protocol.DiagnosticSeverityWarning), Source: new("kitsoki"),
-		Code: &protocol.IntegerOrString{Value: "open-buffers"}, Message: s.unheldMessage(path)}
+		Code: &protocol.IntegerOrString{Value: "open-buffers"}, Message: s.unheldMessage(path, why)}
 }

@@ -39,7 +39,7 @@ func TestOpenBuffersBounded(t *testing.T) {
 	}
 	s.flush()
 	held := 0
-	for _, b := range s.overlay() {
+	for _, b := range s.snapshot().raw {
 		held += len(b)
 	}
 	if held > limit {
@@ -104,10 +104,10 @@ func TestOverlayDoesNotCopyBuffers(t *testing.T) {
 		s.docs[filepath.Join(dir, fmt.Sprintf("f%d.yaml", i))] = d
 	}
 	s.mu.Unlock()
-	s.overlay()
+	s.snapshot()
 	got := allocs.During(func() {
 		for range 10 {
-			s.overlay()
+			s.snapshot()
 		}
 	})
 	// Copying would cost 10 × total; the allowance of 2 × total leaves room

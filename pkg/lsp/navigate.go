@@ -38,9 +38,9 @@ func (s *Server) storyFor(path string) *story.Story {
 	if st := s.ws.story(path); st != nil {
 		return st
 	}
-	for _, m := range s.ws.storiesOf(path) {
-		s.checkStory(m, s.overlay())
-	}
+	s.checkMu.Lock()
+	s.checkStories(s.manifestsOf(path))
+	s.checkMu.Unlock()
 	return s.ws.story(path)
 }
 

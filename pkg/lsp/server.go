@@ -2,6 +2,11 @@ package lsp
 
 import (
 	"context"
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -40,12 +45,23 @@ type Server struct {
 
 	checkMu sync.Mutex // one check at a time (recheck)
 
-	mu     sync.Mutex
-	conn   *jsonrpc2.Conn
-	docs   map[string]*document // by absolute path
-	held   int64                // bytes of the docs' texts (held.go)
-	timers map[string]*time.Timer
-	ws     *workspace
+	mu   sync.Mutex
+	conn *jsonrpc2.Conn
+	docs map[string]*document // by absolute path, at most maxDocs
+	// toldFull says the client was told that maxDocs files are open.
+	toldFull bool
+	held     int64 // bytes of the docs' texts (held.go)
+	timers   map[string]*time.Timer
+	// dirty are the stories waiting for a check; draining says a goroutine
+	// checks them (schedule); stopped says the session ended.
+	dirty    map[string]bool
+	draining bool
+	stopped  bool
+	// shut says the client sent shutdown: only exit is served after it.
+	shut bool
+	// onCheck, set only by tests, runs before each story check.
+	onCheck func(manifest string)
+	ws      *workspace
 	// watch is set when the client can watch files for us (coverage.go).
 	watch bool
 	cover coverCache
@@ -70,6 +86,9 @@ type document struct {
 	// text is empty, the file on disk stands for the buffer, and ranged
 	// edits are dropped as for over (held.go).
 	unheld bool
+	// why says why a buffer is unheld when it is not for lack of room
+	// (one change's ranged edits copied too much: didChange).
+	why string
 	// raw is text as the bytes a check reads (overlay), made once per text
 	// rather than once per check.
 	raw []byte
@@ -85,14 +104,19 @@ func (d *document) setText(text string) {
 	}
 }
 
+// maxDocs bounds the open documents the server keeps: one opened past it
+// is checked as saved on disk (an extension opening every file of a huge
+// repository would otherwise make every check copy a map of them all).
+const maxDocs = 10_000
+
 // New builds a server. Call Serve to run it.
 func New(opts Options) *Server {
-	s := &Server{opts: opts, docs: map[string]*document{}, timers: map[string]*time.Timer{}}
+	s := &Server{opts: opts, docs: map[string]*document{}, timers: map[string]*time.Timer{}, dirty: map[string]bool{}}
 	s.ws = newWorkspace()
 	s.proto = protocol.Handler{
 		Initialize:                 s.initialize,
 		Initialized:                s.initialized,
-		Shutdown:                   func(*glsp.Context) error { return nil },
+		Shutdown:                   s.shutdown,
 		Exit:                       func(*glsp.Context) error { return nil },
 		SetTrace:                   func(*glsp.Context, *protocol.SetTraceParams) error { return nil },
 		TextDocumentDidOpen:        s.didOpen,
@@ -131,6 +155,16 @@ func (s *Server) initialize(_ *glsp.Context, p *protocol.InitializeParams) (any,
 	}, nil
 }
 
+// shutdown ends the checking: after it the client may only send exit
+// (conn.go refuses the rest).
+func (s *Server) shutdown(*glsp.Context) error {
+	s.mu.Lock()
+	s.shut = true
+	s.mu.Unlock()
+	s.stopTimers()
+	return nil
+}
+
 // initialized registers the coverage profile watch with a client that
 // can watch files.
 func (s *Server) initialized(*glsp.Context, *protocol.InitializedParams) error {
@@ -167,6 +201,17 @@ func (s *Server) didOpen(_ *glsp.Context, p *protocol.DidOpenTextDocumentParams)
 		return err
 	}
 	s.mu.Lock()
+	if s.docs[path] == nil && len(s.docs) >= maxDocs {
+		tell := !s.toldFull
+		s.toldFull = true
+		s.mu.Unlock()
+		if tell {
+			s.notify(protocol.ServerWindowShowMessage, protocol.ShowMessageParams{Type: protocol.MessageTypeWarning,
+				Message: fmt.Sprintf("kitsoki lsp: %s and the files opened after it are checked as saved on disk, not as edited: %d files are open, the most kitsoki lsp keeps; close some", filepath.Base(path), maxDocs)})
+		}
+		s.schedule(path, 0)
+		return nil
+	}
 	d := s.doc(path)
 	d.version = p.TextDocument.Version
 	fits := s.hold(d, p.TextDocument.Text)
@@ -184,16 +229,27 @@ func (s *Server) didChange(_ *glsp.Context, p *protocol.DidChangeTextDocumentPar
 		return err
 	}
 	s.mu.Lock()
-	d := s.doc(path)
+	d := s.docs[path]
+	if d == nil { // not open (or past maxDocs): nothing changed on disk
+		s.mu.Unlock()
+		return nil
+	}
 	wasHeld, fits := !d.unheld, true
-	for _, ch := range p.ContentChanges {
+	var work int64 // bytes the ranged edits copy (maxEditWork)
+	for i, ch := range p.ContentChanges {
 		switch c := ch.(type) {
 		case protocol.TextDocumentContentChangeEventWhole:
 			fits = s.hold(d, c.Text)
 		case protocol.TextDocumentContentChangeEvent:
-			if !d.over && !d.unheld {
-				fits = s.hold(d, applyEdit(d.text, c))
+			if d.over || d.unheld {
+				continue
 			}
+			if work += int64(len(d.text) + len(c.Text)); work > maxEditWork {
+				s.drop(d, i+1)
+				fits = false
+				continue
+			}
+			fits = s.hold(d, applyEdit(d.text, c))
 		}
 	}
 	d.version = p.TextDocument.Version
@@ -224,76 +280,182 @@ func (s *Server) didClose(_ *glsp.Context, p *protocol.DidCloseTextDocumentParam
 		s.held -= int64(len(d.text))
 		delete(s.docs, path)
 	}
+	if len(s.docs) < maxDocs {
+		s.toldFull = false
+	}
 	s.mu.Unlock()
 	s.schedule(path, 0) // the file on disk is what counts now
 	return nil
 }
 
-// schedule re-checks the stories path belongs to after delay; a newer
-// change of the same file resets the timer (debounce).
+// schedule queues the stories path belongs to for a check after delay; a
+// newer change of the same file resets the timer (debounce). The queue
+// holds stories, not paths (so a flood of notifications naming made-up
+// files queues nothing), and the checks run on one goroutine at a time
+// (drain): a storm of edits, or a client that stops reading what the
+// checks publish, queues each story once, never a goroutine or a check.
 func (s *Server) schedule(path string, delay time.Duration) {
+	var ms []string
+	if delay <= 0 {
+		ms = s.manifestsOf(path)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if t := s.timers[path]; t != nil {
 		t.Stop()
+		delete(s.timers, path)
+	}
+	if s.stopped {
+		return
+	}
+	if delay <= 0 {
+		s.markDirty(ms)
+		return
 	}
 	var t *time.Timer
 	t = time.AfterFunc(delay, func() {
+		ms := s.manifestsOf(path)
 		s.mu.Lock()
-		if s.timers[path] == t {
-			delete(s.timers, path)
+		defer s.mu.Unlock()
+		if s.timers[path] != t {
+			return // a newer change, or flush, took the path
 		}
-		s.mu.Unlock()
-		s.recheck(path)
+		delete(s.timers, path)
+		s.markDirty(ms)
 	})
 	s.timers[path] = t
 }
 
-// flush runs the checks still waiting out their debounce now, so a request
-// answers from the buffers as they are.
-func (s *Server) flush() {
-	s.mu.Lock()
-	var pending []string
-	for p, t := range s.timers {
-		t.Stop()
-		pending = append(pending, p)
-		delete(s.timers, p)
-	}
-	s.mu.Unlock()
-	for _, p := range pending {
-		s.recheck(p)
-	}
-	// and wait for a check already under way
-	s.checkMu.Lock()
-	//lint:ignore SA2001 an empty critical section waits for the check under way
-	s.checkMu.Unlock()
+// manifestsOf lists the stories to check when path changes
+// (workspace.storiesOf), less an app.yaml that is neither a file, an open
+// buffer nor a story checked before: a made-up name is no story.
+func (s *Server) manifestsOf(path string) []string {
+	ms := s.ws.storiesOf(path)
+	return slices.DeleteFunc(ms, func(m string) bool {
+		if m != path || s.ws.known(m) {
+			return false
+		}
+		s.mu.Lock()
+		_, open := s.docs[m]
+		s.mu.Unlock()
+		if open {
+			return false
+		}
+		fi, err := os.Stat(m)
+		return err != nil || !fi.Mode().IsRegular()
+	})
 }
 
+// markDirty queues the stories at manifests for the next check and starts
+// the drain goroutine unless one runs (s.mu held).
+func (s *Server) markDirty(manifests []string) {
+	if len(manifests) == 0 {
+		return
+	}
+	for _, m := range manifests {
+		s.dirty[m] = true
+	}
+	if !s.draining && !s.stopped {
+		s.draining = true
+		go s.drain()
+	}
+}
+
+// drain checks the queued stories until none is left; the stories queued
+// while a check runs are checked together after it, each once, with the
+// buffers as they are then: the latest edit wins.
+func (s *Server) drain() {
+	for {
+		s.checkMu.Lock()
+		s.mu.Lock()
+		ms := s.takeDirty()
+		if len(ms) == 0 || s.stopped {
+			s.draining = false
+			s.mu.Unlock()
+			s.checkMu.Unlock()
+			return
+		}
+		s.mu.Unlock()
+		s.checkStories(ms)
+		s.checkMu.Unlock()
+	}
+}
+
+// takeDirty empties the queue and returns its stories (s.mu held).
+func (s *Server) takeDirty() []string {
+	ms := slices.Sorted(maps.Keys(s.dirty))
+	clear(s.dirty)
+	return ms
+}
+
+// flush runs the checks still waiting out their debounce or queued now, and
+// waits for a check already under way, so a request answers from the
+// buffers as they are.
+func (s *Server) flush() {
+	s.mu.Lock()
+	var waiting []string
+	for p, t := range s.timers {
+		t.Stop()
+		delete(s.timers, p)
+		waiting = append(waiting, p)
+	}
+	s.mu.Unlock()
+	var ms []string
+	for _, p := range waiting {
+		ms = append(ms, s.manifestsOf(p)...)
+	}
+	s.checkMu.Lock()
+	defer s.checkMu.Unlock()
+	s.mu.Lock()
+	for _, m := range ms {
+		s.dirty[m] = true
+	}
+	ms = s.takeDirty()
+	s.mu.Unlock()
+	if len(ms) > 0 {
+		s.checkStories(ms)
+	}
+}
+
+// stopTimers ends the session's checking: no timer fires, nothing queued
+// is checked.
 func (s *Server) stopTimers() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.stopped = true
 	for _, t := range s.timers {
 		t.Stop()
 	}
 	clear(s.timers)
+	clear(s.dirty)
 }
 
-// overlay snapshots the open buffers (their bytes are shared: a reader
-// must not change them).
-func (s *Server) overlay() map[string][]byte {
+// buffers are the open buffers as one check reads them: the bytes, the
+// text and the version of each, so what it publishes places its findings
+// in, and labels them with, the text it checked, not one edited since.
+type buffers struct {
+	raw     map[string][]byte
+	text    map[string]string
+	version map[string]int32
+}
+
+// snapshot takes the open buffers (their bytes are shared: a reader must
+// not change them).
+func (s *Server) snapshot() buffers {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	o := make(map[string][]byte, len(s.docs))
+	b := buffers{raw: make(map[string][]byte, len(s.docs)), text: make(map[string]string, len(s.docs)), version: make(map[string]int32, len(s.docs))}
 	for p, d := range s.docs {
+		b.version[p] = d.version
 		if d.unheld {
 			continue
 		}
 		if d.raw == nil {
 			d.raw = []byte(d.text)
 		}
-		o[p] = d.raw
+		b.raw[p], b.text[p] = d.raw, d.text
 	}
-	return o
+	return b
 }
 
 // text returns the buffer of path, or the file on disk.

@@ -47,17 +47,22 @@ func runeCol(line string, u16 protocol.UInteger) int {
 	return utf8.RuneCountInString(line[:lineByte(line, u16)]) + 1
 }
 
-// byteOffset is the byte offset of an LSP position in text.
+// byteOffset is the byte offset of an LSP position in text (the text's
+// length past its last line), found without splitting the text.
 func byteOffset(text string, pos protocol.Position) int {
-	ls := lines(text)
-	if int(pos.Line) >= len(ls) {
-		return len(text)
-	}
 	off := 0
-	for _, l := range ls[:pos.Line] {
-		off += len(l) + 1
+	for range pos.Line {
+		i := strings.IndexByte(text[off:], '\n')
+		if i < 0 {
+			return len(text)
+		}
+		off += i + 1
 	}
-	return off + lineByte(ls[pos.Line], pos.Character)
+	line := text[off:]
+	if i := strings.IndexByte(line, '\n'); i >= 0 {
+		line = line[:i]
+	}
+	return off + lineByte(line, pos.Character)
 }
 
 // applyEdit applies one ranged change.

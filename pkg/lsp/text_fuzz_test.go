@@ -15,6 +15,9 @@ func FuzzApplyEdit(f *testing.F) {
 	f.Add("a: 1\nb: 2\n", uint32(0), uint32(0), uint32(1), uint32(2), "x")
 	f.Add("é🔑\n\xff\xfe\n", uint32(0), uint32(1), uint32(0), uint32(3), "")
 	f.Add("", uint32(4294967295), uint32(4294967295), uint32(0), uint32(0), "y")
+	// columns inside a surrogate pair (a UTF-16 half of 🔑), lines past the end
+	f.Add("🔑🔑\n🔑\n", uint32(0), uint32(1), uint32(1), uint32(1), "\xed\xa0\x80")
+	f.Add("a\n\n\nb", uint32(2), uint32(4294967295), uint32(4294967295), uint32(1), "z")
 	f.Fuzz(func(t *testing.T, text string, l1, c1, l2, c2 uint32, repl string) {
 		c := protocol.TextDocumentContentChangeEvent{
 			Range: &protocol.Range{Start: protocol.Position{Line: l1, Character: c1}, End: protocol.Position{Line: l2, Character: c2}},

@@ -7,6 +7,9 @@ import (
 	"strings"
 )
 
+// maxPath is the longest document path the server takes (Linux's PATH_MAX).
+const maxPath = 4096
+
 // uriPath turns a file:// URI into an absolute, clean path.
 func uriPath(uri string) (string, error) {
 	u, err := url.Parse(uri)
@@ -14,6 +17,9 @@ func uriPath(uri string) (string, error) {
 		return "", fmt.Errorf("kitsoki lsp only serves file:// documents, not %q", uri)
 	}
 	p := u.Path
+	if len(p) > maxPath {
+		return "", fmt.Errorf("kitsoki lsp: a document path of %d bytes is over %d, the longest file path there is: %.80q…", len(p), maxPath, p)
+	}
 	if len(p) >= 3 && p[0] == '/' && p[2] == ':' { // file:///C:/x on Windows
 		p = p[1:]
 	}

@@ -79,6 +79,13 @@ func (w *workspace) storiesOf(path string) []string {
 	return slices.Sorted(maps.Keys(set))
 }
 
+// known says the story at manifest was checked before.
+func (w *workspace) known(manifest string) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.stories[manifest] != nil
+}
+
 // manifests lists the stories checked so far.
 func (w *workspace) manifests() []string {
 	w.mu.Lock()

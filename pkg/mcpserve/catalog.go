@@ -155,7 +155,9 @@ func (t *Tool) checkInput(raw json.RawMessage) (prompt string, args map[string]a
 	}
 	// Arguments of millions of empty {} are refused before they are decoded.
 	limit := jsoncost.Limit(len(raw))
-	if cost, err := jsoncost.Estimate(raw, reflect.TypeFor[any](), limit); err == nil && cost > limit {
+	if jsoncost.Bound(raw) <= limit {
+		// few containers for the bytes: no walk
+	} else if cost, err := jsoncost.Estimate(raw, reflect.TypeFor[any](), limit); err == nil && cost > limit {
 		return "", nil, "", fmt.Errorf("the arguments (%d bytes) would take over %d MiB once read (millions of empty values); send fewer objects and arrays", len(raw), limit>>20)
 	}
 	if err := json.Unmarshal(raw, &in); err != nil || in == nil {

@@ -114,6 +114,10 @@ func readBody(next http.Handler, limit time.Duration) http.Handler {
 			http.Error(w, fmt.Sprintf("kitsoki mcp serve: the request body did not arrive within %s: %v", limit, err), http.StatusRequestTimeout)
 			return
 		}
+		if batchOver(body) { // see maxBatch
+			http.Error(w, fmt.Sprintf("kitsoki mcp serve: the request body is a batch of more than %d messages; send one JSON-RPC message per request", maxBatch), http.StatusBadRequest)
+			return
+		}
 		_ = http.NewResponseController(w).SetReadDeadline(time.Time{})
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		next.ServeHTTP(w, r)

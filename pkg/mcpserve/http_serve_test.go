@@ -323,3 +323,46 @@ func TestHTTPLongCallOutlivesBodyLimit(t *testing.T) {
 		t.Fatalf("a call longer than the body limit answered %q; want its result", got)
 	}
 }
+
+// A POST body that is a batch (MCP before 2025-06-18) of more than
+// maxBatch messages is refused with 400 naming the limit before the SDK
+// reads it (it answers a batch only whole: each request of 90,000 in 4 MiB a
+// goroutine and an answer held); a batch within it is served.
+func TestHTTPBatchBounded(t *testing.T) {
+	addr := serveHTTP(t, limitedServer(t, HTTPLimits{}), "")
+	batch := func(n int) string {
+		var b strings.Builder
+		b.WriteString("\n[")
+		for i := range n {
+			if i > 0 {
+				b.WriteString(",\n")
+			}
+			fmt.Fprintf(&b, `{"jsonrpc":"2.0","id":%d,"method":"tools/list"}`, i)
+		}
+		b.WriteString("]")
+		return b.String()
+	}
+	post := func(body string) (int, string) {
+		req, err := http.NewRequest(http.MethodPost, "http://"+addr+"/", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Mcp-Protocol-Version", "2025-03-26")
+		resp, err := (&http.Client{Timeout: hangGuard}).Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	code, body := post(batch(50_000))
+	if code != http.StatusBadRequest || !strings.Contains(body, "a batch of more than 64 messages") {
+		t.Fatalf("a batch of 50,000: %d %q; want 400 naming the limit", code, body)
+	}
+	if code, body := post(batch(maxBatch)); strings.Contains(body, "a batch of more than") {
+		t.Fatalf("a batch of %d: %d %q; want it past the bound", maxBatch, code, body)
+	}
+}

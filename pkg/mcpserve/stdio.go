@@ -22,7 +22,85 @@ import (
 // while handlers still run. hold bounds that wait; closing the connection
 // or ending the context ends it at once.
 func StdioTransport(r io.Reader, w io.Writer, hold time.Duration) mcp.Transport {
-	return drainTransport{inner: &mcp.IOTransport{Reader: io.NopCloser(r), Writer: nopWriteCloser{w}}, hold: hold}
+	return drainTransport{inner: &mcp.IOTransport{Reader: io.NopCloser(&batchReader{r: r, line: 1, start: true}), Writer: nopWriteCloser{w}}, hold: hold}
+}
+
+// maxBatch bounds the messages of one JSON-RPC batch (a line holding an
+// array, which MCP before 2025-06-18 allows): the SDK answers a batch in
+// one line once every request in it is answered, so a 16 MiB line of
+// 300,000 tools/list held as many answers, and a goroutine each (820 MB
+// after a minute, none sent).
+const maxBatch = 64
+
+// batchReader passes the client's bytes on, counting the elements of a
+// line that is a batch, and fails the read at the element past maxBatch.
+// With whole set the input is one document (an HTTP body), in which a
+// newline is a blank.
+type batchReader struct {
+	whole             bool
+	r                 io.Reader
+	line              int
+	start             bool // only blanks so far on this line
+	batch, inStr, esc bool
+	depth, elems      int
+	err               error
+}
+
+func (b *batchReader) Read(p []byte) (int, error) {
+	if b.err != nil {
+		return 0, b.err
+	}
+	n, err := b.r.Read(p)
+	for i, c := range p[:n] {
+		if b.scan(c) {
+			b.err = fmt.Errorf("line %d is a batch of more than %d messages; send one JSON-RPC message per line", b.line, maxBatch)
+			return i, nil
+		}
+	}
+	return n, err
+}
+
+// batchOver says the HTTP body is a batch of more than maxBatch messages.
+func batchOver(body []byte) bool {
+	b := batchReader{whole: true, start: true}
+	for _, c := range body {
+		if b.scan(c) {
+			return true
+		}
+	}
+	return false
+}
+
+// scan takes one byte and says whether the batch is over maxBatch.
+func (b *batchReader) scan(c byte) bool {
+	switch {
+	case c == '\n' && !b.whole:
+		*b = batchReader{r: b.r, line: b.line + 1, start: true}
+	case b.start:
+		if c != ' ' && c != '\t' && c != '\r' && c != '\n' {
+			b.start, b.batch, b.depth, b.elems = false, c == '[', 1, 1
+		}
+	case !b.batch:
+	case b.inStr:
+		switch {
+		case b.esc:
+			b.esc = false
+		case c == '\\':
+			b.esc = true
+		case c == '"':
+			b.inStr = false
+		}
+	case c == '"':
+		b.inStr = true
+	case c == '[' || c == '{':
+		b.depth++
+	case c == ']' || c == '}':
+		b.depth--
+	case c == ',' && b.depth == 1:
+		b.elems++
+		return b.elems > maxBatch
+	}
+	return false
 }
 
 // StdioTransport is the stdio transport of s: the end of input waits for
@@ -45,7 +123,7 @@ func (d drainTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &drainConn{Connection: c, hold: d.hold, pending: map[any]bool{}, idle: make(chan struct{}), closed: make(chan struct{})}, nil
+	return &drainConn{Connection: c, hold: d.hold, pending: map[any]bool{}, idle: make(chan struct{}), closed: make(chan struct{}), freed: make(chan struct{}, 1)}, nil
 }
 
 // drainConn counts the requests read and not yet answered.
@@ -59,9 +137,31 @@ type drainConn struct {
 	ended     bool          // the end of input was read
 	closeOnce sync.Once
 	closed    chan struct{}
+	freed     chan struct{} // a request was answered (maxPending)
 }
 
+// maxPending bounds the requests read and not yet answered: the next is
+// read only once one is answered, so a client sending requests without
+// end (a million tool calls waiting for a slot, each a goroutine and its
+// arguments) leaves the rest in the pipe, not in memory.
+const maxPending = 1024
+
 func (c *drainConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	for {
+		c.mu.Lock()
+		full := len(c.pending) >= maxPending
+		c.mu.Unlock()
+		if !full {
+			break
+		}
+		select {
+		case <-c.freed:
+		case <-c.closed:
+			return nil, io.EOF
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
 	msg, err := c.Connection.Read(ctx)
 	if err == nil {
 		c.read++
@@ -97,6 +197,10 @@ func (c *drainConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 		delete(c.pending, resp.ID.Raw()) // a duplicate id is answered once
 		c.signalIdle()
 		c.mu.Unlock()
+		select { // wake a Read waiting for room (maxPending)
+		case c.freed <- struct{}{}:
+		default:
+		}
 	}
 	return err
 }

@@ -79,3 +79,33 @@ func TestStdioBadInputIsAClearError(t *testing.T) {
 		}
 	}
 }
+
+// A batch line (MCP before 2025-06-18) of more than maxBatch messages ends
+// the session with an error naming the line and the limit, once the
+// requests before it are answered; a batch within it is answered whole.
+func TestStdioBatchBounded(t *testing.T) {
+	_, dir := writeStory(t, storyYAML(upstream(t)))
+	init := `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}` + "\n" +
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n"
+	batch := func(n int) string {
+		var b strings.Builder
+		b.WriteString(` [`)
+		for i := range n {
+			if i > 0 {
+				b.WriteString(",")
+			}
+			fmt.Fprintf(&b, `{"jsonrpc":"2.0","id":"b%d","method":"tools/list","params":{"cursor":"[,\"]"}}`, i)
+		}
+		b.WriteString("]\n")
+		return b.String()
+	}
+	s := newServer(t, dir)
+	var out bytes.Buffer
+	err := s.MCP().Run(context.Background(), s.StdioTransport(strings.NewReader(init+batch(maxBatch)+batch(100_000)), &out))
+	if err == nil || !strings.Contains(err.Error(), "after 66 messages") || !strings.Contains(err.Error(), "line 4 is a batch of more than 64 messages") {
+		t.Fatalf("err = %v", err)
+	}
+	if n := strings.Count(out.String(), `"id":"b`); n != maxBatch {
+		t.Fatalf("%d answers to the batch within the limit; want %d", n, maxBatch)
+	}
+}
