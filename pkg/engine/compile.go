@@ -85,8 +85,8 @@ func Compile(st *story.Story, opts CompileOptions) (*Machine, error) {
 		SlotTypes: map[string]map[string]string{}, Hidden: map[string]bool{},
 	}}
 	c.m.Folded = folded
-	c.m.pongo = storyLoader(st)
-	c.m.render = newPromptRenderer(st.Dir, c.m.pongo)
+	c.m.pongo = inlineLoader(st)
+	c.m.render = newPromptRenderer(st.Dir, storyLoader(st))
 	c.m.Entry = entryFile(st)
 	c.m.World = worldVars(st)
 	c.m.exitPos = map[string]Pos{}

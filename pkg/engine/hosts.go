@@ -165,10 +165,7 @@ func (m *Machine) renderer() *PromptRenderer {
 	m.promptMu.Lock()
 	defer m.promptMu.Unlock()
 	if m.render == nil {
-		if m.pongo == nil {
-			m.pongo = expr.NewPongoLoader(m.Dir, filepath.Join(m.Dir, "prompts"))
-		}
-		m.render = newPromptRenderer(m.Dir, m.pongo)
+		m.render = newPromptRenderer(m.Dir, expr.NewPongoLoader(m.Dir, filepath.Join(m.Dir, "prompts")))
 	}
 	return m.render
 }

@@ -54,6 +54,14 @@ func storyLoader(st *story.Story) *expr.PongoLoader {
 	return l
 }
 
+// inlineLoader is the pongo2 loader of the templates a story holds
+// inline (say:, a templated target, initial:, timeout.after): as
+// upstream's, it searches the story directory only, with no overlay,
+// prompts/ or namespace (conformance say-include-story-dir).
+func inlineLoader(st *story.Story) *expr.PongoLoader {
+	return expr.NewPongoLoader(st.Dir)
+}
+
 func newPromptRenderer(dir string, l *expr.PongoLoader) *PromptRenderer {
 	return &PromptRenderer{dir: dir, loader: l, roots: promptRoots(dir, l), files: map[string]*expr.Pongo{}, inline: map[string]*text{}}
 }

@@ -21,6 +21,9 @@ const (
 	compiledTemplate
 	compiledPongo     // with the story's loader (rule_pongo.go)
 	compiledPongoView // with its views' loader
+	// compiledPongoInline: with the story directory's loader (say:,
+	// templated targets, initial:)
+	compiledPongoInline
 )
 
 // compiled returns compile(src)'s error, memoised per check.

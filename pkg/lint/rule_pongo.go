@@ -39,7 +39,7 @@ func checkPongo(c *checker) {
 	}
 	c.eachEffect(func(e *story.Effect, site effSite) {
 		if e.Say != "" && !site.Template {
-			pc.compile(e.PosOf("say"), func() string { return site.String() + ": say" }, e.Say)
+			pc.compileInline(e.PosOf("say"), func() string { return site.String() + ": say" }, e.Say)
 		}
 		if !strings.HasPrefix(e.Invoke, "host.agent.") {
 			return
@@ -61,6 +61,7 @@ type pongoCheck struct {
 	c     *checker
 	pl    *expr.PongoLoader
 	vl    *expr.PongoLoader // views' own (viewLoader)
+	il    *expr.PongoLoader // inline texts' (inlineLoader)
 	files map[string]story.Pos
 	// prompts marks prompt references (prompt-root reports one outside
 	// the root); exists caches fileExists.
@@ -78,10 +79,10 @@ func (pc *pongoCheck) fileExists(f string) bool {
 	return ok
 }
 
-// loader is the loader of the story's other templates (say:, footer:,
+// loader is the loader of the story's other templates (footer:,
 // app.context, prompt files): as both engines', it searches the prompts
 // overlay, the story directory and its prompts/, with the @story and
-// @shared namespaces, and not views/ (a say: that includes a view's
+// @shared namespaces, and not views/ (a template that includes a view's
 // partial by its views/-relative name fails to render there).
 func (pc *pongoCheck) loader() *expr.PongoLoader {
 	if pc.pl != nil {
@@ -101,6 +102,16 @@ func (pc *pongoCheck) loader() *expr.PongoLoader {
 	}
 	pc.pl = pl
 	return pl
+}
+
+// inlineLoader is the loader of say:, templated targets and initial:: as
+// both engines', it searches the story directory only (conformance
+// say-include-story-dir).
+func (pc *pongoCheck) inlineLoader() *expr.PongoLoader {
+	if pc.il == nil {
+		pc.il = expr.NewPongoLoader(pc.c.st.Dir)
+	}
+	return pc.il
 }
 
 // viewLoader is the loader of view templates: as upstream's, it searches
@@ -134,10 +145,54 @@ func (pc *pongoCheck) compile(p story.Pos, where func() string, src string) {
 	pc.report(p, where, src, pc.compiled(compiledPongo, pc.loader, src))
 }
 
+// compileInline compiles a say: with the story directory's loader, as
+// the engines render it (conformance say-include-story-dir).
+func (pc *pongoCheck) compileInline(p story.Pos, where func() string, src string) {
+	err := pc.compiled(compiledPongoInline, pc.inlineLoader, src)
+	if err == nil {
+		return
+	}
+	sev, hint := pongoSeverity(err), pc.inlineHint(err)
+	if m := namespaceRe.FindStringSubmatch(err.Error()); m != nil {
+		// a prompt file's namespace: both engines load the story and fail
+		// the say: when it renders
+		sev, hint = diag.Warning, "; a say: searches the story directory only, with no namespace: include \""+m[2]+"\" by its path from the story directory"
+	}
+	pc.c.rep.Add(pc.c.errAt(p, src, err), sev, rulePongo, "%s: %s%s%s", where(), err.Error(), ternaryHint(src, err, ""), hint)
+}
+
+// namespaceRe is an include refused for naming a prompt file's namespace.
+var namespaceRe = &lazyre.Regexp{Expr: `template path "(@story|@shared)/([^"]+)" is refused: no namespace`}
+
 func (pc *pongoCheck) report(p story.Pos, where func() string, src string, err error) {
 	if err != nil {
 		pc.c.rep.Add(pc.c.errAt(p, src, err), pongoSeverity(err), rulePongo, "%s: %s%s%s", where(), err.Error(), ternaryHint(src, err, ""), pc.viewsHint(err))
 	}
+}
+
+// inlineHint explains an include of a say: that names a file of the
+// prompts overlay, prompts/ or views/ by its name there: a say: searches
+// the story directory only, so it names the path from there.
+func (pc *pongoCheck) inlineHint(err error) string {
+	m := unresolvedRe.FindStringSubmatch(err.Error())
+	if m == nil || filepath.IsAbs(m[1]) || strings.HasPrefix(m[1], "@") {
+		return ""
+	}
+	st := pc.c.st
+	var dirs []string
+	if st.Prompts != nil && strings.TrimSpace(st.Prompts.Overlay) != "" {
+		dirs = append(dirs, story.Beside(st.Dir, st.Prompts.Overlay))
+	}
+	for _, d := range append(dirs, filepath.Join(st.Dir, "prompts"), filepath.Join(st.Dir, "views")) {
+		f := filepath.Join(d, m[1])
+		rel, rerr := filepath.Rel(st.Dir, f)
+		if rerr != nil || !filepath.IsLocal(rel) || !pc.fileExists(f) {
+			continue
+		}
+		rel = filepath.ToSlash(rel)
+		return "; " + rel + " exists, but a say: searches the story directory only (not the prompts overlay, prompts/ or views/): include \"" + rel + "\""
+	}
+	return ""
 }
 
 // unresolvedRe is the name of an include pongo2 could not resolve.

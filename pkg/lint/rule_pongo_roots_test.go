@@ -78,12 +78,13 @@ states:
 	t.Fatalf("include of a symlink pointing outside not refused: %v", ds)
 }
 
-// A say: or prompt template searches the story directory, its prompts/
-// and the overlay, not views/, as both engines render it: an include of a
-// view partial by its views/-relative name fails at run time there (the
-// existing engine: "unable to resolve template"), so it is reported with
-// the name that works; the overlay is searched first.
-func TestPongoSayIncludeDoesNotSearchViews(t *testing.T) {
+// A say: searches the story directory only, as both engines render it
+// (conformance say-include-story-dir): an include of a view partial, an
+// overlay or prompts/ file by its name there, or through @story, fails at
+// run time (the existing engine: "unable to resolve template"), so each is
+// reported with the name that works. A prompt file still searches the
+// overlay and prompts/.
+func TestPongoSayIncludeSearchesTheStoryDirectory(t *testing.T) {
 	dir := t.TempDir()
 	storytest.WriteTree(t, dir, map[string]string{
 		"app.yaml": `app: {id: p}
@@ -95,19 +96,37 @@ states:
     on_enter:
       - say: "{% include \"part.pongo\" %}"
       - say: "{% include \"views/part.pongo\" %}{% include \"only_over.md\" %}"
+      - say: "{% include \"in_prompts.md\" %}"
+      - say: "{% include \"@story/top.md\" %}{% include \"top.md\" %}{% include \"prompts/in_prompts.md\" %}"
+      - invoke: host.agent.ask
+        with: {prompt_path: prompts/p.md}
     terminal: true
 `,
-		"views/part.pongo":  "part",
-		"over/only_over.md": "over",
+		"views/part.pongo":      "part",
+		"over/only_over.md":     "over",
+		"prompts/in_prompts.md": "in prompts",
+		"prompts/p.md":          `{% include "only_over.md" %}{% include "in_prompts.md" %}`,
+		"top.md":                "top",
 	})
 	_, ds := Load(dir, story.Options{})
-	var got []diag.Diagnostic
-	for _, d := range ds {
-		if d.Rule == "pongo" {
-			got = append(got, d)
-		}
+	want := map[int]string{
+		8:  `unable to resolve template near "part.pongo"; views/part.pongo exists, but a say: searches the story directory only (not the prompts overlay, prompts/ or views/): include "views/part.pongo"`,
+		9:  `unable to resolve template near "only_over.md"; over/only_over.md exists, but a say: searches the story directory only (not the prompts overlay, prompts/ or views/): include "over/only_over.md"`,
+		10: `unable to resolve template near "in_prompts.md"; prompts/in_prompts.md exists, but a say: searches the story directory only (not the prompts overlay, prompts/ or views/): include "prompts/in_prompts.md"`,
+		11: `"@story/top.md" is refused: no namespace of this name is registered (roots: ` + dir + `); a say: searches the story directory only, with no namespace: include "top.md" by its path from the story directory`,
 	}
-	if len(got) != 1 || got[0].Line != 8 || !strings.Contains(got[0].Message, `unable to resolve template near "part.pongo"; views/part.pongo exists, but only views search views/`) || !strings.Contains(got[0].Message, `include "views/part.pongo"`) {
-		t.Fatalf("pongo findings: %v", got)
+	for _, d := range ds {
+		if d.Rule != "pongo" {
+			continue
+		}
+		w, ok := want[d.Line]
+		if !ok || d.Severity != diag.Warning || !strings.Contains(d.Message, w) {
+			t.Errorf("unexpected pongo finding: %v", d)
+			continue
+		}
+		delete(want, d.Line)
+	}
+	for line, w := range want {
+		t.Errorf("line %d: no pongo finding %q", line, w)
 	}
 }

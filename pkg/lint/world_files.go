@@ -81,8 +81,11 @@ func (wk *worldKeyCheck) fileReads(f, src string, where func() string) bool {
 // loader is the story's template loader a source of kind compiles with:
 // the views' (views/ only) for a view, else the story's.
 func (wk *worldKeyCheck) loader(kind compileKind) *expr.PongoLoader {
-	if kind == compiledPongoView {
+	switch kind {
+	case compiledPongoView:
 		return wk.pc.viewLoader()
+	case compiledPongoInline:
+		return wk.pc.inlineLoader()
 	}
 	return wk.pc.loader()
 }

@@ -48,7 +48,7 @@ func (wk *worldKeyCheck) collect() {
 		}
 		wk.guard(t.When, t.WhenPos, func() string { return where() + " when" })
 		if story.IsTemplated(t.Target) {
-			wk.pongo(t.Target, t.TargetPos, func() string { return where() + " target" })
+			wk.pongoInline(t.Target, t.TargetPos, func() string { return where() + " target" })
 		}
 	})
 	for _, s := range c.states() {
@@ -154,13 +154,13 @@ func (wk *worldKeyCheck) rawValue(v any, p story.Pos, where func() string) {
 func (wk *worldKeyCheck) state(s *story.State) {
 	name := "state " + strconv.Quote(s.Path)
 	if story.IsTemplated(s.Initial) {
-		wk.pongo(s.Initial, s.InitialPos, func() string { return name + " initial" })
+		wk.pongoInline(s.Initial, s.InitialPos, func() string { return name + " initial" })
 	}
 	if f := s.Footer(); f != "" {
 		wk.pongo(f, s.PosOf("footer"), func() string { return name + " footer" })
 	}
 	if to := s.Timeout(); to != nil && story.IsTemplated(to.Target) {
-		wk.pongo(to.Target, to.TargetPos, func() string { return name + " timeout target" })
+		wk.pongoInline(to.Target, to.TargetPos, func() string { return name + " timeout target" })
 	}
 	eachView(s, func(v *story.View, _ elemPlace) {
 		if v.Kind == "template" {
@@ -215,10 +215,10 @@ func (wk *worldKeyCheck) effect(e *story.Effect, site effSite) {
 		wk.starlarkReads(e)
 	}
 	if e.Say != "" {
-		wk.pongo(e.Say, e.PosOf("say"), func() string { return site.String() + " say" })
+		wk.pongoInline(e.Say, e.PosOf("say"), func() string { return site.String() + " say" })
 	}
 	if story.IsTemplated(e.Target()) {
-		wk.pongo(e.Target(), e.PosOf("target"), func() string { return site.String() + " target" })
+		wk.pongoInline(e.Target(), e.PosOf("target"), func() string { return site.String() + " target" })
 	}
 }
 
@@ -248,6 +248,15 @@ func (wk *worldKeyCheck) pongo(src string, p story.Pos, where func() string) {
 	if strings.Contains(src, "{") {
 		wk.read(compiledPongo, src, p, where)
 		wk.includes(compiledPongo, src, p, where)
+	}
+}
+
+// pongoInline is pongo for a say:, templated target or initial:,
+// compiled with the story directory's loader.
+func (wk *worldKeyCheck) pongoInline(src string, p story.Pos, where func() string) {
+	if strings.Contains(src, "{") {
+		wk.read(compiledPongoInline, src, p, where)
+		wk.includes(compiledPongoInline, src, p, where)
 	}
 }
 
@@ -370,7 +379,7 @@ func (wk *worldKeyCheck) sourceKeys(kind compileKind, src string) ([]string, boo
 		if err := compile(src); err == nil && wk.c.built[k] != nil {
 			keys, ok = wk.c.built[k].WorldKeys(), true
 		}
-	case compiledPongo, compiledPongoView:
+	case compiledPongo, compiledPongoView, compiledPongoInline:
 		// the loader rule pongo compiles src with, so an include resolves
 		ld := wk.loader(kind)
 		if err := wk.c.compiled(kind, src, func(s string) error { _, err := ld.Compile(s); return err }); err == nil {
