@@ -25,6 +25,19 @@ type Options struct {
 	// [MaxRepeats], the limit run, test and validate fold with. Tests set a small one to prove
 	// the refusal without folding a million repeats.
 	MaxRepeats int
+	// MaxImportedStates is the most states the fold copies from imported
+	// children; 0 (or less) means story.MaxFoldImportedStates, the limit
+	// run, test and validate (pkg/lint's imports rule) hold.
+	MaxImportedStates int
+}
+
+// ImportedStatesLimit is the imported states o folds at most:
+// o.MaxImportedStates, or story.MaxFoldImportedStates.
+func (o Options) ImportedStatesLimit() int {
+	if o.MaxImportedStates > 0 {
+		return o.MaxImportedStates
+	}
+	return story.MaxFoldImportedStates
 }
 
 // RepeatLimit is the limit o folds with: o.MaxRepeats, or [MaxRepeats].
