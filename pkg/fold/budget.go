@@ -21,8 +21,8 @@ func (fs *folder) spend(sub string, ci *story.Import) bool {
 	switch {
 	case fs.imports > story.MaxFoldImports:
 		fs.errf(sub, ci.Pos, "%s", story.FoldImportsMessage(ci.Source))
-	case fs.copied > story.MaxFoldImportedStates:
-		fs.errf(sub, ci.Pos, "%s", story.FoldStatesMessage(ci.Source))
+	case fs.copied > fs.opts.ImportedStatesLimit():
+		fs.errf(sub, ci.Pos, "%s", story.FoldStatesMessageOver(ci.Source, fs.opts.ImportedStatesLimit()))
 	default:
 		return true
 	}

@@ -87,11 +87,14 @@ func TestImportDiamondUnderTheLimitFolds(t *testing.T) {
 }
 
 // TestImportedStatesAreBounded: one large child imported by ten aliases
-// copies its states ten times; past story.MaxFoldImportedStates the fold is one
-// positioned error at the import that crossed it.
+// copies its states ten times; past the fold's limit (Options.MaxImportedStates:
+// a small one here; story.MaxFoldImportedStates in production, pinned by
+// TestImportedStatesLimitDefault) the fold is one positioned error at the
+// import that crossed it.
 func TestImportedStatesAreBounded(t *testing.T) {
+	const limit = 2_500
 	dir := t.TempDir()
-	n := story.MaxFoldImportedStates/10 + 1
+	n := limit/10 + 1
 	var b strings.Builder
 	b.WriteString("app: { id: big, version: 0.1.0 }\nroot: s0\nstates:\n")
 	for i := range n {
@@ -106,9 +109,27 @@ func TestImportedStatesAreBounded(t *testing.T) {
 	b.WriteString("root: start\nstates:\n  start: { terminal: true }\n")
 	write(t, filepath.Join(dir, "app.yaml"), b.String())
 	st := loadAnyway(t, dir)
-	_, err := New(st, Options{})
-	if err == nil || !strings.Contains(err.Error(), fmt.Sprint(story.MaxFoldImportedStates)) || !strings.Contains(err.Error(), "imports.a9") {
+	_, err := New(st, Options{MaxImportedStates: limit})
+	if err == nil || !strings.Contains(err.Error(), "folds more than 2500 states") || !strings.Contains(err.Error(), "imports.a9") {
 		t.Fatalf("New = %v, want the states limit at imports.a9", err)
+	}
+	if _, err := New(st, Options{}); err != nil {
+		t.Errorf("the production limit refuses 2,510 imported states: %v", err)
+	}
+}
+
+// TestImportedStatesLimitDefault: options naming no limit (the engine's,
+// validate's) fold at most story.MaxFoldImportedStates imported states,
+// the limit pkg/lint's imports rule reports with the same message.
+func TestImportedStatesLimitDefault(t *testing.T) {
+	if got := (Options{}).ImportedStatesLimit(); got != story.MaxFoldImportedStates {
+		t.Errorf("the zero options fold %d imported states, want story.MaxFoldImportedStates", got)
+	}
+	if story.FoldStatesMessage("x") != story.FoldStatesMessageOver("x", story.MaxFoldImportedStates) {
+		t.Error("the production message is not the limit's")
+	}
+	if got := (Options{MaxImportedStates: 9}).ImportedStatesLimit(); got != 9 {
+		t.Errorf("MaxImportedStates 9: %d", got)
 	}
 }
 

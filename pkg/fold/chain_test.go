@@ -115,22 +115,25 @@ func TestDeepImportChainAllocates(t *testing.T) {
 }
 
 // TestDeepImportChainRepeatsAreBounded: a chain whose wrappers reset
-// every world key below them repeats its keys n²/2 times; past MaxRepeats
-// the fold is one error at the import that crossed it, naming the limit
-// and the fix, instead of a folded story of gigabytes.
+// every world key below them repeats its keys n²/2 times; past the fold's
+// limit (Options.MaxRepeats; a small one here, MaxRepeats in production:
+// TestProductionRepeatLimit) the fold is one error at the import that
+// crossed it, naming the limit and the fix, instead of a folded story of
+// gigabytes.
 func TestDeepImportChainRepeatsAreBounded(t *testing.T) {
-	_, err := New(loadAnyway(t, importChain(t, 60, true, 600)), Options{})
+	opts := Options{MaxRepeats: testRepeatLimit}
+	_, err := New(loadAnyway(t, overChain(t)), opts)
 	var fe *Error
 	if !errors.As(err, &fe) || len(fe.Problems) != 1 {
 		t.Fatalf("New = %v, want one fold problem", err)
 	}
 	msg := err.Error()
-	for _, want := range []string{"/app.yaml:", "imports.n.n.", fmt.Sprint(MaxRepeats), "import fewer levels deep"} {
+	for _, want := range []string{"/app.yaml:", "imports.n.n.", "more than " + fmt.Sprint(testRepeatLimit) + " world resets", "import fewer levels deep"} {
 		if !strings.Contains(msg, want) {
 			t.Errorf("error does not say %q:\n%s", want, msg)
 		}
 	}
-	if _, err := New(loadAnyway(t, importChain(t, 20, true, 600)), Options{}); err != nil {
-		t.Errorf("20 levels (114,000 resets): %v", err)
+	if _, err := New(loadAnyway(t, underChain(t)), opts); err != nil {
+		t.Errorf("20 levels: %v", err)
 	}
 }

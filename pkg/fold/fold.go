@@ -20,6 +20,32 @@ type Options struct {
 	// are folded (upstream's order). When nil, a child with phases: is a fold
 	// error and the top story's phases: are left as they are.
 	Phases func(st *story.Story) error
+	// MaxRepeats is the most world resets and intent spellings the fold may
+	// repeat before it refuses the import tree; 0 (or less) means
+	// [MaxRepeats], the limit run, test and validate fold with. Tests set a small one to prove
+	// the refusal without folding a million repeats.
+	MaxRepeats int
+	// MaxImportedStates is the most states the fold copies from imported
+	// children; 0 (or less) means story.MaxFoldImportedStates, the limit
+	// run, test and validate (pkg/lint's imports rule) hold.
+	MaxImportedStates int
+}
+
+// ImportedStatesLimit is the imported states o folds at most:
+// o.MaxImportedStates, or story.MaxFoldImportedStates.
+func (o Options) ImportedStatesLimit() int {
+	if o.MaxImportedStates > 0 {
+		return o.MaxImportedStates
+	}
+	return story.MaxFoldImportedStates
+}
+
+// RepeatLimit is the limit o folds with: o.MaxRepeats, or [MaxRepeats].
+func (o Options) RepeatLimit() int {
+	if o.MaxRepeats > 0 {
+		return o.MaxRepeats
+	}
+	return MaxRepeats
 }
 
 // Folded is a folded story with the facts the fold knows about each state
@@ -33,7 +59,7 @@ type Folded struct {
 	byPath  map[string]*story.State
 	exits   map[any][]ExitUse
 	aliases []AliasInfo
-	repeats int // counted against MaxRepeats (RepeatsAtMost's tests)
+	repeats int // counted against Options.MaxRepeats (RepeatsAtMost's tests)
 }
 
 // ExitUse is an imports: exit mapping an @exit: target was rewritten through.
@@ -120,7 +146,7 @@ type Problem struct {
 	Pos     story.Pos
 	Message string
 	// OverRepeats marks the problem of an import tree that repeats more
-	// than MaxRepeats (RepeatsAtMost bounds it without a fold).
+	// than Options.MaxRepeats (RepeatsAtMost bounds it without a fold).
 	OverRepeats bool
 }
 

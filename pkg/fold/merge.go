@@ -81,7 +81,8 @@ type folder struct {
 	stateCount      map[*story.Story]int
 	// overrides bounds the nodes this fold's override parses visit together.
 	overrides *story.OverrideBudget
-	// repeats counts world resets and intent spellings against MaxRepeats.
+	// repeats counts world resets and intent spellings against
+	// Options.MaxRepeats.
 	repeats  int
 	repeated bool
 	nodes    int

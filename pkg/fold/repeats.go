@@ -6,24 +6,26 @@ import (
 	"kitsoki/pkg/story"
 )
 
-// RepeatsAtMost bounds what folding st repeats against MaxRepeats, read
+// RepeatsAtMost bounds what folding st repeats against limit (an
+// [Options.RepeatLimit]; 0 means [MaxRepeats]), stopping past it, read
 // from the import tree without folding it: a child's world key with a
 // default (a wrapper's reset), arc or state-local intent (a spelling) and
 // override node repeat at most once per import level above the child. A
 // tree with a phases: block below the top, or of more imports than
 // story.MaxFoldImports, is not bounded (math.MaxInt): the expansion adds
-// states the tree does not show; the fold refuses the import count. pkg/lint folds a story
-// whose bound passes MaxRepeats, so validate reports what run would.
-func RepeatsAtMost(st *story.Story) int {
+// states the tree does not show; the fold refuses the import count. pkg/validate folds a
+// story whose bound passes the limit, so validate reports what run would.
+func RepeatsAtMost(st *story.Story, limit int) int {
 	if st == nil {
 		return 0
 	}
-	b := repeatsBound{own: map[*story.Story]int{}, overrides: map[*story.Story]int{}, on: map[*story.Story]bool{st: true}}
+	b := repeatsBound{limit: Options{MaxRepeats: limit}.RepeatLimit(), own: map[*story.Story]int{}, overrides: map[*story.Story]int{}, on: map[*story.Story]bool{st: true}}
 	b.walk(st, 0)
 	return b.sum
 }
 
 type repeatsBound struct {
+	limit     int
 	sum       int
 	imports   int
 	own       map[*story.Story]int // a child's world defaults, arcs and state intents
@@ -32,12 +34,12 @@ type repeatsBound struct {
 }
 
 // walk adds what each import of st at depth repeats, stopping past
-// MaxRepeats.
+// b.limit.
 func (b *repeatsBound) walk(st *story.Story, depth int) {
 	for _, alias := range st.ImportOrder {
 		im := st.Imports[alias]
 		ch := im.Child
-		if ch == nil || b.on[ch] || b.sum > MaxRepeats {
+		if ch == nil || b.on[ch] || b.sum > b.limit {
 			continue // an import cycle is the fold's error, not a repeat
 		}
 		if b.imports++; ch.Phases != nil || b.imports > story.MaxFoldImports {
@@ -45,7 +47,7 @@ func (b *repeatsBound) walk(st *story.Story, depth int) {
 			return
 		}
 		per := b.ownOf(ch) + story.FoldOverrideNodes(im, b.overrides)
-		b.sum = min(b.sum+(depth+1)*per, MaxRepeats+1)
+		b.sum = min(b.sum+(depth+1)*per, b.limit+1)
 		b.on[ch] = true
 		b.walk(ch, depth+1)
 		delete(b.on, ch)

@@ -14,7 +14,8 @@ import (
 // MaxRepeats bounds what a deep import tree repeats at every level: a
 // wrapper resets every world key below it and a state answers each of its
 // intents under one spelling per level above it, so a chain of imports n
-// deep repeats its keys and intents about n²/2 times.
+// deep repeats its keys and intents about n²/2 times. It is the production
+// limit: the one a zero [Options].MaxRepeats folds with.
 const MaxRepeats = 1_000_000
 
 // entry is one name of a table (world, intents, agents, meta modes, host
@@ -363,19 +364,20 @@ func (fs *folder) wrapperEntry(n, k *node, below []*entry) {
 	w.OnEnter = out
 }
 
-// repeat charges n repeats to the fold's budget; past MaxRepeats it
+// repeat charges n repeats to the fold's budget; past its limit it
 // reports once, at k's import, and returns false.
 func (fs *folder) repeat(k *node, n int) bool {
 	if fs.repeated {
 		return false
 	}
 	fs.repeats += n
-	if fs.repeats <= MaxRepeats {
+	limit := fs.opts.RepeatLimit()
+	if fs.repeats <= limit {
 		return true
 	}
 	fs.repeated = true
 	fs.errs = append(fs.errs, errItem{p: Problem{Alias: k.chain, Pos: k.im.Pos, OverRepeats: true,
-		Message: fmt.Sprintf("source %q: the import tree repeats more than %d world resets and intent spellings (a wrapper resets every world key imported below it, and a state answers each intent under one spelling per import level above it, so a chain n imports deep repeats its keys and intents about n²/2 times); import fewer levels deep, or declare world keys and intents in fewer of the deeply imported stories", k.im.Source, MaxRepeats)}})
+		Message: fmt.Sprintf("source %q: the import tree repeats more than %d world resets and intent spellings (a wrapper resets every world key imported below it, and a state answers each intent under one spelling per import level above it, so a chain n imports deep repeats its keys and intents about n²/2 times); import fewer levels deep, or declare world keys and intents in fewer of the deeply imported stories", k.im.Source, limit)}})
 	return false
 }
 

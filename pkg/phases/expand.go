@@ -17,10 +17,14 @@ import (
 // <id>_executing; checkpoint_intents: are merged into each
 // <id>_awaiting_reply; cycle_budgets: guard <id>_executing's arcs. On
 // error st is unchanged and the error is an *Error naming every problem.
-func Expand(st *story.Story) error { return expandInto(st, nil) }
+// It expands within the production bounds (the zero [Options]).
+func Expand(st *story.Story) error { return Options{}.Expand(st) }
+
+// Expand is [Expand] within o's bounds.
+func (o Options) Expand(st *story.Story) error { return o.expandInto(st, nil) }
 
 // expandInto is Expand, recording in origin (when set) each kept state's graph id.
-func expandInto(st *story.Story, origin map[string]string) error {
+func (o Options) expandInto(st *story.Story, origin map[string]string) error {
 	if st == nil || st.Phases == nil {
 		return nil
 	}
@@ -45,7 +49,7 @@ func expandInto(st *story.Story, origin map[string]string) error {
 		return ps.err()
 	}
 
-	all := instantiate(ph, tpl, ps)
+	all := o.instantiate(ph, tpl, ps)
 	if err := ps.err(); err != nil {
 		return err
 	}
@@ -83,12 +87,13 @@ type phase struct {
 }
 
 // instantiate builds every graph entry's states, adding problems to ps.
-func instantiate(ph *story.Phases, tpl *story.PhaseTemplate, ps *problems) []*phase {
+func (o Options) instantiate(ph *story.Phases, tpl *story.PhaseTemplate, ps *problems) []*phase {
 	var all []*phase
-	left := &allowance{values: MaxCopiedValues, bytes: MaxSubstitutedBytes}
+	values, bytes := o.Bounds()
+	left := &allowance{values: values, bytes: bytes}
 	defer func() {
 		if left.spent() {
-			ps.add(ph.Pos, "%s", ExpansionTooLarge(len(ph.Graph)))
+			ps.add(ph.Pos, "%s", tooLarge(len(ph.Graph), values, bytes))
 			ps.tooLarge = true
 		}
 	}()

@@ -19,7 +19,7 @@ func Expanded(st *story.Story) (exp *story.Story, origin map[string]string, err 
 		}
 	}
 	origin = map[string]string{}
-	if err := expandInto(&tmp, origin); err != nil {
+	if err := (Options{}).expandInto(&tmp, origin); err != nil {
 		return nil, nil, err
 	}
 	return st.WithStates(tmp.States), origin, nil

@@ -55,7 +55,13 @@ func FoldImportsMessage(source string) string {
 
 // FoldStatesMessage is the error for an import tree past MaxFoldImportedStates.
 func FoldStatesMessage(source string) string {
-	return fmt.Sprintf("source %q: the import tree folds more than %d states from imported children (each child's states are copied each time it is imported); import large children from fewer places", source, MaxFoldImportedStates)
+	return FoldStatesMessageOver(source, MaxFoldImportedStates)
+}
+
+// FoldStatesMessageOver is the error for an import tree past limit
+// imported states (a fold's own limit: fold.Options.MaxImportedStates).
+func FoldStatesMessageOver(source string, limit int) string {
+	return fmt.Sprintf("source %q: the import tree folds more than %d states from imported children (each child's states are copied each time it is imported); import large children from fewer places", source, limit)
 }
 
 // FoldOverrideNodes is the YAML nodes of overrides that folding im parses

@@ -4,7 +4,8 @@
 // It must not check a story itself (pkg/story does) nor format output (cmd/
 // does).
 //
-// [Run] adds the fold's error for an import tree past fold.MaxRepeats (fold.go:
+// [Run] adds the fold's error for an import tree past fold.MaxRepeats
+// ([Options].MaxRepeats in tests) (fold.go:
 // no lint rule can tell, as pkg/lint does not fold), the problems of the
 // operator's plugin profile (pkg/plugin) and of
 // pinned selections' eval evidence (pkg/eval) and, with [Options].Flows, of

@@ -11,15 +11,16 @@ import (
 )
 
 // foldRepeats is the fold's error for an import tree that repeats more
-// than fold.MaxRepeats, which run and test refuse and no lint rule can
-// tell (pkg/lint does not fold): st is folded as a run folds it (phases
-// expanded) only when fold.RepeatsAtMost says it may cross the limit, so
-// a story far under it costs no fold.
-func foldRepeats(st *story.Story) []diag.Diagnostic {
-	if len(st.ImportOrder) == 0 || fold.RepeatsAtMost(st) <= fold.MaxRepeats {
+// than maxRepeats (0: fold.MaxRepeats), which run and test refuse and no
+// lint rule can tell (pkg/lint does not fold): st is folded as a run folds
+// it (phases expanded) only when fold.RepeatsAtMost says it may cross the
+// limit, so a story far under it costs no fold.
+func foldRepeats(st *story.Story, maxRepeats int) []diag.Diagnostic {
+	opts := foldOptions(maxRepeats)
+	if len(st.ImportOrder) == 0 || fold.RepeatsAtMost(st, opts.RepeatLimit()) <= opts.RepeatLimit() {
 		return nil
 	}
-	_, err := fold.New(st, fold.Options{Phases: phases.Expand})
+	_, err := fold.New(st, opts)
 	var fe *fold.Error
 	if !errors.As(err, &fe) {
 		return nil
@@ -31,4 +32,10 @@ func foldRepeats(st *story.Story) []diag.Diagnostic {
 		}
 	}
 	return rep.Diags
+}
+
+// foldOptions are the options validate folds a story with: a run's
+// (phases expanded) with Options.MaxRepeats as the fold's limit.
+func foldOptions(maxRepeats int) fold.Options {
+	return fold.Options{Phases: phases.Expand, MaxRepeats: maxRepeats}
 }

@@ -38,6 +38,10 @@ type Options struct {
 	Flows bool
 	// KeepStories hands back each file's loaded model in Result.Stories.
 	KeepStories bool
+	// MaxRepeats is the fold's limit on what an import tree repeats
+	// (fold.Options.MaxRepeats); 0 means fold.MaxRepeats, the limit run
+	// and test fold with, so validate reports what they refuse.
+	MaxRepeats int
 }
 
 // Result of validating a set of stories.
@@ -135,7 +139,7 @@ func checkFile(f string, opts Options, stdin bool) checked {
 		c.sources[yf] = b
 	}
 	if st != nil && !diag.HasErrors(ds) {
-		ds = append(ds, foldRepeats(st)...)
+		ds = append(ds, foldRepeats(st, opts.MaxRepeats)...)
 	}
 	sound := st != nil && !diag.HasErrors(ds)
 	po := plugin.Options{StoryDir: filepath.Dir(f), ProfilePath: opts.ProfilePath}

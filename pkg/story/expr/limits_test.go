@@ -262,19 +262,27 @@ func TestSharedBudgetValueTemplates(t *testing.T) {
 // is charged as loops, includes and macro calls are: 300 prints of a 1 MiB
 // value in one block is an error past 64 MiB, not 300 MB held (a 1 MiB
 // view of such prints held 95 GB), and the blocks keep pongo2's results,
-// whitespace trims included.
+// whitespace trims included. The held bound here is a 64th of the
+// production one (PongoLoader.Limits), the prints as much smaller;
+// TestIfchangedTag holds the production bound.
 func TestFilterBodyHeld(t *testing.T) {
+	l := NewPongoLoader()
+	l.Limits = RenderLimits{Held: 1 << 20}
 	for _, tag := range []string{"filter upper", "spaceless"} {
 		end := "end" + strings.Fields(tag)[0]
 		src := "{% " + tag + " %}" + strings.Repeat("{{ s }}", 300) + "{% " + end + " %}"
+		p, err := l.Compile(src)
+		if err != nil {
+			t.Fatal(err)
+		}
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
-		_, err := mustPongo(t, src).Render(Env{"s": strings.Repeat("x", 1<<20)})
+		_, err = p.Render(Env{"s": strings.Repeat("x", 16<<10)})
 		runtime.ReadMemStats(&after)
-		if !errors.Is(err, ErrRenderBudget) || !strings.Contains(err.Error(), "built more than 67108864 bytes") {
+		if !errors.Is(err, ErrRenderBudget) || !strings.Contains(err.Error(), "built more than 1048576 bytes") {
 			t.Errorf("%s body: %v", tag, err)
 		}
-		if grew := after.TotalAlloc - before.TotalAlloc; grew > 1<<30 {
+		if grew := after.TotalAlloc - before.TotalAlloc; grew > 16<<20 {
 			t.Errorf("%s: the render allocated %d bytes", tag, grew)
 		}
 	}
@@ -351,5 +359,17 @@ func TestIfchangedTag(t *testing.T) {
 				t.Errorf("%s (render %d) = %q, %v; want %q", src, round+1, got, err, want)
 			}
 		}
+	}
+}
+
+// TestRenderLimitsDefault: the zero RenderLimits (every loader's unless a
+// test sets one) are the production bounds.
+func TestRenderLimitsDefault(t *testing.T) {
+	var zero RenderLimits
+	if zero.steps() != MaxRenderSteps || zero.held() != MaxRenderHeld || NewPongoLoader().Limits != zero {
+		t.Errorf("the zero limits bound %d steps and %d held bytes, want MaxRenderSteps and MaxRenderHeld", zero.steps(), zero.held())
+	}
+	if l := (RenderLimits{Steps: 3, Held: 4}); l.steps() != 3 || l.held() != 4 {
+		t.Errorf("RenderLimits{3, 4} bound %d steps and %d held bytes", l.steps(), l.held())
 	}
 }

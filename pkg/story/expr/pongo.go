@@ -25,6 +25,11 @@ import (
 // the template roots (search, namespace and Confine directories, and each
 // compiled file's directory). {% ssi %} is banned.
 type PongoLoader struct {
+	// Limits bound each render of a template it compiles that spends a
+	// budget of its own (not WithSharedBudget's); the zero value is the
+	// production bounds. Tests set small ones.
+	Limits RenderLimits
+
 	dirs    []string
 	ns      map[string][]string // "@shared" -> dirs, searched in order
 	confine []string            // roots that are not searched (Confine)

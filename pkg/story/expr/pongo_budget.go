@@ -27,6 +27,30 @@ const (
 	MaxRenderHeld = 64 << 20
 )
 
+// RenderLimits bound one render's steps and held bytes; a field at 0 is the
+// production bound (MaxRenderSteps, MaxRenderHeld), the one every story
+// renders with.
+type RenderLimits struct {
+	Steps int // replaces MaxRenderSteps when above 0
+	Held  int // replaces MaxRenderHeld when above 0
+}
+
+// steps is the most steps r allows.
+func (r RenderLimits) steps() int {
+	if r.Steps > 0 {
+		return r.Steps
+	}
+	return MaxRenderSteps
+}
+
+// held is the most held bytes r allows.
+func (r RenderLimits) held() int {
+	if r.Held > 0 {
+		return r.Held
+	}
+	return MaxRenderHeld
+}
+
 // ErrRenderBudget is wrapped by the *Error of a render over its budget.
 var ErrRenderBudget = errors.New("render budget exceeded")
 
@@ -35,6 +59,7 @@ const budgetKey = "__kitsoki_render_budget"
 
 type renderBudget struct {
 	ctx   context.Context
+	lim   RenderLimits
 	steps int
 	alloc int
 	depth int
@@ -90,8 +115,8 @@ func (b *renderBudget) step() error {
 		return err
 	}
 	b.steps++
-	if b.steps > MaxRenderSteps {
-		return b.fail("more than %d loop iterations, macro calls, includes and set statements; render less (slice the list, or summarise it in an effect)", MaxRenderSteps)
+	if b.steps > b.lim.steps() {
+		return b.fail("more than %d loop iterations, macro calls, includes and set statements; render less (slice the list, or summarise it in an effect)", b.lim.steps())
 	}
 	return nil
 }
@@ -114,8 +139,8 @@ func (b *renderBudget) hold(n int) error {
 		return b.err
 	}
 	b.held += n
-	if b.held > MaxRenderHeld {
-		return b.fail("includes, macro calls and loops built more than %d bytes; render less", MaxRenderHeld)
+	if b.held > b.lim.held() {
+		return b.fail("includes, macro calls and loops built more than %d bytes; render less", b.lim.held())
 	}
 	return nil
 }
@@ -187,6 +212,9 @@ func (p *Pongo) RenderContext(ctx context.Context, env Env) (out string, err err
 		b.ifchanged = nil
 	} else {
 		b = &renderBudget{ctx: ctx}
+		if p.l != nil {
+			b.lim = p.l.Limits
+		}
 	}
 	defer func() {
 		if r := recover(); r != nil {

@@ -13,12 +13,15 @@ import (
 // a filter body into a buffer of its own, and an include with `only`
 // renders without the parent's variables; a loop there still spends the
 // render's budget, and a render it stops fails with ErrRenderBudget (not
-// pongo2's panic over a foreign error).
+// pongo2's panic over a foreign error). The loader's limits are small
+// (a hundredth of the production steps, a 64th of the held bytes) and the
+// inputs as much smaller; TestRenderBudget and TestIfchangedTag's
+// production check hold the production ones.
 func TestRenderBudgetReachesIncludes(t *testing.T) {
 	dir := t.TempDir()
 	for name, src := range map[string]string{
 		"big.md":   `{% for i in r %}{{ big }}{% endfor %}`,
-		"mib.md":   strings.Repeat("m", 1<<20),
+		"mib.md":   strings.Repeat("m", 16<<10),
 		"dbl.md":   `{% include next %}{% include next %}`,
 		"cube.md":  `{% for i in r %}{% for j in r %}{% for k in r %}x{% endfor %}{% endfor %}{% endfor %}`,
 		"names.md": `[{{ a }}|{{ outer }}]`,
@@ -31,18 +34,19 @@ func TestRenderBudgetReachesIncludes(t *testing.T) {
 		}
 	}
 	l := NewPongoLoader(dir)
-	env := Env{"r": make([]int, 300), "big": strings.Repeat("b", 1<<20), "outer": "O"}
+	l.Limits = RenderLimits{Steps: 10_000, Held: 1 << 20}
+	env := Env{"r": make([]int, 300), "big": strings.Repeat("b", 16<<10), "outer": "O"}
 	for _, tc := range []struct{ src, want string }{
-		{`{% include "big.md" %}`, "built more than"},
-		{`{% macro m() %}{% for i in r %}{{ big }}{% endfor %}{% endmacro %}{{ m()|length }}`, "built more than"},
-		{`{% filter lower %}{% for i in r %}{{ big }}{% endfor %}{% endfilter %}`, "built more than"},
+		{`{% include "big.md" %}`, "built more than 1048576 bytes"},
+		{`{% macro m() %}{% for i in r %}{{ big }}{% endfor %}{% endmacro %}{{ m()|length }}`, "built more than 1048576 bytes"},
+		{`{% filter lower %}{% for i in r %}{{ big }}{% endfor %}{% endfilter %}`, "built more than 1048576 bytes"},
 		// no loop: a macro doubling its output at each call, and a chain
 		// of templates each including the next twice
-		{`{% macro m(n) %}{% if n %}{{ m(n-1) }}{{ m(n-1) }}{% else %}{{ big }}{% endif %}{% endmacro %}{{ m(30)|length }}`, "built more than"},
-		{`{% include "dbl.md" with next="dbl2.md" %}`, "built more than"},
-		{`{% include "cube.md" with r=r only %}`, "more than 1000000 loop iterations"},
-		{`{% include "cube.md" with r=r only -%}`, "more than 1000000 loop iterations"},
-		{`{% include 'cube.md' with r=r q="%}" only %}`, "more than 1000000 loop iterations"},
+		{`{% macro m(n) %}{% if n %}{{ m(n-1) }}{{ m(n-1) }}{% else %}{{ big }}{% endif %}{% endmacro %}{{ m(30)|length }}`, "built more than 1048576 bytes"},
+		{`{% include "dbl.md" with next="dbl2.md" %}`, "built more than 1048576 bytes"},
+		{`{% include "cube.md" with r=r only %}`, "more than 10000 loop iterations"},
+		{`{% include "cube.md" with r=r only -%}`, "more than 10000 loop iterations"},
+		{`{% include 'cube.md' with r=r q="%}" only %}`, "more than 10000 loop iterations"},
 	} {
 		p, err := l.Compile(tc.src)
 		if err != nil {
