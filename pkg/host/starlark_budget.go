@@ -86,8 +86,14 @@ func checkedOpOf(tok syntax.Token, assign bool) (checkedOp, bool) {
 }
 
 // memBudget counts the large values one call produced, up to limit
-// (0 = maxBigBytes).
-type memBudget struct{ big, limit int64 }
+// (0 = maxBigBytes). th is the thread the checks give their steps back
+// to (bind), pending the left operands of the checked operators being
+// evaluated (starlark_checks.go).
+type memBudget struct {
+	big, limit int64
+	th         *starlark.Thread
+	pending    []starlark.Value
+}
 
 func (m *memBudget) charge(n uint64) error {
 	if m == nil { // a context built without a script (tests)
@@ -220,56 +226,15 @@ func sizeOfMod(x, y starlark.Value) uint64 {
 	return formatBound(string(s), "%", args...)
 }
 
-// predeclare adds the checked builtins, the bounded range and the
-// guarded builtins (starlark_guard.go) to d.
+// predeclare adds the checked operators (starlark_checks.go), the
+// bounded range and the guarded builtins (starlark_guard.go) to d.
 func (m *memBudget) predeclare(d starlark.StringDict) {
-	binop := func(name string, op syntax.Token, bound func(x, y starlark.Value) uint64, walk func(op string, x, y starlark.Value) error, grow bool) *starlark.Builtin {
-		return starlark.NewBuiltin(name, func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
-			// The rewrite's own instructions are given back, so a script
-			// counts the steps it would upstream (conformance star-budget):
-			// x + y costs one more (the call), x += y the call, the re-read
-			// of x and the refund's constant, which the rewrite passes.
-			refund := uint64(1)
-			if grow {
-				if len(args) != 3 {
-					return nil, fmt.Errorf("%s: want 3 arguments", name)
-				}
-				n, _ := starlark.AsInt32(args[2])
-				refund, args = uint64(n), args[:2]
-			}
-			th.Steps -= min(refund, th.Steps)
-			if len(args) != 2 {
-				return nil, fmt.Errorf("%s: want 2 arguments", name)
-			}
-			if n := intBits(op, args[0], args[1]); n > maxIntBits {
-				return nil, fmt.Errorf("the integer would have %d bits, over the limit of %d; keep integers smaller", n, maxIntBits)
-			}
-			if err := m.charge(bound(args[0], args[1])); err != nil {
-				return nil, err
-			}
-			if walk != nil {
-				if err := walk(op.String(), args[0], args[1]); err != nil {
-					return nil, err
-				}
-			}
-			if grow {
-				return args[1], nil // x op= y goes on as written
-			}
-			switch op {
-			case syntax.EQL, syntax.NEQ, syntax.LT, syntax.LE, syntax.GT, syntax.GE:
-				ok, err := starlark.Compare(op, args[0], args[1])
-				if err != nil {
-					return nil, err
-				}
-				return starlark.Bool(ok), nil
-			}
-			return starlark.Binary(op, args[0], args[1])
-		})
-	}
-	for _, c := range checkedOps {
-		d[c.call] = binop(c.call, c.op, c.bound, c.walk, false)
+	for i := range checkedOps {
+		c := &checkedOps[i]
+		// x op y as OP[x][y]: a load and a subscript more than as written
+		d[c.call] = m.opCheck(c.call, c, false, 2)
 		if c.grow != "" {
-			d[c.grow] = binop(c.grow, c.op, c.inplace, c.walk, true)
+			d[c.grow] = m.opCheck(c.grow, c, true, 0) // growName's template
 		}
 	}
 	rng := starlark.Universe["range"].(*starlark.Builtin)
@@ -284,7 +249,7 @@ func (m *memBudget) predeclare(d starlark.StringDict) {
 		return r, nil
 	})
 	m.predeclareGuards(d)
-	predeclareWalks(d)
+	m.predeclareWalks(d)
 }
 
 // checkedProgram parses and compiles src with + and * rewritten into the
@@ -304,6 +269,7 @@ func checkedProgram(opts *syntax.FileOptions, filename string, src []byte, prede
 	if opts.TopLevelControl {
 		bindEarly(f)
 	}
+	predeclareGrows(f, predeclared)
 	return starlark.FileProgram(f, predeclared.Has)
 }
 
@@ -361,13 +327,11 @@ func growStmt(n syntax.Node) bool {
 		n.RHS = growCall(n.RHS)
 		if c, ok := checkedAssign(n); ok {
 			if lhs, pure := pureCopy(n.LHS); pure {
-				call := checkedCall(c.grow, n.OpPos, lhs, n.RHS)
-				// the steps to give back: the function, the re-read of
-				// the target, this constant and the call, and a store
-				// and a load for each part hoistTargets set aside
-				extra := int64(readSteps(lhs) + 3 + 2*hoisted(lhs))
-				call.Args = append(call.Args, &syntax.Literal{Token: syntax.INT, TokenPos: n.OpPos, Raw: fmt.Sprint(extra), Value: extra})
-				n.RHS = call
+				// the steps to give back: the load of GROW, the re-read
+				// of the target and two subscripts, and a store and a
+				// load for each part hoistTargets set aside
+				extra := readSteps(lhs) + 3 + 2*hoisted(lhs)
+				n.RHS = checkIndex(growName(c.grow, extra), n.OpPos, lhs, n.RHS)
 			}
 		}
 	default:
@@ -389,6 +353,10 @@ func growExpr(n syntax.Node) {
 		n.Fn = methodCall(growCall(n.Fn))
 		growAll(n.Args)
 	case *syntax.IndexExpr:
+		if isCheck(n) { // the rewrite's own: x or y of OP[x][y]
+			n.Y = growCall(n.Y)
+			return
+		}
 		n.X, n.Y = growCall(n.X), keyCall(growCall(n.Y))
 	case *syntax.SliceExpr:
 		n.X, n.Lo, n.Hi, n.Step = growCall(n.X), growCall(n.Lo), growCall(n.Hi), growCall(n.Step)
@@ -434,10 +402,10 @@ func growCall(e syntax.Expr) syntax.Expr {
 		op = syntax.IN
 	}
 	c, ok := checkedOpOf(op, false)
-	if !ok || c.walk != nil && (isLiteral(b.X) || isLiteral(b.Y)) {
+	if !ok || c.walk != nil && (isLiteral(b.X) || isLiteral(b.Y)) || op == syntax.PLUS && (isNumber(b.X) || isNumber(b.Y)) {
 		return e
 	}
-	call := checkedCall(c.call, b.OpPos, b.X, b.Y)
+	call := checkIndex(c.call, b.OpPos, b.X, b.Y)
 	if b.Op == syntax.NOT_IN {
 		return &syntax.UnaryExpr{OpPos: b.OpPos, Op: syntax.NOT, X: call}
 	}
@@ -445,15 +413,21 @@ func growCall(e syntax.Expr) syntax.Expr {
 }
 
 // checkedAssign is the checkedOp of an augmented assignment the rewrite
-// checks: not one that only walks with a literal right side (x -= 1).
+// checks: not one that only walks with a literal right side (x -= 1),
+// nor x += n of a number n (it grows no sequence: a string or a list
+// plus a number is upstream's error, an integer gains a bit at most).
 func checkedAssign(st *syntax.AssignStmt) (checkedOp, bool) {
 	c, ok := checkedOpOf(st.Op, true)
-	return c, ok && (c.walk == nil || !isLiteral(st.RHS))
+	return c, ok && (c.walk == nil || !isLiteral(st.RHS)) && (st.Op != syntax.PLUS_EQ || !isNumber(st.RHS))
 }
 
-func checkedCall(name string, at syntax.Position, x, y syntax.Expr) *syntax.CallExpr {
-	_, end := y.Span()
-	return &syntax.CallExpr{Fn: &syntax.Ident{NamePos: at, Name: name}, Lparen: at, Args: []syntax.Expr{x, y}, Rparen: end}
+// isNumber says e is a number literal, or one negated.
+func isNumber(e syntax.Expr) bool {
+	if u, ok := e.(*syntax.UnaryExpr); ok && u.Op != syntax.NOT {
+		e = u.X
+	}
+	l, ok := e.(*syntax.Literal)
+	return ok && (l.Token == syntax.INT || l.Token == syntax.FLOAT)
 }
 
 // readSteps is the instructions reading a pureCopy expression takes.

@@ -49,7 +49,8 @@ func FuzzCheckedRewrite(f *testing.F) {
 			return
 		}
 		pre := starlark.StringDict{"json": json.Module, "struct": starlark.NewBuiltin("struct", starlarkstruct.Make)}
-		(&memBudget{limit: 1 << 20}).predeclare(pre) // a value of 1 MiB or two: fuzzing stays fast
+		m := &memBudget{limit: 1 << 20} // a value of 1 MiB or two: fuzzing stays fast
+		m.predeclare(pre)
 		checked, err := checkedProgram(opts, "f.star", []byte(src), pre)
 		if err != nil {
 			if !strings.Contains(err.Error(), "digits in a row") {
@@ -60,6 +61,7 @@ func FuzzCheckedRewrite(f *testing.F) {
 		run := func(prog *starlark.Program, pre starlark.StringDict) (string, string) {
 			th := &starlark.Thread{}
 			th.SetMaxExecutionSteps(20000)
+			m.th = th // the checks give their steps back to th
 			g, err := prog.Init(th, pre)
 			var out strings.Builder
 			for _, name := range g.Keys() {

@@ -193,8 +193,9 @@ func (h *starlarkRun) Call(ctx context.Context, c *Call) (Result, error) {
 	opts := &syntax.FileOptions{Set: true, While: true, TopLevelControl: true, GlobalReassign: true, Recursion: true}
 	thread := &starlark.Thread{Name: name + " " + script, Print: func(*starlark.Thread, string) {}}
 	steps := cmp.Or(h.o.MaxSteps, defaultStarlarkSteps)
-	thread.Load = newModuleLoader(ctx, steps, storyDir, filepath.Dir(path), opts, predeclared)
+	thread.Load = newModuleLoader(ctx, steps, storyDir, filepath.Dir(path), opts, predeclared, mem)
 	thread.SetMaxExecutionSteps(steps)
+	defer mem.bind(thread)()
 	stop := context.AfterFunc(ctx, func() { thread.Cancel("the run was stopped") })
 	defer stop()
 	defer watchHeap(thread, cmp.Or(h.o.heapLimit, heapLimit))()
@@ -280,7 +281,7 @@ var defaultHTTP = &http.Client{Timeout: 30 * time.Second}
 // story directory (paths relative to the loading script's directory, or
 // to the story directory when they start with "//"), each loaded once per
 // call; a cycle is an error.
-func newModuleLoader(ctx context.Context, steps uint64, storyDir, scriptDir string, opts *syntax.FileOptions, predeclared starlark.StringDict) func(*starlark.Thread, string) (starlark.StringDict, error) {
+func newModuleLoader(ctx context.Context, steps uint64, storyDir, scriptDir string, opts *syntax.FileOptions, predeclared starlark.StringDict, mem *memBudget) func(*starlark.Thread, string) (starlark.StringDict, error) {
 	type entry struct {
 		globals starlark.StringDict
 		err     error
@@ -322,7 +323,9 @@ func newModuleLoader(ctx context.Context, steps uint64, storyDir, scriptDir stri
 			sub := &starlark.Thread{Name: th.Name, Print: th.Print, Load: load, Steps: th.Steps}
 			sub.SetMaxExecutionSteps(steps)
 			stop := context.AfterFunc(ctx, func() { sub.Cancel("the run was stopped") })
+			restore := mem.bind(sub) // the checks give steps back to sub
 			e.globals, e.err = execChecked(opts, sub, module, src, predeclared)
+			restore()
 			stop()
 			th.Steps = sub.Steps
 		}

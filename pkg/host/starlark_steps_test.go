@@ -76,8 +76,10 @@ func TestStarlarkStepsAsPlain(t *testing.T) {
 	} {
 		src := []byte("o = []\nG = 1 + 2\ndef f():\n    x = 1\n    y = 2\n    z = 3\n    d = {\"k\": 1, \"n\": {\"m\": 2}}\n    " + body + "\nf()\n")
 		opts := &syntax.FileOptions{Set: true, While: true}
+		m := &memBudget{}
 		steps := func(prog *starlark.Program, pre starlark.StringDict) uint64 {
 			th := &starlark.Thread{}
+			m.th = th // the checks give their steps back to th
 			if _, err := prog.Init(th, pre); err != nil {
 				t.Fatalf("%q: %v", body, err)
 			}
@@ -93,7 +95,7 @@ func TestStarlarkStepsAsPlain(t *testing.T) {
 			t.Fatal(err)
 		}
 		pre := starlark.StringDict{"json": json.Module}
-		(&memBudget{}).predeclare(pre)
+		m.predeclare(pre)
 		checked, err := checkedProgram(opts, "x.star", src, pre)
 		if err != nil {
 			t.Fatal(err)

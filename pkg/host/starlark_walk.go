@@ -195,8 +195,12 @@ func (w *walker) keysOf(v starlark.Value, pairs bool) {
 	}
 }
 
-// containsWalk bounds x in y.
+// containsWalk bounds x in y (nothing to count for a leaf x: each
+// element is compared with it at one node, a hash reaches it alone).
 func containsWalk(op string, x, y starlark.Value) error {
+	if leaf(x) {
+		return nil
+	}
 	var w walker
 	switch y := y.(type) {
 	case *starlark.List, starlark.Tuple:
@@ -212,8 +216,12 @@ func containsWalk(op string, x, y starlark.Value) error {
 	return w.err(op, false)
 }
 
-// compareWalk bounds x op y for a comparison operator.
+// compareWalk bounds x op y for a comparison operator (nothing to count
+// when either is a leaf: the walk ends at the first node).
 func compareWalk(op string, x, y starlark.Value) error {
+	if leaf(x) || leaf(y) {
+		return nil
+	}
 	var w walker
 	w.pair(x, y, op != "==" && op != "!=", starlark.CompareLimit)
 	return w.err(op, false)
@@ -373,8 +381,8 @@ func keyCall(e syntax.Expr) syntax.Expr {
 	if e == nil || isLiteral(e) {
 		return e
 	}
-	at, end := e.Span()
-	return &syntax.CallExpr{Fn: &syntax.Ident{NamePos: at, Name: keyName}, Lparen: at, Args: []syntax.Expr{e}, Rparen: end}
+	at, _ := e.Span()
+	return checkOneIndex(keyName, at, e)
 }
 
 // isLiteral says e is a number or a string, or one negated.
@@ -388,20 +396,18 @@ func isLiteral(e syntax.Expr) bool {
 
 // predeclareWalks adds keyName and the walked builtins to d (after
 // predeclareGuards).
-func predeclareWalks(d starlark.StringDict) {
-	d[keyName] = starlark.NewBuiltin(keyName, func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
-		// the rewrite's function and call cost two steps: given back
-		th.Steps -= min(2, th.Steps)
-		if len(args) != 1 {
-			return nil, fmt.Errorf("%s: want 1 argument", keyName)
+func (m *memBudget) predeclareWalks(d starlark.StringDict) {
+	d[keyName] = &checkOne{m: m, name: keyName, check: func(k starlark.Value) (starlark.Value, error) {
+		if leaf(k) {
+			return k, nil
 		}
 		var w walker
-		w.key(args[0])
+		w.key(k)
 		if err := w.err("dict key", true); err != nil {
 			return nil, err
 		}
-		return args[0], nil
-	})
+		return k, nil
+	}}
 	for _, name := range []string{"sorted", "max", "min", "dict", "set"} {
 		fn, ok := d[name]
 		if !ok {

@@ -1,0 +1,218 @@
+package host
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"go.starlark.net/starlark"
+	"go.starlark.net/syntax"
+)
+
+// The rewrite's checks are subscripts of predeclared values, not calls of
+// builtins: the interpreter copies a builtin call's arguments into a new
+// tuple (one allocation per checked operator, a million in a loop of
+// comparisons), while a subscript of a Mapping hands the key over as it
+// is. x op y is written OP[x][y]: the first subscript keeps x on the
+// budget's stack of pending operands and gives the second half, whose
+// subscript by y takes x back, checks x op y and computes it. Between the
+// two only y is evaluated, whose own checks push and pop in pairs; a y
+// that fails leaves its x below the others, where no second half takes
+// it (each takes the latest x, its own). A key k is KEY[k] and a method
+// x.m is METHOD[x.m], one subscript each. Each gives back the steps its
+// rewrite adds (a load and a subscript more than the operator as
+// written), so a script counts the steps upstream counts.
+
+// checkFirst is OP, the first half of a checked operator.
+type checkFirst struct{ right *checkSecond }
+
+// checkSecond is OP[x], the second half: Get(y) is x op y, checked.
+type checkSecond struct {
+	m      *memBudget
+	name   string
+	refund uint64
+	check  func(x, y starlark.Value) (starlark.Value, error)
+}
+
+// checkOne is KEY or METHOD: Get(v) is v (or v's checked method), once
+// v's walk is counted.
+type checkOne struct {
+	m     *memBudget
+	name  string
+	check func(v starlark.Value) (starlark.Value, error)
+}
+
+var (
+	_ starlark.Mapping = (*checkFirst)(nil)
+	_ starlark.Mapping = (*checkSecond)(nil)
+	_ starlark.Mapping = (*checkOne)(nil)
+)
+
+func (c *checkFirst) Get(x starlark.Value) (starlark.Value, bool, error) {
+	m := c.right.m
+	m.pending = append(m.pending, x)
+	return c.right, true, nil
+}
+
+func (c *checkSecond) Get(y starlark.Value) (starlark.Value, bool, error) {
+	m := c.m
+	n := len(m.pending)
+	if n == 0 { // only the rewrite writes OP[x][y]
+		return nil, false, fmt.Errorf("%s: no left operand", c.name)
+	}
+	x := m.pending[n-1]
+	m.pending[n-1] = nil
+	m.pending = m.pending[:n-1]
+	m.giveBack(c.refund)
+	v, err := c.check(x, y)
+	return v, err == nil, err
+}
+
+func (c *checkOne) Get(v starlark.Value) (starlark.Value, bool, error) {
+	c.m.giveBack(2)
+	r, err := c.check(v)
+	return r, err == nil, err
+}
+
+func (c *checkFirst) String() string  { return c.right.name }
+func (c *checkSecond) String() string { return c.name }
+func (c *checkOne) String() string    { return c.name }
+
+func (c *checkFirst) Type() string  { return "builtin_function_or_method" }
+func (c *checkSecond) Type() string { return "builtin_function_or_method" }
+func (c *checkOne) Type() string    { return "builtin_function_or_method" }
+
+func (c *checkFirst) Freeze()  {}
+func (c *checkSecond) Freeze() {}
+func (c *checkOne) Freeze()    {}
+
+func (c *checkFirst) Truth() starlark.Bool  { return true }
+func (c *checkSecond) Truth() starlark.Bool { return true }
+func (c *checkOne) Truth() starlark.Bool    { return true }
+
+func (c *checkFirst) Hash() (uint32, error)  { return 0, fmt.Errorf("unhashable: %s", c.Type()) }
+func (c *checkSecond) Hash() (uint32, error) { return 0, fmt.Errorf("unhashable: %s", c.Type()) }
+func (c *checkOne) Hash() (uint32, error)    { return 0, fmt.Errorf("unhashable: %s", c.Type()) }
+
+// giveBack returns n steps to the thread running the script (none when
+// no thread is bound: a test's own).
+func (m *memBudget) giveBack(n uint64) {
+	if m.th != nil {
+		m.th.Steps -= min(n, m.th.Steps)
+	}
+}
+
+// bind makes th the thread the checks give steps back to, until the
+// returned func restores the one before (a loaded module runs on a thread
+// of its own).
+func (m *memBudget) bind(th *starlark.Thread) (restore func()) {
+	prev := m.th
+	m.th = th
+	return func() { m.th = prev }
+}
+
+// opCheck is the checked operator c (grow: its augmented form, whose
+// check gives y back for the assignment to apply), giving refund steps
+// back.
+func (m *memBudget) opCheck(name string, c *checkedOp, grow bool, refund uint64) *checkFirst {
+	bound := c.bound
+	if grow {
+		bound = c.inplace
+	}
+	op := c.op
+	check := func(x, y starlark.Value) (starlark.Value, error) {
+		if n := intBits(op, x, y); n > maxIntBits {
+			return nil, fmt.Errorf("the integer would have %d bits, over the limit of %d; keep integers smaller", n, maxIntBits)
+		}
+		if err := m.charge(bound(x, y)); err != nil {
+			return nil, err
+		}
+		if c.walk != nil {
+			if err := c.walk(op.String(), x, y); err != nil {
+				return nil, err
+			}
+		}
+		if grow {
+			return y, nil // x op= y goes on as written
+		}
+		switch op {
+		case syntax.EQL, syntax.NEQ, syntax.LT, syntax.LE, syntax.GT, syntax.GE:
+			ok, err := starlark.Compare(op, x, y)
+			if err != nil {
+				return nil, err
+			}
+			return starlark.Bool(ok), nil
+		}
+		return starlark.Binary(op, x, y)
+	}
+	return &checkFirst{right: &checkSecond{m: m, name: name, refund: refund, check: check}}
+}
+
+// growName is the name of the augmented form of grow (a checkedOp's)
+// that gives back refund steps: the rewrite's refund depends on the
+// target it reads again, so there is one per count a file needs
+// (predeclareGrows).
+func growName(grow string, refund int) string {
+	return grow + "_" + strconv.Itoa(refund)
+}
+
+// predeclareGrows adds to d the augmented forms f's rewrite names
+// (growName), from their template d[grow], once.
+func predeclareGrows(f *syntax.File, d starlark.StringDict) {
+	syntax.Walk(f, func(n syntax.Node) bool {
+		id, ok := n.(*syntax.Ident)
+		if !ok || !strings.HasPrefix(id.Name, growPrefix) || d.Has(id.Name) {
+			return true
+		}
+		i := strings.LastIndexByte(id.Name, '_')
+		refund, err := strconv.Atoi(id.Name[i+1:])
+		if t, ok := d[id.Name[:i]].(*checkFirst); ok && err == nil && refund >= 0 {
+			r := *t.right
+			r.name, r.refund = id.Name, uint64(refund)
+			d[id.Name] = &checkFirst{right: &r}
+		}
+		return true
+	})
+}
+
+// growPrefix starts the names of the augmented forms.
+const growPrefix = "__kitsoki_grow_"
+
+// checkIndex is OP[x][y], the rewrite of x op y (Lbrack at the operator:
+// an error is reported where the operator is, as upstream's).
+func checkIndex(name string, at syntax.Position, x, y syntax.Expr) *syntax.IndexExpr {
+	_, end := y.Span()
+	first := &syntax.IndexExpr{X: &syntax.Ident{NamePos: at, Name: name}, Lbrack: at, Y: x, Rbrack: at}
+	return &syntax.IndexExpr{X: first, Lbrack: at, Y: y, Rbrack: end}
+}
+
+// checkOneIndex is NAME[e], the rewrite of a key or a method value e.
+func checkOneIndex(name string, at syntax.Position, e syntax.Expr) *syntax.IndexExpr {
+	_, end := e.Span()
+	return &syntax.IndexExpr{X: &syntax.Ident{NamePos: at, Name: name}, Lbrack: at, Y: e, Rbrack: end}
+}
+
+// isCheck says n is one of the rewrite's subscripts (OP[x], OP[x][y],
+// KEY[k], METHOD[x.m]): its operands are rewritten, its key is no key.
+func isCheck(n *syntax.IndexExpr) bool {
+	x := n.X
+	if in, ok := x.(*syntax.IndexExpr); ok {
+		x = in.X
+	}
+	id, ok := x.(*syntax.Ident)
+	if !ok || !strings.HasPrefix(id.Name, reservedPrefix) {
+		return false
+	}
+	return !strings.HasPrefix(id.Name, hoistPrefix)
+}
+
+// leaf says v holds no other value: comparing or hashing it reaches one
+// node, and a comparison with it reaches one node of the other side.
+// The checks count nothing for it.
+func leaf(v starlark.Value) bool {
+	switch v.(type) {
+	case starlark.Int, starlark.String, starlark.Float, starlark.Bool, starlark.NoneType, starlark.Bytes:
+		return true
+	}
+	return false
+}
