@@ -50,7 +50,7 @@ type checkedOp struct {
 	bound, inplace func(x, y starlark.Value) uint64
 	// walk bounds the comparisons and hashes x op y makes
 	// (starlark_walk.go); nil for an operator that makes none.
-	walk func(op string, x, y starlark.Value) error
+	walk func(limit int, op string, x, y starlark.Value) error
 }
 
 var checkedOps = []checkedOp{
@@ -86,13 +86,16 @@ func checkedOpOf(tok syntax.Token, assign bool) (checkedOp, bool) {
 }
 
 // memBudget counts the large values one call produced, up to limit
-// (0 = maxBigBytes). th is the thread the checks give their steps back
+// (0 = maxBigBytes), and the walks of comparisons and hashes
+// (starlark_walk.go). th is the thread the checks give their steps back
 // to (bind), pending the left operands of the checked operators being
 // evaluated (starlark_checks.go).
 type memBudget struct {
 	big, limit int64
-	th         *starlark.Thread
-	pending    []starlark.Value
+	// walkLimit replaces maxWalk for the walks counted (0 = maxWalk)
+	walkLimit int
+	th        *starlark.Thread
+	pending   []starlark.Value
 }
 
 func (m *memBudget) charge(n uint64) error {

@@ -128,7 +128,7 @@ func (m *memBudget) opCheck(name string, c *checkedOp, grow bool, refund uint64)
 			return nil, err
 		}
 		if c.walk != nil {
-			if err := c.walk(op.String(), x, y); err != nil {
+			if err := c.walk(m.walkLimit, op.String(), x, y); err != nil {
 				return nil, err
 			}
 		}

@@ -105,7 +105,7 @@ func (m *memBudget) method(fn starlark.Value) starlark.Value {
 	}
 	if walk, ok := walkedMethods[b.Name()]; ok {
 		return starlark.NewBuiltin(b.Name(), func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-			if err := walk(b.Receiver(), b.Name(), args); err != nil {
+			if err := walk(m.walkLimit, b.Receiver(), b.Name(), args); err != nil {
 				return nil, err
 			}
 			return starlark.Call(th, b, args, kwargs)

@@ -41,6 +41,9 @@ type StarlarkOptions struct {
 	// heapLimit replaces heapLimit (0 = heapLimit): a test reaches a
 	// smaller one sooner.
 	heapLimit uint64
+	// walkLimit replaces maxWalk (0 = maxWalk): a test proves a refusal
+	// of a shared value's walk at a smaller count, in milliseconds.
+	walkLimit int
 }
 
 // defaultStarlarkSteps is the default execution step limit of a script,
@@ -181,7 +184,7 @@ func (h *starlarkRun) Call(ctx context.Context, c *Call) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	mem := &memBudget{limit: h.o.bigBytes}
+	mem := &memBudget{limit: h.o.bigBytes, walkLimit: h.o.walkLimit}
 	sctx := &scriptCtx{o: &h.o, ctx: ctx, storyDir: storyDir, world: world, mem: mem}
 	ctxVal, err := sctx.value(inputs)
 	if err != nil {
@@ -202,7 +205,7 @@ func (h *starlarkRun) Call(ctx context.Context, c *Call) (Result, error) {
 
 	// errors name the script by its absolute path, as upstream's
 	// (`starlark: load <path>: <path>:2:5: undefined: x`)
-	globals, err := execChecked(opts, thread, path, src, predeclared)
+	globals, err := execChecked(opts, mem, thread, path, src, predeclared)
 	if err != nil {
 		if ctx.Err() != nil {
 			return Result{}, fmt.Errorf("%s: %v", name, ctx.Err())
@@ -262,13 +265,13 @@ func scriptErr(err error) string {
 
 // execChecked is starlark.ExecFileOptions over checkedProgram: the file's
 // + and * go through the memory budget (starlark_budget.go).
-func execChecked(opts *syntax.FileOptions, th *starlark.Thread, filename string, src []byte, predeclared starlark.StringDict) (starlark.StringDict, error) {
+func execChecked(opts *syntax.FileOptions, mem *memBudget, th *starlark.Thread, filename string, src []byte, predeclared starlark.StringDict) (starlark.StringDict, error) {
 	prog, err := checkedProgram(opts, filename, src, predeclared)
 	if err != nil {
 		return nil, err
 	}
 	g, err := prog.Init(th, predeclared)
-	if werr := freezeWalk(g); werr != nil { // left unfrozen: the call fails
+	if werr := freezeWalk(mem.walkLimit, g); werr != nil { // left unfrozen: the call fails
 		return g, cmp.Or(err, werr)
 	}
 	g.Freeze()
@@ -324,7 +327,7 @@ func newModuleLoader(ctx context.Context, steps uint64, storyDir, scriptDir stri
 			sub.SetMaxExecutionSteps(steps)
 			stop := context.AfterFunc(ctx, func() { sub.Cancel("the run was stopped") })
 			restore := mem.bind(sub) // the checks give steps back to sub
-			e.globals, e.err = execChecked(opts, sub, module, src, predeclared)
+			e.globals, e.err = execChecked(opts, mem, sub, module, src, predeclared)
 			restore()
 			stop()
 			th.Steps = sub.Steps
