@@ -59,13 +59,13 @@ func FuzzCheckedRewrite(f *testing.F) {
 			return
 		}
 		run := func(prog *starlark.Program, pre starlark.StringDict) (string, string) {
-			th := &starlark.Thread{}
-			th.SetMaxExecutionSteps(20000)
+			th := &starlark.Thread{Steps: stepCredit} // as a run's
+			th.SetMaxExecutionSteps(20000 + stepCredit)
 			m.th = th // the checks give their steps back to th
 			g, err := prog.Init(th, pre)
 			var out strings.Builder
 			for _, name := range g.Keys() {
-				if !strings.HasPrefix(name, hoistPrefix) {
+				if !strings.HasPrefix(name, reservedPrefix) { // the rewrite's names (hoistTargets, bindChecks)
 					out.WriteString(name + "=" + g[name].String() + "\n")
 				}
 			}

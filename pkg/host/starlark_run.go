@@ -197,7 +197,8 @@ func (h *starlarkRun) Call(ctx context.Context, c *Call) (Result, error) {
 	thread := &starlark.Thread{Name: name + " " + script, Print: func(*starlark.Thread, string) {}}
 	steps := cmp.Or(h.o.MaxSteps, defaultStarlarkSteps)
 	thread.Load = newModuleLoader(ctx, steps, storyDir, filepath.Dir(path), opts, predeclared, mem)
-	thread.SetMaxExecutionSteps(steps)
+	thread.Steps = stepCredit // and the limit with it
+	thread.SetMaxExecutionSteps(addSat(steps, stepCredit))
 	defer mem.bind(thread)()
 	stop := context.AfterFunc(ctx, func() { thread.Cancel("the run was stopped") })
 	defer stop()
@@ -324,7 +325,7 @@ func newModuleLoader(ctx context.Context, steps uint64, storyDir, scriptDir stri
 			// one step budget for the call: the module counts on from
 			// the loading thread's steps, and they carry back
 			sub := &starlark.Thread{Name: th.Name, Print: th.Print, Load: load, Steps: th.Steps}
-			sub.SetMaxExecutionSteps(steps)
+			sub.SetMaxExecutionSteps(addSat(steps, stepCredit))
 			stop := context.AfterFunc(ctx, func() { sub.Cancel("the run was stopped") })
 			restore := mem.bind(sub) // the checks give steps back to sub
 			e.globals, e.err = execChecked(opts, mem, sub, module, src, predeclared)

@@ -78,12 +78,12 @@ func TestStarlarkStepsAsPlain(t *testing.T) {
 		opts := &syntax.FileOptions{Set: true, While: true}
 		m := &memBudget{}
 		steps := func(prog *starlark.Program, pre starlark.StringDict) uint64 {
-			th := &starlark.Thread{}
+			th := &starlark.Thread{Steps: stepCredit} // as a run's
 			m.th = th // the checks give their steps back to th
 			if _, err := prog.Init(th, pre); err != nil {
 				t.Fatalf("%q: %v", body, err)
 			}
-			return th.Steps
+			return th.Steps - stepCredit
 		}
 		f, err := opts.Parse("x.star", src, 0)
 		if err != nil {
