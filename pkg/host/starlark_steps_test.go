@@ -79,7 +79,7 @@ func TestStarlarkStepsAsPlain(t *testing.T) {
 		m := &memBudget{}
 		steps := func(prog *starlark.Program, pre starlark.StringDict) uint64 {
 			th := &starlark.Thread{Steps: stepCredit} // as a run's
-			m.th = th // the checks give their steps back to th
+			m.th = th                                 // the checks give their steps back to th
 			if _, err := prog.Init(th, pre); err != nil {
 				t.Fatalf("%q: %v", body, err)
 			}
