@@ -15,7 +15,7 @@ import (
 // cannot cap one goroutine's heap, so the operations that make a large
 // value from small ones in one step are checked before they allocate:
 // `+`, `*` and `%` (and `+=`, `*=`, `%=`) are rewritten, when the file is
-// compiled, into calls of checked builtins, and range() refuses more than
+// compiled, into checked operations (starlark_checks.go), and range() refuses more than
 // maxRangeLen elements. Comparisons, in, subscripts, dict keys and the
 // set operators are rewritten the same way, to count the walk they make
 // (starlark_walk.go). A value over maxValueBytes is an error, and so is
@@ -37,9 +37,9 @@ const (
 	slotBytes = 16
 )
 
-// checkedOp is an operator the rewrite turns into calls of checked
-// builtins: x op y into call(x, y), x assign y into x assign grow(x, y,
-// steps). Their names start with reservedPrefix, which a script's own
+// checkedOp is an operator the rewrite turns into checked operations
+// (starlark_checks.go): x op y into call[x][y], x assign y into x assign
+// grow_<steps>[x][y]. Their names start with reservedPrefix, which a script's own
 // source may not use (reservedNames), and are predeclared only for
 // rewritten code.
 type checkedOp struct {
@@ -64,7 +64,7 @@ var checkedOps = []checkedOp{
 	{syntax.AMP, syntax.AMP_EQ, "__kitsoki_and", "__kitsoki_grow_and", noGrowth, noGrowth, keysWalk},
 	{syntax.CIRCUMFLEX, syntax.CIRCUMFLEX_EQ, "__kitsoki_xor", "__kitsoki_grow_xor", noGrowth, noGrowth, keysWalk},
 	// comparisons and in, which have no augmented form (x not in y is
-	// rewritten as not __kitsoki_in(x, y))
+	// rewritten as not __kitsoki_in[x][y])
 	{syntax.EQL, syntax.ILLEGAL, "__kitsoki_eq", "", noGrowth, nil, compareWalk},
 	{syntax.NEQ, syntax.ILLEGAL, "__kitsoki_ne", "", noGrowth, nil, compareWalk},
 	{syntax.LT, syntax.ILLEGAL, "__kitsoki_lt", "", noGrowth, nil, compareWalk},
@@ -257,7 +257,7 @@ func (m *memBudget) predeclare(d starlark.StringDict) {
 }
 
 // checkedProgram parses and compiles src with + and * rewritten into the
-// checked builtins (see rewriteGrowth).
+// checked operations (see rewriteGrowth).
 func checkedProgram(opts *syntax.FileOptions, filename string, src []byte, predeclared starlark.StringDict) (*starlark.Program, error) {
 	if line, col, n := longDigits(src); n > 0 {
 		return nil, syntax.Error{Pos: syntax.MakePosition(&filename, int32(line), int32(col)), Msg: fmt.Sprintf("%d digits in a row, over the limit of %d for an integer; keep long digit strings in a data file", n, maxIntDigits)}
@@ -278,8 +278,8 @@ func checkedProgram(opts *syntax.FileOptions, filename string, src []byte, prede
 	return starlark.FileProgram(f, predeclared.Has)
 }
 
-// reservedPrefix starts every name the rewrite adds (the checked
-// builtins, sbMethod, hoistPrefix).
+// reservedPrefix starts every name the rewrite adds (the checks,
+// checksName, hoistPrefix).
 const reservedPrefix = "__kitsoki"
 
 // reservedNames refuses a file that names one of the rewrite's names: a
@@ -298,11 +298,11 @@ func reservedNames(f *syntax.File) error {
 }
 
 // rewriteGrowth rewrites f's checkedOps everywhere (x + y into
-// __kitsoki_add(x, y); x += y into x += __kitsoki_grow_add(x, y, steps)
+// __kitsoki_add[x][y]; x += y into x += __kitsoki_grow_add_<steps>[x][y]
 // when x can be read twice without side effects: see pureCopy) and x.m
-// into __kitsoki_method(x.m) for a guarded or walked method m; x not in y
-// into not __kitsoki_in(x, y), and a subscript's or dict entry's key k
-// that is no literal into __kitsoki_key(k). A parameter's default is the
+// into __kitsoki_method[x.m] for a guarded or walked method m; x not in y
+// into not __kitsoki_in[x][y], and a subscript's or dict entry's key k
+// that is no literal into __kitsoki_key[k]. A parameter's default is the
 // Y of its x=default.
 func rewriteGrowth(f *syntax.File) {
 	f.Stmts = hoistTargets(f.Stmts)
@@ -394,7 +394,7 @@ func growAll(list []syntax.Expr) {
 }
 
 // growCall returns e (nil included), or the checked call that replaces e
-// when e is x op y for a checkedOp (x not in y: not __kitsoki_in(x, y)).
+// when e is x op y for a checkedOp (x not in y: not __kitsoki_in[x][y]).
 // An operator that only walks (a comparison, in, a set operator) with a
 // literal operand walks nothing of note and stays as written.
 func growCall(e syntax.Expr) syntax.Expr {

@@ -10,8 +10,8 @@ import (
 	"go.starlark.net/syntax"
 )
 
-// The rewrite's checks are subscripts of predeclared values, not calls of
-// builtins: the interpreter copies a builtin call's arguments into a new
+// The rewrite's checks are subscripts of kitsoki's own values (bound as
+// a file's globals by bindChecks), not calls of builtins: the interpreter copies a builtin call's arguments into a new
 // tuple (one allocation per checked operator, a million in a loop of
 // comparisons), while a subscript of a Mapping hands the key over as it
 // is. x op y is written OP[x][y]: the first subscript keeps x on the

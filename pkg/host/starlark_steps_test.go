@@ -78,8 +78,10 @@ func TestStarlarkStepsAsPlain(t *testing.T) {
 		opts := &syntax.FileOptions{Set: true, While: true}
 		m := &memBudget{}
 		steps := func(prog *starlark.Program, pre starlark.StringDict) uint64 {
-			th := &starlark.Thread{Steps: stepCredit} // as a run's
-			m.th = th                                 // the checks give their steps back to th
+			// counting from stepCredit as a run's thread does; the
+			// checks give their steps back to th
+			th := &starlark.Thread{Steps: stepCredit}
+			m.th = th
 			if _, err := prog.Init(th, pre); err != nil {
 				t.Fatalf("%q: %v", body, err)
 			}

@@ -379,7 +379,7 @@ func setKeys(limit int, recv starlark.Value, name string, args starlark.Tuple) e
 	return w.err(name, true)
 }
 
-// keyName is the builtin the rewrite puts around a subscript x[k] and a
+// keyName is the check the rewrite puts around a subscript x[k] and a
 // dict entry's key {k: v}: it counts hashing k before it is looked up.
 const keyName = "__kitsoki_key"
 
