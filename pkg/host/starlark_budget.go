@@ -46,7 +46,7 @@ type checkedOp struct {
 	op, assign syntax.Token
 	call, grow string
 	// bound is x op y's, inplace x op= y's (+= extends a list by any
-	// iterable).
+	// iterable); nil for an operator that grows no sequence.
 	bound, inplace func(x, y starlark.Value) uint64
 	// walk bounds the comparisons and hashes x op y makes
 	// (starlark_walk.go); nil for an operator that makes none.
@@ -57,21 +57,21 @@ var checkedOps = []checkedOp{
 	{syntax.PLUS, syntax.PLUS_EQ, "__kitsoki_add", "__kitsoki_grow_add", sizeOfAdd, sizeOfExtend, nil},
 	{syntax.STAR, syntax.STAR_EQ, "__kitsoki_mul", "__kitsoki_grow_mul", sizeOfMul, sizeOfMul, nil},
 	{syntax.PERCENT, syntax.PERCENT_EQ, "__kitsoki_mod", "__kitsoki_grow_mod", sizeOfMod, sizeOfMod, nil},
-	{syntax.LTLT, syntax.LTLT_EQ, "__kitsoki_shl", "__kitsoki_grow_shl", noGrowth, noGrowth, nil},
+	{syntax.LTLT, syntax.LTLT_EQ, "__kitsoki_shl", "__kitsoki_grow_shl", nil, nil, nil}, // its integers are intBits's,
 	// the operators of sets and dicts hash every element of both
-	{syntax.MINUS, syntax.MINUS_EQ, "__kitsoki_sub", "__kitsoki_grow_sub", noGrowth, noGrowth, keysWalk},
-	{syntax.PIPE, syntax.PIPE_EQ, "__kitsoki_or", "__kitsoki_grow_or", noGrowth, noGrowth, keysWalk},
-	{syntax.AMP, syntax.AMP_EQ, "__kitsoki_and", "__kitsoki_grow_and", noGrowth, noGrowth, keysWalk},
-	{syntax.CIRCUMFLEX, syntax.CIRCUMFLEX_EQ, "__kitsoki_xor", "__kitsoki_grow_xor", noGrowth, noGrowth, keysWalk},
+	{syntax.MINUS, syntax.MINUS_EQ, "__kitsoki_sub", "__kitsoki_grow_sub", nil, nil, keysWalk},
+	{syntax.PIPE, syntax.PIPE_EQ, "__kitsoki_or", "__kitsoki_grow_or", nil, nil, keysWalk},
+	{syntax.AMP, syntax.AMP_EQ, "__kitsoki_and", "__kitsoki_grow_and", nil, nil, keysWalk},
+	{syntax.CIRCUMFLEX, syntax.CIRCUMFLEX_EQ, "__kitsoki_xor", "__kitsoki_grow_xor", nil, nil, keysWalk},
 	// comparisons and in, which have no augmented form (x not in y is
 	// rewritten as not __kitsoki_in[x][y])
-	{syntax.EQL, syntax.ILLEGAL, "__kitsoki_eq", "", noGrowth, nil, compareWalk},
-	{syntax.NEQ, syntax.ILLEGAL, "__kitsoki_ne", "", noGrowth, nil, compareWalk},
-	{syntax.LT, syntax.ILLEGAL, "__kitsoki_lt", "", noGrowth, nil, compareWalk},
-	{syntax.LE, syntax.ILLEGAL, "__kitsoki_le", "", noGrowth, nil, compareWalk},
-	{syntax.GT, syntax.ILLEGAL, "__kitsoki_gt", "", noGrowth, nil, compareWalk},
-	{syntax.GE, syntax.ILLEGAL, "__kitsoki_ge", "", noGrowth, nil, compareWalk},
-	{syntax.IN, syntax.ILLEGAL, "__kitsoki_in", "", noGrowth, nil, containsWalk},
+	{syntax.EQL, syntax.ILLEGAL, "__kitsoki_eq", "", nil, nil, compareWalk},
+	{syntax.NEQ, syntax.ILLEGAL, "__kitsoki_ne", "", nil, nil, compareWalk},
+	{syntax.LT, syntax.ILLEGAL, "__kitsoki_lt", "", nil, nil, compareWalk},
+	{syntax.LE, syntax.ILLEGAL, "__kitsoki_le", "", nil, nil, compareWalk},
+	{syntax.GT, syntax.ILLEGAL, "__kitsoki_gt", "", nil, nil, compareWalk},
+	{syntax.GE, syntax.ILLEGAL, "__kitsoki_ge", "", nil, nil, compareWalk},
+	{syntax.IN, syntax.ILLEGAL, "__kitsoki_in", "", nil, nil, containsWalk},
 }
 
 // checkedOpOf is the checkedOp whose op (or, with assign, whose assign) is
@@ -175,10 +175,6 @@ func sizeOfMul(x, y starlark.Value) uint64 {
 	}
 	return lo
 }
-
-// noGrowth is the bound of an operator that grows no sequence (<<: its
-// integers are intBits's).
-func noGrowth(_, _ starlark.Value) uint64 { return 0 }
 
 // intBits bounds the bits of x * y and x << y for integers (0 for any
 // other operator or operand).

@@ -120,16 +120,20 @@ func (m *memBudget) opCheck(name string, c *checkedOp, grow bool, refund uint64)
 	if grow {
 		bound = c.inplace
 	}
-	op := c.op
+	op, opName := c.op, c.op.String()
 	check := func(x, y starlark.Value) (starlark.Value, error) {
-		if n := intBits(op, x, y); n > maxIntBits {
-			return nil, fmt.Errorf("the integer would have %d bits, over the limit of %d; keep integers smaller", n, maxIntBits)
+		if op == syntax.STAR || op == syntax.LTLT {
+			if n := intBits(op, x, y); n > maxIntBits {
+				return nil, fmt.Errorf("the integer would have %d bits, over the limit of %d; keep integers smaller", n, maxIntBits)
+			}
 		}
-		if err := m.charge(bound(x, y)); err != nil {
-			return nil, err
+		if bound != nil {
+			if err := m.charge(bound(x, y)); err != nil {
+				return nil, err
+			}
 		}
 		if c.walk != nil {
-			if err := c.walk(m.walkLimit, op.String(), x, y); err != nil {
+			if err := c.walk(m.walkLimit, opName, x, y); err != nil {
 				return nil, err
 			}
 		}
