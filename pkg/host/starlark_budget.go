@@ -236,7 +236,7 @@ func (m *memBudget) predeclare(d starlark.StringDict) {
 			d[c.grow] = m.opCheck(c.grow, c, true, 0) // growName's template
 		}
 	}
-	d[checksName] = &checkTable{m: m, d: d}
+	d[checksName] = &checkTable{checkValue: checksName, m: m, d: d}
 	rng := starlark.Universe["range"].(*starlark.Builtin)
 	d["range"] = starlark.NewBuiltin("range", func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 		r, err := starlark.Call(th, rng, args, kw)

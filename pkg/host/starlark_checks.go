@@ -25,12 +25,15 @@ import (
 // written), so a script counts the steps upstream counts.
 
 // checkFirst is OP, the first half of a checked operator.
-type checkFirst struct{ right *checkSecond }
+type checkFirst struct {
+	checkValue
+	right *checkSecond
+}
 
 // checkSecond is OP[x], the second half: Get(y) is x op y, checked.
 type checkSecond struct {
+	checkValue
 	m      *memBudget
-	name   string
 	refund uint64
 	check  func(x, y starlark.Value) (starlark.Value, error)
 }
@@ -38,8 +41,8 @@ type checkSecond struct {
 // checkOne is KEY or METHOD: Get(v) is v (or v's checked method), once
 // v's walk is counted.
 type checkOne struct {
+	checkValue
 	m     *memBudget
-	name  string
 	check func(v starlark.Value) (starlark.Value, error)
 }
 
@@ -47,6 +50,7 @@ var (
 	_ starlark.Mapping = (*checkFirst)(nil)
 	_ starlark.Mapping = (*checkSecond)(nil)
 	_ starlark.Mapping = (*checkOne)(nil)
+	_ starlark.Mapping = (*checkTable)(nil)
 )
 
 func (c *checkFirst) Get(x starlark.Value) (starlark.Value, bool, error) {
@@ -59,7 +63,7 @@ func (c *checkSecond) Get(y starlark.Value) (starlark.Value, bool, error) {
 	m := c.m
 	n := len(m.pending)
 	if n == 0 { // only the rewrite writes OP[x][y]
-		return nil, false, fmt.Errorf("%s: no left operand", c.name)
+		return nil, false, fmt.Errorf("%s: no left operand", c)
 	}
 	x := m.pending[n-1]
 	m.pending[n-1] = nil
@@ -75,25 +79,14 @@ func (c *checkOne) Get(v starlark.Value) (starlark.Value, bool, error) {
 	return r, err == nil, err
 }
 
-func (c *checkFirst) String() string  { return c.right.name }
-func (c *checkSecond) String() string { return c.name }
-func (c *checkOne) String() string    { return c.name }
+// checkValue is what a check is as a Starlark value, by its name.
+type checkValue string
 
-func (c *checkFirst) Type() string  { return "builtin_function_or_method" }
-func (c *checkSecond) Type() string { return "builtin_function_or_method" }
-func (c *checkOne) Type() string    { return "builtin_function_or_method" }
-
-func (c *checkFirst) Freeze()  {}
-func (c *checkSecond) Freeze() {}
-func (c *checkOne) Freeze()    {}
-
-func (c *checkFirst) Truth() starlark.Bool  { return true }
-func (c *checkSecond) Truth() starlark.Bool { return true }
-func (c *checkOne) Truth() starlark.Bool    { return true }
-
-func (c *checkFirst) Hash() (uint32, error)  { return 0, fmt.Errorf("unhashable: %s", c.Type()) }
-func (c *checkSecond) Hash() (uint32, error) { return 0, fmt.Errorf("unhashable: %s", c.Type()) }
-func (c *checkOne) Hash() (uint32, error)    { return 0, fmt.Errorf("unhashable: %s", c.Type()) }
+func (c checkValue) String() string        { return string(c) }
+func (c checkValue) Type() string          { return "builtin_function_or_method" }
+func (c checkValue) Freeze()               {}
+func (c checkValue) Truth() starlark.Bool  { return true }
+func (c checkValue) Hash() (uint32, error) { return 0, fmt.Errorf("unhashable: %s", c.Type()) }
 
 // giveBack returns n steps to the thread running the script (none when
 // no thread is bound: a test's own).
@@ -150,7 +143,7 @@ func (m *memBudget) opCheck(name string, c *checkedOp, grow bool, refund uint64)
 		}
 		return starlark.Binary(op, x, y)
 	}
-	return &checkFirst{right: &checkSecond{m: m, name: name, refund: refund, check: check}}
+	return &checkFirst{checkValue(name), &checkSecond{checkValue: checkValue(name), m: m, refund: refund, check: check}}
 }
 
 // growName is the name of the augmented form of grow (a checkedOp's)
@@ -173,8 +166,8 @@ func predeclareGrows(f *syntax.File, d starlark.StringDict) {
 		refund, err := strconv.Atoi(id.Name[i+1:])
 		if t, ok := d[id.Name[:i]].(*checkFirst); ok && err == nil && refund >= 0 {
 			r := *t.right
-			r.name, r.refund = id.Name, uint64(refund)
-			d[id.Name] = &checkFirst{right: &r}
+			r.checkValue, r.refund = checkValue(id.Name), uint64(refund)
+			d[id.Name] = &checkFirst{checkValue(id.Name), &r}
 		}
 		return true
 	})
@@ -235,6 +228,7 @@ const checksName = "__kitsoki_checks"
 // tuple of them, or the one), giving back the steps of the statement
 // that binds them.
 type checkTable struct {
+	checkValue
 	m *memBudget
 	d starlark.StringDict
 }
@@ -261,12 +255,6 @@ func (c *checkTable) Get(k starlark.Value) (starlark.Value, bool, error) {
 	c.m.giveBack(uint64(refund + 1))
 	return out, true, nil
 }
-
-func (c *checkTable) String() string        { return checksName }
-func (c *checkTable) Type() string          { return "builtin_function_or_method" }
-func (c *checkTable) Freeze()               {}
-func (c *checkTable) Truth() starlark.Bool  { return true }
-func (c *checkTable) Hash() (uint32, error) { return 0, fmt.Errorf("unhashable: %s", c.Type()) }
 
 // bindChecks makes the checks f's rewrite names globals of f, bound by a
 // first statement A, B, … = __kitsoki_checks["A B …"]: a global is read

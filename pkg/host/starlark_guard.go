@@ -179,7 +179,7 @@ func (m *memBudget) predeclareGuards(d starlark.StringDict) {
 		}
 		return m.method(v), nil
 	})
-	d[sbMethod] = &checkOne{m: m, name: sbMethod, check: func(fn starlark.Value) (starlark.Value, error) {
+	d[sbMethod] = &checkOne{checkValue: sbMethod, m: m, check: func(fn starlark.Value) (starlark.Value, error) {
 		return m.method(fn), nil
 	}}
 	if mod, ok := d["json"].(*starlarkstruct.Module); ok {

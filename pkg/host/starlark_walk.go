@@ -404,7 +404,7 @@ func isLiteral(e syntax.Expr) bool {
 // predeclareWalks adds keyName and the walked builtins to d (after
 // predeclareGuards).
 func (m *memBudget) predeclareWalks(d starlark.StringDict) {
-	d[keyName] = &checkOne{m: m, name: keyName, check: func(k starlark.Value) (starlark.Value, error) {
+	d[keyName] = &checkOne{checkValue: keyName, m: m, check: func(k starlark.Value) (starlark.Value, error) {
 		if leaf(k) {
 			return k, nil
 		}
