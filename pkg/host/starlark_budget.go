@@ -15,7 +15,7 @@ import (
 // cannot cap one goroutine's heap, so the operations that make a large
 // value from small ones in one step are checked before they allocate:
 // `+`, `*` and `%` (and `+=`, `*=`, `%=`) are rewritten, when the file is
-// compiled, into calls of checked builtins, and range() refuses more than
+// compiled, into checked operations (starlark_checks.go), and range() refuses more than
 // maxRangeLen elements. Comparisons, in, subscripts, dict keys and the
 // set operators are rewritten the same way, to count the walk they make
 // (starlark_walk.go). A value over maxValueBytes is an error, and so is
@@ -37,41 +37,41 @@ const (
 	slotBytes = 16
 )
 
-// checkedOp is an operator the rewrite turns into calls of checked
-// builtins: x op y into call(x, y), x assign y into x assign grow(x, y,
-// steps). Their names start with reservedPrefix, which a script's own
+// checkedOp is an operator the rewrite turns into checked operations
+// (starlark_checks.go): x op y into call[x][y], x assign y into x assign
+// grow_<steps>[x][y]. Their names start with reservedPrefix, which a script's own
 // source may not use (reservedNames), and are predeclared only for
 // rewritten code.
 type checkedOp struct {
 	op, assign syntax.Token
 	call, grow string
 	// bound is x op y's, inplace x op= y's (+= extends a list by any
-	// iterable).
+	// iterable); nil for an operator that grows no sequence.
 	bound, inplace func(x, y starlark.Value) uint64
 	// walk bounds the comparisons and hashes x op y makes
 	// (starlark_walk.go); nil for an operator that makes none.
-	walk func(op string, x, y starlark.Value) error
+	walk func(limit int, op string, x, y starlark.Value) error
 }
 
 var checkedOps = []checkedOp{
 	{syntax.PLUS, syntax.PLUS_EQ, "__kitsoki_add", "__kitsoki_grow_add", sizeOfAdd, sizeOfExtend, nil},
 	{syntax.STAR, syntax.STAR_EQ, "__kitsoki_mul", "__kitsoki_grow_mul", sizeOfMul, sizeOfMul, nil},
 	{syntax.PERCENT, syntax.PERCENT_EQ, "__kitsoki_mod", "__kitsoki_grow_mod", sizeOfMod, sizeOfMod, nil},
-	{syntax.LTLT, syntax.LTLT_EQ, "__kitsoki_shl", "__kitsoki_grow_shl", noGrowth, noGrowth, nil},
+	{syntax.LTLT, syntax.LTLT_EQ, "__kitsoki_shl", "__kitsoki_grow_shl", nil, nil, nil}, // its integers are intBits's,
 	// the operators of sets and dicts hash every element of both
-	{syntax.MINUS, syntax.MINUS_EQ, "__kitsoki_sub", "__kitsoki_grow_sub", noGrowth, noGrowth, keysWalk},
-	{syntax.PIPE, syntax.PIPE_EQ, "__kitsoki_or", "__kitsoki_grow_or", noGrowth, noGrowth, keysWalk},
-	{syntax.AMP, syntax.AMP_EQ, "__kitsoki_and", "__kitsoki_grow_and", noGrowth, noGrowth, keysWalk},
-	{syntax.CIRCUMFLEX, syntax.CIRCUMFLEX_EQ, "__kitsoki_xor", "__kitsoki_grow_xor", noGrowth, noGrowth, keysWalk},
+	{syntax.MINUS, syntax.MINUS_EQ, "__kitsoki_sub", "__kitsoki_grow_sub", nil, nil, keysWalk},
+	{syntax.PIPE, syntax.PIPE_EQ, "__kitsoki_or", "__kitsoki_grow_or", nil, nil, keysWalk},
+	{syntax.AMP, syntax.AMP_EQ, "__kitsoki_and", "__kitsoki_grow_and", nil, nil, keysWalk},
+	{syntax.CIRCUMFLEX, syntax.CIRCUMFLEX_EQ, "__kitsoki_xor", "__kitsoki_grow_xor", nil, nil, keysWalk},
 	// comparisons and in, which have no augmented form (x not in y is
-	// rewritten as not __kitsoki_in(x, y))
-	{syntax.EQL, syntax.ILLEGAL, "__kitsoki_eq", "", noGrowth, nil, compareWalk},
-	{syntax.NEQ, syntax.ILLEGAL, "__kitsoki_ne", "", noGrowth, nil, compareWalk},
-	{syntax.LT, syntax.ILLEGAL, "__kitsoki_lt", "", noGrowth, nil, compareWalk},
-	{syntax.LE, syntax.ILLEGAL, "__kitsoki_le", "", noGrowth, nil, compareWalk},
-	{syntax.GT, syntax.ILLEGAL, "__kitsoki_gt", "", noGrowth, nil, compareWalk},
-	{syntax.GE, syntax.ILLEGAL, "__kitsoki_ge", "", noGrowth, nil, compareWalk},
-	{syntax.IN, syntax.ILLEGAL, "__kitsoki_in", "", noGrowth, nil, containsWalk},
+	// rewritten as not __kitsoki_in[x][y])
+	{syntax.EQL, syntax.ILLEGAL, "__kitsoki_eq", "", nil, nil, compareWalk},
+	{syntax.NEQ, syntax.ILLEGAL, "__kitsoki_ne", "", nil, nil, compareWalk},
+	{syntax.LT, syntax.ILLEGAL, "__kitsoki_lt", "", nil, nil, compareWalk},
+	{syntax.LE, syntax.ILLEGAL, "__kitsoki_le", "", nil, nil, compareWalk},
+	{syntax.GT, syntax.ILLEGAL, "__kitsoki_gt", "", nil, nil, compareWalk},
+	{syntax.GE, syntax.ILLEGAL, "__kitsoki_ge", "", nil, nil, compareWalk},
+	{syntax.IN, syntax.ILLEGAL, "__kitsoki_in", "", nil, nil, containsWalk},
 }
 
 // checkedOpOf is the checkedOp whose op (or, with assign, whose assign) is
@@ -86,8 +86,17 @@ func checkedOpOf(tok syntax.Token, assign bool) (checkedOp, bool) {
 }
 
 // memBudget counts the large values one call produced, up to limit
-// (0 = maxBigBytes).
-type memBudget struct{ big, limit int64 }
+// (0 = maxBigBytes), and the walks of comparisons and hashes
+// (starlark_walk.go). th is the thread the checks give their steps back
+// to (bind), pending the left operands of the checked operators being
+// evaluated (starlark_checks.go).
+type memBudget struct {
+	big, limit int64
+	// walkLimit replaces maxWalk for the walks counted (0 = maxWalk)
+	walkLimit int
+	th        *starlark.Thread
+	pending   []starlark.Value
+}
 
 func (m *memBudget) charge(n uint64) error {
 	if m == nil { // a context built without a script (tests)
@@ -167,10 +176,6 @@ func sizeOfMul(x, y starlark.Value) uint64 {
 	return lo
 }
 
-// noGrowth is the bound of an operator that grows no sequence (<<: its
-// integers are intBits's).
-func noGrowth(_, _ starlark.Value) uint64 { return 0 }
-
 // intBits bounds the bits of x * y and x << y for integers (0 for any
 // other operator or operand).
 func intBits(op syntax.Token, x, y starlark.Value) uint64 {
@@ -220,58 +225,18 @@ func sizeOfMod(x, y starlark.Value) uint64 {
 	return formatBound(string(s), "%", args...)
 }
 
-// predeclare adds the checked builtins, the bounded range and the
-// guarded builtins (starlark_guard.go) to d.
+// predeclare adds the checked operators (starlark_checks.go), the
+// bounded range and the guarded builtins (starlark_guard.go) to d.
 func (m *memBudget) predeclare(d starlark.StringDict) {
-	binop := func(name string, op syntax.Token, bound func(x, y starlark.Value) uint64, walk func(op string, x, y starlark.Value) error, grow bool) *starlark.Builtin {
-		return starlark.NewBuiltin(name, func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
-			// The rewrite's own instructions are given back, so a script
-			// counts the steps it would upstream (conformance star-budget):
-			// x + y costs one more (the call), x += y the call, the re-read
-			// of x and the refund's constant, which the rewrite passes.
-			refund := uint64(1)
-			if grow {
-				if len(args) != 3 {
-					return nil, fmt.Errorf("%s: want 3 arguments", name)
-				}
-				n, _ := starlark.AsInt32(args[2])
-				refund, args = uint64(n), args[:2]
-			}
-			th.Steps -= min(refund, th.Steps)
-			if len(args) != 2 {
-				return nil, fmt.Errorf("%s: want 2 arguments", name)
-			}
-			if n := intBits(op, args[0], args[1]); n > maxIntBits {
-				return nil, fmt.Errorf("the integer would have %d bits, over the limit of %d; keep integers smaller", n, maxIntBits)
-			}
-			if err := m.charge(bound(args[0], args[1])); err != nil {
-				return nil, err
-			}
-			if walk != nil {
-				if err := walk(op.String(), args[0], args[1]); err != nil {
-					return nil, err
-				}
-			}
-			if grow {
-				return args[1], nil // x op= y goes on as written
-			}
-			switch op {
-			case syntax.EQL, syntax.NEQ, syntax.LT, syntax.LE, syntax.GT, syntax.GE:
-				ok, err := starlark.Compare(op, args[0], args[1])
-				if err != nil {
-					return nil, err
-				}
-				return starlark.Bool(ok), nil
-			}
-			return starlark.Binary(op, args[0], args[1])
-		})
-	}
-	for _, c := range checkedOps {
-		d[c.call] = binop(c.call, c.op, c.bound, c.walk, false)
+	for i := range checkedOps {
+		c := &checkedOps[i]
+		// x op y as OP[x][y]: a load and a subscript more than as written
+		d[c.call] = m.opCheck(c.call, c, false, 2)
 		if c.grow != "" {
-			d[c.grow] = binop(c.grow, c.op, c.inplace, c.walk, true)
+			d[c.grow] = m.opCheck(c.grow, c, true, 0) // growName's template
 		}
 	}
+	d[checksName] = &checkTable{checkValue: checksName, m: m, d: d}
 	rng := starlark.Universe["range"].(*starlark.Builtin)
 	d["range"] = starlark.NewBuiltin("range", func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 		r, err := starlark.Call(th, rng, args, kw)
@@ -284,11 +249,11 @@ func (m *memBudget) predeclare(d starlark.StringDict) {
 		return r, nil
 	})
 	m.predeclareGuards(d)
-	predeclareWalks(d)
+	m.predeclareWalks(d)
 }
 
 // checkedProgram parses and compiles src with + and * rewritten into the
-// checked builtins (see rewriteGrowth).
+// checked operations (see rewriteGrowth).
 func checkedProgram(opts *syntax.FileOptions, filename string, src []byte, predeclared starlark.StringDict) (*starlark.Program, error) {
 	if line, col, n := longDigits(src); n > 0 {
 		return nil, syntax.Error{Pos: syntax.MakePosition(&filename, int32(line), int32(col)), Msg: fmt.Sprintf("%d digits in a row, over the limit of %d for an integer; keep long digit strings in a data file", n, maxIntDigits)}
@@ -304,11 +269,13 @@ func checkedProgram(opts *syntax.FileOptions, filename string, src []byte, prede
 	if opts.TopLevelControl {
 		bindEarly(f)
 	}
+	predeclareGrows(f, predeclared)
+	bindChecks(f, predeclared)
 	return starlark.FileProgram(f, predeclared.Has)
 }
 
-// reservedPrefix starts every name the rewrite adds (the checked
-// builtins, sbMethod, hoistPrefix).
+// reservedPrefix starts every name the rewrite adds (the checks,
+// checksName, hoistPrefix).
 const reservedPrefix = "__kitsoki"
 
 // reservedNames refuses a file that names one of the rewrite's names: a
@@ -327,11 +294,11 @@ func reservedNames(f *syntax.File) error {
 }
 
 // rewriteGrowth rewrites f's checkedOps everywhere (x + y into
-// __kitsoki_add(x, y); x += y into x += __kitsoki_grow_add(x, y, steps)
+// __kitsoki_add[x][y]; x += y into x += __kitsoki_grow_add_<steps>[x][y]
 // when x can be read twice without side effects: see pureCopy) and x.m
-// into __kitsoki_method(x.m) for a guarded or walked method m; x not in y
-// into not __kitsoki_in(x, y), and a subscript's or dict entry's key k
-// that is no literal into __kitsoki_key(k). A parameter's default is the
+// into __kitsoki_method[x.m] for a guarded or walked method m; x not in y
+// into not __kitsoki_in[x][y], and a subscript's or dict entry's key k
+// that is no literal into __kitsoki_key[k]. A parameter's default is the
 // Y of its x=default.
 func rewriteGrowth(f *syntax.File) {
 	f.Stmts = hoistTargets(f.Stmts)
@@ -361,13 +328,11 @@ func growStmt(n syntax.Node) bool {
 		n.RHS = growCall(n.RHS)
 		if c, ok := checkedAssign(n); ok {
 			if lhs, pure := pureCopy(n.LHS); pure {
-				call := checkedCall(c.grow, n.OpPos, lhs, n.RHS)
-				// the steps to give back: the function, the re-read of
-				// the target, this constant and the call, and a store
-				// and a load for each part hoistTargets set aside
-				extra := int64(readSteps(lhs) + 3 + 2*hoisted(lhs))
-				call.Args = append(call.Args, &syntax.Literal{Token: syntax.INT, TokenPos: n.OpPos, Raw: fmt.Sprint(extra), Value: extra})
-				n.RHS = call
+				// the steps to give back: the load of GROW, the re-read
+				// of the target and two subscripts, and a store and a
+				// load for each part hoistTargets set aside
+				extra := readSteps(lhs) + 3 + 2*hoisted(lhs)
+				n.RHS = checkIndex(growName(c.grow, extra), n.OpPos, lhs, n.RHS)
 			}
 		}
 	default:
@@ -389,6 +354,10 @@ func growExpr(n syntax.Node) {
 		n.Fn = methodCall(growCall(n.Fn))
 		growAll(n.Args)
 	case *syntax.IndexExpr:
+		if isCheck(n) { // the rewrite's own: x or y of OP[x][y]
+			n.Y = growCall(n.Y)
+			return
+		}
 		n.X, n.Y = growCall(n.X), keyCall(growCall(n.Y))
 	case *syntax.SliceExpr:
 		n.X, n.Lo, n.Hi, n.Step = growCall(n.X), growCall(n.Lo), growCall(n.Hi), growCall(n.Step)
@@ -421,7 +390,7 @@ func growAll(list []syntax.Expr) {
 }
 
 // growCall returns e (nil included), or the checked call that replaces e
-// when e is x op y for a checkedOp (x not in y: not __kitsoki_in(x, y)).
+// when e is x op y for a checkedOp (x not in y: not __kitsoki_in[x][y]).
 // An operator that only walks (a comparison, in, a set operator) with a
 // literal operand walks nothing of note and stays as written.
 func growCall(e syntax.Expr) syntax.Expr {
@@ -434,10 +403,10 @@ func growCall(e syntax.Expr) syntax.Expr {
 		op = syntax.IN
 	}
 	c, ok := checkedOpOf(op, false)
-	if !ok || c.walk != nil && (isLiteral(b.X) || isLiteral(b.Y)) {
+	if !ok || c.walk != nil && (isLiteral(b.X) || isLiteral(b.Y)) || op == syntax.PLUS && (isNumber(b.X) || isNumber(b.Y)) {
 		return e
 	}
-	call := checkedCall(c.call, b.OpPos, b.X, b.Y)
+	call := checkIndex(c.call, b.OpPos, b.X, b.Y)
 	if b.Op == syntax.NOT_IN {
 		return &syntax.UnaryExpr{OpPos: b.OpPos, Op: syntax.NOT, X: call}
 	}
@@ -445,15 +414,21 @@ func growCall(e syntax.Expr) syntax.Expr {
 }
 
 // checkedAssign is the checkedOp of an augmented assignment the rewrite
-// checks: not one that only walks with a literal right side (x -= 1).
+// checks: not one that only walks with a literal right side (x -= 1),
+// nor x += n of a number n (it grows no sequence: a string or a list
+// plus a number is upstream's error, an integer gains a bit at most).
 func checkedAssign(st *syntax.AssignStmt) (checkedOp, bool) {
 	c, ok := checkedOpOf(st.Op, true)
-	return c, ok && (c.walk == nil || !isLiteral(st.RHS))
+	return c, ok && (c.walk == nil || !isLiteral(st.RHS)) && (st.Op != syntax.PLUS_EQ || !isNumber(st.RHS))
 }
 
-func checkedCall(name string, at syntax.Position, x, y syntax.Expr) *syntax.CallExpr {
-	_, end := y.Span()
-	return &syntax.CallExpr{Fn: &syntax.Ident{NamePos: at, Name: name}, Lparen: at, Args: []syntax.Expr{x, y}, Rparen: end}
+// isNumber says e is a number literal, or one negated.
+func isNumber(e syntax.Expr) bool {
+	if u, ok := e.(*syntax.UnaryExpr); ok && u.Op != syntax.NOT {
+		e = u.X
+	}
+	l, ok := e.(*syntax.Literal)
+	return ok && (l.Token == syntax.INT || l.Token == syntax.FLOAT)
 }
 
 // readSteps is the instructions reading a pureCopy expression takes.

@@ -17,7 +17,7 @@ import (
 // and decode as predeclared replacements (and int, which parses at most
 // maxIntDigits characters); the string methods join,
 // replace, format, split, rsplit and splitlines, and list.extend, by
-// rewriting x.m(...) into __kitsoki_method(x.m)(...). The methods that
+// rewriting x.m(...) into __kitsoki_method[x.m](...). The methods that
 // compare or hash (walkedMethods, starlark_walk.go) go the same way.
 
 const sbMethod = "__kitsoki_method"
@@ -105,7 +105,7 @@ func (m *memBudget) method(fn starlark.Value) starlark.Value {
 	}
 	if walk, ok := walkedMethods[b.Name()]; ok {
 		return starlark.NewBuiltin(b.Name(), func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-			if err := walk(b.Receiver(), b.Name(), args); err != nil {
+			if err := walk(m.walkLimit, b.Receiver(), b.Name(), args); err != nil {
 				return nil, err
 			}
 			return starlark.Call(th, b, args, kwargs)
@@ -179,14 +179,9 @@ func (m *memBudget) predeclareGuards(d starlark.StringDict) {
 		}
 		return m.method(v), nil
 	})
-	d[sbMethod] = starlark.NewBuiltin(sbMethod, func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
-		// the rewrite's function and call cost two steps: given back
-		th.Steps -= min(2, th.Steps)
-		if len(args) != 1 {
-			return nil, fmt.Errorf("%s: want 1 argument", sbMethod)
-		}
-		return m.method(args[0]), nil
-	})
+	d[sbMethod] = &checkOne{checkValue: sbMethod, m: m, check: func(fn starlark.Value) (starlark.Value, error) {
+		return m.method(fn), nil
+	}}
 	if mod, ok := d["json"].(*starlarkstruct.Module); ok {
 		d["json"] = m.checkedJSON(mod)
 	}
@@ -238,7 +233,7 @@ func (m *memBudget) checkedJSON(mod *starlarkstruct.Module) *starlarkstruct.Modu
 	return &starlarkstruct.Module{Name: mod.Name, Members: members}
 }
 
-// methodCall is x.m rewritten as __kitsoki_method(x.m) when m is a
+// methodCall is x.m rewritten as __kitsoki_method[x.m] when m is a
 // guarded method's name.
 func methodCall(e syntax.Expr) syntax.Expr {
 	dot, ok := e.(*syntax.DotExpr)
@@ -249,7 +244,7 @@ func methodCall(e syntax.Expr) syntax.Expr {
 	if _, walked := walkedMethods[dot.Name.Name]; !guarded && !walked {
 		return e
 	}
-	return &syntax.CallExpr{Fn: &syntax.Ident{NamePos: dot.Dot, Name: sbMethod}, Lparen: dot.Dot, Args: []syntax.Expr{dot}, Rparen: dot.NamePos}
+	return checkOneIndex(sbMethod, dot.Dot, dot)
 }
 
 // longestJSONNumber is the longest run of digits outside the strings of

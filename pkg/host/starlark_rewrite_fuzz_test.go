@@ -49,7 +49,8 @@ func FuzzCheckedRewrite(f *testing.F) {
 			return
 		}
 		pre := starlark.StringDict{"json": json.Module, "struct": starlark.NewBuiltin("struct", starlarkstruct.Make)}
-		(&memBudget{limit: 1 << 20}).predeclare(pre) // a value of 1 MiB or two: fuzzing stays fast
+		m := &memBudget{limit: 1 << 20} // a value of 1 MiB or two: fuzzing stays fast
+		m.predeclare(pre)
 		checked, err := checkedProgram(opts, "f.star", []byte(src), pre)
 		if err != nil {
 			if !strings.Contains(err.Error(), "digits in a row") {
@@ -58,12 +59,13 @@ func FuzzCheckedRewrite(f *testing.F) {
 			return
 		}
 		run := func(prog *starlark.Program, pre starlark.StringDict) (string, string) {
-			th := &starlark.Thread{}
-			th.SetMaxExecutionSteps(20000)
+			th := &starlark.Thread{Steps: stepCredit} // as a run's
+			th.SetMaxExecutionSteps(20000 + stepCredit)
+			m.th = th // the checks give their steps back to th
 			g, err := prog.Init(th, pre)
 			var out strings.Builder
 			for _, name := range g.Keys() {
-				if !strings.HasPrefix(name, hoistPrefix) {
+				if !strings.HasPrefix(name, reservedPrefix) { // the rewrite's names (hoistTargets, bindChecks)
 					out.WriteString(name + "=" + g[name].String() + "\n")
 				}
 			}

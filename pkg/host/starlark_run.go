@@ -41,6 +41,9 @@ type StarlarkOptions struct {
 	// heapLimit replaces heapLimit (0 = heapLimit): a test reaches a
 	// smaller one sooner.
 	heapLimit uint64
+	// walkLimit replaces maxWalk (0 = maxWalk): a test proves a refusal
+	// of a shared value's walk at a smaller count, in milliseconds.
+	walkLimit int
 }
 
 // defaultStarlarkSteps is the default execution step limit of a script,
@@ -181,7 +184,7 @@ func (h *starlarkRun) Call(ctx context.Context, c *Call) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	mem := &memBudget{limit: h.o.bigBytes}
+	mem := &memBudget{limit: h.o.bigBytes, walkLimit: h.o.walkLimit}
 	sctx := &scriptCtx{o: &h.o, ctx: ctx, storyDir: storyDir, world: world, mem: mem}
 	ctxVal, err := sctx.value(inputs)
 	if err != nil {
@@ -193,15 +196,17 @@ func (h *starlarkRun) Call(ctx context.Context, c *Call) (Result, error) {
 	opts := &syntax.FileOptions{Set: true, While: true, TopLevelControl: true, GlobalReassign: true, Recursion: true}
 	thread := &starlark.Thread{Name: name + " " + script, Print: func(*starlark.Thread, string) {}}
 	steps := cmp.Or(h.o.MaxSteps, defaultStarlarkSteps)
-	thread.Load = newModuleLoader(ctx, steps, storyDir, filepath.Dir(path), opts, predeclared)
-	thread.SetMaxExecutionSteps(steps)
+	thread.Load = newModuleLoader(ctx, steps, storyDir, filepath.Dir(path), opts, predeclared, mem)
+	thread.Steps = stepCredit // and the limit with it
+	thread.SetMaxExecutionSteps(addSat(steps, stepCredit))
+	defer mem.bind(thread)()
 	stop := context.AfterFunc(ctx, func() { thread.Cancel("the run was stopped") })
 	defer stop()
 	defer watchHeap(thread, cmp.Or(h.o.heapLimit, heapLimit))()
 
 	// errors name the script by its absolute path, as upstream's
 	// (`starlark: load <path>: <path>:2:5: undefined: x`)
-	globals, err := execChecked(opts, thread, path, src, predeclared)
+	globals, err := execChecked(opts, mem, thread, path, src, predeclared)
 	if err != nil {
 		if ctx.Err() != nil {
 			return Result{}, fmt.Errorf("%s: %v", name, ctx.Err())
@@ -261,13 +266,13 @@ func scriptErr(err error) string {
 
 // execChecked is starlark.ExecFileOptions over checkedProgram: the file's
 // + and * go through the memory budget (starlark_budget.go).
-func execChecked(opts *syntax.FileOptions, th *starlark.Thread, filename string, src []byte, predeclared starlark.StringDict) (starlark.StringDict, error) {
+func execChecked(opts *syntax.FileOptions, mem *memBudget, th *starlark.Thread, filename string, src []byte, predeclared starlark.StringDict) (starlark.StringDict, error) {
 	prog, err := checkedProgram(opts, filename, src, predeclared)
 	if err != nil {
 		return nil, err
 	}
 	g, err := prog.Init(th, predeclared)
-	if werr := freezeWalk(g); werr != nil { // left unfrozen: the call fails
+	if werr := freezeWalk(mem.walkLimit, g); werr != nil { // left unfrozen: the call fails
 		return g, cmp.Or(err, werr)
 	}
 	g.Freeze()
@@ -280,7 +285,7 @@ var defaultHTTP = &http.Client{Timeout: 30 * time.Second}
 // story directory (paths relative to the loading script's directory, or
 // to the story directory when they start with "//"), each loaded once per
 // call; a cycle is an error.
-func newModuleLoader(ctx context.Context, steps uint64, storyDir, scriptDir string, opts *syntax.FileOptions, predeclared starlark.StringDict) func(*starlark.Thread, string) (starlark.StringDict, error) {
+func newModuleLoader(ctx context.Context, steps uint64, storyDir, scriptDir string, opts *syntax.FileOptions, predeclared starlark.StringDict, mem *memBudget) func(*starlark.Thread, string) (starlark.StringDict, error) {
 	type entry struct {
 		globals starlark.StringDict
 		err     error
@@ -320,9 +325,11 @@ func newModuleLoader(ctx context.Context, steps uint64, storyDir, scriptDir stri
 			// one step budget for the call: the module counts on from
 			// the loading thread's steps, and they carry back
 			sub := &starlark.Thread{Name: th.Name, Print: th.Print, Load: load, Steps: th.Steps}
-			sub.SetMaxExecutionSteps(steps)
+			sub.SetMaxExecutionSteps(addSat(steps, stepCredit))
 			stop := context.AfterFunc(ctx, func() { sub.Cancel("the run was stopped") })
-			e.globals, e.err = execChecked(opts, sub, module, src, predeclared)
+			restore := mem.bind(sub) // the checks give steps back to sub
+			e.globals, e.err = execChecked(opts, mem, sub, module, src, predeclared)
+			restore()
 			stop()
 			th.Steps = sub.Steps
 		}

@@ -76,12 +76,16 @@ func TestStarlarkStepsAsPlain(t *testing.T) {
 	} {
 		src := []byte("o = []\nG = 1 + 2\ndef f():\n    x = 1\n    y = 2\n    z = 3\n    d = {\"k\": 1, \"n\": {\"m\": 2}}\n    " + body + "\nf()\n")
 		opts := &syntax.FileOptions{Set: true, While: true}
+		m := &memBudget{}
 		steps := func(prog *starlark.Program, pre starlark.StringDict) uint64 {
-			th := &starlark.Thread{}
+			// counting from stepCredit as a run's thread does; the
+			// checks give their steps back to th
+			th := &starlark.Thread{Steps: stepCredit}
+			m.th = th
 			if _, err := prog.Init(th, pre); err != nil {
 				t.Fatalf("%q: %v", body, err)
 			}
-			return th.Steps
+			return th.Steps - stepCredit
 		}
 		f, err := opts.Parse("x.star", src, 0)
 		if err != nil {
@@ -93,7 +97,7 @@ func TestStarlarkStepsAsPlain(t *testing.T) {
 			t.Fatal(err)
 		}
 		pre := starlark.StringDict{"json": json.Module}
-		(&memBudget{}).predeclare(pre)
+		m.predeclare(pre)
 		checked, err := checkedProgram(opts, "x.star", src, pre)
 		if err != nil {
 			t.Fatal(err)

@@ -1,6 +1,7 @@
 package host
 
 import (
+	"cmp"
 	"fmt"
 
 	"go.starlark.net/starlark"
@@ -31,19 +32,25 @@ const maxWalk = maxRangeLen
 type walker struct {
 	n             int
 	done, decided bool
+	// max replaces maxWalk (0 = maxWalk): memBudget.walkLimit, which a
+	// test sets lower to reach it in milliseconds
+	max int
 }
 
-func (w *walker) stop() bool { return w.done || w.decided || w.n > maxWalk }
+// limit is the count past which the walk is refused.
+func (w *walker) limit() int { return cmp.Or(w.max, maxWalk) }
+
+func (w *walker) stop() bool { return w.done || w.decided || w.n > w.limit() }
 
 // err is the script error of op when the count passed maxWalk.
 func (w *walker) err(op string, hashing bool) error {
-	if w.n <= maxWalk {
+	if w.n <= w.limit() {
 		return nil
 	}
 	if hashing {
-		return fmt.Errorf("%s: hashing this key reaches over %d elements, counting a child held many times each time it is reached; use smaller keys", op, maxWalk)
+		return fmt.Errorf("%s: hashing this key reaches over %d elements, counting a child held many times each time it is reached; use smaller keys", op, w.limit())
 	}
-	return fmt.Errorf("%s: comparing these values reaches over %d elements, counting a child held many times each time it is reached; compare smaller values", op, maxWalk)
+	return fmt.Errorf("%s: comparing these values reaches over %d elements, counting a child held many times each time it is reached; compare smaller values", op, w.limit())
 }
 
 // enter counts a node a comparison reaches at depth, false when the walk
@@ -195,9 +202,13 @@ func (w *walker) keysOf(v starlark.Value, pairs bool) {
 	}
 }
 
-// containsWalk bounds x in y.
-func containsWalk(op string, x, y starlark.Value) error {
-	var w walker
+// containsWalk bounds x in y (nothing to count for a leaf x: each
+// element is compared with it at one node, a hash reaches it alone).
+func containsWalk(limit int, op string, x, y starlark.Value) error {
+	if leaf(x) {
+		return nil
+	}
+	w := walker{max: limit}
 	switch y := y.(type) {
 	case *starlark.List, starlark.Tuple:
 		s := y.(starlark.Indexable)
@@ -212,22 +223,26 @@ func containsWalk(op string, x, y starlark.Value) error {
 	return w.err(op, false)
 }
 
-// compareWalk bounds x op y for a comparison operator.
-func compareWalk(op string, x, y starlark.Value) error {
-	var w walker
+// compareWalk bounds x op y for a comparison operator (nothing to count
+// when either is a leaf: the walk ends at the first node).
+func compareWalk(limit int, op string, x, y starlark.Value) error {
+	if leaf(x) || leaf(y) {
+		return nil
+	}
+	w := walker{max: limit}
 	w.pair(x, y, op != "==" && op != "!=", starlark.CompareLimit)
 	return w.err(op, false)
 }
 
 // keysWalk bounds x op y for |, &, ^ and - of sets or dicts, which hash
 // every element of both.
-func keysWalk(op string, x, y starlark.Value) error {
+func keysWalk(limit int, op string, x, y starlark.Value) error {
 	switch x.(type) {
 	case *starlark.Dict, *starlark.Set:
 	default:
 		return nil
 	}
-	var w walker
+	w := walker{max: limit}
 	w.keysOf(x, false)
 	w.keysOf(y, false)
 	return w.err(op, true)
@@ -236,12 +251,12 @@ func keysWalk(op string, x, y starlark.Value) error {
 // elemsWalk bounds comparing the elements of an iterable with each
 // other (sorted, max, min): each element's walk is counted once; a sort
 // compares each with a few others, as it does with a value held once.
-func elemsWalk(op string, v starlark.Value) error {
+func elemsWalk(limit int, op string, v starlark.Value) error {
 	it, ok := v.(starlark.Iterable)
 	if !ok {
 		return nil
 	}
-	var w walker
+	w := walker{max: limit}
 	i := it.Iterate()
 	defer i.Done()
 	var x starlark.Value
@@ -254,8 +269,8 @@ func elemsWalk(op string, v starlark.Value) error {
 
 // countedKey wraps key, the key= of sorted, max or min: the keys it gives
 // are counted as elementsWalk counts the elements, across one call.
-func countedKey(op string, key starlark.Value) starlark.Value {
-	var w walker
+func countedKey(limit int, op string, key starlark.Value) starlark.Value {
+	w := walker{max: limit}
 	return starlark.NewBuiltin(op+" key", func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 		k, err := starlark.Call(th, key, args, kwargs)
 		if err != nil {
@@ -273,12 +288,12 @@ func countedKey(op string, key starlark.Value) starlark.Value {
 // walkedBuiltin wraps fn, the builtin sorted, max or min (ordering its
 // elements) or dict or set (hashing them), with a count of their walk
 // before it runs.
-func walkedBuiltin(fn starlark.Value, name string) *starlark.Builtin {
+func walkedBuiltin(limit int, fn starlark.Value, name string) *starlark.Builtin {
 	return starlark.NewBuiltin(name, func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 		var err error
 		switch name {
 		case "dict", "set":
-			var w walker
+			w := walker{max: limit}
 			for _, a := range args {
 				w.keysOf(a, name == "dict")
 			}
@@ -289,7 +304,7 @@ func walkedBuiltin(fn starlark.Value, name string) *starlark.Builtin {
 			for i, kv := range kwargs {
 				if k, _ := starlark.AsString(kv[0]); k == "key" && kv[1] != starlark.None {
 					if _, ok := kv[1].(starlark.Callable); ok {
-						kwargs[i] = starlark.Tuple{kv[0], countedKey(name, kv[1])}
+						kwargs[i] = starlark.Tuple{kv[0], countedKey(limit, name, kv[1])}
 						keyed = true
 					}
 				}
@@ -299,7 +314,7 @@ func walkedBuiltin(fn starlark.Value, name string) *starlark.Builtin {
 				if len(args) == 1 || name == "sorted" && len(args) > 0 {
 					all = args[0]
 				}
-				err = elemsWalk(name, all)
+				err = elemsWalk(limit, name, all)
 			}
 		}
 		if err != nil {
@@ -311,7 +326,7 @@ func walkedBuiltin(fn starlark.Value, name string) *starlark.Builtin {
 
 // walkedMethods bound the methods that compare or hash their arguments,
 // by their receiver's type (nil: the call walks nothing of note).
-var walkedMethods = map[string]func(recv starlark.Value, name string, args starlark.Tuple) error{
+var walkedMethods = map[string]func(limit int, recv starlark.Value, name string, args starlark.Tuple) error{
 	"index": listSearch, "remove": listSearch,
 	"get": dictKey, "pop": dictKey, "setdefault": dictKey,
 	"add": dictKey, "discard": dictKey,
@@ -321,19 +336,19 @@ var walkedMethods = map[string]func(recv starlark.Value, name string, args starl
 
 // listSearch bounds list.index(x) and list.remove(x), which compare x with
 // each element (set.remove hashes x).
-func listSearch(recv starlark.Value, name string, args starlark.Tuple) error {
+func listSearch(limit int, recv starlark.Value, name string, args starlark.Tuple) error {
 	if _, ok := recv.(*starlark.Set); ok {
-		return dictKey(recv, name, args)
+		return dictKey(limit, recv, name, args)
 	}
 	if _, ok := recv.(*starlark.List); !ok || len(args) == 0 {
 		return nil
 	}
-	return containsWalk(name, args[0], recv)
+	return containsWalk(limit, name, args[0], recv)
 }
 
 // dictKey bounds a dict's get, pop and setdefault and a set's add,
 // discard and remove: they hash their first argument.
-func dictKey(recv starlark.Value, name string, args starlark.Tuple) error {
+func dictKey(limit int, recv starlark.Value, name string, args starlark.Tuple) error {
 	switch recv.(type) {
 	case *starlark.Dict, *starlark.Set:
 	default:
@@ -342,21 +357,21 @@ func dictKey(recv starlark.Value, name string, args starlark.Tuple) error {
 	if len(args) == 0 {
 		return nil
 	}
-	var w walker
+	w := walker{max: limit}
 	w.key(args[0])
 	return w.err(name, true)
 }
 
 // setKeys bounds dict.update and the set methods that take iterables:
 // they hash the receiver's elements (a copy) and every argument's.
-func setKeys(recv starlark.Value, name string, args starlark.Tuple) error {
+func setKeys(limit int, recv starlark.Value, name string, args starlark.Tuple) error {
 	switch recv.(type) {
 	case *starlark.Dict, *starlark.Set:
 	default:
 		return nil
 	}
 	_, pairs := recv.(*starlark.Dict)
-	var w walker
+	w := walker{max: limit}
 	w.keysOf(recv, false)
 	for _, a := range args {
 		w.keysOf(a, pairs)
@@ -364,7 +379,7 @@ func setKeys(recv starlark.Value, name string, args starlark.Tuple) error {
 	return w.err(name, true)
 }
 
-// keyName is the builtin the rewrite puts around a subscript x[k] and a
+// keyName is the check the rewrite puts around a subscript x[k] and a
 // dict entry's key {k: v}: it counts hashing k before it is looked up.
 const keyName = "__kitsoki_key"
 
@@ -373,8 +388,8 @@ func keyCall(e syntax.Expr) syntax.Expr {
 	if e == nil || isLiteral(e) {
 		return e
 	}
-	at, end := e.Span()
-	return &syntax.CallExpr{Fn: &syntax.Ident{NamePos: at, Name: keyName}, Lparen: at, Args: []syntax.Expr{e}, Rparen: end}
+	at, _ := e.Span()
+	return checkOneIndex(keyName, at, e)
 }
 
 // isLiteral says e is a number or a string, or one negated.
@@ -388,26 +403,24 @@ func isLiteral(e syntax.Expr) bool {
 
 // predeclareWalks adds keyName and the walked builtins to d (after
 // predeclareGuards).
-func predeclareWalks(d starlark.StringDict) {
-	d[keyName] = starlark.NewBuiltin(keyName, func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
-		// the rewrite's function and call cost two steps: given back
-		th.Steps -= min(2, th.Steps)
-		if len(args) != 1 {
-			return nil, fmt.Errorf("%s: want 1 argument", keyName)
+func (m *memBudget) predeclareWalks(d starlark.StringDict) {
+	d[keyName] = &checkOne{checkValue: keyName, m: m, check: func(k starlark.Value) (starlark.Value, error) {
+		if leaf(k) {
+			return k, nil
 		}
-		var w walker
-		w.key(args[0])
+		w := walker{max: m.walkLimit}
+		w.key(k)
 		if err := w.err("dict key", true); err != nil {
 			return nil, err
 		}
-		return args[0], nil
-	})
+		return k, nil
+	}}
 	for _, name := range []string{"sorted", "max", "min", "dict", "set"} {
 		fn, ok := d[name]
 		if !ok {
 			fn = starlark.Universe[name]
 		}
-		d[name] = walkedBuiltin(fn, name)
+		d[name] = walkedBuiltin(m.walkLimit, fn, name)
 	}
 }
 
@@ -420,16 +433,16 @@ func predeclareWalks(d starlark.StringDict) {
 // A function that closes over itself (def f(): return f, nested, kept in a
 // global) is refused: upstream's freeze of it never ends, a fatal stack
 // overflow that ends the process.
-func freezeWalk(g starlark.StringDict) error {
-	f := freezer{seen: map[starlark.Value]bool{}, path: map[*starlark.Function]bool{}}
+func freezeWalk(limit int, g starlark.StringDict) error {
+	f := freezer{walker: walker{max: limit}, seen: map[starlark.Value]bool{}, path: map[*starlark.Function]bool{}}
 	for _, v := range g {
 		f.visit(v)
 	}
 	if f.cycle != nil {
 		return fmt.Errorf("freezing the script's globals: function %s (%s) refers to itself through the values it closes over, which cannot be frozen; define it at the top level or keep it out of the globals", f.cycle.Name(), f.cycle.Position())
 	}
-	if f.n > maxWalk {
-		return fmt.Errorf("freezing the script's globals reaches over %d elements, counting a child held many times each time it is reached (a tuple holding one tuple many times); build such a value inside a function", maxWalk)
+	if f.n > f.limit() {
+		return fmt.Errorf("freezing the script's globals reaches over %d elements, counting a child held many times each time it is reached (a tuple holding one tuple many times); build such a value inside a function", f.limit())
 	}
 	return nil
 }

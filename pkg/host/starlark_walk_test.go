@@ -1,6 +1,7 @@
 package host
 
 import (
+	"fmt"
 	"testing"
 
 	"kitsoki/internal/testing/storytest"
@@ -12,13 +13,13 @@ import (
 // is 2^62: each operation below walked the whole tree in one step, which
 // neither the step budget, --timeout nor a cancel interrupts (none of them
 // finished before this check). A hang here is go test's -timeout to catch.
+// The walks are refused at a limit of 8,192 (walkLimit), which they pass
+// as they pass 16,777,216; TestStarlarkWalkLimit proves that one.
 func TestStarlarkSharedValuesWalked(t *testing.T) {
-	sidecar := "inputs: {}\noutputs:\n  n: { type: int }\n"
-	mk := "def mk(w, d):\n    x = [0]\n    for i in range(d):\n        x = [x] * w\n    return x\n\n" +
-		"def mkt(w, d):\n    x = (0,)\n    for i in range(d):\n        x = (x,) * w\n    return x\n\n" +
-		"def main(ctx):\n    a = mk(100, 8)\n    b = mk(100, 8)\n    p = mkt(100, 8)\n    q = mkt(100, 8)\n    t = mkt(2, 62)\n    n = 0\n"
+	const limit = 1 << 13
+	mk, sidecar := sharedMakers, sharedSidecar
 	cases := map[string]struct{ body, want string }{
-		"eq":      {"n = 1 if a == b else 0", "==: comparing these values reaches over 16777216 elements"},
+		"eq":      {"n = 1 if a == b else 0", fmt.Sprintf("==: comparing these values reaches over %d elements", limit)},
 		"ne":      {"n = 1 if a != b else 0", "!=: comparing"},
 		"lt":      {"n = 1 if a < b else 0", "<: comparing"},
 		"ge":      {"n = 1 if p >= q else 0", ">=: comparing"},
@@ -30,7 +31,7 @@ func TestStarlarkSharedValuesWalked(t *testing.T) {
 		"minkey":  {"n = min([1, 2], key = lambda i: p)", "min: comparing"},
 		"index":   {"n = [0, a].index(b)", "index: comparing"},
 		"remove":  {"[a].remove(b)", "remove: comparing"},
-		"dictlit": {"d = {t: 1}", "hashing this key reaches over 16777216 elements"},
+		"dictlit": {"d = {t: 1}", fmt.Sprintf("hashing this key reaches over %d elements", limit)},
 		"dictset": {"d = {}\n    d[t] = 1", "hashing this key"},
 		"dictget": {"n = {0: 1}[t]", "hashing this key"},
 		"indict":  {"n = 1 if t in {0: 1} else 0", "in: hashing this key"},
@@ -41,13 +42,13 @@ func TestStarlarkSharedValuesWalked(t *testing.T) {
 		"comp":    {"d = {k: 1 for k in [t]}", "hashing this key"},
 		// a comparison upstream ends with an error of its own keeps it
 		"depth": {"n = 1 if mk(100, 12) == mk(100, 12) else 0", "comparison exceeded maximum recursion depth"},
-		// each element passes alone (2^21 nodes); together they do not
-		"union":  {"x = mkt(2, 20)\n    s = set()\n    for i in range(10):\n        s.add((i, x))\n    n = len(s | s)", "|: hashing this key"},
-		"update": {"x = mkt(2, 20)\n    d = {}\n    for i in range(10):\n        d[(i, x)] = i\n    e = {}\n    e.update(d)", "update: hashing this key"},
-		"sub":    {"x = mkt(2, 20)\n    d = set([(i, x) for i in range(4)])\n    e = set([(i, x) for i in range(4, 8)])\n    n = len(d - e)", "-: hashing this key"},
+		// each element passes alone (some 1,500 nodes); together they do not
+		"union":  {"x = mkt(2, 9)\n    s = set()\n    for i in range(10):\n        s.add((i, x))\n    n = len(s | s)", "|: hashing this key"},
+		"update": {"x = mkt(2, 9)\n    d = {}\n    for i in range(10):\n        d[(i, x)] = i\n    e = {}\n    e.update(d)", "update: hashing this key"},
+		"sub":    {"x = mkt(2, 9)\n    d = set([(i, x) for i in range(4)])\n    e = set([(i, x) for i in range(4, 8)])\n    n = len(d - e)", "-: hashing this key"},
 		// the globals are frozen once the file has run: a tuple is
 		// frozen again each time it is reached
-		"freeze": {"pass\n\nT = mkt(2, 62)\n\ndef unused():\n    n = 0", "freezing the script's globals reaches over 16777216 elements"},
+		"freeze": {"pass\n\nT = mkt(2, 62)\n\ndef unused():\n    n = 0", fmt.Sprintf("freezing the script's globals reaches over %d elements", limit)},
 		// upstream's freeze of it ended the process (a fatal stack overflow)
 		"cycle":   {"pass\n\ndef outer():\n    def f():\n        return f\n    return [f]\n\nG = outer()\n\ndef unused():\n    n = 0", "cycle.star:23:5) refers to itself through the values it closes over"},
 		"closure": {"pass\n\ndef outer():\n    t = mkt(2, 62)\n    return lambda: t\n\nG = outer()\n\ndef unused():\n    n = 0", "freezing the script's globals"},
@@ -65,11 +66,41 @@ func TestStarlarkSharedValuesWalked(t *testing.T) {
 		files[name+".star.yaml"] = sidecar
 	}
 	dir := storytest.TempTree(t, files)
-	h := NewStarlarkRun(StarlarkOptions{NoNetwork: true})
+	h := NewStarlarkRun(StarlarkOptions{NoNetwork: true, walkLimit: limit})
 	for name, c := range cases {
 		wantDomainErr(t, h, starEnv(dir), map[string]any{"script": name + ".star"}, name, c.want)
 	}
 	if d := mustOK(t, h, starEnv(dir), map[string]any{"script": "ok.star"}); d["n"] != 9+4+1+2+2+1+2 {
 		t.Errorf("ok.star: %v", d)
+	}
+}
+
+// sharedMakers is a script's head: mk(w, d) is a list, mkt(w, d) a tuple,
+// that holds one child w times, d deep; main builds a and b (mk(100, 8)),
+// p and q (mkt(100, 8)) and t (mkt(2, 62)), and sets n to 0.
+const sharedMakers = "def mk(w, d):\n    x = [0]\n    for i in range(d):\n        x = [x] * w\n    return x\n\n" +
+	"def mkt(w, d):\n    x = (0,)\n    for i in range(d):\n        x = (x,) * w\n    return x\n\n" +
+	"def main(ctx):\n    a = mk(100, 8)\n    b = mk(100, 8)\n    p = mkt(100, 8)\n    q = mkt(100, 8)\n    t = mkt(2, 62)\n    n = 0\n"
+
+// sharedSidecar declares main's one output, n.
+const sharedSidecar = "inputs: {}\noutputs:\n  n: { type: int }\n"
+
+// TestStarlarkWalkLimit: the production limit of a walk, 16,777,216 nodes
+// (range's), for a comparison, a hash and the globals' freeze.
+func TestStarlarkWalkLimit(t *testing.T) {
+	cases := map[string]struct{ body, want string }{
+		"eq":      {"n = 1 if a == b else 0", "==: comparing these values reaches over 16777216 elements"},
+		"dictlit": {"d = {t: 1}", "dict key: hashing this key reaches over 16777216 elements"},
+		"freeze":  {"pass\n\nT = mkt(2, 62)\n\ndef unused():\n    n = 0", "freezing the script's globals reaches over 16777216 elements"},
+	}
+	files := map[string]string{}
+	for name, c := range cases {
+		files[name+".star"] = sharedMakers + "    " + c.body + "\n    return {\"n\": n}\n"
+		files[name+".star.yaml"] = sharedSidecar
+	}
+	dir := storytest.TempTree(t, files)
+	h := NewStarlarkRun(StarlarkOptions{NoNetwork: true})
+	for name, c := range cases {
+		wantDomainErr(t, h, starEnv(dir), map[string]any{"script": name + ".star"}, name, c.want)
 	}
 }
