@@ -27,11 +27,12 @@ func (c *checker) checkOnError(e *story.Effect, site effSite) {
 		c.checkTarget(site.State, target, e.PosOf("on_error"), site.String()+": on_error: ")
 		return
 	}
-	if tagOnly(target) {
-		c.rep.Warnf(e.PosOf("on_error"), ruleOnErrorTarget, "%s: on_error %q is read as a state path (a target is rendered only when it holds {{ }}), which names no state; this on_error redirect can never fire: the rest of the block is skipped; write the choice inside {{ }}", site.String(), target)
+	if tagOnly(target) || story.IsTemplated(target) {
+		// conformance on-error-template-literal
+		c.rep.Warnf(e.PosOf("on_error"), ruleOnErrorTarget, "%s: on_error %q is never rendered (both engines look an on_error target up as written), so it names no state; this on_error redirect can never fire: the rest of the block is skipped; name one state, and let that state's on_enter choose where to go", site.String(), target)
 		return
 	}
-	if target == "" || target == "." || story.IsTemplated(target) {
+	if target == "" || target == "." {
 		return
 	}
 	if foldedAbsolute(c.st, target) { // rule_target_folded.go

@@ -56,7 +56,9 @@ states:
 
 // An on_error target with whitespace around it names no state on either
 // engine (conformance on-error-untrimmed): a warning, at the on_error
-// value; a templated one and a plain one are not reported.
+// value. A templated one is never rendered (conformance
+// on-error-template-literal): a warning of its own; a plain one is not
+// reported.
 func TestOnErrorUntrimmedWarns(t *testing.T) {
 	dir := t.TempDir()
 	write(t, dir, "app.yaml", `app: {id: oe}
@@ -80,7 +82,8 @@ states:
 			got = append(got, d)
 		}
 	}
-	if len(got) != 1 || !strings.Contains(got[0].Message, `on_error " err" names no state as written`) || got[0].Line != 8 || got[0].Severity != diag.Warning {
-		t.Fatalf("want one on-error-target warning at line 8: %v", ds)
+	if len(got) != 2 || !strings.Contains(got[0].Message, `on_error " err" names no state as written`) || got[0].Line != 8 || got[0].Severity != diag.Warning ||
+		!strings.Contains(got[1].Message, `on_error "{{ 'err' }}" is never rendered`) || got[1].Line != 9 || got[1].Severity != diag.Warning {
+		t.Fatalf("want on-error-target warnings at lines 8 and 9: %v", ds)
 	}
 }
