@@ -98,14 +98,14 @@ func (c *checker) portableFile(sw *starWalk, abs, via string, depth int) {
 	if err != nil {
 		return // both engines refuse it
 	}
-	note := ""
+	inlined := ""
 	if depth > 0 {
-		note = "; upstream loads no module, so inlined here it fails there too"
+		inlined = "inlined into the script (upstream loads no module), "
 	}
 	for _, fd := range portableFindings(f) {
 		at := story.Pos{File: name, Line: int(fd.pos.Line), Col: int(fd.pos.Col)}
-		c.rep.Warnf(at, ruleStarlarkPortable, "script %s (%s) uses %s, which the existing engine refuses: %s with %q%s; %s",
-			name, via, fd.c.what, fd.c.fires, fd.upstream, note, fd.c.fix)
+		c.rep.Warnf(at, ruleStarlarkPortable, "script %s (%s) uses %s, which the existing engine refuses: %s%s with %q; %s",
+			name, via, fd.c.what, inlined, fd.c.fires, fd.upstream, fd.c.fix)
 	}
 	sw.dir = filepath.Dir(abs)
 	by := "loaded by " + name + ", " + via
