@@ -15,7 +15,7 @@ import (
 	"kitsoki/pkg/story"
 )
 
-var ruleStarlarkPortable = &Rule{ID: "starlark-portable", Severity: diag.Warning,
+var ruleStarlarkPortable = &Rule{ID: "starlark-portable", Severity: diag.Warning, LintOnly: true,
 	Summary: "a host.starlark.run script (and each .star module it load()s) uses only the Starlark the existing engine runs: no while loop, top-level for or if, reassigned global, recursion, set, struct, load() or ctx.world.get with a default",
 	Example: "def main(ctx):\n    while ctx.world.get(\"n\", 0) < 3: ...   # in scripts/count.star"}
 
@@ -74,14 +74,13 @@ func checkStarlarkPortable(c *checker) {
 		if !underDir(root, abs) {
 			return // rule starlark
 		}
-		sw := &starWalk{wk: &worldKeyCheck{c: c}, root: root}
-		c.portableFile(sw, abs, "run at "+e.WithPos("script").String(), 0)
+		c.portableFile(root, abs, "run at "+e.WithPos("script").String(), 0)
 	})
 }
 
 // portableFile checks the Starlark file abs (via: what runs or loads it)
 // and the modules it loads, each once per load.
-func (c *checker) portableFile(sw *starWalk, abs, via string, depth int) {
+func (c *checker) portableFile(root, abs, via string, depth int) {
 	if c.src.portable == nil {
 		c.src.portable = map[string]bool{}
 	}
@@ -107,12 +106,11 @@ func (c *checker) portableFile(sw *starWalk, abs, via string, depth int) {
 		c.rep.Warnf(at, ruleStarlarkPortable, "script %s (%s) uses %s, which the existing engine refuses: %s%s with %q; %s",
 			name, via, fd.c.what, inlined, fd.c.fires, fd.upstream, fd.c.fix)
 	}
-	sw.dir = filepath.Dir(abs)
 	by := "loaded by " + name + ", " + via
 	for _, st := range f.Stmts {
 		if ld, ok := st.(*syntax.LoadStmt); ok {
-			if m := sw.module(ld); m != "" {
-				c.portableFile(sw, m, by, depth+1)
+			if m := starModule(root, filepath.Dir(abs), ld); m != "" {
+				c.portableFile(root, m, by, depth+1)
 			}
 		}
 	}
@@ -132,10 +130,14 @@ type portableFinding struct {
 // X.world.get call with a default.
 func portableFindings(f *syntax.File) []portableFinding {
 	var out []portableFinding
-	seen := map[syntax.Position]bool{}
+	type place struct {
+		pos syntax.Position
+		c   *starConstruct
+	}
+	seen := map[place]bool{}
 	add := func(p syntax.Position, c *starConstruct, msg string) {
-		if !seen[p] {
-			seen[p] = true
+		if !seen[place{p, c}] {
+			seen[place{p, c}] = true
 			out = append(out, portableFinding{p, c, msg})
 		}
 	}
