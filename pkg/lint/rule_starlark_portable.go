@@ -17,7 +17,7 @@ import (
 
 var ruleStarlarkPortable = &Rule{ID: "starlark-portable", Severity: diag.Warning, LintOnly: true,
 	Summary: "a host.starlark.run script (and each .star module it load()s) uses only the Starlark the existing engine runs: no while loop, top-level for or if, reassigned global, recursion, set, struct, load() or ctx.world.get with a default",
-	Example: "def main(ctx):\n    while ctx.world.get(\"n\", 0) < 3: ...   # in scripts/count.star"}
+	Example: "- {invoke: host.starlark.run, with: {script: scripts/count.star}}\n# scripts/count.star:  def main(ctx):\n#                           while ctx.world.get(\"n\", 0) < 3: ..."}
 
 // upstreamDialect is the Starlark the existing engine compiles a script
 // with (probed: each option off); kitsoki's is wider (pkg/host).
