@@ -84,7 +84,7 @@ func (c *checker) portableFile(root, abs, via string, depth int) {
 	if c.src.portable == nil {
 		c.src.portable = map[string]bool{}
 	}
-	if c.src.portable[abs] || len(c.src.portable) >= maxStarlarkModules || depth > maxStarlarkLoadDepth {
+	if c.src.portable[abs] || depth > maxStarlarkLoadDepth { // each file once: a load cycle ends
 		return
 	}
 	c.src.portable[abs] = true

@@ -128,3 +128,29 @@ func FuzzPortableFindings(f *testing.F) {
 		}
 	})
 }
+
+// TestStarlarkPortableManyScripts: every script of a story is checked,
+// however many there are (the bound is on load() depth, not files).
+func TestStarlarkPortableManyScripts(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("app: {id: p}\nhosts: [host.starlark.run]\nroot: s\nstates:\n  s:\n    on_enter:\n")
+	const n = maxStarlarkModules + 6
+	for i := range n {
+		s := fmt.Sprintf("s%d.star", i)
+		fmt.Fprintf(&b, "      - {invoke: host.starlark.run, with: {script: %s}}\n", s)
+		write(t, dir, s, "def main(ctx):\n    return {\"s\": struct()}\n")
+		write(t, dir, s+".yaml", "inputs: {}\noutputs: {}\n")
+	}
+	write(t, dir, "app.yaml", b.String())
+	_, ds := Load(dir, story.Options{LookupEnv: noEnv})
+	got := 0
+	for _, d := range ds {
+		if d.Rule == ruleStarlarkPortable.ID {
+			got++
+		}
+	}
+	if got != n {
+		t.Errorf("%d starlark-portable findings, want %d", got, n)
+	}
+}
