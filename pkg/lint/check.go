@@ -126,6 +126,7 @@ func passes() []pass {
 		{story.RuleRouting, checkRouting},
 		{ruleInterfaces, checkInterfaces},
 		{ruleStarlark, checkStarlark},
+		{ruleStarlarkPortable, checkStarlarkPortable},
 		// reported by another rule's pass
 		{ruleViewRender, nil},    // checkExprs, checkPongo
 		{ruleOnErrorTarget, nil}, // checkTargets

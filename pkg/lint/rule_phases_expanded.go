@@ -65,6 +65,9 @@ func checkExpanded(st *story.Story, rep *yamlnode.Reporter, opts story.Options, 
 			continue
 		}
 		note := generatedBy(st, d.Message, origin, ok && !r.LintOnly)
+		if d.Rule == ruleStarlarkPortable.ID {
+			note = "" // placed in the script, which the expansion does not change
+		}
 		if i := strings.IndexByte(d.Message, '\n'); i >= 0 {
 			d.Message = d.Message[:i] + note + d.Message[i:]
 		} else {
@@ -87,10 +90,11 @@ var expandedRules = map[string]bool{
 // generated state's name, which the template as written does not show
 // ("{id}_executing" is fine; the entry "review#2" makes it hold "#").
 // A world key a template state reads, checked only on its expansion,
-// is one finding at its place, not one per graph entry (onePerPlace).
-var expandedWarnings = map[string]bool{ruleStateName.ID: true, ruleWorldKey.ID: true}
+// is one finding at its place, not one per graph entry (onePerPlace), and
+// so is a construct of a script only a template state runs.
+var expandedWarnings = map[string]bool{ruleStateName.ID: true, ruleWorldKey.ID: true, ruleStarlarkPortable.ID: true}
 
-var onePerPlace = map[string]bool{ruleWorldKey.ID: true}
+var onePerPlace = map[string]bool{ruleWorldKey.ID: true, ruleStarlarkPortable.ID: true}
 
 // generatedBy is the note a finding about an expanded state gets: the
 // generated state it names and the graph entry behind it, with a fix.

@@ -29,6 +29,9 @@ type sources struct {
 	// expansions caches each phased story of the load with its phases:
 	// expanded (expanded).
 	expansions map[*story.Story]*expansion
+	// portable holds the Starlark files rule starlark-portable has
+	// checked (rule_starlark_portable.go).
+	portable map[string]bool
 }
 
 // expansion is one story with its phases: expanded (phases.Expanded).

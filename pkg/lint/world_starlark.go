@@ -122,18 +122,24 @@ func (sw *starWalk) file(abs, by string, depth int) *starFile {
 // it (pkg/host: .star files only, beside the script run, or under the
 // story directory for "//x.star"; inside that directory), "" when none.
 func (sw *starWalk) module(ld *syntax.LoadStmt) string {
+	return starModule(sw.root, sw.dir, ld)
+}
+
+// starModule is the module ld names, loaded by a script in dir under the
+// story directory root, as starWalk.module resolves it.
+func starModule(root, dir string, ld *syntax.LoadStmt) string {
 	m, ok := ld.Module.Value.(string)
 	if !ok || !strings.HasSuffix(m, ".star") {
 		return ""
 	}
-	base := sw.dir
+	base := dir
 	if rel, ok := strings.CutPrefix(m, "//"); ok {
-		m, base = rel, sw.root
+		m, base = rel, root
 	}
 	if !filepath.IsAbs(m) {
 		m = filepath.Join(base, filepath.FromSlash(m))
 	}
-	if m = filepath.Clean(m); !underDir(sw.root, m) {
+	if m = filepath.Clean(m); !underDir(root, m) {
 		return ""
 	}
 	return m
