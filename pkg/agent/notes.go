@@ -22,8 +22,21 @@ const maxStray = 8
 type callNotes struct {
 	mu         sync.Mutex
 	mcpSession string
-	stray      []string
-	more       int // stray lines past maxStray
+	stray      strayLines
+}
+
+// strayLines keeps at most maxStray masked lines and counts the rest.
+type strayLines struct {
+	lines []string
+	more  int // lines past maxStray
+}
+
+func (b *strayLines) add(s string) {
+	if len(b.lines) < maxStray {
+		b.lines = append(b.lines, s)
+	} else {
+		b.more++
+	}
 }
 
 type callNotesKey struct{}
@@ -55,11 +68,7 @@ func (n *callNotes) addStray(s string) {
 	}
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	if len(n.stray) < maxStray {
-		n.stray = append(n.stray, s)
-	} else {
-		n.more++
-	}
+	n.stray.add(s)
 }
 
 // take moves p's stray lines (and its count past the bound) into n.
@@ -72,7 +81,7 @@ func (n *callNotes) take(p *strayLog) {
 		n.addStray(s)
 	}
 	n.mu.Lock()
-	n.more += more
+	n.stray.more += more
 	n.mu.Unlock()
 }
 
@@ -83,9 +92,9 @@ func (n *callNotes) fields() (session string, stray []string) {
 	}
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	stray = append([]string(nil), n.stray...)
-	if n.more > 0 {
-		stray = append(stray, fmt.Sprintf("... and %d more stray lines", n.more))
+	stray = append([]string(nil), n.stray.lines...)
+	if n.stray.more > 0 {
+		stray = append(stray, fmt.Sprintf("... and %d more stray lines", n.stray.more))
 	}
 	return n.mcpSession, stray
 }
@@ -93,19 +102,14 @@ func (n *callNotes) fields() (session string, stray []string) {
 // strayLog holds what a plugin wrote between calls until the next call
 // takes it; bounded like a call's notes.
 type strayLog struct {
-	mu    sync.Mutex
-	lines []string
-	more  int
+	mu sync.Mutex
+	strayLines
 }
 
 func (p *strayLog) add(s string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if len(p.lines) < maxStray {
-		p.lines = append(p.lines, s)
-	} else {
-		p.more++
-	}
+	p.strayLines.add(s)
 }
 
 func (p *strayLog) drain() ([]string, int) {
