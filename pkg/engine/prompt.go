@@ -39,17 +39,11 @@ func NewPromptRenderer(st *story.Story) *PromptRenderer {
 // §6.3): prompts.overlay, the story directory, its prompts/, and the
 // @story / @shared namespaces.
 func storyLoader(st *story.Story) *expr.PongoLoader {
-	var dirs []string
-	if st.Prompts != nil && strings.TrimSpace(st.Prompts.Overlay) != "" {
-		dirs = append(dirs, story.Beside(st.Dir, st.Prompts.Overlay))
-	}
-	dirs = append(dirs, st.Dir, filepath.Join(st.Dir, "prompts"))
+	dirs, shared := st.PromptSearch()
 	l := expr.NewPongoLoader(dirs...)
 	l.AddNamespace("@story", st.Dir)
-	if st.Prompts != nil {
-		for _, d := range st.Prompts.Shared {
-			l.AddNamespace("@shared", story.Beside(st.Dir, d))
-		}
+	for _, d := range shared {
+		l.AddNamespace("@shared", d)
 	}
 	return l
 }

@@ -89,16 +89,11 @@ func (pc *pongoCheck) loader() *expr.PongoLoader {
 		return pc.pl
 	}
 	st := pc.c.st
-	var dirs []string
-	if st.Prompts != nil && strings.TrimSpace(st.Prompts.Overlay) != "" {
-		dirs = append(dirs, story.Beside(st.Dir, st.Prompts.Overlay))
-	}
-	pl := expr.NewPongoLoader(append(dirs, st.Dir, filepath.Join(st.Dir, "prompts"))...)
+	dirs, shared := st.PromptSearch()
+	pl := expr.NewPongoLoader(dirs...)
 	pl.AddNamespace("@story", st.Dir)
-	if st.Prompts != nil {
-		for _, d := range st.Prompts.Shared {
-			pl.AddNamespace("@shared", story.Beside(st.Dir, d))
-		}
+	for _, d := range shared {
+		pl.AddNamespace("@shared", d)
 	}
 	pc.pl = pl
 	return pl
@@ -179,11 +174,11 @@ func (pc *pongoCheck) inlineHint(err error) string {
 		return ""
 	}
 	st := pc.c.st
-	var dirs []string
-	if st.Prompts != nil && strings.TrimSpace(st.Prompts.Overlay) != "" {
-		dirs = append(dirs, story.Beside(st.Dir, st.Prompts.Overlay))
-	}
-	for _, d := range append(dirs, filepath.Join(st.Dir, "prompts"), filepath.Join(st.Dir, "views")) {
+	dirs, _ := st.PromptSearch()
+	for _, d := range append(dirs, filepath.Join(st.Dir, "views")) {
+		if d == st.Dir {
+			continue // the say: searched it
+		}
 		f := filepath.Join(d, m[1])
 		rel, rerr := filepath.Rel(st.Dir, f)
 		if rerr != nil || !filepath.IsLocal(rel) || !pc.fileExists(f) {
