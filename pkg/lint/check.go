@@ -4,6 +4,7 @@ import (
 	"iter"
 	"slices"
 
+	"kitsoki/internal/safefile"
 	"kitsoki/internal/yamlnode"
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/story"
@@ -36,6 +37,29 @@ type checker struct {
 	paths     []string
 	// lists caches the declared names findings list (listOnce).
 	lists map[string][]string
+	// reads caches the story files the rules read (readStory).
+	reads map[string]fileRead
+}
+
+// fileRead is one confined read of a story file.
+type fileRead struct {
+	b   []byte
+	err error
+}
+
+// readStory reads abs through the story's root (safefile.Story's bound),
+// once per check however many rules read it (templates, prompt files,
+// Starlark scripts).
+func (c *checker) readStory(abs string) ([]byte, error) {
+	if r, ok := c.reads[abs]; ok {
+		return r.b, r.err
+	}
+	b, err := c.st.FileRoot().ReadFile(abs, safefile.Story)
+	if c.reads == nil {
+		c.reads = map[string]fileRead{}
+	}
+	c.reads[abs] = fileRead{b, err}
+	return b, err
 }
 
 // states returns st.AllStates(), listed once per check.

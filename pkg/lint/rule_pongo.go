@@ -270,7 +270,7 @@ func (pc *pongoCheck) compileFiles() {
 		var src []byte
 		var rerr error
 		if pc.prompts[f] {
-			if src, rerr = c.st.FileRoot().ReadFile(f, safefile.Story); errors.Is(rerr, safefile.ErrOutsideRoot) {
+			if src, rerr = c.readStory(f); errors.Is(rerr, safefile.ErrOutsideRoot) {
 				continue // prompt-root reports it
 			}
 		} else if s, err, in := c.readNamed(p, "template file", c.displayPath(f), f); in {

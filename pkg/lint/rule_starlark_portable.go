@@ -10,7 +10,6 @@ import (
 	"go.starlark.net/resolve"
 	"go.starlark.net/syntax"
 
-	"kitsoki/internal/safefile"
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/story"
 )
@@ -88,7 +87,7 @@ func (c *checker) portableFile(root, abs, via string, depth int) {
 		return
 	}
 	c.src.portable[abs] = true
-	data, err := c.st.FileRoot().ReadFile(abs, safefile.Story)
+	data, err := c.readStory(abs)
 	if err != nil {
 		return // rule starlark, or the run, says why
 	}

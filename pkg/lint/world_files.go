@@ -6,7 +6,6 @@ import (
 	"unicode/utf8"
 
 	"kitsoki/internal/lazyre"
-	"kitsoki/internal/safefile"
 	"kitsoki/pkg/story"
 	"kitsoki/pkg/story/expr"
 )
@@ -22,7 +21,7 @@ func (wk *worldKeyCheck) files() {
 			return
 		}
 		wk.seen[f] = true
-		src, err := c.st.FileRoot().ReadFile(f, safefile.Story)
+		src, err := c.readStory(f)
 		if err != nil || !strings.Contains(string(src), "world") && !strings.Contains(string(src), "{%") {
 			return
 		}
@@ -150,7 +149,7 @@ func (wk *worldKeyCheck) follow(ld *expr.PongoLoader, base, src, by string, dept
 			continue
 		}
 		wk.seen[f] = true
-		b, err := wk.c.st.FileRoot().ReadFile(f, safefile.Story)
+		b, err := wk.c.readStory(f)
 		if err != nil {
 			continue
 		}

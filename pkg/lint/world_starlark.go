@@ -7,7 +7,6 @@ import (
 
 	"go.starlark.net/syntax"
 
-	"kitsoki/internal/safefile"
 	"kitsoki/pkg/story"
 )
 
@@ -91,7 +90,7 @@ func (sw *starWalk) file(abs, by string, depth int) *starFile {
 	if len(sw.files) > maxStarlarkModules {
 		return nil
 	}
-	src, err := sw.wk.c.st.FileRoot().ReadFile(abs, safefile.Story)
+	src, err := sw.wk.c.readStory(abs)
 	if err != nil {
 		return nil
 	}

@@ -32,20 +32,8 @@ func (c *client) sync() {
 // story's checks piled up without bound behind a fast typist, or behind a
 // client that stopped reading what the checks publish).
 func TestEditStormCoalesces(t *testing.T) {
-	dir := storytest.TempCopy(t, "testdata/demo")
-	room := filepath.Join(dir, "rooms", "work.yaml")
-	srv := New(Options{Debounce: 0})
-	var checks atomic.Int32
-	started, gate := make(chan struct{}), make(chan struct{})
-	srv.onCheck = func(string) {
-		if checks.Add(1) == 1 {
-			close(started)
-			<-gate
-		}
-	}
-	c := startServer(t, srv, protocol.ClientCapabilities{}, dir)
-	text := open(c, room)
-	<-started // the first check runs, held
+	h := startHeld(t)
+	c, room, text, checks, gate := h.c, h.room, h.text, &h.checks, h.gate
 	const edits = 200
 	for v := 2; v <= edits+1; v++ {
 		change(c, room, fmt.Sprintf("%s# edit %d\n", text, v), int32(v))
@@ -173,20 +161,8 @@ func TestAfterShutdown(t *testing.T) {
 // published by the next check (the publish used to take the version, and
 // the text for its ranges, as they were when it was sent).
 func TestPublishIsOfTheCheckedText(t *testing.T) {
-	dir := storytest.TempCopy(t, "testdata/demo")
-	room := filepath.Join(dir, "rooms", "work.yaml")
-	srv := New(Options{Debounce: 0})
-	var checks atomic.Int32
-	started, gate := make(chan struct{}), make(chan struct{})
-	srv.onCheck = func(string) {
-		if checks.Add(1) == 1 {
-			close(started)
-			<-gate
-		}
-	}
-	c := startServer(t, srv, protocol.ClientCapabilities{}, dir)
-	text := open(c, room)
-	<-started
+	h := startHeld(t)
+	c, room, text, gate := h.c, h.room, h.text, h.gate
 	change(c, room, "bogus_key: 1\n"+text, 2)
 	c.sync()
 	close(gate)
@@ -239,20 +215,8 @@ func TestImportCycleOverLSP(t *testing.T) {
 // name used to be checked and kept as a story, so 5,000 made-up names
 // kept 5,000 entries; and each queued a goroutine behind the check).
 func TestNotificationFloodKeepsNothing(t *testing.T) {
-	dir := storytest.TempCopy(t, "testdata/demo")
-	room := filepath.Join(dir, "rooms", "work.yaml")
-	srv := New(Options{Debounce: 0})
-	var checks atomic.Int32
-	started, gate := make(chan struct{}), make(chan struct{})
-	srv.onCheck = func(string) {
-		if checks.Add(1) == 1 {
-			close(started)
-			<-gate
-		}
-	}
-	c := startServer(t, srv, protocol.ClientCapabilities{}, dir)
-	open(c, room)
-	<-started
+	h := startHeld(t)
+	srv, c, dir, room, checks, gate := h.srv, h.c, h.dir, h.room, &h.checks, h.gate
 	const flood = 5000
 	for i := range flood {
 		uri := pathURI(filepath.Join(dir, fmt.Sprintf("made-up-%d", i), "app.yaml"))
@@ -320,4 +284,32 @@ func TestSymbolsAndCompletionBounded(t *testing.T) {
 	if len(list.Items) == 0 || len(list.Items) > maxItems || !list.IsIncomplete {
 		t.Fatalf("%d completion items (incomplete %v) for %d targets; want at most %d, marked incomplete", len(list.Items), list.IsIncomplete, maxItems+501, maxItems)
 	}
+}
+
+// held is a server whose first check (of the demo's rooms/work.yaml, opened
+// as text) is running and held until gate is closed; checks counts them.
+type held struct {
+	srv             *Server
+	c               *client
+	dir, room, text string
+	checks          atomic.Int32
+	gate            chan struct{}
+}
+
+// startHeld starts a held server and returns once its first check runs.
+func startHeld(t *testing.T) *held {
+	h := &held{dir: storytest.TempCopy(t, "testdata/demo"), gate: make(chan struct{})}
+	h.room = filepath.Join(h.dir, "rooms", "work.yaml")
+	h.srv = New(Options{Debounce: 0})
+	started := make(chan struct{})
+	h.srv.onCheck = func(string) {
+		if h.checks.Add(1) == 1 {
+			close(started)
+			<-h.gate
+		}
+	}
+	h.c = startServer(t, h.srv, protocol.ClientCapabilities{}, h.dir)
+	h.text = open(h.c, h.room)
+	<-started
+	return h
 }
