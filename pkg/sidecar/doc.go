@@ -6,7 +6,8 @@
 //
 // [Version] runs a release once (--version) the same way, so that
 // fetch-llama-server finds a binary this host cannot load. A configured
-// port another program holds is refused before the spawn.
+// port another program holds is refused before the spawn; a picked port
+// another program takes before the server binds it is picked again.
 //
 // The last 8 KiB of the server's output go into its error messages. One
 // Sidecar serves one declaration, shared by its calls; every method is safe

@@ -53,7 +53,15 @@ type Config struct {
 	// packages that start sidecars) replace it to end the wait exactly when
 	// the server has answered a health check.
 	StartupClock func(d time.Duration) <-chan time.Time
+	// PickPort chooses the port when Port is 0; nil means a free loopback
+	// port from the kernel. Tests replace it to hand the server a port
+	// another program has taken since it was picked.
+	PickPort func(host string) (int, error)
 }
+
+// pickAttempts is how many picked ports a spawn tries when each is taken
+// by another program between the pick and the server's bind.
+const pickAttempts = 3
 
 // tailSize is how much of the server's output is kept for error messages.
 const tailSize = 8 << 10
@@ -92,6 +100,9 @@ func Start(ctx context.Context, cfg Config) (*Sidecar, error) {
 	cfg.HealthInterval = cmp.Or(max(cfg.HealthInterval, 0), 100*time.Millisecond)
 	if cfg.StartupClock == nil {
 		cfg.StartupClock = time.After
+	}
+	if cfg.PickPort == nil {
+		cfg.PickPort = freePort
 	}
 	s := &Sidecar{
 		cfg: cfg,
@@ -152,8 +163,7 @@ func portFree(host string, port int) error {
 }
 
 // freePort asks the kernel for a free loopback port. Another process may
-// take it before the server binds; the server then exits early and the
-// error says so.
+// take it before the server binds; spawnLocked then picks again.
 func freePort(host string) (int, error) {
 	ln, err := net.Listen("tcp", net.JoinHostPort(host, "0"))
 	if err != nil {
@@ -169,22 +179,42 @@ func (s *Sidecar) logf(level slog.Level, msg string, args ...any) {
 	}
 }
 
-// spawnLocked starts one process and waits for it to be healthy.
+// spawnLocked starts one process and waits for it to be healthy. A
+// configured port another program holds is refused; a picked port another
+// program took before the server bound it is picked again, up to
+// pickAttempts times.
 func (s *Sidecar) spawnLocked(ctx context.Context) error {
-	port := s.cfg.Port
-	if port == 0 {
-		var err error
-		if port, err = freePort(s.cfg.Host); err != nil {
+	if s.cfg.Port != 0 {
+		if err := portFree(s.cfg.Host, s.cfg.Port); err != nil {
 			return err
 		}
-	} else if err := portFree(s.cfg.Host, port); err != nil {
+		_, err := s.spawnOn(ctx, s.cfg.Port)
 		return err
 	}
+	var err error
+	for attempt := 1; attempt <= pickAttempts; attempt++ {
+		port, perr := s.cfg.PickPort(s.cfg.Host)
+		if perr != nil {
+			return perr
+		}
+		var lost bool
+		if lost, err = s.spawnOn(ctx, port); !lost {
+			return err
+		}
+		s.logf(slog.LevelWarn, "llama-server lost its port to another program; picking another", "port", port, "attempt", attempt)
+	}
+	return fmt.Errorf("%w (another program took each of the %d free ports picked before llama-server bound it: set port: to one this machine keeps free)", err, pickAttempts)
+}
+
+// spawnOn starts one process on port and waits for it to be healthy.
+// lost reports a server that exited before it was healthy while another
+// program holds the port: it could not bind it.
+func (s *Sidecar) spawnOn(ctx context.Context, port int) (lost bool, err error) {
 	cmd := exec.Command(s.cfg.Bin, serverArgs(s.cfg, port)...)
 	// Own process group; on Linux, dies with kitsoki.
 	pr, err := proc.Start(context.Background(), cmd, serverPolicy(s.cfg))
 	if err != nil {
-		return fmt.Errorf("spawn server %s: %w (check server_bin, or run kitsoki fetch-llama-server)", s.cfg.Bin, err)
+		return false, fmt.Errorf("spawn server %s: %w (check server_bin, or run kitsoki fetch-llama-server)", s.cfg.Bin, err)
 	}
 	p := &process{Process: pr, url: "http://" + net.JoinHostPort(s.cfg.Host, strconv.Itoa(port))}
 	s.logf(slog.LevelInfo, "llama-server starting", "pid", pr.Pid(), "url", p.url, "model", s.cfg.Model)
@@ -192,34 +222,50 @@ func (s *Sidecar) spawnLocked(ctx context.Context) error {
 		s.stopProcess(p)
 		if wo, ok := errors.AsType[withOutput](err); ok {
 			// Stopped and reaped, the server's output is all in the tail.
-			return fmt.Errorf("%w%s", wo.error, lastOutput(p))
+			lost = wo.exited && portFree(s.cfg.Host, port) != nil
+			return lost, fmt.Errorf("%w%s", wo.error, lastOutput(p))
 		}
-		return err
+		return false, err
 	}
 	s.proc = p
 	s.logf(slog.LevelInfo, "llama-server ready", "pid", pr.Pid(), "url", p.url)
-	return nil
+	return false, nil
 }
 
 // withOutput is a startup failure whose message the server's last output
-// completes, once the server is stopped.
-type withOutput struct{ error }
+// completes, once the server is stopped; exited is a server that ended on
+// its own before it was healthy.
+type withOutput struct {
+	error
+	exited bool
+}
 
 func (s *Sidecar) waitHealthy(ctx context.Context, p *process) error {
 	deadline := s.cfg.StartupClock(s.cfg.StartupTimeout)
 	last := "no answer yet"
+	// A probe of a port that accepts but never answers (another program's)
+	// ends when the server exits, not at the probe's own timeout.
+	pctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() {
+		select {
+		case <-p.Done():
+			cancel()
+		case <-pctx.Done():
+		}
+	}()
 	for {
 		select {
 		case <-p.Done():
-			return withOutput{fmt.Errorf("llama-server exited before it became healthy (%v)", p.Wait())}
+			return withOutput{fmt.Errorf("llama-server exited before it became healthy (%v)", p.Wait()), true}
 		default:
 		}
-		status, said, err := s.probe(ctx, p.url)
+		status, said, err := s.probe(pctx, p.url)
 		if err == nil && status == http.StatusOK {
 			// A server that lost the port to another program has exited;
 			// the answer was then the other program's.
 			if p.Exited() {
-				return withOutput{fmt.Errorf("llama-server exited (%v) while %s answered /health: another program holds the port; choose another port:, or drop port: to let kitsoki pick a free one", p.Wait(), p.url)}
+				return withOutput{fmt.Errorf("llama-server exited (%v) while %s answered /health: another program holds the port; choose another port:, or drop port: to let kitsoki pick a free one", p.Wait(), p.url), true}
 			}
 			return nil
 		}
@@ -233,7 +279,7 @@ func (s *Sidecar) waitHealthy(ctx context.Context, p *process) error {
 			return fmt.Errorf("waiting for llama-server at %s to become healthy: %w", p.url, ctx.Err())
 		case <-deadline:
 			return withOutput{fmt.Errorf("llama-server at %s not healthy after %s (last /health: %s); the model may be too large for this machine's memory or too slow to load from its disk: run llama-server yourself and attach with endpoint: instead",
-				p.url, s.cfg.StartupTimeout, last)}
+				p.url, s.cfg.StartupTimeout, last), false}
 		case <-p.Done(): // reported at the top of the loop
 		case <-time.After(s.cfg.HealthInterval):
 		}
