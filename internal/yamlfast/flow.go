@@ -13,10 +13,7 @@ func (p *parser) cur() byte {
 // flowCollection parses the flow sequence or mapping at pos; indent is the
 // innermost block collection's (continuation lines must be indented more).
 func (p *parser) flowCollection(indent int) *yaml.Node {
-	p.depth++
-	if p.depth > maxDepth {
-		p.fail("nesting too deep")
-	}
+	p.enter()
 	n := p.node()
 	n.Line, n.Column, n.Style = p.line+1, p.col()+1, yaml.FlowStyle
 	mark := len(p.kids)
