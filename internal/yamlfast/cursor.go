@@ -97,9 +97,11 @@ func (p *parser) spacesTo() {
 // newline moves past the '\n' at pos.
 func (p *parser) newline() {
 	p.pos++
-	p.line++
-	p.lineStart = p.pos
+	p.lineAt(p.pos)
 }
+
+// lineAt records that a new line starts at offset i (just after a '\n').
+func (p *parser) lineAt(i int) { p.line, p.lineStart = p.line+1, i }
 
 // blankz reports whether offset i is a space, a line end or the end of
 // input (tabs and carriage returns never reach the parser).

@@ -13,61 +13,54 @@ func (p *parser) cur() byte {
 // flowCollection parses the flow sequence or mapping at pos; indent is the
 // innermost block collection's (continuation lines must be indented more).
 func (p *parser) flowCollection(indent int) *yaml.Node {
-	p.depth++
-	if p.depth > maxDepth {
-		p.fail("nesting too deep")
-	}
+	p.enter()
 	n := p.node()
 	n.Line, n.Column, n.Style = p.line+1, p.col()+1, yaml.FlowStyle
+	n.Kind, n.Tag = yaml.SequenceNode, tagSeq
+	closing := byte(']')
+	if p.src[p.pos] == '{' {
+		n.Kind, n.Tag, closing = yaml.MappingNode, tagMap, '}'
+	}
 	mark := len(p.kids)
-	if p.src[p.pos] == '[' {
-		n.Kind, n.Tag = yaml.SequenceNode, tagSeq
+	p.pos++
+	p.flowSpace(indent)
+	if p.cur() == closing {
 		p.pos++
-		p.flowSpace(indent)
-		if p.cur() == ']' {
-			p.pos++
-		} else {
-			for {
-				p.kids = append(p.kids, p.flowItem(indent))
-				p.flowSpace(indent)
-				if p.flowNext(indent, ']') {
-					break
-				}
-			}
-		}
 	} else {
-		n.Kind, n.Tag = yaml.MappingNode, tagMap
-		p.pos++
-		p.flowSpace(indent)
-		if p.cur() == '}' {
-			p.pos++
-		} else {
-			for {
-				start, line := p.pos, p.line
-				key := p.flowKey(indent)
-				p.skipBlanks()
-				if p.cur() != ':' || p.line != line || p.pos-start > maxKeyBytes {
-					p.fail("flow mapping key without ':'")
-				}
-				p.pos++
-				p.flowSpace(indent)
-				var val *yaml.Node
-				if c := p.cur(); c == ',' || c == '}' {
-					val = p.empty(p.line, p.col()) // at the next token, as libyaml puts it
-				} else {
-					val = p.flowItem(indent)
-				}
-				p.kids = append(p.kids, key, val)
-				p.flowSpace(indent)
-				if p.flowNext(indent, '}') {
-					break
-				}
+		for {
+			if closing == ']' {
+				p.kids = append(p.kids, p.flowItem(indent))
+			} else {
+				p.flowPair(indent)
+			}
+			p.flowSpace(indent)
+			if p.flowNext(indent, closing) {
+				break
 			}
 		}
 	}
 	n.Content = p.takeKids(mark)
 	p.depth--
 	return n
+}
+
+// flowPair parses a flow mapping entry (key: value) onto the kids.
+func (p *parser) flowPair(indent int) {
+	start, line := p.pos, p.line
+	key := p.flowKey(indent)
+	p.skipBlanks()
+	if p.cur() != ':' || p.line != line || p.pos-start > maxKeyBytes {
+		p.fail("flow mapping key without ':'")
+	}
+	p.pos++
+	p.flowSpace(indent)
+	var val *yaml.Node
+	if c := p.cur(); c == ',' || c == '}' {
+		val = p.empty(p.line, p.col()) // at the next token, as libyaml puts it
+	} else {
+		val = p.flowItem(indent)
+	}
+	p.kids = append(p.kids, key, val)
 }
 
 // flowNext consumes what follows a flow entry: a ',' before another entry
@@ -92,22 +85,18 @@ func (p *parser) flowNext(indent int, closing byte) bool {
 
 // flowItem parses a flow sequence entry or a flow mapping value.
 func (p *parser) flowItem(indent int) *yaml.Node {
-	switch c := p.cur(); c {
-	case '[', '{':
+	switch c := p.cur(); {
+	case c == '[' || c == '{':
 		return p.flowCollection(indent)
-	case '"', '\'':
+	case c == '"' || c == '\'':
 		n, _ := p.quoted(indent)
 		return n
-	case '-':
-		if p.blankz(p.pos + 1) {
-			p.fail("'-' in a flow collection")
-		}
-	case 0:
+	case c == '-' && p.blankz(p.pos+1):
+		p.fail("'-' in a flow collection")
+	case c == 0:
 		p.fail("unterminated flow collection")
-	default:
-		if notPlainStart(c) {
-			p.fail("indicator " + string(c) + " in a flow collection")
-		}
+	case notPlainStart(c):
+		p.fail("indicator " + string(c) + " in a flow collection")
 	}
 	n, _ := p.plain(indent, true)
 	return n
@@ -117,20 +106,16 @@ func (p *parser) flowItem(indent int) *yaml.Node {
 func (p *parser) flowKey(indent int) *yaml.Node {
 	var n *yaml.Node
 	var multi bool
-	switch c := p.cur(); c {
-	case '"', '\'':
+	switch c := p.cur(); {
+	case c == '"' || c == '\'':
 		n, multi = p.quoted(indent)
-	case '-':
-		if p.blankz(p.pos + 1) {
-			p.fail("'-' in a flow collection")
-		}
-		n, multi = p.plain(indent, true)
-	case 0:
+	case c == '-' && p.blankz(p.pos+1):
+		p.fail("'-' in a flow collection")
+	case c == 0:
 		p.fail("unterminated flow collection")
+	case notPlainStart(c):
+		p.fail("not a flow mapping key")
 	default:
-		if notPlainStart(c) {
-			p.fail("not a flow mapping key")
-		}
 		n, multi = p.plain(indent, true)
 	}
 	if multi {

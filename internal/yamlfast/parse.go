@@ -171,45 +171,41 @@ func (p *parser) laterDocuments() {
 // blockNode parses the node at pos in block context, the innermost block
 // collection indented indent (-1 at the document level).
 func (p *parser) blockNode(indent int) *yaml.Node {
-	p.depth++
-	if p.depth > maxDepth {
-		p.fail("nesting too deep")
-	}
+	p.enter()
 	n := p.blockNode1(indent)
 	p.depth--
 	return n
 }
 
+// enter counts one more level of nesting (the caller's p.depth-- leaves it).
+func (p *parser) enter() {
+	p.depth++
+	if p.depth > maxDepth {
+		p.fail("nesting too deep")
+	}
+}
+
 func (p *parser) blockNode1(indent int) *yaml.Node {
 	line, col := p.line, p.col()
 	start := p.pos
-	switch c := p.src[p.pos]; c {
-	case '-':
-		if p.blankz(p.pos + 1) {
-			return p.blockSeq(col, false)
-		}
-	case '|', '>':
+	var n *yaml.Node
+	var multi bool
+	switch c := p.src[p.pos]; {
+	case c == '-' && p.blankz(p.pos+1):
+		return p.blockSeq(col, false)
+	case c == '|' || c == '>':
 		return p.blockScalar(indent)
-	case '[', '{':
-		n := p.flowCollection(indent)
+	case c == '[' || c == '{':
+		n = p.flowCollection(indent)
 		p.lineEnd()
 		return n
-	case '"', '\'':
-		n, multi := p.quoted(indent)
-		if p.colonAfter() {
-			if multi || p.pos-start > maxKeyBytes {
-				p.fail("not a simple key")
-			}
-			return p.blockMap(line, col, n)
-		}
-		p.lineEnd()
-		return n
+	case c == '"' || c == '\'':
+		n, multi = p.quoted(indent)
+	case notPlainStart(c):
+		p.fail("indicator " + string(c))
 	default:
-		if notPlainStart(c) {
-			p.fail("indicator " + string(c))
-		}
+		n, multi = p.plain(indent, false)
 	}
-	n, multi := p.plain(indent, false)
 	if p.colonAfter() {
 		if multi || p.pos-start > maxKeyBytes {
 			p.fail("not a simple key")
@@ -240,21 +236,28 @@ func (p *parser) blockMap(line, col int, key *yaml.Node) *yaml.Node {
 		p.pos++ // ':'
 		val := p.mapValue(col)
 		p.kids = append(p.kids, key, val)
-		p.skipSpace()
-		if p.done() {
+		if !p.nextEntry(col, "mapping entry indented more than its mapping") {
 			break
-		}
-		c := p.col()
-		if c < col {
-			break
-		}
-		if c > col {
-			p.fail("mapping entry indented more than its mapping")
 		}
 		key = p.blockKey(col)
 	}
 	m.Content = p.takeKids(mark)
 	return m
+}
+
+// nextEntry moves to the next token and reports whether it starts another
+// entry of the block collection at column col: a token left of col ends it,
+// and one right of it is refused with why.
+func (p *parser) nextEntry(col int, why string) bool {
+	p.skipSpace()
+	if p.done() {
+		return false
+	}
+	c := p.col()
+	if c > col {
+		p.fail(why)
+	}
+	return c == col
 }
 
 // blockKey parses the key of a further entry of a block mapping indented
@@ -294,10 +297,7 @@ func (p *parser) mapValue(mcol int) *yaml.Node {
 		return p.blockNode(mcol)
 	}
 	if c == mcol && p.src[p.pos] == '-' && p.blankz(p.pos+1) {
-		p.depth++
-		if p.depth > maxDepth {
-			p.fail("nesting too deep")
-		}
+		p.enter()
 		n := p.blockSeq(mcol, true)
 		p.depth--
 		return n
@@ -307,27 +307,21 @@ func (p *parser) mapValue(mcol int) *yaml.Node {
 
 // inlineValue parses a mapping value on its key's line (never a block collection).
 func (p *parser) inlineValue(mcol int) *yaml.Node {
-	switch c := p.src[p.pos]; c {
-	case '|', '>':
+	var n *yaml.Node
+	switch c := p.src[p.pos]; {
+	case c == '|' || c == '>':
 		return p.blockScalar(mcol)
-	case '[', '{':
-		n := p.flowCollection(mcol)
-		p.lineEnd()
-		return n
-	case '"', '\'':
-		n, _ := p.quoted(mcol)
-		p.lineEnd()
-		return n
-	case '-':
-		if p.blankz(p.pos + 1) {
-			p.fail("sequence on a key's line")
-		}
+	case c == '[' || c == '{':
+		n = p.flowCollection(mcol)
+	case c == '"' || c == '\'':
+		n, _ = p.quoted(mcol)
+	case c == '-' && p.blankz(p.pos+1):
+		p.fail("sequence on a key's line")
+	case notPlainStart(c):
+		p.fail("indicator " + string(c))
 	default:
-		if notPlainStart(c) {
-			p.fail("indicator " + string(c))
-		}
+		n, _ = p.plain(mcol, false)
 	}
-	n, _ := p.plain(mcol, false)
 	p.lineEnd()
 	return n
 }
@@ -342,16 +336,8 @@ func (p *parser) blockSeq(scol int, indentless bool) *yaml.Node {
 	for {
 		p.pos++ // '-'
 		p.kids = append(p.kids, p.seqItem(scol))
-		p.skipSpace()
-		if p.done() {
+		if !p.nextEntry(scol, "sequence entry indented more than its sequence") {
 			break
-		}
-		c := p.col()
-		if c < scol {
-			break
-		}
-		if c > scol {
-			p.fail("sequence entry indented more than its sequence")
 		}
 		if p.src[p.pos] == '-' && p.blankz(p.pos+1) {
 			continue

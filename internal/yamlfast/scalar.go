@@ -217,8 +217,7 @@ func (s *quotedScan) doubleChar() bool {
 		return false
 	case c == '\\' && s.i+1 < len(src) && src[s.i+1] == '\n':
 		s.i += 2
-		p.line++
-		p.lineStart = s.i
+		p.lineAt(s.i)
 		s.multi = true
 		s.leadingBlanks = true
 		return false
@@ -237,21 +236,18 @@ func (s *quotedScan) blanks(indent int) {
 	p, src := s.p, s.p.src
 	spaces, leadingBreak, trailing := 0, false, 0
 	for s.i < len(src) && (src[s.i] == ' ' || src[s.i] == '\n') {
-		switch {
-		case src[s.i] == ' ':
+		if src[s.i] == ' ' {
 			if !s.leadingBlanks {
 				spaces++
 			}
-		case !s.leadingBlanks:
+		} else { // a line break: the first of the blanks, or a further one
+			if s.leadingBlanks {
+				trailing++
+			} else {
+				spaces, leadingBreak, s.leadingBlanks = 0, true, true
+			}
 			s.multi = true
-			spaces, leadingBreak, s.leadingBlanks = 0, true, true
-			p.line++
-			p.lineStart = s.i + 1
-		default:
-			s.multi = true
-			trailing++
-			p.line++
-			p.lineStart = s.i + 1
+			p.lineAt(s.i + 1)
 		}
 		s.i++
 	}
@@ -326,8 +322,7 @@ func (p *parser) blockScalar(indent int) *yaml.Node {
 		return p.scalar("", tagStr, style, line, col)
 	}
 	i++
-	p.line++
-	p.lineStart = i
+	p.lineAt(i)
 	s := blockBody{p: p, i: i, b: p.buf[:0]}
 	if incr > 0 {
 		s.ind = max(indent, 0) + incr
@@ -424,8 +419,7 @@ func (s *blockBody) breaks(indent int) {
 		}
 		s.trailing++
 		s.i++
-		p.line++
-		p.lineStart = s.i
+		p.lineAt(s.i)
 	}
 	if s.ind == 0 {
 		s.ind = max(most, indent+1, 1)
@@ -458,8 +452,7 @@ func (s *blockBody) lines(literal bool, indent int) {
 		if s.i < len(src) {
 			s.leadingBreak = true
 			s.i++
-			p.line++
-			p.lineStart = s.i
+			p.lineAt(s.i)
 		}
 		s.breaks(indent)
 	}

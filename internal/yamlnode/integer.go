@@ -21,11 +21,10 @@ func (w *Walker) Integer(n *yaml.Node, where string) int {
 	if IsNull(n) {
 		return 0
 	}
-	if n.Kind != yaml.ScalarNode {
-		w.Report(w.Pos(orig), diag.Error, w.Rules.Type, "%s: expected an integer, got %s", where, Describe(n))
-		return 0
+	v, exact, problem := int64(0), false, NotNumber
+	if n.Kind == yaml.ScalarNode {
+		v, exact, problem = readInteger(n)
 	}
-	v, exact, problem := readInteger(n)
 	switch {
 	case problem == NotNumber:
 		w.Report(w.Pos(orig), diag.Error, w.Rules.Type, "%s: expected an integer, got %s", where, Describe(n))

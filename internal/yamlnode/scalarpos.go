@@ -48,10 +48,8 @@ func ValueAt(lines []string, p Pos, val string, line, col int) Pos {
 // scalarRunes re-reads the scalar at p from the source and returns the
 // file position of each rune of val, plus one just past its end.
 func scalarRunes(lines []string, p Pos, val string) ([]Pos, bool) {
-	if p.Line > len(lines) {
-		return nil, false
-	}
-	first := []rune(strings.TrimRight(lines[p.Line-1], "\r"))
+	rs := &runeScan{file: p.File, lines: lines}
+	first := rs.line(p.Line)
 	if p.Col-1 >= len(first) {
 		return nil, false
 	}
@@ -59,7 +57,6 @@ func scalarRunes(lines []string, p Pos, val string) ([]Pos, bool) {
 	if p.Col >= 2 && (first[p.Col-2] == '"' || first[p.Col-2] == '\'') {
 		p.Col--
 	}
-	rs := &runeScan{file: p.File, lines: lines}
 	switch first[p.Col-1] {
 	case '|', '>':
 		return rs.block(p, first[p.Col-1] == '>', val)

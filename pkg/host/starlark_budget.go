@@ -460,12 +460,9 @@ func pureCopy(e syntax.Expr) (syntax.Expr, bool) {
 		}
 		return &syntax.DotExpr{X: x, Dot: e.Dot, NamePos: e.NamePos, Name: &syntax.Ident{NamePos: e.Name.NamePos, Name: e.Name.Name}}, true
 	case *syntax.IndexExpr:
-		x, ok := pureCopy(e.X)
-		if !ok {
-			return nil, false
-		}
-		y, ok := pureCopy(e.Y)
-		if !ok {
+		x, okX := pureCopy(e.X)
+		y, okY := pureCopy(e.Y)
+		if !okX || !okY {
 			return nil, false
 		}
 		return &syntax.IndexExpr{X: x, Lbrack: e.Lbrack, Y: y, Rbrack: e.Rbrack}, true
