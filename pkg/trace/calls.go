@@ -1,11 +1,14 @@
 package trace
 
 import (
+	"bytes"
 	"cmp"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // Call is one agent call paired from its agent.call.* events by call_id,
@@ -40,9 +43,27 @@ type Call struct {
 	Input               json.RawMessage `json:"-"`
 	Response            json.RawMessage `json:"-"` // inline response, if any
 	ResponseFile        string          `json:"response_file,omitempty"`
-	StartLine           int             `json:"-"`
-	EndLine             int             `json:"-"`
+	// MCPSessionID is the session an mcp_http server gave the call
+	// (agent.call.complete/error's mcp_session_id), to find it in that
+	// server's logs.
+	MCPSessionID string `json:"mcp_session_id,omitempty"`
+	// Stray are the lines the plugin wrote that answered no waiting call,
+	// as the call's result event lists them: at most MaxStray kept, each
+	// clipped to MaxStrayBytes, then one line counting the rest.
+	Stray     []string `json:"stray,omitempty"`
+	StartLine int      `json:"-"`
+	EndLine   int      `json:"-"`
 }
+
+// MaxStray and MaxStrayBytes bound what a Call keeps of its event's stray
+// list: the writer keeps 8 lines of some 300 bytes and a count, so a
+// longer list or line is a trace someone else wrote, read at its size in
+// the line but never held whole (a 64 MiB line of "" would be 22 million
+// strings).
+const (
+	MaxStray      = 8
+	MaxStrayBytes = 1024
+)
 
 // Substitution records a fallback: the call was re-dispatched to another
 // plugin under the same call_id.
@@ -84,6 +105,8 @@ type agentPayload struct {
 	Meta         *callMeta       `json:"meta"`
 	Error        string          `json:"error"`
 	Substitution *Substitution   `json:"substitution"`
+	MCPSessionID string          `json:"mcp_session_id"`
+	Stray        json.RawMessage `json:"stray"`
 }
 
 type callMeta struct {
@@ -146,6 +169,8 @@ func (t *CallTracker) Observe(ev *Event) *Call {
 	c.DurationMS = int64(p.DurationMS)
 	c.EndLine = ev.Line
 	c.Substitution = p.Substitution
+	c.MCPSessionID = clipString(p.MCPSessionID, MaxStrayBytes)
+	c.Stray = strayList(p.Stray)
 	if c.DurationMS == 0 && !c.Start.IsZero() && !ev.TS.IsZero() && ev.TS.After(c.Start) {
 		c.DurationMS = ev.TS.Sub(c.Start).Milliseconds()
 	}
@@ -222,4 +247,85 @@ func submissionOf(resp json.RawMessage) json.RawMessage {
 		}
 	}
 	return resp
+}
+
+// strayList decodes an event's stray member, keeping at most MaxStray
+// strings (each clipped to MaxStrayBytes) and a line counting the rest;
+// members that are not strings are counted with them. Anything but an
+// array is no list.
+func strayList(raw json.RawMessage) []string {
+	raw = bytes.TrimLeft(raw, " \t\r\n")
+	if len(raw) == 0 || raw[0] != '[' {
+		return nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if _, err := dec.Token(); err != nil {
+		return nil
+	}
+	var out []string
+	more := 0
+	for len(out) < MaxStray && dec.More() {
+		var m json.RawMessage
+		if dec.Decode(&m) != nil {
+			return out
+		}
+		var s string
+		if m[0] == '"' && json.Unmarshal(m, &s) == nil {
+			out = append(out, clipString(s, MaxStrayBytes))
+		} else {
+			more++
+		}
+	}
+	if len(out) == MaxStray {
+		more += countMembers(raw[dec.InputOffset():])
+	}
+	if more > 0 {
+		out = append(out, fmt.Sprintf("... and %d more stray lines", more))
+	}
+	return out
+}
+
+// clipString cuts s to at most n bytes at a rune boundary, marking the cut.
+func clipString(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	i := n
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return s[:i] + "…"
+}
+
+// countMembers counts the members left in a JSON array after one was
+// read: the commas outside strings at the array's own depth. The line was
+// valid JSON when it was read, so this is the count, without decoding
+// them (a 64 MiB line of "" is 22 million).
+func countMembers(rest []byte) int {
+	n, depth, inStr, esc := 0, 0, false, false
+	for _, b := range rest {
+		switch {
+		case inStr:
+			switch {
+			case esc:
+				esc = false
+			case b == '\\':
+				esc = true
+			case b == '"':
+				inStr = false
+			}
+		case b == '"':
+			inStr = true
+		case b == '[' || b == '{':
+			depth++
+		case b == ']' || b == '}':
+			if depth == 0 {
+				return n
+			}
+			depth--
+		case b == ',' && depth == 0:
+			n++
+		}
+	}
+	return n
 }

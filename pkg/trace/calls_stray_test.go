@@ -1,0 +1,83 @@
+package trace
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// A call's result event may list stray lines and name its MCP session;
+// the Call keeps both, bounded whatever a hostile trace lists.
+func TestCallKeepsMCPSessionAndBoundedStray(t *testing.T) {
+	long := strings.Repeat("é", MaxStrayBytes)
+	huge := "[" + strings.Repeat(`"",`, 200_000) + `1,{"a":[]},"` + long + `"]`
+	for _, tc := range []struct {
+		name, stray string
+		want        []string
+	}{
+		{"absent", ``, nil},
+		{"not a list", `"one line"`, nil},
+		{"empty", `[]`, nil},
+		{"two", `["a","b\n"]`, []string{"a", "b\n"}},
+		{"other types counted", `[1,"a",null,{"x":"y"}]`, []string{"a", "... and 3 more stray lines"}},
+		{"long line clipped", `["` + long + `"]`, []string{long[:MaxStrayBytes] + "…"}},
+		{"huge list", huge, []string{"", "", "", "", "", "", "", "", "... and 199995 more stray lines"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			payload := `{"verb":"ask","mcp_session_id":"s-1"`
+			if tc.stray != "" {
+				payload += `,"stray":` + tc.stray
+			}
+			payload += "}"
+			var tr CallTracker
+			tr.Observe(&Event{Kind: "agent.call.start", CallID: "c", Payload: json.RawMessage(`{"verb":"ask"}`)})
+			c := tr.Observe(&Event{Kind: "agent.call.complete", CallID: "c", Payload: json.RawMessage(payload)})
+			if c == nil || c.MCPSessionID != "s-1" {
+				t.Fatalf("call %+v", c)
+			}
+			if len(c.Stray) != len(tc.want) {
+				t.Fatalf("stray %d lines %q, want %q", len(c.Stray), c.Stray, tc.want)
+			}
+			for i := range tc.want {
+				if c.Stray[i] != tc.want[i] {
+					t.Errorf("stray[%d] = %.40q…, want %.40q…", i, c.Stray[i], tc.want[i])
+				}
+			}
+		})
+	}
+}
+
+// FuzzStrayList: whatever an event's stray member holds, the list kept is
+// bounded and nothing panics; of a valid array, the lines kept and counted
+// are its members.
+func FuzzStrayList(f *testing.F) {
+	for _, s := range []string{`["a","b"]`, `[1,"a",null]`, `["x"` + strings.Repeat(`,""`, 20) + `]`, `[`, `[[`, `{}`, `"s"`, `["\ud800"]`, `["a","b","c","d","e","f","g","h",["]"],{"a":"}\""}, "\\"]`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		got := strayList(raw)
+		if len(got) > MaxStray+1 {
+			t.Fatalf("%d lines kept", len(got))
+		}
+		for _, s := range got {
+			if len(s) > MaxStrayBytes+len("…") && !strings.HasPrefix(s, "... and ") {
+				t.Fatalf("line of %d bytes kept", len(s))
+			}
+		}
+		var all []json.RawMessage
+		if json.Unmarshal(raw, &all) != nil || len(all) == 0 {
+			return
+		}
+		total := len(got)
+		if n := len(got); n > 0 {
+			var more int
+			if _, err := fmt.Sscanf(got[n-1], "... and %d more stray lines", &more); err == nil {
+				total += more - 1
+			}
+		}
+		if total != len(all) {
+			t.Fatalf("%d members, %d kept or counted: %q", len(all), total, got)
+		}
+	})
+}
