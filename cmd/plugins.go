@@ -127,15 +127,15 @@ func writePluginsHuman(w io.Writer, r *plugin.Report) {
 	}
 	// Every layer, in the order applied: what one disables, none enables.
 	for _, l := range r.Profiles {
-		fmt.Fprintf(w, "profile: %s (%s)\n", l.Path, layerName(l.Source))
+		fmt.Fprintf(w, "profile: %s (%s)\n", cell(l.Path), layerName(l.Source))
 	}
 	for _, d := range r.PluginsDirs {
-		fmt.Fprintf(w, "external plugins: %s\n", d)
+		fmt.Fprintf(w, "external plugins: %s\n", cell(d))
 	}
 	fmt.Fprintf(w, "build order: %s\n\nplugins:\n", strings.Join(r.BuildOrder, " -> "))
 	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
 	for _, p := range r.Plugins {
-		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", p.ID, p.Source, enabledText(p.Enabled, p.Reason), p.Summary)
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", cell(p.ID), cell(string(p.Source)), cell(enabledText(p.Enabled, p.Reason)), cell(p.Summary))
 	}
 	_ = tw.Flush()
 	fmt.Fprintf(w, "\nagents:\n")
@@ -144,9 +144,9 @@ func writePluginsHuman(w io.Writer, r *plugin.Report) {
 	}
 	tw = tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
 	for _, a := range r.Agents {
-		fmt.Fprintf(tw, "  %s\t%s (%s)\t%s\ttimeout %s\t%s\n", a.Alias, a.Transport, a.Plugin, a.Lifecycle, a.Timeout, enabledText(a.Enabled, a.Reason))
+		fmt.Fprintf(tw, "  %s\t%s (%s)\t%s\ttimeout %s\t%s\n", cell(a.Alias), cell(a.Transport), cell(a.Plugin), cell(a.Lifecycle), cell(a.Timeout), cell(enabledText(a.Enabled, a.Reason)))
 		for _, ct := range a.CallTimeouts {
-			fmt.Fprintf(tw, "  \t  %s in %s: timeout %s (timeout: on the invoke)\t\t\t\n", ct.Verb, ct.State, ct.Timeout)
+			fmt.Fprintf(tw, "  \t  %s in %s: timeout %s (timeout: on the invoke)\t\t\t\n", cell(ct.Verb), cell(ct.State), cell(ct.Timeout))
 		}
 	}
 	_ = tw.Flush()
@@ -158,7 +158,7 @@ func writePluginsHuman(w io.Writer, r *plugin.Report) {
 		fmt.Fprintf(w, "  (none)\n")
 	}
 	for _, h := range r.Hooks {
-		fmt.Fprintf(w, "  %d. %s  %s  (on_error: %s)\n", h.Order, h.Point, h.Plugin, h.OnError)
+		fmt.Fprintf(w, "  %d. %s  %s  (on_error: %s)\n", h.Order, cell(string(h.Point)), cell(h.Plugin), cell(h.OnError))
 	}
 	writeHostsHuman(w, r.Hosts)
 	if len(r.Warnings) > 0 {
@@ -169,7 +169,7 @@ func writePluginsHuman(w io.Writer, r *plugin.Report) {
 			if pos != "" {
 				pos += ": "
 			}
-			fmt.Fprintf(w, "  %s%s\n", pos, x.Message)
+			fmt.Fprintf(w, "  %s%s\n", cell(pos), cell(x.Message))
 		}
 	}
 }
@@ -190,14 +190,14 @@ func writeHostsHuman(w io.Writer, hosts []plugin.HostEntry) {
 		if h.Source == "missing" {
 			missing++
 		}
-		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", h.Name, h.Source, calls, h.Summary)
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", cell(h.Name), cell(h.Source), calls, cell(h.Summary))
 	}
 	_ = tw.Flush()
 	for _, h := range hosts {
 		if len(h.Uses) == 0 {
 			continue
 		}
-		fmt.Fprintf(w, "\n  %s is called by:\n", h.Name)
+		fmt.Fprintf(w, "\n  %s is called by:\n", cell(h.Name))
 		for _, u := range h.Uses {
 			pos := ""
 			if u.File != "" {
@@ -211,7 +211,7 @@ func writeHostsHuman(w io.Writer, hosts []plugin.HostEntry) {
 				}
 				via += ")"
 			}
-			fmt.Fprintf(w, "    %s%s%s\n", pos, u.Site, via)
+			fmt.Fprintf(w, "    %s%s%s\n", cell(pos), cell(u.Site), cell(via))
 		}
 	}
 	if missing > 0 {

@@ -19,7 +19,7 @@ func callsTrace(t *testing.T) string {
 		`{"kind":"session.header","schema_version":1,"written_at":"2026-11-30T09:00:00Z","app_id":"a","story":"a/app.yaml","generator":"kitsoki run"}`,
 		`{"turn":1,"seq":0,"ts":"2026-11-30T09:00:01Z","kind":"agent.call.start","state_path":"s","call_id":"c1","payload":{"verb":"decide","agent":"mcp","model":"m"}}`,
 		`{"turn":1,"seq":1,"ts":"2026-11-30T09:00:02Z","kind":"agent.call.complete","state_path":"s","call_id":"c1","payload":{"verb":"decide","agent":"mcp","duration_ms":10,"mcp_session_id":"sess-42","stray":["mcp plugin agent.mcp wrote {\"id\":1} after the answer to request 1","evil\n::error::x\u001b]0;t\u0007"]}}`,
-		`{"turn":1,"seq":2,"ts":"2026-11-30T09:00:03Z","kind":"agent.call.start","state_path":"s\n1 fake","call_id":"c2\n::error::pwn","payload":{"verb":"ask\nx","agent":"a\u202eb","model":"m\nn"}}`,
+		`{"turn":1,"seq":2,"ts":"2026-11-30T09:00:03Z","kind":"agent.call.start","state_path":"s\n1 fake","call_id":"c2\n::error::pwn","payload":{"verb":"ask\nx","agent":"a\u202eb\n  fake\t9","model":"m\nn"}}`,
 		`{"turn":1,"seq":3,"ts":"2026-11-30T09:00:04Z","kind":"agent.call.error","state_path":"s\n1 fake","call_id":"c2\n::error::pwn","payload":{"verb":"ask\nx","duration_ms":5,"error":"agent: bad\nkind: x","mcp_session_id":"s\u001b[2J\nid"}}`,
 	}
 	p := filepath.Join(t.TempDir(), "calls.jsonl")
@@ -59,7 +59,7 @@ func TestTraceCallsShowsMCPSessionAndStray(t *testing.T) {
 	if strings.ContainsAny(out, "\x1b\x07\u202e") {
 		t.Errorf("raw control characters printed:\n%q", out)
 	}
-	if !strings.Contains(lines[5], `s\n1 fake`) || !strings.Contains(lines[5], `a\u202eb`) || !strings.Contains(lines[5], `error: bad\nkind`) {
+	if !strings.Contains(lines[5], `s\n1 fake`) || !strings.Contains(lines[5], `a\u202eb\n  f`) || !strings.Contains(lines[5], `error: bad\nkind`) {
 		t.Errorf("row of the hostile call: %q", lines[5])
 	}
 
@@ -76,5 +76,23 @@ func TestTraceCallsShowsMCPSessionAndStray(t *testing.T) {
 	}
 	if strings.ContainsAny(out, "\x1b\x07") || strings.Contains(out, "\n::error") {
 		t.Errorf("--json prints raw controls or a command line:\n%s", out)
+	}
+}
+
+// trace stats and trace ls print names from a trace in rows: a newline or
+// a tab in an agent's name or the app id adds no row and moves no column.
+func TestTraceStatsRowsHoldHostileNames(t *testing.T) {
+	p := callsTrace(t)
+	out, errOut, code := trRun(t, "", "trace", "stats", p)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, errOut)
+	}
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(l), "fake") {
+			t.Errorf("an agent name added a row %q:\n%s", l, out)
+		}
+	}
+	if !strings.Contains(out, `a\u202eb\n  fake\t9`) {
+		t.Errorf("the agent's name is not shown escaped:\n%s", out)
 	}
 }
