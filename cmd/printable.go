@@ -67,8 +67,3 @@ func markerStart(b []byte) int {
 	}
 	return 0
 }
-
-// cell is s escaped for one cell of a row: on one line (termsafe.Line),
-// with its tabs shown as \t, so text from a repository (a manifest's
-// summary, a story's names) can neither add a row nor move a column.
-func cell(s string) string { return strings.ReplaceAll(termsafe.Line(s), "\t", `\t`) }
