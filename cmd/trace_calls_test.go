@@ -96,3 +96,33 @@ func TestTraceStatsRowsHoldHostileNames(t *testing.T) {
 		t.Errorf("the agent's name is not shown escaped:\n%s", out)
 	}
 }
+
+// trace show prints one line per event: a kind, state, payload key, call
+// id or name holding a newline cannot forge a timeline line of its own.
+func TestTraceShowOneLinePerEvent(t *testing.T) {
+	lines := []string{
+		`{"kind":"session.header","schema_version":1,"written_at":"2026-01-01T00:00:00Z","app_id":"a\nfake header"}`,
+		`{"turn":1,"seq":0,"ts":"2026-01-01T00:00:01Z","kind":"machine.say\n09:00:03.000  say     x","payload":{"text":"k"}}`,
+		`{"turn":1,"seq":1,"ts":"2026-01-01T00:00:01Z","kind":"x.y","state_path":"s\nforged","payload":{"k\n09:00:03.000  say     forged":"v\nw"}}`,
+		`{"turn":1,"seq":2,"ts":"2026-01-01T00:00:01Z","kind":"machine.state_entered","payload":{"state":"a\n09:00:04.000  enter   forged"}}`,
+		`{"turn":1,"seq":3,"ts":"2026-01-01T00:00:01Z","kind":"agent.call.start","call_id":"c\nx","payload":{"verb":"ask\n09:00:05.000 forged","agent":"a\nb","model":"m\nn"}}`,
+		`{"turn":1,"seq":4,"ts":"2026-01-01T00:00:01Z","kind":"agent.call.error","call_id":"c\nx","payload":{"verb":"ask","error":"agent: k\nforged: e\nline"}}`,
+	}
+	p := filepath.Join(t.TempDir(), "t.jsonl")
+	if err := os.WriteFile(p, []byte(strings.Join(lines, "\n")+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := trRun(t, "", "trace", "show", "--color", "never", p)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, errOut)
+	}
+	got := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if len(got) != 2+5 { // header, turn rule, one line per event
+		t.Fatalf("%d lines for 5 events:\n%s", len(got), out)
+	}
+	for _, l := range got[2:] {
+		if !strings.HasPrefix(l, "00:00:01.000  ") {
+			t.Errorf("a line that is not an event's: %q", l)
+		}
+	}
+}
