@@ -88,7 +88,10 @@ type CallTracker struct {
 	// not show prompts leave it off: decoding a long prompt costs).
 	KeepPrompt bool
 	open       map[string]*Call
-	order      []string // open call ids in start order
+	// order is the calls in start order, the closed ones dropped lazily:
+	// removing each from the middle made a trace of many overlapping
+	// calls quadratic (100,000 open calls: 50 s).
+	order []*Call
 }
 
 // agentPayload is the union of the agent.call.* payload fields.
@@ -151,7 +154,7 @@ func (t *CallTracker) Observe(ev *Event) *Call {
 			t.open = map[string]*Call{}
 		}
 		t.open[ev.CallID] = c
-		t.order = append(t.order, ev.CallID)
+		t.order = append(t.order, c)
 	}
 	c.Verb = cmp.Or(p.Verb, c.Verb)
 	c.Agent = cmp.Or(p.Agent, c.Agent)
@@ -203,16 +206,22 @@ func (t *CallTracker) Observe(ev *Event) *Call {
 
 func (t *CallTracker) close(id string) {
 	delete(t.open, id)
-	if i := slices.Index(t.order, id); i >= 0 {
-		t.order = slices.Delete(t.order, i, i+1)
+	if len(t.order) > 64 && len(t.order) > 2*len(t.open) {
+		t.order = slices.DeleteFunc(t.order, func(c *Call) bool { return !t.isOpen(c) })
 	}
 }
 
+// isOpen reports whether c is the open call of its id (a later call may
+// reuse the id of a closed one).
+func (t *CallTracker) isOpen(c *Call) bool { return t.open[c.CallID] == c }
+
 // Open returns the calls that started but have no result, in start order.
 func (t *CallTracker) Open() []*Call {
-	out := make([]*Call, 0, len(t.order))
-	for _, id := range t.order {
-		out = append(out, t.open[id])
+	out := make([]*Call, 0, len(t.open))
+	for _, c := range t.order {
+		if t.isOpen(c) {
+			out = append(out, c)
+		}
 	}
 	return out
 }

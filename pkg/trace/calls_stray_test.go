@@ -81,3 +81,40 @@ func FuzzStrayList(f *testing.F) {
 		}
 	})
 }
+
+// Many overlapping calls: closing one no longer searches and shifts the
+// list of open calls (100,000 calls open at once took 50 s to pair); the
+// list keeps at most twice the open calls past a small slack, and Open
+// still lists the open ones in start order, a reused id once.
+func TestCallTrackerManyOpenCalls(t *testing.T) {
+	var tr CallTracker
+	ev := func(kind, id string) *Event {
+		return &Event{Kind: kind, CallID: id, Payload: json.RawMessage(`{"verb":"ask"}`)}
+	}
+	const n = 20_000
+	for i := range n {
+		tr.Observe(ev("agent.call.start", fmt.Sprint("c", i)))
+	}
+	for i := n - 1; i >= 0; i-- { // last started, first done: the worst order for a search
+		if i%1000 == 7 {
+			continue // left open
+		}
+		if c := tr.Observe(ev("agent.call.complete", fmt.Sprint("c", i))); c == nil || c.CallID != fmt.Sprint("c", i) {
+			t.Fatalf("call c%d not paired: %+v", i, c)
+		}
+		if len(tr.order) > 2*len(tr.open)+64 {
+			t.Fatalf("%d calls kept for %d open", len(tr.order), len(tr.open))
+		}
+	}
+	tr.Observe(ev("agent.call.start", "c1"))    // closed above: a new call under its id
+	tr.Observe(ev("agent.call.start", "c1007")) // still open: the same call
+	var got []string
+	for _, c := range tr.Open() {
+		got = append(got, c.CallID)
+	}
+	want := []string{"c7", "c1007", "c2007", "c3007", "c4007", "c5007", "c6007", "c7007", "c8007", "c9007",
+		"c10007", "c11007", "c12007", "c13007", "c14007", "c15007", "c16007", "c17007", "c18007", "c19007", "c1"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("open calls %v, want %v", got, want)
+	}
+}
