@@ -3,6 +3,8 @@ package trace
 import (
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -116,5 +118,28 @@ func TestCallTrackerManyOpenCalls(t *testing.T) {
 		"c10007", "c11007", "c12007", "c13007", "c14007", "c15007", "c16007", "c17007", "c18007", "c19007", "c1"}
 	if strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Errorf("open calls %v, want %v", got, want)
+	}
+}
+
+// PeekAppID reads a header in one small read, or up to 64 KiB when it is
+// longer; a header line that does not end within 64 KiB gives no app id.
+func TestPeekAppID(t *testing.T) {
+	dir := t.TempDir()
+	pad := func(n int) string { return strings.Repeat("x", n) }
+	for name, tc := range map[string]struct{ body, want string }{
+		"short":       {`{"kind":"session.header","app_id":"a1"}` + "\n{}\n", "a1"},
+		"long":        {`{"kind":"session.header","pad":"` + pad(10<<10) + `","app_id":"a2"}` + "\n", "a2"},
+		"at 64 KiB":   {`{"kind":"session.header","app_id":"a3","pad":"` + pad(64<<10) + `"}` + "\n", ""},
+		"no newline":  {`{"kind":"session.header","app_id":"a4"}`, ""},
+		"empty":       {"", ""},
+		"4 KiB exact": {`{"app_id":"a5","pad":"` + pad(4<<10-len(`{"app_id":"a5","pad":""}`)-1) + `"}` + "\n", "a5"},
+	} {
+		p := filepath.Join(dir, strings.ReplaceAll(name, " ", "_")+".jsonl")
+		if err := os.WriteFile(p, []byte(tc.body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if got := PeekAppID(p); got != tc.want {
+			t.Errorf("%s: PeekAppID = %q, want %q", name, got, tc.want)
+		}
 	}
 }
