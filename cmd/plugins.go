@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"kitsoki/internal/termsafe"
 	"kitsoki/pkg/compose"
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/host"
@@ -127,15 +128,15 @@ func writePluginsHuman(w io.Writer, r *plugin.Report) {
 	}
 	// Every layer, in the order applied: what one disables, none enables.
 	for _, l := range r.Profiles {
-		fmt.Fprintf(w, "profile: %s (%s)\n", l.Path, layerName(l.Source))
+		fmt.Fprintf(w, "profile: %s (%s)\n", termsafe.Cell(l.Path), layerName(l.Source))
 	}
 	for _, d := range r.PluginsDirs {
-		fmt.Fprintf(w, "external plugins: %s\n", d)
+		fmt.Fprintf(w, "external plugins: %s\n", termsafe.Cell(d))
 	}
 	fmt.Fprintf(w, "build order: %s\n\nplugins:\n", strings.Join(r.BuildOrder, " -> "))
 	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
 	for _, p := range r.Plugins {
-		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", p.ID, p.Source, enabledText(p.Enabled, p.Reason), p.Summary)
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", termsafe.Cell(p.ID), termsafe.Cell(string(p.Source)), termsafe.Cell(enabledText(p.Enabled, p.Reason)), termsafe.Cell(p.Summary))
 	}
 	_ = tw.Flush()
 	fmt.Fprintf(w, "\nagents:\n")
@@ -144,9 +145,9 @@ func writePluginsHuman(w io.Writer, r *plugin.Report) {
 	}
 	tw = tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
 	for _, a := range r.Agents {
-		fmt.Fprintf(tw, "  %s\t%s (%s)\t%s\ttimeout %s\t%s\n", a.Alias, a.Transport, a.Plugin, a.Lifecycle, a.Timeout, enabledText(a.Enabled, a.Reason))
+		fmt.Fprintf(tw, "  %s\t%s (%s)\t%s\ttimeout %s\t%s\n", termsafe.Cell(a.Alias), termsafe.Cell(a.Transport), termsafe.Cell(a.Plugin), termsafe.Cell(a.Lifecycle), termsafe.Cell(a.Timeout), termsafe.Cell(enabledText(a.Enabled, a.Reason)))
 		for _, ct := range a.CallTimeouts {
-			fmt.Fprintf(tw, "  \t  %s in %s: timeout %s (timeout: on the invoke)\t\t\t\n", ct.Verb, ct.State, ct.Timeout)
+			fmt.Fprintf(tw, "  \t  %s in %s: timeout %s (timeout: on the invoke)\t\t\t\n", termsafe.Cell(ct.Verb), termsafe.Cell(ct.State), termsafe.Cell(ct.Timeout))
 		}
 	}
 	_ = tw.Flush()
@@ -158,7 +159,7 @@ func writePluginsHuman(w io.Writer, r *plugin.Report) {
 		fmt.Fprintf(w, "  (none)\n")
 	}
 	for _, h := range r.Hooks {
-		fmt.Fprintf(w, "  %d. %s  %s  (on_error: %s)\n", h.Order, h.Point, h.Plugin, h.OnError)
+		fmt.Fprintf(w, "  %d. %s  %s  (on_error: %s)\n", h.Order, termsafe.Cell(string(h.Point)), termsafe.Cell(h.Plugin), termsafe.Cell(h.OnError))
 	}
 	writeHostsHuman(w, r.Hosts)
 	if len(r.Warnings) > 0 {
@@ -169,7 +170,7 @@ func writePluginsHuman(w io.Writer, r *plugin.Report) {
 			if pos != "" {
 				pos += ": "
 			}
-			fmt.Fprintf(w, "  %s%s\n", pos, x.Message)
+			fmt.Fprintf(w, "  %s%s\n", termsafe.Cell(pos), termsafe.Cell(x.Message))
 		}
 	}
 }
@@ -190,14 +191,14 @@ func writeHostsHuman(w io.Writer, hosts []plugin.HostEntry) {
 		if h.Source == "missing" {
 			missing++
 		}
-		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", h.Name, h.Source, calls, h.Summary)
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", termsafe.Cell(h.Name), termsafe.Cell(h.Source), calls, termsafe.Cell(h.Summary))
 	}
 	_ = tw.Flush()
 	for _, h := range hosts {
 		if len(h.Uses) == 0 {
 			continue
 		}
-		fmt.Fprintf(w, "\n  %s is called by:\n", h.Name)
+		fmt.Fprintf(w, "\n  %s is called by:\n", termsafe.Cell(h.Name))
 		for _, u := range h.Uses {
 			pos := ""
 			if u.File != "" {
@@ -211,7 +212,7 @@ func writeHostsHuman(w io.Writer, hosts []plugin.HostEntry) {
 				}
 				via += ")"
 			}
-			fmt.Fprintf(w, "    %s%s%s\n", pos, u.Site, via)
+			fmt.Fprintf(w, "    %s%s%s\n", termsafe.Cell(pos), termsafe.Cell(u.Site), termsafe.Cell(via))
 		}
 	}
 	if missing > 0 {

@@ -206,3 +206,34 @@ states:
 		}
 	}
 }
+
+// A manifest's summary and version are the repository's text: each stays
+// on its own row, so a summary holding newlines and tabs cannot add a
+// plugin row ("injected builtin enabled") or a host handler to the list.
+func TestPluginsManifestTextCannotAddRows(t *testing.T) {
+	root := storytest.TempTree(t, map[string]string{
+		"story/app.yaml": pluginsStory,
+		".kitsoki/plugins/evil/manifest.yaml": `id: evil
+version: "1\n  fake\tbuiltin\tenabled"
+summary: "hello\n  injected  builtin  enabled  trusted\n::error::pwn\tx"
+hooks: [{point: agent/pre-dispatch}]
+hosts: [host.evil]
+entry: { command: ./never-started }
+`,
+	})
+	var out, errb bytes.Buffer
+	if code := Run([]string{"plugins", filepath.Join(root, "story")}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	for _, l := range strings.Split(out.String(), "\n") {
+		if strings.HasPrefix(strings.TrimSpace(l), "injected") || strings.HasPrefix(l, "::") || strings.HasPrefix(l, `\x3a`) {
+			t.Errorf("a manifest summary added a line %q:\n%s", l, out.String())
+		}
+		if strings.HasPrefix(strings.TrimSpace(l), "evil") && !strings.Contains(l, `hello\n  injected  builtin  enabled  trusted\n::error::pwn\tx`) {
+			t.Errorf("evil's row %q does not show its summary escaped", l)
+		}
+	}
+	if got := strings.Count(out.String(), `hello\n  injected`); got != 2 { // the plugin's row and host.evil's
+		t.Errorf("summary shown %d times, want 2:\n%s", got, out.String())
+	}
+}

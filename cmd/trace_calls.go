@@ -16,7 +16,7 @@ func newTraceCallsCmd(o *traceOpts) *cobra.Command {
 	var asJSON bool
 	c := &cobra.Command{
 		Use:     "calls PATH",
-		Short:   "One row per agent call: id, turn, state, verb, agent, model, duration, tokens, cost, outcome",
+		Short:   "One row per agent call: id, turn, state, verb, agent, model, duration, tokens, cost, outcome; then its MCP session and stray lines",
 		Example: "  kitsoki trace calls t.jsonl\n  kitsoki trace calls ci-triage --json",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
@@ -56,7 +56,13 @@ func newTraceCallsCmd(o *traceOpts) *cobra.Command {
 					fmt.Fprintf(out, "%-16s  %4d  %-24s  %-8s  %-16s  %-20s  %8s  %7d  %6d  %9s  %s\n",
 						fit(cl.CallID, 16), cl.Turn, fit(cl.StatePath, 24), fit(cl.Verb, 8), fit(cmp.Or(cl.Agent, "agent.claude"), 16),
 						fit(cmp.Or(cl.Model, "-"), 20), trace.FormatDuration(cl.DurationMS), cl.InputTokens, cl.OutputTokens,
-						fmt.Sprintf("$%.4f", cl.CostUSD), trace.Printable(outcome))
+						fmt.Sprintf("$%.4f", cl.CostUSD), termsafe.Line(outcome))
+					if cl.MCPSessionID != "" {
+						fmt.Fprintf(out, "%18smcp session  %s\n", "", termsafe.Line(cl.MCPSessionID))
+					}
+					for _, s := range cl.Stray {
+						fmt.Fprintf(out, "%18sstray        %s\n", "", termsafe.Line(s))
+					}
 				}
 				n++
 			}
@@ -88,9 +94,10 @@ func newTraceCallsCmd(o *traceOpts) *cobra.Command {
 	return c
 }
 
-// fit escapes s and clips it to n runes (the row format pads it).
+// fit escapes s onto one line and clips it to n runes (the row format
+// pads it).
 func fit(s string, n int) string {
-	r := []rune(trace.Printable(s))
+	r := []rune(termsafe.Line(s))
 	if len(r) > n {
 		return string(r[:n-1]) + "…"
 	}

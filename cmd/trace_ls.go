@@ -48,7 +48,7 @@ func newTraceLsCmd(o *traceOpts) *cobra.Command {
 			tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 			fmt.Fprintln(tw, "MODIFIED (UTC)\tSIZE\tAPP\tID\tPATH")
 			for _, tf := range list {
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", tf.ModTime.UTC().Format(time.DateTime), humanSize(tf.Size), termsafe.Line(cmp.Or(tf.AppID, "-")), termsafe.Line(tf.ID), termsafe.Line(tf.Path))
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", tf.ModTime.UTC().Format(time.DateTime), humanSize(tf.Size), termsafe.Cell(cmp.Or(tf.AppID, "-")), termsafe.Cell(tf.ID), termsafe.Cell(tf.Path))
 			}
 			return tw.Flush()
 		},

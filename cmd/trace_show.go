@@ -90,6 +90,7 @@ func showTrace(c *cobra.Command, o *traceOpts, f *showFlags, arg string) error {
 	tl := &trace.Timeline{MaxValue: f.width}
 	lastTurn, shown := 0, false
 	var turns turnRange
+	sidecars := shownSidecars{}
 	for {
 		ev, err := rd.Next()
 		if err == io.EOF {
@@ -116,7 +117,7 @@ func showTrace(c *cobra.Command, o *traceOpts, f *showFlags, arg string) error {
 		}
 		fmt.Fprintf(out, "%s  %-6s  %s\n", ev.TS.UTC().Format("15:04:05.000"), paint(color, ln.Category, ln.Label), paint(color, textCategory(ln.Category), ln.Text))
 		if f.prompts {
-			printPromptOrResponse(out, in.path, &ev, ln.Call)
+			sidecars.print(out, in.path, &ev, ln.Call)
 		}
 		if f.follow {
 			out.Flush()
@@ -191,9 +192,15 @@ func rawPayload(p any) []byte {
 	return nil
 }
 
-// printPromptOrResponse prints, under an agent line, the prompt (start) or
-// the response (complete), inline or from its sidecar.
-func printPromptOrResponse(w io.Writer, tracePath string, ev *trace.Event, call *trace.Call) {
+// shownSidecars remembers the sidecar files trace show --prompts printed,
+// by the call that printed each: a sidecar is read and printed once per
+// command, and a later call naming it points back (a 130 KB trace whose
+// 300 calls named one 20 MiB prompt printed 12 GB).
+type shownSidecars map[string]string
+
+// print prints, under an agent line, the prompt (start) or the response
+// (complete), inline or from its sidecar.
+func (shown shownSidecars) print(w io.Writer, tracePath string, ev *trace.Event, call *trace.Call) {
 	var text, ref, label string
 	switch {
 	case ev.Kind == "agent.call.start":
@@ -209,6 +216,10 @@ func printPromptOrResponse(w io.Writer, tracePath string, ev *trace.Event, call 
 		return
 	}
 	if text == "" && ref != "" {
+		if by, ok := shown[ref]; ok {
+			fmt.Fprintf(w, "              %s (%s): as printed above for %s\n", label, termsafe.Line(ref), termsafe.Line(by))
+			return
+		}
 		if tracePath == "" {
 			text = fmt.Sprintf("(in %s; read the trace from a file to see it)", ref)
 		} else if b, err := trace.ReadSidecar(tracePath, ref, safefile.Cassette); err != nil {
@@ -216,12 +227,13 @@ func printPromptOrResponse(w io.Writer, tracePath string, ev *trace.Event, call 
 		} else {
 			text = string(b)
 			label += " (" + ref + ")"
+			shown[ref] = "call " + ev.CallID + "'s " + strings.Fields(label)[0]
 		}
 	}
 	if text == "" {
 		return
 	}
-	fmt.Fprintf(w, "              %s:\n", label)
+	fmt.Fprintf(w, "              %s:\n", termsafe.Line(label))
 	for _, l := range strings.Split(strings.TrimRight(trace.Printable(text), "\n"), "\n") {
 		fmt.Fprintf(w, "              │ %s\n", l)
 	}

@@ -72,10 +72,10 @@ func printStats(w io.Writer, st *trace.Stats) {
 		keys := slices.Sorted(maps.Keys(m))
 		width := 0
 		for _, k := range keys {
-			width = max(width, len(trace.Printable(k)))
+			width = max(width, len(termsafe.Cell(k)))
 		}
 		for _, k := range keys {
-			fmt.Fprintf(w, "  %-*s  %6d\n", width, trace.Printable(k), m[k])
+			fmt.Fprintf(w, "  %-*s  %6d\n", width, termsafe.Cell(k), m[k])
 		}
 	}
 	counts("events by kind", st.EventsByKind)
@@ -85,7 +85,7 @@ func printStats(w io.Writer, st *trace.Stats) {
 		fmt.Fprintln(tw, "  AGENT\tCALLS\tERRORS\tP50\tP95\tIN\tOUT\tCOST")
 		for _, n := range slices.Sorted(maps.Keys(st.ByAgent)) {
 			a := st.ByAgent[n]
-			fmt.Fprintf(tw, "  %s\t%d\t%d\t%s\t%s\t%d\t%d\t$%.4f\n", trace.Printable(n), a.Calls, a.Errors,
+			fmt.Fprintf(tw, "  %s\t%d\t%d\t%s\t%s\t%d\t%d\t$%.4f\n", termsafe.Cell(n), a.Calls, a.Errors,
 				trace.FormatDuration(a.LatencyP50MS), trace.FormatDuration(a.LatencyP95MS), a.InputTokens, a.OutputTokens, a.CostUSD)
 		}
 		tw.Flush()

@@ -20,6 +20,10 @@ func Printable(s string) string { return escape(s, false) }
 // can neither end the line it is on nor start another.
 func Line(s string) string { return escape(s, true) }
 
+// Cell is [Line] with tabs shown as \t too: text for one cell of a row or
+// a tab-aligned table, which can then neither add a row nor move a column.
+func Cell(s string) string { return strings.ReplaceAll(Line(s), "\t", `\t`) }
+
 // IsCommandLine reports whether a CI runner would take line as a command
 // to it: GitHub Actions' "::name ...::" after leading white space, or the
 // older "##[name]" form (Azure Pipelines' "##vso[" included) anywhere in

@@ -187,3 +187,16 @@ func TestMarkersMidLine(t *testing.T) {
 		t.Errorf("clean JSON was copied")
 	}
 }
+
+func TestCell(t *testing.T) {
+	for in, want := range map[string]string{
+		"plain":           "plain",
+		"a\tb\nc":         `a\tb\nc`,
+		"x\n::error::y":   `x\n::error::y`,
+		"\x1b[2J\u202e\t": `\x1b[2J\u202e\t`,
+	} {
+		if got := Cell(in); got != want {
+			t.Errorf("Cell(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -137,9 +137,7 @@ func writeMore(w io.Writer, more int) {
 
 // cell escapes a value printed in a field of one line, where a newline or
 // tab could forge a row or column.
-func cell(s string) string {
-	return strings.ReplaceAll(termsafe.Line(s), "\t", `\t`)
-}
+func cell(s string) string { return termsafe.Cell(s) }
 
 func verdict(pass bool) string {
 	if pass {

@@ -1,11 +1,14 @@
 package trace
 
 import (
+	"bytes"
 	"cmp"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // Call is one agent call paired from its agent.call.* events by call_id,
@@ -40,9 +43,27 @@ type Call struct {
 	Input               json.RawMessage `json:"-"`
 	Response            json.RawMessage `json:"-"` // inline response, if any
 	ResponseFile        string          `json:"response_file,omitempty"`
-	StartLine           int             `json:"-"`
-	EndLine             int             `json:"-"`
+	// MCPSessionID is the session an mcp_http server gave the call
+	// (agent.call.complete/error's mcp_session_id), to find it in that
+	// server's logs.
+	MCPSessionID string `json:"mcp_session_id,omitempty"`
+	// Stray are the lines the plugin wrote that answered no waiting call,
+	// as the call's result event lists them: at most MaxStray kept, each
+	// clipped to MaxStrayBytes, then one line counting the rest.
+	Stray     []string `json:"stray,omitempty"`
+	StartLine int      `json:"-"`
+	EndLine   int      `json:"-"`
 }
+
+// MaxStray and MaxStrayBytes bound what a Call keeps of its event's stray
+// list: the writer keeps 8 lines of some 300 bytes and a count, so a
+// longer list or line is a trace someone else wrote, read at its size in
+// the line but never held whole (a 64 MiB line of "" would be 22 million
+// strings).
+const (
+	MaxStray      = 8
+	MaxStrayBytes = 1024
+)
 
 // Substitution records a fallback: the call was re-dispatched to another
 // plugin under the same call_id.
@@ -67,7 +88,10 @@ type CallTracker struct {
 	// not show prompts leave it off: decoding a long prompt costs).
 	KeepPrompt bool
 	open       map[string]*Call
-	order      []string // open call ids in start order
+	// order is the calls in start order, the closed ones dropped lazily:
+	// removing each from the middle made a trace of many overlapping
+	// calls quadratic (100,000 open calls: 50 s).
+	order []*Call
 }
 
 // agentPayload is the union of the agent.call.* payload fields.
@@ -84,6 +108,8 @@ type agentPayload struct {
 	Meta         *callMeta       `json:"meta"`
 	Error        string          `json:"error"`
 	Substitution *Substitution   `json:"substitution"`
+	MCPSessionID string          `json:"mcp_session_id"`
+	Stray        json.RawMessage `json:"stray"`
 }
 
 type callMeta struct {
@@ -128,7 +154,7 @@ func (t *CallTracker) Observe(ev *Event) *Call {
 			t.open = map[string]*Call{}
 		}
 		t.open[ev.CallID] = c
-		t.order = append(t.order, ev.CallID)
+		t.order = append(t.order, c)
 	}
 	c.Verb = cmp.Or(p.Verb, c.Verb)
 	c.Agent = cmp.Or(p.Agent, c.Agent)
@@ -146,6 +172,8 @@ func (t *CallTracker) Observe(ev *Event) *Call {
 	c.DurationMS = int64(p.DurationMS)
 	c.EndLine = ev.Line
 	c.Substitution = p.Substitution
+	c.MCPSessionID = clipString(p.MCPSessionID, MaxStrayBytes)
+	c.Stray = strayList(p.Stray)
 	if c.DurationMS == 0 && !c.Start.IsZero() && !ev.TS.IsZero() && ev.TS.After(c.Start) {
 		c.DurationMS = ev.TS.Sub(c.Start).Milliseconds()
 	}
@@ -178,16 +206,22 @@ func (t *CallTracker) Observe(ev *Event) *Call {
 
 func (t *CallTracker) close(id string) {
 	delete(t.open, id)
-	if i := slices.Index(t.order, id); i >= 0 {
-		t.order = slices.Delete(t.order, i, i+1)
+	if len(t.order) > 64 && len(t.order) > 2*len(t.open) {
+		t.order = slices.DeleteFunc(t.order, func(c *Call) bool { return !t.isOpen(c) })
 	}
 }
 
+// isOpen reports whether c is the open call of its id (a later call may
+// reuse the id of a closed one).
+func (t *CallTracker) isOpen(c *Call) bool { return t.open[c.CallID] == c }
+
 // Open returns the calls that started but have no result, in start order.
 func (t *CallTracker) Open() []*Call {
-	out := make([]*Call, 0, len(t.order))
-	for _, id := range t.order {
-		out = append(out, t.open[id])
+	out := make([]*Call, 0, len(t.open))
+	for _, c := range t.order {
+		if t.isOpen(c) {
+			out = append(out, c)
+		}
 	}
 	return out
 }
@@ -222,4 +256,85 @@ func submissionOf(resp json.RawMessage) json.RawMessage {
 		}
 	}
 	return resp
+}
+
+// strayList decodes an event's stray member, keeping at most MaxStray
+// strings (each clipped to MaxStrayBytes) and a line counting the rest;
+// members that are not strings are counted with them. Anything but an
+// array is no list.
+func strayList(raw json.RawMessage) []string {
+	raw = bytes.TrimLeft(raw, " \t\r\n")
+	if len(raw) == 0 || raw[0] != '[' {
+		return nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if _, err := dec.Token(); err != nil {
+		return nil
+	}
+	var out []string
+	more := 0
+	for len(out) < MaxStray && dec.More() {
+		var m json.RawMessage
+		if dec.Decode(&m) != nil {
+			return out
+		}
+		var s string
+		if m[0] == '"' && json.Unmarshal(m, &s) == nil {
+			out = append(out, clipString(s, MaxStrayBytes))
+		} else {
+			more++
+		}
+	}
+	if len(out) == MaxStray {
+		more += countMembers(raw[dec.InputOffset():])
+	}
+	if more > 0 {
+		out = append(out, fmt.Sprintf("... and %d more stray lines", more))
+	}
+	return out
+}
+
+// clipString cuts s to at most n bytes at a rune boundary, marking the cut.
+func clipString(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	i := n
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return s[:i] + "…"
+}
+
+// countMembers counts the members left in a JSON array after one was
+// read: the commas outside strings at the array's own depth. The line was
+// valid JSON when it was read, so this is the count, without decoding
+// them (a 64 MiB line of "" is 22 million).
+func countMembers(rest []byte) int {
+	n, depth, inStr, esc := 0, 0, false, false
+	for _, b := range rest {
+		switch {
+		case inStr:
+			switch {
+			case esc:
+				esc = false
+			case b == '\\':
+				esc = true
+			case b == '"':
+				inStr = false
+			}
+		case b == '"':
+			inStr = true
+		case b == '[' || b == '{':
+			depth++
+		case b == ']' || b == '}':
+			if depth == 0 {
+				return n
+			}
+			depth--
+		case b == ',' && depth == 0:
+			n++
+		}
+	}
+	return n
 }

@@ -2,6 +2,7 @@ package trace
 
 import (
 	"cmp"
+	"container/heap"
 	"slices"
 	"strings"
 	"time"
@@ -22,85 +23,168 @@ type HostCall struct {
 
 // hostTracker pairs host events FIFO per namespace, counting a failed call
 // once whether the engine wrote harness.error, harness.returned or both.
+// Each event costs the same however many calls are open (a trace of
+// 100,000 calls left open had every event search them all: minutes).
 type hostTracker struct {
-	open map[string][]*hostPending
+	open map[string]*hostQueue
+	// heads orders the namespaces with open calls by their oldest call,
+	// for a harness.error that names no namespace.
+	heads hostHeads
+	// agents are the host.agent.* calls in start order, those returned
+	// dropped lazily; the last open one is the call an agent.call.start
+	// belongs to.
+	agents     []*hostPending
+	openAgents int
+}
+
+// hostQueue is one namespace's open calls, oldest first, and those of
+// them still waiting for the other half of a harness.called /
+// harness.dispatched pair (returned ones are skipped lazily).
+type hostQueue struct {
+	ns                         string
+	calls                      []*hostPending
+	needCalled, needDispatched []*hostPending
+	heap                       int // index in hostTracker.heads, -1 when it has no calls
 }
 
 type hostPending struct {
 	HostCall
-	called, dispatched bool
+	called, dispatched, done bool
 }
 
 // observe feeds one harness.* event; it returns a call that the event
 // completes, or nil.
 func (t *hostTracker) observe(ev *Event) *HostCall {
 	switch ev.Kind {
-	case "harness.called", "harness.dispatched", "harness.returned", "harness.error":
+	case "harness.called", "harness.dispatched":
+	case "harness.returned", "harness.error":
 	default:
 		return nil
 	}
 	ns, errText := hostFields(ev.Payload)
 	if t.open == nil {
-		t.open = map[string][]*hostPending{}
+		t.open = map[string]*hostQueue{}
 	}
 	q := t.open[ns]
 	switch ev.Kind {
 	case "harness.called", "harness.dispatched":
 		called := ev.Kind == "harness.called"
-		for _, p := range q { // the other half of a dispatched+called pair
-			if called && p.dispatched && !p.called {
+		if q == nil {
+			q = &hostQueue{ns: ns, heap: -1}
+			t.open[ns] = q
+		}
+		if called { // the other half of a dispatched+called pair
+			if p := popHalf(&q.needCalled); p != nil {
 				p.called = true
 				return nil
 			}
-			if !called && p.called && !p.dispatched {
-				p.dispatched = true
-				return nil
-			}
+		} else if p := popHalf(&q.needDispatched); p != nil {
+			p.dispatched = true
+			return nil
 		}
-		t.open[ns] = append(q, &hostPending{HostCall: HostCall{Namespace: ns, Turn: ev.Turn, StatePath: ev.StatePath, Start: ev.TS, StartLine: ev.Line},
-			called: called, dispatched: !called})
+		p := &hostPending{HostCall: HostCall{Namespace: ns, Turn: ev.Turn, StatePath: ev.StatePath, Start: ev.TS, StartLine: ev.Line},
+			called: called, dispatched: !called}
+		q.calls = append(q.calls, p)
+		if called {
+			q.needDispatched = append(q.needDispatched, p)
+		} else {
+			q.needCalled = append(q.needCalled, p)
+		}
+		if len(q.calls) == 1 {
+			heap.Push(&t.heads, q)
+		}
+		if strings.HasPrefix(ns, "host.agent.") {
+			t.agents = append(t.agents, p)
+			t.openAgents++
+		}
 		return nil
 	case "harness.error":
-		if ns == "" { // no namespace: the oldest open call
-			for k, kq := range t.open {
-				if len(kq) > 0 && (ns == "" || kq[0].Start.Before(t.open[ns][0].Start)) {
-					ns = k
-				}
-			}
-			q = t.open[ns]
+		if ns == "" && len(t.heads) > 0 { // no namespace: the oldest open call
+			q = t.heads[0]
 		}
-		if len(q) == 0 { // an error with no call: a call of its own
+		if q == nil || len(q.calls) == 0 { // an error with no call: a call of its own
 			return &HostCall{Namespace: cmp.Or(ns, "(no namespace)"), Turn: ev.Turn, StatePath: ev.StatePath, Start: ev.TS, End: ev.TS, StartLine: ev.Line, Error: cmp.Or(errText, "host error"), Returned: true}
 		}
-		q[0].Error = cmp.Or(errText, "host error")
-		q[0].End = ev.TS
+		q.calls[0].Error = cmp.Or(errText, "host error")
+		q.calls[0].End = ev.TS
 		return nil
 	}
 	// harness.returned
-	if len(q) == 0 {
+	if q == nil || len(q.calls) == 0 {
 		return &HostCall{Namespace: ns, Turn: ev.Turn, StatePath: ev.StatePath, Start: ev.TS, End: ev.TS, Error: errText, Returned: true, StartLine: ev.Line}
 	}
-	p := q[0]
-	t.open[ns] = q[1:]
+	p := q.calls[0]
+	q.calls[0] = nil
+	q.calls = q.calls[1:]
+	p.done = true
+	if len(q.calls) == 0 {
+		heap.Remove(&t.heads, q.heap)
+		delete(t.open, ns) // its half lists hold only returned calls
+	} else {
+		heap.Fix(&t.heads, q.heap)
+	}
+	if strings.HasPrefix(ns, "host.agent.") {
+		t.openAgents--
+		if len(t.agents) > 64 && len(t.agents) > 2*t.openAgents {
+			t.agents = slices.DeleteFunc(t.agents, func(a *hostPending) bool { return a.done })
+		}
+	}
 	p.End, p.Returned, p.Error = ev.TS, true, cmp.Or(errText, p.Error)
 	return &p.HostCall
+}
+
+// popHalf takes the oldest call of list still open, dropping the returned
+// ones before it; nil when there is none.
+func popHalf(list *[]*hostPending) *hostPending {
+	for len(*list) > 0 {
+		p := (*list)[0]
+		(*list)[0] = nil
+		*list = (*list)[1:]
+		if !p.done {
+			return p
+		}
+	}
+	return nil
 }
 
 // openAgentCall returns the most recently opened host.agent.* call still
 // open (the host call an agent.call.start belongs to), or nil.
 func (t *hostTracker) openAgentCall() *HostCall {
-	var best *HostCall
-	for ns, q := range t.open {
-		if !strings.HasPrefix(ns, "host.agent.") {
-			continue
-		}
-		for _, p := range q {
-			if best == nil || p.StartLine > best.StartLine {
-				best = &p.HostCall
-			}
+	for i := len(t.agents) - 1; i >= 0; i-- {
+		if !t.agents[i].done {
+			t.agents = t.agents[:i+1] // the returned ones after it are of no more use
+			return &t.agents[i].HostCall
 		}
 	}
-	return best
+	t.agents = t.agents[:0]
+	return nil
+}
+
+// hostHeads is a min-heap of the namespaces with open calls, by their
+// oldest call's start (then its trace line).
+type hostHeads []*hostQueue
+
+func (h hostHeads) Len() int { return len(h) }
+func (h hostHeads) Less(i, j int) bool {
+	a, b := h[i].calls[0], h[j].calls[0]
+	return cmp.Or(a.Start.Compare(b.Start), cmp.Compare(a.StartLine, b.StartLine)) < 0
+}
+func (h hostHeads) Swap(i, j int) {
+	h[i], h[j] = h[j], h[i]
+	h[i].heap, h[j].heap = i, j
+}
+func (h *hostHeads) Push(x any) {
+	q := x.(*hostQueue)
+	q.heap = len(*h)
+	*h = append(*h, q)
+}
+func (h *hostHeads) Pop() any {
+	old := *h
+	q := old[len(old)-1]
+	old[len(old)-1] = nil
+	*h = old[:len(old)-1]
+	q.heap = -1
+	return q
 }
 
 // pending returns the calls with no harness.returned, oldest first (in
@@ -108,7 +192,7 @@ func (t *hostTracker) openAgentCall() *HostCall {
 func (t *hostTracker) pending() []*HostCall {
 	var out []*HostCall
 	for _, q := range t.open {
-		for _, p := range q {
+		for _, p := range q.calls {
 			out = append(out, &p.HostCall)
 		}
 	}

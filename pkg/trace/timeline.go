@@ -110,7 +110,7 @@ func (tl *Timeline) Feed(ev *Event) (Line, bool) {
 		}
 		ln.Text = tl.kv(p)
 	}
-	ln.Label, ln.Text = Printable(ln.Label), Printable(ln.Text)
+	ln.Label, ln.Text = termsafe.Line(ln.Label), termsafe.Line(ln.Text) // one line each: a newline from the trace would forge a timeline line
 	return ln, true
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"os"
 
 	"kitsoki/internal/safefile"
 )
@@ -77,12 +78,19 @@ func precheckFile(path string) error {
 		torn = last[0] != '\n'
 	}
 	buf := make([]byte, 1<<20)
+	if torn {
+		n, err := countNewlines(f, st.Size(), buf)
+		if err != nil {
+			return fmt.Errorf("open trace %q: %w", path, err)
+		}
+		return &CorruptError{Name: path, Line: 1 + n, Rule: RuleTrailingNewline, Msg: "trace corrupted: missing trailing newline at EOF"}
+	}
 	line := 1       // physical line number at buf[0]
 	prevCR := false // previous chunk ended with '\r'
 	for {
 		n, err := f.Read(buf)
 		chunk := buf[:n]
-		if n > 0 && !torn {
+		if n > 0 {
 			if prevCR && chunk[0] == '\n' {
 				return crlfError(path, line)
 			}
@@ -93,16 +101,29 @@ func precheckFile(path string) error {
 		}
 		line += bytes.Count(chunk, []byte{'\n'})
 		switch {
-		case err == io.EOF && torn:
-			return &CorruptError{Name: path, Line: line, Rule: RuleTrailingNewline, Msg: "trace corrupted: missing trailing newline at EOF"}
 		case err == io.EOF:
 			return nil
-		case err != nil && torn:
-			return fmt.Errorf("open trace %q: %w", path, err)
 		case err != nil:
 			return fmt.Errorf("read trace %q: %w", path, err)
 		}
 	}
+}
+
+// countRange counts the '\n' bytes of f in [from, to).
+func countRange(f *os.File, from, to int64, buf []byte) (int, error) {
+	n := 0
+	for from < to {
+		k, err := f.ReadAt(buf[:min(int64(len(buf)), to-from)], from)
+		n += bytes.Count(buf[:k], []byte{'\n'})
+		from += int64(k)
+		if err == io.EOF {
+			return n, nil // the file shrank under us: counted what was there
+		}
+		if err != nil {
+			return n, err
+		}
+	}
+	return n, nil
 }
 
 // chunkFault is the first CRLF or NUL of chunk, whose first line is line:
