@@ -124,6 +124,7 @@ func passes() []pass {
 		{ruleEffectKinds, checkEffectKinds},
 		{ruleOnceBind, checkOnceBind},
 		{ruleStrictMismatch, checkStrictMismatch},
+		{ruleSetType, checkSetTypes},
 		{ruleSlotDefault, checkSlotDefaults},
 		{ruleBareExpr, checkBareExpr},
 		{ruleUnreachable, checkUnreachable},
