@@ -13,7 +13,7 @@ import (
 )
 
 var ruleSetType = &Rule{ID: "set-type", Severity: diag.Warning, LintOnly: true,
-	Summary: "a set: writes a value the key's declared type does not hold (a text that does not parse as the int, float or bool, a number on a bool, string, object or list key, a text on an object or list key, a text template such as upper(...) or \"n-{{ x }}\" where no text fits): both engines store it as written, and a guard or template using the key as its type fails the turn",
+	Summary: "a set: (an effect's, an import's world_in: or exit set:) writes a value the key's declared type does not hold (a text that does not parse as the int, float or bool, a number on a bool, string, object or list key, a text on an object or list key, a text template such as upper(...) or \"n-{{ x }}\" where no text fits): both engines store it as written, and a guard or template using the key as its type fails the turn",
 	Example: "world: {n: {type: int, default: 0}}\n# ... set: {n: \"\"}   then   when: \"world.n > 0\""}
 
 // checkSetTypes warns at a set: value of a kind its declared world type
@@ -22,27 +22,51 @@ var ruleSetType = &Rule{ID: "set-type", Severity: diag.Warning, LintOnly: true,
 // its turn with "invalid operation" (conformance values-set-coercion-exact;
 // a quoted value that parses as the type is strict-mismatch's).
 func checkSetTypes(c *checker) {
+	for _, a := range c.st.ImportOrder {
+		im := c.st.Imports[a]
+		if im == nil {
+			continue
+		}
+		if im.Child != nil {
+			for _, kv := range im.WorldIn {
+				setTypeAt(c, kv, im.Child.Var(kv.Key), fmt.Sprintf("imports.%s.world_in", a), "the child's ")
+			}
+		}
+		for _, name := range sortedMapKeys(im.Exits) {
+			if ex := im.Exits[name]; ex != nil {
+				for _, kv := range ex.Set {
+					setTypeAt(c, kv, c.st.Var(kv.Key), fmt.Sprintf("imports.%s.exits.%s", a, name), "a ")
+				}
+			}
+		}
+	}
 	if len(c.st.World) == 0 {
 		return
 	}
 	c.eachEffect(func(e *story.Effect, site effSite) {
 		for _, kv := range e.Set {
-			v := c.st.Var(kv.Key)
-			if v == nil {
-				continue
-			}
-			kind := setTypeKind(v.Type)
-			if kind == "" {
-				continue
-			}
-			what := setValueMismatch(kv.Value, kind)
-			if what == "" {
-				continue
-			}
-			c.rep.Warnf(kv.Pos, ruleSetType, "%s: set %s: %s, not a%s %s, on a type: %s key: both engines store it as written, so a guard or template that reads world.%s as a%s %s fails the turn (invalid operation). Write a%s %s value, or declare the key with the type it holds",
-				site.String(), kv.Key, what, kindArticle(kind), kind, v.Type, kv.Key, kindArticle(kind), kind, kindArticle(kind), kind)
+			setTypeAt(c, kv, c.st.Var(kv.Key), site.String(), "a ")
 		}
 	})
+}
+
+// setTypeAt warns when kv writes a value v's declared type cannot hold;
+// whose is "a " or names the story that declares v ("the child's ").
+func setTypeAt(c *checker, kv story.KV, v *story.WorldVar, where, whose string) {
+	if v == nil {
+		return
+	}
+	kind := setTypeKind(v.Type)
+	if kind == "" {
+		return
+	}
+	what := setValueMismatch(kv.Value, kind)
+	if what == "" {
+		return
+	}
+	a := kindArticle(kind)
+	c.rep.Warnf(kv.Pos, ruleSetType, "%s: set %s: %s, not a%s %s, on %stype: %s key: both engines store it as written, so a guard or template that reads it as a%s %s fails the turn (invalid operation). Write a%s %s value, or declare the key with the type it holds",
+		where, kv.Key, what, a, kind, whose, v.Type, a, kind, a, kind)
 }
 
 // setTypeKind folds a declared world type to the kind a set: is judged
