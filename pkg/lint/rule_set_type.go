@@ -150,12 +150,19 @@ func textMismatch(s, kind string) string {
 	}
 	src := strings.TrimSpace(s)
 	src = strings.TrimSpace(src[2 : len(src)-2])
-	if !isTextExpr(src) {
+	text, written := textExpr(src)
+	if !text {
 		return ""
 	}
 	switch kind {
 	case "object", "list":
 		return fmt.Sprintf("%q renders text", s)
+	}
+	if !written {
+		// upper(x), "a" + x: text that reads as the type only where the
+		// value happens to spell one (string(n) is how a number is
+		// written back, and reads back)
+		return fmt.Sprintf("%q renders text (a%s %s only if it spells one)", s, kindArticle(kind), kind)
 	}
 	return ""
 }
@@ -213,14 +220,16 @@ var textFuncs = map[string]bool{"string": true, "upper": true, "lower": true, "t
 	"trimPrefix": true, "trimSuffix": true, "replace": true, "repeat": true, "join": true,
 	"toJSON": true, "toBase64": true}
 
-// isTextExpr reports whether an expression's value is text whatever the
-// world holds: a string literal, a text built-in, or + with a string literal.
-func isTextExpr(src string) bool {
+// textExpr reports whether an expression's value is text whatever the
+// world holds (a string literal, a text built-in, or + with a string
+// literal), and whether it is a lone string(x), a value written as text.
+func textExpr(src string) (text, written bool) {
 	tree, err := parser.Parse(src)
-	if err != nil {
-		return false
+	if err != nil || !textNode(tree.Node) {
+		return false, false
 	}
-	return textNode(tree.Node)
+	b, ok := tree.Node.(*ast.BuiltinNode)
+	return true, ok && b.Name == "string"
 }
 
 func textNode(n ast.Node) bool {
