@@ -132,6 +132,7 @@ func passes() []pass {
 		{ruleAgentArgs, checkAgentArgs},
 		{ruleEmitAfterBind, checkEmitAfterBind},
 		{ruleEmitAfterExit, checkEmitAfterExit},
+		{ruleEmitCycle, checkEmitCycles},
 		{ruleViewRoot, checkViewRoot},
 		{rulePrebindView, checkPrebindView},
 		{ruleDeadArm, checkDeadArms},

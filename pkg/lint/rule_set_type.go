@@ -13,7 +13,7 @@ import (
 )
 
 var ruleSetType = &Rule{ID: "set-type", Severity: diag.Warning, LintOnly: true,
-	Summary: "a set: (an effect's, an import's world_in: or exit set:) writes a value the key's declared type does not hold (a text that does not parse as the int, float or bool, a number on a bool, string, object or list key, a text on an object or list key, a text template such as upper(...) or \"n-{{ x }}\" where no text fits): both engines store it as written, and a guard or template using the key as its type fails the turn",
+	Summary: "a set: (an effect's, an import's world_in: or exit set:) writes a value the key's declared type does not hold (a text that does not parse as the int, float or bool, a number on a bool, string, object or list key, a text on an object or list key, text a template renders where no such text fits: \"n-{{ x }}\", 'n' + x, upper(x) on a bool, any text on an object or list): both engines store it as written, and a guard or template using the key as its type fails the turn",
 	Example: "world: {n: {type: int, default: 0}}\n# ... set: {n: \"\"}   then   when: \"world.n > 0\""}
 
 // checkSetTypes warns at a set: value of a kind its declared world type
@@ -150,21 +150,41 @@ func textMismatch(s, kind string) string {
 	}
 	src := strings.TrimSpace(s)
 	src = strings.TrimSpace(src[2 : len(src)-2])
-	text, written := textExpr(src)
-	if !text {
+	tree, err := parser.Parse(src)
+	if err != nil || !textNode(tree.Node) {
 		return ""
 	}
 	switch kind {
 	case "object", "list":
 		return fmt.Sprintf("%q renders text", s)
 	}
-	if !written {
-		// upper(x), "a" + x: text that reads as the type only where the
-		// value happens to spell one (string(n) is how a number is
-		// written back, and reads back)
-		return fmt.Sprintf("%q renders text (a%s %s only if it spells one)", s, kindArticle(kind), kind)
+	// On an int, float or bool key only text that can never spell one is
+	// certain: a literal joined with + that no number or bool holds, or
+	// upper(x) on a bool ("TRUE" is not true). string(n) + '1' reads back.
+	if lit, ok := joinedText(tree.Node); ok && !textCanParse(lit, kind) {
+		return fmt.Sprintf("%q renders text", s)
+	}
+	if b, ok := tree.Node.(*ast.BuiltinNode); ok && b.Name == "upper" && kind == "bool" {
+		return fmt.Sprintf("%q renders upper-case text", s)
 	}
 	return ""
+}
+
+// joinedText is the literal text of the string literals an expression
+// joins with + (ok is false when it joins none).
+func joinedText(n ast.Node) (string, bool) {
+	switch x := n.(type) {
+	case *ast.StringNode:
+		return x.Value, true
+	case *ast.BinaryNode:
+		if x.Operator != "+" {
+			return "", false
+		}
+		l, lok := joinedText(x.Left)
+		r, rok := joinedText(x.Right)
+		return l + r, lok || rok
+	}
+	return "", false
 }
 
 // templateText is the literal text of an interpolating template outside
@@ -220,18 +240,8 @@ var textFuncs = map[string]bool{"string": true, "upper": true, "lower": true, "t
 	"trimPrefix": true, "trimSuffix": true, "replace": true, "repeat": true, "join": true,
 	"toJSON": true, "toBase64": true}
 
-// textExpr reports whether an expression's value is text whatever the
-// world holds (a string literal, a text built-in, or + with a string
-// literal), and whether it is a lone string(x), a value written as text.
-func textExpr(src string) (text, written bool) {
-	tree, err := parser.Parse(src)
-	if err != nil || !textNode(tree.Node) {
-		return false, false
-	}
-	b, ok := tree.Node.(*ast.BuiltinNode)
-	return true, ok && b.Name == "string"
-}
-
+// textNode reports whether an expression's value is text whatever the
+// world holds: a string literal, a text built-in, or + with either.
 func textNode(n ast.Node) bool {
 	switch x := n.(type) {
 	case *ast.StringNode:
