@@ -115,6 +115,9 @@ func (c *checker) emitStep(n emitNode) *emitStep {
 	default:
 		return nil
 	}
+	if next.Terminal {
+		return nil // a session that ends there may stop dispatching
+	}
 	return &emitStep{next: emitNode{next, strings.TrimSpace(emit.EmitIntent())}, emit: emit}
 }
 
