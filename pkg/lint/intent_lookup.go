@@ -47,8 +47,8 @@ func (c *checker) checkArcIntent(s *story.State, p story.Pos, rule *Rule, what, 
 	}
 	if decl := c.lookupIntent(s, in, true); decl == nil {
 		c.rep.Errf(p, rule, "%s %q is not a declared intent", what, in)
-	} else if freeText && !hasOneRequiredString(decl) {
-		c.rep.Errf(p, rule, "%s %q must declare exactly one required string slot to receive the free-text utterance", what, in)
+	} else if miss := freeTextMiss(decl); freeText && miss != "" {
+		c.rep.Errf(p, rule, "%s %q must declare exactly one required string slot to receive the free-text utterance; %s", what, in, miss)
 	}
 }
 

@@ -125,16 +125,26 @@ func (c *checker) checkReservedSet(s *story.State, p *story.EffectPlace) {
 	}
 }
 
-// hasOneRequiredString reports whether in can take free text: it declares
-// exactly one required string slot.
-func hasOneRequiredString(in *story.Intent) bool {
-	n := 0
-	for _, sl := range in.Slots {
-		if sl.Required && (sl.Type == "string" || sl.Type == "") {
-			n++
+// freeTextMiss says why in cannot take free text ("" when it can): the
+// existing engine wants exactly one required slot, of type string or
+// untyped, so a second required slot of any type refuses the story too.
+func freeTextMiss(in *story.Intent) string {
+	var req []string
+	for _, name := range sortedMapKeys(in.Slots) {
+		if sl := in.Slots[name]; sl != nil && sl.Required {
+			req = append(req, name)
 		}
 	}
-	return n == 1
+	switch {
+	case len(req) == 0:
+		return "it requires no slot: mark one string slot required: true"
+	case len(req) > 1:
+		return fmt.Sprintf("it requires slots %s: keep one string slot required, the others optional", strings.Join(req, ", "))
+	}
+	if t := in.Slots[req[0]].Type; t != "string" && t != "" {
+		return fmt.Sprintf("its required slot %s is type: %s: make it type: string", req[0], t)
+	}
+	return ""
 }
 
 func dispatchesAgent(s *story.State) bool {

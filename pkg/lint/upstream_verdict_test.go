@@ -607,6 +607,6 @@ func TestUntrimmedTargetsAsUpstream(t *testing.T) {
 		{"relative", "app: {id: t}\nintents: {go: {}}\nroot: a\nstates:\n  a:\n    type: compound\n    initial: b\n    states:\n      b: {on: {go: [{target: \" ../c\"}]}}\n      c: {}\n", false, false},
 		{"emit-lead", "app: {id: t}\nintents: {go: {}}\nroot: a\nstates:\n  a: {on: {go: [{target: ., effects: [{emit_intent: \" go\"}]}]}}\n", false, false},
 		{"emit-trail", "app: {id: t}\nintents: {go: {}}\nroot: a\nstates:\n  a: {on: {go: [{target: ., effects: [{emit_intent: \"go \"}]}]}}\n", false, false},
-		{"emit-plain", "app: {id: t}\nintents: {go: {}}\nroot: a\nstates:\n  a: {on: {go: [{target: ., effects: [{emit_intent: go}]}]}}\n", true, true},
+		{"emit-plain", "app: {id: t}\nintents: {go: {}, next: {}}\nroot: a\nstates:\n  a: {on: {go: [{target: ., effects: [{emit_intent: next}]}], next: [{target: .}]}}\n", true, true},
 	})
 }
