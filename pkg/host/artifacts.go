@@ -14,7 +14,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 
 	"kitsoki/internal/atomicfile"
 	"kitsoki/internal/safefile"
@@ -78,18 +77,27 @@ func (h artifactsHandler) Call(ctx context.Context, c *Call) (Result, error) {
 	chunk.WriteString("\n")
 
 	// as upstream: the root is made, a thread's own subdirectories are not
-	// (conformance artifacts-thread-subdir)
+	// (conformance artifacts-thread-subdir); a path the file system
+	// refuses is a domain error naming it as the result would show it
+	// (conformance file-errors-domain)
 	if err := os.MkdirAll(root, 0o755); err != nil {
-		return Result{}, fmt.Errorf("%s: create %s: %v", name, root, err)
+		return domainErr("%s: mkdir %s: %s", name, shown, fsErrText(err, wd, shown)), nil
 	}
-	if dir := filepath.Dir(path); dir != root {
-		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-			shownPath := filepath.Join(shown, file)
-			why := "no such file or directory"
-			if err == nil || errors.Is(err, syscall.ENOTDIR) {
-				why = "not a directory"
-			}
-			return Result{}, fmt.Errorf("%s: open %s: open %s: %s", name, shownPath, shownPath, why)
+	shownPath := filepath.Join(shown, file)
+	refused := func(why string) Result {
+		if mode == "replace" {
+			return domainErr("%s: write %s: open %s: %s", name, shownPath, shownPath, why)
+		}
+		return domainErr("%s: open %s: open %s: %s", name, shownPath, shownPath, why)
+	}
+	switch fi, err := os.Stat(path); {
+	case err == nil && fi.IsDir():
+		return refused("is a directory"), nil
+	case err != nil && !os.IsNotExist(err):
+		return domainErr("%s: stat %s: stat %s: %s", name, shownPath, shownPath, safefile.ErrText(err)), nil
+	case err != nil:
+		if st, err := os.Stat(filepath.Dir(path)); err != nil || !st.IsDir() {
+			return refused("no such file or directory"), nil
 		}
 	}
 	n := 1
@@ -98,7 +106,7 @@ func (h artifactsHandler) Call(ctx context.Context, c *Call) (Result, error) {
 	if mode == "append" {
 		old, err := safefile.ReadFile(path, safefile.Data)
 		if err != nil && !os.IsNotExist(err) {
-			return Result{}, fmt.Errorf("%s: read %s: %v", name, path, safefile.ErrText(err))
+			return domainErr("%s: read %s: %s", name, shownPath, safefile.ErrText(err)), nil
 		}
 		oldSize = int64(len(old))
 		if len(old) > 0 {
@@ -112,7 +120,7 @@ func (h artifactsHandler) Call(ctx context.Context, c *Call) (Result, error) {
 	}
 	if err := atomicfile.Write(path, []byte(content), 0o644); err != nil {
 		h.budget.refund(oldSize, int64(len(content)))
-		return Result{}, fmt.Errorf("%s: write %s: %v", name, path, err)
+		return refused(err.Error()), nil
 	}
 	stem := strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))
 	return Result{Data: map[string]any{
