@@ -198,12 +198,28 @@ func (h artifactsHandler) media(c *Call, wd, root, shown, thread, src string) (R
 			h.budget.refund(oldSize, size)
 		}
 	}()
-	if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
-		return Result{}, fmt.Errorf("%s: create %s: %v", name, filepath.Dir(to), err)
+	// as upstream: the root is made, not a thread's subdirectories, and a
+	// copy the file system refuses is a domain error (conformance
+	// file-errors-domain)
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		return domainErr("%s: mkdir %s: %s", name, shown, fsErrText(err, wd, shown)), nil
+	}
+	copyErr := func(why string) Result {
+		return domainErr("%s: copy %q -> %q: %s", name, src, to, why)
+	}
+	switch fi, err := os.Stat(to); {
+	case err == nil && fi.IsDir():
+		return copyErr("open " + to + ": is a directory"), nil
+	case err != nil && !os.IsNotExist(err):
+		return copyErr("open " + to + ": " + safefile.ErrText(err)), nil
+	case err != nil:
+		if st, err := os.Stat(filepath.Dir(to)); err != nil || !st.IsDir() {
+			return copyErr("open " + to + ": no such file or directory"), nil
+		}
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(to), ".artifact-*")
 	if err != nil {
-		return Result{}, fmt.Errorf("%s: %v", name, err)
+		return copyErr(err.Error()), nil
 	}
 	// Under a budget the copy stops one byte past the size charged, so a
 	// source that grows while it is copied (or a pipe) fails instead of
@@ -220,15 +236,15 @@ func (h artifactsHandler) media(c *Call, wd, root, shown, thread, src string) (R
 	if err != nil {
 		tmp.Close()
 		os.Remove(tmp.Name())
-		return Result{}, fmt.Errorf("%s: copy %s: %v", name, src, err)
+		return copyErr(err.Error()), nil
 	}
 	if err := tmp.Close(); err != nil {
 		os.Remove(tmp.Name())
-		return Result{}, fmt.Errorf("%s: %v", name, err)
+		return copyErr(err.Error()), nil
 	}
 	if err := os.Rename(tmp.Name(), to); err != nil {
 		os.Remove(tmp.Name())
-		return Result{}, fmt.Errorf("%s: %v", name, err)
+		return copyErr(err.Error()), nil
 	}
 	charged = true
 	// as upstream: the extension's type, else the content's; the id is the
@@ -237,7 +253,7 @@ func (h artifactsHandler) media(c *Call, wd, root, shown, thread, src string) (R
 	mt := cmp.Or(mime.TypeByExtension(ext), http.DetectContentType(head.b))
 	return Result{Data: map[string]any{
 		"ok":   true,
-		"path": filepath.Join(shown, file),
+		"path": to, // absolute, as upstream's copy names it
 		"handle": map[string]any{
 			"id":   thread + "#" + hex.EncodeToString(sum.Sum(nil))[:8],
 			"kind": kind, "mime": mt, "label": strArg(c.Args, "label"),
