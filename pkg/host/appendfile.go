@@ -26,8 +26,8 @@ type appendFileHandler struct {
 func (h appendFileHandler) Call(ctx context.Context, c *Call) (Result, error) {
 	const name = "host.append_to_file"
 	args := c.Args
-	thread := strArg(args, "thread")
-	if strings.TrimSpace(thread) == "" {
+	thread := strings.TrimSpace(strArg(args, "thread")) // as upstream (conformance file-args-trimmed)
+	if thread == "" {
 		return domainErr("%s: thread argument is required", name), nil
 	}
 	body := strArg(args, "body")

@@ -33,8 +33,11 @@ const artifactSep = "\n\n---\n\n"
 func (h artifactsHandler) Call(ctx context.Context, c *Call) (Result, error) {
 	const name = "host.artifacts_dir"
 	args := c.Args
-	thread := strArg(args, "thread")
-	if strings.TrimSpace(thread) == "" {
+	// as upstream: thread, src_path and mode are read trimmed, the other
+	// arguments (artifacts_root, body, title, label) as given (conformance
+	// file-args-trimmed)
+	thread := strings.TrimSpace(strArg(args, "thread"))
+	if thread == "" {
 		return domainErr("%s: thread argument is required", name), nil
 	}
 	wd, err := c.Env.workDir()
@@ -45,7 +48,7 @@ func (h artifactsHandler) Call(ctx context.Context, c *Call) (Result, error) {
 	if err != nil {
 		return domainErr("%v", err), nil
 	}
-	if src := strArg(args, "src_path"); src != "" {
+	if src := strings.TrimSpace(strArg(args, "src_path")); src != "" {
 		return h.media(c, wd, root, shown, thread, src)
 	}
 	body, ok := args["body"]
@@ -63,7 +66,7 @@ func (h artifactsHandler) Call(ctx context.Context, c *Call) (Result, error) {
 		return domainErr("%v", err), nil
 	}
 	mode := "append" // as upstream, any mode but replace (conformance host-args-typed)
-	if strArg(args, "mode") == "replace" {
+	if strings.TrimSpace(strArg(args, "mode")) == "replace" {
 		mode = "replace"
 	}
 	var chunk strings.Builder
@@ -169,7 +172,12 @@ func (h artifactsHandler) media(c *Call, wd, root, shown, thread, src string) (R
 	}
 	ext := filepath.Ext(from)
 	file := thread + ext
-	to, err := confine(name, "thread", root, file)
+	// as upstream: the file joined under the root (an absolute thread
+	// too), refused when that leaves it (conformance file-args-trimmed)
+	if !within(root, filepath.Join(root, file)) {
+		return domainErr("%s: destination path escapes artifacts root: %q", name, filepath.Join(shown, file)), nil
+	}
+	to, err := confine(name, "thread", root, filepath.Join(root, file))
 	if err != nil {
 		return domainErr("%v", err), nil
 	}
