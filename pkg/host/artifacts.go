@@ -87,21 +87,8 @@ func (h artifactsHandler) Call(ctx context.Context, c *Call) (Result, error) {
 		return domainErr("%s: mkdir %s: %s", name, shown, fsErrText(err, wd, shown)), nil
 	}
 	shownPath := filepath.Join(shown, file)
-	refused := func(why string) Result {
-		if mode == "replace" {
-			return domainErr("%s: write %s: open %s: %s", name, shownPath, shownPath, why)
-		}
-		return domainErr("%s: open %s: open %s: %s", name, shownPath, shownPath, why)
-	}
-	switch fi, err := os.Stat(path); {
-	case err == nil && fi.IsDir():
-		return refused("is a directory"), nil
-	case err != nil && !os.IsNotExist(err):
-		return domainErr("%s: stat %s: stat %s: %s", name, shownPath, shownPath, safefile.ErrText(err)), nil
-	case err != nil:
-		if st, err := os.Stat(filepath.Dir(path)); err != nil || !st.IsDir() {
-			return refused("no such file or directory"), nil
-		}
+	if res, ok := chunkRefused(path, shownPath, mode); !ok {
+		return res, nil
 	}
 	n := 1
 	var content string
@@ -123,7 +110,7 @@ func (h artifactsHandler) Call(ctx context.Context, c *Call) (Result, error) {
 	}
 	if err := atomicfile.Write(path, []byte(content), 0o644); err != nil {
 		h.budget.refund(oldSize, int64(len(content)))
-		return refused(err.Error()), nil
+		return domainErr("%s: %s %s: open %s: %v", name, chunkOp(mode), shownPath, shownPath, err), nil
 	}
 	stem := strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))
 	return Result{Data: map[string]any{
@@ -131,6 +118,36 @@ func (h artifactsHandler) Call(ctx context.Context, c *Call) (Result, error) {
 		"path":       filepath.Join(shown, file),
 		"message_id": fmt.Sprintf("%s#%d", stem, n),
 	}}, nil
+}
+
+// chunkRefused is upstream's refusal of the file a markdown chunk goes to
+// before it is read or written, worded with shownPath (the root as given
+// joined with the file): a path that cannot be stat'd, a directory in its
+// place or a missing thread subdirectory (conformance file-errors-domain,
+// artifacts-thread-subdir); ok is true when there is none.
+func chunkRefused(path, shownPath, mode string) (res Result, ok bool) {
+	const name = "host.artifacts_dir"
+	op := chunkOp(mode)
+	switch fi, err := os.Stat(path); {
+	case err == nil && fi.IsDir():
+		return domainErr("%s: %s %s: open %s: is a directory", name, op, shownPath, shownPath), false
+	case err != nil && !os.IsNotExist(err):
+		return domainErr("%s: stat %s: stat %s: %s", name, shownPath, shownPath, safefile.ErrText(err)), false
+	case err != nil:
+		if st, err := os.Stat(filepath.Dir(path)); err != nil || !st.IsDir() {
+			return domainErr("%s: %s %s: open %s: no such file or directory", name, op, shownPath, shownPath), false
+		}
+	}
+	return Result{}, true
+}
+
+// chunkOp is the step upstream names when writing a chunk fails: its
+// replace writes the file whole, its append opens it.
+func chunkOp(mode string) string {
+	if mode == "replace" {
+		return "write"
+	}
+	return "open"
 }
 
 // root is where artifacts go, and how the result's path shows it: the
