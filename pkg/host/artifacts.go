@@ -73,7 +73,7 @@ func (h artifactsHandler) Call(ctx context.Context, c *Call) (Result, error) {
 	if t := strArg(args, "title"); t != "" {
 		chunk.WriteString("### " + t + "\n\n")
 	}
-	chunk.WriteString(bodyText(body))
+	chunk.WriteString(strings.TrimRight(bodyText(body), "\n")) // as upstream (conformance file-args-trimmed)
 	if p := strArg(args, "phase_id"); p != "" {
 		chunk.WriteString("\n\n_phase: " + p + "_")
 	}
