@@ -700,6 +700,11 @@ func (r *runner) restingView(ctx context.Context, slots, turnSlots map[string]an
 		w := r.world.Snapshot()
 		if r.t.rerender && (r.t.dotStay || !r.t.applied) && r.t.emitSay < 0 && !r.t.postGate {
 			w = r.replayedWorld()
+		} else if r.t.capView != "" {
+			// a capped chain that had no first render leaves turn.end
+			// without a view: the flow rig's, from the replayed world
+			// (conformance cap-view-replayed)
+			w = r.replayedWorld()
 		}
 		return r.renderAt(ctx, r.statePath(), w, slots, !r.t.rerender)
 	}

@@ -26,8 +26,8 @@ type appendFileHandler struct {
 func (h appendFileHandler) Call(ctx context.Context, c *Call) (Result, error) {
 	const name = "host.append_to_file"
 	args := c.Args
-	thread := strArg(args, "thread")
-	if strings.TrimSpace(thread) == "" {
+	thread := strings.TrimSpace(strArg(args, "thread")) // as upstream (conformance file-args-trimmed)
+	if thread == "" {
 		return domainErr("%s: thread argument is required", name), nil
 	}
 	body := strArg(args, "body")
@@ -46,12 +46,27 @@ func (h appendFileHandler) Call(ctx context.Context, c *Call) (Result, error) {
 	now := c.Env.now().UTC().Format(time.RFC3339)
 	stem := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
 
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return Result{}, fmt.Errorf("%s: create %s: %v", name, filepath.Dir(path), err)
+	// as upstream: the thread's directory is made (all of a thread that
+	// ends in a slash), a path the file system refuses is a domain error
+	// naming the thread as written (conformance file-errors-domain)
+	dir := filepath.Dir(path)
+	if strings.HasSuffix(thread, "/") {
+		dir = path
 	}
-	old, err := safefile.ReadFile(path, safefile.Data)
-	if err != nil && !os.IsNotExist(err) {
-		return Result{}, fmt.Errorf("%s: read %s: %v", name, path, safefile.ErrText(err))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return domainErr("%s: mkdir: %s", name, fsErrText(err, wd, thread)), nil
+	}
+	var old []byte
+	switch fi, err := os.Stat(path); {
+	case err == nil && fi.IsDir():
+		return domainErr("%s: read: read %s: is a directory", name, thread), nil
+	case err == nil:
+		if old, err = safefile.ReadFile(path, safefile.Data); err != nil {
+			return domainErr("%s: read: read %s: %s", name, thread, safefile.ErrText(err)), nil
+		}
+	case !os.IsNotExist(err):
+		// upstream reads no file it cannot stat and fails to write it
+		return domainErr("%s: write: open %s: %s", name, thread, safefile.ErrText(err)), nil
 	}
 	var b strings.Builder
 	if len(old) == 0 {
@@ -81,7 +96,7 @@ func (h appendFileHandler) Call(ctx context.Context, c *Call) (Result, error) {
 	}
 	if err := atomicfile.Write(path, []byte(content), 0o644); err != nil {
 		h.budget.refund(int64(len(old)), int64(len(content)))
-		return Result{}, fmt.Errorf("%s: write %s: %v", name, path, err)
+		return domainErr("%s: write: open %s: %v", name, thread, err), nil
 	}
 	n := strings.Count("\n"+content, "\n## Comment ") // the lines that start a comment section
 	return Result{Data: map[string]any{"ok": true, "message_id": stem + "#" + strconv.Itoa(n)}}, nil

@@ -14,7 +14,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 
 	"kitsoki/internal/atomicfile"
 	"kitsoki/internal/safefile"
@@ -34,8 +33,11 @@ const artifactSep = "\n\n---\n\n"
 func (h artifactsHandler) Call(ctx context.Context, c *Call) (Result, error) {
 	const name = "host.artifacts_dir"
 	args := c.Args
-	thread := strArg(args, "thread")
-	if strings.TrimSpace(thread) == "" {
+	// as upstream: thread, src_path and mode are read trimmed, the other
+	// arguments (artifacts_root, body, title, label) as given (conformance
+	// file-args-trimmed)
+	thread := strings.TrimSpace(strArg(args, "thread"))
+	if thread == "" {
 		return domainErr("%s: thread argument is required", name), nil
 	}
 	wd, err := c.Env.workDir()
@@ -46,7 +48,7 @@ func (h artifactsHandler) Call(ctx context.Context, c *Call) (Result, error) {
 	if err != nil {
 		return domainErr("%v", err), nil
 	}
-	if src := strArg(args, "src_path"); src != "" {
+	if src := strings.TrimSpace(strArg(args, "src_path")); src != "" {
 		return h.media(c, wd, root, shown, thread, src)
 	}
 	body, ok := args["body"]
@@ -64,33 +66,29 @@ func (h artifactsHandler) Call(ctx context.Context, c *Call) (Result, error) {
 		return domainErr("%v", err), nil
 	}
 	mode := "append" // as upstream, any mode but replace (conformance host-args-typed)
-	if strArg(args, "mode") == "replace" {
+	if strings.TrimSpace(strArg(args, "mode")) == "replace" {
 		mode = "replace"
 	}
 	var chunk strings.Builder
 	if t := strArg(args, "title"); t != "" {
 		chunk.WriteString("### " + t + "\n\n")
 	}
-	chunk.WriteString(bodyText(body))
+	chunk.WriteString(strings.TrimRight(bodyText(body), "\n")) // as upstream (conformance file-args-trimmed)
 	if p := strArg(args, "phase_id"); p != "" {
 		chunk.WriteString("\n\n_phase: " + p + "_")
 	}
 	chunk.WriteString("\n")
 
 	// as upstream: the root is made, a thread's own subdirectories are not
-	// (conformance artifacts-thread-subdir)
+	// (conformance artifacts-thread-subdir); a path the file system
+	// refuses is a domain error naming it as the result would show it
+	// (conformance file-errors-domain)
 	if err := os.MkdirAll(root, 0o755); err != nil {
-		return Result{}, fmt.Errorf("%s: create %s: %v", name, root, err)
+		return domainErr("%s: mkdir %s: %s", name, shown, fsErrText(err, wd, shown)), nil
 	}
-	if dir := filepath.Dir(path); dir != root {
-		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-			shownPath := filepath.Join(shown, file)
-			why := "no such file or directory"
-			if err == nil || errors.Is(err, syscall.ENOTDIR) {
-				why = "not a directory"
-			}
-			return Result{}, fmt.Errorf("%s: open %s: open %s: %s", name, shownPath, shownPath, why)
-		}
+	shownPath := filepath.Join(shown, file)
+	if res, ok := chunkRefused(path, shownPath, mode); !ok {
+		return res, nil
 	}
 	n := 1
 	var content string
@@ -98,7 +96,7 @@ func (h artifactsHandler) Call(ctx context.Context, c *Call) (Result, error) {
 	if mode == "append" {
 		old, err := safefile.ReadFile(path, safefile.Data)
 		if err != nil && !os.IsNotExist(err) {
-			return Result{}, fmt.Errorf("%s: read %s: %v", name, path, safefile.ErrText(err))
+			return domainErr("%s: read %s: %s", name, shownPath, safefile.ErrText(err)), nil
 		}
 		oldSize = int64(len(old))
 		if len(old) > 0 {
@@ -112,7 +110,7 @@ func (h artifactsHandler) Call(ctx context.Context, c *Call) (Result, error) {
 	}
 	if err := atomicfile.Write(path, []byte(content), 0o644); err != nil {
 		h.budget.refund(oldSize, int64(len(content)))
-		return Result{}, fmt.Errorf("%s: write %s: %v", name, path, err)
+		return domainErr("%s: %s %s: open %s: %v", name, chunkOp(mode), shownPath, shownPath, err), nil
 	}
 	stem := strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))
 	return Result{Data: map[string]any{
@@ -120,6 +118,36 @@ func (h artifactsHandler) Call(ctx context.Context, c *Call) (Result, error) {
 		"path":       filepath.Join(shown, file),
 		"message_id": fmt.Sprintf("%s#%d", stem, n),
 	}}, nil
+}
+
+// chunkRefused is upstream's refusal of the file a markdown chunk goes to
+// before it is read or written, worded with shownPath (the root as given
+// joined with the file): a path that cannot be stat'd, a directory in its
+// place or a missing thread subdirectory (conformance file-errors-domain,
+// artifacts-thread-subdir); ok is true when there is none.
+func chunkRefused(path, shownPath, mode string) (res Result, ok bool) {
+	const name = "host.artifacts_dir"
+	op := chunkOp(mode)
+	switch fi, err := os.Stat(path); {
+	case err == nil && fi.IsDir():
+		return domainErr("%s: %s %s: open %s: is a directory", name, op, shownPath, shownPath), false
+	case err != nil && !os.IsNotExist(err):
+		return domainErr("%s: stat %s: stat %s: %s", name, shownPath, shownPath, safefile.ErrText(err)), false
+	case err != nil:
+		if st, err := os.Stat(filepath.Dir(path)); err != nil || !st.IsDir() {
+			return domainErr("%s: %s %s: open %s: no such file or directory", name, op, shownPath, shownPath), false
+		}
+	}
+	return Result{}, true
+}
+
+// chunkOp is the step upstream names when writing a chunk fails: its
+// replace writes the file whole, its append opens it.
+func chunkOp(mode string) string {
+	if mode == "replace" {
+		return "write"
+	}
+	return "open"
 }
 
 // root is where artifacts go, and how the result's path shows it: the
@@ -161,7 +189,12 @@ func (h artifactsHandler) media(c *Call, wd, root, shown, thread, src string) (R
 	}
 	ext := filepath.Ext(from)
 	file := thread + ext
-	to, err := confine(name, "thread", root, file)
+	// as upstream: the file joined under the root (an absolute thread
+	// too), refused when that leaves it (conformance file-args-trimmed)
+	if !within(root, filepath.Join(root, file)) {
+		return domainErr("%s: destination path escapes artifacts root: %q", name, filepath.Join(shown, file)), nil
+	}
+	to, err := confine(name, "thread", root, filepath.Join(root, file))
 	if err != nil {
 		return domainErr("%v", err), nil
 	}
@@ -190,12 +223,28 @@ func (h artifactsHandler) media(c *Call, wd, root, shown, thread, src string) (R
 			h.budget.refund(oldSize, size)
 		}
 	}()
-	if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
-		return Result{}, fmt.Errorf("%s: create %s: %v", name, filepath.Dir(to), err)
+	// as upstream: the root is made, not a thread's subdirectories, and a
+	// copy the file system refuses is a domain error (conformance
+	// file-errors-domain)
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		return domainErr("%s: mkdir %s: %s", name, shown, fsErrText(err, wd, shown)), nil
+	}
+	copyErr := func(why string) Result {
+		return domainErr("%s: copy %q -> %q: %s", name, src, to, why)
+	}
+	switch fi, err := os.Stat(to); {
+	case err == nil && fi.IsDir():
+		return copyErr("open " + to + ": is a directory"), nil
+	case err != nil && !os.IsNotExist(err):
+		return copyErr("open " + to + ": " + safefile.ErrText(err)), nil
+	case err != nil:
+		if st, err := os.Stat(filepath.Dir(to)); err != nil || !st.IsDir() {
+			return copyErr("open " + to + ": no such file or directory"), nil
+		}
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(to), ".artifact-*")
 	if err != nil {
-		return Result{}, fmt.Errorf("%s: %v", name, err)
+		return copyErr(err.Error()), nil
 	}
 	// Under a budget the copy stops one byte past the size charged, so a
 	// source that grows while it is copied (or a pipe) fails instead of
@@ -212,15 +261,15 @@ func (h artifactsHandler) media(c *Call, wd, root, shown, thread, src string) (R
 	if err != nil {
 		tmp.Close()
 		os.Remove(tmp.Name())
-		return Result{}, fmt.Errorf("%s: copy %s: %v", name, src, err)
+		return copyErr(err.Error()), nil
 	}
 	if err := tmp.Close(); err != nil {
 		os.Remove(tmp.Name())
-		return Result{}, fmt.Errorf("%s: %v", name, err)
+		return copyErr(err.Error()), nil
 	}
 	if err := os.Rename(tmp.Name(), to); err != nil {
 		os.Remove(tmp.Name())
-		return Result{}, fmt.Errorf("%s: %v", name, err)
+		return copyErr(err.Error()), nil
 	}
 	charged = true
 	// as upstream: the extension's type, else the content's; the id is the
@@ -229,7 +278,7 @@ func (h artifactsHandler) media(c *Call, wd, root, shown, thread, src string) (R
 	mt := cmp.Or(mime.TypeByExtension(ext), http.DetectContentType(head.b))
 	return Result{Data: map[string]any{
 		"ok":   true,
-		"path": filepath.Join(shown, file),
+		"path": to, // absolute, as upstream's copy names it
 		"handle": map[string]any{
 			"id":   thread + "#" + hex.EncodeToString(sum.Sum(nil))[:8],
 			"kind": kind, "mime": mt, "label": strArg(c.Args, "label"),

@@ -107,8 +107,9 @@ func TestWriteBudgetOffByDefault(t *testing.T) {
 	}
 }
 
-// TestAppendOverReadCapNamesFileOnce: a file past the read cap is an error
-// naming the file once and the cap, from both appending handlers.
+// TestAppendOverReadCapNamesFileOnce: a file past the read cap is a domain
+// error naming the file once, as the story named it, and the cap, from both
+// appending handlers.
 func TestAppendOverReadCapNamesFileOnce(t *testing.T) {
 	wd := t.TempDir()
 	big := strings.Repeat("x", 17<<20)
@@ -116,13 +117,13 @@ func TestAppendOverReadCapNamesFileOnce(t *testing.T) {
 	storytest.WriteFile(t, filepath.Join(wd, ".artifacts", "a.md"), big)
 	reg := Builtins(Options{})
 	for _, c := range []struct{ handler, thread, path string }{
-		{HandlerAppendToFile, "b.md", filepath.Join(wd, "b.md")},
+		{HandlerAppendToFile, "b.md", "read b.md: "},
 		{HandlerArtifactsDir, "a", filepath.Join(wd, ".artifacts", "a.md")},
 	} {
 		h, _, _, _ := reg.Lookup(c.handler)
-		_, err := call(t, h, Env{WorkDir: wd, Now: fixedClock()}, map[string]any{"thread": c.thread, "body": "x"})
-		if err == nil || strings.Count(err.Error(), c.path) != 1 || !strings.Contains(err.Error(), "16 MiB cap") {
-			t.Errorf("%s over the read cap: %v, want an error naming %s once and the cap", c.handler, err, c.path)
+		res, err := call(t, h, Env{WorkDir: wd, Now: fixedClock()}, map[string]any{"thread": c.thread, "body": "x"})
+		if err != nil || strings.Count(res.Error, c.path) != 1 || !strings.Contains(res.Error, "16 MiB cap") {
+			t.Errorf("%s over the read cap: %q (infra %v), want a domain error naming %s once and the cap", c.handler, res.Error, err, c.path)
 		}
 	}
 }

@@ -153,7 +153,7 @@ func (g *gen) editStory(cs *corpusStory, d string) ([]string, error) {
 	edits := []func(*storyNodes) string{
 		g.editGuard, g.editGuard, g.editSet, g.editSet, g.editIncrement, g.editTarget, g.editTarget,
 		g.editLifecycle, g.editSay, g.editTimeout, g.editEmit, g.editWith, g.editView, g.editView, g.editView, g.editView,
-		g.editInitial, g.editRegion, g.editImport, g.editTerminal, g.editWorld, g.editSlot, g.editSlot,
+		g.editInitial, g.editRegion, g.editImport, g.editTerminal, g.editWorld, g.editSlot, g.editSlot, g.editCall,
 	}
 	var out []string
 	want := 1 + g.rnd.IntN(4)

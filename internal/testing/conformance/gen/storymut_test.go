@@ -28,7 +28,7 @@ func TestStorymutStoriesEdit(t *testing.T) {
 	assertDrawn(t, dir, []string{
 		"guard added:", "guard \"", "set: ", "-> set", "target ", "on_enter: effect added",
 		"say \"", "timeout added", "emit_intent ", "with ", "view +", "initial: ", "region ",
-		"import: ", "terminal", "world ", "{{ world.", "{% for x in", "slot ",
+		"import: ", "terminal", "world ", "{{ world.", "{% for x in", "slot ", "on_error", "bind ",
 	})
 	loads := 0
 	for i := range n {
