@@ -385,15 +385,16 @@ func (r *runner) holdWalk(st *step, walk func() error) ([]pendingEmit, error) {
 
 // walkArm runs a chosen arm's effects and move with the events held.
 func (r *runner) walkArm(ctx context.Context, intent string, slots map[string]any, arm *Transition, owner *State, depth int, from string, st *step) error {
-	if err := r.runEffects(ctx, arm.Effects, st); err != nil {
-		return err
-	}
 	res, err := r.resolveTarget(ctx, owner, "", arm.Target)
 	if u, ok := r.unknownTarget(err); ok && depth == 0 && arm.Target != nil && arm.Target.templated() {
 		res, err = u, nil
 	}
 	if err != nil {
 		return fmt.Errorf("%s: intent %q: %w", arm.Pos, intent, err)
+	}
+	defer r.pinInitials(res)()
+	if err := r.runEffects(ctx, arm.Effects, st); err != nil {
+		return err
 	}
 	res = r.ancestorStay(res, owner)
 	r.t.hop = depth > 0
@@ -528,7 +529,7 @@ func (t target) describe() string {
 func (r *runner) resolveTarget(ctx context.Context, owner *State, lit string, t *text) (target, error) {
 	s := lit
 	if t != nil {
-		v, err := t.render(r.env(r.slots, nil))
+		v, err := t.render(r.targetEnv())
 		if err != nil {
 			return target{}, fmt.Errorf("target %q: %w", t.src, err)
 		}
@@ -914,7 +915,10 @@ func (r *runner) initialChild(s *State) (*State, error) {
 	if s.Initial == nil {
 		return nil, nil
 	}
-	name, err := s.Initial.render(r.env(r.slots, nil))
+	if c, ok := r.t.initials[s]; ok {
+		return c, nil
+	}
+	name, err := s.Initial.render(r.targetEnv())
 	if err != nil {
 		return nil, fmt.Errorf("%s: initial of %q: %w", s.Pos, s.Path, err)
 	}

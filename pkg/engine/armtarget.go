@@ -1,0 +1,60 @@
+package engine
+
+import "maps"
+
+// An arm's target is resolved before its effects run, as upstream's
+// machine does: a templated target, and every templated initial: the
+// move descends through (a parallel state's regions too), render against
+// the world before the arm's set:/increment: (story-runtime §1.6: the
+// resolved path is expanded before the effects; conformance
+// target-before-effects). Neither sees the session's state (`{{
+// state.path }}` is empty there, as in say:).
+
+// targetEnv is what a target and an initial: render against: the
+// step's environment without the session's state.
+func (r *runner) targetEnv() map[string]any {
+	return sayEnv(r.env(r.slots, nil))
+}
+
+// pinInitials renders now the templated initial: of every compound the
+// move to res descends through and keeps each choice for the walk; the
+// returned func drops them. A render that fails is not kept: the
+// descent renders it again and reports the error where it enters.
+func (r *runner) pinInitials(res target) func() {
+	if res.state == nil {
+		return func() {}
+	}
+	prev := r.t.initials
+	pins := maps.Clone(prev)
+	if pins == nil {
+		pins = map[*State]*State{}
+	}
+	var pin func(s *State)
+	pin = func(s *State) {
+		for len(s.Children) > 0 {
+			if s.Parallel {
+				for _, reg := range s.regions() {
+					pin(reg)
+				}
+				return
+			}
+			if !s.Initial.templated() {
+				c, err := r.initialChild(s)
+				if err != nil || c == nil {
+					return
+				}
+				s = c
+				continue
+			}
+			c, err := r.initialChild(s)
+			if err != nil || c == nil {
+				return
+			}
+			pins[s] = c
+			s = c
+		}
+	}
+	pin(res.state)
+	r.t.initials = pins
+	return func() { r.t.initials = prev }
+}
