@@ -1,6 +1,9 @@
 package engine
 
-import "maps"
+import (
+	"context"
+	"maps"
+)
 
 // An arm's target is resolved before its effects run, as upstream's
 // machine does: a templated target, and every templated initial: the
@@ -9,6 +12,19 @@ import "maps"
 // resolved path is expanded before the effects; conformance
 // target-before-effects). Neither sees the session's state (`{{
 // state.path }}` is empty there, as in say:).
+
+// armTarget resolves arm's target from owner. A templated one that
+// renders a path the story does not hold is where the machine goes, as
+// upstream (on a user turn, an emit hop, a parallel turn and an emit:
+// receiver alike): it rests there as on an unknown flow start
+// (conformance mutate-template-target-unknown, hop-template-target-unknown).
+func (r *runner) armTarget(ctx context.Context, owner *State, arm *Transition) (target, error) {
+	res, err := r.resolveTarget(ctx, owner, "", arm.Target)
+	if u, ok := r.unknownTarget(err); ok && arm.Target != nil && arm.Target.templated() {
+		return u, nil
+	}
+	return res, err
+}
 
 // targetEnv is what a target and an initial: render against: the
 // step's environment without the session's state.

@@ -385,10 +385,7 @@ func (r *runner) holdWalk(st *step, walk func() error) ([]pendingEmit, error) {
 
 // walkArm runs a chosen arm's effects and move with the events held.
 func (r *runner) walkArm(ctx context.Context, intent string, slots map[string]any, arm *Transition, owner *State, depth int, from string, st *step) error {
-	res, err := r.resolveTarget(ctx, owner, "", arm.Target)
-	if u, ok := r.unknownTarget(err); ok && depth == 0 && arm.Target != nil && arm.Target.templated() {
-		res, err = u, nil
-	}
+	res, err := r.armTarget(ctx, owner, arm)
 	if err != nil {
 		return fmt.Errorf("%s: intent %q: %w", arm.Pos, intent, err)
 	}
