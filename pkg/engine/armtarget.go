@@ -2,7 +2,10 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"maps"
+
+	"kitsoki/pkg/story/expr"
 )
 
 // An arm's target is resolved before its effects run, as upstream's
@@ -18,12 +21,31 @@ import (
 // upstream (on a user turn, an emit hop, a parallel turn and an emit:
 // receiver alike): it rests there as on an unknown flow start
 // (conformance mutate-template-target-unknown, hop-template-target-unknown).
-func (r *runner) armTarget(ctx context.Context, owner *State, arm *Transition) (target, error) {
-	res, err := r.resolveTarget(ctx, owner, "", arm.Target)
+func (r *runner) armTarget(ctx context.Context, owner *State, arm *Transition, hop bool) (target, error) {
+	res, err := r.resolveTarget(ctx, owner, "", arm.Target, hop)
 	if u, ok := r.unknownTarget(err); ok && arm.Target != nil && arm.Target.templated() {
 		return u, nil
 	}
 	return res, err
+}
+
+// renderHop renders an emit hop's target as upstream does, with the expr
+// template engine (story-runtime §1.6): a `{% %}` tag
+// stays text, and a root the engine forbids (`{{ state.path }}`) fails.
+// A target only pongo2 parses (`{{ x|lower }}`, which fails upstream
+// there) renders with pongo2 (docs/compat/engine.md).
+func (t *text) renderHop(env map[string]any) (string, error) {
+	if t.hx != nil {
+		v, err := t.hx.Render(env)
+		if err != nil {
+			return "", err
+		}
+		return toString(v), nil
+	}
+	if xe, ok := errors.AsType[*expr.Error](t.hxErr); ok && xe.Kind == expr.KindWhitelist {
+		return "", t.hxErr
+	}
+	return t.render(env)
 }
 
 // targetEnv is what a target and an initial: render against: the

@@ -251,7 +251,7 @@ func (r *runner) walkParallel(ctx context.Context, intent string, slots map[stri
 	r.par.label = ""
 	from := r.statePath()
 	r.par.leaves = r.par.decoded()
-	res, err := r.armTarget(ctx, owner, arm)
+	res, err := r.armTarget(ctx, owner, arm, false)
 	if err != nil {
 		return fmt.Errorf("%s: intent %q: %w", arm.Pos, intent, err)
 	}
@@ -426,7 +426,7 @@ func (r *runner) receive(ctx context.Context, name string, place *State, st *ste
 		return nil, err
 	}
 	at := r.t.walk.mark()
-	res, err := r.armTarget(ctx, owner, arm)
+	res, err := r.armTarget(ctx, owner, arm, false)
 	if err != nil {
 		return nil, fmt.Errorf("%s: emit %q: %w", arm.Pos, name, err)
 	}

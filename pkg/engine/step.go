@@ -108,7 +108,7 @@ func (r *runner) takeRedirect(ctx context.Context, rd *redirect, st *step, c *re
 	}
 	// the target is looked up as written: a {{ }} in it is never rendered,
 	// so it names no state (conformance on-error-template-literal)
-	res, err := r.resolveTarget(ctx, r.dispatchBase(rd.e.owner), rd.e.OnError, nil)
+	res, err := r.resolveTarget(ctx, r.dispatchBase(rd.e.owner), rd.e.OnError, nil, false)
 	if (err != nil || res.stay) && len(c.nested) > 0 {
 		// swallowed as at the depth cap (conformance landing-call-stays)
 		r.note(Note{Kind: "on_error", State: r.statePath(), Text: "on_error " + rd.e.OnError + " in an on_error landing", Error: rd.err})
@@ -385,7 +385,7 @@ func (r *runner) holdWalk(st *step, walk func() error) ([]pendingEmit, error) {
 
 // walkArm runs a chosen arm's effects and move with the events held.
 func (r *runner) walkArm(ctx context.Context, intent string, slots map[string]any, arm *Transition, owner *State, depth int, from string, st *step) error {
-	res, err := r.armTarget(ctx, owner, arm)
+	res, err := r.armTarget(ctx, owner, arm, depth > 0)
 	if err != nil {
 		return fmt.Errorf("%s: intent %q: %w", arm.Pos, intent, err)
 	}
@@ -523,10 +523,14 @@ func (t target) describe() string {
 
 // resolveTarget resolves a literal target string (lit) or a compiled
 // (possibly templated) one relative to the declaring state.
-func (r *runner) resolveTarget(ctx context.Context, owner *State, lit string, t *text) (target, error) {
+func (r *runner) resolveTarget(ctx context.Context, owner *State, lit string, t *text, hop bool) (target, error) {
 	s := lit
 	if t != nil {
-		v, err := t.render(r.targetEnv())
+		render := t.render
+		if hop {
+			render = t.renderHop
+		}
+		v, err := render(r.targetEnv())
 		if err != nil {
 			return target{}, fmt.Errorf("target %q: %w", t.src, err)
 		}
@@ -579,7 +583,15 @@ func (r *runner) unknownTarget(err error) (target, bool) {
 	if l := r.unknownLeaf(ue.path, nil); l != nil {
 		return target{state: l}, true
 	}
-	return target{state: &State{Path: ue.path, Name: ue.path}}, true
+	// no known prefix: each dotted prefix is entered all the same
+	// (conformance hop-template-target-unknown)
+	var s *State
+	for i, c := range ue.path {
+		if c == '.' && i > 0 {
+			s = &State{Path: ue.path[:i], Name: ue.path[strings.LastIndexByte(ue.path[:i], '.')+1 : i], Parent: s}
+		}
+	}
+	return target{state: &State{Path: ue.path, Name: ue.path[strings.LastIndexByte(ue.path, '.')+1:], Parent: s}}, true
 }
 
 // dispatchBase is the state an on_error target's "../" climbs from: the
