@@ -30,8 +30,7 @@ func (r *runner) armTarget(ctx context.Context, owner *State, arm *Transition, h
 }
 
 // renderHop renders an emit hop's target as upstream does, with the expr
-// template engine (story-runtime §1.6): a `{% %}` tag
-// stays text, and a root the engine forbids (`{{ state.path }}`) fails.
+// template engine (story-runtime §1.6): a `{% %}` tag stays text, and a root the engine forbids (`{{ state.path }}`) fails.
 // A target only pongo2 parses (`{{ x|lower }}`, which fails upstream
 // there) renders with pongo2 (docs/compat/engine.md).
 func (t *text) renderHop(env map[string]any) (string, error) {
@@ -76,19 +75,13 @@ func (r *runner) pinInitials(res target) func() {
 				}
 				return
 			}
-			if !s.Initial.templated() {
-				c, err := r.initialChild(s)
-				if err != nil || c == nil {
-					return
-				}
-				s = c
-				continue
-			}
 			c, err := r.initialChild(s)
 			if err != nil || c == nil {
 				return
 			}
-			pins[s] = c
+			if s.Initial.templated() {
+				pins[s] = c
+			}
 			s = c
 		}
 	}
