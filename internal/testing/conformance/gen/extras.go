@@ -16,7 +16,9 @@ import (
 //   - effect-level when: guards, some of which fail to evaluate;
 //   - effect entries carrying two kinds at once (only the first runs);
 //   - guard_hint on failing arms, default: true arms ahead of others;
-//   - templated arc targets (pongo2), some naming no state.
+//   - templated arc targets (pongo2), some naming no state;
+//   - templated initial: on the compound c and the region rb, templated
+//     on_complete targets, guarded emit_intent: ping.
 //
 // The fixture's clock turns take the same units (1d, 25h, 90s).
 
@@ -73,6 +75,12 @@ func (x *extraGen) apply(states m, kid m, fixture m) {
 			ra := p["states"].(m)["ra"].(m)
 			ra["states"].(m)["a1"].(m)["timeout"] = x.timeout("../a2")
 		}
+	}
+	if x.chance(40) {
+		c["initial"] = x.pick("{% if world.n > 2 %}c2{% else %}c1{% endif %}{{ '' }}", "{% if world.b %}c2{% else %}c1{% endif %}{{ '' }}")
+	}
+	if p, ok := states["p"].(m); ok && x.chance(40) {
+		p["states"].(m)["rb"].(m)["initial"] = "{% if world.n > 1 %}b2{% else %}b1{% endif %}{{ '' }}"
 	}
 	if kid != nil && x.chance(60) {
 		kid["states"].(m)["k1"].(m)["timeout"] = m{"after": x.pick("90s", "5m"), "target": "k2"}
@@ -148,6 +156,17 @@ func (x *extraGen) effects(holder m, key string) {
 		if x.chance(20) {
 			em["when"] = x.pick("world.n > 1", "world.b", "world.s == ''", "world.nope.x == 1", "slots.v == 3")
 		}
+	}
+	for _, e := range list {
+		em, ok := e.(m)
+		if !ok || em["on_complete"] == nil || !x.chance(40) {
+			continue
+		}
+		oc := asList(em["on_complete"])
+		em["on_complete"] = append(oc, m{"target": x.pick("s{{ world.n }}", "{% if world.n > 2 %}s1{% else %}s2{% endif %}{{ '' }}", "{{ 'c' }}")})
+	}
+	if x.chance(10) {
+		list = append(list, m{"emit_intent": x.pick("ping", "{{ world.n > 1 ? 'ping' : '' }}"), "when": x.pick("world.n > 1", "world.nope.x == 1", "world.b")})
 	}
 	if x.chance(15) {
 		two := []m{
