@@ -2,12 +2,9 @@ package main
 
 import (
 	"bytes"
-	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
-
-	"kitsoki/pkg/flowtest"
 )
 
 // -extras draws what it promises (timeouts on a compound, a parallel
@@ -33,14 +30,5 @@ func TestExtrasStoriesRun(t *testing.T) {
 	if bytes.Equal(a, b) || !bytes.Contains(b, []byte("id: gen-7")) {
 		t.Errorf("-extras added nothing to story 000")
 	}
-	var files []*flowtest.File
-	for i := range n {
-		d := filepath.Join(dir, fmt.Sprintf("%03d", i))
-		fs, ds, err := flowtest.Discover([]string{filepath.Join(d, "app.yaml")}, filepath.Join(d, "flows", "*.yaml"), false, nil)
-		if err != nil || len(ds) > 0 || len(fs) != 1 {
-			t.Fatalf("%s: fixtures %d, diagnostics %v, error %v", d, len(fs), ds, err)
-		}
-		files = append(files, fs...)
-	}
-	runClean(t, files, n)
+	runClean(t, discoverEach(t, dir, n), n)
 }
