@@ -161,10 +161,13 @@ func (r *runner) landRedirect(ctx context.Context, res target, from string, rd *
 	}
 	r.note(Note{Kind: "on_error", State: from, Text: "on_error → " + res.describe(), Error: rd.err})
 	pre = r.landingWorld() // st is empty: the landing queues its own step there
-	prev := r.t.tentative
+	prev, slots := r.t.tentative, r.slots
 	r.t.tentative = &pre.held
+	// the landing's on_enter runs without the turn's slots (conformance
+	// on-error-landing-slots)
+	r.slots = map[string]any{}
 	err = r.land(ctx, res, st, left)
-	r.t.tentative = prev
+	r.t.tentative, r.slots = prev, slots
 	switch {
 	case err == nil:
 		return pre, false, nil
