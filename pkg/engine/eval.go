@@ -188,6 +188,11 @@ type text struct {
 	p   *expr.Pongo
 	x   *expr.Template // a target written in the expr template syntax
 	err error          // the compile error of a text upstream compiles only when it renders
+	// hx is a target as the expr template engine compiles it, which
+	// renders it on an emit hop (hxErr: why it does not compile;
+	// armtarget.go renderHop)
+	hx    *expr.Template
+	hxErr error
 }
 
 // compileTarget compiles a transition, on_complete or timeout target:
@@ -195,14 +200,19 @@ type text struct {
 // target works on every path (story-runtime §1.6, §5).
 func compileTarget(l *expr.PongoLoader, src string) (*text, error) {
 	t, err := compileText(l, src)
+	var x *expr.Template
+	var xerr error
+	if story.IsTemplated(src) {
+		x, xerr = expr.CompileTemplate(src)
+	}
 	if err == nil {
+		t.hx, t.hxErr = x, xerr
 		return t, nil
 	}
-	x, xerr := expr.CompileTemplate(src)
 	if xerr != nil {
 		return nil, err
 	}
-	return &text{src: src, x: x}, nil
+	return &text{src: src, x: x, hx: x}, nil
 }
 
 // compileText compiles src with the story's pongo2 loader l.

@@ -395,7 +395,7 @@ func (r *runner) runOnComplete(ctx context.Context, j *job, status string, data 
 		r.reach(ReachExit, x.pos)
 	}
 	// the target entry's inline effects never run (docs/compat/engine.md)
-	res, err := r.resolveTarget(ctx, j.e.owner, "", tgt.Target)
+	res, err := r.resolveTarget(ctx, j.e.owner, "", tgt.Target, false)
 	if err != nil {
 		return fmt.Errorf("%s: on_complete target: %w", tgt.Pos, err)
 	}

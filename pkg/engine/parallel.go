@@ -251,12 +251,13 @@ func (r *runner) walkParallel(ctx context.Context, intent string, slots map[stri
 	r.par.label = ""
 	from := r.statePath()
 	r.par.leaves = r.par.decoded()
-	if err := r.runEffects(ctx, arm.Effects, st); err != nil {
-		return err
-	}
-	res, err := r.resolveTarget(ctx, owner, "", arm.Target)
+	res, err := r.armTarget(ctx, owner, arm, false)
 	if err != nil {
 		return fmt.Errorf("%s: intent %q: %w", arm.Pos, intent, err)
+	}
+	defer r.pinInitials(res)()
+	if err := r.runEffects(ctx, arm.Effects, st); err != nil {
+		return err
 	}
 	res = r.ancestorStay(res, owner)
 	tr := r.holdTransition(from, intent, slots, res, 0)
@@ -425,12 +426,13 @@ func (r *runner) receive(ctx context.Context, name string, place *State, st *ste
 		return nil, err
 	}
 	at := r.t.walk.mark()
-	if err := r.runEffects(ctx, arm.Effects, st); err != nil {
-		return nil, err
-	}
-	res, err := r.resolveTarget(ctx, owner, "", arm.Target)
+	res, err := r.armTarget(ctx, owner, arm, false)
 	if err != nil {
 		return nil, fmt.Errorf("%s: emit %q: %w", arm.Pos, name, err)
+	}
+	defer r.pinInitials(res)()
+	if err := r.runEffects(ctx, arm.Effects, st); err != nil {
+		return nil, err
 	}
 	res = r.ancestorStay(res, owner) // conformance storymut-receiver-ancestor-stay
 	own := r.par.regionOf(leaf)

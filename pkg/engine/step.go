@@ -108,7 +108,7 @@ func (r *runner) takeRedirect(ctx context.Context, rd *redirect, st *step, c *re
 	}
 	// the target is looked up as written: a {{ }} in it is never rendered,
 	// so it names no state (conformance on-error-template-literal)
-	res, err := r.resolveTarget(ctx, r.dispatchBase(rd.e.owner), rd.e.OnError, nil)
+	res, err := r.resolveTarget(ctx, r.dispatchBase(rd.e.owner), rd.e.OnError, nil, false)
 	if (err != nil || res.stay) && len(c.nested) > 0 {
 		// swallowed as at the depth cap (conformance landing-call-stays)
 		r.note(Note{Kind: "on_error", State: r.statePath(), Text: "on_error " + rd.e.OnError + " in an on_error landing", Error: rd.err})
@@ -161,10 +161,13 @@ func (r *runner) landRedirect(ctx context.Context, res target, from string, rd *
 	}
 	r.note(Note{Kind: "on_error", State: from, Text: "on_error → " + res.describe(), Error: rd.err})
 	pre = r.landingWorld() // st is empty: the landing queues its own step there
-	prev := r.t.tentative
+	prev, slots := r.t.tentative, r.slots
 	r.t.tentative = &pre.held
+	// the landing's on_enter runs without the turn's slots (conformance
+	// on-error-landing-slots)
+	r.slots = map[string]any{}
 	err = r.land(ctx, res, st, left)
-	r.t.tentative = prev
+	r.t.tentative, r.slots = prev, slots
 	switch {
 	case err == nil:
 		return pre, false, nil
@@ -385,15 +388,13 @@ func (r *runner) holdWalk(st *step, walk func() error) ([]pendingEmit, error) {
 
 // walkArm runs a chosen arm's effects and move with the events held.
 func (r *runner) walkArm(ctx context.Context, intent string, slots map[string]any, arm *Transition, owner *State, depth int, from string, st *step) error {
-	if err := r.runEffects(ctx, arm.Effects, st); err != nil {
-		return err
-	}
-	res, err := r.resolveTarget(ctx, owner, "", arm.Target)
-	if u, ok := r.unknownTarget(err); ok && depth == 0 && arm.Target != nil && arm.Target.templated() {
-		res, err = u, nil
-	}
+	res, err := r.armTarget(ctx, owner, arm, depth > 0)
 	if err != nil {
 		return fmt.Errorf("%s: intent %q: %w", arm.Pos, intent, err)
+	}
+	defer r.pinInitials(res)()
+	if err := r.runEffects(ctx, arm.Effects, st); err != nil {
+		return err
 	}
 	res = r.ancestorStay(res, owner)
 	r.t.hop = depth > 0
@@ -525,10 +526,14 @@ func (t target) describe() string {
 
 // resolveTarget resolves a literal target string (lit) or a compiled
 // (possibly templated) one relative to the declaring state.
-func (r *runner) resolveTarget(ctx context.Context, owner *State, lit string, t *text) (target, error) {
+func (r *runner) resolveTarget(ctx context.Context, owner *State, lit string, t *text, hop bool) (target, error) {
 	s := lit
 	if t != nil {
-		v, err := t.render(r.env(r.slots, nil))
+		render := t.render
+		if hop {
+			render = t.renderHop
+		}
+		v, err := render(r.targetEnv())
 		if err != nil {
 			return target{}, fmt.Errorf("target %q: %w", t.src, err)
 		}
@@ -581,7 +586,15 @@ func (r *runner) unknownTarget(err error) (target, bool) {
 	if l := r.unknownLeaf(ue.path, nil); l != nil {
 		return target{state: l}, true
 	}
-	return target{state: &State{Path: ue.path, Name: ue.path}}, true
+	// no known prefix: each dotted prefix is entered all the same
+	// (conformance hop-template-target-unknown)
+	var s *State
+	for i, c := range ue.path {
+		if c == '.' && i > 0 {
+			s = &State{Path: ue.path[:i], Name: ue.path[strings.LastIndexByte(ue.path[:i], '.')+1 : i], Parent: s}
+		}
+	}
+	return target{state: &State{Path: ue.path, Name: ue.path[strings.LastIndexByte(ue.path, '.')+1:], Parent: s}}, true
 }
 
 // dispatchBase is the state an on_error target's "../" climbs from: the
@@ -914,7 +927,10 @@ func (r *runner) initialChild(s *State) (*State, error) {
 	if s.Initial == nil {
 		return nil, nil
 	}
-	name, err := s.Initial.render(r.env(r.slots, nil))
+	if c, ok := r.t.initials[s]; ok {
+		return c, nil
+	}
+	name, err := s.Initial.render(r.targetEnv())
 	if err != nil {
 		return nil, fmt.Errorf("%s: initial of %q: %w", s.Pos, s.Path, err)
 	}

@@ -70,6 +70,9 @@ type turn struct {
 	// them (a post-bind round that may be discarded)
 	tentative *[]Event
 	render    context.Context // the turn's one render budget (renderbudget.go)
+	// initials: the templated initial: choices of the move being walked,
+	// rendered with its target before the arm's effects (armtarget.go)
+	initials map[*State]*State
 }
 
 func newTurn() turn {

@@ -801,7 +801,14 @@ func (fr *fixtureRun) checkTurn(ctx context.Context, t *Turn, c *checker, tr *Tu
 	// the view (flow-format.md §3.7): on the legacy path a re-render, on
 	// the orchestrator's the turn's own unless empty; either falls back to the other
 	view := out.view
-	if vp, ok := s.ViewPath(state); ok && (view == "" || fr.legacy) && fr.ld.Views != nil {
+	vp, ok := s.ViewPath(state)
+	if !ok && fr.legacy {
+		// resting on a path the story does not hold, the legacy re-render
+		// shows nothing, not the turn's narration (conformance
+		// hop-template-target-unknown)
+		view = ""
+	}
+	if ok && (view == "" || fr.legacy) && fr.ld.Views != nil {
 		// upstream has no run context (conformance mutate-run-root-rerender)
 		run := map[string]any{"id": "", "turn": 0}
 		if v, err := fr.ld.Views.RenderView(vp, world, map[string]any{expr.ContextKey: ctx, "run": run}); err == nil {

@@ -29,6 +29,13 @@ func TestGeneratedStoriesRun(t *testing.T) {
 	const n = 40
 	flows := func(dir string, n int, seed uint64) error { return write(dir, n, seed, genOpts{}) }
 	dir := writeSeeded(t, flows, n, 7, "000/app.yaml", "002/flows/f.yaml")
+	runClean(t, discoverEach(t, dir, n), n)
+}
+
+// discoverEach loads the one fixture of each of the n stories under dir,
+// which must load with no diagnostic.
+func discoverEach(t *testing.T, dir string, n int) []*flowtest.File {
+	t.Helper()
 	var files []*flowtest.File
 	for i := range n {
 		d := filepath.Join(dir, fmt.Sprintf("%03d", i))
@@ -38,7 +45,7 @@ func TestGeneratedStoriesRun(t *testing.T) {
 		}
 		files = append(files, fs...)
 	}
-	runClean(t, files, n)
+	return files
 }
 
 // -kind legacy writes the same stories with fixtures for the legacy path:

@@ -36,6 +36,11 @@
 // world string (t; zz_trail in a copied story, storymut_trail.go) in every
 // on_enter and arm (E:<state>; T:<state>.<intent>;), so the order the
 // effects ran in shows in the world each turn compares.
+// -extras (flow and legacy kinds) adds what the flow kind's draws leave
+// out (extras.go): timeouts on compounds, parallel roots, region leaves
+// and an imported child's states, with relative, templated and compound
+// targets; "*" wildcard arms; effect when: guards; two-kind effect
+// entries; guard_hint and default: arms; templated arc targets.
 // -kind legacy writes the flow kind's stories with fixtures on the legacy
 // path (use_orchestrator: false, upstream's machine alone, as most real
 // fixtures run): every fixture names its start state, and no turn
@@ -122,11 +127,11 @@ func main() {
 
 func run(args []string) error {
 	if len(args) == 0 {
-		return fmt.Errorf("usage: gen write [-n N] [-seed S] [-known] [-emits] [-trail] [-from DIR] [-kind flow|legacy|tmpl|agent|view|starlark|host|intent|expect|import|phase|intentfix|lint|mutate|storymut] DIR | gen diff DIR")
+		return fmt.Errorf("usage: gen write [-n N] [-seed S] [-known] [-emits] [-trail] [-extras] [-from DIR] [-kind flow|legacy|tmpl|agent|view|starlark|host|intent|expect|import|phase|intentfix|lint|mutate|storymut] DIR | gen diff DIR")
 	}
 	switch args[0] {
 	case "write":
-		n, seed, dir, known, emits, trail, kind, from := 300, uint64(1), "", false, false, false, "flow", ""
+		n, seed, dir, known, emits, trail, extras, kind, from := 300, uint64(1), "", false, false, false, false, "flow", ""
 		rest := args[1:]
 		for len(rest) > 0 {
 			switch {
@@ -152,6 +157,8 @@ func run(args []string) error {
 				emits, rest = true, rest[1:]
 			case rest[0] == "-trail":
 				trail, rest = true, rest[1:]
+			case rest[0] == "-extras":
+				extras, rest = true, rest[1:]
 			default:
 				dir, rest = rest[0], rest[1:]
 			}
@@ -161,9 +168,9 @@ func run(args []string) error {
 		}
 		switch kind {
 		case "flow":
-			return write(dir, n, seed, genOpts{known: known, emits: emits, trail: trail})
+			return write(dir, n, seed, genOpts{known: known, emits: emits, trail: trail, extras: extras})
 		case "legacy":
-			return write(dir, n, seed, genOpts{known: known, emits: emits, trail: trail, legacy: true})
+			return write(dir, n, seed, genOpts{known: known, emits: emits, trail: trail, extras: extras, legacy: true})
 		case "tmpl":
 			return writeTmpl(dir, n, seed)
 		case "agent":
@@ -209,8 +216,8 @@ func run(args []string) error {
 // write writes n stories, story i from seed+i. known adds the forms
 // known to differ between the engines (.inf, .nan, n's non-zero default).
 // genOpts are write's choices beyond the seed: -known, -kind legacy,
-// -emits, -trail.
-type genOpts struct{ known, legacy, emits, trail bool }
+// -emits, -trail, -extras.
+type genOpts struct{ known, legacy, emits, trail, extras bool }
 
 func write(dir string, n int, seed uint64, o genOpts) error {
 	for i := range n {
@@ -218,7 +225,11 @@ func write(dir string, n int, seed uint64, o genOpts) error {
 		g.withKnown, g.legacy, g.emits, g.trail = o.known, o.legacy, o.emits, o.trail
 		d := filepath.Join(dir, fmt.Sprintf("%03d", i))
 		app, kid := g.story(fmt.Sprintf("gen-%d", seed+uint64(i)))
-		files := map[string]any{"app.yaml": app, filepath.Join("flows", "f.yaml"): g.fixture()}
+		fx := g.fixture()
+		if o.extras {
+			newExtraGen(seed+uint64(i), g.leaves, o.legacy).apply(app["states"].(m), kid, fx)
+		}
+		files := map[string]any{"app.yaml": app, filepath.Join("flows", "f.yaml"): fx}
 		if kid != nil {
 			files[filepath.Join("kid", "app.yaml")] = kid
 		}
