@@ -98,6 +98,9 @@ func (o Options) instantiate(ph *story.Phases, tpl *story.PhaseTemplate, ps *pro
 		}
 	}()
 	for _, id := range order(ph) {
+		if left.spent() {
+			break // refused: the rest would only be copied to be thrown away
+		}
 		node := ph.Graph[id]
 		where := fmt.Sprintf("phases.graph[%q]", id)
 		if node == nil {
@@ -115,7 +118,7 @@ func (o Options) instantiate(ph *story.Phases, tpl *story.PhaseTemplate, ps *pro
 		}
 		p := &phase{id: id, node: node, c: &copier{b: b, left: left}}
 		for _, ts := range tpl.States {
-			if ts != nil {
+			if ts != nil && !left.spent() {
 				p.mine = append(p.mine, p.c.state(ts, nil))
 				p.raw = append(p.raw, ts.Name)
 			}
