@@ -221,9 +221,11 @@ func mergeCheckpoints(s *story.State, cps map[string]*story.Intent) {
 
 // order is the graph's declaration order, else its ids sorted.
 func order(ph *story.Phases) []string {
-	var out []string
+	out := make([]string, 0, len(ph.Graph))
+	seen := make(map[string]bool, len(ph.Graph))
 	for _, id := range slices.Concat(ph.Order, slices.Sorted(maps.Keys(ph.Graph))) {
-		if _, ok := ph.Graph[id]; ok && !slices.Contains(out, id) {
+		if _, ok := ph.Graph[id]; ok && !seen[id] {
+			seen[id] = true
 			out = append(out, id)
 		}
 	}
