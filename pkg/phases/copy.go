@@ -33,11 +33,9 @@ func (c *copier) value(v reflect.Value) reflect.Value {
 	switch v.Kind() {
 	case reflect.String:
 		out := reflect.New(v.Type()).Elem()
-		in := v.String()
-		if n := c.b.bodyLen(in); n != len(in) && !c.left.take(0, n) {
-			return out
+		if s, ok := c.b.bodyIf(v.String(), func(n int) bool { return c.left.take(0, n) }); ok {
+			out.SetString(s)
 		}
-		out.SetString(c.b.body(in))
 		return out
 	case reflect.Struct:
 		return c.fields(v)
