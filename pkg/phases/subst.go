@@ -40,17 +40,12 @@ func (b *binding) key(s string, p story.Pos) string {
 	})
 }
 
-// body substitutes every {{ tpl.<param> }} and {{ phase.next.<arc> }} tag
-// of s by its raw text in one pass, even inside another tag; one without
-// a value is left as written, and nothing else is substituted.
-func (b *binding) body(s string) string {
-	out, _ := b.bodyIf(s, nil)
-	return out
-}
-
-// bodyIf is body(s), built only when fits (nil: any) takes its length,
-// else ("", false); a text whose length does not change is not asked
-// about. One scan finds the tags, for the length and the text.
+// bodyIf substitutes every {{ tpl.<param> }} and {{ phase.next.<arc> }}
+// tag of s by its raw text in one pass, even inside another tag; one
+// without a value is left as written, and nothing else is substituted. The
+// text is built only when fits (nil: any) takes its length, else ("",
+// false); a text whose length does not change is not asked about. One
+// scan finds the tags, for the length and the text.
 func (b *binding) bodyIf(s string, fits func(n int) bool) (string, bool) {
 	if !strings.Contains(s, "{{") {
 		return s, true
