@@ -82,3 +82,15 @@ func BenchmarkPhaseGeneratedNames(b *testing.B) {
 		}
 	}
 }
+
+// TestPhaseGeneratedNamesNil: a nil template state or graph entry (a
+// model built by hand) names nothing and does not panic.
+func TestPhaseGeneratedNamesNil(t *testing.T) {
+	st := &Story{
+		PhaseTemplates: map[string]*PhaseTemplate{"t": {States: []*State{nil, {Name: "{id}_run"}}}},
+		Phases:         &Phases{Template: "t", Graph: map[string]*PhaseNode{"a": nil}},
+	}
+	if got := phaseGeneratedNames(st); len(got) != 1 || !got["a_run"] {
+		t.Errorf("got %v, want a_run", got)
+	}
+}
