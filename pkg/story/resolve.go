@@ -159,9 +159,9 @@ var (
 )
 
 // phaseGeneratedNames lists the top-level state names phases: creates. A
-// {name} is the entry's parameter, else the template's default, else
-// (for id) the entry's id; each name's placeholders are found once, not
-// once per entry.
+// {name} is the entry's parameter, else the template's default; {id} is
+// the graph key, as pkg/phases expands it. Each name's placeholders are
+// found once, not once per entry.
 func phaseGeneratedNames(st *Story) map[string]bool {
 	out := map[string]bool{}
 	if st.Phases == nil {
@@ -207,6 +207,9 @@ func phaseGeneratedNames(st *Story) map[string]bool {
 
 // phaseParam is the text of parameter name for the graph entry id (node).
 func phaseParam(tpl *PhaseTemplate, node *PhaseNode, id, name string) (string, bool) {
+	if name == "id" {
+		return id, true
+	}
 	if node != nil {
 		if v, ok := node.Params[name]; ok {
 			return fmt.Sprint(v), true
@@ -215,7 +218,7 @@ func phaseParam(tpl *PhaseTemplate, node *PhaseNode, id, name string) (string, b
 	if pp := tpl.Parameters[name]; pp != nil && pp.Default != nil {
 		return fmt.Sprint(pp.Default), true
 	}
-	return id, name == "id"
+	return "", false
 }
 
 // ResolveInvoke maps iface.<name>.<op> to the interface's default binding;

@@ -33,8 +33,9 @@ func TestResolvePathUpstreamForms(t *testing.T) {
 }
 
 // TestPhaseGeneratedNames: a {name} in a template state's key is the
-// entry's parameter, else the template's default, else (id) the entry's
-// id; an unknown one is left as written, a key without one is itself.
+// entry's parameter, else the template's default; {id} is the graph key,
+// whatever the entry or a default say, as pkg/phases expands it; an
+// unknown one is left as written, a key without one is itself.
 func TestPhaseGeneratedNames(t *testing.T) {
 	st := &Story{
 		PhaseTemplates: map[string]*PhaseTemplate{"t": {
@@ -49,9 +50,9 @@ func TestPhaseGeneratedNames(t *testing.T) {
 	}
 	got := phaseGeneratedNames(st)
 	want := map[string]bool{
-		"did_run": true, "k-3-{x}": true, "fixed": true, "{bare}did": true, // a: the id parameter's default wins
-		"own_run": true, "B-1.5-{x}": true, "{bare}own": true,
-		"k-3-true": true,
+		"a_run": true, "k-3-{x}": true, "fixed": true, "{bare}a": true,
+		"b_run": true, "B-1.5-{x}": true, "{bare}b": true,
+		"c_run": true, "k-3-true": true, "{bare}c": true,
 	}
 	if len(got) != len(want) {
 		t.Errorf("got %v, want %v", got, want)
