@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"kitsoki/internal/testing/storyload"
+	"kitsoki/internal/yamlnode"
 	"kitsoki/pkg/lint"
 	"kitsoki/pkg/story"
 )
@@ -135,15 +136,16 @@ func TestImportedStatesLimitDefault(t *testing.T) {
 
 // overrideDiamond: a tree of depth levels each importing the next twice
 // (2^(depth-1) copies of x) where x imports y with a state override that
-// aliases expand to 531,000 nodes. The fold parses an override again for
-// each copy: 256 copies took 6 GB and did not end in 100 s (graph).
-func overrideDiamond(t *testing.T, depth int) string {
+// aliases nest levels deep (at 6, 531,000 nodes; at 4, 8,300). The fold
+// parses an override again for each copy: 256 copies of 531,000 nodes took
+// 6 GB and did not end in 100 s (graph).
+func overrideDiamond(t *testing.T, depth, levels int) string {
 	t.Helper()
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "y", "app.yaml"), "app: { id: y, version: 0.1.0 }\nworld:\n  x: { type: list, default: [] }\nroot: a\nstates:\n  a: { terminal: true }\n")
 	var b strings.Builder
 	b.WriteString("app: { id: x, version: 0.1.0 }\nimports:\n  y:\n    source: ../y\n    overrides:\n      states:\n        a:\n          terminal: true\n          on_enter:\n            - set: { x: &m0 [a, b, c, d, e, f, g, h, i] }\n")
-	for i := 1; i < 6; i++ {
+	for i := 1; i < levels; i++ {
 		p := fmt.Sprintf("*m%d", i-1)
 		fmt.Fprintf(&b, "            - set: { x: &m%d [%s] }\n", i, strings.Repeat(p+", ", 8)+p)
 	}
@@ -162,12 +164,14 @@ func overrideDiamond(t *testing.T, depth int) string {
 
 // TestOverrideParsesAreBounded: the fold's parses of import overrides
 // share one budget, so a tree copying a large override many times is a
-// fold error naming it (the loader's own walk of the file read it once),
-// and validate predicts it at the top import; two copies fold.
+// fold error naming it (the loader's own walk of the file read it once);
+// two copies fold. The budget here is a small one (Options.MaxOverrideNodes:
+// 512 copies of 8,300 nodes against 20,000); TestOverrideNodesLimitDefault
+// pins the production one, which validate predicts at the top import.
 func TestOverrideParsesAreBounded(t *testing.T) {
-	dir := overrideDiamond(t, 8)
-	_, err := New(loadAnyway(t, dir), Options{})
-	if err == nil || !strings.Contains(err.Error(), "the import overrides of this story may parse together") {
+	dir := overrideDiamond(t, 10, 4)
+	_, err := New(loadAnyway(t, dir), Options{MaxOverrideNodes: 20_000})
+	if err == nil || !strings.Contains(err.Error(), "the 20000 nodes the import overrides of this story may parse together") {
 		t.Fatalf("err = %v", err)
 	}
 	_, ds := lint.Load(dir, story.Options{LookupEnv: storyload.NoEnv})
@@ -178,7 +182,19 @@ func TestOverrideParsesAreBounded(t *testing.T) {
 	if !said {
 		t.Errorf("validate does not say so at app.yaml: %v", ds)
 	}
-	if _, err := New(loadAnyway(t, overrideDiamond(t, 1)), Options{}); err != nil {
+	if _, err := New(loadAnyway(t, overrideDiamond(t, 1, 4)), Options{MaxOverrideNodes: 20_000}); err != nil {
 		t.Errorf("two copies: %v", err)
+	}
+}
+
+// TestOverrideNodesLimitDefault: options naming no limit (the engine's,
+// validate's) parse at most yamlnode.MaxNodes override nodes, the limit
+// pkg/lint's imports rule predicts.
+func TestOverrideNodesLimitDefault(t *testing.T) {
+	if got := (Options{}).OverrideNodesLimit(); got != yamlnode.MaxNodes {
+		t.Errorf("the zero options parse %d override nodes, want yamlnode.MaxNodes", got)
+	}
+	if got := (Options{MaxOverrideNodes: 9}).OverrideNodesLimit(); got != 9 {
+		t.Errorf("MaxOverrideNodes 9: %d", got)
 	}
 }

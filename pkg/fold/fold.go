@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"kitsoki/internal/yamlnode"
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/story"
 )
@@ -29,6 +30,10 @@ type Options struct {
 	// children; 0 (or less) means story.MaxFoldImportedStates, the limit
 	// run, test and validate (pkg/lint's imports rule) hold.
 	MaxImportedStates int
+	// MaxOverrideNodes is the most YAML nodes the fold's parses of import
+	// overrides visit together; 0 (or less) means yamlnode.MaxNodes, the
+	// limit run, test and validate (pkg/lint's imports rule) hold.
+	MaxOverrideNodes int
 }
 
 // ImportedStatesLimit is the imported states o folds at most:
@@ -38,6 +43,15 @@ func (o Options) ImportedStatesLimit() int {
 		return o.MaxImportedStates
 	}
 	return story.MaxFoldImportedStates
+}
+
+// OverrideNodesLimit is the override nodes o parses at most:
+// o.MaxOverrideNodes, or yamlnode.MaxNodes.
+func (o Options) OverrideNodesLimit() int {
+	if o.MaxOverrideNodes > 0 {
+		return o.MaxOverrideNodes
+	}
+	return yamlnode.MaxNodes
 }
 
 // RepeatLimit is the limit o folds with: o.MaxRepeats, or [MaxRepeats].
@@ -117,7 +131,7 @@ func New(st *story.Story, opts Options) (*Folded, error) {
 		aliases:     map[*story.State]map[string]string{},
 		wrappers:    map[*story.State]*wrapInfo{},
 		exitsVia:    map[any][]ExitUse{},
-		overrides:   story.NewOverrideBudget(),
+		overrides:   story.NewOverrideBudget(opts.OverrideNodesLimit()),
 		scope:       map[*story.State]*node{},
 		finalKeys:   map[*story.Effect]bool{},
 		preOverride: map[*node]map[string]*story.Intent{},

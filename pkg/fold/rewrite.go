@@ -83,14 +83,24 @@ func (rw *rewriter) text(s string) string {
 	if !strings.Contains(s, "world.") {
 		return s
 	}
-	return worldRef.ReplaceAllStringFunc(s, func(m string) string {
-		sub := worldRef.FindStringSubmatch(m)
-		name := liftWorld(rw.m, sub[2])
-		if name == sub[2] {
-			return m
+	// one scan: each key renamed in place, the text copied only when one is
+	var out strings.Builder
+	last := 0
+	for _, m := range worldRef.Get().FindAllStringSubmatchIndex(s, -1) {
+		key := s[m[4]:m[5]]
+		name := liftWorld(rw.m, key)
+		if name == key {
+			continue
 		}
-		return sub[1] + "world." + name
-	})
+		out.WriteString(s[last:m[4]])
+		out.WriteString(name)
+		last = m[5]
+	}
+	if last == 0 {
+		return s
+	}
+	out.WriteString(s[last:])
+	return out.String()
 }
 
 // key renames a world key (or a dotted path into one).

@@ -45,6 +45,24 @@ func TestWorldReferenceRewrite(t *testing.T) {
 	}
 }
 
+// FuzzWorldReferenceRewrite holds text to the regexp pass it was first
+// written as: each match replaced by its prefix, "world." and the lifted key.
+func FuzzWorldReferenceRewrite(f *testing.F) {
+	for _, s := range []string{"{{ world.x }}", "world.x,world.x", "myworld.x", "slots.world.x", "world.xx world.x.y", "world.", "(world.x ?? 0) + world.last_error", "world.bandits__y"} {
+		f.Add(s)
+	}
+	rw := childRewriter(nil, "sub", "x", "bandits__y")
+	f.Fuzz(func(t *testing.T, s string) {
+		want := worldRef.ReplaceAllStringFunc(s, func(m string) string {
+			sub := worldRef.FindStringSubmatch(m)
+			return sub[1] + "world." + liftWorld(rw.m, sub[2])
+		})
+		if got := rw.text(s); got != want {
+			t.Fatalf("text(%q) = %q, the regexp pass gives %q", s, got, want)
+		}
+	})
+}
+
 func TestTargetRule(t *testing.T) {
 	rw := childRewriter(&folder{}, "a")
 	owner := &story.State{Name: "s", Path: "a.s"}

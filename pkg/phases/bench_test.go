@@ -1,9 +1,13 @@
 package phases_test
 
 import (
-	"kitsoki/pkg/phases"
+	"fmt"
+	"slices"
+	"strings"
 	"testing"
 
+	"kitsoki/internal/testing/storyload"
+	"kitsoki/pkg/phases"
 	"kitsoki/pkg/story"
 )
 
@@ -38,6 +42,25 @@ phases:
 	for i := 0; i < b.N; i++ {
 		cp := *st
 		cp.States = append([]*story.State(nil), st.States...)
+		if err := phases.Expand(&cp); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkExpandWide: expanding a graph of 10,000 entries of a one-state
+// template, the shape where the cost per entry, not per template, counts.
+func BenchmarkExpandWide(b *testing.B) {
+	var y strings.Builder
+	y.WriteString(head + "phase_templates:\n  t:\n    states:\n      \"{id}_executing\": {on: {go: [{target: \"{{ phase.next.go }}\"}]}}\nphases:\n  template: t\n  graph:\n")
+	for i := range 10_000 {
+		fmt.Fprintf(&y, "    p%d: {next: {go: p%d}}\n", i, (i+1)%10_000)
+	}
+	st, _ := story.LoadBytes("app.yaml", []byte(y.String()), story.Options{LookupEnv: storyload.NoEnv})
+	b.ReportAllocs()
+	for b.Loop() {
+		cp := *st
+		cp.States = slices.Clone(st.States)
 		if err := phases.Expand(&cp); err != nil {
 			b.Fatal(err)
 		}

@@ -33,11 +33,9 @@ func (c *copier) value(v reflect.Value) reflect.Value {
 	switch v.Kind() {
 	case reflect.String:
 		out := reflect.New(v.Type()).Elem()
-		in := v.String()
-		if n := c.b.bodyLen(in); n != len(in) && !c.left.take(0, n) {
-			return out
+		if s, ok := c.b.bodyIf(v.String(), func(n int) bool { return c.left.take(0, n) }); ok {
+			out.SetString(s)
 		}
-		out.SetString(c.b.body(in))
 		return out
 	case reflect.Struct:
 		return c.fields(v)
@@ -63,7 +61,7 @@ func (c *copier) held(v reflect.Value) reflect.Value {
 		return out
 	case reflect.Slice:
 		out := reflect.MakeSlice(v.Type(), v.Len(), v.Len())
-		for i := range v.Len() {
+		for i := 0; i < v.Len() && !c.left.spent(); i++ {
 			out.Index(i).Set(c.value(v.Index(i)))
 		}
 		return out
@@ -75,6 +73,9 @@ func (c *copier) held(v reflect.Value) reflect.Value {
 		slices.SortFunc(keys, func(a, b reflect.Value) int { return strings.Compare(a.String(), b.String()) })
 	}
 	for _, k := range keys {
+		if c.left.spent() {
+			break
+		}
 		out.SetMapIndex(c.value(k), c.value(v.MapIndex(k)))
 	}
 	return out
@@ -116,7 +117,7 @@ func (c *copier) state(s *story.State, parent *story.State) *story.State {
 	}
 	ns.Children = nil
 	for _, ch := range s.Children {
-		if ch != nil {
+		if ch != nil && !c.left.spent() {
 			ns.Children = append(ns.Children, c.state(ch, ns))
 		}
 	}

@@ -98,6 +98,9 @@ func (o Options) instantiate(ph *story.Phases, tpl *story.PhaseTemplate, ps *pro
 		}
 	}()
 	for _, id := range order(ph) {
+		if left.spent() {
+			break // refused: the rest would only be copied to be thrown away
+		}
 		node := ph.Graph[id]
 		where := fmt.Sprintf("phases.graph[%q]", id)
 		if node == nil {
@@ -115,7 +118,7 @@ func (o Options) instantiate(ph *story.Phases, tpl *story.PhaseTemplate, ps *pro
 		}
 		p := &phase{id: id, node: node, c: &copier{b: b, left: left}}
 		for _, ts := range tpl.States {
-			if ts != nil {
+			if ts != nil && !left.spent() {
 				p.mine = append(p.mine, p.c.state(ts, nil))
 				p.raw = append(p.raw, ts.Name)
 			}
@@ -218,9 +221,11 @@ func mergeCheckpoints(s *story.State, cps map[string]*story.Intent) {
 
 // order is the graph's declaration order, else its ids sorted.
 func order(ph *story.Phases) []string {
-	var out []string
+	out := make([]string, 0, len(ph.Graph))
+	seen := make(map[string]bool, len(ph.Graph))
 	for _, id := range slices.Concat(ph.Order, slices.Sorted(maps.Keys(ph.Graph))) {
-		if _, ok := ph.Graph[id]; ok && !slices.Contains(out, id) {
+		if _, ok := ph.Graph[id]; ok && !seen[id] {
+			seen[id] = true
 			out = append(out, id)
 		}
 	}

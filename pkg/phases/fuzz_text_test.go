@@ -30,11 +30,25 @@ func FuzzText(f *testing.F) {
 			if key {
 				return b.key(s, story.Pos{})
 			}
-			return b.body(s)
+			out, _ := b.bodyIf(s, nil)
+			return out
 		}
 		got := sub(b1)
 		if again := sub(b2); again != got || len(b1.probs.list) != len(b2.probs.list) {
 			t.Fatalf("not deterministic: %q vs %q", got, again)
+		}
+		if !key {
+			// the substitution as first written: a regexp pass calling ref per tag
+			want := bodyRefRe.ReplaceAllStringFunc(s, func(m string) string {
+				sub := bodyRefRe.FindStringSubmatch(m)
+				return b1.ref(m, sub[1], sub[2])
+			})
+			if got != want {
+				t.Fatalf("body(%q) = %q, the regexp pass gives %q", s, got, want)
+			}
+			if n, ok := b1.bodyIf(s, func(n int) bool { return false }); len(got) != len(s) && (ok || n != "") {
+				t.Fatalf("bodyIf(%q) built %q though its length was refused", s, n)
+			}
 		}
 		if !strings.Contains(s, "{") && got != s {
 			t.Fatalf("text without placeholders changed: %q -> %q", s, got)

@@ -104,3 +104,23 @@ func TestExpandStopsPastTheProductionBounds(t *testing.T) {
 		t.Errorf("validate does not report it: %v", ds)
 	}
 }
+
+// TestExpandStopsAtTheFirstRefusal: once an expansion is past its bound,
+// no further graph entry is bound or copied. The first of entries entries
+// is past the small bound alone (200 KB of text substituted into its view);
+// the rest would each copy the template again. The work, counted as allocations, is the same for
+// 20 entries as for 2,000.
+func TestExpandStopsAtTheFirstRefusal(t *testing.T) {
+	allocs := func(entries int) float64 {
+		st, _ := story.LoadBytes("app.yaml", []byte(substPhases(1<<10, entries)), story.Options{LookupEnv: storyload.NoEnv})
+		return testing.AllocsPerRun(2, func() {
+			if err := small.Expand(st); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("the %d graph entries expand to more than 20000 copied values or 65536 bytes", entries)) {
+				t.Fatalf("%d entries: err = %v", entries, err)
+			}
+		})
+	}
+	few, many := allocs(20), allocs(2_000)
+	if many > few+1_000 {
+		t.Errorf("2,000 entries past the bound took %.0f allocations, 20 took %.0f: the entries after the refusal were still copied", many, few)
+	}
+}

@@ -40,39 +40,52 @@ func (b *binding) key(s string, p story.Pos) string {
 	})
 }
 
-// body substitutes every {{ tpl.<param> }} and {{ phase.next.<arc> }} tag
-// of s by its raw text in one pass, even inside another tag; one without
-// a value is left as written, and nothing else is substituted.
-func (b *binding) body(s string) string {
+// bodyIf substitutes every {{ tpl.<param> }} and {{ phase.next.<arc> }}
+// tag of s by its raw text in one pass, even inside another tag; one
+// without a value is left as written, and nothing else is substituted. The
+// text is built only when fits (nil: any) takes its length, else ("",
+// false); a text whose length does not change is not asked about. One
+// scan finds the tags, for the length and the text.
+func (b *binding) bodyIf(s string, fits func(n int) bool) (string, bool) {
 	if !strings.Contains(s, "{{") {
-		return s
+		return s, true
 	}
-	return bodyRefRe.ReplaceAllStringFunc(s, b.ref)
-}
-
-// bodyLen is len(b.body(s)), without building it.
-func (b *binding) bodyLen(s string) int {
-	if !strings.Contains(s, "{{") {
-		return len(s)
-	}
+	tags := bodyRefRe.Get().FindAllStringSubmatchIndex(s, -1)
+	subs := make([]string, len(tags))
 	n := len(s)
-	for _, tag := range bodyRefRe.FindAllString(s, -1) {
-		n += len(b.ref(tag)) - len(tag)
+	for i, m := range tags {
+		subs[i] = b.ref(s[m[0]:m[1]], s[m[2]:m[3]], s[m[4]:m[5]])
+		n += len(subs[i]) - (m[1] - m[0])
 	}
-	return n
+	if n != len(s) && fits != nil && !fits(n) {
+		return "", false
+	}
+	if len(tags) == 0 {
+		return s, true
+	}
+	var out strings.Builder
+	out.Grow(n)
+	last := 0
+	for i, m := range tags {
+		out.WriteString(s[last:m[0]])
+		out.WriteString(subs[i])
+		last = m[1]
+	}
+	out.WriteString(s[last:])
+	return out.String(), true
 }
 
-// ref is the text that replaces the tag m in a body.
-func (b *binding) ref(m string) string {
-	sub := bodyRefRe.FindStringSubmatch(m)
-	if sub[1] == "tpl" {
-		if v, ok := b.params[sub[2]]; ok {
+// ref is the text that replaces the tag m, whose kind is tpl or
+// phase.next, naming name.
+func (b *binding) ref(m, kind, name string) string {
+	if kind == "tpl" {
+		if v, ok := b.params[name]; ok {
 			return text(v)
 		}
 		return m
 	}
 	next, _ := b.next.(map[string]any)
-	if v, ok := next[sub[2]]; ok {
+	if v, ok := next[name]; ok {
 		return executing(text(v))
 	}
 	return m

@@ -153,3 +153,29 @@ func buildKitsoki(b *testing.B) string {
 	}
 	return bin
 }
+
+// BenchmarkIncludeStates loads 30,000 states from ten include: files
+// (each state checked against the top-level names merged before it).
+func BenchmarkIncludeStates(b *testing.B) {
+	dir := b.TempDir()
+	for k := range 10 {
+		var p strings.Builder
+		p.WriteString("states:\n")
+		for i := k * 3000; i < (k+1)*3000; i++ {
+			fmt.Fprintf(&p, "  s%d:\n    on_enter:\n      - say: \"at %d\"\n    on:\n      next: [{target: s%d}]\n", i, i, (i+1)%30000)
+		}
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("part%d.yaml", k)), []byte(p.String()), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	app := "app: {id: inc}\nroot: s0\nintents:\n  next: {}\ninclude: [\"part*.yaml\"]\n"
+	if err := os.WriteFile(filepath.Join(dir, "app.yaml"), []byte(app), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if st, ds := Load(dir, Options{}); st == nil || len(st.States) != 30000 || len(ds) != 0 {
+			b.Fatalf("%d diagnostics:\n%s", len(ds), render(ds))
+		}
+	}
+}

@@ -111,11 +111,16 @@ func (l *loader) mergeDecls(st *Story, fd *fileDef, hint string) {
 	collide := func(p Pos, what, name string) {
 		l.rep.Errf(p, RuleInclude, "include: %s %q is already declared%s", what, name, hint)
 	}
+	top := make(map[string]bool, len(st.States)+len(inc.States)) // HasTop, once per file
+	for _, s := range st.States {
+		top[s.Name] = true
+	}
 	for _, s := range inc.States {
-		if HasTop(st, s.Name) {
+		if top[s.Name] {
 			collide(s.Pos, "state", s.Name)
 			continue
 		}
+		top[s.Name] = true
 		st.States = append(st.States, s)
 	}
 	mergeNamed(st.PhaseTemplates, inc.PhaseTemplates, "phase_template", func(v *PhaseTemplate) Pos { return v.Pos }, collide)

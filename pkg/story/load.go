@@ -28,6 +28,9 @@ type Options struct {
 	wholeParse bool
 	// splitBatch, when set, is the batch size of that parse (in bytes).
 	splitBatch int
+	// maxNodes, when above 0, replaces yamlnode.MaxNodes as the floor of
+	// each file's node budget, so a test proves a refusal without walking millions.
+	maxNodes int
 	// Overlay holds unsaved editor buffers by absolute path (kitsoki lsp).
 	Overlay map[string][]byte
 	// Root, when set, is the project root (--root); empty: [ProjectRoot].
@@ -46,6 +49,15 @@ func ManifestPath(path string) string {
 		return filepath.Join(path, StoryFile)
 	}
 	return path
+}
+
+// nodeFloor is the floor of each file's node budget and what aliases may
+// add to a whole story: yamlnode.MaxNodes but in a test.
+func (o Options) nodeFloor() int {
+	if o.maxNodes > 0 {
+		return o.maxNodes
+	}
+	return yamlnode.MaxNodes
 }
 
 func (o Options) Lookup(name string) (string, bool) {

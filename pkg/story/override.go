@@ -120,12 +120,16 @@ func (o *ImportOverrides) parse(v *yaml.Node, name string, b *OverrideBudget, fn
 // OverrideBudget is the nodes the override parses of one fold may visit
 // together: an override is parsed again for each copy of its import, so
 // aliases could multiply it. FoldOverrideNodes predicts it for validate.
-type OverrideBudget struct{ left atomic.Int64 }
+type OverrideBudget struct {
+	left  atomic.Int64
+	limit int
+}
 
-// NewOverrideBudget is a budget of yamlnode.MaxNodes nodes.
-func NewOverrideBudget() *OverrideBudget {
-	b := &OverrideBudget{}
-	b.left.Store(yamlnode.MaxNodes)
+// NewOverrideBudget is a budget of limit nodes (yamlnode.MaxNodes in
+// run, test and validate: fold.Options.OverrideNodesLimit).
+func NewOverrideBudget(limit int) *OverrideBudget {
+	b := &OverrideBudget{limit: limit}
+	b.left.Store(int64(limit))
 	return b
 }
 
@@ -136,7 +140,7 @@ func (b *OverrideBudget) lend(w *yamlnode.Walker) {
 	}
 	w.Budget = int(min(int64(w.Budget), max(b.left.Load(), 0)))
 	w.Limit = w.Budget
-	w.LimitNote = fmt.Sprintf(" (what is left of the %d nodes the import overrides of this story may parse together, over every copy of their imports)", yamlnode.MaxNodes)
+	w.LimitNote = fmt.Sprintf(" (what is left of the %d nodes the import overrides of this story may parse together, over every copy of their imports)", b.limit)
 }
 
 // settle takes what w spent from the budget.

@@ -158,37 +158,67 @@ var (
 	PhaseRefRe = &lazyre.Regexp{Expr: `\{\{\s*(tpl|phase\.next)\.\w+\s*\}\}`}
 )
 
-// phaseGeneratedNames lists the top-level state names phases: creates.
+// phaseGeneratedNames lists the top-level state names phases: creates. A
+// {name} is the entry's parameter, else the template's default; {id} is
+// the graph key, as pkg/phases expands it. Each name's placeholders are
+// found once, not once per entry.
 func phaseGeneratedNames(st *Story) map[string]bool {
 	out := map[string]bool{}
 	if st.Phases == nil {
 		return out
 	}
 	tpl := st.PhaseTemplates[st.Phases.Template]
-	if tpl == nil {
+	if tpl == nil || len(st.Phases.Graph) == 0 {
 		return out
 	}
+	type templated struct {
+		name  string
+		holes [][]int // PhaseParamRe's submatch indexes in name
+	}
+	var names []templated
+	for _, s := range tpl.States {
+		if s == nil {
+			continue
+		}
+		if holes := PhaseParamRe.Get().FindAllStringSubmatchIndex(s.Name, -1); len(holes) > 0 {
+			names = append(names, templated{s.Name, holes})
+		} else {
+			out[s.Name] = true
+		}
+	}
+	var b strings.Builder
 	for id, node := range st.Phases.Graph {
-		params := map[string]string{"id": id}
-		for n, pp := range tpl.Parameters {
-			if pp.Default != nil {
-				params[n] = fmt.Sprint(pp.Default)
-			}
-		}
-		for k, v := range node.Params {
-			params[k] = fmt.Sprint(v)
-		}
-		for _, s := range tpl.States {
-			name := PhaseParamRe.ReplaceAllStringFunc(s.Name, func(m string) string {
-				if v, ok := params[m[1:len(m)-1]]; ok {
-					return v
+		for _, t := range names {
+			b.Reset()
+			last := 0
+			for _, h := range t.holes {
+				if v, ok := phaseParam(tpl, node, id, t.name[h[2]:h[3]]); ok {
+					b.WriteString(t.name[last:h[0]])
+					b.WriteString(v)
+					last = h[1]
 				}
-				return m
-			})
-			out[name] = true
+			}
+			b.WriteString(t.name[last:])
+			out[b.String()] = true
 		}
 	}
 	return out
+}
+
+// phaseParam is the text of parameter name for the graph entry id (node).
+func phaseParam(tpl *PhaseTemplate, node *PhaseNode, id, name string) (string, bool) {
+	if name == "id" {
+		return id, true
+	}
+	if node != nil {
+		if v, ok := node.Params[name]; ok {
+			return fmt.Sprint(v), true
+		}
+	}
+	if pp := tpl.Parameters[name]; pp != nil && pp.Default != nil {
+		return fmt.Sprint(pp.Default), true
+	}
+	return "", false
 }
 
 // ResolveInvoke maps iface.<name>.<op> to the interface's default binding;

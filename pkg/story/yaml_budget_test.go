@@ -15,11 +15,14 @@ import (
 // that loads with the rest of the file silently dropped. The budget grows
 // with the file: an alias bomb (in the header or inside a state, which
 // turns the state-by-state parse off) is refused, a file that is simply
-// large is read whole.
+// large is read whole. The budget's floor here is a small one (20,000
+// nodes, Options.maxNodes); TestNodeBudgetFloorIsMaxNodes pins the
+// production one.
 func TestNodeBudgetExhaustionIsAPositionedError(t *testing.T) {
+	const floor = 20_000
 	var bomb strings.Builder
 	bomb.WriteString("x0: &a0 [q, q, q, q, q, q, q, q, q, q]\n")
-	for i := 1; i <= 7; i++ {
+	for i := 1; i <= 4; i++ {
 		fmt.Fprintf(&bomb, "x%d: &a%d [", i, i)
 		for j := range 10 {
 			if j > 0 {
@@ -31,7 +34,7 @@ func TestNodeBudgetExhaustionIsAPositionedError(t *testing.T) {
 	}
 	var list strings.Builder
 	list.WriteString("[")
-	for i := range yamlnode.MaxNodes + 100 {
+	for i := range floor + 100 {
 		if i > 0 {
 			list.WriteString(",")
 		}
@@ -53,7 +56,7 @@ func TestNodeBudgetExhaustionIsAPositionedError(t *testing.T) {
 			if err := os.WriteFile(filepath.Join(dir, "app.yaml"), []byte(src), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			st, ds := Load(dir, Options{})
+			st, ds := Load(dir, Options{maxNodes: floor})
 			found := false
 			for _, d := range ds {
 				if d.Severity == diag.Error && strings.Contains(d.Message, "YAML nodes") {
@@ -63,11 +66,14 @@ func TestNodeBudgetExhaustionIsAPositionedError(t *testing.T) {
 					}
 				}
 			}
+			if found && !strings.Contains(render(ds), fmt.Sprintf("more than %d YAML nodes", floor+len(src))) {
+				t.Errorf("the refusal does not name the budget %d:\n%s", floor+len(src), render(ds))
+			}
 			if found != c.refused {
 				t.Fatalf("budget exhaustion reported: %v, want %v:\n%s", found, c.refused, render(ds))
 			}
 			if !c.refused {
-				if v := st.Var("big"); v == nil || len(v.Default.([]any)) != yamlnode.MaxNodes+100 {
+				if v := st.Var("big"); v == nil || len(v.Default.([]any)) != floor+100 {
 					t.Fatalf("the huge list was not read whole")
 				}
 				if v := st.Var("after"); v == nil || v.Default != 7 {
@@ -86,17 +92,30 @@ func indent(s, pre string) string {
 	return strings.Join(lines, "\n") + "\n"
 }
 
+// TestNodeBudgetFloorIsMaxNodes: the zero Options (every load but a
+// test's) walk each file within yamlnode.NodeBudget.
+func TestNodeBudgetFloorIsMaxNodes(t *testing.T) {
+	if got := (Options{}).nodeFloor(); got != yamlnode.MaxNodes {
+		t.Errorf("the zero Options' node floor is %d, want yamlnode.MaxNodes", got)
+	}
+	if got := (Options{maxNodes: 9}).nodeFloor(); got != 9 {
+		t.Errorf("maxNodes 9: %d", got)
+	}
+}
+
 // TestAliasBudgetIsOneForTheLoad: each file had its own alias budget
 // (yamlnode.NodeBudget), so 300 included files of 4 KB, each expanding
 // to 66,000 nodes, loaded as 20 million nodes (800 MB, 14 s in
 // validate). The part of the budget aliases may use is one for the whole
 // load: past it, the file where it runs out is a positioned error saying
-// so; the same files, fewer of them, load.
+// so; the same files, fewer of them, load. Here the budget is a small one
+// (20,000 nodes, Options.maxNodes) and each file expands to 820.
 func TestAliasBudgetIsOneForTheLoad(t *testing.T) {
+	const floor = 20_000
 	part := func(j int) string {
 		var b strings.Builder
 		fmt.Fprintf(&b, "world:\n  w%d_0: { type: list, default: &m0 [a, b, c, d, e, f, g, h, i] }\n", j)
-		for i := 1; i < 5; i++ {
+		for i := 1; i < 3; i++ {
 			p := fmt.Sprintf("*m%d", i-1)
 			fmt.Fprintf(&b, "  w%d_%d: { type: list, default: &m%d [%s] }\n", j, i, i, strings.Repeat(p+", ", 8)+p)
 		}
@@ -116,7 +135,7 @@ func TestAliasBudgetIsOneForTheLoad(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(dir, "app.yaml"), []byte(src), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		_, ds := Load(dir, Options{})
+		_, ds := Load(dir, Options{maxNodes: floor})
 		var refused []diag.Diagnostic
 		for _, d := range ds {
 			if d.Severity == diag.Error && strings.Contains(d.Message, "nodes aliases may add to a whole story") {

@@ -221,10 +221,13 @@ func (l *loader) parseFileDoc(display, abs string, data []byte, include bool) (*
 func (l *loader) parseFileDocIn(display, abs string, data []byte, include bool) (*fileDef, *fileParser) {
 	newParser := func() *fileParser {
 		p := newFileParser(l.rep, display, filepath.Dir(abs), len(data))
+		if floor := l.opts.nodeFloor(); floor != yamlnode.MaxNodes {
+			p.Budget, p.Limit = floor+len(data), floor+len(data)
+		}
 		if l.aliasSpent > 0 {
 			p.Budget = max(p.Budget-l.aliasSpent, len(data))
 			p.Limit = p.Budget
-			p.LimitNote = fmt.Sprintf(" (aliases in the files of this story read before it took %d of the %d nodes aliases may add to a whole story)", min(l.aliasSpent, yamlnode.MaxNodes), yamlnode.MaxNodes)
+			p.LimitNote = fmt.Sprintf(" (aliases in the files of this story read before it took %d of the %d nodes aliases may add to a whole story)", min(l.aliasSpent, l.opts.nodeFloor()), l.opts.nodeFloor())
 		}
 		p.owned, p.include = true, include
 		return p
