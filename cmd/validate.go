@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -120,20 +119,6 @@ Exit status: 0 clean, 1 findings (errors; with --strict also warnings),
 	addSemanticRoutingFlag(c)
 	fl.StringVar(&stdinName, "stdin-filename", "", "with -: the app.yaml path the standard input stands for (positions, relative files)")
 	return c
-}
-
-// tuneValidateGC sets the collector for a validate run unless GOGC (and
-// GOMEMLIMIT) say otherwise.
-func tuneValidateGC() {
-	if _, set := os.LookupEnv("GOGC"); set {
-		return
-	}
-	// A validate run is short: collect at 9x the live heap rather than 2x.
-	debug.SetGCPercent(800)
-	if _, set := os.LookupEnv("GOMEMLIMIT"); !set {
-		// ...with a memory limit so a huge story collects often again.
-		debug.SetMemoryLimit(72 << 20)
-	}
 }
 
 // validateFiles is the app.yaml files args name; "-" reads the one story
