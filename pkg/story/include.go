@@ -26,6 +26,7 @@ func (l *loader) mergeIncludes(st *Story, display string) {
 	// A file matched again (by another pattern, or twice by one list) is
 	// merged again, as upstream merges it, so its declarations collide.
 	seen := map[string]*fileDef{}
+	total := int64(len(l.sources[display]))
 	for i, pat := range st.Include {
 		at := Pos{File: display}
 		if i < len(st.IncludePos) {
@@ -82,6 +83,10 @@ func (l *loader) mergeIncludes(st *Story, display string) {
 			if err != nil {
 				l.rep.Errf(at, RuleInclude, "include %q: %s: %s", pat, m, errText(err))
 				continue
+			}
+			if total += int64(len(data)); total > l.opts.storyBytes() {
+				l.rep.Errf(at, RuleInclude, "include %q: %s brings the story's YAML (%s and its include: files) to %d bytes, over the %d a story may total, as one file may hold; split the story with imports: or make it smaller", pat, m, display, total, l.opts.storyBytes())
+				return
 			}
 			fd, _ := l.parseFileDoc(m, abs, data, true)
 			if fd == nil {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"kitsoki/internal/safefile"
 	"kitsoki/internal/testing/storytest"
 	"kitsoki/pkg/diag"
 )
@@ -208,5 +209,39 @@ func TestIncludeSameFileTwiceCollides(t *testing.T) {
 				t.Errorf("want one error %q naming the second include, got %q", tc.want, errs)
 			}
 		})
+	}
+}
+
+// TestIncludeFilesTotalOneFilesCap: a story's manifest and include: files
+// together may hold what one file may (here a test limit of 400 bytes):
+// the include that goes past it is refused, unparsed, at its place in
+// include:, and no later file is read; under the limit all load.
+func TestIncludeFilesTotalOneFilesCap(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, ".kitsoki/keep", "")
+	manifest := "app: {id: i}\nroot: a\ninclude: [\"rooms/*.yaml\"]\nstates:\n  a: {terminal: true}\n"
+	write(t, dir, "app.yaml", manifest)
+	room := func(name string) string {
+		return "states:\n  " + name + ":\n    view: \"" + strings.Repeat("x", 120) + "\"\n    terminal: true\n"
+	}
+	write(t, dir, "rooms/b.yaml", room("b"))
+	write(t, dir, "rooms/c.yaml", room("c"))
+	write(t, dir, "rooms/d.yaml", room("d"))
+	limit := int64(len(manifest) + 2*len(room("b")))
+	st, ds := Load(dir, Options{maxStoryBytes: limit})
+	out := render(ds)
+	for _, want := range []string{`include "rooms/*.yaml"`, "rooms/d.yaml brings the story's YAML", fmt.Sprintf("over the %d a story may total", limit), "imports:"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("want %q in:\n%s", want, out)
+		}
+	}
+	if st == nil || st.State("b") == nil || st.State("c") == nil || st.State("d") != nil {
+		t.Error("want b and c merged, d refused unparsed")
+	}
+	if _, ds := Load(dir, Options{maxStoryBytes: limit + int64(len(room("d")))}); strings.Contains(render(ds), "brings the story's YAML") {
+		t.Errorf("refused under the limit:\n%s", render(ds))
+	}
+	if (Options{}).storyBytes() != safefile.StoryYAML {
+		t.Errorf("the production total is %d, want one file's cap %d", (Options{}).storyBytes(), safefile.StoryYAML)
 	}
 }

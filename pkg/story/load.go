@@ -31,6 +31,9 @@ type Options struct {
 	// maxNodes, when above 0, replaces yamlnode.MaxNodes as the floor of
 	// each file's node budget, so a test proves a refusal without walking millions.
 	maxNodes int
+	// maxStoryBytes, when above 0, replaces safefile.StoryYAML as what a
+	// story's manifest and include: files may total, for tests.
+	maxStoryBytes int64
 	// Overlay holds unsaved editor buffers by absolute path (kitsoki lsp).
 	Overlay map[string][]byte
 	// Root, when set, is the project root (--root); empty: [ProjectRoot].
@@ -58,6 +61,16 @@ func (o Options) nodeFloor() int {
 		return o.maxNodes
 	}
 	return yamlnode.MaxNodes
+}
+
+// storyBytes is what a story's manifest and its include: files may
+// total: one file's cap, so that splitting a story into include files
+// costs no more memory than one file of it.
+func (o Options) storyBytes() int64 {
+	if o.maxStoryBytes > 0 {
+		return o.maxStoryBytes
+	}
+	return safefile.StoryYAML
 }
 
 func (o Options) Lookup(name string) (string, bool) {
