@@ -10,7 +10,7 @@ import (
 )
 
 var ruleTargetTemplate = &Rule{ID: "target-template", Severity: diag.Warning, LintOnly: true,
-	Summary: "a templated arc target reads a world key its own arm's effects write (set:, increment:, a call's bind:): the target renders before the effects run, so it sees the value from before the arm; a {{ state.* }} in a target or initial: is never the session's state there (empty, or a failed turn on an emit hop or on_complete)",
+	Summary: "a templated arc target, or a templated initial: its move descends through, reads a world key its own arm's effects write (set:, increment:, a call's bind:), or an initial: reads one its own state's on_enter writes: both render before those effects run, so they see the value from before the arm; a {{ state.* }} in a target or initial: is never the session's state there (empty, or a failed turn on an emit hop or on_complete)",
 	Example: "on:\n  go:\n    - target: \"s{{ world.n }}\"\n      effects: [{set: {n: 5}}]"}
 
 // stateRefRe finds a read of the template root state (state.x, state["x"]),
@@ -34,24 +34,46 @@ func checkTargetTemplates(c *checker) {
 			return
 		}
 		written := armWrites(t.Effects)
-		for _, m := range tagRe.Get().FindAllStringIndex(t.Target, -1) {
-			tag := t.Target[m[0]:m[1]]
-			for _, r := range worldRefRe.Get().FindAllStringSubmatchIndex(tag, -1) {
-				k := tag[r[2]:r[3]]
-				if !written[k] {
-					continue
-				}
-				line, col := lineCol(t.Target, m[0]+r[0])
-				c.rep.Warnf(c.src.valuePos(p, t.Target, line, col), ruleTargetTemplate,
-					"state %q intent %q arm %d: target %q reads world.%s, which this arm's effects write; a target renders before the arm's effects run (set:, increment:, bind:), so it sees world.%s from before the arm, not the new value (compute the value in an earlier turn, or choose the target with separate arms guarded by when:)",
-					s.Path, intent, arm, t.Target, k, k)
-				return
-			}
+		if k, off := firstWritten(t.Target, written); k != "" {
+			line, col := lineCol(t.Target, off)
+			c.rep.Warnf(c.src.valuePos(p, t.Target, line, col), ruleTargetTemplate,
+				"state %q intent %q arm %d: target %q reads world.%s, which this arm's effects write; a target renders before the arm's effects run (set:, increment:, bind:), so it sees world.%s from before the arm, not the new value (compute the value in an earlier turn, or choose the target with separate arms guarded by when:)",
+				s.Path, intent, arm, t.Target, k, k)
 		}
 	})
+	c.eachTransition(func(s *story.State, intent string, arm int, t *story.Transition) {
+		written := armWrites(t.Effects)
+		if len(written) == 0 || story.IsTemplated(t.Target) {
+			return
+		}
+		dst, err := s.Resolve(t.Target)
+		if err != nil || dst.Kind != story.TargetState {
+			return
+		}
+		p := t.TargetPos
+		if p.File == "" {
+			p = t.Pos
+		}
+		descendInitials(dst.State, func(in *story.State) bool {
+			k, _ := firstWritten(in.Initial, written)
+			if k == "" {
+				return false
+			}
+			c.rep.Warnf(p, ruleTargetTemplate,
+				"state %q intent %q arm %d: target %q enters %q, whose initial: %q reads world.%s, which this arm's effects write; an initial: the move descends through renders before the arm's effects run, so it sees world.%s from before the arm (compute the value in an earlier turn, or target the child with separate arms guarded by when:)",
+				s.Path, intent, arm, t.Target, in.Path, in.Initial, k, k)
+			return true
+		})
+	})
 	for _, s := range c.states() {
-		if story.IsTemplated(s.Initial) {
-			c.targetState(s, "", s.Initial, s.InitialPos)
+		if !story.IsTemplated(s.Initial) || c.targetState(s, "", s.Initial, s.InitialPos) {
+			continue
+		}
+		if k, off := firstWritten(s.Initial, armWrites(s.OnEnter)); k != "" {
+			line, col := lineCol(s.Initial, off)
+			c.rep.Warnf(c.src.valuePos(s.InitialPos, s.Initial, line, col), ruleTargetTemplate,
+				"state %q initial: %q reads world.%s, which its own on_enter writes; an initial: renders when the move is resolved, before any entered state's on_enter runs, so it sees world.%s from before %q is entered (compute the value in an earlier turn, or choose the child with separate arms guarded by when:)",
+				s.Path, s.Initial, k, k, s.Path)
 		}
 	}
 	c.eachEffect(func(e *story.Effect, site effSite) {
@@ -106,4 +128,48 @@ func armWrites(effs []*story.Effect) map[string]bool {
 		}
 	}
 	return out
+}
+
+// firstWritten is the first world key in a {{ }} of src that written
+// holds, with its byte offset in src ("" when none).
+func firstWritten(src string, written map[string]bool) (string, int) {
+	if len(written) == 0 {
+		return "", 0
+	}
+	for _, m := range tagRe.Get().FindAllStringIndex(src, -1) {
+		tag := src[m[0]:m[1]]
+		for _, r := range worldRefRe.Get().FindAllStringSubmatchIndex(tag, -1) {
+			if k := tag[r[2]:r[3]]; written[k] {
+				return k, m[0] + r[0]
+			}
+		}
+	}
+	return "", 0
+}
+
+// descendInitials calls fn with each state whose templated initial: a
+// move entering dst renders (every region of a parallel state, through
+// literal initial: children) until fn reports it warned.
+func descendInitials(dst *story.State, fn func(s *story.State) bool) bool {
+	switch {
+	case dst == nil:
+		return false
+	case dst.Parallel:
+		for _, ch := range dst.Children {
+			if descendInitials(ch, fn) {
+				return true
+			}
+		}
+		return false
+	case dst.Type != "compound" || dst.Initial == "":
+		return false
+	case story.IsTemplated(dst.Initial):
+		return fn(dst)
+	}
+	for _, ch := range dst.Children {
+		if ch.Name == dst.Initial {
+			return descendInitials(ch, fn)
+		}
+	}
+	return false
 }
