@@ -132,6 +132,7 @@ func passes() []pass {
 		{ruleDecideSchema, checkDecideSchema},
 		{ruleAgentArgs, checkAgentArgs},
 		{ruleEmitAfterBind, checkEmitAfterBind},
+		{ruleTargetTemplate, checkTargetTemplates},
 		{ruleEmitAfterExit, checkEmitAfterExit},
 		{ruleEmitCycle, checkEmitCycles},
 		{ruleViewRoot, checkViewRoot},
