@@ -61,17 +61,16 @@ func checkPhases(c *checker) {
 // value in graph entry id; a generated name already taken is warned
 // (docs/compat/phases.md).
 func checkPhaseKeys(c *checker, id string, node *story.PhaseNode, tpl *story.PhaseTemplate, taken map[string]string) {
-	vals := map[string]string{"id": id}
+	vals := map[string]string{}
 	for n, pp := range tpl.Parameters {
 		if pp != nil && pp.Default != nil {
 			vals[n] = fmt.Sprint(pp.Default)
 		}
 	}
 	for k, v := range node.Params {
-		if k != "id" { // the graph key, whatever the entry says
-			vals[k] = fmt.Sprint(v)
-		}
+		vals[k] = fmt.Sprint(v)
 	}
+	vals["id"] = id // the graph key, whatever a default or the entry says
 	for _, ts := range tpl.States {
 		if ts == nil {
 			continue

@@ -55,3 +55,18 @@ func TestStateNameExpandedPhases(t *testing.T) {
 		t.Errorf("state-name finding %d:%d %s %q, want a warning at the template state (line 12) naming the generated state and its entry", d.Line, d.Col, d.Severity, d.Message)
 	}
 }
+
+// TestPhaseKeysIDIsTheGraphKey: {id} in a template state's key is the
+// graph key, as the expansion makes it, even where the template gives id a
+// default: two entries expand to two states, not one (the existing engine
+// validates this story, and its target to plan_executing).
+func TestPhaseKeysIDIsTheGraphKey(t *testing.T) {
+	src := strings.Replace(phasesStateNameStory, "  step:\n    states:", "  step:\n    parameters:\n      id: { default: x }\n    states:", 1)
+	src = strings.Replace(src, `"review#2": { next: {} }`, "review: { next: {} }", 1)
+	_, ds := LoadBytes("app.yaml", []byte(src), story.Options{})
+	for _, d := range ds {
+		if d.Rule == story.RulePhases.ID || d.Rule == ruleTarget.ID {
+			t.Errorf("%s", d)
+		}
+	}
+}
