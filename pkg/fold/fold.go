@@ -39,19 +39,13 @@ type Options struct {
 // ImportedStatesLimit is the imported states o folds at most:
 // o.MaxImportedStates, or story.MaxFoldImportedStates.
 func (o Options) ImportedStatesLimit() int {
-	if o.MaxImportedStates > 0 {
-		return o.MaxImportedStates
-	}
-	return story.MaxFoldImportedStates
+	return cmp.Or(max(o.MaxImportedStates, 0), story.MaxFoldImportedStates)
 }
 
 // OverrideNodesLimit is the override nodes o parses at most:
 // o.MaxOverrideNodes, or yamlnode.MaxNodes.
 func (o Options) OverrideNodesLimit() int {
-	if o.MaxOverrideNodes > 0 {
-		return o.MaxOverrideNodes
-	}
-	return yamlnode.MaxNodes
+	return cmp.Or(max(o.MaxOverrideNodes, 0), yamlnode.MaxNodes)
 }
 
 // RepeatLimit is the limit o folds with: o.MaxRepeats, or [MaxRepeats].

@@ -2,6 +2,7 @@ package story
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -56,22 +57,12 @@ func ManifestPath(path string) string {
 
 // nodeFloor is the floor of each file's node budget and what aliases may
 // add to a whole story: yamlnode.MaxNodes but in a test.
-func (o Options) nodeFloor() int {
-	if o.maxNodes > 0 {
-		return o.maxNodes
-	}
-	return yamlnode.MaxNodes
-}
+func (o Options) nodeFloor() int { return cmp.Or(max(o.maxNodes, 0), yamlnode.MaxNodes) }
 
 // storyBytes is what a story's manifest and its include: files may
 // total: one file's cap, so that splitting a story into include files
 // costs no more memory than one file of it.
-func (o Options) storyBytes() int64 {
-	if o.maxStoryBytes > 0 {
-		return o.maxStoryBytes
-	}
-	return safefile.StoryYAML
-}
+func (o Options) storyBytes() int64 { return cmp.Or(max(o.maxStoryBytes, 0), safefile.StoryYAML) }
 
 func (o Options) Lookup(name string) (string, bool) {
 	if o.LookupEnv != nil {
