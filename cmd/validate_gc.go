@@ -26,8 +26,8 @@ func tuneValidateGC() {
 		return
 	}
 	debug.SetGCPercent(800)
-	_, ownLimit := os.LookupEnv("GOMEMLIMIT")
-	ownLimit = !ownLimit
+	_, envLimit := os.LookupEnv("GOMEMLIMIT")
+	ownLimit := !envLimit
 	if ownLimit {
 		debug.SetMemoryLimit(validateGCLimit)
 	}
