@@ -589,7 +589,7 @@ func (fr *fixtureRun) turn(ctx context.Context, t *Turn) (tr *TurnResult, ok boo
 		}
 		out = fr.outcome(t, c, in, turn, from)
 	}
-	if !fr.advance(ctx, t, c, in == nil) {
+	if !fr.advance(ctx, t, in == nil) {
 		return nil, false
 	}
 	if !fr.retain(t, out.evs, out.view) {
@@ -754,7 +754,7 @@ func (fr *fixtureRun) outcome(t *Turn, c *checker, in *engine.Input, turn *engin
 // advance moves the virtual clock by the turn's advance_clock; false when
 // the session cannot go on. A clock-only turn always advances, even by 0,
 // so its view re-renders against the replayed world (flow-format.md §3.1).
-func (fr *fixtureRun) advance(ctx context.Context, t *Turn, c *checker, clockOnly bool) bool {
+func (fr *fixtureRun) advance(ctx context.Context, t *Turn, clockOnly bool) bool {
 	if fr.legacy || (!clockOnly && (!t.HasAdvance || t.AdvanceClock <= 0)) {
 		return true
 	}

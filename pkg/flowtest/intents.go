@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -278,7 +278,7 @@ func LoadIntents(root, glob, only string) ([]*IntentSuite, error) {
 	if len(files) == 0 {
 		return nil, fmt.Errorf("%w %q", ErrNoIntentFixtures, glob)
 	}
-	sort.Strings(files)
+	slices.Sort(files)
 	var out []*IntentSuite
 	for _, f := range files {
 		data, err := readIn(r, f)

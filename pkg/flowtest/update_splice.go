@@ -2,10 +2,10 @@ package flowtest
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -19,10 +19,12 @@ type edit struct {
 	text       string
 }
 
+// byStart orders edits by where they start.
+func byStart(a, b edit) int { return cmp.Compare(a.start, b.start) }
+
 // applyEdits returns src with the edits made (they must not overlap).
 func applyEdits(src []byte, edits []edit) []byte {
-	es := append([]edit(nil), edits...)
-	sort.Slice(es, func(i, j int) bool { return es[i].start < es[j].start })
+	es := slices.SortedFunc(slices.Values(edits), byStart)
 	var b bytes.Buffer
 	at := 0
 	for _, e := range es {
