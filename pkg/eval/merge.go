@@ -95,7 +95,7 @@ func Merge(v *Validation, shards []*Report) (*Report, error) {
 // jobs, and a moved, copied or dropped record would change the verdict.
 func checkShardCalls(v *Validation, shards []*Report, n, ncand int) error {
 	nex := len(v.Dataset.Examples)
-	repeat := max(v.Dataset.Matrix.Repeat, 1)
+	repeat := v.Dataset.repeat()
 	exIdx := make(map[string]int, nex)
 	for i, ex := range v.Dataset.Examples {
 		exIdx[ex.Name] = i
@@ -194,7 +194,7 @@ func CheckShardSize(v *Validation, s *Report) error {
 	if err != nil {
 		return fmt.Errorf("eval merge: %w", err)
 	}
-	total := matrixJobs(len(specs), len(v.Dataset.Examples), max(v.Dataset.Matrix.Repeat, 1))
+	total := matrixJobs(len(specs), len(v.Dataset.Examples), v.Dataset.repeat())
 	if len(s.Calls) > total {
 		return fmt.Errorf("eval merge: %s holds %d calls, the matrix has %d jobs in all; re-run that shard", s.Path, len(s.Calls), total)
 	}

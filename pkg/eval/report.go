@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
-	"sort"
 	"time"
 
 	"kitsoki/internal/atomicfile"
@@ -173,8 +172,7 @@ func reportsDir(d *Dataset) string { return filepath.Join(d.Dir(), "reports", d.
 
 // listReports lists <dataset dir>/reports/<call>/*.json, sorted.
 func listReports(d *Dataset) []string {
-	m, _ := filepath.Glob(filepath.Join(story.QuoteGlob(reportsDir(d)), "*.json"))
-	sort.Strings(m)
+	m, _ := filepath.Glob(filepath.Join(story.QuoteGlob(reportsDir(d)), "*.json")) // one directory: sorted
 	return m
 }
 

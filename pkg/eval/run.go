@@ -167,9 +167,9 @@ func planRun(v *Validation, opts RunOptions) (*evalRun, error) {
 			return nil, fmt.Errorf("example %q: %w", ex.Name, err)
 		}
 	}
-	if total := matrixJobs(len(r.specs), len(r.d.Examples), max(r.d.Matrix.Repeat, 1)); total > maxJobs {
+	if total := matrixJobs(len(r.specs), len(r.d.Examples), r.d.repeat()); total > maxJobs {
 		return nil, fmt.Errorf("%s: the matrix makes %d calls (%d candidates, %d examples, matrix.repeat %d), over the limit of %d calls; lower matrix.repeat or split the dataset",
-			r.d.Path, total, len(r.specs), len(r.d.Examples), max(r.d.Matrix.Repeat, 1), maxJobs)
+			r.d.Path, total, len(r.specs), len(r.d.Examples), r.d.repeat(), maxJobs)
 	}
 	r.planJobs()
 	r.compiler = schema.NewCompiler(r.st.Dir)
@@ -188,7 +188,7 @@ func planRun(v *Validation, opts RunOptions) (*evalRun, error) {
 // planJobs lists this shard's jobs, numbered candidate-major but
 // dispatched example-major, so concurrent calls spread over backends.
 func (r *evalRun) planJobs() {
-	repeat := max(r.d.Matrix.Repeat, 1)
+	repeat := r.d.repeat()
 	nex := len(r.d.Examples)
 	r.total = len(r.specs) * nex * repeat
 	for ei := range r.d.Examples {
@@ -360,7 +360,7 @@ func (r *evalRun) report(recs []CallRecord, start time.Time) *Report {
 // newReport folds records into a report for the validated dataset.
 func newReport(v *Validation, specs []CandidateSpec, recs []CallRecord, maxSamples int) *Report {
 	d := v.Dataset
-	cfg := SummaryConfig{Bar: d.Task.AdherenceBar, Repeat: max(d.Matrix.Repeat, 1), Expect: map[string]map[string]any{}, MaxFailureSamples: maxSamples}
+	cfg := SummaryConfig{Bar: d.Task.AdherenceBar, Repeat: d.repeat(), Expect: map[string]map[string]any{}, MaxFailureSamples: maxSamples}
 	if d.Selection != nil {
 		cfg.Strategy = d.Selection.Strategy
 		if d.Selection.Pinned != nil {
