@@ -125,8 +125,8 @@ func (l *fixtureLint) turns() {
 		}
 		l.warn(fx.valueAt("initial_state"), ruleUnknownState, "initial_state %q is not a state of the story%s; %s", fx.InitialState, ix.suggestState(fx.InitialState), what)
 	}
-	if root, leaves, ok := strings.Cut(fx.InitialState, "#"); ok && ix.hasState(fx.InitialState) {
-		l.partialRegions(fx, root, strings.Split(leaves, "|"))
+	if root, _, ok := strings.Cut(fx.InitialState, "#"); ok && ix.hasState(fx.InitialState) {
+		l.partialRegions(fx, root, leaves(fx.InitialState))
 	}
 	for _, t := range fx.Turns {
 		l.turn(t)
@@ -293,8 +293,8 @@ func (ix *storyIndex) hasState(p string) bool {
 	if strings.HasPrefix(p, "__exit__") {
 		return true
 	}
-	if root, leaves, ok := strings.Cut(p, "#"); ok {
-		return ix.states[root] && !slices.ContainsFunc(strings.Split(leaves, "|"), func(l string) bool { return !ix.states[l] })
+	if root, _, ok := strings.Cut(p, "#"); ok {
+		return ix.states[root] && !slices.ContainsFunc(leaves(p), func(l string) bool { return !ix.states[l] })
 	}
 	return ix.states[p]
 }
