@@ -296,11 +296,7 @@ func (r *evalRun) runJob(ctx context.Context, j job) (CallRecord, bool, error) {
 			return CallRecord{}, false, nil
 		}
 	}
-	clock := r.opts.Clock
-	if clock == nil {
-		clock = time.Now
-	}
-	rec, err := runOne(ctx, r.regs[j.cand], call, r.d.Comparator, ex, r.judge, r.cas != nil, r.opts.Retries, clock)
+	rec, err := r.runOne(ctx, r.regs[j.cand], call, ex)
 	if sl != nil {
 		<-sl
 	}
@@ -409,9 +405,15 @@ func candidateRegistry(mx *compose.Matrix, st *story.Story, sp CandidateSpec, ca
 	return reg, nil
 }
 
-// runOne dispatches one call (with retries) and scores it; clock times the
-// dispatch (its latency, but in a cassette run).
-func runOne(ctx context.Context, reg *agent.Registry, call agent.Call, cmp Comparator, ex Example, judge *judgeRunner, cassette bool, retries int, clock func() time.Time) (CallRecord, error) {
+// runOne dispatches one call through reg (with retries) and scores it
+// against ex; opts.Clock times the dispatch (its latency, but in a
+// cassette run).
+func (r *evalRun) runOne(ctx context.Context, reg *agent.Registry, call agent.Call, ex Example) (CallRecord, error) {
+	clock := r.opts.Clock
+	if clock == nil {
+		clock = time.Now
+	}
+	cassette := r.cas != nil
 	var rec CallRecord
 	var res *agent.Result
 	var err error
@@ -421,7 +423,7 @@ func runOne(ctx context.Context, reg *agent.Registry, call agent.Call, cmp Compa
 		res, err = reg.Dispatch(ctx, call)
 		elapsed = clock().Sub(t0)
 		k := agent.KindOf(err)
-		if err == nil || rec.Retries >= retries || ctx.Err() != nil || (k != agent.KindPluginCrash && k != agent.KindTransportError) {
+		if err == nil || rec.Retries >= r.opts.Retries || ctx.Err() != nil || (k != agent.KindPluginCrash && k != agent.KindTransportError) {
 			break
 		}
 		rec.Retries++
@@ -462,13 +464,13 @@ func runOne(ctx context.Context, reg *agent.Registry, call agent.Call, cmp Compa
 	rec.Conformant = true
 	rec.SchemaValid = call.Schema == nil || res.Value != nil
 	actual := jsonvalue.RoundTrip(res.Value)
-	if cmp.Kind == "judge" {
-		rec.Pass, rec.Reason, err = judge.judge(ctx, ex, actual)
+	if r.d.Comparator.Kind == "judge" {
+		rec.Pass, rec.Reason, err = r.judge.judge(ctx, ex, actual)
 		if err != nil {
 			return rec, err
 		}
 	} else {
-		rec.Pass, rec.Reason = compareAnswer(cmp, ex.Expect, actual)
+		rec.Pass, rec.Reason = compareAnswer(r.d.Comparator, ex.Expect, actual)
 	}
 	if !rec.SchemaValid {
 		rec.Pass = false
