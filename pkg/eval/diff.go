@@ -89,7 +89,8 @@ func selectedKey(r *Report) string {
 	if r.Decision == nil || r.Decision.SelectedProfile == "" {
 		return ""
 	}
-	return r.Decision.SelectedProfile + "/" + r.Decision.SelectedModel + "/" + r.Decision.SelectedEffort
+	d := r.Decision
+	return Candidate{Profile: d.SelectedProfile, Model: d.SelectedModel, Effort: d.SelectedEffort}.Key()
 }
 
 // Regressed lists the keys of the candidates that regressed.
