@@ -45,23 +45,15 @@ func (p *parser) pos(n *yaml.Node) Pos {
 }
 
 func (p *parser) errf(n *yaml.Node, rule *diag.Rule, format string, a ...any) {
-	p.addAt(p.pos(n), diag.Error, rule, format, a...)
+	p.add(p.pos(n), diag.Error, rule, format, a...)
 }
 
 func (p *parser) warnf(n *yaml.Node, rule *diag.Rule, format string, a ...any) {
-	p.addAt(p.pos(n), diag.Warning, rule, format, a...)
+	p.add(p.pos(n), diag.Warning, rule, format, a...)
 }
 
-// errAt and warnAt are errf and warnf at a position already taken.
-func (p *parser) errAt(ps Pos, rule *diag.Rule, format string, a ...any) {
-	p.addAt(ps, diag.Error, rule, format, a...)
-}
-
-func (p *parser) warnAt(ps Pos, rule *diag.Rule, format string, a ...any) {
-	p.addAt(ps, diag.Warning, rule, format, a...)
-}
-
-func (p *parser) addAt(ps Pos, sev diag.Severity, rule *diag.Rule, format string, a ...any) {
+// add reports at a position already taken (errf and warnf take a node's).
+func (p *parser) add(ps Pos, sev diag.Severity, rule *diag.Rule, format string, a ...any) {
 	p.ds = append(p.ds, diag.Diagnostic{File: ps.File, Line: ps.Line, Col: ps.Col, Severity: sev, Rule: rule.ID, Message: fmt.Sprintf(format, a...)})
 }
 
