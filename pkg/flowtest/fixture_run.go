@@ -226,11 +226,11 @@ func (fr *fixtureRun) loadCassettes() bool {
 	fx := fr.fx
 	ok := true
 	if fr.legacy {
-		for _, kp := range [...][2]string{{"host_cassette", fx.HostCassette}, {"starlark_http_cassette", fx.StarlarkHTTPCassette}, {"starlark_inspect_cassette", fx.StarlarkInspectCassette}} {
-			if kp[1] == "" {
+		for _, nf := range fx.cassettes() {
+			if nf.path == "" {
 				continue
 			}
-			if _, in := fr.named(kp[0], kp[1]); !in {
+			if _, in := fr.named(nf.key, nf.path); !in {
 				return false
 			}
 		}

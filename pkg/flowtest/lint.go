@@ -81,9 +81,8 @@ func (l *fixtureLint) warn(p Pos, rule *diag.Rule, format string, a ...any) {
 // files checks the files the fixture names are inside the project root, and there.
 func (l *fixtureLint) files() {
 	fx := l.fx
-	for _, named := range [...]struct{ k, p string }{{"host_cassette", fx.HostCassette}, {"starlark_http_cassette", fx.StarlarkHTTPCassette},
-		{"starlark_inspect_cassette", fx.StarlarkInspectCassette}, {"recording", fx.Recording}} {
-		k, p := named.k, named.p
+	for _, named := range append(fx.cassettes(), namedFile{"recording", fx.Recording}) {
+		k, p := named.key, named.path
 		if p == "" {
 			continue
 		}
