@@ -116,8 +116,8 @@ func checkShardCalls(v *Validation, shards []*Report, n, ncand int) error {
 			case r.Repeat < 0 || r.Repeat >= repeat:
 				return fmt.Errorf("%s names repeat %d, the matrix repeats %d time(s); re-run that shard", where, r.Repeat, repeat)
 			}
-			idx := (r.Candidate*nex+ei)*repeat + r.Repeat
-			if owner := idx%n + 1; owner != si {
+			idx := jobIndex(r.Candidate, ei, r.Repeat, nex, repeat)
+			if owner := shardOf(idx, n); owner != si {
 				return fmt.Errorf("%s (candidate %d, example %q, repeat %d) is not shard %d's call: shard %d/%d runs it; re-run that shard", where, r.Candidate, r.Example, r.Repeat, si, owner, n)
 			}
 			if prev, dup := seen[idx]; dup {

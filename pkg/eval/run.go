@@ -194,14 +194,21 @@ func (r *evalRun) planJobs() {
 	for ei := range r.d.Examples {
 		for rep := 0; rep < repeat; rep++ {
 			for ci := range r.specs {
-				idx := (ci*nex+ei)*repeat + rep
-				if r.opts.Shards == 0 || idx%r.opts.Shards == r.opts.Shard-1 {
+				idx := jobIndex(ci, ei, rep, nex, repeat)
+				if r.opts.Shards == 0 || shardOf(idx, r.opts.Shards) == r.opts.Shard {
 					r.jobs = append(r.jobs, job{idx: idx, cand: ci, ex: ei, rep: rep})
 				}
 			}
 		}
 	}
 }
+
+// jobIndex numbers a job candidate-major, then by example, then repeat:
+// the number a shard's call records are checked against (eval merge).
+func jobIndex(cand, ex, rep, nex, repeat int) int { return (cand*nex+ex)*repeat + rep }
+
+// shardOf is the 1-based shard of n that runs job idx.
+func shardOf(idx, n int) int { return idx%n + 1 }
 
 // open builds the hook chain, a registry per candidate and the judge. What
 // it opened is closed by close, even when open fails part-way.
