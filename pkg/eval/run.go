@@ -192,7 +192,7 @@ func (r *evalRun) planJobs() {
 	nex := len(r.d.Examples)
 	r.total = len(r.specs) * nex * repeat
 	for ei := range r.d.Examples {
-		for rep := 0; rep < repeat; rep++ {
+		for rep := range repeat {
 			for ci := range r.specs {
 				idx := jobIndex(ci, ei, rep, nex, repeat)
 				if r.opts.Shards == 0 || shardOf(idx, r.opts.Shards) == r.opts.Shard {

@@ -95,8 +95,7 @@ func messages(fs []Failure) []string {
 }
 
 func compileFailures(err error, at Pos) []Failure {
-	var ce *engine.CompileError
-	if errors.As(err, &ce) {
+	if ce, ok := errors.AsType[*engine.CompileError](err); ok {
 		out := make([]Failure, 0, len(ce.Problems))
 		for _, p := range ce.Problems {
 			out = append(out, Failure{Turn: -1, Pos: p.Pos, Message: "not supported yet: " + p.Message})
@@ -540,8 +539,7 @@ func renderSlots(slots map[string]any, world map[string]any) {
 
 // renderSlotError is a slot template's error in upstream's words.
 func renderSlotError(src string, err error) string {
-	var pe *pongo2.Error
-	if errors.As(err, &pe) {
+	if pe, ok := errors.AsType[*pongo2.Error](err); ok {
 		return fmt.Sprintf("render: pongo2 template %q: %s", expr.CoalesceRewritten(src), pe.Error())
 	}
 	return err.Error()

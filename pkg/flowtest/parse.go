@@ -152,9 +152,9 @@ type keyList []keyAt
 
 // find returns the entry of key (of a repeated key the later, read one).
 func (l keyList) find(key string) (keyAt, bool) {
-	for i := len(l) - 1; i >= 0; i-- {
-		if l[i].key == key {
-			return l[i], true
+	for _, k := range slices.Backward(l) {
+		if k.key == key {
+			return k, true
 		}
 	}
 	return keyAt{}, false
@@ -215,7 +215,7 @@ func into[T any](dst *T, read func(*yaml.Node, string) T, where string) func(k, 
 }
 
 func intoPtr[T any](dst **T, read func(*yaml.Node, string) T, where string) func(k, v *yaml.Node) {
-	return func(k, v *yaml.Node) { *dst = ptr(read(v, dotted(where, k.Value))) }
+	return func(k, v *yaml.Node) { *dst = new(read(v, dotted(where, k.Value))) }
 }
 
 // isNull: v is a YAML null (~, null, or nothing).
@@ -376,8 +376,6 @@ func (p *parser) duration(v *yaml.Node, where string) (string, bool) {
 	}
 	return s, true
 }
-
-func ptr[T any](v T) *T { return &v }
 
 // decodeDoc decodes one fixture document with yamlfast, else with
 // yaml.Unmarshal and its errors.

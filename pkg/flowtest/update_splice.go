@@ -81,7 +81,7 @@ func (s *srcDoc) rewrite(n *yaml.Node, path []step, want any, flow bool) ([]edit
 				if k.Tag == "!!merge" {
 					return nil, errMerge
 				}
-				es, err := s.rewrite(n.Content[i+1], append(path[:len(path):len(path)], keyStep(k.Value)), m[k.Value], inner)
+				es, err := s.rewrite(n.Content[i+1], append(slices.Clip(path), keyStep(k.Value)), m[k.Value], inner)
 				if err != nil {
 					return nil, err
 				}
@@ -93,7 +93,7 @@ func (s *srcDoc) rewrite(n *yaml.Node, path []step, want any, flow bool) ([]edit
 		if l, ok := want.([]any); ok && len(l) == len(n.Content) {
 			var out []edit
 			for i, c := range n.Content {
-				es, err := s.rewrite(c, append(path[:len(path):len(path)], indexStep(i)), l[i], inner)
+				es, err := s.rewrite(c, append(slices.Clip(path), indexStep(i)), l[i], inner)
 				if err != nil {
 					return nil, err
 				}
