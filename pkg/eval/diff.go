@@ -89,8 +89,7 @@ func selectedKey(r *Report) string {
 	if r.Decision == nil || r.Decision.SelectedProfile == "" {
 		return ""
 	}
-	d := r.Decision
-	return Candidate{Profile: d.SelectedProfile, Model: d.SelectedModel, Effort: d.SelectedEffort}.Key()
+	return candidateKey(r.Decision.SelectedProfile, r.Decision.SelectedModel, r.Decision.SelectedEffort)
 }
 
 // Regressed lists the keys of the candidates that regressed.

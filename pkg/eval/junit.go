@@ -32,7 +32,7 @@ func RenderJUnit(r *Report) ([]byte, error) {
 	// samples are grouped once, however many candidates a report has.
 	samples := map[string][]string{}
 	for _, fs := range r.FailureSamples {
-		k := fs.Profile + "/" + fs.Model + "/" + fs.Effort
+		k := candidateKey(fs.Profile, fs.Model, fs.Effort)
 		if len(samples[k]) < maxCaseSamples {
 			samples[k] = append(samples[k], fmt.Sprintf("example %s repeat %d: %s", fs.Example, fs.Repeat, fs.Reason))
 		}

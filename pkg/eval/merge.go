@@ -172,7 +172,7 @@ func checkShardCandidates(v *Validation, first *Report) error {
 	}
 	want, got := make([]string, len(specs)), make([]string, len(first.Candidates))
 	for i, sp := range specs {
-		want[i] = sp.Profile + "/" + sp.Model + "/" + sp.Effort
+		want[i] = candidateKey(sp.Profile, sp.Model, sp.Effort)
 	}
 	for i, c := range first.Candidates {
 		got[i] = c.Key()

@@ -82,7 +82,11 @@ type Candidate struct {
 }
 
 // Key is "profile/model/effort", the identity of a candidate.
-func (c Candidate) Key() string { return c.Profile + "/" + c.Model + "/" + c.Effort }
+func (c Candidate) Key() string { return candidateKey(c.Profile, c.Model, c.Effort) }
+
+// candidateKey is the identity of the candidate profile × model × effort,
+// wherever a report, a shard, a sample or a decision names one.
+func candidateKey(profile, model, effort string) string { return profile + "/" + model + "/" + effort }
 
 // Decision is the report's selection outcome.
 type Decision struct {
