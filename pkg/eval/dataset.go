@@ -536,14 +536,9 @@ func Discover(root string) ([]string, error) {
 	}
 	out := make([]string, 0, len(entries))
 	for _, e := range entries {
-		if !strings.HasSuffix(e.Name(), ".yaml") {
-			continue
+		if strings.HasSuffix(e.Name(), ".yaml") {
+			out = append(out, filepath.Join(absEvals, e.Name()))
 		}
-		abs, err := filepath.Abs(filepath.Join(evals, e.Name()))
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, abs)
 	}
 	return out, nil
 }
