@@ -134,6 +134,10 @@ func (d *Dataset) PosOf(key string) story.Pos {
 	return story.Pos{File: d.Path}
 }
 
+// repeat is matrix.repeat, at least 1: how many times each example runs
+// per candidate.
+func (d *Dataset) repeat() int { return max(d.Matrix.Repeat, 1) }
+
 // Dir is the directory holding the dataset file.
 func (d *Dataset) Dir() string { return filepath.Dir(d.Path) }
 
@@ -515,10 +519,10 @@ func Discover(root string) ([]string, error) {
 		abs, err := filepath.Abs(root)
 		return []string{abs}, err
 	}
-	// As filepath.Glob(root/evals/*.yaml), through the project root.
+	// As filepath.Glob(root/evals/*.yaml), through the project root: an
+	// evals/ that is a symlink leading out is not listed (its names would
+	// be printed).
 	evals := filepath.Join(root, "evals")
-	// Through the project root: an evals/ that is a symlink leading out
-	// is not listed (its names would be printed).
 	absEvals, err := filepath.Abs(evals)
 	if err != nil {
 		return nil, err
@@ -532,14 +536,9 @@ func Discover(root string) ([]string, error) {
 	}
 	out := make([]string, 0, len(entries))
 	for _, e := range entries {
-		if !strings.HasSuffix(e.Name(), ".yaml") {
-			continue
+		if strings.HasSuffix(e.Name(), ".yaml") {
+			out = append(out, filepath.Join(absEvals, e.Name()))
 		}
-		abs, err := filepath.Abs(filepath.Join(evals, e.Name()))
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, abs)
 	}
 	return out, nil
 }

@@ -89,7 +89,7 @@ func selectedKey(r *Report) string {
 	if r.Decision == nil || r.Decision.SelectedProfile == "" {
 		return ""
 	}
-	return r.Decision.SelectedProfile + "/" + r.Decision.SelectedModel + "/" + r.Decision.SelectedEffort
+	return candidateKey(r.Decision.SelectedProfile, r.Decision.SelectedModel, r.Decision.SelectedEffort)
 }
 
 // Regressed lists the keys of the candidates that regressed.

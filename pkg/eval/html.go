@@ -75,7 +75,7 @@ var htmlTmpl = sync.OnceValue(func() *template.Template {
 	return template.Must(template.New("report").Funcs(template.FuncMap{
 		"pct":  pct,
 		"ms":   func(p *int64) string { return orDash(p, func(v int64) string { return fmt.Sprintf("%d ms", v) }) },
-		"usd":  func(p *float64) string { return orDash(p, func(v float64) string { return fmt.Sprintf("$%.6f", v) }) },
+		"usd":  usdText,
 		"rate": func(p *float64) string { return orDash(p, pct) },
 		"ci": func(ci []float64) string {
 			if len(ci) != 2 {

@@ -32,7 +32,7 @@ func RenderJUnit(r *Report) ([]byte, error) {
 	// samples are grouped once, however many candidates a report has.
 	samples := map[string][]string{}
 	for _, fs := range r.FailureSamples {
-		k := fs.Profile + "/" + fs.Model + "/" + fs.Effort
+		k := candidateKey(fs.Profile, fs.Model, fs.Effort)
 		if len(samples[k]) < maxCaseSamples {
 			samples[k] = append(samples[k], fmt.Sprintf("example %s repeat %d: %s", fs.Example, fs.Repeat, fs.Reason))
 		}
@@ -70,12 +70,17 @@ func metricsLine(c Candidate) string {
 		flaky = " flaky=" + strings.Join(c.FlakyExamples, ",")
 	}
 	return fmt.Sprintf("pass_rate=%.2f%s pass^k=%s schema_valid=%.2f p50=%s p95=%s p99=%s avg_cost=%s calls=%d%s",
-		c.ComparatorPassRate, ci, orDash(c.PassKRate, func(v float64) string { return fmt.Sprintf("%.2f", v) }), c.SchemaValidRate,
+		c.ComparatorPassRate, ci, rateText(c.PassKRate), c.SchemaValidRate,
 		msText(c.P50LatencyMS), msText(c.P95LatencyMS), msText(c.P99LatencyMS), usdText(c.AvgCostUSD), c.ExamplesRun, flaky)
 }
 
 func msText(p *int64) string {
 	return orDash(p, func(v int64) string { return fmt.Sprintf("%dms", v) })
+}
+
+// rateText is a rate with two decimals, or "–" when unmeasured.
+func rateText(p *float64) string {
+	return orDash(p, func(v float64) string { return fmt.Sprintf("%.2f", v) })
 }
 
 func usdText(p *float64) string {

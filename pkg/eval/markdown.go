@@ -53,7 +53,7 @@ func RenderMarkdown(r *Report) []byte {
 		}
 		fmt.Fprintf(&b, "| %s | %s | %.2f | %s | %s | %s | %s | %s | %s | %d | %s |\n",
 			mdCell(candidateLabel(c.Profile, c.Model, c.Effort)), verdict, c.ComparatorPassRate, ci,
-			orDash(c.PassKRate, func(v float64) string { return fmt.Sprintf("%.2f", v) }),
+			rateText(c.PassKRate),
 			msText(c.P50LatencyMS), msText(c.P95LatencyMS), msText(c.P99LatencyMS), usdText(c.AvgCostUSD), c.ExamplesRun, mdCell(c.Rejected))
 	}
 	if more := len(r.Candidates) - len(cands); more > 0 {

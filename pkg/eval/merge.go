@@ -95,7 +95,7 @@ func Merge(v *Validation, shards []*Report) (*Report, error) {
 // jobs, and a moved, copied or dropped record would change the verdict.
 func checkShardCalls(v *Validation, shards []*Report, n, ncand int) error {
 	nex := len(v.Dataset.Examples)
-	repeat := max(v.Dataset.Matrix.Repeat, 1)
+	repeat := v.Dataset.repeat()
 	exIdx := make(map[string]int, nex)
 	for i, ex := range v.Dataset.Examples {
 		exIdx[ex.Name] = i
@@ -116,8 +116,8 @@ func checkShardCalls(v *Validation, shards []*Report, n, ncand int) error {
 			case r.Repeat < 0 || r.Repeat >= repeat:
 				return fmt.Errorf("%s names repeat %d, the matrix repeats %d time(s); re-run that shard", where, r.Repeat, repeat)
 			}
-			idx := (r.Candidate*nex+ei)*repeat + r.Repeat
-			if owner := idx%n + 1; owner != si {
+			idx := jobIndex(r.Candidate, ei, r.Repeat, nex, repeat)
+			if owner := shardOf(idx, n); owner != si {
 				return fmt.Errorf("%s (candidate %d, example %q, repeat %d) is not shard %d's call: shard %d/%d runs it; re-run that shard", where, r.Candidate, r.Example, r.Repeat, si, owner, n)
 			}
 			if prev, dup := seen[idx]; dup {
@@ -172,7 +172,7 @@ func checkShardCandidates(v *Validation, first *Report) error {
 	}
 	want, got := make([]string, len(specs)), make([]string, len(first.Candidates))
 	for i, sp := range specs {
-		want[i] = sp.Profile + "/" + sp.Model + "/" + sp.Effort
+		want[i] = candidateKey(sp.Profile, sp.Model, sp.Effort)
 	}
 	for i, c := range first.Candidates {
 		got[i] = c.Key()
@@ -194,7 +194,7 @@ func CheckShardSize(v *Validation, s *Report) error {
 	if err != nil {
 		return fmt.Errorf("eval merge: %w", err)
 	}
-	total := matrixJobs(len(specs), len(v.Dataset.Examples), max(v.Dataset.Matrix.Repeat, 1))
+	total := matrixJobs(len(specs), len(v.Dataset.Examples), v.Dataset.repeat())
 	if len(s.Calls) > total {
 		return fmt.Errorf("eval merge: %s holds %d calls, the matrix has %d jobs in all; re-run that shard", s.Path, len(s.Calls), total)
 	}

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
-	"sort"
 	"time"
 
 	"kitsoki/internal/atomicfile"
@@ -83,7 +82,11 @@ type Candidate struct {
 }
 
 // Key is "profile/model/effort", the identity of a candidate.
-func (c Candidate) Key() string { return c.Profile + "/" + c.Model + "/" + c.Effort }
+func (c Candidate) Key() string { return candidateKey(c.Profile, c.Model, c.Effort) }
+
+// candidateKey is the identity of the candidate profile × model × effort,
+// wherever a report, a shard, a sample or a decision names one.
+func candidateKey(profile, model, effort string) string { return profile + "/" + model + "/" + effort }
 
 // Decision is the report's selection outcome.
 type Decision struct {
@@ -173,8 +176,7 @@ func reportsDir(d *Dataset) string { return filepath.Join(d.Dir(), "reports", d.
 
 // listReports lists <dataset dir>/reports/<call>/*.json, sorted.
 func listReports(d *Dataset) []string {
-	m, _ := filepath.Glob(filepath.Join(story.QuoteGlob(reportsDir(d)), "*.json"))
-	sort.Strings(m)
+	m, _ := filepath.Glob(filepath.Join(story.QuoteGlob(reportsDir(d)), "*.json")) // one directory: sorted
 	return m
 }
 

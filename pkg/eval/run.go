@@ -167,9 +167,9 @@ func planRun(v *Validation, opts RunOptions) (*evalRun, error) {
 			return nil, fmt.Errorf("example %q: %w", ex.Name, err)
 		}
 	}
-	if total := matrixJobs(len(r.specs), len(r.d.Examples), max(r.d.Matrix.Repeat, 1)); total > maxJobs {
+	if total := matrixJobs(len(r.specs), len(r.d.Examples), r.d.repeat()); total > maxJobs {
 		return nil, fmt.Errorf("%s: the matrix makes %d calls (%d candidates, %d examples, matrix.repeat %d), over the limit of %d calls; lower matrix.repeat or split the dataset",
-			r.d.Path, total, len(r.specs), len(r.d.Examples), max(r.d.Matrix.Repeat, 1), maxJobs)
+			r.d.Path, total, len(r.specs), len(r.d.Examples), r.d.repeat(), maxJobs)
 	}
 	r.planJobs()
 	r.compiler = schema.NewCompiler(r.st.Dir)
@@ -188,20 +188,27 @@ func planRun(v *Validation, opts RunOptions) (*evalRun, error) {
 // planJobs lists this shard's jobs, numbered candidate-major but
 // dispatched example-major, so concurrent calls spread over backends.
 func (r *evalRun) planJobs() {
-	repeat := max(r.d.Matrix.Repeat, 1)
+	repeat := r.d.repeat()
 	nex := len(r.d.Examples)
 	r.total = len(r.specs) * nex * repeat
 	for ei := range r.d.Examples {
-		for rep := 0; rep < repeat; rep++ {
+		for rep := range repeat {
 			for ci := range r.specs {
-				idx := (ci*nex+ei)*repeat + rep
-				if r.opts.Shards == 0 || idx%r.opts.Shards == r.opts.Shard-1 {
+				idx := jobIndex(ci, ei, rep, nex, repeat)
+				if r.opts.Shards == 0 || shardOf(idx, r.opts.Shards) == r.opts.Shard {
 					r.jobs = append(r.jobs, job{idx: idx, cand: ci, ex: ei, rep: rep})
 				}
 			}
 		}
 	}
 }
+
+// jobIndex numbers a job candidate-major, then by example, then repeat:
+// the number a shard's call records are checked against (eval merge).
+func jobIndex(cand, ex, rep, nex, repeat int) int { return (cand*nex+ex)*repeat + rep }
+
+// shardOf is the 1-based shard of n that runs job idx.
+func shardOf(idx, n int) int { return idx%n + 1 }
 
 // open builds the hook chain, a registry per candidate and the judge. What
 // it opened is closed by close, even when open fails part-way.
@@ -296,11 +303,7 @@ func (r *evalRun) runJob(ctx context.Context, j job) (CallRecord, bool, error) {
 			return CallRecord{}, false, nil
 		}
 	}
-	clock := r.opts.Clock
-	if clock == nil {
-		clock = time.Now
-	}
-	rec, err := runOne(ctx, r.regs[j.cand], call, r.d.Comparator, ex, r.judge, r.cas != nil, r.opts.Retries, clock)
+	rec, err := r.runOne(ctx, r.regs[j.cand], call, ex)
 	if sl != nil {
 		<-sl
 	}
@@ -360,7 +363,7 @@ func (r *evalRun) report(recs []CallRecord, start time.Time) *Report {
 // newReport folds records into a report for the validated dataset.
 func newReport(v *Validation, specs []CandidateSpec, recs []CallRecord, maxSamples int) *Report {
 	d := v.Dataset
-	cfg := SummaryConfig{Bar: d.Task.AdherenceBar, Repeat: max(d.Matrix.Repeat, 1), Expect: map[string]map[string]any{}, MaxFailureSamples: maxSamples}
+	cfg := SummaryConfig{Bar: d.Task.AdherenceBar, Repeat: d.repeat(), Expect: map[string]map[string]any{}, MaxFailureSamples: maxSamples}
 	if d.Selection != nil {
 		cfg.Strategy = d.Selection.Strategy
 		if d.Selection.Pinned != nil {
@@ -409,9 +412,15 @@ func candidateRegistry(mx *compose.Matrix, st *story.Story, sp CandidateSpec, ca
 	return reg, nil
 }
 
-// runOne dispatches one call (with retries) and scores it; clock times the
-// dispatch (its latency, but in a cassette run).
-func runOne(ctx context.Context, reg *agent.Registry, call agent.Call, cmp Comparator, ex Example, judge *judgeRunner, cassette bool, retries int, clock func() time.Time) (CallRecord, error) {
+// runOne dispatches one call through reg (with retries) and scores it
+// against ex; opts.Clock times the dispatch (its latency, but in a
+// cassette run).
+func (r *evalRun) runOne(ctx context.Context, reg *agent.Registry, call agent.Call, ex Example) (CallRecord, error) {
+	clock := r.opts.Clock
+	if clock == nil {
+		clock = time.Now
+	}
+	cassette := r.cas != nil
 	var rec CallRecord
 	var res *agent.Result
 	var err error
@@ -421,7 +430,7 @@ func runOne(ctx context.Context, reg *agent.Registry, call agent.Call, cmp Compa
 		res, err = reg.Dispatch(ctx, call)
 		elapsed = clock().Sub(t0)
 		k := agent.KindOf(err)
-		if err == nil || rec.Retries >= retries || ctx.Err() != nil || (k != agent.KindPluginCrash && k != agent.KindTransportError) {
+		if err == nil || rec.Retries >= r.opts.Retries || ctx.Err() != nil || (k != agent.KindPluginCrash && k != agent.KindTransportError) {
 			break
 		}
 		rec.Retries++
@@ -462,13 +471,13 @@ func runOne(ctx context.Context, reg *agent.Registry, call agent.Call, cmp Compa
 	rec.Conformant = true
 	rec.SchemaValid = call.Schema == nil || res.Value != nil
 	actual := jsonvalue.RoundTrip(res.Value)
-	if cmp.Kind == "judge" {
-		rec.Pass, rec.Reason, err = judge.judge(ctx, ex, actual)
+	if r.d.Comparator.Kind == "judge" {
+		rec.Pass, rec.Reason, err = r.judge.judge(ctx, ex, actual)
 		if err != nil {
 			return rec, err
 		}
 	} else {
-		rec.Pass, rec.Reason = compareAnswer(cmp, ex.Expect, actual)
+		rec.Pass, rec.Reason = compareAnswer(r.d.Comparator, ex.Expect, actual)
 	}
 	if !rec.SchemaValid {
 		rec.Pass = false

@@ -26,6 +26,9 @@ func CheckSelections(st *story.Story) []diag.Diagnostic {
 	var datasets []*Dataset
 	var broken map[string]error
 	looked := false // evals/ is listed at the first pin: most stories have none
+	report := func(pos story.Pos, format string, a ...any) {
+		out = append(out, diag.Diagnostic{File: pos.File, Line: pos.Line, Col: pos.Col, Severity: diag.Error, Rule: ruleSelection.ID, Message: fmt.Sprintf(format, a...)})
+	}
 	for _, ae := range agentEffects(st) {
 		e := ae.Effect
 		sel := e.Selection()
@@ -35,9 +38,6 @@ func CheckSelections(st *story.Story) []diag.Diagnostic {
 		if !looked {
 			datasets, broken = storyDatasets(st.Dir)
 			looked = true
-		}
-		report := func(pos story.Pos, format string, a ...any) {
-			out = append(out, diag.Diagnostic{File: pos.File, Line: pos.Line, Col: pos.Col, Severity: diag.Error, Rule: ruleSelection.ID, Message: fmt.Sprintf(format, a...)})
 		}
 		id := strings.TrimSpace(e.ID())
 		if id == "" {
@@ -103,9 +103,8 @@ func checkPin(st *story.Story, d *Dataset, pin Pin, cur Hashes) []pinProblem {
 	var err error
 	evidence := pin.Evidence
 	if evidence != "" {
-		p := evidence
 		root := st.FileRoot()
-		p, rerr := root.Resolve(storyDir, p)
+		p, rerr := root.Resolve(storyDir, evidence)
 		if rerr == nil {
 			_, rerr = root.Stat(p)
 		}

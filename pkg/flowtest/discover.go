@@ -4,12 +4,12 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
-	"kitsoki/internal/safefile"
 	"os"
 	"path/filepath"
 	"regexp"
-	"sort"
+	"slices"
 
+	"kitsoki/internal/safefile"
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/story"
 )
@@ -80,7 +80,7 @@ func discover(apps []string, root string, trees []string, glob string, rel bool,
 		for _, o := range outside {
 			ds = append(ds, outsideDiag(r, "fixture directory", o, &os.PathError{Op: "read", Path: o, Err: safefile.ErrOutsideRoot}))
 		}
-		sort.Strings(matches)
+		slices.Sort(matches)
 		for _, m := range matches {
 			if run != nil && !run.MatchString(filepath.Base(m)) {
 				continue

@@ -168,7 +168,7 @@ func (e event) summary() string {
 		fmt.Fprintf(&b, " %s → %s (%s)", e.str("from"), e.str("to"), e.str("intent"))
 	case engine.KindStateEntered, engine.KindStateExited:
 		fmt.Fprintf(&b, " %s", e.str("state"))
-	case "harness.dispatched", engine.KindHarnessCalled, engine.KindHarnessReturned:
+	case kindDispatched, engine.KindHarnessCalled, engine.KindHarnessReturned:
 		fmt.Fprintf(&b, " %s", e.str("namespace"))
 		if s := e.str("error"); s != "" {
 			fmt.Fprintf(&b, " error=%s", clip(s))

@@ -72,6 +72,14 @@ func (f *Fixture) rel(p string) string {
 	return filepath.Join(filepath.Dir(f.File), p)
 }
 
+// namedFile is a key of the fixture that names a file, and the path it names.
+type namedFile struct{ key, path string }
+
+// cassettes are the fixture's cassette keys, set or not.
+func (f *Fixture) cassettes() []namedFile {
+	return []namedFile{{"host_cassette", f.HostCassette}, {"starlark_http_cassette", f.StarlarkHTTPCassette}, {"starlark_inspect_cassette", f.StarlarkInspectCassette}}
+}
+
 // Orchestrated reports whether upstream runs this document on its
 // orchestrator path, not the legacy machine path (flow-format.md §1.3).
 func (f *Fixture) Orchestrated() bool {

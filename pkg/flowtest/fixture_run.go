@@ -95,8 +95,7 @@ func messages(fs []Failure) []string {
 }
 
 func compileFailures(err error, at Pos) []Failure {
-	var ce *engine.CompileError
-	if errors.As(err, &ce) {
+	if ce, ok := errors.AsType[*engine.CompileError](err); ok {
 		out := make([]Failure, 0, len(ce.Problems))
 		for _, p := range ce.Problems {
 			out = append(out, Failure{Turn: -1, Pos: p.Pos, Message: "not supported yet: " + p.Message})
@@ -226,11 +225,11 @@ func (fr *fixtureRun) loadCassettes() bool {
 	fx := fr.fx
 	ok := true
 	if fr.legacy {
-		for _, kp := range [...][2]string{{"host_cassette", fx.HostCassette}, {"starlark_http_cassette", fx.StarlarkHTTPCassette}, {"starlark_inspect_cassette", fx.StarlarkInspectCassette}} {
-			if kp[1] == "" {
+		for _, nf := range fx.cassettes() {
+			if nf.path == "" {
 				continue
 			}
-			if _, in := fr.named(kp[0], kp[1]); !in {
+			if _, in := fr.named(nf.key, nf.path); !in {
 				return false
 			}
 		}
@@ -540,8 +539,7 @@ func renderSlots(slots map[string]any, world map[string]any) {
 
 // renderSlotError is a slot template's error in upstream's words.
 func renderSlotError(src string, err error) string {
-	var pe *pongo2.Error
-	if errors.As(err, &pe) {
+	if pe, ok := errors.AsType[*pongo2.Error](err); ok {
 		return fmt.Sprintf("render: pongo2 template %q: %s", expr.CoalesceRewritten(src), pe.Error())
 	}
 	return err.Error()
@@ -589,7 +587,7 @@ func (fr *fixtureRun) turn(ctx context.Context, t *Turn) (tr *TurnResult, ok boo
 		}
 		out = fr.outcome(t, c, in, turn, from)
 	}
-	if !fr.advance(ctx, t, c, in == nil) {
+	if !fr.advance(ctx, t, in == nil) {
 		return nil, false
 	}
 	if !fr.retain(t, out.evs, out.view) {
@@ -754,7 +752,7 @@ func (fr *fixtureRun) outcome(t *Turn, c *checker, in *engine.Input, turn *engin
 // advance moves the virtual clock by the turn's advance_clock; false when
 // the session cannot go on. A clock-only turn always advances, even by 0,
 // so its view re-renders against the replayed world (flow-format.md §3.1).
-func (fr *fixtureRun) advance(ctx context.Context, t *Turn, c *checker, clockOnly bool) bool {
+func (fr *fixtureRun) advance(ctx context.Context, t *Turn, clockOnly bool) bool {
 	if fr.legacy || (!clockOnly && (!t.HasAdvance || t.AdvanceClock <= 0)) {
 		return true
 	}

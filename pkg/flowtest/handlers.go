@@ -73,3 +73,18 @@ func (fr *fixtureRun) sandboxVerdict() {
 		strings.Join(names, ", "), fr.fx.Name())})
 	fr.res.Flow.Passed = false
 }
+
+// chatOps are upstream's built-in chat handlers, which its flow runner
+// answers with a domain error, having no chat store (conformance chat-store-absent).
+var chatOps = []string{"host.chat.resolve", "host.chat.list", "host.chat.transcript", "host.chat.fork", "host.chat.archive"}
+
+// registerChatStoreAbsent registers upstream's answer for each chat
+// handler (a fixture's stubs, registered later, replace it).
+func registerChatStoreAbsent(reg *host.Registry) {
+	for _, name := range chatOps {
+		msg := name + ": no chat store wired"
+		reg.Register(name, host.HandlerFunc(func(context.Context, *host.Call) (host.Result, error) {
+			return host.Result{Error: msg}, nil
+		}))
+	}
+}

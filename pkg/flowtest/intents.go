@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -161,11 +161,11 @@ func ParseIntents(file string, data []byte) ([]*IntentSuite, error) {
 // keyAtLine is the path (fixtures[0].runs) of the value on line that the
 // decode error msg refuses; "" when none is.
 func keyAtLine(n *yaml.Node, line int, msg string) string {
-	i := strings.Index(msg, "cannot unmarshal ")
-	if i < 0 {
+	_, refused, ok := strings.Cut(msg, "cannot unmarshal ")
+	if !ok {
 		return ""
 	}
-	tag, rest, _ := strings.Cut(msg[i+len("cannot unmarshal "):], " ")
+	tag, rest, _ := strings.Cut(refused, " ")
 	val, quoted := "", strings.HasPrefix(rest, "`")
 	if quoted {
 		val, _, _ = strings.Cut(rest[1:], "`")
@@ -278,7 +278,7 @@ func LoadIntents(root, glob, only string) ([]*IntentSuite, error) {
 	if len(files) == 0 {
 		return nil, fmt.Errorf("%w %q", ErrNoIntentFixtures, glob)
 	}
-	sort.Strings(files)
+	slices.Sort(files)
 	var out []*IntentSuite
 	for _, f := range files {
 		data, err := readIn(r, f)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"kitsoki/internal/atomicfile"
+	"kitsoki/internal/junit"
 	"kitsoki/internal/safefile"
 )
 
@@ -72,13 +73,13 @@ func (b *Baseline) Regressions(r *IntentReport, threshold float64) []string {
 // WriteIntentsJUnit writes r as JUnit XML: a suite per state, a case per
 // fixture, failing below its threshold.
 func WriteIntentsJUnit(w io.Writer, r *IntentReport) error {
-	top := junitSuites{Name: "kitsoki test intents"}
+	top := junit.Suites{Name: "kitsoki test intents", CountSkipped: true}
 	for _, f := range r.Fixtures {
 		var ms int64
 		for _, in := range f.Inputs {
 			ms += in.DurationMillis
 		}
-		c := junitCase{Name: f.ID, Classname: f.State, Time: fmt.Sprintf("%.3f", float64(ms)/1000)}
+		c := junit.Case{Name: f.ID, Classname: f.State, Time: junit.Secs(float64(ms) / 1000)}
 		if f.fx != nil {
 			c.File, c.Line = f.fx.File, f.fx.Line
 		}
@@ -96,11 +97,11 @@ func WriteIntentsJUnit(w io.Writer, r *IntentReport) error {
 					body += "\n"
 				}
 			}
-			c.Failure = &junitFailure{Type: "pass_rate", Body: body,
+			c.Failure = &junit.Failure{Type: "pass_rate", Body: body,
 				Message: fmt.Sprintf("pass rate %.1f%% below the threshold %.0f%%", f.PassRate*100, f.MinPassRate*100)}
 		}
-		top.add("intents "+f.State, c, float64(ms)/1000)
+		top.Add("intents "+f.State, c, float64(ms)/1000)
 	}
-	top.Time = fmt.Sprintf("%.3f", float64(r.DurationMillis)/1000)
-	return top.write(w)
+	top.Time = junit.Secs(float64(r.DurationMillis) / 1000)
+	return junit.Write(w, &top)
 }

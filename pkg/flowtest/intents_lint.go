@@ -5,7 +5,6 @@ import (
 	"maps"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -18,9 +17,12 @@ import (
 
 // HasIntents reports whether a story keeps intent fixtures where `kitsoki
 // test intents` looks by default (<story dir>/intents/*.yaml).
-func HasIntents(app string) bool {
+func HasIntents(app string) bool { return len(intentFiles(app)) > 0 }
+
+// intentFiles are <story dir>/intents/*.yaml, sorted.
+func intentFiles(app string) []string {
 	m, _ := filepath.Glob(filepath.Join(story.QuoteGlob(filepath.Dir(app)), "intents", "*.yaml"))
-	return len(m) > 0
+	return m
 }
 
 // LintIntentSources warns about what the intent fixtures beside a loaded
@@ -31,11 +33,10 @@ func LintIntentSources(app string, st *story.Story, sources map[string][]byte) [
 	if st == nil {
 		return nil
 	}
-	files, _ := filepath.Glob(filepath.Join(story.QuoteGlob(filepath.Dir(app)), "intents", "*.yaml"))
+	files := intentFiles(app)
 	if len(files) == 0 {
 		return nil
 	}
-	sort.Strings(files)
 	il := intentLint{ix: indexFolded(st)}
 	rec := filepath.Join(filepath.Dir(app), "recording.yaml")
 	if h, err := NewStaticHarness("", rec); err == nil {

@@ -124,7 +124,7 @@ func routeInput(ctx context.Context, o IntentOptions, fx *IntentFixture, in *Int
 		in.Runs, in.FirstError = runs, err.Error()
 		return
 	}
-	for run := 0; run < runs; run++ {
+	for run := range runs {
 		if ctx.Err() != nil || b.exhausted() {
 			return
 		}

@@ -9,17 +9,11 @@ import (
 	"kitsoki/internal/junit"
 )
 
-// A JUnit report has one testsuite per story and one testcase per flow
-// document; the intents report (intents_baseline.go) has one per state.
-type (
-	junitSuites  junit.Suites
-	junitCase    = junit.Case
-	junitFailure = junit.Failure
-)
-
-// WriteJUnit writes results as JUnit XML.
+// WriteJUnit writes results as JUnit XML: one testsuite per story and one
+// testcase per flow document (the intents report, intents_baseline.go,
+// has one suite per state).
 func WriteJUnit(w io.Writer, results []*Result) error {
-	top := junitSuites{Name: "kitsoki test"}
+	top := junit.Suites{Name: "kitsoki test", CountSkipped: true}
 	var total float64
 	for _, r := range results {
 		if r.Flow == nil {
@@ -28,7 +22,7 @@ func WriteJUnit(w io.Writer, results []*Result) error {
 		suite := cmp.Or(r.Story, filepath.Dir(filepath.Dir(r.Flow.File)))
 		secs := r.Duration.Seconds()
 		total += secs
-		c := junitCase{Name: r.Name, Classname: suite, File: r.Flow.File, Time: junit.Secs(secs)}
+		c := junit.Case{Name: r.Name, Classname: suite, File: r.Flow.File, Time: junit.Secs(secs)}
 		switch {
 		case r.Flow.Skipped:
 			c.Skipped = &struct{}{}
@@ -43,23 +37,12 @@ func WriteJUnit(w io.Writer, results []*Result) error {
 				body.WriteString(f.Detail())
 				body.WriteString("\n")
 			}
-			c.Failure = &junitFailure{Message: firstLine(msg), Type: "flow", Body: body.String()}
+			c.Failure = &junit.Failure{Message: firstLine(msg), Type: "flow", Body: body.String()}
 		}
-		top.add(suite, c, secs)
+		top.Add(suite, c, secs)
 	}
 	top.Time = junit.Secs(total)
-	return top.write(w)
-}
-
-// add adds case c, which took secs, to the suite named suite.
-func (top *junitSuites) add(suite string, c junitCase, secs float64) {
-	(*junit.Suites)(top).Add(suite, c, secs)
-}
-
-// write writes the report, with the skipped counts the flow reports carry.
-func (top *junitSuites) write(w io.Writer) error {
-	top.CountSkipped = true
-	return junit.Write(w, (*junit.Suites)(top))
+	return junit.Write(w, &top)
 }
 
 func firstLine(s string) string {

@@ -81,9 +81,8 @@ func (l *fixtureLint) warn(p Pos, rule *diag.Rule, format string, a ...any) {
 // files checks the files the fixture names are inside the project root, and there.
 func (l *fixtureLint) files() {
 	fx := l.fx
-	for _, named := range [...]struct{ k, p string }{{"host_cassette", fx.HostCassette}, {"starlark_http_cassette", fx.StarlarkHTTPCassette},
-		{"starlark_inspect_cassette", fx.StarlarkInspectCassette}, {"recording", fx.Recording}} {
-		k, p := named.k, named.p
+	for _, named := range append(fx.cassettes(), namedFile{"recording", fx.Recording}) {
+		k, p := named.key, named.path
 		if p == "" {
 			continue
 		}
@@ -125,8 +124,8 @@ func (l *fixtureLint) turns() {
 		}
 		l.warn(fx.valueAt("initial_state"), ruleUnknownState, "initial_state %q is not a state of the story%s; %s", fx.InitialState, ix.suggestState(fx.InitialState), what)
 	}
-	if root, leaves, ok := strings.Cut(fx.InitialState, "#"); ok && ix.hasState(fx.InitialState) {
-		l.partialRegions(fx, root, strings.Split(leaves, "|"))
+	if root, _, ok := strings.Cut(fx.InitialState, "#"); ok && ix.hasState(fx.InitialState) {
+		l.partialRegions(fx, root, leaves(fx.InitialState))
 	}
 	for _, t := range fx.Turns {
 		l.turn(t)
@@ -293,8 +292,8 @@ func (ix *storyIndex) hasState(p string) bool {
 	if strings.HasPrefix(p, "__exit__") {
 		return true
 	}
-	if root, leaves, ok := strings.Cut(p, "#"); ok {
-		return ix.states[root] && !slices.ContainsFunc(strings.Split(leaves, "|"), func(l string) bool { return !ix.states[l] })
+	if root, _, ok := strings.Cut(p, "#"); ok {
+		return ix.states[root] && !slices.ContainsFunc(leaves(p), func(l string) bool { return !ix.states[l] })
 	}
 	return ix.states[p]
 }

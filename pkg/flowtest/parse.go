@@ -45,23 +45,15 @@ func (p *parser) pos(n *yaml.Node) Pos {
 }
 
 func (p *parser) errf(n *yaml.Node, rule *diag.Rule, format string, a ...any) {
-	p.addAt(p.pos(n), diag.Error, rule, format, a...)
+	p.add(p.pos(n), diag.Error, rule, format, a...)
 }
 
 func (p *parser) warnf(n *yaml.Node, rule *diag.Rule, format string, a ...any) {
-	p.addAt(p.pos(n), diag.Warning, rule, format, a...)
+	p.add(p.pos(n), diag.Warning, rule, format, a...)
 }
 
-// errAt and warnAt are errf and warnf at a position already taken.
-func (p *parser) errAt(ps Pos, rule *diag.Rule, format string, a ...any) {
-	p.addAt(ps, diag.Error, rule, format, a...)
-}
-
-func (p *parser) warnAt(ps Pos, rule *diag.Rule, format string, a ...any) {
-	p.addAt(ps, diag.Warning, rule, format, a...)
-}
-
-func (p *parser) addAt(ps Pos, sev diag.Severity, rule *diag.Rule, format string, a ...any) {
+// add reports at a position already taken (errf and warnf take a node's).
+func (p *parser) add(ps Pos, sev diag.Severity, rule *diag.Rule, format string, a ...any) {
 	p.ds = append(p.ds, diag.Diagnostic{File: ps.File, Line: ps.Line, Col: ps.Col, Severity: sev, Rule: rule.ID, Message: fmt.Sprintf(format, a...)})
 }
 
@@ -160,9 +152,9 @@ type keyList []keyAt
 
 // find returns the entry of key (of a repeated key the later, read one).
 func (l keyList) find(key string) (keyAt, bool) {
-	for i := len(l) - 1; i >= 0; i-- {
-		if l[i].key == key {
-			return l[i], true
+	for _, k := range slices.Backward(l) {
+		if k.key == key {
+			return k, true
 		}
 	}
 	return keyAt{}, false
@@ -223,7 +215,7 @@ func into[T any](dst *T, read func(*yaml.Node, string) T, where string) func(k, 
 }
 
 func intoPtr[T any](dst **T, read func(*yaml.Node, string) T, where string) func(k, v *yaml.Node) {
-	return func(k, v *yaml.Node) { *dst = ptr(read(v, dotted(where, k.Value))) }
+	return func(k, v *yaml.Node) { *dst = new(read(v, dotted(where, k.Value))) }
 }
 
 // isNull: v is a YAML null (~, null, or nothing).
@@ -384,8 +376,6 @@ func (p *parser) duration(v *yaml.Node, where string) (string, bool) {
 	}
 	return s, true
 }
-
-func ptr[T any](v T) *T { return &v }
 
 // decodeDoc decodes one fixture document with yamlfast, else with
 // yaml.Unmarshal and its errors.

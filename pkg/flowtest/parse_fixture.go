@@ -6,7 +6,9 @@ import (
 	"slices"
 
 	"go.yaml.in/yaml/v3"
+
 	"kitsoki/internal/yamlnode"
+	"kitsoki/pkg/diag"
 )
 
 // Keys upstream reads to no effect, with the reason.
@@ -47,14 +49,14 @@ func (p *parser) fixture(root *yaml.Node) *Fixture {
 			for _, kv := range t.Intent.Slots {
 				if nonFinite(kv.Value) {
 					// docs/compat/flow-format.md §3.1
-					p.warnAt(kv.Pos, ruleValue, "turns[%d].intent.slots.%s: holds an infinite or NaN number (.inf, .nan): the existing engine cannot log this turn's transition and stays in the state the turn started in, where kitsoki moves on; write it as text (\".inf\") or use a finite number", t.Index, kv.Key)
+					p.add(kv.Pos, diag.Warning, ruleValue, "turns[%d].intent.slots.%s: holds an infinite or NaN number (.inf, .nan): the existing engine cannot log this turn's transition and stays in the state the turn started in, where kitsoki moves on; write it as text (\".inf\") or use a finite number", t.Index, kv.Key)
 				}
 			}
 		}
 	} else {
 		for _, t := range fx.Turns {
 			if t.Intent == nil && !t.HasInput && t.HasAdvance {
-				p.errAt(t.at("advance_clock"), ruleShape, "turns[%d]: advance_clock: without intent: or input: needs the orchestrator path, and use_orchestrator: false puts this fixture on the legacy path, which has no clock (give the turn an intent:, or remove use_orchestrator: false)", t.Index)
+				p.add(t.at("advance_clock"), diag.Error, ruleShape, "turns[%d]: advance_clock: without intent: or input: needs the orchestrator path, and use_orchestrator: false puts this fixture on the legacy path, which has no clock (give the turn an intent:, or remove use_orchestrator: false)", t.Index)
 			}
 		}
 	}
@@ -68,7 +70,7 @@ func (p *parser) fixture(root *yaml.Node) *Fixture {
 func (p *parser) finiteKVs(kvs []KV, where string) {
 	for _, kv := range kvs {
 		if nonFinite(kv.Value) {
-			p.errAt(kv.Pos, ruleValue, "%s.%s: holds an infinite or NaN number (.inf, .nan), which the existing engine's orchestrator path cannot write to its log (its run stops there); write it as text (\".inf\") or use a finite number", where, kv.Key)
+			p.add(kv.Pos, diag.Error, ruleValue, "%s.%s: holds an infinite or NaN number (.inf, .nan), which the existing engine's orchestrator path cannot write to its log (its run stops there); write it as text (\".inf\") or use a finite number", where, kv.Key)
 		}
 	}
 }

@@ -252,8 +252,8 @@ func TestParseWholeNumbersLikeUpstream(t *testing.T) {
 		want *int // nil: unset
 		err  bool
 	}{
-		{"0.5", ptr(0), false}, {"-1.5", ptr(-1), false}, {`"1.5"`, ptr(1), false}, {"1e0", ptr(1), false},
-		{`"+1"`, ptr(1), false}, {"2.5e-1", ptr(0), false}, {"1.0", ptr(1), false}, {"~", nil, false},
+		{"0.5", new(0), false}, {"-1.5", new(-1), false}, {`"1.5"`, new(1), false}, {"1e0", new(1), false},
+		{`"+1"`, new(1), false}, {"2.5e-1", new(0), false}, {"1.0", new(1), false}, {"~", nil, false},
 		{`"-1"`, nil, true}, {`" 0"`, nil, true}, {`""`, nil, true}, {"-1e0", nil, true}, {`"-0.5"`, nil, true}, {"9.3e18", nil, true},
 	} {
 		fxs, ds := parseOne(t, "test_kind: flow\nturns:\n  - intent: { name: go }\n    expect_inbox: { unread: "+tc.val+" }\n")

@@ -70,17 +70,28 @@ func NewReport(results []*Result) *Report {
 		}
 		r.Results = append(r.Results, res.Flow)
 	}
-	r.Passed, r.Failed = Tally(results)
+	r.Passed, r.Failed = tallyFlows(r.Results)
 	return r
 }
 
 // Tally counts the flows that passed and failed, as the report does
 // (skipped ones and results without a flow in neither).
 func Tally(results []*Result) (passed, failed int) {
+	var flows []*FlowResult
 	for _, res := range results {
+		if res.Flow != nil {
+			flows = append(flows, res.Flow)
+		}
+	}
+	return tallyFlows(flows)
+}
+
+// tallyFlows counts the flows that passed and failed (skipped ones in neither).
+func tallyFlows(flows []*FlowResult) (passed, failed int) {
+	for _, f := range flows {
 		switch {
-		case res.Flow == nil, res.Flow.Skipped:
-		case res.Flow.Passed:
+		case f.Skipped:
+		case f.Passed:
 			passed++
 		default:
 			failed++

@@ -31,7 +31,6 @@ func CheckShardReport(path string, r *Report, size int) error {
 	if elems > 0 && size/elems < minMergeElementBytes {
 		return fmt.Errorf("%s: %d results, turns, events and failures in %d bytes, fewer than %d bytes each: kitsoki test --json writes each with every field, so this is not its report; %s", path, elems, size, minMergeElementBytes, fix)
 	}
-	var passed, failed int
 	for i, f := range r.Results {
 		if f == nil {
 			return fmt.Errorf("%s: Results[%d] is null; %s", path, i, fix)
@@ -45,15 +44,8 @@ func CheckShardReport(path string, r *Report, size int) error {
 				return fmt.Errorf("%s: Results[%d] (%s) is marked passed but its turn %d failed; %s", path, i, name, tr.TurnIndex, fix)
 			}
 		}
-		switch {
-		case f.Skipped:
-		case f.Passed:
-			passed++
-		default:
-			failed++
-		}
 	}
-	if passed != r.Passed || failed != r.Failed {
+	if passed, failed := tallyFlows(r.Results); passed != r.Passed || failed != r.Failed {
 		return fmt.Errorf("%s: its counts (%d passed, %d failed) are not its results' (%d passed, %d failed); %s", path, r.Passed, r.Failed, passed, failed, fix)
 	}
 	return nil

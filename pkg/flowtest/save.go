@@ -185,8 +185,7 @@ func writeScratch(dir string, cassette []byte) (string, error) {
 func (d *draft) settle(ctx context.Context) error {
 	var passes [2][]observed
 	for p := range passes {
-		d.seen = nil
-		if res, err := runDraft(ctx, d.runner, d.sf, d.file, d.app); err != nil {
+		if res, err := d.run(ctx); err != nil {
 			return err
 		} else if res.Fatal != nil {
 			return fmt.Errorf("--save-fixture: the saved fixture cannot run: %s", res.Fatal.Detail())
@@ -196,8 +195,7 @@ func (d *draft) settle(ctx context.Context) error {
 	if err := expectations(d.sf, d.facts, passes[0], passes[1]); err != nil {
 		return err
 	}
-	d.seen = nil
-	res, err := runDraft(ctx, d.runner, d.sf, d.file, d.app)
+	res, err := d.run(ctx)
 	if err != nil || res.Passed() {
 		return err
 	}
@@ -237,22 +235,24 @@ type observed struct {
 	world map[string]any
 }
 
-// runDraft parses the fixture as it would be written and runs it.
-func runDraft(ctx context.Context, runner *Runner, sf *savedFixture, file, app string) (*Result, error) {
-	data, err := sf.marshal()
+// run parses the draft as it would be written and runs it, d.seen
+// collecting what the rig showed.
+func (d *draft) run(ctx context.Context) (*Result, error) {
+	d.seen = nil
+	data, err := d.sf.marshal()
 	if err != nil {
 		return nil, fmt.Errorf("--save-fixture: %v", err)
 	}
-	fxs, ds := parse(file, data)
+	fxs, ds := parse(d.file, data)
 	if len(fxs) != 1 {
 		var msgs []string
-		for _, d := range ds {
-			msgs = append(msgs, d.Message)
+		for _, dg := range ds {
+			msgs = append(msgs, dg.Message)
 		}
 		return nil, fmt.Errorf("--save-fixture: the fixture written does not parse (please report it): %s", strings.Join(msgs, "; "))
 	}
-	fxs[0].Story = app
-	results := runner.Run(ctx, []*File{{Path: file, Story: app, Fixtures: fxs}})
+	fxs[0].Story = d.app
+	results := d.runner.Run(ctx, []*File{{Path: d.file, Story: d.app, Fixtures: fxs}})
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("--save-fixture: %w", err)
 	}

@@ -5,7 +5,6 @@ import (
 	"maps"
 	"reflect"
 	"slices"
-	"strings"
 
 	"kitsoki/pkg/engine"
 )
@@ -205,9 +204,5 @@ func answerOf(data map[string]any, msg string) answer {
 
 // sameRest reports whether the state path full rests in leaf.
 func sameRest(full, leaf string) bool {
-	if full == leaf {
-		return true
-	}
-	_, regions, ok := strings.Cut(full, "#")
-	return ok && slices.Contains(strings.Split(regions, "|"), leaf)
+	return full == leaf || slices.Contains(leaves(full), leaf)
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
-	"sort"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -170,7 +169,7 @@ func (u *Update) file(ctx context.Context, r *Runner, f *File, byName map[string
 	if len(keep) == 0 {
 		return
 	}
-	sort.Slice(keep, func(i, j int) bool { return keep[i].start < keep[j].start })
+	slices.SortFunc(keep, byStart)
 	fu.New, fu.edits = applyEdits(src, keep), keep
 	u.Files = append(u.Files, fu)
 }
@@ -244,7 +243,7 @@ func (s *srcDoc) edits(fx *Fixture, chs []change) ([]edit, []Change, Pos, error)
 		out = append(out, es...)
 		changes = append(changes, Change{Fixture: fx.Name(), Pos: ch.pos, What: ch.what})
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].start < out[j].start })
+	slices.SortFunc(out, byStart)
 	for i := 1; i < len(out); i++ {
 		if out[i].start < out[i-1].end {
 			return nil, nil, fx.Pos, errors.New("two rewrites overlap; edit the fixture by hand")

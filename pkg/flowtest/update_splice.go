@@ -2,10 +2,10 @@ package flowtest
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -19,10 +19,12 @@ type edit struct {
 	text       string
 }
 
+// byStart orders edits by where they start.
+func byStart(a, b edit) int { return cmp.Compare(a.start, b.start) }
+
 // applyEdits returns src with the edits made (they must not overlap).
 func applyEdits(src []byte, edits []edit) []byte {
-	es := append([]edit(nil), edits...)
-	sort.Slice(es, func(i, j int) bool { return es[i].start < es[j].start })
+	es := slices.SortedFunc(slices.Values(edits), byStart)
 	var b bytes.Buffer
 	at := 0
 	for _, e := range es {
@@ -79,7 +81,7 @@ func (s *srcDoc) rewrite(n *yaml.Node, path []step, want any, flow bool) ([]edit
 				if k.Tag == "!!merge" {
 					return nil, errMerge
 				}
-				es, err := s.rewrite(n.Content[i+1], append(path[:len(path):len(path)], keyStep(k.Value)), m[k.Value], inner)
+				es, err := s.rewrite(n.Content[i+1], append(slices.Clip(path), keyStep(k.Value)), m[k.Value], inner)
 				if err != nil {
 					return nil, err
 				}
@@ -91,7 +93,7 @@ func (s *srcDoc) rewrite(n *yaml.Node, path []step, want any, flow bool) ([]edit
 		if l, ok := want.([]any); ok && len(l) == len(n.Content) {
 			var out []edit
 			for i, c := range n.Content {
-				es, err := s.rewrite(c, append(path[:len(path):len(path)], indexStep(i)), l[i], inner)
+				es, err := s.rewrite(c, append(slices.Clip(path), indexStep(i)), l[i], inner)
 				if err != nil {
 					return nil, err
 				}
