@@ -133,6 +133,7 @@ func passes() []pass {
 		{ruleAgentArgs, checkAgentArgs},
 		{ruleEmitAfterBind, checkEmitAfterBind},
 		{ruleTargetTemplate, checkTargetTemplates},
+		{ruleTargetSyntax, checkTargetSyntax},
 		{ruleEmitAfterExit, checkEmitAfterExit},
 		{ruleEmitCycle, checkEmitCycles},
 		{ruleViewRoot, checkViewRoot},
