@@ -135,6 +135,7 @@ func passes() []pass {
 		{ruleTargetTemplate, checkTargetTemplates},
 		{ruleTargetSyntax, checkTargetSyntax},
 		{ruleEmitAfterExit, checkEmitAfterExit},
+		{ruleEmitAfterMove, checkEmitAfterMove},
 		{ruleEmitCycle, checkEmitCycles},
 		{ruleViewRoot, checkViewRoot},
 		{rulePrebindView, checkPrebindView},
