@@ -51,6 +51,7 @@ func lint(st *story.Story, fxs []*Fixture) []diag.Diagnostic {
 		fl.files()
 		fl.turns()
 		fl.noErrorsWithRejection()
+		fl.worldTypes()
 		for _, s := range fx.HostHandlers {
 			if !fl.ix.calls(s.Name) {
 				fl.warn(s.Pos, ruleUnusedStub, "host_handlers.%s: the story never calls this handler (it calls: %s)", s.Name, fl.ix.callList())
