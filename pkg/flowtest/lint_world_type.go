@@ -1,19 +1,27 @@
 package flowtest
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 )
 
-// worldTypes warns at an initial_world value written as a string where
-// the story declares the key an int, float or bool: neither engine
-// converts a fixture's world values, so the key holds the text, and a
-// guard comparing it as a number fails the turn ("invalid operation:
-// string > int"); an == against a number is false (probed with the
-// existing engine: initial_world n: "3" on a type: int key fails
-// `world.n > 2`).
+// worldTypes warns at an initial_world or world_override value written
+// as a string where the story declares the key an int, float or bool:
+// neither engine converts a fixture's world values, so the key holds the
+// text, and a guard comparing it as a number fails the turn ("invalid
+// operation: string > int"); an == against a number is false (probed
+// with the existing engine: n: "3" on a type: int key fails `world.n > 2`
+// from initial_world and from a turn's world_override alike).
 func (l *fixtureLint) worldTypes() {
-	for _, kv := range l.fx.InitialWorld {
+	l.worldTypesOf(l.fx.InitialWorld, "initial_world")
+	for _, t := range l.fx.Turns {
+		l.worldTypesOf(t.WorldOverride, fmt.Sprintf("turns[%d].world_override", t.Index))
+	}
+}
+
+func (l *fixtureLint) worldTypesOf(kvs []KV, where string) {
+	for _, kv := range kvs {
 		s, ok := kv.Value.(string)
 		v := l.root.Var(kv.Key)
 		if !ok || v == nil {
@@ -27,8 +35,8 @@ func (l *fixtureLint) worldTypes() {
 		if parsesAsKind(s, kind) {
 			fix = "write " + s + " without quotes"
 		}
-		l.warn(kv.Pos, ruleWorldType, "initial_world.%s: %q is a string, and the story declares %s type: %s; the runner sets it as written (neither engine converts it), so a guard or template that reads it as a%s %s fails the turn or compares false; %s",
-			kv.Key, s, kv.Key, v.Type, article(kind), kind, fix)
+		l.warn(kv.Pos, ruleWorldType, "%s.%s: %q is a string, and the story declares %s type: %s; the runner sets it as written (neither engine converts it), so a guard or template that reads it as a%s %s fails the turn or compares false; %s",
+			where, kv.Key, s, kv.Key, v.Type, article(kind), kind, fix)
 	}
 }
 
