@@ -39,8 +39,8 @@ func checkTargetSyntax(c *checker) {
 		case perr != nil:
 			c.rep.Warnf(c.errAt(p, src, perr), ruleTargetSyntax, "%s does not compile as pongo2 (%s), which renders a user turn's target: the existing engine fails every user turn that takes this arm (kitsoki falls back to the expr template syntax); %s",
 				place, oneLine(perr), targetSyntaxFix)
-		case xerr != nil && hops[intent] != nil:
-			e := hops[intent]
+		case xerr != nil && hopTo(c, hops[intent], s) != nil:
+			e := hopTo(c, hops[intent], s)
 			c.rep.Warnf(c.errAt(p, src, xerr), ruleTargetSyntax, "%s does not compile in the expr template syntax (%s), which renders an emit hop's target, and the emit_intent: %s at %s makes such a hop: the existing engine fails that turn (kitsoki falls back to pongo2); %s",
 				place, oneLine(xerr), intent, e.PosOf("emit_intent"), targetSyntaxFix)
 		}
@@ -89,17 +89,50 @@ func stateRead(src string) bool {
 }
 
 // emittedIntents maps each intent a literal emit_intent: of the story
-// names to its first such effect (an inline effects: list never runs).
-func emittedIntents(c *checker) map[string]*story.Effect {
-	out := map[string]*story.Effect{}
+// names to the places of those effects (an inline effects: list never
+// runs).
+func emittedIntents(c *checker) map[string][]effSite {
+	out := map[string][]effSite{}
 	c.eachEffect(func(e *story.Effect, site effSite) {
 		name := e.EmitIntent()
-		if site.Template || site.Inline || name == "" || story.IsTemplated(name) || out[name] != nil {
+		if site.Template || site.Inline || site.State == nil || name == "" || story.IsTemplated(name) {
 			return
 		}
-		out[name] = e
+		out[name] = append(out[name], site)
 	})
 	return out
+}
+
+// hopTo is the first emit of sites whose hop may take an arm of owner:
+// one dispatched on owner's line (owner, an ancestor or a descendant of
+// the emitting state, or of the state its arm moves to); nil when none.
+func hopTo(c *checker, sites []effSite, owner *story.State) *story.Effect {
+	for _, site := range sites {
+		at := []*story.State{site.State}
+		if site.Intent != "" {
+			if arms := site.State.Arms(site.Intent); site.Arm < len(arms) {
+				if tg, err := site.State.Resolve(arms[site.Arm].Target); err == nil && tg.Kind == story.TargetState {
+					at = append(at, c.descend(tg.State))
+				}
+			}
+		}
+		for _, s := range at {
+			if onLine(s, owner) || onLine(owner, s) {
+				return site.Effect
+			}
+		}
+	}
+	return nil
+}
+
+// onLine reports whether a is s or an ancestor of s.
+func onLine(a, s *story.State) bool {
+	for ; s != nil; s = s.Parent {
+		if s == a {
+			return true
+		}
+	}
+	return false
 }
 
 // oneLine is err's first line: an expr compile error goes on with the

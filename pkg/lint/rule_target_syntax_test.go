@@ -8,7 +8,8 @@ import (
 
 // What target-syntax must not warn about: a target both syntaxes compile,
 // a pongo-only target no literal emit_intent hops to (an inline effects:
-// list never runs, a templated emit names no intent here), an expr-only
+// list never runs, a templated emit names no intent here, an emit of
+// another state's line lands elsewhere), an expr-only
 // on_complete target, a {{ state... }} read (target-template's), and a
 // literal initial:.
 func TestTargetSyntaxQuiet(t *testing.T) {
@@ -21,6 +22,7 @@ world:
 intents:
   go: {}
   lower: {}
+  lower2: {}
   hop: {}
 states:
   start:
@@ -30,6 +32,8 @@ states:
         - target: "s{{ world['n'] }}"
         - target: "{{ state.path }}"
       lower:
+        - target: "{{ world.d|lower }}"
+      lower2:
         - target: "{{ world.d|lower }}"
       hop:
         - target: start
@@ -44,6 +48,9 @@ states:
         background: true
         on_complete:
           - target: "{{ world.n > 0 ? 's1' : 's0' }}"
+  far:
+    on_enter: [{emit_intent: lower2}]
+    on: {lower2: [{target: s1}]}
   deck:
     type: compound
     initial: c0
