@@ -125,6 +125,7 @@ func passes() []pass {
 		{ruleOnceBind, checkOnceBind},
 		{ruleStrictMismatch, checkStrictMismatch},
 		{ruleSetType, checkSetTypes},
+		{ruleWorldInText, checkWorldInText},
 		{ruleGuardType, checkGuardTypes},
 		{ruleSlotDefault, checkSlotDefaults},
 		{ruleBareExpr, checkBareExpr},
