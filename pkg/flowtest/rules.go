@@ -31,7 +31,7 @@ var (
 	ruleErrorCode = &diag.Rule{ID: "flow-error-code", Severity: diag.Warning, LintOnly: true,
 		Summary: "an expect_error no run satisfies: a code the engine never reports (such as the llm-guide's names for MISSING_SLOTS and INVALID_SLOT_VALUE), or one beside expect_no_errors: true (the expected rejection still counts)", Example: "expect_error: {code: SLOT_MISSING_REQUIRED}"}
 	ruleWorldType = &diag.Rule{ID: "flow-world-type", Severity: diag.Warning, LintOnly: true,
-		Summary: "an initial_world or world_override value written as a string on a key the story declares int, float or bool: neither engine converts it, so a guard reading the key as its type fails the turn (string > int) or compares false", Example: "initial_world: {n: \"3\"}   # world: {n: {type: int}}"}
+		Summary: "an initial_world or world_override value the key's declared type does not hold: a string or null on an int, float or bool key, a scalar or list on an object key, a scalar or mapping on a list key; neither engine converts it, so a guard reading the key as its type fails the turn (string > int, <nil> > int, a field of a string) or compares false", Example: "initial_world: {n: \"3\"}   # world: {n: {type: int}}"}
 	ruleBadRegex = &diag.Rule{ID: "flow-bad-regex", Severity: diag.Warning, LintOnly: true,
 		Summary: "an expect_view_matches that is not a Go regular expression (the turn always fails)", Example: "expect_view_matches: \"(unclosed\""}
 )
