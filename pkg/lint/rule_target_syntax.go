@@ -9,7 +9,7 @@ import (
 )
 
 var ruleTargetSyntax = &Rule{ID: "target-syntax", Severity: diag.Warning, LintOnly: true,
-	Summary: "a templated target or initial: that does not compile in the syntax the existing engine renders it with there: an arc target on a user turn and every initial: render with pongo2 (no world?.k, no ternary), an emit_intent hop's target and an on_complete target with the expr template syntax (no |filter, no {% %}); the existing engine fails that turn (an on_complete: the job, the machine stays), kitsoki falls back to the other syntax (an initial: it refuses when a session starts); one that compiles in neither fails on both engines",
+	Summary: "a templated target or initial: that does not compile in the syntax the existing engine renders it with there: an arc target on a user turn and every initial: render with pongo2 (no world?.k, no ternary; an arm a literal emit_intent hops to may be written for the hop), an emit_intent hop's target and an on_complete target with the expr template syntax (no |filter, no {% %}); the existing engine fails that turn (an on_complete: the job, the machine stays), kitsoki falls back to the other syntax (an initial: it refuses when a session starts); one that compiles in neither fails on both engines",
 	Example: "on:\n  go:\n    - target: \"s{{ world?.n }}\""}
 
 // checkTargetSyntax warns at a templated target or initial: that does not
@@ -17,7 +17,9 @@ var ruleTargetSyntax = &Rule{ID: "target-syntax", Severity: diag.Warning, LintOn
 // docs/compat/engine.md "Transition target templates"). Both engines
 // compile a target only when it renders, so neither refuses the story: a
 // turn that takes the arm fails there. A {{ state... }} read is
-// target-template's (it fails only the expr syntax's whitelist).
+// target-template's (it fails only the expr syntax's whitelist). A
+// target only the expr syntax compiles, on an arm a literal emit_intent
+// hops to, is taken as written for the hop and not warned.
 func checkTargetSyntax(c *checker) {
 	pc := &pongoCheck{c: c}
 	hops := emittedIntents(c)
@@ -36,7 +38,9 @@ func checkTargetSyntax(c *checker) {
 		case perr != nil && xerr != nil:
 			c.rep.Warnf(c.errAt(p, src, perr), ruleTargetSyntax, "%s compiles neither as pongo2, which renders a user turn's target (%s), nor in the expr template syntax, which renders an emit hop's (%s): every turn that takes this arm fails, on both engines; %s",
 				place, oneLine(perr), oneLine(xerr), targetSyntaxFix)
-		case perr != nil:
+		case perr != nil && hopTo(c, hops[intent], s) == nil:
+			// an arm an emit hops to, written in the hop's syntax, is
+			// taken to be the hop's (a user turn sending it would fail)
 			c.rep.Warnf(c.errAt(p, src, perr), ruleTargetSyntax, "%s does not compile as pongo2 (%s), which renders a user turn's target: the existing engine fails every user turn that takes this arm (kitsoki falls back to the expr template syntax); %s",
 				place, oneLine(perr), targetSyntaxFix)
 		case xerr != nil && hopTo(c, hops[intent], s) != nil:

@@ -9,7 +9,8 @@ import (
 // What target-syntax must not warn about: a target both syntaxes compile,
 // a pongo-only target no literal emit_intent hops to (an inline effects:
 // list never runs, a templated emit names no intent here, an emit of
-// another state's line lands elsewhere), an expr-only
+// another state's line lands elsewhere), an expr-only target on an arm
+// an emit hops to (written for the hop), an expr-only
 // on_complete target, a {{ state... }} read (target-template's), and a
 // literal initial:.
 func TestTargetSyntaxQuiet(t *testing.T) {
@@ -23,6 +24,7 @@ intents:
   go: {}
   lower: {}
   lower2: {}
+  tern: {}
   hop: {}
 states:
   start:
@@ -35,9 +37,12 @@ states:
         - target: "{{ world.d|lower }}"
       lower2:
         - target: "{{ world.d|lower }}"
+      tern:
+        - target: "{{ world.n > 0 ? 's1' : 's0' }}"
       hop:
         - target: start
           effects:
+            - emit_intent: tern
             - emit_intent: "{{ world.d }}"
             - when: "world.n > 9"
               effects:
