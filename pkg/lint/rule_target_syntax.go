@@ -34,19 +34,22 @@ func checkTargetSyntax(c *checker) {
 		}
 		place := fmt.Sprintf("state %q intent %q arm %d: target %q", s.Path, intent, arm, src)
 		perr, xerr := pc.compiled(compiledPongoInline, pc.inlineLoader, src), c.compileTemplate(src)
+		if perr == nil && xerr == nil {
+			return
+		}
+		hop := hopTo(c, hops[intent], s)
 		switch {
 		case perr != nil && xerr != nil:
 			c.rep.Warnf(c.errAt(p, src, perr), ruleTargetSyntax, "%s compiles neither as pongo2, which renders a user turn's target (%s), nor in the expr template syntax, which renders an emit hop's (%s): every turn that takes this arm fails, on both engines; %s",
 				place, oneLine(perr), oneLine(xerr), targetSyntaxFix)
-		case perr != nil && hopTo(c, hops[intent], s) == nil:
+		case perr != nil && hop == nil:
 			// an arm an emit hops to, written in the hop's syntax, is
 			// taken to be the hop's (a user turn sending it would fail)
 			c.rep.Warnf(c.errAt(p, src, perr), ruleTargetSyntax, "%s does not compile as pongo2 (%s), which renders a user turn's target: the existing engine fails every user turn that takes this arm (kitsoki falls back to the expr template syntax); %s",
 				place, oneLine(perr), targetSyntaxFix)
-		case xerr != nil && hopTo(c, hops[intent], s) != nil:
-			e := hopTo(c, hops[intent], s)
+		case xerr != nil && hop != nil:
 			c.rep.Warnf(c.errAt(p, src, xerr), ruleTargetSyntax, "%s does not compile in the expr template syntax (%s), which renders an emit hop's target, and the emit_intent: %s at %s makes such a hop: the existing engine fails that turn (kitsoki falls back to pongo2); %s",
-				place, oneLine(xerr), intent, e.PosOf("emit_intent"), targetSyntaxFix)
+				place, oneLine(xerr), intent, hop.PosOf("emit_intent"), targetSyntaxFix)
 		}
 	})
 	c.eachEffect(func(e *story.Effect, site effSite) {
