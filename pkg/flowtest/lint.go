@@ -209,6 +209,9 @@ type storyIndex struct {
 	states  map[string]bool
 	intents map[string]bool
 	invoked map[string]bool
+	// world is the declared world keys, by the name a fixture sets them
+	// (folded: a child's k is kid__k)
+	world map[string]*story.WorldVar
 	// stateList lists states once for the did-you-means, and suggested
 	// counts them: each costs a pass over every state, so past
 	// maxSuggestions the warnings come without one.
@@ -239,7 +242,12 @@ func indexFolded(st *story.Story) *storyIndex {
 }
 
 func indexStory(st *story.Story) *storyIndex {
-	ix := &storyIndex{states: map[string]bool{}, intents: map[string]bool{}, invoked: map[string]bool{}}
+	ix := &storyIndex{states: map[string]bool{}, intents: map[string]bool{}, invoked: map[string]bool{}, world: map[string]*story.WorldVar{}}
+	for _, w := range st.World {
+		if _, dup := ix.world[w.Name]; !dup {
+			ix.world[w.Name] = w
+		}
+	}
 	for n := range st.Intents {
 		ix.intents[n] = true
 	}

@@ -24,7 +24,7 @@ func (l *fixtureLint) worldTypes() {
 
 func (l *fixtureLint) worldTypesOf(kvs []KV, where string) {
 	for _, kv := range kvs {
-		v := l.root.Var(kv.Key)
+		v := l.ix.world[kv.Key]
 		if v == nil {
 			continue
 		}
