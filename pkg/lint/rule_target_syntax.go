@@ -9,7 +9,7 @@ import (
 )
 
 var ruleTargetSyntax = &Rule{ID: "target-syntax", Severity: diag.Warning, LintOnly: true,
-	Summary: "a templated target or initial: that does not compile in the syntax the existing engine renders it with there: an arc target on a user turn and every initial: render with pongo2 (no world?.k, no ternary; an arm a literal emit_intent hops to may be written for the hop), an emit_intent hop's target and an on_complete target with the expr template syntax (no |filter, no {% %}); the existing engine fails that turn (an on_complete: the job, the machine stays), kitsoki falls back to the other syntax (an initial: it refuses when a session starts); one that compiles in neither fails on both engines",
+	Summary: "a templated target or initial: that does not compile in the syntax the existing engine renders it with there: an arc target on a user turn and every initial: render with pongo2 (no world?.k, no ternary; an arm a literal emit_intent hops to may be written for the hop), an emit_intent hop's target and an on_complete target with the expr template syntax (no |filter; a {% %} tag stays text, so the path names no state); the existing engine fails that turn (an on_complete: the job, the machine stays), kitsoki falls back to the other syntax (an initial: it refuses when a session starts); one that compiles in neither fails on both engines",
 	Example: "on:\n  go:\n    - target: \"s{{ world?.n }}\""}
 
 // checkTargetSyntax warns at a templated target or initial: that does not
@@ -34,7 +34,7 @@ func checkTargetSyntax(c *checker) {
 		}
 		place := fmt.Sprintf("state %q intent %q arm %d: target %q", s.Path, intent, arm, src)
 		perr, xerr := pc.compiled(compiledPongoInline, pc.inlineLoader, src), c.compileTemplate(src)
-		if perr == nil && xerr == nil {
+		if perr == nil && xerr == nil && !strings.Contains(src, "{%") {
 			return
 		}
 		hop := hopTo(c, hops[intent], s)
@@ -47,6 +47,9 @@ func checkTargetSyntax(c *checker) {
 			// taken to be the hop's (a user turn sending it would fail)
 			c.rep.Warnf(c.errAt(p, src, perr), ruleTargetSyntax, "%s does not compile as pongo2 (%s), which renders a user turn's target: the existing engine fails every user turn that takes this arm (kitsoki falls back to the expr template syntax); %s",
 				place, oneLine(perr), targetSyntaxFix)
+		case perr == nil && xerr == nil && hop != nil && strings.Contains(src, "{%"):
+			c.rep.Warnf(p, ruleTargetSyntax, "%s holds a {%% %%} tag, which the expr template syntax an emit hop's target renders with leaves as text, and the emit_intent: %s at %s makes such a hop: the target then names no state, and the machine moves to that raw path on both engines; %s",
+				place, intent, hop.PosOf("emit_intent"), targetSyntaxFix)
 		case xerr != nil && hop != nil:
 			c.rep.Warnf(c.errAt(p, src, xerr), ruleTargetSyntax, "%s does not compile in the expr template syntax (%s), which renders an emit hop's target, and the emit_intent: %s at %s makes such a hop: the existing engine fails that turn (kitsoki falls back to pongo2); %s",
 				place, oneLine(xerr), intent, hop.PosOf("emit_intent"), targetSyntaxFix)
@@ -58,10 +61,14 @@ func checkTargetSyntax(c *checker) {
 			return
 		}
 		xerr := c.compileTemplate(src)
+		place := fmt.Sprintf("state %q on_complete target %q", site.State.Path, src)
 		if xerr == nil {
+			if strings.Contains(src, "{%") {
+				c.rep.Warnf(e.PosOf("target"), ruleTargetSyntax, "%s holds a {%% %%} tag, which the expr template syntax an on_complete target renders with leaves as text: the target then names no state, so the job fails when it completes (job.error: the target does not exist) and the machine stays, on both engines; %s",
+					place, targetSyntaxFix)
+			}
 			return
 		}
-		place := fmt.Sprintf("state %q on_complete target %q", site.State.Path, src)
 		if perr := pc.compiled(compiledPongoInline, pc.inlineLoader, src); perr != nil {
 			c.rep.Warnf(c.errAt(e.PosOf("target"), src, xerr), ruleTargetSyntax, "%s compiles neither in the expr template syntax, which renders an on_complete target (%s), nor as pongo2 (%s): the job fails when it completes, on both engines; %s",
 				place, oneLine(xerr), oneLine(perr), targetSyntaxFix)

@@ -6,7 +6,8 @@ import (
 	"kitsoki/pkg/story"
 )
 
-// What target-syntax must not warn about: a target both syntaxes compile,
+// What target-syntax must not warn about: a target both syntaxes compile
+// (a {% %} tag on a user turn's, which pongo2 renders),
 // a pongo-only target no literal emit_intent hops to (an inline effects:
 // list never runs, a templated emit names no intent here, an emit of
 // another state's line lands elsewhere), an expr-only target on an arm
@@ -32,6 +33,7 @@ states:
       go:
         - target: "s{{ world.n }}"
         - target: "s{{ world['n'] }}"
+        - target: "{% if world.n > 0 %}s1{% endif %}{{ '' }}"
         - target: "{{ state.path }}"
       lower:
         - target: "{{ world.d|lower }}"
@@ -80,6 +82,8 @@ func TestTargetSyntaxWarns(t *testing.T) {
 		"user":     "start:\n    on:\n      go: [{target: \"s{{ world?.n }}\"}]",
 		"ternary":  "start:\n    on:\n      go: [{target: \"{{ world.n > 0 ? 's1' : 's0' }}\"}]",
 		"hop":      "start:\n    on_enter: [{emit_intent: go}]\n    on:\n      go: [{target: \"s{{ world.n|add:1 }}\"}]",
+		"hop-tag":  "start:\n    on_enter: [{emit_intent: go}]\n    on:\n      go: [{target: \"{% if world.n > 0 %}s1{% endif %}{{ '' }}\"}]",
+		"job-tag":  "start:\n    on_enter:\n      - {invoke: host.build, background: true, on_complete: [{target: \"{% if world.n > 0 %}s1{% endif %}{{ '' }}\"}]}",
 		"neither":  "start:\n    on:\n      go: [{target: \"s{{ world.n + }}\"}]",
 		"job":      "start:\n    on_enter:\n      - {invoke: host.build, background: true, on_complete: [{target: \"s{{ world.n|add:1 }}\"}]}",
 		"initial":  "start:\n    type: compound\n    initial: \"s{{ world?.n }}\"\n    states: {s1: {}}",
