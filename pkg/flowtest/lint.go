@@ -51,6 +51,7 @@ func lint(st *story.Story, fxs []*Fixture) []diag.Diagnostic {
 		fl.files()
 		fl.turns()
 		fl.noErrorsWithRejection()
+		fl.worldTypes()
 		for _, s := range fx.HostHandlers {
 			if !fl.ix.calls(s.Name) {
 				fl.warn(s.Pos, ruleUnusedStub, "host_handlers.%s: the story never calls this handler (it calls: %s)", s.Name, fl.ix.callList())
@@ -207,6 +208,9 @@ type storyIndex struct {
 	states  map[string]bool
 	intents map[string]bool
 	invoked map[string]bool
+	// world is the declared world keys, by the name a fixture sets them
+	// (folded: a child's k is kid__k)
+	world map[string]*story.WorldVar
 	// stateList lists states once for the did-you-means, and suggested
 	// counts them: each costs a pass over every state, so past
 	// maxSuggestions the warnings come without one.
@@ -237,7 +241,12 @@ func indexFolded(st *story.Story) *storyIndex {
 }
 
 func indexStory(st *story.Story) *storyIndex {
-	ix := &storyIndex{states: map[string]bool{}, intents: map[string]bool{}, invoked: map[string]bool{}}
+	ix := &storyIndex{states: map[string]bool{}, intents: map[string]bool{}, invoked: map[string]bool{}, world: map[string]*story.WorldVar{}}
+	for _, w := range st.World {
+		if _, dup := ix.world[w.Name]; !dup {
+			ix.world[w.Name] = w
+		}
+	}
 	for n := range st.Intents {
 		ix.intents[n] = true
 	}

@@ -10,7 +10,7 @@ import (
 )
 
 var ruleStrictMismatch = &Rule{ID: "strict-mismatch", Severity: diag.Warning, LintOnly: true,
-	Summary: "a value kitsoki run/test --strict reads differently from the existing engine: a quoted bool or number set on a typed world key, an increment of a key that is not an integer",
+	Summary: "a value kitsoki run/test --strict reads differently from the existing engine: a quoted bool or number set on a typed world key (an effect's set: or an import exit's), an increment of a key that is not an integer",
 	Example: "world: {flag: {type: bool, default: true}}\n# ... set: {flag: \"false\"}"}
 
 // checkStrictMismatch warns where a story's values read differently with
@@ -19,17 +19,34 @@ func checkStrictMismatch(c *checker) {
 	if len(c.st.World) == 0 {
 		return
 	}
+	quotedSet := func(kv story.KV, where string) {
+		s, ok := kv.Value.(string)
+		v := c.st.Var(kv.Key)
+		if !ok || v == nil || strings.Contains(s, "{{") {
+			return
+		}
+		if typed, ok := parsesAs(s, v.Type); ok {
+			c.rep.Warnf(kv.Pos, ruleStrictMismatch, "%s: set %s: %q is a string on a type: %s key: it reads %s for the rest of the turn, then the string %q from the next turn on (the existing engine journals the string); with --strict it stays %s. Write %s without quotes",
+				where, kv.Key, s, v.Type, typed, s, typed, typed)
+		}
+	}
+	// an import exit's set: runs as an effect's, on the importer's keys
+	// (probed: exits.done.set {m: "5"} reads 5 in the exit's turn, then
+	// fails `world.m > 2` with string > int upstream and here)
+	for _, a := range c.st.ImportOrder {
+		if im := c.st.Imports[a]; im != nil {
+			for _, name := range sortedMapKeys(im.Exits) {
+				if ex := im.Exits[name]; ex != nil {
+					for _, kv := range ex.Set {
+						quotedSet(kv, "imports."+a+".exits."+name)
+					}
+				}
+			}
+		}
+	}
 	c.eachEffect(func(e *story.Effect, site effSite) {
 		for _, kv := range e.Set {
-			s, ok := kv.Value.(string)
-			v := c.st.Var(kv.Key)
-			if !ok || v == nil || strings.Contains(s, "{{") {
-				continue
-			}
-			if typed, ok := parsesAs(s, v.Type); ok {
-				c.rep.Warnf(kv.Pos, ruleStrictMismatch, "%s: set %s: %q is a string on a type: %s key: it reads %s for the rest of the turn, then the string %q from the next turn on (the existing engine journals the string); with --strict it stays %s. Write %s without quotes",
-					site.String(), kv.Key, s, v.Type, typed, s, typed, typed)
-			}
+			quotedSet(kv, site.String())
 		}
 		for _, kv := range e.Increment() {
 			v := c.st.Var(kv.Key)

@@ -130,18 +130,16 @@ func armWrites(effs []*story.Effect) map[string]bool {
 	return out
 }
 
-// firstWritten is the first world key in a {{ }} of src that written
-// holds, with its byte offset in src ("" when none).
+// firstWritten is the first world key a tag of src reads (world.k,
+// world["k"], world['k'] or world?.k) that written holds, with the byte
+// offset of its world in src ("" when none).
 func firstWritten(src string, written map[string]bool) (string, int) {
 	if len(written) == 0 {
 		return "", 0
 	}
-	for _, m := range tagRe.Get().FindAllStringIndex(src, -1) {
-		tag := src[m[0]:m[1]]
-		for _, r := range worldRefRe.Get().FindAllStringSubmatchIndex(tag, -1) {
-			if k := tag[r[2]:r[3]]; written[k] {
-				return k, m[0] + r[0]
-			}
+	for _, r := range tagReads(src, true) {
+		if r.root == "world" && written[r.key] {
+			return r.key, r.off
 		}
 	}
 	return "", 0

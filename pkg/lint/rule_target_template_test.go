@@ -75,6 +75,11 @@ func TestTargetTemplateWarns(t *testing.T) {
 	for name, tc := range map[string]struct{ arm, extra string }{
 		"set":       {"- target: \"s{{ world.n }}\"\n          effects: [{set: {n: 1}}]", ""},
 		"dotted":    {"- target: \"s{{ world.n }}\"\n          effects: [{set: {n.x: 1}}]", ""},
+		"bracket":   {"- target: \"s{{ world[\\\"n\\\"] }}\"\n          effects: [{set: {n: 1}}]", ""},
+		"single":    {"- target: \"s{{ world['n'] }}\"\n          effects: [{increment: {n: 1}}]", ""},
+		"optional":  {"- target: \"s{{ world?.n }}\"\n          effects: [{set: {n: 1}}]", ""},
+		"in-if":     {"- target: \"{% if world['n'] %}s1{% endif %}{{ '' }}\"\n          effects: [{set: {n: 1}}]", ""},
+		"desc-brk":  {"- target: deck\n          effects: [{set: {n: 1}}]", "  deck: {type: compound, initial: \"s{{ world['n'] }}\", states: {s1: {}}}\n"},
 		"state":     {"- target: \"s{{ state.path }}\"", ""},
 		"descend":   {"- target: deck\n          effects: [{increment: {n: 1}}]", "  deck: {type: compound, initial: \"s{{ world.n }}\", states: {s1: {}}}\n"},
 		"via-state": {"- target: .", "  deck: {type: compound, initial: \"s{{ state['path'] }}\", states: {s1: {}}}\n"},
