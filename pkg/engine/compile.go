@@ -219,22 +219,13 @@ func (c *compiler) target(src string) *text {
 }
 
 // lateText compiles a pongo2 text upstream compiles only when it renders
-// (say:, timeout.after): one that does not compile fails its render, not
-// the load (conformance lint-late-templates).
+// (say:, timeout.after, initial:): one that does not compile fails its
+// render, not the load (conformance lint-late-templates,
+// initial-late-compile).
 func (c *compiler) lateText(src string) *text {
 	t, err := compileText(c.m.pongo, src)
 	if err != nil {
 		return &text{src: src, err: err}
-	}
-	return t
-}
-
-// text compiles a pongo2 text (say:, initial:, timeout.after), refused at
-// p as where.
-func (c *compiler) text(src string, p story.Pos, where string) *text {
-	t, err := compileText(c.m.pongo, src)
-	if err != nil {
-		c.refuse(p, "%s: %v", where, err)
 	}
 	return t
 }
@@ -277,8 +268,8 @@ func (c *compiler) state(s *story.State, parent *State) {
 	if len(s.OnExit()) > 0 {
 		c.warn(keyPos(s.Keys, "on_exit", s.Pos), "state %q: on_exit: the story format has no on_exit, so these effects never run; move them to the effects: of the transitions that leave the state", ns.Path)
 	}
-	if s.Initial != "" && s.Type == "compound" { // conformance untyped-children
-		ns.Initial = c.text(s.Initial, s.InitialPos, fmt.Sprintf("state %q: initial", ns.Path))
+	if s.Initial != "" && s.Type == "compound" { // conformance untyped-children, initial-late-compile
+		ns.Initial = c.lateText(s.Initial)
 	}
 	if len(s.Intents) > 0 {
 		ns.Intents = c.slotDefs(s.Intents, fmt.Sprintf("state %q: ", ns.Path))

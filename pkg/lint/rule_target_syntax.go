@@ -9,7 +9,7 @@ import (
 )
 
 var ruleTargetSyntax = &Rule{ID: "target-syntax", Severity: diag.Warning, LintOnly: true,
-	Summary: "a templated target or initial: that does not compile in the syntax the existing engine renders it with there: an arc target on a user turn and every initial: render with pongo2 (no world?.k, no ternary; an arm a literal emit_intent hops to may be written for the hop), an emit_intent hop's target and an on_complete target with the expr template syntax (no |filter; a {% %} tag stays text, so the path names no state); the existing engine fails that turn (an on_complete: the job, the machine stays), kitsoki falls back to the other syntax (an initial: it refuses when a session starts); one that compiles in neither fails on both engines",
+	Summary: "a templated target or initial: that does not compile in the syntax the existing engine renders it with there: an arc target on a user turn and every initial: render with pongo2 (no world?.k, no ternary; an arm a literal emit_intent hops to may be written for the hop), an emit_intent hop's target and an on_complete target with the expr template syntax (no |filter; a {% %} tag stays text, so the path names no state); the existing engine fails that turn (an on_complete: the job, the machine stays), kitsoki falls back to the other syntax (an initial: fails the entering turn on both); one that compiles in neither fails on both engines",
 	Example: "on:\n  go:\n    - target: \"s{{ world?.n }}\""}
 
 // checkTargetSyntax warns at a templated target or initial: that does not
@@ -83,7 +83,7 @@ func checkTargetSyntax(c *checker) {
 			continue
 		}
 		if perr := pc.compiled(compiledPongoInline, pc.inlineLoader, src); perr != nil {
-			c.rep.Warnf(c.errAt(s.InitialPos, src, perr), ruleTargetSyntax, "state %q initial: %q does not compile as pongo2 (%s), which renders an initial: on every path: the existing engine fails every turn that enters %q, and kitsoki refuses the story when a session starts; %s",
+			c.rep.Warnf(c.errAt(s.InitialPos, src, perr), ruleTargetSyntax, "state %q initial: %q does not compile as pongo2 (%s), which renders an initial: on every path: every turn that enters %q fails, on both engines; %s",
 				s.Path, src, oneLine(perr), s.Path, targetSyntaxFix)
 		}
 	}
