@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 
+	"kitsoki/internal/termsafe"
 	"kitsoki/pkg/fetch"
 )
 
@@ -41,17 +42,19 @@ func prunePins(w, errw io.Writer, asJSON bool, pins *fetch.Pins, f *fetch.Fetche
 		results = append(results, r)
 	}
 	if asJSON {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(results); err != nil {
+		data, err := json.MarshalIndent(results, "", "  ")
+		if err != nil {
+			return err
+		}
+		if _, err := w.Write(append(termsafe.JSON(data), '\n')); err != nil {
 			return err
 		}
 	} else {
 		for _, r := range results {
 			if r.Removed {
-				fmt.Fprintf(w, "removed %s (%s)\n", r.Path, fetch.ByteCount(r.Bytes))
+				fmt.Fprintf(w, "removed %s (%s)\n", termsafe.Line(r.Path), fetch.ByteCount(r.Bytes))
 			} else {
-				fmt.Fprintf(errw, "kitsoki: kept %s: %s\n", r.Path, r.Error)
+				fmt.Fprintf(errw, "kitsoki: kept %s: %s\n", termsafe.Line(r.Path), termsafe.Line(r.Error))
 			}
 		}
 		fmt.Fprintf(w, "%d entries no pin names, %s freed\n", len(results), fetch.ByteCount(freed))

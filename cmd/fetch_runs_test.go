@@ -147,3 +147,38 @@ func TestFetchPrune(t *testing.T) {
 		t.Errorf("--prune --list: exit %d, want 2", code)
 	}
 }
+
+// An orphan's file name comes from the cache directory, which may be a
+// shared or restored one: --prune prints it on one line with its control
+// characters escaped, so a name cannot add a line, a CI command or a
+// terminal escape; --json keeps the exact name behind JSON escapes.
+func TestFetchPrunePrintsHostileNamesEscaped(t *testing.T) {
+	overlay, _ := fetchFixture(t)
+	for _, asJSON := range []bool{false, true} {
+		cache := t.TempDir()
+		name := "a\n::error file=x::pwned\x1b[31m\u202e-.gguf"
+		os.MkdirAll(filepath.Join(cache, "models"), 0o755)
+		if err := os.WriteFile(filepath.Join(cache, "models", name), []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		args := []string{"fetch-models", "--prune", "--pins", overlay, "--cache-dir", cache}
+		if asJSON {
+			args = append(args, "--json")
+		}
+		code, out, errs := runCmd(t, args...)
+		if code != 0 {
+			t.Fatalf("prune: exit %d\n%s\n%s", code, out, errs)
+		}
+		if strings.ContainsAny(out, "\x1b\u202e") || strings.Contains(out, "\n::error") {
+			t.Errorf("json=%v: the name reached stdout raw:\n%q", asJSON, out)
+		}
+		if asJSON {
+			var rs []pruneResult
+			if err := json.Unmarshal([]byte(out), &rs); err != nil || len(rs) != 1 || filepath.Base(rs[0].Path) != name {
+				t.Errorf("json: %v %+v", err, rs)
+			}
+		} else if !strings.Contains(out, `removed `+filepath.Join(cache, "models")+`/a\n::error file=x::pwned\x1b[31m\u202e-.gguf (1 B)`) {
+			t.Errorf("text:\n%s", out)
+		}
+	}
+}

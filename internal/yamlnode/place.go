@@ -1,6 +1,9 @@
 package yamlnode
 
-import "strconv"
+import (
+	"strconv"
+	"strings"
+)
 
 // Place names a block in messages (`state "a".on_enter[2]`), put together
 // only when a message needs it.
@@ -19,7 +22,7 @@ func (pl Place) String() string {
 		s = strconv.Quote(s)
 	}
 	if pl.Keyed {
-		s += "." + pl.Key
+		s += "." + KeyText(pl.Key)
 	}
 	if pl.Indexed {
 		s = Indexed(s, pl.Idx)
@@ -39,7 +42,18 @@ func (pl Place) Item(i int) Place {
 // Dot names key of the mapping at pl (key alone at a file's top level).
 func (pl Place) Dot(key string) string {
 	if pl == (Place{}) {
-		return key
+		return KeyText(key)
 	}
-	return pl.String() + "." + key
+	return pl.String() + "." + KeyText(key)
+}
+
+// KeyText is key as a message names it: quoted when it holds a line
+// break, which would otherwise end the message there (Append keeps a
+// message's first line only, so `states.a.on."i\nb": expected a list`
+// was cut to `states.a.on.i`).
+func KeyText(key string) string {
+	if strings.ContainsAny(key, "\n\r") {
+		return strconv.Quote(key)
+	}
+	return key
 }

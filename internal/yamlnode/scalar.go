@@ -134,7 +134,7 @@ func (w *Walker) ItemPos(n *yaml.Node) []Pos {
 func (w *Walker) StrMap(n *yaml.Node, where string) map[string]string {
 	out := map[string]string{}
 	w.Mapping(n, where, nil, func(key string, _, v *yaml.Node) {
-		out[key] = w.Str(v, where+"."+key)
+		out[key] = w.Str(v, where+"."+KeyText(key))
 	})
 	return out
 }

@@ -73,6 +73,9 @@ type writeError struct {
 }
 
 func (e *writeError) Error() string {
+	if errors.Is(e.err, errNotRegular) {
+		return fmt.Sprintf("write %s: %v", e.path, e.err)
+	}
 	return fmt.Sprintf("write %s: %v: free disk space or fix permissions in the cache dir (or set %s); the partial download is kept and the next fetch resumes it", e.path, e.err, EnvCacheDir)
 }
 
@@ -528,7 +531,7 @@ func (t *transfer) copyBody(ctx context.Context, body io.Reader, cancel context.
 
 // runSingle downloads as one stream, resuming from the part file's length.
 func (t *transfer) runSingle(ctx context.Context) (string, int64, error) {
-	fh, err := os.OpenFile(t.part, os.O_RDWR|os.O_CREATE, 0o644)
+	fh, err := openCacheFile(t.part)
 	if err != nil {
 		return "", 0, &writeError{path: t.part, err: err}
 	}
@@ -691,7 +694,7 @@ type parallelRun struct {
 
 // openPart opens the .part file and sizes it to the whole download.
 func (t *transfer) openPart() (*os.File, error) {
-	fh, err := os.OpenFile(t.part, os.O_RDWR|os.O_CREATE, 0o644)
+	fh, err := openCacheFile(t.part)
 	if err != nil {
 		return nil, &writeError{path: t.part, err: err}
 	}

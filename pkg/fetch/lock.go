@@ -31,7 +31,7 @@ func (f *Fetcher) lockArtifact(ctx context.Context, a *Artifact, path string) (*
 func lockFile(ctx context.Context, path string, onWait func()) (*fileLock, error) {
 	waited := false
 	for {
-		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+		f, err := openCacheFile(path)
 		if err != nil {
 			return nil, fmt.Errorf("lock %s: %w (check that the cache dir is writable, or %s)", path, err, setCacheDir)
 		}

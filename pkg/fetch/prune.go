@@ -125,7 +125,15 @@ var ErrInUse = errors.New("in use by another kitsoki process")
 // parts. A symlink is removed, never followed.
 func (f *Fetcher) Prune(o Orphan) error {
 	lockPath := o.Path + ".lock"
-	lf, err := os.OpenFile(lockPath, os.O_RDWR|os.O_CREATE, 0o644)
+	lf, err := openCacheFile(lockPath)
+	if errors.Is(err, errNotRegular) {
+		// A link (or pipe) where the orphan's lock goes is no kitsoki's
+		// lock: it is one of the orphan's files, removed, never followed.
+		if err := os.Remove(lockPath); err != nil {
+			return err
+		}
+		lf, err = openCacheFile(lockPath)
+	}
 	if err != nil {
 		return err
 	}

@@ -42,7 +42,7 @@ func (p *fileParser) parseStates(n *yaml.Node, parent *State, where string) []*S
 	// a tree nobody else reads, never an anchored node): the model is lighter.
 	release := p.owned && parent == nil && where == "states"
 	return yamlnode.MappingList(p.Walker, n, where, func(name string, k, v *yaml.Node) *State {
-		s := p.parseState(name, k, v, parent, where+"."+name)
+		s := p.parseState(name, k, v, parent, where+"."+yamlnode.KeyText(name))
 		if release && v != nil && v.Kind == yaml.MappingNode && v.Anchor == "" {
 			v.Content = nil
 		}

@@ -261,7 +261,7 @@ func unsignedLiteral(n *yaml.Node) bool {
 func (p *fileParser) parseIntents(n *yaml.Node, where string) (map[string]*Intent, []string) {
 	out := map[string]*Intent{}
 	order := yamlnode.MappingList(p.Walker, n, where, func(name string, k, v *yaml.Node) string {
-		out[name] = p.parseIntent(name, k, v, where+"."+name)
+		out[name] = p.parseIntent(name, k, v, where+"."+yamlnode.KeyText(name))
 		return name
 	})
 	return out, order
@@ -659,9 +659,9 @@ func (p *fileParser) parseImport(alias string, k, v *yaml.Node) *Import {
 			w := where + ".exits"
 			p.Mapping(v, w, nil, func(en string, ek, ev *yaml.Node) {
 				ie := &ImportExit{Pos: p.Pos(ek)}
-				p.Fields(ev, w+"."+en, yamlnode.Fields{
+				p.Fields(ev, w+"."+yamlnode.KeyText(en), yamlnode.Fields{
 					{Key: "to", Str: &ie.To, Pos: &ie.ToPos},
-					{Key: "set", Read: func(_, fv *yaml.Node) { ie.Set = p.kvList(fv, w+"."+en+".set") }},
+					{Key: "set", Read: func(_, fv *yaml.Node) { ie.Set = p.kvList(fv, w+"."+yamlnode.KeyText(en)+".set") }},
 				})
 				im.Exits[en] = ie
 			})

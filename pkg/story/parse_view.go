@@ -176,7 +176,7 @@ func (p *fileParser) bodyText(el *ViewElement, body *yaml.Node, bw string, known
 			p.nestedWhen(el, kn)
 			return
 		}
-		s := p.Str(v, bw+"."+k)
+		s := p.Str(v, bw+"."+yamlnode.KeyText(k))
 		if k == key {
 			text = s
 		}

@@ -292,7 +292,7 @@ func (p *fileParser) parseSplitStates() []*State {
 				continue
 			}
 			seen[key] = at{k.Line, k.Column}
-			out = append(out, p.parseState(key, k, v, nil, "states."+key))
+			out = append(out, p.parseState(key, k, v, nil, "states."+yamlnode.KeyText(key)))
 		}
 	}
 	return out
