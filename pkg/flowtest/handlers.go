@@ -30,6 +30,7 @@ func (fr *fixtureRun) registerBuiltins(reg *host.Registry) {
 		reg.RegisterInfo(name, h, info)
 	}
 	registerChatStoreAbsent(reg)
+	registerIDEAbsent(reg)
 }
 
 // disabledHandler answers every call with the operator's refusal: an
