@@ -5,7 +5,8 @@ package main
 // stubs the host kind feeds: host.run in its shell and argv forms with
 // every timeout, cwd and fail_on_error form, host.artifacts_dir,
 // host.append_to_file, host.inbox.add, host.transport.post and
-// host.jobs.answer_clarification, each with good and bad arguments,
+// host.jobs.answer_clarification, the IDE and chat built-ins upstream
+// answers with no IDE or chat store, each with good and bad arguments,
 // binds of every result key (paths, the whole result, templates) and
 // on_error redirects, from arms and on_enter, in a leaf, a compound's
 // child (../ redirects) and after a set. The draws come from their own
@@ -90,8 +91,10 @@ func (g *gen) hostRealStory(id string) []agentFile {
 		st["on"] = on
 	}
 	app := m{
-		"app":     m{"id": id, "version": "0.1.0"},
-		"hosts":   []any{"host.run", "host.artifacts_dir", "host.append_to_file", "host.inbox.add", "host.transport.post", "host.jobs.answer_clarification"},
+		"app": m{"id": id, "version": "0.1.0"},
+		"hosts": []any{"host.run", "host.artifacts_dir", "host.append_to_file", "host.inbox.add", "host.transport.post", "host.jobs.answer_clarification",
+			"host.ide.get_diagnostics", "host.ide.get_selection", "host.ide.get_open_editors", "host.ide.open_file", "host.ide.open_diff", "host.ide.nope",
+			"host.chat.list", "host.chat.create", "host.chat.drive", "host.chat.resolve_ref"},
 		"world":   world,
 		"intents": intents,
 		"root":    "s",
@@ -167,7 +170,14 @@ func (g *gen) hostRealArg() any {
 
 func (g *gen) hostRealCall(path string) m {
 	var e m
-	switch g.rnd.IntN(10) {
+	switch g.rnd.IntN(11) {
+	case 10:
+		// built-ins kitsoki has no real counterpart for: no IDE, no chat
+		// store in a flow (conformance ide-absent, chat-store-absent-more)
+		ns := g.pick("host.ide.get_diagnostics", "host.ide.get_selection", "host.ide.get_open_editors", "host.ide.open_file",
+			"host.ide.open_diff", "host.chat.list", "host.chat.create", "host.chat.drive", "host.chat.resolve_ref", "host.ide.nope")
+		e = m{"invoke": ns, "with": m{"path": "{{ slots.t }}", "chat_id": "c{{ world.n }}"},
+			"bind": g.hostRealBinds("c", "connected", "j", "diagnostics", "o", "text", "s", "ok", "j", "editors")}
 	case 0, 1, 2:
 		with := m{}
 		if g.chance(65) {

@@ -101,7 +101,7 @@ func TestHostRealStoriesRun(t *testing.T) {
 	want := []string{
 		"host_bindings:", "use_orchestrator: true",
 		"invoke: host.run", "invoke: host.artifacts_dir", "invoke: host.append_to_file", "invoke: host.inbox.add",
-		"invoke: host.transport.post", "invoke: host.jobs.answer_clarification",
+		"invoke: host.transport.post", "invoke: host.jobs.answer_clarification", "invoke: host.ide.", "invoke: host.chat.",
 		"args:", "timeout:", "cwd:", "fail_on_error:", "mode:", "artifacts_root:", "phase_id:", "author:",
 		"on_error: ../b", "{{ result }}", "stdout_json",
 	}
