@@ -62,7 +62,8 @@
 // the built-in handlers run for real (host_real.go): host.run,
 // artifacts_dir, append_to_file, inbox.add, transport.post and
 // answer_clarification with good and bad arguments. They write files
-// into the cwd: run each engine on its own fresh copy of the story.
+// into the cwd: compare_fresh.sh runs each engine on its own fresh copy
+// of the story.
 // -kind intent writes stories whose intents carry many typed slots
 // (required, defaults, enums; global, state-local and checkpoint
 // declarations) read by guards, effects, views and host-call args, with
