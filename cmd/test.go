@@ -133,7 +133,7 @@ func addTestFlags(c *cobra.Command, f *testFlags, full bool) {
 	fl.IntVarP(&f.jobs, "jobs", "j", 0, "fixtures run in parallel (default: number of CPUs)")
 	fl.StringVar(&f.traceDir, "trace-dir", "", "write one JSONL trace per fixture into `DIR`")
 	fl.StringVar(&f.shard, "shard", "", "run slice `i/n` of the fixtures (stable by path; merge reports with kitsoki test merge)")
-	fl.StringVar(&f.workDir, "workdir", "", "working directory of real host handlers (default: a fresh temporary one per fixture)")
+	fl.StringVar(&f.workDir, "workdir", "", "working directory of real host handlers, shared by the fixtures, which then run one at a time (default: a fresh temporary one per fixture)")
 	addKitsokiRepoFlag(c, &f.repo)
 	addSemanticRoutingFlag(c)
 	addRootFlag(c, &f.root)

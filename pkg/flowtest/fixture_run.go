@@ -144,6 +144,9 @@ func (fr *fixtureRun) run(ctx context.Context) {
 	if (fr.legacy || fr.m.Root == "") && fx.InitialState == "" || strings.Contains(fx.InitialState, "/") {
 		// upstream's legacy path, and a story with root: "", start in the
 		// state ""; "c/c1" names no state upstream (stranded.go)
+		if !fr.legacy {
+			seedStranded(world, fr.sessionID())
+		}
 		fr.stranded(world)
 		return
 	}
@@ -325,7 +328,7 @@ func (fr *fixtureRun) initialWorld() (map[string]any, bool) {
 func (fr *fixtureRun) sessionOptions(ld *compose.Loaded, reg *host.Registry, world map[string]any, agents engine.AgentCaller, sink engine.Sink, workDir string) engine.SessionOptions {
 	fx := fr.fx
 	o := engine.SessionOptions{
-		Options: engine.Options{SessionID: "flow-" + slug(fx.Name()), World: world, Agents: agents, HostReplay: fr.hc, Sink: sink, NoSnapshot: true,
+		Options: engine.Options{SessionID: fr.sessionID(), World: world, Agents: agents, HostReplay: fr.hc, Sink: sink, NoSnapshot: true,
 			Observer: fr.r.opts.Observer, Strict: fr.r.opts.Strict, NoAgentHandlers: true},
 		StartState: fx.InitialState, Hosts: reg, Clock: engine.NewVirtualClock(epoch), WorkDir: workDir,
 		// upstream arms only a seeded initial_state's timeout, not descending a compound

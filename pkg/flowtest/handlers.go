@@ -30,6 +30,7 @@ func (fr *fixtureRun) registerBuiltins(reg *host.Registry) {
 		reg.RegisterInfo(name, h, info)
 	}
 	registerChatStoreAbsent(reg)
+	registerIDEAbsent(reg)
 }
 
 // disabledHandler answers every call with the operator's refusal: an
@@ -74,9 +75,11 @@ func (fr *fixtureRun) sandboxVerdict() {
 	fr.res.Flow.Passed = false
 }
 
-// chatOps are upstream's built-in chat handlers, which its flow runner
-// answers with a domain error, having no chat store (conformance chat-store-absent).
-var chatOps = []string{"host.chat.resolve", "host.chat.list", "host.chat.transcript", "host.chat.fork", "host.chat.archive"}
+// chatOps are upstream's built-in chat handlers (story-runtime §2.8),
+// which its flow runner answers with a domain error, having no chat store
+// (conformance chat-store-absent, chat-store-absent-more).
+var chatOps = []string{"host.chat.resolve", "host.chat.list", "host.chat.transcript", "host.chat.fork", "host.chat.archive",
+	"host.chat.create", "host.chat.rename", "host.chat.suggest_title", "host.chat.resolve_ref", "host.chat.drive"}
 
 // registerChatStoreAbsent registers upstream's answer for each chat
 // handler (a fixture's stubs, registered later, replace it).

@@ -28,7 +28,8 @@ type Options struct {
 	// fixture's directory, as upstream's --recording).
 	Recording string
 	// WorkDir is the directory real host handlers work in; "" = a fresh
-	// temporary directory per fixture, removed afterwards.
+	// temporary directory per fixture, removed afterwards. Fixtures that
+	// share one run one at a time, whatever Jobs says.
 	WorkDir string
 	// Generator names the tool in trace headers.
 	Generator string
@@ -146,7 +147,14 @@ func (r *Runner) Run(ctx context.Context, files []*File) []*Result {
 	results := make([]*Result, len(fxs))
 	var stop atomic.Bool
 	var g errgroup.Group
-	g.SetLimit(parallel(r.opts.Jobs))
+	limit := parallel(r.opts.Jobs)
+	if r.opts.WorkDir != "" {
+		// fixtures sharing one working directory run one at a time, in
+		// file order, as upstream's share its cwd: a real handler sees the
+		// files the earlier fixtures left, and no two write one file at once
+		limit = 1
+	}
+	g.SetLimit(limit)
 	for i, fx := range fxs {
 		if stop.Load() || ctx.Err() != nil {
 			break

@@ -3,10 +3,12 @@ package flowtest
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"strings"
 
 	"kitsoki/internal/jsonvalue"
 	"kitsoki/pkg/engine"
+	"kitsoki/pkg/story"
 )
 
 // A start state with no known dotted prefix (x.y, c/c9), or "" on the
@@ -22,6 +24,26 @@ func (fr *fixtureRun) strandedState(err error) bool {
 	}
 	_, known := fr.m.States[st]
 	return !known && strings.Contains(err.Error(), "is not a state of the story")
+}
+
+// sessionID is the fixture's session id (upstream's is a random UUID).
+func (fr *fixtureRun) sessionID() string { return "flow-" + slug(fr.fx.Name()) }
+
+// seedStranded puts into the world of an orchestrator session stranded
+// before the engine starts ("c/c1") what upstream's orchestrator seeds on
+// its load, as the engine does for a start it refuses (x.y): session_id
+// unless set, and ide.connected false merged into an ide map
+// (conformance stranded-slash-seeded).
+func seedStranded(w map[string]any, id string) {
+	if s, _ := w[story.WorldSessionID].(string); s == "" {
+		w[story.WorldSessionID] = id
+	}
+	ide := map[string]any{}
+	if m, ok := w[story.WorldIDE].(map[string]any); ok {
+		maps.Copy(ide, m)
+	}
+	ide["connected"] = false
+	w[story.WorldIDE] = ide
 }
 
 // strandedSession is a session that cannot leave its unknown start state.

@@ -25,16 +25,12 @@ func strArg(args map[string]any, key string) string {
 
 func stringify(v any) string { return jsonText(v, json.Marshal) }
 
-// boolArg reads a bool (true/false, or the strings "true"/"false").
+// boolArg reads a boolean argument: only the boolean true is true; a
+// string ("true", "1") is not, as upstream (conformance
+// host-run-fail-on-error-bool).
 func boolArg(args map[string]any, key string) bool {
-	switch t := args[key].(type) {
-	case bool:
-		return t
-	case string:
-		b, _ := strconv.ParseBool(strings.TrimSpace(t))
-		return b
-	}
-	return false
+	b, _ := args[key].(bool)
+	return b
 }
 
 // bodyText renders a body argument: strings as they are, maps and lists

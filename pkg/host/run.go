@@ -268,8 +268,13 @@ func selfDir() string {
 }
 
 // badCwd is the error of a cwd that is not a directory, worded as
-// upstream's exec words it (conformance run-bad-cwd).
+// upstream's exec words it (conformance run-bad-cwd). A program that is
+// not on PATH (argv mode) is reported first, as exec looks it up before
+// it changes directory (conformance host-run-lookup-before-cwd).
 func badCwd(sp runSpec, cwd string, statErr error) error {
+	if c := sp.command(); c.Err != nil {
+		return fmt.Errorf("host.run: exec: %v", c.Err)
+	}
 	var pe *fs.PathError
 	if errors.As(statErr, &pe) {
 		return fmt.Errorf("host.run: exec: chdir %s: %v", cwd, pe.Err)

@@ -145,6 +145,7 @@ func passes() []pass {
 		{ruleWorldKey, checkWorldKeys},
 		{ruleDanglingName, checkDanglingNames},
 		{ruleHostRunInts, checkHostRunInts},
+		{ruleHostRunFailText, checkHostRunFailText},
 		{ruleHostRunTimeout, checkHostRunTimeout},
 		{ruleShellInjection, checkShellInjection},
 		{ruleBareName, checkBareNames},

@@ -90,3 +90,30 @@ func TestHostSim(t *testing.T) {
 		t.Errorf("predicted while a job was left pending")
 	}
 }
+
+// The -real host stories load here and their fixtures run the real
+// built-ins (each fixture in its own working directory) with no Go
+// runtime text in any failure, view or event; every handler and argument
+// form promised is drawn; the same seed writes the same bytes.
+func TestHostRealStoriesRun(t *testing.T) {
+	const n = 20
+	dir := writeSeeded(t, writeHostReal, n, 5, "000/app.yaml", "000/flows/f0.yaml")
+	want := []string{
+		"host_bindings:", "use_orchestrator: true",
+		"invoke: host.run", "invoke: host.artifacts_dir", "invoke: host.append_to_file", "invoke: host.inbox.add",
+		"invoke: host.transport.post", "invoke: host.jobs.answer_clarification", "invoke: host.ide.", "invoke: host.chat.",
+		"args:", "timeout:", "cwd:", "fail_on_error:", "mode:", "artifacts_root:", "phase_id:", "author:",
+		"on_error: ../b", "{{ result }}", "stdout_json",
+	}
+	var files []*flowtest.File
+	for i := range n {
+		d := filepath.Join(dir, fmt.Sprintf("%03d", i))
+		fs, _, err := flowtest.Discover([]string{filepath.Join(d, "app.yaml")}, filepath.Join(d, "flows", "*.yaml"), false, nil)
+		if err != nil || len(fs) < 1 {
+			t.Fatalf("%s: fixtures %d, error %v", d, len(fs), err)
+		}
+		files = append(files, fs...)
+	}
+	assertDrawn(t, dir, want)
+	runClean(t, files, n)
+}

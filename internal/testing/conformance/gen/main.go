@@ -58,6 +58,12 @@
 // and on_complete, sync and in the background (host.go), with fixtures
 // feeding every stub form and asserting calls, inbox and jobs
 // (host_fixture.go).
+// -real (host kind) writes stories whose fixtures name host_bindings, so
+// the built-in handlers run for real (host_real.go): host.run,
+// artifacts_dir, append_to_file, inbox.add, transport.post and
+// answer_clarification with good and bad arguments. They write files
+// into the cwd: compare_fresh.sh runs each engine on its own fresh copy
+// of the story.
 // -kind intent writes stories whose intents carry many typed slots
 // (required, defaults, enums; global, state-local and checkpoint
 // declarations) read by guards, effects, views and host-call args, with
@@ -127,11 +133,11 @@ func main() {
 
 func run(args []string) error {
 	if len(args) == 0 {
-		return fmt.Errorf("usage: gen write [-n N] [-seed S] [-known] [-emits] [-trail] [-extras] [-from DIR] [-kind flow|legacy|tmpl|agent|view|starlark|host|intent|expect|import|phase|intentfix|lint|mutate|storymut] DIR | gen diff DIR")
+		return fmt.Errorf("usage: gen write [-n N] [-seed S] [-known] [-emits] [-trail] [-extras] [-real] [-from DIR] [-kind flow|legacy|tmpl|agent|view|starlark|host|intent|expect|import|phase|intentfix|lint|mutate|storymut] DIR | gen diff DIR")
 	}
 	switch args[0] {
 	case "write":
-		n, seed, dir, known, emits, trail, extras, kind, from := 300, uint64(1), "", false, false, false, false, "flow", ""
+		n, seed, dir, known, emits, trail, extras, real, kind, from := 300, uint64(1), "", false, false, false, false, false, "flow", ""
 		rest := args[1:]
 		for len(rest) > 0 {
 			switch {
@@ -159,6 +165,8 @@ func run(args []string) error {
 				trail, rest = true, rest[1:]
 			case rest[0] == "-extras":
 				extras, rest = true, rest[1:]
+			case rest[0] == "-real":
+				real, rest = true, rest[1:]
 			default:
 				dir, rest = rest[0], rest[1:]
 			}
@@ -180,6 +188,9 @@ func run(args []string) error {
 		case "starlark":
 			return writeStarlark(dir, n, seed, known)
 		case "host":
+			if real {
+				return writeHostReal(dir, n, seed)
+			}
 			return writeHost(dir, n, seed)
 		case "intent":
 			return writeIntent(dir, n, seed)
