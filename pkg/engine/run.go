@@ -604,15 +604,22 @@ func (r *runner) renderAt(ctx context.Context, path string, world, slots map[str
 
 // renderAtWith is renderAt spending the render budget budget carries.
 func (r *runner) renderAtWith(ctx, budget context.Context, path string, world, slots map[string]any, trans bool) (string, error) {
-	path, ok := r.viewPath(path) // unknownstart.go
-	if !ok {
+	trans = trans && r.t.transView != nil
+	resting := path == r.statePath()
+	vp, ok := r.viewPath(path) // unknownstart.go
+	switch {
+	case ok:
+		path = vp
+	case !trans:
 		return "", nil
+		// else: the arm's view shows on a path the story lacks (conformance
+		// transition-view-unknown-target)
 	}
 	run := map[string]any{"id": "", "turn": 0}
 	extra := map[string]any{"slots": slots, "run": run, expr.ContextKey: expr.ShareBudget(ctx, budget)}
-	if trans && r.t.transView != nil {
+	if trans {
 		extra["transition_view"] = r.t.transView
-		if r.t.transAt != "" && path == r.statePath() {
+		if r.t.transAt != "" && resting {
 			extra["transition_at"] = r.t.transAt
 		}
 	}
