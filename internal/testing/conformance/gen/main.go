@@ -237,7 +237,7 @@ func write(dir string, n int, seed uint64, o genOpts) error {
 			newExtraGen(seed+uint64(i), g.leaves, o.legacy).apply(app["states"].(m), kid, fx)
 		}
 		if o.more {
-			newMoreGen(seed+uint64(i), g.leaves).apply(app, fx)
+			newMoreGen(seed+uint64(i), g.leaves).apply(app, kid, fx)
 		}
 		files := map[string]any{"app.yaml": app, filepath.Join("flows", "f.yaml"): fx}
 		if kid != nil {

@@ -20,14 +20,25 @@ import (
 //   - on_complete chains with guarded target entries ahead of the others
 //     (§5 step 6): expr-syntax, result-reading and ../-climbing targets,
 //     some naming no state, and a set: between them.
+//
+// A second source (rnd2, so the first draws stay as they were) adds: a
+// say: in on_complete chains (§5), failing calls whose on_error is a
+// template (§2.4: never rendered), and transition views with pongo2
+// filters on the imported child's arms too.
 type moreGen struct {
-	rnd    *rand.Rand
-	leaves []string
-	puts   bool // a put emit was drawn
+	rnd, rnd2 *rand.Rand
+	leaves    []string
+	puts      bool // a put emit was drawn
 }
 
 func newMoreGen(seed uint64, leaves []string) *moreGen {
-	return &moreGen{rnd: rand.New(rand.NewPCG(seed^0x2545f4914f6cdd1d, seed+0x61c8864680b583eb)), leaves: leaves}
+	return &moreGen{rnd: rand.New(rand.NewPCG(seed^0x2545f4914f6cdd1d, seed+0x61c8864680b583eb)),
+		rnd2: rand.New(rand.NewPCG(seed^0x94d049bb133111eb, seed+0xbf58476d1ce4e5b9)), leaves: leaves}
+}
+
+func (x *moreGen) chance2(pct int) bool { return x.rnd2.IntN(100) < pct }
+func (x *moreGen) pick2(xs ...string) string {
+	return xs[x.rnd2.IntN(len(xs))]
 }
 
 func (x *moreGen) pick(xs ...string) string { return xs[x.rnd.IntN(len(xs))] }
@@ -39,14 +50,27 @@ func (x *moreGen) onceForm() any {
 	return []any{"", 0, false, m{}, []any{}, "x"}[x.rnd.IntN(6)]
 }
 
-// apply adds the draws to the story and its fixture.
-func (x *moreGen) apply(app m, fixture m) {
+// apply adds the draws to the story, its imported child (or nil) and its
+// fixture.
+func (x *moreGen) apply(app, kid, fixture m) {
 	app["world"].(m)["o"] = m{"type": "any", "default": x.onceForm()}
-	_, kid := app["imports"]
+	_, imports := app["imports"]
 	states := app["states"].(m)
-	x.walk("", states, !kid)
+	x.walk("", states, !imports)
 	if x.puts {
 		handlePut(states)
+	}
+	if kid != nil {
+		for _, k := range sortedKeys(kid["states"].(m)) {
+			on, _ := kid["states"].(m)[k].(m)["on"].(m)
+			for _, in := range sortedKeys(on) {
+				for _, a := range asList(on[in]) {
+					if arm, ok := a.(m); ok && x.chance2(30) {
+						arm["view"] = x.pick2("KV m={{ world.m }}", "KV {{ state.path }} {{ world.m|add:1 }}")
+					}
+				}
+			}
+		}
 	}
 	if x.chance(40) {
 		iw, _ := fixture["initial_world"].(m)
@@ -96,6 +120,9 @@ func (x *moreGen) walk(path string, states m, put bool) {
 				if x.chance(12) {
 					arm["view"] = x.view()
 				}
+				if arm["view"] == nil && x.chance2(8) {
+					arm["view"] = x.pick2("TV {{ world.s|upper }} {{ slots.v|default:'none' }}", "TV {{ world.n|add:1 }}")
+				}
 				if !compound && x.chance(8) {
 					arm["target"] = p
 				}
@@ -142,6 +169,15 @@ func (x *moreGen) effects(holder m, key string, put bool) {
 				"target": x.pick("{{ world.n > 1 ? 's1' : 's2' }}", "s{{ world.last_job_result.v }}", "../{{ 'c2' }}", "{{ world.s }}", x.leaf())}
 			em["on_complete"] = append([]any{m{"set": m{"n": "{{ world.n + 1 }}"}}, guarded}, oc...)
 		}
+	}
+	for _, e := range list {
+		if em, ok := e.(m); ok && em["on_complete"] != nil && x.chance2(30) {
+			oc := asList(em["on_complete"])
+			em["on_complete"] = append([]any{m{"say": x.pick2("job {{ world.last_job_status }}", "job {{ world.n }}")}}, oc...)
+		}
+	}
+	if x.chance2(8) {
+		list = append(list, m{"invoke": "host.bad", "with": m{"x": "1"}, "on_error": x.pick2("{{ 's1' }}", "s{{ world.n }}", "{{ world.r }}")})
 	}
 	if put && x.chance(15) {
 		v := []any{"{{ world.n }}", "7", "{{ world.s }}", "x", "{{ world.nope }}", "{{ world.n > 1 }}", 2.5}[x.rnd.IntN(7)]
