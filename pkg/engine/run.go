@@ -638,8 +638,10 @@ func (r *runner) renderView(ctx context.Context, slots map[string]any) string {
 		return ""
 	}
 	turnSlots := slots
-	if r.t.rerender {
-		slots = nil // conformance values-render-env
+	if r.t.rerender || r.t.emitSay >= 0 {
+		// conformance values-render-env; after a hop the post-bind pass
+		// fired, its empty slots (postbind-hop-drops-transition-view)
+		slots = nil
 	}
 	v, err := r.restingView(ctx, slots, turnSlots)
 	empty := v == "" && err == nil // a failed render is not an empty one
@@ -713,7 +715,9 @@ func (r *runner) restingView(ctx context.Context, slots, turnSlots map[string]an
 			// (conformance cap-view-replayed)
 			w = r.replayedWorld()
 		}
-		return r.renderAt(ctx, r.statePath(), w, slots, !r.t.rerender)
+		// a hop the post-bind pass fired leaves the state's own view, not
+		// the arm's (conformance postbind-hop-drops-transition-view)
+		return r.renderAt(ctx, r.statePath(), w, slots, !r.t.rerender && r.t.emitSay < 0)
 	}
 	return "", nil
 }
