@@ -1,9 +1,12 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"errors"
+	"fmt"
 	"maps"
+	"strings"
 
 	"kitsoki/pkg/story/expr"
 )
@@ -45,6 +48,99 @@ func (t *text) renderHop(env map[string]any) (string, error) {
 		return "", t.hxErr
 	}
 	return t.render(env)
+}
+
+// completionDest resolves a job's on_complete target as upstream does
+// (story-runtime §5; conformance oncomplete-target-expr). A templated one
+// renders with the expr template engine alone, after the chain's effects,
+// and must render a string (a `{% %}` tag stays text; `{{ x|lower }}`,
+// `{{ state.path }}` and `{{ world.n }}`, an int, fail). Paths are read
+// from the job's origin state, not from the state declaring the job:
+// each "../" written in front climbs one level from it; a rendered path
+// that itself starts with "./" or "../" is appended to the origin as
+// written (so names no state), a rendered ".." is the origin's parent;
+// any other path is absolute. A path the story does not hold is an error,
+// `@exit:` and "." included; the caller drops a target that fails.
+func (r *runner) completionDest(ctx context.Context, t *text, origin string) (target, error) {
+	if !t.templated() && !strings.HasPrefix(t.src, "..") {
+		return r.resolveTarget(ctx, nil, "", t, false)
+	}
+	base, climbs := origin, 0
+	for rest := t.src; strings.HasPrefix(rest, "../"); rest = rest[3:] {
+		if base == "" {
+			return target{}, fmt.Errorf("target %q climbs above the top level from %q (too many ../ segments)", t.src, origin)
+		}
+		base, climbs = parentPath(base), climbs+1
+	}
+	s := t.src
+	if t.templated() {
+		v, err := t.renderExpr(r.targetEnv())
+		if err != nil {
+			return target{}, fmt.Errorf("target %q: %w", t.src, err)
+		}
+		str, ok := v.(string)
+		if !ok {
+			return target{}, fmt.Errorf("target %q renders %s, not a state path", t.src, valueWord(v))
+		}
+		s = str
+	}
+	s = strings.TrimSpace(s[3*climbs:]) // the "../"s render as written
+	var path string
+	switch dotted := strings.ReplaceAll(s, "/", "."); {
+	case s == "..":
+		path = parentPath(origin)
+	case strings.HasPrefix(s, "./") || strings.HasPrefix(s, "../"):
+		path = origin + "." + dotted
+	case climbs > 0 && base != "":
+		path = base + "." + dotted
+	default:
+		path = dotted
+	}
+	if st := r.m.States[path]; st != nil {
+		return target{state: st}, nil
+	}
+	return target{}, &unknownTargetError{target: t.src, path: path}
+}
+
+// parentPath is the dotted path one level above p ("" above the top).
+func parentPath(p string) string {
+	i := strings.LastIndexByte(p, '.')
+	if i < 0 {
+		return ""
+	}
+	return p[:i]
+}
+
+// renderExpr renders a target with the expr template engine alone; a
+// target that engine does not compile fails with its compile error.
+func (t *text) renderExpr(env map[string]any) (any, error) {
+	switch {
+	case t.hx != nil:
+		return t.hx.Render(env)
+	case t.hxErr != nil:
+		return nil, t.hxErr
+	case t.templated():
+		_, err := expr.CompileTemplate(t.src)
+		return nil, cmp.Or(err, errors.New("the expr template engine does not render it"))
+	}
+	return t.src, nil
+}
+
+// valueWord names the kind of a rendered value for a message.
+func valueWord(v any) string {
+	switch v.(type) {
+	case nil:
+		return "nothing (nil)"
+	case bool:
+		return "a boolean"
+	case string:
+		return "a string"
+	case map[string]any:
+		return "a map"
+	case []any:
+		return "a list"
+	}
+	return fmt.Sprintf("a %T", v)
 }
 
 // targetEnv is what a target and an initial: render against: the

@@ -395,9 +395,12 @@ func (r *runner) runOnComplete(ctx context.Context, j *job, status string, data 
 		r.reach(ReachExit, x.pos)
 	}
 	// the target entry's inline effects never run (docs/compat/engine.md)
-	res, err := r.resolveTarget(ctx, j.e.owner, "", tgt.Target, false)
+	res, err := r.completionDest(ctx, tgt.Target, j.info.State)
 	if err != nil {
-		return fmt.Errorf("%s: on_complete target: %w", tgt.Pos, err)
+		// dropped alone, as upstream's job.error: the chain's writes and
+		// the job's notification stand (conformance oncomplete-target-expr)
+		r.note(Note{Kind: "job", State: r.statePath(), Text: "on_complete target dropped: the session stays, as upstream", Error: fmt.Sprintf("%s: on_complete target: %v", tgt.Pos, err)})
+		return nil
 	}
 	if res.stay {
 		return nil

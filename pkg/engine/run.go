@@ -604,15 +604,22 @@ func (r *runner) renderAt(ctx context.Context, path string, world, slots map[str
 
 // renderAtWith is renderAt spending the render budget budget carries.
 func (r *runner) renderAtWith(ctx, budget context.Context, path string, world, slots map[string]any, trans bool) (string, error) {
-	path, ok := r.viewPath(path) // unknownstart.go
-	if !ok {
+	trans = trans && r.t.transView != nil
+	resting := path == r.statePath()
+	vp, ok := r.viewPath(path) // unknownstart.go
+	switch {
+	case ok:
+		path = vp
+	case !trans:
 		return "", nil
+		// else: the arm's view shows on a path the story lacks (conformance
+		// transition-view-unknown-target)
 	}
 	run := map[string]any{"id": "", "turn": 0}
 	extra := map[string]any{"slots": slots, "run": run, expr.ContextKey: expr.ShareBudget(ctx, budget)}
-	if trans && r.t.transView != nil {
+	if trans {
 		extra["transition_view"] = r.t.transView
-		if r.t.transAt != "" && path == r.statePath() {
+		if r.t.transAt != "" && resting {
 			extra["transition_at"] = r.t.transAt
 		}
 	}
@@ -631,8 +638,10 @@ func (r *runner) renderView(ctx context.Context, slots map[string]any) string {
 		return ""
 	}
 	turnSlots := slots
-	if r.t.rerender {
-		slots = nil // conformance values-render-env
+	if r.t.rerender || r.t.emitSay >= 0 {
+		// conformance values-render-env; after a hop the post-bind pass
+		// fired, its empty slots (postbind-hop-drops-transition-view)
+		slots = nil
 	}
 	v, err := r.restingView(ctx, slots, turnSlots)
 	empty := v == "" && err == nil // a failed render is not an empty one
@@ -706,7 +715,9 @@ func (r *runner) restingView(ctx context.Context, slots, turnSlots map[string]an
 			// (conformance cap-view-replayed)
 			w = r.replayedWorld()
 		}
-		return r.renderAt(ctx, r.statePath(), w, slots, !r.t.rerender)
+		// a hop the post-bind pass fired leaves the state's own view, not
+		// the arm's (conformance postbind-hop-drops-transition-view)
+		return r.renderAt(ctx, r.statePath(), w, slots, !r.t.rerender && r.t.emitSay < 0)
 	}
 	return "", nil
 }

@@ -119,6 +119,10 @@ func (r *runner) takeRedirect(ctx context.Context, rd *redirect, st *step, c *re
 	// is dropped, the step rests, and only a note says so (story-runtime §2.4)
 	if err != nil {
 		r.note(Note{Kind: "on_error", State: r.statePath(), Text: fmt.Sprintf("on_error target state %q not found", rd.e.OnError), Error: err.Error()})
+		// upstream's turn.end has no view, as after on_error ".": the
+		// rig's, from the replayed world (conformance
+		// on-error-dot-replayed-view, `nf`)
+		r.t.dotStay = true
 		return true, nil
 	}
 	if res.stay {

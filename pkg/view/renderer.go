@@ -149,11 +149,10 @@ func (r *Renderer) renderTransition(statePath, at string, v *story.View, world m
 		path = root
 		seen := map[string]any{"path": statePath, "description": ""}
 		if at != "" {
-			leaf, err := r.state(at)
-			if err != nil {
-				return "", err
-			}
-			seen = map[string]any{"path": leaf.Path, "description": leaf.Description}
+			seen = map[string]any{"path": at, "description": ""}
+			if leaf, err := r.state(at); err == nil {
+				seen = map[string]any{"path": leaf.Path, "description": leaf.Description}
+			} // else a leaf the story lacks (transition-view-unknown-target)
 		}
 		extra = maps.Clone(extra)
 		if extra == nil {
@@ -163,7 +162,13 @@ func (r *Renderer) renderTransition(statePath, at string, v *story.View, world m
 	}
 	s, err := r.state(path)
 	if err != nil {
-		return "", err
+		if par != nil {
+			return "", err
+		}
+		// a templated target naming no state: upstream shows the arm's
+		// view there all the same, the path as state.path (conformance
+		// transition-view-unknown-target)
+		s = &story.State{Path: path, Name: path[strings.LastIndexByte(path, '.')+1:]}
 	}
 	return r.render(v, s, par, world, extra)
 }

@@ -41,6 +41,10 @@
 // and an imported child's states, with relative, templated and compound
 // targets; "*" wildcard arms; effect when: guards; two-kind effect
 // entries; guard_hint and default: arms; templated arc targets.
+// -more (flow and legacy kinds) adds constructs no other draw makes
+// (more.go): once: true invokes over set and unset bind targets,
+// emit_intent with slots:, transition views, explicit self re-entry,
+// guarded and templated on_complete target entries.
 // -kind legacy writes the flow kind's stories with fixtures on the legacy
 // path (use_orchestrator: false, upstream's machine alone, as most real
 // fixtures run): every fixture names its start state, and no turn
@@ -133,11 +137,12 @@ func main() {
 
 func run(args []string) error {
 	if len(args) == 0 {
-		return fmt.Errorf("usage: gen write [-n N] [-seed S] [-known] [-emits] [-trail] [-extras] [-real] [-from DIR] [-kind flow|legacy|tmpl|agent|view|starlark|host|intent|expect|import|phase|intentfix|lint|mutate|storymut] DIR | gen diff DIR")
+		return fmt.Errorf("usage: gen write [-n N] [-seed S] [-known] [-emits] [-trail] [-extras] [-more] [-real] [-from DIR] [-kind flow|legacy|tmpl|agent|view|starlark|host|intent|expect|import|phase|intentfix|lint|mutate|storymut] DIR | gen diff DIR")
 	}
 	switch args[0] {
 	case "write":
 		n, seed, dir, known, emits, trail, extras, real, kind, from := 300, uint64(1), "", false, false, false, false, false, "flow", ""
+		more := false
 		rest := args[1:]
 		for len(rest) > 0 {
 			switch {
@@ -167,6 +172,8 @@ func run(args []string) error {
 				extras, rest = true, rest[1:]
 			case rest[0] == "-real":
 				real, rest = true, rest[1:]
+			case rest[0] == "-more":
+				more, rest = true, rest[1:]
 			default:
 				dir, rest = rest[0], rest[1:]
 			}
@@ -176,9 +183,9 @@ func run(args []string) error {
 		}
 		switch kind {
 		case "flow":
-			return write(dir, n, seed, genOpts{known: known, emits: emits, trail: trail, extras: extras})
+			return write(dir, n, seed, genOpts{known: known, emits: emits, trail: trail, extras: extras, more: more})
 		case "legacy":
-			return write(dir, n, seed, genOpts{known: known, emits: emits, trail: trail, extras: extras, legacy: true})
+			return write(dir, n, seed, genOpts{known: known, emits: emits, trail: trail, extras: extras, more: more, legacy: true})
 		case "tmpl":
 			return writeTmpl(dir, n, seed)
 		case "agent":
@@ -227,8 +234,8 @@ func run(args []string) error {
 // write writes n stories, story i from seed+i. known adds the forms
 // known to differ between the engines (.inf, .nan, n's non-zero default).
 // genOpts are write's choices beyond the seed: -known, -kind legacy,
-// -emits, -trail, -extras.
-type genOpts struct{ known, legacy, emits, trail, extras bool }
+// -emits, -trail, -extras, -more.
+type genOpts struct{ known, legacy, emits, trail, extras, more bool }
 
 func write(dir string, n int, seed uint64, o genOpts) error {
 	for i := range n {
@@ -239,6 +246,9 @@ func write(dir string, n int, seed uint64, o genOpts) error {
 		fx := g.fixture()
 		if o.extras {
 			newExtraGen(seed+uint64(i), g.leaves, o.legacy).apply(app["states"].(m), kid, fx)
+		}
+		if o.more {
+			newMoreGen(seed+uint64(i), g.leaves).apply(app, kid, fx)
 		}
 		files := map[string]any{"app.yaml": app, filepath.Join("flows", "f.yaml"): fx}
 		if kid != nil {
