@@ -10,7 +10,7 @@ import (
 )
 
 var ruleTargetTemplate = &Rule{ID: "target-template", Severity: diag.Warning, LintOnly: true,
-	Summary: "a templated arc target, or a templated initial: its move descends through, reads a world key its own arm's effects write (set:, increment:, a call's bind:), or an initial: reads one its own state's on_enter writes: both render before those effects run, so they see the value from before the arm; a {{ state.* }} in a target or initial: is never the session's state there (empty, or a failed turn on an emit hop or on_complete)",
+	Summary: "a templated arc target, or a templated initial: its move descends through, reads a world key its own arm's effects write (set:, increment:, a call's bind:), or an initial: reads one its own state's on_enter writes: both render before those effects run, so they see the value from before the arm; a {{ state.* }} in a target or initial: is never the session's state there (empty; on an emit hop a failed turn; on an on_complete the target is dropped and the machine stays)",
 	Example: "on:\n  go:\n    - target: \"s{{ world.n }}\"\n      effects: [{set: {n: 5}}]"}
 
 // stateRefRe finds a read of the template root state (state.x, state["x"]),
@@ -107,7 +107,7 @@ func (c *checker) targetState(s *story.State, what, src string, p story.Pos) boo
 			place += " intent " + strconv.Quote(what) + " target"
 		}
 		c.rep.Warnf(c.src.valuePos(p, src, line, col), ruleTargetTemplate,
-			"%s %q reads the session's state, which a target or initial: never sees: it renders before the move, without the state (a user turn's target and an initial: render it empty; an emit hop's or an on_complete target fails the turn); name the state in the path itself, or keep what you need in a world key an earlier turn sets",
+			"%s %q reads the session's state, which a target or initial: never sees: it renders before the move, without the state (a user turn's target and an initial: render it empty; an emit hop's fails the turn, and an on_complete's is dropped, leaving the machine where it is); name the state in the path itself, or keep what you need in a world key an earlier turn sets",
 			place, src)
 		return true
 	}
