@@ -9,7 +9,7 @@ import (
 )
 
 var ruleTargetSyntax = &Rule{ID: "target-syntax", Severity: diag.Warning, LintOnly: true,
-	Summary: "a templated target or initial: that does not compile in the syntax the existing engine renders it with there: an arc target on a user turn and every initial: render with pongo2 (no world?.k, no ternary; an arm a literal emit_intent hops to may be written for the hop), an emit_intent hop's target and an on_complete target with the expr template syntax (no |filter; a {% %} tag stays text, so the path names no state); the existing engine fails that turn (an on_complete: the job, the machine stays), kitsoki falls back to the other syntax (an initial: fails the entering turn on both); one that compiles in neither fails on both engines",
+	Summary: "a templated target or initial: that does not compile in the syntax the existing engine renders it with there: an arc target on a user turn and every initial: render with pongo2 (no world?.k, no ternary; an arm a literal emit_intent hops to may be written for the hop), an emit_intent hop's target and an on_complete target with the expr template syntax (no |filter; a {% %} tag stays text, so the path names no state); the existing engine fails that turn (an on_complete: the job, the machine stays), kitsoki falls back to the other syntax on a user turn or hop (an on_complete target is dropped and an initial: fails the entering turn, on both); one that compiles in neither fails on both engines",
 	Example: "on:\n  go:\n    - target: \"s{{ world?.n }}\""}
 
 // checkTargetSyntax warns at a templated target or initial: that does not
@@ -74,7 +74,7 @@ func checkTargetSyntax(c *checker) {
 				place, oneLine(xerr), oneLine(perr), targetSyntaxFix)
 			return
 		}
-		c.rep.Warnf(c.errAt(e.PosOf("target"), src, xerr), ruleTargetSyntax, "%s does not compile in the expr template syntax (%s), which renders an on_complete target: on the existing engine the job fails when it completes (job.error, after the chain's set:) and the machine stays (kitsoki falls back to pongo2); %s",
+		c.rep.Warnf(c.errAt(e.PosOf("target"), src, xerr), ruleTargetSyntax, "%s does not compile in the expr template syntax (%s), which renders an on_complete target: the target is dropped when the job completes (after the chain's set:) and the machine stays, on both engines; %s",
 			place, oneLine(xerr), targetSyntaxFix)
 	})
 	for _, s := range c.states() {
