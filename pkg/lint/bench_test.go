@@ -1,8 +1,10 @@
 package lint
 
 import (
+	"fmt"
 	"io/fs"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"kitsoki/internal/testing/storytest"
@@ -76,4 +78,50 @@ func TestPhasesExpandedOncePerLoad(t *testing.T) {
 	if src.expansions[st] != x || src.expanded(st) != x || src.expandedStory(st) != x.st {
 		t.Error("a later ask expanded the story again")
 	}
+}
+
+// phasedFindings is a story whose phases: graph has n entries of a
+// two-state template, each state with a transition to a state that does
+// not exist: 2n findings on generated states, each with its
+// generated-by note (the shape where the note's cost per finding counts).
+func phasedFindings(n int) []byte {
+	var y strings.Builder
+	y.WriteString(`app: {id: phased-findings}
+intents:
+  go: {}
+phase_templates:
+  step:
+    parameters:
+      label: {type: string, required: true}
+      kind: {type: string, default: plain}
+    states:
+      "{id}_a":
+        on:
+          go: [{target: "{{ tpl.id }}_nowhere"}]
+      "{id}_{kind}_b":
+        on:
+          go: [{target: "{{ tpl.id }}_gone"}]
+phases:
+  template: step
+  graph:
+`)
+	for i := range n {
+		fmt.Fprintf(&y, "    p%d: {label: L%d}\n", i, i)
+	}
+	y.WriteString("root: lobby\nstates:\n  lobby:\n    on:\n      go: [{target: p0_a}]\n")
+	return []byte(y.String())
+}
+
+// BenchmarkCheckPhasedFindings: Check of a story whose 5,000 phases
+// entries generate 10,000 states, each with a finding.
+func BenchmarkCheckPhasedFindings(b *testing.B) {
+	st, _ := story.LoadBytes("app.yaml", phasedFindings(5000), story.Options{})
+	if st == nil {
+		b.Fatal("nil story")
+	}
+	ds, _ := Check(st, story.Options{})
+	if len(ds) != 10_000 {
+		b.Fatalf("%d findings, want 10000", len(ds))
+	}
+	benchCheck(b, []*story.Story{st}, story.Options{})
 }
