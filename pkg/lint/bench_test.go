@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -124,4 +125,32 @@ func BenchmarkCheckPhasedFindings(b *testing.B) {
 		b.Fatalf("%d findings, want 10000", len(ds))
 	}
 	benchCheck(b, []*story.Story{st}, story.Options{})
+}
+
+// BenchmarkCheckPhaseKeys: the phases: structure check (checkPhases) of
+// 30,000 graph entries of a three-state template with six parameters,
+// four with defaults.
+func BenchmarkCheckPhaseKeys(b *testing.B) {
+	tpl := &story.PhaseTemplate{
+		Parameters: map[string]*story.PhaseParam{
+			"title": {Default: "t"}, "budget": {Default: 2}, "owner": {Default: "me"}, "kind": {Default: "k"},
+			"label": {Required: true}, "extra": {},
+		},
+		States: []*story.State{{Name: "{id}_executing"}, {Name: "{id}_{kind}_awaiting_reply"}, {Name: "{id}_failed"}},
+	}
+	ph := &story.Phases{Template: "t", Graph: map[string]*story.PhaseNode{}}
+	for i := range 30_000 {
+		id := "p" + strconv.Itoa(i)
+		ph.Graph[id] = &story.PhaseNode{Params: map[string]any{"label": "L", "title": "T", "budget": i}}
+		ph.Order = append(ph.Order, id)
+	}
+	st := &story.Story{PhaseTemplates: map[string]*story.PhaseTemplate{"t": tpl}, Phases: ph}
+	b.ReportAllocs()
+	for b.Loop() {
+		rep := &yamlnode.Reporter{}
+		checkPhases(&checker{st: st, rep: rep})
+		if len(rep.Diags) != 0 {
+			b.Fatal(rep.Diags)
+		}
+	}
 }
