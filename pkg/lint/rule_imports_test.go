@@ -127,3 +127,26 @@ func TestImportExitRequiresUnsignedZero(t *testing.T) {
 		}
 	}
 }
+
+// TestUnreadImportIsPastTheStates: an import the loader left unread (the
+// children loaded before it held more states than a fold copies) is the
+// fold-size error at the top-level import that holds it, and no rule
+// reports the missing child otherwise.
+func TestUnreadImportIsPastTheStates(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "kid/app.yaml", "app: { id: kid }\nintents:\n  go: { description: go }\nexits:\n  out: {}\nroot: s0\nstates:\n  s0: { on: { go: [{ target: \"@exit:out\" }] } }\n")
+	write(t, dir, "app.yaml", "app: { id: top }\nintents:\n  go: { description: go }\nimports:\n"+
+		"  a: { source: ./kid, entry: s0, exits: { out: { to: start } } }\n"+
+		"  b: { source: ./kid, entry: s0, exits: { out: { to: start } } }\n"+
+		"root: start\nstates:\n  start: { on: { go: [{ target: b }, { target: a }] } }\n")
+	st, ds := story.Load(dir, story.Options{})
+	if st == nil || len(ds) != 0 {
+		t.Fatalf("load: %s", render(ds))
+	}
+	st.Imports["b"].Child, st.Imports["b"].Unread = nil, true // as the loader leaves it
+	ds, _ = Check(st, story.Options{})
+	want := `app.yaml:6:3: error: imports.b: ` + story.FoldStatesMessage("./kid") + ` [imports]`
+	if got := strings.TrimSpace(render(ds)); !strings.HasSuffix(got, want) || strings.Count(got, "\n") != 0 {
+		t.Errorf("got\n%s\nwant the one finding\n%s", got, want)
+	}
+}
