@@ -59,3 +59,17 @@ func BenchmarkImportsDistinct(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkImportsMany validates a story importing k distinct one-state
+// children: the cost per import, not per state.
+func BenchmarkImportsMany(b *testing.B) {
+	for _, k := range []int{1000, 4000} {
+		b.Run("k"+strconv.Itoa(k), func(b *testing.B) {
+			app := importsTree(b, b.TempDir(), k, 1)
+			b.ReportAllocs()
+			for b.Loop() {
+				Run([]string{app}, Options{Story: story.Options{AllowUnsetEnv: true}})
+			}
+		})
+	}
+}
