@@ -84,3 +84,39 @@ states:
 		}
 	}
 }
+
+// TestSetTypeReusesTheCheckCompile: the set-type pass reads the templates
+// the check compiles, and compiles none for a key of type string, which
+// any template's text fits.
+func TestSetTypeReusesTheCheckCompile(t *testing.T) {
+	src := `app: { id: b }
+world:
+  n: { type: int, default: 0 }
+  s: { type: string, default: "" }
+intents: { go: {} }
+root: r
+states:
+  r:
+    on:
+      go:
+        - target: .
+          effects:
+            - set: { n: "n{{ world.n }}", s: "s{{ world.n }}" }
+`
+	st, _ := story.LoadBytes("app.yaml", []byte(src), story.Options{})
+	if st == nil {
+		t.Fatal("nil story")
+	}
+	rep := &yamlnode.Reporter{}
+	c := &checker{st: st, rep: rep, src: &sources{read: st.Source}, files: map[string]fileAt{}, cc: map[compileKey]error{}}
+	checkSetTypes(c)
+	if _, ok := c.cc[compileKey{compiledTemplate, "n{{ world.n }}"}]; !ok {
+		t.Error("the int key's template was not compiled through the check's cache")
+	}
+	if _, ok := c.cc[compileKey{compiledTemplate, "s{{ world.n }}"}]; ok {
+		t.Error("the string key's template was compiled")
+	}
+	if out := render(rep.Diags); !strings.Contains(out, `set n: "n{{ world.n }}" renders text, not an int`) || strings.Contains(out, "set s:") {
+		t.Errorf("want the int key's finding alone:\n%s", out)
+	}
+}
