@@ -66,3 +66,23 @@ func BenchmarkFoldImports(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkRewriteText renames the world references of the texts a
+// child's state holds (a view, a guard, a set template and texts with no
+// reference or only others'), as the fold does for each state copied.
+func BenchmarkRewriteText(b *testing.B) {
+	rw := childRewriter(nil, "sub", "count", "out")
+	texts := []string{
+		"{{ world.count }} and {{ world.out }} at 42",
+		"world.count < 100 && world.out != ''",
+		"{{ world.count + 1 }}",
+		"{{ world.last_error }} in {{ slots.world.x }}",
+		"no references in this view at all, just a long line of text",
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, s := range texts {
+			rw.text(s)
+		}
+	}
+}

@@ -198,3 +198,24 @@ func TestOverrideNodesLimitDefault(t *testing.T) {
 		t.Errorf("MaxOverrideNodes 9: %d", got)
 	}
 }
+
+// TestUnreadImportIsPastTheStates: an import the loader left unread, the
+// children before it holding more states than a fold copies
+// (story.Import.Unread), makes the fold the states limit's one error at
+// that import, not a child that failed to load.
+func TestUnreadImportIsPastTheStates(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "kid", "app.yaml"), "app: { id: kid, version: 0.1.0 }\nroot: s0\nstates:\n  s0: { terminal: true }\n")
+	write(t, filepath.Join(dir, "app.yaml"), "app: { id: top, version: 0.1.0 }\nimports:\n  a: { source: ./kid, entry: s0 }\n  b: { source: ./kid, entry: s0 }\n  c: { source: ./kid, entry: s0 }\nroot: start\nstates:\n  start: { terminal: true }\n")
+	st := loadAnyway(t, dir)
+	for _, alias := range []string{"b", "c"} { // as the loader leaves them
+		st.Imports[alias].Child, st.Imports[alias].Unread = nil, true
+	}
+	_, err := New(st, Options{})
+	if err == nil || !strings.HasSuffix(err.Error(), "imports.b: "+story.FoldStatesMessage("./kid")) {
+		t.Fatalf("New = %v, want the states limit at imports.b", err)
+	}
+	if !strings.Contains(err.Error(), "(1 problem)") {
+		t.Errorf("New = %v, want one error, at imports.b", err)
+	}
+}

@@ -151,6 +151,15 @@ func (fs *folder) build(st *story.Story, im *story.Import, parent *node, chain s
 			continue
 		}
 		sub := joinChain(chain, alias)
+		if ci.Unread {
+			// The loader read no more children past the states a fold
+			// copies: the fold is past its budget, reported once.
+			if !fs.overBudget {
+				fs.errf(sub, ci.Pos, "%s", story.FoldStatesMessage(ci.Source))
+				fs.overBudget = true
+			}
+			return n
+		}
 		if ci.Child == nil {
 			hint := " (see the load errors for it)"
 			if strings.HasPrefix(ci.Source, "@kitsoki/") {

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"kitsoki/internal/jsonvalue"
-	"kitsoki/internal/lazyre"
 	"kitsoki/pkg/story"
 )
 
@@ -73,34 +72,55 @@ type rewriter struct {
 	m  *node
 }
 
-// worldRef matches a world.<key> reference not preceded by an identifier
-// character or a dot (so foo.world.x and myworld.x are left alone).
-var worldRef = &lazyre.Regexp{Expr: `(^|[^A-Za-z0-9_.])world\.([A-Za-z_][A-Za-z0-9_]*)`}
-
-// text renames the world references (worldRef) of a template, guard or
-// expression.
+// text renames the world references of a template, guard or expression:
+// each world.<key> not preceded by an identifier character or a dot (so
+// foo.world.x and myworld.x are left alone), key an identifier. One scan
+// with no regexp (FuzzWorldReferenceRewrite holds it to the regexp
+// `(^|[^A-Za-z0-9_.])world\.([A-Za-z_][A-Za-z0-9_]*)` it was written as);
+// the text is copied only when a key is renamed.
 func (rw *rewriter) text(s string) string {
-	if !strings.Contains(s, "world.") {
-		return s
-	}
-	// one scan: each key renamed in place, the text copied only when one is
 	var out strings.Builder
 	last := 0
-	for _, m := range worldRef.Get().FindAllStringSubmatchIndex(s, -1) {
-		key := s[m[4]:m[5]]
+	for from := 0; ; {
+		i := strings.Index(s[from:], "world.")
+		if i < 0 {
+			break
+		}
+		at := from + i + len("world.")
+		from = at
+		if j := at - len("world."); j > 0 && (isWordByte(s[j-1]) || s[j-1] == '.') {
+			continue
+		}
+		if at == len(s) || !isWordByte(s[at]) || s[at] >= '0' && s[at] <= '9' {
+			continue
+		}
+		end := at + 1
+		for end < len(s) && isWordByte(s[end]) {
+			end++
+		}
+		from = end
+		key := s[at:end]
 		name := liftWorld(rw.m, key)
 		if name == key {
 			continue
 		}
-		out.WriteString(s[last:m[4]])
+		if last == 0 {
+			out.Grow(len(s) + 4*(len(name)-len(key)))
+		}
+		out.WriteString(s[last:at])
 		out.WriteString(name)
-		last = m[5]
+		last = end
 	}
 	if last == 0 {
 		return s
 	}
 	out.WriteString(s[last:])
 	return out.String()
+}
+
+// isWordByte: b is one of [A-Za-z0-9_].
+func isWordByte(b byte) bool {
+	return b == '_' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
 }
 
 // key renames a world key (or a dotted path into one).

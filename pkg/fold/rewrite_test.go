@@ -1,6 +1,7 @@
 package fold
 
 import (
+	"regexp"
 	"testing"
 
 	"kitsoki/pkg/story"
@@ -45,10 +46,15 @@ func TestWorldReferenceRewrite(t *testing.T) {
 	}
 }
 
+// worldRef is the regexp text was first written with: a world.<key>
+// reference not preceded by an identifier character or a dot.
+var worldRef = regexp.MustCompile(`(^|[^A-Za-z0-9_.])world\.([A-Za-z_][A-Za-z0-9_]*)`)
+
 // FuzzWorldReferenceRewrite holds text to the regexp pass it was first
 // written as: each match replaced by its prefix, "world." and the lifted key.
 func FuzzWorldReferenceRewrite(f *testing.F) {
-	for _, s := range []string{"{{ world.x }}", "world.x,world.x", "myworld.x", "slots.world.x", "world.xx world.x.y", "world.", "(world.x ?? 0) + world.last_error", "world.bandits__y"} {
+	for _, s := range []string{"{{ world.x }}", "world.x,world.x", "myworld.x", "slots.world.x", "world.xx world.x.y", "world.", "(world.x ?? 0) + world.last_error", "world.bandits__y",
+		"world.1x world._x", "xworld.x .world.x _world.x 9world.x", "é world.x", "world.world.x", "world.x.world.x", "a-world.x+world.x", "\xffworld.x"} {
 		f.Add(s)
 	}
 	rw := childRewriter(nil, "sub", "x", "bandits__y")

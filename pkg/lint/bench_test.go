@@ -1,8 +1,11 @@
 package lint
 
 import (
+	"fmt"
 	"io/fs"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 
 	"kitsoki/internal/testing/storytest"
@@ -75,5 +78,79 @@ func TestPhasesExpandedOncePerLoad(t *testing.T) {
 	treeWorld(src, st)
 	if src.expansions[st] != x || src.expanded(st) != x || src.expandedStory(st) != x.st {
 		t.Error("a later ask expanded the story again")
+	}
+}
+
+// phasedFindings is a story whose phases: graph has n entries of a
+// two-state template, each state with a transition to a state that does
+// not exist: 2n findings on generated states, each with its
+// generated-by note (the shape where the note's cost per finding counts).
+func phasedFindings(n int) []byte {
+	var y strings.Builder
+	y.WriteString(`app: {id: phased-findings}
+intents:
+  go: {}
+phase_templates:
+  step:
+    parameters:
+      label: {type: string, required: true}
+      kind: {type: string, default: plain}
+    states:
+      "{id}_a":
+        on:
+          go: [{target: "{{ tpl.id }}_nowhere"}]
+      "{id}_{kind}_b":
+        on:
+          go: [{target: "{{ tpl.id }}_gone"}]
+phases:
+  template: step
+  graph:
+`)
+	for i := range n {
+		fmt.Fprintf(&y, "    p%d: {label: L%d}\n", i, i)
+	}
+	y.WriteString("root: lobby\nstates:\n  lobby:\n    on:\n      go: [{target: p0_a}]\n")
+	return []byte(y.String())
+}
+
+// BenchmarkCheckPhasedFindings: Check of a story whose 5,000 phases
+// entries generate 10,000 states, each with a finding.
+func BenchmarkCheckPhasedFindings(b *testing.B) {
+	st, _ := story.LoadBytes("app.yaml", phasedFindings(5000), story.Options{})
+	if st == nil {
+		b.Fatal("nil story")
+	}
+	ds, _ := Check(st, story.Options{})
+	if len(ds) != 10_000 {
+		b.Fatalf("%d findings, want 10000", len(ds))
+	}
+	benchCheck(b, []*story.Story{st}, story.Options{})
+}
+
+// BenchmarkCheckPhaseKeys: the phases: structure check (checkPhases) of
+// 30,000 graph entries of a three-state template with six parameters,
+// four with defaults.
+func BenchmarkCheckPhaseKeys(b *testing.B) {
+	tpl := &story.PhaseTemplate{
+		Parameters: map[string]*story.PhaseParam{
+			"title": {Default: "t"}, "budget": {Default: 2}, "owner": {Default: "me"}, "kind": {Default: "k"},
+			"label": {Required: true}, "extra": {},
+		},
+		States: []*story.State{{Name: "{id}_executing"}, {Name: "{id}_{kind}_awaiting_reply"}, {Name: "{id}_failed"}},
+	}
+	ph := &story.Phases{Template: "t", Graph: map[string]*story.PhaseNode{}}
+	for i := range 30_000 {
+		id := "p" + strconv.Itoa(i)
+		ph.Graph[id] = &story.PhaseNode{Params: map[string]any{"label": "L", "title": "T", "budget": i}}
+		ph.Order = append(ph.Order, id)
+	}
+	st := &story.Story{PhaseTemplates: map[string]*story.PhaseTemplate{"t": tpl}, Phases: ph}
+	b.ReportAllocs()
+	for b.Loop() {
+		rep := &yamlnode.Reporter{}
+		checkPhases(&checker{st: st, rep: rep})
+		if len(rep.Diags) != 0 {
+			b.Fatal(rep.Diags)
+		}
 	}
 }

@@ -52,6 +52,17 @@ func (c *checker) compileTemplate(s string) error {
 	return c.compiled(compiledTemplate, s, func(s string) error { t, err := expr.CompileTemplate(s); c.keep(compiledTemplate, s, t); return err })
 }
 
+// template is expr.CompileTemplate(s), from the check's one compile of s.
+func (c *checker) template(s string) (*expr.Template, error) {
+	if err := c.compileTemplate(s); err != nil {
+		return nil, err
+	}
+	if t, ok := c.built[compileKey{compiledTemplate, s}].(*expr.Template); ok && t != nil {
+		return t, nil
+	}
+	return expr.CompileTemplate(s)
+}
+
 // keep records what a compile built, for world_reads.go.
 func (c *checker) keep(kind compileKind, src string, built interface{ WorldKeys() []string }) {
 	if c.built == nil {

@@ -104,6 +104,47 @@ func liftedIntent(st *story.Story, name string) *story.Intent {
 	return liftedIntent(im.Child, n)
 }
 
+// inheritedHosts is inheritedHosts(st), worked out once per load: each
+// story of the tree asks it of the top one. The slice is shared: clip it
+// before appending.
+func (l *sources) inheritedHosts(st *story.Story) []string {
+	if l == nil {
+		return inheritedHosts(st)
+	}
+	if hs, ok := l.hosts[st]; ok {
+		return hs
+	}
+	if l.hosts == nil {
+		l.hosts = map[*story.Story][]string{}
+	}
+	hs := inheritedHosts(st)
+	l.hosts[st] = hs
+	return hs
+}
+
+// overriddenAs lists the aliases under which imp imports child with
+// overrides:, in imp's import order; imp's imports are gone through once
+// per load, not once per child.
+func (l *sources) overriddenAs(imp, child *story.Story) []string {
+	if l == nil {
+		l = &sources{}
+	}
+	by, ok := l.overridden[imp]
+	if !ok {
+		by = map[*story.Story][]string{}
+		for _, alias := range imp.ImportOrder {
+			if im := imp.Imports[alias]; im != nil && im.Child != nil && im.Overrides != nil {
+				by[im.Child] = append(by[im.Child], alias)
+			}
+		}
+		if l.overridden == nil {
+			l.overridden = map[*story.Story]map[*story.Story][]string{}
+		}
+		l.overridden[imp] = by
+	}
+	return by[child]
+}
+
 // inheritedHosts is the story's hosts: list after upstream's fold, with
 // every hosts: inherit child's; each story is visited once.
 func inheritedHosts(st *story.Story) []string {

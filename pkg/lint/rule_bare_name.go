@@ -6,7 +6,6 @@ import (
 
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/story"
-	"kitsoki/pkg/story/expr"
 )
 
 var ruleBareName = &Rule{ID: "bare-name", Severity: diag.Warning, LintOnly: true,
@@ -18,7 +17,7 @@ var ruleBareName = &Rule{ID: "bare-name", Severity: diag.Warning, LintOnly: true
 // (conformance bare-names).
 func checkBareNames(c *checker) {
 	c.eachTransition(func(s *story.State, intent string, arm int, t *story.Transition) {
-		for _, n := range guardBareNames(t.When) {
+		for _, n := range c.bareNames(compiledGuard, t.When) {
 			c.rep.Warnf(t.WhenPos, ruleBareName, "state %q intent %q arm %d: when %q names %q, which is no root: %s",
 				s.Path, intent, arm, t.When, n, bareNameFix(n, false))
 		}
@@ -28,34 +27,34 @@ func checkBareNames(c *checker) {
 			return
 		}
 		report := func(p story.Pos, what, v string) {
-			if !strings.Contains(v, "{{") {
-				return
-			}
-			tpl, err := expr.CompileTemplate(v)
-			if err != nil {
-				return
-			}
-			for _, n := range tpl.BareNames() {
+			for _, n := range c.bareNames(compiledTemplate, v) {
 				c.rep.Warnf(p, ruleBareName, "%s: %s %q names %q, which is no root: %s", site.String(), what, v, n, bareNameFix(n, site.OnComplete))
 			}
 		}
 		eachValueString(e, func(p story.Pos, what, key, _, v string) { report(p, what+" "+key, v) })
-		for _, n := range guardBareNames(e.When) {
+		for _, n := range c.bareNames(compiledGuard, e.When) {
 			c.rep.Warnf(e.Pos, ruleBareName, "%s: when %q names %q, which is no root: %s", site.String(), e.When, n, bareNameFix(n, site.OnComplete))
 		}
 	})
 }
 
-// guardBareNames lists the bare names a guard that compiles reads.
-func guardBareNames(src string) []string {
-	if src == "" {
+// bareNames lists the bare names a guard or template (kind) that compiles
+// reads, from the check's one compile of it (compile_cache.go).
+func (c *checker) bareNames(kind compileKind, src string) []string {
+	if !strings.Contains(src, "{{") && (kind != compiledGuard || src == "") {
 		return nil
 	}
-	p, err := expr.CompileGuard(src)
-	if err != nil {
+	compile := c.compileTemplate
+	if kind == compiledGuard {
+		compile = c.compileGuard
+	}
+	if compile(src) != nil {
 		return nil
 	}
-	return p.BareNames()
+	if b, ok := c.built[compileKey{kind, src}].(interface{ BareNames() []string }); ok {
+		return b.BareNames()
+	}
+	return nil
 }
 
 // bareNameFix says what happens on both engines and the spelling to use.

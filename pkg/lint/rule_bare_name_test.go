@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"kitsoki/internal/yamlnode"
 	"kitsoki/pkg/story"
 )
 
@@ -43,5 +44,79 @@ states:
 	}
 	if len(got) != 2 || !strings.Contains(got[0]+got[1], `names "nope"`) || !strings.Contains(got[0]+got[1], "reads run.turn") {
 		t.Errorf("warnings:\n%s", strings.Join(got, "\n"))
+	}
+}
+
+// TestBareNamesReuseTheCheckCompile: the bare-name pass reads the guard
+// and template programs the check's other passes compile (compile_cache.go)
+// instead of compiling each again, and still reports from them.
+func TestBareNamesReuseTheCheckCompile(t *testing.T) {
+	src := `app: { id: b }
+world:
+  s: { type: string, default: "" }
+intents: { go: {} }
+root: r
+states:
+  r:
+    on:
+      go:
+        - when: "nope == 1"
+          target: .
+          effects:
+            - set: { s: "{{ gone }}" }
+`
+	st, _ := story.LoadBytes("app.yaml", []byte(src), story.Options{})
+	if st == nil {
+		t.Fatal("nil story")
+	}
+	rep := &yamlnode.Reporter{}
+	c := &checker{st: st, rep: rep, src: &sources{read: st.Source}, files: map[string]fileAt{}, cc: map[compileKey]error{}}
+	checkBareNames(c)
+	for _, k := range []compileKey{{compiledGuard, "nope == 1"}, {compiledTemplate, "{{ gone }}"}} {
+		if _, ok := c.cc[k]; !ok || c.built[k] == nil {
+			t.Errorf("%v was not compiled through the check's cache", k)
+		}
+	}
+	out := render(rep.Diags)
+	for _, want := range []string{`when "nope == 1" names "nope"`, `set s "{{ gone }}" names "gone"`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("want %q in:\n%s", want, out)
+		}
+	}
+}
+
+// TestSetTypeReusesTheCheckCompile: the set-type pass reads the templates
+// the check compiles, and compiles none for a key of type string, which
+// any template's text fits.
+func TestSetTypeReusesTheCheckCompile(t *testing.T) {
+	src := `app: { id: b }
+world:
+  n: { type: int, default: 0 }
+  s: { type: string, default: "" }
+intents: { go: {} }
+root: r
+states:
+  r:
+    on:
+      go:
+        - target: .
+          effects:
+            - set: { n: "n{{ world.n }}", s: "s{{ world.n }}" }
+`
+	st, _ := story.LoadBytes("app.yaml", []byte(src), story.Options{})
+	if st == nil {
+		t.Fatal("nil story")
+	}
+	rep := &yamlnode.Reporter{}
+	c := &checker{st: st, rep: rep, src: &sources{read: st.Source}, files: map[string]fileAt{}, cc: map[compileKey]error{}}
+	checkSetTypes(c)
+	if _, ok := c.cc[compileKey{compiledTemplate, "n{{ world.n }}"}]; !ok {
+		t.Error("the int key's template was not compiled through the check's cache")
+	}
+	if _, ok := c.cc[compileKey{compiledTemplate, "s{{ world.n }}"}]; ok {
+		t.Error("the string key's template was compiled")
+	}
+	if out := render(rep.Diags); !strings.Contains(out, `set n: "n{{ world.n }}" renders text, not an int`) || strings.Contains(out, "set s:") {
+		t.Errorf("want the int key's finding alone:\n%s", out)
 	}
 }

@@ -21,11 +21,11 @@ func checkHosts(c *checker) {
 	for top.Importer() != nil {
 		top = top.Importer()
 	}
-	allowed := inheritedHosts(top)
+	allowed := c.src.inheritedHosts(top)
 	if len(allowed) == 0 {
 		return
 	}
-	allowed = append(allowed, c.st.Hosts...) // a hosts: declared child's own list
+	allowed = append(slices.Clip(allowed), c.st.Hosts...) // a hosts: declared child's own list
 	c.eachEffect(func(e *story.Effect, site effSite) {
 		inv := e.Invoke // as written, even templated, as upstream checks it
 		if inv == "" || strings.HasPrefix(inv, "iface.") || slices.Contains(allowed, inv) || importerHas(c.st, "host", inv) {

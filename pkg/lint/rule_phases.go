@@ -2,6 +2,7 @@ package lint
 
 import (
 	"fmt"
+	"strings"
 
 	"kitsoki/pkg/story"
 )
@@ -29,10 +30,17 @@ func checkPhases(c *checker) {
 		c.rep.Errf(ph.Pos, story.RulePhases, "phases.template %q: not found in phase_templates", ph.Template)
 		return
 	}
-	taken := map[string]string{}
+	taken := map[string]phaseOwner{}
 	for _, st := range c.st.States {
-		taken[st.Name] = "the story's own state"
+		taken[st.Name] = phaseOwner{}
 	}
+	var required []string
+	for _, pn := range sortedMapKeys(tpl.Parameters) {
+		if pp := tpl.Parameters[pn]; pp != nil && pp.Required && pp.Default == nil && pn != "id" {
+			required = append(required, pn)
+		}
+	}
+	keys := newPhaseKeys(tpl)
 	for _, id := range ph.Order {
 		node := ph.Graph[id]
 		if node == nil {
@@ -44,54 +52,101 @@ func checkPhases(c *checker) {
 			}
 		}
 		missing := false
-		for _, pn := range sortedMapKeys(tpl.Parameters) {
-			pp := tpl.Parameters[pn]
-			if _, ok := node.Params[pn]; !ok && pp.Required && pp.Default == nil && pn != "id" {
+		for _, pn := range required {
+			if _, ok := node.Params[pn]; !ok {
 				c.rep.Errf(node.Pos, story.RulePhases, "phases.graph[%q]: missing required template parameter %q", id, pn)
 				missing = true
 			}
 		}
 		if !missing {
-			checkPhaseKeys(c, id, node, tpl, taken)
+			keys.check(c, id, node, taken)
 		}
 	}
 }
 
-// checkPhaseKeys: every {name} of a top-level template state key has a
-// value in graph entry id; a generated name already taken is warned
-// (docs/compat/phases.md).
-func checkPhaseKeys(c *checker, id string, node *story.PhaseNode, tpl *story.PhaseTemplate, taken map[string]string) {
-	vals := map[string]string{}
+// phaseOwner is who has a state name: the story's own state (id "") or
+// the template state key of graph entry id.
+type phaseOwner struct{ id, key string }
+
+func (o phaseOwner) String() string {
+	if o.id == "" {
+		return "the story's own state"
+	}
+	return fmt.Sprintf("phases.graph[%q]'s %q", o.id, o.key)
+}
+
+// phaseKeys are the top-level template state keys with the {name} holes
+// of each, found once for every graph entry, and the text of each
+// parameter's default.
+type phaseKeys struct {
+	states   []*story.State
+	holes    [][][]int // PhaseParamRe's submatch indexes in states[i].Name
+	defaults map[string]string
+}
+
+func newPhaseKeys(tpl *story.PhaseTemplate) *phaseKeys {
+	k := &phaseKeys{defaults: map[string]string{}}
 	for n, pp := range tpl.Parameters {
 		if pp != nil && pp.Default != nil {
-			vals[n] = fmt.Sprint(pp.Default)
+			k.defaults[n] = fmt.Sprint(pp.Default)
 		}
 	}
-	for k, v := range node.Params {
-		vals[k] = fmt.Sprint(v)
-	}
-	vals["id"] = id // the graph key, whatever a default or the entry says
 	for _, ts := range tpl.States {
-		if ts == nil {
-			continue
+		if ts != nil {
+			k.states = append(k.states, ts)
+			k.holes = append(k.holes, story.PhaseParamRe.Get().FindAllStringSubmatchIndex(ts.Name, -1))
 		}
+	}
+	return k
+}
+
+// value is the text of parameter n for graph entry id: the graph key for
+// {id}, whatever a default or the entry says, else the entry's value, else
+// the template's default.
+func (k *phaseKeys) value(id string, node *story.PhaseNode, n string) (string, bool) {
+	if n == "id" {
+		return id, true
+	}
+	if v, ok := node.Params[n]; ok {
+		if s, ok := v.(string); ok {
+			return s, true
+		}
+		return fmt.Sprint(v), true
+	}
+	v, ok := k.defaults[n]
+	return v, ok
+}
+
+// check: every {name} of a top-level template state key has a value in
+// graph entry id; a generated name already taken is warned
+// (docs/compat/phases.md).
+func (k *phaseKeys) check(c *checker, id string, node *story.PhaseNode, taken map[string]phaseOwner) {
+	var b strings.Builder
+	for i, ts := range k.states {
 		bad := false
-		name := story.PhaseParamRe.ReplaceAllStringFunc(ts.Name, func(m string) string {
-			n := m[1 : len(m)-1]
-			if v, ok := vals[n]; ok {
-				return v
+		b.Reset()
+		last := 0
+		for _, h := range k.holes[i] {
+			n := ts.Name[h[2]:h[3]]
+			v, ok := k.value(id, node, n)
+			if !ok {
+				c.rep.Errf(ts.Pos, story.RulePhases, "phases.graph[%q]: state name %q: unknown parameter %q (declare it under parameters: with a default, or give it in the graph entry)", id, ts.Name, n)
+				bad = true
+				continue
 			}
-			c.rep.Errf(ts.Pos, story.RulePhases, "phases.graph[%q]: state name %q: unknown parameter %q (declare it under parameters: with a default, or give it in the graph entry)", id, ts.Name, n)
-			bad = true
-			return m
-		})
+			b.WriteString(ts.Name[last:h[0]])
+			b.WriteString(v)
+			last = h[1]
+		}
 		if bad {
 			continue
 		}
+		b.WriteString(ts.Name[last:])
+		name := b.String()
 		if who, dup := taken[name]; dup {
 			c.rep.Warnf(ts.Pos, story.RulePhases, "phases.graph[%q]: template state %q expands to %q, which %s already is; one of them is dropped without a word (the story's own state wins, then the phase id and the template key that sort first); give the key {id} or a parameter that differs per phase", id, ts.Name, name, who)
 			continue
 		}
-		taken[name] = fmt.Sprintf("phases.graph[%q]'s %q", id, ts.Name)
+		taken[name] = phaseOwner{id, ts.Name}
 	}
 }

@@ -60,7 +60,7 @@ func setTypeAt(c *checker, kv story.KV, v *story.WorldVar, where, whose string) 
 	if kind == "" {
 		return
 	}
-	what := setValueMismatch(kv.Value, kind)
+	what := setValueMismatch(c, kv.Value, kind)
 	if what == "" {
 		return
 	}
@@ -100,7 +100,7 @@ func kindArticle(kind string) string {
 // setValueMismatch describes a set: value the kind cannot hold, or "" when
 // it can (or when what it renders is not known without running it). null
 // is left alone: it is how a story clears a key.
-func setValueMismatch(val any, kind string) string {
+func setValueMismatch(c *checker, val any, kind string) string {
 	switch x := val.(type) {
 	case nil:
 		return ""
@@ -117,7 +117,7 @@ func setValueMismatch(val any, kind string) string {
 			return "a list"
 		}
 	case string:
-		return textMismatch(x, kind)
+		return textMismatch(c, x, kind)
 	default: // a YAML number
 		if kind == "bool" || kind == "string" || kind == "object" || kind == "list" {
 			return fmt.Sprintf("%v is a number", x)
@@ -128,7 +128,7 @@ func setValueMismatch(val any, kind string) string {
 
 // textMismatch judges a string set: value: a literal, a template that
 // renders text around its {{ }}, or a lone {{ e }} whose e is text.
-func textMismatch(s, kind string) string {
+func textMismatch(c *checker, s, kind string) string {
 	if !expr.IsTemplate(s) {
 		if kind == "string" {
 			return ""
@@ -138,8 +138,11 @@ func textMismatch(s, kind string) string {
 		}
 		return fmt.Sprintf("%q is text", s)
 	}
-	t, err := expr.CompileTemplate(s)
-	if err != nil || kind == "string" {
+	if kind == "string" {
+		return ""
+	}
+	t, err := c.template(s)
+	if err != nil {
 		return ""
 	}
 	if !t.IsTyped() {

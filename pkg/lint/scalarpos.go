@@ -32,6 +32,11 @@ type sources struct {
 	// portable holds the Starlark files rule starlark-portable has
 	// checked (rule_starlark_portable.go).
 	portable map[string]bool
+	// hosts caches inheritedHosts of the load's stories (rule_hosts.go).
+	hosts map[*story.Story][]string
+	// overridden caches, per importer, the aliases under which it imports
+	// each child with overrides: (world_reads.go).
+	overridden map[*story.Story]map[*story.Story][]string
 }
 
 // expansion is one story with its phases: expanded (phases.Expanded).

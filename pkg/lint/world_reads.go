@@ -98,11 +98,8 @@ func (wk *worldKeyCheck) overrides() {
 		return
 	}
 	var w story.EffectWalk
-	for _, alias := range imp.ImportOrder {
+	for _, alias := range wk.c.src.overriddenAs(imp, wk.c.st) {
 		im := imp.Imports[alias]
-		if im.Child != wk.c.st || im.Overrides == nil {
-			continue
-		}
 		mark := len(wk.reads)
 		for _, name := range im.Overrides.StateNames() {
 			o, _ := im.Overrides.ParseState(name)

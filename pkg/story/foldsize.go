@@ -20,9 +20,13 @@ const (
 
 // FoldSize is what folding the import im copies: the imports in its
 // subtree and the states of their children, once per import, counting no
-// further past the limits; a cycle's back edge counts as nothing. sizes
+// further past the limits; a cycle's back edge counts as nothing, an
+// import the loader left unread (Import.Unread) as past the states limit. sizes
 // memoizes per child: pass the same map for every import of one story.
 func FoldSize(im *Import, sizes map[*Story][2]int) (imports, states int) {
+	if im != nil && im.Unread {
+		return 1, MaxFoldImportedStates + 1
+	}
 	if im == nil || im.Child == nil {
 		return 0, 0
 	}

@@ -42,6 +42,13 @@ func (l *loader) loadImports(st *Story, abs string, stack []string) {
 			im.Child = child
 			continue
 		}
+		if l.childStates > l.opts.loadedStates() {
+			// The children loaded hold more states than a fold copies, each
+			// being folded at least once: the tree is refused (FoldSize), and
+			// reading the rest would cost time and memory for nothing.
+			im.Unread = true
+			continue
+		}
 		// A local source reads through the importer's root, @kitsoki/ its own.
 		via := st.root
 		if strings.HasPrefix(im.Source, "@kitsoki/") {
@@ -60,6 +67,7 @@ func (l *loader) loadImports(st *Story, abs string, stack []string) {
 		l.children[childAbs] = child
 		im.Child = child
 		if child != nil {
+			l.childStates = min(l.childStates+len(Flatten(child.States)), MaxFoldImportedStates+1)
 			child.child = true
 			child.importer = st
 			// Checked once the whole tree is loaded, seeing every importer above.

@@ -1,6 +1,7 @@
 package story
 
 import (
+	"fmt"
 	"kitsoki/pkg/diag"
 	"reflect"
 	"strings"
@@ -97,5 +98,63 @@ func TestOverrideParseLeavesTheStory(t *testing.T) {
 	}
 	if !reflect.DeepEqual(a, b) {
 		t.Fatal("parsing an override changed the story")
+	}
+}
+
+// TestImportsUnreadPastFoldStates: once the children loaded hold more
+// states than a fold copies (a test limit of 4 here;
+// MaxFoldImportedStates in production), the loader reads no other child
+// (a broken one included: no finding of it), marks those imports Unread,
+// and FoldSize counts each as past the limit, so the tree is refused as
+// the fold would refuse it. A child already loaded is still taken, and
+// the cut reaches into a child's own imports. 1,000 children of 1,000
+// states took validate 100 s CPU and 3.7 GB before.
+func TestImportsUnreadPastFoldStates(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, ".kitsoki/keep", "")
+	kid := func(n int, imports string) string {
+		var b strings.Builder
+		b.WriteString("app: {id: k}\nroot: s0\n" + imports + "states:\n")
+		for i := range n {
+			fmt.Fprintf(&b, "  s%d: {terminal: true}\n", i)
+		}
+		return b.String()
+	}
+	write(t, dir, "a/app.yaml", kid(3, ""))
+	write(t, dir, "b/app.yaml", kid(2, "imports:\n  g: {source: ../g, entry: s0}\n  h: {source: ../broken, entry: s0}\n"))
+	write(t, dir, "g/app.yaml", kid(2, ""))
+	write(t, dir, "broken/app.yaml", "states: [this is: not a story\n")
+	write(t, dir, "app.yaml", "app: {id: top}\nroot: main\nimports:\n"+
+		"  a: {source: ./a, entry: s0}\n  b: {source: ./b, entry: s0}\n  c: {source: ./broken, entry: s0}\n  d: {source: ./a, entry: s0}\n"+
+		"states:\n  main: {terminal: true}\n")
+	st, ds := Load(dir, Options{maxLoadedStates: 4})
+	if len(ds) != 0 || st == nil {
+		t.Fatalf("load: %v", render(ds))
+	}
+	b := st.Imports["b"].Child
+	if b == nil || b.Imports["g"].Child == nil || b.Imports["g"].Unread {
+		t.Fatal("b and its g (read after a's 3 states, not past 4) are not loaded")
+	}
+	if h := b.Imports["h"]; h.Child != nil || !h.Unread {
+		t.Errorf("b's h read past a's and g's 5 states: child %v, unread %v", h.Child, h.Unread)
+	}
+	if c := st.Imports["c"]; c.Child != nil || !c.Unread {
+		t.Errorf("c read past a's, g's and b's 7 states: child %v, unread %v", c.Child, c.Unread)
+	}
+	if d := st.Imports["d"]; d.Child != st.Imports["a"].Child || d.Unread {
+		t.Error("d, a child already loaded, is not taken")
+	}
+	sizes := map[*Story][2]int{}
+	if _, s := FoldSize(st.Imports["c"], sizes); s <= MaxFoldImportedStates {
+		t.Errorf("FoldSize of an unread import: %d states, want past %d", s, MaxFoldImportedStates)
+	}
+	if _, s := FoldSize(st.Imports["b"], sizes); s <= MaxFoldImportedStates {
+		t.Errorf("FoldSize of an import holding an unread one: %d states, want past %d", s, MaxFoldImportedStates)
+	}
+	if _, ds := Load(dir, Options{maxLoadedStates: 7}); !strings.Contains(render(ds), "broken/app.yaml") {
+		t.Errorf("under the limit the broken child is not read:\n%s", render(ds))
+	}
+	if (Options{}).loadedStates() != MaxFoldImportedStates {
+		t.Errorf("the production limit is %d, want MaxFoldImportedStates", (Options{}).loadedStates())
 	}
 }

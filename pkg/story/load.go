@@ -35,6 +35,9 @@ type Options struct {
 	// maxStoryBytes, when above 0, replaces safefile.StoryYAML as what a
 	// story's manifest and include: files may total, for tests.
 	maxStoryBytes int64
+	// maxLoadedStates, when above 0, replaces MaxFoldImportedStates as the
+	// states the loaded children may hold before the rest go unread, for tests.
+	maxLoadedStates int
 	// Overlay holds unsaved editor buffers by absolute path (kitsoki lsp).
 	Overlay map[string][]byte
 	// Root, when set, is the project root (--root); empty: [ProjectRoot].
@@ -63,6 +66,10 @@ func (o Options) nodeFloor() int { return cmp.Or(max(o.maxNodes, 0), yamlnode.Ma
 // total: one file's cap, so that splitting a story into include files
 // costs no more memory than one file of it.
 func (o Options) storyBytes() int64 { return cmp.Or(max(o.maxStoryBytes, 0), safefile.StoryYAML) }
+
+// loadedStates is the states a load's imported children may hold before
+// the loader reads no more of them: MaxFoldImportedStates but in a test.
+func (o Options) loadedStates() int { return cmp.Or(max(o.maxLoadedStates, 0), MaxFoldImportedStates) }
 
 func (o Options) Lookup(name string) (string, bool) {
 	if o.LookupEnv != nil {
@@ -192,6 +199,8 @@ type loader struct {
 	sources map[string][]byte
 	// aliasSpent is what alias expansion spent of the load's node budget.
 	aliasSpent int
+	// childStates counts the states of the children loaded, each once.
+	childStates int
 }
 
 // loadStory parses a manifest and its include: files into a Story, loads

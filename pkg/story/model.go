@@ -631,7 +631,11 @@ type Import struct {
 	// Path is the resolved child manifest path.
 	Path  string
 	Child *Story
-	Pos   Pos
+	// Unread: the loader did not read the child, as the children it had
+	// loaded already held more states than a fold copies
+	// (MaxFoldImportedStates); FoldSize counts the import as past it.
+	Unread bool
+	Pos    Pos
 	// Keys holds the position of each value ("source", "overrides.states.x",
 	// ...), and of a mapping entry's key under path + keySuffix.
 	Keys map[string]Pos
