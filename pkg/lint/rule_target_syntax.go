@@ -22,6 +22,14 @@ var ruleTargetSyntax = &Rule{ID: "target-syntax", Severity: diag.Warning, LintOn
 // hops to, is taken as written for the hop and not warned.
 func checkTargetSyntax(c *checker) {
 	pc := &pongoCheck{c: c}
+	checkArcTargetSyntax(c, pc)
+	checkCompletionTargetSyntax(c, pc)
+	checkInitialSyntax(c, pc)
+}
+
+// checkArcTargetSyntax judges each templated arc target against pongo2 (a
+// user turn's) and the expr template syntax (an emit hop's).
+func checkArcTargetSyntax(c *checker, pc *pongoCheck) {
 	hops := emittedIntents(c)
 	c.eachTransition(func(s *story.State, intent string, arm int, t *story.Transition) {
 		src := t.Target
@@ -55,6 +63,11 @@ func checkTargetSyntax(c *checker) {
 				place, oneLine(xerr), intent, hop.PosOf("emit_intent"), targetSyntaxFix)
 		}
 	})
+}
+
+// checkCompletionTargetSyntax judges each templated on_complete target
+// against the expr template syntax it renders with.
+func checkCompletionTargetSyntax(c *checker, pc *pongoCheck) {
 	c.eachEffect(func(e *story.Effect, site effSite) {
 		src := e.Target()
 		if site.Template || site.Inline || site.State == nil || !site.OnComplete || !story.IsTemplated(src) || stateRead(src) {
@@ -77,6 +90,11 @@ func checkTargetSyntax(c *checker) {
 		c.rep.Warnf(c.errAt(e.PosOf("target"), src, xerr), ruleTargetSyntax, "%s does not compile in the expr template syntax (%s), which renders an on_complete target: the target is dropped when the job completes (after the chain's set:) and the machine stays, on both engines; %s",
 			place, oneLine(xerr), targetSyntaxFix)
 	})
+}
+
+// checkInitialSyntax judges each templated initial: against pongo2, which
+// renders it on every path.
+func checkInitialSyntax(c *checker, pc *pongoCheck) {
 	for _, s := range c.states() {
 		src := s.Initial
 		if s.Type != "compound" || !story.IsTemplated(src) || stateRead(src) {
