@@ -16,7 +16,13 @@ var ruleEmitAfterExit = &Rule{ID: "emit-after-exit", Severity: diag.Warning, Lin
 // checkEmitAfterExit warns about an unguarded emit_intent listed after one
 // that certainly exits: the engines do not stop an emit list at an exit
 // (conformance emit-after-exit). Only what is certain is reported.
-func checkEmitAfterExit(c *checker) {
+func checkEmitAfterExit(c *checker) { c.eachEmitList(c.emitsAfterExit) }
+
+// eachEmitList calls f with each effect list whose emit_intent entries are
+// dispatched at one known leaf first: an arm's effects at the leaf its
+// move lands on (the state itself for a stay), and a leaf's on_enter at
+// the leaf; where names the list in messages.
+func (c *checker) eachEmitList(f func(at *story.State, effs []*story.Effect, where string)) {
 	c.eachTransition(func(s *story.State, intent string, _ int, t *story.Transition) {
 		tg, err := s.Resolve(t.Target)
 		if err != nil {
@@ -25,16 +31,16 @@ func checkEmitAfterExit(c *checker) {
 		where := fmt.Sprintf("state %q intent %q", s.Path, intent)
 		switch tg.Kind {
 		case story.TargetStay:
-			c.emitsAfterExit(s, t.Effects, where)
+			f(s, t.Effects, where)
 		case story.TargetState:
 			if tg.State.Import == nil {
-				c.emitsAfterExit(c.descend(tg.State), t.Effects, where)
+				f(c.descend(tg.State), t.Effects, where)
 			}
 		}
 	})
 	for _, s := range c.states() {
 		if len(s.Children) == 0 {
-			c.emitsAfterExit(s, s.OnEnter, fmt.Sprintf("state %q on_enter", s.Path))
+			f(s, s.OnEnter, fmt.Sprintf("state %q on_enter", s.Path))
 		}
 	}
 }

@@ -1,7 +1,6 @@
 package lint
 
 import (
-	"fmt"
 	"strings"
 
 	"kitsoki/pkg/diag"
@@ -19,28 +18,7 @@ var ruleEmitAfterMove = &Rule{ID: "emit-after-move", Severity: diag.Warning, Lin
 // transition arm matched"). Only what is certain is reported: every arm
 // on the way is the intent's first and unguarded, and no state the moves
 // leave or enter emits on its own.
-func checkEmitAfterMove(c *checker) {
-	c.eachTransition(func(s *story.State, intent string, _ int, t *story.Transition) {
-		tg, err := s.Resolve(t.Target)
-		if err != nil {
-			return
-		}
-		where := fmt.Sprintf("state %q intent %q", s.Path, intent)
-		switch tg.Kind {
-		case story.TargetStay:
-			c.emitsAfterMove(s, t.Effects, where)
-		case story.TargetState:
-			if tg.State.Import == nil {
-				c.emitsAfterMove(c.descend(tg.State), t.Effects, where)
-			}
-		}
-	})
-	for _, s := range c.states() {
-		if len(s.Children) == 0 {
-			c.emitsAfterMove(s, s.OnEnter, fmt.Sprintf("state %q on_enter", s.Path))
-		}
-	}
-}
+func checkEmitAfterMove(c *checker) { c.eachEmitList(c.emitsAfterMove) }
 
 // emitsAfterMove follows the emit_intent entries of effs, dispatched
 // first at the leaf at, and warns at the first unguarded one a move by an
