@@ -655,7 +655,7 @@ func (r *runner) goTo(ctx context.Context, t target, st *step) error {
 		return r.moveRegion(ctx, dst, st)
 	}
 	if r.par != nil && dst == r.par.root {
-		return r.resetRegions()
+		return r.resetRegions(ctx, st)
 	}
 	from, leaving := r.cur, r.par != nil
 	if leaving {
