@@ -1,5 +1,10 @@
 package engine
 
+import (
+	"context"
+	"slices"
+)
+
 // ancestorStay resolves a stay on an arm that an ancestor of the current
 // leaf owns: upstream reads "." as the owner's own path and descends its
 // initial: (conformance ancestor-stay); an arm the active parallel root
@@ -34,8 +39,10 @@ func (r *runner) ancestorStay(res target, owner *State) target {
 // resetRegions is the active parallel root targeted from inside it: the
 // root exited and entered (not on an emit hop: conformance par-root-hop),
 // every region back at its initial leaf, no on_enter (conformance
-// ancestor-stay).
-func (r *runner) resetRegions() error {
+// ancestor-stay) — but an emit hop that lands on another configuration
+// than the one it left runs the on_enter of every region state it
+// enters (conformance par-root-hop-moved).
+func (r *runner) resetRegions(ctx context.Context, st *step) error {
 	root := r.par.root
 	// conformance ancestor-stay dbare_true, par-transition-view q.yaml
 	r.t.noView = !r.t.hop && r.t.transView == nil
@@ -48,17 +55,28 @@ func (r *runner) resetRegions() error {
 		}
 	}
 	pc := &parConf{root: root}
+	leaves := make([]*State, 0, len(root.regions()))
 	for _, reg := range root.regions() {
 		leaf, err := r.initialLeaf(reg)
 		if err != nil {
 			return err
 		}
+		leaves = append(leaves, leaf)
+		pc.set(leaf)
+	}
+	moved := r.t.hop && !slices.Equal(pc.leaves, r.par.leaves)
+	for _, leaf := range leaves {
 		for _, s := range pathDown(root, leaf) {
-			if err := r.emitState(KindStateEntered, s.Path); err != nil {
+			var err error
+			if moved {
+				err = r.enterOne(ctx, s, st)
+			} else {
+				err = r.emitState(KindStateEntered, s.Path)
+			}
+			if err != nil {
 				return err
 			}
 		}
-		pc.set(leaf)
 	}
 	r.par, r.cur = pc, pc.leaves[0]
 	return nil

@@ -153,7 +153,13 @@ func (r *runner) targetEnv() map[string]any {
 // move to res descends through and keeps each choice for the walk; the
 // returned func drops them. A render that fails is not kept: the
 // descent renders it again and reports the error where it enters.
-func (r *runner) pinInitials(res target) func() {
+// A stay means the arm's owner (ancestorStay), whose initial: chain is
+// pinned the same way: before the effects (conformance
+// ancestor-stay-initial-before-effects).
+func (r *runner) pinInitials(res target, owner *State) func() {
+	if res.stay && owner != nil {
+		res = target{state: owner}
+	}
 	if res.state == nil {
 		return func() {}
 	}

@@ -255,7 +255,7 @@ func (r *runner) walkParallel(ctx context.Context, intent string, slots map[stri
 	if err != nil {
 		return fmt.Errorf("%s: intent %q: %w", arm.Pos, intent, err)
 	}
-	defer r.pinInitials(res)()
+	defer r.pinInitials(res, owner)()
 	if err := r.runEffects(ctx, arm.Effects, st); err != nil {
 		return err
 	}
@@ -430,7 +430,7 @@ func (r *runner) receive(ctx context.Context, name string, place *State, st *ste
 	if err != nil {
 		return nil, fmt.Errorf("%s: emit %q: %w", arm.Pos, name, err)
 	}
-	defer r.pinInitials(res)()
+	defer r.pinInitials(res, owner)()
 	if err := r.runEffects(ctx, arm.Effects, st); err != nil {
 		return nil, err
 	}

@@ -701,9 +701,11 @@ func (r *runner) restingView(ctx context.Context, slots, turnSlots map[string]an
 		return r.renderFirst(ctx, turnSlots), nil
 	case r.exit != "":
 		// an exit shows no view of its own (conformance mutate-exit-view)
-	case !r.t.rerender && r.t.first != nil && r.t.redirectErr == "" && !r.t.noView:
+	case !r.t.rerender && r.t.first != nil && r.t.redirectErr == "" && !r.t.noView && r.t.emitSay < 0:
 		// a domain error alone: the render from before dispatch
-		// (conformance host-domain-error-view)
+		// (conformance host-domain-error-view); once the post-bind
+		// pass fired a hop, as after a call that bound nothing
+		// (conformance postbind-hop-after-domain-error)
 		return r.renderAt(ctx, r.statePath(), r.t.first.world, slots, true)
 	case !r.t.noView || r.t.rerender: // conformance parallel-root-bind
 		w := r.world.Snapshot()

@@ -396,7 +396,7 @@ func (r *runner) walkArm(ctx context.Context, intent string, slots map[string]an
 	if err != nil {
 		return fmt.Errorf("%s: intent %q: %w", arm.Pos, intent, err)
 	}
-	defer r.pinInitials(res)()
+	defer r.pinInitials(res, owner)()
 	if err := r.runEffects(ctx, arm.Effects, st); err != nil {
 		return err
 	}
@@ -655,7 +655,7 @@ func (r *runner) goTo(ctx context.Context, t target, st *step) error {
 		return r.moveRegion(ctx, dst, st)
 	}
 	if r.par != nil && dst == r.par.root {
-		return r.resetRegions()
+		return r.resetRegions(ctx, st)
 	}
 	from, leaving := r.cur, r.par != nil
 	if leaving {
