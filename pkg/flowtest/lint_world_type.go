@@ -28,8 +28,8 @@ func (l *fixtureLint) worldTypesOf(kvs []KV, where string) {
 		if v == nil {
 			continue
 		}
-		kind := typedKind(v.Type)
-		if kind == "" {
+		kind := v.Kind()
+		if kind == "" || kind == "string" {
 			continue
 		}
 		at := where + "." + kv.Key
@@ -79,27 +79,6 @@ func shapeMismatch(val any, kind string) string {
 		return fmt.Sprintf("%v is a bool", val)
 	}
 	return fmt.Sprintf("%v is a number", val)
-}
-
-// typedKind folds a declared world type to int, float, bool, object or
-// list ("" for one a string may hold).
-func typedKind(typ string) string {
-	switch strings.ToLower(strings.TrimSpace(typ)) {
-	case "int", "integer":
-		return "int"
-	case "float", "number":
-		return "float"
-	case "bool", "boolean":
-		return "bool"
-	case "object", "map":
-		return "object"
-	case "list", "array":
-		return "list"
-	}
-	if strings.HasPrefix(strings.ToLower(typ), "list[") {
-		return "list"
-	}
-	return ""
 }
 
 // parsesAsKind reports whether s, unquoted, is a value of kind.

@@ -102,7 +102,7 @@ func (c *checker) operandKind(n ast.Node, loose map[string]bool) (string, string
 		if v == nil || v.Default == nil && v.HasDefault {
 			return "", ""
 		}
-		kind := setTypeKind(v.Type)
+		kind := v.Kind()
 		if kind == "object" || kind == "list" {
 			kind = ""
 		}

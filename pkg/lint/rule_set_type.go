@@ -56,7 +56,7 @@ func setTypeAt(c *checker, kv story.KV, v *story.WorldVar, where, whose string) 
 	if v == nil {
 		return
 	}
-	kind := setTypeKind(v.Type)
+	kind := v.Kind()
 	if kind == "" {
 		return
 	}
@@ -67,27 +67,6 @@ func setTypeAt(c *checker, kv story.KV, v *story.WorldVar, where, whose string) 
 	a := kindArticle(kind)
 	c.rep.Warnf(kv.Pos, ruleSetType, "%s: set %s: %s, not a%s %s, on %stype: %s key: both engines store it as written, so a guard or template that reads it as a%s %s fails the turn (invalid operation). Write a%s %s value, or declare the key with the type it holds",
 		where, kv.Key, what, a, kind, whose, v.Type, a, kind, a, kind)
-}
-
-// setTypeKind folds a declared world type to the kind a set: is judged
-// against ("" for a type that holds anything, or an enum).
-func setTypeKind(typ string) string {
-	t := strings.ToLower(strings.TrimSpace(typ))
-	switch {
-	case t == "int" || t == "integer":
-		return "int"
-	case t == "float" || t == "number":
-		return "float"
-	case t == "bool" || t == "boolean":
-		return "bool"
-	case t == "string":
-		return "string"
-	case t == "object" || t == "map":
-		return "object"
-	case t == "list" || t == "array" || strings.HasPrefix(t, "list["):
-		return "list"
-	}
-	return ""
 }
 
 func kindArticle(kind string) string {

@@ -33,7 +33,7 @@ func checkWorldInText(c *checker) {
 				continue
 			}
 			c.rep.Warnf(kv.Pos, ruleWorldInText, "imports.%s.world_in.%s: %s is held as the text %q (world_in values are text on both engines), and the child declares %s type: %s, so a guard or expression of the child that compares or computes with it as a%s %s fails the turn (invalid operation) or compares false; write \"{{ %s }}\", which renders to the type",
-				a, kv.Key, s, s, kv.Key, v.Type, kindArticle(setTypeKind(v.Type)), setTypeKind(v.Type), typed)
+				a, kv.Key, s, s, kv.Key, v.Type, kindArticle(v.Kind()), v.Kind(), typed)
 		}
 	}
 }

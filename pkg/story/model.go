@@ -112,6 +112,28 @@ type WorldVar struct {
 	Pos             Pos
 }
 
+// Kind folds the declared type to the kind a value is judged against:
+// int, float, bool, string, object or list; "" for no type, an enum or
+// one that holds anything.
+func (v *WorldVar) Kind() string {
+	t := strings.ToLower(strings.TrimSpace(v.Type))
+	switch {
+	case t == "int" || t == "integer":
+		return "int"
+	case t == "float" || t == "number":
+		return "float"
+	case t == "bool" || t == "boolean":
+		return "bool"
+	case t == "string":
+		return "string"
+	case t == "object" || t == "map":
+		return "object"
+	case t == "list" || t == "array" || strings.HasPrefix(t, "list["):
+		return "list"
+	}
+	return ""
+}
+
 // Intent is a global or state-local intent declaration.
 type Intent struct {
 	Name        string
