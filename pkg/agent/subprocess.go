@@ -190,7 +190,7 @@ func (t *subprocessTransport) parseReply(line []byte, id int64) (*AskResponse, e
 	if f.Error != nil {
 		d := fmt.Sprintf("%d: %s", f.Error.Code, childproc.Snippet(t.redact, f.Error.Message))
 		if len(f.Error.Data) > 0 && string(f.Error.Data) != "null" {
-			d += " (data: " + childproc.Snippet(t.redact, string(f.Error.Data)) + ")"
+			d += " (data: " + childproc.Snippet(t.redact, plainJSON(f.Error.Data)) + ")"
 		}
 		return nil, t.kept(KindPluginCrash, "answered JSON-RPC error %s", d)
 	}
@@ -201,6 +201,27 @@ func (t *subprocessTransport) parseReply(line []byte, id int64) (*AskResponse, e
 		return nil, t.kept(KindPluginCrash, "answered request %d with neither result nor error", id)
 	}
 	return f.Result, nil
+}
+
+// plainJSON is a JSON value as the plugin wrote it or, when it holds an
+// escape, re-encoded without the escapes a plugin may have chosen
+// ("\u0073ecret" is "secret" again), so that a secret in it is masked as
+// it is spelled; text that is not JSON comes back as it is.
+func plainJSON(b json.RawMessage) string {
+	if bytes.IndexByte(b, '\\') < 0 {
+		return string(b)
+	}
+	v, err := decodeJSON(b)
+	if err != nil {
+		return string(b)
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if enc.Encode(v) != nil {
+		return string(b)
+	}
+	return strings.TrimSuffix(buf.String(), "\n")
 }
 
 // errNotThisCall marks a reply line that is not the answer to the request
