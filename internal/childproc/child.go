@@ -36,6 +36,9 @@ type child struct {
 	// turn, so these need no lock.
 	idleStop chan struct{}
 	idleDone chan struct{}
+	// answered counts the lines a call took as its answer (a decoder's
+	// verdict but Fatal and Skip); touched only in the client's turn.
+	answered int
 }
 
 // drainIdle starts handing the lines c writes to stray until quiet is

@@ -279,6 +279,7 @@ func (c *Client) decode(ch *child, r Request, line []byte) (err error, skip bool
 	if f, ok := errors.AsType[fatal](err); ok {
 		return c.drop(ch, Protocol, false, f.err.Error(), f.err), false
 	}
+	ch.answered++
 	return err, false
 }
 
@@ -312,9 +313,17 @@ func (c *Client) ended(ch *child, about string) error {
 	what := "closed its stdout before answering" + about
 	if ch.proc.WaitFor(exitWait) {
 		what = "exited before answering" + about
+		if ps := ch.proc.State(); ps != nil && ps.ExitCode() == 0 && ch.answered > 0 {
+			what += oneShotHint
+		}
 	}
 	return c.drop(ch, Exited, false, what, io.ErrUnexpectedEOF)
 }
+
+// oneShotHint explains a child that exited cleanly after answering an
+// earlier call: a program that serves one request and exits, whose next
+// call fails or not depending on whether its exit was seen first.
+const oneShotHint = " (it exited with status 0 after answering an earlier call, as a program serving one request does: keep reading requests, one per line, until stdin closes; one process serves every call)"
 
 // closedInFlight is the error of a call that Close cut short.
 func (c *Client) closedInFlight(ch *child, about string) error {

@@ -62,3 +62,19 @@ func TestAnswerWithoutReadingThenExitIsKept(t *testing.T) {
 		waitNoChild(t, f.c) // the next call is not written to a child on its way out
 	}
 }
+
+// A child that answered a call and then exits cleanly without answering
+// the next, as a program that serves one request and exits does, gets an
+// error that says so and names the fix (a one-shot plugin's next call
+// fails or not depending on whether its exit was seen first).
+func TestCleanExitAfterAnAnswerNamesTheFix(t *testing.T) {
+	f := newClient(t, "requests", nil)
+	mustCall(t, f.c, "pid")
+	_, err := call(context.Background(), f.c, "quit")
+	mustFail(t, err, Exited, "test child exited before answering", "exit status 0", "keep reading requests, one per line, until stdin closes")
+	// A child that never answered and exits 0 gets no such hint.
+	_, err = call(context.Background(), f.c, "quit")
+	if e := mustFail(t, err, Exited, "exited before answering"); strings.Contains(e.Error(), "keep reading") {
+		t.Fatalf("hint without an earlier answer: %v", e)
+	}
+}

@@ -29,6 +29,7 @@ func TestMain(m *testing.M) {
 //	levels          write level-tagged lines, then a panic, to stderr, exit 2
 //	partial         write half an answer line, exit 1
 //	exit            answer, then exit 0 (the next call needs a new child)
+//	quit            exit 0 without answering
 //	hang            never answer
 //	big:N           answer a line of N 'x's
 //	blank           write blank lines, then answer "after blank"
@@ -88,6 +89,8 @@ func childRole(role string) int {
 		case req == "partial":
 			fmt.Print(`{"jsonrpc":"2.0","id":`)
 			os.Exit(1)
+		case req == "quit": // read a request and exit 0 without answering it
+			os.Exit(0)
 		case req == "exit":
 			fmt.Println("bye")
 			os.Exit(0)
