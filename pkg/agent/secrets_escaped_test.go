@@ -18,15 +18,15 @@ import (
 // A real plugin (the echoagent program) that echoes its env: secret with
 // every byte spelled as a JSON \uXXXX escape — valid JSON for the secret,
 // in none of the forms the masker lists — in a submission value and key,
-// meta, a sub-event, the transcript and a JSON-RPC error's message and
-// data: what the run keeps (the result, the trace, the error) holds no
+// meta, a sub-event, the transcript, a JSON-RPC error's message and data,
+// a result that is not an AskResponse and a stray line: what the run keeps (the result, the trace, the error) holds no
 // byte of it, decoded or not. Before the fix the submission, the sub-event
 // and the transcript were kept as the plugin wrote them (a bind decoded
 // the secret into the world) and the error data quoted the escapes.
 func TestEscapedSecretEchoIsMasked(t *testing.T) {
 	const secret = "sk-escaped-SECRET-91b7"
 	bin := agent.BuildTestPlugin(t, "echoagent")
-	for _, fault := range []string{"escaped_secret:API_KEY", "escaped_secret_error:API_KEY"} {
+	for _, fault := range []string{"escaped_secret:API_KEY", "escaped_secret_error:API_KEY", "escaped_secret_bad_result:API_KEY"} {
 		t.Run(fault, func(t *testing.T) {
 			agent.CheckNoChildren(t)
 			dir := t.TempDir()
@@ -44,13 +44,15 @@ func TestEscapedSecretEchoIsMasked(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer reg.Close()
-			res, err := reg.Dispatch(context.Background(), agent.Call{Alias: "agent.leaky", Verb: "ask", Prompt: "go"})
 			var kept []string
-			if err != nil {
-				kept = append(kept, err.Error())
-			} else {
-				b, _ := json.Marshal(res)
-				kept = append(kept, string(b), string(res.Submission))
+			for range 2 { // the second call reports what the plugin wrote after the first (a stray line)
+				res, err := reg.Dispatch(context.Background(), agent.Call{Alias: "agent.leaky", Verb: "ask", Prompt: "go"})
+				if err != nil {
+					kept = append(kept, err.Error())
+				} else {
+					b, _ := json.Marshal(res)
+					kept = append(kept, string(b), string(res.Submission))
+				}
 			}
 			kept = append(kept, sink.JSON()...)
 			all := strings.Join(kept, "\n")

@@ -165,7 +165,7 @@ func (t *subprocessTransport) parseReply(line []byte, id int64) (*AskResponse, e
 		if len(raw.Result) > 0 {
 			var r AskResponse
 			if rerr := json.Unmarshal(raw.Result, &r); rerr != nil {
-				resultErr = fmt.Errorf("%v: %q", rerr, childproc.Snippet(t.redact, string(raw.Result)))
+				resultErr = fmt.Errorf("%v: %q", rerr, childproc.Snippet(t.redact, plainJSON(raw.Result)))
 			}
 		}
 	}
@@ -178,7 +178,7 @@ func (t *subprocessTransport) parseReply(line []byte, id int64) (*AskResponse, e
 	}
 	if f.JSONRPC != "2.0" && !(bare && f.JSONRPC == "") {
 		return nil, childproc.Fatal(fmt.Errorf(`answered with "jsonrpc":%q, want "2.0" (line: %q)`,
-			f.JSONRPC, childproc.Snippet(t.redact, string(line))))
+			f.JSONRPC, childproc.Snippet(t.redact, plainJSON(line))))
 	}
 	if got := string(bytes.TrimSpace(f.ID)); got != strconv.FormatInt(id, 10) && !(bare && (got == "" || got == "null")) {
 		if f.Method != "" {
@@ -250,7 +250,7 @@ func (t *subprocessTransport) lastID() int64 { return t.nextID }
 // (masked, cut to 256 bytes).
 func (t *subprocessTransport) strayText(line []byte, when string) string {
 	return t.redact(fmt.Sprintf("subprocess plugin %s wrote a line that answers no waiting call %s (discarded; answer each request once, echoing its id): %q",
-		t.alias, when, childproc.Snippet(t.redact, string(line))))
+		t.alias, when, childproc.Snippet(t.redact, plainJSON(line))))
 }
 
 // kept is an error of a call whose plugin process stays.

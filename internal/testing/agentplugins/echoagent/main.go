@@ -198,6 +198,11 @@ func handle(req *rpcRequest, line []byte, out *bufio.Writer) {
 			`"sub_events":[{"kind":"%s.tool","call_id":%s,"payload":{"cmd":"%s"}}],"transcript":{"format":"text","events":[{"t":"%s"}]}}}`+"\n",
 			req.ID, v, v, v, v, alias, callID, v, v)
 		return
+	case "escaped_secret_bad_result": // a result that is not an AskResponse, holding env var <arg> \u-escaped; then a stray line with it
+		v := uEscape(os.Getenv(arg))
+		fmt.Fprintf(out, `{"jsonrpc":"2.0","id":%s,"result":{"submission":"%s","sub_events":"not a list"}}`+"\n", req.ID, v)
+		fmt.Fprintf(out, `{"jsonrpc":"2.0","id":%s,"result":{"submission":"%s"}}`+"\n", req.ID, v)
+		return
 	case "escaped_secret_error": // a JSON-RPC error whose message and data hold env var <arg>, \u-escaped
 		v := uEscape(os.Getenv(arg))
 		fmt.Fprintf(out, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32000,"message":"auth %s failed","data":{"%s":"%s"}}}`+"\n", req.ID, v, v, v)
