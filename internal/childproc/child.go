@@ -21,6 +21,7 @@ const exitWait = 2 * time.Second
 type child struct {
 	proc   *proc.Process
 	stdin  io.WriteCloser
+	stdout *os.File // the read end of its stdout, closed by release
 	stderr *Stderr
 
 	lines   chan []byte   // complete stdout lines, in order
@@ -35,6 +36,9 @@ type child struct {
 	// turn, so these need no lock.
 	idleStop chan struct{}
 	idleDone chan struct{}
+	// answered counts the lines a call took as its answer (a decoder's
+	// verdict but Fatal and Skip); touched only in the client's turn.
+	answered int
 }
 
 // drainIdle starts handing the lines c writes to stray until quiet is
@@ -103,7 +107,17 @@ func (c *child) read(r *os.File, max int) {
 	}
 }
 
-func (c *child) release() { c.once.Do(func() { close(c.abandon) }) }
+// release lets the reader go: it stops handing lines over and its read
+// ends, even while a process outside the child's group (one that left it
+// with setsid) still holds the pipe open.
+func (c *child) release() {
+	c.once.Do(func() {
+		close(c.abandon)
+		if c.stdout != nil {
+			_ = c.stdout.Close()
+		}
+	})
+}
 
 // dead reports a child that exited or whose stdout ended.
 func (c *child) dead() bool {

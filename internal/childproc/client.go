@@ -152,6 +152,12 @@ func (c *Client) Call(ctx context.Context, r Request) error {
 	if r.About != "" {
 		about = " " + r.About
 	}
+	// Once the child is gone before its answer was read (it exited, or
+	// stopped reading its stdin), what it wrote is still in the pipe: the
+	// call waits at most exitWait more for it (gone), then fails with lost.
+	exited := ch.proc.Done()
+	var gone <-chan time.Time
+	var lost func() error
 	for {
 		select {
 		case err := <-wrote:
@@ -160,8 +166,24 @@ func (c *Client) Call(ctx context.Context, r Request) error {
 				return c.closedInFlight(ch, about)
 			}
 			if err != nil {
-				return c.drop(ch, Write, true, fmt.Sprintf("could not be sent the request%s (writing its stdin: %v)", about, err), err)
+				// It stopped reading, maybe after answering without
+				// reading the whole request: the answer wins if it comes.
+				werr := err
+				gone, lost = armGone(gone, lost, func() error {
+					return c.drop(ch, Write, true, fmt.Sprintf("could not be sent the request%s (writing its stdin: %v)", about, werr), werr)
+				})
 			}
+		case <-exited:
+			exited = nil
+			// A process the child started may hold its stdout open, which
+			// would keep this call waiting for its timeout: its group goes
+			// now, and the pipe delivers what the child wrote (or ends).
+			ch.proc.Kill()
+			gone, lost = armGone(gone, lost, func() error {
+				return c.drop(ch, Exited, false, "exited before answering"+about+" (a process it started outside its process group still holds its stdout)", io.ErrUnexpectedEOF)
+			})
+		case <-gone:
+			return lost()
 		case line := <-ch.lines:
 			if c.cfg.Loose && len(bytes.TrimSpace(line)) == 0 {
 				continue
@@ -192,6 +214,15 @@ func (c *Client) Call(ctx context.Context, r Request) error {
 			return c.drop(ch, Canceled, false, fmt.Sprintf("gave no answer%s before the call's deadline (%v)", about, ctx.Err()), context.Cause(ctx))
 		}
 	}
+}
+
+// armGone arms the wait for a gone child's last output (exitWait) with
+// the failure f, unless it is armed already: the first cause stands.
+func armGone(gone <-chan time.Time, lost func() error, f func() error) (<-chan time.Time, func() error) {
+	if gone != nil {
+		return gone, lost
+	}
+	return time.After(exitWait), f
 }
 
 // waiting returns an answer line the child already wrote, without
@@ -248,6 +279,7 @@ func (c *Client) decode(ch *child, r Request, line []byte) (err error, skip bool
 	if f, ok := errors.AsType[fatal](err); ok {
 		return c.drop(ch, Protocol, false, f.err.Error(), f.err), false
 	}
+	ch.answered++
 	return err, false
 }
 
@@ -281,9 +313,17 @@ func (c *Client) ended(ch *child, about string) error {
 	what := "closed its stdout before answering" + about
 	if ch.proc.WaitFor(exitWait) {
 		what = "exited before answering" + about
+		if ps := ch.proc.State(); ps != nil && ps.ExitCode() == 0 && ch.answered > 0 {
+			what += oneShotHint
+		}
 	}
 	return c.drop(ch, Exited, false, what, io.ErrUnexpectedEOF)
 }
+
+// oneShotHint explains a child that exited cleanly after answering an
+// earlier call: a program that serves one request and exits, whose next
+// call fails or not depending on whether its exit was seen first.
+const oneShotHint = " (it exited with status 0 after answering an earlier call, as a program serving one request does: keep reading requests, one per line, until stdin closes; one process serves every call)"
 
 // closedInFlight is the error of a call that Close cut short.
 func (c *Client) closedInFlight(ch *child, about string) error {
@@ -364,7 +404,7 @@ func (c *Client) spawn() (*child, error) {
 		return nil, c.fail(Start, what, err)
 	}
 	ch := &child{
-		proc: pr, stdin: pr.Stdin(), stderr: stderr,
+		proc: pr, stdin: pr.Stdin(), stdout: r, stderr: stderr,
 		lines:   make(chan []byte),
 		readEnd: make(chan struct{}),
 		abandon: make(chan struct{}),

@@ -20,8 +20,14 @@
 //     [Config.Timeout] and the caller's context all end the child (its whole
 //     process group) and fail the call with an [*Error]; the next call
 //     starts a new child. An answer the child already wrote when the
-//     timeout fires or the context ends is still the call's answer. An
-//     answer rejected without [Fatal] keeps the child;
+//     timeout fires or the context ends is still the call's answer, and so
+//     is one it wrote before it exited or after it stopped reading its
+//     stdin (the failed write of the request does not win). An answer
+//     rejected without [Fatal] keeps the child;
+//   - a child that exits before answering fails the call at once, even
+//     while a process it started still holds its stdout open: its group
+//     is killed, and a process outside the group (setsid) gets the exit
+//     grace before the call fails and the reader lets go of the pipe;
 //   - with [Config.Stray] set, a line the child writes while no call
 //     waits goes to it, never to the next call; a decoder may [Skip] a line
 //     that is not its call's answer and go on waiting;

@@ -29,6 +29,7 @@ func TestMain(m *testing.M) {
 //	levels          write level-tagged lines, then a panic, to stderr, exit 2
 //	partial         write half an answer line, exit 1
 //	exit            answer, then exit 0 (the next call needs a new child)
+//	quit            exit 0 without answering
 //	hang            never answer
 //	big:N           answer a line of N 'x's
 //	blank           write blank lines, then answer "after blank"
@@ -39,6 +40,13 @@ func TestMain(m *testing.M) {
 //	                pid to file F, never answer
 //	ignore-stdin    (as a role) answer "early" at once without reading,
 //	                then hang
+//	ignore-stdin-exit (as a role) close stdin unread, then answer
+//	                "early" and exit 0
+//	crash-holding:F start a sleeping grandchild in its group that holds
+//	                its stdout, write its pid to F, write "boom <secret>"
+//	                to stderr, exit 3
+//	crash-detached:F the same with the grandchild in a session of its own
+//	                (setsid, unix), out of reach of a group kill
 //	anything else   echo it back
 func childRole(role string) int {
 	if role == "ignore-stdin" {
@@ -46,6 +54,12 @@ func childRole(role string) int {
 		for {
 			time.Sleep(time.Hour) // not select{}: the runtime would report a deadlock
 		}
+	}
+	if role == "ignore-stdin-exit" {
+		os.Stdin.Close() // kitsoki's write of the request fails
+		time.Sleep(50 * time.Millisecond)
+		fmt.Println("early")
+		os.Exit(0)
 	}
 	if role == "sleep" {
 		for {
@@ -75,6 +89,8 @@ func childRole(role string) int {
 		case req == "partial":
 			fmt.Print(`{"jsonrpc":"2.0","id":`)
 			os.Exit(1)
+		case req == "quit": // read a request and exit 0 without answering it
+			os.Exit(0)
 		case req == "exit":
 			fmt.Println("bye")
 			os.Exit(0)
@@ -100,6 +116,21 @@ func childRole(role string) int {
 		case req == "notify":
 			fmt.Println(`{"method":"note"}`)
 			fmt.Println("answer")
+		case strings.HasPrefix(req, "crash-holding:"), strings.HasPrefix(req, "crash-detached:"):
+			gc := exec.Command(os.Args[0])
+			gc.Env = append(os.Environ(), roleEnv+"=sleep")
+			gc.Stdout = os.Stdout // holds the child's stdout open
+			if strings.HasPrefix(req, "crash-detached:") {
+				setsid(gc)
+			}
+			if err := gc.Start(); err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				return 1
+			}
+			_, file, _ := strings.Cut(req, ":")
+			os.WriteFile(file, []byte(fmt.Sprint(gc.Process.Pid)), 0o644)
+			fmt.Fprintln(os.Stderr, "boom "+os.Getenv("CHILD_SECRET"))
+			os.Exit(3)
 		case strings.HasPrefix(req, "grandchild:"):
 			gc := exec.Command(os.Args[0])
 			gc.Env = append(os.Environ(), roleEnv+"=sleep")

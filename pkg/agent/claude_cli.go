@@ -196,6 +196,7 @@ func (t *claudeCLITransport) Ask(ctx context.Context, req *AskRequest) (*AskResp
 		pr.Stop()
 		return nil, t.errf(KindDeadlineExceeded, "claude did not answer before the call's deadline (%v); its process group was killed%s", ctx.Err(), claudeStderr(tail))
 	}
+	pr.Stop() // a one-shot call: what claude left in its group (an MCP server it did not stop) goes with it
 	status := "exit status 0"
 	if ps := pr.State(); ps != nil {
 		status = ps.String()

@@ -89,8 +89,33 @@ func newMCPHTTPTransport(p *story.AgentPlugin, bc BuildContext) (Transport, erro
 		maxEvent: maxFrameBytes,
 	}
 	// No client Timeout: calls are bounded by their context.
-	t.http = &http.Client{Transport: &headerRoundTripper{base: base, headers: headers, closed: closed, maxJSON: func() int { return t.maxEvent }}}
+	t.http = &http.Client{Transport: &headerRoundTripper{base: base, headers: headers, closed: closed, maxJSON: func() int { return t.maxEvent }},
+		CheckRedirect: SameOriginRedirects(u, bc.Mask)}
 	return t, nil
+}
+
+// SameOriginRedirects is the redirect policy (http.Client.CheckRedirect)
+// of a transport that talks to a declared endpoint (mcp_http, a
+// local_llm endpoint): a redirect within the endpoint's origin (scheme,
+// host and port) is followed; one to another origin is refused, since the
+// request carries the declared headers (a token; Go's client forwards
+// every one but Authorization and Cookie) and the call's prompt and world.
+// mask (nil: none) masks the target in the error.
+func SameOriginRedirects(endpoint *url.URL, mask func(string) string) func(*http.Request, []*http.Request) error {
+	return func(req *http.Request, via []*http.Request) error {
+		if len(via) >= 10 {
+			return errors.New("stopped after 10 redirects")
+		}
+		if req.URL.Scheme != endpoint.Scheme || req.URL.Host != endpoint.Host {
+			to := req.URL.Scheme + "://" + req.URL.Host
+			if mask != nil {
+				to = mask(to)
+			}
+			return fmt.Errorf("the endpoint redirected to another origin (%s, not %s://%s), where kitsoki sends neither its headers nor the call; set endpoint: to the URL that serves MCP",
+				to, endpoint.Scheme, endpoint.Host)
+		}
+		return nil
+	}
 }
 
 // headerRoundTripper adds the declared headers to every request, and ties

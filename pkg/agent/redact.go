@@ -250,14 +250,37 @@ func (rd redactor) String(s string) string {
 	return rd.r.Replace(s)
 }
 
-// value returns a copy of a decoded JSON value with every string value
-// masked. Map keys are never masked (they are the answer's shape, not its
-// data). Values without secrets come back as they are.
+// value returns a copy of a decoded JSON value with every string masked,
+// map keys included (a plugin may echo a secret as a key: the raw
+// submission's key is masked in place, so its parsed value's must be too).
+// Values without secrets come back as they are.
 func (rd redactor) value(v any) any {
 	if rd.r == nil {
 		return v
 	}
-	return jsonvalue.MapStrings(v, rd.r.Replace, false)
+	return jsonvalue.MapStrings(v, rd.r.Replace, true)
+}
+
+// holds reports whether a decoded JSON value has a secret in a string or
+// a map key.
+func (rd redactor) holds(v any) bool {
+	switch x := v.(type) {
+	case string:
+		return rd.r.Replace(x) != x
+	case map[string]any:
+		for k, e := range x {
+			if rd.r.Replace(k) != k || rd.holds(e) {
+				return true
+			}
+		}
+	case []any:
+		for _, e := range x {
+			if rd.holds(e) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func (rd redactor) mapValue(m map[string]any) map[string]any {
@@ -278,6 +301,15 @@ func (rd redactor) raw(b json.RawMessage) json.RawMessage {
 	}
 	s := string(b)
 	out := rd.r.Replace(s)
+	if strings.IndexByte(out, '\\') >= 0 && rd.escaped(out) {
+		// JSON escapes spell a secret in a way no listed form has
+		// ("\u0073ecret", "\/" for "/", a mix): judge the decoded value.
+		if v, err := decodeJSON(b); err == nil {
+			if enc, err := json.Marshal(rd.value(v)); err == nil {
+				return enc
+			}
+		}
+	}
 	if out == s {
 		return b
 	}
@@ -294,6 +326,13 @@ func (rd redactor) raw(b json.RawMessage) json.RawMessage {
 		return json.RawMessage(strconv.Quote(out))
 	}
 	return json.RawMessage(enc)
+}
+
+// escaped reports JSON text whose decoded strings or keys still hold a
+// secret after its raw forms were masked.
+func (rd redactor) escaped(text string) bool {
+	v, err := decodeJSON([]byte(text))
+	return err == nil && rd.holds(v)
 }
 
 // maskAnswer masks a plugin's answer where it enters the run: the

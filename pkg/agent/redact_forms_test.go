@@ -51,7 +51,8 @@ func TestRedactorMasksEveryForm(t *testing.T) {
 }
 
 // A value under MinSecretBytes is never masked, and masking touches only a
-// secret's own occurrences: not map keys, not other text.
+// secret's own occurrences, in values and map keys alike (the raw answer's
+// key is masked in place, so the parsed answer's must be too).
 func TestRedactorShortValuesAndKeysUntouched(t *testing.T) {
 	for _, short := range []string{"1", "ok", "x", "abc"} {
 		rd := redactorOf([]string{short})
@@ -61,10 +62,10 @@ func TestRedactorShortValuesAndKeysUntouched(t *testing.T) {
 		}
 	}
 	rd := redactorOf([]string{"s3cr3t-value", "1"})
-	v := map[string]any{"s3cr3t-value": "key stays", "n": "build 1.2 s3cr3t-value", "list": []any{"1", "s3cr3t-value"}}
+	v := map[string]any{"s3cr3t-value": "key masked", "key": "stays", "n": "build 1.2 s3cr3t-value", "list": []any{"1", "s3cr3t-value"}}
 	got := rd.value(v).(map[string]any)
-	if got["s3cr3t-value"] != "key stays" {
-		t.Errorf("key masked: %v", got)
+	if got[Redacted] != "key masked" || got["key"] != "stays" || got["s3cr3t-value"] != nil {
+		t.Errorf("keys: %v", got)
 	}
 	if got["n"] != "build 1.2 "+Redacted || got["list"].([]any)[0] != "1" || got["list"].([]any)[1] != Redacted {
 		t.Errorf("values: %v", got)
@@ -75,6 +76,18 @@ func TestRedactorShortValuesAndKeysUntouched(t *testing.T) {
 	}
 	if out := rd.raw(json.RawMessage(`{"a": 1}`)); string(out) != `{"a": 1}` {
 		t.Errorf("raw without secret changed: %s", out)
+	}
+	// Escapes no listed form has (\u for ASCII, \/, a mix): judged on the
+	// decoded value, re-encoded masked; an escape without a secret keeps
+	// the bytes.
+	rd3 := redactorOf([]string{"tok/en-4242"})
+	for _, in := range []string{`{"a":"\u0074\u006f\u006b\u002f\u0065\u006e-4242"}`, `{"a":"tok\/en-4242"}`, `{"tok\/en-4242":"x","tok/en-4242":"y"}`} {
+		if out := string(rd3.raw(json.RawMessage(in))); strings.Contains(out, "tok") || !strings.Contains(out, Redacted) || !json.Valid([]byte(out)) {
+			t.Errorf("escaped secret: %s -> %s", in, out)
+		}
+	}
+	if in := `{"a": "line\none \u00e9"}`; string(rd3.raw(json.RawMessage(in))) != in {
+		t.Errorf("escapes without a secret changed: %s", rd3.raw(json.RawMessage(in)))
 	}
 	// A raw form spanning JSON syntax: re-encoded, still valid JSON.
 	rd2 := redactorOf([]string{`a":"b`})

@@ -165,7 +165,7 @@ func (t *subprocessTransport) parseReply(line []byte, id int64) (*AskResponse, e
 		if len(raw.Result) > 0 {
 			var r AskResponse
 			if rerr := json.Unmarshal(raw.Result, &r); rerr != nil {
-				resultErr = fmt.Errorf("%v: %q", rerr, childproc.Snippet(t.redact, string(raw.Result)))
+				resultErr = fmt.Errorf("%v: %q", rerr, childproc.Snippet(t.redact, plainJSON(raw.Result)))
 			}
 		}
 	}
@@ -178,7 +178,7 @@ func (t *subprocessTransport) parseReply(line []byte, id int64) (*AskResponse, e
 	}
 	if f.JSONRPC != "2.0" && !(bare && f.JSONRPC == "") {
 		return nil, childproc.Fatal(fmt.Errorf(`answered with "jsonrpc":%q, want "2.0" (line: %q)`,
-			f.JSONRPC, childproc.Snippet(t.redact, string(line))))
+			f.JSONRPC, childproc.Snippet(t.redact, plainJSON(line))))
 	}
 	if got := string(bytes.TrimSpace(f.ID)); got != strconv.FormatInt(id, 10) && !(bare && (got == "" || got == "null")) {
 		if f.Method != "" {
@@ -190,7 +190,7 @@ func (t *subprocessTransport) parseReply(line []byte, id int64) (*AskResponse, e
 	if f.Error != nil {
 		d := fmt.Sprintf("%d: %s", f.Error.Code, childproc.Snippet(t.redact, f.Error.Message))
 		if len(f.Error.Data) > 0 && string(f.Error.Data) != "null" {
-			d += " (data: " + childproc.Snippet(t.redact, string(f.Error.Data)) + ")"
+			d += " (data: " + childproc.Snippet(t.redact, plainJSON(f.Error.Data)) + ")"
 		}
 		return nil, t.kept(KindPluginCrash, "answered JSON-RPC error %s", d)
 	}
@@ -201,6 +201,27 @@ func (t *subprocessTransport) parseReply(line []byte, id int64) (*AskResponse, e
 		return nil, t.kept(KindPluginCrash, "answered request %d with neither result nor error", id)
 	}
 	return f.Result, nil
+}
+
+// plainJSON is a JSON value as the plugin wrote it or, when it holds an
+// escape, re-encoded without the escapes a plugin may have chosen
+// ("\u0073ecret" is "secret" again), so that a secret in it is masked as
+// it is spelled; text that is not JSON comes back as it is.
+func plainJSON(b json.RawMessage) string {
+	if bytes.IndexByte(b, '\\') < 0 {
+		return string(b)
+	}
+	v, err := decodeJSON(b)
+	if err != nil {
+		return string(b)
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if enc.Encode(v) != nil {
+		return string(b)
+	}
+	return strings.TrimSuffix(buf.String(), "\n")
 }
 
 // errNotThisCall marks a reply line that is not the answer to the request
@@ -229,7 +250,7 @@ func (t *subprocessTransport) lastID() int64 { return t.nextID }
 // (masked, cut to 256 bytes).
 func (t *subprocessTransport) strayText(line []byte, when string) string {
 	return t.redact(fmt.Sprintf("subprocess plugin %s wrote a line that answers no waiting call %s (discarded; answer each request once, echoing its id): %q",
-		t.alias, when, childproc.Snippet(t.redact, string(line))))
+		t.alias, when, childproc.Snippet(t.redact, plainJSON(line))))
 }
 
 // kept is an error of a call whose plugin process stays.

@@ -195,13 +195,9 @@ func (p *hostProc) answer(handler string, out []byte) (host.Result, error) {
 	}
 	if p.mask != nil { // a provider inherits kitsoki's environment: mask what it echoes, as an agent's answer is
 		a.InfraError, a.Error = p.mask(a.InfraError), p.mask(a.Error)
-		if a.Data != nil {
-			a.Data = jsonvalue.MapLeaves(a.Data, func(v any) any {
-				if s, ok := v.(string); ok {
-					return p.mask(s)
-				}
-				return v
-			}).(map[string]any)
+		a.Data = p.maskData(a.Data)
+		if c := a.Clarification; c != nil {
+			c.Question, c.Data = p.mask(c.Question), p.maskData(c.Data)
 		}
 	}
 	if a.InfraError != "" {
@@ -217,4 +213,13 @@ func (p *hostProc) answer(handler string, out []byte) (host.Result, error) {
 		return host.Result{}, fmt.Errorf("%s answered %s with a clarification without a question", p.who(), handler)
 	}
 	return host.Result{Data: a.Data, Error: a.Error, Delay: time.Duration(a.DelayMS) * time.Millisecond, Clarification: a.Clarification}, nil
+}
+
+// maskData masks every string of a provider's data, map keys included (a
+// secret echoed as a key is as much the secret); nil stays nil.
+func (p *hostProc) maskData(d map[string]any) map[string]any {
+	if d == nil {
+		return nil
+	}
+	return jsonvalue.MapStrings(d, p.mask, true).(map[string]any)
 }

@@ -325,3 +325,30 @@ func TestHostProviderStrayLineNeverAnswersTheNextCall(t *testing.T) {
 		t.Errorf("the process that broke the stream was kept (pid %v)", res.Data["pid"])
 	}
 }
+
+// A provider inherits kitsoki's environment, so it may echo a story's
+// agent secret anywhere in its answer: as a data key, in data, the error
+// and the clarification's question and data. None of it reaches the
+// result unmasked (before, data keys and the clarification were kept as
+// the provider wrote them).
+func TestHostProviderEchoedSecretIsMasked(t *testing.T) {
+	const secret = "prov-SECRET-7d21"
+	t.Setenv("KITSOKI_TEST_PROVIDER_SECRET", secret)
+	root := t.TempDir()
+	hostProvider(t, root, "leaky", []string{"host.leaky"}, 0)
+	a, err := Assemble(Options{StoryDir: root, Getenv: noEnv, Redact: func(s string) string { return strings.ReplaceAll(s, secret, "[REDACTED]") }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := host.Builtins(host.Options{Getenv: noEnv})
+	closeAll, _ := a.RegisterHostProviders(reg)
+	t.Cleanup(func() { _ = closeAll() })
+	res, err := dispatch(t, reg, "host.leaky", map[string]any{"mode": "echo_secret", "var": "KITSOKI_TEST_PROVIDER_SECRET"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := fmt.Sprintf("%v %v %+v", res.Data, res.Error, res.Clarification)
+	if strings.Contains(got, secret) || res.Data["val"] != "[REDACTED]" || res.Data["[REDACTED]"] != "key" || res.Clarification == nil || res.Clarification.Question != "use [REDACTED]?" {
+		t.Fatalf("the provider's echo of the secret is not masked everywhere: %s", got)
+	}
+}

@@ -124,7 +124,7 @@ func NewEmbedder(cfg EmbedderConfig) (*Embedder, error) {
 		disclose := cmp.Or(cfg.Disclose, io.Writer(os.Stderr))
 		e.server = newManagedServer("local embed "+model, model, cfg.ServerBin, "", cfg.Port, true, cfg.tune, log, disclose)
 	}
-	e.client = cmp.Or(e.client, httpClient(e.server))
+	e.client = cmp.Or(e.client, httpClient(e.server, nil))
 	return e, nil
 }
 

@@ -90,7 +90,7 @@ func newLocalLLM(p *story.AgentPlugin, bc agent.BuildContext, cfg localLLMConfig
 		}
 		l.server = ms
 	}
-	l.client = cmp.Or(l.client, httpClient(l.server))
+	l.client = cmp.Or(l.client, httpClient(l.server, l.redact))
 	return l, nil
 }
 
@@ -103,13 +103,19 @@ func isHTTPURL(s string) bool {
 // httpClient is the client for server: a configured endpoint is reached
 // through the environment's proxy; our own loopback sidecar never is, and
 // keeps no pooled connection to a server that may be restarted.
-func httpClient(server llmServer) *http.Client {
+func httpClient(server llmServer, mask func(string) string) *http.Client {
 	if server.managed() {
 		return &http.Client{Transport: &http.Transport{Proxy: nil, DisableKeepAlives: true}}
 	}
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	tr.Proxy = http.ProxyFromEnvironment
-	return &http.Client{Transport: tr}
+	c := &http.Client{Transport: tr}
+	if es, ok := server.(endpointServer); ok {
+		if u, err := url.Parse(es.url); err == nil {
+			c.CheckRedirect = agent.SameOriginRedirects(u, mask) // the declared headers go to the endpoint's origin only
+		}
+	}
+	return c
 }
 
 // apiKey reads the bearer token from the variable env names ("" when env

@@ -504,3 +504,36 @@ func TestLocalLLMTimingsInMeta(t *testing.T) {
 		}
 	}
 }
+
+// An endpoint that redirects to another origin gets neither the declared
+// headers (an X-Api-Key: ${KEY}, which Go's client would forward, unlike
+// Authorization) nor the call: the call fails naming the redirect (before
+// the fix the header followed the redirect).
+func TestLocalLLMRedirectToAnotherOriginCarriesNoHeader(t *testing.T) {
+	const key = "xkey-redirect-8812"
+	var leaked sync.Mutex
+	seen := 0
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("X-Api-Key") == key {
+			leaked.Lock()
+			seen++
+			leaked.Unlock()
+		}
+		http.Error(w, "not here", http.StatusNotFound)
+	}))
+	t.Cleanup(other.Close)
+	redirector := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, other.URL+r.URL.Path, http.StatusTemporaryRedirect)
+	}))
+	t.Cleanup(redirector.Close)
+	fx := localFixture(t, redirector.URL, func(p *story.AgentPlugin) { p.Headers = map[string]string{"X-Api-Key": key} })
+	_, err := fx.Registry.Dispatch(context.Background(), agent.Call{Alias: "agent.local", Verb: "ask", Prompt: "p"})
+	leaked.Lock()
+	defer leaked.Unlock()
+	if seen != 0 {
+		t.Fatalf("the declared header reached the other origin %d time(s)", seen)
+	}
+	if agent.KindOf(err) != agent.KindTransportError || !strings.Contains(err.Error(), "redirected to another origin") {
+		t.Fatalf("want a transport_error naming the redirect, got %v", err)
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -190,6 +191,22 @@ func handle(req *rpcRequest, line []byte, out *bufio.Writer) {
 		resp.Meta["pid"] = os.Getpid()
 		write(out, rpcResponse{JSONRPC: "2.0", ID: req.ID, Result: resp})
 		return
+	case "escaped_secret": // echo the value of env var <arg>, every byte \u-escaped, everywhere
+		v := uEscape(os.Getenv(arg))
+		callID, _ := json.Marshal(ask.CallID)
+		fmt.Fprintf(out, `{"jsonrpc":"2.0","id":%s,"result":{"submission":{"said":"key %s here","%s":1},"meta":{"%s":"%s"},`+
+			`"sub_events":[{"kind":"%s.tool","call_id":%s,"payload":{"cmd":"%s"}}],"transcript":{"format":"text","events":[{"t":"%s"}]}}}`+"\n",
+			req.ID, v, v, v, v, alias, callID, v, v)
+		return
+	case "escaped_secret_bad_result": // a result that is not an AskResponse, holding env var <arg> \u-escaped; then a stray line with it
+		v := uEscape(os.Getenv(arg))
+		fmt.Fprintf(out, `{"jsonrpc":"2.0","id":%s,"result":{"submission":"%s","sub_events":"not a list"}}`+"\n", req.ID, v)
+		fmt.Fprintf(out, `{"jsonrpc":"2.0","id":%s,"result":{"submission":"%s"}}`+"\n", req.ID, v)
+		return
+	case "escaped_secret_error": // a JSON-RPC error whose message and data hold env var <arg>, \u-escaped
+		v := uEscape(os.Getenv(arg))
+		fmt.Fprintf(out, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32000,"message":"auth %s failed","data":{"%s":"%s"}}}`+"\n", req.ID, v, v, v)
+		return
 	case "stdout_unsolicited":
 		write(out, rpcResponse{JSONRPC: "2.0", ID: req.ID, Result: echo.Answer(&ask, fault, alias, "subprocess", nil)})
 		out.WriteString(`{"jsonrpc":"2.0","method":"unsolicited"}` + "\n")
@@ -206,4 +223,14 @@ func addCost(meta map[string]any) {
 	if c, err := strconv.ParseFloat(os.Getenv("ECHO_COST_USD"), 64); err == nil {
 		meta["cost_usd"] = c
 	}
+}
+
+// uEscape spells every byte of an ASCII s as a JSON \uXXXX escape: valid
+// JSON for s, in none of the forms kitsoki's secret masker lists.
+func uEscape(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		fmt.Fprintf(&b, `\u%04x`, s[i])
+	}
+	return b.String()
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
+	"strconv"
 	"time"
 )
 
@@ -70,6 +72,18 @@ func main() {
 		return
 	case "hang":
 		time.Sleep(time.Hour)
+	case "sleeper": // the process leave_child leaves behind
+		time.Sleep(time.Hour)
+		return
+	case "leave_child": // start a process in its group that let go of the output, answer, exit
+		c := exec.Command(os.Args[0])
+		c.Env = append(os.Environ(), "FAKE_CLAUDE_MODE=sleeper")
+		if err := c.Start(); err != nil {
+			fmt.Fprintln(os.Stderr, "fakeclaude:", err)
+			os.Exit(2)
+		}
+		os.WriteFile(os.Getenv("FAKE_CLAUDE_PIDFILE"), []byte(strconv.Itoa(c.Process.Pid)), 0o644)
+		env["result"] = answer
 	}
 	b, _ := json.Marshal(env)
 	os.Stdout.Write(append(b, '\n'))

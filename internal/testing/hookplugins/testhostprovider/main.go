@@ -56,6 +56,10 @@ func main() {
 			_ = out.Encode(map[string]any{"data": map[string]any{"recovered": true, "pid": os.Getpid()}})
 		case "clarify":
 			_ = out.Encode(map[string]any{"data": map[string]any{"asked": true}, "delay_ms": 1500, "clarification": map[string]any{"question": "which remote?"}})
+		case "echo_secret": // the value of env var args.var as a data key and value and in a clarification
+			v := os.Getenv(fmt.Sprint(c.Args["var"]))
+			_ = out.Encode(map[string]any{"data": map[string]any{v: "key", "val": v}, "error": "denied for " + v,
+				"clarification": map[string]any{"question": "use " + v + "?", "data": map[string]any{v: v}}})
 		case "hang":
 			// Never answer: write the pid to args.ready (a FIFO the test
 			// reads: the call has arrived), then read on until stdin ends.

@@ -1,0 +1,11 @@
+//go:build unix
+
+package childproc
+
+import (
+	"os/exec"
+	"syscall"
+)
+
+// setsid starts cmd in a session (and process group) of its own.
+func setsid(cmd *exec.Cmd) { cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true} }
