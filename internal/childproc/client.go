@@ -183,6 +183,9 @@ func (c *Client) Call(ctx context.Context, r Request) error {
 				return c.drop(ch, Exited, false, "exited before answering"+about+" (a process it started outside its process group still holds its stdout)", io.ErrUnexpectedEOF)
 			})
 		case <-gone:
+			if err, ok := c.answered(ch, r); ok { // the answer and the grace's end came together
+				return err
+			}
 			return lost()
 		case line := <-ch.lines:
 			if c.cfg.Loose && len(bytes.TrimSpace(line)) == 0 {
