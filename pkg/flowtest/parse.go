@@ -133,12 +133,24 @@ func readDoc(file string, pc piece, turnsLeft int) (*Fixture, []diag.Diagnostic)
 		p.errf(root, ruleShape, "a fixture document must be a mapping of keys (test_kind: flow, turns: ...)")
 		return nil, p.ds
 	}
-	if kind := yamlnode.Get(root, "test_kind"); kind == nil || kind.Kind != yaml.ScalarNode || kind.Value != "flow" {
+	if kind := testKind(root); kind == nil || kind.Kind != yaml.ScalarNode || kind.Value != "flow" {
 		return nil, nil
 	}
 	fx := p.fixture(root)
 	fx.File = file
 	return fx, p.ds
+}
+
+// testKind is the node of a document's test_kind (written, or taken
+// from a merge key's mapping), or nil.
+func testKind(root *yaml.Node) *yaml.Node {
+	var kind *yaml.Node
+	for _, q := range (&parser{}).record(root, "fixture") {
+		if q.k.Value == "test_kind" {
+			kind = yamlnode.Deref(q.v)
+		}
+	}
+	return kind
 }
 
 // keyAt is where one key of a mapping and its value are.
@@ -181,12 +193,8 @@ func (p *parser) fields(n *yaml.Node, where string, ignored map[string]string, f
 		return nil
 	}
 	keys := make(keyList, 0, len(n.Content)/2)
-	seen := yamlnode.NewSeen(n)
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := n.Content[i], yamlnode.Deref(n.Content[i+1])
-		if prev := seen.Prev(i, k.Value); prev != nil {
-			p.duplicateKey(k, prev, where)
-		}
+	for _, q := range p.record(n, where) {
+		k, v := q.k, yamlnode.Deref(q.v)
 		keys = append(keys, keyAt{key: k.Value, at: p.pos(k), val: p.pos(v)})
 		if f := fs.Find(k.Value); f != nil {
 			if isNull(v) {
@@ -202,6 +210,9 @@ func (p *parser) fields(n *yaml.Node, where string, ignored map[string]string, f
 		if why, ok := ignored[k.Value]; ok {
 			p.warnf(k, ruleIgnoredKey, "%s: %q is ignored: %s", where, k.Value, why)
 			continue
+		}
+		if v != nil && q.v.Anchor != "" && !q.merged {
+			continue // a key holding an anchor for merge keys and aliases below
 		}
 		p.warnf(k, ruleUnknownKey, "%s: unknown key %q is ignored%s", where, k.Value, didYouMean(k.Value, fs.Keys()))
 	}
@@ -345,14 +356,13 @@ func (p *parser) kvs(v *yaml.Node, where string) []KV {
 		return nil
 	}
 	out := make([]KV, 0, len(v.Content)/2)
-	seen := yamlnode.NewSeen(v)
-	for i := 0; i+1 < len(v.Content); i += 2 {
-		k := v.Content[i]
+	for _, q := range p.entries(v, where) {
+		k := q.k
 		// a key is text as any text field (inside a value: keyString)
-		kv := KV{Key: p.scalarText(k, where+" key"), Value: p.valueOf(v.Content[i+1]), Pos: p.pos(k)}
-		if prev := seen.Prev(i, k.Value); prev != nil {
-			p.duplicateKey(k, prev, where)
-			out[slices.IndexFunc(out, func(o KV) bool { return o.Key == kv.Key })] = kv
+		kv := KV{Key: p.scalarText(k, where+" key"), Value: p.valueOf(q.v), Pos: p.pos(k)}
+		// a repeated key (merged, or an error reported): the later one is read
+		if i := slices.IndexFunc(out, func(o KV) bool { return o.Key == kv.Key }); i >= 0 {
+			out[i] = kv
 			continue
 		}
 		out = append(out, kv)
