@@ -98,3 +98,52 @@ host_handlers:
 		t.Errorf("host_handlers %+v, want h with by_call c1", fx.HostHandlers)
 	}
 }
+
+// A key written twice in a mapping inside a value is refused, as the
+// existing engine's YAML parser refuses it at any depth ("mapping key
+// already defined"), where a merged key may be replaced.
+func TestFixtureValueDuplicateKey(t *testing.T) {
+	for line, src := range map[int]string{
+		3: "test_kind: flow\ninitial_world:\n  t: {a: 1, a: 2}\nturns: []\n",
+		4: "test_kind: flow\nturns:\n  - intent: {name: go}\n    expect_world: {t: [{a: 1, a: 2}]}\n",
+	} {
+		_, ds := parseOne(t, src)
+		if !hasDiag(ds, diag.Error, line, 0, `key "a" appears twice in one mapping`) {
+			t.Errorf("%q: want the duplicate key refused; got %v", src, ds)
+		}
+	}
+	if _, ds := parseOne(t, "test_kind: flow\ninitial_world:\n  t: {a: 1, <<: {a: 2}}\nturns: []\n"); len(ds) > 0 {
+		t.Errorf("a merged key replacing a written one: %v", ds)
+	}
+}
+
+// A byte-order mark at the start of a fixture document is read as upstream's
+// parser reads it: part of the first key (a warning), or, before anything
+// else, a refusal (conformance fixture-bom runs the first two).
+func TestFixtureBOM(t *testing.T) {
+	fxs, ds := parseOne(t, "\ufefftest_kind: flow\nturns: []\n---\ntest_kind: flow\nturns: []\n")
+	if len(fxs) != 1 || !hasDiag(ds, diag.Warning, 1, 1, "byte-order mark") {
+		t.Errorf("a mark before test_kind: %d fixtures (want the second document's only), %v", len(fxs), ds)
+	}
+	fxs, _ = parseOne(t, "\ufeffinitial_state: a\ntest_kind: flow\nturns: []\n")
+	if len(fxs) != 1 || fxs[0].InitialState != "" {
+		t.Errorf("a mark before initial_state: want a flow with no initial_state, got %+v", fxs)
+	}
+	for _, src := range []string{"\ufeff# c\ntest_kind: flow\nturns: []\n", "\ufeff---\ntest_kind: flow\nturns: []\n", "\ufeff{test_kind: flow}\n"} {
+		if _, ds := parseOne(t, src); !slicesHasError(ds) {
+			t.Errorf("%q: want the file refused, got %v", src, ds)
+		}
+	}
+	if fxs, _ := parseOne(t, "test_kind: flow\nturns: []\n---\n\ufefftest_kind: flow\nturns: []\n"); len(fxs) != 1 {
+		t.Errorf("a mark at the start of a later document: %d fixtures, want the first document's only", len(fxs))
+	}
+}
+
+func slicesHasError(ds []diag.Diagnostic) bool {
+	for _, d := range ds {
+		if d.Severity == diag.Error {
+			return true
+		}
+	}
+	return false
+}

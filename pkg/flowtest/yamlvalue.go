@@ -78,6 +78,7 @@ func nodeValue(n *yaml.Node, budget *int, depth int) (any, error) {
 	case yaml.MappingNode:
 		out := make(map[string]any, len(n.Content)/2)
 		merged := false
+		written := make(map[string]bool, len(n.Content)/2) // keys written (not merged)
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], n.Content[i+1]
 			if isMergeKey(k) {
@@ -107,7 +108,12 @@ func nodeValue(n *yaml.Node, budget *int, depth int) (any, error) {
 			if err != nil {
 				return nil, err
 			}
-			out[keyString(kv)] = vv
+			key := keyString(kv)
+			if written[key] {
+				return nil, fmt.Errorf("line %d: key %q appears twice in one mapping: the existing engine refuses this fixture file (mapping key %q already defined); keep one", k.Line, key, key)
+			}
+			written[key] = true
+			out[key] = vv
 		}
 		return out, nil
 	case yaml.ScalarNode:
