@@ -2,6 +2,7 @@ package yamlnode
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -140,7 +141,7 @@ func (w *Walker) StrMap(n *yaml.Node, where string) map[string]string {
 }
 
 // Raw converts a node to a plain Go value within the node budget and depth
-// limit; merge keys merge, earlier keys winning.
+// limit; merge keys merge, in file order (a later key wins: Merge).
 func (w *Walker) Raw(n *yaml.Node) any {
 	return w.rawDepth(n, 0)
 }
@@ -187,7 +188,7 @@ func (w *Walker) rawDepth(n *yaml.Node, depth int) any {
 				continue
 			}
 			if k.Tag == "!!merge" {
-				// `<<: *a` or `<<: [*a, *b]` (the earlier mapping wins).
+				// `<<: *a` or `<<: [*a, *b]` (keys in file order, the later wins).
 				src := w.rawDepth(n.Content[i+1], depth+1)
 				if !w.spendMerged(n.Content[i], src) {
 					return out
@@ -240,8 +241,12 @@ func (w *Walker) spendMerged(at *yaml.Node, src any) bool {
 	return true
 }
 
-// Merge adds to out the keys it lacks of the value of a merge key (`<<:`):
-// a mapping, or a list of them (the earlier one wins).
+// Merge copies into out the keys of the value of a merge key (`<<:`): a
+// mapping, or a list of them in order. As upstream's decoder reads a value,
+// keys count in file order, a later one replacing an earlier one: a merge
+// replaces the keys written before it, a later mapping of the list an
+// earlier one's, and keys written after the merge replace it
+// (docs/compat/story-format.md "Merge keys in values").
 func Merge(out map[string]any, src any) {
 	srcs, ok := src.([]any)
 	if !ok {
@@ -249,11 +254,7 @@ func Merge(out map[string]any, src any) {
 	}
 	for _, s := range srcs {
 		m, _ := s.(map[string]any)
-		for mk, mv := range m {
-			if _, exists := out[mk]; !exists {
-				out[mk] = mv
-			}
-		}
+		maps.Copy(out, m)
 	}
 }
 

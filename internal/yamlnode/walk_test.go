@@ -295,18 +295,20 @@ func TestErrLine(t *testing.T) {
 	}
 }
 
-// Raw merges `<<: *a` and `<<: [*a, *b]` (the earlier mapping and the
-// mapping's own keys win), as Mapping walks them.
+// Raw merges `<<: *a` and `<<: [*a, *b]` as upstream's decoder reads a
+// value: keys in file order, a later one winning (a later mapping of the
+// list, a key written after the merge, the merge over a key written before).
 func TestRawMerges(t *testing.T) {
 	const src = `a: &a {x: a, y: a}
 b: &b {y: b, z: b}
 one: {<<: *a, x: own}
 list: {<<: [*a, *b], w: own}
+before: {x: own, <<: *a}
 `
 	var ds []diag.Diagnostic
 	root, w := parse(t, src, &ds)
 	got := w.Raw(root).(map[string]any)
-	if s := fmt.Sprint(got["one"], got["list"]); s != "map[x:own y:a] map[w:own x:a y:a z:b]" {
+	if s := fmt.Sprint(got["one"], got["list"], got["before"]); s != "map[x:own y:a] map[w:own x:a y:b z:b] map[x:a y:a]" {
 		t.Errorf("merged: %s", s)
 	}
 	if len(ds) != 0 {

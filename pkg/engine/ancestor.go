@@ -30,7 +30,7 @@ func (r *runner) ancestorStay(res target, owner *State) target {
 	// named does, from a leaf resting alone inside it too (conformance
 	// ancestor-stay-parallel); only the bare root it ends at stays
 	leaf, err := r.initialLeaf(owner)
-	if err != nil || leaf == r.cur {
+	if err != nil || leaf == r.cur || (leaf != nil && r.cur != nil && leaf.Path == r.cur.Path) {
 		return res
 	}
 	return target{state: owner}

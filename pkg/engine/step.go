@@ -821,8 +821,16 @@ func (r *runner) descend(ctx context.Context, dst *State, st *step) (*State, err
 		if child == nil {
 			break
 		}
-		if err := r.enterOne(ctx, child, st); err != nil {
-			return nil, err
+		// an unknown initial: leaf under a known grandchild (k5.7) enters
+		// the states between first (conformance initial-template-unknown)
+		var chain []*State
+		for c := child; c != nil && c != s; c = c.Parent {
+			chain = append(chain, c)
+		}
+		for _, c := range slices.Backward(chain) {
+			if err := r.enterOne(ctx, c, st); err != nil {
+				return nil, err
+			}
 		}
 		s = child
 	}
@@ -942,6 +950,14 @@ func (r *runner) initialChild(s *State) (*State, error) {
 	for _, c := range s.Children {
 		if c.Name == name {
 			return c, nil
+		}
+	}
+	if s.Initial.templated() {
+		// a templated initial: naming no child ("", a dotted name too):
+		// upstream enters and rests on the raw path below s, each known
+		// prefix entered on the way (conformance initial-template-unknown)
+		if l := r.unknownLeaf(s.Path+"."+name, s); l != nil {
+			return l, nil
 		}
 	}
 	return nil, fmt.Errorf("%s: initial %q of %q names no child state", s.Pos, name, s.Path)

@@ -119,8 +119,14 @@ func (p *parser) fixtureFields(fx *Fixture, mode **yaml.Node) yamlnode.Fields {
 			if v = p.node(v, yaml.MappingNode, "host_handlers", "a mapping of handler name to stub"); v == nil {
 				return
 			}
-			for i := 0; i+1 < len(v.Content); i += 2 {
-				fx.HostHandlers = append(fx.HostHandlers, p.stub(v.Content[i], yamlnode.Deref(v.Content[i+1])))
+			for _, q := range p.entries(v, "host_handlers") {
+				s := p.stub(q.k, yamlnode.Deref(q.v))
+				// a handler given twice through a merge key: the later stub is read
+				if i := slices.IndexFunc(fx.HostHandlers, func(o *Stub) bool { return o.Name == s.Name }); i >= 0 {
+					fx.HostHandlers[i] = s
+					continue
+				}
+				fx.HostHandlers = append(fx.HostHandlers, s)
 			}
 		}},
 		{Key: "host_cassette", Read: into(&fx.HostCassette, p.str, "")},
@@ -383,8 +389,8 @@ func (p *parser) envelopes(v *yaml.Node, where string) map[string]*Envelope {
 		p.errf(v, ruleShape, "%s: expected a mapping of id to {data, error, infra_error}", where)
 		return out
 	}
-	for i := 0; i+1 < len(v.Content); i += 2 {
-		id, ev := v.Content[i], yamlnode.Deref(v.Content[i+1])
+	for _, q := range p.entries(v, where) {
+		id, ev := q.k, yamlnode.Deref(q.v)
 		key := p.scalarText(id, where+" key") // 0x10 is the call id "16", as upstream reads it
 		e := &Envelope{Pos: p.pos(id)}
 		if yamlnode.IsNull(ev) {

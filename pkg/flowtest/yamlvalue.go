@@ -77,9 +77,15 @@ func nodeValue(n *yaml.Node, budget *int, depth int) (any, error) {
 		return out, nil
 	case yaml.MappingNode:
 		out := make(map[string]any, len(n.Content)/2)
+		merged := false
+		written := make(map[string]bool, len(n.Content)/2) // keys written (not merged)
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], n.Content[i+1]
-			if k.Tag == "!!merge" {
+			if isMergeKey(k) {
+				if merged {
+					return nil, fmt.Errorf("line %d: a second merge key (<<:) in one mapping: the existing engine refuses this fixture file (mapping key \"<<\" already defined); merge a list instead (<<: [*a, *b])", k.Line)
+				}
+				merged = true
 				mv, err := nodeValue(v, budget, depth+1)
 				if err != nil {
 					return nil, err
@@ -89,7 +95,9 @@ func nodeValue(n *yaml.Node, budget *int, depth int) (any, error) {
 				if *budget -= mergedEntries(mv); *budget < 0 {
 					return nil, fmt.Errorf("value too large (aliases expand to more than %d nodes); write the value out", maxAliasExpansion)
 				}
-				yamlnode.Merge(out, mv)
+				if err := mergeInto(out, mv, v); err != nil {
+					return nil, err
+				}
 				continue
 			}
 			kv, err := nodeValue(k, budget, depth+1)
@@ -100,13 +108,50 @@ func nodeValue(n *yaml.Node, budget *int, depth int) (any, error) {
 			if err != nil {
 				return nil, err
 			}
-			out[keyString(kv)] = vv
+			key := keyString(kv)
+			if written[key] {
+				return nil, fmt.Errorf("line %d: key %q appears twice in one mapping: the existing engine refuses this fixture file (mapping key %q already defined); keep one", k.Line, key, key)
+			}
+			written[key] = true
+			out[key] = vv
 		}
 		return out, nil
 	case yaml.ScalarNode:
 		return scalarValue(n), nil
 	}
 	return nil, nil
+}
+
+// mergeInto copies into out the keys of a merge key's value mv (a mapping,
+// or a list of them, in order), a later key replacing an earlier one as
+// upstream's decoder does inside a value (docs/compat/flow-format.md
+// "Merge keys"). at is the merge key's value, for the message.
+func mergeInto(out map[string]any, mv any, at *yaml.Node) error {
+	srcs, ok := mv.([]any)
+	if !ok {
+		srcs = []any{mv}
+	}
+	for _, src := range srcs {
+		m, ok := src.(map[string]any)
+		if !ok {
+			return fmt.Errorf("line %d: <<: merges mappings, and this is %s: the existing engine refuses this fixture file; write a mapping (or an alias of one)", at.Line, valueKind(src))
+		}
+		for k, v := range m {
+			out[k] = v
+		}
+	}
+	return nil
+}
+
+// valueKind names a plain value's kind for messages.
+func valueKind(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case []any:
+		return "a list"
+	}
+	return fmt.Sprintf("the scalar %v", v)
 }
 
 // decodedText is scalar n read into a text field as upstream's decoder
