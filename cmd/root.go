@@ -13,7 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"kitsoki/pkg/trace"
+	"kitsoki/internal/termsafe"
 )
 
 // Exit codes shared by every command.
@@ -190,12 +190,12 @@ func runIOContext(ctx context.Context, args []string, stdin io.Reader, stdout, s
 	}
 	if ee, ok := errors.AsType[*exitError](err); ok {
 		if ee.err != nil {
-			fmt.Fprintf(stderr, "kitsoki: %s\n", trace.Printable(ee.err.Error()))
+			fmt.Fprintf(stderr, "kitsoki: %s\n", termsafe.Printable(ee.err.Error()))
 		}
 		return ee.code
 	}
 	// cobra's own errors (unknown command, bad args) are usage errors.
-	fmt.Fprintf(stderr, "kitsoki: %s\n", trace.Printable(err.Error()))
+	fmt.Fprintf(stderr, "kitsoki: %s\n", termsafe.Printable(err.Error()))
 	return exitUsageEnv
 }
 

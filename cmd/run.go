@@ -17,6 +17,7 @@ import (
 
 	"kitsoki/internal/human"
 	"kitsoki/internal/lazyre"
+	"kitsoki/internal/termsafe"
 	"kitsoki/pkg/agent"
 	"kitsoki/pkg/agent/localllm"
 	"kitsoki/pkg/compose"
@@ -189,7 +190,7 @@ func runStory(ctx context.Context, stdout, stderr io.Writer, path string, f *run
 
 	var notes func(engine.Note)
 	if !f.jsonOut {
-		fmt.Fprintf(stdout, "run %s (%s)  session %s\n", trace.Printable(st.App.ID), trace.Printable(path), session)
+		fmt.Fprintf(stdout, "run %s (%s)  session %s\n", termsafe.Printable(st.App.ID), termsafe.Printable(path), session)
 		notes = humanNotes(stdout)
 	}
 	_ = chain.RunStart(ctx, map[string]any{"story": path, "app_id": st.App.ID, "session_id": session}, hookEmit(sink, 0))
@@ -208,7 +209,7 @@ func runStory(ctx context.Context, stdout, stderr io.Writer, path string, f *run
 		res.Outcome, res.Err = engine.OutcomeFailed, fmt.Errorf("trace: %w", err)
 	}
 	if closeErr != nil {
-		fmt.Fprintf(stderr, "kitsoki: warning: stopping agent plugins: %s\n", trace.Printable(reg.Redact(closeErr.Error())))
+		fmt.Fprintf(stderr, "kitsoki: warning: stopping agent plugins: %s\n", termsafe.Printable(reg.Redact(closeErr.Error())))
 	}
 	if err := save.finish(ctx, saveOut(stdout, stderr, f), ld, f, res); err != nil {
 		return err
@@ -271,7 +272,7 @@ func compileRunStory(stderr io.Writer, path string, ld *compose.Loaded, hc *comp
 		warnDiag(stderr, d)
 	}
 	for _, w := range ld.Machine.Warnings {
-		fmt.Fprintf(stderr, "kitsoki: warning: %s\n", trace.Printable(w.String()))
+		fmt.Fprintf(stderr, "kitsoki: warning: %s\n", termsafe.Printable(w.String()))
 	}
 	return nil
 }
@@ -345,13 +346,13 @@ func finishRun(stdout, stderr io.Writer, res *engine.Result, f *runFlags, traceP
 	} else {
 		switch res.Outcome {
 		case engine.OutcomeExit:
-			fmt.Fprintf(stdout, "exit %s\n", trace.Printable(res.Exit))
+			fmt.Fprintf(stdout, "exit %s\n", termsafe.Printable(res.Exit))
 		case engine.OutcomeTerminal:
-			fmt.Fprintf(stdout, "terminal %s\n", trace.Printable(res.State))
+			fmt.Fprintf(stdout, "terminal %s\n", termsafe.Printable(res.State))
 		}
-		fmt.Fprintf(stdout, "trace: %s\n", trace.Printable(tracePath))
+		fmt.Fprintf(stdout, "trace: %s\n", termsafe.Printable(tracePath))
 		if res.Unconsumed > 0 && res.Finished() {
-			fmt.Fprintf(stderr, "kitsoki: warning: %d --intent input(s) not consumed: the run ended at %s first\n", res.Unconsumed, trace.Printable(res.State))
+			fmt.Fprintf(stderr, "kitsoki: warning: %d --intent input(s) not consumed: the run ended at %s first\n", res.Unconsumed, termsafe.Printable(res.State))
 		}
 	}
 	if status != exitOK {
@@ -392,7 +393,7 @@ func hookEmit(sink engine.Sink, turn int64) func(kind string, payload any) error
 // trace.Printable.
 func humanNotes(w io.Writer) func(engine.Note) {
 	return func(n engine.Note) {
-		n.State, n.Text, n.Error = trace.Printable(n.State), trace.Printable(n.Text), trace.Printable(n.Error)
+		n.State, n.Text, n.Error = termsafe.Printable(n.State), termsafe.Printable(n.Text), termsafe.Printable(n.Error)
 		switch n.Kind {
 		case "enter":
 			fmt.Fprintf(w, "→ %s\n", n.State)

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"kitsoki/internal/safefile"
+	"kitsoki/internal/termsafe"
 	"kitsoki/pkg/trace"
 )
 
@@ -64,7 +65,7 @@ func (o *traceOpts) openTrace(c *cobra.Command, arg string) (*traceInput, error)
 		return &traceInput{r: c.InOrStdin(), name: "-"}, nil
 	}
 	if resolved {
-		fmt.Fprintf(c.ErrOrStderr(), "# %s\n", trace.Printable(p)) // a name found under the sessions directory
+		fmt.Fprintf(c.ErrOrStderr(), "# %s\n", termsafe.Printable(p)) // a name found under the sessions directory
 	}
 	f, err := safefile.Open(p, safefile.Stream)
 	if err != nil {
@@ -86,9 +87,9 @@ func corruptErr(err error) error {
 // (the message may quote the trace).
 func traceMsg(ce *trace.CorruptError) string {
 	if ce.Line > 0 {
-		return trace.Printable(fmt.Sprintf("%s:%d: %s", ce.Name, ce.Line, ce.Msg))
+		return termsafe.Printable(fmt.Sprintf("%s:%d: %s", ce.Name, ce.Line, ce.Msg))
 	}
-	return trace.Printable(fmt.Sprintf("%s: %s", ce.Name, ce.Msg))
+	return termsafe.Printable(fmt.Sprintf("%s: %s", ce.Name, ce.Msg))
 }
 
 // interruptible returns a context cancelled by Ctrl-C.

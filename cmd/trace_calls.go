@@ -5,10 +5,10 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
-	"kitsoki/internal/termsafe"
 
 	"github.com/spf13/cobra"
 
+	"kitsoki/internal/termsafe"
 	"kitsoki/pkg/trace"
 )
 

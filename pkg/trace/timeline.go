@@ -185,9 +185,6 @@ func (tl *Timeline) callStartText(ev *Event, p map[string]any) string {
 	return text
 }
 
-// Printable makes trace text safe for a terminal (termsafe.Printable).
-func Printable(s string) string { return termsafe.Printable(s) }
-
 // Open returns the agent calls that have not finished (so far).
 func (tl *Timeline) Open() []*Call { return tl.calls.Open() }
 
