@@ -5,7 +5,6 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"hash/fnv"
 	"io"
 	"os"
 	"path/filepath"
@@ -162,7 +161,7 @@ func runTests(ctx context.Context, stdout, stderr io.Writer, args []string, f *t
 	}
 	all := files
 	if p.shards > 0 {
-		files = shardFiles(files, p.shard, p.shards)
+		files = flowtest.Shard(files, p.shard, p.shards)
 	}
 	traceDir, cleanup, err := testTraceDir(f)
 	if err != nil {
@@ -562,28 +561,6 @@ func testExit(results []*flowtest.Result) error {
 		return silentExit(exitFinding)
 	}
 	return nil
-}
-
-// shardFiles keeps the fixtures of slice i of n by a hash of their path,
-// so a fixture's shard does not depend on the others.
-func shardFiles(files []*flowtest.File, i, n int) []*flowtest.File {
-	var out []*flowtest.File
-	for _, f := range files {
-		var keep []*flowtest.Fixture
-		for _, fx := range f.Fixtures {
-			h := fnv.New32a()
-			_, _ = h.Write([]byte(filepath.ToSlash(filepath.Clean(fx.File)) + "#" + fmt.Sprint(fx.Doc)))
-			if int(h.Sum32()%uint32(n)) == i-1 {
-				keep = append(keep, fx)
-			}
-		}
-		if len(keep) > 0 {
-			cp := *f
-			cp.Fixtures = keep
-			out = append(out, &cp)
-		}
-	}
-	return out
 }
 
 func newTestMergeCmd() *cobra.Command {
