@@ -483,12 +483,10 @@ func writeReportFiles(stdout io.Writer, jsonOut, junitOut string, marshal func()
 		}
 		data = termsafe.JSON(data) // C1 and bidi controls from the story, escaped
 		if jsonOut == "-" {
-			_, err = stdout.Write(append(data, '\n'))
-		} else {
-			err = atomicfile.Write(jsonOut, data, 0o644)
+			data = append(data, '\n')
 		}
-		if err != nil {
-			return usagef("--json %s: %v", jsonOut, err)
+		if err := writeReportFile(stdout, "--json", jsonOut, data); err != nil {
+			return err
 		}
 	}
 	if junitOut != "" {
@@ -496,15 +494,21 @@ func writeReportFiles(stdout io.Writer, jsonOut, junitOut string, marshal func()
 		if err := junit(&b); err != nil {
 			return usagef("--junit: %v", err)
 		}
-		var err error
-		if junitOut == "-" {
-			_, err = stdout.Write(b.Bytes())
-		} else {
-			err = atomicfile.Write(junitOut, b.Bytes(), 0o644)
-		}
-		if err != nil {
-			return usagef("--junit %s: %v", junitOut, err)
-		}
+		return writeReportFile(stdout, "--junit", junitOut, b.Bytes())
+	}
+	return nil
+}
+
+// writeReportFile writes data to stdout for -, else atomically to path.
+func writeReportFile(stdout io.Writer, flag, path string, data []byte) error {
+	var err error
+	if path == "-" {
+		_, err = stdout.Write(data)
+	} else {
+		err = atomicfile.Write(path, data, 0o644)
+	}
+	if err != nil {
+		return usagef("%s %s: %v", flag, path, err)
 	}
 	return nil
 }
