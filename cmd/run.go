@@ -30,11 +30,9 @@ import (
 
 func init() { register("run", newRunCmd) }
 
-// inputList collects --intent/--slot in command-line order: each --slot
-// belongs to the --intent before it.
-type inputList struct{ inputs []engine.Input }
-
-type intentFlag struct{ l *inputList }
+// intentFlag and slotFlag collect --intent/--slot in command-line order:
+// each --slot belongs to the --intent before it.
+type intentFlag struct{ inputs *[]engine.Input }
 
 func (f intentFlag) String() string { return "" }
 func (f intentFlag) Type() string   { return "NAME" }
@@ -43,29 +41,30 @@ func (f intentFlag) Set(s string) error {
 	if s == "" {
 		return errors.New("empty intent name")
 	}
-	f.l.inputs = append(f.l.inputs, engine.Input{Intent: s, Slots: map[string]any{}})
+	*f.inputs = append(*f.inputs, engine.Input{Intent: s, Slots: map[string]any{}})
 	return nil
 }
 
-type slotFlag struct{ l *inputList }
+type slotFlag struct{ inputs *[]engine.Input }
 
 func (f slotFlag) String() string { return "" }
 func (f slotFlag) Type() string   { return "k=v" }
 func (f slotFlag) Set(s string) error {
-	if len(f.l.inputs) == 0 {
+	in := *f.inputs
+	if len(in) == 0 {
 		return fmt.Errorf("--slot %q must follow the --intent it belongs to", s)
 	}
 	k, v, ok := strings.Cut(s, "=")
 	if !ok || strings.TrimSpace(k) == "" {
 		return fmt.Errorf("--slot %q: expected key=value", s)
 	}
-	f.l.inputs[len(f.l.inputs)-1].Slots[strings.TrimSpace(k)] = v
+	in[len(in)-1].Slots[strings.TrimSpace(k)] = v
 	return nil
 }
 
 type runFlags struct {
 	root         string // --root
-	inputs       inputList
+	inputs       []engine.Input
 	world        []string
 	worldFile    string
 	cassette     string
@@ -195,7 +194,7 @@ func runStory(ctx context.Context, stdout, stderr io.Writer, path string, f *run
 	}
 	_ = chain.RunStart(ctx, map[string]any{"story": path, "app_id": st.App.ID, "session_id": session}, hookEmit(sink, 0))
 	res := engine.RunSession(ctx, m, engine.SessionOptions{Options: engine.Options{
-		SessionID: session, World: world, Inputs: f.inputs.inputs,
+		SessionID: session, World: world, Inputs: f.inputs,
 		Agents: rt.Caller(), HostReplay: hc, HostHooks: chain, Sink: sink, Notes: notes, Strict: f.strict,
 	}, Bootstrap: true, Hosts: hostReg})
 	end := map[string]any{"outcome": res.Outcome, "state": res.State}
@@ -291,8 +290,8 @@ func runInputs(m *engine.Machine, f *runFlags) (engine.World, *agent.Cassette, e
 	if err != nil {
 		return nil, nil, usagef("%v", err)
 	}
-	for i := range f.inputs.inputs {
-		if err := m.TypeSlots(&f.inputs.inputs[i], f.strict); err != nil {
+	for i := range f.inputs {
+		if err := m.TypeSlots(&f.inputs[i], f.strict); err != nil {
 			return nil, nil, usagef("%v", err)
 		}
 	}
