@@ -3,8 +3,6 @@ package cmd
 import (
 	"cmp"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -16,7 +14,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"kitsoki/internal/human"
-	"kitsoki/internal/lazyre"
 	"kitsoki/internal/termsafe"
 	"kitsoki/pkg/agent"
 	"kitsoki/pkg/agent/localllm"
@@ -307,8 +304,8 @@ func runInputs(m *engine.Machine, f *runFlags) (engine.World, *agent.Cassette, e
 // openRunTrace picks the session id and creates the trace (--trace, or
 // .kitsoki/sessions/<session>.jsonl).
 func openRunTrace(appID, path, flagPath string) (session, tracePath string, tw *trace.Writer, err error) {
-	session = newSessionID(appID)
-	tracePath = cmp.Or(flagPath, filepath.Join(".kitsoki", "sessions", session+".jsonl"))
+	session = trace.NewSessionID(appID, time.Now())
+	tracePath = cmp.Or(flagPath, filepath.Join(trace.DefaultSessionsDir, session+".jsonl"))
 	if err := checkOutInside("--trace", tracePath); err != nil {
 		return "", "", nil, err
 	}
@@ -426,14 +423,4 @@ func oneLine(s string) string {
 		s = s[:i] + " …"
 	}
 	return s
-}
-
-var slugRE = &lazyre.Regexp{Expr: `[^A-Za-z0-9._-]+`}
-
-// newSessionID is "<UTC 20060102T150405Z>-<app>-<4 random hex>".
-func newSessionID(app string) string {
-	var b [2]byte
-	_, _ = rand.Read(b[:])
-	app = cmp.Or(slugRE.ReplaceAllString(app, "-"), "story")
-	return time.Now().UTC().Format("20060102T150405Z") + "-" + app + "-" + hex.EncodeToString(b[:])
 }
