@@ -103,13 +103,20 @@ func newHelpCmd(root *cobra.Command) *cobra.Command {
 
 // strictGroups makes every command that only groups subcommands refuse an
 // unknown subcommand with a usage error instead of exiting 0.
-func strictGroups(c *cobra.Command) {
+func strictGroups(root *cobra.Command) {
+	walkCommands(root, func(c *cobra.Command) {
+		if c.HasParent() && c.HasSubCommands() && c.Run == nil && c.RunE == nil {
+			c.Args = unknownSubcommand
+			c.RunE = func(c *cobra.Command, _ []string) error { return c.Help() }
+		}
+	})
+}
+
+// walkCommands calls f with c and every command below it.
+func walkCommands(c *cobra.Command, f func(*cobra.Command)) {
+	f(c)
 	for _, sub := range c.Commands() {
-		strictGroups(sub)
-	}
-	if c.HasParent() && c.HasSubCommands() && c.Run == nil && c.RunE == nil {
-		c.Args = unknownSubcommand
-		c.RunE = func(c *cobra.Command, _ []string) error { return c.Help() }
+		walkCommands(sub, f)
 	}
 }
 
