@@ -123,6 +123,13 @@ type callMeta struct {
 	Model   string  `json:"model"`
 }
 
+// defaultAgent is the agent of a call whose events name none: the alias
+// an empty one resolves to (agent-contract.md).
+const defaultAgent = "agent.claude"
+
+// AgentName is the call's agent, defaultAgent when its events name none.
+func (c *Call) AgentName() string { return cmp.Or(c.Agent, defaultAgent) }
+
 // IsAgentCallKind reports whether kind is agent.call.start/complete/error.
 func IsAgentCallKind(kind string) bool {
 	return kind == "agent.call.start" || kind == "agent.call.complete" || kind == "agent.call.error"
