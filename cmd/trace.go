@@ -1,11 +1,9 @@
 package cmd
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 
 	"github.com/spf13/cobra"
 
@@ -90,11 +88,6 @@ func traceMsg(ce *trace.CorruptError) string {
 		return termsafe.Printable(fmt.Sprintf("%s:%d: %s", ce.Name, ce.Line, ce.Msg))
 	}
 	return termsafe.Printable(fmt.Sprintf("%s: %s", ce.Name, ce.Msg))
-}
-
-// interruptible returns a context cancelled by Ctrl-C.
-func interruptible(c *cobra.Command) (context.Context, context.CancelFunc) {
-	return signal.NotifyContext(c.Context(), os.Interrupt)
 }
 
 // ANSI colours for timeline categories.

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
+	"os/signal"
 	"slices"
 	"strings"
 	"time"
@@ -73,7 +75,7 @@ func showTrace(c *cobra.Command, o *traceOpts, f *showFlags, arg string) error {
 		if in.f == nil {
 			return usagef("--follow needs a trace file, not standard input")
 		}
-		ctx, cancel := interruptible(c)
+		ctx, cancel := signal.NotifyContext(c.Context(), os.Interrupt) // Ctrl-C ends --follow
 		defer cancel()
 		src = trace.Follow(ctx, in.f, 200*time.Millisecond)
 	}
