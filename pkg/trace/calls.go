@@ -306,11 +306,16 @@ func clipString(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
-	i := n
-	for i > 0 && !utf8.RuneStart(s[i]) {
-		i--
+	return s[:runeCut(s, n)] + "…"
+}
+
+// runeCut is the largest index at most n (n < len(s)) that starts a rune
+// of s: where s can be cut to at most n bytes.
+func runeCut(s string, n int) int {
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
 	}
-	return s[:i] + "…"
+	return n
 }
 
 // countMembers counts the members left in a JSON array after one was
