@@ -52,13 +52,6 @@ func addCompletions(root *cobra.Command) {
 	})
 }
 
-func walkCommands(c *cobra.Command, f func(*cobra.Command)) {
-	f(c)
-	for _, sub := range c.Commands() {
-		walkCommands(sub, f)
-	}
-}
-
 func completeModels(c *cobra.Command, _ []string, prefix string) ([]string, cobra.ShellCompDirective) {
 	overlay := ""
 	if fl := c.Flags().Lookup("pins"); fl != nil {

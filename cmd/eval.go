@@ -5,16 +5,16 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"kitsoki/pkg/story"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"kitsoki/internal/termsafe"
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/eval"
-	"kitsoki/pkg/trace"
+	"kitsoki/pkg/story"
 )
 
 func init() { register("eval", newEvalCmd) }
@@ -68,7 +68,7 @@ func newEvalListCmd() *cobra.Command {
 				fmt.Fprintf(c.ErrOrStderr(), "kitsoki: no eval datasets under %s (add evals/<call>.yaml with kind: agent_eval)\n", filepath.Join(args[0], "evals"))
 			}
 			rows := eval.List(files, func(err error) {
-				fmt.Fprintf(c.ErrOrStderr(), "WARN: %s\n", trace.Printable(err.Error()))
+				fmt.Fprintf(c.ErrOrStderr(), "WARN: %s\n", termsafe.Printable(err.Error()))
 			})
 			out := printableWriter{c.OutOrStdout()}
 			if asJSON {
@@ -116,7 +116,7 @@ func newEvalShowCmd() *cobra.Command {
 			v := eval.Validate(d, &eval.StoryLoader{})
 			status, latest, err := eval.DatasetStatus(v) // invalid, no report, when v is not OK
 			if err != nil {
-				fmt.Fprintf(c.ErrOrStderr(), "WARN: %s\n", trace.Printable(err.Error()))
+				fmt.Fprintf(c.ErrOrStderr(), "WARN: %s\n", termsafe.Printable(err.Error()))
 			}
 			if err := renders.check(true, args[0]); err != nil {
 				return err
@@ -355,7 +355,7 @@ func requireValid(stderr io.Writer, v *eval.Validation) error {
 		return nil
 	}
 	for _, e := range v.Errors() {
-		fmt.Fprintf(stderr, "ERROR: %s\n", trace.Printable(e))
+		fmt.Fprintf(stderr, "ERROR: %s\n", termsafe.Printable(e))
 	}
 	return findingf("eval validation failed")
 }

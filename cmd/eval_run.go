@@ -14,7 +14,6 @@ import (
 	"kitsoki/internal/termsafe"
 	"kitsoki/pkg/eval"
 	"kitsoki/pkg/story"
-	"kitsoki/pkg/trace"
 )
 
 // timeNow stamps report file names.
@@ -95,7 +94,7 @@ Exit status: 0 a candidate passed, 1 none passed or the dataset is invalid,
 			}
 			v := eval.Validate(d, &eval.StoryLoader{Opts: story.Options{Root: root}})
 			for _, w := range v.Warnings() {
-				fmt.Fprintf(c.ErrOrStderr(), "WARN: %s\n", trace.Printable(w))
+				fmt.Fprintf(c.ErrOrStderr(), "WARN: %s\n", termsafe.Printable(w))
 			}
 			if err := requireValid(c.ErrOrStderr(), v); err != nil {
 				return err

@@ -59,20 +59,25 @@ mirror or platform error, 130 interrupted (the partial download is kept).`,
 			}
 			ctx, cancel, interrupted := fetchContext(c)
 			defer cancel()
-			inst, err := f.EnsureLlamaServer(ctx, pins, goos, goarch, fetch.EnsureOptions{Force: ff.force, Verify: ff.verify})
-			if err != nil {
+			// fail prints res under --json, then ends on err (130 when
+			// interrupted) with msg.
+			fail := func(res fetchResult, err error, msg string) error {
 				if ff.json {
-					res := fetchResult{ID: a.ID, Kind: string(a.Kind), Platform: goos + "/" + goarch, SHA256: a.SHA256, Size: a.Size, Error: err.Error()}
-					if dir, derr := f.ReleaseDir(a); derr == nil {
-						res.Path, res.LibDir = filepath.Join(dir, "llama-server"), dir
-					}
 					_ = printFetchResults(c.OutOrStdout(), true, []fetchResult{res})
 				}
 				if interrupted() {
 					return interruptedExit(c, ff.display, nil, err)
 				}
 				ff.display.abort()
-				return findingf("fetch llama-server: %v", err)
+				return findingf("fetch llama-server: %s", msg)
+			}
+			inst, err := f.EnsureLlamaServer(ctx, pins, goos, goarch, fetch.EnsureOptions{Force: ff.force, Verify: ff.verify})
+			if err != nil {
+				res := fetchResult{ID: a.ID, Kind: string(a.Kind), Platform: goos + "/" + goarch, SHA256: a.SHA256, Size: a.Size, Error: err.Error()}
+				if dir, derr := f.ReleaseDir(a); derr == nil {
+					res.Path, res.LibDir = filepath.Join(dir, "llama-server"), dir
+				}
+				return fail(res, err, err.Error())
 			}
 			res := fetchResult{ID: a.ID, Kind: string(a.Kind), Platform: inst.Platform, Path: inst.Bin, SHA256: a.SHA256, Downloaded: inst.Downloaded, LibDir: inst.LibDir, Shim: inst.Shim, OK: true}
 			if st, err := os.Stat(inst.Bin); err == nil {
@@ -84,14 +89,7 @@ mirror or platform error, 130 interrupted (the partial download is kept).`,
 				v, verr := sidecar.Version(ctx, inst.Bin, inst.LibDir)
 				if verr != nil {
 					res.OK, res.Error = false, fmt.Sprintf("%s was downloaded and verified, but does not run on this host: %v; use endpoint: mode with a llama-server built for this host", inst.Bin, verr)
-					if ff.json {
-						_ = printFetchResults(c.OutOrStdout(), true, []fetchResult{res})
-					}
-					if interrupted() {
-						return interruptedExit(c, ff.display, nil, verr)
-					}
-					ff.display.abort()
-					return findingf("fetch llama-server: %s", res.Error)
+					return fail(res, verr, res.Error)
 				}
 				res.Version = v
 			}

@@ -12,10 +12,10 @@ import (
 
 	"kitsoki/internal/atomicfile"
 	"kitsoki/internal/safefile"
+	"kitsoki/internal/termsafe"
 	"kitsoki/pkg/coverage"
 	"kitsoki/pkg/graph"
 	"kitsoki/pkg/story"
-	"kitsoki/pkg/trace"
 )
 
 func init() { register("graph", newGraphCmd) }
@@ -108,7 +108,7 @@ func runGraph(stdout, stderr io.Writer, path string, f graphFlags, c *cobra.Comm
 	case "mermaid":
 		err = graph.WriteMermaid(&buf, g, o)
 		if why := graph.MermaidTooBig(g, buf.Len()); why != "" {
-			fmt.Fprintf(stderr, "kitsoki: warning: %s: %s, so GitHub and most Markdown viewers will not draw it; narrow it with --depth or --state, or use --format svg\n", trace.Printable(path), why)
+			fmt.Fprintf(stderr, "kitsoki: warning: %s: %s, so GitHub and most Markdown viewers will not draw it; narrow it with --depth or --state, or use --format svg\n", termsafe.Printable(path), why)
 		}
 	case "dot":
 		err = graph.WriteDOT(&buf, g, o)
@@ -167,6 +167,6 @@ func graphCoverage(stderr io.Writer, file, story string, g *graph.Graph) (graph.
 	if gc == nil {
 		return nil, nil
 	}
-	fmt.Fprintf(stderr, "kitsoki: warning: --coverprofile %s knows none of %s's states and moves, so nothing is coloured: run kitsoki graph from the directory kitsoki test wrote it in, with the same story\n", trace.Printable(file), trace.Printable(story))
+	fmt.Fprintf(stderr, "kitsoki: warning: --coverprofile %s knows none of %s's states and moves, so nothing is coloured: run kitsoki graph from the directory kitsoki test wrote it in, with the same story\n", termsafe.Printable(file), termsafe.Printable(story))
 	return gc, nil
 }

@@ -13,7 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"kitsoki/pkg/trace"
+	"kitsoki/internal/termsafe"
 )
 
 // Exit codes shared by every command.
@@ -103,13 +103,20 @@ func newHelpCmd(root *cobra.Command) *cobra.Command {
 
 // strictGroups makes every command that only groups subcommands refuse an
 // unknown subcommand with a usage error instead of exiting 0.
-func strictGroups(c *cobra.Command) {
+func strictGroups(root *cobra.Command) {
+	walkCommands(root, func(c *cobra.Command) {
+		if c.HasParent() && c.HasSubCommands() && c.Run == nil && c.RunE == nil {
+			c.Args = unknownSubcommand
+			c.RunE = func(c *cobra.Command, _ []string) error { return c.Help() }
+		}
+	})
+}
+
+// walkCommands calls f with c and every command below it.
+func walkCommands(c *cobra.Command, f func(*cobra.Command)) {
+	f(c)
 	for _, sub := range c.Commands() {
-		strictGroups(sub)
-	}
-	if c.HasParent() && c.HasSubCommands() && c.Run == nil && c.RunE == nil {
-		c.Args = unknownSubcommand
-		c.RunE = func(c *cobra.Command, _ []string) error { return c.Help() }
+		walkCommands(sub, f)
 	}
 }
 
@@ -190,12 +197,12 @@ func runIOContext(ctx context.Context, args []string, stdin io.Reader, stdout, s
 	}
 	if ee, ok := errors.AsType[*exitError](err); ok {
 		if ee.err != nil {
-			fmt.Fprintf(stderr, "kitsoki: %s\n", trace.Printable(ee.err.Error()))
+			fmt.Fprintf(stderr, "kitsoki: %s\n", termsafe.Printable(ee.err.Error()))
 		}
 		return ee.code
 	}
 	// cobra's own errors (unknown command, bad args) are usage errors.
-	fmt.Fprintf(stderr, "kitsoki: %s\n", trace.Printable(err.Error()))
+	fmt.Fprintf(stderr, "kitsoki: %s\n", termsafe.Printable(err.Error()))
 	return exitUsageEnv
 }
 

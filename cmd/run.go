@@ -3,8 +3,6 @@ package cmd
 import (
 	"cmp"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -16,7 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"kitsoki/internal/human"
-	"kitsoki/internal/lazyre"
+	"kitsoki/internal/termsafe"
 	"kitsoki/pkg/agent"
 	"kitsoki/pkg/agent/localllm"
 	"kitsoki/pkg/compose"
@@ -29,11 +27,9 @@ import (
 
 func init() { register("run", newRunCmd) }
 
-// inputList collects --intent/--slot in command-line order: each --slot
-// belongs to the --intent before it.
-type inputList struct{ inputs []engine.Input }
-
-type intentFlag struct{ l *inputList }
+// intentFlag and slotFlag collect --intent/--slot in command-line order:
+// each --slot belongs to the --intent before it.
+type intentFlag struct{ inputs *[]engine.Input }
 
 func (f intentFlag) String() string { return "" }
 func (f intentFlag) Type() string   { return "NAME" }
@@ -42,29 +38,30 @@ func (f intentFlag) Set(s string) error {
 	if s == "" {
 		return errors.New("empty intent name")
 	}
-	f.l.inputs = append(f.l.inputs, engine.Input{Intent: s, Slots: map[string]any{}})
+	*f.inputs = append(*f.inputs, engine.Input{Intent: s, Slots: map[string]any{}})
 	return nil
 }
 
-type slotFlag struct{ l *inputList }
+type slotFlag struct{ inputs *[]engine.Input }
 
 func (f slotFlag) String() string { return "" }
 func (f slotFlag) Type() string   { return "k=v" }
 func (f slotFlag) Set(s string) error {
-	if len(f.l.inputs) == 0 {
+	in := *f.inputs
+	if len(in) == 0 {
 		return fmt.Errorf("--slot %q must follow the --intent it belongs to", s)
 	}
 	k, v, ok := strings.Cut(s, "=")
 	if !ok || strings.TrimSpace(k) == "" {
 		return fmt.Errorf("--slot %q: expected key=value", s)
 	}
-	f.l.inputs[len(f.l.inputs)-1].Slots[strings.TrimSpace(k)] = v
+	in[len(in)-1].Slots[strings.TrimSpace(k)] = v
 	return nil
 }
 
 type runFlags struct {
 	root         string // --root
-	inputs       inputList
+	inputs       []engine.Input
 	world        []string
 	worldFile    string
 	cassette     string
@@ -189,12 +186,12 @@ func runStory(ctx context.Context, stdout, stderr io.Writer, path string, f *run
 
 	var notes func(engine.Note)
 	if !f.jsonOut {
-		fmt.Fprintf(stdout, "run %s (%s)  session %s\n", trace.Printable(st.App.ID), trace.Printable(path), session)
+		fmt.Fprintf(stdout, "run %s (%s)  session %s\n", termsafe.Printable(st.App.ID), termsafe.Printable(path), session)
 		notes = humanNotes(stdout)
 	}
 	_ = chain.RunStart(ctx, map[string]any{"story": path, "app_id": st.App.ID, "session_id": session}, hookEmit(sink, 0))
 	res := engine.RunSession(ctx, m, engine.SessionOptions{Options: engine.Options{
-		SessionID: session, World: world, Inputs: f.inputs.inputs,
+		SessionID: session, World: world, Inputs: f.inputs,
 		Agents: rt.Caller(), HostReplay: hc, HostHooks: chain, Sink: sink, Notes: notes, Strict: f.strict,
 	}, Bootstrap: true, Hosts: hostReg})
 	end := map[string]any{"outcome": res.Outcome, "state": res.State}
@@ -208,7 +205,7 @@ func runStory(ctx context.Context, stdout, stderr io.Writer, path string, f *run
 		res.Outcome, res.Err = engine.OutcomeFailed, fmt.Errorf("trace: %w", err)
 	}
 	if closeErr != nil {
-		fmt.Fprintf(stderr, "kitsoki: warning: stopping agent plugins: %s\n", trace.Printable(reg.Redact(closeErr.Error())))
+		fmt.Fprintf(stderr, "kitsoki: warning: stopping agent plugins: %s\n", termsafe.Printable(reg.Redact(closeErr.Error())))
 	}
 	if err := save.finish(ctx, saveOut(stdout, stderr, f), ld, f, res); err != nil {
 		return err
@@ -271,7 +268,7 @@ func compileRunStory(stderr io.Writer, path string, ld *compose.Loaded, hc *comp
 		warnDiag(stderr, d)
 	}
 	for _, w := range ld.Machine.Warnings {
-		fmt.Fprintf(stderr, "kitsoki: warning: %s\n", trace.Printable(w.String()))
+		fmt.Fprintf(stderr, "kitsoki: warning: %s\n", termsafe.Printable(w.String()))
 	}
 	return nil
 }
@@ -290,8 +287,8 @@ func runInputs(m *engine.Machine, f *runFlags) (engine.World, *agent.Cassette, e
 	if err != nil {
 		return nil, nil, usagef("%v", err)
 	}
-	for i := range f.inputs.inputs {
-		if err := m.TypeSlots(&f.inputs.inputs[i], f.strict); err != nil {
+	for i := range f.inputs {
+		if err := m.TypeSlots(&f.inputs[i], f.strict); err != nil {
 			return nil, nil, usagef("%v", err)
 		}
 	}
@@ -307,8 +304,8 @@ func runInputs(m *engine.Machine, f *runFlags) (engine.World, *agent.Cassette, e
 // openRunTrace picks the session id and creates the trace (--trace, or
 // .kitsoki/sessions/<session>.jsonl).
 func openRunTrace(appID, path, flagPath string) (session, tracePath string, tw *trace.Writer, err error) {
-	session = newSessionID(appID)
-	tracePath = cmp.Or(flagPath, filepath.Join(".kitsoki", "sessions", session+".jsonl"))
+	session = trace.NewSessionID(appID, time.Now())
+	tracePath = cmp.Or(flagPath, filepath.Join(trace.DefaultSessionsDir, session+".jsonl"))
 	if err := checkOutInside("--trace", tracePath); err != nil {
 		return "", "", nil, err
 	}
@@ -345,13 +342,13 @@ func finishRun(stdout, stderr io.Writer, res *engine.Result, f *runFlags, traceP
 	} else {
 		switch res.Outcome {
 		case engine.OutcomeExit:
-			fmt.Fprintf(stdout, "exit %s\n", trace.Printable(res.Exit))
+			fmt.Fprintf(stdout, "exit %s\n", termsafe.Printable(res.Exit))
 		case engine.OutcomeTerminal:
-			fmt.Fprintf(stdout, "terminal %s\n", trace.Printable(res.State))
+			fmt.Fprintf(stdout, "terminal %s\n", termsafe.Printable(res.State))
 		}
-		fmt.Fprintf(stdout, "trace: %s\n", trace.Printable(tracePath))
+		fmt.Fprintf(stdout, "trace: %s\n", termsafe.Printable(tracePath))
 		if res.Unconsumed > 0 && res.Finished() {
-			fmt.Fprintf(stderr, "kitsoki: warning: %d --intent input(s) not consumed: the run ended at %s first\n", res.Unconsumed, trace.Printable(res.State))
+			fmt.Fprintf(stderr, "kitsoki: warning: %d --intent input(s) not consumed: the run ended at %s first\n", res.Unconsumed, termsafe.Printable(res.State))
 		}
 	}
 	if status != exitOK {
@@ -392,7 +389,7 @@ func hookEmit(sink engine.Sink, turn int64) func(kind string, payload any) error
 // trace.Printable.
 func humanNotes(w io.Writer) func(engine.Note) {
 	return func(n engine.Note) {
-		n.State, n.Text, n.Error = trace.Printable(n.State), trace.Printable(n.Text), trace.Printable(n.Error)
+		n.State, n.Text, n.Error = termsafe.Printable(n.State), termsafe.Printable(n.Text), termsafe.Printable(n.Error)
 		switch n.Kind {
 		case "enter":
 			fmt.Fprintf(w, "→ %s\n", n.State)
@@ -426,14 +423,4 @@ func oneLine(s string) string {
 		s = s[:i] + " …"
 	}
 	return s
-}
-
-var slugRE = &lazyre.Regexp{Expr: `[^A-Za-z0-9._-]+`}
-
-// newSessionID is "<UTC 20060102T150405Z>-<app>-<4 random hex>".
-func newSessionID(app string) string {
-	var b [2]byte
-	_, _ = rand.Read(b[:])
-	app = cmp.Or(slugRE.ReplaceAllString(app, "-"), "story")
-	return time.Now().UTC().Format("20060102T150405Z") + "-" + app + "-" + hex.EncodeToString(b[:])
 }

@@ -112,15 +112,8 @@ func classifyCallError(handler, msg string, ok bool) *callError {
 	if ok {
 		return nil
 	}
-	if rest, found := strings.CutPrefix(msg, "agent: "); found {
-		for _, k := range agent.Kinds() {
-			if rest == string(k) {
-				return &callError{Kind: string(k), Detail: ""}
-			}
-			if d, found := strings.CutPrefix(rest, string(k)+": "); found {
-				return &callError{Kind: string(k), Detail: d}
-			}
-		}
+	if kind, detail, ok := agent.ParseError(msg); ok {
+		return &callError{Kind: string(kind), Detail: detail}
 	}
 	switch {
 	case strings.HasSuffix(msg, "context canceled") || strings.HasSuffix(msg, "context deadline exceeded"):

@@ -58,7 +58,7 @@ func (s *runSave) finish(ctx context.Context, out io.Writer, ld *compose.Loaded,
 		return nil
 	}
 	saved, err := flowtest.SaveFixture(context.WithoutCancel(ctx), flowtest.SaveRun{
-		Story: ld.Path, World: s.world, Inputs: f.inputs.inputs, Result: res, Recorder: s.rec,
+		Story: ld.Path, World: s.world, Inputs: f.inputs, Result: res, Recorder: s.rec,
 	}, flowtest.SaveOptions{File: f.saveFixture, Force: f.force, Root: ld.Story.ProjectRoot,
 		Runner: flowtest.Options{Root: f.root, Profile: f.profile, Strict: f.strict, Generator: "kitsoki " + version}})
 	if err != nil {

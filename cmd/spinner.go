@@ -7,8 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"kitsoki/internal/termsafe"
 	"kitsoki/pkg/engine"
-	"kitsoki/pkg/trace"
 )
 
 // callSpinner shows the call in progress on a terminal, redrawn in place
@@ -79,13 +79,13 @@ func (s *callSpinner) lineLocked() string {
 func (s *callSpinner) begin(handler string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.active = append(s.active, spinCall{handler: trace.Printable(handler), start: s.now()})
+	s.active = append(s.active, spinCall{handler: termsafe.Printable(handler), start: s.now()})
 }
 
 func (s *callSpinner) end(handler string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	handler = trace.Printable(handler)
+	handler = termsafe.Printable(handler)
 	if i := slices.IndexFunc(s.active, func(c spinCall) bool { return c.handler == handler }); i >= 0 {
 		s.active = slices.Delete(s.active, i, i+1)
 	}

@@ -5,7 +5,6 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"hash/fnv"
 	"io"
 	"os"
 	"path/filepath"
@@ -162,7 +161,7 @@ func runTests(ctx context.Context, stdout, stderr io.Writer, args []string, f *t
 	}
 	all := files
 	if p.shards > 0 {
-		files = shardFiles(files, p.shard, p.shards)
+		files = flowtest.Shard(files, p.shard, p.shards)
 	}
 	traceDir, cleanup, err := testTraceDir(f)
 	if err != nil {
@@ -484,12 +483,10 @@ func writeReportFiles(stdout io.Writer, jsonOut, junitOut string, marshal func()
 		}
 		data = termsafe.JSON(data) // C1 and bidi controls from the story, escaped
 		if jsonOut == "-" {
-			_, err = stdout.Write(append(data, '\n'))
-		} else {
-			err = atomicfile.Write(jsonOut, data, 0o644)
+			data = append(data, '\n')
 		}
-		if err != nil {
-			return usagef("--json %s: %v", jsonOut, err)
+		if err := writeReportFile(stdout, "--json", jsonOut, data); err != nil {
+			return err
 		}
 	}
 	if junitOut != "" {
@@ -497,15 +494,21 @@ func writeReportFiles(stdout io.Writer, jsonOut, junitOut string, marshal func()
 		if err := junit(&b); err != nil {
 			return usagef("--junit: %v", err)
 		}
-		var err error
-		if junitOut == "-" {
-			_, err = stdout.Write(b.Bytes())
-		} else {
-			err = atomicfile.Write(junitOut, b.Bytes(), 0o644)
-		}
-		if err != nil {
-			return usagef("--junit %s: %v", junitOut, err)
-		}
+		return writeReportFile(stdout, "--junit", junitOut, b.Bytes())
+	}
+	return nil
+}
+
+// writeReportFile writes data to stdout for -, else atomically to path.
+func writeReportFile(stdout io.Writer, flag, path string, data []byte) error {
+	var err error
+	if path == "-" {
+		_, err = stdout.Write(data)
+	} else {
+		err = atomicfile.Write(path, data, 0o644)
+	}
+	if err != nil {
+		return usagef("%s %s: %v", flag, path, err)
 	}
 	return nil
 }
@@ -562,28 +565,6 @@ func testExit(results []*flowtest.Result) error {
 		return silentExit(exitFinding)
 	}
 	return nil
-}
-
-// shardFiles keeps the fixtures of slice i of n by a hash of their path,
-// so a fixture's shard does not depend on the others.
-func shardFiles(files []*flowtest.File, i, n int) []*flowtest.File {
-	var out []*flowtest.File
-	for _, f := range files {
-		var keep []*flowtest.Fixture
-		for _, fx := range f.Fixtures {
-			h := fnv.New32a()
-			_, _ = h.Write([]byte(filepath.ToSlash(filepath.Clean(fx.File)) + "#" + fmt.Sprint(fx.Doc)))
-			if int(h.Sum32()%uint32(n)) == i-1 {
-				keep = append(keep, fx)
-			}
-		}
-		if len(keep) > 0 {
-			cp := *f
-			cp.Fixtures = keep
-			out = append(out, &cp)
-		}
-	}
-	return out
 }
 
 func newTestMergeCmd() *cobra.Command {

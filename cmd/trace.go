@@ -1,15 +1,14 @@
 package cmd
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 
 	"github.com/spf13/cobra"
 
 	"kitsoki/internal/safefile"
+	"kitsoki/internal/termsafe"
 	"kitsoki/pkg/trace"
 )
 
@@ -64,7 +63,7 @@ func (o *traceOpts) openTrace(c *cobra.Command, arg string) (*traceInput, error)
 		return &traceInput{r: c.InOrStdin(), name: "-"}, nil
 	}
 	if resolved {
-		fmt.Fprintf(c.ErrOrStderr(), "# %s\n", trace.Printable(p)) // a name found under the sessions directory
+		fmt.Fprintf(c.ErrOrStderr(), "# %s\n", termsafe.Printable(p)) // a name found under the sessions directory
 	}
 	f, err := safefile.Open(p, safefile.Stream)
 	if err != nil {
@@ -86,14 +85,9 @@ func corruptErr(err error) error {
 // (the message may quote the trace).
 func traceMsg(ce *trace.CorruptError) string {
 	if ce.Line > 0 {
-		return trace.Printable(fmt.Sprintf("%s:%d: %s", ce.Name, ce.Line, ce.Msg))
+		return termsafe.Printable(fmt.Sprintf("%s:%d: %s", ce.Name, ce.Line, ce.Msg))
 	}
-	return trace.Printable(fmt.Sprintf("%s: %s", ce.Name, ce.Msg))
-}
-
-// interruptible returns a context cancelled by Ctrl-C.
-func interruptible(c *cobra.Command) (context.Context, context.CancelFunc) {
-	return signal.NotifyContext(c.Context(), os.Interrupt)
+	return termsafe.Printable(fmt.Sprintf("%s: %s", ce.Name, ce.Msg))
 }
 
 // ANSI colours for timeline categories.

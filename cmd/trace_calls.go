@@ -5,10 +5,10 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
-	"kitsoki/internal/termsafe"
 
 	"github.com/spf13/cobra"
 
+	"kitsoki/internal/termsafe"
 	"kitsoki/pkg/trace"
 )
 
@@ -54,7 +54,7 @@ func newTraceCallsCmd(o *traceOpts) *cobra.Command {
 						outcome += " (fallback " + cl.Substitution.FallbackPlugin + ")"
 					}
 					fmt.Fprintf(out, "%-16s  %4d  %-24s  %-8s  %-16s  %-20s  %8s  %7d  %6d  %9s  %s\n",
-						fit(cl.CallID, 16), cl.Turn, fit(cl.StatePath, 24), fit(cl.Verb, 8), fit(cmp.Or(cl.Agent, "agent.claude"), 16),
+						fit(cl.CallID, 16), cl.Turn, fit(cl.StatePath, 24), fit(cl.Verb, 8), fit(cl.AgentName(), 16),
 						fit(cmp.Or(cl.Model, "-"), 20), trace.FormatDuration(cl.DurationMS), cl.InputTokens, cl.OutputTokens,
 						fmt.Sprintf("$%.4f", cl.CostUSD), termsafe.Line(outcome))
 					if cl.MCPSessionID != "" {

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"kitsoki/internal/atomicfile"
+	"kitsoki/internal/termsafe"
 	"kitsoki/pkg/trace"
 )
 
@@ -45,7 +46,7 @@ standard output.`,
 				return err
 			}
 			for _, s := range res.Skipped {
-				fmt.Fprintf(c.ErrOrStderr(), "kitsoki: skipped %s\n", trace.Printable(s))
+				fmt.Fprintf(c.ErrOrStderr(), "kitsoki: skipped %s\n", termsafe.Printable(s))
 			}
 			if outPath != "-" {
 				fmt.Fprintf(c.OutOrStdout(), "wrote cassette %s (%d %s)\n", outPath, res.Episodes, plural(res.Episodes, "episode", "episodes"))

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
+	"os/signal"
 	"slices"
 	"strings"
 	"time"
@@ -73,7 +75,7 @@ func showTrace(c *cobra.Command, o *traceOpts, f *showFlags, arg string) error {
 		if in.f == nil {
 			return usagef("--follow needs a trace file, not standard input")
 		}
-		ctx, cancel := interruptible(c)
+		ctx, cancel := signal.NotifyContext(c.Context(), os.Interrupt) // Ctrl-C ends --follow
 		defer cancel()
 		src = trace.Follow(ctx, in.f, 200*time.Millisecond)
 	}
@@ -234,7 +236,7 @@ func (shown shownSidecars) print(w io.Writer, tracePath string, ev *trace.Event,
 		return
 	}
 	fmt.Fprintf(w, "              %s:\n", termsafe.Line(label))
-	for _, l := range strings.Split(strings.TrimRight(trace.Printable(text), "\n"), "\n") {
+	for _, l := range strings.Split(strings.TrimRight(termsafe.Printable(text), "\n"), "\n") {
 		fmt.Fprintf(w, "              │ %s\n", l)
 	}
 }

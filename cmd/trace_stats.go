@@ -4,13 +4,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"kitsoki/internal/termsafe"
 	"maps"
 	"slices"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
+	"kitsoki/internal/termsafe"
 	"kitsoki/pkg/trace"
 )
 

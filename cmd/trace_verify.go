@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"kitsoki/internal/termsafe"
 	"kitsoki/pkg/trace"
 )
 
@@ -23,7 +24,7 @@ are checked; the exit status is 1 when any is corrupt, 2 when one cannot be read
 			for _, a := range args {
 				in, err := o.openTrace(c, a)
 				if err != nil {
-					fmt.Fprintf(c.ErrOrStderr(), "kitsoki: %s\n", trace.Printable(err.Error()))
+					fmt.Fprintf(c.ErrOrStderr(), "kitsoki: %s\n", termsafe.Printable(err.Error()))
 					unreadable++
 					continue
 				}
@@ -39,12 +40,12 @@ are checked; the exit status is 1 when any is corrupt, 2 when one cannot be read
 						fmt.Fprintln(out, traceMsg(ce))
 						corrupt++
 					} else {
-						fmt.Fprintf(c.ErrOrStderr(), "kitsoki: %s\n", trace.Printable(err.Error()))
+						fmt.Fprintf(c.ErrOrStderr(), "kitsoki: %s\n", termsafe.Printable(err.Error()))
 						unreadable++
 					}
 					continue
 				}
-				fmt.Fprintf(out, "ok %s (%d %s, %d %s, %d bytes)\n", trace.Printable(in.name), res.Events, plural(res.Events, "event", "events"),
+				fmt.Fprintf(out, "ok %s (%d %s, %d %s, %d bytes)\n", termsafe.Printable(in.name), res.Events, plural(res.Events, "event", "events"),
 					res.Turns, plural(res.Turns, "turn", "turns"), res.Bytes)
 			}
 			switch {

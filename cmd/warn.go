@@ -4,8 +4,9 @@ import (
 	"fmt"
 	"io"
 
+	"kitsoki/internal/termsafe"
+
 	"kitsoki/pkg/diag"
-	"kitsoki/pkg/trace"
 )
 
 // warnDiag prints a run-time warning on one line: "kitsoki: warning:
@@ -18,11 +19,11 @@ func warnDiag(w io.Writer, d diag.Diagnostic) {
 	if d.Rule != "" {
 		line += " [" + d.Rule + "]"
 	}
-	fmt.Fprintf(w, "kitsoki: warning: %s\n", trace.Printable(line))
+	fmt.Fprintf(w, "kitsoki: warning: %s\n", termsafe.Printable(line))
 }
 
 // warnLine returns a func printing a warning a package hands back as
 // text (a walk's skipped directories) on one line: "kitsoki: warning: msg".
 func warnLine(w io.Writer) func(string) {
-	return func(msg string) { fmt.Fprintf(w, "kitsoki: warning: %s\n", trace.Printable(msg)) }
+	return func(msg string) { fmt.Fprintf(w, "kitsoki: warning: %s\n", termsafe.Printable(msg)) }
 }

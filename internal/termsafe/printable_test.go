@@ -200,3 +200,19 @@ func TestCell(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkPrintable measures the escaping of clean and hostile text.
+func BenchmarkPrintable(b *testing.B) {
+	clean := strings.Repeat("a say line with nothing odd in it ", 30)
+	dirty := strings.Repeat("\x1b]0;x\x07 text ", 30)
+	b.Run("clean", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			_ = Printable(clean)
+		}
+	})
+	b.Run("escapes", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			_ = Printable(dirty)
+		}
+	})
+}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"kitsoki/internal/agentcall"
@@ -110,6 +111,25 @@ func (e *AskError) Error() string {
 	default:
 		return "agent: " + string(e.Kind)
 	}
+}
+
+// ParseError splits a text [AskError.Error] wrote, "agent: <kind>" or
+// "agent: <kind>: <detail>" with one of [Kinds], into kind and detail; ok
+// is false for any other text.
+func ParseError(msg string) (kind Kind, detail string, ok bool) {
+	rest, found := strings.CutPrefix(msg, "agent: ")
+	if !found {
+		return "", "", false
+	}
+	for _, k := range Kinds() {
+		if rest == string(k) {
+			return k, "", true
+		}
+		if d, found := strings.CutPrefix(rest, string(k)+": "); found {
+			return k, d, true
+		}
+	}
+	return "", "", false
 }
 
 // KindName returns the kind as text. The engine reads it (through an

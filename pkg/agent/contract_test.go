@@ -95,3 +95,21 @@ func TestAskErrorFormat(t *testing.T) {
 		}
 	}
 }
+
+// ParseError reads back every kind AskError.Error writes, with and without
+// a detail, and refuses other texts (an unknown kind, another prefix).
+func TestParseErrorReadsAskError(t *testing.T) {
+	for _, k := range agent.Kinds() {
+		for _, detail := range []string{"", "submitted.x: missing"} {
+			kind, got, ok := agent.ParseError((&agent.AskError{Kind: k, Detail: detail}).Error())
+			if !ok || kind != k || got != detail {
+				t.Errorf("ParseError of %s/%q = %q, %q, %v", k, detail, kind, got, ok)
+			}
+		}
+	}
+	for _, msg := range []string{"agent: no_such_kind: x", "agent:plugin_crash", "exit status 3", "agent: plugin_crashed", ""} {
+		if kind, detail, ok := agent.ParseError(msg); ok {
+			t.Errorf("ParseError(%q) = %q, %q, true; want not ok", msg, kind, detail)
+		}
+	}
+}

@@ -123,6 +123,13 @@ type callMeta struct {
 	Model   string  `json:"model"`
 }
 
+// defaultAgent is the agent of a call whose events name none: the alias
+// an empty one resolves to (agent-contract.md).
+const defaultAgent = "agent.claude"
+
+// AgentName is the call's agent, defaultAgent when its events name none.
+func (c *Call) AgentName() string { return cmp.Or(c.Agent, defaultAgent) }
+
 // IsAgentCallKind reports whether kind is agent.call.start/complete/error.
 func IsAgentCallKind(kind string) bool {
 	return kind == "agent.call.start" || kind == "agent.call.complete" || kind == "agent.call.error"
@@ -299,11 +306,16 @@ func clipString(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
-	i := n
-	for i > 0 && !utf8.RuneStart(s[i]) {
-		i--
+	return s[:runeCut(s, n)] + "…"
+}
+
+// runeCut is the largest index at most n (n < len(s)) that starts a rune
+// of s: where s can be cut to at most n bytes.
+func runeCut(s string, n int) int {
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
 	}
-	return s[:i] + "…"
+	return n
 }
 
 // countMembers counts the members left in a JSON array after one was

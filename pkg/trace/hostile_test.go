@@ -96,34 +96,3 @@ func BenchmarkTimelineFeed(b *testing.B) {
 		}
 	}
 }
-
-// BenchmarkPrintable measures the escaping of clean and hostile text.
-func BenchmarkPrintable(b *testing.B) {
-	clean := strings.Repeat("a say line with nothing odd in it ", 30)
-	dirty := strings.Repeat("\x1b]0;x\x07 text ", 30)
-	b.Run("clean", func(b *testing.B) {
-		for i := 0; i < b.N; i++ {
-			_ = Printable(clean)
-		}
-	})
-	b.Run("escapes", func(b *testing.B) {
-		for i := 0; i < b.N; i++ {
-			_ = Printable(dirty)
-		}
-	})
-}
-
-func TestPrintable(t *testing.T) {
-	for in, want := range map[string]string{
-		"plain\nline\ttab": "plain\nline\ttab",
-		"\x1b[31mred":      `\x1b[31mred`,
-		"bell\x07":         `bell\x07`,
-		"c1\u0085":         `c1\x85`,
-		"bidi\u202e":       `bidi\u202e`,
-		"été ✓":            "été ✓",
-	} {
-		if got := Printable(in); got != want {
-			t.Errorf("Printable(%q) = %q, want %q", in, got, want)
-		}
-	}
-}

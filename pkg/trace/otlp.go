@@ -91,9 +91,7 @@ type OTLPOptions struct {
 // corrupt trace the JSON is still closed and the read error returned.
 func ExportOTLP(r io.Reader, name string, out io.Writer, opt OTLPOptions) (err error) {
 	opt.ServiceName = cmp.Or(opt.ServiceName, "kitsoki")
-	rd := NewReader(r, ReadOptions{Name: name, KeepPayload: func(k string) bool {
-		return IsAgentCallKind(k) || k == "harness.called" || k == "harness.dispatched" || k == "harness.returned" || k == "harness.error"
-	}})
+	rd := NewReader(r, ReadOptions{Name: name, KeepPayload: callPayload})
 	h, err := rd.Header()
 	if err != nil {
 		return err
@@ -294,7 +292,7 @@ func readCallStart(p any, content bool) callStart {
 	if content {
 		cs.systemPrompt = clipContent(s.SystemPrompt) // held while the call is open
 	}
-	if cs.provider == "" && cmp.Or(s.Alias, s.Agent) == "agent.claude" {
+	if cs.provider == "" && cmp.Or(s.Alias, s.Agent) == defaultAgent {
 		cs.provider = "anthropic"
 	}
 	cs.outputJSON = (len(s.Schema) > 0 && string(s.Schema) != "null") || s.Input.SchemaPath != ""
@@ -322,7 +320,7 @@ func callSpan(c *Call, traceID, id, parent string, start callStart, fallbackEnd 
 	var a attrs
 	a.str("gen_ai.operation.name", "invoke_agent")
 	a.str("gen_ai.provider.name", cmp.Or(start.provider, "unknown"))
-	a.str("gen_ai.agent.name", cmp.Or(c.Agent, "agent.claude"))
+	a.str("gen_ai.agent.name", c.AgentName())
 	// The model asked for, and the one that answered: a fallback's differs.
 	a.str("gen_ai.request.model", cmp.Or(c.RequestModel, c.Model))
 	if c.Outcome == OutcomeOK {
@@ -368,7 +366,7 @@ func callSpan(c *Call, traceID, id, parent string, start callStart, fallbackEnd 
 	if c.Outcome == OutcomeOpen {
 		end = fallbackEnd
 	}
-	sp := &otlpSpan{TraceID: traceID, SpanID: id, ParentSpanID: parent, Name: "invoke_agent " + cmp.Or(c.Agent, "agent.claude"),
+	sp := &otlpSpan{TraceID: traceID, SpanID: id, ParentSpanID: parent, Name: "invoke_agent " + c.AgentName(),
 		Kind: spanKindClient, StartTimeUnixNano: unixNano(c.Start), EndTimeUnixNano: unixNano(end)}
 	switch c.Outcome {
 	case OutcomeOK:

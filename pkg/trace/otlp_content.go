@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	"kitsoki/internal/safefile"
 )
@@ -82,9 +81,6 @@ func clipContent(s string) string {
 	if len(s) <= maxContentBytes {
 		return s
 	}
-	cut := maxContentBytes
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
+	cut := runeCut(s, maxContentBytes)
 	return s[:cut] + fmt.Sprintf("…[%d more bytes in the trace]", len(s)-cut)
 }

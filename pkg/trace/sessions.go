@@ -5,6 +5,8 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -17,6 +19,7 @@ import (
 	"syscall"
 	"time"
 
+	"kitsoki/internal/lazyre"
 	"kitsoki/internal/safefile"
 	"kitsoki/internal/termsafe"
 )
@@ -24,6 +27,18 @@ import (
 // DefaultSessionsDir is where kitsoki run writes traces by default,
 // relative to the working directory.
 const DefaultSessionsDir = ".kitsoki/sessions"
+
+var slugRE = &lazyre.Regexp{Expr: `[^A-Za-z0-9._-]+`}
+
+// NewSessionID names a run's session, and so its trace under
+// DefaultSessionsDir: "<UTC 20060102T150405Z>-<app>-<4 random hex>", the
+// app id with every run of other characters as one "-".
+func NewSessionID(app string, now time.Time) string {
+	var b [2]byte
+	_, _ = rand.Read(b[:])
+	app = cmp.Or(slugRE.ReplaceAllString(app, "-"), "story")
+	return now.UTC().Format("20060102T150405Z") + "-" + app + "-" + hex.EncodeToString(b[:])
+}
 
 // TraceFile is one trace found under a sessions directory.
 type TraceFile struct {

@@ -1,7 +1,6 @@
 package trace
 
 import (
-	"cmp"
 	"io"
 	"math"
 	"slices"
@@ -53,15 +52,16 @@ func NewStats() *Stats {
 	return &Stats{EventsByKind: map[string]int{}, ErrorsByKind: map[string]int{}, ByAgent: map[string]*AgentStats{}, HostByHandler: map[string]int{}}
 }
 
-// statsPayloadKinds are the kinds whose payload Stats reads.
-func statsPayload(kind string) bool {
+// callPayload reports the kinds whose payload the call summaries (Stats,
+// ExportOTLP) read: agent.call.* and harness.*.
+func callPayload(kind string) bool {
 	return IsAgentCallKind(kind) || strings.HasPrefix(kind, "harness.")
 }
 
 // AddTrace streams one trace into the totals. On a corrupt trace the events
 // before the corruption are counted and the error is returned.
 func (s *Stats) AddTrace(r io.Reader, name string) error {
-	rd := NewReader(r, ReadOptions{Name: name, KeepPayload: statsPayload})
+	rd := NewReader(r, ReadOptions{Name: name, KeepPayload: callPayload})
 	s.Files++
 	s.turn = turnCounter{}
 	s.calls = CallTracker{}
@@ -94,7 +94,7 @@ func (s *Stats) Add(ev *Event) {
 		return
 	}
 	s.Calls++
-	name := cmp.Or(c.Agent, "agent.claude")
+	name := c.AgentName()
 	a := s.ByAgent[name]
 	if a == nil {
 		a = &AgentStats{}

@@ -174,7 +174,7 @@ func (tl *Timeline) redirectText(p map[string]any) string {
 // callStartText is an agent call's first line: verb → agent (model), the
 // call and its episode.
 func (tl *Timeline) callStartText(ev *Event, p map[string]any) string {
-	text := fmt.Sprintf("%s → %s", cmp.Or(tl.raw(p, "verb"), "?"), cmp.Or(tl.raw(p, "agent"), "agent.claude"))
+	text := fmt.Sprintf("%s → %s", cmp.Or(tl.raw(p, "verb"), "?"), cmp.Or(tl.raw(p, "agent"), defaultAgent))
 	if m := tl.raw(p, "model"); m != "" {
 		text += " (" + m + ")"
 	}
@@ -184,9 +184,6 @@ func (tl *Timeline) callStartText(ev *Event, p map[string]any) string {
 	}
 	return text
 }
-
-// Printable makes trace text safe for a terminal (termsafe.Printable).
-func Printable(s string) string { return termsafe.Printable(s) }
 
 // Open returns the agent calls that have not finished (so far).
 func (tl *Timeline) Open() []*Call { return tl.calls.Open() }
