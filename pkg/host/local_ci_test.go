@@ -48,7 +48,7 @@ func TestFail(t *testing.T) {
 	t.Run("sub", func(t *testing.T) { t.Error("e") })
 }
 `,
-		"m/b.go": "package m\n",
+		"m/b.go":     "package m\n",
 		"bad/go.mod": "module bad\n\ngo 1.21\n",
 		"bad/b.go":   "package bad\n\nfunc F() { x }\n",
 	})
