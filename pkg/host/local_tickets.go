@@ -83,7 +83,7 @@ func (h localTicketsHandler) Call(ctx context.Context, c *Call) (Result, error) 
 		})}}, nil
 	case "get":
 		id := strArg(args, "id")
-		if id == "" {
+		if strings.TrimSpace(id) == "" { // a blank id is missing; another is used untrimmed, as upstream
 			return domainErr("ticket.get: id argument is required"), nil
 		}
 		t, res := findTicket("ticket.get", root, id)
@@ -107,7 +107,7 @@ func (h localTicketsHandler) comment(c *Call, root string) (Result, error) {
 	var t *ticket
 	var res Result
 	switch id, thread := strArg(args, "id"), strArg(args, "thread"); {
-	case id != "":
+	case strings.TrimSpace(id) != "":
 		t, res = findTicket(name, root, id)
 	case strings.HasSuffix(thread, ".md"):
 		// as upstream: a thread naming a markdown file is that ticket file
@@ -132,11 +132,11 @@ func (h localTicketsHandler) comment(c *Call, root string) (Result, error) {
 func (h localTicketsHandler) transition(c *Call, root string) (Result, error) {
 	const name = "ticket.transition"
 	id := strArg(c.Args, "id")
-	if id == "" {
+	if strings.TrimSpace(id) == "" {
 		return domainErr("%s: id argument is required", name), nil
 	}
-	to := strArg(c.Args, "to")
-	if to == "" {
+	to := strArg(c.Args, "to") // kept as given ("  in progress  " too)
+	if strings.TrimSpace(to) == "" {
 		return domainErr("%s: to argument is required", name), nil
 	}
 	t, res := findTicket(name, root, id)

@@ -82,6 +82,8 @@ func TestLocalTicketsRead(t *testing.T) {
 		{map[string]any{"op": "close"}, `host.local_files.ticket: unknown op "close"`},
 		{map[string]any{"op": "get", "id": uint64(5)}, "ticket.get: id argument is required"},
 		{map[string]any{"op": "get", "id": "nope"}, "ticket.get: nope not found"},
+		{map[string]any{"op": "get", "id": "  "}, "ticket.get: id argument is required"},
+		{map[string]any{"op": "get", "id": " T-1 "}, "ticket.get:  T-1  not found"},
 		{map[string]any{"op": "get", "id": "../T-1"}, "ticket.get: ../T-1 not found"},
 		{map[string]any{"op": "get", "id": "B-9"}, "ticket.get: bug file: missing closing --- delimiter"},
 		{map[string]any{"op": "get", "id": "../../../etc/passwd"}, "resolves outside"},
@@ -134,6 +136,9 @@ func TestLocalTicketsWrite(t *testing.T) {
 		{map[string]any{"op": "comment", "thread": "/etc/x.md", "body": "x"}, "resolves outside"},
 		{map[string]any{"op": "transition", "to": "x"}, "ticket.transition: id argument is required"},
 		{map[string]any{"op": "transition", "id": "T-1"}, "ticket.transition: to argument is required"},
+		{map[string]any{"op": "transition", "id": "T-1", "to": "  "}, "ticket.transition: to argument is required"},
+		{map[string]any{"op": "transition", "id": " ", "to": "x"}, "ticket.transition: id argument is required"},
+		{map[string]any{"op": "comment", "id": "  ", "body": "x"}, "ticket.comment: id or thread is required"},
 		{map[string]any{"op": "transition", "id": "B-9", "to": "x"}, "ticket.transition: bug file: missing closing --- delimiter"},
 	} {
 		wantDomainErr(t, h, env, c.args, sprint(c.args), c.want)
