@@ -2,6 +2,7 @@ package host
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -23,7 +24,8 @@ const HandlerGitWorktree = "host.git_worktree"
 // branch is {ok, log: "", skipped_reason: "no upstream tracking"}, with one
 // `git pull --ff-only`, log its stdout), cleanup_scan (the worktrees whose branch is
 // merged into base, default main, recommended when clean) and
-// cleanup_apply ({ok, deleted: [], skipped: []}: kitsoki removes nothing).
+// cleanup_apply (each candidate recommended: true loses its worktree and
+// its merged branch, as git worktree remove and git branch -d allow).
 // git's own failure is the domain error workspace.<op>: <git's message>.
 type gitWorktreeHandler struct{}
 
@@ -70,7 +72,7 @@ func (gitWorktreeHandler) Call(ctx context.Context, c *Call) (Result, error) {
 	case "cleanup_scan":
 		return g.cleanupScan(name, c.Args)
 	}
-	return Result{Data: map[string]any{"ok": true, "deleted": []any{}, "skipped": []any{}}}, nil
+	return g.cleanupApply(name, c.Args["candidates"])
 }
 
 // gitIn runs git for one call, in dir (as the story gave it) or the run's
@@ -208,4 +210,72 @@ func (g gitIn) cleanupScan(name string, args map[string]any) (Result, error) {
 	}
 	return Result{Data: map[string]any{"ok": true, "base": base, "exclude": strArg(args, "exclude"),
 		"candidates": candidates, "recommended_count": recommended}}, nil
+}
+
+// cleanupApply removes what cleanup_scan recommended, as upstream: candidates
+// is a list (or a string holding a JSON list) of maps; one whose
+// recommended is not the boolean true is skipped ({branch, path, reason:
+// "not recommended"}); another has `git worktree remove <path>` then `git
+// branch -d <branch>` run in the repository (neither forced: git refuses a
+// dirty worktree and an unmerged branch), a success listed in deleted, a
+// refusal in errors ("<branch>: worktree remove: <git's message>"), which
+// make the call the domain error of their "; "-joined texts, data kept.
+// With no candidates deleted and skipped are empty lists, else null until
+// something is added (upstream's nil slices).
+func (g gitIn) cleanupApply(name string, raw any) (Result, error) {
+	var list []any
+	switch t := raw.(type) {
+	case nil:
+	case []any:
+		list = t
+	case []map[string]any: // cleanup_scan's own answer, bound and passed back
+		for _, m := range t {
+			list = append(list, m)
+		}
+	case string:
+		if err := json.Unmarshal([]byte(t), &list); err != nil {
+			return domainErr("%s: candidates must be a list or JSON list: %v", name, err), nil
+		}
+	default:
+		return domainErr("%s: candidates must be a list, got %s", name, goTypeName(raw)), nil
+	}
+	if len(list) == 0 {
+		return Result{Data: map[string]any{"ok": true, "deleted": []any{}, "skipped": []any{}}}, nil
+	}
+	var deleted, skipped []any
+	var errs []string
+	for _, item := range list {
+		cand, ok := item.(map[string]any)
+		if !ok {
+			continue
+		}
+		b, p := fmt.Sprint(cand["branch"]), fmt.Sprint(cand["path"]) // a missing one is "<nil>", as upstream
+		if rec, _ := cand["recommended"].(bool); !rec {
+			skipped = append(skipped, map[string]any{"branch": b, "path": p, "reason": "not recommended"})
+			continue
+		}
+		if _, err := g.run("", "worktree", "remove", p); err != nil {
+			errs = append(errs, fmt.Sprintf("%s: worktree remove: %v", b, err))
+			continue
+		}
+		if _, err := g.run("", "branch", "-d", b); err != nil {
+			errs = append(errs, fmt.Sprintf("%s: branch delete: %v", b, err))
+			continue
+		}
+		deleted = append(deleted, map[string]any{"branch": b, "path": p})
+	}
+	data := map[string]any{"ok": len(errs) == 0, "deleted": deleted, "skipped": skipped}
+	if len(errs) == 0 {
+		return Result{Data: data}, nil
+	}
+	data["errors"] = toAnyList(errs)
+	return Result{Data: data, Error: name + ": " + strings.Join(errs, "; ")}, nil
+}
+
+func toAnyList(ss []string) []any {
+	out := make([]any, len(ss))
+	for i, s := range ss {
+		out[i] = s
+	}
+	return out
 }

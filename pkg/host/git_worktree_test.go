@@ -55,7 +55,22 @@ func TestGitWorktree(t *testing.T) {
 		t.Errorf("cleanup_scan: %v", d)
 	}
 	if d := mustOK(t, h, env, map[string]any{"op": "cleanup_apply", "ids": []any{"f1"}}); len(d["deleted"].([]any)) != 0 {
+		t.Errorf("cleanup_apply without candidates: %v", d)
+	}
+	// the scan's candidates passed back: f1 (merged, clean) goes, f2 (dirty) stays
+	d = mustOK(t, h, env, map[string]any{"op": "cleanup_apply", "candidates": cs})
+	if del, sk := d["deleted"].([]any), d["skipped"].([]any); len(del) != 1 || del[0].(map[string]any)["branch"] != "f1" || len(sk) != 1 ||
+		sk[0].(map[string]any)["reason"] != "not recommended" {
 		t.Errorf("cleanup_apply: %v", d)
+	}
+	if out, _ := exec.Command("git", "-C", repo, "branch", "--list", "f1").Output(); len(out) != 0 {
+		t.Errorf("f1's branch is left: %q", out)
+	}
+	// a recommended but dirty worktree: git refuses, the call is a domain error with its data
+	res, err := call(t, h, env, map[string]any{"op": "cleanup_apply", "candidates": `[{"branch": "f2", "path": "` + filepath.Join(real, ".worktrees", "f2") + `", "recommended": true}, {"recommended": true}]`})
+	if err != nil || !strings.HasPrefix(res.Error, "workspace.cleanup_apply: f2: worktree remove: fatal: ") || !strings.Contains(res.Error, "; <nil>: worktree remove: fatal: '<nil>' is not a working tree") ||
+		res.Data["ok"] != false || len(res.Data["errors"].([]any)) != 2 {
+		t.Errorf("cleanup_apply dirty: %q %v (%v)", res.Error, res.Data, err)
 	}
 	for _, c := range []struct {
 		args map[string]any
@@ -69,6 +84,8 @@ func TestGitWorktree(t *testing.T) {
 		{map[string]any{"op": "get", "id": uint64(3)}, "workspace.get: id argument is required"},
 		{map[string]any{"op": "get", "id": "nope"}, `workspace.get: "nope" not found`},
 		{map[string]any{"op": "list", "repo": "nope"}, "workspace.list: exec: chdir nope: no such file or directory"},
+		{map[string]any{"op": "cleanup_apply", "candidates": "nope"}, "workspace.cleanup_apply: candidates must be a list or JSON list: invalid character"},
+		{map[string]any{"op": "cleanup_apply", "candidates": uint64(5)}, "workspace.cleanup_apply: candidates must be a list, got uint64"},
 	} {
 		wantDomainErr(t, h, env, c.args, sprint(c.args), c.want)
 	}
@@ -77,7 +94,7 @@ func TestGitWorktree(t *testing.T) {
 	wantDomainErr(t, h, outside, map[string]any{"op": "cleanup_scan"}, "no checkout", "workspace.cleanup_scan: list worktrees: fatal: not a git repository")
 	wantDomainErr(t, h, outside, map[string]any{"op": "sync", "id": "f1"}, "no checkout", `workspace.sync: "f1" not found`)
 	t.Setenv("PATH", t.TempDir())
-	res, _ := call(t, h, env, map[string]any{"op": "list"})
+	res, _ = call(t, h, env, map[string]any{"op": "list"})
 	if !strings.Contains(res.Error, `workspace.list: exec: exec: "git": executable file not found in $PATH`) {
 		t.Errorf("no git: %q", res.Error)
 	}

@@ -78,8 +78,15 @@ func millisArg(v any) (int64, string) {
 }
 
 // goTypeName is the type name upstream's messages print for a decoded
-// argument (%T of its YAML or JSON value).
+// argument (%T of its YAML value: a whole number is uint64, a negative one
+// int64, whatever integer kind kitsoki holds it in).
 func goTypeName(v any) string {
+	if n, ok := isInteger(v); ok { // YAML's whole numbers: uint64, negative int64
+		if n < 0 {
+			return "int64"
+		}
+		return "uint64"
+	}
 	switch v.(type) {
 	case nil:
 		return "<nil>"
