@@ -22,6 +22,9 @@ type Options struct {
 	// add to files across every call of the registry (0 = no cap);
 	// [SandboxOptions] sets [DefaultSandboxWriteBudget].
 	WriteBudget int64
+	// LookPath finds the programs of the CLI-backed built-ins (gh, cpt,
+	// slidey, ffmpeg, go, git); nil = exec.LookPath.
+	LookPath func(string) (string, error)
 }
 
 // Built-in handler names: what Builtins registers, for an embedder that
@@ -56,6 +59,16 @@ func Builtins(opts Options) *Registry {
 	b(HandlerJobsAnswer, jobsAnswerHandler{}, "answers a background job's clarification question")
 	b(HandlerStarlarkRun, NewStarlarkRun(opts.Starlark), "runs a sandboxed Starlark script with a typed sidecar")
 	b(HandlerAgentSearch, newAgentSearch(opts.Search), "embedding search over the files a corpus: glob selects")
+	look := lookPathFunc(opts.LookPath)
+	b(HandlerGHTicket, ghTicketHandler{look: look}, "GitHub issues as tickets (answers that the gh CLI is absent; kitsoki does not run gh)")
+	b(HandlerCypilotArtifacts, cypilotHandler{look: look}, "cypilot artifacts (answers that the cpt CLI is absent; kitsoki does not run cpt)")
+	b(HandlerDiffOpen, diffOpenHandler{}, "shows a diff for review: upstream's answer, no difftool started")
+	b(HandlerSlideyRender, slideyHandler{look: look, getenv: getenv}, "renders a slide deck (answers that slidey is absent; kitsoki does not run slidey)")
+	b(HandlerContactSheet, contactSheetHandler{look: look}, "a contact sheet of video frames (answers that ffmpeg is absent; kitsoki does not run ffmpeg)")
+	b(HandlerLocalTickets, localTicketsHandler{getenv: getenv, budget: budget}, "tickets as markdown files under issues/{bugs,features,epics}/ (ops search, list_mine, get, comment, transition)")
+	b(HandlerGitWorktree, gitWorktreeHandler{}, "git worktrees as workspaces (ops create, list, get, sync, cleanup_scan, cleanup_apply)")
+	b(HandlerLocalCI, localCIHandler{}, "local CI: go test / go build ./... in a workdir (ops run_tests, build)")
+	b(HandlerVideoFrame, videoFrameHandler{look: look}, "one frame of a video (answers that ffmpeg is absent; kitsoki does not run ffmpeg)")
 	return r
 }
 

@@ -17,6 +17,11 @@
 // (inbox, transport, jobs), workdir.go (every story-named path confined to
 // the run's working directory), starlark_*.go (host.starlark.run), search.go
 // (with an on-disk vector cache) and glob.go (its corpus globs), sandbox.go
-// ([SandboxSafe], [SandboxOptions]: what kitsoki test --sandbox runs).
+// ([SandboxSafe], [SandboxOptions]: what kitsoki test --sandbox runs),
+// local_tickets.go (host.local_files.ticket), local_ci.go (host.local) and
+// git_worktree.go (host.git_worktree), which run go and git through
+// progrun.go, and one file per built-in answering as upstream does without
+// its program: gh_ticket.go, cypilot_artifacts.go, slidey_render.go,
+// contact_sheet.go, video_frame.go (clitool.go), and diff_open.go.
 // Upstream choices: docs/compat/hosts.md.
 package host

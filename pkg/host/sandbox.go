@@ -5,12 +5,16 @@ package host
 // [SandboxOptions]: it runs in process, starts no process, reaches no
 // network and touches files only inside the story (host.starlark.run's
 // ctx.fs) or the run's working directory (host.append_to_file,
-// host.artifacts_dir). host.run starts a program, so it is not; neither is
-// any name that is not a built-in (a host provider is a process).
+// host.artifacts_dir, host.local_files.ticket). The CLI-backed built-ins (host.gh.ticket,
+// host.cypilot_artifacts, host.slidey.render, host.contact_sheet,
+// host.video.frame) and host.diff.open start nothing in kitsoki, so they
+// are. host.run starts a program, so it is not; neither is any name that is
+// not a built-in (a host provider is a process).
 func SandboxSafe(name string) bool {
 	switch name {
 	case HandlerInboxAdd, HandlerTransportPost, HandlerJobsAnswer, HandlerAppendToFile,
-		HandlerArtifactsDir, HandlerStarlarkRun, HandlerAgentSearch:
+		HandlerArtifactsDir, HandlerStarlarkRun, HandlerAgentSearch, HandlerLocalTickets,
+		HandlerGHTicket, HandlerCypilotArtifacts, HandlerDiffOpen, HandlerSlideyRender, HandlerContactSheet, HandlerVideoFrame:
 		return true
 	}
 	return false

@@ -94,7 +94,9 @@ func (g *gen) hostRealStory(id string) []agentFile {
 		"app": m{"id": id, "version": "0.1.0"},
 		"hosts": []any{"host.run", "host.artifacts_dir", "host.append_to_file", "host.inbox.add", "host.transport.post", "host.jobs.answer_clarification",
 			"host.ide.get_diagnostics", "host.ide.get_selection", "host.ide.get_open_editors", "host.ide.open_file", "host.ide.open_diff", "host.ide.nope",
-			"host.chat.list", "host.chat.create", "host.chat.resolve_ref"},
+			"host.chat.list", "host.chat.create", "host.chat.resolve_ref",
+			"host.gh.ticket.get", "host.cypilot_artifacts.list", "host.diff.open", "host.slidey.render", "host.contact_sheet", "host.video.frame",
+			"host.local_files.ticket.search", "host.local_files.ticket.list_mine", "host.local_files.ticket.get"},
 		"world":   world,
 		"intents": intents,
 		"root":    "s",
@@ -175,9 +177,13 @@ func (g *gen) hostRealCall(path string) m {
 		// built-ins kitsoki has no real counterpart for: no IDE, no chat
 		// store in a flow (conformance ide-absent, chat-store-absent-more);
 		// not host.chat.drive, whose dispatched args upstream adds a random
-		// __origin_session_id to (docs/compat/hosts.md)
+		// __origin_session_id to (docs/compat/hosts.md); the CLI-backed ones
+		// without their programs (builtins-cli-absent) and the ticket
+		// tracker with no issues/ directory (builtins-local-tickets)
 		ns := g.pick("host.ide.get_diagnostics", "host.ide.get_selection", "host.ide.get_open_editors", "host.ide.open_file",
-			"host.ide.open_diff", "host.chat.list", "host.chat.create", "host.chat.resolve_ref", "host.ide.nope")
+			"host.ide.open_diff", "host.chat.list", "host.chat.create", "host.chat.resolve_ref", "host.ide.nope",
+			"host.gh.ticket.get", "host.cypilot_artifacts.list", "host.diff.open", "host.slidey.render", "host.contact_sheet", "host.video.frame",
+			"host.local_files.ticket.search", "host.local_files.ticket.list_mine", "host.local_files.ticket.get")
 		e = m{"invoke": ns, "with": m{"path": "{{ slots.t }}", "chat_id": "c{{ world.n }}"},
 			"bind": g.hostRealBinds("c", "connected", "j", "diagnostics", "o", "text", "s", "ok", "j", "editors")}
 	case 0, 1, 2:

@@ -65,7 +65,9 @@
 // -real (host kind) writes stories whose fixtures name host_bindings, so
 // the built-in handlers run for real (host_real.go): host.run,
 // artifacts_dir, append_to_file, inbox.add, transport.post and
-// answer_clarification with good and bad arguments. They write files
+// answer_clarification with good and bad arguments, and the built-ins
+// that answer without a program or files (IDE, chat, gh, cpt, slidey,
+// ffmpeg, diff.open, the ticket tracker with no issues/). They write files
 // into the cwd: compare_fresh.sh runs each engine on its own fresh copy
 // of the story.
 // -kind intent writes stories whose intents carry many typed slots

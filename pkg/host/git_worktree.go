@@ -1,0 +1,281 @@
+package host
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// HandlerGitWorktree is upstream's git-worktree workspace backend (a
+// workspace iface's default binding).
+const HandlerGitWorktree = "host.git_worktree"
+
+// gitWorktreeHandler serves host.git_worktree as upstream (conformance
+// builtins-git-worktree), running the real git in `repo` (else the run's
+// working directory): create (`git worktree add -b <name>
+// <toplevel>/.worktrees/<name> [base]`, {ok, path}; an existing one is
+// answered as created), list ({workspaces: [{id, path, branch, dirty:
+// false}]}, id being the worktree directory's name), get (dirty: git
+// status shows anything, untracked files too) and sync by id (a missing
+// one, or no checkout, is `"<id>" not found`; sync without an upstream
+// branch is {ok, log: "", skipped_reason: "no upstream tracking"}, with one
+// `git pull --ff-only`, log its stdout), cleanup_scan (the worktrees whose branch is
+// merged into base, default main, recommended when clean) and
+// cleanup_apply (each candidate recommended: true loses its worktree and
+// its merged branch, as git worktree remove and git branch -d allow).
+// git's own failure is the domain error workspace.<op>: <git's message>.
+type gitWorktreeHandler struct{}
+
+func (gitWorktreeHandler) Call(ctx context.Context, c *Call) (Result, error) {
+	op := opArg(c)
+	switch op {
+	case "":
+		return domainErr("%s: op argument is required", HandlerGitWorktree), nil
+	case "create", "list", "get", "sync", "cleanup_scan", "cleanup_apply":
+	default:
+		return domainErr("%s: unknown op %q", HandlerGitWorktree, op), nil
+	}
+	g := gitIn{ctx: ctx, env: &c.Env, dir: strArg(c.Args, "repo")}
+	name := "workspace." + op
+	switch op {
+	case "create":
+		return g.create(name, c.Args)
+	case "list":
+		wts, err := g.worktrees()
+		if err != nil {
+			return domainErr("%s: %v", name, err), nil
+		}
+		list := make([]map[string]any, 0, len(wts))
+		for _, w := range wts {
+			list = append(list, w.data(false)) // upstream's list does not look
+		}
+		return Result{Data: map[string]any{"workspaces": list}}, nil
+	case "get", "sync":
+		id := strings.TrimSpace(strArg(c.Args, "id"))
+		if id == "" {
+			return domainErr("%s: id argument is required", name), nil
+		}
+		wts, _ := g.worktrees() // no checkout: nothing is found
+		for _, w := range wts {
+			if w.id() != id {
+				continue
+			}
+			if op == "get" {
+				return Result{Data: w.data(g.dirty(w.path))}, nil
+			}
+			return g.sync(name, w)
+		}
+		return domainErr("%s: %q not found", name, id), nil
+	case "cleanup_scan":
+		return g.cleanupScan(name, c.Args)
+	}
+	return g.cleanupApply(name, c.Args["candidates"])
+}
+
+// gitIn runs git for one call, in dir (as the story gave it) or the run's
+// working directory.
+type gitIn struct {
+	ctx context.Context
+	env *Env
+	dir string
+}
+
+// run runs git with args in dir ("" = the call's directory); a failure
+// (git missing, a directory it cannot enter, a non-zero exit) is an error
+// holding git's output, trimmed.
+func (g gitIn) run(dir string, args ...string) (string, error) {
+	if dir == "" {
+		dir = g.dir
+	}
+	r, err := runProgram(g.ctx, g.env, dir, "git", args...)
+	if err != nil {
+		return "", fmt.Errorf("exec: %v", err)
+	}
+	if r.exit != 0 {
+		return "", fmt.Errorf("%s", strings.TrimSpace(r.stdout+r.stderr))
+	}
+	return r.stdout, nil
+}
+
+// worktree is one entry of `git worktree list --porcelain`.
+type worktree struct{ path, branch string }
+
+func (w worktree) id() string { return filepath.Base(w.path) }
+
+func (w worktree) data(dirty bool) map[string]any {
+	return map[string]any{"id": w.id(), "path": w.path, "branch": w.branch, "dirty": dirty}
+}
+
+func (g gitIn) worktrees() ([]worktree, error) {
+	out, err := g.run("", "worktree", "list", "--porcelain")
+	if err != nil {
+		return nil, err
+	}
+	var wts []worktree
+	for line := range strings.Lines(out) {
+		line = strings.TrimRight(line, "\n")
+		switch {
+		case strings.HasPrefix(line, "worktree "):
+			wts = append(wts, worktree{path: strings.TrimPrefix(line, "worktree ")})
+		case strings.HasPrefix(line, "branch ") && len(wts) > 0:
+			wts[len(wts)-1].branch = strings.TrimPrefix(strings.TrimPrefix(line, "branch "), "refs/heads/")
+		}
+	}
+	return wts, nil
+}
+
+// dirty reports uncommitted changes in the worktree at path, untracked
+// files included (get, cleanup_scan; upstream's list answers false).
+func (g gitIn) dirty(path string) bool {
+	out, err := g.run(path, "status", "--porcelain")
+	return err == nil && strings.TrimSpace(out) != ""
+}
+
+func (g gitIn) create(name string, args map[string]any) (Result, error) {
+	wt := strings.TrimSpace(strArg(args, "name"))
+	if wt == "" {
+		return domainErr("%s: name argument is required", name), nil
+	}
+	top, err := g.run("", "rev-parse", "--show-toplevel")
+	if err != nil {
+		return domainErr("%s: %v", name, err), nil
+	}
+	top = strings.TrimSpace(top)
+	if top == "" {
+		return domainErr("%s: git rev-parse --show-toplevel returned an empty path", name), nil
+	}
+	path, err := confine(name, "name", filepath.Join(top, ".worktrees"), wt)
+	if err != nil {
+		return domainErr("%v", err), nil
+	}
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return Result{Data: map[string]any{"ok": true, "path": path}}, nil
+	}
+	add := []string{"worktree", "add", "-b", wt, path}
+	if base := strings.TrimSpace(strArg(args, "base")); base != "" {
+		add = append(add, base)
+	}
+	if _, err := g.run(top, add...); err != nil {
+		return domainErr("%s: %v", name, err), nil
+	}
+	return Result{Data: map[string]any{"ok": true, "path": path}}, nil
+}
+
+func (g gitIn) sync(name string, w worktree) (Result, error) {
+	if _, err := g.run(w.path, "rev-parse", "--abbrev-ref", "--symbolic-full-name", "@{u}"); err != nil {
+		return Result{Data: map[string]any{"ok": true, "log": "", "skipped_reason": "no upstream tracking"}}, nil
+	}
+	r, err := runProgram(g.ctx, g.env, w.path, "git", "pull", "--ff-only")
+	if err != nil {
+		return domainErr("%s: exec: %v", name, err), nil
+	}
+	return Result{Data: map[string]any{"ok": r.exit == 0, "log": r.stdout}}, nil
+}
+
+func (g gitIn) cleanupScan(name string, args map[string]any) (Result, error) {
+	base := strings.TrimSpace(strArg(args, "base"))
+	if base == "" {
+		base = "main"
+	}
+	wts, err := g.worktrees()
+	if err != nil {
+		return domainErr("%s: list worktrees: %v", name, err), nil
+	}
+	candidates := []map[string]any{}
+	recommended := 0
+	for i, w := range wts {
+		if i == 0 || w.branch == "" {
+			continue // the main checkout, a detached head
+		}
+		_, notMerged := g.run(w.path, "merge-base", "--is-ancestor", w.branch, base)
+		merged := notMerged == nil
+		dirty := g.dirty(w.path)
+		reason := "branch is merged into " + base
+		switch {
+		case dirty:
+			reason = "worktree has uncommitted changes"
+		case !merged:
+			reason = "branch is not merged into " + base
+		}
+		rec := merged && !dirty
+		if rec {
+			recommended++
+		}
+		candidates = append(candidates, map[string]any{"id": w.id(), "kind": "worktree", "path": w.path, "branch": w.branch,
+			"base": base, "merged": merged, "dirty": dirty, "reason": reason, "recommended": rec,
+			"actions": []any{"worktree_remove", "branch_delete"}})
+	}
+	return Result{Data: map[string]any{"ok": true, "base": base, "exclude": strArg(args, "exclude"),
+		"candidates": candidates, "recommended_count": recommended}}, nil
+}
+
+// cleanupApply removes what cleanup_scan recommended, as upstream: candidates
+// is a list (or a string holding a JSON list) of maps; one whose
+// recommended is not the boolean true is skipped ({branch, path, reason:
+// "not recommended"}); another has `git worktree remove <path>` then `git
+// branch -d <branch>` run in the repository (neither forced: git refuses a
+// dirty worktree and an unmerged branch), a success listed in deleted, a
+// refusal in errors ("<branch>: worktree remove: <git's message>"), which
+// make the call the domain error of their "; "-joined texts, data kept.
+// With no candidates deleted and skipped are empty lists, else null until
+// something is added (upstream's nil slices).
+func (g gitIn) cleanupApply(name string, raw any) (Result, error) {
+	var list []any
+	switch t := raw.(type) {
+	case nil:
+	case []any:
+		list = t
+	case []map[string]any: // cleanup_scan's own answer, bound and passed back
+		for _, m := range t {
+			list = append(list, m)
+		}
+	case string:
+		if err := json.Unmarshal([]byte(t), &list); err != nil {
+			return domainErr("%s: candidates must be a list or JSON list: %v", name, err), nil
+		}
+	default:
+		return domainErr("%s: candidates must be a list, got %s", name, goTypeName(raw)), nil
+	}
+	if len(list) == 0 {
+		return Result{Data: map[string]any{"ok": true, "deleted": []any{}, "skipped": []any{}}}, nil
+	}
+	var deleted, skipped []any
+	var errs []string
+	for _, item := range list {
+		cand, ok := item.(map[string]any)
+		if !ok {
+			continue
+		}
+		b, p := fmt.Sprint(cand["branch"]), fmt.Sprint(cand["path"]) // a missing one is "<nil>", as upstream
+		if rec, _ := cand["recommended"].(bool); !rec {
+			skipped = append(skipped, map[string]any{"branch": b, "path": p, "reason": "not recommended"})
+			continue
+		}
+		if _, err := g.run("", "worktree", "remove", p); err != nil {
+			errs = append(errs, fmt.Sprintf("%s: worktree remove: %v", b, err))
+			continue
+		}
+		if _, err := g.run("", "branch", "-d", b); err != nil {
+			errs = append(errs, fmt.Sprintf("%s: branch delete: %v", b, err))
+			continue
+		}
+		deleted = append(deleted, map[string]any{"branch": b, "path": p})
+	}
+	data := map[string]any{"ok": len(errs) == 0, "deleted": deleted, "skipped": skipped}
+	if len(errs) == 0 {
+		return Result{Data: data}, nil
+	}
+	data["errors"] = toAnyList(errs)
+	return Result{Data: data, Error: name + ": " + strings.Join(errs, "; ")}, nil
+}
+
+func toAnyList(ss []string) []any {
+	out := make([]any, len(ss))
+	for i, s := range ss {
+		out[i] = s
+	}
+	return out
+}

@@ -1,0 +1,81 @@
+package host
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// writeTree writes files (slash paths relative to dir) into dir.
+func writeTree(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, body := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestLocalCI runs the real go on a module written for it: a failing test
+// and a passing one, a failing subtest, and output that only looks like
+// go test -v's. passed/failed count the lines that, trimmed, start with
+// --- PASS / --- FAIL, as upstream (a plain run counts failures only).
+func TestLocalCI(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go test on a module")
+	}
+	wd := t.TempDir()
+	writeTree(t, wd, map[string]string{
+		"m/go.mod": "module m\n\ngo 1.21\n",
+		"m/a_test.go": `package m
+
+import (
+	"fmt"
+	"testing"
+)
+
+func TestPass(t *testing.T) {}
+
+func TestFail(t *testing.T) {
+	fmt.Println("--- PASS: printed")
+	fmt.Println("  --- PASS: printed indented")
+	fmt.Println("x--- PASS: not at a line start")
+	t.Run("sub", func(t *testing.T) { t.Error("e") })
+}
+`,
+		"m/b.go":     "package m\n",
+		"bad/go.mod": "module bad\n\ngo 1.21\n",
+		"bad/b.go":   "package bad\n\nfunc F() { x }\n",
+	})
+	env := Env{WorkDir: wd}
+	h := localCIHandler{}
+	d := mustOK(t, h, env, map[string]any{"op": "run_tests", "workdir": "m"})
+	if d["ok"] != false || d["passed"] != 2 || d["failed"] != 2 || d["junit"] != "" || !strings.Contains(d["log"].(string), "--- FAIL: TestFail/sub") {
+		t.Errorf("run_tests: %v", d)
+	}
+	d = mustOK(t, h, env, map[string]any{"op": "run_tests", "workdir": "m", "target": "-run=TestPass"})
+	if d["ok"] != true || d["passed"] != 0 || d["failed"] != 0 {
+		t.Errorf("run_tests -run=TestPass: %v", d)
+	}
+	d = mustOK(t, h, env, map[string]any{"op": "build", "workdir": filepath.Join(wd, "bad")})
+	if d["ok"] != false || d["log"] != "# bad\n./b.go:3:12: undefined: x\n" || len(d) != 2 {
+		t.Errorf("build bad: %v", d)
+	}
+	d = mustOK(t, h, env, map[string]any{"op": "build", "workdir": "m"})
+	if d["ok"] != true || d["log"] != "" {
+		t.Errorf("build m: %v", d)
+	}
+	wantDomainErr(t, h, env, map[string]any{"op": "build", "workdir": "nope"}, "missing workdir", "ci.build: exec: chdir nope: no such file or directory")
+	wantDomainErr(t, h, env, map[string]any{"op": "build", "workdir": "m/b.go"}, "file workdir", "ci.build: exec: fork/exec ")
+	wantDomainErr(t, h, env, map[string]any{"op": "remote_status"}, "remote_status", "host.local: remote_status not supported by local CI")
+	wantDomainErr(t, h, env, map[string]any{"op": uint64(1)}, "numeric op", "host.local: op argument is required")
+	wantDomainErr(t, h, env, map[string]any{"op": "lint"}, "unknown op", `host.local: unknown op "lint"`)
+	// go missing from PATH is found before the directory is entered
+	t.Setenv("PATH", t.TempDir())
+	wantDomainErr(t, h, env, map[string]any{"op": "run_tests", "workdir": "nope"}, "no go", `ci.run_tests: exec: exec: "go": executable file not found in $PATH`)
+}

@@ -1,0 +1,99 @@
+package host
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// HandlerVideoFrame is upstream's single-frame grabber (ffmpeg).
+const HandlerVideoFrame = "host.video.frame"
+
+// videoFrameHandler serves host.video.frame as upstream answers it without
+// ffmpeg: video (a path, or a media handle map with a path, as
+// host.artifacts_dir returns) and t_ms (a number of milliseconds, or a
+// string holding a whole one, not negative) are checked first, then
+// ffmpeg is looked for. With ffmpeg installed kitsoki runs nothing
+// (docs/compat/hosts.md).
+type videoFrameHandler struct{ look lookPathFunc }
+
+func (h videoFrameHandler) Call(ctx context.Context, c *Call) (Result, error) {
+	const name = HandlerVideoFrame
+	var video string
+	switch v := c.Args["video"].(type) {
+	case nil:
+	case string:
+		video = strings.TrimSpace(v)
+	case map[string]any:
+		p, _ := v["path"].(string)
+		if video = strings.TrimSpace(p); video == "" {
+			return domainErr("%s: video handle has no `path` field", name), nil
+		}
+	default:
+		return domainErr("%s: video argument must be a path string or a media handle map, got %s", name, goTypeName(v)), nil
+	}
+	if video == "" {
+		return domainErr("%s: video argument is required", name), nil
+	}
+	raw, ok := c.Args["t_ms"]
+	if !ok {
+		return domainErr("%s: t_ms argument is required", name), nil
+	}
+	ms, bad := millisArg(raw)
+	if bad != "" {
+		return domainErr("%s: t_ms must be a number, got %s", name, bad), nil
+	}
+	if ms < 0 {
+		return domainErr("%s: t_ms must be >= 0, got %d", name, ms), nil
+	}
+	if !cliPresent(h.look, "ffmpeg") {
+		return domainErr("%s: %s", name, ffmpegMissing), nil
+	}
+	return notDriven(name, "ffmpeg", fmt.Sprintf("frame at %d ms of %s", ms, video)), nil
+}
+
+// millisArg reads t_ms as upstream: a number (a float truncated toward
+// zero) or a string holding a whole number (trimmed); else the Go type
+// name it reports. Every integer kind is a number here, YAML's unsigned
+// literals too, which upstream refuses as uint64 (docs/compat/hosts.md).
+func millisArg(v any) (int64, string) {
+	if n, ok := isInteger(v); ok {
+		return n, ""
+	}
+	switch t := v.(type) {
+	case float64:
+		if !math.IsNaN(t) {
+			return int64(t), ""
+		}
+	case float32:
+		return int64(t), ""
+	case string:
+		if n, err := strconv.ParseInt(strings.TrimSpace(t), 10, 64); err == nil {
+			return n, ""
+		}
+	}
+	return 0, goTypeName(v)
+}
+
+// goTypeName is the type name upstream's messages print for a decoded
+// argument (%T of its YAML value: a whole number is uint64, a negative one
+// int64, whatever integer kind kitsoki holds it in).
+func goTypeName(v any) string {
+	if n, ok := isInteger(v); ok { // YAML's whole numbers: uint64, negative int64
+		if n < 0 {
+			return "int64"
+		}
+		return "uint64"
+	}
+	switch v.(type) {
+	case nil:
+		return "<nil>"
+	case []any:
+		return "[]interface {}"
+	case map[string]any:
+		return "map[string]interface {}"
+	}
+	return fmt.Sprintf("%T", v)
+}
