@@ -32,6 +32,8 @@ var (
 		Summary: "an expect_error no run satisfies: a code the engine never reports (such as the llm-guide's names for MISSING_SLOTS and INVALID_SLOT_VALUE), or one beside expect_no_errors: true (the expected rejection still counts)", Example: "expect_error: {code: SLOT_MISSING_REQUIRED}"}
 	ruleWorldType = &diag.Rule{ID: "flow-world-type", Severity: diag.Warning, LintOnly: true,
 		Summary: "an initial_world or world_override value the key's declared type does not hold: a string or null on an int, float or bool key, a scalar or list on an object key, a scalar or mapping on a list key; neither engine converts it, so a guard reading the key as its type fails the turn (string > int, <nil> > int, a field of a string) or compares false", Example: "initial_world: {n: \"3\"}   # world: {n: {type: int}}"}
+	ruleRejected = &diag.Rule{ID: "flow-rejected", Severity: diag.Warning, LintOnly: true,
+		Summary: "a turn both engines certainly reject: its intent is declared but no state takes it, the state the previous turn's expect_state (or a legacy fixture's initial_state) names does not take it, a legacy-path turn leaves out a required slot (MISSING_SLOTS) or a slot value is not one of its values: (INVALID_SLOT_VALUE); the fixture fails unless the turn expects the rejection", Example: "- intent: {name: pick, slots: {color: green}}   # values: [red, blue]"}
 	ruleBadRegex = &diag.Rule{ID: "flow-bad-regex", Severity: diag.Warning, LintOnly: true,
 		Summary: "an expect_view_matches that is not a Go regular expression (the turn always fails)", Example: "expect_view_matches: \"(unclosed\""}
 )
@@ -40,7 +42,7 @@ var (
 var rules = []*diag.Rule{
 	ruleSyntax, ruleShape, ruleUnknownKey, ruleIgnoredKey, ruleValue, ruleUnknownIntent,
 	ruleUnknownState, ruleUnusedStub, ruleNotChecked, ruleMissingFile, ruleOutsideRoot, ruleBadRegex,
-	ruleErrorCode, ruleWorldType,
+	ruleErrorCode, ruleWorldType, ruleRejected,
 }
 
 // Rules lists (copies of) every rule the fixture parser and linter report,

@@ -1,0 +1,236 @@
+package flowtest
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"kitsoki/pkg/diag"
+	storylint "kitsoki/pkg/lint"
+	"kitsoki/pkg/story"
+)
+
+// rejectedFindings loads the story files into a temporary directory and
+// returns the flow-rejected findings of the fixture src against it.
+func rejectedFindings(t *testing.T, files map[string]string, src string) []diag.Diagnostic {
+	t.Helper()
+	dir := t.TempDir()
+	for name, body := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st, ds := storylint.Load(filepath.Join(dir, "app.yaml"), story.Options{})
+	if st == nil || diag.HasErrors(ds) {
+		t.Fatal(ds)
+	}
+	fxs, pds := parse("flows/r.yaml", []byte(src))
+	if diag.HasErrors(pds) {
+		t.Fatal(pds)
+	}
+	var got []diag.Diagnostic
+	for _, d := range lint(st, fxs) {
+		if d.Rule == ruleRejected.ID {
+			got = append(got, d)
+		}
+	}
+	return got
+}
+
+const rejectedApp = `app: {id: rej}
+root: lobby
+intents:
+  pick:
+    slots:
+      color: {type: string, values: [red, blue]}
+  need:
+    slots:
+      who: {type: string, required: true}
+  go: {}
+  orphan: {}
+states:
+  lobby:
+    on:
+      pick: [{target: lobby}]
+      need: [{target: lobby}]
+      go: [{target: done}]
+  done: {terminal: true}
+`
+
+// Each turn the existing engine rejects (probed there: every one fails
+// its fixture with "unexpected validation error") is warned at the
+// intent or the slot value, naming the code and the fix; the same turns
+// expecting the rejection, a fine slot value, and a missing slot on the
+// orchestrator path (a clarification there, which fails nothing) are not.
+func TestLintRejected(t *testing.T) {
+	fx := `test_kind: flow
+initial_state: lobby
+turns:
+  - intent: {name: pick, slots: {color: green}}
+  - intent: {name: need}
+  - intent: {name: need, slots: {who: null}}
+  - intent: {name: orphan}
+  - intent: {name: pick, slots: {color: red}}
+  - intent: {name: go}
+    expect_state: done
+  - intent: {name: pick, slots: {color: red}}
+---
+test_kind: flow
+initial_state: lobby
+turns:
+  - intent: {name: pick, slots: {color: green}}
+    expect_error: {code: INVALID_SLOT_VALUE}
+  - intent: {name: orphan}
+    expect_error: {code: INTENT_NOT_ALLOWED_IN_STATE}
+  - intent: {name: go}
+    expect_state: done
+  - intent: {name: pick, slots: {color: red}}
+    expect_error: {code: INTENT_NOT_ALLOWED_IN_STATE}
+---
+test_kind: flow
+use_orchestrator: true
+initial_state: lobby
+turns:
+  - intent: {name: need}
+  - intent: {name: pick, slots: {color: "{{ world.c }}"}}
+`
+	got := rejectedFindings(t, map[string]string{"app.yaml": rejectedApp}, fx)
+	want := []struct {
+		line, col int
+		text      string
+	}{
+		{4, 34, `slot "color" value "green" is not one of the intent's values: [red blue]: the turn is rejected INVALID_SLOT_VALUE`},
+		{5, 20, `intent "need" leaves out its required slot "who" (absent or null): on this legacy-path fixture the turn is rejected MISSING_SLOTS`},
+		{6, 20, `turns[2]: intent "need" leaves out its required slot "who"`},
+		{7, 20, `intent "orphan" is declared, but no state of the story takes it`},
+		{11, 20, `turns[6]: intent "pick" is not taken at "done", where turns[5].expect_state rests (it and its ancestors take: none)`},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("got %d findings, want %d: %v", len(got), len(want), got)
+	}
+	for _, w := range want {
+		if !hasDiag(got, diag.Warning, w.line, w.col, w.text) {
+			t.Errorf("no warning at %d:%d containing %q in %v", w.line, w.col, w.text, got)
+		}
+	}
+}
+
+// The state a turn starts in is judged only where it is certain: not
+// after a turn that advances the clock (a timeout may move it), not under
+// a parallel state, not in a story whose background job's on_complete can
+// move it between turns, and not where a "*" arm takes every intent.
+func TestLintRejectedUncertainState(t *testing.T) {
+	fx := `test_kind: flow
+initial_state: lobby
+turns:
+  - intent: {name: go}
+    expect_state: done
+  - advance_clock: 1s
+    intent: {name: pick, slots: {color: red}}
+`
+	if got := rejectedFindings(t, map[string]string{"app.yaml": rejectedApp}, fx); len(got) != 0 {
+		t.Errorf("advance_clock: %v", got)
+	}
+	wild := strings.Replace(rejectedApp, "  done: {terminal: true}\n", "  done:\n    on: {\"*\": [{target: lobby}]}\n", 1)
+	fx2 := "test_kind: flow\ninitial_state: lobby\nturns:\n  - intent: {name: go}\n    expect_state: done\n  - intent: {name: orphan}\n"
+	if got := rejectedFindings(t, map[string]string{"app.yaml": wild}, fx2); len(got) != 0 {
+		t.Errorf("wildcard: %v", got)
+	}
+	job := strings.Replace(rejectedApp, "      go: [{target: done}]\n", "      go:\n        - target: done\n          effects:\n            - invoke: host.run\n              background: true\n              with: {cmd: \"true\"}\n              on_complete: [{target: lobby}]\n", 1)
+	fx3 := "test_kind: flow\ninitial_state: lobby\nturns:\n  - intent: {name: go}\n    expect_state: done\n  - intent: {name: pick, slots: {color: red}}\n"
+	if got := rejectedFindings(t, map[string]string{"app.yaml": job}, fx3); len(got) != 0 {
+		t.Errorf("background on_complete: %v", got)
+	}
+	par := `app: {id: par}
+root: p
+intents: {a: {}, b: {}}
+states:
+  p:
+    type: parallel
+    states:
+      r1:
+        type: compound
+        initial: x
+        states:
+          x: {on: {a: [{target: p.r1.x}]}}
+      r2:
+        type: compound
+        initial: y
+        states:
+          y: {on: {b: [{target: p.r2.y}]}}
+`
+	fx4 := "test_kind: flow\ninitial_state: p.r1.x\nturns:\n  - intent: {name: b}\n"
+	if got := rejectedFindings(t, map[string]string{"app.yaml": par}, fx4); len(got) != 0 {
+		t.Errorf("parallel: %v", got)
+	}
+}
+
+// An imported child's intents are judged under their folded names, and
+// a bare spelling (pick for kid__pick) is resolved as the engines resolve
+// it: a missing slot, a value outside values: and a parent intent fired
+// in the child's state are warned, a bare spelling the child takes is not.
+func TestLintRejectedImported(t *testing.T) {
+	files := map[string]string{
+		"kid/app.yaml": `app: {id: kid}
+root: enc
+intents:
+  check:
+    slots:
+      why: {type: string, required: true}
+  pick:
+    slots:
+      c: {values: [a, b]}
+exits: {done: {}}
+states:
+  enc:
+    on:
+      check: [{target: "@exit:done"}]
+      pick: [{target: enc}]
+`,
+		"app.yaml": `app: {id: top}
+root: start
+intents: {go: {}, stay: {}}
+imports:
+  kid:
+    source: ./kid
+    entry: enc
+    exits: {done: {to: start}}
+states:
+  start:
+    on:
+      go: [{target: kid}]
+      stay: [{target: start}]
+`,
+	}
+	fx := `test_kind: flow
+initial_state: start
+turns:
+  - intent: {name: go}
+    expect_state: kid.enc
+  - intent: {name: kid__check}
+  - intent: {name: pick, slots: {c: z}}
+    expect_state: kid.enc
+  - intent: {name: stay}
+---
+test_kind: flow
+initial_state: start
+turns:
+  - intent: {name: go}
+    expect_state: kid.enc
+  - intent: {name: pick, slots: {c: a}}
+    expect_state: kid.enc
+  - intent: {name: check, slots: {why: x}}
+    expect_state: start
+`
+	got := rejectedFindings(t, files, fx)
+	if len(got) != 3 || !hasDiag(got, diag.Warning, 6, 20, `intent "kid__check" leaves out its required slot "why"`) ||
+		!hasDiag(got, diag.Warning, 7, 34, `slot "c" value "z" is not one of the intent's values: [a b]`) ||
+		!hasDiag(got, diag.Warning, 9, 20, `intent "stay" is not taken at "kid.enc", where turns[2].expect_state rests (it and its ancestors take: kid__check, kid__pick)`) {
+		t.Fatalf("%v", got)
+	}
+}
