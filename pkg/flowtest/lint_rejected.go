@@ -63,6 +63,7 @@ func (l *fixtureLint) rejected(t *Turn, prev *Turn) {
 		return // a bare spelling of several children's intents: which one is unknown
 	}
 	l.slots(t, ix.decls[arc])
+	l.slotTypes(t, ix.decls[arc])
 }
 
 // aliasOf is the arc name a bare child spelling stands for at s (the

@@ -234,3 +234,68 @@ turns:
 		t.Fatalf("%v", got)
 	}
 }
+
+// A slot value written as a string where the intent types the slot int,
+// float or bool is warned at the value, with the unquoted fix when it
+// parses; a number, a template, a string on a string slot, and a slot
+// two declarations type differently are not.
+func TestLintSlotType(t *testing.T) {
+	app := `app: {id: st}
+root: a
+intents:
+  count:
+    slots:
+      k: {type: int}
+      f: {type: float}
+      b: {type: boolean}
+      s: {type: string}
+      x: {type: int}
+states:
+  a:
+    on:
+      count:
+        - when: slots.k > 2
+          target: z
+  z:
+    intents:
+      count:
+        slots:
+          k: {type: integer}
+          f: {type: number}
+          b: {type: bool}
+          x: {type: string}
+    on:
+      count: [{target: a}]
+`
+	fx := `test_kind: flow
+initial_state: a
+turns:
+  - intent: {name: count, slots: {k: "5", f: abc, b: "yes", s: "7", x: "1"}}
+  - intent: {name: count, slots: {k: 5, f: 1.5, b: true, s: x}}
+  - intent: {name: count, slots: {k: "{{ world.n }}"}}
+`
+	var got []diag.Diagnostic
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "app.yaml"), []byte(app), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	st, ds := storylint.Load(filepath.Join(dir, "app.yaml"), story.Options{})
+	if st == nil || diag.HasErrors(ds) {
+		t.Fatal(ds)
+	}
+	fxs, pds := parse("flows/r.yaml", []byte(fx))
+	if diag.HasErrors(pds) {
+		t.Fatal(pds)
+	}
+	for _, d := range lint(st, fxs) {
+		if d.Rule == ruleSlotType.ID {
+			got = append(got, d)
+		}
+	}
+	if len(got) != 3 || !hasDiag(got, diag.Warning, 4, 35, `slot "k" value "5" is a string, and the intent declares k type: int; neither engine converts it`) ||
+		!hasDiag(got, diag.Warning, 4, 35, "write 5 without quotes") ||
+		!hasDiag(got, diag.Warning, 4, 43, "write a number without quotes") ||
+		!hasDiag(got, diag.Warning, 4, 51, "as a bool fails the turn") {
+		t.Fatalf("%v", got)
+	}
+}

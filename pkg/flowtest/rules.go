@@ -34,6 +34,8 @@ var (
 		Summary: "an initial_world or world_override value the key's declared type does not hold: a string or null on an int, float or bool key, a scalar or list on an object key, a scalar or mapping on a list key; neither engine converts it, so a guard reading the key as its type fails the turn (string > int, <nil> > int, a field of a string) or compares false", Example: "initial_world: {n: \"3\"}   # world: {n: {type: int}}"}
 	ruleRejected = &diag.Rule{ID: "flow-rejected", Severity: diag.Warning, LintOnly: true,
 		Summary: "a turn both engines certainly reject: its intent is declared but no state takes it, the state the previous turn's expect_state (or a legacy fixture's initial_state) names does not take it, a legacy-path turn leaves out a required slot (MISSING_SLOTS) or a slot value is not one of its values: (INVALID_SLOT_VALUE); the fixture fails unless the turn expects the rejection", Example: "- intent: {name: pick, slots: {color: green}}   # values: [red, blue]"}
+	ruleSlotType = &diag.Rule{ID: "flow-slot-type", Severity: diag.Warning, LintOnly: true,
+		Summary: "a turn's slot value is a string where the intent declares the slot int, float or bool: neither engine converts or refuses it, so a guard reading the slot as its type fails the turn (string > int) or compares false", Example: "- intent: {name: count, slots: {k: \"5\"}}   # slots: {k: {type: int}}"}
 	ruleBadRegex = &diag.Rule{ID: "flow-bad-regex", Severity: diag.Warning, LintOnly: true,
 		Summary: "an expect_view_matches that is not a Go regular expression (the turn always fails)", Example: "expect_view_matches: \"(unclosed\""}
 )
@@ -42,7 +44,7 @@ var (
 var rules = []*diag.Rule{
 	ruleSyntax, ruleShape, ruleUnknownKey, ruleIgnoredKey, ruleValue, ruleUnknownIntent,
 	ruleUnknownState, ruleUnusedStub, ruleNotChecked, ruleMissingFile, ruleOutsideRoot, ruleBadRegex,
-	ruleErrorCode, ruleWorldType, ruleRejected,
+	ruleErrorCode, ruleWorldType, ruleRejected, ruleSlotType,
 }
 
 // Rules lists (copies of) every rule the fixture parser and linter report,
