@@ -67,6 +67,7 @@ type fixtureLint struct {
 	ix   *storyIndex
 	fx   *Fixture
 	ds   []diag.Diagnostic
+	rest rest // where the fixture rests before the next turn (lint_rejected.go)
 }
 
 // add reports a finding at p (in the fixture's file unless p names one).
@@ -128,13 +129,10 @@ func (l *fixtureLint) turns() {
 	if root, _, ok := strings.Cut(fx.InitialState, "#"); ok && ix.hasState(fx.InitialState) {
 		l.partialRegions(fx, root, leaves(fx.InitialState))
 	}
-	for i, t := range fx.Turns {
+	l.rest = l.startRest()
+	for _, t := range fx.Turns {
 		l.turn(t)
-		var prev *Turn
-		if i > 0 {
-			prev = fx.Turns[i-1]
-		}
-		l.rejected(t, prev)
+		l.rejected(t)
 	}
 }
 

@@ -15,55 +15,64 @@ import (
 //
 //   - the intent is declared but no state of the story takes it (no on:
 //     arm anywhere, no "*"): INTENT_NOT_ALLOWED_IN_STATE wherever it fires;
-//   - the previous turn's expect_state names a state that, with its
-//     ancestors, takes neither the intent nor "*": either that assertion
-//     fails or this turn is refused INTENT_NOT_ALLOWED_IN_STATE (so is the
-//     first turn of a legacy-path fixture at its initial_state leaf);
+//   - the state the fixture certainly rests in (see rest) takes, with its
+//     ancestors, neither the intent nor "*": INTENT_NOT_ALLOWED_IN_STATE,
+//     or an earlier assertion fails;
 //   - a required slot a legacy-path turn leaves out (absent or null):
 //     MISSING_SLOTS (on the orchestrator path the turn is a clarification,
 //     which fails nothing: flow-format §3.2);
 //   - a slot value outside the slot's values: (as fmt prints both):
 //     INVALID_SLOT_VALUE.
 //
-// A turn that expects the rejection (expect_error) is not judged; nor is
-// one whose machine may have moved since the state it names (a turn that
-// advances the clock, a story with a background job's on_complete), or a
-// slot a {{ }} template fills. A slot is judged against every declaration
-// of its intent (the global one and each state's own) and reported only
-// when all of them refuse it.
-func (l *fixtureLint) rejected(t *Turn, prev *Turn) {
+// A turn that expects the rejection (expect_error) is not judged, nor a
+// slot a {{ }} template fills. A slot is judged against every
+// declaration of its intent (the global one and each state's own) and
+// reported only when all of them refuse it. After a finding the rest of
+// the fixture is not judged: it already fails.
+func (l *fixtureLint) rejected(t *Turn) {
+	at, from := l.restAt(t)
+	arc, warned := l.judge(t, at, from)
+	l.rest = l.after(t, at, from, arc, warned)
+}
+
+// judge checks t fired at at (nil: unknown), returning the on: name its
+// intent reaches and whether it warned.
+func (l *fixtureLint) judge(t *Turn, at *story.State, from string) (string, bool) {
 	ix := l.ix
 	if t.ExpectError != nil || t.Intent == nil || t.Intent.Name == "" || ix.unfolded {
-		return
+		return "", false
 	}
 	name := t.Intent.Name
 	if !ix.intents[name] {
-		return // flow-unknown-intent's
+		return "", false // flow-unknown-intent's
 	}
 	arcs := slices.Compact(slices.Sorted(slices.Values(ix.aliases[name])))
 	if !ix.wildcard && !ix.taken[name] && len(arcs) == 0 {
 		l.warn(t.Intent.Pos, ruleRejected, "turns[%d]: intent %q is declared, but no state of the story takes it (no on: %s arm, and no \"*\"): the turn is rejected INTENT_NOT_ALLOWED_IN_STATE on both engines; add an on: %s arm to the state that should take it, or expect the rejection (expect_error: {code: %s})",
 			t.Index, name, name, name, engine.CodeNotAllowed)
-		return
+		return "", true
 	}
 	arc := name // the on: name the turn reaches: a bare child spelling stands for its arc
 	if len(arcs) == 1 && !ix.taken[name] {
 		arc = arcs[0]
 	}
-	if at, from := l.restingAt(t, prev); at != nil {
+	if at != nil {
 		if a := ix.aliasOf(at, name); a != "" {
 			arc = a
 		}
 		if !takes(at, arc) {
-			l.warn(t.Intent.Pos, ruleRejected, "turns[%d]: intent %q is not taken at %q, where %s rests (it and its ancestors take: %s): the turn is rejected INTENT_NOT_ALLOWED_IN_STATE on both engines, if that assertion holds at all; fire an intent %q takes, fix %s, or expect the rejection (expect_error: {code: %s})",
-				t.Index, name, at.Path, from, takenList(at), at.Path, from, engine.CodeNotAllowed)
-			return
+			l.warn(t.Intent.Pos, ruleRejected, "turns[%d]: intent %q is not taken at %q, where %s (it and its ancestors take: %s): the turn is rejected INTENT_NOT_ALLOWED_IN_STATE on both engines, if the fixture gets this far; fire an intent %q takes, fix the turns before it, or expect the rejection (expect_error: {code: %s})",
+				t.Index, name, at.Path, from, takenList(at), at.Path, engine.CodeNotAllowed)
+			return arc, true
 		}
 	} else if arc == name && len(arcs) > 0 && !ix.taken[name] {
-		return // a bare spelling of several children's intents: which one is unknown
+		return "", false // a bare spelling of several children's intents: which one is unknown
 	}
+	n := len(l.ds)
 	l.slots(t, ix.decls[arc])
+	warned := len(l.ds) > n
 	l.slotTypes(t, ix.decls[arc])
+	return arc, warned
 }
 
 // aliasOf is the arc name a bare child spelling stands for at s (the
@@ -78,32 +87,152 @@ func (ix *storyIndex) aliasOf(s *story.State, name string) string {
 	return ""
 }
 
-// restingAt is the state the machine certainly rests in when t fires
-// (nil when unknown), and the fixture key that says so.
-func (l *fixtureLint) restingAt(t *Turn, prev *Turn) (*story.State, string) {
+// rest is where a fixture certainly rests between turns: at is the state
+// (nil: unknown), from says why, for messages.
+type rest struct {
+	at   *story.State
+	from string
+}
+
+// startRest is where the fixture's first turn fires: a legacy fixture's
+// initial_state leaf; on the orchestrator path only a leaf whose on_enter
+// (and its ancestors') is empty, so that nothing moves it at the start.
+func (l *fixtureLint) startRest() rest {
+	s := l.ix.plainLeaf(l.fx.InitialState)
+	if s == nil || (l.fx.Orchestrated() && !quietEntry(s, func(*story.Effect) bool { return false })) {
+		return rest{}
+	}
+	return rest{s, "the fixture starts (initial_state)"}
+}
+
+// restAt is the state t certainly fires at, or nil: not after a clock
+// advance (a timeout may fire) or in a story whose background job's
+// on_complete may move the machine between turns.
+func (l *fixtureLint) restAt(t *Turn) (*story.State, string) {
+	if t.HasAdvance || l.ix.jobs || l.rest.at == nil {
+		return nil, ""
+	}
+	return l.rest.at, l.rest.from
+}
+
+// after is where the fixture rests after t, fired at at with its intent
+// reaching the on: name arc: the state its expect_state names, else the
+// one the unguarded first arm of the intent certainly moves it to (a
+// legacy expect_error turn's result is discarded: it stays), else unknown.
+func (l *fixtureLint) after(t *Turn, at *story.State, from, arc string, warned bool) rest {
 	ix := l.ix
-	if t.HasAdvance || ix.jobs {
-		return nil, ""
-	}
-	var path, from string
 	switch {
-	case prev == nil && !l.fx.Orchestrated():
-		path, from = l.fx.InitialState, "initial_state"
-	case prev != nil && prev.ExpectError == nil && prev.ExpectState != nil:
-		path, from = *prev.ExpectState, fmt.Sprintf("turns[%d].expect_state", prev.Index)
-	default:
-		return nil, ""
+	case warned:
+		return rest{} // the fixture already fails here
+	case t.ExpectError != nil:
+		if !l.fx.Orchestrated() && at != nil {
+			return rest{at, from}
+		}
+		return rest{}
+	case t.ExpectState != nil:
+		if s := ix.plainLeaf(*t.ExpectState); s != nil {
+			return rest{s, fmt.Sprintf("turns[%d].expect_state rests", t.Index)}
+		}
+		return rest{}
+	case at == nil || t.Intent == nil || arc == "":
+		return rest{}
 	}
+	if l.fx.Orchestrated() && l.leavesRequired(t, ix.decls[arc]) {
+		return rest{} // a clarification: the turn may stay
+	}
+	if to := ix.step(at, arc); to != nil {
+		return rest{to, fmt.Sprintf("turns[%d] %q leads (its first arm, unguarded, moves %q to %q)", t.Index, t.Intent.Name, at.Path, to.Path)}
+	}
+	return rest{}
+}
+
+// step is the state an intent whose arm list at s (or the nearest
+// ancestor with one) starts with an unguarded arm certainly moves the
+// machine to, or nil: the arm's effects and the on_enter of the states it
+// enters only set, increment and say (no call, emit or job that may move
+// it), its target is literal and lands on a leaf outside any parallel
+// state.
+func (ix *storyIndex) step(s *story.State, arc string) *story.State {
+	n := s
+	for n != nil && !n.HasOn(arc) && !n.HasOn("*") {
+		n = n.Parent
+	}
+	if n == nil {
+		return nil
+	}
+	arms := n.Arms(arc)
+	if len(arms) == 0 {
+		arms = n.Arms("*")
+	}
+	if len(arms) == 0 || arms[0] == nil {
+		return nil
+	}
+	a := arms[0]
+	if (a.When != "" && !a.Default()) || len(a.Emit()) > 0 || !plainEffects(a.Effects) {
+		return nil
+	}
+	tt := strings.TrimSpace(a.Target)
+	if tt == "" || tt == "." {
+		if n != s {
+			return nil // the owning state's re-entry: not judged
+		}
+		return s
+	}
+	if story.IsTemplated(tt) || strings.HasPrefix(tt, "@exit:") {
+		return nil
+	}
+	p, err := story.ResolvePath(n.Path, tt)
+	if err != nil {
+		return nil
+	}
+	d := ix.byPath[p]
+	for d != nil && len(d.Children) > 0 {
+		if d.Parallel || d.Initial == "" || story.IsTemplated(d.Initial) {
+			return nil
+		}
+		d = ix.byPath[d.Path+"."+d.Initial]
+	}
+	if d == nil || ix.plainLeaf(d.Path) == nil || !quietEntry(d, plainEffect) {
+		return nil
+	}
+	return d
+}
+
+// plainLeaf is the state at path when it is a leaf outside any parallel
+// state, else nil.
+func (ix *storyIndex) plainLeaf(path string) *story.State {
 	s := ix.byPath[path]
-	if s == nil || strings.Contains(path, "#") || len(s.Children) > 0 {
-		return nil, "" // a parallel configuration or a compound: not judged
+	if s == nil || strings.Contains(path, "#") || len(s.Children) > 0 || s.Parallel {
+		return nil
 	}
 	for a := s.Parent; a != nil; a = a.Parent {
 		if a.Parallel {
-			return nil, ""
+			return nil
 		}
 	}
-	return s, from
+	return s
+}
+
+// quietEntry reports whether every on_enter effect of s and its
+// ancestors is ok.
+func quietEntry(s *story.State, ok func(*story.Effect) bool) bool {
+	for ; s != nil; s = s.Parent {
+		if !allEffects(s.OnEnter, ok) {
+			return false
+		}
+	}
+	return true
+}
+
+func allEffects(effs []*story.Effect, ok func(*story.Effect) bool) bool {
+	return !slices.ContainsFunc(effs, func(e *story.Effect) bool { return e != nil && !ok(e) })
+}
+
+func plainEffects(effs []*story.Effect) bool { return allEffects(effs, plainEffect) }
+
+// plainEffect: a set, increment or say, which cannot move the machine.
+func plainEffect(e *story.Effect) bool {
+	return e.Invoke == "" && e.EmitIntent() == "" && e.Target() == "" && !e.Background() && len(e.Effects()) == 0 && len(e.OnComplete()) == 0
 }
 
 // takes reports whether s or an ancestor has an on: arm for intent (or "*").
@@ -203,4 +332,21 @@ func valueTexts(values []any) []string {
 func isTemplate(v any) bool {
 	s, ok := v.(string)
 	return ok && strings.Contains(s, "{{")
+}
+
+// leavesRequired reports whether some declaration of the intent has a
+// required slot t leaves out (absent or null).
+func (l *fixtureLint) leavesRequired(t *Turn, decls []*story.Intent) bool {
+	sent := map[string]bool{}
+	for _, kv := range t.Intent.Slots {
+		sent[kv.Key] = kv.Value != nil
+	}
+	return slices.ContainsFunc(decls, func(it *story.Intent) bool {
+		for sn, sl := range it.Slots {
+			if sl != nil && sl.Required && !sent[sn] {
+				return true
+			}
+		}
+		return false
+	})
 }

@@ -98,6 +98,12 @@ initial_state: lobby
 turns:
   - intent: {name: need}
   - intent: {name: pick, slots: {color: "{{ world.c }}"}}
+---
+test_kind: flow
+initial_state: lobby
+turns:
+  - intent: {name: go}
+  - intent: {name: pick, slots: {color: red}}
 `
 	got := rejectedFindings(t, map[string]string{"app.yaml": rejectedApp}, fx)
 	want := []struct {
@@ -109,6 +115,7 @@ turns:
 		{6, 20, `turns[2]: intent "need" leaves out its required slot "who"`},
 		{7, 20, `intent "orphan" is declared, but no state of the story takes it`},
 		{11, 20, `turns[6]: intent "pick" is not taken at "done", where turns[5].expect_state rests (it and its ancestors take: none)`},
+		{36, 20, `turns[1]: intent "pick" is not taken at "done", where turns[0] "go" leads (its first arm, unguarded, moves "lobby" to "done") (it and its ancestors take: none)`},
 	}
 	if len(got) != len(want) {
 		t.Fatalf("got %d findings, want %d: %v", len(got), len(want), got)
@@ -123,7 +130,8 @@ turns:
 // The state a turn starts in is judged only where it is certain: not
 // after a turn that advances the clock (a timeout may move it), not under
 // a parallel state, not in a story whose background job's on_complete can
-// move it between turns, and not where a "*" arm takes every intent.
+// move it between turns, not where a "*" arm takes every intent, and not
+// past an arm that may not be the one taken or may move elsewhere.
 func TestLintRejectedUncertainState(t *testing.T) {
 	fx := `test_kind: flow
 initial_state: lobby
@@ -145,6 +153,24 @@ turns:
 	fx3 := "test_kind: flow\ninitial_state: lobby\nturns:\n  - intent: {name: go}\n    expect_state: done\n  - intent: {name: pick, slots: {color: red}}\n"
 	if got := rejectedFindings(t, map[string]string{"app.yaml": job}, fx3); len(got) != 0 {
 		t.Errorf("background on_complete: %v", got)
+	}
+	// the state is followed only through an intent's first arm when it is
+	// unguarded and only sets: not a guarded arm, a call, or an
+	// orchestrator start whose on_enter may move it
+	step := strings.Replace(rejectedApp, "      go: [{target: done}]\n", "      go:\n        - when: \"world.n > 0\"\n          target: lobby\n        - target: done\n", 1)
+	fx5 := "test_kind: flow\ninitial_state: lobby\nturns:\n  - intent: {name: go}\n  - intent: {name: pick, slots: {color: red}}\n"
+	if got := rejectedFindings(t, map[string]string{"app.yaml": step}, fx5); len(got) != 0 {
+		t.Errorf("guarded first arm: %v", got)
+	}
+	call := strings.Replace(rejectedApp, "      go: [{target: done}]\n", "      go:\n        - target: done\n          effects: [{invoke: host.run, with: {cmd: \"true\"}, on_error: lobby}]\n", 1)
+	if got := rejectedFindings(t, map[string]string{"app.yaml": call}, fx5); len(got) != 0 {
+		t.Errorf("a call in the arm: %v", got)
+	}
+	entry := strings.Replace(rejectedApp, "  done: {terminal: true}\n", "  done: {terminal: true}\n  hall:\n    on_enter: [{emit_intent: back}]\n    on: {back: [{target: lobby}]}\n", 1)
+	entry = strings.Replace(entry, "  orphan: {}\n", "  orphan: {}\n  back: {}\n", 1)
+	fx6 := "test_kind: flow\nuse_orchestrator: true\ninitial_state: hall\nturns:\n  - intent: {name: pick, slots: {color: red}}\n"
+	if got := rejectedFindings(t, map[string]string{"app.yaml": entry}, fx6); len(got) != 0 {
+		t.Errorf("orchestrator start with on_enter: %v", got)
 	}
 	par := `app: {id: par}
 root: p
@@ -215,6 +241,11 @@ turns:
   - intent: {name: kid__check}
   - intent: {name: pick, slots: {c: z}}
     expect_state: kid.enc
+---
+test_kind: flow
+initial_state: start
+turns:
+  - intent: {name: go}
   - intent: {name: stay}
 ---
 test_kind: flow
@@ -230,7 +261,7 @@ turns:
 	got := rejectedFindings(t, files, fx)
 	if len(got) != 3 || !hasDiag(got, diag.Warning, 6, 20, `intent "kid__check" leaves out its required slot "why"`) ||
 		!hasDiag(got, diag.Warning, 7, 34, `slot "c" value "z" is not one of the intent's values: [a b]`) ||
-		!hasDiag(got, diag.Warning, 9, 20, `intent "stay" is not taken at "kid.enc", where turns[2].expect_state rests (it and its ancestors take: kid__check, kid__pick)`) {
+		!hasDiag(got, diag.Warning, 14, 20, `intent "stay" is not taken at "kid.enc", where turns[0] "go" leads (its first arm, unguarded, moves "start" to "kid.enc") (it and its ancestors take: kid__check, kid__pick)`) {
 		t.Fatalf("%v", got)
 	}
 }
