@@ -129,18 +129,24 @@ func (l *fixtureLint) after(t *Turn, at *story.State, from, arc string, warned b
 			return rest{at, from}
 		}
 		return rest{}
-	case t.ExpectState != nil:
-		if s := ix.plainLeaf(*t.ExpectState); s != nil {
+	}
+	var to *story.State
+	if at != nil && t.Intent != nil && arc != "" && !(l.fx.Orchestrated() && l.leavesRequired(t, ix.decls[arc])) {
+		to = ix.step(at, arc) // a clarification (a required slot left out) may stay
+	}
+	if t.ExpectState != nil {
+		want := *t.ExpectState
+		if to != nil && want != to.Path && ix.hasState(want) {
+			l.warn(t.valueAt("expect_state"), ruleWrongState, "turns[%d].expect_state: %q, but the turn's intent %q, fired at %q (where %s), takes an unguarded first arm that moves it to %q: the assertion fails on both engines; expect_state: %s, or fix the turns before it",
+				t.Index, want, t.Intent.Name, at.Path, from, to.Path, to.Path)
+			return rest{}
+		}
+		if s := ix.plainLeaf(want); s != nil {
 			return rest{s, fmt.Sprintf("turns[%d].expect_state rests", t.Index)}
 		}
 		return rest{}
-	case at == nil || t.Intent == nil || arc == "":
-		return rest{}
 	}
-	if l.fx.Orchestrated() && l.leavesRequired(t, ix.decls[arc]) {
-		return rest{} // a clarification: the turn may stay
-	}
-	if to := ix.step(at, arc); to != nil {
+	if to != nil {
 		return rest{to, fmt.Sprintf("turns[%d] %q leads (its first arm, unguarded, moves %q to %q)", t.Index, t.Intent.Name, at.Path, to.Path)}
 	}
 	return rest{}
@@ -148,11 +154,14 @@ func (l *fixtureLint) after(t *Turn, at *story.State, from, arc string, warned b
 
 // step is the state an intent whose arm list at s (or the nearest
 // ancestor with one) starts with an unguarded arm certainly moves the
-// machine to, or nil: the arm's effects and the on_enter of the states it
-// enters only set, increment and say (no call, emit or job that may move
+// machine to, or nil: the arm's effects, the on_enter of s and of the
+// states it enters only set, increment and say (no call, emit or job that may move
 // it), its target is literal and lands on a leaf outside any parallel
 // state.
 func (ix *storyIndex) step(s *story.State, arc string) *story.State {
+	if !quietEntry(s, plainEffect) {
+		return nil // a pending emit of its on_enter may be decided again (conformance landing-effects-undone)
+	}
 	n := s
 	for n != nil && !n.HasOn(arc) && !n.HasOn("*") {
 		n = n.Parent
