@@ -162,22 +162,8 @@ func (ix *storyIndex) step(s *story.State, arc string) *story.State {
 	if !quietEntry(s, plainEffect) {
 		return nil // a pending emit of its on_enter may be decided again (conformance landing-effects-undone)
 	}
-	n := s
-	for n != nil && !n.HasOn(arc) && !n.HasOn("*") {
-		n = n.Parent
-	}
-	if n == nil {
-		return nil
-	}
-	arms := n.Arms(arc)
-	if len(arms) == 0 {
-		arms = n.Arms("*")
-	}
-	if len(arms) == 0 || arms[0] == nil {
-		return nil
-	}
-	a := arms[0]
-	if (a.When != "" && !a.Default()) || len(a.Emit()) > 0 || !plainEffects(a.Effects) {
+	n, a := firstArmOf(s, arc)
+	if a == nil || (a.When != "" && !a.Default()) || len(a.Emit()) > 0 || !plainEffects(a.Effects) {
 		return nil
 	}
 	tt := strings.TrimSpace(a.Target)
@@ -194,7 +180,34 @@ func (ix *storyIndex) step(s *story.State, arc string) *story.State {
 	if err != nil {
 		return nil
 	}
-	d := ix.byPath[p]
+	return ix.landing(ix.byPath[p])
+}
+
+// firstArmOf is the first arm the engines try for arc at s: the nearest
+// of s and its ancestors with arms for it (else that state's "*" arms),
+// and that state; a nil arm when there is none.
+func firstArmOf(s *story.State, arc string) (*story.State, *story.Transition) {
+	n := s
+	for n != nil && !n.HasOn(arc) && !n.HasOn("*") {
+		n = n.Parent
+	}
+	if n == nil {
+		return nil, nil
+	}
+	arms := n.Arms(arc)
+	if len(arms) == 0 {
+		arms = n.Arms("*")
+	}
+	if len(arms) == 0 {
+		return n, nil
+	}
+	return n, arms[0]
+}
+
+// landing is the leaf a move to d certainly rests on (descending literal
+// initial: states), or nil: a parallel state, a templated initial:, or an
+// on_enter on the way that may move it.
+func (ix *storyIndex) landing(d *story.State) *story.State {
 	for d != nil && len(d.Children) > 0 {
 		if d.Parallel || d.Initial == "" || story.IsTemplated(d.Initial) {
 			return nil
