@@ -67,6 +67,7 @@ type fixtureLint struct {
 	ix   *storyIndex
 	fx   *Fixture
 	ds   []diag.Diagnostic
+	rest rest // where the fixture rests before the next turn (lint_rejected.go)
 }
 
 // add reports a finding at p (in the fixture's file unless p names one).
@@ -128,8 +129,10 @@ func (l *fixtureLint) turns() {
 	if root, _, ok := strings.Cut(fx.InitialState, "#"); ok && ix.hasState(fx.InitialState) {
 		l.partialRegions(fx, root, leaves(fx.InitialState))
 	}
+	l.rest = l.startRest()
 	for _, t := range fx.Turns {
 		l.turn(t)
+		l.rejected(t)
 	}
 }
 
@@ -216,6 +219,23 @@ type storyIndex struct {
 	// maxSuggestions the warnings come without one.
 	stateList []string
 	suggested int
+
+	// for the rejected-turn checks (lint_rejected.go): the states by path
+	// (folded when the story imports), each intent's declarations (global and
+	// state-local), the on: names some state takes, the arc names each
+	// spelling of an imported intent stands for (everywhere, and by state
+	// path), whether some state takes "*" and whether a
+	// background job's on_complete can move the machine between turns
+	byPath   map[string]*story.State
+	decls    map[string][]*story.Intent
+	taken    map[string]bool
+	aliases  map[string][]string
+	aliasAt  map[string]map[string]string
+	wildcard bool
+	jobs     bool
+	// unfolded: the story imports or expands phases but did not fold, so
+	// the index misses states and arms
+	unfolded bool
 }
 
 // maxSuggestions is how many did-you-means one lint looks up.
@@ -229,26 +249,34 @@ func indexFolded(st *story.Story) *storyIndex {
 			ix := indexStory(f.Story)
 			for _, p := range f.Paths() {
 				if si := f.Info(p); si != nil {
-					for name := range si.IntentAliases {
+					for name, arc := range si.IntentAliases {
 						ix.intents[name] = true
+						ix.aliases[name] = append(ix.aliases[name], arc)
 					}
+					ix.aliasAt[p] = si.IntentAliases
 				}
 			}
 			return ix
 		}
+		ix := indexStory(st)
+		ix.unfolded = true
+		return ix
 	}
 	return indexStory(st)
 }
 
 func indexStory(st *story.Story) *storyIndex {
-	ix := &storyIndex{states: map[string]bool{}, intents: map[string]bool{}, invoked: map[string]bool{}, world: map[string]*story.WorldVar{}}
+	ix := &storyIndex{states: map[string]bool{}, intents: map[string]bool{}, invoked: map[string]bool{}, world: map[string]*story.WorldVar{},
+		byPath: map[string]*story.State{}, decls: map[string][]*story.Intent{}, taken: map[string]bool{},
+		aliases: map[string][]string{}, aliasAt: map[string]map[string]string{}}
 	for _, w := range st.World {
 		if _, dup := ix.world[w.Name]; !dup {
 			ix.world[w.Name] = w
 		}
 	}
-	for n := range st.Intents {
+	for n, it := range st.Intents {
 		ix.intents[n] = true
+		ix.decls[n] = append(ix.decls[n], it)
 	}
 	for n := range st.CheckpointIntents {
 		ix.intents[n] = true
@@ -275,17 +303,24 @@ func indexStory(st *story.Story) *storyIndex {
 			if e.Invoke != "" {
 				ix.invoked[bind(e.Invoke)] = true
 			}
+			if e.Background() && len(e.OnComplete()) > 0 {
+				ix.jobs = true
+			}
 			effects(e.OnComplete())
 			effects(e.Effects())
 		}
 	}
 	for _, s := range st.AllStates() { // the loader's tree: no nil state
 		ix.states[s.Path] = true
-		for n := range s.Intents {
+		ix.byPath[s.Path] = s
+		for n, it := range s.Intents {
 			ix.intents[n] = true
+			ix.decls[n] = append(ix.decls[n], it)
 		}
 		for _, on := range s.On {
 			ix.intents[on.Intent] = true
+			ix.taken[on.Intent] = true
+			ix.wildcard = ix.wildcard || on.Intent == "*"
 			for _, tr := range on.Arms {
 				if tr != nil {
 					effects(tr.Effects)

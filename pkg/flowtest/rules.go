@@ -32,6 +32,12 @@ var (
 		Summary: "an expect_error no run satisfies: a code the engine never reports (such as the llm-guide's names for MISSING_SLOTS and INVALID_SLOT_VALUE), or one beside expect_no_errors: true (the expected rejection still counts)", Example: "expect_error: {code: SLOT_MISSING_REQUIRED}"}
 	ruleWorldType = &diag.Rule{ID: "flow-world-type", Severity: diag.Warning, LintOnly: true,
 		Summary: "an initial_world or world_override value the key's declared type does not hold: a string or null on an int, float or bool key, a scalar or list on an object key, a scalar or mapping on a list key; neither engine converts it, so a guard reading the key as its type fails the turn (string > int, <nil> > int, a field of a string) or compares false", Example: "initial_world: {n: \"3\"}   # world: {n: {type: int}}"}
+	ruleRejected = &diag.Rule{ID: "flow-rejected", Severity: diag.Warning, LintOnly: true,
+		Summary: "a turn both engines certainly reject: its intent is declared but no state takes it, the state the fixture certainly rests in does not take it (the state the previous turn's expect_state names, a legacy fixture's initial_state, or where an intent's first, unguarded arm leads from there), a legacy-path turn leaves out a required slot (MISSING_SLOTS) or a slot value is not one of its values: (INVALID_SLOT_VALUE); the fixture fails unless the turn expects the rejection", Example: "- intent: {name: pick, slots: {color: green}}   # values: [red, blue]"}
+	ruleWrongState = &diag.Rule{ID: "flow-wrong-state", Severity: diag.Warning, LintOnly: true,
+		Summary: "an expect_state the turn certainly does not meet: from the state the fixture certainly rests in, the turn's intent takes a first arm without when: that moves it (setting, incrementing or saying only, to a literal target) to another state", Example: "- intent: {name: go}     # at lobby, go: [{target: hall}]\n  expect_state: vault"}
+	ruleSlotType = &diag.Rule{ID: "flow-slot-type", Severity: diag.Warning, LintOnly: true,
+		Summary: "a turn's slot value is a string where the intent declares the slot int, float or bool: neither engine converts or refuses it, so a guard reading the slot as its type fails the turn (string > int) or compares false", Example: "- intent: {name: count, slots: {k: \"5\"}}   # slots: {k: {type: int}}"}
 	ruleBadRegex = &diag.Rule{ID: "flow-bad-regex", Severity: diag.Warning, LintOnly: true,
 		Summary: "an expect_view_matches that is not a Go regular expression (the turn always fails)", Example: "expect_view_matches: \"(unclosed\""}
 )
@@ -40,7 +46,7 @@ var (
 var rules = []*diag.Rule{
 	ruleSyntax, ruleShape, ruleUnknownKey, ruleIgnoredKey, ruleValue, ruleUnknownIntent,
 	ruleUnknownState, ruleUnusedStub, ruleNotChecked, ruleMissingFile, ruleOutsideRoot, ruleBadRegex,
-	ruleErrorCode, ruleWorldType,
+	ruleErrorCode, ruleWorldType, ruleRejected, ruleWrongState, ruleSlotType,
 }
 
 // Rules lists (copies of) every rule the fixture parser and linter report,

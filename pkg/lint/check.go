@@ -137,6 +137,7 @@ func passes() []pass {
 		{ruleTargetSyntax, checkTargetSyntax},
 		{ruleEmitAfterExit, checkEmitAfterExit},
 		{ruleEmitAfterMove, checkEmitAfterMove},
+		{ruleEmitAtTarget, checkEmitAtTarget},
 		{ruleEmitCycle, checkEmitCycles},
 		{ruleViewRoot, checkViewRoot},
 		{rulePrebindView, checkPrebindView},

@@ -1,0 +1,374 @@
+package flowtest
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"kitsoki/pkg/engine"
+	"kitsoki/pkg/story"
+)
+
+// rejected warns at a turn whose intent both engines certainly reject
+// (story-runtime §1.4; each probed with the existing engine, where the
+// fixture fails with "unexpected validation error: <code>"):
+//
+//   - the intent is declared but no state of the story takes it (no on:
+//     arm anywhere, no "*"): INTENT_NOT_ALLOWED_IN_STATE wherever it fires;
+//   - the state the fixture certainly rests in (see rest) takes, with its
+//     ancestors, neither the intent nor "*": INTENT_NOT_ALLOWED_IN_STATE,
+//     or an earlier assertion fails;
+//   - a required slot a legacy-path turn leaves out (absent or null):
+//     MISSING_SLOTS (on the orchestrator path the turn is a clarification,
+//     which fails nothing: flow-format §3.2);
+//   - a slot value outside the slot's values: (as fmt prints both):
+//     INVALID_SLOT_VALUE.
+//
+// A turn that expects the rejection (expect_error) is not judged, nor a
+// slot a {{ }} template fills. A slot is judged against every
+// declaration of its intent (the global one and each state's own) and
+// reported only when all of them refuse it. After a finding the rest of
+// the fixture is not judged: it already fails.
+func (l *fixtureLint) rejected(t *Turn) {
+	at, from := l.restAt(t)
+	arc, warned := l.judge(t, at, from)
+	l.rest = l.after(t, at, from, arc, warned)
+}
+
+// judge checks t fired at at (nil: unknown), returning the on: name its
+// intent reaches and whether it warned.
+func (l *fixtureLint) judge(t *Turn, at *story.State, from string) (string, bool) {
+	ix := l.ix
+	if t.ExpectError != nil || t.Intent == nil || t.Intent.Name == "" || ix.unfolded {
+		return "", false
+	}
+	name := t.Intent.Name
+	if !ix.intents[name] {
+		return "", false // flow-unknown-intent's
+	}
+	arcs := slices.Compact(slices.Sorted(slices.Values(ix.aliases[name])))
+	if !ix.wildcard && !ix.taken[name] && len(arcs) == 0 {
+		l.warn(t.Intent.Pos, ruleRejected, "turns[%d]: intent %q is declared, but no state of the story takes it (no on: %s arm, and no \"*\"): the turn is rejected INTENT_NOT_ALLOWED_IN_STATE on both engines; add an on: %s arm to the state that should take it, or expect the rejection (expect_error: {code: %s})",
+			t.Index, name, name, name, engine.CodeNotAllowed)
+		return "", true
+	}
+	arc := name // the on: name the turn reaches: a bare child spelling stands for its arc
+	if len(arcs) == 1 && !ix.taken[name] {
+		arc = arcs[0]
+	}
+	if at != nil {
+		if a := ix.aliasOf(at, name); a != "" {
+			arc = a
+		}
+		if !takes(at, arc) {
+			l.warn(t.Intent.Pos, ruleRejected, "turns[%d]: intent %q is not taken at %q, where %s (it and its ancestors take: %s): the turn is rejected INTENT_NOT_ALLOWED_IN_STATE on both engines, if the fixture gets this far; fire an intent %q takes, fix the turns before it, or expect the rejection (expect_error: {code: %s})",
+				t.Index, name, at.Path, from, takenList(at), at.Path, engine.CodeNotAllowed)
+			return arc, true
+		}
+	} else if arc == name && len(arcs) > 0 && !ix.taken[name] {
+		return "", false // a bare spelling of several children's intents: which one is unknown
+	}
+	n := len(l.ds)
+	l.slots(t, ix.decls[arc])
+	warned := len(l.ds) > n
+	l.slotTypes(t, ix.decls[arc])
+	return arc, warned
+}
+
+// aliasOf is the arc name a bare child spelling stands for at s (the
+// first of s and its ancestors that maps it, as the engines resolve it),
+// or "".
+func (ix *storyIndex) aliasOf(s *story.State, name string) string {
+	for ; s != nil; s = s.Parent {
+		if arc, ok := ix.aliasAt[s.Path][name]; ok {
+			return arc
+		}
+	}
+	return ""
+}
+
+// rest is where a fixture certainly rests between turns: at is the state
+// (nil: unknown), from says why, for messages.
+type rest struct {
+	at   *story.State
+	from string
+}
+
+// startRest is where the fixture's first turn fires: a legacy fixture's
+// initial_state leaf; on the orchestrator path only a leaf whose on_enter
+// (and its ancestors') is empty, so that nothing moves it at the start.
+func (l *fixtureLint) startRest() rest {
+	s := l.ix.plainLeaf(l.fx.InitialState)
+	if s == nil || (l.fx.Orchestrated() && !quietEntry(s, func(*story.Effect) bool { return false })) {
+		return rest{}
+	}
+	return rest{s, "the fixture starts (initial_state)"}
+}
+
+// restAt is the state t certainly fires at, or nil: not after a clock
+// advance (a timeout may fire) or in a story whose background job's
+// on_complete may move the machine between turns.
+func (l *fixtureLint) restAt(t *Turn) (*story.State, string) {
+	if t.HasAdvance || l.ix.jobs || l.rest.at == nil {
+		return nil, ""
+	}
+	return l.rest.at, l.rest.from
+}
+
+// after is where the fixture rests after t, fired at at with its intent
+// reaching the on: name arc: the state its expect_state names, else the
+// one the unguarded first arm of the intent certainly moves it to (a
+// legacy expect_error turn's result is discarded: it stays), else unknown.
+func (l *fixtureLint) after(t *Turn, at *story.State, from, arc string, warned bool) rest {
+	ix := l.ix
+	switch {
+	case warned:
+		return rest{} // the fixture already fails here
+	case t.ExpectError != nil:
+		if !l.fx.Orchestrated() && at != nil {
+			return rest{at, from}
+		}
+		return rest{}
+	}
+	var to *story.State
+	if at != nil && t.Intent != nil && arc != "" && !(l.fx.Orchestrated() && l.leavesRequired(t, ix.decls[arc])) {
+		to = ix.step(at, arc) // a clarification (a required slot left out) may stay
+	}
+	if t.ExpectState != nil {
+		want := *t.ExpectState
+		if to != nil && want != to.Path && ix.hasState(want) {
+			l.warn(t.valueAt("expect_state"), ruleWrongState, "turns[%d].expect_state: %q, but the turn's intent %q, fired at %q (where %s), takes an unguarded first arm that moves it to %q: the assertion fails on both engines; expect_state: %s, or fix the turns before it",
+				t.Index, want, t.Intent.Name, at.Path, from, to.Path, to.Path)
+			return rest{}
+		}
+		if s := ix.plainLeaf(want); s != nil {
+			return rest{s, fmt.Sprintf("turns[%d].expect_state rests", t.Index)}
+		}
+		return rest{}
+	}
+	if to != nil {
+		return rest{to, fmt.Sprintf("turns[%d] %q leads (its first arm, unguarded, moves %q to %q)", t.Index, t.Intent.Name, at.Path, to.Path)}
+	}
+	return rest{}
+}
+
+// step is the state an intent whose arm list at s (or the nearest
+// ancestor with one) starts with an unguarded arm certainly moves the
+// machine to, or nil: the arm's effects, the on_enter of s and of the
+// states it enters only set, increment and say (no call, emit or job that may move
+// it), its target is literal and lands on a leaf outside any parallel
+// state.
+func (ix *storyIndex) step(s *story.State, arc string) *story.State {
+	if !quietEntry(s, plainEffect) {
+		return nil // a pending emit of its on_enter may be decided again (conformance landing-effects-undone)
+	}
+	n, a := firstArmOf(s, arc)
+	if a == nil || (a.When != "" && !a.Default()) || len(a.Emit()) > 0 || !plainEffects(a.Effects) {
+		return nil
+	}
+	tt := strings.TrimSpace(a.Target)
+	if tt == "" || tt == "." {
+		if n != s {
+			return nil // the owning state's re-entry: not judged
+		}
+		return s
+	}
+	if story.IsTemplated(tt) || strings.HasPrefix(tt, "@exit:") {
+		return nil
+	}
+	p, err := story.ResolvePath(n.Path, tt)
+	if err != nil {
+		return nil
+	}
+	return ix.landing(ix.byPath[p])
+}
+
+// firstArmOf is the first arm the engines try for arc at s: the nearest
+// of s and its ancestors with arms for it (else that state's "*" arms),
+// and that state; a nil arm when there is none.
+func firstArmOf(s *story.State, arc string) (*story.State, *story.Transition) {
+	n := s
+	for n != nil && !n.HasOn(arc) && !n.HasOn("*") {
+		n = n.Parent
+	}
+	if n == nil {
+		return nil, nil
+	}
+	arms := n.Arms(arc)
+	if len(arms) == 0 {
+		arms = n.Arms("*")
+	}
+	if len(arms) == 0 {
+		return n, nil
+	}
+	return n, arms[0]
+}
+
+// landing is the leaf a move to d certainly rests on (descending literal
+// initial: states), or nil: a parallel state, a templated initial:, or an
+// on_enter on the way that may move it.
+func (ix *storyIndex) landing(d *story.State) *story.State {
+	for d != nil && len(d.Children) > 0 {
+		if d.Parallel || d.Initial == "" || story.IsTemplated(d.Initial) {
+			return nil
+		}
+		d = ix.byPath[d.Path+"."+d.Initial]
+	}
+	if d == nil || ix.plainLeaf(d.Path) == nil || !quietEntry(d, plainEffect) {
+		return nil
+	}
+	return d
+}
+
+// plainLeaf is the state at path when it is a leaf outside any parallel
+// state, else nil.
+func (ix *storyIndex) plainLeaf(path string) *story.State {
+	s := ix.byPath[path]
+	if s == nil || strings.Contains(path, "#") || len(s.Children) > 0 || s.Parallel {
+		return nil
+	}
+	for a := s.Parent; a != nil; a = a.Parent {
+		if a.Parallel {
+			return nil
+		}
+	}
+	return s
+}
+
+// quietEntry reports whether every on_enter effect of s and its
+// ancestors is ok.
+func quietEntry(s *story.State, ok func(*story.Effect) bool) bool {
+	for ; s != nil; s = s.Parent {
+		if !allEffects(s.OnEnter, ok) {
+			return false
+		}
+	}
+	return true
+}
+
+func allEffects(effs []*story.Effect, ok func(*story.Effect) bool) bool {
+	return !slices.ContainsFunc(effs, func(e *story.Effect) bool { return e != nil && !ok(e) })
+}
+
+func plainEffects(effs []*story.Effect) bool { return allEffects(effs, plainEffect) }
+
+// plainEffect: a set, increment or say, which cannot move the machine.
+func plainEffect(e *story.Effect) bool {
+	return e.Invoke == "" && e.EmitIntent() == "" && e.Target() == "" && !e.Background() && len(e.Effects()) == 0 && len(e.OnComplete()) == 0
+}
+
+// takes reports whether s or an ancestor has an on: arm for intent (or "*").
+func takes(s *story.State, intent string) bool {
+	for ; s != nil; s = s.Parent {
+		if s.HasOn(intent) || s.HasOn("*") {
+			return true
+		}
+	}
+	return false
+}
+
+// takenList names the intents s and its ancestors take, for a message.
+func takenList(s *story.State) string {
+	var names []string
+	for ; s != nil; s = s.Parent {
+		for _, n := range s.OnNames() {
+			if !slices.Contains(names, n) {
+				names = append(names, n)
+			}
+		}
+	}
+	if len(names) == 0 {
+		return "none"
+	}
+	if len(names) > 8 {
+		names = append(slices.Clip(names[:8]), fmt.Sprintf("… %d more", len(names)-8))
+	}
+	return strings.Join(names, ", ")
+}
+
+// slots warns at a required slot t leaves out, or a value outside a
+// slot's values:, when every declaration of the intent refuses it.
+func (l *fixtureLint) slots(t *Turn, decls []*story.Intent) {
+	if len(decls) == 0 {
+		return // undeclared (a "*" arm takes it): slots are not checked
+	}
+	sent := map[string]KV{}
+	for _, kv := range t.Intent.Slots {
+		sent[kv.Key] = kv
+	}
+	first := decls[0]
+	for _, sn := range slotNames(first) {
+		sl := first.Slots[sn]
+		if sl == nil {
+			continue
+		}
+		kv, ok := sent[sn]
+		if (!ok || kv.Value == nil) && !l.fx.Orchestrated() && allDecls(decls, func(it *story.Intent) bool { s := it.Slots[sn]; return s != nil && s.Required }) {
+			l.warn(t.Intent.Pos, ruleRejected, "turns[%d]: intent %q leaves out its required slot %q (absent or null): on this legacy-path fixture the turn is rejected %s on both engines; add slots: {%s: ...} to the intent, or expect the rejection (expect_error: {code: %s})",
+				t.Index, t.Intent.Name, sn, engine.CodeMissingSlots, sn, engine.CodeMissingSlots)
+			continue
+		}
+		if !ok || kv.Value == nil || isTemplate(kv.Value) {
+			continue
+		}
+		v := fmt.Sprint(yamlWhole(kv.Value))
+		if allDecls(decls, func(it *story.Intent) bool {
+			s := it.Slots[sn]
+			return s != nil && len(s.Values) > 0 && !slices.Contains(valueTexts(s.Values), v)
+		}) {
+			l.warn(kv.Pos, ruleRejected, "turns[%d]: slot %q value %q is not one of the intent's values: [%s]: the turn is rejected %s on both engines; send one of them, or expect the rejection (expect_error: {code: %s})",
+				t.Index, sn, v, strings.Join(valueTexts(sl.Values), " "), engine.CodeInvalidSlot, engine.CodeInvalidSlot)
+		}
+	}
+}
+
+// slotNames is it's slots in declaration order (by name when unrecorded).
+func slotNames(it *story.Intent) []string {
+	if len(it.SlotOrder) == len(it.Slots) {
+		return it.SlotOrder
+	}
+	names := make([]string, 0, len(it.Slots))
+	for n := range it.Slots {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
+}
+
+func allDecls(decls []*story.Intent, f func(*story.Intent) bool) bool {
+	return !slices.ContainsFunc(decls, func(it *story.Intent) bool { return it == nil || !f(it) })
+}
+
+// valueTexts is values: as the engines compare them (fmt's %v; null is "").
+func valueTexts(values []any) []string {
+	out := make([]string, len(values))
+	for i, x := range values {
+		if x != nil {
+			out[i] = fmt.Sprint(x)
+		}
+	}
+	return out
+}
+
+// isTemplate reports a text holding {{, which the orchestrator path renders.
+func isTemplate(v any) bool {
+	s, ok := v.(string)
+	return ok && strings.Contains(s, "{{")
+}
+
+// leavesRequired reports whether some declaration of the intent has a
+// required slot t leaves out (absent or null).
+func (l *fixtureLint) leavesRequired(t *Turn, decls []*story.Intent) bool {
+	sent := map[string]bool{}
+	for _, kv := range t.Intent.Slots {
+		sent[kv.Key] = kv.Value != nil
+	}
+	return slices.ContainsFunc(decls, func(it *story.Intent) bool {
+		for sn, sl := range it.Slots {
+			if sl != nil && sl.Required && !sent[sn] {
+				return true
+			}
+		}
+		return false
+	})
+}

@@ -1,0 +1,386 @@
+package flowtest
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"kitsoki/pkg/diag"
+	storylint "kitsoki/pkg/lint"
+	"kitsoki/pkg/story"
+)
+
+// rejectedFindings loads the story files into a temporary directory and
+// returns the flow-rejected findings of the fixture src against it.
+func rejectedFindings(t *testing.T, files map[string]string, src string) []diag.Diagnostic {
+	t.Helper()
+	dir := t.TempDir()
+	for name, body := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st, ds := storylint.Load(filepath.Join(dir, "app.yaml"), story.Options{})
+	if st == nil || diag.HasErrors(ds) {
+		t.Fatal(ds)
+	}
+	fxs, pds := parse("flows/r.yaml", []byte(src))
+	if diag.HasErrors(pds) {
+		t.Fatal(pds)
+	}
+	var got []diag.Diagnostic
+	for _, d := range lint(st, fxs) {
+		if d.Rule == ruleRejected.ID {
+			got = append(got, d)
+		}
+	}
+	return got
+}
+
+const rejectedApp = `app: {id: rej}
+root: lobby
+intents:
+  pick:
+    slots:
+      color: {type: string, values: [red, blue]}
+  need:
+    slots:
+      who: {type: string, required: true}
+  go: {}
+  orphan: {}
+states:
+  lobby:
+    on:
+      pick: [{target: lobby}]
+      need: [{target: lobby}]
+      go: [{target: done}]
+  done: {terminal: true}
+`
+
+// Each turn the existing engine rejects (probed there: every one fails
+// its fixture with "unexpected validation error") is warned at the
+// intent or the slot value, naming the code and the fix; the same turns
+// expecting the rejection, a fine slot value, and a missing slot on the
+// orchestrator path (a clarification there, which fails nothing) are not.
+func TestLintRejected(t *testing.T) {
+	fx := `test_kind: flow
+initial_state: lobby
+turns:
+  - intent: {name: pick, slots: {color: green}}
+  - intent: {name: need}
+  - intent: {name: need, slots: {who: null}}
+  - intent: {name: orphan}
+  - intent: {name: pick, slots: {color: red}}
+  - intent: {name: go}
+    expect_state: done
+  - intent: {name: pick, slots: {color: red}}
+---
+test_kind: flow
+initial_state: lobby
+turns:
+  - intent: {name: pick, slots: {color: green}}
+    expect_error: {code: INVALID_SLOT_VALUE}
+  - intent: {name: orphan}
+    expect_error: {code: INTENT_NOT_ALLOWED_IN_STATE}
+  - intent: {name: go}
+    expect_state: done
+  - intent: {name: pick, slots: {color: red}}
+    expect_error: {code: INTENT_NOT_ALLOWED_IN_STATE}
+---
+test_kind: flow
+use_orchestrator: true
+initial_state: lobby
+turns:
+  - intent: {name: need}
+  - intent: {name: pick, slots: {color: "{{ world.c }}"}}
+---
+test_kind: flow
+initial_state: lobby
+turns:
+  - intent: {name: go}
+  - intent: {name: pick, slots: {color: red}}
+`
+	got := rejectedFindings(t, map[string]string{"app.yaml": rejectedApp}, fx)
+	want := []struct {
+		line, col int
+		text      string
+	}{
+		{4, 34, `slot "color" value "green" is not one of the intent's values: [red blue]: the turn is rejected INVALID_SLOT_VALUE`},
+		{5, 20, `intent "need" leaves out its required slot "who" (absent or null): on this legacy-path fixture the turn is rejected MISSING_SLOTS`},
+		{6, 20, `turns[2]: intent "need" leaves out its required slot "who"`},
+		{7, 20, `intent "orphan" is declared, but no state of the story takes it`},
+		{11, 20, `turns[6]: intent "pick" is not taken at "done", where turns[5].expect_state rests (it and its ancestors take: none)`},
+		{36, 20, `turns[1]: intent "pick" is not taken at "done", where turns[0] "go" leads (its first arm, unguarded, moves "lobby" to "done") (it and its ancestors take: none)`},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("got %d findings, want %d: %v", len(got), len(want), got)
+	}
+	for _, w := range want {
+		if !hasDiag(got, diag.Warning, w.line, w.col, w.text) {
+			t.Errorf("no warning at %d:%d containing %q in %v", w.line, w.col, w.text, got)
+		}
+	}
+}
+
+// The state a turn starts in is judged only where it is certain: not
+// after a turn that advances the clock (a timeout may move it), not under
+// a parallel state, not in a story whose background job's on_complete can
+// move it between turns, not where a "*" arm takes every intent, and not
+// past an arm that may not be the one taken or may move elsewhere.
+func TestLintRejectedUncertainState(t *testing.T) {
+	fx := `test_kind: flow
+initial_state: lobby
+turns:
+  - intent: {name: go}
+    expect_state: done
+  - advance_clock: 1s
+    intent: {name: pick, slots: {color: red}}
+`
+	if got := rejectedFindings(t, map[string]string{"app.yaml": rejectedApp}, fx); len(got) != 0 {
+		t.Errorf("advance_clock: %v", got)
+	}
+	wild := strings.Replace(rejectedApp, "  done: {terminal: true}\n", "  done:\n    on: {\"*\": [{target: lobby}]}\n", 1)
+	fx2 := "test_kind: flow\ninitial_state: lobby\nturns:\n  - intent: {name: go}\n    expect_state: done\n  - intent: {name: orphan}\n"
+	if got := rejectedFindings(t, map[string]string{"app.yaml": wild}, fx2); len(got) != 0 {
+		t.Errorf("wildcard: %v", got)
+	}
+	job := strings.Replace(rejectedApp, "      go: [{target: done}]\n", "      go:\n        - target: done\n          effects:\n            - invoke: host.run\n              background: true\n              with: {cmd: \"true\"}\n              on_complete: [{target: lobby}]\n", 1)
+	fx3 := "test_kind: flow\ninitial_state: lobby\nturns:\n  - intent: {name: go}\n    expect_state: done\n  - intent: {name: pick, slots: {color: red}}\n"
+	if got := rejectedFindings(t, map[string]string{"app.yaml": job}, fx3); len(got) != 0 {
+		t.Errorf("background on_complete: %v", got)
+	}
+	// the state is followed only through an intent's first arm when it is
+	// unguarded and only sets: not a guarded arm, a call, or an
+	// orchestrator start whose on_enter may move it
+	step := strings.Replace(rejectedApp, "      go: [{target: done}]\n", "      go:\n        - when: \"world.n > 0\"\n          target: lobby\n        - target: done\n", 1)
+	fx5 := "test_kind: flow\ninitial_state: lobby\nturns:\n  - intent: {name: go}\n  - intent: {name: pick, slots: {color: red}}\n"
+	if got := rejectedFindings(t, map[string]string{"app.yaml": step}, fx5); len(got) != 0 {
+		t.Errorf("guarded first arm: %v", got)
+	}
+	call := strings.Replace(rejectedApp, "      go: [{target: done}]\n", "      go:\n        - target: done\n          effects: [{invoke: host.run, with: {cmd: \"true\"}, on_error: lobby}]\n", 1)
+	if got := rejectedFindings(t, map[string]string{"app.yaml": call}, fx5); len(got) != 0 {
+		t.Errorf("a call in the arm: %v", got)
+	}
+	entry := strings.Replace(rejectedApp, "  done: {terminal: true}\n", "  done: {terminal: true}\n  hall:\n    on_enter: [{emit_intent: back}]\n    on: {back: [{target: lobby}]}\n", 1)
+	entry = strings.Replace(entry, "  orphan: {}\n", "  orphan: {}\n  back: {}\n", 1)
+	fx6 := "test_kind: flow\nuse_orchestrator: true\ninitial_state: hall\nturns:\n  - intent: {name: pick, slots: {color: red}}\n"
+	if got := rejectedFindings(t, map[string]string{"app.yaml": entry}, fx6); len(got) != 0 {
+		t.Errorf("orchestrator start with on_enter: %v", got)
+	}
+	par := `app: {id: par}
+root: p
+intents: {a: {}, b: {}}
+states:
+  p:
+    type: parallel
+    states:
+      r1:
+        type: compound
+        initial: x
+        states:
+          x: {on: {a: [{target: p.r1.x}]}}
+      r2:
+        type: compound
+        initial: y
+        states:
+          y: {on: {b: [{target: p.r2.y}]}}
+`
+	fx4 := "test_kind: flow\ninitial_state: p.r1.x\nturns:\n  - intent: {name: b}\n"
+	if got := rejectedFindings(t, map[string]string{"app.yaml": par}, fx4); len(got) != 0 {
+		t.Errorf("parallel: %v", got)
+	}
+}
+
+// An imported child's intents are judged under their folded names, and
+// a bare spelling (pick for kid__pick) is resolved as the engines resolve
+// it: a missing slot, a value outside values: and a parent intent fired
+// in the child's state are warned, a bare spelling the child takes is not.
+func TestLintRejectedImported(t *testing.T) {
+	files := map[string]string{
+		"kid/app.yaml": `app: {id: kid}
+root: enc
+intents:
+  check:
+    slots:
+      why: {type: string, required: true}
+  pick:
+    slots:
+      c: {values: [a, b]}
+exits: {done: {}}
+states:
+  enc:
+    on:
+      check: [{target: "@exit:done"}]
+      pick: [{target: enc}]
+`,
+		"app.yaml": `app: {id: top}
+root: start
+intents: {go: {}, stay: {}}
+imports:
+  kid:
+    source: ./kid
+    entry: enc
+    exits: {done: {to: start}}
+states:
+  start:
+    on:
+      go: [{target: kid}]
+      stay: [{target: start}]
+`,
+	}
+	fx := `test_kind: flow
+initial_state: start
+turns:
+  - intent: {name: go}
+    expect_state: kid.enc
+  - intent: {name: kid__check}
+  - intent: {name: pick, slots: {c: z}}
+    expect_state: kid.enc
+---
+test_kind: flow
+initial_state: start
+turns:
+  - intent: {name: go}
+  - intent: {name: stay}
+---
+test_kind: flow
+initial_state: start
+turns:
+  - intent: {name: go}
+    expect_state: kid.enc
+  - intent: {name: pick, slots: {c: a}}
+    expect_state: kid.enc
+  - intent: {name: check, slots: {why: x}}
+    expect_state: start
+`
+	got := rejectedFindings(t, files, fx)
+	if len(got) != 3 || !hasDiag(got, diag.Warning, 6, 20, `intent "kid__check" leaves out its required slot "why"`) ||
+		!hasDiag(got, diag.Warning, 7, 34, `slot "c" value "z" is not one of the intent's values: [a b]`) ||
+		!hasDiag(got, diag.Warning, 14, 20, `intent "stay" is not taken at "kid.enc", where turns[0] "go" leads (its first arm, unguarded, moves "start" to "kid.enc") (it and its ancestors take: kid__check, kid__pick)`) {
+		t.Fatalf("%v", got)
+	}
+}
+
+// A slot value written as a string where the intent types the slot int,
+// float or bool is warned at the value, with the unquoted fix when it
+// parses; a number, a template, a string on a string slot, and a slot
+// two declarations type differently are not.
+func TestLintSlotType(t *testing.T) {
+	app := `app: {id: st}
+root: a
+intents:
+  count:
+    slots:
+      k: {type: int}
+      f: {type: float}
+      b: {type: boolean}
+      s: {type: string}
+      x: {type: int}
+states:
+  a:
+    on:
+      count:
+        - when: slots.k > 2
+          target: z
+  z:
+    intents:
+      count:
+        slots:
+          k: {type: integer}
+          f: {type: number}
+          b: {type: bool}
+          x: {type: string}
+    on:
+      count: [{target: a}]
+`
+	fx := `test_kind: flow
+initial_state: a
+turns:
+  - intent: {name: count, slots: {k: "5", f: abc, b: "yes", s: "7", x: "1"}}
+  - intent: {name: count, slots: {k: 5, f: 1.5, b: true, s: x}}
+  - intent: {name: count, slots: {k: "{{ world.n }}"}}
+`
+	var got []diag.Diagnostic
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "app.yaml"), []byte(app), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	st, ds := storylint.Load(filepath.Join(dir, "app.yaml"), story.Options{})
+	if st == nil || diag.HasErrors(ds) {
+		t.Fatal(ds)
+	}
+	fxs, pds := parse("flows/r.yaml", []byte(fx))
+	if diag.HasErrors(pds) {
+		t.Fatal(pds)
+	}
+	for _, d := range lint(st, fxs) {
+		if d.Rule == ruleSlotType.ID {
+			got = append(got, d)
+		}
+	}
+	if len(got) != 3 || !hasDiag(got, diag.Warning, 4, 35, `slot "k" value "5" is a string, and the intent declares k type: int; neither engine converts it`) ||
+		!hasDiag(got, diag.Warning, 4, 35, "write 5 without quotes") ||
+		!hasDiag(got, diag.Warning, 4, 43, "write a number without quotes") ||
+		!hasDiag(got, diag.Warning, 4, 51, "as a bool fails the turn") {
+		t.Fatalf("%v", got)
+	}
+}
+
+// An expect_state the turn certainly misses (from a known state, the
+// intent's first arm is unguarded and moves elsewhere) is warned at the
+// expect_state with the state it reaches; one it meets, one after a
+// guarded arm, a stay at a state whose on_enter emits (a pending emit may
+// be decided again there) and a state the story lacks are not.
+func TestLintWrongState(t *testing.T) {
+	app := strings.Replace(rejectedApp, "  done: {terminal: true}\n", "  done: {terminal: true}\n  hall:\n    on_enter: [{emit_intent: back}]\n    on:\n      back: [{target: lobby}]\n      pick: [{target: .}]\n", 1)
+	app = strings.Replace(app, "  orphan: {}\n", "  orphan: {}\n  back: {}\n", 1)
+	app = strings.Replace(app, "      need: [{target: lobby}]\n", "      need:\n        - when: \"world.n > 0\"\n          target: done\n        - target: lobby\n", 1)
+	fx := `test_kind: flow
+initial_state: lobby
+turns:
+  - intent: {name: pick, slots: {color: red}}
+    expect_state: lobby
+  - intent: {name: go}
+    expect_state: lobby
+---
+test_kind: flow
+initial_state: lobby
+turns:
+  - intent: {name: need, slots: {who: me}}
+    expect_state: done
+  - intent: {name: go}
+    expect_state: nowhere
+---
+test_kind: flow
+initial_state: hall
+turns:
+  - intent: {name: pick, slots: {color: red}}
+    expect_state: lobby
+`
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "app.yaml"), []byte(app), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	st, ds := storylint.Load(filepath.Join(dir, "app.yaml"), story.Options{})
+	if st == nil || diag.HasErrors(ds) {
+		t.Fatal(ds)
+	}
+	fxs, pds := parse("flows/r.yaml", []byte(fx))
+	if diag.HasErrors(pds) {
+		t.Fatal(pds)
+	}
+	var got []diag.Diagnostic
+	for _, d := range lint(st, fxs) {
+		if d.Rule == ruleWrongState.ID {
+			got = append(got, d)
+		}
+	}
+	if len(got) != 1 || !hasDiag(got, diag.Warning, 7, 19, `turns[1].expect_state: "lobby", but the turn's intent "go", fired at "lobby" (where turns[0].expect_state rests), takes an unguarded first arm that moves it to "done": the assertion fails on both engines; expect_state: done`) {
+		t.Fatalf("%v", got)
+	}
+}
