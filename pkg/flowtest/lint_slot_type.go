@@ -33,11 +33,7 @@ func (l *fixtureLint) slotTypes(t *Turn, decls []*story.Intent) {
 		if !isText || isTemplate(kv.Value) {
 			continue
 		}
-		fix := valueFix[kind] + " without quotes"
-		if parsesAsKind(s, kind) {
-			fix = "write " + s + " without quotes"
-		}
 		l.warn(kv.Pos, ruleSlotType, "turns[%d]: slot %q value %q is a string, and the intent declares %s type: %s; neither engine converts it (a slot's type: is not checked), so a guard or template that reads slots.%s as a%s %s fails the turn (invalid operation) or compares false; %s, or declare the slot with the type it holds",
-			t.Index, kv.Key, s, kv.Key, decls[0].Slots[kv.Key].Type, kv.Key, article(kind), kind, fix)
+			t.Index, kv.Key, s, kv.Key, decls[0].Slots[kv.Key].Type, kv.Key, article(kind), kind, textFix(s, kind))
 	}
 }

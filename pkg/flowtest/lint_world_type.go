@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"go.yaml.in/yaml/v3"
 )
 
 // worldTypes warns at an initial_world or world_override value the
@@ -44,14 +46,41 @@ func (l *fixtureLint) worldTypesOf(kvs []KV, where string) {
 			l.warn(kv.Pos, ruleWorldType, "%s: null, and the story declares %s type: %s; the key then holds nil, not its default, so a guard comparing it as a%s %s fails the turn (invalid operation: <nil> > int); %s, or leave the key out to keep its default",
 				at, kv.Key, v.Type, article(kind), kind, valueFix[kind])
 		case isText:
-			fix := valueFix[kind] + " without quotes"
-			if parsesAsKind(s, kind) {
-				fix = "write " + s + " without quotes"
-			}
 			l.warn(kv.Pos, ruleWorldType, "%s: %q is a string, and the story declares %s type: %s; the runner sets it as written (neither engine converts it), so a guard or template that reads it as a%s %s fails the turn or compares false; %s",
-				at, s, kv.Key, v.Type, article(kind), kind, fix)
+				at, s, kv.Key, v.Type, article(kind), kind, textFix(s, kind))
 		}
 	}
+}
+
+// textFix is how to write text s as a value of a scalar kind: without
+// its quotes when the fixture decoder would then read it as one, else in
+// a form it does read (a plain 1e20 is text already: it wants a point).
+func textFix(s, kind string) string {
+	if !parsesAsKind(s, kind) {
+		return valueFix[kind] + " without quotes"
+	}
+	if _, text := plainScalar(s).(string); !text {
+		return "write " + s + " without quotes"
+	}
+	if f, err := strconv.ParseFloat(s, 64); err == nil && kind == "float" {
+		c := strconv.FormatFloat(f, 'g', -1, 64)
+		if !strings.Contains(c, ".") {
+			if i := strings.IndexByte(c, 'e'); i >= 0 {
+				c = c[:i] + ".0" + c[i:]
+			} else {
+				c += ".0"
+			}
+		}
+		if _, isFloat := plainScalar(c).(float64); isFloat {
+			return "write " + c + " (the fixture decoder reads " + s + " as text, quoted or not)"
+		}
+	}
+	return valueFix[kind] + " the fixture decoder reads as one (it reads " + s + " as text, quoted or not)"
+}
+
+// plainScalar is s written unquoted, as the fixture decoder reads it.
+func plainScalar(s string) any {
+	return scalarValue(&yaml.Node{Kind: yaml.ScalarNode, Value: s})
 }
 
 // valueFix is how to write a value of a scalar kind.

@@ -65,3 +65,20 @@ func TestLintWorldTypeFolded(t *testing.T) {
 		t.Fatalf("%v", got)
 	}
 }
+
+// The fix for text on a typed key: unquote it only where the fixture
+// decoder then reads the kind; a plain 1e20 is text already (it wants a
+// point), so the fix names a form that is read as a number.
+func TestTextFix(t *testing.T) {
+	for _, c := range []struct{ s, kind, want string }{
+		{"3", "int", "write 3 without quotes"},
+		{"2.5", "float", "write 2.5 without quotes"},
+		{"true", "bool", "write true without quotes"},
+		{"abc", "int", "write an integer without quotes"},
+		{"1e20", "float", "write 1.0e+20 (the fixture decoder reads 1e20 as text, quoted or not)"},
+	} {
+		if got := textFix(c.s, c.kind); got != c.want {
+			t.Errorf("textFix(%q, %s) = %q, want %q", c.s, c.kind, got, c.want)
+		}
+	}
+}
