@@ -655,6 +655,15 @@ func (r *runner) renderView(ctx context.Context, slots map[string]any) string {
 	// a redirect in the post-bind pass shows no banner (conformance
 	// postbind-redirect-view)
 	redirected := r.t.redirectErr != "" && r.t.emitSay < 0
+	if empty && r.t.swallowed && r.t.hopFrom != "" {
+		// the swallowed chain's post-bind hop landed on a view that
+		// renders nothing (none, an empty one, an exit): as one that
+		// fails, the turn shows what it showed before the pass — the
+		// first render with its narration, or none after a bind
+		// (conformance swallowed-hop-empty-view)
+		r.t.hopFrom, r.t.capView, r.t.emitSay = "", r.t.hopFrom, -1
+		return r.renderView(ctx, turnSlots)
+	}
 	if (empty || err != nil && !r.t.swallowed) && r.t.emitSay >= 0 && r.t.prePass != nil && !redirected && r.t.capView == "" && !r.t.noView {
 		// conformance postpass-view, postpass-view-fails, mutate-landing-view-fails
 		v, said = r.renderPrePass(ctx, turnSlots)
