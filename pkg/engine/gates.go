@@ -31,7 +31,7 @@ func (r *runner) gateStops(emits []pendingEmit, depth int, postBind bool) (bool,
 	stop := !hidden && (s.Decider == "human" || postBind && r.so.Mode == ModeStaged && s.Decider != "llm")
 	if stop {
 		if postBind {
-			r.t.postGate = true
+			r.t.postGate, r.t.postGateAt = true, s.Path
 		}
 		return true, r.emit(KindGateDecided, map[string]any{"available_intents": cands, "bailed_to_human": true,
 			"chosen_intent": "", "decider": "human", "state": s.Path})

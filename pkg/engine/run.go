@@ -637,6 +637,18 @@ func (r *runner) renderView(ctx context.Context, slots map[string]any) string {
 	if r.so.Views == nil {
 		return ""
 	}
+	if r.t.postGate && r.t.emitSay < 0 && r.exit == "" && r.par == nil {
+		// the post-bind pass stopped at a gate before any hop of it:
+		// upstream renders the resting state's own view again, from the
+		// live world with no slots, and shows it alone — no transition
+		// view, no narration — when it renders something (conformance
+		// postbind-gate-view)
+		// (the state it stopped at: after a swallowed chain, the
+		// originating state, not where the chain left the session)
+		if v, err := r.renderAt(ctx, r.t.postGateAt, r.world.Snapshot(), nil, false); err == nil && v != "" {
+			return v
+		}
+	}
 	turnSlots := slots
 	if r.t.rerender || r.t.emitSay >= 0 {
 		// conformance values-render-env; after a hop the post-bind pass
