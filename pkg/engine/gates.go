@@ -42,9 +42,9 @@ func (r *runner) gateStops(emits []pendingEmit, depth int, postBind bool) (bool,
 
 // gateCandidates are the intents s handles (on s or an ancestor, "*"
 // aside, whatever their guards say), sorted: gate_decided's
-// available_intents. s is a decision gate when a forward one (an arm
-// whose guard holds and whose target leaves s for another state, not an
-// exit) is operator-only:
+// available_intents. s is a decision gate when a forward one (the arm
+// that would win, the first whose guard holds, leaves s for another
+// state, not an exit) is operator-only:
 // not named by a literal emit_intent of s's own on_enter (the name
 // resolved through the import aliases, as an emit hop resolves it).
 func (r *runner) gateCandidates(s *State) ([]string, bool) {
@@ -67,14 +67,16 @@ func (r *runner) gateCandidates(s *State) ([]string, bool) {
 			// listed whatever its guards say; only the gate test reads
 			// them (conformance gate-lists-guarded)
 			out = append(out, name)
+			// the arm that would win decides (conformance
+			// gate-winning-arm): a stay ahead of a forward arm is no gate
 			for _, a := range arms {
 				if !guardHolds(a, env) {
 					continue
 				}
 				if movesOn(a, x, s) {
 					gate = gate || !emitted[name]
-					break
 				}
+				break
 			}
 		}
 	}
