@@ -103,6 +103,10 @@ func (r *runner) postBind(ctx context.Context) error {
 	// where a round's capped on_error chain left the session, while the
 	// pass goes on from its landing (conformance cap-postbind-repeats)
 	var chainEnd *chainRest
+	// a round's calls redirected: the next round keeps no render either,
+	// as the redirect's landing is no result upstream shows (conformance
+	// postbind-redirect-next-round)
+	redirected := false
 	defer func() {
 		if chainEnd != nil {
 			r.place, r.t.redirectErr = chainEnd.place, chainEnd.redirectErr
@@ -117,7 +121,7 @@ func (r *runner) postBind(ctx context.Context) error {
 			return r.emit(KindHarnessError, map[string]any{"depth": depth, "error": msg, "max_depth": maxPostBindDepth, "phase": "settle_post_bind_emits"})
 		}
 		n := len(r.t.events)
-		st, err := r.postBindRound(ctx, chainEnd == nil)
+		st, err := r.postBindRound(ctx, chainEnd == nil && !redirected)
 		if err != nil || st == nil {
 			return err
 		}
@@ -138,6 +142,7 @@ func (r *runner) postBind(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
+		redirected = r.t.redirectErr != ""
 		if at := r.t.capAt; at != nil && at != capAt && r.t.capPostBind {
 			// the next round decides the landing's emits
 			chainEnd = &chainRest{place: r.place, redirectErr: r.t.redirectErr}

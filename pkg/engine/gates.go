@@ -31,7 +31,7 @@ func (r *runner) gateStops(emits []pendingEmit, depth int, postBind bool) (bool,
 	stop := !hidden && (s.Decider == "human" || postBind && r.so.Mode == ModeStaged && s.Decider != "llm")
 	if stop {
 		if postBind {
-			r.t.postGate = true
+			r.t.postGate, r.t.postGateAt = true, s.Path
 		}
 		return true, r.emit(KindGateDecided, map[string]any{"available_intents": cands, "bailed_to_human": true,
 			"chosen_intent": "", "decider": "human", "state": s.Path})
@@ -40,10 +40,11 @@ func (r *runner) gateStops(emits []pendingEmit, depth int, postBind bool) (bool,
 		"chosen_intent": emits[0].name, "decider": "default", "state": s.Path})
 }
 
-// gateCandidates are the intents s can take now (handled on s or an
-// ancestor by an arm whose guard holds), sorted: gate_decided's
-// available_intents. s is a decision gate when a forward one (an arm
-// whose target leaves s for another state, not an exit) is operator-only:
+// gateCandidates are the intents s handles (on s or an ancestor, "*"
+// aside, whatever their guards say), sorted: gate_decided's
+// available_intents. s is a decision gate when a forward one (the arm
+// that would win, the first whose guard holds, leaves s for another
+// state, not an exit) is operator-only:
 // not named by a literal emit_intent of s's own on_enter (the name
 // resolved through the import aliases, as an emit hop resolves it).
 func (r *runner) gateCandidates(s *State) ([]string, bool) {
@@ -63,17 +64,19 @@ func (r *runner) gateCandidates(s *State) ([]string, bool) {
 				continue
 			}
 			seen[name] = true
+			// listed whatever its guards say; only the gate test reads
+			// them (conformance gate-lists-guarded)
+			out = append(out, name)
+			// the arm that would win decides (conformance
+			// gate-winning-arm): a stay ahead of a forward arm is no gate
 			for _, a := range arms {
 				if !guardHolds(a, env) {
 					continue
 				}
-				if len(out) == 0 || out[len(out)-1] != name {
-					out = append(out, name)
-				}
 				if movesOn(a, x, s) {
 					gate = gate || !emitted[name]
-					break
 				}
+				break
 			}
 		}
 	}

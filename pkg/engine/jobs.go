@@ -379,7 +379,7 @@ func (r *runner) runOnComplete(ctx context.Context, j *job, status string, data 
 		return err
 	}
 	r.t.redirectErr = ""
-	if err := r.settle(ctx, &st); err != nil {
+	if err := r.settleSynthetic(ctx, &st); err != nil {
 		return err
 	}
 	if r.t.redirectErr != "" || r.ended && !endedBefore {
@@ -421,7 +421,7 @@ func (r *runner) completionMove(ctx context.Context, res target, st *step) error
 		err = r.land(ctx, res, st, r.statePath()) // st is settled: empty
 	}
 	if err == nil {
-		err = r.settle(ctx, st)
+		err = r.settleSynthetic(ctx, st)
 	}
 	r.t.tentative = prev
 	if err != nil && !isTraceErr(err) && ctx.Err() == nil {

@@ -104,3 +104,27 @@ func (r *runner) dispatchSynthetic(ctx context.Context, calls []pendingCall) (*r
 	}
 	return rd, err
 }
+
+// settleSynthetic settles the step of a turn no user intent asked for (a
+// timeout's landing, a job's on_complete chain and target): its emit hops
+// first, then its calls. An on_error chain among them that is swallowed
+// (the depth cap, a failing landing) fails upstream's dispatch there, so it
+// is dropped whole: the session rests where the hops left it, with the
+// world as it was before the calls — no last_error, none of the
+// redirects' moves or effects — and the turn goes on (a job's later
+// target: is still taken; conformance timeout-redirect-cap,
+// synthetic-swallowed-chain).
+func (r *runner) settleSynthetic(ctx context.Context, st *step) error {
+	if _, err := r.settleEmits(ctx, st, &redirectChain{}); err != nil {
+		return err
+	}
+	before := r.save()
+	if err := r.settle(ctx, st); err != nil {
+		return err
+	}
+	if r.t.capView != "" {
+		r.restore(before)
+		r.t.capView, r.t.capAt, r.t.swallowed, r.t.redirectErr = "", nil, false, ""
+	}
+	return nil
+}

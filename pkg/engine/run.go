@@ -637,6 +637,18 @@ func (r *runner) renderView(ctx context.Context, slots map[string]any) string {
 	if r.so.Views == nil {
 		return ""
 	}
+	if r.t.postGate && r.t.emitSay < 0 && r.exit == "" && r.par == nil {
+		// the post-bind pass stopped at a gate before any hop of it:
+		// upstream renders the resting state's own view again, from the
+		// live world with no slots, and shows it alone — no transition
+		// view, no narration — when it renders something (conformance
+		// postbind-gate-view)
+		// (the state it stopped at: after a swallowed chain, the
+		// originating state, not where the chain left the session)
+		if v, err := r.renderAt(ctx, r.t.postGateAt, r.world.Snapshot(), nil, false); err == nil && v != "" {
+			return v
+		}
+	}
 	turnSlots := slots
 	if r.t.rerender || r.t.emitSay >= 0 {
 		// conformance values-render-env; after a hop the post-bind pass
@@ -655,6 +667,15 @@ func (r *runner) renderView(ctx context.Context, slots map[string]any) string {
 	// a redirect in the post-bind pass shows no banner (conformance
 	// postbind-redirect-view)
 	redirected := r.t.redirectErr != "" && r.t.emitSay < 0
+	if empty && r.t.swallowed && r.t.hopFrom != "" {
+		// the swallowed chain's post-bind hop landed on a view that
+		// renders nothing (none, an empty one, an exit): as one that
+		// fails, the turn shows what it showed before the pass — the
+		// first render with its narration, or none after a bind
+		// (conformance swallowed-hop-empty-view)
+		r.t.hopFrom, r.t.capView, r.t.emitSay = "", r.t.hopFrom, -1
+		return r.renderView(ctx, turnSlots)
+	}
 	if (empty || err != nil && !r.t.swallowed) && r.t.emitSay >= 0 && r.t.prePass != nil && !redirected && r.t.capView == "" && !r.t.noView {
 		// conformance postpass-view, postpass-view-fails, mutate-landing-view-fails
 		v, said = r.renderPrePass(ctx, turnSlots)

@@ -119,15 +119,11 @@ func (r *runner) timeoutTurn(ctx context.Context) (*Turn, error) {
 	}
 	var st step
 	err = r.land(ctx, res, &st, r.statePath())
-	landed := r.save()
 	if err == nil {
-		err = r.settle(ctx, &st)
+		err = r.settleSynthetic(ctx, &st)
 	}
 	if err != nil {
 		return r.failTurn(t, from, sv, err, nil)
-	}
-	if r.t.capView != "" { // a capped chain is dropped whole (conformance timeout-redirect-cap)
-		r.restore(landed)
 	}
 	r.arm()
 	return r.closeTurn(t, from, map[string]any{"outcome": "timeout", "to": r.statePath()})

@@ -43,9 +43,10 @@ type turn struct {
 	applied bool
 	dotStay bool
 	// postGate: the post-bind pass stopped at a gate (conformance
-	// postbind-gate-live-view)
-	postGate  bool
-	transView *story.View
+	// postbind-gate-live-view), the state postGateAt (postbind-gate-view)
+	postGate   bool
+	postGateAt string
+	transView  *story.View
 	// transAt: the leaf a transition view taken inside a parallel
 	// configuration sees as state ("": where the turn rests)
 	transAt     string

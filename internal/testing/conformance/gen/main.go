@@ -45,6 +45,13 @@
 // (more.go): once: true invokes over set and unset bind targets,
 // emit_intent with slots:, transition views, explicit self re-entry,
 // guarded and templated on_complete target entries.
+// -gates (flow and legacy kinds) adds decision gates (gates.go): decider:
+// human and llm pins on states of every kind, hidden: ping and put,
+// literal emit_intent entries naming a state's own intents, and mode:
+// staged (or one-shot) on the fixture.
+// -override (flow and legacy kinds) adds world_override: to the fixture's
+// turns (override.go): the story's keys, last_error, host_error, the
+// child's projection, an undeclared key, with values of every type.
 // -kind legacy writes the flow kind's stories with fixtures on the legacy
 // path (use_orchestrator: false, upstream's machine alone, as most real
 // fixtures run): every fixture names its start state, and no turn
@@ -139,12 +146,12 @@ func main() {
 
 func run(args []string) error {
 	if len(args) == 0 {
-		return fmt.Errorf("usage: gen write [-n N] [-seed S] [-known] [-emits] [-trail] [-extras] [-more] [-real] [-from DIR] [-kind flow|legacy|tmpl|agent|view|starlark|host|intent|expect|import|phase|intentfix|lint|mutate|storymut] DIR | gen diff DIR")
+		return fmt.Errorf("usage: gen write [-n N] [-seed S] [-known] [-emits] [-trail] [-extras] [-more] [-gates] [-override] [-real] [-from DIR] [-kind flow|legacy|tmpl|agent|view|starlark|host|intent|expect|import|phase|intentfix|lint|mutate|storymut] DIR | gen diff DIR")
 	}
 	switch args[0] {
 	case "write":
 		n, seed, dir, known, emits, trail, extras, real, kind, from := 300, uint64(1), "", false, false, false, false, false, "flow", ""
-		more := false
+		more, gates, override := false, false, false
 		rest := args[1:]
 		for len(rest) > 0 {
 			switch {
@@ -176,6 +183,10 @@ func run(args []string) error {
 				real, rest = true, rest[1:]
 			case rest[0] == "-more":
 				more, rest = true, rest[1:]
+			case rest[0] == "-gates":
+				gates, rest = true, rest[1:]
+			case rest[0] == "-override":
+				override, rest = true, rest[1:]
 			default:
 				dir, rest = rest[0], rest[1:]
 			}
@@ -185,9 +196,9 @@ func run(args []string) error {
 		}
 		switch kind {
 		case "flow":
-			return write(dir, n, seed, genOpts{known: known, emits: emits, trail: trail, extras: extras, more: more})
+			return write(dir, n, seed, genOpts{known: known, emits: emits, trail: trail, extras: extras, more: more, gates: gates, override: override})
 		case "legacy":
-			return write(dir, n, seed, genOpts{known: known, emits: emits, trail: trail, extras: extras, more: more, legacy: true})
+			return write(dir, n, seed, genOpts{known: known, emits: emits, trail: trail, extras: extras, more: more, gates: gates, override: override, legacy: true})
 		case "tmpl":
 			return writeTmpl(dir, n, seed)
 		case "agent":
@@ -237,7 +248,7 @@ func run(args []string) error {
 // known to differ between the engines (.inf, .nan, n's non-zero default).
 // genOpts are write's choices beyond the seed: -known, -kind legacy,
 // -emits, -trail, -extras, -more.
-type genOpts struct{ known, legacy, emits, trail, extras, more bool }
+type genOpts struct{ known, legacy, emits, trail, extras, more, gates, override bool }
 
 func write(dir string, n int, seed uint64, o genOpts) error {
 	for i := range n {
@@ -251,6 +262,12 @@ func write(dir string, n int, seed uint64, o genOpts) error {
 		}
 		if o.more {
 			newMoreGen(seed+uint64(i), g.leaves).apply(app, kid, fx)
+		}
+		if o.gates {
+			newGateGen(seed+uint64(i)).apply(app, kid, fx)
+		}
+		if o.override {
+			newOverrideGen(seed+uint64(i)).apply(app, fx)
 		}
 		files := map[string]any{"app.yaml": app, filepath.Join("flows", "f.yaml"): fx}
 		if kid != nil {
