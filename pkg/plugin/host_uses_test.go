@@ -38,11 +38,11 @@ intents:
   go: {}
 `)
 	writeFile(t, filepath.Join(root, "parent/app.yaml"), `app: { id: parent, version: 0.1.0 }
-hosts: [host.run, host.git_worktree, host.inbox.add]
+hosts: [host.run, host.checkouts, host.inbox.add]
 imports:
   kid:
     source: ../child
-    host_bindings: { workspace: host.git_worktree }
+    host_bindings: { workspace: host.checkouts }
     exits: { done: end }
 root: start
 states:
@@ -63,7 +63,7 @@ intents:
 		got = append(got, u.Handler+" @ "+u.Site)
 	}
 	want := []string{
-		`host.git_worktree.create @ import "kid": state "c" on_enter[0]`,
+		`host.checkouts.create @ import "kid": state "c" on_enter[0]`,
 		`host.inbox.add @ import "kid": state "c" on_enter[1] on_complete[0]`,
 		`host.run @ import "kid": state "c" on_enter[1]`,
 	}
@@ -78,7 +78,7 @@ intents:
 			missing = append(missing, h.Name)
 		}
 	}
-	if strings.Join(missing, ",") != "host.git_worktree" {
+	if strings.Join(missing, ",") != "host.checkouts" {
 		t.Errorf("missing: %v", missing)
 	}
 
