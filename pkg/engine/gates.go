@@ -73,7 +73,7 @@ func (r *runner) gateCandidates(s *State) ([]string, bool) {
 				if !guardHolds(a, env) {
 					continue
 				}
-				if movesOn(a, x, s) {
+				if r.movesOn(a, x, s) {
 					gate = gate || !emitted[name]
 				}
 				break
@@ -94,18 +94,29 @@ func guardHolds(a *Transition, env map[string]any) bool {
 }
 
 // movesOn reports whether arm a, declared on x, leaves s for another
-// state: its target is neither a stay, an exit nor s itself (a templated
-// one is taken to move).
-func movesOn(a *Transition, x, s *State) bool {
+// state: its target is neither a stay, an exit nor s itself. A templated
+// one is rendered first, as the user turn renders it: a render that
+// fails or a path the story does not hold (an @exit: one too) moves, and
+// a stay moves when the arm is an ancestor's (conformance
+// gate-templated-target).
+func (r *runner) movesOn(a *Transition, x, s *State) bool {
 	if a.Target == nil {
 		return false
+	}
+	if a.Target.templated() {
+		v, err := a.Target.render(r.targetEnv())
+		if err != nil {
+			return true
+		}
+		if tg := strings.TrimSpace(v); tg != "" && tg != "." {
+			p, err := resolvePath(x, tg)
+			return err != nil || r.m.States[p] == nil || p != s.Path
+		}
+		return x != s
 	}
 	tg := strings.TrimSpace(a.Target.src)
 	if tg == "" || tg == "." || strings.HasPrefix(tg, "@exit:") || strings.HasPrefix(tg, "__exit__") {
 		return false
-	}
-	if a.Target.templated() {
-		return true
 	}
 	p, err := resolvePath(x, tg)
 	return err == nil && p != s.Path
