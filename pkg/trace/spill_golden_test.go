@@ -71,6 +71,7 @@ func spillEvents() []Event {
 		}()}},
 		{Turn: 2, Kind: "world.update", Payload: map[string]any{"set": manySmall}},
 		{Turn: 3, Kind: "world.update", Payload: manySmall},
+		{Turn: 3, Kind: "world.update", Payload: json.RawMessage(`{"rows": [` + strings.Repeat(`{"t": "raw line<&>", "n": 1.0}, `, 40_000) + `{"\u0074": "\ud834\udd1e"}], "x": " "}`)},
 		{Turn: 3, Kind: "turn.end", Payload: map[string]any{"deep": map[string]any{"a": map[string]any{"b": []any{rows("deep", 20, 60_000)}}}}},
 	}
 }
