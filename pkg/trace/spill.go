@@ -230,18 +230,19 @@ func decodeString(raw []byte) (string, error) {
 // included) by a reference to its blob file.
 func (w *Writer) spillStrings(n *spillNode) (*spillNode, error) {
 	if n.kind == '"' && (n.enc == nil || len(n.raw)-2 > blobThreshold) {
-		data := n.raw[1 : len(n.raw)-1]
-		if n.escaped {
-			s, err := decodeString(n.raw)
-			if err != nil {
-				return nil, err
-			}
-			data = []byte(s)
+		if !n.escaped {
+			return w.blobRef(n.raw[1:len(n.raw)-1], ".txt")
 		}
-		if len(data) > blobThreshold {
-			return w.blobRef(data, ".txt")
+		// Decoded by encoding/json into a buffer of its own, which
+		// blobText moves to the blob before it is dropped.
+		bt := blobText{w: w}
+		if err := json.Unmarshal(n.raw, &bt); err != nil {
+			return nil, err
 		}
-		enc, err := marshalNoHTML(string(data))
+		if bt.err != nil || bt.ref != nil {
+			return bt.ref, bt.err
+		}
+		enc, err := marshalNoHTML(bt.small)
 		if err != nil {
 			return nil, err
 		}
@@ -259,6 +260,25 @@ func (w *Writer) spillStrings(n *spillNode) (*spillNode, error) {
 		}
 	}
 	return n, nil
+}
+
+// blobText takes a JSON string decoded by encoding/json: over
+// blobThreshold bytes, it stores it as a blob while the decoder's buffer
+// is at hand; otherwise it keeps it as small.
+type blobText struct {
+	w     *Writer
+	ref   *spillNode
+	small string
+	err   error
+}
+
+func (t *blobText) UnmarshalText(b []byte) error {
+	if len(b) > blobThreshold {
+		t.ref, t.err = t.w.blobRef(b, ".txt")
+	} else {
+		t.small = string(b)
+	}
+	return nil
 }
 
 // measure sets the encoded size of n and everything below it, and marks
