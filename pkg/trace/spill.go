@@ -77,7 +77,10 @@ var errSpillSyntax = errors.New("not valid JSON where a blob could be taken from
 // parseSpill reads the JSON value at b[i], returning it and the index
 // after it.
 func parseSpill(b []byte, i, depth int) (*spillNode, int, error) {
-	if i >= len(b) || depth > maxScanDepth {
+	if depth > maxScanDepth {
+		return nil, 0, fmt.Errorf("nested deeper than %d arrays and objects, which a reader refuses; flatten the value", maxScanDepth)
+	}
+	if i >= len(b) {
 		return nil, 0, errSpillSyntax
 	}
 	switch c := b[i]; {

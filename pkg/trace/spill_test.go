@@ -3,6 +3,7 @@ package trace
 import (
 	"bytes"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -117,4 +118,26 @@ func FuzzSpillCanonical(f *testing.F) {
 		}
 		checkSpillCanonical(t, w, payload)
 	})
+}
+
+// A payload nested deeper than a reader decodes is refused by name when
+// it has to be spilled, and nothing is written.
+func TestSpillRefusesDeepNesting(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "run.jsonl")
+	w, err := CreateWith(path, Header{}, Options{Sync: SyncNever})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	var v any = strings.Repeat("x", blobThreshold+1)
+	for range maxScanDepth + 1 {
+		v = []any{v}
+	}
+	err = w.Append(Event{Turn: 1, Kind: "harness.returned", Payload: map[string]any{"deep": v}})
+	if err == nil || !strings.Contains(err.Error(), "nested deeper than 10000") {
+		t.Fatalf("err = %v, want the nesting named", err)
+	}
+	if _, err := os.Stat(filepath.Join(filepath.Dir(path), promptsDir)); err == nil {
+		t.Error("a refused event left blob files")
+	}
 }
