@@ -2,12 +2,8 @@ package trace
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strconv"
 
@@ -23,48 +19,6 @@ const blobThreshold = 256 << 10
 // blobKey is the key of a blob reference {"$kitsoki_blob": PATH, "bytes":
 // N}: the string held raw in PATH (".json": the JSON value held in it).
 const blobKey = "$kitsoki_blob"
-
-// spill moves every string over blobThreshold to a blob file, then the
-// largest containers while the payload is over the line bound.
-func (w *Writer) spill(payload json.RawMessage) (json.RawMessage, error) {
-	v, err := decodeNumbers(payload)
-	if err != nil {
-		return nil, fmt.Errorf("payload: %w", err)
-	}
-	v, err = w.spillStrings(v)
-	if err != nil {
-		return nil, err
-	}
-	out, err := marshalNoHTML(v)
-	if err != nil {
-		return nil, err
-	}
-	// Containers, largest first, until the line fits (with room for the
-	// envelope).
-	budget := w.opt.MaxLineBytes - 4096
-	for len(out) > budget {
-		enc, set := largestContainer(v)
-		if set == nil || len(enc) <= blobThreshold {
-			break // nothing left to move: the caller refuses the event
-		}
-		ref, err := w.blobRef(enc, ".json")
-		if err != nil {
-			return nil, err
-		}
-		set(ref)
-		if out, err = marshalNoHTML(v); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
-}
-
-func (w *Writer) spillStrings(v any) (any, error) {
-	if x, ok := v.(string); ok && len(x) > blobThreshold {
-		return w.blobRef([]byte(x), ".txt")
-	}
-	return v, replaceChildren(v, w.spillStrings)
-}
 
 // replaceChildren replaces, in place, each member of a JSON object or
 // element of a JSON array by what f returns for it.
@@ -88,52 +42,6 @@ func replaceChildren(v any, f func(any) (any, error)) error {
 		}
 	}
 	return nil
-}
-
-// largestContainer finds the largest array or object below v: its
-// encoding and a function that replaces it in v.
-func largestContainer(v any) (best []byte, set func(any)) {
-	consider := func(e any, put func(any)) {
-		switch e.(type) {
-		case map[string]any, []any:
-			if isBlobRef(e) {
-				return
-			}
-			b, _ := marshalNoHTML(e)
-			if len(b) > len(best) {
-				best, set = b, put
-			}
-			if sub, subSet := largestContainer(e); len(sub) > blobThreshold && len(sub)*2 > len(best) {
-				// prefer a smaller inner container that holds most of it
-				best, set = sub, subSet
-			}
-		}
-	}
-	switch x := v.(type) {
-	case map[string]any:
-		for k, e := range x {
-			consider(e, func(r any) { x[k] = r })
-		}
-	case []any:
-		for i, e := range x {
-			consider(e, func(r any) { x[i] = r })
-		}
-	}
-	return best, set
-}
-
-// blobRef stores data once under agent-prompts/blob-<sha256><ext> and
-// returns its reference object.
-func (w *Writer) blobRef(data []byte, ext string) (any, error) {
-	sum := sha256.Sum256(data)
-	name := "blob-" + hex.EncodeToString(sum[:]) + ext
-	p := filepath.Join(w.dir, promptsDir, name)
-	if fi, err := os.Stat(p); err != nil || fi.Size() != int64(len(data)) {
-		if err := w.writeSideFile(promptsDir, name, data); err != nil {
-			return nil, fmt.Errorf("blob %s: %w", p, err)
-		}
-	}
-	return map[string]any{blobKey: promptsDir + "/" + name, "bytes": len(data)}, nil
 }
 
 func isBlobRef(v any) bool {
