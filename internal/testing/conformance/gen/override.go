@@ -27,8 +27,7 @@ func newOverrideGen(seed uint64) *overrideGen {
 	return x
 }
 
-func (x *overrideGen) pick(xs ...string) string { return xs[x.rnd.IntN(len(xs))] }
-func (x *overrideGen) chance(pct int) bool      { return x.rnd.IntN(100) < pct }
+func (x *overrideGen) chance(pct int) bool { return x.rnd.IntN(100) < pct }
 
 // value is a value for world key k: of its type or not.
 func (x *overrideGen) value(k string) any {
