@@ -637,17 +637,8 @@ func (r *runner) renderView(ctx context.Context, slots map[string]any) string {
 	if r.so.Views == nil {
 		return ""
 	}
-	if r.t.postGate && r.t.emitSay < 0 && r.exit == "" && r.par == nil {
-		// the post-bind pass stopped at a gate before any hop of it:
-		// upstream renders the resting state's own view again, from the
-		// live world with no slots, and shows it alone — no transition
-		// view, no narration — when it renders something (conformance
-		// postbind-gate-view)
-		// (the state it stopped at: after a swallowed chain, the
-		// originating state, not where the chain left the session)
-		if v, err := r.renderAt(ctx, r.t.postGateAt, r.world.Snapshot(), nil, false); err == nil && v != "" {
-			return v
-		}
+	if v, ok := r.postGateView(ctx); ok {
+		return v
 	}
 	turnSlots := slots
 	if r.t.rerender || r.t.emitSay >= 0 {
@@ -657,54 +648,75 @@ func (r *runner) renderView(ctx context.Context, slots map[string]any) string {
 	}
 	v, err := r.restingView(ctx, slots, turnSlots)
 	empty := v == "" && err == nil // a failed render is not an empty one
-	said := r.t.narration()
-	if capped, ok := r.t.cappedSay(); ok {
-		said = capped
-	}
-	if empty && r.t.rerender && !r.t.dropSay && r.t.emitSay < 0 {
-		said = r.t.said // conformance mutate-say-infra-error
-	}
+	said := r.turnSaid(empty)
 	// a redirect in the post-bind pass shows no banner (conformance
 	// postbind-redirect-view)
 	redirected := r.t.redirectErr != "" && r.t.emitSay < 0
-	if empty && r.t.swallowed && r.t.hopFrom != "" {
+	if (empty || err != nil) && r.t.swallowed && r.t.hopFrom != "" {
 		// the swallowed chain's post-bind hop landed on a view that
-		// renders nothing (none, an empty one, an exit): as one that
-		// fails, the turn shows what it showed before the pass — the
-		// first render with its narration, or none after a bind
-		// (conformance swallowed-hop-empty-view)
+		// renders nothing (none, an empty one, an exit) or fails: the
+		// turn shows what it showed before the pass — the first render
+		// with its narration, or none after a bind, and not the hop's
+		// narration (conformance swallowed-hop-empty-view,
+		// swallowed-hop-view-fails)
 		r.t.hopFrom, r.t.capView, r.t.emitSay = "", r.t.hopFrom, -1
 		return r.renderView(ctx, turnSlots)
 	}
-	if (empty || err != nil && !r.t.swallowed) && r.t.emitSay >= 0 && r.t.prePass != nil && !redirected && r.t.capView == "" && !r.t.noView {
+	if err != nil && r.t.swallowed {
+		return "" // conformance mutate-landing-view-fails
+	}
+	if (empty || err != nil) && r.t.emitSay >= 0 && r.t.prePass != nil && !redirected && r.t.capView == "" && !r.t.noView {
 		// conformance postpass-view, postpass-view-fails, mutate-landing-view-fails
 		v, said = r.renderPrePass(ctx, turnSlots)
-	}
-	if err != nil && r.t.swallowed {
-		if from := r.t.hopFrom; from != "" {
-			// the swallowed chain's post-bind hop landed on a view that
-			// fails: the turn shows what it showed before the pass,
-			// without the hop's narration (conformance
-			// swallowed-hop-view-fails)
-			r.t.hopFrom, r.t.capView, r.t.emitSay = "", from, -1
-			return r.renderView(ctx, turnSlots)
-		}
-		return "" // conformance mutate-landing-view-fails
 	}
 	if !redirected && len(said) > 0 {
 		v = prependSay(strings.Join(said, "\n"), v)
 	}
 	if redirected && r.t.capView == "" {
-		if err != nil {
-			return "" // conformance redirect-view-fails
-		}
-		if v == "" && r.t.first != nil {
-			v = r.renderFirst(ctx, turnSlots)
-		}
-		le, _ := r.world[story.WorldLastError].(string)
-		v = errorBanner(v, le)
+		return r.withBanner(ctx, v, err, turnSlots)
 	}
 	return v
+}
+
+// postGateView is the view of a turn whose post-bind pass stopped at a
+// gate before any hop of it: upstream renders the resting state's own
+// view again, from the live world with no slots, and shows it alone (no
+// transition view, no narration) when it renders something (conformance
+// postbind-gate-view); the state it stopped at, which after a swallowed
+// chain is the originating state, not where the chain left the session.
+func (r *runner) postGateView(ctx context.Context) (string, bool) {
+	if !r.t.postGate || r.t.emitSay >= 0 || r.exit != "" || r.par != nil {
+		return "", false
+	}
+	v, err := r.renderAt(ctx, r.t.postGateAt, r.world.Snapshot(), nil, false)
+	return v, err == nil && v != ""
+}
+
+// turnSaid is the narration shown above the turn's view; empty: the view
+// rendered nothing.
+func (r *runner) turnSaid(empty bool) []string {
+	if empty && r.t.rerender && !r.t.dropSay && r.t.emitSay < 0 {
+		return r.t.said // conformance mutate-say-infra-error
+	}
+	if capped, ok := r.t.cappedSay(); ok {
+		return capped
+	}
+	return r.t.narration()
+}
+
+// withBanner is a redirected turn's view v (err: its render failed) with
+// the error banner of story-runtime §2.4: nothing when the view failed
+// (conformance redirect-view-fails), on the turn's first render when it
+// is empty.
+func (r *runner) withBanner(ctx context.Context, v string, err error, turnSlots map[string]any) string {
+	if err != nil {
+		return ""
+	}
+	if v == "" && r.t.first != nil {
+		v = r.renderFirst(ctx, turnSlots)
+	}
+	le, _ := r.world[story.WorldLastError].(string)
+	return errorBanner(v, le)
 }
 
 // restingView is turn.end's view before narration and banner: which render
