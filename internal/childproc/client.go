@@ -46,6 +46,9 @@ type Config struct {
 	TimeoutHint string
 	// After arms one call's Timeout (nil: a real timer): a test's seam.
 	After func(time.Duration) <-chan time.Time
+	// ExitGrace is how long a call waits for the last output of a child
+	// that is gone before answering (0: exitWait): a test's seam.
+	ExitGrace time.Duration
 
 	// Loose skips whitespace-only lines and takes a last line without its
 	// '\n' when stdout ends (bufio.Scanner's lines, as the hook and
@@ -154,7 +157,7 @@ func (c *Client) Call(ctx context.Context, r Request) error {
 	}
 	// Once the child is gone before its answer was read (it exited, or
 	// stopped reading its stdin), what it wrote is still in the pipe: the
-	// call waits at most exitWait more for it (gone), then fails with lost.
+	// call waits at most ExitGrace more for it (gone), then fails with lost.
 	exited := ch.proc.Done()
 	var gone <-chan time.Time
 	var lost func() error
@@ -169,7 +172,7 @@ func (c *Client) Call(ctx context.Context, r Request) error {
 				// It stopped reading, maybe after answering without
 				// reading the whole request: the answer wins if it comes.
 				werr := err
-				gone, lost = armGone(gone, lost, func() error {
+				gone, lost = armGone(gone, lost, c.exitGrace(), func() error {
 					return c.drop(ch, Write, true, fmt.Sprintf("could not be sent the request%s (writing its stdin: %v)", about, werr), werr)
 				})
 			}
@@ -179,7 +182,7 @@ func (c *Client) Call(ctx context.Context, r Request) error {
 			// would keep this call waiting for its timeout: its group goes
 			// now, and the pipe delivers what the child wrote (or ends).
 			ch.proc.Kill()
-			gone, lost = armGone(gone, lost, func() error {
+			gone, lost = armGone(gone, lost, c.exitGrace(), func() error {
 				return c.drop(ch, Exited, false, "exited before answering"+about+" (a process it started outside its process group still holds its stdout)", io.ErrUnexpectedEOF)
 			})
 		case <-gone:
@@ -219,13 +222,21 @@ func (c *Client) Call(ctx context.Context, r Request) error {
 	}
 }
 
-// armGone arms the wait for a gone child's last output (exitWait) with
-// the failure f, unless it is armed already: the first cause stands.
-func armGone(gone <-chan time.Time, lost func() error, f func() error) (<-chan time.Time, func() error) {
+// armGone arms the wait for a gone child's last output (grace) with the
+// failure f, unless it is armed already: the first cause stands.
+func armGone(gone <-chan time.Time, lost func() error, grace time.Duration, f func() error) (<-chan time.Time, func() error) {
 	if gone != nil {
 		return gone, lost
 	}
-	return time.After(exitWait), f
+	return time.After(grace), f
+}
+
+// exitGrace is Config.ExitGrace, exitWait when unset.
+func (c *Client) exitGrace() time.Duration {
+	if c.cfg.ExitGrace > 0 {
+		return c.cfg.ExitGrace
+	}
+	return exitWait
 }
 
 // waiting returns an answer line the child already wrote, without
