@@ -138,6 +138,16 @@ func (f *fileRoot) fail(err error, abs string) error {
 	return err
 }
 
+// wrapText is an error worded by text that wraps err (whose own text
+// the wording already holds).
+type wrapText struct {
+	text string
+	err  error
+}
+
+func (w wrapText) Error() string { return w.text }
+func (w wrapText) Unwrap() error { return w.err }
+
 // isEscape reports whether err is (or wraps) os.Root's refusal of a name
 // or link that leaves it.
 func isEscape(err error) bool {
