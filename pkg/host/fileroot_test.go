@@ -212,3 +212,27 @@ func TestLocalTicketsLinkSwappedIn(t *testing.T) {
 		})
 	}
 }
+
+// host.agent.search reads no corpus file through a link out: a file link
+// the glob lists is skipped (named in skipped), and a directory link in
+// the pattern's literal prefix is not walked.
+func TestAgentSearchCorpusLinkOut(t *testing.T) {
+	wd := searchCorpus(t)
+	outside, before := outsideTree(t)
+	writeTree(t, outside, map[string]string{"sub/leak.md": "SECRET rockets orbit\n"})
+	before = snapshot(t, outside)
+	mustSymlink(t, filepath.Join(outside, "bug.md"), filepath.Join(wd, "docs", "leak.md"))
+	mustSymlink(t, outside, filepath.Join(wd, "docs", "out"))
+	env := Env{WorkDir: wd}
+	h := newAgentSearch(SearchOptions{Embedder: &bagEmbedder{}})
+	for _, corpus := range []string{"docs/*.md", "docs/out/sub/*.md", "**/*.md"} {
+		res, err := call(t, h, env, map[string]any{"query": "secret bug rockets orbit", "corpus": corpus})
+		if err != nil {
+			t.Fatalf("%s: %v", corpus, err)
+		}
+		if strings.Contains(sprint(res.Data), "SECRET") {
+			t.Errorf("%s: the hits carry a file outside: %v", corpus, res.Data)
+		}
+	}
+	wantUntouched(t, outside, before, wd, Result{})
+}
