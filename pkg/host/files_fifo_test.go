@@ -52,3 +52,33 @@ func TestAppendingToAFIFOIsRefused(t *testing.T) {
 		})
 	}
 }
+
+// A recording cassette whose file was swapped for a link to a pipe
+// outside (standing for a device) is flushed as a new regular file in its
+// place: nothing is written through the link.
+func TestHTTPCassetteFlushNeverWritesThroughALink(t *testing.T) {
+	dir, outside := t.TempDir(), t.TempDir()
+	fifo := filepath.Join(outside, "dev")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	r, err := os.OpenFile(fifo, os.O_RDONLY|syscall.O_NONBLOCK, 0) // a write through the link would succeed
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	path := filepath.Join(dir, "c.http.yaml")
+	mustSymlink(t, fifo, path)
+	c := &HTTPCassette{Path: path}
+	c.add("GET", "http://127.0.0.1/x", &httpResponse{status: 200, body: "recorded"})
+	if err := c.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 64)
+	if n, _ := r.Read(buf); n > 0 {
+		t.Errorf("%q was written through the link into the pipe outside", buf[:n])
+	}
+	if st, err := os.Lstat(path); err != nil || !st.Mode().IsRegular() {
+		t.Errorf("the cassette is not the new regular file: %v %v", st, err)
+	}
+}
