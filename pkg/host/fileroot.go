@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -229,7 +230,8 @@ func (f *fileRoot) ReadFile(abs string, limit int64) ([]byte, error) {
 	return b, f.fail(err, abs)
 }
 
-// ReadDir lists the directory abs through the root.
+// ReadDir lists the directory abs through the root, sorted by name (as
+// os.ReadDir).
 func (f *fileRoot) ReadDir(abs string) ([]fs.DirEntry, error) {
 	if f.r == nil {
 		return nil, f.missing("open", abs)
@@ -240,6 +242,7 @@ func (f *fileRoot) ReadDir(abs string) ([]fs.DirEntry, error) {
 	}
 	defer d.Close()
 	ents, err := d.ReadDir(-1)
+	slices.SortFunc(ents, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
 	return ents, f.fail(err, abs)
 }
 

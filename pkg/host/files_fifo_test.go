@@ -82,3 +82,28 @@ func TestHTTPCassetteFlushNeverWritesThroughALink(t *testing.T) {
 		t.Errorf("the cassette is not the new regular file: %v %v", st, err)
 	}
 }
+
+// A FIFO named as a media artifact's src_path is refused by name before
+// it is opened: an open waits for a writer that never comes.
+func TestArtifactsMediaFIFOSourceIsRefused(t *testing.T) {
+	wd := t.TempDir()
+	if err := syscall.Mkfifo(filepath.Join(wd, "clip.mp4"), 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	done := make(chan string, 1)
+	go func() {
+		res, err := call(t, artifactsHandler{getenv: noEnv}, Env{WorkDir: wd}, map[string]any{"thread": "demo", "src_path": "clip.mp4", "kind": "video"})
+		if err != nil {
+			res.Error = err.Error()
+		}
+		done <- res.Error
+	}()
+	select {
+	case msg := <-done:
+		if msg != `host.artifacts_dir: src_path "clip.mp4" is not a regular file` {
+			t.Fatalf("error %q: want the FIFO refused by name", msg)
+		}
+	case <-time.After(time.Minute): // a hang, not a slow machine
+		t.Fatal("the handler is still opening the FIFO")
+	}
+}
