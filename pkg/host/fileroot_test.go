@@ -186,19 +186,25 @@ func TestLocalTicketsLinkSwappedIn(t *testing.T) {
 		name string
 		args map[string]any
 		n    int
+		up   bool // issues swapped (the parent's parent), not issues/bugs
 	}{
 		// get: the id is checked, stat'd, then checked and read; search:
 		// issues/bugs checked, listed, then B-9.md and T-1.md checked and read
-		{"get, swapped before the read", map[string]any{"op": "get", "id": "T-1"}, 2},
-		{"comment, swapped before the write", map[string]any{"op": "comment", "id": "T-1", "body": "hi"}, 3},
-		{"transition, swapped before the write", map[string]any{"op": "transition", "id": "T-1", "to": "done"}, 3},
-		{"comment by thread, swapped before the write", map[string]any{"op": "comment", "thread": "issues/bugs/T-1.md", "body": "hi"}, 3},
-		{"search, swapped before the read", map[string]any{"op": "search"}, 3},
+		{"get, swapped before the read", map[string]any{"op": "get", "id": "T-1"}, 2, false},
+		{"comment, swapped before the write", map[string]any{"op": "comment", "id": "T-1", "body": "hi"}, 3, false},
+		{"transition, swapped before the write", map[string]any{"op": "transition", "id": "T-1", "to": "done"}, 3, false},
+		{"comment by thread, swapped before the write", map[string]any{"op": "comment", "thread": "issues/bugs/T-1.md", "body": "hi"}, 3, false},
+		{"search, swapped before the read", map[string]any{"op": "search"}, 3, false},
+		{"comment, the parent's parent swapped before the write", map[string]any{"op": "comment", "id": "T-1", "body": "hi"}, 3, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			h, env, wd := ticketsEnv(t)
 			outside, before := outsideTree(t)
-			h.checked = swapOnce(t, c.n, filepath.Join(wd, "issues", "bugs"), filepath.Join(outside, "bugs"))
+			dir, target := filepath.Join(wd, "issues", "bugs"), filepath.Join(outside, "bugs")
+			if c.up { // issues/bugs/T-1.md then leads to outside/bugs/T-1.md
+				dir, target = filepath.Join(wd, "issues"), outside
+			}
+			h.checked = swapOnce(t, c.n, dir, target)
 			res, err := call(t, h, env, c.args)
 			if c.args["op"] == "search" {
 				// a file that cannot be read is left out of a listing
