@@ -1,6 +1,9 @@
 // Package atomicfile owns kitsoki's one way of replacing a file whole
 // ([Write]): a temporary file beside the target, synced, given its mode and
 // renamed into place, so a reader sees the old file or the new one, never
-// half of either. It must not decide where files go or what they hold: its
-// callers name the path and the bytes and word the error for their user.
+// half of either. [WriteIn] does the same inside an [os.Root], every step
+// through it, for a writer whose directory an untrusted process may change
+// under it (a symbolic link swapped in cannot lead the write out). It must
+// not decide where files go or what they hold: its callers name the path
+// and the bytes and word the error for their user.
 package atomicfile

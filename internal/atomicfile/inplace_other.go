@@ -5,7 +5,9 @@ package atomicfile
 import "os"
 
 // openInPlace opens an existing device for writing (no FIFOs here).
-func openInPlace(path string) (*os.File, error) { return os.OpenFile(path, os.O_WRONLY, 0) }
+func openInPlace(fsys fsys, path string) (*os.File, error) {
+	return fsys.OpenFile(path, os.O_WRONLY, 0)
+}
 
 // sweepOpenFlags open a leftover temporary file for its lock.
 const sweepOpenFlags = os.O_RDONLY

@@ -15,19 +15,19 @@ var errNoReader = errors.New("is a named pipe (FIFO) that nothing is reading; st
 // openInPlace opens an existing device or pipe for writing without
 // waiting (a FIFO with no reader fails at once, ENXIO) and without taking a
 // controlling terminal; writes then block as a write to stdout does.
-func openInPlace(path string) (*os.File, error) {
-	fd, err := syscall.Open(path, syscall.O_WRONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY|syscall.O_CLOEXEC, 0)
+func openInPlace(fsys fsys, path string) (*os.File, error) {
+	f, err := fsys.OpenFile(path, os.O_WRONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
 	if errors.Is(err, syscall.ENXIO) {
 		return nil, errNoReader
 	}
 	if err != nil {
 		return nil, err
 	}
-	if err := syscall.SetNonblock(fd, false); err != nil {
-		syscall.Close(fd)
+	if err := syscall.SetNonblock(int(f.Fd()), false); err != nil { // Fd makes the file blocking too
+		f.Close()
 		return nil, err
 	}
-	return os.NewFile(uintptr(fd), path), nil
+	return f, nil
 }
 
 // sweepOpenFlags open a leftover temporary file for its lock without

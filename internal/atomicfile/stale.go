@@ -25,8 +25,8 @@ const sweepBatch = 1024
 // sweepStale removes from dir the temporary files of earlier writes of
 // base that a dead writer left. Failures are ignored: a leftover is
 // litter, never a reason to fail the write that just succeeded.
-func sweepStale(dir, base string) {
-	d, err := os.Open(dir)
+func sweepStale(fsys fsys, dir, base string) {
+	d, err := fsys.OpenFile(dir, os.O_RDONLY, 0)
 	if err != nil {
 		return
 	}
@@ -36,7 +36,7 @@ func sweepStale(dir, base string) {
 		ents, err := d.ReadDir(sweepBatch)
 		for _, e := range ents {
 			if strings.HasPrefix(e.Name(), prefix) && e.Type().IsRegular() {
-				removeIfDead(filepath.Join(dir, e.Name()))
+				removeIfDead(fsys, filepath.Join(dir, e.Name()))
 			}
 		}
 		if err != nil { // io.EOF at the end, or a listing that failed
@@ -48,8 +48,8 @@ func sweepStale(dir, base string) {
 // removeIfDead removes the temporary file p when no live writer holds its
 // lock. It is opened without following a link or waiting on a pipe put
 // there since the listing, and must still be a regular file.
-func removeIfDead(p string) {
-	f, err := os.OpenFile(p, sweepOpenFlags, 0)
+func removeIfDead(fsys fsys, p string) {
+	f, err := fsys.OpenFile(p, sweepOpenFlags, 0)
 	if err != nil {
 		return
 	}
@@ -63,10 +63,10 @@ func removeIfDead(p string) {
 		return
 	}
 	if filelock.RemovableWhileHeld {
-		os.Remove(p)
+		fsys.Remove(p)
 		f.Close()
 		return
 	}
 	f.Close()
-	os.Remove(p)
+	fsys.Remove(p)
 }

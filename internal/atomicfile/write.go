@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 
 	"kitsoki/internal/filelock"
 )
@@ -41,12 +43,17 @@ func writeData(data []byte) func(io.Writer) error {
 // put a regular file where the device was. A FIFO that nothing reads is
 // an error at once: the write does not wait for a reader to come.
 func WriteFunc(path string, perm fs.FileMode, write func(io.Writer) error) error {
-	if st, err := os.Stat(path); err == nil && st.IsDir() {
+	return writeFunc(osFS{}, path, perm, write)
+}
+
+// writeFunc is [WriteFunc] through fsys.
+func writeFunc(fsys fsys, path string, perm fs.FileMode, write func(io.Writer) error) error {
+	if st, err := fsys.Stat(path); err == nil && st.IsDir() {
 		return errors.New("is a directory; name a file inside it")
 	} else if err == nil && st.Mode()&(fs.ModeDevice|fs.ModeCharDevice|fs.ModeNamedPipe) != 0 {
-		return writeInPlace(path, write)
+		return writeInPlace(fsys, path, write)
 	}
-	return replace(path, perm, write)
+	return replace(fsys, path, perm, write)
 }
 
 // WriteEntry is [Write] for a file the caller names inside a directory it
@@ -59,27 +66,30 @@ func WriteEntry(path string, data []byte, perm fs.FileMode) error {
 	if st, err := os.Lstat(path); err == nil && st.IsDir() {
 		return errors.New("is a directory; name a file inside it")
 	}
-	return replace(path, perm, writeData(data))
+	return replace(osFS{}, path, perm, writeData(data))
 }
 
-// replace writes path whole through a temporary file renamed over it.
-func replace(path string, perm fs.FileMode, write func(io.Writer) error) error {
+// replace writes path whole through a temporary file renamed over it,
+// every step through fsys.
+func replace(fsys fsys, path string, perm fs.FileMode, write func(io.Writer) error) error {
 	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("cannot create its directory: %s", Cause(err))
+	if err := fsys.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("cannot create its directory: %w", causeError{err})
 	}
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	f, tmp, err := createTemp(fsys, dir, "."+filepath.Base(path)+".tmp-")
 	if err != nil {
-		return fmt.Errorf("cannot create a file in %s: %s", dir, Cause(err))
+		return fmt.Errorf("cannot create a file in %s: %w", dir, causeError{err})
 	}
-	tmp := f.Name()
 	lockTemp(f)
 	if err := write(f); err != nil {
 		f.Close()
-		os.Remove(tmp)
+		fsys.Remove(tmp)
 		return err
 	}
 	werr := f.Sync()
+	if werr == nil {
+		werr = f.Chmod(perm) // the open file's, not whatever has its name by now
+	}
 	if !filelock.RemovableWhileHeld {
 		// an open file cannot be renamed here, so its lock ends at the
 		// close: a sweep by another writer before the rename can remove
@@ -89,10 +99,7 @@ func replace(path string, perm fs.FileMode, write func(io.Writer) error) error {
 		}
 	}
 	if werr == nil {
-		werr = os.Chmod(tmp, perm)
-	}
-	if werr == nil {
-		werr = os.Rename(tmp, path)
+		werr = fsys.Rename(tmp, path)
 	}
 	if filelock.RemovableWhileHeld {
 		// closed only once renamed, so its lock marks it live until it has
@@ -100,11 +107,25 @@ func replace(path string, perm fs.FileMode, write func(io.Writer) error) error {
 		f.Close()
 	}
 	if werr != nil {
-		os.Remove(tmp)
-		return errors.New(Cause(werr))
+		fsys.Remove(tmp)
+		return causeError{werr}
 	}
-	sweepStale(dir, filepath.Base(path))
+	sweepStale(fsys, dir, filepath.Base(path))
 	return nil
+}
+
+// createTemp creates a new file prefix<random> in dir through fsys (as
+// os.CreateTemp does: readable and writable by its owner only, never an
+// existing name) and returns it with its name.
+func createTemp(fsys fsys, dir, prefix string) (*os.File, string, error) {
+	for try := 0; ; try++ {
+		name := filepath.Join(dir, prefix+strconv.FormatUint(uint64(rand.Uint32()), 10))
+		f, err := fsys.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+		if errors.Is(err, fs.ErrExist) && try < 10000 {
+			continue
+		}
+		return f, name, err
+	}
 }
 
 // Cause is a file-system error without the operation and path Go puts in
@@ -120,16 +141,23 @@ func Cause(err error) string {
 	return err.Error()
 }
 
+// causeError is err worded by its [Cause] alone, still wrapping it (a
+// caller can tell os.Root's refusal of a path leading out of it).
+type causeError struct{ err error }
+
+func (e causeError) Error() string { return Cause(e.err) }
+func (e causeError) Unwrap() error { return e.err }
+
 // writeInPlace writes to an existing device or pipe; a FIFO that nothing
 // reads is an error at once, never a wait ([openInPlace]).
-func writeInPlace(path string, write func(io.Writer) error) error {
-	f, err := openInPlace(path)
+func writeInPlace(fsys fsys, path string, write func(io.Writer) error) error {
+	f, err := openInPlace(fsys, path)
 	if err != nil {
-		return errors.New(Cause(err))
+		return causeError{err}
 	}
 	werr := write(f)
 	if cerr := f.Close(); werr == nil && cerr != nil {
-		return errors.New(Cause(cerr))
+		return causeError{cerr}
 	}
 	return werr
 }

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"kitsoki/internal/atomicfile"
 	"kitsoki/internal/safefile"
 
 	"go.yaml.in/yaml/v3"
@@ -20,7 +19,8 @@ import (
 // "bug file" with front matter, one "## Comment <time> by <author>"
 // section per call. The file is confined to the run's working directory.
 type appendFileHandler struct {
-	budget *writeBudget // nil = unlimited
+	budget  *writeBudget     // nil = unlimited
+	checked func(abs string) // tests: fileRoot.checked
 }
 
 func (h appendFileHandler) Call(ctx context.Context, c *Call) (Result, error) {
@@ -38,7 +38,12 @@ func (h appendFileHandler) Call(ctx context.Context, c *Call) (Result, error) {
 	if err != nil {
 		return Result{}, fmt.Errorf("%s: %v", name, err)
 	}
-	path, err := confine(name, "thread", wd, thread)
+	fr, err := openFileRoot(wd, h.checked)
+	if err != nil {
+		return Result{}, fmt.Errorf("%s: the working directory: %v", name, err)
+	}
+	defer fr.Close()
+	path, err := fr.confine(name, "thread", thread)
 	if err != nil {
 		return domainErr("%v", err), nil
 	}
@@ -53,15 +58,15 @@ func (h appendFileHandler) Call(ctx context.Context, c *Call) (Result, error) {
 	if strings.HasSuffix(thread, "/") {
 		dir = path
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := fr.MkdirAll(dir); err != nil {
 		return domainErr("%s: mkdir: %s", name, fsErrText(err, wd, thread)), nil
 	}
 	var old []byte
-	switch fi, err := os.Stat(path); {
+	switch fi, err := fr.Stat(path); {
 	case err == nil && fi.IsDir():
 		return domainErr("%s: read: read %s: is a directory", name, thread), nil
 	case err == nil:
-		if old, err = safefile.ReadFile(path, safefile.Data); err != nil {
+		if old, err = fr.ReadFile(path, safefile.Data); err != nil {
 			return domainErr("%s: read: read %s: %s", name, thread, safefile.ErrText(err)), nil
 		}
 	case !os.IsNotExist(err):
@@ -94,7 +99,7 @@ func (h appendFileHandler) Call(ctx context.Context, c *Call) (Result, error) {
 	if err := h.budget.take(name, thread, int64(len(old)), int64(len(content))); err != nil {
 		return domainErr("%v", err), nil
 	}
-	if err := atomicfile.Write(path, []byte(content), 0o644); err != nil {
+	if err := fr.WriteFile(path, []byte(content)); err != nil {
 		h.budget.refund(int64(len(old)), int64(len(content)))
 		return domainErr("%s: write: open %s: %v", name, thread, err), nil
 	}

@@ -15,7 +15,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"kitsoki/internal/atomicfile"
 	"kitsoki/internal/safefile"
 )
 
@@ -23,8 +22,9 @@ import (
 // markdown chunks appended (or replaced) in <root>/<thread>.md, or a media
 // file copied to <root>/<thread><ext>.
 type artifactsHandler struct {
-	getenv func(string) string
-	budget *writeBudget // nil = unlimited
+	getenv  func(string) string
+	budget  *writeBudget     // nil = unlimited
+	checked func(abs string) // tests: fileRoot.checked
 }
 
 // artifactSep separates chunks of one artifact file.
@@ -44,12 +44,12 @@ func (h artifactsHandler) Call(ctx context.Context, c *Call) (Result, error) {
 	if err != nil {
 		return Result{}, fmt.Errorf("%s: %v", name, err)
 	}
-	root, shown, err := h.root(args, wd)
+	root, shown, base, err := h.root(args, wd)
 	if err != nil {
 		return domainErr("%v", err), nil
 	}
 	if src := strings.TrimSpace(strArg(args, "src_path")); src != "" {
-		return h.media(c, wd, root, shown, thread, src)
+		return h.media(c, wd, base, root, shown, thread, src)
 	}
 	body, ok := args["body"]
 	if s, isStr := body.(string); !ok || body == nil || isStr && strings.TrimSpace(s) == "" {
@@ -61,7 +61,12 @@ func (h artifactsHandler) Call(ctx context.Context, c *Call) (Result, error) {
 	if filepath.Ext(file) == "" && !strings.ContainsAny(file, `/\`) {
 		file += ".md"
 	}
-	path, err := confine(name, "thread", root, file)
+	fr, err := openFileRoot(base, h.checked)
+	if err != nil {
+		return domainErr("%s: mkdir %s: %s", name, shown, fsErrText(err, wd, shown)), nil
+	}
+	defer fr.Close()
+	path, err := fr.confineIn(name, "thread", root, file)
 	if err != nil {
 		return domainErr("%v", err), nil
 	}
@@ -83,18 +88,18 @@ func (h artifactsHandler) Call(ctx context.Context, c *Call) (Result, error) {
 	// (conformance artifacts-thread-subdir); a path the file system
 	// refuses is a domain error naming it as the result would show it
 	// (conformance file-errors-domain)
-	if err := os.MkdirAll(root, 0o755); err != nil {
+	if err := fr.MkdirAll(root); err != nil {
 		return domainErr("%s: mkdir %s: %s", name, shown, fsErrText(err, wd, shown)), nil
 	}
 	shownPath := filepath.Join(shown, file)
-	if res, ok := chunkRefused(path, shownPath, mode); !ok {
+	if res, ok := chunkRefused(fr, path, shownPath, mode); !ok {
 		return res, nil
 	}
 	n := 1
 	var content string
-	oldSize := existingSize(path)
+	oldSize := fr.existingSize(path)
 	if mode == "append" {
-		old, err := safefile.ReadFile(path, safefile.Data)
+		old, err := fr.ReadFile(path, safefile.Data)
 		if err != nil && !os.IsNotExist(err) {
 			return domainErr("%s: read %s: %s", name, shownPath, safefile.ErrText(err)), nil
 		}
@@ -108,7 +113,7 @@ func (h artifactsHandler) Call(ctx context.Context, c *Call) (Result, error) {
 	if err := h.budget.take(name, file, oldSize, int64(len(content))); err != nil {
 		return domainErr("%v", err), nil
 	}
-	if err := atomicfile.Write(path, []byte(content), 0o644); err != nil {
+	if err := fr.WriteFile(path, []byte(content)); err != nil {
 		h.budget.refund(oldSize, int64(len(content)))
 		return domainErr("%s: %s %s: open %s: %v", name, chunkOp(mode), shownPath, shownPath, err), nil
 	}
@@ -125,16 +130,16 @@ func (h artifactsHandler) Call(ctx context.Context, c *Call) (Result, error) {
 // joined with the file): a path that cannot be stat'd, a directory in its
 // place or a missing thread subdirectory (conformance file-errors-domain,
 // artifacts-thread-subdir); ok is true when there is none.
-func chunkRefused(path, shownPath, mode string) (res Result, ok bool) {
+func chunkRefused(fr *fileRoot, path, shownPath, mode string) (res Result, ok bool) {
 	const name = "host.artifacts_dir"
 	op := chunkOp(mode)
-	switch fi, err := os.Stat(path); {
+	switch fi, err := fr.Stat(path); {
 	case err == nil && fi.IsDir():
 		return domainErr("%s: %s %s: open %s: is a directory", name, op, shownPath, shownPath), false
 	case err != nil && !os.IsNotExist(err):
 		return domainErr("%s: stat %s: stat %s: %s", name, shownPath, shownPath, safefile.ErrText(err)), false
 	case err != nil:
-		if st, err := os.Stat(filepath.Dir(path)); err != nil || !st.IsDir() {
+		if st, err := fr.Stat(filepath.Dir(path)); err != nil || !st.IsDir() {
 			return domainErr("%s: %s %s: open %s: no such file or directory", name, op, shownPath, shownPath), false
 		}
 	}
@@ -150,30 +155,32 @@ func chunkOp(mode string) string {
 	return "open"
 }
 
-// root is where artifacts go, and how the result's path shows it: the
-// artifacts_root argument (confined to the working directory), then
-// $KITSOKI_ARTIFACTS_ROOT (the operator's choice, trusted), then
-// <workdir>/.artifacts.
-func (h artifactsHandler) root(args map[string]any, wd string) (root, shown string, err error) {
+// root is where artifacts go, how the result's path shows it, and the
+// directory the call's files are confined to (base, opened as a
+// [fileRoot]): the artifacts_root argument (confined to the working
+// directory, the base), then $KITSOKI_ARTIFACTS_ROOT (the operator's
+// choice, trusted: the base itself), then <workdir>/.artifacts.
+func (h artifactsHandler) root(args map[string]any, wd string) (root, shown, base string, err error) {
 	if shown = strArg(args, "artifacts_root"); shown != "" {
 		root, err = confine("host.artifacts_dir", "artifacts_root", wd, shown)
-		return root, shown, err
+		return root, shown, wd, err
 	}
 	if shown = h.getenv("KITSOKI_ARTIFACTS_ROOT"); shown != "" {
-		if filepath.IsAbs(shown) {
-			return shown, shown, nil
+		root = shown
+		if !filepath.IsAbs(shown) {
+			root = filepath.Join(wd, shown)
 		}
-		return filepath.Join(wd, shown), shown, nil
+		return filepath.Clean(root), shown, filepath.Clean(root), nil
 	}
 	root = filepath.Join(wd, ".artifacts")
-	return root, root, nil
+	return root, root, wd, nil
 }
 
 var mediaKinds = map[string]bool{"video": true, "image": true, "pdf": true, "html": true, "slideshow": true}
 
 // media copies src_path (confined to the working directory) to
-// <root>/<thread><ext>.
-func (h artifactsHandler) media(c *Call, wd, root, shown, thread, src string) (Result, error) {
+// <root>/<thread><ext>, base being the directory root is confined to.
+func (h artifactsHandler) media(c *Call, wd, base, root, shown, thread, src string) (Result, error) {
 	const name = "host.artifacts_dir"
 	// upstream's checks and texts: the kind trimmed and lower-cased
 	kind := strings.ToLower(strings.TrimSpace(strArg(c.Args, "kind")))
@@ -183,7 +190,12 @@ func (h artifactsHandler) media(c *Call, wd, root, shown, thread, src string) (R
 	case !mediaKinds[kind]:
 		return domainErr("%s: unsupported kind %q (must be video/image/pdf/html/slideshow)", name, kind), nil
 	}
-	from, err := confine(name, "src_path", wd, src)
+	wr, err := openFileRoot(wd, h.checked)
+	if err != nil {
+		return Result{}, fmt.Errorf("%s: the working directory: %v", name, err)
+	}
+	defer wr.Close()
+	from, err := wr.confine(name, "src_path", src)
 	if err != nil {
 		return domainErr("%v", err), nil
 	}
@@ -194,26 +206,29 @@ func (h artifactsHandler) media(c *Call, wd, root, shown, thread, src string) (R
 	if !within(root, filepath.Join(root, file)) {
 		return domainErr("%s: destination path escapes artifacts root: %q", name, filepath.Join(shown, file)), nil
 	}
-	to, err := confine(name, "thread", root, filepath.Join(root, file))
+	fr := wr
+	if base != wd {
+		if fr, err = openFileRoot(base, h.checked); err != nil {
+			return domainErr("%s: mkdir %s: %s", name, shown, fsErrText(err, wd, shown)), nil
+		}
+		defer fr.Close()
+	}
+	to, err := fr.confineIn(name, "thread", root, filepath.Join(root, file))
 	if err != nil {
 		return domainErr("%v", err), nil
 	}
-	in, err := os.Open(from)
+	in, st, err := wr.OpenRegular(from)
 	if errors.Is(err, fs.ErrNotExist) { // upstream stats the path as written first
 		return domainErr("%s: src_path %q: stat %s: %v", name, src, src, safefile.ErrText(err)), nil
 	}
 	if err != nil {
 		return domainErr("%s: src_path %q: %v", name, src, safefile.ErrText(err)), nil
 	}
-	defer in.Close()
-	st, err := in.Stat()
-	if err != nil {
-		return domainErr("%s: src_path %q: %v", name, src, safefile.ErrText(err)), nil
-	}
-	if !st.Mode().IsRegular() {
+	if in == nil {
 		return domainErr("%s: src_path %q is not a regular file", name, src), nil
 	}
-	size, oldSize := st.Size(), existingSize(to)
+	defer in.Close()
+	size, oldSize := st.Size(), fr.existingSize(to)
 	if err := h.budget.take(name, file, oldSize, size); err != nil {
 		return domainErr("%v", err), nil
 	}
@@ -226,25 +241,21 @@ func (h artifactsHandler) media(c *Call, wd, root, shown, thread, src string) (R
 	// as upstream: the root is made, not a thread's subdirectories, and a
 	// copy the file system refuses is a domain error (conformance
 	// file-errors-domain)
-	if err := os.MkdirAll(root, 0o755); err != nil {
+	if err := fr.MkdirAll(root); err != nil {
 		return domainErr("%s: mkdir %s: %s", name, shown, fsErrText(err, wd, shown)), nil
 	}
 	copyErr := func(why string) Result {
 		return domainErr("%s: copy %q -> %q: %s", name, src, to, why)
 	}
-	switch fi, err := os.Stat(to); {
+	switch fi, err := fr.Stat(to); {
 	case err == nil && fi.IsDir():
 		return copyErr("open " + to + ": is a directory"), nil
 	case err != nil && !os.IsNotExist(err):
 		return copyErr("open " + to + ": " + safefile.ErrText(err)), nil
 	case err != nil:
-		if st, err := os.Stat(filepath.Dir(to)); err != nil || !st.IsDir() {
+		if st, err := fr.Stat(filepath.Dir(to)); err != nil || !st.IsDir() {
 			return copyErr("open " + to + ": no such file or directory"), nil
 		}
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(to), ".artifact-*")
-	if err != nil {
-		return copyErr(err.Error()), nil
 	}
 	// Under a budget the copy stops one byte past the size charged, so a
 	// source that grows while it is copied (or a pipe) fails instead of
@@ -254,21 +265,14 @@ func (h artifactsHandler) media(c *Call, wd, root, shown, thread, src string) (R
 		r = io.LimitReader(in, size+1)
 	}
 	sum, head := sha256.New(), &headBytes{max: 512}
-	copied, err := io.Copy(io.MultiWriter(tmp, sum, head), r)
-	if err == nil && h.budget != nil && copied > size {
-		err = fmt.Errorf("it grew past its %d bytes while it was copied", size)
-	}
+	err = fr.WriteFunc(to, func(w io.Writer) error {
+		copied, err := io.Copy(io.MultiWriter(w, sum, head), r)
+		if err == nil && h.budget != nil && copied > size {
+			err = fmt.Errorf("it grew past its %d bytes while it was copied", size)
+		}
+		return err
+	})
 	if err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return copyErr(err.Error()), nil
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return copyErr(err.Error()), nil
-	}
-	if err := os.Rename(tmp.Name(), to); err != nil {
-		os.Remove(tmp.Name())
 		return copyErr(err.Error()), nil
 	}
 	charged = true
@@ -298,14 +302,4 @@ func (h *headBytes) Write(p []byte) (int, error) {
 		h.b = append(h.b, p[:min(room, len(p))]...)
 	}
 	return len(p), nil
-}
-
-// existingSize is the size of the regular file at path, or 0 when there
-// is none (a write there starts from nothing).
-func existingSize(path string) int64 {
-	st, err := os.Lstat(path)
-	if err != nil || !st.Mode().IsRegular() {
-		return 0
-	}
-	return st.Size()
 }

@@ -15,7 +15,9 @@
 // run.go (host.run), stdoutjson.go, artifacts.go, appendfile.go,
 // writebudget.go (the byte budget of their writes under --sandbox), inbox.go
 // (inbox, transport, jobs), workdir.go (every story-named path confined to
-// the run's working directory), starlark_*.go (host.starlark.run), search.go
+// the run's working directory), fileroot.go (the os.Root each file built-in
+// opens per call on the directory it is confined to, every stat, read,
+// mkdir and write after the check going through it), starlark_*.go (host.starlark.run), search.go
 // (with an on-disk vector cache) and glob.go (its corpus globs), sandbox.go
 // ([SandboxSafe], [SandboxOptions]: what kitsoki test --sandbox runs),
 // local_tickets.go (host.local_files.ticket), local_ci.go (host.local) and

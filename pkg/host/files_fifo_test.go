@@ -52,3 +52,58 @@ func TestAppendingToAFIFOIsRefused(t *testing.T) {
 		})
 	}
 }
+
+// A recording cassette whose file was swapped for a link to a pipe
+// outside (standing for a device) is flushed as a new regular file in its
+// place: nothing is written through the link.
+func TestHTTPCassetteFlushNeverWritesThroughALink(t *testing.T) {
+	dir, outside := t.TempDir(), t.TempDir()
+	fifo := filepath.Join(outside, "dev")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	r, err := os.OpenFile(fifo, os.O_RDONLY|syscall.O_NONBLOCK, 0) // a write through the link would succeed
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	path := filepath.Join(dir, "c.http.yaml")
+	mustSymlink(t, fifo, path)
+	c := &HTTPCassette{Path: path}
+	c.add("GET", "http://127.0.0.1/x", &httpResponse{status: 200, body: "recorded"})
+	if err := c.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 64)
+	if n, _ := r.Read(buf); n > 0 {
+		t.Errorf("%q was written through the link into the pipe outside", buf[:n])
+	}
+	if st, err := os.Lstat(path); err != nil || !st.Mode().IsRegular() {
+		t.Errorf("the cassette is not the new regular file: %v %v", st, err)
+	}
+}
+
+// A FIFO named as a media artifact's src_path is refused by name before
+// it is opened: an open waits for a writer that never comes.
+func TestArtifactsMediaFIFOSourceIsRefused(t *testing.T) {
+	wd := t.TempDir()
+	if err := syscall.Mkfifo(filepath.Join(wd, "clip.mp4"), 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	done := make(chan string, 1)
+	go func() {
+		res, err := call(t, artifactsHandler{getenv: noEnv}, Env{WorkDir: wd}, map[string]any{"thread": "demo", "src_path": "clip.mp4", "kind": "video"})
+		if err != nil {
+			res.Error = err.Error()
+		}
+		done <- res.Error
+	}()
+	select {
+	case msg := <-done:
+		if msg != `host.artifacts_dir: src_path "clip.mp4" is not a regular file` {
+			t.Fatalf("error %q: want the FIFO refused by name", msg)
+		}
+	case <-time.After(time.Minute): // a hang, not a slow machine
+		t.Fatal("the handler is still opening the FIFO")
+	}
+}

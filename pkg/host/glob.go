@@ -26,30 +26,35 @@ func glob(root, pattern string, max int) ([]string, error) {
 		return nil, fmt.Errorf("pattern %q is malformed: %v", pattern, err)
 	}
 	segs := strings.Split(path.Clean(pattern), "/")
-	// Walk only below the pattern's literal prefix (docs/ for docs/**/*.md).
-	start := root
+	// Walk only below the pattern's literal prefix (docs/ for docs/**/*.md),
+	// through an os.Root of root: a directory link on the way that leads
+	// out, there before the walk or swapped in during it, is not entered.
+	start := "."
 	for _, sg := range segs[:len(segs)-1] {
 		if strings.ContainsAny(sg, "*?[\\") {
 			break
 		}
-		start = filepath.Join(start, sg)
+		start = path.Join(start, sg)
 	}
-	if _, err := os.Stat(start); err != nil {
+	r, err := os.OpenRoot(root)
+	if err != nil {
 		return nil, nil
 	}
+	defer r.Close()
+	if st, err := r.Lstat(start); err != nil || !st.IsDir() {
+		return nil, nil // missing, a file, or a link (never followed, as before)
+	}
 	var out []string
-	err := filepath.WalkDir(start, func(p string, d fs.DirEntry, err error) error {
+	err = fs.WalkDir(r.FS(), start, func(rel string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return nil
 		}
 		if d.IsDir() {
-			if p != start && strings.HasPrefix(d.Name(), ".") && !strings.HasPrefix(pattern, ".") {
-				return filepath.SkipDir
+			if rel != start && strings.HasPrefix(d.Name(), ".") && !strings.HasPrefix(pattern, ".") {
+				return fs.SkipDir
 			}
 			return nil
 		}
-		rel, _ := filepath.Rel(root, p)
-		rel = filepath.ToSlash(rel)
 		if matchSegs(segs, strings.Split(rel, "/")) {
 			if len(out) >= max {
 				return fmt.Errorf("more than %d files match %q; narrow the pattern", max, pattern)

@@ -6,14 +6,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
-	"kitsoki/internal/atomicfile"
 	"kitsoki/internal/safefile"
 
 	"go.yaml.in/yaml/v3"
@@ -40,8 +38,9 @@ var ticketKinds = []struct{ dir, kind string }{{"bugs", "bug"}, {"features", "fe
 // matter with sorted keys). Every path stays inside root: an id or thread
 // that leads out is a domain error naming it.
 type localTicketsHandler struct {
-	getenv func(string) string
-	budget *writeBudget // nil = unlimited
+	getenv  func(string) string
+	budget  *writeBudget     // nil = unlimited
+	checked func(abs string) // tests: fileRoot.checked
 }
 
 func (h localTicketsHandler) Call(ctx context.Context, c *Call) (Result, error) {
@@ -65,11 +64,16 @@ func (h localTicketsHandler) Call(ctx context.Context, c *Call) (Result, error) 
 	if err != nil {
 		return Result{}, fmt.Errorf("%s: tickets root: %v", HandlerLocalTickets, err)
 	}
+	fr, err := readFileRoot(root, h.checked)
+	if err != nil {
+		return Result{}, fmt.Errorf("%s: tickets root: %v", HandlerLocalTickets, err)
+	}
+	defer fr.Close()
 	args := c.Args
 	switch op {
 	case "search":
 		query := strings.ToLower(strings.TrimSpace(strArg(args, "query")))
-		list := listTickets(root, func(t *ticket) bool {
+		list := listTickets(fr, func(t *ticket) bool {
 			return strings.Contains(strings.ToLower(t.title()), query) || strings.Contains(strings.ToLower(t.body), query)
 		})
 		if n, ok := isInteger(args["limit"]); ok && n > 0 && n < int64(len(list)) {
@@ -78,7 +82,7 @@ func (h localTicketsHandler) Call(ctx context.Context, c *Call) (Result, error) 
 		return Result{Data: map[string]any{"tickets": list}}, nil
 	case "list_mine":
 		filter := strings.ToLower(strings.TrimSpace(strArg(args, "filter")))
-		return Result{Data: map[string]any{"tickets": listTickets(root, func(t *ticket) bool {
+		return Result{Data: map[string]any{"tickets": listTickets(fr, func(t *ticket) bool {
 			return strings.Contains(strings.ToLower(t.str("assignee")), filter)
 		})}}, nil
 	case "get":
@@ -86,18 +90,18 @@ func (h localTicketsHandler) Call(ctx context.Context, c *Call) (Result, error) 
 		if strings.TrimSpace(id) == "" { // a blank id is missing; another is used untrimmed, as upstream
 			return domainErr("ticket.get: id argument is required"), nil
 		}
-		t, res := findTicket("ticket.get", root, id)
+		t, res := findTicket("ticket.get", fr, id)
 		if t == nil {
 			return res, nil
 		}
 		return Result{Data: t.full()}, nil
 	case "comment":
-		return h.comment(c, root)
+		return h.comment(c, fr)
 	}
-	return h.transition(c, root)
+	return h.transition(c, fr)
 }
 
-func (h localTicketsHandler) comment(c *Call, root string) (Result, error) {
+func (h localTicketsHandler) comment(c *Call, fr *fileRoot) (Result, error) {
 	const name = "ticket.comment"
 	args := c.Args
 	body := strArg(args, "body")
@@ -108,10 +112,10 @@ func (h localTicketsHandler) comment(c *Call, root string) (Result, error) {
 	var res Result
 	switch id, thread := strArg(args, "id"), strArg(args, "thread"); {
 	case strings.TrimSpace(id) != "":
-		t, res = findTicket(name, root, id)
+		t, res = findTicket(name, fr, id)
 	case strings.HasSuffix(thread, ".md"):
 		// as upstream: a thread naming a markdown file is that ticket file
-		t, res = ticketAt(name, "thread", root, thread)
+		t, res = ticketAt(name, "thread", fr, thread)
 	default:
 		return domainErr("%s: id or thread is required", name), nil
 	}
@@ -123,13 +127,13 @@ func (h localTicketsHandler) comment(c *Call, root string) (Result, error) {
 		author: cmp.Or(strings.TrimSpace(strArg(args, "author")), "kitsoki"),
 		body:   strings.TrimRight(body, "\n"),
 	})
-	if res, ok := h.write(name, t); !ok {
+	if res, ok := h.write(fr, name, t); !ok {
 		return res, nil
 	}
 	return Result{Data: map[string]any{"ok": true, "comment_id": t.id + "#" + strconv.Itoa(len(t.comments))}}, nil
 }
 
-func (h localTicketsHandler) transition(c *Call, root string) (Result, error) {
+func (h localTicketsHandler) transition(c *Call, fr *fileRoot) (Result, error) {
 	const name = "ticket.transition"
 	id := strArg(c.Args, "id")
 	if strings.TrimSpace(id) == "" {
@@ -139,7 +143,7 @@ func (h localTicketsHandler) transition(c *Call, root string) (Result, error) {
 	if strings.TrimSpace(to) == "" {
 		return domainErr("%s: to argument is required", name), nil
 	}
-	t, res := findTicket(name, root, id)
+	t, res := findTicket(name, fr, id)
 	if t == nil {
 		return res, nil
 	}
@@ -147,14 +151,15 @@ func (h localTicketsHandler) transition(c *Call, root string) (Result, error) {
 		t.front = map[string]any{}
 	}
 	t.front["status"] = to
-	if res, ok := h.write(name, t); !ok {
+	if res, ok := h.write(fr, name, t); !ok {
 		return res, nil
 	}
 	return Result{Data: map[string]any{"ok": true}}, nil
 }
 
-// write replaces t's file with its new text, within the write budget.
-func (h localTicketsHandler) write(name string, t *ticket) (Result, bool) {
+// write replaces t's file with its new text, within the write budget,
+// through fr.
+func (h localTicketsHandler) write(fr *fileRoot, name string, t *ticket) (Result, bool) {
 	text, err := t.render()
 	if err != nil {
 		return domainErr("%s: bug file: marshal frontmatter: %v", name, err), false
@@ -162,7 +167,7 @@ func (h localTicketsHandler) write(name string, t *ticket) (Result, bool) {
 	if err := h.budget.take(name, t.shown, t.size, int64(len(text))); err != nil {
 		return domainErr("%v", err), false
 	}
-	if err := atomicfile.Write(t.path, text, 0o644); err != nil {
+	if err := fr.WriteFile(t.path, text); err != nil {
 		h.budget.refund(t.size, int64(len(text)))
 		return domainErr("%s: write %s: %v", name, t.shown, err), false
 	}
@@ -229,14 +234,14 @@ func (t *ticket) full() map[string]any {
 // selects, sorted by id from the greatest, as upstream lists them. A
 // file that does not parse, a directory, another extension and any file
 // whose way leads out of root are left out.
-func listTickets(root string, keep func(*ticket) bool) []map[string]any {
+func listTickets(fr *fileRoot, keep func(*ticket) bool) []map[string]any {
 	var found []*ticket
 	for _, k := range ticketKinds {
-		dir, err := confine(HandlerLocalTickets, "issues directory", root, filepath.Join("issues", k.dir))
+		dir, err := fr.confine(HandlerLocalTickets, "issues directory", filepath.Join("issues", k.dir))
 		if err != nil {
 			continue
 		}
-		entries, err := os.ReadDir(dir)
+		entries, err := fr.ReadDir(dir)
 		if err != nil {
 			continue
 		}
@@ -244,7 +249,7 @@ func listTickets(root string, keep func(*ticket) bool) []map[string]any {
 			if !strings.HasSuffix(e.Name(), ".md") || e.IsDir() {
 				continue
 			}
-			t, err := readTicket(root, filepath.Join("issues", k.dir, e.Name()), k.kind)
+			t, err := readTicket(fr, filepath.Join("issues", k.dir, e.Name()), k.kind)
 			if err == nil && keep(t) {
 				found = append(found, t)
 			}
@@ -260,17 +265,17 @@ func listTickets(root string, keep func(*ticket) bool) []map[string]any {
 
 // findTicket reads the ticket id from the first kind directory that holds
 // <id>.md; nil and the domain error when none does or it does not parse.
-func findTicket(name, root, id string) (*ticket, Result) {
+func findTicket(name string, fr *fileRoot, id string) (*ticket, Result) {
 	for _, k := range ticketKinds {
 		rel := filepath.Join("issues", k.dir, id+".md")
-		abs, err := confine(name, "id", root, rel)
+		abs, err := fr.confine(name, "id", rel)
 		if err != nil {
 			return nil, domainErr("%v", err)
 		}
-		if fi, err := os.Stat(abs); err != nil || fi.IsDir() {
+		if fi, err := fr.Stat(abs); err != nil || fi.IsDir() {
 			continue
 		}
-		t, err := readTicket(root, rel, k.kind)
+		t, err := readTicket(fr, rel, k.kind)
 		if err != nil {
 			return nil, domainErr("%s: %v", name, err)
 		}
@@ -281,15 +286,15 @@ func findTicket(name, root, id string) (*ticket, Result) {
 }
 
 // ticketAt reads the ticket file a thread names (relative to root).
-func ticketAt(name, label, root, p string) (*ticket, Result) {
-	abs, err := confine(name, label, root, p)
+func ticketAt(name, label string, fr *fileRoot, p string) (*ticket, Result) {
+	abs, err := fr.confine(name, label, p)
 	if err != nil {
 		return nil, domainErr("%v", err)
 	}
-	if fi, err := os.Stat(abs); err != nil || fi.IsDir() {
+	if fi, err := fr.Stat(abs); err != nil || fi.IsDir() {
 		return nil, domainErr("%s: %s not found", name, p)
 	}
-	t, err := readTicket(root, abs, kindOf(abs))
+	t, err := readTicket(fr, abs, kindOf(abs))
 	if err != nil {
 		return nil, domainErr("%s: %v", name, err)
 	}
@@ -308,14 +313,14 @@ func kindOf(path string) string {
 	return ""
 }
 
-// readTicket reads and parses the ticket file p (relative to root, or
+// readTicket reads and parses the ticket file p (relative to the root, or
 // absolute inside it), a regular file of at most safefile.Data bytes.
-func readTicket(root, p, kind string) (*ticket, error) {
-	abs, err := confine(HandlerLocalTickets, "ticket", root, p)
+func readTicket(fr *fileRoot, p, kind string) (*ticket, error) {
+	abs, err := fr.confine(HandlerLocalTickets, "ticket", p)
 	if err != nil {
 		return nil, err
 	}
-	b, err := safefile.ReadFile(abs, safefile.Data)
+	b, err := fr.ReadFile(abs, safefile.Data)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %s", p, safefile.ErrText(err))
 	}

@@ -194,8 +194,15 @@ func (h *agentSearch) corpusVectors(ctx context.Context, name, wd string, files 
 	var pending []*fileVecs
 	var skipped []any
 	var pendingTexts []string
+	// the files are read through an os.Root of wd: a link (or a directory
+	// swapped for one since the glob) leading out is skipped, not read
+	fr, err := readFileRoot(wd, nil)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: corpus: %v", name, err)
+	}
+	defer fr.Close()
 	for _, f := range files {
-		data, err := safefile.ReadFile(filepath.Join(wd, f), maxCorpusFile)
+		data, err := fr.ReadFile(filepath.Join(wd, f), maxCorpusFile)
 		if err != nil || !utf8.Valid(data) {
 			// binary, huge or unreadable files are not searched; Data.skipped names them
 			skipped = append(skipped, f)

@@ -276,7 +276,7 @@ func (s *scriptCtx) fsRead(_ *starlark.Thread, fn *starlark.Builtin, args starla
 	if it != nil {
 		text = it.Out
 	} else {
-		if text, err = fsReadFile(s.storyDir, p); err != nil {
+		if text, err = fsReadFile(s.storyDir, p, s.o.checked); err != nil {
 			return nil, err
 		}
 		if err := s.mem.charge(uint64(len(text))); err != nil {
@@ -296,7 +296,7 @@ func (s *scriptCtx) fsExists(_ *starlark.Thread, fn *starlark.Builtin, args star
 	if it != nil {
 		// as upstream: "True", " true\n" and "TRUE" count, "1" and "yes" do not
 		found = strings.EqualFold(strings.TrimSpace(it.Out), "true")
-	} else if found, err = fsExistsFile(s.storyDir, p); err != nil {
+	} else if found, err = fsExistsFile(s.storyDir, p, s.o.checked); err != nil {
 		return nil, err
 	}
 	st := "ok"
@@ -318,7 +318,7 @@ func (s *scriptCtx) fsGlob(_ *starlark.Thread, fn *starlark.Builtin, args starla
 		if out := strings.TrimSpace(it.Out); out != "" {
 			matches = strings.Split(out, "\n")
 		}
-	} else if matches, err = fsGlobFiles(s.storyDir, pat); err != nil {
+	} else if matches, err = fsGlobFiles(s.storyDir, pat, s.o.checked); err != nil {
 		return nil, err
 	}
 	list := make([]starlark.Value, len(matches))

@@ -1,6 +1,7 @@
 package host
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -35,40 +36,56 @@ func fsRootDir(storyDir string) (string, error) {
 	return wd, nil
 }
 
-// fsResolve checks a script path (or glob pattern) against the root and
-// returns it absolute.
-func fsResolve(root, p string) (string, error) {
+// fsResolve checks a script path (or glob pattern) against the root
+// and returns it absolute.
+func fsResolve(fr *fileRoot, p string) (string, error) {
 	if filepath.IsAbs(p) {
 		return "", fmt.Errorf("starlark fs: path %q must be repo-relative, not absolute", p)
 	}
 	if c := filepath.Clean(p); c == ".." || strings.HasPrefix(c, ".."+string(filepath.Separator)) {
 		return "", fmt.Errorf("starlark fs: path %q escapes the working directory", p)
 	}
-	abs, err := confine("starlark fs", "path", root, p)
+	abs, err := fr.confine("starlark fs", "path", p)
 	if err != nil {
 		return "", err
 	}
-	if err := refuseGitDir(root, p, abs); err != nil {
+	if err := refuseGitDir(fr.dir, p, abs); err != nil {
 		return "", err
 	}
 	return abs, nil
 }
 
+// fsRoot opens dir, the directory ctx.fs reads, as the root every read
+// goes through (a link swapped in after a path's check cannot lead out).
+func fsRoot(dir string, checked func(string)) (*fileRoot, error) {
+	fr, err := readFileRoot(dir, checked)
+	if err != nil {
+		return nil, fmt.Errorf("starlark fs: %v", err)
+	}
+	return fr, nil
+}
+
 // fsReadFile is fs.read without a cassette.
-func fsReadFile(storyDir, p string) (string, error) {
+func fsReadFile(storyDir, p string, checked func(string)) (string, error) {
 	root, err := fsRootDir(storyDir)
 	if err != nil {
 		return "", err
 	}
-	abs, err := fsResolve(root, p)
+	fr, err := fsRoot(root, checked)
 	if err != nil {
 		return "", err
 	}
-	fi, err := os.Stat(abs)
+	defer fr.Close()
+	abs, err := fsResolve(fr, p)
 	if err != nil {
-		if alt, ok := fsInStory(storyDir, root, p); ok {
-			abs = alt
-			fi, err = os.Stat(abs)
+		return "", err
+	}
+	fi, err := fr.Stat(abs)
+	if err != nil {
+		if sr, alt, ok := fsInStory(storyDir, root, p, checked); ok {
+			defer sr.Close()
+			fr, abs = sr, alt
+			fi, err = fr.Stat(abs)
 		}
 	}
 	if err != nil {
@@ -77,62 +94,88 @@ func fsReadFile(storyDir, p string) (string, error) {
 	if fi.IsDir() {
 		return "", fmt.Errorf("starlark fs.read %q: read %s: is a directory", p, abs)
 	}
-	b, err := safefile.ReadFile(abs, maxFSRead)
+	b, err := fr.ReadFile(abs, maxFSRead)
 	if err != nil {
 		return "", fmt.Errorf("starlark fs.read %q: %s", p, safefile.ErrText(err))
 	}
 	return string(b), nil
 }
 
-// fsInStory is p in the story directory when the working directory is
+// fsInStory is p in the story directory, with the root it is read
+// through (the caller closes it), when the working directory is
 // elsewhere and p exists there.
-func fsInStory(storyDir, root, p string) (string, bool) {
+func fsInStory(storyDir, root, p string, checked func(string)) (*fileRoot, string, bool) {
 	if storyDir == "" || storyDir == root {
-		return "", false
+		return nil, "", false
 	}
-	abs, err := fsResolve(storyDir, p)
+	sr, err := fsRoot(storyDir, checked)
 	if err != nil {
-		return "", false
+		return nil, "", false
 	}
-	if _, err := os.Stat(abs); err != nil {
-		return "", false
+	abs, err := fsResolve(sr, p)
+	if err == nil {
+		_, err = sr.Stat(abs)
 	}
-	return abs, true
+	if err != nil {
+		sr.Close()
+		return nil, "", false
+	}
+	return sr, abs, true
 }
 
 // fsExistsFile is fs.exists without a cassette.
-func fsExistsFile(storyDir, p string) (bool, error) {
+func fsExistsFile(storyDir, p string, checked func(string)) (bool, error) {
 	root, err := fsRootDir(storyDir)
 	if err != nil {
 		return false, err
 	}
-	abs, err := fsResolve(root, p)
+	fr, err := fsRoot(root, checked)
 	if err != nil {
 		return false, err
 	}
-	if _, err = os.Stat(abs); err == nil {
+	defer fr.Close()
+	abs, err := fsResolve(fr, p)
+	if err != nil {
+		return false, err
+	}
+	if _, err = fr.Stat(abs); err == nil {
 		return true, nil
 	}
-	_, ok := fsInStory(storyDir, root, p)
+	if errors.Is(err, errOutside) {
+		// a link swapped in since the check: refused as the check refuses one
+		return false, fmt.Errorf("starlark fs: path %q leads outside %s through a symbolic link (%w)", p, root, errOutside)
+	}
+	sr, _, ok := fsInStory(storyDir, root, p, checked)
+	if ok {
+		sr.Close()
+	}
 	return ok, nil
 }
 
 // fsGlobFiles is fs.glob without a cassette: at most maxGlob matches.
-func fsGlobFiles(storyDir, pat string) ([]string, error) {
+func fsGlobFiles(storyDir, pat string, checked func(string)) ([]string, error) {
 	root, err := fsRootDir(storyDir)
 	if err != nil {
 		return nil, err
 	}
-	out, err := fsGlobIn(root, pat)
+	out, err := fsGlobIn(root, pat, checked)
 	if err != nil || len(out) > 0 || storyDir == "" || storyDir == root {
 		return out, err
 	}
-	return fsGlobIn(storyDir, pat)
+	return fsGlobIn(storyDir, pat, checked)
 }
 
 // fsGlobIn globs pat under root, its matches relative to root and sorted.
-func fsGlobIn(root, pat string) ([]string, error) {
-	abs, err := fsResolve(root, pat)
+// A match whose way leads out of root through a symbolic link (a
+// directory link matched by a wildcard) is left out: the root cannot
+// reach it, and its name would tell what the machine holds outside.
+func fsGlobIn(root, pat string, checked func(string)) ([]string, error) {
+	fr, err := fsRoot(root, checked)
+	if err != nil {
+		return nil, err
+	}
+	defer fr.Close()
+	abs, err := fsResolve(fr, pat)
 	if err != nil {
 		return nil, err
 	}
@@ -141,6 +184,10 @@ func fsGlobIn(root, pat string) ([]string, error) {
 		return nil, fmt.Errorf("starlark fs.glob %q: %v", pat, err) // filepath.ErrBadPattern's text
 	}
 	ms = gitFree(root, ms)
+	ms = slices.DeleteFunc(ms, func(m string) bool {
+		_, err := fr.Lstat(m)
+		return err != nil
+	})
 	if len(ms) > maxGlob {
 		return nil, fmt.Errorf("starlark fs.glob %q: more than %d paths match; narrow the pattern", pat, maxGlob)
 	}

@@ -100,11 +100,20 @@ func (c *HTTPCassette) Flush() error {
 	if err != nil {
 		return fmt.Errorf("flush starlark http cassette %s: %v", c.Path, err)
 	}
-	if err := os.MkdirAll(filepath.Dir(c.Path), 0o755); err != nil {
+	// through an os.Root of the cassette's directory: what has its name
+	// by now (a link to a device or pipe elsewhere, say) is replaced by
+	// the new file, never written through
+	dir := filepath.Dir(c.Path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("flush starlark http cassette: %v", err)
 	}
-	if err := atomicfile.Write(c.Path, b, 0o644); err != nil {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
 		return fmt.Errorf("flush starlark http cassette: %v", err)
+	}
+	defer root.Close()
+	if err := atomicfile.WriteIn(root, filepath.Base(c.Path), b, 0o644); err != nil {
+		return fmt.Errorf("flush starlark http cassette %s: %v", c.Path, err)
 	}
 	c.dirty = false
 	return nil

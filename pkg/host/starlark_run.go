@@ -44,6 +44,9 @@ type StarlarkOptions struct {
 	// walkLimit replaces maxWalk (0 = maxWalk): a test proves a refusal
 	// of a shared value's walk at a smaller count, in milliseconds.
 	walkLimit int
+	// checked is the file roots' test hook (fileRoot.checked): it swaps
+	// a directory for a link between a path's check and its use.
+	checked func(abs string)
 }
 
 // defaultStarlarkSteps is the default execution step limit of a script,
@@ -66,53 +69,73 @@ func NewStarlarkRun(o StarlarkOptions) Handler {
 type starlarkRun struct{ o StarlarkOptions }
 
 // starlarkScript resolves with.script against the story directory and
-// refuses one outside it.
-func starlarkScript(storyDir, script string) (string, error) {
+// refuses one outside it; the directory is opened as the root the script
+// and its sidecar are read through (the caller closes it).
+func starlarkScript(storyDir, script string, checked func(string)) (string, *fileRoot, error) {
 	if strings.TrimSpace(script) == "" {
-		return "", errors.New("host.starlark.run: script argument is required")
+		return "", nil, errors.New("host.starlark.run: script argument is required")
 	}
 	base, err := starlarkBase(storyDir)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
-	return confine("host.starlark.run", "script", base, script)
+	fr, err := readFileRoot(base, checked)
+	if err != nil {
+		return "", nil, fmt.Errorf("host.starlark.run: %v", err)
+	}
+	path, err := fr.confine("host.starlark.run", "script", script)
+	if err != nil {
+		fr.Close()
+		return "", nil, err
+	}
+	return path, fr, nil
 }
 
 // loadScript reads with.script: relative to the story directory, else,
 // as upstream, to the working directory confined to the story's
-// [story.ProjectRoot]. The error is the first resolution's.
-func loadScript(storyDir, script string) (string, []byte, error) {
-	path, err := starlarkScript(storyDir, script)
+// [story.ProjectRoot]. The error is the first resolution's. The root the
+// script was read through comes back for its sidecar (the caller closes
+// it).
+func loadScript(storyDir, script string, checked func(string)) (string, []byte, *fileRoot, error) {
+	path, fr, err := starlarkScript(storyDir, script, checked)
 	if err == nil {
 		var src []byte
-		if src, err = safefile.ReadFile(path, maxScript); err == nil {
-			return path, src, nil
+		if src, err = fr.ReadFile(path, maxScript); err == nil {
+			return path, src, fr, nil
 		}
+		fr.Close()
 		err = scriptReadErr(path, err)
 	}
 	if strings.TrimSpace(script) == "" || filepath.IsAbs(script) {
-		return "", nil, err
+		return "", nil, nil, err
 	}
 	wd, werr := os.Getwd()
 	base, berr := starlarkBase(storyDir)
 	if werr != nil || berr != nil {
-		return "", nil, err
+		return "", nil, nil, err
 	}
 	root, _ := story.ProjectRoot(base)
-	alt, cerr := confine("host.starlark.run", "script", root, filepath.Join(wd, script))
-	if cerr != nil {
-		return "", nil, err
+	pr, perr := readFileRoot(root, checked)
+	if perr != nil {
+		return "", nil, nil, err
 	}
-	src, rerr := safefile.ReadFile(alt, maxScript)
+	alt, cerr := pr.confine("host.starlark.run", "script", filepath.Join(wd, script))
+	if cerr != nil {
+		pr.Close()
+		return "", nil, nil, err
+	}
+	src, rerr := pr.ReadFile(alt, maxScript)
 	if rerr != nil {
-		if _, serr := os.Stat(alt); serr == nil {
+		_, serr := pr.Stat(alt)
+		pr.Close()
+		if serr == nil {
 			// it is there but cannot be read: upstream names the path
 			// as written
-			return "", nil, scriptReadErr(script, rerr)
+			return "", nil, nil, scriptReadErr(script, rerr)
 		}
-		return "", nil, err
+		return "", nil, nil, err
 	}
-	return alt, src, nil
+	return alt, src, pr, nil
 }
 
 // scriptReadErr is upstream's text for a script that cannot be read, Go's
@@ -125,7 +148,11 @@ func scriptReadErr(path string, err error) error {
 	if strings.Contains(why, "is a directory") {
 		op = "read"
 	}
-	return fmt.Errorf("host.starlark.run: read script %q: %s %s: %s", path, op, path, why)
+	text := fmt.Sprintf("host.starlark.run: read script %q: %s %s: %s", path, op, path, why)
+	if errors.Is(err, errOutside) { // a link swapped in: a domain error, as the check's
+		return wrapText{text, errOutside}
+	}
+	return errors.New(text)
 }
 
 // starlarkBase is the directory scripts and ctx.fs are confined to: the
@@ -150,14 +177,17 @@ func (h *starlarkRun) Call(ctx context.Context, c *Call) (Result, error) {
 	// a script named by anything but a string is missing, as upstream
 	// (conformance mutate-star-missing-script)
 	script, _ := c.Args["script"].(string)
-	path, src, err := loadScript(c.Env.StoryDir, script)
+	path, src, fr, err := loadScript(c.Env.StoryDir, script, h.o.checked)
 	if err != nil {
 		if errors.Is(err, errOutside) || strings.TrimSpace(script) == "" {
 			return domainErr("%v", err), nil
 		}
 		return Result{}, err
 	}
-	scData, err := safefile.ReadFile(path+".yaml", scriptiface.MaxBytes)
+	// the sidecar beside the script, through the same root: a link
+	// named <script>.yaml leading out is refused, not followed
+	scData, err := fr.ReadFile(path+".yaml", scriptiface.MaxBytes)
+	fr.Close()
 	if err != nil {
 		return Result{}, fmt.Errorf("%s: script %q has no readable sidecar (expected %s): %v", name, script, path+".yaml", safefile.ErrText(err))
 	}
@@ -196,7 +226,12 @@ func (h *starlarkRun) Call(ctx context.Context, c *Call) (Result, error) {
 	opts := &syntax.FileOptions{Set: true, While: true, TopLevelControl: true, GlobalReassign: true, Recursion: true}
 	thread := &starlark.Thread{Name: name + " " + script, Print: func(*starlark.Thread, string) {}}
 	steps := cmp.Or(h.o.MaxSteps, defaultStarlarkSteps)
-	thread.Load = newModuleLoader(ctx, steps, storyDir, filepath.Dir(path), opts, predeclared, mem)
+	modules, err := readFileRoot(storyDir, h.o.checked)
+	if err != nil {
+		return Result{}, fmt.Errorf("%s: %v", name, err)
+	}
+	defer modules.Close()
+	thread.Load = newModuleLoader(ctx, steps, modules, filepath.Dir(path), opts, predeclared, mem)
 	thread.Steps = stepCredit // and the limit with it
 	thread.SetMaxExecutionSteps(addSat(steps, stepCredit))
 	defer mem.bind(thread)()
@@ -284,14 +319,16 @@ var defaultHTTP = &http.Client{Timeout: 30 * time.Second}
 // newModuleLoader serves load("lib.star", ...) from .star files inside the
 // story directory (paths relative to the loading script's directory, or
 // to the story directory when they start with "//"), each loaded once per
-// call; a cycle is an error.
-func newModuleLoader(ctx context.Context, steps uint64, storyDir, scriptDir string, opts *syntax.FileOptions, predeclared starlark.StringDict, mem *memBudget) func(*starlark.Thread, string) (starlark.StringDict, error) {
+// call; a cycle is an error. They are read through modules, the story
+// directory's root.
+func newModuleLoader(ctx context.Context, steps uint64, modules *fileRoot, scriptDir string, opts *syntax.FileOptions, predeclared starlark.StringDict, mem *memBudget) func(*starlark.Thread, string) (starlark.StringDict, error) {
 	type entry struct {
 		globals starlark.StringDict
 		err     error
 		loading bool
 	}
 	cache := map[string]*entry{}
+	storyDir := modules.dir
 	var load func(*starlark.Thread, string) (starlark.StringDict, error)
 	load = func(th *starlark.Thread, module string) (starlark.StringDict, error) {
 		rel := module
@@ -306,7 +343,7 @@ func newModuleLoader(ctx context.Context, steps uint64, storyDir, scriptDir stri
 		if !filepath.IsAbs(abs) {
 			abs = filepath.Join(base, rel)
 		}
-		abs, err := confine("load", "module", storyDir, abs)
+		abs, err := modules.confine("load", "module", abs)
 		if err != nil {
 			return nil, fmt.Errorf("load(%q): the module is outside the story directory", module)
 		}
@@ -318,7 +355,7 @@ func newModuleLoader(ctx context.Context, steps uint64, storyDir, scriptDir stri
 		}
 		e := &entry{loading: true}
 		cache[abs] = e
-		src, err := safefile.ReadFile(abs, maxScript)
+		src, err := modules.ReadFile(abs, maxScript)
 		if err != nil {
 			e.err = fmt.Errorf("load(%q): %s", module, safefile.ErrText(err))
 		} else {

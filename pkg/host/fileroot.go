@@ -1,0 +1,306 @@
+package host
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+
+	"kitsoki/internal/atomicfile"
+	"kitsoki/internal/safefile"
+)
+
+// A file built-in opens the directory it is confined to (the run's
+// working directory, or the operator's artifacts or tickets root) once
+// per call as an os.Root, and touches every file through it: confine
+// checks a path and words upstream's refusal of one that leaves, and the
+// root keeps the open, stat, mkdir, read and rename that follow inside,
+// even when a process running beside the story (a host.local go test, a
+// job, a hook) swaps a directory on the way for a symbolic link after the
+// check. Without the root, the check and the use are two looks at a path
+// that can change between them.
+
+// errLinkOut is a file operation os.Root refused because a symbolic link
+// on the way leads out of the directory (or is absolute): one that
+// appeared after the path was checked.
+var errLinkOut = fmt.Errorf("a symbolic link on the way leads out of the directory or is absolute (%w); make the link relative and inside it, or name another path", errOutside)
+
+// fileRoot is a confined base directory open for one call.
+type fileRoot struct {
+	dir string   // absolute and clean: the base paths are confined to
+	r   *os.Root // dir, opened; nil when it does not exist (nothing there)
+	// checked, when set (tests), runs with each path confine accepts,
+	// before it is used, and with each path about to be written: the
+	// moments a process beside the story could swap a directory on its
+	// way for a link.
+	checked func(abs string)
+}
+
+// openFileRoot opens dir (absolute), making it first when it is missing
+// (the working directory a run names, or the operator's root: trusted
+// paths, made as the built-ins always made them).
+func openFileRoot(dir string, checked func(string)) (*fileRoot, error) {
+	dir = filepath.Clean(dir)
+	r, err := os.OpenRoot(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		if err = os.MkdirAll(dir, 0o755); err == nil {
+			r, err = os.OpenRoot(dir)
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &fileRoot{dir: dir, r: r, checked: checked}, nil
+}
+
+// readFileRoot opens dir (absolute) for reading and writing what exists
+// under it: a dir that does not exist is a root holding nothing, every
+// file in it missing.
+func readFileRoot(dir string, checked func(string)) (*fileRoot, error) {
+	dir = filepath.Clean(dir)
+	r, err := os.OpenRoot(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return &fileRoot{dir: dir, checked: checked}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &fileRoot{dir: dir, r: r, checked: checked}, nil
+}
+
+// Close closes the root.
+func (f *fileRoot) Close() error {
+	if f.r == nil {
+		return nil
+	}
+	return f.r.Close()
+}
+
+// missing is what an operation on abs finds in a root that does not exist.
+func (f *fileRoot) missing(op, abs string) error {
+	return &fs.PathError{Op: op, Path: abs, Err: fs.ErrNotExist}
+}
+
+// confine is [confine] against the root's directory, then the test hook.
+func (f *fileRoot) confine(handler, label, p string) (string, error) {
+	return f.confineIn(handler, label, f.dir, p)
+}
+
+// confineIn is [confine] against base, a directory inside the root.
+func (f *fileRoot) confineIn(handler, label, base, p string) (string, error) {
+	abs, err := confine(handler, label, base, p)
+	if err == nil && !within(f.dir, abs) {
+		// base is inside the root, so abs is too; a caller's mistake else
+		err = fmt.Errorf("%s: %s %q resolves outside %s (%w); use a path inside it", handler, label, p, f.dir, errOutside)
+	}
+	if err == nil && f.checked != nil {
+		f.checked(abs)
+	}
+	return abs, err
+}
+
+// name is abs (inside the root) as a name relative to it.
+func (f *fileRoot) name(abs string) string {
+	rel, err := filepath.Rel(f.dir, abs)
+	if err != nil || !within(f.dir, abs) {
+		return abs // os.Root refuses it
+	}
+	return rel
+}
+
+// fail words an error of the root's as os words the same operation on
+// abs: the operation's plain name ("stat", not "statat") and the
+// absolute path, so the built-ins' texts are what they were without the
+// root; os.Root's refusal of a link leading out is [errLinkOut].
+func (f *fileRoot) fail(err error, abs string) error {
+	if err == nil {
+		return nil
+	}
+	op := "open"
+	if pe, ok := errors.AsType[*fs.PathError](err); ok {
+		op = plainOp(pe.Op)
+		if isEscape(pe.Err) {
+			return &fs.PathError{Op: op, Path: abs, Err: errLinkOut}
+		}
+		p := pe.Path
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(f.dir, p)
+		}
+		return &fs.PathError{Op: op, Path: p, Err: pe.Err}
+	}
+	if isEscape(err) {
+		return &fs.PathError{Op: op, Path: abs, Err: errLinkOut}
+	}
+	return err
+}
+
+// wrapText is an error worded by text that wraps err (whose own text
+// the wording already holds).
+type wrapText struct {
+	text string
+	err  error
+}
+
+func (w wrapText) Error() string { return w.text }
+func (w wrapText) Unwrap() error { return w.err }
+
+// isEscape reports whether err is (or wraps) os.Root's refusal of a name
+// or link that leaves it.
+func isEscape(err error) bool {
+	for e := err; e != nil; e = errors.Unwrap(e) {
+		if e.Error() == "path escapes from parent" {
+			return true
+		}
+		if le, ok := e.(*os.LinkError); ok && le.Err.Error() == "path escapes from parent" {
+			return true
+		}
+	}
+	return safefile.IsEscape(err)
+}
+
+// plainOp is os.Root's name for an operation as os names it on a path.
+func plainOp(op string) string {
+	switch op {
+	case "statat", "openat", "lstatat", "readlinkat", "mkdirat", "renameat", "removeat", "unlinkat":
+		return strings.TrimSuffix(op, "at")
+	}
+	return op
+}
+
+// Stat is os.Stat of abs through the root.
+func (f *fileRoot) Stat(abs string) (fs.FileInfo, error) {
+	if f.r == nil {
+		return nil, f.missing("stat", abs)
+	}
+	fi, err := f.r.Stat(f.name(abs))
+	return fi, f.fail(err, abs)
+}
+
+// Lstat is os.Lstat of abs through the root.
+func (f *fileRoot) Lstat(abs string) (fs.FileInfo, error) {
+	if f.r == nil {
+		return nil, f.missing("lstat", abs)
+	}
+	fi, err := f.r.Lstat(f.name(abs))
+	return fi, f.fail(err, abs)
+}
+
+// MkdirAll is os.MkdirAll of abs through the root, its errors as
+// os.MkdirAll's: the first component that is not a directory named.
+func (f *fileRoot) MkdirAll(abs string) error {
+	name := f.name(abs)
+	if name == "." {
+		return nil
+	}
+	if f.r == nil {
+		return f.missing("mkdir", abs) // readFileRoot makes nothing
+	}
+	fi, err := f.r.Stat(name)
+	switch {
+	case err == nil && fi.IsDir():
+		return nil
+	case err == nil:
+		return &fs.PathError{Op: "mkdir", Path: abs, Err: syscall.ENOTDIR}
+	case isEscape(err):
+		return f.fail(err, abs)
+	}
+	if err := f.MkdirAll(filepath.Dir(abs)); err != nil {
+		return err
+	}
+	if err := f.r.Mkdir(name, 0o755); err != nil {
+		if fi, lerr := f.r.Lstat(name); lerr == nil && fi.IsDir() {
+			return nil
+		}
+		return f.fail(err, abs)
+	}
+	return nil
+}
+
+// ReadFile is safefile.ReadFile of abs through the root.
+func (f *fileRoot) ReadFile(abs string, limit int64) ([]byte, error) {
+	if f.r == nil {
+		return nil, f.missing("open", abs)
+	}
+	b, err := safefile.ReadRootFile(f.r, f.name(abs), limit)
+	return b, f.fail(err, abs)
+}
+
+// ReadDir lists the directory abs through the root, sorted by name (as
+// os.ReadDir).
+func (f *fileRoot) ReadDir(abs string) ([]fs.DirEntry, error) {
+	if f.r == nil {
+		return nil, f.missing("open", abs)
+	}
+	d, err := f.r.Open(f.name(abs))
+	if err != nil {
+		return nil, f.fail(err, abs)
+	}
+	defer d.Close()
+	ents, err := d.ReadDir(-1)
+	slices.SortFunc(ents, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	return ents, f.fail(err, abs)
+}
+
+// OpenRegular opens abs for reading through the root when it is a
+// regular file: what is not (a FIFO whose open would wait, a device) is
+// refused unopened, and what was opened is checked again.
+func (f *fileRoot) OpenRegular(abs string) (*os.File, fs.FileInfo, error) {
+	fi, err := f.Stat(abs)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fi, nil
+	}
+	in, err := f.r.Open(f.name(abs))
+	if err != nil {
+		return nil, nil, f.fail(err, abs)
+	}
+	if fi, err = in.Stat(); err != nil || !fi.Mode().IsRegular() {
+		in.Close()
+		return nil, fi, err
+	}
+	return in, fi, nil
+}
+
+// WriteFile replaces abs whole (atomicfile.WriteIn) through the root.
+func (f *fileRoot) WriteFile(abs string, data []byte) error {
+	return f.WriteFunc(abs, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// WriteFunc is WriteFile for content produced by write; write's own
+// error comes back as it is.
+func (f *fileRoot) WriteFunc(abs string, write func(io.Writer) error) error {
+	if f.r == nil {
+		return errors.New(atomicfile.Cause(f.missing("open", abs)))
+	}
+	if f.checked != nil {
+		f.checked(abs)
+	}
+	err := atomicfile.WriteFuncIn(f.r, f.name(abs), 0o644, write)
+	if err != nil && isEscape(err) {
+		return errLinkOut
+	}
+	return err
+}
+
+// existingSize is the size of the regular file at abs, or 0 when there
+// is none (a write there starts from nothing).
+func (f *fileRoot) existingSize(abs string) int64 {
+	if f.r == nil {
+		return 0
+	}
+	st, err := f.r.Lstat(f.name(abs))
+	if err != nil || !st.Mode().IsRegular() {
+		return 0
+	}
+	return st.Size()
+}
