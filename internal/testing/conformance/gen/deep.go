@@ -27,17 +27,25 @@ import (
 //     receive them;
 //   - a "*" arm on the new compound.
 //
+// A second source (rnd2, so the first draws stay as they were) adds
+// decision-gate neighbours on the new states: decider: pins, "*" arms on
+// the new leaves that move or stay, stays (".", none) on the new compound
+// for intents its leaves also handle, and literal and templated
+// emit_intent entries in the new leaves' on_enter.
+//
 // The fixture gets a few more turns (loc, the plain intents, a clock turn
 // off the legacy path).
 type deepGen struct {
 	rnd    *rand.Rand
+	rnd2   *rand.Rand
 	trail  bool
 	legacy bool
 	paths  []string // every state path of the story, the new ones included
 }
 
 func newDeepGen(seed uint64, trail, legacy bool) *deepGen {
-	return &deepGen{rnd: rand.New(rand.NewPCG(seed^0x7fb5d329728ea185, seed+0x81dadef4bc2dd44d)), trail: trail, legacy: legacy}
+	return &deepGen{rnd: rand.New(rand.NewPCG(seed^0x7fb5d329728ea185, seed+0x81dadef4bc2dd44d)),
+		rnd2: rand.New(rand.NewPCG(seed^0x4cf5ad432745937f, seed+0x2127599bf4325c37)), trail: trail, legacy: legacy}
 }
 
 func (x *deepGen) pick(xs ...string) string { return xs[x.rnd.IntN(len(xs))] }
@@ -70,7 +78,58 @@ func (x *deepGen) apply(app, fixture m) {
 		x.emits(states["p"].(m))
 	}
 	x.retarget("", states)
+	x.gates("c.c2", c2)
+	if a2 != nil {
+		x.gates("p.ra.a2", a2)
+	}
 	x.fixture(fixture)
+}
+
+func (x *deepGen) chance2(pct int) bool { return x.rnd2.IntN(100) < pct }
+func (x *deepGen) pick2s(xs ...string) string {
+	return xs[x.rnd2.IntN(len(xs))]
+}
+
+// gates adds the second source's decision-gate neighbours to the new
+// compound at path and its leaves.
+func (x *deepGen) gates(path string, st m) {
+	if x.chance2(30) {
+		st["decider"] = x.pick2s("human", "human", "llm")
+	}
+	on := st["on"].(m)
+	kids := st["states"].(m)
+	for _, k := range sortedKeys(kids) {
+		kid := kids[k].(m)
+		kon := kid["on"].(m)
+		if x.chance2(40) {
+			kid["decider"] = x.pick2s("human", "human", "llm")
+		}
+		if x.chance2(25) && kon["*"] == nil {
+			kon["*"] = []any{m{"target": x.pick2s(".", "s1", "c.c1", path+"."+k)}}
+		}
+		names := sortedKeys(kon)
+		if x.chance2(30) {
+			// a stay on the compound for an intent of the leaf's
+			in := names[x.rnd2.IntN(len(names))]
+			if in != "*" && in != "loc" && on[in] == nil {
+				arm := m{}
+				if x.chance2(50) {
+					arm["target"] = "."
+				}
+				arm["effects"] = []any{m{"increment": m{"n": 1}}}
+				on[in] = []any{arm}
+			}
+		}
+		if x.chance2(30) {
+			var e m
+			if in := names[x.rnd2.IntN(len(names))]; in != "*" && in != "put" && x.chance2(60) {
+				e = m{"emit_intent": in}
+			} else {
+				e = m{"emit_intent": x.pick2s("{{ world.n > 1 ? 'go1' : '' }}", "{{ 'ping' }}")}
+			}
+			kid["on_enter"] = append(asList(kid["on_enter"]), e)
+		}
+	}
 }
 
 // deepen makes the leaf st at path a compound with children <pre>1 and
