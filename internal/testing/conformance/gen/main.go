@@ -15,7 +15,10 @@
 // events leave, or the turn's events (as the conformance goldens compare
 // them: conformance.EventDiffs) or the payloads of the kinds an
 // expect_events effect matches (payload_diff.go) differ; the last line
-// counts them.
+// counts them. A story upstream aborted (its flow rig stops the whole run
+// on a turn error and writes no report) compares by the turn its error
+// names, which must fail as a turn here too (abort_diff.go); an abort of
+// upstream's own waiting stays not comparable.
 //
 // World defaults, set: values, with: and host data values, and the
 // fixtures' initial_world and expect_world values are drawn from a table
