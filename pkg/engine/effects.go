@@ -33,6 +33,16 @@ func (r *runner) runEffects(ctx context.Context, effs []*Effect, st *step) error
 				r.reach(ReachEffect, e.Pos)
 			}
 		}
+		if e.Kind == kindNone && e.Emit == nil && !r.t.emitsOnly {
+			// an entry of no kind (an emit: alone, an on_complete
+			// target, a bare when:) still has its when: evaluated, as
+			// every entry but an emit_intent one upstream: one that
+			// cannot be evaluated fails the chain (conformance
+			// effect-when-no-kind)
+			if _, err := e.When.eval(r.env(r.slots, nil)); err != nil {
+				return fmt.Errorf("%s: %w", e.Pos, err)
+			}
+		}
 		if e.Kind == kindNone || r.t.emitsOnly {
 			// leaving a parallel configuration, an entry's emit_intent
 			// alone runs (conformance par-leave-two-kind)

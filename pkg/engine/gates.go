@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"sort"
 	"strings"
 )
 
@@ -43,8 +42,8 @@ func (r *runner) gateStops(emits []pendingEmit, depth int, postBind bool) (bool,
 // gateCandidates are the intents s handles (on s or an ancestor, "*"
 // aside, whatever their guards say), sorted: gate_decided's
 // available_intents. s is a decision gate when a forward one (the arm
-// that would win, the first whose guard holds, leaves s for another
-// state, not an exit) is operator-only:
+// that would win, the first whose guard holds among the handlers a turn
+// would take, leaves s for another state, not an exit) is operator-only:
 // not named by a literal emit_intent of s's own on_enter (the name
 // resolved through the import aliases, as an emit hop resolves it).
 func (r *runner) gateCandidates(s *State) ([]string, bool) {
@@ -55,32 +54,26 @@ func (r *runner) gateCandidates(s *State) ([]string, bool) {
 			emitted[aliasFrom(s, strings.TrimSpace(toString(e.Emit.lit)))] = true
 		}
 	}
-	var out []string
-	seen := map[string]bool{}
+	// listed whatever its guards say; only the gate test reads them
+	// (conformance gate-lists-guarded)
+	out := available(s)
 	env := r.env(nil, nil)
-	for x := s; x != nil; x = x.Parent {
-		for name, arms := range x.On {
-			if seen[name] || name == "*" {
+	for _, name := range out {
+		// the handlers a turn would take: a "*" below the level that
+		// names the intent comes first (conformance gate-wildcard-first),
+		// and the arm that would win decides (conformance
+		// gate-winning-arm): a stay ahead of a forward arm is no gate
+		arms, x := lookupFrom(s, name)
+		for _, a := range arms {
+			if !guardHolds(a, env) {
 				continue
 			}
-			seen[name] = true
-			// listed whatever its guards say; only the gate test reads
-			// them (conformance gate-lists-guarded)
-			out = append(out, name)
-			// the arm that would win decides (conformance
-			// gate-winning-arm): a stay ahead of a forward arm is no gate
-			for _, a := range arms {
-				if !guardHolds(a, env) {
-					continue
-				}
-				if r.movesOn(a, x, s) {
-					gate = gate || !emitted[name]
-				}
-				break
+			if r.movesOn(a, x, s) {
+				gate = gate || !emitted[name]
 			}
+			break
 		}
 	}
-	sort.Strings(out)
 	return out, gate
 }
 
@@ -98,10 +91,11 @@ func guardHolds(a *Transition, env map[string]any) bool {
 // one is rendered first, as the user turn renders it: a render that
 // fails or a path the story does not hold (an @exit: one too) moves, and
 // a stay moves when the arm is an ancestor's (conformance
-// gate-templated-target).
+// gate-templated-target); so does a literal stay ("." or "", or no
+// target at all) on an ancestor's arm (conformance gate-ancestor-stay).
 func (r *runner) movesOn(a *Transition, x, s *State) bool {
 	if a.Target == nil {
-		return false
+		return x != s
 	}
 	if a.Target.templated() {
 		v, err := a.Target.render(r.targetEnv())
@@ -115,7 +109,10 @@ func (r *runner) movesOn(a *Transition, x, s *State) bool {
 		return x != s
 	}
 	tg := strings.TrimSpace(a.Target.src)
-	if tg == "" || tg == "." || strings.HasPrefix(tg, "@exit:") || strings.HasPrefix(tg, "__exit__") {
+	if tg == "" || tg == "." {
+		return x != s
+	}
+	if strings.HasPrefix(tg, "@exit:") || strings.HasPrefix(tg, "__exit__") {
 		return false
 	}
 	p, err := resolvePath(x, tg)

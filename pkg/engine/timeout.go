@@ -98,7 +98,7 @@ func (r *runner) timeoutTurn(ctx context.Context) (*Turn, error) {
 		return nil, nil
 	}
 	if src := tm.owner.Timeout.Target.src; deadTimeoutTarget(src) {
-		r.note(Note{Kind: "timeout", State: tm.state, Error: fmt.Sprintf("%s: state %q: timeout.target %q is relative or templated: it never fires (as in the existing engine, which looks the target up as written)", tm.owner.Timeout.Pos, tm.owner.Path, src)})
+		r.note(Note{Kind: "timeout", State: tm.state, Error: fmt.Sprintf("%s: state %q: timeout.target %q is relative, templated or written with slashes: it never fires (as in the existing engine, which looks the target up as written)", tm.owner.Timeout.Pos, tm.owner.Path, src)})
 		return nil, nil
 	}
 	from, sv, t := r.beginSyntheticTurn()
@@ -130,8 +130,10 @@ func (r *runner) timeoutTurn(ctx context.Context) (*Turn, error) {
 }
 
 // deadTimeoutTarget reports whether a timeout target, as the fold left
-// it, names no state when looked up as written: a relative path or a
-// template (story-runtime §4 ⚠, probe testdata/conformance/clock/child).
+// it, names no state when looked up as written: a relative path, a
+// template (story-runtime §4 ⚠, probe testdata/conformance/clock/child)
+// or a path written with slashes, which only an arm's, on_error's and
+// on_complete's lookup turns into dots (conformance timeout-slash-target).
 func deadTimeoutTarget(src string) bool {
-	return src == "" || strings.HasPrefix(src, ".") || story.IsTemplated(src)
+	return src == "" || strings.HasPrefix(src, ".") || strings.Contains(src, "/") || story.IsTemplated(src)
 }

@@ -89,8 +89,8 @@ func (c *checker) checkStateTimeout(s *story.State) {
 	}
 	if t.Target == "" {
 		c.rep.Errf(t.Pos, story.RuleState, "state %q: timeout: missing 'target' field", s.Path)
-	} else if strings.HasPrefix(t.Target, ".") || story.IsTemplated(t.Target) { // conformance clock/child
-		c.rep.Warnf(t.Pos, story.RuleState, "state %q: timeout.target %q is relative or templated, and a timeout target is looked up as written, so this timeout never fires; write the absolute state path", s.Path, t.Target)
+	} else if strings.HasPrefix(t.Target, ".") || strings.Contains(t.Target, "/") || story.IsTemplated(t.Target) { // conformance clock/child, timeout-slash-target
+		c.rep.Warnf(t.Pos, story.RuleState, "state %q: timeout.target %q is relative, templated or written with slashes, and a timeout target is looked up as written, so this timeout never fires; write the absolute state path with dots", s.Path, t.Target)
 	}
 }
 

@@ -7,11 +7,11 @@ import (
 	"kitsoki/pkg/story"
 )
 
-// A timeout target is looked up as written (conformance clock/child): a
-// relative or templated one never fires, so validate warns; an absolute
-// one loads clean.
+// A timeout target is looked up as written (conformance clock/child,
+// timeout-slash-target): a relative, templated or slash-written one never
+// fires, so validate warns; an absolute dotted one loads clean.
 func TestTimeoutTargetThatNeverFires(t *testing.T) {
-	for target, warn := range map[string]bool{"b": false, "../b": true, `"{{ world.next }}"`: true, "c.c1": false} {
+	for target, warn := range map[string]bool{"b": false, "../b": true, `"{{ world.next }}"`: true, "c.c1": false, "c/c1": true} {
 		dir := t.TempDir()
 		write(t, dir, "app.yaml", `app: {id: tm}
 root: a

@@ -51,6 +51,16 @@ func diffTree(w io.Writer, dir string) (differ, total int, err error) {
 			fmt.Fprintf(w, "%s: neither engine reports\n", e.Name())
 			continue
 		case exErr != nil:
+			// upstream stops its whole run on a turn error: the turn it
+			// names must fail here too (abort_diff.go)
+			if msg, ok := abortDiff(d, ours); ok && oErr == nil {
+				total++
+				if msg != "" {
+					differ++
+					fmt.Fprintf(w, "%s: %s\n", e.Name(), msg)
+				}
+				continue
+			}
 			fmt.Fprintf(w, "%s: not comparable: the existing engine wrote no report\n", e.Name())
 			continue
 		case oErr != nil:

@@ -15,7 +15,10 @@
 // events leave, or the turn's events (as the conformance goldens compare
 // them: conformance.EventDiffs) or the payloads of the kinds an
 // expect_events effect matches (payload_diff.go) differ; the last line
-// counts them.
+// counts them. A story upstream aborted (its flow rig stops the whole run
+// on a turn error and writes no report) compares by the turn its error
+// names, which must fail as a turn here too (abort_diff.go); an abort of
+// upstream's own waiting stays not comparable.
 //
 // World defaults, set: values, with: and host data values, and the
 // fixtures' initial_world and expect_world values are drawn from a table
@@ -52,6 +55,11 @@
 // -override (flow and legacy kinds) adds world_override: to the fixture's
 // turns (override.go): the story's keys, last_error, host_error, the
 // child's projection, an undeclared key, with values of every type.
+// -deep (flow and legacy kinds) adds a third level of states (c.c2 and
+// the region leaf p.ra.a2 become compounds), targets written relative
+// (../x, ..) and with slashes, a state-local intent, and parallel emit:
+// events on guarded, invoke, set and on_complete entries and in on_enter
+// lists (deep.go).
 // -kind legacy writes the flow kind's stories with fixtures on the legacy
 // path (use_orchestrator: false, upstream's machine alone, as most real
 // fixtures run): every fixture names its start state, and no turn
@@ -146,12 +154,12 @@ func main() {
 
 func run(args []string) error {
 	if len(args) == 0 {
-		return fmt.Errorf("usage: gen write [-n N] [-seed S] [-known] [-emits] [-trail] [-extras] [-more] [-gates] [-override] [-real] [-from DIR] [-kind flow|legacy|tmpl|agent|view|starlark|host|intent|expect|import|phase|intentfix|lint|mutate|storymut] DIR | gen diff DIR")
+		return fmt.Errorf("usage: gen write [-n N] [-seed S] [-known] [-emits] [-trail] [-extras] [-more] [-gates] [-override] [-deep] [-real] [-from DIR] [-kind flow|legacy|tmpl|agent|view|starlark|host|intent|expect|import|phase|intentfix|lint|mutate|storymut] DIR | gen diff DIR")
 	}
 	switch args[0] {
 	case "write":
 		n, seed, dir, known, emits, trail, extras, real, kind, from := 300, uint64(1), "", false, false, false, false, false, "flow", ""
-		more, gates, override := false, false, false
+		more, gates, override, deep := false, false, false, false
 		rest := args[1:]
 		for len(rest) > 0 {
 			switch {
@@ -187,6 +195,8 @@ func run(args []string) error {
 				gates, rest = true, rest[1:]
 			case rest[0] == "-override":
 				override, rest = true, rest[1:]
+			case rest[0] == "-deep":
+				deep, rest = true, rest[1:]
 			default:
 				dir, rest = rest[0], rest[1:]
 			}
@@ -196,9 +206,9 @@ func run(args []string) error {
 		}
 		switch kind {
 		case "flow":
-			return write(dir, n, seed, genOpts{known: known, emits: emits, trail: trail, extras: extras, more: more, gates: gates, override: override})
+			return write(dir, n, seed, genOpts{known: known, emits: emits, trail: trail, extras: extras, more: more, gates: gates, override: override, deep: deep})
 		case "legacy":
-			return write(dir, n, seed, genOpts{known: known, emits: emits, trail: trail, extras: extras, more: more, gates: gates, override: override, legacy: true})
+			return write(dir, n, seed, genOpts{known: known, emits: emits, trail: trail, extras: extras, more: more, gates: gates, override: override, deep: deep, legacy: true})
 		case "tmpl":
 			return writeTmpl(dir, n, seed)
 		case "agent":
@@ -248,7 +258,7 @@ func run(args []string) error {
 // known to differ between the engines (.inf, .nan, n's non-zero default).
 // genOpts are write's choices beyond the seed: -known, -kind legacy,
 // -emits, -trail, -extras, -more.
-type genOpts struct{ known, legacy, emits, trail, extras, more, gates, override bool }
+type genOpts struct{ known, legacy, emits, trail, extras, more, gates, override, deep bool }
 
 func write(dir string, n int, seed uint64, o genOpts) error {
 	for i := range n {
@@ -268,6 +278,9 @@ func write(dir string, n int, seed uint64, o genOpts) error {
 		}
 		if o.override {
 			newOverrideGen(seed+uint64(i)).apply(app, fx)
+		}
+		if o.deep {
+			newDeepGen(seed+uint64(i), o.trail, o.legacy).apply(app, fx)
 		}
 		files := map[string]any{"app.yaml": app, filepath.Join("flows", "f.yaml"): fx}
 		if kid != nil {
