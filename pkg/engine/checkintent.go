@@ -17,11 +17,18 @@ import (
 // cannot be judged. The slots returned are the bag upstream's validation
 // leaves (optional slots' defaults written in).
 func (m *Machine) CheckIntent(statePath, intent string, slots map[string]any) (map[string]any, *Rejection, error) {
-	st := m.restingState(statePath)
 	if len(m.AllowedIntents(statePath)) == 0 {
 		return nil, nil, fmt.Errorf("state %q has no allowed intents; fixture may reference a stale or invalid state", statePath)
 	}
-	r := &runner{m: m, place: place{cur: st}}
+	leaves := m.routingLeaves(statePath)
+	r := &runner{m: m, place: place{cur: leaves[0]}}
+	if i := strings.LastIndexByte(statePath, '#'); i >= 0 {
+		root := m.States[statePath[:i]]
+		if root == nil {
+			root = &State{Path: statePath[:i], Name: statePath[:i]}
+		}
+		r.par = &parConf{root: root, leaves: leaves, label: statePath}
+	}
 	if rej := r.checkAllowed(intent); rej != nil {
 		return slots, rej, nil
 	}
@@ -59,9 +66,40 @@ func (r *runner) slotBag(intent string, slots map[string]any, all bool) map[stri
 
 // AllowedIntents lists the intent names a resting state handles (its own
 // on: and its ancestors', sorted; a wildcard "*" is not a name), nil for a
-// state the story does not have, nor any dotted prefix of it.
+// state the story does not have, nor any dotted prefix of it. For an
+// encoded parallel configuration it is every leaf's (routingLeaves).
 func (m *Machine) AllowedIntents(statePath string) []string {
-	return available(m.restingState(statePath))
+	var out []string
+	for _, l := range m.routingLeaves(statePath) {
+		out = append(out, available(l)...)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// routingLeaves are the leaves a routing fixture's state path names: the
+// resting state alone (none when unknown), or for an encoded parallel
+// configuration (root#leaf|leaf) each entry after the last "#" in the
+// order written, the root not read, as upstream decodes the path
+// (conformance intents-parallel-state); an entry neither the story nor a
+// dotted prefix of it knows is a leaf that handles and declares nothing.
+func (m *Machine) routingLeaves(path string) []*State {
+	i := strings.LastIndexByte(path, '#')
+	if i < 0 {
+		if st := m.restingState(path); st != nil {
+			return []*State{st}
+		}
+		return nil
+	}
+	var out []*State
+	for _, e := range strings.Split(path[i+1:], "|") {
+		st := m.restingState(e)
+		if st == nil {
+			st = &State{Path: e, Name: e}
+		}
+		out = append(out, st)
+	}
+	return out
 }
 
 // restingState is the state a routing fixture's state path names, or a

@@ -54,6 +54,13 @@ func (r *runner) replayWorld() {
 	if r.replays() {
 		r.replayInto(r.world)
 		for k := range r.written {
+			if lv, gone := r.journal[k].(lostValue); gone && !lv.has {
+				// the log still gives the key nothing: a later lost set
+				// falls back to the default again, in its own shape
+				// (conformance bind-non-finite-increment, twice-default)
+				delete(r.logged, k)
+				continue
+			}
 			if v, ok := r.world[k]; ok {
 				if r.logged == nil {
 					r.logged = map[string]any{}

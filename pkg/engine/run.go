@@ -733,7 +733,13 @@ func (r *runner) restingView(ctx context.Context, slots, turnSlots map[string]an
 		// §2.4; conformance cap-view, cap-at-exit-say)
 		return r.renderFirst(ctx, turnSlots), nil
 	case r.exit != "":
-		// an exit shows no view of its own (conformance mutate-exit-view)
+		// an exit shows no view of its own (conformance mutate-exit-view),
+		// but the arm's transition view shows there, with __exit__<name> as
+		// its state.path, unless the calls rendered again (conformance
+		// exit-transition-view)
+		if r.t.transView != nil && !r.t.rerender && r.t.emitSay < 0 {
+			return r.renderAt(ctx, r.statePath(), r.world.Snapshot(), slots, true)
+		}
 	case !r.t.rerender && r.t.first != nil && r.t.redirectErr == "" && !r.t.noView && r.t.emitSay < 0:
 		// a domain error alone: the render from before dispatch
 		// (conformance host-domain-error-view); once the post-bind

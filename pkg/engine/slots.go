@@ -60,19 +60,33 @@ func (c *compiler) slotDefs(in map[string]*story.Intent, where string) map[strin
 	return out
 }
 
-// slotDefsFor finds the declaration of intent: the innermost state that
-// declares it locally (any active region in a parallel state), else the
-// global intents:.
+// slotDefsFor finds the declaration of intent as upstream's Validate
+// does: the innermost state above the current leaf that declares it
+// locally, else the global intents:, else (in a parallel configuration)
+// the innermost above each later leaf, in the configuration's order
+// (conformance par-slot-decl-first-leaf).
 func (r *runner) slotDefsFor(intent string) (map[string]*SlotDef, bool) {
-	for _, l := range r.leaves() {
+	local := func(l *State) (map[string]*SlotDef, bool) {
 		for s := l; s != nil; s = s.Parent {
 			if defs, ok := s.Intents[intent]; ok {
 				return defs, true
 			}
 		}
+		return nil, false
 	}
-	defs, ok := r.m.Intents[intent]
-	return defs, ok
+	leaves := r.leaves()
+	if defs, ok := local(leaves[0]); ok {
+		return defs, true
+	}
+	if defs, ok := r.m.Intents[intent]; ok {
+		return defs, true
+	}
+	for _, l := range leaves[1:] {
+		if defs, ok := local(l); ok {
+			return defs, true
+		}
+	}
+	return nil, false
 }
 
 // inputSlots applies the declared slots of intent to an input's slots, as

@@ -212,6 +212,29 @@ func TestRules(t *testing.T) {
 	}
 }
 
+// A comparator with a field and no kind is one finding, "comparator is
+// required", not also a warning that the field is read only by "enum"
+// (which named an empty kind).
+func TestComparatorFieldWithoutKind(t *testing.T) {
+	dir := filepath.Dir(filepath.Dir(writeFixture(t, fixture{Profiles: "plug", Models: "    plug: [good]"})))
+	p := filepath.Join(dir, "evals", "rule.yaml")
+	src := strings.Replace(baseDataset, "comparator: {kind: enum, field: intent}", "comparator: {field: intent}", 1)
+	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	d, err := LoadDataset(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var msgs []string
+	for _, f := range Validate(d, nil).Findings {
+		msgs = append(msgs, f.Message)
+	}
+	if len(msgs) != 1 || msgs[0] != "comparator is required" {
+		t.Errorf("findings %q, want only %q", msgs, "comparator is required")
+	}
+}
+
 // When app: is empty and there are errors, validation stops before loading.
 func TestValidateStopsWithoutApp(t *testing.T) {
 	d, err := parseDataset("/nowhere/x.yaml", "/nowhere/x.yaml", []byte("kind: agent_eval\ncall: c\ncomparator: exact\nexamples: [{name: a, expect: {x: 1}}]\n"))

@@ -177,7 +177,8 @@ func checkExamples(d *Dataset, errf, warnf func(key, format string, a ...any)) {
 				warnf(fmt.Sprintf("examples[%d].expect", i), "example %q expect has no field %q, which the enum comparator compares", ex.Name, f)
 			}
 		}
-	} else if d.Comparator.Field != "" {
+	} else if d.Comparator.Field != "" && d.Comparator.Kind != "" {
+		// without a kind, "comparator is required" already says it
 		warnf("comparator.field", "comparator.field is only read by the enum comparator (kind is %s)", d.Comparator.Kind)
 	}
 }

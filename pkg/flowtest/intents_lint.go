@@ -80,7 +80,9 @@ func (il *intentLint) doc(root *yaml.Node) {
 	state := ""
 	if s := yamlnode.Get(root, "state"); s != nil && s.Kind == yaml.ScalarNode {
 		state = s.Value
-		if !il.ix.hasState(state) {
+		if i := strings.LastIndexByte(state, '#'); i >= 0 {
+			il.configState(s, state, state[i+1:])
+		} else if !il.ix.hasState(state) {
 			what := "it handles no intent: every run of every input fails, as in the existing engine"
 			if anc := il.ix.knownAncestor(state); anc != "" {
 				what = fmt.Sprintf("its fixtures route as %q does (its intents and its ancestors'), as the existing engine does; if a state was renamed, name the state they are about", anc)
@@ -114,6 +116,39 @@ func (il *intentLint) doc(root *yaml.Node) {
 			il.warn(name, ruleUnknownIntent, "fixtures[%d].intent.name %q is an intent the story neither declares nor handles%s", i, name.Value, didYouMean(name.Value, slices.Sorted(maps.Keys(il.ix.intents))))
 		}
 	}
+}
+
+// configState warns at a parallel configuration's state path (root#leaf|leaf)
+// whose leaves are not all states of the story. Upstream reads only the
+// leaves after the last "#", in the order written, and not the root: each
+// routes as the state it names (an unknown one as its deepest known
+// dotted prefix, else not at all), slot declarations above the first
+// (conformance intents-conformance/parallel-state).
+func (il *intentLint) configState(n *yaml.Node, state, leaves string) {
+	var unknown []string
+	if first, last := strings.IndexByte(state, '#'), strings.LastIndexByte(state, '#'); first != last {
+		unknown = append(unknown, fmt.Sprintf("%q is not read (it is before the last \"#\")", state[first+1:last]))
+	}
+	routes := false
+	for _, l := range strings.Split(leaves, "|") {
+		switch anc := il.ix.knownAncestor(l); {
+		case il.ix.states[l]:
+			routes = true
+		case anc != "":
+			routes = true
+			unknown = append(unknown, fmt.Sprintf("%q is no state (it routes as %q)", l, anc))
+		default:
+			unknown = append(unknown, fmt.Sprintf("%q is no state (it handles nothing)", l))
+		}
+	}
+	if len(unknown) == 0 {
+		return
+	}
+	what := "the other leaves route as they do"
+	if !routes {
+		what = "it handles no intent: every run of every input fails"
+	}
+	il.warn(n, ruleUnknownState, "state %q: %s; %s, as in the existing engine, which reads the leaves after the last \"#\" (not the root before it); name each leaf as the story has it", state, strings.Join(unknown, ", "), what)
 }
 
 // keyNode is the key node of key in the mapping n, nil when n has none.
