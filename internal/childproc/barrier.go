@@ -18,7 +18,7 @@ import (
 //
 // The reader counts, under out.mu, the bytes it read and has not yet
 // handed over as lines (held, nonblank of them not whitespace); the pipe
-// tells how many it holds unread (pipeUnread). Both are read under the
+// tells how many it holds unread (snap). Both are read under the
 // same lock as the reader's read syscall, so no byte is missed or counted
 // twice. Where the pipe is not asked (not Linux), there is no barrier:
 // the idle drainer alone takes strays.
@@ -28,9 +28,21 @@ type outCount struct {
 	mu       sync.Mutex
 	held     int  // bytes read, not yet handed over as a line
 	nonblank int  // of held, the bytes that are not ASCII whitespace
+	handed   int  // bytes handed over as lines so far, '\n's included
 	waiting  bool // the reader found the pipe empty and waits for it
 	// progress is signalled (never blocking) after each change above.
 	progress chan struct{}
+}
+
+// snapshot is outCount and the pipe's unread bytes at one moment.
+type snapshot struct {
+	inPipe, held, nonblank, handed int
+	waiting                        bool
+}
+
+// take reads o into a snapshot with inPipe. Called with o.mu held.
+func (o *outCount) take(inPipe int) snapshot {
+	return snapshot{inPipe: inPipe, held: o.held, nonblank: o.nonblank, handed: o.handed, waiting: o.waiting}
 }
 
 func newOutCount() *outCount { return &outCount{progress: make(chan struct{}, 1)} }
@@ -50,9 +62,10 @@ func (o *outCount) read(p []byte) {
 }
 
 // handed records a line handed over (its '\n' included).
-func (o *outCount) handed(line []byte) {
+func (o *outCount) handedLine(line []byte) {
 	o.mu.Lock()
 	o.held -= len(line) + 1
+	o.handed += len(line) + 1
 	o.nonblank -= nonSpace(line)
 	o.mu.Unlock()
 	o.signal()
@@ -72,36 +85,39 @@ func nonSpace(p []byte) int {
 }
 
 // settle runs the barrier on c before a request is written: each whole
-// line the child wrote since the last one taken goes to stray (blank
-// ones are passed over under loose); an unterminated line that is not
-// blank is returned as its size (unasked > 0), since the request's
-// answer would be read glued to it. A stdout that ended settles at once:
-// the call finds it ended.
-func (c *child) settle(stray func([]byte), loose bool) (unasked int) {
-	o := c.out
+// line the child wrote before now and since the last one taken goes to
+// stray (blank ones are passed over under loose); an unterminated line
+// that is not blank is returned as its size (unasked > 0), since the
+// request's answer would be read glued to it. Only what was written
+// before the first look counts, so a child that never stops writing
+// cannot hold the call here; a stdout that ended or the end of done
+// settles at once (the call finds either).
+func (c *child) settle(done <-chan struct{}, stray func([]byte), loose bool) (unasked int) {
+	s, ok := snap(c.stdout, c.out)
+	if !ok || s.inPipe == 0 && s.nonblank == 0 {
+		return 0
+	}
+	target := s.handed + s.held + s.inPipe // every byte written until now
 	for {
-		inPipe, ok := pipeUnread(c.stdout, o)
-		if !ok {
+		if s.inPipe == 0 && s.waiting { // all read and no '\n' among it: part of a line
+			if s.nonblank > 0 {
+				return s.held
+			}
 			return 0
-		}
-		o.mu.Lock()
-		nonblank, waiting, held := o.nonblank, o.waiting, o.held
-		o.mu.Unlock()
-		if inPipe == 0 && nonblank == 0 {
-			return 0
-		}
-		if inPipe == 0 && waiting { // all read, no '\n' among it: a partial line
-			return held
 		}
 		select {
 		case line := <-c.lines:
-			if loose && nonSpace(line) == 0 {
-				continue
+			if !loose || nonSpace(line) > 0 {
+				stray(line)
 			}
-			stray(line)
+		case <-c.out.progress:
 		case <-c.readEnd:
 			return 0
-		case <-o.progress:
+		case <-done:
+			return 0
+		}
+		if s, ok = snap(c.stdout, c.out); !ok || s.handed >= target {
+			return 0
 		}
 	}
 }

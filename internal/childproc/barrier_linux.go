@@ -12,7 +12,7 @@ import (
 )
 
 // counted reads the child's stdout with the read syscall made under
-// o.mu, so pipeUnread sees the pipe and the reader's count at one moment.
+// o.mu, so snap sees the pipe and the reader's count at one moment.
 type counted struct {
 	rc syscall.RawConn
 	o  *outCount
@@ -70,21 +70,23 @@ func (r *counted) Read(p []byte) (n int, err error) {
 	return n, nil
 }
 
-// pipeUnread is how many bytes f's pipe holds that the reader has not
-// read, asked under o.mu; ok is false when the pipe cannot be asked (it
-// is closed: the reader ends).
-func pipeUnread(f *os.File, o *outCount) (n int, ok bool) {
+// snap is o with the count of bytes f's pipe holds unread, taken under
+// o.mu (so no read of the reader falls between them); ok is false when
+// the pipe cannot be asked (it is closed: the reader ends).
+func snap(f *os.File, o *outCount) (s snapshot, ok bool) {
 	rc, err := f.SyscallConn()
 	if err != nil {
-		return 0, false
+		return snapshot{}, false
 	}
 	var ierr error
 	if err := rc.Control(func(fd uintptr) {
 		o.mu.Lock()
 		defer o.mu.Unlock()
+		var n int
 		n, ierr = unix.IoctlGetInt(int(fd), unix.TIOCINQ) // FIONREAD
+		s = o.take(n)
 	}); err != nil || ierr != nil {
-		return 0, false
+		return snapshot{}, false
 	}
-	return n, true
+	return s, true
 }

@@ -12,4 +12,4 @@ import (
 
 func countedReader(*os.File, *outCount) io.Reader { return nil }
 
-func pipeUnread(*os.File, *outCount) (int, bool) { return 0, false }
+func snap(*os.File, *outCount) (snapshot, bool) { return snapshot{}, false }

@@ -5,6 +5,7 @@ package childproc
 import (
 	"context"
 	"testing"
+	"time"
 )
 
 // A child that writes a second answer in the same write as the first: the
@@ -60,5 +61,21 @@ func TestUnaskedPartialLineFailsTheNextCallUnsent(t *testing.T) {
 	}
 	if again := mustCall(t, f.c, "pid"); again == pid {
 		t.Fatalf("the child was kept: %s", again)
+	}
+}
+
+// A child that never stops writing after its answer cannot hold the next
+// call at the barrier: only what it wrote before the call started is
+// stray, and the call goes on (here its decoder takes the next line).
+func TestEndlessOutputDoesNotHoldTheBarrier(t *testing.T) {
+	f := newClient(t, "requests", func(c *Config) { c.Stray = func([]byte) {} })
+	if got := mustCall(t, f.c, "flood"); got != "first" {
+		t.Fatalf("answer %q, want first", got)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute) // a hang guard only a failure reaches
+	defer cancel()
+	got, err := call(ctx, f.c, "next")
+	if err != nil || got != "more" {
+		t.Fatalf("the next call: %q, %v; want the flood's next line, taken as its answer", got, err)
 	}
 }

@@ -100,7 +100,7 @@ func (c *child) read(r *os.File, max int) {
 		}
 		select {
 		case c.lines <- line:
-			c.out.handed(line)
+			c.out.handedLine(line)
 		case <-c.abandon:
 			c.readErr = errors.New("abandoned")
 			close(c.readEnd)

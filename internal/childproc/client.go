@@ -130,8 +130,11 @@ func (c *Client) Call(ctx context.Context, r Request) error {
 	ch.quiet()              // from here on, what the child writes is this call's
 	defer c.idle(ch)        // and after it, a stray
 	if c.cfg.Stray != nil { // what it wrote before the request is not (barrier.go)
-		if n := ch.settle(c.cfg.Stray, c.cfg.Loose); n > 0 {
+		if n := ch.settle(ctx.Done(), c.cfg.Stray, c.cfg.Loose); n > 0 {
 			return c.drop(ch, Protocol, false, unaskedText(n), errUnasked)
+		}
+		if err := ctx.Err(); err != nil {
+			return c.fail(Canceled, "was not asked: the call ended ("+err.Error()+") before it was sent", context.Cause(ctx))
 		}
 	}
 	frame := r.Frame

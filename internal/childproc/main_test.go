@@ -39,6 +39,8 @@ func TestMain(m *testing.M) {
 //	                answer is in the pipe as the first is read)
 //	half-after      write "first\n" and the start of another line in one
 //	                write
+//	flood           answer "first", then write "more" lines until stdout
+//	                fails
 //	stale           write "stale: an old answer", then answer "fresh"
 //	grandchild:F    start a sleeping grandchild in its group, write its
 //	                pid to file F, never answer
@@ -116,6 +118,13 @@ func childRole(role string) int {
 			fmt.Println("second")
 		case req == "twice-at-once":
 			os.Stdout.Write([]byte("first\nsecond\n"))
+		case req == "flood":
+			fmt.Println("first")
+			for {
+				if _, err := fmt.Println("more"); err != nil {
+					return 0
+				}
+			}
 		case req == "half-after":
 			os.Stdout.Write([]byte("first\n{\"unasked\":"))
 		case req == "stale":
