@@ -159,8 +159,13 @@ func (l *loader) mergeDecls(st *Story, fd *fileDef, hint string) {
 	}
 	mergeNamed(st.CheckpointIntents, inc.CheckpointIntents, "checkpoint_intent", func(v *Intent) Pos { return v.Pos }, collide)
 	mergeNamed(st.Proposals, inc.Proposals, "proposal", func(v *Proposal) Pos { return v.Pos }, collide)
+	hosts := make(map[string]bool, len(st.Hosts)+len(inc.Hosts)) // a set, as world's below
+	for _, h := range st.Hosts {
+		hosts[h] = true
+	}
 	for _, h := range inc.Hosts {
-		if !slices.Contains(st.Hosts, h) {
+		if !hosts[h] {
+			hosts[h] = true
 			st.Hosts = append(st.Hosts, h)
 		}
 	}
