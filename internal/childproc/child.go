@@ -23,6 +23,7 @@ type child struct {
 	stdin  io.WriteCloser
 	stdout *os.File // the read end of its stdout, closed by release
 	stderr *Stderr
+	out    *outCount // what the reader holds of stdout (barrier.go)
 
 	lines   chan []byte   // complete stdout lines, in order
 	readEnd chan struct{} // closed when stdout reached EOF or failed
@@ -89,7 +90,7 @@ func (c *child) ended() bool {
 // read delivers r's lines until it ends or the child is abandoned.
 func (c *child) read(r *os.File, max int) {
 	defer r.Close()
-	fr := frameReader{br: bufio.NewReaderSize(r, 64<<10), max: max}
+	fr := frameReader{br: bufio.NewReaderSize(stdoutReader(r, c.out), 64<<10), max: max}
 	for {
 		line, err := fr.next()
 		if err != nil {
@@ -99,6 +100,7 @@ func (c *child) read(r *os.File, max int) {
 		}
 		select {
 		case c.lines <- line:
+			c.out.handedLine(line)
 		case <-c.abandon:
 			c.readErr = errors.New("abandoned")
 			close(c.readEnd)

@@ -127,8 +127,16 @@ func (c *Client) Call(ctx context.Context, r Request) error {
 	if err != nil {
 		return err
 	}
-	ch.quiet()       // from here on, what the child writes is this call's
-	defer c.idle(ch) // and after it, a stray
+	ch.quiet()              // from here on, what the child writes is this call's
+	defer c.idle(ch)        // and after it, a stray
+	if c.cfg.Stray != nil { // what it wrote before the request is not (barrier.go)
+		if n := ch.settle(ctx.Done(), c.cfg.Stray, c.cfg.Loose); n > 0 {
+			return c.drop(ch, Protocol, false, unaskedText(n), errUnasked)
+		}
+		if err := ctx.Err(); err != nil {
+			return c.fail(Canceled, "was not asked: the call ended ("+err.Error()+") before it was sent", context.Cause(ctx))
+		}
+	}
 	frame := r.Frame
 	if r.Encode != nil {
 		if frame, err = r.Encode(); err != nil {
@@ -345,6 +353,10 @@ func (c *Client) closedInFlight(ch *child, about string) error {
 	return &Error{Who: c.cfg.Who, Failure: Closed, What: "was closed while the call" + about + " was in flight", Err: ErrClosed}
 }
 
+// errUnasked is the cause of a call refused after the child began a line
+// while no call waited.
+var errUnasked = errors.New("output while no call was waiting")
+
 // ErrClosed is the cause of a call refused or cut short by Close.
 var ErrClosed = errors.New("closed")
 
@@ -418,7 +430,7 @@ func (c *Client) spawn() (*child, error) {
 		return nil, c.fail(Start, what, err)
 	}
 	ch := &child{
-		proc: pr, stdin: pr.Stdin(), stdout: r, stderr: stderr,
+		proc: pr, stdin: pr.Stdin(), stdout: r, stderr: stderr, out: newOutCount(),
 		lines:   make(chan []byte),
 		readEnd: make(chan struct{}),
 		abandon: make(chan struct{}),

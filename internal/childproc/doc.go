@@ -29,8 +29,13 @@
 //     is killed, and a process outside the group (setsid) gets the exit
 //     grace before the call fails and the reader lets go of the pipe;
 //   - with [Config.Stray] set, a line the child writes while no call
-//     waits goes to it, never to the next call; a decoder may [Skip] a line
-//     that is not its call's answer and go on waiting;
+//     waits goes to it, never to the next call: before a request is
+//     written, every byte the child wrote until then is accounted for (on
+//     Linux the pipe is asked what it still holds: barrier.go), so a line
+//     still in the pipe or the reader's buffer is stray too, and part of a
+//     line fails the call unsent ([Protocol]) and ends the child; a
+//     decoder may [Skip] a line that is not its call's answer and go on
+//     waiting;
 //   - with [Config.SHA256] the program file is hashed before every start
 //     and a different digest refuses it;
 //   - [Client.Close] runs the policy's stop sequence; a call in flight

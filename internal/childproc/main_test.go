@@ -35,6 +35,12 @@ func TestMain(m *testing.M) {
 //	blank           write blank lines, then answer "after blank"
 //	notify          write a notification line, then answer
 //	twice           answer "first", then "second" at once
+//	twice-at-once   write "first\nsecond\n" in one write (the second
+//	                answer is in the pipe as the first is read)
+//	half-after      write "first\n" and the start of another line in one
+//	                write
+//	flood           answer "first", then write "more" lines until stdout
+//	                fails
 //	stale           write "stale: an old answer", then answer "fresh"
 //	grandchild:F    start a sleeping grandchild in its group, write its
 //	                pid to file F, never answer
@@ -110,6 +116,17 @@ func childRole(role string) int {
 		case req == "twice":
 			fmt.Println("first")
 			fmt.Println("second")
+		case req == "twice-at-once":
+			os.Stdout.Write([]byte("first\nsecond\n"))
+		case req == "flood":
+			fmt.Println("first")
+			for {
+				if _, err := fmt.Println("more"); err != nil {
+					return 0
+				}
+			}
+		case req == "half-after":
+			os.Stdout.Write([]byte("first\n{\"unasked\":"))
 		case req == "stale":
 			fmt.Println("stale: an old answer")
 			fmt.Println("fresh")

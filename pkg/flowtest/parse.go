@@ -31,6 +31,11 @@ type parser struct {
 	colOff    int // columns before the document on its first line
 	turnsLeft int // of maxFileTurns, before this document
 	ds        []diag.Diagnostic
+	// merges is what merge keys may still copy in the file (shared by its
+	// documents; nil: a count of its own), mergeCut that this document
+	// was told it ran out (parse_merge.go).
+	merges   *int
+	mergeCut bool
 }
 
 func (p *parser) pos(n *yaml.Node) Pos {
@@ -101,8 +106,9 @@ func parse(file string, data []byte) ([]*Fixture, []diag.Diagnostic) {
 	var out []*Fixture
 	var ds []diag.Diagnostic
 	left := maxFileTurns
+	merges := maxMergedKeys
 	for _, pc := range split(data) {
-		fx, fds := readDoc(file, pc, left)
+		fx, fds := readDoc(file, pc, left, &merges)
 		ds = append(ds, fds...)
 		if fx != nil {
 			out = append(out, fx)
@@ -117,8 +123,8 @@ func parse(file string, data []byte) ([]*Fixture, []diag.Diagnostic) {
 
 // readDoc reads one document of file: its fixture (nil when it is not a
 // flow document) and its parse findings.
-func readDoc(file string, pc piece, turnsLeft int) (*Fixture, []diag.Diagnostic) {
-	p := &parser{file: file, lineOff: pc.line, colOff: pc.colOff, turnsLeft: turnsLeft}
+func readDoc(file string, pc piece, turnsLeft int, merges *int) (*Fixture, []diag.Diagnostic) {
+	p := &parser{file: file, lineOff: pc.line, colOff: pc.colOff, turnsLeft: turnsLeft, merges: merges}
 	src, bom := strings.CutPrefix(string(pc.src), "\ufeff")
 	doc, err := decodeDoc(src)
 	if err != nil {
@@ -137,7 +143,7 @@ func readDoc(file string, pc piece, turnsLeft int) (*Fixture, []diag.Diagnostic)
 	if bom && !p.bomKey(root) {
 		return nil, p.ds
 	}
-	if kind := testKind(root); kind == nil || kind.Kind != yaml.ScalarNode || kind.Value != "flow" {
+	if kind := testKind(root, merges); kind == nil || kind.Kind != yaml.ScalarNode || kind.Value != "flow" {
 		return nil, p.ds // the BOM's warning, if any
 	}
 	fx := p.fixture(root)
@@ -162,10 +168,11 @@ func (p *parser) bomKey(root *yaml.Node) bool {
 }
 
 // testKind is the node of a document's test_kind (written, or taken
-// from a merge key's mapping), or nil.
-func testKind(root *yaml.Node) *yaml.Node {
+// from a merge key's mapping), or nil; what its merges copy is charged to
+// merges, the file's count (the document's parse reports a limit passed).
+func testKind(root *yaml.Node, merges *int) *yaml.Node {
 	var kind *yaml.Node
-	for _, q := range (&parser{}).record(root, "fixture") {
+	for _, q := range (&parser{merges: merges}).record(root, "fixture") {
 		if q.k.Value == "test_kind" {
 			kind = yamlnode.Deref(q.v)
 		}

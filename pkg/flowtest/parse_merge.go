@@ -34,6 +34,36 @@ type pair struct {
 // maxMergeDepth bounds merges of merges.
 const maxMergeDepth = 64
 
+// maxMergedKeys bounds the keys merge keys copy in one fixture file (all
+// its documents): mappings that each merge two of the level below double
+// at every level, and 60 levels would copy 2^60 keys.
+const maxMergedKeys = 100_000
+
+// mergeLeft is what p's file may still copy through merge keys, its
+// count started on first use.
+func (p *parser) mergeLeft() *int {
+	if p.merges == nil {
+		n := maxMergedKeys
+		p.merges = &n
+	}
+	return p.merges
+}
+
+// spend charges n keys copied (at least 1: a merge of an empty mapping
+// still costs its walk); false once the file's limit is passed, which is
+// reported once per document, at the merge that finds it passed.
+func (p *parser) spend(at *yaml.Node, where string, n int) bool {
+	left := p.mergeLeft()
+	if *left -= max(n, 1); *left >= 0 {
+		return true
+	}
+	if !p.mergeCut {
+		p.mergeCut = true
+		p.errf(at, ruleValue, "%s: merge keys (<<:) copy more than %d keys in this fixture file (mappings merging mappings that merge others); write the keys out, or split the file", where, maxMergedKeys)
+	}
+	return false
+}
+
 // isMergeKey: k is a plain `<<` key.
 func isMergeKey(k *yaml.Node) bool { return k != nil && k.Tag == "!!merge" }
 
@@ -66,6 +96,9 @@ func (p *parser) entries(n *yaml.Node, where string) []pair {
 // where the key stands, reporting repeated written keys (a YAML error
 // upstream), two merge keys, and merges of anything but mappings.
 func (p *parser) mergePairs(n *yaml.Node, where string, intoRecord bool, depth int) []pair {
+	if depth > 0 && !p.spend(n, where, len(n.Content)/2) {
+		return nil
+	}
 	out := make([]pair, 0, len(n.Content)/2)
 	seen := yamlnode.NewSeen(n)
 	var mergeAt *yaml.Node

@@ -24,8 +24,16 @@ var includeMerged = map[string]bool{
 func (l *loader) mergeIncludes(st *Story, display string) {
 	dispDir := filepath.Dir(display)
 	// A file matched again (by another pattern, or twice by one list) is
-	// merged again, as upstream merges it, so its declarations collide.
-	seen := map[string]*fileDef{}
+	// merged again, as upstream merges it, so its declarations collide:
+	// the first repeat lists the collisions, each later one is a single
+	// error, and every repeat counts towards the story's total bytes (a
+	// 1 MB file listed 5,000 times made 20 million errors, 7 GB).
+	type included struct {
+		fd    *fileDef
+		size  int64
+		again int
+	}
+	seen := map[string]*included{}
 	total := int64(len(l.sources[display]))
 	for i, pat := range st.Include {
 		at := Pos{File: display}
@@ -53,9 +61,22 @@ func (l *loader) mergeIncludes(st *Story, display string) {
 		}
 		for _, m := range matches {
 			abs, _ := filepath.Abs(m)
-			if fd, again := seen[abs]; again {
-				if fd != nil {
-					l.mergeDecls(st, fd, fmt.Sprintf(" (%s is included again by %q: each match is merged, so list it once)", m, pat))
+			if inc, again := seen[abs]; again {
+				if inc == nil {
+					continue
+				}
+				if total += inc.size; total > l.opts.storyBytes() {
+					l.rep.Errf(at, RuleInclude, "include %q: %s, included again, brings the story's YAML (%s and its include: files) to %d bytes, over the %d a story may total, as one file may hold; list it once", pat, m, display, total, l.opts.storyBytes())
+					return
+				}
+				if inc.again++; inc.again == 1 {
+					mark := len(l.rep.Diags)
+					l.mergeDecls(st, inc.fd, fmt.Sprintf(" (%s is included again by %q: each match is merged, so list it once)", m, pat))
+					if len(l.rep.Diags) == mark {
+						inc.again = -1 // it declares nothing that collides: nor will a later repeat
+					}
+				} else if inc.again > 0 {
+					l.rep.Errf(at, RuleInclude, "include %q: %s is included again (repeat %d): each match is merged, and its declarations collide as at its first repeat; list it once", pat, m, inc.again)
 				}
 				continue
 			}
@@ -92,7 +113,7 @@ func (l *loader) mergeIncludes(st *Story, display string) {
 			if fd == nil {
 				continue
 			}
-			seen[abs] = fd
+			seen[abs] = &included{fd: fd, size: int64(len(data))}
 			st.Manifests = append(st.Manifests, m)
 			l.mergeOne(st, fd)
 		}
@@ -138,8 +159,13 @@ func (l *loader) mergeDecls(st *Story, fd *fileDef, hint string) {
 	}
 	mergeNamed(st.CheckpointIntents, inc.CheckpointIntents, "checkpoint_intent", func(v *Intent) Pos { return v.Pos }, collide)
 	mergeNamed(st.Proposals, inc.Proposals, "proposal", func(v *Proposal) Pos { return v.Pos }, collide)
+	hosts := make(map[string]bool, len(st.Hosts)+len(inc.Hosts)) // a set, as world's below
+	for _, h := range st.Hosts {
+		hosts[h] = true
+	}
 	for _, h := range inc.Hosts {
-		if !slices.Contains(st.Hosts, h) {
+		if !hosts[h] {
+			hosts[h] = true
 			st.Hosts = append(st.Hosts, h)
 		}
 	}
@@ -151,11 +177,16 @@ func (l *loader) mergeDecls(st *Story, fd *fileDef, hint string) {
 		st.Intents[n] = inc.Intents[n]
 		st.IntentOrder = append(st.IntentOrder, n)
 	}
+	world := make(map[string]bool, len(st.World)+len(inc.World)) // a set: 100,000 variables searched a list for 56 s
+	for _, w := range st.World {
+		world[w.Name] = true
+	}
 	for _, w := range inc.World {
-		if slices.ContainsFunc(st.World, func(e *WorldVar) bool { return e.Name == w.Name }) {
+		if world[w.Name] {
 			collide(w.Pos, "world variable", w.Name)
 			continue
 		}
+		world[w.Name] = true
 		st.World = append(st.World, w)
 	}
 	mergeNamed(st.MetaModes, inc.MetaModes, "meta_mode", func(v *MetaMode) Pos { return v.Pos }, collide)

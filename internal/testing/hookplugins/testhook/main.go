@@ -82,6 +82,9 @@ func main() {
 		case "twice": // the same answer twice
 			fmt.Println(`{"outcome":"continue","payload":{"prompt":"first answer"}}`)
 			out = map[string]any{"outcome": "continue", "payload": map[string]any{"prompt": "second answer"}}
+		case "twice-at-once": // both answers in one write: the second is in the pipe as the first is read
+			os.Stdout.Write([]byte(`{"outcome":"continue","payload":{"prompt":"first answer"}}` + "\n" + `{"outcome":"continue","payload":{"prompt":"second answer"}}` + "\n"))
+			continue
 		case "pid":
 			out = map[string]any{"outcome": "continue", "payload": map[string]any{"prompt": fmt.Sprintf("pid=%d call=%d", os.Getpid(), calls)}}
 		default:

@@ -40,6 +40,8 @@ func main() {
 		case "twice": // the same call answered twice
 			_ = out.Encode(map[string]any{"data": map[string]any{"answer": "first"}})
 			_ = out.Encode(map[string]any{"data": map[string]any{"answer": "second"}})
+		case "twice-at-once": // both answers in one write: the second is in the pipe as the first is read
+			os.Stdout.Write([]byte(`{"data":{"answer":"first"}}` + "\n" + `{"data":{"answer":"second"}}` + "\n"))
 		case "chatty":
 			// a log line on stdout before the answer
 			fmt.Println("debug: answering")
