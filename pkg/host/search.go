@@ -5,7 +5,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"math"
 	"path/filepath"
@@ -13,9 +12,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"kitsoki/internal/atomicfile"
 	"kitsoki/internal/lazyre"
-	"kitsoki/internal/safefile"
 )
 
 // Embedder turns texts into vectors (pkg/agent/localllm's Embedder, adapted by
@@ -61,7 +58,13 @@ const (
 // unchanged file is never embedded twice.
 func newAgentSearch(o SearchOptions) Handler { return &agentSearch{o: o} }
 
-type agentSearch struct{ o SearchOptions }
+type agentSearch struct {
+	o SearchOptions
+	// checked, when set (tests), runs with each cache file's path before
+	// it is read or written: the moments a process beside the story could
+	// swap a directory on its way for a link.
+	checked func(abs string)
+}
 
 type chunk struct {
 	path       string
@@ -88,9 +91,8 @@ func (h *agentSearch) Call(ctx context.Context, c *Call) (Result, error) {
 	if bad != "" {
 		return domainErr("%s", bad), nil
 	}
-	cacheDir := cmp.Or(h.o.CacheDir, filepath.Join(wd, ".kitsoki-embed-cache"))
 	model := h.o.Embedder.Model()
-	all, skipped, err := h.corpusVectors(ctx, name, wd, files, cacheDir, model, a.chunkLines)
+	all, skipped, err := h.corpusVectors(ctx, name, wd, files, model, a.chunkLines)
 	if err != nil {
 		return Result{}, err
 	}
@@ -189,18 +191,20 @@ type fileVecs struct {
 // corpusVectors chunks every file and returns its chunks with their
 // vectors, reusing cached vectors per (model, chunking, content) and
 // embedding the rest in one call; skipped names the files not searched.
-func (h *agentSearch) corpusVectors(ctx context.Context, name, wd string, files []string, cacheDir, model string, chunkLines int) ([]*fileVecs, []any, error) {
+func (h *agentSearch) corpusVectors(ctx context.Context, name, wd string, files []string, model string, chunkLines int) ([]*fileVecs, []any, error) {
 	var all []*fileVecs
 	var pending []*fileVecs
 	var skipped []any
 	var pendingTexts []string
 	// the files are read through an os.Root of wd: a link (or a directory
 	// swapped for one since the glob) leading out is skipped, not read
-	fr, err := readFileRoot(wd, nil)
+	fr, err := readFileRoot(wd, h.checked)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: corpus: %v", name, err)
 	}
 	defer fr.Close()
+	cache := openEmbedCache(fr, h.o.CacheDir, h.checked)
+	defer cache.Close()
 	for _, f := range files {
 		data, err := fr.ReadFile(filepath.Join(wd, f), maxCorpusFile)
 		if err != nil || !utf8.Valid(data) {
@@ -214,7 +218,7 @@ func (h *agentSearch) corpusVectors(ctx context.Context, name, wd string, files 
 		}
 		sum := sha256.Sum256(data)
 		fv.key = cacheKey(model, chunkLines, hex.EncodeToString(sum[:]))
-		if v, ok := loadVectors(cacheDir, fv.key, len(fv.chunks)); ok {
+		if v, ok := cache.load(fv.key, len(fv.chunks)); ok {
 			fv.vecs = v
 		} else {
 			pending = append(pending, fv)
@@ -225,7 +229,7 @@ func (h *agentSearch) corpusVectors(ctx context.Context, name, wd string, files 
 		all = append(all, fv)
 	}
 	if len(pendingTexts) > 0 {
-		if err := h.embedPending(ctx, name, pending, pendingTexts, cacheDir, model); err != nil {
+		if err := h.embedPending(ctx, name, pending, pendingTexts, cache, model); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -233,7 +237,7 @@ func (h *agentSearch) corpusVectors(ctx context.Context, name, wd string, files 
 }
 
 // embedPending embeds the chunks without cached vectors and caches them.
-func (h *agentSearch) embedPending(ctx context.Context, name string, pending []*fileVecs, texts []string, cacheDir, model string) error {
+func (h *agentSearch) embedPending(ctx context.Context, name string, pending []*fileVecs, texts []string, cache *embedCache, model string) error {
 	vecs, err := h.o.Embedder.Embed(ctx, texts, false)
 	if err != nil {
 		return fmt.Errorf("%s: embedding the corpus: %v", name, err)
@@ -246,7 +250,7 @@ func (h *agentSearch) embedPending(ctx context.Context, name string, pending []*
 		fv.vecs = vecs[i : i+len(fv.chunks)]
 		i += len(fv.chunks)
 		// A cache that cannot be written costs speed, not answers.
-		_ = storeVectors(cacheDir, fv.key, model, fv.vecs)
+		_ = cache.store(fv.key, model, fv.vecs)
 	}
 	return nil
 }
@@ -362,29 +366,4 @@ var unsafeName = &lazyre.Regexp{Expr: `[^A-Za-z0-9_-]+`}
 // cacheKey names the cache file of one file's vectors.
 func cacheKey(model string, chunkLines int, contentSHA string) string {
 	return fmt.Sprintf("%s/%s-l%d", unsafeName.ReplaceAllString(model, "-"), contentSHA[:32], chunkLines)
-}
-
-type vecFile struct {
-	Model   string      `json:"model"`
-	Vectors [][]float32 `json:"vectors"`
-}
-
-func loadVectors(dir, key string, n int) ([][]float32, bool) {
-	b, err := safefile.ReadFile(filepath.Join(dir, key+".json"), 256<<20)
-	if err != nil {
-		return nil, false
-	}
-	var vf vecFile
-	if json.Unmarshal(b, &vf) != nil || len(vf.Vectors) != n {
-		return nil, false
-	}
-	return vf.Vectors, true
-}
-
-func storeVectors(dir, key, model string, vecs [][]float32) error {
-	b, err := json.Marshal(vecFile{Model: model, Vectors: vecs})
-	if err != nil {
-		return err
-	}
-	return atomicfile.Write(filepath.Join(dir, key+".json"), b, 0o644) // creates the directory
 }
