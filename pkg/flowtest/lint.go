@@ -50,6 +50,7 @@ func lint(st *story.Story, fxs []*Fixture) []diag.Diagnostic {
 		fl.fx = fx
 		fl.files()
 		fl.turns()
+		fl.notTerminal()
 		fl.noErrorsWithRejection()
 		fl.worldTypes()
 		for _, s := range fx.HostHandlers {

@@ -38,6 +38,8 @@ var (
 		Summary: "an expect_state the turn certainly does not meet: from the state the fixture certainly rests in, the turn's intent takes a first arm without when: that moves it (setting, incrementing or saying only, to a literal target) to another state", Example: "- intent: {name: go}     # at lobby, go: [{target: hall}]\n  expect_state: vault"}
 	ruleSlotType = &diag.Rule{ID: "flow-slot-type", Severity: diag.Warning, LintOnly: true,
 		Summary: "a turn's slot value is a string where the intent declares the slot int, float or bool: neither engine converts or refuses it, so a guard reading the slot as its type fails the turn (string > int) or compares false", Example: "- intent: {name: count, slots: {k: \"5\"}}   # slots: {k: {type: int}}"}
+	ruleNotTerminal = &diag.Rule{ID: "flow-not-terminal", Severity: diag.Warning, LintOnly: true,
+		Summary: "expect_terminal: true on a fixture that certainly ends in a state declared without terminal: true (its last turn's expect_state, or where it certainly rests after the last turn): the check fails on both engines", Example: "turns: [{intent: {name: quit}, expect_state: ended}]\nexpect_terminal: true   # ended: {view: Bye.}"}
 	ruleBadRegex = &diag.Rule{ID: "flow-bad-regex", Severity: diag.Warning, LintOnly: true,
 		Summary: "an expect_view_matches that is not a Go regular expression (the turn always fails)", Example: "expect_view_matches: \"(unclosed\""}
 )
@@ -46,7 +48,7 @@ var (
 var rules = []*diag.Rule{
 	ruleSyntax, ruleShape, ruleUnknownKey, ruleIgnoredKey, ruleValue, ruleUnknownIntent,
 	ruleUnknownState, ruleUnusedStub, ruleNotChecked, ruleMissingFile, ruleOutsideRoot, ruleBadRegex,
-	ruleErrorCode, ruleWorldType, ruleRejected, ruleWrongState, ruleSlotType,
+	ruleErrorCode, ruleWorldType, ruleRejected, ruleWrongState, ruleSlotType, ruleNotTerminal,
 }
 
 // Rules lists (copies of) every rule the fixture parser and linter report,
