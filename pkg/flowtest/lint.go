@@ -226,7 +226,8 @@ type storyIndex struct {
 	// state-local), the on: names some state takes, the arc names each
 	// spelling of an imported intent stands for (everywhere, and by state
 	// path), whether some state takes "*" and whether a
-	// background job's on_complete can move the machine between turns
+	// background job's on_complete can move the machine between turns (a
+	// target:, an emit or a call whose on_error redirects: story-runtime §5)
 	byPath   map[string]*story.State
 	decls    map[string][]*story.Intent
 	taken    map[string]bool
@@ -304,8 +305,8 @@ func indexStory(st *story.Story) *storyIndex {
 			if e.Invoke != "" {
 				ix.invoked[bind(e.Invoke)] = true
 			}
-			if e.Background() && len(e.OnComplete()) > 0 {
-				ix.jobs = true
+			if e.Background() && !plainEffects(e.OnComplete()) {
+				ix.jobs = true // an on_complete that only sets and says moves nothing
 			}
 			effects(e.OnComplete())
 			effects(e.Effects())
