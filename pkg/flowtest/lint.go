@@ -68,7 +68,8 @@ type fixtureLint struct {
 	ix   *storyIndex
 	fx   *Fixture
 	ds   []diag.Diagnostic
-	rest rest // where the fixture rests before the next turn (lint_rejected.go)
+	rest rest   // where the fixture rests before the next turn (lint_rejected.go)
+	par  string // the parallel path the previous turn's expect_state names (lint_par_alias.go)
 }
 
 // add reports a finding at p (in the fixture's file unless p names one).

@@ -32,7 +32,11 @@ import (
 func (l *fixtureLint) rejected(t *Turn) {
 	at, from := l.restAt(t)
 	arc, warned := l.judge(t, at, from)
+	if at == nil && !warned {
+		warned = l.parallelAlias(t, l.par)
+	}
 	l.rest = l.after(t, at, from, arc, warned)
+	l.par = parRest(t)
 }
 
 // judge checks t fired at at (nil: unknown), returning the on: name its
