@@ -171,6 +171,7 @@ func (l *fixtureLint) turn(t *Turn) {
 			l.warn(t.valueAt(k.key), ruleNotChecked, "turns[%d].%s is empty and asserts nothing (upstream checks it only when it lists something: remove it, or list what the turn must hold)", t.Index, k.key)
 		}
 	}
+	l.parallelOrder(t)
 	for _, s := range refs {
 		if s.name != "" && !ix.hasState(s.name) {
 			l.warn(t.valueAt(s.key), ruleUnknownState, "turns[%d].%s: %q is not a state of the story%s", t.Index, s.key, s.name, ix.suggestState(s.name))

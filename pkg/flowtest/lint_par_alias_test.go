@@ -85,3 +85,25 @@ func TestRejectedParallelAlias(t *testing.T) {
 		t.Fatalf("the child alone: want no finding, got %v", alone)
 	}
 }
+
+// TestWrongStateParallelOrder: an expect_state listing a parallel state's
+// leaves out of the engines' sorted order never matches (probed: the
+// engine prints chat before ci); a sorted one, or a fixture starting at a
+// parallel path the engines keep as written, is not reported.
+func TestWrongStateParallelOrder(t *testing.T) {
+	files := map[string]string{"app.yaml": parAliasKid}
+	got := ruleFindings(t, ruleWrongState, files, "test_kind: flow\ninitial_state: intake\nturns:\n  - intent: {name: begin}\n    expect_state: \"watching#watching.ci.pending|watching.chat.quiet\"\n")
+	if len(got) != 1 || !strings.Contains(got[0].Message, `write expect_state: "watching#watching.chat.quiet|watching.ci.pending"`) {
+		t.Fatalf("want one finding with the sorted spelling, got %v", got)
+	}
+	for name, src := range map[string]string{
+		"sorted":         "initial_state: intake\nturns:\n  - intent: {name: begin}\n    expect_state: \"watching#watching.chat.quiet|watching.ci.pending\"\n",
+		"parallel start": "initial_state: \"watching#watching.ci.pending|watching.chat.quiet\"\nturns:\n  - intent: {name: ping}\n    expect_state: \"watching#watching.ci.pending|watching.chat.pinged\"\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			if got := ruleFindings(t, ruleWrongState, files, "test_kind: flow\n"+src); len(got) != 0 {
+				t.Fatalf("want no finding, got %v", got)
+			}
+		})
+	}
+}
