@@ -13,7 +13,7 @@ import (
 )
 
 var ruleEmitBeforeBind = &Rule{ID: "emit-before-bind", Severity: diag.Warning, LintOnly: true,
-	Summary: "a state's on_enter emit_intent guard reads a key a call earlier in the same on_enter binds, and holds on the key's declared default: the guard is first decided before the call runs (the pre-bind pass), so on an entry where the key still holds its default the emit fires at once and routes without the call's result",
+	Summary: "a state's on_enter emit_intent guard reads a key a call earlier in the same on_enter binds, and holds on the value the key has before the call (its default, or a literal set: earlier in the list): the guard is first decided before the call runs (the pre-bind pass), so on an entry where the key still holds it the emit fires at once and routes before the call's binds land",
 	Example: "on_enter:\n  - {invoke: host.run, bind: {code: exit_code}}   # code: {type: int, default: -1}\n  - {when: \"world.code != 0\", emit_intent: failed}"}
 
 // otherRootRe finds an expression root other than world (slots, event,
@@ -48,7 +48,7 @@ func checkEmitBeforeBind(c *checker) {
 			}
 			if k := emitReadsBound(e, bound); k != "" && e.When != "" && holdsOn(e.When, world) {
 				c.rep.Warnf(e.PosOf("emit_intent"), ruleEmitBeforeBind,
-					"state %q on_enter: this emit_intent's when %q reads world.%s, which a call earlier in this on_enter binds, and holds on the value the key has before the call (%v, its default or an earlier set: of this list): the guard is decided before the call runs, so on an entry where world.%s holds it the emit fires at once, on both engines, and routes without the call's result; make the guard false on that value (set a sentinel before the call, or world.%s > 0 for != 0), so the post-bind pass decides it on the bound value",
+					"state %q on_enter: this emit_intent's when %q reads world.%s, which a call earlier in this on_enter binds, and holds on the value the key has before the call (%v, its default or an earlier set: of this list): the guard is decided before the call runs, so on an entry where world.%s holds it the emit fires at once, on both engines, and routes before the call's binds land (the call still runs, and its on_error redirect still wins); make the guard false on that value (set a sentinel before the call, or world.%s > 0 for != 0), so the post-bind pass decides it on the bound value",
 					s.Path, e.When, k, world[k], k, k)
 			}
 			preBind(e, world)
