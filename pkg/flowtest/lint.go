@@ -50,6 +50,7 @@ func lint(st *story.Story, fxs []*Fixture) []diag.Diagnostic {
 		fl.fx = fx
 		fl.files()
 		fl.turns()
+		fl.notTerminal()
 		fl.noErrorsWithRejection()
 		fl.worldTypes()
 		for _, s := range fx.HostHandlers {
@@ -67,7 +68,8 @@ type fixtureLint struct {
 	ix   *storyIndex
 	fx   *Fixture
 	ds   []diag.Diagnostic
-	rest rest // where the fixture rests before the next turn (lint_rejected.go)
+	rest rest   // where the fixture rests before the next turn (lint_rejected.go)
+	par  string // the parallel path the previous turn's expect_state names (lint_par_alias.go)
 }
 
 // add reports a finding at p (in the fixture's file unless p names one).
@@ -169,6 +171,7 @@ func (l *fixtureLint) turn(t *Turn) {
 			l.warn(t.valueAt(k.key), ruleNotChecked, "turns[%d].%s is empty and asserts nothing (upstream checks it only when it lists something: remove it, or list what the turn must hold)", t.Index, k.key)
 		}
 	}
+	l.parallelOrder(t)
 	for _, s := range refs {
 		if s.name != "" && !ix.hasState(s.name) {
 			l.warn(t.valueAt(s.key), ruleUnknownState, "turns[%d].%s: %q is not a state of the story%s", t.Index, s.key, s.name, ix.suggestState(s.name))
@@ -225,7 +228,8 @@ type storyIndex struct {
 	// state-local), the on: names some state takes, the arc names each
 	// spelling of an imported intent stands for (everywhere, and by state
 	// path), whether some state takes "*" and whether a
-	// background job's on_complete can move the machine between turns
+	// background job's on_complete can move the machine between turns (a
+	// target:, an emit or a call whose on_error redirects: story-runtime §5)
 	byPath   map[string]*story.State
 	decls    map[string][]*story.Intent
 	taken    map[string]bool
@@ -303,8 +307,8 @@ func indexStory(st *story.Story) *storyIndex {
 			if e.Invoke != "" {
 				ix.invoked[bind(e.Invoke)] = true
 			}
-			if e.Background() && len(e.OnComplete()) > 0 {
-				ix.jobs = true
+			if e.Background() && !plainEffects(e.OnComplete()) {
+				ix.jobs = true // an on_complete that only sets and says moves nothing
 			}
 			effects(e.OnComplete())
 			effects(e.Effects())

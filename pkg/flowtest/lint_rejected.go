@@ -32,7 +32,11 @@ import (
 func (l *fixtureLint) rejected(t *Turn) {
 	at, from := l.restAt(t)
 	arc, warned := l.judge(t, at, from)
+	if at == nil && !warned {
+		warned = l.parallelAlias(t, l.par)
+	}
 	l.rest = l.after(t, at, from, arc, warned)
+	l.par = parRest(t)
 }
 
 // judge checks t fired at at (nil: unknown), returning the on: name its
@@ -106,10 +110,12 @@ func (l *fixtureLint) startRest() rest {
 }
 
 // restAt is the state t certainly fires at, or nil: not after a clock
-// advance (a timeout may fire) or in a story whose background job's
-// on_complete may move the machine between turns.
+// advance (a timeout may fire) or, past the first turn (no job runs
+// before it: the rig never runs the initial on_enter), in a story whose
+// background job's on_complete may move the machine between turns on the
+// orchestrator path (the legacy path runs no job).
 func (l *fixtureLint) restAt(t *Turn) (*story.State, string) {
-	if t.HasAdvance || l.ix.jobs || l.rest.at == nil {
+	if t.HasAdvance || (l.ix.jobs && l.fx.Orchestrated() && t != l.fx.Turns[0]) || l.rest.at == nil {
 		return nil, ""
 	}
 	return l.rest.at, l.rest.from
@@ -132,7 +138,7 @@ func (l *fixtureLint) after(t *Turn, at *story.State, from, arc string, warned b
 	}
 	var to *story.State
 	if at != nil && t.Intent != nil && arc != "" && !(l.fx.Orchestrated() && l.leavesRequired(t, ix.decls[arc])) {
-		to = ix.step(at, arc) // a clarification (a required slot left out) may stay
+		to = ix.step(at, arc, l.stillEffect()) // a clarification (a required slot left out) may stay
 	}
 	if t.ExpectState != nil {
 		want := *t.ExpectState
@@ -155,15 +161,15 @@ func (l *fixtureLint) after(t *Turn, at *story.State, from, arc string, warned b
 // step is the state an intent whose arm list at s (or the nearest
 // ancestor with one) starts with an unguarded arm certainly moves the
 // machine to, or nil: the arm's effects, the on_enter of s and of the
-// states it enters only set, increment and say (no call, emit or job that may move
-// it), its target is literal and lands on a leaf outside any parallel
-// state.
-func (ix *storyIndex) step(s *story.State, arc string) *story.State {
-	if !quietEntry(s, plainEffect) {
+// states it enters are all still (stillEffect: no call, emit or job that
+// may move it), its target is literal and lands on a leaf outside any
+// parallel state.
+func (ix *storyIndex) step(s *story.State, arc string, still func(*story.Effect) bool) *story.State {
+	if !quietEntry(s, still) {
 		return nil // a pending emit of its on_enter may be decided again (conformance landing-effects-undone)
 	}
 	n, a := firstArmOf(s, arc)
-	if a == nil || (a.When != "" && !a.Default()) || len(a.Emit()) > 0 || !plainEffects(a.Effects) {
+	if a == nil || (a.When != "" && !a.Default()) || len(a.Emit()) > 0 || !allEffects(a.Effects, still) {
 		return nil
 	}
 	tt := strings.TrimSpace(a.Target)
@@ -180,7 +186,7 @@ func (ix *storyIndex) step(s *story.State, arc string) *story.State {
 	if err != nil {
 		return nil
 	}
-	return ix.landing(ix.byPath[p])
+	return ix.landing(ix.byPath[p], still)
 }
 
 // firstArmOf is the first arm the engines try for arc at s: the nearest
@@ -207,14 +213,14 @@ func firstArmOf(s *story.State, arc string) (*story.State, *story.Transition) {
 // landing is the leaf a move to d certainly rests on (descending literal
 // initial: states), or nil: a parallel state, a templated initial:, or an
 // on_enter on the way that may move it.
-func (ix *storyIndex) landing(d *story.State) *story.State {
+func (ix *storyIndex) landing(d *story.State, still func(*story.Effect) bool) *story.State {
 	for d != nil && len(d.Children) > 0 {
 		if d.Parallel || d.Initial == "" || story.IsTemplated(d.Initial) {
 			return nil
 		}
 		d = ix.byPath[d.Path+"."+d.Initial]
 	}
-	if d == nil || ix.plainLeaf(d.Path) == nil || !quietEntry(d, plainEffect) {
+	if d == nil || ix.plainLeaf(d.Path) == nil || !quietEntry(d, still) {
 		return nil
 	}
 	return d
@@ -251,6 +257,26 @@ func allEffects(effs []*story.Effect, ok func(*story.Effect) bool) bool {
 }
 
 func plainEffects(effs []*story.Effect) bool { return allEffects(effs, plainEffect) }
+
+// stillEffect is the test of an effect that cannot move the machine on
+// the fixture's path: plainEffect, or a host call with no emit, target
+// or nested effects of its own that the path makes without a redirect:
+// the legacy path makes none (flow-format §1.3, §4.5); on the
+// orchestrator path a call without on_error lands the turn normally
+// when it fails (story-runtime §2.3), and a background one whose
+// on_complete only sets and says moves nothing when it lands (§5).
+func (l *fixtureLint) stillEffect() func(*story.Effect) bool {
+	legacy := !l.fx.Orchestrated()
+	return func(e *story.Effect) bool {
+		if plainEffect(e) {
+			return true
+		}
+		if e.Invoke == "" || e.EmitIntent() != "" || e.Target() != "" || len(e.Effects()) > 0 {
+			return false
+		}
+		return legacy || (e.OnError() == "" && e.Agent() == "" && (!e.Background() || plainEffects(e.OnComplete())))
+	}
+}
 
 // plainEffect: a set, increment or say, which cannot move the machine.
 func plainEffect(e *story.Effect) bool {

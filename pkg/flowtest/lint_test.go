@@ -322,7 +322,7 @@ turns:
 // existing engine: validate's error names the mapping to write.
 func TestLintBareIntent(t *testing.T) {
 	st := storyload.Load(t, rigApp, story.Options{})
-	fxs, pds := parse("flows/l.yaml", []byte("test_kind: flow\ninitial_state: a\nturns:\n  - intent: go\n  - intent: {name: go}\n"))
+	fxs, pds := parse("flows/l.yaml", []byte("test_kind: flow\ninitial_state: a\nturns:\n  - intent: go\n  - intent: {name: back}\n"))
 	if diag.HasErrors(pds) || len(fxs) != 1 || fxs[0].Turns[0].Intent.Name != "go" {
 		t.Fatalf("the shorthand still parses and runs: %v", pds)
 	}

@@ -33,11 +33,13 @@ var (
 	ruleWorldType = &diag.Rule{ID: "flow-world-type", Severity: diag.Warning, LintOnly: true,
 		Summary: "an initial_world or world_override value the key's declared type does not hold: a string or null on an int, float or bool key, a scalar or list on an object key, a scalar or mapping on a list key; neither engine converts it, so a guard reading the key as its type fails the turn (string > int, <nil> > int, a field of a string) or compares false", Example: "initial_world: {n: \"3\"}   # world: {n: {type: int}}"}
 	ruleRejected = &diag.Rule{ID: "flow-rejected", Severity: diag.Warning, LintOnly: true,
-		Summary: "a turn both engines certainly reject: its intent is declared but no state takes it, the state the fixture certainly rests in does not take it (the state the previous turn's expect_state names, a legacy fixture's initial_state, or where an intent's first, unguarded arm leads from there), a legacy-path turn leaves out a required slot (MISSING_SLOTS) or a slot value is not one of its values: (INVALID_SLOT_VALUE); the fixture fails unless the turn expects the rejection", Example: "- intent: {name: pick, slots: {color: green}}   # values: [red, blue]"}
+		Summary: "a turn both engines certainly reject: its intent is declared but no state takes it, the state the fixture certainly rests in does not take it (the state the previous turn's expect_state names, a legacy fixture's initial_state, or where an intent's first, unguarded arm leads from there), a legacy-path turn leaves out a required slot (MISSING_SLOTS) or a slot value is not one of its values: (INVALID_SLOT_VALUE), or an imported child's bare intent spelling is fired in that child's parallel state (GUARD_FAILED: write the prefixed name); the fixture fails unless the turn expects the rejection", Example: "- intent: {name: pick, slots: {color: green}}   # values: [red, blue]"}
 	ruleWrongState = &diag.Rule{ID: "flow-wrong-state", Severity: diag.Warning, LintOnly: true,
-		Summary: "an expect_state the turn certainly does not meet: from the state the fixture certainly rests in, the turn's intent takes a first arm without when: that moves it (setting, incrementing or saying only, to a literal target) to another state", Example: "- intent: {name: go}     # at lobby, go: [{target: hall}]\n  expect_state: vault"}
+		Summary: "an expect_state the turn certainly does not meet: from the state the fixture certainly rests in, the turn's intent takes a first arm without when: that moves it (setting, incrementing or saying only, to a literal target) to another state; or it lists a parallel state's leaves out of the order the engines print them (sorted by path)", Example: "- intent: {name: go}     # at lobby, go: [{target: hall}]\n  expect_state: vault"}
 	ruleSlotType = &diag.Rule{ID: "flow-slot-type", Severity: diag.Warning, LintOnly: true,
 		Summary: "a turn's slot value is a string where the intent declares the slot int, float or bool: neither engine converts or refuses it, so a guard reading the slot as its type fails the turn (string > int) or compares false", Example: "- intent: {name: count, slots: {k: \"5\"}}   # slots: {k: {type: int}}"}
+	ruleNotTerminal = &diag.Rule{ID: "flow-not-terminal", Severity: diag.Warning, LintOnly: true,
+		Summary: "expect_terminal: true on a fixture that certainly ends in a state declared without terminal: true (its last turn's expect_state, or where it certainly rests after the last turn): the check fails on both engines", Example: "turns: [{intent: {name: quit}, expect_state: ended}]\nexpect_terminal: true   # ended: {view: Bye.}"}
 	ruleBadRegex = &diag.Rule{ID: "flow-bad-regex", Severity: diag.Warning, LintOnly: true,
 		Summary: "an expect_view_matches that is not a Go regular expression (the turn always fails)", Example: "expect_view_matches: \"(unclosed\""}
 )
@@ -46,7 +48,7 @@ var (
 var rules = []*diag.Rule{
 	ruleSyntax, ruleShape, ruleUnknownKey, ruleIgnoredKey, ruleValue, ruleUnknownIntent,
 	ruleUnknownState, ruleUnusedStub, ruleNotChecked, ruleMissingFile, ruleOutsideRoot, ruleBadRegex,
-	ruleErrorCode, ruleWorldType, ruleRejected, ruleWrongState, ruleSlotType,
+	ruleErrorCode, ruleWorldType, ruleRejected, ruleWrongState, ruleSlotType, ruleNotTerminal,
 }
 
 // Rules lists (copies of) every rule the fixture parser and linter report,

@@ -133,6 +133,7 @@ func passes() []pass {
 		{ruleDecideSchema, checkDecideSchema},
 		{ruleAgentArgs, checkAgentArgs},
 		{ruleEmitAfterBind, checkEmitAfterBind},
+		{ruleEmitBeforeBind, checkEmitBeforeBind},
 		{ruleTargetTemplate, checkTargetTemplates},
 		{ruleTargetSyntax, checkTargetSyntax},
 		{ruleEmitAfterExit, checkEmitAfterExit},

@@ -1,0 +1,109 @@
+package flowtest
+
+import (
+	"strings"
+	"testing"
+)
+
+const parAliasKid = `app: {id: review-child}
+intents:
+  begin: {}
+  ping: {}
+  reject: {}
+exports:
+  intents: [begin, reject]
+exits:
+  rejected: {description: "Rejected."}
+root: intake
+states:
+  intake:
+    on:
+      begin: [{target: watching}]
+  watching:
+    type: parallel
+    on:
+      reject: [{target: "@exit:rejected"}]
+    states:
+      ci:
+        type: compound
+        initial: pending
+        states:
+          pending: {}
+      chat:
+        type: compound
+        initial: quiet
+        states:
+          quiet:
+            on:
+              ping: [{target: ../pinged}]
+          pinged: {}
+`
+
+const parAliasApp = `app: {id: desk}
+intents: {take: {}}
+imports:
+  review:
+    source: ./review
+    entry: intake
+    exits:
+      rejected: {to: closed}
+root: desk
+states:
+  desk:
+    on:
+      take: [{target: review}]
+  closed: {}
+`
+
+// TestRejectedParallelAlias: a bare spelling of an imported child's
+// intent, fired while the fixture rests in that child's parallel state,
+// is rejected GUARD_FAILED on both engines (probed: reject fails there,
+// review__reject passes, and reject passes when the child runs alone).
+func TestRejectedParallelAlias(t *testing.T) {
+	files := map[string]string{"app.yaml": parAliasApp, "review/app.yaml": parAliasKid}
+	const head = "test_kind: flow\ninitial_state: desk\nturns:\n  - intent: {name: take}\n  - intent: {name: begin}\n    expect_state: \"review.watching#review.watching.ci.pending|review.watching.chat.quiet\"\n"
+	got := ruleFindings(t, ruleRejected, files, head+"  - intent: {name: reject}\n")
+	if len(got) != 1 || !strings.Contains(got[0].Message, `intent "reject" is an imported child's bare spelling of "review__reject"`) || !strings.Contains(got[0].Message, "write intent: {name: review__reject}") {
+		t.Fatalf("want one finding naming the prefixed spelling, got %v", got)
+	}
+	quiet := map[string]string{
+		"prefixed":     head + "  - intent: {name: review__reject}\n",
+		"no rest":      "test_kind: flow\ninitial_state: desk\nturns:\n  - intent: {name: take}\n  - intent: {name: begin}\n  - intent: {name: reject}\n",
+		"expect_error": head + "  - intent: {name: reject}\n    expect_error: {code: GUARD_FAILED}\n",
+		"plain leaf":   "test_kind: flow\ninitial_state: desk\nturns:\n  - intent: {name: take}\n    expect_state: review.intake\n  - intent: {name: begin}\n",
+	}
+	for name, src := range quiet {
+		t.Run(name, func(t *testing.T) {
+			if got := ruleFindings(t, ruleRejected, files, src); len(got) != 0 {
+				t.Fatalf("want no finding, got %v", got)
+			}
+		})
+	}
+	alone := ruleFindings(t, ruleRejected, map[string]string{"app.yaml": parAliasKid},
+		"test_kind: flow\ninitial_state: intake\nturns:\n  - intent: {name: begin}\n    expect_state: \"watching#watching.ci.pending|watching.chat.quiet\"\n  - intent: {name: reject}\n")
+	if len(alone) != 0 {
+		t.Fatalf("the child alone: want no finding, got %v", alone)
+	}
+}
+
+// TestWrongStateParallelOrder: an expect_state listing a parallel state's
+// leaves out of the engines' sorted order never matches (probed: the
+// engine prints chat before ci); a sorted one, or a fixture starting at a
+// parallel path the engines keep as written, is not reported.
+func TestWrongStateParallelOrder(t *testing.T) {
+	files := map[string]string{"app.yaml": parAliasKid}
+	got := ruleFindings(t, ruleWrongState, files, "test_kind: flow\ninitial_state: intake\nturns:\n  - intent: {name: begin}\n    expect_state: \"watching#watching.ci.pending|watching.chat.quiet\"\n")
+	if len(got) != 1 || !strings.Contains(got[0].Message, `write expect_state: "watching#watching.chat.quiet|watching.ci.pending"`) {
+		t.Fatalf("want one finding with the sorted spelling, got %v", got)
+	}
+	for name, src := range map[string]string{
+		"sorted":         "initial_state: intake\nturns:\n  - intent: {name: begin}\n    expect_state: \"watching#watching.chat.quiet|watching.ci.pending\"\n",
+		"parallel start": "initial_state: \"watching#watching.ci.pending|watching.chat.quiet\"\nturns:\n  - intent: {name: ping}\n    expect_state: \"watching#watching.ci.pending|watching.chat.pinged\"\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			if got := ruleFindings(t, ruleWrongState, files, "test_kind: flow\n"+src); len(got) != 0 {
+				t.Fatalf("want no finding, got %v", got)
+			}
+		})
+	}
+}
