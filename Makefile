@@ -15,19 +15,24 @@ BIN     := bin/kitsoki
 # Pinned lint tools, fetched through the Go module proxy by `go run`.
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: race-tests cross-others build test test-tools lint vet fmt-check staticcheck tidy-check unit graphviz examples flows bench bench-fetch fuzz release-snapshot clean fetch-llama-server fetch-models cross
+.PHONY: race-tests beside-race-tests examples-built flows-built cross-others build test test-tools lint vet fmt-check staticcheck tidy-check unit graphviz examples flows bench bench-fetch fuzz release-snapshot clean fetch-llama-server fetch-models cross
 
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) .
 
 ## test: everything CI runs — format, vet (every release platform), race tests (fuzz seeds included), examples end to end, flow fixtures.
-## The race tests run beside the other platforms' vet and staticcheck (-j2, each target's output
-## kept together): much of the tests' time is spent waiting on child processes and servers, and a
-## package's tests run one at a time, which leaves a core the lint passes use. Every check of
-## make lint still runs, each once.
+## The race tests run beside the other platforms' vet, staticcheck, the examples and the flow
+## fixtures (-j2, each target's output kept together): much of the tests' time is spent waiting on
+## child processes and servers, which leaves a core the other checks use, one after another
+## (after-build: they need the binary make build made, so it is not linked again). Every check
+## of make lint still runs, each once.
 test: fmt-check tidy-check test-tools graphviz vet build
-	@$(MAKE) --no-print-directory -j2 --output-sync=target race-tests cross-others staticcheck
-	@$(MAKE) --no-print-directory examples flows
+	@$(MAKE) --no-print-directory -j2 --output-sync=target race-tests beside-race-tests
+
+# beside-race-tests: the second job of make test's -j2 run, its targets one after another.
+beside-race-tests:
+	@$(MAKE) --no-print-directory cross-others && $(MAKE) --no-print-directory staticcheck && \
+	  $(MAKE) --no-print-directory examples-built && $(MAKE) --no-print-directory flows-built
 
 ## test-tools: the Debian packages the tests check outputs with (lcov's genhtml, xmllint), installed when missing and apt-get can run.
 test-tools:
@@ -36,8 +41,13 @@ test-tools:
 ## lint: gofmt, go vet on every release platform, staticcheck, go.mod tidy.
 lint: fmt-check vet cross staticcheck tidy-check
 
+## staticcheck with the release build's settings (CGO_ENABLED=0, -trimpath), for the same reason
+## as vet: staticcheck keys its cache on the build IDs of the packages `go list -export` compiles,
+## and without -trimpath those depend on the checkout's path, so every fresh clone in a new folder
+## (as CI makes) compiled and analysed every package again (about 190 s of CPU). With these
+## settings it reuses what make vet compiled, and a clone anywhere finds its own earlier results.
 staticcheck:
-	$(GO) run $(STATICCHECK) ./...
+	CGO_ENABLED=0 GOFLAGS='$(GOFLAGS) -trimpath' $(GO) run $(STATICCHECK) ./...
 
 tidy-check:
 	$(GO) mod tidy -diff
@@ -57,8 +67,14 @@ unit: graphviz race-tests
 
 # race-tests: unit without installing Graphviz first (make test does that before it starts
 # the race tests, so that they are the first job of its -j2 run, not queued behind the others).
+# RACE_FIRST: the race suite's slowest packages, slowest first (go test starts packages in the
+# order it is given them, and ./... adds the rest in name order, each once). Named alphabetically,
+# pkg/trace (one of the longest) started last and ran alone at the end while its slot-mate idled;
+# longest first, the many short packages fill the end instead.
+RACE_FIRST := ./cmd ./internal/testing/conformance/gen ./pkg/host ./pkg/agent ./internal/childproc \
+	./pkg/trace ./pkg/flowtest ./pkg/lsp ./internal/jsoncost ./internal/yamlfast
 race-tests:
-	KITSOKI_REQUIRE_GRAPHVIZ=$$(command -v dot >/dev/null 2>&1 && echo 1) $(GO) test -race -trimpath -count=1 -timeout 30m ./...
+	KITSOKI_REQUIRE_GRAPHVIZ=$$(command -v dot >/dev/null 2>&1 && echo 1) $(GO) test -race -trimpath -count=1 -timeout 30m $(RACE_FIRST) ./...
 
 ## graphviz: Graphviz's dot for kitsoki graph's tests (Debian's graphviz package, installed as root with apt-get when missing).
 graphviz:
@@ -71,12 +87,17 @@ graphviz:
 	  echo "graphviz: dot is missing and cannot be installed here (needs apt-get as root); the graph tests skip rendering DOT"; \
 	fi
 
-examples: build
+examples: build examples-built
+
+# examples-built, flows-built: examples and flows with the binary make build already made.
+examples-built:
 	./scripts/examples.sh $(BIN)
 
 ## flows: kitsoki test over the examples' flow fixtures and, when ../shared/corpus exists, the corpus's.
 CORPUS ?= ../shared/corpus
-flows: build
+flows: build flows-built
+
+flows-built:
 	./$(BIN) test examples/... -j 2
 	@if [ -d "$(CORPUS)" ]; then \
 	  echo "== kitsoki test $(CORPUS)/..."; ./$(BIN) test $(CORPUS)/... -j 2; \

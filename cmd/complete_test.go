@@ -56,6 +56,7 @@ func TestCompleteValues(t *testing.T) {
 // bash-completion's _get_comp_words_by_ref is replaced by a four-line shim
 // where the package is not installed.
 func TestCompletionScriptInRealBash(t *testing.T) {
+	t.Parallel() // only its own subprocesses and temp dirs
 	if testing.Short() {
 		t.Skip("builds the kitsoki binary")
 	}

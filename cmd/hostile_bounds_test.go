@@ -78,6 +78,7 @@ func TestTestSurvivesHostileViews(t *testing.T) {
 // passes) and the process's peak memory stays small. Before the checks,
 // join alone took over 8 GB.
 func TestTestSurvivesStarlarkGrowth(t *testing.T) {
+	t.Parallel() // only its own subprocesses and temp dirs
 	bin := buildKitsokiUnlessShort(t)
 	cmd := exec.Command(bin, "test", "--sandbox", filepath.Join("testdata", "bounds_starlark", "app.yaml"), "--timeout", "2m") // a hang guard
 	out, err := cmd.CombinedOutput()

@@ -162,6 +162,7 @@ func TestMCPServeUsageErrors(t *testing.T) {
 // `kitsoki mcp submit` server with the SDK client, has an invalid answer
 // refused by the schema, and submits a valid one, which lands in --out.
 func TestClaudeStandInSubmitsThroughMCP(t *testing.T) {
+	t.Parallel() // only its own subprocesses and temp dirs
 	bin := buildKitsokiUnlessShort(t)
 	standin := buildTestBinary(t, "kitsoki/internal/testing/claudestandin")
 	dir := t.TempDir()

@@ -18,6 +18,7 @@ import (
 // fixture fails at the turn that passes the cap, naming it and the fix,
 // and the peak stays small.
 func TestTestBoundsWhatTurnsKeep(t *testing.T) {
+	t.Parallel() // only its own subprocesses and temp dirs
 	bin := buildKitsokiUnlessShort(t)
 	turns := "test_kind: flow\ninitial_state: a\nturns:\n" + strings.Repeat("  - intent: {name: go}\n", 400)
 	var keys, chain strings.Builder

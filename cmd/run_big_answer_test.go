@@ -16,6 +16,7 @@ import (
 // run: the trace it leaves verifies (no line over the reader's limit),
 // `trace show` reads it, and the answer is in a blob file beside it.
 func TestHugeAnswerTraceVerifies(t *testing.T) {
+	t.Parallel() // only its own subprocesses and temp dirs
 	if testing.Short() {
 		t.Skip("a 34 MiB answer")
 	}

@@ -29,6 +29,7 @@ import (
 // intent, Starlark or bindings) is passed over; the stories driven are
 // pinned in testdata/save_corpus.golden.
 func TestSaveFixtureCorpus(t *testing.T) {
+	t.Parallel() // only its own subprocesses and temp dirs
 	bin := buildKitsokiUnlessShort(t)
 	src := storytest.Corpus(t, "")
 	root := filepath.Join(t.TempDir(), "corpus")

@@ -56,6 +56,7 @@ func leakyMCP(t *testing.T) string {
 // the output of every trace subcommand (and the files they write) — for
 // every form of the secret. One row per channel and transport.
 func TestSecretsNeverReachAnyOutput(t *testing.T) {
+	t.Parallel() // only its own subprocesses and temp dirs
 	if testing.Short() {
 		t.Skip("builds kitsoki and a plugin")
 	}
@@ -72,6 +73,7 @@ func TestSecretsNeverReachAnyOutput(t *testing.T) {
 	}
 	for _, r := range rows {
 		t.Run(r.alias+"/"+r.channel, func(t *testing.T) {
+			t.Parallel()
 			dir := t.TempDir()
 			story := filepath.Join(dir, "story")
 			storytest.WriteTree(t, dir, map[string]string{"story/app.yaml": fmt.Sprintf(`app: { id: leaky }

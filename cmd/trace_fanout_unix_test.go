@@ -52,6 +52,7 @@ func writeFanOut(t *testing.T, dir, name string, size, n int) string {
 // peak resident set (the existing engine's show reached 2.7 GB and
 // crashed; the first version here 365 MB), measured on the real binary.
 func TestTraceBlobFanOutMemory(t *testing.T) {
+	t.Parallel() // only its own subprocesses and temp dirs
 	bin := buildKitsokiUnlessShort(t)
 	dir := t.TempDir()
 	if err := os.Mkdir(filepath.Join(dir, "agent-prompts"), 0o755); err != nil {

@@ -9,6 +9,7 @@ import (
 // node forms and indentations of their continuation lines, the places
 // where block structure and scalar folding interact.
 func TestCombinationsMatchYAMLv3(t *testing.T) {
+	t.Parallel() // reads files and parses: nothing of the process
 	contexts := []struct{ head, pad string }{
 		{"", ""},                // document level
 		{"k: ", "  "},           // after a key

@@ -62,6 +62,7 @@ func fixturePieces(s string) []string {
 // accepts it. It reports how many took the fast path.
 // YAMLFAST_ROOTS (a list like PATH) adds trees to parse.
 func TestCorpusMatchesYAMLv3(t *testing.T) {
+	t.Parallel() // reads files and parses: nothing of the process
 	reasons := map[string]int{}
 	roots := corpusRoots
 	if extra := os.Getenv("YAMLFAST_ROOTS"); extra != "" {

@@ -234,6 +234,7 @@ func (g *gen) document() string {
 // ones) through the differential check. YAMLFAST_RANDOM=n runs n
 // documents instead of the default, YAMLFAST_SEED=s another sequence.
 func TestRandomDocumentsMatchYAMLv3(t *testing.T) {
+	t.Parallel() // reads files and parses: nothing of the process
 	n := 4000
 	if testing.Short() {
 		n = 500

@@ -15,6 +15,7 @@ import (
 // small cassette naming one large file on many lines grew without bound
 // before. The error names the cassette, the line and the cap.
 func TestCassetteIncludesBounded(t *testing.T) {
+	t.Parallel() // in process, its own temp dir; measures nothing of the process
 	dir := t.TempDir()
 	big := strings.Repeat("\x01", 1<<20)
 	if err := os.WriteFile(filepath.Join(dir, "big.txt"), []byte(big), 0o644); err != nil {

@@ -14,6 +14,7 @@ import (
 // run on localllm must find fetch and sidecar, so the check itself works.
 // Nor does the engine import this package.
 func TestImportRule(t *testing.T) {
+	t.Parallel() // runs go list only
 	forbidden := []string{"kitsoki/pkg/fetch", "kitsoki/pkg/sidecar", "kitsoki/pkg/trace", "kitsoki/pkg/engine", "kitsoki/pkg/agent/localllm"}
 	if got := reached(t, "kitsoki/pkg/agent", forbidden); len(got) > 0 {
 		t.Errorf("pkg/agent imports %v (directly or not); keep what needs them in another package (see doc.go)", got)

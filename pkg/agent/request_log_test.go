@@ -136,6 +136,7 @@ func TestPersonaSystemPromptReachesCLIAndTrace(t *testing.T) {
 // An answer line over the 64 MiB frame cap from a real subprocess plugin
 // fails the call with a message that says what the cap is and what to do.
 func TestFrameCapMessage(t *testing.T) {
+	t.Parallel() // its own registry and child; the CheckNoChildren tests are serial, so done before it starts
 	if testing.Short() {
 		t.Skip("writes 64 MiB through a pipe")
 	}

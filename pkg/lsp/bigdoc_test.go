@@ -17,6 +17,7 @@ import (
 // handlers: a 64 MiB message through the JSON-RPC framing costs minutes
 // under -race, and frame_test covers the framing.)
 func TestBufferOverTheCapIsRefused(t *testing.T) {
+	t.Parallel() // its own server and temp copy
 	dir := storytest.TempCopy(t, "testdata/demo")
 	manifest, room := filepath.Join(dir, "app.yaml"), filepath.Join(dir, "rooms", "work.yaml")
 	s := New(Options{Root: dir})
@@ -55,6 +56,7 @@ func TestBufferOverTheCapIsRefused(t *testing.T) {
 
 // Ranged edits cannot grow a held buffer past the cap, whatever they add.
 func TestRangedEditsCannotGrowABufferPastTheCap(t *testing.T) {
+	t.Parallel() // its own server and temp copy
 	dir := t.TempDir()
 	s := New(Options{Root: dir})
 	s.setRoots(nil)

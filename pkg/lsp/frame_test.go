@@ -18,6 +18,7 @@ import (
 // session ended with an error naming the message, the header and the
 // limit; the server never holds the bytes.
 func TestFramingBounds(t *testing.T) {
+	t.Parallel() // its own server and temp copy
 	cases := map[string]struct {
 		send func(w io.Writer) error
 		want string

@@ -26,6 +26,7 @@ func manyFindingsStory(n int) string {
 // (Uncapped, 10^5 findings in a 4 MB file kept the server busy for more
 // than ten minutes: each range split the whole text again.)
 func TestManyFindingsArePublishedCapped(t *testing.T) {
+	t.Parallel()   // its own server and temp copy
 	const n = 3000 // 3000 errors + 2999 warnings
 	dir := storytest.TempTree(t, map[string]string{"app.yaml": manyFindingsStory(n)})
 	manifest := filepath.Join(dir, "app.yaml")

@@ -53,6 +53,7 @@ func TestEditStormCoalesces(t *testing.T) {
 // checked and the client is told why (each edit copied the whole buffer:
 // 1,000 one-byte edits of a 4 MiB buffer copied 4 GB; a message holds a million).
 func TestRangedEditStormIsBounded(t *testing.T) {
+	t.Parallel() // its own server and temp copy
 	dir := storytest.TempCopy(t, "testdata/demo")
 	room := filepath.Join(dir, "rooms", "work.yaml")
 	c := startInProcessRoots(t, Options{Debounce: 0}, dir)
@@ -94,6 +95,7 @@ func TestRangedEditStormIsBounded(t *testing.T) {
 // longer than any file path, are not kept (every one used to be, its path
 // and buffer held until the session ended).
 func TestOpenDocumentsBounded(t *testing.T) {
+	t.Parallel() // its own server and temp copy
 	dir := t.TempDir()
 	srv := New(Options{Debounce: 0})
 	c := startServer(t, srv, protocol.ClientCapabilities{}, dir)
@@ -215,6 +217,7 @@ func TestImportCycleOverLSP(t *testing.T) {
 // name used to be checked and kept as a story, so 5,000 made-up names
 // kept 5,000 entries; and each queued a goroutine behind the check).
 func TestNotificationFloodKeepsNothing(t *testing.T) {
+	t.Parallel() // its own server and temp copy
 	h := startHeld(t)
 	srv, c, dir, room, checks, gate := h.srv, h.c, h.dir, h.room, &h.checks, h.gate
 	const flood = 5000
@@ -261,6 +264,7 @@ func TestBodyThatNeverArrives(t *testing.T) {
 // marked incomplete (a story of a million states answered with a million
 // of each).
 func TestSymbolsAndCompletionBounded(t *testing.T) {
+	t.Parallel() // its own server and temp copy
 	dir := t.TempDir()
 	var b strings.Builder
 	b.WriteString("app: {id: many}\nroot: s0\nstates:\n  s0:\n    on:\n      go:\n        - target: \n")

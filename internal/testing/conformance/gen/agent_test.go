@@ -14,6 +14,7 @@ import (
 // or event; every way of feeding an answer is drawn; the same seed writes
 // the same bytes.
 func TestAgentStoriesRun(t *testing.T) {
+	t.Parallel()
 	const n = 30
 	dir := writeSeeded(t, writeAgent, n, 7, "000/app.yaml", "001/flows/h.yaml", "001/flows/cassettes/c.yaml")
 	var files []*flowtest.File
@@ -33,6 +34,7 @@ func TestAgentStoriesRun(t *testing.T) {
 // callsDiff reports the first dispatched call whose args differ, and
 // ignores a turn where either engine dispatched nothing.
 func TestCallsDiff(t *testing.T) {
+	t.Parallel()
 	turn := func(prompt string) *flowtest.TurnResult {
 		if prompt == "" {
 			return &flowtest.TurnResult{}
@@ -55,6 +57,7 @@ func TestCallsDiff(t *testing.T) {
 // lacks or holds another value under, and ignores keys only ours writes,
 // job ids and unmatched kinds.
 func TestPayloadDiff(t *testing.T) {
+	t.Parallel()
 	turn := func(kind, payload string) *flowtest.TurnResult {
 		return &flowtest.TurnResult{Events: []flowtest.ReportEvent{{Kind: kind, Payload: []byte(payload)}}}
 	}

@@ -16,6 +16,7 @@ import (
 // predicts to pass ("note: clean") mostly pass; the same seed writes the
 // same bytes.
 func TestExpectStoriesRun(t *testing.T) {
+	t.Parallel()
 	const n = 40
 	dir := writeSeeded(t, writeExpect, n, 13, "000/app.yaml", "001/flows/f0.yaml", "001/flows/f1.yaml", "001/flows/cassettes/ok.cassette.yaml")
 	want := []string{
@@ -77,6 +78,7 @@ func hasError(ds []diag.Diagnostic) bool {
 
 // summaryDiff compares the last two lines of the engines' text output.
 func TestSummaryDiff(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	write := func(name, text string) string {
 		p := filepath.Join(dir, name)

@@ -13,6 +13,7 @@ import (
 // clock turns in days), the stories load and run clean here, and the
 // story without its extras is the one the seed writes without -extras.
 func TestExtrasStoriesRun(t *testing.T) {
+	t.Parallel()
 	const n = 30
 	flows := func(dir string, n int, seed uint64) error {
 		return write(dir, n, seed, genOpts{emits: true, trail: true, extras: true})

@@ -12,6 +12,7 @@ import (
 // fixtures), the stories load and run clean here, and the story without
 // its draws is the one the seed writes without -gates.
 func TestGatesStoriesRun(t *testing.T) {
+	t.Parallel()
 	const n = 30
 	flows := func(dir string, n int, seed uint64) error {
 		return write(dir, n, seed, genOpts{emits: true, trail: true, extras: true, more: true, gates: true})

@@ -26,6 +26,7 @@ var goText = regexp.MustCompile(`interface conversion|runtime error|panic|gorout
 // turns the random intents make impossible) with no Go runtime text in
 // any failure, view or event; the same seed writes the same bytes.
 func TestGeneratedStoriesRun(t *testing.T) {
+	t.Parallel()
 	const n = 40
 	flows := func(dir string, n int, seed uint64) error { return write(dir, n, seed, genOpts{}) }
 	dir := writeSeeded(t, flows, n, 7, "000/app.yaml", "002/flows/f.yaml")
@@ -53,6 +54,7 @@ func discoverEach(t *testing.T, dir string, n int) []*flowtest.File {
 // clean; -emits adds parallel emit: events, -trail a mark in every
 // on_enter and arm.
 func TestLegacyStoriesRun(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	const n = 20
 	if err := write(dir, n, 7, genOpts{legacy: true, emits: true, trail: true}); err != nil {
@@ -90,6 +92,7 @@ func TestLegacyStoriesRun(t *testing.T) {
 // A diff of a report with itself finds nothing; a changed resting state,
 // view or world value is reported at its turn.
 func TestDiffReports(t *testing.T) {
+	t.Parallel()
 	mk := func(state, view, n string) *flowtest.Report {
 		return &flowtest.Report{Results: []*flowtest.FlowResult{{File: "flows/f.yaml", Passed: true, Turns: []*flowtest.TurnResult{
 			{TurnIndex: 0, Passed: true, NewState: "a", View: "A"},
@@ -119,6 +122,7 @@ func TestDiffReports(t *testing.T) {
 // the stories gen writes carry them in world defaults, set: values and
 // fixture values; -known alone adds .inf/.nan.
 func TestScalarFormsWrittenAsTyped(t *testing.T) {
+	t.Parallel()
 	for _, f := range append(slices.Clone(scalarForms), knownForms...) {
 		b, err := yaml.Marshal(m{"k": f})
 		if err != nil {
@@ -248,6 +252,7 @@ func assertDrawn(t *testing.T, dir string, want []string) {
 // as one placeholder, in a payload and in a world value alike, while an
 // "id" that is no inbox id and an "n1" under another key still differ.
 func TestInboxIDsNormalised(t *testing.T) {
+	t.Parallel()
 	turn := func(id, other string) *flowtest.TurnResult {
 		return &flowtest.TurnResult{Events: []flowtest.ReportEvent{
 			{Kind: "harness.returned", Payload: []byte(`{"data":{"id":"` + id + `","ok":true},"other":"` + other + `"}`)},

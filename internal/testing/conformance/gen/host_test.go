@@ -12,6 +12,7 @@ import (
 // Go runtime text in any failure, view or event; every stub form, call
 // form and host assertion is drawn; the same seed writes the same bytes.
 func TestHostStoriesRun(t *testing.T) {
+	t.Parallel()
 	const n = 30
 	dir := writeSeeded(t, writeHost, n, 11, "000/app.yaml", "001/flows/f0.yaml", "001/flows/f1.yaml")
 	var files []*flowtest.File
@@ -42,6 +43,7 @@ func TestHostStoriesRun(t *testing.T) {
 // dispatches, lands a job's on_complete at its advance, and stops
 // predicting once a job is left pending.
 func TestHostSim(t *testing.T) {
+	t.Parallel()
 	job := m{"invoke": "host.run", "background": true, "on_complete": []any{
 		m{"set": m{"s": "{{ world.last_job_result.stdout }}"}},
 		m{"target": "failed", "when": "world.last_job_status == 'failed'"},
@@ -96,6 +98,7 @@ func TestHostSim(t *testing.T) {
 // runtime text in any failure, view or event; every handler and argument
 // form promised is drawn; the same seed writes the same bytes.
 func TestHostRealStoriesRun(t *testing.T) {
+	t.Parallel()
 	const n = 20
 	dir := writeSeeded(t, writeHostReal, n, 5, "000/app.yaml", "000/flows/f0.yaml")
 	want := []string{

@@ -14,6 +14,7 @@ import (
 // runtime text in any failure, view or event; every key of an import and
 // every mistake kind is drawn; the same seed writes the same bytes.
 func TestImportStoriesRun(t *testing.T) {
+	t.Parallel()
 	const n = 60
 	dir := writeSeeded(t, writeImport, n, 13, "000/app.yaml", "000/kid/app.yaml", "001/flows/f0.yaml")
 	want := []string{
@@ -45,6 +46,7 @@ func TestImportStoriesRun(t *testing.T) {
 // A story drawn with each load-time mistake does not load, and the kid
 // of a clean one does.
 func TestImportMistakesDoNotLoad(t *testing.T) {
+	t.Parallel()
 	for i, kind := range impMistakes {
 		g := newGen(uint64(500 + i))
 		files := g.importStory("m")

@@ -13,6 +13,7 @@ import (
 // form and every intent form are drawn; the same seed writes the same
 // bytes; and most turns pass (the fixture's predictions hold here).
 func TestIntentStoriesRun(t *testing.T) {
+	t.Parallel()
 	const n = 30
 	dir := writeSeeded(t, writeIntent, n, 13, "000/app.yaml", "001/flows/f0.yaml", "001/flows/f1.yaml")
 	var files []*flowtest.File

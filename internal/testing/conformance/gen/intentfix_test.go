@@ -20,6 +20,7 @@ import (
 // routed (a fixture whose recording misses every input tests nothing), and
 // no report holds Go runtime text.
 func TestIntentFixStoriesRun(t *testing.T) {
+	t.Parallel()
 	const n = 40
 	dir := writeSeeded(t, writeIntentFix, n, 600000, "000/app.yaml", "001/app.yaml", "002/app.yaml")
 	again := t.TempDir() // and every other file of the first stories

@@ -30,6 +30,7 @@ func lintLoads(t *testing.T, dir string) (loads, passes bool) {
 // near-misses are both drawn, with the import and include forms; the same
 // seed writes the same bytes.
 func TestLintStoriesVerdicts(t *testing.T) {
+	t.Parallel()
 	const n = 60
 	dir := writeSeeded(t, writeLint, n, 17, "000/app.yaml", "001/flows/f.yaml", "002/mistake.txt")
 	assertDrawn(t, dir, []string{"refuse ", "load ", "include:", "imports:", "type: parallel", "agent_plugins:", "selection:", "choice:", "timeout:"})
@@ -56,6 +57,7 @@ func TestLintStoriesVerdicts(t *testing.T) {
 // loading with a passing fixture, as the existing engine does (the
 // catalogue's verdicts, checked against it with compare.sh).
 func TestLintChangesAlone(t *testing.T) {
+	t.Parallel()
 	for _, set := range []struct {
 		changes []lintChange
 		load    bool

@@ -19,6 +19,7 @@ import (
 // is drawn; the same seed writes the same bytes. (The corpus's own data
 // holds Go panic texts, so runClean's check does not apply.)
 func TestMutateStoriesRun(t *testing.T) {
+	t.Parallel()
 	corpus := storytest.Shared(t, "corpus")
 	stories, err := corpusStories(corpus)
 	if err != nil || len(stories) < 10 {
@@ -68,6 +69,7 @@ func TestMutateStoriesRun(t *testing.T) {
 
 // An empty corpus directory is refused with its path and the fix.
 func TestMutateNeedsStories(t *testing.T) {
+	t.Parallel()
 	empty := t.TempDir()
 	err := writeMutate(t.TempDir(), 1, 1, empty, false)
 	if err == nil || !strings.Contains(err.Error(), empty) || !strings.Contains(err.Error(), "flow fixtures") {

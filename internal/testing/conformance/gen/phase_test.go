@@ -30,6 +30,7 @@ func loadErrors(d string) string {
 // walk phaseSim predicts is the one the engine takes); every phase
 // construct is drawn; the same seed writes the same bytes.
 func TestPhaseStoriesRun(t *testing.T) {
+	t.Parallel()
 	const n = 60
 	dir := writeSeeded(t, writePhase, n, 17, "000/app.yaml", "001/flows/f0.yaml")
 	want := []string{"phase_templates:", "checkpoint_intents:", "cycle_budgets:", "on_enter:", "include:",
@@ -66,6 +67,7 @@ func TestPhaseStoriesRun(t *testing.T) {
 // Each load-time mistake gen draws makes a story kitsoki refuses with the
 // §9.3 message upstream gives (the collisions load: the name taken wins).
 func TestPhaseMistakes(t *testing.T) {
+	t.Parallel()
 	wants := map[string]string{
 		"missing-required": `missing required template parameter "must"`,
 		"unknown-template": `phases.template "`,
@@ -105,6 +107,7 @@ func TestPhaseMistakes(t *testing.T) {
 // loadErrDiff matches the existing engine's load error with one of ours
 // (ours may add a hint), and names both when none matches.
 func TestLoadErrDiff(t *testing.T) {
+	t.Parallel()
 	d := t.TempDir()
 	write := func(name, s string) {
 		if err := os.WriteFile(filepath.Join(d, name), []byte(s), 0o644); err != nil {

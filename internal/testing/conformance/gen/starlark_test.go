@@ -12,6 +12,7 @@ import (
 // no Go runtime text in any failure, view or event; scripts, sidecars and
 // every kind of fixture are written; the same seed writes the same bytes.
 func TestStarlarkStoriesRun(t *testing.T) {
+	t.Parallel()
 	const n = 40
 	scripts := func(dir string, n int, seed uint64) error { return writeStarlark(dir, n, seed, false) }
 	dir := writeSeeded(t, scripts, n, 7, "000/app.yaml", "001/scripts/s1.star", "001/flows/h.yaml", "001/flows/cassettes/http.yaml")

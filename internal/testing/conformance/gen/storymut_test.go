@@ -17,6 +17,7 @@ import (
 // load here (at least four in five), and draw every kind of edit; the
 // same seed writes the same bytes.
 func TestStorymutStoriesEdit(t *testing.T) {
+	t.Parallel()
 	corpus := storytest.Shared(t, "corpus")
 	stories, err := corpusStories(corpus)
 	if err != nil || len(stories) < 10 {
@@ -85,6 +86,7 @@ func changedSome(t *testing.T, src, d string) bool {
 
 // An empty corpus directory is refused with its path and the fix.
 func TestStorymutNeedsStories(t *testing.T) {
+	t.Parallel()
 	empty := t.TempDir()
 	err := writeStorymut(t.TempDir(), 1, 1, empty, false)
 	if err == nil || !strings.Contains(err.Error(), empty) || !strings.Contains(err.Error(), "flow fixtures") {
@@ -96,6 +98,7 @@ func TestStorymutNeedsStories(t *testing.T) {
 // on_enter, T: in each arm) and declares zz_trail; every marked copy
 // still loads.
 func TestStoryTrailMarksLoad(t *testing.T) {
+	t.Parallel()
 	corpus := storytest.Shared(t, "corpus")
 	stories, err := corpusStories(corpus)
 	if err != nil {

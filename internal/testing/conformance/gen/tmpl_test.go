@@ -14,6 +14,7 @@ import (
 // most of them load (the rest fail with a positioned diagnostic, never Go
 // runtime text), and those that load run their turns.
 func TestTemplateStoriesRun(t *testing.T) {
+	t.Parallel()
 	const n = 40
 	dir := writeSeeded(t, writeTmpl, n, 7, "000/app.yaml", "001/flows/f.yaml", "001/views/inc.pongo")
 	var files []*flowtest.File

@@ -14,6 +14,7 @@ import (
 // load (the generator avoids the forms upstream refuses), and their
 // fixtures run every turn, so each state's view renders.
 func TestViewStoriesRun(t *testing.T) {
+	t.Parallel()
 	const n = 20
 	dir := writeSeeded(t, writeView, n, 11, "000/app.yaml", "001/flows/f.yaml", "001/views/layout.pongo", "000/views/tf.pongo")
 	var files []*flowtest.File
