@@ -120,22 +120,17 @@ func (c *Client) Call(ctx context.Context, r Request) error {
 		return c.fail(Canceled, "gave no answer: the call ended ("+ctx.Err().Error()+") while waiting for the previous call to it to finish", context.Cause(ctx))
 	}
 	defer func() { <-c.turn }()
-	if err := ctx.Err(); err != nil {
-		return c.fail(Canceled, "was not asked: the call ended ("+err.Error()+") before it was sent", context.Cause(ctx))
+	if err := c.notAsked(ctx); err != nil {
+		return err
 	}
 	ch, err := c.current()
 	if err != nil {
 		return err
 	}
-	ch.quiet()              // from here on, what the child writes is this call's
-	defer c.idle(ch)        // and after it, a stray
-	if c.cfg.Stray != nil { // what it wrote before the request is not (barrier.go)
-		if n := ch.settle(ctx.Done(), c.cfg.Stray, c.cfg.Loose); n > 0 {
-			return c.drop(ch, Protocol, false, unaskedText(n), errUnasked)
-		}
-		if err := ctx.Err(); err != nil {
-			return c.fail(Canceled, "was not asked: the call ended ("+err.Error()+") before it was sent", context.Cause(ctx))
-		}
+	ch.quiet()       // from here on, what the child writes is this call's
+	defer c.idle(ch) // and after it, a stray
+	if err := c.settle(ctx, ch); err != nil {
+		return err
 	}
 	frame := r.Frame
 	if r.Encode != nil {
@@ -149,16 +144,8 @@ func (c *Client) Call(ctx context.Context, r Request) error {
 		_, err := ch.stdin.Write(frame)
 		wrote <- err
 	}()
-	var expire <-chan time.Time
-	switch {
-	case c.cfg.Timeout <= 0:
-	case c.cfg.After != nil:
-		expire = c.cfg.After(c.cfg.Timeout)
-	default:
-		t := time.NewTimer(c.cfg.Timeout)
-		defer t.Stop()
-		expire = t.C
-	}
+	expire, stop := c.expiry()
+	defer stop()
 	about := ""
 	if r.About != "" {
 		about = " " + r.About
@@ -228,6 +215,41 @@ func (c *Client) Call(ctx context.Context, r Request) error {
 			return c.drop(ch, Canceled, false, fmt.Sprintf("gave no answer%s before the call's deadline (%v)", about, ctx.Err()), context.Cause(ctx))
 		}
 	}
+}
+
+// notAsked is the call's failure when ctx ended before its request was
+// written, nil while it has not.
+func (c *Client) notAsked(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return c.fail(Canceled, "was not asked: the call ended ("+err.Error()+") before it was sent", context.Cause(ctx))
+	}
+	return nil
+}
+
+// settle runs the barrier (barrier.go) before the request is written:
+// what the child wrote before it goes to Stray, not to this call; a line
+// it began then fails the call unsent.
+func (c *Client) settle(ctx context.Context, ch *child) error {
+	if c.cfg.Stray == nil {
+		return nil
+	}
+	if n := ch.settle(ctx.Done(), c.cfg.Stray, c.cfg.Loose); n > 0 {
+		return c.drop(ch, Protocol, false, unaskedText(n), errUnasked)
+	}
+	return c.notAsked(ctx)
+}
+
+// expiry is the per-call timeout's channel (nil without one) and the
+// function that stops its timer.
+func (c *Client) expiry() (<-chan time.Time, func()) {
+	switch {
+	case c.cfg.Timeout <= 0:
+		return nil, func() {}
+	case c.cfg.After != nil:
+		return c.cfg.After(c.cfg.Timeout), func() {}
+	}
+	t := time.NewTimer(c.cfg.Timeout)
+	return t.C, func() { t.Stop() }
 }
 
 // armGone arms the wait for a gone child's last output (grace) with the
