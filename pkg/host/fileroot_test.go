@@ -224,9 +224,9 @@ func TestLocalTicketsLinkSwappedIn(t *testing.T) {
 // the pattern's literal prefix is not walked.
 func TestAgentSearchCorpusLinkOut(t *testing.T) {
 	wd := searchCorpus(t)
-	outside, before := outsideTree(t)
+	outside, _ := outsideTree(t)
 	writeTree(t, outside, map[string]string{"sub/leak.md": "SECRET rockets orbit\n"})
-	before = snapshot(t, outside)
+	before := snapshot(t, outside)
 	mustSymlink(t, filepath.Join(outside, "bug.md"), filepath.Join(wd, "docs", "leak.md"))
 	mustSymlink(t, outside, filepath.Join(wd, "docs", "out"))
 	env := Env{WorkDir: wd}
