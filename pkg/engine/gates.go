@@ -88,8 +88,10 @@ func guardHolds(a *Transition, env map[string]any) bool {
 
 // movesOn reports whether arm a, declared on x, leaves s for another
 // state: its target is neither a stay, an exit nor s itself. A templated
-// one is rendered first, as the user turn renders it: a render that
-// fails or a path the story does not hold (an @exit: one too) moves, and
+// one is rendered first, as the hop that would take it renders it
+// (renderHop: `{{ state.path }}` fails there, conformance
+// gate-target-hop-render): a render that fails or a path the story does
+// not hold (an @exit: one too) moves, and
 // a stay moves when the arm is an ancestor's (conformance
 // gate-templated-target); so does a literal stay ("." or "", or no
 // target at all) on an ancestor's arm (conformance gate-ancestor-stay).
@@ -98,7 +100,7 @@ func (r *runner) movesOn(a *Transition, x, s *State) bool {
 		return x != s
 	}
 	if a.Target.templated() {
-		v, err := a.Target.render(r.targetEnv())
+		v, err := a.Target.renderHop(r.targetEnv())
 		if err != nil {
 			return true
 		}
