@@ -44,8 +44,8 @@ lint: fmt-check vet cross staticcheck tidy-check
 ## staticcheck with the release build's settings (CGO_ENABLED=0, -trimpath), for the same reason
 ## as vet: staticcheck keys its cache on the build IDs of the packages `go list -export` compiles,
 ## and without -trimpath those depend on the checkout's path, so every fresh clone in a new folder
-## (as CI makes) compiled and analysed every package again (about 190 s of CPU). With these
-## settings it reuses what make vet compiled, and a clone anywhere finds its own earlier results.
+## (as CI makes) compiled and analysed every package again. With these settings it reuses what
+## make vet compiled, and a clone anywhere finds its own earlier results.
 staticcheck:
 	CGO_ENABLED=0 GOFLAGS='$(GOFLAGS) -trimpath' $(GO) run $(STATICCHECK) ./...
 
@@ -68,9 +68,8 @@ unit: graphviz race-tests
 # race-tests: unit without installing Graphviz first (make test does that before it starts
 # the race tests, so that they are the first job of its -j2 run, not queued behind the others).
 # RACE_FIRST: the race suite's slowest packages, slowest first (go test starts packages in the
-# order it is given them, and ./... adds the rest in name order, each once). Named alphabetically,
-# pkg/trace (one of the longest) started last and ran alone at the end while its slot-mate idled;
-# longest first, the many short packages fill the end instead.
+# order it is given them, and ./... adds the rest in name order, each once), so that the many
+# short packages fill the end of the run instead of one long package running alone.
 RACE_FIRST := ./cmd ./internal/testing/conformance/gen ./pkg/host ./pkg/agent ./internal/childproc \
 	./pkg/trace ./pkg/flowtest ./pkg/lsp ./internal/jsoncost ./internal/yamlfast
 race-tests:
