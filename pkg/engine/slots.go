@@ -75,13 +75,16 @@ func (r *runner) slotDefsFor(intent string) (map[string]*SlotDef, bool) {
 		return nil, false
 	}
 	leaves := r.leaves()
-	if defs, ok := local(leaves[0]); ok {
-		return defs, true
+	if len(leaves) > 0 {
+		if defs, ok := local(leaves[0]); ok {
+			return defs, true
+		}
+		leaves = leaves[1:]
 	}
 	if defs, ok := r.m.Intents[intent]; ok {
 		return defs, true
 	}
-	for _, l := range leaves[1:] {
+	for _, l := range leaves {
 		if defs, ok := local(l); ok {
 			return defs, true
 		}
