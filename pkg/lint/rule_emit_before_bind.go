@@ -4,7 +4,6 @@ import (
 	"maps"
 	"regexp"
 	"slices"
-	"strings"
 
 	"kitsoki/internal/jsonvalue"
 	"kitsoki/pkg/diag"
@@ -16,10 +15,9 @@ var ruleEmitBeforeBind = &Rule{ID: "emit-before-bind", Severity: diag.Warning, L
 	Summary: "a state's on_enter emit_intent guard reads a key a call earlier in the same on_enter binds, and holds on the value the key has before the call (its default, or a literal set: earlier in the list): the guard is first decided before the call runs (the pre-bind pass), so on an entry where the key still holds it the emit fires at once and routes before the call's binds land",
 	Example: "on_enter:\n  - {invoke: host.run, bind: {code: exit_code}}   # code: {type: int, default: -1}\n  - {when: \"world.code != 0\", emit_intent: failed}"}
 
-// otherRootRe finds an expression root other than world (slots, event,
-// run, …), a bare $env or a call of now(): a guard holding one is not
-// decided on the defaults alone.
-var otherRootRe = regexp.MustCompile(`(^|[^.\w$])(slots|event|run|args|menu|item|proposal|inbox|workspace|result|\$env|now)\b`)
+// nowRe finds a call of now(): a guard holding one is not decided on
+// the defaults alone (nor is one naming a root other than world).
+var nowRe = regexp.MustCompile(`(^|[^.\w$])now\b`)
 
 // checkEmitBeforeBind warns at an on_enter emit_intent whose when: reads
 // a key an earlier foreground call of the same list binds and is true on
@@ -72,7 +70,7 @@ func preBind(e *story.Effect, world map[string]any) {
 	}
 	if len(e.Set) > 0 {
 		for _, kv := range e.Set {
-			if s, ok := kv.Value.(string); ok && strings.Contains(s, "{{") {
+			if s, ok := kv.Value.(string); ok && story.IsTemplated(s) {
 				delete(world, kv.Key)
 				continue
 			}
@@ -88,11 +86,14 @@ func preBind(e *story.Effect, world map[string]any) {
 // holdsOn reports whether the guard src, reading only world keys world
 // knows, is true on world.
 func holdsOn(src string, world map[string]any) bool {
-	if otherRootRe.MatchString(src) {
+	if nowRe.MatchString(src) {
 		return false
 	}
 	p, err := expr.CompileGuard(src)
 	if err != nil || len(p.BareNames()) > 0 {
+		return false
+	}
+	if roots, all := p.Roots(); all || slices.ContainsFunc(roots, func(r string) bool { return r != "world" }) {
 		return false
 	}
 	for _, k := range p.WorldKeys() {

@@ -59,6 +59,7 @@ func TestEmitBeforeBind(t *testing.T) {
 		{"guarded set", "      - set: {code: 0}\n        when: \"world.tag == ''\"\n", "world.code != 0", false},
 		{"increment", "      - increment: {code: 1}\n", "world.code != 0", false},
 		{"slots", "", "world.code != 0 && slots.x == nil", false},
+		{"now", "", "world.code != 0 && now() != nil", false},
 		{"unbound key", "", "world.tag == ''", false},
 	}
 	for _, c := range cases {

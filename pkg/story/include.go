@@ -26,8 +26,8 @@ func (l *loader) mergeIncludes(st *Story, display string) {
 	// A file matched again (by another pattern, or twice by one list) is
 	// merged again, as upstream merges it, so its declarations collide:
 	// the first repeat lists the collisions, each later one is a single
-	// error, and every repeat counts towards the story's total bytes (a
-	// 1 MB file listed 5,000 times made 20 million errors, 7 GB).
+	// error, and every repeat counts towards the story's total bytes, so
+	// a file listed many times cannot multiply errors or memory.
 	type included struct {
 		fd    *fileDef
 		size  int64
@@ -177,7 +177,7 @@ func (l *loader) mergeDecls(st *Story, fd *fileDef, hint string) {
 		st.Intents[n] = inc.Intents[n]
 		st.IntentOrder = append(st.IntentOrder, n)
 	}
-	world := make(map[string]bool, len(st.World)+len(inc.World)) // a set: 100,000 variables searched a list for 56 s
+	world := make(map[string]bool, len(st.World)+len(inc.World)) // a set: a list search is quadratic
 	for _, w := range st.World {
 		world[w.Name] = true
 	}

@@ -3,6 +3,7 @@ package expr
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
@@ -86,6 +87,10 @@ type Program struct {
 
 // Source returns the expression text the program was compiled from.
 func (p *Program) Source() string { return p.src }
+
+// Roots returns the roots the program names (world, slots, ...), each
+// once, and whether it reads $env as a whole (so it may reach any root).
+func (p *Program) Roots() ([]string, bool) { return slices.Clone(p.need), p.allRoots }
 
 // CompileGuard compiles a boolean guard (`when:`): a known non-bool static
 // type is a compile error; an unknown one must be bool at run time.
