@@ -144,3 +144,31 @@ func TestSidecarOnceBudget(t *testing.T) {
 		t.Fatalf("missing sidecar, named again: %v", err)
 	}
 }
+
+// A file the reader cannot keep (past its budget) is read again when named
+// again, but only until the bytes read again pass rereadMax: a trace
+// naming a large blob on every line then gets an error naming the bounds,
+// where each line read and decoded it again (to-cassette: 51 calls naming
+// a 100 MiB blob in a member it never writes took 243 s).
+func TestSidecarRereadsAreBounded(t *testing.T) {
+	path, _, _ := onceTrace(t, 1)
+	s := newSidecars(path, 1<<20)
+	s.heldMax, s.rereadMax = 0, 2*int64(len("prompt FIRST")) // keep nothing; read it again twice at most
+	for i := 1; i <= 3; i++ {
+		if f, err := s.file("agent-prompts/p.txt"); err != nil || string(f.data) != "prompt FIRST" {
+			t.Fatalf("read %d: %v", i, err)
+		}
+	}
+	_, err := s.file("agent-prompts/p.txt")
+	if err == nil || !strings.Contains(err.Error(), "read before and not kept") || !strings.Contains(err.Error(), "MiB read again in all") {
+		t.Fatalf("fourth read: %v; want the bound named", err)
+	}
+	// a file kept is never read again, however often it is named
+	k := newSidecars(path, 1<<20)
+	k.rereadMax = 0
+	for i := 0; i < 5; i++ {
+		if _, err := k.file("agent-prompts/r.json"); err != nil {
+			t.Fatalf("kept file, read %d: %v", i, err)
+		}
+	}
+}
