@@ -20,7 +20,7 @@ func TestAnswerLinesAreExactlyOneValue(t *testing.T) {
 			t.Errorf("hook %s: %v, want %q", line, err, want)
 		}
 		prov := strings.ReplaceAll(line, `"outcome":"continue"`, `"data":{}`)
-		_, err := p.answer("host.git.push", []byte(prov))
+		_, err := p.answer("host.git.push", []byte(prov), 1)
 		if err == nil || !strings.Contains(err.Error(), want) ||
 			!strings.Contains(err.Error(), "host provider gitp (/p/manifest.yaml) answered host.git.push with a line that is not a JSON object") {
 			t.Errorf("provider %s: %v, want %q", prov, err, want)
@@ -36,7 +36,7 @@ func TestAnswerLineNumbers(t *testing.T) {
 		t.Fatalf("hook payload %#v, %v", res.Payload, err)
 	}
 	p := &hostProc{m: &Manifest{ID: "gitp"}}
-	r, err := p.answer("host.git.push", []byte(`{"data":{"n":9007199254740993,"big":12345678901234567891}}`))
+	r, err := p.answer("host.git.push", []byte(`{"data":{"n":9007199254740993,"big":12345678901234567891}}`), 1)
 	if err != nil || r.Data["n"] != 9007199254740993 || r.Data["big"] != 12345678901234567891.0 {
 		t.Fatalf("provider data %#v, %v", r.Data, err)
 	}

@@ -21,8 +21,8 @@ import (
 // An external plugin whose manifest lists hosts: is a host provider: one
 // child process, through the same internal/childproc client as hook
 // processes (process.go), serving those host handlers one call at a time,
-// one JSON line each way. The wire ({"type":"host.call",...} in; data,
-// error, infra_error, delay_ms, clarification out) is in README.md "Host
+// one JSON line each way. The wire ({"id":N,"type":"host.call",...} in;
+// id?, data, error, infra_error, delay_ms, clarification out) is in README.md "Host
 // handlers" and docs/compat/hosts.md. A line that is not a JSON object fails the call and stops
 // the process (the stream is out of step); a JSON answer that is wrong fails the call and keeps it.
 
@@ -118,6 +118,7 @@ type hostProc struct {
 	client *childproc.Client
 	mask   func(string) string // the story's agent secrets (nil: none)
 	stray  strays
+	ids    ids
 }
 
 func newHostProc(m *Manifest, env proc.EnvPolicy, after func(time.Duration) <-chan time.Time, mask func(string) string) *hostProc {
@@ -130,6 +131,7 @@ func newHostProc(m *Manifest, env proc.EnvPolicy, after func(time.Duration) <-ch
 func (p *hostProc) Close() error { return p.client.Close() }
 
 type hostRequest struct {
+	ID      int64          `json:"id"`
 	Type    string         `json:"type"`
 	Handler string         `json:"handler"`
 	Served  string         `json:"served,omitempty"`
@@ -148,9 +150,11 @@ type hostEnv struct {
 }
 
 type hostAnswer struct {
-	Data       map[string]any `json:"data"`
-	Error      string         `json:"error"`
-	InfraError string         `json:"infra_error"`
+	// ID is the request's id, echoed (optional: matchID).
+	ID         json.RawMessage `json:"id"`
+	Data       map[string]any  `json:"data"`
+	Error      string          `json:"error"`
+	InfraError string          `json:"infra_error"`
 	// DelayMS is how long the call takes in the run's (virtual) time.
 	DelayMS int64 `json:"delay_ms"`
 	// Clarification asks the user a question before a background call
@@ -173,25 +177,33 @@ func (p *hostProc) Call(ctx context.Context, c *host.Call) (host.Result, error) 
 	if req.Args == nil {
 		req.Args = map[string]any{}
 	}
-	line, err := json.Marshal(req)
-	if err != nil {
-		return host.Result{}, fmt.Errorf("%s: the call to %s does not encode as JSON: %v", p.who(), c.Handler, err)
-	}
 	var res host.Result
-	err = callChild(ctx, p.client, childproc.Request{Encode: p.stray.guard(line, p.who(), p.mask), About: c.Handler, Decode: func(out []byte) error {
+	err := callChild(ctx, p.client, childproc.Request{Encode: p.stray.guard(func() ([]byte, error) {
+		req.ID = p.ids.next()
+		line, err := json.Marshal(req)
+		if err != nil {
+			return nil, fmt.Errorf("%s: the call to %s does not encode as JSON: %v", p.who(), c.Handler, err)
+		}
+		return line, nil
+	}, p.who(), p.mask), About: c.Handler, Decode: func(out []byte) error {
 		var err error
-		res, err = p.answer(c.Handler, out)
+		res, err = p.answer(c.Handler, out, req.ID)
 		return err // a wrong answer keeps the process
 	}})
 	return res, err
 }
 
-func (p *hostProc) answer(handler string, out []byte) (host.Result, error) {
+// answer decodes the provider's answer line out to the request with id
+// sent (matchID: a line echoing an earlier id is not this call's answer).
+func (p *hostProc) answer(handler string, out []byte, sent int64) (host.Result, error) {
 	var a hostAnswer
 	if err := jsonvalue.OneExact(out, &a); err != nil {
 		// The stream is out of step (a log line on stdout, say): the answer
 		// behind this line must not be read as the next call's reply.
 		return host.Result{}, childproc.Fatal(fmt.Errorf("%s answered %s with a line that is not a JSON object: %q (%v); answer one {\"data\":...} object per line and log to stderr", p.who(), handler, childproc.Snippet(p.mask, string(out)), err))
+	}
+	if err := p.stray.matchID(out, a.ID, sent, p.who(), handler, p.mask); err != nil {
+		return host.Result{}, err
 	}
 	if p.mask != nil { // a provider inherits kitsoki's environment: mask what it echoes, as an agent's answer is
 		a.InfraError, a.Error = p.mask(a.InfraError), p.mask(a.Error)

@@ -16,13 +16,14 @@ func FuzzHostProviderAnswer(f *testing.F) {
 		`{"delay_ms":9223372036854775807}`,
 		`{"clarification":{"question":""}}`,
 		`{"clarification":{"question":"q","data":{"answer":"string"}},"delay_ms":10}`,
+		`{"id":1,"data":{}}`, `{"id":2,"data":{}}`, `{"id":"1"}`, `{"id":1.0}`, `{"id":null}`,
 		`[1,2]`, `"str"`, `{`, ``,
 	} {
 		f.Add([]byte(s))
 	}
 	p := &hostProc{m: &Manifest{ID: "fz", Path: "m.yaml"}}
 	f.Fuzz(func(t *testing.T, line []byte) {
-		res, err := p.answer("host.x.y", line)
+		res, err := p.answer("host.x.y", line, 1) // the first request: no id can be an earlier one
 		if err != nil {
 			if !strings.Contains(err.Error(), "host provider fz (m.yaml)") {
 				t.Fatalf("error does not name the provider: %v", err)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -81,15 +82,16 @@ func (s *strays) add(line []byte) {
 	s.n++
 }
 
-// guard is a request's Encode: line, unless the process wrote stray
-// output before this call's turn (taken aside until then), which fails
-// the call unsent.
-func (s *strays) guard(line []byte, who string, mask func(string) string) func() ([]byte, error) {
+// guard is a request's Encode: the line encode makes (numbered when its
+// turn comes, so ids follow the order requests are written), unless the
+// process wrote stray output before this call's turn (taken aside until
+// then), which fails the call unsent.
+func (s *strays) guard(encode func() ([]byte, error), who string, mask func(string) string) func() ([]byte, error) {
 	return func() ([]byte, error) {
 		if err := s.check(who, mask); err != nil {
 			return nil, err
 		}
-		return line, nil
+		return encode()
 	}
 }
 
@@ -107,6 +109,49 @@ func (s *strays) check(who string, mask func(string) string) error {
 		who, n, childproc.Snippet(mask, first))
 }
 
+// ids numbers the requests written to one plugin's processes: each request
+// line carries the next as "id" (1, 2, …, across restarts), and an answer
+// may echo it. The field is optional both ways: a process that ignores it
+// is served as before, its answer taken as the reply to the request in
+// flight; one that echoes it closes the last window of the protocol — a
+// second or late answer written after the next request was sent, which
+// without an id is that request's answer.
+type ids struct {
+	mu   sync.Mutex
+	last int64
+}
+
+func (c *ids) next() int64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.last++
+	return c.last
+}
+
+// matchID decides an answer line by the "id" it echoes (id, as written;
+// the request sent had id sent): nil when it is this call's answer or
+// echoes none (absent or null); [childproc.Skip] for an id this plugin was
+// sent before (a second or late answer: taken aside as stray output, so
+// the next call fails unsent naming it, and the call goes on waiting for
+// its own); and a [childproc.Fatal] error for any other id (the process is
+// out of step with its requests).
+func (s *strays) matchID(line []byte, id json.RawMessage, sent int64, who, about string, mask func(string) string) error {
+	raw := strings.TrimSpace(string(id))
+	if raw == "" || raw == "null" {
+		return nil
+	}
+	got, err := strconv.ParseInt(raw, 10, 64)
+	switch {
+	case err == nil && got == sent:
+		return nil
+	case err == nil && got >= 1 && got < sent:
+		s.add(line)
+		return childproc.Skip()
+	}
+	return childproc.Fatal(fmt.Errorf("%s answered %s with id %s, but the request it was sent has id %d: echo each request's \"id\" as it came (a whole number), or leave \"id\" out of the answer",
+		who, about, childproc.Snippet(mask, raw), sent))
+}
+
 // callChild makes one call, and once more on a new child when the first
 // found its child gone.
 func callChild(ctx context.Context, c *childproc.Client, r childproc.Request) error {
@@ -119,12 +164,14 @@ func callChild(ctx context.Context, c *childproc.Client, r childproc.Request) er
 }
 
 // procHandler serves an external plugin's hooks from its child process:
-// one line {point, payload} -> {outcome, reason?, payload?} per call.
+// one line {id, point, payload} -> {id?, outcome, reason?, payload?} per
+// call (an echoed id: matchID).
 type procHandler struct {
 	client *childproc.Client
 	who    string
 	mask   func(string) string
 	stray  strays
+	ids    ids
 }
 
 func newProcHandler(m *Manifest, env proc.EnvPolicy, after func(time.Duration) <-chan time.Time, mask func(string) string) *procHandler {
@@ -137,35 +184,57 @@ func newProcHandler(m *Manifest, env proc.EnvPolicy, after func(time.Duration) <
 func (h *procHandler) Close() error { return h.client.Close() }
 
 type request struct {
+	ID      int64   `json:"id"`
 	Point   Point   `json:"point"`
 	Payload Payload `json:"payload"`
 }
 
 func (h *procHandler) Hook(ctx context.Context, point Point, payload Payload) (Result, error) {
-	line, err := json.Marshal(request{Point: point, Payload: payload})
-	if err != nil {
-		return Result{}, fmt.Errorf("hook payload does not encode as JSON: %v", err)
-	}
+	req := request{Point: point, Payload: payload}
 	var res Result
-	err = callChild(ctx, h.client, childproc.Request{Encode: h.stray.guard(line, h.who, h.mask), Decode: func(out []byte) error {
-		var err error
-		if res, err = parseResult(out); err != nil {
+	err := callChild(ctx, h.client, childproc.Request{Encode: h.stray.guard(func() ([]byte, error) {
+		req.ID = h.ids.next()
+		line, err := json.Marshal(req)
+		if err != nil {
+			return nil, fmt.Errorf("hook payload does not encode as JSON: %v", err)
+		}
+		return line, nil
+	}, h.who, h.mask), Decode: func(out []byte) error {
+		a, err := parseAnswer(out)
+		if err != nil {
 			return childproc.Fatal(fmt.Errorf("answered with a line that is not a JSON result: %q (%v); answer one {\"outcome\":...} object per line", childproc.Snippet(nil, string(out)), err))
 		}
+		if err := h.stray.matchID(out, a.ID, req.ID, h.who, "the "+string(point)+" hook", h.mask); err != nil {
+			return err
+		}
+		res = a.Result
 		return nil
 	}})
 	return res, err
 }
 
+// hookAnswer is one answer line of an external hook process: the result
+// and the request id it echoes, if any.
+type hookAnswer struct {
+	ID json.RawMessage `json:"id"`
+	Result
+}
+
 // parseResult decodes one answer line of an external hook process:
 // {outcome, reason?, payload?}. Numbers become int64 or float64.
 func parseResult(line []byte) (Result, error) {
-	var res Result
-	if err := jsonvalue.OneExact(line, &res); err != nil {
-		return Result{}, err
+	a, err := parseAnswer(line)
+	return a.Result, err
+}
+
+// parseAnswer is parseResult keeping the answer's "id".
+func parseAnswer(line []byte) (hookAnswer, error) {
+	var a hookAnswer
+	if err := jsonvalue.OneExact(line, &a); err != nil {
+		return hookAnswer{}, err
 	}
-	if res.Payload != nil {
-		res.Payload = jsonvalue.Int64s(res.Payload).(map[string]any)
+	if a.Payload != nil {
+		a.Payload = jsonvalue.Int64s(a.Payload).(map[string]any)
 	}
-	return res, nil
+	return a, nil
 }

@@ -66,3 +66,83 @@ func TestHostProviderSecondAnswerIsNeverTheNextCalls(t *testing.T) {
 		t.Fatalf("third call: %+v %v", res, err)
 	}
 }
+
+// A request carries an id ("id": 1, 2, …) and a provider may echo it: a
+// late second answer to the first call, written after the provider read
+// the second call's request (so no barrier can see it before that request
+// is sent), echoes the first call's id and is never the second call's
+// answer; it is taken aside as stray output, so the third call fails
+// unsent quoting it, and the one after is served.
+func TestHostProviderLateAnswerEchoingAnEarlierIDIsNotTheAnswer(t *testing.T) {
+	proctest.CheckNoChildren(t)
+	m := &Manifest{ID: "gitp", Path: "manifest.yaml", Dir: t.TempDir(), Hosts: []string{"host.git"}, Entry: ManifestEntry{Command: testHostProviderBinary(t)}}
+	p := newHostProc(m, proc.EnvInherit, nil, nil)
+	t.Cleanup(func() { p.Close() })
+	call := func(mode string) (host.Result, error) {
+		return p.Call(context.Background(), &host.Call{Handler: "host.git.push", Op: "push", Args: map[string]any{"mode": mode}})
+	}
+	if res, err := call("late-first"); err != nil || res.Data["answer"] != "first" {
+		t.Fatalf("first call: %+v %v", res, err)
+	}
+	if res, err := call("late-second"); err != nil || res.Data["answer"] != "fresh" {
+		t.Fatalf("second call: %+v %v; want its own answer, not the first call's late one", res, err)
+	}
+	if _, err := call(""); err == nil || !strings.Contains(err.Error(), "host provider gitp") || !strings.Contains(err.Error(), `\"stale\"`) ||
+		!strings.Contains(err.Error(), "was not sent") {
+		t.Fatalf("third call: %v; want it refused unsent, quoting the late answer", err)
+	}
+	if res, err := call(""); err != nil || res.Data["handler"] != "host.git.push" {
+		t.Fatalf("fourth call: %+v %v", res, err)
+	}
+}
+
+// An answer echoing an id no request had means the provider is out of step
+// with its requests: the call fails naming both ids and the process is
+// replaced (a new pid serves the next call).
+func TestHostProviderAnswerWithAnUnknownIDFails(t *testing.T) {
+	proctest.CheckNoChildren(t)
+	m := &Manifest{ID: "gitp", Path: "manifest.yaml", Dir: t.TempDir(), Hosts: []string{"host.git"}, Entry: ManifestEntry{Command: testHostProviderBinary(t)}}
+	p := newHostProc(m, proc.EnvInherit, nil, nil)
+	t.Cleanup(func() { p.Close() })
+	call := func(mode string) (host.Result, error) {
+		return p.Call(context.Background(), &host.Call{Handler: "host.git.push", Op: "push", Args: map[string]any{"mode": mode}})
+	}
+	first, err := call("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := call("wrong-id"); err == nil || !strings.Contains(err.Error(), "host provider gitp") ||
+		!strings.Contains(err.Error(), "with id 1099511627776, but the request it was sent has id 2") {
+		t.Fatalf("wrong-id call: %v", err)
+	}
+	res, err := call("")
+	if err != nil || res.Data["pid"] == first.Data["pid"] {
+		t.Fatalf("after the wrong id: %+v %v; want a new process", res, err)
+	}
+}
+
+// The same for a hook process: the late answer to call 1 that echoes its
+// id never becomes call 2's result.
+func TestHookLateAnswerEchoingAnEarlierIDIsNotTheAnswer(t *testing.T) {
+	proctest.CheckNoChildren(t)
+	m := &Manifest{ID: "ext", Path: "manifest.yaml", Dir: t.TempDir(), Entry: ManifestEntry{Command: testHookBinary(t), Args: []string{"late"}}}
+	h := newProcHandler(m, proc.EnvInherit, nil, nil)
+	t.Cleanup(func() { h.Close() })
+	prompt := func(p string) (string, error) {
+		res, err := h.Hook(context.Background(), pointPreDispatch, Payload{"prompt": p})
+		s, _ := res.Payload["prompt"].(string)
+		return s, err
+	}
+	if got, err := prompt("a"); err != nil || got != "first" {
+		t.Fatalf("first call: %q %v", got, err)
+	}
+	if got, err := prompt("b"); err != nil || got != "call 2" {
+		t.Fatalf("second call: %q %v; want its own answer, not the first call's late one", got, err)
+	}
+	if _, err := prompt("c"); err == nil || !strings.Contains(err.Error(), "external plugin ext") || !strings.Contains(err.Error(), "stale") {
+		t.Fatalf("third call: %v; want it refused unsent, quoting the late answer", err)
+	}
+	if got, err := prompt("d"); err != nil || got != "call 3" {
+		t.Fatalf("fourth call: %q %v", got, err)
+	}
+}

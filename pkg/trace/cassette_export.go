@@ -101,6 +101,12 @@ func ToCassette(r io.Reader, name string, out io.Writer, opt CassetteOptions) (C
 	}
 	bw.WriteString("episodes:\n")
 	calls := CallTracker{KeepPrompt: true}
+	var texts *cassetteTexts // each prompt or response sidecar read once
+	if opt.TracePath != "" && opt.TracePath != "-" {
+		// What is kept is written at least once, within limit.
+		texts = &cassetteTexts{prompts: newSidecarOnce[string](opt.TracePath, safefile.Cassette, limit),
+			responses: newSidecarOnce[[2]string](opt.TracePath, safefile.Cassette, limit)}
+	}
 	for {
 		ev, err := rd.Next()
 		if err == io.EOF {
@@ -114,7 +120,7 @@ func ToCassette(r io.Reader, name string, out io.Writer, opt CassetteOptions) (C
 		if c == nil {
 			continue
 		}
-		ep, err := episodeFor(c, res.Episodes+1, opt.TracePath)
+		ep, err := episodeFor(c, res.Episodes+1, texts)
 		if err != nil {
 			bw.Flush()
 			return res, err
@@ -170,7 +176,17 @@ func capText(n int64) string {
 	return fmt.Sprintf("%d bytes", n)
 }
 
-func episodeFor(c *Call, n int, tracePath string) (cassetteEpisode, error) {
+// cassetteTexts reads the prompt and response sidecars of a trace's calls
+// for to-cassette, each once: a response is kept as the episode's
+// response and response_json.
+type cassetteTexts struct {
+	prompts   *sidecarOnce[string]
+	responses *sidecarOnce[[2]string]
+}
+
+// episodeFor is call c as the cassette's episode n; texts (nil: the trace
+// came from standard input) reads its sidecars.
+func episodeFor(c *Call, n int, texts *cassetteTexts) (cassetteEpisode, error) {
 	verb := cmp.Or(c.Verb, "ask")
 	phase, _, _ := strings.Cut(c.StatePath, ".")
 	id := strings.Trim(nonIDChars.ReplaceAllString(verb+"_"+phase, "_"), "_") + fmt.Sprintf("_%d", n)
@@ -180,9 +196,9 @@ func episodeFor(c *Call, n int, tracePath string) (cassetteEpisode, error) {
 	}
 	ag := cassetteAgent{Verb: verb, Agent: c.Agent, Model: c.Model, Turn: c.Turn, DurationMS: c.DurationMS,
 		PromptTokens: c.InputTokens, ResponseTokens: c.OutputTokens, CostUSD: c.CostUSD, CallID: c.CallID, Prompt: c.Prompt}
-	if ag.Prompt == "" && c.PromptFile != "" && tracePath != "" && tracePath != "-" {
-		if b, err := ReadSidecar(tracePath, c.PromptFile, safefile.Cassette); err == nil {
-			ag.Prompt = string(b)
+	if ag.Prompt == "" && c.PromptFile != "" && texts != nil {
+		if p, err := texts.prompts.get(c.PromptFile, c.CallID, func(b []byte) (string, int64) { return string(b), int64(len(b)) }); err == nil {
+			ag.Prompt = p
 		}
 	}
 	if len(c.Input) > 0 && string(c.Input) != "null" {
@@ -201,22 +217,25 @@ func episodeFor(c *Call, n int, tracePath string) (cassetteEpisode, error) {
 		ag.Error = cmp.Or(c.Error, "agent call failed")
 		return cassetteEpisode{ID: id, Match: match, Agent: ag}, nil
 	}
-	resp := c.Response
-	if len(resp) == 0 && c.ResponseFile != "" {
-		if tracePath == "" || tracePath == "-" {
-			return cassetteEpisode{}, fmt.Errorf("to-cassette: the response of call %s is in the sidecar %s; pass the trace as a file path so it can be read", c.CallID, c.ResponseFile)
-		}
-		b, err := ReadSidecar(tracePath, c.ResponseFile, safefile.Cassette)
-		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) {
-				p, _ := resolveSidecar(tracePath, c.ResponseFile)
-				return cassetteEpisode{}, fmt.Errorf("to-cassette: call %s: its response is in the sidecar %s, which is missing beside the trace; copy the trace's %s/ folder along with it", c.CallID, p, promptsDir)
-			}
-			return cassetteEpisode{}, fmt.Errorf("to-cassette: call %s: %w", c.CallID, err)
-		}
-		resp = b
+	if len(c.Response) > 0 || c.ResponseFile == "" {
+		ag.Response, ag.ResponseJSON = cassetteResponse(submissionOf(c.Response))
+		return cassetteEpisode{ID: id, Match: match, Agent: ag}, nil
 	}
-	ag.Response, ag.ResponseJSON = cassetteResponse(submissionOf(resp))
+	if texts == nil {
+		return cassetteEpisode{}, fmt.Errorf("to-cassette: the response of call %s is in the sidecar %s; pass the trace as a file path so it can be read", c.CallID, c.ResponseFile)
+	}
+	r, err := texts.responses.get(c.ResponseFile, c.CallID, func(b []byte) ([2]string, int64) {
+		resp, exact := cassetteResponse(submissionOf(b))
+		return [2]string{resp, exact}, int64(len(resp) + len(exact))
+	})
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			p, _ := resolveSidecar(texts.responses.tracePath, c.ResponseFile)
+			return cassetteEpisode{}, fmt.Errorf("to-cassette: call %s: its response is in the sidecar %s, which is missing beside the trace; copy the trace's %s/ folder along with it", c.CallID, p, promptsDir)
+		}
+		return cassetteEpisode{}, fmt.Errorf("to-cassette: call %s: %w", c.CallID, err)
+	}
+	ag.Response, ag.ResponseJSON = r[0], r[1]
 	return cassetteEpisode{ID: id, Match: match, Agent: ag}, nil
 }
 

@@ -10,6 +10,8 @@ import (
 	"io"
 	"strconv"
 	"time"
+
+	"kitsoki/internal/safefile"
 )
 
 // OTLP span kinds and status codes (opentelemetry-proto, JSON mapping).
@@ -124,6 +126,10 @@ func ExportOTLP(r io.Reader, name string, out io.Writer, opt OTLPOptions) (err e
 		n++
 	}
 	calls := CallTracker{KeepPrompt: opt.Content}
+	var texts *sidecarOnce[string] // each prompt or response sidecar read once
+	if opt.Content && opt.TracePath != "" && opt.TracePath != "-" {
+		texts = newSidecarOnce[string](opt.TracePath, safefile.Data, maxExportTexts)
+	}
 	var hosts hostTracker
 	hostN := 0
 	// An agent call's span nests under the host.agent.* call open when it
@@ -162,13 +168,13 @@ func ExportOTLP(r io.Reader, name string, out io.Writer, opt OTLPOptions) (err e
 			if c.Outcome == OutcomeError {
 				st.callErrors++
 			}
-			write(callSpan(c, traceID, spanID(c.CallID+":"+strconv.Itoa(c.StartLine)), callParent(c), starts[c.CallID], ev.TS, opt))
+			write(callSpan(c, traceID, spanID(c.CallID+":"+strconv.Itoa(c.StartLine)), callParent(c), starts[c.CallID], ev.TS, opt, texts))
 			delete(parents, c.CallID)
 			delete(starts, c.CallID)
 		}
 	})
 	for _, c := range calls.Open() {
-		write(callSpan(c, traceID, spanID(c.CallID+":"+strconv.Itoa(c.StartLine)), callParent(c), starts[c.CallID], st.last, opt))
+		write(callSpan(c, traceID, spanID(c.CallID+":"+strconv.Itoa(c.StartLine)), callParent(c), starts[c.CallID], st.last, opt, texts))
 	}
 	for _, hc := range hosts.pending() {
 		writeHost(hc)
@@ -316,7 +322,8 @@ func (a *attrs) addRequestParams(with map[string]json.RawMessage) {
 	}
 }
 
-func callSpan(c *Call, traceID, id, parent string, start callStart, fallbackEnd time.Time, opt OTLPOptions) *otlpSpan {
+// texts reads the content's sidecars (nil: none can be read).
+func callSpan(c *Call, traceID, id, parent string, start callStart, fallbackEnd time.Time, opt OTLPOptions, texts *sidecarOnce[string]) *otlpSpan {
 	var a attrs
 	a.str("gen_ai.operation.name", "invoke_agent")
 	a.str("gen_ai.provider.name", cmp.Or(start.provider, "unknown"))
@@ -355,7 +362,7 @@ func callSpan(c *Call, traceID, id, parent string, start callStart, fallbackEnd 
 		a.int("kitsoki.sub_events", int64(c.SubEvents))
 	}
 	if opt.Content {
-		a.addContent(c, start, opt.TracePath)
+		a.addContent(c, start, texts)
 	}
 	if s := c.Substitution; s != nil {
 		a.str("kitsoki.fallback.original_plugin", s.OriginalPlugin)

@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-
-	"kitsoki/internal/safefile"
 )
 
 // maxContentBytes is the most bytes of one prompt, system prompt or
@@ -32,33 +30,39 @@ type contentMessage struct {
 // maxContentBytes. A text kept in a sidecar the export cannot read (the
 // trace came from standard input, or the file is missing) is named in
 // kitsoki.content_error instead.
-func (a *attrs) addContent(c *Call, start callStart, tracePath string) {
+// texts (nil: the trace came from standard input) reads each sidecar once.
+func (a *attrs) addContent(c *Call, start callStart, texts *sidecarOnce[string]) {
 	var missing []string
-	read := func(inline, ref string) (string, bool) {
+	// read is the clipped text of a prompt or response, inline or in the
+	// sidecar ref (what text makes of the file's bytes).
+	read := func(inline, ref string, text func([]byte) string) (string, bool) {
 		if inline != "" || ref == "" {
-			return inline, inline != ""
+			return text([]byte(inline)), inline != ""
 		}
-		if tracePath == "" || tracePath == "-" {
+		if texts == nil {
 			missing = append(missing, ref+" (the trace was read from standard input; export it from its file)")
 			return "", false
 		}
-		b, err := ReadSidecar(tracePath, ref, safefile.Data)
+		s, err := texts.get(ref, c.CallID, func(b []byte) (string, int64) {
+			s := text(b)
+			return s, int64(len(s))
+		})
 		if err != nil {
 			missing = append(missing, err.Error())
 			return "", false
 		}
-		return string(b), true
+		return s, true
 	}
 	if start.systemPrompt != "" {
 		a.jsonStr("gen_ai.system_instructions", []contentPart{{Type: "text", Content: clipContent(start.systemPrompt)}})
 	}
-	if p, ok := read(c.Prompt, c.PromptFile); ok {
-		a.jsonStr("gen_ai.input.messages", []contentMessage{{Role: "user", Parts: []contentPart{{Type: "text", Content: clipContent(p)}}}})
+	if p, ok := read(c.Prompt, c.PromptFile, func(b []byte) string { return clipContent(string(b)) }); ok {
+		a.jsonStr("gen_ai.input.messages", []contentMessage{{Role: "user", Parts: []contentPart{{Type: "text", Content: p}}}})
 	}
 	if c.Outcome == OutcomeOK {
-		if r, ok := read(string(c.Response), c.ResponseFile); ok {
+		if r, ok := read(string(c.Response), c.ResponseFile, func(b []byte) string { return clipContent(string(submissionOf(b))) }); ok {
 			a.jsonStr("gen_ai.output.messages", []contentMessage{{Role: "assistant", FinishReason: "stop",
-				Parts: []contentPart{{Type: "text", Content: clipContent(string(submissionOf(json.RawMessage(r))))}}}})
+				Parts: []contentPart{{Type: "text", Content: r}}}})
 		}
 	}
 	if len(missing) > 0 {

@@ -16,8 +16,15 @@ import (
 )
 
 // maxHeldSidecars bounds what one reader keeps of the sidecar files it
-// read; past it a file is read again when named again.
+// read; past it a file is read again when named again, at most
+// maxRereadSidecars bytes of such reads in all.
 const maxHeldSidecars = 256 << 20
+
+// maxRereadSidecars bounds what one reader reads again of files it could
+// not keep: a trace naming a large blob, past the files kept, on every
+// line (a payload member no reader shows) had trace to-cassette read and
+// decode it once per line, 100 MiB each time (51 calls: 243 s).
+const maxRereadSidecars = 1 << 30
 
 // errSidecarLink is wrapped by the error of a sidecar reached through a
 // symlink.
@@ -32,6 +39,12 @@ type sidecars struct {
 	mu    sync.Mutex
 	files map[string]*sidecarFile // by name inside dir
 	held  int64
+	// heldMax and rereadMax are maxHeldSidecars and maxRereadSidecars;
+	// read is what was read of the files not kept, by name, and reread
+	// the bytes read again of them.
+	heldMax, rereadMax int64
+	read               map[string]bool
+	reread             int64
 	// previews holds each blob's preview (ReadOptions.BlobPreview), encoded.
 	previews map[string]preview
 }
@@ -54,7 +67,8 @@ type sidecarFile struct {
 }
 
 func newSidecars(tracePath string, limit int64) *sidecars {
-	return &sidecars{dir: filepath.Join(filepath.Dir(tracePath), promptsDir), limit: limit, files: map[string]*sidecarFile{}}
+	return &sidecars{dir: filepath.Join(filepath.Dir(tracePath), promptsDir), limit: limit, files: map[string]*sidecarFile{},
+		heldMax: maxHeldSidecars, rereadMax: maxRereadSidecars, read: map[string]bool{}}
 }
 
 // sidecarName is the name inside agent-prompts/ of a reference; one that
@@ -136,12 +150,35 @@ func (s *sidecars) file(ref string) (*sidecarFile, error) {
 		return f, f.err
 	}
 	f := &sidecarFile{}
+	again := s.read[name]
+	if again {
+		// Read before but not kept: what it holds counts against rereadMax
+		// before it is read (its size, as look sees it).
+		if size, err := s.sizeOf(name); err == nil {
+			if s.reread+size > s.rereadMax {
+				return nil, fmt.Errorf("it was read before and not kept (this command keeps %d MiB of the trace's sidecar files), and reading it again would pass the %d MiB read again in all: the trace names its large files on too many lines; read a trace that names each large value fewer times", s.heldMax>>20, s.rereadMax>>20)
+			}
+			s.reread += size
+		}
+	}
 	f.data, f.err = s.readName(name)
-	if f.err == nil && s.held+int64(len(f.data)) <= maxHeldSidecars {
+	if f.err == nil && s.held+int64(len(f.data)) <= s.heldMax {
 		s.held += int64(len(f.data))
 		s.files[name] = f
+	} else if f.err == nil {
+		s.read[name] = true
 	}
 	return f, f.err
+}
+
+// sizeOf is the size of the file name inside the folder (look).
+func (s *sidecars) sizeOf(name string) (int64, error) {
+	r, err := s.openDir()
+	if err != nil {
+		return 0, err
+	}
+	defer r.Close()
+	return look(r, name)
 }
 
 func (s *sidecars) readName(name string) ([]byte, error) {

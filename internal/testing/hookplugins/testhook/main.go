@@ -28,11 +28,13 @@ func main() {
 	sc := bufio.NewScanner(os.Stdin)
 	sc.Buffer(make([]byte, 1<<20), 1<<24)
 	calls := 0
+	var firstID json.RawMessage // the "late" mode's first request id
 	for sc.Scan() {
 		calls++
 		var req struct {
-			Point   string         `json:"point"`
-			Payload map[string]any `json:"payload"`
+			ID      json.RawMessage `json:"id"`
+			Point   string          `json:"point"`
+			Payload map[string]any  `json:"payload"`
 		}
 		if err := json.Unmarshal(sc.Bytes(), &req); err != nil {
 			fmt.Fprintln(os.Stderr, "bad request:", err)
@@ -51,6 +53,19 @@ func main() {
 			}
 			w["hooked"] = "by testhook"
 			out = map[string]any{"outcome": "continue", "payload": map[string]any{"alias": os.Args[2], "with": w}}
+		case "late":
+			// Call 1 is answered echoing its id; with call 2's request
+			// read, a late second answer to call 1 (its id) comes before
+			// call 2's own; later calls echo their id.
+			if calls == 1 {
+				firstID = req.ID
+				out = map[string]any{"id": req.ID, "outcome": "continue", "payload": map[string]any{"prompt": "first"}}
+				break
+			}
+			if calls == 2 {
+				_ = json.NewEncoder(os.Stdout).Encode(map[string]any{"id": firstID, "outcome": "continue", "payload": map[string]any{"prompt": "stale"}})
+			}
+			out = map[string]any{"id": req.ID, "outcome": "continue", "payload": map[string]any{"prompt": fmt.Sprint("call ", calls)}}
 		case "veto":
 			out = map[string]any{"outcome": "halt", "reason": "policy says no"}
 		case "crash":

@@ -9,12 +9,13 @@ import (
 )
 
 type call struct {
-	Type    string         `json:"type"`
-	Handler string         `json:"handler"`
-	Served  string         `json:"served"`
-	Op      string         `json:"op"`
-	Args    map[string]any `json:"args"`
-	Env     map[string]any `json:"env"`
+	ID      json.RawMessage `json:"id"`
+	Type    string          `json:"type"`
+	Handler string          `json:"handler"`
+	Served  string          `json:"served"`
+	Op      string          `json:"op"`
+	Args    map[string]any  `json:"args"`
+	Env     map[string]any  `json:"env"`
 }
 
 func main() {
@@ -22,6 +23,7 @@ func main() {
 	sc.Buffer(make([]byte, 64*1024), 16<<20)
 	out := json.NewEncoder(os.Stdout)
 	n := 0
+	var prevID json.RawMessage // the id of the last "late-first" call
 	for sc.Scan() {
 		var c call
 		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
@@ -42,6 +44,16 @@ func main() {
 			_ = out.Encode(map[string]any{"data": map[string]any{"answer": "second"}})
 		case "twice-at-once": // both answers in one write: the second is in the pipe as the first is read
 			os.Stdout.Write([]byte(`{"data":{"answer":"first"}}` + "\n" + `{"data":{"answer":"second"}}` + "\n"))
+		case "late-first": // answer echoing the id, and remember it
+			prevID = c.ID
+			_ = out.Encode(map[string]any{"id": c.ID, "data": map[string]any{"answer": "first"}})
+		case "late-second":
+			// With this call's request read, a late second answer to the
+			// "late-first" call (its id echoed), then this call's own.
+			_ = out.Encode(map[string]any{"id": prevID, "data": map[string]any{"answer": "stale"}})
+			_ = out.Encode(map[string]any{"id": c.ID, "data": map[string]any{"answer": "fresh"}})
+		case "wrong-id": // an id no request had
+			_ = out.Encode(map[string]any{"id": 1 << 40, "data": map[string]any{"answer": "wrong"}})
 		case "chatty":
 			// a log line on stdout before the answer
 			fmt.Println("debug: answering")
