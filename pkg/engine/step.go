@@ -600,7 +600,7 @@ func (r *runner) unknownTarget(err error) (target, bool) {
 	// (conformance hop-template-target-unknown)
 	var s *State
 	for i, c := range ue.path {
-		if c == '.' && i > 0 {
+		if c == '.' {
 			s = &State{Path: ue.path[:i], Name: ue.path[strings.LastIndexByte(ue.path[:i], '.')+1 : i], Parent: s}
 		}
 	}
@@ -763,6 +763,8 @@ func (r *runner) emitState(kind, path string) error {
 	sp := path
 	if r.t.noStatePath {
 		sp = "" // a background completion's lines carry none, these too
+	} else if sp == "" {
+		sp = r.statePathForEvent() // the "" a rendered ".k" enters first is stamped as the turn's other events
 	}
 	return r.emitAt(sp, kind, map[string]any{"state": path})
 }

@@ -96,6 +96,8 @@ type Example struct {
 	Expect map[string]any
 	Actual map[string]any
 	Pos    story.Pos
+
+	expectNotObject bool // expect: was written but is not a mapping (already an error)
 }
 
 // DatasetSelection is the dataset's selection: block.
@@ -477,7 +479,10 @@ func (p *dparser) examples(n *yaml.Node) {
 		p.each(c, pre, yamlnode.Fields{
 			{Key: "name", Read: p.strTo(&ex.Name, pre+".name")},
 			{Key: "args", Read: object(&ex.Args, "args")},
-			{Key: "expect", Read: object(&ex.Expect, "expect")},
+			{Key: "expect", Read: func(_, v *yaml.Node) {
+				ex.Expect = p.object(v, pre+".expect")
+				ex.expectNotObject = ex.Expect == nil && !yamlnode.IsNull(v)
+			}},
 			{Key: "actual", Read: object(&ex.Actual, "actual")},
 			{Key: "description"},
 			{Key: "notes"},

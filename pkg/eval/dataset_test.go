@@ -127,7 +127,14 @@ func TestRules(t *testing.T) {
 		{"load app", "app: ../app.yaml", "app: ../nope.yaml", diag.Error, "load app: ", 2},
 		{"call site", "call: merge_judge", "call: other", diag.Error, `call site "other" not found; add id: other to the target host.agent.* invoke`, 3},
 		{"agent mismatch", "agent: judge", "agent: critic", diag.Error, `dataset agent "critic" does not match call-site agent "judge"`, 4},
-		{"expect schema", "expect: {intent: accept, confidence: 0.9}", "expect: {intent: maybe, confidence: 2}", diag.Error, `example "e1" expect schema invalid: agent: schema_invalid: /confidence: `, 17},
+		{"expect schema", "expect: {intent: accept, confidence: 0.9}", "expect: {intent: maybe, confidence: 2}", diag.Error, `example "e1" expect schema invalid: agent: schema_invalid: /confidence: maximum: got 2, want 1; /intent: value must be one of 'accept', 'refine'`, 17},
+		// upstream's words: no keyword before a library message that has none
+		{"expect schema type", "expect: {intent: accept, confidence: 0.9}", "expect: {intent: accept, confidence: high}", diag.Error, `example "e1" expect schema invalid: agent: schema_invalid: /confidence: got string, want number`, 17},
+		{"expect schema required", "expect: {intent: accept, confidence: 0.9}", "expect: {intent: accept}", diag.Error, `example "e1" expect schema invalid: agent: schema_invalid: missing property 'confidence'`, 17},
+		// a missing, null or empty expect is checked too, as upstream does
+		{"expect missing schema", "    expect: {intent: accept, confidence: 0.9}\n", "", diag.Error, `example "e1" expect schema invalid: agent: schema_invalid: got null, want object`, 15},
+		{"expect null schema", "expect: {intent: accept, confidence: 0.9}", "expect: null", diag.Error, `example "e1" expect schema invalid: agent: schema_invalid: got null, want object`, 17},
+		{"expect empty schema", "expect: {intent: accept, confidence: 0.9}", "expect: {}", diag.Error, `example "e1" expect schema invalid: agent: schema_invalid: missing properties 'intent', 'confidence'`, 17},
 		{"judge warning", "comparator: {kind: enum, field: intent}", "comparator: {kind: judge, agent: agent.judge}", diag.Warning, "judge comparator requires passing evidence for the judge call site before promotion", 13},
 		{"judge agent", "comparator: {kind: enum, field: intent}", "comparator: {kind: judge, agent: agent.nobody}", diag.Error, `comparator.agent "agent.nobody" is not an agent_plugins alias`, 13},
 		{"min pass rate", "min_pass_rate: 0.9", "min_pass_rate: 1.5", diag.Error, "task.adherence_bar.min_pass_rate must be between 0 and 1, got 1.5", 6},
@@ -264,4 +271,30 @@ func FuzzParseDataset(f *testing.F) {
 		v := Validate(&Dataset{Path: "/nonexistent/fuzz.yaml", Raw: d.Raw, Kind: d.Kind, Call: d.Call, Comparator: d.Comparator, Examples: d.Examples, Matrix: d.Matrix, Selection: d.Selection, Task: d.Task, pos: d.pos}, nil)
 		_ = v.OK()
 	})
+}
+
+// TestExpectNotAMappingIsOneError: an expect that is a list or a scalar is
+// "must be a mapping" (upstream stops at it as a YAML type error), not also
+// validated as null against the schema.
+func TestExpectNotAMappingIsOneError(t *testing.T) {
+	dir := filepath.Dir(filepath.Dir(writeFixture(t, fixture{Profiles: "plug", Models: "    plug: [good]"})))
+	for _, bad := range []string{"[1, 2]", "5", `"accept"`} {
+		src := strings.Replace(baseDataset, "expect: {intent: accept, confidence: 0.9}", "expect: "+bad, 1)
+		p := filepath.Join(dir, "evals", "rule.yaml")
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		d, err := LoadDataset(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var msgs []string
+		for _, f := range Validate(d, nil).Findings {
+			msgs = append(msgs, f.Message)
+		}
+		all := strings.Join(msgs, "\n")
+		if !strings.Contains(all, "examples[0].expect must be a mapping") || strings.Contains(all, "schema_invalid") {
+			t.Errorf("expect: %s gave\n%s", bad, all)
+		}
+	}
 }

@@ -837,8 +837,9 @@ func (fr *fixtureRun) checkTurn(ctx context.Context, t *Turn, c *checker, tr *Tu
 	fr.observeTurn(t, state, world, view, out, true)
 	c.stateChecks(t, state)
 	c.worldChecks(t, world, before, fr.legacy)
-	c.slotChecks(t, sent)
+	// in upstream's order: events, host calls, the view, then slots
 	c.eventChecks(t, out.evs, fr.legacy)
+	c.hostCallChecks(t, out.evs, fr.legacy)
 	if f := c.viewChecks(t, view); f != nil && fr.ld.Views != nil {
 		// render the view again to say what it left out
 		seen := map[string]bool{}
@@ -850,7 +851,7 @@ func (fr *fixtureRun) checkTurn(ctx context.Context, t *Turn, c *checker, tr *Tu
 		}
 		_, _ = fr.ld.Views.RenderView(state, world, map[string]any{expr.ContextKey: ctx, expr.WarnKey: warn})
 	}
-	c.hostCallChecks(t, out.evs, fr.legacy)
+	c.slotChecks(t, sent)
 	if !fr.legacy {
 		// upstream's legacy runner reads neither
 		c.inboxChecks(t, s.Inbox())

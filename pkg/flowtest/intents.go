@@ -114,6 +114,9 @@ func ParseIntents(file string, data []byte) ([]*IntentSuite, error) {
 		if root.Kind != yaml.MappingNode {
 			return nil, fmt.Errorf("%s:%d: intent fixture: the document is %s, where a mapping (test_kind: intents, state:, fixtures:) is expected", file, root.Line+pc.line, nodeShape(root))
 		}
+		if err := expandIntentMerges(file, pc, root); err != nil {
+			return nil, err
+		}
 		textTimestamps(root) // slot values keep their text, as upstream's
 		fxs := yamlnode.Get(root, "fixtures")
 		if fxs != nil {

@@ -19,6 +19,8 @@ func TestLintIntentSources(t *testing.T) {
 		{"testdata/intents-conformance/no-allowed-intents", []string{"2:flow-unknown-state"}},
 		{"testdata/intents-conformance/loose-numbers", []string{"20:flow-unknown-intent"}},
 		{"testdata/intents-conformance/slot-bag", nil},
+		// the keys merge keys bring (an intent: {<<: *deep} has a name)
+		{"testdata/intents-conformance/merge-keys", nil},
 		// leaves the story lacks, or written before the last "#"; the
 		// configurations of known leaves get none, whatever their root
 		{"testdata/intents-conformance/parallel-state", []string{"32:flow-unknown-state", "42:flow-unknown-state", "62:flow-unknown-state", "72:flow-unknown-state", "82:flow-unknown-state"}},

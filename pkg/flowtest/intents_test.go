@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -179,4 +180,47 @@ func FuzzParseIntents(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestIntentMergeRefusals: the merge keys upstream's decoder refuses in an
+// intents document, each a parse error naming the line, the place and the
+// key (merge-keys-refused); the ones it reads parse (merge-keys).
+func TestIntentMergeRefusals(t *testing.T) {
+	const h = "test_kind: intents\nstate: a\n"
+	for _, c := range []struct{ src, want string }{
+		{h + "fixtures:\n  - <<: {id: a, inputs: [x]}\n    id: b\n", `f.yaml:5: intent fixture: fixtures[0]: key "id" is given twice through a merge key (<<:, first at 4:10)`},
+		{"<<: {test_kind: intents, state: b}\nstate: a\n", `f.yaml:2: intent fixture: document: key "state" is given twice through a merge key`},
+		{h + "defaults: {<<: {runs: 3}, runs: 2}\n", `f.yaml:3: intent fixture: defaults: key "runs" is given twice`},
+		{h + "fixtures:\n  - {id: a, intent: {<<: {name: b}, name: go}}\n", `fixtures[0].intent: key "name" is given twice`},
+		{h + "fixtures:\n  - {id: a, expect_failure: {<<: {any_of: [X]}, any_of: [Y]}}\n", `fixtures[0].expect_failure: key "any_of" is given twice`},
+		{h + "fixtures:\n  - {inputs: [x], <<: [{id: a}, {id: b}]}\n", `fixtures[0]: <<: merges a list of mappings, which the existing engine cannot merge here`},
+		{h + "fixtures:\n  - {id: a, intent: {name: go, slots: {<<: [{d: s}, {d: w}]}}}\n", `fixtures[0].intent.slots: key "d" is in two mappings of the merged list`},
+		{h + "fixtures:\n  - {id: a, <<: {runs: 2}, <<: {min_pass_rate: 0.5}}\n", `a second merge key`},
+		{h + "fixtures:\n  - {id: a, <<: 5}\n", `<<: merges mappings, and this is the scalar "5"`},
+		{h + "fixtures:\n  - {id: a, <<: ~}\n", `<<: merges mappings, and this is null`},
+		// a second document: the lines are the file's
+		{h + "---\n" + h + "fixtures:\n  - &f {id: a}\n  - <<: *f\n    id: b\n", `f.yaml:9: intent fixture: fixtures[1]: key "id" is given twice through a merge key (<<:, first at 7:9)`},
+	} {
+		_, err := ParseIntents("f.yaml", []byte(c.src))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q:\n got %v\nwant %q", c.src, err, c.want)
+		}
+	}
+	for _, c := range []struct {
+		src  string
+		want map[string]any
+	}{
+		{h + "fixtures:\n  - {id: a, intent: {name: go, slots: {d: w, <<: {d: s}}}}\n", map[string]any{"d": "s"}},
+		{h + "fixtures:\n  - {id: a, intent: {name: go, slots: {<<: {d: w}, d: s}}}\n", map[string]any{"d": "s"}},
+		{h + "fixtures:\n  - {id: a, intent: {name: go, slots: {x: {<<: [{c: 1}, {c: 2}]}}}}\n", map[string]any{"x": map[string]any{"c": 2}}},
+		{h + "g: &g {name: go}\nfixtures:\n  - {id: a, intent: {<<: *g, slots: {d: s}}}\n", map[string]any{"d": "s"}},
+	} {
+		ss, err := ParseIntents("f.yaml", []byte(c.src))
+		if err != nil || len(ss) != 1 || len(ss[0].Fixtures) != 1 {
+			t.Fatalf("%q: %v", c.src, err)
+		}
+		if fx := ss[0].Fixtures[0]; fx.Intent != "go" || !reflect.DeepEqual(fx.Slots, c.want) {
+			t.Errorf("%q: intent %q slots %v, want go %v", c.src, fx.Intent, fx.Slots, c.want)
+		}
+	}
 }

@@ -36,6 +36,9 @@ type parser struct {
 	// was told it ran out (parse_merge.go).
 	merges   *int
 	mergeCut bool
+	// mergeListRepeats lets the mappings of a merged list share a key
+	// (the later wins), as upstream's decoder does below a map's top.
+	mergeListRepeats bool
 }
 
 func (p *parser) pos(n *yaml.Node) Pos {
@@ -47,6 +50,13 @@ func (p *parser) pos(n *yaml.Node) Pos {
 		col += p.colOff
 	}
 	return Pos{File: p.file, Line: n.Line + p.lineOff, Col: col}
+}
+
+// lineCol is "LINE:COL" of node n in the file (pos), for a message that
+// points at a second place.
+func (p *parser) lineCol(n *yaml.Node) string {
+	ps := p.pos(n)
+	return fmt.Sprintf("%d:%d", ps.Line, ps.Col)
 }
 
 func (p *parser) errf(n *yaml.Node, rule *diag.Rule, format string, a ...any) {
@@ -374,7 +384,7 @@ func (p *parser) strList(v *yaml.Node, where string) []string {
 // duplicateKey reports a key written twice in one mapping, which
 // upstream's decoder refuses.
 func (p *parser) duplicateKey(k, prev *yaml.Node, where string) {
-	p.errf(k, ruleShape, "%s: key %q appears twice (first at %d:%d): the existing engine refuses this fixture file (mapping key %q already defined); keep one", where, k.Value, prev.Line, prev.Column, k.Value)
+	p.errf(k, ruleShape, "%s: key %q appears twice (first at %s): the existing engine refuses this fixture file (mapping key %q already defined); keep one", where, k.Value, p.lineCol(prev), k.Value)
 }
 
 // kvs reads a mapping of arbitrary values, keys in file order.

@@ -79,7 +79,7 @@ func (p *parser) record(n *yaml.Node, where string) []pair {
 			continue
 		}
 		if q.merged || prev.merged {
-			p.errf(q.k, ruleShape, "%s: key %q is given twice through a merge key (<<:, first at %d:%d): the existing engine refuses this fixture file (duplicate key %q); drop it from the merged mapping or from here", where, q.k.Value, prev.k.Line, prev.k.Column, q.k.Value)
+			p.errf(q.k, ruleShape, "%s: key %q is given twice through a merge key (<<:, first at %s): the existing engine refuses this fixture file (duplicate key %q); drop it from the merged mapping or from here", where, q.k.Value, p.lineCol(prev.k), q.k.Value)
 		}
 	}
 	return out
@@ -112,7 +112,7 @@ func (p *parser) mergePairs(n *yaml.Node, where string, intoRecord bool, depth i
 			continue
 		}
 		if mergeAt != nil {
-			p.errf(k, ruleShape, "%s: a second merge key (<<:, the first at %d:%d): the existing engine refuses this fixture file (mapping key \"<<\" already defined); merge a list instead (<<: [*a, *b])", where, mergeAt.Line, mergeAt.Column)
+			p.errf(k, ruleShape, "%s: a second merge key (<<:, the first at %s): the existing engine refuses this fixture file (mapping key \"<<\" already defined); merge a list instead (<<: [*a, *b])", where, p.lineCol(mergeAt))
 			continue
 		}
 		mergeAt = k
@@ -136,8 +136,8 @@ func (p *parser) mergePairs(n *yaml.Node, where string, intoRecord bool, depth i
 				mine := map[string]*yaml.Node{}
 				for _, q := range ps {
 					key, _ := decodedText(q.k)
-					if prev := from[key]; prev != nil {
-						p.errf(q.k, ruleShape, "%s: key %q is in two mappings of the merged list (first at %d:%d): the existing engine refuses this fixture file (duplicate key %q); keep it in one", where, key, prev.Line, prev.Column, key)
+					if prev := from[key]; prev != nil && !p.mergeListRepeats {
+						p.errf(q.k, ruleShape, "%s: key %q is in two mappings of the merged list (first at %s): the existing engine refuses this fixture file (duplicate key %q); keep it in one", where, key, p.lineCol(prev), key)
 					}
 					mine[key] = q.k
 				}

@@ -140,6 +140,16 @@ func TestParseLenientLikeUpstream(t *testing.T) {
 // naming the fix: a key written twice in any mapping, a quoted or YAML 1.1
 // boolean (probe guidewalk p7bool). Earlier builds read both with a
 // warning, believing upstream did.
+// TestMergeRefusalNamesTheFilesLines: a refusal's "first at" place in a
+// later document is the file's line, as the error's own (it was the
+// document's).
+func TestMergeRefusalNamesTheFilesLines(t *testing.T) {
+	_, ds := parseOne(t, "test_kind: flow\ninitial_state: a\nturns: []\n---\ntest_kind: flow\ninitial_state: a\nturns:\n  - &t\n    intent: {name: go}\n  - <<: *t\n    intent: {name: stay}\n")
+	if !hasDiag(ds, diag.Error, 11, 5, `turns[1]: key "intent" is given twice through a merge key (<<:, first at 9:5)`) {
+		t.Errorf("got %v", ds)
+	}
+}
+
 func TestParseRefusedLikeUpstream(t *testing.T) {
 	_, ds := parseOne(t, "test_kind: flow\ninitial_state: a\ninitial_state: b\nexpect_terminal: \"true\"\nuse_orchestrator: yes\nturns:\n  - intent: {name: go, slots: {s: 1, s: 2}}\n    expect_world: { k: 1, k: 2 }\n")
 	for _, w := range []struct {

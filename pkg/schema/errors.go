@@ -226,6 +226,8 @@ type ValidationError struct {
 	Message    string // human text
 	// More lists further leaf failures.
 	More []ValidationError
+
+	keyed bool // the library's own message starts with Constraint ("maximum: got 5, want 1")
 }
 
 // Error renders every leaf as "<pointer>: <constraint>: <message>" (the
@@ -236,6 +238,32 @@ func (e *ValidationError) Error() string {
 	for i := range e.More {
 		sb.WriteString("; ")
 		e.More[i].leaf(&sb)
+	}
+	return sb.String()
+}
+
+// LibraryText renders every leaf as the library words it, "<pointer>:
+// <message>" with the keyword only where the library's message starts with
+// it ("/confidence: got string, want number", "/confidence: maximum: got 3,
+// want 1"), joined with "; ". It is the form the existing engine prints in
+// eval show's "expect schema invalid" errors.
+func (e *ValidationError) LibraryText() string {
+	var sb strings.Builder
+	for i := -1; i < len(e.More); i++ {
+		l := e
+		if i >= 0 {
+			sb.WriteString("; ")
+			l = &e.More[i]
+		}
+		if l.Pointer != "" {
+			sb.WriteString(l.Pointer)
+			sb.WriteString(": ")
+		}
+		if l.keyed {
+			sb.WriteString(l.Constraint)
+			sb.WriteString(": ")
+		}
+		sb.WriteString(l.Message)
 	}
 	return sb.String()
 }

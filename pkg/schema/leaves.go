@@ -87,8 +87,9 @@ func leafOf(k jsonschema.ErrorKind, inst []string, name func(string) string) Val
 	c := constraintOf(k)
 	// Some library messages already start with the keyword
 	// ("maximum: got 5, want 1"); keep it once.
-	msg := strings.TrimPrefix(k.LocalizedString(english), c+": ")
-	return ValidationError{Pointer: jsonPointer(inst), Constraint: c, Message: msg}
+	words := k.LocalizedString(english)
+	msg, keyed := strings.CutPrefix(words, c+": ")
+	return ValidationError{Pointer: jsonPointer(inst), Constraint: c, Message: msg, keyed: keyed}
 }
 
 func constraintOf(k jsonschema.ErrorKind) string {

@@ -56,6 +56,30 @@ func TestLeafOrderIsStable(t *testing.T) {
 	}
 }
 
+// TestLibraryText: the existing engine's words for the same leaves, in the
+// same order: "<pointer>: <message>", the keyword only where the library's
+// message has it.
+func TestLibraryText(t *testing.T) {
+	s, err := CompileBytes("o.json", []byte(`{"type":"object","required":["a","b"],"additionalProperties":false,
+		"properties":{"c":{"maximum":1},"e":{"oneOf":[{"type":"string"},{"type":"integer"}]}},
+		"patternProperties":{"^c":{"multipleOf":2},"c$":{"minimum":10}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "missing properties 'a', 'b'; additional properties 'd' not allowed; " +
+		"/c: maximum: got 5, want 1; /c: multipleOf: got 5, want 2; /c: minimum: got 5, want 10; " +
+		"/e: got number, want string; /e: got number, want integer"
+	if ve := s.ValidateJSON([]byte(`{"c":5,"d":0,"e":1.5}`)); ve == nil || ve.LibraryText() != want {
+		t.Fatalf("got  %v\nwant %s", ve.LibraryText(), want)
+	}
+	if ve := s.Validate(nil); ve == nil || ve.LibraryText() != "got null, want object" {
+		t.Fatalf("null: %v", ve)
+	}
+	if ve := s.ValidateJSON([]byte(`{`)); ve == nil || ve.LibraryText() != ve.Message {
+		t.Fatalf("a leaf of kitsoki's own (json) has no keyword to drop: %v", ve)
+	}
+}
+
 func TestReferenceCycleNamesThePlace(t *testing.T) {
 	s, err := CompileBytes("c.json", []byte(`{"$defs":{"a":{"$ref":"#/$defs/b"},"b":{"$ref":"#/$defs/a"}},"properties":{"x":{"$ref":"#/$defs/a"}}}`))
 	if err != nil {

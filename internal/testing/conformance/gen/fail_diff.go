@@ -11,8 +11,9 @@ import (
 )
 
 // failuresDiff compares the failure texts of two turns as a user reads
-// them, or is empty. They are compared as sets: upstream lists a map's
-// failing keys in Go's random map order. A message that prints a world
+// them, or is empty. They are compared as sets (upstream lists a map's
+// failing keys in Go's random map order), then by the order of the checks
+// they come from (failureOrder). A message that prints a world
 // value is compared up to the value (upstream prints Go's %v, ours JSON:
 // docs/compat/flowtest.md "Values in failure messages"); job ids are
 // masked (noJobIDs); ours' "left out:" lines after a failing view check
@@ -20,6 +21,9 @@ import (
 func failuresDiff(ta, tb *flowtest.TurnResult) string {
 	a, b := failureSet(ta.Failures), failureSet(tb.Failures)
 	if slices.Equal(a, b) {
+		if oa, ob := failureOrder(ta.Failures), failureOrder(tb.Failures); !slices.Equal(oa, ob) {
+			return "failures in another order: ours " + quoteAll(ob) + ", existing " + quoteAll(oa)
+		}
 		return ""
 	}
 	var onlyA, onlyB []string
@@ -52,6 +56,25 @@ func failureSet(fs []string) []string {
 		out = append(out, f)
 	}
 	slices.Sort(out)
+	return out
+}
+
+// failureOrder lists the checks a turn's failures come from (the text
+// before the first '[' or ':'), in order, a check once per run of its
+// failures: upstream checks in a fixed order (conformance
+// expect-failure-order) and only a map's keys, within one check, come in
+// random order.
+func failureOrder(fs []string) []string {
+	var out []string
+	for _, f := range fs {
+		label := f
+		if i := strings.IndexAny(f, "[:"); i >= 0 {
+			label = f[:i]
+		}
+		if len(out) == 0 || out[len(out)-1] != label {
+			out = append(out, label)
+		}
+	}
 	return out
 }
 
