@@ -1,6 +1,7 @@
 package jsonvalue
 
 import (
+	"bytes"
 	"encoding/json"
 	"reflect"
 	"testing"
@@ -8,9 +9,10 @@ import (
 
 // FuzzOne holds One to encoding/json's Unmarshal, which also takes exactly
 // one value with whitespace around it (both accept the same inputs and
-// decode them to the same value), and OneExact to json.Valid.
+// decode them to the same value), and OneExact to json.Valid and to the
+// value json.Decoder builds with UseNumber.
 func FuzzOne(f *testing.F) {
-	for _, s := range []string{`{"a":1}`, " [1] \n", `[1]]`, `{"a":1}}`, `1 2`, ``, ` `, `"x"`, `1e400`, `{"a":[1,{"b":null}]}x`, "\t{}\r\n", `nul`, `[1,]`, `"\ud800"`} {
+	for _, s := range []string{`{"a":1}`, " [1] \n", `[1]]`, `{"a":1}}`, `1 2`, ``, ` `, `"x"`, `1e400`, `{"a":[1,{"b":null}]}x`, "\t{}\r\n", `nul`, `[1,]`, `"\ud800"`, "{\"a\":1,\"a\":[2,{}]}", "\"\xff\\u00e9\"", `{"k\"":"\ud834\udd1e\u2028"}`, `-0.5e-3`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -27,6 +29,14 @@ func FuzzOne(f *testing.F) {
 		var exact any // json.Number keeps any number: exactly the valid documents
 		if err := OneExact(data, &exact); (err == nil) != json.Valid(data) {
 			t.Fatalf("%q: OneExact err %v, json.Valid %v", data, err, json.Valid(data))
+		}
+		if json.Valid(data) { // the value json.Decoder builds with UseNumber
+			dec := json.NewDecoder(bytes.NewReader(data))
+			dec.UseNumber()
+			var want any
+			if err := dec.Decode(&want); err != nil || !reflect.DeepEqual(exact, want) {
+				t.Fatalf("%q: OneExact %#v, Decoder %#v (%v)", data, exact, want, err)
+			}
 		}
 	})
 }
