@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -13,9 +16,9 @@ import (
 // a byte was decoded): json.Valid checks the data where it lies, then
 // value builds what encoding/json builds from it (map[string]any, []any,
 // string, json.Number or float64, bool, nil; a repeated key's last value;
-// strings unquoted by encoding/json itself when they hold an escape or a
-// byte that is not UTF-8). Data that is not exactly one valid value, and
-// a number float64 cannot hold, take the json.Decoder path for its error.
+// strings unquoted as encoding/json unquotes them, in one buffer). Data
+// that is not exactly one valid value, and a number float64 cannot hold,
+// take the json.Decoder path for its error.
 
 // oneValue decodes the valid JSON data into a new value; ok is false when
 // a number does not fit a float64 (exact unset), or a string does not
@@ -136,9 +139,79 @@ func (p *valueParser) string() string {
 	if plain && utf8.Valid(raw) {
 		return string(raw[1 : len(raw)-1])
 	}
-	var s string
-	if json.Unmarshal(raw, &s) != nil {
-		p.ok = false
+	return unquote(raw[1 : len(raw)-1])
+}
+
+// unquote is the text of the valid JSON string body b, as encoding/json
+// unquotes it (a lone or broken surrogate and each byte that is not
+// UTF-8 become U+FFFD), built in one buffer: encoding/json builds it in
+// one and copies that to a string.
+func unquote(b []byte) string {
+	var out strings.Builder
+	out.Grow(len(b))
+	for i := 0; i < len(b); {
+		c := b[i]
+		switch {
+		case c == '\\':
+			switch e := b[i+1]; e {
+			case 'b':
+				out.WriteByte('\b')
+			case 'f':
+				out.WriteByte('\f')
+			case 'n':
+				out.WriteByte('\n')
+			case 'r':
+				out.WriteByte('\r')
+			case 't':
+				out.WriteByte('\t')
+			case 'u':
+				r := hex4(b[i+2:])
+				i += 6
+				if utf16.IsSurrogate(r) {
+					if i+6 <= len(b) && b[i] == '\\' && b[i+1] == 'u' {
+						if d := utf16.DecodeRune(r, hex4(b[i+2:])); d != unicode.ReplacementChar {
+							out.WriteRune(d)
+							i += 6
+							continue
+						}
+					}
+					r = unicode.ReplacementChar
+				}
+				out.WriteRune(r)
+				continue
+			default: // '"', '\\', '/'
+				out.WriteByte(e)
+			}
+			i += 2
+		case c < utf8.RuneSelf:
+			j := i + 1
+			for j < len(b) && b[j] != '\\' && b[j] < utf8.RuneSelf {
+				j++
+			}
+			out.Write(b[i:j])
+			i = j
+		default:
+			r, size := utf8.DecodeRune(b[i:])
+			out.WriteRune(r) // U+FFFD for a byte that is not UTF-8
+			i += size
+		}
 	}
-	return s
+	return out.String()
+}
+
+// hex4 is the value of the four hex digits b starts with (valid JSON).
+func hex4(b []byte) rune {
+	var r rune
+	for _, c := range b[:4] {
+		switch {
+		case c <= '9':
+			c -= '0'
+		case c <= 'F':
+			c -= 'A' - 10
+		default:
+			c -= 'a' - 10
+		}
+		r = r<<4 | rune(c)
+	}
+	return r
 }

@@ -50,3 +50,24 @@ func TestOneKeepsDecoderCases(t *testing.T) {
 		t.Fatalf("out of range: %#v, %v", f, err)
 	}
 }
+
+// A big string with escapes is unquoted into one buffer, which becomes
+// the string (encoding/json unquotes into one and copies it).
+func TestOneExactEscapedStringAllocates(t *testing.T) {
+	body := strings.Repeat(`line \"quoted\" \u00e9\tx\n`, 8<<20/27)
+	data := []byte(`["` + body + `"]`)
+	var v any
+	var err error
+	spent := allocs.During(func() { err = OneExact(data, &v) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want any
+	if err := json.Unmarshal(data, &want); err != nil || !reflect.DeepEqual(v, want) {
+		t.Fatalf("the value differs from encoding/json's (%v)", err)
+	}
+	t.Logf("%d bytes of JSON: allocated %d", len(data), spent)
+	if spent > uint64(len(data))*5/4 {
+		t.Errorf("decoding %d bytes allocated %d, over 1.25 times the data", len(data), spent)
+	}
+}
