@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -41,7 +42,6 @@ type lifted struct {
 }
 
 var (
-	stringType  = reflect.TypeFor[string]()
 	marshalerT  = reflect.TypeFor[json.Marshaler]()
 	textMarshal = reflect.TypeFor[encoding.TextMarshaler]()
 )
@@ -74,17 +74,88 @@ func liftStrings(p any, skipKey string) (any, []lifted) {
 		return p, nil // spill reads its bytes as they are
 	}
 	l := &lifter{}
-	if s, ok := p.(string); ok {
-		if ref, ok := l.lift(s); ok {
-			return ref, l.out
-		}
-		return p, nil
-	}
-	v, changed := l.walk(reflect.ValueOf(p), 0, skipKey)
+	v, changed := l.value(p, 0, skipKey)
 	if !changed || l.cycle {
 		return p, nil
 	}
-	return v.Interface(), l.out
+	return v, l.out
+}
+
+// value is walk for a value held in an interface: the shapes of decoded
+// JSON directly, anything else through reflection.
+func (l *lifter) value(x any, depth int, skipKey string) (any, bool) {
+	if depth > maxScanDepth || l.cycle {
+		return x, false
+	}
+	switch y := x.(type) {
+	case nil:
+		return x, false
+	case string:
+		return l.lift(y)
+	case map[string]any:
+		if y == nil {
+			return x, false
+		}
+		if depth >= cycleDepth {
+			key := reflect.ValueOf(y).Pointer()
+			if l.enter(key) {
+				return x, false
+			}
+			defer delete(l.onPath, key)
+		}
+		var out map[string]any
+		for k, e := range y {
+			if skipKey != "" && k == skipKey {
+				continue
+			}
+			r, changed := l.value(e, depth+1, "")
+			if !changed {
+				continue
+			}
+			if out == nil {
+				out = make(map[string]any, len(y))
+				for k2, e2 := range y {
+					out[k2] = e2
+				}
+			}
+			out[k] = r
+		}
+		if out == nil {
+			return x, false
+		}
+		return out, true
+	case []any:
+		if len(y) == 0 {
+			return x, false
+		}
+		if depth >= cycleDepth {
+			key := [2]uintptr{reflect.ValueOf(y).Pointer(), uintptr(len(y))}
+			if l.enter(key) {
+				return x, false
+			}
+			defer delete(l.onPath, key)
+		}
+		var out []any
+		for i, e := range y {
+			r, changed := l.value(e, depth+1, "")
+			if !changed {
+				continue
+			}
+			if out == nil {
+				out = slices.Clone(y)
+			}
+			out[i] = r
+		}
+		if out == nil {
+			return x, false
+		}
+		return out, true
+	}
+	v, changed := l.walk(reflect.ValueOf(x), depth, skipKey)
+	if !changed {
+		return x, false
+	}
+	return v.Interface(), true
 }
 
 // walk returns v with its big strings lifted, and whether any was; depth
@@ -103,25 +174,15 @@ func (l *lifter) walk(v reflect.Value, depth int, skipKey string) (reflect.Value
 		if v.IsNil() {
 			return v, false
 		}
-		inner := v.Elem()
-		if inner.Type() == stringType {
-			ref, ok := l.lift(inner.String())
-			if !ok {
-				return v, false
-			}
-			out := reflect.New(t).Elem()
-			out.Set(reflect.ValueOf(ref))
-			return out, true
-		}
-		r, changed := l.walk(inner, depth+1, skipKey)
+		r, changed := l.value(v.Interface(), depth+1, skipKey)
 		if !changed {
 			return v, false
 		}
 		out := reflect.New(t).Elem()
-		out.Set(r)
+		out.Set(reflect.ValueOf(r))
 		return out, true
 	case reflect.Pointer:
-		if v.IsNil() || l.enter(v.Pointer(), depth) {
+		if v.IsNil() || l.onCycle(v.Pointer(), depth) {
 			return v, false
 		}
 		defer l.leave(v.Pointer(), depth)
@@ -159,7 +220,7 @@ func (l *lifter) walk(v reflect.Value, depth int, skipKey string) (reflect.Value
 		}
 		return out, true
 	case reflect.Map:
-		if v.IsNil() || t.Key().Kind() != reflect.String || l.enter(v.Pointer(), depth) {
+		if v.IsNil() || t.Key().Kind() != reflect.String || l.onCycle(v.Pointer(), depth) {
 			return v, false
 		}
 		defer l.leave(v.Pointer(), depth)
@@ -190,11 +251,13 @@ func (l *lifter) walk(v reflect.Value, depth int, skipKey string) (reflect.Value
 		if v.IsNil() || v.Len() == 0 || t.Elem().Kind() == reflect.Uint8 { // []byte is base64
 			return v, false
 		}
-		key := [2]uintptr{v.Pointer(), uintptr(v.Len())}
-		if l.enter(key, depth) {
-			return v, false
+		if depth >= cycleDepth {
+			key := [2]uintptr{v.Pointer(), uintptr(v.Len())}
+			if l.enter(key) {
+				return v, false
+			}
+			defer delete(l.onPath, key)
 		}
-		defer l.leave(key, depth)
 		var out reflect.Value
 		for i := range v.Len() {
 			r, changed := l.walk(v.Index(i), depth+1, "")
@@ -239,12 +302,9 @@ func (l *lifter) walk(v reflect.Value, depth int, skipKey string) (reflect.Value
 // itself, as encoding/json does from 1000 pointers deep.
 const cycleDepth = 1000
 
-// enter notes key on the walk's path from cycleDepth on; a key already on
-// it is a cycle, which ends the walk.
-func (l *lifter) enter(key any, depth int) bool {
-	if depth < cycleDepth {
-		return false
-	}
+// enter notes key on the walk's path; a key already on it is a cycle,
+// which ends the walk. The walk notes keys from cycleDepth on.
+func (l *lifter) enter(key any) bool {
 	if l.onPath[key] {
 		l.cycle = true
 		return true
@@ -256,9 +316,15 @@ func (l *lifter) enter(key any, depth int) bool {
 	return false
 }
 
-func (l *lifter) leave(key any, depth int) {
+// onCycle is enter of the pointer p from cycleDepth on.
+func (l *lifter) onCycle(p uintptr, depth int) bool {
+	return depth >= cycleDepth && l.enter(p)
+}
+
+// leave takes the pointer p off the path onCycle noted it on.
+func (l *lifter) leave(p uintptr, depth int) {
 	if depth >= cycleDepth {
-		delete(l.onPath, key)
+		delete(l.onPath, p)
 	}
 }
 

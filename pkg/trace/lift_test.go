@@ -3,6 +3,7 @@ package trace
 import (
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -79,5 +80,26 @@ func TestAppendBigAnswerAllocates(t *testing.T) {
 	t.Logf("%d-byte answer in 3 events: allocated %d bytes", len(answer), spent)
 	if spent > uint64(len(answer))/4 {
 		t.Errorf("appending a %d-byte answer allocated %d bytes, over a quarter of it", len(answer), spent)
+	}
+}
+
+// BenchmarkAppendWideValue appends an event of 20,000 small values (a big
+// world's snapshot): the cost of walking a payload for big strings that
+// holds none.
+func BenchmarkAppendWideValue(b *testing.B) {
+	set := map[string]any{}
+	for i := range 20_000 {
+		set["k"+strconv.Itoa(i)] = []any{"value " + strconv.Itoa(i), i, map[string]any{"n": true}}
+	}
+	w, err := CreateWith(filepath.Join(b.TempDir(), "run.jsonl"), Header{}, Options{Sync: SyncNever})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer w.Close()
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		if err := w.Append(Event{Turn: i, Kind: "world.update", Payload: map[string]any{"set": set}}); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
