@@ -28,8 +28,8 @@ type frameReader struct {
 //
 // A line longer than the reader's buffer is kept in pieces as it arrives
 // and joined once into a slice of its exact size: growing one slice by
-// append took some five times a 34 MiB line, with two copies live while
-// it grew.
+// append keeps two copies live while it grows, and leaves the garbage of
+// every step before.
 func (f *frameReader) next() ([]byte, error) {
 	var pieces [][]byte // full pieces of a long line, in order
 	var piece []byte    // the piece being filled

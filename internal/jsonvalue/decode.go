@@ -38,12 +38,6 @@ func (e *TrailingError) Error() string {
 }
 
 func one(data []byte, v any, exact bool) error {
-	if pv, ok := v.(*any); ok && pv != nil && *pv == nil && json.Valid(data) {
-		if val, ok := oneValue(data, exact); ok { // value.go
-			*pv = val
-			return nil
-		}
-	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if exact {
 		dec.UseNumber()

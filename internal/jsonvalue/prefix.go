@@ -8,7 +8,7 @@ import (
 
 // MarshalPrefix returns json.Marshal(v) when it is at most limit bytes,
 // and otherwise a prefix of it longer than limit, without encoding the
-// rest: a summary of a 34 MiB answer need not encode the answer. Values
+// rest: a summary of a big answer need not encode the answer. Values
 // of other types than decoded JSON's (maps of any, []any, strings,
 // numbers, bools, nil) are marshalled whole. nil when v does not encode.
 func MarshalPrefix(v any, limit int) []byte {

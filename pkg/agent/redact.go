@@ -252,7 +252,7 @@ func (rd redactor) String(s string) string {
 
 // replace is rd.r.Replace(s), returning s itself, not a copy of it, when
 // no secret occurs in it: strings.Replacer builds its output in a buffer
-// and copies that to a string (two copies of a 34 MiB answer, per string
+// and copies that to a string (two copies of a big answer, per string
 // masked). It writes an unchanged input in one piece; a secret found
 // writes the text before it and the mask apart.
 func (rd redactor) replace(s string) string {

@@ -21,9 +21,8 @@ import (
 // each string over blobThreshold (valid UTF-8, in NFC) is replaced by the
 // blob reference spill would give it, so the marshalled payload is small
 // and the string is hashed and written to its blob from where it lies.
-// Marshalling a 34 MiB answer held by an event three times took some six
-// times its size per copy (the encoder's growing buffer, then Marshal's
-// copy of it), per event.
+// Marshalling a big answer costs several times its size per event that
+// holds it (the encoder's growing buffer, then Marshal's copy of it).
 //
 // The trace and blob bytes are those of marshalling the whole value and
 // spilling it: such a string always moves to a blob holding the string
