@@ -25,31 +25,51 @@ type frameReader struct {
 // next returns the next line without its '\n'. On error it returns the
 // bytes of the unterminated line read so far (at most max of them):
 // io.EOF after a partial line, errFrameTooLarge for a line over max.
+//
+// A line longer than the reader's buffer is kept in pieces as it arrives
+// and joined once into a slice of its exact size: growing one slice by
+// append keeps two copies live while it grows, and leaves the garbage of
+// every step before.
 func (f *frameReader) next() ([]byte, error) {
-	var buf []byte
+	var pieces [][]byte // full pieces of a long line, in order
+	var piece []byte    // the piece being filled
+	size := 0           // the bytes in pieces and piece
 	for {
 		chunk, err := f.br.ReadSlice('\n')
-		n := len(chunk)
 		if err == nil {
-			n-- // the '\n'
+			chunk = chunk[:len(chunk)-1] // the '\n'
 		}
-		if len(buf)+n > f.max {
-			return append(buf, chunk[:f.max-len(buf)]...), errFrameTooLarge
+		if size+len(chunk) > f.max {
+			chunk, err = chunk[:f.max-size], errFrameTooLarge
 		}
-		buf = append(buf, chunk[:n]...)
-		switch err {
-		case nil:
-			if buf == nil {
-				buf = []byte{}
+		if err == bufio.ErrBufferFull {
+			size += len(chunk)
+			for len(chunk) > 0 {
+				if len(piece) == cap(piece) {
+					if piece != nil {
+						pieces = append(pieces, piece)
+					}
+					piece = make([]byte, 0, min(max(2*cap(piece), len(chunk)), maxPiece))
+				}
+				n := copy(piece[len(piece):cap(piece)], chunk)
+				piece, chunk = piece[:len(piece)+n], chunk[n:]
 			}
-			return buf, nil
-		case bufio.ErrBufferFull:
 			continue
-		default:
-			return buf, err
 		}
+		if size+len(chunk) == 0 && err != nil {
+			return nil, err
+		}
+		line := make([]byte, 0, size+len(chunk))
+		for _, p := range pieces {
+			line = append(line, p...)
+		}
+		return append(append(line, piece...), chunk...), err
 	}
 }
+
+// maxPiece bounds one piece of a long line: the pieces' room left unused
+// is at most this.
+const maxPiece = 4 << 20
 
 // tooLargeText explains errFrameTooLarge to the child's author.
 func tooLargeText(max int) string {

@@ -247,7 +247,47 @@ func (rd redactor) String(s string) string {
 	if rd.r == nil {
 		return s
 	}
-	return rd.r.Replace(s)
+	return rd.replace(s)
+}
+
+// replace is rd.r.Replace(s), returning s itself, not a copy of it, when
+// no secret occurs in it: strings.Replacer builds its output in a buffer
+// and copies that to a string (two copies of a big answer, per string
+// masked). It writes an unchanged input in one piece; a secret found
+// writes the text before it and the mask apart.
+func (rd redactor) replace(s string) string {
+	var w replaced
+	_, _ = rd.r.WriteString(&w, s) // writes to memory cannot fail
+	return w.result()
+}
+
+// replaced collects what a strings.Replacer writes: the first piece as it
+// is, every later one after it in a builder.
+type replaced struct {
+	first  string
+	pieces int
+	b      strings.Builder
+}
+
+func (w *replaced) WriteString(p string) (int, error) {
+	w.pieces++
+	switch w.pieces {
+	case 1:
+		w.first = p
+		return len(p), nil
+	case 2:
+		w.b.WriteString(w.first)
+	}
+	return w.b.WriteString(p)
+}
+
+func (w *replaced) Write(p []byte) (int, error) { return w.WriteString(string(p)) }
+
+func (w *replaced) result() string {
+	if w.pieces <= 1 {
+		return w.first
+	}
+	return w.b.String()
 }
 
 // value returns a copy of a decoded JSON value with every string masked,
@@ -258,7 +298,7 @@ func (rd redactor) value(v any) any {
 	if rd.r == nil {
 		return v
 	}
-	return jsonvalue.MapStrings(v, rd.r.Replace, true)
+	return jsonvalue.MapStrings(v, rd.replace, true)
 }
 
 // holds reports whether a decoded JSON value has a secret in a string or
@@ -266,10 +306,10 @@ func (rd redactor) value(v any) any {
 func (rd redactor) holds(v any) bool {
 	switch x := v.(type) {
 	case string:
-		return rd.r.Replace(x) != x
+		return rd.replace(x) != x
 	case map[string]any:
 		for k, e := range x {
-			if rd.r.Replace(k) != k || rd.holds(e) {
+			if rd.replace(k) != k || rd.holds(e) {
 				return true
 			}
 		}
@@ -300,7 +340,7 @@ func (rd redactor) raw(b json.RawMessage) json.RawMessage {
 		return b
 	}
 	s := string(b)
-	out := rd.r.Replace(s)
+	out := rd.replace(s)
 	if strings.IndexByte(out, '\\') >= 0 && rd.escaped(out) {
 		// JSON escapes spell a secret in a way no listed form has
 		// ("\u0073ecret", "\/" for "/", a mix): judge the decoded value.
@@ -383,7 +423,7 @@ func (rd redactor) underlying(err error) error {
 		return err
 	}
 	msg := err.Error()
-	if m := rd.r.Replace(msg); m != msg {
+	if m := rd.replace(msg); m != msg {
 		return &maskedError{msg: m}
 	}
 	return err

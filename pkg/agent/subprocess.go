@@ -147,13 +147,42 @@ type rpcErrorObject struct {
 	Data    json.RawMessage `json:"data"`
 }
 
+// askWire is an AskResponse as decoded from a reply line: its submission
+// is kept as the slice of the line it is (the line is the reply's own and
+// is not reused), not copied, which for a big answer is one copy less.
+type askWire struct {
+	AskResponse
+	Submission lineSlice `json:"submission,omitempty"`
+}
+
+// lineSlice is raw JSON kept where it lies, as json.RawMessage would
+// hold a copy of it (null included).
+type lineSlice []byte
+
+func (s *lineSlice) UnmarshalJSON(b []byte) error {
+	*s = b[:len(b):len(b)] // an append must not write into the rest of the line
+	return nil
+}
+
+// response is the AskResponse w holds (nil for nil).
+func (w *askWire) response() *AskResponse {
+	if w == nil {
+		return nil
+	}
+	r := w.AskResponse
+	r.Submission = json.RawMessage(w.Submission)
+	return &r
+}
+
 // parseReply decodes one stdout line as the reply to request id. A line
 // that breaks the protocol is a childproc.Fatal error (the process goes);
 // an error reply is an *AskError (the process stays).
 func (t *subprocessTransport) parseReply(line []byte, id int64) (*AskResponse, error) {
-	var f rpcReply[*AskResponse]
+	var w rpcReply[*askWire]
 	var resultErr error
-	if err := json.Unmarshal(line, &f); err != nil {
+	err := json.Unmarshal(line, &w)
+	f := rpcReply[*AskResponse]{JSONRPC: w.JSONRPC, ID: w.ID, Method: w.Method, Error: w.Error, Result: w.Result.response()}
+	if err != nil {
 		var raw rpcReply[json.RawMessage]
 		if rerr := json.Unmarshal(line, &raw); rerr != nil {
 			return nil, childproc.Fatal(fmt.Errorf("wrote a stdout line that is not a JSON-RPC message (%v): %q; plugins must write only JSON-RPC frames to stdout and log to stderr",

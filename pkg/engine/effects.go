@@ -557,8 +557,7 @@ func callText(e *Effect, agent string) string {
 func resultText(handler string, res map[string]any) string {
 	if isAgentHandler(handler) {
 		if sub, ok := res["submitted"]; ok {
-			b, _ := json.Marshal(sub)
-			s := string(b)
+			s := string(jsonvalue.MarshalPrefix(sub, 160)) // not the whole of a big answer
 			if len(s) > 160 {
 				s = s[:157] + "..."
 			}

@@ -1,7 +1,9 @@
 package trace
 
 import (
+	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 )
@@ -58,6 +60,12 @@ func resolveSidecar(tracePath, ref string) (string, error) {
 // (agent-prompts/, transcripts/) through a temporary file and a rename, so
 // a crash leaves no short file.
 func (w *Writer) writeSideFile(sub, name string, data []byte) error {
+	return w.writeSide(sub, name, bytes.NewReader(data))
+}
+
+// writeSide is writeSideFile of what data writes (a strings.Reader writes
+// its string without a copy of it).
+func (w *Writer) writeSide(sub, name string, data io.WriterTo) error {
 	dir := filepath.Join(w.dir, sub)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
@@ -71,7 +79,7 @@ func (w *Writer) writeSideFile(sub, name string, data []byte) error {
 	if err != nil {
 		return err
 	}
-	_, err = tmp.Write(data)
+	_, err = data.WriteTo(tmp)
 	if err == nil && w.opt.Sync != SyncNever {
 		err = tmp.Sync()
 	}

@@ -151,20 +151,31 @@ func syncDir(dir string) {
 // prompt or response of an agent event moves to a sidecar file, and an
 // agent call's transcript to transcripts/<call_id>.jsonl (transcript.go).
 func (w *Writer) Append(ev Event) error {
+	call := ev.CallID != "" && (ev.Kind == "agent.call.complete" || ev.Kind == "agent.call.error")
+	keep := ""
+	if call {
+		keep = "transcript"
+	}
+	// Big strings leave the value before it is marshalled (lift.go).
+	var lifts []lifted
+	ev.Payload, lifts = liftStrings(ev.Payload, keep)
 	payload, err := w.check(&ev)
 	if err != nil {
 		return err
 	}
-	if ev.CallID != "" && (ev.Kind == "agent.call.complete" || ev.Kind == "agent.call.error") {
+	if call {
 		// Before the blob rule: a transcript's events are kept as the
 		// backend wrote them.
 		if payload, err = w.offloadTranscript(payload, ev.CallID); err != nil {
 			return fmt.Errorf("trace: append %q event to %q: %w", ev.Kind, w.path, err)
 		}
 	}
-	if len(payload) > blobThreshold {
+	if len(payload) > blobThreshold || len(lifts) > 0 {
 		// Large values move to content-named blob files first.
-		if payload, err = w.spill(payload); err != nil {
+		if err = w.writeLifted(lifts); err == nil {
+			payload, err = w.spill(payload)
+		}
+		if err != nil {
 			return fmt.Errorf("trace: append %q event to %q: %w", ev.Kind, w.path, err)
 		}
 	}
