@@ -162,7 +162,8 @@ func (fs *folder) rewrite(root *node) {
 
 // target rewrites t, written at depth in owner, through each import level
 // from the rewriter's scope up: an @exit: is mapped by that level's import
-// (exit gets each mapping used), a bare name becomes relative, and a `..`
+// (exit gets each mapping used), a bare name becomes relative, a template
+// is kept as written, and a `..`
 // walking above the level's namespace is reported in its merge.
 func (rw *rewriter) target(t string, depth int, p story.Pos, owner *story.State, exit func(at *node, was string, ex *story.ImportExit)) string {
 	for x := rw.m; x.im != nil; x, depth = x.parent, depth+1 {
@@ -174,7 +175,11 @@ func (rw *rewriter) target(t string, depth int, p story.Pos, owner *story.State,
 		case t == "" || t == ".":
 			return t
 		case story.IsTemplated(t):
-			return (&rewriter{fs: rw.fs, m: x}).text(t)
+			// kept as written, its world. references too: upstream
+			// renders a child's templated target against the folded
+			// world, so world.k reads the importer's k (conformance
+			// import-target-template-world)
+			return t
 		case strings.HasPrefix(t, "@exit:"):
 			name := strings.TrimPrefix(t, "@exit:")
 			ex := x.im.Exits[name]
