@@ -659,7 +659,10 @@ func (r *runner) renderView(ctx context.Context, slots map[string]any) string {
 		// with its narration, or none after a bind, and not the hop's
 		// narration (conformance swallowed-hop-empty-view,
 		// swallowed-hop-view-fails)
-		r.t.hopFrom, r.t.capView, r.t.emitSay = "", r.t.hopFrom, -1
+		r.t.hopFrom, r.t.capView, r.t.emitSay, r.t.capPostBind = "", r.t.hopFrom, -1, false
+		if r.t.hopFirst != nil {
+			r.t.first = r.t.hopFirst
+		}
 		return r.renderView(ctx, turnSlots)
 	}
 	if err != nil && r.t.swallowed {
