@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"time"
 )
@@ -32,6 +33,9 @@ import (
 //     submits a job;
 //   - timeouts on job states, shorter and longer than the delays, so a
 //     timeout falls due in the advance a job ends in;
+//   - no target drawn (on_complete, timeout) names a state whose on_enter
+//     submits a job, and no job arm handles an intent an emit sends: a
+//     job submitted inside a clock drain aborts the run upstream;
 //   - fixture turns whose clock always covers every delay (upstream aborts
 //     a partial advance, flow-format §5.2): most intent turns carry an
 //     advance_clock, and shorter advances drawn elsewhere are lengthened.
@@ -47,6 +51,10 @@ type jobGen struct {
 	max    time.Duration // the longest job delay drawn
 	sends  []string      // the intents whose arms submit a job
 	enters []string      // the states whose on_enter submits a job
+	// aims are the target entries and timeouts drawn, which settle keeps
+	// off the states in enters: a job submitted inside a clock drain
+	// never idles upstream, which aborts the run (flow-format §5.2)
+	aims []m
 }
 
 func newJobGen(seed uint64, legacy bool) *jobGen {
@@ -106,9 +114,27 @@ func (x *jobGen) apply(app, kid, fixture m) {
 			x.timeout(k, st.(m))
 		}
 	}
+	x.settle()
 	x.ways(app)
 	if !x.legacy {
 		x.fixture(fixture)
+	}
+}
+
+// settle moves every target drawn that names a state whose on_enter
+// submits a job to the top-level state none of them is, or drops it.
+func (x *jobGen) settle() {
+	safe := ""
+	for _, k := range []string{"s1", "s2", "s3", "s0"} {
+		if !slices.Contains(x.enters, k) {
+			safe = k
+			break
+		}
+	}
+	for _, a := range x.aims {
+		if t, _ := a["target"].(string); slices.Contains(x.enters, t) || t == "kid" && slices.Contains(x.enters, "kid") {
+			a["target"] = safe
+		}
 	}
 }
 
@@ -166,6 +192,11 @@ func (x *jobGen) armSite(path string, st m, inKid bool) {
 	} else {
 		in = names[x.rnd.IntN(len(names))]
 	}
+	if !inKid && (in == "ping" || in == "go1" || in == "go2" || in == "*") {
+		// emit_intent and emit: send these from chains and hops: a job
+		// submitted by one inside a clock drain aborts the run upstream
+		in = x.pick("go0", "go3", "go4", "go5")
+	}
 	arms := asList(on[in])
 	if len(arms) == 0 {
 		arms = []any{m{"target": x.pick(".", path)}}
@@ -206,6 +237,7 @@ func (x *jobGen) timeout(path string, st m) {
 		return
 	}
 	st["timeout"] = m{"after": x.pick("2m", "7m", "30m", "2h"), "target": x.path()}
+	x.aims = append(x.aims, st["timeout"].(m))
 }
 
 // job is a background invoke declared at path (in the child with inKid).
@@ -239,7 +271,7 @@ func (x *jobGen) chain(path string, inKid bool) []any {
 		if inKid {
 			w = "m"
 		}
-		mark := fmt.Sprintf("{{ world.t + 'C:%s:' + last_job_status + ';' }}", path)
+		mark := fmt.Sprintf("{{ world.t + 'C:%s:' + world.last_job_status + ';' }}", path)
 		if inKid {
 			mark = "{{ world.m + 10 }}"
 		}
@@ -251,10 +283,13 @@ func (x *jobGen) chain(path string, inKid bool) []any {
 	if x.chance(75) {
 		for range 1 + x.rnd.IntN(2) {
 			e := m{"target": x.target(path, inKid)}
+			if !inKid {
+				x.aims = append(x.aims, e)
+			}
 			if x.chance(35) {
-				e["when"] = x.pick("world.n > 1", "world.b", "last_job_status == 'failed'", "world.last_job_result.v == 'J'")
+				e["when"] = x.pick("world.n > 1", "world.b", "world.last_job_status == 'failed'", "world.last_job_result.v == 'J'")
 				if inKid {
-					e["when"] = x.pick("world.m > 2", "last_job_status == 'done'")
+					e["when"] = x.pick("world.m > 2", "world.last_job_status == 'done'")
 				}
 			}
 			out = append(out, e)
@@ -286,7 +321,7 @@ func (x *jobGen) entry(inKid bool) m {
 	case 1:
 		return m{"set": m{"s": x.pick("{{ world.last_job_result.v }}", "{{ last_job_id }}x", "{{ world.n }}")}}
 	case 2:
-		return m{"say": x.pick("job {{ world.n }}", "job {{ last_job_status }}")}
+		return m{"say": x.pick("job {{ world.n }}", "job {{ world.last_job_status }}")}
 	case 3:
 		return m{"emit_intent": x.pick("ping", "{{ world.n > 2 ? 'ping' : '' }}")}
 	case 4:
@@ -306,7 +341,7 @@ func (x *jobGen) entry(inKid bool) m {
 	case 8:
 		return m{"set": m{"n": "{{ world.last_job_result.n }}"}}
 	case 9:
-		return m{"set": m{"b": "{{ last_job_status == 'done' }}"}}
+		return m{"set": m{"b": "{{ world.last_job_status == 'done' }}"}}
 	default:
 		return m{"set": m{"r": "{{ world.r }}j"}}
 	}
@@ -326,7 +361,7 @@ func (x *jobGen) target(path string, inKid bool) string {
 			return ".."
 		}
 	case 1:
-		return x.pick("{{ world.n > 2 ? 's1' : 's2' }}", "{{ world.last_job_result.v == 'J' ? 's3' : 'c' }}", "{{ last_job_status == 'failed' ? 's1' : 'c.c2' }}")
+		return x.pick("{{ world.n > 2 ? 's1' : 's2' }}", "{{ world.last_job_result.v == 'J' ? 's3' : 'c' }}", "{{ world.last_job_status == 'failed' ? 's1' : 'c.c2' }}")
 	case 2:
 		for _, p := range []string{"p.rb.b2", "p.ra.a2", "p"} {
 			if x.has(p) && x.chance(60) {
