@@ -43,6 +43,9 @@ type turn struct {
 	// bind-nothing-replayed-view)
 	applied bool
 	dotStay bool
+	// submitOnly: only background submissions that bound nothing set
+	// rerender and applied this turn (unsubmit)
+	submitOnly bool
 	// postGate: the post-bind pass stopped at a gate (conformance
 	// postbind-gate-live-view), the state postGateAt (postbind-gate-view)
 	postGate   bool
