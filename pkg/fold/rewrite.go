@@ -369,7 +369,7 @@ func (rw *rewriter) arm(t *story.Transition, depth int, owner *story.State) {
 	})
 }
 
-// effects rewrites effects in place, with an exit's set: before an @exit:.
+// effects rewrites effects in place.
 func (rw *rewriter) effects(list []*story.Effect, depth int, owner *story.State) []*story.Effect {
 	if list == nil {
 		return nil
@@ -382,11 +382,11 @@ func (rw *rewriter) effects(list []*story.Effect, depth int, owner *story.State)
 		}
 		rw.effect(e, depth, owner)
 		if e.Target() != "" {
+			// an on_complete target's exit is mapped, but its set: is
+			// not applied, as upstream (conformance
+			// oncomplete-exit-no-set)
 			e.More.Target = rw.target(e.Target(), depth, e.PosOf("target"), owner, func(at *node, was string, ex *story.ImportExit) {
 				rw.exitUse(e, was, ex)
-				if se := rw.exitSet(at, ex); se != nil {
-					out = append(out, se)
-				}
 			})
 		}
 		out = append(out, e)
