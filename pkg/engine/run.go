@@ -502,6 +502,7 @@ func (r *runner) userTurn(ctx context.Context, in Input) (*Turn, error) {
 		end["view"] = v
 		t.View = v
 	}
+	t.RigView = r.t.rigView
 	return r.closeTurn(t, from, end)
 }
 
@@ -759,12 +760,12 @@ func (r *runner) restingView(ctx context.Context, slots, turnSlots map[string]an
 	case !r.t.noView || r.t.rerender: // conformance parallel-root-bind
 		w := r.world.Snapshot()
 		if r.t.rerender && (r.t.dotStay || !r.t.applied) && r.t.emitSay < 0 && !r.t.postGate {
-			w = r.replayedWorld()
+			w, r.t.rigView = r.replayedWorld(), true
 		} else if r.t.capView != "" {
 			// a capped chain that had no first render leaves turn.end
 			// without a view: the flow rig's, from the replayed world
 			// (conformance cap-view-replayed)
-			w = r.replayedWorld()
+			w, r.t.rigView = r.replayedWorld(), true
 		}
 		// a hop the post-bind pass fired leaves the state's own view, not
 		// the arm's (conformance postbind-hop-drops-transition-view)

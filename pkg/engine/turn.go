@@ -43,6 +43,9 @@ type turn struct {
 	// bind-nothing-replayed-view)
 	applied bool
 	dotStay bool
+	// rigView: upstream's turn.end has no view, its flow rig renders the
+	// resting state from the replayed world (Turn.RigView)
+	rigView bool
 	// submitOnly: only background submissions that bound nothing set
 	// rerender and applied this turn (unsubmit)
 	submitOnly bool
