@@ -403,7 +403,7 @@ func (r *runner) callFailed(ctx context.Context, e *Effect, sum CallSummary, dur
 		hostErr["kind"] = ae.KindName()
 	}
 	if e.OnError == "" {
-		r.t.rerender, r.t.applied = true, true
+		r.t.rerender, r.t.applied, r.t.submitOnly = true, true, false
 	}
 	if err := r.setError(msg, hostErr); err != nil {
 		return nil, err
@@ -589,7 +589,7 @@ func (r *runner) walkArgs(e *Effect) map[string]any {
 // the two differ, in the journal. A non-finite value is lost to the log
 // (lostSet; conformance bind-non-finite-logged).
 func (r *runner) bindKey(key string, mem, rec any, differ bool) error {
-	r.t.rerender, r.t.applied, r.t.dropSay = true, true, true
+	r.t.rerender, r.t.applied, r.t.dropSay, r.t.submitOnly = true, true, true, false
 	r.t.batchBound = append(r.t.batchBound, key)
 	if finite(mem) != nil && !r.so.Strict {
 		return r.lostSet(key, mem)

@@ -141,6 +141,16 @@ func (r *runner) submit(ctx context.Context, e *Effect, args map[string]any, rc 
 			key, found = b.Key, true
 		}
 	}
+	if len(e.Bind) == 0 {
+		// a submission that binds nothing keeps the render from before
+		// it: an on_error that names no state later in the batch shows
+		// it, as if nothing had been applied (conformance
+		// submit-then-dot-stay)
+		r.keepFirst()
+		r.t.submitOnly = r.t.submitOnly || !r.t.rerender
+	} else {
+		r.t.submitOnly = false
+	}
 	setPath(r.world, key, id)
 	// conformance storymut-submit-keeps-say
 	r.t.rerender, r.t.applied = true, true

@@ -55,3 +55,13 @@ func (r *runner) landingViewFails(ctx context.Context) bool {
 	_, err := r.renderAt(ctx, r.statePath(), r.world.Snapshot(), nil, false)
 	return err != nil
 }
+
+// unsubmit: an on_error that names no state after background submissions
+// that bound nothing leaves the turn as if nothing had been applied, as
+// upstream: the first render shows, with its narration (conformance
+// submit-then-dot-stay).
+func (r *runner) unsubmit() {
+	if r.t.submitOnly {
+		r.t.rerender, r.t.applied, r.t.submitOnly = false, false, false
+	}
+}

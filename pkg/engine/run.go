@@ -502,6 +502,7 @@ func (r *runner) userTurn(ctx context.Context, in Input) (*Turn, error) {
 		end["view"] = v
 		t.View = v
 	}
+	t.RigView = r.t.rigView
 	return r.closeTurn(t, from, end)
 }
 
@@ -659,11 +660,21 @@ func (r *runner) renderView(ctx context.Context, slots map[string]any) string {
 		// with its narration, or none after a bind, and not the hop's
 		// narration (conformance swallowed-hop-empty-view,
 		// swallowed-hop-view-fails)
-		r.t.hopFrom, r.t.capView, r.t.emitSay = "", r.t.hopFrom, -1
+		r.t.hopFrom, r.t.capView, r.t.emitSay, r.t.capPostBind = "", r.t.hopFrom, -1, false
+		if r.t.hopFirst != nil {
+			r.t.first = r.t.hopFirst
+		}
 		return r.renderView(ctx, turnSlots)
 	}
 	if err != nil && r.t.swallowed {
 		return "" // conformance mutate-landing-view-fails
+	}
+	if empty && r.t.submitOnly && r.t.first != nil && !redirected && r.t.emitSay < 0 {
+		// only background jobs that bound nothing made upstream render
+		// again, and that render is empty: the first render stands,
+		// transition view and narration included (conformance
+		// submit-empty-rerender)
+		return r.renderFirst(ctx, turnSlots)
 	}
 	if (empty || err != nil) && r.t.emitSay >= 0 && r.t.prePass != nil && !redirected && r.t.capView == "" && !r.t.noView {
 		// conformance postpass-view, postpass-view-fails, mutate-landing-view-fails
@@ -749,12 +760,12 @@ func (r *runner) restingView(ctx context.Context, slots, turnSlots map[string]an
 	case !r.t.noView || r.t.rerender: // conformance parallel-root-bind
 		w := r.world.Snapshot()
 		if r.t.rerender && (r.t.dotStay || !r.t.applied) && r.t.emitSay < 0 && !r.t.postGate {
-			w = r.replayedWorld()
+			w, r.t.rigView = r.replayedWorld(), true
 		} else if r.t.capView != "" {
 			// a capped chain that had no first render leaves turn.end
 			// without a view: the flow rig's, from the replayed world
 			// (conformance cap-view-replayed)
-			w = r.replayedWorld()
+			w, r.t.rigView = r.replayedWorld(), true
 		}
 		// a hop the post-bind pass fired leaves the state's own view, not
 		// the arm's (conformance postbind-hop-drops-transition-view)

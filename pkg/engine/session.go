@@ -86,10 +86,15 @@ const (
 
 // Turn is what one Fire or Advance did.
 type Turn struct {
-	Number    int64 // the last turn number used (synthetic turns of an Advance included)
-	Events    []Event
-	State     string
-	View      string
+	Number int64 // the last turn number used (synthetic turns of an Advance included)
+	Events []Event
+	State  string
+	View   string
+	// RigView: View is the render upstream leaves to its flow rig
+	// (turn.end has no view there): a rig that advances the clock after
+	// the turn renders the resting state again afterwards (conformance
+	// rig-view-after-advance)
+	RigView   bool
 	Rejection *Rejection
 	// Err is a turn-fatal error (story-runtime.md §1.12): state and world
 	// are left as they were before the turn.

@@ -123,17 +123,19 @@ func (r *runner) takeRedirect(ctx context.Context, rd *redirect, st *step, c *re
 		// rig's, from the replayed world (conformance
 		// on-error-dot-replayed-view, `nf`)
 		r.t.dotStay = true
+		r.unsubmit()
 		return true, nil
 	}
 	if res.stay {
 		r.t.dotStay = true
+		r.unsubmit()
 		return true, nil
 	}
 	from := r.statePath()
 	if r.t.redirectErr == "" && r.t.rerender {
 		r.t.first = nil // the batch had bound: the view renders again
 	}
-	r.t.redirectErr, r.t.rerender, r.t.applied, r.t.dropSay = rd.err, true, true, true
+	r.t.redirectErr, r.t.rerender, r.t.applied, r.t.dropSay, r.t.submitOnly = rd.err, true, true, true, false
 	if res.state != nil && r.par == nil && r.cur == res.state && r.exit == "" {
 		// a redirect to the resting state moves nothing, but is a
 		// redirect (conformance bare-compound-target, redirect-self-nested)

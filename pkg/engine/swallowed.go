@@ -22,7 +22,7 @@ func (r *runner) swallowedPostBind(ctx context.Context) error {
 	if at == nil {
 		return nil
 	}
-	was, redirectErr, n := r.place, r.t.redirectErr, len(r.t.events)
+	was, redirectErr, n, first := r.place, r.t.redirectErr, len(r.t.events), r.t.first
 	capView := r.t.capView
 	r.place, r.t.redirectErr = place{cur: at}, ""
 	r.t.capView, r.t.capAt = "", nil
@@ -30,7 +30,12 @@ func (r *runner) swallowedPostBind(ctx context.Context) error {
 		return err
 	}
 	if r.t.capView != "" {
-		return nil // the pass's own chain was swallowed: its origin shows
+		// the pass's own chain was swallowed: its origin shows, or,
+		// when that renders nothing, what showed before the pass
+		// (conformance swallowed-pass-empty-origin): the turn's first
+		// render, though the pass's own batch bound
+		r.t.hopFrom, r.t.hopFirst = capView, first
+		return nil
 	}
 	if hopped(r.t.events[n:]) {
 		r.t.hopFrom = capView

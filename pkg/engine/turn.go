@@ -12,12 +12,13 @@ import (
 // start, so nothing of a turn reaches the next.
 type turn struct {
 	events      []Event
-	redirectErr string // the error an on_error redirect handled this turn
-	typed       string // the intent name as fire received it, for machine.intent_accepted
-	capView     string // after a swallowed on_error chain: the state whose view turn.end shows (§2.4)
-	capAt       *State // that state, where upstream's post-bind pass then runs (nil: none runs)
-	hopFrom     string // capView before that pass, when a hop of it moved the session (swallowed.go)
-	swallowed   bool   // an on_error chain was swallowed this turn (swallowed.go)
+	redirectErr string       // the error an on_error redirect handled this turn
+	typed       string       // the intent name as fire received it, for machine.intent_accepted
+	capView     string       // after a swallowed on_error chain: the state whose view turn.end shows (§2.4)
+	capAt       *State       // that state, where upstream's post-bind pass then runs (nil: none runs)
+	hopFrom     string       // capView before that pass, when a hop of it moved the session (swallowed.go)
+	hopFirst    *firstRender // the turn's first render before that pass, when its own chain was swallowed
+	swallowed   bool         // an on_error chain was swallowed this turn (swallowed.go)
 	// postSettle: the calls being settled are a post-bind round's; capPostBind:
 	// the chain swallowed this turn was one of theirs (swallowed.go)
 	postSettle, capPostBind bool
@@ -42,6 +43,12 @@ type turn struct {
 	// bind-nothing-replayed-view)
 	applied bool
 	dotStay bool
+	// rigView: upstream's turn.end has no view, its flow rig renders the
+	// resting state from the replayed world (Turn.RigView)
+	rigView bool
+	// submitOnly: only background submissions that bound nothing set
+	// rerender and applied this turn (unsubmit)
+	submitOnly bool
 	// postGate: the post-bind pass stopped at a gate (conformance
 	// postbind-gate-live-view), the state postGateAt (postbind-gate-view)
 	postGate   bool

@@ -248,10 +248,11 @@ func TestNestedImports(t *testing.T) {
 	ask := inner.OnEnter[1]
 	leafDir := abs(t, "testdata/nested/leaf")
 	eq(t, "ask with", ask.With, map[string]any{"agent": "mid__leaf__helper", "prompt": filepath.Join(leafDir, "prompts/ask.md"), "schema": filepath.Join(leafDir, "schemas/out.json")})
-	eq(t, "on_complete", effs(inner.OnEnter[2].OnComplete()), []string{"set mid__leaf__answer={{ world.mid__leaf__answer }}", "set mid__outcome={{ world.mid__leaf__answer }}", "set result={{ world.mid__outcome }}", "target end"})
+	// the exits' sets are not applied on an on_complete target (oncomplete-exit-no-set)
+	eq(t, "on_complete", effs(inner.OnEnter[2].OnComplete()), []string{"set mid__leaf__answer={{ world.mid__leaf__answer }}", "target end"})
 	eq(t, "sibling", targets(state(t, f, "mid.leaf.work.sibling")), []string{"mid__leaf__step -> ../../broken"})
 	broken := state(t, f, "mid.leaf.broken")
-	eq(t, "broken", targets(broken), []string{"mid__leaf__step -> mid.leaf.work.inner", "mid__leaf__finish -> {{ world.mid__leaf__answer ? 'work' : 'broken' }}"})
+	eq(t, "broken", targets(broken), []string{"mid__leaf__step -> mid.leaf.work.inner", "mid__leaf__finish -> {{ world.answer ? 'work' : 'broken' }}"}) // a template as written (import-target-template-world)
 	eq(t, "broken enter", effs(broken.OnEnter), []string{"say Broken: {{ world.last_error }} {{ world.mid__leaf__answer }}", "invoke host.run"})
 	// on_error @exit:failed -> mid's bare lobby (parent scope, kept by the leaf
 	// fold) -> the outer fold sees it at depth 1 of mid: ../../lobby = mid.lobby.

@@ -162,7 +162,8 @@ func (fs *folder) rewrite(root *node) {
 
 // target rewrites t, written at depth in owner, through each import level
 // from the rewriter's scope up: an @exit: is mapped by that level's import
-// (exit gets each mapping used), a bare name becomes relative, and a `..`
+// (exit gets each mapping used), a bare name becomes relative, a template
+// is kept as written, and a `..`
 // walking above the level's namespace is reported in its merge.
 func (rw *rewriter) target(t string, depth int, p story.Pos, owner *story.State, exit func(at *node, was string, ex *story.ImportExit)) string {
 	for x := rw.m; x.im != nil; x, depth = x.parent, depth+1 {
@@ -174,7 +175,11 @@ func (rw *rewriter) target(t string, depth int, p story.Pos, owner *story.State,
 		case t == "" || t == ".":
 			return t
 		case story.IsTemplated(t):
-			return (&rewriter{fs: rw.fs, m: x}).text(t)
+			// kept as written, its world. references too: upstream
+			// renders a child's templated target against the folded
+			// world, so world.k reads the importer's k (conformance
+			// import-target-template-world)
+			return t
 		case strings.HasPrefix(t, "@exit:"):
 			name := strings.TrimPrefix(t, "@exit:")
 			ex := x.im.Exits[name]
@@ -364,7 +369,7 @@ func (rw *rewriter) arm(t *story.Transition, depth int, owner *story.State) {
 	})
 }
 
-// effects rewrites effects in place, with an exit's set: before an @exit:.
+// effects rewrites effects in place.
 func (rw *rewriter) effects(list []*story.Effect, depth int, owner *story.State) []*story.Effect {
 	if list == nil {
 		return nil
@@ -377,11 +382,11 @@ func (rw *rewriter) effects(list []*story.Effect, depth int, owner *story.State)
 		}
 		rw.effect(e, depth, owner)
 		if e.Target() != "" {
+			// an on_complete target's exit is mapped, but its set: is
+			// not applied, as upstream (conformance
+			// oncomplete-exit-no-set)
 			e.More.Target = rw.target(e.Target(), depth, e.PosOf("target"), owner, func(at *node, was string, ex *story.ImportExit) {
 				rw.exitUse(e, was, ex)
-				if se := rw.exitSet(at, ex); se != nil {
-					out = append(out, se)
-				}
 			})
 		}
 		out = append(out, e)

@@ -60,6 +60,14 @@
 // (../x, ..) and with slashes, a state-local intent, and parallel emit:
 // events on guarded, invoke, set and on_complete entries and in on_enter
 // lists (deep.go).
+// -jobs (flow kind) adds background jobs where the other draws put none
+// (jobs.go): in region leaves, on the parallel root's and a compound's
+// on_enter, in the imported child; three namespaces with their own delays,
+// one failing; on_complete chains with nested jobs, emits, sync calls and
+// guarded, templated, relative and region-leaf targets; timeouts on job
+// states shorter and longer than the delays; clock turns that always cover
+// every delay (a partial advance aborts upstream). Several jobs ending in
+// one advance land in a random order upstream: a known race.
 // -kind legacy writes the flow kind's stories with fixtures on the legacy
 // path (use_orchestrator: false, upstream's machine alone, as most real
 // fixtures run): every fixture names its start state, and no turn
@@ -154,12 +162,12 @@ func main() {
 
 func run(args []string) error {
 	if len(args) == 0 {
-		return fmt.Errorf("usage: gen write [-n N] [-seed S] [-known] [-emits] [-trail] [-extras] [-more] [-gates] [-override] [-deep] [-real] [-from DIR] [-kind flow|legacy|tmpl|agent|view|starlark|host|intent|expect|import|phase|intentfix|lint|mutate|storymut] DIR | gen diff DIR")
+		return fmt.Errorf("usage: gen write [-n N] [-seed S] [-known] [-emits] [-trail] [-extras] [-more] [-gates] [-override] [-deep] [-jobs] [-real] [-from DIR] [-kind flow|legacy|tmpl|agent|view|starlark|host|intent|expect|import|phase|intentfix|lint|mutate|storymut] DIR | gen diff DIR")
 	}
 	switch args[0] {
 	case "write":
 		n, seed, dir, known, emits, trail, extras, real, kind, from := 300, uint64(1), "", false, false, false, false, false, "flow", ""
-		more, gates, override, deep := false, false, false, false
+		more, gates, override, deep, jobs := false, false, false, false, false
 		rest := args[1:]
 		for len(rest) > 0 {
 			switch {
@@ -197,6 +205,8 @@ func run(args []string) error {
 				override, rest = true, rest[1:]
 			case rest[0] == "-deep":
 				deep, rest = true, rest[1:]
+			case rest[0] == "-jobs":
+				jobs, rest = true, rest[1:]
 			default:
 				dir, rest = rest[0], rest[1:]
 			}
@@ -206,9 +216,9 @@ func run(args []string) error {
 		}
 		switch kind {
 		case "flow":
-			return write(dir, n, seed, genOpts{known: known, emits: emits, trail: trail, extras: extras, more: more, gates: gates, override: override, deep: deep})
+			return write(dir, n, seed, genOpts{known: known, emits: emits, trail: trail, extras: extras, more: more, gates: gates, override: override, deep: deep, jobs: jobs})
 		case "legacy":
-			return write(dir, n, seed, genOpts{known: known, emits: emits, trail: trail, extras: extras, more: more, gates: gates, override: override, deep: deep, legacy: true})
+			return write(dir, n, seed, genOpts{known: known, emits: emits, trail: trail, extras: extras, more: more, gates: gates, override: override, deep: deep, jobs: jobs, legacy: true})
 		case "tmpl":
 			return writeTmpl(dir, n, seed)
 		case "agent":
@@ -258,7 +268,7 @@ func run(args []string) error {
 // known to differ between the engines (.inf, .nan, n's non-zero default).
 // genOpts are write's choices beyond the seed: -known, -kind legacy,
 // -emits, -trail, -extras, -more.
-type genOpts struct{ known, legacy, emits, trail, extras, more, gates, override, deep bool }
+type genOpts struct{ known, legacy, emits, trail, extras, more, gates, override, deep, jobs bool }
 
 func write(dir string, n int, seed uint64, o genOpts) error {
 	for i := range n {
@@ -281,6 +291,9 @@ func write(dir string, n int, seed uint64, o genOpts) error {
 		}
 		if o.deep {
 			newDeepGen(seed+uint64(i), o.trail, o.legacy).apply(app, fx)
+		}
+		if o.jobs {
+			newJobGen(seed+uint64(i), o.legacy).apply(app, kid, fx)
 		}
 		files := map[string]any{"app.yaml": app, filepath.Join("flows", "f.yaml"): fx}
 		if kid != nil {
