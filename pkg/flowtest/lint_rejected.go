@@ -31,6 +31,7 @@ import (
 // reported only when all of them refuse it. After a finding the rest of
 // the fixture is not judged: it already fails.
 func (l *fixtureLint) rejected(t *Turn) {
+	l.beforeTurn(t)
 	r := l.restAt(t)
 	arc, warned := l.judge(t, r)
 	if r.at == nil && !warned {
@@ -72,6 +73,9 @@ func (l *fixtureLint) judge(t *Turn, r rest) (string, bool) {
 		}
 	} else if arc == name && len(arcs) > 0 && !ix.taken[name] {
 		return "", false // a bare spelling of several children's intents: which one is unknown
+	}
+	if at != nil && len(r.alt) == 0 && l.noArmHolds(t, at, arc, r.from) {
+		return arc, true
 	}
 	n := len(l.ds)
 	l.slots(t, ix.decls[arc])
@@ -141,22 +145,26 @@ func (l *fixtureLint) after(t *Turn, r rest, arc string, warned bool) rest {
 	ix, at := l.ix, r.at
 	switch {
 	case warned:
+		l.world.loseAll()
 		return rest{} // the fixture already fails here
 	case t.ExpectError != nil:
+		l.world.loseAll()
 		if !l.fx.Orchestrated() && at != nil {
 			return r
 		}
 		return rest{}
 	}
 	var to []*story.State
+	var arm *story.Transition
 	if at != nil && t.Intent != nil && arc != "" && !(l.fx.Orchestrated() && l.leavesRequired(t, ix.decls[arc])) {
-		to = ix.stepAll(r, t.Intent.Name, arc, l.stillEffect()) // a clarification (a required slot left out) may stay
+		to, arm = ix.stepAll(r, t.Intent.Name, arc, l.stillEffect(), l.guardOf(t)) // a clarification (a required slot left out) may stay
 	}
+	l.moveWorld(r, to, arm)
 	if t.ExpectState != nil {
 		want := *t.ExpectState
 		if to != nil && !slices.ContainsFunc(to, func(s *story.State) bool { return s.Path == want }) && ix.hasState(want) {
-			l.warn(t.valueAt("expect_state"), ruleWrongState, "turns[%d].expect_state: %q, but the turn's intent %q, fired at %q (where %s%s), takes an unguarded first arm that moves it to %q%s: the assertion fails on both engines; expect_state: %s, or fix the turns before it",
-				t.Index, want, t.Intent.Name, at.Path, r.from, orAt(r.alt, "or at %s, where a failing call's on_error may move it"), to[0].Path, orAt(to[1:], "or, when a call's on_error redirects it, to %s"), to[0].Path)
+			l.warn(t.valueAt("expect_state"), ruleWrongState, "turns[%d].expect_state: %q, but the turn's intent %q, fired at %q (where %s%s), takes %s that moves it to %q%s: the assertion fails on both engines; expect_state: %s, or fix the turns before it",
+				t.Index, want, t.Intent.Name, at.Path, r.from, orAt(r.alt, "or at %s, where a failing call's on_error may move it"), armTook(at, arc, arm), to[0].Path, orAt(to[1:], "or, when a call's on_error redirects it, to %s"), to[0].Path)
 			return rest{}
 		}
 		if s := ix.plainLeaf(want); s != nil {
@@ -165,9 +173,32 @@ func (l *fixtureLint) after(t *Turn, r rest, arc string, warned bool) rest {
 		return rest{}
 	}
 	if to != nil {
-		return rest{at: to[0], alt: to[1:], from: fmt.Sprintf("turns[%d] %q leads (its first arm, unguarded, moves %q to %q)", t.Index, t.Intent.Name, at.Path, to[0].Path)}
+		return rest{at: to[0], alt: to[1:], from: fmt.Sprintf("turns[%d] %q leads (%s moves %q to %q)", t.Index, t.Intent.Name, armLed(at, arc, arm), at.Path, to[0].Path)}
 	}
 	return rest{}
+}
+
+// armTook and armLed name, for messages, the arm a turn certainly
+// takes at s: its first, unguarded, or the first whose when: holds.
+func armTook(s *story.State, arc string, a *story.Transition) string {
+	if _, first := firstArmOf(s, arc); a == nil || first == a && (a.When == "" || a.Default()) {
+		return "an unguarded first arm"
+	}
+	return armWhen(a)
+}
+
+func armLed(s *story.State, arc string, a *story.Transition) string {
+	if _, first := firstArmOf(s, arc); a == nil || first == a && (a.When == "" || a.Default()) {
+		return "its first arm, unguarded,"
+	}
+	return armWhen(a) + ","
+}
+
+func armWhen(a *story.Transition) string {
+	if a.When == "" || a.Default() {
+		return "the arm it certainly takes (unguarded, after guards false on the world the fixture certainly has)"
+	}
+	return fmt.Sprintf("the arm it certainly takes (when: %s, true on the world the fixture certainly has)", a.When)
 }
 
 // orAt is format with the quoted paths of ss joined by " or ", after a
@@ -186,15 +217,15 @@ func orAt(ss []*story.State, format string) string {
 // stepAll is step from every state r may rest in, merged (r.at's first),
 // or nil when one of them is unknown or resolves the intent's bare
 // spelling to another arc than r.at does.
-func (ix *storyIndex) stepAll(r rest, name, arc string, still func(*story.Effect) bool) []*story.State {
-	out := ix.step(r.at, arc, still)
+func (ix *storyIndex) stepAll(r rest, name, arc string, still func(*story.Effect) bool, guard func(string) (bool, bool)) ([]*story.State, *story.Transition) {
+	out, arm := ix.step(r.at, arc, still, guard)
 	for _, s := range r.alt {
 		if out == nil || ix.aliasOf(s, name) != ix.aliasOf(r.at, name) {
-			return nil
+			return nil, nil
 		}
-		more := ix.step(s, arc, still)
+		more, _ := ix.step(s, arc, still, guard)
 		if more == nil {
-			return nil
+			return nil, nil
 		}
 		for _, m := range more {
 			if !slices.Contains(out, m) {
@@ -202,7 +233,10 @@ func (ix *storyIndex) stepAll(r rest, name, arc string, still func(*story.Effect
 			}
 		}
 	}
-	return out
+	if len(r.alt) > 0 {
+		arm = nil // arms taken on other paths: no one arm's effects to apply
+	}
+	return out, arm
 }
 
 // step is where an intent whose arm list at s (or the nearest ancestor
@@ -213,42 +247,76 @@ func (ix *storyIndex) stepAll(r rest, name, arc string, still func(*story.Effect
 // enters must all be still (stillEffect: no call, emit or job that may
 // move it) or calls that may only redirect, its target literal, landing
 // on a leaf outside any parallel state.
-func (ix *storyIndex) step(s *story.State, arc string, still func(*story.Effect) bool) []*story.State {
+func (ix *storyIndex) step(s *story.State, arc string, still func(*story.Effect) bool, guard func(string) (bool, bool)) ([]*story.State, *story.Transition) {
 	if !quietEntry(s, orRedirect(still)) {
-		return nil // a pending emit of its on_enter may be decided again (conformance landing-effects-undone)
+		return nil, nil // a pending emit of its on_enter may be decided again (conformance landing-effects-undone)
 	}
-	n, a := firstArmOf(s, arc)
-	if a == nil || (a.When != "" && !a.Default()) || len(a.Emit()) > 0 || !allEffects(a.Effects, orRedirect(still)) {
-		return nil
+	n, a := chosenArm(s, arc, guard)
+	if a == nil || len(a.Emit()) > 0 || !allEffects(a.Effects, orRedirect(still)) {
+		return nil, nil
 	}
 	tt := strings.TrimSpace(a.Target)
 	var to []*story.State
 	switch {
 	case tt == "" || tt == ".":
 		if n != s {
-			return nil // the owning state's re-entry: not judged
+			return nil, nil // the owning state's re-entry: not judged
 		}
 		if alt, ok := ix.entryRedirects(s, still, nil); ok {
 			to = append([]*story.State{s}, alt...)
 		}
 	case story.IsTemplated(tt) || strings.HasPrefix(tt, "@exit:"):
-		return nil
+		return nil, nil
 	default:
 		p, err := story.ResolvePath(n.Path, tt)
 		if err != nil {
-			return nil
+			return nil, nil
 		}
 		to = ix.landing(ix.byPath[p], still)
 	}
 	if to == nil {
-		return nil
+		return nil, nil
 	}
 	// the arm's own calls are dispatched at the state it lands on
 	alt, ok := ix.redirects(a.Effects, to[0], still, to[1:], 0)
 	if !ok {
-		return nil
+		return nil, nil
 	}
-	return append([]*story.State{to[0]}, alt...)
+	return append([]*story.State{to[0]}, alt...), a
+}
+
+// chosenArm is the arm the engines take for arc at s (story-runtime
+// §1.5): the first, of the arms firstArmOf finds, that is unguarded
+// (or default: true) or whose when: guard says is certainly true, with
+// every arm before it certainly false; nil when that is not certain.
+func chosenArm(s *story.State, arc string, guard func(string) (bool, bool)) (*story.State, *story.Transition) {
+	n, a := firstArmOf(s, arc)
+	if a == nil {
+		return n, nil
+	}
+	arms := n.Arms(arc)
+	if len(arms) == 0 {
+		arms = n.Arms("*")
+	}
+	for _, a := range arms {
+		if a == nil {
+			return n, nil
+		}
+		if a.When == "" || a.Default() {
+			return n, a
+		}
+		v, known := false, false
+		if guard != nil {
+			v, known = guard(a.When)
+		}
+		if !known {
+			return n, nil
+		}
+		if v {
+			return n, a
+		}
+	}
+	return n, nil
 }
 
 // firstArmOf is the first arm the engines try for arc at s: the nearest
