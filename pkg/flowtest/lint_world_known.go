@@ -39,10 +39,15 @@ func (l *fixtureLint) startWorld() *knownWorld {
 	return kw
 }
 
-// get is k's value when it is certain.
+// get is k's value when it is certain: a key with no value that
+// nothing writes reads as null.
 func (w *knownWorld) get(k string) (any, bool) {
 	v, ok := w.vals[k]
-	if !ok || ((w.all || w.written[k]) && (w.lost || w.dirty[k])) {
+	written := w.all || w.written[k]
+	switch {
+	case written && (w.lost || w.dirty[k]):
+		return nil, false
+	case !ok && (written || w.dirty[k]):
 		return nil, false
 	}
 	return v, true

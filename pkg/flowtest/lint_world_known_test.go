@@ -6,7 +6,8 @@ import (
 )
 
 // knownApp: go's arms are guarded on a slot, gate's on world keys; mode
-// is never written, lamp only by light's arm.
+// is never written, lamp only by light's arm, nothing is neither declared
+// nor written (it reads as null).
 const knownApp = `app: {id: known}
 root: hall
 world:
@@ -19,6 +20,7 @@ intents:
   light: {}
   gate: {}
   look: {}
+  peek: {}
 states:
   hall:
     on:
@@ -35,6 +37,9 @@ states:
           target: north
         - when: "world.lamp"
           target: south
+      peek:
+        - when: "world.nothing != nil"
+          target: north
   north:
     on:
       look: [{target: .}]
@@ -68,6 +73,9 @@ func TestRejectedKnownWorld(t *testing.T) {
 		{"world_override", "initial_state: hall\nturns:\n  - intent: {name: gate}\n    world_override: {lamp: true}\n    expect_state: south\n  - intent: {name: light}\n    expect_state: hall\n", ""},
 		{"orchestrator set", "use_orchestrator: true\ninitial_state: hall\nturns:\n  - intent: {name: light}\n  - intent: {name: gate}\n    expect_state: south\n", ""},
 		{"templated slot", "use_orchestrator: true\ninitial_state: hall\nturns:\n  - intent: {name: go, slots: {direction: \"{{ world.mode }}\"}}\n", ""},
+		{"an undeclared key nothing writes", "initial_state: hall\nturns:\n  - intent: {name: peek}\n",
+			`reaches the arms of "hall", and every one's when: is false on the world the fixture certainly has then (first: world.nothing != nil)`},
+		{"an undeclared key initial_world sets", "initial_state: hall\ninitial_world: {nothing: 1}\nturns:\n  - intent: {name: peek}\n    expect_state: north\n", ""},
 		{"after a clock advance", "initial_state: hall\nturns:\n  - intent: {name: light}\n  - advance_clock: 1s\n    intent: {name: gate}\n", ""},
 	}
 	for _, c := range cases {
