@@ -179,26 +179,27 @@ func (l *fixtureLint) after(t *Turn, r rest, arc string, warned bool) rest {
 }
 
 // armTook and armLed name, for messages, the arm a turn certainly
-// takes at s: its first, unguarded, or the first whose when: holds.
+// takes at s: its first, unguarded, or the first whose when: holds on
+// what the fixture certainly has.
 func armTook(s *story.State, arc string, a *story.Transition) string {
 	if _, first := firstArmOf(s, arc); a == nil || first == a && (a.When == "" || a.Default()) {
 		return "an unguarded first arm"
 	}
-	return armWhen(a)
+	return "the " + armWhen(a)
 }
 
 func armLed(s *story.State, arc string, a *story.Transition) string {
 	if _, first := firstArmOf(s, arc); a == nil || first == a && (a.When == "" || a.Default()) {
 		return "its first arm, unguarded,"
 	}
-	return armWhen(a) + ","
+	return "its " + armWhen(a) + ","
 }
 
 func armWhen(a *story.Transition) string {
 	if a.When == "" || a.Default() {
-		return "the arm it certainly takes (unguarded, after guards false on the world the fixture certainly has)"
+		return "unguarded arm after guards false on what the fixture certainly has"
 	}
-	return fmt.Sprintf("the arm it certainly takes (when: %s, true on the world the fixture certainly has)", a.When)
+	return fmt.Sprintf("arm whose when: %s is true on what the fixture certainly has", a.When)
 }
 
 // orAt is format with the quoted paths of ss joined by " or ", after a

@@ -60,7 +60,7 @@ func TestRejectedKnownWorld(t *testing.T) {
 		want          string // a substring of the one flow-rejected finding; "": none
 	}{
 		{"slot guard", "initial_state: hall\nturns:\n  - intent: {name: go, slots: {direction: north}}\n  - intent: {name: light}\n",
-			`turns[1]: intent "light" is not taken at "north", where turns[0] "go" leads (the arm it certainly takes (when: slots.direction == 'north', true on the world the fixture certainly has), moves "hall" to "north")`},
+			`turns[1]: intent "light" is not taken at "north", where turns[0] "go" leads (its arm whose when: slots.direction == 'north' is true on what the fixture certainly has, moves "hall" to "north")`},
 		{"no slot arm holds", "initial_state: hall\nturns:\n  - intent: {name: go, slots: {direction: east}}\n",
 			`every one's when: is false on the world the fixture certainly has then (first: slots.direction == 'north'): the turn is rejected GUARD_FAILED`},
 		{"no world arm holds", "initial_state: hall\nturns:\n  - intent: {name: gate}\n",
@@ -91,5 +91,16 @@ func TestRejectedKnownWorld(t *testing.T) {
 				t.Fatalf("want one finding holding %q, got %v", c.want, got)
 			}
 		})
+	}
+}
+
+// TestWrongStateKnownWorld: an expect_state the arm a guard certainly
+// picks does not reach fails on the existing engine (probed: got
+// "north", want "south") and is warned naming that arm.
+func TestWrongStateKnownWorld(t *testing.T) {
+	fx := "test_kind: flow\ninitial_state: hall\nturns:\n  - intent: {name: go, slots: {direction: north}}\n    expect_state: south\n"
+	got := ruleFindings(t, ruleWrongState, map[string]string{"app.yaml": knownApp}, fx)
+	if len(got) != 1 || !strings.Contains(got[0].Message, `takes the arm whose when: slots.direction == 'north' is true on what the fixture certainly has that moves it to "north"`) {
+		t.Fatalf("want the guarded arm's wrong state, got %v", got)
 	}
 }
