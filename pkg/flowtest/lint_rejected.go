@@ -74,7 +74,9 @@ func (l *fixtureLint) judge(t *Turn, r rest) (string, bool) {
 	} else if arc == name && len(arcs) > 0 && !ix.taken[name] {
 		return "", false // a bare spelling of several children's intents: which one is unknown
 	}
-	if at != nil && len(r.alt) == 0 && l.noArmHolds(t, at, arc, r.from) {
+	// a left-out required slot is refused (legacy) or a clarification
+	// (orchestrator) before any guard is evaluated
+	if at != nil && len(r.alt) == 0 && !l.leavesRequired(t, ix.decls[arc]) && l.noArmHolds(t, at, arc, r.from) {
 		return arc, true
 	}
 	n := len(l.ds)

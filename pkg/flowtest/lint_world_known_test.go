@@ -21,6 +21,9 @@ intents:
   gate: {}
   look: {}
   peek: {}
+  ask:
+    slots:
+      who: {type: string, required: true}
 states:
   hall:
     on:
@@ -37,6 +40,9 @@ states:
           target: north
         - when: "world.lamp"
           target: south
+      ask:
+        - when: "world.mode == 'storm'"
+          target: north
       peek:
         - when: "world.nothing != nil"
           target: north
@@ -76,6 +82,7 @@ func TestRejectedKnownWorld(t *testing.T) {
 		{"an undeclared key nothing writes", "initial_state: hall\nturns:\n  - intent: {name: peek}\n",
 			`reaches the arms of "hall", and every one's when: is false on the world the fixture certainly has then (first: world.nothing != nil)`},
 		{"an undeclared key initial_world sets", "initial_state: hall\ninitial_world: {nothing: 1}\nturns:\n  - intent: {name: peek}\n    expect_state: north\n", ""},
+		{"a clarification asks before any guard", "use_orchestrator: true\ninitial_state: hall\nturns:\n  - intent: {name: ask}\n    expect_state: hall\n", ""},
 		{"after a clock advance", "initial_state: hall\nturns:\n  - intent: {name: light}\n  - advance_clock: 1s\n    intent: {name: gate}\n", ""},
 	}
 	for _, c := range cases {
