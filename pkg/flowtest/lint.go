@@ -64,12 +64,13 @@ func lint(st *story.Story, fxs []*Fixture) []diag.Diagnostic {
 
 // fixtureLint is lint's state.
 type fixtureLint struct {
-	root *story.Story
-	ix   *storyIndex
-	fx   *Fixture
-	ds   []diag.Diagnostic
-	rest rest   // where the fixture rests before the next turn (lint_rejected.go)
-	par  string // the parallel path the previous turn's expect_state names (lint_par_alias.go)
+	root  *story.Story
+	ix    *storyIndex
+	fx    *Fixture
+	ds    []diag.Diagnostic
+	rest  rest        // where the fixture rests before the next turn (lint_rejected.go)
+	world *knownWorld // what it certainly holds then (lint_world_known.go)
+	par   string      // the parallel path the previous turn's expect_state names (lint_par_alias.go)
 }
 
 // add reports a finding at p (in the fixture's file unless p names one).
@@ -132,6 +133,10 @@ func (l *fixtureLint) turns() {
 		l.partialRegions(fx, root, leaves(fx.InitialState))
 	}
 	l.rest = l.startRest()
+	l.world = nil
+	if !ix.unfolded {
+		l.world = l.startWorld()
+	}
 	for _, t := range fx.Turns {
 		l.turn(t)
 		l.rejected(t)
@@ -240,6 +245,9 @@ type storyIndex struct {
 	// unfolded: the story imports or expands phases but did not fold, so
 	// the index misses states and arms
 	unfolded bool
+	// story is the story indexed (folded when it imports), source the
+	// one loaded (lint_world_known.go)
+	story, source *story.Story
 }
 
 // maxSuggestions is how many did-you-means one lint looks up.
@@ -251,6 +259,7 @@ func indexFolded(st *story.Story) *storyIndex {
 	if fold.Changes(st) {
 		if f, err := fold.New(st, fold.Options{Phases: phases.Expand}); err == nil && f != nil {
 			ix := indexStory(f.Story)
+			ix.source = st
 			for _, p := range f.Paths() {
 				if si := f.Info(p); si != nil {
 					for name, arc := range si.IntentAliases {
@@ -272,7 +281,7 @@ func indexFolded(st *story.Story) *storyIndex {
 func indexStory(st *story.Story) *storyIndex {
 	ix := &storyIndex{states: map[string]bool{}, intents: map[string]bool{}, invoked: map[string]bool{}, world: map[string]*story.WorldVar{},
 		byPath: map[string]*story.State{}, decls: map[string][]*story.Intent{}, taken: map[string]bool{},
-		aliases: map[string][]string{}, aliasAt: map[string]map[string]string{}}
+		aliases: map[string][]string{}, aliasAt: map[string]map[string]string{}, story: st, source: st}
 	for _, w := range st.World {
 		if _, dup := ix.world[w.Name]; !dup {
 			ix.world[w.Name] = w

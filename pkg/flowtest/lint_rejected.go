@@ -1,6 +1,7 @@
 package flowtest
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -30,19 +31,20 @@ import (
 // reported only when all of them refuse it. After a finding the rest of
 // the fixture is not judged: it already fails.
 func (l *fixtureLint) rejected(t *Turn) {
-	at, from := l.restAt(t)
-	arc, warned := l.judge(t, at, from)
-	if at == nil && !warned {
+	l.beforeTurn(t)
+	r := l.restAt(t)
+	arc, warned := l.judge(t, r)
+	if r.at == nil && !warned {
 		warned = l.parallelAlias(t, l.par)
 	}
-	l.rest = l.after(t, at, from, arc, warned)
+	l.rest = l.after(t, r, arc, warned)
 	l.par = parRest(t)
 }
 
-// judge checks t fired at at (nil: unknown), returning the on: name its
-// intent reaches and whether it warned.
-func (l *fixtureLint) judge(t *Turn, at *story.State, from string) (string, bool) {
-	ix := l.ix
+// judge checks t fired where r rests (r.at nil: unknown), returning the
+// on: name its intent reaches and whether it warned.
+func (l *fixtureLint) judge(t *Turn, r rest) (string, bool) {
+	ix, at := l.ix, r.at
 	if t.ExpectError != nil || t.Intent == nil || t.Intent.Name == "" || ix.unfolded {
 		return "", false
 	}
@@ -64,13 +66,18 @@ func (l *fixtureLint) judge(t *Turn, at *story.State, from string) (string, bool
 		if a := ix.aliasOf(at, name); a != "" {
 			arc = a
 		}
-		if !takes(at, arc) {
-			l.warn(t.Intent.Pos, ruleRejected, "turns[%d]: intent %q is not taken at %q, where %s (it and its ancestors take: %s): the turn is rejected INTENT_NOT_ALLOWED_IN_STATE on both engines, if the fixture gets this far; fire an intent %q takes, fix the turns before it, or expect the rejection (expect_error: {code: %s})",
-				t.Index, name, at.Path, from, takenList(at), at.Path, engine.CodeNotAllowed)
+		if !takes(at, arc) && !slices.ContainsFunc(r.alt, func(s *story.State) bool { return takes(s, cmp.Or(ix.aliasOf(s, name), arc)) }) {
+			l.warn(t.Intent.Pos, ruleRejected, "turns[%d]: intent %q is not taken at %q, where %s (it and its ancestors take: %s)%s: the turn is rejected INTENT_NOT_ALLOWED_IN_STATE on both engines, if the fixture gets this far; fire an intent %q takes, fix the turns before it, or expect the rejection (expect_error: {code: %s})",
+				t.Index, name, at.Path, r.from, takenList(at), r.altTaken(), at.Path, engine.CodeNotAllowed)
 			return arc, true
 		}
 	} else if arc == name && len(arcs) > 0 && !ix.taken[name] {
 		return "", false // a bare spelling of several children's intents: which one is unknown
+	}
+	// a left-out required slot is refused (legacy) or a clarification
+	// (orchestrator) before any guard is evaluated
+	if at != nil && len(r.alt) == 0 && !l.leavesRequired(t, ix.decls[arc]) && l.noArmHolds(t, at, arc, r.from) {
+		return arc, true
 	}
 	n := len(l.ds)
 	l.slots(t, ix.decls[arc])
@@ -92,10 +99,21 @@ func (ix *storyIndex) aliasOf(s *story.State, name string) string {
 }
 
 // rest is where a fixture certainly rests between turns: at is the state
-// (nil: unknown), from says why, for messages.
+// (nil: unknown), from says why, for messages; alt lists the states a
+// failing call's on_error may have moved it to instead (lint_redirect.go).
 type rest struct {
 	at   *story.State
+	alt  []*story.State
 	from string
+}
+
+// altTaken names, for a message, the states of r.alt and what each takes.
+func (r rest) altTaken() string {
+	var b strings.Builder
+	for _, s := range r.alt {
+		fmt.Fprintf(&b, ", nor at %q, where a failing call's on_error may move it instead (taking: %s)", s.Path, takenList(s))
+	}
+	return b.String()
 }
 
 // startRest is where the fixture's first turn fires: a legacy fixture's
@@ -106,7 +124,7 @@ func (l *fixtureLint) startRest() rest {
 	if s == nil || (l.fx.Orchestrated() && !quietEntry(s, func(*story.Effect) bool { return false })) {
 		return rest{}
 	}
-	return rest{s, "the fixture starts (initial_state)"}
+	return rest{at: s, from: "the fixture starts (initial_state)"}
 }
 
 // restAt is the state t certainly fires at, or nil: not after a clock
@@ -114,79 +132,194 @@ func (l *fixtureLint) startRest() rest {
 // before it: the rig never runs the initial on_enter), in a story whose
 // background job's on_complete may move the machine between turns on the
 // orchestrator path (the legacy path runs no job).
-func (l *fixtureLint) restAt(t *Turn) (*story.State, string) {
+func (l *fixtureLint) restAt(t *Turn) rest {
 	if t.HasAdvance || (l.ix.jobs && l.fx.Orchestrated() && t != l.fx.Turns[0]) || l.rest.at == nil {
-		return nil, ""
+		return rest{}
 	}
-	return l.rest.at, l.rest.from
+	return l.rest
 }
 
 // after is where the fixture rests after t, fired at at with its intent
 // reaching the on: name arc: the state its expect_state names, else the
 // one the unguarded first arm of the intent certainly moves it to (a
 // legacy expect_error turn's result is discarded: it stays), else unknown.
-func (l *fixtureLint) after(t *Turn, at *story.State, from, arc string, warned bool) rest {
-	ix := l.ix
+func (l *fixtureLint) after(t *Turn, r rest, arc string, warned bool) rest {
+	ix, at := l.ix, r.at
 	switch {
 	case warned:
+		l.world.loseAll()
 		return rest{} // the fixture already fails here
 	case t.ExpectError != nil:
+		l.world.loseAll()
 		if !l.fx.Orchestrated() && at != nil {
-			return rest{at, from}
+			return r
 		}
 		return rest{}
 	}
-	var to *story.State
+	var to []*story.State
+	var arm *story.Transition
 	if at != nil && t.Intent != nil && arc != "" && !(l.fx.Orchestrated() && l.leavesRequired(t, ix.decls[arc])) {
-		to = ix.step(at, arc, l.stillEffect()) // a clarification (a required slot left out) may stay
+		to, arm = ix.stepAll(r, t.Intent.Name, arc, l.stillEffect(), l.guardOf(t)) // a clarification (a required slot left out) may stay
 	}
+	l.moveWorld(r, to, arm)
 	if t.ExpectState != nil {
 		want := *t.ExpectState
-		if to != nil && want != to.Path && ix.hasState(want) {
-			l.warn(t.valueAt("expect_state"), ruleWrongState, "turns[%d].expect_state: %q, but the turn's intent %q, fired at %q (where %s), takes an unguarded first arm that moves it to %q: the assertion fails on both engines; expect_state: %s, or fix the turns before it",
-				t.Index, want, t.Intent.Name, at.Path, from, to.Path, to.Path)
+		if to != nil && !slices.ContainsFunc(to, func(s *story.State) bool { return s.Path == want }) && ix.hasState(want) {
+			l.warn(t.valueAt("expect_state"), ruleWrongState, "turns[%d].expect_state: %q, but the turn's intent %q, fired at %q (where %s%s), takes %s that moves it to %q%s: the assertion fails on both engines; expect_state: %s, or fix the turns before it",
+				t.Index, want, t.Intent.Name, at.Path, r.from, orAt(r.alt, "or at %s, where a failing call's on_error may move it"), armTook(at, arc, arm), to[0].Path, orAt(to[1:], "or, when a call's on_error redirects it, to %s"), to[0].Path)
 			return rest{}
 		}
 		if s := ix.plainLeaf(want); s != nil {
-			return rest{s, fmt.Sprintf("turns[%d].expect_state rests", t.Index)}
+			return rest{at: s, from: fmt.Sprintf("turns[%d].expect_state rests", t.Index)}
 		}
 		return rest{}
 	}
 	if to != nil {
-		return rest{to, fmt.Sprintf("turns[%d] %q leads (its first arm, unguarded, moves %q to %q)", t.Index, t.Intent.Name, at.Path, to.Path)}
+		return rest{at: to[0], alt: to[1:], from: fmt.Sprintf("turns[%d] %q leads (%s moves %q to %q)", t.Index, t.Intent.Name, armLed(at, arc, arm), at.Path, to[0].Path)}
 	}
 	return rest{}
 }
 
-// step is the state an intent whose arm list at s (or the nearest
-// ancestor with one) starts with an unguarded arm certainly moves the
-// machine to, or nil: the arm's effects, the on_enter of s and of the
-// states it enters are all still (stillEffect: no call, emit or job that
-// may move it), its target is literal and lands on a leaf outside any
-// parallel state.
-func (ix *storyIndex) step(s *story.State, arc string, still func(*story.Effect) bool) *story.State {
-	if !quietEntry(s, still) {
-		return nil // a pending emit of its on_enter may be decided again (conformance landing-effects-undone)
+// armTook and armLed name, for messages, the arm a turn certainly
+// takes at s: its first, unguarded, or the first whose when: holds on
+// what the fixture certainly has.
+func armTook(s *story.State, arc string, a *story.Transition) string {
+	if _, first := firstArmOf(s, arc); a == nil || first == a && (a.When == "" || a.Default()) {
+		return "an unguarded first arm"
 	}
-	n, a := firstArmOf(s, arc)
-	if a == nil || (a.When != "" && !a.Default()) || len(a.Emit()) > 0 || !allEffects(a.Effects, still) {
-		return nil
+	return "the " + armWhen(a)
+}
+
+func armLed(s *story.State, arc string, a *story.Transition) string {
+	if _, first := firstArmOf(s, arc); a == nil || first == a && (a.When == "" || a.Default()) {
+		return "its first arm, unguarded,"
+	}
+	return "its " + armWhen(a) + ","
+}
+
+func armWhen(a *story.Transition) string {
+	if a.When == "" || a.Default() {
+		return "unguarded arm after guards false on what the fixture certainly has"
+	}
+	return fmt.Sprintf("arm whose when: %s is true on what the fixture certainly has", a.When)
+}
+
+// orAt is format with the quoted paths of ss joined by " or ", after a
+// comma; "" when ss is empty.
+func orAt(ss []*story.State, format string) string {
+	if len(ss) == 0 {
+		return ""
+	}
+	qs := make([]string, len(ss))
+	for i, s := range ss {
+		qs[i] = fmt.Sprintf("%q", s.Path)
+	}
+	return ", " + fmt.Sprintf(format, strings.Join(qs, " or "))
+}
+
+// stepAll is step from every state r may rest in, merged (r.at's first),
+// or nil when one of them is unknown or resolves the intent's bare
+// spelling to another arc than r.at does.
+func (ix *storyIndex) stepAll(r rest, name, arc string, still func(*story.Effect) bool, guard func(string) (bool, bool)) ([]*story.State, *story.Transition) {
+	out, arm := ix.step(r.at, arc, still, guard)
+	for _, s := range r.alt {
+		if out == nil || ix.aliasOf(s, name) != ix.aliasOf(r.at, name) {
+			return nil, nil
+		}
+		more, _ := ix.step(s, arc, still, guard)
+		if more == nil {
+			return nil, nil
+		}
+		for _, m := range more {
+			if !slices.Contains(out, m) {
+				out = append(out, m)
+			}
+		}
+	}
+	if len(r.alt) > 0 {
+		arm = nil // arms taken on other paths: no one arm's effects to apply
+	}
+	return out, arm
+}
+
+// step is where an intent whose arm list at s (or the nearest ancestor
+// with one) starts with an unguarded arm certainly moves the machine: the
+// leaf it lands on first, then each state a failing call's on_error may
+// redirect it to instead (lint_redirect.go); nil when that is not
+// certain. The arm's effects, the on_enter of s and of the states it
+// enters must all be still (stillEffect: no call, emit or job that may
+// move it) or calls that may only redirect, its target literal, landing
+// on a leaf outside any parallel state.
+func (ix *storyIndex) step(s *story.State, arc string, still func(*story.Effect) bool, guard func(string) (bool, bool)) ([]*story.State, *story.Transition) {
+	if !quietEntry(s, orRedirect(still)) {
+		return nil, nil // a pending emit of its on_enter may be decided again (conformance landing-effects-undone)
+	}
+	n, a := chosenArm(s, arc, guard)
+	if a == nil || len(a.Emit()) > 0 || !allEffects(a.Effects, orRedirect(still)) {
+		return nil, nil
 	}
 	tt := strings.TrimSpace(a.Target)
-	if tt == "" || tt == "." {
+	var to []*story.State
+	switch {
+	case tt == "" || tt == ".":
 		if n != s {
-			return nil // the owning state's re-entry: not judged
+			return nil, nil // the owning state's re-entry: not judged
 		}
-		return s
+		if alt, ok := ix.entryRedirects(s, still, nil); ok {
+			to = append([]*story.State{s}, alt...)
+		}
+	case story.IsTemplated(tt) || strings.HasPrefix(tt, "@exit:"):
+		return nil, nil
+	default:
+		p, err := story.ResolvePath(n.Path, tt)
+		if err != nil {
+			return nil, nil
+		}
+		to = ix.landing(ix.byPath[p], still)
 	}
-	if story.IsTemplated(tt) || strings.HasPrefix(tt, "@exit:") {
-		return nil
+	if to == nil {
+		return nil, nil
 	}
-	p, err := story.ResolvePath(n.Path, tt)
-	if err != nil {
-		return nil
+	// the arm's own calls are dispatched at the state it lands on
+	alt, ok := ix.redirects(a.Effects, to[0], still, to[1:], 0)
+	if !ok {
+		return nil, nil
 	}
-	return ix.landing(ix.byPath[p], still)
+	return append([]*story.State{to[0]}, alt...), a
+}
+
+// chosenArm is the arm the engines take for arc at s (story-runtime
+// §1.5): the first, of the arms firstArmOf finds, that is unguarded
+// (or default: true) or whose when: guard says is certainly true, with
+// every arm before it certainly false; nil when that is not certain.
+func chosenArm(s *story.State, arc string, guard func(string) (bool, bool)) (*story.State, *story.Transition) {
+	n, a := firstArmOf(s, arc)
+	if a == nil {
+		return n, nil
+	}
+	arms := n.Arms(arc)
+	if len(arms) == 0 {
+		arms = n.Arms("*")
+	}
+	for _, a := range arms {
+		if a == nil {
+			return n, nil
+		}
+		if a.When == "" || a.Default() {
+			return n, a
+		}
+		v, known := false, false
+		if guard != nil {
+			v, known = guard(a.When)
+		}
+		if !known {
+			return n, nil
+		}
+		if v {
+			return n, a
+		}
+	}
+	return n, nil
 }
 
 // firstArmOf is the first arm the engines try for arc at s: the nearest
@@ -210,20 +343,25 @@ func firstArmOf(s *story.State, arc string) (*story.State, *story.Transition) {
 	return n, arms[0]
 }
 
-// landing is the leaf a move to d certainly rests on (descending literal
-// initial: states), or nil: a parallel state, a templated initial:, or an
-// on_enter on the way that may move it.
-func (ix *storyIndex) landing(d *story.State, still func(*story.Effect) bool) *story.State {
+// landing is the leaf a move to d certainly rests on (descending the
+// literal initial: of type: compound states), then the states the on_error of a call on the way
+// may redirect it to; nil: a parallel state, a templated initial:, or an
+// on_enter on the way that may move it otherwise.
+func (ix *storyIndex) landing(d *story.State, still func(*story.Effect) bool) []*story.State {
 	for d != nil && len(d.Children) > 0 {
-		if d.Parallel || d.Initial == "" || story.IsTemplated(d.Initial) {
-			return nil
+		if d.Type != "compound" || d.Initial == "" || story.IsTemplated(d.Initial) {
+			return nil // a parallel state, or one the engines never descend into (rule initial)
 		}
 		d = ix.byPath[d.Path+"."+d.Initial]
 	}
-	if d == nil || ix.plainLeaf(d.Path) == nil || !quietEntry(d, still) {
+	if d == nil || ix.plainLeaf(d.Path) == nil {
 		return nil
 	}
-	return d
+	alt, ok := ix.entryRedirects(d, still, nil)
+	if !ok {
+		return nil
+	}
+	return append([]*story.State{d}, alt...)
 }
 
 // plainLeaf is the state at path when it is a leaf outside any parallel

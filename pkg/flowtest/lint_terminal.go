@@ -33,7 +33,7 @@ func (l *fixtureLint) notTerminal() {
 		}
 		s = l.ix.plainLeaf(*last.ExpectState)
 		from = fmt.Sprintf("turns[%d].expect_state", last.Index)
-	case l.rest.at != nil:
+	case l.rest.at != nil && len(l.rest.alt) == 0:
 		s, from = l.rest.at, "where the last turn certainly leaves it: "+l.rest.from
 	}
 	if s == nil || s.Terminal {

@@ -1,0 +1,112 @@
+package flowtest
+
+import (
+	"strings"
+	"testing"
+
+	"kitsoki/pkg/diag"
+)
+
+// redirectApp: work's on_enter calls host.run with on_error: failed;
+// arm's own call redirects to ../oops, whose on_enter redirects again to
+// deeper; area has states: but no type:, so entering it rests on area.
+// Every fixture below was run on the existing engine with the call
+// failing (host.run: {error: boom}) and succeeding ({data: ...}).
+const redirectApp = `app: {id: redirect}
+root: lobby
+hosts: [host.run]
+intents: {go: {}, arm: {}, fix: {}, look: {}, enter: {}}
+states:
+  lobby:
+    on:
+      go: [{target: work}]
+      enter: [{target: area}]
+      arm:
+        - target: plain
+          effects:
+            - invoke: host.run
+              with: {cmd: "true"}
+              on_error: ../oops
+  work:
+    on_enter:
+      - invoke: host.run
+        with: {cmd: "true"}
+        on_error: failed
+    on:
+      look: [{target: .}]
+  failed:
+    on:
+      fix: [{target: lobby}]
+      look: [{target: .}]
+  plain:
+    on:
+      look: [{target: .}]
+  oops:
+    on_enter:
+      - invoke: host.run
+        with: {cmd: "true"}
+        on_error: deeper
+    on:
+      fix: [{target: lobby}]
+  deeper:
+    on:
+      look: [{target: lobby}]
+  area:
+    initial: inner
+    states:
+      inner:
+        on:
+          fix: [{target: lobby}]
+`
+
+// TestRejectedAfterRedirect: a state entered through a call whose
+// on_error may redirect is followed as two (or more) possible states:
+// a turn neither takes is rejected whether the call fails or not, and an
+// expect_state neither reaches fails either way (both probed on the
+// existing engine: every warned fixture fails with the stub failing and
+// with it succeeding); a turn one of them takes is not judged.
+func TestRejectedAfterRedirect(t *testing.T) {
+	cases := []struct {
+		name, turns string
+		rule        *diag.Rule
+		want        []string // substrings of the one finding; none: no finding
+	}{
+		{"neither takes it", "  - intent: {name: go}\n  - intent: {name: go}\n", ruleRejected,
+			[]string{`intent "go" is not taken at "work"`, `nor at "failed", where a failing call's on_error may move it instead (taking: fix, look)`}},
+		{"the redirect takes it", "  - intent: {name: go}\n  - intent: {name: fix}\n", ruleRejected, nil},
+		{"followed through a stay", "  - intent: {name: go}\n  - intent: {name: look}\n  - intent: {name: go}\n", ruleRejected,
+			[]string{`turns[2]: intent "go" is not taken at "work"`, `nor at "failed"`}},
+		{"expect_state neither reaches", "  - intent: {name: go}\n  - intent: {name: look}\n    expect_state: lobby\n", ruleWrongState,
+			[]string{`moves it to "work", or, when a call's on_error redirects it, to "failed"`, `or at "failed", where a failing call's on_error may move it`}},
+		{"expect_state the redirect reaches", "  - intent: {name: go}\n  - intent: {name: look}\n    expect_state: failed\n", ruleWrongState, nil},
+		{"an arm's call, chained", "  - intent: {name: arm}\n  - intent: {name: go}\n", ruleRejected,
+			[]string{`not taken at "plain"`, `nor at "oops"`, `nor at "deeper"`}},
+		{"no descent without type: compound", "  - intent: {name: enter}\n  - intent: {name: fix}\n", ruleRejected, nil},
+		{"rests on a compound without type:", "  - intent: {name: enter}\n    expect_state: area\n", ruleWrongState, nil},
+	}
+	for _, c := range cases {
+		for _, stub := range []string{"{error: boom}", "{data: {stdout: hi}}"} {
+			t.Run(c.name+" "+stub, func(t *testing.T) {
+				fx := "test_kind: flow\ninitial_state: lobby\nhost_handlers:\n  host.run: " + stub + "\nturns:\n" + c.turns
+				var got []string
+				for _, d := range ruleFindings(t, c.rule, map[string]string{"app.yaml": redirectApp}, fx) {
+					got = append(got, d.Message)
+				}
+				if len(c.want) == 0 {
+					if len(got) != 0 {
+						t.Fatalf("want no %s finding, got %q", c.rule.ID, got)
+					}
+					return
+				}
+				if len(got) != 1 {
+					t.Fatalf("want one %s finding, got %q", c.rule.ID, got)
+				}
+				for _, w := range c.want {
+					if !strings.Contains(got[0], w) {
+						t.Errorf("finding %q lacks %q", got[0], w)
+					}
+				}
+			})
+		}
+	}
+}

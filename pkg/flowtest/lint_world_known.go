@@ -1,0 +1,339 @@
+package flowtest
+
+import (
+	"regexp"
+	"strings"
+
+	"kitsoki/internal/jsonvalue"
+	"kitsoki/pkg/engine"
+	"kitsoki/pkg/story"
+	"kitsoki/pkg/story/expr"
+)
+
+// knownWorld is what the rejected-turn checks know of a fixture's world
+// before a turn: the values a guard may be judged on. A key no effect of
+// the story, its imports or the engine writes keeps its start value
+// (the world: default, the rig's seed, initial_world) until a
+// world_override; a key an arm the fixture certainly takes sets to a
+// literal holds it until something else may write it. Every other key
+// is unknown.
+type knownWorld struct {
+	vals  map[string]any
+	dirty map[string]bool // written keys whose value is no longer certain
+	lost  bool            // every written key is uncertain
+	// written: the keys something may write (nil with all: any key)
+	written map[string]bool
+	all     bool
+}
+
+// startWorld is the fixture's world before its first turn, as the rig
+// seeds it (fixture_run.go's initialWorld).
+func (l *fixtureLint) startWorld() *knownWorld {
+	w := engine.StoryWorld(l.ix.story)
+	seedRig(w)
+	for _, kv := range l.fx.InitialWorld {
+		w[kv.Key] = jsonvalue.Normalize(jsonvalue.CopyNilAsEmpty(kv.Value))
+	}
+	kw := &knownWorld{vals: w, dirty: map[string]bool{}}
+	kw.written, kw.all = l.ix.writes(l.fx.Orchestrated())
+	return kw
+}
+
+// get is k's value when it is certain: a key with no value that
+// nothing writes reads as null.
+func (w *knownWorld) get(k string) (any, bool) {
+	v, ok := w.vals[k]
+	written := w.all || w.written[k]
+	switch {
+	case written && (w.lost || w.dirty[k]):
+		return nil, false
+	case !ok && (written || w.dirty[k]):
+		return nil, false
+	}
+	return v, true
+}
+
+// set records a certain value of k.
+func (w *knownWorld) set(k string, v any) {
+	w.vals[k] = jsonvalue.Normalize(v)
+	delete(w.dirty, k)
+}
+
+// forget makes every key effs may write uncertain.
+func (w *knownWorld) forget(effs []*story.Effect, orchestrated bool) {
+	for _, e := range effs {
+		if e == nil {
+			continue
+		}
+		if !effectWrites(e, orchestrated, func(k string) { w.dirty[k] = true }) {
+			w.lost = true
+		}
+	}
+}
+
+// apply runs the effects of an arm the fixture certainly takes: an
+// unguarded set: of a literal value makes it certain, anything else
+// that may write a key makes it uncertain.
+func (w *knownWorld) apply(effs []*story.Effect, orchestrated bool) {
+	for _, e := range effs {
+		if e == nil {
+			continue
+		}
+		if e.When == "" && len(e.Set) > 0 {
+			for _, kv := range e.Set {
+				if strings.Contains(kv.Key, ".") || story.IsTemplated(kv.Key) || hasTemplate(kv.Value) {
+					w.forget([]*story.Effect{e}, orchestrated)
+					break
+				}
+				w.set(kv.Key, kv.Value)
+			}
+			continue
+		}
+		w.forget([]*story.Effect{e}, orchestrated)
+	}
+}
+
+// hasTemplate reports a value holding {{ or {% anywhere.
+func hasTemplate(v any) bool {
+	found := false
+	jsonvalue.MapLeaves(v, func(leaf any) any {
+		if s, ok := leaf.(string); ok && (strings.Contains(s, "{{") || strings.Contains(s, "{%")) {
+			found = true
+		}
+		return leaf
+	})
+	return found
+}
+
+// effectWrites calls add with each key e (and what it nests) may write;
+// false when it may write any key (a templated key name, a selection).
+func effectWrites(e *story.Effect, orchestrated bool, add func(string)) bool {
+	ok := e.Selection() == nil
+	for _, kv := range append(append(append([]story.KV{}, e.Set...), e.Increment()...), e.Bind()...) {
+		if story.IsTemplated(kv.Key) {
+			ok = false
+		}
+		first, _, _ := strings.Cut(kv.Key, ".")
+		add(first)
+	}
+	if e.Invoke != "" && orchestrated {
+		add(story.WorldLastError)
+		add(story.WorldHostError)
+	}
+	if e.Background() {
+		add(story.WorldLastJobID)
+		add(story.WorldLastJobStatus)
+		add(story.WorldLastJobResult)
+		add(story.WorldInbox)
+	}
+	for _, n := range append(append([]*story.Effect{}, e.Effects()...), e.OnComplete()...) {
+		if n != nil && !effectWrites(n, orchestrated, add) {
+			ok = false
+		}
+	}
+	return ok
+}
+
+// writes is the set of keys some effect of the story, an import's
+// world_in or exit set:, or the engine may write on the fixture's path;
+// all when any key may be written.
+func (ix *storyIndex) writes(orchestrated bool) (map[string]bool, bool) {
+	out := map[string]bool{}
+	for _, k := range story.InjectedWorld() {
+		if k != story.WorldLastError && k != story.WorldHostError {
+			out[k] = true // the engine's own, seeded or written at its will
+		}
+	}
+	all := false
+	add := func(k string) { out[k] = true }
+	var w story.EffectWalk
+	for p := range w.States(ix.story.AllStates()...) {
+		if p.Parent == nil && !effectWrites(p.Effect, orchestrated, add) {
+			all = true
+		}
+	}
+	if len(ix.story.Proposals) > 0 || ix.story.Phases != nil || ix.unfolded {
+		all = true
+	}
+	for _, st := range append([]*story.Story{ix.source}, ix.source.Children()...) {
+		for alias, im := range st.Imports {
+			if st != ix.source && im != nil {
+				all = true // a grandchild's keys are prefixed twice
+			}
+			if im == nil {
+				continue
+			}
+			for _, kv := range im.WorldIn {
+				add(kv.Key)
+				add(alias + "__" + kv.Key)
+			}
+			for _, ex := range im.Exits {
+				if ex != nil {
+					for _, kv := range ex.Set {
+						add(kv.Key)
+					}
+				}
+			}
+		}
+	}
+	return out, all
+}
+
+// Guard reads the known-world judge accepts: world.K, world?.K,
+// world["K"], slots.K, slots?.K, slots["K"]; any other use of either
+// root (world[x], len(world), a string holding the word) is not judged.
+var (
+	worldRead = regexp.MustCompile(`\bworld\s*(?:\?\.|\.)\s*[A-Za-z_$][A-Za-z0-9_$]*|\bworld\s*\[\s*(?:"[^"]*"|'[^']*')\s*\]`)
+	slotRead  = regexp.MustCompile(`\bslots\s*(?:\?\.|\.)\s*([A-Za-z_][A-Za-z0-9_]*)|\bslots\s*\[\s*(?:"([^"]*)"|'([^']*)')\s*\]`)
+	worldWord = regexp.MustCompile(`\bworld\b`)
+	slotsWord = regexp.MustCompile(`\bslots\b`)
+)
+
+// guardValue evaluates the when: of an arm t fires with the world the
+// fixture certainly has: known is false when the guard reads anything
+// uncertain (a key something may have written, a slot not sent as a
+// literal, another root, now()) or fails to evaluate.
+func (l *fixtureLint) guardValue(when string, t *Turn) (val, known bool) {
+	if l.world == nil || strings.Contains(when, "now(") {
+		return false, false
+	}
+	p, err := expr.CompileGuard(when)
+	if err != nil {
+		return false, false
+	}
+	roots, all := p.Roots()
+	if all {
+		return false, false
+	}
+	for _, r := range roots {
+		if r != "world" && r != "slots" && r != "event" {
+			return false, false
+		}
+	}
+	if len(worldWord.FindAllStringIndex(when, -1)) != len(worldRead.FindAllStringIndex(when, -1)) ||
+		len(slotsWord.FindAllStringIndex(when, -1)) != len(slotRead.FindAllStringIndex(when, -1)) {
+		return false, false
+	}
+	world := map[string]any{}
+	for _, k := range p.WorldKeys() {
+		v, ok := l.world.get(k)
+		if !ok {
+			return false, false
+		}
+		world[k] = v
+	}
+	slots := map[string]any{}
+	for _, m := range slotRead.FindAllStringSubmatch(when, -1) {
+		name := m[1] + m[2] + m[3]
+		v, ok := sentSlot(t, name)
+		if !ok {
+			return false, false
+		}
+		slots[name] = v
+	}
+	b, err := p.EvalBool(expr.Env{"world": world, "slots": slots, "event": map[string]any{}})
+	if err != nil {
+		return false, false // a guard that fails to evaluate fails the turn: not judged here
+	}
+	return b, true
+}
+
+// sentSlot is the literal value t's intent sends for slot name.
+func sentSlot(t *Turn, name string) (any, bool) {
+	if t == nil || t.Intent == nil {
+		return nil, false
+	}
+	for _, kv := range t.Intent.Slots {
+		if kv.Key == name {
+			if hasTemplate(kv.Value) {
+				return nil, false
+			}
+			return jsonvalue.Normalize(kv.Value), true
+		}
+	}
+	return nil, false
+}
+
+// loseAll makes every written key uncertain (nil-safe).
+func (w *knownWorld) loseAll() {
+	if w != nil {
+		w.lost = true
+	}
+}
+
+// guardOf is guardValue for the arms t fires.
+func (l *fixtureLint) guardOf(t *Turn) func(string) (bool, bool) {
+	return func(when string) (bool, bool) { return l.guardValue(when, t) }
+}
+
+// beforeTurn brings the known world to the moment t's intent fires: a
+// clock advance (a timeout may fire), a turn that is no intent, or a
+// job that may land between turns loses it; world_override writes.
+func (l *fixtureLint) beforeTurn(t *Turn) {
+	w := l.world
+	if w == nil {
+		return
+	}
+	if t.HasAdvance || t.Intent == nil || (l.ix.jobs && l.fx.Orchestrated() && t != l.fx.Turns[0]) {
+		w.lost = true
+	}
+	if t.Intent != nil {
+		for _, kv := range t.WorldOverride {
+			if hasTemplate(kv.Value) {
+				w.dirty[kv.Key] = true
+				continue
+			}
+			w.set(kv.Key, kv.Value)
+		}
+	}
+}
+
+// moveWorld applies a turn fired where r rests that moves the machine
+// to one of to, taking arm (nil: unknown): arm's effects, then every
+// write of the on_exit and on_enter of the states it may leave and
+// enter (not followed one by one) made uncertain.
+func (l *fixtureLint) moveWorld(r rest, to []*story.State, arm *story.Transition) {
+	w := l.world
+	if w == nil {
+		return
+	}
+	if to == nil || arm == nil {
+		w.lost = true
+		return
+	}
+	orch := l.fx.Orchestrated()
+	w.apply(arm.Effects, orch)
+	for _, s := range append(append([]*story.State{r.at}, r.alt...), to...) {
+		for ; s != nil; s = s.Parent {
+			w.forget(s.OnExit(), orch)
+			w.forget(s.OnEnter, orch)
+		}
+	}
+}
+
+// noArmHolds warns at a turn whose intent, fired at at, reaches arms
+// that all have a when: the world the fixture certainly has makes false:
+// both engines reject it GUARD_FAILED (story-runtime §1.5). It reports
+// whether it warned.
+func (l *fixtureLint) noArmHolds(t *Turn, at *story.State, arc, from string) bool {
+	n, a := firstArmOf(at, arc)
+	if a == nil {
+		return false
+	}
+	arms := n.Arms(arc)
+	if len(arms) == 0 {
+		arms = n.Arms("*")
+	}
+	guard := l.guardOf(t)
+	for _, a := range arms {
+		if a == nil || a.When == "" || a.Default() {
+			return false
+		}
+		if v, known := guard(a.When); !known || v {
+			return false
+		}
+	}
+	l.warn(t.Intent.Pos, ruleRejected, "turns[%d]: intent %q, fired at %q (where %s), reaches the arms of %q, and every one's when: is false on the world the fixture certainly has then (first: %s): the turn is rejected %s on both engines, if the fixture gets this far; set the world the guards need (initial_world, world_override, the slots sent), fix the guards, or expect the rejection (expect_error: {code: %s})",
+		t.Index, t.Intent.Name, at.Path, from, n.Path, arms[0].When, engine.CodeGuardFailed, engine.CodeGuardFailed)
+	return true
+}
