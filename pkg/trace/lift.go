@@ -193,59 +193,13 @@ func (l *lifter) walk(v reflect.Value, depth int, skipKey string) (reflect.Value
 		out.Elem().Set(r)
 		return out, true
 	case reflect.Struct:
-		var out reflect.Value
-		for i := range t.NumField() {
-			f := t.Field(i)
-			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-			if !f.IsExported() || name == "-" || skipKey != "" && (name == skipKey || name == "" && f.Name == skipKey) {
-				continue // what encoding/json leaves out, or the member kept
-			}
-			inner := ""
-			if f.Anonymous && name == "" {
-				inner = skipKey // its fields are members of this object
-			}
-			r, changed := l.walk(v.Field(i), depth+1, inner)
-			if !changed {
-				continue
-			}
-			if !out.IsValid() {
-				out = reflect.New(t).Elem()
-				out.Set(v)
-			}
-			out.Field(i).Set(r)
-		}
-		if !out.IsValid() {
-			return v, false
-		}
-		return out, true
+		return l.walkStruct(v, depth, skipKey)
 	case reflect.Map:
 		if v.IsNil() || t.Key().Kind() != reflect.String || l.onCycle(v.Pointer(), depth) {
 			return v, false
 		}
 		defer l.leave(v.Pointer(), depth)
-		var out reflect.Value
-		it := v.MapRange()
-		for it.Next() {
-			if skipKey != "" && it.Key().String() == skipKey {
-				continue
-			}
-			r, changed := l.walk(it.Value(), depth+1, "")
-			if !changed {
-				continue
-			}
-			if !out.IsValid() {
-				out = reflect.MakeMapWithSize(t, v.Len())
-				copies := v.MapRange()
-				for copies.Next() {
-					out.SetMapIndex(copies.Key(), copies.Value())
-				}
-			}
-			out.SetMapIndex(it.Key(), r)
-		}
-		if !out.IsValid() {
-			return v, false
-		}
-		return out, true
+		return l.walkMap(v, depth, skipKey)
 	case reflect.Slice:
 		if v.IsNil() || v.Len() == 0 || t.Elem().Kind() == reflect.Uint8 { // []byte is base64
 			return v, false
@@ -257,44 +211,97 @@ func (l *lifter) walk(v reflect.Value, depth int, skipKey string) (reflect.Value
 			}
 			defer delete(l.onPath, key)
 		}
-		var out reflect.Value
-		for i := range v.Len() {
-			r, changed := l.walk(v.Index(i), depth+1, "")
-			if !changed {
-				continue
-			}
-			if !out.IsValid() {
-				out = reflect.MakeSlice(t, v.Len(), v.Len())
-				reflect.Copy(out, v)
-			}
-			out.Index(i).Set(r)
-		}
-		if !out.IsValid() {
-			return v, false
-		}
-		return out, true
+		return l.walkElems(v, depth)
 	case reflect.Array:
 		if t.Elem().Kind() == reflect.Uint8 {
 			return v, false
 		}
-		var out reflect.Value
-		for i := range v.Len() {
-			r, changed := l.walk(v.Index(i), depth+1, "")
-			if !changed {
-				continue
-			}
-			if !out.IsValid() {
-				out = reflect.New(t).Elem()
-				out.Set(v)
-			}
-			out.Index(i).Set(r)
-		}
-		if !out.IsValid() {
-			return v, false
-		}
-		return out, true
+		return l.walkElems(v, depth)
 	}
 	return v, false
+}
+
+// walkStruct is walk of a struct: the fields encoding/json writes.
+func (l *lifter) walkStruct(v reflect.Value, depth int, skipKey string) (reflect.Value, bool) {
+	t := v.Type()
+	var out reflect.Value
+	for i := range t.NumField() {
+		f := t.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if !f.IsExported() || name == "-" || skipKey != "" && (name == skipKey || name == "" && f.Name == skipKey) {
+			continue // what encoding/json leaves out, or the member kept
+		}
+		inner := ""
+		if f.Anonymous && name == "" {
+			inner = skipKey // its fields are members of this object
+		}
+		r, changed := l.walk(v.Field(i), depth+1, inner)
+		if !changed {
+			continue
+		}
+		if !out.IsValid() {
+			out = reflect.New(t).Elem()
+			out.Set(v)
+		}
+		out.Field(i).Set(r)
+	}
+	if !out.IsValid() {
+		return v, false
+	}
+	return out, true
+}
+
+// walkMap is walk of a non-nil map with string keys.
+func (l *lifter) walkMap(v reflect.Value, depth int, skipKey string) (reflect.Value, bool) {
+	var out reflect.Value
+	it := v.MapRange()
+	for it.Next() {
+		if skipKey != "" && it.Key().String() == skipKey {
+			continue
+		}
+		r, changed := l.walk(it.Value(), depth+1, "")
+		if !changed {
+			continue
+		}
+		if !out.IsValid() {
+			out = reflect.MakeMapWithSize(v.Type(), v.Len())
+			copies := v.MapRange()
+			for copies.Next() {
+				out.SetMapIndex(copies.Key(), copies.Value())
+			}
+		}
+		out.SetMapIndex(it.Key(), r)
+	}
+	if !out.IsValid() {
+		return v, false
+	}
+	return out, true
+}
+
+// walkElems is walk of a slice's or an array's elements (a changed slice
+// is a new one, a changed array a copy).
+func (l *lifter) walkElems(v reflect.Value, depth int) (reflect.Value, bool) {
+	var out reflect.Value
+	for i := range v.Len() {
+		r, changed := l.walk(v.Index(i), depth+1, "")
+		if !changed {
+			continue
+		}
+		if !out.IsValid() {
+			if v.Kind() == reflect.Slice {
+				out = reflect.MakeSlice(v.Type(), v.Len(), v.Len())
+				reflect.Copy(out, v)
+			} else {
+				out = reflect.New(v.Type()).Elem()
+				out.Set(v)
+			}
+		}
+		out.Index(i).Set(r)
+	}
+	if !out.IsValid() {
+		return v, false
+	}
+	return out, true
 }
 
 // cycleDepth is the depth from which the walk looks for a value holding
