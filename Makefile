@@ -14,6 +14,13 @@ BIN     := bin/kitsoki
 # checkout of the same sources compiled instead of compiling every package again.
 # Pinned lint tools, fetched through the Go module proxy by `go run`.
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
+# The go commands that make's checks start without make (the ci-triage and incident-router
+# examples `go run` their plugin and `go test` a package, from make examples and from cmd's tests;
+# host.local's test runs go test and go build in a module it writes) build with -trimpath too, the
+# setting of vet and build: without it they compiled the standard library once more in a setting
+# nothing else uses, and the repository's own packages again in every new checkout folder (their
+# cache keys hold the directory). The go env file's flags (go env GOFLAGS) are kept.
+export GOFLAGS := $(strip $(filter-out -trimpath,$(shell $(GO) env GOFLAGS 2>/dev/null)) -trimpath)
 
 .PHONY: race-tests beside-race-tests examples-built flows-built cross-others build test test-tools lint vet fmt-check staticcheck tidy-check unit graphviz examples flows bench bench-fetch fuzz release-snapshot clean fetch-llama-server fetch-models cross
 
@@ -41,13 +48,13 @@ test-tools:
 ## lint: gofmt, go vet on every release platform, staticcheck, go.mod tidy.
 lint: fmt-check vet cross staticcheck tidy-check
 
-## staticcheck with the release build's settings (CGO_ENABLED=0, -trimpath), for the same reason
+## staticcheck with the release build's settings (CGO_ENABLED=0, -trimpath from GOFLAGS), for the same reason
 ## as vet: staticcheck keys its cache on the build IDs of the packages `go list -export` compiles,
 ## and without -trimpath those depend on the checkout's path, so every fresh clone in a new folder
 ## (as CI makes) compiled and analysed every package again. With these settings it reuses what
 ## make vet compiled, and a clone anywhere finds its own earlier results.
 staticcheck:
-	CGO_ENABLED=0 GOFLAGS='$(GOFLAGS) -trimpath' $(GO) run $(STATICCHECK) ./...
+	CGO_ENABLED=0 $(GO) run $(STATICCHECK) ./...
 
 tidy-check:
 	$(GO) mod tidy -diff

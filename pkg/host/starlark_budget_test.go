@@ -133,6 +133,7 @@ func TestStarlarkGuardsKeepResults(t *testing.T) {
 // reads of a 7 MB file took 24 GB, and the kernel killed kitsoki test
 // --sandbox).
 func TestStarlarkReadsCharged(t *testing.T) {
+	t.Parallel()
 	sidecar := "inputs: {}\noutputs:\n  n: { type: int }\n"
 	dir := storytest.TempTree(t, map[string]string{
 		"big.txt":         strings.Repeat("a", 1536<<10),
@@ -199,6 +200,7 @@ func TestStarlarkSharedValueConverted(t *testing.T) {
 // is: each of these made a 200 MB string (or a doubled list) in one step,
 // past the per-value limit, with no error.
 func TestStarlarkAugmentedTargets(t *testing.T) {
+	t.Parallel()
 	sidecar := "inputs: {}\noutputs:\n  n: { type: int }\n"
 	head := "def f():\n    return 0\n\ndef main(ctx):\n"
 	scripts := map[string]string{
@@ -278,6 +280,7 @@ func TestStarlarkReservedNames(t *testing.T) {
 // squaring an integer forty times ended in a fatal out-of-memory, and
 // int() of 3,000,000 digits took 25 s in one step no cancel interrupts.
 func TestStarlarkIntegersBounded(t *testing.T) {
+	t.Parallel()
 	sidecar := "inputs: {}\noutputs:\n  n: { type: int }\n"
 	scripts := map[string]string{
 		"square": "def main(ctx):\n    x = 3\n    for i in range(40):\n        x = x * x\n    return {\"n\": 0}\n",
@@ -316,6 +319,7 @@ func TestStarlarkIntegersBounded(t *testing.T) {
 // errors: upstream's printers are quadratic in the depth, in one step
 // (str of a list nested 1,000,000 deep took 4 minutes).
 func TestStarlarkDeepValuesPrinted(t *testing.T) {
+	t.Parallel()
 	sidecar := "inputs: {}\noutputs:\n  n: { type: int }\n"
 	deep := "def deep(n):\n    x = []\n    for i in range(n):\n        x = [x]\n    return x\n\ndef main(ctx):\n"
 	files := map[string]string{
@@ -344,6 +348,7 @@ func TestStarlarkDeepValuesPrinted(t *testing.T) {
 // refused before big.Int reads them (3,000,000 digits took 25 s in one
 // step; a 4 MiB script of digits, some 30 s as it was compiled).
 func TestStarlarkLongNumbersRead(t *testing.T) {
+	t.Parallel()
 	sidecar := "inputs: {}\noutputs:\n  n: { type: int }\n"
 	digits := strings.Repeat("7", 400000)
 	dir := storytest.TempTree(t, map[string]string{

@@ -88,6 +88,7 @@ const sharedSidecar = "inputs: {}\noutputs:\n  n: { type: int }\n"
 // TestStarlarkWalkLimit: the production limit of a walk, 16,777,216 nodes
 // (range's), for a comparison, a hash and the globals' freeze.
 func TestStarlarkWalkLimit(t *testing.T) {
+	t.Parallel()
 	cases := map[string]struct{ body, want string }{
 		"eq":      {"n = 1 if a == b else 0", "==: comparing these values reaches over 16777216 elements"},
 		"dictlit": {"d = {t: 1}", "dict key: hashing this key reaches over 16777216 elements"},

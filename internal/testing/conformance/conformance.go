@@ -62,9 +62,13 @@ var echoText = regexp.MustCompile(`^expect_events: event \{Kind:.* not found in 
 
 // CheckTree runs [Check] on every directory under roots that holds an
 // upstream.json, one subtest each (named by its path below its root),
-// with the fixtures flows/*.yaml. It fails when it finds none.
+// with the fixtures flows/*.yaml. It fails when it finds none. The
+// subtests run in parallel with each other (each golden is its own story
+// and runner); the empty operator profile Check sets for each is set once
+// here, for all of them, and restored after the last.
 func CheckTree(t *testing.T, roots ...string) {
 	t.Helper()
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	n := 0
 	for _, root := range roots {
 		err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
@@ -75,7 +79,8 @@ func CheckTree(t *testing.T, roots ...string) {
 			name, _ := filepath.Rel(root, dir)
 			n++
 			t.Run(filepath.ToSlash(name), func(t *testing.T) {
-				Check(t, dir, "", flowtest.Options{})
+				t.Parallel()
+				check(t, dir, "", flowtest.Options{})
 				CheckAborts(t, dir)
 			})
 			return nil
@@ -97,6 +102,13 @@ func CheckTree(t *testing.T, roots ...string) {
 func Check(t *testing.T, dir, glob string, o flowtest.Options) {
 	t.Helper()
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	check(t, dir, glob, o)
+}
+
+// check is [Check] with the caller's XDG_CONFIG_HOME (CheckTree sets it
+// once for its parallel subtests).
+func check(t *testing.T, dir, glob string, o flowtest.Options) {
+	t.Helper()
 	want, err := flowtest.ReadReport(filepath.Join(dir, "upstream.json"))
 	if err != nil {
 		t.Fatal(err)
