@@ -97,7 +97,7 @@ func (w *knownWorld) apply(effs []*story.Effect, orchestrated bool) {
 func hasTemplate(v any) bool {
 	found := false
 	jsonvalue.MapLeaves(v, func(leaf any) any {
-		if s, ok := leaf.(string); ok && (strings.Contains(s, "{{") || strings.Contains(s, "{%")) {
+		if s, ok := leaf.(string); ok && story.IsTemplated(s) {
 			found = true
 		}
 		return leaf
