@@ -103,7 +103,7 @@ func ParseIntents(file string, data []byte) ([]*IntentSuite, error) {
 		var node yaml.Node
 		if err := yaml.Unmarshal(pc.src, &node); err != nil {
 			line, msg := yamlnode.ErrLine(err)
-			return nil, fmt.Errorf("%s:%d: YAML does not parse: %s", file, max(line, 1)+pc.line, msg)
+			return nil, refuseIntents(file, max(line, 1)+pc.line, "YAML does not parse: %s", msg)
 		}
 		if len(node.Content) == 0 {
 			continue // an empty or comment-only document
@@ -112,7 +112,7 @@ func ParseIntents(file string, data []byte) ([]*IntentSuite, error) {
 		// malformed one refuses the file whatever its kind (intent-docs)
 		root := node.Content[0]
 		if root.Kind != yaml.MappingNode {
-			return nil, fmt.Errorf("%s:%d: intent fixture: the document is %s, where a mapping (test_kind: intents, state:, fixtures:) is expected", file, root.Line+pc.line, nodeShape(root))
+			return nil, refuseIntents(file, root.Line+pc.line, "intent fixture: the document is %s, where a mapping (test_kind: intents, state:, fixtures:) is expected", nodeShape(root))
 		}
 		if err := expandIntentMerges(file, pc, root); err != nil {
 			return nil, err
@@ -133,7 +133,7 @@ func ParseIntents(file string, data []byte) ([]*IntentSuite, error) {
 			if at := keyAtLine(root, line, msg); at != "" {
 				msg = at + ": " + msg
 			}
-			return nil, fmt.Errorf("%s:%d: intent fixture: %s", file, line+pc.line, msg)
+			return nil, refuseIntents(file, line+pc.line, "intent fixture: %s", msg)
 		}
 		if raw.TestKind != "intents" {
 			continue
@@ -152,13 +152,27 @@ func ParseIntents(file string, data []byte) ([]*IntentSuite, error) {
 			fx.Runs = firstPositive(int(rf.Runs), int(raw.Defaults.Runs), defaultIntentRuns)
 			fx.MinPassRate = firstPositive(float64(rf.MinPassRate), float64(raw.Defaults.MinPassRate), defaultIntentMinRate)
 			if routes += min(fx.Runs, maxIntentRoutes+1) * min(len(fx.Inputs), maxIntentRoutes+1); routes > maxIntentRoutes {
-				return nil, fmt.Errorf("%s:%d: intent fixture: fixtures[%d]: the file's fixtures route their inputs more than %d times (runs times inputs); lower runs", file, fx.Line, i, maxIntentRoutes)
+				return nil, refuseIntents(file, fx.Line, "intent fixture: fixtures[%d]: the file's fixtures route their inputs more than %d times (runs times inputs); lower runs", i, maxIntentRoutes)
 			}
 			s.Fixtures = append(s.Fixtures, fx)
 		}
 		out = append(out, s)
 	}
 	return out, nil
+}
+
+// IntentsRefusal is why `kitsoki test intents` refuses an intents file
+// (ParseIntents): the file, the line (1-based) and the message.
+type IntentsRefusal struct {
+	File string
+	Line int
+	Msg  string
+}
+
+func (e *IntentsRefusal) Error() string { return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg) }
+
+func refuseIntents(file string, line int, format string, args ...any) error {
+	return &IntentsRefusal{File: file, Line: line, Msg: fmt.Sprintf(format, args...)}
 }
 
 // keyAtLine is the path (fixtures[0].runs) of the value on line that the

@@ -1,6 +1,7 @@
 package flowtest
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"path/filepath"
@@ -49,6 +50,7 @@ func LintIntentSources(app string, st *story.Story, sources map[string][]byte) [
 		}
 		sources[f] = data
 		il.file = f
+		il.refused(f, data)
 		for _, d := range mappingDocs(data) {
 			// the keys test intents reads: merge keys expanded (a refused
 			// merge is left to it, as an unreadable file)
@@ -60,6 +62,18 @@ func LintIntentSources(app string, st *story.Story, sources map[string][]byte) [
 		}
 	}
 	return il.ds
+}
+
+// refused warns where `kitsoki test intents` refuses file f (data): the
+// run would stop there, and validate is where an author reads it first.
+func (il *intentLint) refused(f string, data []byte) {
+	_, err := ParseIntents(f, data)
+	var r *IntentsRefusal
+	if !errors.As(err, &r) {
+		return
+	}
+	il.ds = append(il.ds, diag.Diagnostic{File: f, Line: r.Line, Col: 1, Severity: ruleIntentsRefused.Severity, Rule: ruleIntentsRefused.ID,
+		Message: r.Msg + "; kitsoki test intents refuses this file (as the existing engine's does where its decoder refuses it): fix it, or move it out of intents/"})
 }
 
 // intentLint is LintIntentSources' state.

@@ -34,7 +34,7 @@ func expandIntentMerges(file string, pc piece, root *yaml.Node) error {
 		return nil
 	}
 	d := p.ds[0]
-	return fmt.Errorf("%s:%d: intent fixture: %s", file, d.Line, d.Message)
+	return refuseIntents(file, d.Line, "intent fixture: %s", d.Message)
 }
 
 // mergeRecord expands record n (of kind, a key of intentRecords, or none)

@@ -42,6 +42,8 @@ var (
 		Summary: "expect_terminal: true on a fixture that certainly ends in a state declared without terminal: true (its last turn's expect_state, or where it certainly rests after the last turn): the check fails on both engines", Example: "turns: [{intent: {name: quit}, expect_state: ended}]\nexpect_terminal: true   # ended: {view: Bye.}"}
 	ruleBadRegex = &diag.Rule{ID: "flow-bad-regex", Severity: diag.Warning, LintOnly: true,
 		Summary: "an expect_view_matches that is not a Go regular expression (the turn always fails)", Example: "expect_view_matches: \"(unclosed\""}
+	ruleIntentsRefused = &diag.Rule{ID: "flow-intents-refused", Severity: diag.Warning, LintOnly: true,
+		Summary: "an intents file (intents/*.yaml) that kitsoki test intents refuses: its YAML does not parse, a document is not a mapping, a key holds the wrong kind of value, a merge key is refused as upstream's decoder refuses it, or its fixtures route too many inputs", Example: "fixtures: {id: greet}   # a list of fixtures is expected"}
 )
 
 // rules lists every fixture rule in documentation order.
@@ -49,6 +51,7 @@ var rules = []*diag.Rule{
 	ruleSyntax, ruleShape, ruleUnknownKey, ruleIgnoredKey, ruleValue, ruleUnknownIntent,
 	ruleUnknownState, ruleUnusedStub, ruleNotChecked, ruleMissingFile, ruleOutsideRoot, ruleBadRegex,
 	ruleErrorCode, ruleWorldType, ruleRejected, ruleWrongState, ruleSlotType, ruleNotTerminal,
+	ruleIntentsRefused,
 }
 
 // Rules lists (copies of) every rule the fixture parser and linter report,
