@@ -53,7 +53,7 @@ func LintIntentSources(app string, st *story.Story, sources map[string][]byte) [
 		il.refused(f, data)
 		for _, d := range mappingDocs(data) {
 			// the keys test intents reads: merge keys expanded (a refused
-			// merge is left to it, as an unreadable file)
+			// merge is reported once, by refused, and its document skipped)
 			if expandIntentMerges(f, piece{line: d.line}, d.root) != nil {
 				continue
 			}
