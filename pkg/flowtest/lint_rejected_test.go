@@ -11,35 +11,10 @@ import (
 	"kitsoki/pkg/story"
 )
 
-// rejectedFindings loads the story files into a temporary directory and
-// returns the flow-rejected findings of the fixture src against it.
+// rejectedFindings is ruleFindings of flow-rejected.
 func rejectedFindings(t *testing.T, files map[string]string, src string) []diag.Diagnostic {
 	t.Helper()
-	dir := t.TempDir()
-	for name, body := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	st, ds := storylint.Load(filepath.Join(dir, "app.yaml"), story.Options{})
-	if st == nil || diag.HasErrors(ds) {
-		t.Fatal(ds)
-	}
-	fxs, pds := parse("flows/r.yaml", []byte(src))
-	if diag.HasErrors(pds) {
-		t.Fatal(pds)
-	}
-	var got []diag.Diagnostic
-	for _, d := range lint(st, fxs) {
-		if d.Rule == ruleRejected.ID {
-			got = append(got, d)
-		}
-	}
-	return got
+	return ruleFindings(t, ruleRejected, files, src)
 }
 
 const rejectedApp = `app: {id: rej}
