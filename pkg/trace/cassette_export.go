@@ -147,8 +147,7 @@ func ToCassette(r io.Reader, name string, out io.Writer, opt CassetteOptions) (C
 
 // MaxCassetteBytes bounds what ToCassette writes: the most kitsoki reads
 // as a cassette (safefile.Cassette). A trace's calls may name one large
-// sidecar file each, so the cassette is not bounded by the trace's bytes
-// (300 calls naming one 20 MiB answer wrote 6 GB).
+// sidecar file each, so the cassette is not bounded by the trace's bytes.
 const MaxCassetteBytes = safefile.Cassette
 
 // cassetteCap passes at most left bytes on to w; past them it writes

@@ -10,12 +10,10 @@ const maxExportTexts = 64 << 20
 // sidecarOnce reads each prompt or response sidecar (prompt_file,
 // response_file) a command names once, and keeps what the command made
 // of it (a clipped text, a cassette's response) for every later call
-// naming the same file, as `trace show --prompts` does: a call used to
-// read its sidecar again whatever an earlier call had read, so 2,000
-// calls naming one 16 MiB prompt and one 16 MiB answer made `trace
-// export --content` read 64 GB (533 s) to write 260 MB, and a trace's
-// calls naming one large answer with a small submission made `trace
-// to-cassette` read it once per call. What is kept is bounded by budget
+// naming the same file, as `trace show --prompts` does: read again per
+// call, a trace whose many calls name one large prompt or answer made
+// `trace export --content` and `trace to-cassette` read it once per call,
+// many times the trace's size. What is kept is bounded by budget
 // (the bytes each make counts); a sidecar named again after the budget
 // was spent is not read again: its error names the call that read it.
 type sidecarOnce[T any] struct {
