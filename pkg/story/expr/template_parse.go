@@ -307,7 +307,7 @@ func (p *tParser) parseIf(open *tTok) (*tIf, error) {
 		var cond *Program
 		if cur.kw != "else" {
 			var err error
-			cond, err = p.compile(cur.arg, cur.argAt)
+			cond, err = p.compileCond(cur.arg, cur.argAt)
 			if err != nil {
 				return nil, err
 			}
@@ -333,10 +333,26 @@ func (p *tParser) parseIf(open *tTok) (*tIf, error) {
 // compile compiles an expression at byte offset off of the template,
 // rewriting `.field` to `item.field` inside a range, errors re-based.
 func (p *tParser) compile(src string, off int) (*Program, error) {
+	return p.compileAs(src, off, false)
+}
+
+// compileCond compiles an {{ if }} / {{ else if }} condition as upstream
+// does, as a guard: a static type that is not bool is a compile error
+// (`{{ if 1 }}`: expected bool, but got int), and at run time the value
+// must be a bool or nil (false), never truthiness.
+func (p *tParser) compileCond(src string, off int) (*Program, error) {
+	return p.compileAs(src, off, true)
+}
+
+func (p *tParser) compileAs(src string, off int, guard bool) (*Program, error) {
 	if p.depth > 0 {
 		src = rewriteDot(src)
 	}
-	prog, err := CompileExpr(src)
+	compile := CompileExpr
+	if guard {
+		compile = CompileGuard
+	}
+	prog, err := compile(src)
 	if err != nil {
 		e := err.(*Error)
 		line, col := runeCol(p.src, off)
