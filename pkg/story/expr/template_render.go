@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"maps"
 	"reflect"
-	"sort"
 	"strings"
 )
 
@@ -155,7 +154,9 @@ func renderNodes(b *strings.Builder, nodes []tNode, env Env, lim *tplBudget) err
 }
 
 // rangeItems lists what {{ range }} iterates: the elements of a slice or
-// array, the values of a map in sorted key order, nothing for nil.
+// array, nothing for nil. Anything else (a map, a string, a number) fails
+// as upstream's does (conformance tmpl-range-map; upstream names the Go
+// type: `range expression yields map[string]interface {}, expected list`).
 func rangeItems(src string, v any) ([]any, error) {
 	switch v := v.(type) {
 	case nil:
@@ -171,16 +172,8 @@ func rangeItems(src string, v any) ([]any, error) {
 			out[i] = rv.Index(i).Interface()
 		}
 		return out, nil
-	case reflect.Map:
-		keys := rv.MapKeys()
-		sort.Slice(keys, func(i, j int) bool { return fmt.Sprint(keys[i].Interface()) < fmt.Sprint(keys[j].Interface()) })
-		out := make([]any, len(keys))
-		for i, k := range keys {
-			out[i] = rv.MapIndex(k).Interface()
-		}
-		return out, nil
 	}
-	return nil, &Error{Kind: KindEval, Msg: fmt.Sprintf("template range %q: cannot range over %s (want a list)", src, typeName(v)), Src: src}
+	return nil, &Error{Kind: KindEval, Msg: fmt.Sprintf("template range %q: range expression yields %s, expected a list", src, valueDesc(fmt.Sprintf("%T", v))), Src: src}
 }
 
 // condError is a failed {{ if }} condition, named as upstream names it:
