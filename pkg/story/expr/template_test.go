@@ -84,8 +84,11 @@ func TestTemplateInterpolation(t *testing.T) {
 		{"b={{ world.flag }} f={{ 1.5 }}", "b=true f=1.5"},
 		{"{{ if world.flag }}yes{{ end }}", "yes"},
 		{"{{ if world.none }}yes{{ else }}no{{ end }}", "no"},
-		{"{{ if world.n > 5 }}big{{ else if world.n > 1 }}mid{{ else }}small{{ end }}", "mid"},
-		{"{{ if world.n > 5 }}big{{ else if world.n > 3 }}mid{{ end }}.", "."},
+		// no else-if, as upstream: `{{ else if c }}` is an else, c never read
+		// (conformance tmpl-else-if-is-else)
+		{"{{ if world.n > 5 }}big{{ else if world.n > 3 }}mid{{ end }}.", "mid."},
+		{"{{ if world.n > 1 }}big{{ else if 1 }}mid{{ end }}", "big"},
+		{"{{ if false }}a{{ else whatever }}b{{ end x }}", "b"},
 		{"{{ if world.none == nil }}unset{{ end }}", "unset"},
 		{"{{ if len(world.list) > 0 }}has{{ end }}", "has"},
 		{"{{ range [1, 2] }}{{ item * 2 }},{{ end }}", "2,4,"}, // item is untyped, as upstream's
@@ -123,12 +126,12 @@ func TestTemplateCompileErrors(t *testing.T) {
 		{"{{ if world.x }}a", `template "{{ if world.x }}a": {{ if }} has no {{ end }} at 1:1`, 1, 1},
 		{"{{ range world.x }}a", `template "{{ range world.x }}a": {{ range }} has no {{ end }} at 1:1`, 1, 1},
 		{"{{ range world.x }}a{{ else }}b{{ end }}", `template "{{ range world.x }}a{{ else }}b{{ end }}": {{ else }} inside {{ range }} (only {{ if }} takes {{ else }}) at 1:21`, 1, 21},
-		{"{{ if a }}x{{ else }}y{{ else }}z{{ end }}", `template "{{ if a }}x{{ else }}y{{ else }}z{{ end }}": {{ else }} after {{ else }} at 1:23`, 1, 23},
+		{"{{ if a }}x{{ else }}y{{ else }}z{{ end }}", `template "{{ if a }}x{{ else }}y{{ else }}z{{ end }}": {{ else }} after {{ else }} (there is no else-if: an {{ if }} has one {{ else }} at most) at 1:23`, 1, 23},
 		{"{{ if }}x{{ end }}", `template "{{ if }}x{{ end }}": {{ if }} needs a condition at 1:1`, 1, 1},
 		{"a\nb {{ world.x ==  }}", `expr compile "world.x ==": unexpected token EOF`, 2, 0},
 		// an {{ if }} condition is a guard, as upstream's (conformance tmpl-if-cond-bool)
 		{"{{ if 1 }}x{{ end }}", `expr compile "1": expected bool, but got int`, 1, 0},
-		{"a {{ if world.n }}x{{ else if 'y' }}y{{ end }}", `expr compile "'y'": expected bool, but got string`, 1, 0},
+		{"{{ if world.n > 5 }}big{{ else if world.n > 1 }}mid{{ else }}small{{ end }}", `template "{{ if world.n > 5 }}big{{ else if world.n > 1 }}mid{{ else }}small{{ end }}": {{ else }} after {{ else }}`, 1, 52},
 	}
 	for _, c := range cases {
 		_, err := CompileTemplate(c.src)
