@@ -10,7 +10,11 @@ func (r *runner) keepPrePass() {
 	if r.so.Views == nil {
 		return
 	}
-	r.t.prePass = &firstRender{path: r.statePath(), world: r.world.Snapshot(), said: len(r.t.said), rerender: r.t.rerender}
+	// a call that failed with no on_error and bound nothing keeps the
+	// render as a domain error does: transition view and narration
+	// (conformance postbind-hop-after-infra-error)
+	rerender := r.t.rerender && (r.t.dropSay || r.t.submitOnly)
+	r.t.prePass = &firstRender{path: r.statePath(), world: r.world.Snapshot(), said: len(r.t.said), rerender: rerender}
 }
 
 // renderPrePass is turn.end's view and narration when the post-bind hops

@@ -2,25 +2,54 @@ package expr
 
 import (
 	"maps"
+	"reflect"
 
 	"github.com/expr-lang/expr/ast"
+	"github.com/expr-lang/expr/checker/nature"
+	"github.com/expr-lang/expr/types"
 )
 
 // Env is the evaluation environment: root name -> value (see roots;
 // pongo2 templates also see state and the view helpers).
 type Env = map[string]any
 
-// compileEnv declares every root as a map so member access type-checks.
-var compileEnv = func() map[string]any {
-	m := make(map[string]any, len(roots))
+// compileEnv declares every root as a map so member access type-checks,
+// except the untyped ones, which are declared as Go's any (as upstream's
+// environment struct does) and so take any operator at compile time.
+var compileEnv = func() types.Map {
+	m := make(types.Map, len(roots))
 	for _, r := range roots {
-		m[r] = map[string]any{}
+		if untypedRoots[r] {
+			m[r] = anyType{}
+			continue
+		}
+		m[r] = types.TypeOf(map[string]any{})
 	}
 	return m
 }()
 
-// withNeeded returns env with an empty map for each root of need (all:
-// every root) it lacks, copying env only then.
+// anyType is Go's interface{} as an expr-lang type (types.Any is the
+// checker's unknown, which refuses arithmetic).
+type anyType struct{}
+
+var anyReflect = reflect.TypeOf((*any)(nil)).Elem()
+
+func (anyType) Nature() nature.Nature   { return nature.FromType(anyReflect) }
+func (anyType) Equal(t types.Type) bool { return true }
+func (anyType) String() string          { return "interface {}" }
+
+// untypedRoots are the roots upstream declares with no type: a range's
+// item (an element of any type: `{{ range world.l }}{{ item * 2 }}{{ end }}`)
+// and inbox, proposal and workspace; the others are maps there too.
+var untypedRoots = toSet([]string{"item", "proposal", "inbox", "workspace"})
+
+// nilRoots are the roots that read nil, not an empty map, when the env
+// lacks them: item outside a range is nil upstream (`item == nil`,
+// `len(item) == 0`; `item.x` cannot fetch from nil).
+var nilRoots = toSet([]string{"item"})
+
+// withNeeded returns env with an empty map (nil for a nilRoots root) for
+// each root of need (all: every root) it lacks, copying env only then.
 func withNeeded(env Env, need []string, all bool) Env {
 	if all {
 		need = roots
@@ -30,7 +59,9 @@ func withNeeded(env Env, need []string, all bool) Env {
 			out := make(Env, len(env)+len(need))
 			maps.Copy(out, env)
 			for _, r := range need {
-				if _, ok := out[r]; !ok {
+				if _, ok := out[r]; !ok && nilRoots[r] {
+					out[r] = nil
+				} else if !ok {
 					out[r] = map[string]any{}
 				}
 			}

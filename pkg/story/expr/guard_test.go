@@ -47,7 +47,7 @@ func TestCompileGuardAllowed(t *testing.T) {
 		{"[1, 2][0] == 1", true},
 		{"world.n > 1 ? true : false", true},
 		{"world.name | lower() == 'ada'", true},
-		{"event.x == nil && args.x == nil && menu.x == nil && item.x == nil", true},
+		{"event.x == nil && args.x == nil && menu.x == nil && item?.x == nil", true},
 		{"proposal.x == nil && inbox.x == nil && workspace.x == nil && result.x == nil", true},
 		{"world.n", false}, // unknown static type: compiles; int at run time is an error (checked below)
 		{"true", true},

@@ -106,7 +106,7 @@ type tTok struct {
 	text  bool
 	s     string // the text of a text token
 	off   int    // byte offset of the text, or of its {{
-	kw    string // "if", "else", "elif", "end", "range" or "" for an expression
+	kw    string // "if", "else", "end", "range" or "" for an expression
 	arg   string // the expression after the keyword (an expression: all of it, trimmed)
 	argAt int    // byte offset of arg within the source
 }
@@ -186,14 +186,11 @@ func keyword(inner string) (kw, arg string, argOff int) {
 	off := len(inner) - len(restTrim)
 	switch word {
 	case "end", "else":
-		if rest == "" {
-			return word, "", 0
-		}
-		// else if c
-		if word == "else" && strings.HasPrefix(restTrim, "if") && len(restTrim) > 2 && strings.ContainsRune(" \t\r\n(", rune(restTrim[2])) {
-			a := strings.TrimLeft(restTrim[2:], " \t\r\n")
-			return "elif", strings.TrimSpace(a), len(inner) - len(a)
-		}
+		// upstream reads the word alone: `{{ else if c }}` and `{{ else x }}`
+		// are a plain else (what follows is never compiled nor evaluated),
+		// `{{ end x }}` an end; there is no else-if chain (conformance
+		// tmpl-else-if-is-else)
+		return word, "", 0
 	case "if", "range":
 		// `if c { a } else { b }` is an expr-lang if-expression.
 		if !strings.HasSuffix(rest, "}") {
@@ -231,7 +228,7 @@ func errAt(src string, off int, format string, args ...any) *Error {
 	}
 }
 
-// parse reads nodes up to else, elif, end (returned) or the end of input.
+// parse reads nodes up to else or end (returned) or the end of input.
 func (p *tParser) parse() ([]tNode, *tTok, error) {
 	var nodes []tNode
 	for p.pos < len(p.toks) {
@@ -248,7 +245,7 @@ func (p *tParser) parse() ([]tNode, *tTok, error) {
 				return nil, nil, err
 			}
 			nodes = append(nodes, &tExpr{prog: prog})
-		case "else", "elif", "end":
+		case "else", "end":
 			return nodes, tok, nil
 		case "if":
 			if err := p.enter(tok); err != nil {
@@ -282,7 +279,7 @@ func (p *tParser) parse() ([]tNode, *tTok, error) {
 				return nil, nil, errAt(p.src, tok.off, "{{ range }} has no {{ end }}")
 			}
 			if stop.kw != "end" {
-				return nil, nil, errAt(p.src, stop.off, "{{ %s }} inside {{ range }} (only {{ if }} takes {{ else }})", kwText(stop.kw))
+				return nil, nil, errAt(p.src, stop.off, "{{ %s }} inside {{ range }} (only {{ if }} takes {{ else }})", stop.kw)
 			}
 			nodes = append(nodes, &tRange{list: prog, body: body})
 		}
@@ -290,24 +287,17 @@ func (p *tParser) parse() ([]tNode, *tTok, error) {
 	return nodes, nil, nil
 }
 
-func kwText(kw string) string {
-	if kw == "elif" {
-		return "else if"
-	}
-	return kw
-}
-
 func (p *tParser) parseIf(open *tTok) (*tIf, error) {
 	n := &tIf{}
 	cur := open
 	for {
 		if cur.kw != "else" && cur.arg == "" {
-			return nil, errAt(p.src, cur.off, "{{ %s }} needs a condition", kwText(cur.kw))
+			return nil, errAt(p.src, cur.off, "{{ %s }} needs a condition", cur.kw)
 		}
 		var cond *Program
 		if cur.kw != "else" {
 			var err error
-			cond, err = p.compile(cur.arg, cur.argAt)
+			cond, err = p.compileCond(cur.arg, cur.argAt)
 			if err != nil {
 				return nil, err
 			}
@@ -324,7 +314,7 @@ func (p *tParser) parseIf(open *tTok) (*tIf, error) {
 			return n, nil
 		}
 		if cur.kw == "else" {
-			return nil, errAt(p.src, stop.off, "{{ %s }} after {{ else }}", kwText(stop.kw))
+			return nil, errAt(p.src, stop.off, "{{ %s }} after {{ else }} (there is no else-if: an {{ if }} has one {{ else }} at most)", stop.kw)
 		}
 		cur = stop
 	}
@@ -333,10 +323,26 @@ func (p *tParser) parseIf(open *tTok) (*tIf, error) {
 // compile compiles an expression at byte offset off of the template,
 // rewriting `.field` to `item.field` inside a range, errors re-based.
 func (p *tParser) compile(src string, off int) (*Program, error) {
+	return p.compileAs(src, off, false)
+}
+
+// compileCond compiles an {{ if }} / {{ else if }} condition as upstream
+// does, as a guard: a static type that is not bool is a compile error
+// (`{{ if 1 }}`: expected bool, but got int), and at run time the value
+// must be a bool or nil (false), never truthiness.
+func (p *tParser) compileCond(src string, off int) (*Program, error) {
+	return p.compileAs(src, off, true)
+}
+
+func (p *tParser) compileAs(src string, off int, guard bool) (*Program, error) {
 	if p.depth > 0 {
 		src = rewriteDot(src)
 	}
-	prog, err := CompileExpr(src)
+	compile := CompileExpr
+	if guard {
+		compile = CompileGuard
+	}
+	prog, err := compile(src)
 	if err != nil {
 		e := err.(*Error)
 		line, col := runeCol(p.src, off)

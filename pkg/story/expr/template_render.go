@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"maps"
 	"reflect"
-	"sort"
 	"strings"
 )
 
@@ -115,9 +114,9 @@ func renderNodes(b *strings.Builder, nodes []tNode, env Env, lim *tplBudget) err
 				if br.cond != nil {
 					v, err := br.cond.Eval(env)
 					if err != nil {
-						return err
+						return condError(br.cond.src, err)
 					}
-					ok = truthy(v)
+					ok = v == true
 				}
 				if ok {
 					if err := renderNodes(b, br.body, env, lim); err != nil {
@@ -155,7 +154,9 @@ func renderNodes(b *strings.Builder, nodes []tNode, env Env, lim *tplBudget) err
 }
 
 // rangeItems lists what {{ range }} iterates: the elements of a slice or
-// array, the values of a map in sorted key order, nothing for nil.
+// array, nothing for nil. Anything else (a map, a string, a number) fails
+// as upstream's does (conformance tmpl-range-map; upstream names the Go
+// type: `range expression yields map[string]interface {}, expected list`).
 func rangeItems(src string, v any) ([]any, error) {
 	switch v := v.(type) {
 	case nil:
@@ -171,40 +172,21 @@ func rangeItems(src string, v any) ([]any, error) {
 			out[i] = rv.Index(i).Interface()
 		}
 		return out, nil
-	case reflect.Map:
-		keys := rv.MapKeys()
-		sort.Slice(keys, func(i, j int) bool { return fmt.Sprint(keys[i].Interface()) < fmt.Sprint(keys[j].Interface()) })
-		out := make([]any, len(keys))
-		for i, k := range keys {
-			out[i] = rv.MapIndex(k).Interface()
-		}
-		return out, nil
 	}
-	return nil, &Error{Kind: KindEval, Msg: fmt.Sprintf("template range %q: cannot range over %s (want a list)", src, typeName(v)), Src: src}
+	return nil, &Error{Kind: KindEval, Msg: fmt.Sprintf("template range %q: range expression yields %s, expected a list", src, valueDesc(fmt.Sprintf("%T", v))), Src: src}
 }
 
-// truthy is {{ if }}'s truth value: false, nil, "", 0 and empty collections are false.
-func truthy(v any) bool {
-	switch v := v.(type) {
-	case nil:
-		return false
-	case bool:
-		return v
+// condError is a failed {{ if }} condition, named as upstream names it:
+// `template if-cond "world.s": expr eval "world.s": invalid operation:
+// bool(string) (1:1)` (a value that is neither a bool nor nil).
+func condError(src string, err error) error {
+	e, ok := err.(*Error)
+	if !ok {
+		return err
 	}
-	rv := reflect.ValueOf(v)
-	switch rv.Kind() {
-	case reflect.Slice, reflect.Map, reflect.Array, reflect.String:
-		return rv.Len() > 0
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		return rv.Int() != 0
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		return rv.Uint() != 0
-	case reflect.Float32, reflect.Float64:
-		return rv.Float() != 0
-	case reflect.Pointer, reflect.Interface:
-		return !rv.IsNil()
-	}
-	return true
+	c := *e
+	c.Msg = fmt.Sprintf("template if-cond %q: %s", src, e.Msg)
+	return &c
 }
 
 // stringify formats a value for interpolation as upstream's does: nil "",

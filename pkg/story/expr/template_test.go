@@ -84,15 +84,19 @@ func TestTemplateInterpolation(t *testing.T) {
 		{"b={{ world.flag }} f={{ 1.5 }}", "b=true f=1.5"},
 		{"{{ if world.flag }}yes{{ end }}", "yes"},
 		{"{{ if world.none }}yes{{ else }}no{{ end }}", "no"},
-		{"{{ if world.n > 5 }}big{{ else if world.n > 1 }}mid{{ else }}small{{ end }}", "mid"},
-		{"{{ if world.n > 5 }}big{{ else if world.n > 3 }}mid{{ end }}.", "."},
-		{"{{ if '' }}x{{ else }}empty string is false{{ end }}", "empty string is false"},
-		{"{{ if world.list }}has{{ end }}", "has"},
+		// no else-if, as upstream: `{{ else if c }}` is an else, c never read
+		// (conformance tmpl-else-if-is-else)
+		{"{{ if world.n > 5 }}big{{ else if world.n > 3 }}mid{{ end }}.", "mid."},
+		{"{{ if world.n > 1 }}big{{ else if 1 }}mid{{ end }}", "big"},
+		{"{{ if false }}a{{ else whatever }}b{{ end x }}", "b"},
+		{"{{ if world.none == nil }}unset{{ end }}", "unset"},
+		{"{{ if len(world.list) > 0 }}has{{ end }}", "has"},
+		{"{{ range [1, 2] }}{{ item * 2 }},{{ end }}", "2,4,"}, // item is untyped, as upstream's
 		{"{{ range world.items }}{{ .name }}{{ if .done }}+{{ else }}-{{ end }};{{ end }}", "a+;b-;"},
 		{"{{ range world.items }}{{ item.name }},{{ end }}", "a,b,"},
 		{"{{ range world.list }}<{{ . }}>{{ end }}", "<1><two><3.5>"},
 		{"{{ range world.missing }}x{{ end }}empty", "empty"},
-		{"{{ range world.m }}{{ . }},{{ end }}", "<x&y>,2,"},
+		{"{{ range split('a b', ' ') }}{{ . }},{{ end }}", "a,b,"},
 		{"{{ range world.items }}{{ .name == 'a' ? 'A' : 'x.y' }}{{ end }}", "Ax.y"},
 		{"{{ range world.items }}{{ range world.list }}{{ . }}{{ end }}|{{ end }}", "1two3.5|1two3.5|"},
 		{"line1\n{{ world.name }}\n", "line1\nAda\n"},
@@ -122,9 +126,12 @@ func TestTemplateCompileErrors(t *testing.T) {
 		{"{{ if world.x }}a", `template "{{ if world.x }}a": {{ if }} has no {{ end }} at 1:1`, 1, 1},
 		{"{{ range world.x }}a", `template "{{ range world.x }}a": {{ range }} has no {{ end }} at 1:1`, 1, 1},
 		{"{{ range world.x }}a{{ else }}b{{ end }}", `template "{{ range world.x }}a{{ else }}b{{ end }}": {{ else }} inside {{ range }} (only {{ if }} takes {{ else }}) at 1:21`, 1, 21},
-		{"{{ if a }}x{{ else }}y{{ else }}z{{ end }}", `template "{{ if a }}x{{ else }}y{{ else }}z{{ end }}": {{ else }} after {{ else }} at 1:23`, 1, 23},
+		{"{{ if a }}x{{ else }}y{{ else }}z{{ end }}", `template "{{ if a }}x{{ else }}y{{ else }}z{{ end }}": {{ else }} after {{ else }} (there is no else-if: an {{ if }} has one {{ else }} at most) at 1:23`, 1, 23},
 		{"{{ if }}x{{ end }}", `template "{{ if }}x{{ end }}": {{ if }} needs a condition at 1:1`, 1, 1},
 		{"a\nb {{ world.x ==  }}", `expr compile "world.x ==": unexpected token EOF`, 2, 0},
+		// an {{ if }} condition is a guard, as upstream's (conformance tmpl-if-cond-bool)
+		{"{{ if 1 }}x{{ end }}", `expr compile "1": expected bool, but got int`, 1, 0},
+		{"{{ if world.n > 5 }}big{{ else if world.n > 1 }}mid{{ else }}small{{ end }}", `template "{{ if world.n > 5 }}big{{ else if world.n > 1 }}mid{{ else }}small{{ end }}": {{ else }} after {{ else }}`, 1, 52},
 	}
 	for _, c := range cases {
 		_, err := CompileTemplate(c.src)
@@ -156,9 +163,28 @@ func TestTemplateEvalErrors(t *testing.T) {
 	if _, err := tpl.Render(Env{}); err == nil || !strings.Contains(err.Error(), "cannot fetch b") {
 		t.Errorf("Render: %v", err)
 	}
+	// a condition that is neither a bool nor nil, named as upstream names it
+	// (conformance tmpl-if-cond-bool); nil is false
+	tpl, _ = CompileTemplate("<{{ if world.c }}y{{ else }}n{{ end }}>")
+	for v, want := range map[any]string{"x": "bool(string)", 0: "bool(int)", 1.5: "bool(float64)"} {
+		_, err := tpl.Render(Env{"world": map[string]any{"c": v}})
+		if err == nil || !strings.HasPrefix(err.Error(), `template if-cond "world.c": expr eval "world.c": invalid operation: `+want) {
+			t.Errorf("if over %#v: %v", v, err)
+		}
+	}
+	if _, err := tpl.Render(Env{"world": map[string]any{"c": []any{}}}); err == nil {
+		t.Errorf("if over a list: no error")
+	}
+	if out, err := tpl.Render(Env{"world": map[string]any{"c": nil}}); err != nil || out != "<n>" {
+		t.Errorf("if over nil: %q %v", out, err)
+	}
 	tpl, _ = CompileTemplate("{{ range world.n }}x{{ end }}")
-	if _, err := tpl.Render(Env{"world": map[string]any{"n": 3}}); err == nil || !strings.Contains(err.Error(), "cannot range over int") {
+	if _, err := tpl.Render(Env{"world": map[string]any{"n": 3}}); err == nil || !strings.Contains(err.Error(), `template range "world.n": range expression yields a number, expected a list`) {
 		t.Errorf("range over int: %v", err)
+	}
+	// a map is no list either, as upstream (conformance tmpl-range-map)
+	if _, err := tpl.Render(Env{"world": map[string]any{"n": map[string]any{"a": 1}}}); err == nil || !strings.Contains(err.Error(), "yields a map, expected a list") {
+		t.Errorf("range over a map: %v", err)
 	}
 }
 
@@ -242,7 +268,7 @@ func TestRenderValue(t *testing.T) {
 	}
 }
 
-func TestStringifyAndTruthy(t *testing.T) {
+func TestStringify(t *testing.T) {
 	type s struct{ A int }
 	str := map[any]string{
 		nil: "", "x": "x", true: "true", 3: "3", 2.5: "2.5",
@@ -270,16 +296,6 @@ func TestStringifyAndTruthy(t *testing.T) {
 	var np *s
 	if got := stringify(np); got != "" {
 		t.Errorf("stringify(nil ptr) = %q", got)
-	}
-	for _, v := range []any{nil, false, "", 0, 0.0, []any{}, map[string]any{}, int64(0), uint(0), np} {
-		if truthy(v) {
-			t.Errorf("truthy(%#v) = true", v)
-		}
-	}
-	for _, v := range []any{true, "x", 1, 0.1, []any{1}, map[string]any{"a": 1}, int64(2), s{}} {
-		if !truthy(v) {
-			t.Errorf("truthy(%#v) = false", v)
-		}
 	}
 }
 

@@ -29,7 +29,10 @@
 // n, whose increments replay differently on purpose (docs/compat/engine.md).
 //
 // -kind tmpl writes the second kind of story (tmpl.go): world values of
-// every shape, pongo2 views, expr-lang guards and {{ }} set: values.
+// every shape, pongo2 views, expr-lang guards and {{ }} set: values
+// ({{ if }} conditions of every type, now and then one that is not a bool,
+// which fails upstream; the untyped item root in and outside a range; a
+// key declared with no default and `"k" in world`).
 // -kind agent writes stories with agent decision points, and fixtures
 // that feed their answers (agent.go, agent_fixture.go).
 // -emits (flow and legacy kinds) adds parallel emit: events to arms, as

@@ -87,6 +87,8 @@ func (g *tgen) story(id string) (app m, inc string) {
 			if world[k] == nil || isMapShape(world[k]) {
 				world[k] = m{"type": "any", "default": world[k]}
 			}
+		case k == "z" && g.chance(30):
+			world[k] = m{"type": g.pick("any", "string")} // no default: absent until set
 		case g.chance(30):
 			world[k] = m{"type": "any", "default": g.value(k)}
 		default:
@@ -163,7 +165,19 @@ func (g *tgen) setKey() string {
 // setValue is an effect value: one {{ expr }} (a typed value), a string
 // template around one, an if/range block, or a list or map of templates.
 func (g *tgen) setValue() any {
-	switch g.rnd.IntN(9) {
+	switch g.rnd.IntN(11) {
+	case 9:
+		// the untyped item root: arithmetic on a range's elements, and
+		// item outside a range (nil)
+		return g.pick("{{ range world.l }}{{ type(item) }},{{ end }}", "{{ range [1, 2.5, 3] }}{{ item * 2 }},{{ end }}",
+			"{{ range world.lm }}{{ item.n + 1 }};{{ end }}", "{{ range world.mp.sub?.d ?? [] }}{{ item - 1 }}{{ end }}",
+			"{{ item == nil }}", "{{ len(item) }}", "{{ range world.l }}{{ item ?? 'nil' }}|{{ end }}", "{{ item }}")
+	case 10:
+		if g.chance(20) {
+			// a condition of any type: not a bool is a failure upstream
+			return "{{ if " + g.texpr([]int{tAny, tNum, tStr, tList}[g.rnd.IntN(4)], 1) + " }}T{{ else }}F{{ end }}"
+		}
+		return "{{ if " + g.guard() + " }}A{{ else if " + g.pick("world.z", "world.missing", "world.b", g.guard()) + " }}B{{ end }}"
 	case 0:
 		return "p{{ " + g.expr(2) + " }}q"
 	case 1:
@@ -195,9 +209,10 @@ const (
 )
 
 var exprLeaves = [][]string{
-	tNum:  {"world.i", "world.f", "len(world.l)", "len(world.s)", "1", "2", "0", "-1", "2.5", "0.5", "len(world.lm)"},
-	tStr:  {"world.s", `(world.mp.name ?? "")`, "string(world.i)", "string(world.f)", `"a"`, `""`, `"x"`, `"Zoë"`, "string(world.l)"},
-	tBool: {"world.b", "world.z == nil", "world.missing == nil", "true", "false", "world.mp.k == 1", `"k" in world.mp`, "world.mp?.nope?.x == nil", "world.o1 == nil"},
+	tNum: {"world.i", "world.f", "len(world.l)", "len(world.s)", "1", "2", "0", "-1", "2.5", "0.5", "len(world.lm)"},
+	tStr: {"world.s", `(world.mp.name ?? "")`, "string(world.i)", "string(world.f)", `"a"`, `""`, `"x"`, `"Zoë"`, "string(world.l)"},
+	tBool: {"world.b", "world.z == nil", "world.missing == nil", "true", "false", "world.mp.k == 1", `"k" in world.mp`, "world.mp?.nope?.x == nil", "world.o1 == nil",
+		`"z" in world`, `"o1" in world`, `"i" in world`},
 	tList: {"world.l", "world.lm", `split(world.s, " ")`, "[1, 2]", `["a", "b"]`, "world.mp.sub?.d ?? []", "[]"},
 	tAny:  {"world.z", "world.missing", "world.mp", "world.mp.k", "world.mp.sub", "world.o1", "world.o2", "world.mp?.nope?.x", "nil", "world.l[0]", "get(world.mp, \"k\")"},
 }
