@@ -59,9 +59,11 @@ type Result struct {
 	Alias  string
 	// Submission is the plugin's answer, byte-verbatim.
 	Submission json.RawMessage
-	// Value is the parsed submission (JSON integers as int64, other numbers
-	// as float64); nil when there was none. Without a schema, a submission
-	// that is not JSON is kept as a string.
+	// Value is the submission as the engine binds it, decoded once, here:
+	// the masked submission's JSON value (an integer that fits as int,
+	// any other number as float64, -0.0 keeping its sign), or its text
+	// when it is not one JSON value (no schema, or whitespace that is not
+	// JSON's around it); nil when the submission is empty or null.
 	Value      any
 	Meta       map[string]any
 	SubEvents  []SubEvent // as reported: call_id forced, ts re-stamped
@@ -204,6 +206,7 @@ func (r *Registry) checkAnswer(alias, callID string, sch *schema.Schema, resp *A
 func (st *callState) complete(ctx context.Context, resp *AskResponse, value any, res *Result) (*Result, error) {
 	r, c := st.r, st.c
 	// The answer is masked once, here, where it enters the run.
+	raw := resp.Submission
 	resp, value = r.redact.maskAnswer(resp, value)
 	// Post-return hooks (hooks.go) may veto a validated answer.
 	if ae := r.runPostReturn(ctx, c, st.alias, value, resp.Meta); ae != nil {
@@ -226,7 +229,7 @@ func (st *callState) complete(ctx context.Context, resp *AskResponse, value any,
 	}
 	end := st.now(prev)
 	res.Submission = resp.Submission
-	res.Value = value
+	res.Value = bound(raw, resp.Submission, value)
 	res.Meta = resp.Meta
 	res.SubEvents = resp.SubEvents
 	res.Transcript = resp.Transcript
@@ -366,6 +369,30 @@ func (r *Registry) schemaFor(c Call) (*schema.Schema, *AskError) {
 	return s, nil
 }
 
+// bound is [Result.Value] for the submission raw, masked to masked, whose
+// checked value (checkSubmission's, masked) is value. That is value
+// itself unless masking changed the bytes (a secret spanning JSON syntax
+// makes the masked text a different value: it is read as written) or
+// raw is not one JSON value as it stands (whitespace alone, or a value
+// checkSubmission read inside whitespace JSON does not allow: the text).
+func bound(raw, masked json.RawMessage, value any) any {
+	if len(raw) == 0 {
+		return value
+	}
+	t := bytes.TrimSpace(raw)
+	if len(t) > 0 && len(t) == len(bytes.Trim(raw, jsonSpace)) && bytes.Equal(raw, masked) {
+		return value
+	}
+	v, err := decodeJSON(masked)
+	if err != nil {
+		return string(masked)
+	}
+	return jsonvalue.Ints(v)
+}
+
+// jsonSpace is the whitespace JSON allows around a value.
+const jsonSpace = " \t\r\n"
+
 // checkSubmission parses the submission and validates it against sch.
 func (r *Registry) checkSubmission(sch *schema.Schema, sub json.RawMessage) (any, *AskError) {
 	trimmed := bytes.TrimSpace(sub)
@@ -392,12 +419,12 @@ func (r *Registry) checkSubmission(sch *schema.Schema, sub json.RawMessage) (any
 			return nil, &AskError{Kind: KindSchemaInvalid, Detail: "submission does not satisfy " + sch.Path + ": " + ve.Error(), Underlying: ve}
 		}
 	}
-	return jsonvalue.Int64s(v), nil
+	return jsonvalue.Ints(v), nil
 }
 
 // decodeJSON parses exactly one JSON value with json.Number numbers, so that
-// an integer keeps every digit that fits an int64 (jsonvalue.Int64s then
-// picks int64 or float64; `1.0` stays a float, as written).
+// an integer keeps every digit that fits an int64 (jsonvalue.Ints then
+// picks int or float64; `1.0` stays a float, as written).
 func decodeJSON(b []byte) (any, error) {
 	var v any
 	if err := jsonvalue.OneExact(b, &v); err != nil {
