@@ -47,7 +47,7 @@ states:
 		var before, after runtime.MemStats
 		runtime.GC()
 		runtime.ReadMemStats(&before)
-		if code, _, stderr := runCmd(t, "run", story); code != 0 {
+		if code, _, stderr := runCmd(t, "run", story, "--trace", filepath.Join(story, "run.jsonl")); code != 0 {
 			t.Fatalf("run: exit %d\n%.2000s", code, stderr)
 		}
 		runtime.ReadMemStats(&after)
