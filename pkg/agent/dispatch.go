@@ -134,7 +134,7 @@ func (r *Registry) Dispatch(ctx context.Context, c Call) (*Result, error) {
 	if c.SchemaPath != "" || sch != nil {
 		// schema_present is what the existing engine writes on its plugin
 		// path (agent-contract §9.2), schema_path what its claude path does
-		startPayload.Input = map[string]any{"schema_path": cmp.Or(c.SchemaPath, schemaPathOf(sch)), "schema_present": true}
+		startPayload.Input = map[string]any{"schema_path": schemaID(&c), "schema_present": true}
 	}
 	sysPrompt, inherit := r.persona(c.Persona)
 	r.logRequest(startPayload, alias, sysPrompt, req, timeout)
