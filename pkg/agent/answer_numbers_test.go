@@ -11,8 +11,8 @@ import (
 )
 
 // An answer's numbers are read as written: integers up to int64 exactly
-// (past 2^53 too), anything with a point or an exponent as a float, and
-// -0.0 keeps its sign. The engine's view of the same answer is held to the
+// (past 2^53 too) as int, anything with a point or an exponent as a
+// float, and -0.0 keeps its sign. The engine's view of the same answer is held to the
 // existing engine by pkg/engine/testdata/conformance/agent-answer-numbers.
 func TestAnswerNumbersReadAsWritten(t *testing.T) {
 	fx := agenttest.NewFixture(t, nil, agent.RegistryOptions{})
@@ -37,7 +37,7 @@ func TestAnswerNumbersReadAsWritten(t *testing.T) {
 	for k, v := range read(`{"e":9007199254740993,"f":12345678901234567890}`) {
 		m[k] = v
 	}
-	want := map[string]any{"a": 1.0, "b": int64(1), "c": 1000.0, "e": int64(9007199254740993), "f": 1.2345678901234567e19}
+	want := map[string]any{"a": 1.0, "b": 1, "c": 1000.0, "e": 9007199254740993, "f": 1.2345678901234567e19}
 	for k, w := range want {
 		if m[k] != w {
 			t.Errorf("%s = %#v (%T), want %#v (%T)", k, m[k], m[k], w, w)

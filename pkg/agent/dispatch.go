@@ -59,9 +59,11 @@ type Result struct {
 	Alias  string
 	// Submission is the plugin's answer, byte-verbatim.
 	Submission json.RawMessage
-	// Value is the parsed submission (JSON integers as int64, other numbers
-	// as float64); nil when there was none. Without a schema, a submission
-	// that is not JSON is kept as a string.
+	// Value is the submission as the engine binds it, decoded once, here:
+	// the masked submission's JSON value (an integer that fits as int,
+	// any other number as float64, -0.0 keeping its sign), or its text
+	// when it is not one JSON value (no schema, or whitespace that is not
+	// JSON's around it); nil when the submission is empty or null.
 	Value      any
 	Meta       map[string]any
 	SubEvents  []SubEvent // as reported: call_id forced, ts re-stamped
@@ -132,7 +134,7 @@ func (r *Registry) Dispatch(ctx context.Context, c Call) (*Result, error) {
 	if c.SchemaPath != "" || sch != nil {
 		// schema_present is what the existing engine writes on its plugin
 		// path (agent-contract §9.2), schema_path what its claude path does
-		startPayload.Input = map[string]any{"schema_path": cmp.Or(c.SchemaPath, schemaPathOf(sch)), "schema_present": true}
+		startPayload.Input = map[string]any{"schema_path": schemaID(&c), "schema_present": true}
 	}
 	sysPrompt, inherit := r.persona(c.Persona)
 	r.logRequest(startPayload, alias, sysPrompt, req, timeout)
@@ -156,7 +158,7 @@ func (r *Registry) Dispatch(ctx context.Context, c Call) (*Result, error) {
 	st.keepTranscript(resp.Transcript)
 
 	// 4. Sub-event rules and 5. schema validation.
-	value, verr := r.checkAnswer(alias, req.CallID, sch, resp)
+	a, verr := r.checkAnswer(alias, req.CallID, sch, resp)
 	if verr != nil {
 		if verr.Kind == KindSchemaInvalid && substitutes(alias, t) {
 			// A local model's rejected answer goes to agent.claude once
@@ -167,7 +169,7 @@ func (r *Registry) Dispatch(ctx context.Context, c Call) (*Result, error) {
 	}
 
 	// 6. Sub-events and agent.call.complete.
-	return st.complete(ctx, resp, value, res)
+	return st.complete(ctx, resp, a, res)
 }
 
 // noted is what the call's transports noted, masked, for its result event.
@@ -182,16 +184,16 @@ func (st *callState) noted() (session string, stray []string) {
 // checkAnswer applies the sub-event rules (namespace "<alias>.", matching
 // call_id; checked now, written only on success) and validates the
 // submission against sch, parsing it once.
-func (r *Registry) checkAnswer(alias, callID string, sch *schema.Schema, resp *AskResponse) (any, *AskError) {
+func (r *Registry) checkAnswer(alias, callID string, sch *schema.Schema, resp *AskResponse) (answer, *AskError) {
 	prefix := alias + "."
 	for i := range resp.SubEvents {
 		se := &resp.SubEvents[i]
 		if !strings.HasPrefix(se.Kind, prefix) || len(se.Kind) == len(prefix) || isCallKind(se.Kind) {
-			return nil, Errorf(KindSubEventNamespaceViolation,
+			return answer{}, Errorf(KindSubEventNamespaceViolation,
 				"sub_event[%d]: Kind %q does not start with required namespace prefix %q", i, se.Kind, prefix)
 		}
 		if se.CallID != callID {
-			return nil, Errorf(KindSubEventCallIDMismatch,
+			return answer{}, Errorf(KindSubEventCallIDMismatch,
 				"sub_event[%d]: CallID %q does not match parent call_id %q", i, se.CallID, callID)
 		}
 	}
@@ -201,10 +203,12 @@ func (r *Registry) checkAnswer(alias, callID string, sch *schema.Schema, resp *A
 // complete reports the sub-events, re-stamped inside the call window, then
 // agent.call.complete (with the substitution, after a fallback), and
 // returns the filled res.
-func (st *callState) complete(ctx context.Context, resp *AskResponse, value any, res *Result) (*Result, error) {
+func (st *callState) complete(ctx context.Context, resp *AskResponse, a answer, res *Result) (*Result, error) {
 	r, c := st.r, st.c
 	// The answer is masked once, here, where it enters the run.
-	resp, value = r.redact.maskAnswer(resp, value)
+	raw := resp.Submission
+	resp, value := r.redact.maskAnswer(resp, a)
+	value = jsonvalue.Ints(value)
 	// Post-return hooks (hooks.go) may veto a validated answer.
 	if ae := r.runPostReturn(ctx, c, st.alias, value, resp.Meta); ae != nil {
 		st.meta = resp.Meta // the vetoed answer's cost still counts
@@ -226,7 +230,7 @@ func (st *callState) complete(ctx context.Context, resp *AskResponse, value any,
 	}
 	end := st.now(prev)
 	res.Submission = resp.Submission
-	res.Value = value
+	res.Value = bound(raw, resp.Submission, a, value)
 	res.Meta = resp.Meta
 	res.SubEvents = resp.SubEvents
 	res.Transcript = resp.Transcript
@@ -366,38 +370,75 @@ func (r *Registry) schemaFor(c Call) (*schema.Schema, *AskError) {
 	return s, nil
 }
 
+// answer is a submission as checkSubmission read it.
+type answer struct {
+	// v is its JSON value (numbers json.Number), or its text; nil when
+	// there is none.
+	v any
+	// json: v is the JSON value of the submission as it stands (not a
+	// value read inside whitespace JSON does not allow around it, which
+	// bytes.TrimSpace takes off); text: v is its text (not JSON, and no
+	// schema asks for JSON).
+	json, text bool
+}
+
+// bound is [Result.Value] for the submission raw, masked to masked,
+// read as a (value: a.v masked, numbers as jsonvalue.Ints makes them).
+// That is value, unless masking changed the bytes (a secret spanning the
+// JSON syntax makes the masked text another value: it is read as
+// written) or raw is not one JSON value as it stands (the text).
+func bound(raw, masked json.RawMessage, a answer, value any) any {
+	switch {
+	case len(raw) == 0:
+		return nil
+	case !bytes.Equal(raw, masked):
+		v, err := decodeJSON(masked)
+		if err != nil {
+			return string(masked)
+		}
+		return jsonvalue.Ints(v)
+	case a.json || a.text:
+		return value
+	}
+	return string(masked)
+}
+
+// jsonSpace is the whitespace JSON allows around a value.
+const jsonSpace = " \t\r\n"
+
 // checkSubmission parses the submission and validates it against sch.
-func (r *Registry) checkSubmission(sch *schema.Schema, sub json.RawMessage) (any, *AskError) {
+func (r *Registry) checkSubmission(sch *schema.Schema, sub json.RawMessage) (answer, *AskError) {
 	trimmed := bytes.TrimSpace(sub)
 	if len(trimmed) == 0 {
 		if sch == nil {
-			return nil, nil
+			return answer{}, nil
 		}
-		return nil, Errorf(KindSchemaInvalid, "submission is not valid JSON: the plugin returned no submission (schema %s requires one)", sch.Path)
+		return answer{}, Errorf(KindSchemaInvalid, "submission is not valid JSON: the plugin returned no submission (schema %s requires one)", sch.Path)
 	}
 	v, perr := decodeJSON(trimmed)
 	if perr != nil {
 		if sch == nil {
-			return string(sub), nil // no schema: the raw answer binds as text
+			return answer{v: string(sub), text: true}, nil // no schema: the raw answer binds as text
 		}
 		detail := "submission is not valid JSON: " + perr.Error()
 		if ve := sch.ValidateJSON(trimmed); ve != nil {
 			detail = "submission is not valid JSON: " + ve.Error()
 		}
 		// Mask before the cut: a secret straddling it must not leave its head.
-		return nil, &AskError{Kind: KindSchemaInvalid, Detail: detail + " (raw: " + childproc.Snippet(r.redact.String, string(sub)) + ")", Underlying: perr}
+		return answer{}, &AskError{Kind: KindSchemaInvalid, Detail: detail + " (raw: " + childproc.Snippet(r.redact.String, string(sub)) + ")", Underlying: perr}
 	}
 	if sch != nil {
 		if ve := sch.Validate(v); ve != nil {
-			return nil, &AskError{Kind: KindSchemaInvalid, Detail: "submission does not satisfy " + sch.Path + ": " + ve.Error(), Underlying: ve}
+			return answer{}, &AskError{Kind: KindSchemaInvalid, Detail: "submission does not satisfy " + sch.Path + ": " + ve.Error(), Underlying: ve}
 		}
 	}
-	return jsonvalue.Int64s(v), nil
+	return answer{v: v, json: len(trimmed) == len(bytes.Trim(sub, jsonSpace))}, nil
 }
 
 // decodeJSON parses exactly one JSON value with json.Number numbers, so that
-// an integer keeps every digit that fits an int64 (jsonvalue.Int64s then
-// picks int64 or float64; `1.0` stays a float, as written).
+// an integer keeps every digit that fits an int64 (jsonvalue.Ints then
+// picks int or float64; `1.0` stays a float, as written). It is the one
+// decode of an answer (checkSubmission); masking reuses its value.
 func decodeJSON(b []byte) (any, error) {
 	var v any
 	if err := jsonvalue.OneExact(b, &v); err != nil {

@@ -346,7 +346,7 @@ func TestNoSchemaBindsRawAnswer(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := res.Value.(map[string]any)
-	if m["n"] != int64(3) || m["f"] != 1.5 || string(res.Submission) != `{"n": 3, "f": 1.5}` {
+	if m["n"] != 3 || m["f"] != 1.5 || string(res.Submission) != `{"n": 3, "f": 1.5}` {
 		t.Fatalf("value %#v submission %s", m, res.Submission)
 	}
 	answer = nil

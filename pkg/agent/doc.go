@@ -23,7 +23,9 @@
 // registry passes its redactor (redact.go; the run's one [Redactor], which
 // pkg/compose also hands the plugin assembly's hooks and host providers),
 // and an answer is masked once as Dispatch returns it, so what the engine
-// binds, says and traces holds no secret.
+// binds, says and traces holds no secret. An answer is decoded once, for
+// the schema check: masking judges that value, and the engine binds it
+// ([Result.Value]) without decoding the submission again.
 //
 // Layout: one file per transport (inprocess.go, cassette*.go, subprocess.go,
 // mcp_http*.go, claude_cli.go); builtin.local_llm lives in pkg/agent/localllm

@@ -70,7 +70,7 @@ func (r *Registry) fallback(ctx context.Context, st *callState, req *AskRequest,
 		return st.fail(askErr)
 	}
 	st.keepTranscript(resp.Transcript)
-	value, verr := r.checkAnswer(fallbackAlias, req.CallID, sch, resp)
+	a, verr := r.checkAnswer(fallbackAlias, req.CallID, sch, resp)
 	if verr != nil {
 		return st.fail(verr)
 	}
@@ -78,5 +78,5 @@ func (r *Registry) fallback(ctx context.Context, st *callState, req *AskRequest,
 	maps.Copy(meta, resp.Meta)
 	meta["fallback_of"] = st.alias
 	resp.Meta = meta
-	return st.complete(ctx, resp, value, res)
+	return st.complete(ctx, resp, a, res)
 }

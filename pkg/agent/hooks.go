@@ -5,8 +5,6 @@ import (
 	"context"
 	"fmt"
 	"time"
-
-	"kitsoki/pkg/schema"
 )
 
 // Hooks is Dispatch's waterfall interception seam (pkg/plugin provides it;
@@ -73,14 +71,13 @@ func (r *Registry) hookEmit(c *Call) HookEmit {
 	}
 }
 
-func schemaID(c *Call) string { return cmp.Or(c.SchemaPath, schemaPathOf(c.Schema)) }
-
-// schemaPathOf is s's path ("" for nil).
-func schemaPathOf(s *schema.Schema) string {
-	if s == nil {
-		return ""
+// schemaID is the call's schema path: with.schema, else the given
+// compiled schema's ("" when none).
+func schemaID(c *Call) string {
+	if c.SchemaPath == "" && c.Schema != nil {
+		return c.Schema.Path
 	}
-	return s.Path
+	return c.SchemaPath
 }
 
 // runPreDispatch applies the pre-dispatch hooks to c (rewriting Alias,

@@ -335,30 +335,49 @@ func (rd redactor) mapValue(m map[string]any) map[string]any {
 // verbatim when no secret occurs in them. The JSON-escaped forms are
 // masked in place; when that would break the JSON (a raw form spanning
 // its syntax), the value is decoded, masked and re-encoded instead.
-func (rd redactor) raw(b json.RawMessage) json.RawMessage {
+func (rd redactor) raw(b json.RawMessage) json.RawMessage { return rd.rawOf(b, nil, false) }
+
+// rawOf is raw for b whose JSON value, when decoded is true, is v (numbers
+// json.Number, as decodeJSON reads them): b is then not decoded again.
+func (rd redactor) rawOf(b json.RawMessage, v any, decoded bool) json.RawMessage {
 	if rd.r == nil || len(b) == 0 {
 		return b
 	}
+	value := func() (any, bool) { // b's JSON value
+		if decoded {
+			return v, true
+		}
+		v, err := decodeJSON(b)
+		return v, err == nil
+	}
 	s := string(b)
 	out := rd.replace(s)
-	if strings.IndexByte(out, '\\') >= 0 && rd.escaped(out) {
-		// JSON escapes spell a secret in a way no listed form has
+	if strings.IndexByte(out, '\\') >= 0 {
+		// JSON escapes may spell a secret in a way no listed form has
 		// ("\u0073ecret", "\/" for "/", a mix): judge the decoded value.
-		if v, err := decodeJSON(b); err == nil {
-			if enc, err := json.Marshal(rd.value(v)); err == nil {
-				return enc
+		held := false
+		if out == s && decoded {
+			held = rd.holds(v) // out is b, whose value is v
+		} else {
+			held = rd.escaped(out)
+		}
+		if held {
+			if v, ok := value(); ok {
+				if enc, err := json.Marshal(rd.value(v)); err == nil {
+					return enc
+				}
 			}
 		}
 	}
 	if out == s {
 		return b
 	}
-	wasJSON := json.Valid(b)
+	wasJSON := decoded || json.Valid(b)
 	if !wasJSON || json.Valid([]byte(out)) {
 		return json.RawMessage(out)
 	}
-	v, err := decodeJSON(b)
-	if err != nil {
+	v, ok := value()
+	if !ok {
 		return json.RawMessage(strconv.Quote(out))
 	}
 	enc, err := json.Marshal(rd.value(v))
@@ -376,15 +395,16 @@ func (rd redactor) escaped(text string) bool {
 }
 
 // maskAnswer masks a plugin's answer where it enters the run: the
-// submission, its parsed value, meta, sub-event payloads and transcript,
+// submission, its parsed value a, meta, sub-event payloads and transcript,
 // so nothing downstream (binds, world, say, views, the trace, --json) can
-// hold a secret. Masking happens after schema validation.
-func (rd redactor) maskAnswer(resp *AskResponse, value any) (*AskResponse, any) {
+// hold a secret. Masking happens after schema validation; it returns the
+// masked copy and a's value masked.
+func (rd redactor) maskAnswer(resp *AskResponse, a answer) (*AskResponse, any) {
 	if rd.r == nil || resp == nil {
-		return resp, value
+		return resp, a.v
 	}
 	cp := *resp
-	cp.Submission = rd.raw(resp.Submission)
+	cp.Submission = rd.rawOf(resp.Submission, a.v, a.json)
 	cp.Meta = rd.mapValue(resp.Meta)
 	if len(resp.SubEvents) > 0 {
 		cp.SubEvents = slices.Clone(resp.SubEvents)
@@ -393,7 +413,7 @@ func (rd redactor) maskAnswer(resp *AskResponse, value any) (*AskResponse, any) 
 		}
 	}
 	cp.Transcript = rd.transcript(resp.Transcript)
-	return &cp, rd.value(value)
+	return &cp, rd.value(a.v)
 }
 
 // transcript returns a masked copy of t (nil for nil).

@@ -104,7 +104,7 @@ func TestMaskAnswer(t *testing.T) {
 	resp := &AskResponse{Submission: json.RawMessage(`{"x":"tok-123456"}`), Meta: map[string]any{"m": "tok-123456"},
 		SubEvents:  []SubEvent{{Kind: "a.b", Payload: json.RawMessage(`"tok-123456"`)}},
 		Transcript: &Transcript{Events: []json.RawMessage{json.RawMessage(`{"t":"tok-123456"}`)}}}
-	m, v := rd.maskAnswer(resp, map[string]any{"x": "tok-123456"})
+	m, v := rd.maskAnswer(resp, answer{v: map[string]any{"x": "tok-123456"}, json: true})
 	b, _ := json.Marshal([]any{m, v})
 	if strings.Contains(string(b), "tok-123456") {
 		t.Fatalf("leak: %s", b)

@@ -68,7 +68,7 @@ states:
 			var calls []AgentCall
 			agents := AgentCallerFunc(func(_ context.Context, c AgentCall) (*AgentAnswer, error) {
 				calls = append(calls, c)
-				return &AgentAnswer{Submission: []byte(`{"decision":"go"}`)}, nil
+				return answerOf(`{"decision":"go"}`), nil
 			})
 			s, err := Start(t.Context(), m, SessionOptions{StartState: "a", Options: Options{Agents: agents},
 				Clock: NewVirtualClock(time.Unix(0, 0))})

@@ -10,9 +10,9 @@ func TestAgentCallPromptSchemaAlias(t *testing.T) {
 	agents := AgentCallerFunc(func(ctx context.Context, c AgentCall) (*AgentAnswer, error) {
 		got = append(got, c)
 		if c.Verb == "decide" {
-			return &AgentAnswer{Submission: []byte(`{"decision":"accept"}`)}, nil
+			return answerOf(`{"decision":"accept"}`), nil
 		}
-		return &AgentAnswer{Submission: []byte(`"hello there"`)}, nil
+		return answerOf(`"hello there"`), nil
 	})
 	res, sink := runWant(t, "agent", "", Options{Agents: agents}, OutcomeTerminal, "judging")
 	if len(got) != 2 {
@@ -50,11 +50,11 @@ func TestAgentCallPromptSchemaAlias(t *testing.T) {
 // `bind: { reply: answer }` set reply on kitsoki-existing and left it
 // unset here.
 func TestConverseTextAnswerBindsAnswer(t *testing.T) {
-	res := agentResult("converse", &AgentAnswer{Submission: []byte(`"plain words"`)})
+	res := agentResult("converse", answerOf(`"plain words"`))
 	if res["answer"] != "plain words" || res["stdout"] != "plain words" {
 		t.Fatalf("converse result = %v", res)
 	}
-	if res := agentResult("ask", &AgentAnswer{Submission: []byte(`"plain words"`)}); res["answer"] != nil {
+	if res := agentResult("ask", answerOf(`"plain words"`)); res["answer"] != nil {
 		t.Fatalf("ask result has answer: %v", res)
 	}
 }

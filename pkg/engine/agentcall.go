@@ -29,10 +29,17 @@ type AgentCall struct {
 
 // AgentAnswer is a successful agent call.
 type AgentAnswer struct {
+	// Submission is the answer as the agent gave it (masked), for the
+	// stdout text of a bind.
 	Submission json.RawMessage
-	Meta       map[string]any
-	CallID     string
-	Duration   time.Duration
+	// Value is the submission as bound, decoded by the agent layer (the
+	// engine never decodes an answer again; pkg/agent's Result.Value says
+	// its form): a JSON value with int and float64 numbers, the text when
+	// the submission is not one JSON value, nil for none or null.
+	Value    any
+	Meta     map[string]any
+	CallID   string
+	Duration time.Duration
 	// Alias is the plugin alias that served the call (a pre-dispatch hook
 	// may have rerouted it); "" = the call's Alias.
 	Alias string

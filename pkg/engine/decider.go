@@ -3,8 +3,8 @@ package engine
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -40,7 +40,7 @@ func (s *Session) decide(ctx context.Context) (bool, error) {
 	ans, err := r.so.Agents.CallAgent(ctx, call)
 	chosen, conf := "", 0.0
 	if err == nil {
-		chosen, conf = deciderChoice(ans.Submission)
+		chosen, conf = deciderChoice(ans.Value)
 	}
 	ok := err == nil && conf >= d.Threshold && slices.Contains(cands, chosen)
 	p := map[string]any{"available_intents": cands, "bailed_to_human": !ok, "chosen_intent": "", "confidence": conf, "decider": "llm", "state": state}
@@ -102,10 +102,13 @@ func bailReason(err error, chosen string, conf, threshold float64, cands []strin
 	return fmt.Sprintf("confidence %.2f below %.2f", conf, threshold)
 }
 
-// deciderChoice reads {intent|choice|chosen_intent|decision, confidence}.
-func deciderChoice(sub json.RawMessage) (string, float64) {
-	var m map[string]any
-	if json.Unmarshal(sub, &m) != nil {
+// deciderChoice reads {intent|choice|chosen_intent|decision, confidence}
+// off the answer's value. The existing engine reads the answer into
+// float64 numbers: one with a number past float64's range (Inf here) is
+// no choice at all.
+func deciderChoice(v any) (string, float64) {
+	m, ok := v.(map[string]any)
+	if !ok || hasInf(m) {
 		return "", 0
 	}
 	name := ""
@@ -115,6 +118,32 @@ func deciderChoice(sub json.RawMessage) (string, float64) {
 			break
 		}
 	}
-	conf, _ := m["confidence"].(float64)
-	return name, conf
+	switch c := m["confidence"].(type) {
+	case float64:
+		return name, c
+	case int:
+		return name, float64(c)
+	}
+	return name, 0
+}
+
+// hasInf reports a decoded JSON value holding an infinite number.
+func hasInf(v any) bool {
+	switch x := v.(type) {
+	case float64:
+		return math.IsInf(x, 0)
+	case map[string]any:
+		for _, e := range x {
+			if hasInf(e) {
+				return true
+			}
+		}
+	case []any:
+		for _, e := range x {
+			if hasInf(e) {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -138,7 +138,7 @@ func TestOnceSkipsWhenBindTargetsSet(t *testing.T) {
 	calls := 0
 	agents := AgentCallerFunc(func(ctx context.Context, c AgentCall) (*AgentAnswer, error) {
 		calls++
-		return &AgentAnswer{Submission: []byte(`{"decision":"accept"}`)}, nil
+		return answerOf(`{"decision":"accept"}`), nil
 	})
 	w, err := InitWorld(compileStory(t, "agent").World, map[string]any{"verdict": map[string]any{"decision": "reject"}}, nil)
 	if err != nil {

@@ -25,7 +25,7 @@ func FuzzRun(f *testing.F) {
 	f.Add([]byte("app: {id: x}\nroot: a\nstates:\n  a:\n    on_enter:\n      - emit_intent: go\n    on:\n      go: [ { target: a } ]\n"), "go")
 	f.Add([]byte("app: {id: x}\nworld:\n  z: {type: int, default: 0}\nroot: a\nstates:\n  a:\n    on:\n      go:\n        - target: a\n          effects:\n            - set: { q: \"{{ 1 / world.z }}\", u: \"{{ upper(world.nope) }}\", m: { k: \"{{ int(world.nope) }}\" } }\n"), "go")
 	agents := AgentCallerFunc(func(ctx context.Context, c AgentCall) (*AgentAnswer, error) {
-		return &AgentAnswer{Submission: []byte(`{"decision":"accept","answer":"x"}`)}, nil
+		return answerOf(`{"decision":"accept","answer":"x"}`), nil
 	})
 	f.Fuzz(func(t *testing.T, data []byte, intent string) {
 		st, _ := story.LoadBytes("fuzz.yaml", data, story.Options{AllowUnsetEnv: true})

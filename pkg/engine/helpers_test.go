@@ -8,10 +8,22 @@ import (
 	"sync"
 	"testing"
 
+	"kitsoki/internal/jsonvalue"
 	"kitsoki/internal/testing/storyload"
 	"kitsoki/pkg/lint"
 	"kitsoki/pkg/story"
 )
+
+// answerOf is the answer a stand-in agent gives with the submission sub:
+// its Value decoded as the agent layer decodes it (pkg/agent's
+// Result.Value), or the text when sub is not one JSON value.
+func answerOf(sub string) *AgentAnswer {
+	var v any
+	if err := jsonvalue.OneExact([]byte(sub), &v); err != nil {
+		return &AgentAnswer{Submission: []byte(sub), Value: sub}
+	}
+	return &AgentAnswer{Submission: []byte(sub), Value: jsonvalue.Ints(v)}
+}
 
 // recSink records every event of a run.
 type recSink struct {

@@ -176,14 +176,7 @@ func (m *Machine) renderer() *PromptRenderer {
 // keeps working for ask/converse, and, for a converse, answer (the text, or
 // an object answer's answer member), as upstream's claude-path converse.
 func agentResult(verb string, ans *AgentAnswer) map[string]any {
-	var sub any
-	if len(ans.Submission) > 0 {
-		v, err := decodeJSON(ans.Submission)
-		if err != nil {
-			v = string(ans.Submission)
-		}
-		sub = v
-	}
+	sub := ans.Value
 	// submission and submitted share the value: binds deep-copy what they take.
 	res := map[string]any{"submission": sub, "submitted": sub, "exit_code": 0, "ok": true}
 	if ans.Meta != nil {

@@ -3,28 +3,9 @@ package engine
 import (
 	"os"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
 )
-
-// An agent submission is exactly one JSON value: one with anything after
-// it (a stray ']' or '}', which json.Decoder.More let through as the value
-// before it, or a second value) is not JSON and binds as the text it is.
-func TestAgentSubmissionIsOneJSONValue(t *testing.T) {
-	for in, want := range map[string]any{
-		`[1]]`:         `[1]]`,
-		`{"a":1}}`:     `{"a":1}}`,
-		`{"a":1} {}`:   `{"a":1} {}`,
-		" [1, 2.5] \n": []any{1, 2.5},
-		`{"n": 7}`:     map[string]any{"n": 7},
-	} {
-		res := agentResult("decide", &AgentAnswer{Submission: []byte(in)})
-		if got := res["submission"]; !reflect.DeepEqual(got, want) {
-			t.Errorf("submission %q binds %#v, want %#v", in, got, want)
-		}
-	}
-}
 
 // A --world k=v value of a list or object key, and a --world-file, is one
 // YAML (or JSON) value: text after it on its line (which yaml.Unmarshal

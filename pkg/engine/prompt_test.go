@@ -63,7 +63,7 @@ func TestRunMissingPromptPathIsCallFailure(t *testing.T) {
 	called := false
 	agents := AgentCallerFunc(func(ctx context.Context, c AgentCall) (*AgentAnswer, error) {
 		called = true
-		return &AgentAnswer{Submission: []byte(`"hi"`)}, nil
+		return answerOf(`"hi"`), nil
 	})
 	w := StoryWorld(loadStory(t, "prompts"))
 	w["kind"] = "nope"

@@ -609,7 +609,9 @@ func TestCostFolding(t *testing.T) {
 		t.Fatal(err)
 	}
 	agents := AgentCallerFunc(func(ctx context.Context, c AgentCall) (*AgentAnswer, error) {
-		return &AgentAnswer{Submission: []byte(`{"decision":"yes"}`), Meta: map[string]any{"cost_usd": 0.25}}, nil
+		a := answerOf(`{"decision":"yes"}`)
+		a.Meta = map[string]any{"cost_usd": 0.25}
+		return a, nil
 	})
 	s, err := Start(t.Context(), m, SessionOptions{Options: Options{Agents: agents}, Bootstrap: true})
 	if err != nil {
@@ -637,7 +639,7 @@ func TestAppDecider(t *testing.T) {
 		var got AgentCall
 		agents := AgentCallerFunc(func(ctx context.Context, c AgentCall) (*AgentAnswer, error) {
 			got = c
-			return &AgentAnswer{Submission: []byte(tc.answer)}, nil
+			return answerOf(tc.answer), nil
 		})
 		res, sink := runStory(t, "decider", "", Options{Agents: agents})
 		if res.Outcome != tc.outcome || res.State != tc.state {
@@ -659,7 +661,7 @@ func TestImportedPromptIncludesResolveInChild(t *testing.T) {
 	var got AgentCall
 	agents := AgentCallerFunc(func(ctx context.Context, c AgentCall) (*AgentAnswer, error) {
 		got = c
-		return &AgentAnswer{Submission: []byte(`"hi"`)}, nil
+		return answerOf(`"hi"`), nil
 	})
 	m, err := Compile(loadStory(t, "aliasprompt"), CompileOptions{})
 	if err != nil {

@@ -248,17 +248,6 @@ func isEmpty(v any) bool {
 	return false
 }
 
-// decodeJSON decodes exactly one JSON value (jsonvalue.OneExact) keeping
-// integers as int (so templates print 1, not 1.000000) and other numbers
-// as float64.
-func decodeJSON(data []byte) (any, error) {
-	var v any
-	if err := jsonvalue.OneExact(data, &v); err != nil {
-		return nil, err
-	}
-	return jsonvalue.Ints(v), nil
-}
-
 // TypeSlots converts the string values of an --intent's --slot flags to the
 // types the story declares for that intent's slots (int, bool, number,
 // object, list); undeclared slots stay strings. A value that does not

@@ -23,7 +23,7 @@ func TestRenderMatchesLiveRun(t *testing.T) {
 	var calls []engine.AgentCall
 	agents := engine.AgentCallerFunc(func(ctx context.Context, c engine.AgentCall) (*engine.AgentAnswer, error) {
 		calls = append(calls, c)
-		return &engine.AgentAnswer{Submission: []byte(`{"decision":"ok"}`)}, nil
+		return &engine.AgentAnswer{Submission: []byte(`{"decision":"ok"}`), Value: map[string]any{"decision": "ok"}}, nil
 	})
 	res := engine.RunSession(context.Background(), m, engine.SessionOptions{Bootstrap: true, Options: engine.Options{Agents: agents, NoSnapshot: true}})
 	if res.Err != nil || len(calls) != 4 {
