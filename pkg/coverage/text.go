@@ -50,8 +50,13 @@ func WriteUnreachedHints(w io.Writer, p *Profile, hints *Hints, base string) {
 		case !h.Found:
 			fmt.Fprintf(w, "      no intent path from the root reaches %s: no move leads there\n", termsafe.Line(h.State))
 		default:
+			cmd := h.Command()
+			if cmd == "" {
+				fmt.Fprintf(w, "      to reach %s: %d intents from the root, a command over %d bytes; start a fixture there instead (initial_state:)\n", termsafe.Line(h.State), h.Path.Len(), MaxHintBytes)
+				continue
+			}
 			slots = slots || h.needsSlot()
-			fmt.Fprintf(w, "      to reach %s: %s\n", termsafe.Line(h.State), termsafe.Line(h.Command()))
+			fmt.Fprintf(w, "      to reach %s: %s\n", termsafe.Line(h.State), termsafe.Line(cmd))
 		}
 	}
 	if hinted {
