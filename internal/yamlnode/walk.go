@@ -52,6 +52,8 @@ type Walker struct {
 	// active holds the collections being walked, to catch recursive aliases.
 	active []*yaml.Node
 	strs   *[internSlots]string
+	// texts memoizes textOf.
+	texts map[*yaml.Node]int
 }
 
 // internMinBytes is the file size from which NewWalker interns strings.
@@ -148,7 +150,55 @@ func (w *Walker) Leave(n *yaml.Node) {
 // per file, at the node, and the rest of the file is not read. idx >= 0
 // names item idx of the list at in.
 func (w *Walker) Spend(at *yaml.Node, in Place, idx int) bool {
-	w.Budget--
+	return w.spend(at, 1+w.aliasCost(at), in, idx)
+}
+
+// AliasTextPerNode is the bytes of text an alias repeats for each node it
+// spends of the budget beyond its own: an alias costs the text of what it
+// names (its scalars' bytes, aliases inside counted as expanded) divided by
+// this. Nodes alone let a 100 KB intent name aliased as the key of 2,000
+// states' on: arms, a 190 KB story, become 200 MB of graph, coverage and
+// -v output (34 s, 850 MB to draw); a budget of two million nodes lets
+// aliases repeat some 64 MB of text, the size one story file may hold.
+const AliasTextPerNode = 32
+
+// maxText saturates textOf's sums (aliases inside aliases multiply).
+const maxText = 1 << 50
+
+// aliasCost is the extra nodes the alias n spends for the text it repeats
+// (0 for a node that is not an alias).
+func (w *Walker) aliasCost(n *yaml.Node) int {
+	if n == nil || n.Kind != yaml.AliasNode {
+		return 0
+	}
+	return w.textOf(Deref(n), 0) / AliasTextPerNode
+}
+
+// textOf is the bytes of the scalars of n's subtree, aliases inside
+// expanded, computed once per node of the file (a cycle counts nothing
+// more: the walk reports it).
+func (w *Walker) textOf(n *yaml.Node, depth int) int {
+	if n == nil || depth > maxDepth {
+		return 0
+	}
+	if t, ok := w.texts[n]; ok {
+		return t
+	}
+	if w.texts == nil {
+		w.texts = map[*yaml.Node]int{}
+	}
+	w.texts[n] = 0
+	t := len(n.Value)
+	for _, c := range n.Content {
+		t = min(t+w.textOf(Deref(c), depth+1), maxText)
+	}
+	w.texts[n] = t
+	return t
+}
+
+// spend takes cost nodes from the budget, as Spend.
+func (w *Walker) spend(at *yaml.Node, cost int, in Place, idx int) bool {
+	w.Budget -= cost
 	if w.Budget >= 0 {
 		return true
 	}
@@ -158,7 +208,7 @@ func (w *Walker) Spend(at *yaml.Node, in Place, idx int) bool {
 		if idx >= 0 {
 			where = Indexed(where, idx)
 		}
-		w.Report(w.Pos(at), diag.Error, w.Rules.Syntax, "%s: the file expands to more than %d YAML nodes%s (an alias bomb: aliases expanding to far more nodes than the file holds); kitsoki stops reading it here rather than drop the rest: shrink or split it", where, w.Limit, w.LimitNote)
+		w.Report(w.Pos(at), diag.Error, w.Rules.Syntax, "%s: the file expands to more than %d YAML nodes%s (an alias bomb: aliases expanding to far more nodes than the file holds, an alias counting a node per %d bytes of the text it repeats); kitsoki stops reading it here rather than drop the rest: shrink or split it", where, w.Limit, w.LimitNote, AliasTextPerNode)
 	}
 	return false
 }
@@ -213,7 +263,7 @@ func (w *Walker) mapping(n *yaml.Node, at Place, unknownSev diag.Severity, known
 	var names []string // the known keys, listed at the first unknown one
 	unknowns := 0
 	for i := 0; i+1 < len(n.Content); i += 2 {
-		if !w.Spend(n.Content[i], at, -1) {
+		if !w.spend(n.Content[i], 1+w.aliasCost(n.Content[i])+w.aliasCost(n.Content[i+1]), at, -1) {
 			return true
 		}
 		k, v := Deref(n.Content[i]), n.Content[i+1]

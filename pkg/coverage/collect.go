@@ -1,9 +1,12 @@
 package coverage
 
 import (
+	"fmt"
+	"hash/fnv"
 	"path/filepath"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"kitsoki/pkg/engine"
 )
@@ -40,7 +43,7 @@ func (c *Collector) Add(m *engine.Machine) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for _, r := range m.Reachables() {
-		add(itemsOf(c.files, r.Pos.File), Item{Kind: r.Kind, Line: r.Pos.Line, Col: r.Pos.Col, State: r.State, Label: r.Label})
+		add(itemsOf(c.files, r.Pos.File), Item{Kind: r.Kind, Line: r.Pos.Line, Col: r.Pos.Col, State: clipName(r.State), Label: clipName(r.Label)})
 	}
 }
 
@@ -80,4 +83,25 @@ func (c *Collector) path(p string) string {
 		}
 	}
 	return filepath.ToSlash(abs)
+}
+
+// maxName bounds the state name and the label an item keeps: every item
+// names its state, so a state of 100,000 characters with 2,000 arms (a
+// 276 KB story) made the JSON profile and -v's list 200 MB each. A longer
+// one keeps its first 256 bytes, then "…#" and a hash of the whole, so two
+// names stay two.
+const maxName = 256
+
+// clipName is s within maxName (and the hash's few bytes).
+func clipName(s string) string {
+	if len(s) <= maxName {
+		return s
+	}
+	cut := maxName
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	h := fnv.New32a()
+	_, _ = h.Write([]byte(s))
+	return fmt.Sprintf("%s…#%08x", s[:cut], h.Sum32())
 }

@@ -18,9 +18,16 @@ type Hint struct {
 	// Found is false when no intent path reaches State; Moved then tells
 	// whether one with timeouts, on_error or on_complete moves does.
 	Found, Moved bool
-	Intents      []string
+	Path         *graph.IntentPath
 	Slots        map[string][]string // required slots, each a --slot
 }
+
+// MaxHintBytes bounds a hint's kitsoki run command: a path too long for
+// it (a chain of thousands of states, or intents with huge names) is told
+// by its length, so -v's hints cost output in proportion to the moves
+// listed, not to the moves times the path to each (5,000 states in a
+// chain, a 310 KB story: 150 MB of hints).
+const MaxHintBytes = 4096
 
 // Hints finds a Hint for each unreached arc of a profile: register each
 // story's whole drawing with AddStory, then ask For.
@@ -37,7 +44,7 @@ func (h *Hints) AddStory(name, root string, g *graph.Graph) {
 	paths, moved := g.IntentPaths(), g.MoveReachable()
 	for _, e := range g.Edges {
 		p, found := paths[e.From]
-		hint := Hint{Story: name, Root: root, State: e.From, Found: found, Moved: moved[e.From], Intents: p, Slots: g.Slots}
+		hint := Hint{Story: name, Root: root, State: e.From, Found: found, Moved: moved[e.From], Path: p, Slots: g.Slots}
 		key := posKey{absFile(e.Pos.File), edgeKind(e), e.Pos.Line, e.Pos.Col}
 		h.sites[key] = append(h.sites[key], hint)
 	}
@@ -67,30 +74,40 @@ func better(a, b Hint) bool {
 	if a.Moved != b.Moved {
 		return a.Moved
 	}
-	return len(a.Intents) < len(b.Intents)
+	return a.Path.Len() < b.Path.Len()
 }
 
 // Command is the hint as a kitsoki run command line (shell-quoted), with
-// VALUE where a required slot needs one; "" when no path was found.
+// VALUE where a required slot needs one; "" when no path was found or the
+// command would pass MaxHintBytes.
 func (h Hint) Command() string {
-	if !h.Found {
+	if !h.Found || h.Path.Bytes()+len(" --intent ")*h.Path.Len() > MaxHintBytes {
 		return ""
 	}
-	args := []string{"kitsoki", "run", shellArg(h.Story)}
+	var b strings.Builder
+	b.WriteString("kitsoki run " + shellArg(h.Story))
 	if h.Root != "" {
-		args = append(args, "--root", shellArg(h.Root))
+		b.WriteString(" --root " + shellArg(h.Root))
 	}
-	for _, in := range h.Intents {
-		args = append(args, "--intent", shellArg(in))
+	for _, in := range h.Path.Intents() {
+		b.WriteString(" --intent " + shellArg(in))
 		for _, s := range h.Slots[in] {
-			args = append(args, "--slot", shellArg(s+"=VALUE"))
+			if b.Len() > MaxHintBytes {
+				return ""
+			}
+			b.WriteString(" --slot " + shellArg(s+"=VALUE"))
 		}
 	}
-	return strings.Join(args, " ")
+	if b.Len() > MaxHintBytes {
+		return ""
+	}
+	return b.String()
 }
 
+// needsSlot reports whether the path asks for a slot's value (call it on
+// a hint whose Command is printed: it lists the path).
 func (h Hint) needsSlot() bool {
-	return slices.ContainsFunc(h.Intents, func(in string) bool { return len(h.Slots[in]) > 0 })
+	return slices.ContainsFunc(h.Path.Intents(), func(in string) bool { return len(h.Slots[in]) > 0 })
 }
 
 // shellArg quotes s for a POSIX shell when it holds anything but plain

@@ -46,12 +46,17 @@ func WriteUnreachedHints(w io.Writer, p *Profile, hints *Hints, base string) {
 		hinted = true
 		switch {
 		case !h.Found && h.Moved:
-			fmt.Fprintf(w, "      no intent path from the root reaches %s: only a timeout, on_error or on_complete move leads there\n", termsafe.Line(h.State))
+			fmt.Fprintf(w, "      no intent path from the root reaches %s: only a timeout, on_error or on_complete move leads there\n", termsafe.Line(clipName(h.State)))
 		case !h.Found:
-			fmt.Fprintf(w, "      no intent path from the root reaches %s: no move leads there\n", termsafe.Line(h.State))
+			fmt.Fprintf(w, "      no intent path from the root reaches %s: no move leads there\n", termsafe.Line(clipName(h.State)))
 		default:
+			cmd := h.Command()
+			if cmd == "" {
+				fmt.Fprintf(w, "      to reach %s: %d intents from the root, a command over %d bytes; start a fixture there instead (initial_state:)\n", termsafe.Line(clipName(h.State)), h.Path.Len(), MaxHintBytes)
+				continue
+			}
 			slots = slots || h.needsSlot()
-			fmt.Fprintf(w, "      to reach %s: %s\n", termsafe.Line(h.State), termsafe.Line(h.Command()))
+			fmt.Fprintf(w, "      to reach %s: %s\n", termsafe.Line(clipName(h.State)), termsafe.Line(cmd))
 		}
 	}
 	if hinted {

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"kitsoki/internal/recost"
 	"kitsoki/pkg/engine"
 )
 
@@ -182,6 +183,8 @@ func (c *checker) viewChecks(t *Turn, view string) (mismatch *Failure) {
 		switch {
 		case err != nil:
 			c.fail(t.at("expect_view_matches"), "expect_view_matches: invalid regex %q: %v", *t.ExpectViewMatches, err)
+		case recost.Check(recost.Insts(*t.ExpectViewMatches), len(view)) != nil:
+			c.fail(t.at("expect_view_matches"), "expect_view_matches: %v", recost.Check(recost.Insts(*t.ExpectViewMatches), len(view)))
 		case !re.MatchString(view):
 			mismatch = c.fail(t.at("expect_view_matches"), "expect_view_matches: view does not match %q\nview: %q", *t.ExpectViewMatches, view)
 		}

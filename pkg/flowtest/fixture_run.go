@@ -17,6 +17,7 @@ import (
 	"github.com/flosch/pongo2/v6"
 	"kitsoki/internal/jsonvalue"
 	"kitsoki/internal/lazyre"
+	"kitsoki/internal/recost"
 	"kitsoki/pkg/agent"
 	"kitsoki/pkg/compose"
 	"kitsoki/pkg/engine"
@@ -983,6 +984,10 @@ func (fr *fixtureRun) fileCheck(c *checker, fe FileExpect) {
 	data, err := readBounded(p)
 	if err != nil {
 		c.fail(fe.Pos, "expect_files[%s]: read failed: %v", fe.Path, err)
+		return
+	}
+	if err := recost.Check(recost.Insts(fe.ContentMatches), len(data)); err != nil {
+		c.fail(fe.Pos, "expect_files[%s]: content_matches: %v", fe.Path, err)
 		return
 	}
 	if !re.Match(data) {

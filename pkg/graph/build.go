@@ -17,7 +17,7 @@ import (
 func Build(f *fold.Folded) *Graph {
 	st := f.Story
 	b := &builder{f: f, g: &Graph{Title: cmp.Or(st.App.Title, st.App.ID)}, byPath: map[string]*Node{},
-		ids: map[string]bool{}, extra: map[string]*Node{}, exits: exitTargets(f)}
+		ids: map[string]bool{}, next: map[string]int{}, extra: map[string]*Node{}, exits: exitTargets(f)}
 	b.g.Top = b.nodes(st.States, nil)
 	for _, s := range st.AllStates() {
 		b.moves(s)
@@ -64,6 +64,7 @@ type builder struct {
 	g      *Graph
 	byPath map[string]*Node
 	ids    map[string]bool
+	next   map[string]int // the next number id tries for a base
 	// extra holds the exit, templated and missing target nodes by kind
 	// and text; extraOrder in the order first used.
 	extra      map[string]*Node
@@ -106,18 +107,35 @@ func (b *builder) source(path string) string {
 	return ""
 }
 
-// id returns a unique identifier for text: prefix, then text with every
-// character that is not a letter, digit or underscore replaced.
+// maxIDText bounds the part of an identifier made from a name: every edge
+// names its ends by identifier, so an identifier as long as a state's name
+// (100 KB, on a state with 2,000 arms: a 276 KB story) wrote 200 MB of DOT
+// or Mermaid. The label keeps the whole name.
+const maxIDText = 64
+
+// id returns a unique identifier for text: prefix, then text's first
+// maxIDText characters with every one that is not a letter, digit or
+// underscore replaced.
 func (b *builder) id(prefix, text string) string {
-	base := prefix + strings.Map(func(r rune) rune {
-		if r == '_' || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || (r >= '0' && r <= '9') {
-			return r
+	var t strings.Builder
+	for _, r := range text {
+		if t.Len() >= maxIDText {
+			break
 		}
-		return '_'
-	}, text)
+		if r == '_' || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || (r >= '0' && r <= '9') {
+			t.WriteRune(r)
+		} else {
+			t.WriteByte('_')
+		}
+	}
+	base := prefix + t.String()
 	id := base
-	for i := 2; b.ids[id]; i++ {
+	// numbered from where the last id of this base stopped: thousands of
+	// names of one base (non-ASCII names all become underscores) tried
+	// every number before theirs
+	for i := max(b.next[base], 2); b.ids[id]; i++ {
 		id = base + "_" + strconv.Itoa(i)
+		b.next[base] = i + 1
 	}
 	b.ids[id] = true
 	return id

@@ -15,6 +15,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"kitsoki/internal/jsonvalue"
+	"kitsoki/internal/recost"
 	"kitsoki/internal/yamlnode"
 )
 
@@ -56,6 +57,7 @@ type HTTPExchange struct {
 	MethodText string         // as the cassette writes it, for the miss list (upstream's)
 	URL        string         // exact match ("" = any)
 	URLPattern *regexp.Regexp // regexp searched in the URL (nil = none)
+	urlInsts   int            // the instructions URLPattern compiles to (recost)
 	Status     int
 	Headers    map[string]string
 	Body       string
@@ -124,7 +126,7 @@ func ParseHTTPCassette(path string, data []byte) (*HTTPCassette, error) {
 			if err != nil {
 				return nil, fmt.Errorf("%s: url_pattern %q is not a valid regular expression: %v", where, req.URLPattern, err)
 			}
-			ex.URLPattern = re
+			ex.URLPattern, ex.urlInsts = re, recost.Insts(req.URLPattern)
 		}
 		if ex.URL == "" && ex.URLPattern == nil {
 			return nil, fmt.Errorf("%s: needs url or url_pattern", where)
@@ -192,17 +194,23 @@ func listLines(n *yaml.Node, key string) []int {
 	return out
 }
 
-func (e *HTTPExchange) matches(method, url string) bool {
+func (e *HTTPExchange) matches(method, url string) (bool, error) {
 	if e.Method != "" && e.Method != method {
-		return false
+		return false, nil
 	}
 	if e.URL != "" && e.URL != url {
-		return false
+		return false, nil
 	}
-	if e.URLPattern != nil && !e.URLPattern.MatchString(url) {
-		return false
+	if e.URLPattern != nil {
+		// a script's URL may be megabytes, and a match cannot be interrupted
+		if err := recost.Check(e.urlInsts, len(url)); err != nil {
+			return false, fmt.Errorf("starlark http replay: url_pattern of the exchange at line %d: %v", e.Line, err)
+		}
+		if !e.URLPattern.MatchString(url) {
+			return false, nil
+		}
 	}
-	return true
+	return true, nil
 }
 
 // Answer finds the exchange for a request.
@@ -210,7 +218,14 @@ func (c *HTTPCassette) Answer(method, url string) (*HTTPExchange, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for i := range c.Exchanges {
-		if !c.played[i] && c.Exchanges[i].matches(method, url) {
+		if c.played[i] {
+			continue
+		}
+		ok, err := c.Exchanges[i].matches(method, url)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
 			c.played[i] = true
 			c.log = append(c.log, map[string]any{"method": method, "url": url, "status": c.Exchanges[i].Status})
 			return &c.Exchanges[i], nil
