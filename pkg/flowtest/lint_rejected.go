@@ -76,8 +76,14 @@ func (l *fixtureLint) judge(t *Turn, r rest) (string, bool) {
 	}
 	// a left-out required slot is refused (legacy) or a clarification
 	// (orchestrator) before any guard is evaluated
-	if at != nil && len(r.alt) == 0 && !l.leavesRequired(t, ix.decls[arc]) && l.noArmHolds(t, at, arc, r.from) {
-		return arc, true
+	if at != nil && len(r.alt) == 0 && !l.leavesRequired(t, ix.decls[arc]) {
+		if l.guardError(t, at, arc, r.from) {
+			l.slotTypes(t, ix.decls[arc]) // often the cause: said too
+			return arc, true
+		}
+		if l.noArmHolds(t, at, arc, r.from) {
+			return arc, true
+		}
 	}
 	n := len(l.ds)
 	l.slots(t, ix.decls[arc])

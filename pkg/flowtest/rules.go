@@ -42,6 +42,8 @@ var (
 		Summary: "expect_terminal: true on a fixture that certainly ends in a state declared without terminal: true (its last turn's expect_state, or where it certainly rests after the last turn): the check fails on both engines", Example: "turns: [{intent: {name: quit}, expect_state: ended}]\nexpect_terminal: true   # ended: {view: Bye.}"}
 	ruleBadRegex = &diag.Rule{ID: "flow-bad-regex", Severity: diag.Warning, LintOnly: true,
 		Summary: "an expect_view_matches that is not a Go regular expression (the turn always fails)", Example: "expect_view_matches: \"(unclosed\""}
+	ruleGuardError = &diag.Rule{ID: "flow-guard-error", Severity: diag.Warning, LintOnly: true,
+		Summary: "a turn whose intent, fired where the fixture certainly rests, reaches an arm whose when: fails to evaluate on the world and slots the fixture certainly has (a string compared with a number, a field of a string, an index past a list's end), every arm before it certainly false: the turn fails on both engines (the existing engine aborts the whole test flows run)", Example: "- intent: {name: go}   # initial_world: {n: \"3\"}; on: {go: [{when: \"world.n > 2\", target: done}]}"}
 	ruleIntentsRefused = &diag.Rule{ID: "flow-intents-refused", Severity: diag.Warning, LintOnly: true,
 		Summary: "an intents file (intents/*.yaml) that kitsoki test intents refuses: its YAML does not parse, a document is not a mapping, a key holds the wrong kind of value, a merge key is refused as upstream's decoder refuses it, or its fixtures route too many inputs", Example: "fixtures: {id: greet}   # a list of fixtures is expected"}
 )
@@ -51,7 +53,7 @@ var rules = []*diag.Rule{
 	ruleSyntax, ruleShape, ruleUnknownKey, ruleIgnoredKey, ruleValue, ruleUnknownIntent,
 	ruleUnknownState, ruleUnusedStub, ruleNotChecked, ruleMissingFile, ruleOutsideRoot, ruleBadRegex,
 	ruleErrorCode, ruleWorldType, ruleRejected, ruleWrongState, ruleSlotType, ruleNotTerminal,
-	ruleIntentsRefused,
+	ruleGuardError, ruleIntentsRefused,
 }
 
 // Rules lists (copies of) every rule the fixture parser and linter report,
