@@ -18,6 +18,9 @@ intents:
   pick:
     slots:
       k: {type: string}
+  choose:
+    slots:
+      k: {type: int, default: 1}
 states:
   lobby:
     on:
@@ -34,6 +37,10 @@ states:
         - effects: [{set: {m: 1}}]
           target: lobby
       pick:
+        - when: "slots.k > 3"
+          target: done
+        - target: lobby
+      choose:
         - when: "slots.k > 3"
           target: done
         - target: lobby
@@ -61,6 +68,11 @@ turns:
 initial_state: lobby
 turns:
   - intent: {name: pick, slots: {k: "x"}}
+`,
+		"a slot not sent, with no default (probed: <nil> > int)": `test_kind: flow
+initial_state: lobby
+turns:
+  - intent: {name: pick, slots: {}}
 `,
 		"a world_override before the turn": `test_kind: flow
 initial_state: lobby
@@ -108,6 +120,11 @@ initial_state: lobby
 turns:
   - intent: {name: pick, slots: {k: "{{ world.n }}"}}
 `,
+		"a slot not sent, with a default": `test_kind: flow
+initial_state: lobby
+turns:
+  - intent: {name: choose}
+`,
 		"an expected error": `test_kind: flow
 initial_state: lobby
 initial_world: {n: "3"}
@@ -126,5 +143,35 @@ turns:
 		if got := ruleFindings(t, ruleGuardError, files, src); len(got) != 0 {
 			t.Errorf("%s: got %v, want none", name, got)
 		}
+	}
+}
+
+// A slot the turn does not send and no declaration defaults reads as
+// null in a known-world guard (probed: slots.k == nil is true, the
+// fixture got done, want lobby, with slots: {} and with none).
+func TestLintUnsentSlotIsNull(t *testing.T) {
+	files := map[string]string{"app.yaml": `app: {id: unsent}
+root: lobby
+intents:
+  look:
+    slots:
+      k: {type: int}
+states:
+  lobby:
+    on:
+      look:
+        - when: "slots.k == nil"
+          target: done
+        - target: lobby
+  done: {terminal: true}
+`}
+	for _, slots := range []string{"", ", slots: {}"} {
+		got := ruleFindings(t, ruleWrongState, files, "test_kind: flow\ninitial_state: lobby\nturns:\n  - intent: {name: look"+slots+"}\n    expect_state: lobby\n")
+		if len(got) != 1 || !strings.Contains(got[0].Message, `moves it to "done"`) {
+			t.Errorf("slots %q: got %v", slots, got)
+		}
+	}
+	if got := ruleFindings(t, ruleWrongState, files, "test_kind: flow\ninitial_state: lobby\nturns:\n  - intent: {name: look, slots: {k: 1}}\n    expect_state: lobby\n"); len(got) != 0 {
+		t.Errorf("a sent slot: got %v", got)
 	}
 }

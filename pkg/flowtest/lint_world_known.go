@@ -226,7 +226,7 @@ func (l *fixtureLint) guardEval(when string, t *Turn) (val, known bool, err erro
 	slots := map[string]any{}
 	for _, name := range skeys {
 		v, ok := sentSlot(t, name)
-		if !ok {
+		if !ok && !l.unsentSlot(t, name) {
 			return false, false, nil
 		}
 		slots[name] = v
@@ -252,6 +252,30 @@ func sentSlot(t *Turn, name string) (any, bool) {
 		}
 	}
 	return nil, false
+}
+
+// unsentSlot reports a slot t's intent does not send and no declaration
+// of the intent (global, a state's own, an imported child's) gives a
+// default: the guard reads it as null (probed: slots.k > 3 fails
+// "<nil> > int", slots.k == nil is true, with slots: {} or none).
+func (l *fixtureLint) unsentSlot(t *Turn, name string) bool {
+	if t == nil || t.Intent == nil {
+		return false
+	}
+	for _, kv := range t.Intent.Slots {
+		if kv.Key == name {
+			return false
+		}
+	}
+	arcs := append([]string{t.Intent.Name}, l.ix.aliases[t.Intent.Name]...)
+	for _, arc := range arcs {
+		for _, it := range l.ix.decls[arc] {
+			if sl := it.Slots[name]; sl != nil && sl.Default != nil {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // loseAll makes every written key uncertain (nil-safe).
