@@ -261,7 +261,7 @@ func (ix *storyIndex) step(s *story.State, arc string, still func(*story.Effect)
 		return nil, nil // a pending emit of its on_enter may be decided again (conformance landing-effects-undone)
 	}
 	n, a := chosenArm(s, arc, guard)
-	if a == nil || len(a.Emit()) > 0 || !allEffects(a.Effects, orRedirect(still)) {
+	if a == nil || (len(a.Emit()) > 0 && inParallel(n)) || !allEffects(a.Effects, orRedirect(still)) {
 		return nil, nil
 	}
 	tt := strings.TrimSpace(a.Target)
@@ -292,6 +292,19 @@ func (ix *storyIndex) step(s *story.State, arc string, still func(*story.Effect)
 		return nil, nil
 	}
 	return append([]*story.State{to[0]}, alt...), a
+}
+
+// inParallel reports s or an ancestor declared parallel: an arm's emit:
+// list is delivered to the other regions only there, and ignored
+// elsewhere (story-runtime §3; probed: lobby's go [{target: hall,
+// emit: [back]}] rests on hall).
+func inParallel(s *story.State) bool {
+	for ; s != nil; s = s.Parent {
+		if s.Parallel {
+			return true
+		}
+	}
+	return false
 }
 
 // chosenArm is the arm the engines take for arc at s (story-runtime
