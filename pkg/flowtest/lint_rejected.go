@@ -162,6 +162,9 @@ func (l *fixtureLint) after(t *Turn, r rest, arc string, warned bool) rest {
 		}
 		return rest{}
 	}
+	if at != nil && len(r.alt) == 0 && t.Intent != nil && arc != "" && l.clarifies(t, ix.decls[arc]) {
+		return l.stays(t, r, arc)
+	}
 	var to []*story.State
 	var arm *story.Transition
 	if at != nil && t.Intent != nil && arc != "" && !(l.fx.Orchestrated() && l.leavesRequired(t, ix.decls[arc])) {
