@@ -21,6 +21,23 @@ func (l *fixtureLint) clarifies(t *Turn, decls []*story.Intent) bool {
 	})
 }
 
+// clarifyRest is r, or, for a first turn r leaves unknown, the
+// fixture's initial_state leaf when a clarification certainly leaves it
+// there: the rig runs no initial on_enter, and the post-bind pass walks
+// only the resting state's own on_enter emit_intent entries (story-runtime
+// §1.9), of which it has none (probed: docs-review's idle, whose on_enter
+// calls host.run, stays idle).
+func (l *fixtureLint) clarifyRest(t *Turn, r rest) rest {
+	if r.at != nil || t != l.fx.Turns[0] || t.HasAdvance {
+		return r
+	}
+	s := l.ix.plainLeaf(l.fx.InitialState)
+	if s == nil || slices.ContainsFunc(s.OnEnter, func(e *story.Effect) bool { return e == nil || e.EmitIntent() != "" }) {
+		return r
+	}
+	return rest{at: s, from: "the fixture starts (initial_state)"}
+}
+
 // leftOut names, for a message, a required slot of d that t leaves out.
 func leftOut(t *Turn, d *story.Intent) string {
 	sent := map[string]bool{}

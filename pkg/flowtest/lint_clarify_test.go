@@ -47,3 +47,21 @@ func TestLintClarificationStays(t *testing.T) {
 		}
 	}
 }
+
+// At the start the rig runs no on_enter, and the post-bind pass walks only
+// the state's own on_enter emit_intent entries: a first turn that
+// clarifies stays at initial_state even when its on_enter calls a host
+// (probed on docs-review's idle), but not when it holds an emit_intent.
+func TestLintClarificationAtStart(t *testing.T) {
+	app := func(onEnter string) map[string]string {
+		return map[string]string{"app.yaml": strings.Replace(clarifyApp, "  lobby:\n", "  lobby:\n    on_enter:\n"+onEnter, 1)}
+	}
+	const src = "test_kind: flow\ninitial_state: lobby\nhost_handlers: {host.run: {data: {ok: true}}}\nturns:\n  - intent: {name: go}\n    expect_state: hall\n"
+	got := ruleFindings(t, ruleWrongState, app("      - invoke: host.run\n        with: {cmd: pwd}\n        bind: {cwd: stdout}\n"), src)
+	if len(got) != 1 || !strings.Contains(got[0].Message, `stays at "lobby"`) {
+		t.Errorf("a host call in on_enter: got %v", got)
+	}
+	if got := ruleFindings(t, ruleWrongState, app("      - emit_intent: look\n        when: \"world.cwd != nil\"\n"), src); len(got) != 0 {
+		t.Errorf("an emit_intent in on_enter: got %v", got)
+	}
+}

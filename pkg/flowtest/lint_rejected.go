@@ -162,8 +162,8 @@ func (l *fixtureLint) after(t *Turn, r rest, arc string, warned bool) rest {
 		}
 		return rest{}
 	}
-	if at != nil && len(r.alt) == 0 && t.Intent != nil && arc != "" && l.clarifies(t, ix.decls[arc]) {
-		return l.stays(t, r, arc)
+	if cr := l.clarifyRest(t, r); cr.at != nil && len(cr.alt) == 0 && t.Intent != nil && arc != "" && l.clarifies(t, ix.decls[arc]) {
+		return l.stays(t, cr, arc)
 	}
 	var to []*story.State
 	var arm *story.Transition
