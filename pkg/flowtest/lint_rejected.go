@@ -76,8 +76,14 @@ func (l *fixtureLint) judge(t *Turn, r rest) (string, bool) {
 	}
 	// a left-out required slot is refused (legacy) or a clarification
 	// (orchestrator) before any guard is evaluated
-	if at != nil && len(r.alt) == 0 && !l.leavesRequired(t, ix.decls[arc]) && l.noArmHolds(t, at, arc, r.from) {
-		return arc, true
+	if at != nil && len(r.alt) == 0 && !l.leavesRequired(t, ix.decls[arc]) {
+		if l.guardError(t, at, arc, r.from) {
+			l.slotTypes(t, ix.decls[arc]) // often the cause: said too
+			return arc, true
+		}
+		if l.noArmHolds(t, at, arc, r.from) {
+			return arc, true
+		}
 	}
 	n := len(l.ds)
 	l.slots(t, ix.decls[arc])
@@ -155,6 +161,9 @@ func (l *fixtureLint) after(t *Turn, r rest, arc string, warned bool) rest {
 			return r
 		}
 		return rest{}
+	}
+	if cr := l.clarifyRest(t, r); cr.at != nil && len(cr.alt) == 0 && t.Intent != nil && arc != "" && l.clarifies(t, ix.decls[arc]) {
+		return l.stays(t, cr, arc)
 	}
 	var to []*story.State
 	var arm *story.Transition
@@ -255,7 +264,7 @@ func (ix *storyIndex) step(s *story.State, arc string, still func(*story.Effect)
 		return nil, nil // a pending emit of its on_enter may be decided again (conformance landing-effects-undone)
 	}
 	n, a := chosenArm(s, arc, guard)
-	if a == nil || len(a.Emit()) > 0 || !allEffects(a.Effects, orRedirect(still)) {
+	if a == nil || (len(a.Emit()) > 0 && inParallel(n)) || !allEffects(a.Effects, orRedirect(still)) {
 		return nil, nil
 	}
 	tt := strings.TrimSpace(a.Target)
@@ -286,6 +295,19 @@ func (ix *storyIndex) step(s *story.State, arc string, still func(*story.Effect)
 		return nil, nil
 	}
 	return append([]*story.State{to[0]}, alt...), a
+}
+
+// inParallel reports s or an ancestor declared parallel: an arm's emit:
+// list is delivered to the other regions only there, and ignored
+// elsewhere (story-runtime §3; probed: lobby's go [{target: hall,
+// emit: [back]}] rests on hall).
+func inParallel(s *story.State) bool {
+	for ; s != nil; s = s.Parent {
+		if s.Parallel {
+			return true
+		}
+	}
+	return false
 }
 
 // chosenArm is the arm the engines take for arc at s (story-runtime

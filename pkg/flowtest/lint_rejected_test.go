@@ -361,3 +361,32 @@ turns:
 		t.Fatalf("%v", got)
 	}
 }
+
+// An arm's emit: list outside a parallel state is ignored by both
+// engines, so the arm is followed (probed: expect_state lobby fails,
+// got hall; a second go is rejected INTENT_NOT_ALLOWED_IN_STATE at hall).
+func TestLintFlatEmitIgnored(t *testing.T) {
+	files := map[string]string{"app.yaml": `app: {id: emitflat}
+root: lobby
+intents:
+  go: {}
+  back: {}
+states:
+  lobby:
+    on:
+      go:
+        - target: hall
+          emit: [back]
+  hall:
+    on:
+      back: [{target: lobby}]
+`}
+	got := ruleFindings(t, ruleWrongState, files, "test_kind: flow\ninitial_state: lobby\nturns:\n  - intent: {name: go}\n    expect_state: lobby\n")
+	if len(got) != 1 || !strings.Contains(got[0].Message, `moves it to "hall"`) {
+		t.Errorf("wrong state: got %v", got)
+	}
+	got = rejectedFindings(t, files, "test_kind: flow\ninitial_state: lobby\nturns:\n  - intent: {name: go}\n  - intent: {name: go}\n")
+	if len(got) != 1 || !strings.Contains(got[0].Message, `not taken at "hall"`) {
+		t.Errorf("rejected: got %v", got)
+	}
+}

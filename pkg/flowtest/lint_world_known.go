@@ -1,7 +1,6 @@
 package flowtest
 
 import (
-	"regexp"
 	"strings"
 
 	"kitsoki/internal/jsonvalue"
@@ -179,63 +178,64 @@ func (ix *storyIndex) writes(orchestrated bool) (map[string]bool, bool) {
 	return out, all
 }
 
-// Guard reads the known-world judge accepts: world.K, world?.K,
-// world["K"], slots.K, slots?.K, slots["K"]; any other use of either
-// root (world[x], len(world), a string holding the word) is not judged.
-var (
-	worldRead = regexp.MustCompile(`\bworld\s*(?:\?\.|\.)\s*[A-Za-z_$][A-Za-z0-9_$]*|\bworld\s*\[\s*(?:"[^"]*"|'[^']*')\s*\]`)
-	slotRead  = regexp.MustCompile(`\bslots\s*(?:\?\.|\.)\s*([A-Za-z_][A-Za-z0-9_]*)|\bslots\s*\[\s*(?:"([^"]*)"|'([^']*)')\s*\]`)
-	worldWord = regexp.MustCompile(`\bworld\b`)
-	slotsWord = regexp.MustCompile(`\bslots\b`)
-)
-
 // guardValue evaluates the when: of an arm t fires with the world the
 // fixture certainly has: known is false when the guard reads anything
 // uncertain (a key something may have written, a slot not sent as a
 // literal, another root, now()) or fails to evaluate.
 func (l *fixtureLint) guardValue(when string, t *Turn) (val, known bool) {
+	val, known, err := l.guardEval(when, t)
+	return val, known && err == nil
+}
+
+// guardEval is guardValue with the evaluation's error: err is non-nil
+// (and known true) when the guard, on the values the fixture certainly
+// has, fails to evaluate. The judge takes the guard's reads from expr's
+// own parse (Program.MemberReads): only world.K, world?.K, world["K"]
+// and the same of slots are judged; any other use of either root
+// (world[x], len(world)) is not.
+func (l *fixtureLint) guardEval(when string, t *Turn) (val, known bool, err error) {
 	if l.world == nil || strings.Contains(when, "now(") {
-		return false, false
+		return false, false, nil
 	}
-	p, err := expr.CompileGuard(when)
-	if err != nil {
-		return false, false
+	p, cerr := expr.CompileGuard(when)
+	if cerr != nil {
+		return false, false, nil
 	}
 	roots, all := p.Roots()
 	if all {
-		return false, false
+		return false, false, nil
 	}
 	for _, r := range roots {
 		if r != "world" && r != "slots" && r != "event" {
-			return false, false
+			return false, false, nil
 		}
 	}
-	if len(worldWord.FindAllStringIndex(when, -1)) != len(worldRead.FindAllStringIndex(when, -1)) ||
-		len(slotsWord.FindAllStringIndex(when, -1)) != len(slotRead.FindAllStringIndex(when, -1)) {
-		return false, false
+	wkeys, wplain := p.MemberReads("world")
+	skeys, splain := p.MemberReads("slots")
+	if !wplain || !splain {
+		return false, false, nil
 	}
 	world := map[string]any{}
-	for _, k := range p.WorldKeys() {
+	for _, k := range wkeys {
 		v, ok := l.world.get(k)
 		if !ok {
-			return false, false
+			return false, false, nil
 		}
 		world[k] = v
 	}
 	slots := map[string]any{}
-	for _, m := range slotRead.FindAllStringSubmatch(when, -1) {
-		name := m[1] + m[2] + m[3]
+	for _, name := range skeys {
 		v, ok := sentSlot(t, name)
-		if !ok {
-			return false, false
+		if !ok && !l.unsentSlot(t, name) {
+			return false, false, nil
 		}
 		slots[name] = v
 	}
 	b, err := p.EvalBool(expr.Env{"world": world, "slots": slots, "event": map[string]any{}})
 	if err != nil {
-		return false, false // a guard that fails to evaluate fails the turn: not judged here
+		return false, true, err
 	}
-	return b, true
+	return b, true, nil
 }
 
 // sentSlot is the literal value t's intent sends for slot name.
@@ -252,6 +252,30 @@ func sentSlot(t *Turn, name string) (any, bool) {
 		}
 	}
 	return nil, false
+}
+
+// unsentSlot reports a slot t's intent does not send and no declaration
+// of the intent (global, a state's own, an imported child's) gives a
+// default: the guard reads it as null (probed: slots.k > 3 fails
+// "<nil> > int", slots.k == nil is true, with slots: {} or none).
+func (l *fixtureLint) unsentSlot(t *Turn, name string) bool {
+	if t == nil || t.Intent == nil {
+		return false
+	}
+	for _, kv := range t.Intent.Slots {
+		if kv.Key == name {
+			return false
+		}
+	}
+	arcs := append([]string{t.Intent.Name}, l.ix.aliases[t.Intent.Name]...)
+	for _, arc := range arcs {
+		for _, it := range l.ix.decls[arc] {
+			if sl := it.Slots[name]; sl != nil && sl.Default != nil {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // loseAll makes every written key uncertain (nil-safe).

@@ -35,13 +35,15 @@ var (
 	ruleRejected = &diag.Rule{ID: "flow-rejected", Severity: diag.Warning, LintOnly: true,
 		Summary: "a turn both engines certainly reject: its intent is declared but no state takes it, the state the fixture certainly rests in does not take it (the state the previous turn's expect_state names, a legacy fixture's initial_state, or where the arm an intent certainly takes leads from there: its first unguarded one, or the first whose when: is true on what the fixture certainly has, its slots and world; a state entered through a call whose on_error may redirect is followed as each state it may rest in, and judged when none takes the intent), every arm the intent reaches has a when: that is false on what the fixture certainly has (GUARD_FAILED), a legacy-path turn leaves out a required slot (MISSING_SLOTS) or a slot value is not one of its values: (INVALID_SLOT_VALUE), or an imported child's bare intent spelling is fired in that child's parallel state (GUARD_FAILED: write the prefixed name); the fixture fails unless the turn expects the rejection", Example: "- intent: {name: pick, slots: {color: green}}   # values: [red, blue]"}
 	ruleWrongState = &diag.Rule{ID: "flow-wrong-state", Severity: diag.Warning, LintOnly: true,
-		Summary: "an expect_state the turn certainly does not meet: from the state the fixture certainly rests in, the turn's intent takes a first arm without when: (or whose when: is certainly true) that moves it (setting, incrementing or saying only, to a literal target, or through calls whose on_error may redirect it: then to none of the states it may rest in) to another state; or it lists a parallel state's leaves out of the order the engines print them (sorted by path)", Example: "- intent: {name: go}     # at lobby, go: [{target: hall}]\n  expect_state: vault"}
+		Summary: "an expect_state the turn certainly does not meet: from the state the fixture certainly rests in, the turn's intent takes a first arm without when: (or whose when: is certainly true) that moves it (setting, incrementing or saying only, to a literal target, or through calls whose on_error may redirect it: then to none of the states it may rest in) to another state; or, on the orchestrator path, the turn leaves out a slot every declaration of its intent requires (a clarification: the machine stays where it certainly rests) and expect_state names another state; or it lists a parallel state's leaves out of the order the engines print them (sorted by path)", Example: "- intent: {name: go}     # at lobby, go: [{target: hall}]\n  expect_state: vault"}
 	ruleSlotType = &diag.Rule{ID: "flow-slot-type", Severity: diag.Warning, LintOnly: true,
 		Summary: "a turn's slot value is a string where the intent declares the slot int, float or bool: neither engine converts or refuses it, so a guard reading the slot as its type fails the turn (string > int) or compares false", Example: "- intent: {name: count, slots: {k: \"5\"}}   # slots: {k: {type: int}}"}
 	ruleNotTerminal = &diag.Rule{ID: "flow-not-terminal", Severity: diag.Warning, LintOnly: true,
 		Summary: "expect_terminal: true on a fixture that certainly ends in a state declared without terminal: true (its last turn's expect_state, or where it certainly rests after the last turn): the check fails on both engines", Example: "turns: [{intent: {name: quit}, expect_state: ended}]\nexpect_terminal: true   # ended: {view: Bye.}"}
 	ruleBadRegex = &diag.Rule{ID: "flow-bad-regex", Severity: diag.Warning, LintOnly: true,
 		Summary: "an expect_view_matches that is not a Go regular expression (the turn always fails)", Example: "expect_view_matches: \"(unclosed\""}
+	ruleGuardError = &diag.Rule{ID: "flow-guard-error", Severity: diag.Warning, LintOnly: true,
+		Summary: "a turn whose intent, fired where the fixture certainly rests, reaches an arm whose when: fails to evaluate on the world and slots the fixture certainly has (a string compared with a number, a field of a string, an index past a list's end), every arm before it certainly false: the turn fails on both engines (the existing engine aborts the whole test flows run)", Example: "- intent: {name: go}   # initial_world: {n: \"3\"}; on: {go: [{when: \"world.n > 2\", target: done}]}"}
 	ruleIntentsRefused = &diag.Rule{ID: "flow-intents-refused", Severity: diag.Warning, LintOnly: true,
 		Summary: "an intents file (intents/*.yaml) that kitsoki test intents refuses: its YAML does not parse, a document is not a mapping, a key holds the wrong kind of value, a merge key is refused as upstream's decoder refuses it, or its fixtures route too many inputs", Example: "fixtures: {id: greet}   # a list of fixtures is expected"}
 )
@@ -51,7 +53,7 @@ var rules = []*diag.Rule{
 	ruleSyntax, ruleShape, ruleUnknownKey, ruleIgnoredKey, ruleValue, ruleUnknownIntent,
 	ruleUnknownState, ruleUnusedStub, ruleNotChecked, ruleMissingFile, ruleOutsideRoot, ruleBadRegex,
 	ruleErrorCode, ruleWorldType, ruleRejected, ruleWrongState, ruleSlotType, ruleNotTerminal,
-	ruleIntentsRefused,
+	ruleGuardError, ruleIntentsRefused,
 }
 
 // Rules lists (copies of) every rule the fixture parser and linter report,

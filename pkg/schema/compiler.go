@@ -222,6 +222,9 @@ func compileDoc(l jsonschema.URLLoader, sc *refScanner, names docNames, doc any,
 	if err != nil {
 		return nil, nil, convert(firstBroken(err, sc.sites, names.rootURL, doc, scratch))
 	}
+	if err := refCycle(sch, names); err != nil {
+		return nil, nil, err
+	}
 	return jc, sch, nil
 }
 

@@ -93,12 +93,9 @@ func TestReferenceCycleNamesThePlace(t *testing.T) {
 		t.Fatalf("got %+v", ve)
 	}
 	dir := story(t, map[string]string{"schemas/c.json": `{"$ref":"#"}`})
-	fs, err := NewCompiler(dir).Compile("schemas/c.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if ve := fs.ValidateJSON([]byte(`1`)); ve == nil || !strings.Contains(ve.Message, `"schemas/c.json"`) || strings.Contains(ve.Message, dir) {
-		t.Fatalf("got %+v", ve)
+	_, err = NewCompiler(dir).Compile("schemas/c.json") // refused on every value: a compile error (cycle.go)
+	if ce := mustCompileErr(t, err); ce.File != "schemas/c.json" || !strings.Contains(ce.Message, `"schemas/c.json" -> "schemas/c.json"`) || strings.Contains(ce.Message, dir) {
+		t.Fatalf("got %#v", ce)
 	}
 }
 

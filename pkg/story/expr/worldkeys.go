@@ -34,6 +34,32 @@ func worldKeys(out []string, progs ...*Program) []string {
 	return out
 }
 
+// MemberReads returns the keys the program reads of root by name
+// (root.K, root?.K, root["K"]), once each, in order, from its own parse;
+// plain is false when it uses root any other way too (root[x],
+// len(root), root itself, $env).
+func (p *Program) MemberReads(root string) (keys []string, plain bool) {
+	uses, named := 0, 0
+	walkProgs([]*Program{p}, func(n ast.Node) {
+		switch t := n.(type) {
+		case *ast.IdentifierNode:
+			if t.Value == root {
+				uses++
+			}
+		case *ast.MemberNode:
+			id, ok := unchain(t.Node).(*ast.IdentifierNode)
+			if !ok || id.Value != root {
+				return
+			}
+			if s, ok := t.Property.(*ast.StringNode); ok {
+				named++
+				keys = addOnce(keys, s.Value)
+			}
+		}
+	})
+	return keys, uses == named && !p.allRoots
+}
+
 // walkProgs calls f with every node of the trees of progs (nil ones skipped).
 func walkProgs(progs []*Program, f func(ast.Node)) {
 	for _, p := range progs {

@@ -2,6 +2,7 @@ package expr
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -20,6 +21,36 @@ func TestProgramWorldKeys(t *testing.T) {
 		}
 		if got := p.WorldKeys(); !slices.Equal(got, want) {
 			t.Errorf("%s: got %q, want %q", src, got, want)
+		}
+	}
+}
+
+func TestProgramMemberReads(t *testing.T) {
+	type want struct {
+		keys  []string
+		plain bool
+	}
+	for src, w := range map[string]want{
+		`world.count > 3 && world?.user.name == "x"`: {[]string{"count", "user"}, true},
+		`slots["k"] == 1 && slots.k != slots?.j`:     {[]string{"k", "j"}, true},
+		`world.name == "hello world" && world.n > 0`: {[]string{"name", "n"}, true}, // the word in a string is no use
+		`world[slots.k] == 1`:                        {nil, false},
+		`len(world) > 0 || world.a`:                  {[]string{"a"}, false},
+		`"a" in world`:                               {nil, false},
+		`slots.world == 1 && event.kind != "world"`:  {nil, true},
+		`len(world.items) > 0 && world.items[0].ok`:  {[]string{"items"}, true},
+		`world.xs[world.min] && (world).k`:           {[]string{"xs", "min", "k"}, true},
+	} {
+		p, err := CompileGuard(src)
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		keys, plain := p.MemberReads("world")
+		if strings.HasPrefix(src, "slots[") {
+			keys, plain = p.MemberReads("slots")
+		}
+		if !slices.Equal(keys, w.keys) || plain != w.plain {
+			t.Errorf("%s: got %q %v, want %q %v", src, keys, plain, w.keys, w.plain)
 		}
 	}
 }

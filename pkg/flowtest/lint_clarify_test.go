@@ -1,0 +1,67 @@
+package flowtest
+
+import (
+	"strings"
+	"testing"
+)
+
+const clarifyApp = `app: {id: clar}
+root: lobby
+intents:
+  go:
+    slots:
+      who: {type: string, required: true}
+  look: {}
+states:
+  lobby:
+    on:
+      go: [{target: hall}]
+      look: [{target: lobby}]
+  hall:
+    on:
+      look: [{target: hall}]
+`
+
+// On the orchestrator path a turn leaving out a required slot is a
+// clarification: the machine stays (probed: got lobby, want hall).
+func TestLintClarificationStays(t *testing.T) {
+	files := map[string]string{"app.yaml": clarifyApp}
+	const orch = "test_kind: flow\ninitial_state: lobby\nhost_handlers: {host.run: {data: {ok: true}}}\nturns:\n"
+	got := ruleFindings(t, ruleWrongState, files, orch+"  - intent: {name: go}\n    expect_state: hall\n")
+	if len(got) != 1 || !strings.Contains(got[0].Message, `stays at "lobby"`) || !strings.Contains(got[0].Message, `"who"`) {
+		t.Fatalf("got %v", got)
+	}
+	// the rest after it is where it stayed: a later expect_state is judged from there
+	got = ruleFindings(t, ruleWrongState, files, orch+"  - intent: {name: go, slots: {who: null}}\n  - intent: {name: look}\n    expect_state: hall\n")
+	if len(got) != 1 || !strings.Contains(got[0].Message, `fired at "lobby"`) {
+		t.Fatalf("after the clarification: got %v", got)
+	}
+	for name, src := range map[string]string{
+		"the slot is sent":           orch + "  - intent: {name: go, slots: {who: ann}}\n    expect_state: hall\n",
+		"an empty string is sent":    orch + "  - intent: {name: go, slots: {who: \"\"}}\n    expect_state: hall\n",
+		"it expects to stay":         orch + "  - intent: {name: go}\n    expect_state: lobby\n",
+		"the legacy path rejects it": "test_kind: flow\ninitial_state: lobby\nturns:\n  - intent: {name: go}\n    expect_state: hall\n",
+	} {
+		if got := ruleFindings(t, ruleWrongState, files, src); len(got) != 0 {
+			t.Errorf("%s: got %v", name, got)
+		}
+	}
+}
+
+// At the start the rig runs no on_enter, and the post-bind pass walks only
+// the state's own on_enter emit_intent entries: a first turn that
+// clarifies stays at initial_state even when its on_enter calls a host
+// (probed on docs-review's idle), but not when it holds an emit_intent.
+func TestLintClarificationAtStart(t *testing.T) {
+	app := func(onEnter string) map[string]string {
+		return map[string]string{"app.yaml": strings.Replace(clarifyApp, "  lobby:\n", "  lobby:\n    on_enter:\n"+onEnter, 1)}
+	}
+	const src = "test_kind: flow\ninitial_state: lobby\nhost_handlers: {host.run: {data: {ok: true}}}\nturns:\n  - intent: {name: go}\n    expect_state: hall\n"
+	got := ruleFindings(t, ruleWrongState, app("      - invoke: host.run\n        with: {cmd: pwd}\n        bind: {cwd: stdout}\n"), src)
+	if len(got) != 1 || !strings.Contains(got[0].Message, `stays at "lobby"`) {
+		t.Errorf("a host call in on_enter: got %v", got)
+	}
+	if got := ruleFindings(t, ruleWrongState, app("      - emit_intent: look\n        when: \"world.cwd != nil\"\n"), src); len(got) != 0 {
+		t.Errorf("an emit_intent in on_enter: got %v", got)
+	}
+}
