@@ -389,7 +389,10 @@ func (r *runner) runOnComplete(ctx context.Context, j *job, status string, data 
 		return err
 	}
 	r.t.redirectErr = ""
-	if err := r.settleSynthetic(ctx, &st); err != nil {
+	r.t.chainOrigin = j.info.State
+	err := r.settleSynthetic(ctx, &st)
+	r.t.chainOrigin = ""
+	if err != nil {
 		return err
 	}
 	if r.t.redirectErr != "" || r.ended && !endedBefore {
@@ -423,6 +426,8 @@ func (r *runner) runOnComplete(ctx context.Context, j *job, status string, data 
 func (r *runner) completionMove(ctx context.Context, res target, st *step) error {
 	pre := r.landingWorld()
 	was := r.place.cloned()
+	r.t.targetPre = pre.world
+	defer func() { r.t.targetPre, r.t.targetWalk = nil, nil }()
 	var held []Event
 	prev := r.t.tentative
 	r.t.tentative = &held

@@ -28,6 +28,9 @@ func (r *runner) settle(ctx context.Context, st *step) error {
 				c.originAt = nil // no post-bind pass from there (conformance cap-at-exit)
 			}
 		}
+		if r.t.targetPre != nil && c.hops == 0 {
+			r.t.targetWalk = r.world.Snapshot()
+		}
 		dispatch := r.dispatchCalls
 		if r.t.synthetic {
 			dispatch = r.dispatchSynthetic
@@ -136,15 +139,27 @@ func (r *runner) takeRedirect(ctx context.Context, rd *redirect, st *step, c *re
 		r.t.first = nil // the batch had bound: the view renders again
 	}
 	r.t.redirectErr, r.t.rerender, r.t.applied, r.t.dropSay, r.t.submitOnly = rd.err, true, true, true, false
-	if res.state != nil && r.par == nil && r.cur == res.state && r.exit == "" {
+	if origin := r.t.chainOrigin; origin != "" && len(c.nested) == 0 && r.exit == "" {
+		// a job's on_complete chain: upstream measures the redirect from
+		// the state the completion began in, wherever the chain's hops
+		// took the machine (conformance oncomplete-redirect-origin)
+		if res.state != nil && r.landTo(res) == origin {
+			return true, r.unwindRedirects(append(c.nested, from), r.landTo(res))
+		}
+	} else if res.state != nil && r.par == nil && r.cur == res.state && r.exit == "" {
 		// a redirect to the resting state moves nothing, but is a
 		// redirect (conformance bare-compound-target, redirect-self-nested)
 		return true, r.unwindRedirects(append(c.nested, from), r.landTo(res))
 	}
 	c.to = r.landTo(res)
 	c.nested = append(c.nested, from)
+	if len(c.nested) == 1 && r.t.targetWalk != nil {
+		r.t.landView = r.staleView()
+	}
 	var failed bool
-	if c.preLand, failed, err = r.landRedirect(ctx, res, from, rd, st); err != nil || failed {
+	c.preLand, failed, err = r.landRedirect(ctx, res, from, rd, st)
+	r.t.landView = nil
+	if err != nil || failed {
 		if failed { // conformance on-error-landing-enter-fails
 			r.swallowed(c.origin, c.originAt)
 		}
@@ -985,6 +1000,9 @@ func (r *runner) env(slots map[string]any, extra map[string]any) map[string]any 
 // callEnv is the environment of the current step (world, slots, state).
 func (r *runner) callEnv() CallEnv {
 	ce := CallEnv{World: r.world, Slots: r.slots, Render: r.renderCtx()}
+	if r.t.landView != nil {
+		ce.World = r.t.landView
+	}
 	if r.cur != nil {
 		ce.StatePath = r.cur.Path
 		ce.StateDescription = r.cur.Description
