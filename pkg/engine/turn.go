@@ -64,7 +64,7 @@ type turn struct {
 	// (fellBack: harness.dispatched's rerender_fell_back)
 	walkWorld     World
 	fellBack      bool
-	dispatchState string   // the resting state of the batch being dispatched
+	dispatchState string // the resting state of the batch being dispatched
 	// chainOrigin: while a job's on_complete chain settles, the state the
 	// completion began in; an on_error naming it moves nothing
 	// (conformance oncomplete-redirect-origin)
@@ -75,7 +75,7 @@ type turn struct {
 	// conformance oncomplete-redirect-origin)
 	targetPre, targetWalk World
 	landView              World
-	walk          heldWalk // a transition's walk events (held.go)
+	walk                  heldWalk // a transition's walk events (held.go)
 	// dropSay: the re-render drops the narration (conformance
 	// mutate-say-infra-error)
 	dropSay bool
