@@ -585,6 +585,16 @@ func (r *runner) resolveTarget(ctx context.Context, owner *State, lit string, t 
 	}
 	path, err := resolvePath(owner, s)
 	if err != nil {
+		base := ""
+		if owner != nil {
+			base = owner.Path
+		}
+		if p, perr := story.ResolvePath(base, s); perr == nil && p == "" && t.templated() {
+			// a rendered ".." above the top level is the empty path,
+			// where upstream's machine goes (conformance
+			// template-target-above-top)
+			return target{}, &unknownTargetError{target: s, path: ""}
+		}
 		return target{}, err
 	}
 	st := r.m.States[path]
@@ -618,10 +628,10 @@ func (r *runner) unknownTarget(err error) (target, bool) {
 	var s *State
 	for i, c := range ue.path {
 		if c == '.' {
-			s = &State{Path: ue.path[:i], Name: ue.path[strings.LastIndexByte(ue.path[:i], '.')+1 : i], Parent: s}
+			s = r.unknownState(ue.path[:i], s)
 		}
 	}
-	return target{state: &State{Path: ue.path, Name: ue.path[strings.LastIndexByte(ue.path, '.')+1:], Parent: s}}, true
+	return target{state: r.unknownState(ue.path, s)}, true
 }
 
 // dispatchBase is the state an on_error target's "../" climbs from: the
