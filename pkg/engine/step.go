@@ -135,8 +135,11 @@ func (r *runner) takeRedirect(ctx context.Context, rd *redirect, st *step, c *re
 		return true, nil
 	}
 	from := r.statePath()
-	if r.t.redirectErr == "" && r.t.rerender {
-		r.t.first = nil // the batch had bound: the view renders again
+	if r.t.redirectErr == "" && r.t.rerender && !r.t.submitOnly {
+		// the batch had bound: the view renders again; a submission that
+		// bound nothing keeps the first render (conformance
+		// submit-then-redirect-empty)
+		r.t.first = nil
 	}
 	r.t.redirectErr, r.t.rerender, r.t.applied, r.t.dropSay, r.t.submitOnly = rd.err, true, true, true, false
 	if origin := r.t.chainOrigin; origin != "" && len(c.nested) == 0 && r.exit == "" {
