@@ -408,7 +408,9 @@ func (r *runner) runOnComplete(ctx context.Context, j *job, status string, data 
 		r.reach(ReachExit, x.pos)
 	}
 	// the target entry's inline effects never run (docs/compat/engine.md)
-	res, err := r.completionDest(ctx, tgt.Target, j.info.State)
+	// read from where the chain's hops left the session: the origin leaf
+	// when none moved it (conformance oncomplete-target-after-hop)
+	res, err := r.completionDest(ctx, tgt.Target, r.statePath())
 	if err != nil {
 		// dropped alone, as upstream's job.error: the chain's writes and
 		// the job's notification stand (conformance oncomplete-target-expr)
