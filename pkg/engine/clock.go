@@ -44,7 +44,7 @@ func (c *VirtualClock) set(t time.Time) {
 // advance moves the virtual clock by d in one step as upstream's flow rig
 // does (flow-format.md §5.2; docs/compat/engine.md "One advance, one
 // step"): the world replayed, the armed timeout fired if due, then every
-// job due by the end completed in due order.
+// job due by the end completed in submission order (nextDueJob).
 func (r *runner) advance(ctx context.Context, vc *VirtualClock, d time.Duration) (*Turn, error) {
 	r.replayWorld()
 	out := &Turn{State: r.statePath(), Number: r.turn}
@@ -68,7 +68,7 @@ func (r *runner) advance(ctx context.Context, vc *VirtualClock, d time.Duration)
 	return out, nil
 }
 
-// stepDue completes, in due order, the jobs nextDueJob finds due between
+// stepDue completes, in submission order, the jobs nextDueJob finds due between
 // start and end, their turns merged into out; past 10000 (a job that keeps
 // starting jobs) it fails with tooMany.
 func (r *runner) stepDue(ctx context.Context, start, end time.Time, answered bool, out *Turn, tooMany string) error {
@@ -101,14 +101,14 @@ func (r *runner) landBetween(ctx context.Context) error {
 	return nil
 }
 
-// nextDueJob is the settled, unapplied job due first by end; an answered
+// nextDueJob is the settled, unapplied job submitted first of those due by
+// end, as upstream, which wakes them at once, lands them most of the time
+// (conformance jobs-submission-order); an answered
 // clarification is due no earlier than start, and only with answered
 // (conformance mutate-clarify-at-once).
 func (r *runner) nextDueJob(start, end time.Time, answered bool) *job {
 	r.jobs.mu.Lock()
 	defer r.jobs.mu.Unlock()
-	var next *job
-	var at time.Time
 	for _, j := range r.jobs.jobs {
 		if j.applied || !j.settled || j.info.Status == JobAwaiting || (j.answer != nil && !answered) {
 			continue
@@ -117,12 +117,9 @@ func (r *runner) nextDueJob(start, end time.Time, answered bool) *job {
 		if j.answer != nil && due.Before(start) {
 			due = start
 		}
-		if due.After(end) {
-			continue
-		}
-		if next == nil || due.Before(at) {
-			next, at = j, due
+		if !due.After(end) {
+			return j
 		}
 	}
-	return next
+	return nil
 }

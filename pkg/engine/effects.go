@@ -145,6 +145,9 @@ func (r *runner) applySet(e *Effect, env map[string]any) error {
 		}
 		mem, rec, coerced := r.coerceSet(a.key, a.v)
 		setPath(r.world, a.key, mem)
+		if r.t.landView != nil {
+			setPath(r.t.landView, a.key, mem)
+		}
 		r.journalAs(a.key, rec, coerced)
 		if f, inexact := inexactInt(rec); inexact && !coerced {
 			r.journalAs(a.key, f, true) // conformance increment-big-replay
@@ -175,6 +178,9 @@ func (r *runner) applyIncrement(e *Effect, env map[string]any) error {
 			}
 		}
 		setPath(r.world, kv.Key, n+d)
+		if r.t.landView != nil {
+			setPath(r.t.landView, kv.Key, incrementBase(getPath(r.t.landView, kv.Key))+d)
+		}
 		if j, ok := r.journal[kv.Key]; ok {
 			r.journalAs(kv.Key, incrementBase(j)+d, true)
 		}

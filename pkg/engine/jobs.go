@@ -389,7 +389,10 @@ func (r *runner) runOnComplete(ctx context.Context, j *job, status string, data 
 		return err
 	}
 	r.t.redirectErr = ""
-	if err := r.settleSynthetic(ctx, &st); err != nil {
+	r.t.chainOrigin = j.info.State
+	err := r.settleSynthetic(ctx, &st)
+	r.t.chainOrigin = ""
+	if err != nil {
 		return err
 	}
 	if r.t.redirectErr != "" || r.ended && !endedBefore {
@@ -405,7 +408,9 @@ func (r *runner) runOnComplete(ctx context.Context, j *job, status string, data 
 		r.reach(ReachExit, x.pos)
 	}
 	// the target entry's inline effects never run (docs/compat/engine.md)
-	res, err := r.completionDest(ctx, tgt.Target, j.info.State)
+	// read from where the chain's hops left the session: the origin leaf
+	// when none moved it (conformance oncomplete-target-after-hop)
+	res, err := r.completionDest(ctx, tgt.Target, r.statePath())
 	if err != nil {
 		// dropped alone, as upstream's job.error: the chain's writes and
 		// the job's notification stand (conformance oncomplete-target-expr)
@@ -423,6 +428,8 @@ func (r *runner) runOnComplete(ctx context.Context, j *job, status string, data 
 func (r *runner) completionMove(ctx context.Context, res target, st *step) error {
 	pre := r.landingWorld()
 	was := r.place.cloned()
+	r.t.targetPre = pre.world
+	defer func() { r.t.targetPre, r.t.targetWalk = nil, nil }()
 	var held []Event
 	prev := r.t.tentative
 	r.t.tentative = &held

@@ -4,6 +4,9 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"reflect"
+
+	"kitsoki/internal/jsonvalue"
 )
 
 // landingWorld is the world as an on_error landing found it, before its
@@ -127,4 +130,28 @@ func (r *runner) settleSynthetic(ctx context.Context, st *step) error {
 		r.t.capView, r.t.capAt, r.t.swallowed, r.t.redirectErr = "", nil, false, ""
 	}
 	return nil
+}
+
+// staleView is the world an on_error landing's templates read when the
+// failed call was made by a job's on_complete target landing: upstream
+// renders that landing against the world from before the target landed,
+// with what the dispatch wrote since (binds, last_error, host_error)
+// laid over it. A key the target's landing (its on_enter, its emit hops)
+// changed and nothing wrote since reads its earlier value; writes still go
+// to the live world, and an increment adds to the live value
+// (conformance oncomplete-redirect-origin).
+func (r *runner) staleView() World {
+	view := World(r.world.Snapshot())
+	for k, walked := range r.t.targetWalk {
+		before, had := r.t.targetPre[k]
+		if had && reflect.DeepEqual(before, walked) || !reflect.DeepEqual(jsonvalue.Normalize(r.world[k]), walked) {
+			continue
+		}
+		if had {
+			view[k] = before
+		} else {
+			delete(view, k)
+		}
+	}
+	return view
 }

@@ -503,6 +503,13 @@ func (r *runner) userTurn(ctx context.Context, in Input) (*Turn, error) {
 		t.View = v
 	}
 	t.RigView = r.t.rigView
+	if to == "" && r.statePath() == "" && !r.so.MachineOnly {
+		// the machine went to the empty path (a rendered ".." on a
+		// top-level state): upstream's session keeps the state the turn
+		// began in, with the turn's writes (conformance
+		// template-target-above-top)
+		defer func() { r.place = sv.place }()
+	}
 	return r.closeTurn(t, from, end)
 }
 

@@ -28,6 +28,9 @@ func (r *runner) settle(ctx context.Context, st *step) error {
 				c.originAt = nil // no post-bind pass from there (conformance cap-at-exit)
 			}
 		}
+		if r.t.targetPre != nil && c.hops == 0 {
+			r.t.targetWalk = r.world.Snapshot()
+		}
 		dispatch := r.dispatchCalls
 		if r.t.synthetic {
 			dispatch = r.dispatchSynthetic
@@ -132,19 +135,34 @@ func (r *runner) takeRedirect(ctx context.Context, rd *redirect, st *step, c *re
 		return true, nil
 	}
 	from := r.statePath()
-	if r.t.redirectErr == "" && r.t.rerender {
-		r.t.first = nil // the batch had bound: the view renders again
+	if r.t.redirectErr == "" && r.t.rerender && !r.t.submitOnly {
+		// the batch had bound: the view renders again; a submission that
+		// bound nothing keeps the first render (conformance
+		// submit-then-redirect-empty)
+		r.t.first = nil
 	}
 	r.t.redirectErr, r.t.rerender, r.t.applied, r.t.dropSay, r.t.submitOnly = rd.err, true, true, true, false
-	if res.state != nil && r.par == nil && r.cur == res.state && r.exit == "" {
+	if origin := r.t.chainOrigin; origin != "" && len(c.nested) == 0 && r.exit == "" {
+		// a job's on_complete chain: upstream measures the redirect from
+		// the state the completion began in, wherever the chain's hops
+		// took the machine (conformance oncomplete-redirect-origin)
+		if res.state != nil && r.landTo(res) == origin {
+			return true, r.unwindRedirects(append(c.nested, from), r.landTo(res))
+		}
+	} else if res.state != nil && r.par == nil && r.cur == res.state && r.exit == "" {
 		// a redirect to the resting state moves nothing, but is a
 		// redirect (conformance bare-compound-target, redirect-self-nested)
 		return true, r.unwindRedirects(append(c.nested, from), r.landTo(res))
 	}
 	c.to = r.landTo(res)
 	c.nested = append(c.nested, from)
+	if len(c.nested) == 1 && r.t.targetWalk != nil {
+		r.t.landView = r.staleView()
+	}
 	var failed bool
-	if c.preLand, failed, err = r.landRedirect(ctx, res, from, rd, st); err != nil || failed {
+	c.preLand, failed, err = r.landRedirect(ctx, res, from, rd, st)
+	r.t.landView = nil
+	if err != nil || failed {
 		if failed { // conformance on-error-landing-enter-fails
 			r.swallowed(c.origin, c.originAt)
 		}
@@ -570,6 +588,16 @@ func (r *runner) resolveTarget(ctx context.Context, owner *State, lit string, t 
 	}
 	path, err := resolvePath(owner, s)
 	if err != nil {
+		base := ""
+		if owner != nil {
+			base = owner.Path
+		}
+		if p, perr := story.ResolvePath(base, s); perr == nil && p == "" && t.templated() {
+			// a rendered ".." above the top level is the empty path,
+			// where upstream's machine goes (conformance
+			// template-target-above-top)
+			return target{}, &unknownTargetError{target: s, path: ""}
+		}
 		return target{}, err
 	}
 	st := r.m.States[path]
@@ -603,10 +631,10 @@ func (r *runner) unknownTarget(err error) (target, bool) {
 	var s *State
 	for i, c := range ue.path {
 		if c == '.' {
-			s = &State{Path: ue.path[:i], Name: ue.path[strings.LastIndexByte(ue.path[:i], '.')+1 : i], Parent: s}
+			s = r.unknownState(ue.path[:i], s)
 		}
 	}
-	return target{state: &State{Path: ue.path, Name: ue.path[strings.LastIndexByte(ue.path, '.')+1:], Parent: s}}, true
+	return target{state: r.unknownState(ue.path, s)}, true
 }
 
 // dispatchBase is the state an on_error target's "../" climbs from: the
@@ -985,6 +1013,9 @@ func (r *runner) env(slots map[string]any, extra map[string]any) map[string]any 
 // callEnv is the environment of the current step (world, slots, state).
 func (r *runner) callEnv() CallEnv {
 	ce := CallEnv{World: r.world, Slots: r.slots, Render: r.renderCtx()}
+	if r.t.landView != nil {
+		ce.World = r.t.landView
+	}
 	if r.cur != nil {
 		ce.StatePath = r.cur.Path
 		ce.StateDescription = r.cur.Description

@@ -64,8 +64,18 @@ type turn struct {
 	// (fellBack: harness.dispatched's rerender_fell_back)
 	walkWorld     World
 	fellBack      bool
-	dispatchState string   // the resting state of the batch being dispatched
-	walk          heldWalk // a transition's walk events (held.go)
+	dispatchState string // the resting state of the batch being dispatched
+	// chainOrigin: while a job's on_complete chain settles, the state the
+	// completion began in; an on_error naming it moves nothing
+	// (conformance oncomplete-redirect-origin)
+	chainOrigin string
+	// targetPre and targetWalk: the world before a job's on_complete
+	// target landed and when that landing's calls went out; landView, when
+	// set, is the world an on_error landing's templates read (staleView;
+	// conformance oncomplete-redirect-origin)
+	targetPre, targetWalk World
+	landView              World
+	walk                  heldWalk // a transition's walk events (held.go)
 	// dropSay: the re-render drops the narration (conformance
 	// mutate-say-infra-error)
 	dropSay bool

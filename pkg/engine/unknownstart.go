@@ -28,11 +28,26 @@ func (r *runner) unknownLeaf(path string, within *State) *State {
 			return nil
 		}
 		for j := len(unknown) - 1; j >= 0; j-- {
-			u := unknown[j]
-			known = &State{Path: u, Name: u[strings.LastIndexByte(u, '.')+1:], Parent: known}
+			known = r.unknownState(unknown[j], known)
 		}
 		return known
 	}
+}
+
+// unknownState is the state of the unknown path u under parent: the one
+// the machine rests in or below when it has that path and parent, so a
+// move between unknown paths leaves their common unknown prefix alone, as
+// upstream's machine compares paths (conformance
+// template-target-same-unknown); else a new one.
+func (r *runner) unknownState(u string, parent *State) *State {
+	if r.par == nil {
+		for s := r.cur; s != nil; s = s.Parent {
+			if s.Path == u && s.Parent == parent && r.m.States[u] != s {
+				return s
+			}
+		}
+	}
+	return &State{Path: u, Name: u[strings.LastIndexByte(u, '.')+1:], Parent: parent}
 }
 
 // outsideLeaf is an entry of a parallel start (p#...|x) that lies under no

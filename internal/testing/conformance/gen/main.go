@@ -71,6 +71,11 @@
 // states shorter and longer than the delays; clock turns that always cover
 // every delay (a partial advance aborts upstream). Several jobs ending in
 // one advance land in a random order upstream: a known race.
+// -redirects (flow and legacy kinds) aims failing calls' on_error at the
+// places a redirect is measured from (redirects.go): the declaring state,
+// its parent, a background job's origin, ".", "..", the parallel root, a
+// region leaf; in on_complete chains after an emit_intent hop, and in the
+// on_enter of states targets land on.
 // -kind legacy writes the flow kind's stories with fixtures on the legacy
 // path (use_orchestrator: false, upstream's machine alone, as most real
 // fixtures run): every fixture names its start state, and no turn
@@ -165,12 +170,12 @@ func main() {
 
 func run(args []string) error {
 	if len(args) == 0 {
-		return fmt.Errorf("usage: gen write [-n N] [-seed S] [-known] [-emits] [-trail] [-extras] [-more] [-gates] [-override] [-deep] [-jobs] [-real] [-from DIR] [-kind flow|legacy|tmpl|agent|view|starlark|host|intent|expect|import|phase|intentfix|lint|mutate|storymut] DIR | gen diff DIR")
+		return fmt.Errorf("usage: gen write [-n N] [-seed S] [-known] [-emits] [-trail] [-extras] [-more] [-gates] [-override] [-deep] [-jobs] [-redirects] [-real] [-from DIR] [-kind flow|legacy|tmpl|agent|view|starlark|host|intent|expect|import|phase|intentfix|lint|mutate|storymut] DIR | gen diff DIR")
 	}
 	switch args[0] {
 	case "write":
 		n, seed, dir, known, emits, trail, extras, real, kind, from := 300, uint64(1), "", false, false, false, false, false, "flow", ""
-		more, gates, override, deep, jobs := false, false, false, false, false
+		more, gates, override, deep, jobs, redirects := false, false, false, false, false, false
 		rest := args[1:]
 		for len(rest) > 0 {
 			switch {
@@ -210,6 +215,8 @@ func run(args []string) error {
 				deep, rest = true, rest[1:]
 			case rest[0] == "-jobs":
 				jobs, rest = true, rest[1:]
+			case rest[0] == "-redirects":
+				redirects, rest = true, rest[1:]
 			default:
 				dir, rest = rest[0], rest[1:]
 			}
@@ -219,9 +226,9 @@ func run(args []string) error {
 		}
 		switch kind {
 		case "flow":
-			return write(dir, n, seed, genOpts{known: known, emits: emits, trail: trail, extras: extras, more: more, gates: gates, override: override, deep: deep, jobs: jobs})
+			return write(dir, n, seed, genOpts{known: known, emits: emits, trail: trail, extras: extras, more: more, gates: gates, override: override, deep: deep, jobs: jobs, redirects: redirects})
 		case "legacy":
-			return write(dir, n, seed, genOpts{known: known, emits: emits, trail: trail, extras: extras, more: more, gates: gates, override: override, deep: deep, jobs: jobs, legacy: true})
+			return write(dir, n, seed, genOpts{known: known, emits: emits, trail: trail, extras: extras, more: more, gates: gates, override: override, deep: deep, jobs: jobs, redirects: redirects, legacy: true})
 		case "tmpl":
 			return writeTmpl(dir, n, seed)
 		case "agent":
@@ -271,7 +278,9 @@ func run(args []string) error {
 // known to differ between the engines (.inf, .nan, n's non-zero default).
 // genOpts are write's choices beyond the seed: -known, -kind legacy,
 // -emits, -trail, -extras, -more.
-type genOpts struct{ known, legacy, emits, trail, extras, more, gates, override, deep, jobs bool }
+type genOpts struct {
+	known, legacy, emits, trail, extras, more, gates, override, deep, jobs, redirects bool
+}
 
 func write(dir string, n int, seed uint64, o genOpts) error {
 	for i := range n {
@@ -297,6 +306,9 @@ func write(dir string, n int, seed uint64, o genOpts) error {
 		}
 		if o.jobs {
 			newJobGen(seed+uint64(i), o.legacy).apply(app, kid, fx)
+		}
+		if o.redirects {
+			newRedirectGen(seed + uint64(i)).apply(app)
 		}
 		files := map[string]any{"app.yaml": app, filepath.Join("flows", "f.yaml"): fx}
 		if kid != nil {
