@@ -154,3 +154,24 @@ func BenchmarkCheckPhaseKeys(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkCheckLongStateName checks a story whose one state has a 100 KB
+// name and 2,000 arms: no rule may format the name once per arm unless it
+// reports a finding there.
+func BenchmarkCheckLongStateName(b *testing.B) {
+	name := strings.Repeat("a", 100_000)
+	var sb strings.Builder
+	sb.WriteString("app: { id: big }\nintents:\n")
+	for i := range 2000 {
+		fmt.Fprintf(&sb, "  i%d: {}\n", i)
+	}
+	fmt.Fprintf(&sb, "root: %s\nstates:\n  ? %s\n  :\n    on:\n", name, name)
+	for i := range 2000 {
+		fmt.Fprintf(&sb, "      i%d: [ { target: . } ]\n", i)
+	}
+	st, _ := story.LoadBytes("app.yaml", []byte(sb.String()), story.Options{})
+	if st == nil {
+		b.Fatal("nil story")
+	}
+	benchCheck(b, []*story.Story{st}, story.Options{})
+}

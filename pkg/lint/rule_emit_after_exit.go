@@ -22,13 +22,13 @@ func checkEmitAfterExit(c *checker) { c.eachEmitList(c.emitsAfterExit) }
 // dispatched at one known leaf first: an arm's effects at the leaf its
 // move lands on (the state itself for a stay), and a leaf's on_enter at
 // the leaf; where names the list in messages.
-func (c *checker) eachEmitList(f func(at *story.State, effs []*story.Effect, where string)) {
+func (c *checker) eachEmitList(f func(at *story.State, effs []*story.Effect, where emitPlace)) {
 	c.eachTransition(func(s *story.State, intent string, _ int, t *story.Transition) {
 		tg, err := s.Resolve(t.Target)
 		if err != nil {
 			return
 		}
-		where := fmt.Sprintf("state %q intent %q", s.Path, intent)
+		where := emitPlace{state: s.Path, intent: intent}
 		switch tg.Kind {
 		case story.TargetStay:
 			f(s, t.Effects, where)
@@ -40,14 +40,29 @@ func (c *checker) eachEmitList(f func(at *story.State, effs []*story.Effect, whe
 	})
 	for _, s := range c.states() {
 		if len(s.Children) == 0 {
-			f(s, s.OnEnter, fmt.Sprintf("state %q on_enter", s.Path))
+			f(s, s.OnEnter, emitPlace{state: s.Path, onEnter: true})
 		}
 	}
 }
 
+// emitPlace names an effect list in messages: an arm's (state and
+// intent) or a leaf's on_enter. It is formatted only when a finding is
+// reported, as a story may hold many lists with long names.
+type emitPlace struct {
+	state, intent string
+	onEnter       bool
+}
+
+func (p emitPlace) String() string {
+	if p.onEnter {
+		return fmt.Sprintf("state %q on_enter", p.state)
+	}
+	return fmt.Sprintf("state %q intent %q", p.state, p.intent)
+}
+
 // emitsAfterExit follows the emit_intent entries of effs, dispatched at
 // the leaf at, and warns about each one after an emit that exits.
-func (c *checker) emitsAfterExit(at *story.State, effs []*story.Effect, where string) {
+func (c *checker) emitsAfterExit(at *story.State, effs []*story.Effect, where emitPlace) {
 	if at == nil || at.Parallel || len(at.Children) > 0 || inParallel(at) {
 		return
 	}

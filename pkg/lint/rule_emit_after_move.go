@@ -23,7 +23,7 @@ func checkEmitAfterMove(c *checker) { c.eachEmitList(c.emitsAfterMove) }
 // emitsAfterMove follows the emit_intent entries of effs, dispatched
 // first at the leaf at, and warns at the first unguarded one a move by an
 // earlier emit leaves without an arm.
-func (c *checker) emitsAfterMove(at *story.State, effs []*story.Effect, where string) {
+func (c *checker) emitsAfterMove(at *story.State, effs []*story.Effect, where emitPlace) {
 	if !plainLeaf(at) {
 		return
 	}

@@ -18,7 +18,8 @@ var runFieldRe = &lazyre.Regexp{Expr: `\brun\s*\.\s*(id|turn)\b`}
 // checkRunRoot warns where a guard, an effect value or a say reads run.id
 // or run.turn, always "" and 0 (conformance values-run-root).
 func checkRunRoot(c *checker) {
-	warn := func(p story.Pos, where, src string) {
+	// where names the place; it is built only for a finding
+	warn := func(p story.Pos, where func() string, src string) {
 		if !strings.Contains(src, "run") {
 			return
 		}
@@ -27,18 +28,20 @@ func checkRunRoot(c *checker) {
 			if m[1] == "turn" {
 				val = "0"
 			}
-			c.rep.Warnf(p, ruleRunRoot, "%s: %q reads run.%s, which is always %s on both engines (the existing engine has no run context); keep a counter or id in a world key (increment:, or set it from a host call) instead", where, src, m[1], val)
+			c.rep.Warnf(p, ruleRunRoot, "%s: %q reads run.%s, which is always %s on both engines (the existing engine has no run context); keep a counter or id in a world key (increment:, or set it from a host call) instead", where(), src, m[1], val)
 		}
 	}
 	c.eachTransition(func(s *story.State, intent string, arm int, t *story.Transition) {
-		warn(t.WhenPos, "state \""+s.Path+"\" intent \""+intent+"\" when", t.When)
+		warn(t.WhenPos, func() string { return "state \"" + s.Path + "\" intent \"" + intent + "\" when" }, t.When)
 	})
 	c.eachEffect(func(e *story.Effect, site effSite) {
 		if site.Template {
 			return
 		}
-		eachValueString(e, func(p story.Pos, what, key, _, v string) { warn(p, site.String()+": "+what+" "+key, v) })
-		warn(e.PosOf("say"), site.String()+": say", e.Say)
-		warn(e.Pos, site.String()+": when", e.When)
+		eachValueString(e, func(p story.Pos, what, key, _, v string) {
+			warn(p, func() string { return site.String() + ": " + what + " " + key }, v)
+		})
+		warn(e.PosOf("say"), func() string { return site.String() + ": say" }, e.Say)
+		warn(e.Pos, func() string { return site.String() + ": when" }, e.When)
 	})
 }
