@@ -1,13 +1,3 @@
-// Package recost bounds the time one match of a regular expression from a
-// repository (a fixture's expect_view_matches or content_matches, a
-// Starlark cassette's url_pattern) may take. Go's regexp runs in time
-// proportional to the text times the instructions the pattern compiles
-// to, and a match cannot be interrupted: neither --timeout nor a context
-// reaches it. A 3.6 KB fixture whose pattern compiles to 600,000
-// instructions, matched against a 400 KB view, kept kitsoki test --sandbox
-// --timeout 5s busy past a minute (some 25 ns a step on a loaded CI core:
-// hours). The bound is on the worst case; a pattern with a literal prefix
-// is usually far faster, but a hostile one is not.
 package recost
 
 import (
@@ -16,9 +6,10 @@ import (
 )
 
 // MaxSteps bounds the text's bytes times the pattern's instructions of one
-// match: some 25 s on a loaded core at worst. A 16 MiB view (the render
-// cap) may be matched by a pattern of 59 instructions, a 64 KiB one by
-// 15,000; the patterns of the compatibility corpus compile to under 100.
+// match: seconds, not hours, on a loaded core. It leaves room for any
+// pattern a fixture means (a word against the largest view the render
+// allows) and refuses only patterns that compile to very many
+// instructions against long texts.
 const MaxSteps = 1_000_000_000
 
 // Insts is the number of instructions expr compiles to, as package regexp

@@ -21,6 +21,7 @@ import (
 	"kitsoki/internal/duration"
 	"kitsoki/internal/jsonvalue"
 	"kitsoki/internal/lazyre"
+	"kitsoki/internal/recost"
 	"kitsoki/internal/safefile"
 	"kitsoki/internal/yamlnode"
 	"kitsoki/pkg/story"
@@ -46,6 +47,7 @@ type Cassette struct {
 	AppVersion string
 	RecordMode string
 	PhaseFrom  *regexp.Regexp
+	phaseInsts int // the instructions PhaseFrom compiles to (recost)
 	MatchOn    []string
 	Episodes   []*Episode
 
@@ -144,7 +146,8 @@ func parseCassette(name, dir string, data []byte) (*Cassette, error) {
 		return nil, err
 	}
 	c := &Cassette{Path: name, AppID: raw.AppID, AppVersion: raw.AppVersion, RecordMode: raw.RecordMode, PhaseFrom: phaseFrom, MatchOn: raw.MatchOn,
-		counts: map[string]int{}, pending: map[string]planned{}}
+		phaseInsts: recost.Insts(raw.PhaseFrom),
+		counts:     map[string]int{}, pending: map[string]planned{}}
 	for i, re := range raw.Episodes {
 		if re == nil {
 			return nil, fmt.Errorf("cassette: %q: episode %d is empty", name, i)
@@ -348,17 +351,22 @@ func (a *cassetteAgent) matchArgs(req *AskRequest) map[string]any {
 }
 
 // Phase is the phase a match: phase compares against: capture group 1 of
-// phase_from in statePath, else its first dotted segment.
-func (c *Cassette) Phase(statePath string) string {
+// phase_from in statePath, else its first dotted segment. It is an error
+// when matching phase_from against statePath could take too long (a match
+// cannot be interrupted; recost).
+func (c *Cassette) Phase(statePath string) (string, error) {
 	if c.PhaseFrom != nil {
+		if err := recost.Check(c.phaseInsts, len(statePath)); err != nil {
+			return "", fmt.Errorf("cassette: %q: phase_from against a state path of %d bytes: %v", c.Path, len(statePath), err)
+		}
 		m := c.PhaseFrom.FindStringSubmatch(statePath)
 		if len(m) > 1 {
-			return m[1]
+			return m[1], nil
 		}
-		return ""
+		return "", nil
 	}
 	head, _, _ := strings.Cut(statePath, ".")
-	return head
+	return head, nil
 }
 
 // Pick finds the first episode not yet played (or with replay: any) whose
@@ -388,15 +396,21 @@ next:
 
 // agentKey is how an agent call of alias compares with an episode's match:
 // key: handler is the alias or host.agent.<verb>, schema_name the base name
-// of a non-empty with.schema.
-func (c *Cassette) agentKey(alias string, req *AskRequest, args map[string]any) func(string, any) bool {
+// of a non-empty with.schema. A phase that cannot be computed matches
+// nothing and is kept in *perr.
+func (c *Cassette) agentKey(alias string, req *AskRequest, args map[string]any, perr *error) func(string, any) bool {
 	return func(k string, want any) bool {
 		switch k {
 		case "handler":
 			h, _ := want.(string)
 			return h == alias || (req.Verb != "" && h == "host.agent."+req.Verb)
 		case "phase":
-			return ValuesEqual(c.Phase(req.StatePath), want)
+			got, err := c.Phase(req.StatePath)
+			if err != nil {
+				*perr = err
+				return false
+			}
+			return ValuesEqual(got, want)
 		case "schema_name":
 			s, _ := args["schema"].(string)
 			return s != "" && ValuesEqual(path.Base(s), want)
@@ -428,9 +442,10 @@ func ValuesEqual(a, b any) bool {
 // the cassette call id (and report episode_id/match_idx on agent.call.start).
 func (a *cassetteAgent) plan(req *AskRequest) (string, string, int, bool) {
 	c := a.c
-	ep, idx := c.Pick(c.agentKey(a.alias, req, a.matchArgs(req)))
+	var perr error
+	ep, idx := c.Pick(c.agentKey(a.alias, req, a.matchArgs(req), &perr))
 	if ep == nil {
-		return "", "", 0, false
+		return "", "", 0, false // Ask picks again and reports perr
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -447,7 +462,11 @@ func (a *cassetteAgent) Ask(ctx context.Context, req *AskRequest) (*AskResponse,
 	c.mu.Unlock()
 	ep, idx := p.ep, p.idx
 	if !ok {
-		ep, idx = c.Pick(c.agentKey(a.alias, req, args))
+		var perr error
+		ep, idx = c.Pick(c.agentKey(a.alias, req, args, &perr))
+		if perr != nil {
+			return nil, Errorf(KindTransportError, "cassette agent %q: %v", a.alias, perr)
+		}
 	}
 	if ep == nil {
 		ids := make([]string, len(c.Episodes))

@@ -89,13 +89,19 @@ func (hc *HostCassette) route(h string) (handler, op string, ok bool) {
 // match plays the first eligible episode for a call to handler
 // (schema_name compares with args.schema's base name).
 func (hc *HostCassette) match(handler, statePath string, args map[string]any) (*agent.Episode, int, error) {
+	var perr error
 	ep, idx := hc.c.Pick(func(k string, want any) bool {
 		var got any
 		switch k {
 		case "handler":
 			got = handler
 		case "phase":
-			got = hc.c.Phase(statePath)
+			phase, err := hc.c.Phase(statePath)
+			if err != nil {
+				perr = err
+				return false
+			}
+			got = phase
 		case "schema_name":
 			if s, ok := args["schema"].(string); ok {
 				got = filepath.Base(s)
@@ -107,6 +113,9 @@ func (hc *HostCassette) match(handler, statePath string, args map[string]any) (*
 	})
 	if ep != nil {
 		return ep, idx, nil
+	}
+	if perr != nil {
+		return nil, 0, perr
 	}
 	if hc.recording {
 		return nil, 0, fmt.Errorf("cassette: record mode %q but no fallback handler for %q", hc.c.RecordMode, handler)

@@ -180,11 +180,12 @@ func (c *checker) eventChecks(t *Turn, evs []event, legacy bool) {
 func (c *checker) viewChecks(t *Turn, view string) (mismatch *Failure) {
 	if t.ExpectViewMatches != nil {
 		re, err := regexp.Compile(*t.ExpectViewMatches)
+		costErr := recost.Check(recost.Insts(*t.ExpectViewMatches), len(view))
 		switch {
 		case err != nil:
 			c.fail(t.at("expect_view_matches"), "expect_view_matches: invalid regex %q: %v", *t.ExpectViewMatches, err)
-		case recost.Check(recost.Insts(*t.ExpectViewMatches), len(view)) != nil:
-			c.fail(t.at("expect_view_matches"), "expect_view_matches: %v", recost.Check(recost.Insts(*t.ExpectViewMatches), len(view)))
+		case costErr != nil:
+			c.fail(t.at("expect_view_matches"), "expect_view_matches: %v", costErr)
 		case !re.MatchString(view):
 			mismatch = c.fail(t.at("expect_view_matches"), "expect_view_matches: view does not match %q\nview: %q", *t.ExpectViewMatches, view)
 		}
