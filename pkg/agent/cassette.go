@@ -464,7 +464,7 @@ func (a *cassetteAgent) Ask(ctx context.Context, req *AskRequest) (*AskResponse,
 	if !ok {
 		var perr error
 		ep, idx = c.Pick(c.agentKey(a.alias, req, args, &perr))
-		if perr != nil {
+		if ep == nil && perr != nil {
 			return nil, Errorf(KindTransportError, "cassette agent %q: %v", a.alias, perr)
 		}
 	}

@@ -20,7 +20,7 @@ var costlyPhaseFrom = strings.Repeat("(?:x?){1000}", 300) + "z"
 // naming the cassette and the fix, at once; a short path still matches.
 func TestCassettePhaseFromCostBound(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "c.yaml")
-	src := "kind: host_cassette\napp_id: a\nphase_from: '" + costlyPhaseFrom + "'\nepisodes:\n  - id: e\n    match: {handler: agent.x, phase: ''}\n    agent: {response: '{}'}\n"
+	src := "kind: host_cassette\napp_id: a\nphase_from: '" + costlyPhaseFrom + "'\nepisodes:\n  - id: e\n    match: {handler: agent.x, phase: ''}\n    agent: {response: '{}'}\n  - id: any\n    match: {handler: agent.x, verb: other}\n    agent: {response: '{\"a\":1}'}\n"
 	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -36,5 +36,9 @@ func TestCassettePhaseFromCostBound(t *testing.T) {
 	}
 	if r, err := tr.Ask(context.Background(), &agent.AskRequest{Verb: "ask", StatePath: "s"}); err != nil || string(r.Submission) != "{}" {
 		t.Fatalf("a short path: %v %+v", err, r)
+	}
+	// an episode that does not ask for the phase still answers the long path
+	if r, err := tr.Ask(context.Background(), &agent.AskRequest{Verb: "other", StatePath: strings.Repeat("s.", 2000)}); err != nil || string(r.Submission) != `{"a":1}` {
+		t.Fatalf("an episode without phase: %v %+v", err, r)
 	}
 }
