@@ -52,8 +52,8 @@ type Walker struct {
 	// active holds the collections being walked, to catch recursive aliases.
 	active []*yaml.Node
 	strs   *[internSlots]string
-	// texts memoizes textOf.
-	texts map[*yaml.Node]int
+	// texts memoizes the text aliases repeat (alias_text.go).
+	texts TextSizes
 }
 
 // internMinBytes is the file size from which NewWalker interns strings.
@@ -153,47 +153,13 @@ func (w *Walker) Spend(at *yaml.Node, in Place, idx int) bool {
 	return w.spend(at, 1+w.aliasCost(at), in, idx)
 }
 
-// AliasTextPerNode is the bytes of text an alias repeats for each node it
-// spends of the budget beyond its own: an alias costs the text of what it
-// names (its scalars' bytes, aliases inside counted as expanded) divided by
-// this. Nodes alone let a 100 KB intent name aliased as the key of 2,000
-// states' on: arms, a 190 KB story, become 200 MB of graph, coverage and
-// -v output (34 s, 850 MB to draw); a budget of two million nodes lets
-// aliases repeat some 64 MB of text, the size one story file may hold.
-const AliasTextPerNode = 32
-
-// maxText saturates textOf's sums (aliases inside aliases multiply).
-const maxText = 1 << 50
-
 // aliasCost is the extra nodes the alias n spends for the text it repeats
-// (0 for a node that is not an alias).
+// (0 for a node that is not an alias): a node per AliasTextPerNode bytes.
 func (w *Walker) aliasCost(n *yaml.Node) int {
 	if n == nil || n.Kind != yaml.AliasNode {
 		return 0
 	}
-	return w.textOf(Deref(n), 0) / AliasTextPerNode
-}
-
-// textOf is the bytes of the scalars of n's subtree, aliases inside
-// expanded, computed once per node of the file (a cycle counts nothing
-// more: the walk reports it).
-func (w *Walker) textOf(n *yaml.Node, depth int) int {
-	if n == nil || depth > maxDepth {
-		return 0
-	}
-	if t, ok := w.texts[n]; ok {
-		return t
-	}
-	if w.texts == nil {
-		w.texts = map[*yaml.Node]int{}
-	}
-	w.texts[n] = 0
-	t := len(n.Value)
-	for _, c := range n.Content {
-		t = min(t+w.textOf(Deref(c), depth+1), maxText)
-	}
-	w.texts[n] = t
-	return t
+	return w.texts.Of(Deref(n)) / AliasTextPerNode
 }
 
 // spend takes cost nodes from the budget, as Spend.

@@ -116,9 +116,9 @@ func parse(file string, data []byte) ([]*Fixture, []diag.Diagnostic) {
 	var out []*Fixture
 	var ds []diag.Diagnostic
 	left := maxFileTurns
-	merges := maxMergedKeys
+	merges, aliasText := maxMergedKeys, yamlnode.MaxAliasText
 	for _, pc := range split(data) {
-		fx, fds := readDoc(file, pc, left, &merges)
+		fx, fds := readDoc(file, pc, left, &merges, &aliasText)
 		ds = append(ds, fds...)
 		if fx != nil {
 			out = append(out, fx)
@@ -132,8 +132,9 @@ func parse(file string, data []byte) ([]*Fixture, []diag.Diagnostic) {
 }
 
 // readDoc reads one document of file: its fixture (nil when it is not a
-// flow document) and its parse findings.
-func readDoc(file string, pc piece, turnsLeft int, merges *int) (*Fixture, []diag.Diagnostic) {
+// flow document) and its parse findings. merges and aliasText are what
+// the file's merge keys may still copy and its aliases still repeat.
+func readDoc(file string, pc piece, turnsLeft int, merges, aliasText *int) (*Fixture, []diag.Diagnostic) {
 	p := &parser{file: file, lineOff: pc.line, colOff: pc.colOff, turnsLeft: turnsLeft, merges: merges}
 	src, bom := strings.CutPrefix(string(pc.src), "\ufeff")
 	doc, err := decodeDoc(src)
@@ -146,6 +147,11 @@ func readDoc(file string, pc piece, turnsLeft int, merges *int) (*Fixture, []dia
 		return nil, nil
 	}
 	root := doc.Content[0]
+	if at := yamlnode.AliasTextOver(root, aliasText); at != nil {
+		// each use repeats the text into the run, its failures and reports
+		p.errf(at, ruleValue, "the aliases of this fixture file repeat more than %d MB of text by here (each use of an alias repeats all of its anchor's text); write a shorter value, or split the file", yamlnode.MaxAliasText/1_000_000)
+		return nil, p.ds
+	}
 	if root.Kind != yaml.MappingNode {
 		p.errf(root, ruleShape, "a fixture document must be a mapping of keys (test_kind: flow, turns: ...)")
 		return nil, p.ds

@@ -1,0 +1,72 @@
+package yamlnode
+
+import "go.yaml.in/yaml/v3"
+
+// AliasTextPerNode is the bytes of text an alias repeats for each node it
+// spends of a Walker's budget beyond its own: an alias costs the text of
+// what it names (its scalars' bytes, aliases inside counted as expanded)
+// divided by this. Counting nodes alone let a big name, aliased on many
+// entries, become output far larger than the file; with this, the node
+// budget (MaxNodes) lets aliases repeat about MaxAliasText bytes.
+const AliasTextPerNode = 32
+
+// MaxAliasText is the text the aliases of one file may repeat in all
+// (AliasTextOver).
+const MaxAliasText = MaxNodes * AliasTextPerNode
+
+// maxText saturates TextSizes' sums (aliases inside aliases multiply).
+const maxText = 1 << 50
+
+// TextSizes memoizes the text of a file's nodes; the zero value is ready.
+type TextSizes map[*yaml.Node]int
+
+// Of is the bytes of the scalars of n's subtree, aliases inside expanded,
+// computed once per node of the file (a cycle counts nothing more: the
+// walks that read it report it).
+func (ts *TextSizes) Of(n *yaml.Node) int { return ts.of(n, 0) }
+
+func (ts *TextSizes) of(n *yaml.Node, depth int) int {
+	if n == nil || depth > maxDepth {
+		return 0
+	}
+	if t, ok := (*ts)[n]; ok {
+		return t
+	}
+	if *ts == nil {
+		*ts = TextSizes{}
+	}
+	(*ts)[n] = 0
+	t := len(n.Value)
+	for _, c := range n.Content {
+		t = min(t+ts.of(Deref(c), depth+1), maxText)
+	}
+	(*ts)[n] = t
+	return t
+}
+
+// AliasTextOver is the first alias under n, in document order, at which
+// the text the aliases there repeat (each alias the text of what it names)
+// passes *left, which it spends; nil when it stays within. Callers that
+// read a file's documents one by one share left, so a file's aliases
+// repeat at most what it was given.
+func AliasTextOver(n *yaml.Node, left *int) *yaml.Node {
+	var ts TextSizes
+	var over *yaml.Node
+	var walk func(n *yaml.Node, depth int)
+	walk = func(n *yaml.Node, depth int) {
+		if n == nil || over != nil || depth > maxDepth {
+			return
+		}
+		if n.Kind == yaml.AliasNode {
+			if *left -= ts.Of(n.Alias); *left < 0 {
+				over = n
+			}
+			return
+		}
+		for _, c := range n.Content {
+			walk(c, depth+1)
+		}
+	}
+	walk(n, 0)
+	return over
+}
