@@ -9,10 +9,11 @@ import (
 
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/story"
+	"kitsoki/pkg/story/expr"
 )
 
 var ruleGuardType = &Rule{ID: "guard-type", Severity: diag.Warning, LintOnly: true,
-	Summary: "a when: guard compares or computes a world key with a value its declared type cannot meet (world.s > 1 on a type: string key, world.n + 'x' on an int, world.ok < 2 on a bool): expr refuses the operation, and both engines fail the turn whenever the key holds its declared type (a key a bind: or a lone {{ }} set: writes may hold another type and is not judged)",
+	Summary: "a when: guard compares or computes a world key with a value its declared type cannot meet (world.s > 1 on a type: string key, world.n + 'x' on an int, world.ok < 2 on a bool), or a guard or a set:/slots: value template's {{ if }} is a lone string, int or float world key (when: world.s, {{ if world.n }}): expr refuses the operation or the condition, and both engines fail the turn whenever the key holds its declared type (a key a bind: or a lone {{ }} set: writes may hold another type and is not judged)",
 	Example: "world: {s: {type: string, default: \"\"}}\n# ... when: \"world.s > 1\""}
 
 // checkGuardTypes warns at an operator of a guard whose two sides have
@@ -26,13 +27,74 @@ func checkGuardTypes(c *checker) {
 	}
 	loose := looseKeys(c)
 	c.eachTransition(func(s *story.State, intent string, arm int, t *story.Transition) {
-		c.guardTypes(t.When, t.WhenPos, fmt.Sprintf("state %q intent %q arm %d when", s.Path, intent, arm), loose)
+		where := fmt.Sprintf("state %q intent %q arm %d when", s.Path, intent, arm)
+		c.guardTypes(t.When, t.WhenPos, where, loose)
+		c.condType(t.When, t.WhenPos, t.When, where, loose)
 	})
 	c.eachEffect(func(e *story.Effect, site effSite) {
 		if e.When != "" {
 			c.guardTypes(e.When, e.PosOf("when"), site.String()+" when", loose)
+			c.condType(e.When, e.PosOf("when"), e.When, site.String()+" when", loose)
+		}
+		if site.Template {
+			return
+		}
+		conds := func(p story.Pos, what, key string, v any) {
+			walkStrings(v, key, func(_, src string) {
+				if !strings.Contains(src, "{{") || !strings.Contains(src, "world") {
+					return
+				}
+				t, err := expr.CompileTemplate(src)
+				if err != nil {
+					return
+				}
+				for _, cond := range t.Conds() {
+					c.condType(src, p, cond.Source(), site.String()+": "+what+" "+key+" {{ if }}", loose)
+				}
+			})
+		}
+		for _, kv := range e.Set {
+			conds(kv.Pos, "set", kv.Key, kv.Value)
+		}
+		for _, kv := range e.Slots() {
+			conds(kv.Pos, "slots", kv.Key, kv.Value)
 		}
 	})
+}
+
+// condType warns at a condition (a guard, or a value template's {{ if }},
+// cond within src at p) that is one world key whose declared type is a
+// string or a number: expr takes only a bool or nil there ("invalid
+// operation: bool(string)"), so both engines fail the turn whenever it is
+// evaluated while the key holds its declared type (conformance
+// tmpl-if-cond-bool).
+func (c *checker) condType(src string, p story.Pos, cond, where string, loose map[string]bool) {
+	if !strings.Contains(cond, "world") {
+		return
+	}
+	tree, err := parser.Parse(cond)
+	if err != nil {
+		return
+	}
+	key, kind := c.operandKind(tree.Node, loose)
+	if kind != "string" && kind != "int" && kind != "float" {
+		return
+	}
+	line, col := 1, 1
+	if off := strings.Index(src, cond); off >= 0 {
+		line, col = lineCol(src, off)
+	}
+	c.rep.Warnf(c.src.valuePos(p, src, line, col), ruleGuardType,
+		"%s %q: the condition %s is %s (the key's declared type), not a bool: expr refuses it (invalid operation: bool(%s)), so both engines fail the turn whenever it is evaluated while the key holds its declared type; compare it (%s), or declare the key bool",
+		where, src, key, map[string]string{"string": "a string", "int": "an int", "float": "a float"}[kind], kind, condFix(key, kind))
+}
+
+// condFix is a comparison that makes a bool of a key of kind.
+func condFix(key, kind string) string {
+	if kind == "string" {
+		return key + ` != ""`
+	}
+	return key + " != 0"
 }
 
 // looseKeys are the world keys a write may give a value of another type
