@@ -22,7 +22,7 @@ STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 # cache keys hold the directory). The go env file's flags (go env GOFLAGS) are kept.
 export GOFLAGS := $(strip $(filter-out -trimpath,$(shell $(GO) env GOFLAGS 2>/dev/null)) -trimpath)
 
-.PHONY: race-tests beside-race-tests examples-built flows-built cross-others build test test-tools lint vet fmt-check staticcheck tidy-check unit graphviz examples flows bench bench-fetch fuzz release-snapshot clean fetch-llama-server fetch-models cross
+.PHONY: test-variants race-tests beside-race-tests examples-built flows-built cross-others build test test-tools lint vet fmt-check staticcheck tidy-check unit graphviz examples flows bench bench-fetch fuzz release-snapshot clean fetch-llama-server fetch-models cross
 
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) .
@@ -33,7 +33,7 @@ build:
 ## child processes and servers, which leaves a core the other checks use, one after another
 ## (after-build: they need the binary make build made, so it is not linked again). Every check
 ## of make lint still runs, each once.
-test: fmt-check tidy-check test-tools graphviz vet build
+test: fmt-check tidy-check test-variants test-tools graphviz vet build
 	@$(MAKE) --no-print-directory -j2 --output-sync=target race-tests beside-race-tests
 
 # beside-race-tests: the second job of make test's -j2 run, its targets one after another.
@@ -45,8 +45,8 @@ beside-race-tests:
 test-tools:
 	@./scripts/test-tools.sh
 
-## lint: gofmt, go vet on every release platform, staticcheck, go.mod tidy.
-lint: fmt-check vet cross staticcheck tidy-check
+## lint: gofmt, go vet on every release platform, staticcheck, go.mod tidy, no package compiled twice for the tests.
+lint: fmt-check vet cross staticcheck tidy-check test-variants
 
 ## staticcheck with the release build's settings (CGO_ENABLED=0, -trimpath from GOFLAGS), for the same reason
 ## as vet: staticcheck keys its cache on the build IDs of the packages `go list -export` compiles,
@@ -55,6 +55,10 @@ lint: fmt-check vet cross staticcheck tidy-check
 ## make vet compiled, and a clone anywhere finds its own earlier results.
 staticcheck:
 	CGO_ENABLED=0 $(GO) run $(STATICCHECK) ./...
+
+## test-variants: no test binary compiles a repository package a second time (scripts/test-variants.sh says why and the fix).
+test-variants:
+	@GO=$(GO) ./scripts/test-variants.sh
 
 tidy-check:
 	$(GO) mod tidy -diff

@@ -1,4 +1,4 @@
-package phases_test
+package phasese2e
 
 import (
 	"context"
@@ -40,8 +40,8 @@ func runFlows(t *testing.T, app string) []*flowtest.Result {
 // turn, the verdicts, states and views the existing engine recorded in
 // each upstream.json.
 func TestConformance(t *testing.T) {
-	dirs, _ := filepath.Glob("testdata/conformance/*")
-	dirs = append(dirs, "testdata/run", "testdata/imported/parent")
+	dirs, _ := filepath.Glob("../testdata/conformance/*")
+	dirs = append(dirs, "../testdata/run", "../testdata/imported/parent")
 	if len(dirs) < 10 {
 		t.Fatalf("only %d conformance stories", len(dirs))
 	}
@@ -55,7 +55,7 @@ func TestConformance(t *testing.T) {
 // TestRunCanFail: the same story with a fixture that expects the wrong
 // next phase fails, so the passing runs above mean something.
 func TestRunCanFail(t *testing.T) {
-	data, err := os.ReadFile("testdata/run/app.yaml")
+	data, err := os.ReadFile("../testdata/run/app.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +114,7 @@ phases:
 // TestFoldHook: fold.New with the hook leaves no phases: and the
 // generated states carry the story's directory.
 func TestFoldHook(t *testing.T) {
-	st, _ := lint.Load("testdata/run", story.Options{})
+	st, _ := lint.Load("../testdata/run", story.Options{})
 	if st == nil {
 		t.Fatal("no model")
 	}
@@ -129,7 +129,7 @@ func TestFoldHook(t *testing.T) {
 		if f.State(p) == nil {
 			t.Errorf("%s not in the folded story", p)
 		}
-		if abs, _ := filepath.Abs("testdata/run"); f.Dir(p) != abs {
+		if abs, _ := filepath.Abs("../testdata/run"); f.Dir(p) != abs {
 			t.Errorf("%s: dir %q", p, f.Dir(p))
 		}
 	}
@@ -141,7 +141,7 @@ func TestFoldHook(t *testing.T) {
 // TestViewsOfGeneratedStates: the composed story renders the views of
 // generated states (all four forms) against the story's views/.
 func TestViewsOfGeneratedStates(t *testing.T) {
-	ld, err := compose.Load("../story/testdata/upstream/phases-full", compose.LoadOptions{Compile: engine.CompileOptions{LateHandlers: true}})
+	ld, err := compose.Load("../../story/testdata/upstream/phases-full", compose.LoadOptions{Compile: engine.CompileOptions{LateHandlers: true}})
 	if err != nil || ld.CompileErr != nil || ld.Views == nil {
 		t.Fatalf("load: %v %v", err, ld.CompileErr)
 	}

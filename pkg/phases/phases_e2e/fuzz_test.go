@@ -1,4 +1,4 @@
-package phases_test
+package phasese2e
 
 import (
 	"errors"

@@ -1,4 +1,4 @@
-package phases_test
+package phasese2e
 
 import (
 	"kitsoki/pkg/phases"
@@ -10,7 +10,7 @@ import (
 	"kitsoki/pkg/story"
 )
 
-const upstream = "../story/testdata/upstream/"
+const upstream = "../../story/testdata/upstream/"
 
 func expand(t *testing.T, dir string) *story.Story {
 	t.Helper()

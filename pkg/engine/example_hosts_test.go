@@ -1,4 +1,4 @@
-package host_test
+package engine_test
 
 import (
 	"context"
@@ -30,11 +30,13 @@ states:
   filed: { terminal: true }
 `
 
-// An embedder serves a story's own host handler: a HandlerFunc registered
-// in the session's registry under "host.tracker" answers every
+// An embedder serves a story's own host handler: a host.HandlerFunc
+// registered in the session's registry under "host.tracker" answers every
 // host.tracker.<op> call (longest dotted prefix, the op in Call.Op), and
-// the story binds what its Result.Data holds.
-func ExampleHandlerFunc() {
+// the story binds what its Result.Data holds. It lives here, not in
+// pkg/host: host's test binary has tests inside package host, so an
+// example there that links the engine makes go compile the engine again.
+func ExampleCompileOptions_hosts() {
 	reg := host.Builtins(host.Options{})
 	reg.Register("host.tracker", host.HandlerFunc(func(ctx context.Context, c *host.Call) (host.Result, error) {
 		fmt.Printf("%s %s title=%v\n", c.Handler, c.Op, c.Args["title"])

@@ -1,0 +1,58 @@
+package flowtest_test
+
+import (
+	"path/filepath"
+	"testing"
+
+	"kitsoki/internal/testing/conformance"
+	"kitsoki/pkg/flowtest"
+)
+
+// The conformance stories kept beside the package whose rule they probe
+// run here, in flowtest's external tests, which link the engine as built:
+// run from pkg/fold's or pkg/host's own test binary (both have tests inside
+// their package), they made go compile the engine, compose and flowtest a
+// second time against that package's internal tests.
+
+// TestConformanceGoldensFold: stories written to probe the fold's
+// free-form fallback (conformance probe 13's rule and its neighbours:
+// retargeted guarded arms, compounds, terminal, default_intent and
+// off-ramp rooms, an explicit routing.free_form_fallback, nested and
+// competing landings, imports) and the fold's neighbours kept as upstream
+// (a grand-child's view layout read from the top-level alias's directory,
+// a dead timeout inside an imported child, an on_error exit without its
+// set:, a world["k"] index form left as written) give, fixture by fixture
+// and turn by turn, the verdicts, states and views the existing engine
+// recorded in each upstream.json (every one under
+// pkg/fold/testdata/conformance).
+func TestConformanceGoldensFold(t *testing.T) {
+	conformance.CheckTree(t, "../fold/testdata/conformance")
+}
+
+// TestConformanceGoldensHost: Starlark stories written to probe
+// upstream's inspect cassette (probes 10 and 11 and their neighbours:
+// interactions played once each and in order, across calls of a fixture;
+// probe arguments not compared; exists, glob and read answers; misses
+// naming every interaction) and its script path fallback (probe 12, run
+// from the directory its story is below), and host.run with YAML integer
+// args and timeout (refused upstream, run here: a documented difference)
+// and with the same values quoted, a cwd that does not exist, and a
+// stubbed decide whose schema lies outside schemas/ (not validated against
+// it) give, fixture by fixture and turn by turn, the verdicts, states and
+// views the existing engine recorded (pkg/host/testdata/conformance).
+func TestConformanceGoldensHost(t *testing.T) {
+	root := filepath.Join("..", "host", "testdata", "conformance")
+	for _, dir := range []string{"inspect", "probe10", "probe11", "run-int-literals", "run-int-quoted", "run-bad-cwd", "stub-schema-anywhere"} {
+		t.Run(dir, func(t *testing.T) {
+			conformance.Check(t, filepath.Join(root, dir), "", flowtest.Options{})
+		})
+	}
+	t.Run("probe12", func(t *testing.T) {
+		dir, err := filepath.Abs(filepath.Join(root, "probe12"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Chdir(dir) // the script path is relative to the working directory
+		conformance.Check(t, "story", "", flowtest.Options{})
+	})
+}
