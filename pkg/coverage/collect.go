@@ -86,9 +86,9 @@ func (c *Collector) path(p string) string {
 }
 
 // maxName bounds the state name and the label an item keeps: every item
-// names its state, so a state of 100,000 characters with 2,000 arms (a
-// 276 KB story) made the JSON profile and -v's list 200 MB each. A longer
-// one keeps its first 256 bytes, then "…#" and a hash of the whole, so two
+// names its state, so a long name on a state with many arms made the JSON
+// profile and -v's list grow with the name times the arms. A longer one
+// keeps its first maxName bytes, then "…#" and a hash of the whole, so two
 // names stay two.
 const maxName = 256
 

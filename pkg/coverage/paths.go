@@ -25,8 +25,7 @@ type Hint struct {
 // MaxHintBytes bounds a hint's kitsoki run command: a path too long for
 // it (a chain of thousands of states, or intents with huge names) is told
 // by its length, so -v's hints cost output in proportion to the moves
-// listed, not to the moves times the path to each (5,000 states in a
-// chain, a 310 KB story: 150 MB of hints).
+// listed, not to the moves times the path to each.
 const MaxHintBytes = 4096
 
 // Hints finds a Hint for each unreached arc of a profile: register each

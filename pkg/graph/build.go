@@ -109,8 +109,8 @@ func (b *builder) source(path string) string {
 
 // maxIDText bounds the part of an identifier made from a name: every edge
 // names its ends by identifier, so an identifier as long as a state's name
-// (100 KB, on a state with 2,000 arms: a 276 KB story) wrote 200 MB of DOT
-// or Mermaid. The label keeps the whole name.
+// made a drawing grow with the name times its arms. The label keeps the
+// whole name.
 const maxIDText = 64
 
 // id returns a unique identifier for text: prefix, then text's first

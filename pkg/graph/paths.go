@@ -2,8 +2,8 @@ package graph
 
 // An IntentPath is the intents of one route from the root: its last
 // intent and the path it extends, so the paths of a story's states share
-// their prefixes (a chain of n states holds n steps, where whole lists held
-// n²/2 intents: 5,000 states, 1 GB). nil and the root's are empty.
+// their prefixes (a chain of n states holds n steps, where whole lists
+// would hold n²/2 intents). nil and the root's are empty.
 type IntentPath struct {
 	prev   *IntentPath
 	intent string
@@ -73,8 +73,8 @@ func (g *Graph) MoveReachable() map[string]bool {
 // on_complete moves are steps that add no intent. A state's arms are
 // followed once, from the first state dequeued that lies within it (its
 // path is the shortest of them all, the queue being in path order), so a
-// compound's arms cost no search per state inside it (3,000 arms on a
-// compound of 3,000 states: 9 million steps each making a path).
+// compound's arms cost no search per state inside it (not arms times
+// states, each step making a path).
 func (g *Graph) paths(auto bool) map[string]*IntentPath {
 	states := map[string]*Node{}
 	for _, n := range g.Nodes() {
