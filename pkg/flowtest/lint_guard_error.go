@@ -10,13 +10,9 @@ import "kitsoki/pkg/story"
 // (the existing engine aborts the whole test flows run). It reports
 // whether it warned.
 func (l *fixtureLint) guardError(t *Turn, at *story.State, arc, from string) bool {
-	n, a := firstArmOf(at, arc)
-	if a == nil {
-		return false
-	}
-	arms := n.Arms(arc)
+	n, arms := armsOf(at, arc)
 	if len(arms) == 0 {
-		arms = n.Arms("*")
+		return false
 	}
 	for i, a := range arms {
 		if a == nil || a.When == "" || a.Default() {

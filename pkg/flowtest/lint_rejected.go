@@ -311,18 +311,11 @@ func inParallel(s *story.State) bool {
 }
 
 // chosenArm is the arm the engines take for arc at s (story-runtime
-// §1.5): the first, of the arms firstArmOf finds, that is unguarded
+// §1.5): the first, of the arms armsOf finds, that is unguarded
 // (or default: true) or whose when: guard says is certainly true, with
 // every arm before it certainly false; nil when that is not certain.
 func chosenArm(s *story.State, arc string, guard func(string) (bool, bool)) (*story.State, *story.Transition) {
-	n, a := firstArmOf(s, arc)
-	if a == nil {
-		return n, nil
-	}
-	arms := n.Arms(arc)
-	if len(arms) == 0 {
-		arms = n.Arms("*")
-	}
+	n, arms := armsOf(s, arc)
 	for _, a := range arms {
 		if a == nil {
 			return n, nil
@@ -344,10 +337,20 @@ func chosenArm(s *story.State, arc string, guard func(string) (bool, bool)) (*st
 	return n, nil
 }
 
-// firstArmOf is the first arm the engines try for arc at s: the nearest
-// of s and its ancestors with arms for it (else that state's "*" arms),
-// and that state; a nil arm when there is none.
+// firstArmOf is the first arm the engines try for arc at s (armsOf's
+// first), and the state that has it; a nil arm when there is none.
 func firstArmOf(s *story.State, arc string) (*story.State, *story.Transition) {
+	n, arms := armsOf(s, arc)
+	if len(arms) == 0 {
+		return n, nil
+	}
+	return n, arms[0]
+}
+
+// armsOf are the arms the engines try, in order, for arc at s: those of
+// the nearest of s and its ancestors with arms for it (else that state's
+// "*" arms), and that state.
+func armsOf(s *story.State, arc string) (*story.State, []*story.Transition) {
 	n := s
 	for n != nil && !n.HasOn(arc) && !n.HasOn("*") {
 		n = n.Parent
@@ -355,14 +358,10 @@ func firstArmOf(s *story.State, arc string) (*story.State, *story.Transition) {
 	if n == nil {
 		return nil, nil
 	}
-	arms := n.Arms(arc)
-	if len(arms) == 0 {
-		arms = n.Arms("*")
+	if arms := n.Arms(arc); len(arms) > 0 {
+		return n, arms
 	}
-	if len(arms) == 0 {
-		return n, nil
-	}
-	return n, arms[0]
+	return n, n.Arms("*")
 }
 
 // landing is the leaf a move to d certainly rests on (descending the

@@ -340,13 +340,9 @@ func (l *fixtureLint) moveWorld(r rest, to []*story.State, arm *story.Transition
 // both engines reject it GUARD_FAILED (story-runtime §1.5). It reports
 // whether it warned.
 func (l *fixtureLint) noArmHolds(t *Turn, at *story.State, arc, from string) bool {
-	n, a := firstArmOf(at, arc)
-	if a == nil {
-		return false
-	}
-	arms := n.Arms(arc)
+	n, arms := armsOf(at, arc)
 	if len(arms) == 0 {
-		arms = n.Arms("*")
+		return false
 	}
 	guard := l.guardOf(t)
 	for _, a := range arms {
