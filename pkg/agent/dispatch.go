@@ -209,6 +209,13 @@ func (st *callState) complete(ctx context.Context, resp *AskResponse, a answer, 
 	raw := resp.Submission
 	resp, value := r.redact.maskAnswer(resp, a)
 	value = jsonvalue.Ints(value)
+	if !bytes.Equal(raw, resp.Submission) {
+		// masking changed the bytes: a secret spanning the JSON syntax is
+		// in no one string of value (encoded again, it would spell the
+		// secret), so the hooks, the trace and the bind get the masked
+		// text read as written
+		value = readMasked(resp.Submission)
+	}
 	// Post-return hooks (hooks.go) may veto a validated answer.
 	if ae := r.runPostReturn(ctx, c, st.alias, value, resp.Meta); ae != nil {
 		st.meta = resp.Meta // the vetoed answer's cost still counts
@@ -383,24 +390,29 @@ type answer struct {
 }
 
 // bound is [Result.Value] for the submission raw, masked to masked,
-// read as a (value: a.v masked, numbers as jsonvalue.Ints makes them).
-// That is value, unless masking changed the bytes (a secret spanning the
-// JSON syntax makes the masked text another value: it is read as
-// written) or raw is not one JSON value as it stands (the text).
+// read as a (value: a.v masked, numbers as jsonvalue.Ints makes them, or
+// readMasked's when masking changed the bytes). That is value, unless raw
+// is not one JSON value as it stands (the text).
 func bound(raw, masked json.RawMessage, a answer, value any) any {
 	switch {
 	case len(raw) == 0:
 		return nil
-	case !bytes.Equal(raw, masked):
-		v, err := decodeJSON(masked)
-		if err != nil {
-			return string(masked)
-		}
-		return jsonvalue.Ints(v)
-	case a.json || a.text:
+	case !bytes.Equal(raw, masked) || a.json || a.text:
 		return value
 	}
 	return string(masked)
+}
+
+// readMasked is a masked submission's value read as written (int
+// numbers), or its text when it is not one JSON value: a secret spanning
+// the JSON syntax makes the masked text another value than the answer's
+// own, masked string by string.
+func readMasked(masked json.RawMessage) any {
+	v, err := decodeJSON(masked)
+	if err != nil {
+		return string(masked)
+	}
+	return jsonvalue.Ints(v)
 }
 
 // jsonSpace is the whitespace JSON allows around a value.

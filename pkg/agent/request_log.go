@@ -74,12 +74,14 @@ func (r *Registry) logRefused(p *CallErrorPayload, st *callState, ae *AskError) 
 	}
 	if st.late != nil {
 		d := &CallResponse{Meta: r.redact.mapValue(st.late.Meta)}
-		if len(st.late.Submission) > 0 {
+		if sub := r.redact.raw(st.late.Submission); len(sub) > 0 {
+			// masked as written, then read: a secret spanning the JSON
+			// syntax is in no one string of the value
 			var v any
-			if json.Unmarshal(st.late.Submission, &v) == nil {
-				d.Submission = r.redact.value(v)
+			if json.Unmarshal(sub, &v) == nil {
+				d.Submission = v
 			} else {
-				d.Submission = r.redact.String(string(st.late.Submission))
+				d.Submission = string(sub)
 			}
 		}
 		p.Discarded = d
