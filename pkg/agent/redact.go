@@ -32,6 +32,10 @@ const minSecretBytes = story.MinSecretBytes
 type redactor struct {
 	r       *strings.Replacer
 	secrets []string // every form of every secret, longest first
+	// outside: a form may stand where a decoded value holds no string
+	// (it has a quote, so it may span the JSON syntax, or it may be a
+	// number): masking a value string by string can miss it (mapValue)
+	outside bool
 }
 
 func newRedactor(plugins map[string]*story.AgentPlugin) redactor {
@@ -82,7 +86,10 @@ func redactorOf(values []string) redactor {
 	for _, s := range secrets {
 		pairs = append(pairs, s, Redacted)
 	}
-	return redactor{r: strings.NewReplacer(pairs...), secrets: secrets}
+	outside := slices.ContainsFunc(secrets, func(s string) bool {
+		return strings.Contains(s, `"`) || strings.Trim(s, "0123456789.eE+-") == ""
+	})
+	return redactor{r: strings.NewReplacer(pairs...), secrets: secrets, outside: outside}
 }
 
 // secretForms lists the ways a value v can appear in text kitsoki writes
@@ -323,12 +330,31 @@ func (rd redactor) holds(v any) bool {
 	return false
 }
 
+// mapValue masks the strings and keys of m. A secret its strings do not
+// hold whole (one spanning the JSON syntax, or in a number) would survive
+// that: when the masked map, encoded, still spells one, it is the encoded
+// map masked, read again, or under "redacted" when that is not JSON.
 func (rd redactor) mapValue(m map[string]any) map[string]any {
 	if rd.r == nil || m == nil {
 		return m
 	}
 	out, _ := rd.value(m).(map[string]any)
-	return out
+	if !rd.outside {
+		return out
+	}
+	enc, err := json.Marshal(out)
+	if err != nil {
+		return out
+	}
+	masked := rd.replace(string(enc))
+	if masked == string(enc) {
+		return out
+	}
+	var v map[string]any
+	if json.Unmarshal([]byte(masked), &v) == nil {
+		return v
+	}
+	return map[string]any{"redacted": masked}
 }
 
 // raw masks secrets inside a raw JSON value (or text), keeping the bytes
@@ -381,7 +407,9 @@ func (rd redactor) rawOf(b json.RawMessage, v any, decoded bool) json.RawMessage
 		return json.RawMessage(strconv.Quote(out))
 	}
 	enc, err := json.Marshal(rd.value(v))
-	if err != nil {
+	if err != nil || rd.replace(string(enc)) != string(enc) {
+		// a secret the value's strings do not hold whole (one in a
+		// number, or spanning the JSON syntax): the masked text, quoted
 		return json.RawMessage(strconv.Quote(out))
 	}
 	return json.RawMessage(enc)

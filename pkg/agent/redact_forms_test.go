@@ -89,11 +89,23 @@ func TestRedactorShortValuesAndKeysUntouched(t *testing.T) {
 	if in := `{"a": "line\none \u00e9"}`; string(rd3.raw(json.RawMessage(in))) != in {
 		t.Errorf("escapes without a secret changed: %s", rd3.raw(json.RawMessage(in)))
 	}
-	// A raw form spanning JSON syntax: re-encoded, still valid JSON.
+	// A raw form spanning JSON syntax: still valid JSON, and the value
+	// re-encoded would spell the secret again ({"a":"b",...}), so it is
+	// the masked text, quoted.
 	rd2 := redactorOf([]string{`a":"b`})
 	out := rd2.raw(json.RawMessage(`{"a":"b","k":"x a\":\"b y"}`))
-	if !json.Valid(out) || !strings.Contains(string(out), `"k":"x [REDACTED] y"`) {
+	if !json.Valid(out) || strings.Contains(string(out), `a":"b`) || !strings.Contains(string(out), Redacted) {
 		t.Errorf("syntax-spanning secret: %s", out)
+	}
+	// The same for a map (meta, with:): masked as encoded, read again.
+	m := rd2.mapValue(map[string]any{"a": "b", "k": "x"})
+	if b, _ := json.Marshal(m); strings.Contains(string(b), `a":"b`) || !strings.Contains(string(b), Redacted) {
+		t.Errorf("syntax-spanning secret in a map: %s", b)
+	}
+	// and a secret a number holds, which no string of the map does
+	pin := redactorOf([]string{"12345678"}).mapValue(map[string]any{"pin": 12345678, "cost_usd": 0.5})
+	if b, _ := json.Marshal(pin); strings.Contains(string(b), "12345678") || !strings.Contains(string(b), Redacted) {
+		t.Errorf("a secret in a number in a map: %s", b)
 	}
 }
 
