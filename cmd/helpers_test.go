@@ -18,7 +18,7 @@ import (
 
 // runCmd runs the command line args in process and returns its exit code
 // and what it wrote to stdout and stderr.
-func runCmd(t *testing.T, args ...string) (code int, stdout, stderr string) {
+func runCmd(t testing.TB, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errb bytes.Buffer
 	code = Run(args, &out, &errb)

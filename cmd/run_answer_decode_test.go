@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"bytes"
 	"fmt"
 	"path"
 	"path/filepath"
@@ -37,15 +36,6 @@ states:
 	return []string{"run", filepath.Join(dir, "story"), "--trace", filepath.Join(dir, "run.jsonl")}
 }
 
-// runArgs runs a command line in process; a failure stops tb.
-func runArgs(tb testing.TB, args []string) {
-	tb.Helper()
-	var out, errb bytes.Buffer
-	if code := Run(args, &out, &errb); code != 0 {
-		tb.Fatalf("%v: exit %d\n%.2000s", args, code, errb.String())
-	}
-}
-
 // A big agent answer is decoded once, by the agent layer: the engine binds
 // the agent's value and does not decode the submission again. Measured as
 // what a whole in-process `kitsoki run` allocates per byte of the answer
@@ -63,7 +53,7 @@ func TestBigAnswerDecodedOnce(t *testing.T) {
 		var before, after runtime.MemStats
 		runtime.GC()
 		runtime.ReadMemStats(&before)
-		runArgs(t, args)
+		mustRun(t, args...)
 		runtime.ReadMemStats(&after)
 		return after.TotalAlloc - before.TotalAlloc
 	}
@@ -83,6 +73,6 @@ func BenchmarkRunBigAnswer(b *testing.B) {
 	args := bigAnswerStory(b, 8<<20)
 	b.ReportAllocs()
 	for b.Loop() {
-		runArgs(b, args)
+		mustRun(b, args...)
 	}
 }

@@ -34,7 +34,7 @@ func inCorpus(t *testing.T) string {
 	return out
 }
 
-func mustRun(t *testing.T, args ...string) (stdout, stderr string) {
+func mustRun(t testing.TB, args ...string) (stdout, stderr string) {
 	t.Helper()
 	code, out, errb := runCmd(t, args...)
 	if code != 0 {
