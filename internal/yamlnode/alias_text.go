@@ -1,6 +1,10 @@
 package yamlnode
 
-import "go.yaml.in/yaml/v3"
+import (
+	"strconv"
+
+	"go.yaml.in/yaml/v3"
+)
 
 // AliasTextPerNode is the bytes of text an alias repeats for each node it
 // spends of a Walker's budget beyond its own: an alias costs the text of
@@ -69,4 +73,17 @@ func AliasTextOver(n *yaml.Node, left *int) *yaml.Node {
 	}
 	walk(n, 0)
 	return over
+}
+
+// AliasTextFileOver is AliasTextOver with the allowance of a file of one
+// document (MaxAliasText): the alias past it, or nil.
+func AliasTextFileOver(n *yaml.Node) *yaml.Node {
+	left := MaxAliasText
+	return AliasTextOver(n, &left)
+}
+
+// AliasTextMsg is the error for the alias AliasTextFileOver found in a
+// file, which what names ("cassette").
+func AliasTextMsg(what string) string {
+	return "the aliases of this " + what + " repeat more than " + strconv.Itoa(MaxAliasText/1_000_000) + " MB of text by here (each use of an alias repeats all of its anchor's text); write a shorter value"
 }

@@ -2,6 +2,8 @@ package flowtest
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -52,5 +54,33 @@ func TestIntentAliasTextBounded(t *testing.T) {
 	}
 	if ss, err := ParseIntents("intents/ok.yaml", []byte(strings.Replace(doc(0), strings.Repeat("v", 1<<20), "go north", 1)+strings.Repeat("      - *big\n", 200))); err != nil || len(ss[0].Fixtures[0].Inputs) != 201 {
 		t.Errorf("a short anchor on 200 inputs: %v", err)
+	}
+}
+
+// TestRecordingAliasTextBounded: a recording's aliases repeat at most
+// yamlnode.MaxAliasText of text, for a flow replay and the static intents
+// harness alike; the error names the recording and the alias's line.
+func TestRecordingAliasTextBounded(t *testing.T) {
+	rec := func(anchor string, n int) []byte {
+		var b strings.Builder
+		b.WriteString("kind: recording\nx-big: &big " + anchor + "\nentries:\n")
+		for range n {
+			b.WriteString("  - {state: a, input: *big, intent: {name: go}}\n")
+		}
+		return []byte(b.String())
+	}
+	_, err := parseRecording("r.yaml", rec(strings.Repeat("v", 1<<20), 70))
+	if err == nil || !strings.Contains(err.Error(), `recording "r.yaml": line 65: the aliases of this recording repeat more than 64 MB`) {
+		t.Errorf("flow replay: %v", err)
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "recording.yaml"), rec(strings.Repeat("v", 1<<20), 70), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := readStaticRecording(dir, filepath.Join(dir, "recording.yaml")); err == nil || !strings.Contains(err.Error(), `:65: the aliases of this recording repeat more than 64 MB`) {
+		t.Errorf("static harness: %v", err)
+	}
+	if r, err := parseRecording("r.yaml", rec("short", 200)); err != nil || r == nil {
+		t.Errorf("a short anchor on 200 entries: %v", err)
 	}
 }

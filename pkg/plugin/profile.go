@@ -124,6 +124,10 @@ func parseProfile(name string, data []byte) (*Profile, error) {
 	if len(doc.Content) == 0 {
 		return pp.p, nil // empty file: default profile
 	}
+	if at := yamlnode.AliasTextFileOver(&doc); at != nil {
+		pp.errf(at.Line, at.Column, "%s", yamlnode.AliasTextMsg("plugin profile"))
+		return nil, pp.err()
+	}
 	root := doc.Content[0]
 	if root.Kind != yaml.MappingNode {
 		pp.errf(root.Line, root.Column, "the plugin profile must be a mapping with disable: and config: keys")
