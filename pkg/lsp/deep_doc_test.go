@@ -26,6 +26,8 @@ func TestDeepDocumentRequestsLinear(t *testing.T) {
 	c.Open(app, text)
 	c.waitUntil(app, func(p published) bool { return len(p.Diagnostics) > 0 })
 	pos := protocol.TextDocumentPositionParams{TextDocument: protocol.TextDocumentIdentifier{URI: pathURI(app)}, Position: protocol.Position{Line: 4, Character: 0}}
+	inside := pos
+	inside.Position = protocol.Position{Line: 3, Character: 9000} // in the nest
 	for _, r := range []struct {
 		method string
 		params any
@@ -34,6 +36,8 @@ func TestDeepDocumentRequestsLinear(t *testing.T) {
 		{"textDocument/definition", protocol.DefinitionParams{TextDocumentPositionParams: pos}},
 		{"textDocument/completion", protocol.CompletionParams{TextDocumentPositionParams: pos}},
 		{"textDocument/documentSymbol", protocol.DocumentSymbolParams{TextDocument: pos.TextDocument}},
+		{"textDocument/hover", protocol.HoverParams{TextDocumentPositionParams: inside}},
+		{"textDocument/completion", protocol.CompletionParams{TextDocumentPositionParams: inside}},
 	} {
 		var m0, m1 runtime.MemStats
 		runtime.ReadMemStats(&m0)
