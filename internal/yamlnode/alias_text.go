@@ -21,6 +21,13 @@ const MaxAliasText = MaxNodes * AliasTextPerNode
 // maxText saturates TextSizes' sums (aliases inside aliases multiply).
 const maxText = 1 << 50
 
+// maxTextDepth bounds the recursion of TextSizes (an alias inside what an
+// alias names is a level deeper) and AliasTextOver. It is not maxDepth: a
+// reader that takes values nested deeper than a Walker does (an eval
+// dataset's args) would let text nested past it go uncounted, so past it
+// the text counts as over any limit (maxText).
+const maxTextDepth = 1 << 16
+
 // TextSizes memoizes the text of a file's nodes; the zero value is ready.
 type TextSizes map[*yaml.Node]int
 
@@ -30,8 +37,11 @@ type TextSizes map[*yaml.Node]int
 func (ts *TextSizes) Of(n *yaml.Node) int { return ts.of(n, 0) }
 
 func (ts *TextSizes) of(n *yaml.Node, depth int) int {
-	if n == nil || depth > maxDepth {
+	if n == nil {
 		return 0
+	}
+	if depth > maxTextDepth {
+		return maxText
 	}
 	if t, ok := (*ts)[n]; ok {
 		return t
@@ -58,7 +68,11 @@ func AliasTextOver(n *yaml.Node, left *int) *yaml.Node {
 	var over *yaml.Node
 	var walk func(n *yaml.Node, depth int)
 	walk = func(n *yaml.Node, depth int) {
-		if n == nil || over != nil || depth > maxDepth {
+		if n == nil || over != nil {
+			return
+		}
+		if depth > maxTextDepth {
+			over = n
 			return
 		}
 		if n.Kind == yaml.AliasNode {
