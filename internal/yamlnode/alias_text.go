@@ -1,6 +1,10 @@
 package yamlnode
 
-import "go.yaml.in/yaml/v3"
+import (
+	"strconv"
+
+	"go.yaml.in/yaml/v3"
+)
 
 // AliasTextPerNode is the bytes of text an alias repeats for each node it
 // spends of a Walker's budget beyond its own: an alias costs the text of
@@ -17,6 +21,13 @@ const MaxAliasText = MaxNodes * AliasTextPerNode
 // maxText saturates TextSizes' sums (aliases inside aliases multiply).
 const maxText = 1 << 50
 
+// maxTextDepth bounds the recursion of TextSizes (an alias inside what an
+// alias names is a level deeper) and AliasTextOver. It is not maxDepth: a
+// reader that takes values nested deeper than a Walker does (an eval
+// dataset's args) would let text nested past it go uncounted, so past it
+// the text counts as over any limit (maxText).
+const maxTextDepth = 1 << 16
+
 // TextSizes memoizes the text of a file's nodes; the zero value is ready.
 type TextSizes map[*yaml.Node]int
 
@@ -26,8 +37,11 @@ type TextSizes map[*yaml.Node]int
 func (ts *TextSizes) Of(n *yaml.Node) int { return ts.of(n, 0) }
 
 func (ts *TextSizes) of(n *yaml.Node, depth int) int {
-	if n == nil || depth > maxDepth {
+	if n == nil {
 		return 0
+	}
+	if depth > maxTextDepth {
+		return maxText
 	}
 	if t, ok := (*ts)[n]; ok {
 		return t
@@ -54,7 +68,11 @@ func AliasTextOver(n *yaml.Node, left *int) *yaml.Node {
 	var over *yaml.Node
 	var walk func(n *yaml.Node, depth int)
 	walk = func(n *yaml.Node, depth int) {
-		if n == nil || over != nil || depth > maxDepth {
+		if n == nil || over != nil {
+			return
+		}
+		if depth > maxTextDepth {
+			over = n
 			return
 		}
 		if n.Kind == yaml.AliasNode {
@@ -69,4 +87,17 @@ func AliasTextOver(n *yaml.Node, left *int) *yaml.Node {
 	}
 	walk(n, 0)
 	return over
+}
+
+// AliasTextFileOver is AliasTextOver with the allowance of a file of one
+// document (MaxAliasText): the alias past it, or nil.
+func AliasTextFileOver(n *yaml.Node) *yaml.Node {
+	left := MaxAliasText
+	return AliasTextOver(n, &left)
+}
+
+// AliasTextMsg is the error for the alias AliasTextFileOver found in a
+// file, which what names ("cassette").
+func AliasTextMsg(what string) string {
+	return "the aliases of this " + what + " repeat more than " + strconv.Itoa(MaxAliasText/1_000_000) + " MB of text by here (each use of an alias repeats all of its anchor's text); write a shorter value"
 }

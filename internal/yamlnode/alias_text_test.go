@@ -72,3 +72,35 @@ func TestModestAliasesKeepTheBudget(t *testing.T) {
 		t.Errorf("spent %d nodes, want some 2 x 200 x 4096/32 = 51,200 and the nodes", spent)
 	}
 }
+
+// Text nested deeper than a Walker reads (maxDepth) is counted too, and an
+// alias below that depth is found: a reader that takes deeper values (an
+// eval dataset's args) kept both out of the count (redteam22: a 1.5 MB
+// dataset naming a 1 MB string 205 lists deep 2,000 times ran eval show
+// past 122 s and 1.9 GB). Past maxTextDepth the text counts as over.
+func TestAliasTextCountsDeepText(t *testing.T) {
+	big := strings.Repeat("v", 1<<20)
+	deep := strings.Repeat("[", maxDepth+5) + big + strings.Repeat("]", maxDepth+5)
+	for name, src := range map[string]string{
+		"deep anchor": "a: &b " + deep + "\nk: [" + strings.Repeat("*b, ", 70) + "x]\n",
+		"deep alias":  "a: &b " + big + "\nk: " + strings.Repeat("[", maxDepth+5) + strings.Repeat("*b, ", 70) + "x" + strings.Repeat("]", maxDepth+5) + "\n",
+	} {
+		var doc yaml.Node
+		if err := yaml.Unmarshal([]byte(src), &doc); err != nil {
+			t.Fatal(err)
+		}
+		if AliasTextFileOver(&doc) == nil {
+			t.Errorf("%s: 70 MiB of aliased text within the limit", name)
+		}
+	}
+	var ts TextSizes
+	n := &yaml.Node{Kind: yaml.SequenceNode}
+	for cur, i := n, 0; i <= maxTextDepth; i++ {
+		next := &yaml.Node{Kind: yaml.SequenceNode}
+		cur.Content = []*yaml.Node{next}
+		cur = next
+	}
+	if got := ts.Of(n); got != maxText {
+		t.Errorf("text past maxTextDepth counts %d, want maxText", got)
+	}
+}

@@ -136,6 +136,10 @@ func parseCassette(name, dir string, data []byte) (*Cassette, error) {
 	if err := yamlnode.Unmarshal(data, &doc); err != nil {
 		return nil, cassetteYAMLError(name, err)
 	}
+	if at := yamlnode.AliasTextFileOver(&doc); at != nil {
+		// each replay repeats its answer into the run and the trace
+		return nil, fmt.Errorf("cassette: %q, line %d: %s", name, at.Line, yamlnode.AliasTextMsg("cassette"))
+	}
 	yamlnode.TextPointlessFloats(&doc)
 	var raw rawCassette
 	if err := doc.Decode(&raw); err != nil {

@@ -1,12 +1,14 @@
 package eval
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
+	"kitsoki/internal/yamlnode"
 	"kitsoki/pkg/diag"
 )
 
@@ -296,5 +298,30 @@ func TestExpectNotAMappingIsOneError(t *testing.T) {
 		if !strings.Contains(all, "examples[0].expect must be a mapping") || strings.Contains(all, "schema_invalid") {
 			t.Errorf("expect: %s gave\n%s", bad, all)
 		}
+	}
+}
+
+// TestDatasetAliasTextBounded: a dataset's aliases repeat at most
+// yamlnode.MaxAliasText of text, as a fixture file's do (a 1 MB anchor
+// named under 3,000 keys of an example's args made kitsoki eval list end
+// in 'fatal error: out of memory' encoding them as JSON); the error names
+// the file and the place of the alias past the limit.
+func TestDatasetAliasTextBounded(t *testing.T) {
+	dataset := func(anchor string, n int) []byte {
+		var b strings.Builder
+		b.WriteString("kind: agent_eval\napp: ../app.yaml\ncall: c\nexamples:\n  - name: e\n    args:\n      a: &big " + anchor + "\n")
+		for i := range n {
+			fmt.Fprintf(&b, "      k%d: *big\n", i)
+		}
+		return []byte(b.String())
+	}
+	_, err := parseDataset("/p/evals/big.yaml", "evals/big.yaml", dataset(strings.Repeat("v", 1<<20), 100))
+	want := fmt.Sprintf("evals/big.yaml:%d:12: ", 7+yamlnode.MaxAliasText/(1<<20)+1)
+	if err == nil || !strings.HasPrefix(err.Error(), want) || !strings.Contains(err.Error(), "MB of text by here") {
+		t.Fatalf("a 1 MB anchor under 100 keys: %v, want an error starting %q", err, want)
+	}
+	d, err := parseDataset("/p/evals/ok.yaml", "evals/ok.yaml", dataset("short", 200))
+	if err != nil || len(d.Examples) != 1 || len(d.Examples[0].Args) != 201 {
+		t.Fatalf("a short anchor under 200 keys: %v", err)
 	}
 }

@@ -98,7 +98,7 @@ func ParseIntents(file string, data []byte) ([]*IntentSuite, error) {
 		return nil, fmt.Errorf("%s: intent fixture file is %d bytes, more than the %d-byte limit; split it into several files", file, len(data), maxFixtureBytes)
 	}
 	var out []*IntentSuite
-	routes := 0
+	routes, aliasText := 0, yamlnode.MaxAliasText
 	for _, pc := range split(data) {
 		var node yaml.Node
 		if err := yaml.Unmarshal(pc.src, &node); err != nil {
@@ -111,6 +111,11 @@ func ParseIntents(file string, data []byte) ([]*IntentSuite, error) {
 		// upstream decodes every document before it reads test_kind, so a
 		// malformed one refuses the file whatever its kind (intent-docs)
 		root := node.Content[0]
+		if at := yamlnode.AliasTextOver(root, &aliasText); at != nil {
+			// each use repeats the text into the routing and the report
+			return nil, &IntentsRefusal{File: file, Line: at.Line + pc.line, Aliases: true,
+				Msg: fmt.Sprintf("intent fixture: the aliases of this file repeat more than %d MB of text by here (each use of an alias repeats all of its anchor's text); write a shorter value, or split the file", yamlnode.MaxAliasText/1_000_000)}
+		}
 		if root.Kind != yaml.MappingNode {
 			return nil, refuseIntents(file, root.Line+pc.line, "intent fixture: the document is %s, where a mapping (test_kind: intents, state:, fixtures:) is expected", nodeShape(root))
 		}
@@ -167,6 +172,9 @@ type IntentsRefusal struct {
 	File string
 	Line int
 	Msg  string
+	// Aliases: the file's aliases repeat more text than a file may
+	// (yamlnode.MaxAliasText), so nothing more of it is to be walked
+	Aliases bool
 }
 
 func (e *IntentsRefusal) Error() string { return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg) }

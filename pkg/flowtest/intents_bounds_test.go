@@ -1,8 +1,13 @@
 package flowtest
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"kitsoki/internal/yamlnode"
 )
 
 // TestIntentRunsBounded: a file whose fixtures would route their inputs
@@ -22,5 +27,60 @@ func TestIntentRunsBounded(t *testing.T) {
 	ok := "test_kind: intents\nstate: s\ndefaults: {runs: 20}\nfixtures:\n  - id: a\n    intent: {name: go}\n    inputs: [x, y]\n"
 	if ss, err := ParseIntents("f.yaml", []byte(ok)); err != nil || len(ss) != 1 || ss[0].Fixtures[0].Runs != 20 {
 		t.Errorf("runs 20: %v", err)
+	}
+}
+
+// TestIntentAliasTextBounded: an intents file's aliases repeat at most
+// yamlnode.MaxAliasText of text, shared by its documents, as a flow
+// fixture file's do (a 1 MB anchor named as 2,000 inputs made kitsoki test
+// intents end in 'fatal error: out of memory' printing its report); the
+// error names the file and the line of the alias past the limit.
+func TestIntentAliasTextBounded(t *testing.T) {
+	doc := func(n int) string {
+		var b strings.Builder
+		b.WriteString("test_kind: intents\nstate: s\nfixtures:\n  - id: a\n    intent: {name: go}\n    inputs:\n      - &big " + strings.Repeat("v", 1<<20) + "\n")
+		for range n {
+			b.WriteString("      - *big\n")
+		}
+		return b.String()
+	}
+	_, err := ParseIntents("intents/big.yaml", []byte(doc(100)))
+	want := fmt.Sprintf("intents/big.yaml:%d: ", 7+yamlnode.MaxAliasText/(1<<20)+1)
+	if err == nil || !strings.HasPrefix(err.Error(), want) || !strings.Contains(err.Error(), "MB of text by here") {
+		t.Fatalf("a 1 MB anchor as 100 inputs: %v, want an error starting %q", err, want)
+	}
+	if _, err := ParseIntents("intents/docs.yaml", []byte(doc(40)+"---\n"+doc(40))); err == nil || !strings.Contains(err.Error(), "MB of text by here") {
+		t.Errorf("two documents of 40 MiB each: %v, want the file's limit", err)
+	}
+	if ss, err := ParseIntents("intents/ok.yaml", []byte(strings.Replace(doc(0), strings.Repeat("v", 1<<20), "go north", 1)+strings.Repeat("      - *big\n", 200))); err != nil || len(ss[0].Fixtures[0].Inputs) != 201 {
+		t.Errorf("a short anchor on 200 inputs: %v", err)
+	}
+}
+
+// TestRecordingAliasTextBounded: a recording's aliases repeat at most
+// yamlnode.MaxAliasText of text, for a flow replay and the static intents
+// harness alike; the error names the recording and the alias's line.
+func TestRecordingAliasTextBounded(t *testing.T) {
+	rec := func(anchor string, n int) []byte {
+		var b strings.Builder
+		b.WriteString("kind: recording\nx-big: &big " + anchor + "\nentries:\n")
+		for range n {
+			b.WriteString("  - {state: a, input: *big, intent: {name: go}}\n")
+		}
+		return []byte(b.String())
+	}
+	_, err := parseRecording("r.yaml", rec(strings.Repeat("v", 1<<20), 70))
+	if err == nil || !strings.Contains(err.Error(), `recording "r.yaml": line 65: the aliases of this recording repeat more than 64 MB`) {
+		t.Errorf("flow replay: %v", err)
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "recording.yaml"), rec(strings.Repeat("v", 1<<20), 70), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := readStaticRecording(dir, filepath.Join(dir, "recording.yaml")); err == nil || !strings.Contains(err.Error(), `:65: the aliases of this recording repeat more than 64 MB`) {
+		t.Errorf("static harness: %v", err)
+	}
+	if r, err := parseRecording("r.yaml", rec("short", 200)); err != nil || r == nil {
+		t.Errorf("a short anchor on 200 entries: %v", err)
 	}
 }

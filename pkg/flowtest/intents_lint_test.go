@@ -74,3 +74,31 @@ func TestLintIntentSources(t *testing.T) {
 		t.Errorf("no story, no findings: %v", states)
 	}
 }
+
+// An intents file past the alias text bound is one finding, test intents'
+// refusal: validate walks nothing more of it (redteam22: a 1 MB file
+// naming a 1 MB anchor as 2,000 inputs kept validate busy 10.7 s checking
+// each input against the recording).
+func TestLintIntentSourcesStopsAtTheAliasBound(t *testing.T) {
+	dir := t.TempDir()
+	big := "test_kind: intents\nstate: nowhere\nfixtures:\n  - id: x\n    intent: {name: go}\n    inputs:\n      - &big " + strings.Repeat("v", 1<<20) + "\n" + strings.Repeat("      - *big\n", 70)
+	for name, body := range map[string]string{
+		"app.yaml":         "app: {id: l, version: 0.1.0}\nintents: {go: {}}\nroot: a\nstates:\n  a: {on: {go: [{target: a}]}}\n",
+		"intents/big.yaml": big,
+	} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ld, err := NewRunner(Options{}).Story(filepath.Join(dir, "app.yaml"))
+	if err != nil || ld.Story == nil {
+		t.Fatal(err)
+	}
+	ds := LintIntentSources(filepath.Join(dir, "app.yaml"), ld.Story, map[string][]byte{})
+	if len(ds) != 1 || ds[0].Rule != ruleIntentsRefused.ID || !strings.Contains(ds[0].Message, "MB of text by here") {
+		t.Errorf("want the refusal alone, got %d findings: %.500v", len(ds), ds)
+	}
+}

@@ -1,6 +1,8 @@
 package flowtest
 
 import (
+	"fmt"
+
 	"go.yaml.in/yaml/v3"
 
 	"kitsoki/internal/yamlnode"
@@ -13,6 +15,9 @@ func decodeRecording(data []byte, raw any, prep func(*yaml.Node)) (doc *yaml.Nod
 	doc = &yaml.Node{}
 	if err := yamlnode.Unmarshal(data, doc); err != nil {
 		return doc, err
+	}
+	if at := yamlnode.AliasTextFileOver(doc); at != nil {
+		return doc, fmt.Errorf("line %d: %s", at.Line, yamlnode.AliasTextMsg("recording"))
 	}
 	yamlnode.TextPointlessFloats(doc)
 	textTimestamps(doc)

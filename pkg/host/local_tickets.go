@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"kitsoki/internal/safefile"
+	"kitsoki/internal/yamlnode"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -359,6 +360,11 @@ func parseTicket(b []byte) (*ticket, error) {
 		var doc yaml.Node
 		if err := yaml.Unmarshal([]byte(front), &doc); err != nil {
 			return nil, fmt.Errorf("bug file: parse frontmatter: %v", err)
+		}
+		if at := yamlnode.AliasTextFileOver(&doc); at != nil {
+			// comment and transition write the front matter back, each
+			// alias expanded
+			return nil, fmt.Errorf("bug file: front matter line %d: %s", at.Line, yamlnode.AliasTextMsg("front matter"))
 		}
 		timestampsAsText(&doc)
 		if err := doc.Decode(&t.front); err != nil {

@@ -170,6 +170,9 @@ func decodeCassette(path, what string, data []byte, raw any, hint string) (*yaml
 	if err := yamlnode.Unmarshal(data, &node); err != nil {
 		return nil, fmt.Errorf("%s: %v", path, err)
 	}
+	if at := yamlnode.AliasTextFileOver(&node); at != nil {
+		return nil, fmt.Errorf("%s:%d: %s", path, at.Line, yamlnode.AliasTextMsg(what+" cassette"))
+	}
 	yamlnode.TextPointlessFloats(&node)
 	if err := node.Decode(raw); err != nil {
 		if errors.Is(err, io.EOF) {

@@ -227,11 +227,5 @@ func (p *hostProc) answer(handler string, out []byte, sent int64) (host.Result, 
 	return host.Result{Data: a.Data, Error: a.Error, Delay: time.Duration(a.DelayMS) * time.Millisecond, Clarification: a.Clarification}, nil
 }
 
-// maskData masks every string of a provider's data, map keys included (a
-// secret echoed as a key is as much the secret); nil stays nil.
-func (p *hostProc) maskData(d map[string]any) map[string]any {
-	if d == nil {
-		return nil
-	}
-	return jsonvalue.MapStrings(d, p.mask, true).(map[string]any)
-}
+// maskData masks a provider's data (maskJSON); nil stays nil.
+func (p *hostProc) maskData(d map[string]any) map[string]any { return maskJSON(p.mask, d) }

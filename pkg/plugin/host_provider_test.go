@@ -4,6 +4,7 @@ package plugin
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -14,8 +15,10 @@ import (
 	"testing"
 	"time"
 
+	"kitsoki/pkg/agent"
 	"kitsoki/pkg/agent/localllm"
 	"kitsoki/pkg/host"
+	"kitsoki/pkg/story"
 )
 
 // testHostProviderBinary is the host provider program
@@ -350,5 +353,42 @@ func TestHostProviderEchoedSecretIsMasked(t *testing.T) {
 	got := fmt.Sprintf("%v %v %+v", res.Data, res.Error, res.Clarification)
 	if strings.Contains(got, secret) || res.Data["val"] != "[REDACTED]" || res.Data["[REDACTED]"] != "key" || res.Clarification == nil || res.Clarification.Question != "use [REDACTED]?" {
 		t.Fatalf("the provider's echo of the secret is not masked everywhere: %s", got)
+	}
+}
+
+// A provider's data masked string by string kept a secret no one string
+// holds whole: a declared value holding `","` spans the JSON syntax of
+// {"a":"sp-one","b":"sp-two"}, and a numeric one is a JSON number. When
+// the masked data, encoded, still spells a secret, it is the encoded data
+// masked and read again (redteam22: both reached the world and the trace
+// whole, as an agent's meta did before 95c98556).
+func TestHostProviderSecretOutsideStringsIsMasked(t *testing.T) {
+	const span, num = `sp-one","b":"sp-two`, "98765432"
+	root := t.TempDir()
+	hostProvider(t, root, "leaky", []string{"host.leaky"}, 0)
+	red := agent.NewRedactor(map[string]*story.AgentPlugin{"agent.s": {Secrets: []string{span, num}}})
+	a, err := Assemble(Options{StoryDir: root, Getenv: noEnv, Redact: red.Mask()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := host.Builtins(host.Options{Getenv: noEnv})
+	closeAll, _ := a.RegisterHostProviders(reg)
+	t.Cleanup(func() { _ = closeAll() })
+	for _, line := range []string{
+		`{"data": {"a": "sp-one", "b": "sp-two", "k": 1}}`,
+		`{"data": {"pin": 98765432, "cost": 0.5}}`,
+		`{"data": {"asked": true}, "clarification": {"question": "q?", "data": {"a": "sp-one", "b": "sp-two", "pin": 98765432}}}`,
+	} {
+		res, err := dispatch(t, reg, "host.leaky", map[string]any{"mode": "echo_line", "line": line})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := json.Marshal(map[string]any{"data": res.Data, "clarification": res.Clarification})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := string(b); strings.Contains(got, `sp-one","b":"sp-two`) || strings.Contains(got, num) || !strings.Contains(got, agent.Redacted) {
+			t.Errorf("%s: the result spells a secret: %s", line, got)
+		}
 	}
 }

@@ -137,7 +137,7 @@ func (a *Assembly) loadProfile(opts Options) error {
 		if l.Source == LayerSearch {
 			root = a.repo
 		}
-		p, err := readProfileIn(root, l.Path)
+		p, err := readProfileIn(root, l.Path, l.Source == LayerFlag)
 		if err != nil {
 			return err
 		}

@@ -15,6 +15,7 @@ import (
 
 	"kitsoki/internal/childproc"
 	"kitsoki/internal/safefile"
+	"kitsoki/internal/yamlnode"
 )
 
 // ManifestFile is the manifest name inside .kitsoki/plugins/<dir>/.
@@ -82,6 +83,12 @@ var idRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a
 
 // parseManifest parses and checks a manifest; path labels errors.
 func parseManifest(path string, data []byte) (*Manifest, error) {
+	var doc yaml.Node
+	if yaml.Unmarshal(data, &doc) == nil {
+		if at := yamlnode.AliasTextFileOver(&doc); at != nil {
+			return nil, fmt.Errorf("%s:%d: %s", path, at.Line, yamlnode.AliasTextMsg("manifest"))
+		}
+	}
 	var m Manifest
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)

@@ -98,12 +98,17 @@ func FindProfiles(dir string) []string {
 // readProfileIn reads and parses a profile file; problems are a
 // *ProfileError. A profile inside root (the repository's) is read through
 // root: a symlink leading out of the checkout is refused unread. A nil
-// root reads path as it is (the operator's).
-func readProfileIn(root *safefile.Root, path string) (*Profile, error) {
+// root reads path as it is (the operator's). flag: path is --profile's,
+// which an unreadable file's error says to fix.
+func readProfileIn(root *safefile.Root, path string, flag bool) (*Profile, error) {
 	data, err := readConfined(root, path)
 	if err != nil {
 		why := outsideText(root, err)
-		msg := "cannot read the plugin profile: " + why + "; fix the path given to --profile or remove the file"
+		fix := "; fix or remove the file" // one found beside the story, or the user's
+		if flag {
+			fix = "; fix the path given to --profile"
+		}
+		msg := "cannot read the plugin profile: " + why + fix
 		if errors.Is(err, safefile.ErrOutsideRoot) {
 			msg = "cannot read the repository's plugin profile: " + why
 		}
@@ -123,6 +128,10 @@ func parseProfile(name string, data []byte) (*Profile, error) {
 	}
 	if len(doc.Content) == 0 {
 		return pp.p, nil // empty file: default profile
+	}
+	if at := yamlnode.AliasTextFileOver(&doc); at != nil {
+		pp.errf(at.Line, at.Column, "%s", yamlnode.AliasTextMsg("plugin profile"))
+		return nil, pp.err()
 	}
 	root := doc.Content[0]
 	if root.Kind != yaml.MappingNode {

@@ -74,6 +74,9 @@ func main() {
 			v := os.Getenv(fmt.Sprint(c.Args["var"]))
 			_ = out.Encode(map[string]any{"data": map[string]any{v: "key", "val": v}, "error": "denied for " + v,
 				"clarification": map[string]any{"question": "use " + v + "?", "data": map[string]any{v: v}}})
+		case "echo_line": // args.line written as the answer, as it is
+			line, _ := c.Args["line"].(string)
+			fmt.Fprintln(os.Stdout, line)
 		case "hang":
 			// Never answer: write the pid to args.ready (a FIFO the test
 			// reads: the call has arrived), then read on until stdin ends.
