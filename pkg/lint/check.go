@@ -121,6 +121,7 @@ func passes() []pass {
 		{ruleExpr, checkExprs},
 		{ruleTemplate, checkValueTemplates},
 		{rulePongo, checkPongo},
+		{ruleCoalesceFile, checkCoalesceFiles},
 		{ruleEffectKinds, checkEffectKinds},
 		{ruleOnceBind, checkOnceBind},
 		{ruleStrictMismatch, checkStrictMismatch},
