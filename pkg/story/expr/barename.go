@@ -24,6 +24,12 @@ var unfetchedRoots = toSet([]string{"proposal", "inbox", "workspace"})
 // strictKey marks a strict environment; no identifier can spell it.
 const strictKey = "kitsoki strict names"
 
+// WhenStateKey holds, in a strict environment, the value a bare `state`
+// reads: a view element's when: sees the state upstream (`state != nil`;
+// `state.path` is refused there by the whitelist), an engine guard or
+// effect value a nil map.
+const WhenStateKey = "kitsoki when state"
+
 // undefFn is the function a bare unknown name is rewritten to call.
 const undefFn = "__kitsoki_bare_name"
 
@@ -50,6 +56,9 @@ func fetchBare(params ...any) (any, error) {
 		return map[string]any{}, nil
 	}
 	if upstreamRoots[name] {
+		if v, ok := env[WhenStateKey]; ok && name == "state" {
+			return v, nil // a view's when: sees the state
+		}
 		return map[string]any(nil), nil // state: a nil map upstream ("null" in a string)
 	}
 	if v, ok := env[name]; ok {
