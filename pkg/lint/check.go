@@ -152,6 +152,7 @@ func passes() []pass {
 		{ruleHostRunTimeout, checkHostRunTimeout},
 		{ruleShellInjection, checkShellInjection},
 		{ruleBareName, checkBareNames},
+		{ruleUnfetchedRoot, checkUnfetchedRoots},
 		{ruleRunRoot, checkRunRoot},
 		{ruleCrossRegion, checkCrossRegion},
 		{ruleSelection, checkSelection},

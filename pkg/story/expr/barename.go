@@ -143,3 +143,27 @@ func bareNames(progs ...*Program) []string {
 
 // BareNames returns the template's non-root bare names, once each, in order.
 func (t *Template) BareNames() []string { return bareNames(t.progs...) }
+
+// UnfetchedRoots returns the unfetchedRoots the program reads (inbox,
+// proposal, workspace), once each, in order: a strict evaluation that
+// reaches one fails.
+func (p *Program) UnfetchedRoots() []string { return unfetchedNames(p) }
+
+// UnfetchedRoots returns the unfetchedRoots the template reads, once each, in order.
+func (t *Template) UnfetchedRoots() []string { return unfetchedNames(t.progs...) }
+
+func unfetchedNames(progs ...*Program) []string {
+	var out []string
+	walkProgs(progs, func(n ast.Node) {
+		call, ok := n.(*ast.CallNode)
+		if !ok || len(call.Arguments) != 2 {
+			return
+		}
+		if id, ok := call.Callee.(*ast.IdentifierNode); ok && id.Value == undefFn {
+			if s, ok := call.Arguments[1].(*ast.StringNode); ok && unfetchedRoots[s.Value] {
+				out = addOnce(out, s.Value)
+			}
+		}
+	})
+	return out
+}
