@@ -249,6 +249,9 @@ func callEnv(storyDir string, ce CallEnv) map[string]any {
 		"run":   map[string]any{"id": "", "turn": 0, "story_dir": storyDir},
 		"state": st,
 		"event": map[string]any{},
+		// nil maps, as upstream's (a say: prints them as maps; conformance roots-nil-maps)
+		"args": map[string]any(nil),
+		"menu": map[string]any(nil),
 	})
 	if ce.Render != nil {
 		env[expr.ContextKey] = ce.Render

@@ -48,7 +48,8 @@ type fixtureRun struct {
 	star      host.StarlarkOptions
 	hadErrors bool
 	allEvents []event
-	retained  int // bytes of events and views the turns keep (retained.go)
+	retained  int    // bytes of events and views the turns keep (retained.go)
+	wd        string // where real handlers write (workDir)
 }
 
 // named resolves p, a file the fixture names under key, inside the
@@ -138,6 +139,7 @@ func (fr *fixtureRun) run(ctx context.Context) {
 		return
 	}
 	defer removeWorkDir()
+	fr.wd = workDir
 	world, ok := fr.initialWorld()
 	if !ok {
 		return
@@ -960,6 +962,7 @@ func (fr *fixtureRun) fileCheck(c *checker, fe FileExpect) {
 		c.fail(fe.Pos, "%v", err)
 		return
 	}
+	p = fr.written(p)
 	st, err := os.Stat(p)
 	exists := err == nil && !st.IsDir()
 	if fe.MustNotExist {
@@ -993,6 +996,44 @@ func (fr *fixtureRun) fileCheck(c *checker, fe FileExpect) {
 	if !re.Match(data) {
 		c.fail(fe.Pos, "expect_files[%s]: content does not match %q", fe.Path, fe.ContentMatches)
 	}
+}
+
+// written is p as upstream's real handlers would have left it: they write
+// under the process's working directory, ours under the fixture's own
+// (docs/compat/flowtest.md "Working directory of real handlers"), so a
+// p below the story's directory (where upstream's fixtures are run from)
+// or the working directory that a handler wrote there (a file or a
+// directory, not a link) is read there; else p (conformance
+// expect-files-written).
+func (fr *fixtureRun) written(p string) string {
+	if fr.wd == "" {
+		return p
+	}
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return p
+	}
+	var bases []string
+	if fr.ld != nil && fr.ld.Story != nil {
+		bases = append(bases, fr.ld.Story.Dir)
+	}
+	if cwd, err := os.Getwd(); err == nil {
+		bases = append(bases, cwd)
+	}
+	for _, base := range bases {
+		if base, err = filepath.Abs(base); err != nil {
+			continue
+		}
+		rel, err := filepath.Rel(base, abs)
+		if err != nil || !filepath.IsLocal(rel) {
+			continue
+		}
+		w := filepath.Join(fr.wd, rel)
+		if st, err := os.Lstat(w); err == nil && st.Mode()&os.ModeSymlink == 0 && w != abs {
+			return w
+		}
+	}
+	return p
 }
 
 // displayInput puts display_input in place of turn.input and

@@ -26,9 +26,9 @@ func (r *Renderer) env(s *story.State, par []*story.State, world, extra map[stri
 		"state": map[string]any{"path": s.Path, "description": s.Description},
 	}
 	for k, v := range extra {
-		if v == nil {
+		if m, isMap := v.(map[string]any); v == nil || isMap && m == nil {
 			if _, isRoot := env[k]; isRoot {
-				continue // a nil root stays an empty map
+				continue // a nil root stays an empty map (`slots == nil` is false upstream)
 			}
 		}
 		env[k] = v

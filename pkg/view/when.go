@@ -87,6 +87,12 @@ func whenEnv(env expr.Env) expr.Env {
 	we["world"] = w
 	// a bare non-root name fails, hiding the element (conformance bare-neighbours)
 	expr.Strict(we)
+	// upstream's when: sees the state, and args as a nil map unless a
+	// render passes some (conformance roots-nil-maps)
+	we[expr.WhenStateKey] = env["state"]
+	if a, ok := we["args"].(map[string]any); ok && len(a) == 0 {
+		we["args"] = map[string]any(nil)
+	}
 	env[whenWorldKey] = &whenCache{env: we}
 	return we
 }

@@ -14,8 +14,21 @@ import (
 // upstreamRoots are the bare names upstream's environment has.
 var upstreamRoots = toSet([]string{"world", "slots", "event", "run", "args", "menu", "item", "result", "state"})
 
+// unfetchedRoots are roots that compile (upstream declares them) but that
+// no run of upstream's gives a value: reaching one in a strict environment
+// fails as a bare name does ("cannot fetch inbox from expr.Env"), a view
+// element whose when: reads one is hidden (conformance
+// untyped-roots-unfetched). Elsewhere they read an empty map.
+var unfetchedRoots = toSet([]string{"proposal", "inbox", "workspace"})
+
 // strictKey marks a strict environment; no identifier can spell it.
 const strictKey = "kitsoki strict names"
+
+// WhenStateKey holds, in a strict environment, the value a bare `state`
+// reads: a view element's when: sees the state upstream (`state != nil`;
+// `state.path` is refused there by the whitelist), an engine guard or
+// effect value a nil map.
+const WhenStateKey = "kitsoki when state"
 
 // undefFn is the function a bare unknown name is rewritten to call.
 const undefFn = "__kitsoki_bare_name"
@@ -37,9 +50,15 @@ func fetchBare(params ...any) (any, error) {
 	env, _ := params[0].(map[string]any)
 	name, _ := params[1].(string)
 	if env[strictKey] != true {
-		return env[name], nil
+		if v, ok := env[name]; ok || !unfetchedRoots[name] {
+			return v, nil
+		}
+		return map[string]any{}, nil
 	}
 	if upstreamRoots[name] {
+		if v, ok := env[WhenStateKey]; ok && name == "state" {
+			return v, nil // a view's when: sees the state
+		}
 		return map[string]any(nil), nil // state: a nil map upstream ("null" in a string)
 	}
 	if v, ok := env[name]; ok {
@@ -52,18 +71,24 @@ func fetchBare(params ...any) (any, error) {
 type BareNameError struct{ Name string }
 
 func (e *BareNameError) Error() string {
+	if unfetchedRoots[e.Name] {
+		return fmt.Sprintf("cannot fetch %s: guards and {{ }} values have no %s at run time (the existing engine fails the same: \"cannot fetch %s from expr.Env\"); a view's or say:'s text reads it as empty", e.Name, e.Name, e.Name)
+	}
 	return fmt.Sprintf("cannot fetch %s: %q is not a root (world, slots, args, result, event, item, menu, run, state); write world.%s for a world key or slots.%s for a slot", e.Name, e.Name, e.Name, e.Name)
 }
 
 // rewriteBareNames replaces every identifier that is neither a callee, a
 // member access's object, a root nor $env with a call of undefFn, so it
-// fails only where the evaluation reaches it (`world.ok || foo` does not).
+// fails only where the evaluation reaches it (`world.ok || foo` does not);
+// an unfetchedRoots root is replaced too, as a member access's object as
+// well (`inbox.x` fails upstream at inbox).
 func rewriteBareNames(node *ast.Node) {
-	callees := map[ast.Node]bool{}
+	callees, called := map[ast.Node]bool{}, map[ast.Node]bool{}
 	ast.Walk(node, visitFunc(func(n *ast.Node) {
 		switch t := (*n).(type) {
 		case *ast.CallNode:
 			callees[unchain(t.Callee)] = true
+			called[unchain(t.Callee)] = true
 			callees[memberRoot(t.Callee)] = true
 		case *ast.MemberNode:
 			callees[memberRoot(t)] = true
@@ -73,7 +98,14 @@ func rewriteBareNames(node *ast.Node) {
 	}))
 	ast.Walk(node, visitFunc(func(n *ast.Node) {
 		id, ok := (*n).(*ast.IdentifierNode)
-		if !ok || callees[id] || rootSet[id.Value] || id.Value == "$env" {
+		if !ok || id.Value == "$env" {
+			return
+		}
+		if unfetchedRoots[id.Value] {
+			if called[id] {
+				return
+			}
+		} else if callees[id] || rootSet[id.Value] {
 			return
 		}
 		call := &ast.CallNode{
@@ -88,7 +120,8 @@ func rewriteBareNames(node *ast.Node) {
 	}))
 }
 
-// BareNames returns the program's non-root bare names, once each, in order.
+// BareNames returns the program's non-root bare names, once each, in order
+// (not the unfetchedRoots, which are roots).
 func (p *Program) BareNames() []string { return bareNames(p) }
 
 // bareNames is the non-root bare names of progs, once each, in order.
@@ -100,7 +133,7 @@ func bareNames(progs ...*Program) []string {
 			return
 		}
 		if id, ok := call.Callee.(*ast.IdentifierNode); ok && id.Value == undefFn {
-			if s, ok := call.Arguments[1].(*ast.StringNode); ok && !upstreamRoots[s.Value] {
+			if s, ok := call.Arguments[1].(*ast.StringNode); ok && !upstreamRoots[s.Value] && !unfetchedRoots[s.Value] {
 				out = addOnce(out, s.Value)
 			}
 		}
@@ -110,3 +143,27 @@ func bareNames(progs ...*Program) []string {
 
 // BareNames returns the template's non-root bare names, once each, in order.
 func (t *Template) BareNames() []string { return bareNames(t.progs...) }
+
+// UnfetchedRoots returns the unfetchedRoots the program reads (inbox,
+// proposal, workspace), once each, in order: a strict evaluation that
+// reaches one fails.
+func (p *Program) UnfetchedRoots() []string { return unfetchedNames(p) }
+
+// UnfetchedRoots returns the unfetchedRoots the template reads, once each, in order.
+func (t *Template) UnfetchedRoots() []string { return unfetchedNames(t.progs...) }
+
+func unfetchedNames(progs ...*Program) []string {
+	var out []string
+	walkProgs(progs, func(n ast.Node) {
+		call, ok := n.(*ast.CallNode)
+		if !ok || len(call.Arguments) != 2 {
+			return
+		}
+		if id, ok := call.Callee.(*ast.IdentifierNode); ok && id.Value == undefFn {
+			if s, ok := call.Arguments[1].(*ast.StringNode); ok && unfetchedRoots[s.Value] {
+				out = addOnce(out, s.Value)
+			}
+		}
+	})
+	return out
+}

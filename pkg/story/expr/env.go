@@ -48,8 +48,16 @@ var untypedRoots = toSet([]string{"item", "proposal", "inbox", "workspace"})
 // `len(item) == 0`; `item.x` cannot fetch from nil).
 var nilRoots = toSet([]string{"item"})
 
-// withNeeded returns env with an empty map (nil for a nilRoots root) for
-// each root of need (all: every root) it lacks, copying env only then.
+// nilMapRoots are the roots that read a nil map when the env lacks them:
+// upstream's environment holds them as maps it fills only where they
+// mean something (a prompt's args, a bind's result, a view's menu), so
+// elsewhere `args == nil` holds and `{{ result }}` is null (conformance
+// roots-nil-maps); `args.x` is nil, not an error.
+var nilMapRoots = toSet([]string{"args", "menu", "result"})
+
+// withNeeded returns env with an empty map (nil for a nilRoots root, a
+// nil map for a nilMapRoots one) for each root of need (all: every root)
+// it lacks, copying env only then.
 func withNeeded(env Env, need []string, all bool) Env {
 	if all {
 		need = roots
@@ -61,6 +69,8 @@ func withNeeded(env Env, need []string, all bool) Env {
 			for _, r := range need {
 				if _, ok := out[r]; !ok && nilRoots[r] {
 					out[r] = nil
+				} else if !ok && nilMapRoots[r] {
+					out[r] = map[string]any(nil)
 				} else if !ok {
 					out[r] = map[string]any{}
 				}

@@ -76,3 +76,40 @@ func TestMissingRootsReadEmptyWithoutACopyUpFront(t *testing.T) {
 		t.Errorf("env after eval: %v %v", env, err)
 	}
 }
+
+// args, menu and result read a nil map when the env lacks them (upstream's
+// environment leaves them nil where a run gives none; conformance
+// roots-nil-maps); one the env holds is read; a bare state reads
+// WhenStateKey's value when a view's when: sets it.
+func TestNilMapRoots(t *testing.T) {
+	for src, want := range map[string]any{
+		"args == nil && menu == nil && result == nil": true,
+		"len(args) + len(menu) + len(result)":         0,
+		"result.x == nil && args.y == nil":            true,
+	} {
+		p, err := CompileExpr(src)
+		if err != nil {
+			t.Fatal(src, err)
+		}
+		if got, err := p.Eval(Strict(Env{})); err != nil || got != want {
+			t.Errorf("%s = %v, %v; want %v", src, got, err, want)
+		}
+	}
+	p, err := CompileExpr("args.a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := p.Eval(Env{"args": map[string]any{"a": 1}}); err != nil || got != 1 {
+		t.Errorf("held args: %v %v", got, err)
+	}
+	g, err := CompileGuard("state != nil")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := g.EvalBool(Strict(Env{"state": map[string]any{"path": "s"}})); ok || err != nil {
+		t.Errorf("engine state: %v %v", ok, err)
+	}
+	if ok, err := g.EvalBool(Strict(Env{WhenStateKey: map[string]any{"path": "s"}})); !ok || err != nil {
+		t.Errorf("when state: %v %v", ok, err)
+	}
+}

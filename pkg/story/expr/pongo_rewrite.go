@@ -209,3 +209,77 @@ func unshiftIncludeCol(src string, line, col int) int {
 // CoalesceRewritten is src with ` ?? ` rewritten as upstream does before
 // pongo2 parses it (the text upstream's render errors quote).
 func CoalesceRewritten(src string) string { return rewritePongo(src) }
+
+// CoalesceInTag is the 1-based line and byte column of the first ` ?? `
+// that prepPongo rewrites in src (inside a {{ }} or {% %} tag, outside its
+// string literals; not in a {# #} comment or {% verbatim %} text), or 0, 0.
+// Upstream rewrites only the template text a story holds inline: in a file
+// (a template_file, layout, include or import) pongo2 parses it as written
+// and fails there.
+func CoalesceInTag(src string) (line, col int) {
+	if !strings.Contains(src, " ?? ") {
+		return 0, 0
+	}
+	for i := 0; i < len(src); {
+		j := strings.IndexByte(src[i:], '{')
+		if j < 0 {
+			break
+		}
+		i += j
+		rest := src[i:]
+		switch {
+		case strings.HasPrefix(rest, "{% verbatim %}"):
+			i += endAfter(rest, "{% endverbatim %}")
+		case strings.HasPrefix(rest, "{#"):
+			i += endAfter(rest, "#}")
+		case strings.HasPrefix(rest, "{{") || strings.HasPrefix(rest, "{%"):
+			end := tagEnd(rest, rest[1:2]+"}")
+			if k := coalesceOutsideLiterals(rest[2:end]); k >= 0 {
+				at := i + 2 + k + 1 // the first '?'
+				line = 1 + strings.Count(src[:at], "\n")
+				return line, at - strings.LastIndexByte(src[:at], '\n')
+			}
+			i += end
+		default:
+			i++
+		}
+	}
+	return 0, 0
+}
+
+// coalesceOutsideLiterals is the offset of the first ` ?? ` of a tag body
+// outside its string literals, or -1.
+func coalesceOutsideLiterals(body string) int {
+	var quote byte
+	for i := 0; i < len(body); i++ {
+		c := body[i]
+		switch {
+		case quote != 0:
+			if c == '\\' {
+				i++
+			} else if c == quote {
+				quote = 0
+			}
+		case c == '"' || c == '\'':
+			quote = c
+		case strings.HasPrefix(body[i:], " ?? "):
+			return i
+		}
+	}
+	return -1
+}
+
+// LiteralIncludes lists the literal include, extends and import targets
+// src names, in order (a name held in a variable is not followed).
+func LiteralIncludes(src string) []string {
+	if !strings.Contains(src, "{%") {
+		return nil
+	}
+	var out []string
+	for _, m := range includeRe.FindAllStringSubmatch(src, -1) {
+		if n := m[1] + m[2]; n != "" {
+			out = append(out, n)
+		}
+	}
+	return out
+}

@@ -479,3 +479,27 @@ func TestPongoLoaderResolve(t *testing.T) {
 		}
 	}
 }
+
+// CoalesceInTag finds the ` ?? ` prepPongo rewrites, where a template file
+// fails upstream (lint rule coalesce-in-file), and nothing in
+// text, literals, comments or verbatim blocks.
+func TestCoalesceInTag(t *testing.T) {
+	for _, tc := range []struct {
+		src       string
+		line, col int
+	}{
+		{"V {{ world.x ?? \"d\" }}\n", 1, 14},
+		{"a\n{% if world.x ?? \"\" %}y{% endif %}", 2, 15},
+		{"what ?? now {{ \"a ?? b\" }}", 0, 0},
+		{"{# world.x ?? 1 #}{% verbatim %}{{ a ?? b }}{% endverbatim %}", 0, 0},
+		{"{{ 'it''s' }}{{ x??y }}", 0, 0},
+		{"{{ a }} {{ b ?? 1 }}", 1, 14},
+	} {
+		if l, c := CoalesceInTag(tc.src); l != tc.line || c != tc.col {
+			t.Errorf("CoalesceInTag(%q) = %d:%d, want %d:%d", tc.src, l, c, tc.line, tc.col)
+		}
+	}
+	if got := LiteralIncludes(`{% include "a.pongo" %}{% import 'm.pongo' x %}{% include world.f %}{%- extends "b" %}`); strings.Join(got, ",") != "a.pongo,m.pongo,b" {
+		t.Errorf("LiteralIncludes = %q", got)
+	}
+}

@@ -353,3 +353,42 @@ func TestStrictBareNames(t *testing.T) {
 		t.Errorf("strict state: %q %v", s, err)
 	}
 }
+
+// inbox, proposal and workspace compile as roots but a strict environment
+// that lacks them fails where the evaluation reaches one, as upstream
+// ("cannot fetch inbox from expr.Env"; conformance untyped-roots-unfetched);
+// a lenient one reads an empty map, and one the environment holds is read.
+func TestStrictUnfetchedRoots(t *testing.T) {
+	for _, src := range []string{"inbox != nil", "proposal.id == ''", "'a' in workspace.list", "len(inbox) == 0"} {
+		g, err := CompileGuard("world.ok || " + src)
+		if err != nil {
+			t.Fatal(src, err)
+		}
+		if ok, err := g.EvalBool(Strict(Env{"world": map[string]any{"ok": true}})); !ok || err != nil {
+			t.Errorf("%s strict short-circuit: %v %v", src, ok, err)
+		}
+		if _, err := g.EvalBool(Strict(Env{"world": map[string]any{"ok": false}})); err == nil || !strings.Contains(err.Error(), "cannot fetch ") {
+			t.Errorf("%s strict: %v", src, err)
+		}
+		if _, err := g.EvalBool(Env{"world": map[string]any{"ok": false}}); err != nil {
+			t.Errorf("%s lenient: %v", src, err)
+		}
+		if len(g.BareNames()) != 0 {
+			t.Errorf("%s: bare names %v", src, g.BareNames())
+		}
+	}
+	g, err := CompileGuard("inbox.n == 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := g.EvalBool(Strict(Env{"inbox": map[string]any{"n": 1}})); !ok || err != nil {
+		t.Errorf("held inbox: %v %v", ok, err)
+	}
+	tpl, err := CompileTemplate("a{{ inbox }}")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tpl.RenderString(Strict(Env{})); err == nil || !strings.Contains(err.Error(), "cannot fetch inbox") {
+		t.Errorf("strict template: %v", err)
+	}
+}
