@@ -150,10 +150,10 @@ func popHalf(list *[]*hostPending) *hostPending {
 // openAgentCall returns the most recently opened host.agent.* call still
 // open (the host call an agent.call.start belongs to), or nil.
 func (t *hostTracker) openAgentCall() *HostCall {
-	for i := len(t.agents) - 1; i >= 0; i-- {
-		if !t.agents[i].done {
+	for i, a := range slices.Backward(t.agents) {
+		if !a.done {
 			t.agents = t.agents[:i+1] // the returned ones after it are of no more use
-			return &t.agents[i].HostCall
+			return &a.HostCall
 		}
 	}
 	t.agents = t.agents[:0]

@@ -103,6 +103,11 @@ func (r *Reader) corrupt(line int, rule Rule, err error, format string, a ...any
 	return r.err
 }
 
+func (r *Reader) tooLong(line int) error {
+	return r.corrupt(line, RuleLineTooLong, nil,
+		"trace corrupted: line %d is longer than the %d-byte line limit (raise the limit if the trace is genuine)", line, r.opt.MaxLineBytes)
+}
+
 // readLine returns the next physical line without its LF. At the end of a
 // complete file it returns io.EOF.
 func (r *Reader) readLine() ([]byte, error) {
@@ -114,8 +119,7 @@ func (r *Reader) readLine() ([]byte, error) {
 			r.long = append(r.long, line...)
 		}
 		if err == bufio.ErrBufferFull {
-			return nil, r.corrupt(r.phys+1, RuleLineTooLong, nil,
-				"trace corrupted: line %d is longer than the %d-byte line limit (raise the limit if the trace is genuine)", r.phys+1, r.opt.MaxLineBytes)
+			return nil, r.tooLong(r.phys + 1)
 		}
 		line = r.long
 	}
@@ -133,8 +137,7 @@ func (r *Reader) readLine() ([]byte, error) {
 	r.phys++
 	line = line[:len(line)-1]
 	if len(line) > r.opt.MaxLineBytes {
-		return nil, r.corrupt(r.phys, RuleLineTooLong, nil,
-			"trace corrupted: line %d is longer than the %d-byte line limit (raise the limit if the trace is genuine)", r.phys, r.opt.MaxLineBytes)
+		return nil, r.tooLong(r.phys)
 	}
 	if len(line) > 0 && line[len(line)-1] == '\r' {
 		return nil, r.corrupt(r.phys, RuleCRLF, nil, "trace corrupted: CRLF line ending at line %d (JSONL requires LF-only)", r.phys)

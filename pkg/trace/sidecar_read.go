@@ -130,12 +130,7 @@ func (s *sidecars) size(ref string) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	r, err := s.openDir()
-	if err != nil {
-		return 0, err
-	}
-	defer r.Close()
-	return look(r, name)
+	return s.sizeOf(name)
 }
 
 // file is the sidecar ref names, read (once) under the rules above.
