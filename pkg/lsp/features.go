@@ -21,7 +21,7 @@ func (s *Server) definition(_ *glsp.Context, p *protocol.DefinitionParams) (any,
 	if sp == nil {
 		return nil, nil
 	}
-	pos, ok := locationOf(st, path, classify(st, path, sp))
+	pos, ok := locationOf(st, path, classify(st, sp))
 	if !ok || !s.inside(absPath(pos.File)) {
 		return nil, nil
 	}
@@ -29,11 +29,11 @@ func (s *Server) definition(_ *glsp.Context, p *protocol.DefinitionParams) (any,
 }
 
 func (s *Server) hover(_ *glsp.Context, p *protocol.HoverParams) (*protocol.Hover, error) {
-	path, st, sp := s.at(p.TextDocumentPositionParams)
+	_, st, sp := s.at(p.TextDocumentPositionParams)
 	if sp == nil {
 		return nil, nil
 	}
-	md := hoverText(st, classify(st, path, sp))
+	md := hoverText(st, classify(st, sp))
 	if md == "" {
 		return nil, nil
 	}
@@ -122,12 +122,7 @@ func worldHover(st *story.Story, name string) string {
 // intentHover describes an intent (the story's, else the first state's
 // that declares it): its title, slots and description.
 func intentHover(st *story.Story, name string) string {
-	in := st.Intents[name]
-	for _, sd := range st.AllStates() {
-		if in == nil {
-			in = sd.Intents[name]
-		}
-	}
+	in := declaredIntent(st, name)
 	if in == nil {
 		return fmt.Sprintf("**intent** %s (not declared: slots are free-form)", mdCode(name))
 	}
