@@ -23,8 +23,8 @@ type HostCall struct {
 
 // hostTracker pairs host events FIFO per namespace, counting a failed call
 // once whether the engine wrote harness.error, harness.returned or both.
-// Each event costs the same however many calls are open (a trace of
-// 100,000 calls left open had every event search them all: minutes).
+// Each event costs the same however many calls are open: no event
+// searches them all.
 type hostTracker struct {
 	open map[string]*hostQueue
 	// heads orders the namespaces with open calls by their oldest call,

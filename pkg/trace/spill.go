@@ -21,8 +21,7 @@ import (
 // (object keys sorted, a repeated key's last value, no HTML escaping),
 // but without decoding it: a value already in that form is kept as the
 // slice of payload it is, so a huge string is hashed and written to its
-// blob from where it lies, never copied (decoding and marshalling it
-// again took some 30 times its size).
+// blob from where it lies, never decoded and marshalled again.
 func (w *Writer) spill(payload json.RawMessage) (json.RawMessage, error) {
 	i := skipSpace(payload, 0)
 	root, _, err := parseSpill(payload, i, 0)
