@@ -26,8 +26,6 @@ type ReadOptions struct {
 	// Path is the trace file's path, for putting blob values back
 	// (blob.go); OpenFile sets it. Empty: blob references stay as they are.
 	Path string
-	// KeepBlobRefs leaves blob references in payloads as written.
-	KeepBlobRefs bool
 	// CheckBlobs (with Path) checks that every blob a payload refers to
 	// exists with its recorded size, even when payloads are skipped.
 	CheckBlobs bool
@@ -283,7 +281,7 @@ func (r *Reader) Next() (Event, error) {
 		}
 	}
 	if !r.opt.SkipPayload && payload != nil && (r.opt.KeepPayload == nil || r.opt.KeepPayload(ev.Kind)) {
-		if r.opt.Path != "" && !r.opt.KeepBlobRefs && bytes.Contains(payload, blobMarker) {
+		if r.opt.Path != "" && bytes.Contains(payload, blobMarker) {
 			full, err := resolveBlobs(r.sidecars(), payload, r.opt.BlobPreview)
 			if err != nil {
 				return Event{}, r.corrupt(n, RuleBlob, err, "line %d: %v", n, err)
