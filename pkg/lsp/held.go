@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"path/filepath"
+	"strings"
 
 	protocol "github.com/tliron/glsp/protocol_3_16"
 )
@@ -35,7 +36,12 @@ func (s *Server) hold(d *document, text string) bool {
 		return false
 	}
 	d.unheld, d.why = false, ""
-	d.setText(text)
+	// cut past the cap: no buffer, however sent or grown, holds more than
+	// maxFile+1 bytes
+	d.text, d.over = text, int64(len(text)) > maxFile
+	if d.over {
+		d.text = strings.Clone(text[:maxFile+1])
+	}
 	s.held += int64(len(d.text))
 	return true
 }
