@@ -284,7 +284,7 @@ func pointerPos(b []byte, ptr string) (int, int) {
 		return 1, 1
 	}
 	n := doc.Content[0]
-	for _, seg := range strings.Split(strings.Trim(ptr, "/"), "/") {
+	for seg := range strings.SplitSeq(strings.Trim(ptr, "/"), "/") {
 		if seg == "" {
 			continue
 		}
