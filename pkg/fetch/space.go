@@ -24,12 +24,8 @@ func (t *transfer) checkSpace(total int64, prev resumeState, resumable bool) err
 	if need <= 0 {
 		return nil
 	}
-	free := t.f.FreeSpace
-	if free == nil {
-		free = freeSpace
-	}
 	dir := filepath.Dir(t.dest)
-	avail, err := free(dir)
+	avail, err := t.f.freeSpace(dir)
 	if err != nil || avail < 0 {
 		return nil // unknown: the write error path still reports a full disk
 	}
@@ -44,6 +40,14 @@ func (t *transfer) checkSpace(total int64, prev resumeState, resumable bool) err
 	return nil
 }
 
+// freeSpace is FreeSpace, else the file system's count.
+func (f *Fetcher) freeSpace(dir string) (int64, error) {
+	if f.FreeSpace != nil {
+		return f.FreeSpace(dir)
+	}
+	return freeSpace(dir)
+}
+
 // diskFull describes a download the disk filled up under (another program
 // wrote to it since checkSpace, or its free space was unknown): it is not
 // retried, and the message names the part kept, how much more the download
@@ -55,12 +59,8 @@ func (t *transfer) diskFull(we *writeError) error {
 	if total := t.st.Total; total > 0 {
 		need = HumanSize(total-done) + " more"
 	}
-	free := t.f.FreeSpace
-	if free == nil {
-		free = freeSpace
-	}
 	now := ""
-	if avail, err := free(dir); err == nil && avail >= 0 {
+	if avail, err := t.f.freeSpace(dir); err == nil && avail >= 0 {
 		now = fmt.Sprintf(" (%s free now)", ByteCount(avail))
 	}
 	why := we.err

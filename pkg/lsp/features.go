@@ -21,7 +21,7 @@ func (s *Server) definition(_ *glsp.Context, p *protocol.DefinitionParams) (any,
 	if sp == nil {
 		return nil, nil
 	}
-	pos, ok := locationOf(st, path, classify(st, path, sp))
+	pos, ok := locationOf(st, path, classify(st, sp))
 	if !ok || !s.inside(absPath(pos.File)) {
 		return nil, nil
 	}
@@ -29,11 +29,11 @@ func (s *Server) definition(_ *glsp.Context, p *protocol.DefinitionParams) (any,
 }
 
 func (s *Server) hover(_ *glsp.Context, p *protocol.HoverParams) (*protocol.Hover, error) {
-	path, st, sp := s.at(p.TextDocumentPositionParams)
+	_, st, sp := s.at(p.TextDocumentPositionParams)
 	if sp == nil {
 		return nil, nil
 	}
-	md := hoverText(st, classify(st, path, sp))
+	md := hoverText(st, classify(st, sp))
 	if md == "" {
 		return nil, nil
 	}
@@ -122,12 +122,7 @@ func worldHover(st *story.Story, name string) string {
 // intentHover describes an intent (the story's, else the first state's
 // that declares it): its title, slots and description.
 func intentHover(st *story.Story, name string) string {
-	in := st.Intents[name]
-	for _, sd := range st.AllStates() {
-		if in == nil {
-			in = sd.Intents[name]
-		}
-	}
+	in := declaredIntent(st, name)
 	if in == nil {
 		return fmt.Sprintf("**intent** %s (not declared: slots are free-form)", mdCode(name))
 	}
@@ -217,21 +212,14 @@ const maxItems = 5000
 
 // complete lists candidates for the text before the cursor on line.
 func complete(st *story.Story, text string, line int, before string) []protocol.CompletionItem {
-	mk := func(labels []string, k protocol.CompletionItemKind, detail string) []protocol.CompletionItem {
-		out := make([]protocol.CompletionItem, 0, len(labels))
-		for _, l := range labels {
-			out = append(out, protocol.CompletionItem{Label: l, Kind: new(k), Detail: new(detail)})
-		}
-		return out
-	}
 	if m := ignoreRE.FindStringSubmatch(before); m != nil {
-		return mk(ruleIDs(), protocol.CompletionItemKindKeyword, "kitsoki rule")
+		return completions(ruleIDs(), protocol.CompletionItemKindKeyword, "kitsoki rule")
 	}
 	if i := strings.LastIndex(before, "host.agent."); i >= 0 && !strings.ContainsAny(before[i:], " }") {
-		return mk([]string{"ask", "decide", "extract", "task", "converse", "search"}, protocol.CompletionItemKindMethod, "agent verb")
+		return completions([]string{"ask", "decide", "extract", "task", "converse", "search"}, protocol.CompletionItemKindMethod, "agent verb")
 	}
 	if i := strings.LastIndex(before, "world."); i >= 0 && !strings.ContainsAny(before[i:], " }|") {
-		return mk(worldKeys(st), protocol.CompletionItemKindVariable, "world key")
+		return completions(worldKeys(st), protocol.CompletionItemKindVariable, "world key")
 	}
 	if st == nil {
 		return nil
@@ -247,14 +235,14 @@ func complete(st *story.Story, text string, line int, before string) []protocol.
 		last := keys[len(keys)-1]
 		switch fc.at {
 		case flowValue:
-			return completeValue(st, last, statePathOf(keys), mk)
+			return completeValue(st, last, statePathOf(keys))
 		case flowKey:
 			if last == "on" {
-				return mk(IntentNames(st), protocol.CompletionItemKindEvent, "intent")
+				return intentCompletions(st)
 			}
 		case flowItem:
 			if intentList(append(keys, "[]")) {
-				return mk(IntentNames(st), protocol.CompletionItemKindEvent, "intent")
+				return intentCompletions(st)
 			}
 		}
 		return nil
@@ -262,17 +250,30 @@ func complete(st *story.Story, text string, line int, before string) []protocol.
 	keys := keyPath(text, line)
 	statePath := statePathOf(keys)
 	if m := keyRE.FindStringSubmatch(before); m != nil {
-		if items := completeValue(st, m[1], statePath, mk); items != nil {
+		if items := completeValue(st, m[1], statePath); items != nil {
 			return items
 		}
 	}
 	if len(keys) > 0 && keys[len(keys)-1] == "on" && strings.TrimSpace(before) == strings.TrimLeft(before, " ") && !strings.Contains(before, ":") {
-		return mk(IntentNames(st), protocol.CompletionItemKindEvent, "intent")
+		return intentCompletions(st)
 	}
 	if itemRE.MatchString(before) && intentList(append(keys, "[]")) {
-		return mk(IntentNames(st), protocol.CompletionItemKindEvent, "intent")
+		return intentCompletions(st)
 	}
 	return nil
+}
+
+// completions are the completion items of labels.
+func completions(labels []string, k protocol.CompletionItemKind, detail string) []protocol.CompletionItem {
+	out := make([]protocol.CompletionItem, 0, len(labels))
+	for _, l := range labels {
+		out = append(out, protocol.CompletionItem{Label: l, Kind: new(k), Detail: new(detail)})
+	}
+	return out
+}
+
+func intentCompletions(st *story.Story) []protocol.CompletionItem {
+	return completions(IntentNames(st), protocol.CompletionItemKindEvent, "intent")
 }
 
 // itemRE is a block sequence item being typed ("  - appr").
@@ -280,24 +281,24 @@ var itemRE = &lazyre.Regexp{Expr: `^\s*-\s+[\w.-]*$`}
 
 // completeValue lists the candidates for the value of key, written in
 // the state at statePath; nil when key takes no names.
-func completeValue(st *story.Story, key, statePath string, mk func([]string, protocol.CompletionItemKind, string) []protocol.CompletionItem) []protocol.CompletionItem {
+func completeValue(st *story.Story, key, statePath string) []protocol.CompletionItem {
 	switch key {
 	case "target", "on_error", "to", "root":
-		return mk(targets(st, statePath), protocol.CompletionItemKindReference, "state")
+		return completions(targets(st, statePath), protocol.CompletionItemKindReference, "state")
 	case "initial":
 		if sd := st.State(statePath); sd != nil {
 			var names []string
 			for _, c := range sd.Children {
 				names = append(names, c.Name)
 			}
-			return mk(names, protocol.CompletionItemKindReference, "child state")
+			return completions(names, protocol.CompletionItemKindReference, "child state")
 		}
 	case "agent":
-		return mk(slices.Sorted(maps.Keys(st.AgentPlugins)), protocol.CompletionItemKindModule, "agent plugin")
+		return completions(slices.Sorted(maps.Keys(st.AgentPlugins)), protocol.CompletionItemKindModule, "agent plugin")
 	case "emit_intent", "default_intent", "intent":
-		return mk(IntentNames(st), protocol.CompletionItemKindEvent, "intent")
+		return intentCompletions(st)
 	case "invoke":
-		return mk([]string{"host.run", "host.agent.ask", "host.agent.decide", "host.agent.extract", "host.agent.task", "host.agent.converse", "host.agent.search",
+		return completions([]string{"host.run", "host.agent.ask", "host.agent.decide", "host.agent.extract", "host.agent.task", "host.agent.converse", "host.agent.search",
 			"host.artifacts_dir", "host.inbox.add", "host.append_to_file", "host.transport.post", "host.starlark.run"}, protocol.CompletionItemKindFunction, "host handler")
 	}
 	return nil

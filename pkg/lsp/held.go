@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"path/filepath"
+	"strings"
 
 	protocol "github.com/tliron/glsp/protocol_3_16"
 )
@@ -35,7 +36,12 @@ func (s *Server) hold(d *document, text string) bool {
 		return false
 	}
 	d.unheld, d.why = false, ""
-	d.setText(text)
+	// cut past the cap: no buffer, however sent or grown, holds more than
+	// maxFile+1 bytes
+	d.text, d.over = text, int64(len(text)) > maxFile
+	if d.over {
+		d.text = strings.Clone(text[:maxFile+1])
+	}
 	s.held += int64(len(d.text))
 	return true
 }
@@ -61,29 +67,27 @@ func (s *Server) unheldMessage(path, why string) string {
 // tellUnheld shows the client that path's buffer is not held (the
 // publish of its story repeats it as a diagnostic).
 func (s *Server) tellUnheld(path string) {
-	s.mu.Lock()
-	var why string
-	if d := s.docs[path]; d != nil {
-		why = d.why
-	}
-	s.mu.Unlock()
+	why, _ := s.unheldWhy(path)
 	s.notify(protocol.ServerWindowShowMessage, protocol.ShowMessageParams{Type: protocol.MessageTypeWarning, Message: s.unheldMessage(path, why)})
 }
 
 // unheldNote is the diagnostic on a file whose buffer is not held (nil
 // when it is held, or not open).
 func (s *Server) unheldNote(path string) *protocol.Diagnostic {
-	s.mu.Lock()
-	d := s.docs[path]
-	unheld := d != nil && d.unheld
-	var why string
-	if unheld {
-		why = d.why
-	}
-	s.mu.Unlock()
+	why, unheld := s.unheldWhy(path)
 	if !unheld {
 		return nil
 	}
 	return &protocol.Diagnostic{Severity: new(protocol.DiagnosticSeverityWarning), Source: new("kitsoki"),
 		Code: &protocol.IntegerOrString{Value: "open-buffers"}, Message: s.unheldMessage(path, why)}
+}
+
+// unheldWhy says whether path is open with its buffer not held, and why.
+func (s *Server) unheldWhy(path string) (why string, unheld bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if d := s.docs[path]; d != nil && d.unheld {
+		return d.why, true
+	}
+	return "", false
 }

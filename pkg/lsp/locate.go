@@ -24,12 +24,12 @@ type spot struct {
 // named returns the n-th enclosing key counting from the nearest (0),
 // skipping sequence items ("" past the top).
 func (s *spot) named(n int) string {
-	for i := len(s.keys) - 1; i >= 0; i-- {
-		if s.keys[i] == "[]" {
+	for _, k := range slices.Backward(s.keys) {
+		if k == "[]" {
 			continue
 		}
 		if n == 0 {
-			return s.keys[i]
+			return k
 		}
 		n--
 	}

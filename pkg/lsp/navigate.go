@@ -70,7 +70,7 @@ var fileKeys = map[string]bool{"prompt": true, "prompt_path": true, "schema": tr
 	"view": true, "template": true, "file": true, "path": true, "overlay": true}
 
 // classify decides what the spot refers to in st.
-func classify(st *story.Story, path string, sp *spot) ref {
+func classify(st *story.Story, sp *spot) ref {
 	if sp == nil || sp.node == nil {
 		return ref{}
 	}
@@ -78,7 +78,7 @@ func classify(st *story.Story, path string, sp *spot) ref {
 	key, parent := sp.named(0), sp.named(1)
 	if sp.offset >= 0 && !sp.isKey {
 		if w := wordAt(v, sp.offset); strings.HasPrefix(w, "world.") {
-			name := strings.SplitN(strings.TrimPrefix(w, "world."), ".", 2)[0]
+			name, _, _ := strings.Cut(strings.TrimPrefix(w, "world."), ".")
 			return ref{kind: refWorld, name: name}
 		}
 	}
@@ -94,7 +94,8 @@ func classifyKey(sp *spot, v, parent string) ref {
 	case "on", "intents":
 		return ref{kind: refIntent, name: v}
 	case "set", "bind", "increment":
-		return ref{kind: refWorld, name: strings.SplitN(v, ".", 2)[0]}
+		name, _, _ := strings.Cut(v, ".")
+		return ref{kind: refWorld, name: name}
 	case "states":
 		return ref{kind: refState, name: joinPath(sp.statePath(), v)}
 	case "agent_plugins":
@@ -196,17 +197,25 @@ func locationOf(st *story.Story, path string, r ref) (story.Pos, bool) {
 	return story.Pos{}, false
 }
 
-// intentPos is where intent name is declared: in the story, else in the
-// first state declaring it, else in an imported child (name prefixed by
-// its alias).
-func intentPos(st *story.Story, name string) (story.Pos, bool) {
+// declaredIntent is intent name as the story declares it, else as the
+// first state declaring it does (nil: neither does).
+func declaredIntent(st *story.Story, name string) *story.Intent {
 	if in := st.Intents[name]; in != nil {
-		return in.Pos, true
+		return in
 	}
 	for _, s := range st.AllStates() {
 		if in := s.Intents[name]; in != nil {
-			return in.Pos, true
+			return in
 		}
+	}
+	return nil
+}
+
+// intentPos is where intent name is declared (declaredIntent), else in an
+// imported child (name prefixed by its alias).
+func intentPos(st *story.Story, name string) (story.Pos, bool) {
+	if in := declaredIntent(st, name); in != nil {
+		return in.Pos, true
 	}
 	for _, alias := range st.ImportOrder {
 		if im := st.Imports[alias]; im != nil && im.Child != nil {
@@ -275,7 +284,7 @@ func pointerPos(b []byte, ptr string) (int, int) {
 		return 1, 1
 	}
 	n := doc.Content[0]
-	for _, seg := range strings.Split(strings.Trim(ptr, "/"), "/") {
+	for seg := range strings.SplitSeq(strings.Trim(ptr, "/"), "/") {
 		if seg == "" {
 			continue
 		}

@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -94,16 +93,6 @@ type document struct {
 	raw []byte
 }
 
-// setText holds text, cut past the cap so that no buffer, however sent or
-// grown, holds more than maxFile+1 bytes.
-func (d *document) setText(text string) {
-	d.raw = nil
-	d.text, d.over = text, int64(len(text)) > maxFile
-	if d.over {
-		d.text = strings.Clone(text[:maxFile+1])
-	}
-}
-
 // maxDocs bounds the open documents the server keeps: one opened past it
 // is checked as saved on disk (an extension opening every file of a huge
 // repository would otherwise make every check copy a map of them all).
@@ -187,14 +176,6 @@ func (s *Server) workspacePath(uri protocol.DocumentUri) (string, bool, error) {
 	return path, s.inside(path), nil
 }
 
-// doc is the open document at path, made on first use; s.mu is held.
-func (s *Server) doc(path string) *document {
-	if s.docs[path] == nil {
-		s.docs[path] = &document{}
-	}
-	return s.docs[path]
-}
-
 func (s *Server) didOpen(_ *glsp.Context, p *protocol.DidOpenTextDocumentParams) error {
 	path, ok, err := s.workspacePath(p.TextDocument.URI)
 	if !ok {
@@ -212,7 +193,11 @@ func (s *Server) didOpen(_ *glsp.Context, p *protocol.DidOpenTextDocumentParams)
 		s.schedule(path, 0)
 		return nil
 	}
-	d := s.doc(path)
+	d := s.docs[path]
+	if d == nil {
+		d = &document{}
+		s.docs[path] = d
+	}
 	d.version = p.TextDocument.Version
 	fits := s.hold(d, p.TextDocument.Text)
 	s.mu.Unlock()

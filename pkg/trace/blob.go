@@ -20,30 +20,6 @@ const blobThreshold = 256 << 10
 // N}: the string held raw in PATH (".json": the JSON value held in it).
 const blobKey = "$kitsoki_blob"
 
-// replaceChildren replaces, in place, each member of a JSON object or
-// element of a JSON array by what f returns for it.
-func replaceChildren(v any, f func(any) (any, error)) error {
-	switch x := v.(type) {
-	case map[string]any:
-		for k, e := range x {
-			r, err := f(e)
-			if err != nil {
-				return err
-			}
-			x[k] = r
-		}
-	case []any:
-		for i, e := range x {
-			r, err := f(e)
-			if err != nil {
-				return err
-			}
-			x[i] = r
-		}
-	}
-	return nil
-}
-
 func isBlobRef(v any) bool {
 	m, ok := v.(map[string]any)
 	if !ok || len(m) != 2 {
@@ -79,26 +55,50 @@ func resolveBlobs(side *sidecars, payload json.RawMessage, preview int) (json.Ra
 	if err != nil {
 		return nil, err
 	}
-	v, err = resolveValue(side, v, preview)
+	v, err = replaceBlobRefs(v, func(ref string) (int64, any, error) {
+		size, enc, err := side.blob(ref, preview)
+		return size, json.RawMessage(enc), err
+	})
 	if err != nil {
 		return nil, err
 	}
 	return marshalNoHTML(v)
 }
 
-func resolveValue(side *sidecars, v any, preview int) (any, error) {
-	if x, ok := v.(map[string]any); ok && isBlobRef(x) {
-		ref := x[blobKey].(string)
-		size, enc, err := side.blob(ref, preview)
-		if err != nil {
-			return nil, err
+// replaceBlobRefs replaces, in place below v (v included), each blob
+// reference by the value f gives for its path, checking the size f gives
+// against the "bytes" the reference records.
+func replaceBlobRefs(v any, f func(ref string) (size int64, val any, err error)) (any, error) {
+	switch x := v.(type) {
+	case map[string]any:
+		if isBlobRef(x) {
+			ref := x[blobKey].(string)
+			size, val, err := f(ref)
+			if err != nil {
+				return nil, err
+			}
+			if n, ok := x["bytes"].(json.Number); ok {
+				err = checkBlobSize(ref, n.String(), size)
+			}
+			return val, err
 		}
-		if n, ok := x["bytes"].(json.Number); ok {
-			err = checkBlobSize(ref, n.String(), size)
+		for k, e := range x {
+			r, err := replaceBlobRefs(e, f)
+			if err != nil {
+				return nil, err
+			}
+			x[k] = r
 		}
-		return json.RawMessage(enc), err
+	case []any:
+		for i, e := range x {
+			r, err := replaceBlobRefs(e, f)
+			if err != nil {
+				return nil, err
+			}
+			x[i] = r
+		}
 	}
-	return v, replaceChildren(v, func(e any) (any, error) { return resolveValue(side, e, preview) })
+	return v, nil
 }
 
 // canonicalRef is a blob reference as the writer writes it; "{\"" cannot
@@ -140,22 +140,13 @@ func checkBlobs(side *sidecars, payload json.RawMessage) error {
 	if err != nil {
 		return err
 	}
-	var walk func(v any) (any, error)
-	walk = func(v any) (any, error) {
-		if x, ok := v.(map[string]any); ok && isBlobRef(x) {
-			ref := x[blobKey].(string)
-			size, err := side.size(ref)
-			if err != nil {
-				return nil, fmt.Errorf("blob %s: %w", ref, err)
-			}
-			if n, ok := x["bytes"].(json.Number); ok {
-				return v, checkBlobSize(ref, n.String(), size)
-			}
-			return v, nil
+	_, err = replaceBlobRefs(v, func(ref string) (int64, any, error) {
+		size, err := side.size(ref)
+		if err != nil {
+			return 0, nil, fmt.Errorf("blob %s: %w", ref, err)
 		}
-		return v, replaceChildren(v, walk)
-	}
-	_, err = walk(v)
+		return size, nil, nil
+	})
 	return err
 }
 

@@ -52,7 +52,6 @@ type Call struct {
 	// clipped to MaxStrayBytes, then one line counting the rest.
 	Stray     []string `json:"stray,omitempty"`
 	StartLine int      `json:"-"`
-	EndLine   int      `json:"-"`
 }
 
 // MaxStray and MaxStrayBytes bound what a Call keeps of its event's stray
@@ -88,9 +87,8 @@ type CallTracker struct {
 	// not show prompts leave it off: decoding a long prompt costs).
 	KeepPrompt bool
 	open       map[string]*Call
-	// order is the calls in start order, the closed ones dropped lazily:
-	// removing each from the middle made a trace of many overlapping
-	// calls quadratic (100,000 open calls: 50 s).
+	// order is the calls in start order, the closed ones dropped lazily
+	// (removing each from the middle is quadratic in overlapping calls).
 	order []*Call
 }
 
@@ -177,7 +175,6 @@ func (t *CallTracker) Observe(ev *Event) *Call {
 		return nil
 	}
 	c.DurationMS = int64(p.DurationMS)
-	c.EndLine = ev.Line
 	c.Substitution = p.Substitution
 	c.MCPSessionID = clipString(p.MCPSessionID, MaxStrayBytes)
 	c.Stray = strayList(p.Stray)

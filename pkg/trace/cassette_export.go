@@ -15,6 +15,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"kitsoki/internal/human"
 	"kitsoki/internal/jsoncost"
 	"kitsoki/internal/lazyre"
 	"kitsoki/internal/safefile"
@@ -129,7 +130,7 @@ func ToCassette(r io.Reader, name string, out io.Writer, opt CassetteOptions) (C
 			return res, err
 		}
 		if cw.over {
-			return res, fmt.Errorf("to-cassette: call %s: the cassette passes %s at its episode %d, the most kitsoki reads back as a cassette (the trace's answers or prompts are that large, or its calls name one sidecar file many times); export a trace of fewer calls", c.CallID, capText(limit), res.Episodes+1)
+			return res, fmt.Errorf("to-cassette: call %s: the cassette passes %s at its episode %d, the most kitsoki reads back as a cassette (the trace's answers or prompts are that large, or its calls name one sidecar file many times); export a trace of fewer calls", c.CallID, human.Size(limit), res.Episodes+1)
 		}
 		res.Episodes++
 	}
@@ -165,14 +166,6 @@ func (c *cassetteCap) Write(p []byte) (int, error) {
 	}
 	c.left -= int64(len(p))
 	return c.w.Write(p)
-}
-
-// capText is a byte bound in MiB, or in bytes below one MiB.
-func capText(n int64) string {
-	if n >= 1<<20 {
-		return fmt.Sprintf("%d MiB", n>>20)
-	}
-	return fmt.Sprintf("%d bytes", n)
 }
 
 // cassetteTexts reads the prompt and response sidecars of a trace's calls

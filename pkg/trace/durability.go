@@ -29,16 +29,6 @@ type Options struct {
 	MaxLineBytes int
 }
 
-// durableKind reports whether an event of kind is fsynced before Append
-// returns under SyncDurable.
-func durableKind(kind string) bool {
-	switch kind {
-	case "agent.call.complete", "agent.call.error", "turn.end":
-		return true
-	}
-	return false
-}
-
 // needSync decides, after a line of n bytes of kind was written, whether
 // to fsync now; it updates the unsynced counters.
 func (w *Writer) needSync(kind string, n int) bool {
@@ -50,7 +40,8 @@ func (w *Writer) needSync(kind string, n int) bool {
 	}
 	w.unsyncedEvents++
 	w.unsyncedBytes += n
-	return durableKind(kind) || w.unsyncedEvents >= syncBatchEvents || w.unsyncedBytes >= syncBatchBytes
+	answerOrTurnEnd := kind == "agent.call.complete" || kind == "agent.call.error" || kind == "turn.end"
+	return answerOrTurnEnd || w.unsyncedEvents >= syncBatchEvents || w.unsyncedBytes >= syncBatchBytes
 }
 
 func (w *Writer) synced() {

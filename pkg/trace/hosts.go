@@ -23,8 +23,8 @@ type HostCall struct {
 
 // hostTracker pairs host events FIFO per namespace, counting a failed call
 // once whether the engine wrote harness.error, harness.returned or both.
-// Each event costs the same however many calls are open (a trace of
-// 100,000 calls left open had every event search them all: minutes).
+// Each event costs the same however many calls are open: no event
+// searches them all.
 type hostTracker struct {
 	open map[string]*hostQueue
 	// heads orders the namespaces with open calls by their oldest call,
@@ -150,10 +150,10 @@ func popHalf(list *[]*hostPending) *hostPending {
 // openAgentCall returns the most recently opened host.agent.* call still
 // open (the host call an agent.call.start belongs to), or nil.
 func (t *hostTracker) openAgentCall() *HostCall {
-	for i := len(t.agents) - 1; i >= 0; i-- {
-		if !t.agents[i].done {
+	for i, a := range slices.Backward(t.agents) {
+		if !a.done {
 			t.agents = t.agents[:i+1] // the returned ones after it are of no more use
-			return &t.agents[i].HostCall
+			return &a.HostCall
 		}
 	}
 	t.agents = t.agents[:0]

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -112,10 +113,7 @@ func (l *lifter) value(x any, depth int, skipKey string) (any, bool) {
 				continue
 			}
 			if out == nil {
-				out = make(map[string]any, len(y))
-				for k2, e2 := range y {
-					out[k2] = e2
-				}
+				out = maps.Clone(y)
 			}
 			out[k] = r
 		}

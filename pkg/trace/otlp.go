@@ -26,7 +26,6 @@ type otlpValue struct {
 	StringValue *string  `json:"stringValue,omitempty"`
 	IntValue    *string  `json:"intValue,omitempty"`
 	DoubleValue *float64 `json:"doubleValue,omitempty"`
-	BoolValue   *bool    `json:"boolValue,omitempty"`
 }
 
 type otlpAttr struct {

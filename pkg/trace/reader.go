@@ -26,8 +26,6 @@ type ReadOptions struct {
 	// Path is the trace file's path, for putting blob values back
 	// (blob.go); OpenFile sets it. Empty: blob references stay as they are.
 	Path string
-	// KeepBlobRefs leaves blob references in payloads as written.
-	KeepBlobRefs bool
 	// CheckBlobs (with Path) checks that every blob a payload refers to
 	// exists with its recorded size, even when payloads are skipped.
 	CheckBlobs bool
@@ -103,6 +101,11 @@ func (r *Reader) corrupt(line int, rule Rule, err error, format string, a ...any
 	return r.err
 }
 
+func (r *Reader) tooLong(line int) error {
+	return r.corrupt(line, RuleLineTooLong, nil,
+		"trace corrupted: line %d is longer than the %d-byte line limit (raise the limit if the trace is genuine)", line, r.opt.MaxLineBytes)
+}
+
 // readLine returns the next physical line without its LF. At the end of a
 // complete file it returns io.EOF.
 func (r *Reader) readLine() ([]byte, error) {
@@ -114,8 +117,7 @@ func (r *Reader) readLine() ([]byte, error) {
 			r.long = append(r.long, line...)
 		}
 		if err == bufio.ErrBufferFull {
-			return nil, r.corrupt(r.phys+1, RuleLineTooLong, nil,
-				"trace corrupted: line %d is longer than the %d-byte line limit (raise the limit if the trace is genuine)", r.phys+1, r.opt.MaxLineBytes)
+			return nil, r.tooLong(r.phys + 1)
 		}
 		line = r.long
 	}
@@ -133,8 +135,7 @@ func (r *Reader) readLine() ([]byte, error) {
 	r.phys++
 	line = line[:len(line)-1]
 	if len(line) > r.opt.MaxLineBytes {
-		return nil, r.corrupt(r.phys, RuleLineTooLong, nil,
-			"trace corrupted: line %d is longer than the %d-byte line limit (raise the limit if the trace is genuine)", r.phys, r.opt.MaxLineBytes)
+		return nil, r.tooLong(r.phys)
 	}
 	if len(line) > 0 && line[len(line)-1] == '\r' {
 		return nil, r.corrupt(r.phys, RuleCRLF, nil, "trace corrupted: CRLF line ending at line %d (JSONL requires LF-only)", r.phys)
@@ -280,7 +281,7 @@ func (r *Reader) Next() (Event, error) {
 		}
 	}
 	if !r.opt.SkipPayload && payload != nil && (r.opt.KeepPayload == nil || r.opt.KeepPayload(ev.Kind)) {
-		if r.opt.Path != "" && !r.opt.KeepBlobRefs && bytes.Contains(payload, blobMarker) {
+		if r.opt.Path != "" && bytes.Contains(payload, blobMarker) {
 			full, err := resolveBlobs(r.sidecars(), payload, r.opt.BlobPreview)
 			if err != nil {
 				return Event{}, r.corrupt(n, RuleBlob, err, "line %d: %v", n, err)

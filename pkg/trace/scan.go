@@ -10,7 +10,7 @@ const maxScanDepth = 10000 // encoding/json's nesting limit
 
 // strSpecial marks bytes that end the fast loop inside a string.
 var strSpecial = func() (t [256]bool) {
-	for c := 0; c < 0x20; c++ {
+	for c := range 0x20 {
 		t[c] = true
 	}
 	t['"'] = true

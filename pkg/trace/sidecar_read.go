@@ -81,25 +81,31 @@ func sidecarName(ref string) (string, error) {
 	return clean[len(promptsDir)+1:], nil
 }
 
-// openDir opens the trace's agent-prompts/ folder, refusing one that is a
-// symlink (or was swapped for one between the look and the open).
-func (s *sidecars) openDir() (*os.Root, error) {
+// open opens the trace's agent-prompts/ folder, refusing one that is a
+// symlink (or was swapped for one between the look and the open), and
+// looks at name in it (look); the caller closes the folder.
+func (s *sidecars) open(name string) (*os.Root, int64, error) {
 	fi, err := os.Lstat(s.dir)
 	if err != nil {
-		return nil, reason{err}
+		return nil, 0, reason{err}
 	}
 	if fi.Mode()&fs.ModeSymlink != 0 || !fi.IsDir() {
-		return nil, fmt.Errorf("the trace's %s/ folder is %w or not a folder: kitsoki reads sidecars only from the trace's own folder", promptsDir, errSidecarLink)
+		return nil, 0, fmt.Errorf("the trace's %s/ folder is %w or not a folder: kitsoki reads sidecars only from the trace's own folder", promptsDir, errSidecarLink)
 	}
 	r, err := os.OpenRoot(s.dir)
 	if err != nil {
-		return nil, reason{err}
+		return nil, 0, reason{err}
 	}
 	if st, err := r.Stat("."); err != nil || !os.SameFile(fi, st) {
 		r.Close()
-		return nil, fmt.Errorf("the trace's %s/ folder changed while it was opened", promptsDir)
+		return nil, 0, fmt.Errorf("the trace's %s/ folder changed while it was opened", promptsDir)
 	}
-	return r, nil
+	size, err := look(r, name)
+	if err != nil {
+		r.Close()
+		return nil, 0, err
+	}
+	return r, size, nil
 }
 
 // look checks, without reading it, that name is a regular file reached
@@ -130,12 +136,7 @@ func (s *sidecars) size(ref string) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	r, err := s.openDir()
-	if err != nil {
-		return 0, err
-	}
-	defer r.Close()
-	return look(r, name)
+	return s.sizeOf(name)
 }
 
 // file is the sidecar ref names, read (once) under the rules above.
@@ -173,23 +174,19 @@ func (s *sidecars) file(ref string) (*sidecarFile, error) {
 
 // sizeOf is the size of the file name inside the folder (look).
 func (s *sidecars) sizeOf(name string) (int64, error) {
-	r, err := s.openDir()
-	if err != nil {
-		return 0, err
+	r, size, err := s.open(name)
+	if err == nil {
+		r.Close()
 	}
-	defer r.Close()
-	return look(r, name)
+	return size, err
 }
 
 func (s *sidecars) readName(name string) ([]byte, error) {
-	r, err := s.openDir()
+	r, _, err := s.open(name)
 	if err != nil {
 		return nil, err
 	}
 	defer r.Close()
-	if _, err := look(r, name); err != nil {
-		return nil, err
-	}
 	b, err := safefile.ReadRootFile(r, name, s.limit)
 	if err != nil {
 		return nil, reason{err}
@@ -258,15 +255,11 @@ func (s *sidecars) preview(ref string, n int) (int64, []byte, error) {
 }
 
 func (s *sidecars) readPreview(name string, n int) (int64, []byte, error) {
-	r, err := s.openDir()
+	r, size, err := s.open(name)
 	if err != nil {
 		return 0, nil, err
 	}
 	defer r.Close()
-	size, err := look(r, name)
-	if err != nil {
-		return 0, nil, err
-	}
 	f, err := r.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return 0, nil, reason{err}

@@ -21,8 +21,7 @@ import (
 // (object keys sorted, a repeated key's last value, no HTML escaping),
 // but without decoding it: a value already in that form is kept as the
 // slice of payload it is, so a huge string is hashed and written to its
-// blob from where it lies, never copied (decoding and marshalling it
-// again took some 30 times its size).
+// blob from where it lies, never decoded and marshalled again.
 func (w *Writer) spill(payload json.RawMessage) (json.RawMessage, error) {
 	i := skipSpace(payload, 0)
 	root, _, err := parseSpill(payload, i, 0)
@@ -117,29 +116,20 @@ func parseSpill(b []byte, i, depth int) (*spillNode, int, error) {
 				return nil, 0, err
 			}
 			n.adopt(kid)
-			i = skipSpace(b, next)
-			if i < len(b) && b[i] == ',' {
-				i = skipSpace(b, i+1)
-				continue
+			var done, ok bool
+			if i, done, ok = nextMember(b, next, ']'); !ok {
+				return nil, 0, errSpillSyntax
 			}
-			if i < len(b) && b[i] == ']' {
-				return n, i + 1, nil
+			if done {
+				return n, i, nil
 			}
-			return nil, 0, errSpillSyntax
 		}
-	case c == '-' || isDigit(c):
-		end, ok := skipNumber(b, i)
+	default: // a number, true, false or null
+		end, ok := skipValue(b, i, depth)
 		if !ok {
 			return nil, 0, errSpillSyntax
 		}
 		return &spillNode{kind: '0', enc: b[i:end]}, end, nil
-	default:
-		for _, lit := range [...]string{"true", "false", "null"} {
-			if bytes.HasPrefix(b[i:], []byte(lit)) {
-				return &spillNode{kind: '0', enc: b[i : i+len(lit)]}, i + len(lit), nil
-			}
-		}
-		return nil, 0, errSpillSyntax
 	}
 }
 
@@ -185,16 +175,13 @@ func parseObject(b []byte, i, depth int) (*spillNode, int, error) {
 		}
 		m.val = val
 		ms = append(ms, m)
-		i = skipSpace(b, next)
-		if i < len(b) && b[i] == ',' {
-			i = skipSpace(b, i+1)
-			continue
+		var done bool
+		if i, done, ok = nextMember(b, next, '}'); !ok {
+			return nil, 0, errSpillSyntax
 		}
-		if i < len(b) && b[i] == '}' {
-			i++
+		if done {
 			break
 		}
-		return nil, 0, errSpillSyntax
 	}
 	slices.SortStableFunc(ms, func(x, y member) int { return cmp.Compare(x.name, y.name) })
 	n := &spillNode{kind: '{'}

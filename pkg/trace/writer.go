@@ -167,7 +167,7 @@ func (w *Writer) Append(ev Event) error {
 		// Before the blob rule: a transcript's events are kept as the
 		// backend wrote them.
 		if payload, err = w.offloadTranscript(payload, ev.CallID); err != nil {
-			return fmt.Errorf("trace: append %q event to %q: %w", ev.Kind, w.path, err)
+			return w.appendErrorf(ev.Kind, "%w", err)
 		}
 	}
 	if len(payload) > blobThreshold || len(lifts) > 0 {
@@ -176,7 +176,7 @@ func (w *Writer) Append(ev Event) error {
 			payload, err = w.spill(payload)
 		}
 		if err != nil {
-			return fmt.Errorf("trace: append %q event to %q: %w", ev.Kind, w.path, err)
+			return w.appendErrorf(ev.Kind, "%w", err)
 		}
 	}
 	if ev.CallID != "" {
@@ -187,7 +187,7 @@ func (w *Writer) Append(ev Event) error {
 			payload, err = w.offload(payload, ev.CallID, "response", "response_file", "-response.json", false)
 		}
 		if err != nil {
-			return fmt.Errorf("trace: append %q event to %q: %w", ev.Kind, w.path, err)
+			return w.appendErrorf(ev.Kind, "%w", err)
 		}
 	}
 	return w.write(ev, payload)
@@ -217,6 +217,11 @@ func (w *Writer) check(ev *Event) (json.RawMessage, error) {
 	return payload, nil
 }
 
+// appendErrorf is the error of an Append of an event of kind.
+func (w *Writer) appendErrorf(kind, format string, a ...any) error {
+	return fmt.Errorf("trace: append %q event to %q: "+format, append([]any{kind, w.path}, a...)...)
+}
+
 func displayKind(k string) string {
 	if k == "" {
 		return "(no kind)"
@@ -228,16 +233,16 @@ func (w *Writer) write(ev Event, payload json.RawMessage) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.closed {
-		return fmt.Errorf("trace: append %q event to %q: the writer is closed", ev.Kind, w.path)
+		return w.appendErrorf(ev.Kind, "the writer is closed")
 	}
 	if w.broken != nil {
-		return fmt.Errorf("trace: append %q event to %q: an earlier write failed, the trace ends there: %w", ev.Kind, w.path, w.broken)
+		return w.appendErrorf(ev.Kind, "an earlier write failed, the trace ends there: %w", w.broken)
 	}
 	if ev.Turn < 0 {
-		return fmt.Errorf("trace: append %q event to %q: turn %d is negative; turns start at 0 (the reader rejects the file)", ev.Kind, w.path, ev.Turn)
+		return w.appendErrorf(ev.Kind, "turn %d is negative; turns start at 0 (the reader rejects the file)", ev.Turn)
 	}
 	if w.started && ev.Turn < w.lastTurn {
-		return fmt.Errorf("trace: append %q event to %q: turn %d comes after turn %d; turns never go backwards in a trace (the reader rejects the file)", ev.Kind, w.path, ev.Turn, w.lastTurn)
+		return w.appendErrorf(ev.Kind, "turn %d comes after turn %d; turns never go backwards in a trace (the reader rejects the file)", ev.Turn, w.lastTurn)
 	}
 	seq := 0
 	if w.started && ev.Turn == w.lastTurn {
@@ -255,28 +260,28 @@ func (w *Writer) write(ev Event, payload json.RawMessage) error {
 		// Large values leave the line for blob files (stored once each);
 		// a line that still does not fit is refused, never written.
 		if payload, err = w.spill(payload); err != nil {
-			return fmt.Errorf("trace: append %q event to %q: %w", ev.Kind, w.path, err)
+			return w.appendErrorf(ev.Kind, "%w", err)
 		}
 		if line, err = encodeWire(&ev, payload); err != nil {
 			return fmt.Errorf("trace: append to %q: %w", w.path, err)
 		}
 		if len(line) > w.opt.MaxLineBytes {
-			return fmt.Errorf("trace: append %q event to %q: the event is %d bytes even with its large values moved to blob files, over the %d-byte line limit of the reader; nothing was written", ev.Kind, w.path, len(line), w.opt.MaxLineBytes)
+			return w.appendErrorf(ev.Kind, "the event is %d bytes even with its large values moved to blob files, over the %d-byte line limit of the reader; nothing was written", len(line), w.opt.MaxLineBytes)
 		}
 	}
 	if i := bytes.IndexAny(line[:len(line)-1], "\r\n\x00"); i >= 0 {
 		// encoding/json escapes control characters, so this cannot happen;
 		// it guards the file format against a future change of encoder.
-		return fmt.Errorf("trace: append %q event to %q: encoded line holds a control byte at offset %d", ev.Kind, w.path, i)
+		return w.appendErrorf(ev.Kind, "encoded line holds a control byte at offset %d", i)
 	}
 	if _, err := w.f.Write(line); err != nil {
 		w.broken = err
-		return fmt.Errorf("trace: append %q event to %q: write: %w", ev.Kind, w.path, err)
+		return w.appendErrorf(ev.Kind, "write: %w", err)
 	}
 	if w.needSync(ev.Kind, len(line)) {
 		if err := syncData(w.f); err != nil {
 			w.broken = err
-			return fmt.Errorf("trace: append %q event to %q: fsync: %w", ev.Kind, w.path, err)
+			return w.appendErrorf(ev.Kind, "fsync: %w", err)
 		}
 		w.synced()
 	}
