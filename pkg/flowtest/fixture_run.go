@@ -18,6 +18,7 @@ import (
 	"kitsoki/internal/jsonvalue"
 	"kitsoki/internal/lazyre"
 	"kitsoki/internal/recost"
+	"kitsoki/internal/safefile"
 	"kitsoki/pkg/agent"
 	"kitsoki/pkg/compose"
 	"kitsoki/pkg/engine"
@@ -1002,9 +1003,9 @@ func (fr *fixtureRun) fileCheck(c *checker, fe FileExpect) {
 // under the process's working directory, ours under the fixture's own
 // (docs/compat/flowtest.md "Working directory of real handlers"), so a
 // p below the story's directory (where upstream's fixtures are run from)
-// or the working directory that a handler wrote there (a file or a
-// directory, not a link) is read there; else p (conformance
-// expect-files-written).
+// or the working directory that a handler wrote there is read there, when
+// no symlink on its way leads out of the working directory; else p
+// (conformance expect-files-written).
 func (fr *fixtureRun) written(p string) string {
 	if fr.wd == "" {
 		return p
@@ -1013,6 +1014,8 @@ func (fr *fixtureRun) written(p string) string {
 	if err != nil {
 		return p
 	}
+	wd := safefile.NewRoot(fr.wd)
+	defer wd.Close()
 	var bases []string
 	if fr.ld != nil && fr.ld.Story != nil {
 		bases = append(bases, fr.ld.Story.Dir)
@@ -1029,7 +1032,7 @@ func (fr *fixtureRun) written(p string) string {
 			continue
 		}
 		w := filepath.Join(fr.wd, rel)
-		if st, err := os.Lstat(w); err == nil && st.Mode()&os.ModeSymlink == 0 && w != abs {
+		if _, err := wd.Stat(w); err == nil && w != abs {
 			return w
 		}
 	}
