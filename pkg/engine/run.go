@@ -576,6 +576,7 @@ func (r *runner) restedTerminal() {
 	r.jobs.mu.Lock()
 	defer r.jobs.mu.Unlock()
 	for _, j := range r.jobs.jobs {
+		// a process still running is not (conformance job-process-real-time)
 		if !j.applied && j.settled && !j.due.After(r.now()) {
 			j.heard = true
 		}
