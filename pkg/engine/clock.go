@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"time"
 )
@@ -51,6 +52,9 @@ func (r *runner) advance(ctx context.Context, vc *VirtualClock, d time.Duration)
 	if d <= 0 {
 		return out, nil
 	}
+	if err := r.parkProcesses(ctx); err != nil {
+		return out, err
+	}
 	start := vc.Now()
 	end := start.Add(d)
 	vc.set(end)
@@ -61,11 +65,60 @@ func (r *runner) advance(ctx context.Context, vc *VirtualClock, d time.Duration)
 		}
 		out.merge(t)
 	}
-	if err := r.stepDue(ctx, start, end, true, out, "engine: advance did not settle after 10000 job completions (a job that keeps starting jobs)"); err != nil {
-		return out, err
+	for i := 0; ; i++ {
+		if err := r.stepDue(ctx, start, end, true, out, "engine: advance did not settle after 10000 job completions (a job that keeps starting jobs)"); err != nil {
+			return out, err
+		}
+		// a process an on_complete started lands in the same advance:
+		// upstream's drain waits for it
+		if i > 10000 || !r.processRunning() {
+			break
+		}
+		if err := r.parkProcesses(ctx); err != nil {
+			return out, err
+		}
 	}
 	out.State = r.statePath()
 	return out, nil
+}
+
+// parkProcesses waits, as upstream's park barrier before a positive
+// advance, until every job that runs a process in real time
+// (startsProcess) has ended; the advance then lands them in submission
+// order after the armed timeout, as upstream (conformance
+// job-process-real-time).
+func (r *runner) parkProcesses(ctx context.Context) error {
+	for {
+		running, ch := r.processRunningCh()
+		if !running {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("advance_clock: waiting for a background job's process: %w", ctx.Err())
+		case <-ch:
+		}
+	}
+}
+
+// processRunning reports whether a job still runs its process.
+func (r *runner) processRunning() bool {
+	running, _ := r.processRunningCh()
+	return running
+}
+
+// processRunningCh is processRunning with the channel the next change of
+// the job store closes, read together so that no change is missed.
+func (r *runner) processRunningCh() (bool, <-chan struct{}) {
+	s := r.jobs
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, j := range s.jobs {
+		if j.process && !j.settled {
+			return true, s.notify
+		}
+	}
+	return false, s.notify
 }
 
 // stepDue completes, in submission order, the jobs nextDueJob finds due between

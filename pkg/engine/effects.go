@@ -409,6 +409,9 @@ func (r *runner) callFailed(ctx context.Context, e *Effect, sum CallSummary, dur
 		hostErr["kind"] = ae.KindName()
 	}
 	if e.OnError == "" {
+		// the render from before it, which an empty re-render leaves
+		// standing (conformance infra-error-empty-rerender)
+		r.keepFirst()
 		r.t.rerender, r.t.applied, r.t.submitOnly = true, true, false
 	}
 	if err := r.setError(msg, hostErr); err != nil {

@@ -33,6 +33,9 @@ type job struct {
 	// heard: the job had finished when the listener went
 	// (restedTerminal), so its completion still lands
 	heard bool
+	// process: on a virtual clock, a real built-in that starts a
+	// process (startsProcess) runs it in real time
+	process bool
 }
 
 // jobStore holds a session's background jobs. It implements host.Jobs.
@@ -172,6 +175,24 @@ func (r *runner) submit(ctx context.Context, e *Effect, args map[string]any, rc 
 
 	call := r.prepareJob(e, args, rc, promptErr)
 	if _, virtual := r.clock.(*VirtualClock); virtual {
+		if r.startsProcess(e.Invoke) {
+			// in real time, as upstream: it lands before the first user
+			// turn after it ended, or at the next advance, which waits
+			// for it (parkProcesses)
+			s.mu.Lock()
+			j.process, j.due = true, r.now()
+			s.mu.Unlock()
+			s.wg.Add(1)
+			go func() {
+				defer s.wg.Done()
+				ans, err := call(r.jobCtx)
+				s.mu.Lock()
+				j.ans, j.err, j.settled = ans, err, true
+				s.signalLocked()
+				s.mu.Unlock()
+			}()
+			return nil
+		}
 		ans, err := call(r.jobCtx)
 		s.mu.Lock()
 		j.ans, j.err, j.settled = ans, err, true
@@ -239,6 +260,25 @@ func (r *runner) prepareJob(e *Effect, args map[string]any, rc *RenderedCall, pr
 		}
 	}
 	return failing(fmt.Errorf("host: no handler registered for %q", e.Invoke))
+}
+
+// startsProcess reports whether name is served by a real built-in that
+// starts a process (host.run, host.local, git, ...: not host.SandboxSafe).
+// On a virtual clock upstream's job still runs it in real time while the
+// flow's turns go on: its completion lands between two turns if it has
+// ended by then, else at the next positive advance_clock, whose park
+// barrier waits for it; a stub's answer is in before the next turn
+// (conformance job-process-real-time, host-job-lands-before-turn).
+func (r *runner) startsProcess(name string) bool {
+	if replays(r.so.HostReplay, name) {
+		return false
+	}
+	_, served, _, ok := r.hosts.Lookup(name)
+	if !ok {
+		return false
+	}
+	info, _ := r.hosts.Info(served)
+	return info.Source == host.SourceBuiltin && !host.SandboxSafe(served)
 }
 
 // failing is a job's call that fails with err.

@@ -576,6 +576,7 @@ func (r *runner) restedTerminal() {
 	r.jobs.mu.Lock()
 	defer r.jobs.mu.Unlock()
 	for _, j := range r.jobs.jobs {
+		// a process still running is not (conformance job-process-real-time)
 		if !j.applied && j.settled && !j.due.After(r.now()) {
 			j.heard = true
 		}
@@ -676,11 +677,12 @@ func (r *runner) renderView(ctx context.Context, slots map[string]any) string {
 	if err != nil && r.t.swallowed {
 		return "" // conformance mutate-landing-view-fails
 	}
-	if empty && r.t.submitOnly && r.t.first != nil && !redirected && r.t.emitSay < 0 {
-		// only background jobs that bound nothing made upstream render
-		// again, and that render is empty: the first render stands,
-		// transition view and narration included (conformance
-		// submit-empty-rerender)
+	if empty && (r.t.submitOnly || r.t.rerender && !r.t.dropSay) && r.t.first != nil && !redirected && r.t.emitSay < 0 {
+		// only background jobs that bound nothing, or calls that failed
+		// with no on_error, made upstream render again, and that render
+		// is empty: the first render stands, transition view and
+		// narration included (conformance submit-empty-rerender,
+		// infra-error-empty-rerender)
 		return r.renderFirst(ctx, turnSlots)
 	}
 	if (empty || err != nil) && r.t.emitSay >= 0 && r.t.prePass != nil && !redirected && r.t.capView == "" && !r.t.noView {

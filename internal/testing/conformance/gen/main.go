@@ -76,6 +76,12 @@
 // its parent, a background job's origin, ".", "..", the parallel root, a
 // region leaf; in on_complete chains after an emit_intent hop, and in the
 // on_enter of states targets land on.
+// -wide (flow and legacy kinds) adds a third region to the parallel state
+// (writing one when the story has none) and emit waves across the regions
+// (wide.go): intents w1..w3 whose region arms emit the next waves (at
+// times backward, a cycle the depth cap of 24 ends), guarded arms, arms on
+// a region compound, a terminal region leaf, arms into p, and fixture
+// turns sending the waves.
 // -kind legacy writes the flow kind's stories with fixtures on the legacy
 // path (use_orchestrator: false, upstream's machine alone, as most real
 // fixtures run): every fixture names its start state, and no turn
@@ -170,12 +176,12 @@ func main() {
 
 func run(args []string) error {
 	if len(args) == 0 {
-		return fmt.Errorf("usage: gen write [-n N] [-seed S] [-known] [-emits] [-trail] [-extras] [-more] [-gates] [-override] [-deep] [-jobs] [-redirects] [-real] [-from DIR] [-kind flow|legacy|tmpl|agent|view|starlark|host|intent|expect|import|phase|intentfix|lint|mutate|storymut] DIR | gen diff DIR")
+		return fmt.Errorf("usage: gen write [-n N] [-seed S] [-known] [-emits] [-trail] [-extras] [-more] [-gates] [-override] [-deep] [-jobs] [-redirects] [-wide] [-real] [-from DIR] [-kind flow|legacy|tmpl|agent|view|starlark|host|intent|expect|import|phase|intentfix|lint|mutate|storymut] DIR | gen diff DIR")
 	}
 	switch args[0] {
 	case "write":
 		n, seed, dir, known, emits, trail, extras, real, kind, from := 300, uint64(1), "", false, false, false, false, false, "flow", ""
-		more, gates, override, deep, jobs, redirects := false, false, false, false, false, false
+		more, gates, override, deep, jobs, redirects, wide := false, false, false, false, false, false, false
 		rest := args[1:]
 		for len(rest) > 0 {
 			switch {
@@ -217,6 +223,8 @@ func run(args []string) error {
 				jobs, rest = true, rest[1:]
 			case rest[0] == "-redirects":
 				redirects, rest = true, rest[1:]
+			case rest[0] == "-wide":
+				wide, rest = true, rest[1:]
 			default:
 				dir, rest = rest[0], rest[1:]
 			}
@@ -226,9 +234,9 @@ func run(args []string) error {
 		}
 		switch kind {
 		case "flow":
-			return write(dir, n, seed, genOpts{known: known, emits: emits, trail: trail, extras: extras, more: more, gates: gates, override: override, deep: deep, jobs: jobs, redirects: redirects})
+			return write(dir, n, seed, genOpts{known: known, emits: emits, trail: trail, extras: extras, more: more, gates: gates, override: override, deep: deep, jobs: jobs, redirects: redirects, wide: wide})
 		case "legacy":
-			return write(dir, n, seed, genOpts{known: known, emits: emits, trail: trail, extras: extras, more: more, gates: gates, override: override, deep: deep, jobs: jobs, redirects: redirects, legacy: true})
+			return write(dir, n, seed, genOpts{known: known, emits: emits, trail: trail, extras: extras, more: more, gates: gates, override: override, deep: deep, jobs: jobs, redirects: redirects, wide: wide, legacy: true})
 		case "tmpl":
 			return writeTmpl(dir, n, seed)
 		case "agent":
@@ -279,7 +287,7 @@ func run(args []string) error {
 // genOpts are write's choices beyond the seed: -known, -kind legacy,
 // -emits, -trail, -extras, -more.
 type genOpts struct {
-	known, legacy, emits, trail, extras, more, gates, override, deep, jobs, redirects bool
+	known, legacy, emits, trail, extras, more, gates, override, deep, jobs, redirects, wide bool
 }
 
 func write(dir string, n int, seed uint64, o genOpts) error {
@@ -303,6 +311,9 @@ func write(dir string, n int, seed uint64, o genOpts) error {
 		}
 		if o.deep {
 			newDeepGen(seed+uint64(i), o.trail, o.legacy).apply(app, fx)
+		}
+		if o.wide {
+			newWideGen(seed+uint64(i), o.trail, o.legacy).apply(app, fx)
 		}
 		if o.jobs {
 			newJobGen(seed+uint64(i), o.legacy).apply(app, kid, fx)
