@@ -133,13 +133,13 @@ func (l *fixtureLint) startRest() rest {
 	return rest{at: s, from: "the fixture starts (initial_state)"}
 }
 
-// restAt is the state t certainly fires at, or nil: not after a clock
-// advance (a timeout may fire) or, past the first turn (no job runs
-// before it: the rig never runs the initial on_enter), in a story whose
+// restAt is the state t certainly fires at, or nil: not, past the first
+// turn (no job runs before it: the rig never runs the initial on_enter),
+// in a story whose
 // background job's on_complete may move the machine between turns on the
 // orchestrator path (the legacy path runs no job).
 func (l *fixtureLint) restAt(t *Turn) rest {
-	if t.HasAdvance || (l.ix.jobs && l.fx.Orchestrated() && t != l.fx.Turns[0]) || l.rest.at == nil {
+	if (l.ix.jobs && l.fx.Orchestrated() && t != l.fx.Turns[0]) || l.rest.at == nil {
 		return rest{}
 	}
 	return l.rest
@@ -162,7 +162,13 @@ func (l *fixtureLint) after(t *Turn, r rest, arc string, warned bool) rest {
 		}
 		return rest{}
 	}
+	if t.HasAdvance {
+		defer l.world.loseAll() // a job may land, a timeout fire
+	}
 	if cr := l.clarifyRest(t, r); cr.at != nil && len(cr.alt) == 0 && t.Intent != nil && arc != "" && l.clarifies(t, ix.decls[arc]) {
+		if !l.clockStill(t, cr.at) {
+			return rest{}
+		}
 		return l.stays(t, cr, arc)
 	}
 	var to []*story.State
@@ -170,12 +176,18 @@ func (l *fixtureLint) after(t *Turn, r rest, arc string, warned bool) rest {
 	if at != nil && t.Intent != nil && arc != "" && !(l.fx.Orchestrated() && l.leavesRequired(t, ix.decls[arc])) {
 		to, arm = ix.stepAll(r, t.Intent.Name, arc, l.stillEffect(), l.guardOf(t)) // a clarification (a required slot left out) may stay
 	}
+	if to != nil && !l.clockStill(t, to...) {
+		to, arm = nil, nil
+	}
 	l.moveWorld(r, to, arm)
+	if t.Intent == nil && at != nil && len(r.alt) == 0 && t.HasAdvance && l.clockStill(t, at) {
+		return l.clockStays(t, r)
+	}
 	if t.ExpectState != nil {
 		want := *t.ExpectState
 		if to != nil && !slices.ContainsFunc(to, func(s *story.State) bool { return s.Path == want }) && ix.hasState(want) {
-			l.warn(t.valueAt("expect_state"), ruleWrongState, "turns[%d].expect_state: %q, but the turn's intent %q, fired at %q (where %s%s), takes %s that moves it to %q%s: the assertion fails on both engines; expect_state: %s, or fix the turns before it",
-				t.Index, want, t.Intent.Name, at.Path, r.from, orAt(r.alt, "or at %s, where a failing call's on_error may move it"), armTook(at, arc, arm), to[0].Path, orAt(to[1:], "or, when a call's on_error redirects it, to %s"), to[0].Path)
+			l.warn(t.valueAt("expect_state"), ruleWrongState, "turns[%d].expect_state: %q, but the turn's intent %q, fired at %q (where %s%s), takes %s that moves it to %q%s%s: the assertion fails on both engines; expect_state: %s, or fix the turns before it",
+				t.Index, want, t.Intent.Name, at.Path, r.from, orAt(r.alt, "or at %s, where a failing call's on_error may move it"), armTook(at, arc, arm), to[0].Path, orAt(to[1:], "or, when a call's on_error redirects it, to %s"), clockNote(t), to[0].Path)
 			return rest{}
 		}
 		if s := ix.plainLeaf(want); s != nil {

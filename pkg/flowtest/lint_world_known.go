@@ -291,15 +291,16 @@ func (l *fixtureLint) guardOf(t *Turn) func(string) (bool, bool) {
 	return func(when string) (bool, bool) { return l.guardValue(when, t) }
 }
 
-// beforeTurn brings the known world to the moment t's intent fires: a
-// clock advance (a timeout may fire), a turn that is no intent, or a
-// job that may land between turns loses it; world_override writes.
+// beforeTurn brings the known world to the moment t's intent fires (a
+// turn's advance_clock runs after it: after loses the world then): a
+// turn that is no intent, or a job that may land between turns loses
+// it; world_override writes.
 func (l *fixtureLint) beforeTurn(t *Turn) {
 	w := l.world
 	if w == nil {
 		return
 	}
-	if t.HasAdvance || t.Intent == nil || (l.ix.jobs && l.fx.Orchestrated() && t != l.fx.Turns[0]) {
+	if t.Intent == nil || (l.ix.jobs && l.fx.Orchestrated() && t != l.fx.Turns[0]) {
 		w.lost = true
 	}
 	if t.Intent != nil {
