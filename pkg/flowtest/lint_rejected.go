@@ -183,6 +183,11 @@ func (l *fixtureLint) after(t *Turn, r rest, arc string, warned bool) rest {
 	if t.Intent == nil && at != nil && len(r.alt) == 0 && t.HasAdvance && l.clockStill(t, at) {
 		return l.clockStays(t, r)
 	}
+	if to == nil && at != nil && t.Intent != nil && t.ExpectState != nil && !(l.fx.Orchestrated() && l.leavesRequired(t, ix.decls[arc])) {
+		if may := l.mayRest(t, r, arc); may != nil && l.mayWrongState(t, r, may) {
+			return rest{}
+		}
+	}
 	if t.ExpectState != nil {
 		want := *t.ExpectState
 		if to != nil && !slices.ContainsFunc(to, func(s *story.State) bool { return s.Path == want }) && ix.hasState(want) {

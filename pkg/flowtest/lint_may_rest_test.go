@@ -1,0 +1,78 @@
+package flowtest
+
+import (
+	"strings"
+	"testing"
+)
+
+// mayApp: fetching calls, binds, then emits fetched when the bind holds
+// (the post-bind pass), which leads back to lobby; a failing call moves
+// it to failed. peeking's emit is a template, which the lint does not
+// follow.
+const mayApp = `app: {id: may}
+root: lobby
+world:
+  name: {type: string}
+intents: {fetch: {}, fetched: {}, peek: {}, roam: {}}
+states:
+  lobby:
+    on:
+      fetch: [{target: fetching}]
+      peek: [{target: peeking}]
+      roam:
+        - when: "world.name == 'x'"
+          target: failed
+        - target: fetching
+  fetching:
+    on_enter:
+      - invoke: host.run
+        with: {cmd: "echo sprocket"}
+        bind: {name: stdout}
+        on_error: failed
+      - when: "world.name != nil"
+        emit_intent: fetched
+    on:
+      fetched: [{target: lobby}]
+  peeking:
+    on_enter:
+      - invoke: host.run
+        with: {cmd: "echo sprocket"}
+        bind: {name: stdout}
+      - emit_intent: "{{ world.name != nil ? 'fetched' : '' }}"
+    on:
+      fetched: [{target: reviewed}]
+  reviewed: {terminal: true}
+  failed: {terminal: true}
+`
+
+// TestLintMayRest: an expect_state naming none of the states a turn can
+// end in (every arm, emit and on_error followed) is warned. Each fixture
+// was run on the existing engine: the warned ones fail there (got
+// "lobby", and on the legacy path "fetching", want "reviewed"), the
+// others pass or are not judged.
+func TestLintMayRest(t *testing.T) {
+	orch := "use_orchestrator: true\ninitial_state: lobby\nhost_handlers:\n  host.run: {data: {stdout: sprocket}}\n"
+	cases := []struct{ name, fixture, want string }{
+		{"after a bind", orch + "turns:\n  - intent: {name: fetch}\n    expect_state: reviewed\n",
+			`turns[0].expect_state: "reviewed", but the turn's intent "fetch", fired at "lobby" (where the fixture starts (initial_state)), can only end in "fetching" or "lobby" or "failed"`},
+		{"legacy path", "initial_state: lobby\nturns:\n  - intent: {name: fetch}\n    expect_state: reviewed\n", `can only end in "fetching" or "lobby" or "failed"`},
+		{"a guarded arm", orch + "turns:\n  - intent: {name: roam}\n    expect_state: reviewed\n", `can only end in "failed" or "fetching" or "lobby"`},
+		{"the on_error target", "use_orchestrator: true\ninitial_state: lobby\nhost_handlers:\n  host.run: {error: boom}\nturns:\n  - intent: {name: fetch}\n    expect_state: failed\n", ""},
+		{"the emit's target", orch + "turns:\n  - intent: {name: fetch}\n    expect_state: lobby\n", ""},
+		{"a templated emit", orch + "turns:\n  - intent: {name: peek}\n    expect_state: reviewed\n", ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := ruleFindings(t, ruleWrongState, map[string]string{"app.yaml": mayApp}, "test_kind: flow\n"+c.fixture)
+			if c.want == "" {
+				if len(got) != 0 {
+					t.Fatalf("want no finding, got %v", got)
+				}
+				return
+			}
+			if len(got) != 1 || !strings.Contains(got[0].Message, c.want) {
+				t.Fatalf("want one finding holding %q, got %v", c.want, got)
+			}
+		})
+	}
+}
