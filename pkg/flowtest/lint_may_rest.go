@@ -22,7 +22,8 @@ const maxMayStates = 64
 // every state on the way (a redirect is entered flat). nil when some
 // move cannot be followed: a templated target or emit, a parallel state,
 // a compound with a templated initial:, a background job that may move
-// the machine, a timeout: an advance_clock may fire, too many states.
+// the machine, an effect-level agent: (as stillEffect), a timeout: an
+// advance_clock may fire, too many states.
 func (l *fixtureLint) mayRest(t *Turn, r rest, arc string) []string {
 	ix := l.ix
 	if r.at == nil || arc == "" || ix.unfolded || ix.jobs || inParallel(r.at) {
@@ -150,7 +151,7 @@ func (m *mayWalk) effects(effs []*story.Effect, p string) {
 		if e == nil || m.lost {
 			continue
 		}
-		if e.Target() != "" || (e.Background() && len(e.OnComplete()) > 0 && !plainEffects(e.OnComplete())) {
+		if e.Target() != "" || e.Agent() != "" || (e.Background() && len(e.OnComplete()) > 0 && !plainEffects(e.OnComplete())) {
 			m.lost = true
 			return
 		}
@@ -208,6 +209,24 @@ func (l *fixtureLint) mayWrongState(t *Turn, r rest, may []string) bool {
 		qs[i] = fmt.Sprintf("%q", p)
 	}
 	l.warn(t.valueAt("expect_state"), ruleWrongState, "turns[%d].expect_state: %q, but the turn's intent %q, fired at %q (where %s%s), can only end in %s (every arm of it there, whatever its when:, every emit_intent on the way, fired or not, and every call's on_error followed): the assertion fails on both engines; expect_state: one of them, or fix the arm, emit or target that should lead there",
-		t.Index, want, t.Intent.Name, r.at.Path, r.from, orAt(r.alt, "or at %s, where a failing call's on_error may move it"), strings.Join(qs, " or "))
+		t.Index, want, t.Intent.Name, r.at.Path, r.from, orAt(r.alt, "or at %s, "+r.altWhy()), strings.Join(qs, " or "))
 	return true
+}
+
+// mayRestAt is the rest after a turn that can end in any of may (nil:
+// not known): the first, or one of the others.
+func (l *fixtureLint) mayRestAt(t *Turn, may []string) rest {
+	var ss []*story.State
+	for _, p := range may {
+		s := l.ix.plainLeaf(p)
+		if s == nil {
+			return rest{} // an __exit__ state
+		}
+		ss = append(ss, s)
+	}
+	if len(ss) == 0 {
+		return rest{}
+	}
+	why := fmt.Sprintf("where turns[%d] %q may end", t.Index, t.Intent.Name)
+	return rest{at: ss[0], alt: ss[1:], why: why, from: fmt.Sprintf("turns[%d] %q may end (every arm, emit and on_error followed)", t.Index, t.Intent.Name)}
 }

@@ -13,7 +13,7 @@ const mayApp = `app: {id: may}
 root: lobby
 world:
   name: {type: string}
-intents: {fetch: {}, fetched: {}, peek: {}, roam: {}}
+intents: {fetch: {}, fetched: {}, peek: {}, roam: {}, back: {}}
 states:
   lobby:
     on:
@@ -41,7 +41,9 @@ states:
       - emit_intent: "{{ world.name != nil ? 'fetched' : '' }}"
     on:
       fetched: [{target: reviewed}]
-  reviewed: {terminal: true}
+  reviewed:
+    terminal: true
+    on: {back: [{target: lobby}]}
   failed: {terminal: true}
 `
 
@@ -74,5 +76,19 @@ func TestLintMayRest(t *testing.T) {
 				t.Fatalf("want one finding holding %q, got %v", c.want, got)
 			}
 		})
+	}
+}
+
+// TestLintMayRestNext: the next turn is judged at every state the turn
+// before may end in (probed: fetch, then back, which only reviewed
+// takes: rejected INTENT_NOT_ALLOWED_IN_STATE at lobby).
+func TestLintMayRestNext(t *testing.T) {
+	orch := "test_kind: flow\nuse_orchestrator: true\ninitial_state: lobby\nhost_handlers:\n  host.run: {data: {stdout: sprocket}}\nturns:\n  - intent: {name: fetch}\n"
+	got := ruleFindings(t, ruleRejected, map[string]string{"app.yaml": mayApp}, orch+"  - intent: {name: back}\n")
+	if len(got) != 1 || !strings.Contains(got[0].Message, `turns[1]: intent "back" is not taken at "fetching", where turns[0] "fetch" may end (every arm, emit and on_error followed) (it and its ancestors take: fetched), nor at "lobby", where turns[0] "fetch" may end instead (taking: fetch, peek, roam), nor at "failed"`) {
+		t.Fatalf("want back rejected at every state fetch may end in, got %v", got)
+	}
+	if got := ruleFindings(t, ruleRejected, map[string]string{"app.yaml": mayApp}, orch+"  - intent: {name: peek}\n"); len(got) != 0 {
+		t.Fatalf("peek is taken at lobby: got %v", got)
 	}
 }
