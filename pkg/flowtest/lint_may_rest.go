@@ -86,6 +86,9 @@ func (m *mayWalk) intent(s *story.State, arc string) {
 		tt := strings.TrimSpace(a.Target)
 		var to string
 		switch {
+		case (tt == "" || tt == ".") && n != s:
+			m.lost = true // a stay on an ancestor's arm re-enters that ancestor (conformance ancestor-stay)
+			return
 		case tt == "" || tt == ".":
 			to = s.Path // no move, no on_enter
 		case story.IsTemplated(tt):

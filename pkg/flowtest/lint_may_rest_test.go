@@ -92,3 +92,15 @@ func TestLintMayRestNext(t *testing.T) {
 		t.Fatalf("peek is taken at lobby: got %v", got)
 	}
 }
+
+// TestLintMayRestAncestorStay: a stay on an arm an ancestor owns
+// re-enters that ancestor (conformance ancestor-stay): not followed as
+// staying on the leaf, so no finding where the engines move to its
+// initial: leaf.
+func TestLintMayRestAncestorStay(t *testing.T) {
+	app := "app: {id: st}\nroot: c\nintents: {go: {}}\nstates:\n  c:\n    type: compound\n    initial: c1\n    on:\n      go: [{effects: [{say: hi}]}]\n    states:\n      c1: {}\n      c2: {}\n"
+	fx := "test_kind: flow\ninitial_state: c.c2\nturns:\n  - intent: {name: go}\n    expect_state: c.c1\n"
+	if got := ruleFindings(t, ruleWrongState, map[string]string{"app.yaml": app}, fx); len(got) != 0 {
+		t.Fatalf("want none, got %v", got)
+	}
+}
