@@ -53,6 +53,7 @@ func lint(st *story.Story, fxs []*Fixture) []diag.Diagnostic {
 		fl.notTerminal()
 		fl.noErrorsWithRejection()
 		fl.worldTypes()
+		fl.worldValues()
 		for _, s := range fx.HostHandlers {
 			if !fl.ix.calls(s.Name) {
 				fl.warn(s.Pos, ruleUnusedStub, "host_handlers.%s: the story never calls this handler (it calls: %s)", s.Name, fl.ix.callList())
@@ -248,6 +249,10 @@ type storyIndex struct {
 	// story is the story indexed (folded when it imports), source the
 	// one loaded (lint_world_known.go)
 	story, source *story.Story
+	// lit caches literalWrites, litDone says it is computed
+	// (lint_world_values.go)
+	lit     map[string][]worldValue
+	litDone bool
 }
 
 // maxSuggestions is how many did-you-means one lint looks up.

@@ -28,7 +28,7 @@ func (l *fixtureLint) clarifies(t *Turn, decls []*story.Intent) bool {
 // §1.9), of which it has none (probed: docs-review's idle, whose on_enter
 // calls host.run, stays idle).
 func (l *fixtureLint) clarifyRest(t *Turn, r rest) rest {
-	if r.at != nil || t != l.fx.Turns[0] || t.HasAdvance {
+	if r.at != nil || t != l.fx.Turns[0] {
 		return r
 	}
 	s := l.ix.plainLeaf(l.fx.InitialState)

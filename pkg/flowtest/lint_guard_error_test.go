@@ -132,13 +132,6 @@ turns:
   - intent: {name: go}
     expect_error: {code: GUARD_FAILED}
 `,
-		"an unknown resting state": `test_kind: flow
-initial_state: lobby
-initial_world: {n: "3"}
-turns:
-  - advance_clock: 1h
-  - intent: {name: go}
-`,
 	} {
 		if got := ruleFindings(t, ruleGuardError, files, src); len(got) != 0 {
 			t.Errorf("%s: got %v, want none", name, got)

@@ -111,13 +111,19 @@ type rest struct {
 	at   *story.State
 	alt  []*story.State
 	from string
+	why  string // why it may rest in alt instead, for messages ("": a failing call's on_error)
+}
+
+// altWhy says, for a message, why the fixture may rest in r.alt.
+func (r rest) altWhy() string {
+	return cmp.Or(r.why, "where a failing call's on_error may move it")
 }
 
 // altTaken names, for a message, the states of r.alt and what each takes.
 func (r rest) altTaken() string {
 	var b strings.Builder
 	for _, s := range r.alt {
-		fmt.Fprintf(&b, ", nor at %q, where a failing call's on_error may move it instead (taking: %s)", s.Path, takenList(s))
+		fmt.Fprintf(&b, ", nor at %q, %s instead (taking: %s)", s.Path, r.altWhy(), takenList(s))
 	}
 	return b.String()
 }
@@ -133,13 +139,13 @@ func (l *fixtureLint) startRest() rest {
 	return rest{at: s, from: "the fixture starts (initial_state)"}
 }
 
-// restAt is the state t certainly fires at, or nil: not after a clock
-// advance (a timeout may fire) or, past the first turn (no job runs
-// before it: the rig never runs the initial on_enter), in a story whose
+// restAt is the state t certainly fires at, or nil: not, past the first
+// turn (no job runs before it: the rig never runs the initial on_enter),
+// in a story whose
 // background job's on_complete may move the machine between turns on the
 // orchestrator path (the legacy path runs no job).
 func (l *fixtureLint) restAt(t *Turn) rest {
-	if t.HasAdvance || (l.ix.jobs && l.fx.Orchestrated() && t != l.fx.Turns[0]) || l.rest.at == nil {
+	if (l.ix.jobs && l.fx.Orchestrated() && t != l.fx.Turns[0]) || l.rest.at == nil {
 		return rest{}
 	}
 	return l.rest
@@ -162,7 +168,13 @@ func (l *fixtureLint) after(t *Turn, r rest, arc string, warned bool) rest {
 		}
 		return rest{}
 	}
+	if t.HasAdvance {
+		defer l.world.loseAll() // a job may land, a timeout fire
+	}
 	if cr := l.clarifyRest(t, r); cr.at != nil && len(cr.alt) == 0 && t.Intent != nil && arc != "" && l.clarifies(t, ix.decls[arc]) {
+		if !l.clockStill(t, cr.at) {
+			return rest{}
+		}
 		return l.stays(t, cr, arc)
 	}
 	var to []*story.State
@@ -170,12 +182,25 @@ func (l *fixtureLint) after(t *Turn, r rest, arc string, warned bool) rest {
 	if at != nil && t.Intent != nil && arc != "" && !(l.fx.Orchestrated() && l.leavesRequired(t, ix.decls[arc])) {
 		to, arm = ix.stepAll(r, t.Intent.Name, arc, l.stillEffect(), l.guardOf(t)) // a clarification (a required slot left out) may stay
 	}
+	if to != nil && !l.clockStill(t, to...) {
+		to, arm = nil, nil
+	}
 	l.moveWorld(r, to, arm)
+	if t.Intent == nil && at != nil && len(r.alt) == 0 && t.HasAdvance && l.clockStill(t, at) {
+		return l.clockStays(t, r)
+	}
+	var may []string
+	if to == nil && at != nil && t.Intent != nil && !(l.fx.Orchestrated() && l.leavesRequired(t, ix.decls[arc])) {
+		may = l.mayRest(t, r, arc)
+		if may != nil && t.ExpectState != nil && l.mayWrongState(t, r, may) {
+			return rest{}
+		}
+	}
 	if t.ExpectState != nil {
 		want := *t.ExpectState
 		if to != nil && !slices.ContainsFunc(to, func(s *story.State) bool { return s.Path == want }) && ix.hasState(want) {
-			l.warn(t.valueAt("expect_state"), ruleWrongState, "turns[%d].expect_state: %q, but the turn's intent %q, fired at %q (where %s%s), takes %s that moves it to %q%s: the assertion fails on both engines; expect_state: %s, or fix the turns before it",
-				t.Index, want, t.Intent.Name, at.Path, r.from, orAt(r.alt, "or at %s, where a failing call's on_error may move it"), armTook(at, arc, arm), to[0].Path, orAt(to[1:], "or, when a call's on_error redirects it, to %s"), to[0].Path)
+			l.warn(t.valueAt("expect_state"), ruleWrongState, "turns[%d].expect_state: %q, but the turn's intent %q, fired at %q (where %s%s), takes %s that moves it to %q%s%s: the assertion fails on both engines; expect_state: %s, or fix the turns before it",
+				t.Index, want, t.Intent.Name, at.Path, r.from, orAt(r.alt, "or at %s, "+r.altWhy()), armTook(at, arc, arm), to[0].Path, orAt(to[1:], "or, when a call's on_error redirects it, to %s"), clockNote(t), to[0].Path)
 			return rest{}
 		}
 		if s := ix.plainLeaf(want); s != nil {
@@ -186,7 +211,7 @@ func (l *fixtureLint) after(t *Turn, r rest, arc string, warned bool) rest {
 	if to != nil {
 		return rest{at: to[0], alt: to[1:], from: fmt.Sprintf("turns[%d] %q leads (%s moves %q to %q)", t.Index, t.Intent.Name, armLed(at, arc, arm), at.Path, to[0].Path)}
 	}
-	return rest{}
+	return l.mayRestAt(t, may)
 }
 
 // armTook and armLed name, for messages, the arm a turn certainly

@@ -1,6 +1,7 @@
 package flowtest
 
 import (
+	"slices"
 	"strings"
 
 	"kitsoki/internal/jsonvalue"
@@ -290,15 +291,16 @@ func (l *fixtureLint) guardOf(t *Turn) func(string) (bool, bool) {
 	return func(when string) (bool, bool) { return l.guardValue(when, t) }
 }
 
-// beforeTurn brings the known world to the moment t's intent fires: a
-// clock advance (a timeout may fire), a turn that is no intent, or a
-// job that may land between turns loses it; world_override writes.
+// beforeTurn brings the known world to the moment t's intent fires (a
+// turn's advance_clock runs after it: after loses the world then): a
+// turn that is no intent, or a job that may land between turns loses
+// it; world_override writes.
 func (l *fixtureLint) beforeTurn(t *Turn) {
 	w := l.world
 	if w == nil {
 		return
 	}
-	if t.HasAdvance || t.Intent == nil || (l.ix.jobs && l.fx.Orchestrated() && t != l.fx.Turns[0]) {
+	if t.Intent == nil || (l.ix.jobs && l.fx.Orchestrated() && t != l.fx.Turns[0]) {
 		w.lost = true
 	}
 	if t.Intent != nil {
@@ -313,9 +315,13 @@ func (l *fixtureLint) beforeTurn(t *Turn) {
 }
 
 // moveWorld applies a turn fired where r rests that moves the machine
-// to one of to, taking arm (nil: unknown): arm's effects, then every
-// write of the on_exit and on_enter of the states it may leave and
-// enter (not followed one by one) made uncertain.
+// to one of to, taking arm (nil: unknown): arm's effects, then, when the
+// move is certain (one state before, one after), the on_enter of each
+// state it enters, outermost first, as the engines run them
+// (story-runtime §1.8: a wrapper's generated sets give an imported
+// child's world_in values and defaults); otherwise every write of the
+// on_exit and on_enter of the states it may leave and enter is made
+// uncertain.
 func (l *fixtureLint) moveWorld(r rest, to []*story.State, arm *story.Transition) {
 	w := l.world
 	if w == nil {
@@ -327,12 +333,50 @@ func (l *fixtureLint) moveWorld(r rest, to []*story.State, arm *story.Transition
 	}
 	orch := l.fx.Orchestrated()
 	w.apply(arm.Effects, orch)
+	if entered, ok := enteredStates(r, to, arm); ok {
+		for s := r.at; s != nil; s = s.Parent {
+			w.forget(s.OnExit(), orch) // no on_exit runs upstream; kitsoki refuses one (rule on-exit)
+		}
+		for _, s := range entered {
+			w.apply(s.OnEnter, orch)
+		}
+		return
+	}
 	for _, s := range append(append([]*story.State{r.at}, r.alt...), to...) {
 		for ; s != nil; s = s.Parent {
 			w.forget(s.OnExit(), orch)
 			w.forget(s.OnEnter, orch)
 		}
 	}
+}
+
+// enteredStates is the states whose on_enter a certain move from r.at
+// to to[0] by arm runs, outermost first (story-runtime §1.8): each state
+// above to[0] below the deepest it shares with r.at, and to[0]; only
+// to[0] on an explicit re-entry of r.at, none on target "." or "".
+// ok is false when the move is not certain (another state it may rest
+// in before or after).
+func enteredStates(r rest, to []*story.State, arm *story.Transition) ([]*story.State, bool) {
+	if len(r.alt) > 0 || len(to) != 1 || r.at == nil {
+		return nil, false
+	}
+	dest := to[0]
+	if dest == r.at {
+		if tt := strings.TrimSpace(arm.Target); tt == "" || tt == "." {
+			return nil, true
+		}
+		return []*story.State{dest}, true
+	}
+	from := map[*story.State]bool{}
+	for s := r.at; s != nil; s = s.Parent {
+		from[s] = true
+	}
+	var out []*story.State
+	for s := dest; s != nil && !from[s]; s = s.Parent {
+		out = append(out, s)
+	}
+	slices.Reverse(out)
+	return out, true
 }
 
 // noArmHolds warns at a turn whose intent, fired at at, reaches arms

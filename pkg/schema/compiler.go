@@ -225,6 +225,9 @@ func compileDoc(l jsonschema.URLLoader, sc *refScanner, names docNames, doc any,
 	if err := refCycle(sch, names); err != nil {
 		return nil, nil, err
 	}
+	if err := neverValid(sch, names); err != nil {
+		return nil, nil, err
+	}
 	return jc, sch, nil
 }
 

@@ -1,0 +1,50 @@
+package flowtest
+
+import (
+	"fmt"
+
+	"kitsoki/pkg/story"
+)
+
+// clockStill reports whether a turn's advance_clock (it runs after the
+// intent: flow-format §3) certainly leaves the machine where the intent
+// left it, in one of ss: none of them or their ancestors has a timeout:
+// (story-runtime §4) and no background job's on_complete in the story
+// may move the machine (storyIndex.jobs). True for a turn without one.
+func (l *fixtureLint) clockStill(t *Turn, ss ...*story.State) bool {
+	if !t.HasAdvance {
+		return true
+	}
+	if l.ix.jobs {
+		return false
+	}
+	for _, s := range ss {
+		for ; s != nil; s = s.Parent {
+			if s.Timeout() != nil {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// clockStays is where a clock-only turn leaves the fixture resting at
+// r, with no timeout or moving job: at r. An expect_state naming another
+// state fails on both engines.
+func (l *fixtureLint) clockStays(t *Turn, r rest) rest {
+	if t.ExpectState != nil && *t.ExpectState != r.at.Path && l.ix.hasState(*t.ExpectState) {
+		l.warn(t.valueAt("expect_state"), ruleWrongState, "turns[%d].expect_state: %q, but the turn only advances the clock at %q (where %s), which has no timeout: (nor its ancestors), and no background job of the story moves the machine when it lands: it stays at %q; the assertion fails on both engines; expect_state: %s, add the timeout: that should move it, or fix the turns before it",
+			t.Index, *t.ExpectState, r.at.Path, r.from, r.at.Path, r.at.Path)
+		return rest{}
+	}
+	return rest{at: r.at, from: fmt.Sprintf("turns[%d] only advances the clock, with no timeout or moving job: it stays", t.Index)}
+}
+
+// clockNote says, for a message, that the turn's advance_clock moves
+// nothing there.
+func clockNote(t *Turn) string {
+	if !t.HasAdvance {
+		return ""
+	}
+	return " (and its advance_clock, with no timeout there and no background job that moves the machine, leaves it there)"
+}
