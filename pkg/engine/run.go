@@ -677,16 +677,10 @@ func (r *runner) renderView(ctx context.Context, slots map[string]any) string {
 	if err != nil && r.t.swallowed {
 		return "" // conformance mutate-landing-view-fails
 	}
-	if empty && (r.t.submitOnly || r.t.rerender && !r.t.dropSay) && r.t.first != nil && !redirected && r.t.emitSay < 0 {
-		// only background jobs that bound nothing, or calls that failed
-		// with no on_error, made upstream render again, and that render
-		// is empty: the first render stands, transition view and
-		// narration included (conformance submit-empty-rerender,
-		// infra-error-empty-rerender)
+	if empty && !redirected && r.t.firstStands() {
 		return r.renderFirst(ctx, turnSlots)
 	}
-	if (empty || err != nil) && r.t.emitSay >= 0 && r.t.prePass != nil && !redirected && r.t.capView == "" && !r.t.noView {
-		// conformance postpass-view, postpass-view-fails, mutate-landing-view-fails
+	if (empty || err != nil) && !redirected && r.t.prePassStands() {
 		v, said = r.renderPrePass(ctx, turnSlots)
 	}
 	if !redirected && len(said) > 0 {

@@ -134,3 +134,21 @@ func (t *turn) cappedSay() (said []string, ok bool) {
 	}
 	return t.said[t.emitSay:min(t.saidAtRedirect, max(t.emitSayEnd, t.emitSay))], true
 }
+
+// firstStands reports whether, when the turn's resting view renders
+// nothing (and no redirect shows its banner), the turn's first render
+// stands, transition view and narration included: only background jobs
+// that bound nothing, or calls that failed with no on_error, made
+// upstream render again (conformance submit-empty-rerender,
+// infra-error-empty-rerender).
+func (t *turn) firstStands() bool {
+	return (t.submitOnly || t.rerender && !t.dropSay) && t.first != nil && t.emitSay < 0
+}
+
+// prePassStands reports whether, when the resting view of a turn whose
+// emit fired a pass renders nothing or fails (and no redirect shows its
+// banner), the view from before that pass is shown (conformance
+// postpass-view, postpass-view-fails, mutate-landing-view-fails).
+func (t *turn) prePassStands() bool {
+	return t.emitSay >= 0 && t.prePass != nil && t.capView == "" && !t.noView
+}

@@ -157,16 +157,8 @@ func (l *fixtureLint) restAt(t *Turn) rest {
 // legacy expect_error turn's result is discarded: it stays), else unknown.
 func (l *fixtureLint) after(t *Turn, r rest, arc string, warned bool) rest {
 	ix, at := l.ix, r.at
-	switch {
-	case warned:
-		l.world.loseAll()
-		return rest{} // the fixture already fails here
-	case t.ExpectError != nil:
-		l.world.loseAll()
-		if !l.fx.Orchestrated() && at != nil {
-			return r
-		}
-		return rest{}
+	if warned || t.ExpectError != nil {
+		return l.afterFailed(t, r, warned)
 	}
 	if t.HasAdvance {
 		defer l.world.loseAll() // a job may land, a timeout fire
@@ -179,7 +171,7 @@ func (l *fixtureLint) after(t *Turn, r rest, arc string, warned bool) rest {
 	}
 	var to []*story.State
 	var arm *story.Transition
-	if at != nil && t.Intent != nil && arc != "" && !(l.fx.Orchestrated() && l.leavesRequired(t, ix.decls[arc])) {
+	if arc != "" && l.intentJudged(t, at, arc) {
 		to, arm = ix.stepAll(r, t.Intent.Name, arc, l.stillEffect(), l.guardOf(t)) // a clarification (a required slot left out) may stay
 	}
 	if to != nil && !l.clockStill(t, to...) {
@@ -190,28 +182,53 @@ func (l *fixtureLint) after(t *Turn, r rest, arc string, warned bool) rest {
 		return l.clockStays(t, r)
 	}
 	var may []string
-	if to == nil && at != nil && t.Intent != nil && !(l.fx.Orchestrated() && l.leavesRequired(t, ix.decls[arc])) {
+	if to == nil && l.intentJudged(t, at, arc) {
 		may = l.mayRest(t, r, arc)
 		if may != nil && t.ExpectState != nil && l.mayWrongState(t, r, may) {
 			return rest{}
 		}
 	}
 	if t.ExpectState != nil {
-		want := *t.ExpectState
-		if to != nil && !slices.ContainsFunc(to, func(s *story.State) bool { return s.Path == want }) && ix.hasState(want) {
-			l.warn(t.valueAt("expect_state"), ruleWrongState, "turns[%d].expect_state: %q, but the turn's intent %q, fired at %q (where %s%s), takes %s that moves it to %q%s%s: the assertion fails on both engines; expect_state: %s, or fix the turns before it",
-				t.Index, want, t.Intent.Name, at.Path, r.from, orAt(r.alt, "or at %s, "+r.altWhy()), armTook(at, arc, arm), to[0].Path, orAt(to[1:], "or, when a call's on_error redirects it, to %s"), clockNote(t), to[0].Path)
-			return rest{}
-		}
-		if s := ix.plainLeaf(want); s != nil {
-			return rest{at: s, from: fmt.Sprintf("turns[%d].expect_state rests", t.Index)}
-		}
-		return rest{}
+		return l.expectedRest(t, r, arc, arm, to)
 	}
 	if to != nil {
 		return rest{at: to[0], alt: to[1:], from: fmt.Sprintf("turns[%d] %q leads (%s moves %q to %q)", t.Index, t.Intent.Name, armLed(at, arc, arm), at.Path, to[0].Path)}
 	}
 	return l.mayRestAt(t, may)
+}
+
+// intentJudged reports whether where t's intent leads from at is judged:
+// the fixture rests somewhere known and, orchestrated, sends every
+// required slot (a clarification stays).
+func (l *fixtureLint) intentJudged(t *Turn, at *story.State, arc string) bool {
+	return at != nil && t.Intent != nil && !(l.fx.Orchestrated() && l.leavesRequired(t, l.ix.decls[arc]))
+}
+
+// afterFailed is after for a turn whose result is discarded: one the
+// lint already warned at (the fixture fails there) rests nowhere known; a
+// legacy expect_error turn stays where it was.
+func (l *fixtureLint) afterFailed(t *Turn, r rest, warned bool) rest {
+	l.world.loseAll()
+	if !warned && !l.fx.Orchestrated() && r.at != nil {
+		return r
+	}
+	return rest{}
+}
+
+// expectedRest is after for a turn with an expect_state: a warning when
+// the turn certainly moves the machine (to) elsewhere, else the state it
+// names when that is a plain leaf.
+func (l *fixtureLint) expectedRest(t *Turn, r rest, arc string, arm *story.Transition, to []*story.State) rest {
+	ix, at, want := l.ix, r.at, *t.ExpectState
+	if to != nil && !slices.ContainsFunc(to, func(s *story.State) bool { return s.Path == want }) && ix.hasState(want) {
+		l.warn(t.valueAt("expect_state"), ruleWrongState, "turns[%d].expect_state: %q, but the turn's intent %q, fired at %q (where %s%s), takes %s that moves it to %q%s%s: the assertion fails on both engines; expect_state: %s, or fix the turns before it",
+			t.Index, want, t.Intent.Name, at.Path, r.from, orAt(r.alt, "or at %s, "+r.altWhy()), armTook(at, arc, arm), to[0].Path, orAt(to[1:], "or, when a call's on_error redirects it, to %s"), clockNote(t), to[0].Path)
+		return rest{}
+	}
+	if s := ix.plainLeaf(want); s != nil {
+		return rest{at: s, from: fmt.Sprintf("turns[%d].expect_state rests", t.Index)}
+	}
+	return rest{}
 }
 
 // armTook and armLed name, for messages, the arm a turn certainly
