@@ -96,8 +96,13 @@ func AliasTextFileOver(n *yaml.Node) *yaml.Node {
 	return AliasTextOver(n, &left)
 }
 
-// AliasTextMsg is the error for the alias AliasTextFileOver found in a
-// file, which what names ("cassette").
-func AliasTextMsg(what string) string {
-	return "the aliases of this " + what + " repeat more than " + strconv.Itoa(MaxAliasText/1_000_000) + " MB of text by here (each use of an alias repeats all of its anchor's text); write a shorter value"
+// AliasTextMsg is the error for the alias AliasTextOver found in a file,
+// which what names ("cassette"); split, when not empty, is a second fix
+// ("split the file").
+func AliasTextMsg(what, split string) string {
+	msg := "the aliases of this " + what + " repeat more than " + strconv.Itoa(MaxAliasText/1_000_000) + " MB of text by here (each use of an alias repeats all of its anchor's text); write a shorter value"
+	if split != "" {
+		msg += ", or " + split
+	}
+	return msg
 }

@@ -138,7 +138,7 @@ func parseCassette(name, dir string, data []byte) (*Cassette, error) {
 	}
 	if at := yamlnode.AliasTextFileOver(&doc); at != nil {
 		// each replay repeats its answer into the run and the trace
-		return nil, fmt.Errorf("cassette: %q, line %d: %s", name, at.Line, yamlnode.AliasTextMsg("cassette"))
+		return nil, fmt.Errorf("cassette: %q, line %d: %s", name, at.Line, yamlnode.AliasTextMsg("cassette", ""))
 	}
 	yamlnode.TextPointlessFloats(&doc)
 	var raw rawCassette

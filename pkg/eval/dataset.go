@@ -196,9 +196,8 @@ func parseDataset(name, shown string, data []byte) (*Dataset, error) {
 	}
 	// an example's args and expect are decoded and encoded as JSON, each
 	// alias repeating its anchor's text, as a fixture file's are bounded
-	left := yamlnode.MaxAliasText
-	if at := yamlnode.AliasTextOver(&doc, &left); at != nil {
-		return nil, syntaxErrorf("%s:%d:%d: the aliases of this dataset repeat more than %d MB of text by here (each use of an alias repeats all of its anchor's text); write a shorter value, or split the examples into several datasets", shown, at.Line, at.Column, yamlnode.MaxAliasText/1_000_000)
+	if at := yamlnode.AliasTextFileOver(&doc); at != nil {
+		return nil, syntaxErrorf("%s:%d:%d: %s", shown, at.Line, at.Column, yamlnode.AliasTextMsg("dataset", "split the examples into several datasets"))
 	}
 	d := &Dataset{Path: name, Raw: data, pos: map[string]story.Pos{}}
 	p := &dparser{d: d}

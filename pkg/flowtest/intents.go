@@ -114,7 +114,7 @@ func ParseIntents(file string, data []byte) ([]*IntentSuite, error) {
 		if at := yamlnode.AliasTextOver(root, &aliasText); at != nil {
 			// each use repeats the text into the routing and the report
 			return nil, &IntentsRefusal{File: file, Line: at.Line + pc.line, Aliases: true,
-				Msg: fmt.Sprintf("intent fixture: the aliases of this file repeat more than %d MB of text by here (each use of an alias repeats all of its anchor's text); write a shorter value, or split the file", yamlnode.MaxAliasText/1_000_000)}
+				Msg: "intent fixture: " + yamlnode.AliasTextMsg("file", "split the file")}
 		}
 		if root.Kind != yaml.MappingNode {
 			return nil, refuseIntents(file, root.Line+pc.line, "intent fixture: the document is %s, where a mapping (test_kind: intents, state:, fixtures:) is expected", nodeShape(root))

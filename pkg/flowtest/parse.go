@@ -149,7 +149,7 @@ func readDoc(file string, pc piece, turnsLeft int, merges, aliasText *int) (*Fix
 	root := doc.Content[0]
 	if at := yamlnode.AliasTextOver(root, aliasText); at != nil {
 		// each use repeats the text into the run, its failures and reports
-		p.errf(at, ruleValue, "the aliases of this fixture file repeat more than %d MB of text by here (each use of an alias repeats all of its anchor's text); write a shorter value, or split the file", yamlnode.MaxAliasText/1_000_000)
+		p.errf(at, ruleValue, "%s", yamlnode.AliasTextMsg("fixture file", "split the file"))
 		return nil, p.ds
 	}
 	if root.Kind != yaml.MappingNode {

@@ -17,7 +17,7 @@ func decodeRecording(data []byte, raw any, prep func(*yaml.Node)) (doc *yaml.Nod
 		return doc, err
 	}
 	if at := yamlnode.AliasTextFileOver(doc); at != nil {
-		return doc, fmt.Errorf("line %d: %s", at.Line, yamlnode.AliasTextMsg("recording"))
+		return doc, fmt.Errorf("line %d: %s", at.Line, yamlnode.AliasTextMsg("recording", ""))
 	}
 	yamlnode.TextPointlessFloats(doc)
 	textTimestamps(doc)

@@ -364,7 +364,7 @@ func parseTicket(b []byte) (*ticket, error) {
 		if at := yamlnode.AliasTextFileOver(&doc); at != nil {
 			// comment and transition write the front matter back, each
 			// alias expanded
-			return nil, fmt.Errorf("bug file: front matter line %d: %s", at.Line, yamlnode.AliasTextMsg("front matter"))
+			return nil, fmt.Errorf("bug file: front matter line %d: %s", at.Line, yamlnode.AliasTextMsg("front matter", ""))
 		}
 		timestampsAsText(&doc)
 		if err := doc.Decode(&t.front); err != nil {

@@ -171,7 +171,7 @@ func decodeCassette(path, what string, data []byte, raw any, hint string) (*yaml
 		return nil, fmt.Errorf("%s: %v", path, err)
 	}
 	if at := yamlnode.AliasTextFileOver(&node); at != nil {
-		return nil, fmt.Errorf("%s:%d: %s", path, at.Line, yamlnode.AliasTextMsg(what+" cassette"))
+		return nil, fmt.Errorf("%s:%d: %s", path, at.Line, yamlnode.AliasTextMsg(what+" cassette", ""))
 	}
 	yamlnode.TextPointlessFloats(&node)
 	if err := node.Decode(raw); err != nil {

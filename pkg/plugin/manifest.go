@@ -86,7 +86,7 @@ func parseManifest(path string, data []byte) (*Manifest, error) {
 	var doc yaml.Node
 	if yaml.Unmarshal(data, &doc) == nil {
 		if at := yamlnode.AliasTextFileOver(&doc); at != nil {
-			return nil, fmt.Errorf("%s:%d: %s", path, at.Line, yamlnode.AliasTextMsg("manifest"))
+			return nil, fmt.Errorf("%s:%d: %s", path, at.Line, yamlnode.AliasTextMsg("manifest", ""))
 		}
 	}
 	var m Manifest

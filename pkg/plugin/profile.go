@@ -130,7 +130,7 @@ func parseProfile(name string, data []byte) (*Profile, error) {
 		return pp.p, nil // empty file: default profile
 	}
 	if at := yamlnode.AliasTextFileOver(&doc); at != nil {
-		pp.errf(at.Line, at.Column, "%s", yamlnode.AliasTextMsg("plugin profile"))
+		pp.errf(at.Line, at.Column, "%s", yamlnode.AliasTextMsg("plugin profile", ""))
 		return nil, pp.err()
 	}
 	root := doc.Content[0]
