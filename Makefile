@@ -32,13 +32,15 @@ build:
 ## fixtures (-j2, each target's output kept together): much of the tests' time is spent waiting on
 ## child processes and servers, which leaves a core the other checks use, one after another
 ## (after-build: they need the binary make build made, so it is not linked again). Every check
-## of make lint still runs, each once.
-test: fmt-check tidy-check test-variants test-tools graphviz vet build
+## of make lint still runs, each once. make build is the second job's first step: its link
+## (one core) runs beside the race tests' compiles instead of before them.
+test: fmt-check tidy-check test-variants test-tools graphviz vet
 	@$(MAKE) --no-print-directory -j2 --output-sync=target race-tests beside-race-tests
 
 # beside-race-tests: the second job of make test's -j2 run, its targets one after another.
 beside-race-tests:
-	@$(MAKE) --no-print-directory cross-others && $(MAKE) --no-print-directory staticcheck && \
+	@$(MAKE) --no-print-directory build && $(MAKE) --no-print-directory cross-others && \
+	  $(MAKE) --no-print-directory staticcheck && \
 	  $(MAKE) --no-print-directory examples-built && $(MAKE) --no-print-directory flows-built
 
 ## test-tools: the Debian packages the tests check outputs with (lcov's genhtml, xmllint), installed when missing and apt-get can run.

@@ -9,12 +9,12 @@
 # package of a package that already links P), or X's internal tests into
 # package X_test.
 #
-# Allowed, each a small package or one left for later: agenttest, the
-# agent adapters and plugin host for pkg/agent (engine_seam_test.go), the
-# conformance helper for pkg/flowtest (TestConformanceGoldens lives there).
+# Allowed, each a small package: agenttest for pkg/agent (the test support
+# its transport tests share), the conformance helper for pkg/flowtest
+# (TestConformanceGoldens lives there).
 set -euo pipefail
 GO=${GO:-go}
-allowed='^kitsoki/(internal/testing/agenttest|pkg/agent/localllm|pkg/compose|pkg/plugin) \[kitsoki/pkg/agent\.test\]$|^kitsoki/internal/testing/conformance \[kitsoki/pkg/flowtest\.test\]$'
+allowed='^kitsoki/internal/testing/agenttest \[kitsoki/pkg/agent\.test\]$|^kitsoki/internal/testing/conformance \[kitsoki/pkg/flowtest\.test\]$'
 list=$("$GO" list -test -deps -f '{{.ImportPath}}' ./...)
 extra=$(printf '%s\n' "$list" | awk '$2 ~ /^\[.*\.test\]$/ { t = substr($2, 2, length($2) - 7); if ($1 != t && $1 != t "_test") print }' |
   sort -u | { grep -Ev "$allowed" || true; })

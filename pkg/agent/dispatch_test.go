@@ -80,7 +80,7 @@ func TestDispatchHappyPath(t *testing.T) {
 		t.Fatalf("complete payload order: %s", b)
 	}
 	// The decoded submission is what the engine binds (bind keys are tested
-	// at the engine seam, engine_seam_test.go).
+	// at the engine seam, pkg/compose/engine_seam_test.go).
 	if v, _ := res.Value.(map[string]any); v["echo_verb"] != "decide" {
 		t.Fatalf("decoded submission %v", res.Value)
 	}

@@ -15,7 +15,7 @@ import (
 // the same bytes.
 func TestAgentStoriesRun(t *testing.T) {
 	t.Parallel()
-	const n = 30
+	const n = 15
 	dir := writeSeeded(t, writeAgent, n, 7, "000/app.yaml", "001/flows/h.yaml", "001/flows/cassettes/c.yaml")
 	var files []*flowtest.File
 	for i := range n {

@@ -13,7 +13,7 @@ import (
 // its draws is the one the seed writes without -gates.
 func TestGatesStoriesRun(t *testing.T) {
 	t.Parallel()
-	const n = 30
+	const n = 15
 	flows := func(dir string, n int, seed uint64) error {
 		return write(dir, n, seed, genOpts{emits: true, trail: true, extras: true, more: true, gates: true})
 	}

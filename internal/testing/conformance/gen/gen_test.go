@@ -27,7 +27,7 @@ var goText = regexp.MustCompile(`interface conversion|runtime error|panic|gorout
 // any failure, view or event; the same seed writes the same bytes.
 func TestGeneratedStoriesRun(t *testing.T) {
 	t.Parallel()
-	const n = 40
+	const n = 20
 	flows := func(dir string, n int, seed uint64) error { return write(dir, n, seed, genOpts{}) }
 	dir := writeSeeded(t, flows, n, 7, "000/app.yaml", "002/flows/f.yaml")
 	runClean(t, discoverEach(t, dir, n), n)

@@ -15,7 +15,7 @@ import (
 // every mistake kind is drawn; the same seed writes the same bytes.
 func TestImportStoriesRun(t *testing.T) {
 	t.Parallel()
-	const n = 60
+	const n = 30
 	dir := writeSeeded(t, writeImport, n, 13, "000/app.yaml", "000/kid/app.yaml", "001/flows/f0.yaml")
 	want := []string{
 		"source:", "entry:", "exits:", "world_in:", "hosts: declared", "hosts: inherit", "export:", "import:",

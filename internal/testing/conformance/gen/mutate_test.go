@@ -25,7 +25,7 @@ func TestMutateStoriesRun(t *testing.T) {
 	if err != nil || len(stories) < 10 {
 		t.Fatalf("corpus stories: %d, error %v", len(stories), err)
 	}
-	n := 2 * len(stories)
+	n := len(stories)
 	write := func(dir string, n int, seed uint64) error { return writeMutate(dir, n, seed, corpus, false) }
 	dir := writeSeeded(t, write, n, 11, "000/origin.txt", "001/flows/m0.yaml", "002/flows/m7.yaml")
 	assertDrawn(t, dir, []string{

@@ -31,7 +31,7 @@ func loadErrors(d string) string {
 // construct is drawn; the same seed writes the same bytes.
 func TestPhaseStoriesRun(t *testing.T) {
 	t.Parallel()
-	const n = 60
+	const n = 30
 	dir := writeSeeded(t, writePhase, n, 17, "000/app.yaml", "001/flows/f0.yaml")
 	want := []string{"phase_templates:", "checkpoint_intents:", "cycle_budgets:", "on_enter:", "include:",
 		"{{ phase.next.done }}", "{{ tpl.title }}", "required: true", "'{id}_{kind}'", "'{id}_inner'",

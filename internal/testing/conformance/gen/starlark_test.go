@@ -13,7 +13,7 @@ import (
 // every kind of fixture are written; the same seed writes the same bytes.
 func TestStarlarkStoriesRun(t *testing.T) {
 	t.Parallel()
-	const n = 40
+	const n = 20
 	scripts := func(dir string, n int, seed uint64) error { return writeStarlark(dir, n, seed, false) }
 	dir := writeSeeded(t, scripts, n, 7, "000/app.yaml", "001/scripts/s1.star", "001/flows/h.yaml", "001/flows/cassettes/http.yaml")
 	var files []*flowtest.File

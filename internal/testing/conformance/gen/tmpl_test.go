@@ -15,7 +15,7 @@ import (
 // runtime text), and those that load run their turns.
 func TestTemplateStoriesRun(t *testing.T) {
 	t.Parallel()
-	const n = 40
+	const n = 20
 	dir := writeSeeded(t, writeTmpl, n, 7, "000/app.yaml", "001/flows/f.yaml", "001/views/inc.pongo")
 	var files []*flowtest.File
 	refused := 0

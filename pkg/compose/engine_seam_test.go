@@ -1,4 +1,4 @@
-package agent_test
+package compose_test
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"kitsoki/internal/agentcall"
+	"kitsoki/internal/testing/proctest"
 	"kitsoki/internal/testing/storyload"
 	"kitsoki/internal/testing/storytest"
 	"kitsoki/pkg/agent"
@@ -44,6 +45,16 @@ states:
   failed:
     terminal: true
 `
+
+// seamPlugins is the echoagent test plugin (a real subprocess plugin),
+// built on first use; TestMain removes it.
+var seamPlugins = storytest.Programs{Pkgs: []string{"kitsoki/internal/testing/agentplugins/echoagent"}}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	seamPlugins.Remove()
+	os.Exit(code)
+}
 
 // seamDir writes seamStory and its schema into a fresh directory.
 func seamDir(t *testing.T) string {
@@ -159,13 +170,13 @@ episodes:
 // declared in the story: the answer reaches world through the wire, and a
 // plugin crash sets host_error.kind plugin_crash.
 func TestEngineSeamBindKeysSubprocess(t *testing.T) {
-	bin := agent.BuildTestPlugin(t, "echoagent")
+	bin := seamPlugins.Path(t, "echoagent")
 	for _, tc := range []struct{ fault, wantState, wantKind string }{
 		{"", "deciding", ""},
 		{"crash", "failed", string(agent.KindPluginCrash)},
 	} {
 		t.Run("fault="+tc.fault, func(t *testing.T) {
-			agent.CheckNoChildren(t)
+			proctest.CheckNoChildren(t)
 			dir := storytest.TempTree(t, map[string]string{
 				"schemas/verdict.json": `{"type":"object","required":["echo_verb"],"properties":{"echo_verb":{"const":"decide"}}}`,
 				"app.yaml": strings.Replace(seamStory, "plugin: builtin.inprocess",
