@@ -2,6 +2,7 @@ package plugin
 
 import (
 	"context"
+	"encoding/json"
 	"regexp"
 	"sort"
 	"strings"
@@ -11,7 +12,8 @@ import (
 
 // redactHook is the built-in redact provider at agent/pre-dispatch: every
 // match of a pattern becomes "[redacted]" and every value of a named env
-// var becomes "[redacted:NAME]", in the prompt and in every string of with:.
+// var becomes "[redacted:NAME]", in the prompt and in every value of with:
+// (maskWith).
 type redactHook struct {
 	patterns []*regexp.Regexp
 	values   []envValue // longest first
@@ -57,7 +59,38 @@ func (h *redactHook) Hook(_ context.Context, point Point, p Payload) (Result, er
 		out["prompt"] = h.maskString(s)
 	}
 	if w, ok := p["with"].(map[string]any); ok {
-		out["with"] = jsonvalue.MapStrings(w, h.maskString, false)
+		out["with"] = h.maskWith(w)
 	}
 	return Result{Outcome: outcomeContinue, Payload: out}, nil
+}
+
+// maskWith is with: as the model may see it: every string masked
+// (maskString); a number whose text holds a named env value becomes that
+// text masked, a string; and when the encoded result still spells one
+// (a value spanning the JSON syntax, `","`, or in a key), all of with:
+// becomes that text masked under "redacted": the value is never sent
+// whole, even at the cost of with:'s shape.
+func (h *redactHook) maskWith(w map[string]any) map[string]any {
+	out := jsonvalue.MapLeaves(jsonvalue.MapStrings(w, h.maskString, false), func(v any) any {
+		switch v.(type) {
+		case nil, bool, string:
+			return v
+		}
+		enc, err := json.Marshal(v)
+		if err != nil {
+			return v
+		}
+		if m := h.secretsOnly(string(enc)); m != string(enc) {
+			return m
+		}
+		return v
+	}).(map[string]any)
+	enc, err := json.Marshal(out)
+	if err != nil {
+		return out
+	}
+	if m := h.secretsOnly(string(enc)); m != string(enc) {
+		return map[string]any{"redacted": m}
+	}
+	return out
 }
