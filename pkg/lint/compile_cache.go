@@ -92,3 +92,16 @@ func (c *checker) compileValue(v any) (string, error) {
 	}
 	return "", nil
 }
+
+// builtOf is what the check's one compile of a guard or template (kind)
+// built, or nil when it does not compile.
+func (c *checker) builtOf(kind compileKind, src string) any {
+	compile := c.compileTemplate
+	if kind == compiledGuard {
+		compile = c.compileGuard
+	}
+	if compile(src) != nil {
+		return nil
+	}
+	return c.built[compileKey{kind, src}]
+}

@@ -44,14 +44,7 @@ func (c *checker) bareNames(kind compileKind, src string) []string {
 	if !strings.Contains(src, "{{") && (kind != compiledGuard || src == "") {
 		return nil
 	}
-	compile := c.compileTemplate
-	if kind == compiledGuard {
-		compile = c.compileGuard
-	}
-	if compile(src) != nil {
-		return nil
-	}
-	if b, ok := c.built[compileKey{kind, src}].(interface{ BareNames() []string }); ok {
+	if b, ok := c.builtOf(kind, src).(interface{ BareNames() []string }); ok {
 		return b.BareNames()
 	}
 	return nil

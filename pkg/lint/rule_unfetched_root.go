@@ -68,14 +68,7 @@ func (c *checker) unfetched(kind compileKind, src string) []string {
 	if kind == compiledTemplate && !strings.Contains(src, "{{") {
 		return nil
 	}
-	compile := c.compileTemplate
-	if kind == compiledGuard {
-		compile = c.compileGuard
-	}
-	if compile(src) != nil {
-		return nil
-	}
-	if b, ok := c.built[compileKey{kind, src}].(interface{ UnfetchedRoots() []string }); ok {
+	if b, ok := c.builtOf(kind, src).(interface{ UnfetchedRoots() []string }); ok {
 		return b.UnfetchedRoots()
 	}
 	return nil

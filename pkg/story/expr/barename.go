@@ -126,6 +126,12 @@ func (p *Program) BareNames() []string { return bareNames(p) }
 
 // bareNames is the non-root bare names of progs, once each, in order.
 func bareNames(progs ...*Program) []string {
+	return undefNames(progs, func(name string) bool { return !upstreamRoots[name] && !unfetchedRoots[name] })
+}
+
+// undefNames is the names progs read through the calls rewriteBareNames
+// put in place of a name (undefFn) that keep holds, once each, in order.
+func undefNames(progs []*Program, keep func(string) bool) []string {
 	var out []string
 	walkProgs(progs, func(n ast.Node) {
 		call, ok := n.(*ast.CallNode)
@@ -133,7 +139,7 @@ func bareNames(progs ...*Program) []string {
 			return
 		}
 		if id, ok := call.Callee.(*ast.IdentifierNode); ok && id.Value == undefFn {
-			if s, ok := call.Arguments[1].(*ast.StringNode); ok && !upstreamRoots[s.Value] && !unfetchedRoots[s.Value] {
+			if s, ok := call.Arguments[1].(*ast.StringNode); ok && keep(s.Value) {
 				out = addOnce(out, s.Value)
 			}
 		}
@@ -153,17 +159,5 @@ func (p *Program) UnfetchedRoots() []string { return unfetchedNames(p) }
 func (t *Template) UnfetchedRoots() []string { return unfetchedNames(t.progs...) }
 
 func unfetchedNames(progs ...*Program) []string {
-	var out []string
-	walkProgs(progs, func(n ast.Node) {
-		call, ok := n.(*ast.CallNode)
-		if !ok || len(call.Arguments) != 2 {
-			return
-		}
-		if id, ok := call.Callee.(*ast.IdentifierNode); ok && id.Value == undefFn {
-			if s, ok := call.Arguments[1].(*ast.StringNode); ok && unfetchedRoots[s.Value] {
-				out = addOnce(out, s.Value)
-			}
-		}
-	})
-	return out
+	return undefNames(progs, func(name string) bool { return unfetchedRoots[name] })
 }
