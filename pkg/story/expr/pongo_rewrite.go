@@ -63,8 +63,17 @@ func endAfter(s, end string) int {
 
 // tagEnd is the length of the tag s starts with, literals skipped (all if unclosed).
 func tagEnd(s, end string) int {
+	if i := outsideLiterals(s, 2, end); i >= 0 {
+		return i + len(end)
+	}
+	return len(s)
+}
+
+// outsideLiterals is the offset of the first needle in s from from on
+// outside the string literals ("…", '…', backslash escapes), or -1.
+func outsideLiterals(s string, from int, needle string) int {
 	var quote byte
-	for i := 2; i < len(s); i++ {
+	for i := from; i < len(s); i++ {
 		switch c := s[i]; {
 		case quote != 0:
 			if c == '\\' {
@@ -74,11 +83,11 @@ func tagEnd(s, end string) int {
 			}
 		case c == '"' || c == '\'':
 			quote = c
-		case strings.HasPrefix(s[i:], end):
-			return i + len(end)
+		case strings.HasPrefix(s[i:], needle):
+			return i
 		}
 	}
-	return len(s)
+	return -1
 }
 
 // includeOnly is an include tag ending in `only` (group 2).
@@ -234,7 +243,7 @@ func CoalesceInTag(src string) (line, col int) {
 			i += endAfter(rest, "#}")
 		case strings.HasPrefix(rest, "{{") || strings.HasPrefix(rest, "{%"):
 			end := tagEnd(rest, rest[1:2]+"}")
-			if k := coalesceOutsideLiterals(rest[2:end]); k >= 0 {
+			if k := outsideLiterals(rest[2:end], 0, " ?? "); k >= 0 {
 				at := i + 2 + k + 1 // the first '?'
 				line = 1 + strings.Count(src[:at], "\n")
 				return line, at - strings.LastIndexByte(src[:at], '\n')
@@ -245,28 +254,6 @@ func CoalesceInTag(src string) (line, col int) {
 		}
 	}
 	return 0, 0
-}
-
-// coalesceOutsideLiterals is the offset of the first ` ?? ` of a tag body
-// outside its string literals, or -1.
-func coalesceOutsideLiterals(body string) int {
-	var quote byte
-	for i := 0; i < len(body); i++ {
-		c := body[i]
-		switch {
-		case quote != 0:
-			if c == '\\' {
-				i++
-			} else if c == quote {
-				quote = 0
-			}
-		case c == '"' || c == '\'':
-			quote = c
-		case strings.HasPrefix(body[i:], " ?? "):
-			return i
-		}
-	}
-	return -1
 }
 
 // LiteralIncludes lists the literal include, extends and import targets
