@@ -62,10 +62,16 @@ func (r *runner) gateCandidates(s *State) ([]string, bool) {
 		// the handlers a turn would take: a "*" below the level that
 		// names the intent comes first (conformance gate-wildcard-first),
 		// and the arm that would win decides (conformance
-		// gate-winning-arm): a stay ahead of a forward arm is no gate
+		// gate-winning-arm): a stay ahead of a forward arm is no gate,
+		// and a guard that cannot be evaluated ends the look at that
+		// intent with no forward move (conformance gate-guard-error)
 		arms, x := lookupFrom(s, name)
 		for _, a := range arms {
-			if !guardHolds(a, env) {
+			held, err := guardHolds(a, env)
+			if err != nil {
+				break
+			}
+			if !held {
 				continue
 			}
 			if r.movesOn(a, x, s) {
@@ -77,13 +83,14 @@ func (r *runner) gateCandidates(s *State) ([]string, bool) {
 	return out, gate
 }
 
-// guardHolds reports whether a's guard holds (one that cannot be evaluated does not).
-func guardHolds(a *Transition, env map[string]any) bool {
+// guardHolds reports whether a's guard holds, and the error of one that
+// cannot be evaluated.
+func guardHolds(a *Transition, env map[string]any) (bool, error) {
 	if a.When == nil || a.Default {
-		return true
+		return true, nil
 	}
 	ok, err := a.When.eval(env)
-	return err == nil && ok
+	return err == nil && ok, err
 }
 
 // movesOn reports whether arm a, declared on x, leaves s for another

@@ -67,3 +67,43 @@ expect_files:
 		t.Fatalf("the secret reached the result: %s", out)
 	}
 }
+
+// A missing expect_files path is shown as upstream shows it (hunt21,
+// storymut of expect-files-written): joined to the fixture's directory as
+// the run named the story, so `test flows app.yaml` prints bugs/b3.md for
+// ../bugs/b3.md, and an absolute story path an absolute one (it printed
+// the absolute path either way).
+func TestExpectFilesMissingShownAsNamed(t *testing.T) {
+	base := t.TempDir()
+	storytest.WriteTree(t, base, map[string]string{
+		".git/HEAD": "ref: refs/heads/main\n",
+		"app.yaml": `app: {id: fm}
+root: s
+intents: {go: {}}
+states:
+  s: {on: {go: [{target: e}]}}
+  e: {terminal: true}
+`,
+		"flows/f.yaml": `test_kind: flow
+initial_state: s
+turns:
+  - intent: {name: go}
+expect_files: [{path: ../bugs/b3.md}]
+`,
+	})
+	t.Chdir(base)
+	for app, want := range map[string]string{
+		"app.yaml":                      "(resolved: bugs/b3.md)",
+		filepath.Join(base, "app.yaml"): "(resolved: " + filepath.Join(base, "bugs", "b3.md") + ")",
+	} {
+		files, _, err := Discover([]string{app}, "", true, nil)
+		if err != nil || len(files) != 1 {
+			t.Fatalf("%s: %v %d", app, err, len(files))
+		}
+		rs := NewRunner(Options{Jobs: 1}).Run(context.Background(), files)
+		if len(rs) != 1 {
+			t.Fatalf("results: %+v", rs)
+		}
+		wantFail(t, rs[0], "expect_files[../bugs/b3.md]: file does not exist "+want)
+	}
+}

@@ -973,8 +973,13 @@ func (fr *fixtureRun) fileCheck(c *checker, fe FileExpect) {
 		return
 	}
 	if !exists {
-		abs, _ := filepath.Abs(p)
-		c.fail(fe.Pos, "expect_files[%s]: file does not exist (resolved: %s)", fe.Path, abs)
+		// as upstream: the path joined to the fixture's directory as the
+		// run named it (relative when the story was named relative)
+		shown := fe.Path
+		if !filepath.IsAbs(shown) {
+			shown = filepath.Join(filepath.Dir(fr.fx.File), shown)
+		}
+		c.fail(fe.Pos, "expect_files[%s]: file does not exist (resolved: %s)", fe.Path, shown)
 		return
 	}
 	if fe.ContentMatches == "" {
