@@ -2,7 +2,8 @@
 // map[string]any, []any and scalars): turning [encoding/json.Number] into Go
 // numbers ([Ints], [Int64s]), deep copies ([CopyMap], [CopyNilAsEmpty],
 // [CopyAsJSON], [Normalize] for YAML-decoded values) and the JSON round
-// trip ([RoundTrip]), and the one strict decode of exactly one JSON value
-// ([One], [OneExact] with every digit kept). It must not touch schemas or
+// trip ([RoundTrip]), the one strict decode of exactly one JSON value
+// ([One], [OneExact] with every digit kept), and masking a map through
+// its encoding ([MaskEncoded]). It must not touch schemas or
 // I/O: callers pick the number form their consumers expect.
 package jsonvalue

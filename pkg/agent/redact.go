@@ -342,19 +342,7 @@ func (rd redactor) mapValue(m map[string]any) map[string]any {
 	if !rd.outside {
 		return out
 	}
-	enc, err := json.Marshal(out)
-	if err != nil {
-		return out
-	}
-	masked := rd.replace(string(enc))
-	if masked == string(enc) {
-		return out
-	}
-	var v map[string]any
-	if json.Unmarshal([]byte(masked), &v) == nil {
-		return v
-	}
-	return map[string]any{"redacted": masked}
+	return jsonvalue.MaskEncoded(out, rd.replace, false)
 }
 
 // raw masks secrets inside a raw JSON value (or text), keeping the bytes

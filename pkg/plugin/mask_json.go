@@ -1,10 +1,6 @@
 package plugin
 
-import (
-	"encoding/json"
-
-	"kitsoki/internal/jsonvalue"
-)
+import "kitsoki/internal/jsonvalue"
 
 // maskJSON is m with every string masked, map keys included (a secret
 // echoed as a key is as much the secret). A secret no one string holds
@@ -16,18 +12,5 @@ func maskJSON(mask func(string) string, m map[string]any) map[string]any {
 	if m == nil || mask == nil {
 		return m
 	}
-	out := jsonvalue.MapStrings(m, mask, true).(map[string]any)
-	enc, err := json.Marshal(out)
-	if err != nil {
-		return out
-	}
-	masked := mask(string(enc))
-	if masked == string(enc) {
-		return out
-	}
-	var v map[string]any
-	if jsonvalue.OneExact([]byte(masked), &v) == nil && v != nil {
-		return v
-	}
-	return map[string]any{"redacted": masked}
+	return jsonvalue.MaskEncoded(jsonvalue.MapStrings(m, mask, true).(map[string]any), mask, true)
 }

@@ -67,9 +67,9 @@ func (h *redactHook) Hook(_ context.Context, point Point, p Payload) (Result, er
 // maskWith is with: as the model may see it: every string masked
 // (maskString); a number whose text holds a named env value becomes that
 // text masked, a string; and when the encoded result still spells one
-// (a value spanning the JSON syntax, `","`, or in a key), all of with:
-// becomes that text masked under "redacted": the value is never sent
-// whole, even at the cost of with:'s shape.
+// (a value spanning the JSON syntax, `","`, or in a key), it is that text
+// masked, read again (jsonvalue.MaskEncoded), or under "redacted": the
+// value is never sent whole, even at the cost of with:'s shape.
 func (h *redactHook) maskWith(w map[string]any) map[string]any {
 	out := jsonvalue.MapLeaves(jsonvalue.MapStrings(w, h.maskString, false), func(v any) any {
 		switch v.(type) {
@@ -85,12 +85,5 @@ func (h *redactHook) maskWith(w map[string]any) map[string]any {
 		}
 		return v
 	}).(map[string]any)
-	enc, err := json.Marshal(out)
-	if err != nil {
-		return out
-	}
-	if m := h.secretsOnly(string(enc)); m != string(enc) {
-		return map[string]any{"redacted": m}
-	}
-	return out
+	return jsonvalue.MaskEncoded(out, h.secretsOnly, true)
 }

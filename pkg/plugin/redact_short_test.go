@@ -18,12 +18,13 @@ func TestRedactHookSkipsShortValues(t *testing.T) {
 
 // A named env value reaching with: other than inside one string is masked
 // too: in a number (the number becomes the masked text), spanning the JSON
-// syntax between two strings or in a map key (all of with: goes under
-// "redacted"). Before, with: was masked string by string and each of
-// these went to the model whole.
+// syntax between two strings or in a map key (the encoding masked and read
+// again), across a value and a key (the masked text is no JSON: all of
+// with: goes under "redacted"). Before, with: was masked string by string
+// and each of these went to the model whole.
 func TestRedactHookMasksWithPastStrings(t *testing.T) {
-	env := map[string]string{"NUM": "48213", "SPAN": `a","b`, "KEY": "key-9931"}
-	h := newRedactHook(RedactConfig{Env: []string{"NUM", "SPAN", "KEY"}}, func(k string) string { return env[k] })
+	env := map[string]string{"NUM": "48213", "SPAN": `a","b`, "KEY": "key-9931", "MIX": `7,"bb`}
+	h := newRedactHook(RedactConfig{Env: []string{"NUM", "SPAN", "KEY", "MIX"}}, func(k string) string { return env[k] })
 	for _, tc := range []struct {
 		name string
 		with map[string]any
@@ -31,8 +32,9 @@ func TestRedactHookMasksWithPastStrings(t *testing.T) {
 	}{
 		{"number", map[string]any{"n": float64(48213), "l": []any{json.Number("1482130")}, "s": "x", "ok": 7.5, "b": true, "z": nil},
 			`{"b":true,"l":["1[redacted:NUM]0"],"n":"[redacted:NUM]","ok":7.5,"s":"x","z":null}`},
-		{"spanning", map[string]any{"l": []any{"a", "b"}}, `{"redacted":"{\"l\":[\"[redacted:SPAN]\"]}"}`},
-		{"key", map[string]any{"key-9931": 1}, `{"redacted":"{\"[redacted:KEY]\":1}"}`},
+		{"spanning", map[string]any{"l": []any{"a", "b"}}, `{"l":["[redacted:SPAN]"]}`},
+		{"key", map[string]any{"key-9931": 1}, `{"[redacted:KEY]":1}`},
+		{"value and key", map[string]any{"a": 7, "bb": 2}, `{"redacted":"{\"a\":[redacted:MIX]\":2}"}`},
 		{"nothing", map[string]any{"s": "tok", "m": map[string]any(nil)}, `{"m":{},"s":"tok"}`},
 	} {
 		res, err := h.Hook(t.Context(), pointPreDispatch, Payload{"with": tc.with})
