@@ -192,9 +192,9 @@ func (p *hostProc) answer(handler string, out []byte, sent int64) (host.Result, 
 	}
 	if p.mask != nil { // a provider inherits kitsoki's environment: mask what it echoes, as an agent's answer is
 		a.InfraError, a.Error = p.mask(a.InfraError), p.mask(a.Error)
-		a.Data = p.maskData(a.Data)
+		a.Data = maskJSON(p.mask, a.Data)
 		if c := a.Clarification; c != nil {
-			c.Question, c.Data = p.mask(c.Question), p.maskData(c.Data)
+			c.Question, c.Data = p.mask(c.Question), maskJSON(p.mask, c.Data)
 		}
 	}
 	if a.InfraError != "" {
@@ -211,6 +211,3 @@ func (p *hostProc) answer(handler string, out []byte, sent int64) (host.Result, 
 	}
 	return host.Result{Data: a.Data, Error: a.Error, Delay: time.Duration(a.DelayMS) * time.Millisecond, Clarification: a.Clarification}, nil
 }
-
-// maskData masks a provider's data (maskJSON); nil stays nil.
-func (p *hostProc) maskData(d map[string]any) map[string]any { return maskJSON(p.mask, d) }
