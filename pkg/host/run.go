@@ -17,6 +17,7 @@ import (
 	"syscall"
 	"time"
 
+	"kitsoki/internal/jsonvalue"
 	"kitsoki/internal/proc"
 )
 
@@ -191,7 +192,7 @@ func runData(out *proc.Head, exit int) map[string]any {
 // strings as they are, bools and numbers in their fmt form (every integer
 // kind, see docs/compat/hosts.md), maps and lists as compact JSON.
 func argString(a any) (string, error) {
-	if n, ok := isInteger(a); ok {
+	if n, ok := jsonvalue.Integer(a); ok {
 		return fmt.Sprint(n), nil
 	}
 	switch t := a.(type) {
@@ -199,7 +200,7 @@ func argString(a any) (string, error) {
 		return "", nil
 	case string:
 		return t, nil
-	case bool, float64, float32, uint64: // a uint64 isInteger refused: above MaxInt64
+	case bool, float64, float32, uint64: // a uint64 jsonvalue.Integer refused: above MaxInt64
 		return fmt.Sprint(t), nil
 	case map[string]any, []any:
 		b, err := json.Marshal(t)
