@@ -270,8 +270,8 @@ func parseClaudeEnvelope(out []byte) (*claudeEnvelope, error) {
 		return &env, nil
 	}
 	lines := bytes.Split(out, []byte("\n"))
-	for i := len(lines) - 1; i >= 0; i-- {
-		l := bytes.TrimSpace(lines[i])
+	for _, line := range slices.Backward(lines) {
+		l := bytes.TrimSpace(line)
 		if len(l) == 0 || l[0] != '{' {
 			continue
 		}
@@ -301,8 +301,8 @@ func StripCodeFence(text string) string {
 		return strings.TrimSpace(m[1])
 	}
 	if strings.HasPrefix(s, "```") { // an unterminated fence
-		if i := strings.IndexByte(s, '\n'); i >= 0 {
-			return strings.TrimSpace(s[i+1:])
+		if _, after, ok := strings.Cut(s, "\n"); ok {
+			return strings.TrimSpace(after)
 		}
 	}
 	return s

@@ -527,8 +527,7 @@ func awaitAsk(ctx, cctx context.Context, ch <-chan askOutcome, alias string, tim
 // by the deadline.
 func answered(ctx context.Context, out askOutcome, alias string, timeout time.Duration) (*AskResponse, *AskResponse, *AskError) {
 	if out.err != nil {
-		var ae *AskError
-		if errors.As(out.err, &ae) {
+		if ae, ok := errors.AsType[*AskError](out.err); ok {
 			return nil, nil, ae
 		}
 		if errors.Is(out.err, context.DeadlineExceeded) || errors.Is(out.err, context.Canceled) {

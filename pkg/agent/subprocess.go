@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -160,7 +161,7 @@ type askWire struct {
 type lineSlice []byte
 
 func (s *lineSlice) UnmarshalJSON(b []byte) error {
-	*s = b[:len(b):len(b)] // an append must not write into the rest of the line
+	*s = slices.Clip(b) // an append must not write into the rest of the line
 	return nil
 }
 

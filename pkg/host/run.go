@@ -276,8 +276,7 @@ func badCwd(sp runSpec, cwd string, statErr error) error {
 	if c := sp.command(); c.Err != nil {
 		return fmt.Errorf("host.run: exec: %v", c.Err)
 	}
-	var pe *fs.PathError
-	if errors.As(statErr, &pe) {
+	if pe, ok := errors.AsType[*fs.PathError](statErr); ok {
 		return fmt.Errorf("host.run: exec: chdir %s: %v", cwd, pe.Err)
 	}
 	return fmt.Errorf("host.run: exec: fork/exec %s: %v", sp.command().Path, syscall.ENOTDIR)
