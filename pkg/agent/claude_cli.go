@@ -51,12 +51,6 @@ type claudeCLITransport struct {
 	closed  bool
 }
 
-// claudePolicy is how the claude CLI runs: kitsoki's whole environment plus
-// env:, killed at once when the call ends (a one-shot call has no state).
-func claudePolicy(env map[string]string) proc.Policy {
-	return proc.Policy{Env: proc.Env{Policy: proc.EnvInherit, Vars: proc.Set(env)}, WaitDelay: time.Second}
-}
-
 // newClaudeCLITransport is the Builder for plugin: builtin.claude_cli.
 // It never fails: a missing binary is reported when the alias is called.
 func newClaudeCLITransport(p *story.AgentPlugin, bc BuildContext) (Transport, error) {
@@ -175,7 +169,9 @@ func (t *claudeCLITransport) Ask(ctx context.Context, req *AskRequest) (*AskResp
 	if t.isClosed() {
 		return nil, t.errf(KindTransportError, "the transport is closed (Ask after Close)")
 	}
-	pr, err := proc.Start(context.Background(), cmd, claudePolicy(t.env))
+	// kitsoki's whole environment plus env:, killed at once when the call
+	// ends (a one-shot call has no state)
+	pr, err := proc.Start(context.Background(), cmd, proc.Policy{Env: proc.Env{Policy: proc.EnvInherit, Vars: proc.Set(t.env)}, WaitDelay: time.Second})
 	if err != nil {
 		return nil, t.errf(KindTransportError, "cannot start %s (%v); %s", bin, err, claudeInstallHint)
 	}
