@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"os/exec"
+	"slices"
 	"sync"
 	"time"
 
@@ -466,7 +467,7 @@ func (c *Client) debug(msg string, kv ...any) {
 	if c.cfg.Log == nil {
 		return
 	}
-	c.cfg.Log.Debug(c.cfg.LogName+" "+msg, append(c.cfg.LogAttrs[:len(c.cfg.LogAttrs):len(c.cfg.LogAttrs)], kv...)...)
+	c.cfg.Log.Debug(c.cfg.LogName+" "+msg, append(slices.Clip(c.cfg.LogAttrs), kv...)...)
 }
 
 // forget drops ch as the current child (if it still is) and kills it.

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
+	"slices"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -113,7 +114,7 @@ func (s *Stderr) logLine(l []byte) {
 	if s.panicked {
 		lvl = slog.LevelError
 	}
-	s.log.Log(context.Background(), lvl, s.msg, append(s.attrs[:len(s.attrs):len(s.attrs)], "line", redactWith(s.redact, string(l)))...)
+	s.log.Log(context.Background(), lvl, s.msg, append(slices.Clip(s.attrs), "line", redactWith(s.redact, string(l)))...)
 }
 
 // levelPrefixes are the level tags a child may start a stderr line with

@@ -2,6 +2,7 @@ package jsonvalue
 
 import (
 	"encoding/json"
+	"math"
 	"reflect"
 	"strings"
 	"testing"
@@ -174,5 +175,23 @@ func TestMapLeaves(t *testing.T) {
 	}
 	if MapLeaves(5, double) != 10 {
 		t.Fatal("a bare scalar is not mapped")
+	}
+}
+
+// Integer takes every Go integer kind a decoder or a caller makes, and
+// nothing else; an unsigned value above MaxInt64 is refused.
+func TestInteger(t *testing.T) {
+	for _, c := range []struct {
+		v    any
+		n    int64
+		want bool
+	}{
+		{int(-3), -3, true}, {int8(7), 7, true}, {int64(math.MinInt64), math.MinInt64, true},
+		{uint8(9), 9, true}, {uint64(math.MaxInt64), math.MaxInt64, true}, {uint64(math.MaxInt64) + 1, 0, false},
+		{2.0, 0, false}, {"2", 0, false}, {nil, 0, false}, {true, 0, false},
+	} {
+		if n, ok := Integer(c.v); ok != c.want || ok && n != c.n {
+			t.Errorf("Integer(%#v) = %d, %v; want %d, %v", c.v, n, ok, c.n, c.want)
+		}
 	}
 }

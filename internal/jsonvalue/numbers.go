@@ -3,6 +3,7 @@ package jsonvalue
 import (
 	"encoding/json"
 	"math"
+	"reflect"
 )
 
 // Ints turns every [json.Number] in v into int (integral and in range) or
@@ -42,4 +43,17 @@ func convertNumbers(v any, int64s bool) any {
 		}
 	}
 	return v
+}
+
+// Integer reports whether v is one of Go's integer kinds (as a YAML or
+// JSON decoder, or a caller, made it), returning its value as int64
+// (false for an unsigned value above MaxInt64).
+func Integer(v any) (int64, bool) {
+	switch rv := reflect.ValueOf(v); {
+	case rv.CanInt():
+		return rv.Int(), true
+	case rv.CanUint():
+		return int64(rv.Uint()), rv.Uint() <= math.MaxInt64
+	}
+	return 0, false
 }

@@ -51,12 +51,6 @@ type claudeCLITransport struct {
 	closed  bool
 }
 
-// claudePolicy is how the claude CLI runs: kitsoki's whole environment plus
-// env:, killed at once when the call ends (a one-shot call has no state).
-func claudePolicy(env map[string]string) proc.Policy {
-	return proc.Policy{Env: proc.Env{Policy: proc.EnvInherit, Vars: proc.Set(env)}, WaitDelay: time.Second}
-}
-
 // newClaudeCLITransport is the Builder for plugin: builtin.claude_cli.
 // It never fails: a missing binary is reported when the alias is called.
 func newClaudeCLITransport(p *story.AgentPlugin, bc BuildContext) (Transport, error) {
@@ -175,7 +169,9 @@ func (t *claudeCLITransport) Ask(ctx context.Context, req *AskRequest) (*AskResp
 	if t.isClosed() {
 		return nil, t.errf(KindTransportError, "the transport is closed (Ask after Close)")
 	}
-	pr, err := proc.Start(context.Background(), cmd, claudePolicy(t.env))
+	// kitsoki's whole environment plus env:, killed at once when the call
+	// ends (a one-shot call has no state)
+	pr, err := proc.Start(context.Background(), cmd, proc.Policy{Env: proc.Env{Policy: proc.EnvInherit, Vars: proc.Set(t.env)}, WaitDelay: time.Second})
 	if err != nil {
 		return nil, t.errf(KindTransportError, "cannot start %s (%v); %s", bin, err, claudeInstallHint)
 	}
@@ -270,8 +266,8 @@ func parseClaudeEnvelope(out []byte) (*claudeEnvelope, error) {
 		return &env, nil
 	}
 	lines := bytes.Split(out, []byte("\n"))
-	for i := len(lines) - 1; i >= 0; i-- {
-		l := bytes.TrimSpace(lines[i])
+	for _, line := range slices.Backward(lines) {
+		l := bytes.TrimSpace(line)
 		if len(l) == 0 || l[0] != '{' {
 			continue
 		}
@@ -301,8 +297,8 @@ func StripCodeFence(text string) string {
 		return strings.TrimSpace(m[1])
 	}
 	if strings.HasPrefix(s, "```") { // an unterminated fence
-		if i := strings.IndexByte(s, '\n'); i >= 0 {
-			return strings.TrimSpace(s[i+1:])
+		if _, after, ok := strings.Cut(s, "\n"); ok {
+			return strings.TrimSpace(after)
 		}
 	}
 	return s

@@ -154,8 +154,7 @@ func Errorf(kind Kind, format string, args ...any) *AskError {
 // KindOf returns the Kind of the first *AskError in err's chain, or "" when
 // there is none.
 func KindOf(err error) Kind {
-	var ae *AskError
-	if errors.As(err, &ae) {
+	if ae, ok := errors.AsType[*AskError](err); ok {
 		return ae.Kind
 	}
 	return ""

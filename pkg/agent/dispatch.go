@@ -99,7 +99,10 @@ func (r *Registry) Dispatch(ctx context.Context, c Call) (*Result, error) {
 	timeout := cmp.Or(max(c.Timeout, 0), r.timeout)
 	st := callState{r: r, c: &c, alias: alias, sink: cmp.Or(c.Sink, r.sink), start: time.Now(), timeout: timeout, notes: &callNotes{}}
 
-	// 1. Build the request.
+	// 1. Build the request: with: and the world deep-copied, so a plugin
+	// (an in-process one in particular) can never change the engine's
+	// state through it; the world is never nil (an empty one is
+	// {"vars":{}}).
 	req := &AskRequest{
 		SessionID: c.SessionID,
 		Turn:      c.Turn,
@@ -107,7 +110,7 @@ func (r *Registry) Dispatch(ctx context.Context, c Call) (*Result, error) {
 		Verb:      c.Verb,
 		Prompt:    c.Prompt,
 		With:      copyMap(c.With),
-		World:     snapshotWorld(c.World),
+		World:     World{Vars: jsonvalue.CopyAsJSON(c.World).(map[string]any)},
 		Deadline:  softDeadline(ctx, c.Deadline, st.start, timeout),
 		CallID:    c.CallID,
 	}
@@ -527,8 +530,7 @@ func awaitAsk(ctx, cctx context.Context, ch <-chan askOutcome, alias string, tim
 // by the deadline.
 func answered(ctx context.Context, out askOutcome, alias string, timeout time.Duration) (*AskResponse, *AskResponse, *AskError) {
 	if out.err != nil {
-		var ae *AskError
-		if errors.As(out.err, &ae) {
+		if ae, ok := errors.AsType[*AskError](out.err); ok {
 			return nil, nil, ae
 		}
 		if errors.Is(out.err, context.DeadlineExceeded) || errors.Is(out.err, context.Canceled) {
@@ -552,4 +554,12 @@ func (r *Registry) redactError(ae *AskError) *AskError {
 		detail = ae.Underlying.Error()
 	}
 	return &AskError{Kind: ae.Kind, Detail: r.redact.String(detail), Underlying: r.redact.underlying(ae.Underlying)}
+}
+
+// copyMap deep-copies a with: block (nil stays nil).
+func copyMap(m map[string]any) map[string]any {
+	if m == nil {
+		return nil
+	}
+	return jsonvalue.CopyAsJSON(m).(map[string]any)
 }

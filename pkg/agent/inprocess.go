@@ -43,8 +43,7 @@ func (t *inprocess) Ask(ctx context.Context, req *AskRequest) (*AskResponse, err
 		return nil, ContextError(t.alias, cerr)
 	}
 	if err != nil {
-		var ae *AskError
-		if errors.As(err, &ae) {
+		if _, ok := errors.AsType[*AskError](err); ok {
 			return nil, err
 		}
 		return nil, &AskError{Kind: KindPluginCrash, Detail: "in-process agent " + t.alias + ": " + err.Error(), Underlying: err}

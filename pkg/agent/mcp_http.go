@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"mime"
 	"net/http"
 	"net/url"
@@ -136,9 +137,7 @@ func (h *headerRoundTripper) RoundTrip(r *http.Request) (*http.Response, error) 
 	stop := context.AfterFunc(h.closed, cancel)
 	release := func() { stop(); cancel() }
 	r2 := r.Clone(ctx)
-	for k, vs := range h.headers {
-		r2.Header[k] = vs
-	}
+	maps.Copy(r2.Header, h.headers)
 	resp, err := h.base.RoundTrip(r2)
 	if err != nil {
 		release()

@@ -77,12 +77,12 @@ func (n *callNotes) take(p *strayLog) {
 	if n == nil {
 		return
 	}
-	for _, s := range lines {
-		n.addStray(s)
-	}
 	n.mu.Lock()
+	defer n.mu.Unlock()
+	for _, s := range lines {
+		n.stray.add(s)
+	}
 	n.stray.more += more
-	n.mu.Unlock()
 }
 
 // fields returns what the trace event carries.

@@ -321,10 +321,8 @@ func (rd redactor) holds(v any) bool {
 			}
 		}
 	case []any:
-		for _, e := range x {
-			if rd.holds(e) {
-				return true
-			}
+		if slices.ContainsFunc(x, rd.holds) {
+			return true
 		}
 	}
 	return false

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -30,17 +31,6 @@ import (
 // subprocessTerminateGrace is how long Close waits after SIGTERM.
 const subprocessTerminateGrace = 2 * time.Second
 
-// subprocessPolicy is how a plugin program runs: the minimal environment
-// plus env:; on Close SIGTERM to its group, SIGKILL after grace.
-func subprocessPolicy(env map[string]string, grace time.Duration) proc.Policy {
-	return proc.Policy{
-		Env:       proc.Env{Policy: proc.EnvMinimal, Vars: proc.Set(env)},
-		StdinPipe: true,
-		TermGrace: grace,
-		WaitDelay: time.Second,
-	}
-}
-
 type subprocessTransport struct {
 	alias  string
 	redact func(string) string
@@ -56,14 +46,20 @@ func newSubprocessTransport(p *story.AgentPlugin, bc BuildContext) (Transport, e
 	if strings.TrimSpace(p.Command) == "" {
 		return nil, fmt.Errorf("agent_plugins.%s: subprocess plugin requires command: (the program to run, e.g. command: ./bin/my-agent)", p.Alias)
 	}
-	cmd := bc.storyPath(p.Command)
 	t := &subprocessTransport{alias: p.Alias, redact: bc.Mask}
 	t.client = childproc.New(childproc.Config{
 		Who:     "subprocess plugin " + p.Alias,
-		Command: cmd,
+		Command: bc.storyPath(p.Command),
 		Args:    append([]string(nil), p.Args...),
 		Dir:     bc.StoryDir,
-		Policy:  subprocessPolicy(maps.Clone(p.Env), subprocessTerminateGrace),
+		// the minimal environment plus env:; on Close SIGTERM to its
+		// group, SIGKILL after the grace
+		Policy: proc.Policy{
+			Env:       proc.Env{Policy: proc.EnvMinimal, Vars: proc.Set(maps.Clone(p.Env))},
+			StdinPipe: true,
+			TermGrace: subprocessTerminateGrace,
+			WaitDelay: time.Second,
+		},
 		StartHint: fmt.Sprintf("check command: in agent_plugins.%s (an absolute path, a path relative to the story directory, or a program on PATH)",
 			p.Alias),
 		SHA256:   p.SHA256,
@@ -160,7 +156,7 @@ type askWire struct {
 type lineSlice []byte
 
 func (s *lineSlice) UnmarshalJSON(b []byte) error {
-	*s = b[:len(b):len(b)] // an append must not write into the rest of the line
+	*s = slices.Clip(b) // an append must not write into the rest of the line
 	return nil
 }
 

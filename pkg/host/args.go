@@ -4,10 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"reflect"
 	"strconv"
 	"strings"
 	"time"
+
+	"kitsoki/internal/jsonvalue"
 )
 
 // domainErr builds a domain-error Result (on_error applies; no data).
@@ -55,18 +56,6 @@ func jsonText(v any, marshal func(any) ([]byte, error)) string {
 	return fmt.Sprint(v)
 }
 
-// isInteger reports whether v is one of Go's integer kinds, returning its
-// value as int64 (false for an unsigned value above MaxInt64).
-func isInteger(v any) (int64, bool) {
-	switch rv := reflect.ValueOf(v); {
-	case rv.CanInt():
-		return rv.Int(), true
-	case rv.CanUint():
-		return int64(rv.Uint()), rv.Uint() <= math.MaxInt64
-	}
-	return 0, false
-}
-
 // durationArg reads a timeout as upstream's host.run does: a string,
 // trimmed, is a Go duration ("1m30s"), else the seconds its leading number
 // gives ("30", "1.5", and "2d" or "3 s" as 2 and 3: fmt's %f reads the
@@ -91,7 +80,7 @@ func durationArg(handler string, v any) (time.Duration, error) {
 		}
 		return time.Duration(f * float64(time.Second)), nil
 	}
-	if n, ok := isInteger(v); ok {
+	if n, ok := jsonvalue.Integer(v); ok {
 		if n <= 0 {
 			return 0, notPositive("%v", n)
 		}
@@ -132,7 +121,7 @@ func intArg(handler string, args map[string]any, key string, def int) (int, erro
 	if !ok || v == nil {
 		return def, nil
 	}
-	if n, ok := isInteger(v); ok && n >= 0 && n <= math.MaxInt32 {
+	if n, ok := jsonvalue.Integer(v); ok && n >= 0 && n <= math.MaxInt32 {
 		return int(n), nil
 	}
 	switch t := v.(type) {
@@ -154,7 +143,7 @@ func floatArg(handler string, args map[string]any, key string, def float64) (flo
 	if !ok || v == nil {
 		return def, nil
 	}
-	if n, ok := isInteger(v); ok {
+	if n, ok := jsonvalue.Integer(v); ok {
 		return float64(n), nil
 	}
 	switch t := v.(type) {

@@ -1,6 +1,7 @@
 package host
 
 import (
+	"context"
 	"fmt"
 	"os/exec"
 	"strings"
@@ -33,4 +34,31 @@ func opArg(c *Call) string {
 func notDriven(handler, program, what string) Result {
 	return Result{Error: fmt.Sprintf("%s: kitsoki does not run %s (%s); stub %s under host_handlers, or call %s through host.run",
 		handler, program, what, handler, program)}
+}
+
+// Upstream's ticket and artifact backends that run a CLI taking an op.
+const (
+	HandlerGHTicket         = "host.gh.ticket"
+	HandlerCypilotArtifacts = "host.cypilot_artifacts"
+)
+
+// opCLIHandler serves name as upstream answers it without its CLI bin:
+// op is required, then the CLI's absence (missing) is the answer whatever
+// the op (conformance builtins-cli-absent). With bin installed kitsoki
+// still runs nothing: gh reaches GitHub, which a run here must not do
+// behind the story's back (docs/compat/hosts.md).
+type opCLIHandler struct {
+	name, bin, missing string
+	look               lookPathFunc
+}
+
+func (h opCLIHandler) Call(ctx context.Context, c *Call) (Result, error) {
+	op := opArg(c)
+	if op == "" {
+		return domainErr("%s: op argument is required", h.name), nil
+	}
+	if !cliPresent(h.look, h.bin) {
+		return domainErr("%s: %s", h.name, h.missing), nil
+	}
+	return notDriven(h.name, h.bin, "op "+op), nil
 }

@@ -22,8 +22,8 @@
 // ([SandboxSafe], [SandboxOptions]: what kitsoki test --sandbox runs),
 // local_tickets.go (host.local_files.ticket), local_ci.go (host.local) and
 // git_worktree.go (host.git_worktree), which run go and git through
-// progrun.go, and one file per built-in answering as upstream does without
-// its program: gh_ticket.go, cypilot_artifacts.go, slidey_render.go,
-// contact_sheet.go, video_frame.go (clitool.go), and diff_open.go.
+// progrun.go, and the built-ins answering as upstream does without their
+// program: clitool.go (host.gh.ticket, host.cypilot_artifacts),
+// slidey_render.go, contact_sheet.go, video_frame.go, and diff_open.go.
 // Upstream choices: docs/compat/hosts.md.
 package host

@@ -12,10 +12,11 @@ import (
 	"strings"
 	"time"
 
+	"kitsoki/internal/jsonvalue"
 	"kitsoki/internal/safefile"
-	"kitsoki/internal/yamlnode"
 
 	"go.yaml.in/yaml/v3"
+	"kitsoki/internal/yamlnode"
 )
 
 // HandlerLocalTickets is upstream's file-backed ticket tracker (a ticket
@@ -77,7 +78,7 @@ func (h localTicketsHandler) Call(ctx context.Context, c *Call) (Result, error) 
 		list := listTickets(fr, func(t *ticket) bool {
 			return strings.Contains(strings.ToLower(t.title()), query) || strings.Contains(strings.ToLower(t.body), query)
 		})
-		if n, ok := isInteger(args["limit"]); ok && n > 0 && n < int64(len(list)) {
+		if n, ok := jsonvalue.Integer(args["limit"]); ok && n > 0 && n < int64(len(list)) {
 			list = list[:n]
 		}
 		return Result{Data: map[string]any{"tickets": list}}, nil

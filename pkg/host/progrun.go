@@ -37,22 +37,8 @@ func runProgram(ctx context.Context, env *Env, dir, name string, args ...string)
 	if err != nil {
 		return progRun{}, err
 	}
-	cmd.Dir = wd
-	if dir != "" {
-		cmd.Dir = dir
-		if !filepath.IsAbs(dir) {
-			cmd.Dir = filepath.Join(wd, dir)
-		}
-		fi, err := os.Stat(cmd.Dir)
-		var pe *fs.PathError
-		switch {
-		case errors.As(err, &pe):
-			return progRun{}, fmt.Errorf("chdir %s: %v", dir, pe.Err)
-		case err != nil:
-			return progRun{}, fmt.Errorf("chdir %s: %v", dir, err)
-		case !fi.IsDir():
-			return progRun{}, fmt.Errorf("fork/exec %s: %v", cmd.Path, syscall.ENOTDIR)
-		}
+	if cmd.Dir, err = commandDir(cmd, wd, dir); err != nil {
+		return progRun{}, err
 	}
 	stdout, stderr := proc.NewHead(maxRunOutput), proc.NewHead(maxRunOutput)
 	cmd.Stdout, cmd.Stderr = stdout, stderr
@@ -73,4 +59,26 @@ func runProgram(ctx context.Context, env *Env, dir, name string, args ...string)
 		return progRun{}, err
 	}
 	return r, nil
+}
+
+// commandDir is the directory cmd runs in: dir as the story gave it,
+// resolved against the run's working directory wd when relative ("" =
+// wd). One it cannot enter is worded as exec.Cmd words it: `chdir <dir
+// as given>: <why>`, or `fork/exec <program>: not a directory` for a file.
+func commandDir(cmd *exec.Cmd, wd, dir string) (string, error) {
+	if dir == "" {
+		return wd, nil
+	}
+	abs := dir
+	if !filepath.IsAbs(dir) {
+		abs = filepath.Join(wd, dir)
+	}
+	fi, err := os.Stat(abs)
+	if pe, ok := errors.AsType[*fs.PathError](err); ok {
+		return "", fmt.Errorf("chdir %s: %v", dir, pe.Err)
+	}
+	if err != nil || !fi.IsDir() {
+		return "", fmt.Errorf("fork/exec %s: %v", cmd.Path, syscall.ENOTDIR)
+	}
+	return abs, nil
 }

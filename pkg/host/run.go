@@ -1,11 +1,11 @@
 package host
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"maps"
 	"os"
 	"os/exec"
@@ -14,9 +14,9 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
+	"kitsoki/internal/jsonvalue"
 	"kitsoki/internal/proc"
 )
 
@@ -57,15 +57,11 @@ func (h runHandler) Call(ctx context.Context, c *Call) (Result, error) {
 	if err != nil {
 		return Result{}, fmt.Errorf("host.run: %v", err)
 	}
-	dir := wd
-	if cwd := strArg(args, "cwd"); cwd != "" {
-		dir = cwd
-		if !filepath.IsAbs(dir) {
-			dir = filepath.Join(wd, cwd)
-		}
-		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-			return Result{}, badCwd(sp, cwd, err)
-		}
+	cmd := sp.command()
+	if cmd.Dir, err = commandDir(cmd, wd, strArg(args, "cwd")); err != nil {
+		// exec looks the program up before it changes directory
+		// (conformance run-bad-cwd, host-run-lookup-before-cwd)
+		return Result{}, fmt.Errorf("host.run: exec: %v", cmp.Or(cmd.Err, err))
 	}
 
 	runCtx := ctx
@@ -78,8 +74,6 @@ func (h runHandler) Call(ctx context.Context, c *Call) (Result, error) {
 		runCtx, cancel = withTimeout(ctx, timeout)
 		defer cancel()
 	}
-	cmd := sp.command()
-	cmd.Dir = dir
 	if in, ok := args["stdin"].(string); ok {
 		cmd.Stdin = strings.NewReader(in)
 	}
@@ -191,7 +185,7 @@ func runData(out *proc.Head, exit int) map[string]any {
 // strings as they are, bools and numbers in their fmt form (every integer
 // kind, see docs/compat/hosts.md), maps and lists as compact JSON.
 func argString(a any) (string, error) {
-	if n, ok := isInteger(a); ok {
+	if n, ok := jsonvalue.Integer(a); ok {
 		return fmt.Sprint(n), nil
 	}
 	switch t := a.(type) {
@@ -199,7 +193,7 @@ func argString(a any) (string, error) {
 		return "", nil
 	case string:
 		return t, nil
-	case bool, float64, float32, uint64: // a uint64 isInteger refused: above MaxInt64
+	case bool, float64, float32, uint64: // a uint64 jsonvalue.Integer refused: above MaxInt64
 		return fmt.Sprint(t), nil
 	case map[string]any, []any:
 		b, err := json.Marshal(t)
@@ -265,19 +259,4 @@ func selfDir() string {
 		exe = r
 	}
 	return filepath.Dir(exe)
-}
-
-// badCwd is the error of a cwd that is not a directory, worded as
-// upstream's exec words it (conformance run-bad-cwd). A program that is
-// not on PATH (argv mode) is reported first, as exec looks it up before
-// it changes directory (conformance host-run-lookup-before-cwd).
-func badCwd(sp runSpec, cwd string, statErr error) error {
-	if c := sp.command(); c.Err != nil {
-		return fmt.Errorf("host.run: exec: %v", c.Err)
-	}
-	var pe *fs.PathError
-	if errors.As(statErr, &pe) {
-		return fmt.Errorf("host.run: exec: chdir %s: %v", cwd, pe.Err)
-	}
-	return fmt.Errorf("host.run: exec: fork/exec %s: %v", sp.command().Path, syscall.ENOTDIR)
 }

@@ -7,11 +7,13 @@ import (
 	"slices"
 
 	"go.starlark.net/starlark"
+
+	"kitsoki/internal/jsonvalue"
 )
 
 // toStarlark converts a JSON-like Go value.
 func toStarlark(v any) (starlark.Value, error) {
-	if n, ok := isInteger(v); ok {
+	if n, ok := jsonvalue.Integer(v); ok {
 		return starlark.MakeInt64(n), nil
 	}
 	switch t := v.(type) {

@@ -292,8 +292,7 @@ func (h *starlarkRun) Call(ctx context.Context, c *Call) (Result, error) {
 // its message, the step limit's `Starlark computation cancelled: too many
 // steps` included; syntax errors keep their position).
 func scriptErr(err error) string {
-	var ee *starlark.EvalError
-	if errors.As(err, &ee) {
+	if ee, ok := errors.AsType[*starlark.EvalError](err); ok {
 		return ee.Msg
 	}
 	return err.Error()

@@ -6,6 +6,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"kitsoki/internal/jsonvalue"
 )
 
 // HandlerVideoFrame is upstream's single-frame grabber (ffmpeg).
@@ -59,7 +61,7 @@ func (h videoFrameHandler) Call(ctx context.Context, c *Call) (Result, error) {
 // name it reports. Every integer kind is a number here, YAML's unsigned
 // literals too, which upstream refuses as uint64 (docs/compat/hosts.md).
 func millisArg(v any) (int64, string) {
-	if n, ok := isInteger(v); ok {
+	if n, ok := jsonvalue.Integer(v); ok {
 		return n, ""
 	}
 	switch t := v.(type) {
@@ -81,7 +83,7 @@ func millisArg(v any) (int64, string) {
 // argument (%T of its YAML value: a whole number is uint64, a negative one
 // int64, whatever integer kind kitsoki holds it in).
 func goTypeName(v any) string {
-	if n, ok := isInteger(v); ok { // YAML's whole numbers: uint64, negative int64
+	if n, ok := jsonvalue.Integer(v); ok { // YAML's whole numbers: uint64, negative int64
 		if n < 0 {
 			return "int64"
 		}

@@ -107,8 +107,5 @@ func linkLeadsOut(base, realBase, abs string) bool {
 // within reports whether p is base or below it (both clean and absolute).
 func within(base, p string) bool {
 	rel, err := filepath.Rel(base, p)
-	if err != nil {
-		return false
-	}
-	return rel == "." || (rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel))
+	return err == nil && filepath.IsLocal(rel)
 }

@@ -26,6 +26,7 @@
 //
 // Layout: descriptor.go (ids, built-ins), profile.go and layers.go (the
 // profile), manifest.go, resolve.go ([Assemble]), report.go, hooks.go and
-// chain.go (the hook chain), process.go (external hook processes),
-// agent_hooks.go (the agent.Hooks adapter), host_*.go (host providers).
+// chain.go (the hook chain), process.go (an external plugin's process,
+// serving its hooks or its host handlers), agent_hooks.go (the
+// agent.Hooks adapter), host_*.go (host providers).
 package plugin

@@ -296,3 +296,27 @@ func jsonEqual(a, b any) bool {
 	jb, err2 := json.Marshal(b)
 	return err1 == nil && err2 == nil && string(ja) == string(jb)
 }
+
+// rewrittenValues is the new value of each changed key for hook.rewrote
+// (model-visible = logged), a copy with every string masked with the
+// chain's secrets, map keys included (maskJSON).
+func (c *Chain) rewrittenValues(changed []string, next Payload) map[string]any {
+	out := make(map[string]any, len(changed))
+	for _, k := range changed {
+		out[k] = next[k]
+	}
+	return maskJSON(c.mask, out)
+}
+
+// maskJSON is m with every string masked, map keys included (a secret
+// echoed as a key is as much the secret). A secret no one string holds
+// whole (one spanning the JSON syntax, `","`, or in a number) would
+// survive that: when the masked map, encoded, still spells one, it is the
+// encoded map masked and read again, or that text under "redacted" when it
+// is not JSON (as an agent's meta is masked, pkg/agent).
+func maskJSON(mask func(string) string, m map[string]any) map[string]any {
+	if m == nil || mask == nil {
+		return m
+	}
+	return jsonvalue.MaskEncoded(jsonvalue.MapStrings(m, mask, true).(map[string]any), mask, true)
+}

@@ -221,11 +221,11 @@ func FuzzParseResult(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		res, err := parseResult(b)
+		a, err := parseAnswer(b)
 		if err != nil {
 			return
 		}
 		// whatever decodes must survive the chain's checks without panicking
-		_ = checkResult(pointPreDispatch, Payload{"prompt": "p"}, res)
+		_ = checkResult(pointPreDispatch, Payload{"prompt": "p"}, a.Result)
 	})
 }

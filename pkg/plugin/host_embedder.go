@@ -12,11 +12,9 @@ import (
 	"kitsoki/pkg/story"
 )
 
-// hostEmbedder adapts pkg/agent/localllm's Embedder to the host.Embedder that
-// host.agent.search uses (the host package does not import the agent
+// localEmbedder adapts pkg/agent/localllm's Embedder to the host.Embedder
+// that host.agent.search uses (the host package does not import the agent
 // transports).
-func hostEmbedder(e *localllm.Embedder) host.Embedder { return localEmbedder{e} }
-
 type localEmbedder struct{ e *localllm.Embedder }
 
 func (l localEmbedder) Model() string {
@@ -60,7 +58,7 @@ func storyEmbedder(st *story.Story, cfg localllm.EmbedderConfig) (host.SearchOpt
 	if err != nil {
 		return host.SearchOptions{}, noop, fmt.Errorf("routing.embedding: %w", err)
 	}
-	o := host.SearchOptions{Embedder: hostEmbedder(e)}
+	o := host.SearchOptions{Embedder: localEmbedder{e}}
 	if d := str("cache_dir"); d != "" {
 		if !filepath.IsAbs(d) {
 			d = filepath.Join(st.Dir, d)

@@ -113,22 +113,11 @@ func (a *Assembly) RegisterHostProviders(reg *host.Registry) (closeAll func() er
 }
 
 // hostProc is the host.Handler of one provider process.
-type hostProc struct {
-	m      *Manifest
-	client *childproc.Client
-	mask   func(string) string // the story's agent secrets (nil: none)
-	stray  strays
-	ids    ids
-}
+type hostProc struct{ *pluginProc }
 
 func newHostProc(m *Manifest, env proc.EnvPolicy, after func(time.Duration) <-chan time.Time, mask func(string) string) *hostProc {
-	p := &hostProc{m: m, mask: mask}
-	p.client = newChild(m, env, after, p.who(), m.timeoutOr(defaultHostTimeout), mask, &p.stray)
-	return p
+	return &hostProc{newPluginProc(m, env, after, fmt.Sprintf("host provider %s (%s)", m.ID, m.Path), m.timeoutOr(defaultHostTimeout), mask)}
 }
-
-// Close stops the provider process.
-func (p *hostProc) Close() error { return p.client.Close() }
 
 type hostRequest struct {
 	ID      int64          `json:"id"`
@@ -162,10 +151,6 @@ type hostAnswer struct {
 	Clarification *host.Clarification `json:"clarification"`
 }
 
-func (p *hostProc) who() string {
-	return fmt.Sprintf("host provider %s (%s)", p.m.ID, p.m.Path)
-}
-
 // Call sends one host call to the provider process.
 func (p *hostProc) Call(ctx context.Context, c *host.Call) (host.Result, error) {
 	served := c.Handler
@@ -178,18 +163,18 @@ func (p *hostProc) Call(ctx context.Context, c *host.Call) (host.Result, error) 
 		req.Args = map[string]any{}
 	}
 	var res host.Result
-	err := callChild(ctx, p.client, childproc.Request{Encode: p.stray.guard(func() ([]byte, error) {
-		req.ID = p.ids.next()
+	err := p.call(ctx, c.Handler, func(id int64) ([]byte, error) {
+		req.ID = id
 		line, err := json.Marshal(req)
 		if err != nil {
-			return nil, fmt.Errorf("%s: the call to %s does not encode as JSON: %v", p.who(), c.Handler, err)
+			return nil, fmt.Errorf("%s: the call to %s does not encode as JSON: %v", p.who, c.Handler, err)
 		}
 		return line, nil
-	}, p.who(), p.mask), About: c.Handler, Decode: func(out []byte) error {
+	}, func(out []byte, sent int64) error {
 		var err error
-		res, err = p.answer(c.Handler, out, req.ID)
+		res, err = p.answer(c.Handler, out, sent)
 		return err // a wrong answer keeps the process
-	}})
+	})
 	return res, err
 }
 
@@ -200,32 +185,29 @@ func (p *hostProc) answer(handler string, out []byte, sent int64) (host.Result, 
 	if err := jsonvalue.OneExact(out, &a); err != nil {
 		// The stream is out of step (a log line on stdout, say): the answer
 		// behind this line must not be read as the next call's reply.
-		return host.Result{}, childproc.Fatal(fmt.Errorf("%s answered %s with a line that is not a JSON object: %q (%v); answer one {\"data\":...} object per line and log to stderr", p.who(), handler, childproc.Snippet(p.mask, string(out)), err))
+		return host.Result{}, childproc.Fatal(fmt.Errorf("%s answered %s with a line that is not a JSON object: %q (%v); answer one {\"data\":...} object per line and log to stderr", p.who, handler, childproc.Snippet(p.mask, string(out)), err))
 	}
-	if err := p.stray.matchID(out, a.ID, sent, p.who(), handler, p.mask); err != nil {
+	if err := p.stray.matchID(out, a.ID, sent, p.who, handler, p.mask); err != nil {
 		return host.Result{}, err
 	}
 	if p.mask != nil { // a provider inherits kitsoki's environment: mask what it echoes, as an agent's answer is
 		a.InfraError, a.Error = p.mask(a.InfraError), p.mask(a.Error)
-		a.Data = p.maskData(a.Data)
+		a.Data = maskJSON(p.mask, a.Data)
 		if c := a.Clarification; c != nil {
-			c.Question, c.Data = p.mask(c.Question), p.maskData(c.Data)
+			c.Question, c.Data = p.mask(c.Question), maskJSON(p.mask, c.Data)
 		}
 	}
 	if a.InfraError != "" {
-		return host.Result{}, fmt.Errorf("%s could not serve %s: %s", p.who(), handler, a.InfraError)
+		return host.Result{}, fmt.Errorf("%s could not serve %s: %s", p.who, handler, a.InfraError)
 	}
 	if a.Data != nil {
 		a.Data = jsonvalue.Ints(a.Data).(map[string]any)
 	}
 	if a.DelayMS < 0 || a.DelayMS > int64(math.MaxInt64/time.Millisecond) {
-		return host.Result{}, fmt.Errorf("%s answered %s with delay_ms %d; give a non-negative number of milliseconds", p.who(), handler, a.DelayMS)
+		return host.Result{}, fmt.Errorf("%s answered %s with delay_ms %d; give a non-negative number of milliseconds", p.who, handler, a.DelayMS)
 	}
 	if a.Clarification != nil && strings.TrimSpace(a.Clarification.Question) == "" {
-		return host.Result{}, fmt.Errorf("%s answered %s with a clarification without a question", p.who(), handler)
+		return host.Result{}, fmt.Errorf("%s answered %s with a clarification without a question", p.who, handler)
 	}
 	return host.Result{Data: a.Data, Error: a.Error, Delay: time.Duration(a.DelayMS) * time.Millisecond, Clarification: a.Clarification}, nil
 }
-
-// maskData masks a provider's data (maskJSON); nil stays nil.
-func (p *hostProc) maskData(d map[string]any) map[string]any { return maskJSON(p.mask, d) }

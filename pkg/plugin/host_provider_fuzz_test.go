@@ -3,6 +3,8 @@ package plugin
 import (
 	"strings"
 	"testing"
+
+	"kitsoki/internal/proc"
 )
 
 // FuzzHostProviderAnswer: whatever line a provider prints, the answer is a
@@ -21,7 +23,7 @@ func FuzzHostProviderAnswer(f *testing.F) {
 	} {
 		f.Add([]byte(s))
 	}
-	p := &hostProc{m: &Manifest{ID: "fz", Path: "m.yaml"}}
+	p := newHostProc(&Manifest{ID: "fz", Path: "m.yaml"}, proc.EnvInherit, nil, nil)
 	f.Fuzz(func(t *testing.T, line []byte) {
 		res, err := p.answer("host.x.y", line, 1) // the first request: no id can be an earlier one
 		if err != nil {

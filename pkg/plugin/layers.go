@@ -57,8 +57,8 @@ func userProfilePath() string {
 func layers(opts Options, dir string) []Layer {
 	found := FindProfiles(dir)
 	var out []Layer
-	for i := len(found) - 1; i >= 0; i-- {
-		out = append(out, Layer{Path: found[i], Source: LayerSearch})
+	for _, f := range slices.Backward(found) {
+		out = append(out, Layer{Path: f, Source: LayerSearch})
 	}
 	if !opts.NoUserProfile {
 		if u := UserProfile(); u != "" {

@@ -33,35 +33,6 @@ var childPolicy = proc.Policy{
 	WaitDelay:  time.Second,
 }
 
-// newChild is the client of m's process, named who in its errors, with
-// env as its environment (Assembly.childEnv) and timeout per call, armed
-// by after (Assembly.childAfter); mask (nil: none) masks secrets in what
-// the process writes before it is cut or quoted.
-func newChild(m *Manifest, env proc.EnvPolicy, after func(time.Duration) <-chan time.Time, who string, timeout time.Duration, mask func(string) string, stray *strays) *childproc.Client {
-	command := m.Entry.Command
-	if strings.ContainsRune(command, filepath.Separator) && !filepath.IsAbs(command) {
-		command = filepath.Join(m.Dir, command)
-	}
-	pol := childPolicy
-	pol.Env.Policy = env
-	return childproc.New(childproc.Config{
-		Who:         who,
-		Command:     command,
-		Args:        m.Entry.Args,
-		Dir:         m.Dir,
-		Policy:      pol,
-		StartHint:   "fix entry.command in " + m.Path,
-		SHA256:      m.Entry.SHA256,
-		PinWhere:    "entry.sha256 in " + m.Path,
-		Timeout:     timeout,
-		TimeoutHint: "entry.timeout_ms",
-		After:       after,
-		Redact:      mask,
-		Loose:       true,
-		Stray:       stray.add,
-	})
-}
-
 // strays is what a hook or host-provider process wrote while no call was
 // waiting for an answer (a second answer to a call, an answer to a call
 // that timed out): dropped, so it is never read as the next call's reply,
@@ -80,19 +51,6 @@ func (s *strays) add(line []byte) {
 		s.first = string(line[:min(len(line), 1024)]) // masked and cut again when quoted
 	}
 	s.n++
-}
-
-// guard is a request's Encode: the line encode makes (numbered when its
-// turn comes, so ids follow the order requests are written), unless the
-// process wrote stray output before this call's turn (taken aside until
-// then), which fails the call unsent.
-func (s *strays) guard(encode func() ([]byte, error), who string, mask func(string) string) func() ([]byte, error) {
-	return func() ([]byte, error) {
-		if err := s.check(who, mask); err != nil {
-			return nil, err
-		}
-		return encode()
-	}
 }
 
 // check is the error of a call made after stray output, naming who and
@@ -152,21 +110,10 @@ func (s *strays) matchID(line []byte, id json.RawMessage, sent int64, who, about
 		who, about, childproc.Snippet(mask, raw), sent))
 }
 
-// callChild makes one call, and once more on a new child when the first
-// found its child gone.
-func callChild(ctx context.Context, c *childproc.Client, r childproc.Request) error {
-	err := c.Call(ctx, r)
-	var ce *childproc.Error
-	if errors.As(err, &ce) && ce.Gone() && ctx.Err() == nil {
-		err = c.Call(ctx, r)
-	}
-	return err
-}
-
-// procHandler serves an external plugin's hooks from its child process:
-// one line {id, point, payload} -> {id?, outcome, reason?, payload?} per
-// call (an echoed id: matchID).
-type procHandler struct {
+// pluginProc is one external plugin's process, serving its hooks
+// (procHandler) or its host handlers (hostProc): who names it in errors,
+// mask (nil: none) masks the story's agent secrets in what it writes.
+type pluginProc struct {
 	client *childproc.Client
 	who    string
 	mask   func(string) string
@@ -174,14 +121,70 @@ type procHandler struct {
 	ids    ids
 }
 
-func newProcHandler(m *Manifest, env proc.EnvPolicy, after func(time.Duration) <-chan time.Time, mask func(string) string) *procHandler {
-	h := &procHandler{who: fmt.Sprintf("external plugin %s (%s)", m.ID, m.Entry.Command), mask: mask}
-	h.client = newChild(m, env, after, h.who, m.Timeout(), mask, &h.stray)
-	return h
+// newPluginProc is m's process, named who in its errors, with env as its
+// environment (Assembly.childEnv) and timeout per call, armed by after
+// (Assembly.childAfter).
+func newPluginProc(m *Manifest, env proc.EnvPolicy, after func(time.Duration) <-chan time.Time, who string, timeout time.Duration, mask func(string) string) *pluginProc {
+	command := m.Entry.Command
+	if strings.ContainsRune(command, filepath.Separator) && !filepath.IsAbs(command) {
+		command = filepath.Join(m.Dir, command)
+	}
+	pol := childPolicy
+	pol.Env.Policy = env
+	p := &pluginProc{who: who, mask: mask}
+	p.client = childproc.New(childproc.Config{
+		Who:         who,
+		Command:     command,
+		Args:        m.Entry.Args,
+		Dir:         m.Dir,
+		Policy:      pol,
+		StartHint:   "fix entry.command in " + m.Path,
+		SHA256:      m.Entry.SHA256,
+		PinWhere:    "entry.sha256 in " + m.Path,
+		Timeout:     timeout,
+		TimeoutHint: "entry.timeout_ms",
+		After:       after,
+		Redact:      mask,
+		Loose:       true,
+		Stray:       p.stray.add,
+	})
+	return p
 }
 
-// Close stops the hook process.
-func (h *procHandler) Close() error { return h.client.Close() }
+// Close stops the process.
+func (p *pluginProc) Close() error { return p.client.Close() }
+
+// call makes one call, and once more on a new child when the first found
+// its child gone. encode builds the request line with the next id when
+// the call's turn comes (so ids follow the order requests are written),
+// unless the process wrote stray output before then, which fails the
+// call unsent; decode reads an answer line to the request with id sent.
+// about names the call in the client's errors ("": none).
+func (p *pluginProc) call(ctx context.Context, about string, encode func(id int64) ([]byte, error), decode func(line []byte, sent int64) error) error {
+	var sent int64
+	r := childproc.Request{About: about, Encode: func() ([]byte, error) {
+		if err := p.stray.check(p.who, p.mask); err != nil {
+			return nil, err
+		}
+		sent = p.ids.next()
+		return encode(sent)
+	}, Decode: func(line []byte) error { return decode(line, sent) }}
+	err := p.client.Call(ctx, r)
+	var ce *childproc.Error
+	if errors.As(err, &ce) && ce.Gone() && ctx.Err() == nil {
+		err = p.client.Call(ctx, r)
+	}
+	return err
+}
+
+// procHandler serves an external plugin's hooks from its child process:
+// one line {id, point, payload} -> {id?, outcome, reason?, payload?} per
+// call (an echoed id: matchID).
+type procHandler struct{ *pluginProc }
+
+func newProcHandler(m *Manifest, env proc.EnvPolicy, after func(time.Duration) <-chan time.Time, mask func(string) string) *procHandler {
+	return &procHandler{newPluginProc(m, env, after, fmt.Sprintf("external plugin %s (%s)", m.ID, m.Entry.Command), m.Timeout(), mask)}
+}
 
 type request struct {
 	ID      int64   `json:"id"`
@@ -190,26 +193,24 @@ type request struct {
 }
 
 func (h *procHandler) Hook(ctx context.Context, point Point, payload Payload) (Result, error) {
-	req := request{Point: point, Payload: payload}
 	var res Result
-	err := callChild(ctx, h.client, childproc.Request{Encode: h.stray.guard(func() ([]byte, error) {
-		req.ID = h.ids.next()
-		line, err := json.Marshal(req)
+	err := h.call(ctx, "", func(id int64) ([]byte, error) {
+		line, err := json.Marshal(request{ID: id, Point: point, Payload: payload})
 		if err != nil {
 			return nil, fmt.Errorf("hook payload does not encode as JSON: %v", err)
 		}
 		return line, nil
-	}, h.who, h.mask), Decode: func(out []byte) error {
+	}, func(out []byte, sent int64) error {
 		a, err := parseAnswer(out)
 		if err != nil {
 			return childproc.Fatal(fmt.Errorf("answered with a line that is not a JSON result: %q (%v); answer one {\"outcome\":...} object per line", childproc.Snippet(nil, string(out)), err))
 		}
-		if err := h.stray.matchID(out, a.ID, req.ID, h.who, "the "+string(point)+" hook", h.mask); err != nil {
+		if err := h.stray.matchID(out, a.ID, sent, h.who, "the "+string(point)+" hook", h.mask); err != nil {
 			return err
 		}
 		res = a.Result
 		return nil
-	}})
+	})
 	return res, err
 }
 
@@ -220,14 +221,8 @@ type hookAnswer struct {
 	Result
 }
 
-// parseResult decodes one answer line of an external hook process:
-// {outcome, reason?, payload?}. Numbers become int64 or float64.
-func parseResult(line []byte) (Result, error) {
-	a, err := parseAnswer(line)
-	return a.Result, err
-}
-
-// parseAnswer is parseResult keeping the answer's "id".
+// parseAnswer decodes one answer line of an external hook process:
+// {id?, outcome, reason?, payload?}. Numbers become int64 or float64.
 func parseAnswer(line []byte) (hookAnswer, error) {
 	var a hookAnswer
 	if err := jsonvalue.OneExact(line, &a); err != nil {

@@ -6,13 +6,14 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"math"
 	"reflect"
 	"slices"
 	"sort"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"kitsoki/internal/jsonvalue"
 )
 
 // Sidecar is a Starlark script's interface file (<script>.yaml): typed
@@ -158,7 +159,8 @@ func TypeOK(typ string, v any) bool {
 	case "int", "number":
 		// as upstream, int takes any number, 2.5 included (conformance
 		// star-sidecar-types)
-		return wholeNumber(v) || reflect.ValueOf(v).CanFloat()
+		_, whole := jsonvalue.Integer(v)
+		return whole || reflect.ValueOf(v).CanFloat()
 	case "object":
 		_, ok := v.(map[string]any)
 		return ok
@@ -229,7 +231,7 @@ func (sc *Sidecar) CheckOutputs(out map[string]any) error {
 // does (Go's %T), an input's whole number as upstream's unsigned integer,
 // int64 when negative (conformance star-input-int-type).
 func TypeName(v any, fromScript bool) string {
-	if wholeNumber(v) && fromScript {
+	if _, whole := jsonvalue.Integer(v); whole && fromScript {
 		return "int64"
 	}
 	if n, ok := v.(int); ok {
@@ -239,17 +241,4 @@ func TypeName(v any, fromScript bool) string {
 		return "uint64"
 	}
 	return fmt.Sprintf("%T", v)
-}
-
-// wholeNumber reports whether v is one of Go's integer kinds, an unsigned
-// one only up to MaxInt64.
-func wholeNumber(v any) bool {
-	rv := reflect.ValueOf(v)
-	switch {
-	case rv.CanInt():
-		return true
-	case rv.CanUint():
-		return rv.Uint() <= math.MaxInt64
-	}
-	return false
 }
