@@ -203,7 +203,7 @@ func (h artifactsHandler) media(c *Call, wd, base, root, shown, thread, src stri
 	file := thread + ext
 	// as upstream: the file joined under the root (an absolute thread
 	// too), refused when that leaves it (conformance file-args-trimmed)
-	if !within(root, filepath.Join(root, file)) {
+	if !safefile.Within(root, filepath.Join(root, file)) {
 		return domainErr("%s: destination path escapes artifacts root: %q", name, filepath.Join(shown, file)), nil
 	}
 	fr := wr

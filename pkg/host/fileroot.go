@@ -94,7 +94,7 @@ func (f *fileRoot) confine(handler, label, p string) (string, error) {
 // confineIn is [confine] against base, a directory inside the root.
 func (f *fileRoot) confineIn(handler, label, base, p string) (string, error) {
 	abs, err := confine(handler, label, base, p)
-	if err == nil && !within(f.dir, abs) {
+	if err == nil && !safefile.Within(f.dir, abs) {
 		// base is inside the root, so abs is too; a caller's mistake else
 		err = fmt.Errorf("%s: %s %q resolves outside %s (%w); use a path inside it", handler, label, p, f.dir, errOutside)
 	}
@@ -107,7 +107,7 @@ func (f *fileRoot) confineIn(handler, label, base, p string) (string, error) {
 // name is abs (inside the root) as a name relative to it.
 func (f *fileRoot) name(abs string) string {
 	rel, err := filepath.Rel(f.dir, abs)
-	if err != nil || !within(f.dir, abs) {
+	if err != nil || !safefile.Within(f.dir, abs) {
 		return abs // os.Root refuses it
 	}
 	return rel

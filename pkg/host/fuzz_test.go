@@ -1,12 +1,14 @@
 package host
 
 import (
-	"kitsoki/pkg/host/scriptiface"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"kitsoki/internal/safefile"
+	"kitsoki/pkg/host/scriptiface"
 )
 
 func seedFiles(f *testing.F, glob string) {
@@ -119,7 +121,7 @@ func FuzzGlob(f *testing.F) {
 			return
 		}
 		for _, g := range got {
-			if !within(root, filepath.Join(root, g)) {
+			if !safefile.Within(root, filepath.Join(root, g)) {
 				t.Fatalf("%q matched %q outside the root", pat, g)
 			}
 		}

@@ -28,7 +28,7 @@ func fsRootDir(storyDir string) (string, error) {
 	}
 	if storyDir != "" {
 		if abs, err := filepath.Abs(storyDir); err == nil {
-			if root, _ := story.ProjectRoot(abs); !within(root, wd) {
+			if root, _ := story.ProjectRoot(abs); !safefile.Within(root, wd) {
 				return abs, nil
 			}
 		}

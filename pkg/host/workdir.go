@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"kitsoki/internal/safefile"
 )
 
 // workDir is the run's working directory: Env.WorkDir, or the process
@@ -40,7 +42,7 @@ func confine(handler, label, base, p string) (string, error) {
 		abs = filepath.Join(base, p)
 	}
 	abs = filepath.Clean(abs)
-	if !within(base, abs) {
+	if !safefile.Within(base, abs) {
 		return "", fmt.Errorf("%s: %s %q resolves outside %s (%w); use a path inside it", handler, label, p, base, errOutside)
 	}
 	// Symlinks: the longest existing prefix must still be inside base.
@@ -52,7 +54,7 @@ func confine(handler, label, base, p string) (string, error) {
 	for probe := abs; ; {
 		if r, err := filepath.EvalSymlinks(probe); err == nil {
 			rest, _ := filepath.Rel(probe, abs)
-			out = !within(realBase, filepath.Join(r, rest))
+			out = !safefile.Within(realBase, filepath.Join(r, rest))
 			break
 		}
 		parent := filepath.Dir(probe)
@@ -77,7 +79,7 @@ func linkLeadsOut(base, realBase, abs string) bool {
 	if err != nil || rel == "." {
 		return false
 	}
-	inside := func(q string) bool { return within(base, q) || within(realBase, q) }
+	inside := func(q string) bool { return safefile.Within(base, q) || safefile.Within(realBase, q) }
 	p := base
 	for part := range strings.SplitSeq(rel, string(filepath.Separator)) {
 		p = filepath.Join(p, part)
@@ -102,10 +104,4 @@ func linkLeadsOut(base, realBase, abs string) bool {
 		}
 	}
 	return false
-}
-
-// within reports whether p is base or below it (both clean and absolute).
-func within(base, p string) bool {
-	rel, err := filepath.Rel(base, p)
-	return err == nil && filepath.IsLocal(rel)
 }

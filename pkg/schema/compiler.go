@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/url"
 	"path/filepath"
-	"strings"
 	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -158,7 +157,7 @@ func (c *Compiler) storyRel(p string) (string, error) {
 // or below it (lexically, after cleaning).
 func within(root, abs string) (string, bool) {
 	r, err := filepath.Rel(root, abs)
-	if err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) || filepath.IsAbs(r) {
+	if err != nil || !filepath.IsLocal(r) {
 		return "", false
 	}
 	return filepath.ToSlash(r), true

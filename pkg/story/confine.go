@@ -253,21 +253,16 @@ func Confined(p string, roots []string) bool {
 	}
 	lexical, resolved := false, false
 	for _, root := range roots {
-		if within(root, p) {
+		if safefile.Within(root, p) {
 			lexical = true
 		}
 		rr := root
 		if r, err := filepath.EvalSymlinks(root); err == nil {
 			rr = r
 		}
-		if within(rr, real) || within(root, real) {
+		if safefile.Within(rr, real) || safefile.Within(root, real) {
 			resolved = true
 		}
 	}
 	return lexical && resolved
-}
-
-func within(root, p string) bool {
-	rel, err := filepath.Rel(root, p)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }

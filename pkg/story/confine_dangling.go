@@ -4,13 +4,17 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+
+	"kitsoki/internal/safefile"
 )
 
 // linkLeadsOut reports whether p is a symlink (chain) whose target lies
 // lexically outside every root, following only links inside a root, so
 // Confined's answer does not depend on whether the target exists.
 func linkLeadsOut(p string, roots []string) bool {
-	inRoot := func(q string) bool { return slices.ContainsFunc(roots, func(r string) bool { return within(r, q) }) }
+	inRoot := func(q string) bool {
+		return slices.ContainsFunc(roots, func(r string) bool { return safefile.Within(r, q) })
+	}
 	for range 40 { // the kernel's own limit on links in one lookup
 		if !inRoot(p) {
 			return true

@@ -3,6 +3,8 @@ package watch
 import (
 	"path/filepath"
 	"slices"
+
+	"kitsoki/internal/safefile"
 )
 
 // Target is something a change can make stale: a run of it is due when a
@@ -29,15 +31,9 @@ func touches(t Target, changed []string) bool {
 	for _, c := range changed {
 		c = filepath.Clean(c)
 		if slices.ContainsFunc(t.Files, func(f string) bool { return filepath.Clean(f) == c }) ||
-			slices.ContainsFunc(t.Dirs, func(d string) bool { return within(filepath.Clean(d), c) }) {
+			slices.ContainsFunc(t.Dirs, func(d string) bool { return safefile.Within(filepath.Clean(d), c) }) {
 			return true
 		}
 	}
 	return false
-}
-
-// within reports whether p is dir or lies below it.
-func within(dir, p string) bool {
-	rel, err := filepath.Rel(dir, p)
-	return err == nil && filepath.IsLocal(rel)
 }
