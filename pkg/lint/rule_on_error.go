@@ -24,7 +24,13 @@ func (c *checker) checkOnError(e *story.Effect, site effSite) {
 	}
 	target := strings.TrimSpace(e.OnError())
 	if strings.HasPrefix(target, "@exit:") {
-		c.checkTarget(site.State, target, e.PosOf("on_error"), site.String()+": on_error: ")
+		if c.st.Imported() {
+			// the fold maps it to the importing story's exits.<name>.to
+			c.checkTarget(site.State, target, e.PosOf("on_error"), site.String()+": on_error: ")
+			return
+		}
+		// conformance on-error-exit-undeclared
+		c.rep.Warnf(e.PosOf("on_error"), ruleOnErrorTarget, "%s: on_error %q names no state: an on_error is never mapped to an exit in a story run on its own (both engines look it up as a state path, whether or not exits: declares %q); this on_error redirect can never fire: the rest of the block is skipped; to leave after a failure, drop on_error and guard an arm on world.last_error that targets %q (an imported story's on_error @exit: is mapped by the importing story's exits:)", site.String(), target, strings.TrimPrefix(target, "@exit:"), target)
 		return
 	}
 	if tagOnly(target) || story.IsTemplated(target) {
