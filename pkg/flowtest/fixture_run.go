@@ -833,10 +833,8 @@ func (fr *fixtureRun) checkTurn(ctx context.Context, t *Turn, c *checker, tr *Tu
 	if ok && (view == "" || fr.legacy) && fr.ld.Views != nil {
 		// upstream has no run context (conformance mutate-run-root-rerender)
 		run := map[string]any{"id": "", "turn": 0}
-		extra := map[string]any{expr.ContextKey: ctx, "run": run}
-		if fr.legacy {
-			extra[kview.NilEventKey] = true // conformance view-when-legacy-event
-		}
+		// and no event, on either path (conformance view-when-legacy-event)
+		extra := map[string]any{expr.ContextKey: ctx, "run": run, kview.NilEventKey: true}
 		if v, err := fr.ld.Views.RenderView(vp, world, extra); err == nil {
 			view = v
 		}
