@@ -577,6 +577,13 @@ func (r *runner) resolveTarget(ctx context.Context, owner *State, lit string, t 
 		// template-target-exit)
 		return target{}, &unknownTargetError{target: s, path: s}
 	}
+	if lit != "" && (strings.HasPrefix(s, "@exit:") || strings.HasPrefix(s, "__exit__") && r.m.States[s] == nil) {
+		// an on_error is never mapped to an exit (the fold maps an
+		// imported child's to a state; a root story's is looked up as a
+		// path it does not hold, declared exit or not): conformance
+		// on-error-exit-undeclared
+		return target{}, &unknownTargetError{target: s, path: s}
+	}
 	if name, ok := strings.CutPrefix(s, "@exit:"); ok {
 		if len(r.m.Exits) > 0 && !r.m.Exits[name] {
 			return target{}, fmt.Errorf("target @exit:%s: the story declares no exit %q (list it under exits)", name, name)

@@ -26,6 +26,7 @@ import (
 	"kitsoki/pkg/story"
 	"kitsoki/pkg/story/expr"
 	"kitsoki/pkg/trace"
+	kview "kitsoki/pkg/view"
 )
 
 // The flow rig's clock starts at the Unix epoch, as upstream's.
@@ -832,7 +833,9 @@ func (fr *fixtureRun) checkTurn(ctx context.Context, t *Turn, c *checker, tr *Tu
 	if ok && (view == "" || fr.legacy) && fr.ld.Views != nil {
 		// upstream has no run context (conformance mutate-run-root-rerender)
 		run := map[string]any{"id": "", "turn": 0}
-		if v, err := fr.ld.Views.RenderView(vp, world, map[string]any{expr.ContextKey: ctx, "run": run}); err == nil {
+		// and no event, on either path (conformance view-when-legacy-event)
+		extra := map[string]any{expr.ContextKey: ctx, "run": run, kview.NilEventKey: true}
+		if v, err := fr.ld.Views.RenderView(vp, world, extra); err == nil {
 			view = v
 		}
 	}

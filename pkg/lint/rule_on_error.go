@@ -24,7 +24,17 @@ func (c *checker) checkOnError(e *story.Effect, site effSite) {
 	}
 	target := strings.TrimSpace(e.OnError())
 	if strings.HasPrefix(target, "@exit:") {
-		c.checkTarget(site.State, target, e.PosOf("on_error"), site.String()+": on_error: ")
+		if c.st.Imported() {
+			// the fold maps it to the importing story's exits.<name>.to
+			c.checkTarget(site.State, target, e.PosOf("on_error"), site.String()+": on_error: ")
+			if to := c.rootExitTo(strings.TrimPrefix(target, "@exit:")); strings.HasPrefix(to, "@exit:") {
+				// conformance on-error-exit-declared (README: mapped on)
+				c.rep.Warnf(e.PosOf("on_error"), ruleOnErrorTarget, "%s: on_error %q is mapped by the importing story's exits to %q, an exit of the story run on its own, which an on_error never takes (both engines look it up as a state path); this on_error redirect can never fire: the rest of the block is skipped; map the exit to a state of the importing story", site.String(), target, to)
+			}
+			return
+		}
+		// conformance on-error-exit-undeclared
+		c.rep.Warnf(e.PosOf("on_error"), ruleOnErrorTarget, "%s: on_error %q names no state: an on_error is never mapped to an exit in a story run on its own (both engines look it up as a state path, whether or not exits: declares %q); this on_error redirect can never fire: the rest of the block is skipped; to leave after a failure, drop on_error and guard an arm on world.last_error that targets %q (an imported story's on_error @exit: is mapped by the importing story's exits:)", site.String(), target, strings.TrimPrefix(target, "@exit:"), target)
 		return
 	}
 	if tagOnly(target) || story.IsTemplated(target) {
@@ -69,6 +79,22 @@ func (c *checker) checkOnError(e *story.Effect, site effSite) {
 	_, err := c.st.ResolveFrom(kb, target)
 	resolved, _ := story.ResolvePath(kb, target)
 	c.onErrorDangles(e, site, target, resolved, kb, err)
+}
+
+// rootExitTo is the exits.<name>.to (trimmed) that maps this imported
+// story's exit name when the story importing it is run on its own ("":
+// none, or an importer that is imported too).
+func (c *checker) rootExitTo(name string) string {
+	parent := c.st.Importer()
+	if parent == nil || parent.Imported() {
+		return ""
+	}
+	for _, alias := range parent.ImportOrder {
+		if im := parent.Imports[alias]; im != nil && im.Child == c.st && im.Exits[name] != nil {
+			return strings.TrimSpace(im.Exits[name].To)
+		}
+	}
+	return ""
 }
 
 // regionBase is the state kitsoki climbs from for an on_error "../"

@@ -87,3 +87,54 @@ states:
 		t.Fatalf("want on-error-target warnings at lines 8 and 9: %v", ds)
 	}
 }
+
+// An on_error "@exit:NAME" names no state in a story run on its own,
+// declared exit or not (conformance on-error-exit-undeclared,
+// on-error-exit-declared): a warning, not the [exits] error. In an
+// imported story the fold maps it to the import's exits.NAME.to: no
+// warning for a state, one when that is the root story's own @exit:.
+func TestOnErrorExit(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "app.yaml", `app: {id: oe}
+root: s
+hosts: [host.run]
+intents: {go: {}, kin: {}, kin2: {}}
+exits:
+  x: {}
+imports:
+  kid: {source: ./kid, exits: {done: {to: "@exit:x"}}}
+  kid2: {source: ./kid2, exits: {done: {to: s}}}
+states:
+  s:
+    on:
+      go: [{target: s, effects: [{invoke: host.run, on_error: "@exit:x"}]}]
+      kin: [{target: kid}]
+      kin2: [{target: kid2}]
+`)
+	child := `app: {id: KID}
+root: a
+exits:
+  done: {}
+intents: {kgo: {}}
+states:
+  a:
+    on:
+      kgo: [{target: a, effects: [{invoke: host.run, on_error: "@exit:done"}]}]
+`
+	write(t, dir, "kid/app.yaml", strings.Replace(child, "KID", "kid", 1))
+	write(t, dir, "kid2/app.yaml", strings.Replace(child, "KID", "kid2", 1))
+	_, ds := Load(dir, story.Options{})
+	var got []string
+	for _, d := range ds {
+		if d.Severity == diag.Error {
+			t.Errorf("error: %s", d)
+		}
+		if d.Rule == ruleOnErrorTarget.ID {
+			got = append(got, d.String())
+		}
+	}
+	if len(got) != 2 || !strings.Contains(got[0]+got[1], `state "s" intent "go" arc[0] effect[0]: on_error "@exit:x" names no state`) ||
+		!strings.Contains(got[0]+got[1], `on_error "@exit:done" is mapped by the importing story's exits to "@exit:x"`) || strings.Contains(got[0]+got[1], "kid2") {
+		t.Fatalf("want the root's and kid's on_error warnings, got:\n%s", strings.Join(got, "\n"))
+	}
+}

@@ -152,8 +152,14 @@ func (r *Renderer) formText(el *story.ViewElement, body map[string]any, what str
 		b.WriteString(tpl[last:loc[0]])
 		last = loc[1]
 		text, pad := "", formBlank
-		if f, ok := fields[name].(map[string]any); ok && !r.hidden(str(f, "when"), el, s, what+".fields."+name, "field", env) {
-			text, pad = r.formField(f, name, env)
+		if f, ok := fields[name].(map[string]any); ok {
+			hide, err := r.hidden(str(f, "when"), el, s, what+".fields."+name, "field", env)
+			if err != nil {
+				return "", err
+			}
+			if !hide {
+				text, pad = r.formField(f, name, env)
+			}
 		}
 		b.WriteString("_" + text + strings.Repeat("_", pad) + "_")
 	}
@@ -192,7 +198,9 @@ func (r *Renderer) itemRows(el *story.ViewElement, body map[string]any, what str
 			continue
 		}
 		part := fmt.Sprintf(".items[%d]", j)
-		if r.hidden(str(m, "when"), el, s, what+part, "item", env) {
+		if hide, err := r.hidden(str(m, "when"), el, s, what+part, "item", env); err != nil {
+			return nil, err
+		} else if hide {
 			continue
 		}
 		value := ""

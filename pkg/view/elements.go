@@ -22,7 +22,9 @@ func (r *Renderer) renderElements(els []*story.ViewElement, where string, dl *di
 			continue
 		}
 		what := fmt.Sprintf("%s[%d] (%s)", where, i, el.Kind)
-		if r.hidden(elementWhen(el), el, s, what, "element", env) {
+		if hide, err := r.hidden(elementWhen(el), el, s, what, "element", env); err != nil {
+			return "", err
+		} else if hide {
 			continue
 		}
 		text, err := r.renderElement(el, what, dl, s, env)
@@ -116,7 +118,9 @@ func (r *Renderer) renderList(el *story.ViewElement, body map[string]any, what s
 		case string:
 			label = x
 		case map[string]any:
-			if r.hidden(str(x, "when"), el, s, part, "item", env) {
+			if hide, err := r.hidden(str(x, "when"), el, s, part, "item", env); err != nil {
+				return "", err
+			} else if hide {
 				continue
 			}
 			label, hint = str(x, "label"), str(x, "hint")

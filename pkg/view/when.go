@@ -1,6 +1,7 @@
 package view
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"reflect"
@@ -12,7 +13,9 @@ import (
 
 // An element-level when: is an expression, not a guard: the element shows
 // when its value is truthy (conformance probe 09); one that fails to
-// compile or evaluate hides it, with a warning.
+// evaluate hides it, with a warning; one that does not compile (a syntax
+// error, a whitelist violation such as state.path) fails the view, as
+// upstream's render does (conformance view-when-compile-error).
 
 // evalExpr evaluates a view expression, compiled once per source.
 func (r *Renderer) evalExpr(src string, env expr.Env) (any, error) {
@@ -24,13 +27,17 @@ func (r *Renderer) evalExpr(src string, env expr.Env) (any, error) {
 }
 
 // hidden reports whether the part of el named what is left out: its when:
-// is not truthy, or fails (reported through OnWarning and expr.WarnKey).
-func (r *Renderer) hidden(when string, el *story.ViewElement, s *story.State, what, which string, env expr.Env) bool {
+// is not truthy, or fails to evaluate (reported through OnWarning and
+// expr.WarnKey). A when: that does not compile is the view's error.
+func (r *Renderer) hidden(when string, el *story.ViewElement, s *story.State, what, which string, env expr.Env) (bool, error) {
 	if when == "" {
-		return false
+		return false, nil
 	}
 	v, err := r.evalExpr(when, whenEnv(env))
 	if err != nil {
+		if ee := (*expr.Error)(nil); errors.As(err, &ee) && (ee.Kind == expr.KindCompile || ee.Kind == expr.KindWhitelist) {
+			return true, &Error{Pos: el.Pos, State: s.Path, What: what, Msg: fmt.Sprintf("when %q: %v", when, err), Err: err}
+		}
 		werr := &Error{Pos: el.Pos, State: s.Path, What: what, Msg: fmt.Sprintf("when %q: %v; the %s is omitted", when, err, which), Err: err}
 		if r.warn != nil {
 			r.warn(werr)
@@ -38,9 +45,9 @@ func (r *Renderer) hidden(when string, el *story.ViewElement, s *story.State, wh
 		if warn, ok := env[expr.WarnKey].(func(error)); ok {
 			warn(werr)
 		}
-		return true
+		return true, nil
 	}
-	return !truthy(v)
+	return !truthy(v), nil
 }
 
 // truthy is upstream's truth value of a when: result: nil, false, "", 0
@@ -93,9 +100,18 @@ func whenEnv(env expr.Env) expr.Env {
 	if a, ok := we["args"].(map[string]any); ok && len(a) == 0 {
 		we["args"] = map[string]any(nil)
 	}
+	if env[NilEventKey] == true {
+		we["event"] = map[string]any(nil)
+	}
 	env[whenWorldKey] = &whenCache{env: we}
 	return we
 }
+
+// NilEventKey, true in a render's extra, makes event a nil map in the
+// when:s, as upstream's flow rig re-renders a legacy-path turn's view
+// (`event == nil` holds there, not on the orchestrator path: conformance
+// view-when-legacy-event).
+const NilEventKey = "__kitsoki_nil_event"
 
 // whenCache holds the env whenEnv built for one render.
 type whenCache struct{ env expr.Env }
