@@ -108,9 +108,9 @@ func whenEnv(env expr.Env) expr.Env {
 }
 
 // NilEventKey, true in a render's extra, makes event a nil map in the
-// when:s, as upstream's flow rig re-renders a legacy-path turn's view
-// (`event == nil` holds there, not on the orchestrator path: conformance
-// view-when-legacy-event).
+// when:s, as upstream's flow rig re-renders a turn's view: every
+// legacy-path turn, and an orchestrator-path turn with no view of its own
+// (conformance view-when-legacy-event).
 const NilEventKey = "__kitsoki_nil_event"
 
 // whenCache holds the env whenEnv built for one render.
