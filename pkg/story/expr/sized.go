@@ -4,12 +4,15 @@ import (
 	"fmt"
 	"maps"
 	"reflect"
+	"regexp"
 	"strings"
 
 	"github.com/expr-lang/expr/ast"
 	"github.com/expr-lang/expr/builtin"
 	"github.com/expr-lang/expr/conf"
 	"github.com/expr-lang/expr/vm/runtime"
+
+	"kitsoki/internal/recost"
 )
 
 // MaxEvalBytes bounds what one evaluation of a guard or value builds with
@@ -37,8 +40,10 @@ const sizedPrefix = "kitsoki sized "
 // sizedFuncType is the type of a sized function.
 var sizedFuncType = reflect.TypeOf((func(...any) (any, error))(nil))
 
-// sizedOps are the built-ins sizeCalls charges; "+" is the operator.
-var sizedOps = []string{"string", "split", "join", "upper", "lower", "+"}
+// sizedOps are the built-ins sizeCalls charges; "+" and "matches" are the
+// operators ("matches" is not charged but refused past recost's bound: a
+// regular expression match cannot be interrupted).
+var sizedOps = []string{"string", "split", "join", "upper", "lower", "+", "matches"}
 
 // sizeBudget is what one evaluation may still build, in bytes.
 type sizeBudget struct{ left int64 }
@@ -94,7 +99,7 @@ func addSizedFunctions(c *conf.Config) {
 // env (holding the budget), the others op's own.
 func sizedFunc(op string) func(args ...any) (any, error) {
 	var orig *builtin.Function
-	if op != "+" {
+	if op != "+" && op != "matches" {
 		orig = builtin.Builtins[builtin.Index[op]]
 	}
 	return func(args ...any) (any, error) {
@@ -130,6 +135,8 @@ func sizedFunc(op string) func(args ...any) (any, error) {
 				return l + r, nil
 			}
 			return runtime.Add(args[0], args[1]), nil
+		case "matches":
+			return sizedMatches(args[0], args[1])
 		}
 		var out any
 		var err error
@@ -143,6 +150,30 @@ func sizedFunc(op string) func(args ...any) (any, error) {
 		}
 		return out, err
 	}
+}
+
+// sizedMatches is `a matches pattern` as expr-lang's VM does it (the
+// pattern compiled at compile time when it was a literal), refused when
+// its worst case passes recost's bound.
+func sizedMatches(a, pattern any) (any, error) {
+	if runtime.IsNil(a) || runtime.IsNil(pattern) {
+		return false, nil
+	}
+	re, ok := pattern.(*regexp.Regexp)
+	if !ok {
+		var err error
+		if re, err = regexp.Compile(pattern.(string)); err != nil {
+			panic(err) // as the VM: its message, at the operator
+		}
+	}
+	text, isText := a.(string)
+	if !isText {
+		text = string(a.([]byte))
+	}
+	if err := recost.Check(recost.Insts(re.String()), len(text)); err != nil {
+		return nil, fmt.Errorf("matches: %v", err)
+	}
+	return re.MatchString(text), nil
 }
 
 // joinedLen is the length of join(list, glue) when list holds strings.
@@ -177,11 +208,25 @@ func sizeCalls(node *ast.Node) bool {
 		var args []ast.Node
 		switch t := (*n).(type) {
 		case *ast.BuiltinNode:
-			if t.Name == "+" || !sizedOp(t.Name) {
+			if t.Name == "+" || t.Name == "matches" || !sizedOp(t.Name) {
 				return
 			}
 			op, args = t.Name, t.Arguments
 		case *ast.BinaryNode:
+			if t.Operator == "matches" {
+				op, args = "matches", []ast.Node{t.Left, t.Right}
+				if lit, ok := t.Right.(*ast.StringNode); ok {
+					re, err := regexp.Compile(lit.Value)
+					if err != nil {
+						return // the compiler's error
+					}
+					c := &ast.ConstantNode{Value: re}
+					c.SetType(reflect.TypeOf(re))
+					c.SetLocation(lit.Location())
+					args[1] = c
+				}
+				break
+			}
 			if t.Operator != "+" || !textOrUnknown(t.Left) || !textOrUnknown(t.Right) {
 				return
 			}

@@ -114,3 +114,51 @@ func TestSizedNamesNotWritable(t *testing.T) {
 		t.Error("a sized function's name compiled")
 	}
 }
+
+// TestMatchesCostBounded: `matches` whose worst case (the text's bytes
+// times the instructions the pattern compiles to) passes recost.MaxSteps
+// is an error naming both, not run: a match cannot be interrupted, even by
+// --timeout. Before, a 1 MB world value matched against the 2 KB literal
+// (a?){1000}b ran 116 s. A pattern from the world is checked the same way;
+// what matches gave otherwise is unchanged.
+func TestMatchesCostBounded(t *testing.T) {
+	pat := "(" + strings.Repeat("a?", 600) + ")b"
+	env := Env{"world": map[string]any{"s": strings.Repeat("a", 1<<20), "p": pat, "short": "ab,c", "bad": "(", "n": 1}}
+	for _, src := range []string{`world.s matches "` + pat + `"`, `world.s matches world.p`} {
+		p, err := CompileGuard(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = p.EvalBool(env)
+		if err == nil || !strings.Contains(err.Error(), "matches: the pattern compiles to") || !strings.Contains(err.Error(), "against 1048576 bytes") {
+			t.Errorf("%.40s: %.300v", src, err)
+		}
+	}
+	for src, want := range map[string]any{
+		`world.short matches "^a"`:      true,
+		`world.short matches "c$"`:      true,
+		`world.short matches world.p`:   true,
+		`world.missing matches "x"`:     false,
+		`"x" matches world.missing`:     false,
+		`world.short matches world.bad`: "error parsing regexp: missing closing ): `(`",
+		`world.n matches "x"`:           "a number where a []uint8 is needed (1:9)",
+	} {
+		p, err := CompileExpr(src)
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		got, err := p.Eval(env)
+		if w, isErr := want.(string); isErr {
+			if err == nil || !strings.Contains(err.Error(), w) {
+				t.Errorf("%s: %v, %v; want an error with %q", src, got, err, w)
+			}
+			continue
+		}
+		if err != nil || got != want {
+			t.Errorf("%s = %v, %v; want %v", src, got, err, want)
+		}
+	}
+	if _, err := CompileExpr(`world.s matches "("`); err == nil || !strings.Contains(err.Error(), "error parsing regexp") {
+		t.Errorf("a literal pattern that does not compile: %v", err)
+	}
+}
