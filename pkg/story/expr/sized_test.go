@@ -162,3 +162,27 @@ func TestMatchesCostBounded(t *testing.T) {
 		t.Errorf("a literal pattern that does not compile: %v", err)
 	}
 }
+
+// TestSizedErrorsAsBefore: an evaluation error inside a sized operation
+// reads as the built-in's or the VM's did, at the same place (each text
+// taken from the build before the sized operations).
+func TestSizedErrorsAsBefore(t *testing.T) {
+	env := Env{"world": map[string]any{"n": 1, "s": "a"}}
+	for src, want := range map[string]string{
+		`world.missing + "x"`:        `invalid operation: <nil> + string (1:15)`,
+		`"a" + world.missing + "b"`:  `invalid operation: string + <nil> (1:5)`,
+		`upper(world.n)`:             `a number where a string is needed (1:1)`,
+		`split(world.n, ",")`:        `a number where a string is needed (1:1)`,
+		`join(world.n, ",")`:         `invalid argument for join (type int) (1:1)`,
+		`string(world.s) + world.n`:  `invalid operation: string + int (1:17)`,
+		`len(world.s + world.q) > 0`: `invalid operation: string + <nil> (1:13)`,
+	} {
+		p, err := CompileExpr(src)
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		if _, err := p.Eval(env); err == nil || !strings.HasSuffix(strings.SplitN(err.Error(), "\n", 2)[0], "\": "+want) {
+			t.Errorf("%s: %v, want %q", src, err, want)
+		}
+	}
+}
