@@ -3,6 +3,7 @@ package cmd
 import (
 	"bytes"
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -54,5 +55,39 @@ fixtures:
 	text.Reset()
 	if _, err := runStoryIntents(context.Background(), &text, &errb, flowtest.NewRunner(flowtest.Options{}), []string{app}, &testFlags{}); err == nil {
 		t.Fatalf("a fresh runner ran the broken story:\n%s", text.String())
+	}
+}
+
+// TestStoryIntentsRecordingLinkedOut: a recording.yaml that a symlink leads
+// out of the project is refused by a plain kitsoki test whether its target
+// exists or not. Before, a dangling link was skipped silently and one to an
+// existing file refused, so the output told which paths exist outside.
+func TestStoryIntentsRecordingLinkedOut(t *testing.T) {
+	outside := t.TempDir()
+	storytest.WriteFile(t, filepath.Join(outside, "there.yaml"), "kind: recording\n")
+	var outs []string
+	for _, target := range []string{filepath.Join(outside, "there.yaml"), filepath.Join(outside, "missing.yaml")} {
+		dir := storytest.TempTree(t, map[string]string{
+			".kitsoki/.keep":    "",
+			"app.yaml":          "app: { id: out, version: 0.1.0 }\nintents:\n  go: {}\nroot: hall\nstates:\n  hall:\n    on:\n      go: [{ target: hall }]\n",
+			"intents/hall.yaml": "test_kind: intents\nstate: hall\nfixtures:\n  - id: go\n    intent: { name: go }\n    inputs: [\"go\"]\n",
+		})
+		if err := os.Symlink(target, filepath.Join(dir, "recording.yaml")); err != nil {
+			t.Fatal(err)
+		}
+		app := filepath.Join(dir, "app.yaml")
+		var text, errb bytes.Buffer
+		got, err := runStoryIntents(context.Background(), &text, &errb, flowtest.NewRunner(flowtest.Options{}), []string{app}, &testFlags{})
+		msg := ""
+		if err != nil {
+			msg = strings.ReplaceAll(strings.ReplaceAll(err.Error(), dir, "DIR"), target, "TARGET")
+		}
+		outs = append(outs, msg)
+		if !got.ran || !strings.Contains(msg, "symlink leading out") {
+			t.Errorf("%s: ran=%v err=%v", filepath.Base(target), got.ran, msg)
+		}
+	}
+	if outs[0] != outs[1] {
+		t.Errorf("an existing target: %q\na missing one: %q", outs[0], outs[1])
 	}
 }

@@ -111,6 +111,9 @@ func LoadWorldFile(path string) (map[string]any, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--world-file %s: not valid YAML: %s", path, strings.TrimPrefix(err.Error(), "yaml: "))
 	}
+	if at := yamlnode.AliasTextFileOver(&doc); at != nil {
+		return nil, fmt.Errorf("--world-file %s: line %d: %s", path, at.Line, yamlnode.AliasTextMsg("world file", ""))
+	}
 	root := &doc
 	if root.Kind == yaml.DocumentNode && len(root.Content) == 1 {
 		root = root.Content[0]

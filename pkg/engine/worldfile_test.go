@@ -60,3 +60,28 @@ func FuzzLoadWorldFile(f *testing.F) {
 		}
 	})
 }
+
+// TestWorldFileAliasTextBounded: a --world-file's aliases repeat at most
+// yamlnode.MaxAliasText of text, as every other YAML file's do; the error
+// names the file and the alias's line. Before, a 5 MB file naming a 1 MB
+// anchor 2,000 times (padded so yaml.v3's aliasing ratio check passed)
+// became the world, and kitsoki run ended in 'fatal error: out of memory'
+// writing it to the trace.
+func TestWorldFileAliasTextBounded(t *testing.T) {
+	t.Chdir(t.TempDir())
+	big := "x:\n  - &big " + strings.Repeat("v", 1<<20) + "\n" + strings.Repeat("  - *big\n", 70)
+	if err := os.WriteFile("w.yaml", []byte(big), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := LoadWorldFile("w.yaml")
+	if err == nil || !strings.HasPrefix(err.Error(), "--world-file w.yaml: line 64: the aliases of this world file repeat more than 64 MB") {
+		t.Errorf("LoadWorldFile = %.300v", err)
+	}
+	short := "x:\n  - &s vv\n" + strings.Repeat("  - *s\n", 200)
+	if err := os.WriteFile("s.yaml", []byte(short), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if m, err := LoadWorldFile("s.yaml"); err != nil || len(m["x"].([]any)) != 201 {
+		t.Errorf("short aliases: %v", err)
+	}
+}

@@ -19,6 +19,7 @@ import (
 
 	"kitsoki/internal/lazyre"
 	"kitsoki/internal/safefile"
+	"kitsoki/internal/yamlnode"
 	"kitsoki/pins"
 )
 
@@ -149,6 +150,12 @@ func LoadPins(overlayPath string) (*Pins, error) {
 }
 
 func (p *Pins) merge(data []byte, source string) error {
+	var doc yaml.Node
+	if yaml.Unmarshal(data, &doc) == nil {
+		if at := yamlnode.AliasTextFileOver(&doc); at != nil {
+			return fmt.Errorf("%s:%d: %s", source, at.Line, yamlnode.AliasTextMsg("pin file", ""))
+		}
+	}
 	var f pinFile
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)

@@ -4,12 +4,14 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
 
+	"kitsoki/internal/safefile"
 	"kitsoki/internal/yamlnode"
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/engine"
@@ -34,17 +36,36 @@ func LintIntentSources(app string, st *story.Story, sources map[string][]byte) [
 	if st == nil {
 		return nil
 	}
-	files := intentFiles(app)
-	if len(files) == 0 {
+	if len(intentFiles(app)) == 0 {
 		return nil
 	}
 	il := intentLint{ix: indexFolded(st)}
 	rec := filepath.Join(filepath.Dir(app), "recording.yaml")
-	if h, err := NewStaticHarness("", rec); err == nil {
+	if h, err := NewStaticHarness(st.ProjectRoot, rec); err == nil {
 		il.rec, il.recorded = rec, h
 	}
+	// Listed and read through the project root, as test intents does: an
+	// intents directory or file that a symlink leads out of the project
+	// is an error naming it (flow-outside-root), refused unread, so no
+	// finding quotes a byte of what it points at (nor lists its names).
+	glob := filepath.Join(story.QuoteGlob(filepath.Dir(app)), "intents", "*.yaml")
+	r := safefile.NewRoot(globRoot(st.ProjectRoot, glob))
+	defer r.Close()
+	files, outside, err := story.Glob(r, glob)
+	if err != nil {
+		return nil
+	}
+	if len(outside) > 0 {
+		return []diag.Diagnostic{outsideDiag(r, "intents directory", outside[0], &os.PathError{Op: "read", Path: outside[0], Err: safefile.ErrOutsideRoot})}
+	}
+	slices.Sort(files)
 	for _, f := range files {
-		data, err := readBounded(f)
+		data, err := readIn(r, f)
+		if errors.Is(err, safefile.ErrOutsideRoot) {
+			sources[f] = nil // refused unread: the caller must not read it either
+			il.ds = append(il.ds, outsideDiag(r, "intents file", f, err))
+			continue
+		}
 		if err != nil {
 			continue
 		}

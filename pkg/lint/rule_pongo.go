@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"errors"
 	"maps"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -72,8 +71,11 @@ type pongoCheck struct {
 func (pc *pongoCheck) fileExists(f string) bool {
 	ok, done := pc.exists[f]
 	if !done {
-		_, err := os.Stat(f)
-		ok = err == nil
+		// Through the project root: a link leading out counts as there
+		// (reading it is then the outside-root error), whether or not
+		// its target exists, so no finding tells what is outside.
+		_, err := pc.c.st.FileRoot().Stat(f)
+		ok = err == nil || errors.Is(err, safefile.ErrOutsideRoot)
 		pc.exists[f] = ok
 	}
 	return ok

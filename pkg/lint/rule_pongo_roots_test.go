@@ -130,3 +130,42 @@ states:
 		t.Errorf("line %d: no pongo finding %q", line, w)
 	}
 }
+
+// TestViewFileLinkedOutTellsNothingOfItsTarget: a view's layout or
+// template file that a symlink leads out of the project gets the same
+// findings whether its target exists or not, so a repository cannot learn
+// what is on the machine that validates it. Before, a link to a missing
+// path was "layout file ... not found" and one to an existing path the
+// outside-root error: whether /home/runner/.ssh/id_rsa exists, say.
+func TestViewFileLinkedOutTellsNothingOfItsTarget(t *testing.T) {
+	there := filepath.Join(t.TempDir(), "there.pongo")
+	if err := os.WriteFile(there, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	findings := func(target string) string {
+		dir := t.TempDir()
+		storytest.WriteTree(t, dir, map[string]string{
+			".kitsoki/.keep": "",
+			"app.yaml":       "app: {id: p, version: 0.1.0}\nroot: a\nstates:\n  a: {view: {extends: base}, terminal: true}\n  b: {view: {template_file: t.pongo}, terminal: true}\n",
+			"views/.keep":    "",
+		})
+		for _, name := range []string{"base.pongo", "t.pongo"} {
+			if err := os.Symlink(target, filepath.Join(dir, "views", name)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		_, ds := Load(dir, story.Options{})
+		var out []string
+		for _, d := range ds {
+			out = append(out, d.Rule+": "+strings.ReplaceAll(strings.ReplaceAll(d.Message, dir, "DIR"), target, "TARGET"))
+		}
+		return strings.Join(out, "\n")
+	}
+	got, missing := findings(there), findings(filepath.Join(filepath.Dir(there), "missing.pongo"))
+	if got != missing {
+		t.Errorf("an existing target:\n%s\na missing one:\n%s", got, missing)
+	}
+	if !strings.Contains(got, "symlink leading out of the project root") {
+		t.Errorf("no outside-root error:\n%s", got)
+	}
+}

@@ -89,7 +89,7 @@ func usedRoots(node ast.Node) (need []string, all bool) {
 	ast.Walk(&node, visitFunc(func(n *ast.Node) {
 		switch t := (*n).(type) {
 		case *ast.CallNode: // visited after its arguments
-			if id, ok := t.Callee.(*ast.IdentifierNode); ok && id.Value == undefFn && len(t.Arguments) > 0 {
+			if id, ok := t.Callee.(*ast.IdentifierNode); ok && (id.Value == undefFn || isSizedCall(t)) && len(t.Arguments) > 0 {
 				if a, ok := t.Arguments[0].(*ast.IdentifierNode); ok && a.Value == "$env" {
 					envs--
 				}

@@ -344,9 +344,18 @@ func (l *PongoLoader) insideRoots(p string) bool {
 	}
 	real, err := filepath.EvalSymlinks(p)
 	if err != nil {
-		// A missing file is fine; a loop or a permission error is refused.
-		return os.IsNotExist(err)
+		// A missing file is fine, unless what exists of its path leads
+		// out (a dangling link out reads as refused, as one to a file
+		// there does: no finding tells what is outside); a loop or a
+		// permission error is refused.
+		return os.IsNotExist(err) && missingInside(p, roots)
 	}
+	return resolvedInside(real, roots)
+}
+
+// resolvedInside reports whether real, a path with its symlinks resolved,
+// lies under one of roots (or a root's own resolution).
+func resolvedInside(real string, roots []string) bool {
 	for _, r := range roots {
 		if underDir(r, real) {
 			return true
@@ -356,6 +365,39 @@ func (l *PongoLoader) insideRoots(p string) bool {
 		}
 	}
 	return false
+}
+
+// missingInside reports whether the missing path p would lie under roots:
+// the deepest part of it that exists, its links resolved (a dangling one
+// by its text), with the rest joined on.
+func missingInside(p string, roots []string) bool {
+	a := p
+	for {
+		if _, err := os.Lstat(a); err == nil {
+			break
+		}
+		d := filepath.Dir(a)
+		if d == a {
+			return true
+		}
+		a = d
+	}
+	rest, err := filepath.Rel(a, p)
+	if err != nil {
+		return false
+	}
+	real, err := filepath.EvalSymlinks(a)
+	if err != nil { // a dangling link: where its text points
+		t, lerr := os.Readlink(a)
+		if lerr != nil {
+			return false
+		}
+		if !filepath.IsAbs(t) {
+			t = filepath.Join(filepath.Dir(a), t)
+		}
+		return slices.ContainsFunc(roots, func(r string) bool { return underDir(r, filepath.Join(t, rest)) })
+	}
+	return resolvedInside(filepath.Join(real, rest), roots)
 }
 
 // inGitDir reports whether p lies in a .git directory below a template

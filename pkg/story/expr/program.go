@@ -40,6 +40,7 @@ func newConfig(guard bool) *conf.Config {
 	for _, op := range opts {
 		op(c)
 	}
+	addSizedFunctions(c)
 	for name := range c.Disabled {
 		delete(c.Builtins, name)
 	}
@@ -63,6 +64,11 @@ func compileWith(src string, guard bool) (*vm.Program, error) {
 	if _, err := new(checker.Checker).PatchAndCheck(tree, c); err != nil {
 		return nil, err
 	}
+	if sizeCalls(&tree.Node) {
+		if _, err := new(checker.Checker).Check(tree, c); err != nil {
+			return nil, err
+		}
+	}
 	if c.Optimize {
 		if err := optimizer.Optimize(&tree.Node, c); err != nil {
 			var fe *file.Error
@@ -83,6 +89,8 @@ type Program struct {
 	// need: the roots the program names (allRoots: it reads $env, so every root).
 	need     []string
 	allRoots bool
+	// sized: it calls a sized function, so an evaluation gets a budget.
+	sized bool
 }
 
 // Source returns the expression text the program was compiled from.
@@ -129,6 +137,7 @@ func compile(src string, guard bool) (p *Program, err error) {
 	}
 	p = &Program{src: src, guard: guard, prog: prog}
 	p.need, p.allRoots = usedRoots(prog.Node())
+	p.sized = hasSizedCall(prog.Node())
 	return p, nil
 }
 
@@ -157,7 +166,11 @@ func (p *Program) Eval(env Env) (out any, err error) {
 			out, err = nil, &Error{Kind: KindEval, Msg: fmt.Sprintf("expr eval %q: internal error: %s", p.src, plainText(fmt.Sprint(r))), Src: p.src}
 		}
 	}()
-	v, rerr := expr.Run(p.prog, withNeeded(env, p.need, p.allRoots))
+	env = withNeeded(env, p.need, p.allRoots)
+	if p.sized {
+		env = withBudget(env)
+	}
+	v, rerr := expr.Run(p.prog, env)
 	if rerr != nil {
 		return nil, evalError(p.src, rerr)
 	}

@@ -75,8 +75,8 @@ func (w *wlWalker) Visit(p *ast.Node) {
 			w.add(id, "member access on forbidden root %q (allowed: %s)", id.Value, strings.Join(roots, ", "))
 		}
 	case *ast.CallNode:
-		if id, ok := n.Callee.(*ast.IdentifierNode); ok && id.Value == undefFn {
-			return // a bare name (barename.go)
+		if id, ok := n.Callee.(*ast.IdentifierNode); ok && id.Value == undefFn || isSizedCall(n) {
+			return // a bare name (barename.go) or a sized operation (sized.go)
 		}
 		if id, ok := unchain(n.Callee).(*ast.IdentifierNode); !ok || !viewFnSet[id.Value] {
 			w.add(memberRoot(n.Callee), "forbidden user-defined function call %q (only built-in functions are allowed)", calleeName(n.Callee))
