@@ -62,7 +62,7 @@ func newEvalListCmd() *cobra.Command {
 				return usagef("%v", err)
 			}
 			if len(files) == 0 {
-				if _, err := os.Stat(filepath.Join(args[0], story.StoryFile)); err != nil {
+				if _, err := os.Lstat(filepath.Join(args[0], story.StoryFile)); err != nil { // as validate.Expand
 					return usagef("eval list: %s is not a story directory (no app.yaml) and has no evals/*.yaml; give a story directory or a dataset file", args[0])
 				}
 				fmt.Fprintf(c.ErrOrStderr(), "kitsoki: no eval datasets under %s (add evals/<call>.yaml with kind: agent_eval)\n", filepath.Join(args[0], "evals"))

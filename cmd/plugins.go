@@ -76,7 +76,7 @@ func loadStoryForPlugins(stderr io.Writer, args []string) (*story.Story, string,
 		return nil, "", "", usagef("%s: %v", path, errors.Unwrap(err))
 	}
 	if fi.IsDir() {
-		if _, err := os.Stat(filepath.Join(path, story.StoryFile)); err != nil {
+		if _, err := os.Lstat(filepath.Join(path, story.StoryFile)); err != nil { // as validate.Expand
 			if explicit {
 				return nil, "", "", usagef("%s: no app.yaml in this directory; name a story directory or its app.yaml", path)
 			}

@@ -36,7 +36,9 @@ func checkStoryArg(path string) error {
 		return usagef("%s: %v", path, err)
 	}
 	if fi.IsDir() {
-		if _, err := os.Stat(filepath.Join(path, validate.StoryFile)); err != nil {
+		// Lstat, as validate.Expand: a link out is refused by the load
+		// whether its target exists or not
+		if _, err := os.Lstat(filepath.Join(path, validate.StoryFile)); err != nil {
 			return usagef("%s: not a story directory (no %s); pass a story directory or its %s", path, validate.StoryFile, validate.StoryFile)
 		}
 	}

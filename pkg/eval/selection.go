@@ -205,7 +205,7 @@ func Check(storyDir string, loader *StoryLoader) ([]diag.Diagnostic, error) {
 	}
 	var out []diag.Diagnostic
 	manifest := filepath.Join(abs, story.StoryFile)
-	_, noManifest := os.Stat(manifest)
+	_, noManifest := os.Lstat(manifest) // a link out is refused by the load, existing target or not
 	if noManifest != nil && len(files) == 0 {
 		return nil, fmt.Errorf("eval check: %s is not a story directory (no app.yaml and no evals/*.yaml); give the directory holding the story's app.yaml", storyDir)
 	}

@@ -92,7 +92,10 @@ func Expand(args []string, warn func(string)) ([]string, error) {
 		}
 		if st.IsDir() {
 			manifest := filepath.Join(arg, StoryFile)
-			if _, err := os.Stat(manifest); err != nil {
+			// Lstat: a link counts as the manifest whether its target exists
+			// or not, and the load refuses one leading out of the project
+			// (one answer, so no output tells which paths exist outside).
+			if _, err := os.Lstat(manifest); err != nil {
 				return nil, fmt.Errorf("%s: not a story directory (no %s); use %s/... to search below it", arg, StoryFile, strings.TrimSuffix(arg, "/"))
 			}
 			out = append(out, filepath.Clean(manifest))
