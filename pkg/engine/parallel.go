@@ -160,13 +160,20 @@ func sortByPath(leaves []*State) {
 // an intent fires in it: one leaf per region, the later of two
 // (conformance par-cross-decoded).
 func (p *parConf) decoded() []*State {
+	return p.reread().leaves
+}
+
+// reread is the configuration decoded, each leaf in its own region's
+// place: a leaf a cross-region move put in another region's place, and
+// that place, are gone.
+func (p *parConf) reread() *parConf {
 	d := &parConf{root: p.root}
 	for _, l := range p.leaves {
 		if d.inRegion(l) {
 			d.set(l)
 		}
 	}
-	return d.leaves
+	return d
 }
 
 // within reports whether s is a strict descendant of a.
@@ -250,7 +257,10 @@ func (r *runner) walkParallel(ctx context.Context, intent string, slots map[stri
 	// written is re-encoded sorted, in the transition's from too
 	r.par.label = ""
 	from := r.statePath()
-	r.par.leaves = r.par.decoded()
+	// and its places: an emit: reaches each leaf read back once, in its
+	// own region's place (conformance par-cross-decoded-places)
+	d := r.par.reread()
+	r.par.leaves, r.par.at = d.leaves, d.at
 	res, err := r.armTarget(ctx, owner, arm, false)
 	if err != nil {
 		return fmt.Errorf("%s: intent %q: %w", arm.Pos, intent, err)
