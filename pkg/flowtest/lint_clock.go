@@ -37,7 +37,7 @@ func (l *fixtureLint) clockStays(t *Turn, r rest) rest {
 			t.Index, *t.ExpectState, r.at.Path, r.from, r.at.Path, r.at.Path)
 		return rest{}
 	}
-	return rest{at: r.at, from: fmt.Sprintf("turns[%d] only advances the clock, with no timeout or moving job: it stays", t.Index)}
+	return rest{at: r.at, from: fmt.Sprintf("turns[%d] only advances the clock, with no timeout or moving job: it stays", t.Index), armed: r.armed}
 }
 
 // clockNote says, for a message, that the turn's advance_clock moves

@@ -45,14 +45,8 @@ func (l *fixtureLint) mayRest(t *Turn, r rest, arc string) []string {
 	if m.lost || len(m.order) > maxMayStates {
 		return nil
 	}
-	if t.HasAdvance {
-		for _, p := range m.order {
-			for s := ix.byPath[p]; s != nil; s = s.Parent {
-				if s.Timeout() != nil {
-					return nil
-				}
-			}
-		}
+	if t.HasAdvance && slices.ContainsFunc(m.order, m.timed) {
+		return nil
 	}
 	return m.order
 }
@@ -66,6 +60,7 @@ type mayWalk struct {
 	calls []string // on_error targets as written
 	lost  bool
 	steps int
+	par   map[string][]*story.State // a parallel landing's path: the states entering it ran (lint_par_entry.go)
 }
 
 // intent follows every arm of arc at s (or the nearest ancestor with arms for it).
@@ -113,9 +108,13 @@ func (m *mayWalk) intent(s *story.State, arc string) {
 }
 
 // landing is the leaf a move to p lands on (a compound's literal
-// initial:, descended), or "" with m.lost.
+// initial:, descended; a parallel state's path of leaves), or "" with
+// m.lost.
 func (m *mayWalk) landing(p string) string {
 	d := m.ix.byPath[p]
+	if d != nil && d.Parallel {
+		return m.parallelLanding(d)
+	}
 	for d != nil && len(d.Children) > 0 {
 		if d.Type != "compound" || d.Initial == "" || story.IsTemplated(d.Initial) {
 			d = nil
@@ -142,6 +141,9 @@ func (m *mayWalk) reach(p string) {
 		m.lost = true
 		return
 	}
+	if m.par[p] != nil {
+		return // every on_enter entering it ran only sets (parallelLanding)
+	}
 	for s := m.ix.byPath[p]; s != nil; s = s.Parent {
 		m.effects(s.OnEnter, p)
 	}
@@ -162,7 +164,7 @@ func (m *mayWalk) effects(effs []*story.Effect, p string) {
 			m.calls = append(m.calls, oe)
 		}
 		if name := strings.TrimSpace(e.EmitIntent()); name != "" {
-			if story.IsTemplated(name) {
+			if story.IsTemplated(name) || m.par[p] != nil {
 				m.lost = true
 				return
 			}
@@ -181,6 +183,10 @@ func (m *mayWalk) effects(effs []*story.Effect, p string) {
 // redirect adds the state an on_error target tt, dispatched at base,
 // moves the machine to (entered flat: its own on_enter alone).
 func (m *mayWalk) redirect(base, tt string) {
+	if m.par[base] != nil {
+		m.lost = true // a call in a region: not followed
+		return
+	}
 	if m.ix.byPath[base] == nil {
 		return // an __exit__ state runs no call
 	}
@@ -204,8 +210,11 @@ func (m *mayWalk) redirect(base, tt string) {
 // mayWrongState warns at an expect_state naming a state none of may is.
 func (l *fixtureLint) mayWrongState(t *Turn, r rest, may []string) bool {
 	want := *t.ExpectState
-	if want == "" || strings.Contains(want, "#") || !l.ix.hasState(want) || slices.Contains(may, want) {
+	if want == "" || !l.ix.hasState(want) || slices.Contains(may, want) {
 		return false
+	}
+	if _, ls, ok := strings.Cut(want, "#"); ok && !slices.IsSorted(strings.Split(ls, "|")) {
+		return false // parallelOrder's
 	}
 	qs := make([]string, len(may))
 	for i, p := range may {

@@ -112,6 +112,9 @@ type rest struct {
 	alt  []*story.State
 	from string
 	why  string // why it may rest in alt instead, for messages ("": a failing call's on_error)
+	// armed: the turn that left it there certainly ended normally, so its
+	// own timeout: is armed with a fresh deadline (clockFires)
+	armed bool
 }
 
 // altWhy says, for a message, why the fixture may rest in r.alt.
@@ -128,15 +131,19 @@ func (r rest) altTaken() string {
 	return b.String()
 }
 
-// startRest is where the fixture's first turn fires: a legacy fixture's
-// initial_state leaf; on the orchestrator path only a leaf whose on_enter
-// (and its ancestors') is empty, so that nothing moves it at the start.
+// startRest is where the fixture's first turn fires: its initial_state
+// leaf. The rig never runs the initial state's on_enter (probed on the
+// orchestrator path: an on_enter that sets a flag and calls a failing
+// host with an on_error leaves the flag unset and the fixture where it
+// started), but on the orchestrator path the post-bind pass walks the
+// state's own on_enter emit_intent entries after a turn that stays
+// (story-runtime §1.9), which the lint does not follow from the start.
 func (l *fixtureLint) startRest() rest {
 	s := l.ix.plainLeaf(l.fx.InitialState)
-	if s == nil || (l.fx.Orchestrated() && !quietEntry(s, func(*story.Effect) bool { return false })) {
+	if s == nil || (l.fx.Orchestrated() && slices.ContainsFunc(s.OnEnter, func(e *story.Effect) bool { return e == nil || e.EmitIntent() != "" })) {
 		return rest{}
 	}
-	return rest{at: s, from: "the fixture starts (initial_state)"}
+	return rest{at: s, from: "the fixture starts (initial_state)", armed: true}
 }
 
 // restAt is the state t certainly fires at, or nil: not, past the first
@@ -178,6 +185,9 @@ func (l *fixtureLint) after(t *Turn, r rest, arc string, warned bool) rest {
 		to, arm = nil, nil
 	}
 	l.moveWorld(r, to, arm)
+	if fr, ok := l.clockFires(t, r); ok {
+		return fr
+	}
 	if t.Intent == nil && at != nil && len(r.alt) == 0 && t.HasAdvance && l.clockStill(t, at) {
 		return l.clockStays(t, r)
 	}
@@ -192,7 +202,7 @@ func (l *fixtureLint) after(t *Turn, r rest, arc string, warned bool) rest {
 		return l.expectedRest(t, r, arc, arm, to)
 	}
 	if to != nil {
-		return rest{at: to[0], alt: to[1:], from: fmt.Sprintf("turns[%d] %q leads (%s moves %q to %q)", t.Index, t.Intent.Name, armLed(at, arc, arm), at.Path, to[0].Path)}
+		return rest{at: to[0], alt: to[1:], from: fmt.Sprintf("turns[%d] %q leads (%s moves %q to %q)", t.Index, t.Intent.Name, armLed(at, arc, arm), at.Path, to[0].Path), armed: plainMove(at, arm, to)}
 	}
 	return l.mayRestAt(t, may)
 }

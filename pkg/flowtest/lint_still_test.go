@@ -77,3 +77,38 @@ func TestRejectedFirstTurnWithJobs(t *testing.T) {
 		t.Fatalf("want the first turn judged at lobby, got %v", got)
 	}
 }
+
+// TestRejectedFirstTurnAfterInitialOnEnter: the rig never runs the
+// initial state's on_enter on the orchestrator path either (probed: an
+// on_enter that sets a flag and calls a failing host with on_error: b
+// leaves the flag false and the fixture at a), so a first turn is
+// judged at initial_state even when its on_enter calls or sets.
+func TestRejectedFirstTurnAfterInitialOnEnter(t *testing.T) {
+	app := `app: {id: first}
+hosts: [host.run]
+root: a
+intents:
+  look: {}
+  go: {}
+states:
+  a:
+    on_enter:
+      - set: {flag: true}
+      - invoke: host.run
+        with: {cmd: "true"}
+        on_error: b
+    on:
+      look: [{target: c}]
+  b:
+    on:
+      go: [{target: c}]
+  c: {terminal: true}
+world:
+  flag: {type: bool, default: false}
+`
+	fx := "test_kind: flow\ninitial_state: a\nhost_handlers:\n  host.run: {error: boom}\nturns:\n  - intent: {name: go}\n"
+	got := ruleFindings(t, ruleRejected, map[string]string{"app.yaml": app}, fx)
+	if len(got) != 1 || !strings.Contains(got[0].Message, `intent "go" is not taken at "a", where the fixture starts`) {
+		t.Fatalf("want the first turn judged at a, got %v", got)
+	}
+}

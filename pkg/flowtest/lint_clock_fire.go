@@ -1,0 +1,108 @@
+package flowtest
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"kitsoki/internal/duration"
+	"kitsoki/pkg/story"
+)
+
+// clockFires is where a turn that only advances the clock leaves a
+// fixture resting certainly at r.at when r.at's own timeout: is due: the
+// leaf its literal target lands on (ok true). Both engines re-arm the
+// resting state's own timeout with a fresh deadline at the end of every
+// turn (and at the start), and an advance fires it once when the
+// deadline falls within the advance (story-runtime §4; pkg/engine's
+// advance), so an advance_clock at least as long as timeout.after
+// certainly fires it, whatever came before (probed: the timeout story's
+// waiting, after: 10d, advance_clock: 11d, then continue is rejected
+// INTENT_NOT_ALLOWED_IN_STATE at traveled). An expect_state naming
+// another state is warned. Only where the turn that left it there
+// certainly ended normally (r.armed: the start, or a move whose arm,
+// exits and landing only set, increment or say): a turn whose on_error
+// handling is swallowed re-arms nothing (conformance
+// swallowed-redirect-timer, cap-origin-timer, landing-call-stays). Not
+// judged (ok false) either: a story with
+// background jobs (one may land in the same advance), a timeout on an
+// ancestor too, a templated or unparsable after:, a target that never
+// fires (relative, templated, with slashes) or whose landing is not
+// certain.
+func (l *fixtureLint) clockFires(t *Turn, r rest) (rest, bool) {
+	s := r.at
+	if t.Intent != nil || t.HasInput || !t.HasAdvance || s == nil || len(r.alt) > 0 || !r.armed || l.ix.jobs || s.Timeout() == nil {
+		return rest{}, false
+	}
+	for a := s.Parent; a != nil; a = a.Parent {
+		if a.Timeout() != nil {
+			return rest{}, false
+		}
+	}
+	tm := s.Timeout()
+	after := strings.TrimSpace(tm.After)
+	if story.IsTemplated(after) {
+		return rest{}, false
+	}
+	d, err := duration.Parse(after)
+	if err != nil || d <= 0 || t.AdvanceClock < d {
+		return rest{}, false
+	}
+	tt := strings.TrimSpace(tm.Target)
+	if tt == "" || strings.HasPrefix(tt, ".") || strings.Contains(tt, "/") || story.IsTemplated(tt) {
+		return rest{}, false
+	}
+	var to []*story.State
+	landed := "__exit__" + strings.TrimPrefix(tt, "@exit:")
+	if !strings.HasPrefix(tt, "@exit:") {
+		if to = l.ix.landing(l.ix.byPath[tt], l.stillEffect()); to == nil {
+			return rest{}, false
+		}
+		landed = to[0].Path
+	}
+	why := fmt.Sprintf("turns[%d] advances the clock by %s at %q (where %s), whose timeout: (after: %s) fires and moves it to %q", t.Index, fmtAdvance(t), s.Path, r.from, after, landed)
+	if t.ExpectState != nil && *t.ExpectState != landed && !slicesHasPath(to[min(1, len(to)):], *t.ExpectState) && l.ix.hasState(*t.ExpectState) {
+		l.warn(t.valueAt("expect_state"), ruleWrongState, "turns[%d].expect_state: %q, but the turn only advances the clock by %s at %q (where %s), which is at least that state's timeout.after (%s): its timeout fires and moves it to %q%s; the assertion fails on both engines; expect_state: %s, a shorter advance_clock, or fix the timeout",
+			t.Index, *t.ExpectState, fmtAdvance(t), s.Path, r.from, after, landed, orAt(to[min(1, len(to)):], "or, when a call's on_error redirects it, to %s"), landed)
+		return rest{}, true
+	}
+	if to == nil {
+		return rest{}, true
+	}
+	return rest{at: to[0], alt: to[1:], from: why, armed: len(to) == 1 && quietEntry(to[0], plainEffect)}, true
+}
+
+// plainMove reports whether a turn's move from at through arm to the
+// single leaf to[0] certainly ends normally: the arm's effects, the
+// on_exit of at and its ancestors and the on_enter of the landing and
+// its ancestors only set, increment or say (no call whose on_error
+// handling may be swallowed).
+func plainMove(at *story.State, arm *story.Transition, to []*story.State) bool {
+	if arm == nil || len(to) != 1 || !plainEffects(arm.Effects) || !quietEntry(to[0], plainEffect) {
+		return false
+	}
+	for s := at; s != nil; s = s.Parent {
+		if !plainEffects(s.OnExit()) {
+			return false
+		}
+	}
+	return true
+}
+
+// fmtAdvance is the turn's advance_clock as written, else as Go prints it.
+func fmtAdvance(t *Turn) string {
+	if t.AdvanceRaw != "" {
+		return t.AdvanceRaw
+	}
+	return t.AdvanceClock.Round(time.Millisecond).String()
+}
+
+// slicesHasPath reports whether one of ss has path p.
+func slicesHasPath(ss []*story.State, p string) bool {
+	for _, s := range ss {
+		if s.Path == p {
+			return true
+		}
+	}
+	return false
+}

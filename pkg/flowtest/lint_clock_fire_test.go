@@ -1,0 +1,85 @@
+package flowtest
+
+import (
+	"strings"
+	"testing"
+)
+
+// fireApp is the corpus timeout story's shape: waiting times out to
+// traveled after 10d; back leads from lobby to waiting through a call.
+const fireApp = `app: {id: fire}
+hosts: [host.run]
+root: lobby
+intents: {wait: {}, call: {}, continue: {}}
+states:
+  lobby:
+    on:
+      wait: [{target: waiting}]
+      call:
+        - target: waiting
+          effects: [{invoke: host.run, with: {cmd: "true"}, on_error: lobby}]
+  waiting:
+    timeout: {after: 10d, target: traveled}
+    on:
+      continue: [{target: lobby}]
+  traveled: {terminal: true}
+`
+
+// nestedFireApp puts waiting under outer, which has a timeout of its own.
+const nestedFireApp = `app: {id: fire}
+root: lobby
+intents: {wait: {}, continue: {}}
+states:
+  lobby:
+    on:
+      wait: [{target: outer}]
+  outer:
+    type: compound
+    initial: waiting
+    timeout: {after: 1d, target: lobby}
+    states:
+      waiting:
+        timeout: {after: 10d, target: traveled}
+        on:
+          continue: [{target: lobby}]
+  traveled: {terminal: true}
+`
+
+// TestLintClockFires: an advance_clock at least as long as the resting
+// state's own timeout.after fires it (probed on the timeout story:
+// advance 11d past after: 10d, then continue is rejected at traveled);
+// shorter, after a turn whose call may be swallowed, or with an
+// ancestor's timeout too, the turn is not judged.
+func TestLintClockFires(t *testing.T) {
+	const head = "test_kind: flow\nuse_orchestrator: true\nhost_handlers: {host.run: {data: {}}}\n"
+	cases := []struct {
+		name, app, fx string
+		rule          string
+		want          string
+	}{
+		{"rejected after it fires", fireApp, "initial_state: waiting\nturns:\n  - advance_clock: 11d\n  - intent: {name: continue}\n",
+			"flow-rejected", `turns[1]: intent "continue" is not taken at "traveled", where turns[0] advances the clock by 11d at "waiting"`},
+		{"exactly after", fireApp, "initial_state: waiting\nturns:\n  - advance_clock: 10d\n    expect_state: waiting\n",
+			"flow-wrong-state", `turns[0].expect_state: "waiting", but the turn only advances the clock by 10d at "waiting"`},
+		{"after a plain move", fireApp, "initial_state: lobby\nturns:\n  - intent: {name: wait}\n  - advance_clock: 11d\n    expect_state: waiting\n",
+			"flow-wrong-state", `its timeout fires and moves it to "traveled"`},
+		{"shorter", fireApp, "initial_state: waiting\nturns:\n  - advance_clock: 9d\n  - intent: {name: continue}\n", "", ""},
+		{"after a call", fireApp, "initial_state: lobby\nturns:\n  - intent: {name: call}\n    expect_state: waiting\n  - advance_clock: 11d\n    expect_state: waiting\n", "", ""},
+		{"an ancestor's timeout", nestedFireApp, "initial_state: outer.waiting\nturns:\n  - advance_clock: 11d\n    expect_state: outer.waiting\n", "", ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			files := map[string]string{"app.yaml": c.app}
+			got := append(ruleFindings(t, ruleRejected, files, head+c.fx), ruleFindings(t, ruleWrongState, files, head+c.fx)...)
+			if c.want == "" {
+				if len(got) != 0 {
+					t.Fatalf("want no finding, got %v", got)
+				}
+				return
+			}
+			if len(got) != 1 || got[0].Rule != c.rule || !strings.Contains(got[0].Message, c.want) {
+				t.Fatalf("want one %s finding holding %q, got %v", c.rule, c.want, got)
+			}
+		})
+	}
+}
