@@ -212,14 +212,18 @@ func childExitUses(ch *story.Story, ov *story.ImportOverrides) []exitUse {
 				}
 			}
 		}
+		// every effect (on_enter's, arcs', the on_complete of jobs they
+		// start) and a timeout's target, as upstream (probed)
 		for p := range (story.EffectWalk{}).States(s) {
-			if !p.Within("on_enter") { // only on_enter effects are listed
-				continue
-			}
 			for _, tg := range []string{p.Effect.Target(), p.Effect.OnError()} {
 				if exit, ok := strings.CutPrefix(tg, "@exit:"); ok {
 					out = append(out, exitUse{exit: exit, state: s.Path})
 				}
+			}
+		}
+		if to := s.Timeout(); to != nil {
+			if exit, ok := strings.CutPrefix(to.Target, "@exit:"); ok {
+				out = append(out, exitUse{exit: exit, state: s.Path})
 			}
 		}
 	}

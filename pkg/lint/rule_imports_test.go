@@ -50,6 +50,31 @@ states:
 	}
 }
 
+// TestImportExitUsesEverywhere: a child's @exit: that the import does not
+// map is an error wherever upstream's load looks for one (probed: it
+// refuses each of these stories, and so does kitsoki's fold at run time),
+// not only in arcs' targets and on_enter.
+func TestImportExitUsesEverywhere(t *testing.T) {
+	for name, state := range map[string]string{
+		"arc on_error":               `{on: {go: [{target: b, effects: [{invoke: host.bad, on_error: "@exit:done"}]}]}}`,
+		"on_enter on_error":          `{on: {go: [{target: b}]}, on_enter: [{invoke: host.bad, on_error: "@exit:done"}]}`,
+		"timeout target":             `{on: {go: [{target: b}]}, timeout: {after: 1m, target: "@exit:done"}}`,
+		"arc job's on_complete":      `{on: {go: [{target: b, effects: [{invoke: host.job, background: true, on_complete: [{target: "@exit:done"}]}]}]}}`,
+		"arc job's on_error":         `{on: {go: [{target: b, effects: [{invoke: host.job, background: true, on_complete: [{invoke: host.bad, on_error: "@exit:done"}]}]}]}}`,
+		"on_enter job's on_complete": `{on: {go: [{target: b}]}, on_enter: [{invoke: host.job, background: true, on_complete: [{target: "@exit:done"}]}]}`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			write(t, dir, "app.yaml", "app: {id: p}\nimports:\n  c: {source: ./child, exits: {other: {to: fin}}}\nroot: c\nstates:\n  fin: {terminal: true}\n")
+			write(t, dir, "child/app.yaml", "app: {id: ch}\nhosts: [host.bad, host.job]\nintents: {go: {}}\nexits: {done: {}, other: {}}\nroot: a\nstates:\n  a: "+state+"\n  b: {on: {go: [{target: \"@exit:other\"}]}}\n")
+			_, ds := Load(dir, story.Options{})
+			if out := render(ds); !strings.Contains(out, "imports.c: child uses @exit:done but parent does not map it") {
+				t.Errorf("no finding for the unmapped exit:\n%s", out)
+			}
+		})
+	}
+}
+
 // TestImportTreeThatMultipliesEndsLint: 41 small files, each importing
 // the next twice and mapping its exit through, fold into 2^40 copies. The
 // lint says so for every story over the limit, and stops there: the
