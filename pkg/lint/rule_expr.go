@@ -45,15 +45,33 @@ func checkExprs(c *checker) {
 	})
 	for _, s := range c.states() {
 		c.eachViewElement(s, func(el *story.ViewElement, where elemPlace) {
-			if el.When == "" {
-				return
-			}
-			if err := c.compileGuard(el.When); err != nil { // compiled upstream only when rendered
+			// compiled upstream only when rendered; a list item's too
+			// (conformance view-when-compile-error)
+			check := func(when string, at story.Pos, item string) {
+				err := c.compileGuard(when)
+				if err == nil {
+					return
+				}
 				msg := err.Error()
 				if strings.Contains(msg, "map literal") {
 					msg += "; expr has no map literal to compare with: test emptiness with len(...) == 0 or != nil"
 				}
-				c.rep.Warnf(c.errAt(el.WhenPos, el.When, err), ruleViewRender, "state %q: %s: when %s: %s; upstream loads the story but the view fails to render whenever this state is shown (the turn records no view)", s.Path, where, expr.Quote(el.When), msg)
+				c.rep.Warnf(c.errAt(at, when, err), ruleViewRender, "state %q: %s%s: when %s: %s; upstream loads the story but the view fails to render, and the turn with it, whenever this state is shown", s.Path, where, item, expr.Quote(when), msg)
+			}
+			if el.When != "" {
+				check(el.When, el.WhenPos, "")
+			}
+			if el.Kind != "list" {
+				return
+			}
+			body, _ := el.Body.(map[string]any)
+			items, _ := body["items"].([]any)
+			for j, it := range items {
+				if m, ok := it.(map[string]any); ok {
+					if when, ok := m["when"].(string); ok && when != "" {
+						check(when, or(el.StringPos(when), el.Pos), fmt.Sprintf(".items[%d]", j))
+					}
+				}
 			}
 		})
 	}
