@@ -76,7 +76,8 @@ vet:
 	CGO_ENABLED=0 $(GO) vet -trimpath ./...
 
 ## unit: the race tests; where Graphviz could be installed, the graph tests must find dot (KITSOKI_REQUIRE_GRAPHVIZ).
-unit: graphviz race-tests
+## make vet first: the race tests leave go test's own vet to it (RACE_FLAGS).
+unit: graphviz vet race-tests
 
 # race-tests: unit without installing Graphviz first (make test does that before it starts
 # the race tests, so that they are the first job of its -j2 run, not queued behind the others).
