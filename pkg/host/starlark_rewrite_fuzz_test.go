@@ -30,7 +30,7 @@ func FuzzCheckedRewrite(f *testing.F) {
 		"s = set([1, 2])\ns |= set([3])\nu = s - set([1])\nv = s & u\nw = sorted(s, key = lambda e: -e)\nm = max(s)\n",
 		"l = [3, 1]\ni = l.index(1)\nl.remove(3)\nif 1 not in l or l > [0]:\n    q = min(l, key = lambda e: e)\n",
 		"d = {\"a\": [1]}\nd |= {\"b\": 2}\nk = d[\"a\"] != [1] or d == {}\nx = [1] < 2\n",
-		"T = (1,)\nfor i in range(20):\n    T = (T,) * 2\ndef f(p = T):\n    return p\n",
+		"T = (1,)\nfor i in range(12):\n    T = (T,) * 2\ndef f(p = T):\n    return p\n",
 	} {
 		f.Add(s)
 	}
