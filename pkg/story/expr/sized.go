@@ -5,6 +5,7 @@ import (
 	"maps"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/expr-lang/expr/ast"
@@ -208,7 +209,7 @@ func sizeCalls(node *ast.Node) bool {
 		var args []ast.Node
 		switch t := (*n).(type) {
 		case *ast.BuiltinNode:
-			if t.Name == "+" || t.Name == "matches" || !sizedOp(t.Name) {
+			if t.Name == "+" || t.Name == "matches" || !slices.Contains(sizedOps, t.Name) {
 				return
 			}
 			op, args = t.Name, t.Arguments
@@ -257,15 +258,6 @@ func sizeCalls(node *ast.Node) bool {
 		replaced = true
 	}))
 	return replaced
-}
-
-func sizedOp(name string) bool {
-	for _, op := range sizedOps {
-		if op == name {
-			return true
-		}
-	}
-	return false
 }
 
 // textOrUnknown reports whether a checked node is text or of a type known
