@@ -424,7 +424,6 @@ func (r *runner) runOnComplete(ctx context.Context, j *job, status string, data 
 		return nil
 	}
 	var st step
-	endedBefore := r.ended // conformance storymut-terminal-job-no-notice
 	if err := r.runEffects(ctx, j.e.OnComplete, &st); err != nil {
 		return err
 	}
@@ -435,10 +434,13 @@ func (r *runner) runOnComplete(ctx context.Context, j *job, status string, data 
 	if err != nil {
 		return err
 	}
-	if r.t.redirectErr != "" || r.ended && !endedBefore {
+	if r.t.redirectErr != "" {
 		// an on_error redirect wins over target:
 		return nil
 	}
+	// a hop that ended the session (a terminal state, an exit) does not:
+	// the target is still taken, as upstream (conformance
+	// oncomplete-hop-terminal)
 	tgt, err := r.completionTarget(j.e.OnComplete)
 	if tgt == nil || err != nil {
 		return err
@@ -468,6 +470,7 @@ func (r *runner) runOnComplete(ctx context.Context, j *job, status string, data 
 func (r *runner) completionMove(ctx context.Context, res target, st *step) error {
 	pre := r.landingWorld()
 	was := r.place.cloned()
+	r.ended, r.outcome, r.exit = false, "", "" // leaving where a hop ended it (was puts it back)
 	r.t.targetPre = pre.world
 	defer func() { r.t.targetPre, r.t.targetWalk = nil, nil }()
 	var held []Event
