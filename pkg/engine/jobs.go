@@ -132,7 +132,14 @@ func (r *runner) submit(ctx context.Context, e *Effect, args map[string]any, rc 
 	s.mu.Lock()
 	seq := len(s.jobs) + 1
 	id := jobID(r.now(), seq)
-	origin := cmp.Or(r.t.dispatchState, r.statePath())
+	origin := r.statePath()
+	if r.t.dispatching {
+		// the empty path too: a job a batch submitted after an emit hop
+		// rendered ".." on a top-level state has no origin the session
+		// can be back at, and its on_complete never runs, as upstream
+		// (conformance job-origin-empty-path)
+		origin = r.t.dispatchState
+	}
 	j := &job{e: e, info: JobInfo{ID: id, Namespace: e.Invoke, Status: JobRunning, State: origin, Submitted: r.now(), Seq: seq}}
 	s.jobs = append(s.jobs, j)
 	s.byID[id] = j
