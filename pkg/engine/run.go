@@ -514,6 +514,18 @@ func (r *runner) userTurn(ctx context.Context, in Input) (*Turn, error) {
 			back = *r.t.emptyFrom
 		}
 		defer func() { r.place = back }()
+		// turn.end has no view; the flow rig renders where the session
+		// rests, from the live world (the state a later hop left, not
+		// the one the calls were queued in)
+		cur := r.place
+		r.place = back
+		path := r.statePath()
+		r.place = cur
+		delete(end, "view")
+		t.View = ""
+		if v, err := r.renderAt(ctx, path, r.world.Snapshot(), nil, false); err == nil {
+			t.View = v
+		}
 	}
 	return r.closeTurn(t, from, end)
 }
