@@ -106,7 +106,14 @@ func (r *runner) queueInvoke(e *Effect, st *step) error {
 		st.calls = append(st.calls, pc)
 	}
 	// written at walk time; harness.dispatched when the call goes out (§2.1)
-	return r.emit(KindHarnessCalled, map[string]any{"args": r.walkArgs(e), "background": e.Background, "namespace": e.Invoke})
+	args, err := r.walkArgs(e)
+	if err != nil && r.so.MachineOnly {
+		// upstream's machine renders with: as it walks the effect and
+		// fails the turn; on the orchestrator path the dispatch fails it
+		// (conformance legacy-with-eval-error)
+		return fmt.Errorf("%s: invoke %s: with: %w", e.Pos, e.Invoke, err)
+	}
+	return r.emit(KindHarnessCalled, map[string]any{"args": args, "background": e.Background, "namespace": e.Invoke})
 }
 
 // applySet renders every value against the same pre-block world, then
@@ -583,15 +590,15 @@ func resultText(handler string, res map[string]any) string {
 // walkArgs renders an invoke's with: as it stands at walk time (the
 // machine-time args of harness.called); a template that cannot render yet
 // keeps its source.
-func (r *runner) walkArgs(e *Effect) map[string]any {
+func (r *runner) walkArgs(e *Effect) (map[string]any, error) {
 	w, err := r.m.rendererOf(e).renderWith(e.With, e.ID, nil, r.env(r.slots, nil))
 	if err != nil {
 		if m, ok := jsonvalue.Normalize(e.With).(map[string]any); ok {
-			return m
+			return m, err
 		}
-		return map[string]any{}
+		return map[string]any{}, err
 	}
-	return w
+	return w, nil
 }
 
 // bindKey binds key: mem in the world, rec in its world.update and, when

@@ -132,7 +132,14 @@ func (r *runner) submit(ctx context.Context, e *Effect, args map[string]any, rc 
 	s.mu.Lock()
 	seq := len(s.jobs) + 1
 	id := jobID(r.now(), seq)
-	origin := cmp.Or(r.t.dispatchState, r.statePath())
+	origin := r.statePath()
+	if r.t.dispatching {
+		// the empty path too: a job a batch submitted after an emit hop
+		// rendered ".." on a top-level state has no origin the session
+		// can be back at, and its on_complete never runs, as upstream
+		// (conformance job-origin-empty-path)
+		origin = r.t.dispatchState
+	}
 	j := &job{e: e, info: JobInfo{ID: id, Namespace: e.Invoke, Status: JobRunning, State: origin, Submitted: r.now(), Seq: seq}}
 	s.jobs = append(s.jobs, j)
 	s.byID[id] = j
@@ -424,7 +431,6 @@ func (r *runner) runOnComplete(ctx context.Context, j *job, status string, data 
 		return nil
 	}
 	var st step
-	endedBefore := r.ended // conformance storymut-terminal-job-no-notice
 	if err := r.runEffects(ctx, j.e.OnComplete, &st); err != nil {
 		return err
 	}
@@ -435,10 +441,13 @@ func (r *runner) runOnComplete(ctx context.Context, j *job, status string, data 
 	if err != nil {
 		return err
 	}
-	if r.t.redirectErr != "" || r.ended && !endedBefore {
+	if r.t.redirectErr != "" {
 		// an on_error redirect wins over target:
 		return nil
 	}
+	// a hop that ended the session (a terminal state, an exit) does not:
+	// the target is still taken, as upstream (conformance
+	// oncomplete-hop-terminal)
 	tgt, err := r.completionTarget(j.e.OnComplete)
 	if tgt == nil || err != nil {
 		return err
@@ -468,6 +477,7 @@ func (r *runner) runOnComplete(ctx context.Context, j *job, status string, data 
 func (r *runner) completionMove(ctx context.Context, res target, st *step) error {
 	pre := r.landingWorld()
 	was := r.place.cloned()
+	r.ended, r.outcome, r.exit = false, "", "" // leaving where a hop ended it (was puts it back)
 	r.t.targetPre = pre.world
 	defer func() { r.t.targetPre, r.t.targetWalk = nil, nil }()
 	var held []Event

@@ -12,7 +12,7 @@ import (
 // makes the turn fatal (conformance view-render-fatal). A step with a
 // bind leaves the view to the re-render. It spends a budget of its own.
 func (r *runner) machineView(ctx context.Context, slots map[string]any, st *step) error {
-	if r.so.Views == nil || r.exit != "" || r.par != nil || r.cur == nil || r.t.noView || st.binds {
+	if r.so.Views == nil || r.exit != "" || r.cur == nil || r.t.noView || st.binds {
 		return nil
 	}
 	path := r.statePath()

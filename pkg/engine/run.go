@@ -505,10 +505,27 @@ func (r *runner) userTurn(ctx context.Context, in Input) (*Turn, error) {
 	t.RigView = r.t.rigView
 	if to == "" && r.statePath() == "" && !r.so.MachineOnly {
 		// the machine went to the empty path (a rendered ".." on a
-		// top-level state): upstream's session keeps the state the turn
-		// began in, with the turn's writes (conformance
-		// template-target-above-top)
-		defer func() { r.place = sv.place }()
+		// top-level state): upstream's session keeps the state that move
+		// left (the turn's own state for its arm, an emit hop's source
+		// after an arc moved on: conformance job-origin-empty-path), with
+		// the turn's writes (conformance template-target-above-top)
+		back := sv.place
+		if r.t.emptyFrom != nil {
+			back = *r.t.emptyFrom
+		}
+		defer func() { r.place = back }()
+		// turn.end has no view; the flow rig renders where the session
+		// rests, from the live world (the state a later hop left, not
+		// the one the calls were queued in)
+		cur := r.place
+		r.place = back
+		path := r.statePath()
+		r.place = cur
+		delete(end, "view")
+		t.View = ""
+		if v, err := r.renderAt(ctx, path, r.world.Snapshot(), nil, false); err == nil {
+			t.View = v
+		}
 	}
 	return r.closeTurn(t, from, end)
 }

@@ -231,8 +231,8 @@ func (r *runner) dispatchCalls(ctx context.Context, calls []pendingCall) (*redir
 	if len(calls) == 0 {
 		return nil, nil
 	}
-	r.t.dispatchState = r.statePath() // a background job's origin (story-runtime §2.1)
-	defer func() { r.t.dispatchState = "" }()
+	r.t.dispatchState, r.t.dispatching = r.statePath(), true // a background job's origin (story-runtime §2.1)
+	defer func() { r.t.dispatchState, r.t.dispatching = "", false }()
 	r.t.batchCost = 0
 	r.t.batchBound = nil
 	if slices.ContainsFunc(calls, func(pc pendingCall) bool { return len(pc.e.Bind) > 0 }) {
@@ -690,6 +690,10 @@ func (r *runner) goTo(ctx context.Context, t target, st *step) error {
 		return r.takeExit(t.exit)
 	}
 	dst := t.state
+	if dst.Path == "" && r.statePath() != "" {
+		was := r.place.cloned()
+		r.t.emptyFrom = &was
+	}
 	r.reopenTerminal()
 	if r.flatHop(dst) {
 		r.cur, r.par = r.par.root, nil

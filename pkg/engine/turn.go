@@ -65,6 +65,10 @@ type turn struct {
 	walkWorld     World
 	fellBack      bool
 	dispatchState string // the resting state of the batch being dispatched
+	dispatching   bool   // dispatchState is set ("" too: the empty path)
+	// emptyFrom: where the machine rested when a move went to the empty
+	// path (a rendered ".." on a top-level state), nil if none did
+	emptyFrom *place
 	// chainOrigin: while a job's on_complete chain settles, the state the
 	// completion began in; an on_error naming it moves nothing
 	// (conformance oncomplete-redirect-origin)
