@@ -369,8 +369,20 @@ func resolvedInside(real string, roots []string) bool {
 
 // missingInside reports whether the missing path p would lie under roots:
 // the deepest part of it that exists, its links resolved (a dangling one
-// by its text), with the rest joined on.
+// by its text, followed hop by hop, at most maxLinkHops), with the rest
+// joined on.
 func missingInside(p string, roots []string) bool {
+	return missingInsideHops(p, roots, maxLinkHops)
+}
+
+// maxLinkHops bounds the dangling links missingInside follows (the
+// kernel's own bound on a path's links is 40).
+const maxLinkHops = 40
+
+func missingInsideHops(p string, roots []string, hops int) bool {
+	if hops == 0 {
+		return false
+	}
 	a := p
 	for {
 		if _, err := os.Lstat(a); err == nil {
@@ -395,7 +407,10 @@ func missingInside(p string, roots []string) bool {
 		if !filepath.IsAbs(t) {
 			t = filepath.Join(filepath.Dir(a), t)
 		}
-		return slices.ContainsFunc(roots, func(r string) bool { return underDir(r, filepath.Join(t, rest)) })
+		// the next hop may be a link too (inside, leading out): follow it
+		// as the path it names
+		next := filepath.Join(t, rest)
+		return slices.ContainsFunc(roots, func(r string) bool { return underDir(r, next) }) && missingInsideHops(next, roots, hops-1)
 	}
 	return resolvedInside(filepath.Join(real, rest), roots)
 }

@@ -13,7 +13,7 @@ import (
 // which paths exist on the machine validating it. Before, a dangling link
 // out read as a missing template ("unable to resolve") and one to an
 // existing file as refused. A dangling link that stays inside is still a
-// missing template.
+// missing template. So is a dangling link reached through another link.
 func TestIncludeLinkedOutTellsNothingOfItsTarget(t *testing.T) {
 	outside := t.TempDir()
 	if err := os.WriteFile(filepath.Join(outside, "there.pongo"), []byte("x"), 0o644); err != nil {
@@ -26,6 +26,10 @@ func TestIncludeLinkedOutTellsNothingOfItsTarget(t *testing.T) {
 		"reldir":        "../" + filepath.Base(outside) + "-gone", // a dangling relative link out
 		"dir":           outside,
 		"inside.pongo":  "nothing-here.pongo",
+		"hop.pongo":     "hop2.pongo", // two hops: inside, then out
+		"hop2.pongo":    filepath.Join(outside, "missing.pongo"),
+		"hopdir":        "hopdir2",
+		"hopdir2":       filepath.Join(outside, "gone"),
 	} {
 		if err := os.Symlink(target, filepath.Join(dir, link)); err != nil {
 			t.Fatal(err)
@@ -36,7 +40,7 @@ func TestIncludeLinkedOutTellsNothingOfItsTarget(t *testing.T) {
 		_, err := l.Compile(`{% include "` + name + `" %}`)
 		return err
 	}
-	for _, name := range []string{"there.pongo", "missing.pongo", "reldir/x.pongo", "dir/there.pongo", "dir/missing.pongo", "dir/sub/missing.pongo"} {
+	for _, name := range []string{"there.pongo", "missing.pongo", "reldir/x.pongo", "dir/there.pongo", "dir/missing.pongo", "dir/sub/missing.pongo", "hop.pongo", "hopdir/x.pongo"} {
 		if err := compile(name); !errors.Is(err, ErrOutsideRoots) {
 			t.Errorf("include %q: %v; want the refusal", name, err)
 		}
