@@ -477,7 +477,8 @@ func (r *runner) runOnComplete(ctx context.Context, j *job, status string, data 
 func (r *runner) completionMove(ctx context.Context, res target, st *step) error {
 	pre := r.landingWorld()
 	was := r.place.cloned()
-	r.ended, r.outcome, r.exit = false, "", "" // leaving where a hop ended it (was puts it back)
+	ended, outcome, exit := r.ended, r.outcome, r.exit
+	r.ended, r.outcome, r.exit = false, "", "" // leaving where a hop ended it (a failed move puts it back)
 	r.t.targetPre = pre.world
 	defer func() { r.t.targetPre, r.t.targetWalk = nil, nil }()
 	var held []Event
@@ -495,6 +496,7 @@ func (r *runner) completionMove(ctx context.Context, res target, st *step) error
 		r.note(Note{Kind: "job", State: r.statePath(), Text: "on_complete target's move failed: dropped, as upstream", Error: err.Error()})
 		r.world, r.written, r.journal = pre.world, pre.writtenHow, pre.journal
 		r.place = was
+		r.ended, r.outcome, r.exit = ended, outcome, exit
 		st.calls = nil
 		return nil
 	}
