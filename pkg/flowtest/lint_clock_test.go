@@ -34,15 +34,7 @@ func TestLintClock(t *testing.T) {
 				rule = ruleWrongState
 			}
 			got := ruleFindings(t, rule, map[string]string{"app.yaml": c.app}, "test_kind: flow\n"+c.fixture)
-			if c.want == "" {
-				if len(got) != 0 {
-					t.Fatalf("want no finding, got %v", got)
-				}
-				return
-			}
-			if len(got) != 1 || !strings.Contains(got[0].Message, c.want) {
-				t.Fatalf("want one finding holding %q, got %v", c.want, got)
-			}
+			wantFinding(t, got, c.want)
 		})
 	}
 }

@@ -64,15 +64,7 @@ func TestLintParallelEntry(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			fx := "test_kind: flow\nuse_orchestrator: true\ninitial_state: outside\nturns:\n" + c.turn
 			got := ruleFindings(t, ruleWrongState, map[string]string{"app.yaml": c.app}, fx)
-			if c.want == "" {
-				if len(got) != 0 {
-					t.Fatalf("want no finding, got %v", got)
-				}
-				return
-			}
-			if len(got) != 1 || !strings.Contains(got[0].Message, c.want) {
-				t.Fatalf("want one finding holding %q, got %v", c.want, got)
-			}
+			wantFinding(t, got, c.want)
 		})
 	}
 	// leaves out of order: parallelOrder's one finding, not a second

@@ -11,6 +11,20 @@ import (
 	"kitsoki/pkg/story"
 )
 
+// wantFinding: got is one finding holding want, or none when want is "".
+func wantFinding(t *testing.T, got []diag.Diagnostic, want string) {
+	t.Helper()
+	if want == "" {
+		if len(got) != 0 {
+			t.Fatalf("want no finding, got %v", got)
+		}
+		return
+	}
+	if len(got) != 1 || !strings.Contains(got[0].Message, want) {
+		t.Fatalf("want one finding holding %q, got %v", want, got)
+	}
+}
+
 // ruleFindings loads the story files into a temporary directory and
 // returns the findings of rule the fixture src gets against it.
 func ruleFindings(t *testing.T, rule *diag.Rule, files map[string]string, src string) []diag.Diagnostic {

@@ -1,9 +1,6 @@
 package flowtest
 
-import (
-	"strings"
-	"testing"
-)
+import "testing"
 
 // entryApp: room's on_enter sets mode to storm; kid is an imported
 // child whose world_in gives its mode storm and whose lvl defaults to 1.
@@ -90,15 +87,7 @@ func TestKnownWorldOnEnter(t *testing.T) {
 				rule = ruleWrongState
 			}
 			got := ruleFindings(t, rule, files, "test_kind: flow\n"+c.fixture)
-			if c.want == "" {
-				if len(got) != 0 {
-					t.Fatalf("want no finding, got %v", got)
-				}
-				return
-			}
-			if len(got) != 1 || !strings.Contains(got[0].Message, c.want) {
-				t.Fatalf("want one finding holding %q, got %v", c.want, got)
-			}
+			wantFinding(t, got, c.want)
 		})
 	}
 }

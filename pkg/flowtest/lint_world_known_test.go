@@ -88,15 +88,7 @@ func TestRejectedKnownWorld(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			got := ruleFindings(t, ruleRejected, map[string]string{"app.yaml": knownApp}, "test_kind: flow\n"+c.fixture)
-			if c.want == "" {
-				if len(got) != 0 {
-					t.Fatalf("want no finding, got %v", got)
-				}
-				return
-			}
-			if len(got) != 1 || !strings.Contains(got[0].Message, c.want) {
-				t.Fatalf("want one finding holding %q, got %v", c.want, got)
-			}
+			wantFinding(t, got, c.want)
 		})
 	}
 }
