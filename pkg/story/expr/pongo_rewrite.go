@@ -229,7 +229,26 @@ func CoalesceInTag(src string) (line, col int) {
 	if !strings.Contains(src, " ?? ") {
 		return 0, 0
 	}
-	for i := 0; i < len(src); {
+	for i := 0; ; {
+		at, n, _ := nextPongoTag(src, i)
+		if at < 0 {
+			return 0, 0
+		}
+		if k := outsideLiterals(src[at+2:at+n], 0, " ?? "); k >= 0 {
+			at += 2 + k + 1 // the first '?'
+			return 1 + strings.Count(src[:at], "\n"), at - strings.LastIndexByte(src[:at], '\n')
+		}
+		i = at + n
+	}
+}
+
+// nextPongoTag finds the first {{ }} or {% %} tag of src at or after i
+// that pongo2 reads as one: {% verbatim %} text and {# #} comments are
+// passed over. It returns the tag's offset, its length through its closer
+// (string literals in it skipped; the rest of src when unclosed) and that
+// closer, or -1.
+func nextPongoTag(src string, i int) (at, n int, closer string) {
+	for i < len(src) {
 		j := strings.IndexByte(src[i:], '{')
 		if j < 0 {
 			break
@@ -241,19 +260,15 @@ func CoalesceInTag(src string) (line, col int) {
 			i += endAfter(rest, "{% endverbatim %}")
 		case strings.HasPrefix(rest, "{#"):
 			i += endAfter(rest, "#}")
-		case strings.HasPrefix(rest, "{{") || strings.HasPrefix(rest, "{%"):
-			end := tagEnd(rest, rest[1:2]+"}")
-			if k := outsideLiterals(rest[2:end], 0, " ?? "); k >= 0 {
-				at := i + 2 + k + 1 // the first '?'
-				line = 1 + strings.Count(src[:at], "\n")
-				return line, at - strings.LastIndexByte(src[:at], '\n')
-			}
-			i += end
+		case strings.HasPrefix(rest, "{{"):
+			return i, tagEnd(rest, "}}"), "}}"
+		case strings.HasPrefix(rest, "{%"):
+			return i, tagEnd(rest, "%}"), "%}"
 		default:
 			i++
 		}
 	}
-	return 0, 0
+	return -1, 0, ""
 }
 
 // LiteralIncludes lists the literal include, extends and import targets
