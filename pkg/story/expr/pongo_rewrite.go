@@ -149,35 +149,21 @@ func nextTag(s string, i int) (int, string) {
 }
 
 func rewriteTagBody(body string) string {
-	if !strings.Contains(body, " ?? ") {
+	var b strings.Builder
+	i := 0
+	for {
+		k := outsideLiterals(body, i, " ?? ")
+		if k < 0 {
+			break
+		}
+		b.WriteString(body[i:k])
+		b.WriteString("|default:")
+		i = k + len(" ?? ")
+	}
+	if i == 0 {
 		return body
 	}
-	var b strings.Builder
-	var quote byte
-	for i := 0; i < len(body); i++ {
-		c := body[i]
-		if quote != 0 {
-			b.WriteByte(c)
-			if c == '\\' && i+1 < len(body) {
-				i++
-				b.WriteByte(body[i])
-			} else if c == quote {
-				quote = 0
-			}
-			continue
-		}
-		if c == '"' || c == '\'' {
-			quote = c
-			b.WriteByte(c)
-			continue
-		}
-		if strings.HasPrefix(body[i:], " ?? ") {
-			b.WriteString("|default:")
-			i += 3
-			continue
-		}
-		b.WriteByte(c)
-	}
+	b.WriteString(body[i:])
 	return b.String()
 }
 
