@@ -17,36 +17,19 @@ func prepPongo(src string) string {
 // outsideText applies f to the stretches of src where pongo2 reads block
 // tags: not {% verbatim %} text, {{ }} print tags or {# #} comments.
 func outsideText(src string, f func(string) string) string {
-	if !strings.Contains(src, "{") {
-		return f(src)
-	}
 	var b strings.Builder
 	start := 0
-	for i := 0; i < len(src); {
-		j := strings.IndexByte(src[i:], '{')
-		if j < 0 {
+	for i := 0; ; {
+		at, n, opener := pongoSpan(src, i)
+		if at < 0 {
 			break
 		}
-		i += j
-		rest := src[i:]
-		text := 0 // the length of text starting at i that f must not see
-		switch {
-		case strings.HasPrefix(rest, "{% verbatim %}"):
-			text = endAfter(rest, "{% endverbatim %}")
-		case strings.HasPrefix(rest, "{#"):
-			text = endAfter(rest, "#}")
-		case strings.HasPrefix(rest, "{{"):
-			text = tagEnd(rest, "}}")
-		case strings.HasPrefix(rest, "{%"):
-			i += tagEnd(rest, "%}") // a block tag: f's, passed over whole
-			continue
-		default:
-			i++
-			continue
+		i = at + n
+		if opener == "{%" {
+			continue // a block tag: f's, passed over whole
 		}
-		b.WriteString(f(src[start:i]))
-		b.WriteString(rest[:text])
-		i += text
+		b.WriteString(f(src[start:at]))
+		b.WriteString(src[at:i])
 		start = i
 	}
 	b.WriteString(f(src[start:]))
@@ -229,11 +212,30 @@ func CoalesceInTag(src string) (line, col int) {
 }
 
 // nextPongoTag finds the first {{ }} or {% %} tag of src at or after i
-// that pongo2 reads as one: {% verbatim %} text and {# #} comments are
-// passed over. It returns the tag's offset, its length through its closer
-// (string literals in it skipped; the rest of src when unclosed) and that
+// that pongo2 reads as one (pongoSpan), passing over {% verbatim %} text
+// and {# #} comments. It returns the tag's offset, its length and its
 // closer, or -1.
 func nextPongoTag(src string, i int) (at, n int, closer string) {
+	for {
+		at, n, opener := pongoSpan(src, i)
+		switch opener {
+		case "{{":
+			return at, n, "}}"
+		case "{%":
+			return at, n, "%}"
+		case "":
+			return -1, 0, ""
+		}
+		i = at + n
+	}
+}
+
+// pongoSpan finds the first span of src at or after i that pongo2 reads
+// as a unit: a {% verbatim %} text, a {# #} comment, a {{ }} print tag or
+// a {% %} block tag. It returns the span's offset, its length through its
+// closer (string literals in a tag skipped; the rest of src when
+// unclosed) and its opener ("{% verbatim %}", "{#", "{{" or "{%"), or -1.
+func pongoSpan(src string, i int) (at, n int, opener string) {
 	for i < len(src) {
 		j := strings.IndexByte(src[i:], '{')
 		if j < 0 {
@@ -243,16 +245,15 @@ func nextPongoTag(src string, i int) (at, n int, closer string) {
 		rest := src[i:]
 		switch {
 		case strings.HasPrefix(rest, "{% verbatim %}"):
-			i += endAfter(rest, "{% endverbatim %}")
+			return i, endAfter(rest, "{% endverbatim %}"), "{% verbatim %}"
 		case strings.HasPrefix(rest, "{#"):
-			i += endAfter(rest, "#}")
+			return i, endAfter(rest, "#}"), "{#"
 		case strings.HasPrefix(rest, "{{"):
-			return i, tagEnd(rest, "}}"), "}}"
+			return i, tagEnd(rest, "}}"), "{{"
 		case strings.HasPrefix(rest, "{%"):
-			return i, tagEnd(rest, "%}"), "%}"
-		default:
-			i++
+			return i, tagEnd(rest, "%}"), "{%"
 		}
+		i++
 	}
 	return -1, 0, ""
 }
