@@ -24,8 +24,8 @@ type ignoreMark struct {
 	File string
 	Line int // the marker's own line
 	Col  int // the column of "kitsoki:ignore"
-	// Covers is the line the marker suppresses on; Through is the last
-	// (Covers, unless Covers opens a YAML block scalar: its lines too).
+	// Covers is the line the marker suppresses on; Through (>= Covers) is
+	// the last (Covers, unless Covers opens a YAML block scalar: its lines too).
 	Covers, Through int
 	// Rules are the ids it names (nil: every rule), at RuleCols.
 	Rules    []string
@@ -116,23 +116,10 @@ func blockEnds(raws [][]byte) []int {
 	return ends
 }
 
-func (m ignoreMark) covers(d Diagnostic) bool {
-	if d.File != m.File || d.Line < m.Covers || d.Line > max(m.Through, m.Covers) {
-		return false
-	}
-	return len(m.Rules) == 0 || slices.Contains(m.Rules, d.Rule)
-}
-
-// coversVia is covers, or covers at the story line that names the
-// finding's file (Diagnostic.ViaFile).
-func (m ignoreMark) coversVia(d Diagnostic) bool {
-	if m.covers(d) {
-		return true
-	}
-	if d.ViaLine <= 0 || d.ViaFile != m.File || d.ViaLine < m.Covers || d.ViaLine > max(m.Through, m.Covers) {
-		return false
-	}
-	return len(m.Rules) == 0 || slices.Contains(m.Rules, d.Rule)
+// names reports whether the marker names rule (a marker naming none names
+// every rule).
+func (m ignoreMark) names(rule string) bool {
+	return len(m.Rules) == 0 || slices.Contains(m.Rules, rule)
 }
 
 // IgnoreResult is what applying the markers of a set of files gives.
@@ -186,7 +173,7 @@ func ApplyIgnores(ds []Diagnostic, files []string, src func(string) ([]byte, boo
 	}
 	atLine := map[fileLine][]int{}
 	for i, m := range markers {
-		for l := m.Covers; l <= max(m.Through, m.Covers); l++ {
+		for l := m.Covers; l <= m.Through; l++ {
 			k := fileLine{m.File, l}
 			atLine[k] = append(atLine[k], i)
 		}
@@ -198,14 +185,14 @@ func ApplyIgnores(ds []Diagnostic, files []string, src func(string) ([]byte, boo
 			continue
 		}
 		// the markers on the finding's line, then on the story line that
-		// names its file (ViaFile:ViaLine)
+		// names its file (ViaFile:ViaLine): each covers d if it names d's rule
 		at := atLine[fileLine{d.File, d.Line}]
 		if d.ViaLine > 0 {
 			at = append(slices.Clip(at), atLine[fileLine{d.ViaFile, d.ViaLine}]...)
 		}
 		for _, i := range at {
 			switch m := markers[i]; {
-			case !m.coversVia(d):
+			case !m.names(d.Rule):
 			case d.Severity == Warning:
 				hidden, usedAny[i] = true, true
 				used[markRule{i, d.Rule}] = true

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sync"
 	"time"
 
@@ -63,12 +64,7 @@ func (b *batchReader) Read(p []byte) (int, error) {
 // batchOver says the HTTP body is a batch of more than maxBatch messages.
 func batchOver(body []byte) bool {
 	b := batchReader{whole: true, start: true}
-	for _, c := range body {
-		if b.scan(c) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(body, b.scan)
 }
 
 // scan takes one byte and says whether the batch is over maxBatch.

@@ -57,12 +57,13 @@ func bundle(l *rootLoader, jc *jsonschema.Compiler, raw []byte, doc any) ([]byte
 	root := &bundleDoc{rel: l.rootName, url: l.rootURL}
 	docs := []*bundleDoc{root}
 	for _, ld := range l.loaded {
-		if got := draftOf(mustDecode(ld.raw)); got != d {
+		doc := mustDecode(ld.raw)
+		if got := draftOf(doc); got != d {
 			return nil, &CompileError{File: ld.rel, Message: fmt.Sprintf(
 				"is %s but the schema %s that references it is %s; a schema kitsoki sends is bundled into one document with one draft, so declare the same \"$schema\" in both files",
 				got, l.rootName, d)}
 		}
-		docs = append(docs, &bundleDoc{rel: ld.rel, url: ld.url, doc: mustDecode(ld.raw)})
+		docs = append(docs, &bundleDoc{rel: ld.rel, url: ld.url, doc: doc})
 	}
 	root.doc = mustDecode(raw)
 	rootObj, ok := root.doc.(map[string]any)

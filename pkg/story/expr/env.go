@@ -32,7 +32,7 @@ var compileEnv = func() types.Map {
 // checker's unknown, which refuses arithmetic).
 type anyType struct{}
 
-var anyReflect = reflect.TypeOf((*any)(nil)).Elem()
+var anyReflect = reflect.TypeFor[any]()
 
 func (anyType) Nature() nature.Nature   { return nature.FromType(anyReflect) }
 func (anyType) Equal(t types.Type) bool { return true }

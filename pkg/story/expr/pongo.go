@@ -184,8 +184,7 @@ func (l *PongoLoader) pongoError(name, src string, err error) *Error {
 			gerr = l.getErrs[l.resolve("", pe.Filename)]
 		}
 		l.mu.Unlock()
-		var ge *Error
-		if errors.As(gerr, &ge) {
+		if ge, ok := errors.AsType[*Error](gerr); ok {
 			return ge
 		}
 		if pe.Filename != name && pe.Filename != "<string>" && pe.Line > 0 {
@@ -202,8 +201,7 @@ func (l *PongoLoader) pongoError(name, src string, err error) *Error {
 
 func pongoError(name, src string, err error) *Error {
 	e := &Error{Kind: KindPongo, Src: src, Err: err}
-	var pe *pongo2.Error
-	if errors.As(err, &pe) {
+	if pe, ok := errors.AsType[*pongo2.Error](err); ok {
 		where := name
 		if pe.Filename != "" && pe.Filename != "<string>" && pe.Filename != name {
 			where = pe.Filename

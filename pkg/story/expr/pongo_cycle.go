@@ -57,7 +57,7 @@ func (l *PongoLoader) checkIncludeCycle(name, src string) *Error {
 				continue // reported when pongo2 asks for it
 			}
 			seen = append(seen, p)
-			if e := walk(p, string(b), append(chain[:len(chain):len(chain)], p)); e != nil {
+			if e := walk(p, string(b), append(slices.Clip(chain), p)); e != nil {
 				return e
 			}
 		}

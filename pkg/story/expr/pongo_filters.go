@@ -75,7 +75,7 @@ func filterReverse(in, _ *pongo2.Value) (*pongo2.Value, *pongo2.Error) {
 	if rv.Kind() == reflect.Slice || rv.Kind() == reflect.Array {
 		n := rv.Len()
 		out := make([]any, n)
-		for i := 0; i < n; i++ {
+		for i := range n {
 			out[n-1-i] = rv.Index(i).Interface()
 		}
 		return pongo2.AsValue(out), nil

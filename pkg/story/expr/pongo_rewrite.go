@@ -17,36 +17,19 @@ func prepPongo(src string) string {
 // outsideText applies f to the stretches of src where pongo2 reads block
 // tags: not {% verbatim %} text, {{ }} print tags or {# #} comments.
 func outsideText(src string, f func(string) string) string {
-	if !strings.Contains(src, "{") {
-		return f(src)
-	}
 	var b strings.Builder
 	start := 0
-	for i := 0; i < len(src); {
-		j := strings.IndexByte(src[i:], '{')
-		if j < 0 {
+	for i := 0; ; {
+		at, n, opener := pongoSpan(src, i)
+		if at < 0 {
 			break
 		}
-		i += j
-		rest := src[i:]
-		text := 0 // the length of text starting at i that f must not see
-		switch {
-		case strings.HasPrefix(rest, "{% verbatim %}"):
-			text = endAfter(rest, "{% endverbatim %}")
-		case strings.HasPrefix(rest, "{#"):
-			text = endAfter(rest, "#}")
-		case strings.HasPrefix(rest, "{{"):
-			text = tagEnd(rest, "}}")
-		case strings.HasPrefix(rest, "{%"):
-			i += tagEnd(rest, "%}") // a block tag: f's, passed over whole
-			continue
-		default:
-			i++
-			continue
+		i = at + n
+		if opener == "{%" {
+			continue // a block tag: f's, passed over whole
 		}
-		b.WriteString(f(src[start:i]))
-		b.WriteString(rest[:text])
-		i += text
+		b.WriteString(f(src[start:at]))
+		b.WriteString(src[at:i])
 		start = i
 	}
 	b.WriteString(f(src[start:]))
@@ -149,35 +132,21 @@ func nextTag(s string, i int) (int, string) {
 }
 
 func rewriteTagBody(body string) string {
-	if !strings.Contains(body, " ?? ") {
+	var b strings.Builder
+	i := 0
+	for {
+		k := outsideLiterals(body, i, " ?? ")
+		if k < 0 {
+			break
+		}
+		b.WriteString(body[i:k])
+		b.WriteString("|default:")
+		i = k + len(" ?? ")
+	}
+	if i == 0 {
 		return body
 	}
-	var b strings.Builder
-	var quote byte
-	for i := 0; i < len(body); i++ {
-		c := body[i]
-		if quote != 0 {
-			b.WriteByte(c)
-			if c == '\\' && i+1 < len(body) {
-				i++
-				b.WriteByte(body[i])
-			} else if c == quote {
-				quote = 0
-			}
-			continue
-		}
-		if c == '"' || c == '\'' {
-			quote = c
-			b.WriteByte(c)
-			continue
-		}
-		if strings.HasPrefix(body[i:], " ?? ") {
-			b.WriteString("|default:")
-			i += 3
-			continue
-		}
-		b.WriteByte(c)
-	}
+	b.WriteString(body[i:])
 	return b.String()
 }
 
@@ -229,7 +198,45 @@ func CoalesceInTag(src string) (line, col int) {
 	if !strings.Contains(src, " ?? ") {
 		return 0, 0
 	}
-	for i := 0; i < len(src); {
+	for i := 0; ; {
+		at, n, _ := nextPongoTag(src, i)
+		if at < 0 {
+			return 0, 0
+		}
+		if k := outsideLiterals(src[at+2:at+n], 0, " ?? "); k >= 0 {
+			at += 2 + k + 1 // the first '?'
+			return 1 + strings.Count(src[:at], "\n"), at - strings.LastIndexByte(src[:at], '\n')
+		}
+		i = at + n
+	}
+}
+
+// nextPongoTag finds the first {{ }} or {% %} tag of src at or after i
+// that pongo2 reads as one (pongoSpan), passing over {% verbatim %} text
+// and {# #} comments. It returns the tag's offset, its length and its
+// closer, or -1.
+func nextPongoTag(src string, i int) (at, n int, closer string) {
+	for {
+		at, n, opener := pongoSpan(src, i)
+		switch opener {
+		case "{{":
+			return at, n, "}}"
+		case "{%":
+			return at, n, "%}"
+		case "":
+			return -1, 0, ""
+		}
+		i = at + n
+	}
+}
+
+// pongoSpan finds the first span of src at or after i that pongo2 reads
+// as a unit: a {% verbatim %} text, a {# #} comment, a {{ }} print tag or
+// a {% %} block tag. It returns the span's offset, its length through its
+// closer (string literals in a tag skipped; the rest of src when
+// unclosed) and its opener ("{% verbatim %}", "{#", "{{" or "{%"), or -1.
+func pongoSpan(src string, i int) (at, n int, opener string) {
+	for i < len(src) {
 		j := strings.IndexByte(src[i:], '{')
 		if j < 0 {
 			break
@@ -238,22 +245,17 @@ func CoalesceInTag(src string) (line, col int) {
 		rest := src[i:]
 		switch {
 		case strings.HasPrefix(rest, "{% verbatim %}"):
-			i += endAfter(rest, "{% endverbatim %}")
+			return i, endAfter(rest, "{% endverbatim %}"), "{% verbatim %}"
 		case strings.HasPrefix(rest, "{#"):
-			i += endAfter(rest, "#}")
-		case strings.HasPrefix(rest, "{{") || strings.HasPrefix(rest, "{%"):
-			end := tagEnd(rest, rest[1:2]+"}")
-			if k := outsideLiterals(rest[2:end], 0, " ?? "); k >= 0 {
-				at := i + 2 + k + 1 // the first '?'
-				line = 1 + strings.Count(src[:at], "\n")
-				return line, at - strings.LastIndexByte(src[:at], '\n')
-			}
-			i += end
-		default:
-			i++
+			return i, endAfter(rest, "#}"), "{#"
+		case strings.HasPrefix(rest, "{{"):
+			return i, tagEnd(rest, "}}"), "{{"
+		case strings.HasPrefix(rest, "{%"):
+			return i, tagEnd(rest, "%}"), "{%"
 		}
+		i++
 	}
-	return 0, 0
+	return -1, 0, ""
 }
 
 // LiteralIncludes lists the literal include, extends and import targets

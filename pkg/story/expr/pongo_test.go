@@ -494,6 +494,8 @@ func TestCoalesceInTag(t *testing.T) {
 		{"{# world.x ?? 1 #}{% verbatim %}{{ a ?? b }}{% endverbatim %}", 0, 0},
 		{"{{ 'it''s' }}{{ x??y }}", 0, 0},
 		{"{{ a }} {{ b ?? 1 }}", 1, 14},
+		{"{{ a }} what ?? now", 0, 0},
+		{"{{ a }}{% verbatim %}{{ b ?? 1 }}{% endverbatim %}", 0, 0},
 	} {
 		if l, c := CoalesceInTag(tc.src); l != tc.line || c != tc.col {
 			t.Errorf("CoalesceInTag(%q) = %d:%d, want %d:%d", tc.src, l, c, tc.line, tc.col)

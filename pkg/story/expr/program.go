@@ -71,8 +71,7 @@ func compileWith(src string, guard bool) (*vm.Program, error) {
 	}
 	if c.Optimize {
 		if err := optimizer.Optimize(&tree.Node, c); err != nil {
-			var fe *file.Error
-			if errors.As(err, &fe) {
+			if fe, ok := errors.AsType[*file.Error](err); ok {
 				return nil, fe.Bind(tree.Source)
 			}
 			return nil, err

@@ -80,37 +80,21 @@ func addOnce(out []string, k string) []string {
 // PongoWorldKeys returns the world keys a compiled pongo2 template reads by
 // name, once each, in order; ok is false when it may bind world itself.
 func PongoWorldKeys(src string) (keys []string, ok bool) {
-	for i := 0; i < len(src); {
-		j := strings.IndexByte(src[i:], '{')
-		if j < 0 {
-			break
+	for i := 0; ; {
+		at, n, closer := nextPongoTag(src, i)
+		if at < 0 {
+			return keys, true
 		}
-		i += j
-		rest := src[i:]
-		switch {
-		case strings.HasPrefix(rest, "{% verbatim %}"):
-			i += endAfter(rest, "{% endverbatim %}")
-		case strings.HasPrefix(rest, "{#"):
-			i += endAfter(rest, "#}")
-		case strings.HasPrefix(rest, "{{"), strings.HasPrefix(rest, "{%"):
-			closer := "}}"
-			if rest[1] == '%' {
-				closer = "%}"
-			}
-			n := tagEnd(rest, closer)
-			inner := strings.TrimSuffix(rest[2:n], closer)
-			if rest[1] == '%' && isCommentTag(inner) {
-				k := endAfter(rest, "endcomment")
-				n = k + endAfter(rest[k:], "%}")
-			} else if keys, ok = tagWorldKeys(keys, inner, rest[1] == '%'); !ok {
-				return nil, false
-			}
-			i += n
-		default:
-			i++
+		rest, block := src[at:], closer == "%}"
+		inner := strings.TrimSuffix(rest[2:n], closer)
+		if block && isCommentTag(inner) {
+			k := endAfter(rest, "endcomment")
+			n = k + endAfter(rest[k:], "%}")
+		} else if keys, ok = tagWorldKeys(keys, inner, block); !ok {
+			return nil, false
 		}
+		i = at + n
 	}
-	return keys, true
 }
 
 // isCommentTag: the block tag's inner text is `comment`.
