@@ -395,9 +395,10 @@ func (r *runner) completionTurn(ctx context.Context, j *job, status, errMsg stri
 	if e := r.emitAt("", KindJobCompleted, done); e != nil {
 		return t, e
 	}
-	if err != nil || r.listenerGone || r.ended && r.outcome == OutcomeExit {
+	if err != nil || r.listenerGone || r.turnExited {
 		// no notification once upstream's listener stopped (conformance
-		// host-oncomplete-fails, storymut-terminal-job-no-notice)
+		// host-oncomplete-fails, storymut-terminal-job-no-notice); an
+		// exit a chain's hop took posts it (oncomplete-exit-hop-notice)
 		return r.closeTurn(t, "", map[string]any{"job_status": status, "outcome": "background_completion"})
 	}
 	// the counts before the job's own notice (trace-eval.md A.7)

@@ -12,8 +12,9 @@ func (r *runner) keepPrePass() {
 	}
 	// a call that failed with no on_error and bound nothing keeps the
 	// render as a domain error does: transition view and narration
-	// (conformance postbind-hop-after-infra-error)
-	rerender := r.t.rerender && (r.t.dropSay || r.t.submitOnly)
+	// (conformance postbind-hop-after-infra-error); so does a background
+	// submission that bound nothing (postbind-hop-after-submit)
+	rerender := r.t.rerender && r.t.dropSay
 	r.t.prePass = &firstRender{path: r.statePath(), world: r.world.Snapshot(), said: len(r.t.said), rerender: rerender}
 }
 

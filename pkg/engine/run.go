@@ -111,8 +111,12 @@ type runner struct {
 	// listenerGone: a turn rested the session in a terminal state; no job
 	// completion lands after (conformance storymut-terminal-listener-gone)
 	listenerGone bool
-	calls        []CallSummary
-	agentN       map[string]int // per turn+state agent call counter
+	// turnExited: a user turn took an exit; no job posts a notification
+	// after. An exit a job's on_complete hop took does not count
+	// (conformance oncomplete-exit-hop-notice).
+	turnExited bool
+	calls      []CallSummary
+	agentN     map[string]int // per turn+state agent call counter
 	// agentUsed maps a call id to the alias that served it (agent_alias.go).
 	agentUsed map[string]string
 	// turnState is the state at the start of the turn: host cassettes match
@@ -585,7 +589,11 @@ func (r *runner) failTurn(t *Turn, from string, sv saved, err error, me map[stri
 // restedTerminal notes that a user turn the machine took left the session
 // in a terminal state: upstream's job listener stops for good.
 func (r *runner) restedTerminal() {
-	if r.listenerGone || r.terminalAt() == nil || r.ended && r.outcome == OutcomeExit {
+	if r.ended && r.outcome == OutcomeExit {
+		r.turnExited = true
+		return
+	}
+	if r.listenerGone || r.terminalAt() == nil {
 		return
 	}
 	r.listenerGone = true

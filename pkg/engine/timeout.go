@@ -119,12 +119,17 @@ func (r *runner) timeoutTurn(ctx context.Context) (*Turn, error) {
 	}
 	var st step
 	err = r.land(ctx, res, &st, r.statePath())
+	// a timeout that takes an exit itself stops the notifications as a
+	// user turn's exit does; one an emit_intent hop after it takes does
+	// not (conformance oncomplete-exit-hop-notice)
+	exited := r.ended && r.outcome == OutcomeExit
 	if err == nil {
 		err = r.settleSynthetic(ctx, &st)
 	}
 	if err != nil {
 		return r.failTurn(t, from, sv, err, nil)
 	}
+	r.turnExited = r.turnExited || exited
 	r.arm()
 	return r.closeTurn(t, from, map[string]any{"outcome": "timeout", "to": r.statePath()})
 }
