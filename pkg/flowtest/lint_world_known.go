@@ -1,6 +1,7 @@
 package flowtest
 
 import (
+	"encoding/json"
 	"slices"
 	"strings"
 
@@ -198,7 +199,7 @@ func (l *fixtureLint) guardEval(when string, t *Turn) (val, known bool, err erro
 	if l.world == nil || strings.Contains(when, "now(") {
 		return false, false, nil
 	}
-	p, cerr := expr.CompileGuard(when)
+	p, cerr := l.guards.compile(when)
 	if cerr != nil {
 		return false, false, nil
 	}
@@ -232,11 +233,74 @@ func (l *fixtureLint) guardEval(when string, t *Turn) (val, known bool, err erro
 		}
 		slots[name] = v
 	}
-	b, err := p.EvalBool(expr.Env{"world": world, "slots": slots, "event": map[string]any{}})
-	if err != nil {
-		return false, true, err
+	return l.guards.eval(p, world, slots)
+}
+
+// Judging a guard ahead of a run is bounded well below a run's own
+// evaluation (expr.MaxEvalBytes, a million range elements): a guard within
+// those may cost a quarter second of CPU, and the turns of a story's
+// fixtures judge each arm's guard again, so 20 arms of string(1..999999)
+// judged on 10 turns kept validate busy 160 s. A guard past these bounds,
+// or reading values of more than judgeInput bytes (a scan of a large list
+// repeated in one guard), is left unjudged, as one reading an uncertain
+// key is.
+const (
+	judgeBytes = 1 << 20  // text and lists one judgement may build
+	judgeElems = 1 << 16  // range elements one judgement may make
+	judgeInput = 16 << 10 // bytes of the values it reads, as JSON
+)
+
+// guardJudge keeps each guard compiled once and each judgement made once
+// per story: the same guard on the same values is the same answer.
+type guardJudge struct {
+	progs  map[string]*expr.Program
+	perrs  map[string]error
+	judged map[string]judgement
+}
+
+type judgement struct {
+	val, known bool
+	err        error
+}
+
+func (j *guardJudge) compile(when string) (*expr.Program, error) {
+	if p, ok := j.progs[when]; ok {
+		return p, nil
 	}
-	return b, true, nil
+	if err, ok := j.perrs[when]; ok {
+		return nil, err
+	}
+	if j.progs == nil {
+		j.progs, j.perrs = map[string]*expr.Program{}, map[string]error{}
+	}
+	p, err := expr.CompileGuard(when)
+	if err != nil {
+		j.perrs[when] = err
+		return nil, err
+	}
+	j.progs[when] = p
+	return p, nil
+}
+
+func (j *guardJudge) eval(p *expr.Program, world, slots map[string]any) (val, known bool, err error) {
+	in, jerr := json.Marshal([2]map[string]any{world, slots})
+	if jerr != nil || len(in) > judgeInput {
+		return false, false, nil
+	}
+	key := p.Source() + "\x00" + string(in)
+	if r, ok := j.judged[key]; ok {
+		return r.val, r.known, r.err
+	}
+	b, err := p.EvalBoolWithin(expr.Env{"world": world, "slots": slots, "event": map[string]any{}}, judgeBytes, judgeElems)
+	r := judgement{val: b, known: true, err: err}
+	if expr.PastBudget(err) {
+		r = judgement{}
+	}
+	if j.judged == nil {
+		j.judged = map[string]judgement{}
+	}
+	j.judged[key] = r
+	return r.val, r.known, r.err
 }
 
 // sentSlot is the literal value t's intent sends for slot name.
