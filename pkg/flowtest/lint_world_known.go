@@ -237,19 +237,13 @@ func (l *fixtureLint) guardEval(when string, t *Turn) (val, known bool, err erro
 }
 
 // Judging a guard ahead of a run is bounded well below a run's own
-// evaluation (expr.MaxEvalBytes, a million range elements): a guard within
-// those may cost a quarter second of CPU, and the turns of a story's
+// evaluation (expr.JudgeBytes and the rest): the turns of a story's
 // fixtures judge each arm's guard again, so 20 arms of string(1..999999)
-// judged on 10 turns kept validate busy 160 s. A guard past these bounds,
-// or reading values of more than judgeInput bytes (a scan of a large list
+// judged on 10 turns kept validate busy 160 s. A guard past those bounds,
+// or reading values larger than expr.JudgeInput (a scan of a large list
 // repeated in one guard), is left unjudged, as one reading an uncertain
 // key is.
-const (
-	judgeBytes = 1 << 20  // text and lists one judgement may build
-	judgeElems = 1 << 16  // range elements one judgement may make
-	judgeInput = 16 << 10 // bytes of the values it reads, as JSON
-)
-
+//
 // guardJudge keeps each guard compiled once and each judgement made once
 // per story: the same guard on the same values is the same answer.
 type guardJudge struct {
@@ -284,14 +278,14 @@ func (j *guardJudge) compile(when string) (*expr.Program, error) {
 
 func (j *guardJudge) eval(p *expr.Program, world, slots map[string]any) (val, known bool, err error) {
 	in, jerr := json.Marshal([2]map[string]any{world, slots})
-	if jerr != nil || len(in) > judgeInput {
+	if jerr != nil || len(in) > expr.JudgeInput {
 		return false, false, nil
 	}
 	key := p.Source() + "\x00" + string(in)
 	if r, ok := j.judged[key]; ok {
 		return r.val, r.known, r.err
 	}
-	b, err := p.EvalBoolWithin(expr.Env{"world": world, "slots": slots, "event": map[string]any{}}, judgeBytes, judgeElems)
+	b, err := p.EvalBoolWithin(expr.Env{"world": world, "slots": slots, "event": map[string]any{}}, expr.JudgeBytes, expr.JudgeElems)
 	r := judgement{val: b, known: true, err: err}
 	if expr.PastBudget(err) {
 		r = judgement{}

@@ -6,6 +6,18 @@ import (
 	"strings"
 )
 
+// The budgets of a judgement of a guard ahead of a run (validate's and
+// lsp's lints): text and lists one judgement may build, range elements it
+// may make, and bytes (as JSON) of the values it reads. A guard past them
+// is left unjudged: a run's own bounds let one evaluation cost a quarter
+// second, and a lint judges every guard of a story, or every arm again on
+// every turn of its fixtures.
+const (
+	JudgeBytes = 1 << 20
+	JudgeElems = 1 << 16
+	JudgeInput = 16 << 10
+)
+
 // EvalBoolWithin is EvalBool with one evaluation's budgets lowered: at most
 // bytes of text and lists built (as MaxEvalBytes) and elems range elements
 // (as expr-lang's million). A check that judges a guard ahead of a run
