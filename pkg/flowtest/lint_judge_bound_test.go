@@ -1,6 +1,7 @@
 package flowtest
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -51,5 +52,40 @@ states:
 		if !c.judged && len(got) != 0 {
 			t.Errorf("%s: got %v, want none: the judgement passes the judge's bounds", c.name, got)
 		}
+	}
+}
+
+// A story's judgements together spend at most judgeWork (a guard's length
+// times the bytes it reads): fixtures sending a new slot value each, so no
+// judgement is made twice, stop being judged once it is spent, where each
+// arm's judgement on every one of them used to be made (a 16 KiB guard of
+// max(world.l) over a 14 KB list on 40 turns of 5 arms: 15 s of CPU).
+func TestLintJudgementsShareOneBudget(t *testing.T) {
+	s := strings.Repeat("s", 15000)
+	files := map[string]string{"app.yaml": `app: {id: judged}
+root: lobby
+world:
+  s: {type: string, default: "` + s + `"}
+intents:
+  go:
+    slots:
+      k: {type: int}
+states:
+  lobby:
+    on:
+      go:
+        - when: 'slots.k > world.s || world.s == "` + strings.Repeat("p", 15000) + `"'
+          target: done
+        - target: lobby
+  done: {terminal: true}
+`}
+	var fx strings.Builder
+	const n = 150
+	for i := range n {
+		fmt.Fprintf(&fx, "test_kind: flow\ninitial_state: lobby\nturns:\n  - intent: {name: go, slots: {k: %d}}\n---\n", i)
+	}
+	got := ruleFindings(t, ruleGuardError, files, fx.String())
+	if len(got) == 0 || len(got) >= n {
+		t.Fatalf("%d flow-guard-error findings for %d fixtures: want the first judged (about %d fit the budget), the rest not", len(got), n, judgeWork/(15000*15030))
 	}
 }

@@ -245,12 +245,25 @@ func (l *fixtureLint) guardEval(when string, t *Turn) (val, known bool, err erro
 // key is.
 //
 // guardJudge keeps each guard compiled once and each judgement made once
-// per story: the same guard on the same values is the same answer.
+// per story: the same guard on the same values is the same answer. A
+// judgement's work is at most about its guard's length times the size of
+// what it reads (each operation of a guard without loops touches at most
+// the values read or what it built, itself bounded): the story's
+// judgements together spend at most judgeWork of that product, then the
+// rest are left unjudged, so fixtures sending a new slot value on every
+// turn cannot make each arm's 16 KiB guard of max(world.l) scans over a
+// 14 KB list (20 ms a judgement) a cost per turn.
 type guardJudge struct {
 	progs  map[string]*expr.Program
 	perrs  map[string]error
 	judged map[string]judgement
+	work   int64 // judgeWork spent
 }
+
+// judgeWork is what one story's judgements may spend, in bytes of guard
+// times bytes read (a corpus judgement: some 5,000; 100 of the largest,
+// 16 KiB read by a 16 KiB guard, some 2 s of CPU).
+const judgeWork = 100 * (16 << 10) * (16 << 10)
 
 type judgement struct {
 	val, known bool
@@ -284,6 +297,9 @@ func (j *guardJudge) eval(p *expr.Program, world, slots map[string]any) (val, kn
 	key := p.Source() + "\x00" + string(in)
 	if r, ok := j.judged[key]; ok {
 		return r.val, r.known, r.err
+	}
+	if j.work += int64(len(p.Source())) * int64(max(len(in), 64)); j.work > judgeWork {
+		return false, false, nil
 	}
 	b, err := p.EvalBoolWithin(expr.Env{"world": world, "slots": slots, "event": map[string]any{}}, expr.JudgeBytes, expr.JudgeElems)
 	r := judgement{val: b, known: true, err: err}
