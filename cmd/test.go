@@ -45,17 +45,19 @@ type testFlags struct {
 	verbose   bool
 	upstream  bool // the `test flows APP` spelling
 	timeout   time.Duration
-	workDir   string
-	repo      string // --kitsoki-repo
-	profile   string
-	sandbox   bool
-	cover     coverFlags
-	root      string // --root
-	trees     []string
-	strict    bool
-	watch     bool // --watch (test_watch.go)
-	update    bool // --update
-	dryRun    bool // --dry-run (with --update)
+	// timeoutSet: --timeout was given (else --sandbox takes sandboxTimeout)
+	timeoutSet bool
+	workDir    string
+	repo       string // --kitsoki-repo
+	profile    string
+	sandbox    bool
+	cover      coverFlags
+	root       string // --root
+	trees      []string
+	strict     bool
+	watch      bool // --watch (test_watch.go)
+	update     bool // --update
+	dryRun     bool // --dry-run (with --update)
 }
 
 func newTestCmd() *cobra.Command {
@@ -93,6 +95,7 @@ story that cannot be loaded (named and positioned), or a usage error. With
 failing (with --dry-run: when one fails as it stands), 2 when a file could
 not be written.`,
 		RunE: func(c *cobra.Command, args []string) error {
+			f.timeoutSet = c.Flags().Changed("timeout")
 			return runTests(c.Context(), c.OutOrStdout(), c.ErrOrStderr(), args, f)
 		},
 	}
@@ -108,6 +111,7 @@ existing engine's default glob: <app dir>/flows/*.yaml, else ./flows/*.yaml,
 else <app>-flows/*.yaml. --flows GLOB is relative to the current directory.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
+			up.timeoutSet = c.Flags().Changed("timeout")
 			return runTests(c.Context(), c.OutOrStdout(), c.ErrOrStderr(), args, up)
 		},
 	}
@@ -136,7 +140,7 @@ func addTestFlags(c *cobra.Command, f *testFlags, full bool) {
 	addKitsokiRepoFlag(c, &f.repo)
 	addSemanticRoutingFlag(c)
 	addRootFlag(c, &f.root)
-	fl.DurationVar(&f.timeout, "timeout", 0, "fail a fixture that runs longer than this in real time, e.g. 2m (0 = no limit)")
+	fl.DurationVar(&f.timeout, "timeout", 0, "fail a fixture that runs longer than this in real time, e.g. 2m (0 = no limit; default under --sandbox: 5m)")
 	fl.StringVar(&f.profile, "profile", "", "operator plugin profile `FILE`, applied over the .kitsoki/plugins.yaml found upward from each story (see kitsoki plugins)")
 	fl.BoolVar(&f.sandbox, "sandbox", false, "untrusted code: start no process, reach no network, run only in-process built-ins (also KITSOKI_SANDBOX=1; see SECURITY.md)")
 	f.cover.add(c, true)
@@ -218,11 +222,16 @@ func runTests(ctx context.Context, stdout, stderr io.Writer, args []string, f *t
 	return silentExit(exitFinding)
 }
 
-// runnerOptions are the flow runner's options the flags set.
+// runnerOptions are the flow runner's options the flags set; under
+// --sandbox, --timeout not given is sandboxTimeout.
 func (f *testFlags) runnerOptions(sandbox bool) flowtest.Options {
-	return flowtest.Options{Jobs: f.jobs, FailFast: f.failFast, Recording: f.recording,
+	o := flowtest.Options{Jobs: f.jobs, FailFast: f.failFast, Recording: f.recording,
 		Generator: "kitsoki " + version, AllowMissingRecording: f.allowMiss, Timeout: f.timeout, WorkDir: f.workDir, KitsokiRepo: f.repo,
 		Profile: f.profile, Sandbox: sandbox, Root: f.root, Trees: f.trees, Strict: f.strict}
+	if sandbox && !f.timeoutSet {
+		o.Timeout, o.TimeoutDefault = sandboxTimeout, true
+	}
+	return o
 }
 
 // testPlan is what a test run takes from its arguments and flags.
@@ -384,6 +393,13 @@ func testTraceDir(f *testFlags) (dir string, cleanup func(), err error) {
 	}
 	return dir, cleanup, nil
 }
+
+// sandboxTimeout is --timeout under --sandbox when none is given: a
+// stranger's story may keep each evaluation of a guard or value within
+// its bounds (docs/compat/hardening.md) and still cost a quarter second
+// of CPU, on every arm of every turn; sandboxed fixtures start no
+// process, so the story's own work is all the time they take.
+const sandboxTimeout = 5 * time.Minute
 
 // sandboxEnv turns --sandbox on from the environment (a CI job's setting).
 const sandboxEnv = "KITSOKI_SANDBOX"

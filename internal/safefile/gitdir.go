@@ -1,9 +1,15 @@
 package safefile
 
 import (
+	"errors"
 	"path/filepath"
 	"strings"
 )
+
+// ErrInGitDir is the refusal of a file a repository names (a story's
+// include, import or manifest, a fixture, an intents file, a recording)
+// inside a .git directory, by name or through a link: it is not read.
+var ErrInGitDir = errors.New("it is inside a .git directory, where nothing is read (a checkout's .git/config may hold the CI job's token); name a file of the project")
 
 // InGitDir reports whether abs, a path below root, lies in a directory
 // named .git (any case: a case-insensitive file system opens .GIT as

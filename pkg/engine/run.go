@@ -102,6 +102,7 @@ func (r *Result) Finished() bool {
 }
 
 type runner struct {
+	live  context.Context // the running session call's (renderbudget.go's within)
 	m     *Machine
 	so    SessionOptions // its Options are the run's
 	world World

@@ -156,6 +156,7 @@ func Start(ctx context.Context, m *Machine, o SessionOptions) (*Session, error) 
 	jctx, stop := context.WithCancel(context.WithoutCancel(ctx))
 	s := &Session{r: r, stop: stop}
 	r.jobCtx = jctx
+	defer r.within(ctx)()
 	return s, r.start(ctx)
 }
 
@@ -166,6 +167,7 @@ func Start(ctx context.Context, m *Machine, o SessionOptions) (*Session, error) 
 func (s *Session) Fire(ctx context.Context, in Input) (*Turn, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	defer s.r.within(ctx)()
 	if err := s.r.landBetween(ctx); err != nil {
 		return nil, err
 	}
@@ -176,7 +178,10 @@ func (s *Session) Fire(ctx context.Context, in Input) (*Turn, error) {
 // does first; a caller reading the state a user turn starts from calls it
 // before reading.
 func (s *Session) Land(ctx context.Context) error {
-	return locked(s, func(r *runner) error { return r.landBetween(ctx) })
+	return locked(s, func(r *runner) error {
+		defer r.within(ctx)()
+		return r.landBetween(ctx)
+	})
 }
 
 // Advance moves a virtual clock by d, firing in time order every timeout
@@ -189,6 +194,7 @@ func (s *Session) Advance(ctx context.Context, d time.Duration) (*Turn, error) {
 	if !ok {
 		return nil, errors.New("engine: Advance needs a virtual clock (SessionOptions.Clock = NewVirtualClock)")
 	}
+	defer s.r.within(ctx)()
 	return s.r.advance(ctx, vc, d)
 }
 

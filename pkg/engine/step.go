@@ -1023,7 +1023,7 @@ func (r *runner) env(slots map[string]any, extra map[string]any) map[string]any 
 
 // callEnv is the environment of the current step (world, slots, state).
 func (r *runner) callEnv() CallEnv {
-	ce := CallEnv{World: r.world, Slots: r.slots, Render: r.renderCtx()}
+	ce := CallEnv{World: r.world, Slots: r.slots, Render: r.evalCtx()}
 	if r.t.landView != nil {
 		ce.World = r.t.landView
 	}

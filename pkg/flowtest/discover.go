@@ -94,6 +94,10 @@ func discover(apps []string, root string, trees []string, glob string, rel bool,
 				continue
 			}
 			data, err := readIn(r, m)
+			if errors.Is(err, safefile.ErrInGitDir) {
+				ds = append(ds, diag.Diagnostic{File: m, Severity: diag.Error, Rule: ruleOutsideRoot.ID, Message: "fixture file " + err.Error()})
+				continue
+			}
 			if err != nil {
 				ds = append(ds, diag.Diagnostic{File: m, Line: 1, Col: 1, Severity: diag.Error, Rule: ruleSyntax.ID, Message: err.Error()})
 				continue
@@ -128,8 +132,12 @@ func readBounded(p string) ([]byte, error) {
 	return fixtureBytes(data, err)
 }
 
-// readIn is readBounded of p through root.
+// readIn is readBounded of p through root; a file inside a .git
+// directory is safefile.ErrInGitDir, unread.
 func readIn(r *safefile.Root, p string) ([]byte, error) {
+	if safefile.InGitDir(r.Dir(), absOf(p)) {
+		return nil, fmt.Errorf("%s: %w", p, safefile.ErrInGitDir)
+	}
 	return fixtureBytes(r.ReadFile(absOf(p), maxFixtureBytes))
 }
 

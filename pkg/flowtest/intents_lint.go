@@ -66,6 +66,11 @@ func LintIntentSources(app string, st *story.Story, sources map[string][]byte) [
 			il.ds = append(il.ds, outsideDiag(r, "intents file", f, err))
 			continue
 		}
+		if errors.Is(err, safefile.ErrInGitDir) {
+			sources[f] = nil
+			il.ds = append(il.ds, diag.Diagnostic{File: f, Severity: diag.Error, Rule: ruleOutsideRoot.ID, Message: "intents file " + err.Error()})
+			continue
+		}
 		if err != nil {
 			continue
 		}

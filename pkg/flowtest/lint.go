@@ -65,13 +65,14 @@ func lint(st *story.Story, fxs []*Fixture) []diag.Diagnostic {
 
 // fixtureLint is lint's state.
 type fixtureLint struct {
-	root  *story.Story
-	ix    *storyIndex
-	fx    *Fixture
-	ds    []diag.Diagnostic
-	rest  rest        // where the fixture rests before the next turn (lint_rejected.go)
-	world *knownWorld // what it certainly holds then (lint_world_known.go)
-	par   string      // the parallel path the previous turn's expect_state names (lint_par_alias.go)
+	root   *story.Story
+	ix     *storyIndex
+	fx     *Fixture
+	ds     []diag.Diagnostic
+	rest   rest        // where the fixture rests before the next turn (lint_rejected.go)
+	world  *knownWorld // what it certainly holds then (lint_world_known.go)
+	par    string      // the parallel path the previous turn's expect_state names (lint_par_alias.go)
+	guards guardJudge  // guards compiled and judged once (lint_world_known.go)
 }
 
 // add reports a finding at p (in the fixture's file unless p names one).

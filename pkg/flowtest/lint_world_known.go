@@ -1,6 +1,7 @@
 package flowtest
 
 import (
+	"encoding/json"
 	"slices"
 	"strings"
 
@@ -198,7 +199,7 @@ func (l *fixtureLint) guardEval(when string, t *Turn) (val, known bool, err erro
 	if l.world == nil || strings.Contains(when, "now(") {
 		return false, false, nil
 	}
-	p, cerr := expr.CompileGuard(when)
+	p, cerr := l.guards.compile(when)
 	if cerr != nil {
 		return false, false, nil
 	}
@@ -232,11 +233,84 @@ func (l *fixtureLint) guardEval(when string, t *Turn) (val, known bool, err erro
 		}
 		slots[name] = v
 	}
-	b, err := p.EvalBool(expr.Env{"world": world, "slots": slots, "event": map[string]any{}})
-	if err != nil {
-		return false, true, err
+	return l.guards.eval(p, world, slots)
+}
+
+// Judging a guard ahead of a run is bounded well below a run's own
+// evaluation (expr.JudgeBytes and the rest): the turns of a story's
+// fixtures judge each arm's guard again, so 20 arms of string(1..999999)
+// judged on 10 turns kept validate busy 160 s. A guard past those bounds,
+// or reading values larger than expr.JudgeInput (a scan of a large list
+// repeated in one guard), is left unjudged, as one reading an uncertain
+// key is.
+//
+// guardJudge keeps each guard compiled once and each judgement made once
+// per story: the same guard on the same values is the same answer. A
+// judgement's work is at most about its guard's length times the size of
+// what it reads (each operation of a guard without loops touches at most
+// the values read or what it built, itself bounded): the story's
+// judgements together spend at most judgeWork of that product, then the
+// rest are left unjudged, so fixtures sending a new slot value on every
+// turn cannot make each arm's 16 KiB guard of max(world.l) scans over a
+// 14 KB list (20 ms a judgement) a cost per turn.
+type guardJudge struct {
+	progs  map[string]*expr.Program
+	perrs  map[string]error
+	judged map[string]judgement
+	work   int64 // judgeWork spent
+}
+
+// judgeWork is what one story's judgements may spend, in bytes of guard
+// times bytes read (a corpus judgement: some 5,000; 100 of the largest,
+// 16 KiB read by a 16 KiB guard, some 2 s of CPU).
+const judgeWork = 100 * (16 << 10) * (16 << 10)
+
+type judgement struct {
+	val, known bool
+	err        error
+}
+
+func (j *guardJudge) compile(when string) (*expr.Program, error) {
+	if p, ok := j.progs[when]; ok {
+		return p, nil
 	}
-	return b, true, nil
+	if err, ok := j.perrs[when]; ok {
+		return nil, err
+	}
+	if j.progs == nil {
+		j.progs, j.perrs = map[string]*expr.Program{}, map[string]error{}
+	}
+	p, err := expr.CompileGuard(when)
+	if err != nil {
+		j.perrs[when] = err
+		return nil, err
+	}
+	j.progs[when] = p
+	return p, nil
+}
+
+func (j *guardJudge) eval(p *expr.Program, world, slots map[string]any) (val, known bool, err error) {
+	in, jerr := json.Marshal([2]map[string]any{world, slots})
+	if jerr != nil || len(in) > expr.JudgeInput {
+		return false, false, nil
+	}
+	key := p.Source() + "\x00" + string(in)
+	if r, ok := j.judged[key]; ok {
+		return r.val, r.known, r.err
+	}
+	if j.work += int64(len(p.Source())) * int64(max(len(in), 64)); j.work > judgeWork {
+		return false, false, nil
+	}
+	b, err := p.EvalBoolWithin(expr.Env{"world": world, "slots": slots, "event": map[string]any{}}, expr.JudgeBytes, expr.JudgeElems)
+	r := judgement{val: b, known: true, err: err}
+	if expr.PastBudget(err) {
+		r = judgement{}
+	}
+	if j.judged == nil {
+		j.judged = map[string]judgement{}
+	}
+	j.judged[key] = r
+	return r.val, r.known, r.err
 }
 
 // sentSlot is the literal value t's intent sends for slot name.

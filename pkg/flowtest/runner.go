@@ -36,6 +36,9 @@ type Options struct {
 	// Timeout bounds each fixture's real running time (0 = none): a story
 	// whose real handlers hang (host_bindings) fails instead of blocking CI.
 	Timeout time.Duration
+	// TimeoutDefault: Timeout is --sandbox's default, not the user's
+	// (the failure says how to raise it).
+	TimeoutDefault bool
 	// AllowMissingRecording skips (does not fail) a fixture whose
 	// recording is missing or misses an input (upstream's flag).
 	AllowMissingRecording bool
@@ -199,7 +202,11 @@ func (r *Runner) RunFixture(ctx context.Context, fx *Fixture) (res *Result) {
 	fr.run(ctx)
 	fr.sandboxVerdict()
 	if ctx.Err() != nil && r.opts.Timeout > 0 && res.Fatal == nil {
-		res.Failures = append(res.Failures, Failure{Turn: -1, Pos: fx.Pos, Message: fmt.Sprintf("the fixture did not finish within --timeout %s", r.opts.Timeout)})
+		msg := fmt.Sprintf("the fixture did not finish within --timeout %s", r.opts.Timeout)
+		if r.opts.TimeoutDefault {
+			msg += " (--sandbox's default; give a longer --timeout, or --timeout 0 for none)"
+		}
+		res.Failures = append(res.Failures, Failure{Turn: -1, Pos: fx.Pos, Message: msg})
 		res.Flow.Passed = false
 	}
 	return res

@@ -61,6 +61,12 @@ func TestEmitBeforeBind(t *testing.T) {
 		{"slots", "", "world.code != 0 && slots.x == nil", false},
 		{"now", "", "world.code != 0 && now() != nil", false},
 		{"unbound key", "", "world.tag == ''", false},
+		// judged within expr's lint budgets (red team 24: at a run's
+		// bounds, 40 such emits of a 4 KB story kept validate busy 17 s)
+		{"a small range", "", "world.code != 0 && len(string(1..9)) > 0", true},
+		{"past the judge's range budget", "", "world.code != 0 && len(string(1..999999)) > 0", false},
+		{"past the judge's bytes", "", "world.code != 0 && len(string(1..60000) + string(1..60000) + string(1..60000)) > 0", false},
+		{"a large value read", "      - set: {tag: \"" + strings.Repeat("x", 20000) + "\"}\n", "world.code != 0 && world.tag != ''", false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -44,6 +44,12 @@ func TestHostileURIsAnswered(t *testing.T) {
 		pathURI(filepath.Join(ws, "fifo.yaml")),
 		pathURI(filepath.Join(ws, "zero.yaml")),
 		"file:///dev/zero",
+		// another host, a UNC path, a drive letter, a .git inside (red team 24)
+		"file://otherhost" + secret,
+		"file:////otherhost/share" + secret,
+		"file:///C:" + secret,
+		"file://" + ws + "/.git/config",
+		"file://" + ws + "/%2egit/config",
 	}
 	c := startInProcessRoots(t, Options{Debounce: 0}, ws)
 	open(c, app)

@@ -1,6 +1,7 @@
 package expr
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -160,16 +161,28 @@ func (lenPatch) Visit(node *ast.Node) {
 
 // Eval evaluates the program against env (missing roots are empty maps).
 func (p *Program) Eval(env Env) (out any, err error) {
+	return p.eval(env, MaxEvalBytes, 0)
+}
+
+// eval is Eval with one evaluation's budgets: bytes of text and lists
+// built (MaxEvalBytes) and elems, expr-lang's own memory budget (0: its
+// default, a million range elements).
+func (p *Program) eval(env Env, bytes int64, elems uint) (out any, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			out, err = nil, &Error{Kind: KindEval, Msg: fmt.Sprintf("expr eval %q: internal error: %s", p.src, plainText(fmt.Sprint(r))), Src: p.src}
 		}
 	}()
+	if ctx, _ := env[ContextKey].(context.Context); ctx != nil && ctx.Err() != nil {
+		// an evaluation cannot be interrupted: the run's end is heard
+		// before each (a story of many costly guards outlives --timeout)
+		return nil, &Error{Kind: KindEval, Msg: fmt.Sprintf("expr eval %q: not evaluated: the run ended (%v)", p.src, context.Cause(ctx)), Src: p.src, Err: ctx.Err()}
+	}
 	env = withNeeded(env, p.need, p.allRoots)
 	if p.sized {
-		env = withBudget(env)
+		env = withBudget(env, bytes)
 	}
-	v, rerr := expr.Run(p.prog, env)
+	v, rerr := (&vm.VM{MemoryBudget: elems}).Run(p.prog, env)
 	if rerr != nil {
 		return nil, evalError(p.src, rerr)
 	}

@@ -275,11 +275,11 @@ func hasSizedCall(node ast.Node) bool {
 	}) != nil
 }
 
-// withBudget is env with a fresh budget of MaxEvalBytes (a copy).
-func withBudget(env Env) Env {
+// withBudget is env with a fresh budget of n bytes (a copy).
+func withBudget(env Env, n int64) Env {
 	out := make(Env, len(env)+1)
 	maps.Copy(out, env)
-	out[sizeKey] = &sizeBudget{left: MaxEvalBytes}
+	out[sizeKey] = &sizeBudget{left: n}
 	return out
 }
 

@@ -1,0 +1,91 @@
+package flowtest
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// Judging a guard ahead of a run is bounded well below the run's own
+// evaluation: a guard building more than the judge's budget, or reading
+// values larger than judgeInput, is left unjudged (a run's 64 MiB bound
+// let each judgement of string(1..999999) cost a quarter second, and the
+// turns of the story's fixtures judged each arm again: 20 arms on 10 turns
+// kept validate busy 160 s). The same guard over a small range is still
+// judged, and judged once however many turns reach it.
+func TestLintJudgingAGuardIsBounded(t *testing.T) {
+	app := func(guard, def string) map[string]string {
+		return map[string]string{"app.yaml": `app: {id: judge}
+root: lobby
+world:
+  name: {type: string, default: "ann"}
+  big: {type: list, default: ` + def + `}
+intents:
+  go: {}
+states:
+  lobby:
+    on:
+      go:
+        - when: '` + guard + `'
+          target: done
+        - target: lobby
+  done: {terminal: true}
+`}
+	}
+	turns := "test_kind: flow\ninitial_state: lobby\nturns:\n" + strings.Repeat("  - intent: {name: go}\n", 50)
+	small := "[" + strings.Repeat("1, ", 10) + "1]"
+	large := "[" + strings.Repeat("1, ", 20000) + "1]"
+	for _, c := range []struct {
+		name, guard, def string
+		judged           bool
+	}{
+		{"a small range", `len(string(1..9)) > world.name`, small, true},
+		{"a range of a million", `len(string(1..999999)) > world.name`, small, false},
+		{"text past the judge's bytes", `len(string(1..99999) + string(1..99999)) > world.name`, small, false},
+		{"a small list read", `max(world.big) > world.name`, small, true},
+		{"a large list read", `max(world.big) > world.name`, large, false},
+	} {
+		got := ruleFindings(t, ruleGuardError, app(c.guard, c.def), turns)
+		if c.judged && (len(got) != 1 || !strings.Contains(got[0].Message, "fails to evaluate")) {
+			t.Errorf("%s: got %v, want one flow-guard-error (the first turn's; the guard judged once)", c.name, got)
+		}
+		if !c.judged && len(got) != 0 {
+			t.Errorf("%s: got %v, want none: the judgement passes the judge's bounds", c.name, got)
+		}
+	}
+}
+
+// A story's judgements together spend at most judgeWork (a guard's length
+// times the bytes it reads): fixtures sending a new slot value each, so no
+// judgement is made twice, stop being judged once it is spent, where each
+// arm's judgement on every one of them used to be made (a 16 KiB guard of
+// max(world.l) over a 14 KB list on 40 turns of 5 arms: 15 s of CPU).
+func TestLintJudgementsShareOneBudget(t *testing.T) {
+	s := strings.Repeat("s", 15000)
+	files := map[string]string{"app.yaml": `app: {id: judged}
+root: lobby
+world:
+  s: {type: string, default: "` + s + `"}
+intents:
+  go:
+    slots:
+      k: {type: int}
+states:
+  lobby:
+    on:
+      go:
+        - when: 'slots.k > world.s || world.s == "` + strings.Repeat("p", 15000) + `"'
+          target: done
+        - target: lobby
+  done: {terminal: true}
+`}
+	var fx strings.Builder
+	const n = 150
+	for i := range n {
+		fmt.Fprintf(&fx, "test_kind: flow\ninitial_state: lobby\nturns:\n  - intent: {name: go, slots: {k: %d}}\n---\n", i)
+	}
+	got := ruleFindings(t, ruleGuardError, files, fx.String())
+	if len(got) == 0 || len(got) >= n {
+		t.Fatalf("%d flow-guard-error findings for %d fixtures: want the first judged (about %d fit the budget), the rest not", len(got), n, judgeWork/(15000*15030))
+	}
+}
