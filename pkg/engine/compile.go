@@ -89,7 +89,7 @@ func Compile(st *story.Story, opts CompileOptions) (*Machine, error) {
 	c.m.render = newPromptRenderer(st.Dir, storyLoader(st))
 	c.m.Entry = entryFile(st)
 	c.m.World = worldVars(st)
-	c.m.exitPos = map[string]Pos{}
+	c.m.exitPos, c.m.exitStates = map[string]Pos{}, map[string]bool{}
 	for name, ex := range st.Exits {
 		c.m.Exits[name] = true
 		if ex != nil {
@@ -218,6 +218,16 @@ func (c *compiler) target(src string) *text {
 	return t
 }
 
+// exitTarget compiles an arm's or a timeout's target, noting a written
+// "@exit:NAME" in exitStates.
+func (c *compiler) exitTarget(src string) *text {
+	t := c.target(src)
+	if name, ok := strings.CutPrefix(strings.TrimSpace(src), "@exit:"); ok && t != nil && !t.templated() {
+		c.m.exitStates[name] = true
+	}
+	return t
+}
+
 // lateText compiles a pongo2 text upstream compiles only when it renders
 // (say:, timeout.after, initial:): one that does not compile fails its
 // render, not the load (conformance lint-late-templates,
@@ -310,7 +320,7 @@ func (c *compiler) checkParallel(s *story.State, ns *State) {
 // transition compiles one arm of ns's on.<intent>.
 func (c *compiler) transition(tr *story.Transition, ns *State, intent string) *Transition {
 	return &Transition{Default: tr.Default(), Hint: tr.GuardHint(), Pos: tr.Pos, Emits: tr.Emit(), exits: c.exitsVia(tr), View: tr.View(),
-		Target:  c.target(tr.Target),
+		Target:  c.exitTarget(tr.Target),
 		When:    c.guard(tr.When, tr.WhenPos, fmt.Sprintf("state %q: on.%s: when", ns.Path, intent)),
 		Effects: c.effects(tr.Effects, ns, "on."+intent)}
 }
@@ -469,7 +479,7 @@ func (c *compiler) timeout(t *story.Timeout, ns *State) *Timeout {
 	if tg := strings.TrimSpace(t.Target); tg == "" {
 		c.refuse(t.Pos, "state %q: timeout: missing 'target' field", ns.Path)
 	} else {
-		nt.Target = c.target(tg) // "." loads and never fires (deadTimeoutTarget)
+		nt.Target = c.exitTarget(tg) // "." loads and never fires (deadTimeoutTarget)
 	}
 	return nt
 }

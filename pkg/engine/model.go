@@ -48,6 +48,11 @@ type Machine struct {
 	Hidden map[string]bool
 	// exitPos is where each of the story's exits: is declared.
 	exitPos map[string]Pos
+	// exitStates are the exits an arm's or a timeout's written
+	// "@exit:NAME" target names: upstream's loader makes each a state
+	// "__exit__NAME", which an on_error can then name (conformance
+	// on-error-exit-state).
+	exitStates map[string]bool
 
 	pongo    *expr.PongoLoader
 	promptMu sync.Mutex

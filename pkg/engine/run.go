@@ -519,17 +519,24 @@ func (r *runner) userTurn(ctx context.Context, in Input) (*Turn, error) {
 			back = *r.t.emptyFrom
 		}
 		defer func() { r.place = back }()
-		// turn.end has no view; the flow rig renders where the session
-		// rests, from the live world (the state a later hop left, not
-		// the one the calls were queued in)
-		cur := r.place
-		r.place = back
-		path := r.statePath()
-		r.place = cur
+		// turn.end's view is the turn's narration alone (the empty path
+		// has no view; conformance empty-path-narration); with none it
+		// has no view, and the flow rig renders where the session rests,
+		// from the live world (the state a later hop left, not the one
+		// the calls were queued in)
 		delete(end, "view")
 		t.View = ""
-		if v, err := r.renderAt(ctx, path, r.world.Snapshot(), nil, false); err == nil {
-			t.View = v
+		if said := r.turnSaid(true); len(said) > 0 {
+			end["view"] = strings.Join(said, "\n")
+			t.View = end["view"].(string)
+		} else {
+			cur := r.place
+			r.place = back
+			path := r.statePath()
+			r.place = cur
+			if v, err := r.renderAt(ctx, path, r.world.Snapshot(), nil, false); err == nil {
+				t.View = v
+			}
 		}
 	}
 	return r.closeTurn(t, from, end)

@@ -577,11 +577,13 @@ func (r *runner) resolveTarget(ctx context.Context, owner *State, lit string, t 
 		// template-target-exit)
 		return target{}, &unknownTargetError{target: s, path: s}
 	}
-	if lit != "" && (strings.HasPrefix(s, "@exit:") || strings.HasPrefix(s, "__exit__") && r.m.States[s] == nil) {
+	if lit != "" && (strings.HasPrefix(s, "@exit:") || strings.HasPrefix(s, "__exit__") && r.m.States[s] == nil && !r.m.exitStates[s[len("__exit__"):]]) {
 		// an on_error is never mapped to an exit (the fold maps an
 		// imported child's to a state; a root story's is looked up as a
 		// path it does not hold, declared exit or not): conformance
-		// on-error-exit-undeclared
+		// on-error-exit-undeclared. "__exit__NAME" names the state
+		// upstream's loader made for an arm's or a timeout's written
+		// @exit:NAME, when there is one (conformance on-error-exit-state)
 		return target{}, &unknownTargetError{target: s, path: s}
 	}
 	if name, ok := strings.CutPrefix(s, "@exit:"); ok {
@@ -761,6 +763,12 @@ func (r *runner) takeExit(name string) error {
 	if err := r.exitUpTo(nil); err != nil {
 		return err
 	}
+	return r.enterExit(name)
+}
+
+// enterExit enters the exit state of name, the active states already
+// exited, and ends the session there.
+func (r *runner) enterExit(name string) error {
 	r.reach(ReachExit, r.m.exitPos[name])
 	exitPath := "__exit__" + name
 	if err := r.emitState(KindStateEntered, exitPath); err != nil {
@@ -1139,6 +1147,15 @@ func (r *runner) landTo(res target) string {
 // stay and an exit take the ordinary path.
 func (r *runner) land(ctx context.Context, res target, st *step, from string) error {
 	r.t.noView = false
+	if res.exit != "" && from != "" {
+		// an exit is landed flat too: one state_exited of from, also
+		// from a nested or a region leaf (conformance on-error-exit-state)
+		if err := r.emitState(KindStateExited, from); err != nil {
+			return err
+		}
+		r.par = nil
+		return r.enterExit(res.exit)
+	}
 	if !r.flatLanding(res) {
 		return r.goTo(ctx, res, st)
 	}

@@ -139,7 +139,7 @@ func (pc *pongoCheck) addFile(f string, p story.Pos) {
 }
 
 func (pc *pongoCheck) compile(p story.Pos, where func() string, src string) {
-	pc.report(p, where, src, pc.compiled(compiledPongo, pc.loader, src))
+	pc.report(p, where, src, "this template fails to render", pc.compiled(compiledPongo, pc.loader, src))
 }
 
 // compileInline compiles a say: with the story directory's loader, as
@@ -155,15 +155,17 @@ func (pc *pongoCheck) compileInline(p story.Pos, where func() string, src string
 		// the say: when it renders
 		sev, hint = diag.Warning, "; a say: searches the story directory only, with no namespace: include \""+m[2]+"\" by its path from the story directory"
 	}
-	pc.c.rep.Add(pc.c.errAt(p, src, err), sev, rulePongo, "%s: %s%s%s", where(), err.Error(), ternaryHint(src, err, ""), hint)
+	pc.c.rep.Add(pc.c.errAt(p, src, err), sev, rulePongo, "%s: %s%s%s", where(), err.Error(), ternaryHint(src, err, "this say: fails to render, and the turn that runs it"), hint)
 }
 
 // namespaceRe is an include refused for naming a prompt file's namespace.
 var namespaceRe = &lazyre.Regexp{Expr: `template path "(@story|@shared)/([^"]+)" is refused: no namespace`}
 
-func (pc *pongoCheck) report(p story.Pos, where func() string, src string, err error) {
+// report reports a template that does not compile; fails says what a
+// ternary in it does at run time.
+func (pc *pongoCheck) report(p story.Pos, where func() string, src, fails string, err error) {
 	if err != nil {
-		pc.c.rep.Add(pc.c.errAt(p, src, err), pongoSeverity(err), rulePongo, "%s: %s%s%s", where(), err.Error(), ternaryHint(src, err, ""), pc.viewsHint(err))
+		pc.c.rep.Add(pc.c.errAt(p, src, err), pongoSeverity(err), rulePongo, "%s: %s%s%s", where(), err.Error(), ternaryHint(src, err, fails), pc.viewsHint(err))
 	}
 }
 
@@ -205,8 +207,11 @@ func (pc *pongoCheck) viewsHint(err error) string {
 	return "; views/" + m[1] + " exists, but only views search views/ (this template searches the story directory and prompts/): include \"views/" + m[1] + "\""
 }
 
-// compileView reports a view element that does not compile; upstream
-// compiles views only when shown, so the message says what happens then.
+// compileView reports a view element that does not compile. Upstream
+// compiles an element only when it renders it, and a view that cannot
+// render fails the turn that shows it (conformance view-render-fatal), so
+// the message says when that happens. A template kitsoki refuses (outside
+// the roots, a file it will not read) is an error, as everywhere.
 func (pc *pongoCheck) compileView(p story.Pos, whereOf func() string, src string, guarded bool) {
 	err := pc.compiled(compiledPongoView, pc.viewLoader, src)
 	if err == nil {
@@ -214,7 +219,7 @@ func (pc *pongoCheck) compileView(p story.Pos, whereOf func() string, src string
 	}
 	where := whereOf()
 	c := pc.c
-	if sev := pongoSeverity(err); sev == diag.Warning {
+	if sev := pongoSeverity(err); sev == diag.Error {
 		c.rep.Add(c.errAt(p, src, err), sev, rulePongo, "%s: %s", where, err.Error())
 		return
 	}
@@ -222,7 +227,8 @@ func (pc *pongoCheck) compileView(p story.Pos, whereOf func() string, src string
 	if guarded {
 		when = "whenever its when: holds"
 	}
-	hint := cmp.Or(ternaryHint(src, err, when), "; upstream loads the story but this element fails to render "+when+" (the turn records no view)")
+	fails := "this element fails to render " + when + ", and the turn with it"
+	hint := cmp.Or(ternaryHint(src, err, fails), "; upstream loads the story but "+fails)
 	c.rep.Warnf(c.errAt(p, src, err), ruleViewRender, "%s: %s%s", where, err.Error(), hint)
 }
 
@@ -246,7 +252,7 @@ func (pc *pongoCheck) view(s *story.State, v *story.View) {
 	c := pc.c
 	switch v.Kind {
 	case "template":
-		pc.report(v.Pos, func() string { return "state " + strconv.Quote(s.Path) + " view" }, v.Template, pc.compiled(compiledPongoView, pc.viewLoader, v.Template))
+		pc.report(v.Pos, func() string { return "state " + strconv.Quote(s.Path) + " view" }, v.Template, "this view fails to render, and the turn that shows it", pc.compiled(compiledPongoView, pc.viewLoader, v.Template))
 	case "extends", "template_file":
 		name, file, what := v.TemplateFile, v.TemplateFile, "template_file %q: views/%s"
 		if v.Kind == "extends" {
@@ -295,7 +301,7 @@ func (pc *pongoCheck) compileFiles() {
 		}
 		var ee *expr.Error
 		if errors.As(err, &ee) && ee.Line > 0 && ee.Col > 0 && strings.Contains(ee.Msg, " "+f+":") {
-			hint := ternaryHint(string(src), err, "")
+			hint := ternaryHint(string(src), err, "this template fails to render")
 			if hint == "" && pongoSeverity(err) == diag.Error {
 				hint = "; upstream loads the story, and the call that renders this template fails at run time"
 			}
@@ -339,15 +345,13 @@ func sortedMapKeys[V any](m map[string]V) []string { return slices.Sorted(maps.K
 // ternaryRe finds a `? … :` inside a {{ }} tag.
 var ternaryRe = &lazyre.Regexp{Expr: `\{\{[^}]*\?[^}]*:[^}]*\}\}`}
 
-// ternaryHint explains a pongo2 error caused by an inline `a ? b : c`.
-func ternaryHint(src string, err error, when string) string {
+// ternaryHint explains a pongo2 error caused by an inline `a ? b : c`;
+// fails says what then happens at run time.
+func ternaryHint(src string, err error, fails string) string {
 	if !ternaryRe.MatchString(src) || !strings.Contains(err.Error(), "'}}' expected") {
 		return ""
 	}
-	if when == "" {
-		return "; pongo2 has no inline ternary: this template fails to render; use {% if %}…{% else %}…{% endif %}"
-	}
-	return "; pongo2 has no inline ternary: this element fails to render " + when + "; use {% if %}…{% else %}…{% endif %}"
+	return "; pongo2 has no inline ternary: " + fails + "; use {% if %}…{% else %}…{% endif %}"
 }
 
 func or(p, fallback story.Pos) story.Pos {
