@@ -33,11 +33,14 @@ import (
 func (l *fixtureLint) rejected(t *Turn) {
 	l.beforeTurn(t)
 	r := l.restAt(t)
-	arc, warned := l.judge(t, r)
-	if r.at == nil && !warned {
+	jr := l.firstRest(t, r) // judged there, not followed from there
+	arc, warned := l.judge(t, jr)
+	if jr.at == nil && !warned {
 		warned = l.parallelAlias(t, l.par)
 	}
+	l.stepped = false
 	l.rest = l.after(t, r, arc, warned)
+	l.noteJobs(l.stepped)
 	l.par = parRest(t)
 }
 
@@ -152,7 +155,7 @@ func (l *fixtureLint) startRest() rest {
 // background job's on_complete may move the machine between turns on the
 // orchestrator path (the legacy path runs no job).
 func (l *fixtureLint) restAt(t *Turn) rest {
-	if (l.ix.jobs && l.fx.Orchestrated() && t != l.fx.Turns[0]) || l.rest.at == nil {
+	if l.jobMayLand() || l.rest.at == nil {
 		return rest{}
 	}
 	return l.rest
@@ -184,6 +187,7 @@ func (l *fixtureLint) after(t *Turn, r rest, arc string, warned bool) rest {
 	if to != nil && !l.clockStill(t, to...) {
 		to, arm = nil, nil
 	}
+	l.stepped = to != nil
 	l.moveWorld(r, to, arm)
 	if fr, ok := l.clockFires(t, r); ok {
 		return fr

@@ -300,7 +300,7 @@ func (l *fixtureLint) beforeTurn(t *Turn) {
 	if w == nil {
 		return
 	}
-	if t.Intent == nil || (l.ix.jobs && l.fx.Orchestrated() && t != l.fx.Turns[0]) {
+	if t.Intent == nil || l.jobMayLand() {
 		w.lost = true
 	}
 	if t.Intent != nil {
