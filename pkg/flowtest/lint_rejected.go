@@ -55,6 +55,9 @@ func (l *fixtureLint) judge(t *Turn, r rest) (string, bool) {
 	if !ix.intents[name] {
 		return "", false // flow-unknown-intent's
 	}
+	if l.exitRejected(t, r) {
+		return "", true
+	}
 	arcs := slices.Compact(slices.Sorted(slices.Values(ix.aliases[name])))
 	if !ix.wildcard && !ix.taken[name] && len(arcs) == 0 {
 		l.warn(t.Intent.Pos, ruleRejected, "turns[%d]: intent %q is declared, but no state of the story takes it (no on: %s arm, and no \"*\"): the turn is rejected INTENT_NOT_ALLOWED_IN_STATE on both engines; add an on: %s arm to the state that should take it, or expect the rejection (expect_error: {code: %s})",
@@ -118,6 +121,9 @@ type rest struct {
 	// armed: the turn that left it there certainly ended normally, so its
 	// own timeout: is armed with a fresh deadline (clockFires)
 	armed bool
+	// exit: the fixture left the root story through @exit:exit and rests
+	// at __exit__<exit> (at nil; lint_exit_rest.go)
+	exit string
 }
 
 // altWhy says, for a message, why the fixture may rest in r.alt.
@@ -155,7 +161,7 @@ func (l *fixtureLint) startRest() rest {
 // background job's on_complete may move the machine between turns on the
 // orchestrator path (the legacy path runs no job).
 func (l *fixtureLint) restAt(t *Turn) rest {
-	if l.jobMayLand() || l.rest.at == nil {
+	if l.jobMayLand() || (l.rest.at == nil && l.rest.exit == "") {
 		return rest{}
 	}
 	return l.rest
@@ -201,6 +207,17 @@ func (l *fixtureLint) after(t *Turn, r rest, arc string, warned bool) rest {
 		if may != nil && t.ExpectState != nil && l.mayWrongState(t, r, may) {
 			return rest{}
 		}
+	}
+	if to == nil && arc != "" {
+		if er, ok := l.exitStep(t, r, arc); ok {
+			l.stepped = true
+			if t.ExpectState == nil {
+				return er
+			}
+		}
+	}
+	if er, ok := l.exitRest(t); ok && to == nil {
+		return er // (a certain move to a state: expectedRest warns)
 	}
 	if t.ExpectState != nil {
 		return l.expectedRest(t, r, arc, arm, to)
