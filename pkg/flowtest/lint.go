@@ -138,7 +138,7 @@ func (l *fixtureLint) turns() {
 		l.partialRegions(fx, root, leaves(fx.InitialState))
 	}
 	l.rest = l.startRest()
-	l.jobsOut = false
+	l.jobsOut, l.par = false, "" // a parallel rest is not carried to the next fixture
 	l.world = nil
 	if !ix.unfolded {
 		l.world = l.startWorld()

@@ -35,8 +35,8 @@ func (l *fixtureLint) rejected(t *Turn) {
 	r := l.restAt(t)
 	jr := l.firstRest(t, r) // judged there, not followed from there
 	arc, warned := l.judge(t, jr)
-	if jr.at == nil && !warned {
-		warned = l.parallelAlias(t, l.par)
+	if jr.at == nil && jr.exit == "" && !warned {
+		warned = l.parallelAlias(t, l.par) || l.parallelNotTaken(t, l.par)
 	}
 	l.stepped = false
 	l.rest = l.after(t, r, arc, warned)
