@@ -73,6 +73,10 @@ type fixtureLint struct {
 	world  *knownWorld // what it certainly holds then (lint_world_known.go)
 	par    string      // the parallel path the previous turn's expect_state names (lint_par_alias.go)
 	guards guardJudge  // guards compiled and judged once (lint_world_known.go)
+	// jobsOut: a turn before may have started a background job that
+	// moves the machine when it lands (lint_jobs_out.go); stepped: the
+	// turn being judged led where step certainly says
+	jobsOut, stepped bool
 }
 
 // add reports a finding at p (in the fixture's file unless p names one).
@@ -135,6 +139,7 @@ func (l *fixtureLint) turns() {
 		l.partialRegions(fx, root, leaves(fx.InitialState))
 	}
 	l.rest = l.startRest()
+	l.jobsOut, l.par = false, "" // a parallel rest is not carried to the next fixture
 	l.world = nil
 	if !ix.unfolded {
 		l.world = l.startWorld()

@@ -67,7 +67,7 @@ func (l *fixtureLint) clockFires(t *Turn, r rest) (rest, bool) {
 		return rest{}, true
 	}
 	if to == nil {
-		return rest{}, true
+		return rest{exit: strings.TrimPrefix(landed, "__exit__"), from: why}, true
 	}
 	return rest{at: to[0], alt: to[1:], from: why, armed: len(to) == 1 && quietEntry(to[0], plainEffect)}, true
 }

@@ -33,11 +33,14 @@ import (
 func (l *fixtureLint) rejected(t *Turn) {
 	l.beforeTurn(t)
 	r := l.restAt(t)
-	arc, warned := l.judge(t, r)
-	if r.at == nil && !warned {
-		warned = l.parallelAlias(t, l.par)
+	jr := l.firstRest(t, r) // judged there, not followed from there
+	arc, warned := l.judge(t, jr)
+	if jr.at == nil && jr.exit == "" && !warned {
+		warned = l.parallelAlias(t, l.par) || l.parallelNotTaken(t, l.par)
 	}
+	l.stepped = false
 	l.rest = l.after(t, r, arc, warned)
+	l.noteJobs(l.stepped)
 	l.par = parRest(t)
 }
 
@@ -51,6 +54,9 @@ func (l *fixtureLint) judge(t *Turn, r rest) (string, bool) {
 	name := t.Intent.Name
 	if !ix.intents[name] {
 		return "", false // flow-unknown-intent's
+	}
+	if l.exitRejected(t, r) {
+		return "", true
 	}
 	arcs := slices.Compact(slices.Sorted(slices.Values(ix.aliases[name])))
 	if !ix.wildcard && !ix.taken[name] && len(arcs) == 0 {
@@ -115,6 +121,9 @@ type rest struct {
 	// armed: the turn that left it there certainly ended normally, so its
 	// own timeout: is armed with a fresh deadline (clockFires)
 	armed bool
+	// exit: the fixture left the root story through @exit:exit and rests
+	// at __exit__<exit> (at nil; lint_exit_rest.go)
+	exit string
 }
 
 // altWhy says, for a message, why the fixture may rest in r.alt.
@@ -152,7 +161,7 @@ func (l *fixtureLint) startRest() rest {
 // background job's on_complete may move the machine between turns on the
 // orchestrator path (the legacy path runs no job).
 func (l *fixtureLint) restAt(t *Turn) rest {
-	if (l.ix.jobs && l.fx.Orchestrated() && t != l.fx.Turns[0]) || l.rest.at == nil {
+	if l.jobMayLand() || (l.rest.at == nil && l.rest.exit == "") {
 		return rest{}
 	}
 	return l.rest
@@ -184,6 +193,7 @@ func (l *fixtureLint) after(t *Turn, r rest, arc string, warned bool) rest {
 	if to != nil && !l.clockStill(t, to...) {
 		to, arm = nil, nil
 	}
+	l.stepped = to != nil
 	l.moveWorld(r, to, arm)
 	if fr, ok := l.clockFires(t, r); ok {
 		return fr
@@ -197,6 +207,17 @@ func (l *fixtureLint) after(t *Turn, r rest, arc string, warned bool) rest {
 		if may != nil && t.ExpectState != nil && l.mayWrongState(t, r, may) {
 			return rest{}
 		}
+	}
+	if to == nil && arc != "" {
+		if er, ok := l.exitStep(t, r, arc); ok {
+			l.stepped = true
+			if t.ExpectState == nil {
+				return er
+			}
+		}
+	}
+	if er, ok := l.exitRest(t); ok && to == nil {
+		return er // (a certain move to a state: expectedRest warns)
 	}
 	if t.ExpectState != nil {
 		return l.expectedRest(t, r, arc, arm, to)

@@ -46,9 +46,11 @@ func (w *knownWorld) get(k string) (any, bool) {
 	v, ok := w.vals[k]
 	written := w.all || w.written[k]
 	switch {
-	case written && (w.lost || w.dirty[k]):
+	case w.dirty[k]: // a templated world_override too, of a key nothing else writes
 		return nil, false
-	case !ok && (written || w.dirty[k]):
+	case written && w.lost:
+		return nil, false
+	case !ok && written:
 		return nil, false
 	}
 	return v, true
@@ -374,7 +376,7 @@ func (l *fixtureLint) beforeTurn(t *Turn) {
 	if w == nil {
 		return
 	}
-	if t.Intent == nil || (l.ix.jobs && l.fx.Orchestrated() && t != l.fx.Turns[0]) {
+	if t.Intent == nil || l.jobMayLand() {
 		w.lost = true
 	}
 	if t.Intent != nil {

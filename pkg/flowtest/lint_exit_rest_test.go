@@ -1,0 +1,101 @@
+package flowtest
+
+import (
+	"strings"
+	"testing"
+)
+
+// exitApp leaves the root story through @exit:done from top.a (whose
+// parent takes "*"), through a guarded arm from b, and through a timeout
+// from c; kid's bail is its own @exit:gone, which the importer maps to
+// the state back.
+const exitApp = `app: {id: exits}
+hosts: [host.run]
+world: {n: {type: int, default: 0}}
+intents: {go: {}, x: {}, enter: {}, wait: {}, call: {}}
+exits: {done: {description: done}}
+root: top
+imports:
+  kid:
+    source: ./kid
+    entry: idle
+    exits:
+      gone: {to: back}
+states:
+  top:
+    type: compound
+    initial: a
+    on:
+      "*": [{target: top.a}]
+    states:
+      a:
+        on:
+          go: [{target: "@exit:done"}]
+          x: [{target: top.a}]
+          enter: [{target: kid}]
+          wait: [{target: c}]
+          call:
+            - target: "@exit:done"
+              effects: [{invoke: host.run, with: {cmd: "true"}, on_error: top.a}]
+  b:
+    on:
+      go:
+        - when: "world.n > 0"
+          target: "@exit:done"
+        - target: top.a
+  c:
+    timeout: {after: 1m, target: "@exit:done"}
+  back:
+    on:
+      x: [{target: top.a}]
+`
+
+const exitKid = `app: {id: kid}
+intents: {bail: {}}
+exits: {gone: {description: gone}}
+root: idle
+states:
+  idle:
+    on:
+      bail: [{target: "@exit:gone"}]
+`
+
+// TestLintExitRest: a turn after the fixture certainly left the root
+// story through an exit is rejected on both engines (probed on both
+// paths: x, and go again, at __exit__done); an exit not certain, or an
+// imported child's exit the importer maps to a state, is not judged.
+func TestLintExitRest(t *testing.T) {
+	files := map[string]string{"app.yaml": exitApp, "kid/app.yaml": exitKid}
+	cases := []struct{ name, head, fx, rule, want string }{
+		{"legacy, after the arm", "test_kind: flow\n", "initial_state: top.a\nturns:\n  - intent: {name: go}\n  - intent: {name: x}\n",
+			"flow-rejected", `turns[1]: intent "x" fires after the fixture left the story through @exit:done (turns[0] "go", fired at "top.a"`},
+		{"orchestrated, after expect_state", "test_kind: flow\nuse_orchestrator: true\n", "initial_state: b\nturns:\n  - world_override: {n: 1}\n    intent: {name: go}\n    expect_state: __exit__done\n  - intent: {name: go}\n",
+			"flow-rejected", `turns[1]: intent "go" fires after the fixture left the story through @exit:done (turns[0].expect_state rests there)`},
+		{"guard true on the world", "test_kind: flow\n", "initial_state: b\ninitial_world: {n: 1}\nturns:\n  - intent: {name: go}\n  - intent: {name: x}\n",
+			"flow-rejected", `takes the arm whose when: world.n > 0 is true`},
+		{"after a timeout", "test_kind: flow\nuse_orchestrator: true\n", "initial_state: c\nturns:\n  - advance_clock: 2m\n  - intent: {name: x}\n",
+			"flow-rejected", `turns[1]: intent "x" fires after the fixture left the story through @exit:done`},
+		{"wrong expect_state", "test_kind: flow\n", "initial_state: top.a\nturns:\n  - intent: {name: go}\n    expect_state: top.a\n",
+			"flow-wrong-state", `turns[0].expect_state: "top.a", but the turn's intent "go", fired at "top.a" (where the fixture starts (initial_state)), can only end in "__exit__done"`},
+		{"right expect_state", "test_kind: flow\n", "initial_state: top.a\nturns:\n  - intent: {name: go}\n    expect_state: __exit__done\n", "", ""},
+		{"guard unknown, expect_state the exit", "test_kind: flow\nuse_orchestrator: true\n", "initial_state: b\nturns:\n  - world_override: {n: \"{{ 1 }}\"}\n    intent: {name: go}\n    expect_state: __exit__done\n", "", ""},
+		{"guard unknown", "test_kind: flow\nuse_orchestrator: true\n", "initial_state: b\nturns:\n  - world_override: {n: \"{{ 1 }}\"}\n    intent: {name: go}\n  - intent: {name: x}\n", "", ""},
+		{"a call may redirect", "test_kind: flow\nuse_orchestrator: true\nhost_handlers: {host.run: {data: {}}}\n", "initial_state: top.a\nturns:\n  - intent: {name: call}\n  - intent: {name: x}\n", "", ""},
+		{"the child's exit maps to a state", "test_kind: flow\n", "initial_state: top.a\nturns:\n  - intent: {name: enter}\n    expect_state: kid.idle\n  - intent: {name: kid__bail}\n  - intent: {name: x}\n", "", ""},
+		{"expected rejection", "test_kind: flow\n", "initial_state: top.a\nturns:\n  - intent: {name: go}\n  - intent: {name: x}\n    expect_error: {code: INTENT_NOT_ALLOWED_IN_STATE}\n", "", ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := append(ruleFindings(t, ruleRejected, files, c.head+c.fx), ruleFindings(t, ruleWrongState, files, c.head+c.fx)...)
+			if c.want == "" {
+				if len(got) != 0 {
+					t.Fatalf("want no finding, got %v", got)
+				}
+				return
+			}
+			if len(got) != 1 || got[0].Rule != c.rule || !strings.Contains(got[0].Message, c.want) {
+				t.Fatalf("want one %s finding holding %q, got %v", c.rule, c.want, got)
+			}
+		})
+	}
+}

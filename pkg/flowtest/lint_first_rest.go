@@ -1,0 +1,29 @@
+package flowtest
+
+import (
+	"slices"
+
+	"kitsoki/pkg/story"
+)
+
+// firstRest is where a fixture's first turn fires when startRest leaves
+// it unknown because the initial_state's own on_enter has an
+// emit_intent: at the initial_state leaf all the same. The rig never
+// runs the initial on_enter, and the post-bind pass that walks the
+// resting state's own emit_intent entries runs only after a turn
+// (story-runtime §1.9), so the first intent is judged there (probed: a
+// whose on_enter emits go, unguarded, to b; a first turn firing x, which
+// only b takes, is rejected INTENT_NOT_ALLOWED_IN_STATE at a on the
+// existing engine). Only the judgement of that one turn uses it: where
+// the turn leads is not followed from it (a turn that stays may be moved
+// by those emits).
+func (l *fixtureLint) firstRest(t *Turn, r rest) rest {
+	if r.at != nil || len(l.fx.Turns) == 0 || t != l.fx.Turns[0] || !l.fx.Orchestrated() {
+		return r
+	}
+	s := l.ix.plainLeaf(l.fx.InitialState)
+	if s == nil || !slices.ContainsFunc(s.OnEnter, func(e *story.Effect) bool { return e != nil && e.EmitIntent() != "" }) {
+		return r
+	}
+	return rest{at: s, from: "the fixture starts (initial_state: the rig runs no initial on_enter, and its emit_intent entries are walked only after a turn)"}
+}

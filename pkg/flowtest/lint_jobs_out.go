@@ -1,0 +1,33 @@
+package flowtest
+
+// A background job whose on_complete may move the machine (a target:,
+// an emit or a call whose on_error redirects: storyIndex.jobs) can land
+// between two turns only once an effect has started it. The rig never
+// runs the initial state's on_enter (startRest), so a fixture starts
+// with no job out; a turn keeps it so only when where it leads was
+// certain (step: every effect of the arm, and of each on_enter it runs,
+// is still, and stillEffect admits a background call only when its
+// on_complete just sets and says). Any other turn (one the lint does not
+// follow, a clock turn, a rejection the fixture expects, a
+// clarification) may have started one: from then on the fixture's rest
+// and world are unknown between turns, as they were for a whole story
+// with such a job before (probed: imports_smoke's processing state
+// starts the only one; a fixture that enters sub.idle and fires an
+// intent sub.idle does not take is rejected INTENT_NOT_ALLOWED_IN_STATE
+// on the existing engine, turns[1]).
+
+// jobMayLand reports whether a job started on the fixture's path may
+// move the machine before t fires: on the orchestrator path (the legacy
+// path runs no job) of a story with such a job, once a turn may have
+// started one.
+func (l *fixtureLint) jobMayLand() bool {
+	return l.ix.jobs && l.fx.Orchestrated() && l.jobsOut
+}
+
+// noteJobs records, after t, whether a moving job may be out: certain
+// says where t led was followed effect by effect (and started none).
+func (l *fixtureLint) noteJobs(certain bool) {
+	if !certain {
+		l.jobsOut = true
+	}
+}
