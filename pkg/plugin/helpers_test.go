@@ -96,7 +96,7 @@ func testProgram(t testing.TB, name string) string {
 		if programs.err != nil {
 			return
 		}
-		out, err := exec.Command("go", "build", "-o", programs.dir+string(filepath.Separator), "kitsoki/internal/testing/hookplugins/testhook", "kitsoki/internal/testing/hookplugins/testhostprovider").CombinedOutput()
+		out, err := exec.Command("go", "build", "-ldflags=-s -w", "-o", programs.dir+string(filepath.Separator), "kitsoki/internal/testing/hookplugins/testhook", "kitsoki/internal/testing/hookplugins/testhostprovider").CombinedOutput()
 		if err != nil {
 			programs.err = fmt.Errorf("go build the test programs: %v\n%s", err, out)
 		}
