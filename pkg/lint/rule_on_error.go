@@ -55,6 +55,11 @@ func (c *checker) checkOnError(e *story.Effect, site effSite) {
 		}
 		return
 	}
+	if name, ok := strings.CutPrefix(target, "__exit__"); ok && c.writesExit(name) {
+		// conformance on-error-exit-state: the state upstream's loader
+		// makes for a written @exit:NAME target
+		return
+	}
 	if !strings.HasPrefix(target, "..") { // absolute
 		if _, err := c.st.ResolveFrom("", target); err != nil {
 			c.onErrorDangles(e, site, target, strings.ReplaceAll(target, "/", "."), "", err)
@@ -265,4 +270,24 @@ func (c *checker) encodeParallel(p, leaf *story.State) string {
 	}
 	sort.Strings(leaves)
 	return p.Path + "#" + strings.Join(leaves, "|")
+}
+
+// writesExit reports whether an arm or a timeout of the story targets
+// "@exit:name" as written (not templated): upstream's loader then holds a
+// state "__exit__name", which an on_error can name.
+func (c *checker) writesExit(name string) bool {
+	want := "@exit:" + name
+	for _, s := range c.states() {
+		if t := s.Timeout(); t != nil && strings.TrimSpace(t.Target) == want {
+			return true
+		}
+		for _, on := range s.On {
+			for _, a := range on.Arms {
+				if strings.TrimSpace(a.Target) == want {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
