@@ -58,7 +58,7 @@ func checkExprs(c *checker) {
 				}
 				c.rep.Warnf(c.errAt(at, when, err), ruleViewRender, "state %q: %s%s: when %s: %s; upstream loads the story but the view fails to render, and the turn with it, whenever this state is shown", s.Path, where, item, expr.Quote(when), msg)
 			}
-			if el.When != "" {
+			if el.When != "" && el.Kind != "choice" { // a choice's: rule_choice.go
 				check(el.When, el.WhenPos, "")
 			}
 			if el.Kind != "list" {
