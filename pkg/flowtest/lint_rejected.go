@@ -208,16 +208,10 @@ func (l *fixtureLint) after(t *Turn, r rest, arc string, warned bool) rest {
 			return rest{}
 		}
 	}
-	if to == nil && arc != "" {
-		if er, ok := l.exitStep(t, r, arc); ok {
-			l.stepped = true
-			if t.ExpectState == nil {
-				return er
-			}
+	if to == nil { // (a certain move to a state: expectedRest warns)
+		if er, ok := l.exitAfter(t, r, arc); ok {
+			return er
 		}
-	}
-	if er, ok := l.exitRest(t); ok && to == nil {
-		return er // (a certain move to a state: expectedRest warns)
 	}
 	if t.ExpectState != nil {
 		return l.expectedRest(t, r, arc, arm, to)
@@ -226,6 +220,22 @@ func (l *fixtureLint) after(t *Turn, r rest, arc string, warned bool) rest {
 		return rest{at: to[0], alt: to[1:], from: fmt.Sprintf("turns[%d] %q leads (%s moves %q to %q)", t.Index, t.Intent.Name, armLed(at, arc, arm), at.Path, to[0].Path), armed: plainMove(at, arm, to)}
 	}
 	return l.mayRestAt(t, may)
+}
+
+// exitAfter is after for a turn that moves to no state certainly: the
+// exit the arm it certainly takes leaves through (when no expect_state
+// follows it: expectedRest judges that), else the exit its expect_state
+// names.
+func (l *fixtureLint) exitAfter(t *Turn, r rest, arc string) (rest, bool) {
+	if arc != "" {
+		if er, ok := l.exitStep(t, r, arc); ok {
+			l.stepped = true
+			if t.ExpectState == nil {
+				return er, true
+			}
+		}
+	}
+	return l.exitRest(t)
 }
 
 // intentJudged reports whether where t's intent leads from at is judged:
