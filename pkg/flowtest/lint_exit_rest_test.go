@@ -1,7 +1,6 @@
 package flowtest
 
 import (
-	"strings"
 	"testing"
 )
 
@@ -87,15 +86,7 @@ func TestLintExitRest(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			got := append(ruleFindings(t, ruleRejected, files, c.head+c.fx), ruleFindings(t, ruleWrongState, files, c.head+c.fx)...)
-			if c.want == "" {
-				if len(got) != 0 {
-					t.Fatalf("want no finding, got %v", got)
-				}
-				return
-			}
-			if len(got) != 1 || got[0].Rule != c.rule || !strings.Contains(got[0].Message, c.want) {
-				t.Fatalf("want one %s finding holding %q, got %v", c.rule, c.want, got)
-			}
+			wantRuleFinding(t, got, c.rule, c.want)
 		})
 	}
 }

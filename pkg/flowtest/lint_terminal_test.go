@@ -25,6 +25,16 @@ func wantFinding(t *testing.T, got []diag.Diagnostic, want string) {
 	}
 }
 
+// wantRuleFinding is wantFinding where got holds two rules' findings:
+// the one finding is also rule's.
+func wantRuleFinding(t *testing.T, got []diag.Diagnostic, rule, want string) {
+	t.Helper()
+	wantFinding(t, got, want)
+	if want != "" && got[0].Rule != rule {
+		t.Fatalf("want one %s finding holding %q, got %v", rule, want, got)
+	}
+}
+
 // ruleFindings loads the story files into a temporary directory and
 // returns the findings of rule the fixture src gets against it.
 func ruleFindings(t *testing.T, rule *diag.Rule, files map[string]string, src string) []diag.Diagnostic {
