@@ -6,7 +6,7 @@ import (
 )
 
 // Under --sandbox a fixture is bounded in time whether or not --timeout is
-// given (a stranger's story of many costly guards ran 259 s with none);
+// given (a stranger's story of many costly guards ran for minutes with none);
 // --timeout, given, is the user's, 0 included; without --sandbox nothing
 // changes.
 func TestSandboxTimeoutDefault(t *testing.T) {

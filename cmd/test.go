@@ -396,7 +396,7 @@ func testTraceDir(f *testFlags) (dir string, cleanup func(), err error) {
 
 // sandboxTimeout is --timeout under --sandbox when none is given: a
 // stranger's story may keep each evaluation of a guard or value within
-// its bounds (docs/compat/hardening.md) and still cost a quarter second
+// its bounds (docs/compat/hardening.md) and still cost much of a second
 // of CPU, on every arm of every turn; sandboxed fixtures start no
 // process, so the story's own work is all the time they take.
 const sandboxTimeout = 5 * time.Minute

@@ -9,9 +9,9 @@ import (
 
 // A turn's guards hear the session call's context end before each
 // evaluation: an evaluation cannot be interrupted, and each of many
-// guards within the evaluation bounds may cost a quarter second, so a
-// story of 20 such arms on 10 turns ran `kitsoki test --sandbox` 259 s,
-// hearing --timeout only between turns. A call whose context has ended
+// guards within the evaluation bounds may cost much of a second, so a
+// story of such arms ran `kitsoki test --sandbox` for minutes, hearing
+// --timeout only between turns. A call whose context has ended
 // evaluates no guard: the turn fails naming why. A live one runs as ever.
 func TestGuardsHearTheCallsContextEnd(t *testing.T) {
 	m := compileSource(t, "ctx.yaml", `app: {id: ctx}

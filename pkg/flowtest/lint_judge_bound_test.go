@@ -9,9 +9,9 @@ import (
 // Judging a guard ahead of a run is bounded well below the run's own
 // evaluation: a guard building more than the judge's budget, or reading
 // values larger than judgeInput, is left unjudged (a run's 64 MiB bound
-// let each judgement of string(1..999999) cost a quarter second, and the
-// turns of the story's fixtures judged each arm again: 20 arms on 10 turns
-// kept validate busy 160 s). The same guard over a small range is still
+// let each judgement of string(1..999999) cost much of a second, and the
+// turns of the story's fixtures judged each arm again: a few arms on a
+// few turns kept validate busy for minutes). The same guard over a small range is still
 // judged, and judged once however many turns reach it.
 func TestLintJudgingAGuardIsBounded(t *testing.T) {
 	app := func(guard, def string) map[string]string {

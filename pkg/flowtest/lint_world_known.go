@@ -240,8 +240,9 @@ func (l *fixtureLint) guardEval(when string, t *Turn) (val, known bool, err erro
 
 // Judging a guard ahead of a run is bounded well below a run's own
 // evaluation (expr.JudgeBytes and the rest): the turns of a story's
-// fixtures judge each arm's guard again, so 20 arms of string(1..999999)
-// judged on 10 turns kept validate busy 160 s. A guard past those bounds,
+// fixtures judge each arm's guard again, so a few arms of
+// string(1..999999) judged on a few turns kept validate busy for minutes
+// (TestLintJudgingAGuardIsBounded). A guard past those bounds,
 // or reading values larger than expr.JudgeInput (a scan of a large list
 // repeated in one guard), is left unjudged, as one reading an uncertain
 // key is.
@@ -253,8 +254,8 @@ func (l *fixtureLint) guardEval(when string, t *Turn) (val, known bool, err erro
 // the values read or what it built, itself bounded): the story's
 // judgements together spend at most judgeWork of that product, then the
 // rest are left unjudged, so fixtures sending a new slot value on every
-// turn cannot make each arm's 16 KiB guard of max(world.l) scans over a
-// 14 KB list (20 ms a judgement) a cost per turn.
+// turn cannot make each arm's large guard of max(world.l) scans over a
+// large list a cost per turn (TestLintJudgementsShareOneBudget).
 type guardJudge struct {
 	progs  map[string]*expr.Program
 	perrs  map[string]error
@@ -263,8 +264,9 @@ type guardJudge struct {
 }
 
 // judgeWork is what one story's judgements may spend, in bytes of guard
-// times bytes read (a corpus judgement: some 5,000; 100 of the largest,
-// 16 KiB read by a 16 KiB guard, some 2 s of CPU).
+// times bytes read: a hundred of the largest judgements (a guard of
+// JudgeInput bytes reading JudgeInput bytes), far above any corpus
+// story's.
 const judgeWork = 100 * (16 << 10) * (16 << 10)
 
 type judgement struct {

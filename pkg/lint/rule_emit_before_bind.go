@@ -106,8 +106,8 @@ func holdsOn(src string, world map[string]any) bool {
 		read[k] = v
 	}
 	// judged within expr's lint budgets: one judgement per emit of the
-	// story (and per edit in lsp) at a run's bounds cost a quarter second
-	// each (40 emits of a 4 KB story: 17 s)
+	// story (and per edit in lsp) at a run's bounds could cost much of a
+	// second each (TestEmitBeforeBind's bounded cases)
 	if _, plain := p.MemberReads("world"); !plain {
 		read = world // it reads the world otherwise than by key
 	}

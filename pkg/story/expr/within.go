@@ -9,7 +9,7 @@ import (
 // The budgets of a judgement of a guard ahead of a run (validate's and
 // lsp's lints): text and lists one judgement may build, range elements it
 // may make, and bytes (as JSON) of the values it reads. A guard past them
-// is left unjudged: a run's own bounds let one evaluation cost a quarter
+// is left unjudged: a run's own bounds let one evaluation cost much of a
 // second, and a lint judges every guard of a story, or every arm again on
 // every turn of its fixtures.
 const (
@@ -22,7 +22,7 @@ const (
 // bytes of text and lists built (as MaxEvalBytes) and elems range elements
 // (as expr-lang's million). A check that judges a guard ahead of a run
 // (validate's fixture following) uses it, so judging a guard that a
-// turn would evaluate once costs that check milliseconds, not the quarter
+// turn would evaluate once costs that check little, not the much of a
 // second a guard within the run's bounds may take; PastBudget tells the
 // refusal from the guard's own failure.
 func (p *Program) EvalBoolWithin(env Env, bytes int64, elems uint) (bool, error) {
