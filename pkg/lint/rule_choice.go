@@ -58,7 +58,7 @@ func checkViews(c *checker) {
 				// another element's (probed: state and transition views,
 				// a region leaf; rule_expr.go's view-render)
 				if err := c.compileGuard(el.When); err != nil {
-					c.rep.Errf(c.errAt(el.WhenPos, el.When, err), story.RuleView, "%s: when: %s (the existing engine compiles a choice element's when: as a guard at load and refuses the story)", where, err.Error())
+					c.rep.Errf(c.errAt(el.WhenPos, el.When, err), story.RuleView, "%s: when: the existing engine compiles a choice element's when: as a guard at load and refuses the story: %s", where, err.Error())
 				}
 			}
 		})
