@@ -191,7 +191,11 @@ func (p *Program) eval(env Env, bytes int64, elems uint) (out any, err error) {
 
 // EvalBool evaluates the program and requires a bool result.
 func (p *Program) EvalBool(env Env) (bool, error) {
-	v, err := p.Eval(env)
+	return p.asBool(p.Eval(env))
+}
+
+// asBool is an evaluation's result as a guard's: a bool, or an error.
+func (p *Program) asBool(v any, err error) (bool, error) {
 	if err != nil {
 		return false, err
 	}

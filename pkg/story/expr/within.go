@@ -2,7 +2,6 @@ package expr
 
 import (
 	"errors"
-	"fmt"
 	"strings"
 )
 
@@ -29,15 +28,7 @@ func (p *Program) EvalBoolWithin(env Env, bytes int64, elems uint) (bool, error)
 	if bytes <= 0 || elems == 0 {
 		return false, &SizeError{Op: "the evaluation"}
 	}
-	v, err := p.eval(env, bytes, elems)
-	if err != nil {
-		return false, err
-	}
-	b, ok := v.(bool)
-	if !ok {
-		return false, &Error{Kind: KindEval, Msg: fmt.Sprintf("expr eval %q: expected bool, but got %s", p.src, typeName(v)), Src: p.src}
-	}
-	return b, nil
+	return p.asBool(p.eval(env, bytes, elems))
 }
 
 // PastBudget reports whether err is an evaluation stopped by a budget
