@@ -539,7 +539,7 @@ func (r *runner) bindResult(e *Effect, res map[string]any) error {
 				}
 				continue
 			}
-		} else if x, ok := lookupBindPath(res, b.Path); ok {
+		} else if x, ok := LookupBindPath(res, b.Path); ok {
 			v = x
 		} else {
 			continue // no such path (or no data): the key is left as it is

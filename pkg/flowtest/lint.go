@@ -305,19 +305,6 @@ func indexStory(st *story.Story) *storyIndex {
 	for n := range st.CheckpointIntents {
 		ix.intents[n] = true
 	}
-	bind := func(h string) string {
-		// iface.<name>.<op> is dispatched as <binding>.<op>.
-		if rest, ok := strings.CutPrefix(h, "iface."); ok {
-			name, op, _ := strings.Cut(rest, ".")
-			if hi := st.HostInterfaces[name]; hi != nil && hi.Default != "" {
-				if op == "" {
-					return hi.Default
-				}
-				return hi.Default + "." + op
-			}
-		}
-		return h
-	}
 	var effects func([]*story.Effect)
 	effects = func(list []*story.Effect) {
 		for _, e := range list {
@@ -325,7 +312,7 @@ func indexStory(st *story.Story) *storyIndex {
 				continue
 			}
 			if e.Invoke != "" {
-				ix.invoked[bind(e.Invoke)] = true
+				ix.invoked[ix.bound(e.Invoke)] = true // iface.<name>.<op> is dispatched as <binding>.<op>
 			}
 			if e.Background() && !plainEffects(e.OnComplete()) {
 				ix.jobs = true // an on_complete that only sets and says moves nothing
