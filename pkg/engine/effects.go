@@ -257,7 +257,7 @@ func asInt(v any) (int, bool) {
 // onceAllows reports whether an invoke is to be queued: once: true with every
 // bind key already set skips it (world.update skipped: cached, at walk time).
 func (r *runner) onceAllows(e *Effect) (bool, error) {
-	if !e.Once || len(e.Bind) == 0 || slices.ContainsFunc(e.Bind, func(b bindKV) bool { return isEmpty(getPath(r.world, b.Key)) }) {
+	if !e.Once || len(e.Bind) == 0 || slices.ContainsFunc(e.Bind, func(b bindKV) bool { return IsEmpty(getPath(r.world, b.Key)) }) {
 		return true, nil
 	}
 	keys := make([]string, len(e.Bind))

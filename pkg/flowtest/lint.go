@@ -48,12 +48,14 @@ func lint(st *story.Story, fxs []*Fixture) []diag.Diagnostic {
 	fl := fixtureLint{root: st, ix: indexFolded(st)}
 	for _, fx := range fxs {
 		fl.fx = fx
+		from := len(fl.ds)
 		fl.files()
 		fl.turns()
 		fl.notTerminal()
 		fl.noErrorsWithRejection()
 		fl.worldTypes()
 		fl.worldValues()
+		fl.dropKnownBesideNever(from)
 		for _, s := range fx.HostHandlers {
 			if !fl.ix.calls(s.Name) {
 				fl.warn(s.Pos, ruleUnusedStub, "host_handlers.%s: the story never calls this handler (it calls: %s)", s.Name, fl.ix.callList())

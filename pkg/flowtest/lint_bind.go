@@ -31,9 +31,10 @@ type stubAnswer struct {
 }
 
 // plainCall reports a foreground call whose only writes are its binds
-// and last_error/host_error: one the known world can follow.
+// and last_error/host_error: one the known world can follow (a once:
+// call when whether it runs is certain: onceRuns).
 func plainCall(e *story.Effect) bool {
-	if e == nil || e.Invoke == "" || e.When != "" || e.Background() || e.Once() || e.Agent() != "" ||
+	if e == nil || e.Invoke == "" || e.When != "" || e.Background() || e.Agent() != "" ||
 		len(e.Set) > 0 || len(e.Increment()) > 0 || e.Selection() != nil || e.EmitIntent() != "" ||
 		len(e.Effects()) > 0 || len(e.OnComplete()) > 0 {
 		return false
@@ -209,4 +210,23 @@ func (w *knownWorld) bind(e *story.Effect, data map[string]any) {
 			w.set(kv.Key, v)
 		}
 	}
+}
+
+// onceRuns reports whether call e is queued at walk time: a once: call
+// whose bind keys all hold a non-empty value is skipped (engine
+// onceAllows); known is false when one of them is uncertain.
+func (w *knownWorld) onceRuns(e *story.Effect) (runs, known bool) {
+	if !e.Once() || len(e.Bind()) == 0 {
+		return true, true
+	}
+	for _, kv := range e.Bind() {
+		v, ok := w.get(kv.Key)
+		if !ok {
+			return false, false
+		}
+		if engine.IsEmpty(v) {
+			return true, true
+		}
+	}
+	return false, true
 }

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"kitsoki/pkg/diag"
 )
 
 // bindGolden is the probe story of the known world's binds, with what
@@ -27,7 +29,30 @@ func TestLintFollowsBinds(t *testing.T) {
 		"g_infra.yaml":        `takes the arm whose when: world.verdict == 'none' is true`, // infra_error binds nothing
 		"h_bound.yaml":        "",
 	}
-	b, err := os.ReadFile(filepath.Join(bindGolden, "upstream.json"))
+	lintGolden(t, bindGolden, want, ruleRejected, ruleWrongState)
+}
+
+// TestLintWorldKnown: an expect_world value the world the fixture
+// certainly has after the turn differs from is flow-world-known
+// (conformance lint-world-known): a literal set:, a once: call that
+// runs (its bind key empty) and binds nothing, one skipped (every bind
+// key set).
+func TestLintWorldKnown(t *testing.T) {
+	lintGolden(t, "../engine/testdata/conformance/lint-world-known", map[string]string{
+		"a_set_literal.yaml":            `expect_world["lamp"]: false, but after the turns before it and this one the fixture certainly holds true there`,
+		"b_once_runs_missing_path.yaml": `expect_world["pr"]: "7", but after the turns before it and this one the fixture certainly holds "" there`,
+		"c_once_skipped.yaml":           `expect_world["pr"]: "7", but after the turns before it and this one the fixture certainly holds "1" there`,
+		"d_once_runs_bound.yaml":        "",
+		"e_set_holds.yaml":              "",
+	}, ruleWorldKnown)
+}
+
+// lintGolden lints each fixture of the conformance probe dir against its
+// story: one finding of rules holding want[fixture] where the existing
+// engine failed it (upstream.json), none where it passed.
+func lintGolden(t *testing.T, dir string, want map[string]string, rules ...*diag.Rule) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, "upstream.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,9 +60,12 @@ func TestLintFollowsBinds(t *testing.T) {
 	if err := json.Unmarshal(b, &up); err != nil {
 		t.Fatal(err)
 	}
-	app, err := os.ReadFile(filepath.Join(bindGolden, "app.yaml"))
+	app, err := os.ReadFile(filepath.Join(dir, "app.yaml"))
 	if err != nil {
 		t.Fatal(err)
+	}
+	if len(up.Results) != len(want) {
+		t.Fatalf("upstream ran %d fixtures, the table has %d", len(up.Results), len(want))
 	}
 	for _, r := range up.Results {
 		name := filepath.Base(r.File)
@@ -46,12 +74,14 @@ func TestLintFollowsBinds(t *testing.T) {
 			if !ok || (w == "") != r.Passed {
 				t.Fatalf("%s: upstream passed=%v, the table wants %q", name, r.Passed, w)
 			}
-			src, err := os.ReadFile(filepath.Join(bindGolden, r.File))
+			src, err := os.ReadFile(filepath.Join(dir, r.File))
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := append(ruleFindings(t, ruleRejected, map[string]string{"app.yaml": string(app)}, string(src)),
-				ruleFindings(t, ruleWrongState, map[string]string{"app.yaml": string(app)}, string(src))...)
+			var got []diag.Diagnostic
+			for _, rule := range rules {
+				got = append(got, ruleFindings(t, rule, map[string]string{"app.yaml": string(app)}, string(src))...)
+			}
 			wantFinding(t, got, w)
 		})
 	}

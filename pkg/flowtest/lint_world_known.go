@@ -84,7 +84,11 @@ func (w *knownWorld) apply(effs []*story.Effect, orchestrated bool, calls *[]*st
 			continue
 		}
 		if plainCall(e) {
-			*calls = append(*calls, e)
+			if runs, known := w.onceRuns(e); !known {
+				w.forget([]*story.Effect{e}, orchestrated)
+			} else if runs {
+				*calls = append(*calls, e)
+			}
 			continue
 		}
 		if e.When == "" && len(e.Set) > 0 {
