@@ -421,7 +421,7 @@ func (c *compiler) binds(kvs []story.KV, where string) []bindKV {
 			}
 			b.Tmpl = t
 		} else {
-			b.Path = s // one that finds nothing binds nothing (lookupBindPath)
+			b.Path = s // one that finds nothing binds nothing (LookupBindPath)
 		}
 		out = append(out, b)
 	}

@@ -257,7 +257,7 @@ func asInt(v any) (int, bool) {
 // onceAllows reports whether an invoke is to be queued: once: true with every
 // bind key already set skips it (world.update skipped: cached, at walk time).
 func (r *runner) onceAllows(e *Effect) (bool, error) {
-	if !e.Once || len(e.Bind) == 0 || slices.ContainsFunc(e.Bind, func(b bindKV) bool { return isEmpty(getPath(r.world, b.Key)) }) {
+	if !e.Once || len(e.Bind) == 0 || slices.ContainsFunc(e.Bind, func(b bindKV) bool { return IsEmpty(getPath(r.world, b.Key)) }) {
 		return true, nil
 	}
 	keys := make([]string, len(e.Bind))
@@ -539,7 +539,7 @@ func (r *runner) bindResult(e *Effect, res map[string]any) error {
 				}
 				continue
 			}
-		} else if x, ok := lookupBindPath(res, b.Path); ok {
+		} else if x, ok := LookupBindPath(res, b.Path); ok {
 			v = x
 		} else {
 			continue // no such path (or no data): the key is left as it is

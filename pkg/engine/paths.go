@@ -5,11 +5,11 @@ import (
 	"strings"
 )
 
-// lookupBindPath reads a bind: result path from an answer, as upstream
+// LookupBindPath reads a bind: result path from an answer, as upstream
 // does (conformance values-bind-paths): dot-separated map keys, each
 // optionally followed by list indexes (`m[0][1]`). Nothing is trimmed; a
 // path that does not match finds nothing (ok false).
-func lookupBindPath(v any, path string) (any, bool) {
+func LookupBindPath(v any, path string) (any, bool) {
 	if path == "" {
 		return nil, false
 	}

@@ -234,8 +234,8 @@ func (w World) Snapshot() map[string]any {
 	return jsonvalue.Normalize(map[string]any(w)).(map[string]any)
 }
 
-// isEmpty reports whether a bound value counts as "not yet set" for once:.
-func isEmpty(v any) bool {
+// IsEmpty reports whether a bound value counts as "not yet set" for once:.
+func IsEmpty(v any) bool {
 	switch t := v.(type) {
 	case nil:
 		return true

@@ -70,13 +70,13 @@ func TestLookupBindPath(t *testing.T) {
 	found := map[string]any{"list[1]": "l1", "nest[0][1]": "n01", "num.0": "numzero", "lm[0].y": "lmy", "nul": nil,
 		"a b": "ab", "obj.x": "ox", "stdout": "hi"}
 	for p, want := range found {
-		if got, ok := lookupBindPath(res, p); !ok || !sameJSON(got, want) {
+		if got, ok := LookupBindPath(res, p); !ok || !sameJSON(got, want) {
 			t.Errorf("%q = %v %v, want %v", p, got, ok, want)
 		}
 	}
 	for _, p := range []string{"", " ", "obj..x", "list.1", ".obj", "obj.", "list[x]", "obj.x ", "[0]", "obj[0]",
 		"stdout[0]", "obj.x.y", "list[0].y", "list[ 1 ]", "list[-1]", "list[5]", "list[1]x", "list[1", "missing"} {
-		if got, ok := lookupBindPath(res, p); ok {
+		if got, ok := LookupBindPath(res, p); ok {
 			t.Errorf("%q found %v, want nothing", p, got)
 		}
 	}
@@ -97,7 +97,7 @@ func FuzzLookupBindPath(f *testing.F) {
 	}
 	res := map[string]any{"a": []any{1, []any{2}}, "names": []any{"x"}, "x": map[string]any{"": 1}}
 	f.Fuzz(func(t *testing.T, s string) {
-		v, ok := lookupBindPath(res, s)
+		v, ok := LookupBindPath(res, s)
 		if !ok && v != nil {
 			t.Fatalf("%q: not found but %v", s, v)
 		}

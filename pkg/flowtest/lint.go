@@ -48,12 +48,14 @@ func lint(st *story.Story, fxs []*Fixture) []diag.Diagnostic {
 	fl := fixtureLint{root: st, ix: indexFolded(st)}
 	for _, fx := range fxs {
 		fl.fx = fx
+		from := len(fl.ds)
 		fl.files()
 		fl.turns()
 		fl.notTerminal()
 		fl.noErrorsWithRejection()
 		fl.worldTypes()
 		fl.worldValues()
+		fl.dropKnownBesideNever(from)
 		for _, s := range fx.HostHandlers {
 			if !fl.ix.calls(s.Name) {
 				fl.warn(s.Pos, ruleUnusedStub, "host_handlers.%s: the story never calls this handler (it calls: %s)", s.Name, fl.ix.callList())
@@ -305,19 +307,6 @@ func indexStory(st *story.Story) *storyIndex {
 	for n := range st.CheckpointIntents {
 		ix.intents[n] = true
 	}
-	bind := func(h string) string {
-		// iface.<name>.<op> is dispatched as <binding>.<op>.
-		if rest, ok := strings.CutPrefix(h, "iface."); ok {
-			name, op, _ := strings.Cut(rest, ".")
-			if hi := st.HostInterfaces[name]; hi != nil && hi.Default != "" {
-				if op == "" {
-					return hi.Default
-				}
-				return hi.Default + "." + op
-			}
-		}
-		return h
-	}
 	var effects func([]*story.Effect)
 	effects = func(list []*story.Effect) {
 		for _, e := range list {
@@ -325,7 +314,7 @@ func indexStory(st *story.Story) *storyIndex {
 				continue
 			}
 			if e.Invoke != "" {
-				ix.invoked[bind(e.Invoke)] = true
+				ix.invoked[ix.bound(e.Invoke)] = true // iface.<name>.<op> is dispatched as <binding>.<op>
 			}
 			if e.Background() && !plainEffects(e.OnComplete()) {
 				ix.jobs = true // an on_complete that only sets and says moves nothing

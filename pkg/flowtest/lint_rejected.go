@@ -41,6 +41,10 @@ func (l *fixtureLint) rejected(t *Turn) {
 	l.stepped = false
 	l.rest = l.after(t, r, arc, warned)
 	l.noteJobs(l.stepped)
+	if !warned && l.worldExpected(t) {
+		l.rest = rest{} // it fails here: the rest is not judged
+		l.world.loseAll()
+	}
 	l.par = parRest(t)
 }
 

@@ -75,11 +75,20 @@ func (w *knownWorld) forget(effs []*story.Effect, orchestrated bool) {
 }
 
 // apply runs the effects of an arm the fixture certainly takes: an
-// unguarded set: of a literal value makes it certain, anything else
-// that may write a key makes it uncertain.
-func (w *knownWorld) apply(effs []*story.Effect, orchestrated bool) {
+// unguarded set: of a literal value makes it certain, a plain call is
+// queued on calls (dispatch binds it after the turn's machine effects),
+// anything else that may write a key makes it uncertain.
+func (w *knownWorld) apply(effs []*story.Effect, orchestrated bool, calls *[]*story.Effect) {
 	for _, e := range effs {
 		if e == nil {
+			continue
+		}
+		if plainCall(e) {
+			if runs, known := w.onceRuns(e); !known {
+				w.forget([]*story.Effect{e}, orchestrated)
+			} else if runs {
+				*calls = append(*calls, e)
+			}
 			continue
 		}
 		if e.When == "" && len(e.Set) > 0 {
@@ -397,7 +406,8 @@ func (l *fixtureLint) beforeTurn(t *Turn) {
 // move is certain (one state before, one after), the on_enter of each
 // state it enters, outermost first, as the engines run them
 // (story-runtime §1.8: a wrapper's generated sets give an imported
-// child's world_in values and defaults); otherwise every write of the
+// child's world_in values and defaults), then the calls of both
+// (lint_bind.go); otherwise every write of the
 // on_exit and on_enter of the states it may leave and enter is made
 // uncertain.
 func (l *fixtureLint) moveWorld(r rest, to []*story.State, arm *story.Transition) {
@@ -410,16 +420,19 @@ func (l *fixtureLint) moveWorld(r rest, to []*story.State, arm *story.Transition
 		return
 	}
 	orch := l.fx.Orchestrated()
-	w.apply(arm.Effects, orch)
+	var calls []*story.Effect
+	w.apply(arm.Effects, orch, &calls)
 	if entered, ok := enteredStates(r, to, arm); ok {
 		for s := r.at; s != nil; s = s.Parent {
 			w.forget(s.OnExit(), orch) // no on_exit runs upstream; kitsoki refuses one (rule on-exit)
 		}
 		for _, s := range entered {
-			w.apply(s.OnEnter, orch)
+			w.apply(s.OnEnter, orch, &calls)
 		}
+		w.dispatch(calls, l.answerOf, orch)
 		return
 	}
+	w.forget(calls, orch)
 	for _, s := range append(append([]*story.State{r.at}, r.alt...), to...) {
 		for ; s != nil; s = s.Parent {
 			w.forget(s.OnExit(), orch)

@@ -1,0 +1,232 @@
+package flowtest
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"kitsoki/internal/jsonvalue"
+	"kitsoki/pkg/engine"
+	"kitsoki/pkg/story"
+)
+
+// The known world follows a host call's binds when the fixture certainly
+// answers it (conformance lint-bind-answer, probed on the existing
+// engine): the calls of a turn dispatch after its machine effects, in
+// order, and each binds its answer's paths in sorted key order; a path
+// the answer lacks leaves the key as it was. On the legacy path no call
+// runs; on the orchestrator path a handler no stub serves, or a stub's
+// infra_error, binds nothing; a domain error's data still binds.
+// Anything else (a cassette, host_bindings, a delay, a templated id or
+// op a stub keys on, a template bind) leaves the keys the call may write
+// uncertain, as before.
+
+// stubAnswer is what the fixture's stubs certainly answer call e: known is
+// false when that is not certain; binds is false when the call binds
+// nothing (it never runs, or fails as infra).
+type stubAnswer struct {
+	data         map[string]any
+	err          string // a domain or infra error
+	known, binds bool
+}
+
+// plainCall reports a foreground call whose only writes are its binds
+// and last_error/host_error: one the known world can follow (a once:
+// call when whether it runs is certain: onceRuns).
+func plainCall(e *story.Effect) bool {
+	if e == nil || e.Invoke == "" || e.When != "" || e.Background() || e.Agent() != "" ||
+		len(e.Set) > 0 || len(e.Increment()) > 0 || e.Selection() != nil || e.EmitIntent() != "" ||
+		len(e.Effects()) > 0 || len(e.OnComplete()) > 0 {
+		return false
+	}
+	return !slices.ContainsFunc(e.Bind(), func(kv story.KV) bool {
+		return strings.Contains(kv.Key, ".") || story.IsTemplated(kv.Key)
+	})
+}
+
+// answerOf is the fixture's answer to call e (a plainCall).
+func (l *fixtureLint) answerOf(e *story.Effect) stubAnswer {
+	fx := l.fx
+	if !fx.Orchestrated() {
+		return stubAnswer{known: true} // the legacy path runs no call (flow-format §4.5)
+	}
+	if fx.HostCassette != "" || fx.StarlarkHTTPCassette != "" || fx.StarlarkInspectCassette != "" || len(fx.HostBindings) > 0 {
+		return stubAnswer{}
+	}
+	name, ok := l.ix.handler(e.Invoke)
+	if !ok || name == "host.jobs.answer_clarification" {
+		return stubAnswer{}
+	}
+	s, op := stubFor(fx.HostHandlers, name)
+	if s == nil {
+		return stubAnswer{known: true, err: "no handler"} // an infra error (flow-format §4.4)
+	}
+	if s.Delay != 0 || s.DelayErr != "" || s.RequestClarification != "" {
+		return stubAnswer{}
+	}
+	env, ok := envelopeFor(s, e, op)
+	if !ok {
+		return stubAnswer{}
+	}
+	if env.InfraError != "" {
+		return stubAnswer{known: true, err: env.InfraError}
+	}
+	data, _ := jsonvalue.Normalize(yamlWhole(jsonvalue.CopyMap(env.Data))).(map[string]any)
+	return stubAnswer{data: data, err: env.Error, known: true, binds: true}
+}
+
+// stubFor is the stub serving handler name, exactly or by the longest
+// dotted prefix, and the op a prefix hit drops (host.go's lookup).
+func stubFor(stubs []*Stub, name string) (*Stub, string) {
+	for p, op := name, ""; p != ""; {
+		if i := slices.IndexFunc(stubs, func(s *Stub) bool { return s.Name == p }); i >= 0 {
+			return stubs[i], op
+		}
+		dot := strings.LastIndexByte(p, '.')
+		if dot < 0 {
+			break
+		}
+		op = strings.TrimPrefix(name[dot:], ".")
+		p = p[:dot]
+	}
+	return nil, ""
+}
+
+// envelopeFor is the answer stub s gives call e (Stub.Handler's order:
+// by_call on the effect's id, by_op on its op, then the top level); ok
+// is false when a templated id or op leaves the choice unknown.
+func envelopeFor(s *Stub, e *story.Effect, dropped string) (*Envelope, bool) {
+	top := &Envelope{Data: s.Data, Error: s.Error, InfraError: s.InfraError}
+	if len(s.ByCall) > 0 && e.ID() != "" {
+		if story.IsTemplated(e.ID()) {
+			return nil, false
+		}
+		if env := s.ByCall[e.ID()]; env != nil {
+			return env, true
+		}
+	}
+	if len(s.ByOp) == 0 {
+		return top, true
+	}
+	op := dropped
+	if v, ok := e.With["op"]; ok {
+		sv, isString := v.(string)
+		if !isString || story.IsTemplated(sv) {
+			return nil, false
+		}
+		if sv != "" {
+			op = sv
+		}
+	}
+	if env := s.ByOp[op]; env != nil {
+		return env, true
+	}
+	return top, true
+}
+
+// handler is the name call invoke dispatches as: iface.<name>.<op> is
+// <default>.<op> (flow-format §4.2); ok is false when an import may
+// rebind it.
+func (ix *storyIndex) handler(invoke string) (string, bool) {
+	if !strings.HasPrefix(invoke, "iface.") {
+		return invoke, true
+	}
+	if len(ix.source.Imports) > 0 || ix.story != ix.source {
+		return "", false
+	}
+	if h := ix.bound(invoke); h != invoke {
+		return h, true
+	}
+	return "", false
+}
+
+// bound rewrites iface.<name>.<op> to <binding>.<op> by the iface's
+// default:, leaving any other name as it is.
+func (ix *storyIndex) bound(h string) string {
+	rest, ok := strings.CutPrefix(h, "iface.")
+	if !ok {
+		return h
+	}
+	name, op, _ := strings.Cut(rest, ".")
+	if hi := ix.story.HostInterfaces[name]; hi != nil && hi.Default != "" {
+		if op == "" {
+			return hi.Default
+		}
+		return hi.Default + "." + op
+	}
+	return h
+}
+
+// dispatch runs a turn's calls, in order, on the known world after its
+// machine effects: each certain answer's binds, and an uncertain call's
+// keys made uncertain. A failing call with on_error ends the batch, so
+// after one whose answer is not certain every later call is uncertain too.
+func (w *knownWorld) dispatch(calls []*story.Effect, answerOf func(*story.Effect) stubAnswer, orchestrated bool) {
+	for i, e := range calls {
+		a := answerOf(e)
+		if !a.known {
+			w.forget([]*story.Effect{e}, orchestrated)
+			if e.OnError() != "" {
+				w.forget(calls[i+1:], orchestrated)
+				return
+			}
+			continue
+		}
+		if a.err != "" {
+			w.dirty[story.WorldLastError] = true
+			w.dirty[story.WorldHostError] = true
+		}
+		if a.binds {
+			w.bind(e, a.data)
+		}
+		if a.err != "" && e.OnError() != "" {
+			w.forget(calls[i+1:], orchestrated) // redirected: the rest of the batch never runs
+			return
+		}
+	}
+}
+
+// bind applies e's binds of data, in sorted key order (engine.bindResult).
+func (w *knownWorld) bind(e *story.Effect, data map[string]any) {
+	binds := slices.Clone(e.Bind())
+	slices.SortStableFunc(binds, func(a, b story.KV) int { return strings.Compare(a.Key, b.Key) })
+	for _, kv := range binds {
+		var path string
+		switch v := kv.Value.(type) {
+		case string:
+			path = v
+		case nil:
+		case int, int64, uint64, float64, bool:
+			path = fmt.Sprint(v)
+		default:
+			w.dirty[kv.Key] = true
+			continue
+		}
+		if strings.Contains(path, "{{") {
+			w.dirty[kv.Key] = true // a template bind renders with the engine's env
+			continue
+		}
+		if v, ok := engine.LookupBindPath(data, path); ok {
+			w.set(kv.Key, v)
+		}
+	}
+}
+
+// onceRuns reports whether call e is queued at walk time: a once: call
+// whose bind keys all hold a non-empty value is skipped (engine
+// onceAllows); known is false when one of them is uncertain.
+func (w *knownWorld) onceRuns(e *story.Effect) (runs, known bool) {
+	if !e.Once() || len(e.Bind()) == 0 {
+		return true, true
+	}
+	for _, kv := range e.Bind() {
+		v, ok := w.get(kv.Key)
+		if !ok {
+			return false, false
+		}
+		if engine.IsEmpty(v) {
+			return true, true
+		}
+	}
+	return false, true
+}

@@ -1,0 +1,126 @@
+package flowtest
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"kitsoki/pkg/diag"
+)
+
+// bindGolden is the probe story of the known world's binds, with what
+// the existing engine printed for each fixture (upstream.json).
+const bindGolden = "../engine/testdata/conformance/lint-bind-answer"
+
+// TestLintFollowsBinds: a guard reading a key a call bound is judged on
+// the answer the fixture's stub certainly gives (conformance
+// lint-bind-answer): each fixture upstream fails is warned as it fails
+// there, the one it passes is not.
+func TestLintFollowsBinds(t *testing.T) {
+	want := map[string]string{
+		"a_missing_path.yaml": `takes the arm whose when: world.verdict == 'none' is true`, // a path the answer lacks binds nothing
+		"b_unstubbed.yaml":    `takes the arm whose when: world.verdict == 'none' is true`, // no stub serves it: an infra error
+		"c_legacy.yaml":       `takes the arm whose when: world.verdict == 'none' is true`, // the legacy path runs no call
+		"d_error_data.yaml":   `every one's when: is false`,                                // a domain error's data still binds
+		"e_by_call.yaml":      `every one's when: is false`,                                // by_call on the effect's id
+		"f_iface_prefix.yaml": `takes the arm whose when: world.verdict == 'ok' is true`,   // iface default, prefix stub, by_op
+		"g_infra.yaml":        `takes the arm whose when: world.verdict == 'none' is true`, // infra_error binds nothing
+		"h_bound.yaml":        "",
+	}
+	lintGolden(t, bindGolden, want, ruleRejected, ruleWrongState)
+}
+
+// TestLintWorldKnown: an expect_world value the world the fixture
+// certainly has after the turn differs from is flow-world-known
+// (conformance lint-world-known): a literal set:, a once: call that
+// runs (its bind key empty) and binds nothing, one skipped (every bind
+// key set).
+func TestLintWorldKnown(t *testing.T) {
+	lintGolden(t, "../engine/testdata/conformance/lint-world-known", map[string]string{
+		"a_set_literal.yaml":            `expect_world["lamp"]: false, but after the turns before it and this one the fixture certainly holds true there`,
+		"b_once_runs_missing_path.yaml": `expect_world["pr"]: "7", but after the turns before it and this one the fixture certainly holds "" there`,
+		"c_once_skipped.yaml":           `expect_world["pr"]: "7", but after the turns before it and this one the fixture certainly holds "1" there`,
+		"d_once_runs_bound.yaml":        "",
+		"e_set_holds.yaml":              "",
+	}, ruleWorldKnown)
+}
+
+// lintGolden lints each fixture of the conformance probe dir against its
+// story: one finding of rules holding want[fixture] where the existing
+// engine failed it (upstream.json), none where it passed.
+func lintGolden(t *testing.T, dir string, want map[string]string, rules ...*diag.Rule) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, "upstream.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var up Report
+	if err := json.Unmarshal(b, &up); err != nil {
+		t.Fatal(err)
+	}
+	app, err := os.ReadFile(filepath.Join(dir, "app.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(up.Results) != len(want) {
+		t.Fatalf("upstream ran %d fixtures, the table has %d", len(up.Results), len(want))
+	}
+	for _, r := range up.Results {
+		name := filepath.Base(r.File)
+		t.Run(name, func(t *testing.T) {
+			w, ok := want[name]
+			if !ok || (w == "") != r.Passed {
+				t.Fatalf("%s: upstream passed=%v, the table wants %q", name, r.Passed, w)
+			}
+			src, err := os.ReadFile(filepath.Join(dir, r.File))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []diag.Diagnostic
+			for _, rule := range rules {
+				got = append(got, ruleFindings(t, rule, map[string]string{"app.yaml": string(app)}, string(src))...)
+			}
+			wantFinding(t, got, w)
+		})
+	}
+}
+
+// TestLintBindsLeftUncertain: an answer the lint cannot be sure of
+// leaves the bound key uncertain, and no guard reading it is judged.
+func TestLintBindsLeftUncertain(t *testing.T) {
+	app, err := os.ReadFile(filepath.Join(bindGolden, "app.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, stub := range map[string]string{
+		"a delay":         "host.run: {delay: 1s, data: {stdout_json: {verdict: bad}}}",
+		"a clarification": "host.run: {request_clarification: why, data: {stdout_json: {verdict: bad}}}",
+		"a cassette":      "",
+		"a templated id":  "host.run: {data: {stdout_json: {verdict: bad}}, by_call: {x: {data: {}}}}",
+		"a template bind": "host.run: {data: {stdout_json: {verdict: bad}}}",
+	} {
+		t.Run(name, func(t *testing.T) {
+			story := string(app)
+			fx := "test_kind: flow\ninitial_state: hall\n"
+			switch name {
+			case "a cassette":
+				fx += "host_cassette: c.yaml\n"
+			case "a templated id":
+				story = strings.Replace(story, "id: first", "id: \"{{ world.verdict }}\"", 1)
+			case "a template bind":
+				story = strings.Replace(story, `"stdout_json.verdict"`, `"{{ result.stdout_json.verdict }}"`, 1)
+			}
+			if stub != "" {
+				fx += "host_handlers:\n  " + stub + "\n"
+			}
+			fx += "turns:\n  - intent: {name: check}\n  - intent: {name: ship}\n    expect_state: shipped\n"
+			files := map[string]string{"app.yaml": story, "flows/c.yaml": "episodes: []\n"}
+			got := append(ruleFindings(t, ruleRejected, files, fx), ruleFindings(t, ruleWrongState, files, fx)...)
+			if len(got) != 0 {
+				t.Fatalf("want no finding, got %v", got)
+			}
+		})
+	}
+}

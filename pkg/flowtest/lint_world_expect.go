@@ -1,0 +1,58 @@
+package flowtest
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"kitsoki/internal/jsonvalue"
+	"kitsoki/pkg/diag"
+)
+
+// worldExpected warns at t's first expect_world value the world the
+// fixture certainly has after t differs from, as the runner compares
+// (or prints) it: the assertion fails on both engines. A dotted key, an
+// expected null or template, a turn expecting an error, or a world a
+// job may still change is not judged. It reports whether it warned.
+func (l *fixtureLint) worldExpected(t *Turn) bool {
+	w := l.world
+	if w == nil || t.ExpectError != nil || l.jobMayLand() {
+		return false
+	}
+	for _, kv := range t.ExpectWorld {
+		if strings.Contains(kv.Key, ".") || kv.Value == nil || hasTemplate(kv.Value) {
+			continue
+		}
+		got, ok := w.get(kv.Key)
+		want := jsonvalue.Normalize(kv.Value)
+		if !ok || equal(got, want) || fmt.Sprint(got) == fmt.Sprint(want) {
+			continue
+		}
+		l.warn(kv.Pos, ruleWorldKnown, "turns[%d].expect_world[%q]: %s, but after the turns before it and this one the fixture certainly holds %s there: the assertion fails on both engines; expect that value, or fix what should write it",
+			t.Index, kv.Key, clip(show(kv.Value)), clip(show(got)))
+		return true
+	}
+	return false
+}
+
+// dropKnownBesideNever drops, of the findings from index from on, each
+// flow-world-known at a value flow-world-never also warned at: that one
+// says more (every value the key may hold).
+func (l *fixtureLint) dropKnownBesideNever(from int) {
+	type at struct {
+		file      string
+		line, col int
+	}
+	never := map[at]bool{}
+	for _, d := range l.ds[from:] {
+		if d.Rule == ruleWorldNever.ID {
+			never[at{d.File, d.Line, d.Col}] = true
+		}
+	}
+	if len(never) == 0 {
+		return
+	}
+	l.ds = slices.Concat(l.ds[:from], slices.DeleteFunc(slices.Clone(l.ds[from:]), func(d diag.Diagnostic) bool {
+		return d.Rule == ruleWorldKnown.ID && never[at{d.File, d.Line, d.Col}]
+	}))
+}
