@@ -236,7 +236,7 @@ func (shown shownSidecars) print(w io.Writer, tracePath string, ev *trace.Event,
 		return
 	}
 	fmt.Fprintf(w, "              %s:\n", termsafe.Line(label))
-	for _, l := range strings.Split(strings.TrimRight(termsafe.Printable(text), "\n"), "\n") {
+	for l := range strings.SplitSeq(strings.TrimRight(termsafe.Printable(text), "\n"), "\n") {
 		fmt.Fprintf(w, "              │ %s\n", l)
 	}
 }
