@@ -18,7 +18,7 @@ const ciMarker = "idle ##vso[task.setvariable variable=PATH]/tmp/evil ##[error]f
 // when the value is not in out at all (the test would prove nothing).
 func checkNoMarker(t *testing.T, what, out string) {
 	t.Helper()
-	for _, line := range strings.Split(out, "\n") {
+	for line := range strings.SplitSeq(out, "\n") {
 		if strings.Contains(line, "##[") || strings.Contains(line, "##vso[") || strings.Contains(line, "##teamcity[") {
 			t.Errorf("%s: a line holds a workflow command a CI runner obeys: %q", what, line)
 		}

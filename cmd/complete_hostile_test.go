@@ -43,8 +43,8 @@ func TestCompletionOffersNoControlCharacters(t *testing.T) {
 		if i := strings.IndexFunc(out, termsafe.IsControl); i >= 0 {
 			t.Errorf("%v: a control character reaches the shell at byte %d: %q", tc.args, i, out)
 		}
-		lines := strings.Split(out, "\n")
-		for _, l := range lines {
+		lines := strings.SplitSeq(out, "\n")
+		for l := range lines {
 			if strings.Contains(l, "\t") || l == "m" || l == "n" {
 				t.Errorf("%v: a candidate split by its own tab or newline: %q", tc.args, l)
 			}

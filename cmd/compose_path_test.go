@@ -183,7 +183,7 @@ func onePathTest(t *testing.T, dir string) onePathOutcome {
 	files, _ := filepath.Glob(filepath.Join(traces, "*"))
 	for _, f := range files {
 		b, _ := os.ReadFile(f)
-		for _, line := range strings.Split(string(b), "\n") {
+		for line := range strings.SplitSeq(string(b), "\n") {
 			var ev struct {
 				Kind    string         `json:"kind"`
 				Payload map[string]any `json:"payload"`

@@ -28,7 +28,7 @@ func checkSafe(t *testing.T, what, out string) {
 	if i := strings.IndexFunc(out, termsafe.IsControl); i >= 0 {
 		t.Errorf("%s: raw control character %q at byte %d:\n%s", what, out[i:min(len(out), i+8)], i, out)
 	}
-	for _, line := range strings.Split(out, "\n") {
+	for line := range strings.SplitSeq(out, "\n") {
 		trimmed := strings.TrimSpace(line)
 		if termsafe.IsCommandLine(line) && (!strings.HasPrefix(line, "::error file=") || strings.HasPrefix(trimmed, "::error file=evil")) {
 			t.Errorf("%s: a line a CI runner reads as a command: %q\n%s", what, line, out)

@@ -35,7 +35,7 @@ func TestEvalCheckOneLinePerProblem(t *testing.T) {
 		if !strings.Contains(all, "report not found") {
 			t.Fatalf("--format %s: no problem reported:\n%s", format, all)
 		}
-		for _, l := range strings.Split(all, "\n") {
+		for l := range strings.SplitSeq(all, "\n") {
 			if strings.HasPrefix(l, "::error::") || strings.HasPrefix(l, "\\x3a:error::forged") || strings.HasPrefix(l, "forged.yaml") {
 				t.Errorf("--format %s: a line of its own from the file name: %q\n%s", format, l, all)
 			}

@@ -25,7 +25,7 @@ func TestEveryCommandHasRealExamples(t *testing.T) {
 			return
 		}
 		n := 0
-		for _, line := range strings.Split(c.Example, "\n") {
+		for line := range strings.SplitSeq(c.Example, "\n") {
 			if strings.HasPrefix(strings.TrimSpace(line), "kitsoki ") || strings.Contains(line, " kitsoki ") {
 				checkExampleLine(t, c, line)
 				n++

@@ -101,7 +101,7 @@ func TestFetchProgressJSON(t *testing.T) {
 	}
 	var phases []string
 	var last progressEvent
-	for _, line := range strings.Split(strings.TrimSpace(errs), "\n") {
+	for line := range strings.SplitSeq(strings.TrimSpace(errs), "\n") {
 		if err := json.Unmarshal([]byte(line), &last); err != nil {
 			t.Fatalf("stderr line %q is not JSON: %v", line, err)
 		}

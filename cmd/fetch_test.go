@@ -160,7 +160,7 @@ func TestFetchLlamaServerCommand(t *testing.T) {
 }
 
 func regexpLine(out, pattern string) bool {
-	for _, line := range strings.Split(out, "\n") {
+	for line := range strings.SplitSeq(out, "\n") {
 		if ok, _ := regexpMatch(pattern, line); ok {
 			return true
 		}

@@ -352,7 +352,7 @@ func TestHostileTraceEscapeSequences(t *testing.T) {
 		t.Fatal(err)
 	}
 	var lines []string
-	for _, l := range strings.Split(strings.TrimSuffix(string(b), "\n"), "\n") {
+	for l := range strings.SplitSeq(strings.TrimSuffix(string(b), "\n"), "\n") {
 		var ev map[string]any
 		if err := json.Unmarshal([]byte(l), &ev); err != nil {
 			t.Fatal(err)

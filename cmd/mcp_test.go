@@ -83,7 +83,7 @@ func TestMCPServeBinaryOverStdioAndHTTP(t *testing.T) {
 		t.Fatalf("the plugin saw %q", m["seen"])
 	}
 	var tracedPrompt string
-	for _, line := range strings.Split(strings.TrimSpace(string(tr)), "\n") {
+	for line := range strings.SplitSeq(strings.TrimSpace(string(tr)), "\n") {
 		var ev struct {
 			Kind    string `json:"kind"`
 			Payload struct {

@@ -108,7 +108,7 @@ states:
 		}
 	}
 	var glmLine, localLine string
-	for _, l := range strings.Split(s, "\n") {
+	for l := range strings.SplitSeq(s, "\n") {
 		if strings.Contains(l, "agent.glm ") {
 			glmLine = l
 		}
@@ -225,7 +225,7 @@ entry: { command: ./never-started }
 	if code := Run([]string{"plugins", filepath.Join(root, "story")}, &out, &errb); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
-	for _, l := range strings.Split(out.String(), "\n") {
+	for l := range strings.SplitSeq(out.String(), "\n") {
 		if strings.HasPrefix(strings.TrimSpace(l), "injected") || strings.HasPrefix(l, "::") || strings.HasPrefix(l, `\x3a`) {
 			t.Errorf("a manifest summary added a line %q:\n%s", l, out.String())
 		}

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -27,9 +28,7 @@ func operatorTree(t *testing.T, operator string, repo map[string]string) (root, 
 	}
 	repoDir = filepath.Join(root, "repo")
 	files := map[string]string{".git/HEAD": "ref: refs/heads/main\n"}
-	for k, v := range repo {
-		files[k] = v
-	}
+	maps.Copy(files, repo)
 	storytest.WriteTree(t, repoDir, files)
 	return root, repoDir
 }

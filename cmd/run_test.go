@@ -173,7 +173,7 @@ func TestRunHostCassetteAndIntents(t *testing.T) {
 	tr := filepath.Join(t.TempDir(), "p.jsonl")
 	var out, errb bytes.Buffer
 	args := []string{"run", probe, "--host-cassette", filepath.Join(probe, "flows", "who_are_you.cassette.yaml"), "--json", "--trace", tr}
-	for i := 0; i < 2; i++ {
+	for range 2 {
 		args = append(args, "--intent", "ask", "--slot", "question=who are you")
 	}
 	code := Run(args, &out, &errb)

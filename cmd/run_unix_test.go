@@ -53,7 +53,7 @@ states:
 	// is written earlier, when the walk reaches the invoke)
 	p.waitUntil(t, "reached host.run", func() bool {
 		b, _ := os.ReadFile(tr)
-		for _, line := range bytes.Split(b, []byte("\n")) {
+		for line := range bytes.SplitSeq(b, []byte("\n")) {
 			if bytes.Contains(line, []byte(`"kind":"harness.dispatched"`)) && bytes.Contains(line, []byte(`"namespace":"host.run"`)) {
 				return true
 			}

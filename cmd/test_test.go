@@ -166,7 +166,7 @@ func TestTestGitHubFormat(t *testing.T) {
 // their reports gives the whole run's counts.
 func TestTestShardAndMerge(t *testing.T) {
 	flows := map[string]string{}
-	for i := 0; i < 9; i++ {
+	for i := range 9 {
 		flows[string(rune('a'+i))+".yaml"] = passFlow
 	}
 	flows["z_fail.yaml"] = failFlow

@@ -87,7 +87,7 @@ func TestTraceStatsRowsHoldHostileNames(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, errOut)
 	}
-	for _, l := range strings.Split(out, "\n") {
+	for l := range strings.SplitSeq(out, "\n") {
 		if strings.HasPrefix(strings.TrimSpace(l), "fake") {
 			t.Errorf("an agent name added a row %q:\n%s", l, out)
 		}

@@ -38,7 +38,7 @@ func writeFanOut(t *testing.T, dir, name string, size, n int) string {
 	t.Helper()
 	var b strings.Builder
 	b.WriteString(`{"kind":"session.header","schema_version":1,"written_at":"2026-01-01T00:00:00Z"}` + "\n")
-	for i := 0; i < n; i++ {
+	for i := range n {
 		fmt.Fprintf(&b, `{"turn":1,"seq":%d,"ts":"2026-01-01T00:00:01Z","kind":"machine.say","payload":{"text":{"$kitsoki_blob":"agent-prompts/%s","bytes":%d}}}`+"\n", i, name, size)
 	}
 	p := filepath.Join(dir, "run.jsonl")

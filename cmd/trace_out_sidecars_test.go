@@ -69,7 +69,7 @@ episodes:
 	}
 	for _, ref := range []string{"agent-prompts/"} {
 		i := strings.Index(string(data), `"prompt_file":"`+ref)
-		name := strings.SplitN(string(data[i+len(`"prompt_file":"`):]), `"`, 2)[0]
+		name, _, _ := strings.Cut(string(data[i+len(`"prompt_file":"`):]), `"`)
 		if _, err := trace.ReadSidecar(out, name, 1<<20); err != nil {
 			t.Fatalf("prompt_file %s does not resolve beside --trace-out: %v", name, err)
 		}

@@ -196,8 +196,8 @@ func rawPayload(p any) []byte {
 
 // shownSidecars remembers the sidecar files trace show --prompts printed,
 // by the call that printed each: a sidecar is read and printed once per
-// command, and a later call naming it points back (a 130 KB trace whose
-// 300 calls named one 20 MiB prompt printed 12 GB).
+// command, and a later call naming it points back (a small trace whose
+// calls all name one big prompt would otherwise print it once per call).
 type shownSidecars map[string]string
 
 // print prints, under an agent line, the prompt (start) or the response
@@ -236,7 +236,7 @@ func (shown shownSidecars) print(w io.Writer, tracePath string, ev *trace.Event,
 		return
 	}
 	fmt.Fprintf(w, "              %s:\n", termsafe.Line(label))
-	for _, l := range strings.Split(strings.TrimRight(termsafe.Printable(text), "\n"), "\n") {
+	for l := range strings.SplitSeq(strings.TrimRight(termsafe.Printable(text), "\n"), "\n") {
 		fmt.Fprintf(w, "              │ %s\n", l)
 	}
 }

@@ -211,7 +211,7 @@ func writeRules(w io.Writer, format string) error {
 			run = "lint only"
 		}
 		fmt.Fprintf(w, "%-16s %-7s %-11s %s\n", r.ID, r.Severity, run, r.Summary)
-		for _, line := range strings.Split(r.Example, "\n") {
+		for line := range strings.SplitSeq(r.Example, "\n") {
 			fmt.Fprintf(w, "%16s   | %s\n", "", line)
 		}
 	}

@@ -383,15 +383,13 @@ func TestConcurrentCallersShareOneChild(t *testing.T) {
 	pids := make([]int, 8)
 	errs := make([]error, 8)
 	for i := range pids {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			var got string
 			got, errs[i] = call(context.Background(), f.c, "pid")
 			if errs[i] == nil {
 				pids[i], _ = strconv.Atoi(strings.Fields(strings.TrimPrefix(got, "pid="))[0])
 			}
-		}()
+		})
 	}
 	wg.Wait()
 	for i := range pids {
@@ -410,9 +408,7 @@ func TestEncodeNumbersRequestsInSendingOrder(t *testing.T) {
 	var wg sync.WaitGroup
 	errs := make(chan error, 6)
 	for range 6 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			var sent string
 			errs <- f.c.Call(context.Background(), Request{
 				Encode: func() ([]byte, error) {
@@ -427,7 +423,7 @@ func TestEncodeNumbersRequestsInSendingOrder(t *testing.T) {
 					return nil
 				},
 			})
-		}()
+		})
 	}
 	wg.Wait()
 	close(errs)

@@ -18,9 +18,7 @@ func TestMarkFirstCallOnly(t *testing.T) {
 		wg     sync.WaitGroup
 	)
 	for range 16 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			var r string
 			if Mark(&mu, &closed, func() { r, res = res, "" }) {
 				winsMu.Lock()
@@ -28,7 +26,7 @@ func TestMarkFirstCallOnly(t *testing.T) {
 				got = append(got, r)
 				winsMu.Unlock()
 			}
-		}()
+		})
 	}
 	wg.Wait()
 	if wins != 1 || len(got) != 1 || got[0] != "resource" || res != "" || !closed {

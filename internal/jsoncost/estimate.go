@@ -263,8 +263,7 @@ func (e *estimator) array(t reflect.Type, depth int) error {
 // promoted) to their types.
 func structFields(t reflect.Type) map[string]reflect.Type {
 	out := map[string]reflect.Type{}
-	for i := range t.NumField() {
-		f := t.Field(i)
+	for f := range t.Fields() {
 		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
 		if name == "-" && f.Tag.Get("json") == "-" {
 			continue

@@ -2,6 +2,7 @@ package jsonvalue
 
 import (
 	"encoding/json"
+	"maps"
 	"slices"
 	"unicode/utf8"
 )
@@ -62,13 +63,8 @@ func (p *prefixer) value(v any) bool {
 			p.out = append(p.out, "null"...)
 			return true
 		}
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
 		p.out = append(p.out, '{')
-		for i, k := range keys {
+		for i, k := range slices.Sorted(maps.Keys(x)) {
 			if i > 0 {
 				p.out = append(p.out, ',')
 			}

@@ -116,11 +116,9 @@ func TestConcurrentFirstUse(t *testing.T) {
 	var wg sync.WaitGroup
 	got := make([]*regexp.Regexp, 8)
 	for i := range got {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			got[i] = r.Get()
-		}()
+		})
 	}
 	wg.Wait()
 	for _, re := range got {

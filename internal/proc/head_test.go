@@ -27,13 +27,11 @@ func TestHeadConcurrentWriters(t *testing.T) {
 	h := NewHead(1000)
 	var wg sync.WaitGroup
 	for range 4 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			for range 100 {
 				h.Write([]byte("xyz"))
 			}
-		}()
+		})
 	}
 	wg.Wait()
 	if got := h.String(); len(got) != 1000 || strings.Trim(got, "xyz") != "" || !h.Truncated() {

@@ -215,7 +215,7 @@ func childEnvOf(t *testing.T, e Env) map[string]string {
 		t.Fatal(err)
 	}
 	m := map[string]string{}
-	for _, l := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+	for l := range strings.SplitSeq(strings.TrimSpace(out.String()), "\n") {
 		k, v, _ := strings.Cut(l, "=")
 		if _, dup := m[k]; dup {
 			t.Fatalf("%s twice in the child's environment", k)

@@ -2,6 +2,7 @@ package termsafe
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -148,12 +149,7 @@ func isClean(s string, oneLine bool) bool {
 	if !strings.Contains(s, "::") && !strings.Contains(s, "##") {
 		return true
 	}
-	for _, line := range strings.Split(s, "\n") {
-		if IsCommandLine(line) {
-			return false
-		}
-	}
-	return true
+	return !slices.ContainsFunc(strings.Split(s, "\n"), IsCommandLine)
 }
 
 // writeEscaped writes s with its control characters and invalid UTF-8

@@ -97,13 +97,13 @@ func FuzzPrintable(f *testing.F) {
 		if strings.ContainsFunc(out, IsControl) || !utf8.ValidString(out) {
 			t.Fatalf("Printable(%q) = %q still holds a control character or a byte that is not UTF-8", s, out)
 		}
-		for _, l := range strings.Split(out, "\n") {
+		for l := range strings.SplitSeq(out, "\n") {
 			if IsCommandLine(l) {
 				t.Fatalf("Printable(%q) = %q has a line a CI runner reads as a command: %q", s, out, l)
 			}
 		}
 		clean := !strings.ContainsFunc(s, IsControl)
-		for _, l := range strings.Split(s, "\n") {
+		for l := range strings.SplitSeq(s, "\n") {
 			clean = clean && !IsCommandLine(l)
 		}
 		if utf8.ValidString(s) && clean && out != s {

@@ -219,8 +219,8 @@ func TestCheckChars(t *testing.T) {
 		}
 		return true
 	}
-	for c := 0; c < 256; c++ {
-		for at := 0; at < 17; at++ {
+	for c := range 256 {
+		for at := range 17 {
 			b := []byte("abcdefgh\nijklmnop: qrstuvwx")
 			b[at] = byte(c)
 			s := string(b)

@@ -141,8 +141,8 @@ func parseBytes(in []byte) (*yaml.Node, string) {
 func TestSameNodeComparesEveryField(t *testing.T) {
 	ty := reflect.TypeFor[yaml.Node]()
 	var fields []string
-	for i := range ty.NumField() {
-		fields = append(fields, ty.Field(i).Name)
+	for field := range ty.Fields() {
+		fields = append(fields, field.Name)
 	}
 	if !slices.Equal(fields, nodeFields) {
 		t.Fatalf("yaml.Node has the fields %v; sameNode compares %v: compare the new ones", fields, nodeFields)

@@ -67,7 +67,7 @@ func (g *gen) flow(depth int) string {
 		if g.r.IntN(3) == 0 {
 			sb.WriteString(" ")
 		}
-		for i := 0; i < n; i++ {
+		for i := range n {
 			if i > 0 {
 				sep()
 			}
@@ -83,7 +83,7 @@ func (g *gen) flow(depth int) string {
 	if g.r.IntN(2) == 0 {
 		sb.WriteString(" ")
 	}
-	for i := 0; i < n; i++ {
+	for i := range n {
 		if i > 0 {
 			sep()
 		}

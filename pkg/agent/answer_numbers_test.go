@@ -3,6 +3,7 @@ package agent_test
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"math"
 	"testing"
 
@@ -34,9 +35,7 @@ func TestAnswerNumbersReadAsWritten(t *testing.T) {
 	}
 	// Short numbers and long ones (16+ digits) are read the same way.
 	m := read(`{"a":1.0,"b":1,"c":1e3,"d":-0.0}`)
-	for k, v := range read(`{"e":9007199254740993,"f":12345678901234567890}`) {
-		m[k] = v
-	}
+	maps.Copy(m, read(`{"e":9007199254740993,"f":12345678901234567890}`))
 	want := map[string]any{"a": 1.0, "b": 1, "c": 1000.0, "e": 9007199254740993, "f": 1.2345678901234567e19}
 	for k, w := range want {
 		if m[k] != w {

@@ -24,7 +24,7 @@ func TestCassetteIncludesBounded(t *testing.T) {
 	n := int(safefile.Cassette>>20) + 8
 	var b strings.Builder
 	b.WriteString("kind: host_cassette\nepisodes:\n")
-	for i := 0; i < n; i++ {
+	for range n {
 		b.WriteString("  - id: e\n    agent:\n      prompt: !include big.txt\n")
 	}
 	p := filepath.Join(dir, "c.yaml")

@@ -24,7 +24,7 @@ func TestCassetteReferenceThroughDispatch(t *testing.T) {
 		t.Fatal(err)
 	}
 	seen := map[string]bool{}
-	for i := 0; i < 4; i++ {
+	for i := range 4 {
 		fx.Sink.Reset()
 		res, err := fx.Registry.Dispatch(context.Background(), agenttest.ReferenceCall())
 		if err != nil {
@@ -292,11 +292,9 @@ func TestCassetteConcurrentReplayKeepsIdentity(t *testing.T) {
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	seen := map[int]string{}
-	for g := 0; g < 4; g++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := 0; i < 25; i++ {
+	for range 4 {
+		wg.Go(func() {
+			for range 25 {
 				res, err := fx.Registry.Dispatch(context.Background(), agenttest.ReferenceCall())
 				if err != nil {
 					t.Error(err)
@@ -313,7 +311,7 @@ func TestCassetteConcurrentReplayKeepsIdentity(t *testing.T) {
 				seen[res.MatchIdx] = res.CallID
 				mu.Unlock()
 			}
-		}()
+		})
 	}
 	wg.Wait()
 	if len(seen) != 100 {

@@ -509,11 +509,11 @@ func TestConcurrentSessions(t *testing.T) {
 	fx := echoFixture(t, agenttest.FaultSubEvents)
 	var wg sync.WaitGroup
 	ids := make([][]string, 2)
-	for s := 0; s < 2; s++ {
+	for s := range 2 {
 		wg.Add(1)
 		go func(s int) {
 			defer wg.Done()
-			for i := 0; i < 20; i++ {
+			for range 20 {
 				c := agenttest.ReferenceCall()
 				c.SessionID = []string{"s1", "s2"}[s]
 				res, err := fx.Registry.Dispatch(context.Background(), c)

@@ -197,9 +197,7 @@ func TestFaults(t *testing.T) {
 			pids[i] = map[float64]bool{}
 			for n := range 10 {
 				for _, a := range []string{subAlias, mcpAlias} {
-					wg.Add(1)
-					go func() {
-						defer wg.Done()
+					wg.Go(func() {
 						c := faultCall(a, "", long)
 						c.Turn = int64(n + 1)
 						res, err := s.fx.Registry.Dispatch(context.Background(), c)
@@ -212,7 +210,7 @@ func TestFaults(t *testing.T) {
 							mu.Unlock()
 						}
 						errs <- err
-					}()
+					})
 				}
 			}
 		}

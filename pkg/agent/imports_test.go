@@ -38,7 +38,7 @@ func reached(t *testing.T, pkg string, among []string) []string {
 		t.Fatalf("go list -deps %s: %v", pkg, err)
 	}
 	var got []string
-	for _, dep := range strings.Fields(string(out)) {
+	for dep := range strings.FieldsSeq(string(out)) {
 		if slices.Contains(among, dep) {
 			got = append(got, dep)
 		}

@@ -284,15 +284,13 @@ func TestMCPHTTPConcurrentSessions(t *testing.T) {
 		if i%2 == 1 {
 			tr = b
 		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			resp, err := tr.Ask(context.Background(), referenceRequest())
 			if err == nil && string(resp.Submission) != referenceSubmission {
 				err = &AskError{Kind: "wrong", Detail: string(resp.Submission)}
 			}
 			errs <- err
-		}()
+		})
 	}
 	WaitNoError(t, &wg, errs)
 	if n := f.srv.Sessions(); n != 2 {

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -26,9 +27,9 @@ func (l *eventLog) Emit(ev Event) error {
 func (l *eventLog) last(kind string) map[string]any {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	for i := len(l.evs) - 1; i >= 0; i-- {
-		if l.evs[i].Kind == kind {
-			return l.evs[i].PayloadMap()
+	for _, v := range slices.Backward(l.evs) {
+		if v.Kind == kind {
+			return v.PayloadMap()
 		}
 	}
 	return nil

@@ -71,7 +71,7 @@ func TestEscapedSecretEchoIsMasked(t *testing.T) {
 // decodedLeak names how secret survives in s: raw, or spelled with JSON
 // escapes at any depth of JSON text quoted in JSON; "" when it does not.
 func decodedLeak(s, secret string) string {
-	for depth := 0; depth < 4; depth++ {
+	for depth := range 4 {
 		if strings.Contains(s, secret) {
 			return "at JSON depth " + strconv.Itoa(depth)
 		}

@@ -295,15 +295,13 @@ func testSubprocessSerialisesAndWaitersHonourContext(t *testing.T, bin string) {
 	pids := make([]int, 5)
 	errs := make([]error, 5)
 	for i := range 5 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			resp, err := f.tr.Ask(context.Background(), referenceRequest())
 			errs[i] = err
 			if err == nil {
 				pids[i] = int(resp.Meta["pid"].(float64))
 			}
-		}()
+		})
 	}
 	wg.Wait()
 	for i := range 5 {

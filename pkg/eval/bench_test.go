@@ -45,7 +45,7 @@ states:
 func benchStory(b testing.TB) string {
 	dir := b.TempDir()
 	var ex strings.Builder
-	for i := 0; i < 50; i++ {
+	for i := range 50 {
 		parity := "even"
 		if i%2 == 1 {
 			parity = "odd"

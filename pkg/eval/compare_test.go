@@ -53,7 +53,7 @@ func TestSummarize(t *testing.T) {
 	var recs []CallRecord
 	// a: 20 passing calls of 100..2000ms, cost 0.001; b: 20 passing calls
 	// of 10ms, cost 0.01; c: none passes.
-	for i := 0; i < 20; i++ {
+	for i := range 20 {
 		ex := string(rune('a' + i%4))
 		recs = append(recs,
 			CallRecord{Candidate: 0, Example: ex, Repeat: i / 4, LatencyMS: int64(100 * (i + 1)), CostUSD: cost(0.001), SchemaValid: true, Conformant: true, Pass: true},

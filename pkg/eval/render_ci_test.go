@@ -77,7 +77,7 @@ func TestRenderMarkdown(t *testing.T) {
 		}
 	}
 	var rows []string
-	for _, l := range strings.Split(md, "\n") {
+	for l := range strings.SplitSeq(md, "\n") {
 		if strings.HasPrefix(l, "|") {
 			rows = append(rows, l)
 		}

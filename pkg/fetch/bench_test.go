@@ -32,8 +32,8 @@ func benchSize(b *testing.B, env string, def int64) int64 {
 	}
 	mult := int64(1)
 	for suf, m := range map[string]int64{"KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30} {
-		if strings.HasSuffix(s, suf) {
-			s, mult = strings.TrimSuffix(s, suf), m
+		if before, ok := strings.CutSuffix(s, suf); ok {
+			s, mult = before, m
 		}
 	}
 	n, err := strconv.ParseInt(s, 10, 64)
@@ -94,7 +94,7 @@ func peakRSS() float64 {
 	if err != nil {
 		return 0
 	}
-	for _, line := range strings.Split(string(b), "\n") {
+	for line := range strings.SplitSeq(string(b), "\n") {
 		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
 			kb, _ := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 64)
 			return kb / 1024

@@ -166,10 +166,8 @@ func TestLockFilesAreRemovedAndStillExclude(t *testing.T) {
 	a := testModel(t, fs, data)
 	var wg sync.WaitGroup
 	var downloads atomic.Int32
-	for i := 0; i < 4; i++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+	for range 4 {
+		wg.Go(func() {
 			f := newTestFetcher(t)
 			f.CacheDir = dir
 			res, err := f.Ensure(ctxT(t), a, EnsureOptions{})
@@ -179,7 +177,7 @@ func TestLockFilesAreRemovedAndStillExclude(t *testing.T) {
 			if res.Downloaded {
 				downloads.Add(1)
 			}
-		}()
+		})
 	}
 	wg.Wait()
 	if downloads.Load() != 1 || fs.sent.Load() != int64(len(data)) {
@@ -204,10 +202,8 @@ func TestLockHolderRemovingFileDoesNotAdmitTwo(t *testing.T) {
 	var overlap atomic.Bool
 	waiting := make(chan struct{}, 8)
 	var wg sync.WaitGroup
-	for i := 0; i < 8; i++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+	for range 8 {
+		wg.Go(func() {
 			var once sync.Once
 			l, err := lockFile(ctxT(t), path, func() { once.Do(func() { waiting <- struct{}{} }) })
 			if err != nil {
@@ -220,9 +216,9 @@ func TestLockHolderRemovingFileDoesNotAdmitTwo(t *testing.T) {
 			time.Sleep(time.Millisecond) // widen the window an overlap would need
 			inside.Add(-1)
 			l.release()
-		}()
+		})
 	}
-	for i := 0; i < 8; i++ {
+	for range 8 {
 		<-waiting
 	}
 	first.release()
@@ -277,7 +273,7 @@ func TestRetryDelayJitter(t *testing.T) {
 		t.Fatal("jitter bounds")
 	}
 	seen := map[time.Duration]bool{}
-	for i := 0; i < 50; i++ {
+	for range 50 {
 		d := retryDelay(100*time.Millisecond, 3) // base 400ms
 		if d < 200*time.Millisecond || d >= 600*time.Millisecond {
 			t.Fatalf("delay %s outside [200ms, 600ms)", d)

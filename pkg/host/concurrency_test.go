@@ -23,7 +23,7 @@ func TestHandlersConcurrent(t *testing.T) {
 	errs := make(chan error, 30)
 	var mu sync.Mutex
 	played, missed := 0, 0
-	for i := 0; i < 10; i++ {
+	for i := range 10 {
 		wg.Add(3)
 		go func() {
 			defer wg.Done()

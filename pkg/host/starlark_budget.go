@@ -29,8 +29,8 @@ const (
 	maxRangeLen   = 1 << 24
 	// maxIntBits bounds the integers * and << make, and maxIntDigits the
 	// string int() parses: big.Int's decimal conversions are quadratic,
-	// in one step no cancel interrupts (int("7" * 3000000) took 25 s,
-	// and squaring doubled an integer a step to a fatal out-of-memory).
+	// in one step no cancel interrupts, and squaring an integer in a
+	// loop doubles it each step until memory runs out.
 	maxIntBits   = 1 << 20
 	maxIntDigits = maxIntBits / 3
 	// slotBytes is what one element of a list or tuple costs.

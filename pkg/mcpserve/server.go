@@ -306,11 +306,10 @@ func (s *Server) acquire() (*Catalog, error) {
 	return s.cur, nil
 }
 
-// handler answers the calls of tool name, each one turn 1 of the server's session.
+// handler answers the calls of tool name, each one turn 1 of the server's
+// session. refreshOnRequest has re-read the files before the call got here.
 func (s *Server) handler(name string) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		// Discovery is never authorization: re-read what may have changed.
-		_ = s.Refresh()
 		c, err := s.acquire()
 		if err != nil {
 			return toolError(err.Error()), nil

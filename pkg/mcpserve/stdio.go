@@ -28,9 +28,8 @@ func StdioTransport(r io.Reader, w io.Writer, hold time.Duration) mcp.Transport 
 
 // maxBatch bounds the messages of one JSON-RPC batch (a line holding an
 // array, which MCP before 2025-06-18 allows): the SDK answers a batch in
-// one line once every request in it is answered, so a 16 MiB line of
-// 300,000 tools/list held as many answers, and a goroutine each (820 MB
-// after a minute, none sent).
+// one line once every request in it is answered, so a long batch holds
+// every answer, and a goroutine each, until the last is done.
 const maxBatch = 64
 
 // batchReader passes the client's bytes on, counting the elements of a

@@ -1,7 +1,6 @@
 package mcpserve
 
 import (
-	"context"
 	"io"
 	"os"
 	"path/filepath"
@@ -20,8 +19,7 @@ func TestSubmitServer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+	ctx := t.Context()
 	cr, sw := io.Pipe()
 	sr, cw := io.Pipe()
 	ss, err := srv.Connect(ctx, &mcp.IOTransport{Reader: sr, Writer: sw}, nil)

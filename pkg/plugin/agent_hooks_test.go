@@ -124,7 +124,7 @@ func TestDispatchPostReturnHaltAndBudget(t *testing.T) {
 	reg, sink, agents := newHookedRegistry(t, chain)
 	agents["agent.x"].meta = map[string]any{"cost_usd": 0.3}
 	call := agent.Call{Alias: "agent.x", Verb: "ask", Turn: 1, StatePath: "st", Prompt: "p"}
-	for i := 0; i < 2; i++ {
+	for i := range 2 {
 		if _, err := reg.Dispatch(context.Background(), call); err != nil {
 			t.Fatalf("call %d: %v", i, err)
 		}

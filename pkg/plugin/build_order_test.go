@@ -2,6 +2,7 @@ package plugin
 
 import (
 	"fmt"
+	"maps"
 	"math/rand"
 	"reflect"
 	"sort"
@@ -72,7 +73,7 @@ func buildOrderMaps(a *Assembly, nodes []node, agents []AgentStatus, known map[s
 func TestBuildOrderMatchesReference(t *testing.T) {
 	rng := rand.New(rand.NewSource(1))
 	names := []string{"a", "b", "c", "d", "e", "f", "g", "x.y", "budget", "trace"}
-	for round := 0; round < 3000; round++ {
+	for range 3000 {
 		var nodes []node
 		known := map[string]bool{}
 		for i, n := 0, 1+rng.Intn(8); i < n; i++ {
@@ -95,9 +96,7 @@ func TestBuildOrderMatchesReference(t *testing.T) {
 			reason[nodes[0].id] = "disabled by the profile"
 		}
 		reason2 := map[string]string{}
-		for k, v := range reason {
-			reason2[k] = v
-		}
+		maps.Copy(reason2, reason)
 		want, got := &Assembly{}, &Assembly{}
 		wo := buildOrderMaps(want, nodes, agents, known, reason)
 		go2 := got.buildOrder(nodes, agents, known, reason2)

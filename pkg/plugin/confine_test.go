@@ -49,8 +49,7 @@ func hostileRepo(t *testing.T, profileLink, manifestLink bool) (outside, storyDi
 func TestRepositoryProfileThroughSymlinkOutIsRefusedUnread(t *testing.T) {
 	_, storyDir := hostileRepo(t, true, false)
 	_, err := Assemble(Options{StoryDir: storyDir, NoUserProfile: true, Getenv: noEnv})
-	var pe *ProfileError
-	if !errors.As(err, &pe) {
+	if _, ok := errors.AsType[*ProfileError](err); !ok {
 		t.Fatalf("Assemble = %v, want a *ProfileError", err)
 	}
 	msg := err.Error()

@@ -148,7 +148,7 @@ func TestRedactAndBudget(t *testing.T) {
 		t.Fatalf("redacted = %v", out)
 	}
 	// budget: 0.3 + 0.3 passes 0.5; the next call halts
-	for i := 0; i < 2; i++ {
+	for i := range 2 {
 		if _, halt, _ := c.Run(context.Background(), pointPreDispatch, Payload{"prompt": "x"}, nil); halt != nil {
 			t.Fatalf("call %d halted early: %v", i, halt)
 		}

@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -44,8 +45,8 @@ func standInEmbeddings(t *testing.T, inputs *atomic.Int64, prefixes *[]string) *
 			Embedding []float32 `json:"embedding"`
 		}
 		var data []item
-		for i := len(req.Input) - 1; i >= 0; i-- {
-			text := req.Input[i]
+		for i, text := range slices.Backward(req.Input) {
+
 			if p, _, ok := strings.Cut(text, ": "); ok && strings.HasPrefix(p, "search_") {
 				*prefixes = append(*prefixes, p)
 				text = text[len(p)+2:]
@@ -60,7 +61,7 @@ func standInEmbeddings(t *testing.T, inputs *atomic.Int64, prefixes *[]string) *
 
 func bagVec(text string) []float32 {
 	v := make([]float32, 32)
-	for _, w := range strings.Fields(strings.ToLower(text)) {
+	for w := range strings.FieldsSeq(strings.ToLower(text)) {
 		w = strings.Trim(w, ".,!?")
 		h := fnv.New32a()
 		h.Write([]byte(w))

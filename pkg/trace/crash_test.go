@@ -55,7 +55,7 @@ func TestCrashSafety(t *testing.T) {
 		t.Fatal(err)
 	}
 	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 7))
-	for round := 0; round < 4; round++ {
+	for range 4 {
 		p := filepath.Join(t.TempDir(), "crash.jsonl")
 		cmd := exec.Command(exe, "-test.run=^$")
 		cmd.Env = append(os.Environ(), crashChildEnv+"="+p)
@@ -104,7 +104,7 @@ func TestCrashSafety(t *testing.T) {
 				}
 			}
 		}
-		for k := 0; k < 60; k++ {
+		for range 60 {
 			cuts[rng.IntN(len(data)+1)] = true
 		}
 		for n := range cuts {

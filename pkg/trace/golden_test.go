@@ -153,7 +153,7 @@ func TestGoldenTimeline(t *testing.T) {
 
 func TestGoldenStats(t *testing.T) {
 	st := NewStats()
-	for i := 0; i < 2; i++ { // the same file twice: totals add up
+	for range 2 { // the same file twice: totals add up
 		f, err := os.Open(filepath.Join(goldenDir, "run.jsonl"))
 		if err != nil {
 			t.Fatal(err)

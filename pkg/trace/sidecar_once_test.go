@@ -166,7 +166,7 @@ func TestSidecarRereadsAreBounded(t *testing.T) {
 	// a file kept is never read again, however often it is named
 	k := newSidecars(path, 1<<20)
 	k.rereadMax = 0
-	for i := 0; i < 5; i++ {
+	for i := range 5 {
 		if _, err := k.file("agent-prompts/r.json"); err != nil {
 			t.Fatalf("kept file, read %d: %v", i, err)
 		}

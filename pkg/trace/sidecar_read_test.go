@@ -20,7 +20,7 @@ func fanOut(t testing.TB, dir, name string, size, n int, canonical bool) string 
 	t.Helper()
 	var b strings.Builder
 	b.WriteString(`{"kind":"session.header","schema_version":1,"written_at":"2026-01-01T00:00:00Z"}` + "\n")
-	for i := 0; i < n; i++ {
+	for i := range n {
 		ref := fmt.Sprintf(`{"$kitsoki_blob":"agent-prompts/%s","bytes":%d}`, name, size)
 		if !canonical {
 			ref = fmt.Sprintf(`{ "bytes": %d, "$kitsoki_blob": "agent-prompts/%s" }`, size, name)

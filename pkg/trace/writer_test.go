@@ -329,16 +329,14 @@ func TestEmitOffloadsKeepingKeyOrder(t *testing.T) {
 func TestWriterConcurrentEmit(t *testing.T) {
 	w, p := mustCreate(t, Header{})
 	var wg sync.WaitGroup
-	for g := 0; g < 8; g++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := 0; i < 25; i++ {
+	for range 8 {
+		wg.Go(func() {
+			for i := range 25 {
 				if err := w.Append(Event{Turn: 1, StatePath: "s", Kind: "agent.stream", CallID: "c", Payload: map[string]int{"i": i}}); err != nil {
 					t.Error(err)
 				}
 			}
-		}()
+		})
 	}
 	wg.Wait()
 	res, err := VerifyFile(p)

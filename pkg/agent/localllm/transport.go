@@ -164,9 +164,7 @@ func callAPI(ctx context.Context, client *http.Client, method, url string, body 
 	if err != nil {
 		return nil, err
 	}
-	for k, vs := range headers {
-		req.Header[k] = vs
-	}
+	maps.Copy(req.Header, headers)
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
