@@ -5,7 +5,9 @@ import (
 	"maps"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"kitsoki/internal/recost"
 	"kitsoki/pkg/engine"
@@ -187,13 +189,33 @@ func (c *checker) viewChecks(t *Turn, view string) (mismatch *Failure) {
 		case costErr != nil:
 			c.fail(t.at("expect_view_matches"), "expect_view_matches: %v", costErr)
 		case !re.MatchString(view):
-			mismatch = c.fail(t.at("expect_view_matches"), "expect_view_matches: view does not match %q\nview: %q", *t.ExpectViewMatches, view)
+			mismatch = c.fail(t.at("expect_view_matches"), "expect_view_matches: view does not match %q\nview: %s", *t.ExpectViewMatches, shownView(view))
 		}
 	}
 	if t.ExpectNoView && view != "" {
-		c.fail(t.at("expect_no_view"), "expect_no_view: view is not empty: %q", view)
+		c.fail(t.at("expect_no_view"), "expect_no_view: view is not empty: %s", shownView(view))
 	}
 	return mismatch
+}
+
+// viewShown is how much of a view a failure quotes: a story rendering
+// megabytes on every turn would otherwise put them in the terminal, the
+// --format github annotations and the JUnit report of every failing
+// fixture (TestFailureQuotesABoundedView).
+const viewShown = 4 << 10
+
+// shownView is view quoted for a failure: whole up to viewShown bytes,
+// else its start, cut on a rune, and its length (the --json report
+// holds the whole view).
+func shownView(view string) string {
+	if len(view) <= viewShown {
+		return strconv.Quote(view)
+	}
+	cut := viewShown
+	for cut > 0 && !utf8.RuneStart(view[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%q… (%d bytes in all; the --json report holds the whole view)", view[:cut], len(view))
 }
 
 const kindDispatched = "harness.dispatched"
