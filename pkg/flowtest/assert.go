@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"kitsoki/internal/recost"
+	"kitsoki/pkg/diag"
 	"kitsoki/pkg/engine"
 )
 
@@ -22,7 +23,10 @@ type checker struct {
 }
 
 func (c *checker) fail(p Pos, format string, a ...any) *Failure {
-	c.fails = append(c.fails, Failure{Turn: c.turn, Pos: p, Message: fmt.Sprintf(format, a...), State: c.state, Events: lastEvents(c.events, 8)})
+	// a message may quote the run's values (a guard's error quotes a
+	// world value int() could not parse): bounded as a finding's is
+	msg := diag.ClipMessage(fmt.Sprintf(format, a...))
+	c.fails = append(c.fails, Failure{Turn: c.turn, Pos: p, Message: msg, State: c.state, Events: lastEvents(c.events, 8)})
 	return &c.fails[len(c.fails)-1]
 }
 

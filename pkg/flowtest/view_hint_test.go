@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"kitsoki/internal/testing/storytest"
+	"kitsoki/pkg/diag"
 )
 
 // TestViewMismatchSaysWhatTheViewLeftOut: an element whose when: fails is
@@ -75,6 +76,7 @@ world:
 intents:
   look: {}
   peek: {}
+  bad: {}
 root: show
 states:
   show:
@@ -82,6 +84,7 @@ states:
     on:
       look: [ { target: . } ]
       peek: [ { target: small } ]
+      bad: [ { target: small, when: "int(world.s) > 1" } ]
   small:
     view: "{{ world.short }}"
 `,
@@ -102,6 +105,11 @@ initial_state: show
 turns:
   - intent: { name: peek }
     expect_view_matches: "^x"
+---
+test_kind: flow
+initial_state: show
+turns:
+  - intent: { name: bad }
 `,
 	})
 	files, _, err := Discover([]string{filepath.Join(dir, "app.yaml")}, filepath.Join(dir, "flows", "f.yaml"), false, nil)
@@ -109,8 +117,8 @@ turns:
 		t.Fatalf("discover: %v (%d files)", err, len(files))
 	}
 	rs := NewRunner(Options{Jobs: 1}).Run(context.Background(), files)
-	if len(rs) != 3 {
-		t.Fatalf("want three results, got %d", len(rs))
+	if len(rs) != 4 {
+		t.Fatalf("want four results, got %d", len(rs))
 	}
 	for i, r := range rs[:2] {
 		if len(r.Failures) != 1 {
@@ -123,5 +131,11 @@ turns:
 	}
 	if len(rs[2].Failures) != 1 || !strings.HasSuffix(rs[2].Failures[0].Message, "\nview: \"hi\"") {
 		t.Errorf("a short view: want it quoted whole, got %+v", rs[2].Failures)
+	}
+	// a guard's error quoting the world value int() could not parse
+	if fs := rs[3].Failures; len(fs) != 1 {
+		t.Errorf("a failed turn: want one failure, got %d", len(fs))
+	} else if m := fs[0].Message; len(m) > diag.MaxMessage+64 || !strings.Contains(m, "bytes left out") {
+		t.Errorf("a failed turn: want a failure of at most about %d bytes, got %d (%.200q)", diag.MaxMessage, len(m), m)
 	}
 }
