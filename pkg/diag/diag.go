@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"unicode/utf8"
 
 	"kitsoki/internal/termsafe"
 )
@@ -54,8 +55,12 @@ func (d Diagnostic) Pos() string {
 }
 
 // Sort orders diagnostics by file, line, column, rule and message, and
-// removes exact duplicates.
+// removes exact duplicates; a message past MaxMessage is shortened
+// (ClipMessage) first.
 func Sort(ds []Diagnostic) []Diagnostic {
+	for i := range ds {
+		ds[i].Message = ClipMessage(ds[i].Message)
+	}
 	slices.SortFunc(ds, func(a, b Diagnostic) int {
 		return cmp.Or(
 			cmp.Compare(a.File, b.File),
@@ -69,6 +74,29 @@ func Sort(ds []Diagnostic) []Diagnostic {
 		)
 	})
 	return slices.Compact(ds)
+}
+
+// MaxMessage bounds the bytes of a diagnostic's message. Messages quote
+// the story's names and values: a 1 MB name an alias repeats as the
+// target of 60 arms made 120 MB of validate's output from a 1 MB story,
+// and as much for an editor (TestSortClipsLongMessages).
+const MaxMessage = 4 << 10
+
+// ClipMessage is m whole up to MaxMessage bytes; past it, its start and
+// its end (where the fix is said), each cut on a character, around how
+// much was left out.
+func ClipMessage(m string) string {
+	if len(m) <= MaxMessage {
+		return m
+	}
+	head, tail := MaxMessage/2, len(m)-MaxMessage/4
+	for head > 0 && !utf8.RuneStart(m[head]) {
+		head--
+	}
+	for tail < len(m) && !utf8.RuneStart(m[tail]) {
+		tail++
+	}
+	return fmt.Sprintf("%s … (%d bytes left out) … %s", m[:head], tail-head, m[tail:])
 }
 
 // Demote turns the errors of ds into warnings that carry note, in place.

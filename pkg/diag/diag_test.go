@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func sample() []Diagnostic {
@@ -265,5 +266,22 @@ func TestDemoteTurnsErrorsIntoNotedWarnings(t *testing.T) {
 	}
 	if !slices.Equal(ds, want) {
 		t.Fatalf("got %+v, want %+v", ds, want)
+	}
+}
+
+// TestSortClipsLongMessages: a message quoting a huge name keeps its
+// start and its end (the fix) around the count left out, each cut on a
+// character; a message within MaxMessage is kept whole.
+func TestSortClipsLongMessages(t *testing.T) {
+	name := strings.Repeat("é", 1_000_000)
+	long := `transition target "` + name + `" does not exist; name a state of the story`
+	ds := Sort([]Diagnostic{{File: "a.yaml", Line: 2, Message: long}, {File: "a.yaml", Line: 1, Message: "short"}})
+	if ds[0].Message != "short" {
+		t.Errorf("a short message changed: %q", ds[0].Message)
+	}
+	m := ds[1].Message
+	if len(m) > MaxMessage+64 || !utf8.ValidString(m) || !strings.HasPrefix(m, `transition target "éé`) ||
+		!strings.HasSuffix(m, `éé" does not exist; name a state of the story`) || !strings.Contains(m, " bytes left out) … ") {
+		t.Errorf("a %d-byte message clipped to %d bytes: %.120q … %.120q", len(long), len(m), m, m[max(0, len(m)-120):])
 	}
 }

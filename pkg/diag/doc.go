@@ -5,6 +5,9 @@
 // than to quote a source line: callers produce the diagnostics and declare
 // the rules.
 //
+// [Sort] also shortens a message past [MaxMessage] (its start and its end
+// kept), since messages quote a story's names and values.
+//
 // Applying markers also reports those that name an unknown rule or aim at an
 // error, and those that suppress nothing ([IgnoreResult]). The human format
 // quotes the source line with a caret indented by display cells (width.go)

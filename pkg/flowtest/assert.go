@@ -5,9 +5,12 @@ import (
 	"maps"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"kitsoki/internal/recost"
+	"kitsoki/pkg/diag"
 	"kitsoki/pkg/engine"
 )
 
@@ -20,7 +23,10 @@ type checker struct {
 }
 
 func (c *checker) fail(p Pos, format string, a ...any) *Failure {
-	c.fails = append(c.fails, Failure{Turn: c.turn, Pos: p, Message: fmt.Sprintf(format, a...), State: c.state, Events: lastEvents(c.events, 8)})
+	// a message may quote the run's values (a guard's error quotes a
+	// world value int() could not parse): bounded as a finding's is
+	msg := diag.ClipMessage(fmt.Sprintf(format, a...))
+	c.fails = append(c.fails, Failure{Turn: c.turn, Pos: p, Message: msg, State: c.state, Events: lastEvents(c.events, 8)})
 	return &c.fails[len(c.fails)-1]
 }
 
@@ -187,13 +193,33 @@ func (c *checker) viewChecks(t *Turn, view string) (mismatch *Failure) {
 		case costErr != nil:
 			c.fail(t.at("expect_view_matches"), "expect_view_matches: %v", costErr)
 		case !re.MatchString(view):
-			mismatch = c.fail(t.at("expect_view_matches"), "expect_view_matches: view does not match %q\nview: %q", *t.ExpectViewMatches, view)
+			mismatch = c.fail(t.at("expect_view_matches"), "expect_view_matches: view does not match %q\nview: %s", *t.ExpectViewMatches, shownView(view))
 		}
 	}
 	if t.ExpectNoView && view != "" {
-		c.fail(t.at("expect_no_view"), "expect_no_view: view is not empty: %q", view)
+		c.fail(t.at("expect_no_view"), "expect_no_view: view is not empty: %s", shownView(view))
 	}
 	return mismatch
+}
+
+// viewShown is how much of a view a failure quotes: a story rendering
+// megabytes on every turn would otherwise put them in the terminal, the
+// --format github annotations and the JUnit report of every failing
+// fixture (TestFailureQuotesABoundedView).
+const viewShown = 4 << 10
+
+// shownView is view quoted for a failure: whole up to viewShown bytes,
+// else its start, cut on a rune, and its length (the --json report
+// holds the whole view).
+func shownView(view string) string {
+	if len(view) <= viewShown {
+		return strconv.Quote(view)
+	}
+	cut := viewShown
+	for cut > 0 && !utf8.RuneStart(view[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%q… (%d bytes in all; the --json report holds the whole view)", view[:cut], len(view))
 }
 
 const kindDispatched = "harness.dispatched"

@@ -42,10 +42,16 @@ func LintStorySources(app string, st *story.Story) ([]diag.Diagnostic, map[strin
 // lint checks fixtures against their story: unknown intents and states,
 // unused stubs, assertions never evaluated, missing named files.
 func lint(st *story.Story, fxs []*Fixture) []diag.Diagnostic {
+	return lintState(st, fxs).ds
+}
+
+// lintState is lint's work, with the state it ends in.
+func lintState(st *story.Story, fxs []*Fixture) *fixtureLint {
+	fl := &fixtureLint{}
 	if st == nil || len(fxs) == 0 {
-		return nil // nothing to check: the story is not folded for nothing
+		return fl // nothing to check: the story is not folded for nothing
 	}
-	fl := fixtureLint{root: st, ix: indexFolded(st)}
+	fl.root, fl.ix = st, indexFolded(st)
 	for _, fx := range fxs {
 		fl.fx = fx
 		from := len(fl.ds)
@@ -62,7 +68,7 @@ func lint(st *story.Story, fxs []*Fixture) []diag.Diagnostic {
 			}
 		}
 	}
-	return fl.ds
+	return fl
 }
 
 // fixtureLint is lint's state.

@@ -2,8 +2,14 @@ package flowtest
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"kitsoki/pkg/diag"
+	storylint "kitsoki/pkg/lint"
+	"kitsoki/pkg/story"
 )
 
 // Judging a guard ahead of a run is bounded well below the run's own
@@ -87,5 +93,45 @@ states:
 	got := ruleFindings(t, ruleGuardError, files, fx.String())
 	if len(got) == 0 || len(got) >= n {
 		t.Fatalf("%d flow-guard-error findings for %d fixtures: want the first judged (about %d fit the budget), the rest not", len(got), n, judgeWork/(15000*15030))
+	}
+}
+
+// The following visits every arm an intent reaches on every turn: a
+// story of many arms whose guards are all certainly false, under a long
+// fixture, made arms times turns times the walks of a turn of visits (1,000
+// arms of world.x == N on 1,000 turns: 7.8 s of validate's CPU). The
+// story's visits share one budget: past it every guard is left
+// unjudged, so the visits that gather values stop at about
+// judgeVisitBytes/visitCost, while the first turns are still judged.
+func TestLintGuardVisitsBounded(t *testing.T) {
+	var arms strings.Builder
+	const nArms, nTurns = 1000, 300
+	for i := range nArms {
+		fmt.Fprintf(&arms, "        - when: 'world.x == %d'\n          target: done\n", i)
+	}
+	dir := t.TempDir()
+	app := filepath.Join(dir, "app.yaml")
+	src := "app: {id: arms}\nroot: lobby\nworld:\n  x: {type: int, default: -1}\nintents:\n  go: {}\nstates:\n  lobby:\n    on:\n      go:\n" + arms.String() + "        - target: lobby\n  done: {terminal: true}\n"
+	if err := os.WriteFile(app, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	st, ds := storylint.Load(app, story.Options{})
+	if st == nil || diag.HasErrors(ds) {
+		t.Fatal(ds)
+	}
+	judged := func(turns int) int {
+		fxs, pds := parse("flows/r.yaml", []byte("test_kind: flow\ninitial_state: lobby\nturns:\n"+strings.Repeat("  - intent: {name: go}\n", turns)))
+		if diag.HasErrors(pds) {
+			t.Fatal(pds)
+		}
+		return lintState(st, fxs).guards.evals
+	}
+	perTurn := judged(1)
+	if perTurn < nArms {
+		t.Fatalf("one turn gathered values for %d guards, want every one of the %d arms judged (all certainly false)", perTurn, nArms)
+	}
+	limit := judgeVisitBytes/visitCost + perTurn
+	if got := judged(nTurns); got > limit || perTurn*nTurns <= limit {
+		t.Errorf("%d turns gathered values for %d guards (%d a turn): want at most about %d, the story's visit budget", nTurns, got, perTurn, limit)
 	}
 }

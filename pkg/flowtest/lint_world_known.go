@@ -207,29 +207,15 @@ func (l *fixtureLint) guardValue(when string, t *Turn) (val, known bool) {
 // and the same of slots are judged; any other use of either root
 // (world[x], len(world)) is not.
 func (l *fixtureLint) guardEval(when string, t *Turn) (val, known bool, err error) {
-	if l.world == nil || strings.Contains(when, "now(") {
+	if l.world == nil || l.guards.visits > judgeVisitBytes {
 		return false, false, nil
 	}
-	p, cerr := l.guards.compile(when)
-	if cerr != nil {
-		return false, false, nil
-	}
-	roots, all := p.Roots()
-	if all {
-		return false, false, nil
-	}
-	for _, r := range roots {
-		if r != "world" && r != "slots" && r != "event" {
-			return false, false, nil
-		}
-	}
-	wkeys, wplain := p.MemberReads("world")
-	skeys, splain := p.MemberReads("slots")
-	if !wplain || !splain {
+	g := l.guards.compile(when)
+	if g == nil {
 		return false, false, nil
 	}
 	world := map[string]any{}
-	for _, k := range wkeys {
+	for _, k := range g.wkeys {
 		v, ok := l.world.get(k)
 		if !ok {
 			return false, false, nil
@@ -237,14 +223,14 @@ func (l *fixtureLint) guardEval(when string, t *Turn) (val, known bool, err erro
 		world[k] = v
 	}
 	slots := map[string]any{}
-	for _, name := range skeys {
+	for _, name := range g.skeys {
 		v, ok := sentSlot(t, name)
 		if !ok && !l.unsentSlot(t, name) {
 			return false, false, nil
 		}
 		slots[name] = v
 	}
-	return l.guards.eval(p, world, slots)
+	return l.guards.eval(g.p, world, slots)
 }
 
 // Judging a guard ahead of a run is bounded well below a run's own
@@ -265,11 +251,31 @@ func (l *fixtureLint) guardEval(when string, t *Turn) (val, known bool, err erro
 // rest are left unjudged, so fixtures sending a new slot value on every
 // turn cannot make each arm's large guard of max(world.l) scans over a
 // large list a cost per turn (TestLintJudgementsShareOneBudget).
+//
+// The following visits the arms an intent reaches on every turn, each
+// visit gathering the values its guard reads to look its judgement up:
+// a story of many arms whose guards are all certainly false, under
+// fixtures of many turns, cost arms times turns of visits (1,000 arms of
+// world.x == N on 1,000 turns: three million). The story's visits
+// together spend at most judgeVisitBytes (visitCost each, plus the bytes
+// of values gathered), then every guard is left unjudged
+// (TestLintGuardVisitsBounded).
 type guardJudge struct {
-	progs  map[string]*expr.Program
-	perrs  map[string]error
+	guards map[string]*judgedGuard // by guard text; nil: not judgeable
 	judged map[string]judgement
 	work   int64 // judgeWork spent
+	visits int64 // judgeVisitBytes spent
+	// evals counts the guard visits that gathered values, for tests
+	evals int
+}
+
+// judgedGuard is a guard compiled once with what it reads: only
+// world.K, world?.K, world["K"] and the same of slots are judged; any
+// other use of either root (world[x], len(world)), another root or
+// now() makes the guard unjudgeable.
+type judgedGuard struct {
+	p            *expr.Program
+	wkeys, skeys []string
 }
 
 // judgeWork is what one story's judgements may spend, in bytes of guard
@@ -278,33 +284,61 @@ type guardJudge struct {
 // story's.
 const judgeWork = 100 * (16 << 10) * (16 << 10)
 
+// judgeVisitBytes is what one story's guard visits may spend, far above
+// any corpus story's; visitCost is one visit's fixed part (the maps
+// built and the lookup).
+const (
+	judgeVisitBytes = 64 << 20
+	visitCost       = 256
+)
+
 type judgement struct {
 	val, known bool
 	err        error
 }
 
-func (j *guardJudge) compile(when string) (*expr.Program, error) {
-	if p, ok := j.progs[when]; ok {
-		return p, nil
+// compile is when's guard, compiled once, or nil when it is not judged.
+func (j *guardJudge) compile(when string) *judgedGuard {
+	if g, ok := j.guards[when]; ok {
+		return g
 	}
-	if err, ok := j.perrs[when]; ok {
-		return nil, err
+	if j.guards == nil {
+		j.guards = map[string]*judgedGuard{}
 	}
-	if j.progs == nil {
-		j.progs, j.perrs = map[string]*expr.Program{}, map[string]error{}
+	g := judgeable(when)
+	j.guards[when] = g
+	return g
+}
+
+func judgeable(when string) *judgedGuard {
+	if strings.Contains(when, "now(") {
+		return nil
 	}
 	p, err := expr.CompileGuard(when)
 	if err != nil {
-		j.perrs[when] = err
-		return nil, err
+		return nil
 	}
-	j.progs[when] = p
-	return p, nil
+	roots, all := p.Roots()
+	if all {
+		return nil
+	}
+	for _, r := range roots {
+		if r != "world" && r != "slots" && r != "event" {
+			return nil
+		}
+	}
+	wkeys, wplain := p.MemberReads("world")
+	skeys, splain := p.MemberReads("slots")
+	if !wplain || !splain {
+		return nil
+	}
+	return &judgedGuard{p: p, wkeys: wkeys, skeys: skeys}
 }
 
 func (j *guardJudge) eval(p *expr.Program, world, slots map[string]any) (val, known bool, err error) {
+	j.evals++
 	in, jerr := json.Marshal([2]map[string]any{world, slots})
-	if jerr != nil || len(in) > expr.JudgeInput {
+	if j.visits += visitCost + int64(len(in)); jerr != nil || len(in) > expr.JudgeInput {
 		return false, false, nil
 	}
 	key := p.Source() + "\x00" + string(in)
