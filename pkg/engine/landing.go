@@ -82,30 +82,30 @@ func (r *runner) flushHeld(held []Event) error {
 // So it does when a failure's on_error names no state ("." included, which
 // upstream looks up as written here): its dispatch fails, its binds and
 // last_error are never written, and the turn goes on where the machine
-// rests (conformance synthetic-on-error-not-found).
-func (r *runner) dispatchSynthetic(ctx context.Context, calls []pendingCall) (*redirect, error) {
+// rests (conformance synthetic-on-error-not-found); dropped reports that.
+func (r *runner) dispatchSynthetic(ctx context.Context, calls []pendingCall) (rd *redirect, dropped bool, err error) {
 	pre := r.landingWorld()
 	var held []Event
 	prev := r.t.tentative
 	r.t.tentative = &held
-	rd, err := r.dispatchCalls(ctx, calls)
+	rd, err = r.dispatchCalls(ctx, calls)
 	r.t.tentative = prev
 	if err == nil && rd != nil {
 		if res, rerr := r.resolveTarget(ctx, r.dispatchBase(rd.e.owner), rd.e.OnError, nil, false); rerr != nil || res.stay {
 			r.note(Note{Kind: "on_error", State: r.statePath(), Text: fmt.Sprintf("on_error target state %q not found: the calls' results are dropped, as upstream", rd.e.OnError), Error: rd.err})
 			r.world, r.written, r.journal = pre.world, pre.writtenHow, pre.journal
-			return nil, nil
+			return nil, true, nil
 		}
 	}
 	if err == nil && rd == nil && len(calls) > 0 && r.landingViewFails(ctx) {
 		r.note(Note{Kind: "view", State: r.statePath(), Text: "the view cannot render after the calls: their results are dropped, as upstream"})
 		r.world, r.written, r.journal = pre.world, pre.writtenHow, pre.journal
-		return nil, nil
+		return nil, false, nil
 	}
 	if e := r.flushHeld(held); e != nil {
-		return rd, e
+		return rd, false, e
 	}
-	return rd, err
+	return rd, false, err
 }
 
 // settleSynthetic settles the step of a turn no user intent asked for (a

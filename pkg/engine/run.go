@@ -691,6 +691,9 @@ func (r *runner) renderView(ctx context.Context, slots map[string]any) string {
 	v, err := r.restingView(ctx, slots, turnSlots)
 	empty := v == "" && err == nil // a failed render is not an empty one
 	said := r.turnSaid(empty)
+	if r.capPostBindAtExit() {
+		said = nil // the re-render from before the pass shows alone
+	}
 	// a redirect in the post-bind pass shows no banner (conformance
 	// postbind-redirect-view)
 	redirected := r.t.redirectErr != "" && r.t.emitSay < 0
@@ -723,6 +726,13 @@ func (r *runner) renderView(ctx context.Context, slots map[string]any) string {
 		return r.withBanner(ctx, v, err, turnSlots)
 	}
 	return v
+}
+
+// capPostBindAtExit reports whether the depth cap cut a post-bind round
+// whose landing is an exit: with no view there, upstream shows the view
+// from before the pass (conformance cap-postbind-exit-view).
+func (r *runner) capPostBindAtExit() bool {
+	return r.t.capView != "" && r.t.capPostBind && r.isExitPath(r.t.capView) && r.t.emitSay >= 0 && r.t.prePass != nil && !r.t.noView
 }
 
 // postGateView is the view of a turn whose post-bind pass stopped at a
@@ -772,6 +782,10 @@ func (r *runner) withBanner(ctx context.Context, v string, err error, turnSlots 
 func (r *runner) restingView(ctx context.Context, slots, turnSlots map[string]any) (string, error) {
 	switch {
 	case r.t.capView != "" && r.t.capPostBind:
+		if r.capPostBindAtExit() {
+			v, _ := r.renderPrePass(ctx, turnSlots)
+			return v, nil
+		}
 		// the capped post-bind round's landing, live (conformance
 		// cap-postbind-view, cap-postbind-origin-view)
 		return r.renderAt(ctx, r.t.capView, r.world.Snapshot(), nil, false)

@@ -287,6 +287,12 @@ func (r *runner) statePath() string {
 	return ""
 }
 
+// isExitPath reports whether path is an exit's encoded state
+// (__exit__NAME), which the story holds no state for.
+func (r *runner) isExitPath(path string) bool {
+	return strings.HasPrefix(path, "__exit__") && r.m.States[path] == nil
+}
+
 // placeAt resolves SessionOptions.StartState to a leaf (or a parallel
 // configuration) without running any on_enter (story-runtime.md §0).
 func (r *runner) placeAt(spec string) error {

@@ -31,14 +31,25 @@ func (r *runner) settle(ctx context.Context, st *step) error {
 		if r.t.targetPre != nil && c.hops == 0 {
 			r.t.targetWalk = r.world.Snapshot()
 		}
-		dispatch := r.dispatchCalls
+		var rd *redirect
+		var dropped bool
+		var err error
 		if r.t.synthetic {
-			dispatch = r.dispatchSynthetic
+			rd, dropped, err = r.dispatchSynthetic(ctx, st.calls)
+		} else {
+			rd, err = r.dispatchCalls(ctx, st.calls)
 		}
-		rd, err := dispatch(ctx, st.calls)
 		st.calls = nil
 		if err != nil {
 			return err
+		}
+		if dropped && len(c.nested) > 0 {
+			// a landing's call failing into an on_error that names no
+			// state fails upstream's nested dispatch: the chain is
+			// swallowed, as a user turn's (conformance
+			// synthetic-landing-call-fails, landing-call-stays)
+			r.swallowed(c.origin, c.originAt)
+			return nil
 		}
 		if rd == nil {
 			if len(c.nested) > 0 && r.landingViewFails(ctx) {
