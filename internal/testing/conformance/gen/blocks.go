@@ -18,8 +18,13 @@ type block struct {
 	folded bool
 }
 
-// MarshalYAML writes the text in its block style.
+// MarshalYAML writes the text in its block style, or double-quoted where
+// blockable says a block of it would not read back (yaml.v3 would write a
+// multi-line string as a literal block all the same).
 func (b block) MarshalYAML() (any, error) {
+	if !blockable(b.text) {
+		return &yaml.Node{Kind: yaml.ScalarNode, Value: b.text, Style: yaml.DoubleQuotedStyle}, nil
+	}
 	n := &yaml.Node{Kind: yaml.ScalarNode, Value: b.text, Style: yaml.LiteralStyle}
 	if b.folded && !strings.HasSuffix(b.text, "\n\n") {
 		n.Style = yaml.FoldedStyle
@@ -124,6 +129,22 @@ func (b *blockGen) text(s string) block {
 		s = strings.ReplaceAll(s, " ", "\n") + "\n"
 	}
 	return block{text: s, folded: b.chance(50)}
+}
+
+// blockable reports whether yaml.v3 writes text as a block it reads back
+// in any nesting: not blank, no tab or carriage return, no line that
+// starts or ends with a blank (a leading blank or break makes it write an
+// indentation indicator it then cannot read inside a sequence).
+func blockable(text string) bool {
+	if strings.TrimSpace(text) == "" || strings.ContainsAny(text, "\t\r") || strings.HasPrefix(text, "\n") {
+		return false
+	}
+	for _, l := range strings.Split(text, "\n") {
+		if strings.TrimSpace(l) != l {
+			return false
+		}
+	}
+	return true
 }
 
 func (b *blockGen) chance(pct int) bool      { return b.rnd.IntN(100) < pct }
