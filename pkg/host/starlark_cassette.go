@@ -88,7 +88,7 @@ type rawRequest struct {
 }
 
 // ParseHTTPCassette parses a kind: http_cassette file; path labels errors.
-// record_mode (none, new_episodes, all) sets the record mode; see
+// record_mode (none, once, new_episodes, all) sets the record mode; see
 // SetRecordMode and Flush.
 func ParseHTTPCassette(path string, data []byte) (*HTTPCassette, error) {
 	var raw rawCassette
@@ -100,9 +100,9 @@ func ParseHTTPCassette(path string, data []byte) (*HTTPCassette, error) {
 		return nil, fmt.Errorf("%s: kind is %q; an http cassette says kind: http_cassette", path, raw.Kind)
 	}
 	switch raw.RecordMode {
-	case "", recordNone, recordNewEpisodes, recordAll:
+	case "", recordNone, recordOnce, recordNewEpisodes, recordAll:
 	default:
-		return nil, fmt.Errorf("%s: record_mode %q is not one of none, new_episodes, all", path, raw.RecordMode)
+		return nil, fmt.Errorf("%s: record_mode %q is not one of none, once, new_episodes, all", path, raw.RecordMode)
 	}
 	lines := listLines(node, "exchanges")
 	c := &HTTPCassette{Path: path}
@@ -149,7 +149,7 @@ func ParseHTTPCassette(path string, data []byte) (*HTTPCassette, error) {
 		c.Exchanges = append(c.Exchanges, ex)
 	}
 	c.played = make([]bool, len(c.Exchanges))
-	if raw.RecordMode != "" && raw.RecordMode != recordNone {
+	if raw.RecordMode != "" && raw.RecordMode != recordNone && raw.RecordMode != recordOnce {
 		if err := c.SetRecordMode(raw.RecordMode); err != nil {
 			return nil, err
 		}

@@ -31,7 +31,7 @@ func TestHTTPCassetteRecord(t *testing.T) {
 	cpath := filepath.Join(dir, "c.http.yaml")
 	storytest.WriteFile(t, cpath, fmt.Sprintf("kind: http_cassette\nexchanges:\n  - request: { method: GET, url: %q }\n    response: { status: 200, body: '{\"path\":\"/recorded-old\"}' }\n", srv.URL+"/old"))
 	c := loadHTTP(t, cpath)
-	if err := c.SetRecordMode("sometimes"); err == nil || !strings.Contains(err.Error(), "not one of none, new_episodes, all") {
+	if err := c.SetRecordMode("sometimes"); err == nil || !strings.Contains(err.Error(), "not one of none, once, new_episodes, all") {
 		t.Errorf("bad mode: %v", err)
 	}
 	if err := c.SetRecordMode("1"); err != nil {
