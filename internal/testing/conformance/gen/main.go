@@ -99,6 +99,10 @@
 // inspect calls answered by cassettes, failures, binds; fixtures with
 // each kind of cassette, host_bindings and stubs (-known adds YAML
 // integer literals reaching a script and kitsoki's wider dialect).
+// -cassettes (starlark kind) writes the HTTP cassettes in the forms real
+// ones take (cassettes.go): exchanges under request: or under both
+// request: and match: (another url in each), record_mode none, once or
+// empty, lower-case methods.
 // -kind host writes stories that call host namespaces from on_enter, arms
 // and on_complete, sync and in the background (host.go), with fixtures
 // feeding every stub form and asserting calls, inbox and jobs
@@ -180,12 +184,12 @@ func main() {
 
 func run(args []string) error {
 	if len(args) == 0 {
-		return fmt.Errorf("usage: gen write [-n N] [-seed S] [-known] [-emits] [-trail] [-extras] [-more] [-gates] [-override] [-deep] [-jobs] [-redirects] [-wide] [-blocks] [-real] [-from DIR] [-kind flow|legacy|tmpl|agent|view|starlark|host|intent|expect|import|phase|intentfix|lint|mutate|storymut] DIR | gen diff DIR")
+		return fmt.Errorf("usage: gen write [-n N] [-seed S] [-known] [-emits] [-trail] [-extras] [-more] [-gates] [-override] [-deep] [-jobs] [-redirects] [-wide] [-blocks] [-cassettes] [-real] [-from DIR] [-kind flow|legacy|tmpl|agent|view|starlark|host|intent|expect|import|phase|intentfix|lint|mutate|storymut] DIR | gen diff DIR")
 	}
 	switch args[0] {
 	case "write":
 		n, seed, dir, known, emits, trail, extras, real, kind, from := 300, uint64(1), "", false, false, false, false, false, "flow", ""
-		more, gates, override, deep, jobs, redirects, wide, blocks := false, false, false, false, false, false, false, false
+		more, gates, override, deep, jobs, redirects, wide, blocks, cassettes := false, false, false, false, false, false, false, false, false
 		rest := args[1:]
 		for len(rest) > 0 {
 			switch {
@@ -231,6 +235,8 @@ func run(args []string) error {
 				wide, rest = true, rest[1:]
 			case rest[0] == "-blocks":
 				blocks, rest = true, rest[1:]
+			case rest[0] == "-cassettes":
+				cassettes, rest = true, rest[1:]
 			default:
 				dir, rest = rest[0], rest[1:]
 			}
@@ -250,7 +256,7 @@ func run(args []string) error {
 		case "view":
 			return writeView(dir, n, seed, blocks)
 		case "starlark":
-			return writeStarlark(dir, n, seed, known)
+			return writeStarlark(dir, n, seed, known, cassettes)
 		case "host":
 			if real {
 				return writeHostReal(dir, n, seed)
