@@ -62,6 +62,9 @@ type HTTPExchange struct {
 	Headers    map[string]string
 	Body       string
 	Line       int
+	// fromRequest: written under request:, whose url_pattern upstream
+	// matches by but leaves out of the miss list (it prints the url alone).
+	fromRequest bool
 }
 
 // maxCassette bounds a cassette file.
@@ -113,14 +116,14 @@ func ParseHTTPCassette(path string, data []byte) (*HTTPCassette, error) {
 			line = lines[i]
 			where = fmt.Sprintf("%s:%d: exchanges[%d]", path, line, i)
 		}
-		req := cmp.Or(e.Match, e.Request)
+		req := cmp.Or(e.Request, e.Match) // upstream's order: request: wins over match:
 		if req == nil {
 			return nil, fmt.Errorf("%s: needs match: (or request:) with method and url or url_pattern", where)
 		}
 		if e.Resp == nil {
 			return nil, fmt.Errorf("%s: needs a response: with a status", where)
 		}
-		ex := HTTPExchange{Method: strings.ToUpper(strings.TrimSpace(req.Method)), MethodText: req.Method, URL: req.URL, Status: e.Resp.Status, Headers: e.Resp.Headers, Line: line}
+		ex := HTTPExchange{Method: strings.ToUpper(strings.TrimSpace(req.Method)), MethodText: req.Method, URL: req.URL, Status: e.Resp.Status, Headers: e.Resp.Headers, Line: line, fromRequest: e.Request != nil}
 		if req.URLPattern != "" {
 			re, err := regexp.Compile(req.URLPattern)
 			if err != nil {
@@ -241,11 +244,15 @@ func (c *HTTPCassette) Answer(method, url string) (*HTTPExchange, error) {
 	return nil, fmt.Errorf("starlark http replay: no episode matched %s %s; available: %s", method, url, strings.Join(all, ", "))
 }
 
-// label is an exchange as the miss error lists it: "METHOD url-or-pattern".
+// label is an exchange as the miss error lists it: "METHOD url-or-pattern"
+// ("METHOD url" for one under request:, upstream's).
 func (e *HTTPExchange) label() string {
 	u := e.URL
-	if u == "" && e.URLPattern != nil {
+	if u == "" && e.URLPattern != nil && !e.fromRequest {
 		u = e.URLPattern.String()
+	}
+	if e.fromRequest {
+		return cmp.Or(e.MethodText, e.Method) + " " + u // untrimmed: "GET " for a pattern
 	}
 	return strings.TrimSpace(cmp.Or(e.MethodText, e.Method) + " " + u)
 }
