@@ -62,8 +62,9 @@ type HTTPExchange struct {
 	Headers    map[string]string
 	Body       string
 	Line       int
-	// fromRequest: written under request:, whose url_pattern upstream
-	// matches by but leaves out of the miss list (it prints the url alone).
+	// fromRequest: written under request:, where upstream reads no
+	// url_pattern (an exchange without url matches any) and the miss list
+	// prints "METHOD url" untrimmed.
 	fromRequest bool
 }
 
@@ -124,14 +125,14 @@ func ParseHTTPCassette(path string, data []byte) (*HTTPCassette, error) {
 			return nil, fmt.Errorf("%s: needs a response: with a status", where)
 		}
 		ex := HTTPExchange{Method: strings.ToUpper(strings.TrimSpace(req.Method)), MethodText: req.Method, URL: req.URL, Status: e.Resp.Status, Headers: e.Resp.Headers, Line: line, fromRequest: e.Request != nil}
-		if req.URLPattern != "" {
+		if req.URLPattern != "" && !ex.fromRequest { // upstream reads no url_pattern under request:
 			re, err := regexp.Compile(req.URLPattern)
 			if err != nil {
 				return nil, fmt.Errorf("%s: url_pattern %q is not a valid regular expression: %v", where, req.URLPattern, err)
 			}
 			ex.URLPattern, ex.urlInsts = re, recost.Insts(req.URLPattern)
 		}
-		if ex.URL == "" && ex.URLPattern == nil {
+		if ex.URL == "" && ex.URLPattern == nil && !ex.fromRequest { // request: without a url matches any
 			return nil, fmt.Errorf("%s: needs url or url_pattern", where)
 		}
 		ex.Status = cmp.Or(ex.Status, 200) // a response without a status is a plain success
@@ -248,11 +249,11 @@ func (c *HTTPCassette) Answer(method, url string) (*HTTPExchange, error) {
 // ("METHOD url" for one under request:, upstream's).
 func (e *HTTPExchange) label() string {
 	u := e.URL
-	if u == "" && e.URLPattern != nil && !e.fromRequest {
+	if u == "" && e.URLPattern != nil {
 		u = e.URLPattern.String()
 	}
 	if e.fromRequest {
-		return cmp.Or(e.MethodText, e.Method) + " " + u // untrimmed: "GET " for a pattern
+		return cmp.Or(e.MethodText, e.Method) + " " + u // untrimmed: "GET " without a url
 	}
 	return strings.TrimSpace(cmp.Or(e.MethodText, e.Method) + " " + u)
 }

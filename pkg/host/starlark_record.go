@@ -81,8 +81,11 @@ func (c *HTTPCassette) Flush() error {
 		URL        string `yaml:"url,omitempty"`
 		URLPattern string `yaml:"url_pattern,omitempty"`
 	}
+	// an exchange matched by a pattern goes under match:: upstream reads
+	// no url_pattern under request:, where it would match any url
 	type ex struct {
-		Request req  `yaml:"request"`
+		Match   *req `yaml:"match,omitempty"`
+		Request *req `yaml:"request,omitempty"`
 		Resp    resp `yaml:"response"`
 	}
 	out := struct {
@@ -91,11 +94,13 @@ func (c *HTTPCassette) Flush() error {
 		Exchanges  []ex   `yaml:"exchanges"`
 	}{Kind: "http_cassette", RecordMode: recordNone}
 	for _, e := range c.Exchanges {
-		r := req{Method: e.Method, URL: e.URL}
+		r := &req{Method: e.Method, URL: e.URL}
+		x := ex{Request: r, Resp: resp{Status: e.Status, Headers: e.Headers, Body: e.Body}}
 		if e.URLPattern != nil {
 			r.URLPattern = e.URLPattern.String()
+			x.Match, x.Request = r, nil
 		}
-		out.Exchanges = append(out.Exchanges, ex{Request: r, Resp: resp{Status: e.Status, Headers: e.Headers, Body: e.Body}})
+		out.Exchanges = append(out.Exchanges, x)
 	}
 	b, err := yaml.Marshal(out)
 	if err != nil {
