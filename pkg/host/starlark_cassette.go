@@ -62,6 +62,10 @@ type HTTPExchange struct {
 	Headers    map[string]string
 	Body       string
 	Line       int
+	// fromRequest: written under request:, where upstream reads no
+	// url_pattern (an exchange without url matches any) and the miss list
+	// prints "METHOD url" untrimmed.
+	fromRequest bool
 }
 
 // maxCassette bounds a cassette file.
@@ -88,7 +92,7 @@ type rawRequest struct {
 }
 
 // ParseHTTPCassette parses a kind: http_cassette file; path labels errors.
-// record_mode (none, new_episodes, all) sets the record mode; see
+// record_mode (none, once, new_episodes, all) sets the record mode; see
 // SetRecordMode and Flush.
 func ParseHTTPCassette(path string, data []byte) (*HTTPCassette, error) {
 	var raw rawCassette
@@ -100,9 +104,9 @@ func ParseHTTPCassette(path string, data []byte) (*HTTPCassette, error) {
 		return nil, fmt.Errorf("%s: kind is %q; an http cassette says kind: http_cassette", path, raw.Kind)
 	}
 	switch raw.RecordMode {
-	case "", recordNone, recordNewEpisodes, recordAll:
+	case "", recordNone, recordOnce, recordNewEpisodes, recordAll:
 	default:
-		return nil, fmt.Errorf("%s: record_mode %q is not one of none, new_episodes, all", path, raw.RecordMode)
+		return nil, fmt.Errorf("%s: record_mode %q is not one of none, once, new_episodes, all", path, raw.RecordMode)
 	}
 	lines := listLines(node, "exchanges")
 	c := &HTTPCassette{Path: path}
@@ -113,22 +117,22 @@ func ParseHTTPCassette(path string, data []byte) (*HTTPCassette, error) {
 			line = lines[i]
 			where = fmt.Sprintf("%s:%d: exchanges[%d]", path, line, i)
 		}
-		req := cmp.Or(e.Match, e.Request)
+		req := cmp.Or(e.Request, e.Match) // upstream's order: request: wins over match:
 		if req == nil {
 			return nil, fmt.Errorf("%s: needs match: (or request:) with method and url or url_pattern", where)
 		}
 		if e.Resp == nil {
 			return nil, fmt.Errorf("%s: needs a response: with a status", where)
 		}
-		ex := HTTPExchange{Method: strings.ToUpper(strings.TrimSpace(req.Method)), MethodText: req.Method, URL: req.URL, Status: e.Resp.Status, Headers: e.Resp.Headers, Line: line}
-		if req.URLPattern != "" {
+		ex := HTTPExchange{Method: strings.ToUpper(strings.TrimSpace(req.Method)), MethodText: req.Method, URL: req.URL, Status: e.Resp.Status, Headers: e.Resp.Headers, Line: line, fromRequest: e.Request != nil}
+		if req.URLPattern != "" && !ex.fromRequest { // upstream reads no url_pattern under request:
 			re, err := regexp.Compile(req.URLPattern)
 			if err != nil {
 				return nil, fmt.Errorf("%s: url_pattern %q is not a valid regular expression: %v", where, req.URLPattern, err)
 			}
 			ex.URLPattern, ex.urlInsts = re, recost.Insts(req.URLPattern)
 		}
-		if ex.URL == "" && ex.URLPattern == nil {
+		if ex.URL == "" && ex.URLPattern == nil && !ex.fromRequest { // request: without a url matches any
 			return nil, fmt.Errorf("%s: needs url or url_pattern", where)
 		}
 		ex.Status = cmp.Or(ex.Status, 200) // a response without a status is a plain success
@@ -149,7 +153,7 @@ func ParseHTTPCassette(path string, data []byte) (*HTTPCassette, error) {
 		c.Exchanges = append(c.Exchanges, ex)
 	}
 	c.played = make([]bool, len(c.Exchanges))
-	if raw.RecordMode != "" && raw.RecordMode != recordNone {
+	if raw.RecordMode != "" && raw.RecordMode != recordNone && raw.RecordMode != recordOnce {
 		if err := c.SetRecordMode(raw.RecordMode); err != nil {
 			return nil, err
 		}
@@ -241,11 +245,15 @@ func (c *HTTPCassette) Answer(method, url string) (*HTTPExchange, error) {
 	return nil, fmt.Errorf("starlark http replay: no episode matched %s %s; available: %s", method, url, strings.Join(all, ", "))
 }
 
-// label is an exchange as the miss error lists it: "METHOD url-or-pattern".
+// label is an exchange as the miss error lists it: "METHOD url-or-pattern"
+// ("METHOD url" for one under request:, upstream's).
 func (e *HTTPExchange) label() string {
 	u := e.URL
 	if u == "" && e.URLPattern != nil {
 		u = e.URLPattern.String()
+	}
+	if e.fromRequest {
+		return cmp.Or(e.MethodText, e.Method) + " " + u // untrimmed: "GET " without a url
 	}
 	return strings.TrimSpace(cmp.Or(e.MethodText, e.Method) + " " + u)
 }

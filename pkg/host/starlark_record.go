@@ -15,23 +15,24 @@ import (
 // KITSOKI_HTTP_CASSETTE_RECORD).
 const (
 	recordNone        = "none"         // replay only (default)
+	recordOnce        = "once"         // record only a cassette that does not exist yet: a read one replays as none
 	recordNewEpisodes = "new_episodes" // replay, and record what the cassette lacks
 	recordAll         = "all"          // ignore the recording, record everything afresh
 )
 
 // SetRecordMode switches the cassette to recording: a request it cannot
 // answer (new_episodes) or every request (all) goes to the network and is
-// added; Flush writes the file. "1" and "true" mean new_episodes, ""
-// and "0"/"false" none.
+// added; Flush writes the file. "1" and "true" mean new_episodes, "",
+// "0"/"false" none, and so does once: the cassette was read, so it exists.
 func (c *HTTPCassette) SetRecordMode(mode string) error {
 	switch strings.ToLower(strings.TrimSpace(mode)) {
-	case "", "0", "false", recordNone:
+	case "", "0", "false", recordNone, recordOnce:
 		mode = recordNone
 	case "1", "true", recordNewEpisodes:
 		mode = recordNewEpisodes
 	case recordAll:
 	default:
-		return fmt.Errorf("http cassette %s: record mode %q is not one of none, new_episodes, all", c.Path, mode)
+		return fmt.Errorf("http cassette %s: record mode %q is not one of none, once, new_episodes, all", c.Path, mode)
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -80,8 +81,11 @@ func (c *HTTPCassette) Flush() error {
 		URL        string `yaml:"url,omitempty"`
 		URLPattern string `yaml:"url_pattern,omitempty"`
 	}
+	// an exchange matched by a pattern goes under match:: upstream reads
+	// no url_pattern under request:, where it would match any url
 	type ex struct {
-		Request req  `yaml:"request"`
+		Match   *req `yaml:"match,omitempty"`
+		Request *req `yaml:"request,omitempty"`
 		Resp    resp `yaml:"response"`
 	}
 	out := struct {
@@ -90,11 +94,13 @@ func (c *HTTPCassette) Flush() error {
 		Exchanges  []ex   `yaml:"exchanges"`
 	}{Kind: "http_cassette", RecordMode: recordNone}
 	for _, e := range c.Exchanges {
-		r := req{Method: e.Method, URL: e.URL}
+		r := &req{Method: e.Method, URL: e.URL}
+		x := ex{Request: r, Resp: resp{Status: e.Status, Headers: e.Headers, Body: e.Body}}
 		if e.URLPattern != nil {
 			r.URLPattern = e.URLPattern.String()
+			x.Match, x.Request = r, nil
 		}
-		out.Exchanges = append(out.Exchanges, ex{Request: r, Resp: resp{Status: e.Status, Headers: e.Headers, Body: e.Body}})
+		out.Exchanges = append(out.Exchanges, x)
 	}
 	b, err := yaml.Marshal(out)
 	if err != nil {

@@ -31,7 +31,7 @@ func TestHTTPCassetteRecord(t *testing.T) {
 	cpath := filepath.Join(dir, "c.http.yaml")
 	storytest.WriteFile(t, cpath, fmt.Sprintf("kind: http_cassette\nexchanges:\n  - request: { method: GET, url: %q }\n    response: { status: 200, body: '{\"path\":\"/recorded-old\"}' }\n", srv.URL+"/old"))
 	c := loadHTTP(t, cpath)
-	if err := c.SetRecordMode("sometimes"); err == nil || !strings.Contains(err.Error(), "not one of none, new_episodes, all") {
+	if err := c.SetRecordMode("sometimes"); err == nil || !strings.Contains(err.Error(), "not one of none, once, new_episodes, all") {
 		t.Errorf("bad mode: %v", err)
 	}
 	if err := c.SetRecordMode("1"); err != nil {
@@ -65,5 +65,27 @@ func TestHTTPCassetteRecord(t *testing.T) {
 	c3 := loadHTTP(t, cpath)
 	if err := c3.Flush(); err != nil {
 		t.Error(err)
+	}
+}
+
+// A flushed exchange matched by a pattern stays a pattern: it is written
+// under match:, since request: reads no url_pattern (upstream's rule) and
+// would then match any url.
+func TestHTTPCassetteFlushKeepsPatterns(t *testing.T) {
+	dir := t.TempDir()
+	cpath := filepath.Join(dir, "c.http.yaml")
+	storytest.WriteFile(t, cpath, "kind: http_cassette\nexchanges:\n  - match: { method: GET, url_pattern: '/old$' }\n    response: { status: 200, body: old }\n  - request: { method: GET, url: 'https://x.test/a' }\n    response: { status: 200, body: a }\n")
+	c := loadHTTP(t, cpath)
+	c.dirty = true
+	if err := c.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	re := loadHTTP(t, cpath)
+	if _, err := re.Answer("GET", "https://x.test/zzz"); err == nil {
+		b, _ := os.ReadFile(cpath)
+		t.Errorf("the flushed pattern exchange answers any url:\n%s", b)
+	}
+	if ex, err := re.Answer("GET", "https://x.test/old"); err != nil || ex.Body != "old" {
+		t.Errorf("the pattern no longer matches: %v %v", ex, err)
 	}
 }

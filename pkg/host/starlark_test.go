@@ -284,7 +284,7 @@ func TestHTTPCassetteParse(t *testing.T) {
 	}, []parseErrCase{
 		{"", "is empty"},
 		{"kind: host_cassette\n", `kind is "host_cassette"`},
-		{"kind: http_cassette\nrecord_mode: always\n", `record_mode "always" is not one of none, new_episodes, all`},
+		{"kind: http_cassette\nrecord_mode: always\n", `record_mode "always" is not one of none, once, new_episodes, all`},
 		{"kind: http_cassette\nexchanges:\n  - response: { status: 200 }\n", "c.yaml:3: exchanges[0]: needs match:"},
 		{"kind: http_cassette\nexchanges:\n  - match: { method: GET }\n    response: { status: 200 }\n", "needs url or url_pattern"},
 		{"kind: http_cassette\nexchanges:\n  - match: { url_pattern: \"(\" }\n    response: { status: 200 }\n", "not a valid regular expression"},

@@ -24,12 +24,20 @@ import (
 	"path/filepath"
 )
 
-// writeHost writes n host stories, story i from seed+i.
-func writeHost(dir string, n int, seed uint64) error {
+// writeHost writes n host stories, story i from seed+i;
+// blocks rewrites their strings as block scalars (-blocks, blocks.go).
+func writeHost(dir string, n int, seed uint64, blocks bool) error {
 	for i := range n {
 		g := newGen(seed + uint64(i))
 		d := filepath.Join(dir, fmt.Sprintf("%03d", i))
-		if err := writeFiles(d, g.hostStory(fmt.Sprintf("genh-%d", seed+uint64(i)))); err != nil {
+		fs := g.hostStory(fmt.Sprintf("genh-%d", seed+uint64(i)))
+		if blocks {
+			bg := newBlockGen(seed + uint64(i))
+			for _, f := range fs {
+				bg.apply(f.body)
+			}
+		}
+		if err := writeFiles(d, fs); err != nil {
 			return err
 		}
 	}

@@ -14,7 +14,7 @@ import (
 func TestHostStoriesRun(t *testing.T) {
 	t.Parallel()
 	const n = 30
-	dir := writeSeeded(t, writeHost, n, 11, "000/app.yaml", "001/flows/f0.yaml", "001/flows/f1.yaml")
+	dir := writeSeeded(t, func(d string, n int, s uint64) error { return writeHost(d, n, s, false) }, n, 11, "000/app.yaml", "001/flows/f0.yaml", "001/flows/f1.yaml")
 	var files []*flowtest.File
 	want := []string{
 		// stub forms

@@ -82,6 +82,10 @@
 // times backward, a cycle the depth cap of 24 ends), guarded arms, arms on
 // a region compound, a terminal region leaf, arms into p, and fixture
 // turns sending the waves.
+// -blocks (flow, legacy, tmpl, view and host kinds) rewrites the story's
+// strings as the YAML block scalars real stories write (blocks.go): views,
+// view elements, say:, host stdout, guards split over lines, targets and
+// set:/with: values, literal and folded, with every chomping.
 // -kind legacy writes the flow kind's stories with fixtures on the legacy
 // path (use_orchestrator: false, upstream's machine alone, as most real
 // fixtures run): every fixture names its start state, and no turn
@@ -95,6 +99,10 @@
 // inspect calls answered by cassettes, failures, binds; fixtures with
 // each kind of cassette, host_bindings and stubs (-known adds YAML
 // integer literals reaching a script and kitsoki's wider dialect).
+// -cassettes (starlark kind) writes the HTTP cassettes in the forms real
+// ones take (cassettes.go): exchanges under request: or under both
+// request: and match: (another url in each), record_mode none, once or
+// empty, lower-case methods.
 // -kind host writes stories that call host namespaces from on_enter, arms
 // and on_complete, sync and in the background (host.go), with fixtures
 // feeding every stub form and asserting calls, inbox and jobs
@@ -176,12 +184,12 @@ func main() {
 
 func run(args []string) error {
 	if len(args) == 0 {
-		return fmt.Errorf("usage: gen write [-n N] [-seed S] [-known] [-emits] [-trail] [-extras] [-more] [-gates] [-override] [-deep] [-jobs] [-redirects] [-wide] [-real] [-from DIR] [-kind flow|legacy|tmpl|agent|view|starlark|host|intent|expect|import|phase|intentfix|lint|mutate|storymut] DIR | gen diff DIR")
+		return fmt.Errorf("usage: gen write [-n N] [-seed S] [-known] [-emits] [-trail] [-extras] [-more] [-gates] [-override] [-deep] [-jobs] [-redirects] [-wide] [-blocks] [-cassettes] [-real] [-from DIR] [-kind flow|legacy|tmpl|agent|view|starlark|host|intent|expect|import|phase|intentfix|lint|mutate|storymut] DIR | gen diff DIR")
 	}
 	switch args[0] {
 	case "write":
 		n, seed, dir, known, emits, trail, extras, real, kind, from := 300, uint64(1), "", false, false, false, false, false, "flow", ""
-		more, gates, override, deep, jobs, redirects, wide := false, false, false, false, false, false, false
+		more, gates, override, deep, jobs, redirects, wide, blocks, cassettes := false, false, false, false, false, false, false, false, false
 		rest := args[1:]
 		for len(rest) > 0 {
 			switch {
@@ -225,6 +233,10 @@ func run(args []string) error {
 				redirects, rest = true, rest[1:]
 			case rest[0] == "-wide":
 				wide, rest = true, rest[1:]
+			case rest[0] == "-blocks":
+				blocks, rest = true, rest[1:]
+			case rest[0] == "-cassettes":
+				cassettes, rest = true, rest[1:]
 			default:
 				dir, rest = rest[0], rest[1:]
 			}
@@ -234,22 +246,22 @@ func run(args []string) error {
 		}
 		switch kind {
 		case "flow":
-			return write(dir, n, seed, genOpts{known: known, emits: emits, trail: trail, extras: extras, more: more, gates: gates, override: override, deep: deep, jobs: jobs, redirects: redirects, wide: wide})
+			return write(dir, n, seed, genOpts{known: known, emits: emits, trail: trail, extras: extras, more: more, gates: gates, override: override, deep: deep, jobs: jobs, redirects: redirects, wide: wide, blocks: blocks})
 		case "legacy":
-			return write(dir, n, seed, genOpts{known: known, emits: emits, trail: trail, extras: extras, more: more, gates: gates, override: override, deep: deep, jobs: jobs, redirects: redirects, wide: wide, legacy: true})
+			return write(dir, n, seed, genOpts{known: known, emits: emits, trail: trail, extras: extras, more: more, gates: gates, override: override, deep: deep, jobs: jobs, redirects: redirects, wide: wide, blocks: blocks, legacy: true})
 		case "tmpl":
-			return writeTmpl(dir, n, seed)
+			return writeTmpl(dir, n, seed, blocks)
 		case "agent":
 			return writeAgent(dir, n, seed)
 		case "view":
-			return writeView(dir, n, seed)
+			return writeView(dir, n, seed, blocks)
 		case "starlark":
-			return writeStarlark(dir, n, seed, known)
+			return writeStarlark(dir, n, seed, known, cassettes)
 		case "host":
 			if real {
 				return writeHostReal(dir, n, seed)
 			}
-			return writeHost(dir, n, seed)
+			return writeHost(dir, n, seed, blocks)
 		case "intent":
 			return writeIntent(dir, n, seed)
 		case "expect":
@@ -287,7 +299,7 @@ func run(args []string) error {
 // genOpts are write's choices beyond the seed: -known, -kind legacy,
 // -emits, -trail, -extras, -more.
 type genOpts struct {
-	known, legacy, emits, trail, extras, more, gates, override, deep, jobs, redirects, wide bool
+	known, legacy, emits, trail, extras, more, gates, override, deep, jobs, redirects, wide, blocks bool
 }
 
 func write(dir string, n int, seed uint64, o genOpts) error {
@@ -320,6 +332,12 @@ func write(dir string, n int, seed uint64, o genOpts) error {
 		}
 		if o.redirects {
 			newRedirectGen(seed + uint64(i)).apply(app)
+		}
+		if o.blocks {
+			bg := newBlockGen(seed + uint64(i))
+			bg.apply(app)
+			bg.apply(kid)
+			bg.apply(fx)
 		}
 		files := map[string]any{"app.yaml": app, filepath.Join("flows", "f.yaml"): fx}
 		if kid != nil {

@@ -24,13 +24,18 @@ import (
 // writeStarlark writes n starlark stories, story i from seed+i; known
 // adds the forms known to differ (docs/compat/hosts.md): YAML integer
 // literals reaching a script (uint64 upstream) and the dialect kitsoki
-// widens (while, load, struct, sets).
-func writeStarlark(dir string, n int, seed uint64, known bool) error {
+// widens (while, load, struct, sets); cassettes rewrites the HTTP
+// cassettes in the forms real ones take (-cassettes, cassettes.go).
+func writeStarlark(dir string, n int, seed uint64, known, cassettes bool) error {
 	for i := range n {
 		g := newGen(seed + uint64(i))
 		g.withKnown = known
 		d := filepath.Join(dir, fmt.Sprintf("%03d", i))
-		if err := writeFiles(d, g.starStory(fmt.Sprintf("gens-%d", seed+uint64(i)))); err != nil {
+		fs := g.starStory(fmt.Sprintf("gens-%d", seed+uint64(i)))
+		if cassettes {
+			newCassetteGen(seed + uint64(i)).apply(fs)
+		}
+		if err := writeFiles(d, fs); err != nil {
 			return err
 		}
 	}

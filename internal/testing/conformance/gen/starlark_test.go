@@ -14,7 +14,7 @@ import (
 func TestStarlarkStoriesRun(t *testing.T) {
 	t.Parallel()
 	const n = 20
-	scripts := func(dir string, n int, seed uint64) error { return writeStarlark(dir, n, seed, false) }
+	scripts := func(dir string, n int, seed uint64) error { return writeStarlark(dir, n, seed, false, false) }
 	dir := writeSeeded(t, scripts, n, 7, "000/app.yaml", "001/scripts/s1.star", "001/flows/h.yaml", "001/flows/cassettes/http.yaml")
 	var files []*flowtest.File
 	for i := range n {

@@ -542,12 +542,17 @@ func (g *tgen) fixture() m {
 }
 
 // writeTmpl writes n tmpl stories, story i from seed+i.
-func writeTmpl(dir string, n int, seed uint64) error {
+func writeTmpl(dir string, n int, seed uint64, blocks bool) error {
 	for i := range n {
 		g := newTgen(seed + uint64(i))
 		d := filepath.Join(dir, fmt.Sprintf("%03d", i))
 		app, inc := g.story(fmt.Sprintf("tmpl-%d", seed+uint64(i)))
 		fix := g.fixture()
+		if blocks {
+			bg := newBlockGen(seed + uint64(i))
+			bg.apply(app)
+			bg.apply(fix)
+		}
 		for name, v := range map[string]any{"app.yaml": app, filepath.Join("flows", "f.yaml"): fix} {
 			b, err := yaml.Marshal(v)
 			if err != nil {

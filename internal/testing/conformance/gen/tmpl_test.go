@@ -16,7 +16,7 @@ import (
 func TestTemplateStoriesRun(t *testing.T) {
 	t.Parallel()
 	const n = 20
-	dir := writeSeeded(t, writeTmpl, n, 7, "000/app.yaml", "001/flows/f.yaml", "001/views/inc.pongo")
+	dir := writeSeeded(t, func(d string, n int, s uint64) error { return writeTmpl(d, n, s, false) }, n, 7, "000/app.yaml", "001/flows/f.yaml", "001/views/inc.pongo")
 	var files []*flowtest.File
 	refused := 0
 	for i := range n {

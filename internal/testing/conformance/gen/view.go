@@ -476,12 +476,17 @@ func (g *vgen) fixture() m {
 }
 
 // writeView writes n view stories, story i from seed+i.
-func writeView(dir string, n int, seed uint64) error {
+func writeView(dir string, n int, seed uint64, blocks bool) error {
 	for i := range n {
 		g := newVgen(seed + uint64(i))
 		d := filepath.Join(dir, fmt.Sprintf("%03d", i))
 		app, layout, tf := g.story(fmt.Sprintf("view-%d", seed+uint64(i)))
 		fix := g.fixture()
+		if blocks {
+			bg := newBlockGen(seed + uint64(i))
+			bg.apply(app)
+			bg.apply(fix)
+		}
 		for name, v := range map[string]any{"app.yaml": app, filepath.Join("flows", "f.yaml"): fix} {
 			b, err := yaml.Marshal(v)
 			if err != nil {

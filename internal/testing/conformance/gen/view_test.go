@@ -16,7 +16,7 @@ import (
 func TestViewStoriesRun(t *testing.T) {
 	t.Parallel()
 	const n = 20
-	dir := writeSeeded(t, writeView, n, 11, "000/app.yaml", "001/flows/f.yaml", "001/views/layout.pongo", "000/views/tf.pongo")
+	dir := writeSeeded(t, func(d string, n int, s uint64) error { return writeView(d, n, s, false) }, n, 11, "000/app.yaml", "001/flows/f.yaml", "001/views/layout.pongo", "000/views/tf.pongo")
 	var files []*flowtest.File
 	for i := range n {
 		d := filepath.Join(dir, fmt.Sprintf("%03d", i))
