@@ -725,8 +725,17 @@ func (r *runner) goTo(ctx context.Context, t target, st *step) error {
 			defer func() { r.t.emitsOnly = false }()
 		}
 	}
+	if leaving && !r.par.hop {
+		r.holdEntered()
+	}
 	if err := r.moveFrom(ctx, from, dst, st); err != nil {
+		r.t.entered = nil
 		return err
+	}
+	if r.t.entered != nil {
+		if err := r.releaseEntered(from); err != nil {
+			return err
+		}
 	}
 	if leaving && r.par != nil { // from one parallel configuration into another: as resetRegions (conformance par-leave-into-parallel)
 		r.t.noView = !r.t.hop && r.t.transView == nil
@@ -820,6 +829,10 @@ func (r *runner) exitFrom(leaf, anc *State) error {
 
 // emitState writes the state_exited or state_entered (kind) of path.
 func (r *runner) emitState(kind, path string) error {
+	if kind == KindStateEntered && r.t.entered != nil {
+		*r.t.entered = append(*r.t.entered, path)
+		return nil
+	}
 	sp := path
 	if r.t.noStatePath {
 		sp = "" // a background completion's lines carry none, these too

@@ -29,10 +29,11 @@ type turn struct {
 	// emitsOnly: entered states run only their on_enter's emit_intent
 	// entries (a turn leaving a parallel configuration)
 	emitsOnly   bool
-	noView      bool // upstream renders no view after this move (ancestor.go)
-	hop         bool // the arm being taken is an emit hop's
-	synthetic   bool // a timeout's or background completion's turn (dispatchSynthetic)
-	noStatePath bool // a background completion: events carry no state_path (trace-eval.md A.3)
+	entered     *[]string // state_entered names held while a move leaves a parallel configuration (parentered.go)
+	noView      bool      // upstream renders no view after this move (ancestor.go)
+	hop         bool      // the arm being taken is an emit hop's
+	synthetic   bool      // a timeout's or background completion's turn (dispatchSynthetic)
+	noStatePath bool      // a background completion: events carry no state_path (trace-eval.md A.3)
 	said        []string
 	// rerender: upstream renders this turn's view again after its calls
 	// (story-runtime §8; conformance values-render-env)

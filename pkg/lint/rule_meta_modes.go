@@ -21,27 +21,30 @@ func checkMetaModes(c *checker) {
 		if mm.Agent == "" {
 			c.rep.Errf(mm.Pos, story.RuleMetaMode, "meta_mode %q: agent is required", k)
 		}
-		if mm.Group != "" {
-			prefix, suffix, _ := strings.Cut(k, ".")
-			if prefix != mm.Group {
+		group, grouped := metaModeGroup(k, mm)
+		if prefix, suffix, dotted := strings.Cut(k, "."); dotted {
+			if mm.Group != "" && prefix != mm.Group {
 				c.rep.Errf(mm.Pos, story.RuleMetaMode, "meta_mode %q: group %q does not match key prefix %q (key must be %q.<trigger>)", k, mm.Group, prefix, mm.Group)
-			} else if mm.Trigger != "" && suffix != mm.Trigger {
-				c.rep.Errf(mm.Pos, story.RuleMetaMode, "meta_mode %q: trigger %q does not match key suffix %q", k, mm.Trigger, suffix)
 			}
-			if groups[mm.Group] == 0 {
-				groupPos[mm.Group] = mm.Pos
+			if mm.Trigger != "" && suffix != mm.Trigger {
+				c.rep.Errf(mm.Pos, story.RuleMetaMode, "meta_mode %q: trigger %q does not match key suffix %q (grouped key must be <group>.%q)", k, mm.Trigger, suffix, mm.Trigger)
 			}
-			groups[mm.Group]++
+		}
+		if grouped {
+			if groups[group] == 0 {
+				groupPos[group] = mm.Pos
+			}
+			groups[group]++
 			if mm.Default {
-				defaults[mm.Group] = append(defaults[mm.Group], k)
+				defaults[group] = append(defaults[group], k)
 			}
 		} else if mm.Trigger != "" && c.st.Intents[mm.Trigger] != nil {
 			c.rep.Errf(mm.Pos, story.RuleMetaMode, "meta_mode %q: trigger %q collides with a declared intent of the same name", k, mm.Trigger)
 		}
 		if mm.Trigger != "" {
-			ck := mm.Group + "\x00" + mm.Trigger
+			ck := group + "\x00" + mm.Trigger
 			if other, dup := claimed[ck]; dup {
-				c.rep.Errf(mm.Pos, story.RuleMetaMode, "meta_mode %q: trigger %q already claimed by meta_mode %q in group %q", k, mm.Trigger, other, mm.Group)
+				c.rep.Errf(mm.Pos, story.RuleMetaMode, "meta_mode %q: trigger %q already claimed by meta_mode %q in group %q", k, mm.Trigger, other, group)
 			} else {
 				claimed[ck] = k
 			}
@@ -76,6 +79,18 @@ func checkMetaModes(c *checker) {
 			c.rep.Errf(p, story.RuleMetaMode, "meta_mode group %q: %d modes flagged default: true (%s) — exactly one allowed", g, n, strings.Join(defaults[g], ", "))
 		}
 	}
+}
+
+// metaModeGroup is the group mode k belongs to: its group:, else the
+// key's part before the first "." (".ask" is in the group ""), as the
+// existing engine's loader reads it; grouped is false for an undotted key
+// without group:.
+func metaModeGroup(k string, mm *story.MetaMode) (group string, grouped bool) {
+	if mm.Group != "" {
+		return mm.Group, true
+	}
+	prefix, _, dotted := strings.Cut(k, ".")
+	return prefix, dotted
 }
 
 // metaModePos is where meta_mode k is declared, else where meta_modes: is.
