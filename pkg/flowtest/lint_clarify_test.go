@@ -65,3 +65,27 @@ func TestLintClarificationAtStart(t *testing.T) {
 		t.Errorf("an emit_intent in on_enter: got %v", got)
 	}
 }
+
+// A clarification starts no job: its advance_clock moves nothing even in
+// a story whose background job moves the machine, as long as no job is
+// out before it (probed on fix-tests' idle: start without test_cmd, with
+// advance_clock, stays idle; the same shape below, got lobby).
+func TestLintClarificationClockWithJobs(t *testing.T) {
+	files := map[string]string{"app.yaml": strings.Replace(clarifyApp, "  hall:\n", `  hall:
+    on_enter:
+      - invoke: host.run
+        with: {cmd: "true"}
+        background: true
+        on_complete: [{target: lobby}]
+`, 1)}
+	const orch = "test_kind: flow\ninitial_state: lobby\nhost_handlers: {host.run: {data: {ok: true}}}\nturns:\n"
+	got := ruleFindings(t, ruleWrongState, files, orch+"  - intent: {name: go}\n    advance_clock: 500ms\n    expect_state: hall\n")
+	if len(got) != 1 || !strings.Contains(got[0].Message, `stays at "lobby"`) {
+		t.Fatalf("got %v", got)
+	}
+	// once a turn may have started the job, the clock may land it
+	got = ruleFindings(t, ruleWrongState, files, orch+"  - intent: {name: go, slots: {who: ann}}\n  - intent: {name: go}\n    advance_clock: 500ms\n    expect_state: hall\n")
+	if len(got) != 0 {
+		t.Fatalf("after a job may have started: got %v", got)
+	}
+}

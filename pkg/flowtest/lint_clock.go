@@ -2,6 +2,7 @@ package flowtest
 
 import (
 	"fmt"
+	"slices"
 
 	"kitsoki/pkg/story"
 )
@@ -15,9 +16,26 @@ func (l *fixtureLint) clockStill(t *Turn, ss ...*story.State) bool {
 	if !t.HasAdvance {
 		return true
 	}
-	if l.ix.jobs {
-		return false
+	return !l.ix.jobs && noTimeout(ss)
+}
+
+// clockStillStaying is clockStill for a turn that stays at s and starts
+// nothing (a clarification, where s's on_enter holds no emit_intent the
+// post-bind pass could fire): only a job out before it could land
+// (probed: fix-tests' idle, start without its required test_cmd and
+// advance_clock, stays idle).
+func (l *fixtureLint) clockStillStaying(t *Turn, s *story.State) bool {
+	if !t.HasAdvance {
+		return true
 	}
+	if slices.ContainsFunc(s.OnEnter, func(e *story.Effect) bool { return e == nil || e.EmitIntent() != "" }) {
+		return l.clockStill(t, s)
+	}
+	return !l.jobMayLand() && noTimeout([]*story.State{s})
+}
+
+// noTimeout reports whether none of ss or their ancestors has a timeout:.
+func noTimeout(ss []*story.State) bool {
 	for _, s := range ss {
 		for ; s != nil; s = s.Parent {
 			if s.Timeout() != nil {

@@ -18,7 +18,9 @@ import (
 // bandits__pay). The fixture rests there after a turn whose
 // expect_state names __exit__NAME (if it does not, that assertion fails
 // first), after one that certainly takes an arm targeting @exit:NAME
-// (exitStep), and after a clock-only turn whose timeout fires to one
+// (exitStep), after one whose every arm, emit and on_error can only end
+// there (mayExit: probed, a guarded arm and an unguarded one both to
+// @exit:done, then look), and after a clock-only turn whose timeout fires to one
 // (clockFires). A story with a moving background job that may be out
 // is not judged (restAt).
 

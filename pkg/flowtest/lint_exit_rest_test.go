@@ -7,11 +7,11 @@ import (
 // exitApp leaves the root story through @exit:done from top.a (whose
 // parent takes "*"), through a guarded arm from b, and through a timeout
 // from c; kid's bail is its own @exit:gone, which the importer maps to
-// the state back.
+// the state back; b's both leaves through @exit:done by either arm.
 const exitApp = `app: {id: exits}
 hosts: [host.run]
 world: {n: {type: int, default: 0}}
-intents: {go: {}, x: {}, enter: {}, wait: {}, call: {}}
+intents: {go: {}, x: {}, enter: {}, wait: {}, call: {}, both: {}}
 exits: {done: {description: done}}
 root: top
 imports:
@@ -42,6 +42,10 @@ states:
         - when: "world.n > 0"
           target: "@exit:done"
         - target: top.a
+      both:
+        - when: "world.n > 0"
+          target: "@exit:done"
+        - target: "@exit:done"
   c:
     timeout: {after: 1m, target: "@exit:done"}
   back:
@@ -61,7 +65,10 @@ states:
 
 // TestLintExitRest: a turn after the fixture certainly left the root
 // story through an exit is rejected on both engines (probed on both
-// paths: x, and go again, at __exit__done); an exit not certain, or an
+// paths: x, and go again, at __exit__done; and after a turn whose every
+// arm exits, its guard unknown: look at __exit__done); an exit not
+// certain (an arm's call whose on_error, resolved where the turn fired,
+// may keep it there: unstubbed, x passes at top.a), or an
 // imported child's exit the importer maps to a state, is not judged.
 func TestLintExitRest(t *testing.T) {
 	files := map[string]string{"app.yaml": exitApp, "kid/app.yaml": exitKid}
@@ -79,7 +86,10 @@ func TestLintExitRest(t *testing.T) {
 		{"right expect_state", "test_kind: flow\n", "initial_state: top.a\nturns:\n  - intent: {name: go}\n    expect_state: __exit__done\n", "", ""},
 		{"guard unknown, expect_state the exit", "test_kind: flow\nuse_orchestrator: true\n", "initial_state: b\nturns:\n  - world_override: {n: \"{{ 1 }}\"}\n    intent: {name: go}\n    expect_state: __exit__done\n", "", ""},
 		{"guard unknown", "test_kind: flow\nuse_orchestrator: true\n", "initial_state: b\nturns:\n  - world_override: {n: \"{{ 1 }}\"}\n    intent: {name: go}\n  - intent: {name: x}\n", "", ""},
+		{"every arm exits, guard unknown", "test_kind: flow\nuse_orchestrator: true\n", "initial_state: b\nturns:\n  - world_override: {n: \"{{ 1 }}\"}\n    intent: {name: both}\n  - intent: {name: x}\n",
+			"flow-rejected", `turns[1]: intent "x" fires after the fixture left the story through @exit:done (turns[0] "both" may end only there`},
 		{"a call may redirect", "test_kind: flow\nuse_orchestrator: true\nhost_handlers: {host.run: {data: {}}}\n", "initial_state: top.a\nturns:\n  - intent: {name: call}\n  - intent: {name: x}\n", "", ""},
+		{"an unstubbed call fails to its on_error", "test_kind: flow\nuse_orchestrator: true\n", "initial_state: top.a\nturns:\n  - intent: {name: call}\n  - intent: {name: x}\n", "", ""},
 		{"the child's exit maps to a state", "test_kind: flow\n", "initial_state: top.a\nturns:\n  - intent: {name: enter}\n    expect_state: kid.idle\n  - intent: {name: kid__bail}\n  - intent: {name: x}\n", "", ""},
 		{"expected rejection", "test_kind: flow\n", "initial_state: top.a\nturns:\n  - intent: {name: go}\n  - intent: {name: x}\n    expect_error: {code: INTENT_NOT_ALLOWED_IN_STATE}\n", "", ""},
 	}

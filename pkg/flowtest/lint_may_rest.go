@@ -36,11 +36,15 @@ func (l *fixtureLint) mayRest(t *Turn, r rest, arc string) []string {
 		}
 		m.intent(s, arc)
 	}
-	// calls' on_error targets, against every state on the way
+	// calls' on_error targets, against every state on the way; an arm's
+	// own calls also against the state it fired at (they run before its move)
 	for i := 0; i < len(m.calls) && !m.lost; i++ {
 		for _, base := range slices.Clone(m.order) {
 			m.redirect(base, m.calls[i])
 		}
+	}
+	for _, c := range m.armCalls {
+		m.redirect(c[0], c[1])
 	}
 	if m.lost || len(m.order) > maxMayStates {
 		return nil
@@ -58,9 +62,11 @@ type mayWalk struct {
 	seen  map[string]bool
 	order []string
 	calls []string // on_error targets as written
-	lost  bool
-	steps int
-	par   map[string][]*story.State // a parallel landing's path: the states entering it ran (lint_par_entry.go)
+	// armCalls: an arm's own on_error targets, with the state it fired at
+	armCalls [][2]string
+	lost     bool
+	steps    int
+	par      map[string][]*story.State // a parallel landing's path: the states entering it ran (lint_par_entry.go)
 }
 
 // intent follows every arm of arc at s (or the nearest ancestor with arms for it).
@@ -102,6 +108,7 @@ func (m *mayWalk) intent(s *story.State, arc string) {
 		if m.lost {
 			return
 		}
+		m.armCalls = appendOnErrors(m.armCalls, s.Path, a.Effects)
 		m.effects(a.Effects, to)
 		m.reach(to)
 	}
@@ -195,8 +202,15 @@ func (m *mayWalk) redirect(base, tt string) {
 		return
 	}
 	p, err := story.ResolvePath(base, tt)
-	if err != nil || m.ix.byPath[p] == nil || p == base || m.seen[p] {
-		return // names no state (it rests where it is) or moves nothing
+	if err != nil || m.ix.byPath[p] == nil || p == base {
+		if !m.seen[base] { // names no state (it rests where it is) or moves nothing
+			m.seen[base] = true
+			m.order = append(m.order, base)
+		}
+		return
+	}
+	if m.seen[p] {
+		return
 	}
 	if m.ix.plainLeaf(p) == nil {
 		m.lost = true
@@ -228,6 +242,9 @@ func (l *fixtureLint) mayWrongState(t *Turn, r rest, may []string) bool {
 // mayRestAt is the rest after a turn that can end in any of may (nil:
 // not known): the first, or one of the others.
 func (l *fixtureLint) mayRestAt(t *Turn, may []string) rest {
+	if er, ok := mayExit(t, may); ok {
+		return er
+	}
 	var ss []*story.State
 	for _, p := range may {
 		s := l.ix.plainLeaf(p)
@@ -241,4 +258,32 @@ func (l *fixtureLint) mayRestAt(t *Turn, may []string) rest {
 	}
 	why := fmt.Sprintf("where turns[%d] %q may end", t.Index, t.Intent.Name)
 	return rest{at: ss[0], alt: ss[1:], why: why, from: fmt.Sprintf("turns[%d] %q may end (every arm, emit and on_error followed)", t.Index, t.Intent.Name)}
+}
+
+// mayExit is the rest after t when every state it may end in is one
+// exit's __exit__NAME: the fixture certainly left the story there.
+func mayExit(t *Turn, may []string) (rest, bool) {
+	if len(may) == 0 {
+		return rest{}, false
+	}
+	name, ok := strings.CutPrefix(may[0], "__exit__")
+	if !ok || slices.ContainsFunc(may, func(p string) bool { return p != may[0] }) {
+		return rest{}, false
+	}
+	return rest{exit: name, from: fmt.Sprintf("turns[%d] %q may end only there (every arm, emit and on_error followed)", t.Index, t.Intent.Name)}, true
+}
+
+// appendOnErrors adds to cs each on_error target in effs (nested
+// effects too), paired with at.
+func appendOnErrors(cs [][2]string, at string, effs []*story.Effect) [][2]string {
+	for _, e := range effs {
+		if e == nil {
+			continue
+		}
+		if oe := strings.TrimSpace(e.OnError()); oe != "" {
+			cs = append(cs, [2]string{at, oe})
+		}
+		cs = appendOnErrors(cs, at, e.Effects())
+	}
+	return cs
 }

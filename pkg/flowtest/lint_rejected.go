@@ -184,7 +184,7 @@ func (l *fixtureLint) after(t *Turn, r rest, arc string, warned bool) rest {
 		defer l.world.loseAll() // a job may land, a timeout fire
 	}
 	if cr := l.clarifyRest(t, r); cr.at != nil && len(cr.alt) == 0 && t.Intent != nil && arc != "" && l.clarifies(t, ix.decls[arc]) {
-		if !l.clockStill(t, cr.at) {
+		if !l.clockStillStaying(t, cr.at) {
 			return rest{}
 		}
 		return l.stays(t, cr, arc)
