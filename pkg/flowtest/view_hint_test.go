@@ -63,11 +63,11 @@ turns:
 
 // TestFailureQuotesABoundedView: a view check that fails quotes the view
 // whole up to viewShown bytes, and only its start past that, so a story
-// rendering megabytes (a 3 MB world default shown twice) cannot put them
+// rendering megabytes (here a 40 KB world default shown twice) cannot put them
 // into every failing fixture's message; a short view is quoted whole.
 func TestFailureQuotesABoundedView(t *testing.T) {
 	dir := t.TempDir()
-	big := strings.Repeat("é", 1_500_000)
+	big := strings.Repeat("é", 20_000) // 40,000 bytes, shown twice: far past viewShown and diag.MaxMessage
 	storytest.WriteTree(t, dir, map[string]string{
 		"app.yaml": `app: { id: big }
 world:
@@ -125,7 +125,7 @@ turns:
 			t.Fatalf("fixture %d: want one failure, got %+v", i, r.Failures)
 		}
 		msg := r.Failures[0].Message
-		if len(msg) > 2*viewShown || !strings.Contains(msg, "… (6000000 bytes in all") || !utf8.ValidString(strings.Split(msg, "…")[0]) {
+		if len(msg) > 2*viewShown || !strings.Contains(msg, "… (80000 bytes in all") || !utf8.ValidString(strings.Split(msg, "…")[0]) {
 			t.Errorf("fixture %d: a %d-byte failure (%.200q…): want the view's start, cut on a rune, and its length", i, len(msg), msg)
 		}
 	}
