@@ -15,15 +15,26 @@ func (r *runner) keepPrePass() {
 	// (conformance postbind-hop-after-infra-error); so does a background
 	// submission that bound nothing (postbind-hop-after-submit)
 	rerender := r.t.rerender && r.t.dropSay
-	r.t.prePass = &firstRender{path: r.statePath(), world: r.world.Snapshot(), said: len(r.t.said), rerender: rerender}
+	// a re-render that keeps the narration (a failed call, a submission
+	// that bound nothing) is what the turn shows when it renders
+	// something (conformance postpass-rerender-kept)
+	again := r.t.rerender && !r.t.dropSay
+	r.t.prePass = &firstRender{path: r.statePath(), world: r.world.Snapshot(), said: len(r.t.said), rerender: rerender, again: again}
 }
 
 // renderPrePass is turn.end's view and narration when the post-bind hops
 // came to rest on an empty view: the kept render, without slots,
 // transition view or narration after a re-render (conformance
-// postpass-view calls.yaml).
+// postpass-view calls.yaml); after a re-render that kept the narration,
+// that re-render alone when it renders something, else the kept render
+// with its narration.
 func (r *runner) renderPrePass(ctx context.Context, slots map[string]any) (string, []string) {
 	p := r.t.prePass
+	if p.again {
+		if v, err := r.renderAt(ctx, p.path, p.world, nil, false); err == nil && v != "" {
+			return v, nil
+		}
+	}
 	if p.rerender {
 		slots = nil
 	}

@@ -15,6 +15,7 @@ type firstRender struct {
 	said     int
 	noView   bool // the narration alone (conformance redirect-after-root-view)
 	rerender bool // turn.rerender when this render was kept
+	again    bool // turn.rerender without turn.dropSay when it was kept
 }
 
 // keepFirst remembers the world a turn's first failing call found, when

@@ -975,7 +975,7 @@ func (r *runner) enterParallel(ctx context.Context, p *State, st *step) error {
 	return nil
 }
 
-// checkTerminal ends the session on a terminal leaf; in a parallel state
+// checkTerminal ends the session on a terminal state; in a parallel state
 // only the root counts (story-runtime §3.5).
 func (r *runner) checkTerminal() {
 	if s := r.terminalAt(); s != nil {
@@ -984,14 +984,15 @@ func (r *runner) checkTerminal() {
 	}
 }
 
-// terminalAt is the terminal state the machine rests on (a leaf, or a
-// parallel root), or nil.
+// terminalAt is the terminal state the machine rests on (a leaf, a
+// parallel root, or a state with children it rests on flat, as an
+// on_error landing; conformance terminal-flat-compound), or nil.
 func (r *runner) terminalAt() *State {
 	s := r.cur
 	if r.par != nil {
 		s = r.par.root
 	}
-	if s != nil && s.Terminal && (len(s.Children) == 0 || s.Parallel) {
+	if s != nil && s.Terminal {
 		return s
 	}
 	return nil
