@@ -11,7 +11,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"kitsoki/internal/termsafe"
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/eval"
 	"kitsoki/pkg/story"
@@ -68,7 +67,7 @@ func newEvalListCmd() *cobra.Command {
 				fmt.Fprintf(c.ErrOrStderr(), "kitsoki: no eval datasets under %s (add evals/<call>.yaml with kind: agent_eval)\n", filepath.Join(args[0], "evals"))
 			}
 			rows := eval.List(files, func(err error) {
-				fmt.Fprintf(c.ErrOrStderr(), "WARN: %s\n", termsafe.Printable(err.Error()))
+				fmt.Fprintf(c.ErrOrStderr(), "WARN: %s\n", printableMessage(err.Error()))
 			})
 			out := printableWriter{c.OutOrStdout()}
 			if asJSON {
@@ -116,7 +115,7 @@ func newEvalShowCmd() *cobra.Command {
 			v := eval.Validate(d, &eval.StoryLoader{})
 			status, latest, err := eval.DatasetStatus(v) // invalid, no report, when v is not OK
 			if err != nil {
-				fmt.Fprintf(c.ErrOrStderr(), "WARN: %s\n", termsafe.Printable(err.Error()))
+				fmt.Fprintf(c.ErrOrStderr(), "WARN: %s\n", printableMessage(err.Error()))
 			}
 			if err := renders.check(true, args[0]); err != nil {
 				return err
@@ -355,7 +354,7 @@ func requireValid(stderr io.Writer, v *eval.Validation) error {
 		return nil
 	}
 	for _, e := range v.Errors() {
-		fmt.Fprintf(stderr, "ERROR: %s\n", termsafe.Printable(e))
+		fmt.Fprintf(stderr, "ERROR: %s\n", printableMessage(e))
 	}
 	return findingf("eval validation failed")
 }

@@ -94,7 +94,7 @@ Exit status: 0 a candidate passed, 1 none passed or the dataset is invalid,
 			}
 			v := eval.Validate(d, &eval.StoryLoader{Opts: story.Options{Root: root}})
 			for _, w := range v.Warnings() {
-				fmt.Fprintf(c.ErrOrStderr(), "WARN: %s\n", termsafe.Printable(w))
+				fmt.Fprintf(c.ErrOrStderr(), "WARN: %s\n", printableMessage(w))
 			}
 			if err := requireValid(c.ErrOrStderr(), v); err != nil {
 				return err

@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"kitsoki/internal/termsafe"
+	"kitsoki/pkg/diag"
 )
 
 // printableWriter escapes human output as termsafe.Printable does. Each
@@ -66,4 +67,18 @@ func markerStart(b []byte) int {
 		}
 	}
 	return 0
+}
+
+// printableMessage is a message for the terminal: past diag.MaxMessage
+// bytes clipped as a finding's message is (an engine error or a note may
+// quote a world value or a state name of any size), then escaped as
+// termsafe.Printable does.
+func printableMessage(s string) string {
+	return termsafe.Printable(diag.ClipMessage(s))
+}
+
+// lineMessage is printableMessage on one line, escaped as termsafe.Line
+// does: a value of a trace or a report printed in a row.
+func lineMessage(s string) string {
+	return termsafe.Line(diag.ClipMessage(s))
 }

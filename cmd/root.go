@@ -12,8 +12,6 @@ import (
 	"syscall"
 
 	"github.com/spf13/cobra"
-
-	"kitsoki/internal/termsafe"
 )
 
 // Exit codes shared by every command.
@@ -197,12 +195,12 @@ func runIOContext(ctx context.Context, args []string, stdin io.Reader, stdout, s
 	}
 	if ee, ok := errors.AsType[*exitError](err); ok {
 		if ee.err != nil {
-			fmt.Fprintf(stderr, "kitsoki: %s\n", termsafe.Printable(ee.err.Error()))
+			fmt.Fprintf(stderr, "kitsoki: %s\n", printableMessage(ee.err.Error()))
 		}
 		return ee.code
 	}
 	// cobra's own errors (unknown command, bad args) are usage errors.
-	fmt.Fprintf(stderr, "kitsoki: %s\n", termsafe.Printable(err.Error()))
+	fmt.Fprintf(stderr, "kitsoki: %s\n", printableMessage(err.Error()))
 	return exitUsageEnv
 }
 

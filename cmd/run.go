@@ -389,7 +389,7 @@ func hookEmit(sink engine.Sink, turn int64) func(kind string, payload any) error
 // trace.Printable.
 func humanNotes(w io.Writer) func(engine.Note) {
 	return func(n engine.Note) {
-		n.State, n.Text, n.Error = termsafe.Printable(n.State), termsafe.Printable(n.Text), termsafe.Printable(n.Error)
+		n.State, n.Text, n.Error = printableMessage(n.State), printableMessage(n.Text), printableMessage(n.Error)
 		switch n.Kind {
 		case "enter":
 			fmt.Fprintf(w, "→ %s\n", n.State)

@@ -130,7 +130,7 @@ func classifyCallError(handler, msg string, ok bool) *callError {
 func callsJSON(cs []engine.CallSummary, stopped bool) []callJSON {
 	out := make([]callJSON, 0, len(cs))
 	for _, c := range cs {
-		out = append(out, callJSON{CallSummary: c, Error: classifyCallError(c.Handler, c.Error, c.OK)})
+		out = append(out, callJSON{CallSummary: c, Error: classifyCallError(c.Handler, diag.ClipMessage(c.Error), c.OK)})
 	}
 	if n := len(out); stopped && n > 0 && out[n-1].Error != nil {
 		out[n-1].Error.Kind = "interrupted"
@@ -140,7 +140,7 @@ func callsJSON(cs []engine.CallSummary, stopped bool) []callJSON {
 
 // writeRunJSON prints the summary of a run that ran.
 func writeRunJSON(w io.Writer, res *engine.Result, status int, msg, tracePath, session string) error {
-	out := runJSON{Schema: runSchemaVersion, Outcome: res.Outcome, Status: status, Error: msg, World: res.World,
+	out := runJSON{Schema: runSchemaVersion, Outcome: res.Outcome, Status: status, Error: diag.ClipMessage(msg), World: res.World,
 		Calls: callsJSON(res.Calls, errors.Is(res.Err, context.Canceled) || errors.Is(res.Err, context.DeadlineExceeded)), State: &res.State, Trace: &tracePath, Session: &session, Unconsumed: res.Unconsumed, Jobs: res.Jobs, Inbox: res.Inbox, ended: true}
 	if res.Outcome == engine.OutcomeExit {
 		out.Exit = new(res.Exit)
@@ -179,7 +179,7 @@ func runJSONError(w io.Writer, err error) error {
 	if !ok || ee.err == nil {
 		return err
 	}
-	out := runJSON{Schema: runSchemaVersion, Outcome: outcomeInvalid, Status: ee.code, Error: ee.err.Error()}
+	out := runJSON{Schema: runSchemaVersion, Outcome: outcomeInvalid, Status: ee.code, Error: diag.ClipMessage(ee.err.Error())}
 	if ee.code == exitUsageEnv {
 		out.Outcome = outcomeUsage
 	}

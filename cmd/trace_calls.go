@@ -56,12 +56,12 @@ func newTraceCallsCmd(o *traceOpts) *cobra.Command {
 					fmt.Fprintf(out, "%-16s  %4d  %-24s  %-8s  %-16s  %-20s  %8s  %7d  %6d  %9s  %s\n",
 						fit(cl.CallID, 16), cl.Turn, fit(cl.StatePath, 24), fit(cl.Verb, 8), fit(cl.AgentName(), 16),
 						fit(cmp.Or(cl.Model, "-"), 20), trace.FormatDuration(cl.DurationMS), cl.InputTokens, cl.OutputTokens,
-						fmt.Sprintf("$%.4f", cl.CostUSD), termsafe.Line(outcome))
+						fmt.Sprintf("$%.4f", cl.CostUSD), lineMessage(outcome))
 					if cl.MCPSessionID != "" {
-						fmt.Fprintf(out, "%18smcp session  %s\n", "", termsafe.Line(cl.MCPSessionID))
+						fmt.Fprintf(out, "%18smcp session  %s\n", "", lineMessage(cl.MCPSessionID))
 					}
 					for _, s := range cl.Stray {
-						fmt.Fprintf(out, "%18sstray        %s\n", "", termsafe.Line(s))
+						fmt.Fprintf(out, "%18sstray        %s\n", "", lineMessage(s))
 					}
 				}
 				n++

@@ -111,7 +111,7 @@ func showTrace(c *cobra.Command, o *traceOpts, f *showFlags, arg string) error {
 			if len(f.kinds) == 0 {
 				continue // a sub-event, counted on its call's result line
 			}
-			ln = trace.Line{Turn: ev.Turn, TS: ev.TS, Kind: ev.Kind, Category: trace.CatOther, Label: termsafe.Line(ev.Kind), Text: termsafe.Line(string(rawPayload(ev.Payload)))}
+			ln = trace.Line{Turn: ev.Turn, TS: ev.TS, Kind: ev.Kind, Category: trace.CatOther, Label: lineMessage(ev.Kind), Text: lineMessage(string(rawPayload(ev.Payload)))}
 		}
 		if !shown || ev.Turn != lastTurn {
 			fmt.Fprintln(out, paint(color, trace.CatTurn, fmt.Sprintf("── turn %d %s", ev.Turn, strings.Repeat("─", 40))))
@@ -132,7 +132,7 @@ func showTrace(c *cobra.Command, o *traceOpts, f *showFlags, arg string) error {
 	if open := tl.Open(); len(open) > 0 && !f.follow {
 		for _, cl := range open {
 			fmt.Fprintf(out, "%s  %-6s  %s\n", "            ", paint(color, trace.CatError, "open"),
-				fmt.Sprintf("agent call %s (%s, turn %d) has no result in the trace", termsafe.Line(cl.CallID), termsafe.Line(cl.Verb), cl.Turn))
+				fmt.Sprintf("agent call %s (%s, turn %d) has no result in the trace", lineMessage(cl.CallID), lineMessage(cl.Verb), cl.Turn))
 		}
 	}
 	return nil
@@ -141,9 +141,9 @@ func showTrace(c *cobra.Command, o *traceOpts, f *showFlags, arg string) error {
 // showHeader is the trace's first line: its name, app and time. The
 // header's fields are the trace writer's (anyone's): one escaped line.
 func showHeader(name string, h trace.Header) string {
-	head := "# " + termsafe.Line(name)
+	head := "# " + lineMessage(name)
 	if h.AppID != "" {
-		head += "  app " + termsafe.Line(h.AppID)
+		head += "  app " + lineMessage(h.AppID)
 	}
 	if !h.WrittenAt.IsZero() {
 		head += "  written " + h.WrittenAt.UTC().Format(time.RFC3339)

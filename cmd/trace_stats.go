@@ -6,6 +6,7 @@ import (
 	"io"
 	"maps"
 	"slices"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -72,10 +73,10 @@ func printStats(w io.Writer, st *trace.Stats) {
 		keys := slices.Sorted(maps.Keys(m))
 		width := 0
 		for _, k := range keys {
-			width = max(width, len(termsafe.Cell(k)))
+			width = max(width, len(statsCell(k)))
 		}
 		for _, k := range keys {
-			fmt.Fprintf(w, "  %-*s  %6d\n", width, termsafe.Cell(k), m[k])
+			fmt.Fprintf(w, "  %-*s  %6d\n", width, statsCell(k), m[k])
 		}
 	}
 	counts("events by kind", st.EventsByKind)
@@ -85,11 +86,21 @@ func printStats(w io.Writer, st *trace.Stats) {
 		fmt.Fprintln(tw, "  AGENT\tCALLS\tERRORS\tP50\tP95\tIN\tOUT\tCOST")
 		for _, n := range slices.Sorted(maps.Keys(st.ByAgent)) {
 			a := st.ByAgent[n]
-			fmt.Fprintf(tw, "  %s\t%d\t%d\t%s\t%s\t%d\t%d\t$%.4f\n", termsafe.Cell(n), a.Calls, a.Errors,
+			fmt.Fprintf(tw, "  %s\t%d\t%d\t%s\t%s\t%d\t%d\t$%.4f\n", statsCell(n), a.Calls, a.Errors,
 				trace.FormatDuration(a.LatencyP50MS), trace.FormatDuration(a.LatencyP95MS), a.InputTokens, a.OutputTokens, a.CostUSD)
 		}
 		tw.Flush()
 	}
 	counts("agent errors by kind", st.ErrorsByKind)
 	counts("host calls by handler", st.HostByHandler)
+}
+
+// maxStatsCell is the runes of a name a stats row keeps: every row of a
+// table is padded to its widest name, so one long name (an agent, a kind,
+// a handler, from anyone's trace) would repeat its length on every row.
+const maxStatsCell = 64
+
+// statsCell is name as one table cell, clipped to maxStatsCell runes.
+func statsCell(name string) string {
+	return strings.ReplaceAll(fit(name, maxStatsCell), "\t", `\t`)
 }

@@ -151,10 +151,20 @@ func FuzzRedactorOnlyTouchesSecrets(f *testing.F) {
 	})
 }
 
+// anyForm reports whether text holds a form of secret or, for a secret
+// spanning lines, of one of its lines (masked alone, redactorOf).
 func anyForm(secret, text string) bool {
-	for _, f := range secretForms(secret) {
-		if strings.Contains(text, f) {
-			return true
+	values := []string{secret}
+	if strings.ContainsAny(secret, "\n\r") {
+		for l := range strings.FieldsFuncSeq(secret, func(r rune) bool { return r == '\n' || r == '\r' }) {
+			values = append(values, strings.TrimSpace(l))
+		}
+	}
+	for _, v := range values {
+		for _, f := range secretForms(v) {
+			if len(f) >= minSecretBytes && strings.Contains(text, f) {
+				return true
+			}
 		}
 	}
 	return false

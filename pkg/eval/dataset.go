@@ -225,7 +225,7 @@ func (p *dparser) errf(n *yaml.Node, format string, a ...any)  { p.add(diag.Erro
 func (p *dparser) warnf(n *yaml.Node, format string, a ...any) { p.add(diag.Warning, n, format, a...) }
 
 func (p *dparser) add(sev diag.Severity, n *yaml.Node, format string, a ...any) {
-	p.d.Findings = append(p.d.Findings, Finding{Pos: p.at(n), Severity: sev, Message: fmt.Sprintf(format, a...)})
+	p.d.Findings = append(p.d.Findings, Finding{Pos: p.at(n), Severity: sev, Message: diag.ClipMessage(fmt.Sprintf(format, a...))})
 }
 
 // each walks a mapping's pairs, recording positions under prefix, reading

@@ -107,10 +107,10 @@ func Validate(d *Dataset, loader *StoryLoader) *Validation {
 	v := &Validation{Dataset: d, Hashes: Hashes{Dataset: hashBytes(d.Raw)}}
 	v.Findings = append(v.Findings, d.Findings...)
 	errf := func(key, format string, a ...any) {
-		v.Findings = append(v.Findings, Finding{Pos: d.PosOf(key), Severity: diag.Error, Message: fmt.Sprintf(format, a...)})
+		v.Findings = append(v.Findings, Finding{Pos: d.PosOf(key), Severity: diag.Error, Message: diag.ClipMessage(fmt.Sprintf(format, a...))})
 	}
 	warnf := func(key, format string, a ...any) {
-		v.Findings = append(v.Findings, Finding{Pos: d.PosOf(key), Severity: diag.Warning, Message: fmt.Sprintf(format, a...)})
+		v.Findings = append(v.Findings, Finding{Pos: d.PosOf(key), Severity: diag.Warning, Message: diag.ClipMessage(fmt.Sprintf(format, a...))})
 	}
 	checkHeader(d, errf)
 	checkExamples(d, errf, warnf)
@@ -209,7 +209,7 @@ func checkAgainstApp(v *Validation, loader *StoryLoader, errf, warnf func(key, f
 	}
 	for _, ld := range lint {
 		v.Findings = append(v.Findings, Finding{Pos: story.Pos{File: ld.File, Line: ld.Line, Col: ld.Col}, Severity: diag.Warning,
-			Message: fmt.Sprintf("story: %s [%s]", ld.Message, ld.Rule)})
+			Message: diag.ClipMessage(fmt.Sprintf("story: %s [%s]", ld.Message, ld.Rule))})
 	}
 	cs := findCallSite(st, d.Call)
 	if cs == nil {

@@ -553,12 +553,46 @@ func hoisted(e syntax.Expr) int {
 // rewrite reads x in the statement's right side (x += grow(x, y)), before
 // the statement binds it; `for i in r: if i: s += s` then `s = "x"` below
 // compiled as written and was "undefined: s" rewritten. A statement
-// `if 0: x = None` first binds each such name and runs nothing of it
-// (its condition and jump cost the script two steps; the name stays
-// unset, and reading it before it is set is upstream's error).
+// `if 0: x = None` binds each such name and runs nothing of it (its
+// condition and jump cost the script two steps; the name stays unset, and
+// reading it before it is set is upstream's error). It stands just before
+// the statement, or before the loop around it, not at the file's start:
+// a use of x above still reads what it reads as written (`A = set` then
+// `if 0: set %= 1` binds A to the built-in set, and ran rewritten into
+// "global variable set referenced before assignment").
 func bindEarly(f *syntax.File) {
 	bound := map[string]bool{}
-	var early []syntax.Stmt
+	f.Stmts = bindEarlyIn(f.Stmts, bound)
+}
+
+// bindEarlyIn is stmts, a block at top level outside any loop, with each
+// early binding bindEarly needs just before the statement needing it (a
+// loop's, before the loop: it runs once).
+func bindEarlyIn(stmts []syntax.Stmt, bound map[string]bool) []syntax.Stmt {
+	var out []syntax.Stmt
+	for _, st := range stmts {
+		var early []syntax.Stmt
+		switch st := st.(type) {
+		case *syntax.IfStmt:
+			st.True = bindEarlyIn(st.True, bound)
+			st.False = bindEarlyIn(st.False, bound)
+		default:
+			early = earlyBinds([]syntax.Stmt{st}, bound, nil)
+		}
+		if len(early) > 0 {
+			at, _ := early[0].Span()
+			// a literal 0, not False: a script may bind a global named False
+			out = append(out, &syntax.IfStmt{If: at, Cond: &syntax.Literal{Token: syntax.INT, TokenPos: at, Raw: "0", Value: int64(0)}, True: early})
+		}
+		out = append(out, st)
+	}
+	return out
+}
+
+// earlyBinds appends to early a binding `x = None` for each x that a
+// checked x op= y in stmts binds first, in order, and marks what stmts
+// bind as bound.
+func earlyBinds(stmts []syntax.Stmt, bound map[string]bool, early []syntax.Stmt) []syntax.Stmt {
 	var bindAll func(e syntax.Expr)
 	bindAll = func(e syntax.Expr) {
 		switch e := e.(type) {
@@ -576,42 +610,32 @@ func bindEarly(f *syntax.File) {
 			}
 		}
 	}
-	var walk func(stmts []syntax.Stmt)
-	walk = func(stmts []syntax.Stmt) {
-		for _, st := range stmts {
-			switch st := st.(type) {
-			case *syntax.AssignStmt:
-				if _, checked := checkedAssign(st); checked {
-					if id, ok := unparen(st.LHS).(*syntax.Ident); ok && !bound[id.Name] {
-						early = append(early, &syntax.AssignStmt{OpPos: id.NamePos, Op: syntax.EQ, LHS: &syntax.Ident{NamePos: id.NamePos, Name: id.Name}, RHS: &syntax.Ident{NamePos: id.NamePos, Name: "None"}})
-					}
+	for _, st := range stmts {
+		switch st := st.(type) {
+		case *syntax.AssignStmt:
+			if _, checked := checkedAssign(st); checked {
+				if id, ok := unparen(st.LHS).(*syntax.Ident); ok && !bound[id.Name] {
+					early = append(early, &syntax.AssignStmt{OpPos: id.NamePos, Op: syntax.EQ, LHS: &syntax.Ident{NamePos: id.NamePos, Name: id.Name}, RHS: &syntax.Ident{NamePos: id.NamePos, Name: "None"}})
 				}
-				bindAll(st.LHS)
-			case *syntax.DefStmt:
-				bound[st.Name.Name] = true
-			case *syntax.ForStmt:
-				bindAll(st.Vars)
-				walk(st.Body)
-			case *syntax.WhileStmt:
-				walk(st.Body)
-			case *syntax.IfStmt:
-				walk(st.True)
-				walk(st.False)
-			case *syntax.LoadStmt:
-				for _, id := range st.To {
-					bound[id.Name] = true
-				}
+			}
+			bindAll(st.LHS)
+		case *syntax.DefStmt:
+			bound[st.Name.Name] = true
+		case *syntax.ForStmt:
+			bindAll(st.Vars)
+			early = earlyBinds(st.Body, bound, early)
+		case *syntax.WhileStmt:
+			early = earlyBinds(st.Body, bound, early)
+		case *syntax.IfStmt:
+			early = earlyBinds(st.True, bound, early)
+			early = earlyBinds(st.False, bound, early)
+		case *syntax.LoadStmt:
+			for _, id := range st.To {
+				bound[id.Name] = true
 			}
 		}
 	}
-	walk(f.Stmts)
-	if len(early) == 0 {
-		return
-	}
-	at, _ := early[0].Span()
-	// a literal 0, not False: a script may bind a global named False
-	pre := &syntax.IfStmt{If: at, Cond: &syntax.Literal{Token: syntax.INT, TokenPos: at, Raw: "0", Value: int64(0)}, True: early}
-	f.Stmts = append([]syntax.Stmt{pre}, f.Stmts...)
+	return early
 }
 
 // unparen is e without the parentheses around it.

@@ -3,11 +3,13 @@ package plugin
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"regexp"
 	"sort"
 	"strings"
 
 	"kitsoki/internal/jsonvalue"
+	"kitsoki/internal/recost"
 )
 
 // redactHook is the built-in redact provider at agent/pre-dispatch: every
@@ -16,6 +18,7 @@ import (
 // (maskWith).
 type redactHook struct {
 	patterns []*regexp.Regexp
+	insts    []int      // what each pattern compiles to (recost.Insts)
 	values   []envValue // longest first
 }
 
@@ -23,6 +26,9 @@ type envValue struct{ name, value string }
 
 func newRedactHook(cfg RedactConfig, getenv func(string) string) *redactHook {
 	h := &redactHook{patterns: cfg.Patterns}
+	for _, re := range cfg.Patterns {
+		h.insts = append(h.insts, recost.Insts(re.String()))
+	}
 	for _, n := range cfg.Env {
 		// A value under 4 bytes ("1", "ok") occurs by chance everywhere:
 		// masking it would corrupt every prompt and protect nothing.
@@ -53,6 +59,9 @@ func (h *redactHook) secretsOnly(s string) string {
 func (h *redactHook) Hook(_ context.Context, point Point, p Payload) (Result, error) {
 	if point != pointPreDispatch || (len(h.patterns) == 0 && len(h.values) == 0) {
 		return Result{Outcome: outcomeContinue}, nil
+	}
+	if reason := h.tooCostly(p); reason != "" {
+		return Result{Outcome: outcomeHalt, Reason: reason}, nil
 	}
 	out := Payload{}
 	if s, ok := p["prompt"].(string); ok {
@@ -86,4 +95,25 @@ func (h *redactHook) maskWith(w map[string]any) map[string]any {
 		return v
 	}).(map[string]any)
 	return jsonvalue.MaskEncoded(out, h.secretsOnly, true)
+}
+
+// tooCostly is why the patterns cannot mask p, or "": a pattern matched
+// against the longest string of the prompt and with: past recost's bound
+// would hold the run where neither --timeout nor a context reaches (a
+// profile is the repository's, the prompt may quote any answer). The call
+// is then not sent, rather than sent unmasked.
+func (h *redactHook) tooCostly(p Payload) string {
+	longest := 0
+	if s, ok := p["prompt"].(string); ok {
+		longest = len(s)
+	}
+	if w, ok := p["with"].(map[string]any); ok {
+		jsonvalue.MapStrings(w, func(s string) string { longest = max(longest, len(s)); return s }, false)
+	}
+	for i, n := range h.insts {
+		if err := recost.Check(n, longest); err != nil {
+			return fmt.Sprintf("config.redact.patterns: %q cannot mask this call (not sent): %v", h.patterns[i].String(), err)
+		}
+	}
+	return ""
 }

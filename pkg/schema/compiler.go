@@ -236,6 +236,7 @@ func newLibraryCompiler(l jsonschema.URLLoader) *jsonschema.Compiler {
 	jc := jsonschema.NewCompiler()
 	jc.DefaultDraft(jsonschema.Draft2020)
 	jc.UseLoader(l)
+	jc.UseRegexpEngine(boundedRegexp)
 	return jc
 }
 

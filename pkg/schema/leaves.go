@@ -2,6 +2,7 @@ package schema
 
 import (
 	"cmp"
+	"fmt"
 	"net/url"
 	"slices"
 	"strconv"
@@ -89,6 +90,11 @@ func leafOf(k jsonschema.ErrorKind, inst []string, name func(string) string) Val
 	// ("maximum: got 5, want 1"); keep it once.
 	words := k.LocalizedString(english)
 	msg, keyed := strings.CutPrefix(words, c+": ")
+	if p, ok := k.(*kind.Pattern); ok {
+		if err := patternCost(p.Want, p.Got); err != nil {
+			msg = fmt.Sprintf("a string of %d bytes was not matched against pattern %q: %v", len(p.Got), p.Want, err)
+		}
+	}
 	return ValidationError{Pointer: jsonPointer(inst), Constraint: c, Message: msg, keyed: keyed}
 }
 

@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"kitsoki/internal/termsafe"
+	"kitsoki/pkg/diag"
 )
 
 // Category groups timeline lines (cmd/ picks a colour per category).
@@ -110,7 +111,9 @@ func (tl *Timeline) Feed(ev *Event) (Line, bool) {
 		}
 		ln.Text = tl.kv(p)
 	}
-	ln.Label, ln.Text = termsafe.Line(ln.Label), termsafe.Line(ln.Text) // one line each: a newline from the trace would forge a timeline line
+	// one line each: a newline from the trace would forge a timeline line;
+	// clipped as a finding is, since a name or an error may be of any size
+	ln.Label, ln.Text = termsafe.Line(diag.ClipMessage(ln.Label)), termsafe.Line(diag.ClipMessage(ln.Text))
 	return ln, true
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
@@ -36,12 +37,13 @@ type PongoLoader struct {
 	set     *pongo2.TemplateSet
 
 	mu       sync.Mutex
-	getErrs  map[string]error // why an include/extends target was refused
-	files    map[string]bool  // absolute paths given to CompileFile
-	fileDirs []string         // their directories (template roots too)
-	accepted map[string]bool  // absolute paths Abs resolved and allowed
-	followed map[string]bool  // files whose literal includes checkIncludeCycle followed
-	refused  int              // counter for refusal sentinels
+	getErrs  map[string]error   // why an include/extends target was refused
+	files    map[string]bool    // absolute paths given to CompileFile
+	fileDirs []string           // their directories (template roots too)
+	accepted map[string]bool    // absolute paths Abs resolved and allowed
+	namedAs  map[string]namedAt // how each accepted path was first written, for Get's errors
+	followed map[string]bool    // files whose literal includes checkIncludeCycle followed
+	refused  int                // counter for refusal sentinels
 	// pending holds what CompileFile just read, for pongo2's next Get of it.
 	pending map[string][]byte
 }
@@ -62,7 +64,7 @@ type Pongo struct {
 
 // NewPongoLoader returns a loader searching dirs, in order.
 func NewPongoLoader(dirs ...string) *PongoLoader {
-	l := &PongoLoader{ns: map[string][]string{}, getErrs: map[string]error{}, files: map[string]bool{}, accepted: map[string]bool{}, followed: map[string]bool{}, pending: map[string][]byte{}}
+	l := &PongoLoader{ns: map[string][]string{}, getErrs: map[string]error{}, files: map[string]bool{}, accepted: map[string]bool{}, namedAs: map[string]namedAt{}, followed: map[string]bool{}, pending: map[string][]byte{}}
 	for _, d := range dirs {
 		if d == "" {
 			continue
@@ -250,14 +252,26 @@ func (f fileLoader) Abs(base, name string) string {
 	}
 	p := l.resolve(base, name)
 	if !l.insideRoots(p) {
+		if slices.ContainsFunc(l.roots(), func(r string) bool { return underDir(r, p) }) {
+			// inside as written: a link on the way leads out (whether its
+			// target exists is not said)
+			return l.refuse(base, name, fmt.Sprintf("it resolves to %s, which is or lies under a symbolic link leading outside the template roots; include a file of the story, or make the link lead to one", p))
+		}
 		return l.refuse(base, name, fmt.Sprintf("it resolves to %s, outside the template roots", p))
 	}
 	if l.inGitDir(p) {
 		return l.refuse(base, name, fmt.Sprintf("it resolves to %s, inside a .git directory (a checkout's .git/config may hold a CI token); name a file of the story", p))
 	}
 	l.accepted[p] = true
+	if _, ok := l.namedAs[p]; !ok {
+		l.namedAs[p] = namedAt{base: base, name: name}
+	}
 	return p
 }
+
+// namedAt is a template path as an include, extends or import wrote it,
+// and the template that wrote it.
+type namedAt struct{ base, name string }
 
 // Resolve is the file a literal include, extends or import of name reads
 // when written in the template file base ("" for a template held in a
@@ -444,7 +458,18 @@ func (f fileLoader) Get(name string) (io.Reader, error) {
 	if !read {
 		var err error
 		if b, err = safefile.ReadFile(name, safefile.Story); err != nil {
-			return nil, err
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil, err // pongo2's "unable to resolve template", as upstream
+			}
+			// a device, a FIFO, a directory or a file past the cap: say
+			// which, instead of pongo2's bare "unable to resolve"
+			f.l.mu.Lock()
+			at := f.l.namedAs[name]
+			e := &Error{Kind: KindPongo, Err: err, Msg: fmt.Sprintf("pongo2 %s: template path %q is refused: %v",
+				cmp.Or(at.base, "<string>"), cmp.Or(at.name, name), err)}
+			f.l.getErrs[name] = e
+			f.l.mu.Unlock()
+			return nil, e
 		}
 	}
 	text := string(b)
