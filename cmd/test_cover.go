@@ -59,7 +59,7 @@ func newCollector() *coverage.Collector {
 // addStories registers every story with fixtures, before --shard, so that
 // shard profiles merge to the unsharded one.
 func addStories(col *coverage.Collector, runner *flowtest.Runner, files []*flowtest.File) {
-	for _, app := range storiesOf(files) {
+	for _, app := range flowtest.Stories(files) {
 		if ld, err := runner.Story(app); err == nil && ld.Machine != nil {
 			col.Add(ld.Machine)
 		}
@@ -117,7 +117,7 @@ func writeProfileStdout(stdout io.Writer, format string, b []byte) error {
 func pathHints(files []*flowtest.File, root string, trees []string) *coverage.Hints {
 	h := coverage.NewHints()
 	wd, _ := os.Getwd()
-	for _, app := range storiesOf(files) {
+	for _, app := range flowtest.Stories(files) {
 		runRoot := root
 		g, err := graph.Load(app, story.Options{Root: root})
 		if err != nil && root == "" {
