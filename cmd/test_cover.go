@@ -13,7 +13,6 @@ import (
 	"kitsoki/pkg/coverage"
 	"kitsoki/pkg/flowtest"
 	"kitsoki/pkg/graph"
-	"kitsoki/pkg/story"
 )
 
 // coverFlags are kitsoki test's coverage flags (also on test merge).
@@ -118,20 +117,9 @@ func pathHints(files []*flowtest.File, root string, trees []string) *coverage.Hi
 	h := coverage.NewHints()
 	wd, _ := os.Getwd()
 	for _, app := range flowtest.Stories(files) {
-		runRoot := root
-		g, err := graph.Load(app, story.Options{Root: root})
-		if err != nil && root == "" {
-			for _, t := range trees {
-				if g, err = graph.Load(app, story.Options{Trees: []string{t}}); err == nil {
-					runRoot = t
-					break
-				}
-			}
+		if g, runRoot, err := graph.LoadUnder(app, root, trees); err == nil {
+			h.AddStory(runName(wd, app), runRoot, g)
 		}
-		if err != nil {
-			continue
-		}
-		h.AddStory(runName(wd, app), runRoot, g)
 	}
 	return h
 }
