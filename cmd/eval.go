@@ -135,11 +135,7 @@ func newEvalShowCmd() *cobra.Command {
 				}
 			}
 			if asJSON {
-				obj := map[string]any{"call": v.ShownCall(), "dataset": d.Path, "status": status, "errors": v.Errors(), "warnings": v.Warnings(), "latest_report": nil}
-				if latest != nil {
-					obj["latest_report"] = latest.Path
-				}
-				if err := writeJSON(out, obj); err != nil {
+				if err := writeJSON(out, eval.NewDatasetSummary(v, status, latest)); err != nil {
 					return err
 				}
 			} else {
@@ -244,15 +240,9 @@ func newEvalMergeCmd() *cobra.Command {
 // finishReport writes a run or merged report and its renderings, prints
 // its summary and sets the exit code: 1 when no candidate passed.
 func finishReport(c *cobra.Command, v *eval.Validation, r *eval.Report, outPath string, renders evalRenders) error {
-	var paths []string
-	if outPath != "" {
-		abs, err := filepath.Abs(outPath)
-		if err != nil {
-			return usagef("%v", err)
-		}
-		paths = []string{abs}
-	} else {
-		paths = eval.DefaultReportPaths(v.Dataset, r, timeNow())
+	paths, err := eval.ReportPaths(v.Dataset, r, outPath, timeNow())
+	if err != nil {
+		return usagef("%v", err)
 	}
 	for _, p := range paths {
 		var err error
@@ -266,10 +256,7 @@ func finishReport(c *cobra.Command, v *eval.Validation, r *eval.Report, outPath 
 			return err
 		}
 	}
-	var prev *eval.Report
-	if outPath == "" && len(paths) == 2 { // a full run replaces latest.json
-		prev, _ = eval.LoadReport(paths[1]) // none, or unreadable: nothing to compare
-	}
+	prev := eval.ReplacedLatest(paths, outPath)
 	if err := eval.WriteRunReport(r, v.Story.Dir, paths); err != nil {
 		return usagef("%v", err)
 	}

@@ -179,13 +179,39 @@ func TestFetchProgressCountsOnlyThisRun(t *testing.T) {
 	clock = t0.Add(10 * time.Second)
 	d.report(fetch.Progress{Artifact: a, Phase: fetch.PhaseDone, Done: 200e6, Resumed: 100e6, Total: 200e6})
 	want := "downloading big (200.0 MB) from h\n" +
-		"big: [===============>    ]  75%  150.0 MB / 200.0 MB  10.0 MB/s  ETA 5s\n" +
+		"big: 75%  150.0 MB / 200.0 MB  10.0 MB/s  ETA 5s\n" +
 		"big: downloaded 100.0 MB in 10.00s (10.0 MB/s), resumed after 100.0 MB already on disk\n"
 	if buf.String() != want {
 		t.Fatalf("got\n%s\nwant\n%s", buf.String(), want)
 	}
 	if s := progressLine(fetch.Progress{Total: 200e6}, time.Second); strings.Contains(s, "unknown") {
 		t.Fatalf("zero bytes: %q", s)
+	}
+}
+
+// TestFetchBarOnTerminalCountsOnlyThisRun: the terminal's bar (the
+// progressbar library) counts the bytes this run moved, out of the bytes
+// this run must move, so that its speed and time left leave the resumed
+// part out; the label says what was resumed, and a hostile id from a pins
+// file reaches the terminal escaped.
+func TestFetchBarOnTerminalCountsOnlyThisRun(t *testing.T) {
+	var buf bytes.Buffer
+	d := newFetchDisplay(&buf)
+	d.tty = true
+	a := &fetch.Artifact{ID: "big\x1b[2J"}
+	d.report(fetch.Progress{Artifact: a, Phase: fetch.PhaseStart, Host: "h", Total: 200e6})
+	d.report(fetch.Progress{Artifact: a, Phase: fetch.PhaseDownload, Done: 150e6, Resumed: 100e6, Total: 200e6})
+	lines := screen(buf.String())
+	bar, ok := lineStartingWith(lines, `big\x1b[2J (resumed after 100.0 MB) `)
+	if !ok || !strings.Contains(bar, " 50% |") || !strings.Contains(bar, "(50/100 MB") {
+		t.Fatalf("no bar of this run's 50 of 100 MB:\n%q", buf.String())
+	}
+	if strings.Count(buf.String(), "\x1b[2J") != 0 {
+		t.Fatalf("the id's escape reached the terminal: %q", buf.String())
+	}
+	d.report(fetch.Progress{Artifact: a, Phase: fetch.PhaseDone, Done: 200e6, Resumed: 100e6, Total: 200e6})
+	if lines := screen(buf.String()); !strings.HasPrefix(lines[len(lines)-2], `big\x1b[2J: downloaded 100.0 MB in `) || lines[len(lines)-1] != "" {
+		t.Fatalf("the bar was not replaced by the done line: %q", lines)
 	}
 }
 

@@ -39,16 +39,25 @@ func redrawable(w io.Writer) bool {
 // fitWidth cuts line to the terminal's width less one column: a wrapped
 // line could not be erased.
 func fitWidth(w io.Writer, line string) string {
-	f, ok := w.(*os.File)
-	if !ok {
-		return line
-	}
-	cols, _, err := term.GetSize(int(f.Fd()))
-	if err != nil || cols <= 1 {
+	cols := termCols(w)
+	if cols <= 1 {
 		return line
 	}
 	if r := []rune(line); len(r) > cols-1 {
 		return string(r[:cols-1])
 	}
 	return line
+}
+
+// termCols is the terminal's width in columns, 0 when w is no terminal.
+func termCols(w io.Writer) int {
+	f, ok := w.(*os.File)
+	if !ok {
+		return 0
+	}
+	cols, _, err := term.GetSize(int(f.Fd()))
+	if err != nil {
+		return 0
+	}
+	return cols
 }

@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -23,7 +22,6 @@ import (
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/flowtest"
 	"kitsoki/pkg/plugin"
-	"kitsoki/pkg/trace"
 	"kitsoki/pkg/validate"
 )
 
@@ -345,14 +343,7 @@ func discoverFixtures(stdout, stderr io.Writer, f *testFlags, apps []string, glo
 	if err != nil {
 		return nil, usagef("%v", err)
 	}
-	ds = diag.Sort(diag.FilterIgnored(ds, func(p string) ([]byte, bool) {
-		abs, err := filepath.Abs(p)
-		if err != nil || !safefile.Inside(flowtest.StoryRoot(p, f.root, f.trees...), abs) {
-			return nil, false // a fixture refused unread is not read for its comments either
-		}
-		b, err := safefile.ReadFile(p, safefile.Data)
-		return b, err == nil
-	}))
+	ds = diag.Sort(flowtest.FilterIgnored(ds, f.root, f.trees))
 	_ = diag.WriteHuman(stderr, ds, diag.HumanOptions{})
 	if f.format == "github" {
 		_ = diag.WriteGitHub(stdout, ds) // fixture warnings and errors as annotations too
@@ -430,7 +421,7 @@ func refuseInSandbox(command string) error {
 // before anything runs, naming each external plugin --sandbox leaves
 // unstarted.
 func loadTestStories(stderr io.Writer, runner *flowtest.Runner, files []*flowtest.File, profile string) error {
-	apps, noted := storiesOf(files), map[string]bool{}
+	apps, noted := flowtest.Stories(files), map[string]bool{}
 	runner.Preload(apps)
 	for _, app := range apps {
 		if _, err := runner.Story(app); err != nil {
@@ -451,17 +442,6 @@ func loadTestStories(stderr io.Writer, runner *flowtest.Runner, files []*flowtes
 		}
 	}
 	return nil
-}
-
-// storiesOf is the stories of files, each once, in order.
-func storiesOf(files []*flowtest.File) []string {
-	var apps []string
-	for _, f := range files {
-		if !slices.Contains(apps, f.Story) {
-			apps = append(apps, f.Story)
-		}
-	}
-	return apps
 }
 
 // writeTestReports writes the --json (to stdout for -), --junit and
@@ -531,23 +511,10 @@ func writeReportFile(stdout io.Writer, flag, path string, data []byte) error {
 
 // writeLastTrace copies the last fixture's trace to --trace-out.
 func writeLastTrace(traceOut string, results []*flowtest.Result) error {
-	if traceOut == "" || len(results) == 0 {
+	if traceOut == "" {
 		return nil
 	}
-	last := results[len(results)-1].Trace
-	if last == "" {
-		return nil
-	}
-	data, err := os.ReadFile(last)
-	if err == nil {
-		err = atomicfile.Write(traceOut, data, 0o600) // a trace: its owner's only, as trace files are
-	}
-	if err == nil {
-		// its agent-prompts/ files go along, as upstream writes them
-		// beside --trace-out (docs/compat/trace-eval.md A.9)
-		err = trace.CopySidecars(last, traceOut, data, safefile.Cassette)
-	}
-	if err != nil {
+	if err := flowtest.CopyLastTrace(results, traceOut); err != nil {
 		return usagef("--trace-out %s: %v", traceOut, err)
 	}
 	return nil
@@ -561,23 +528,17 @@ func writeTestText(text io.Writer, f *testFlags, results []*flowtest.Result) {
 	}
 	flowtest.WriteText(text, results)
 	if f.upstream {
-		// The existing engine's last two lines, for CI scripts that grep them.
-		passed, failed := flowtest.Tally(results)
-		verdict := "PASS"
-		if failed > 0 {
-			verdict = "FAIL"
-		}
-		fmt.Fprintf(text, "Summary: %d/%d flows pass\n%s\n", passed, passed+failed, verdict)
+		flowtest.WriteUpstreamSummary(text, results)
 	}
 }
 
 // testExit is the exit status of the results: 2 when a fixture could not
 // run, 1 when one failed (a skipped one does not), else success.
 func testExit(results []*flowtest.Result) error {
-	switch {
-	case slices.ContainsFunc(results, func(r *flowtest.Result) bool { return r.Fatal != nil }):
+	switch flowtest.OutcomeOf(results) {
+	case flowtest.SomeBroken:
 		return silentExit(exitUsageEnv)
-	case slices.ContainsFunc(results, func(r *flowtest.Result) bool { return !r.Passed() && !r.Flow.Skipped }):
+	case flowtest.SomeFailed:
 		return silentExit(exitFinding)
 	}
 	return nil

@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -14,7 +13,6 @@ import (
 	"kitsoki/pkg/coverage"
 	"kitsoki/pkg/flowtest"
 	"kitsoki/pkg/graph"
-	"kitsoki/pkg/story"
 )
 
 // coverFlags are kitsoki test's coverage flags (also on test merge).
@@ -41,32 +39,13 @@ func (cf *coverFlags) on() bool { return cf.cover || cf.profile != "" || cf.html
 // check refuses a --cover-format nothing can write, and an output whose
 // directory does not exist.
 func (cf *coverFlags) check() error {
-	switch cf.format {
-	case "", "lcov", "cobertura", "json":
-	default:
+	if !coverage.KnownFormat(cf.format) {
 		return usagef("--cover-format %q: expected lcov, cobertura or json", cf.format)
 	}
 	if err := checkOutInside("--cover-html", cf.html); err != nil {
 		return err
 	}
 	return checkOutDirs("--coverprofile", cf.profile)
-}
-
-// profileFormat is --cover-format, else the format the file name says.
-func (cf *coverFlags) profileFormat() string {
-	if cf.format != "" {
-		return cf.format
-	}
-	switch strings.ToLower(filepath.Ext(cf.profile)) {
-	case ".json":
-		return "json"
-	case ".xml":
-		return "cobertura"
-	}
-	if cf.profile == "-" {
-		return "json"
-	}
-	return "lcov"
 }
 
 // newCollector is a collector whose profile paths are relative to the
@@ -79,7 +58,7 @@ func newCollector() *coverage.Collector {
 // addStories registers every story with fixtures, before --shard, so that
 // shard profiles merge to the unsharded one.
 func addStories(col *coverage.Collector, runner *flowtest.Runner, files []*flowtest.File) {
-	for _, app := range storiesOf(files) {
+	for _, app := range flowtest.Stories(files) {
 		if ld, err := runner.Story(app); err == nil && ld.Machine != nil {
 			col.Add(ld.Machine)
 		}
@@ -96,12 +75,13 @@ func writeCover(stdout, text io.Writer, cf *coverFlags, p *coverage.Profile, hin
 	}
 	if cf.profile != "" {
 		var b bytes.Buffer
-		if err := writeProfile(&b, cf.profileFormat(), p); err != nil {
+		format := coverage.FormatFor(cf.profile, cf.format)
+		if err := coverage.Write(&b, format, p); err != nil {
 			return usagef("--coverprofile: %v", err)
 		}
 		var err error
 		if cf.profile == "-" {
-			err = writeProfileStdout(stdout, cf.profileFormat(), b.Bytes())
+			err = writeProfileStdout(stdout, format, b.Bytes())
 		} else {
 			err = atomicfile.Write(cf.profile, b.Bytes(), 0o644)
 		}
@@ -120,7 +100,7 @@ func writeCover(stdout, text io.Writer, cf *coverFlags, p *coverage.Profile, hin
 // writeProfileStdout prints a profile on stdout through termsafe; a file
 // gets the bytes as they are.
 func writeProfileStdout(stdout io.Writer, format string, b []byte) error {
-	if format == "json" {
+	if format == coverage.FormatJSON {
 		jw := &jsonWriter{w: stdout}
 		if _, err := jw.Write(b); err != nil {
 			return err
@@ -131,36 +111,15 @@ func writeProfileStdout(stdout io.Writer, format string, b []byte) error {
 	return err
 }
 
-func writeProfile(w io.Writer, format string, p *coverage.Profile) error {
-	switch format {
-	case "json":
-		return coverage.WriteJSON(w, p)
-	case "cobertura":
-		return coverage.WriteCobertura(w, p)
-	}
-	return coverage.WriteLCOV(w, p)
-}
-
 // pathHints draws every story with fixtures for -v's path hints, named as
 // kitsoki run takes it.
 func pathHints(files []*flowtest.File, root string, trees []string) *coverage.Hints {
 	h := coverage.NewHints()
 	wd, _ := os.Getwd()
-	for _, app := range storiesOf(files) {
-		runRoot := root
-		g, err := graph.Load(app, story.Options{Root: root})
-		if err != nil && root == "" {
-			for _, t := range trees {
-				if g, err = graph.Load(app, story.Options{Trees: []string{t}}); err == nil {
-					runRoot = t
-					break
-				}
-			}
+	for _, app := range flowtest.Stories(files) {
+		if g, runRoot, err := graph.LoadUnder(app, root, trees); err == nil {
+			h.AddStory(runName(wd, app), runRoot, g)
 		}
-		if err != nil {
-			continue
-		}
-		h.AddStory(runName(wd, app), runRoot, g)
 	}
 	return h
 }

@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -151,21 +149,23 @@ func runIntents(ctx context.Context, stdout, stderr io.Writer, app string, f *in
 		return usagef("%v", err)
 	}
 	if f.dryRun {
-		writeIntentsPlan(stdout, suites, f)
+		flowtest.WriteIntentsPlan(stdout, suites, f.runs, f.harness == "live", f.maxCost)
 		return nil
 	}
 	o := flowtest.IntentOptions{Machine: ld.Machine, Jobs: f.jobs, Runs: f.runs, MaxCost: f.maxCost, HarnessType: f.harness, Harness: static}
 	if f.harness == "live" {
-		h, closeH, err := liveHarness(ld, f)
+		h, closeH, err := flowtest.LiveHarness(ld, f.profile, f.agent, compose.BuildOptions{ClaudeSubmit: claudeSubmitCommand()})
 		if err != nil {
-			return err
+			return usagef("%v", err)
 		}
 		defer closeH()
 		o.Harness, o.AgentBackend = h, f.agent
 	}
 	rep := flowtest.RunIntents(ctx, suites, o)
-	if err := intentBaseline(rep, ld, f); err != nil {
-		return err
+	if f.baseline != "" {
+		if err := flowtest.TrackBaseline(rep, f.baseline, f.regressionAt, f.updateBase, &ld.Story.App, time.Now()); err != nil {
+			return usagef("%v", err)
+		}
 	}
 	marshal := func() ([]byte, error) { return flowtest.MarshalIntentReport(rep) }
 	junit := func(w io.Writer) error { return flowtest.WriteIntentsJUnit(w, rep) }
@@ -186,69 +186,12 @@ func runIntents(ctx context.Context, stdout, stderr io.Writer, app string, f *in
 // staticHarness reads the static harness's recording (--recording, else
 // <app dir>/recording.yaml).
 func staticHarness(app string, f *intentFlags) (flowtest.Harness, error) {
-	rec := cmp.Or(f.recording, filepath.Join(filepath.Dir(app), "recording.yaml"))
+	rec := cmp.Or(f.recording, flowtest.DefaultRecording(app))
 	h, err := flowtest.NewStaticHarness(flowtest.StoryRoot(app, f.root, f.trees...), rec)
 	if err != nil {
 		return nil, usagef("%v", err)
 	}
 	return h, nil
-}
-
-// liveHarness builds --harness live: the story's plugin assembly with the
-// --agent alias. close stops what it started.
-func liveHarness(ld *compose.Loaded, f *intentFlags) (flowtest.Harness, func(), error) {
-	plan, err := compose.Resolve(ld, f.profile)
-	if err != nil {
-		return nil, func() {}, usagef("%v", err)
-	}
-	rt, err := plan.Build(compose.BuildOptions{ClaudeSubmit: claudeSubmitCommand()})
-	if err != nil {
-		return nil, func() {}, usagef("%v", err)
-	}
-	closeRT := func() { _, _ = rt.Close() }
-	h, err := flowtest.NewAgentHarness(rt.Agents, f.agent, ld.Story)
-	if err != nil {
-		closeRT()
-		return nil, func() {}, usagef("%v", err)
-	}
-	return h, closeRT, nil
-}
-
-// intentBaseline compares with --baseline and writes it with
-// --update-baseline.
-func intentBaseline(rep *flowtest.IntentReport, ld *compose.Loaded, f *intentFlags) error {
-	if f.baseline == "" {
-		return nil
-	}
-	b, err := flowtest.ReadBaseline(f.baseline)
-	if err != nil {
-		return usagef("%v", err)
-	}
-	rep.Regressions = b.Regressions(rep, f.regressionAt)
-	if f.updateBase {
-		if err := flowtest.WriteBaseline(f.baseline, rep, ld.Story.App.ID, ld.Story.App.Version, time.Now()); err != nil {
-			return usagef("--baseline %s: %v", f.baseline, err)
-		}
-	}
-	return nil
-}
-
-// writeIntentsPlan is --dry-run: what a run would do, in upstream's words.
-func writeIntentsPlan(w io.Writer, suites []*flowtest.IntentSuite, f *intentFlags) {
-	fixtures, inputs, calls := 0, 0, 0
-	for _, s := range suites {
-		for _, fx := range s.Fixtures {
-			fixtures++
-			inputs += len(fx.Inputs)
-			calls += cmp.Or(f.runs, fx.Runs) * len(fx.Inputs)
-		}
-	}
-	note := "est. cost not calculated for static harness"
-	if f.harness == "live" {
-		note = fmt.Sprintf("cost capped by --max-cost %.2f", f.maxCost)
-	}
-	fmt.Fprintf(w, "Dry run: %d fixtures, %d inputs, %d total calls (%s)\n", fixtures, inputs, calls, note)
-	fmt.Fprintf(w, "\nSummary: 0/0 fixtures pass\nPASS\n")
 }
 
 // storyIntents is what the intents part of a plain `kitsoki test` did.
@@ -263,13 +206,7 @@ func runStoryIntents(ctx context.Context, text, stderr io.Writer, runner *flowte
 		return out, nil
 	}
 	for _, app := range apps {
-		dir := filepath.Dir(app)
-		// Lstat: a recording.yaml linked out of the project is run, and
-		// refused unread, whether or not its target exists.
-		if _, err := os.Lstat(filepath.Join(dir, "recording.yaml")); err != nil {
-			continue
-		}
-		if !flowtest.HasIntents(app) {
+		if !flowtest.HasStaticIntents(app) {
 			continue
 		}
 		fmt.Fprintf(text, "\nintents %s (static harness, recording.yaml):\n", app)

@@ -518,6 +518,34 @@ func DefaultReportPaths(d *Dataset, r *Report, t time.Time) []string {
 	return []string{filepath.Join(dir, t.UTC().Format("20060102T150405Z")+".json"), filepath.Join(dir, "latest.json")}
 }
 
+// ReportPaths are where a run's or a merge's report goes: out alone, made
+// absolute, when it is given, else [DefaultReportPaths].
+func ReportPaths(d *Dataset, r *Report, out string, t time.Time) ([]string, error) {
+	if out == "" {
+		return DefaultReportPaths(d, r, t), nil
+	}
+	abs, err := filepath.Abs(out)
+	if err != nil {
+		return nil, err
+	}
+	return []string{abs}, nil
+}
+
+// ReplacedLatest is the report a full run's latest.json held before this
+// run replaces it (paths as [DefaultReportPaths] gives them), for
+// [SinceLine]; nil when out was given, for a shard, and when there is none
+// or it cannot be read.
+func ReplacedLatest(paths []string, out string) *Report {
+	if out != "" || len(paths) != 2 {
+		return nil
+	}
+	prev, err := LoadReport(paths[1])
+	if err != nil {
+		return nil
+	}
+	return prev
+}
+
 // WriteRunReport writes r to every path atomically, setting
 // decision.evidence to the last path relative to the story directory.
 func WriteRunReport(r *Report, storyDir string, paths []string) error {

@@ -10,6 +10,27 @@ import (
 	"kitsoki/pkg/diag"
 )
 
+// DatasetSummary is what eval show --json prints for a dataset (fields in
+// the order of the keys of the map it replaced, so the bytes stay).
+type DatasetSummary struct {
+	Call         *ShownCall `json:"call"`
+	Dataset      string     `json:"dataset"`
+	Errors       []string   `json:"errors"`
+	LatestReport *string    `json:"latest_report"` // null when there is none
+	Status       string     `json:"status"`
+	Warnings     []string   `json:"warnings"`
+}
+
+// NewDatasetSummary sums up v with its status and latest report (nil when
+// none).
+func NewDatasetSummary(v *Validation, status string, latest *Report) DatasetSummary {
+	s := DatasetSummary{Call: v.ShownCall(), Dataset: v.Dataset.Path, Errors: v.Errors(), Status: status, Warnings: v.Warnings()}
+	if latest != nil {
+		s.LatestReport = &latest.Path
+	}
+	return s
+}
+
 // WriteDatasetText writes what eval show prints for a dataset: its call
 // site, status, latest report and selection, then every finding.
 func WriteDatasetText(w io.Writer, v *Validation, status string, latest *Report) {

@@ -2,22 +2,26 @@ package fetch
 
 import (
 	"context"
+	"math"
 	"sync"
 	"time"
+
+	"golang.org/x/time/rate"
 )
 
 // rateLimiter holds one download (all its parts together) to a number of
-// bytes per second: after each write it sleeps until the bytes sent so far
-// are due. Credit for idle time (a retry's backoff, a slow server) is
-// capped at one second, so a pause is never followed by a burst.
+// bytes per second on a token bucket (golang.org/x/time/rate) driven by the
+// fetcher's clock, so tests move time instead of spending it. The bucket
+// holds one second of bytes and starts empty: idle time (a retry's backoff,
+// a slow server) earns at most one second of credit, and the first bytes
+// are paced like the rest.
 type rateLimiter struct {
 	rate  int64 // bytes per second, > 0
 	now   func() time.Time
 	sleep func(ctx context.Context, d time.Duration) error
 
-	mu    sync.Mutex
-	start time.Time
-	sent  int64
+	mu  sync.Mutex
+	lim *rate.Limiter // made empty at the first wait
 }
 
 // newRateLimiter returns nil (no limit) unless f.RateLimit is positive.
@@ -51,24 +55,25 @@ func (r *rateLimiter) wait(ctx context.Context, n int64) error {
 	}
 	r.mu.Lock()
 	now := r.now()
-	if r.start.IsZero() {
-		r.start = now
+	burst := int(min(r.rate, math.MaxInt32))
+	if r.lim == nil {
+		r.lim = rate.NewLimiter(rate.Limit(r.rate), burst)
+		r.lim.ReserveN(now, burst)
 	}
-	if due := r.start.Add(r.duration(r.sent)); now.Sub(due) > time.Second {
-		r.start = r.start.Add(now.Sub(due) - time.Second)
+	// A reservation may not exceed the bucket; pieces reserved at the same
+	// instant queue behind each other, so the last one's delay is the
+	// whole write's.
+	var d time.Duration
+	for n > 0 {
+		piece := min(n, int64(burst))
+		d = r.lim.ReserveN(now, int(piece)).DelayFrom(now)
+		n -= piece
 	}
-	r.sent += n
-	d := r.start.Add(r.duration(r.sent)).Sub(now)
 	r.mu.Unlock()
 	if d <= 0 {
 		return nil
 	}
 	return r.sleep(ctx, d)
-}
-
-// duration is how long n bytes take at the rate.
-func (r *rateLimiter) duration(n int64) time.Duration {
-	return time.Duration(float64(n) / float64(r.rate) * float64(time.Second))
 }
 
 func sleepCtx(ctx context.Context, d time.Duration) error {

@@ -70,7 +70,7 @@ func TestRateLimitHoldsTheWholeDownloadToTheRate(t *testing.T) {
 // credit: the bytes after it are not sent in a burst.
 func TestRateLimitCapsCreditAfterAPause(t *testing.T) {
 	clock := &fakeClock{t: time.Unix(1e9, 0)}
-	r := &rateLimiter{rate: 1000, now: clock.now, sleep: clock.sleep}
+	r := (&Fetcher{RateLimit: 1000, now: clock.now, sleep: clock.sleep}).newRateLimiter()
 	ctx := context.Background()
 	r.wait(ctx, 1000) // one second of bytes: wait 1s
 	clock.t = clock.t.Add(time.Minute)

@@ -11,6 +11,7 @@ import (
 	"kitsoki/internal/atomicfile"
 	"kitsoki/internal/junit"
 	"kitsoki/internal/safefile"
+	"kitsoki/pkg/story"
 )
 
 // maxBaselineBytes bounds a baseline file.
@@ -40,6 +41,23 @@ func ReadBaseline(path string) (*Baseline, error) {
 		return nil, fmt.Errorf("--baseline %s: not a baseline JSON file (%v); write one with --update-baseline", path, err)
 	}
 	return &b, nil
+}
+
+// TrackBaseline sets r's regressions against the baseline at path (those
+// more than threshold below it) and, with update, writes r's pass rates
+// there as app's new baseline.
+func TrackBaseline(r *IntentReport, path string, threshold float64, update bool, app *story.App, now time.Time) error {
+	b, err := ReadBaseline(path)
+	if err != nil {
+		return err
+	}
+	r.Regressions = b.Regressions(r, threshold)
+	if update {
+		if err := WriteBaseline(path, r, app.ID, app.Version, now); err != nil {
+			return fmt.Errorf("--baseline %s: %w", path, err)
+		}
+	}
+	return nil
 }
 
 // WriteBaseline writes r's pass rates as a baseline, replacing path whole.

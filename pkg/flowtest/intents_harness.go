@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"kitsoki/internal/jsonvalue"
@@ -44,6 +46,23 @@ var ErrRecordingMiss = errors.New("static harness: no entry")
 // lower-cased, trimmed input; the first entry wins.
 type StaticHarness struct {
 	entries map[string]*staticEntry
+}
+
+// DefaultRecording is the static harness's recording when none is named:
+// <story dir>/recording.yaml.
+func DefaultRecording(app string) string {
+	return filepath.Join(filepath.Dir(app), "recording.yaml")
+}
+
+// HasStaticIntents reports whether plain `kitsoki test` measures app's
+// routing after its flows: it keeps intent fixtures ([HasIntents]) and a
+// default recording. Lstat: a recording linked out of the project counts,
+// and is refused unread, whether or not its target exists.
+func HasStaticIntents(app string) bool {
+	if _, err := os.Lstat(DefaultRecording(app)); err != nil {
+		return false
+	}
+	return HasIntents(app)
 }
 
 // NewStaticHarness reads the recording at path through root, the story's

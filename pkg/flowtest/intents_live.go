@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"kitsoki/pkg/agent"
+	"kitsoki/pkg/compose"
 	"kitsoki/pkg/schema"
 	"kitsoki/pkg/story"
 )
@@ -43,6 +44,27 @@ func NewAgentHarness(reg *agent.Registry, alias string, st *story.Story) (*Agent
 		return nil, err
 	}
 	return &AgentHarness{reg: reg, alias: alias, st: st, schema: sch}, nil
+}
+
+// LiveHarness builds `test intents --harness live`: the story's plugin
+// assembly under the profile, routing through alias. closeH stops what it
+// started; it is safe to call on error too.
+func LiveHarness(ld *compose.Loaded, profile, alias string, o compose.BuildOptions) (h *AgentHarness, closeH func(), err error) {
+	closeH = func() {}
+	plan, err := compose.Resolve(ld, profile)
+	if err != nil {
+		return nil, closeH, err
+	}
+	rt, err := plan.Build(o)
+	if err != nil {
+		return nil, closeH, err
+	}
+	closeRT := func() { _, _ = rt.Close() }
+	if h, err = NewAgentHarness(rt.Agents, alias, ld.Story); err != nil {
+		closeRT()
+		return nil, closeH, err
+	}
+	return h, closeRT, nil
 }
 
 // Route asks the agent for the intent call the input means.

@@ -21,3 +21,19 @@ func Load(path string, opts story.Options) (*Graph, error) {
 	}
 	return Build(f), nil
 }
+
+// LoadUnder is [Load] confined to root, else, when no root is given and
+// that fails, under the first of trees the story loads in. It also returns
+// the root the story loaded under ("" for the default).
+func LoadUnder(path, root string, trees []string) (*Graph, string, error) {
+	g, err := Load(path, story.Options{Root: root})
+	if err == nil || root != "" {
+		return g, root, err
+	}
+	for _, t := range trees {
+		if g, terr := Load(path, story.Options{Trees: []string{t}}); terr == nil {
+			return g, t, nil
+		}
+	}
+	return nil, "", err
+}
