@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"kitsoki/pkg/engine"
 	"kitsoki/pkg/story"
@@ -125,6 +126,9 @@ type rest struct {
 	// armed: the turn that left it there certainly ended normally, so its
 	// own timeout: is armed with a fresh deadline (clockFires)
 	armed bool
+	// since: how far clock-only turns moved the clock after that turn
+	// (they arm nothing: clockWaits)
+	since time.Duration
 	// exit: the fixture left the root story through @exit:exit and rests
 	// at __exit__<exit> (at nil; lint_exit_rest.go)
 	exit string
