@@ -99,7 +99,9 @@ func (l *fixtureLint) settled(t *Turn, r rest, arc string) (rest, bool) {
 	if w.cur == nil {
 		return rest{exit: w.exit, from: from}, true
 	}
-	return rest{at: w.cur, from: from}, true
+	// the turn ended normally: the resting state's timeout is armed
+	// afresh, unless it is terminal (conformance lint-settle m)
+	return rest{at: w.cur, from: from, armed: !w.cur.Terminal}, true
 }
 
 // settleable reports whether t may be followed at all.

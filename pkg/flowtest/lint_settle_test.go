@@ -16,22 +16,24 @@ const settleGolden = "../engine/testdata/conformance/lint-settle"
 // bound answer leaves the story, a pre-bind hop moves on, a once: call
 // is skipped, a failing post-bind round is discarded, a redirect to
 // the resting state ends the turn there, a first turn is followed from
-// its initial_state; each fixture upstream fails is warned as it fails there,
+// its initial_state, the resting state's timeout is armed afresh; each fixture upstream fails is warned as it fails there,
 // the ones it passes are not.
 func TestLintSettles(t *testing.T) {
 	lintGolden(t, settleGolden, map[string]string{
-		"a_postbind_exit.yaml":         `intent "look" fires after the fixture left the story through @exit:done`,
-		"b_postbind_other_exit.yaml":   `ends at "__exit__failed": every step on the way is certain`,
-		"c_unbound_stays.yaml":         "",
-		"d_prebind_hop.yaml":           `ends at "far": every step on the way is certain`,
-		"e_once_skipped.yaml":          `ends at "__exit__done": every step on the way is certain`,
-		"f_ok.yaml":                    "",
-		"g_hop_lands.yaml":             "",
-		"h_round_discarded.yaml":       `ends at "room" (the post-bind round firing both fails`,
-		"i_round_discarded_stays.yaml": "",
-		"j_self_redirect.yaml":         `ends at "room": every step on the way is certain`,
-		"k_self_redirect_stays.yaml":   "",
-		"l_first_turn_postbind.yaml":   `intent "look" fires after the fixture left the story through @exit:done`,
+		"a_postbind_exit.yaml":              `intent "look" fires after the fixture left the story through @exit:done`,
+		"b_postbind_other_exit.yaml":        `ends at "__exit__failed": every step on the way is certain`,
+		"c_unbound_stays.yaml":              "",
+		"d_prebind_hop.yaml":                `ends at "far": every step on the way is certain`,
+		"e_once_skipped.yaml":               `ends at "__exit__done": every step on the way is certain`,
+		"f_ok.yaml":                         "",
+		"g_hop_lands.yaml":                  "",
+		"h_round_discarded.yaml":            `ends at "room" (the post-bind round firing both fails`,
+		"i_round_discarded_stays.yaml":      "",
+		"j_self_redirect.yaml":              `ends at "room": every step on the way is certain`,
+		"k_self_redirect_stays.yaml":        "",
+		"l_first_turn_postbind.yaml":        `intent "look" fires after the fixture left the story through @exit:done`,
+		"m_timeout_after_settle.yaml":       `its timeout fires and moves it to "far"`,
+		"n_timeout_after_settle_fires.yaml": "",
 	}, ruleRejected, ruleWrongState)
 }
 
