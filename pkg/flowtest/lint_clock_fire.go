@@ -15,8 +15,8 @@ import (
 // resting state's own timeout with a fresh deadline at the end of every
 // turn (and at the start), and an advance fires it once when the
 // deadline falls within the advance (story-runtime §4; pkg/engine's
-// advance), so an advance_clock at least as long as timeout.after
-// certainly fires it, whatever came before (probed: the timeout story's
+// advance), so an advance_clock that, with the clock-only turns since
+// that turn (clockWaits), reaches timeout.after certainly fires it (probed: the timeout story's
 // waiting, after: 10d, advance_clock: 11d, then continue is rejected
 // INTENT_NOT_ALLOWED_IN_STATE at traveled). An expect_state naming
 // another state is warned. Only where the turn that left it there
@@ -45,8 +45,11 @@ func (l *fixtureLint) clockFires(t *Turn, r rest) (rest, bool) {
 		return rest{}, false
 	}
 	d, err := duration.Parse(after)
-	if err != nil || d <= 0 || t.AdvanceClock < d {
+	if err != nil || d <= 0 {
 		return rest{}, false
+	}
+	if r.since+t.AdvanceClock < d {
+		return l.clockWaits(t, r, after, d)
 	}
 	tt := strings.TrimSpace(tm.Target)
 	if tt == "" || strings.HasPrefix(tt, ".") || strings.Contains(tt, "/") || story.IsTemplated(tt) {
@@ -60,16 +63,44 @@ func (l *fixtureLint) clockFires(t *Turn, r rest) (rest, bool) {
 		}
 		landed = to[0].Path
 	}
-	why := fmt.Sprintf("turns[%d] advances the clock by %s at %q (where %s), whose timeout: (after: %s) fires and moves it to %q", t.Index, fmtAdvance(t), s.Path, r.from, after, landed)
+	why := fmt.Sprintf("turns[%d] advances the clock by %s at %q (where %s), whose timeout: (after: %s) fires and moves it to %q", t.Index, movedBy(t, r), s.Path, r.from, after, landed)
 	if t.ExpectState != nil && *t.ExpectState != landed && !slicesHasPath(to[min(1, len(to)):], *t.ExpectState) && l.ix.hasState(*t.ExpectState) {
 		l.warn(t.valueAt("expect_state"), ruleWrongState, "turns[%d].expect_state: %q, but the turn only advances the clock by %s at %q (where %s), which is at least that state's timeout.after (%s): its timeout fires and moves it to %q%s; the assertion fails on both engines; expect_state: %s, a shorter advance_clock, or fix the timeout",
-			t.Index, *t.ExpectState, fmtAdvance(t), s.Path, r.from, after, landed, orAt(to[min(1, len(to)):], "or, when a call's on_error redirects it, to %s"), landed)
+			t.Index, *t.ExpectState, movedBy(t, r), s.Path, r.from, after, landed, orAt(to[min(1, len(to)):], "or, when a call's on_error redirects it, to %s"), landed)
 		return rest{}, true
 	}
 	if to == nil {
 		return rest{exit: strings.TrimPrefix(landed, "__exit__"), from: why}, true
 	}
 	return rest{at: to[0], alt: to[1:], from: why, armed: len(to) == 1 && quietEntry(to[0], plainEffect)}, true
+}
+
+// clockWaits is where a clock-only turn leaves the fixture resting at
+// r.at when the advance, added to the time the clock moved since the
+// turn that armed r.at's timeout, falls short of its after: it stays,
+// the deadline where it was. Only an intent turn arms a fresh one; a
+// clock-only turn that fires nothing arms nothing (probed: after: 10d,
+// advance_clock 6d then 6d fires; 6d, an intent, then 6d does not; 5m
+// stays, and a later 11d fires). An expect_state naming another state is
+// warned.
+func (l *fixtureLint) clockWaits(t *Turn, r rest, after string, d time.Duration) (rest, bool) {
+	s, since, moved := r.at, r.since+t.AdvanceClock, movedBy(t, r)
+	if t.ExpectState != nil && *t.ExpectState != s.Path && l.ix.hasState(*t.ExpectState) {
+		l.warn(t.valueAt("expect_state"), ruleWrongState, "turns[%d].expect_state: %q, but the turn only advances the clock by %s at %q (where %s), short of that state's timeout.after (%s): the timeout does not fire and it stays at %q; the assertion fails on both engines; expect_state: %s, a longer advance_clock, or fix the turns before it",
+			t.Index, *t.ExpectState, moved, s.Path, r.from, after, s.Path, s.Path)
+		return rest{}, true
+	}
+	why := fmt.Sprintf("turns[%d] advances the clock by %s at %q, short of its timeout.after (%s): it stays", t.Index, moved, s.Path, after)
+	return rest{at: s, from: why, armed: true, since: since}, true
+}
+
+// movedBy is, for a message, how far t moves the clock past the turn
+// that armed r's timeout.
+func movedBy(t *Turn, r rest) string {
+	if r.since == 0 {
+		return fmtAdvance(t)
+	}
+	return fmt.Sprintf("%s (%s in all since the turn that armed its timeout)", fmtAdvance(t), r.since+t.AdvanceClock)
 }
 
 // plainMove reports whether a turn's move from at through arm to the

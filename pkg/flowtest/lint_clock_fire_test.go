@@ -74,3 +74,18 @@ func TestLintClockFires(t *testing.T) {
 		})
 	}
 }
+
+// TestLintClockWaits: a clock-only turn short of the resting state's
+// timeout leaves it there and arms nothing, so the advances after it
+// add up (conformance lint-clock-wait): each fixture upstream fails is
+// warned as it fails there, the ones it passes are not.
+func TestLintClockWaits(t *testing.T) {
+	lintGolden(t, "../engine/testdata/conformance/lint-clock-wait", map[string]string{
+		"a_short_then_long.yaml":     `intent "continue" is not taken at "traveled", where turns[1] advances the clock by 11d (`,
+		"b_short_stays.yaml":         `short of that state's timeout.after (10d): the timeout does not fire and it stays at "waiting"`,
+		"c_adds_up.yaml":             `by 6d (288h0m0s in all since the turn that armed its timeout)`,
+		"d_short_then_continue.yaml": "",
+		"e_adds_up_fires.yaml":       "",
+		"f_turn_rearms.yaml":         "",
+	}, ruleRejected, ruleWrongState)
+}

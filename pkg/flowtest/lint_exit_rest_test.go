@@ -66,7 +66,8 @@ states:
 // TestLintExitRest: a turn after the fixture certainly left the root
 // story through an exit is rejected on both engines (probed on both
 // paths: x, and go again, at __exit__done; and after a turn whose every
-// arm exits, its guard unknown: look at __exit__done); an exit not
+// arm exits, its guard unknown: look at __exit__done; after a call the
+// stub answers with data and no error, x at __exit__done); an exit not
 // certain (an arm's call whose on_error, resolved where the turn fired,
 // may keep it there: unstubbed, x passes at top.a), or an
 // imported child's exit the importer maps to a state, is not judged.
@@ -75,8 +76,10 @@ func TestLintExitRest(t *testing.T) {
 	cases := []struct{ name, head, fx, rule, want string }{
 		{"legacy, after the arm", "test_kind: flow\n", "initial_state: top.a\nturns:\n  - intent: {name: go}\n  - intent: {name: x}\n",
 			"flow-rejected", `turns[1]: intent "x" fires after the fixture left the story through @exit:done (turns[0] "go", fired at "top.a"`},
-		{"orchestrated, after expect_state", "test_kind: flow\nuse_orchestrator: true\n", "initial_state: b\nturns:\n  - world_override: {n: 1}\n    intent: {name: go}\n    expect_state: __exit__done\n  - intent: {name: go}\n",
+		{"orchestrated, after expect_state", "test_kind: flow\nuse_orchestrator: true\n", "initial_state: b\nturns:\n  - world_override: {n: \"{{ 1 }}\"}\n    intent: {name: go}\n    expect_state: __exit__done\n  - intent: {name: go}\n",
 			"flow-rejected", `turns[1]: intent "go" fires after the fixture left the story through @exit:done (turns[0].expect_state rests there)`},
+		{"orchestrated, followed", "test_kind: flow\nuse_orchestrator: true\n", "initial_state: b\nturns:\n  - world_override: {n: 1}\n    intent: {name: go}\n  - intent: {name: go}\n",
+			"flow-rejected", `turns[1]: intent "go" fires after the fixture left the story through @exit:done (turns[0] "go", fired at "b" (where the fixture starts (initial_state)), ends there, every step on the way certain`},
 		{"guard true on the world", "test_kind: flow\n", "initial_state: b\ninitial_world: {n: 1}\nturns:\n  - intent: {name: go}\n  - intent: {name: x}\n",
 			"flow-rejected", `takes the arm whose when: world.n > 0 is true`},
 		{"after a timeout", "test_kind: flow\nuse_orchestrator: true\n", "initial_state: c\nturns:\n  - advance_clock: 2m\n  - intent: {name: x}\n",
@@ -88,7 +91,9 @@ func TestLintExitRest(t *testing.T) {
 		{"guard unknown", "test_kind: flow\nuse_orchestrator: true\n", "initial_state: b\nturns:\n  - world_override: {n: \"{{ 1 }}\"}\n    intent: {name: go}\n  - intent: {name: x}\n", "", ""},
 		{"every arm exits, guard unknown", "test_kind: flow\nuse_orchestrator: true\n", "initial_state: b\nturns:\n  - world_override: {n: \"{{ 1 }}\"}\n    intent: {name: both}\n  - intent: {name: x}\n",
 			"flow-rejected", `turns[1]: intent "x" fires after the fixture left the story through @exit:done (turns[0] "both" may end only there`},
-		{"a call may redirect", "test_kind: flow\nuse_orchestrator: true\nhost_handlers: {host.run: {data: {}}}\n", "initial_state: top.a\nturns:\n  - intent: {name: call}\n  - intent: {name: x}\n", "", ""},
+		{"a call the stub answers", "test_kind: flow\nuse_orchestrator: true\nhost_handlers: {host.run: {data: {}}}\n", "initial_state: top.a\nturns:\n  - intent: {name: call}\n  - intent: {name: x}\n",
+			"flow-rejected", `turns[1]: intent "x" fires after the fixture left the story through @exit:done (turns[0] "call", fired at "top.a"`},
+		{"a call that may fail", "test_kind: flow\nuse_orchestrator: true\nhost_handlers: {host.run: {delay: 1s, data: {}}}\n", "initial_state: top.a\nturns:\n  - intent: {name: call}\n  - intent: {name: x}\n", "", ""},
 		{"an unstubbed call fails to its on_error", "test_kind: flow\nuse_orchestrator: true\n", "initial_state: top.a\nturns:\n  - intent: {name: call}\n  - intent: {name: x}\n", "", ""},
 		{"the child's exit maps to a state", "test_kind: flow\n", "initial_state: top.a\nturns:\n  - intent: {name: enter}\n    expect_state: kid.idle\n  - intent: {name: kid__bail}\n  - intent: {name: x}\n", "", ""},
 		{"expected rejection", "test_kind: flow\n", "initial_state: top.a\nturns:\n  - intent: {name: go}\n  - intent: {name: x}\n    expect_error: {code: INTENT_NOT_ALLOWED_IN_STATE}\n", "", ""},

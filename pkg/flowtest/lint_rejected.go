@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"kitsoki/pkg/engine"
 	"kitsoki/pkg/story"
@@ -39,7 +40,7 @@ func (l *fixtureLint) rejected(t *Turn) {
 		warned = l.parallelAlias(t, l.par) || l.parallelNotTaken(t, l.par)
 	}
 	l.stepped = false
-	l.rest = l.after(t, r, arc, warned)
+	l.rest = l.after(t, r, jr, arc, warned)
 	l.noteJobs(l.stepped)
 	if !warned && l.worldExpected(t) {
 		l.rest = rest{} // it fails here: the rest is not judged
@@ -125,6 +126,9 @@ type rest struct {
 	// armed: the turn that left it there certainly ended normally, so its
 	// own timeout: is armed with a fresh deadline (clockFires)
 	armed bool
+	// since: how far clock-only turns moved the clock after that turn
+	// (they arm nothing: clockWaits)
+	since time.Duration
 	// exit: the fixture left the root story through @exit:exit and rests
 	// at __exit__<exit> (at nil; lint_exit_rest.go)
 	exit string
@@ -175,7 +179,11 @@ func (l *fixtureLint) restAt(t *Turn) rest {
 // reaching the on: name arc: the state its expect_state names, else the
 // one the unguarded first arm of the intent certainly moves it to (a
 // legacy expect_error turn's result is discarded: it stays), else unknown.
-func (l *fixtureLint) after(t *Turn, r rest, arc string, warned bool) rest {
+//
+// jr is where t was judged: r, or on a first turn whose start r leaves
+// unknown, the initial_state (firstRest), which only a turn followed
+// through its post-bind pass (settled) goes on from.
+func (l *fixtureLint) after(t *Turn, r, jr rest, arc string, warned bool) rest {
 	ix, at := l.ix, r.at
 	if warned || t.ExpectError != nil {
 		return l.afterFailed(t, r, warned)
@@ -189,13 +197,11 @@ func (l *fixtureLint) after(t *Turn, r rest, arc string, warned bool) rest {
 		}
 		return l.stays(t, cr, arc)
 	}
-	var to []*story.State
-	var arm *story.Transition
-	if arc != "" && l.intentJudged(t, at, arc) {
-		to, arm = ix.stepAll(r, t.Intent.Name, arc, l.stillEffect(), l.guardOf(t)) // a clarification (a required slot left out) may stay
-	}
-	if to != nil && !l.clockStill(t, to...) {
-		to, arm = nil, nil
+	to, arm := l.certainStep(t, r, arc)
+	if to == nil {
+		if sr, ok := l.settled(t, jr, arc); ok {
+			return sr
+		}
 	}
 	l.stepped = to != nil
 	l.moveWorld(r, to, arm)
@@ -224,6 +230,20 @@ func (l *fixtureLint) after(t *Turn, r rest, arc string, warned bool) rest {
 		return rest{at: to[0], alt: to[1:], from: fmt.Sprintf("turns[%d] %q leads (%s moves %q to %q)", t.Index, t.Intent.Name, armLed(at, arc, arm), at.Path, to[0].Path), armed: plainMove(at, arm, to)}
 	}
 	return l.mayRestAt(t, may)
+}
+
+// certainStep is where t, fired at r with its intent reaching arc,
+// certainly moves the machine by stepAll, and the arm it takes; nil
+// when that is not certain, or an advance_clock may move it on.
+func (l *fixtureLint) certainStep(t *Turn, r rest, arc string) ([]*story.State, *story.Transition) {
+	if arc == "" || !l.intentJudged(t, r.at, arc) {
+		return nil, nil // a clarification (a required slot left out) may stay
+	}
+	to, arm := l.ix.stepAll(r, t.Intent.Name, arc, l.stillEffect(), l.guardOf(t))
+	if to != nil && !l.clockStill(t, to...) {
+		return nil, nil
+	}
+	return to, arm
 }
 
 // exitAfter is after for a turn that moves to no state certainly: the

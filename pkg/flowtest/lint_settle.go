@@ -1,0 +1,422 @@
+package flowtest
+
+import (
+	"cmp"
+	"fmt"
+	"maps"
+	"strings"
+
+	"kitsoki/pkg/story"
+)
+
+// A turn on the orchestrator path whose every step is certain is
+// followed as the engines run it (story-runtime §1.7–§1.9, §2.3;
+// conformance lint-settle): the arm its intent takes, its effects and
+// the on_enter of the states it enters, each entry's when: judged on the
+// world as the chain has left it; the emits they decide, dispatched
+// depth-first, a hop entering only a state other than the one it fires
+// at; then the queued calls, answered by the fixture's stubs and bound;
+// then the post-bind pass, which decides the resting state's own
+// on_enter emits again on the bound world with empty slots, fires them
+// and dispatches their calls, round after round. That is how a room that
+// calls out, binds, then routes on the answer (conflict-resolve's
+// conflict: once: calls, then guarded emits) leaves the story in one
+// turn, and a later turn's intent is refused there.
+//
+// Anything not certain gives the walk up, and the turn is judged as
+// before: a guard on an uncertain value or slot, a call no stub
+// certainly answers or a failing one with on_error (a redirect), a
+// templated target or emit name, a background job, an effect-level
+// agent:, inline effects, a parallel state, a decider: human gate or a
+// staged fixture, an advance_clock, or a walk past the engines' caps.
+
+// maxSettleHops bounds the hops one walk follows (the engines cap the
+// depth of a chain, not its breadth).
+const maxSettleHops = 64
+
+// maxSettleEmitDepth and maxSettleRounds are the engines' caps on an
+// emit chain's depth and the post-bind pass's rounds (story-runtime
+// §1.9): the walk gives up where they would cut it.
+const (
+	maxSettleEmitDepth = 24
+	maxSettleRounds    = 4
+)
+
+// settleWalk is one followed turn: where the machine is (cur; nil once
+// it left through exit), the calls queued and not yet dispatched.
+type settleWalk struct {
+	l     *fixtureLint
+	cur   *story.State
+	exit  string
+	calls []*story.Effect
+	hops  int
+	// fatal: the walk gave up on a hop that certainly fails (an emit
+	// after an exit, or one no arm takes): fatal to a turn, while a
+	// post-bind round is only discarded
+	fatal bool
+	// discarded names the emits of a post-bind round that failed, for
+	// messages
+	discarded string
+}
+
+// settled follows t, fired at r with its intent reaching arc, when every
+// step is certain, and returns where it rests; the known world becomes
+// the one the turn leaves. ok is false (and the known world untouched)
+// when some step is not certain.
+func (l *fixtureLint) settled(t *Turn, r rest, arc string) (rest, bool) {
+	if !l.settleable(t, r, arc) {
+		return rest{}, false
+	}
+	before := l.world
+	l.world = before.clone()
+	w := &settleWalk{l: l, cur: r.at}
+	ok, redirected := w.fire(arc, t, 0, true), false
+	if ok {
+		ok, redirected = w.dispatch(true)
+	}
+	if ok && !redirected {
+		ok = w.postBind()
+	}
+	if !ok {
+		l.world = before
+		return rest{}, false
+	}
+	end := "__exit__" + w.exit
+	if w.cur != nil {
+		if l.ix.plainLeaf(w.cur.Path) == nil {
+			l.world = before
+			return rest{}, false
+		}
+		end = w.cur.Path
+	}
+	l.stepped = true
+	if t.ExpectState != nil && *t.ExpectState != end && l.ix.hasState(*t.ExpectState) {
+		l.warn(t.valueAt("expect_state"), ruleWrongState, "turns[%d].expect_state: %q, but the turn's intent %q, fired at %q (where %s), ends at %q%s: every step on the way is certain (the arms taken, the when: of each effect and emit judged on the world the chain leaves, the calls answered by this fixture's stubs and bound, the post-bind pass over the resting state's on_enter emits): the assertion fails on both engines; expect_state: %s, or fix the turns before it",
+			t.Index, *t.ExpectState, t.Intent.Name, r.at.Path, r.from, end, w.note(), end)
+		return rest{}, true
+	}
+	from := fmt.Sprintf("turns[%d] %q, fired at %q (where %s), ends there%s, every step on the way certain (its calls answered by this fixture's stubs, the post-bind pass followed)", t.Index, t.Intent.Name, r.at.Path, r.from, w.note())
+	if w.cur == nil {
+		return rest{exit: w.exit, from: from}, true
+	}
+	// the turn ended normally: the resting state's timeout is armed
+	// afresh, unless it is terminal (conformance lint-settle m)
+	return rest{at: w.cur, from: from, armed: !w.cur.Terminal}, true
+}
+
+// settleable reports whether t may be followed at all.
+func (l *fixtureLint) settleable(t *Turn, r rest, arc string) bool {
+	ix, fx := l.ix, l.fx
+	if l.world == nil || r.at == nil || len(r.alt) > 0 || arc == "" || !fx.Orchestrated() || t.HasAdvance || !l.intentJudged(t, r.at, arc) {
+		return false
+	}
+	if ix.jobs || ix.unfolded || inParallel(r.at) || (fx.Mode != "" && fx.Mode != "oneshot") {
+		return false
+	}
+	for _, s := range ix.byPath {
+		if s.Decider() == "human" {
+			return false
+		}
+	}
+	return true
+}
+
+// fire takes the arm arc reaches at w.cur (t's slots judged; nil: a
+// hop, whose slots are not), runs its effects and the on_enter of the
+// states it enters, then dispatches the emits they decided.
+func (w *settleWalk) fire(arc string, t *Turn, depth int, first bool) bool {
+	ix := w.l.ix
+	w.hops++
+	if w.cur == nil {
+		w.fatal = true // an emit after an exit finds no arm
+		return false
+	}
+	if depth > maxSettleEmitDepth || w.hops > maxSettleHops {
+		return false
+	}
+	guard := w.l.guardOf(t)
+	n, a := chosenArm(w.cur, arc, guard)
+	if a == nil {
+		w.fatal = noArmTakes(w.cur, arc, guard)
+		return false
+	}
+	if len(a.Emit()) > 0 && inParallel(n) {
+		return false
+	}
+	var emits []string
+	if !w.effects(a.Effects, t, &emits) {
+		return false
+	}
+	tt := strings.TrimSpace(a.Target)
+	switch {
+	case tt == "" || tt == ".":
+		if n != w.cur {
+			return false // an ancestor's stay re-enters it (conformance ancestor-stay)
+		}
+	case story.IsTemplated(tt):
+		return false
+	case strings.HasPrefix(tt, "@exit:"):
+		w.cur, w.exit = nil, strings.TrimPrefix(tt, "@exit:")
+	default:
+		p, err := story.ResolvePath(n.Path, tt)
+		if err != nil {
+			return false
+		}
+		dest := ix.landingLeaf(p)
+		if dest == nil {
+			return false
+		}
+		entered := settleEntered(w.cur, dest, first)
+		w.cur = dest
+		for _, s := range entered {
+			if !w.effects(s.OnEnter, t, &emits) {
+				return false
+			}
+		}
+	}
+	for _, name := range emits {
+		if !w.fire(cmp.Or(ix.aliasOf(w.cur, name), name), nil, depth+1, false) {
+			return false
+		}
+	}
+	return true
+}
+
+// note says, for a message, that a post-bind round was discarded.
+func (w *settleWalk) note() string {
+	if w.discarded == "" {
+		return ""
+	}
+	return fmt.Sprintf(" (the post-bind round firing %s fails, an emit finding no arm, and is discarded)", w.discarded)
+}
+
+// noArmTakes reports whether arc certainly finds no arm at s: none, or
+// every one's when: certainly false.
+func noArmTakes(s *story.State, arc string, guard func(string) (bool, bool)) bool {
+	_, arms := armsOf(s, arc)
+	for _, a := range arms {
+		if a == nil || a.When == "" || a.Default() {
+			return false
+		}
+		if v, known := guard(a.When); !known || v {
+			return false
+		}
+	}
+	return true
+}
+
+// settleEntered is the states whose on_enter a move from cur to dest
+// runs, outermost first: those above dest below the deepest it shares
+// with cur; on the turn's own arm an explicit move to cur re-enters it
+// (its on_enter alone), a hop's does not (story-runtime §1.8, §1.9).
+func settleEntered(cur, dest *story.State, first bool) []*story.State {
+	if dest == cur {
+		if first {
+			return []*story.State{dest}
+		}
+		return nil
+	}
+	from := map[*story.State]bool{}
+	for s := cur; s != nil; s = s.Parent {
+		from[s] = true
+	}
+	var out []*story.State
+	for s := dest; s != nil && !from[s]; s = s.Parent {
+		out = append([]*story.State{s}, out...)
+	}
+	return out
+}
+
+// landingLeaf is the leaf a move to p rests on (a compound's literal
+// initial:, descended), when it is a leaf outside any parallel state.
+func (ix *storyIndex) landingLeaf(p string) *story.State {
+	d := ix.byPath[p]
+	for d != nil && len(d.Children) > 0 {
+		if d.Type != "compound" || d.Initial == "" || story.IsTemplated(d.Initial) {
+			return nil
+		}
+		d = ix.byPath[d.Path+"."+d.Initial]
+	}
+	if d == nil {
+		return nil
+	}
+	return ix.plainLeaf(d.Path)
+}
+
+// effects runs effs in order on the known world (story-runtime §1.7):
+// an entry whose when: is false is skipped, else the first of set,
+// increment, say and invoke runs (a set of a literal is certain, any
+// other write is not; a call is queued unless once: skips it), then its
+// emit_intent is decided onto emits.
+func (w *settleWalk) effects(effs []*story.Effect, t *Turn, emits *[]string) bool {
+	kw := w.l.world
+	for _, e := range effs {
+		if e == nil {
+			continue
+		}
+		if e.Target() != "" || e.Agent() != "" || e.Background() || len(e.OnComplete()) > 0 || e.Selection() != nil || len(e.Effects()) > 0 {
+			return false
+		}
+		if e.When != "" {
+			v, known := w.l.guardValue(e.When, t)
+			if !known {
+				return false
+			}
+			if !v {
+				continue
+			}
+		}
+		if !w.effectKind(e, kw) {
+			return false
+		}
+		if name := strings.TrimSpace(e.EmitIntent()); name != "" {
+			if story.IsTemplated(name) {
+				return false
+			}
+			*emits = append(*emits, name)
+		}
+	}
+	return true
+}
+
+// effectKind runs the one kind an entry holds (set > increment > say >
+// invoke).
+func (w *settleWalk) effectKind(e *story.Effect, kw *knownWorld) bool {
+	switch {
+	case len(e.Set) > 0:
+		for _, kv := range e.Set {
+			if strings.Contains(kv.Key, ".") || story.IsTemplated(kv.Key) {
+				return false
+			}
+		}
+		for _, kv := range e.Set { // every value rendered on the world before the block
+			if hasTemplate(kv.Value) {
+				kw.dirty[kv.Key] = true
+			} else {
+				kw.set(kv.Key, kv.Value)
+			}
+		}
+	case len(e.Increment()) > 0:
+		for _, kv := range e.Increment() {
+			first, _, _ := strings.Cut(kv.Key, ".")
+			kw.dirty[first] = true
+		}
+	case e.Say != "":
+	case e.Invoke != "":
+		for _, kv := range e.Bind() {
+			if strings.Contains(kv.Key, ".") || story.IsTemplated(kv.Key) {
+				return false
+			}
+		}
+		runs, known := kw.onceRuns(e)
+		if !known {
+			return false
+		}
+		if runs {
+			w.calls = append(w.calls, e)
+		}
+	}
+	return true
+}
+
+// dispatch answers the queued calls in order and binds them (a domain
+// error's data too). A failing call whose on_error names the state the
+// machine rests in is a redirect that moves nothing: the rest of the
+// batch is dropped and no post-bind pass follows (story-runtime §2.4,
+// conformance redirect-self-nested); selfOK allows it (the turn's own
+// batch, not a post-bind round's). A call whose answer is uncertain, or
+// any other redirect, gives the walk up.
+func (w *settleWalk) dispatch(selfOK bool) (ok, redirected bool) {
+	kw := w.l.world
+	calls := w.calls
+	w.calls = nil
+	for _, e := range calls {
+		a := w.l.answerOf(e)
+		if !a.known {
+			return false, false
+		}
+		kw.dirty[story.WorldLastError] = true
+		kw.dirty[story.WorldHostError] = true
+		if a.binds {
+			kw.bind(e, a.data)
+		}
+		if a.err != "" && e.OnError() != "" {
+			return selfOK && w.cur != nil && w.selfRedirect(e.OnError()), true
+		}
+	}
+	return true, false
+}
+
+// selfRedirect reports whether on_error target tt certainly names the
+// state the machine rests in: a literal absolute path ("/" read as
+// "."), no "../" chain, template or exit.
+func (w *settleWalk) selfRedirect(tt string) bool {
+	tt = strings.TrimSpace(tt)
+	if tt == "" || tt == "." || strings.HasPrefix(tt, ".") || strings.HasPrefix(tt, "@") || story.IsTemplated(tt) {
+		return false
+	}
+	return strings.ReplaceAll(tt, "/", ".") == w.cur.Path
+}
+
+// postBind is the post-bind pass (story-runtime §1.9): the resting
+// state's own on_enter emits decided on the bound world with empty
+// slots, fired, their calls dispatched, while a round queues calls.
+func (w *settleWalk) postBind() bool {
+	for round := 0; w.cur != nil; round++ {
+		if round > maxSettleRounds {
+			return false
+		}
+		var emits []string
+		for _, e := range w.cur.OnEnter {
+			if e == nil || e.EmitIntent() == "" {
+				continue
+			}
+			if e.When != "" {
+				v, known := w.l.guardValue(e.When, nil)
+				if !known {
+					return false
+				}
+				if !v {
+					continue
+				}
+			}
+			name := strings.TrimSpace(e.EmitIntent())
+			if story.IsTemplated(name) {
+				return false
+			}
+			emits = append(emits, name)
+		}
+		if len(emits) == 0 {
+			return true
+		}
+		before, cur := w.l.world.clone(), w.cur
+		for _, name := range emits {
+			if w.fire(cmp.Or(w.l.ix.aliasOf(w.cur, name), name), nil, 1, false) {
+				continue
+			}
+			if !w.fatal {
+				return false
+			}
+			// a failing round is discarded whole, and the pass ends
+			// there (conformance lint-settle h)
+			w.l.world, w.cur, w.exit, w.calls = before, cur, "", nil
+			w.discarded = strings.Join(emits, ", ")
+			return true
+		}
+		if len(w.calls) == 0 {
+			return true
+		}
+		if ok, _ := w.dispatch(false); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// clone is a copy of w the walk may change.
+func (w *knownWorld) clone() *knownWorld {
+	c := *w
+	c.vals = maps.Clone(w.vals)
+	c.dirty = maps.Clone(w.dirty)
+	return &c
+}

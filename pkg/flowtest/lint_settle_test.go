@@ -1,0 +1,63 @@
+package flowtest
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// settleGolden is the probe story of a turn followed through its calls
+// and the post-bind pass, with what the existing engine printed for each
+// fixture (upstream.json).
+const settleGolden = "../engine/testdata/conformance/lint-settle"
+
+// TestLintSettles: a turn whose every step is certain is followed as
+// the engines run it (conformance lint-settle): a post-bind emit on a
+// bound answer leaves the story, a pre-bind hop moves on, a once: call
+// is skipped, a failing post-bind round is discarded, a redirect to
+// the resting state ends the turn there, a first turn is followed from
+// its initial_state, the resting state's timeout is armed afresh; each fixture upstream fails is warned as it fails there,
+// the ones it passes are not.
+func TestLintSettles(t *testing.T) {
+	lintGolden(t, settleGolden, map[string]string{
+		"a_postbind_exit.yaml":              `intent "look" fires after the fixture left the story through @exit:done`,
+		"b_postbind_other_exit.yaml":        `ends at "__exit__failed": every step on the way is certain`,
+		"c_unbound_stays.yaml":              "",
+		"d_prebind_hop.yaml":                `ends at "far": every step on the way is certain`,
+		"e_once_skipped.yaml":               `ends at "__exit__done": every step on the way is certain`,
+		"f_ok.yaml":                         "",
+		"g_hop_lands.yaml":                  "",
+		"h_round_discarded.yaml":            `ends at "room" (the post-bind round firing both fails`,
+		"i_round_discarded_stays.yaml":      "",
+		"j_self_redirect.yaml":              `ends at "room": every step on the way is certain`,
+		"k_self_redirect_stays.yaml":        "",
+		"l_first_turn_postbind.yaml":        `intent "look" fires after the fixture left the story through @exit:done`,
+		"m_timeout_after_settle.yaml":       `its timeout fires and moves it to "far"`,
+		"n_timeout_after_settle_fires.yaml": "",
+	}, ruleRejected, ruleWrongState)
+}
+
+// TestLintSettleGivesUp: where a step is not certain the turn is not
+// followed, and nothing is said of where it ends.
+func TestLintSettleGivesUp(t *testing.T) {
+	app, err := os.ReadFile(filepath.Join(settleGolden, "app.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, fx := range map[string]string{
+		"a delayed answer": "host_handlers:\n  host.run: {delay: 1s, data: {stdout_json: {v: bad}}}\n",
+		"a cassette":       "host_cassette: c.yaml\n",
+		"an advance_clock": "host_handlers:\n  host.run: {data: {stdout_json: {v: bad}}}\n",
+		"a staged fixture": "mode: staged\nhost_handlers:\n  host.run: {data: {stdout_json: {v: bad}}}\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			turn := "  - intent: {name: begin}\n    expect_state: __exit__done\n"
+			if name == "an advance_clock" {
+				turn += "    advance_clock: 1s\n"
+			}
+			src := "test_kind: flow\ninitial_state: start\n" + fx + "turns:\n" + turn
+			got := ruleFindings(t, ruleWrongState, map[string]string{"app.yaml": string(app), "c.yaml": "interactions: []\n"}, src)
+			wantFinding(t, got, "")
+		})
+	}
+}
