@@ -27,7 +27,7 @@ func (c countingReader) Read(b []byte) (int, error) {
 }
 
 // The real binary over pipes: an unsaved story whose 20 findings each
-// quote a 1 MB state name (one alias) gets its diagnostics published
+// quote a 64 KiB state name (one alias) gets its diagnostics published
 // clipped, as validate prints them, and the server writes kilobytes.
 func TestLSPPublishesClippedMessages(t *testing.T) {
 	if testing.Short() {
@@ -51,7 +51,7 @@ func TestLSPPublishesClippedMessages(t *testing.T) {
 	for i := range 20 {
 		target := "*t"
 		if i == 0 {
-			target = "&t " + strings.Repeat("Q", 1<<20)
+			target = "&t " + strings.Repeat("Q", 64<<10)
 		}
 		fmt.Fprintf(&text, "      go%d: [ { target: %s } ]\n", i, target)
 	}

@@ -18,7 +18,7 @@ import (
 // must not print a megabyte on every line that names it.
 
 // clipBig is a value far past diag.MaxMessage.
-var clipBig = strings.Repeat("Q", 256<<10)
+var clipBig = strings.Repeat("Q", 32<<10)
 
 // clipped fails the test when what a command printed is larger than
 // limit or does not say what it left out.
@@ -95,7 +95,7 @@ func TestEvalClipsFindingsQuotingDatasetText(t *testing.T) {
 
 func TestTraceReadersClipLongFields(t *testing.T) {
 	// Every string of a real trace's events, the call ids and states
-	// included, made 256 KiB longer.
+	// included, made 32 KiB longer.
 	b, err := os.ReadFile(trTriage)
 	if err != nil {
 		t.Fatal(err)
