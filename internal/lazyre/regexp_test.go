@@ -1,10 +1,12 @@
 package lazyre
 
 import (
+	"bytes"
 	"go/ast"
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -29,7 +31,17 @@ func TestPatternsCompile(t *testing.T) {
 		if d.IsDir() || !strings.HasSuffix(p, ".go") {
 			return nil
 		}
-		f, err := parser.ParseFile(fset, p, nil, 0)
+		src, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		// Only a file naming lazyre.Regexp{ can hold a literal isRegexpType
+		// matches (make test's gofmt check leaves no space before the brace);
+		// the other files need no parse.
+		if !bytes.Contains(src, []byte("lazyre.Regexp{")) {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, p, src, 0)
 		if err != nil {
 			return err
 		}

@@ -10,10 +10,11 @@ import (
 	"kitsoki/pkg/agent"
 )
 
-// costlyPhaseFrom compiles to some 600,000 instructions: matched against a
-// state path of a few KB it would run for minutes, and a match cannot be
-// interrupted.
-var costlyPhaseFrom = strings.Repeat("(?:x?){1000}", 300) + "z"
+// costlyPhaseFrom compiles to some 2,400 instructions: matched against a
+// state path of 500 KB it would pass recost's bound, and a match cannot be
+// interrupted. A few instructions against a long path cost as much as many
+// against a short one, and compile at a hundredth of the cost.
+var costlyPhaseFrom = strings.Repeat("(?:x?){100}", 12) + "z"
 
 // A cassette's phase_from is matched against the call's state path only
 // when the match is bounded (internal/recost): a costly one fails the call
@@ -29,8 +30,8 @@ func TestCassettePhaseFromCostBound(t *testing.T) {
 		t.Fatal(err)
 	}
 	tr := cas.For("agent.x")
-	_, err = tr.Ask(context.Background(), &agent.AskRequest{Verb: "ask", StatePath: strings.Repeat("s.", 2000)})
-	if agent.KindOf(err) != agent.KindTransportError || !strings.Contains(err.Error(), "phase_from against a state path of 4000 bytes") ||
+	_, err = tr.Ask(context.Background(), &agent.AskRequest{Verb: "ask", StatePath: strings.Repeat("s.", 250_000)})
+	if agent.KindOf(err) != agent.KindTransportError || !strings.Contains(err.Error(), "phase_from against a state path of 500000 bytes") ||
 		!strings.Contains(err.Error(), "shorten the pattern") || !strings.Contains(err.Error(), "c.yaml") {
 		t.Fatalf("a costly phase_from: %v", err)
 	}
@@ -38,7 +39,7 @@ func TestCassettePhaseFromCostBound(t *testing.T) {
 		t.Fatalf("a short path: %v %+v", err, r)
 	}
 	// an episode that does not ask for the phase still answers the long path
-	if r, err := tr.Ask(context.Background(), &agent.AskRequest{Verb: "other", StatePath: strings.Repeat("s.", 2000)}); err != nil || string(r.Submission) != `{"a":1}` {
+	if r, err := tr.Ask(context.Background(), &agent.AskRequest{Verb: "other", StatePath: strings.Repeat("s.", 250_000)}); err != nil || string(r.Submission) != `{"a":1}` {
 		t.Fatalf("an episode without phase: %v %+v", err, r)
 	}
 }

@@ -285,14 +285,14 @@ func TestStarlarkIntegersBounded(t *testing.T) {
 	scripts := map[string]string{
 		"square": "def main(ctx):\n    x = 3\n    for i in range(40):\n        x = x * x\n    return {\"n\": 0}\n",
 		"augsq":  "def main(ctx):\n    x = [3]\n    for i in range(40):\n        x[-1] *= x[0]\n    return {\"n\": 0}\n",
-		"shift":  "def main(ctx):\n    x = 1\n    for i in range(3000):\n        x <<= 500\n    return {\"n\": 0}\n",
+		"shift":  "def main(ctx):\n    x = 1 << 511\n    for i in range(11):\n        x = x * x\n    for i in range(3000):\n        x <<= 500\n    return {\"n\": 0}\n",
 		"parse":  "def main(ctx):\n    return {\"n\": int(\"7\" * 3000000) % 10}\n",
 		"kwarg":  "def main(ctx):\n    return {\"n\": int(x = \"7\" * 3000000, base = 10) % 10}\n",
 	}
 	want := map[string]string{
 		"square": "bits, over the limit of 1048576; keep integers smaller",
 		"augsq":  "bits, over the limit of 1048576; keep integers smaller",
-		"shift":  "the integer would have 1049001 bits, over the limit of 1048576",
+		"shift":  "the integer would have 1049029 bits, over the limit of 1048576",
 		"parse":  "int: the string has 3000000 characters, over the limit of 349525 for an integer",
 		"kwarg":  "int: the string has 3000000 characters, over the limit of 349525 for an integer",
 	}

@@ -11,7 +11,7 @@ import (
 // d.items()) are cancelled once the process's live heap passes the limit,
 // an error that goes to on_error (redteam6: the first kept 3 GB in 3,000
 // steps under kitsoki test --sandbox; 20,000 would exhaust the machine).
-// Each would keep 4 GiB or more, against a 64 MiB limit (the product's is
+// Each would keep 4 GiB or more, against a 16 MiB limit (the product's is
 // 2 GiB: the test's limit only sets how much each script allocates before
 // the watch stops it).
 func TestStarlarkHeapWatch(t *testing.T) {
@@ -27,8 +27,8 @@ func TestStarlarkHeapWatch(t *testing.T) {
 		files[name+".star.yaml"] = sidecar
 	}
 	dir := storytest.TempTree(t, files)
-	h := NewStarlarkRun(StarlarkOptions{NoNetwork: true, heapLimit: 64 << 20})
+	h := NewStarlarkRun(StarlarkOptions{NoNetwork: true, heapLimit: 16 << 20})
 	for _, name := range []string{"strings", "slices", "upper", "items"} {
-		wantDomainErr(t, h, starEnv(dir), map[string]any{"script": name + ".star"}, name, "more than 64 MiB of live values")
+		wantDomainErr(t, h, starEnv(dir), map[string]any{"script": name + ".star"}, name, "more than 16 MiB of live values")
 	}
 }
