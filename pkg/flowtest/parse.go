@@ -39,6 +39,10 @@ type parser struct {
 	// mergeListRepeats lets the mappings of a merged list share a key
 	// (the later wins), as upstream's decoder does below a map's top.
 	mergeListRepeats bool
+	// repeatsSaid are the (key, first) pairs of a merged list already
+	// reported: an alias merged many times repeats the same nodes, and one
+	// finding per place is what an author can act on.
+	repeatsSaid map[[2]*yaml.Node]bool
 }
 
 func (p *parser) pos(n *yaml.Node) Pos {

@@ -136,7 +136,7 @@ func (p *parser) mergePairs(n *yaml.Node, where string, intoRecord bool, depth i
 				mine := map[string]*yaml.Node{}
 				for _, q := range ps {
 					key, _ := decodedText(q.k)
-					if prev := from[key]; prev != nil && !p.mergeListRepeats {
+					if prev := from[key]; prev != nil && !p.mergeListRepeats && p.firstRepeat(q.k, prev) {
 						p.errf(q.k, ruleShape, "%s: key %q is in two mappings of the merged list (first at %s): the existing engine refuses this fixture file (duplicate key %q); keep it in one", where, key, p.lineCol(prev), key)
 					}
 					mine[key] = q.k
@@ -155,6 +155,20 @@ func (p *parser) mergePairs(n *yaml.Node, where string, intoRecord bool, depth i
 		}
 	}
 	return out
+}
+
+// firstRepeat is whether key repeating first in a merged list is not yet
+// reported.
+func (p *parser) firstRepeat(key, first *yaml.Node) bool {
+	if p.repeatsSaid == nil {
+		p.repeatsSaid = map[[2]*yaml.Node]bool{}
+	}
+	at := [2]*yaml.Node{key, first}
+	if p.repeatsSaid[at] {
+		return false
+	}
+	p.repeatsSaid[at] = true
+	return true
 }
 
 func appendMerged(out, ps []pair) []pair {

@@ -63,3 +63,26 @@ func TestMergeKeysCopyAtMostTheFileLimit(t *testing.T) {
 		t.Fatal("40 documents walking 8,190 merged mappings each passed the file's limit without a finding")
 	}
 }
+
+// A key two mappings of a merged list share is reported once per place,
+// however often aliases merge those mappings: 12 doubling levels over
+// {p: 1} and {q: 2} repeat p and q thousands of times (each was a finding
+// of its own, hundreds of thousands at 17 levels).
+func TestMergedListRepeatReportedOncePerPlace(t *testing.T) {
+	doc := strings.Replace(mergeBomb(12, "initial_world"), "&d0 {}\n  e0: &e0 {}", "&d0 {p: 1}\n  e0: &e0 {q: 2}", 1)
+	_, ds := parse("flows/bomb.yaml", []byte(doc))
+	places := map[string]int{}
+	for _, d := range ds {
+		if strings.Contains(d.Message, "two mappings of the merged list") {
+			places[fmt.Sprintf("%d:%d %s", d.Line, d.Col, d.Message)]++
+		}
+	}
+	if len(places) == 0 {
+		t.Fatal("no finding for keys the merged mappings share")
+	}
+	for at, n := range places {
+		if n > 1 {
+			t.Errorf("reported %d times: %s", n, at)
+		}
+	}
+}
