@@ -3,12 +3,10 @@ package cmd
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"kitsoki/internal/testing/lsptest"
 	"kitsoki/pkg/diag"
@@ -56,21 +54,12 @@ func TestLSPPublishesClippedMessages(t *testing.T) {
 		fmt.Fprintf(&text, "      go%d: [ { target: %s } ]\n", i, target)
 	}
 
-	cmd := exec.Command(bin, "lsp", "--debounce", "0", "--root", dir)
-	stdin, _ := cmd.StdinPipe()
-	stdout, _ := cmd.StdoutPipe()
-	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	t.Cleanup(func() { _ = cmd.Process.Kill() })
+	srv := startLSP(t, bin, dir)
 	var wrote atomic.Int64
 	c := lsptest.Connect(t, procRWC{ReadCloser: struct {
 		countingReader
 		closer
-	}{countingReader{stdout, &wrote}, closer{stdout.Close}}, WriteCloser: stdin})
+	}{countingReader{srv.stdout, &wrote}, closer{srv.stdout.Close}}, WriteCloser: srv.stdin})
 	c.Open(manifest, text.String())
 	got := c.WaitUntil(manifest, func(p lsptest.Published) bool { return len(p.Diagnostics) >= 20 })
 
@@ -83,11 +72,7 @@ func TestLSPPublishesClippedMessages(t *testing.T) {
 		t.Errorf("the server wrote %d bytes for %d diagnostics", n, len(got.Diagnostics))
 	}
 	c.Shutdown()
-	select {
-	case <-exited:
-	case <-time.After(lsptest.Wait):
-		t.Fatal("kitsoki lsp did not exit after shutdown/exit")
-	}
+	srv.waitExit(t)
 }
 
 // closer is a Close method of a function.

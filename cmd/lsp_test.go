@@ -64,17 +64,8 @@ func TestLSPBinaryMatchesValidateJSON(t *testing.T) {
 		t.Fatalf("validate json: %v\n%s", err, out)
 	}
 
-	cmd := exec.Command(bin, "lsp", "--debounce", "0", "--root", dir)
-	stdin, _ := cmd.StdinPipe()
-	stdout, _ := cmd.StdoutPipe()
-	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	t.Cleanup(func() { _ = cmd.Process.Kill() })
-	c := lsptest.Connect(t, procRWC{ReadCloser: stdout, WriteCloser: stdin})
+	srv := startLSP(t, bin, dir)
+	c := lsptest.Connect(t, procRWC{ReadCloser: srv.stdout, WriteCloser: srv.stdin})
 	c.Open(manifest, broken)
 	got := c.WaitUntil(manifest, func(p lsptest.Published) bool { return len(p.Diagnostics) > 0 })
 
@@ -98,8 +89,38 @@ func TestLSPBinaryMatchesValidateJSON(t *testing.T) {
 		t.Error("the server wrote the file")
 	}
 	c.Shutdown()
+	srv.waitExit(t)
+}
+
+// lspProcess is the real kitsoki binary serving lsp over pipes.
+type lspProcess struct {
+	stdin  io.WriteCloser
+	stdout io.ReadCloser
+	exited chan error
+}
+
+// startLSP starts bin's lsp rooted at dir, without debounce; the test's
+// cleanup kills it.
+func startLSP(t *testing.T, bin, dir string) *lspProcess {
+	t.Helper()
+	cmd := exec.Command(bin, "lsp", "--debounce", "0", "--root", dir)
+	stdin, _ := cmd.StdinPipe()
+	stdout, _ := cmd.StdoutPipe()
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	p := &lspProcess{stdin: stdin, stdout: stdout, exited: make(chan error, 1)}
+	go func() { p.exited <- cmd.Wait() }()
+	t.Cleanup(func() { _ = cmd.Process.Kill() })
+	return p
+}
+
+// waitExit fails the test unless the server exits after shutdown/exit.
+func (p *lspProcess) waitExit(t *testing.T) {
+	t.Helper()
 	select {
-	case <-exited:
+	case <-p.exited:
 	case <-time.After(lsptest.Wait):
 		t.Fatal("kitsoki lsp did not exit after shutdown/exit")
 	}
