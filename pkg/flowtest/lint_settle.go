@@ -257,14 +257,12 @@ func (w *settleWalk) effects(effs []*story.Effect, t *Turn, emits *[]string) boo
 		if e.Target() != "" || e.Agent() != "" || e.Background() || len(e.OnComplete()) > 0 || e.Selection() != nil || len(e.Effects()) > 0 {
 			return false
 		}
-		if e.When != "" {
-			v, known := w.l.guardValue(e.When, t)
-			if !known {
-				return false
-			}
-			if !v {
-				continue
-			}
+		fires, known := w.fires(e, t)
+		if !known {
+			return false
+		}
+		if !fires {
+			continue
 		}
 		if !w.effectKind(e, kw) {
 			return false
@@ -371,14 +369,12 @@ func (w *settleWalk) postBind() bool {
 			if e == nil || e.EmitIntent() == "" {
 				continue
 			}
-			if e.When != "" {
-				v, known := w.l.guardValue(e.When, nil)
-				if !known {
-					return false
-				}
-				if !v {
-					continue
-				}
+			fires, known := w.fires(e, nil)
+			if !known {
+				return false
+			}
+			if !fires {
+				continue
 			}
 			name := strings.TrimSpace(e.EmitIntent())
 			if story.IsTemplated(name) {
@@ -419,4 +415,13 @@ func (w *knownWorld) clone() *knownWorld {
 	c.vals = maps.Clone(w.vals)
 	c.dirty = maps.Clone(w.dirty)
 	return &c
+}
+
+// fires is whether e's when: lets it run (always, without one), and
+// whether that is certain.
+func (w *settleWalk) fires(e *story.Effect, t *Turn) (fires, known bool) {
+	if e.When == "" {
+		return true, true
+	}
+	return w.l.guardValue(e.When, t)
 }
