@@ -38,7 +38,9 @@
 // stream of [Note] for a human log.
 //
 // Layout: session.go (the Session API), run.go (RunSession, the runner,
-// the turn loop), turn.go (the per-turn scratch), step.go (queued calls,
+// the turn loop), turn.go (the per-turn scratch), turnview.go (which
+// render turn.end shows, with its narration or banner; the renders it may
+// fall back on are kept by redirectview.go and postpassview.go), step.go (queued calls,
 // on_error, firing an intent, entering and leaving states), emits.go
 // (emit_intent hops, the post-bind pass), effects.go (the effects walk),
 // parallel.go (regions, emit: propagation), jobs.go (background jobs, the
