@@ -9,6 +9,18 @@ import (
 
 // renderView renders the resting state's view for turn.end (seam 4) with
 // the error banner of story-runtime §2.4 and the say narration of §8.
+// The first of these that applies is what upstream shows:
+//   - a post-bind pass that stopped at a gate: that state's view alone
+//     (postGateView);
+//   - restingView's render (the capped chain's landing, an exit's
+//     transition view, the render from before dispatch, the resting
+//     state's own); when it renders nothing or fails after a swallowed
+//     chain, what the turn showed before that chain's hop, or nothing;
+//     when it renders nothing, the first render if it stands
+//     (firstStands, with its narration); when it renders nothing or
+//     fails, the render from before the post-bind pass (prePassStands);
+//   - with the narration (turnSaid) above it, or the banner after an
+//     on_error redirect (withBanner).
 func (r *runner) renderView(ctx context.Context, slots map[string]any) string {
 	if r.so.Views == nil {
 		return ""
@@ -17,21 +29,22 @@ func (r *runner) renderView(ctx context.Context, slots map[string]any) string {
 		return v
 	}
 	turnSlots := slots
-	if r.t.rerender || r.t.emitSay >= 0 {
+	if !r.t.armsRender() {
 		// conformance values-render-env; after a hop the post-bind pass
 		// fired, its empty slots (postbind-hop-drops-transition-view)
 		slots = nil
 	}
 	v, err := r.restingView(ctx, slots, turnSlots)
 	empty := v == "" && err == nil // a failed render is not an empty one
+	blank := v == ""               // empty, or failed
 	said := r.turnSaid(empty)
 	if r.capPostBindAtExit() {
 		said = nil // the re-render from before the pass shows alone
 	}
 	// a redirect in the post-bind pass shows no banner (conformance
 	// postbind-redirect-view)
-	redirected := r.t.redirectErr != "" && r.t.emitSay < 0
-	if (empty || err != nil) && r.t.swallowed && r.t.hopFrom != "" {
+	redirected := r.t.redirectErr != "" && !r.t.hopped()
+	if blank && r.t.swallowed && r.t.hopFrom != "" {
 		// the swallowed chain's post-bind hop landed on a view that
 		// renders nothing (none, an empty one, an exit) or fails: the
 		// turn shows what it showed before the pass — the first render
@@ -50,7 +63,7 @@ func (r *runner) renderView(ctx context.Context, slots map[string]any) string {
 	if empty && !redirected && r.t.firstStands() {
 		return r.renderFirst(ctx, turnSlots)
 	}
-	if (empty || err != nil) && !redirected && r.t.prePassStands() {
+	if blank && !redirected && r.t.prePassStands() {
 		v, said = r.renderPrePass(ctx, turnSlots)
 	}
 	if !redirected && len(said) > 0 {
@@ -66,7 +79,7 @@ func (r *runner) renderView(ctx context.Context, slots map[string]any) string {
 // whose landing is an exit: with no view there, upstream shows the view
 // from before the pass (conformance cap-postbind-exit-view).
 func (r *runner) capPostBindAtExit() bool {
-	return r.t.capView != "" && r.t.capPostBind && r.isExitPath(r.t.capView) && r.t.emitSay >= 0 && r.t.prePass != nil && !r.t.noView
+	return r.t.cappedPostBind() && r.isExitPath(r.t.capView) && r.t.hopped() && r.t.prePass != nil && !r.t.noView
 }
 
 // postGateView is the view of a turn whose post-bind pass stopped at a
@@ -76,7 +89,7 @@ func (r *runner) capPostBindAtExit() bool {
 // postbind-gate-view); the state it stopped at, which after a swallowed
 // chain is the originating state, not where the chain left the session.
 func (r *runner) postGateView(ctx context.Context) (string, bool) {
-	if !r.t.postGate || r.t.emitSay >= 0 || r.exit != "" || r.par != nil {
+	if !r.t.postGate || r.t.hopped() || r.exit != "" || r.par != nil {
 		return "", false
 	}
 	v, err := r.renderAt(ctx, r.t.postGateAt, r.world.Snapshot(), nil, false)
@@ -86,7 +99,7 @@ func (r *runner) postGateView(ctx context.Context) (string, bool) {
 // turnSaid is the narration shown above the turn's view; empty: the view
 // rendered nothing.
 func (r *runner) turnSaid(empty bool) []string {
-	if empty && r.t.rerender && !r.t.dropSay && r.t.emitSay < 0 {
+	if empty && r.t.againWithSay() && !r.t.hopped() {
 		return r.t.said // conformance mutate-say-infra-error
 	}
 	if capped, ok := r.t.cappedSay(); ok {
@@ -115,7 +128,7 @@ func (r *runner) withBanner(ctx context.Context, v string, err error, turnSlots 
 // turn's own (turnSlots) for a render from before dispatch.
 func (r *runner) restingView(ctx context.Context, slots, turnSlots map[string]any) (string, error) {
 	switch {
-	case r.t.capView != "" && r.t.capPostBind:
+	case r.t.cappedPostBind():
 		if r.capPostBindAtExit() {
 			v, _ := r.renderPrePass(ctx, turnSlots)
 			return v, nil
@@ -132,10 +145,10 @@ func (r *runner) restingView(ctx context.Context, slots, turnSlots map[string]an
 		// but the arm's transition view shows there, with __exit__<name> as
 		// its state.path, unless the calls rendered again (conformance
 		// exit-transition-view)
-		if r.t.transView != nil && !r.t.rerender && r.t.emitSay < 0 {
+		if r.t.transView != nil && r.t.armsRender() {
 			return r.renderAt(ctx, r.statePath(), r.world.Snapshot(), slots, true)
 		}
-	case !r.t.rerender && r.t.first != nil && r.t.redirectErr == "" && !r.t.noView && r.t.emitSay < 0:
+	case r.t.armsRender() && r.t.first != nil && r.t.redirectErr == "" && !r.t.noView:
 		// a domain error alone: the render from before dispatch
 		// (conformance host-domain-error-view); once the post-bind
 		// pass fired a hop, as after a call that bound nothing
@@ -143,7 +156,7 @@ func (r *runner) restingView(ctx context.Context, slots, turnSlots map[string]an
 		return r.renderAt(ctx, r.statePath(), r.t.first.world, slots, true)
 	case !r.t.noView || r.t.rerender: // conformance parallel-root-bind
 		w := r.world.Snapshot()
-		if r.t.rerender && (r.t.dotStay || !r.t.applied) && r.t.emitSay < 0 && !r.t.postGate {
+		if r.t.rerender && (r.t.dotStay || !r.t.applied) && !r.t.hopped() && !r.t.postGate {
 			w, r.t.rigView = r.replayedWorld(), true
 		} else if r.t.capView != "" {
 			// a capped chain that had no first render leaves turn.end
@@ -153,7 +166,7 @@ func (r *runner) restingView(ctx context.Context, slots, turnSlots map[string]an
 		}
 		// a hop the post-bind pass fired leaves the state's own view, not
 		// the arm's (conformance postbind-hop-drops-transition-view)
-		return r.renderAt(ctx, r.statePath(), w, slots, !r.t.rerender && r.t.emitSay < 0)
+		return r.renderAt(ctx, r.statePath(), w, slots, r.t.armsRender())
 	}
 	return "", nil
 }
@@ -194,7 +207,7 @@ func (t *turn) narration() []string {
 			return t.said[t.emitSay:t.emitSayEnd]
 		}
 		return t.said[t.emitSay:]
-	case t.emitSay >= 0 || t.rerender:
+	case t.hopped() || t.rerender:
 		return nil
 	}
 	return t.said
@@ -204,7 +217,7 @@ func (t *turn) narration() []string {
 // round said up to the first redirect (conformance cap-chain-say); ok is
 // false when the turn is not one.
 func (t *turn) cappedSay() (said []string, ok bool) {
-	if t.capView == "" || t.first != nil && !t.capPostBind || t.emitSay < 0 ||
+	if t.capView == "" || t.first != nil && !t.capPostBind || !t.hopped() ||
 		t.saidAtRedirect <= t.emitSay || t.saidAtRedirect > len(t.said) {
 		return nil, false
 	}
@@ -221,7 +234,7 @@ func (t *turn) cappedSay() (said []string, ok bool) {
 // upstream render again (conformance submit-empty-rerender,
 // infra-error-empty-rerender).
 func (t *turn) firstStands() bool {
-	return (t.submitOnly || t.rerender && !t.dropSay) && t.first != nil && t.emitSay < 0
+	return (t.submitOnly || t.againWithSay()) && t.first != nil && !t.hopped()
 }
 
 // prePassStands reports whether, when the resting view of a turn whose
@@ -229,5 +242,24 @@ func (t *turn) firstStands() bool {
 // banner), the view from before that pass is shown (conformance
 // postpass-view, postpass-view-fails, mutate-landing-view-fails).
 func (t *turn) prePassStands() bool {
-	return t.emitSay >= 0 && t.prePass != nil && t.capView == "" && !t.noView
+	return t.hopped() && t.prePass != nil && t.capView == "" && !t.noView
 }
+
+// hopped reports whether the post-bind pass fired a hop this turn: its
+// narration starts at emitSay, its render has no slots or transition
+// view, and a redirect in it shows no banner.
+func (t *turn) hopped() bool { return t.emitSay >= 0 }
+
+// armsRender reports whether the turn's render is still the arm's: no
+// call asked for a re-render and the post-bind pass fired no hop, so the
+// turn's slots and transition view show.
+func (t *turn) armsRender() bool { return !t.rerender && !t.hopped() }
+
+// cappedPostBind reports whether the on_error depth cap cut a chain the
+// post-bind pass started (capView is the state it swallowed at).
+func (t *turn) cappedPostBind() bool { return t.capView != "" && t.capPostBind }
+
+// againWithSay reports whether the turn renders again keeping its
+// narration: a call failed with no on_error or a background submission
+// bound nothing (a bind drops the narration).
+func (t *turn) againWithSay() bool { return t.rerender && !t.dropSay }
