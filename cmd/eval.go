@@ -269,11 +269,8 @@ func finishReport(c *cobra.Command, v *eval.Validation, r *eval.Report, outPath 
 	if prev != nil && prev.Call == r.Call {
 		fmt.Fprintln(printableWriter{c.OutOrStdout()}, eval.SinceLine(prev, r))
 	}
-	if r.Run != nil && r.Run.Shard != "" {
-		return nil
-	}
-	if eval.ReportStatus(r, v.Hashes) != eval.StatusPassing {
-		return findingf("eval %s: no candidate passed the adherence bar", v.Dataset.Call)
+	if err := v.Verdict(r); err != nil {
+		return findingf("%v", err)
 	}
 	return nil
 }

@@ -9,14 +9,12 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"kitsoki/internal/atomicfile"
-	"kitsoki/internal/safefile"
 	"kitsoki/internal/termsafe"
 	"kitsoki/pkg/coverage"
 	"kitsoki/pkg/diag"
@@ -259,8 +257,8 @@ func planTests(args []string, f *testFlags, stderr io.Writer) (*testPlan, error)
 		return nil, err
 	}
 	var err error
-	if p.sandbox, err = sandboxMode(f.sandbox, os.Getenv(sandboxEnv)); err != nil {
-		return nil, err
+	if p.sandbox, err = plugin.SandboxMode(f.sandbox, os.Getenv(plugin.SandboxEnv)); err != nil {
+		return nil, usagef("%v", err)
 	}
 	if p.apps, p.glob, p.rel, err = testApps(args, f, stderr); err != nil {
 		return nil, err
@@ -392,29 +390,17 @@ func testTraceDir(f *testFlags) (dir string, cleanup func(), err error) {
 // process, so the story's own work is all the time they take.
 const sandboxTimeout = 5 * time.Minute
 
-// sandboxEnv turns --sandbox on from the environment (a CI job's setting).
-const sandboxEnv = "KITSOKI_SANDBOX"
-
-// sandboxMode is --sandbox or KITSOKI_SANDBOX (1/true/yes on, 0/false/no
-// or unset off); any other value is a usage error rather than a guess.
-func sandboxMode(flag bool, env string) (bool, error) {
-	switch strings.ToLower(strings.TrimSpace(env)) {
-	case "1", "true", "yes", "on":
-		return true, nil
-	case "", "0", "false", "no", "off":
-		return flag, nil
-	}
-	return false, usagef("%s=%q: expected 1 (sandbox on) or 0", sandboxEnv, env)
-}
-
 // refuseInSandbox refuses a command that runs the repository's code when
 // KITSOKI_SANDBOX is on.
 func refuseInSandbox(command string) error {
-	on, err := sandboxMode(false, os.Getenv(sandboxEnv))
-	if err != nil || !on {
-		return err
+	on, err := plugin.SandboxMode(false, os.Getenv(plugin.SandboxEnv))
+	if err != nil {
+		return usagef("%v", err)
 	}
-	return usagef("%s runs the repository's code (host.run, plugins, hooks), and %s is set: this job is for untrusted code; use kitsoki validate and kitsoki test --sandbox, or unset %s on trusted code (see SECURITY.md)", command, sandboxEnv, sandboxEnv)
+	if !on {
+		return nil
+	}
+	return usagef("%s runs the repository's code (host.run, plugins, hooks), and %s is set: this job is for untrusted code; use kitsoki validate and kitsoki test --sandbox, or unset %s on trusted code (see SECURITY.md)", command, plugin.SandboxEnv, plugin.SandboxEnv)
 }
 
 // loadTestStories loads every story and resolves its plugin assembly
@@ -434,8 +420,8 @@ func loadTestStories(stderr io.Writer, runner *flowtest.Runner, files []*flowtes
 		if err != nil {
 			return profileUsageError(stderr, profile, err)
 		}
-		for _, p := range plan.Assembly.Plugins {
-			if p.Reason == plugin.SandboxReason && !noted[p.ID] {
+		for _, p := range plan.Assembly.NotStarted() {
+			if !noted[p.ID] {
 				noted[p.ID] = true
 				fmt.Fprintf(stderr, "kitsoki test: --sandbox: external plugin %s (%s) is not started; its hooks do not run\n", termsafe.Line(p.ID), termsafe.Line(p.Manifest))
 			}
@@ -539,129 +525,6 @@ func testExit(results []*flowtest.Result) error {
 	case flowtest.SomeBroken:
 		return silentExit(exitUsageEnv)
 	case flowtest.SomeFailed:
-		return silentExit(exitFinding)
-	}
-	return nil
-}
-
-func newTestMergeCmd() *cobra.Command {
-	var jsonOut, junitOut string
-	cf := &coverFlags{}
-	c := &cobra.Command{
-		Use:   "merge FILE...",
-		Short: "Merge the --json reports and the JSON coverage profiles of kitsoki test shards",
-		Example: "  kitsoki test merge shard1.json shard2.json shard3.json --junit all.xml\n" +
-			"  kitsoki test merge cover1.json cover2.json --coverprofile coverage.lcov",
-		Long: `Merge concatenates the --json reports of test shards (in the order given) and
-sums their counts. The merged report goes to --json FILE (default stdout);
---junit FILE also writes it as JUnit XML (--junit - writes only the JUnit
-report, to stdout).
-
-JSON coverage profiles (kitsoki test --coverprofile FILE --cover-format json)
-given among the files are added up: every part's counts summed, byte for
-byte the profile one unsharded run writes. The merged profile goes to
---coverprofile FILE in --cover-format (default stdout as JSON when no report
-is merged), --cover-html DIR writes the HTML report, and the summary line
-goes to stderr. LCOV and Cobertura profiles cannot be merged exactly (a
-line's count hides which part it counts): write shard profiles as JSON.
-
-Exit status: 0 every merged fixture passed, 1 one failed, 2 a file that
-cannot be read.`,
-		Args: cobra.MinimumNArgs(1),
-		RunE: func(c *cobra.Command, args []string) error {
-			if err := cf.check(); err != nil {
-				return err
-			}
-			if err := checkOutInside("--json", jsonOut, "--junit", junitOut); err != nil {
-				return err
-			}
-			if err := oneStdout("--json", jsonOut, "--junit", junitOut); err != nil {
-				return err
-			}
-			rs, ps, err := readMergeInputs(args)
-			if err != nil {
-				return err
-			}
-			if len(ps) > 0 && cf.profile == "" && cf.html == "" {
-				if len(rs) > 0 {
-					return usagef("coverage profiles and test reports were given: name where the merged profile goes with --coverprofile FILE (the report goes to --json)")
-				}
-				cf.profile = "-"
-			}
-			if len(ps) > 0 {
-				// the profiles are whatever files were given: their pages
-				// show sources inside the working directory only
-				wd, err := os.Getwd()
-				if err != nil {
-					return usagef("%v", err)
-				}
-				if err := writeCover(c.OutOrStdout(), c.ErrOrStderr(), cf, coverage.Merge(ps...), nil, coverage.HTMLOptions{Root: wd}); err != nil {
-					return err
-				}
-			}
-			if len(rs) == 0 {
-				return nil
-			}
-			return writeMergedReports(c.OutOrStdout(), rs, jsonOut, junitOut)
-		},
-	}
-	c.Flags().StringVar(&jsonOut, "json", "", "write the merged report to `FILE` (default stdout)")
-	c.Flags().StringVar(&junitOut, "junit", "", "also write the merged report as JUnit XML to `FILE` (- for stdout, instead of the JSON)")
-	cf.add(c, false)
-	return c
-}
-
-// readMergeInputs reads each file as a JSON coverage profile or a --json
-// report.
-func readMergeInputs(args []string) ([]*flowtest.Report, []*coverage.Profile, error) {
-	var rs []*flowtest.Report
-	var ps []*coverage.Profile
-	seen := map[[32]byte]string{}
-	for _, a := range args {
-		data, err := safefile.ReadFile(a, coverage.MaxJSON)
-		if err != nil {
-			return nil, nil, usagef("%s: %s", a, safefile.Reason(err))
-		}
-		if kind := coverage.SniffOther(data); kind != "" {
-			return nil, nil, usagef("%s: %s profiles cannot be merged exactly (a line's count hides which part it counts); write the shards' profiles with --cover-format json and choose the merged format here with --cover-format", a, kind)
-		}
-		if coverage.IsJSONProfile(data) {
-			p, err := coverage.ParseJSON(a, data)
-			if err != nil {
-				return nil, nil, usagef("%v", err)
-			}
-			ps = append(ps, p)
-			continue
-		}
-		r, err := flowtest.ParseReport(a, data)
-		if err != nil {
-			return nil, nil, usagef("%v", err)
-		}
-		if err := flowtest.SameShardReport(a, data, seen); err != nil {
-			return nil, nil, usagef("%v", err)
-		}
-		if err := flowtest.CheckShardReport(a, r, len(data)); err != nil {
-			return nil, nil, usagef("%v", err)
-		}
-		rs = append(rs, r)
-	}
-	return rs, ps, nil
-}
-
-// writeMergedReports writes the merged --json report (stdout by default,
-// unless --junit is -) and --junit; exit 1 when a merged fixture failed.
-func writeMergedReports(stdout io.Writer, rs []*flowtest.Report, jsonOut, junitOut string) error {
-	m := flowtest.MergeReports(rs)
-	sort.SliceStable(m.Results, func(i, j int) bool { return m.Results[i].File < m.Results[j].File })
-	marshal := func() ([]byte, error) { return flowtest.MarshalReport(m) }
-	junit := func(w io.Writer) error { return flowtest.WriteJUnitReport(w, m) }
-	if jsonOut == "" && junitOut != "-" {
-		jsonOut = "-"
-	}
-	if err := writeReportFiles(stdout, jsonOut, junitOut, marshal, junit); err != nil {
-		return err
-	}
-	if m.Failed > 0 {
 		return silentExit(exitFinding)
 	}
 	return nil

@@ -176,3 +176,5 @@ func (r *runner) nextDueJob(start, end time.Time, answered bool) *job {
 	}
 	return nil
 }
+
+func (r *runner) now() time.Time { return r.clock.Now() }

@@ -38,11 +38,15 @@
 // stream of [Note] for a human log.
 //
 // Layout: session.go (the Session API), run.go (RunSession, the runner,
-// the turn loop), turn.go (the per-turn scratch), step.go (queued calls,
-// on_error, firing an intent, entering and leaving states), emits.go
-// (emit_intent hops, the post-bind pass), effects.go (the effects walk),
-// parallel.go (regions, emit: propagation), jobs.go (background jobs, the
-// inbox), replay.go (the world's replayed shape between turns), held.go
-// (walk events in upstream's order); the other files are named for what
-// they hold.
+// the turn loop), turn.go (the per-turn scratch), turnview.go (which
+// render turn.end shows, with its narration or banner; the renders it may
+// fall back on are kept by redirectview.go and postpassview.go), fire.go
+// (firing an intent: the arm, its walk), target.go (resolving a target and
+// landing on it), move.go (leaving and entering states), step.go (settling
+// a step: its queued calls, on_error redirects), emits.go (emit_intent
+// hops, the post-bind pass), effects.go (the effects walk), parallel.go
+// (regions, emit: propagation), jobs.go (background jobs, the inbox),
+// replay.go (the world's replayed shape between turns), held.go (walk
+// events in upstream's order), events.go (event kinds and how the runner
+// writes them); the other files are named for what they hold.
 package engine

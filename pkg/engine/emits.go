@@ -80,7 +80,7 @@ func (r *runner) dispatchEmits(ctx context.Context, emits []pendingEmit, depth i
 			return err
 		}
 		r.note(Note{Kind: "emit", State: r.statePath(), Text: pe.name + slotText(pe.slots)})
-		if r.t.emitSay < 0 && r.t.inPostBind {
+		if !r.t.hopped() && r.t.inPostBind {
 			r.t.emitSay = len(r.t.said) // the view keeps what the post-bind hops say
 		}
 		if err := r.fire(ctx, pe.name, pe.slots, depth+1, st); err != nil {
@@ -210,7 +210,7 @@ func (r *runner) postBindRound(ctx context.Context, keep bool) (*step, error) {
 	if err := r.flushHeld(held); err != nil {
 		return nil, err
 	}
-	if r.t.emitSayEnd < 0 && r.t.emitSay >= 0 {
+	if r.t.hopped() && r.t.emitSayEnd < 0 {
 		r.t.emitSayEnd = len(r.t.said)
 	}
 	return st, nil

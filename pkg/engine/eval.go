@@ -256,3 +256,25 @@ func sayEnv(env map[string]any) map[string]any {
 	out["state"] = map[string]any{}
 	return out
 }
+
+// env builds the expression/template environment.
+func (r *runner) env(slots map[string]any, extra map[string]any) map[string]any {
+	ce := r.callEnv()
+	ce.Slots = slots
+	env := callEnv(r.m.Dir, ce)
+	maps.Copy(env, extra)
+	return env
+}
+
+// callEnv is the environment of the current step (world, slots, state).
+func (r *runner) callEnv() CallEnv {
+	ce := CallEnv{World: r.world, Slots: r.slots, Render: r.evalCtx()}
+	if r.t.landView != nil {
+		ce.World = r.t.landView
+	}
+	if r.cur != nil {
+		ce.StatePath = r.cur.Path
+		ce.StateDescription = r.cur.Description
+	}
+	return ce
+}

@@ -65,3 +65,41 @@ type Note struct {
 	Duration time.Duration
 	Error    string
 }
+
+func (r *runner) emit(kind string, payload any) error {
+	return r.emitAt(r.statePathForEvent(), kind, payload)
+}
+
+func (r *runner) emitAt(statePath, kind string, payload any) error {
+	ev := Event{Turn: r.turn, Kind: kind, StatePath: statePath, TS: r.now(), Payload: payload}
+	if r.t.walk.add(ev) {
+		return nil
+	}
+	return r.write(ev)
+}
+
+// write records ev in the turn and sends it to the sink (or holds it
+// while a post-bind pass is tentative).
+func (r *runner) write(ev Event) error {
+	if r.t.tentative != nil {
+		*r.t.tentative = append(*r.t.tentative, ev)
+		return nil
+	}
+	r.t.events = append(r.t.events, ev)
+	if ev.Kind == KindWorldUpdate {
+		r.noteWritten(ev.Payload)
+	}
+	if r.so.Sink == nil {
+		return nil
+	}
+	if err := r.so.Sink.Emit(ev); err != nil {
+		return &traceErr{err: err}
+	}
+	return nil
+}
+
+func (r *runner) note(n Note) {
+	if r.so.Notes != nil {
+		r.so.Notes(n)
+	}
+}

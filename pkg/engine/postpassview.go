@@ -18,7 +18,7 @@ func (r *runner) keepPrePass() {
 	// a re-render that keeps the narration (a failed call, a submission
 	// that bound nothing) is what the turn shows when it renders
 	// something (conformance postpass-rerender-kept)
-	again := r.t.rerender && !r.t.dropSay
+	again := r.t.againWithSay()
 	r.t.prePass = &firstRender{path: r.statePath(), world: r.world.Snapshot(), said: len(r.t.said), rerender: rerender, again: again}
 }
 

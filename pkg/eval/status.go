@@ -1,5 +1,7 @@
 package eval
 
+import "fmt"
+
 // Statuses of a dataset (reference C.7; invalid comes from validation).
 const (
 	StatusUnmeasured = "unmeasured"
@@ -55,4 +57,18 @@ func DatasetStatus(v *Validation) (string, *Report, error) {
 		return StatusInvalid, nil, err
 	}
 	return ReportStatus(r, v.Hashes), r, nil
+}
+
+// Verdict is how a run or merged report of v's dataset ends: an error
+// when no candidate passed the adherence bar (stale counts as not
+// passing), nil when one did or when r is one shard's part, which only
+// the merge of all parts can judge.
+func (v *Validation) Verdict(r *Report) error {
+	if r.Run != nil && r.Run.Shard != "" {
+		return nil
+	}
+	if ReportStatus(r, v.Hashes) != StatusPassing {
+		return fmt.Errorf("eval %s: no candidate passed the adherence bar", v.Dataset.Call)
+	}
+	return nil
 }

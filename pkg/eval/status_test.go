@@ -9,6 +9,33 @@ import (
 	"testing"
 )
 
+// A run ends in a finding when no candidate passed (stale is not
+// passing); a shard's part is judged only by the merge of all parts.
+func TestVerdict(t *testing.T) {
+	cur := Hashes{Prompt: "sha256:p"}
+	v := &Validation{Dataset: &Dataset{Call: "pick"}, Hashes: cur}
+	pass, fail := []Candidate{{Pass: true}}, []Candidate{{Pass: false}}
+	for _, c := range []struct {
+		name string
+		r    *Report
+		want string
+	}{
+		{"passing", &Report{Candidates: pass}, ""},
+		{"failing", &Report{Candidates: fail}, "eval pick: no candidate passed the adherence bar"},
+		{"stale", &Report{Hashes: Hashes{Prompt: "sha256:old"}, Candidates: pass}, "eval pick: no candidate passed the adherence bar"},
+		{"failing shard", &Report{Candidates: fail, Run: &RunInfo{Shard: "1/2"}}, ""},
+		{"failing merge", &Report{Candidates: fail, Run: &RunInfo{}}, "eval pick: no candidate passed the adherence bar"},
+	} {
+		got := ""
+		if err := v.Verdict(c.r); err != nil {
+			got = err.Error()
+		}
+		if got != c.want {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
 func TestReportStatus(t *testing.T) {
 	cur := Hashes{Dataset: "sha256:a", Prompt: "sha256:p", Schema: "sha256:s", Toolbox: emptyHash}
 	pass := []Candidate{{Pass: false}, {Pass: true}}

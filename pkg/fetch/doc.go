@@ -16,6 +16,9 @@
 // mismatch leaves nothing behind and names the artifact and both digests. A
 // forced download keeps the verified file until its replacement has
 // verified; a download that fails before its first byte leaves no .part.
+// download.go holds a transfer's requests, retries and stall timer;
+// download_single.go one stream, download_parallel.go ranged parts hashed
+// in order, resume.go the .part.json state that lets either resume.
 // A cache shared with the existing kitsoki engine works both ways (adopt.go,
 // verifiedInPlace in ensure.go). [Fetcher.Orphans] and [Fetcher.Prune] find
 // and remove what no pin names any more, nothing outside the layout below.

@@ -40,13 +40,17 @@ func (f *Fetcher) newRateLimiter() *rateLimiter {
 }
 
 // chunk is the largest read between two waits: a quarter second of the
-// rate (at least 4 KiB), so that no wait outlasts a stall timeout.
+// rate, at least one byte, so that every write is one reservation (never
+// more than the bucket holds) and no wait outlasts a stall timeout.
 func (r *rateLimiter) chunk(max int) int {
 	if r == nil {
 		return max
 	}
-	return int(min(int64(max), r.rate/4+4<<10))
+	return int(min(int64(max), r.burst()/4+1))
 }
+
+// burst is the bucket's size: one second of bytes.
+func (r *rateLimiter) burst() int64 { return min(r.rate, math.MaxInt32) }
 
 // wait records n bytes written and sleeps until they are due.
 func (r *rateLimiter) wait(ctx context.Context, n int64) error {
@@ -55,17 +59,17 @@ func (r *rateLimiter) wait(ctx context.Context, n int64) error {
 	}
 	r.mu.Lock()
 	now := r.now()
-	burst := int(min(r.rate, math.MaxInt32))
+	burst := r.burst()
 	if r.lim == nil {
-		r.lim = rate.NewLimiter(rate.Limit(r.rate), burst)
-		r.lim.ReserveN(now, burst)
+		r.lim = rate.NewLimiter(rate.Limit(r.rate), int(burst))
+		r.lim.ReserveN(now, int(burst))
 	}
-	// A reservation may not exceed the bucket; pieces reserved at the same
-	// instant queue behind each other, so the last one's delay is the
-	// whole write's.
+	// A reservation may not exceed the bucket (a read never does); pieces
+	// reserved at the same instant queue behind each other, so the last
+	// one's delay is the whole write's.
 	var d time.Duration
 	for n > 0 {
-		piece := min(n, int64(burst))
+		piece := min(n, burst)
 		d = r.lim.ReserveN(now, int(piece)).DelayFrom(now)
 		n -= piece
 	}

@@ -80,3 +80,26 @@ func TestRateLimitCapsCreditAfterAPause(t *testing.T) {
 		t.Fatalf("after a one-minute pause 5000 bytes at 1000 B/s waited %s, want 4s", got)
 	}
 }
+
+// At a few bytes a second each read is at most a quarter second of the
+// rate, so each write is one reservation and one short wait, never the
+// whole read's minutes at once.
+func TestRateLimitAtAFewBytesASecondReadsInSmallPieces(t *testing.T) {
+	data := randomData(60, 51)
+	fs := newFileServer(t, data)
+	clock := &fakeClock{t: time.Unix(1e9, 0)}
+	f := newTestFetcher(t)
+	f.RateLimit = 3
+	f.now, f.sleep = clock.now, clock.sleep
+	res := ensureOK(t, f, testModel(t, fs, data))
+	wantContent(t, res.Path, data)
+	if took := clock.now().Sub(time.Unix(1e9, 0)); took < 19*time.Second || took > 21*time.Second {
+		t.Errorf("the limiter's clock moved %s, want 20s for 60 bytes at 3 B/s", took)
+	}
+	if clock.longest > time.Second {
+		t.Errorf("a wait of %s at 3 B/s: a read larger than the bucket", clock.longest)
+	}
+	if clock.sleeps < 50 {
+		t.Errorf("%d waits for 60 one-byte reads", clock.sleeps)
+	}
+}

@@ -6,7 +6,9 @@
 // cmd/test.go.
 //
 // A [Runner] compiles each story once; each fixture gets its own session,
-// world, clock and empty temporary working directory. Every file a
+// world, clock and empty temporary working directory (fixture_setup.go
+// builds them, fixture_run.go plays and checks the turns,
+// fixture_finish.go the session-level expectations). Every file a
 // fixture names resolves inside the story's project root (confine.go), and
 // report text goes through internal/termsafe.
 //

@@ -10,7 +10,8 @@
 // repository's. External providers are discovered under
 // .kitsoki/plugins/<dir>/manifest.yaml beside the nearest .kitsoki directory
 // and beside --profile. Options.Sandbox disables every external plugin (no
-// process starts: kitsoki test --sandbox); Options.MinimalEnv starts their
+// process starts: kitsoki test --sandbox, or [SandboxEnv] as [SandboxMode]
+// reads it; [Assembly.NotStarted] lists them); Options.MinimalEnv starts their
 // processes without kitsoki's environment (kitsoki test). Hooks are
 // waterfall handlers at each [Point] (agent/pre-dispatch,
 // agent/post-return, host/pre-call, run/start, run/end) that may rewrite
@@ -28,5 +29,6 @@
 // profile), manifest.go, resolve.go ([Assemble]), report.go, hooks.go and
 // chain.go (the hook chain), process.go (an external plugin's process,
 // serving its hooks or its host handlers), agent_hooks.go (the
-// agent.Hooks adapter), host_*.go (host providers).
+// agent.Hooks adapter), host_*.go (host providers), sandbox.go (--sandbox
+// from the environment).
 package plugin

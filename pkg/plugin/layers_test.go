@@ -129,10 +129,8 @@ func TestSandboxStartsNoPlugin(t *testing.T) {
 	if a.Enabled("ext") || hasHook(a, pointPreDispatch, "ext") {
 		t.Fatalf("ext enabled under Sandbox: %+v %+v", a.Plugins, a.Hooks)
 	}
-	for _, p := range a.Plugins {
-		if p.ID == "ext" && p.Reason != SandboxReason {
-			t.Fatalf("reason %q, want %q", p.Reason, SandboxReason)
-		}
+	if ns := a.NotStarted(); len(ns) != 1 || ns[0].ID != "ext" || ns[0].Reason != SandboxReason {
+		t.Fatalf("not started %+v, want ext for the sandbox reason", ns)
 	}
 	chain := a.NewChain()
 	reg, _, _ := newHookedRegistry(t, chain)

@@ -1,0 +1,332 @@
+package flowtest
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"kitsoki/internal/jsonvalue"
+	"kitsoki/internal/lazyre"
+	"kitsoki/pkg/agent"
+	"kitsoki/pkg/compose"
+	"kitsoki/pkg/engine"
+	"kitsoki/pkg/host"
+	"kitsoki/pkg/trace"
+)
+
+// machine is the fixture's story, rebound to its host_bindings; false
+// when the story's compilation fails the fixture.
+func (fr *fixtureRun) machine() (*compose.Loaded, bool) {
+	fx, ld := fr.fx, fr.ld
+	if len(fx.HostBindings) > 0 {
+		ld = rebind(ld, fx.HostBindings)
+	}
+	if ld.CompileErr != nil {
+		fr.unsupported(compileFailures(ld.CompileErr, fx.Pos))
+		return nil, false
+	}
+	fr.m = ld.Machine
+	return ld, true
+}
+
+// loadRecording loads the recording input: turns read (the fixture's, or
+// --recording), relative to the fixture's directory (flow-format.md §6.6).
+func (fr *fixtureRun) loadRecording() bool {
+	fx := fr.fx
+	p := fr.r.opts.Recording
+	if p == "" && fx.Recording == "" {
+		return true
+	}
+	if !fr.legacy && !slices.ContainsFunc(fx.Turns, func(t *Turn) bool { return t.Intent == nil && t.HasInput }) {
+		// upstream opens an unread recording on its legacy path only
+		return true
+	}
+	full := fr.fx.rel(p) // --recording: the operator's choice
+	if p == "" {
+		p = fx.Recording
+		var in bool
+		if full, in = fr.named("recording", p); !in {
+			return false
+		}
+	}
+	rec, err := loadRecording(full)
+	if err != nil {
+		fr.recordingProblem(fx.at("recording"), "%v", err)
+		if fr.res.Flow.Skipped {
+			fr.res.Flow.Turns = nil
+		}
+		return false
+	}
+	fr.rec = rec
+	return true
+}
+
+// loadCassettes loads the fixture's host and Starlark cassettes; on the
+// legacy path, where no host runs, upstream reads none, but each path must
+// still stay inside the project root.
+func (fr *fixtureRun) loadCassettes() bool {
+	fx := fr.fx
+	ok := true
+	if fr.legacy {
+		for _, nf := range fx.cassettes() {
+			if nf.path == "" {
+				continue
+			}
+			if _, in := fr.named(nf.key, nf.path); !in {
+				return false
+			}
+		}
+		return true
+	}
+	if fx.HostCassette != "" {
+		fr.hc, ok = loadNamed(fr, "host_cassette", fx.HostCassette, compose.LoadFlowHostCassette)
+	}
+	if ok && fx.StarlarkHTTPCassette != "" {
+		fr.star.HTTPCassette, ok = loadNamed(fr, "starlark_http_cassette", fx.StarlarkHTTPCassette, readParsed(host.ParseHTTPCassette))
+	}
+	if ok && fx.StarlarkInspectCassette != "" {
+		fr.star.Inspect, ok = loadNamed(fr, "starlark_inspect_cassette", fx.StarlarkInspectCassette, readParsed(host.ParseInspectCassette))
+	}
+	return ok
+}
+
+// readParsed is a loader that reads a file within the size limit and parses it.
+func readParsed[T any](parse func(string, []byte) (T, error)) func(string) (T, error) {
+	return func(path string) (T, error) {
+		data, err := readBounded(path)
+		if err != nil {
+			var zero T
+			return zero, err
+		}
+		return parse(path, data)
+	}
+}
+
+// loadNamed loads p, named under key, inside the project root; false,
+// the fixture failed at key, when it cannot.
+func loadNamed[T any](fr *fixtureRun, key, p string, load func(string) (T, error)) (T, bool) {
+	var v T
+	full, in := fr.named(key, p)
+	if !in {
+		return v, false
+	}
+	v, err := load(full)
+	if err != nil {
+		fr.fatal(fr.fx.at(key), "%s: %v", key, err)
+		return v, false
+	}
+	return v, true
+}
+
+// traceSink is the session's trace file under --trace-dir, else a sink that drops events.
+func (fr *fixtureRun) traceSink() (sink engine.Sink, closeTrace func(), ok bool) {
+	fx := fr.fx
+	sink = engine.SinkFunc(func(engine.Event) error { return nil })
+	dir := fr.r.opts.TraceDir
+	if dir == "" {
+		return sink, func() {}, true
+	}
+	path := filepath.Join(dir, traceName(fx)+".jsonl")
+	// a test trace is not a durable record: never fsynced
+	tw, err := trace.CreateWith(path, trace.Header{AppID: fr.m.AppID, Story: fx.Story, Generator: fr.r.opts.Generator}, trace.Options{Sync: trace.SyncNever})
+	if err != nil {
+		fr.fatal(fx.Pos, "--trace-dir: %v", err)
+		return nil, nil, false
+	}
+	fr.res.Trace = path
+	return compose.TraceSink(tw), func() { tw.Close() }, true
+}
+
+// workDir is where real handlers write: --workdir, or a fresh temporary
+// directory per fixture (so parallel fixtures share nothing) that remove deletes.
+func (fr *fixtureRun) workDir() (dir string, remove func(), ok bool) {
+	if dir := fr.r.opts.WorkDir; dir != "" {
+		return dir, func() {}, true
+	}
+	tmp, err := os.MkdirTemp("", "kitsoki-flow-")
+	if err != nil {
+		fr.fatal(fr.fx.Pos, "working directory: %v", err)
+		return "", nil, false
+	}
+	return tmp, func() { _ = os.RemoveAll(tmp) }, true
+}
+
+// initialWorld is the story's world, the rig's seeded keys and the fixture's initial_world.
+func (fr *fixtureRun) initialWorld() (map[string]any, bool) {
+	world, err := engine.InitWorld(fr.m.World, nil, nil)
+	if err != nil {
+		fr.fatal(fr.fx.Pos, "%v", err)
+		return nil, false
+	}
+	seedRig(world)
+	for _, kv := range fr.fx.InitialWorld {
+		world[kv.Key] = fr.legacyWhole(jsonvalue.CopyNilAsEmpty(kv.Value))
+	}
+	return world, true
+}
+
+func (fr *fixtureRun) sessionOptions(ld *compose.Loaded, reg *host.Registry, world map[string]any, agents engine.AgentCaller, sink engine.Sink, workDir string) engine.SessionOptions {
+	fx := fr.fx
+	o := engine.SessionOptions{
+		Options: engine.Options{SessionID: fr.sessionID(), World: world, Agents: agents, HostReplay: fr.hc, Sink: sink, NoSnapshot: true,
+			Observer: fr.r.opts.Observer, Strict: fr.r.opts.Strict, NoAgentHandlers: true},
+		StartState: fx.InitialState, Hosts: reg, Clock: engine.NewVirtualClock(epoch), WorkDir: workDir,
+		// upstream arms only a seeded initial_state's timeout, not descending a compound
+		UnarmedStart: fx.InitialState == "", StartFlat: fx.InitialState != "",
+	}
+	for _, kv := range fx.InitialWorld {
+		o.Seeded = append(o.Seeded, kv.Key)
+	}
+	// the legacy path is upstream's machine alone (flow-format.md §1.3),
+	// which ignores mode; "oneshot" is upstream's other spelling
+	o.MachineOnly = fr.legacy
+	if !fr.legacy {
+		switch fx.Mode {
+		case "staged":
+			o.Mode = engine.ModeStaged
+		case "one-shot", "oneshot":
+			o.Mode = engine.ModeOneShot
+		}
+	}
+	if ld.Views != nil {
+		o.Views = ld.Views
+	}
+	return o
+}
+
+// registry is the fixture's host registry (flow-format.md §4.4-4.5): the
+// stubs over the real answer_clarification (or every builtin, with
+// host_bindings); on the legacy path only handlers that drop every call.
+func (fr *fixtureRun) registry(fx *Fixture) *host.Registry {
+	reg := host.NewRegistry()
+	if fr.legacy {
+		// a guard only: agent verbs by exact name, as the engine routes
+		// them to its agent layer unless a handler has the name
+		reg.Register("host", dropHandler)
+		for _, v := range []string{"ask", "decide", "extract", "task", "converse", "search"} {
+			reg.Register("host.agent."+v, dropHandler)
+		}
+		return reg
+	}
+	fr.star.NoNetwork = true // ctx.http answers from the cassette or fails
+	if len(fx.HostBindings) > 0 {
+		fr.registerBuiltins(reg)
+	} else if h, _, _, ok := host.Builtins(host.Options{}).Lookup(host.HandlerJobsAnswer); ok {
+		reg.Register(host.HandlerJobsAnswer, h)
+	}
+	if fx.StarlarkHTTPCassette != "" || fx.StarlarkInspectCassette != "" {
+		// the real script runs; only its ctx.http / ctx.fs / ctx.probe traffic is replayed
+		reg.Register(host.HandlerStarlarkRun, host.NewStarlarkRun(fr.star))
+	}
+	for _, s := range fx.HostHandlers {
+		reg.Register(s.Name, s.Handler())
+	}
+	if len(fx.HostBindings) == 0 {
+		servePrefixAgentVerbs(reg)
+	}
+	return reg
+}
+
+// servePrefixAgentVerbs registers under its exact name each agent verb a
+// stub serves by prefix, with op the verb, as upstream's longest-prefix
+// lookup does (see testdata/conformance/host-agent-prefix-stub).
+func servePrefixAgentVerbs(reg *host.Registry) {
+	for _, v := range []string{"ask", "ask_with_mcp", "converse", "decide", "extract", "task"} {
+		name := "host.agent." + v
+		h, _, op, ok := reg.Lookup(name)
+		if !ok || op == "" {
+			continue
+		}
+		reg.Register(name, host.HandlerFunc(func(ctx context.Context, c *host.Call) (host.Result, error) {
+			pc := *c
+			pc.Op = op
+			if _, set := c.Args["op"]; !set {
+				pc.Args = maps.Clone(c.Args)
+				if pc.Args == nil {
+					pc.Args = map[string]any{}
+				}
+				pc.Args["op"] = op
+			}
+			return h.Call(ctx, &pc)
+		}))
+	}
+}
+
+// agents is the fixture's agent layer: no agent starts, so a call no stub
+// or cassette episode answers is an unregistered handler's infra error
+// (see testdata/conformance/cassette-agent-answers). Episodes naming an
+// agent alias (a kitsoki extension) are answered through the profile's
+// plugin assembly, as kitsoki run builds it.
+func (fr *fixtureRun) agents(sink engine.Sink) (engine.AgentCaller, func(), error) {
+	none := engine.AgentCallerFunc(func(ctx context.Context, c engine.AgentCall) (*engine.AgentAnswer, error) {
+		return nil, fmt.Errorf("host: no handler registered for %q", "host.agent."+c.Verb)
+	})
+	if fr.fx.HostCassette == "" || fr.legacy {
+		return none, func() {}, nil
+	}
+	cas, err := agent.LoadCassette(fr.fx.rel(fr.fx.HostCassette))
+	if err != nil {
+		return nil, nil, fmt.Errorf("host_cassette: %v", err)
+	}
+	if !cas.NamesAlias() {
+		return none, func() {}, nil
+	}
+	rt, err := fr.plan.Build(compose.BuildOptions{Cassette: cas, Sink: sink})
+	if err != nil {
+		return nil, nil, err
+	}
+	return rt.Caller(), func() { rt.Close() }, nil
+}
+
+var slugRE = &lazyre.Regexp{Expr: `[^A-Za-z0-9._-]+`}
+
+func slug(s string) string { return strings.Trim(slugRE.ReplaceAllString(s, "_"), "_") }
+
+// traceName is a fixture's --trace-dir file name: its path with separators
+// folded, plus a hash of the path when folding lost anything ("é" and "ü",
+// or a "__"), so two fixtures never share a trace.
+func traceName(fx *Fixture) string {
+	name := strings.TrimSuffix(filepath.ToSlash(filepath.Clean(fx.File)), ".yaml")
+	name = strings.TrimLeft(strings.ReplaceAll(name, "../", ""), "./")
+	if fx.Docs > 1 {
+		name += fmt.Sprintf("-%d", fx.Doc)
+	}
+	folded := strings.ReplaceAll(name, "/", "__")
+	out := slug(folded)
+	if out != folded || strings.Contains(name, "__") {
+		sum := sha256.Sum256([]byte(fmt.Sprintf("%s\x00%d", filepath.ToSlash(filepath.Clean(fx.File)), fx.Doc)))
+		out += "-" + hex.EncodeToString(sum[:4])
+	}
+	return out
+}
+
+// rebind is the story recompiled with the fixture's host_bindings as its
+// interfaces' defaults (upstream reloads the app with them).
+func rebind(ld *compose.Loaded, binds []KV) *compose.Loaded {
+	st := *ld.Story
+	st.HostInterfaces = maps.Clone(ld.Story.HostInterfaces)
+	changed := false
+	for _, kv := range binds {
+		to, _ := kv.Value.(string)
+		hi, ok := st.HostInterfaces[kv.Key]
+		if !ok || hi == nil || hi.Default == to {
+			continue
+		}
+		cp := *hi
+		cp.Default = to
+		st.HostInterfaces[kv.Key] = &cp
+		changed = true
+	}
+	if !changed {
+		return ld
+	}
+	out := &compose.Loaded{Path: ld.Path, Story: &st, Diagnostics: ld.Diagnostics, Views: ld.Views}
+	out.Compile(engine.CompileOptions{LateHandlers: true})
+	return out
+}
