@@ -134,8 +134,10 @@ type rest struct {
 	// (they arm nothing: clockWaits)
 	since time.Duration
 	// exit: the fixture left the root story through @exit:exit and rests
-	// at __exit__<exit> (at nil; lint_exit_rest.go)
-	exit string
+	// at __exit__<exit> (at nil; lint_exit_rest.go), or through one of
+	// exitAlt instead
+	exit    string
+	exitAlt []string
 	// in: the fixture rests somewhere inside this parallel state, its
 	// leaves not followed (at nil; lint_par_in.go)
 	in *story.State
