@@ -57,6 +57,9 @@ func (l *fixtureLint) parIn(t *Turn, r rest) bool {
 // expect_state that names another place; res, after's answer, when
 // parNext knows nothing. It is asked only when after warned nothing.
 func (l *fixtureLint) parAfter(t *Turn, r rest, arc string, res rest) rest {
+	if l.parClarifyWrong(t, arc) {
+		return rest{}
+	}
 	next := l.parNext(t, r, arc)
 	if next.in == nil && next.at == nil {
 		return res
@@ -77,6 +80,29 @@ func (l *fixtureLint) parAfter(t *Turn, r rest, arc string, res rest) rest {
 		return rest{}
 	}
 	return next
+}
+
+// parClarifyWrong warns at an expect_state of a clarification (a
+// required slot left out, on the orchestrator path) fired where the
+// previous turn's expect_state rests the fixture in a parallel
+// configuration (l.par): the machine stays there, so another path fails
+// on both engines (conformance lint-par-clarify: tick needing v, sent
+// without it or with null, stays at clock#clock.calendar.day1|…, not
+// day2). It reports whether it warned.
+func (l *fixtureLint) parClarifyWrong(t *Turn, arc string) bool {
+	ix, prev := l.ix, l.par
+	if prev == "" || arc == "" || t.ExpectState == nil || t.HasAdvance || ix.unfolded || (ix.jobs && l.fx.Orchestrated()) ||
+		!l.clarifies(t, ix.decls[arc]) || !ix.hasState(prev) {
+		return false
+	}
+	want := *t.ExpectState
+	if want == prev || !ix.hasState(want) {
+		return false
+	}
+	slot := leftOut(t, ix.decls[arc][0])
+	l.warn(t.valueAt("expect_state"), ruleWrongState, "turns[%d].expect_state: %q, but the turn's intent %q leaves out its required slot %q: on this orchestrator-path fixture the turn is a clarification, and the machine stays at %q (turns[%d].expect_state); the assertion fails on both engines; send the slot (slots: {%s: ...}), or expect_state: %s",
+		t.Index, want, t.Intent.Name, slot, prev, t.Index-1, slot, prev)
+	return true
 }
 
 // parNext is where t certainly leaves the fixture: inside a parallel

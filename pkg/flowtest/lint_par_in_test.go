@@ -36,3 +36,15 @@ func TestLintParIn(t *testing.T) {
 		"y_hash_leave.yaml":                "",
 	}, ruleRejected, ruleWrongState)
 }
+
+// TestLintParClarify: a clarification in a parallel configuration the
+// previous turn's expect_state names stays there (conformance
+// lint-par-clarify).
+func TestLintParClarify(t *testing.T) {
+	lintGolden(t, "../engine/testdata/conformance/lint-par-clarify", map[string]string{
+		"a_clarify_moves.yaml":   `turns[1].expect_state: "clock#clock.calendar.day2|clock.weather.dry", but the turn's intent "tick" leaves out its required slot "v": on this orchestrator-path fixture the turn is a clarification, and the machine stays at "clock#clock.calendar.day1|clock.weather.dry" (turns[0].expect_state)`,
+		"b_clarify_stays.yaml":   "",
+		"c_slot_sent.yaml":       "",
+		"d_null_slot_moves.yaml": `the machine stays at "clock#clock.calendar.day1|clock.weather.dry"`,
+	}, ruleRejected, ruleWrongState)
+}
