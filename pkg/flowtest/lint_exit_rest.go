@@ -71,7 +71,12 @@ func (l *fixtureLint) exitRejected(t *Turn, r rest) bool {
 	if r.exit == "" {
 		return false
 	}
-	l.warn(t.Intent.Pos, ruleRejected, "turns[%d]: intent %q fires after the fixture left the story through @exit:%s (%s): it rests at %q, where no state takes any intent, so the turn is rejected %s on both engines, if the fixture gets this far; end the fixture at the exit (expect_state: __exit__%s), fire the intent before the turn that exits, or expect the rejection (expect_error: {code: %s})",
-		t.Index, t.Intent.Name, r.exit, r.from, "__exit__"+r.exit, engine.CodeNotAllowed, r.exit, engine.CodeNotAllowed)
+	via, at := "@exit:"+r.exit, fmt.Sprintf("%q", "__exit__"+r.exit)
+	for _, e := range r.exitAlt {
+		via += " or @exit:" + e
+		at += fmt.Sprintf(" or %q", "__exit__"+e)
+	}
+	l.warn(t.Intent.Pos, ruleRejected, "turns[%d]: intent %q fires after the fixture left the story through %s (%s): it rests at %s, where no state takes any intent, so the turn is rejected %s on both engines, if the fixture gets this far; end the fixture at the exit (expect_state: __exit__%s), fire the intent before the turn that exits, or expect the rejection (expect_error: {code: %s})",
+		t.Index, t.Intent.Name, via, r.from, at, engine.CodeNotAllowed, r.exit, engine.CodeNotAllowed)
 	return true
 }

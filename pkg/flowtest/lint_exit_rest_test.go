@@ -105,3 +105,14 @@ func TestLintExitRest(t *testing.T) {
 		})
 	}
 }
+
+// TestLintMayExits: a turn that may end only at exits, of more than one
+// name, rests at an exit all the same (conformance lint-may-exits).
+func TestLintMayExits(t *testing.T) {
+	lintGolden(t, "../engine/testdata/conformance/lint-may-exits", map[string]string{
+		"a_ok_quit_look.yaml":  `turns[2]: intent "look" fires after the fixture left the story through @exit:done or @exit:abandoned (turns[1] "quit" may end only at an exit`,
+		"b_err_quit_quit.yaml": `it rests at "__exit__done" or "__exit__abandoned", where no state takes any intent`,
+		"c_ok_quit.yaml":       "",
+		"d_err_quit.yaml":      "",
+	}, ruleRejected, ruleWrongState)
+}

@@ -2,6 +2,7 @@ package flowtest
 
 import (
 	"slices"
+	"strings"
 
 	"kitsoki/pkg/story"
 )
@@ -18,7 +19,13 @@ import (
 // the turn leads is not followed from it (a turn that stays may be moved
 // by those emits).
 func (l *fixtureLint) firstRest(t *Turn, r rest) rest {
-	if r.at != nil || len(l.fx.Turns) == 0 || t != l.fx.Turns[0] || !l.fx.Orchestrated() {
+	if r.at != nil || len(l.fx.Turns) == 0 || t != l.fx.Turns[0] {
+		return r
+	}
+	if s := l.parStart(); s != nil {
+		return rest{at: s, from: "the fixture starts (initial_state: the rig fires the first intent at that path and its ancestors only, not at a parallel state's regions)"}
+	}
+	if !l.fx.Orchestrated() {
 		return r
 	}
 	s := l.ix.plainLeaf(l.fx.InitialState)
@@ -26,4 +33,23 @@ func (l *fixtureLint) firstRest(t *Turn, r rest) rest {
 		return r
 	}
 	return rest{at: s, from: "the fixture starts (initial_state: the rig runs no initial on_enter, and its emit_intent entries are walked only after a turn)"}
+}
+
+// parStart is the initial_state when it names a parallel state or a
+// state inside one by its plain path (no root#leaf|leaf): both engines
+// fire the first intent there as at any state, taking it at that state
+// and its ancestors only (conformance lint-par-initial: at clock.weather.dry
+// tick, which the calendar region's day1 takes, is refused
+// INTENT_NOT_ALLOWED_IN_STATE on both paths, and at clock so is
+// precip_heavy, which the calendar region takes). Where the turn leads
+// from there is not followed.
+func (l *fixtureLint) parStart() *story.State {
+	p := l.fx.InitialState
+	if strings.Contains(p, "#") {
+		return nil
+	}
+	if s := l.ix.byPath[p]; s != nil && inParallel(s) {
+		return s
+	}
+	return nil
 }

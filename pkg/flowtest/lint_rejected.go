@@ -37,10 +37,14 @@ func (l *fixtureLint) rejected(t *Turn) {
 	jr := l.firstRest(t, r) // judged there, not followed from there
 	arc, warned := l.judge(t, jr)
 	if jr.at == nil && jr.exit == "" && !warned {
-		warned = l.parallelAlias(t, l.par) || l.parallelNotTaken(t, l.par)
+		warned = l.parallelAlias(t, l.par) || l.parallelNotTaken(t, l.par) || l.parIn(t, r)
 	}
 	l.stepped = false
+	n := len(l.ds)
 	l.rest = l.after(t, r, jr, arc, warned)
+	if !warned && len(l.ds) == n {
+		l.rest = l.parAfter(t, r, arc, l.rest)
+	}
 	l.noteJobs(l.stepped)
 	if !warned && l.worldExpected(t) {
 		l.rest = rest{} // it fails here: the rest is not judged
@@ -130,8 +134,13 @@ type rest struct {
 	// (they arm nothing: clockWaits)
 	since time.Duration
 	// exit: the fixture left the root story through @exit:exit and rests
-	// at __exit__<exit> (at nil; lint_exit_rest.go)
-	exit string
+	// at __exit__<exit> (at nil; lint_exit_rest.go), or through one of
+	// exitAlt instead
+	exit    string
+	exitAlt []string
+	// in: the fixture rests somewhere inside this parallel state, its
+	// leaves not followed (at nil; lint_par_in.go)
+	in *story.State
 }
 
 // altWhy says, for a message, why the fixture may rest in r.alt.
@@ -156,6 +165,9 @@ func (r rest) altTaken() string {
 // state's own on_enter emit_intent entries after a turn that stays
 // (story-runtime §1.9), which the lint does not follow from the start.
 func (l *fixtureLint) startRest() rest {
+	if p := l.ix.parStartIn(l.fx.InitialState); p != nil {
+		return rest{in: p, from: "the fixture starts (initial_state)"}
+	}
 	s := l.ix.plainLeaf(l.fx.InitialState)
 	if s == nil || (l.fx.Orchestrated() && slices.ContainsFunc(s.OnEnter, func(e *story.Effect) bool { return e == nil || e.EmitIntent() != "" })) {
 		return rest{}
@@ -169,7 +181,7 @@ func (l *fixtureLint) startRest() rest {
 // background job's on_complete may move the machine between turns on the
 // orchestrator path (the legacy path runs no job).
 func (l *fixtureLint) restAt(t *Turn) rest {
-	if l.jobMayLand() || (l.rest.at == nil && l.rest.exit == "") {
+	if l.jobMayLand() || (l.rest.at == nil && l.rest.exit == "" && l.rest.in == nil) {
 		return rest{}
 	}
 	return l.rest

@@ -1,0 +1,50 @@
+package flowtest
+
+import "testing"
+
+// TestLintParIn: a fixture that certainly enters a parallel state, or
+// starts in one, rests inside it until its own arm takes it out, and a
+// first turn started on a plain path in a parallel state fires there
+// (conformance lint-par-in): each fixture upstream fails where the lint
+// follows it is warned as it fails there, the ones it passes are not.
+func TestLintParIn(t *testing.T) {
+	lintGolden(t, "../engine/testdata/conformance/lint-par-in", map[string]string{
+		"a_leaf_other_intent.yaml":         `turns[0]: intent "enter" is not taken at "clock.weather.dry", where the fixture starts (initial_state: the rig fires`,
+		"b_leaf_sibling_region.yaml":       `turns[0]: intent "tick" is not taken at "clock.weather.dry"`,
+		"c_root_region_intent.yaml":        `turns[0]: intent "precip_heavy" is not taken at "clock", where the fixture starts`,
+		"d_region_sibling.yaml":            `turns[0]: intent "tick" is not taken at "clock.weather", where`,
+		"e_leaf_own.yaml":                  "",
+		"f_leaf_ancestor.yaml":             "",
+		"g_leaf_region_parent.yaml":        "",
+		"h_legacy_leaf_sibling.yaml":       `turns[0]: intent "tick" is not taken at "clock.weather.dry"`,
+		"i_enter_enter.yaml":               `turns[1]: intent "enter" is not taken in the parallel state "clock", where turns[0] "enter", fired at "outside" (where the fixture starts (initial_state)), enters "clock": no state inside it`,
+		"j_round_then_tick.yaml":           `turns[4]: intent "tick" is not taken at "outside", where turns[3] "leave" leaves the parallel state "clock" (its own arm moves it to "outside")`,
+		"k_enter_leave.yaml":               "",
+		"l_enter_stay.yaml":                `turns[1].expect_state: "outside", but turns[1] "stay" re-enters "clock" (its own arm, target "."), and the machine rests inside it`,
+		"m_enter_stay_enter.yaml":          `turns[2]: intent "enter" is not taken in the parallel state "clock", where turns[1] "stay" re-enters "clock"`,
+		"n_enter_tick_ok.yaml":             "",
+		"o_legacy_enter_enter.yaml":        `turns[1]: intent "enter" is not taken in the parallel state "clock"`,
+		"p_enter_region_intent_twice.yaml": unwarned,
+		"q_enter_expect_leaf.yaml":         `turns[0].expect_state: "clock.calendar.day1", but the turn's intent "enter"`,
+		"r_root_leave.yaml":                "",
+		"s_root_leave_tick.yaml":           unwarned,
+		"t_hash_enter.yaml":                `turns[0]: intent "enter" is not taken in the parallel state "clock", where the fixture starts (initial_state)`,
+		"u_hash_tick_enter.yaml":           `turns[1]: intent "enter" is not taken in the parallel state "clock", where turns[0] "tick" is taken only inside "clock"`,
+		"v_hash_rain_leave_tick.yaml":      `turns[2]: intent "tick" is not taken at "outside", where turns[1] "leave" leaves`,
+		"w_enter_wait_enter.yaml":          `turns[2]: intent "enter" is not taken in the parallel state "clock"`,
+		"x_hash_legacy_enter.yaml":         `turns[0]: intent "enter" is not taken in the parallel state "clock", where the fixture starts`,
+		"y_hash_leave.yaml":                "",
+	}, ruleRejected, ruleWrongState)
+}
+
+// TestLintParClarify: a clarification in a parallel configuration the
+// previous turn's expect_state names stays there (conformance
+// lint-par-clarify).
+func TestLintParClarify(t *testing.T) {
+	lintGolden(t, "../engine/testdata/conformance/lint-par-clarify", map[string]string{
+		"a_clarify_moves.yaml":   `turns[1].expect_state: "clock#clock.calendar.day2|clock.weather.dry", but the turn's intent "tick" leaves out its required slot "v": on this orchestrator-path fixture the turn is a clarification, and the machine stays at "clock#clock.calendar.day1|clock.weather.dry" (turns[0].expect_state)`,
+		"b_clarify_stays.yaml":   "",
+		"c_slot_sent.yaml":       "",
+		"d_null_slot_moves.yaml": `the machine stays at "clock#clock.calendar.day1|clock.weather.dry"`,
+	}, ruleRejected, ruleWrongState)
+}
