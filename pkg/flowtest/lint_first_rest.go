@@ -38,7 +38,7 @@ func (l *fixtureLint) firstRest(t *Turn, r rest) rest {
 // parStart is the initial_state when it names a parallel state or a
 // state inside one by its plain path (no root#leaf|leaf): both engines
 // fire the first intent there as at any state, taking it at that state
-// and its ancestors only (conformance lint-par-initial: at clock.weather.dry
+// and its ancestors only (conformance lint-par-in, fixtures a, b, h: at clock.weather.dry
 // tick, which the calendar region's day1 takes, is refused
 // INTENT_NOT_ALLOWED_IN_STATE on both paths, and at clock so is
 // precip_heavy, which the calendar region takes). Where the turn leads
