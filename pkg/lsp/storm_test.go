@@ -51,14 +51,19 @@ func TestEditStormCoalesces(t *testing.T) {
 // One change of many ranged edits to a large buffer copies at most
 // maxEditWork bytes: past it the buffer is not held, the file on disk is
 // checked and the client is told why (each edit copied the whole buffer:
-// 1,000 one-byte edits of a 4 MiB buffer copied 4 GB; a message holds a million).
+// 1,000 one-byte edits of a 4 MiB buffer copied 4 GB; a message holds a
+// million). The bound is lowered to 4 MiB and the buffer to 64 KiB, the
+// same thousand edits passing it as 4 MiB ones pass 1 GiB
+// (TestServerBoundsAreTheDocumented holds the product's bound).
 func TestRangedEditStormIsBounded(t *testing.T) {
 	t.Parallel() // its own server and temp copy
 	dir := storytest.TempCopy(t, "testdata/demo")
 	room := filepath.Join(dir, "rooms", "work.yaml")
-	c := startInProcessRoots(t, Options{Debounce: 0}, dir)
+	srv := New(Options{Debounce: 0})
+	srv.editWorkCap = 4 << 20
+	c := startServer(t, srv, protocol.ClientCapabilities{}, dir)
 	text := open(c, room)
-	big := text + "# " + strings.Repeat("x", 4<<20) + "\n"
+	big := text + "# " + strings.Repeat("x", 64<<10) + "\n"
 	change(c, room, big, 2)
 	const edits = 1000
 	at := protocol.Position{}
@@ -77,7 +82,7 @@ func TestRangedEditStormIsBounded(t *testing.T) {
 			note = d.Message
 		}
 	}
-	if !strings.Contains(note, "ranged edits") || !strings.Contains(note, "1024 MiB of copying") || !strings.Contains(note, "work.yaml") {
+	if !strings.Contains(note, "ranged edits") || !strings.Contains(note, "4 MiB of copying") || !strings.Contains(note, "work.yaml") {
 		t.Fatalf("the dropped buffer is not told with its reason and the limit: %+v", got.Diagnostics)
 	}
 	// a whole-text change brings the buffer back
@@ -93,11 +98,14 @@ func TestRangedEditStormIsBounded(t *testing.T) {
 // The server keeps at most maxDocs open documents, however many a client
 // opens or changes without opening; a file opened past it, and a path
 // longer than any file path, are not kept (every one used to be, its path
-// and buffer held until the session ended).
+// and buffer held until the session ended). The bound is lowered to 20
+// (TestServerBoundsAreTheDocumented holds the product's 10,000).
 func TestOpenDocumentsBounded(t *testing.T) {
 	t.Parallel() // its own server and temp copy
 	dir := t.TempDir()
 	srv := New(Options{Debounce: 0})
+	const maxDocs = 20
+	srv.docsCap = maxDocs
 	c := startServer(t, srv, protocol.ClientCapabilities{}, dir)
 	name := strings.Repeat("n", 200)
 	for i := range maxDocs + 50 {
@@ -126,6 +134,28 @@ func TestOpenDocumentsBounded(t *testing.T) {
 	srv.mu.Unlock()
 	if !kept {
 		t.Fatal("a file opened after one was closed is not kept")
+	}
+}
+
+// TestServerBoundsAreTheDocumented: a server keeps at most 10,000 open
+// documents and one change's ranged edits copy at most 1 GiB, as
+// docs/compat/hardening.md states; the tests above lower both.
+func TestServerBoundsAreTheDocumented(t *testing.T) {
+	if maxDocs != 10_000 || maxEditWork != 1<<30 {
+		t.Fatalf("maxDocs %d, maxEditWork %d; docs/compat/hardening.md says 10,000 documents and 1 GiB", maxDocs, maxEditWork)
+	}
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "compat", "hardening.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	flat := strings.Join(strings.Fields(string(doc)), " ")
+	for _, want := range []string{"At most 10,000 documents are kept open", "one change's ranged edits copy at most 1 GiB"} {
+		if !strings.Contains(flat, want) {
+			t.Errorf("docs/compat/hardening.md no longer says %q", want)
+		}
+	}
+	if s := New(Options{}); s.docsCap != maxDocs || s.editWorkCap != maxEditWork {
+		t.Fatalf("New: docsCap %d, editWorkCap %d; want maxDocs and maxEditWork", s.docsCap, s.editWorkCap)
 	}
 }
 
