@@ -71,12 +71,13 @@ type Server struct {
 	// beforeRead, set only by tests, runs between choosing the root a
 	// file is read through and the read, to swap the file there.
 	beforeRead func(path string)
-	// docsCap, editWorkCap and costFloor are maxDocs, maxEditWork and
-	// jsoncost.Floor (frame.go), which tests lower to reach them at a small
-	// size.
+	// docsCap, editWorkCap, costFloor and itemsCap are maxDocs,
+	// maxEditWork, jsoncost.Floor (frame.go) and maxItems (features.go),
+	// which tests lower to reach them at a small size.
 	docsCap     int
 	editWorkCap int64
 	costFloor   int64
+	itemsCap    int
 }
 
 // document is an open editor buffer.
@@ -108,7 +109,7 @@ const maxDocs = 10_000
 // New builds a server. Call Serve to run it.
 func New(opts Options) *Server {
 	s := &Server{opts: opts, docs: map[string]*document{}, timers: map[string]*time.Timer{}, dirty: map[string]bool{},
-		docsCap: maxDocs, editWorkCap: maxEditWork, costFloor: jsoncost.Floor}
+		docsCap: maxDocs, editWorkCap: maxEditWork, costFloor: jsoncost.Floor, itemsCap: maxItems}
 	s.ws = newWorkspace()
 	s.proto = protocol.Handler{
 		Initialize:                 s.initialize,

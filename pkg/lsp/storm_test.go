@@ -138,24 +138,26 @@ func TestOpenDocumentsBounded(t *testing.T) {
 }
 
 // TestServerBoundsAreTheDocumented: a server keeps at most 10,000 open
-// documents and one change's ranged edits copy at most 1 GiB, as
-// docs/compat/hardening.md states; the tests above lower both.
+// documents, one change's ranged edits copy at most 1 GiB and an answer
+// carries at most 5,000 symbols or completion items, as
+// docs/compat/hardening.md states; the tests above lower them.
 func TestServerBoundsAreTheDocumented(t *testing.T) {
-	if maxDocs != 10_000 || maxEditWork != 1<<30 {
-		t.Fatalf("maxDocs %d, maxEditWork %d; docs/compat/hardening.md says 10,000 documents and 1 GiB", maxDocs, maxEditWork)
+	if maxDocs != 10_000 || maxEditWork != 1<<30 || maxItems != 5000 {
+		t.Fatalf("maxDocs %d, maxEditWork %d, maxItems %d; docs/compat/hardening.md says 10,000 documents, 1 GiB and 5,000", maxDocs, maxEditWork, maxItems)
 	}
 	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "compat", "hardening.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	flat := strings.Join(strings.Fields(string(doc)), " ")
-	for _, want := range []string{"At most 10,000 documents are kept open", "one change's ranged edits copy at most 1 GiB"} {
+	for _, want := range []string{"At most 10,000 documents are kept open", "one change's ranged edits copy at most 1 GiB",
+		"`documentSymbol` answers at most 5,000 symbols and completion at most 5,000 items"} {
 		if !strings.Contains(flat, want) {
 			t.Errorf("docs/compat/hardening.md no longer says %q", want)
 		}
 	}
-	if s := New(Options{}); s.docsCap != maxDocs || s.editWorkCap != maxEditWork {
-		t.Fatalf("New: docsCap %d, editWorkCap %d; want maxDocs and maxEditWork", s.docsCap, s.editWorkCap)
+	if s := New(Options{}); s.docsCap != maxDocs || s.editWorkCap != maxEditWork || s.itemsCap != maxItems {
+		t.Fatalf("New: docsCap %d, editWorkCap %d, itemsCap %d; want maxDocs, maxEditWork and maxItems", s.docsCap, s.editWorkCap, s.itemsCap)
 	}
 }
 
@@ -245,12 +247,14 @@ func TestImportCycleOverLSP(t *testing.T) {
 // A flood of notifications naming made-up files queues nothing and keeps
 // nothing: no check of a story that is not there (each saved app.yaml
 // name used to be checked and kept as a story, so 5,000 made-up names
-// kept 5,000 entries; and each queued a goroutine behind the check).
+// kept 5,000 entries; and each queued a goroutine behind the check). 500
+// names show it as well as 5,000: the bound is one story, whatever the
+// flood.
 func TestNotificationFloodKeepsNothing(t *testing.T) {
 	t.Parallel() // its own server and temp copy
 	h := startHeld(t)
 	srv, c, dir, room, checks, gate := h.srv, h.c, h.dir, h.room, &h.checks, h.gate
-	const flood = 5000
+	const flood = 500
 	for i := range flood {
 		uri := pathURI(filepath.Join(dir, fmt.Sprintf("made-up-%d", i), "app.yaml"))
 		c.Notify("textDocument/didSave", protocol.DidSaveTextDocumentParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri}})
@@ -292,9 +296,11 @@ func TestBodyThatNeverArrives(t *testing.T) {
 // A story of more states than maxItems answers documentSymbol and a
 // target's completion with at most maxItems each, the completion list
 // marked incomplete (a story of a million states answered with a million
-// of each).
+// of each). The bound is lowered to 50 (TestServerBoundsAreTheDocumented
+// holds the product's 5,000).
 func TestSymbolsAndCompletionBounded(t *testing.T) {
 	t.Parallel() // its own server and temp copy
+	const maxItems = 50
 	dir := t.TempDir()
 	var b strings.Builder
 	b.WriteString("app: {id: many}\nroot: s0\nstates:\n  s0:\n    on:\n      go:\n        - target: \n")
@@ -305,7 +311,9 @@ func TestSymbolsAndCompletionBounded(t *testing.T) {
 	if err := os.WriteFile(app, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	c := startInProcessRoots(t, Options{Debounce: 0}, dir)
+	srv := New(Options{Debounce: 0})
+	srv.itemsCap = maxItems
+	c := startServer(t, srv, protocol.ClientCapabilities{}, dir)
 	open(c, app)
 	var syms []protocol.DocumentSymbol
 	c.call("textDocument/documentSymbol", protocol.DocumentSymbolParams{TextDocument: protocol.TextDocumentIdentifier{URI: pathURI(app)}}, &syms)
