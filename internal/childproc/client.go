@@ -77,8 +77,10 @@ type Config struct {
 	// call's decoder, which may [Skip] it.
 	Stray func(line []byte)
 
-	// maxFrame overrides MaxFrame (tests).
-	maxFrame int
+	// FrameCap lowers the frame cap below [MaxFrame] for a caller's tests,
+	// which reach it at a small size; 0, or more than MaxFrame, is
+	// MaxFrame.
+	FrameCap int
 }
 
 // Request is one call: Frame is the request (one JSON value without its
@@ -104,8 +106,8 @@ type Client struct {
 
 // New returns a client for cfg; nothing starts until the first call.
 func New(cfg Config) *Client {
-	if cfg.maxFrame <= 0 {
-		cfg.maxFrame = MaxFrame
+	if cfg.FrameCap <= 0 || cfg.FrameCap > MaxFrame {
+		cfg.FrameCap = MaxFrame
 	}
 	cfg.Policy.StdinPipe = true
 	cfg.Policy.StderrTail = 0
@@ -349,7 +351,7 @@ func (c *Client) ended(ch *child, about string) error {
 	}
 	switch {
 	case errors.Is(ch.readErr, errFrameTooLarge):
-		return c.drop(ch, TooLarge, false, tooLargeText(c.cfg.maxFrame), ch.readErr) // it is still writing that line: it will not exit on its own
+		return c.drop(ch, TooLarge, false, tooLargeText(c.cfg.FrameCap), ch.readErr) // it is still writing that line: it will not exit on its own
 	case len(ch.partial) > 0:
 		return c.drop(ch, Partial, true, fmt.Sprintf("stopped in the middle of an answer%s (partial line: %q)", about, Snippet(c.cfg.Redact, string(ch.partial))), ch.readErr)
 	case ch.readErr != nil && !errors.Is(ch.readErr, io.EOF):
@@ -458,7 +460,7 @@ func (c *Client) spawn() (*child, error) {
 		readEnd: make(chan struct{}),
 		abandon: make(chan struct{}),
 	}
-	go ch.read(r, c.cfg.maxFrame)
+	go ch.read(r, c.cfg.FrameCap)
 	c.debug("started", "pid", pr.Pid())
 	return ch, nil
 }

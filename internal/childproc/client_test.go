@@ -150,7 +150,7 @@ func TestLooseTakesAnUnterminatedLastLine(t *testing.T) {
 }
 
 func TestFrameCap(t *testing.T) {
-	f := newClient(t, "requests", func(c *Config) { c.maxFrame = 1 << 10 })
+	f := newClient(t, "requests", func(c *Config) { c.FrameCap = 1 << 10 })
 	if got := mustCall(t, f.c, "big:1024"); len(got) != 1024 {
 		t.Fatalf("a line of exactly the cap: %d bytes", len(got))
 	}
@@ -538,4 +538,28 @@ func TestSkippedLinesDoNotOutliveTheDeadline(t *testing.T) {
 		return Skip()
 	}})
 	mustFail(t, err, Canceled)
+}
+
+// TestFrameCapIsTheDocumented: a client's frame cap is MaxFrame, the
+// 64 MiB docs/compat/interop.md states, unless a caller's test lowers
+// it; Config.FrameCap cannot raise it.
+func TestFrameCapIsTheDocumented(t *testing.T) {
+	if MaxFrame != 64<<20 {
+		t.Fatalf("MaxFrame is %d bytes; docs/compat/interop.md says 64 MiB", MaxFrame)
+	}
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "compat", "interop.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(strings.Join(strings.Fields(string(doc)), " "), "kitsoki caps one answer frame at 64 MiB") {
+		t.Fatal("docs/compat/interop.md no longer states the 64 MiB frame cap")
+	}
+	for _, set := range []int{0, -1, MaxFrame + 1} {
+		if got := New(Config{FrameCap: set}).cfg.FrameCap; got != MaxFrame {
+			t.Errorf("FrameCap %d: the client's cap is %d, want MaxFrame", set, got)
+		}
+	}
+	if got := New(Config{FrameCap: 1 << 10}).cfg.FrameCap; got != 1<<10 {
+		t.Errorf("FrameCap 1 KiB: the client's cap is %d", got)
+	}
 }

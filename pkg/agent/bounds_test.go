@@ -17,12 +17,19 @@ import (
 
 func TestSubprocessEndlessStdoutLineIsCut(t *testing.T) {
 	CheckNoChildren(t)
-	f := newEchoSubprocess(t, BuildTestPlugin(t, "echoagent"), nil, "")
-	ae := askKind(t, f.tr, context.Background(), withFault("flood_stdout"), KindPluginCrash)
-	if !strings.Contains(ae.Detail, "frame cap") || !strings.Contains(ae.Detail, "process group was killed") {
+	// a 1 MiB cap: the flood is endless, so the product's 64 MiB would only
+	// cost more (childproc's TestFrameCapIsTheDocumented holds that value)
+	tr, err := newSubprocessTransport(&story.AgentPlugin{Alias: "agent.echo", Plugin: story.PluginSubprocess,
+		Command: BuildTestPlugin(t, "echoagent")}, BuildContext{StoryDir: t.TempDir(), frameCap: 1 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { tr.Close() })
+	ae := askKind(t, tr, context.Background(), withFault("flood_stdout"), KindPluginCrash)
+	if !strings.Contains(ae.Detail, "1 MiB frame cap") || !strings.Contains(ae.Detail, "process group was killed") {
 		t.Fatalf("detail: %s", ae.Detail)
 	}
-	askOK(t, f.tr, referenceRequest()) // a new process answers
+	askOK(t, tr, referenceRequest()) // a new process answers
 }
 
 func TestSubprocessStderrFloodKeepsATail(t *testing.T) {

@@ -19,6 +19,7 @@ import (
 	"kitsoki/internal/agentcall"
 	"kitsoki/internal/childproc"
 	"kitsoki/internal/duration"
+	"kitsoki/internal/human"
 	"kitsoki/internal/jsonvalue"
 	"kitsoki/internal/lazyre"
 	"kitsoki/internal/recost"
@@ -107,28 +108,33 @@ func (c *Cassette) NamesAlias() bool {
 }
 
 // LoadCassette reads and parses a host_cassette file.
-func LoadCassette(p string) (*Cassette, error) {
+func LoadCassette(p string) (*Cassette, error) { return loadCassette(p, safefile.Cassette) }
+
+// loadCassette is LoadCassette with the cassette's cap, the file with its
+// included files, as a parameter: tests reach the cap at a small size.
+func loadCassette(p string, max int64) (*Cassette, error) {
 	abs, err := filepath.Abs(p)
 	if err != nil {
 		abs = p
 	}
-	data, err := safefile.ReadFile(abs, safefile.Cassette)
+	data, err := safefile.ReadFile(abs, max)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %s", p, safefile.Reason(err))
 	}
-	return parseCassette(p, filepath.Dir(abs), data)
+	return parseCassette(p, filepath.Dir(abs), data, max)
 }
 
 // ParseCassette parses cassette bytes. name is the file path: it appears in
 // errors and roots !include (which may only read inside its directory).
 func ParseCassette(name string, data []byte) (*Cassette, error) {
-	return parseCassette(name, filepath.Dir(name), data)
+	return parseCassette(name, filepath.Dir(name), data, safefile.Cassette)
 }
 
 // parseCassette parses cassette bytes named name (as the user gave it, for
-// messages) whose !include files are read inside dir.
-func parseCassette(name, dir string, data []byte) (*Cassette, error) {
-	data, err := resolveIncludes(dir, data)
+// messages) whose !include files are read inside dir, the whole held to
+// max bytes.
+func parseCassette(name, dir string, data []byte, max int64) (*Cassette, error) {
+	data, err := resolveIncludes(dir, data, max)
 	if err != nil {
 		return nil, fmt.Errorf("cassette: resolve !include in %q: %w", name, err)
 	}
@@ -253,8 +259,9 @@ var includeLine = &lazyre.Regexp{Expr: `^(\s*(?:- )?[^\s#:][^:#]*:)\s+!include\s
 
 // resolveIncludes is the line-based !include pre-pass: "<key>: !include
 // <path>" is replaced by the file's content (compact JSON for *.json, a
-// quoted string otherwise). Paths must be relative and stay inside dir.
-func resolveIncludes(dir string, data []byte) ([]byte, error) {
+// quoted string otherwise). Paths must be relative and stay inside dir;
+// the cassette as included holds at most max bytes.
+func resolveIncludes(dir string, data []byte, max int64) ([]byte, error) {
 	if !bytes.Contains(data, []byte("!include")) {
 		return data, nil
 	}
@@ -287,7 +294,7 @@ func resolveIncludes(dir string, data []byte) ([]byte, error) {
 		if rel, err := filepath.Rel(root, real); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 			return nil, outside
 		}
-		content, err := safefile.ReadFile(real, safefile.Cassette)
+		content, err := safefile.ReadFile(real, max)
 		if err != nil {
 			return nil, fmt.Errorf("line %d: !include %q: %v", i+1, full, err)
 		}
@@ -304,8 +311,8 @@ func resolveIncludes(dir string, data []byte) ([]byte, error) {
 		}
 		// the cap holds for the cassette as included (quoted), not per
 		// file: one file named on many lines would grow without bound
-		if total += int64(len(repl)); total > safefile.Cassette {
-			return nil, fmt.Errorf("line %d: !include %q: the cassette with its included files passes %d MiB, the cap for a cassette; include fewer or smaller files", i+1, p, safefile.Cassette>>20)
+		if total += int64(len(repl)); total > max {
+			return nil, fmt.Errorf("line %d: !include %q: the cassette with its included files passes %s, the cap for a cassette; include fewer or smaller files", i+1, p, human.Size(max))
 		}
 		lines[i] = m[1] + " " + repl
 	}

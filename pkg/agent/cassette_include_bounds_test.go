@@ -6,36 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"kitsoki/internal/safefile"
 	"kitsoki/pkg/agent"
 )
-
-// TestCassetteIncludesBounded: a cassette naming one file by !include on
-// many lines is capped as a whole (safefile.Cassette), not per file: a
-// small cassette naming one large file on many lines grew without bound
-// before. The error names the cassette, the line and the cap.
-func TestCassetteIncludesBounded(t *testing.T) {
-	t.Parallel() // in process, its own temp dir; measures nothing of the process
-	dir := t.TempDir()
-	big := strings.Repeat("\x01", 1<<20)
-	if err := os.WriteFile(filepath.Join(dir, "big.txt"), []byte(big), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	n := int(safefile.Cassette>>20) + 8
-	var b strings.Builder
-	b.WriteString("kind: host_cassette\nepisodes:\n")
-	for range n {
-		b.WriteString("  - id: e\n    agent:\n      prompt: !include big.txt\n")
-	}
-	p := filepath.Join(dir, "c.yaml")
-	if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	_, err := agent.LoadCassette(p)
-	if err == nil || !strings.Contains(err.Error(), "c.yaml") || !strings.Contains(err.Error(), "line ") || !strings.Contains(err.Error(), "256 MiB") {
-		t.Fatalf("LoadCassette: %v; want an error naming the cassette, the line and the 256 MiB cap", err)
-	}
-}
 
 // TestCassetteIncludeTellsNothingOutside: an !include that leads outside
 // the cassette's directory is refused with the same words whether the

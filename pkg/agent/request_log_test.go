@@ -133,23 +133,27 @@ func TestPersonaSystemPromptReachesCLIAndTrace(t *testing.T) {
 	}
 }
 
-// An answer line over the 64 MiB frame cap from a real subprocess plugin
-// fails the call with a message that says what the cap is and what to do.
+// An answer line over the frame cap from a real subprocess plugin fails
+// the call with a message that says what the cap is and what to do. The
+// cap is lowered to 1 MiB (childproc's TestFrameCapIsTheDocumented holds
+// the product's 64 MiB).
 func TestFrameCapMessage(t *testing.T) {
 	t.Parallel() // its own registry and child; the CheckNoChildren tests are serial, so done before it starts
-	if testing.Short() {
-		t.Skip("writes 64 MiB through a pipe")
-	}
 	bin := BuildTestPlugin(t, "echoagent")
 	reg, err := NewRegistryFromPlugins(map[string]*story.AgentPlugin{
 		"agent.big": {Alias: "agent.big", Plugin: story.PluginSubprocess, Command: bin, Args: []string{"-alias", "agent.big"}},
-	}, RegistryOptions{AppID: "f", StoryDir: t.TempDir()})
+	}, RegistryOptions{AppID: "f", StoryDir: t.TempDir(), Builders: map[string]Builder{
+		story.PluginSubprocess: func(p *story.AgentPlugin, bc BuildContext) (Transport, error) {
+			bc.frameCap = 1 << 20
+			return newSubprocessTransport(p, bc)
+		},
+	}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer reg.Close()
-	_, err = reg.Dispatch(context.Background(), Call{Alias: "agent.big", Verb: "ask", Prompt: "p", With: map[string]any{"fault": "big:67200000"}})
-	if KindOf(err) != KindPluginCrash || !strings.Contains(err.Error(), "wrote an answer line longer than kitsoki's 64 MiB frame cap") {
+	_, err = reg.Dispatch(context.Background(), Call{Alias: "agent.big", Verb: "ask", Prompt: "p", With: map[string]any{"fault": "big:1100000"}})
+	if KindOf(err) != KindPluginCrash || !strings.Contains(err.Error(), "wrote an answer line longer than kitsoki's 1 MiB frame cap") {
 		t.Fatalf("err = %v", err)
 	}
 }

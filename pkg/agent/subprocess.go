@@ -67,6 +67,7 @@ func newSubprocessTransport(p *story.AgentPlugin, bc BuildContext) (Transport, e
 		Redact:   t.redact,
 		Cut:      bc.cut,
 		Stray:    t.strayLine,
+		FrameCap: bc.frameCap,
 		Log:      bc.Logger,
 		LogName:  "agent plugin",
 		LogAttrs: []any{"agent", p.Alias},

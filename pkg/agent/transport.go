@@ -36,6 +36,9 @@ type BuildContext struct {
 	// cut is where a streamed text may be split without splitting a
 	// secret (redactor.safeCut); set by the registry, nil = anywhere.
 	cut func(s string, n int) int
+	// frameCap lowers the subprocess transport's frame cap
+	// (childproc.Config.FrameCap) for tests; 0 is maxFrameBytes.
+	frameCap int
 }
 
 // Mask is Redact(s), or s when Redact is nil.

@@ -94,19 +94,21 @@ type memBudget struct {
 	big, limit int64
 	// walkLimit replaces maxWalk for the walks counted (0 = maxWalk)
 	walkLimit int
-	th        *starlark.Thread
-	pending   []starlark.Value
+	// valueLimit replaces maxValueBytes for one value (0 = maxValueBytes)
+	valueLimit int64
+	th         *starlark.Thread
+	pending    []starlark.Value
 }
 
 func (m *memBudget) charge(n uint64) error {
 	if m == nil { // a context built without a script (tests)
 		return nil
 	}
-	if n > maxValueBytes {
+	if max := uint64(cmp.Or(m.valueLimit, maxValueBytes)); n > max {
 		if n >= over { // a bound that stopped counting
-			return fmt.Errorf("the result would be over the limit of %d per value, or nested over %d deep; build smaller values", maxValueBytes, maxNesting)
+			return fmt.Errorf("the result would be over the limit of %d per value, or nested over %d deep; build smaller values", max, maxNesting)
 		}
-		return fmt.Errorf("the result would take %d bytes, over the limit of %d per value; build smaller values", n, maxValueBytes)
+		return fmt.Errorf("the result would take %d bytes, over the limit of %d per value; build smaller values", n, max)
 	}
 	if n >= bigValue {
 		m.big += int64(n)

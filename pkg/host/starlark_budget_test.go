@@ -2,6 +2,8 @@ package host
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"runtime"
 	"runtime/metrics"
 	"strings"
@@ -198,7 +200,9 @@ func TestStarlarkSharedValueConverted(t *testing.T) {
 // cannot be read twice without running code again (a call, a negative
 // index, an expression in the brackets, parentheses) is checked as x += y
 // is: each of these made a 200 MB string (or a doubled list) in one step,
-// past the per-value limit, with no error.
+// past the per-value limit, with no error. The limit is lowered to 1 MiB,
+// so the doubling loops stop there rather than at 64 MiB
+// (TestStarlarkValueLimitIsTheDocumented holds the product's).
 func TestStarlarkAugmentedTargets(t *testing.T) {
 	t.Parallel()
 	sidecar := "inputs: {}\noutputs:\n  n: { type: int }\n"
@@ -212,7 +216,7 @@ func TestStarlarkAugmentedTargets(t *testing.T) {
 		"list":    "    a = [[0]]\n    for i in range(30):\n        a[i - i] += a[0]\n    return {\"n\": len(a[0])}\n",
 		"dot":     "    s = [struct(x = \"xx\")]\n    s[f()].x *= 100000000\n    return {\"n\": 0}\n",
 		"dotcall": "    g = lambda: struct(x = \"xx\")\n    g().x *= 100000000\n    return {\"n\": 0}\n",
-		"mod":     "    b = \"y\" * 40000000\n    a = [\"%s%s\"]\n    a[f()] %= (b, b)\n    return {\"n\": len(a[0])}\n",
+		"mod":     "    b = \"y\" * 600000\n    a = [\"%s%s\"]\n    a[f()] %= (b, b)\n    return {\"n\": len(a[0])}\n",
 		"range":   "    a = [[]]\n    a[f()] += range(16000000)\n    return {\"n\": len(a[0])}\n",
 	}
 	files := map[string]string{}
@@ -233,9 +237,9 @@ func TestStarlarkAugmentedTargets(t *testing.T) {
 	files["early3.star"] = fmt.Sprintf(early, 3)
 	files["early3.star.yaml"] = sidecar
 	dir := storytest.TempTree(t, files)
-	h := NewStarlarkRun(StarlarkOptions{NoNetwork: true})
+	h := NewStarlarkRun(StarlarkOptions{NoNetwork: true, valueLimit: 1 << 20})
 	for name := range scripts {
-		wantDomainErr(t, h, starEnv(dir), map[string]any{"script": name + ".star"}, name, "over the limit of 67108864 per value")
+		wantDomainErr(t, h, starEnv(dir), map[string]any{"script": name + ".star"}, name, "over the limit of 1048576 per value")
 	}
 	// the target's parts are still evaluated once, and += on a list
 	// still extends it in place
@@ -248,6 +252,30 @@ func TestStarlarkAugmentedTargets(t *testing.T) {
 	}
 	if d := mustOK(t, h, starEnv(dir), map[string]any{"script": "early3.star"}); d["n"] != 32 {
 		t.Errorf("early3.star: %v, want n 32", d)
+	}
+}
+
+// TestStarlarkValueLimitIsTheDocumented: one value may take 64 MiB, as
+// docs/compat/hardening.md states, unless a test lowers it (valueLimit).
+func TestStarlarkValueLimitIsTheDocumented(t *testing.T) {
+	if maxValueBytes != 64<<20 {
+		t.Fatalf("maxValueBytes is %d; docs/compat/hardening.md says 64 MiB", maxValueBytes)
+	}
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "compat", "hardening.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(strings.Join(strings.Fields(string(doc)), " "), "A value over 64 MiB, or more than 1 GiB of values of 1 MiB or more in one call, is a script error") {
+		t.Fatal("docs/compat/hardening.md no longer states the 64 MiB per value")
+	}
+	if h := NewStarlarkRun(StarlarkOptions{NoNetwork: true}).(*starlarkRun); h.o.valueLimit != 0 {
+		t.Fatalf("a run's valueLimit is %d by default, want 0 (maxValueBytes)", h.o.valueLimit)
+	}
+	if err := (&memBudget{}).charge(maxValueBytes); err != nil {
+		t.Fatalf("a value of exactly maxValueBytes is refused: %v", err)
+	}
+	if err := (&memBudget{}).charge(maxValueBytes + 1); err == nil || !strings.Contains(err.Error(), "over the limit of 67108864 per value") {
+		t.Fatalf("a value of maxValueBytes+1: %v", err)
 	}
 }
 

@@ -44,6 +44,9 @@ type StarlarkOptions struct {
 	// walkLimit replaces maxWalk (0 = maxWalk): a test proves a refusal
 	// of a shared value's walk at a smaller count, in milliseconds.
 	walkLimit int
+	// valueLimit replaces maxValueBytes for the checked operations (0 =
+	// maxValueBytes): a test passes it without building 64 MiB values.
+	valueLimit int64
 	// checked is the file roots' test hook (fileRoot.checked): it swaps
 	// a directory for a link between a path's check and its use.
 	checked func(abs string)
@@ -214,7 +217,7 @@ func (h *starlarkRun) Call(ctx context.Context, c *Call) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	mem := &memBudget{limit: h.o.bigBytes, walkLimit: h.o.walkLimit}
+	mem := &memBudget{limit: h.o.bigBytes, walkLimit: h.o.walkLimit, valueLimit: h.o.valueLimit}
 	sctx := &scriptCtx{o: &h.o, ctx: ctx, storyDir: storyDir, world: world, mem: mem}
 	ctxVal, err := sctx.value(inputs)
 	if err != nil {

@@ -2,6 +2,9 @@ package host
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"kitsoki/internal/testing/storytest"
@@ -14,7 +17,8 @@ import (
 // neither the step budget, --timeout nor a cancel interrupts (none of them
 // finished before this check). A hang here is go test's -timeout to catch.
 // The walks are refused at a limit of 8,192 (walkLimit), which they pass
-// as they pass 16,777,216; TestStarlarkWalkLimit proves that one.
+// as they pass 16,777,216; TestStarlarkWalkLimit holds that production
+// value.
 func TestStarlarkSharedValuesWalked(t *testing.T) {
 	const limit = 1 << 13
 	mk, sidecar := sharedMakers, sharedSidecar
@@ -85,23 +89,41 @@ const sharedMakers = "def mk(w, d):\n    x = [0]\n    for i in range(d):\n      
 // sharedSidecar declares main's one output, n.
 const sharedSidecar = "inputs: {}\noutputs:\n  n: { type: int }\n"
 
-// TestStarlarkWalkLimit: the production limit of a walk, 16,777,216 nodes
-// (range's), for a comparison, a hash and the globals' freeze.
+// TestStarlarkWalkLimit: the production limit of a walk is range's,
+// 16,777,216 nodes, as docs/compat/hardening.md states, and a run whose
+// options set no walkLimit walks to it (walker.limit of 0). The refusals
+// themselves (a comparison, a hash, the globals' freeze) are proven at a
+// lowered limit by TestStarlarkSharedValuesWalked: reaching this one took
+// seconds of walking per case.
 func TestStarlarkWalkLimit(t *testing.T) {
-	t.Parallel()
-	cases := map[string]struct{ body, want string }{
-		"eq":      {"n = 1 if a == b else 0", "==: comparing these values reaches over 16777216 elements"},
-		"dictlit": {"d = {t: 1}", "dict key: hashing this key reaches over 16777216 elements"},
-		"freeze":  {"pass\n\nT = mkt(2, 62)\n\ndef unused():\n    n = 0", "freezing the script's globals reaches over 16777216 elements"},
+	if maxWalk != 16_777_216 {
+		t.Fatalf("maxWalk is %d; docs/compat/hardening.md says 16,777,216", maxWalk)
 	}
-	files := map[string]string{}
-	for name, c := range cases {
-		files[name+".star"] = sharedMakers + "    " + c.body + "\n    return {\"n\": n}\n"
-		files[name+".star.yaml"] = sharedSidecar
+	if maxRangeLen != 16_777_216 {
+		t.Fatalf("range's limit is %d; docs/compat/hardening.md says 16,777,216", maxRangeLen)
 	}
-	dir := storytest.TempTree(t, files)
-	h := NewStarlarkRun(StarlarkOptions{NoNetwork: true})
-	for name, c := range cases {
-		wantDomainErr(t, h, starEnv(dir), map[string]any{"script": name + ".star"}, name, c.want)
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "compat", "hardening.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(strings.Join(strings.Fields(string(doc)), " "), "stops counting past 16,777,216 (range's limit)") {
+		t.Fatal("docs/compat/hardening.md no longer states the walk limit of 16,777,216")
+	}
+	if h := NewStarlarkRun(StarlarkOptions{NoNetwork: true}).(*starlarkRun); h.o.walkLimit != 0 {
+		t.Fatalf("a run's walkLimit is %d by default, want 0 (maxWalk)", h.o.walkLimit)
+	}
+	if got := (&walker{}).limit(); got != maxWalk {
+		t.Fatalf("a walker with no max stops past %d, want maxWalk", got)
+	}
+	for _, tc := range []struct {
+		hashing bool
+		want    string
+	}{{false, "==: comparing these values reaches over 16777216 elements"}, {true, "==: hashing this key reaches over 16777216 elements"}} {
+		if err := (&walker{n: maxWalk}).err("==", tc.hashing); err != nil {
+			t.Fatalf("a walk of exactly maxWalk nodes is refused: %v", err)
+		}
+		if err := (&walker{n: maxWalk + 1}).err("==", tc.hashing); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Fatalf("a walk of maxWalk+1 nodes: %v, want %q", err, tc.want)
+		}
 	}
 }

@@ -13,7 +13,7 @@ import (
 // the client sends exit or closes the stream. A message the base protocol
 // cannot read (frame.go) ends the session with that error.
 func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) error {
-	codec := &frameCodec{}
+	codec := &frameCodec{floor: s.costFloor}
 	conn := jsonrpc2.NewConn(ctx, jsonrpc2.NewBufferedStream(rwc, codec), jsonrpc2.HandlerWithError(s.handle))
 	s.mu.Lock()
 	s.conn = conn

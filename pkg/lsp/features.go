@@ -196,9 +196,9 @@ func (s *Server) completion(_ *glsp.Context, p *protocol.CompletionParams) (any,
 	before := line[:lineByte(line, p.Position.Character)]
 	st := s.storyFor(path)
 	items := complete(st, text, int(p.Position.Line), before)
-	more := len(items) > maxItems
+	more := len(items) > s.itemsCap
 	if more {
-		items = items[:maxItems]
+		items = items[:s.itemsCap]
 	}
 	return protocol.CompletionList{IsIncomplete: more, Items: items}, nil
 }
@@ -456,7 +456,7 @@ func (s *Server) documentSymbol(_ *glsp.Context, p *protocol.DocumentSymbolParam
 	build = func(ss []*story.State) []protocol.DocumentSymbol {
 		out := []protocol.DocumentSymbol{}
 		for _, sd := range ss {
-			if count >= maxItems {
+			if count >= s.itemsCap {
 				break
 			}
 			inFile := absPath(sd.Pos.File) == path
@@ -479,7 +479,7 @@ func (s *Server) documentSymbol(_ *glsp.Context, p *protocol.DocumentSymbolParam
 	}
 	syms := build(st.States)
 	add := func(name string, kind protocol.SymbolKind, pos story.Pos) {
-		if absPath(pos.File) == path && count < maxItems {
+		if absPath(pos.File) == path && count < s.itemsCap {
 			count++
 			r := tokenRangeIn(ls, pos.Line, pos.Col)
 			syms = append(syms, protocol.DocumentSymbol{Name: name, Kind: kind, Range: r, SelectionRange: r})

@@ -41,6 +41,8 @@ type frameCodec struct {
 	mu  sync.Mutex
 	n   int // messages read
 	err error
+	// floor is jsoncost.Floor, which tests lower (Server.costFloor).
+	floor int64
 }
 
 func (c *frameCodec) WriteObject(w io.Writer, obj any) error {
@@ -52,7 +54,7 @@ func (c *frameCodec) ReadObject(r *bufio.Reader, v any) error {
 	c.n++
 	n := c.n
 	c.mu.Unlock()
-	err := readFrame(r, v, n)
+	err := readFrame(r, v, n, c.floor)
 	if errors.Is(err, errFraming) {
 		c.mu.Lock()
 		if c.err == nil {
@@ -70,8 +72,10 @@ func (c *frameCodec) framingErr() error {
 	return c.err
 }
 
-// readFrame reads message n: its headers, then the content it decodes into v.
-func readFrame(r *bufio.Reader, v any, n int) error {
+// readFrame reads message n: its headers, then the content it decodes into
+// v, refused when it would take over jsoncost.Limit once decoded, with
+// floor for jsoncost.Floor.
+func readFrame(r *bufio.Reader, v any, n int, floor int64) error {
 	fail := func(format string, a ...any) error {
 		return fmt.Errorf("%w: message %d: %s", errFraming, n, fmt.Sprintf(format, a...))
 	}
@@ -125,7 +129,7 @@ func readFrame(r *bufio.Reader, v any, n int) error {
 	}
 	// The handlers decode values of any type (initializationOptions, a
 	// diagnostic's data): a message of millions of empty {} is refused first.
-	limit := jsoncost.Limit(body.Len())
+	limit := max(int64(body.Len())*jsoncost.Ratio, floor)
 	if jsoncost.Bound(body.Bytes()) <= limit {
 		// few containers for the bytes (a story's text): no walk
 	} else if cost, err := jsoncost.Estimate(body.Bytes(), reflect.TypeFor[any](), limit); err == nil && cost > limit {

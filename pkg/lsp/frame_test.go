@@ -7,9 +7,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"kitsoki/internal/jsoncost"
 	"kitsoki/internal/testing/lsptest"
 )
 
@@ -61,7 +64,9 @@ func TestFramingBounds(t *testing.T) {
 			return err
 		}, "two Content-Length headers, 5 and 2; send one"},
 		"batch": {func(w io.Writer) error {
-			body := "[" + strings.TrimSuffix(strings.Repeat(`{"jsonrpc":"2.0","id":1,"method":"shutdown"},`, 200_000), ",") + "]"
+			// the estimate would refuse it too (as empty values): the
+			// batch is refused first, unwalked
+			body := "[" + strings.TrimSuffix(strings.Repeat(`{"jsonrpc":"2.0","id":1,"method":"shutdown"},`, 2_000), ",") + "]"
 			_, err := fmt.Fprintf(w, "Content-Length: %d\r\n\r\n%s", len(body), body)
 			return err
 		}, "the content is a JSON array (a JSON-RPC batch)"},
@@ -77,21 +82,25 @@ func TestFramingBounds(t *testing.T) {
 		}, "the content is not a JSON-RPC message"},
 		"empty values": {func(w io.Writer) error {
 			// a codeAction whose diagnostic's data (decoded as any)
-			// holds 2,000,000 empty objects: 6 MB, some 300 MB decoded
+			// holds 20,000 empty objects: 60 KB, some 3 MB decoded, over
+			// the 1 MiB floor here as 2,000,000 pass the product's 256 MiB
 			body := `{"jsonrpc":"2.0","id":5,"method":"textDocument/codeAction","params":{"textDocument":{"uri":"file:///x/app.yaml"},` +
 				`"range":{"start":{"line":0,"character":0},"end":{"line":0,"character":0}},"context":{"diagnostics":[{"range":{"start":{"line":0,"character":0},"end":{"line":0,"character":0}},"message":"m","data":[` +
-				strings.TrimSuffix(strings.Repeat("{},", 2_000_000), ",") + `]}]}}}`
+				strings.TrimSuffix(strings.Repeat("{},", 20_000), ",") + `]}]}}}`
 			if _, err := fmt.Fprintf(w, "Content-Length: %d\r\n\r\n%s", len(body), body); err != nil {
 				return err
 			}
 			return w.(io.Closer).Close() // before the bound, Serve then ended at the end of input
-		}, "its content would take over 256 MiB once read"},
+		}, "its content would take over 1 MiB once read"},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			sr, cw := io.Pipe()
 			cr, sw := io.Pipe()
 			srv := New(Options{})
+			// the decode estimate's floor lowered from jsoncost.Floor
+			// (TestFramingFloorIsTheDocumented holds the product's)
+			srv.costFloor = 1 << 20
 			served := make(chan error, 1)
 			go func() {
 				served <- srv.Serve(context.Background(), pipeRWC{Reader: sr, Writer: sw, closers: []io.Closer{sr, sw}})
@@ -115,6 +124,25 @@ func TestFramingBounds(t *testing.T) {
 	}
 }
 
+// TestFramingFloorIsTheDocumented: a server refuses a message estimated to
+// take over 12 times its size once decoded, and at least 256 MiB, as
+// docs/compat/hardening.md states; TestFramingBounds lowers the floor.
+func TestFramingFloorIsTheDocumented(t *testing.T) {
+	if jsoncost.Ratio != 12 || jsoncost.Floor != 256<<20 {
+		t.Fatalf("jsoncost.Ratio %d, Floor %d; docs/compat/hardening.md says 12 times and 256 MiB", jsoncost.Ratio, jsoncost.Floor)
+	}
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "compat", "hardening.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(strings.Join(strings.Fields(string(doc)), " "), "A client message whose content is estimated to take more than 12 times its size once decoded (at least 256 MiB") {
+		t.Fatal("docs/compat/hardening.md no longer states the lsp message bound of 12 times and 256 MiB")
+	}
+	if s := New(Options{}); s.costFloor != jsoncost.Floor {
+		t.Fatalf("New: costFloor %d, want jsoncost.Floor", s.costFloor)
+	}
+}
+
 // FuzzReadFrame: readFrame, on any bytes a client sends, returns a
 // message, a framing error naming the message, or the reader's error, and
 // never panics.
@@ -131,7 +159,7 @@ func FuzzReadFrame(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r := bufio.NewReader(bytes.NewReader(data))
 		var v any
-		err := readFrame(r, &v, 1)
+		err := readFrame(r, &v, 1, jsoncost.Floor)
 		if err == nil && v == nil && !bytes.Contains(data, []byte("null")) {
 			t.Errorf("no error and no message from %q", data)
 		}

@@ -52,7 +52,7 @@ func (s *Server) drop(d *document, edits int) {
 	s.held -= int64(len(d.text))
 	size := len(d.text)
 	d.text, d.over, d.raw, d.unheld = "", false, nil, true
-	d.why = fmt.Sprintf("one change sent %d or more ranged edits of a %d KiB buffer, over the %d MiB of copying kitsoki lsp does for one change", edits, size>>10, maxEditWork>>20)
+	d.why = fmt.Sprintf("one change sent %d or more ranged edits of a %d KiB buffer, over the %d MiB of copying kitsoki lsp does for one change", edits, size>>10, s.editWorkCap>>20)
 }
 
 // unheldMessage tells the client that path's buffer is not held, and why

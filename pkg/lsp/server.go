@@ -14,6 +14,7 @@ import (
 	"github.com/tliron/glsp"
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
+	"kitsoki/internal/jsoncost"
 	"kitsoki/internal/safefile"
 )
 
@@ -70,6 +71,13 @@ type Server struct {
 	// beforeRead, set only by tests, runs between choosing the root a
 	// file is read through and the read, to swap the file there.
 	beforeRead func(path string)
+	// docsCap, editWorkCap, costFloor and itemsCap are maxDocs,
+	// maxEditWork, jsoncost.Floor (frame.go) and maxItems (features.go),
+	// which tests lower to reach them at a small size.
+	docsCap     int
+	editWorkCap int64
+	costFloor   int64
+	itemsCap    int
 }
 
 // document is an open editor buffer.
@@ -100,7 +108,8 @@ const maxDocs = 10_000
 
 // New builds a server. Call Serve to run it.
 func New(opts Options) *Server {
-	s := &Server{opts: opts, docs: map[string]*document{}, timers: map[string]*time.Timer{}, dirty: map[string]bool{}}
+	s := &Server{opts: opts, docs: map[string]*document{}, timers: map[string]*time.Timer{}, dirty: map[string]bool{},
+		docsCap: maxDocs, editWorkCap: maxEditWork, costFloor: jsoncost.Floor, itemsCap: maxItems}
 	s.ws = newWorkspace()
 	s.proto = protocol.Handler{
 		Initialize:                 s.initialize,
@@ -182,13 +191,13 @@ func (s *Server) didOpen(_ *glsp.Context, p *protocol.DidOpenTextDocumentParams)
 		return err
 	}
 	s.mu.Lock()
-	if s.docs[path] == nil && len(s.docs) >= maxDocs {
+	if s.docs[path] == nil && len(s.docs) >= s.docsCap {
 		tell := !s.toldFull
 		s.toldFull = true
 		s.mu.Unlock()
 		if tell {
 			s.notify(protocol.ServerWindowShowMessage, protocol.ShowMessageParams{Type: protocol.MessageTypeWarning,
-				Message: fmt.Sprintf("kitsoki lsp: %s and the files opened after it are checked as saved on disk, not as edited: %d files are open, the most kitsoki lsp keeps; close some", filepath.Base(path), maxDocs)})
+				Message: fmt.Sprintf("kitsoki lsp: %s and the files opened after it are checked as saved on disk, not as edited: %d files are open, the most kitsoki lsp keeps; close some", filepath.Base(path), s.docsCap)})
 		}
 		s.schedule(path, 0)
 		return nil
@@ -229,7 +238,7 @@ func (s *Server) didChange(_ *glsp.Context, p *protocol.DidChangeTextDocumentPar
 			if d.over || d.unheld {
 				continue
 			}
-			if work += int64(len(d.text) + len(c.Text)); work > maxEditWork {
+			if work += int64(len(d.text) + len(c.Text)); work > s.editWorkCap {
 				s.drop(d, i+1)
 				fits = false
 				continue
@@ -265,7 +274,7 @@ func (s *Server) didClose(_ *glsp.Context, p *protocol.DidCloseTextDocumentParam
 		s.held -= int64(len(d.text))
 		delete(s.docs, path)
 	}
-	if len(s.docs) < maxDocs {
+	if len(s.docs) < s.docsCap {
 		s.toldFull = false
 	}
 	s.mu.Unlock()

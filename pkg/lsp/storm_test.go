@@ -51,14 +51,19 @@ func TestEditStormCoalesces(t *testing.T) {
 // One change of many ranged edits to a large buffer copies at most
 // maxEditWork bytes: past it the buffer is not held, the file on disk is
 // checked and the client is told why (each edit copied the whole buffer:
-// 1,000 one-byte edits of a 4 MiB buffer copied 4 GB; a message holds a million).
+// 1,000 one-byte edits of a 4 MiB buffer copied 4 GB; a message holds a
+// million). The bound is lowered to 4 MiB and the buffer to 64 KiB, the
+// same thousand edits passing it as 4 MiB ones pass 1 GiB
+// (TestServerBoundsAreTheDocumented holds the product's bound).
 func TestRangedEditStormIsBounded(t *testing.T) {
 	t.Parallel() // its own server and temp copy
 	dir := storytest.TempCopy(t, "testdata/demo")
 	room := filepath.Join(dir, "rooms", "work.yaml")
-	c := startInProcessRoots(t, Options{Debounce: 0}, dir)
+	srv := New(Options{Debounce: 0})
+	srv.editWorkCap = 4 << 20
+	c := startServer(t, srv, protocol.ClientCapabilities{}, dir)
 	text := open(c, room)
-	big := text + "# " + strings.Repeat("x", 4<<20) + "\n"
+	big := text + "# " + strings.Repeat("x", 64<<10) + "\n"
 	change(c, room, big, 2)
 	const edits = 1000
 	at := protocol.Position{}
@@ -77,7 +82,7 @@ func TestRangedEditStormIsBounded(t *testing.T) {
 			note = d.Message
 		}
 	}
-	if !strings.Contains(note, "ranged edits") || !strings.Contains(note, "1024 MiB of copying") || !strings.Contains(note, "work.yaml") {
+	if !strings.Contains(note, "ranged edits") || !strings.Contains(note, "4 MiB of copying") || !strings.Contains(note, "work.yaml") {
 		t.Fatalf("the dropped buffer is not told with its reason and the limit: %+v", got.Diagnostics)
 	}
 	// a whole-text change brings the buffer back
@@ -93,11 +98,14 @@ func TestRangedEditStormIsBounded(t *testing.T) {
 // The server keeps at most maxDocs open documents, however many a client
 // opens or changes without opening; a file opened past it, and a path
 // longer than any file path, are not kept (every one used to be, its path
-// and buffer held until the session ended).
+// and buffer held until the session ended). The bound is lowered to 20
+// (TestServerBoundsAreTheDocumented holds the product's 10,000).
 func TestOpenDocumentsBounded(t *testing.T) {
 	t.Parallel() // its own server and temp copy
 	dir := t.TempDir()
 	srv := New(Options{Debounce: 0})
+	const maxDocs = 20
+	srv.docsCap = maxDocs
 	c := startServer(t, srv, protocol.ClientCapabilities{}, dir)
 	name := strings.Repeat("n", 200)
 	for i := range maxDocs + 50 {
@@ -126,6 +134,30 @@ func TestOpenDocumentsBounded(t *testing.T) {
 	srv.mu.Unlock()
 	if !kept {
 		t.Fatal("a file opened after one was closed is not kept")
+	}
+}
+
+// TestServerBoundsAreTheDocumented: a server keeps at most 10,000 open
+// documents, one change's ranged edits copy at most 1 GiB and an answer
+// carries at most 5,000 symbols or completion items, as
+// docs/compat/hardening.md states; the tests above lower them.
+func TestServerBoundsAreTheDocumented(t *testing.T) {
+	if maxDocs != 10_000 || maxEditWork != 1<<30 || maxItems != 5000 {
+		t.Fatalf("maxDocs %d, maxEditWork %d, maxItems %d; docs/compat/hardening.md says 10,000 documents, 1 GiB and 5,000", maxDocs, maxEditWork, maxItems)
+	}
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "compat", "hardening.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	flat := strings.Join(strings.Fields(string(doc)), " ")
+	for _, want := range []string{"At most 10,000 documents are kept open", "one change's ranged edits copy at most 1 GiB",
+		"`documentSymbol` answers at most 5,000 symbols and completion at most 5,000 items"} {
+		if !strings.Contains(flat, want) {
+			t.Errorf("docs/compat/hardening.md no longer says %q", want)
+		}
+	}
+	if s := New(Options{}); s.docsCap != maxDocs || s.editWorkCap != maxEditWork || s.itemsCap != maxItems {
+		t.Fatalf("New: docsCap %d, editWorkCap %d, itemsCap %d; want maxDocs, maxEditWork and maxItems", s.docsCap, s.editWorkCap, s.itemsCap)
 	}
 }
 
@@ -215,12 +247,14 @@ func TestImportCycleOverLSP(t *testing.T) {
 // A flood of notifications naming made-up files queues nothing and keeps
 // nothing: no check of a story that is not there (each saved app.yaml
 // name used to be checked and kept as a story, so 5,000 made-up names
-// kept 5,000 entries; and each queued a goroutine behind the check).
+// kept 5,000 entries; and each queued a goroutine behind the check). 500
+// names show it as well as 5,000: the bound is one story, whatever the
+// flood.
 func TestNotificationFloodKeepsNothing(t *testing.T) {
 	t.Parallel() // its own server and temp copy
 	h := startHeld(t)
 	srv, c, dir, room, checks, gate := h.srv, h.c, h.dir, h.room, &h.checks, h.gate
-	const flood = 5000
+	const flood = 500
 	for i := range flood {
 		uri := pathURI(filepath.Join(dir, fmt.Sprintf("made-up-%d", i), "app.yaml"))
 		c.Notify("textDocument/didSave", protocol.DidSaveTextDocumentParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri}})
@@ -262,9 +296,11 @@ func TestBodyThatNeverArrives(t *testing.T) {
 // A story of more states than maxItems answers documentSymbol and a
 // target's completion with at most maxItems each, the completion list
 // marked incomplete (a story of a million states answered with a million
-// of each).
+// of each). The bound is lowered to 50 (TestServerBoundsAreTheDocumented
+// holds the product's 5,000).
 func TestSymbolsAndCompletionBounded(t *testing.T) {
 	t.Parallel() // its own server and temp copy
+	const maxItems = 50
 	dir := t.TempDir()
 	var b strings.Builder
 	b.WriteString("app: {id: many}\nroot: s0\nstates:\n  s0:\n    on:\n      go:\n        - target: \n")
@@ -275,7 +311,9 @@ func TestSymbolsAndCompletionBounded(t *testing.T) {
 	if err := os.WriteFile(app, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	c := startInProcessRoots(t, Options{Debounce: 0}, dir)
+	srv := New(Options{Debounce: 0})
+	srv.itemsCap = maxItems
+	c := startServer(t, srv, protocol.ClientCapabilities{}, dir)
 	open(c, app)
 	var syms []protocol.DocumentSymbol
 	c.call("textDocument/documentSymbol", protocol.DocumentSymbolParams{TextDocument: protocol.TextDocumentIdentifier{URI: pathURI(app)}}, &syms)

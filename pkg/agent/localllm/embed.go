@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"kitsoki/internal/childproc"
+	"kitsoki/internal/human"
 	"kitsoki/internal/safefile"
 )
 
@@ -101,13 +102,16 @@ type Embedder struct {
 	apiKey string
 	server llmServer
 	client *http.Client
+	// maxBody bounds an answer: maxEmbedBody, lowered by tests to reach it
+	// at a small size.
+	maxBody int64
 }
 
 // NewEmbedder builds an embedder; nothing is fetched or spawned
 // before the first Embed.
 func NewEmbedder(cfg EmbedderConfig) (*Embedder, error) {
 	model := cmp.Or(strings.TrimSpace(cfg.Model), EmbedModelNomic)
-	e := &Embedder{model: model, info: embedModels[model], apiKey: strings.TrimSpace(cfg.APIKeyEnv), client: cfg.HTTPClient}
+	e := &Embedder{model: model, info: embedModels[model], apiKey: strings.TrimSpace(cfg.APIKeyEnv), client: cfg.HTTPClient, maxBody: maxEmbedBody}
 	switch {
 	case cfg.Dim > 0:
 		e.dim = cfg.Dim
@@ -167,9 +171,9 @@ func (e *Embedder) Embed(ctx context.Context, texts []string, role EmbedRole) ([
 		return nil, fmt.Errorf("local embed: POST %s: %w", endpoint, err)
 	}
 	defer resp.Body.Close()
-	raw, err := safefile.ReadAtMost(resp.Body, maxEmbedBody)
+	raw, err := safefile.ReadAtMost(resp.Body, e.maxBody)
 	if errors.Is(err, safefile.ErrTooLarge) {
-		return nil, fmt.Errorf("local embed: the answer from %s is larger than %d MiB; embed fewer texts per call", endpoint, maxEmbedBody>>20)
+		return nil, fmt.Errorf("local embed: the answer from %s is larger than %s; embed fewer texts per call", endpoint, human.Size(e.maxBody))
 	}
 	if err != nil {
 		return nil, fmt.Errorf("local embed: reading the answer from %s: %w", endpoint, err)

@@ -9,6 +9,8 @@ import (
 	"math"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -197,15 +199,19 @@ func TestEmbedderErrors(t *testing.T) {
 	if _, err := e.Embed(context.Background(), []string{"a"}, EmbedDocument); err == nil || !strings.Contains(err.Error(), "http 500") {
 		t.Fatalf("500: %v", err)
 	}
-	// an answer past the bound is refused by name, not cut and misread
+	// an answer past the bound is refused by name, not cut and misread; the
+	// bound is lowered to 1 MiB (TestEmbedBodyCapIsTheDocumented holds the
+	// product's 32 MiB)
+	const max = 1 << 20
 	big := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, `{"data": [`)
-		w.Write(bytes.Repeat([]byte(" "), maxEmbedBody))
+		w.Write(bytes.Repeat([]byte(" "), max))
 		io.WriteString(w, `{"index": 0, "embedding": [1, 2]}]}`)
 	}))
 	defer big.Close()
 	eb, _ := NewEmbedder(EmbedderConfig{Endpoint: big.URL})
-	if _, err := eb.Embed(context.Background(), []string{"a"}, EmbedDocument); err == nil || !strings.Contains(err.Error(), "larger than 32 MiB") {
+	eb.maxBody = max
+	if _, err := eb.Embed(context.Background(), []string{"a"}, EmbedDocument); err == nil || !strings.Contains(err.Error(), "larger than 1 MiB") {
 		t.Fatalf("an answer past the bound: %v", err)
 	}
 	if _, err := NewEmbedder(EmbedderConfig{Endpoint: "127.0.0.1:8081"}); err == nil {
@@ -213,6 +219,28 @@ func TestEmbedderErrors(t *testing.T) {
 	}
 	if v, err := e.Embed(context.Background(), nil, EmbedQuery); v != nil || err != nil {
 		t.Fatalf("empty batch: %v %v", v, err)
+	}
+}
+
+// TestEmbedBodyCapIsTheDocumented: an embedder reads an answer of at most
+// maxEmbedBody, the 32 MiB docs/compat/fetch-sidecar.md states.
+func TestEmbedBodyCapIsTheDocumented(t *testing.T) {
+	if maxEmbedBody != 32<<20 {
+		t.Fatalf("maxEmbedBody is %d bytes; docs/compat/fetch-sidecar.md says 32 MiB", maxEmbedBody)
+	}
+	doc, err := os.ReadFile(filepath.Join("..", "..", "..", "docs", "compat", "fetch-sidecar.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(doc), "`POST <base>/v1/embeddings`, `{\"model\", \"input\": [...]}`, 32 MiB cap") {
+		t.Fatal("docs/compat/fetch-sidecar.md no longer states the 32 MiB cap of an embeddings answer")
+	}
+	e, err := NewEmbedder(EmbedderConfig{Endpoint: "http://127.0.0.1:1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.maxBody != maxEmbedBody {
+		t.Errorf("NewEmbedder reads answers of up to %d bytes, want maxEmbedBody", e.maxBody)
 	}
 }
 

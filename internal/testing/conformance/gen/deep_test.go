@@ -12,6 +12,7 @@ import (
 // stories load and run clean here on both paths, and the story without
 // its draws is the one the seed writes without -deep.
 func TestDeepStoriesRun(t *testing.T) {
+	t.Parallel() // its own temp dirs; write shares nothing between calls
 	const n = 30
 	flows := func(dir string, n int, seed uint64) error {
 		return write(dir, n, seed, genOpts{emits: true, trail: true, extras: true, more: true, gates: true, override: true, deep: true})

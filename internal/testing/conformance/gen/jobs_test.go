@@ -18,6 +18,7 @@ import (
 // delay, the stories load and run clean here, and the story without its
 // draws is the one the seed writes without -jobs.
 func TestJobsStoriesRun(t *testing.T) {
+	t.Parallel() // its own temp dirs; write shares nothing between calls
 	const n = 30
 	flows := func(dir string, n int, seed uint64) error {
 		return write(dir, n, seed, genOpts{emits: true, trail: true, extras: true, deep: true, jobs: true})

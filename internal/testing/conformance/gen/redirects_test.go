@@ -12,6 +12,7 @@ import (
 // root and a job's origin), the stories load and run clean here, and -jobs
 // alone writes another story.
 func TestRedirectsStoriesRun(t *testing.T) {
+	t.Parallel() // its own temp dirs; write shares nothing between calls
 	const n = 15
 	flows := func(dir string, n int, seed uint64) error {
 		return write(dir, n, seed, genOpts{emits: true, trail: true, jobs: true, redirects: true})

@@ -8,6 +8,7 @@ import (
 // next wave as a list and as an effect entry, a guarded wave arm, w1 into
 // p, wave turns), and the stories load and run clean here, on both paths.
 func TestWideStoriesRun(t *testing.T) {
+	t.Parallel() // its own temp dirs; write shares nothing between calls
 	const n = 20
 	flows := func(dir string, n int, seed uint64) error {
 		return write(dir, n, seed, genOpts{trail: true, wide: true})
