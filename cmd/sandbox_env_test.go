@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -50,17 +51,19 @@ app: ../app.yaml
 initial_state: s
 host_cassette: cas.yaml
 turns:
-  - intent: go
+  - intent: {name: go}
     expect_world: { out: "\"guess-hunter2\"" }
 `,
 }
 
-// TestSandboxStoryReadsNoEnvironment: under --sandbox a story's ${VAR}s
-// resolve to nothing of the job's environment. Resolved, a value was a
+// TestSandboxStoryReadsNoEnvironment: under --sandbox (and validate under
+// KITSOKI_SANDBOX) a story's ${VAR}s resolve to nothing of the job's
+// environment. Resolved, a value was a
 // secret the cassette answers were masked with, so the fixture above
 // failed ("guess-[REDACTED]") exactly when the job's variable held the
 // guess, and a story naming an unset variable did not load: a pull
-// request learned a variable's value by guessing, and whether it is set.
+// request learned a variable's value by guessing, and whether it is set;
+// validate's findings said whether it was set and shorter than 4 bytes.
 func TestSandboxStoryReadsNoEnvironment(t *testing.T) {
 	dir := storytest.TempTree(t, sandboxEnvStory)
 	story := filepath.Join(dir, "story")
@@ -76,6 +79,24 @@ func TestSandboxStoryReadsNoEnvironment(t *testing.T) {
 			}
 		})
 	}
+	// validate in the sandboxed job says the same of a variable unset,
+	// too short to mask, or set
+	var first string
+	for _, env := range []string{"", "ab", "hunter2"} {
+		t.Setenv("KITSOKI_TEST_GUESS", env)
+		if env == "" {
+			os.Unsetenv("KITSOKI_TEST_GUESS")
+		}
+		t.Setenv("KITSOKI_SANDBOX", "1")
+		code, out, errOut := runCmd(t, "validate", story)
+		got := fmt.Sprintf("exit %d\n%s%s", code, out, errOut)
+		if first == "" {
+			first = got
+		} else if got != first {
+			t.Errorf("validate under KITSOKI_SANDBOX with KITSOKI_TEST_GUESS=%q:\n%s\nwith it unset:\n%s", env, got, first)
+		}
+	}
+	t.Setenv("KITSOKI_SANDBOX", "")
 	// without --sandbox the story is trusted code and its secrets masked, as upstream's
 	t.Setenv("KITSOKI_TEST_GUESS", "hunter2")
 	if code, out, _ := runCmd(t, "test", story); code == 0 || !strings.Contains(out, "guess-[REDACTED]") {
