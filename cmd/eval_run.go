@@ -11,7 +11,6 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
-	"kitsoki/internal/termsafe"
 	"kitsoki/pkg/eval"
 	"kitsoki/pkg/story"
 )
@@ -110,7 +109,7 @@ Exit status: 0 a candidate passed, 1 none passed or the dataset is invalid,
 				opts.Progress = func(done, total int) {
 					if bar == nil {
 						bar = progressbar.NewOptions(total, progressbar.OptionSetWriter(c.ErrOrStderr()),
-							progressbar.OptionSetDescription("eval "+termsafe.Line(d.Call)), progressbar.OptionShowCount(),
+							progressbar.OptionSetDescription("eval "+lineMessage(d.Call)), progressbar.OptionShowCount(),
 							progressbar.OptionSetPredictTime(true), progressbar.OptionClearOnFinish())
 					}
 					bar.Set(done)

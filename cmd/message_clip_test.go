@@ -152,3 +152,34 @@ func bloat(v any) any {
 	}
 	return v
 }
+
+// evBigCall is evStory whose call is named by clipBig, in the story and
+// the dataset.
+func evBigCall(t *testing.T) (dir, ds, cas string) {
+	t.Helper()
+	dir, ds, cas = evStory(t, "  - {name: one, args: {x: a}, expect: {word: a}}\n")
+	for _, f := range []string{filepath.Join(dir, "app.yaml"), ds} {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := strings.Replace(strings.Replace(string(b), "id: pick", "id: "+clipBig, 1), "call: pick", "call: "+clipBig, 1)
+		if err := os.WriteFile(f, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir, ds, cas
+}
+
+// TestEvalClipsCellsNamingDatasetText: eval list, show and run print a
+// dataset's call (and a report's names) in fields of one line, clipped.
+func TestEvalClipsCellsNamingDatasetText(t *testing.T) {
+	dir, ds, cas := evBigCall(t) // -o: no reports/<call>/ past the name limit
+	for _, args := range [][]string{{"eval", "run", "--cassette", cas, "--no-progress", "-o", filepath.Join(dir, "r.json"), ds}, {"eval", "show", ds}, {"eval", "list", dir}} {
+		out, errOut, code := hostile(t, "", args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d\n%.500s", args[:2], code, errOut)
+		}
+		clipped(t, strings.Join(args[:2], " "), out+errOut, 4*diag.MaxMessage)
+	}
+}

@@ -51,7 +51,9 @@ beside it and diagnostics carry its name.
 Exit status: 0 clean, 1 findings (errors; with --strict also warnings),
 2 usage or I/O error. Warnings can be silenced on their line with a
 '# kitsoki:ignore RULE' comment (or on the line below a comment-only line);
---list-rules lists the rule ids.`,
+--list-rules lists the rule ids. With KITSOKI_SANDBOX=1 (a CI job for
+untrusted code) a story's ${VAR}s read as set and empty, as under
+kitsoki test --sandbox.`,
 		RunE: func(c *cobra.Command, args []string) error {
 			if listRules {
 				return writeRules(c.OutOrStdout(), format)
@@ -63,9 +65,13 @@ Exit status: 0 clean, 1 findings (errors; with --strict also warnings),
 			if jobs < 0 {
 				return usagef("--jobs %d: must be 0 (one per CPU) or more", jobs)
 			}
+			sandboxed, err := sandboxMode(false, os.Getenv(sandboxEnv))
+			if err != nil {
+				return err
+			}
 			tuneValidateGC()
 			opts := validate.Options{
-				Story:       story.Options{AllowUnsetEnv: allowUnsetEnv, Root: root, Trees: validate.Trees(args), KitsokiRepo: repo},
+				Story:       story.Options{AllowUnsetEnv: allowUnsetEnv, NoEnv: sandboxed, Root: root, Trees: validate.Trees(args), KitsokiRepo: repo},
 				Jobs:        jobs,
 				ProfilePath: profile,
 				Strict:      strict,

@@ -157,8 +157,10 @@ func writeMore(w io.Writer, more int) {
 }
 
 // cell escapes a value printed in a field of one line, where a newline or
-// tab could forge a row or column.
-func cell(s string) string { return termsafe.Cell(s) }
+// tab could forge a row or column, past diag.MaxMessage bytes clipped as
+// a finding's message is (a dataset or a report names calls, profiles and
+// models of any size).
+func cell(s string) string { return termsafe.Cell(diag.ClipMessage(s)) }
 
 func verdict(pass bool) string {
 	if pass {

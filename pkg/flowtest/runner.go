@@ -103,6 +103,7 @@ func (r *Runner) entry(app string) *storyEntry {
 	e := &storyEntry{load: sync.OnceValues(func() (*compose.Loaded, error) {
 		lo := compose.LoadOptions{Compile: engine.CompileOptions{LateHandlers: true}}
 		lo.Story.Root, lo.Story.Trees, lo.Story.KitsokiRepo = r.opts.Root, r.opts.Trees, r.opts.KitsokiRepo
+		lo.Story.NoEnv = r.opts.Sandbox // no plugin starts to need them
 		return compose.Load(app, lo)
 	})}
 	e.plan = sync.OnceValues(func() (*compose.Plan, error) {

@@ -66,6 +66,10 @@ type Options struct {
 	Now func() time.Time
 	// HTTP bounds connections and slow clients of the HTTP transport.
 	HTTP HTTPLimits
+	// MaxResult is the largest tool result, encoded, a call answers (0 =
+	// DefaultMaxResult); past it the call answers a tool error. Tests
+	// lower it to prove the rule with small answers.
+	MaxResult int
 }
 
 // Server is a running catalog of story agent tools behind an MCP server.
@@ -352,7 +356,7 @@ func (s *Server) handler(name string) mcp.ToolHandler {
 		if _, isObj := res.Value.(map[string]any); isObj || len(t.Output) > 0 {
 			out.StructuredContent = res.Value
 		}
-		return out, nil
+		return boundResult(name, out, len(res.Submission), cmp.Or(max(s.opts.MaxResult, 0), DefaultMaxResult)), nil
 	}
 }
 

@@ -23,6 +23,13 @@ type Options struct {
 	AllowUnsetEnv bool
 	// LookupEnv resolves ${VAR}; nil means os.LookupEnv.
 	LookupEnv func(string) (string, bool)
+	// NoEnv reads every ${VAR} (and api_key_env:) as set and empty, and
+	// only KITSOKI_REPO from the environment: kitsoki test --sandbox and
+	// validate under KITSOKI_SANDBOX start no plugin that needs the
+	// values, and resolved, a finding (unset, too short to mask) or an
+	// answer masked with them would tell a pull request about the job's
+	// variables.
+	NoEnv bool
 	// KitsokiRepo is the checkout @kitsoki/ imports resolve in (--kitsoki-repo).
 	KitsokiRepo string
 	// wholeParse turns the state-by-state parse off, for tests.
@@ -72,6 +79,9 @@ func (o Options) storyBytes() int64 { return cmp.Or(max(o.maxStoryBytes, 0), saf
 func (o Options) loadedStates() int { return cmp.Or(max(o.maxLoadedStates, 0), MaxFoldImportedStates) }
 
 func (o Options) Lookup(name string) (string, bool) {
+	if o.NoEnv && name != "KITSOKI_REPO" {
+		return "", true
+	}
 	if o.LookupEnv != nil {
 		return o.LookupEnv(name)
 	}

@@ -36,14 +36,15 @@ type PongoLoader struct {
 	confine []string            // roots that are not searched (Confine)
 	set     *pongo2.TemplateSet
 
-	mu       sync.Mutex
-	getErrs  map[string]error   // why an include/extends target was refused
-	files    map[string]bool    // absolute paths given to CompileFile
-	fileDirs []string           // their directories (template roots too)
-	accepted map[string]bool    // absolute paths Abs resolved and allowed
-	namedAs  map[string]namedAt // how each accepted path was first written, for Get's errors
-	followed map[string]bool    // files whose literal includes checkIncludeCycle followed
-	refused  int                // counter for refusal sentinels
+	mu        sync.Mutex
+	getErrs   map[string]error   // why an include/extends target was refused
+	refusedBy map[*Error]refusal // the refusals among them, and who named the target
+	files     map[string]bool    // absolute paths given to CompileFile
+	fileDirs  []string           // their directories (template roots too)
+	accepted  map[string]bool    // absolute paths Abs resolved and allowed
+	namedAs   map[string]namedAt // how each accepted path was first written, for Get's errors
+	followed  map[string]bool    // files whose literal includes checkIncludeCycle followed
+	refused   int                // counter for refusal sentinels
 	// pending holds what CompileFile just read, for pongo2's next Get of it.
 	pending map[string][]byte
 }
@@ -64,7 +65,7 @@ type Pongo struct {
 
 // NewPongoLoader returns a loader searching dirs, in order.
 func NewPongoLoader(dirs ...string) *PongoLoader {
-	l := &PongoLoader{ns: map[string][]string{}, getErrs: map[string]error{}, files: map[string]bool{}, accepted: map[string]bool{}, namedAs: map[string]namedAt{}, followed: map[string]bool{}, pending: map[string][]byte{}}
+	l := &PongoLoader{ns: map[string][]string{}, getErrs: map[string]error{}, refusedBy: map[*Error]refusal{}, files: map[string]bool{}, accepted: map[string]bool{}, namedAs: map[string]namedAt{}, followed: map[string]bool{}, pending: map[string][]byte{}}
 	for _, d := range dirs {
 		if d == "" {
 			continue
@@ -187,7 +188,7 @@ func (l *PongoLoader) pongoError(name, src string, err error) *Error {
 		}
 		l.mu.Unlock()
 		if ge, ok := errors.AsType[*Error](gerr); ok {
-			return ge
+			return l.placeRefusal(name, src, ge)
 		}
 		if pe.Filename != name && pe.Filename != "<string>" && pe.Line > 0 {
 			// an included file's column in its own text, without kitsoki's tags
@@ -298,8 +299,9 @@ func (l *PongoLoader) Resolve(base, name string) (string, bool) {
 func (l *PongoLoader) refuse(base, name, why string) string {
 	l.refused++
 	key := fmt.Sprintf("%s%d", refusedPrefix, l.refused)
-	err := &Error{Kind: KindPongo, Err: ErrOutsideRoots, Msg: fmt.Sprintf("pongo2 %s: template path %q is refused: %s (roots: %s)",
-		cmp.Or(base, "<string>"), name, why, strings.Join(l.roots(), ", "))}
+	what := fmt.Sprintf("template path %q is refused: %s (roots: %s)", name, why, strings.Join(l.roots(), ", "))
+	err := &Error{Kind: KindPongo, Err: ErrOutsideRoots, Msg: fmt.Sprintf("pongo2 %s: %s", cmp.Or(base, "<string>"), what)}
+	l.refusedBy[err] = refusal{at: namedAt{base: base, name: name}, what: what}
 	l.getErrs[key] = err
 	l.getErrs[name] = err // pongo2 may report the name as written
 	return key
@@ -465,8 +467,9 @@ func (f fileLoader) Get(name string) (io.Reader, error) {
 			// which, instead of pongo2's bare "unable to resolve"
 			f.l.mu.Lock()
 			at := f.l.namedAs[name]
-			e := &Error{Kind: KindPongo, Err: err, Msg: fmt.Sprintf("pongo2 %s: template path %q is refused: %v",
-				cmp.Or(at.base, "<string>"), cmp.Or(at.name, name), err)}
+			what := fmt.Sprintf("template path %q is refused: %v", cmp.Or(at.name, name), err)
+			e := &Error{Kind: KindPongo, Err: err, Msg: fmt.Sprintf("pongo2 %s: %s", cmp.Or(at.base, "<string>"), what)}
+			f.l.refusedBy[e] = refusal{at: at, what: what}
 			f.l.getErrs[name] = e
 			f.l.mu.Unlock()
 			return nil, e

@@ -62,3 +62,24 @@ func TestIncludeOfASpecialFileSaysWhy(t *testing.T) {
 		})
 	}
 }
+
+// TestSpecialFileIncludeNamesItsTag: the refusal of a FIFO included two
+// files down names the tag that includes it and the one above.
+func TestSpecialFileIncludeNamesItsTag(t *testing.T) {
+	dir := t.TempDir()
+	if err := syscall.Mkfifo(filepath.Join(dir, "fifo.pongo"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mid := filepath.Join(dir, "mid.pongo")
+	top := filepath.Join(dir, "top.pongo")
+	for p, text := range map[string]string{mid: "m\n{% include \"fifo.pongo\" %}", top: "{% include 'mid.pongo' %}"} {
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, err := NewPongoLoader(dir).CompileFile(top)
+	want := "pongo2 " + mid + ":2:1 (included from " + top + ":1:1): template path \"fifo.pongo\" is refused: "
+	if err == nil || !strings.HasPrefix(err.Error(), want) || !strings.Contains(err.Error(), "a FIFO") {
+		t.Errorf("error\n %v\nwant it to start\n %s", err, want)
+	}
+}
