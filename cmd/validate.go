@@ -15,6 +15,7 @@ import (
 	"kitsoki/internal/safefile"
 	"kitsoki/internal/termsafe"
 	"kitsoki/pkg/diag"
+	"kitsoki/pkg/plugin"
 	"kitsoki/pkg/story"
 	"kitsoki/pkg/validate"
 )
@@ -65,7 +66,7 @@ kitsoki test --sandbox.`,
 			if jobs < 0 {
 				return usagef("--jobs %d: must be 0 (one per CPU) or more", jobs)
 			}
-			sandboxed, err := sandboxMode(false, os.Getenv(sandboxEnv))
+			sandboxed, err := plugin.SandboxMode(false, os.Getenv(plugin.SandboxEnv))
 			if err != nil {
 				return err
 			}
