@@ -50,6 +50,13 @@ func (r *runner) runEffects(ctx context.Context, effs []*Effect, st *step) error
 		}
 		env := r.env(r.slots, nil)
 		ok, err := e.When.eval(env) // no when: passes
+		if err != nil && e.Emit != nil {
+			// an entry carrying emit_intent is an emit_intent entry
+			// upstream, whatever else it carries: a when: that cannot be
+			// evaluated skips it whole and the chain goes on
+			// (conformance emit-entry-when-error)
+			continue
+		}
 		if err != nil {
 			return fmt.Errorf("%s: %w", e.Pos, err)
 		}
