@@ -22,7 +22,8 @@ import (
 //     set: or say: beside a target does not load).
 //
 // Only the story's own states draw (an imported child's hosts are its
-// own); emit_intent names ping, the intent every state handles.
+// own); emit_intent names ping, and only where the state or an ancestor
+// handles it (-wide's third region does not: the story would not load).
 type shapeGen struct {
 	rnd    *rand.Rand
 	leaves []string
@@ -55,40 +56,43 @@ func (x *shapeGen) hop() string {
 
 // apply draws on every state of the story.
 func (x *shapeGen) apply(app m) {
-	x.walk(app["states"].(m))
+	x.walk(app["states"].(m), false)
 }
 
-func (x *shapeGen) walk(states m) {
+// walk draws on states; pinged: an ancestor handles ping.
+func (x *shapeGen) walk(states m, pinged bool) {
 	for _, k := range sortedKeys(states) {
 		st, ok := states[k].(m)
 		if !ok {
 			continue
 		}
-		x.effects(st, "on_enter")
 		on, _ := st["on"].(m)
+		hops := pinged || on["ping"] != nil
+		x.effects(st, "on_enter", hops)
 		for _, in := range sortedKeys(on) {
 			for _, a := range asList(on[in]) {
 				if arm, ok := a.(m); ok {
-					x.effects(arm, "effects")
+					x.effects(arm, "effects", hops)
 				}
 			}
 		}
 		if ch, ok := st["states"].(m); ok {
-			x.walk(ch)
+			x.walk(ch, hops)
 		}
 	}
 }
 
 // effects merges keys into holder[key]'s entries, extends its
-// on_complete chains, and at times adds a drawn entry.
-func (x *shapeGen) effects(holder m, key string) {
+// on_complete chains, and at times adds a drawn entry; hops: the state
+// handles ping, so an emit_intent may be drawn.
+func (x *shapeGen) effects(holder m, key string, hops bool) {
 	list := asList(holder[key])
 	for _, e := range list {
 		em, ok := e.(m)
 		if !ok {
 			continue
 		}
-		if em["emit_intent"] == nil && em["on_complete"] == nil && x.chance(15) {
+		if hops && em["emit_intent"] == nil && em["on_complete"] == nil && x.chance(15) {
 			em["emit_intent"] = x.hop()
 		}
 		if oc := asList(em["on_complete"]); oc != nil && x.chance(40) {
@@ -96,7 +100,7 @@ func (x *shapeGen) effects(holder m, key string) {
 		}
 	}
 	if x.chance(35) {
-		list = append(list, x.entry())
+		list = append(list, x.entry(hops))
 	}
 	if len(list) > 0 {
 		holder[key] = list
@@ -114,8 +118,17 @@ func (x *shapeGen) completion() m {
 	return e
 }
 
-// entry is an effect entry of a shape no other draw writes.
-func (x *shapeGen) entry() m {
+// entry is an effect entry of a shape no other draw writes; hops: it may
+// carry an emit_intent.
+func (x *shapeGen) entry(hops bool) m {
+	e := x.shape()
+	if !hops {
+		delete(e, "emit_intent") // the shape less its hop
+	}
+	return e
+}
+
+func (x *shapeGen) shape() m {
 	switch x.rnd.IntN(8) {
 	case 0, 1:
 		e := m{"invoke": x.pick("host.bad", "host.bad", "host.ok"), "with": m{"x": "{{ world.n }}"}, "once": true,
