@@ -24,7 +24,7 @@ func (r *runner) runEffects(ctx context.Context, effs []*Effect, st *step) error
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("run interrupted: %w", err)
 		}
-		if e.Emit != nil {
+		if e.Emit != nil && (e.Kind == kindNone || r.t.emitsOnly) {
 			n := len(st.emits)
 			if err := r.walkEmit(e, st); err != nil {
 				return err
@@ -50,6 +50,13 @@ func (r *runner) runEffects(ctx context.Context, effs []*Effect, st *step) error
 		}
 		env := r.env(r.slots, nil)
 		ok, err := e.When.eval(env) // no when: passes
+		if err != nil && e.Emit != nil {
+			// an entry carrying emit_intent is an emit_intent entry
+			// upstream, whatever else it carries: a when: that cannot be
+			// evaluated skips it whole and the chain goes on
+			// (conformance emit-entry-when-error)
+			continue
+		}
 		if err != nil {
 			return fmt.Errorf("%s: %w", e.Pos, err)
 		}
@@ -71,6 +78,13 @@ func (r *runner) runEffects(ctx context.Context, effs []*Effect, st *step) error
 		}
 		if err != nil {
 			return err
+		}
+		if e.Emit != nil {
+			// the entry's hop renders against the world its own kind
+			// left (conformance emit-entry-after-kind)
+			if err := r.walkEmit(e, st); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

@@ -82,6 +82,11 @@
 // times backward, a cycle the depth cap of 24 ends), guarded arms, arms on
 // a region compound, a terminal region leaf, arms into p, and fixture
 // turns sending the waves.
+// -shapes (flow and legacy kinds) writes effect entries whose keys no
+// other draw puts together (shapes.go): once: with on_error on a failing
+// call, emit: riding a failing call, emit_intent beside a set, increment,
+// say or call, two kinds of which only the first runs, emit: beside
+// emit_intent, on_complete targets beside inline effects:.
 // -blocks (flow, legacy, tmpl, view and host kinds) rewrites the story's
 // strings as the YAML block scalars real stories write (blocks.go): views,
 // view elements, say:, host stdout, guards split over lines, targets and
@@ -184,12 +189,12 @@ func main() {
 
 func run(args []string) error {
 	if len(args) == 0 {
-		return fmt.Errorf("usage: gen write [-n N] [-seed S] [-known] [-emits] [-trail] [-extras] [-more] [-gates] [-override] [-deep] [-jobs] [-redirects] [-wide] [-blocks] [-cassettes] [-real] [-from DIR] [-kind flow|legacy|tmpl|agent|view|starlark|host|intent|expect|import|phase|intentfix|lint|mutate|storymut] DIR | gen diff DIR")
+		return fmt.Errorf("usage: gen write [-n N] [-seed S] [-known] [-emits] [-trail] [-extras] [-more] [-gates] [-override] [-deep] [-jobs] [-redirects] [-wide] [-blocks] [-shapes] [-cassettes] [-real] [-from DIR] [-kind flow|legacy|tmpl|agent|view|starlark|host|intent|expect|import|phase|intentfix|lint|mutate|storymut] DIR | gen diff DIR")
 	}
 	switch args[0] {
 	case "write":
 		n, seed, dir, known, emits, trail, extras, real, kind, from := 300, uint64(1), "", false, false, false, false, false, "flow", ""
-		more, gates, override, deep, jobs, redirects, wide, blocks, cassettes := false, false, false, false, false, false, false, false, false
+		more, gates, override, deep, jobs, redirects, wide, blocks, cassettes, shapes := false, false, false, false, false, false, false, false, false, false
 		rest := args[1:]
 		for len(rest) > 0 {
 			switch {
@@ -237,6 +242,8 @@ func run(args []string) error {
 				blocks, rest = true, rest[1:]
 			case rest[0] == "-cassettes":
 				cassettes, rest = true, rest[1:]
+			case rest[0] == "-shapes":
+				shapes, rest = true, rest[1:]
 			default:
 				dir, rest = rest[0], rest[1:]
 			}
@@ -246,9 +253,9 @@ func run(args []string) error {
 		}
 		switch kind {
 		case "flow":
-			return write(dir, n, seed, genOpts{known: known, emits: emits, trail: trail, extras: extras, more: more, gates: gates, override: override, deep: deep, jobs: jobs, redirects: redirects, wide: wide, blocks: blocks})
+			return write(dir, n, seed, genOpts{known: known, emits: emits, trail: trail, extras: extras, more: more, gates: gates, override: override, deep: deep, jobs: jobs, redirects: redirects, wide: wide, blocks: blocks, shapes: shapes})
 		case "legacy":
-			return write(dir, n, seed, genOpts{known: known, emits: emits, trail: trail, extras: extras, more: more, gates: gates, override: override, deep: deep, jobs: jobs, redirects: redirects, wide: wide, blocks: blocks, legacy: true})
+			return write(dir, n, seed, genOpts{known: known, emits: emits, trail: trail, extras: extras, more: more, gates: gates, override: override, deep: deep, jobs: jobs, redirects: redirects, wide: wide, blocks: blocks, shapes: shapes, legacy: true})
 		case "tmpl":
 			return writeTmpl(dir, n, seed, blocks)
 		case "agent":
@@ -299,7 +306,7 @@ func run(args []string) error {
 // genOpts are write's choices beyond the seed: -known, -kind legacy,
 // -emits, -trail, -extras, -more.
 type genOpts struct {
-	known, legacy, emits, trail, extras, more, gates, override, deep, jobs, redirects, wide, blocks bool
+	known, legacy, emits, trail, extras, more, gates, override, deep, jobs, redirects, wide, blocks, shapes bool
 }
 
 func write(dir string, n int, seed uint64, o genOpts) error {
@@ -332,6 +339,9 @@ func write(dir string, n int, seed uint64, o genOpts) error {
 		}
 		if o.redirects {
 			newRedirectGen(seed + uint64(i)).apply(app)
+		}
+		if o.shapes {
+			newShapeGen(seed+uint64(i), g.leaves).apply(app)
 		}
 		if o.blocks {
 			bg := newBlockGen(seed + uint64(i))
