@@ -437,11 +437,15 @@ func (r *runner) runOnComplete(ctx context.Context, j *job, status string, data 
 	}
 	r.t.redirectErr = ""
 	r.t.chainOrigin = j.info.State
+	r.t.dropped = nil
 	err := r.settleSynthetic(ctx, &st)
 	r.t.chainOrigin = ""
 	if err != nil {
 		return err
 	}
+	// a dropped dispatch's writes stay in memory for the target (dropped.go)
+	defer r.holdDropped(r.t.dropped)()
+	r.t.dropped = nil
 	if r.t.redirectErr != "" {
 		// an on_error redirect wins over target:
 		return nil

@@ -93,6 +93,7 @@ func (r *runner) dispatchSynthetic(ctx context.Context, calls []pendingCall) (rd
 	if err == nil && rd != nil {
 		if res, rerr := r.resolveTarget(ctx, r.dispatchBase(rd.e.owner), rd.e.OnError, nil, false); rerr != nil || res.stay {
 			r.note(Note{Kind: "on_error", State: r.statePath(), Text: fmt.Sprintf("on_error target state %q not found: the calls' results are dropped, as upstream", rd.e.OnError), Error: rd.err})
+			r.t.dropped = r.droppedWrites(pre.world)
 			r.world, r.written, r.journal = pre.world, pre.writtenHow, pre.journal
 			return nil, true, nil
 		}

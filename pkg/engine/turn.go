@@ -80,7 +80,10 @@ type turn struct {
 	// conformance oncomplete-redirect-origin)
 	targetPre, targetWalk World
 	landView              World
-	walk                  heldWalk // a transition's walk events (held.go)
+	// dropped: what the on_complete chain's dispatch wrote before upstream
+	// failed it (dropped.go)
+	dropped World
+	walk    heldWalk // a transition's walk events (held.go)
 	// dropSay: the re-render drops the narration (conformance
 	// mutate-say-infra-error)
 	dropSay bool

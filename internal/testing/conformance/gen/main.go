@@ -86,7 +86,8 @@
 // other draw puts together (shapes.go): once: with on_error on a failing
 // call, emit: riding a failing call, emit_intent beside a set, increment,
 // say or call, two kinds of which only the first runs, emit: beside
-// emit_intent, on_complete targets beside inline effects:.
+// emit_intent, on_complete targets beside inline effects:; as -jobs does,
+// no target it draws names a state entering which submits a job.
 // -blocks (flow, legacy, tmpl, view and host kinds) rewrites the story's
 // strings as the YAML block scalars real stories write (blocks.go): views,
 // view elements, say:, host stdout, guards split over lines, targets and
@@ -341,7 +342,7 @@ func write(dir string, n int, seed uint64, o genOpts) error {
 			newRedirectGen(seed + uint64(i)).apply(app)
 		}
 		if o.shapes {
-			newShapeGen(seed+uint64(i), g.leaves).apply(app)
+			newShapeGen(seed+uint64(i), g.leaves).apply(app, kid)
 		}
 		if o.blocks {
 			bg := newBlockGen(seed + uint64(i))

@@ -2,6 +2,8 @@ package main
 
 import (
 	"math/rand/v2"
+	"slices"
+	"strings"
 )
 
 // -shapes (flow and legacy kinds) writes effect entries whose keys no
@@ -24,6 +26,10 @@ import (
 // Only the story's own states draw (an imported child's hosts are its
 // own); emit_intent names ping, and only where the state or an ancestor
 // handles it (-wide's third region does not: the story would not load).
+// As -jobs's and -redirects's, no on_error or on_complete target drawn
+// names a state entering which submits a job (its on_enter's or an
+// ancestor's; the child's): a job submitted inside a clock drain aborts
+// the run upstream.
 type shapeGen struct {
 	rnd    *rand.Rand
 	leaves []string
@@ -54,9 +60,36 @@ func (x *shapeGen) hop() string {
 	return x.pick("ping", "{{ world.n > 2 ? 'ping' : '' }}", "{{ world.r != '' ? 'ping' : '' }}")
 }
 
-// apply draws on every state of the story.
-func (x *shapeGen) apply(app m) {
+// apply draws on every state of the story; kid is its imported child or nil.
+func (x *shapeGen) apply(app, kid m) {
+	x.leaves = slices.DeleteFunc(slices.Clone(x.leaves), func(p string) bool { return submitsOnEntry(app, kid, p) })
+	if len(x.leaves) == 0 {
+		x.leaves = []string{"."}
+	}
 	x.walk(app["states"].(m), false)
+}
+
+// submitsOnEntry reports whether entering path from outside runs an
+// on_enter that submits a background job: the state's own or an
+// ancestor's, or, for "kid", any of the child's.
+func submitsOnEntry(app, kid m, path string) bool {
+	if path == "kid" {
+		return kid != nil && strings.Contains(mustYAML(kid["states"]), "background: true")
+	}
+	states, _ := app["states"].(m)
+	for _, k := range strings.Split(path, ".") {
+		st, _ := states[k].(m)
+		if st == nil {
+			return false
+		}
+		for _, e := range asList(st["on_enter"]) {
+			if em, ok := e.(m); ok && em["background"] == true {
+				return true
+			}
+		}
+		states, _ = st["states"].(m)
+	}
+	return false
 }
 
 // walk draws on states; pinged: an ancestor handles ping.

@@ -34,3 +34,48 @@ func TestShapesStoriesRun(t *testing.T) {
 		runClean(t, discoverEach(t, dir, n), n)
 	}
 }
+
+// -shapes aims no on_error or on_complete target at a state entering
+// which submits a job (its own on_enter, an ancestor's, the child's):
+// upstream aborts a run whose job is submitted inside a clock drain.
+func TestShapesAimAtNoJobState(t *testing.T) {
+	t.Parallel()
+	job := func() []any { return []any{m{"invoke": "host.job", "background": true}} }
+	aimed := map[string]int{}
+	for seed := range uint64(200) {
+		app := m{"states": m{
+			"s0": m{"on_enter": job()},
+			"s1": m{"on_enter": []any{m{"invoke": "host.job", "background": true, "on_complete": []any{m{"set": m{"t": "x"}}}}}},
+			"s2": m{},
+			"c":  m{"on_enter": job(), "states": m{"c1": m{}, "c2": m{}}},
+		}}
+		kid := m{"states": m{"k1": m{"on_enter": job()}}}
+		newShapeGen(seed, []string{"s0", "s1", "s2", "c", "c.c1", "c.c2", "kid"}).apply(app, kid)
+		collectAims(app, aimed)
+	}
+	for _, bad := range []string{"s0", "s1", "c", "c.c1", "c.c2", "kid"} {
+		if aimed[bad] > 0 {
+			t.Errorf("%d targets drawn name %s, whose entry submits a job", aimed[bad], bad)
+		}
+	}
+	if aimed["s2"] == 0 {
+		t.Errorf("no target drawn names s2: %v", aimed)
+	}
+}
+
+// collectAims counts the on_error values and target: values under v.
+func collectAims(v any, aimed map[string]int) {
+	switch x := v.(type) {
+	case m:
+		for k, e := range x {
+			if s, ok := e.(string); ok && (k == "on_error" || k == "target") {
+				aimed[s]++
+			}
+			collectAims(e, aimed)
+		}
+	case []any:
+		for _, e := range x {
+			collectAims(e, aimed)
+		}
+	}
+}
