@@ -1,7 +1,6 @@
 package flowtest
 
 import (
-	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -32,23 +31,12 @@ func (l *fixtureLint) parIn(t *Turn, r rest) bool {
 	if !ix.intents[name] || len(ix.aliases[name]) > 0 || takes(p, name) || ix.inside(p, func(s *story.State) bool { return s.HasOn(name) }) {
 		return false
 	}
-	var taken []string
-	for _, s := range append(ix.under(p), p) {
-		for _, n := range s.OnNames() {
-			if !slices.Contains(taken, n) {
-				taken = append(taken, n)
-			}
-		}
-	}
-	for a := p.Parent; a != nil; a = a.Parent {
-		for _, n := range a.OnNames() {
-			if !slices.Contains(taken, n) {
-				taken = append(taken, n)
-			}
-		}
+	states := ix.under(p)
+	for a := p; a != nil; a = a.Parent {
+		states = append(states, a)
 	}
 	l.warn(t.Intent.Pos, ruleRejected, "turns[%d]: intent %q is not taken in the parallel state %q, where %s: no state inside it, nor it or an ancestor, takes it (they take: %s): the turn is rejected %s on both engines, if the fixture gets this far; fire an intent one of them takes, fix the turns before it, or expect the rejection (expect_error: {code: %s})",
-		t.Index, name, p.Path, r.from, cmp.Or(strings.Join(taken, ", "), "none"), engine.CodeNotAllowed, engine.CodeNotAllowed)
+		t.Index, name, p.Path, r.from, takenBy(states), engine.CodeNotAllowed, engine.CodeNotAllowed)
 	return true
 }
 

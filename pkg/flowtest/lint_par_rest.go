@@ -1,7 +1,6 @@
 package flowtest
 
 import (
-	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -42,15 +41,13 @@ func (l *fixtureLint) parallelNotTaken(t *Turn, prev string) bool {
 	if slices.ContainsFunc(ls, func(s *story.State) bool { return takes(s, name) || ix.aliasOf(s, name) != "" }) {
 		return false
 	}
-	var taken []string
+	var chains []*story.State
 	for _, s := range ls {
-		for _, n := range strings.Split(takenList(s), ", ") {
-			if n != "none" && !slices.Contains(taken, n) {
-				taken = append(taken, n)
-			}
+		for ; s != nil; s = s.Parent {
+			chains = append(chains, s)
 		}
 	}
-	list := cmp.Or(strings.Join(taken, ", "), "none")
+	list := takenBy(chains)
 	l.warn(t.Intent.Pos, ruleRejected, "%s", fmt.Sprintf("turns[%d]: intent %q is not taken in the parallel state %q, where turns[%d].expect_state rests: no leaf of it, nor a region or ancestor above one, takes it (they take: %s): the turn is rejected %s on both engines, if the fixture gets this far; fire an intent one of them takes, fix the turns before it, or expect the rejection (expect_error: {code: %s})",
 		t.Index, name, prev, t.Index-1, list, engine.CodeNotAllowed, engine.CodeNotAllowed))
 	return true

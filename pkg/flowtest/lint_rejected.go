@@ -573,8 +573,18 @@ func takes(s *story.State, intent string) bool {
 
 // takenList names the intents s and its ancestors take, for a message.
 func takenList(s *story.State) string {
-	var names []string
+	var chain []*story.State
 	for ; s != nil; s = s.Parent {
+		chain = append(chain, s)
+	}
+	return takenBy(chain)
+}
+
+// takenBy lists the intents the states take on: arms of their own, in
+// order, each once, at most eight named; "none" when they take none.
+func takenBy(states []*story.State) string {
+	var names []string
+	for _, s := range states {
 		for _, n := range s.OnNames() {
 			if !slices.Contains(names, n) {
 				names = append(names, n)
