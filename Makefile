@@ -128,11 +128,7 @@ bench:
 
 ## fuzz: each fuzz target for FUZZTIME (default 20s), minimising for at most FUZZMINIMIZE.
 fuzz:
-	@set -e; for pkg in $$($(GO) list ./...); do \
-	  for t in $$($(GO) test -list '^Fuzz' $$pkg 2>/dev/null | grep '^Fuzz' || true); do \
-	    echo "== $$pkg $$t"; $(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMINIMIZE) $$pkg; \
-	  done; \
-	done
+	GO=$(GO) scripts/fuzz.sh $(FUZZTIME) $(FUZZMINIMIZE)
 
 ## fetch-llama-server / fetch-models MODEL=<id>: pre-warm the cache with pinned, verified artifacts.
 fetch-llama-server: build

@@ -6,6 +6,9 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"kitsoki/internal/testing/storytest"
+	"kitsoki/pkg/agent"
 )
 
 func BenchmarkToolName(b *testing.B) {
@@ -31,6 +34,28 @@ func BenchmarkServeCall(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
+		r, err := cs.CallTool(context.Background(), args)
+		if err != nil || r.IsError {
+			b.Fatal(err, r)
+		}
+	}
+}
+
+// BenchmarkServeBigAnswer: one tools/call whose agent answers a 4 MiB
+// string (as a model's prose, with escapes), from the SDK client over the
+// stdio transport to an upstream MCP server on loopback; B/op counts both
+// ends, the upstream's copies included.
+func BenchmarkServeBigAnswer(b *testing.B) {
+	answer := strings.Repeat("a line of prose\n", 4<<20/16)
+	url := storytest.MCPAsk(b, "big", func(*mcp.CallToolRequest, agent.AskRequest) (*mcp.CallToolResult, error) {
+		return &mcp.CallToolResult{StructuredContent: map[string]any{"submission": answer}, Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}}, nil
+	})
+	_, dir := writeStory(b, storyYAML(url))
+	s := newServer(b, dir)
+	cs := connectPipe(b, s, nil)
+	args := &mcp.CallToolParams{Name: "kitsoki_agent_remote_ask", Arguments: map[string]any{"prompt": "p"}}
+	b.ReportAllocs()
+	for b.Loop() {
 		r, err := cs.CallTool(context.Background(), args)
 		if err != nil || r.IsError {
 			b.Fatal(err, r)

@@ -2,7 +2,9 @@ package mcpserve
 
 import (
 	"context"
+	"encoding/json"
 	"io"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -56,5 +58,39 @@ func TestResultPastWhatAClientReadsIsAToolError(t *testing.T) {
 	}
 	if res, text := call("small"); res.IsError || !strings.Contains(text, "echo: small") {
 		t.Errorf("the next call: error %v, %q", res.IsError, text)
+	}
+}
+
+// TestResultUnderTheLimitIsNotEncoded: a large answer whose result is
+// bounded under the limit is passed on without encoding it (the SDK
+// encodes it to send it; each encoding of a large answer allocates
+// several times its size), and the bound is never below the encoding.
+func TestResultUnderTheLimitIsNotEncoded(t *testing.T) {
+	results := []*mcp.CallToolResult{
+		{Content: []mcp.Content{&mcp.TextContent{Text: `"a <b> & \"c\"\n` + "\u2028\xff"}}, Meta: mcp.Meta{"kitsoki/call_id": "x", "kitsoki/revision": uint64(3)}},
+		{Content: []mcp.Content{&mcp.TextContent{Text: `{"k":[1,2.5]}`}}, StructuredContent: map[string]any{"k\n": []any{1, 2.5, nil, true, "<"}}},
+		{Content: []mcp.Content{&mcp.TextContent{Text: "a"}, &mcp.TextContent{Text: ""}}, StructuredContent: []any{}},
+	}
+	for _, r := range results {
+		b, err := json.Marshal(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := textBound(r); got < len(b) {
+			t.Errorf("textBound = %d, under the %d bytes of %s", got, len(b), b)
+		}
+	}
+	text := strings.Repeat("a line of prose\n", 1<<20/16)
+	out := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}, StructuredContent: text}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	got := boundResult("kitsoki_s_ask", out, len(text), DefaultMaxResult)
+	runtime.ReadMemStats(&after)
+	if got != out {
+		t.Fatalf("a 1 MiB answer under the limit: %v", got.Content)
+	}
+	if spent := after.TotalAlloc - before.TotalAlloc; spent > uint64(len(text)) {
+		t.Errorf("checking a result of a %d-byte answer allocated %d bytes: it was encoded", len(text), spent)
 	}
 }

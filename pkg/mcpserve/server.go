@@ -70,6 +70,11 @@ type Options struct {
 	// DefaultMaxResult); past it the call answers a tool error. Tests
 	// lower it to prove the rule with small answers.
 	MaxResult int
+	// MaxQueued is how many bytes of requests the stdio transport holds
+	// read and not yet answered (0 = DefaultMaxQueued); past it a request
+	// is answered an error. Tests lower it to prove the rule with small
+	// requests.
+	MaxQueued int
 }
 
 // Server is a running catalog of story agent tools behind an MCP server.

@@ -23,7 +23,11 @@ import (
 // while handlers still run. hold bounds that wait; closing the connection
 // or ending the context ends it at once.
 func StdioTransport(r io.Reader, w io.Writer, hold time.Duration) mcp.Transport {
-	return drainTransport{inner: &mcp.IOTransport{Reader: io.NopCloser(&batchReader{r: r, line: 1, start: true}), Writer: nopWriteCloser{w}}, hold: hold}
+	return stdioTransport(r, w, hold, DefaultMaxQueued)
+}
+
+func stdioTransport(r io.Reader, w io.Writer, hold time.Duration, maxQueued int) mcp.Transport {
+	return drainTransport{inner: &mcp.IOTransport{Reader: io.NopCloser(&batchReader{r: r, line: 1, start: true}), Writer: nopWriteCloser{w}}, hold: hold, maxQueued: maxQueued}
 }
 
 // maxBatch bounds the messages of one JSON-RPC batch (a line holding an
@@ -101,7 +105,7 @@ func (b *batchReader) scan(c byte) bool {
 // StdioTransport is the stdio transport of s: the end of input waits for
 // the calls in flight, each bounded by the call timeout, at most twice that.
 func (s *Server) StdioTransport(r io.Reader, w io.Writer) mcp.Transport {
-	return StdioTransport(r, w, 2*cmp.Or(s.opts.CallTimeout, agent.DefaultTimeout))
+	return stdioTransport(r, w, 2*cmp.Or(s.opts.CallTimeout, agent.DefaultTimeout), cmp.Or(max(s.opts.MaxQueued, 0), DefaultMaxQueued))
 }
 
 type nopWriteCloser struct{ io.Writer }
@@ -109,8 +113,9 @@ type nopWriteCloser struct{ io.Writer }
 func (nopWriteCloser) Close() error { return nil }
 
 type drainTransport struct {
-	inner mcp.Transport
-	hold  time.Duration
+	inner     mcp.Transport
+	hold      time.Duration
+	maxQueued int // bytes of requests read and not answered (0 = no bound)
 }
 
 func (d drainTransport) Connect(ctx context.Context) (mcp.Connection, error) {
@@ -118,7 +123,7 @@ func (d drainTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &drainConn{Connection: c, hold: d.hold, pending: map[any]bool{}, idle: make(chan struct{}), closed: make(chan struct{}), freed: make(chan struct{}, 1)}, nil
+	return &drainConn{Connection: c, hold: d.hold, maxQueued: d.maxQueued, pending: map[any]int{}, idle: make(chan struct{}), closed: make(chan struct{}), freed: make(chan struct{}, 1)}, nil
 }
 
 // drainConn counts the requests read and not yet answered.
@@ -127,7 +132,9 @@ type drainConn struct {
 	hold      time.Duration
 	read      int // messages read (Read is never called concurrently)
 	mu        sync.Mutex
-	pending   map[any]bool  // ids of the requests read and not answered
+	pending   map[any]int   // the size of each request read and not answered, by id
+	queued    int           // the sizes in pending, added up
+	maxQueued int           // the most queued may reach (0 = no bound)
 	idle      chan struct{} // closed when pending empties after the end of input
 	ended     bool          // the end of input was read
 	closeOnce sync.Once
@@ -140,6 +147,13 @@ type drainConn struct {
 // end (a million tool calls waiting for a slot, each a goroutine and its
 // arguments) leaves the rest in the pipe, not in memory.
 const maxPending = 1024
+
+// DefaultMaxQueued bounds the bytes of the requests read and not yet
+// answered (Options.MaxQueued): each line may hold 16 MiB, so maxPending
+// alone let a client park 16 GiB of tool arguments behind the call slots.
+// A request past it, with others pending, is answered an error at once
+// and dropped; one alone is always read.
+const DefaultMaxQueued = 64 << 20
 
 func (c *drainConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	for {
@@ -158,14 +172,31 @@ func (c *drainConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 		}
 	}
 	msg, err := c.Connection.Read(ctx)
-	if err == nil {
+	for err == nil {
 		c.read++
-		if req, ok := msg.(*jsonrpc.Request); ok && req.ID.IsValid() {
-			c.mu.Lock()
-			c.pending[req.ID.Raw()] = true
-			c.mu.Unlock()
+		req, ok := msg.(*jsonrpc.Request)
+		if !ok || !req.ID.IsValid() {
+			return msg, nil
 		}
-		return msg, nil
+		size := len(req.Method) + len(req.Params)
+		c.mu.Lock()
+		_, dup := c.pending[req.ID.Raw()] // the SDK refuses it, holding nothing
+		over := !dup && c.maxQueued > 0 && c.queued > 0 && c.queued+size > c.maxQueued
+		if !dup && !over {
+			c.pending[req.ID.Raw()] = size
+			c.queued += size
+		}
+		held := c.queued
+		c.mu.Unlock()
+		if !over {
+			return msg, nil
+		}
+		if err = c.Connection.Write(ctx, &jsonrpc.Response{ID: req.ID, Error: &jsonrpc.Error{Code: jsonrpc.CodeInternalError,
+			Message: fmt.Sprintf("kitsoki mcp serve: request refused: it is %s and the requests not yet answered hold %s, over the %s this server holds at once; send it again once answers have come back",
+				human.Size(int64(size)), human.Size(int64(held)), human.Size(int64(c.maxQueued)))}}); err != nil {
+			break
+		}
+		msg, err = c.Connection.Read(ctx)
 	}
 	if !errors.Is(err, io.EOF) && ctx.Err() == nil {
 		err = fmt.Errorf("stdin, after %d messages: %w; an MCP client sends one JSON-RPC 2.0 message per line, each under %s", c.read, err, human.Size(mcp.DefaultMaxLineLength))
@@ -186,8 +217,20 @@ func (c *drainConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 }
 
 func (c *drainConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	resp, ok := msg.(*jsonrpc.Response)
+	ok = ok && resp.ID.IsValid()
+	if ok {
+		// The request's bytes are freed before its answer is sent: a client
+		// may send the next request as soon as it reads the answer.
+		c.mu.Lock()
+		if size, held := c.pending[resp.ID.Raw()]; held {
+			c.queued -= size
+			c.pending[resp.ID.Raw()] = 0
+		}
+		c.mu.Unlock()
+	}
 	err := c.Connection.Write(ctx, msg)
-	if resp, ok := msg.(*jsonrpc.Response); ok && resp.ID.IsValid() {
+	if ok {
 		c.mu.Lock()
 		delete(c.pending, resp.ID.Raw()) // a duplicate id is answered once
 		c.signalIdle()
