@@ -12,9 +12,7 @@ func (p *fileParser) parseProposal(name string, k, v *yaml.Node) *Proposal {
 	// Upstream decodes a proposal into typed structs (schema and views maps
 	// of strings, draft and refine {prompt}, ...); anything else does not load.
 	scalar := func(what string, v *yaml.Node) {
-		if d := yamlnode.Deref(v); d != nil && d.Kind != yaml.ScalarNode {
-			p.Errf(p.Pos(v), RuleType, "%s.%s: expected a string, got %s", where, what, yamlnode.Describe(d))
-		}
+		p.checkShape(v, RuleType, where+"."+what, "a string", yaml.ScalarNode)
 	}
 	strMap := func(what string) func(_, v *yaml.Node) {
 		return func(_, v *yaml.Node) {
@@ -47,9 +45,7 @@ func (p *fileParser) parseProposal(name string, k, v *yaml.Node) *Proposal {
 			p.Fields(v, where+".policy", yamlnode.Fields{
 				{Key: "auto_accept_if", Read: func(_, v *yaml.Node) { scalar("policy.auto_accept_if", v) }},
 				{Key: "require_confirm", Read: func(_, v *yaml.Node) {
-					if d := yamlnode.Deref(v); d != nil && !yamlnode.IsNull(d) && (d.Kind != yaml.ScalarNode || d.Tag != "!!bool") {
-						p.Errf(p.Pos(v), RuleType, "%s.policy.require_confirm: expected true or false, got %s", where, yamlnode.Describe(d))
-					}
+					p.checkShape(v, RuleType, where+".policy.require_confirm", "true or false", yaml.ScalarNode, "!!bool")
 				}},
 			})
 		}},

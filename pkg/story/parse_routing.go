@@ -20,18 +20,14 @@ func (p *fileParser) parseRouting(k, v *yaml.Node) *Routing {
 	// integer takes a float (truncated), a list takes no single string.
 	boolean := func(key string, dst **bool) yamlnode.Field {
 		return yamlnode.Field{Key: key, Read: func(_, v *yaml.Node) {
-			if d := yamlnode.Deref(v); d != nil && !yamlnode.IsNull(d) && (d.Kind != yaml.ScalarNode || d.Tag != "!!bool") {
-				p.Errf(p.Pos(v), RuleRouting, "routing.%s: expected true or false, got %s", key, yamlnode.Describe(d))
-				return
+			if p.checkShape(v, RuleRouting, "routing."+key, "true or false", yaml.ScalarNode, "!!bool") {
+				*dst = p.BoolPtr(v, "routing."+key)
 			}
-			*dst = p.BoolPtr(v, "routing."+key)
 		}}
 	}
 	integer := func(key string) yamlnode.Field {
 		return yamlnode.Field{Key: key, Read: func(_, v *yaml.Node) {
-			if d := yamlnode.Deref(v); d != nil && !yamlnode.IsNull(d) && (d.Kind != yaml.ScalarNode || d.Tag != "!!int" && d.Tag != "!!float") {
-				p.Errf(p.Pos(v), RuleRouting, "routing.%s: expected a number, got %s", key, yamlnode.Describe(d))
-			}
+			p.checkShape(v, RuleRouting, "routing."+key, "a number", yaml.ScalarNode, "!!int", "!!float")
 		}}
 	}
 	p.FieldsAt(v, at, at, diag.Error, yamlnode.Fields{
@@ -47,11 +43,9 @@ func (p *fileParser) parseRouting(k, v *yaml.Node) *Routing {
 			}
 		}},
 		{Key: "stopwords_extra", Read: func(_, v *yaml.Node) {
-			if d := yamlnode.Deref(v); d != nil && !yamlnode.IsNull(d) && d.Kind != yaml.SequenceNode {
-				p.Errf(p.Pos(v), RuleRouting, "routing.stopwords_extra: expected a list of words, got %s", yamlnode.Describe(d))
-				return
+			if p.checkShape(v, RuleRouting, "routing.stopwords_extra", "a list of words", yaml.SequenceNode) {
+				p.StrList(v, "routing.stopwords_extra")
 			}
-			p.StrList(v, "routing.stopwords_extra")
 		}},
 		integer("cache_cap"),
 		{Key: "cache_trim_fraction", Float: &blankF},
