@@ -64,7 +64,7 @@ func Values(data []byte, limit int64) (int64, error) {
 // (each '{', '[', ':' and ',' as the container, entry or element it may
 // open, every byte as three of a string's: an invalid byte decodes to
 // U+FFFD): a caller whose Bound is within its limit
-// need not walk the document, which takes seconds for 100 MB of one string.
+// need not walk the document, which is slow for a large one.
 func Bound(data []byte) int64 {
 	count := func(c byte) int64 { return int64(bytes.Count(data, []byte{c})) }
 	return 3*int64(len(data)) + anyScalar +

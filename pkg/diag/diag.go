@@ -77,8 +77,8 @@ func Sort(ds []Diagnostic) []Diagnostic {
 }
 
 // MaxMessage bounds the bytes of a diagnostic's message. Messages quote
-// the story's names and values: a 1 MB name an alias repeats as the
-// target of 60 arms made 120 MB of validate's output from a 1 MB story,
+// the story's names and values: a long name an alias repeats as the
+// target of many arms would multiply a story's size in validate's output,
 // and as much for an editor (TestSortClipsLongMessages).
 const MaxMessage = 4 << 10
 

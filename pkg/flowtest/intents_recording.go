@@ -2,7 +2,6 @@ package flowtest
 
 import (
 	"fmt"
-	"strings"
 )
 
 // staticEntry is one entry of a routing recording as the static harness
@@ -20,26 +19,9 @@ func readStaticRecording(root, path string) ([]staticEntry, error) {
 	if err != nil {
 		return nil, err
 	}
-	var raw struct {
-		Kind    string `yaml:"kind"`
-		Entries []struct {
-			State  string `yaml:"state"`
-			Input  string `yaml:"input"`
-			Intent struct {
-				Name  string         `yaml:"name"`
-				Slots map[string]any `yaml:"slots"`
-			} `yaml:"intent"`
-		} `yaml:"entries"`
-	}
-	doc, err := decodeRecording(data, &raw, nil)
-	if err != nil {
-		line, msg := decodeErrLine(err)
-		if len(doc.Content) > 0 {
-			if at := keyAtLine(doc.Content[0], line, msg); at != "" {
-				msg = at + ": " + msg
-			}
-		}
-		return nil, fmt.Errorf("recording %q:%d: %s", path, line, strings.TrimPrefix(msg, "yaml: "))
+	raw, rerr := decodeRecording(data, nil)
+	if rerr != nil {
+		return nil, fmt.Errorf("recording %q:%d: %s", path, max(rerr.line, 1), rerr.msg)
 	}
 	if raw.Kind != "recording" {
 		return nil, fmt.Errorf("recording %q has unexpected kind %q (want \"recording\")", path, raw.Kind)

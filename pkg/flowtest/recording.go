@@ -43,22 +43,12 @@ func readRecordingIn(root, path string) ([]byte, error) {
 	return data, nil
 }
 
-// parseRecording parses a recording's bytes (path names it in errors).
+// parseRecording parses a recording's bytes (path names it in errors) by a
+// flow replay's rules.
 func parseRecording(path string, data []byte) (*Recording, error) {
-	var raw struct {
-		Kind    string `yaml:"kind"`
-		Entries []struct {
-			State  string `yaml:"state"`
-			Input  string `yaml:"input"`
-			Intent struct {
-				Name  string         `yaml:"name"`
-				Slots map[string]any `yaml:"slots"`
-			} `yaml:"intent"`
-			Clarify bool `yaml:"clarify"`
-		} `yaml:"entries"`
-	}
-	if _, err := decodeRecording(data, &raw, entryTexts); err != nil {
-		return nil, fmt.Errorf("recording %q: %s", path, strings.TrimPrefix(err.Error(), "yaml: "))
+	raw, rerr := decodeRecording(data, entryTexts)
+	if rerr != nil {
+		return nil, fmt.Errorf("recording %q: %v", path, rerr)
 	}
 	if raw.Kind != "recording" {
 		return nil, fmt.Errorf("recording %q has unexpected kind %q (want \"recording\")", path, raw.Kind)
@@ -68,17 +58,24 @@ func parseRecording(path string, data []byte) (*Recording, error) {
 	}
 	r := &Recording{Path: path}
 	for i, e := range raw.Entries {
+		var clarify bool
+		if e.Clarify.Kind != 0 {
+			if err := e.Clarify.Decode(&clarify); err != nil {
+				line, msg := decodeErrLine(err)
+				return nil, fmt.Errorf("recording %q: line %d: entries[%d].clarify: %s", path, line, i, msg)
+			}
+		}
 		switch {
 		case e.State == "":
 			return nil, fmt.Errorf("recording %q: entry %d has empty state", path, i)
 		case e.Input == "":
 			return nil, fmt.Errorf("recording %q: entry %d has empty input", path, i)
-		case e.Intent.Name == "" && !e.Clarify:
+		case e.Intent.Name == "" && !clarify:
 			return nil, fmt.Errorf("recording %q: entry %d has empty intent name (set intent.name, or clarify:true for a deterministic no-match)", path, i)
-		case e.Intent.Name != "" && e.Clarify:
+		case e.Intent.Name != "" && clarify:
 			return nil, fmt.Errorf("recording %q: entry %d sets clarify:true and intent.name=%s (a clarify entry must omit intent)", path, i, e.Intent.Name)
 		}
-		r.Entries = append(r.Entries, RecordingEntry{State: e.State, Input: e.Input, Intent: e.Intent.Name, Slots: e.Intent.Slots, Clarify: e.Clarify})
+		r.Entries = append(r.Entries, RecordingEntry{State: e.State, Input: e.Input, Intent: e.Intent.Name, Slots: e.Intent.Slots, Clarify: clarify})
 	}
 	return r, nil
 }

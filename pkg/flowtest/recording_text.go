@@ -2,29 +2,77 @@ package flowtest
 
 import (
 	"fmt"
+	"strings"
 
 	"go.yaml.in/yaml/v3"
 
 	"kitsoki/internal/yamlnode"
 )
 
-// decodeRecording decodes a recording's YAML into raw, its slot values
-// keeping their text as upstream's do (1e3, dates), after prep (if any)
-// has retagged the tree; doc is the tree read, for errors that name a key.
-func decodeRecording(data []byte, raw any, prep func(*yaml.Node)) (doc *yaml.Node, err error) {
-	doc = &yaml.Node{}
-	if err := yamlnode.Unmarshal(data, doc); err != nil {
-		return doc, err
+// rawRecording is a recording file as read, alike for a flow replay
+// (parseRecording) and the static harness (readStaticRecording); each then
+// holds the entries to its own rules.
+type rawRecording struct {
+	Kind    string `yaml:"kind"`
+	Entries []struct {
+		State  string `yaml:"state"`
+		Input  string `yaml:"input"`
+		Intent struct {
+			Name  string         `yaml:"name"`
+			Slots map[string]any `yaml:"slots"`
+		} `yaml:"intent"`
+		// Clarify stays a node: a flow replay reads it as a boolean, the
+		// static harness not at all (intents-conformance/static-recording)
+		Clarify yaml.Node `yaml:"clarify"`
+	} `yaml:"entries"`
+}
+
+// recordingError is why a recording's YAML does not decode: the line (0
+// when the error names none) and the message, naming the key refused.
+type recordingError struct {
+	line int
+	msg  string
+}
+
+func (e *recordingError) Error() string {
+	if e.line == 0 {
+		return e.msg
 	}
-	if at := yamlnode.AliasTextFileOver(doc); at != nil {
-		return doc, fmt.Errorf("line %d: %s", at.Line, yamlnode.AliasTextMsg("recording", ""))
+	return fmt.Sprintf("line %d: %s", e.line, e.msg)
+}
+
+// decodeRecording decodes a recording's YAML, its slot values keeping
+// their text as upstream's do (1e3, dates), after prep (if any) has
+// retagged the tree.
+func decodeRecording(data []byte, prep func(*yaml.Node)) (*rawRecording, *recordingError) {
+	raw, doc := &rawRecording{}, &yaml.Node{}
+	err := yamlnode.Unmarshal(data, doc)
+	if err == nil {
+		if at := yamlnode.AliasTextFileOver(doc); at != nil {
+			err = fmt.Errorf("line %d: %s", at.Line, yamlnode.AliasTextMsg("recording", ""))
+		}
 	}
-	yamlnode.TextPointlessFloats(doc)
-	textTimestamps(doc)
-	if prep != nil {
-		prep(doc)
+	if err == nil {
+		yamlnode.TextPointlessFloats(doc)
+		textTimestamps(doc)
+		if prep != nil {
+			prep(doc)
+		}
+		err = doc.Decode(raw)
 	}
-	return doc, doc.Decode(raw)
+	if err == nil {
+		return raw, nil
+	}
+	line, msg := decodeErrLine(err)
+	if !strings.Contains(err.Error(), "line ") {
+		line = 0
+	}
+	if len(doc.Content) > 0 {
+		if at := keyAtLine(doc.Content[0], line, msg); at != "" {
+			msg = at + ": " + msg
+		}
+	}
+	return nil, &recordingError{line: line, msg: strings.TrimPrefix(msg, "yaml: ")}
 }
 
 // entryTexts is a flow recording's prep: each entry's state, input,

@@ -137,18 +137,7 @@ func (l *loader) mergeDecls(st *Story, fd *fileDef, hint string) {
 	collide := func(p Pos, what, name string) {
 		l.rep.Errf(p, RuleInclude, "include: %s %q is already declared%s", what, name, hint)
 	}
-	top := make(map[string]bool, len(st.States)+len(inc.States)) // HasTop, once per file
-	for _, s := range st.States {
-		top[s.Name] = true
-	}
-	for _, s := range inc.States {
-		if top[s.Name] {
-			collide(s.Pos, "state", s.Name)
-			continue
-		}
-		top[s.Name] = true
-		st.States = append(st.States, s)
-	}
+	mergeListed(&st.States, inc.States, "state", func(s *State) (string, Pos) { return s.Name, s.Pos }, collide)
 	mergeNamed(st.PhaseTemplates, inc.PhaseTemplates, "phase_template", func(v *PhaseTemplate) Pos { return v.Pos }, collide)
 	if inc.Phases != nil {
 		if st.Phases != nil {
@@ -159,16 +148,7 @@ func (l *loader) mergeDecls(st *Story, fd *fileDef, hint string) {
 	}
 	mergeNamed(st.CheckpointIntents, inc.CheckpointIntents, "checkpoint_intent", func(v *Intent) Pos { return v.Pos }, collide)
 	mergeNamed(st.Proposals, inc.Proposals, "proposal", func(v *Proposal) Pos { return v.Pos }, collide)
-	hosts := make(map[string]bool, len(st.Hosts)+len(inc.Hosts)) // a set, as world's below
-	for _, h := range st.Hosts {
-		hosts[h] = true
-	}
-	for _, h := range inc.Hosts {
-		if !hosts[h] {
-			hosts[h] = true
-			st.Hosts = append(st.Hosts, h)
-		}
-	}
+	mergeListed(&st.Hosts, inc.Hosts, "host", func(h string) (string, Pos) { return h, Pos{} }, nil)
 	for _, n := range inc.IntentOrder {
 		if _, dup := st.Intents[n]; dup {
 			collide(inc.Intents[n].Pos, "intent", n)
@@ -177,18 +157,7 @@ func (l *loader) mergeDecls(st *Story, fd *fileDef, hint string) {
 		st.Intents[n] = inc.Intents[n]
 		st.IntentOrder = append(st.IntentOrder, n)
 	}
-	world := make(map[string]bool, len(st.World)+len(inc.World)) // a set: a list search is quadratic
-	for _, w := range st.World {
-		world[w.Name] = true
-	}
-	for _, w := range inc.World {
-		if world[w.Name] {
-			collide(w.Pos, "world variable", w.Name)
-			continue
-		}
-		world[w.Name] = true
-		st.World = append(st.World, w)
-	}
+	mergeListed(&st.World, inc.World, "world variable", func(w *WorldVar) (string, Pos) { return w.Name, w.Pos }, collide)
 	mergeNamed(st.MetaModes, inc.MetaModes, "meta_mode", func(v *MetaMode) Pos { return v.Pos }, collide)
 	mergeNamed(st.Agents, inc.Agents, "agent", func(v *Persona) Pos { return v.Pos }, collide)
 	mergeNamed(st.Providers, inc.Providers, "provider", func(v *Provider) Pos { return v.Pos }, collide)
@@ -208,6 +177,28 @@ func mergeNamed[V any](dst, src map[string]V, what string, pos func(V) Pos, coll
 			continue
 		}
 		dst[n] = v
+	}
+}
+
+// mergeListed appends src's entries to *dst in order, each name once; a
+// name *dst already has is reported through collide (nil: dropped
+// silently) and not merged. A set, as a list search is quadratic.
+func mergeListed[V any](dst *[]V, src []V, what string, key func(V) (string, Pos), collide func(Pos, string, string)) {
+	seen := make(map[string]bool, len(*dst)+len(src))
+	for _, v := range *dst {
+		n, _ := key(v)
+		seen[n] = true
+	}
+	for _, v := range src {
+		n, at := key(v)
+		if seen[n] {
+			if collide != nil {
+				collide(at, what, n)
+			}
+			continue
+		}
+		seen[n] = true
+		*dst = append(*dst, v)
 	}
 }
 

@@ -1,6 +1,13 @@
 package story
 
-import "kitsoki/internal/yamlnode"
+import (
+	"slices"
+
+	"go.yaml.in/yaml/v3"
+
+	"kitsoki/internal/yamlnode"
+	"kitsoki/pkg/diag"
+)
 
 // walkRules are the rules the YAML walk of a story file reports under.
 var walkRules = &yamlnode.Rules{Syntax: RuleYAMLSyntax, Type: RuleType, Duplicate: RuleDuplicateKey, Unknown: RuleUnknownKey, NumberText: RuleNumberText}
@@ -31,4 +38,17 @@ func newFileParser(rep *yamlnode.Reporter, file, dir string, size int) *filePars
 	w := yamlnode.NewWalker(file, size, &rep.Diags, walkRules)
 	w.Typed = true // a story decodes as upstream's typed structs
 	return &fileParser{Reporter: rep, Walker: w, dir: dir}
+}
+
+// checkShape reports v under rule unless it is null or a node of kind
+// (with one of tags, when any are given), as upstream's typed decode
+// refuses it: "<where>: expected <want>, got <what v is>". It says whether
+// v passed.
+func (p *fileParser) checkShape(v *yaml.Node, rule *diag.Rule, where, want string, kind yaml.Kind, tags ...string) bool {
+	d := yamlnode.Deref(v)
+	if d == nil || yamlnode.IsNull(d) || d.Kind == kind && (len(tags) == 0 || slices.Contains(tags, d.Tag)) {
+		return true
+	}
+	p.Errf(p.Pos(v), rule, "%s: expected %s, got %s", where, want, yamlnode.Describe(d))
+	return false
 }

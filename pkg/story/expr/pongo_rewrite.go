@@ -114,7 +114,7 @@ func rewritePongo(src string) string {
 
 // nextTag returns the offset of the next "{{" or "{%" from i and its closer.
 // It looks at each "{" once: searching for both openers from i each time
-// read a template of 40,000 prints and no "{%" to its end at every print.
+// reads a template of many prints and no "{%" to its end at every print.
 func nextTag(s string, i int) (int, string) {
 	for {
 		j := strings.IndexByte(s[i:], '{')

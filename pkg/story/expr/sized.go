@@ -21,8 +21,8 @@ import (
 // split, join, upper, lower and + on text), counting each result's bytes
 // and listElemBytes a list element (so at most a million elements, as
 // expr-lang's own budget allows a range). expr-lang bounds only ranges and its predicates:
-// without this, split(string(...), "") nested three times made 7 MB into
-// gigabytes, and + on a world value repeated copied it quadratically,
+// without this, split(string(...), "") nested three times multiplies a
+// text's size, and + on a world value repeated copies it quadratically,
 // neither interruptible by --timeout (docs/compat/hardening.md).
 const MaxEvalBytes = 64 << 20
 

@@ -1,0 +1,98 @@
+package story
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"kitsoki/internal/yamlnode"
+)
+
+func (p *fileParser) parseIntents(n *yaml.Node, where string) (map[string]*Intent, []string) {
+	out := map[string]*Intent{}
+	order := yamlnode.MappingList(p.Walker, n, where, func(name string, k, v *yaml.Node) string {
+		out[name] = p.parseIntent(name, k, v, where+"."+yamlnode.KeyText(name))
+		return name
+	})
+	return out, order
+}
+
+func (p *fileParser) parseIntent(name string, k, v *yaml.Node, where string) *Intent {
+	in := &Intent{Name: name, Pos: p.Pos(k), Slots: map[string]*Slot{}}
+	p.Fields(v, where, yamlnode.Fields{
+		{Key: "title", Str: &in.Title},
+		{Key: "description", Str: &in.Description},
+		{Key: "examples", List: &in.Examples},
+		{Key: "priority", Int: &in.Priority},
+		{Key: "hidden", Bool: &in.Hidden},
+		{Key: "slots", Read: func(_, v *yaml.Node) {
+			p.Mapping(v, where+".slots", nil, func(sn string, sk, sv *yaml.Node) {
+				in.Slots[sn] = p.parseSlot(sn, sk, sv, where+".slots."+sn)
+				in.SlotOrder = append(in.SlotOrder, sn)
+			})
+		}},
+		{Key: "synonyms", Read: func(_, v *yaml.Node) {
+			w := where + ".synonyms"
+			p.Seq(v, w, func(i int, it *yaml.Node) {
+				s := p.StrAt(it, w, i)
+				if strings.TrimSpace(s) == "" { // upstream trims before its check
+					p.Errf(p.Pos(it), RuleIntent, "intent %q: synonyms[%d] is empty", name, i)
+				}
+				in.Synonyms = append(in.Synonyms, s)
+			})
+		}},
+	})
+	return in
+}
+
+func (p *fileParser) parseSlot(name string, k, v *yaml.Node, where string) *Slot {
+	sl := &Slot{Name: name, Pos: p.Pos(k)}
+	var synNode *yaml.Node
+	p.Fields(v, where, yamlnode.Fields{
+		{Key: "type", Str: &sl.Type},
+		{Key: "required", Bool: &sl.Required},
+		{Key: "default", Raw: &sl.Default},
+		{Key: "values", Read: func(_, v *yaml.Node) {
+			if vs, ok := p.Raw(v).([]any); ok {
+				sl.Values = vs
+			}
+		}},
+		{Key: "description", Str: &sl.Description},
+		{Key: "examples", Read: func(_, v *yaml.Node) {
+			if vs, ok := p.Raw(v).([]any); ok {
+				sl.Examples = vs
+			}
+		}},
+		{Key: "format_hint", Str: &sl.FormatHint},
+		{Key: "prompt", Str: &sl.Prompt},
+		{Key: "validator", Str: &sl.Validator},
+		{Key: "format", Str: &sl.Format},
+		{Key: "synonyms", Read: func(_, v *yaml.Node) {
+			synNode = v
+			sl.Synonyms = map[string][]string{}
+			p.Mapping(v, where+".synonyms", nil, func(ek string, _, ev *yaml.Node) {
+				sl.Synonyms[ek] = p.StrList(ev, where+".synonyms."+ek)
+			})
+		}},
+	})
+	if synNode == nil || yamlnode.IsNull(synNode) {
+		return sl
+	}
+	if sl.Type != "enum" {
+		p.Errf(p.Pos(synNode), RuleIntent, "%s slot %q: synonyms: is only valid on enum slots (got type %q)", where, name, sl.Type)
+		return sl
+	}
+	p.Mapping(synNode, where+".synonyms", nil, func(ek string, kk, ev *yaml.Node) {
+		if !slices.ContainsFunc(sl.Values, func(val any) bool { return fmt.Sprint(val) == ek }) {
+			p.Errf(p.Pos(kk), RuleIntent, "%s slot %q: synonyms key %q is not in values: %v", where, name, ek, sl.Values)
+		}
+		for i, s := range sl.Synonyms[ek] {
+			if strings.TrimSpace(s) == "" { // upstream trims before its check
+				p.Errf(p.Pos(ev), RuleIntent, "%s slot %q: synonyms[%q][%d] is empty", where, name, ek, i)
+			}
+		}
+	})
+	return sl
+}
