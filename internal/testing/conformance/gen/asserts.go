@@ -19,7 +19,11 @@ import (
 // expect_events_count_atleast/atmost, expect_inbox and expect_jobs after
 // the clock on the orchestrator path, expect_world_unchanged on the
 // legacy path, expect_error with its sub-keys, expect_slots, templated
-// slots, display_input, an empty initial_world and one-turn fixtures.
+// slots, display_input, an empty initial_world and one-turn fixtures;
+// and by_call envelopes for the call ids the story's entries carry (c1,
+// c2), in the forms real stubs write: data (flat and nested), error,
+// infra_error, data beside error (a delay there, which upstream ignores,
+// flowtest warns of).
 // Here they meet guards, emit chains, jobs, timeouts and an imported
 // child, which the expect kind's small stories do not have; the values
 // are drawn, not predicted, so they pass at times and fail at others, and
@@ -115,6 +119,7 @@ func (x *assertGen) apply(app, kid, fx m) {
 	}
 	hs, _ := fx["host_handlers"].(m)
 	x.hosts = append(sortedKeys(hs), "host.none")
+	x.byCall(hs)
 	orch := !x.legacy
 	// the session's assertions
 	if x.chance(55) {
@@ -146,6 +151,36 @@ func (x *assertGen) apply(app, kid, fx m) {
 		if turn, ok := t.(m); ok {
 			x.turn(turn, orch)
 		}
+	}
+}
+
+// byCall adds by_call envelopes to the stubs of host.ok and host.bad,
+// keyed by the ids c1 and c2 entries of the story carry.
+func (x *assertGen) byCall(hs m) {
+	for _, h := range []string{"host.ok", "host.bad"} {
+		stub, ok := hs[h].(m)
+		if !ok || !x.chance(30) {
+			continue
+		}
+		bc := m{}
+		for _, id := range []string{"c1", "c2"} {
+			if !x.chance(70) {
+				continue
+			}
+			switch x.rnd.IntN(5) {
+			case 0:
+				bc[id] = m{"data": m{"v": "B" + id}}
+			case 1:
+				bc[id] = m{"data": m{"v": "D" + id, "w": m{"k": []any{1, "two"}}}}
+			case 2:
+				bc[id] = m{"error": "bc " + id}
+			case 3:
+				bc[id] = m{"infra_error": "down " + id}
+			default:
+				bc[id] = m{"data": m{"v": "E" + id}, "error": "both " + id}
+			}
+		}
+		stub["by_call"] = bc
 	}
 }
 
@@ -239,7 +274,7 @@ func (x *assertGen) turn(turn m, orch bool) {
 		if orch && slots != nil && x.chance(15) {
 			slots["v"] = x.pick("{{ world.n }}", "{{ world.s }}!", "{{ world.missing }}")
 		}
-		if x.chance(15) {
+		if x.chance(30) {
 			turn["expect_slots"] = m{"v": []any{3, "many", "{{ world.n }}", "0"}[x.rnd.IntN(4)]}
 		}
 	}

@@ -23,7 +23,7 @@ func TestAssertsStoriesRun(t *testing.T) {
 		want := []string{"expect_no_errors: true", "expect_terminal:", "expect_state: p#p.ra.", "expect_state: c.c",
 			"expect_not_state:", "expect_state_in:", "expect_view_matches:", "expect_host_calls:", "times: ",
 			"expect_no_host_calls:", "expect_events:", "kind: machine.transition", "expect_error:",
-			"expect_events_count_at", "expect_slots:"}
+			"expect_events_count_at", "expect_slots:", "by_call:", "w:\n", "infra_error: down c", "error: both c"}
 		if legacy {
 			want = append(want, "expect_world_unchanged: true")
 		} else {
