@@ -19,7 +19,8 @@ import (
 // expect_events_count_atleast/atmost, expect_inbox and expect_jobs after
 // the clock on the orchestrator path, expect_world_unchanged on the
 // legacy path, expect_error with its sub-keys, expect_slots, templated
-// slots, display_input, an empty initial_world and one-turn fixtures;
+// slots, intents with no slots: key, display_input, an empty
+// initial_world and fixtures of one to three turns;
 // and by_call envelopes for the call ids the story's entries carry (c1,
 // c2), in the forms real stubs write: data (flat and nested), error,
 // infra_error, data beside error (a delay there, which upstream ignores,
@@ -143,8 +144,9 @@ func (x *assertGen) apply(app, kid, fx m) {
 		fx["initial_world"] = m{}
 	}
 	turns := asList(fx["turns"])
-	if len(turns) > 1 && x.chance(8) {
-		turns = turns[:1]
+	if len(turns) > 1 && x.chance(12) {
+		// most real fixtures are one to three turns long
+		turns = turns[:1+x.rnd.IntN(min(3, len(turns)))]
 		fx["turns"] = turns
 	}
 	for _, t := range turns {
@@ -277,6 +279,9 @@ func (x *assertGen) turn(turn m, orch bool) {
 		if x.chance(30) {
 			turn["expect_slots"] = m{"v": []any{3, "many", "{{ world.n }}", "0"}[x.rnd.IntN(4)]}
 		}
+	}
+	if slots, ok := in["slots"].(m); ok && len(slots) == 0 && x.chance(30) {
+		delete(in, "slots") // an intent with no slots: key, as 23 real turns write
 	}
 	if orch && in != nil && x.chance(3) {
 		turn["display_input"] = "typed " + x.pick("go", "")
