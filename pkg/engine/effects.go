@@ -66,6 +66,7 @@ func (r *runner) runEffects(ctx context.Context, effs []*Effect, st *step) error
 		if e.Kind != kindInvoke {
 			r.reach(ReachEffect, e.Pos)
 		}
+		cached := false
 		switch e.Kind {
 		case kindSet:
 			err = r.applySet(e, env)
@@ -74,12 +75,15 @@ func (r *runner) runEffects(ctx context.Context, effs []*Effect, st *step) error
 		case kindSay:
 			err = r.applySay(e, env)
 		case kindInvoke:
-			err = r.queueInvoke(e, st)
+			cached, err = r.queueInvoke(e, st)
 		}
 		if err != nil {
 			return err
 		}
-		if e.Emit != nil {
+		if e.Emit != nil && !cached {
+			// a call once: skips takes its entry's hop with it; a
+			// resting state's on_enter decides it again after the binds
+			// (postBind) (conformance once-cached-emit)
 			// the entry's hop renders against the world its own kind
 			// left (conformance emit-entry-after-kind)
 			if err := r.walkEmit(e, st); err != nil {
@@ -104,11 +108,12 @@ func (r *runner) applySay(e *Effect, env map[string]any) error {
 	return nil
 }
 
-// queueInvoke queues an invoke on st, once: allowing, and writes harness.called.
-func (r *runner) queueInvoke(e *Effect, st *step) error {
+// queueInvoke queues an invoke on st, once: allowing, and writes
+// harness.called; cached: once: skipped it.
+func (r *runner) queueInvoke(e *Effect, st *step) (cached bool, err error) {
 	queue, err := r.onceAllows(e)
 	if err != nil || !queue {
-		return err
+		return !queue, err
 	}
 	r.reach(ReachEffect, e.Pos)
 	st.binds = st.binds || len(e.Bind) > 0
@@ -125,9 +130,9 @@ func (r *runner) queueInvoke(e *Effect, st *step) error {
 		// upstream's machine renders with: as it walks the effect and
 		// fails the turn; on the orchestrator path the dispatch fails it
 		// (conformance legacy-with-eval-error)
-		return fmt.Errorf("%s: invoke %s: with: %w", e.Pos, e.Invoke, err)
+		return false, fmt.Errorf("%s: invoke %s: with: %w", e.Pos, e.Invoke, err)
 	}
-	return r.emit(KindHarnessCalled, map[string]any{"args": args, "background": e.Background, "namespace": e.Invoke})
+	return false, r.emit(KindHarnessCalled, map[string]any{"args": args, "background": e.Background, "namespace": e.Invoke})
 }
 
 // applySet renders every value against the same pre-block world, then

@@ -88,6 +88,12 @@
 // say or call, two kinds of which only the first runs, emit: beside
 // emit_intent, on_complete targets beside inline effects:; as -jobs does,
 // no target it draws names a state entering which submits a job.
+// -asserts (flow and legacy kinds) adds the fixture assertions real
+// fixtures write and the flow kind's did not (asserts.go): session
+// expect_no_errors, expect_terminal, event counts and forbidden calls;
+// turn expect_state in every path form, view, host-call, event, inbox,
+// jobs, error and slot checks, templated slots, display_input, with
+// drawn values that pass at times and fail at others.
 // -blocks (flow, legacy, tmpl, view and host kinds) rewrites the story's
 // strings as the YAML block scalars real stories write (blocks.go): views,
 // view elements, say:, host stdout, guards split over lines, targets and
@@ -190,12 +196,13 @@ func main() {
 
 func run(args []string) error {
 	if len(args) == 0 {
-		return fmt.Errorf("usage: gen write [-n N] [-seed S] [-known] [-emits] [-trail] [-extras] [-more] [-gates] [-override] [-deep] [-jobs] [-redirects] [-wide] [-blocks] [-shapes] [-cassettes] [-real] [-from DIR] [-kind flow|legacy|tmpl|agent|view|starlark|host|intent|expect|import|phase|intentfix|lint|mutate|storymut] DIR | gen diff DIR")
+		return fmt.Errorf("usage: gen write [-n N] [-seed S] [-known] [-emits] [-trail] [-extras] [-more] [-gates] [-override] [-deep] [-jobs] [-redirects] [-wide] [-blocks] [-shapes] [-asserts] [-cassettes] [-real] [-from DIR] [-kind flow|legacy|tmpl|agent|view|starlark|host|intent|expect|import|phase|intentfix|lint|mutate|storymut] DIR | gen diff DIR")
 	}
 	switch args[0] {
 	case "write":
 		n, seed, dir, known, emits, trail, extras, real, kind, from := 300, uint64(1), "", false, false, false, false, false, "flow", ""
 		more, gates, override, deep, jobs, redirects, wide, blocks, cassettes, shapes := false, false, false, false, false, false, false, false, false, false
+		asserts := false
 		rest := args[1:]
 		for len(rest) > 0 {
 			switch {
@@ -245,6 +252,8 @@ func run(args []string) error {
 				cassettes, rest = true, rest[1:]
 			case rest[0] == "-shapes":
 				shapes, rest = true, rest[1:]
+			case rest[0] == "-asserts":
+				asserts, rest = true, rest[1:]
 			default:
 				dir, rest = rest[0], rest[1:]
 			}
@@ -254,9 +263,9 @@ func run(args []string) error {
 		}
 		switch kind {
 		case "flow":
-			return write(dir, n, seed, genOpts{known: known, emits: emits, trail: trail, extras: extras, more: more, gates: gates, override: override, deep: deep, jobs: jobs, redirects: redirects, wide: wide, blocks: blocks, shapes: shapes})
+			return write(dir, n, seed, genOpts{known: known, emits: emits, trail: trail, extras: extras, more: more, gates: gates, override: override, deep: deep, jobs: jobs, redirects: redirects, wide: wide, blocks: blocks, shapes: shapes, asserts: asserts})
 		case "legacy":
-			return write(dir, n, seed, genOpts{known: known, emits: emits, trail: trail, extras: extras, more: more, gates: gates, override: override, deep: deep, jobs: jobs, redirects: redirects, wide: wide, blocks: blocks, shapes: shapes, legacy: true})
+			return write(dir, n, seed, genOpts{known: known, emits: emits, trail: trail, extras: extras, more: more, gates: gates, override: override, deep: deep, jobs: jobs, redirects: redirects, wide: wide, blocks: blocks, shapes: shapes, asserts: asserts, legacy: true})
 		case "tmpl":
 			return writeTmpl(dir, n, seed, blocks)
 		case "agent":
@@ -307,7 +316,7 @@ func run(args []string) error {
 // genOpts are write's choices beyond the seed: -known, -kind legacy,
 // -emits, -trail, -extras, -more.
 type genOpts struct {
-	known, legacy, emits, trail, extras, more, gates, override, deep, jobs, redirects, wide, blocks, shapes bool
+	known, legacy, emits, trail, extras, more, gates, override, deep, jobs, redirects, wide, blocks, shapes, asserts bool
 }
 
 func write(dir string, n int, seed uint64, o genOpts) error {
@@ -343,6 +352,9 @@ func write(dir string, n int, seed uint64, o genOpts) error {
 		}
 		if o.shapes {
 			newShapeGen(seed+uint64(i), g.leaves).apply(app, kid)
+		}
+		if o.asserts {
+			newAssertGen(seed+uint64(i), o.legacy).apply(app, kid, fx)
 		}
 		if o.blocks {
 			bg := newBlockGen(seed + uint64(i))
