@@ -35,7 +35,9 @@ import (
 //     timeout falls due in the advance a job ends in;
 //   - no target drawn (on_complete, timeout) names a state whose on_enter
 //     submits a job, and no job arm handles an intent an emit sends: a
-//     job submitted inside a clock drain aborts the run upstream;
+//     job submitted inside a clock drain aborts the run upstream; the
+//     other draws' timeouts, on_complete targets and chain on_errors are
+//     re-aimed likewise (jobs_settle.go);
 //   - fixture turns whose clock always covers every delay (upstream aborts
 //     a partial advance, flow-format §5.2): most intent turns carry an
 //     advance_clock, and shorter advances drawn elsewhere are lengthened.
@@ -115,6 +117,7 @@ func (x *jobGen) apply(app, kid, fixture m) {
 		}
 	}
 	x.settle()
+	x.settleStory(app, kid)
 	x.ways(app)
 	if !x.legacy {
 		x.fixture(fixture)

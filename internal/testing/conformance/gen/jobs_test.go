@@ -64,3 +64,46 @@ func TestJobsStoriesRun(t *testing.T) {
 }
 
 func filepathNum(i int) string { return fmt.Sprintf("%03d", i) }
+
+// -jobs re-aims every draw's timeout, on_complete target and chain
+// on_error that names a state entering which submits a job (a relative,
+// templated or "." one too), in the child as well: upstream aborts a run
+// whose job is submitted inside a clock drain.
+func TestJobsSettleAimsAtNoJobState(t *testing.T) {
+	t.Parallel()
+	job := func() []any { return []any{m{"invoke": "host.job", "background": true}} }
+	chain := func(targets ...string) []any {
+		var c []any
+		for _, tg := range targets {
+			c = append(c, m{"target": tg}, m{"invoke": "host.bad", "on_error": tg})
+		}
+		return []any{m{"invoke": "host.job", "background": true, "on_complete": c}}
+	}
+	app := m{"states": m{
+		"s0": m{"on_enter": job(), "timeout": m{"after": "1h", "target": "."}},
+		"s1": m{"timeout": m{"after": "1h", "target": "s0"}, "on": m{"go": []any{m{"effects": chain("c.c2", "{{ world.n > 2 ? 's0' : 's2' }}", "kid")}}}},
+		"s2": m{"on": m{"go": []any{m{"effects": chain("s2", "s1")}}}},
+		"c": m{"on_enter": job(), "states": m{
+			"c1": m{"timeout": m{"after": "2m", "target": "../c2"}},
+			"c2": m{"on_exit": chain("..", "../../s0", "c/c1")},
+		}},
+	}}
+	kid := m{"states": m{"k1": m{"on_enter": job()}, "k2": m{"on": m{"poke": []any{m{"effects": chain("k1", "k2", "@exit:done")}}}}}}
+	x := newJobGen(1, false)
+	x.settleStory(app, kid)
+	aimed := map[string]int{}
+	collectAims(app, aimed)
+	for _, bad := range []string{".", "s0", "c.c2", "{{ world.n > 2 ? 's0' : 's2' }}", "kid", "../c2", "..", "../../s0", "c/c1"} {
+		if aimed[bad] > 0 {
+			t.Errorf("%d targets name %s, whose entry submits a job", aimed[bad], bad)
+		}
+	}
+	if aimed["s1"] != 17 || aimed["s2"] != 2 {
+		t.Errorf("want the others moved to s1 (17) and s2's own kept: %v", aimed)
+	}
+	kaimed := map[string]int{}
+	collectAims(kid, kaimed)
+	if kaimed["k1"] != 0 || kaimed["k2"] != 4 || kaimed["@exit:done"] != 2 {
+		t.Errorf("child: want k1 moved to k2, @exit kept: %v", kaimed)
+	}
+}

@@ -69,8 +69,11 @@
 // one failing; on_complete chains with nested jobs, emits, sync calls and
 // guarded, templated, relative and region-leaf targets; timeouts on job
 // states shorter and longer than the delays; clock turns that always cover
-// every delay (a partial advance aborts upstream). Several jobs ending in
-// one advance land in a random order upstream: a known race.
+// every delay (a partial advance aborts upstream); every draw's timeout,
+// on_complete target and chain on_error naming a state entering which
+// submits a job re-aimed (a job submitted in a clock drain aborts upstream).
+// Several jobs ending in one advance land in a random order upstream: a
+// known race.
 // -redirects (flow and legacy kinds) aims failing calls' on_error at the
 // places a redirect is measured from (redirects.go): the declaring state,
 // its parent, a background job's origin, ".", "..", the parallel root, a

@@ -70,24 +70,66 @@ func (x *shapeGen) apply(app, kid m) {
 }
 
 // submitsOnEntry reports whether entering path from outside runs an
-// on_enter that submits a background job: the state's own or an
-// ancestor's, or, for "kid", any of the child's.
+// on_enter that submits a background job: the state's own, an
+// ancestor's, a state its initial: chain descends into, another region's
+// of a parallel ancestor (entered with it), or, for "kid", any of the
+// child's.
 func submitsOnEntry(app, kid m, path string) bool {
 	if path == "kid" {
 		return kid != nil && strings.Contains(mustYAML(kid["states"]), "background: true")
 	}
 	states, _ := app["states"].(m)
-	for _, k := range strings.Split(path, ".") {
+	segs := strings.Split(path, ".")
+	for i, k := range segs {
 		st, _ := states[k].(m)
 		if st == nil {
 			return false
 		}
-		for _, e := range asList(st["on_enter"]) {
-			if em, ok := e.(m); ok && em["background"] == true {
-				return true
-			}
+		if submitsHere(st) {
+			return true
 		}
 		states, _ = st["states"].(m)
+		if i == len(segs)-1 {
+			return submitsBelow(st)
+		}
+		if st["type"] == "parallel" {
+			for _, r := range sortedKeys(states) {
+				if rs, ok := states[r].(m); ok && r != segs[i+1] && (submitsHere(rs) || submitsBelow(rs)) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// submitsHere reports whether st's own on_enter submits a job.
+func submitsHere(st m) bool {
+	for _, e := range asList(st["on_enter"]) {
+		if em, ok := e.(m); ok && em["background"] == true {
+			return true
+		}
+	}
+	return false
+}
+
+// submitsBelow reports whether entering st runs a submitting on_enter
+// below it: its initial: child's (descending), or every region's of a
+// parallel st.
+func submitsBelow(st m) bool {
+	ch, _ := st["states"].(m)
+	if ch == nil {
+		return false
+	}
+	names := sortedKeys(ch)
+	if st["type"] != "parallel" {
+		in, _ := st["initial"].(string)
+		names = []string{in}
+	}
+	for _, k := range names {
+		if c, ok := ch[k].(m); ok && (submitsHere(c) || submitsBelow(c)) {
+			return true
+		}
 	}
 	return false
 }

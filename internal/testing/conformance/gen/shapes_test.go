@@ -79,3 +79,31 @@ func collectAims(v any, aimed map[string]int) {
 		}
 	}
 }
+
+// Entering a state enters its initial: chain and, under a parallel
+// ancestor, every other region's: a job on any of their on_enters is
+// submitted by the entry.
+func TestSubmitsOnEntryFollowsInitialAndRegions(t *testing.T) {
+	t.Parallel()
+	job := []any{m{"invoke": "host.job", "background": true}}
+	app := m{"states": m{
+		"c": m{"initial": "c1", "states": m{"c1": m{"initial": "d1", "states": m{"d1": m{"on_enter": job}, "d2": m{}}}, "c2": m{}}},
+		"p": m{"type": "parallel", "states": m{
+			"ra": m{"initial": "a1", "states": m{"a1": m{}, "a2": m{}}},
+			"rb": m{"initial": "b2", "states": m{"b1": m{}, "b2": m{"on_enter": job}}},
+		}},
+		"q": m{"type": "parallel", "states": m{
+			"ra": m{"initial": "a1", "states": m{"a1": m{}}},
+			"rb": m{"initial": "b1", "states": m{"b1": m{}, "b2": m{"on_enter": job}}},
+		}},
+	}}
+	for path, want := range map[string]bool{
+		"c": true, "c.c1": true, "c.c1.d1": true, "c.c1.d2": false, "c.c2": false,
+		"p": true, "p.ra.a1": true, "p.ra": true, "p.rb.b1": false, "p.rb.b2": true,
+		"q": false, "q.ra.a1": false, "q.rb.b2": true,
+	} {
+		if got := submitsOnEntry(app, nil, path); got != want {
+			t.Errorf("submitsOnEntry(%s) = %v, want %v", path, got, want)
+		}
+	}
+}
