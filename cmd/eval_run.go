@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -157,7 +159,11 @@ func parseShard(s string) (i, n int, err error) {
 	if s == "" {
 		return 0, 0, nil
 	}
-	if _, err := fmt.Sscanf(s, "%d/%d", &i, &n); err != nil || n < 1 || i < 1 || i > n {
+	// the whole value, not a prefix of it (Sscanf took "2/4x" as 2/4)
+	is, ns, ok := strings.Cut(s, "/")
+	i, ierr := strconv.Atoi(is)
+	n, nerr := strconv.Atoi(ns)
+	if !ok || ierr != nil || nerr != nil || n < 1 || i < 1 || i > n {
 		return 0, 0, usagef("--shard %q: expected i/n with 1 <= i <= n, e.g. --shard 2/4", s)
 	}
 	return i, n, nil

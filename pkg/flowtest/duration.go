@@ -2,6 +2,7 @@ package flowtest
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -9,7 +10,11 @@ import (
 
 // parseDuration reads a fixture duration: a Go duration ("500ms", "9m")
 // or "<float>d" days ("11d", "1.5d"); "" is 0. Mixing d with other units
-// is an error, as upstream (flow-format.md §5.2).
+// is an error, as upstream (flow-format.md §5.2). A NaN day count
+// ("NaNd") is 0: upstream accepts it and converts NaN to a duration, which
+// Go leaves to the CPU (the most negative duration on amd64, 0 on arm64);
+// both mean no advance and no delay there, so 0 is the same on every CPU
+// (flow-nan-duration warns).
 func parseDuration(s string) (time.Duration, error) {
 	s = strings.TrimSpace(s)
 	if s == "" {
@@ -19,6 +24,9 @@ func parseDuration(s string) (time.Duration, error) {
 		f, err := strconv.ParseFloat(num, 64)
 		if err != nil {
 			return 0, fmt.Errorf("invalid duration %q: a day count is a number followed by d, e.g. 11d or 1.5d", s)
+		}
+		if math.IsNaN(f) {
+			return 0, nil
 		}
 		if f < 0 || f > 100000 {
 			return 0, fmt.Errorf("invalid duration %q: out of range", s)
@@ -47,4 +55,12 @@ func delayErrorText(s string, err error) string {
 		return fmt.Sprintf("app.ParseDuration: %q: %v", s, perr)
 	}
 	return err.Error()
+}
+
+// nanDays reports whether s is a day count strconv reads as NaN ("NaNd"),
+// which parseDuration takes as 0.
+func nanDays(s string) bool {
+	num, ok := strings.CutSuffix(strings.TrimSpace(s), "d")
+	f, err := strconv.ParseFloat(num, 64)
+	return ok && err == nil && math.IsNaN(f)
 }

@@ -431,7 +431,16 @@ func (p *parser) duration(v *yaml.Node, where string) (string, bool) {
 		p.errf(v, ruleValue, "%s: %v", where, err)
 		return s, false
 	}
+	p.warnNaNDays(v, where, s)
 	return s, true
+}
+
+// warnNaNDays warns at a duration of NaN days, which parseDuration reads
+// as 0.
+func (p *parser) warnNaNDays(v *yaml.Node, where, s string) {
+	if nanDays(s) {
+		p.warnf(v, ruleNaNDuration, "%s: %q is not a number of days; the existing engine takes it as the most negative duration on amd64 and 0 on arm64 (no advance, no delay on both), kitsoki as 0 on every CPU; write 0s or remove it", where, s)
+	}
 }
 
 // decodeDoc decodes one fixture document with yamlfast, else with

@@ -374,6 +374,7 @@ func (p *parser) stubFields(s *Stub, w string) yamlnode.Fields {
 				p.warnf(v, ruleValue, "%s.delay: %v; every call of this stub fails with an infra error", w, err)
 				s.DelayErr = fmt.Sprintf("stub %s: parse delay: %s", s.Name, delayErrorText(text, err))
 			}
+			p.warnNaNDays(v, w+".delay", text)
 			s.Delay = d
 		}},
 		{Key: "request_clarification", Read: into(&s.RequestClarification, p.str, w)},

@@ -191,9 +191,29 @@ func TestParseDuration(t *testing.T) {
 			t.Errorf("%q: %v %v", s, d, err)
 		}
 	}
-	for _, s := range []string{"banana", "1d2h", "-1d", "d"} {
+	for _, s := range []string{"banana", "1d2h", "-1d", "d", "Infd", "-Infd"} {
 		if _, err := parseDuration(s); err == nil {
 			t.Errorf("%q parsed", s)
+		}
+	}
+}
+
+// A NaN day count parses, as upstream, and is 0 whatever the CPU makes of
+// converting NaN (the most negative duration on amd64); it is warned at,
+// an advance_clock and a stub delay alike.
+func TestParseDurationNaNDays(t *testing.T) {
+	for _, s := range []string{"NaNd", "nand", " NaNd "} {
+		if d, err := parseDuration(s); err != nil || d != 0 {
+			t.Errorf("%q = %v %v, want 0", s, d, err)
+		}
+	}
+	_, ds := parseOne(t, "test_kind: flow\nhost_handlers:\n  host.run: { data: {}, delay: NaNd }\nturns:\n  - advance_clock: NaNd\n")
+	if !hasDiag(ds, diag.Warning, 3, 0, "delay: \"NaNd\" is not a number of days") || !hasDiag(ds, diag.Warning, 5, 0, "advance_clock: \"NaNd\" is not a number of days") {
+		t.Fatalf("want a flow-nan-duration warning at the delay and the advance: %v", ds)
+	}
+	for _, d := range ds {
+		if d.Severity == diag.Error {
+			t.Errorf("NaNd refused: %v", d)
 		}
 	}
 }

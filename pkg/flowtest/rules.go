@@ -16,6 +16,8 @@ var (
 		Summary: "a fixture key the existing engine reads nowhere (kept for compatibility, no effect)", Example: "by_call: {x: {delay: 1s}}"}
 	ruleValue = &diag.Rule{ID: "flow-value", Severity: diag.Error, LintOnly: true,
 		Summary: "a fixture value that cannot be used (a bad duration, an unknown mode)", Example: "advance_clock: soon"}
+	ruleNaNDuration = &diag.Rule{ID: "flow-nan-duration", Severity: diag.Warning, LintOnly: true,
+		Summary: "an advance_clock or stub delay of NaNd (a day count that reads as NaN): the existing engine accepts it and converts NaN to a duration as the CPU does (the most negative duration on amd64, 0 on arm64: no advance, no delay on both); kitsoki reads it as 0 on every CPU", Example: "advance_clock: NaNd"}
 	ruleUnknownIntent = &diag.Rule{ID: "flow-unknown-intent", Severity: diag.Warning, LintOnly: true,
 		Summary: "a turn fires an intent no state declares or handles", Example: "- intent: {name: lauch}"}
 	ruleUnknownState = &diag.Rule{ID: "flow-unknown-state", Severity: diag.Warning, LintOnly: true,
@@ -54,7 +56,7 @@ var (
 
 // rules lists every fixture rule in documentation order.
 var rules = []*diag.Rule{
-	ruleSyntax, ruleShape, ruleUnknownKey, ruleIgnoredKey, ruleValue, ruleUnknownIntent,
+	ruleSyntax, ruleShape, ruleUnknownKey, ruleIgnoredKey, ruleValue, ruleNaNDuration, ruleUnknownIntent,
 	ruleUnknownState, ruleUnusedStub, ruleNotChecked, ruleMissingFile, ruleOutsideRoot, ruleBadRegex,
 	ruleErrorCode, ruleWorldType, ruleRejected, ruleWrongState, ruleSlotType, ruleNotTerminal,
 	ruleGuardError, ruleWorldNever, ruleWorldKnown, ruleIntentsRefused,
