@@ -15,13 +15,14 @@ import (
 // the on_enter of the states it enters, each entry's when: judged on the
 // world as the chain has left it; the emits they decide, dispatched
 // depth-first, a hop entering only a state other than the one it fires
-// at; then the queued calls, answered by the fixture's stubs and bound;
-// then the post-bind pass, which decides the resting state's own
-// on_enter emits again on the bound world with empty slots, fires them
-// and dispatches their calls, round after round. That is how a room that
-// calls out, binds, then routes on the answer (conflict-resolve's
-// conflict: once: calls, then guarded emits) leaves the story in one
-// turn, and a later turn's intent is refused there.
+// at; then the queued calls, answered by the fixture's stubs or host
+// cassette (lint_cassette.go) and bound; then the post-bind pass, which
+// decides the resting state's own on_enter emits again on the bound
+// world with empty slots, fires them and dispatches their calls, round
+// after round. That is how a room that calls out, binds, then routes on
+// the answer (conflict-resolve's conflict: once: calls, then guarded
+// emits) leaves the story in one turn, and a later turn's intent is
+// refused there.
 //
 // Anything not certain gives the walk up, and the turn is judged as
 // before: a guard on an uncertain value or slot, a call no stub
@@ -91,11 +92,11 @@ func (l *fixtureLint) settled(t *Turn, r rest, arc string) (rest, bool) {
 	}
 	l.stepped = true
 	if t.ExpectState != nil && *t.ExpectState != end && l.ix.hasState(*t.ExpectState) {
-		l.warn(t.valueAt("expect_state"), ruleWrongState, "turns[%d].expect_state: %q, but the turn's intent %q, fired at %q (where %s), ends at %q%s: every step on the way is certain (the arms taken, the when: of each effect and emit judged on the world the chain leaves, the calls answered by this fixture's stubs and bound, the post-bind pass over the resting state's on_enter emits): the assertion fails on both engines; expect_state: %s, or fix the turns before it",
-			t.Index, *t.ExpectState, t.Intent.Name, r.at.Path, r.from, end, w.note(), end)
+		l.warn(t.valueAt("expect_state"), ruleWrongState, "turns[%d].expect_state: %q, but the turn's intent %q, fired at %q (where %s), ends at %q%s: every step on the way is certain (the arms taken, the when: of each effect and emit judged on the world the chain leaves, the calls answered by this fixture's %s and bound, the post-bind pass over the resting state's on_enter emits): the assertion fails on both engines; expect_state: %s, or fix the turns before it",
+			t.Index, *t.ExpectState, t.Intent.Name, r.at.Path, r.from, end, w.note(), l.answerer(), end)
 		return rest{}, true
 	}
-	from := fmt.Sprintf("turns[%d] %q, fired at %q (where %s), ends there%s, every step on the way certain (its calls answered by this fixture's stubs, the post-bind pass followed)", t.Index, t.Intent.Name, r.at.Path, r.from, w.note())
+	from := fmt.Sprintf("turns[%d] %q, fired at %q (where %s), ends there%s, every step on the way certain (its calls answered by this fixture's %s, the post-bind pass followed)", t.Index, t.Intent.Name, r.at.Path, r.from, w.note(), l.answerer())
 	if w.cur == nil {
 		return rest{exit: w.exit, from: from}, true
 	}

@@ -45,10 +45,10 @@ func TestLintSettleGivesUp(t *testing.T) {
 		t.Fatal(err)
 	}
 	for name, fx := range map[string]string{
-		"a delayed answer": "host_handlers:\n  host.run: {delay: 1s, data: {stdout_json: {v: bad}}}\n",
-		"a cassette":       "host_cassette: c.yaml\n",
-		"an advance_clock": "host_handlers:\n  host.run: {data: {stdout_json: {v: bad}}}\n",
-		"a staged fixture": "mode: staged\nhost_handlers:\n  host.run: {data: {stdout_json: {v: bad}}}\n",
+		"a delayed answer":   "host_handlers:\n  host.run: {delay: 1s, data: {stdout_json: {v: bad}}}\n",
+		"an unread cassette": "host_cassette: c.yaml\n", // not beside the fixture
+		"an advance_clock":   "host_handlers:\n  host.run: {data: {stdout_json: {v: bad}}}\n",
+		"a staged fixture":   "mode: staged\nhost_handlers:\n  host.run: {data: {stdout_json: {v: bad}}}\n",
 	} {
 		t.Run(name, func(t *testing.T) {
 			turn := "  - intent: {name: begin}\n    expect_state: __exit__done\n"
