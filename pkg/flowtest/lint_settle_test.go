@@ -61,3 +61,18 @@ func TestLintSettleGivesUp(t *testing.T) {
 		})
 	}
 }
+
+// TestLintSettleRedirects: a failing call's on_error to another state is
+// followed there (conformance lint-settle-redirect): the target's
+// on_enter and its emits, a nested redirect, no post-bind pass.
+func TestLintSettleRedirects(t *testing.T) {
+	lintGolden(t, "../engine/testdata/conformance/lint-settle-redirect", map[string]string{
+		"a_wrong_state.yaml":       `ends at "failed" (a failing call's on_error redirects it`,
+		"b_rejected.yaml":          `intent "next" is not taken at "failed"`,
+		"c_ok.yaml":                "",
+		"d_emit_on_enter.yaml":     `ends at "settled"`,
+		"e_nested.yaml":            `ends at "failed"`,
+		"f_nested_ok.yaml":         "",
+		"g_postbind_redirect.yaml": `ends at "failed"`,
+	}, ruleRejected, ruleWrongState)
+}
