@@ -86,28 +86,29 @@ func (hc *HostCassette) route(h string) (handler, op string, ok bool) {
 	return host.Route(h, func(n string) bool { return hc.handlers[n] })
 }
 
+// routed is the handler name the episodes use for a call to h, and the
+// call's args with the op a prefix handler drops.
+func (hc *HostCassette) routed(h string, args map[string]any) (string, map[string]any) {
+	handler, op, _ := hc.route(h)
+	if op != "" {
+		args = maps.Clone(args)
+		if args == nil {
+			args = map[string]any{}
+		}
+		args["op"] = op
+	}
+	return handler, args
+}
+
 // match plays the first eligible episode for a call to handler
 // (schema_name compares with args.schema's base name).
 func (hc *HostCassette) match(handler, statePath string, args map[string]any) (*agent.Episode, int, error) {
 	var perr error
 	ep, idx := hc.c.Pick(func(k string, want any) bool {
-		var got any
-		switch k {
-		case "handler":
-			got = handler
-		case "phase":
-			phase, err := hc.c.Phase(statePath)
-			if err != nil {
-				perr = err
-				return false
-			}
-			got = phase
-		case "schema_name":
-			if s, ok := args["schema"].(string); ok {
-				got = filepath.Base(s)
-			}
-		default:
-			got = args[k]
+		got, err := hc.callKey(k, handler, statePath, args)
+		if err != nil {
+			perr = err
+			return false
 		}
 		return agent.ValuesEqual(got, want)
 	})
@@ -127,19 +128,28 @@ func (hc *HostCassette) match(handler, statePath string, args map[string]any) (*
 	return nil, 0, fmt.Errorf("cassette miss: no episode matched handler=%q args=%v; available episodes: [%s]", handler, args, strings.Join(ids, " "))
 }
 
+// callKey is what an episode's match: key k compares with on a call to
+// handler.
+func (hc *HostCassette) callKey(k, handler, statePath string, args map[string]any) (any, error) {
+	switch k {
+	case "handler":
+		return handler, nil
+	case "phase":
+		return hc.c.Phase(statePath)
+	case "schema_name":
+		if s, ok := args["schema"].(string); ok {
+			return filepath.Base(s), nil
+		}
+		return nil, nil
+	}
+	return args[k], nil
+}
+
 // Replay answers one call from the cassette (engine.HostReplay). A delay
 // is slept on a real clock only; on a virtual one nothing advances it.
 func (hc *HostCassette) Replay(ctx context.Context, c engine.ReplayCall) (engine.Replayed, error) {
 	var out engine.Replayed
-	handler, op, _ := hc.route(c.Handler)
-	args := c.Args
-	if op != "" {
-		args = maps.Clone(args)
-		if args == nil {
-			args = map[string]any{}
-		}
-		args["op"] = op
-	}
+	handler, args := hc.routed(c.Handler, c.Args)
 	ep, idx, err := hc.match(handler, c.State, args)
 	if err != nil {
 		return out, err
@@ -158,9 +168,16 @@ func (hc *HostCassette) Replay(ctx context.Context, c engine.ReplayCall) (engine
 		out.CallID = agentcall.CassetteID(appID, ep.ID, idx)
 		out.Events = agentEvents(ep, out.CallID, idx, strings.TrimPrefix(c.Handler, "host.agent."))
 	}
+	err = answered(ep, &out)
+	return out, err
+}
+
+// answered sets out's data and domain error from the episode's response,
+// or returns its infra error.
+func answered(ep *agent.Episode, out *engine.Replayed) error {
 	if ep.Response.InfraError != "" {
 		// the recorded text as it is, as upstream's replay returns it
-		return out, errors.New(ep.Response.InfraError)
+		return errors.New(ep.Response.InfraError)
 	}
 	// a domain error keeps the episode's data, which still binds
 	out.Error = ep.Response.Error
@@ -170,7 +187,7 @@ func (hc *HostCassette) Replay(ctx context.Context, c engine.ReplayCall) (engine
 	if out.Data == nil && out.Error == "" {
 		out.Data = map[string]any{}
 	}
-	return out, nil
+	return nil
 }
 
 // agentEvents are the agent.call.* events an agent: block records for the

@@ -85,6 +85,7 @@ type fixtureLint struct {
 	// moves the machine when it lands (lint_jobs_out.go); stepped: the
 	// turn being judged led where step certainly says
 	jobsOut, stepped bool
+	cassette         fixtureCassette // the fixture's host_cassette, read once (lint_cassette.go)
 }
 
 // add reports a finding at p (in the fixture's file unless p names one).

@@ -16,10 +16,10 @@ import (
 // order, and each binds its answer's paths in sorted key order; a path
 // the answer lacks leaves the key as it was. On the legacy path no call
 // runs; on the orchestrator path a handler no stub serves, or a stub's
-// infra_error, binds nothing; a domain error's data still binds.
-// Anything else (a cassette, host_bindings, a delay, a templated id or
-// op a stub keys on, a template bind) leaves the keys the call may write
-// uncertain, as before.
+// infra_error, binds nothing; a domain error's data still binds. A
+// host_cassette answers as lint_cassette.go says. Anything else
+// (host_bindings, a delay, a templated id or op a stub keys on, a
+// template bind) leaves the keys the call may write uncertain, as before.
 
 // stubAnswer is what the fixture's stubs certainly answer call e: known is
 // false when that is not certain; binds is false when the call binds
@@ -50,12 +50,15 @@ func (l *fixtureLint) answerOf(e *story.Effect) stubAnswer {
 	if !fx.Orchestrated() {
 		return stubAnswer{known: true} // the legacy path runs no call (flow-format §4.5)
 	}
-	if fx.HostCassette != "" || fx.StarlarkHTTPCassette != "" || fx.StarlarkInspectCassette != "" || len(fx.HostBindings) > 0 {
+	if fx.StarlarkHTTPCassette != "" || fx.StarlarkInspectCassette != "" || len(fx.HostBindings) > 0 {
 		return stubAnswer{}
 	}
 	name, ok := l.ix.handler(e.Invoke)
 	if !ok || name == "host.jobs.answer_clarification" {
 		return stubAnswer{}
+	}
+	if fx.HostCassette != "" {
+		return l.cassetteAnswer(e, name)
 	}
 	s, op := stubFor(fx.HostHandlers, name)
 	if s == nil {

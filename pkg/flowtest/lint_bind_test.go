@@ -4,10 +4,13 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"kitsoki/pkg/diag"
+	storylint "kitsoki/pkg/lint"
+	"kitsoki/pkg/story"
 )
 
 // bindGolden is the probe story of the known world's binds, with what
@@ -65,9 +68,10 @@ func lintGolden(t *testing.T, dir string, want map[string]string, rules ...*diag
 	if err := json.Unmarshal(b, &up); err != nil {
 		t.Fatal(err)
 	}
-	app, err := os.ReadFile(filepath.Join(dir, "app.yaml"))
-	if err != nil {
-		t.Fatal(err)
+	// linted where it lies, so the files a fixture names (its cassette) are there
+	st, ds := storylint.Load(filepath.Join(dir, "app.yaml"), story.Options{})
+	if st == nil || diag.HasErrors(ds) {
+		t.Fatal(ds)
 	}
 	if len(up.Results) != len(want) {
 		t.Fatalf("upstream ran %d fixtures, the table has %d", len(up.Results), len(want))
@@ -79,13 +83,20 @@ func lintGolden(t *testing.T, dir string, want map[string]string, rules ...*diag
 			if !ok || (w == "") != r.Passed {
 				t.Fatalf("%s: upstream passed=%v, the table wants %q", name, r.Passed, w)
 			}
-			src, err := os.ReadFile(filepath.Join(dir, r.File))
+			path := filepath.Join(dir, r.File)
+			src, err := os.ReadFile(path)
 			if err != nil {
 				t.Fatal(err)
 			}
+			fxs, pds := parse(path, src)
+			if diag.HasErrors(pds) {
+				t.Fatal(pds)
+			}
 			var got []diag.Diagnostic
-			for _, rule := range rules {
-				got = append(got, ruleFindings(t, rule, map[string]string{"app.yaml": string(app)}, string(src))...)
+			for _, d := range lint(st, fxs) {
+				if slices.ContainsFunc(rules, func(r *diag.Rule) bool { return r.ID == d.Rule }) {
+					got = append(got, d)
+				}
 			}
 			if w == unwarned {
 				w = ""
@@ -131,4 +142,25 @@ func TestLintBindsLeftUncertain(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestLintFollowsCassette: a call the fixture's host_cassette certainly
+// answers binds as the replay does (conformance lint-cassette-answer):
+// each fixture upstream fails is warned as it fails there, but for the
+// answers that depend on a rendered template or on what was played.
+func TestLintFollowsCassette(t *testing.T) {
+	lintGolden(t, "../engine/testdata/conformance/lint-cassette-answer", map[string]string{
+		"a_handler_only.yaml":  `every one's when: is false`,                                // handler alone
+		"b_by_call.yaml":       `every one's when: is false`,                                // call: the effect's id
+		"c_with_key.yaml":      `takes the arm whose when: world.verdict == 'none' is true`, // a literal with: key
+		"d_miss.yaml":          `takes the arm whose when: world.verdict == 'none' is true`, // a cassette miss: infra
+		"e_error_data.yaml":    `every one's when: is false`,                                // a domain error's data binds
+		"f_infra.yaml":         `takes the arm whose when: world.verdict == 'none' is true`, // infra_error binds nothing
+		"g_unserved.yaml":      `takes the arm whose when: world.verdict == 'none' is true`, // no episode names it
+		"h_agent_key.yaml":     `every one's when: is false`,                                // an agent call's with: key
+		"i_templated_key.yaml": unwarned,                                                    // matched as rendered
+		"j_played_once.yaml":   unwarned,                                                    // plays once
+		"k_ok.yaml":            "",
+		"l_settle.yaml":        `ends at "shipped"`, // on_enter call, then the post-bind emit
+	}, ruleRejected, ruleWrongState)
 }

@@ -64,7 +64,9 @@ states:
 // a turn neither takes is rejected whether the call fails or not, and an
 // expect_state neither reaches fails either way (both probed on the
 // existing engine: every warned fixture fails with the stub failing and
-// with it succeeding); a turn one of them takes is not judged.
+// with it succeeding); a turn one of them takes is not judged. The
+// answers: a failing stub, and one whose delay leaves it uncertain (a
+// certain success redirects nothing: TestLintCertainAnswerNoRedirect).
 func TestRejectedAfterRedirect(t *testing.T) {
 	cases := []struct {
 		name, turns string
@@ -85,7 +87,7 @@ func TestRejectedAfterRedirect(t *testing.T) {
 		{"rests on a compound without type:", "  - intent: {name: enter}\n    expect_state: area\n", ruleWrongState, nil},
 	}
 	for _, c := range cases {
-		for _, stub := range []string{"{error: boom}", "{data: {stdout: hi}}"} {
+		for _, stub := range []string{"{error: boom}", "{delay: 1s, data: {stdout: hi}}"} {
 			t.Run(c.name+" "+stub, func(t *testing.T) {
 				fx := "test_kind: flow\ninitial_state: lobby\nhost_handlers:\n  host.run: " + stub + "\nturns:\n" + c.turns
 				var got []string
@@ -109,4 +111,18 @@ func TestRejectedAfterRedirect(t *testing.T) {
 			})
 		}
 	}
+}
+
+// TestLintCertainAnswerNoRedirect: a call the fixture's stub certainly
+// answers without an error never takes its on_error, so the fixture rests
+// where the arm leads (conformance lint-redirect-answered).
+func TestLintCertainAnswerNoRedirect(t *testing.T) {
+	lintGolden(t, "../engine/testdata/conformance/lint-redirect-answered", map[string]string{
+		"a_neither.yaml":        `intent "go" is not taken at "work", where turns[0] "go" leads`,
+		"b_redirect_takes.yaml": `intent "fix" is not taken at "work", where turns[0] "go" leads`,
+		"c_stay.yaml":           `intent "go" is not taken at "work", where turns[1] "look" leads`,
+		"d_exp_neither.yaml":    `expect_state: "lobby", but the turn's intent "look", fired at "work"`,
+		"e_exp_redirect.yaml":   `expect_state: "failed", but the turn's intent "look", fired at "work"`,
+		"f_arm_chain.yaml":      `intent "go" is not taken at "plain", where turns[0] "arm" leads`,
+	}, ruleRejected, ruleWrongState)
 }

@@ -541,7 +541,8 @@ func plainEffects(effs []*story.Effect) bool { return allEffects(effs, plainEffe
 // or nested effects of its own that the path makes without a redirect:
 // the legacy path makes none (flow-format §1.3, §4.5); on the
 // orchestrator path a call without on_error lands the turn normally
-// when it fails (story-runtime §2.3), and a background one whose
+// when it fails (story-runtime §2.3), as does one the fixture certainly
+// answers without an error, and a background one whose
 // on_complete only sets and says moves nothing when it lands (§5).
 func (l *fixtureLint) stillEffect() func(*story.Effect) bool {
 	legacy := !l.fx.Orchestrated()
@@ -552,8 +553,23 @@ func (l *fixtureLint) stillEffect() func(*story.Effect) bool {
 		if e.Invoke == "" || e.EmitIntent() != "" || e.Target() != "" || len(e.Effects()) > 0 {
 			return false
 		}
-		return legacy || (e.OnError() == "" && e.Agent() == "" && (!e.Background() || plainEffects(e.OnComplete())))
+		if legacy || e.Agent() != "" {
+			return legacy
+		}
+		if e.Background() {
+			return e.OnError() == "" && plainEffects(e.OnComplete())
+		}
+		// a foreground call the fixture certainly answers without an
+		// error never takes its on_error
+		return e.OnError() == "" || l.succeeds(e)
 	}
+}
+
+// succeeds reports whether the fixture certainly answers call e without
+// an error.
+func (l *fixtureLint) succeeds(e *story.Effect) bool {
+	a := l.answerOf(e)
+	return a.known && a.err == ""
 }
 
 // plainEffect: a set, increment or say, which cannot move the machine.

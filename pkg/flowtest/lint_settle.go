@@ -15,17 +15,18 @@ import (
 // the on_enter of the states it enters, each entry's when: judged on the
 // world as the chain has left it; the emits they decide, dispatched
 // depth-first, a hop entering only a state other than the one it fires
-// at; then the queued calls, answered by the fixture's stubs and bound;
-// then the post-bind pass, which decides the resting state's own
-// on_enter emits again on the bound world with empty slots, fires them
-// and dispatches their calls, round after round. That is how a room that
-// calls out, binds, then routes on the answer (conflict-resolve's
-// conflict: once: calls, then guarded emits) leaves the story in one
-// turn, and a later turn's intent is refused there.
+// at; then the queued calls, answered by the fixture's stubs or host
+// cassette (lint_cassette.go) and bound; then the post-bind pass, which
+// decides the resting state's own on_enter emits again on the bound
+// world with empty slots, fires them and dispatches their calls, round
+// after round. That is how a room that calls out, binds, then routes on
+// the answer (conflict-resolve's conflict: once: calls, then guarded
+// emits) leaves the story in one turn, and a later turn's intent is
+// refused there.
 //
 // Anything not certain gives the walk up, and the turn is judged as
 // before: a guard on an uncertain value or slot, a call no stub
-// certainly answers or a failing one with on_error (a redirect), a
+// certainly answers, a redirect the walk does not follow (redirect), a
 // templated target or emit name, a background job, an effect-level
 // agent:, inline effects, a parallel state, a decider: human gate or a
 // staged fixture, an advance_clock, or a walk past the engines' caps.
@@ -57,6 +58,9 @@ type settleWalk struct {
 	// discarded names the emits of a post-bind round that failed, for
 	// messages
 	discarded string
+	// redirected: a failing call's on_error moved the machine to another
+	// state (redirect)
+	redirected bool
 }
 
 // settled follows t, fired at r with its intent reaching arc, when every
@@ -72,7 +76,7 @@ func (l *fixtureLint) settled(t *Turn, r rest, arc string) (rest, bool) {
 	w := &settleWalk{l: l, cur: r.at}
 	ok, redirected := w.fire(arc, t, 0, true), false
 	if ok {
-		ok, redirected = w.dispatch(true)
+		ok, redirected = w.dispatch()
 	}
 	if ok && !redirected {
 		ok = w.postBind()
@@ -91,17 +95,18 @@ func (l *fixtureLint) settled(t *Turn, r rest, arc string) (rest, bool) {
 	}
 	l.stepped = true
 	if t.ExpectState != nil && *t.ExpectState != end && l.ix.hasState(*t.ExpectState) {
-		l.warn(t.valueAt("expect_state"), ruleWrongState, "turns[%d].expect_state: %q, but the turn's intent %q, fired at %q (where %s), ends at %q%s: every step on the way is certain (the arms taken, the when: of each effect and emit judged on the world the chain leaves, the calls answered by this fixture's stubs and bound, the post-bind pass over the resting state's on_enter emits): the assertion fails on both engines; expect_state: %s, or fix the turns before it",
-			t.Index, *t.ExpectState, t.Intent.Name, r.at.Path, r.from, end, w.note(), end)
+		l.warn(t.valueAt("expect_state"), ruleWrongState, "turns[%d].expect_state: %q, but the turn's intent %q, fired at %q (where %s), ends at %q%s: every step on the way is certain (the arms taken, the when: of each effect and emit judged on the world the chain leaves, the calls answered by this fixture's %s and bound, the post-bind pass over the resting state's on_enter emits): the assertion fails on both engines; expect_state: %s, or fix the turns before it",
+			t.Index, *t.ExpectState, t.Intent.Name, r.at.Path, r.from, end, w.note(), l.answerer(), end)
 		return rest{}, true
 	}
-	from := fmt.Sprintf("turns[%d] %q, fired at %q (where %s), ends there%s, every step on the way certain (its calls answered by this fixture's stubs, the post-bind pass followed)", t.Index, t.Intent.Name, r.at.Path, r.from, w.note())
+	from := fmt.Sprintf("turns[%d] %q, fired at %q (where %s), ends there%s, every step on the way certain (its calls answered by this fixture's %s, the post-bind pass followed)", t.Index, t.Intent.Name, r.at.Path, r.from, w.note(), l.answerer())
 	if w.cur == nil {
 		return rest{exit: w.exit, from: from}, true
 	}
 	// the turn ended normally: the resting state's timeout is armed
-	// afresh, unless it is terminal (conformance lint-settle m)
-	return rest{at: w.cur, from: from, armed: !w.cur.Terminal}, true
+	// afresh, unless it is terminal (conformance lint-settle m); after a
+	// redirect that is not followed
+	return rest{at: w.cur, from: from, armed: !w.cur.Terminal && !w.redirected}, true
 }
 
 // settleable reports whether t may be followed at all.
@@ -182,12 +187,16 @@ func (w *settleWalk) fire(arc string, t *Turn, depth int, first bool) bool {
 	return true
 }
 
-// note says, for a message, that a post-bind round was discarded.
+// note says, for a message, that a redirect was followed or a post-bind
+// round discarded.
 func (w *settleWalk) note() string {
-	if w.discarded == "" {
-		return ""
+	switch {
+	case w.redirected:
+		return " (a failing call's on_error redirects it)"
+	case w.discarded != "":
+		return fmt.Sprintf(" (the post-bind round firing %s fails, an emit finding no arm, and is discarded)", w.discarded)
 	}
-	return fmt.Sprintf(" (the post-bind round firing %s fails, an emit finding no arm, and is discarded)", w.discarded)
+	return ""
 }
 
 // noArmTakes reports whether arc certainly finds no arm at s: none, or
@@ -321,10 +330,16 @@ func (w *settleWalk) effectKind(e *story.Effect, kw *knownWorld) bool {
 // error's data too). A failing call whose on_error names the state the
 // machine rests in is a redirect that moves nothing: the rest of the
 // batch is dropped and no post-bind pass follows (story-runtime §2.4,
-// conformance redirect-self-nested); selfOK allows it (the turn's own
-// batch, not a post-bind round's). A call whose answer is uncertain, or
-// any other redirect, gives the walk up.
-func (w *settleWalk) dispatch(selfOK bool) (ok, redirected bool) {
+// conformance redirect-self-nested); one naming another state is
+// followed there (redirect). A call whose answer is uncertain, or a
+// redirect redirect does not follow, gives the walk up.
+func (w *settleWalk) dispatch() (ok, redirected bool) {
+	return w.dispatchAt(0)
+}
+
+// dispatchAt is dispatch in a redirect depth deep: a redirect to another
+// state is followed there (redirect).
+func (w *settleWalk) dispatchAt(depth int) (ok, redirected bool) {
 	kw := w.l.world
 	calls := w.calls
 	w.calls = nil
@@ -339,21 +354,57 @@ func (w *settleWalk) dispatch(selfOK bool) (ok, redirected bool) {
 			kw.bind(e, a.data)
 		}
 		if a.err != "" && e.OnError() != "" {
-			return selfOK && w.cur != nil && w.selfRedirect(e.OnError()), true
+			if w.cur == nil {
+				return false, true
+			}
+			p, literal := redirectPath(e.OnError())
+			if literal && p == w.cur.Path {
+				return true, true
+			}
+			w.redirected = true
+			return literal && w.redirect(p, depth), true
 		}
 	}
 	return true, false
 }
 
-// selfRedirect reports whether on_error target tt certainly names the
-// state the machine rests in: a literal absolute path ("/" read as
-// "."), no "../" chain, template or exit.
-func (w *settleWalk) selfRedirect(tt string) bool {
-	tt = strings.TrimSpace(tt)
-	if tt == "" || tt == "." || strings.HasPrefix(tt, ".") || strings.HasPrefix(tt, "@") || story.IsTemplated(tt) {
+// maxSettleRedirects bounds the redirects one batch follows, below the
+// engines' on_error depth cap (story-runtime §2.4).
+const maxSettleRedirects = 4
+
+// redirect follows a failing call's on_error to the state at p
+// (story-runtime §2.4; conformance lint-settle-redirect): entered flat,
+// with no initial descent (only a plain leaf is followed), its own
+// on_enter run and the emits it decides fired, then the calls they queued
+// dispatched as a batch of their own; no post-bind pass follows.
+func (w *settleWalk) redirect(p string, depth int) bool {
+	dest := w.l.ix.plainLeaf(p)
+	if depth >= maxSettleRedirects || dest == nil {
 		return false
 	}
-	return strings.ReplaceAll(tt, "/", ".") == w.cur.Path
+	w.cur = dest
+	var emits []string
+	if !w.effects(dest.OnEnter, nil, &emits) {
+		return false
+	}
+	for _, name := range emits {
+		if !w.fire(cmp.Or(w.l.ix.aliasOf(w.cur, name), name), nil, 1, false) {
+			return false
+		}
+	}
+	ok, _ := w.dispatchAt(depth + 1)
+	return ok
+}
+
+// redirectPath is the state path on_error target tt names, when it is
+// certain: a literal absolute path ("/" read as "."), no "../" chain,
+// template or exit.
+func redirectPath(tt string) (string, bool) {
+	tt = strings.TrimSpace(tt)
+	if tt == "" || strings.HasPrefix(tt, ".") || strings.HasPrefix(tt, "@") || story.IsTemplated(tt) {
+		return "", false
+	}
+	return strings.ReplaceAll(tt, "/", "."), true
 }
 
 // postBind is the post-bind pass (story-runtime §1.9): the resting
@@ -364,23 +415,9 @@ func (w *settleWalk) postBind() bool {
 		if round > maxSettleRounds {
 			return false
 		}
-		var emits []string
-		for _, e := range w.cur.OnEnter {
-			if e == nil || e.EmitIntent() == "" {
-				continue
-			}
-			fires, known := w.fires(e, nil)
-			if !known {
-				return false
-			}
-			if !fires {
-				continue
-			}
-			name := strings.TrimSpace(e.EmitIntent())
-			if story.IsTemplated(name) {
-				return false
-			}
-			emits = append(emits, name)
+		emits, ok := w.roundEmits()
+		if !ok {
+			return false
 		}
 		if len(emits) == 0 {
 			return true
@@ -402,11 +439,44 @@ func (w *settleWalk) postBind() bool {
 		if len(w.calls) == 0 {
 			return true
 		}
-		if ok, _ := w.dispatch(false); !ok {
+		ok, redirected := w.dispatch()
+		if !ok {
 			return false
+		}
+		if redirected {
+			// whether the pass goes on after a round's redirect is not
+			// probed: followed only where a next round fires nothing
+			// (conformance lint-settle-redirect g)
+			emits, ok := w.roundEmits()
+			return ok && len(emits) == 0
 		}
 	}
 	return true
+}
+
+// roundEmits are the emits a post-bind round at w.cur decides: its own
+// on_enter emit_intent entries whose when: holds, with empty slots; ok is
+// false when that is not certain.
+func (w *settleWalk) roundEmits() ([]string, bool) {
+	var emits []string
+	for _, e := range w.cur.OnEnter {
+		if e == nil || e.EmitIntent() == "" {
+			continue
+		}
+		fires, known := w.fires(e, nil)
+		if !known {
+			return nil, false
+		}
+		if !fires {
+			continue
+		}
+		name := strings.TrimSpace(e.EmitIntent())
+		if story.IsTemplated(name) {
+			return nil, false
+		}
+		emits = append(emits, name)
+	}
+	return emits, true
 }
 
 // clone is a copy of w the walk may change.

@@ -45,10 +45,10 @@ func TestLintSettleGivesUp(t *testing.T) {
 		t.Fatal(err)
 	}
 	for name, fx := range map[string]string{
-		"a delayed answer": "host_handlers:\n  host.run: {delay: 1s, data: {stdout_json: {v: bad}}}\n",
-		"a cassette":       "host_cassette: c.yaml\n",
-		"an advance_clock": "host_handlers:\n  host.run: {data: {stdout_json: {v: bad}}}\n",
-		"a staged fixture": "mode: staged\nhost_handlers:\n  host.run: {data: {stdout_json: {v: bad}}}\n",
+		"a delayed answer":   "host_handlers:\n  host.run: {delay: 1s, data: {stdout_json: {v: bad}}}\n",
+		"an unread cassette": "host_cassette: c.yaml\n", // not beside the fixture
+		"an advance_clock":   "host_handlers:\n  host.run: {data: {stdout_json: {v: bad}}}\n",
+		"a staged fixture":   "mode: staged\nhost_handlers:\n  host.run: {data: {stdout_json: {v: bad}}}\n",
 	} {
 		t.Run(name, func(t *testing.T) {
 			turn := "  - intent: {name: begin}\n    expect_state: __exit__done\n"
@@ -60,4 +60,19 @@ func TestLintSettleGivesUp(t *testing.T) {
 			wantFinding(t, got, "")
 		})
 	}
+}
+
+// TestLintSettleRedirects: a failing call's on_error to another state is
+// followed there (conformance lint-settle-redirect): the target's
+// on_enter and its emits, a nested redirect, no post-bind pass.
+func TestLintSettleRedirects(t *testing.T) {
+	lintGolden(t, "../engine/testdata/conformance/lint-settle-redirect", map[string]string{
+		"a_wrong_state.yaml":       `ends at "failed" (a failing call's on_error redirects it`,
+		"b_rejected.yaml":          `intent "next" is not taken at "failed"`,
+		"c_ok.yaml":                "",
+		"d_emit_on_enter.yaml":     `ends at "settled"`,
+		"e_nested.yaml":            `ends at "failed"`,
+		"f_nested_ok.yaml":         "",
+		"g_postbind_redirect.yaml": `ends at "failed"`,
+	}, ruleRejected, ruleWrongState)
 }
