@@ -10,16 +10,12 @@ import (
 	"kitsoki/internal/testing/llamastandin/standintest"
 )
 
-// standinLlama is the llama-server STAND-IN (the real server cannot run
-// here), built once for this test binary.
-var standinLlama standintest.Cache
-
 // fetch-llama-server for this host runs the extracted binary once
 // (--version, with its release directory on LD_LIBRARY_PATH): a release
 // this host cannot load fails the fetch, quoting the loader, instead of a
 // story's first call.
 func TestFetchLlamaServerRunsTheBinaryOnThisHost(t *testing.T) {
-	a := standintest.ServeArtifacts(t, standinLlama.Binary(t))
+	a := standintest.ServeArtifacts(t, buildTestBinary(t, "kitsoki/internal/testing/llamastandin"))
 	cache := t.TempDir()
 	t.Setenv(standintest.EnvRequireLib, "")
 	code, out, errs := runCmd(t, "fetch-llama-server", "--pins", a.Pins, "--cache-dir", cache)

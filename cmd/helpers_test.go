@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -32,31 +33,26 @@ func writeStory(t *testing.T, body string) string {
 	return storytest.TempTree(t, map[string]string{"app.yaml": body})
 }
 
-// programs are the kitsoki binary and the repository's test programs,
-// each built once per test binary on first use (linking kitsoki takes
-// seconds; most command tests only run it) and removed by TestMain.
-var programs = map[string]*storytest.Programs{}
-
-func init() {
-	for _, pkg := range []string{
-		"kitsoki",
-		"kitsoki/examples/plugins/triage-agent",
-		"kitsoki/internal/testing/leakyplugin",
-		"kitsoki/internal/testing/agentplugins/echoagent",
-		"kitsoki/internal/testing/evalplugins/evalplugin",
-		"kitsoki/internal/testing/claudestandin",
-		"kitsoki/internal/testing/hookplugins/testhook",
-	} {
-		programs[pkg] = &storytest.Programs{Pkgs: []string{pkg}}
-	}
-}
+// programs are the kitsoki binary and the repository's test programs, built
+// on first use (most command tests only run kitsoki in process) and removed
+// by TestMain. A run that needs one needs nearly all, so the first use builds
+// them all in one go build: one package load and one link per program, the
+// links running side by side, instead of a go command per program.
+var programs = &storytest.Programs{Pkgs: []string{
+	"kitsoki",
+	"kitsoki/examples/plugins/triage-agent",
+	"kitsoki/internal/testing/leakyplugin",
+	"kitsoki/internal/testing/agentplugins/echoagent",
+	"kitsoki/internal/testing/evalplugins/evalplugin",
+	"kitsoki/internal/testing/claudestandin",
+	"kitsoki/internal/testing/hookplugins/testhook",
+	"kitsoki/internal/testing/llamastandin", // the llama-server stand-in (the real server cannot run here)
+}}
 
 func TestMain(m *testing.M) {
 	removeConfig := storytest.EmptyConfigDir()
 	code := m.Run()
-	for _, p := range programs {
-		p.Remove()
-	}
+	programs.Remove()
 	removeConfig()
 	os.Exit(code)
 }
@@ -81,13 +77,12 @@ func buildKitsokiUnlessShort(t *testing.T) string {
 // buildTestBinary returns one of the repository's programs (listed in
 // programs), built once per test binary. A test must not change or
 // remove it.
-func buildTestBinary(t *testing.T, pkg string) string {
+func buildTestBinary(t testing.TB, pkg string) string {
 	t.Helper()
-	p, ok := programs[pkg]
-	if !ok {
+	if !slices.Contains(programs.Pkgs, pkg) {
 		t.Fatalf("buildTestBinary: %s is not in cmd's programs list", pkg)
 	}
-	return p.Path(t, path.Base(pkg))
+	return programs.Path(t, path.Base(pkg))
 }
 
 // echoAgent builds the echo test agent, a real subprocess plugin whose

@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"fmt"
-	"path"
 	"path/filepath"
 	"runtime"
 	"testing"
@@ -32,7 +31,7 @@ states:
         agent: agent.echo
         with: { prompt: "go", fault: "big:%d" }
         bind: { out: submitted }
-`, programs[echo].Path(tb, path.Base(echo)), n)})
+`, buildTestBinary(tb, echo), n)})
 	return []string{"run", filepath.Join(dir, "story"), "--trace", filepath.Join(dir, "run.jsonl")}
 }
 

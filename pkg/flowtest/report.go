@@ -107,19 +107,28 @@ func MarshalReport(r *Report) ([]byte, error) {
 }
 
 // ReadReport reads and parses a --json report (conformance goldens).
-func ReadReport(path string) (*Report, error) {
+func ReadReport(path string) (*Report, error) { return readReport(path, jsoncost.Floor) }
+
+// readReport is ReadReport with the decode estimate's floor given: the
+// product's is jsoncost.Floor; tests lower it to refuse a small document.
+func readReport(path string, floor int64) (*Report, error) {
 	const maxReport = 1 << 30
 	data, err := safefile.ReadFile(path, maxReport)
 	if err != nil {
 		return nil, err
 	}
-	return ParseReport(path, data)
+	return parseReport(path, data, floor)
 }
 
 // ParseReport parses a --json report (test merge's shards), refusing one
 // that would take more than [jsoncost.Limit] once decoded.
 func ParseReport(path string, data []byte) (*Report, error) {
-	limit := jsoncost.Limit(len(data))
+	return parseReport(path, data, jsoncost.Floor)
+}
+
+// parseReport is ParseReport with jsoncost.Limit's floor given.
+func parseReport(path string, data []byte, floor int64) (*Report, error) {
+	limit := max(int64(len(data))*jsoncost.Ratio, floor)
 	cost, err := jsoncost.Estimate(data, reflect.TypeFor[Report](), limit)
 	if err != nil {
 		return nil, fmt.Errorf("%s: not a kitsoki test --json report: %v", path, err)

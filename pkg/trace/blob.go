@@ -173,8 +173,11 @@ func decodeRead(b []byte) (any, error) {
 
 // tooCostly refuses a value whose decoding into t would cost more than
 // jsoncost.Limit (a line of many empty {} or []).
-func tooCostly(b []byte, t reflect.Type) error {
-	limit := jsoncost.Limit(len(b))
+func tooCostly(b []byte, t reflect.Type) error { return tooCostlyAt(b, t, jsoncost.Floor) }
+
+// tooCostlyAt is tooCostly with jsoncost.Limit's floor given.
+func tooCostlyAt(b []byte, t reflect.Type, floor int64) error {
+	limit := max(int64(len(b))*jsoncost.Ratio, floor)
 	if cost, err := jsoncost.Estimate(b, t, limit); err == nil && cost > limit {
 		return fmt.Errorf("of %d bytes would take over %d MiB once decoded (many empty values): kitsoki writes no such value", len(b), limit>>20)
 	}

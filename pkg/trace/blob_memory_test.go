@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"kitsoki/internal/jsoncost"
 	"kitsoki/internal/testing/allocs"
 )
 
@@ -48,23 +49,46 @@ func TestBlobPayloadBoundsMemory(t *testing.T) {
 	})
 }
 
-// TestToCassetteBoundsMemory: an agent call whose input holds millions of
-// empty {} values is refused by trace to-cassette before it is decoded and
+// TestToCassetteBoundsMemory: an agent call whose input holds many empty
+// {} values is refused by trace to-cassette before it is decoded and
 // written as YAML (before, a 63 MB line of them grew past this machine's
-// 24 GB in two minutes and was killed).
+// 24 GB in two minutes and was killed). The estimate's floor is lowered
+// from jsoncost.Floor to 1 MiB, so a hundredth of the empties the
+// product's floor needs passes it (TestToCassetteFloorIsTheProducts).
 func TestToCassetteBoundsMemory(t *testing.T) {
-	data := `{"kind":"session.header","schema_version":1,"written_at":"2026-11-30T09:23:56.656169307Z"}` + "\n" +
-		`{"turn":1,"seq":0,"ts":"2026-11-30T09:00:03Z","kind":"agent.call.start","state_path":"s","call_id":"0f1e2d3c4b5a6978","payload":{"verb":"extract","agent":"local","model":"q","prompt":"x","input":[` +
-		strings.TrimSuffix(strings.Repeat("{},", 2_000_000), ",") + "]}}\n" +
-		`{"turn":1,"seq":1,"ts":"2026-11-30T09:00:04Z","kind":"agent.call.complete","state_path":"s","call_id":"0f1e2d3c4b5a6978","payload":{"verb":"extract","agent":"local","response":{"a":1},"duration_ms":3}}` + "\n"
+	data := emptiesInputTrace(maxInputValues + 1)
 	var err error
-	spent := allocs.During(func() { _, err = ToCassette(strings.NewReader(data), "run.jsonl", io.Discard, CassetteOptions{}) })
+	spent := allocs.During(func() {
+		_, err = ToCassette(strings.NewReader(data), "run.jsonl", io.Discard, CassetteOptions{costFloor: 1 << 20})
+	})
 	t.Logf("%d bytes, allocated %d", len(data), spent)
 	if err == nil || !strings.Contains(err.Error(), "call 0f1e2d3c4b5a6978: its input of ") {
 		t.Errorf("err = %v, want the call's input refused", err)
 	}
 	if spent > 8*uint64(len(data)) {
 		t.Errorf("to-cassette of a %d-byte trace allocated %d bytes, over 8 times its size", len(data), spent)
+	}
+}
+
+// emptiesInputTrace is a trace of one agent call whose input is n empty {}.
+func emptiesInputTrace(n int) string {
+	return `{"kind":"session.header","schema_version":1,"written_at":"2026-11-30T09:23:56.656169307Z"}` + "\n" +
+		`{"turn":1,"seq":0,"ts":"2026-11-30T09:00:03Z","kind":"agent.call.start","state_path":"s","call_id":"0f1e2d3c4b5a6978","payload":{"verb":"extract","agent":"local","model":"q","prompt":"x","input":[` +
+		strings.TrimSuffix(strings.Repeat("{},", n), ",") + "]}}\n" +
+		`{"turn":1,"seq":1,"ts":"2026-11-30T09:00:04Z","kind":"agent.call.complete","state_path":"s","call_id":"0f1e2d3c4b5a6978","payload":{"verb":"extract","agent":"local","response":{"a":1},"duration_ms":3}}` + "\n"
+}
+
+// TestToCassetteFloorIsTheProducts: to-cassette refuses an input by
+// jsoncost.Limit (12 times its size, at least 256 MiB): the call
+// TestToCassetteBoundsMemory has refused at a 1 MiB floor passes it and is
+// refused for its count of values instead.
+func TestToCassetteFloorIsTheProducts(t *testing.T) {
+	if jsoncost.Ratio != 12 || jsoncost.Floor != 256<<20 {
+		t.Fatalf("jsoncost.Ratio %d, Floor %d; want 12 times and 256 MiB", jsoncost.Ratio, jsoncost.Floor)
+	}
+	_, err := ToCassette(strings.NewReader(emptiesInputTrace(maxInputValues+1)), "run.jsonl", io.Discard, CassetteOptions{})
+	if err == nil || !strings.Contains(err.Error(), "more than 100000 JSON values") {
+		t.Fatalf("err = %v, want the input refused for its values, not its decoded size", err)
 	}
 }
 

@@ -30,6 +30,9 @@ type CassetteOptions struct {
 	Source    string // written as source_run
 	// MaxBytes bounds the cassette written; 0 means MaxCassetteBytes.
 	MaxBytes int64
+	// costFloor is the floor of the decode estimate a call's input must
+	// stay under; 0 means jsoncost.Floor (tests lower it).
+	costFloor int64
 }
 
 // CassetteResult reports what ToCassette wrote.
@@ -121,7 +124,7 @@ func ToCassette(r io.Reader, name string, out io.Writer, opt CassetteOptions) (C
 		if c == nil {
 			continue
 		}
-		ep, err := episodeFor(c, res.Episodes+1, texts)
+		ep, err := episodeFor(c, res.Episodes+1, texts, cmp.Or(opt.costFloor, jsoncost.Floor))
 		if err != nil {
 			bw.Flush()
 			return res, err
@@ -178,7 +181,7 @@ type cassetteTexts struct {
 
 // episodeFor is call c as the cassette's episode n; texts (nil: the trace
 // came from standard input) reads its sidecars.
-func episodeFor(c *Call, n int, texts *cassetteTexts) (cassetteEpisode, error) {
+func episodeFor(c *Call, n int, texts *cassetteTexts, costFloor int64) (cassetteEpisode, error) {
 	verb := cmp.Or(c.Verb, "ask")
 	phase, _, _ := strings.Cut(c.StatePath, ".")
 	id := strings.Trim(nonIDChars.ReplaceAllString(verb+"_"+phase, "_"), "_") + fmt.Sprintf("_%d", n)
@@ -194,7 +197,7 @@ func episodeFor(c *Call, n int, texts *cassetteTexts) (cassetteEpisode, error) {
 		}
 	}
 	if len(c.Input) > 0 && string(c.Input) != "null" {
-		if err := tooCostly(c.Input, reflect.TypeFor[any]()); err != nil {
+		if err := tooCostlyAt(c.Input, reflect.TypeFor[any](), costFloor); err != nil {
 			return cassetteEpisode{}, fmt.Errorf("to-cassette: call %s: its input %w", c.CallID, err)
 		}
 		if n, err := jsoncost.Values(c.Input, maxInputValues); err == nil && n > maxInputValues {

@@ -11,13 +11,13 @@ import (
 	"kitsoki/internal/testing/allocs"
 )
 
-// TestSpillBoundsMemory: moving a 16 MiB answer (held twice, as a
-// harness.returned event holds submission and stdout) to its blob file
-// allocates a small part of the payload: the answer is hashed and written
-// from where it lies in the payload. An answer JSON escapes is decoded
-// once, into the buffer encoding/json allocates for it. Before, spill
-// decoded the payload, copied each string to hash it and marshalled the
-// rest again: some 4 to 6 times the payload.
+// TestSpillBoundsMemory: moving a 2 MiB answer (eight times blobThreshold;
+// held twice, as a harness.returned event holds submission and stdout) to
+// its blob file allocates a small part of the payload: the answer is
+// hashed and written from where it lies in the payload. An answer JSON
+// escapes is decoded once, into the buffer encoding/json allocates for it.
+// Before, spill decoded the payload, copied each string to hash it and
+// marshalled the rest again: some 4 to 6 times the payload.
 func TestSpillBoundsMemory(t *testing.T) {
 	w, err := CreateWith(filepath.Join(t.TempDir(), "run.jsonl"), Header{}, Options{Sync: SyncNever})
 	if err != nil {
@@ -29,8 +29,8 @@ func TestSpillBoundsMemory(t *testing.T) {
 		answer string
 		most   float64 // bytes allocated per payload byte
 	}{
-		{"plain", spillText("big answer ", 16<<20), 0.125},
-		{"escaped", spillText("a \"quoted\"\\answer\n", 16<<20), 1.25},
+		{"plain", spillText("big answer ", 2<<20), 0.125},
+		{"escaped", spillText("a \"quoted\"\\answer\n", 2<<20), 1.25},
 	} {
 		payload, err := preparePayload(map[string]any{"data": map[string]any{"ok": true, "stdout": tc.answer, "submission": map[string]any{"text": tc.answer}}})
 		if err != nil {

@@ -21,7 +21,7 @@ func NeedGo(t testing.TB) {
 // build builds pkgs as make build does (CGO_ENABLED=0, -trimpath), so
 // the packages make build (or make vet) compiled are found in the build
 // cache and only the link runs; like make build's, the link writes no
-// symbol table or DWARF (-s -w: no test reads them, and the seven programs
+// symbol table or DWARF (-s -w: no test reads them, and the programs
 // cmd's tests build linked in about a quarter less CPU).
 func build(out string, pkgs ...string) error {
 	args := append([]string{"build", "-trimpath", "-ldflags=-s -w", "-o", out}, pkgs...)
