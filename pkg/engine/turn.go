@@ -47,6 +47,10 @@ type turn struct {
 	// rigView: upstream's turn.end has no view, its flow rig renders the
 	// resting state from the replayed world (Turn.RigView)
 	rigView bool
+	// machineSkipped: a machine-only turn's walk reached a bind, so the
+	// machine rendered nothing and no call renders again: its view is
+	// empty, narration too (conformance legacy-bind-no-view)
+	machineSkipped bool
 	// submitOnly: only background submissions that bound nothing set
 	// rerender and applied this turn (unsubmit)
 	submitOnly bool

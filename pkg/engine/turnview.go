@@ -22,7 +22,7 @@ import (
 //   - with the narration (turnSaid) above it, or the banner after an
 //     on_error redirect (withBanner).
 func (r *runner) renderView(ctx context.Context, slots map[string]any) string {
-	if r.so.Views == nil {
+	if r.so.Views == nil || r.t.machineSkipped {
 		return ""
 	}
 	if v, ok := r.postGateView(ctx); ok {
