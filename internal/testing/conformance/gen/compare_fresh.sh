@@ -19,6 +19,7 @@ for d in "$dir"/*/; do
     rm -rf "$w" && mkdir -p "$w" && cp -r "$d"/. "$w"/ && rm -f "$w"/existing.* "$w"/ours.*
     exe=$oracle extra=()
     [ $side = ours ] && exe=$bin && extra=(--workdir "$w" -j 1)
+    rm -f "$d/$side.json" # a run that stops writes none: never read the last comparison's
     (cd "$w" && timeout "${COMPARE_LIMIT:-600}" "$exe" test flows app.yaml "${extra[@]}" --json $side.json >$side.log 2>&1)
     cp "$w/$side.json" "$w/$side.log" "$d"/ 2>/dev/null
     (cd "$w" && find . -newer app.yaml -type f ! -name "$side.*" | sort) >"$d/$side.files"
