@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -66,7 +65,7 @@ func (r *runner) advance(ctx context.Context, vc *VirtualClock, d time.Duration)
 		out.merge(t)
 	}
 	for i := 0; ; i++ {
-		if err := r.stepDue(ctx, start, end, true, out, "engine: advance did not settle after 10000 job completions (a job that keeps starting jobs)"); err != nil {
+		if err := r.stepDue(ctx, start, end, true, out, "advance"); err != nil {
 			return out, err
 		}
 		// a process an on_complete started lands in the same advance:
@@ -123,11 +122,12 @@ func (r *runner) processRunningCh() (bool, <-chan struct{}) {
 
 // stepDue completes, in submission order, the jobs nextDueJob finds due between
 // start and end, their turns merged into out; past 10000 (a job that keeps
-// starting jobs) it fails with tooMany.
-func (r *runner) stepDue(ctx context.Context, start, end time.Time, answered bool, out *Turn, tooMany string) error {
+// starting jobs), or once out keeps more than r.heldCap, it fails naming
+// when they land ("advance", "jobs").
+func (r *runner) stepDue(ctx context.Context, start, end time.Time, answered bool, out *Turn, when string) error {
 	for i := 0; ; i++ {
 		if i > 10000 {
-			return errors.New(tooMany)
+			return fmt.Errorf("engine: %s did not settle after 10000 job completions (a job that keeps starting jobs)", when)
 		}
 		next := r.nextDueJob(start, end, answered)
 		if next == nil {
@@ -138,6 +138,9 @@ func (r *runner) stepDue(ctx context.Context, start, end time.Time, answered boo
 			return err
 		}
 		out.merge(t)
+		if out.held > r.heldCap {
+			return r.landHeldErr(next, when)
+		}
 	}
 }
 
@@ -149,7 +152,7 @@ func (r *runner) landBetween(ctx context.Context) error {
 	r.drainJobs(ctx)
 	if vc, ok := r.clock.(*VirtualClock); ok {
 		now := vc.Now()
-		return r.stepDue(ctx, now, now, false, &Turn{}, "engine: jobs did not settle after 10000 completions (a job that keeps starting jobs)")
+		return r.stepDue(ctx, now, now, false, &Turn{}, "jobs")
 	}
 	return nil
 }
