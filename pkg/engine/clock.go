@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"sync"
 	"time"
+
+	"kitsoki/internal/human"
 )
 
 // Clock is the run's source of time. Timeouts, background-job delays and
@@ -121,17 +123,17 @@ func (r *runner) processRunningCh() (bool, <-chan struct{}) {
 }
 
 // stepDue completes, in submission order, the jobs nextDueJob finds due between
-// start and end, their turns merged into out; past 10000 (a job that keeps
-// starting jobs), or once out keeps more than r.heldCap, it fails naming
-// when they land ("advance", "jobs").
+// start and end, their turns merged into out; past r.landCap completions
+// (a job that keeps starting jobs), or once out keeps more than
+// r.heldCap, it fails naming when they land ("advance", "jobs").
 func (r *runner) stepDue(ctx context.Context, start, end time.Time, answered bool, out *Turn, when string) error {
 	for i := 0; ; i++ {
-		if i > 10000 {
-			return fmt.Errorf("engine: %s did not settle after 10000 job completions (a job that keeps starting jobs)", when)
-		}
 		next := r.nextDueJob(start, end, answered)
 		if next == nil {
 			return nil
+		}
+		if i >= r.landCap {
+			return r.landErr(next, when, fmt.Sprintf("more than %d background jobs landed %%s", r.landCap))
 		}
 		t, err := r.jobStep(ctx, next)
 		if err != nil {
@@ -139,7 +141,7 @@ func (r *runner) stepDue(ctx context.Context, start, end time.Time, answered boo
 		}
 		out.merge(t)
 		if out.held > r.heldCap {
-			return r.landHeldErr(next, when)
+			return r.landErr(next, when, "the background jobs landing %s kept more than "+human.Size(int64(r.heldCap))+" of events")
 		}
 	}
 }

@@ -1,10 +1,6 @@
 package engine
 
-import (
-	"fmt"
-
-	"kitsoki/internal/human"
-)
+import "fmt"
 
 // maxLandHeld bounds what the job completions landing together (one
 // advance, or the landing before a turn) keep: their turns' events, which
@@ -14,6 +10,9 @@ import (
 // process ran out of memory. It is the most a fixture's turns may keep
 // (flowtest.MaxRetained), so no fixture kitsoki test can finish fails by it.
 const maxLandHeld = 256 << 20
+
+// maxLandJobs bounds the job completions landing together.
+const maxLandJobs = 10000
 
 // What an event and an entry of its payload keep beside their strings.
 const (
@@ -62,13 +61,14 @@ func payloadSize(v any, limit int) int {
 	return heldPerEntry
 }
 
-// landHeldErr is the error of completions past r.heldCap; j landed last,
-// in an "advance" or before a turn ("jobs").
-func (r *runner) landHeldErr(j *job, when string) error {
+// landErr is the error of completions past r.landCap or r.heldCap: what
+// passed, its %s the landing; j lands last, in an "advance" or before a
+// turn ("jobs").
+func (r *runner) landErr(j *job, when, what string) error {
 	landing := "before the turn"
 	if when == "advance" {
 		landing = "in one advance_clock"
 	}
-	return fmt.Errorf("%s: the background jobs landing %s kept more than %s of events: the on_complete of this %s job (submitted in state %q) starts another job or sets a value that grows each time, without end; start fewer jobs from on_complete, or keep the values it sets small",
-		j.e.Pos, landing, human.Size(int64(r.heldCap)), j.info.Namespace, j.info.State)
+	return fmt.Errorf("%s: %s: the on_complete of this %s job (submitted in state %q) starts another job or sets a value that grows each time, without end; start fewer jobs from on_complete, or keep the values it sets small",
+		j.e.Pos, fmt.Sprintf(what, landing), j.info.Namespace, j.info.State)
 }

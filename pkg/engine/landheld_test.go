@@ -102,21 +102,31 @@ func TestLandingJobsKeepBounded(t *testing.T) {
 	}
 }
 
+// So many completions land at most, however little they keep.
+func TestLandingJobsCountBounded(t *testing.T) {
+	s := chainSession(t)
+	s.r.heldCap, s.r.landCap = maxLandHeld, 50
+	_, err := s.Advance(t.Context(), time.Second)
+	if err == nil || !strings.Contains(err.Error(), "app.yaml:") || !strings.Contains(err.Error(), "more than 50 background jobs landed in one advance_clock") {
+		t.Fatalf("200 completions past a cap of 50: %v", err)
+	}
+}
+
 // TestLandHeldCapIsTheDocumented: completions landing together keep at
-// most maxLandHeld, the 256 MiB docs/compat/hardening.md states, and a
-// session starts with it.
+// most maxLandHeld and are at most maxLandJobs, the 256 MiB and 10,000
+// docs/compat/hardening.md states, and a session starts with them.
 func TestLandHeldCapIsTheDocumented(t *testing.T) {
-	if maxLandHeld != 256<<20 {
-		t.Fatalf("maxLandHeld is %d bytes; docs/compat/hardening.md says 256 MiB", maxLandHeld)
+	if maxLandHeld != 256<<20 || maxLandJobs != 10000 {
+		t.Fatalf("maxLandHeld is %d bytes, maxLandJobs %d; docs/compat/hardening.md says 256 MiB and 10,000", maxLandHeld, maxLandJobs)
 	}
 	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "compat", "hardening.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(strings.Join(strings.Fields(string(doc)), " "), "The job completions landing in one advance keep at most 256 MiB of events") {
-		t.Fatal("docs/compat/hardening.md no longer states the 256 MiB bound of job completions landing together")
+	if !strings.Contains(strings.Join(strings.Fields(string(doc)), " "), "The job completions landing in one advance keep at most 256 MiB of events") || !strings.Contains(string(doc), "at most 10,000 completions") {
+		t.Fatal("docs/compat/hardening.md no longer states the bounds of job completions landing together")
 	}
-	if r := newRunner(compileSource(t, "app.yaml", chainStory, CompileOptions{LateHandlers: true}), SessionOptions{}); r.heldCap != maxLandHeld {
-		t.Errorf("a session's cap is %d bytes, want maxLandHeld", r.heldCap)
+	if r := newRunner(compileSource(t, "app.yaml", chainStory, CompileOptions{LateHandlers: true}), SessionOptions{}); r.heldCap != maxLandHeld || r.landCap != maxLandJobs {
+		t.Errorf("a session's caps are %d bytes and %d completions, want maxLandHeld and maxLandJobs", r.heldCap, r.landCap)
 	}
 }
