@@ -2,10 +2,11 @@ package engine
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sync"
 	"time"
+
+	"kitsoki/internal/human"
 )
 
 // Clock is the run's source of time. Timeouts, background-job delays and
@@ -66,7 +67,7 @@ func (r *runner) advance(ctx context.Context, vc *VirtualClock, d time.Duration)
 		out.merge(t)
 	}
 	for i := 0; ; i++ {
-		if err := r.stepDue(ctx, start, end, true, out, "engine: advance did not settle after 10000 job completions (a job that keeps starting jobs)"); err != nil {
+		if err := r.stepDue(ctx, start, end, true, out, "advance"); err != nil {
 			return out, err
 		}
 		// a process an on_complete started lands in the same advance:
@@ -122,22 +123,26 @@ func (r *runner) processRunningCh() (bool, <-chan struct{}) {
 }
 
 // stepDue completes, in submission order, the jobs nextDueJob finds due between
-// start and end, their turns merged into out; past 10000 (a job that keeps
-// starting jobs) it fails with tooMany.
-func (r *runner) stepDue(ctx context.Context, start, end time.Time, answered bool, out *Turn, tooMany string) error {
+// start and end, their turns merged into out; past r.landCap completions
+// (a job that keeps starting jobs), or once out keeps more than
+// r.heldCap, it fails naming when they land ("advance", "jobs").
+func (r *runner) stepDue(ctx context.Context, start, end time.Time, answered bool, out *Turn, when string) error {
 	for i := 0; ; i++ {
-		if i > 10000 {
-			return errors.New(tooMany)
-		}
 		next := r.nextDueJob(start, end, answered)
 		if next == nil {
 			return nil
+		}
+		if i >= r.landCap {
+			return r.landErr(next, when, fmt.Sprintf("more than %d background jobs landed %%s", r.landCap))
 		}
 		t, err := r.jobStep(ctx, next)
 		if err != nil {
 			return err
 		}
 		out.merge(t)
+		if out.held > r.heldCap {
+			return r.landErr(next, when, "the background jobs landing %s kept more than "+human.Size(int64(r.heldCap))+" of events")
+		}
 	}
 }
 
@@ -149,7 +154,7 @@ func (r *runner) landBetween(ctx context.Context) error {
 	r.drainJobs(ctx)
 	if vc, ok := r.clock.(*VirtualClock); ok {
 		now := vc.Now()
-		return r.stepDue(ctx, now, now, false, &Turn{}, "engine: jobs did not settle after 10000 completions (a job that keeps starting jobs)")
+		return r.stepDue(ctx, now, now, false, &Turn{}, "jobs")
 	}
 	return nil
 }

@@ -553,6 +553,7 @@ func (t *Turn) merge(x *Turn) {
 		return
 	}
 	t.Events = append(t.Events, x.Events...)
+	t.held += heldSize(x.Events, maxLandHeld)
 	t.Number = x.Number
 	if x.Err != nil && t.Err == nil {
 		t.Err = x.Err

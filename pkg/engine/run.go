@@ -135,10 +135,14 @@ type runner struct {
 	journal map[string]any
 	logged  map[string]any // each key's value as the log last gave it (lostSet)
 	t       turn           // the turn being run (turn.go)
+	// heldCap and landCap bound what job completions landing together
+	// keep and how many land: maxLandHeld and maxLandJobs, lowered by
+	// tests to reach them
+	heldCap, landCap int
 }
 
 func newRunner(m *Machine, o SessionOptions) *runner {
-	r := &runner{m: m, so: o, agentN: map[string]int{}, agentUsed: map[string]string{}, clock: o.Clock, hosts: o.Hosts, t: newTurn()}
+	r := &runner{m: m, so: o, agentN: map[string]int{}, agentUsed: map[string]string{}, clock: o.Clock, hosts: o.Hosts, t: newTurn(), heldCap: maxLandHeld, landCap: maxLandJobs}
 	if r.clock == nil {
 		r.clock = funcClock(time.Now) // the wall clock
 		if o.Now != nil {

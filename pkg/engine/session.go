@@ -99,6 +99,8 @@ type Turn struct {
 	// Err is a turn-fatal error (story-runtime.md §1.12): state and world
 	// are left as they were before the turn.
 	Err error
+	// held is what the turns merged into this one keep (landheld.go)
+	held int
 }
 
 // JobInfo describes one background job.

@@ -22,8 +22,8 @@ var abortTurn = regexp.MustCompile(`: turn (\d+): `)
 // CheckAborts holds the fixtures of dir/upstream-aborts.txt to the turns
 // that stopped the existing engine's flow run (it writes no report then,
 // only its error, recorded in that file as "== FILE" and the error line):
-// here the turn it names (the first when it names none) must fail and the
-// turns before it pass, and where upstream could not fetch a name, the
+// here the turn it names (the first when it names none) must fail, or stop
+// the fixture with an error naming it, and the turns before it pass, and where upstream could not fetch a name, the
 // failure must name it too. A directory without the
 // file is not checked.
 func CheckAborts(t *testing.T, dir string) {
@@ -69,13 +69,19 @@ func checkAbort(t *testing.T, app, fixture, upstream string) {
 			t.Fatalf("discover %s: %v", fixture, d)
 		}
 	}
-	got := flowtest.NewReport(flowtest.NewRunner(flowtest.Options{Jobs: 1}).Run(context.Background(), files))
-	if len(got.Results) != 1 || len(got.Results[0].Turns) == 0 {
-		t.Fatalf("%s: no turn ran", fixture)
-	}
+	results := flowtest.NewRunner(flowtest.Options{Jobs: 1}).Run(context.Background(), files)
+	got := flowtest.NewReport(results)
 	n := 1
 	if m := abortTurn.FindStringSubmatch(upstream); m != nil {
 		n, _ = strconv.Atoi(m[1])
+	}
+	if len(results) == 1 && results[0].Fatal != nil {
+		// the fixture stopped here too (an advance past a bound)
+		checkFatalAbort(t, fixture, upstream, n, results[0].Fatal.Message, got)
+		return
+	}
+	if len(got.Results) != 1 || len(got.Results[0].Turns) == 0 {
+		t.Fatalf("%s: no turn ran", fixture)
 	}
 	turns := got.Results[0].Turns
 	if n < 1 || n > len(turns) {
@@ -94,5 +100,21 @@ func checkAbort(t *testing.T, app, fixture, upstream string) {
 	}
 	if m := fetchText.FindStringSubmatch(upstream); m != nil && !strings.Contains(text, "cannot fetch "+m[1]) {
 		t.Errorf("%s: turn %d failed without naming %q (upstream: %s): %s", fixture, n, m[1], upstream, text)
+	}
+}
+
+// checkFatalAbort holds a fixture that stopped here (exit 2) to upstream's
+// abort at turn n: its error names that turn and the turns before it passed.
+func checkFatalAbort(t *testing.T, fixture, upstream string, n int, fatal string, got *flowtest.Report) {
+	t.Helper()
+	if m := abortTurn.FindStringSubmatch(": " + fatal); m == nil || m[1] != strconv.Itoa(n) {
+		t.Errorf("%s: stopped with %q; upstream stops at turn %d: %s", fixture, fatal, n, upstream)
+	}
+	for _, r := range got.Results {
+		for _, tr := range r.Turns {
+			if tr.TurnIndex+1 < n && !tr.Passed {
+				t.Errorf("%s: turn %d failed before turn %d: %q", fixture, tr.TurnIndex+1, n, tr.Failures)
+			}
+		}
 	}
 }
