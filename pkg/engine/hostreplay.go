@@ -3,8 +3,6 @@ package engine
 import (
 	"context"
 	"time"
-
-	"kitsoki/internal/jsonvalue"
 )
 
 // HostReplay answers host calls from a recording instead of their
@@ -46,8 +44,10 @@ func replays(hr HostReplay, h string) bool {
 }
 
 // replayHost answers a call from the session's HostReplay, writing the
-// recording's events straight to the sink (they are not the turn's). An
-// agent verb's replayed submission is its submitted value too.
+// recording's events straight to the sink (they are not the turn's). The
+// data binds as recorded: an agent verb's `submission` is not copied into
+// `submitted`, as upstream's flow rig does not (conformance
+// cassette-submission-only).
 func (r *runner) replayHost(ctx context.Context, e *Effect, args map[string]any) (hostAnswer, string, error) {
 	_, virtual := r.clock.(*VirtualClock)
 	rep, err := r.so.HostReplay.Replay(ctx, ReplayCall{Handler: e.Invoke, Args: args, State: r.turnState, AppID: r.m.AppID, Virtual: virtual})
@@ -69,13 +69,6 @@ func (r *runner) replayHost(ctx context.Context, e *Effect, args map[string]any)
 	data := rep.Data
 	if data == nil && rep.Error == "" {
 		data = map[string]any{}
-	}
-	if isAgentHandler(e.Invoke) {
-		if _, ok := data["submitted"]; !ok {
-			if s, ok := data["submission"]; ok {
-				data["submitted"] = jsonvalue.Normalize(s)
-			}
-		}
 	}
 	return hostAnswer{data: data, err: rep.Error}, rep.CallID, nil
 }

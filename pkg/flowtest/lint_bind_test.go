@@ -164,3 +164,24 @@ func TestLintFollowsCassette(t *testing.T) {
 		"l_settle.yaml":        `ends at "shipped"`, // on_enter call, then the post-bind emit
 	}, ruleRejected, ruleWrongState)
 }
+
+// A cassette agent answer holding submission and no submitted binds
+// nothing from submitted.*, in both engines, so the lint follows it.
+func TestLintFollowsSubmissionOnly(t *testing.T) {
+	lintGolden(t, "../engine/testdata/conformance/cassette-submission-only", map[string]string{
+		"a_submission.yaml":    "", // no submitted: nothing bound
+		"b_submitted.yaml":     `when: world.verdict == 'ok' is true`,
+		"c_both.yaml":          `when: world.verdict == 'ok' is true`, // submitted is read
+		"d_neither.yaml":       "",
+		"e_plain.yaml":         "",
+		"f_prefix.yaml":        "",
+		"g_errsub.yaml":        "",
+		"h_agentjson.yaml":     "",
+		"i_agentonly.yaml":     "",
+		"j_asksub.yaml":        "",
+		"k_nullsubmitted.yaml": "",
+		"l_raw.yaml":           "",
+		"m_legacy.yaml":        "",
+		"n_wrong.yaml":         `when: world.verdict == 'none' is true`, // followed: nothing bound
+	}, ruleRejected, ruleWrongState)
+}
