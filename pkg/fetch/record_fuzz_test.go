@@ -1,6 +1,7 @@
 package fetch
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -24,6 +25,7 @@ func FuzzRecordValid(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Add(good)
+	f.Add(bytes.Replace(good, []byte(`"abc"`), []byte(`"abd"`), 1)) // another digest, the same file
 	f.Add([]byte(`{"sha256":"abc","size":-1,"mtime_ns":1e400}`))
 	f.Add([]byte(`{"SHA256":"abc","sha256":"abd","verified_at":"x"}`))
 	st, err := os.Stat(file)
