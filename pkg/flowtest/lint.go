@@ -47,7 +47,13 @@ func lint(st *story.Story, fxs []*Fixture) []diag.Diagnostic {
 
 // lintState is lint's work, with the state it ends in.
 func lintState(st *story.Story, fxs []*Fixture) *fixtureLint {
-	fl := &fixtureLint{}
+	return lintStateAt(st, fxs, judgeVisitBytes)
+}
+
+// lintStateAt is lintState with the guard visits' budget given
+// (guardJudge.visitBytes); only tests pass another than judgeVisitBytes.
+func lintStateAt(st *story.Story, fxs []*Fixture, visitBytes int64) *fixtureLint {
+	fl := &fixtureLint{guards: guardJudge{visitBytes: visitBytes}}
 	if st == nil || len(fxs) == 0 {
 		return fl // nothing to check: the story is not folded for nothing
 	}

@@ -102,15 +102,49 @@ states:
 // arms of world.x == N on 1,000 turns: 7.8 s of validate's CPU). The
 // story's visits share one budget: past it every guard is left
 // unjudged, so the visits that gather values stop at about
-// judgeVisitBytes/visitCost, while the first turns are still judged.
+// budget/visitCost, while the first turns are still judged. The budget
+// is lowered from judgeVisitBytes to 4 MiB, so a few turns spend it
+// (TestLintGuardVisitBudgetIsTheProducts).
 func TestLintGuardVisitsBounded(t *testing.T) {
+	const budget, nTurns = 4 << 20, 20
+	judged := guardArmsStory(t, budget)
+	perTurn := judged(1)
+	if perTurn < guardArms {
+		t.Fatalf("one turn gathered values for %d guards, want every one of the %d arms judged (all certainly false)", perTurn, guardArms)
+	}
+	limit := budget/visitCost + perTurn
+	if got := judged(nTurns); got > limit || perTurn*nTurns <= limit {
+		t.Errorf("%d turns gathered values for %d guards (%d a turn): want at most about %d, the story's visit budget", nTurns, got, perTurn, limit)
+	}
+}
+
+// TestLintGuardVisitBudgetIsTheProducts: lint's guard visits share
+// judgeVisitBytes (64 MiB, 256 bytes a visit): 8 turns, which
+// TestLintGuardVisitsBounded's 4 MiB cuts short, are all judged.
+func TestLintGuardVisitBudgetIsTheProducts(t *testing.T) {
+	if judgeVisitBytes != 64<<20 || visitCost != 256 {
+		t.Fatalf("judgeVisitBytes %d, visitCost %d; want 64 MiB and 256", judgeVisitBytes, visitCost)
+	}
+	judged := guardArmsStory(t, 0)
+	if one, got := judged(1), judged(8); got != 8*one {
+		t.Errorf("8 turns gathered values for %d guards, want all %d (%d a turn)", got, 8*one, one)
+	}
+}
+
+// guardArms is the arms of guardArmsStory's intent.
+const guardArms = 1000
+
+// guardArmsStory loads a story whose intent go has guardArms arms, each
+// certainly false, and returns a func counting the guard visits that
+// gathered values on a fixture of that many go turns: at the product's
+// budget (lintState) when budget is 0, else lintStateAt's.
+func guardArmsStory(t *testing.T, budget int64) func(turns int) int {
+	t.Helper()
 	var arms strings.Builder
-	const nArms, nTurns = 1000, 300
-	for i := range nArms {
+	for i := range guardArms {
 		fmt.Fprintf(&arms, "        - when: 'world.x == %d'\n          target: done\n", i)
 	}
-	dir := t.TempDir()
-	app := filepath.Join(dir, "app.yaml")
+	app := filepath.Join(t.TempDir(), "app.yaml")
 	src := "app: {id: arms}\nroot: lobby\nworld:\n  x: {type: int, default: -1}\nintents:\n  go: {}\nstates:\n  lobby:\n    on:\n      go:\n" + arms.String() + "        - target: lobby\n  done: {terminal: true}\n"
 	if err := os.WriteFile(app, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
@@ -119,19 +153,15 @@ func TestLintGuardVisitsBounded(t *testing.T) {
 	if st == nil || diag.HasErrors(ds) {
 		t.Fatal(ds)
 	}
-	judged := func(turns int) int {
+	return func(turns int) int {
+		t.Helper()
 		fxs, pds := parse("flows/r.yaml", []byte("test_kind: flow\ninitial_state: lobby\nturns:\n"+strings.Repeat("  - intent: {name: go}\n", turns)))
 		if diag.HasErrors(pds) {
 			t.Fatal(pds)
 		}
-		return lintState(st, fxs).guards.evals
-	}
-	perTurn := judged(1)
-	if perTurn < nArms {
-		t.Fatalf("one turn gathered values for %d guards, want every one of the %d arms judged (all certainly false)", perTurn, nArms)
-	}
-	limit := judgeVisitBytes/visitCost + perTurn
-	if got := judged(nTurns); got > limit || perTurn*nTurns <= limit {
-		t.Errorf("%d turns gathered values for %d guards (%d a turn): want at most about %d, the story's visit budget", nTurns, got, perTurn, limit)
+		if budget == 0 {
+			return lintState(st, fxs).guards.evals
+		}
+		return lintStateAt(st, fxs, budget).guards.evals
 	}
 }

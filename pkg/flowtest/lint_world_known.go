@@ -207,7 +207,7 @@ func (l *fixtureLint) guardValue(when string, t *Turn) (val, known bool) {
 // and the same of slots are judged; any other use of either root
 // (world[x], len(world)) is not.
 func (l *fixtureLint) guardEval(when string, t *Turn) (val, known bool, err error) {
-	if l.world == nil || l.guards.visits > judgeVisitBytes {
+	if l.world == nil || l.guards.visits > l.guards.visitBytes {
 		return false, false, nil
 	}
 	g := l.guards.compile(when)
@@ -264,7 +264,10 @@ type guardJudge struct {
 	guards map[string]*judgedGuard // by guard text; nil: not judgeable
 	judged map[string]judgement
 	work   int64 // judgeWork spent
-	visits int64 // judgeVisitBytes spent
+	visits int64 // of visitBytes spent
+	// visitBytes is the visits' budget: judgeVisitBytes, or a test's
+	// smaller one (lintStateAt)
+	visitBytes int64
 	// evals counts the guard visits that gathered values, for tests
 	evals int
 }

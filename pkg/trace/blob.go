@@ -42,8 +42,9 @@ func marshalNoHTML(v any) ([]byte, error) {
 var blobMarker = []byte(`"` + blobKey + `"`)
 
 // resolveBlobs puts the values of blob references in payload back, read
-// through side (the trace's agent-prompts/ folder, each file once).
-func resolveBlobs(side *sidecars, payload json.RawMessage, preview int) (json.RawMessage, error) {
+// through side (the trace's agent-prompts/ folder, each file once);
+// costFloor is tooCostlyAt's.
+func resolveBlobs(side *sidecars, payload json.RawMessage, preview int, costFloor int64) (json.RawMessage, error) {
 	if !bytes.Contains(payload, blobMarker) {
 		return payload, nil
 	}
@@ -51,7 +52,7 @@ func resolveBlobs(side *sidecars, payload json.RawMessage, preview int) (json.Ra
 	if err != nil || !bytes.Contains(payload, blobMarker) {
 		return payload, err
 	}
-	v, err := decodeRead(payload)
+	v, err := decodeRead(payload, costFloor)
 	if err != nil {
 		return nil, err
 	}
@@ -134,9 +135,10 @@ func spliceBlobs(side *sidecars, payload []byte, preview int) ([]byte, error) {
 }
 
 // checkBlobs checks that each blob payload refers to exists in the trace's
-// agent-prompts/ folder with its recorded size (without reading it).
-func checkBlobs(side *sidecars, payload json.RawMessage) error {
-	v, err := decodeRead(payload)
+// agent-prompts/ folder with its recorded size (without reading it);
+// costFloor is tooCostlyAt's.
+func checkBlobs(side *sidecars, payload json.RawMessage, costFloor int64) error {
+	v, err := decodeRead(payload, costFloor)
 	if err != nil {
 		return err
 	}
@@ -163,19 +165,17 @@ func decodeNumbers(b []byte) (any, error) {
 }
 
 // decodeRead is decodeNumbers of a payload read from a trace, refusing
-// first one too costly to decode.
-func decodeRead(b []byte) (any, error) {
-	if err := tooCostly(b, reflect.TypeFor[any]()); err != nil {
+// first one too costly to decode (tooCostlyAt's floor).
+func decodeRead(b []byte, costFloor int64) (any, error) {
+	if err := tooCostlyAt(b, reflect.TypeFor[any](), costFloor); err != nil {
 		return nil, fmt.Errorf("a payload with a blob reference %w", err)
 	}
 	return decodeNumbers(b)
 }
 
-// tooCostly refuses a value whose decoding into t would cost more than
-// jsoncost.Limit (a line of many empty {} or []).
-func tooCostly(b []byte, t reflect.Type) error { return tooCostlyAt(b, t, jsoncost.Floor) }
-
-// tooCostlyAt is tooCostly with jsoncost.Limit's floor given.
+// tooCostlyAt refuses a value whose decoding into t would cost more than
+// jsoncost.Limit with the given floor (a line of many empty {} or []); the
+// product passes jsoncost.Floor.
 func tooCostlyAt(b []byte, t reflect.Type, floor int64) error {
 	limit := max(int64(len(b))*jsoncost.Ratio, floor)
 	if cost, err := jsoncost.Estimate(b, t, limit); err == nil && cost > limit {

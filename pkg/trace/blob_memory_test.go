@@ -12,41 +12,76 @@ import (
 )
 
 // TestBlobPayloadBoundsMemory: a line whose payload names a blob (so the
-// reader decodes it to put the blob back or check it) and holds millions
-// of empty {} values is refused before it is decoded, by verify and by a
-// reader, allocating a small multiple of the line (decoding it took some
-// 50 times its size: a 63 MB line made trace show peak at 3.1 GB RSS and
-// trace verify at 2.3 GB).
+// reader decodes it to put the blob back or check it) and holds many empty
+// {} values is refused before it is decoded, by verify and by a reader,
+// allocating a small multiple of the line (decoding it took some 50 times
+// its size: a 63 MB line made trace show peak at 3.1 GB RSS and trace
+// verify at 2.3 GB). The estimate's floor is lowered from jsoncost.Floor to
+// 1 MiB, so a tenth of the empties the product's floor needs passes it
+// (TestBlobPayloadFloorIsTheProducts); fewer would leave the readers' fixed
+// buffers most of the 8 times.
 func TestBlobPayloadBoundsMemory(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "run.jsonl")
-	line := `{"turn":0,"seq":0,"ts":"2026-11-30T09:23:56.657Z","kind":"machine.state_entered","state_path":"idle","payload":{"$kitsoki_blob":1,"x":[` +
-		strings.TrimSuffix(strings.Repeat("{},", 2_000_000), ",") + "]}}\n"
-	data := `{"kind":"session.header","schema_version":1,"written_at":"2026-11-30T09:23:56.656169307Z"}` + "\n" + line
-	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	const floor = 1 << 20
+	path, size := blobEmptiesTrace(t, 200_000)
 	measure := func(name string, read func() error) {
 		t.Helper()
 		var err error
 		spent := allocs.During(func() { err = read() })
-		t.Logf("%s: %d bytes, allocated %d", name, len(data), spent)
+		t.Logf("%s: %d bytes, allocated %d", name, size, spent)
 		if ce, ok := IsCorrupt(err); !ok || ce.Rule != RuleBlob || ce.Line != 2 || !strings.Contains(err.Error(), "once decoded") {
 			t.Errorf("%s: err = %v, want line 2 refused", name, err)
 		}
-		if spent > 8*uint64(len(data)) {
-			t.Errorf("%s: reading a %d-byte trace allocated %d bytes, over 8 times its size", name, len(data), spent)
+		if spent > 8*uint64(size) {
+			t.Errorf("%s: reading a %d-byte trace allocated %d bytes, over 8 times its size", name, size, spent)
 		}
 	}
-	measure("verify", func() error { _, err := VerifyFile(path); return err })
-	measure("read", func() error {
-		rd, err := OpenFile(path, ReadOptions{})
-		if err != nil {
-			return err
-		}
-		defer rd.Close()
-		_, err = rd.Next()
+	measure("verify", func() error { _, err := verifyFile(path, floor); return err })
+	measure("read", func() error { return readFirst(path, ReadOptions{costFloor: floor}) })
+}
+
+// TestBlobPayloadFloorIsTheProducts: VerifyFile and OpenFile refuse a blob
+// payload by jsoncost.Limit (12 times its size, at least 256 MiB): a line
+// a 1 MiB floor refuses, as TestBlobPayloadBoundsMemory's, is read (its
+// reference, a number, names no blob file).
+func TestBlobPayloadFloorIsTheProducts(t *testing.T) {
+	if jsoncost.Ratio != 12 || jsoncost.Floor != 256<<20 {
+		t.Fatalf("jsoncost.Ratio %d, Floor %d; want 12 times and 256 MiB", jsoncost.Ratio, jsoncost.Floor)
+	}
+	path, _ := blobEmptiesTrace(t, 20_000)
+	if _, err := verifyFile(path, 1<<20); err == nil || !strings.Contains(err.Error(), "once decoded") {
+		t.Fatalf("verify at a 1 MiB floor: %v, want the line refused", err)
+	}
+	if _, err := VerifyFile(path); err != nil {
+		t.Errorf("verify: %v, want the line read", err)
+	}
+	if err := readFirst(path, ReadOptions{}); err != nil {
+		t.Errorf("read: %v, want the line read", err)
+	}
+}
+
+// blobEmptiesTrace writes a trace whose second line's payload names a blob
+// and holds n empty {}, and returns its path and size.
+func blobEmptiesTrace(t *testing.T, n int) (string, int) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "run.jsonl")
+	line := `{"turn":0,"seq":0,"ts":"2026-11-30T09:23:56.657Z","kind":"machine.state_entered","state_path":"idle","payload":{"$kitsoki_blob":1,"x":[` +
+		strings.TrimSuffix(strings.Repeat("{},", n), ",") + "]}}\n"
+	data := `{"kind":"session.header","schema_version":1,"written_at":"2026-11-30T09:23:56.656169307Z"}` + "\n" + line
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path, len(data)
+}
+
+// readFirst opens the trace at path and reads its first event.
+func readFirst(path string, opt ReadOptions) error {
+	rd, err := OpenFile(path, opt)
+	if err != nil {
 		return err
-	})
+	}
+	defer rd.Close()
+	_, err = rd.Next()
+	return err
 }
 
 // TestToCassetteBoundsMemory: an agent call whose input holds many empty

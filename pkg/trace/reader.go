@@ -10,6 +10,7 @@ import (
 	"io"
 	"time"
 
+	"kitsoki/internal/jsoncost"
 	"kitsoki/internal/safefile"
 )
 
@@ -32,6 +33,10 @@ type ReadOptions struct {
 	// BlobPreview, above 0, puts a blob back as a JSON string of its first
 	// BlobPreview runes: memory stays flat for readers that clip values.
 	BlobPreview int
+	// costFloor is the floor of the decode estimate a payload with a blob
+	// reference must pass (tooCostlyAt); 0 means jsoncost.Floor. Only
+	// tests set it, to be refused without building the product's floor.
+	costFloor int64
 }
 
 // Reader streams a trace, reporting each read-time rule at the first line
@@ -60,6 +65,7 @@ func NewReader(r io.Reader, opt ReadOptions) *Reader {
 		opt.MaxLineBytes = defaultMaxLineBytes
 	}
 	opt.Name = cmp.Or(opt.Name, "-")
+	opt.costFloor = cmp.Or(opt.costFloor, jsoncost.Floor)
 	return &Reader{br: bufio.NewReaderSize(r, 256<<10), opt: opt, fast: !fastDecodeOff()}
 }
 
@@ -276,13 +282,13 @@ func (r *Reader) Next() (Event, error) {
 	}
 	ev.Line = n
 	if r.opt.CheckBlobs && r.opt.Path != "" && bytes.Contains(payload, blobMarker) {
-		if err := checkBlobs(r.sidecars(), payload); err != nil {
+		if err := checkBlobs(r.sidecars(), payload, r.opt.costFloor); err != nil {
 			return Event{}, r.corrupt(n, RuleBlob, err, "line %d: %v", n, err)
 		}
 	}
 	if !r.opt.SkipPayload && payload != nil && (r.opt.KeepPayload == nil || r.opt.KeepPayload(ev.Kind)) {
 		if r.opt.Path != "" && bytes.Contains(payload, blobMarker) {
-			full, err := resolveBlobs(r.sidecars(), payload, r.opt.BlobPreview)
+			full, err := resolveBlobs(r.sidecars(), payload, r.opt.BlobPreview, r.opt.costFloor)
 			if err != nil {
 				return Event{}, r.corrupt(n, RuleBlob, err, "line %d: %v", n, err)
 			}

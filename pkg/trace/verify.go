@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 
+	"kitsoki/internal/jsoncost"
 	"kitsoki/internal/safefile"
 )
 
@@ -43,11 +44,15 @@ func drain(rd *Reader) (VerifyResult, error) {
 
 // VerifyFile verifies the trace at path in the reference's order: the
 // whole-file rules (trailing newline, CRLF, NUL), then line by line.
-func VerifyFile(path string) (VerifyResult, error) {
+func VerifyFile(path string) (VerifyResult, error) { return verifyFile(path, jsoncost.Floor) }
+
+// verifyFile is VerifyFile with the blob payloads' decode-estimate floor
+// given (ReadOptions.costFloor).
+func verifyFile(path string, costFloor int64) (VerifyResult, error) {
 	if err := precheckFile(path); err != nil {
 		return VerifyResult{}, err
 	}
-	rd, err := OpenFile(path, ReadOptions{SkipPayload: true, CheckBlobs: true})
+	rd, err := OpenFile(path, ReadOptions{SkipPayload: true, CheckBlobs: true, costFloor: costFloor})
 	if err != nil {
 		return VerifyResult{}, err
 	}
