@@ -273,10 +273,14 @@ func (w *settleWalk) effects(effs []*story.Effect, t *Turn, emits *[]string) boo
 		if !fires {
 			continue
 		}
-		if !w.effectKind(e, kw) {
+		ok, cached := w.effectKind(e, kw)
+		if !ok {
 			return false
 		}
-		if name := strings.TrimSpace(e.EmitIntent()); name != "" {
+		// a call once: skips takes its entry's emit_intent with it; an
+		// on_enter's is decided again by the post-bind pass (conformance
+		// once-cached-emit)
+		if name := strings.TrimSpace(e.EmitIntent()); name != "" && !cached {
 			if story.IsTemplated(name) {
 				return false
 			}
@@ -287,13 +291,13 @@ func (w *settleWalk) effects(effs []*story.Effect, t *Turn, emits *[]string) boo
 }
 
 // effectKind runs the one kind an entry holds (set > increment > say >
-// invoke).
-func (w *settleWalk) effectKind(e *story.Effect, kw *knownWorld) bool {
+// invoke); cached: its call is one once: skips.
+func (w *settleWalk) effectKind(e *story.Effect, kw *knownWorld) (ok, cached bool) {
 	switch {
 	case len(e.Set) > 0:
 		for _, kv := range e.Set {
 			if strings.Contains(kv.Key, ".") || story.IsTemplated(kv.Key) {
-				return false
+				return false, false
 			}
 		}
 		for _, kv := range e.Set { // every value rendered on the world before the block
@@ -312,18 +316,19 @@ func (w *settleWalk) effectKind(e *story.Effect, kw *knownWorld) bool {
 	case e.Invoke != "":
 		for _, kv := range e.Bind() {
 			if strings.Contains(kv.Key, ".") || story.IsTemplated(kv.Key) {
-				return false
+				return false, false
 			}
 		}
 		runs, known := kw.onceRuns(e)
 		if !known {
-			return false
+			return false, false
 		}
-		if runs {
-			w.calls = append(w.calls, e)
+		if !runs {
+			return true, true
 		}
+		w.calls = append(w.calls, e)
 	}
-	return true
+	return true, false
 }
 
 // dispatch answers the queued calls in order and binds them (a domain

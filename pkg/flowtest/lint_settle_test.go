@@ -76,3 +76,35 @@ func TestLintSettleRedirects(t *testing.T) {
 		"g_postbind_redirect.yaml": `ends at "failed"`,
 	}, ruleRejected, ruleWrongState)
 }
+
+// TestLintSettleOnceCachedEmit: an arm's call once: skips (its bind target
+// already set) takes the entry's emit_intent with it, so the turn rests
+// where the arm leads (conformance once-cached-emit; both engines pass
+// stay.yaml and fail moved.yaml).
+func TestLintSettleOnceCachedEmit(t *testing.T) {
+	app := `app: {id: once-emit, version: 0.1.0}
+hosts: [host.ok]
+world:
+  r: {type: string, default: ""}
+intents: {arm: {}, ping: {}}
+states:
+  a:
+    view: A
+    on:
+      arm:
+        - target: a
+          effects:
+            - {invoke: host.ok, once: true, bind: {r: v}, emit_intent: ping}
+      ping: [{target: c}]
+  c:
+    view: C
+root: a
+`
+	for want, expect := range map[string]string{"": "a", `ends at "a": every step on the way is certain`: "c"} {
+		t.Run("expect_state "+expect, func(t *testing.T) {
+			src := "test_kind: flow\ninitial_state: a\ninitial_world: {r: preset}\nuse_orchestrator: true\n" +
+				"host_handlers:\n  host.ok: {data: {v: R}}\nturns:\n  - intent: {name: arm, slots: {}}\n    expect_state: " + expect + "\n"
+			wantFinding(t, ruleFindings(t, ruleWrongState, map[string]string{"app.yaml": app}, src), want)
+		})
+	}
+}
