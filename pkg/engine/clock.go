@@ -114,7 +114,7 @@ func (r *runner) processRunningCh() (bool, <-chan struct{}) {
 	s := r.jobs
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for _, j := range s.jobs {
+	for _, j := range s.unlandedLocked() { // a landed job is settled
 		if j.process && !j.settled {
 			return true, s.notify
 		}
@@ -167,7 +167,7 @@ func (r *runner) landBetween(ctx context.Context) error {
 func (r *runner) nextDueJob(start, end time.Time, answered bool) *job {
 	r.jobs.mu.Lock()
 	defer r.jobs.mu.Unlock()
-	for _, j := range r.jobs.jobs {
+	for _, j := range r.jobs.unlandedLocked() {
 		if j.applied || !j.settled || j.info.Status == JobAwaiting || (j.answer != nil && !answered) {
 			continue
 		}

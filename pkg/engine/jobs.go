@@ -40,10 +40,13 @@ type job struct {
 
 // jobStore holds a session's background jobs. It implements host.Jobs.
 type jobStore struct {
-	mu    sync.Mutex
-	jobs  []*job
-	byID  map[string]*job
-	ready []*job // real clock: settled, waiting for the session
+	mu   sync.Mutex
+	jobs []*job
+	// landed: jobs[:landed] have all had their completion turn, so the
+	// scans for the next one to land start past them (unlanded)
+	landed int
+	byID   map[string]*job
+	ready  []*job // real clock: settled, waiting for the session
 	// virtual: jobs complete only through Advance (never from ready)
 	virtual bool
 	notify  chan struct{}
@@ -67,6 +70,15 @@ func (s *jobStore) list() []JobInfo {
 	return out
 }
 
+// unlandedLocked is the jobs from the first whose completion turn is
+// still to come, in submission order; it is called with the store locked.
+func (s *jobStore) unlandedLocked() []*job {
+	for s.landed < len(s.jobs) && s.jobs[s.landed].applied {
+		s.landed++
+	}
+	return s.jobs[s.landed:]
+}
+
 // pending counts jobs whose completion turn is still to come and that are
 // not waiting for an answer, with the channel the next change closes, read
 // together so that no change is missed.
@@ -74,7 +86,7 @@ func (s *jobStore) pending() (int, <-chan struct{}) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	n := 0
-	for _, j := range s.jobs {
+	for _, j := range s.unlandedLocked() {
 		if !j.applied && j.info.Status != JobAwaiting {
 			n++
 		}
@@ -564,6 +576,10 @@ func (t *Turn) merge(x *Turn) {
 type inboxStore struct {
 	mu    sync.Mutex
 	items []InboxItem
+	// unread and attention count the items counts reports, kept as they
+	// are posted (nothing marks an item read) so that each job's notice
+	// does not walk every earlier one
+	unread, attention int
 }
 
 func (b *inboxStore) post(it InboxItem) string {
@@ -571,6 +587,12 @@ func (b *inboxStore) post(it InboxItem) string {
 	defer b.mu.Unlock()
 	it.ID = fmt.Sprintf("n%d", len(b.items)+1)
 	b.items = append(b.items, it)
+	if !it.Read {
+		b.unread++
+		if it.Severity == "action_required" {
+			b.attention++
+		}
+	}
 	return it.ID
 }
 
@@ -595,13 +617,5 @@ func (b *inboxStore) list() []InboxItem {
 func (b *inboxStore) counts() (unread, attention int) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	for _, it := range b.items {
-		if !it.Read {
-			unread++
-			if it.Severity == "action_required" {
-				attention++
-			}
-		}
-	}
-	return unread, attention
+	return b.unread, b.attention
 }
