@@ -46,10 +46,11 @@ func (c *VirtualClock) set(t time.Time) {
 // advance moves the virtual clock by d in one step as upstream's flow rig
 // does (flow-format.md §5.2; docs/compat/engine.md "One advance, one
 // step"): the world replayed, the armed timeout fired if due, then every
-// job due by the end completed in submission order (nextDueJob).
-func (r *runner) advance(ctx context.Context, vc *VirtualClock, d time.Duration) (*Turn, error) {
+// job due by the end completed in submission order (nextDueJob). With
+// counted, the turn keeps none of their events (AdvanceClock).
+func (r *runner) advance(ctx context.Context, vc *VirtualClock, d time.Duration, counted bool) (*Turn, error) {
 	r.replayWorld()
-	out := &Turn{State: r.statePath(), Number: r.turn}
+	out := &Turn{State: r.statePath(), Number: r.turn, counted: counted}
 	if d <= 0 {
 		return out, nil
 	}

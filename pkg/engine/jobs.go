@@ -564,7 +564,9 @@ func (t *Turn) merge(x *Turn) {
 	if x == nil {
 		return
 	}
-	t.Events = append(t.Events, x.Events...)
+	if !t.counted {
+		t.Events = append(t.Events, x.Events...)
+	}
 	t.held += heldSize(x.Events, maxLandHeld)
 	t.Number = x.Number
 	if x.Err != nil && t.Err == nil {
