@@ -152,7 +152,9 @@ func (r *runner) stepDue(ctx context.Context, start, end time.Time, answered boo
 // their events in the trace and in no fixture turn (flow-format §5.5;
 // conformance host-job-lands-before-turn).
 func (r *runner) landBetween(ctx context.Context) error {
-	r.drainJobs(ctx)
+	if err := r.drainJobs(ctx); err != nil {
+		return err
+	}
 	if vc, ok := r.clock.(*VirtualClock); ok {
 		now := vc.Now()
 		return r.stepDue(ctx, now, now, false, &Turn{}, "jobs")

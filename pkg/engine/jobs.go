@@ -305,19 +305,27 @@ func failing(err error) func(context.Context) (hostAnswer, error) {
 	return func(context.Context) (hostAnswer, error) { return hostAnswer{}, err }
 }
 
-// drainJobs applies the completions a real-clock session has received.
-func (r *runner) drainJobs(ctx context.Context) {
+// drainJobs applies the completions a real-clock session has received,
+// within the bound of what lands with no input between (inputChain).
+func (r *runner) drainJobs(ctx context.Context) error {
 	for {
 		s := r.jobs
 		s.mu.Lock()
 		if len(s.ready) == 0 {
 			s.mu.Unlock()
-			return
+			return nil
 		}
 		j := s.ready[0]
+		if err := r.chain.admitJob(r, j); err != nil {
+			s.mu.Unlock()
+			return err
+		}
 		s.ready = s.ready[1:]
 		s.mu.Unlock()
-		_, _ = r.jobStep(ctx, j)
+		t, _ := r.jobStep(ctx, j)
+		if err := r.chain.keep(r, t, func(what string) error { return r.landErr(j, "input", what) }); err != nil {
+			return err
+		}
 	}
 }
 

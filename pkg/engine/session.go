@@ -275,9 +275,12 @@ func (s *Session) Wait(ctx context.Context) error {
 	}
 	for {
 		s.mu.Lock()
-		s.r.drainJobs(ctx)
+		err := s.r.drainJobs(ctx)
 		running, ch := s.r.jobs.pending()
 		s.mu.Unlock()
+		if err != nil {
+			return err
+		}
 		if running == 0 {
 			return nil
 		}
