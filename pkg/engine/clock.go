@@ -46,10 +46,11 @@ func (c *VirtualClock) set(t time.Time) {
 // advance moves the virtual clock by d in one step as upstream's flow rig
 // does (flow-format.md §5.2; docs/compat/engine.md "One advance, one
 // step"): the world replayed, the armed timeout fired if due, then every
-// job due by the end completed in submission order (nextDueJob).
-func (r *runner) advance(ctx context.Context, vc *VirtualClock, d time.Duration) (*Turn, error) {
+// job due by the end completed in submission order (nextDueJob). With
+// counted, the turn keeps none of their events (AdvanceClock).
+func (r *runner) advance(ctx context.Context, vc *VirtualClock, d time.Duration, counted bool) (*Turn, error) {
 	r.replayWorld()
-	out := &Turn{State: r.statePath(), Number: r.turn}
+	out := &Turn{State: r.statePath(), Number: r.turn, counted: counted}
 	if d <= 0 {
 		return out, nil
 	}
@@ -114,7 +115,7 @@ func (r *runner) processRunningCh() (bool, <-chan struct{}) {
 	s := r.jobs
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for _, j := range s.jobs {
+	for _, j := range s.unlandedLocked() { // a landed job is settled
 		if j.process && !j.settled {
 			return true, s.notify
 		}
@@ -151,7 +152,9 @@ func (r *runner) stepDue(ctx context.Context, start, end time.Time, answered boo
 // their events in the trace and in no fixture turn (flow-format §5.5;
 // conformance host-job-lands-before-turn).
 func (r *runner) landBetween(ctx context.Context) error {
-	r.drainJobs(ctx)
+	if err := r.drainJobs(ctx); err != nil {
+		return err
+	}
 	if vc, ok := r.clock.(*VirtualClock); ok {
 		now := vc.Now()
 		return r.stepDue(ctx, now, now, false, &Turn{}, "jobs")
@@ -167,7 +170,7 @@ func (r *runner) landBetween(ctx context.Context) error {
 func (r *runner) nextDueJob(start, end time.Time, answered bool) *job {
 	r.jobs.mu.Lock()
 	defer r.jobs.mu.Unlock()
-	for _, j := range r.jobs.jobs {
+	for _, j := range r.jobs.unlandedLocked() {
 		if j.applied || !j.settled || j.info.Status == JobAwaiting || (j.answer != nil && !answered) {
 			continue
 		}

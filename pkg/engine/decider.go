@@ -55,7 +55,9 @@ func (s *Session) decide(ctx context.Context) (bool, error) {
 		return false, nil
 	}
 	r.note(Note{Kind: "decider", State: state, Text: fmt.Sprintf("decider chose %s (confidence %.2f)", chosen, conf)})
-	r.drainJobs(ctx)
+	if err := r.drainJobs(ctx); err != nil {
+		return false, err
+	}
 	t, err := r.userTurn(ctx, Input{Intent: chosen})
 	if err != nil {
 		return false, err

@@ -40,10 +40,13 @@ type job struct {
 
 // jobStore holds a session's background jobs. It implements host.Jobs.
 type jobStore struct {
-	mu    sync.Mutex
-	jobs  []*job
-	byID  map[string]*job
-	ready []*job // real clock: settled, waiting for the session
+	mu   sync.Mutex
+	jobs []*job
+	// landed: jobs[:landed] have all had their completion turn, so the
+	// scans for the next one to land start past them (unlanded)
+	landed int
+	byID   map[string]*job
+	ready  []*job // real clock: settled, waiting for the session
 	// virtual: jobs complete only through Advance (never from ready)
 	virtual bool
 	notify  chan struct{}
@@ -67,6 +70,15 @@ func (s *jobStore) list() []JobInfo {
 	return out
 }
 
+// unlandedLocked is the jobs from the first whose completion turn is
+// still to come, in submission order; it is called with the store locked.
+func (s *jobStore) unlandedLocked() []*job {
+	for s.landed < len(s.jobs) && s.jobs[s.landed].applied {
+		s.landed++
+	}
+	return s.jobs[s.landed:]
+}
+
 // pending counts jobs whose completion turn is still to come and that are
 // not waiting for an answer, with the channel the next change closes, read
 // together so that no change is missed.
@@ -74,7 +86,7 @@ func (s *jobStore) pending() (int, <-chan struct{}) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	n := 0
-	for _, j := range s.jobs {
+	for _, j := range s.unlandedLocked() {
 		if !j.applied && j.info.Status != JobAwaiting {
 			n++
 		}
@@ -293,19 +305,27 @@ func failing(err error) func(context.Context) (hostAnswer, error) {
 	return func(context.Context) (hostAnswer, error) { return hostAnswer{}, err }
 }
 
-// drainJobs applies the completions a real-clock session has received.
-func (r *runner) drainJobs(ctx context.Context) {
+// drainJobs applies the completions a real-clock session has received,
+// within the bound of what lands with no input between (inputChain).
+func (r *runner) drainJobs(ctx context.Context) error {
 	for {
 		s := r.jobs
 		s.mu.Lock()
 		if len(s.ready) == 0 {
 			s.mu.Unlock()
-			return
+			return nil
 		}
 		j := s.ready[0]
+		if err := r.chain.admitJob(r, j); err != nil {
+			s.mu.Unlock()
+			return err
+		}
 		s.ready = s.ready[1:]
 		s.mu.Unlock()
-		_, _ = r.jobStep(ctx, j)
+		t, _ := r.jobStep(ctx, j)
+		if err := r.chain.keep(r, t, func(what string) error { return r.landErr(j, "input", what) }); err != nil {
+			return err
+		}
 	}
 }
 
@@ -552,7 +572,9 @@ func (t *Turn) merge(x *Turn) {
 	if x == nil {
 		return
 	}
-	t.Events = append(t.Events, x.Events...)
+	if !t.counted {
+		t.Events = append(t.Events, x.Events...)
+	}
 	t.held += heldSize(x.Events, maxLandHeld)
 	t.Number = x.Number
 	if x.Err != nil && t.Err == nil {
@@ -564,6 +586,10 @@ func (t *Turn) merge(x *Turn) {
 type inboxStore struct {
 	mu    sync.Mutex
 	items []InboxItem
+	// unread and attention count the items counts reports, kept as they
+	// are posted (nothing marks an item read) so that each job's notice
+	// does not walk every earlier one
+	unread, attention int
 }
 
 func (b *inboxStore) post(it InboxItem) string {
@@ -571,6 +597,12 @@ func (b *inboxStore) post(it InboxItem) string {
 	defer b.mu.Unlock()
 	it.ID = fmt.Sprintf("n%d", len(b.items)+1)
 	b.items = append(b.items, it)
+	if !it.Read {
+		b.unread++
+		if it.Severity == "action_required" {
+			b.attention++
+		}
+	}
 	return it.ID
 }
 
@@ -595,13 +627,5 @@ func (b *inboxStore) list() []InboxItem {
 func (b *inboxStore) counts() (unread, attention int) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	for _, it := range b.items {
-		if !it.Read {
-			unread++
-			if it.Severity == "action_required" {
-				attention++
-			}
-		}
-	}
-	return unread, attention
+	return b.unread, b.attention
 }

@@ -62,12 +62,15 @@ func payloadSize(v any, limit int) int {
 }
 
 // landErr is the error of completions past r.landCap or r.heldCap: what
-// passed, its %s the landing; j lands last, in an "advance" or before a
-// turn ("jobs").
+// passed, its %s the landing; j lands last, in an "advance", before a
+// turn ("jobs") or with no input since the last ("input": inputChain).
 func (r *runner) landErr(j *job, when, what string) error {
 	landing := "before the turn"
-	if when == "advance" {
+	switch when {
+	case "advance":
 		landing = "in one advance_clock"
+	case "input":
+		landing = "since the last input"
 	}
 	return fmt.Errorf("%s: %s: the on_complete of this %s job (submitted in state %q) starts another job or sets a value that grows each time, without end; start fewer jobs from on_complete, or keep the values it sets small",
 		j.e.Pos, fmt.Sprintf(what, landing), j.info.Namespace, j.info.State)

@@ -130,3 +130,27 @@ func TestLandHeldCapIsTheDocumented(t *testing.T) {
 		t.Errorf("a session's caps are %d bytes and %d completions, want maxLandHeld and maxLandJobs", r.heldCap, r.landCap)
 	}
 }
+
+// AdvanceClock (the flow rig's advance) keeps none of the landing's events,
+// which Advance merges into one Turn, yet counts them against the same
+// bound: the chain stops where Advance stops it.
+func TestAdvanceClockKeepsNoEvents(t *testing.T) {
+	s := chainSession(t)
+	s.r.heldCap = maxLandHeld
+	vc := s.r.clock.(*VirtualClock)
+	out, err := s.r.advance(t.Context(), vc, time.Second, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Events) != 0 || out.held < 200<<10 {
+		t.Errorf("a counted advance of 200 completions kept %d events and counted %d bytes", len(out.Events), out.held)
+	}
+	if got := len(s.Jobs()); got != 199 {
+		t.Errorf("%d jobs landed, want 199", got)
+	}
+	s = chainSession(t)
+	err = s.AdvanceClock(t.Context(), time.Second)
+	if err == nil || !strings.Contains(err.Error(), "the background jobs landing in one advance_clock kept more than 1 MiB of events") {
+		t.Errorf("AdvanceClock past a 1 MiB cap: %v", err)
+	}
+}

@@ -139,6 +139,7 @@ type runner struct {
 	// keep and how many land: maxLandHeld and maxLandJobs, lowered by
 	// tests to reach them
 	heldCap, landCap int
+	chain            inputChain // what landed since the last user turn
 }
 
 func newRunner(m *Machine, o SessionOptions) *runner {
@@ -290,10 +291,13 @@ func (s *Session) waitOnce(ctx context.Context) (idle bool, err error) {
 		return false, fmt.Errorf("run interrupted: %w", err)
 	}
 	s.mu.Lock()
-	r.drainJobs(ctx)
+	err = r.drainJobs(ctx)
 	running, ch := r.jobs.pending()
 	tm := r.timer
 	s.mu.Unlock()
+	if err != nil {
+		return false, err
+	}
 	switch {
 	case running == 0 && tm == nil:
 		return true, nil
@@ -318,9 +322,15 @@ func (s *Session) waitOnce(ctx context.Context) (idle bool, err error) {
 		}
 	}
 	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := r.chain.admitTimeout(r, tm); err != nil {
+		return false, err
+	}
 	t, err := r.timeoutTurn(ctx)
-	s.mu.Unlock()
 	if err != nil {
+		return false, err
+	}
+	if err := r.chain.keep(r, t, func(what string) error { return timeoutLoopErr(tm, what) }); err != nil {
 		return false, err
 	}
 	if t != nil && t.Err != nil {
@@ -452,6 +462,7 @@ func (r *runner) beginSyntheticTurn() (from string, sv saved, t *Turn) {
 // userTurn is one explicit-intent turn (story-runtime.md §1.3-§1.12).
 func (r *runner) userTurn(ctx context.Context, in Input) (*Turn, error) {
 	r.beginTurn()
+	r.chain = inputChain{}
 	from := r.statePath()
 	t := &Turn{State: from}
 	// Checks that write no event and use no turn number: a missing
