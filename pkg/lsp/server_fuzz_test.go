@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
@@ -23,8 +24,10 @@ import (
 type serverFixture struct {
 	ws, out string
 	docs    []string // the documents the fuzz program names
-	disk    map[string]string
-	bytes   int // of every file the server may read
+	// outFiles are the files outside the workspace (readOutside)
+	outFiles []string
+	disk     map[string]string
+	bytes    int // of every file the server may read
 }
 
 func newServerFixture(t testing.TB) *serverFixture {
@@ -67,7 +70,39 @@ func newServerFixture(t testing.TB) *serverFixture {
 			fx.disk[p] = string(b)
 		}
 	}
+	// A read of a file outside sets its access time again (relatime does
+	// while it is older than the change time): readOutside tells.
+	for _, name := range []string{"app.yaml", "secret.yaml", "secret.json", "prompt.md"} {
+		p := filepath.Join(fx.out, name)
+		fi, err := os.Stat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fx.outFiles = append(fx.outFiles, p)
+		if err := os.Chtimes(p, untouched, fi.ModTime()); err != nil {
+			t.Fatal(err)
+		}
+	}
 	return fx
+}
+
+// untouched is the access time of the files outside the workspace until
+// something reads them.
+var untouched = time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// readOutside is a file outside the workspace read since the fixture was
+// made ("" none; always "" where the file system keeps no access times).
+func (fx *serverFixture) readOutside(t *testing.T) string {
+	for _, p := range fx.outFiles {
+		fi, err := os.Stat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if at, ok := accessTime(fi); ok && !at.Equal(untouched) {
+			return p
+		}
+	}
+	return ""
 }
 
 // expand puts the fixture's absolute folders in place of $WS and $OUT.
@@ -94,10 +129,11 @@ func (t tapRWC) Write(p []byte) (int, error) {
 // the file's own, or both) name includes, imports, schemas and prompts in
 // the workspace, out of it, and through links leading out. Every request
 // is answered (each waits for its answer, bounded by lsptest.Wait); no
-// panic; nothing the server writes holds the canary (nothing outside the
-// workspace is read and told); nothing is published for, and no
-// definition leads to, a file outside it; and every message the server
-// writes is within maxServerMessage of what it was sent.
+// panic; no file outside the workspace is read (its access time stays, on
+// Linux) and nothing the server writes holds their canary; nothing is
+// published for, and no definition leads to, a file outside it; and every
+// message the server writes is within maxServerMessage of what it was
+// sent.
 func FuzzServer(f *testing.F) {
 	fx := newServerFixture(f)
 	for _, s := range []struct {
@@ -210,6 +246,9 @@ func runServerProgram(t *testing.T, fx *serverFixture, text string, prog []byte)
 	call("textDocument/documentSymbol", protocol.DocumentSymbolParams{TextDocument: protocol.TextDocumentIdentifier{URI: pathURI(fx.docs[0])}}, &syms)
 	var r any
 	call("shutdown", nil, &r)
+	if p := fx.readOutside(t); p != "" {
+		t.Fatalf("the server read %s, outside the workspace", p)
+	}
 	for _, p := range c.Everything() {
 		if !fx.insideWS(t, p.URI) {
 			t.Fatalf("published for %s, outside the workspace", p.URI)
