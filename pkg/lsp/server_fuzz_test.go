@@ -19,8 +19,10 @@ import (
 
 // serverFixture is a workspace holding the demo, parent and child stories,
 // and beside it (outside the workspace) files holding the canary: a story,
-// a YAML file and a schema. Links inside the workspace lead out to them: a
-// room the demo's include glob takes, a schema, and a folder.
+// a YAML file, a schema, a prompt and coverage profiles. Links inside the
+// workspace lead out to them: a room the demo's include glob takes, a
+// schema, a prompt, a folder, the child's coverage profile and the
+// parent's .kitsoki/.
 type serverFixture struct {
 	ws, out string
 	docs    []string // the documents the fuzz program names
@@ -37,18 +39,24 @@ func newServerFixture(t testing.TB) *serverFixture {
 		storytest.CopyTree(t, filepath.Join("testdata", d), filepath.Join(fx.ws, d))
 	}
 	storytest.WriteTree(t, base, map[string]string{
-		"ws/.git/HEAD":        "ref: refs/heads/main\n",
-		"outside/app.yaml":    "app: {id: " + canary + "}\nroot: s\nstates:\n  s:\n    terminal: true\n" + canary + ": hunter2\n",
-		"outside/secret.yaml": "states:\n  " + canary + ":\n    terminal: true\nhunter2: 1\n",
-		"outside/secret.json": `{"type": "object", "required": ["` + canary + `"], "$defs": {"hunter2": {}}}`,
-		"outside/prompt.md":   canary + " hunter2\n",
+		"ws/.git/HEAD":              "ref: refs/heads/main\n",
+		"outside/app.yaml":          "app: {id: " + canary + "}\nroot: s\nstates:\n  s:\n    terminal: true\n" + canary + ": hunter2\n",
+		"outside/secret.yaml":       "states:\n  " + canary + ":\n    terminal: true\nhunter2: 1\n",
+		"outside/secret.json":       `{"type": "object", "required": ["` + canary + `"], "$defs": {"hunter2": {}}}`,
+		"outside/prompt.md":         canary + " hunter2\n",
+		"outside/coverage.json":     `{"version": 1, "` + canary + `": "hunter2"}`,
+		"outside/dot/coverage.json": `{"version": 1, "` + canary + `": "hunter2"}`,
 	})
 	for link, target := range map[string]string{
 		"demo/rooms/leak.yaml":   filepath.Join(fx.out, "secret.yaml"),
 		"demo/schemas/leak.json": filepath.Join(fx.out, "secret.json"),
 		"demo/prompts/leak.md":   filepath.Join(fx.out, "prompt.md"),
 		"away":                   fx.out,
+		// coverage profiles beside a story: one a link, one in a linked .kitsoki/
+		"child/.kitsoki/coverage.json": filepath.Join(fx.out, "coverage.json"),
+		"parent/.kitsoki":              filepath.Join(fx.out, "dot"),
 	} {
+		_ = os.MkdirAll(filepath.Dir(filepath.Join(fx.ws, filepath.FromSlash(link))), 0o755)
 		// where links cannot be made (Windows without the right), the
 		// program runs without them
 		_ = os.Symlink(target, filepath.Join(fx.ws, filepath.FromSlash(link)))
@@ -72,7 +80,7 @@ func newServerFixture(t testing.TB) *serverFixture {
 	}
 	// A read of a file outside sets its access time again (relatime does
 	// while it is older than the change time): readOutside tells.
-	for _, name := range []string{"app.yaml", "secret.yaml", "secret.json", "prompt.md"} {
+	for _, name := range []string{"app.yaml", "secret.yaml", "secret.json", "prompt.md", "coverage.json", "dot/coverage.json"} {
 		p := filepath.Join(fx.out, name)
 		fi, err := os.Stat(p)
 		if err != nil {
@@ -146,6 +154,7 @@ func FuzzServer(f *testing.F) {
 		{"      schema: schemas/leak.json\n      prompt: prompts/leak.md\n      other: $OUT/secret.json\n", []byte{0, 1, 2, 0, 6, 1, 7, 16, 5, 1, 7, 16, 2, 1, 3, 2, 7, 1, 8, 4}},
 		{"states: {x: {on: {go: [{target: ", []byte{0, 7, 1, 0, 0, 8, 1, 0, 0, 9, 0, 0, 1, 0, 0, 0, 7, 0, 3, 30, 6, 7, 0, 0}},
 		{"$ref: '../../outside/secret.json#/$defs/hunter2'", []byte{0, 3, 0, 0, 6, 3, 0, 8, 2, 3, 0, 0, 4, 3, 0, 0, 3, 4, 0, 0}},
+		{"", []byte{0, 5, 1, 0, 0, 6, 1, 0, 8, 6, 0, 0, 3, 5, 0, 0, 4, 6, 0, 0, 8, 5, 0, 0}}, // parent and child, their profiles
 		{"é\r\n\t{{ world.", []byte{0, 2, 0, 0, 2, 2, 255, 255, 7, 2, 0, 200, 1, 2, 3, 0, 4, 2, 0, 0}},
 	} {
 		f.Add(s.text, s.prog)
