@@ -6,8 +6,9 @@ LDFLAGS := -s -w -X kitsoki/cmd.version=$(VERSION) -X kitsoki/cmd.commit=$(COMMI
 GO      ?= go
 FUZZTIME ?= 20s
 # Minimising each new interesting input can stall a short run for its whole
-# budget (0 execs/sec while it shrinks a large input); keep it brief.
-FUZZMINIMIZE ?= 5s
+# budget (0 execs/sec while it shrinks a large input): a count of runs, not a
+# time, so a rich target (the story loader, validate) explores between them.
+FUZZMINIMIZE ?= 100x
 BIN     := bin/kitsoki
 # build, vet, cross and unit compile with -trimpath: the build cache entries then do not
 # depend on where the checkout is, so a fresh clone (as CI makes) reuses what an earlier

@@ -7,7 +7,7 @@
 # "--- FAIL ... context deadline exceeded" having found nothing (no input
 # written). That run is reported and the next target starts.
 set -uo pipefail
-fuzztime=${1:-20s} minimize=${2:-5s} go=${GO:-go}
+fuzztime=${1:-20s} minimize=${2:-100x} go=${GO:-go}
 cd "$(dirname "$0")/.."
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"time"
 
@@ -67,11 +68,35 @@ func (a *attrs) float(k string, v float64) {
 	*a = append(*a, otlpAttr{Key: k, Value: otlpValue{DoubleValue: &v}})
 }
 
+// unixNano is t as OTLP's unsigned nanoseconds since 1970: a time before
+// 1970 (or none) is 0 and one past 2262 the largest (UnixNano is undefined
+// there, and a negative count is no fixed64 a collector reads).
 func unixNano(t time.Time) string {
-	if t.IsZero() {
+	switch {
+	case t.IsZero() || t.Unix() < 0:
 		return "0"
+	case t.After(maxNanoTime):
+		return strconv.FormatInt(math.MaxInt64, 10)
 	}
 	return strconv.FormatInt(t.UnixNano(), 10)
+}
+
+var maxNanoTime = time.Unix(0, math.MaxInt64)
+
+// spanEnd is end, or start when end is before it: a trace whose clock went
+// back, or a negative duration_ms, would give a span a collector refuses.
+func spanEnd(start, end time.Time) time.Time {
+	if end.Before(start) {
+		return start
+	}
+	return end
+}
+
+// callEnd is the end of a call of ms milliseconds from start, the longest
+// a time.Duration holds when ms is more (the product overflows).
+func callEnd(start time.Time, ms int64) time.Time {
+	const most = math.MaxInt64 / int64(time.Millisecond)
+	return start.Add(time.Duration(min(max(ms, 0), most)) * time.Millisecond)
 }
 
 // OTLPOptions tune ExportOTLP.
@@ -243,6 +268,7 @@ func hostSpan(hc *HostCall, traceID, spanID, runID string, last time.Time) *otlp
 	if end.IsZero() {
 		end = last
 	}
+	end = spanEnd(hc.Start, end)
 	sp := &otlpSpan{TraceID: traceID, SpanID: spanID, ParentSpanID: runID,
 		Name: "execute_tool " + hc.Namespace, Kind: spanKindInternal, StartTimeUnixNano: unixNano(hc.Start), EndTimeUnixNano: unixNano(end),
 		Status: &otlpStatus{Code: statusOK}}
@@ -368,9 +394,9 @@ func callSpan(c *Call, traceID, id, parent string, start callStart, fallbackEnd 
 		a.str("kitsoki.fallback.plugin", s.FallbackPlugin)
 		a.str("kitsoki.fallback.reason", s.Reason)
 	}
-	end := c.Start.Add(time.Duration(c.DurationMS) * time.Millisecond)
+	end := callEnd(c.Start, c.DurationMS)
 	if c.Outcome == OutcomeOpen {
-		end = fallbackEnd
+		end = spanEnd(c.Start, fallbackEnd)
 	}
 	sp := &otlpSpan{TraceID: traceID, SpanID: id, ParentSpanID: parent, Name: "invoke_agent " + c.AgentName(),
 		Kind: spanKindClient, StartTimeUnixNano: unixNano(c.Start), EndTimeUnixNano: unixNano(end)}
