@@ -304,6 +304,26 @@ func coerceDeclared(vars []WorldVar, key string, v any) (out any, coerced bool) 
 	return v, false
 }
 
+// SetCoerces reports whether a set: of v into key of st's world is
+// coerced to the key's declared type (coerceDeclared): such a value is
+// the coerced one for the rest of the turn and, on the orchestrator path,
+// the string again after it (docs/compat/engine.md "Set coercion").
+func SetCoerces(st *story.Story, key string, v any) bool {
+	_, coerced := coerceDeclared(worldVars(st), key, v)
+	return coerced
+}
+
+// IncrementValue is what an increment: of delta does to the value cur:
+// the base upstream reads (incrementBase) plus the delta, ok false when
+// the delta is no integer (the turn fails).
+func IncrementValue(cur, delta any) (any, bool) {
+	d, ok := incrementDelta(delta)
+	if !ok {
+		return nil, false
+	}
+	return incrementBase(cur) + d, true
+}
+
 // declaredType is world key's declared type: ("" when none).
 func declaredType(vars []WorldVar, key string) string {
 	if i := slices.IndexFunc(vars, func(wv WorldVar) bool { return wv.Name == key }); i >= 0 {

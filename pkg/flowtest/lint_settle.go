@@ -254,8 +254,8 @@ func (ix *storyIndex) landingLeaf(p string) *story.State {
 
 // effects runs effs in order on the known world (story-runtime §1.7):
 // an entry whose when: is false is skipped, else the first of set,
-// increment, say and invoke runs (a set of a literal is certain, any
-// other write is not; a call is queued unless once: skips it), then its
+// increment, say and invoke runs (a set of a literal, or of a template
+// the known world renders, is certain, any other write is not; a call is queued unless once: skips it), then its
 // emit_intent is decided onto emits.
 func (w *settleWalk) effects(effs []*story.Effect, t *Turn, emits *[]string) bool {
 	kw := w.l.world
@@ -300,18 +300,9 @@ func (w *settleWalk) effectKind(e *story.Effect, kw *knownWorld) (ok, cached boo
 				return false, false
 			}
 		}
-		for _, kv := range e.Set { // every value rendered on the world before the block
-			if hasTemplate(kv.Value) {
-				kw.dirty[kv.Key] = true
-			} else {
-				kw.set(kv.Key, kv.Value)
-			}
-		}
+		kw.applySet(e, true) // every value rendered on the world before the block
 	case len(e.Increment()) > 0:
-		for _, kv := range e.Increment() {
-			first, _, _ := strings.Cut(kv.Key, ".")
-			kw.dirty[first] = true
-		}
+		kw.applyIncrement(e, true)
 	case e.Say != "":
 	case e.Invoke != "":
 		for _, kv := range e.Bind() {

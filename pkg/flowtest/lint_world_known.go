@@ -25,6 +25,9 @@ type knownWorld struct {
 	// written: the keys something may write (nil with all: any key)
 	written map[string]bool
 	all     bool
+	judge   *guardJudge     // renders set: templates (lint_world_render.go)
+	story   *story.Story    // the folded story, whose declared types a set coerces to
+	seeded  map[string]bool // the keys initial_world or a world_override sets
 }
 
 // startWorld is the fixture's world before its first turn, as the rig
@@ -32,10 +35,12 @@ type knownWorld struct {
 func (l *fixtureLint) startWorld() *knownWorld {
 	w := engine.StoryWorld(l.ix.story)
 	seedRig(w)
+	seeded := map[string]bool{}
 	for _, kv := range l.fx.InitialWorld {
 		w[kv.Key] = jsonvalue.Normalize(jsonvalue.CopyNilAsEmpty(kv.Value))
+		seeded[kv.Key] = true
 	}
-	kw := &knownWorld{vals: w, dirty: map[string]bool{}}
+	kw := &knownWorld{vals: w, dirty: map[string]bool{}, judge: &l.guards, story: l.ix.story, seeded: seeded}
 	kw.written, kw.all = l.ix.writes(l.fx.Orchestrated())
 	return kw
 }
@@ -92,16 +97,38 @@ func (w *knownWorld) apply(effs []*story.Effect, orchestrated bool, calls *[]*st
 			continue
 		}
 		if e.When == "" && len(e.Set) > 0 {
-			for _, kv := range e.Set {
-				if strings.Contains(kv.Key, ".") || story.IsTemplated(kv.Key) || hasTemplate(kv.Value) {
-					w.forget([]*story.Effect{e}, orchestrated)
-					break
-				}
-				w.set(kv.Key, kv.Value)
-			}
+			w.applySet(e, orchestrated)
+			continue
+		}
+		if e.When == "" && len(e.Increment()) > 0 && onlyIncrement(e) {
+			w.applyIncrement(e, orchestrated)
 			continue
 		}
 		w.forget([]*story.Effect{e}, orchestrated)
+	}
+}
+
+// applySet runs an unguarded set: e, every value rendered on the world
+// before it, as the engine's applySet: a key whose value is not certain
+// is made uncertain (a templated key name, any key).
+func (w *knownWorld) applySet(e *story.Effect, orchestrated bool) {
+	vals := make([]any, len(e.Set))
+	sure := make([]bool, len(e.Set))
+	for i, kv := range e.Set {
+		if story.IsTemplated(kv.Key) {
+			w.forget([]*story.Effect{e}, orchestrated)
+			return
+		}
+		v, ok := w.setValue(kv.Value)
+		vals[i], sure[i] = v, ok && !strings.Contains(kv.Key, ".") && !w.coerces(kv, v)
+	}
+	for i, kv := range e.Set {
+		if sure[i] {
+			w.set(kv.Key, vals[i])
+			continue
+		}
+		first, _, _ := strings.Cut(kv.Key, ".")
+		w.dirty[first] = true
 	}
 }
 
@@ -263,8 +290,12 @@ func (l *fixtureLint) guardEval(when string, t *Turn) (val, known bool, err erro
 type guardJudge struct {
 	guards map[string]*judgedGuard // by guard text; nil: not judgeable
 	judged map[string]judgement
-	work   int64 // judgeWork spent
-	visits int64 // of visitBytes spent
+	// templates and renders: set: templates compiled and rendered once
+	// (lint_world_render.go), on the same budgets
+	templates map[string]judgedTemplate
+	renders   map[string]rendered
+	work      int64 // judgeWork spent
+	visits    int64 // of visitBytes spent
 	// visitBytes is the visits' budget: judgeVisitBytes, or a test's
 	// smaller one (lintStateAt)
 	visitBytes int64
@@ -429,6 +460,7 @@ func (l *fixtureLint) beforeTurn(t *Turn) {
 	}
 	if t.Intent != nil {
 		for _, kv := range t.WorldOverride {
+			w.seeded[kv.Key] = true // as initial_world: which base a replay reads is not probed
 			if hasTemplate(kv.Value) {
 				w.dirty[kv.Key] = true
 				continue

@@ -11,17 +11,21 @@ import (
 // Render renders the template against env. A literal renders to its source
 // string, a single {{ e }} to e's typed value, anything else to a string.
 func (t *Template) Render(env Env) (out any, err error) {
+	return t.render(env, &tplBudget{src: t.src, shared: sharedBudgetOf(env)})
+}
+
+// render is Render within lim.
+func (t *Template) render(env Env, lim *tplBudget) (out any, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			out, err = nil, &Error{Kind: KindEval, Msg: fmt.Sprintf("template %q: internal error: %v", t.src, r), Src: t.src}
 		}
 	}()
-	lim := &tplBudget{src: t.src, shared: sharedBudgetOf(env)}
 	switch {
 	case t.lit:
 		return t.src, nil
 	case t.typed != nil:
-		v, err := t.typed.prog.Eval(env)
+		v, err := lim.eval(t.typed.prog, env)
 		if err != nil {
 			return nil, err
 		}
@@ -40,11 +44,22 @@ func (t *Template) Render(env Env) (out any, err error) {
 	return b.String(), nil
 }
 
-// tplBudget is the budget of one {{ }} render, with its shared budget (or nil).
+// tplBudget is the budget of one {{ }} render, with its shared budget (or
+// nil); bytes and elems, when set, lower each expression's (RenderWithin).
 type tplBudget struct {
 	src    string
 	steps  int
 	shared *renderBudget
+	bytes  int64
+	elems  uint
+}
+
+// eval evaluates p within the render's expression budgets.
+func (l *tplBudget) eval(p *Program, env Env) (any, error) {
+	if l.bytes > 0 {
+		return p.eval(env, l.bytes, l.elems)
+	}
+	return p.Eval(env)
 }
 
 // step spends one {{ range }} iteration.
@@ -99,7 +114,7 @@ func renderNodes(b *strings.Builder, nodes []tNode, env Env, lim *tplBudget) err
 			}
 			b.WriteString(n.s)
 		case *tExpr:
-			v, err := n.prog.Eval(env)
+			v, err := lim.eval(n.prog, env)
 			if err != nil {
 				return err
 			}
@@ -112,7 +127,7 @@ func renderNodes(b *strings.Builder, nodes []tNode, env Env, lim *tplBudget) err
 			for _, br := range n.branches {
 				ok := true
 				if br.cond != nil {
-					v, err := br.cond.Eval(env)
+					v, err := lim.eval(br.cond, env)
 					if err != nil {
 						return condError(br.cond.src, err)
 					}
@@ -126,7 +141,7 @@ func renderNodes(b *strings.Builder, nodes []tNode, env Env, lim *tplBudget) err
 				}
 			}
 		case *tRange:
-			v, err := n.list.Eval(env)
+			v, err := lim.eval(n.list, env)
 			if err != nil {
 				return err
 			}

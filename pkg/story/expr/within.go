@@ -38,3 +38,13 @@ func PastBudget(err error) bool {
 	var se *SizeError
 	return errors.As(err, &se) || err != nil && strings.Contains(err.Error(), "memory budget exceeded")
 }
+
+// RenderWithin is Render with each expression's budgets lowered as
+// EvalBoolWithin's, for a lint that renders an effect value ahead of a
+// run; PastBudget tells the refusal from the template's own failure.
+func (t *Template) RenderWithin(env Env, bytes int64, elems uint) (any, error) {
+	if bytes <= 0 || elems == 0 {
+		return nil, &SizeError{Op: "the evaluation"}
+	}
+	return t.render(env, &tplBudget{src: t.src, shared: sharedBudgetOf(env), bytes: bytes, elems: elems})
+}

@@ -1,6 +1,9 @@
 package expr
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // EvalBoolWithin lowers one evaluation's budgets; PastBudget tells its
 // refusal from the guard's own failure, and Eval keeps the run's bounds.
@@ -25,5 +28,33 @@ func TestEvalBoolWithinLowersTheBudgets(t *testing.T) {
 		if _, err := p.EvalBool(Env{"world": map[string]any{"s": "x"}}); PastBudget(err) {
 			t.Errorf("%s: EvalBool: %v, want the run's own bounds", c.src, err)
 		}
+	}
+}
+
+// TestRenderWithin: a render within lowered budgets gives what Render
+// gives, refuses past the budget (PastBudget), and refuses a zero budget.
+func TestRenderWithin(t *testing.T) {
+	tm, err := CompileTemplate("[{{ world.n }}] and {{ world.n * 3 }}")
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := Env{"world": map[string]any{"n": 2}}
+	got, err := tm.RenderWithin(env, JudgeBytes, JudgeElems)
+	if want, _ := tm.Render(env); err != nil || got != want || got != "[2] and 6" {
+		t.Fatalf("got %v, %v; want %v", got, err, want)
+	}
+	big, err := CompileTemplate(`x{{ upper(world.s) }}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	long := Env{"world": map[string]any{"s": strings.Repeat("a", 5000)}}
+	if _, err := big.Render(long); err != nil {
+		t.Fatalf("the run's budget refused it: %v", err)
+	}
+	if _, err := big.RenderWithin(long, 1<<10, JudgeElems); !PastBudget(err) {
+		t.Fatalf("a 1 KiB budget: got %v, want a budget refusal", err)
+	}
+	if _, err := tm.RenderWithin(env, 0, JudgeElems); !PastBudget(err) {
+		t.Fatalf("a zero budget: got %v", err)
 	}
 }

@@ -60,6 +60,33 @@ func (p *Program) MemberReads(root string) (keys []string, plain bool) {
 	return keys, uses == named && !p.allRoots
 }
 
+// Roots returns the roots the template's expressions name, each once, and
+// whether one reads $env as a whole (Program.Roots).
+func (t *Template) Roots() (roots []string, all bool) {
+	for _, p := range t.progs {
+		need, a := p.Roots()
+		all = all || a
+		for _, r := range need {
+			roots = addOnce(roots, r)
+		}
+	}
+	return roots, all
+}
+
+// MemberReads is Program.MemberReads over every expression of the
+// template: plain is false when one uses root other than by name.
+func (t *Template) MemberReads(root string) (keys []string, plain bool) {
+	plain = true
+	for _, p := range t.progs {
+		ks, ok := p.MemberReads(root)
+		plain = plain && ok
+		for _, k := range ks {
+			keys = addOnce(keys, k)
+		}
+	}
+	return keys, plain
+}
+
 // walkProgs calls f with every node of the trees of progs (nil ones skipped).
 func walkProgs(progs []*Program, f func(ast.Node)) {
 	for _, p := range progs {

@@ -114,3 +114,29 @@ func FuzzPongoWorldKeys(f *testing.F) {
 		}
 	})
 }
+
+// TestTemplateReads: a template's roots and world reads are those of all
+// its expressions; a read other than by name makes it not plain.
+func TestTemplateReads(t *testing.T) {
+	for _, c := range []struct {
+		src   string
+		roots []string
+		keys  []string
+		plain bool
+	}{
+		{"[{{ world.a }}] {{ slots.b }} {{ world.a + world.c }}", []string{"world", "slots"}, []string{"a", "c"}, true},
+		{"{{ len(world) }}", []string{"world"}, nil, false},
+		{"{{ if world.a }}{{ world[world.k] }}{{ end }}", []string{"world"}, []string{"a", "k"}, false},
+		{"plain text", nil, nil, true},
+	} {
+		tm, err := CompileTemplate(c.src)
+		if err != nil {
+			t.Fatal(c.src, err)
+		}
+		roots, all := tm.Roots()
+		keys, plain := tm.MemberReads("world")
+		if all || !slices.Equal(roots, c.roots) || !slices.Equal(keys, c.keys) || plain != c.plain {
+			t.Errorf("%q: roots %v (all %v), keys %v plain %v; want %v, %v, %v", c.src, roots, all, keys, plain, c.roots, c.keys, c.plain)
+		}
+	}
+}

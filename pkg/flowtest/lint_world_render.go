@@ -1,0 +1,190 @@
+package flowtest
+
+import (
+	"encoding/json"
+	"math"
+	"slices"
+	"strings"
+
+	"kitsoki/internal/jsonvalue"
+	"kitsoki/pkg/engine"
+	"kitsoki/pkg/story"
+	"kitsoki/pkg/story/expr"
+)
+
+// The known world follows a set: whose value is a {{ }} template reading
+// only world keys it certainly holds (conformance lint-set-render, probed
+// on the existing engine): the value is rendered as the engine renders it
+// (expr.Template, a lone {{ e }} keeping e's type, anything else text),
+// within the lowered budgets of a judgement (expr.RenderWithin), and held
+// as rendered. An imported child's world_in is such a set on its
+// wrapper's on_enter. A template reading slots, another root or an
+// uncertain key, a map or list holding templates, a render that fails or
+// is not finite, or a string the key's declared type coerces (kept
+// coerced on the legacy path, the string again on the next turn of the
+// orchestrator's: docs/compat/engine.md "Set coercion") leaves the key
+// uncertain, as before.
+
+// rendered is one template's render on one world, kept once per story.
+type rendered struct {
+	v  any
+	ok bool
+}
+
+// setValue is what a set: of v certainly writes: ok is false when that is
+// not certain.
+func (w *knownWorld) setValue(v any) (any, bool) {
+	if !hasTemplate(v) {
+		return v, true
+	}
+	s, isText := v.(string)
+	if !isText || w.judge == nil || !strings.Contains(s, "{{") {
+		return nil, false
+	}
+	return w.judge.render(s, w)
+}
+
+// coerces reports a rendered set: value the engine coerces to the key's
+// declared type: which of the two values a later read sees depends on
+// the path and the turn (engine.SetCoerces), so the key is left
+// uncertain. A literal keeps what the known world did before.
+func (w *knownWorld) coerces(kv story.KV, v any) bool {
+	return w.story != nil && hasTemplate(kv.Value) && engine.SetCoerces(w.story, kv.Key, v)
+}
+
+// The known world follows an increment: too (conformance
+// lint-increment): a literal delta added to a certain integer, as the
+// engine adds it. On the orchestrator path upstream's replay reads a key
+// still holding a non-zero default as 0 (docs/compat/engine.md
+// "Increment of a non-zero default", where the engines differ), so there
+// only a key whose default is zero or none, and that initial_world does
+// not seed, is followed.
+
+// onlyIncrement reports an effect whose only write is its increment:.
+func onlyIncrement(e *story.Effect) bool {
+	return e.Invoke == "" && e.Selection() == nil && len(e.Effects()) == 0 && len(e.OnComplete()) == 0
+}
+
+// applyIncrement runs an increment: e as the engine does (engine.
+// IncrementValue) on a key whose integer (or absent) value is certain,
+// by a literal delta; any other key it names is made uncertain (a
+// string's base may be read coerced in the turn and as text after it).
+func (w *knownWorld) applyIncrement(e *story.Effect, orchestrated bool) {
+	if slices.ContainsFunc(e.Increment(), func(kv story.KV) bool { return story.IsTemplated(kv.Key) }) {
+		w.lost = true // it may write any key
+		return
+	}
+	for _, kv := range e.Increment() {
+		first, _, _ := strings.Cut(kv.Key, ".")
+		cur, ok := w.get(kv.Key)
+		if ok && first == kv.Key && !hasTemplate(kv.Value) && integerOrNil(cur) && (!orchestrated || w.zeroBase(kv.Key)) {
+			if v, ok := engine.IncrementValue(cur, kv.Value); ok {
+				w.set(kv.Key, v)
+				continue
+			}
+		}
+		w.dirty[first] = true
+	}
+}
+
+// zeroBase reports a key whose declared default is zero or none, that
+// neither initial_world nor a world_override seeds: both engines add to
+// what it holds.
+func (w *knownWorld) zeroBase(k string) bool {
+	if w.story == nil || w.seeded[k] {
+		return false
+	}
+	for _, v := range w.story.World {
+		if v.Name == k {
+			n, isInt := engine.IncrementValue(v.Default, 0)
+			return v.Default == nil || isInt && n == 0 && integerOrNil(v.Default)
+		}
+	}
+	return true
+}
+
+// integerOrNil reports an integer value, or none.
+func integerOrNil(v any) bool {
+	switch v.(type) {
+	case nil, int, int64, int32, uint64:
+		return true
+	}
+	return false
+}
+
+// render is the template src rendered on the values w certainly holds.
+func (j *guardJudge) render(src string, w *knownWorld) (any, bool) {
+	t, keys := j.template(src)
+	if t == nil || j.visits > j.visitBytes {
+		return nil, false
+	}
+	world := map[string]any{}
+	for _, k := range keys {
+		v, ok := w.get(k)
+		if !ok {
+			return nil, false
+		}
+		world[k] = v
+	}
+	in, err := json.Marshal(world)
+	if j.visits += visitCost + int64(len(in)); err != nil || len(in) > expr.JudgeInput {
+		return nil, false
+	}
+	key := src + "\x00" + string(in)
+	if r, ok := j.renders[key]; ok {
+		return r.v, r.ok
+	}
+	if j.work += int64(len(src)) * int64(max(len(in), 64)); j.work > judgeWork {
+		return nil, false
+	}
+	out, err := t.RenderWithin(expr.Env{"world": world}, expr.JudgeBytes, expr.JudgeElems)
+	r := rendered{}
+	if err == nil && finiteValue(out) {
+		r = rendered{v: jsonvalue.Normalize(out), ok: true}
+	}
+	if j.renders == nil {
+		j.renders = map[string]rendered{}
+	}
+	j.renders[key] = r
+	return r.v, r.ok
+}
+
+// template is src compiled once with the world keys it reads, or nil when
+// it reads anything but world keys by name.
+func (j *guardJudge) template(src string) (*expr.Template, []string) {
+	if t, ok := j.templates[src]; ok {
+		return t.t, t.keys
+	}
+	if j.templates == nil {
+		j.templates = map[string]judgedTemplate{}
+	}
+	jt := judgedTemplate{}
+	if t, err := expr.CompileTemplate(src); err == nil && !strings.Contains(src, "now(") {
+		roots, all := t.Roots()
+		keys, plain := t.MemberReads("world")
+		if !all && plain && (len(roots) == 0 || len(roots) == 1 && roots[0] == "world") {
+			jt = judgedTemplate{t: t, keys: keys}
+		}
+	}
+	j.templates[src] = jt
+	return jt.t, jt.keys
+}
+
+// judgedTemplate is a set: template compiled once with what it reads.
+type judgedTemplate struct {
+	t    *expr.Template
+	keys []string
+}
+
+// finiteValue reports a value holding no NaN or infinity, which no JSON
+// value holds (the engine's set refuses it).
+func finiteValue(v any) bool {
+	ok := true
+	jsonvalue.MapLeaves(v, func(leaf any) any {
+		if f, isF := leaf.(float64); isF && (math.IsNaN(f) || math.IsInf(f, 0)) {
+			ok = false
+		}
+		return leaf
+	})
+	return ok
+}
