@@ -34,7 +34,9 @@
 // which fails upstream; the untyped item root in and outside a range; a
 // key declared with no default and `"k" in world`).
 // -kind agent writes stories with agent decision points, and fixtures
-// that feed their answers (agent.go, agent_fixture.go).
+// that feed their answers (agent.go, agent_fixture.go), some with the
+// meta (cost_usd, usage) an agent transport reports, and turns that
+// assert turn_cost_usd and session_cost_usd.
 // -emits (flow and legacy kinds) adds parallel emit: events to arms, as
 // an arm's emit: list or an effect entry, which the other regions of an
 // active parallel state take as intents.
