@@ -462,11 +462,7 @@ func (r *runner) callAnswered(e *Effect, sum CallSummary, dur time.Duration, hr 
 		}
 	}
 	r.calls = append(r.calls, sum)
-	if meta, ok := res["meta"].(map[string]any); ok && isAgentHandler(e.Invoke) {
-		if c, ok := meta["cost_usd"].(float64); ok && c > 0 {
-			r.t.batchCost += c
-		}
-	}
+	r.t.batchCost += hr.cost
 	r.note(Note{Kind: noteKind(e.Invoke), State: r.cur.Path, Text: callText(e, sum.Agent) + resultText(e.Invoke, res), Duration: dur, Error: hr.err})
 	if err := r.bindAndReturn(e, hr); err != nil {
 		return nil, err

@@ -39,6 +39,11 @@ type hostAnswer struct {
 	err   string
 	delay time.Duration
 	clar  *host.Clarification
+	// cost is what the agent layer charged for the call: only its answers
+	// count (a stub's or a host cassette's meta.cost_usd is data, as
+	// upstream's flow rig never reaches its dispatcher; conformance
+	// agent-cost-stub-not-folded).
+	cost float64
 }
 
 // dispatch runs one host call (its host/pre-call hooks already ran in
@@ -59,7 +64,7 @@ func (r *runner) dispatch(ctx context.Context, e *Effect, args map[string]any, r
 			}
 		}
 		res, id, err := r.callAgent(ctx, e, args, rc, promptErr)
-		return hostAnswer{data: res}, id, err
+		return hostAnswer{data: res, cost: agentCost(res)}, id, err
 	}
 	if found {
 		return r.callHandler(ctx, h, e.Invoke, op, args)
@@ -142,6 +147,16 @@ func (r *runner) callAgent(ctx context.Context, e *Effect, args map[string]any, 
 	}
 	r.noteAgent(callID, alias)
 	return agentResult(call.Verb, ans), callID, nil
+}
+
+// agentCost is the cost an agent layer's answer reports (its meta.cost_usd,
+// when positive).
+func agentCost(res map[string]any) float64 {
+	meta, _ := res["meta"].(map[string]any)
+	if c, ok := meta["cost_usd"].(float64); ok && c > 0 {
+		return c
+	}
+	return 0
 }
 
 // agentCall builds the agent call of a rendered invoke.

@@ -304,7 +304,7 @@ func (g *gen) agentView(tag string) any {
 	case 0:
 		return tag + " d={{ world.decision }} c={{ world.conf }} r={{ world.reason }} ok={{ world.ok }}"
 	case 1:
-		return tag + " v={{ world.verdict.decision }} n={{ world.note }} e={{ world.last_error }} t={{ world.tries }}"
+		return tag + " v={{ world.verdict.decision }} n={{ world.note }} e={{ world.last_error }} t={{ world.tries }} $={{ world.turn_cost_usd }}/{{ world.session_cost_usd }}"
 	case 2:
 		return []any{
 			m{"heading": tag},

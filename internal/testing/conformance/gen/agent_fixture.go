@@ -26,6 +26,11 @@ func (g *gen) agentFixtures() []agentFile {
 // one the schema would refuse, one with fields missing, a domain error,
 // an infra error, or an error that still carries data.
 func (g *gen) decideAnswer() m {
+	return g.withCost(g.decideEnvelope())
+}
+
+// decideEnvelope draws decideAnswer's envelope.
+func (g *gen) decideEnvelope() m {
 	switch g.rnd.IntN(10) {
 	case 0, 1, 2:
 		sub := m{"decision": g.pick("yes", "no"), "confidence": []any{0.9, 0.3, 1, 0, "0.7"}[g.rnd.IntN(5)]}
@@ -60,6 +65,22 @@ func (g *gen) pick2(a, b any) any {
 
 // askAnswer is one envelope an ask or task call may get.
 func (g *gen) askAnswer() m {
+	return g.withCost(g.askEnvelope())
+}
+
+// withCost now and then adds to an envelope's data the meta an agent
+// transport reports (cost_usd, usage): a stub's or an episode's data
+// charges no turn_cost_usd upstream, which only its agent dispatcher
+// accounts (conformance agent-cost-stub-not-folded).
+func (g *gen) withCost(env m) m {
+	if d, ok := env["data"].(m); ok && g.chance(30) {
+		d["meta"] = m{"cost_usd": []any{0.25, 0.5, 0, 1, "0.1"}[g.rnd.IntN(5)], "usage": m{"input_tokens": 5, "output_tokens": 3}}
+	}
+	return env
+}
+
+// askEnvelope draws askAnswer's envelope.
+func (g *gen) askEnvelope() m {
 	switch g.rnd.IntN(6) {
 	case 0, 1:
 		return m{"data": m{"ok": true, "submitted": m{"answer": g.pick("because", "42", ""), "summary": "did it"}}}
@@ -136,6 +157,9 @@ func (g *gen) agentCassetteFixture() (cassette, fixture m) {
 			ag := m{"verb": "decide", "agent": "rev", "model": "m", "prompt": "p", "response": `{"decision":"yes"}`}
 			if g.chance(30) {
 				ag["error"] = "agent: schema_invalid"
+			}
+			if g.chance(40) {
+				ag["cost_usd"], ag["prompt_tokens"], ag["response_tokens"] = g.pick2(0.25, 0.5), 7, 2
 			}
 			ep["agent"] = ag
 		}
@@ -242,7 +266,10 @@ func (g *gen) agentIntentTurn() m {
 	t := m{"intent": m{"name": in, "slots": slots}}
 	if g.chance(35) {
 		ew := m{}
-		switch g.rnd.IntN(5) {
+		switch g.rnd.IntN(6) {
+		case 5:
+			// what the answers' meta.cost_usd charged (nothing, upstream)
+			ew[g.pick("turn_cost_usd", "session_cost_usd")] = []any{0.0, 0.25, 0.5}[g.rnd.IntN(3)]
 		case 0:
 			ew["decision"] = g.pick("yes", "no", "")
 		case 1:

@@ -27,7 +27,7 @@ func TestAgentStoriesRun(t *testing.T) {
 		files = append(files, fs...)
 	}
 	// a recording fixture (flows/r.yaml) says it is one
-	assertDrawn(t, dir, []string{"recording:", "infra_error:", "error:", "by_call:", "replay: any", "agent:"})
+	assertDrawn(t, dir, []string{"recording:", "infra_error:", "error:", "by_call:", "replay: any", "agent:", "cost_usd:", "turn_cost_usd"})
 	runClean(t, files, n)
 }
 

@@ -346,5 +346,33 @@ func (g *gen) hostRealFixture(names []string) m {
 		turns = append(turns, m{"intent": m{"name": g.pick(names...), "slots": m{"t": g.pickAny(hostRealSlots...)}}})
 	}
 	f["turns"] = turns
+	if g.chance(60) {
+		f["expect_files"] = g.hostRealFileExpects()
+	}
 	return f
+}
+
+// hostRealFileExpects draws expect_files entries for the files the real
+// handlers may have written (append_to_file threads, .artifacts/), the
+// story's own files and ones nobody writes, with content_matches regexes
+// that match, do not, or do not compile, and must_not_exist. No path
+// leaves the story directory: upstream reads any path, kitsoki nothing
+// outside the project (docs/compat/flow-format.md).
+func (g *gen) hostRealFileExpects() []any {
+	var out []any
+	for range 1 + g.rnd.IntN(3) {
+		// a relative path is read from the fixture's directory (flows/): the
+		// handlers write beside app.yaml, one level up
+		e := m{"path": g.pick("../bugs/t1.md", "../bugs/t0.md", "../b-0.md", "../notes", "../.artifacts/t1.md", "../.artifacts", "../sub/keep.txt", "../app.yaml", "../nope.txt", "../sub", "bugs/t1.md", "app.yaml")}
+		switch g.rnd.IntN(4) {
+		case 0:
+			e["content_matches"] = g.pick("body", "hello 0", "^$", "(", "k: v", ".", "(?m)^## ")
+		case 1:
+			e["must_not_exist"] = g.pickAny(true, false)
+		case 2:
+			e["content_matches"], e["must_not_exist"] = g.pick("body", "x"), true
+		}
+		out = append(out, e)
+	}
+	return out
 }

@@ -15,6 +15,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -132,7 +133,39 @@ func ifxStoryModel(app m) *ifxModel {
 			&ifxState{path: "ph_awaiting_reply", allowed: []string{"approve", "go", "back"}, decls: global})
 	}
 	mo.states = append(mo.states, compounds...)
+	mo.states = append(mo.states, ifxParLabels(mo.states)...)
 	return mo
+}
+
+// ifxParLabels are the parallel configurations of p as a routing fixture
+// names them (ROOT#LEAF|LEAF, the label a flow report shows): both regions'
+// leaves, the intents either takes, and one label naming a leaf the story
+// does not hold.
+func ifxParLabels(states []*ifxState) []*ifxState {
+	byPath := map[string]*ifxState{}
+	for _, s := range states {
+		byPath[s.path] = s
+	}
+	var out []*ifxState
+	for _, pair := range [][2]string{{"p.ra.a1", "p.rb.b1"}, {"p.ra.a2", "p.rb.b2"}, {"p.ra.a1", "p.rb.zz"}} {
+		a, b := byPath[pair[0]], byPath[pair[1]]
+		if a == nil {
+			return nil // no parallel state p
+		}
+		l := &ifxState{path: "p#" + pair[0] + "|" + pair[1], allowed: slices.Clone(a.allowed), wild: a.wild, decls: map[string]m{}}
+		maps.Copy(l.decls, a.decls)
+		if b != nil {
+			for _, in := range b.allowed {
+				if !slices.Contains(l.allowed, in) {
+					l.allowed = append(l.allowed, in)
+				}
+			}
+			l.wild = l.wild || b.wild
+			maps.Copy(l.decls, b.decls)
+		}
+		out = append(out, l)
+	}
+	return out
 }
 
 // mustJSON is v as indented JSON (maps and scalars the generator built).

@@ -48,7 +48,7 @@ func TestIntentFixStoriesRun(t *testing.T) {
 		// documents and fixtures
 		"test_kind: intents", "test_kind: flows", "defaults:", "temperature:", "min_pass_rate:", "runs:", "expect_failure:", "any_of:",
 		"expect_fallthrough: true", "slots:", "inputs:", "INTENT_NOT_ALLOWED_IN_STATE", "MISSING_SLOTS", "INVALID_SLOT_VALUE",
-		"UNKNOWN_INTENT", "NO_SUCH_CODE", "- clarify", "\"0.5\"", "state: c.zz",
+		"UNKNOWN_INTENT", "NO_SUCH_CODE", "- clarify", "\"0.5\"", "state: c.zz", "p#p.ra.a1|p.rb.",
 		// the story
 		"required: true", "values:", "checkpoint_intents:", "type: parallel", "'*':",
 	})

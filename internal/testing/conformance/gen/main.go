@@ -34,7 +34,9 @@
 // which fails upstream; the untyped item root in and outside a range; a
 // key declared with no default and `"k" in world`).
 // -kind agent writes stories with agent decision points, and fixtures
-// that feed their answers (agent.go, agent_fixture.go).
+// that feed their answers (agent.go, agent_fixture.go), some with the
+// meta (cost_usd, usage) an agent transport reports, and turns that
+// assert turn_cost_usd and session_cost_usd.
 // -emits (flow and legacy kinds) adds parallel emit: events to arms, as
 // an arm's emit: list or an effect entry, which the other regions of an
 // active parallel state take as intents.
@@ -127,9 +129,10 @@
 // artifacts_dir, append_to_file, inbox.add, transport.post and
 // answer_clarification with good and bad arguments, and the built-ins
 // that answer without a program or files (IDE, chat, gh, cpt, slidey,
-// ffmpeg, diff.open, the ticket tracker with no issues/). They write files
-// into the cwd: compare_fresh.sh runs each engine on its own fresh copy
-// of the story.
+// ffmpeg, diff.open, the ticket tracker with no issues/), and fixtures
+// asserting expect_files on what they wrote. They write files into the
+// cwd: compare_fresh.sh runs each engine on its own fresh copy of the
+// story.
 // -kind intent writes stories whose intents carry many typed slots
 // (required, defaults, enums; global, state-local and checkpoint
 // declarations) read by guards, effects, views and host-call args, with
