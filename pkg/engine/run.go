@@ -7,8 +7,6 @@ import (
 	"slices"
 	"strings"
 	"time"
-
-	"kitsoki/pkg/story/expr"
 )
 
 // RunSession drives a session to its end for kitsoki run: the inputs in
@@ -176,42 +174,6 @@ type turnFailed struct{ err error }
 
 func (e turnFailed) Error() string { return e.err.Error() }
 func (e turnFailed) Unwrap() error { return e.err }
-
-// renderAt renders the view of the state at path against world, with the
-// turn's slots, upstream's empty run root and, with trans, the turn's
-// transition view. A failed render is noted and shows nothing.
-func (r *runner) renderAt(ctx context.Context, path string, world, slots map[string]any, trans bool) (string, error) {
-	return r.renderAtWith(ctx, r.renderCtx(), path, world, slots, trans)
-}
-
-// renderAtWith is renderAt spending the render budget budget carries.
-func (r *runner) renderAtWith(ctx, budget context.Context, path string, world, slots map[string]any, trans bool) (string, error) {
-	trans = trans && r.t.transView != nil
-	resting := path == r.statePath()
-	vp, ok := r.viewPath(path) // unknownstart.go
-	switch {
-	case ok:
-		path = vp
-	case !trans:
-		return "", nil
-		// else: the arm's view shows on a path the story lacks (conformance
-		// transition-view-unknown-target)
-	}
-	run := map[string]any{"id": "", "turn": 0}
-	extra := map[string]any{"slots": slots, "run": run, expr.ContextKey: expr.ShareBudget(ctx, budget)}
-	if trans {
-		extra["transition_view"] = r.t.transView
-		if r.t.transAt != "" && resting {
-			extra["transition_at"] = r.t.transAt
-		}
-	}
-	v, err := r.so.Views.RenderView(path, world, extra)
-	if err != nil {
-		r.note(Note{Kind: "view", State: path, Error: err.Error()})
-		return "", err
-	}
-	return v, nil
-}
 
 // checkAllowed is the allowed-set check (story-runtime §1.4 step 2).
 func (r *runner) checkAllowed(intent string) *Rejection {
