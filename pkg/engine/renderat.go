@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+
 	"kitsoki/pkg/story/expr"
 )
 

@@ -2,9 +2,10 @@ package engine
 
 import (
 	"context"
-	"kitsoki/pkg/host"
 	"maps"
 	"time"
+
+	"kitsoki/pkg/host"
 )
 
 // Caps of reference §5.2.

@@ -5,10 +5,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"kitsoki/internal/jsonvalue"
 	"maps"
 	"slices"
 	"strings"
+
+	"kitsoki/internal/jsonvalue"
 )
 
 // start places the machine and, with Bootstrap, runs turn 0.
