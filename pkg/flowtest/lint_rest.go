@@ -3,10 +3,11 @@ package flowtest
 import (
 	"cmp"
 	"fmt"
-	"kitsoki/pkg/story"
 	"slices"
 	"strings"
 	"time"
+
+	"kitsoki/pkg/story"
 )
 
 // rest is where a fixture certainly rests between turns: at is the state

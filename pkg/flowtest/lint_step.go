@@ -2,9 +2,10 @@ package flowtest
 
 import (
 	"fmt"
-	"kitsoki/pkg/story"
 	"slices"
 	"strings"
+
+	"kitsoki/pkg/story"
 )
 
 // armTook and armLed name, for messages, the arm a turn certainly

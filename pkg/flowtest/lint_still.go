@@ -1,8 +1,9 @@
 package flowtest
 
 import (
-	"kitsoki/pkg/story"
 	"slices"
+
+	"kitsoki/pkg/story"
 )
 
 func allEffects(effs []*story.Effect, ok func(*story.Effect) bool) bool {
