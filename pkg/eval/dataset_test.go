@@ -168,12 +168,13 @@ func TestRules(t *testing.T) {
 		{"pinned effort", "effort: low}", "effort: high}", diag.Error, `selection.pinned.effort "high" is not in matrix.effort`, 20},
 		{"pinned fallback", "effort: low}", "effort: low, fallback_profile: ghost}", diag.Error, `selection.pinned.fallback_profile "ghost" is not in matrix.profiles`, 20},
 		{"pinned no profile", "pinned: {profile: plug, ", "pinned: {", diag.Error, "selection.pinned.profile is required when a model or effort is pinned", 20},
-		{"repeated key", "call: merge_judge\n", "call: merge_judge\ncall: other\n", diag.Warning, `key "call" in the dataset appears twice (first at line 3); the later one is used (keep one)`, 4},
-		{"unknown key", "call: merge_judge\n", "call: merge_judge\nfoo: 1\n", diag.Warning, `unknown key "foo" in the dataset (ignored)`, 4},
+		{"repeated key", "call: merge_judge\n", "call: merge_judge\ncall: other\n", diag.Warning, `top level: mapping key "call" already defined at line 3, column 1; the later one is used (keep one)`, 4},
+		{"unknown key", "call: merge_judge\n", "call: merge_judge\nfoo: 1\n", diag.Warning, "top level: unknown key \"foo\"; expected one of `agent`, `app`, `call`,", 4},
 		{"enum field missing", "expect: {intent: accept, confidence: 0.9}", "expect: {confidence: 0.9, reason: x}", diag.Warning, `example "e1" expect has no field "intent", which the enum comparator compares`, 17},
 		{"enum no field", "comparator: {kind: enum, field: intent}\nexamples:\n  - name: e1\n    args: {pr_id: \"1\", merge_sha: abc}\n    expect: {intent: accept, confidence: 0.9}", "comparator: enum\nexamples:\n  - name: e1\n    args: {pr_id: \"1\", merge_sha: abc}\n    expect: {confidence: 0.9, reason: x}", diag.Error, `example "e1": enum comparator needs a field or single expected key`, 17},
 		{"field not enum", "comparator: {kind: enum, field: intent}", "comparator: {kind: exact, field: intent}", diag.Warning, "comparator.field is only read by the enum comparator (kind is exact)", 13},
-		{"type list", "profiles: [plug]", "profiles: plug", diag.Error, "matrix.profiles must be a list of strings", 8},
+		{"unknown nested key", "task:\n", "task:\n  boundedness: {max_turn: 3}\n", diag.Warning, "task.boundedness: unknown key \"max_turn\"; did you mean `max_turns`?", 6},
+		{"type list", "profiles: [plug]", "profiles: plug", diag.Error, "matrix.profiles: expected a list, got a string", 8},
 		{"type mapping", "args: {pr_id: \"1\", merge_sha: abc}", "args: [1]", diag.Error, "examples[0].args must be a mapping", 16},
 	}
 	for _, c := range cases {
@@ -218,6 +219,33 @@ func TestRules(t *testing.T) {
 	d, _ := LoadDataset(p)
 	if v := Validate(d, nil); len(v.Findings) != 0 {
 		t.Errorf("base dataset findings: %v", v.Findings)
+	}
+}
+
+// TestDatasetMergeKey: a merge key copies its mapping's keys, as in story
+// files and as upstream reads a dataset (probed: its eval run says the
+// same "duplicate example name" for this file); it is not an unknown key.
+func TestDatasetMergeKey(t *testing.T) {
+	dir := filepath.Dir(filepath.Dir(writeFixture(t, fixture{Profiles: "plug", Models: "    plug: [good]"})))
+	p := filepath.Join(dir, "evals", "rule.yaml")
+	const ex = "  - name: e1\n    args: {pr_id: \"1\", merge_sha: abc}\n    expect: {intent: accept, confidence: 0.9}\n"
+	src := strings.Replace(baseDataset, ex, "  - &ex\n    "+ex[4:]+"  - <<: *ex\n", 1)
+	if src == baseDataset {
+		t.Fatal("base dataset has no example e1")
+	}
+	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	d, err := LoadDataset(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var msgs []string
+	for _, f := range Validate(d, nil).Findings {
+		msgs = append(msgs, f.Message)
+	}
+	if len(d.Examples) != 2 || d.Examples[1].Name != "e1" || d.Examples[1].Expect["intent"] != "accept" || len(msgs) != 1 || msgs[0] != `duplicate example name "e1"` {
+		t.Errorf("examples %+v, findings %q; want the merged copy of e1 and only its duplicate name", d.Examples, msgs)
 	}
 }
 
