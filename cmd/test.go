@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"regexp"
 	"time"
 
@@ -287,24 +286,6 @@ func checkTestFlags(f *testFlags, p *testrun.Plan) (err error) {
 	return checkOutDirs("--json", f.jsonOut, "--junit", f.junitOut, "--trace-out", f.traceOut)
 }
 
-// checkOutDirs is checkOutInside, and refuses an output whose directory
-// does not exist.
-func checkOutDirs(flagPaths ...string) error {
-	if err := checkOutInside(flagPaths...); err != nil {
-		return err
-	}
-	for i := 0; i+1 < len(flagPaths); i += 2 {
-		flag, p := flagPaths[i], flagPaths[i+1]
-		if p == "" || p == "-" {
-			continue
-		}
-		if st, err := os.Stat(filepath.Dir(p)); err != nil || !st.IsDir() {
-			return usagef("%s %s: directory %s does not exist; create it first", flag, p, filepath.Dir(p))
-		}
-	}
-	return nil
-}
-
 // testApps turns the arguments into stories and the fixture glob (relative
 // to each story when rel): `test flows APP` uses upstream's default glob.
 func testApps(args []string, f *testFlags, stderr io.Writer) (apps []string, glob string, rel bool, err error) {
@@ -331,19 +312,6 @@ func testApps(args []string, f *testFlags, stderr io.Writer) (apps []string, glo
 // of CPU, on every arm of every turn; sandboxed fixtures start no
 // process, so the story's own work is all the time they take.
 const sandboxTimeout = 5 * time.Minute
-
-// refuseInSandbox refuses a command that runs the repository's code when
-// KITSOKI_SANDBOX is on.
-func refuseInSandbox(command string) error {
-	on, err := plugin.SandboxMode(false, os.Getenv(plugin.SandboxEnv))
-	if err != nil {
-		return usagef("%v", err)
-	}
-	if !on {
-		return nil
-	}
-	return usagef("%s runs the repository's code (host.run, plugins, hooks), and %s is set: this job is for untrusted code; use kitsoki validate and kitsoki test --sandbox, or unset %s on trusted code (see SECURITY.md)", command, plugin.SandboxEnv, plugin.SandboxEnv)
-}
 
 // loadTestStories loads every story and resolves its plugin assembly
 // before anything runs, naming each external plugin --sandbox leaves
