@@ -222,18 +222,16 @@ func TestRules(t *testing.T) {
 	}
 }
 
-// TestDatasetMergeKey: a merge key copies its mapping's keys, as in story
-// files and as upstream reads a dataset (probed: its eval run says the
-// same "duplicate example name" for this file); it is not an unknown key.
-func TestDatasetMergeKey(t *testing.T) {
-	dir := filepath.Dir(filepath.Dir(writeFixture(t, fixture{Profiles: "plug", Models: "    plug: [good]"})))
-	p := filepath.Join(dir, "evals", "rule.yaml")
-	const ex = "  - name: e1\n    args: {pr_id: \"1\", merge_sha: abc}\n    expect: {intent: accept, confidence: 0.9}\n"
-	src := strings.Replace(baseDataset, ex, "  - &ex\n    "+ex[4:]+"  - <<: *ex\n", 1)
-	if src == baseDataset {
-		t.Fatal("base dataset has no example e1")
+// validateVariant writes baseDataset with from replaced by to as
+// dir/evals/rule.yaml, loads and validates it, and returns the dataset and
+// the findings' messages.
+func validateVariant(t *testing.T, dir, from, to string) (*Dataset, []string) {
+	t.Helper()
+	if !strings.Contains(baseDataset, from) {
+		t.Fatalf("base dataset has no %q", from)
 	}
-	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+	p := filepath.Join(dir, "evals", "rule.yaml")
+	if err := os.WriteFile(p, []byte(strings.Replace(baseDataset, from, to, 1)), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	d, err := LoadDataset(p)
@@ -244,6 +242,16 @@ func TestDatasetMergeKey(t *testing.T) {
 	for _, f := range Validate(d, nil).Findings {
 		msgs = append(msgs, f.Message)
 	}
+	return d, msgs
+}
+
+// TestDatasetMergeKey: a merge key copies its mapping's keys, as in story
+// files and as upstream reads a dataset (probed: its eval run says the
+// same "duplicate example name" for this file); it is not an unknown key.
+func TestDatasetMergeKey(t *testing.T) {
+	dir := filepath.Dir(filepath.Dir(writeFixture(t, fixture{Profiles: "plug", Models: "    plug: [good]"})))
+	const ex = "  - name: e1\n    args: {pr_id: \"1\", merge_sha: abc}\n    expect: {intent: accept, confidence: 0.9}\n"
+	d, msgs := validateVariant(t, dir, ex, "  - &ex\n    "+ex[4:]+"  - <<: *ex\n")
 	if len(d.Examples) != 2 || d.Examples[1].Name != "e1" || d.Examples[1].Expect["intent"] != "accept" || len(msgs) != 1 || msgs[0] != `duplicate example name "e1"` {
 		t.Errorf("examples %+v, findings %q; want the merged copy of e1 and only its duplicate name", d.Examples, msgs)
 	}
@@ -254,19 +262,7 @@ func TestDatasetMergeKey(t *testing.T) {
 // (which named an empty kind).
 func TestComparatorFieldWithoutKind(t *testing.T) {
 	dir := filepath.Dir(filepath.Dir(writeFixture(t, fixture{Profiles: "plug", Models: "    plug: [good]"})))
-	p := filepath.Join(dir, "evals", "rule.yaml")
-	src := strings.Replace(baseDataset, "comparator: {kind: enum, field: intent}", "comparator: {field: intent}", 1)
-	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	d, err := LoadDataset(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var msgs []string
-	for _, f := range Validate(d, nil).Findings {
-		msgs = append(msgs, f.Message)
-	}
+	_, msgs := validateVariant(t, dir, "comparator: {kind: enum, field: intent}", "comparator: {field: intent}")
 	if len(msgs) != 1 || msgs[0] != "comparator is required" {
 		t.Errorf("findings %q, want only %q", msgs, "comparator is required")
 	}
@@ -309,19 +305,7 @@ func FuzzParseDataset(f *testing.F) {
 func TestExpectNotAMappingIsOneError(t *testing.T) {
 	dir := filepath.Dir(filepath.Dir(writeFixture(t, fixture{Profiles: "plug", Models: "    plug: [good]"})))
 	for _, bad := range []string{"[1, 2]", "5", `"accept"`} {
-		src := strings.Replace(baseDataset, "expect: {intent: accept, confidence: 0.9}", "expect: "+bad, 1)
-		p := filepath.Join(dir, "evals", "rule.yaml")
-		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		d, err := LoadDataset(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var msgs []string
-		for _, f := range Validate(d, nil).Findings {
-			msgs = append(msgs, f.Message)
-		}
+		_, msgs := validateVariant(t, dir, "expect: {intent: accept, confidence: 0.9}", "expect: "+bad)
 		all := strings.Join(msgs, "\n")
 		if !strings.Contains(all, "examples[0].expect must be a mapping") || strings.Contains(all, "schema_invalid") {
 			t.Errorf("expect: %s gave\n%s", bad, all)
