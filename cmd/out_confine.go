@@ -47,3 +47,21 @@ func checkOutInsideOf(start string, flagPaths ...string) error {
 	}
 	return nil
 }
+
+// checkOutDirs is checkOutInside, and refuses an output whose directory
+// does not exist.
+func checkOutDirs(flagPaths ...string) error {
+	if err := checkOutInside(flagPaths...); err != nil {
+		return err
+	}
+	for i := 0; i+1 < len(flagPaths); i += 2 {
+		flag, p := flagPaths[i], flagPaths[i+1]
+		if p == "" || p == "-" {
+			continue
+		}
+		if st, err := os.Stat(filepath.Dir(p)); err != nil || !st.IsDir() {
+			return usagef("%s %s: directory %s does not exist; create it first", flag, p, filepath.Dir(p))
+		}
+	}
+	return nil
+}

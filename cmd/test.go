@@ -1,25 +1,21 @@
 package cmd
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"regexp"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"kitsoki/internal/atomicfile"
 	"kitsoki/internal/termsafe"
 	"kitsoki/pkg/coverage"
-	"kitsoki/pkg/diag"
 	"kitsoki/pkg/flowtest"
 	"kitsoki/pkg/plugin"
+	"kitsoki/pkg/testrun"
 	"kitsoki/pkg/validate"
 )
 
@@ -155,20 +151,23 @@ func runTests(ctx context.Context, stdout, stderr io.Writer, args []string, f *t
 	if err != nil {
 		return err
 	}
-	files, err := discoverFixtures(stdout, stderr, f, p.apps, p.glob, p.rel, p.runRE)
+	var annotations io.Writer
+	if f.format == "github" {
+		annotations = stdout
+	}
+	all, files, err := p.Fixtures(f.root, f.trees, stderr, annotations)
 	if err != nil {
+		return usagef("%v", err)
+	}
+	if err := checkOutInside("--trace-dir", f.traceDir); err != nil {
 		return err
 	}
-	all := files
-	if p.shards > 0 {
-		files = flowtest.Shard(files, p.shard, p.shards)
-	}
-	traceDir, cleanup, err := testTraceDir(f)
+	traceDir, cleanup, err := testrun.TraceDir(f.traceDir, f.traceOut)
 	if err != nil {
-		return err
+		return usagef("%v", err)
 	}
 	defer cleanup()
-	opts := f.runnerOptions(p.sandbox)
+	opts := f.runnerOptions(p.Sandbox)
 	opts.TraceDir, opts.Observe = traceDir, f.update
 	var col *coverage.Collector
 	if f.cover.on() {
@@ -192,10 +191,11 @@ func runTests(ctx context.Context, stdout, stderr io.Writer, args []string, f *t
 	if f.jsonOut == "-" || f.junitOut == "-" || f.cover.profile == "-" {
 		text = stderr
 	}
-	if err := writeTestReports(stdout, f, results); err != nil {
-		return err
+	out := testrun.Outputs{JSON: f.jsonOut, JUnit: f.junitOut, TraceOut: f.traceOut, GitHub: f.format == "github", Upstream: f.upstream}
+	if err := out.Write(stdout, results); err != nil {
+		return usagef("%v", err)
 	}
-	writeTestText(text, f, results)
+	out.WriteText(text, results)
 	if col != nil {
 		var hints *coverage.Hints
 		if f.verbose {
@@ -205,12 +205,12 @@ func runTests(ctx context.Context, stdout, stderr io.Writer, args []string, f *t
 			return err
 		}
 	}
-	intentsFailed, err := runStoryIntents(ctx, text, stderr, runner, p.apps, f)
+	intentsFailed, err := runStoryIntents(ctx, text, stderr, runner, p.Apps, f)
 	if err != nil {
 		return err
 	}
 	if len(files) == 0 && !f.upstream && !intentsFailed.ran {
-		fmt.Fprintf(stderr, "kitsoki test: no flow fixtures found (looked for %s)\n", cmp.Or(p.glob, "<story>/flows/*.yaml"))
+		fmt.Fprintf(stderr, "kitsoki test: no flow fixtures found (looked for %s)\n", cmp.Or(p.Glob, "<story>/flows/*.yaml"))
 	}
 	if err := testExit(results); err != nil || !intentsFailed.failed {
 		return err
@@ -230,21 +230,11 @@ func (f *testFlags) runnerOptions(sandbox bool) flowtest.Options {
 	return o
 }
 
-// testPlan is what a test run takes from its arguments and flags.
-type testPlan struct {
-	runRE         *regexp.Regexp
-	shard, shards int
-	sandbox       bool
-	apps          []string
-	glob          string
-	rel           bool
-}
-
 // planTests checks the flags and expands the arguments into stories and
 // the fixture glob (setting f.trees).
-func planTests(args []string, f *testFlags, stderr io.Writer) (*testPlan, error) {
-	p := &testPlan{}
-	if err := p.checkFlags(f); err != nil {
+func planTests(args []string, f *testFlags, stderr io.Writer) (*testrun.Plan, error) {
+	p := &testrun.Plan{Upstream: f.upstream}
+	if err := checkTestFlags(f, p); err != nil {
 		return nil, err
 	}
 	if err := f.cover.check(); err != nil {
@@ -253,26 +243,26 @@ func planTests(args []string, f *testFlags, stderr io.Writer) (*testPlan, error)
 	if f.cover.format != "" && f.cover.profile == "" {
 		return nil, usagef("--cover-format %s: name the profile to write with --coverprofile FILE", f.cover.format)
 	}
-	if err := oneStdout("--json", f.jsonOut, "--junit", f.junitOut, "--coverprofile", f.cover.profile); err != nil {
-		return nil, err
-	}
-	var err error
-	if p.sandbox, err = plugin.SandboxMode(f.sandbox, os.Getenv(plugin.SandboxEnv)); err != nil {
+	if err := testrun.OneStdout("--json", f.jsonOut, "--junit", f.junitOut, "--coverprofile", f.cover.profile); err != nil {
 		return nil, usagef("%v", err)
 	}
-	if p.apps, p.glob, p.rel, err = testApps(args, f, stderr); err != nil {
+	var err error
+	if p.Sandbox, err = plugin.SandboxMode(f.sandbox, os.Getenv(plugin.SandboxEnv)); err != nil {
+		return nil, usagef("%v", err)
+	}
+	if p.Apps, p.Glob, p.Rel, err = testApps(args, f, stderr); err != nil {
 		return nil, err
 	}
 	f.trees = validate.Trees(args)
 	if f.upstream {
-		f.trees = append(f.trees, validate.SiblingTrees(p.apps)...)
+		f.trees = append(f.trees, validate.SiblingTrees(p.Apps)...)
 	}
 	return p, nil
 }
 
-// checkFlags rejects flag values that cannot work, keeping the compiled
-// --run pattern and the parsed --shard i/n.
-func (p *testPlan) checkFlags(f *testFlags) (err error) {
+// checkTestFlags rejects flag values that cannot work, keeping in p the
+// compiled --run pattern and the parsed --shard i/n.
+func checkTestFlags(f *testFlags, p *testrun.Plan) (err error) {
 	if f.format != "text" && f.format != "github" {
 		return usagef("--format %q: expected text or github", f.format)
 	}
@@ -286,32 +276,14 @@ func (p *testPlan) checkFlags(f *testFlags) (err error) {
 		return usagef("-j %d: must be 0 (one per CPU) or more", f.jobs)
 	}
 	if f.run != "" {
-		if p.runRE, err = regexp.Compile(f.run); err != nil {
+		if p.RunRE, err = regexp.Compile(f.run); err != nil {
 			return usagef("--run %q: %v", f.run, err)
 		}
 	}
-	if p.shard, p.shards, err = parseShard(f.shard); err != nil {
+	if p.Shard, p.Shards, err = parseShard(f.shard); err != nil {
 		return err
 	}
 	return checkOutDirs("--json", f.jsonOut, "--junit", f.junitOut, "--trace-out", f.traceOut)
-}
-
-// checkOutDirs is checkOutInside, and refuses an output whose directory
-// does not exist.
-func checkOutDirs(flagPaths ...string) error {
-	if err := checkOutInside(flagPaths...); err != nil {
-		return err
-	}
-	for i := 0; i+1 < len(flagPaths); i += 2 {
-		flag, p := flagPaths[i], flagPaths[i+1]
-		if p == "" || p == "-" {
-			continue
-		}
-		if st, err := os.Stat(filepath.Dir(p)); err != nil || !st.IsDir() {
-			return usagef("%s %s: directory %s does not exist; create it first", flag, p, filepath.Dir(p))
-		}
-	}
-	return nil
 }
 
 // testApps turns the arguments into stories and the fixture glob (relative
@@ -334,74 +306,12 @@ func testApps(args []string, f *testFlags, stderr io.Writer) (apps []string, glo
 	return []string{app}, glob, false, nil
 }
 
-// discoverFixtures finds the fixtures and prints their diagnostics,
-// refusing to run any when one has an error.
-func discoverFixtures(stdout, stderr io.Writer, f *testFlags, apps []string, glob string, rel bool, runRE *regexp.Regexp) ([]*flowtest.File, error) {
-	files, ds, err := flowtest.DiscoverUnder(f.root, f.trees, apps, glob, rel, runRE)
-	if err != nil {
-		return nil, usagef("%v", err)
-	}
-	ds = diag.Sort(flowtest.FilterIgnored(ds, f.root, f.trees))
-	_ = diag.WriteHuman(stderr, ds, diag.HumanOptions{})
-	if f.format == "github" {
-		_ = diag.WriteGitHub(stdout, ds) // fixture warnings and errors as annotations too
-	}
-	if diag.HasErrors(ds) {
-		errs, _ := diag.Count(ds)
-		return nil, usagef("%d fixture error(s): the fixtures above cannot run; fix them (nothing was run)", errs)
-	}
-	if f.upstream && len(files) == 0 {
-		if m, _ := filepath.Glob(glob); len(m) == 0 {
-			return nil, usagef("no flow fixtures matched %q", glob)
-		}
-	}
-	return files, nil
-}
-
-// testTraceDir is --trace-dir (created), else a temporary directory when
-// --trace-out needs one, else ""; cleanup removes a temporary one.
-func testTraceDir(f *testFlags) (dir string, cleanup func(), err error) {
-	cleanup = func() {}
-	dir = f.traceDir
-	if err := checkOutInside("--trace-dir", dir); err != nil {
-		return "", cleanup, err
-	}
-	if f.traceOut != "" && dir == "" {
-		tmp, err := os.MkdirTemp("", "kitsoki-test-trace-")
-		if err != nil {
-			return "", cleanup, usagef("--trace-out: %v", err)
-		}
-		cleanup = func() { os.RemoveAll(tmp) }
-		dir = tmp
-	}
-	if dir != "" {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			cleanup()
-			return "", func() {}, usagef("--trace-dir: %v", err)
-		}
-	}
-	return dir, cleanup, nil
-}
-
 // sandboxTimeout is --timeout under --sandbox when none is given: a
 // stranger's story may keep each evaluation of a guard or value within
 // its bounds (docs/compat/hardening.md) and still cost much of a second
 // of CPU, on every arm of every turn; sandboxed fixtures start no
 // process, so the story's own work is all the time they take.
 const sandboxTimeout = 5 * time.Minute
-
-// refuseInSandbox refuses a command that runs the repository's code when
-// KITSOKI_SANDBOX is on.
-func refuseInSandbox(command string) error {
-	on, err := plugin.SandboxMode(false, os.Getenv(plugin.SandboxEnv))
-	if err != nil {
-		return usagef("%v", err)
-	}
-	if !on {
-		return nil
-	}
-	return usagef("%s runs the repository's code (host.run, plugins, hooks), and %s is set: this job is for untrusted code; use kitsoki validate and kitsoki test --sandbox, or unset %s on trusted code (see SECURITY.md)", command, plugin.SandboxEnv, plugin.SandboxEnv)
-}
 
 // loadTestStories loads every story and resolves its plugin assembly
 // before anything runs, naming each external plugin --sandbox leaves
@@ -428,94 +338,6 @@ func loadTestStories(stderr io.Writer, runner *flowtest.Runner, files []*flowtes
 		}
 	}
 	return nil
-}
-
-// writeTestReports writes the --json (to stdout for -), --junit and
-// --trace-out files.
-func writeTestReports(stdout io.Writer, f *testFlags, results []*flowtest.Result) error {
-	marshal := func() ([]byte, error) { return flowtest.MarshalReport(flowtest.NewReport(results)) }
-	junit := func(w io.Writer) error { return flowtest.WriteJUnit(w, results) }
-	if err := writeReportFiles(stdout, f.jsonOut, f.junitOut, marshal, junit); err != nil {
-		return err
-	}
-	return writeLastTrace(f.traceOut, results)
-}
-
-// oneStdout refuses two outputs (flag, path pairs) that both name stdout.
-func oneStdout(flagPaths ...string) error {
-	var on []string
-	for i := 0; i+1 < len(flagPaths); i += 2 {
-		if flagPaths[i+1] == "-" {
-			on = append(on, flagPaths[i]+" -")
-		}
-	}
-	if len(on) > 1 {
-		return usagef("%s both want stdout; write one of them to a file", strings.Join(on, " and "))
-	}
-	return nil
-}
-
-// writeReportFiles writes the JSON report to jsonOut and the JUnit one to
-// junitOut (either to stdout for -); an empty name skips that report.
-func writeReportFiles(stdout io.Writer, jsonOut, junitOut string, marshal func() ([]byte, error), junit func(io.Writer) error) error {
-	if jsonOut != "" {
-		data, err := marshal()
-		if err != nil {
-			return usagef("--json: %v", err)
-		}
-		data = termsafe.JSON(data) // C1 and bidi controls from the story, escaped
-		if jsonOut == "-" {
-			data = append(data, '\n')
-		}
-		if err := writeReportFile(stdout, "--json", jsonOut, data); err != nil {
-			return err
-		}
-	}
-	if junitOut != "" {
-		var b bytes.Buffer
-		if err := junit(&b); err != nil {
-			return usagef("--junit: %v", err)
-		}
-		return writeReportFile(stdout, "--junit", junitOut, b.Bytes())
-	}
-	return nil
-}
-
-// writeReportFile writes data to stdout for -, else atomically to path.
-func writeReportFile(stdout io.Writer, flag, path string, data []byte) error {
-	var err error
-	if path == "-" {
-		_, err = stdout.Write(data)
-	} else {
-		err = atomicfile.Write(path, data, 0o644)
-	}
-	if err != nil {
-		return usagef("%s %s: %v", flag, path, err)
-	}
-	return nil
-}
-
-// writeLastTrace copies the last fixture's trace to --trace-out.
-func writeLastTrace(traceOut string, results []*flowtest.Result) error {
-	if traceOut == "" {
-		return nil
-	}
-	if err := flowtest.CopyLastTrace(results, traceOut); err != nil {
-		return usagef("--trace-out %s: %v", traceOut, err)
-	}
-	return nil
-}
-
-// writeTestText prints the results (and for `test flows` upstream's last
-// two lines).
-func writeTestText(text io.Writer, f *testFlags, results []*flowtest.Result) {
-	if f.format == "github" {
-		flowtest.WriteGitHub(text, results)
-	}
-	flowtest.WriteText(text, results)
-	if f.upstream {
-		flowtest.WriteUpstreamSummary(text, results)
-	}
 }
 
 // testExit is the exit status of the results: 2 when a fixture could not

@@ -12,6 +12,7 @@ import (
 
 	"kitsoki/pkg/compose"
 	"kitsoki/pkg/flowtest"
+	"kitsoki/pkg/testrun"
 )
 
 type intentFlags struct {
@@ -104,8 +105,8 @@ func checkIntentFlags(f *intentFlags) error {
 	case f.regressionAt < 0:
 		return usagef("--fail-regression-at %g: must be 0 or more", f.regressionAt)
 	}
-	if err := oneStdout("--json", f.jsonOut, "--junit", f.junitOut); err != nil {
-		return err
+	if err := testrun.OneStdout("--json", f.jsonOut, "--junit", f.junitOut); err != nil {
+		return usagef("%v", err)
 	}
 	return checkOutDirs("--json", f.jsonOut, "--junit", f.junitOut)
 }
@@ -169,8 +170,8 @@ func runIntents(ctx context.Context, stdout, stderr io.Writer, app string, f *in
 	}
 	marshal := func() ([]byte, error) { return flowtest.MarshalIntentReport(rep) }
 	junit := func(w io.Writer) error { return flowtest.WriteIntentsJUnit(w, rep) }
-	if err := writeReportFiles(stdout, f.jsonOut, f.junitOut, marshal, junit); err != nil {
-		return err
+	if err := testrun.WriteFiles(stdout, f.jsonOut, f.junitOut, marshal, junit); err != nil {
+		return usagef("%v", err)
 	}
 	text := stdout
 	if f.jsonOut == "-" || f.junitOut == "-" {

@@ -9,6 +9,7 @@ import (
 	"kitsoki/pkg/coverage"
 	"kitsoki/pkg/flowtest"
 	"kitsoki/pkg/testmerge"
+	"kitsoki/pkg/testrun"
 )
 
 func newTestMergeCmd() *cobra.Command {
@@ -42,8 +43,8 @@ cannot be read.`,
 			if err := checkOutInside("--json", jsonOut, "--junit", junitOut); err != nil {
 				return err
 			}
-			if err := oneStdout("--json", jsonOut, "--junit", junitOut); err != nil {
-				return err
+			if err := testrun.OneStdout("--json", jsonOut, "--junit", junitOut); err != nil {
+				return usagef("%v", err)
 			}
 			in, err := testmerge.Read(args)
 			if err != nil {
@@ -86,8 +87,8 @@ func writeMergedReports(stdout io.Writer, m *flowtest.Report, jsonOut, junitOut 
 	if jsonOut == "" && junitOut != "-" {
 		jsonOut = "-"
 	}
-	if err := writeReportFiles(stdout, jsonOut, junitOut, marshal, junit); err != nil {
-		return err
+	if err := testrun.WriteFiles(stdout, jsonOut, junitOut, marshal, junit); err != nil {
+		return usagef("%v", err)
 	}
 	if m.Failed > 0 {
 		return silentExit(exitFinding)

@@ -16,6 +16,7 @@ import (
 	"kitsoki/internal/termsafe"
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/flowtest"
+	"kitsoki/pkg/testrun"
 	"kitsoki/pkg/watch"
 )
 
@@ -56,7 +57,7 @@ func runWatch(ctx context.Context, stdout, stderr io.Writer, args []string, f *t
 	if err != nil {
 		return err
 	}
-	w := &watcher{out: stdout, errOut: stderr, f: f, testPlan: p}
+	w := &watcher{out: stdout, errOut: stderr, f: f, Plan: p}
 	roots := w.roots()
 	if len(roots) == 0 {
 		return usagef("--watch: nothing to watch: no story found in %s", strings.Join(args, " "))
@@ -82,11 +83,11 @@ func runWatch(ctx context.Context, stdout, stderr io.Writer, args []string, f *t
 type watcher struct {
 	out, errOut io.Writer
 	f           *testFlags
-	*testPlan
+	*testrun.Plan
 }
 
 func (w *watcher) runner() *flowtest.Runner {
-	return flowtest.NewRunner(w.f.runnerOptions(w.sandbox))
+	return flowtest.NewRunner(w.f.runnerOptions(w.Sandbox))
 }
 
 // roots are the directories to watch: each story's, its imports' and
@@ -101,8 +102,8 @@ func (w *watcher) roots() []string {
 		}
 	}
 	r := w.runner()
-	files, _, _ := flowtest.DiscoverUnder(w.f.root, w.f.trees, w.apps, w.glob, w.rel, w.runRE)
-	for _, app := range w.apps {
+	files, _, _ := flowtest.DiscoverUnder(w.f.root, w.f.trees, w.Apps, w.Glob, w.Rel, w.RunRE)
+	for _, app := range w.Apps {
 		add(filepath.Dir(app))
 		if ld, err := r.Story(app); err == nil {
 			for _, d := range ld.Story.PromptRoots() {
@@ -120,7 +121,7 @@ func (w *watcher) roots() []string {
 // nil) and prints the summary.
 func (w *watcher) cycle(ctx context.Context, changed []string) {
 	start := time.Now()
-	files, ds, err := flowtest.DiscoverUnder(w.f.root, w.f.trees, w.apps, w.glob, w.rel, w.runRE)
+	files, ds, err := flowtest.DiscoverUnder(w.f.root, w.f.trees, w.Apps, w.Glob, w.Rel, w.RunRE)
 	if err != nil {
 		fmt.Fprintf(w.errOut, "kitsoki test --watch: %s\n", termsafe.Line(err.Error()))
 		return

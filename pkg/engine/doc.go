@@ -37,8 +37,12 @@
 // engine never prints: callers receive Turns, a [Result] and an optional
 // stream of [Note] for a human log.
 //
-// Layout: session.go (the Session API), run.go (RunSession, the runner,
-// the turn loop), turn.go (the per-turn scratch), turnview.go (which
+// Layout: session.go (the Session API), run.go (RunSession's loop),
+// options.go (a run's Options and Result), runner.go (the runner: session
+// state), start.go (placing the machine, turn 0), userturn.go (a user
+// turn's life: begin, walk, reject, fail, close), allowed.go (the
+// allowed-set check), renderat.go (rendering a state's view), queued.go
+// (what a step queues), turn.go (the per-turn scratch), turnview.go (which
 // render turn.end shows, with its narration or banner; the renders it may
 // fall back on are kept by redirectview.go and postpassview.go), fire.go
 // (firing an intent: the arm, its walk), target.go (resolving a target and

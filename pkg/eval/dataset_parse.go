@@ -5,7 +5,6 @@ import (
 	"cmp"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"strconv"
 	"strings"
@@ -35,7 +34,6 @@ func parseDataset(name, shown string, data []byte) (*Dataset, error) {
 		return nil, syntaxErrorf("%s:%d:%d: %s", shown, at.Line, at.Column, yamlnode.AliasTextMsg("dataset", "split the examples into several datasets"))
 	}
 	d := &Dataset{Path: name, Raw: data, pos: map[string]story.Pos{}}
-	p := &dparser{d: d}
 	root := &doc
 	if root.Kind == yaml.DocumentNode && len(root.Content) > 0 {
 		root = root.Content[0]
@@ -46,96 +44,98 @@ func parseDataset(name, shown string, data []byte) (*Dataset, error) {
 		}
 		return nil, syntaxErrorf("%s:%d:%d: a dataset must be a YAML mapping (kind: agent_eval, app:, call:, ...)", shown, root.Line, root.Column)
 	}
+	p := &dparser{d: d}
+	p.Walker = yamlnode.NewWalker(name, len(data), &p.diags, datasetRules)
+	// a repeated key is a warning, its later value read (upstream refuses
+	// the file: docs/compat/trace-eval.md)
+	p.LaterKeyWins = true
 	p.top(root)
+	for _, dg := range p.diags {
+		d.Findings = append(d.Findings, Finding{Pos: story.Pos{File: dg.File, Line: dg.Line, Col: dg.Col}, Severity: dg.Severity, Message: diag.ClipMessage(dg.Message)})
+	}
 	return d, nil
 }
 
-type dparser struct{ d *Dataset }
+// datasetRules: every finding of a dataset's walk is under the eval rule.
+var datasetRules = &yamlnode.Rules{Syntax: ruleEval, Type: ruleEval, Duplicate: ruleEval, Unknown: ruleEval}
 
-func (p *dparser) at(n *yaml.Node) story.Pos {
-	return yamlnode.At(p.d.Path, n)
+// dparser reads a dataset's nodes through the shared walker (node budget,
+// recursive aliases, merge keys, repeated and unknown keys, type errors),
+// recording where each key's value is (Dataset.PosOf).
+type dparser struct {
+	*yamlnode.Walker
+	d     *Dataset
+	diags []diag.Diagnostic
 }
 
-func (p *dparser) errf(n *yaml.Node, format string, a ...any)  { p.add(diag.Error, n, format, a...) }
-func (p *dparser) warnf(n *yaml.Node, format string, a ...any) { p.add(diag.Warning, n, format, a...) }
-
-func (p *dparser) add(sev diag.Severity, n *yaml.Node, format string, a ...any) {
-	p.d.Findings = append(p.d.Findings, Finding{Pos: p.at(n), Severity: sev, Message: diag.ClipMessage(fmt.Sprintf(format, a...))})
+func (p *dparser) errf(n *yaml.Node, format string, a ...any) {
+	p.Report(p.Pos(n), diag.Error, ruleEval, format, a...)
 }
 
-// each walks a mapping's pairs, recording positions under prefix, reading
-// each key through fs and warning on unknown and repeated keys (the later
-// is read, as upstream). With fs nil every key goes to anyKey.
-func (p *dparser) each(n *yaml.Node, prefix string, fs yamlnode.Fields, anyKey func(key string, v *yaml.Node)) {
-	n = yamlnode.Deref(n)
-	if n.Kind != yaml.MappingNode {
-		if yamlnode.IsNull(n) {
-			return
-		}
-		p.errf(n, "%s must be a mapping", prefix)
-		return
+// deref is v with aliases followed; a null in place of a chain too long
+// to follow.
+func deref(v *yaml.Node) *yaml.Node {
+	if d := yamlnode.Deref(v); d != nil {
+		return d
 	}
-	seen, where := yamlnode.NewSeen(n), cmp.Or(prefix, "the dataset")
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := n.Content[i], yamlnode.Deref(n.Content[i+1])
-		key := k.Value
-		if prev := seen.Prev(i, key); prev != nil {
-			p.warnf(k, "key %q in %s appears twice (first at line %d); the later one is used (keep one)", key, where, prev.Line)
-		}
-		path := key
-		if prefix != "" {
-			path = prefix + "." + key
-		}
-		p.d.pos[path] = p.at(v)
-		if fs == nil {
-			anyKey(key, v)
-		} else if f := fs.Find(key); f == nil {
-			p.warnf(k, "unknown key %q in %s (ignored)", key, where)
-		} else if f.Read != nil {
-			f.Read(k, v)
-		}
+	null := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null"}
+	if v != nil {
+		null.Line, null.Column = v.Line, v.Column
 	}
+	return null
 }
 
-func (p *dparser) str(v *yaml.Node, what string) string {
-	if yamlnode.IsNull(v) {
-		return ""
+// place names the mapping at the dotted path prefix in messages.
+func place(prefix string) yamlnode.Place { return yamlnode.Place{Where: cmp.Or(prefix, "top level")} }
+
+// dotted is key's path under prefix.
+func dotted(prefix, key string) string {
+	if prefix == "" {
+		return key
 	}
-	if v.Kind != yaml.ScalarNode {
-		p.errf(v, "%s must be a string", what)
-		return ""
-	}
-	return v.Value
+	return prefix + "." + key
+}
+
+// fields reads the mapping n at the dotted path prefix through fs; unknown
+// keys are warnings, and each known key's value position is recorded.
+func (p *dparser) fields(n *yaml.Node, prefix string, fs yamlnode.Fields) {
+	p.FieldsAt(n, place(prefix), yamlnode.Place{Where: prefix}, diag.Warning, fs, func(key string, _, v *yaml.Node) {
+		p.d.pos[dotted(prefix, key)] = p.Pos(deref(v))
+	})
+}
+
+// each reads every pair of the mapping n (any key) at the dotted path prefix.
+func (p *dparser) each(n *yaml.Node, prefix string, fn func(key string, v *yaml.Node)) {
+	p.MappingIn(n, place(prefix), nil, diag.Warning, func(key string, _, v *yaml.Node) {
+		v = deref(v)
+		p.d.pos[dotted(prefix, key)] = p.Pos(v)
+		fn(key, v)
+	})
 }
 
 // seq walks the list v, recording each item's position under what[i];
 // false for null or another kind.
-func (p *dparser) seq(v *yaml.Node, what, wantList string, item func(key string, c *yaml.Node)) bool {
-	if yamlnode.IsNull(v) {
-		return false
-	}
-	if v.Kind != yaml.SequenceNode {
-		p.errf(v, "%s must be %s", what, wantList)
-		return false
-	}
-	for i, c := range v.Content {
-		c = yamlnode.Deref(c)
+func (p *dparser) seq(v *yaml.Node, what string, item func(key string, c *yaml.Node)) bool {
+	return p.SeqAt(v, yamlnode.Place{Where: what}, func(i int, c *yaml.Node) {
+		c = deref(c)
 		key := yamlnode.Indexed(what, i)
-		p.d.pos[key] = p.at(c)
+		p.d.pos[key] = p.Pos(c)
 		item(key, c)
-	}
-	return true
+	})
 }
 
+// strList is a list of strings: empty (not nil) for [], nil for null or
+// another kind.
 func (p *dparser) strList(v *yaml.Node, what string) []string {
 	out := []string{}
-	if !p.seq(v, what, "a list of strings", func(key string, c *yaml.Node) { out = append(out, p.str(c, key)) }) {
+	if !p.seq(v, what, func(key string, c *yaml.Node) { out = append(out, p.Str(c, key)) }) {
 		return nil
 	}
 	return out
 }
 
 func (p *dparser) integer(v *yaml.Node, what string) (int64, bool) {
+	v = deref(v)
 	if v.Kind == yaml.ScalarNode && v.Tag == "!!int" {
 		n, err := strconv.ParseInt(v.Value, 0, 64)
 		if err == nil {
@@ -147,6 +147,7 @@ func (p *dparser) integer(v *yaml.Node, what string) (int64, bool) {
 }
 
 func (p *dparser) number(v *yaml.Node, what string) (float64, bool) {
+	v = deref(v)
 	if v.Kind == yaml.ScalarNode && (v.Tag == "!!int" || v.Tag == "!!float") {
 		var f float64
 		if err := v.Decode(&f); err == nil {
@@ -158,6 +159,7 @@ func (p *dparser) number(v *yaml.Node, what string) (float64, bool) {
 }
 
 func (p *dparser) boolean(v *yaml.Node, what string) (bool, bool) {
+	v = deref(v)
 	if v.Kind == yaml.ScalarNode && v.Tag == "!!bool" {
 		var b bool
 		if err := v.Decode(&b); err == nil {
@@ -171,6 +173,7 @@ func (p *dparser) boolean(v *yaml.Node, what string) (bool, bool) {
 // object decodes a mapping into plain JSON values (a JSON round trip:
 // numbers become float64, keys strings).
 func (p *dparser) object(v *yaml.Node, what string) map[string]any {
+	v = deref(v)
 	if yamlnode.IsNull(v) {
 		return nil
 	}
@@ -209,12 +212,12 @@ func optional[T any](dst **T, read func(v *yaml.Node, what string) (T, bool), wh
 
 // strTo is a field reader of a string into *dst, named what.
 func (p *dparser) strTo(dst *string, what string) func(k, v *yaml.Node) {
-	return func(_, v *yaml.Node) { *dst = p.str(v, what) }
+	return func(_, v *yaml.Node) { *dst = p.Str(v, what) }
 }
 
 func (p *dparser) top(root *yaml.Node) {
 	d := p.d
-	p.each(root, "", yamlnode.Fields{
+	p.fields(root, "", yamlnode.Fields{
 		{Key: "kind", Read: p.strTo(&d.Kind, "kind")},
 		{Key: "app", Read: p.strTo(&d.App, "app")},
 		{Key: "call", Read: p.strTo(&d.Call, "call")},
@@ -226,17 +229,17 @@ func (p *dparser) top(root *yaml.Node) {
 		{Key: "selection", Read: func(_, v *yaml.Node) { p.selection(v) }},
 		{Key: "description"},
 		{Key: "notes"},
-	}, nil)
+	})
 }
 
 func (p *dparser) task(n *yaml.Node) {
 	t := &p.d.Task
-	p.each(n, "task", yamlnode.Fields{
+	p.fields(n, "task", yamlnode.Fields{
 		{Key: "goal", Read: p.strTo(&t.Goal, "task.goal")},
 		{Key: "boundedness", Read: func(_, v *yaml.Node) {
 			b := &Boundedness{}
 			t.Boundedness = b
-			p.each(v, "task.boundedness", yamlnode.Fields{
+			p.fields(v, "task.boundedness", yamlnode.Fields{
 				{Key: "max_turns", Read: func(_, v *yaml.Node) {
 					if n, ok := p.integer(v, "task.boundedness.max_turns"); ok {
 						i := int(n)
@@ -245,33 +248,33 @@ func (p *dparser) task(n *yaml.Node) {
 				}},
 				{Key: "tool_policy", Read: p.strTo(&b.ToolPolicy, "task.boundedness.tool_policy")},
 				{Key: "prepared_context", Read: optional(&b.PreparedContext, p.boolean, "task.boundedness.prepared_context")},
-			}, nil)
+			})
 		}},
 		{Key: "adherence_bar", Read: func(_, v *yaml.Node) {
 			a := &AdherenceBar{}
 			t.AdherenceBar = a
-			p.each(v, "task.adherence_bar", yamlnode.Fields{
+			p.fields(v, "task.adherence_bar", yamlnode.Fields{
 				{Key: "min_pass_rate", Read: func(_, v *yaml.Node) { a.MinPassRate, _ = p.number(v, "task.adherence_bar.min_pass_rate") }},
 				{Key: "max_p95_latency_ms", Read: optional(&a.MaxP95LatencyMS, p.integer, "task.adherence_bar.max_p95_latency_ms")},
 				{Key: "max_avg_cost_usd", Read: optional(&a.MaxAvgCostUSD, p.number, "task.adherence_bar.max_avg_cost_usd")},
 				{Key: "min_pass_k_rate", Read: optional(&a.MinPassKRate, p.number, "task.adherence_bar.min_pass_k_rate")},
-			}, nil)
+			})
 		}},
-	}, nil)
+	})
 }
 
 func (p *dparser) matrix(n *yaml.Node) {
 	m := &p.d.Matrix
-	p.each(n, "matrix", yamlnode.Fields{
+	p.fields(n, "matrix", yamlnode.Fields{
 		{Key: "profiles", Read: func(_, v *yaml.Node) { m.Profiles = p.strList(v, "matrix.profiles") }},
 		{Key: "models", Read: func(_, v *yaml.Node) {
 			m.Models = map[string][]string{}
-			p.each(v, "matrix.models", nil, func(prof string, v *yaml.Node) {
+			p.each(v, "matrix.models", func(prof string, v *yaml.Node) {
 				m.Models[prof] = p.strList(v, "matrix.models."+prof)
 			})
 		}},
 		{Key: "effort", Read: func(_, v *yaml.Node) {
-			if v.Kind == yaml.ScalarNode && !yamlnode.IsNull(v) {
+			if v = deref(v); v.Kind == yaml.ScalarNode && !yamlnode.IsNull(v) {
 				m.Effort = []string{v.Value}
 				return
 			}
@@ -279,7 +282,7 @@ func (p *dparser) matrix(n *yaml.Node) {
 		}},
 		{Key: "cost_per_hour_usd", Read: func(_, v *yaml.Node) {
 			m.CostPerHourUSD = map[string]float64{}
-			p.each(v, "matrix.cost_per_hour_usd", nil, func(prof string, v *yaml.Node) {
+			p.each(v, "matrix.cost_per_hour_usd", func(prof string, v *yaml.Node) {
 				if f, ok := p.number(v, "matrix.cost_per_hour_usd."+prof); ok {
 					m.CostPerHourUSD[prof] = f
 				}
@@ -293,30 +296,30 @@ func (p *dparser) matrix(n *yaml.Node) {
 				}
 			}
 		}},
-	}, nil)
+	})
 }
 
 func (p *dparser) comparator(n *yaml.Node) {
 	c := &p.d.Comparator
-	if n.Kind == yaml.ScalarNode {
-		c.Kind = p.str(n, "comparator")
+	if n = deref(n); n.Kind == yaml.ScalarNode {
+		c.Kind = p.Str(n, "comparator")
 		return
 	}
-	p.each(n, "comparator", yamlnode.Fields{
+	p.fields(n, "comparator", yamlnode.Fields{
 		{Key: "kind", Read: p.strTo(&c.Kind, "comparator.kind")},
 		{Key: "field", Read: p.strTo(&c.Field, "comparator.field")},
 		{Key: "agent", Read: p.strTo(&c.Agent, "comparator.agent")},
 		{Key: "prompt", Read: p.strTo(&c.Prompt, "comparator.prompt")},
-	}, nil)
+	})
 }
 
 func (p *dparser) examples(n *yaml.Node) {
-	p.seq(n, "examples", "a list of {name, args, expect}", func(pre string, c *yaml.Node) {
+	p.seq(n, "examples", func(pre string, c *yaml.Node) {
 		ex := Example{Pos: p.d.pos[pre]}
 		object := func(dst *map[string]any, what string) func(k, v *yaml.Node) {
 			return func(_, v *yaml.Node) { *dst = p.object(v, pre+"."+what) }
 		}
-		p.each(c, pre, yamlnode.Fields{
+		p.fields(c, pre, yamlnode.Fields{
 			{Key: "name", Read: p.strTo(&ex.Name, pre+".name")},
 			{Key: "args", Read: object(&ex.Args, "args")},
 			{Key: "expect", Read: func(_, v *yaml.Node) {
@@ -326,7 +329,7 @@ func (p *dparser) examples(n *yaml.Node) {
 			{Key: "actual", Read: object(&ex.Actual, "actual")},
 			{Key: "description"},
 			{Key: "notes"},
-		}, nil)
+		})
 		p.d.Examples = append(p.d.Examples, ex)
 	})
 }
@@ -334,18 +337,18 @@ func (p *dparser) examples(n *yaml.Node) {
 func (p *dparser) selection(n *yaml.Node) {
 	s := &DatasetSelection{}
 	p.d.Selection = s
-	p.each(n, "selection", yamlnode.Fields{
+	p.fields(n, "selection", yamlnode.Fields{
 		{Key: "strategy", Read: p.strTo(&s.Strategy, "selection.strategy")},
 		{Key: "pinned", Read: func(_, v *yaml.Node) {
 			pin := &Pin{}
 			s.Pinned = pin
-			p.each(v, "selection.pinned", yamlnode.Fields{
+			p.fields(v, "selection.pinned", yamlnode.Fields{
 				{Key: "profile", Read: p.strTo(&pin.Profile, "selection.pinned.profile")},
 				{Key: "model", Read: p.strTo(&pin.Model, "selection.pinned.model")},
 				{Key: "effort", Read: p.strTo(&pin.Effort, "selection.pinned.effort")},
 				{Key: "evidence", Read: p.strTo(&pin.Evidence, "selection.pinned.evidence")},
 				{Key: "fallback_profile", Read: p.strTo(&pin.FallbackProfile, "selection.pinned.fallback_profile")},
-			}, nil)
+			})
 		}},
-	}, nil)
+	})
 }

@@ -168,12 +168,13 @@ func TestRules(t *testing.T) {
 		{"pinned effort", "effort: low}", "effort: high}", diag.Error, `selection.pinned.effort "high" is not in matrix.effort`, 20},
 		{"pinned fallback", "effort: low}", "effort: low, fallback_profile: ghost}", diag.Error, `selection.pinned.fallback_profile "ghost" is not in matrix.profiles`, 20},
 		{"pinned no profile", "pinned: {profile: plug, ", "pinned: {", diag.Error, "selection.pinned.profile is required when a model or effort is pinned", 20},
-		{"repeated key", "call: merge_judge\n", "call: merge_judge\ncall: other\n", diag.Warning, `key "call" in the dataset appears twice (first at line 3); the later one is used (keep one)`, 4},
-		{"unknown key", "call: merge_judge\n", "call: merge_judge\nfoo: 1\n", diag.Warning, `unknown key "foo" in the dataset (ignored)`, 4},
+		{"repeated key", "call: merge_judge\n", "call: merge_judge\ncall: other\n", diag.Warning, `top level: mapping key "call" already defined at line 3, column 1; the later one is used (keep one)`, 4},
+		{"unknown key", "call: merge_judge\n", "call: merge_judge\nfoo: 1\n", diag.Warning, "top level: unknown key \"foo\"; expected one of `agent`, `app`, `call`,", 4},
 		{"enum field missing", "expect: {intent: accept, confidence: 0.9}", "expect: {confidence: 0.9, reason: x}", diag.Warning, `example "e1" expect has no field "intent", which the enum comparator compares`, 17},
 		{"enum no field", "comparator: {kind: enum, field: intent}\nexamples:\n  - name: e1\n    args: {pr_id: \"1\", merge_sha: abc}\n    expect: {intent: accept, confidence: 0.9}", "comparator: enum\nexamples:\n  - name: e1\n    args: {pr_id: \"1\", merge_sha: abc}\n    expect: {confidence: 0.9, reason: x}", diag.Error, `example "e1": enum comparator needs a field or single expected key`, 17},
 		{"field not enum", "comparator: {kind: enum, field: intent}", "comparator: {kind: exact, field: intent}", diag.Warning, "comparator.field is only read by the enum comparator (kind is exact)", 13},
-		{"type list", "profiles: [plug]", "profiles: plug", diag.Error, "matrix.profiles must be a list of strings", 8},
+		{"unknown nested key", "task:\n", "task:\n  boundedness: {max_turn: 3}\n", diag.Warning, "task.boundedness: unknown key \"max_turn\"; did you mean `max_turns`?", 6},
+		{"type list", "profiles: [plug]", "profiles: plug", diag.Error, "matrix.profiles: expected a list, got a string", 8},
 		{"type mapping", "args: {pr_id: \"1\", merge_sha: abc}", "args: [1]", diag.Error, "examples[0].args must be a mapping", 16},
 	}
 	for _, c := range cases {
@@ -221,14 +222,16 @@ func TestRules(t *testing.T) {
 	}
 }
 
-// A comparator with a field and no kind is one finding, "comparator is
-// required", not also a warning that the field is read only by "enum"
-// (which named an empty kind).
-func TestComparatorFieldWithoutKind(t *testing.T) {
-	dir := filepath.Dir(filepath.Dir(writeFixture(t, fixture{Profiles: "plug", Models: "    plug: [good]"})))
+// validateVariant writes baseDataset with from replaced by to as
+// dir/evals/rule.yaml, loads and validates it, and returns the dataset and
+// the findings' messages.
+func validateVariant(t *testing.T, dir, from, to string) (*Dataset, []string) {
+	t.Helper()
+	if !strings.Contains(baseDataset, from) {
+		t.Fatalf("base dataset has no %q", from)
+	}
 	p := filepath.Join(dir, "evals", "rule.yaml")
-	src := strings.Replace(baseDataset, "comparator: {kind: enum, field: intent}", "comparator: {field: intent}", 1)
-	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+	if err := os.WriteFile(p, []byte(strings.Replace(baseDataset, from, to, 1)), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	d, err := LoadDataset(p)
@@ -239,6 +242,27 @@ func TestComparatorFieldWithoutKind(t *testing.T) {
 	for _, f := range Validate(d, nil).Findings {
 		msgs = append(msgs, f.Message)
 	}
+	return d, msgs
+}
+
+// TestDatasetMergeKey: a merge key copies its mapping's keys, as in story
+// files and as upstream reads a dataset (probed: its eval run says the
+// same "duplicate example name" for this file); it is not an unknown key.
+func TestDatasetMergeKey(t *testing.T) {
+	dir := filepath.Dir(filepath.Dir(writeFixture(t, fixture{Profiles: "plug", Models: "    plug: [good]"})))
+	const ex = "  - name: e1\n    args: {pr_id: \"1\", merge_sha: abc}\n    expect: {intent: accept, confidence: 0.9}\n"
+	d, msgs := validateVariant(t, dir, ex, "  - &ex\n    "+ex[4:]+"  - <<: *ex\n")
+	if len(d.Examples) != 2 || d.Examples[1].Name != "e1" || d.Examples[1].Expect["intent"] != "accept" || len(msgs) != 1 || msgs[0] != `duplicate example name "e1"` {
+		t.Errorf("examples %+v, findings %q; want the merged copy of e1 and only its duplicate name", d.Examples, msgs)
+	}
+}
+
+// A comparator with a field and no kind is one finding, "comparator is
+// required", not also a warning that the field is read only by "enum"
+// (which named an empty kind).
+func TestComparatorFieldWithoutKind(t *testing.T) {
+	dir := filepath.Dir(filepath.Dir(writeFixture(t, fixture{Profiles: "plug", Models: "    plug: [good]"})))
+	_, msgs := validateVariant(t, dir, "comparator: {kind: enum, field: intent}", "comparator: {field: intent}")
 	if len(msgs) != 1 || msgs[0] != "comparator is required" {
 		t.Errorf("findings %q, want only %q", msgs, "comparator is required")
 	}
@@ -281,19 +305,7 @@ func FuzzParseDataset(f *testing.F) {
 func TestExpectNotAMappingIsOneError(t *testing.T) {
 	dir := filepath.Dir(filepath.Dir(writeFixture(t, fixture{Profiles: "plug", Models: "    plug: [good]"})))
 	for _, bad := range []string{"[1, 2]", "5", `"accept"`} {
-		src := strings.Replace(baseDataset, "expect: {intent: accept, confidence: 0.9}", "expect: "+bad, 1)
-		p := filepath.Join(dir, "evals", "rule.yaml")
-		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		d, err := LoadDataset(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var msgs []string
-		for _, f := range Validate(d, nil).Findings {
-			msgs = append(msgs, f.Message)
-		}
+		_, msgs := validateVariant(t, dir, "expect: {intent: accept, confidence: 0.9}", "expect: "+bad)
 		all := strings.Join(msgs, "\n")
 		if !strings.Contains(all, "examples[0].expect must be a mapping") || strings.Contains(all, "schema_invalid") {
 			t.Errorf("expect: %s gave\n%s", bad, all)

@@ -1,0 +1,20 @@
+package cmd
+
+import (
+	"os"
+
+	"kitsoki/pkg/plugin"
+)
+
+// refuseInSandbox refuses a command that runs the repository's code when
+// KITSOKI_SANDBOX is on.
+func refuseInSandbox(command string) error {
+	on, err := plugin.SandboxMode(false, os.Getenv(plugin.SandboxEnv))
+	if err != nil {
+		return usagef("%v", err)
+	}
+	if !on {
+		return nil
+	}
+	return usagef("%s runs the repository's code (host.run, plugins, hooks), and %s is set: this job is for untrusted code; use kitsoki validate and kitsoki test --sandbox, or unset %s on trusted code (see SECURITY.md)", command, plugin.SandboxEnv, plugin.SandboxEnv)
+}

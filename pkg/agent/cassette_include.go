@@ -1,0 +1,79 @@
+package agent
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"kitsoki/internal/human"
+	"kitsoki/internal/lazyre"
+	"kitsoki/internal/safefile"
+	"kitsoki/pkg/story"
+)
+
+var includeLine = &lazyre.Regexp{Expr: `^(\s*(?:- )?[^\s#:][^:#]*:)\s+!include\s+(\S+)\s*$`}
+
+// resolveIncludes is the line-based !include pre-pass: "<key>: !include
+// <path>" is replaced by the file's content (compact JSON for *.json, a
+// quoted string otherwise). Paths must be relative and stay inside dir;
+// the cassette as included holds at most max bytes.
+func resolveIncludes(dir string, data []byte, max int64) ([]byte, error) {
+	if !bytes.Contains(data, []byte("!include")) {
+		return data, nil
+	}
+	root, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		root = dir
+	}
+	lines := strings.Split(string(data), "\n")
+	total := int64(len(data))
+	for i, line := range lines {
+		m := includeLine.FindStringSubmatch(strings.TrimRight(line, "\r"))
+		if m == nil {
+			continue
+		}
+		p := m[2]
+		if filepath.IsAbs(p) || path.IsAbs(p) {
+			return nil, fmt.Errorf("!include %q: absolute paths are not allowed", p)
+		}
+		full := filepath.Join(root, filepath.FromSlash(p))
+		outside := fmt.Errorf("line %d: !include %q: path resolves outside the cassette directory", i+1, p)
+		// refused before anything outside is looked at: the words must not
+		// tell whether a file outside exists
+		if !story.Confined(full, []string{root}) {
+			return nil, outside
+		}
+		real, err := filepath.EvalSymlinks(full)
+		if err != nil {
+			return nil, fmt.Errorf("line %d: !include %q: %v", i+1, full, err)
+		}
+		if rel, err := filepath.Rel(root, real); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return nil, outside
+		}
+		content, err := safefile.ReadFile(real, max)
+		if err != nil {
+			return nil, fmt.Errorf("line %d: !include %q: %v", i+1, full, err)
+		}
+		var repl string
+		if strings.EqualFold(filepath.Ext(real), ".json") {
+			var buf bytes.Buffer
+			if err := json.Compact(&buf, content); err != nil {
+				return nil, fmt.Errorf("!include %q: parse JSON: %v", p, err)
+			}
+			repl = buf.String()
+		} else {
+			q, _ := json.Marshal(string(content))
+			repl = string(q)
+		}
+		// the cap holds for the cassette as included (quoted), not per
+		// file: one file named on many lines would grow without bound
+		if total += int64(len(repl)); total > max {
+			return nil, fmt.Errorf("line %d: !include %q: the cassette with its included files passes %s, the cap for a cassette; include fewer or smaller files", i+1, p, human.Size(max))
+		}
+		lines[i] = m[1] + " " + repl
+	}
+	return []byte(strings.Join(lines, "\n")), nil
+}

@@ -1,0 +1,164 @@
+package agent
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+
+	"go.yaml.in/yaml/v3"
+
+	"kitsoki/internal/childproc"
+	"kitsoki/internal/duration"
+	"kitsoki/internal/jsonvalue"
+	"kitsoki/internal/recost"
+	"kitsoki/internal/safefile"
+	"kitsoki/internal/yamlnode"
+)
+
+// LoadCassette reads and parses a host_cassette file.
+func LoadCassette(p string) (*Cassette, error) { return loadCassette(p, safefile.Cassette) }
+
+// loadCassette is LoadCassette with the cassette's cap, the file with its
+// included files, as a parameter: tests reach the cap at a small size.
+func loadCassette(p string, max int64) (*Cassette, error) {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		abs = p
+	}
+	data, err := safefile.ReadFile(abs, max)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %s", p, safefile.Reason(err))
+	}
+	return parseCassette(p, filepath.Dir(abs), data, max)
+}
+
+// ParseCassette parses cassette bytes. name is the file path: it appears in
+// errors and roots !include (which may only read inside its directory).
+func ParseCassette(name string, data []byte) (*Cassette, error) {
+	return parseCassette(name, filepath.Dir(name), data, safefile.Cassette)
+}
+
+// parseCassette parses cassette bytes named name (as the user gave it, for
+// messages) whose !include files are read inside dir, the whole held to
+// max bytes.
+func parseCassette(name, dir string, data []byte, max int64) (*Cassette, error) {
+	data, err := resolveIncludes(dir, data, max)
+	if err != nil {
+		return nil, fmt.Errorf("cassette: resolve !include in %q: %w", name, err)
+	}
+	var doc yaml.Node
+	if err := yamlnode.Unmarshal(data, &doc); err != nil {
+		return nil, cassetteYAMLError(name, err)
+	}
+	if at := yamlnode.AliasTextFileOver(&doc); at != nil {
+		// each replay repeats its answer into the run and the trace
+		return nil, fmt.Errorf("cassette: %q, line %d: %s", name, at.Line, yamlnode.AliasTextMsg("cassette", ""))
+	}
+	yamlnode.TextPointlessFloats(&doc)
+	var raw rawCassette
+	if err := doc.Decode(&raw); err != nil {
+		return nil, cassetteYAMLError(name, err)
+	}
+	phaseFrom, err := raw.checkHeader(name)
+	if err != nil {
+		return nil, err
+	}
+	c := &Cassette{Path: name, AppID: raw.AppID, AppVersion: raw.AppVersion, RecordMode: raw.RecordMode, PhaseFrom: phaseFrom, MatchOn: raw.MatchOn,
+		phaseInsts: recost.Insts(raw.PhaseFrom),
+		counts:     map[string]int{}, pending: map[string]planned{}}
+	for i, re := range raw.Episodes {
+		if re == nil {
+			return nil, fmt.Errorf("cassette: %q: episode %d is empty", name, i)
+		}
+		ep := &Episode{ID: re.ID, Match: re.Match, Replay: re.Replay, Response: re.Response}
+		if re.Delay != "" {
+			d, err := duration.Parse(re.Delay)
+			if err != nil {
+				return nil, fmt.Errorf("cassette: %q: episode %q: delay: %v", name, re.ID, err)
+			}
+			ep.Delay = d
+		}
+		if a := re.Agent; a != nil {
+			ea := a.EpisodeAgent
+			ea.Input = jsonvalue.Normalize(a.Input)
+			switch r := a.Response.(type) {
+			case nil:
+			case string:
+				ea.Response = r
+			default:
+				b, err := json.Marshal(jsonvalue.Normalize(r))
+				if err != nil {
+					return nil, fmt.Errorf("cassette: %q: episode %q: agent.response cannot be encoded as JSON: %v", name, re.ID, err)
+				}
+				ea.Response = string(b)
+			}
+			if ea.ResponseJSON, err = responseJSON(name, re.ID, &a.ResponseJSON); err != nil {
+				return nil, err
+			}
+			if a.Transcript != nil {
+				tr := &Transcript{Format: a.Transcript.Format, Timings: a.Transcript.Timings}
+				for j, ev := range a.Transcript.Events {
+					b, err := transcriptEvent(ev)
+					if err != nil {
+						return nil, fmt.Errorf("cassette: %q: episode %q: transcript event[%d] %v", name, re.ID, j, err)
+					}
+					tr.Events = append(tr.Events, b)
+				}
+				ea.Transcript = tr
+			}
+			ep.Agent = &ea
+		}
+		c.Episodes = append(c.Episodes, ep)
+	}
+	c.played = make([]bool, len(c.Episodes))
+	return c, nil
+}
+
+type rawCassette struct {
+	Kind        string        `yaml:"kind"`
+	AppID       string        `yaml:"app_id"`
+	RecordMode  string        `yaml:"record_mode"`
+	PhaseFrom   string        `yaml:"phase_from"`
+	AppVersion  string        `yaml:"app_version"`
+	MatchOn     []string      `yaml:"match_on"`
+	Episodes    []*rawEpisode `yaml:"episodes"`
+	SourceRun   string        `yaml:"source_run"`
+	GeneratedAt string        `yaml:"generated_at"`
+}
+
+type rawEpisode struct {
+	ID       string          `yaml:"id"`
+	Match    map[string]any  `yaml:"match"`
+	Replay   string          `yaml:"replay"`
+	Delay    string          `yaml:"delay"`
+	Agent    *rawAgent       `yaml:"agent"`
+	Response EpisodeResponse `yaml:"response"`
+}
+
+type rawAgent struct {
+	EpisodeAgent `yaml:",inline"`
+	Input        any       `yaml:"input"`
+	Response     any       `yaml:"response"` // a string, or YAML/JSON structure (e.g. an included *.json)
+	ResponseJSON yaml.Node `yaml:"response_json"`
+	Transcript   *struct {
+		Format  string  `yaml:"format"`
+		Events  []any   `yaml:"events"`
+		Timings []int64 `yaml:"timings"`
+	} `yaml:"transcript"`
+}
+
+// transcriptEvent keeps a string event byte-for-byte (it must be JSON) and
+// compacts a mapping event.
+func transcriptEvent(ev any) (json.RawMessage, error) {
+	if s, ok := ev.(string); ok {
+		if !json.Valid([]byte(s)) {
+			return nil, fmt.Errorf("is not valid JSON: %q", childproc.Snippet(nil, s))
+		}
+		return json.RawMessage(s), nil
+	}
+	b, err := json.Marshal(jsonvalue.Normalize(ev))
+	if err != nil {
+		return nil, fmt.Errorf("cannot be encoded as JSON: %v", err)
+	}
+	return b, nil
+}

@@ -1,0 +1,105 @@
+package testrun
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"strings"
+
+	"kitsoki/internal/atomicfile"
+	"kitsoki/internal/termsafe"
+	"kitsoki/pkg/flowtest"
+)
+
+// Outputs are where a test run's results go besides its text: the JSON
+// report (the existing engine's shape) and the JUnit one, each a file or
+// stdout for -, and the last fixture's trace (TraceOut); "" skips one.
+type Outputs struct {
+	JSON, JUnit, TraceOut string
+	// GitHub adds workflow annotations to the text; Upstream the `test
+	// flows` spelling's last two lines.
+	GitHub, Upstream bool
+}
+
+// Write writes the --json, --junit and --trace-out files of results.
+func (o Outputs) Write(stdout io.Writer, results []*flowtest.Result) error {
+	marshal := func() ([]byte, error) { return flowtest.MarshalReport(flowtest.NewReport(results)) }
+	junit := func(w io.Writer) error { return flowtest.WriteJUnit(w, results) }
+	if err := WriteFiles(stdout, o.JSON, o.JUnit, marshal, junit); err != nil {
+		return err
+	}
+	if o.TraceOut == "" {
+		return nil
+	}
+	if err := flowtest.CopyLastTrace(results, o.TraceOut); err != nil {
+		return fmt.Errorf("--trace-out %s: %v", o.TraceOut, err)
+	}
+	return nil
+}
+
+// WriteText prints the results (with annotations first under GitHub, and
+// the `test flows` spelling's last two lines under Upstream).
+func (o Outputs) WriteText(text io.Writer, results []*flowtest.Result) {
+	if o.GitHub {
+		flowtest.WriteGitHub(text, results)
+	}
+	flowtest.WriteText(text, results)
+	if o.Upstream {
+		flowtest.WriteUpstreamSummary(text, results)
+	}
+}
+
+// WriteFiles writes the JSON report marshal makes to jsonOut and the
+// JUnit one junit writes to junitOut (either to stdout for -); an empty
+// name skips that report.
+func WriteFiles(stdout io.Writer, jsonOut, junitOut string, marshal func() ([]byte, error), junit func(io.Writer) error) error {
+	if jsonOut != "" {
+		data, err := marshal()
+		if err != nil {
+			return fmt.Errorf("--json: %v", err)
+		}
+		data = termsafe.JSON(data) // C1 and bidi controls from the story, escaped
+		if jsonOut == "-" {
+			data = append(data, '\n')
+		}
+		if err := writeFile(stdout, "--json", jsonOut, data); err != nil {
+			return err
+		}
+	}
+	if junitOut != "" {
+		var b bytes.Buffer
+		if err := junit(&b); err != nil {
+			return fmt.Errorf("--junit: %v", err)
+		}
+		return writeFile(stdout, "--junit", junitOut, b.Bytes())
+	}
+	return nil
+}
+
+// writeFile writes data to stdout for -, else atomically to path.
+func writeFile(stdout io.Writer, flag, path string, data []byte) error {
+	var err error
+	if path == "-" {
+		_, err = stdout.Write(data)
+	} else {
+		err = atomicfile.Write(path, data, 0o644)
+	}
+	if err != nil {
+		return fmt.Errorf("%s %s: %v", flag, path, err)
+	}
+	return nil
+}
+
+// OneStdout refuses two outputs (flag, path pairs) that both name stdout.
+func OneStdout(flagPaths ...string) error {
+	var on []string
+	for i := 0; i+1 < len(flagPaths); i += 2 {
+		if flagPaths[i+1] == "-" {
+			on = append(on, flagPaths[i]+" -")
+		}
+	}
+	if len(on) > 1 {
+		return fmt.Errorf("%s both want stdout; write one of them to a file", strings.Join(on, " and "))
+	}
+	return nil
+}
