@@ -81,7 +81,10 @@ func (s *jobStore) unlandedLocked() []*job {
 
 // pending counts jobs whose completion turn is still to come and that are
 // not waiting for an answer, with the channel the next change closes, read
-// together so that no change is missed.
+// together so that no change is missed. A completion already in ready
+// arrived after the caller's drain, its signal spent on a channel the
+// caller no longer holds: the channel returned is then closed, so the
+// caller drains again instead of waiting for a change that never comes.
 func (s *jobStore) pending() (int, <-chan struct{}) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -90,6 +93,11 @@ func (s *jobStore) pending() (int, <-chan struct{}) {
 		if !j.applied && j.info.Status != JobAwaiting {
 			n++
 		}
+	}
+	if n > 0 && len(s.ready) > 0 {
+		now := make(chan struct{})
+		close(now)
+		return n, now
 	}
 	return n, s.notify
 }

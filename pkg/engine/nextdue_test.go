@@ -98,3 +98,31 @@ func TestNextDueJobStartsPastLanded(t *testing.T) {
 		t.Errorf("after 299 landings the search starts at job %d", s.r.jobs.landed)
 	}
 }
+
+// A completion that arrives between a waiter's drain and its pending()
+// has closed a channel the waiter never held: pending must wake it at
+// once, or kitsoki run waits for a change that never comes (seen as a
+// 10-minute hang of TestRunJobChainBounded under load).
+func TestPendingWakesForAReadyCompletion(t *testing.T) {
+	s := &jobStore{byID: map[string]*job{}, notify: make(chan struct{})}
+	j := &job{settled: true}
+	s.jobs = append(s.jobs, j)
+	s.mu.Lock()
+	s.ready = append(s.ready, j)
+	s.signalLocked() // the drain's channel, closed before pending is asked
+	s.mu.Unlock()
+	n, ch := s.pending()
+	if n != 1 {
+		t.Fatalf("pending = %d, want 1", n)
+	}
+	select {
+	case <-ch:
+	default:
+		t.Fatal("pending returned a channel no change will close while a completion waits in ready")
+	}
+	// with nothing in ready it is the store's own channel, still open
+	s.ready = nil
+	if _, ch := s.pending(); ch != s.notify {
+		t.Fatal("with nothing ready, pending did not return the store's channel")
+	}
+}
