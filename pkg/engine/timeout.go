@@ -123,6 +123,12 @@ func (r *runner) timeoutTurn(ctx context.Context) (*Turn, error) {
 	// user turn's exit does; one an emit_intent hop after it takes does
 	// not (conformance oncomplete-exit-hop-notice)
 	exited := r.ended && r.outcome == OutcomeExit
+	// a timeout that lands on a terminal state stops upstream's job
+	// listener and arms nothing, even when that state's on_enter then
+	// moves the session on (an on_error redirect, an emit_intent hop);
+	// a user turn counts where it rests (conformance
+	// timeout-terminal-listener)
+	terminal := err == nil && !exited && r.terminalAt() != nil
 	if err == nil {
 		err = r.settleSynthetic(ctx, &st)
 	}
@@ -130,7 +136,13 @@ func (r *runner) timeoutTurn(ctx context.Context) (*Turn, error) {
 		return r.failTurn(t, from, sv, err, nil)
 	}
 	r.turnExited = r.turnExited || exited
-	r.arm()
+	if terminal {
+		// no job is heard: upstream lands the timeout before the jobs due
+		// in the same advance
+		r.listenerGone, r.timer = true, nil
+	} else {
+		r.arm()
+	}
 	return r.closeTurn(t, from, map[string]any{"outcome": "timeout", "to": r.statePath()})
 }
 

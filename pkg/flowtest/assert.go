@@ -338,7 +338,9 @@ func (c *checker) jobChecks(t *Turn, before map[string]string, jobs []engine.Job
 		return
 	}
 	var fresh []engine.JobInfo
-	for _, j := range jobs {
+	// newest first, as upstream lists them: an entry takes the job of its
+	// namespace submitted last (conformance expect-jobs-newest-first)
+	for _, j := range slices.Backward(jobs) {
 		if !slices.Contains(terminalStatus, j.Status) {
 			continue
 		}
