@@ -32,14 +32,15 @@ func bigAnswerRegistry(tb testing.TB, answer json.RawMessage) *agent.Registry {
 
 // An answer is decoded once even when the run masks secrets: masking
 // judges the escapes in it on the value the schema check decoded. Measured
-// as what Dispatch allocates per byte of an 8 MiB answer holding escapes:
+// as what Dispatch allocates per byte of a 1 MiB answer holding escapes
+// (what it allocates beside the decodes is too little to move the figure):
 // a second decode (encoding/json's growing read buffer and the decoded
 // text again) costs several bytes per byte; the bound lies halfway
 // between one decode and two (figures in the commit that added this
 // test). Before, the masker decoded the answer a second time whenever it
 // held a backslash. Not parallel: the counter is the process's.
 func TestMaskedAnswerDecodedOnce(t *testing.T) {
-	const n = 8 << 20
+	const n = 1 << 20
 	answer := bigTextAnswer(n)
 	reg := bigAnswerRegistry(t, answer)
 	var before, after runtime.MemStats

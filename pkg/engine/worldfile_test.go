@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"kitsoki/internal/testing/aliasmb"
 )
 
 // LoadWorldFile errors name the file as given with the reason, never Go's
@@ -69,12 +71,12 @@ func FuzzLoadWorldFile(f *testing.F) {
 // writing it to the trace.
 func TestWorldFileAliasTextBounded(t *testing.T) {
 	t.Chdir(t.TempDir())
-	big := "x:\n  - &big " + strings.Repeat("v", 1<<20) + "\n" + strings.Repeat("  - *big\n", 70)
+	big := "x-anchors: " + aliasmb.Anchors() + "\nx:\n" + strings.Repeat("  - *mb\n", 70)
 	if err := os.WriteFile("w.yaml", []byte(big), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	_, err := LoadWorldFile("w.yaml")
-	if err == nil || !strings.HasPrefix(err.Error(), "--world-file w.yaml: line 64: the aliases of this world file repeat more than 64 MB") {
+	if err == nil || !strings.HasPrefix(err.Error(), "--world-file w.yaml: line 66: the aliases of this world file repeat more than 64 MB") {
 		t.Errorf("LoadWorldFile = %.300v", err)
 	}
 	short := "x:\n  - &s vv\n" + strings.Repeat("  - *s\n", 200)

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"kitsoki/internal/testing/aliasmb"
 	"kitsoki/internal/yamlnode"
 	"kitsoki/pkg/diag"
 )
@@ -319,20 +320,20 @@ func TestExpectNotAMappingIsOneError(t *testing.T) {
 // in 'fatal error: out of memory' encoding them as JSON); the error names
 // the file and the place of the alias past the limit.
 func TestDatasetAliasTextBounded(t *testing.T) {
-	dataset := func(anchor string, n int) []byte {
+	dataset := func(anchor, alias string, n int) []byte {
 		var b strings.Builder
-		b.WriteString("kind: agent_eval\napp: ../app.yaml\ncall: c\nexamples:\n  - name: e\n    args:\n      a: &big " + anchor + "\n")
+		b.WriteString("kind: agent_eval\napp: ../app.yaml\ncall: c\nexamples:\n  - name: e\n    args:\n      a: " + anchor + "\n")
 		for i := range n {
-			fmt.Fprintf(&b, "      k%d: *big\n", i)
+			fmt.Fprintf(&b, "      k%d: %s\n", i, alias)
 		}
 		return []byte(b.String())
 	}
-	_, err := parseDataset("/p/evals/big.yaml", "evals/big.yaml", dataset(strings.Repeat("v", 1<<20), 100))
-	want := fmt.Sprintf("evals/big.yaml:%d:12: ", 7+yamlnode.MaxAliasText/(1<<20)+1)
+	_, err := parseDataset("/p/evals/big.yaml", "evals/big.yaml", dataset(aliasmb.Anchors(), "*mb", 100))
+	want := fmt.Sprintf("evals/big.yaml:%d:12: ", 7+yamlnode.MaxAliasText/aliasmb.Text)
 	if err == nil || !strings.HasPrefix(err.Error(), want) || !strings.Contains(err.Error(), "MB of text by here") {
 		t.Fatalf("a 1 MB anchor under 100 keys: %v, want an error starting %q", err, want)
 	}
-	d, err := parseDataset("/p/evals/ok.yaml", "evals/ok.yaml", dataset("short", 200))
+	d, err := parseDataset("/p/evals/ok.yaml", "evals/ok.yaml", dataset("&big short", "*big", 200))
 	if err != nil || len(d.Examples) != 1 || len(d.Examples[0].Args) != 201 {
 		t.Fatalf("a short anchor under 200 keys: %v", err)
 	}

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"kitsoki/internal/testing/aliasmb"
 )
 
 func TestEmbeddedPins(t *testing.T) {
@@ -157,9 +159,9 @@ func TestMirrorURL(t *testing.T) {
 // yamlnode.MaxAliasText of text, as every other YAML file's do; the error
 // names the file and the alias's line.
 func TestPinsAliasTextBounded(t *testing.T) {
-	entry := "models:\n  m:\n    id: m\n    url: https://example.invalid/m.gguf\n    members:\n      - &big " + strings.Repeat("v", 1<<20) + "\n" + strings.Repeat("      - *big\n", 70)
+	entry := "models:\n  m:\n    id: m\n    url: https://example.invalid/m.gguf\n    members:\n      - " + aliasmb.Anchors() + "\n" + strings.Repeat("      - *mb\n", 70)
 	_, err := parsePins([]byte(entry), "o.yaml")
-	if err == nil || !strings.HasPrefix(err.Error(), "o.yaml:68: the aliases of this pin file repeat more than 64 MB") {
+	if err == nil || !strings.HasPrefix(err.Error(), "o.yaml:70: the aliases of this pin file repeat more than 64 MB") {
 		t.Errorf("parsePins = %.300v", err)
 	}
 	short := "models:\n  m:\n    id: m\n    url: https://example.invalid/m.gguf\n    members:\n      - &s vv\n" + strings.Repeat("      - *s\n", 200)

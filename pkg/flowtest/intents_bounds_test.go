@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"kitsoki/internal/testing/aliasmb"
 	"kitsoki/internal/yamlnode"
 )
 
@@ -36,23 +37,24 @@ func TestIntentRunsBounded(t *testing.T) {
 // intents end in 'fatal error: out of memory' printing its report); the
 // error names the file and the line of the alias past the limit.
 func TestIntentAliasTextBounded(t *testing.T) {
-	doc := func(n int) string {
+	doc := func(n int) string { // mb (aliasmb) as the slot of n fixtures, the first on line 7
 		var b strings.Builder
-		b.WriteString("test_kind: intents\nstate: s\nfixtures:\n  - id: a\n    intent: {name: go}\n    inputs:\n      - &big " + strings.Repeat("v", 1<<20) + "\n")
-		for range n {
-			b.WriteString("      - *big\n")
+		b.WriteString("test_kind: intents\nstate: s\nfixtures:\n  - id: a\n    intent: {name: go, slots: " + aliasmb.Anchors() + "}\n    inputs: [x]\n")
+		for i := range n {
+			fmt.Fprintf(&b, "  - {id: a%d, intent: {name: go, slots: {v: *mb}}, inputs: [x]}\n", i)
 		}
 		return b.String()
 	}
 	_, err := ParseIntents("intents/big.yaml", []byte(doc(100)))
-	want := fmt.Sprintf("intents/big.yaml:%d: ", 7+yamlnode.MaxAliasText/(1<<20)+1)
+	want := fmt.Sprintf("intents/big.yaml:%d: ", 6+yamlnode.MaxAliasText/aliasmb.Text)
 	if err == nil || !strings.HasPrefix(err.Error(), want) || !strings.Contains(err.Error(), "MB of text by here") {
-		t.Fatalf("a 1 MB anchor as 100 inputs: %v, want an error starting %q", err, want)
+		t.Fatalf("a 1 MB anchor on 100 fixtures: %v, want an error starting %q", err, want)
 	}
 	if _, err := ParseIntents("intents/docs.yaml", []byte(doc(40)+"---\n"+doc(40))); err == nil || !strings.Contains(err.Error(), "MB of text by here") {
-		t.Errorf("two documents of 40 MiB each: %v, want the file's limit", err)
+		t.Errorf("two documents of 40 MB each: %v, want the file's limit", err)
 	}
-	if ss, err := ParseIntents("intents/ok.yaml", []byte(strings.Replace(doc(0), strings.Repeat("v", 1<<20), "go north", 1)+strings.Repeat("      - *big\n", 200))); err != nil || len(ss[0].Fixtures[0].Inputs) != 201 {
+	ok := "test_kind: intents\nstate: s\nfixtures:\n  - id: a\n    intent: {name: go}\n    inputs:\n      - &big go north\n" + strings.Repeat("      - *big\n", 200)
+	if ss, err := ParseIntents("intents/ok.yaml", []byte(ok)); err != nil || len(ss[0].Fixtures[0].Inputs) != 201 {
 		t.Errorf("a short anchor on 200 inputs: %v", err)
 	}
 }
@@ -61,26 +63,26 @@ func TestIntentAliasTextBounded(t *testing.T) {
 // yamlnode.MaxAliasText of text, for a flow replay and the static intents
 // harness alike; the error names the recording and the alias's line.
 func TestRecordingAliasTextBounded(t *testing.T) {
-	rec := func(anchor string, n int) []byte {
+	rec := func(anchors, input string, n int) []byte { // entries from line 4
 		var b strings.Builder
-		b.WriteString("kind: recording\nx-big: &big " + anchor + "\nentries:\n")
+		b.WriteString("kind: recording\nx-anchors: " + anchors + "\nentries:\n")
 		for range n {
-			b.WriteString("  - {state: a, input: *big, intent: {name: go}}\n")
+			b.WriteString("  - {state: a, input: " + input + ", intent: {name: go}}\n")
 		}
 		return []byte(b.String())
 	}
-	_, err := parseRecording("r.yaml", rec(strings.Repeat("v", 1<<20), 70))
-	if err == nil || !strings.Contains(err.Error(), `recording "r.yaml": line 65: the aliases of this recording repeat more than 64 MB`) {
+	_, err := parseRecording("r.yaml", rec(aliasmb.Anchors(), "*mb", 70))
+	if err == nil || !strings.Contains(err.Error(), `recording "r.yaml": line 67: the aliases of this recording repeat more than 64 MB`) {
 		t.Errorf("flow replay: %v", err)
 	}
 	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "recording.yaml"), rec(strings.Repeat("v", 1<<20), 70), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "recording.yaml"), rec(aliasmb.Anchors(), "*mb", 70), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := readStaticRecording(dir, filepath.Join(dir, "recording.yaml")); err == nil || !strings.Contains(err.Error(), `:65: the aliases of this recording repeat more than 64 MB`) {
+	if _, err := readStaticRecording(dir, filepath.Join(dir, "recording.yaml")); err == nil || !strings.Contains(err.Error(), `:67: the aliases of this recording repeat more than 64 MB`) {
 		t.Errorf("static harness: %v", err)
 	}
-	if r, err := parseRecording("r.yaml", rec("short", 200)); err != nil || r == nil {
+	if r, err := parseRecording("r.yaml", rec("{big: &big short}", "*big", 200)); err != nil || r == nil {
 		t.Errorf("a short anchor on 200 entries: %v", err)
 	}
 }

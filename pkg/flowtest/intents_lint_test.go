@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"kitsoki/internal/testing/aliasmb"
 )
 
 // The intent fixtures of the goldens that rely on what upstream does
@@ -81,7 +83,7 @@ func TestLintIntentSources(t *testing.T) {
 // each input against the recording).
 func TestLintIntentSourcesStopsAtTheAliasBound(t *testing.T) {
 	dir := t.TempDir()
-	big := "test_kind: intents\nstate: nowhere\nfixtures:\n  - id: x\n    intent: {name: go}\n    inputs:\n      - &big " + strings.Repeat("v", 1<<20) + "\n" + strings.Repeat("      - *big\n", 70)
+	big := "test_kind: intents\nstate: nowhere\nfixtures:\n  - id: x\n    intent: {name: go, slots: " + aliasmb.Anchors() + "}\n    inputs: [x]\n" + strings.Repeat("  - {id: y, intent: {name: go, slots: {v: *mb}}, inputs: [x]}\n", 70)
 	for name, body := range map[string]string{
 		"app.yaml":         "app: {id: l, version: 0.1.0}\nintents: {go: {}}\nroot: a\nstates:\n  a: {on: {go: [{target: a}]}}\n",
 		"intents/big.yaml": big,

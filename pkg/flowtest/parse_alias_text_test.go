@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"kitsoki/internal/testing/aliasmb"
 	"kitsoki/internal/yamlnode"
 	"kitsoki/pkg/diag"
 )
@@ -16,6 +17,17 @@ func aliasTurns(size, n int) string {
 	b.WriteString("test_kind: flow\ninitial_state: a\nx-big: &big " + strings.Repeat("v", size) + "\nturns:\n")
 	for range n {
 		b.WriteString("  - {intent: go, expect_view_matches: *big}\n")
+	}
+	return b.String()
+}
+
+// mbTurns is a flow document whose turns each name mb (aliasmb) as
+// expect_view_matches; its first turn is on line 5.
+func mbTurns(n int) string {
+	var b strings.Builder
+	b.WriteString("test_kind: flow\ninitial_state: a\nx-anchors: " + aliasmb.Anchors() + "\nturns:\n")
+	for range n {
+		b.WriteString("  - {intent: go, expect_view_matches: *mb}\n")
 	}
 	return b.String()
 }
@@ -34,19 +46,21 @@ func TestAliasesRepeatAtMostTheFileLimit(t *testing.T) {
 		}
 		return nil
 	}
-	fxs, ds := parse("flows/big.yaml", []byte(aliasTurns(1<<20, 100)))
+	fxs, ds := parse("flows/big.yaml", []byte(mbTurns(100)))
 	d := over(ds)
 	if d == nil || len(fxs) != 0 {
 		t.Fatalf("a 1 MB anchor on 100 turns: %d fixtures, findings %v", len(fxs), ds[:min(len(ds), 3)])
 	}
-	if want := 4 + yamlnode.MaxAliasText/(1<<20) + 1; d.Line != want { // the alias of the turn that passes the limit
+	// mb's own list spends aliasmb.Text, so the turn past the limit is number
+	// MaxAliasText/aliasmb.Text, on line 4 plus that
+	if want := 4 + yamlnode.MaxAliasText/aliasmb.Text; d.Line != want {
 		t.Errorf("the error is at line %d, want %d (%s)", d.Line, want, d.Message)
 	}
 	// documents share the file's limit: each alone is within it
-	doc := aliasTurns(1<<20, 40)
+	doc := mbTurns(40)
 	_, ds = parse("flows/docs.yaml", []byte(doc+"---\n"+doc))
 	if over(ds) == nil {
-		t.Errorf("two documents of 40 MiB each: no limit error (%v)", ds[:min(len(ds), 3)])
+		t.Errorf("two documents of 40 MB each: no limit error (%v)", ds[:min(len(ds), 3)])
 	}
 	fxs, ds = parse("flows/modest.yaml", []byte(aliasTurns(4096, 200)))
 	if len(fxs) != 1 || len(fxs[0].Turns) != 200 || over(ds) != nil {

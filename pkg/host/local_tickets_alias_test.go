@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"kitsoki/internal/testing/aliasmb"
 )
 
 // TestTicketFrontMatterAliasTextBounded: a ticket's front matter whose
@@ -15,7 +17,7 @@ import (
 // sandbox's write budget), and the file is left as it was.
 func TestTicketFrontMatterAliasTextBounded(t *testing.T) {
 	h, env, wd := ticketsEnv(t)
-	src := "---\ntitle: big\nbig: &big " + strings.Repeat("v", 1<<20) + "\nmore: [" + strings.Repeat("*big, ", 70) + "x]\n---\nbody\n"
+	src := "---\ntitle: big\nbig: " + aliasmb.Anchors() + "\nmore: [" + strings.Repeat("*mb, ", 70) + "x]\n---\nbody\n"
 	writeTree(t, wd, map[string]string{"issues/bugs/A-1.md": src})
 	wantDomainErr(t, h, env, map[string]any{"op": "transition", "id": "A-1", "to": "done"}, "transition", "the aliases of this front matter repeat more than 64 MB")
 	wantDomainErr(t, h, env, map[string]any{"op": "comment", "id": "A-1", "body": "x"}, "comment", "the aliases of this front matter repeat more than 64 MB")

@@ -345,9 +345,10 @@ func TestStarlarkIntegersBounded(t *testing.T) {
 // TestStarlarkDeepValuesPrinted: str, repr, print, json.encode and
 // formatting of a value nested more than maxNesting deep are script
 // errors: upstream's printers are quadratic in the depth, in one step
-// (str of a list nested 1,000,000 deep took 4 minutes). 100,000 deep is
-// ten times the limit: without the check each call prints and no error
-// comes, as at 1,000,000, for a tenth of the building.
+// (str of a list nested 1,000,000 deep took 4 minutes). The values are
+// nested 10,100 deep, just past the limit, as 9,990 is just within it:
+// without the check each call prints and no error comes, as at 1,000,000,
+// and the limit is pinned between the two.
 func TestStarlarkDeepValuesPrinted(t *testing.T) {
 	t.Parallel()
 	sidecar := "inputs: {}\noutputs:\n  n: { type: int }\n"
@@ -360,7 +361,7 @@ func TestStarlarkDeepValuesPrinted(t *testing.T) {
 		"str": "str(x)", "repr": "repr(x)", "print": "print(x)", "json": "json.encode(x)",
 		"mod": "\"%s\" % (x,)", "format": "\"{}\".format(x)", "fail": "fail(x)",
 	} {
-		files[name+".star"] = deep + "    x = deep(100000)\n    " + call + "\n    return {\"n\": 0}\n"
+		files[name+".star"] = deep + "    x = deep(10100)\n    " + call + "\n    return {\"n\": 0}\n"
 		files[name+".star.yaml"] = sidecar
 	}
 	dir := storytest.TempTree(t, files)

@@ -264,7 +264,7 @@ func TestSharedBudgetValueTemplates(t *testing.T) {
 // view of such prints held 95 GB), and the blocks keep pongo2's results,
 // whitespace trims included. The held bound here is a 64th of the
 // production one (PongoLoader.Limits), the prints as much smaller;
-// TestIfchangedTag holds the production bound.
+// TestRenderLimitsDefault holds the production bound.
 func TestFilterBodyHeld(t *testing.T) {
 	l := NewPongoLoader()
 	l.Limits = RenderLimits{Held: 1 << 20}
@@ -332,17 +332,24 @@ func TestNextTagFindsTheFirstOpener(t *testing.T) {
 // body it renders to compare (pongo2 buffered it whole), renders nothing
 // for an unchanged value with no else (pongo2 ran the missing else: a nil
 // pointer), and forgets what it saw when the render ends (pongo2 compared
-// a second render with the first).
+// a second render with the first). The held bound here is a 64th of the
+// production one, the prints as much smaller, as in TestFilterBodyHeld;
+// TestRenderLimitsDefault holds the production bound.
 func TestIfchangedTag(t *testing.T) {
-	src := "{% ifchanged %}" + strings.Repeat("{{ s }}", 300) + "{% endifchanged %}"
+	l := NewPongoLoader()
+	l.Limits = RenderLimits{Held: 1 << 20}
+	p, err := l.Compile("{% ifchanged %}" + strings.Repeat("{{ s }}", 300) + "{% endifchanged %}")
+	if err != nil {
+		t.Fatal(err)
+	}
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	_, err := mustPongo(t, src).Render(Env{"s": strings.Repeat("x", 1<<20)})
+	_, err = p.Render(Env{"s": strings.Repeat("x", 16<<10)})
 	runtime.ReadMemStats(&after)
-	if !errors.Is(err, ErrRenderBudget) || !strings.Contains(err.Error(), "built more than 67108864 bytes") {
+	if !errors.Is(err, ErrRenderBudget) || !strings.Contains(err.Error(), "built more than 1048576 bytes") {
 		t.Errorf("ifchanged body: %v", err)
 	}
-	if grew := after.TotalAlloc - before.TotalAlloc; grew > 1<<30 {
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 16<<20 {
 		t.Errorf("the render allocated %d bytes", grew)
 	}
 	env := Env{"l": []any{"a", "a", "b", "b", "a"}}
@@ -363,8 +370,12 @@ func TestIfchangedTag(t *testing.T) {
 }
 
 // TestRenderLimitsDefault: the zero RenderLimits (every loader's unless a
-// test sets one) are the production bounds.
+// test sets one) are the production bounds, a million steps and 64 MiB
+// held.
 func TestRenderLimitsDefault(t *testing.T) {
+	if MaxRenderSteps != 1_000_000 || MaxRenderHeld != 64<<20 {
+		t.Errorf("MaxRenderSteps %d, MaxRenderHeld %d; want 1,000,000 and 64 MiB", MaxRenderSteps, MaxRenderHeld)
+	}
 	var zero RenderLimits
 	if zero.steps() != MaxRenderSteps || zero.held() != MaxRenderHeld || NewPongoLoader().Limits != zero {
 		t.Errorf("the zero limits bound %d steps and %d held bytes, want MaxRenderSteps and MaxRenderHeld", zero.steps(), zero.held())
