@@ -46,10 +46,6 @@ type Walker struct {
 	// Typed reads values as the existing engine's typed decoder does: a bool
 	// is only unquoted true or false (any case), a list is a sequence.
 	Typed bool
-	// LaterKeyWins reads a repeated key's later value, with a warning, as a
-	// format whose upstream reader keeps the last one (eval datasets); by
-	// default a repeated key is an error and its later value unread.
-	LaterKeyWins bool
 
 	// exhausted is set once the budget ran out and was reported.
 	exhausted bool
@@ -258,11 +254,8 @@ func (w *Walker) mapping(n *yaml.Node, at Place, unknownSev diag.Severity, known
 			continue
 		}
 		if prev := seen.Prev(i, key); prev != nil {
-			if !w.LaterKeyWins {
-				w.Report(w.Pos(k), diag.Error, w.Rules.Duplicate, "%s: mapping key %q already defined at line %d, column %d", at.String(), key, prev.Line, prev.Column)
-				continue
-			}
-			w.Report(w.Pos(k), diag.Warning, w.Rules.Duplicate, "%s: mapping key %q already defined at line %d, column %d; the later one is used (keep one)", at.String(), key, prev.Line, prev.Column)
+			w.Report(w.Pos(k), diag.Error, w.Rules.Duplicate, "%s: mapping key %q already defined at line %d, column %d", at.String(), key, prev.Line, prev.Column)
+			continue
 		}
 		var f *Field
 		unknown := known != nil && !slices.Contains(known, key)

@@ -369,23 +369,3 @@ func TestDidYouMeanCappedPerMapping(t *testing.T) {
 		t.Errorf("a later key: %q; want the plain finding", m)
 	}
 }
-
-// TestLaterKeyWins: with LaterKeyWins a repeated key is a warning and its
-// later value is the one read; by default it is an error and unread.
-func TestLaterKeyWins(t *testing.T) {
-	const src = "k: first\nk: second\n"
-	for _, later := range []bool{false, true} {
-		var ds []diag.Diagnostic
-		root, w := parse(t, src, &ds)
-		w.LaterKeyWins = later
-		var got string
-		w.Fields(root, "top", Fields{{Key: "k", Str: &got}})
-		want, wantDiag := "first", "2:1 error duplicate-key top: mapping key \"k\" already defined at line 1, column 1\n"
-		if later {
-			want, wantDiag = "second", "2:1 warning duplicate-key top: mapping key \"k\" already defined at line 1, column 1; the later one is used (keep one)\n"
-		}
-		if got != want || lines(ds) != wantDiag {
-			t.Errorf("LaterKeyWins=%v: read %q, findings\n%s, want %q and\n%s", later, got, lines(ds), want, wantDiag)
-		}
-	}
-}

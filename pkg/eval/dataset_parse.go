@@ -33,6 +33,11 @@ func parseDataset(name, shown string, data []byte) (*Dataset, error) {
 	if at := yamlnode.AliasTextFileOver(&doc); at != nil {
 		return nil, syntaxErrorf("%s:%d:%d: %s", shown, at.Line, at.Column, yamlnode.AliasTextMsg("dataset", "split the examples into several datasets"))
 	}
+	// upstream's parser refuses a key written twice in any mapping, the
+	// whole file (args and expect too), so such a dataset does not load
+	if second, first := yamlnode.FirstRepeatedKey(&doc); second != nil {
+		return nil, syntaxErrorf("%s:%d:%d: mapping key %q already defined at line %d, column %d; the existing engine refuses the whole dataset: keep one of them", shown, second.Line, second.Column, second.Value, first.Line, first.Column)
+	}
 	d := &Dataset{Path: name, Raw: data, pos: map[string]story.Pos{}}
 	root := &doc
 	if root.Kind == yaml.DocumentNode && len(root.Content) > 0 {
@@ -46,9 +51,6 @@ func parseDataset(name, shown string, data []byte) (*Dataset, error) {
 	}
 	p := &dparser{d: d}
 	p.Walker = yamlnode.NewWalker(name, len(data), &p.diags, datasetRules)
-	// a repeated key is a warning, its later value read (upstream refuses
-	// the file: docs/compat/trace-eval.md)
-	p.LaterKeyWins = true
 	p.top(root)
 	for _, dg := range p.diags {
 		d.Findings = append(d.Findings, Finding{Pos: story.Pos{File: dg.File, Line: dg.Line, Col: dg.Col}, Severity: dg.Severity, Message: diag.ClipMessage(dg.Message)})

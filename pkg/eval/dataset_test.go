@@ -169,7 +169,6 @@ func TestRules(t *testing.T) {
 		{"pinned effort", "effort: low}", "effort: high}", diag.Error, `selection.pinned.effort "high" is not in matrix.effort`, 20},
 		{"pinned fallback", "effort: low}", "effort: low, fallback_profile: ghost}", diag.Error, `selection.pinned.fallback_profile "ghost" is not in matrix.profiles`, 20},
 		{"pinned no profile", "pinned: {profile: plug, ", "pinned: {", diag.Error, "selection.pinned.profile is required when a model or effort is pinned", 20},
-		{"repeated key", "call: merge_judge\n", "call: merge_judge\ncall: other\n", diag.Warning, `top level: mapping key "call" already defined at line 3, column 1; the later one is used (keep one)`, 4},
 		{"unknown key", "call: merge_judge\n", "call: merge_judge\nfoo: 1\n", diag.Warning, "top level: unknown key \"foo\"; expected one of `agent`, `app`, `call`,", 4},
 		{"enum field missing", "expect: {intent: accept, confidence: 0.9}", "expect: {confidence: 0.9, reason: x}", diag.Warning, `example "e1" expect has no field "intent", which the enum comparator compares`, 17},
 		{"enum no field", "comparator: {kind: enum, field: intent}\nexamples:\n  - name: e1\n    args: {pr_id: \"1\", merge_sha: abc}\n    expect: {intent: accept, confidence: 0.9}", "comparator: enum\nexamples:\n  - name: e1\n    args: {pr_id: \"1\", merge_sha: abc}\n    expect: {confidence: 0.9, reason: x}", diag.Error, `example "e1": enum comparator needs a field or single expected key`, 17},
