@@ -464,9 +464,15 @@ func (fr *fixtureRun) errorTurn(ctx context.Context, t *Turn, c *checker, tr *Tu
 		c.state = from
 	}
 	mode := "transitioned"
-	switch {
+	switch to := cappedTo(out, c.state); {
 	case out.clarify:
 		mode = "clarify"
+	case to != "":
+		// upstream names the target the on_error depth cap refused, not
+		// where the turn rests (conformance expect-error-mode-capped)
+		if st, ok := fr.m.States[to]; strings.HasPrefix(to, "__exit__") || ok && st.Terminal {
+			mode = "completed"
+		}
 	case fr.terminal(fr.sess, c.state):
 		mode = "completed"
 	}
@@ -481,6 +487,23 @@ func (fr *fixtureRun) errorTurn(ctx context.Context, t *Turn, c *checker, tr *Tu
 		}
 	}
 	return fr.close(tr, c)
+}
+
+// cappedTo is the state turn.end names when it is not where the turn
+// rests: the target an on_error chain's depth cap refused.
+func cappedTo(out outcome, rest string) string {
+	for i := len(out.evs) - 1; i >= 0; i-- {
+		ev := out.evs[i]
+		if ev.Kind != engine.KindTurnEnd {
+			continue
+		}
+		p, _ := ev.payload.(map[string]any)
+		if to, _ := p["to"].(string); to != rest {
+			return to
+		}
+		return ""
+	}
+	return ""
 }
 
 // exitState reports whether state is an @exit's synthesized terminal
