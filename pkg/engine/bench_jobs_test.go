@@ -1,12 +1,9 @@
 package engine
 
 import (
-	"context"
 	"fmt"
 	"testing"
 	"time"
-
-	"kitsoki/pkg/host"
 )
 
 // jobLoopStory: each job's on_complete enters the other state, whose
@@ -45,11 +42,7 @@ func BenchmarkJobChainLanding(b *testing.B) {
 	for _, n := range []int{maxLandJobs / 10, maxLandJobs} {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			m := compileSource(b, "app.yaml", fmt.Sprintf(jobLoopStory, n), CompileOptions{LateHandlers: true})
-			reg := host.NewRegistry()
-			PrepareHosts(reg)
-			reg.Register("host.job", host.HandlerFunc(func(context.Context, *host.Call) (host.Result, error) {
-				return host.Result{}, nil
-			}))
+			reg := instantJobHosts()
 			for b.Loop() {
 				b.StopTimer()
 				s, err := Start(b.Context(), m, SessionOptions{StartState: "a", Hosts: reg, Clock: NewVirtualClock(time.Unix(0, 0))})

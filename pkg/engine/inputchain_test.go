@@ -6,8 +6,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"kitsoki/pkg/host"
 )
 
 // runChain starts src on the wall clock with an instant host.job, the
@@ -16,11 +14,7 @@ import (
 func runChain(t *testing.T, src string, landCap, heldCap int, wait func(context.Context, time.Duration) error) error {
 	t.Helper()
 	m := compileSource(t, "app.yaml", src, CompileOptions{LateHandlers: true})
-	reg := host.NewRegistry()
-	PrepareHosts(reg)
-	reg.Register("host.job", host.HandlerFunc(func(context.Context, *host.Call) (host.Result, error) {
-		return host.Result{Data: map[string]any{"v": "K"}}, nil
-	}))
+	reg := instantJobHosts()
 	s, err := Start(t.Context(), m, SessionOptions{Options: Options{Inputs: []Input{{Intent: "go"}}, Wait: wait}, StartState: "a", Hosts: reg})
 	if err != nil {
 		t.Fatal(err)

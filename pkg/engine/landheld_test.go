@@ -14,7 +14,7 @@ import (
 // chainStory: each job's on_complete enters the other state, whose
 // on_enter appends 1 KiB to world.t and starts the next job, 200 times;
 // every completion's world.update keeps its copy of t, about 20 MB in all.
-const chainStory = `app: {id: chain}
+var chainStory = `app: {id: chain}
 hosts: [host.job]
 intents:
   go: {}
@@ -43,33 +43,25 @@ states:
         on_complete: [{target: b}]
 `
 
-const kib = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef" +
-	"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef" +
-	"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef" +
-	"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef" +
-	"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef" +
-	"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef" +
-	"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef" +
-	"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef" +
-	"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef" +
-	"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef" +
-	"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef" +
-	"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef" +
-	"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef" +
-	"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef" +
-	"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef" +
-	"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+var kib = strings.Repeat("0123456789abcdef", 64)
+
+// instantJobHosts is the prepared hosts with a host.job that answers at
+// once, the job every chain story here starts.
+func instantJobHosts() *host.Registry {
+	reg := host.NewRegistry()
+	PrepareHosts(reg)
+	reg.Register("host.job", host.HandlerFunc(func(context.Context, *host.Call) (host.Result, error) {
+		return host.Result{Data: map[string]any{"v": "K"}}, nil
+	}))
+	return reg
+}
 
 // chainSession starts chainStory on a virtual clock with the cap lowered
 // to 1 MiB and fires go (the first job, due at once, is submitted).
 func chainSession(t *testing.T) *Session {
 	t.Helper()
 	m := compileSource(t, "app.yaml", chainStory, CompileOptions{LateHandlers: true})
-	reg := host.NewRegistry()
-	PrepareHosts(reg)
-	reg.Register("host.job", host.HandlerFunc(func(context.Context, *host.Call) (host.Result, error) {
-		return host.Result{Data: map[string]any{"v": "K"}}, nil
-	}))
+	reg := instantJobHosts()
 	s, err := Start(t.Context(), m, SessionOptions{StartState: "a", Hosts: reg, Clock: NewVirtualClock(time.Unix(0, 0))})
 	if err != nil {
 		t.Fatal(err)
