@@ -191,3 +191,22 @@ func (r *runner) pinInitials(res target, owner *State) func() {
 	r.t.initials = pins
 	return func() { r.t.initials = prev }
 }
+
+// startArm begins a chosen arm's walk in upstream's order: its target is
+// resolved and the initials the move descends through pinned before its
+// effects run. It returns the target the walk moves to (a stay inside the
+// arm's owner resolved by ancestorStay) and the func that drops the pins,
+// which the caller defers; kind and name ("intent", "emit") place a
+// target error.
+func (r *runner) startArm(ctx context.Context, owner *State, arm *Transition, hop bool, kind, name string, st *step) (target, func(), error) {
+	res, err := r.armTarget(ctx, owner, arm, hop)
+	if err != nil {
+		return target{}, nil, fmt.Errorf("%s: %s %q: %w", arm.Pos, kind, name, err)
+	}
+	unpin := r.pinInitials(res, owner)
+	if err := r.runEffects(ctx, arm.Effects, st); err != nil {
+		unpin()
+		return target{}, nil, err
+	}
+	return r.ancestorStay(res, owner), unpin, nil
+}

@@ -120,15 +120,11 @@ func (r *runner) holdWalk(st *step, walk func() error) ([]pendingEmit, error) {
 
 // walkArm runs a chosen arm's effects and move with the events held.
 func (r *runner) walkArm(ctx context.Context, intent string, slots map[string]any, arm *Transition, owner *State, depth int, from string, st *step) error {
-	res, err := r.armTarget(ctx, owner, arm, depth > 0)
+	res, unpin, err := r.startArm(ctx, owner, arm, depth > 0, "intent", intent, st)
 	if err != nil {
-		return fmt.Errorf("%s: intent %q: %w", arm.Pos, intent, err)
-	}
-	defer r.pinInitials(res, owner)()
-	if err := r.runEffects(ctx, arm.Effects, st); err != nil {
 		return err
 	}
-	res = r.ancestorStay(res, owner)
+	defer unpin()
 	r.t.hop = depth > 0
 	r.holdTransition(from, intent, slots, res, depth)
 	if res.regions {

@@ -261,15 +261,11 @@ func (r *runner) walkParallel(ctx context.Context, intent string, slots map[stri
 	// own region's place (conformance par-cross-decoded-places)
 	d := r.par.reread()
 	r.par.leaves, r.par.at = d.leaves, d.at
-	res, err := r.armTarget(ctx, owner, arm, false)
+	res, unpin, err := r.startArm(ctx, owner, arm, false, "intent", intent, st)
 	if err != nil {
-		return fmt.Errorf("%s: intent %q: %w", arm.Pos, intent, err)
-	}
-	defer r.pinInitials(res, owner)()
-	if err := r.runEffects(ctx, arm.Effects, st); err != nil {
 		return err
 	}
-	res = r.ancestorStay(res, owner)
+	defer unpin()
 	tr := r.holdTransition(from, intent, slots, res, 0)
 	if arm.View != nil { // conformance par-transition-view, par-transition-view-menu
 		r.t.transAt = r.transViewLeaf(res, leaf)
@@ -436,15 +432,11 @@ func (r *runner) receive(ctx context.Context, name string, place *State, st *ste
 		return nil, err
 	}
 	at := r.t.walk.mark()
-	res, err := r.armTarget(ctx, owner, arm, false)
+	res, unpin, err := r.startArm(ctx, owner, arm, false, "emit", name, st) // conformance storymut-receiver-ancestor-stay
 	if err != nil {
-		return nil, fmt.Errorf("%s: emit %q: %w", arm.Pos, name, err)
-	}
-	defer r.pinInitials(res, owner)()
-	if err := r.runEffects(ctx, arm.Effects, st); err != nil {
 		return nil, err
 	}
-	res = r.ancestorStay(res, owner) // conformance storymut-receiver-ancestor-stay
+	defer unpin()
 	own := r.par.regionOf(leaf)
 	switch {
 	case res.stay || res.state == nil:
