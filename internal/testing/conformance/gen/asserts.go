@@ -46,36 +46,28 @@ func (x *assertGen) chance(pct int) bool { return x.rnd.IntN(100) < pct }
 func (x *assertGen) pick(xs ...string) string { return xs[x.rnd.IntN(len(xs))] }
 
 // collect lists the state paths under states (prefix is their parent's
-// path plus a dot, "" at the top) and, for a parallel state, its path
-// forms: each region's initial leaf, and a random leaf per region.
+// path, "" at the top) and, for a parallel state, its path forms: each
+// region's initial leaf, and a random leaf per region.
 func (x *assertGen) collect(prefix string, states m) {
-	for _, k := range sortedKeys(states) {
-		st, ok := states[k].(m)
-		if !ok {
-			continue
-		}
-		p := prefix + k
+	eachState(prefix, states, func(p string, st m) {
 		x.paths = append(x.paths, p)
 		ch, ok := st["states"].(m)
-		if !ok {
-			continue
+		if !ok || st["type"] != "parallel" {
+			return
 		}
-		if st["type"] == "parallel" {
-			var first, drawn []string
-			for _, r := range sortedKeys(ch) {
-				leaves := leafPaths(p+"."+r, ch[r])
-				if len(leaves) == 0 {
-					continue
-				}
-				first = append(first, leaves[0])
-				drawn = append(drawn, leaves[x.rnd.IntN(len(leaves))])
+		var first, drawn []string
+		for _, r := range sortedKeys(ch) {
+			leaves := leafPaths(p+"."+r, ch[r])
+			if len(leaves) == 0 {
+				continue
 			}
-			slices.Sort(first)
-			slices.Sort(drawn)
-			x.pars = append(x.pars, p+"#"+strings.Join(first, "|"), p+"#"+strings.Join(drawn, "|"))
+			first = append(first, leaves[0])
+			drawn = append(drawn, leaves[x.rnd.IntN(len(leaves))])
 		}
-		x.collect(p+".", ch)
-	}
+		slices.Sort(first)
+		slices.Sort(drawn)
+		x.pars = append(x.pars, p+"#"+strings.Join(first, "|"), p+"#"+strings.Join(drawn, "|"))
+	})
 }
 
 // leafPaths lists the leaf paths under the state st at path p, the
@@ -116,7 +108,7 @@ func (x *assertGen) state() string {
 func (x *assertGen) apply(app, kid, fx m) {
 	x.collect("", app["states"].(m))
 	if kid != nil {
-		x.collect("kid.", kid["states"].(m))
+		x.collect("kid", kid["states"].(m))
 	}
 	hs, _ := fx["host_handlers"].(m)
 	x.hosts = append(sortedKeys(hs), "host.none")

@@ -268,73 +268,49 @@ func relative(path, dest string, up int) string {
 
 // collectPaths appends every state path under states (parent path p).
 func collectPaths(p string, states m, out *[]string) {
-	for _, k := range sortedKeys(states) {
-		kp := k
-		if p != "" {
-			kp = p + "." + k
-		}
-		*out = append(*out, kp)
-		if ch, ok := states[k].(m)["states"].(m); ok {
-			collectPaths(kp, ch, out)
-		}
-	}
+	eachState(p, states, func(kp string, _ m) { *out = append(*out, kp) })
 }
 
 // emits draws parallel emit: events in other company on the arms of the
 // parallel root's regions, and arms on the new region leaves that take
 // them.
 func (x *deepGen) emits(p m) {
-	regions := p["states"].(m)
-	for _, rk := range sortedKeys(regions) {
-		var walk func(path string, st m)
-		walk = func(path string, st m) {
-			on, _ := st["on"].(m)
-			for _, in := range sortedKeys(on) {
-				for _, a := range asList(on[in]) {
-					arm, ok := a.(m)
-					if !ok || !x.chance(25) {
-						continue
-					}
-					ev := x.pick("ping", "go1", "go2", "go3")
-					var e m
-					switch x.rnd.IntN(5) {
-					case 0:
-						e = m{"when": x.pick("world.n > 100", "world.nope.x == 1", "world.b"), "emit": ev}
-					case 1:
-						e = m{"invoke": "host.ok", "with": m{"x": "{{ world.n }}"}, "bind": m{"r": "v"}, "emit": ev}
-					case 2:
-						e = m{"set": m{"n": "{{ world.n + 1 }}"}, "emit": ev}
-					case 3:
-						e = m{"invoke": "host.job", "with": m{"x": "j"}, "background": true, "bind": m{"last_job_id": "job_id"},
-							"on_complete": []any{m{"emit": ev}, m{"set": m{"s": "{{ world.s }}C"}}}}
-					default:
-						e = m{"say": "emit " + ev, "emit": ev}
-					}
-					arm["effects"] = append([]any{e}, asList(arm["effects"])...)
+	eachState("p", p["states"].(m), func(_ string, st m) {
+		on, _ := st["on"].(m)
+		for _, in := range sortedKeys(on) {
+			for _, a := range asList(on[in]) {
+				arm, ok := a.(m)
+				if !ok || !x.chance(25) {
+					continue
 				}
-			}
-			if x.chance(20) {
-				st["on_enter"] = append([]any{m{"emit": x.pick("ping", "go2")}}, asList(st["on_enter"])...)
-			}
-			if ch, ok := st["states"].(m); ok {
-				for _, k := range sortedKeys(ch) {
-					walk(path+"."+k, ch[k].(m))
+				ev := x.pick("ping", "go1", "go2", "go3")
+				var e m
+				switch x.rnd.IntN(5) {
+				case 0:
+					e = m{"when": x.pick("world.n > 100", "world.nope.x == 1", "world.b"), "emit": ev}
+				case 1:
+					e = m{"invoke": "host.ok", "with": m{"x": "{{ world.n }}"}, "bind": m{"r": "v"}, "emit": ev}
+				case 2:
+					e = m{"set": m{"n": "{{ world.n + 1 }}"}, "emit": ev}
+				case 3:
+					e = m{"invoke": "host.job", "with": m{"x": "j"}, "background": true, "bind": m{"last_job_id": "job_id"},
+						"on_complete": []any{m{"emit": ev}, m{"set": m{"s": "{{ world.s }}C"}}}}
+				default:
+					e = m{"say": "emit " + ev, "emit": ev}
 				}
+				arm["effects"] = append([]any{e}, asList(arm["effects"])...)
 			}
 		}
-		walk("p."+rk, regions[rk].(m))
-	}
+		if x.chance(20) {
+			st["on_enter"] = append([]any{m{"emit": x.pick("ping", "go2")}}, asList(st["on_enter"])...)
+		}
+	})
 }
 
 // retarget moves some of the story's own arms, timeouts and on_complete
 // targets to a target drawn in any form (the new states among them).
 func (x *deepGen) retarget(p string, states m) {
-	for _, k := range sortedKeys(states) {
-		kp := k
-		if p != "" {
-			kp = p + "." + k
-		}
-		st := states[k].(m)
+	eachState(p, states, func(kp string, st m) {
 		on, _ := st["on"].(m)
 		for _, in := range sortedKeys(on) {
 			for _, a := range asList(on[in]) {
@@ -357,10 +333,7 @@ func (x *deepGen) retarget(p string, states m) {
 				}
 			}
 		}
-		if ch, ok := st["states"].(m); ok {
-			x.retarget(kp, ch)
-		}
-	}
+	})
 }
 
 // fixture adds a few turns: loc, the plain intents, a clock turn (not on

@@ -102,12 +102,7 @@ func (x *extraGen) apply(states m, kid m, fixture m) {
 // walk adds wildcard arms, guards, two-kind entries, hints, default
 // arms and templated targets to every state under states.
 func (x *extraGen) walk(path string, states m) {
-	for _, k := range sortedKeys(states) {
-		st := states[k].(m)
-		p := k
-		if path != "" {
-			p = path + "." + k
-		}
+	eachState(path, states, func(_ string, st m) {
 		on, _ := st["on"].(m)
 		if on == nil {
 			on = m{}
@@ -136,10 +131,7 @@ func (x *extraGen) walk(path string, states m) {
 			on[in] = arms
 		}
 		x.effects(st, "on_enter")
-		if ch, ok := st["states"].(m); ok {
-			x.walk(p, ch)
-		}
-	}
+	})
 }
 
 // effects guards some effects of holder[key] and adds a two-kind entry.

@@ -54,8 +54,7 @@ func (x *gateGen) apply(app, kid, fixture m) {
 
 // walk pins deciders and adds literal emits on every state under states.
 func (x *gateGen) walk(states m) {
-	for _, k := range sortedKeys(states) {
-		st := states[k].(m)
+	eachState("", states, func(_ string, st m) {
 		if x.chance(35) {
 			st["decider"] = x.pick("human", "human", "llm")
 		}
@@ -74,8 +73,5 @@ func (x *gateGen) walk(states m) {
 				st["on_enter"] = append(asList(st["on_enter"]), e)
 			}
 		}
-		if ch, ok := st["states"].(m); ok {
-			x.walk(ch)
-		}
-	}
+	})
 }

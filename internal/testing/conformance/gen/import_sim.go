@@ -46,15 +46,7 @@ func newImpSim(parent m, kids []*impChild) *impSim {
 
 // add records the states below base (a child's states in its scope).
 func (s *impSim) add(states m, base string, c *impChild) {
-	for _, k := range sortedKeys(states) {
-		st, _ := states[k].(m)
-		if st == nil {
-			continue
-		}
-		p := k
-		if base != "" {
-			p = base + "." + k
-		}
+	eachState(base, states, func(p string, st m) {
 		n := &simNode{arms: map[string]string{}, owner: c}
 		if on, ok := st["on"].(m); ok {
 			for in, v := range on {
@@ -77,10 +69,9 @@ func (s *impSim) add(states m, base string, c *impChild) {
 			} else if ini, ok := st["initial"].(string); ok {
 				n.initial = p + "." + ini
 			}
-			s.add(ch, p, c)
 		}
 		s.states[p] = n
-	}
+	})
 }
 
 // enter is the leaves a transition to p rests in.

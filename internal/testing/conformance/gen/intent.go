@@ -335,7 +335,7 @@ func (g *gen) intentStory(id string) []agentFile {
 		kid = g.intentChild()
 	}
 	pruneEmits(states)
-	is.on = stateArms(states, "")
+	is.on = stateArms(states)
 	if kid != nil {
 		// the sim loses its way inside the child (intent_sim.go); these
 		// are the names a lost fixture may send there
@@ -518,12 +518,8 @@ func (g *gen) intentView() any {
 // handles with a catch-all arm. An emitted intent no arm takes is
 // turn-fatal upstream and stops its whole flow run.
 func pruneEmits(states m) {
-	for _, k := range sortedKeys(states) {
-		st := states[k].(m)
-		ch, compound := st["states"].(m)
-		if compound {
-			pruneEmits(ch)
-		}
+	eachState("", states, func(_ string, st m) {
+		_, compound := st["states"].(m)
 		on, _ := st["on"].(m)
 		for _, in := range sortedKeys(on) {
 			for _, a := range on[in].([]any) {
@@ -541,7 +537,7 @@ func pruneEmits(states m) {
 				}
 			}
 		}
-	}
+	})
 }
 
 // catchAll: an arm list ends in an arm that always wins.

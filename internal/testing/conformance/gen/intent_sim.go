@@ -289,20 +289,13 @@ func fmtText(v any, orch bool) (string, bool) {
 }
 
 // stateArms collects each state's on: map by path.
-func stateArms(states m, prefix string) map[string]m {
+func stateArms(states m) map[string]m {
 	out := map[string]m{}
-	for _, k := range sortedKeys(states) {
-		st := states[k].(m)
-		path := prefix + k
+	eachState("", states, func(path string, st m) {
 		if on, ok := st["on"].(m); ok {
 			out[path] = on
 		}
-		if ch, ok := st["states"].(m); ok {
-			for p, on := range stateArms(ch, path+".") {
-				out[p] = on
-			}
-		}
-	}
+	})
 	return out
 }
 

@@ -39,15 +39,7 @@ func (x *jobGen) settleTree(app, kid m, at string, states m, safe string) {
 	if safe == "" {
 		return
 	}
-	for _, k := range sortedKeys(states) {
-		st, ok := states[k].(m)
-		if !ok {
-			continue
-		}
-		path := k
-		if at != "" {
-			path = at + "." + k
-		}
+	eachState(at, states, func(path string, st m) {
 		if to, ok := st["timeout"].(m); ok {
 			x.settleAim(app, kid, path, to, "target", safe)
 		}
@@ -71,10 +63,7 @@ func (x *jobGen) settleTree(app, kid m, at string, states m, safe string) {
 				}
 			}
 		}
-		if ch, ok := st["states"].(m); ok {
-			x.settleTree(app, kid, path, ch, safe)
-		}
-	}
+	})
 }
 
 // settleAim moves holder[key], a target declared at path, to safe when

@@ -85,8 +85,7 @@ func (x *moreGen) apply(app, kid, fixture m) {
 // handlePut gives every state under states without one a put arm that
 // stays and keeps the slot.
 func handlePut(states m) {
-	for _, k := range sortedKeys(states) {
-		st := states[k].(m)
+	eachState("", states, func(_ string, st m) {
 		on, _ := st["on"].(m)
 		if on == nil {
 			on = m{}
@@ -95,20 +94,12 @@ func handlePut(states m) {
 		if on["put"] == nil {
 			on["put"] = []any{m{"target": ".", "effects": []any{m{"set": m{"s": "{{ slots.v }}"}}}}}
 		}
-		if ch, ok := st["states"].(m); ok {
-			handlePut(ch)
-		}
-	}
+	})
 }
 
 // walk draws on every state under states; put: put emits may be drawn.
 func (x *moreGen) walk(path string, states m, put bool) {
-	for _, k := range sortedKeys(states) {
-		st := states[k].(m)
-		p := k
-		if path != "" {
-			p = path + "." + k
-		}
+	eachState(path, states, func(p string, st m) {
 		on, _ := st["on"].(m)
 		_, compound := st["states"].(m)
 		for _, in := range sortedKeys(on) {
@@ -130,10 +121,7 @@ func (x *moreGen) walk(path string, states m, put bool) {
 			}
 		}
 		x.effects(st, "on_enter", put)
-		if ch, ok := st["states"].(m); ok {
-			x.walk(p, ch, put)
-		}
-	}
+	})
 }
 
 // view is a transition view.

@@ -51,12 +51,7 @@ func (x *redirectGen) apply(app m) {
 // survey finds the states whose on_enter submits a job and the states
 // declaring an on_complete.
 func (x *redirectGen) survey(prefix string, states m) {
-	for _, k := range sortedKeys(states) {
-		p := joinPath(prefix, k)
-		st, _ := states[k].(m)
-		if st == nil {
-			continue
-		}
+	eachState(prefix, states, func(p string, st m) {
 		for _, e := range asList(st["on_enter"]) {
 			if em, ok := e.(m); ok && em["background"] == true {
 				x.submits[p] = true
@@ -65,19 +60,11 @@ func (x *redirectGen) survey(prefix string, states m) {
 		if strings.Contains(mustYAML(st["on_enter"])+mustYAML(st["on"]), "on_complete") {
 			x.origins = append(x.origins, p)
 		}
-		if ch, ok := st["states"].(m); ok {
-			x.survey(p, ch)
-		}
-	}
+	})
 }
 
 func (x *redirectGen) walk(prefix string, states m) {
-	for _, k := range sortedKeys(states) {
-		p := joinPath(prefix, k)
-		st, _ := states[k].(m)
-		if st == nil {
-			continue
-		}
+	eachState(prefix, states, func(p string, st m) {
 		x.effects(p, asList(st["on_enter"]), "")
 		if on, ok := st["on"].(m); ok {
 			for _, ik := range sortedKeys(on) {
@@ -88,10 +75,7 @@ func (x *redirectGen) walk(prefix string, states m) {
 				}
 			}
 		}
-		if ch, ok := st["states"].(m); ok {
-			x.walk(p, ch)
-		}
-	}
+	})
 }
 
 // effects re-aims the list's host.bad redirects and grows its on_complete
@@ -179,11 +163,4 @@ func stateAt(states m, path string) m {
 		states, _ = st["states"].(m)
 	}
 	return st
-}
-
-func joinPath(prefix, k string) string {
-	if prefix == "" {
-		return k
-	}
-	return prefix + "." + k
 }

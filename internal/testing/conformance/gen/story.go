@@ -236,15 +236,7 @@ func (g *gen) arms(path string, n int) m {
 // T:<state>.<intent>;, each a set of world t to itself plus the mark.
 func markTrail(path string, states m) {
 	mark := func(s string) m { return m{"set": m{"t": "{{ world.t + '" + s + ";' }}"}} }
-	for _, k := range sortedKeys(states) {
-		st, ok := states[k].(m)
-		if !ok {
-			continue
-		}
-		p := k
-		if path != "" {
-			p = path + "." + k
-		}
+	eachState(path, states, func(p string, st m) {
 		st["on_enter"] = append(asList(st["on_enter"]), mark("E:"+p))
 		if on, ok := st["on"].(m); ok {
 			for _, in := range sortedKeys(on) {
@@ -255,10 +247,7 @@ func markTrail(path string, states m) {
 				}
 			}
 		}
-		if ch, ok := st["states"].(m); ok {
-			markTrail(p, ch)
-		}
-	}
+	})
 }
 
 func asList(v any) []any {
