@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/fold"
@@ -92,6 +93,15 @@ type fixtureLint struct {
 	// turn being judged led where step certainly says
 	jobsOut, stepped bool
 	cassette         fixtureCassette // the fixture's host_cassette, read once (lint_cassette.go)
+	// the background jobs a followed turn started and that have not
+	// landed, the fixture's virtual clock, and whether a turn not
+	// followed may have started others (lint_jobs_land.go); walked: the
+	// turn being judged was followed by the settle walk, advanced: its
+	// advance_clock too
+	jobs             []litJob
+	now              time.Duration
+	jobsLost         bool
+	walked, advanced bool
 }
 
 // add reports a finding at p (in the fixture's file unless p names one).
@@ -155,6 +165,7 @@ func (l *fixtureLint) turns() {
 	}
 	l.rest = l.startRest()
 	l.jobsOut, l.par = false, "" // a parallel rest is not carried to the next fixture
+	l.jobs, l.now, l.jobsLost = nil, 0, false
 	l.world = nil
 	if !ix.unfolded {
 		l.world = l.startWorld()
@@ -264,6 +275,8 @@ type storyIndex struct {
 	aliasAt  map[string]map[string]string
 	wildcard bool
 	jobs     bool
+	// background: some effect of the story starts a background job
+	background bool
 	// unfolded: the story imports or expands phases but did not fold, so
 	// the index misses states and arms
 	unfolded bool
@@ -329,6 +342,7 @@ func indexStory(st *story.Story) *storyIndex {
 			if e.Invoke != "" {
 				ix.invoked[ix.bound(e.Invoke)] = true // iface.<name>.<op> is dispatched as <binding>.<op>
 			}
+			ix.background = ix.background || e.Background()
 			if e.Background() && !plainEffects(e.OnComplete()) {
 				ix.jobs = true // an on_complete that only sets and says moves nothing
 			}

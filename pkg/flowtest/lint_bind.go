@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"kitsoki/internal/jsonvalue"
 	"kitsoki/pkg/engine"
@@ -46,36 +47,46 @@ func plainCall(e *story.Effect) bool {
 
 // answerOf is the fixture's answer to call e (a plainCall).
 func (l *fixtureLint) answerOf(e *story.Effect) stubAnswer {
+	a, delay := l.answerAfter(e)
+	if delay != 0 {
+		return stubAnswer{}
+	}
+	return a
+}
+
+// answerAfter is answerOf with the stub's delay, which answerOf leaves
+// uncertain (a background job's answer lands after it: lint_jobs_land.go).
+func (l *fixtureLint) answerAfter(e *story.Effect) (stubAnswer, time.Duration) {
 	fx := l.fx
 	if !fx.Orchestrated() {
-		return stubAnswer{known: true} // the legacy path runs no call (flow-format §4.5)
+		return stubAnswer{known: true}, 0 // the legacy path runs no call (flow-format §4.5)
 	}
 	if fx.StarlarkHTTPCassette != "" || fx.StarlarkInspectCassette != "" || len(fx.HostBindings) > 0 {
-		return stubAnswer{}
+		return stubAnswer{}, 0
 	}
 	name, ok := l.ix.handler(e.Invoke)
 	if !ok || name == "host.jobs.answer_clarification" {
-		return stubAnswer{}
+		return stubAnswer{}, 0
 	}
 	if fx.HostCassette != "" {
-		return l.cassetteAnswer(e, name)
+		return l.cassetteAnswer(e, name), 0
 	}
 	s, op := stubFor(fx.HostHandlers, name)
 	if s == nil {
-		return stubAnswer{known: true, err: "no handler"} // an infra error (flow-format §4.4)
+		return stubAnswer{known: true, err: "no handler"}, 0 // an infra error (flow-format §4.4)
 	}
-	if s.Delay != 0 || s.DelayErr != "" || s.RequestClarification != "" {
-		return stubAnswer{}
+	if s.Delay < 0 || s.DelayErr != "" || s.RequestClarification != "" {
+		return stubAnswer{}, 0
 	}
 	env, ok := envelopeFor(s, e, op)
 	if !ok {
-		return stubAnswer{}
+		return stubAnswer{}, 0
 	}
 	if env.InfraError != "" {
-		return stubAnswer{known: true, err: env.InfraError}
+		return stubAnswer{known: true, err: env.InfraError}, s.Delay
 	}
 	data, _ := jsonvalue.Normalize(yamlWhole(jsonvalue.CopyMap(env.Data))).(map[string]any)
-	return stubAnswer{data: data, err: env.Error, known: true, binds: true}
+	return stubAnswer{data: data, err: env.Error, known: true, binds: true}, s.Delay
 }
 
 // stubFor is the stub serving handler name, exactly or by the longest

@@ -32,6 +32,8 @@ import (
 // the fixture is not judged: it already fails.
 func (l *fixtureLint) rejected(t *Turn) {
 	l.beforeTurn(t)
+	l.landBetween(t)
+	l.walked, l.advanced = false, false
 	r := l.restAt(t)
 	jr := l.firstRest(t, r) // judged there, not followed from there
 	arc, warned := l.judge(t, jr)
@@ -45,6 +47,9 @@ func (l *fixtureLint) rejected(t *Turn) {
 		l.rest = l.parAfter(t, r, arc, l.rest)
 	}
 	l.noteJobs(l.stepped)
+	if l.ix.background && !l.walked {
+		l.jobs, l.jobsLost = nil, true // the turn may have started a job not followed
+	}
 	if !warned && l.worldExpected(t) {
 		l.rest = rest{} // it fails here: the rest is not judged
 		l.world.loseAll()

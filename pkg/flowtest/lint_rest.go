@@ -91,20 +91,20 @@ func (l *fixtureLint) after(t *Turn, r, jr rest, arc string, warned bool) rest {
 	if warned || t.ExpectError != nil {
 		return l.afterFailed(t, r, warned)
 	}
-	if t.HasAdvance {
-		defer l.world.loseAll() // a job may land, a timeout fire
-	}
+	defer func() {
+		if t.HasAdvance && !l.advanced {
+			l.world.loseAll() // a job may land, a timeout fire
+		}
+	}()
 	if cr := l.clarifyRest(t, r); cr.at != nil && len(cr.alt) == 0 && t.Intent != nil && arc != "" && l.clarifies(t, ix.decls[arc]) {
 		if !l.clockStillStaying(t, cr.at) {
 			return rest{}
 		}
 		return l.stays(t, cr, arc)
 	}
-	to, arm := l.certainStep(t, r, arc)
-	if to == nil {
-		if sr, ok := l.settled(t, jr, arc); ok {
-			return sr
-		}
+	wr, followed, to, arm := l.followed(t, r, jr, arc)
+	if followed {
+		return wr
 	}
 	l.stepped = to != nil
 	l.moveWorld(r, to, arm)
@@ -133,6 +133,29 @@ func (l *fixtureLint) after(t *Turn, r, jr rest, arc string, warned bool) rest {
 		return rest{at: to[0], alt: to[1:], from: fmt.Sprintf("turns[%d] %q leads (%s moves %q to %q)", t.Index, t.Intent.Name, armLed(at, arc, arm), at.Path, to[0].Path), armed: plainMove(at, arm, to)}
 	}
 	return l.mayRestAt(t, may)
+}
+
+// followed is where t leads when the settle walk follows it (a
+// clock-only turn landing jobs: clockTurn), else the states the certain
+// step moves it to and the arm it takes (nil: not certain). In a story
+// that starts jobs the walk goes first: it follows them, step does not.
+func (l *fixtureLint) followed(t *Turn, r, jr rest, arc string) (rest, bool, []*story.State, *story.Transition) {
+	if cr, ok := l.clockTurn(t, r); ok {
+		return cr, true, nil, nil
+	}
+	first := l.ix.background && !l.jobsLost
+	if first {
+		if sr, ok := l.settled(t, jr, arc); ok {
+			return sr, true, nil, nil
+		}
+	}
+	to, arm := l.certainStep(t, r, arc)
+	if to == nil && !first {
+		if sr, ok := l.settled(t, jr, arc); ok {
+			return sr, true, nil, nil
+		}
+	}
+	return rest{}, false, to, arm
 }
 
 // certainStep is where t, fired at r with its intent reaching arc,

@@ -24,12 +24,16 @@ import (
 // emits) leaves the story in one turn, and a later turn's intent is
 // refused there.
 //
+// A background job it submits, and the turn's advance_clock landing it,
+// are followed too (lint_jobs_land.go).
+//
 // Anything not certain gives the walk up, and the turn is judged as
 // before: a guard on an uncertain value or slot, a call no stub
 // certainly answers, a redirect the walk does not follow (redirect), a
-// templated target or emit name, a background job, an effect-level
-// agent:, inline effects, a parallel state, a decider: human gate or a
-// staged fixture, an advance_clock, or a walk past the engines' caps.
+// templated target or emit name, a job lint_jobs_land.go does not
+// follow, an effect-level agent:, inline effects, a parallel state, a
+// decider: human gate or a staged fixture, or a walk past the engines'
+// caps.
 
 // maxSettleHops bounds the hops one walk follows (the engines cap the
 // depth of a chain, not its breadth).
@@ -61,6 +65,8 @@ type settleWalk struct {
 	// redirected: a failing call's on_error moved the machine to another
 	// state (redirect)
 	redirected bool
+	// landed counts the background jobs the walk landed (lint_jobs_land.go)
+	landed int
 }
 
 // settled follows t, fired at r with its intent reaching arc, when every
@@ -71,7 +77,7 @@ func (l *fixtureLint) settled(t *Turn, r rest, arc string) (rest, bool) {
 	if !l.settleable(t, r, arc) {
 		return rest{}, false
 	}
-	before := l.world
+	before, jobs, now := l.world, l.jobs, l.now
 	l.world = before.clone()
 	w := &settleWalk{l: l, cur: r.at}
 	ok, redirected := w.fire(arc, t, 0, true), false
@@ -81,19 +87,21 @@ func (l *fixtureLint) settled(t *Turn, r rest, arc string) (rest, bool) {
 	if ok && !redirected {
 		ok = w.postBind()
 	}
+	if ok && t.HasAdvance {
+		ok = w.advance(t.AdvanceClock, w.cur != nil && !w.cur.Terminal && !w.redirected)
+	}
+	if ok && w.cur != nil {
+		ok = l.ix.plainLeaf(w.cur.Path) != nil
+	}
 	if !ok {
-		l.world = before
+		l.world, l.jobs, l.now = before, jobs, now
 		return rest{}, false
 	}
 	end := "__exit__" + w.exit
 	if w.cur != nil {
-		if l.ix.plainLeaf(w.cur.Path) == nil {
-			l.world = before
-			return rest{}, false
-		}
 		end = w.cur.Path
 	}
-	l.stepped = true
+	l.stepped, l.walked, l.advanced = true, true, t.HasAdvance
 	if t.ExpectState != nil && *t.ExpectState != end && l.ix.hasState(*t.ExpectState) {
 		l.warn(t.valueAt("expect_state"), ruleWrongState, "turns[%d].expect_state: %q, but the turn's intent %q, fired at %q (where %s), ends at %q%s: every step on the way is certain (the arms taken, the when: of each effect and emit judged on the world the chain leaves, the calls answered by this fixture's %s and bound, the post-bind pass over the resting state's on_enter emits): the assertion fails on both engines; expect_state: %s, or fix the turns before it",
 			t.Index, *t.ExpectState, t.Intent.Name, r.at.Path, r.from, end, w.note(), l.answerer(), end)
@@ -105,17 +113,20 @@ func (l *fixtureLint) settled(t *Turn, r rest, arc string) (rest, bool) {
 	}
 	// the turn ended normally: the resting state's timeout is armed
 	// afresh, unless it is terminal (conformance lint-settle m); after a
-	// redirect that is not followed
-	return rest{at: w.cur, from: from, armed: !w.cur.Terminal && !w.redirected}, true
+	// redirect that is not followed, or an advance, it is not judged
+	return rest{at: w.cur, from: from, armed: !w.cur.Terminal && !w.redirected && !t.HasAdvance}, true
 }
 
 // settleable reports whether t may be followed at all.
 func (l *fixtureLint) settleable(t *Turn, r rest, arc string) bool {
 	ix, fx := l.ix, l.fx
-	if l.world == nil || r.at == nil || len(r.alt) > 0 || arc == "" || !fx.Orchestrated() || t.HasAdvance || !l.intentJudged(t, r.at, arc) {
+	if l.world == nil || r.at == nil || len(r.alt) > 0 || arc == "" || !fx.Orchestrated() || !l.intentJudged(t, r.at, arc) {
 		return false
 	}
-	if ix.jobs || ix.unfolded || inParallel(r.at) || (fx.Mode != "" && fx.Mode != "oneshot") {
+	if (ix.background || t.HasAdvance) && l.jobsLost {
+		return false // a job not followed may land (lint_jobs_land.go)
+	}
+	if ix.unfolded || inParallel(r.at) || (fx.Mode != "" && fx.Mode != "oneshot") {
 		return false
 	}
 	for _, s := range ix.byPath {
@@ -263,7 +274,7 @@ func (w *settleWalk) effects(effs []*story.Effect, t *Turn, emits *[]string) boo
 		if e == nil {
 			continue
 		}
-		if e.Target() != "" || e.Agent() != "" || e.Background() || len(e.OnComplete()) > 0 || e.Selection() != nil || len(e.Effects()) > 0 {
+		if e.Target() != "" || e.Agent() != "" || e.Background() && !jobCall(e) || len(e.OnComplete()) > 0 && !e.Background() || e.Selection() != nil || len(e.Effects()) > 0 {
 			return false
 		}
 		fires, known := w.fires(e, t)
@@ -340,6 +351,12 @@ func (w *settleWalk) dispatchAt(depth int) (ok, redirected bool) {
 	calls := w.calls
 	w.calls = nil
 	for _, e := range calls {
+		if e.Background() {
+			if !w.submit(e) {
+				return false, false
+			}
+			continue
+		}
 		a := w.l.answerOf(e)
 		if !a.known {
 			return false, false

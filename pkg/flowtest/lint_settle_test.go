@@ -47,14 +47,10 @@ func TestLintSettleGivesUp(t *testing.T) {
 	for name, fx := range map[string]string{
 		"a delayed answer":   "host_handlers:\n  host.run: {delay: 1s, data: {stdout_json: {v: bad}}}\n",
 		"an unread cassette": "host_cassette: c.yaml\n", // not beside the fixture
-		"an advance_clock":   "host_handlers:\n  host.run: {data: {stdout_json: {v: bad}}}\n",
 		"a staged fixture":   "mode: staged\nhost_handlers:\n  host.run: {data: {stdout_json: {v: bad}}}\n",
 	} {
 		t.Run(name, func(t *testing.T) {
 			turn := "  - intent: {name: begin}\n    expect_state: __exit__done\n"
-			if name == "an advance_clock" {
-				turn += "    advance_clock: 1s\n"
-			}
 			src := "test_kind: flow\ninitial_state: start\n" + fx + "turns:\n" + turn
 			got := ruleFindings(t, ruleWrongState, map[string]string{"app.yaml": string(app), "c.yaml": "interactions: []\n"}, src)
 			wantFinding(t, got, "")

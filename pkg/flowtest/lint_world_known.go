@@ -28,6 +28,9 @@ type knownWorld struct {
 	judge   *guardJudge     // renders set: templates (lint_world_render.go)
 	story   *story.Story    // the folded story, whose declared types a set coerces to
 	seeded  map[string]bool // the keys initial_world or a world_override sets
+	// noSlots: the effects run hold no slots (a job's completion turn,
+	// lint_jobs_land.go), so a template reading them reads null
+	noSlots bool
 }
 
 // startWorld is the fixture's world before its first turn, as the rig
@@ -455,8 +458,8 @@ func (l *fixtureLint) beforeTurn(t *Turn) {
 	if w == nil {
 		return
 	}
-	if t.Intent == nil || l.jobMayLand() {
-		w.lost = true
+	if t.Intent == nil && !l.followsJobs(t) || l.jobMayLand() {
+		w.lost = true // (a clock turn whose jobs are followed: clockTurn)
 	}
 	if t.Intent != nil {
 		for _, kv := range t.WorldOverride {

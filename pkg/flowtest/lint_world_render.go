@@ -114,8 +114,8 @@ func integerOrNil(v any) bool {
 
 // render is the template src rendered on the values w certainly holds.
 func (j *guardJudge) render(src string, w *knownWorld) (any, bool) {
-	t, keys := j.template(src)
-	if t == nil || j.visits > j.visitBytes {
+	t, keys, slots := j.template(src)
+	if t == nil || j.visits > j.visitBytes || slots && !w.noSlots {
 		return nil, false
 	}
 	world := map[string]any{}
@@ -137,7 +137,11 @@ func (j *guardJudge) render(src string, w *knownWorld) (any, bool) {
 	if j.work += int64(len(src)) * int64(max(len(in), 64)); j.work > judgeWork {
 		return nil, false
 	}
-	out, err := t.RenderWithin(expr.Env{"world": world}, expr.JudgeBytes, expr.JudgeElems)
+	env := expr.Env{"world": world}
+	if slots {
+		env["slots"] = map[string]any{}
+	}
+	out, err := t.RenderWithin(env, expr.JudgeBytes, expr.JudgeElems)
 	r := rendered{}
 	if err == nil && finiteValue(out) {
 		r = rendered{v: jsonvalue.Normalize(out), ok: true}
@@ -149,11 +153,11 @@ func (j *guardJudge) render(src string, w *knownWorld) (any, bool) {
 	return r.v, r.ok
 }
 
-// template is src compiled once with the world keys it reads, or nil when
-// it reads anything but world keys by name.
-func (j *guardJudge) template(src string) (*expr.Template, []string) {
+// template is src compiled once with the world keys it reads, and
+// whether it reads slots by name, or nil when it reads anything else.
+func (j *guardJudge) template(src string) (*expr.Template, []string, bool) {
 	if t, ok := j.templates[src]; ok {
-		return t.t, t.keys
+		return t.t, t.keys, t.slots
 	}
 	if j.templates == nil {
 		j.templates = map[string]judgedTemplate{}
@@ -162,18 +166,22 @@ func (j *guardJudge) template(src string) (*expr.Template, []string) {
 	if t, err := expr.CompileTemplate(src); err == nil && !strings.Contains(src, "now(") {
 		roots, all := t.Roots()
 		keys, plain := t.MemberReads("world")
-		if !all && plain && (len(roots) == 0 || len(roots) == 1 && roots[0] == "world") {
-			jt = judgedTemplate{t: t, keys: keys}
+		_, splain := t.MemberReads("slots")
+		if !all && plain && splain && !slices.ContainsFunc(roots, func(r string) bool { return r != "world" && r != "slots" }) {
+			jt = judgedTemplate{t: t, keys: keys, slots: slices.Contains(roots, "slots")}
 		}
 	}
 	j.templates[src] = jt
-	return jt.t, jt.keys
+	return jt.t, jt.keys, jt.slots
 }
 
 // judgedTemplate is a set: template compiled once with what it reads.
 type judgedTemplate struct {
 	t    *expr.Template
 	keys []string
+	// slots: it reads slots, rendered only where they are certainly
+	// empty (knownWorld.noSlots)
+	slots bool
 }
 
 // finiteValue reports a value holding no NaN or infinity, which no JSON

@@ -1,0 +1,26 @@
+package flowtest
+
+import "testing"
+
+// TestLintLandsJobs: the settle walk follows a background job from its
+// submission to its landing on an advance_clock (conformance
+// lint-jobs-land): the on_complete chain judged on the stub's answer (a,
+// c), its rendered target taken (b), a clock-only turn landing it (d, e), no
+// job when the turn never enters the state that starts it (g), none of
+// its chain when the machine left its origin first (h, i), a timeout the turn armed that the advance
+// does not reach (j), a chain's template reading the slots a completion
+// turn does not have (k).
+func TestLintLandsJobs(t *testing.T) {
+	lintGolden(t, "../engine/testdata/conformance/lint-jobs-land", map[string]string{
+		"a_guard_false.yaml":     `expect_world["outcome"]: "red", but after the turns before it and this one the fixture certainly holds "" there`,
+		"b_target_rendered.yaml": `expect_state: "done", but the turn's intent "start", fired at "idle" (where the fixture starts (initial_state)), ends at "failed"`,
+		"c_lands.yaml":           "",
+		"d_later_clock.yaml":     "",
+		"e_clock_wrong.yaml":     `expect_state: "failed", but the turn advances the clock at "running"`,
+		"g_never_started.yaml":   `expect_world["result"]: "fine", but after the turns before it and this one the fixture certainly holds "" there`,
+		"h_left_origin.yaml":     `expect_world["result"]: "fine", but after the turns before it and this one the fixture certainly holds "" there`,
+		"i_left_passes.yaml":     "",
+		"k_no_slots.yaml":        `expect_world["result"]: "hi", but after the turns before it and this one the fixture certainly holds null there`,
+		"j_timeout_waits.yaml":   `expect_state: "failed", but the turn's intent "slow", fired at "idle" (where the fixture starts (initial_state)), ends at "done"`,
+	}, ruleWorldKnown, ruleRejected, ruleWrongState)
+}
