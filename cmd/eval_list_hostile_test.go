@@ -68,12 +68,12 @@ func TestEvalListShowOneLinePerField(t *testing.T) {
 	}
 }
 
-// TestEvalShowBoundsCandidates: a committed report of 100,000 empty
+// TestEvalShowBoundsCandidates: a committed report of 3,000 empty
 // candidates prints 1,000 candidate lines and one counting the rest, not
 // a line each (many bytes out per byte in).
 func TestEvalShowBoundsCandidates(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "big.json")
-	body := `{"kind":"agent_eval_report","call":"c","candidates":[{}` + strings.Repeat(`,{}`, 99_999) + `]}`
+	body := `{"kind":"agent_eval_report","call":"c","candidates":[{}` + strings.Repeat(`,{}`, 2_999) + `]}`
 	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +81,7 @@ func TestEvalShowBoundsCandidates(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("eval show: %d %s", code, errOut)
 	}
-	if n := strings.Count(out, "\n- "); n != 1001 || !strings.Contains(out, "\n- 99000 more candidates not shown; see --json\n") {
+	if n := strings.Count(out, "\n- "); n != 1001 || !strings.Contains(out, "\n- 2000 more candidates not shown; see --json\n") {
 		t.Errorf("eval show printed %d candidate lines (%d bytes)", n, len(out))
 	}
 }

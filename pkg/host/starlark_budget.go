@@ -99,11 +99,19 @@ type memBudget struct {
 	pending    []starlark.Value
 }
 
+// valueMax is the bytes one value may take.
+func (m *memBudget) valueMax() uint64 {
+	if m == nil {
+		return maxValueBytes
+	}
+	return uint64(cmp.Or(m.valueLimit, maxValueBytes))
+}
+
 func (m *memBudget) charge(n uint64) error {
 	if m == nil { // a context built without a script (tests)
 		return nil
 	}
-	if max := uint64(cmp.Or(m.valueLimit, maxValueBytes)); n > max {
+	if max := m.valueMax(); n > max {
 		if n >= over { // a bound that stopped counting
 			return fmt.Errorf("the result would be over the limit of %d per value, or nested over %d deep; build smaller values", max, maxNesting)
 		}

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/metrics"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -22,7 +23,9 @@ func heapBytes() uint64 {
 
 // TestStarlarkMemoryBudget: [0]*400000000 (6.4 GB, the attack that ended
 // in a fatal out-of-memory) and doubling a string in a loop are script
-// errors (into on_error), and the heap stays small.
+// errors (into on_error), and the heap stays small. The per-value limit
+// is lowered to 1 MiB, so the doubling loops stop there rather than at
+// 64 MiB (TestStarlarkValueLimitIsTheDocumented holds the product's).
 func TestStarlarkMemoryBudget(t *testing.T) {
 	sidecar := "inputs: {}\noutputs:\n  n: { type: int }\n"
 	dir := storytest.TempTree(t, map[string]string{
@@ -44,16 +47,16 @@ func TestStarlarkMemoryBudget(t *testing.T) {
 		"ok.star.yaml":   sidecar,
 	})
 	before := heapBytes()
-	h := NewStarlarkRun(StarlarkOptions{NoNetwork: true})
+	h := NewStarlarkRun(StarlarkOptions{NoNetwork: true, valueLimit: 1 << 20})
 	for script, want := range map[string]string{
-		"rep.star": "over the limit of 67108864 per value",
-		"dbl.star": "over the limit of 67108864 per value",
-		"aug.star": "over the limit of 67108864 per value",
-		"str.star": "over the limit of 67108864 per value",
+		"rep.star": "over the limit of 1048576 per value",
+		"dbl.star": "over the limit of 1048576 per value",
+		"aug.star": "over the limit of 1048576 per value",
+		"str.star": "over the limit of 1048576 per value",
 		"rng.star": "range has 400000000 elements, over the limit",
 		// a parameter's default is checked as any other expression
-		"dflt.star": "over the limit of 67108864 per value",
-		"lam.star":  "over the limit of 67108864 per value",
+		"dflt.star": "over the limit of 1048576 per value",
+		"lam.star":  "over the limit of 1048576 per value",
 	} {
 		wantDomainErr(t, h, starEnv(dir), map[string]any{"script": script}, script, want)
 	}
@@ -169,29 +172,50 @@ func TestStarlarkReadsCharged(t *testing.T) {
 	wantDomainErr(t, h, env, map[string]any{"script": "world.star"}, "world.star", "more than 67108864 bytes of large values")
 }
 
-// TestStarlarkSharedValueConverted: a value that holds one list twice, 22
-// times over (x = [x, x]: 22 steps, 4M leaves), is refused when it leaves
-// the script, as an output or as ctx.http's body, before it is copied out
-// leaf by leaf (40 steps of it ended kitsoki run in a fatal out-of-memory).
+// TestStarlarkSharedValueConverted: a value that holds one list twice, 16
+// times over (x = [x, x]: 16 steps, 64K leaves, nearly 3 MB of JSON), is
+// refused when it leaves the script, as an output or as ctx.http's body,
+// before it is copied out leaf by leaf (40 steps of it ended kitsoki run in
+// a fatal out-of-memory): the call allocates less over the same script
+// with no steps than copying the value out does. The per-value limit is
+// lowered to 1 MiB, the steps as much fewer (22 steps pass 64 MiB as 16
+// pass 1 MiB); TestStarlarkValueLimitIsTheDocumented holds the product's.
 func TestStarlarkSharedValueConverted(t *testing.T) {
-	build := "    x = [\"lolololololololololololololololololololo\"]\n    for i in range(22):\n        x = [x, x]\n"
-	dir := storytest.TempTree(t, map[string]string{
-		"out.star":       "def main(ctx):\n" + build + "    return {\"n\": x}\n",
-		"out.star.yaml":  "inputs: {}\noutputs:\n  n: { type: any }\n",
-		"body.star":      "def main(ctx):\n" + build + "    ctx.http.post(\"https://example.invalid/\", body = {\"x\": x})\n    return {}\n",
-		"body.star.yaml": "inputs: {}\noutputs: {}\n",
-	})
-	h := NewStarlarkRun(StarlarkOptions{NoNetwork: true})
-	for script, want := range map[string]string{
-		"out.star":  "convert outputs: the value would take more than 67108864 bytes",
-		"body.star": "body: the value would take more than 67108864 bytes",
-	} {
+	const limit = 1 << 20
+	// copied lies between what the refusal's walk of the value allocates
+	// and what copying it out does (the smaller, as an output)
+	const copied = 6 << 20
+	build := func(steps int) string {
+		return "    x = [\"lolololololololololololololololololololo\"]\n    for i in range(" + strconv.Itoa(steps) + "):\n        x = [x, x]\n"
+	}
+	files := map[string]string{}
+	for _, steps := range []int{0, 16} {
+		n := strconv.Itoa(steps)
+		files["out"+n+".star"] = "def main(ctx):\n" + build(steps) + "    return {\"n\": x}\n"
+		files["out"+n+".star.yaml"] = "inputs: {}\noutputs:\n  n: { type: any }\n"
+		files["body"+n+".star"] = "def main(ctx):\n" + build(steps) + "    ctx.http.post(\"https://example.invalid/\", body = {\"x\": x})\n    return {}\n"
+		files["body"+n+".star.yaml"] = "inputs: {}\noutputs: {}\n"
+	}
+	dir := storytest.TempTree(t, files)
+	h := NewStarlarkRun(StarlarkOptions{NoNetwork: true, valueLimit: limit})
+	allocated := func(script, want string) uint64 {
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
-		wantDomainErr(t, h, starEnv(dir), map[string]any{"script": script}, script, want)
+		if want == "" {
+			mustOK(t, h, starEnv(dir), map[string]any{"script": script})
+		} else {
+			wantDomainErr(t, h, starEnv(dir), map[string]any{"script": script}, script, want)
+		}
 		runtime.ReadMemStats(&after)
-		if grew := after.TotalAlloc - before.TotalAlloc; grew > 128<<20 {
-			t.Errorf("%s: the call allocated %d bytes", script, grew)
+		return after.TotalAlloc - before.TotalAlloc
+	}
+	for _, c := range []struct{ script, small, want string }{
+		{"out", "", "convert outputs: the value would take more than 1048576 bytes"},
+		{"body", "allows no network", "body: the value would take more than 1048576 bytes"},
+	} {
+		base := min(allocated(c.script+"0.star", c.small), allocated(c.script+"0.star", c.small))
+		if grew := allocated(c.script+"16.star", c.want); grew > base+copied {
+			t.Errorf("%s: the call allocated %d bytes, %d with no steps", c.script, grew, base)
 		}
 	}
 }

@@ -66,12 +66,12 @@ func toStarlark(v any) (starlark.Value, error) {
 // upstream does: int when it fits 64 bits, else the nearest float64;
 // floats as they are (NaN and ±Inf included); string keys only. Errors
 // carry upstream's text (conformance star-values). A value whose JSON
-// would pass maxValueBytes is refused first: a list holding one list
-// twice, 40 times over, is small in Starlark and copied leaf by leaf
-// here.
-func fromStarlark(v starlark.Value) (any, error) {
-	if strBound(v, false) > maxValueBytes {
-		return nil, fmt.Errorf("the value would take more than %d bytes; return smaller values", maxValueBytes)
+// would pass the budget's value limit (maxValueBytes) is refused first: a
+// list holding one list twice, 40 times over, is small in Starlark and
+// copied leaf by leaf here.
+func fromStarlark(v starlark.Value, m *memBudget) (any, error) {
+	if max := m.valueMax(); strBound(v, false) > max {
+		return nil, fmt.Errorf("the value would take more than %d bytes; return smaller values", max)
 	}
 	return convertOut(v, 0)
 }

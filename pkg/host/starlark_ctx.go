@@ -116,7 +116,7 @@ func (s *scriptCtx) httpCall(method string) func(*starlark.Thread, *starlark.Bui
 			payload = string(b)
 		case starlark.NoneType:
 		default:
-			gv, err := fromStarlark(body)
+			gv, err := fromStarlark(body, s.mem)
 			if err != nil {
 				return nil, fmt.Errorf("%s: body: %v", fn.Name(), err)
 			}

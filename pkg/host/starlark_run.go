@@ -44,8 +44,9 @@ type StarlarkOptions struct {
 	// walkLimit replaces maxWalk (0 = maxWalk): a test proves a refusal
 	// of a shared value's walk at a smaller count, in milliseconds.
 	walkLimit int
-	// valueLimit replaces maxValueBytes for the checked operations (0 =
-	// maxValueBytes): a test passes it without building 64 MiB values.
+	// valueLimit replaces maxValueBytes for the checked operations and
+	// the values a script hands out (0 = maxValueBytes): a test passes it
+	// without building 64 MiB values.
 	valueLimit int64
 	// checked is the file roots' test hook (fileRoot.checked): it swaps
 	// a directory for a link between a path's check and its use.
@@ -266,7 +267,7 @@ func (h *starlarkRun) Call(ctx context.Context, c *Call) (Result, error) {
 	if !ok {
 		return fail("starlark: main must return a dict, got %s", ret.Type())
 	}
-	goOut, err := fromStarlark(d)
+	goOut, err := fromStarlark(d, mem)
 	if err != nil {
 		return fail("starlark: convert outputs: %v", err)
 	}

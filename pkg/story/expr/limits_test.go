@@ -174,23 +174,28 @@ func TestValueTemplateRangeBudget(t *testing.T) {
 	}
 }
 
+// sharedLimits bound the shared budgets below: a hundredth of the
+// production steps and a 256th of its output (TestRenderLimitsDefault
+// holds those), so the renders that pass them are as much smaller.
+var sharedLimits = RenderLimits{Steps: MaxRenderSteps / 100, Out: MaxRenderBytes / 256}
+
 // TestSharedRenderBudget: renders under WithSharedBudget spend one budget
-// (two loops of 600,000 pass alone and fail together), and a render whose
-// own context, derived from the shared one, has ended stops.
+// (two loops of 6,000 pass alone and fail together at 10,000 steps), and a
+// render whose own context, derived from the shared one, has ended stops.
 func TestSharedRenderBudget(t *testing.T) {
 	p := mustPongo(t, `{% for a in l %}{% endfor %}`)
-	l := make([]any, 600_000)
-	if _, err := p.RenderContext(context.Background(), Env{"l": l}); err != nil {
+	l := make([]any, sharedLimits.Steps*6/10)
+	if _, err := p.RenderContext(withSharedBudget(context.Background(), sharedLimits), Env{"l": l}); err != nil {
 		t.Fatal(err)
 	}
-	ctx := WithSharedBudget(context.Background())
+	ctx := withSharedBudget(context.Background(), sharedLimits)
 	if _, err := p.RenderContext(ctx, Env{"l": l}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := p.RenderContext(ctx, Env{"l": l}); !errors.Is(err, ErrRenderBudget) {
 		t.Fatalf("second render under one budget: %v, want the budget's error", err)
 	}
-	cctx, cancel := context.WithCancel(WithSharedBudget(context.Background()))
+	cctx, cancel := context.WithCancel(withSharedBudget(context.Background(), sharedLimits))
 	cancel()
 	if _, err := p.RenderContext(cctx, Env{"l": l}); !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled: %v", err)
@@ -201,18 +206,16 @@ func TestSharedRenderBudget(t *testing.T) {
 // budget too (their output and their range iterations), a nested
 // WithSharedBudget joins the outer budget, and ShareBudget hands one on.
 func TestSharedBudgetValueTemplates(t *testing.T) {
-	big := strings.Repeat("x", MaxRenderBytes/2+1)
+	big := strings.Repeat("x", sharedLimits.Out/2+1)
 	tpl, err := CompileTemplate("{{ world.s }}!")
 	if err != nil {
 		t.Fatal(err)
 	}
-	env := Env{"world": map[string]any{"s": big}}
-	for range 3 {
-		if _, err := tpl.Render(env); err != nil {
-			t.Fatalf("alone: %v", err)
-		}
+	env := Env{"world": map[string]any{"s": big}, ContextKey: withSharedBudget(context.Background(), sharedLimits)}
+	if _, err := tpl.Render(env); err != nil {
+		t.Fatalf("alone: %v", err)
 	}
-	ctx := WithSharedBudget(context.Background())
+	ctx := withSharedBudget(context.Background(), sharedLimits)
 	env[ContextKey] = ctx
 	if _, err := tpl.Render(env); err != nil {
 		t.Fatal(err)
@@ -230,20 +233,21 @@ func TestSharedBudgetValueTemplates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	env = Env{"world": map[string]any{"l": make([]any, 600_000)}, ContextKey: WithSharedBudget(context.Background())}
+	n := sharedLimits.Steps * 6 / 10
+	env = Env{"world": map[string]any{"l": make([]any, n)}, ContextKey: withSharedBudget(context.Background(), sharedLimits)}
 	if _, err := rng.Render(env); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := rng.Render(env); !errors.Is(err, ErrRenderBudget) {
-		t.Fatalf("two ranges of 600,000 under one budget: %v", err)
+		t.Fatalf("two ranges of %d under one budget: %v", n, err)
 	}
 
-	outer := WithSharedBudget(context.Background())
+	outer := withSharedBudget(context.Background(), sharedLimits)
 	if WithSharedBudget(outer) != outer {
 		t.Fatal("a nested WithSharedBudget made a second budget")
 	}
 	p := mustPongo(t, `{% for a in l %}{% endfor %}`)
-	l := make([]any, 600_000)
+	l := make([]any, n)
 	if _, err := p.RenderContext(outer, Env{"l": l}); err != nil {
 		t.Fatal(err)
 	}
@@ -369,18 +373,21 @@ func TestIfchangedTag(t *testing.T) {
 	}
 }
 
-// TestRenderLimitsDefault: the zero RenderLimits (every loader's unless a
-// test sets one) are the production bounds, a million steps and 64 MiB
-// held.
+// TestRenderLimitsDefault: the zero RenderLimits (every loader's and every
+// WithSharedBudget's, unless a test sets one) are the production bounds, a
+// million steps, 16 MiB out and 64 MiB held.
 func TestRenderLimitsDefault(t *testing.T) {
-	if MaxRenderSteps != 1_000_000 || MaxRenderHeld != 64<<20 {
-		t.Errorf("MaxRenderSteps %d, MaxRenderHeld %d; want 1,000,000 and 64 MiB", MaxRenderSteps, MaxRenderHeld)
+	if MaxRenderSteps != 1_000_000 || MaxRenderBytes != 16<<20 || MaxRenderHeld != 64<<20 {
+		t.Errorf("MaxRenderSteps %d, MaxRenderBytes %d, MaxRenderHeld %d; want 1,000,000, 16 MiB and 64 MiB", MaxRenderSteps, MaxRenderBytes, MaxRenderHeld)
 	}
 	var zero RenderLimits
-	if zero.steps() != MaxRenderSteps || zero.held() != MaxRenderHeld || NewPongoLoader().Limits != zero {
-		t.Errorf("the zero limits bound %d steps and %d held bytes, want MaxRenderSteps and MaxRenderHeld", zero.steps(), zero.held())
+	if zero.steps() != MaxRenderSteps || zero.out() != MaxRenderBytes || zero.held() != MaxRenderHeld || NewPongoLoader().Limits != zero {
+		t.Errorf("the zero limits bound %d steps, %d out and %d held bytes, want MaxRenderSteps, MaxRenderBytes and MaxRenderHeld", zero.steps(), zero.out(), zero.held())
 	}
-	if l := (RenderLimits{Steps: 3, Held: 4}); l.steps() != 3 || l.held() != 4 {
-		t.Errorf("RenderLimits{3, 4} bound %d steps and %d held bytes", l.steps(), l.held())
+	if b := WithSharedBudget(context.Background()).Value(sharedBudgetKey{}).(*renderBudget); b.lim != zero {
+		t.Errorf("WithSharedBudget's limits are %+v, want the zero ones", b.lim)
+	}
+	if l := (RenderLimits{Steps: 3, Out: 5, Held: 4}); l.steps() != 3 || l.out() != 5 || l.held() != 4 {
+		t.Errorf("RenderLimits{3, 5, 4} bound %d steps, %d out and %d held bytes", l.steps(), l.out(), l.held())
 	}
 }

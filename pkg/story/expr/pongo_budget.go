@@ -27,11 +27,12 @@ const (
 	MaxRenderHeld = 64 << 20
 )
 
-// RenderLimits bound one render's steps and held bytes; a field at 0 is the
-// production bound (MaxRenderSteps, MaxRenderHeld), the one every story
-// renders with.
+// RenderLimits bound one render's steps, output and held bytes; a field at
+// 0 is the production bound (MaxRenderSteps, MaxRenderBytes,
+// MaxRenderHeld), the one every story renders with.
 type RenderLimits struct {
 	Steps int // replaces MaxRenderSteps when above 0
+	Out   int // replaces MaxRenderBytes for the budget's output when above 0
 	Held  int // replaces MaxRenderHeld when above 0
 }
 
@@ -41,6 +42,14 @@ func (r RenderLimits) steps() int {
 		return r.Steps
 	}
 	return MaxRenderSteps
+}
+
+// out is the most output bytes r allows.
+func (r RenderLimits) out() int {
+	if r.Out > 0 {
+		return r.Out
+	}
+	return MaxRenderBytes
 }
 
 // held is the most held bytes r allows.
@@ -102,8 +111,8 @@ func (b *renderBudget) write(n int) error {
 	if err := b.live(); err != nil {
 		return err
 	}
-	if b.out+n > MaxRenderBytes {
-		return b.fail("the output is over %d bytes; render less", MaxRenderBytes)
+	if b.out+n > b.lim.out() {
+		return b.fail("the output is over %d bytes; render less", b.lim.out())
 	}
 	b.out += n
 	return nil
@@ -267,10 +276,16 @@ type sharedBudgetKey struct{}
 // number of templates of a view or turn; the first failure fails every
 // later render. A ctx already carrying one is returned as it is.
 func WithSharedBudget(ctx context.Context) context.Context {
+	return withSharedBudget(ctx, RenderLimits{})
+}
+
+// withSharedBudget is WithSharedBudget bounded by lim (the zero value is
+// the production bounds): tests spend a small one.
+func withSharedBudget(ctx context.Context, lim RenderLimits) context.Context {
 	if _, ok := ctx.Value(sharedBudgetKey{}).(*renderBudget); ok {
 		return ctx
 	}
-	return context.WithValue(ctx, sharedBudgetKey{}, &renderBudget{ctx: ctx, shared: true})
+	return context.WithValue(ctx, sharedBudgetKey{}, &renderBudget{ctx: ctx, lim: lim, shared: true})
 }
 
 // ShareBudget returns ctx carrying from's shared budget, if any.
