@@ -210,6 +210,9 @@ func (r *runner) landRedirect(ctx context.Context, res target, from string, rd *
 		return pre, false, err
 	}
 	r.note(Note{Kind: "on_error", State: r.statePath(), Text: "on_error landing's on_enter failed", Error: err.Error()})
+	// the hops and calls the on_enter queued before it failed go with it
+	// (conformance landing-enter-fails-queued)
+	st.calls, st.emits = nil, nil
 	return pre, true, r.swallowLanding(pre, pre.held)
 }
 
