@@ -66,14 +66,26 @@ func newEvalListCmd() *cobra.Command {
 				}
 				fmt.Fprintf(c.ErrOrStderr(), "kitsoki: no eval datasets under %s (add evals/<call>.yaml with kind: agent_eval)\n", filepath.Join(args[0], "evals"))
 			}
+			refused := 0
 			rows := eval.List(files, func(err error) {
+				if eval.StopsList(err) {
+					refused++
+				}
 				fmt.Fprintf(c.ErrOrStderr(), "WARN: %s\n", printableMessage(err.Error()))
 			})
 			out := printableWriter{c.OutOrStdout()}
 			if asJSON {
-				return writeJSON(out, rows)
+				if err := writeJSON(out, rows); err != nil {
+					return err
+				}
+			} else {
+				eval.WriteListText(out, rows)
 			}
-			eval.WriteListText(out, rows)
+			// every row is listed; the exit status is upstream's, whose list
+			// stops at such a dataset, so a CI job fails on it either way
+			if refused > 0 {
+				return findingf("eval list: %d dataset(s) could not be read (the WARN lines above name where); fix them: the existing engine's eval list stops at such a dataset, exit 1", refused)
+			}
 			return nil
 		},
 	}
