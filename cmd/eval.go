@@ -51,8 +51,14 @@ func writeJSON(w io.Writer, v any) error {
 func newEvalListCmd() *cobra.Command {
 	var asJSON bool
 	c := &cobra.Command{
-		Use:     "list <story-dir|eval.yaml>",
-		Short:   "List datasets with their status (call, status, comparator, pin, path)",
+		Use:   "list <story-dir|eval.yaml>",
+		Short: "List datasets with their status (call, status, comparator, pin, path)",
+		Long: `List datasets with their status (call, status, comparator, pin, path).
+
+Every dataset gets a row. One that cannot be read (broken YAML, a key given
+twice, a document that is no mapping) is listed invalid with a WARN line
+naming the place, and the exit status is then 1, as the existing engine's
+eval list, which stops at it.`,
 		Example: "  kitsoki eval list pkg/eval/testdata/pr-refinement\n  kitsoki eval list evals/merge_judge.yaml",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
