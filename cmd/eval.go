@@ -51,8 +51,14 @@ func writeJSON(w io.Writer, v any) error {
 func newEvalListCmd() *cobra.Command {
 	var asJSON bool
 	c := &cobra.Command{
-		Use:     "list <story-dir|eval.yaml>",
-		Short:   "List datasets with their status (call, status, comparator, pin, path)",
+		Use:   "list <story-dir|eval.yaml>",
+		Short: "List datasets with their status (call, status, comparator, pin, path)",
+		Long: `List datasets with their status (call, status, comparator, pin, path).
+
+Every dataset gets a row. One that cannot be read (broken YAML, a key given
+twice, a document that is no mapping) is listed invalid with a WARN line
+naming the place, and the exit status is then 1, as the existing engine's
+eval list, which stops at it.`,
 		Example: "  kitsoki eval list pkg/eval/testdata/pr-refinement\n  kitsoki eval list evals/merge_judge.yaml",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
@@ -66,14 +72,26 @@ func newEvalListCmd() *cobra.Command {
 				}
 				fmt.Fprintf(c.ErrOrStderr(), "kitsoki: no eval datasets under %s (add evals/<call>.yaml with kind: agent_eval)\n", filepath.Join(args[0], "evals"))
 			}
+			refused := 0
 			rows := eval.List(files, func(err error) {
+				if eval.StopsList(err) {
+					refused++
+				}
 				fmt.Fprintf(c.ErrOrStderr(), "WARN: %s\n", printableMessage(err.Error()))
 			})
 			out := printableWriter{c.OutOrStdout()}
 			if asJSON {
-				return writeJSON(out, rows)
+				if err := writeJSON(out, rows); err != nil {
+					return err
+				}
+			} else {
+				eval.WriteListText(out, rows)
 			}
-			eval.WriteListText(out, rows)
+			// every row is listed; the exit status is upstream's, whose list
+			// stops at such a dataset, so a CI job fails on it either way
+			if refused > 0 {
+				return findingf("eval list: %d dataset(s) could not be read (the WARN lines above name where); fix them: the existing engine's eval list stops at such a dataset, exit 1", refused)
+			}
 			return nil
 		},
 	}

@@ -4,6 +4,9 @@
 // [Walker] every story file is read through (node budget, recursive
 // aliases, type errors, duplicate and unknown keys), and [ValueAt], which
 // maps a place inside a scalar's value back to the file through its style.
+// [RepeatedKey] finds a key given twice as upstream's parser (written
+// twice, anywhere) and decoder (through a merged list or an alias key,
+// where a decoder into the caller's type reads) refuse it.
 // It must not know the story format or any other file format: callers name
 // the keys they know, the rules they report under and the model they build.
 package yamlnode

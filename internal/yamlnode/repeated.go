@@ -1,6 +1,11 @@
 package yamlnode
 
-import "go.yaml.in/yaml/v3"
+import (
+	"fmt"
+	"reflect"
+
+	"go.yaml.in/yaml/v3"
+)
 
 // FirstRepeatedKey finds the key written twice in one mapping anywhere
 // under root that comes first in the file: second is the later key, first
@@ -45,4 +50,33 @@ func FirstRepeatedKey(root *yaml.Node) (second, first *yaml.Node) {
 // before reports whether a is written before b.
 func before(a, b *yaml.Node) bool {
 	return a.Line < b.Line || a.Line == b.Line && a.Column < b.Column
+}
+
+// RepeatedKey is the first key root holds twice as upstream's parser and
+// decoder refuse it, in a file of the kind what ("cassette"): one written
+// twice in one mapping anywhere ([FirstRepeatedKey]), else one a decoder
+// into a value of type t reads twice ([FirstDecodedRepeat]; nil t reads
+// everything). at is the later key, msg names the key, the earlier one's
+// place and the fix; (nil, "") when none.
+func RepeatedKey(root *yaml.Node, t reflect.Type, what string) (at *yaml.Node, msg string) {
+	if second, first := FirstRepeatedKey(root); second != nil {
+		return second, fmt.Sprintf("mapping key %q already defined at line %d, column %d; the existing engine refuses the whole %s: keep one of them", second.Value, first.Line, first.Column, what)
+	}
+	second, first := FirstDecodedRepeat(root, t)
+	if second == nil {
+		return nil, ""
+	}
+	key := Deref(second).Value
+	if second.Kind == yaml.AliasNode || first.Kind == yaml.AliasNode {
+		return second, fmt.Sprintf("key %q is given twice in one mapping through an alias (*%s), the first at line %d, column %d; the existing engine refuses the whole %s (duplicate key %q): keep one of them", key, aliasName(second, first), first.Line, first.Column, what, key)
+	}
+	return second, fmt.Sprintf("key %q is in two mappings of one merged list (<<: [...]), the first at line %d, column %d; the existing engine refuses the whole %s (duplicate key %q): keep it in one of them", key, first.Line, first.Column, what, key)
+}
+
+// aliasName is the anchor name of whichever of a, b is an alias.
+func aliasName(a, b *yaml.Node) string {
+	if a.Kind == yaml.AliasNode {
+		return a.Value
+	}
+	return b.Value
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"reflect"
 
 	"go.yaml.in/yaml/v3"
 
@@ -53,6 +54,10 @@ func parseCassette(name, dir string, data []byte, max int64) (*Cassette, error) 
 	if at := yamlnode.AliasTextFileOver(&doc); at != nil {
 		// each replay repeats its answer into the run and the trace
 		return nil, fmt.Errorf("cassette: %q, line %d: %s", name, at.Line, yamlnode.AliasTextMsg("cassette", ""))
+	}
+	// upstream's parser and decoder refuse a key given twice, the whole file
+	if at, msg := yamlnode.RepeatedKey(&doc, reflect.TypeFor[rawCassette](), "cassette"); at != nil {
+		return nil, fmt.Errorf("cassette: %s:%d:%d: %s", name, at.Line, at.Column, msg)
 	}
 	yamlnode.TextPointlessFloats(&doc)
 	var raw rawCassette

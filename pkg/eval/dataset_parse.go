@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"reflect"
 	"strconv"
 	"strings"
 
@@ -16,6 +17,31 @@ import (
 	"kitsoki/pkg/story"
 )
 
+// upstreamDataset is what upstream's decoder reads of a dataset
+// (docs/compat/trace-eval.md C.1): a repeat through a merged list or an
+// alias key under any other key is no repeat to it.
+type upstreamDataset struct {
+	Kind, App, Call, Agent any
+	Task                   struct {
+		Goal         any
+		Boundedness  map[string]any `yaml:"boundedness"`
+		AdherenceBar map[string]any `yaml:"adherence_bar"`
+	}
+	Matrix struct {
+		Profiles, Effort, Repeat any
+		Models                   map[string]any `yaml:"models"`
+	}
+	Comparator any
+	Examples   []struct {
+		Name                 any
+		Args, Expect, Actual map[string]any
+	}
+	Selection struct {
+		Strategy any
+		Pinned   map[string]any `yaml:"pinned"`
+	}
+}
+
 // parseDataset parses data as the dataset at name; shown names the file in
 // errors (the path as the user gave it).
 func parseDataset(name, shown string, data []byte) (*Dataset, error) {
@@ -23,7 +49,7 @@ func parseDataset(name, shown string, data []byte) (*Dataset, error) {
 	// "\/" reads as "/", as upstream (yamlnode.MaskSlashEscapes)
 	masked, isMasked := yamlnode.MaskSlashEscapes(data)
 	if err := yaml.NewDecoder(bytes.NewReader(masked)).Decode(&doc); err != nil && !errors.Is(err, io.EOF) {
-		return nil, syntaxErrorf("%s: parse YAML: %s (fix the YAML syntax)", shown, strings.TrimPrefix(err.Error(), "yaml: "))
+		return nil, refusedf("%s: parse YAML: %s (fix the YAML syntax)", shown, strings.TrimPrefix(err.Error(), "yaml: "))
 	}
 	if isMasked {
 		yamlnode.UnmaskSlashEscapes(&doc)
@@ -33,10 +59,11 @@ func parseDataset(name, shown string, data []byte) (*Dataset, error) {
 	if at := yamlnode.AliasTextFileOver(&doc); at != nil {
 		return nil, syntaxErrorf("%s:%d:%d: %s", shown, at.Line, at.Column, yamlnode.AliasTextMsg("dataset", "split the examples into several datasets"))
 	}
-	// upstream's parser refuses a key written twice in any mapping, the
-	// whole file (args and expect too), so such a dataset does not load
-	if second, first := yamlnode.FirstRepeatedKey(&doc); second != nil {
-		return nil, syntaxErrorf("%s:%d:%d: mapping key %q already defined at line %d, column %d; the existing engine refuses the whole dataset: keep one of them", shown, second.Line, second.Column, second.Value, first.Line, first.Column)
+	// upstream's parser refuses a key written twice in any mapping, and its
+	// decoder one given twice through a merged list or an alias key where
+	// it reads: the whole file (args and expect too) does not load
+	if at, msg := yamlnode.RepeatedKey(&doc, reflect.TypeFor[upstreamDataset](), "dataset"); at != nil {
+		return nil, refusedf("%s:%d:%d: %s", shown, at.Line, at.Column, msg)
 	}
 	d := &Dataset{Path: name, Raw: data, pos: map[string]story.Pos{}}
 	root := &doc
@@ -47,7 +74,7 @@ func parseDataset(name, shown string, data []byte) (*Dataset, error) {
 		if root.Kind == 0 {
 			return nil, syntaxErrorf("%s: empty file (a dataset starts with kind: agent_eval)", shown)
 		}
-		return nil, syntaxErrorf("%s:%d:%d: a dataset must be a YAML mapping (kind: agent_eval, app:, call:, ...)", shown, root.Line, root.Column)
+		return nil, refusedf("%s:%d:%d: a dataset must be a YAML mapping (kind: agent_eval, app:, call:, ...)", shown, root.Line, root.Column)
 	}
 	p := &dparser{d: d}
 	p.Walker = yamlnode.NewWalker(name, len(data), &p.diags, datasetRules)

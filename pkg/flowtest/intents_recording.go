@@ -21,6 +21,9 @@ func readStaticRecording(root, path string) ([]staticEntry, error) {
 	}
 	raw, rerr := decodeRecording(data, nil)
 	if rerr != nil {
+		if rerr.col > 0 {
+			return nil, fmt.Errorf("recording %q:%d:%d: %s", path, rerr.line, rerr.col, rerr.msg)
+		}
 		return nil, fmt.Errorf("recording %q:%d: %s", path, max(rerr.line, 1), rerr.msg)
 	}
 	if raw.Kind != "recording" {

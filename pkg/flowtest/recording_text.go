@@ -2,6 +2,7 @@ package flowtest
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -30,13 +31,16 @@ type rawRecording struct {
 // recordingError is why a recording's YAML does not decode: the line (0
 // when the error names none) and the message, naming the key refused.
 type recordingError struct {
-	line int
-	msg  string
+	line, col int // col: 0 when the error names none
+	msg       string
 }
 
 func (e *recordingError) Error() string {
 	if e.line == 0 {
 		return e.msg
+	}
+	if e.col > 0 {
+		return fmt.Sprintf("line %d, column %d: %s", e.line, e.col, e.msg)
 	}
 	return fmt.Sprintf("line %d: %s", e.line, e.msg)
 }
@@ -53,6 +57,10 @@ func decodeRecording(data []byte, prep func(*yaml.Node)) (*rawRecording, *record
 		}
 	}
 	if err == nil {
+		// upstream's parser and decoder refuse a key given twice, the whole file
+		if at, msg := yamlnode.RepeatedKey(doc, reflect.TypeFor[rawRecording](), "recording"); at != nil {
+			return nil, &recordingError{line: at.Line, col: at.Column, msg: msg}
+		}
 		yamlnode.TextPointlessFloats(doc)
 		textTimestamps(doc)
 		if prep != nil {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -176,6 +177,10 @@ func decodeCassette(path, what string, data []byte, raw any, hint string) (*yaml
 	}
 	if at := yamlnode.AliasTextFileOver(&node); at != nil {
 		return nil, fmt.Errorf("%s:%d: %s", path, at.Line, yamlnode.AliasTextMsg(what+" cassette", ""))
+	}
+	// upstream's parser and decoder refuse a key given twice, the whole file
+	if at, msg := yamlnode.RepeatedKey(&node, reflect.TypeOf(raw), what+" cassette"); at != nil {
+		return nil, fmt.Errorf("%s:%d:%d: %s", path, at.Line, at.Column, msg)
 	}
 	yamlnode.TextPointlessFloats(&node)
 	if err := node.Decode(raw); err != nil {

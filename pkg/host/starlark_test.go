@@ -340,12 +340,12 @@ func TestSidecarParse(t *testing.T) {
 	}, []parseErrCase{
 		{"- a\n", "s.yaml:1: the sidecar must be a mapping"},
 		{"null\n", "s.yaml:1: the sidecar must be a mapping"},
-		{"inputs: {}\ninputs: {}\n", `s.yaml:2: mapping key "inputs" already defined at line 1`},
+		{"inputs: {}\ninputs: {}\n", `s.yaml:2:1: mapping key "inputs" already defined at line 1, column 1; the existing engine refuses the whole sidecar`},
 		{"inputs: [a]\n", "s.yaml:1: inputs: must be a mapping"},
 		{"inputs:\n  a: { type: integer }\n", `s.yaml:2: inputs.a has unknown type "integer"`},
 		{"inputs:\n  a: { required: maybe }\n", "required must be true or false"},
 		{"inputs:\n  a: [1]\n", "must be a mapping like"},
-		{"outputs:\n  a: string\n  a: int\n", "declared twice"},
+		{"outputs:\n  a: string\n  a: int\n", `s.yaml:3:3: mapping key "a" already defined at line 2, column 3`},
 		// a default is not applied, but it must be a YAML value
 		{"inputs:\n  a: { default: !!int abc }\n", "s.yaml:2: inputs.a.default: yaml: "},
 	})

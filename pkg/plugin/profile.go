@@ -133,12 +133,18 @@ func parseProfile(name string, data []byte) (*Profile, error) {
 		pp.errf(at.Line, at.Column, "%s", yamlnode.AliasTextMsg("plugin profile", ""))
 		return nil, pp.err()
 	}
+	// a key written twice anywhere (config sections too) is refused: the
+	// operator's file must not lose a setting silently
+	if second, first := yamlnode.FirstRepeatedKey(&doc); second != nil {
+		pp.errf(second.Line, second.Column, "duplicate key %q (first at line %d, column %d): keep one of them", second.Value, first.Line, first.Column)
+		return nil, pp.err()
+	}
 	root := doc.Content[0]
 	if root.Kind != yaml.MappingNode {
 		pp.errf(root.Line, root.Column, "the plugin profile must be a mapping with disable: and config: keys")
 		return nil, pp.err()
 	}
-	pp.fields(root, "the plugin profile", true, yamlnode.Fields{
+	pp.fields(root, "the plugin profile", yamlnode.Fields{
 		{Key: "version", Read: func(_, v *yaml.Node) {
 			if v.Kind != yaml.ScalarNode || v.Value != "1" {
 				pp.errf(v.Line, v.Column, "version: must be 1")
@@ -254,19 +260,16 @@ func (pp *profileParser) mapping(v *yaml.Node, where string, fs yamlnode.Fields)
 		pp.errf(v.Line, v.Column, "%s: must be a mapping", where)
 		return
 	}
-	pp.fields(v, where, false, fs)
+	pp.fields(v, where, fs)
 }
 
 // fields reads the pairs of the mapping v (named what) through fs: a key
-// fs lacks is an error naming the known ones, and with dups so is a
-// repeated key.
-func (pp *profileParser) fields(v *yaml.Node, what string, dups bool, fs yamlnode.Fields) {
-	seen := yamlnode.NewSeen(v)
+// fs lacks is an error naming the known ones (parseProfile has refused a
+// repeated key).
+func (pp *profileParser) fields(v *yaml.Node, what string, fs yamlnode.Fields) {
 	for i := 0; i+1 < len(v.Content); i += 2 {
 		k, val := v.Content[i], yamlnode.Deref(v.Content[i+1])
-		if f := fs.Find(k.Value); dups && seen.Prev(i, k.Value) != nil {
-			pp.errf(k.Line, k.Column, "duplicate key %q", k.Value)
-		} else if f != nil {
+		if f := fs.Find(k.Value); f != nil {
 			f.Read(k, val)
 		} else {
 			pp.errf(k.Line, k.Column, "unknown key %q in %s; known keys: %s", k.Value, what, strings.Join(fs.Keys(), ", "))

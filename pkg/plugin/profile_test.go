@@ -43,6 +43,8 @@ func TestParseProfileErrorsArePositioned(t *testing.T) {
 		{"bad env", "config:\n  redact:\n    env: [\"A B\"]\n", "is not an environment variable name", 3, 11},
 		{"not mapping", "- a\n", "must be a mapping", 1, 1},
 		{"duplicate", "disable: []\ndisable: []\n", "duplicate key", 2, 1},
+		{"duplicate in config", "config:\n  budget: {max_cost_usd: 1, max_cost_usd: 2}\n", `duplicate key "max_cost_usd" (first at line 2, column 12)`, 2, 29},
+		{"duplicate in an anchor", "x: &a {k: 1, k: 2}\n", `duplicate key "k"`, 1, 14},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -14,6 +14,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"kitsoki/internal/jsonvalue"
+	"kitsoki/internal/yamlnode"
 )
 
 // Sidecar is a Starlark script's interface file (<script>.yaml): typed
@@ -38,6 +39,14 @@ var Types = []string{"string", "int", "number", "bool", "object", "list", "any"}
 
 // MaxBytes bounds a sidecar file.
 const MaxBytes = 1 << 20
+
+// upstreamSidecar is what upstream's decoder reads of a sidecar: a repeat
+// through a merged list or an alias key elsewhere is no repeat to it.
+type upstreamSidecar struct {
+	Inputs, Outputs map[string]struct {
+		Type, Required, Description any
+	}
+}
 
 // Parse parses a sidecar; path labels errors (file:line: message).
 // Unknown keys inside a field are ignored (upstream sidecars carry notes);
@@ -67,13 +76,12 @@ func Parse(path string, data []byte) (*Sidecar, error) {
 	if doc.Kind != yaml.MappingNode {
 		return nil, fmt.Errorf("%s:%d: the sidecar must be a mapping (with inputs and outputs)", path, doc.Line)
 	}
-	seen := map[string]int{}
+	// upstream's parser and decoder refuse a key given twice, the whole file
+	if at, msg := yamlnode.RepeatedKey(doc, reflect.TypeFor[upstreamSidecar](), "sidecar"); at != nil {
+		return nil, fmt.Errorf("%s:%d:%d: %s", path, at.Line, at.Column, msg)
+	}
 	for i := 0; i+1 < len(doc.Content); i += 2 {
 		k, v := doc.Content[i], doc.Content[i+1]
-		if line, dup := seen[k.Value]; dup {
-			return nil, fmt.Errorf("%s:%d: mapping key %q already defined at line %d", path, k.Line, k.Value, line)
-		}
-		seen[k.Value] = k.Line
 		var err error
 		switch k.Value {
 		case "inputs":

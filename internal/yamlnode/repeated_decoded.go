@@ -1,0 +1,199 @@
+package yamlnode
+
+import (
+	"reflect"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// FirstDecodedRepeat finds the key a decoder reading root into a value of
+// type t gets twice in one mapping without its being written twice there:
+// from two mappings of one merged list (`<<: [*a, *b]`: second is the
+// later mapping's key), or through an alias used as a key (`*k: v` beside
+// the key `&k k` it names: second is the alias). Only what such a decoder
+// reads is searched: below a struct, the keys its fields name (yaml tags,
+// inline structs); below a map, a slice or any other type, everything. So
+// a repeat inside a key the type does not know is no repeat, as in a
+// decoder that skips that key (upstream's goccy/go-yaml). The first such
+// key in the decoder's order wins; (nil, nil) when none. Each (node, type)
+// pair is searched once, so aliases cannot multiply the work.
+func FirstDecodedRepeat(root *yaml.Node, t reflect.Type) (second, first *yaml.Node) {
+	s := decodedSearch{seen: map[decodedVisit]bool{}}
+	s.walk(root, t)
+	return s.second, s.first
+}
+
+type decodedVisit struct {
+	n *yaml.Node
+	t reflect.Type
+}
+
+type decodedSearch struct {
+	seen          map[decodedVisit]bool
+	second, first *yaml.Node
+}
+
+// nodeType is yaml.Node: a field of it reads everything below.
+var nodeType = reflect.TypeOf(yaml.Node{})
+
+func (s *decodedSearch) walk(n *yaml.Node, t reflect.Type) {
+	for t != nil && t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t == nodeType {
+		t = nil
+	}
+	// an alias reads its anchor's node (with its own positions)
+	n = Deref(n)
+	if n == nil || s.second != nil || s.seen[decodedVisit{n, t}] {
+		return
+	}
+	s.seen[decodedVisit{n, t}] = true
+	switch n.Kind {
+	case yaml.DocumentNode:
+		for _, c := range n.Content {
+			s.walk(c, t)
+		}
+	case yaml.SequenceNode:
+		var elem reflect.Type
+		if t != nil && (t.Kind() == reflect.Slice || t.Kind() == reflect.Array) {
+			elem = t.Elem()
+		}
+		for _, c := range n.Content {
+			s.walk(c, elem)
+		}
+	case yaml.MappingNode:
+		if second, first := mergedOrAliasRepeat(n); second != nil {
+			s.second, s.first = second, first
+			return
+		}
+		s.mapping(n, t)
+	}
+}
+
+// mapping walks the values of the mapping n the type t reads.
+func (s *decodedSearch) mapping(n *yaml.Node, t reflect.Type) {
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if k.Tag == "!!merge" {
+			// the merged mappings are read as this one is
+			src := Deref(v)
+			if src != nil && src.Kind == yaml.SequenceNode {
+				for _, e := range src.Content {
+					s.walk(e, t)
+				}
+			} else {
+				s.walk(v, t)
+			}
+			continue
+		}
+		if t == nil || t.Kind() != reflect.Struct {
+			var elem reflect.Type
+			if t != nil && t.Kind() == reflect.Map {
+				elem = t.Elem()
+			}
+			s.walk(v, elem)
+			continue
+		}
+		if kd := Deref(k); kd != nil {
+			if ft, ok := fieldType(t, kd.Value); ok {
+				s.walk(v, ft)
+			}
+		}
+	}
+}
+
+// fieldType is the type of the field of struct t whose yaml name is key,
+// inline structs searched too.
+func fieldType(t reflect.Type, key string) (reflect.Type, bool) {
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		tag := f.Tag.Get("yaml")
+		name, opts, _ := strings.Cut(tag, ",")
+		if name == "-" {
+			continue
+		}
+		if strings.Contains(","+opts+",", ",inline,") {
+			ft := f.Type
+			for ft.Kind() == reflect.Pointer {
+				ft = ft.Elem()
+			}
+			if ft.Kind() == reflect.Struct {
+				if got, ok := fieldType(ft, key); ok {
+					return got, true
+				}
+			}
+			continue
+		}
+		if !f.IsExported() {
+			continue
+		}
+		if name == "" {
+			name = strings.ToLower(f.Name)
+		}
+		if name == key {
+			return f.Type, true
+		}
+	}
+	return nil, false
+}
+
+// mergedOrAliasRepeat finds, in the mapping n, the first key that an
+// alias key repeats (or that repeats an alias key), or the first key of a
+// merged list's mapping that an earlier mapping of the list has written
+// (each mapping's own written keys: what it merges itself does not count).
+// Two written keys are FirstRepeatedKey's.
+func mergedOrAliasRepeat(n *yaml.Node) (second, first *yaml.Node) {
+	var keys map[string]*yaml.Node
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k := n.Content[i]
+		if k.Tag == "!!merge" {
+			if second, first := mergedListRepeat(Deref(n.Content[i+1])); second != nil {
+				return second, first
+			}
+			continue
+		}
+		d := Deref(k)
+		if d == nil || d.Kind != yaml.ScalarNode {
+			continue
+		}
+		if keys == nil {
+			keys = map[string]*yaml.Node{}
+		}
+		if prev := keys[d.Value]; prev != nil {
+			if prev.Kind == yaml.AliasNode || k.Kind == yaml.AliasNode {
+				return k, prev
+			}
+			continue
+		}
+		keys[d.Value] = k
+	}
+	return nil, nil
+}
+
+// mergedListRepeat finds the first key of a mapping of the merged list src
+// that an earlier mapping of it has written (nil when src is no list).
+func mergedListRepeat(src *yaml.Node) (second, first *yaml.Node) {
+	if src == nil || src.Kind != yaml.SequenceNode {
+		return nil, nil
+	}
+	from := map[string]*yaml.Node{}
+	for _, e := range src.Content {
+		el := Deref(e)
+		if el == nil || el.Kind != yaml.MappingNode {
+			continue
+		}
+		for j := 0; j+1 < len(el.Content); j += 2 {
+			if k := el.Content[j]; k.Kind == yaml.ScalarNode && k.Tag != "!!merge" && from[k.Value] != nil {
+				return k, from[k.Value]
+			}
+		}
+		for j := 0; j+1 < len(el.Content); j += 2 {
+			if k := el.Content[j]; k.Kind == yaml.ScalarNode && k.Tag != "!!merge" && from[k.Value] == nil {
+				from[k.Value] = k
+			}
+		}
+	}
+	return nil, nil
+}

@@ -1,0 +1,78 @@
+package yamlnode
+
+import (
+	"fmt"
+	"reflect"
+	"testing"
+
+	"go.yaml.in/yaml/v3"
+)
+
+type decodedInner struct {
+	Data map[string]any `yaml:"data"`
+}
+
+type decodedOuter struct {
+	Kind         string `yaml:"kind"`
+	decodedEmbed `yaml:",inline"`
+	Items        []*decodedInner `yaml:"items"`
+	Skipped      string          `yaml:"-"`
+	Node         yaml.Node       `yaml:"node"`
+}
+
+type decodedEmbed struct {
+	Extra map[string]string `yaml:"extra"`
+}
+
+// TestFirstDecodedRepeat: merged lists and alias keys repeat only where the
+// type reads (struct fields by tag, inline structs, maps, lists, any,
+// yaml.Node); unknown and `-` fields are skipped; written repeats are not
+// its business; the later key and the earlier one come back.
+func TestFirstDecodedRepeat(t *testing.T) {
+	for _, c := range []struct {
+		src  string
+		want [4]int // second line, col, first line, col; zero for none
+	}{
+		{"items:\n- data: {<<: [{a: 1}, {a: 2}]}\n", [4]int{2, 24, 2, 16}},
+		{"items:\n- data: {&k a: 1, *k : 2}\n", [4]int{2, 19, 2, 10}},
+		{"items:\n- data: {x: {<<: [{a: 1}, {b: 1, a: 2}]}}\n", [4]int{2, 34, 2, 20}},
+		{"extra: {<<: [{a: x}, {a: y}]}\n", [4]int{1, 23, 1, 15}},
+		{"node: {<<: [{a: 1}, {a: 2}]}\n", [4]int{1, 22, 1, 14}},
+		{"a: &a {k: 1}\nb: &b {k: 2}\nitems:\n- data: {<<: [*a, *b]}\n", [4]int{2, 8, 1, 8}},
+		{"unknown: {<<: [{a: 1}, {a: 2}]}\n", [4]int{}},
+		{"skipped: {<<: [{a: 1}, {a: 2}]}\n", [4]int{}},
+		{"items:\n- other: {&k a: 1, *k : 2}\n", [4]int{}},
+		{"items:\n- data: {<<: [{<<: {a: 1}}, {a: 2}]}\n", [4]int{}},
+		{"items:\n- data: {&k a: 1, <<: {a: 2}}\n", [4]int{}},
+		{"items:\n- data: {a: 1, a: 2}\n", [4]int{}},
+	} {
+		var doc yaml.Node
+		if err := yaml.Unmarshal([]byte(c.src), &doc); err != nil {
+			t.Fatal(err)
+		}
+		second, first := FirstDecodedRepeat(&doc, reflect.TypeFor[decodedOuter]())
+		var got [4]int
+		if second != nil {
+			got = [4]int{second.Line, second.Column, first.Line, first.Column}
+		}
+		if got != c.want {
+			t.Errorf("%q: got %v, want %v", c.src, got, c.want)
+		}
+	}
+}
+
+// TestFirstDecodedRepeatAliasBomb: an alias tree that doubles at each level
+// is searched once per node, not once per path.
+func TestFirstDecodedRepeatAliasBomb(t *testing.T) {
+	src := "a0: &a0 {k: 1}\n"
+	for i := 1; i <= 40; i++ {
+		src += fmt.Sprintf("a%d: &a%d [*a%d, *a%d]\n", i, i, i-1, i-1)
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal([]byte(src), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if second, _ := FirstDecodedRepeat(&doc, nil); second != nil {
+		t.Errorf("found %v", second)
+	}
+}
