@@ -101,8 +101,9 @@
 // drawn values that pass at times and fail at others.
 // -rare (flow and legacy kinds) draws what only the hand-made
 // conformance goldens reached before (rare.go): an on_error loop (q1, q2)
-// past the redirect depth cap entered by a new intent cap, with the
-// assertions a capped turn is checked by; set: values computed to
+// past the redirect depth cap entered by a new intent cap (also through a
+// post-bind emit_intent hop), with the assertions a capped turn is
+// checked by; set: values computed to
 // +Inf/-Inf/NaN into the any keys, n and a float key f; templated targets
 // rendering @exit:done in the story and its child; on_complete chains
 // whose bind and on_error "." failure upstream drops while the chain

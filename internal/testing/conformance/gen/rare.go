@@ -13,15 +13,18 @@ import (
 //     states q1 and q2, either of them terminal now and then, whose
 //     on_enter changes the world and calls host.bad with on_error naming
 //     the other (or itself, or a compound's leaf), entered by a new intent
-//     cap from arms (after a say: or a bind), and now and then by a
+//     cap from arms (after a say: or a bind), through a room qh whose
+//     bind and emit_intent hop lead into it, and now and then by a
 //     timeout, an on_complete target or another state's redirect; fixture
 //     turns send cap with the assertions a capped turn is checked by
 //     (expect_error and its mode, expect_state, a view match,
 //     expect_world) — conformance cap-view, expect-error-mode-capped;
 //   - set: values computed to an infinite or NaN number ({{ 1 / world.n }}
-//     while n is 0) into the any keys, n and a float key f, on arms,
-//     on_enter lists and the loop, with views printing them (conformance
-//     values-non-finite, values-non-finite-logged);
+//     while n is 0, {{ 1 / (world.n - world.n) }}), at times after a
+//     finite set of the same key and before another, into the any keys, n
+//     and a float key f, on arms, on_enter lists and the loop, with views
+//     printing them (conformance values-non-finite,
+//     values-non-finite-logged);
 //   - templated targets that may render @exit:done: an arm of the story
 //     and of the imported child, a timeout (conformance
 //     template-target-exit);
@@ -69,11 +72,20 @@ func (x *rareGen) apply(app, kid, fx m) {
 	x.capTurns(fx)
 }
 
-// nonFiniteSet is a set: whose value renders to +Inf, -Inf or NaN while
-// world.n is 0, and to a finite number after n moved.
-func (x *rareGen) nonFiniteSet() m {
-	v := x.pick("{{ 1 / world.n }}", "{{ 0 / world.n }}", "{{ -1 / world.n }}", "{{ world.n * 1e308 * 1e308 }}", "{{ world.n / world.n }}")
-	return m{"set": m{x.pick("x0", "x1", "f", "f", "n"): v}}
+// nonFiniteSets is a set: whose value renders to +Inf, -Inf or NaN while
+// world.n is 0 (or always), and to a finite number after n moved; now
+// and then after a finite set of the same key and before a second
+// non-finite one, so a lost set follows a set of the same turn.
+func (x *rareGen) nonFiniteSets() []any {
+	k := x.pick("x0", "x1", "f", "f", "n")
+	v := func() m {
+		return m{"set": m{k: x.pick("{{ 1 / world.n }}", "{{ 0 / world.n }}", "{{ -1 / world.n }}", "{{ world.n * 1e308 * 1e308 }}",
+			"{{ world.n / world.n }}", "{{ 1 / (world.n - world.n) }}", "{{ (world.n - world.n) / (world.n - world.n) }}")}}
+	}
+	if x.chance(25) {
+		return []any{m{"set": m{k: 7}}, v(), v()}
+	}
+	return []any{v()}
 }
 
 // nonFinite puts one to three non-finite sets on arms and on_enter lists,
@@ -85,12 +97,12 @@ func (x *rareGen) nonFinite(states m) {
 			ks := sortedKeys(on)
 			if arms := asList(on[ks[x.rnd.IntN(len(ks))]]); len(arms) > 0 {
 				if arm, ok := arms[len(arms)-1].(m); ok {
-					arm["effects"] = append(asList(arm["effects"]), x.nonFiniteSet())
+					arm["effects"] = append(asList(arm["effects"]), x.nonFiniteSets()...)
 					continue
 				}
 			}
 		}
-		st["on_enter"] = append(asList(st["on_enter"]), x.nonFiniteSet())
+		st["on_enter"] = append(asList(st["on_enter"]), x.nonFiniteSets()...)
 	}
 	for range 1 + x.rnd.IntN(2) {
 		if st := stateAt(states, x.path()); st["type"] == nil {
@@ -178,17 +190,18 @@ func (x *rareGen) exits(app, states, kid m) {
 	if x.chance(50) {
 		app["exits"] = m{"done": m{"description": "done"}}
 	}
-	if x.chance(50) {
-		st := stateAt(states, x.path())
+	for range x.rnd.IntN(4) {
+		st := stateAt(states, x.pick("s0", x.path(), x.path()))
 		if on, ok := st["on"].(m); ok {
-			arm := m{"target": x.exitTarget(x.pick("world.n > 1", "world.b", "world.s != ''"), x.pick("s1", "s2", "c"))}
+			arm := m{"target": x.exitTarget(x.pick("world.n < 2", "world.n > 1", "!world.b", "world.s == ''"), x.pick("s1", "s2", "c"))}
 			if x.chance(40) {
 				arm["view"] = "TV {{ state.path }} n={{ world.n }}"
 			}
 			if x.chance(40) {
 				arm["effects"] = []any{m{"say": "bye {{ world.n }}"}}
 			}
-			on["go5"] = append([]any{arm}, asList(on["go5"])...)
+			in := x.pick("go5", "go4", "ping")
+			on[in] = append([]any{arm}, asList(on[in])...)
 		}
 	}
 	if !x.legacy && x.chance(20) {
@@ -214,7 +227,7 @@ func (x *rareGen) loop(states m) {
 		case 1:
 			out = append(out, m{"set": m{"s": "{{ world.s }}" + tag}})
 		case 2:
-			out = append(out, x.nonFiniteSet())
+			out = append(out, x.nonFiniteSets()...)
 		}
 		return append(out, m{"invoke": "host.bad", "with": m{"x": "1"}, "on_error": next})
 	}
@@ -261,14 +274,26 @@ func (x *rareGen) loop(states m) {
 		q2["states"].(m)["a"].(m)["terminal"] = true
 	}
 	states["q1"], states["q2"] = q1, q2
+	// a hop room: its bind, then an emit_intent hop into the loop, so the
+	// cap cuts a chain a post-bind hop started (conformance
+	// cap-postbind-view)
+	hop := m{"target": x.pick("q1", "q2"), "effects": []any{m{"say": "hop said"}}}
+	states["qh"] = m{
+		"view": "QH n={{ world.n }} r={{ world.r }}",
+		"on_enter": []any{
+			m{"invoke": "host.ok", "with": m{"x": "h"}, "bind": m{"r": "v"}},
+			// templated, so the post-bind pass fires it after the bind
+			m{"emit_intent": x.pick("{{ world.r != '' ? 'cap' : '' }}", "{{ world.r == '' ? '' : 'cap' }}", "cap")},
+		},
+		"on": m{"cap": []any{hop}, "ping": []any{m{"target": "."}}, "go1": []any{m{"target": x.out()}}},
+	}
 	// the ways in: arms on cap, and now and then a timeout, an on_complete
 	// target and another state's redirect
-	ways := []string{x.path()}
-	if x.chance(70) {
-		ways = append(ways, "s0")
-	}
-	if x.chance(50) {
-		ways = append(ways, x.path())
+	ways := []string{x.path(), "s0"}
+	for _, p := range []string{"s1", "s2", "s3", "c", "p"} {
+		if x.chance(50) && stateAt(states, p) != nil {
+			ways = append(ways, p)
+		}
 	}
 	for _, p := range ways {
 		st := stateAt(states, p)
@@ -277,14 +302,14 @@ func (x *rareGen) loop(states m) {
 			on = m{}
 			st["on"] = on
 		}
-		arm := m{"target": x.pick("q1", "q1", "q2")}
+		arm := m{"target": x.pick("q1", "q1", "q2", "qh")}
 		switch x.rnd.IntN(4) {
 		case 0:
 			arm["effects"] = []any{m{"say": "said n={{ world.n }}"}}
 		case 1:
 			arm["effects"] = []any{m{"invoke": "host.ok", "with": m{"x": "1"}, "bind": m{"r": "v"}}}
 		case 2:
-			arm["effects"] = []any{x.nonFiniteSet()}
+			arm["effects"] = x.nonFiniteSets()
 		}
 		on["cap"] = []any{arm}
 	}
@@ -343,8 +368,8 @@ func (x *rareGen) capTurns(fx m) {
 	turns := asList(fx["turns"])
 	for range 1 + x.rnd.IntN(3) {
 		turn := m{"intent": m{"name": "cap"}}
-		switch x.rnd.IntN(6) {
-		case 0:
+		switch x.rnd.IntN(7) {
+		case 0, 6:
 			turn["expect_error"] = m{"code": x.pick("GUARD_FAILED", "GUARD_FAILED", "NOT_ALLOWED")}
 		case 1:
 			turn["expect_state"] = x.pick("q1", "q2", "q2.a", "s0", x.path())
