@@ -25,9 +25,9 @@ import (
 //     and a float key f, on arms, on_enter lists and the loop, with views
 //     printing them (conformance values-non-finite,
 //     values-non-finite-logged);
-//   - templated targets that may render @exit:done: an arm of the story
-//     and of the imported child, a timeout (conformance
-//     template-target-exit);
+//   - templated targets that may render @exit:done ({{ '@exit:done' }},
+//     {{ world.ex }} with arms moving ex): an arm of the story and of the
+//     imported child, a timeout (conformance template-target-exit);
 //   - on_complete chains that bind and then fail into on_error ".", whose
 //     writes upstream drops while the rest of the chain reads them: a
 //     guarded or templated target and a set after them (conformance
@@ -176,13 +176,12 @@ func (x *rareGen) dropped(states m) {
 	}
 }
 
-// exitTarget is a templated target that renders @exit:done when its
-// condition holds and other otherwise.
-func (x *rareGen) exitTarget(cond, other string) string {
-	if x.chance(25) {
-		return "{{ '@exit:' + 'done' }}"
-	}
-	return "{{ " + cond + " ? '@exit:done' : '" + other + "' }}"
+// exitTarget is a templated target that renders @exit:done, or does when
+// world.ex holds it. A user turn's arc target renders with pongo2
+// upstream, where a ? : ternary is turn-fatal (docs/compat/engine.md
+// "Transition target templates"), so no form here has one.
+func (x *rareGen) exitTarget() string {
+	return x.pick("{{ '@exit:done' }}", "{{ world.ex }}", "{{ world.ex }}")
 }
 
 // exits draws the templated targets that may render @exit:done.
@@ -190,29 +189,44 @@ func (x *rareGen) exits(app, states, kid m) {
 	if x.chance(50) {
 		app["exits"] = m{"done": m{"description": "done"}}
 	}
+	app["world"].(m)["ex"] = m{"type": "string", "default": x.pick("@exit:done", "@exit:done", x.out())}
 	for range x.rnd.IntN(4) {
 		st := stateAt(states, x.pick("s0", x.path(), x.path()))
 		if on, ok := st["on"].(m); ok {
-			arm := m{"target": x.exitTarget(x.pick("world.n < 2", "world.n > 1", "!world.b", "world.s == ''"), x.pick("s1", "s2", "c"))}
+			arm := m{"target": x.exitTarget()}
 			if x.chance(40) {
 				arm["view"] = "TV {{ state.path }} n={{ world.n }}"
 			}
 			if x.chance(40) {
 				arm["effects"] = []any{m{"say": "bye {{ world.n }}"}}
 			}
-			in := x.pick("go5", "go4", "ping")
+			// not an intent an emit sends: an emit hop's target renders
+			// with the expr syntax upstream
+			in := x.pick("go5", "go4")
 			on[in] = append([]any{arm}, asList(on[in])...)
+		}
+	}
+	// arms that point world.ex elsewhere and back
+	for range x.rnd.IntN(3) {
+		st := stateAt(states, x.path())
+		if on, ok := st["on"].(m); ok {
+			ks := sortedKeys(on)
+			if arms := asList(on[ks[x.rnd.IntN(len(ks))]]); len(arms) > 0 {
+				if arm, ok := arms[len(arms)-1].(m); ok {
+					arm["effects"] = append(asList(arm["effects"]), m{"set": m{"ex": x.pick("@exit:done", x.out())}})
+				}
+			}
 		}
 	}
 	if !x.legacy && x.chance(20) {
 		if st := stateAt(states, x.path()); st["type"] == nil && st["timeout"] == nil {
-			st["timeout"] = m{"after": "5m", "target": x.exitTarget("world.n > 1", "s1")}
+			st["timeout"] = m{"after": "5m", "target": x.exitTarget()}
 		}
 	}
 	if kid != nil && x.chance(60) {
 		k := x.pick("k1", "k2")
 		on := kid["states"].(m)[k].(m)["on"].(m)
-		on["quit"] = []any{m{"target": x.exitTarget("world.m > 2", x.pick("k1", "k2"))}}
+		on["quit"] = []any{m{"target": x.pick("{{ '@exit:done' }}", "{% if world.m > 2 %}{{ '@exit:done' }}{% else %}k2{% endif %}")}}
 	}
 }
 

@@ -23,7 +23,7 @@ func TestRareStoriesRun(t *testing.T) {
 	assertDrawn(t, dir, []string{
 		"    q1:\n", "on_error: q2\n", "name: cap\n", "expect_error:\n", "expect_state: ",
 		"'{{ 1 / world.n }}'", "F f={{ world.f }}",
-		"'{{ world.n > 1 ? ''@exit:done'' :", "'{{ world.m > 2 ? ''@exit:done'' :",
+		"target: '{{ world.ex }}'", "'{{ ''@exit:done'' }}'", "{% if world.m > 2 %}",
 		"on_error: .\n", "when: world.r == 'R'",
 	})
 	plain := t.TempDir()
