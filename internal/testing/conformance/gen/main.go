@@ -138,7 +138,8 @@
 // artifacts_dir, append_to_file, inbox.add, transport.post and
 // answer_clarification with good and bad arguments, and the built-ins
 // that answer without a program or files (IDE, chat, gh, cpt, slidey,
-// ffmpeg, diff.open, the ticket tracker with no issues/), and fixtures
+// ffmpeg, diff.open, the ticket tracker with no issues/, host.agent.search
+// with no embedder), and fixtures
 // asserting expect_files on what they wrote. They write files into the
 // cwd: compare_fresh.sh runs each engine on its own fresh copy of the
 // story.
