@@ -187,7 +187,18 @@ func (r *runner) restedTerminal() {
 		r.turnExited = true
 		return
 	}
-	if r.listenerGone || r.terminalAt() == nil {
+	if r.listenerGone {
+		return
+	}
+	if r.t.capView != "" {
+		// a swallowed on_error chain: upstream's turn result names the
+		// target the depth cap refused (turn.end's to), and its listener
+		// stops when that one is terminal, wherever the session rests
+		// (conformance cap-listener-terminal)
+		if st := r.m.States[r.t.capView]; st == nil || !st.Terminal {
+			return
+		}
+	} else if r.terminalAt() == nil {
 		return
 	}
 	r.listenerGone = true

@@ -75,12 +75,14 @@ type chunk struct {
 
 func (h *agentSearch) Call(ctx context.Context, c *Call) (Result, error) {
 	const name = "host.agent.search"
+	if h.o.Embedder == nil {
+		// upstream's text, before any argument is read (conformance
+		// search-no-embedder); docs/compat/hosts.md says how to configure one
+		return domainErr("%s: no embedder configured; wire via NewAgentSearchHandler", name), nil
+	}
 	a, bad := parseSearchArgs(name, c.Args)
 	if bad != "" {
 		return domainErr("%s", bad), nil
-	}
-	if h.o.Embedder == nil {
-		return domainErr("%s: no embedder is configured; set routing.embedding.endpoint (a running llama-server --embeddings) or routing.embedding.model in app.yaml", name), nil
 	}
 	wd, err := c.Env.workDir()
 	if err != nil {

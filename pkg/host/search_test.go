@@ -156,9 +156,12 @@ func TestAgentSearchErrors(t *testing.T) {
 			t.Errorf("%v: %q (%v), want %q", c.args, res.Error, err, c.want)
 		}
 	}
-	res, _ := call(t, newAgentSearch(SearchOptions{}), env, map[string]any{"query": "q", "corpus": "*"})
-	if !strings.Contains(res.Error, "no embedder is configured; set routing.embedding.endpoint") {
-		t.Errorf("no embedder: %q", res.Error)
+	// no embedder: upstream's text, whatever the arguments
+	for _, args := range []map[string]any{{"query": "q", "corpus": "*"}, {}, {"query": 3, "corpus": 4}} {
+		res, _ := call(t, newAgentSearch(SearchOptions{}), env, args)
+		if res.Error != "host.agent.search: no embedder configured; wire via NewAgentSearchHandler" {
+			t.Errorf("no embedder, %v: %q", args, res.Error)
+		}
 	}
 	_, err := call(t, newAgentSearch(SearchOptions{Embedder: &bagEmbedder{fail: errors.New("local embed: http 500")}}), env, map[string]any{"query": "q", "corpus": "docs/*.md"})
 	if err == nil || !strings.Contains(err.Error(), "embedding the corpus: local embed: http 500") {

@@ -6,7 +6,8 @@ package main
 // every timeout, cwd and fail_on_error form, host.artifacts_dir,
 // host.append_to_file, host.inbox.add, host.transport.post and
 // host.jobs.answer_clarification, the IDE and chat built-ins upstream
-// answers with no IDE or chat store, each with good and bad arguments,
+// answers with no IDE or chat store, host.agent.search with no embedder,
+// each with good and bad arguments,
 // binds of every result key (paths, the whole result, templates) and
 // on_error redirects, from arms and on_enter, in a leaf, a compound's
 // child (../ redirects) and after a set. The draws come from their own
@@ -96,7 +97,7 @@ func (g *gen) hostRealStory(id string) []agentFile {
 			"host.ide.get_diagnostics", "host.ide.get_selection", "host.ide.get_open_editors", "host.ide.open_file", "host.ide.open_diff", "host.ide.nope",
 			"host.chat.list", "host.chat.create", "host.chat.resolve_ref",
 			"host.gh.ticket.get", "host.cypilot_artifacts.list", "host.diff.open", "host.slidey.render", "host.contact_sheet", "host.video.frame",
-			"host.local_files.ticket.search", "host.local_files.ticket.list_mine", "host.local_files.ticket.get"},
+			"host.local_files.ticket.search", "host.local_files.ticket.list_mine", "host.local_files.ticket.get", "host.agent.search"},
 		"world":   world,
 		"intents": intents,
 		"root":    "s",
@@ -179,11 +180,12 @@ func (g *gen) hostRealCall(path string) m {
 		// not host.chat.drive, whose dispatched args upstream adds a random
 		// __origin_session_id to (docs/compat/hosts.md); the CLI-backed ones
 		// without their programs (builtins-cli-absent) and the ticket
-		// tracker with no issues/ directory (builtins-local-tickets)
+		// tracker with no issues/ directory (builtins-local-tickets),
+		// host.agent.search with no embedder (search-no-embedder)
 		ns := g.pick("host.ide.get_diagnostics", "host.ide.get_selection", "host.ide.get_open_editors", "host.ide.open_file",
 			"host.ide.open_diff", "host.chat.list", "host.chat.create", "host.chat.resolve_ref", "host.ide.nope",
 			"host.gh.ticket.get", "host.cypilot_artifacts.list", "host.diff.open", "host.slidey.render", "host.contact_sheet", "host.video.frame",
-			"host.local_files.ticket.search", "host.local_files.ticket.list_mine", "host.local_files.ticket.get")
+			"host.local_files.ticket.search", "host.local_files.ticket.list_mine", "host.local_files.ticket.get", "host.agent.search")
 		e = m{"invoke": ns, "with": m{"path": "{{ slots.t }}", "chat_id": "c{{ world.n }}"},
 			"bind": g.hostRealBinds("c", "connected", "j", "diagnostics", "o", "text", "s", "ok", "j", "editors")}
 	case 0, 1, 2:

@@ -107,7 +107,7 @@ func TestHostRealStoriesRun(t *testing.T) {
 		"invoke: host.transport.post", "invoke: host.jobs.answer_clarification", "invoke: host.ide.", "invoke: host.chat.",
 		"args:", "timeout:", "cwd:", "fail_on_error:", "mode:", "artifacts_root:", "phase_id:", "author:",
 		"on_error: ../b", "{{ result }}", "stdout_json",
-		"expect_files:", "content_matches:", "must_not_exist: true",
+		"expect_files:", "content_matches:", "must_not_exist: true", "invoke: host.agent.search",
 	}
 	var files []*flowtest.File
 	for i := range n {

@@ -99,6 +99,15 @@
 // turn expect_state in every path form, view, host-call, event, inbox,
 // jobs, error and slot checks, templated slots, display_input, with
 // drawn values that pass at times and fail at others.
+// -rare (flow and legacy kinds) draws what only the hand-made
+// conformance goldens reached before (rare.go): an on_error loop (q1, q2)
+// past the redirect depth cap entered by a new intent cap (also through a
+// post-bind emit_intent hop), with the assertions a capped turn is
+// checked by; set: values computed to
+// +Inf/-Inf/NaN into the any keys, n and a float key f; templated targets
+// rendering @exit:done in the story and its child; on_complete chains
+// whose bind and on_error "." failure upstream drops while the chain
+// reads them.
 // -blocks (flow, legacy, tmpl, view and host kinds) rewrites the story's
 // strings as the YAML block scalars real stories write (blocks.go): views,
 // view elements, say:, host stdout, guards split over lines, targets and
@@ -129,7 +138,8 @@
 // artifacts_dir, append_to_file, inbox.add, transport.post and
 // answer_clarification with good and bad arguments, and the built-ins
 // that answer without a program or files (IDE, chat, gh, cpt, slidey,
-// ffmpeg, diff.open, the ticket tracker with no issues/), and fixtures
+// ffmpeg, diff.open, the ticket tracker with no issues/, host.agent.search
+// with no embedder), and fixtures
 // asserting expect_files on what they wrote. They write files into the
 // cwd: compare_fresh.sh runs each engine on its own fresh copy of the
 // story.
@@ -202,13 +212,13 @@ func main() {
 
 func run(args []string) error {
 	if len(args) == 0 {
-		return fmt.Errorf("usage: gen write [-n N] [-seed S] [-known] [-emits] [-trail] [-extras] [-more] [-gates] [-override] [-deep] [-jobs] [-redirects] [-wide] [-blocks] [-shapes] [-asserts] [-cassettes] [-real] [-from DIR] [-kind flow|legacy|tmpl|agent|view|starlark|host|intent|expect|import|phase|intentfix|lint|mutate|storymut] DIR | gen diff DIR")
+		return fmt.Errorf("usage: gen write [-n N] [-seed S] [-known] [-emits] [-trail] [-extras] [-more] [-gates] [-override] [-deep] [-jobs] [-redirects] [-wide] [-blocks] [-shapes] [-asserts] [-rare] [-cassettes] [-real] [-from DIR] [-kind flow|legacy|tmpl|agent|view|starlark|host|intent|expect|import|phase|intentfix|lint|mutate|storymut] DIR | gen diff DIR")
 	}
 	switch args[0] {
 	case "write":
 		n, seed, dir, known, emits, trail, extras, real, kind, from := 300, uint64(1), "", false, false, false, false, false, "flow", ""
 		more, gates, override, deep, jobs, redirects, wide, blocks, cassettes, shapes := false, false, false, false, false, false, false, false, false, false
-		asserts := false
+		asserts, rare := false, false
 		rest := args[1:]
 		for len(rest) > 0 {
 			switch {
@@ -260,6 +270,8 @@ func run(args []string) error {
 				shapes, rest = true, rest[1:]
 			case rest[0] == "-asserts":
 				asserts, rest = true, rest[1:]
+			case rest[0] == "-rare":
+				rare, rest = true, rest[1:]
 			default:
 				dir, rest = rest[0], rest[1:]
 			}
@@ -269,9 +281,9 @@ func run(args []string) error {
 		}
 		switch kind {
 		case "flow":
-			return write(dir, n, seed, genOpts{known: known, emits: emits, trail: trail, extras: extras, more: more, gates: gates, override: override, deep: deep, jobs: jobs, redirects: redirects, wide: wide, blocks: blocks, shapes: shapes, asserts: asserts})
+			return write(dir, n, seed, genOpts{known: known, emits: emits, trail: trail, extras: extras, more: more, gates: gates, override: override, deep: deep, jobs: jobs, redirects: redirects, wide: wide, blocks: blocks, shapes: shapes, asserts: asserts, rare: rare})
 		case "legacy":
-			return write(dir, n, seed, genOpts{known: known, emits: emits, trail: trail, extras: extras, more: more, gates: gates, override: override, deep: deep, jobs: jobs, redirects: redirects, wide: wide, blocks: blocks, shapes: shapes, asserts: asserts, legacy: true})
+			return write(dir, n, seed, genOpts{known: known, emits: emits, trail: trail, extras: extras, more: more, gates: gates, override: override, deep: deep, jobs: jobs, redirects: redirects, wide: wide, blocks: blocks, shapes: shapes, asserts: asserts, rare: rare, legacy: true})
 		case "tmpl":
 			return writeTmpl(dir, n, seed, blocks)
 		case "agent":
@@ -322,7 +334,7 @@ func run(args []string) error {
 // genOpts are write's choices beyond the seed: -known, -kind legacy,
 // -emits, -trail, -extras, -more.
 type genOpts struct {
-	known, legacy, emits, trail, extras, more, gates, override, deep, jobs, redirects, wide, blocks, shapes, asserts bool
+	known, legacy, emits, trail, extras, more, gates, override, deep, jobs, redirects, wide, blocks, shapes, asserts, rare bool
 }
 
 func write(dir string, n int, seed uint64, o genOpts) error {
@@ -361,6 +373,9 @@ func write(dir string, n int, seed uint64, o genOpts) error {
 		}
 		if o.asserts {
 			newAssertGen(seed+uint64(i), o.legacy).apply(app, kid, fx)
+		}
+		if o.rare {
+			newRareGen(seed+uint64(i), o.legacy).apply(app, kid, fx)
 		}
 		if o.blocks {
 			bg := newBlockGen(seed + uint64(i))
