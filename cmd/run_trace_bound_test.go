@@ -1,0 +1,74 @@
+package cmd
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"kitsoki/pkg/trace"
+)
+
+// growStory traces a 200 KB world value again at each go: twelve inputs
+// write about 2.4 MB.
+var growStory = `app: {id: grow}
+intents:
+  go: {}
+  done: {}
+root: a
+world:
+  t: {type: string, default: "` + strings.Repeat("x", 200_000) + `"}
+  n: {type: int, default: 0}
+states:
+  a:
+    on:
+      go:
+        - target: a
+          effects:
+            - set: {t: "{{ string(world.n) + world.t }}"}
+            - increment: {n: 1}
+      done: [{target: end}]
+  end:
+    terminal: true
+`
+
+// A run whose trace passes --trace-max-mib fails naming the event, the
+// bound and the fix; its trace ends with a line saying it was cut and
+// still reads. With no bound the same run ends.
+func TestRunTraceBound(t *testing.T) {
+	dir := writeStory(t, growStory)
+	args := func(tr string, extra ...string) []string {
+		a := []string{"run", dir, "--trace", tr}
+		for range 12 {
+			a = append(a, "--intent", "go")
+		}
+		return append(append(a, "--intent", "done"), extra...)
+	}
+	tr := filepath.Join(t.TempDir(), "run.jsonl")
+	code, _, stderr := runCmd(t, args(tr, "--trace-max-mib", "1")...)
+	if code != 1 {
+		t.Fatalf("exit %d, want 1: %s", code, stderr)
+	}
+	for _, want := range []string{`append "world.update" event (turn `, `state "a"`, "past their bound of 1 MiB", "trace.truncated", "raise --trace-max-mib"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr)
+		}
+	}
+	evs := readTrace(t, tr)
+	if last := evs[len(evs)-1]; last.Kind != trace.TruncatedKind {
+		t.Errorf("the trace ends with %s", last.Kind)
+	}
+	if code, out, stderr := runCmd(t, "trace", "verify", tr); code != 0 || !strings.Contains(out, "ok ") {
+		t.Errorf("trace verify: exit %d\n%s%s", code, out, stderr)
+	}
+	if code, out, stderr := runCmd(t, "trace", "show", tr); code != 0 || !strings.Contains(out, trace.TruncatedKind) {
+		t.Errorf("trace show: exit %d\n%s%s", code, out, stderr)
+	}
+
+	free := filepath.Join(t.TempDir(), "run.jsonl")
+	if code, _, stderr := runCmd(t, args(free, "--trace-max-mib", "0")...); code != 0 {
+		t.Errorf("with no bound: exit %d: %s", code, stderr)
+	}
+	if code, _, stderr := runCmd(t, args(free, "--trace-max-mib", "-1")...); code != 2 || !strings.Contains(stderr, "--trace-max-mib -1: give a size in MiB") {
+		t.Errorf("a negative bound: exit %d: %s", code, stderr)
+	}
+}
