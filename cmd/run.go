@@ -204,7 +204,7 @@ func runStory(ctx context.Context, stdout, stderr io.Writer, path string, f *run
 	// Stop plugins and hook processes before the trace closes, whatever happened.
 	closeErr, _ := rt.Close()
 	if err := tw.Close(); err != nil && res.Err == nil {
-		res.Outcome, res.Err = engine.OutcomeFailed, fmt.Errorf("trace: %w", err)
+		res.Outcome, res.Err = engine.OutcomeFailed, err // "trace: close …"
 	}
 	if closeErr != nil {
 		fmt.Fprintf(stderr, "kitsoki: warning: stopping agent plugins: %s\n", termsafe.Printable(reg.Redact(closeErr.Error())))
