@@ -53,11 +53,14 @@ func TestRunTraceBound(t *testing.T) {
 			t.Errorf("stderr lacks %q:\n%s", want, stderr)
 		}
 	}
+	if strings.Contains(stderr, "trace: trace:") {
+		t.Errorf("stderr says trace twice:\n%s", stderr)
+	}
 	evs := readTrace(t, tr)
 	if last := evs[len(evs)-1]; last.Kind != trace.TruncatedKind {
 		t.Errorf("the trace ends with %s", last.Kind)
 	}
-	if code, out, stderr := runCmd(t, "trace", "verify", tr); code != 0 || !strings.Contains(out, "ok ") {
+	if code, out, stderr := runCmd(t, "trace", "verify", tr); code != 0 || !strings.Contains(out, "bytes; cut at its size bound: it ends with a trace.truncated line)") {
 		t.Errorf("trace verify: exit %d\n%s%s", code, out, stderr)
 	}
 	if code, out, stderr := runCmd(t, "trace", "show", tr); code != 0 || !strings.Contains(out, trace.TruncatedKind) {
