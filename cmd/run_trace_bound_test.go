@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -73,5 +74,26 @@ func TestRunTraceBound(t *testing.T) {
 	}
 	if code, _, stderr := runCmd(t, args(free, "--trace-max-mib", "-1")...); code != 2 || !strings.Contains(stderr, "--trace-max-mib -1: give a size in MiB") {
 		t.Errorf("a negative bound: exit %d: %s", code, stderr)
+	}
+}
+
+// kitsoki test: the fixture whose trace passes --trace-max-mib cannot go
+// on (exit 2), at the turn, naming the bound and the flag.
+func TestTestTraceBound(t *testing.T) {
+	dir := writeStory(t, growStory)
+	fixture := "test_kind: flow\napp: ../app.yaml\ninitial_state: a\nturns:\n" + strings.Repeat("  - intent: {name: go}\n", 12)
+	if err := os.MkdirAll(filepath.Join(dir, "flows"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "flows", "grow.yaml"), []byte(fixture), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	traces := t.TempDir()
+	code, out, stderr := runCmd(t, "test", dir, "--trace-dir", traces, "--trace-max-mib", "1")
+	if code != 2 || !strings.Contains(out+stderr, "grow.yaml:10:5: turn 6: the session cannot go on") || !strings.Contains(out+stderr, "past their bound of 1 MiB") || !strings.Contains(out+stderr, "raise --trace-max-mib") {
+		t.Fatalf("exit %d\n%s%s", code, out, stderr)
+	}
+	if code, out, stderr := runCmd(t, "test", dir, "--trace-dir", t.TempDir()); code != 0 {
+		t.Fatalf("under the default bound: exit %d\n%s%s", code, out, stderr)
 	}
 }
