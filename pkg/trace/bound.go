@@ -2,7 +2,6 @@ package trace
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"sync/atomic"
 )
@@ -19,10 +18,6 @@ const TruncatedKind = "trace.truncated"
 
 // truncatedReserve is kept under the bound for the line saying so.
 const truncatedReserve = 4 << 10
-
-// ErrBound matches (errors.Is) the error of an Append refused because the
-// trace reached its bound (Options.MaxBytes).
-var ErrBound = errors.New("the trace reached its size bound")
 
 // boundError is the refusal of the write that would pass the bound.
 type boundError struct {
@@ -49,8 +44,6 @@ func (e *boundError) fixText() string {
 	}
 	return e.fix
 }
-
-func (e *boundError) Is(target error) bool { return target == ErrBound }
 
 // sizeName spells a bound in the unit it was most likely given in.
 func sizeName(n int64) string {
