@@ -1,6 +1,10 @@
 package cmd
 
-import "github.com/spf13/cobra"
+import (
+	"github.com/spf13/cobra"
+
+	"kitsoki/pkg/trace"
+)
 
 // addRootFlag adds --root to c: the project root every file a story or
 // fixture names must lie in (story.Options.Root, through compose).
@@ -32,4 +36,27 @@ func checkCallTimeout(d interface{ Seconds() float64 }) error {
 		return usagef("--call-timeout %v: must not be negative (0 keeps the default of 10m)", d)
 	}
 	return nil
+}
+
+// traceBoundUsage is the --trace-max-mib flag's help.
+const traceBoundUsage = "bound the trace and the files beside it to this many `MiB`: the write that would pass it ends the trace with a trace.truncated line and fails the command (0 = no bound)"
+
+// addTraceBoundFlag adds --trace-max-mib to c (trace.Options.MaxBytes).
+func addTraceBoundFlag(c *cobra.Command, mib *int64) {
+	c.Flags().Int64Var(mib, "trace-max-mib", trace.DefaultMaxBytes>>20, traceBoundUsage)
+}
+
+// maxTraceMiB keeps --trace-max-mib's bytes within an int64.
+const maxTraceMiB = 1 << 40
+
+// traceOptions is the trace.Options of --trace-max-mib.
+func traceOptions(mib int64) (trace.Options, error) {
+	if mib < 0 || mib > maxTraceMiB {
+		return trace.Options{}, usagef("--trace-max-mib %d: give a size in MiB from 1 to %d, or 0 for no bound", mib, int64(maxTraceMiB))
+	}
+	opt := trace.Options{MaxBytes: mib << 20, BoundFix: "raise --trace-max-mib (0: no bound)"}
+	if mib == 0 {
+		opt.MaxBytes = -1
+	}
+	return opt, nil
 }

@@ -72,6 +72,7 @@ type mcpServeFlags struct {
 	httpAddr, tokenEnv, profile, tracePath, root string
 	watch, timeout                               time.Duration
 	maxCalls, maxSessions                        int
+	traceMaxMiB                                  int64
 }
 
 func newMCPServeCmd() *cobra.Command {
@@ -113,6 +114,7 @@ Exit status: 0 clean shutdown, 1 the story cannot be served, 2 usage error.`,
 	fl.StringVar(&f.profile, "profile", "", "operator plugin profile, applied over the .kitsoki/plugins.yaml found upward from the story")
 	addRootFlag(c, &f.root)
 	fl.StringVar(&f.tracePath, "trace", "", "trace file (default .kitsoki/sessions/mcp-<time>.jsonl)")
+	addTraceBoundFlag(c, &f.traceMaxMiB)
 	fl.DurationVar(&f.watch, "watch-interval", time.Second, "how often the story and profile are checked for changes (0 disables; every tools/list and tools/call re-checks)")
 	fl.DurationVar(&f.timeout, "timeout", 0, "hard deadline of one call (default 10m)")
 	fl.DurationVar(&f.timeout, "call-timeout", 0, "the same as --timeout, the name kitsoki run uses")
@@ -154,12 +156,16 @@ func runMCPServe(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer,
 	if err := checkStoryArg(storyPath); err != nil {
 		return err
 	}
+	traceOpt, err := traceOptions(f.traceMaxMiB)
+	if err != nil {
+		return err
+	}
 
 	tracePath := cmp.Or(f.tracePath, filepath.Join(".kitsoki", "sessions", "mcp-"+time.Now().UTC().Format("20060102T150405.000000000")+".jsonl"))
 	if err := checkOutInside("--trace", tracePath); err != nil {
 		return err
 	}
-	tw, err := trace.Create(tracePath, trace.Header{Story: storyPath, Generator: "kitsoki " + version + " mcp serve"})
+	tw, err := trace.CreateWith(tracePath, trace.Header{Story: storyPath, Generator: "kitsoki " + version + " mcp serve"}, traceOpt)
 	if err != nil {
 		return usagef("--trace: %s", strings.TrimPrefix(err.Error(), "trace: "))
 	}

@@ -67,6 +67,7 @@ type runFlags struct {
 	cassette     string
 	hostCassette string
 	tracePath    string
+	traceMaxMiB  int64 // --trace-max-mib
 	jsonOut      bool
 	timeout      time.Duration
 	callTimeout  time.Duration
@@ -120,6 +121,7 @@ rested before the end (or the story is invalid), 2 usage or environment error.`,
 	fl.StringVar(&f.cassette, "cassette", "", "replay every agent call from this recorded cassette (no plugin is started)")
 	fl.StringVar(&f.hostCassette, "host-cassette", "", "answer host calls (any handler with episodes) from this host cassette")
 	fl.StringVar(&f.tracePath, "trace", "", "trace file (default .kitsoki/sessions/<session>.jsonl)")
+	addTraceBoundFlag(c, &f.traceMaxMiB)
 	fl.DurationVar(&f.timeout, "timeout", 0, "stop the run (plugins and commands included) after this long, e.g. 10m; 0 = no limit")
 	fl.DurationVar(&f.callTimeout, "call-timeout", 0, "hard timeout of each agent call without its own timeout: (default 10m); a slow call fails with deadline_exceeded and takes on_error")
 	addRootFlag(c, &f.root)
@@ -167,7 +169,7 @@ func runStory(ctx context.Context, stdout, stderr io.Writer, path string, f *run
 		return err
 	}
 
-	session, tracePath, tw, err := openRunTrace(st.App.ID, path, f.tracePath)
+	session, tracePath, tw, err := openRunTrace(st.App.ID, path, f.tracePath, f.traceMaxMiB)
 	if err != nil {
 		return err
 	}
@@ -202,7 +204,7 @@ func runStory(ctx context.Context, stdout, stderr io.Writer, path string, f *run
 	// Stop plugins and hook processes before the trace closes, whatever happened.
 	closeErr, _ := rt.Close()
 	if err := tw.Close(); err != nil && res.Err == nil {
-		res.Outcome, res.Err = engine.OutcomeFailed, fmt.Errorf("trace: %w", err)
+		res.Outcome, res.Err = engine.OutcomeFailed, err // "trace: close …"
 	}
 	if closeErr != nil {
 		fmt.Fprintf(stderr, "kitsoki: warning: stopping agent plugins: %s\n", termsafe.Printable(reg.Redact(closeErr.Error())))
@@ -220,6 +222,9 @@ func checkRunFlags(path string, f *runFlags) error {
 		return usagef("--timeout %s: must not be negative", f.timeout)
 	}
 	if err := checkCallTimeout(f.callTimeout); err != nil {
+		return err
+	}
+	if _, err := traceOptions(f.traceMaxMiB); err != nil {
 		return err
 	}
 	return checkStoryArg(path)
@@ -303,7 +308,11 @@ func runInputs(m *engine.Machine, f *runFlags) (engine.World, *agent.Cassette, e
 
 // openRunTrace picks the session id and creates the trace (--trace, or
 // .kitsoki/sessions/<session>.jsonl).
-func openRunTrace(appID, path, flagPath string) (session, tracePath string, tw *trace.Writer, err error) {
+func openRunTrace(appID, path, flagPath string, maxMiB int64) (session, tracePath string, tw *trace.Writer, err error) {
+	opt, err := traceOptions(maxMiB)
+	if err != nil {
+		return "", "", nil, err
+	}
 	session = trace.NewSessionID(appID, time.Now())
 	tracePath = cmp.Or(flagPath, filepath.Join(trace.DefaultSessionsDir, session+".jsonl"))
 	if err := checkOutInside("--trace", tracePath); err != nil {
@@ -312,7 +321,7 @@ func openRunTrace(appID, path, flagPath string) (session, tracePath string, tw *
 	if err := os.MkdirAll(filepath.Dir(tracePath), 0o755); err != nil {
 		return "", "", nil, usagef("--trace: %v", err)
 	}
-	tw, err = trace.Create(tracePath, trace.Header{AppID: appID, Story: path, Generator: "kitsoki " + version})
+	tw, err = trace.CreateWith(tracePath, trace.Header{AppID: appID, Story: path, Generator: "kitsoki " + version}, opt)
 	if err != nil {
 		return "", "", nil, usagef("--trace: %s", strings.TrimPrefix(err.Error(), "trace: "))
 	}

@@ -22,21 +22,22 @@ import (
 func init() { register("test", newTestCmd) }
 
 type testFlags struct {
-	flows     string
-	run       string
-	jsonOut   string
-	junitOut  string
-	format    string
-	jobs      int
-	failFast  bool
-	traceDir  string
-	shard     string
-	recording string
-	allowMiss bool
-	traceOut  string
-	verbose   bool
-	upstream  bool // the `test flows APP` spelling
-	timeout   time.Duration
+	flows       string
+	run         string
+	jsonOut     string
+	junitOut    string
+	format      string
+	jobs        int
+	failFast    bool
+	traceDir    string
+	traceMaxMiB int64 // --trace-max-mib
+	shard       string
+	recording   string
+	allowMiss   bool
+	traceOut    string
+	verbose     bool
+	upstream    bool // the `test flows APP` spelling
+	timeout     time.Duration
 	// timeoutSet: --timeout was given (else --sandbox takes sandboxTimeout)
 	timeoutSet bool
 	workDir    string
@@ -127,6 +128,7 @@ func addTestFlags(c *cobra.Command, f *testFlags, full bool) {
 	fl.StringVar(&f.format, "format", "text", "output: text, or github (workflow annotations at the failing lines)")
 	fl.IntVarP(&f.jobs, "jobs", "j", 0, "fixtures run in parallel (default: number of CPUs)")
 	fl.StringVar(&f.traceDir, "trace-dir", "", "write one JSONL trace per fixture into `DIR`")
+	addTraceBoundFlag(c, &f.traceMaxMiB)
 	fl.StringVar(&f.shard, "shard", "", "run slice `i/n` of the fixtures (stable by path; merge reports with kitsoki test merge)")
 	fl.StringVar(&f.workDir, "workdir", "", "working directory of real host handlers, shared by the fixtures, which then run one at a time (default: a fresh temporary one per fixture)")
 	addKitsokiRepoFlag(c, &f.repo)
@@ -167,8 +169,12 @@ func runTests(ctx context.Context, stdout, stderr io.Writer, args []string, f *t
 		return usagef("%v", err)
 	}
 	defer cleanup()
+	traceBound, err := traceOptions(f.traceMaxMiB)
+	if err != nil {
+		return err
+	}
 	opts := f.runnerOptions(p.Sandbox)
-	opts.TraceDir, opts.Observe = traceDir, f.update
+	opts.TraceDir, opts.Observe, opts.TraceBound = traceDir, f.update, traceBound
 	var col *coverage.Collector
 	if f.cover.on() {
 		col = newCollector()

@@ -45,8 +45,12 @@ are checked; the exit status is 1 when any is corrupt, 2 when one cannot be read
 					}
 					continue
 				}
-				fmt.Fprintf(out, "ok %s (%d %s, %d %s, %d bytes)\n", termsafe.Printable(in.name), res.Events, plural(res.Events, "event", "events"),
-					res.Turns, plural(res.Turns, "turn", "turns"), res.Bytes)
+				cut := ""
+				if res.Cut {
+					cut = "; cut at its size bound: it ends with a " + trace.TruncatedKind + " line"
+				}
+				fmt.Fprintf(out, "ok %s (%d %s, %d %s, %d bytes%s)\n", termsafe.Printable(in.name), res.Events, plural(res.Events, "event", "events"),
+					res.Turns, plural(res.Turns, "turn", "turns"), res.Bytes, cut)
 			}
 			switch {
 			case corrupt > 0:

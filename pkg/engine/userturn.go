@@ -226,7 +226,12 @@ func (r *runner) closeTurn(t *Turn, from string, end map[string]any) (*Turn, err
 // traceErr marks a failure to write the trace (the session cannot go on).
 type traceErr struct{ err error }
 
-func (e *traceErr) Error() string { return "trace: " + e.err.Error() }
+func (e *traceErr) Error() string {
+	if msg := e.err.Error(); strings.HasPrefix(msg, "trace: ") {
+		return msg // the trace writer's own errors say so already
+	}
+	return "trace: " + e.err.Error()
+}
 
 func (e *traceErr) Unwrap() error { return e.err }
 

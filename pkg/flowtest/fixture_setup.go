@@ -134,7 +134,9 @@ func (fr *fixtureRun) traceSink() (sink engine.Sink, closeTrace func(), ok bool)
 	}
 	path := filepath.Join(dir, traceName(fx)+".jsonl")
 	// a test trace is not a durable record: never fsynced
-	tw, err := trace.CreateWith(path, trace.Header{AppID: fr.m.AppID, Story: fx.Story, Generator: fr.r.opts.Generator}, trace.Options{Sync: trace.SyncNever})
+	topt := fr.r.opts.TraceBound
+	topt.Sync = trace.SyncNever
+	tw, err := trace.CreateWith(path, trace.Header{AppID: fr.m.AppID, Story: fx.Story, Generator: fr.r.opts.Generator}, topt)
 	if err != nil {
 		fr.fatal(fx.Pos, "--trace-dir: %v", err)
 		return nil, nil, false

@@ -13,6 +13,7 @@ import (
 
 	"kitsoki/pkg/compose"
 	"kitsoki/pkg/engine"
+	"kitsoki/pkg/trace"
 )
 
 // Options tune a run of fixtures.
@@ -33,6 +34,9 @@ type Options struct {
 	WorkDir string
 	// Generator names the tool in trace headers.
 	Generator string
+	// TraceBound bounds each fixture's trace (its MaxBytes and BoundFix;
+	// the traces are never fsynced).
+	TraceBound trace.Options
 	// Timeout bounds each fixture's real running time (0 = none): a story
 	// whose real handlers hang (host_bindings) fails instead of blocking CI.
 	Timeout time.Duration

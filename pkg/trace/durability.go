@@ -27,6 +27,14 @@ type Options struct {
 	// larger values move to blob files, and an event that still does not
 	// fit is refused.
 	MaxLineBytes int
+	// MaxBytes bounds the bytes written, the lines and the files beside
+	// the trace (0 = DefaultMaxBytes, negative: no bound); the write that
+	// would pass it is refused, a trace.truncated line ends the trace, and
+	// every later Append fails (bound.go).
+	MaxBytes int64
+	// BoundFix is the caller's way past the bound (a flag), named in the
+	// error and in the trace.truncated line.
+	BoundFix string
 }
 
 // needSync decides, after a line of n bytes of kind was written, whether

@@ -83,7 +83,7 @@ func openAppend(path string, h Header) (*Writer, error) {
 	if err != nil {
 		return fail(fmt.Errorf("trace: reopen %q: %w", path, err))
 	}
-	w := &Writer{f: f, path: path, dir: filepath.Dir(path), now: time.Now, opt: Options{MaxLineBytes: defaultMaxLineBytes}}
+	w := &Writer{f: f, path: path, dir: filepath.Dir(path), now: time.Now, opt: Options{MaxLineBytes: defaultMaxLineBytes}, bound: DefaultMaxBytes}
 	if st.Size() == 0 {
 		if h.WrittenAt.IsZero() {
 			h.WrittenAt = w.now()

@@ -63,9 +63,19 @@ func (w *Writer) writeSideFile(sub, name string, data []byte) error {
 	return w.writeSide(sub, name, bytes.NewReader(data))
 }
 
+// sized is what a file beside the trace is written from: its size counts
+// against the trace's bound before it is written.
+type sized interface {
+	io.WriterTo
+	Size() int64
+}
+
 // writeSide is writeSideFile of what data writes (a strings.Reader writes
 // its string without a copy of it).
-func (w *Writer) writeSide(sub, name string, data io.WriterTo) error {
+func (w *Writer) writeSide(sub, name string, data sized) error {
+	if err := w.reserve("the file "+sub+"/"+name, data.Size()); err != nil {
+		return err
+	}
 	dir := filepath.Join(w.dir, sub)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err

@@ -16,6 +16,9 @@ type VerifyResult struct {
 	Events int
 	Turns  int // distinct turns
 	Bytes  int64
+	// Cut: the last event is a trace.truncated line, the writer's word
+	// that the trace reached its size bound (bound.go).
+	Cut bool
 }
 
 // Verify reads a whole trace stream and applies every read-time rule in file
@@ -36,6 +39,7 @@ func drain(rd *Reader) (VerifyResult, error) {
 	err = rd.Each(func(ev *Event) {
 		res.Events++
 		turns.see(ev.Turn)
+		res.Cut = ev.Kind == TruncatedKind
 	})
 	res.Turns = turns.n
 	res.Bytes = rd.BytesRead()

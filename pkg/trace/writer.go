@@ -2,6 +2,7 @@ package trace
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -29,6 +30,9 @@ type Writer struct {
 	closed   bool
 	now      func() time.Time
 	opt      Options
+	// written counts the bytes of the lines and of the files beside the
+	// trace; past bound (negative: none) the trace ends (bound.go).
+	written, bound int64
 
 	unsyncedEvents, unsyncedBytes int
 	syncs                         int // fsyncs after the header (tests)
@@ -101,7 +105,7 @@ func CreateWith(path string, h Header, opt Options) (*Writer, error) {
 	if err := lockTrace(f, path); err != nil {
 		return nil, err
 	}
-	w := &Writer{f: f, path: path, dir: dir, now: time.Now, opt: opt}
+	w := &Writer{f: f, path: path, dir: dir, now: time.Now, opt: opt, bound: cmp.Or(opt.MaxBytes, DefaultMaxBytes)}
 	fail := func(err error) (*Writer, error) {
 		_ = filelock.Unlock(f)
 		f.Close()
@@ -128,6 +132,7 @@ func CreateWith(path string, h Header, opt Options) (*Writer, error) {
 	if _, err := f.Write(line); err != nil {
 		return fail(err)
 	}
+	w.written = int64(len(line))
 	if opt.Sync != SyncNever {
 		if err := f.Sync(); err != nil {
 			return fail(err)
@@ -151,6 +156,20 @@ func syncDir(dir string) {
 // prompt or response of an agent event moves to a sidecar file, and an
 // agent call's transcript to transcripts/<call_id>.jsonl (transcript.go).
 func (w *Writer) Append(ev Event) error {
+	err := w.append(ev)
+	if be, ok := errors.AsType[*boundError](err); ok && be.claim() {
+		// The event that passed the bound: named with its place, once,
+		// whichever file of it was refused.
+		state := ""
+		if ev.StatePath != "" {
+			state = fmt.Sprintf(", state %q", clipString(ev.StatePath, 128))
+		}
+		return fmt.Errorf("trace: append %s event (turn %d%s) to %q: %w", displayKind(clipString(ev.Kind, 128)), ev.Turn, state, w.path, be)
+	}
+	return err
+}
+
+func (w *Writer) append(ev Event) error {
 	call := ev.CallID != "" && (ev.Kind == "agent.call.complete" || ev.Kind == "agent.call.error")
 	keep := ""
 	if call {
@@ -273,6 +292,9 @@ func (w *Writer) write(ev Event, payload json.RawMessage) error {
 		// encoding/json escapes control characters, so this cannot happen;
 		// it guards the file format against a future change of encoder.
 		return w.appendErrorf(ev.Kind, "encoded line holds a control byte at offset %d", i)
+	}
+	if err := w.reserveLocked("the line of a "+displayKind(clipString(ev.Kind, 128))+" event", int64(len(line))); err != nil {
+		return w.appendErrorf(ev.Kind, "%w", err)
 	}
 	if _, err := w.f.Write(line); err != nil {
 		w.broken = err
