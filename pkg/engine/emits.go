@@ -191,7 +191,7 @@ func (r *runner) postBindRound(ctx context.Context, keep bool) (*step, error) {
 	}
 	sv, said, slots, emitSay, pre := r.save(), len(r.t.said), r.slots, r.t.emitSay, r.t.prePass
 	if keep {
-		r.keepPrePass()
+		r.keepPrePass(ctx)
 	}
 	var held []Event
 	r.t.tentative, r.t.inPostBind = &held, true

@@ -6,9 +6,18 @@ import "context"
 // render the turn had then: upstream shows a round's result only when its
 // resting state's view renders something (conformance postpass-view,
 // mutate-postpass-last-round).
-func (r *runner) keepPrePass() {
+func (r *runner) keepPrePass(ctx context.Context) {
 	if r.so.Views == nil {
 		return
+	}
+	if r.t.prePass != nil {
+		// each round is a turn of its own upstream: a round that rests on
+		// a view rendering nothing (or failing) showed the render kept
+		// before it, so that render is the one before the next round
+		// (conformance postpass-kept-through-empty)
+		if v, err := r.renderAt(ctx, r.statePath(), r.world.Snapshot(), nil, false); v == "" || err != nil {
+			return
+		}
 	}
 	// a call that failed with no on_error and bound nothing keeps the
 	// render as a domain error does: transition view and narration

@@ -175,11 +175,14 @@ func findClose(s string, from int) int {
 	return -1
 }
 
-// keyword splits a block keyword off the trimmed inside of {{ }}.
+// keyword splits a block keyword off the trimmed inside of {{ }}. As
+// upstream, a keyword is the word alone or followed by a space: after a
+// tab, a line break or "(" the whole is an expression (conformance
+// tmpl-keyword-space).
 func keyword(inner string) (kw, arg string, argOff int) {
 	word := inner
 	rest := ""
-	if k := strings.IndexAny(inner, " \t\r\n("); k >= 0 {
+	if k := strings.IndexByte(inner, ' '); k >= 0 {
 		word, rest = inner[:k], inner[k:]
 	}
 	restTrim := strings.TrimLeft(rest, " \t\r\n")
@@ -198,6 +201,28 @@ func keyword(inner string) (kw, arg string, argOff int) {
 		}
 	}
 	return "", inner, 0
+}
+
+// keywordHint adds the fix to the compile error of an expression that
+// starts with a block keyword followed by something other than a space.
+func keywordHint(err error, inner string) error {
+	e, ok := err.(*Error)
+	if !ok {
+		return err
+	}
+	for _, w := range []string{"if", "range", "else", "end"} {
+		if len(inner) > len(w) && strings.HasPrefix(inner, w) && strings.IndexByte("\t\r\n(", inner[len(w)]) >= 0 {
+			hint := fmt.Sprintf(" (%s is a block keyword only when a space follows it: write {{ %s … }})", w, w)
+			// before the source excerpt, on the line a diagnostic shows
+			if i := strings.IndexByte(e.Msg, '\n'); i >= 0 {
+				e.Msg = e.Msg[:i] + hint + e.Msg[i:]
+			} else {
+				e.Msg += hint
+			}
+			break
+		}
+	}
+	return e
 }
 
 type tParser struct {
@@ -242,7 +267,7 @@ func (p *tParser) parse() ([]tNode, *tTok, error) {
 		case "":
 			prog, err := p.compile(tok.arg, tok.argAt)
 			if err != nil {
-				return nil, nil, err
+				return nil, nil, keywordHint(err, tok.arg)
 			}
 			nodes = append(nodes, &tExpr{prog: prog})
 		case "else", "end":
