@@ -177,8 +177,9 @@ func findClose(s string, from int) int {
 
 // keyword splits a block keyword off the trimmed inside of {{ }}. As
 // upstream, a keyword is the word alone or followed by a space: after a
-// tab, a line break or "(" the whole is an expression (conformance
-// tmpl-keyword-space).
+// tab, a line break or "(" the whole is an expression
+// (docs/compat/engine.md; TestTemplateKeywordNeedsSpace holds the forms
+// probed on the existing engine).
 func keyword(inner string) (kw, arg string, argOff int) {
 	word := inner
 	rest := ""
