@@ -13,7 +13,12 @@ var agentVerbs = []string{"ask", "decide", "extract", "task", "converse"}
 
 // upstreamOnlyVerbs exist in the upstream engine but are not dispatched by
 // kitsoki run: accepted with a warning.
-var upstreamOnlyVerbs = []string{"ask_with_mcp", "search"}
+var upstreamOnlyVerbs = []string{"ask_with_mcp"}
+
+// searchVerb is host.agent.search's verb: a registry handler (not the
+// agent layer), which needs routing.embedding to answer anything but an
+// error.
+const searchVerb = "search"
 
 // agentVerb returns the verb of a host.agent.<verb> invoke, or "".
 func agentVerb(invoke string) string {

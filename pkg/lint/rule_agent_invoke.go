@@ -75,6 +75,10 @@ func checkNonAgentWith(c *checker, e *story.Effect, site effSite) {
 func checkAgentVerb(c *checker, e *story.Effect, site effSite, verb string) {
 	switch {
 	case slices.Contains(agentVerbs, verb):
+	case verb == searchVerb:
+		if c.st.Routing.Embedding() == nil {
+			c.rep.Warnf(e.PosOf("invoke"), ruleAgentInvoke, "%s: host.agent.search has no embedder: the story declares no routing.embedding, so every call answers the domain error \"host.agent.search: no embedder configured\" (as upstream's flow runner does); declare routing.embedding.endpoint (a running llama-server --embeddings) or routing.embedding.model", site.String())
+		}
 	case slices.Contains(upstreamOnlyVerbs, verb):
 		c.rep.Warnf(e.PosOf("invoke"), ruleAgentInvoke, "%s: host.agent.%s is an upstream handler that kitsoki run does not dispatch (supported verbs: %s)", site.String(), verb, strings.Join(agentVerbs, ", "))
 	default:

@@ -41,17 +41,11 @@ func (l localEmbedder) Embed(ctx context.Context, texts []string, query bool) ([
 // Close the closer when the run ends (it stops a managed sidecar).
 func storyEmbedder(st *story.Story, cfg localllm.EmbedderConfig) (host.SearchOptions, func() error, error) {
 	noop := func() error { return nil }
-	if st == nil || st.Routing == nil {
+	if st == nil || st.Routing.Embedding() == nil {
 		return host.SearchOptions{}, noop, nil
 	}
-	raw, ok := st.Routing.Raw["embedding"].(map[string]any)
-	if !ok {
-		return host.SearchOptions{}, noop, nil
-	}
+	raw := st.Routing.Embedding()
 	str := func(k string) string { s, _ := raw[k].(string); return strings.TrimSpace(s) }
-	if str("endpoint") == "" && str("model") == "" {
-		return host.SearchOptions{}, noop, nil
-	}
 	cfg.Endpoint = cmp.Or(cfg.Endpoint, str("endpoint"))
 	cfg.Model = cmp.Or(cfg.Model, str("model"))
 	e, err := localllm.NewEmbedder(cfg)
