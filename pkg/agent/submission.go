@@ -3,6 +3,7 @@ package agent
 import (
 	"bytes"
 	"encoding/json"
+
 	"kitsoki/internal/childproc"
 	"kitsoki/internal/jsonvalue"
 	"kitsoki/pkg/schema"

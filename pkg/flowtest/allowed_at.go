@@ -1,9 +1,10 @@
 package flowtest
 
 import (
-	"kitsoki/pkg/engine"
 	"slices"
 	"strings"
+
+	"kitsoki/pkg/engine"
 )
 
 // leaves are a resting state path's leaves: a parallel configuration's
