@@ -3,6 +3,7 @@ package cmd
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -11,7 +12,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"kitsoki/internal/termsafe"
 	"kitsoki/pkg/coverage"
 	"kitsoki/pkg/flowtest"
 	"kitsoki/pkg/plugin"
@@ -256,8 +256,8 @@ func planTests(args []string, f *testFlags, stderr io.Writer) (*testrun.Plan, er
 	if p.Sandbox, err = plugin.SandboxMode(f.sandbox, os.Getenv(plugin.SandboxEnv)); err != nil {
 		return nil, usagef("%v", err)
 	}
-	if p.Apps, p.Glob, p.Rel, err = testApps(args, f, stderr); err != nil {
-		return nil, err
+	if err := p.SetApps(args, f.flows, warnLine(stderr)); err != nil {
+		return nil, usagef("%v", err)
 	}
 	f.trees = validate.Trees(args)
 	if f.upstream {
@@ -292,26 +292,6 @@ func checkTestFlags(f *testFlags, p *testrun.Plan) (err error) {
 	return checkOutDirs("--json", f.jsonOut, "--junit", f.junitOut, "--trace-out", f.traceOut)
 }
 
-// testApps turns the arguments into stories and the fixture glob (relative
-// to each story when rel): `test flows APP` uses upstream's default glob.
-func testApps(args []string, f *testFlags, stderr io.Writer) (apps []string, glob string, rel bool, err error) {
-	glob, rel = f.flows, true
-	if !f.upstream {
-		if apps, err = validate.Expand(args, warnLine(stderr)); err != nil {
-			return nil, "", false, usagef("%v", err)
-		}
-		return apps, glob, rel, nil
-	}
-	app, err := storyManifest(args[0])
-	if err != nil {
-		return nil, "", false, err
-	}
-	if glob == "" {
-		glob = flowtest.UpstreamGlob(app)
-	}
-	return []string{app}, glob, false, nil
-}
-
 // sandboxTimeout is --timeout under --sandbox when none is given: a
 // stranger's story may keep each evaluation of a guard or value within
 // its bounds (docs/compat/hardening.md) and still cost much of a second
@@ -319,31 +299,20 @@ func testApps(args []string, f *testFlags, stderr io.Writer) (apps []string, glo
 // process, so the story's own work is all the time they take.
 const sandboxTimeout = 5 * time.Minute
 
-// loadTestStories loads every story and resolves its plugin assembly
-// before anything runs, naming each external plugin --sandbox leaves
-// unstarted.
+// loadTestStories loads the stories before anything runs (testrun.Load)
+// and reports one that cannot run as a usage error, with its diagnostics.
 func loadTestStories(stderr io.Writer, runner *flowtest.Runner, files []*flowtest.File, profile string) error {
-	apps, noted := flowtest.Stories(files), map[string]bool{}
-	runner.Preload(apps)
-	for _, app := range apps {
-		if _, err := runner.Story(app); err != nil {
-			if msg, _, ok := notLoaded(stderr, app, err); ok {
-				return usagef("%s", msg)
-			}
-			return usagef("%s: %v", app, err)
-		}
-		plan, err := runner.Plan(app)
-		if err != nil {
-			return profileUsageError(stderr, profile, err)
-		}
-		for _, p := range plan.Assembly.NotStarted() {
-			if !noted[p.ID] {
-				noted[p.ID] = true
-				fmt.Fprintf(stderr, "kitsoki test: --sandbox: external plugin %s (%s) is not started; its hooks do not run\n", termsafe.Line(p.ID), termsafe.Line(p.Manifest))
-			}
-		}
+	le, ok := errors.AsType[*testrun.LoadError](testrun.Load(stderr, runner, files))
+	switch {
+	case !ok:
+		return nil
+	case le.Assembly:
+		return profileUsageError(stderr, profile, le.Err)
 	}
-	return nil
+	if msg, _, ok := notLoaded(stderr, le.App, le.Err); ok {
+		return usagef("%s", msg)
+	}
+	return usagef("%v", le)
 }
 
 // testExit is the exit status of the results: 2 when a fixture could not

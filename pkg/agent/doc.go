@@ -27,8 +27,10 @@
 // the schema check: masking judges that value, and the engine binds it
 // ([Result.Value]) without decoding the submission again.
 //
-// Layout: one file per transport (inprocess.go, cassette*.go, subprocess.go,
-// mcp_http*.go, claude_cli.go); builtin.local_llm lives in pkg/agent/localllm
+// Layout: dispatch.go runs the pipeline, submission.go checks an answer
+// against its schema, deadline.go holds a transport's Ask to the hard
+// deadline; one file per transport (inprocess.go, cassette*.go,
+// subprocess.go, mcp_http*.go, claude_cli.go); builtin.local_llm lives in pkg/agent/localllm
 // so this package imports neither fetch nor sidecar (imports_test.go).
 // fallback.go re-dispatches a [Substituter]'s schema_invalid answer once to
 // agent.claude; notes.go carries what a transport learns about a call that

@@ -7,8 +7,9 @@
 //
 // A [Runner] compiles each story once; each fixture gets its own session,
 // world, clock and empty temporary working directory (fixture_setup.go
-// builds them, fixture_run.go plays and checks the turns,
-// fixture_finish.go the session-level expectations). Every file a
+// builds them, fixture_run.go plays and checks the turns, allowed_at.go
+// lists the intents a rejection names as allowed, fixture_finish.go the
+// session-level expectations). Every file a
 // fixture names resolves inside the story's project root (confine.go), and
 // report text goes through internal/termsafe.
 //

@@ -9,7 +9,7 @@ import (
 	"testing"
 )
 
-const story = `app: {id: t, version: 0.1.0, title: T}
+const storyYAML = `app: {id: t, version: 0.1.0, title: T}
 intents:
   go: {description: go}
 root: a
@@ -36,7 +36,7 @@ func writeStory(t *testing.T, flows map[string]string) string {
 		t.Fatal(err)
 	}
 	app := filepath.Join(dir, "app.yaml")
-	if err := os.WriteFile(app, []byte(story), 0o644); err != nil {
+	if err := os.WriteFile(app, []byte(storyYAML), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	for name, src := range flows {

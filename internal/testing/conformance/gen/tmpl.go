@@ -3,11 +3,8 @@ package main
 import (
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"strings"
-
-	"go.yaml.in/yaml/v3"
 )
 
 // The second kind of story (`gen write -kind tmpl`): a small story whose
@@ -553,25 +550,9 @@ func writeTmpl(dir string, n int, seed uint64, blocks bool) error {
 			bg.apply(app)
 			bg.apply(fix)
 		}
-		for name, v := range map[string]any{"app.yaml": app, filepath.Join("flows", "f.yaml"): fix} {
-			b, err := yaml.Marshal(v)
-			if err != nil {
-				return fmt.Errorf("story %s: %s: %w", d, name, err)
-			}
-			if err := writeFile(filepath.Join(d, name), b); err != nil {
-				return err
-			}
-		}
-		if err := writeFile(filepath.Join(d, "views", "inc.pongo"), []byte("I "+inc)); err != nil {
+		if err := writeFiles(d, []agentFile{{"app.yaml", app}, {filepath.Join("flows", "f.yaml"), fix}, {filepath.Join("views", "inc.pongo"), "I " + inc}}); err != nil {
 			return err
 		}
 	}
 	return nil
-}
-
-func writeFile(p string, b []byte) error {
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		return err
-	}
-	return os.WriteFile(p, b, 0o644)
 }

@@ -5,8 +5,6 @@ import (
 	"math/rand/v2"
 	"path/filepath"
 	"strings"
-
-	"go.yaml.in/yaml/v3"
 )
 
 // The third kind of story (`gen write -kind view`): typed views of every
@@ -487,19 +485,8 @@ func writeView(dir string, n int, seed uint64, blocks bool) error {
 			bg.apply(app)
 			bg.apply(fix)
 		}
-		for name, v := range map[string]any{"app.yaml": app, filepath.Join("flows", "f.yaml"): fix} {
-			b, err := yaml.Marshal(v)
-			if err != nil {
-				return fmt.Errorf("story %s: %s: %w", d, name, err)
-			}
-			if err := writeFile(filepath.Join(d, name), b); err != nil {
-				return err
-			}
-		}
-		if err := writeFile(filepath.Join(d, "views", "layout.pongo"), []byte(layout)); err != nil {
-			return err
-		}
-		if err := writeFile(filepath.Join(d, "views", "tf.pongo"), []byte(tf)); err != nil {
+		files := []agentFile{{"app.yaml", app}, {filepath.Join("flows", "f.yaml"), fix}, {filepath.Join("views", "layout.pongo"), layout}, {filepath.Join("views", "tf.pongo"), tf}}
+		if err := writeFiles(d, files); err != nil {
 			return err
 		}
 	}
