@@ -2,11 +2,10 @@ package flowtest
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
-	"regexp"
-	"strings"
 	"testing"
+
+	"kitsoki/internal/testing/repeatedkey"
 )
 
 // TestRecordingRepeatedKeyRefused: a recording with a key given twice in one
@@ -16,43 +15,14 @@ import (
 // named and the earlier key, as testdata/repeated-key-recording/upstream.txt recorded;
 // a recording it read loads here too.
 func TestRecordingRepeatedKeyRefused(t *testing.T) {
-	dir := filepath.Join("testdata", "repeated-key-recording")
-	golden, err := os.ReadFile(filepath.Join(dir, "upstream.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	line := regexp.MustCompile(`^(\S+) exit (?:0 PASS|2 \[(\d+):(\d+)\] (?:mapping|duplicate) key ("[^"]*")(?: already defined at \[(\d+):(\d+)\])?)$`)
-	lines := strings.Split(strings.TrimSpace(string(golden)), "\n")
-	if len(lines) < 19 {
-		t.Fatalf("upstream.txt has %d lines", len(lines))
-	}
-	for _, l := range lines {
-		m := line.FindStringSubmatch(l)
-		if m == nil {
-			t.Fatalf("upstream.txt: unread line %q", l)
-		}
-		t.Run(m[1], func(t *testing.T) {
-			path := filepath.Join(dir, m[1])
-			data, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			_, err = parseRecording(path, data)
-			if m[2] == "" {
-				if err != nil {
-					t.Errorf("upstream reads it; ours: %v", err)
-				}
-				return
-			}
-			want := fmt.Sprintf("recording %q: line %s, column %s: ", path, m[2], m[3])
-			if m[5] != "" {
-				want += fmt.Sprintf("mapping key %s already defined at line %s, column %s; the existing engine refuses the whole recording: keep one of them", m[4], m[5], m[6])
-			} else {
-				want += "key " + m[4]
-			}
-			if err == nil || !strings.HasPrefix(err.Error(), want) {
-				t.Errorf("got %v\nwant %s…", err, want)
-			}
-		})
-	}
+	repeatedkey.Check(t, repeatedkey.Reader{
+		Dir: filepath.Join("testdata", "repeated-key-recording"), MinLines: 19, What: "recording",
+		Parse: func(path string, data []byte) error {
+			_, err := parseRecording(path, data)
+			return err
+		},
+		Place: func(path, line, col string) string {
+			return fmt.Sprintf("recording %q: line %s, column %s: ", path, line, col)
+		},
+	})
 }
