@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"sync/atomic"
+
+	"kitsoki/internal/human"
 )
 
 // DefaultMaxBytes bounds what one Writer writes, its lines and the files
@@ -35,7 +37,7 @@ func (e *boundError) claim() bool { return !e.claimed.Swap(true) }
 
 func (e *boundError) Error() string {
 	return fmt.Sprintf("%s of %d bytes would take the trace and the files beside it past their bound of %s (%d bytes written), so the trace ends with a %s line: %s",
-		e.what, e.refused, sizeName(e.bound), e.written, TruncatedKind, e.fixText())
+		e.what, e.refused, human.Size(e.bound), e.written, TruncatedKind, e.fixText())
 }
 
 func (e *boundError) fixText() string {
@@ -43,19 +45,6 @@ func (e *boundError) fixText() string {
 		return e.fix + "; or " + e.optionalFix
 	}
 	return e.fix
-}
-
-// sizeName spells a bound in the unit it was most likely given in.
-func sizeName(n int64) string {
-	switch {
-	case n >= 1<<30 && n%(1<<30) == 0:
-		return fmt.Sprintf("%d GiB", n>>30)
-	case n >= 1<<20 && n%(1<<20) == 0:
-		return fmt.Sprintf("%d MiB", n>>20)
-	case n >= 1<<10 && n%(1<<10) == 0:
-		return fmt.Sprintf("%d KiB", n>>10)
-	}
-	return fmt.Sprintf("%d bytes", n)
 }
 
 // boundFix is what a story can change when its trace passes the bound.
