@@ -161,6 +161,12 @@ func (x *rareGen) dropped(states m) {
 			em["on_complete"] = chain
 		}
 	}
+	x.eachEffectList(states, walk)
+}
+
+// eachEffectList calls walk with the on_enter list and each arm's
+// effects: list of every state at x.paths, in path and intent order.
+func (x *rareGen) eachEffectList(states m, walk func([]any)) {
 	for _, p := range x.paths {
 		st := stateAt(states, p)
 		walk(asList(st["on_enter"]))
@@ -355,19 +361,7 @@ func (x *rareGen) reaim(states m) {
 			}
 		}
 	}
-	for _, p := range x.paths {
-		st := stateAt(states, p)
-		walk(asList(st["on_enter"]))
-		if on, ok := st["on"].(m); ok {
-			for _, k := range sortedKeys(on) {
-				for _, a := range asList(on[k]) {
-					if am, ok := a.(m); ok {
-						walk(asList(am["effects"]))
-					}
-				}
-			}
-		}
-	}
+	x.eachEffectList(states, walk)
 	if len(targets) > 0 && x.chance(30) {
 		targets[x.rnd.IntN(len(targets))]["target"] = "q1"
 	}
