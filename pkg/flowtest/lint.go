@@ -100,6 +100,7 @@ type fixtureLint struct {
 	// advance_clock too
 	jobs             []litJob
 	now              time.Duration
+	inbox            litInbox // its notifications as far as certain (lint_inbox.go)
 	jobsLost         bool
 	walked, advanced bool
 }
@@ -166,6 +167,7 @@ func (l *fixtureLint) turns() {
 	l.rest = l.startRest()
 	l.jobsOut, l.par = false, "" // a parallel rest is not carried to the next fixture
 	l.jobs, l.now, l.jobsLost = nil, 0, false
+	l.inbox = l.startInbox()
 	l.world = nil
 	if !ix.unfolded {
 		l.world = l.startWorld()

@@ -77,6 +77,7 @@ func (w *settleWalk) submit(e *story.Effect) bool {
 	kw.dirty[story.WorldLastJobID] = true
 	kw.dirty[story.WorldInbox] = true
 	l.jobs = append(l.jobs, litJob{e: e, origin: w.cur.Path, due: l.now + delay, ans: a})
+	l.post("info")
 	return true
 }
 
@@ -139,7 +140,7 @@ func (w *settleWalk) landDue() bool {
 		j := l.jobs[i]
 		l.jobs = slices.Delete(slices.Clone(l.jobs), i, i+1)
 		w.landed++
-		if !w.land(j) {
+		if !w.landPosting(j) {
 			return false
 		}
 	}
@@ -345,11 +346,11 @@ func (l *fixtureLint) clockTurn(t *Turn, r rest) (rest, bool) {
 	if !l.followsJobs(t) || r.at == nil || len(r.alt) > 0 {
 		return rest{}, false
 	}
-	before, jobs, now := l.world, l.jobs, l.now
+	before, jobs, now, inbox := l.world, l.jobs, l.now, l.inbox
 	l.world = before.clone()
 	w := &settleWalk{l: l, cur: r.at}
 	if !w.advance(t.AdvanceClock, false) || (w.cur != nil && l.ix.plainLeaf(w.cur.Path) == nil) {
-		l.world, l.jobs, l.now = before, jobs, now
+		l.world, l.jobs, l.now, l.inbox = before, jobs, now, inbox
 		return rest{}, false
 	}
 	l.walked, l.advanced = true, true

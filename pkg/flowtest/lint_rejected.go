@@ -50,10 +50,14 @@ func (l *fixtureLint) rejected(t *Turn) {
 	if l.ix.background && !l.walked {
 		l.jobs, l.jobsLost = nil, true // the turn may have started a job not followed
 	}
-	if !warned && l.worldExpected(t) {
+	l.inbox.lost = l.inbox.lost || l.jobsLost
+	// an inbox finding beside the turn's own says nothing more
+	if !warned && (len(l.ds) == n && l.inboxExpected(t) || l.worldExpected(t)) {
 		l.rest = rest{} // it fails here: the rest is not judged
 		l.world.loseAll()
+		warned = true
 	}
+	l.inboxAfter(warned)
 	l.par = parRest(t)
 }
 

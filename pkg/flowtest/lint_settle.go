@@ -67,6 +67,9 @@ type settleWalk struct {
 	redirected bool
 	// landed counts the background jobs the walk landed (lint_jobs_land.go)
 	landed int
+	// landing: a job's completion turn is being followed; risky: an
+	// effect of it may fail, which posts no notice (lint_inbox.go)
+	landing, risky bool
 }
 
 // settled follows t, fired at r with its intent reaching arc, when every
@@ -77,7 +80,7 @@ func (l *fixtureLint) settled(t *Turn, r rest, arc string) (rest, bool) {
 	if !l.settleable(t, r, arc) {
 		return rest{}, false
 	}
-	before, jobs, now := l.world, l.jobs, l.now
+	before, jobs, now, inbox := l.world, l.jobs, l.now, l.inbox
 	l.world = before.clone()
 	w := &settleWalk{l: l, cur: r.at}
 	ok, redirected := w.fire(arc, t, 0, true), false
@@ -94,7 +97,7 @@ func (l *fixtureLint) settled(t *Turn, r rest, arc string) (rest, bool) {
 		ok = l.ix.plainLeaf(w.cur.Path) != nil
 	}
 	if !ok {
-		l.world, l.jobs, l.now = before, jobs, now
+		l.world, l.jobs, l.now, l.inbox = before, jobs, now, inbox
 		return rest{}, false
 	}
 	end := "__exit__" + w.exit
@@ -283,6 +286,9 @@ func (w *settleWalk) effects(effs []*story.Effect, t *Turn, emits *[]string) boo
 		}
 		if !fires {
 			continue
+		}
+		if w.landing {
+			w.noteChainRisk(e, kw)
 		}
 		ok, cached := w.effectKind(e, kw)
 		if !ok {

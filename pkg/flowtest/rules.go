@@ -50,6 +50,8 @@ var (
 		Summary: "an expect_world or expect_world_final value the key never holds on any path: the story sets it only to literal values (set: anywhere, an import's world_in and exit set: included), the fixture gives it only literal ones (initial_world, world_override), and none of them, nor its start value, equals the expected one: the assertion fails on both engines", Example: "expect_world: {outcome: won}   # the story only ever sets outcome: lost"}
 	ruleWorldKnown = &diag.Rule{ID: "flow-world-known", Severity: diag.Warning, LintOnly: true,
 		Summary: "an expect_world value the key certainly does not hold after the turn: on the path the fixture certainly takes (the arms its guards certainly choose, the literal set:s they run, the binds of the answers its stubs certainly give, or a key nothing writes keeping its start value), the key holds another value: the assertion fails on both engines", Example: "turns: [{intent: {name: light}, expect_world: {lamp: false}}]   # light sets lamp: true"}
+	ruleInboxKnown = &diag.Rule{ID: "flow-inbox-known", Severity: diag.Warning, LintOnly: true,
+		Summary: "an expect_inbox count or severity list the inbox certainly does not hold after the turn: every turn before it and this one is followed, each background job submitted posting an info notice and each landing on an advance_clock a success (or, for a stub's error, an error) one, in a story that never calls host.inbox.add: the assertion fails on both engines", Example: "- intent: {name: start}   # start submits one job and the turn does not advance the clock\n  expect_inbox: {unread: 2}"}
 	ruleIntentsRefused = &diag.Rule{ID: "flow-intents-refused", Severity: diag.Warning, LintOnly: true,
 		Summary: "an intents file (intents/*.yaml) that kitsoki test intents refuses: its YAML does not parse, a document is not a mapping, a key holds the wrong kind of value, a merge key is refused as upstream's decoder refuses it, or its fixtures route too many inputs", Example: "fixtures: {id: greet}   # a list of fixtures is expected"}
 )
@@ -59,7 +61,7 @@ var rules = []*diag.Rule{
 	ruleSyntax, ruleShape, ruleUnknownKey, ruleIgnoredKey, ruleValue, ruleNaNDuration, ruleUnknownIntent,
 	ruleUnknownState, ruleUnusedStub, ruleNotChecked, ruleMissingFile, ruleOutsideRoot, ruleBadRegex,
 	ruleErrorCode, ruleWorldType, ruleRejected, ruleWrongState, ruleSlotType, ruleNotTerminal,
-	ruleGuardError, ruleWorldNever, ruleWorldKnown, ruleIntentsRefused,
+	ruleGuardError, ruleWorldNever, ruleWorldKnown, ruleInboxKnown, ruleIntentsRefused,
 }
 
 // Rules lists (copies of) every rule the fixture parser and linter report,
