@@ -8,7 +8,9 @@ import (
 // As upstream (probed on the existing engine), {{ if }}, {{ range }},
 // {{ else }} and {{ end }} are block keywords alone or followed by a space;
 // after a tab, a line break or "(" the tag is an expression, and these
-// templates do not load.
+// templates do not load. A keyword followed by a space opens a block even
+// when an expr-lang if-expression follows: that one loads only in
+// parentheses.
 func TestTemplateKeywordNeedsSpace(t *testing.T) {
 	refused := map[string]string{
 		"{{ range\tworld.l }}{{ item }}{{ end }}":        "range is a block keyword",
@@ -23,6 +25,8 @@ func TestTemplateKeywordNeedsSpace(t *testing.T) {
 		"{{ if world.b }}y{{ else }}n{{ end\tfoo }}":     "end is a block keyword",
 		"{{ if world.b }}y{{ else }}n{{ end(1) }}":       "end is a block keyword",
 		"{{\nrange\nworld.l\n}}{{\n.n\n}};{{\nend\n}}\n": "range is a block keyword",
+		"{{ if world.b { 'a' } else { 'b' } }}":          "needs parentheses",
+		"{{ if true {'a'} else {'b'} }}x{{ end }}":       "needs parentheses",
 	}
 	for src, want := range refused {
 		_, err := CompileTemplate(src)
@@ -38,6 +42,13 @@ func TestTemplateKeywordNeedsSpace(t *testing.T) {
 		"{{ if world.b }}y{{\nelse\n}}n{{\nend\n}}",
 		"{{ if world.b }}y{{\telse\t}}n{{ end\t}}",
 		"{{ if world.b }}y{{ else foo }}n{{ end }}",
+		"{{ range \nworld.l }}{{ item }}{{ end }}",
+		"{{ range \r\nworld.l }}{{ item }}{{ end }}",
+		"{{ range (world.l) }}{{ item }}{{ end }}",
+		"{{ if \tworld.b }}y{{ else \n}}n{{ end \t}}",
+		"{{\vif world.b }}y{{ else\v}}n{{ end\f}}",
+		"{{ (if world.b { 'a' } else { 'b' }) }}",
+		"{{ if\tworld.b { 'a' } else { 'b' } }}",
 	} {
 		if _, err := CompileTemplate(src); err != nil {
 			t.Errorf("CompileTemplate(%q): %v", src, err)

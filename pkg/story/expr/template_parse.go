@@ -196,10 +196,9 @@ func keyword(inner string) (kw, arg string, argOff int) {
 		// tmpl-else-if-is-else)
 		return word, "", 0
 	case "if", "range":
-		// `if c { a } else { b }` is an expr-lang if-expression.
-		if !strings.HasSuffix(rest, "}") {
-			return word, strings.TrimSpace(restTrim), off
-		}
+		// as upstream, even `if c { a } else { b }` opens a block: an
+		// expr-lang if-expression loads only in parentheses
+		return word, strings.TrimSpace(restTrim), off
 	}
 	return "", inner, 0
 }
@@ -213,16 +212,31 @@ func keywordHint(err error, inner string) error {
 	}
 	for _, w := range []string{"if", "range", "else", "end"} {
 		if len(inner) > len(w) && strings.HasPrefix(inner, w) && strings.IndexByte("\t\r\n(", inner[len(w)]) >= 0 {
-			hint := fmt.Sprintf(" (%s is a block keyword only when a space follows it: write {{ %s … }})", w, w)
-			// before the source excerpt, on the line a diagnostic shows
-			if i := strings.IndexByte(e.Msg, '\n'); i >= 0 {
-				e.Msg = e.Msg[:i] + hint + e.Msg[i:]
-			} else {
-				e.Msg += hint
-			}
+			addHint(e, fmt.Sprintf(" (%s is a block keyword only when a space follows it: write {{ %s … }})", w, w))
 			break
 		}
 	}
+	return e
+}
+
+// addHint puts hint before the source excerpt of e's message, on the line a
+// diagnostic shows.
+func addHint(e *Error, hint string) {
+	if i := strings.IndexByte(e.Msg, '\n'); i >= 0 {
+		e.Msg = e.Msg[:i] + hint + e.Msg[i:]
+	} else {
+		e.Msg += hint
+	}
+}
+
+// ifExprHint adds the fix to the compile error of an {{ if }} condition
+// that reads as an expr-lang if-expression (`{{ if c { a } else { b } }}`).
+func ifExprHint(err error, cond string) error {
+	e, ok := err.(*Error)
+	if !ok || !strings.HasSuffix(cond, "}") {
+		return err
+	}
+	addHint(e, " (an if-expression in {{ }} needs parentheses: {{ (if c { a } else { b }) }})")
 	return e
 }
 
@@ -325,7 +339,7 @@ func (p *tParser) parseIf(open *tTok) (*tIf, error) {
 			var err error
 			cond, err = p.compileCond(cur.arg, cur.argAt)
 			if err != nil {
-				return nil, err
+				return nil, ifExprHint(err, cur.arg)
 			}
 		}
 		body, stop, err := p.parse()
