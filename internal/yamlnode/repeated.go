@@ -62,11 +62,15 @@ func RepeatedKey(root *yaml.Node, t reflect.Type, what string) (at *yaml.Node, m
 	if second, first := FirstRepeatedKey(root); second != nil {
 		return second, fmt.Sprintf("mapping key %q already defined at line %d, column %d; the existing engine refuses the whole %s: keep one of them", second.Value, first.Line, first.Column, what)
 	}
-	second, first := FirstDecodedRepeat(root, t)
+	second, first, how := firstDecodedRepeat(root, t)
 	if second == nil {
 		return nil, ""
 	}
 	key := Deref(second).Value
+	if how == mergedBeside {
+		key = Deref(first).Value
+		return second, fmt.Sprintf("key %q is written beside a merge key (<<:) that brings it too, the other at line %d, column %d; the existing engine refuses the whole %s (duplicate key %q): keep one of them", key, first.Line, first.Column, what, key)
+	}
 	if second.Kind == yaml.AliasNode || first.Kind == yaml.AliasNode {
 		return second, fmt.Sprintf("key %q is given twice in one mapping through an alias (*%s), the first at line %d, column %d; the existing engine refuses the whole %s (duplicate key %q): keep one of them", key, aliasName(second, first), first.Line, first.Column, what, key)
 	}
