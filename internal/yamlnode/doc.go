@@ -2,7 +2,8 @@
 // one [Pos] (file, line, column), the one did-you-mean ([Suggest]), the
 // names of places in messages ([Place]: `state "a".on_enter[2]`), and the
 // [Walker] every story file is read through (node budget, recursive
-// aliases, type errors, duplicate and unknown keys), and [ValueAt], which
+// aliases, type errors, duplicate and unknown keys; with Typed, a merged
+// list where a typed decoder refuses it), and [ValueAt], which
 // maps a place inside a scalar's value back to the file through its style.
 // [RepeatedKey] finds a key given twice as upstream's parser (written
 // twice, anywhere) and decoder (through a merged list or an alias key,

@@ -62,11 +62,15 @@ func RepeatedKey(root *yaml.Node, t reflect.Type, what string) (at *yaml.Node, m
 	if second, first := FirstRepeatedKey(root); second != nil {
 		return second, fmt.Sprintf("mapping key %q already defined at line %d, column %d; the existing engine refuses the whole %s: keep one of them", second.Value, first.Line, first.Column, what)
 	}
-	second, first := FirstDecodedRepeat(root, t)
+	second, first, how := firstDecodedRepeat(root, t)
 	if second == nil {
 		return nil, ""
 	}
 	key := Deref(second).Value
+	if how == mergedBeside {
+		key = Deref(first).Value
+		return second, fmt.Sprintf("key %q is written beside a merge key (<<:) that brings it too, the other at line %d, column %d; the existing engine refuses the whole %s (duplicate key %q): keep one of them", key, first.Line, first.Column, what, key)
+	}
 	if second.Kind == yaml.AliasNode || first.Kind == yaml.AliasNode {
 		return second, fmt.Sprintf("key %q is given twice in one mapping through an alias (*%s), the first at line %d, column %d; the existing engine refuses the whole %s (duplicate key %q): keep one of them", key, aliasName(second, first), first.Line, first.Column, what, key)
 	}
@@ -79,4 +83,28 @@ func aliasName(a, b *yaml.Node) string {
 		return a.Value
 	}
 	return b.Value
+}
+
+// OwnRepeatedKey is RepeatedKey for a file format of kitsoki's own (a pin
+// file, a plugin manifest), which upstream never reads: the same keys are
+// refused, since a setting read from one of two places is lost silently,
+// and msg names both places and the fix.
+func OwnRepeatedKey(root *yaml.Node, t reflect.Type) (at *yaml.Node, msg string) {
+	if second, first := FirstRepeatedKey(root); second != nil {
+		return second, fmt.Sprintf("mapping key %q already defined at line %d, column %d: keep one of them", second.Value, first.Line, first.Column)
+	}
+	second, first, how := firstDecodedRepeat(root, t)
+	if second == nil {
+		return nil, ""
+	}
+	key := Deref(first).Value
+	switch {
+	case how == mergedBeside:
+		how = "written beside a merge key (<<:) that brings it too"
+	case second.Kind == yaml.AliasNode || first.Kind == yaml.AliasNode:
+		how = "given again through the alias key *" + aliasName(second, first)
+	default:
+		how = "in two mappings of one merged list (<<: [...])"
+	}
+	return second, fmt.Sprintf("key %q is %s, the other at line %d, column %d: keep one of them", key, how, first.Line, first.Column)
 }

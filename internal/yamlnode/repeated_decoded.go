@@ -10,8 +10,9 @@ import (
 // FirstDecodedRepeat finds the key a decoder reading root into a value of
 // type t gets twice in one mapping without its being written twice there:
 // from two mappings of one merged list (`<<: [*a, *b]`: second is the
-// later mapping's key), or through an alias used as a key (`*k: v` beside
-// the key `&k k` it names: second is the alias). Only what such a decoder
+// later mapping's key), through an alias used as a key (`*k: v` beside
+// the key `&k k` it names: second is the alias), or, into a struct, both
+// written and merged (`{<<: {k: 1}, k: 2}`). Only what such a decoder
 // reads is searched: below a struct, the keys its fields name (yaml tags,
 // inline structs); below a map, a slice or any other type, everything. So
 // a repeat inside a key the type does not know is no repeat, as in a
@@ -19,9 +20,20 @@ import (
 // key in the decoder's order wins; (nil, nil) when none. Each (node, type)
 // pair is searched once, so aliases cannot multiply the work.
 func FirstDecodedRepeat(root *yaml.Node, t reflect.Type) (second, first *yaml.Node) {
+	second, first, _ = firstDecodedRepeat(root, t)
+	return second, first
+}
+
+// mergedBeside is how a key written beside a merge key that brings it
+// into a struct is given twice (firstDecodedRepeat).
+const mergedBeside = "merged beside"
+
+// firstDecodedRepeat is FirstDecodedRepeat and, for a key both written
+// and merged into a struct, mergedBeside ("" otherwise).
+func firstDecodedRepeat(root *yaml.Node, t reflect.Type) (second, first *yaml.Node, how string) {
 	s := decodedSearch{seen: map[decodedVisit]bool{}}
 	s.walk(root, t)
-	return s.second, s.first
+	return s.second, s.first, s.how
 }
 
 type decodedVisit struct {
@@ -32,6 +44,7 @@ type decodedVisit struct {
 type decodedSearch struct {
 	seen          map[decodedVisit]bool
 	second, first *yaml.Node
+	how           string
 }
 
 // nodeType is yaml.Node: a field of it reads everything below.
@@ -67,6 +80,13 @@ func (s *decodedSearch) walk(n *yaml.Node, t reflect.Type) {
 		if second, first := mergedOrAliasRepeat(n); second != nil {
 			s.second, s.first = second, first
 			return
+		}
+		if t != nil && t.Kind() == reflect.Struct {
+			// a struct's decoder refuses a key both written and merged
+			if second, first := writtenAndMerged(n); second != nil {
+				s.second, s.first, s.how = second, first, mergedBeside
+				return
+			}
 		}
 		s.mapping(n, t)
 	}
@@ -194,6 +214,50 @@ func mergedListRepeat(src *yaml.Node) (second, first *yaml.Node) {
 				from[k.Value] = k
 			}
 		}
+	}
+	return nil, nil
+}
+
+// writtenAndMerged finds, in the mapping n, the first key both written in
+// n and written in the mapping its merge key merges (`{<<: {a: 1}, a: 2}`,
+// either order): first is the earlier key, second the later key or, when
+// the later is merged, its value.
+func writtenAndMerged(n *yaml.Node) (second, first *yaml.Node) {
+	var written, merged map[string]*yaml.Node
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k := n.Content[i]
+		if k.Tag == "!!merge" {
+			src := Deref(n.Content[i+1])
+			if src == nil || src.Kind != yaml.MappingNode {
+				continue
+			}
+			for j := 0; j+1 < len(src.Content); j += 2 {
+				mk := Deref(src.Content[j])
+				if mk == nil || mk.Kind != yaml.ScalarNode || mk.Tag == "!!merge" {
+					continue
+				}
+				if prev := written[mk.Value]; prev != nil {
+					// upstream's decoder names the merged key's value
+					return src.Content[j+1], prev
+				}
+				if merged == nil {
+					merged = map[string]*yaml.Node{}
+				}
+				merged[mk.Value] = src.Content[j]
+			}
+			continue
+		}
+		d := Deref(k)
+		if d == nil || d.Kind != yaml.ScalarNode {
+			continue
+		}
+		if prev := merged[d.Value]; prev != nil {
+			return k, prev
+		}
+		if written == nil {
+			written = map[string]*yaml.Node{}
+		}
+		written[d.Value] = k
 	}
 	return nil, nil
 }

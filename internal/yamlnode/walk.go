@@ -247,6 +247,7 @@ func (w *Walker) mapping(n *yaml.Node, at Place, unknownSev diag.Severity, known
 			if src != nil && src.Kind == yaml.MappingNode {
 				w.mapping(src, at, unknownSev, known, fs, vals, fn)
 			} else if src != nil && src.Kind == yaml.SequenceNode {
+				w.mergedList(src, at, known != nil || fs != nil)
 				for _, it := range src.Content {
 					w.mapping(it, at, unknownSev, known, fs, vals, fn)
 				}
@@ -254,7 +255,11 @@ func (w *Walker) mapping(n *yaml.Node, at Place, unknownSev diag.Severity, known
 			continue
 		}
 		if prev := seen.Prev(i, key); prev != nil {
-			w.Report(w.Pos(k), diag.Error, w.Rules.Duplicate, "%s: mapping key %q already defined at line %d, column %d", at.String(), key, prev.Line, prev.Column)
+			through := ""
+			if a := n.Content[i]; a.Kind == yaml.AliasNode {
+				through = fmt.Sprintf(" (given again through the alias key *%s)", a.Value)
+			}
+			w.Report(w.Pos(n.Content[i]), diag.Error, w.Rules.Duplicate, "%s: mapping key %q already defined at line %d, column %d%s", at.String(), key, prev.Line, prev.Column, through)
 			continue
 		}
 		var f *Field
@@ -293,6 +298,21 @@ func (w *Walker) mapping(n *yaml.Node, at Place, unknownSev diag.Severity, known
 		}
 	}
 	return true
+}
+
+// mergedList reports the merged list src (`<<: [*a, *b]`, or `<<: *a` of
+// a list) where a typed decoder (Typed) refuses it: into a record of
+// named keys at all, into a map when two of its mappings share a key.
+func (w *Walker) mergedList(src *yaml.Node, at Place, record bool) {
+	switch {
+	case !w.Typed:
+	case record:
+		w.Report(w.Pos(src), diag.Error, w.Rules.Type, "%s: <<: merges a list of mappings, which the existing engine cannot merge here (sequence was used where mapping is expected); merge one mapping (<<: *a) or write the keys out", at.String())
+	default:
+		if second, first := mergedListRepeat(src); second != nil && w.Rules.Duplicate != nil {
+			w.Report(w.Pos(second), diag.Error, w.Rules.Duplicate, "%s: key %q is in two mappings of one merged list (<<: [...]), the first at line %d, column %d; the existing engine refuses the file (duplicate key %q): keep it in one of them", at.String(), second.Value, first.Line, first.Column, second.Value)
+		}
+	}
 }
 
 // Seq iterates the items of the list n named where; null is an empty list.

@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"os"
 	"path"
+	"reflect"
 	"slices"
 	"sort"
 	"strings"
@@ -154,6 +155,9 @@ func (p *Pins) merge(data []byte, source string) error {
 	if yaml.Unmarshal(data, &doc) == nil {
 		if at := yamlnode.AliasTextFileOver(&doc); at != nil {
 			return fmt.Errorf("%s:%d: %s", source, at.Line, yamlnode.AliasTextMsg("pin file", ""))
+		}
+		if at, msg := yamlnode.OwnRepeatedKey(&doc, reflect.TypeFor[pinFile]()); at != nil {
+			return fmt.Errorf("%s:%d:%d: %s", source, at.Line, at.Column, msg)
 		}
 	}
 	var f pinFile

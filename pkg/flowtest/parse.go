@@ -164,11 +164,28 @@ func readDoc(file string, pc piece, turnsLeft int, merges, aliasText *int) (*Fix
 		return nil, p.ds
 	}
 	if kind := testKind(root, merges); kind == nil || kind.Kind != yaml.ScalarNode || kind.Value != "flow" {
+		// upstream parses every document of the file
+		if second, first := yamlnode.FirstRepeatedKey(root); second != nil {
+			p.duplicateKey(second, first, "document")
+		}
 		return nil, p.ds // the BOM's warning, if any
 	}
 	fx := p.fixture(root)
 	fx.File = file
+	if !p.failed() {
+		// upstream's parser refuses a key written twice anywhere, also
+		// under a key the fixture does not have (read ones are reported
+		// where they are read)
+		if second, first := yamlnode.FirstRepeatedKey(root); second != nil {
+			p.duplicateKey(second, first, "fixture")
+		}
+	}
 	return fx, p.ds
+}
+
+// failed reports whether an error has been reported.
+func (p *parser) failed() bool {
+	return slices.ContainsFunc(p.ds, func(d diag.Diagnostic) bool { return d.Severity == diag.Error })
 }
 
 // bomKey applies a byte-order mark (U+FEFF) at the start of a document

@@ -105,8 +105,9 @@ func (p *parser) mergePairs(n *yaml.Node, where string, intoRecord bool, depth i
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
 		if !isMergeKey(k) {
+			k = aliasKeyText(k)
 			if prev := seen.Prev(i, k.Value); prev != nil {
-				p.duplicateKey(k, prev, where)
+				p.repeatedKey(n, i, k, where)
 			}
 			out = append(out, pair{k: k, v: v})
 			continue
@@ -155,6 +156,46 @@ func (p *parser) mergePairs(n *yaml.Node, where string, intoRecord bool, depth i
 		}
 	}
 	return out
+}
+
+// aliasKeyText is the key k as a decoder reads it: an alias used as a
+// key (`*k : v`) is its anchor's text, placed where the alias is written;
+// any other key is itself.
+func aliasKeyText(k *yaml.Node) *yaml.Node {
+	d := yamlnode.Deref(k)
+	if k.Kind != yaml.AliasNode || d == nil || d.Kind != yaml.ScalarNode {
+		return k
+	}
+	c := *d
+	c.Anchor, c.Line, c.Column = "", k.Line, k.Column
+	return &c
+}
+
+// repeatedKey reports k, the key at n.Content[i], given again in the
+// mapping n: written twice (a parse error upstream), or through an alias
+// key (the decoder's duplicate key), which upstream refuses in a record
+// and at the top of a map alike.
+func (p *parser) repeatedKey(n *yaml.Node, i int, k *yaml.Node, where string) {
+	var prev *yaml.Node
+	for j := 0; j+1 < i && prev == nil; j += 2 {
+		if c := n.Content[j]; !isMergeKey(c) {
+			if ck := yamlnode.Deref(c); ck != nil && ck.Kind == yaml.ScalarNode && ck.Value == k.Value {
+				prev = c
+			}
+		}
+	}
+	if prev == nil {
+		return
+	}
+	alias := n.Content[i]
+	if alias.Kind != yaml.AliasNode {
+		alias = prev
+	}
+	if alias.Kind != yaml.AliasNode {
+		p.duplicateKey(k, prev, where)
+		return
+	}
+	p.errf(k, ruleShape, "%s: key %q is given twice through an alias key (*%s, first at %s): the existing engine refuses this fixture file (duplicate key %q); write the key once", where, k.Value, alias.Value, p.lineCol(prev), k.Value)
 }
 
 // firstRepeat is whether key repeating first in a merged list is not yet

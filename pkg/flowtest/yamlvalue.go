@@ -1,6 +1,7 @@
 package flowtest
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -20,11 +21,24 @@ const maxAliasExpansion = 100000
 func (p *parser) valueOf(n *yaml.Node) any {
 	v, err := plainValue(n)
 	if err != nil {
-		p.errf(n, ruleValue, "%v", err)
+		at := n
+		var ke *keyError
+		if errors.As(err, &ke) {
+			at = ke.at
+		}
+		p.errf(at, ruleValue, "%v", err)
 		return nil
 	}
 	return v
 }
+
+// keyError is an error about the key at, reported there.
+type keyError struct {
+	at  *yaml.Node
+	msg string
+}
+
+func (e *keyError) Error() string { return e.msg }
 
 // plainValue is n as valueOf reads it, within maxAliasExpansion.
 func plainValue(n *yaml.Node) (any, error) {
@@ -78,7 +92,10 @@ func nodeValue(n *yaml.Node, budget *int, depth int) (any, error) {
 	case yaml.MappingNode:
 		out := make(map[string]any, len(n.Content)/2)
 		merged := false
-		written := make(map[string]bool, len(n.Content)/2) // keys written (not merged)
+		// keys written (not merged, not an alias key): a key written twice
+		// is a parse error upstream; one given again through an alias key
+		// its decoder reads inside a value, the later one kept
+		written := make(map[string]bool, len(n.Content)/2)
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], n.Content[i+1]
 			if isMergeKey(k) {
@@ -109,10 +126,12 @@ func nodeValue(n *yaml.Node, budget *int, depth int) (any, error) {
 				return nil, err
 			}
 			key := keyString(kv)
-			if written[key] {
-				return nil, fmt.Errorf("line %d: key %q appears twice in one mapping: the existing engine refuses this fixture file (mapping key %q already defined); keep one", k.Line, key, key)
+			if k.Kind != yaml.AliasNode {
+				if written[key] {
+					return nil, &keyError{k, fmt.Sprintf("line %d: key %q appears twice in one mapping: the existing engine refuses this fixture file (mapping key %q already defined); keep one", k.Line, key, key)}
+				}
+				written[key] = true
 			}
-			written[key] = true
 			out[key] = vv
 		}
 		return out, nil

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"sync"
 	"time"
@@ -87,6 +88,9 @@ func parseManifest(path string, data []byte) (*Manifest, error) {
 	if yaml.Unmarshal(data, &doc) == nil {
 		if at := yamlnode.AliasTextFileOver(&doc); at != nil {
 			return nil, fmt.Errorf("%s:%d: %s", path, at.Line, yamlnode.AliasTextMsg("manifest", ""))
+		}
+		if at, msg := yamlnode.OwnRepeatedKey(&doc, reflect.TypeFor[Manifest]()); at != nil {
+			return nil, fmt.Errorf("%s:%d:%d: %s", path, at.Line, at.Column, msg)
 		}
 	}
 	var m Manifest

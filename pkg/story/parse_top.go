@@ -1,6 +1,7 @@
 package story
 
 import (
+	"fmt"
 	"maps"
 	"strings"
 
@@ -226,9 +227,17 @@ func (p *fileParser) parseWorldVar(name string, k, v *yaml.Node) *WorldVar {
 	d := yamlnode.Deref(v)
 	if d != nil && d.Kind == yaml.MappingNode {
 		if yamlnode.Get(d, "type") != nil || yamlnode.Get(d, "default") != nil || yamlnode.Get(d, "values") != nil {
-			// Schema form; extra keys are ignored upstream (non-strict).
+			// Schema form; extra keys are ignored upstream (non-strict),
+			// but not a key given twice, written or through an alias key.
+			seen := yamlnode.NewSeen(d)
 			for i := 0; i+1 < len(d.Content); i += 2 {
 				val := d.Content[i+1]
+				if key := yamlnode.Deref(d.Content[i]); key != nil && key.Kind == yaml.ScalarNode && key.Tag != "!!merge" {
+					if prev := seen.Prev(i, key.Value); prev != nil {
+						p.repeatedWorldKey(name, d.Content[i], prev)
+						continue
+					}
+				}
 				switch d.Content[i].Value {
 				case "type":
 					wv.Type = p.Str(val, "world."+name+".type")
@@ -247,6 +256,16 @@ func (p *fileParser) parseWorldVar(name string, k, v *yaml.Node) *WorldVar {
 	wv.Default = p.Raw(v)
 	wv.HasDefault, wv.DefaultUnsigned = !yamlnode.IsNull(v), unsignedLiteral(v)
 	return wv
+}
+
+// repeatedWorldKey reports the key k of world entry name given again
+// (first at prev): upstream refuses the story.
+func (p *fileParser) repeatedWorldKey(name string, k, prev *yaml.Node) {
+	through := ""
+	if k.Kind == yaml.AliasNode {
+		through = fmt.Sprintf(" (given again through the alias key *%s)", k.Value)
+	}
+	p.Errf(p.Pos(k), RuleDuplicateKey, "world.%s: mapping key %q already defined at line %d, column %d%s; the existing engine refuses the story: keep one of them", yamlnode.KeyText(name), yamlnode.Deref(k).Value, prev.Line, prev.Column, through)
 }
 
 // unsignedLiteral reports a plain untagged integer without a minus sign.

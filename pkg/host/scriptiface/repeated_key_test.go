@@ -16,7 +16,7 @@ import (
 // a sidecar it read loads here too.
 func TestSidecarRepeatedKeyRefused(t *testing.T) {
 	repeatedkey.Check(t, repeatedkey.Reader{
-		Dir: filepath.Join("testdata", "repeated-key"), MinLines: 9, What: "sidecar",
+		Dir: filepath.Join("testdata", "repeated-key"), MinLines: 13, What: "sidecar",
 		Parse: func(path string, data []byte) error {
 			_, err := Parse(path, data)
 			return err
