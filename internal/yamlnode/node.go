@@ -172,3 +172,19 @@ func TextPointlessFloats(n *yaml.Node) {
 		TextPointlessFloats(c)
 	}
 }
+
+// TextTimestamps retags every plain scalar under n that yaml.v3 would
+// decode as a time (2001-12-14, 2001-12-14t21:59:43.10-05:00) as a string,
+// so a Decode keeps its text as upstream's decoder does; a value tagged
+// !!timestamp stays a time. Aliases not followed.
+func TextTimestamps(n *yaml.Node) {
+	if n == nil {
+		return
+	}
+	if n.Kind == yaml.ScalarNode && n.Style == 0 && n.ShortTag() == "!!timestamp" {
+		n.Tag = "!!str"
+	}
+	for _, c := range n.Content {
+		TextTimestamps(c)
+	}
+}

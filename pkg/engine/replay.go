@@ -4,6 +4,7 @@ import (
 	"math"
 	"reflect"
 	"strings"
+	"time"
 )
 
 // Upstream folds the event log again at each turn, so a session's world
@@ -136,8 +137,8 @@ func (r *runner) declaredInt(k string) bool {
 	return t == "int" || t == "integer"
 }
 
-// jsonNumbers is v after a JSON round trip: every number a float64, maps
-// and lists copied.
+// jsonNumbers is v after a JSON round trip: every number a float64, a
+// time its text, maps and lists copied.
 func jsonNumbers(v any) any {
 	switch t := v.(type) {
 	case map[string]any:
@@ -152,6 +153,10 @@ func jsonNumbers(v any) any {
 			out[i] = jsonNumbers(x)
 		}
 		return out
+	case time.Time:
+		// its JSON text: a cassette's !!timestamp value (conformance
+		// cassette-dates-text)
+		return t.Format(time.RFC3339Nano)
 	}
 	rv := reflect.ValueOf(v)
 	if !rv.IsValid() || rv.Type().PkgPath() != "" {

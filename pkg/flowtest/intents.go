@@ -122,7 +122,7 @@ func ParseIntents(file string, data []byte) ([]*IntentSuite, error) {
 		if err := expandIntentMerges(file, pc, root); err != nil {
 			return nil, err
 		}
-		textTimestamps(root) // slot values keep their text, as upstream's
+		yamlnode.TextTimestamps(root) // slot values keep their text, as upstream's
 		fxs := yamlnode.Get(root, "fixtures")
 		if fxs != nil {
 			for _, f := range fxs.Content {

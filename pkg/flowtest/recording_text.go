@@ -62,7 +62,7 @@ func decodeRecording(data []byte, prep func(*yaml.Node)) (*rawRecording, *record
 			return nil, &recordingError{line: at.Line, col: at.Column, msg: msg}
 		}
 		yamlnode.TextPointlessFloats(doc)
-		textTimestamps(doc)
+		yamlnode.TextTimestamps(doc) // conformance intentfix-recording-dates
 		if prep != nil {
 			prep(doc)
 		}
@@ -123,19 +123,5 @@ func toText(n *yaml.Node) {
 	}
 	if t, changed := decodedText(n); changed {
 		n.Value, n.Tag, n.Style = t, "!!str", 0
-	}
-}
-
-// textTimestamps retags every plain scalar yaml.v3 would read as a
-// timestamp as a string, keeping its text (intents-conformance recording-dates).
-func textTimestamps(n *yaml.Node) {
-	if n == nil {
-		return
-	}
-	if n.Kind == yaml.ScalarNode && n.Style == 0 && n.ShortTag() == "!!timestamp" {
-		n.Tag = "!!str"
-	}
-	for _, c := range n.Content {
-		textTimestamps(c)
 	}
 }

@@ -107,7 +107,11 @@
 // +Inf/-Inf/NaN into the any keys, n and a float key f; templated targets
 // rendering @exit:done in the story and its child; on_complete chains
 // whose bind and on_error "." failure upstream drops while the chain
-// reads them.
+// reads them; background jobs whose work is an agent call (ask, decide,
+// task), answered by host_handlers stubs, a host cassette (a second
+// fixture flows/j.yaml) or nothing, with on_complete chains reading the
+// job's status, submission and meta, and clock turns asserting that no
+// cost was charged (rare_agentjobs.go).
 // -blocks (flow, legacy, tmpl, view and host kinds) rewrites the story's
 // strings as the YAML block scalars real stories write (blocks.go): views,
 // view elements, say:, host stdout, guards split over lines, targets and
@@ -374,8 +378,9 @@ func write(dir string, n int, seed uint64, o genOpts) error {
 		if o.asserts {
 			newAssertGen(seed+uint64(i), o.legacy).apply(app, kid, fx)
 		}
+		var more map[string]any
 		if o.rare {
-			newRareGen(seed+uint64(i), o.legacy).apply(app, kid, fx)
+			more = newRareGen(seed+uint64(i), o.legacy).apply(app, kid, fx)
 		}
 		if o.blocks {
 			bg := newBlockGen(seed + uint64(i))
@@ -386,6 +391,9 @@ func write(dir string, n int, seed uint64, o genOpts) error {
 		files := map[string]any{"app.yaml": app, filepath.Join("flows", "f.yaml"): fx}
 		if kid != nil {
 			files[filepath.Join("kid", "app.yaml")] = kid
+		}
+		for name, v := range more {
+			files[filepath.FromSlash(name)] = v
 		}
 		var fs []agentFile
 		for name, v := range files {

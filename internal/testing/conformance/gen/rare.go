@@ -31,7 +31,10 @@ import (
 //   - on_complete chains that bind and then fail into on_error ".", whose
 //     writes upstream drops while the rest of the chain reads them: a
 //     guarded or templated target and a set after them (conformance
-//     oncomplete-dropped-binds-in-memory).
+//     oncomplete-dropped-binds-in-memory);
+//   - background jobs whose work is an agent call, answered by stubs, a
+//     host cassette or nothing, with the cost keys asserted
+//     (rare_agentjobs.go).
 //
 // As -jobs and -redirects do, no target it draws names a state whose
 // on_enter submits a job (a job submitted in a clock drain aborts the run
@@ -52,8 +55,8 @@ func (x *rareGen) chance(pct int) bool      { return x.rnd.IntN(100) < pct }
 func (x *rareGen) path() string             { return x.paths[x.rnd.IntN(len(x.paths))] }
 
 // apply adds the draws to the story, its child (nil when none) and the
-// fixture.
-func (x *rareGen) apply(app, kid, fx m) {
+// fixture; files are the story's further files by path (nil when none).
+func (x *rareGen) apply(app, kid, fx m) (files map[string]any) {
 	states := app["states"].(m)
 	collectPaths("", states, &x.paths)
 	for _, p := range x.paths {
@@ -70,6 +73,7 @@ func (x *rareGen) apply(app, kid, fx m) {
 	x.exits(app, states, kid)
 	x.loop(states)
 	x.capTurns(fx)
+	return x.agentJobs(app, kid, fx)
 }
 
 // nonFiniteSets is a set: whose value renders to +Inf, -Inf or NaN while

@@ -10,7 +10,9 @@ import (
 // -rare draws what it promises (the q1/q2 loop entered by cap, with a
 // capped turn's assertions; non-finite computed sets and a view printing
 // them; templated targets rendering @exit:done in the story and the child;
-// on_complete chains failing into on_error "." after a bind), the stories
+// on_complete chains failing into on_error "." after a bind; background
+// agent-verb jobs answered by stubs and by a cassette in a second
+// fixture, with chains reading their meta), the stories
 // load and run clean here on both paths, and without -rare a seed writes
 // another story.
 func TestRareStoriesRun(t *testing.T) {
@@ -25,6 +27,8 @@ func TestRareStoriesRun(t *testing.T) {
 		"'{{ 1 / world.n }}'", "F f={{ world.f }}",
 		"target: '{{ world.ex }}'", "'{{ ''@exit:done'' }}'", "{% if world.m > 2 %}",
 		"on_error: .\n", "when: world.r == 'R'",
+		"name: aj\n", "invoke: host.agent.decide\n", "invoke: host.agent.task\n", "'{{ world.last_job_result.meta.cost_usd }}'",
+		"host_cassette: cassettes/j.yaml\n", "handler: host.agent.ask\n", "expect_view_matches: t=0.000000 s=0.000000\n",
 	})
 	plain := t.TempDir()
 	if err := write(plain, 1, 41, genOpts{trail: true, jobs: true}); err != nil {
