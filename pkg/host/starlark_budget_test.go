@@ -22,8 +22,9 @@ func heapBytes() uint64 {
 }
 
 // TestStarlarkMemoryBudget: [0]*400000000 (6.4 GB, the attack that ended
-// in a fatal out-of-memory) and doubling a string in a loop are script
-// errors (into on_error), and the heap stays small. The per-value limit
+// in a fatal out-of-memory), doubling a string or a list in a loop (+=,
+// extend) and json.decode of a long list are script errors (into
+// on_error), and the heap stays small. The per-value limit
 // is lowered to 1 MiB, so the doubling loops stop there rather than at
 // 64 MiB (TestStarlarkValueLimitIsTheDocumented holds the product's).
 func TestStarlarkMemoryBudget(t *testing.T) {
@@ -43,6 +44,10 @@ func TestStarlarkMemoryBudget(t *testing.T) {
 		"dflt.star.yaml": sidecar,
 		"lam.star":       "def main(ctx):\n    g = lambda s = [0] * 400000000: s\n    return {\"n\": len(g())}\n",
 		"lam.star.yaml":  sidecar,
+		"ext.star":       "def main(ctx):\n    l = [1]\n    for i in range(40):\n        l.extend(l)\n    return {\"n\": len(l)}\n",
+		"ext.star.yaml":  sidecar,
+		"dec.star":       "def main(ctx):\n    return {\"n\": len(json.decode(\"[\" + \"[],\" * (300 << 10) + \"[]]\"))}\n",
+		"dec.star.yaml":  sidecar,
 		"ok.star":        "def main(ctx):\n    l = [0] * 1000\n    l += [1, 2]\n    s = \"a\" + \"b\" * 3\n    return {\"n\": len(l) + len(s) + 2 * 3}\n",
 		"ok.star.yaml":   sidecar,
 	})
@@ -57,6 +62,8 @@ func TestStarlarkMemoryBudget(t *testing.T) {
 		// a parameter's default is checked as any other expression
 		"dflt.star": "over the limit of 1048576 per value",
 		"lam.star":  "over the limit of 1048576 per value",
+		"ext.star":  "over the limit of 1048576 per value",
+		"dec.star":  "over the limit of 1048576 per value",
 	} {
 		wantDomainErr(t, h, starEnv(dir), map[string]any{"script": script}, script, want)
 	}
