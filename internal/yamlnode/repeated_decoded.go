@@ -18,7 +18,9 @@ import (
 // a repeat inside a key the type does not know is no repeat, as in a
 // decoder that skips that key (upstream's goccy/go-yaml). The first such
 // key in the decoder's order wins; (nil, nil) when none. Each (node, type)
-// pair is searched once, so aliases cannot multiply the work.
+// pair is searched once, each merged list checked and walked once per
+// type, and each merged mapping's keys read once, so aliases cannot
+// multiply the work.
 func FirstDecodedRepeat(root *yaml.Node, t reflect.Type) (second, first *yaml.Node) {
 	second, first, _ = firstDecodedRepeat(root, t)
 	return second, first
@@ -31,9 +33,13 @@ const mergedBeside = "merged beside"
 // firstDecodedRepeat is FirstDecodedRepeat and, for a key both written
 // and merged into a struct, mergedBeside ("" otherwise).
 func firstDecodedRepeat(root *yaml.Node, t reflect.Type) (second, first *yaml.Node, how string) {
-	s := decodedSearch{seen: map[decodedVisit]bool{}}
+	s := newDecodedSearch()
 	s.walk(root, t)
 	return s.second, s.first, s.how
+}
+
+func newDecodedSearch() *decodedSearch {
+	return &decodedSearch{seen: map[decodedVisit]bool{}, merged: map[decodedVisit]bool{}, lists: map[*yaml.Node]bool{}}
 }
 
 type decodedVisit struct {
@@ -42,9 +48,15 @@ type decodedVisit struct {
 }
 
 type decodedSearch struct {
-	seen          map[decodedVisit]bool
+	seen map[decodedVisit]bool
+	// merged: the merged lists whose mappings were walked as a mapping
+	// of that type reads them; lists: those mergedListRepeat checked
+	merged        map[decodedVisit]bool
+	lists         map[*yaml.Node]bool
+	keys          map[*yaml.Node]map[string]int // keysOf's
 	second, first *yaml.Node
 	how           string
+	steps         int // keys and elements looked at, for tests
 }
 
 // nodeType is yaml.Node: a field of it reads everything below.
@@ -77,13 +89,13 @@ func (s *decodedSearch) walk(n *yaml.Node, t reflect.Type) {
 			s.walk(c, elem)
 		}
 	case yaml.MappingNode:
-		if second, first := mergedOrAliasRepeat(n); second != nil {
+		if second, first := s.mergedOrAliasRepeat(n); second != nil {
 			s.second, s.first = second, first
 			return
 		}
 		if t != nil && t.Kind() == reflect.Struct {
 			// a struct's decoder refuses a key both written and merged
-			if second, first := writtenAndMerged(n); second != nil {
+			if second, first := s.writtenAndMerged(n); second != nil {
 				s.second, s.first, s.how = second, first, mergedBeside
 				return
 			}
@@ -100,7 +112,12 @@ func (s *decodedSearch) mapping(n *yaml.Node, t reflect.Type) {
 			// the merged mappings are read as this one is
 			src := Deref(v)
 			if src != nil && src.Kind == yaml.SequenceNode {
+				if s.merged[decodedVisit{src, t}] {
+					continue
+				}
+				s.merged[decodedVisit{src, t}] = true
 				for _, e := range src.Content {
+					s.steps++
 					s.walk(e, t)
 				}
 			} else {
@@ -164,13 +181,19 @@ func fieldType(t reflect.Type, key string) (reflect.Type, bool) {
 // merged list's mapping that an earlier mapping of the list has written
 // (each mapping's own written keys: what it merges itself does not count).
 // Two written keys are FirstRepeatedKey's.
-func mergedOrAliasRepeat(n *yaml.Node) (second, first *yaml.Node) {
+func (s *decodedSearch) mergedOrAliasRepeat(n *yaml.Node) (second, first *yaml.Node) {
 	var keys map[string]*yaml.Node
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k := n.Content[i]
+		s.steps++
 		if k.Tag == "!!merge" {
-			if second, first := mergedListRepeat(Deref(n.Content[i+1])); second != nil {
-				return second, first
+			// a list found without a repeat is none the next time (one
+			// with a repeat ends the search)
+			if src := Deref(n.Content[i+1]); !s.lists[src] {
+				s.lists[src] = true
+				if second, first := s.mergedListRepeat(src); second != nil {
+					return second, first
+				}
 			}
 			continue
 		}
@@ -194,7 +217,7 @@ func mergedOrAliasRepeat(n *yaml.Node) (second, first *yaml.Node) {
 
 // mergedListRepeat finds the first key of a mapping of the merged list src
 // that an earlier mapping of it has written (nil when src is no list).
-func mergedListRepeat(src *yaml.Node) (second, first *yaml.Node) {
+func (s *decodedSearch) mergedListRepeat(src *yaml.Node) (second, first *yaml.Node) {
 	if src == nil || src.Kind != yaml.SequenceNode {
 		return nil, nil
 	}
@@ -204,6 +227,7 @@ func mergedListRepeat(src *yaml.Node) (second, first *yaml.Node) {
 		if el == nil || el.Kind != yaml.MappingNode {
 			continue
 		}
+		s.steps += len(el.Content)
 		for j := 0; j+1 < len(el.Content); j += 2 {
 			if k := el.Content[j]; k.Kind == yaml.ScalarNode && k.Tag != "!!merge" && from[k.Value] != nil {
 				return k, from[k.Value]
@@ -219,11 +243,13 @@ func mergedListRepeat(src *yaml.Node) (second, first *yaml.Node) {
 }
 
 // writtenAndMerged finds, in the mapping n, the first key both written in
-// n and written in the mapping its merge key merges (`{<<: {a: 1}, a: 2}`,
+// n and written in a mapping its merge key merges (`{<<: {a: 1}, a: 2}`,
 // either order): first is the earlier key, second the later key or, when
-// the later is merged, its value.
-func writtenAndMerged(n *yaml.Node) (second, first *yaml.Node) {
-	var written, merged map[string]*yaml.Node
+// the later is merged, its value. A merged mapping's keys are read once
+// (keysOf), however many mappings merge it.
+func (s *decodedSearch) writtenAndMerged(n *yaml.Node) (second, first *yaml.Node) {
+	var written map[string]*yaml.Node
+	var merged []*yaml.Node
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k := n.Content[i]
 		if k.Tag == "!!merge" {
@@ -231,28 +257,29 @@ func writtenAndMerged(n *yaml.Node) (second, first *yaml.Node) {
 			if src == nil || src.Kind != yaml.MappingNode {
 				continue
 			}
-			for j := 0; j+1 < len(src.Content); j += 2 {
-				mk := Deref(src.Content[j])
-				if mk == nil || mk.Kind != yaml.ScalarNode || mk.Tag == "!!merge" {
-					continue
+			keys := s.keysOf(src)
+			// the first of src's keys, in its order, written before
+			best := -1
+			for name, prev := range written {
+				if j, ok := keys[name]; ok && (best < 0 || j < best) {
+					best, first = j, prev
 				}
-				if prev := written[mk.Value]; prev != nil {
-					// upstream's decoder names the merged key's value
-					return src.Content[j+1], prev
-				}
-				if merged == nil {
-					merged = map[string]*yaml.Node{}
-				}
-				merged[mk.Value] = src.Content[j]
 			}
+			if best >= 0 {
+				// upstream's decoder names the merged key's value
+				return src.Content[best+1], first
+			}
+			merged = append(merged, src)
 			continue
 		}
 		d := Deref(k)
 		if d == nil || d.Kind != yaml.ScalarNode {
 			continue
 		}
-		if prev := merged[d.Value]; prev != nil {
-			return k, prev
+		for m := len(merged) - 1; m >= 0; m-- {
+			if j, ok := s.keysOf(merged[m])[d.Value]; ok {
+				return k, merged[m].Content[j]
+			}
 		}
 		if written == nil {
 			written = map[string]*yaml.Node{}
@@ -260,4 +287,28 @@ func writtenAndMerged(n *yaml.Node) (second, first *yaml.Node) {
 		written[d.Value] = k
 	}
 	return nil, nil
+}
+
+// keysOf is the index in src.Content of each plain key of the mapping src
+// (its first place), read once per search.
+func (s *decodedSearch) keysOf(src *yaml.Node) map[string]int {
+	if keys, ok := s.keys[src]; ok {
+		return keys
+	}
+	keys := map[string]int{}
+	for j := 0; j+1 < len(src.Content); j += 2 {
+		mk := Deref(src.Content[j])
+		if mk == nil || mk.Kind != yaml.ScalarNode || mk.Tag == "!!merge" {
+			continue
+		}
+		if _, dup := keys[mk.Value]; !dup {
+			keys[mk.Value] = j
+		}
+	}
+	s.steps += len(src.Content)
+	if s.keys == nil {
+		s.keys = map[*yaml.Node]map[string]int{}
+	}
+	s.keys[src] = keys
+	return keys
 }

@@ -3,6 +3,7 @@ package yamlnode
 import (
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 
 	"go.yaml.in/yaml/v3"
@@ -74,5 +75,82 @@ func TestFirstDecodedRepeatAliasBomb(t *testing.T) {
 	}
 	if second, _ := FirstDecodedRepeat(&doc, nil); second != nil {
 		t.Errorf("found %v", second)
+	}
+}
+
+// TestDecodedRepeatSearchesEachMergedListOnce: mappings merging one list
+// (a sidecar's inputs each `{<<: *L}`) cost the search their own keys, the
+// list's once: it searched the list again for each of them, so 20,000
+// such mappings of a 20,000-key list (558 KB) looked at 400 million keys
+// and took minutes. A repeat in the list is found all the same.
+func TestDecodedRepeatSearchesEachMergedListOnce(t *testing.T) {
+	const keys, uses = 2000, 2000
+	src := func(repeat string) string {
+		var b strings.Builder
+		b.WriteString("notes: &L\n  - {")
+		for k := range keys {
+			fmt.Fprintf(&b, "k%d: 1, ", k)
+		}
+		b.WriteString("}\n  - {" + repeat + "z: 1}\ninputs:\n")
+		for u := range uses {
+			fmt.Fprintf(&b, "  f%d: {<<: *L, u: 1}\n", u)
+		}
+		return b.String()
+	}
+	search := func(text string) decodedSearch {
+		var doc yaml.Node
+		if err := yaml.Unmarshal([]byte(text), &doc); err != nil {
+			t.Fatal(err)
+		}
+		s := newDecodedSearch()
+		s.walk(&doc, nil)
+		return *s
+	}
+	if s := search(src("")); s.second != nil || s.steps > 10*(keys+uses) {
+		t.Errorf("the search looked at %d keys and elements (found %v): want no repeat and at most %d, about the file's keys", s.steps, s.second, 10*(keys+uses))
+	}
+	if s := search(src("k7: 1, ")); s.second == nil || s.second.Value != "k7" || s.first.Value != "k7" {
+		t.Errorf("found %v, want the merged list's second k7", s.second)
+	}
+}
+
+// TestDecodedRepeatReadsEachMergedMappingOnce: a mapping merged into many
+// struct-typed mappings has its keys read once, not once per mapping, and
+// a key written beside the merge is still found.
+func TestDecodedRepeatReadsEachMergedMappingOnce(t *testing.T) {
+	type input struct {
+		Type string `yaml:"type"`
+	}
+	type sidecar struct {
+		Notes  map[string]int   `yaml:"notes"`
+		Inputs map[string]input `yaml:"inputs"`
+	}
+	const keys, uses = 2000, 2000
+	src := func(beside string) string {
+		var b strings.Builder
+		b.WriteString("notes: &L {")
+		for k := range keys {
+			fmt.Fprintf(&b, "k%d: 1, ", k)
+		}
+		b.WriteString("}\ninputs:\n")
+		for u := range uses {
+			fmt.Fprintf(&b, "  f%d: {<<: *L, u: 1%s}\n", u, beside)
+		}
+		return b.String()
+	}
+	search := func(text string) decodedSearch {
+		var doc yaml.Node
+		if err := yaml.Unmarshal([]byte(text), &doc); err != nil {
+			t.Fatal(err)
+		}
+		s := newDecodedSearch()
+		s.walk(&doc, reflect.TypeFor[sidecar]())
+		return *s
+	}
+	if s := search(src("")); s.second != nil || s.steps > 10*(keys+uses) {
+		t.Errorf("the search looked at %d keys and elements (found %v): want no repeat and at most %d, about the file's keys", s.steps, s.second, 10*(keys+uses))
+	}
+	if s := search(src(", k7: 2")); s.second == nil || s.second.Value != "k7" || s.how != mergedBeside {
+		t.Errorf("found %v (%q), want the k7 written beside the merge", s.second, s.how)
 	}
 }

@@ -309,7 +309,7 @@ func (w *Walker) mergedList(src *yaml.Node, at Place, record bool) {
 	case record:
 		w.Report(w.Pos(src), diag.Error, w.Rules.Type, "%s: <<: merges a list of mappings, which the existing engine cannot merge here (sequence was used where mapping is expected); merge one mapping (<<: *a) or write the keys out", at.String())
 	default:
-		if second, first := mergedListRepeat(src); second != nil && w.Rules.Duplicate != nil {
+		if second, first := newDecodedSearch().mergedListRepeat(src); second != nil && w.Rules.Duplicate != nil {
 			w.Report(w.Pos(second), diag.Error, w.Rules.Duplicate, "%s: key %q is in two mappings of one merged list (<<: [...]), the first at line %d, column %d; the existing engine refuses the file (duplicate key %q): keep it in one of them", at.String(), second.Value, first.Line, first.Column, second.Value)
 		}
 	}

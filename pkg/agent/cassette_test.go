@@ -269,6 +269,8 @@ func FuzzParseCassette(f *testing.F) {
 	f.Add([]byte("kind: host_cassette\nepisodes:\n  - id: x\n    agent:\n      transcript: {events: [1, '{}', {a: [b]}]}\n"))
 	f.Add([]byte("kind: host_cassette\nepisodes:\n  - response: !include x.json\n"))
 	f.Add([]byte("kind: host_cassette\nepisodes: [null, {delay: 3d}]\n"))
+	// episodes merging one list: the repeated-key search checks it once
+	f.Add([]byte("kind: host_cassette\nx: &L [{id: a}, {delay: 1s}]\nepisodes: [{<<: *L}, {<<: *L, response: {}}, {<<: [*L, {id: b}]}]\n"))
 	dir := f.TempDir()
 	f.Fuzz(func(t *testing.T, data []byte) {
 		cas, err := agent.ParseCassette(filepath.Join(dir, "c.yaml"), data)

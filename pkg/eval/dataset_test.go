@@ -287,6 +287,8 @@ func FuzzParseDataset(f *testing.F) {
 	f.Add([]byte("comparator: enum\nexamples: [{name: a, expect: {intent: x}}, {name: a}]\n"))
 	f.Add([]byte("matrix: {profiles: &a [x], models: {x: *a}, repeat: -1}\n"))
 	f.Add([]byte("selection: {pinned: 3}\ntask: []\n"))
+	// examples merging one list: the repeated-key search checks it once
+	f.Add([]byte("x: &L [{name: a}, {expect: {intent: x}}]\nexamples: [{<<: *L}, {<<: *L, args: {}}, {<<: [*L, {name: b}]}]\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		d, err := parseDataset("fuzz.yaml", "fuzz.yaml", data)
 		if err != nil {

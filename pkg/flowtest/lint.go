@@ -54,7 +54,13 @@ func lintState(st *story.Story, fxs []*Fixture) *fixtureLint {
 // lintStateAt is lintState with the guard visits' budget given
 // (guardJudge.visitBytes); only tests pass another than judgeVisitBytes.
 func lintStateAt(st *story.Story, fxs []*Fixture, visitBytes int64) *fixtureLint {
-	fl := &fixtureLint{guards: guardJudge{visitBytes: visitBytes}}
+	return lintStateWithin(st, fxs, visitBytes, settleSteps)
+}
+
+// lintStateWithin is lintStateAt with the settle walks' step budget
+// given (walkBudget); only tests pass another than settleSteps.
+func lintStateWithin(st *story.Story, fxs []*Fixture, visitBytes, steps int64) *fixtureLint {
+	fl := &fixtureLint{guards: guardJudge{visitBytes: visitBytes}, steps: walkBudget{limit: steps}}
 	if st == nil || len(fxs) == 0 {
 		return fl // nothing to check: the story is not folded for nothing
 	}
@@ -88,6 +94,7 @@ type fixtureLint struct {
 	world  *knownWorld // what it certainly holds then (lint_world_known.go)
 	par    string      // the parallel path the previous turn's expect_state names (lint_par_alias.go)
 	guards guardJudge  // guards compiled and judged once (lint_world_known.go)
+	steps  walkBudget  // the settle walks' steps (lint_settle_budget.go)
 	// jobsOut: a turn before may have started a background job that
 	// moves the machine when it lands (lint_jobs_out.go); stepped: the
 	// turn being judged led where step certainly says

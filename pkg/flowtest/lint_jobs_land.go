@@ -134,7 +134,7 @@ func (w *settleWalk) landDue() bool {
 		if i < 0 {
 			return true
 		}
-		if n >= maxLandings {
+		if n >= maxLandings || !w.spend(1+valueNodes(l.jobs[i].ans.data)) {
 			return false
 		}
 		j := l.jobs[i]
@@ -231,7 +231,10 @@ func (w *settleWalk) onComplete(effs []*story.Effect) bool {
 	if !ok || stay || w.cur == nil {
 		return ok
 	}
-	entered := settleEntered(w.cur, dest, true)
+	entered, ok := w.enter(dest, true)
+	if !ok {
+		return false
+	}
 	w.cur = dest
 	var entries []*story.Effect
 	for _, s := range entered {
@@ -343,7 +346,7 @@ func (l *fixtureLint) followsJobs(t *Turn) bool {
 // clockTurn follows t, a clock-only turn at r, as the settle walk does
 // the advance after an intent.
 func (l *fixtureLint) clockTurn(t *Turn, r rest) (rest, bool) {
-	if !l.followsJobs(t) || r.at == nil || len(r.alt) > 0 {
+	if !l.followsJobs(t) || r.at == nil || len(r.alt) > 0 || !l.steps.spend(1+len(l.world.vals)+len(l.world.dirty)) {
 		return rest{}, false
 	}
 	before, jobs, now, inbox := l.world, l.jobs, l.now, l.inbox

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"maps"
+	"slices"
 	"strings"
 
 	"kitsoki/pkg/story"
@@ -77,7 +78,7 @@ type settleWalk struct {
 // the one the turn leaves. ok is false (and the known world untouched)
 // when some step is not certain.
 func (l *fixtureLint) settled(t *Turn, r rest, arc string) (rest, bool) {
-	if !l.settleable(t, r, arc) {
+	if !l.settleable(t, r, arc) || !l.steps.spend(1+len(l.world.vals)+len(l.world.dirty)) {
 		return rest{}, false
 	}
 	before, jobs, now, inbox := l.world, l.jobs, l.now, l.inbox
@@ -146,6 +147,9 @@ func (l *fixtureLint) settleable(t *Turn, r rest, arc string) bool {
 func (w *settleWalk) fire(arc string, t *Turn, depth int, first bool) bool {
 	ix := w.l.ix
 	w.hops++
+	if !w.spend(1) {
+		return false
+	}
 	if w.cur == nil {
 		w.fatal = true // an emit after an exit finds no arm
 		return false
@@ -185,7 +189,10 @@ func (w *settleWalk) fire(arc string, t *Turn, depth int, first bool) bool {
 		if dest == nil {
 			return false
 		}
-		entered := settleEntered(w.cur, dest, first)
+		entered, ok := w.enter(dest, first)
+		if !ok {
+			return false
+		}
 		w.cur = dest
 		for _, s := range entered {
 			if !w.effects(s.OnEnter, t, &emits) {
@@ -245,8 +252,9 @@ func settleEntered(cur, dest *story.State, first bool) []*story.State {
 	}
 	var out []*story.State
 	for s := dest; s != nil && !from[s]; s = s.Parent {
-		out = append([]*story.State{s}, out...)
+		out = append(out, s)
 	}
+	slices.Reverse(out)
 	return out
 }
 
@@ -276,6 +284,9 @@ func (w *settleWalk) effects(effs []*story.Effect, t *Turn, emits *[]string) boo
 	for _, e := range effs {
 		if e == nil {
 			continue
+		}
+		if !w.entry(e) {
+			return false
 		}
 		if e.Target() != "" || e.Agent() != "" || e.Background() && !jobCall(e) || len(e.OnComplete()) > 0 && !e.Background() || e.Selection() != nil || len(e.Effects()) > 0 {
 			return false
@@ -364,7 +375,7 @@ func (w *settleWalk) dispatchAt(depth int) (ok, redirected bool) {
 			continue
 		}
 		a := w.l.answerOf(e)
-		if !a.known {
+		if !a.known || !w.bound(e, a.data) {
 			return false, false
 		}
 		kw.dirty[story.WorldLastError] = true
@@ -441,6 +452,9 @@ func (w *settleWalk) postBind() bool {
 		if len(emits) == 0 {
 			return true
 		}
+		if !w.spend(len(w.l.world.vals) + len(w.l.world.dirty)) {
+			return false
+		}
 		before, cur := w.l.world.clone(), w.cur
 		for _, name := range emits {
 			if w.fire(cmp.Or(w.l.ix.aliasOf(w.cur, name), name), nil, 1, false) {
@@ -478,6 +492,9 @@ func (w *settleWalk) postBind() bool {
 // false when that is not certain.
 func (w *settleWalk) roundEmits() ([]string, bool) {
 	var emits []string
+	if !w.spend(len(w.cur.OnEnter)) {
+		return nil, false
+	}
 	for _, e := range w.cur.OnEnter {
 		if e == nil || e.EmitIntent() == "" {
 			continue

@@ -23,9 +23,11 @@ type knownWorld struct {
 	// written: the keys something may write (nil with all: any key)
 	written map[string]bool
 	all     bool
-	judge   *guardJudge     // renders set: templates (lint_world_render.go)
-	story   *story.Story    // the folded story, whose declared types a set coerces to
-	seeded  map[string]bool // the keys initial_world or a world_override sets
+	judge   *guardJudge  // renders set: templates (lint_world_render.go)
+	story   *story.Story // the folded story, whose declared types a set coerces to
+	// decls is the story's world declarations by name (storyIndex.world)
+	decls  map[string]*story.WorldVar
+	seeded map[string]bool // the keys initial_world or a world_override sets
 	// noSlots: the effects run hold no slots (a job's completion turn,
 	// lint_jobs_land.go), so a template reading them reads null
 	noSlots bool
@@ -41,7 +43,7 @@ func (l *fixtureLint) startWorld() *knownWorld {
 		w[kv.Key] = jsonvalue.Normalize(jsonvalue.CopyNilAsEmpty(kv.Value))
 		seeded[kv.Key] = true
 	}
-	kw := &knownWorld{vals: w, dirty: map[string]bool{}, judge: &l.guards, story: l.ix.story, seeded: seeded}
+	kw := &knownWorld{vals: w, dirty: map[string]bool{}, judge: &l.guards, story: l.ix.story, decls: l.ix.world, seeded: seeded}
 	kw.written, kw.all = l.ix.writes(l.fx.Orchestrated())
 	return kw
 }

@@ -94,13 +94,12 @@ func (w *knownWorld) zeroBase(k string) bool {
 	if w.story == nil || w.seeded[k] {
 		return false
 	}
-	for _, v := range w.story.World {
-		if v.Name == k {
-			n, isInt := engine.IncrementValue(v.Default, 0)
-			return v.Default == nil || isInt && n == 0 && integerOrNil(v.Default)
-		}
+	v := w.decls[k]
+	if v == nil {
+		return true
 	}
-	return true
+	n, isInt := engine.IncrementValue(v.Default, 0)
+	return v.Default == nil || isInt && n == 0 && integerOrNil(v.Default)
 }
 
 // integerOrNil reports an integer value, or none.

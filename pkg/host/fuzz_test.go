@@ -28,6 +28,8 @@ func FuzzParseSidecar(f *testing.F) {
 	f.Add([]byte("inputs:\n  a: string\n  b: { type: int, default: 3 }\noutputs: ~\n"))
 	f.Add([]byte("inputs: [1, 2]\n"))
 	f.Add([]byte("&a [*a]"))
+	// inputs merging one list: the repeated-key search checks it once
+	f.Add([]byte("notes: &L [{a: 1, b: 2}, {c: 3}]\ninputs:\n  x: {<<: *L, type: string}\n  y: {<<: *L}\n  z: {<<: [*L, {a: 4}]}\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		sc, err := scriptiface.Parse("f.yaml", data)
 		if err != nil {

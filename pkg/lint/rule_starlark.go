@@ -1,7 +1,7 @@
 package lint
 
 import (
-	"os"
+	"errors"
 	"path/filepath"
 	"strings"
 
@@ -35,15 +35,27 @@ func checkStarlark(c *checker) {
 			c.rep.Errf(p, ruleStarlark, "%s: host.starlark.run script %q resolves outside the app root", site.String(), script)
 			return
 		}
-		if _, err := os.Stat(abs); err != nil {
+		// through the root: a script or sidecar linked out of it is
+		// refused unread, whether or not its target exists
+		r := safefile.NewRoot(root)
+		defer r.Close()
+		if _, err := r.Stat(abs); err != nil {
+			if errors.Is(err, safefile.ErrOutsideRoot) {
+				c.rep.Errf(p, ruleStarlark, "%s: host.starlark.run script %q leads outside the app root through a symbolic link; keep the script inside the story's directory", site.String(), script)
+				return
+			}
 			c.rep.Errf(p, ruleStarlark, "%s: host.starlark.run script %q not found (resolved to %q)", site.String(), script, abs)
 			return
 		}
-		if _, err := os.Stat(abs + ".yaml"); err != nil {
+		if _, err := r.Stat(abs + ".yaml"); err != nil {
+			if errors.Is(err, safefile.ErrOutsideRoot) {
+				c.rep.Errf(p, ruleStarlark, "%s: host.starlark.run sidecar %q leads outside the app root through a symbolic link; keep the sidecar inside the story's directory", site.String(), abs+".yaml")
+				return
+			}
 			c.rep.Errf(p, ruleStarlark, "%s: host.starlark.run script %q has no sidecar (expected %q): %s", site.String(), script, abs+".yaml", safefile.ErrText(err))
 			return
 		}
-		data, err := safefile.ReadFile(abs+".yaml", scriptiface.MaxBytes)
+		data, err := r.ReadFile(abs+".yaml", scriptiface.MaxBytes)
 		var sc *scriptiface.Sidecar
 		if err == nil {
 			sc, err = scriptiface.Parse(abs+".yaml", data)

@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -38,6 +39,58 @@ func TestStarlarkChildScriptResolvesAtTheTop(t *testing.T) {
 			}
 			if want := tc.want; want == "" && len(got) > 0 || want != "" && (len(got) != 1 || !strings.HasSuffix(got[0], want)) {
 				t.Errorf("starlark findings %q, want %q", got, want)
+			}
+		})
+	}
+}
+
+// TestStarlarkFilesLinkedOutAreNotRead: a host.starlark.run script or
+// sidecar linked out of the story's directory is refused unread, with the
+// same finding whether its target exists or not. validate read a sidecar
+// linked to a file outside and quoted what it declared ("input "n" is
+// declared int") or its YAML error, and told a dangling link out ("not
+// found") from one to an existing file.
+func TestStarlarkFilesLinkedOutAreNotRead(t *testing.T) {
+	src := "app: {id: s}\nroot: a\nstates:\n  a:\n    on_enter:\n      - invoke: host.starlark.run\n        with: {script: scripts/s.star, inputs: {n: text}}\n"
+	findings := func(t *testing.T, exists bool, link string) []string {
+		t.Helper()
+		top := t.TempDir()
+		dir, outside := filepath.Join(top, "story"), filepath.Join(top, "outside")
+		write(t, dir, "app.yaml", src)
+		write(t, dir, ".kitsoki/.keep", "")
+		if exists {
+			write(t, outside, "s.star", "def main(ctx):\n    return {}\n")
+			write(t, outside, "s.star.yaml", "inputs:\n  n: {type: int}\n")
+		}
+		if err := os.MkdirAll(filepath.Join(dir, "scripts"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range []string{"s.star", "s.star.yaml"} {
+			if f != link {
+				write(t, dir, "scripts/"+f, map[string]string{"s.star": "def main(ctx):\n    return {}\n", "s.star.yaml": "inputs: {}\n"}[f])
+				continue
+			}
+			if err := os.Symlink(filepath.Join("..", "..", "outside", f), filepath.Join(dir, "scripts", f)); err != nil {
+				t.Skip(err)
+			}
+		}
+		_, ds := Load(dir, story.Options{LookupEnv: noEnv})
+		var got []string
+		for _, d := range ds {
+			if d.Rule == ruleStarlark.ID {
+				got = append(got, strings.ReplaceAll(d.Message, dir, "DIR"))
+			}
+		}
+		return got
+	}
+	for _, link := range []string{"s.star", "s.star.yaml"} {
+		t.Run(link, func(t *testing.T) {
+			there, absent := findings(t, true, link), findings(t, false, link)
+			if len(there) != 1 || !strings.Contains(there[0], "leads outside the app root through a symbolic link") || strings.Contains(there[0], "declared int") {
+				t.Errorf("findings %q, want one: the %s leads outside, nothing it declares", there, link)
+			}
+			if strings.Join(there, "\n") != strings.Join(absent, "\n") {
+				t.Errorf("findings differ by whether the target exists:\n%q\n%q", there, absent)
 			}
 		})
 	}
