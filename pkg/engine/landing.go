@@ -33,12 +33,15 @@ func (r *runner) landingEmits(ctx context.Context, emits []pendingEmit, st *step
 	held := pre.held
 	prev := r.t.tentative
 	r.t.tentative = &held
-	cur, par := r.cur, r.par.clone()
+	// the whole place: a hop through a terminal or exit state ended the
+	// session, which the swallowed chain does not (conformance
+	// landing-emits-fail-terminal)
+	was := r.place.cloned()
 	err = r.dispatchEmits(ctx, emits, 0, st)
 	r.t.tentative = prev
 	if err != nil && !isTraceErr(err) && ctx.Err() == nil {
 		r.note(Note{Kind: "on_error", State: r.statePath(), Text: "on_error landing's emit_intent chain failed", Error: err.Error()})
-		r.cur, r.par = cur, par
+		r.place = was
 		st.calls = nil
 		return true, r.swallowLanding(pre, held[:len(pre.held)]) // none of the hops written
 	}

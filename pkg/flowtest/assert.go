@@ -35,7 +35,7 @@ func (c *checker) fail(p Pos, format string, a ...any) *Failure {
 func (c *checker) worldKeys(label string, kvs []KV, world map[string]any, typed bool) {
 	for _, kv := range kvs {
 		got := world[kv.Key]
-		if equal(got, kv.Value) {
+		if worldEqual(got, kv.Value) {
 			continue
 		}
 		var f *Failure
@@ -100,7 +100,7 @@ func (c *checker) worldChecks(t *Turn, world, before map[string]any, legacy bool
 	// upstream evaluates it on its legacy path only (flow-format.md §3.4)
 	if t.ExpectWorldUnchanged && legacy {
 		for _, k := range slices.Sorted(maps.Keys(before)) {
-			if !equal(before[k], world[k]) {
+			if !worldEqual(before[k], world[k]) {
 				f := c.fail(t.at("expect_world_unchanged"), "expect_world_unchanged: world[%q] changed from %s to %s", k, clip(show(before[k])), clip(show(world[k])))
 				f.WorldDiff = nestedDiff(k, world[k], before[k])
 			}
