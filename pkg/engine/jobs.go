@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"kitsoki/internal/jsonvalue"
+	"kitsoki/internal/sleep"
 	"kitsoki/pkg/host"
 	"kitsoki/pkg/story"
 )
@@ -235,13 +236,7 @@ func (r *runner) submit(ctx context.Context, e *Effect, args map[string]any, rc 
 		defer s.wg.Done()
 		ans, err := call(r.jobCtx)
 		if err == nil && ans.delay > 0 {
-			t := time.NewTimer(ans.delay)
-			select {
-			case <-r.jobCtx.Done():
-				err = r.jobCtx.Err()
-			case <-t.C:
-			}
-			t.Stop()
+			err = sleep.For(r.jobCtx, ans.delay)
 		}
 		s.mu.Lock()
 		j.ans, j.err, j.settled = ans, err, true
