@@ -6,6 +6,7 @@ import (
 
 	"kitsoki/pkg/engine"
 	"kitsoki/pkg/story/expr"
+	kview "kitsoki/pkg/view"
 )
 
 // errorTurn checks an expect_error turn, which runs no other assertion
