@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"kitsoki/internal/agentcall"
 	"kitsoki/internal/childproc"
 	"kitsoki/internal/lazyre"
 	"kitsoki/internal/proc"
@@ -234,22 +235,17 @@ func claudeStderr(tail *childproc.Stderr) string {
 // claudeEnvelope is the part of the CLI's `--output-format json` result
 // object kitsoki reads.
 type claudeEnvelope struct {
-	Type             string          `json:"type"`
-	Subtype          string          `json:"subtype"`
-	IsError          bool            `json:"is_error"`
-	Result           string          `json:"result"`
-	StructuredOutput json.RawMessage `json:"structured_output"`
-	SessionID        string          `json:"session_id"`
-	NumTurns         int             `json:"num_turns"`
-	DurationMS       int64           `json:"duration_ms"`
-	TotalCostUSD     *float64        `json:"total_cost_usd"`
-	Usage            struct {
-		InputTokens              int64 `json:"input_tokens"`
-		OutputTokens             int64 `json:"output_tokens"`
-		CacheReadInputTokens     int64 `json:"cache_read_input_tokens"`
-		CacheCreationInputTokens int64 `json:"cache_creation_input_tokens"`
-	} `json:"usage"`
-	ModelUsage map[string]json.RawMessage `json:"modelUsage"`
+	Type             string                     `json:"type"`
+	Subtype          string                     `json:"subtype"`
+	IsError          bool                       `json:"is_error"`
+	Result           string                     `json:"result"`
+	StructuredOutput json.RawMessage            `json:"structured_output"`
+	SessionID        string                     `json:"session_id"`
+	NumTurns         int                        `json:"num_turns"`
+	DurationMS       int64                      `json:"duration_ms"`
+	TotalCostUSD     *float64                   `json:"total_cost_usd"`
+	Usage            agentcall.Usage            `json:"usage"`
+	ModelUsage       map[string]json.RawMessage `json:"modelUsage"`
 }
 
 // parseClaudeEnvelope finds the result envelope on the CLI's stdout: the

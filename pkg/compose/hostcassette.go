@@ -9,11 +9,11 @@ import (
 	"maps"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"kitsoki/internal/agentcall"
 	"kitsoki/internal/jsonvalue"
 	"kitsoki/internal/safefile"
+	"kitsoki/internal/sleep"
 	"kitsoki/pkg/agent"
 	"kitsoki/pkg/engine"
 	"kitsoki/pkg/host"
@@ -155,12 +155,8 @@ func (hc *HostCassette) Replay(ctx context.Context, c engine.ReplayCall) (engine
 		return out, err
 	}
 	if ep.Delay > 0 && !c.Virtual {
-		t := time.NewTimer(ep.Delay)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return out, ctx.Err()
-		case <-t.C:
+		if err := sleep.For(ctx, ep.Delay); err != nil {
+			return out, err
 		}
 	}
 	if ep.Agent != nil {

@@ -186,3 +186,17 @@ func (r *runner) nextDueJob(start, end time.Time, answered bool) *job {
 }
 
 func (r *runner) now() time.Time { return r.clock.Now() }
+
+func (t *Turn) merge(x *Turn) {
+	if x == nil {
+		return
+	}
+	if !t.counted {
+		t.Events = append(t.Events, x.Events...)
+	}
+	t.held += heldSize(x.Events, maxLandHeld)
+	t.Number = x.Number
+	if x.Err != nil && t.Err == nil {
+		t.Err = x.Err
+	}
+}

@@ -3,10 +3,12 @@ package engine
 import (
 	"context"
 	"fmt"
-	"kitsoki/internal/duration"
-	"kitsoki/pkg/story"
 	"strings"
 	"time"
+
+	"kitsoki/internal/duration"
+	"kitsoki/internal/sleep"
+	"kitsoki/pkg/story"
 )
 
 // armedTimeout is the pending timeout of the resting state.
@@ -75,17 +77,7 @@ func (r *runner) wait(ctx context.Context, d time.Duration) error {
 	if r.so.Wait != nil {
 		return r.so.Wait(ctx, d)
 	}
-	if d <= 0 {
-		return ctx.Err()
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
+	return sleep.For(ctx, d)
 }
 
 // timeoutTurn fires the armed timeout as one synthetic turn

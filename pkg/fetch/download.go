@@ -15,6 +15,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"kitsoki/internal/sleep"
 )
 
 // maxUnknownSize bounds a download whose pin records no size.
@@ -381,11 +383,8 @@ func (t *transfer) retry(ctx context.Context, attempt func(ctx context.Context) 
 		if failures >= t.f.retries() {
 			return fmt.Errorf("%w (gave up after %d attempts without progress)", err, failures)
 		}
-		delay := retryDelay(t.f.backoff(), failures)
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(delay):
+		if err := sleep.For(ctx, retryDelay(t.f.backoff(), failures)); err != nil {
+			return err
 		}
 	}
 }

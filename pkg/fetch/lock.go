@@ -3,10 +3,12 @@ package fetch
 import (
 	"context"
 	"fmt"
-	"kitsoki/internal/filelock"
 	"os"
 	"path/filepath"
 	"time"
+
+	"kitsoki/internal/filelock"
+	"kitsoki/internal/sleep"
 )
 
 // fileLock is a cross-process lock held on a *.lock file in the cache. The
@@ -48,11 +50,9 @@ func lockFile(ctx context.Context, path string, onWait func()) (*fileLock, error
 				onWait()
 			}
 			waited = true
-			select {
-			case <-ctx.Done():
+			if err := sleep.For(ctx, 50*time.Millisecond); err != nil {
 				f.Close()
-				return nil, fmt.Errorf("waiting for another kitsoki process holding %s: %w", path, ctx.Err())
-			case <-time.After(50 * time.Millisecond):
+				return nil, fmt.Errorf("waiting for another kitsoki process holding %s: %w", path, err)
 			}
 		}
 		if stillNamed(f, path) {

@@ -6,6 +6,8 @@ import (
 	"sync"
 	"time"
 
+	"kitsoki/internal/sleep"
+
 	"golang.org/x/time/rate"
 )
 
@@ -34,7 +36,7 @@ func (f *Fetcher) newRateLimiter() *rateLimiter {
 		r.now = time.Now
 	}
 	if r.sleep == nil {
-		r.sleep = sleepCtx
+		r.sleep = sleep.For
 	}
 	return r
 }
@@ -78,15 +80,4 @@ func (r *rateLimiter) wait(ctx context.Context, n int64) error {
 		return nil
 	}
 	return r.sleep(ctx, d)
-}
-
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
 }

@@ -7,7 +7,8 @@
 //
 // A [Runner] compiles each story once; each fixture gets its own session,
 // world, clock and empty temporary working directory (fixture_setup.go
-// builds them, fixture_run.go plays and checks the turns, allowed_at.go
+// builds them, fixture_run.go plays the turns, fixture_check.go checks
+// each against its expectations, allowed_at.go
 // lists the intents a rejection names as allowed, fixture_finish.go the
 // session-level expectations). Every file a
 // fixture names resolves inside the story's project root (confine.go), and

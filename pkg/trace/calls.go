@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"kitsoki/internal/agentcall"
 )
 
 // Call is one agent call paired from its agent.call.* events by call_id,
@@ -111,14 +113,9 @@ type agentPayload struct {
 }
 
 type callMeta struct {
-	Usage struct {
-		InputTokens              int64 `json:"input_tokens"`
-		OutputTokens             int64 `json:"output_tokens"`
-		CacheReadInputTokens     int64 `json:"cache_read_input_tokens"`
-		CacheCreationInputTokens int64 `json:"cache_creation_input_tokens"`
-	} `json:"usage"`
-	CostUSD float64 `json:"cost_usd"`
-	Model   string  `json:"model"`
+	Usage   agentcall.Usage `json:"usage"`
+	CostUSD float64         `json:"cost_usd"`
+	Model   string          `json:"model"`
 }
 
 // defaultAgent is the agent of a call whose events name none: the alias

@@ -21,6 +21,7 @@ import (
 
 	"kitsoki/internal/lazyre"
 	"kitsoki/internal/safefile"
+	"kitsoki/internal/sleep"
 	"kitsoki/internal/termsafe"
 )
 
@@ -209,12 +210,8 @@ func (r *followReader) Read(p []byte) (int, error) {
 		if st, serr := r.f.Stat(); serr == nil && st.Size() < r.off {
 			return 0, fmt.Errorf("trace %s was truncated while following it (a new run started writing it)", r.f.Name())
 		}
-		t := time.NewTimer(r.poll)
-		select {
-		case <-r.ctx.Done():
-			t.Stop()
+		if sleep.For(r.ctx, r.poll) != nil {
 			return 0, io.EOF
-		case <-t.C:
 		}
 	}
 }

@@ -5,15 +5,25 @@ package main
 // returns); path is the state's dotted path under prefix ("" at the top).
 // A value that is not a mapping is no state and is skipped.
 func eachState(prefix string, states m, visit func(path string, st m)) {
+	eachStateWith(prefix, states, struct{}{}, func(path string, st m, _ struct{}) struct{} {
+		visit(path, st)
+		return struct{}{}
+	})
+}
+
+// eachStateWith is eachState carrying a value down the tree: visit gets
+// the value its parent's visit returned (in, for the top states) and
+// returns the one the states it holds get.
+func eachStateWith[T any](prefix string, states m, in T, visit func(path string, st m, in T) T) {
 	for _, k := range sortedKeys(states) {
 		st, ok := states[k].(m)
 		if !ok {
 			continue
 		}
 		p := joinPath(prefix, k)
-		visit(p, st)
+		out := visit(p, st, in)
 		if ch, ok := st["states"].(m); ok {
-			eachState(p, ch, visit)
+			eachStateWith(p, ch, out, visit)
 		}
 	}
 }

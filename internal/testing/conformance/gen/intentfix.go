@@ -85,48 +85,42 @@ func ifxStoryModel(app m) *ifxModel {
 		mo.declared = append(mo.declared, name)
 	}
 	slices.Sort(mo.declared)
+	// what a state inherits: the intents its ancestors' arms allow, a
+	// "*" arm above it, and the intents its ancestors declare
+	type scope struct {
+		allowed []string
+		wild    bool
+		local   map[string]m
+	}
 	var compounds []*ifxState
-	var walk func(states m, prefix string, allowed []string, wild bool, local map[string]m)
-	walk = func(states m, prefix string, allowed []string, wild bool, local map[string]m) {
-		for _, k := range sortedKeys(states) {
-			st, _ := states[k].(m)
-			path := prefix + k
-			al := slices.Clone(allowed)
-			w := wild
-			on, _ := st["on"].(m)
-			for _, in := range sortedKeys(on) {
-				if in == "*" {
-					w = true
-				} else if !slices.Contains(al, in) {
-					al = append(al, in)
-				}
+	states, _ := app["states"].(m)
+	eachStateWith("", states, scope{}, func(path string, st m, up scope) scope {
+		al := slices.Clone(up.allowed)
+		w := up.wild
+		on, _ := st["on"].(m)
+		for _, in := range sortedKeys(on) {
+			if in == "*" {
+				w = true
+			} else if !slices.Contains(al, in) {
+				al = append(al, in)
 			}
-			lo := map[string]m{}
-			for n, d := range local {
-				lo[n] = d
-			}
-			own, _ := st["intents"].(m)
-			for _, n := range sortedKeys(own) {
-				lo[n], _ = own[n].(m)
-			}
-			decls := map[string]m{}
-			for n, d := range global {
-				decls[n] = d
-			}
-			for n, d := range lo {
-				decls[n] = d
-			}
-			s := &ifxState{path: path, allowed: al, wild: w, decls: decls}
-			if ch, ok := st["states"].(m); ok {
-				compounds = append(compounds, s)
-				walk(ch, path+".", al, w, lo)
-				continue
-			}
+		}
+		lo := map[string]m{}
+		maps.Copy(lo, up.local)
+		own, _ := st["intents"].(m)
+		for _, n := range sortedKeys(own) {
+			lo[n], _ = own[n].(m)
+		}
+		decls := maps.Clone(global)
+		maps.Copy(decls, lo)
+		s := &ifxState{path: path, allowed: al, wild: w, decls: decls}
+		if _, ok := st["states"].(m); ok {
+			compounds = append(compounds, s)
+		} else {
 			mo.states = append(mo.states, s)
 		}
-	}
-	states, _ := app["states"].(m)
-	walk(states, "", nil, false, nil)
+		return scope{al, w, lo}
+	})
 	if app["phases"] != nil {
 		mo.states = append(mo.states,
 			&ifxState{path: "ph_executing", allowed: []string{"go", "back"}, decls: global},

@@ -66,7 +66,7 @@ func (x *shapeGen) apply(app, kid m) {
 	if len(x.leaves) == 0 {
 		x.leaves = []string{"."}
 	}
-	x.walk(app["states"].(m), false)
+	x.walk(app["states"].(m))
 }
 
 // submitsOnEntry reports whether entering path from outside runs an
@@ -134,13 +134,9 @@ func submitsBelow(st m) bool {
 	return false
 }
 
-// walk draws on states; pinged: an ancestor handles ping.
-func (x *shapeGen) walk(states m, pinged bool) {
-	for _, k := range sortedKeys(states) {
-		st, ok := states[k].(m)
-		if !ok {
-			continue
-		}
+// walk draws on states; pinged: the state or an ancestor handles ping.
+func (x *shapeGen) walk(states m) {
+	eachStateWith("", states, false, func(_ string, st m, pinged bool) bool {
 		on, _ := st["on"].(m)
 		hops := pinged || on["ping"] != nil
 		x.effects(st, "on_enter", hops)
@@ -151,10 +147,8 @@ func (x *shapeGen) walk(states m, pinged bool) {
 				}
 			}
 		}
-		if ch, ok := st["states"].(m); ok {
-			x.walk(ch, hops)
-		}
-	}
+		return hops
+	})
 }
 
 // effects merges keys into holder[key]'s entries, extends its

@@ -83,9 +83,8 @@ func (g *gen) story(id string) (app, kid m) {
 		g.leaves = append(g.leaves, "kid")
 	}
 	// fill every state with views, on_enter, timeouts and arms
-	var fill func(path string, st m)
-	fill = func(path string, st m) {
-		if ch, ok := st["states"].(m); ok {
+	eachState("", states, func(path string, st m) {
+		if _, ok := st["states"].(m); ok {
 			if g.chance(40) {
 				st["view"] = g.view()
 			}
@@ -93,9 +92,6 @@ func (g *gen) story(id string) (app, kid m) {
 				st["on_enter"] = g.effects(2, false)
 			}
 			st["on"] = g.arms(path, 1)
-			for _, k := range sortedKeys(ch) {
-				fill(path+"."+k, ch[k].(m))
-			}
 			return
 		}
 		if g.chance(80) {
@@ -111,10 +107,7 @@ func (g *gen) story(id string) (app, kid m) {
 			st["terminal"] = true
 		}
 		st["on"] = g.arms(path, 1+g.rnd.IntN(3))
-	}
-	for _, k := range sortedKeys(states) {
-		fill(k, states[k].(m))
-	}
+	})
 	if g.trail {
 		markTrail("", states)
 	}
