@@ -81,6 +81,11 @@ func (r *runner) emitAt(statePath, kind string, payload any) error {
 // write records ev in the turn and sends it to the sink (or holds it
 // while a post-bind pass is tentative).
 func (r *runner) write(ev Event) error {
+	if ev.Payload != nil && finite(ev.Payload) != nil {
+		// upstream's log cannot encode it: the event keeps no payload
+		// (conformance with-non-finite; a lost set's world.update alike)
+		ev.Payload = nil
+	}
 	if r.t.tentative != nil {
 		*r.t.tentative = append(*r.t.tentative, ev)
 		return nil

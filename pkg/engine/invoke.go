@@ -101,12 +101,20 @@ func (r *runner) renderInvokeOnce(e *Effect) (args map[string]any, rc *RenderedC
 	if !isAgentHandler(e.Invoke) {
 		env := r.env(r.slots, nil)
 		w, err := r.m.renderer().renderWith(e.With, renderCallID(e.ID, env), nil, env)
+		if err == nil {
+			err = r.strictArgs(w)
+		}
 		if err != nil {
 			return nil, nil, nil, fmt.Errorf("%s: invoke %s: with: %w", e.Pos, e.Invoke, err)
 		}
 		return w, nil, nil, nil
 	}
 	rc, err = r.m.rendererOf(e).RenderAgentCall(e.Invoke, e.ID, e.With, nil, r.callEnv())
+	if rc != nil {
+		if serr := r.strictArgs(rc.With); serr != nil {
+			return nil, nil, nil, fmt.Errorf("%s: invoke %s: with: %w", e.Pos, e.Invoke, serr)
+		}
+	}
 	var re *RenderError
 	if err != nil && errors.As(err, &re) && re.Stage == "prompt" {
 		promptErr = err
@@ -333,6 +341,9 @@ func resultText(handler string, res map[string]any) string {
 // keeps its source.
 func (r *runner) walkArgs(e *Effect) (map[string]any, error) {
 	w, err := r.m.rendererOf(e).renderWith(e.With, e.ID, nil, r.env(r.slots, nil))
+	if err == nil {
+		err = r.strictArgs(w)
+	}
 	if err != nil {
 		if m, ok := jsonvalue.Normalize(e.With).(map[string]any); ok {
 			return m, err
@@ -340,6 +351,16 @@ func (r *runner) walkArgs(e *Effect) (map[string]any, error) {
 		return map[string]any{}, err
 	}
 	return w, nil
+}
+
+// strictArgs refuses, under --strict only, a call's rendered with:
+// holding an infinite or NaN number, which no JSON value can carry to a
+// plugin; upstream passes it on (conformance with-non-finite).
+func (r *runner) strictArgs(w map[string]any) error {
+	if !r.so.Strict {
+		return nil
+	}
+	return finite(w)
 }
 
 // bindKey binds key: mem in the world, rec in its world.update and, when

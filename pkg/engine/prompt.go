@@ -178,10 +178,9 @@ func (p *PromptRenderer) renderWith(with any, call string, sub *argsSub, env exp
 	if err != nil {
 		return nil, err
 	}
+	// an infinite or NaN number is passed on, as upstream does
+	// (conformance with-non-finite); --strict refuses it (strictArgs)
 	rendered, err := v.Render(env)
-	if err == nil {
-		err = finite(rendered)
-	}
 	if err != nil {
 		return nil, err
 	}

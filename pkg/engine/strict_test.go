@@ -112,3 +112,40 @@ states:
 		s.Close()
 	}
 }
+
+// A call's with: rendering an infinity goes out as upstream sends it (the
+// handler answers, the bind lands, harness.called keeps no payload: the
+// log cannot encode it; conformance with-non-finite); --strict refuses it
+// at dispatch, naming the call.
+func TestStrictNonFiniteWith(t *testing.T) {
+	const src = `app: { id: nonfinite-with, version: 0.1.0 }
+world:
+  z: { type: int, default: 0 }
+  r: { type: any, default: "" }
+intents: { a: {} }
+root: s
+states:
+  s:
+    on:
+      a: [ { target: ., effects: [ { invoke: host.job, with: { x: "{{ 1 / world.z }}" }, bind: { r: v } } ] } ]
+`
+	for _, strict := range []bool{false, true} {
+		m := compileSource(t, "app.yaml", src, CompileOptions{LateHandlers: true})
+		s, err := Start(t.Context(), m, SessionOptions{Options: Options{Strict: strict, Sink: &recSink{}}, Hosts: instantJobHosts()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tn := fire(t, s, "a")
+		if strict {
+			if tn.Err == nil || !strings.Contains(tn.Err.Error(), "invoke host.job: with: the value is +Inf") {
+				t.Errorf("strict: %v", tn.Err)
+			}
+		} else {
+			called := kindsOf(tn.Events, KindHarnessCalled)
+			if tn.Err != nil || s.World()["r"] != "K" || len(called) != 1 || called[0].Payload != nil {
+				t.Errorf("err %v, r %#v, harness.called %v", tn.Err, s.World()["r"], called)
+			}
+		}
+		s.Close()
+	}
+}
