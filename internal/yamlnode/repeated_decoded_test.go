@@ -97,15 +97,7 @@ func TestDecodedRepeatSearchesEachMergedListOnce(t *testing.T) {
 		}
 		return b.String()
 	}
-	search := func(text string) decodedSearch {
-		var doc yaml.Node
-		if err := yaml.Unmarshal([]byte(text), &doc); err != nil {
-			t.Fatal(err)
-		}
-		s := newDecodedSearch()
-		s.walk(&doc, nil)
-		return *s
-	}
+	search := func(text string) decodedSearch { return searchText(t, text, nil) }
 	if s := search(src("")); s.second != nil || s.steps > 10*(keys+uses) {
 		t.Errorf("the search looked at %d keys and elements (found %v): want no repeat and at most %d, about the file's keys", s.steps, s.second, 10*(keys+uses))
 	}
@@ -138,19 +130,24 @@ func TestDecodedRepeatReadsEachMergedMappingOnce(t *testing.T) {
 		}
 		return b.String()
 	}
-	search := func(text string) decodedSearch {
-		var doc yaml.Node
-		if err := yaml.Unmarshal([]byte(text), &doc); err != nil {
-			t.Fatal(err)
-		}
-		s := newDecodedSearch()
-		s.walk(&doc, reflect.TypeFor[sidecar]())
-		return *s
-	}
+	search := func(text string) decodedSearch { return searchText(t, text, reflect.TypeFor[sidecar]()) }
 	if s := search(src("")); s.second != nil || s.steps > 10*(keys+uses) {
 		t.Errorf("the search looked at %d keys and elements (found %v): want no repeat and at most %d, about the file's keys", s.steps, s.second, 10*(keys+uses))
 	}
 	if s := search(src(", k7: 2")); s.second == nil || s.second.Value != "k7" || s.how != mergedBeside {
 		t.Errorf("found %v (%q), want the k7 written beside the merge", s.second, s.how)
 	}
+}
+
+// searchText is the decoded-repeat search of text read into typ, with its
+// step count.
+func searchText(t *testing.T, text string, typ reflect.Type) decodedSearch {
+	t.Helper()
+	var doc yaml.Node
+	if err := yaml.Unmarshal([]byte(text), &doc); err != nil {
+		t.Fatal(err)
+	}
+	s := newDecodedSearch()
+	s.walk(&doc, typ)
+	return *s
 }
