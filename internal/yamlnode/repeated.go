@@ -55,7 +55,7 @@ func before(a, b *yaml.Node) bool {
 // RepeatedKey is the first key root holds twice as upstream's parser and
 // decoder refuse it, in a file of the kind what ("cassette"): one written
 // twice in one mapping anywhere ([FirstRepeatedKey]), else one a decoder
-// into a value of type t reads twice ([FirstDecodedRepeat]; nil t reads
+// into a value of type t reads twice (firstDecodedRepeat; nil t reads
 // everything). at is the later key, msg names the key, the earlier one's
 // place and the fix; (nil, "") when none.
 func RepeatedKey(root *yaml.Node, t reflect.Type, what string) (at *yaml.Node, msg string) {

@@ -7,7 +7,11 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// FirstDecodedRepeat finds the key a decoder reading root into a value of
+// mergedBeside is how a key written beside a merge key that brings it
+// into a struct is given twice (firstDecodedRepeat).
+const mergedBeside = "merged beside"
+
+// firstDecodedRepeat finds the key a decoder reading root into a value of
 // type t gets twice in one mapping without its being written twice there:
 // from two mappings of one merged list (`<<: [*a, *b]`: second is the
 // later mapping's key), through an alias used as a key (`*k: v` beside
@@ -20,18 +24,8 @@ import (
 // key in the decoder's order wins; (nil, nil) when none. Each (node, type)
 // pair is searched once, each merged list checked and walked once per
 // type, and each merged mapping's keys read once, so aliases cannot
-// multiply the work.
-func FirstDecodedRepeat(root *yaml.Node, t reflect.Type) (second, first *yaml.Node) {
-	second, first, _ = firstDecodedRepeat(root, t)
-	return second, first
-}
-
-// mergedBeside is how a key written beside a merge key that brings it
-// into a struct is given twice (firstDecodedRepeat).
-const mergedBeside = "merged beside"
-
-// firstDecodedRepeat is FirstDecodedRepeat and, for a key both written
-// and merged into a struct, mergedBeside ("" otherwise).
+// multiply the work. how is mergedBeside for a key both written and merged
+// into a struct, else "".
 func firstDecodedRepeat(root *yaml.Node, t reflect.Type) (second, first *yaml.Node, how string) {
 	s := newDecodedSearch()
 	s.walk(root, t)

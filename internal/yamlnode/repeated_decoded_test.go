@@ -25,7 +25,7 @@ type decodedEmbed struct {
 	Extra map[string]string `yaml:"extra"`
 }
 
-// TestFirstDecodedRepeat: merged lists and alias keys repeat only where the
+// TestFirstDecodedRepeat (firstDecodedRepeat): merged lists and alias keys repeat only where the
 // type reads (struct fields by tag, inline structs, maps, lists, any,
 // yaml.Node); unknown and `-` fields are skipped; written repeats are not
 // its business; the later key and the earlier one come back.
@@ -51,7 +51,7 @@ func TestFirstDecodedRepeat(t *testing.T) {
 		if err := yaml.Unmarshal([]byte(c.src), &doc); err != nil {
 			t.Fatal(err)
 		}
-		second, first := FirstDecodedRepeat(&doc, reflect.TypeFor[decodedOuter]())
+		second, first, _ := firstDecodedRepeat(&doc, reflect.TypeFor[decodedOuter]())
 		var got [4]int
 		if second != nil {
 			got = [4]int{second.Line, second.Column, first.Line, first.Column}
@@ -73,7 +73,7 @@ func TestFirstDecodedRepeatAliasBomb(t *testing.T) {
 	if err := yaml.Unmarshal([]byte(src), &doc); err != nil {
 		t.Fatal(err)
 	}
-	if second, _ := FirstDecodedRepeat(&doc, nil); second != nil {
+	if second, _, _ := firstDecodedRepeat(&doc, nil); second != nil {
 		t.Errorf("found %v", second)
 	}
 }
