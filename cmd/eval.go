@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"kitsoki/internal/human"
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/eval"
 	"kitsoki/pkg/story"
@@ -316,7 +317,7 @@ func newEvalCheckCmd() *cobra.Command {
 			if diag.HasErrors(ds) {
 				errs, _ := diag.Count(ds)
 				if f == diag.FormatHuman {
-					fmt.Fprintf(out, "eval check: %d %s\n", errs, plural(errs, "problem", "problems"))
+					fmt.Fprintf(out, "eval check: %d %s\n", errs, human.Plural(errs, "problem", "problems"))
 				}
 				return silentExit(exitFinding)
 			}

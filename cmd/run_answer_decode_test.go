@@ -13,9 +13,16 @@ import (
 // bytes (a real subprocess plugin, the echo agent's big:<n>) and returns
 // the run's command line (its trace beside the story).
 func bigAnswerStory(tb testing.TB, n int) []string {
+	dir := agentAnswerStory(tb, buildTestBinary(tb, "kitsoki/internal/testing/agentplugins/echoagent"), fmt.Sprintf(`{ prompt: "go", fault: "big:%d" }`, n))
+	return []string{"run", filepath.Join(dir, "story"), "--trace", filepath.Join(dir, "run.jsonl")}
+}
+
+// agentAnswerStory writes story/app.yaml under a new directory, which it
+// returns: one host.agent.ask of the subprocess plugin command with with,
+// the answer bound to the world's out.
+func agentAnswerStory(tb testing.TB, command, with string) string {
 	tb.Helper()
-	const echo = "kitsoki/internal/testing/agentplugins/echoagent"
-	dir := storytest.TempTree(tb, map[string]string{"story/app.yaml": fmt.Sprintf(`app: { id: big }
+	return storytest.TempTree(tb, map[string]string{"story/app.yaml": fmt.Sprintf(`app: { id: big }
 world:
   out: { type: object, default: {} }
 agent_plugins:
@@ -29,10 +36,9 @@ states:
     on_enter:
       - invoke: host.agent.ask
         agent: agent.echo
-        with: { prompt: "go", fault: "big:%d" }
+        with: %s
         bind: { out: submitted }
-`, buildTestBinary(tb, echo), n)})
-	return []string{"run", filepath.Join(dir, "story"), "--trace", filepath.Join(dir, "run.jsonl")}
+`, command, with)})
 }
 
 // A big agent answer is decoded once, by the agent layer: the engine binds

@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"kitsoki/internal/testing/leak"
-	"kitsoki/internal/testing/storytest"
 )
 
 // A huge answer (under the transports' 64 MiB frame cap) through a real
@@ -22,23 +21,7 @@ func TestHugeAnswerTraceVerifies(t *testing.T) {
 	}
 	bin := buildKitsoki(t)
 	plugin := buildTestBinary(t, "kitsoki/internal/testing/leakyplugin")
-	dir := storytest.TempTree(t, map[string]string{"story/app.yaml": fmt.Sprintf(`app: { id: big }
-world:
-  out: { type: object, default: {} }
-agent_plugins:
-  agent.leaky:
-    plugin: subprocess
-    command: %q
-root: ask
-states:
-  ask:
-    terminal: true
-    on_enter:
-      - invoke: host.agent.ask
-        agent: agent.leaky
-        with: { prompt: "go", channel: %s }
-        bind: { out: submitted }
-`, plugin, leak.Big)})
+	dir := agentAnswerStory(t, plugin, fmt.Sprintf("{ prompt: \"go\", channel: %s }", leak.Big))
 	tr := filepath.Join(dir, "run.jsonl")
 	if out, err := exec.Command(bin, "run", filepath.Join(dir, "story"), "--trace", tr).CombinedOutput(); err != nil {
 		t.Fatalf("run: %v\n%.2000s", err, out)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"kitsoki/internal/human"
 	"kitsoki/internal/termsafe"
 	"kitsoki/pkg/flowtest"
 )
@@ -53,9 +54,9 @@ func runUpdate(ctx context.Context, stdout, stderr io.Writer, runner *flowtest.R
 	if dryRun {
 		verb = "would be updated"
 	}
-	fmt.Fprintf(stdout, "%d %s %s, %d %s changed", u.Fixtures, plural(u.Fixtures, "fixture", "fixtures"), verb, u.Changes, plural(u.Changes, "expectation", "expectations"))
+	fmt.Fprintf(stdout, "%d %s %s, %d %s changed", u.Fixtures, human.Plural(u.Fixtures, "fixture", "fixtures"), verb, u.Changes, human.Plural(u.Changes, "expectation", "expectations"))
 	if len(u.Refused) > 0 {
-		fmt.Fprintf(stdout, ", %d failing %s not updated", len(u.Refused), plural(len(u.Refused), "fixture", "fixtures"))
+		fmt.Fprintf(stdout, ", %d failing %s not updated", len(u.Refused), human.Plural(len(u.Refused), "fixture", "fixtures"))
 	}
 	fmt.Fprintln(stdout)
 	if dryRun && u.Fixtures > 0 {

@@ -70,7 +70,7 @@ func runWatch(ctx context.Context, stdout, stderr io.Writer, args []string, f *t
 	}
 	defer src.Close()
 	w.cycle(ctx, nil)
-	fmt.Fprintf(stdout, "watching %d director%s for changes (Ctrl-C to stop)\n", len(roots), plural(len(roots), "y", "ies"))
+	fmt.Fprintf(stdout, "watching %d director%s for changes (Ctrl-C to stop)\n", len(roots), human.Plural(len(roots), "y", "ies"))
 	err = watch.Loop(ctx, src, watch.Options{Quiet: watchQuiet, Run: w.cycle, Error: func(err error) {
 		fmt.Fprintf(stderr, "kitsoki test --watch: %s\n", termsafe.Line(err.Error()))
 	}})
@@ -193,7 +193,7 @@ func describeChange(changed []string, n int) string {
 	if i := slices.IndexFunc(changed, exists); i > 0 {
 		changed[0], changed[i] = changed[i], changed[0]
 	}
-	what := fmt.Sprintf("%d fixture file%s", n, plural(n, "", "s"))
+	what := fmt.Sprintf("%d fixture file%s", n, human.Plural(n, "", "s"))
 	switch len(changed) {
 	case 0:
 		return "all " + what

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"kitsoki/internal/atomicfile"
+	"kitsoki/internal/human"
 	"kitsoki/internal/termsafe"
 	"kitsoki/pkg/trace"
 )
@@ -49,7 +50,7 @@ standard output.`,
 				fmt.Fprintf(c.ErrOrStderr(), "kitsoki: skipped %s\n", termsafe.Printable(s))
 			}
 			if outPath != "-" {
-				fmt.Fprintf(c.OutOrStdout(), "wrote cassette %s (%d %s)\n", outPath, res.Episodes, plural(res.Episodes, "episode", "episodes"))
+				fmt.Fprintf(c.OutOrStdout(), "wrote cassette %s (%d %s)\n", outPath, res.Episodes, human.Plural(res.Episodes, "episode", "episodes"))
 			}
 			return nil
 		},

@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"kitsoki/internal/human"
 	"kitsoki/internal/termsafe"
 	"kitsoki/pkg/trace"
 )
@@ -49,8 +50,8 @@ are checked; the exit status is 1 when any is corrupt, 2 when one cannot be read
 				if res.Cut {
 					cut = "; cut at its size bound: it ends with a " + trace.TruncatedKind + " line"
 				}
-				fmt.Fprintf(out, "ok %s (%d %s, %d %s, %d bytes%s)\n", termsafe.Printable(in.name), res.Events, plural(res.Events, "event", "events"),
-					res.Turns, plural(res.Turns, "turn", "turns"), res.Bytes, cut)
+				fmt.Fprintf(out, "ok %s (%d %s, %d %s, %d bytes%s)\n", termsafe.Printable(in.name), res.Events, human.Plural(res.Events, "event", "events"),
+					res.Turns, human.Plural(res.Turns, "turn", "turns"), res.Bytes, cut)
 			}
 			switch {
 			case corrupt > 0:

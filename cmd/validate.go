@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"kitsoki/internal/human"
 	"kitsoki/internal/safefile"
 	"kitsoki/internal/termsafe"
 	"kitsoki/pkg/diag"
@@ -178,7 +179,7 @@ func writeValidateSummary(out, stderr io.Writer, res validate.Result, strict boo
 		switch n := perWarn[file]; {
 		case res.Invalid[file]:
 		case strict && n > 0:
-			fmt.Fprintf(out, "✗ %s — %d %s (failing under --strict)\n", termsafe.Line(file), n, plural(n, "warning", "warnings"))
+			fmt.Fprintf(out, "✗ %s — %d %s (failing under --strict)\n", termsafe.Line(file), n, human.Plural(n, "warning", "warnings"))
 		default:
 			fmt.Fprintf(out, "✓ %s — valid\n", termsafe.Line(file))
 		}
@@ -188,8 +189,8 @@ func writeValidateSummary(out, stderr io.Writer, res validate.Result, strict boo
 		verdict = " (--strict: warnings fail)"
 	}
 	fmt.Fprintf(stderr, "%d %s checked: %d %s, %d %s%s\n",
-		len(res.Files), plural(len(res.Files), "story", "stories"),
-		errs, plural(errs, "error", "errors"), warns, plural(warns, "warning", "warnings"), verdict)
+		len(res.Files), human.Plural(len(res.Files), "story", "stories"),
+		errs, human.Plural(errs, "error", "errors"), warns, human.Plural(warns, "warning", "warnings"), verdict)
 }
 
 func writeRules(w io.Writer, format string) error {
@@ -228,11 +229,4 @@ func writeRules(w io.Writer, format string) error {
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }

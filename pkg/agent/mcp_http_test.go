@@ -328,28 +328,36 @@ func TestMCPHTTPRequestRefusedByClosingSessionGoesToAFreshOne(t *testing.T) {
 // just under it passes and one just over fails, quickly even under -race
 // (where the "50 MB answer" fault test runs below 16 MiB). Were the limit
 // not passed to the SDK, the larger answer would pass under its default.
+// The limit holds as well for a server that answers with one JSON body
+// (Content-Type: application/json, the streamable transport's other form):
+// the SDK reads such a body whole, so without a cap a server could send
+// gigabytes.
 func TestMCPHTTPAnswerLimitIsTheTransports(t *testing.T) {
 	if maxFrameBytes <= mcp.DefaultMaxEventSize {
 		t.Fatalf("the frame cap %d does not raise the SDK's %d", maxFrameBytes, mcp.DefaultMaxEventSize)
 	}
-	f := newMCPFixture(t, mcpecho.Options{})
-	tr := newMCPTransport(t, &story.AgentPlugin{Endpoint: f.ts.URL}, "")
-	if tr.maxEvent != maxFrameBytes {
-		t.Fatalf("default answer limit %d, want the frame cap %d", tr.maxEvent, maxFrameBytes)
-	}
-	const limit = 256 << 10
-	tr.maxEvent = limit
-	// An answer travels in the event about twice (text and structured
-	// content): a quarter of the limit is well under it, the limit well over.
-	if resp := askOK(t, tr, withFault("big:"+strconv.Itoa(limit/4))); len(resp.Submission) < limit/4 {
-		t.Fatalf("submission of %d bytes", len(resp.Submission))
-	}
-	ae := askKind(t, tr, context.Background(), withFault("big:"+strconv.Itoa(limit)), KindTransportError)
-	if !strings.Contains(ae.Detail, strconv.Itoa(limit)) {
-		t.Fatalf("the error does not name the limit:\n%s", ae.Detail)
-	}
-	if resp := askOK(t, tr, referenceRequest()); string(resp.Submission) != referenceSubmission {
-		t.Fatalf("after the over-limit answer: %s", resp.Submission)
+	for name, jsonBody := range map[string]bool{"events": false, "json-body": true} {
+		t.Run(name, func(t *testing.T) {
+			f := newMCPFixture(t, mcpecho.Options{HTTP: &mcp.StreamableHTTPOptions{JSONResponse: jsonBody}})
+			tr := newMCPTransport(t, &story.AgentPlugin{Endpoint: f.ts.URL}, "")
+			if tr.maxEvent != maxFrameBytes {
+				t.Fatalf("default answer limit %d, want the frame cap %d", tr.maxEvent, maxFrameBytes)
+			}
+			const limit = 256 << 10
+			tr.maxEvent = limit
+			// An answer travels in the event about twice (text and structured
+			// content): a quarter of the limit is well under it, the limit well over.
+			if resp := askOK(t, tr, withFault("big:"+strconv.Itoa(limit/4))); len(resp.Submission) < limit/4 {
+				t.Fatalf("submission of %d bytes", len(resp.Submission))
+			}
+			ae := askKind(t, tr, context.Background(), withFault("big:"+strconv.Itoa(limit)), KindTransportError)
+			if !strings.Contains(ae.Detail, strconv.Itoa(limit)) {
+				t.Fatalf("the error does not name the limit:\n%s", ae.Detail)
+			}
+			if resp := askOK(t, tr, referenceRequest()); string(resp.Submission) != referenceSubmission {
+				t.Fatalf("after the over-limit answer: %s", resp.Submission)
+			}
+		})
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -176,27 +177,22 @@ func (p *dparser) integer(v *yaml.Node, what string) (int64, bool) {
 }
 
 func (p *dparser) number(v *yaml.Node, what string) (float64, bool) {
-	v = deref(v)
-	if v.Kind == yaml.ScalarNode && (v.Tag == "!!int" || v.Tag == "!!float") {
-		var f float64
-		if err := v.Decode(&f); err == nil {
-			return f, true
-		}
-	}
-	p.errf(v, "%s must be a number, got %q", what, v.Value)
-	return 0, false
+	return decodeScalar[float64](p, v, what, "a number", "!!int", "!!float")
 }
 
 func (p *dparser) boolean(v *yaml.Node, what string) (bool, bool) {
-	v = deref(v)
-	if v.Kind == yaml.ScalarNode && v.Tag == "!!bool" {
-		var b bool
-		if err := v.Decode(&b); err == nil {
-			return b, true
-		}
+	return decodeScalar[bool](p, v, what, "true or false", "!!bool")
+}
+
+// decodeScalar decodes v, a scalar tagged one of tags, as a T; anything
+// else is an error saying what must be want.
+func decodeScalar[T any](p *dparser, v *yaml.Node, what, want string, tags ...string) (T, bool) {
+	var x T
+	if v = deref(v); v.Kind == yaml.ScalarNode && slices.Contains(tags, v.Tag) && v.Decode(&x) == nil {
+		return x, true
 	}
-	p.errf(v, "%s must be true or false, got %q", what, v.Value)
-	return false, false
+	p.errf(v, "%s must be %s, got %q", what, want, v.Value)
+	return *new(T), false
 }
 
 // object decodes a mapping into plain JSON values (a JSON round trip:

@@ -148,6 +148,7 @@ func TestRules(t *testing.T) {
 		{"cost NaN", "{min_pass_rate: 0.9}", "{min_pass_rate: 0.9, max_avg_cost_usd: .nan}", diag.Error, "task.adherence_bar.max_avg_cost_usd must not be negative, got NaN", 6},
 		{"cost negative", "{min_pass_rate: 0.9}", "{min_pass_rate: 0.9, max_avg_cost_usd: -0.1}", diag.Error, "task.adherence_bar.max_avg_cost_usd must not be negative", 6},
 		{"max turns", "task:\n", "task:\n  boundedness: {max_turns: 0}\n", diag.Error, "task.boundedness.max_turns must be at least 1, got 0", 6},
+		{"prepared context type", "task:\n", "task:\n  boundedness: {prepared_context: sure}\n", diag.Error, `task.boundedness.prepared_context must be true or false, got "sure"`, 6},
 		{"repeat", "repeat: 2", "repeat: 0", diag.Error, "matrix.repeat must be at least 1, got 0", 12},
 		{"repeat type", "repeat: 2", "repeat: many", diag.Error, `matrix.repeat must be an integer, got "many"`, 12},
 		{"profiles empty", "profiles: [plug]", "profiles: []", diag.Warning, "matrix.profiles is empty", 0},

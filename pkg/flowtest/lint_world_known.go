@@ -1,7 +1,6 @@
 package flowtest
 
 import (
-	"slices"
 	"strings"
 
 	"kitsoki/internal/jsonvalue"
@@ -314,16 +313,7 @@ func enteredStates(r rest, to []*story.State, arm *story.Transition) ([]*story.S
 		}
 		return []*story.State{dest}, true
 	}
-	from := map[*story.State]bool{}
-	for s := r.at; s != nil; s = s.Parent {
-		from[s] = true
-	}
-	var out []*story.State
-	for s := dest; s != nil && !from[s]; s = s.Parent {
-		out = append(out, s)
-	}
-	slices.Reverse(out)
-	return out, true
+	return settleEntered(r.at, dest, true), true
 }
 
 // noArmHolds warns at a turn whose intent, fired at at, reaches arms

@@ -83,7 +83,7 @@ func WriteText(w io.Writer, results []*Result) {
 		default:
 			failed++
 		}
-		fmt.Fprintf(w, "%s  %s  (%d %s, %s)\n", status, termsafe.Line(r.Name), r.Turns, plural(r.Turns, "turn", "turns"), human.Duration(r.Duration))
+		fmt.Fprintf(w, "%s  %s  (%d %s, %s)\n", status, termsafe.Line(r.Name), r.Turns, human.Plural(r.Turns, "turn", "turns"), human.Duration(r.Duration))
 		if r.Fatal != nil {
 			fmt.Fprintf(w, "      %s: %s\n", termsafe.Line(r.Fatal.Pos.String()), indent(termsafe.Printable(r.Fatal.Message), "        "))
 		}
@@ -146,10 +146,3 @@ func WriteGitHub(w io.Writer, results []*Result) {
 }
 
 func indent(s, pad string) string { return strings.ReplaceAll(s, "\n", "\n"+pad) }
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
