@@ -3,6 +3,7 @@ package agent
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"path"
 	"path/filepath"
@@ -28,6 +29,11 @@ func resolveIncludes(dir string, data []byte, max int64) ([]byte, error) {
 	if err != nil {
 		root = dir
 	}
+	if abs, err := filepath.Abs(root); err == nil {
+		root = abs // (a cassette named relative to the working directory)
+	}
+	rt := safefile.NewRoot(root)
+	defer rt.Close()
 	lines := strings.Split(string(data), "\n")
 	total := int64(len(data))
 	for i, line := range lines {
@@ -46,19 +52,21 @@ func resolveIncludes(dir string, data []byte, max int64) ([]byte, error) {
 		if !story.Confined(full, []string{root}) {
 			return nil, outside
 		}
-		real, err := filepath.EvalSymlinks(full)
+		// read through the root: a link swapped in on the way since the
+		// check is refused, never followed out
+		content, err := rt.ReadFile(full, max)
+		if errors.Is(err, safefile.ErrOutsideRoot) {
+			return nil, fmt.Errorf("line %d: !include %q: a symlink on the way leads out of the cassette directory (or is absolute); link relative to a file inside it", i+1, p)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("line %d: !include %q: %v", i+1, full, err)
 		}
-		if rel, err := filepath.Rel(root, real); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-			return nil, outside
-		}
-		content, err := safefile.ReadFile(real, max)
-		if err != nil {
-			return nil, fmt.Errorf("line %d: !include %q: %v", i+1, full, err)
+		named := full // a link's target names the kind of what it holds
+		if real, err := filepath.EvalSymlinks(full); err == nil {
+			named = real
 		}
 		var repl string
-		if strings.EqualFold(filepath.Ext(real), ".json") {
+		if strings.EqualFold(filepath.Ext(named), ".json") {
 			var buf bytes.Buffer
 			if err := json.Compact(&buf, content); err != nil {
 				return nil, fmt.Errorf("!include %q: parse JSON: %v", p, err)

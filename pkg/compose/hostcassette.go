@@ -36,12 +36,22 @@ type HostCassette struct {
 func LoadHostCassette(path string) (*HostCassette, error) { return loadHostCassette(path, false) }
 
 // LoadFlowHostCassette is LoadHostCassette for a flow fixture's
-// host_cassette, where record_mode: new_episodes replays as upstream's
-// flow rig does without a live fallback.
-func LoadFlowHostCassette(path string) (*HostCassette, error) { return loadHostCassette(path, true) }
+// host_cassette, the absolute path read through its project root r (a
+// link on the way leading out is refused, never followed), where
+// record_mode: new_episodes replays as upstream's flow rig does without a
+// live fallback.
+func LoadFlowHostCassette(r *safefile.Root, path string) (*HostCassette, error) {
+	data, err := r.ReadFile(path, safefile.Data)
+	return hostCassetteRead(path, data, err, true)
+}
 
 func loadHostCassette(path string, flow bool) (*HostCassette, error) {
 	data, err := safefile.ReadFile(path, safefile.Data)
+	return hostCassetteRead(path, data, err, flow)
+}
+
+// hostCassetteRead parses the bytes read from path, or words the read's error.
+func hostCassetteRead(path string, data []byte, err error, flow bool) (*HostCassette, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %s", path, safefile.Reason(err))
 	}

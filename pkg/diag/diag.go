@@ -85,11 +85,15 @@ const MaxMessage = 4 << 10
 // ClipMessage is m whole up to MaxMessage bytes; past it, its start and
 // its end (where the fix is said), each cut on a character, around how
 // much was left out.
-func ClipMessage(m string) string {
-	if len(m) <= MaxMessage {
+func ClipMessage(m string) string { return Clip(m, MaxMessage) }
+
+// Clip is ClipMessage for a bound of max bytes: a part of a message
+// that would nest itself (each turn's reason quoting the one before).
+func Clip(m string, max int) string {
+	if len(m) <= max {
 		return m
 	}
-	head, tail := MaxMessage/2, len(m)-MaxMessage/4
+	head, tail := max/2, len(m)-max/4
 	for head > 0 && !utf8.RuneStart(m[head]) {
 		head--
 	}

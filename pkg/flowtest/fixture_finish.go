@@ -78,8 +78,12 @@ func (fr *fixtureRun) fileCheck(c *checker, fe FileExpect) {
 		c.fail(fe.Pos, "%v", err)
 		return
 	}
-	p = fr.written(p)
-	st, err := os.Stat(p)
+	p, root := fr.written(p)
+	r := safefile.NewRoot(root)
+	defer r.Close()
+	// read through the root its path was confined to: a link a handler
+	// swapped in on the way since is refused, never followed out
+	st, err := r.Stat(p)
 	exists := err == nil && !st.IsDir()
 	if fe.MustNotExist {
 		if exists {
@@ -105,9 +109,9 @@ func (fr *fixtureRun) fileCheck(c *checker, fe FileExpect) {
 		c.fail(fe.Pos, "expect_files[%s]: invalid regex %q: %v", fe.Path, fe.ContentMatches, err)
 		return
 	}
-	data, err := readBounded(p)
+	data, err := readIn(r, p)
 	if err != nil {
-		c.fail(fe.Pos, "expect_files[%s]: read failed: %v", fe.Path, err)
+		c.fail(fe.Pos, "expect_files[%s]: read failed: %v", fe.Path, confinedErr(r, "expect_files", fe.Path, err))
 		return
 	}
 	if err := recost.Check(recost.Insts(fe.ContentMatches), len(data)); err != nil {
@@ -125,14 +129,15 @@ func (fr *fixtureRun) fileCheck(c *checker, fe FileExpect) {
 // p below the story's directory (where upstream's fixtures are run from)
 // or the working directory that a handler wrote there is read there, when
 // no symlink on its way leads out of the working directory; else p
-// (conformance expect-files-written).
-func (fr *fixtureRun) written(p string) string {
+// (conformance expect-files-written). root is the directory the path
+// returned lies in: the working directory, or the fixture's root.
+func (fr *fixtureRun) written(p string) (_, root string) {
 	if fr.wd == "" {
-		return p
+		return p, fr.root()
 	}
 	abs, err := filepath.Abs(p)
 	if err != nil {
-		return p
+		return p, fr.root()
 	}
 	wd := safefile.NewRoot(fr.wd)
 	defer wd.Close()
@@ -153,8 +158,8 @@ func (fr *fixtureRun) written(p string) string {
 		}
 		w := filepath.Join(fr.wd, rel)
 		if _, err := wd.Stat(w); err == nil && w != abs {
-			return w
+			return w, fr.wd
 		}
 	}
-	return p
+	return p, fr.root()
 }

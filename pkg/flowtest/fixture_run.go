@@ -54,11 +54,16 @@ func (fr *fixtureRun) named(key, p string) (string, bool) {
 }
 
 func (fr *fixtureRun) resolve(key, p string) (string, error) {
+	return resolveNamed(fr.root(), fr.fx.File, key, p)
+}
+
+// root is the directory the files the fixture names lie in (namedRoot).
+func (fr *fixtureRun) root() string {
 	var st *story.Story
 	if fr.ld != nil {
 		st = fr.ld.Story
 	}
-	return resolveNamed(namedRoot(st, fr.fx.File), fr.fx.File, key, p)
+	return namedRoot(st, fr.fx.File)
 }
 
 func (fr *fixtureRun) fatal(p Pos, format string, a ...any) {

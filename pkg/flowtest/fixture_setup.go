@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"maps"
 	"os"
@@ -13,6 +14,7 @@ import (
 
 	"kitsoki/internal/jsonvalue"
 	"kitsoki/internal/lazyre"
+	"kitsoki/internal/safefile"
 	"kitsoki/pkg/agent"
 	"kitsoki/pkg/compose"
 	"kitsoki/pkg/engine"
@@ -55,7 +57,7 @@ func (fr *fixtureRun) loadRecording() bool {
 			return false
 		}
 	}
-	rec, err := loadRecording(full)
+	rec, err := fr.recording(full, p == fx.Recording)
 	if err != nil {
 		fr.recordingProblem(fx.at("recording"), "%v", err)
 		if fr.res.Flow.Skipped {
@@ -96,27 +98,50 @@ func (fr *fixtureRun) loadCassettes() bool {
 	return ok
 }
 
-// readParsed is a loader that reads a file within the size limit and parses it.
-func readParsed[T any](parse func(string, []byte) (T, error)) func(string) (T, error) {
-	return func(path string) (T, error) {
-		data, err := readBounded(path)
+// readParsed is a loader that reads a file through its root within the
+// size limit and parses it.
+func readParsed[T any](parse func(string, []byte) (T, error)) func(*safefile.Root, string) (T, error) {
+	return func(r *safefile.Root, path string) (T, error) {
+		data, err := readIn(r, path)
 		if err != nil {
 			var zero T
-			return zero, err
+			return zero, confinedErr(r, "file", path, err)
 		}
 		return parse(path, data)
 	}
 }
 
-// loadNamed loads p, named under key, inside the project root; false,
-// the fixture failed at key, when it cannot.
-func loadNamed[T any](fr *fixtureRun, key, p string, load func(string) (T, error)) (T, bool) {
+// recording loads the recording at full: a fixture's (named) through
+// the root its path was confined to, --recording's by its path.
+func (fr *fixtureRun) recording(full string, named bool) (*Recording, error) {
+	if !named {
+		return loadRecording(full)
+	}
+	r := safefile.NewRoot(fr.root())
+	defer r.Close()
+	data, err := readIn(r, full)
+	if errors.Is(err, safefile.ErrOutsideRoot) {
+		return nil, confinedErr(r, "recording", full, err)
+	}
+	if err != nil {
+		return nil, recordingReadErr(full, err)
+	}
+	return parseRecording(full, data)
+}
+
+// loadNamed loads p, named under key, inside the project root, reading it
+// through the root (a link swapped in on the way since the path was
+// checked is refused, never followed); false, the fixture failed at key,
+// when it cannot.
+func loadNamed[T any](fr *fixtureRun, key, p string, load func(*safefile.Root, string) (T, error)) (T, bool) {
 	var v T
 	full, in := fr.named(key, p)
 	if !in {
 		return v, false
 	}
-	v, err := load(full)
+	r := safefile.NewRoot(fr.root())
+	defer r.Close()
+	v, err := load(r, full)
 	if err != nil {
 		fr.fatal(fr.fx.at(key), "%s: %v", key, err)
 		return v, false
@@ -272,7 +297,7 @@ func (fr *fixtureRun) agents(sink engine.Sink) (engine.AgentCaller, func(), erro
 	if fr.fx.HostCassette == "" || fr.legacy {
 		return none, func() {}, nil
 	}
-	cas, err := agent.LoadCassette(fr.fx.rel(fr.fx.HostCassette))
+	cas, err := fr.agentCassette()
 	if err != nil {
 		return nil, nil, fmt.Errorf("host_cassette: %v", err)
 	}
@@ -284,6 +309,23 @@ func (fr *fixtureRun) agents(sink engine.Sink) (engine.AgentCaller, func(), erro
 		return nil, nil, err
 	}
 	return rt.Caller(), func() { rt.Close() }, nil
+}
+
+// agentCassette is the fixture's host_cassette as its agent layer reads
+// it, through the root its path was confined to.
+func (fr *fixtureRun) agentCassette() (*agent.Cassette, error) {
+	full, err := fr.resolve("host_cassette", fr.fx.HostCassette)
+	if err != nil {
+		return nil, err
+	}
+	r := safefile.NewRoot(fr.root())
+	defer r.Close()
+	name := fr.fx.rel(fr.fx.HostCassette)
+	data, err := r.ReadFile(full, safefile.Cassette)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %s", name, safefile.Reason(err))
+	}
+	return agent.ParseCassette(name, data)
 }
 
 var slugRE = &lazyre.Regexp{Expr: `[^A-Za-z0-9._-]+`}

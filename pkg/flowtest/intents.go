@@ -102,8 +102,8 @@ func ParseIntents(file string, data []byte) ([]*IntentSuite, error) {
 	for _, pc := range split(data) {
 		var node yaml.Node
 		if err := yaml.Unmarshal(pc.src, &node); err != nil {
-			line, msg := yamlnode.ErrLine(err)
-			return nil, refuseIntents(file, max(line, 1)+pc.line, "YAML does not parse: %s", msg)
+			line, msg := yamlnode.ErrLine(err) // (yaml.v3 names no column)
+			return nil, refuseIntents(Pos{File: file, Line: max(line, 1) + pc.line, Col: 1}, "YAML does not parse: %s", msg)
 		}
 		if len(node.Content) == 0 {
 			continue // an empty or comment-only document
@@ -113,11 +113,12 @@ func ParseIntents(file string, data []byte) ([]*IntentSuite, error) {
 		root := node.Content[0]
 		if at := yamlnode.AliasTextOver(root, &aliasText); at != nil {
 			// each use repeats the text into the routing and the report
-			return nil, &IntentsRefusal{File: file, Line: at.Line + pc.line, Aliases: true,
+			at := pc.pos(file, at)
+			return nil, &IntentsRefusal{File: file, Line: at.Line, Col: at.Col, Aliases: true,
 				Msg: "intent fixture: " + yamlnode.AliasTextMsg("file", "split the file")}
 		}
 		if root.Kind != yaml.MappingNode {
-			return nil, refuseIntents(file, root.Line+pc.line, "intent fixture: the document is %s, where a mapping (test_kind: intents, state:, fixtures:) is expected", nodeShape(root))
+			return nil, refuseIntents(pc.pos(file, root), "intent fixture: the document is %s, where a mapping (test_kind: intents, state:, fixtures:) is expected", nodeShape(root))
 		}
 		if err := expandIntentMerges(file, pc, root); err != nil {
 			return nil, err
@@ -135,20 +136,23 @@ func ParseIntents(file string, data []byte) ([]*IntentSuite, error) {
 		var raw rawIntentDoc
 		if err := root.Decode(&raw); err != nil {
 			line, msg := decodeErrLine(err)
-			if at := keyAtLine(root, line, msg); at != "" {
-				msg = at + ": " + msg
+			at := Pos{File: file, Line: line + pc.line, Col: 1}
+			if key, n := keyAtLine(root, line, msg); n != nil {
+				msg, at = key+": "+msg, pc.pos(file, n)
 			}
-			return nil, refuseIntents(file, line+pc.line, "intent fixture: %s", msg)
+			return nil, refuseIntents(at, "intent fixture: %s", msg)
 		}
 		if raw.TestKind != "intents" {
 			continue
 		}
 		s := &IntentSuite{File: file, Line: root.Line + pc.line, State: raw.State, Runs: int(raw.Defaults.Runs), MinPassRate: float64(raw.Defaults.MinPassRate)}
+		col := pc.pos(file, root).Col
 		for i, rf := range raw.Fixtures {
 			fx := &IntentFixture{ID: rf.ID, State: raw.State, File: file, Line: s.Line, Inputs: []string(rf.Inputs),
 				ExpectFailure: rf.ExpectFailure, ExpectFallthrough: rf.ExpectFallthrough}
 			if fxs != nil && fxs.Kind == yaml.SequenceNode && i < len(fxs.Content) {
-				fx.Line = fxs.Content[i].Line + pc.line
+				at := pc.pos(file, fxs.Content[i])
+				fx.Line, col = at.Line, at.Col
 			}
 			if rf.Intent != nil {
 				fx.HasIntent, fx.Intent = true, rf.Intent.Name
@@ -157,7 +161,7 @@ func ParseIntents(file string, data []byte) ([]*IntentSuite, error) {
 			fx.Runs = firstPositive(int(rf.Runs), int(raw.Defaults.Runs), defaultIntentRuns)
 			fx.MinPassRate = firstPositive(float64(rf.MinPassRate), float64(raw.Defaults.MinPassRate), defaultIntentMinRate)
 			if routes += min(fx.Runs, maxIntentRoutes+1) * min(len(fx.Inputs), maxIntentRoutes+1); routes > maxIntentRoutes {
-				return nil, refuseIntents(file, fx.Line, "intent fixture: fixtures[%d]: the file's fixtures route their inputs more than %d times (runs times inputs); lower runs", i, maxIntentRoutes)
+				return nil, refuseIntents(Pos{File: file, Line: fx.Line, Col: col}, "intent fixture: fixtures[%d]: the file's fixtures route their inputs more than %d times (runs times inputs); lower runs", i, maxIntentRoutes)
 			}
 			s.Fixtures = append(s.Fixtures, fx)
 		}
@@ -167,28 +171,31 @@ func ParseIntents(file string, data []byte) ([]*IntentSuite, error) {
 }
 
 // IntentsRefusal is why `kitsoki test intents` refuses an intents file
-// (ParseIntents): the file, the line (1-based) and the message.
+// (ParseIntents): the file, the line and column (1-based) and the message.
 type IntentsRefusal struct {
 	File string
 	Line int
+	Col  int
 	Msg  string
 	// Aliases: the file's aliases repeat more text than a file may
 	// (yamlnode.MaxAliasText), so nothing more of it is to be walked
 	Aliases bool
 }
 
-func (e *IntentsRefusal) Error() string { return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg) }
+func (e *IntentsRefusal) Error() string {
+	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Msg)
+}
 
-func refuseIntents(file string, line int, format string, args ...any) error {
-	return &IntentsRefusal{File: file, Line: line, Msg: fmt.Sprintf(format, args...)}
+func refuseIntents(at Pos, format string, args ...any) error {
+	return &IntentsRefusal{File: at.File, Line: at.Line, Col: at.Col, Msg: fmt.Sprintf(format, args...)}
 }
 
 // keyAtLine is the path (fixtures[0].runs) of the value on line that the
-// decode error msg refuses; "" when none is.
-func keyAtLine(n *yaml.Node, line int, msg string) string {
+// decode error msg refuses, and that value; "" and nil when none is.
+func keyAtLine(n *yaml.Node, line int, msg string) (string, *yaml.Node) {
 	_, refused, ok := strings.Cut(msg, "cannot unmarshal ")
 	if !ok {
-		return ""
+		return "", nil
 	}
 	tag, rest, _ := strings.Cut(refused, " ")
 	val, quoted := "", strings.HasPrefix(rest, "`")
@@ -199,8 +206,8 @@ func keyAtLine(n *yaml.Node, line int, msg string) string {
 		return v.Line == line && v.ShortTag() == tag && (!quoted || v.Value == val || strings.HasSuffix(val, "...") && strings.HasPrefix(v.Value, strings.TrimSuffix(val, "...")))
 	}
 	// walk looks below n, at path at, at a mapping's values and a list's items
-	var walk func(n *yaml.Node, at string) string
-	walk = func(n *yaml.Node, at string) string {
+	var walk func(n *yaml.Node, at string) (string, *yaml.Node)
+	walk = func(n *yaml.Node, at string) (string, *yaml.Node) {
 		for i, c := range n.Content {
 			p := fmt.Sprintf("%s[%d]", at, i)
 			if n.Kind == yaml.MappingNode {
@@ -210,13 +217,13 @@ func keyAtLine(n *yaml.Node, line int, msg string) string {
 				p = dotted(at, n.Content[i-1].Value)
 			}
 			if is(c) {
-				return p
+				return p, c
 			}
-			if k := walk(c, p); k != "" {
-				return k
+			if k, v := walk(c, p); v != nil {
+				return k, v
 			}
 		}
-		return ""
+		return "", nil
 	}
 	return walk(n, "")
 }

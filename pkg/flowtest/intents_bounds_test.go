@@ -46,7 +46,7 @@ func TestIntentAliasTextBounded(t *testing.T) {
 		return b.String()
 	}
 	_, err := ParseIntents("intents/big.yaml", []byte(doc(100)))
-	want := fmt.Sprintf("intents/big.yaml:%d: ", 6+yamlnode.MaxAliasText/aliasmb.Text)
+	want := fmt.Sprintf("intents/big.yaml:%d:45: ", 6+yamlnode.MaxAliasText/aliasmb.Text)
 	if err == nil || !strings.HasPrefix(err.Error(), want) || !strings.Contains(err.Error(), "MB of text by here") {
 		t.Fatalf("a 1 MB anchor on 100 fixtures: %v, want an error starting %q", err, want)
 	}

@@ -100,7 +100,7 @@ func (il *intentLint) refused(f string, data []byte) *IntentsRefusal {
 	if !errors.As(err, &r) {
 		return nil
 	}
-	il.ds = append(il.ds, diag.Diagnostic{File: f, Line: r.Line, Col: 1, Severity: ruleIntentsRefused.Severity, Rule: ruleIntentsRefused.ID,
+	il.ds = append(il.ds, diag.Diagnostic{File: f, Line: r.Line, Col: r.Col, Severity: ruleIntentsRefused.Severity, Rule: ruleIntentsRefused.ID,
 		Message: r.Msg + "; kitsoki test intents refuses this file (as the existing engine's does where its decoder refuses it): fix it, or move it out of intents/"})
 	return r
 }

@@ -26,7 +26,7 @@ var intentRecords = map[string][]string{
 }
 
 // expandIntentMerges expands root's merge keys; the first refusal is the
-// error, "LINE: message" with the file's line.
+// error, at the file's line and column.
 func expandIntentMerges(file string, pc piece, root *yaml.Node) error {
 	p := &parser{file: file, lineOff: pc.line, colOff: pc.colOff}
 	p.mergeRecord(root, "document", "")
@@ -34,7 +34,7 @@ func expandIntentMerges(file string, pc piece, root *yaml.Node) error {
 		return nil
 	}
 	d := p.ds[0]
-	return refuseIntents(file, d.Line, "intent fixture: %s", d.Message)
+	return refuseIntents(Pos{File: file, Line: d.Line, Col: d.Col}, "intent fixture: %s", d.Message)
 }
 
 // mergeRecord expands record n (of kind, a key of intentRecords, or none)

@@ -124,17 +124,17 @@ func TestIntentsBaselineRoundTrip(t *testing.T) {
 
 func TestIntentsParseErrors(t *testing.T) {
 	for _, c := range []struct{ src, want string }{
-		{"test_kind: intents\nstate: [a\n", "f.yaml:1: YAML does not parse"},
-		{"test_kind: intents\nstate: a\nfixtures:\n  - id: x\n    runs: many\n", "f.yaml:5: intent fixture: fixtures[0].runs: cannot unmarshal !!str `many` into int"},
+		{"test_kind: intents\nstate: [a\n", "f.yaml:1:1: YAML does not parse"},
+		{"test_kind: intents\nstate: a\nfixtures:\n  - id: x\n    runs: many\n", "f.yaml:5:11: intent fixture: fixtures[0].runs: cannot unmarshal !!str `many` into int"},
 		{"test_kind: flow\nturns: []\n", ""},
 		// every document is read as an intents one before its kind
 		// (intent-docs), and the error names the key
-		{"test_kind: intents\nstate: a\n---\n- a\n- list\n", "f.yaml:4: intent fixture: the document is a list"},
+		{"test_kind: intents\nstate: a\n---\n- a\n- list\n", "f.yaml:4:1: intent fixture: the document is a list"},
 		{"test_kind: intents\nstate: a\n---\n~\n", "the document is null"},
 		{"test_kind: intents\nstate: a\n---\n# only a comment\n", ""},
-		{"test_kind: flow\nstate: [x]\n", "f.yaml:2: intent fixture: state: cannot unmarshal !!seq into string"},
-		{"test_kind: intents\nstate: a\nfixtures:\n  - id: x\n    intent: {name: go, slots: 3}\n", "f.yaml:5: intent fixture: fixtures[0].intent.slots: cannot unmarshal !!int `3` where a mapping is expected"},
-		{"test_kind: intents\nstate: a\nfixtures:\n  - id: x\n    runs: '-2'\n", "f.yaml:5: intent fixture: cannot unmarshal -2 into int (overflow)"},
+		{"test_kind: flow\nstate: [x]\n", "f.yaml:2:8: intent fixture: state: cannot unmarshal !!seq into string"},
+		{"test_kind: intents\nstate: a\nfixtures:\n  - id: x\n    intent: {name: go, slots: 3}\n", "f.yaml:5:31: intent fixture: fixtures[0].intent.slots: cannot unmarshal !!int `3` where a mapping is expected"},
+		{"test_kind: intents\nstate: a\nfixtures:\n  - id: x\n    runs: '-2'\n", "f.yaml:5:1: intent fixture: cannot unmarshal -2 into int (overflow)"},
 	} {
 		_, err := ParseIntents("f.yaml", []byte(c.src))
 		if c.want == "" {
@@ -188,9 +188,9 @@ func FuzzParseIntents(f *testing.F) {
 func TestIntentMergeRefusals(t *testing.T) {
 	const h = "test_kind: intents\nstate: a\n"
 	for _, c := range []struct{ src, want string }{
-		{h + "fixtures:\n  - <<: {id: a, inputs: [x]}\n    id: b\n", `f.yaml:5: intent fixture: fixtures[0]: key "id" is given twice through a merge key (<<:, first at 4:10)`},
-		{"<<: {test_kind: intents, state: b}\nstate: a\n", `f.yaml:2: intent fixture: document: key "state" is given twice through a merge key`},
-		{h + "defaults: {<<: {runs: 3}, runs: 2}\n", `f.yaml:3: intent fixture: defaults: key "runs" is given twice`},
+		{h + "fixtures:\n  - <<: {id: a, inputs: [x]}\n    id: b\n", `f.yaml:5:5: intent fixture: fixtures[0]: key "id" is given twice through a merge key (<<:, first at 4:10)`},
+		{"<<: {test_kind: intents, state: b}\nstate: a\n", `f.yaml:2:1: intent fixture: document: key "state" is given twice through a merge key`},
+		{h + "defaults: {<<: {runs: 3}, runs: 2}\n", `f.yaml:3:27: intent fixture: defaults: key "runs" is given twice`},
 		{h + "fixtures:\n  - {id: a, intent: {<<: {name: b}, name: go}}\n", `fixtures[0].intent: key "name" is given twice`},
 		{h + "fixtures:\n  - {id: a, expect_failure: {<<: {any_of: [X]}, any_of: [Y]}}\n", `fixtures[0].expect_failure: key "any_of" is given twice`},
 		{h + "fixtures:\n  - {inputs: [x], <<: [{id: a}, {id: b}]}\n", `fixtures[0]: <<: merges a list of mappings, which the existing engine cannot merge here`},
@@ -199,7 +199,7 @@ func TestIntentMergeRefusals(t *testing.T) {
 		{h + "fixtures:\n  - {id: a, <<: 5}\n", `<<: merges mappings, and this is the scalar "5"`},
 		{h + "fixtures:\n  - {id: a, <<: ~}\n", `<<: merges mappings, and this is null`},
 		// a second document: the lines are the file's
-		{h + "---\n" + h + "fixtures:\n  - &f {id: a}\n  - <<: *f\n    id: b\n", `f.yaml:9: intent fixture: fixtures[1]: key "id" is given twice through a merge key (<<:, first at 7:9)`},
+		{h + "---\n" + h + "fixtures:\n  - &f {id: a}\n  - <<: *f\n    id: b\n", `f.yaml:9:5: intent fixture: fixtures[1]: key "id" is given twice through a merge key (<<:, first at 7:9)`},
 	} {
 		_, err := ParseIntents("f.yaml", []byte(c.src))
 		if err == nil || !strings.Contains(err.Error(), c.want) {

@@ -2,6 +2,7 @@ package flowtest
 
 import (
 	"kitsoki/internal/jsonvalue"
+	"kitsoki/internal/safefile"
 	"kitsoki/pkg/compose"
 	"kitsoki/pkg/host"
 	"kitsoki/pkg/story"
@@ -35,11 +36,14 @@ func (l *fixtureLint) hostCassette() *compose.HostCassette {
 		return l.cassette.hc
 	}
 	l.cassette = fixtureCassette{fx: fx}
-	full, err := resolveNamed(namedRoot(l.root, fx.File), fx.File, "host_cassette", fx.HostCassette)
+	root := namedRoot(l.root, fx.File)
+	full, err := resolveNamed(root, fx.File, "host_cassette", fx.HostCassette)
 	if err != nil {
 		return nil
 	}
-	if hc, err := compose.LoadFlowHostCassette(full); err == nil {
+	r := safefile.NewRoot(root)
+	defer r.Close()
+	if hc, err := compose.LoadFlowHostCassette(r, full); err == nil {
 		l.cassette.hc = hc
 	}
 	return l.cassette.hc

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"kitsoki/pkg/diag"
 	"kitsoki/pkg/engine"
 	"kitsoki/pkg/story"
 )
@@ -46,6 +47,7 @@ func (l *fixtureLint) rejected(t *Turn) {
 	if !warned && len(l.ds) == n {
 		l.rest = l.parAfter(t, r, arc, l.rest)
 	}
+	l.rest.from = diag.Clip(l.rest.from, maxFrom)
 	l.noteJobs(l.stepped)
 	if l.ix.background && !l.walked {
 		l.jobs, l.jobsLost = nil, true // the turn may have started a job not followed

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"kitsoki/pkg/diag"
 	"kitsoki/pkg/story"
 )
 
@@ -33,6 +34,12 @@ type rest struct {
 	// leaves not followed (at nil; lint_par_in.go)
 	in *story.State
 }
+
+// maxFrom bounds a rest's from: each turn's reason quotes the one
+// before it, so a long fixture's would grow with the square of its turns
+// (its start and end, the latest turn, are kept: diag.Clip); a message
+// quoting it is cut to diag.MaxMessage anyway.
+const maxFrom = diag.MaxMessage / 2
 
 // altWhy says, for a message, why the fixture may rest in r.alt.
 func (r rest) altWhy() string {

@@ -82,6 +82,11 @@ type piece struct {
 	line, colOff int    // line offset (lines before), column offset on its first line
 }
 
+// pos is node n's place in file, the file pc was cut from.
+func (pc piece) pos(file string, n *yaml.Node) Pos {
+	return (&parser{file: file, lineOff: pc.line, colOff: pc.colOff}).pos(n)
+}
+
 // split cuts a file on the literal "\n---" as upstream does (flow-format.md
 // §1.2), trimming each piece and keeping where it starts.
 func split(content []byte) []piece {

@@ -26,9 +26,14 @@ type RecordingEntry struct {
 func loadRecording(path string) (*Recording, error) {
 	data, err := readBounded(path)
 	if err != nil {
-		return nil, fmt.Errorf("recording %q: %v", path, strings.TrimPrefix(err.Error(), "cannot read the fixture: "))
+		return nil, recordingReadErr(path, err)
 	}
 	return parseRecording(path, data)
+}
+
+// recordingReadErr words err, reading the recording at path.
+func recordingReadErr(path string, err error) error {
+	return fmt.Errorf("recording %q: %v", path, strings.TrimPrefix(err.Error(), "cannot read the fixture: "))
 }
 
 // readRecordingIn reads a recording's bytes through root (globRoot's
@@ -38,7 +43,7 @@ func readRecordingIn(root, path string) ([]byte, error) {
 	defer r.Close()
 	data, err := readIn(r, path)
 	if err != nil {
-		return nil, fmt.Errorf("recording %q: %v", path, strings.TrimPrefix(confinedErr(r, "recording", path, err).Error(), "cannot read the fixture: "))
+		return nil, recordingReadErr(path, confinedErr(r, "recording", path, err))
 	}
 	return data, nil
 }

@@ -28,10 +28,10 @@ func TestRecordingReadersShareOneDecode(t *testing.T) {
 	}
 	const head = "kind: recording\nentries:\n  - state: a\n    input: hi\n"
 	flow, static := read(head + "    intent: [go]\n")
-	if want := `recording "r.yaml": line 5: entries[0].intent: cannot unmarshal !!seq where a mapping is expected`; flow != want {
+	if want := `recording "r.yaml": line 5, column 13: entries[0].intent: cannot unmarshal !!seq where a mapping is expected`; flow != want {
 		t.Errorf("flow replay: %s\nwant %s", flow, want)
 	}
-	if want := `recording "` + filepath.Join(dir, "recording.yaml") + `":5: entries[0].intent: cannot unmarshal !!seq where a mapping is expected`; static != want {
+	if want := `recording "` + filepath.Join(dir, "recording.yaml") + `":5:13: entries[0].intent: cannot unmarshal !!seq where a mapping is expected`; static != want {
 		t.Errorf("static harness: %s\nwant %s", static, want)
 	}
 	flow, static = read(head + "    intent: {name: go}\n    clarify: maybe\n")

@@ -75,12 +75,13 @@ func decodeRecording(data []byte, prep func(*yaml.Node)) (*rawRecording, *record
 	if !strings.Contains(err.Error(), "line ") {
 		line = 0
 	}
+	col := 0
 	if len(doc.Content) > 0 {
-		if at := keyAtLine(doc.Content[0], line, msg); at != "" {
-			msg = at + ": " + msg
+		if key, n := keyAtLine(doc.Content[0], line, msg); n != nil {
+			msg, col = key+": "+msg, n.Column
 		}
 	}
-	return nil, &recordingError{line: line, msg: strings.TrimPrefix(msg, "yaml: ")}
+	return nil, &recordingError{line: line, col: col, msg: strings.TrimPrefix(msg, "yaml: ")}
 }
 
 // entryTexts is a flow recording's prep: each entry's state, input,

@@ -4,7 +4,6 @@ import (
 	"iter"
 	"slices"
 
-	"kitsoki/internal/safefile"
 	"kitsoki/internal/yamlnode"
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/story"
@@ -37,8 +36,13 @@ type checker struct {
 	paths     []string
 	// lists caches the declared names findings list (listOnce).
 	lists map[string][]string
-	// reads caches the story files the rules read (readStory).
-	reads map[string]fileRead
+	// reads caches the story files the rules read (readStory), by path;
+	// held keeps each file read once, by size, and heldBytes counts them
+	// (story_reads.go).
+	reads     map[string]fileRead
+	held      map[int64][]heldFile
+	heldBytes int64
+	maxReads  int64 // 0: maxStoryReads (tests lower it)
 }
 
 // fileRead is one confined read of a story file.
@@ -54,7 +58,7 @@ func (c *checker) readStory(abs string) ([]byte, error) {
 	if r, ok := c.reads[abs]; ok {
 		return r.b, r.err
 	}
-	b, err := c.st.FileRoot().ReadFile(abs, safefile.Story)
+	b, err := c.readOnce(abs)
 	if c.reads == nil {
 		c.reads = map[string]fileRead{}
 	}

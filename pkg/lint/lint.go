@@ -70,7 +70,7 @@ func Check(st *story.Story, opts story.Options) (ds []diag.Diagnostic, ok bool) 
 // in is false when it is outside the root: reported here, nothing read.
 func (c *checker) readNamed(p story.Pos, what, written, abs string) (data []byte, err error, in bool) {
 	root := c.st.FileRoot()
-	data, err = root.ReadFile(filepath.Clean(abs), safefile.Story)
+	data, err = c.readStory(filepath.Clean(abs))
 	if errors.Is(err, safefile.ErrOutsideRoot) {
 		c.rep.Errf(p, story.RuleOutsideRoot, "%s", story.OutsideRootMessage(root, what, written, err))
 		return nil, nil, false

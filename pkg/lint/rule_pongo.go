@@ -293,6 +293,8 @@ func (pc *pongoCheck) compileFiles() {
 		var err error
 		if rerr == nil {
 			err = ld.CheckFileSource(f, src)
+		} else if overReads(rerr) {
+			err = rerr // (CompileFile would read it)
 		} else {
 			_, err = ld.CompileFile(f) // reports the read error
 		}

@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"bytes"
 	"path/filepath"
 	"strings"
 	"unicode/utf8"
@@ -22,7 +23,7 @@ func (wk *worldKeyCheck) files() {
 		}
 		wk.seen[f] = true
 		src, err := c.readStory(f)
-		if err != nil || !strings.Contains(string(src), "world") && !strings.Contains(string(src), "{%") {
+		if err != nil || !bytes.Contains(src, []byte("world")) && !bytes.Contains(src, []byte("{%")) {
 			return
 		}
 		ld := wk.loader(kind)
@@ -30,8 +31,9 @@ func (wk *worldKeyCheck) files() {
 			return
 		}
 		name := c.displayPath(f)
-		if wk.fileReads(f, string(src), func() string { return "template file " + name + " (named at " + named.String() + ")" }) {
-			wk.follow(ld, f, string(src), name+", named at "+named.String(), 1)
+		text := string(src)
+		if wk.fileReads(f, text, func() string { return "template file " + name + " (named at " + named.String() + ")" }) {
+			wk.follow(ld, f, text, name+", named at "+named.String(), 1)
 		}
 	}
 	for _, s := range c.states() {
