@@ -149,3 +149,37 @@ states:
 		s.Close()
 	}
 }
+
+// TestStrictNonFiniteSlots: an emit_intent slot rendering an infinity
+// fires the hop without --strict (conformance emit-slots-non-finite) and
+// fails the turn with it, naming the slot.
+func TestStrictNonFiniteSlots(t *testing.T) {
+	const src = `app: { id: nonfinite-slots, version: 0.1.0 }
+world:
+  z: { type: int, default: 0 }
+intents: { a: {}, put: { slots: { v: { type: any } } } }
+root: s
+states:
+  s:
+    on:
+      a: [ { target: ., effects: [ { emit_intent: put, slots: { v: "{{ 1 / world.z }}" } } ] } ]
+      put: [ { target: t } ]
+  t: {}
+`
+	for _, strict := range []bool{false, true} {
+		m := compileSource(t, "app.yaml", src, CompileOptions{})
+		s, err := Start(t.Context(), m, SessionOptions{Options: Options{Strict: strict, Sink: &recSink{}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tn := fire(t, s, "a")
+		if strict {
+			if tn.Err == nil || !strings.Contains(tn.Err.Error(), "slots.v: the value is +Inf") {
+				t.Errorf("strict: %v", tn.Err)
+			}
+		} else if tn.Err != nil || tn.View == "" && len(kindsOf(tn.Events, KindStateEntered)) == 0 {
+			t.Errorf("err %v, events %v", tn.Err, tn.Events)
+		}
+		s.Close()
+	}
+}
