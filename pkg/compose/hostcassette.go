@@ -156,7 +156,7 @@ func (hc *HostCassette) callKey(k, handler, statePath string, args map[string]an
 }
 
 // Replay answers one call from the cassette (engine.HostReplay). A delay
-// is slept on a real clock only; on a virtual one nothing advances it.
+// is slept on a real clock; on a virtual one it goes with the answer.
 func (hc *HostCassette) Replay(ctx context.Context, c engine.ReplayCall) (engine.Replayed, error) {
 	var out engine.Replayed
 	handler, args := hc.routed(c.Handler, c.Args)
@@ -168,6 +168,10 @@ func (hc *HostCassette) Replay(ctx context.Context, c engine.ReplayCall) (engine
 		if err := sleep.For(ctx, ep.Delay); err != nil {
 			return out, err
 		}
+	} else if ep.Delay > 0 {
+		// a background job lands once the clock passes it, as upstream
+		// (conformance cassette-delay-virtual)
+		out.Delay = ep.Delay
 	}
 	if ep.Agent != nil {
 		appID := cmp.Or(hc.c.AppID, c.AppID)

@@ -12,7 +12,8 @@ import (
 // every episode before it certainly does not match. known reports which
 // keys of args hold what the call will carry; a phase: match is never
 // certain. A call no episode can match is Replay's cassette miss, an
-// infra error (failure). ok is false when the answer is not certain, or
+// infra error (failure). out.Delay is the episode's delay, which a
+// background job waits on the fixture's clock. ok is false when the answer is not certain, or
 // the cassette does not serve handler.
 func (hc *HostCassette) Foresee(h string, args map[string]any, known func(key string) bool) (out engine.Replayed, failure string, ok bool) {
 	if !hc.Handles(h) {
@@ -35,8 +36,9 @@ func (hc *HostCassette) Foresee(h string, args map[string]any, known func(key st
 			return out, "", false // it may have been played already
 		}
 		if err := answered(ep, &out); err != nil {
-			return engine.Replayed{}, err.Error(), true
+			return engine.Replayed{Delay: ep.Delay}, err.Error(), true
 		}
+		out.Delay = ep.Delay
 		return out, "", true
 	}
 	if hc.recording {

@@ -27,7 +27,7 @@ func (r *runner) walkEmit(e *Effect, st *step) error {
 	if ok, err := e.When.eval(env); err != nil || !ok {
 		return nil
 	}
-	name, slots, err := emitNameSlots(e, env)
+	name, slots, err := emitNameSlots(e, env, r.so.Strict)
 	if err != nil && r.t.emitsOnly {
 		return nil // conformance par-leave-emit-error
 	}
@@ -38,10 +38,13 @@ func (r *runner) walkEmit(e *Effect, st *step) error {
 	return nil
 }
 
-// emitNameSlots renders an emit_intent entry's name and slots.
-func emitNameSlots(e *Effect, env map[string]any) (string, map[string]any, error) {
+// emitNameSlots renders an emit_intent entry's name and slots. A value
+// holding NaN or an infinity goes on as upstream's does (a name "NaN"
+// has no arm; a slot keeps it, and the hop's machine.transition is lost
+// to the log: lostHop); strict refuses it.
+func emitNameSlots(e *Effect, env map[string]any, strict bool) (string, map[string]any, error) {
 	v, err := e.Emit.render(env)
-	if err != nil {
+	if err = keptNonFinite(err, strict); err != nil {
 		return "", nil, fmt.Errorf("%s: emit_intent: %w", e.Pos, err)
 	}
 	name := strings.TrimSpace(toString(v))
@@ -51,7 +54,7 @@ func emitNameSlots(e *Effect, env map[string]any) (string, map[string]any, error
 	slots := map[string]any{}
 	for _, s := range e.Slots {
 		sv, err := s.Value.render(env)
-		if err != nil {
+		if err = keptNonFinite(err, strict); err != nil {
 			return "", nil, fmt.Errorf("%s: slots.%s: %w", e.Pos, s.Key, err)
 		}
 		slots[s.Key] = sv
@@ -178,7 +181,7 @@ func (r *runner) postBindRound(ctx context.Context, keep bool) (*step, error) {
 		if !ok {
 			continue
 		}
-		name, slots, err := emitNameSlots(e, env)
+		name, slots, err := emitNameSlots(e, env, r.so.Strict)
 		if err != nil {
 			return nil, r.postBindFailed(err.Error())
 		}

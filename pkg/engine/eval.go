@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"math"
@@ -136,6 +137,17 @@ func (e *nonFiniteError) Error() string {
 		return "the value holds the whole world (`{{ world }}`), which no JSON value can hold once stored in it; set the keys you need (world.K) instead"
 	}
 	return fmt.Sprintf("the value is %v, which no JSON value can hold (a division by zero?); guard the expression", e.v)
+}
+
+// keptNonFinite is err without finite's refusal, which a rendered value
+// comes back with, unless strict: an emit_intent's name or slots keep NaN
+// and the infinities as upstream's do (conformance emit-slots-non-finite).
+func keptNonFinite(err error, strict bool) error {
+	var nf *nonFiniteError
+	if !strict && errors.As(err, &nf) && !nf.world {
+		return nil
+	}
+	return err
 }
 
 // holdsMap reports whether v is, or holds within a few levels, the map m

@@ -72,6 +72,9 @@ func (r *runner) emit(kind string, payload any) error {
 
 func (r *runner) emitAt(statePath, kind string, payload any) error {
 	ev := Event{Turn: r.turn, Kind: kind, StatePath: statePath, TS: r.now(), Payload: payload}
+	if kind == KindTransition {
+		r.noteTransition(false) // on_error, a timeout, a job's target: logged
+	}
 	if r.t.walk.add(ev) {
 		return nil
 	}

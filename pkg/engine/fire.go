@@ -160,6 +160,7 @@ func (r *runner) holdTransition(from, intent string, slots map[string]any, res t
 	if depth > 0 {
 		tr["synthetic"] = true
 	}
+	r.noteTransition(finite(slots) != nil)
 	r.t.walk.setHead(Event{Turn: r.turn, Kind: KindTransition, StatePath: r.statePathForEvent(), TS: r.now(), Payload: tr})
 	return tr
 }

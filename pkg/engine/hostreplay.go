@@ -36,6 +36,10 @@ type Replayed struct {
 	Error  string
 	CallID string
 	Events []Event
+	// Delay is the recorded delay, given on a virtual clock only (a real
+	// one has slept it): a background job lands once the clock passes it,
+	// as after a stub's delay; a foreground call does not wait for it.
+	Delay time.Duration
 }
 
 // replays reports whether hr answers handler h.
@@ -64,11 +68,11 @@ func (r *runner) replayHost(ctx context.Context, e *Effect, args map[string]any)
 		}
 	}
 	if err != nil {
-		return hostAnswer{}, rep.CallID, err
+		return hostAnswer{delay: rep.Delay}, rep.CallID, err
 	}
 	data := rep.Data
 	if data == nil && rep.Error == "" {
 		data = map[string]any{}
 	}
-	return hostAnswer{data: data, err: rep.Error}, rep.CallID, nil
+	return hostAnswer{data: data, err: rep.Error, delay: rep.Delay}, rep.CallID, nil
 }

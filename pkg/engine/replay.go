@@ -247,3 +247,28 @@ func (r *runner) declaredDefault(k string) (any, bool) {
 	v, ok := def[k]
 	return v, ok
 }
+
+// noteTransition records, before the machine moves, whether the move's
+// machine.transition is lost to upstream's log (lost) or written there.
+// Upstream reads the session's state back from the last transition its
+// log holds, so after a lost one the session rests where the machine was
+// before that move, unless a later move is logged (conformance
+// emit-slots-non-finite).
+func (r *runner) noteTransition(lost bool) {
+	switch {
+	case !lost:
+		r.t.lostHop = nil
+	case r.t.lostHop == nil:
+		p := r.place.cloned()
+		r.t.lostHop = &p
+	}
+}
+
+// restLogged puts the session back where upstream's log leaves it when
+// the turn's last move was lost to it (noteTransition); the turn's world
+// writes stand.
+func (r *runner) restLogged() {
+	if r.t.lostHop != nil {
+		r.place, r.t.lostHop = *r.t.lostHop, nil
+	}
+}

@@ -3,6 +3,8 @@ package engine
 import (
 	"strings"
 	"testing"
+
+	"kitsoki/pkg/host"
 )
 
 // strictStory sets a string on typed keys and increments a string key.
@@ -87,30 +89,23 @@ states:
       a: [ { target: ., effects: [ { set: { x: "{{ 1 / world.z }}" } } ] } ]
       noop: [ { target: . } ]
 `
-	for _, strict := range []bool{false, true} {
-		m := compileSource(t, "app.yaml", src, CompileOptions{})
-		s, err := Start(t.Context(), m, SessionOptions{Options: Options{Strict: strict, Sink: &recSink{}}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		tn := fire(t, s, "a")
+	strictAndNot(t, src, CompileOptions{}, nil, func(s *Session, tn *Turn, strict bool) {
 		if strict {
 			if tn.Err == nil || !strings.Contains(tn.Err.Error(), "set.x: the value is +Inf") {
 				t.Errorf("strict: %v", tn.Err)
 			}
-		} else {
-			ups := kindsOf(tn.Events, KindWorldUpdate)
-			// as upstream, whose log cannot encode the value: no payload
-			if tn.Err != nil || len(ups) != 1 || ups[0].Payload != nil {
-				t.Errorf("err %v, world.update %v", tn.Err, ups)
-			}
-			fire(t, s, "noop")
-			if x := s.World()["x"]; x != 1.5 {
-				t.Errorf("next turn x %#v, want the default 1.5", x)
-			}
+			return
 		}
-		s.Close()
-	}
+		ups := kindsOf(tn.Events, KindWorldUpdate)
+		// as upstream, whose log cannot encode the value: no payload
+		if tn.Err != nil || len(ups) != 1 || ups[0].Payload != nil {
+			t.Errorf("err %v, world.update %v", tn.Err, ups)
+		}
+		fire(t, s, "noop")
+		if x := s.World()["x"]; x != 1.5 {
+			t.Errorf("next turn x %#v, want the default 1.5", x)
+		}
+	})
 }
 
 // A call's with: rendering an infinity goes out as upstream sends it (the
@@ -129,23 +124,62 @@ states:
     on:
       a: [ { target: ., effects: [ { invoke: host.job, with: { x: "{{ 1 / world.z }}" }, bind: { r: v } } ] } ]
 `
-	for _, strict := range []bool{false, true} {
-		m := compileSource(t, "app.yaml", src, CompileOptions{LateHandlers: true})
-		s, err := Start(t.Context(), m, SessionOptions{Options: Options{Strict: strict, Sink: &recSink{}}, Hosts: instantJobHosts()})
-		if err != nil {
-			t.Fatal(err)
-		}
-		tn := fire(t, s, "a")
+	strictAndNot(t, src, CompileOptions{LateHandlers: true}, instantJobHosts, func(s *Session, tn *Turn, strict bool) {
 		if strict {
 			if tn.Err == nil || !strings.Contains(tn.Err.Error(), "invoke host.job: with: the value is +Inf") {
 				t.Errorf("strict: %v", tn.Err)
 			}
-		} else {
-			called := kindsOf(tn.Events, KindHarnessCalled)
-			if tn.Err != nil || s.World()["r"] != "K" || len(called) != 1 || called[0].Payload != nil {
-				t.Errorf("err %v, r %#v, harness.called %v", tn.Err, s.World()["r"], called)
-			}
+			return
 		}
+		called := kindsOf(tn.Events, KindHarnessCalled)
+		if tn.Err != nil || s.World()["r"] != "K" || len(called) != 1 || called[0].Payload != nil {
+			t.Errorf("err %v, r %#v, harness.called %v", tn.Err, s.World()["r"], called)
+		}
+	})
+}
+
+// TestStrictNonFiniteSlots: an emit_intent slot rendering an infinity
+// fires the hop without --strict (conformance emit-slots-non-finite) and
+// fails the turn with it, naming the slot.
+func TestStrictNonFiniteSlots(t *testing.T) {
+	const src = `app: { id: nonfinite-slots, version: 0.1.0 }
+world:
+  z: { type: int, default: 0 }
+intents: { a: {}, put: { slots: { v: { type: any } } } }
+root: s
+states:
+  s:
+    on:
+      a: [ { target: ., effects: [ { emit_intent: put, slots: { v: "{{ 1 / world.z }}" } } ] } ]
+      put: [ { target: t } ]
+  t: {}
+`
+	strictAndNot(t, src, CompileOptions{}, nil, func(_ *Session, tn *Turn, strict bool) {
+		if strict {
+			if tn.Err == nil || !strings.Contains(tn.Err.Error(), "slots.v: the value is +Inf") {
+				t.Errorf("strict: %v", tn.Err)
+			}
+		} else if tn.Err != nil || len(kindsOf(tn.Events, KindStateEntered)) == 0 {
+			t.Errorf("err %v, events %v", tn.Err, tn.Events)
+		}
+	})
+}
+
+// strictAndNot starts src without and then with --strict, fires a in
+// each session and hands the turn to check.
+func strictAndNot(t *testing.T, src string, co CompileOptions, hosts func() *host.Registry, check func(s *Session, tn *Turn, strict bool)) {
+	t.Helper()
+	for _, strict := range []bool{false, true} {
+		m := compileSource(t, "app.yaml", src, co)
+		so := SessionOptions{Options: Options{Strict: strict, Sink: &recSink{}}}
+		if hosts != nil {
+			so.Hosts = hosts()
+		}
+		s, err := Start(t.Context(), m, so)
+		if err != nil {
+			t.Fatal(err)
+		}
+		check(s, fire(t, s, "a"), strict)
 		s.Close()
 	}
 }

@@ -74,6 +74,11 @@ type turn struct {
 	// emptyFrom: where the machine rested when a move went to the empty
 	// path (a rendered ".." on a top-level state), nil if none did
 	emptyFrom *place
+	// lostHop: where the machine rested when a move's machine.transition
+	// was lost to upstream's log (its slots hold NaN or an infinity), nil
+	// when none was or a logged one came after: the session rests there
+	// once the turn ends (lostHop, conformance emit-slots-non-finite)
+	lostHop *place
 	// chainOrigin: while a job's on_complete chain settles, the state the
 	// completion began in; an on_error naming it moves nothing
 	// (conformance oncomplete-redirect-origin)

@@ -94,6 +94,9 @@ func (r *runner) userTurn(ctx context.Context, in Input) (*Turn, error) {
 		t.View = v
 	}
 	t.RigView = r.t.rigView
+	if !r.so.MachineOnly {
+		r.restLogged()
+	}
 	if to == "" && r.statePath() == "" && !r.so.MachineOnly {
 		// the machine went to the empty path (a rendered ".." on a
 		// top-level state): upstream's session keeps the state that move

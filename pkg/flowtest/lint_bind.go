@@ -69,7 +69,7 @@ func (l *fixtureLint) answerAfter(e *story.Effect) (stubAnswer, time.Duration) {
 		return stubAnswer{}, 0
 	}
 	if fx.HostCassette != "" {
-		return l.cassetteAnswer(e, name), 0
+		return l.cassetteAnswer(e, name)
 	}
 	s, op := stubFor(fx.HostHandlers, name)
 	if s == nil {

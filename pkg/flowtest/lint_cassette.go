@@ -1,6 +1,8 @@
 package flowtest
 
 import (
+	"time"
+
 	"kitsoki/internal/jsonvalue"
 	"kitsoki/internal/safefile"
 	"kitsoki/pkg/compose"
@@ -50,17 +52,19 @@ func (l *fixtureLint) hostCassette() *compose.HostCassette {
 }
 
 // cassetteAnswer is the fixture's cassette's answer to call e, which
-// dispatches as name.
-func (l *fixtureLint) cassetteAnswer(e *story.Effect, name string) stubAnswer {
+// dispatches as name, and the episode's delay (a background job lands
+// once the clock passes it, as after a stub's: conformance
+// cassette-delay-virtual).
+func (l *fixtureLint) cassetteAnswer(e *story.Effect, name string) (stubAnswer, time.Duration) {
 	hc := l.hostCassette()
 	if hc == nil {
-		return stubAnswer{}
+		return stubAnswer{}, 0
 	}
 	if !hc.Handles(name) {
 		if agentLayer(name) && hc.NamesAlias() {
-			return stubAnswer{} // the agent layer answers from the cassette
+			return stubAnswer{}, 0 // the agent layer answers from the cassette
 		}
-		return stubAnswer{known: true, err: "no handler"} // an infra error (flow-format §4.4)
+		return stubAnswer{known: true, err: "no handler"}, 0 // an infra error (flow-format §4.4)
 	}
 	args, known := map[string]any{}, map[string]bool{}
 	for k, v := range e.With {
@@ -75,12 +79,12 @@ func (l *fixtureLint) cassetteAnswer(e *story.Effect, name string) stubAnswer {
 		return v || !in // a key with: lacks is absent from the call too
 	})
 	if !ok {
-		return stubAnswer{}
+		return stubAnswer{}, 0
 	}
 	if failure != "" {
-		return stubAnswer{known: true, err: failure}
+		return stubAnswer{known: true, err: failure}, rep.Delay
 	}
-	return stubAnswer{data: rep.Data, err: rep.Error, known: true, binds: true}
+	return stubAnswer{data: rep.Data, err: rep.Error, known: true, binds: true}, rep.Delay
 }
 
 // agentLayer reports whether the engine routes handler to its agent

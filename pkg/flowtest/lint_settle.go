@@ -309,7 +309,7 @@ func (w *settleWalk) effects(effs []*story.Effect, t *Turn, emits *[]string) boo
 		// on_enter's is decided again by the post-bind pass (conformance
 		// once-cached-emit)
 		if name := strings.TrimSpace(e.EmitIntent()); name != "" && !cached {
-			if story.IsTemplated(name) {
+			if story.IsTemplated(name) || slotsMayLoseHop(e) {
 				return false
 			}
 			*emits = append(*emits, name)
@@ -507,7 +507,7 @@ func (w *settleWalk) roundEmits() ([]string, bool) {
 			continue
 		}
 		name := strings.TrimSpace(e.EmitIntent())
-		if story.IsTemplated(name) {
+		if story.IsTemplated(name) || slotsMayLoseHop(e) {
 			return nil, false
 		}
 		emits = append(emits, name)

@@ -1,6 +1,7 @@
 package flowtest
 
 import (
+	"slices"
 	"strings"
 
 	"kitsoki/internal/jsonvalue"
@@ -144,6 +145,27 @@ func hasTemplate(v any) bool {
 		return leaf
 	})
 	return found
+}
+
+// mayDivide reports a value holding a template with a division anywhere,
+// which may render NaN or an infinity.
+func mayDivide(v any) bool {
+	found := false
+	jsonvalue.MapLeaves(v, func(leaf any) any {
+		if s, ok := leaf.(string); ok && story.IsTemplated(s) && strings.Contains(s, "/") {
+			found = true
+		}
+		return leaf
+	})
+	return found
+}
+
+// slotsMayLoseHop reports whether an emit_intent's slots may render NaN or
+// an infinity: upstream's log then loses the hop's machine.transition and
+// the session rests where the last logged move left it (conformance
+// emit-slots-non-finite), which the settle walk does not follow.
+func slotsMayLoseHop(e *story.Effect) bool {
+	return slices.ContainsFunc(e.Slots(), func(kv story.KV) bool { return mayDivide(kv.Value) })
 }
 
 // effectWrites calls add with each key e (and what it nests) may write;
