@@ -277,8 +277,9 @@ func (ix *storyIndex) landingLeaf(p string) *story.State {
 // effects runs effs in order on the known world (story-runtime §1.7):
 // an entry whose when: is false is skipped, else the first of set,
 // increment, say and invoke runs (a set of a literal, or of a template
-// the known world renders, is certain, any other write is not; a call is queued unless once: skips it), then its
-// emit_intent is decided onto emits.
+// the known world renders, is certain, any other write is not; a set
+// that may fail to render gives the walk up; a call is queued unless
+// once: skips it), then its emit_intent is decided onto emits.
 func (w *settleWalk) effects(effs []*story.Effect, t *Turn, emits *[]string) bool {
 	kw := w.l.world
 	for _, e := range effs {
@@ -324,8 +325,8 @@ func (w *settleWalk) effectKind(e *story.Effect, kw *knownWorld) (ok, cached boo
 	switch {
 	case len(e.Set) > 0:
 		for _, kv := range e.Set {
-			if strings.Contains(kv.Key, ".") || story.IsTemplated(kv.Key) {
-				return false, false
+			if strings.Contains(kv.Key, ".") || story.IsTemplated(kv.Key) || !kw.setRenders(kv.Value) {
+				return false, false // a set that may fail fails the chain (conformance lint-set-fails)
 			}
 		}
 		kw.applySet(e, true) // every value rendered on the world before the block

@@ -44,6 +44,30 @@ func (w *knownWorld) setValue(v any) (any, bool) {
 	return w.judge.render(s, w)
 }
 
+// setRenders reports a set: value that certainly renders (conformance
+// lint-set-fails): a literal, a {{ }} string the known world renders
+// (setValue), or templates that only read world and slots keys by name
+// (expr.Template.OnlyReads), which render on any world. A render that
+// fails fails the chain it is in, which upstream drops whole in a job's
+// completion turn, an on_error landing or a post-bind round: the settle
+// walk gives up on any other set:.
+func (w *knownWorld) setRenders(v any) bool {
+	if !hasTemplate(v) {
+		return true
+	}
+	if _, ok := w.setValue(v); ok {
+		return true
+	}
+	sure := w.judge != nil
+	jsonvalue.MapLeaves(v, func(leaf any) any {
+		if s, isText := leaf.(string); sure && isText && story.IsTemplated(s) {
+			sure = w.judge.onlyReads(s)
+		}
+		return leaf
+	})
+	return sure
+}
+
 // coerces reports a rendered set: value the engine coerces to the key's
 // declared type: which of the two values a later read sees depends on
 // the path and the turn (engine.SetCoerces), so the key is left
@@ -172,6 +196,16 @@ func (j *guardJudge) template(src string) (*expr.Template, []string, bool) {
 	}
 	j.templates[src] = jt
 	return jt.t, jt.keys, jt.slots
+}
+
+// onlyReads reports a {{ }} template of world and slots reads alone
+// (expr.Template.OnlyReads).
+func (j *guardJudge) onlyReads(src string) bool {
+	if !strings.Contains(src, "{{") || strings.Contains(src, "{%") {
+		return false
+	}
+	t, _, _ := j.template(src)
+	return t != nil && t.OnlyReads()
 }
 
 // judgedTemplate is a set: template compiled once with what it reads.
