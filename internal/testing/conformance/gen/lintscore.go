@@ -2,8 +2,10 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
@@ -15,14 +17,25 @@ import (
 	"kitsoki/pkg/flowtest"
 )
 
-// gen lintscore DIR (after lintscore.sh, after compare.sh) scores
-// `kitsoki validate` against the existing engine's verdicts: a fixture is
-// flagged when validate reports a finding in its file, or an error
+// gen lintscore DIR [NAME] (after lintscore.sh, after compare.sh) scores
+// `kitsoki validate` (its -f json findings in DIR/NNN/NAME, by default
+// validate.json) against the existing engine's verdicts (existing.json,
+// else a conformance golden's upstream.json): a fixture is flagged when
+// validate reports, in its file, an error or a warning that predicts a
+// failure (any rule but the hygiene ones, hygieneRules), or an error
 // anywhere in the story (which then does not run); a flagged fixture
 // upstream fails is a hit, one it passes a false positive. A story
 // upstream wrote no report for (it refused the load or aborted the run)
 // is not scored. A multi-document fixture file's findings flag each of
 // its documents.
+
+// hygieneRules are the fixture warnings that say nothing of the verdict:
+// a key or stub that does nothing, an assertion never evaluated, a value
+// of another type than declared, a NaN duration.
+var hygieneRules = map[string]bool{
+	"flow-unknown-key": true, "flow-ignored-key": true, "flow-unused-stub": true,
+	"flow-not-checked": true, "flow-world-type": true, "flow-nan-duration": true,
+}
 
 // score is what lintscore counts, per story and in all.
 type score struct {
@@ -49,7 +62,7 @@ const maxValidateReport = 64 << 20
 
 // lintScore prints each scored story's counts, its false positives and
 // misses, and the totals.
-func lintScore(w io.Writer, dir string) (score, int, error) {
+func lintScore(w io.Writer, dir, name string) (score, int, error) {
 	ents, err := os.ReadDir(dir)
 	if err != nil {
 		return score{}, 0, err
@@ -62,29 +75,34 @@ func lintScore(w io.Writer, dir string) (score, int, error) {
 		}
 		d := filepath.Join(dir, e.Name())
 		ex, err := flowtest.ReadReport(filepath.Join(d, "existing.json"))
+		if errors.Is(err, fs.ErrNotExist) {
+			ex, err = flowtest.ReadReport(filepath.Join(d, "upstream.json"))
+		}
 		if err != nil {
 			unscored++
 			continue
 		}
-		found, err := readFindings(filepath.Join(d, "validate.json"))
+		found, err := readFindings(filepath.Join(d, name))
 		if err != nil {
 			return total, unscored, fmt.Errorf("%s: %w (run lintscore.sh)", e.Name(), err)
 		}
-		s := scoreStory(w, e.Name(), ex, found)
+		s := scoreStory(w, d, ex, found)
 		total.add(s)
 	}
 	return total, unscored, nil
 }
 
-// scoreStory scores one story's fixtures and prints its line.
-func scoreStory(w io.Writer, name string, ex *flowtest.Report, found []diag.Diagnostic) score {
+// scoreStory scores the fixtures of the story in dir and prints its line.
+func scoreStory(w io.Writer, dir string, ex *flowtest.Report, found []diag.Diagnostic) score {
 	byFile := map[string][]diag.Diagnostic{}
 	var storyErr *diag.Diagnostic
 	for i, f := range found {
-		p := absPath(f.File)
-		byFile[p] = append(byFile[p], f)
 		if f.Severity == diag.Error && storyErr == nil {
 			storyErr = &found[i]
+		}
+		if f.Severity == diag.Error || !hygieneRules[f.Rule] {
+			p := absPath(f.File)
+			byFile[p] = append(byFile[p], f)
 		}
 	}
 	var s score
@@ -94,31 +112,36 @@ func scoreStory(w io.Writer, name string, ex *flowtest.Report, found []diag.Diag
 			continue
 		}
 		file, _, _ := strings.Cut(r.File, "#")
-		fs := byFile[absPath(file)]
-		if len(fs) == 0 && storyErr != nil {
-			fs = []diag.Diagnostic{*storyErr}
+		if !filepath.IsAbs(file) {
+			if _, err := os.Stat(file); err != nil {
+				file = filepath.Join(dir, file) // written from inside the story's dir
+			}
+		}
+		flagged := byFile[absPath(file)]
+		if len(flagged) == 0 && storyErr != nil {
+			flagged = []diag.Diagnostic{*storyErr}
 		}
 		base := filepath.Base(r.File)
 		switch {
-		case !r.Passed && len(fs) > 0:
+		case !r.Passed && len(flagged) > 0:
 			s.fails++
 			s.hits++
 			if s.rules == nil {
 				s.rules = map[string]int{}
 			}
-			s.rules[fs[0].Rule]++
+			s.rules[flagged[0].Rule]++
 		case !r.Passed:
 			s.fails++
 			notes = append(notes, "  miss "+base)
-		case len(fs) > 0:
+		case len(flagged) > 0:
 			s.passes++
 			s.falsePos++
-			notes = append(notes, fmt.Sprintf("  FALSE POSITIVE %s: [%s] %s", base, fs[0].Rule, firstChars(fs[0].Message, 300)))
+			notes = append(notes, fmt.Sprintf("  FALSE POSITIVE %s: [%s] %s", base, flagged[0].Rule, firstChars(flagged[0].Message, 300)))
 		default:
 			s.passes++
 		}
 	}
-	fmt.Fprintf(w, "%s: upstream fails %d, validate flags %d; upstream passes %d, validate flags %d\n", name, s.fails, s.hits, s.passes, s.falsePos)
+	fmt.Fprintf(w, "%s: upstream fails %d, validate flags %d; upstream passes %d, validate flags %d\n", filepath.Base(dir), s.fails, s.hits, s.passes, s.falsePos)
 	for _, n := range notes {
 		fmt.Fprintln(w, n)
 	}

@@ -222,7 +222,7 @@ func main() {
 
 func run(args []string) error {
 	if len(args) == 0 {
-		return fmt.Errorf("usage: gen write [-n N] [-seed S] [-known] [-emits] [-trail] [-extras] [-more] [-gates] [-override] [-deep] [-jobs] [-redirects] [-wide] [-blocks] [-shapes] [-asserts] [-rare] [-cassettes] [-real] [-from DIR] [-kind flow|legacy|tmpl|agent|view|starlark|host|intent|expect|import|phase|intentfix|lint|mutate|storymut] DIR | gen diff DIR | gen lintscore DIR")
+		return fmt.Errorf("usage: gen write [-n N] [-seed S] [-known] [-emits] [-trail] [-extras] [-more] [-gates] [-override] [-deep] [-jobs] [-redirects] [-wide] [-blocks] [-shapes] [-asserts] [-rare] [-cassettes] [-real] [-from DIR] [-kind flow|legacy|tmpl|agent|view|starlark|host|intent|expect|import|phase|intentfix|lint|mutate|storymut] DIR | gen diff DIR | gen lintscore DIR [NAME]")
 	}
 	switch args[0] {
 	case "write":
@@ -336,10 +336,14 @@ func run(args []string) error {
 		fmt.Printf("gen diff: %d of %d comparable stories differ\n", differ, total)
 		return nil
 	case "lintscore":
-		if len(args) != 2 {
-			return fmt.Errorf("usage: gen lintscore DIR")
+		if len(args) < 2 || len(args) > 3 {
+			return fmt.Errorf("usage: gen lintscore DIR [NAME]")
 		}
-		s, unscored, err := lintScore(os.Stdout, args[1])
+		name := "validate.json"
+		if len(args) == 3 {
+			name = args[2]
+		}
+		s, unscored, err := lintScore(os.Stdout, args[1], name)
 		if err != nil {
 			return err
 		}
