@@ -282,6 +282,10 @@ func (ix *storyIndex) landingLeaf(p string) *story.State {
 // once: skips it), then its emit_intent is decided onto emits.
 func (w *settleWalk) effects(effs []*story.Effect, t *Turn, emits *[]string) bool {
 	kw := w.l.world
+	if t != nil && !kw.noSlots {
+		kw.slotOf = w.l.turnSlot(t) // a set: may read the turn's slots (conformance lint-set-slots)
+		defer func() { kw.slotOf = nil }()
+	}
 	for _, e := range effs {
 		if e == nil {
 			continue

@@ -137,19 +137,31 @@ func integerOrNil(v any) bool {
 
 // render is the template src rendered on the values w certainly holds.
 func (j *guardJudge) render(src string, w *knownWorld) (any, bool) {
-	t, keys, slots := j.template(src)
-	if t == nil || j.visits > j.visitBytes || slots && !w.noSlots {
+	jt := j.template(src)
+	t, slots := jt.t, jt.slots
+	if t == nil || j.visits > j.visitBytes || slots && !w.noSlots && w.slotOf == nil {
 		return nil, false
 	}
 	world := map[string]any{}
-	for _, k := range keys {
+	for _, k := range jt.keys {
 		v, ok := w.get(k)
 		if !ok {
 			return nil, false
 		}
 		world[k] = v
 	}
-	in, err := json.Marshal(world)
+	sent := map[string]any{}
+	for _, k := range jt.skeys {
+		if w.noSlots {
+			break
+		}
+		v, ok := w.slotOf(k)
+		if !ok {
+			return nil, false
+		}
+		sent[k] = v
+	}
+	in, err := json.Marshal([]any{world, sent})
 	if j.visits += visitCost + int64(len(in)); err != nil || len(in) > expr.JudgeInput {
 		return nil, false
 	}
@@ -162,7 +174,7 @@ func (j *guardJudge) render(src string, w *knownWorld) (any, bool) {
 	}
 	env := expr.Env{"world": world}
 	if slots {
-		env["slots"] = map[string]any{}
+		env["slots"] = sent
 	}
 	out, err := t.RenderWithin(env, expr.JudgeBytes, expr.JudgeElems)
 	r := rendered{}
@@ -176,11 +188,11 @@ func (j *guardJudge) render(src string, w *knownWorld) (any, bool) {
 	return r.v, r.ok
 }
 
-// template is src compiled once with the world keys it reads, and
-// whether it reads slots by name, or nil when it reads anything else.
-func (j *guardJudge) template(src string) (*expr.Template, []string, bool) {
+// template is src compiled once with the world keys and slots it reads
+// by name (t nil when it reads anything else).
+func (j *guardJudge) template(src string) judgedTemplate {
 	if t, ok := j.templates[src]; ok {
-		return t.t, t.keys, t.slots
+		return t
 	}
 	if j.templates == nil {
 		j.templates = map[string]judgedTemplate{}
@@ -189,13 +201,13 @@ func (j *guardJudge) template(src string) (*expr.Template, []string, bool) {
 	if t, err := expr.CompileTemplate(src); err == nil && !strings.Contains(src, "now(") {
 		roots, all := t.Roots()
 		keys, plain := t.MemberReads("world")
-		_, splain := t.MemberReads("slots")
+		skeys, splain := t.MemberReads("slots")
 		if !all && plain && splain && !slices.ContainsFunc(roots, func(r string) bool { return r != "world" && r != "slots" }) {
-			jt = judgedTemplate{t: t, keys: keys, slots: slices.Contains(roots, "slots")}
+			jt = judgedTemplate{t: t, keys: keys, skeys: skeys, slots: slices.Contains(roots, "slots")}
 		}
 	}
 	j.templates[src] = jt
-	return jt.t, jt.keys, jt.slots
+	return jt
 }
 
 // onlyReads reports a {{ }} template of world and slots reads alone
@@ -204,16 +216,16 @@ func (j *guardJudge) onlyReads(src string) bool {
 	if !strings.Contains(src, "{{") || strings.Contains(src, "{%") {
 		return false
 	}
-	t, _, _ := j.template(src)
+	t := j.template(src).t
 	return t != nil && t.OnlyReads()
 }
 
 // judgedTemplate is a set: template compiled once with what it reads.
 type judgedTemplate struct {
-	t    *expr.Template
-	keys []string
+	t           *expr.Template
+	keys, skeys []string // the world keys and slots it reads by name
 	// slots: it reads slots, rendered only where they are certainly
-	// empty (knownWorld.noSlots)
+	// empty (knownWorld.noSlots) or certain (knownWorld.slotOf)
 	slots bool
 }
 
