@@ -23,3 +23,13 @@ func TestLintSetFails(t *testing.T) {
 		"l_region_a2.yaml":    unwarned,
 	}, ruleWorldKnown, ruleRejected, ruleWrongState)
 }
+
+// TestLintBareNames: a set: naming a bare name fails its chain upstream
+// (conformance bare-names: a job's on_complete set of
+// {{ last_job_status }} drops the chain, the session stays at ja), so
+// the settle walk does not render it as null and gives up there.
+func TestLintBareNames(t *testing.T) {
+	lintGolden(t, "../engine/testdata/conformance/bare-names", map[string]string{
+		"job.yaml": "", "known.yaml": "", "legacy_sayb.yaml": "", "sayb.yaml": "", "tob.yaml": "", "viewb.yaml": "",
+	}, ruleWorldKnown, ruleRejected, ruleWrongState)
+}

@@ -19,8 +19,8 @@ import (
 // within the lowered budgets of a judgement (expr.RenderWithin), and held
 // as rendered. An imported child's world_in is such a set on its
 // wrapper's on_enter. A template reading slots, another root or an
-// uncertain key, a map or list holding templates, a render that fails or
-// is not finite, or a string the key's declared type coerces (kept
+// uncertain key, a bare name, a map or list holding templates, a render
+// that fails or is not finite, or a string the key's declared type coerces (kept
 // coerced on the legacy path, the string again on the next turn of the
 // orchestrator's: docs/compat/engine.md "Set coercion") leaves the key
 // uncertain, as before.
@@ -202,7 +202,10 @@ func (j *guardJudge) template(src string) judgedTemplate {
 		roots, all := t.Roots()
 		keys, plain := t.MemberReads("world")
 		skeys, splain := t.MemberReads("slots")
-		if !all && plain && splain && !slices.ContainsFunc(roots, func(r string) bool { return r != "world" && r != "slots" }) {
+		// a bare name (or a root upstream cannot fetch) fails a set: there
+		// (conformance bare-names)
+		bare := len(t.BareNames()) > 0 || len(t.UnfetchedRoots()) > 0
+		if !all && plain && splain && !bare && !slices.ContainsFunc(roots, func(r string) bool { return r != "world" && r != "slots" }) {
 			jt = judgedTemplate{t: t, keys: keys, skeys: skeys, slots: slices.Contains(roots, "slots")}
 		}
 	}
