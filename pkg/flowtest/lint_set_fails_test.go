@@ -33,3 +33,14 @@ func TestLintBareNames(t *testing.T) {
 		"job.yaml": "", "known.yaml": "", "legacy_sayb.yaml": "", "sayb.yaml": "", "tob.yaml": "", "viewb.yaml": "",
 	}, ruleWorldKnown, ruleRejected, ruleWrongState)
 }
+
+// TestLintSetCoercion: a literal set: a key's declared type coerces ("false"
+// on a bool key) reads coerced for the rest of its turn (conformance
+// values-set-coercion), so the known world leaves the key uncertain, as
+// it does a rendered one: bool, child_job and legacy, which upstream
+// passes, had flow-world-known findings.
+func TestLintSetCoercion(t *testing.T) {
+	lintGolden(t, "../engine/testdata/conformance/values-set-coercion", map[string]string{
+		"bool.yaml": "", "child_job.yaml": "", "legacy.yaml": "", "numbers.yaml": "",
+	}, ruleWorldKnown, ruleWorldNever, ruleRejected, ruleWrongState)
+}

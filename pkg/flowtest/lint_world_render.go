@@ -68,12 +68,13 @@ func (w *knownWorld) setRenders(v any) bool {
 	return sure
 }
 
-// coerces reports a rendered set: value the engine coerces to the key's
-// declared type: which of the two values a later read sees depends on
-// the path and the turn (engine.SetCoerces), so the key is left
-// uncertain. A literal keeps what the known world did before.
+// coerces reports a set: value, rendered or literal, the engine coerces
+// to the key's declared type: which of the two values a later read sees
+// depends on the path and the turn (engine.SetCoerces; a literal "false"
+// on a bool key reads false for the rest of its turn, conformance
+// values-set-coercion), so the key is left uncertain.
 func (w *knownWorld) coerces(kv story.KV, v any) bool {
-	return w.story != nil && hasTemplate(kv.Value) && engine.SetCoerces(w.story, kv.Key, v)
+	return w.story != nil && engine.SetCoerces(w.story, kv.Key, v)
 }
 
 // The known world follows an increment: too (conformance
