@@ -40,6 +40,9 @@ var hygieneRules = map[string]bool{
 // score is what lintscore counts, per story and in all.
 type score struct {
 	fails, hits, passes, falsePos int
+	// refused, refusedHit: stories upstream refused to load, and those
+	// of them validate reports an error on
+	refused, refusedHit int
 	// rules counts the hits by the rule of the first finding
 	rules map[string]int
 }
@@ -49,6 +52,8 @@ func (s *score) add(o score) {
 	s.hits += o.hits
 	s.passes += o.passes
 	s.falsePos += o.falsePos
+	s.refused += o.refused
+	s.refusedHit += o.refusedHit
 	for r, n := range o.rules {
 		if s.rules == nil {
 			s.rules = map[string]int{}
@@ -78,13 +83,14 @@ func lintScore(w io.Writer, dir, name string) (score, int, error) {
 		if errors.Is(err, fs.ErrNotExist) {
 			ex, err = flowtest.ReadReport(filepath.Join(d, "upstream.json"))
 		}
+		found, ferr := readFindings(filepath.Join(d, name))
+		if ferr != nil {
+			return total, unscored, fmt.Errorf("%s: %w (run lintscore.sh)", e.Name(), ferr)
+		}
 		if err != nil {
+			total.add(scoreRefused(w, d, found))
 			unscored++
 			continue
-		}
-		found, err := readFindings(filepath.Join(d, name))
-		if err != nil {
-			return total, unscored, fmt.Errorf("%s: %w (run lintscore.sh)", e.Name(), err)
 		}
 		s := scoreStory(w, d, ex, found)
 		total.add(s)
@@ -148,6 +154,20 @@ func scoreStory(w io.Writer, dir string, ex *flowtest.Report, found []diag.Diagn
 	return s
 }
 
+// scoreRefused counts a story upstream wrote no report for when its log
+// holds a load error: a hit when validate reports an error too.
+func scoreRefused(w io.Writer, d string, found []diag.Diagnostic) score {
+	log, err := os.ReadFile(filepath.Join(d, "existing.log"))
+	if err != nil || existingLoadErr.Find(log) == nil {
+		return score{}
+	}
+	if slices.ContainsFunc(found, func(f diag.Diagnostic) bool { return f.Severity == diag.Error }) {
+		return score{refused: 1, refusedHit: 1}
+	}
+	fmt.Fprintf(w, "%s: upstream refused the load, validate reports no error\n", filepath.Base(d))
+	return score{refused: 1}
+}
+
 // readFindings reads validate's -f json output.
 func readFindings(path string) ([]diag.Diagnostic, error) {
 	data, err := safefile.ReadFile(path, maxValidateReport)
@@ -188,6 +208,6 @@ func printScore(w io.Writer, s score, unscored int) {
 	for _, r := range slices.Sorted(maps.Keys(s.rules)) {
 		fmt.Fprintf(w, "  hits by %s: %d\n", r, s.rules[r])
 	}
-	fmt.Fprintf(w, "gen lintscore: upstream fails %d fixtures, validate flags %d (recall %.1f%%); upstream passes %d, validate flags %d (false positives); %d stories without an upstream report not scored\n",
-		s.fails, s.hits, recall, s.passes, s.falsePos, unscored)
+	fmt.Fprintf(w, "gen lintscore: upstream fails %d fixtures, validate flags %d (recall %.1f%%); upstream passes %d, validate flags %d (false positives); %d stories without an upstream report not scored, of which upstream refused %d to load and validate reports an error on %d\n",
+		s.fails, s.hits, recall, s.passes, s.falsePos, unscored, s.refused, s.refusedHit)
 }
