@@ -1,7 +1,6 @@
 package flowtest
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -45,16 +44,7 @@ func TestLintListenerGone(t *testing.T) {
 		t.Fatal(ds)
 	}
 	for _, name := range []string{"after_terminal.yaml", "started_terminal.yaml"} {
-		path := filepath.Join(dir, "flows", name)
-		src, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		fxs, pds := parse(path, src)
-		if diag.HasErrors(pds) {
-			t.Fatal(pds)
-		}
-		for _, d := range lint(st, fxs) {
+		for _, d := range lintFixtureFile(t, st, filepath.Join(dir, "flows", name)) {
 			if d.Rule == ruleWorldKnown.ID || d.Rule == ruleInboxKnown.ID || d.Rule == ruleWrongState.ID {
 				t.Errorf("%s: upstream passes it, the lint says %v", name, d)
 			}
