@@ -110,6 +110,9 @@ type fixtureLint struct {
 	inbox            litInbox // its notifications as far as certain (lint_inbox.go)
 	jobsLost         bool
 	walked, advanced bool
+	// listenerGone: a user turn may have rested the session in a terminal
+	// state, after which no job lands upstream (lint_jobs_land.go)
+	listenerGone bool
 }
 
 // add reports a finding at p (in the fixture's file unless p names one).
@@ -173,7 +176,7 @@ func (l *fixtureLint) turns() {
 	}
 	l.rest = l.startRest()
 	l.jobsOut, l.par = false, "" // a parallel rest is not carried to the next fixture
-	l.jobs, l.now, l.jobsLost = nil, 0, false
+	l.jobs, l.now, l.jobsLost, l.listenerGone = nil, 0, false, false
 	l.inbox = l.startInbox()
 	l.world = nil
 	if !ix.unfolded {
@@ -286,6 +289,8 @@ type storyIndex struct {
 	jobs     bool
 	// background: some effect of the story starts a background job
 	background bool
+	// terminal: some state of the story is terminal
+	terminal bool
 	// unfolded: the story imports or expands phases but did not fold, so
 	// the index misses states and arms
 	unfolded bool
@@ -362,6 +367,7 @@ func indexStory(st *story.Story) *storyIndex {
 	for _, s := range st.AllStates() { // the loader's tree: no nil state
 		ix.states[s.Path] = true
 		ix.byPath[s.Path] = s
+		ix.terminal = ix.terminal || s.Terminal
 		for n, it := range s.Intents {
 			ix.intents[n] = true
 			ix.decls[n] = append(ix.decls[n], it)

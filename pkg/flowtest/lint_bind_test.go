@@ -83,17 +83,8 @@ func lintGolden(t *testing.T, dir string, want map[string]string, rules ...*diag
 			if !ok || (w == "") != r.Passed {
 				t.Fatalf("%s: upstream passed=%v, the table wants %q", name, r.Passed, w)
 			}
-			path := filepath.Join(dir, r.File)
-			src, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			fxs, pds := parse(path, src)
-			if diag.HasErrors(pds) {
-				t.Fatal(pds)
-			}
 			var got []diag.Diagnostic
-			for _, d := range lint(st, fxs) {
+			for _, d := range lintFixtureFile(t, st, filepath.Join(dir, r.File)) {
 				if slices.ContainsFunc(rules, func(r *diag.Rule) bool { return r.ID == d.Rule }) {
 					got = append(got, d)
 				}
@@ -104,6 +95,21 @@ func lintGolden(t *testing.T, dir string, want map[string]string, rules ...*diag
 			wantFinding(t, got, w)
 		})
 	}
+}
+
+// lintFixtureFile is the lint's findings on the fixtures of the file at
+// path, against st.
+func lintFixtureFile(t *testing.T, st *story.Story, path string) []diag.Diagnostic {
+	t.Helper()
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fxs, pds := parse(path, src)
+	if diag.HasErrors(pds) {
+		t.Fatal(pds)
+	}
+	return lint(st, fxs)
 }
 
 // TestLintBindsLeftUncertain: an answer the lint cannot be sure of

@@ -200,6 +200,18 @@ func sentSlot(t *Turn, name string) (any, bool) {
 	return nil, false
 }
 
+// turnSlot is the value each slot of t's intent certainly has: as sent,
+// or null when it is not sent and no declaration gives a default
+// (unsentSlot); ok is false for any other.
+func (l *fixtureLint) turnSlot(t *Turn) func(name string) (any, bool) {
+	return func(name string) (any, bool) {
+		if v, ok := sentSlot(t, name); ok {
+			return v, true
+		}
+		return nil, l.unsentSlot(t, name)
+	}
+}
+
 // unsentSlot reports a slot t's intent does not send and no declaration
 // of the intent (global, a state's own, an imported child's) gives a
 // default: the guard reads it as null (probed: slots.k > 3 fails

@@ -75,7 +75,7 @@ func (w *settleWalk) noteChainRisk(e *story.Effect, kw *knownWorld) {
 	switch {
 	case len(e.Set) > 0:
 		for _, kv := range e.Set {
-			if _, ok := kw.setValue(kv.Value); !ok {
+			if !kw.setRenders(kv.Value) {
 				w.risky = true
 			}
 		}

@@ -151,7 +151,7 @@ func (w *settleWalk) land(j litJob) bool {
 	if w.cur == nil || w.cur.Path != j.origin {
 		return true // the machine left its origin: on_complete skipped
 	}
-	if w.cur.Terminal {
+	if w.cur.Terminal || w.l.listenerGone {
 		return false // upstream's listener may have stopped (restedTerminal)
 	}
 	kw := w.l.world
@@ -311,6 +311,20 @@ func (w *settleWalk) completionDest(tt string) (dest *story.State, stay, ok bool
 		return nil, false, false
 	}
 	return dest, false, true
+}
+
+// noteTerminalRest marks the listener gone when t, a user turn, may have
+// left the session resting in a terminal state: upstream lands no job
+// for the rest of the run then, even once an arc leaves that state
+// (conformance storymut-terminal-listener-gone); a run that starts in
+// one, or a clock-only turn, does not count.
+func (l *fixtureLint) noteTerminalRest(t *Turn) {
+	if l.listenerGone || t.Intent == nil && !t.HasInput {
+		return
+	}
+	r := l.rest
+	l.listenerGone = r.at == nil && r.exit == "" && l.ix.terminal || r.at != nil && r.at.Terminal ||
+		slices.ContainsFunc(r.alt, func(s *story.State) bool { return s != nil && s.Terminal })
 }
 
 // landBetween gives the fixture's jobs up before t's intent when one is

@@ -1,6 +1,13 @@
 package flowtest
 
-import "testing"
+import (
+	"path/filepath"
+	"testing"
+
+	"kitsoki/pkg/diag"
+	storylint "kitsoki/pkg/lint"
+	"kitsoki/pkg/story"
+)
 
 // TestLintLandsJobs: the settle walk follows a background job from its
 // submission to its landing on an advance_clock (conformance
@@ -23,4 +30,24 @@ func TestLintLandsJobs(t *testing.T) {
 		"k_no_slots.yaml":        `expect_world["result"]: "hi", but after the turns before it and this one the fixture certainly holds null there`,
 		"j_timeout_waits.yaml":   `expect_state: "failed", but the turn's intent "slow", fired at "idle" (where the fixture starts (initial_state)), ends at "done"`,
 	}, ruleWorldKnown, ruleRejected, ruleWrongState)
+}
+
+// TestLintListenerGone: once a user turn rests the session in a terminal
+// state, no job lands for the rest of the run, even after an arc leaves
+// it (conformance storymut-terminal-listener-gone): after_terminal.yaml,
+// which upstream passes, expects r still "" after two jobs; the walk
+// gives their landings up instead of running their on_complete.
+func TestLintListenerGone(t *testing.T) {
+	dir := "../engine/testdata/conformance/storymut-terminal-listener-gone"
+	st, ds := storylint.Load(filepath.Join(dir, "app.yaml"), story.Options{})
+	if st == nil || diag.HasErrors(ds) {
+		t.Fatal(ds)
+	}
+	for _, name := range []string{"after_terminal.yaml", "started_terminal.yaml"} {
+		for _, d := range lintFixtureFile(t, st, filepath.Join(dir, "flows", name)) {
+			if d.Rule == ruleWorldKnown.ID || d.Rule == ruleInboxKnown.ID || d.Rule == ruleWrongState.ID {
+				t.Errorf("%s: upstream passes it, the lint says %v", name, d)
+			}
+		}
+	}
 }

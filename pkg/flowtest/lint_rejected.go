@@ -61,6 +61,7 @@ func (l *fixtureLint) rejected(t *Turn) {
 	}
 	l.inboxAfter(warned)
 	l.par = parRest(t)
+	l.noteTerminalRest(t)
 }
 
 // judge checks t fired where r rests (r.at nil: unknown), returning the

@@ -277,10 +277,15 @@ func (ix *storyIndex) landingLeaf(p string) *story.State {
 // effects runs effs in order on the known world (story-runtime §1.7):
 // an entry whose when: is false is skipped, else the first of set,
 // increment, say and invoke runs (a set of a literal, or of a template
-// the known world renders, is certain, any other write is not; a call is queued unless once: skips it), then its
-// emit_intent is decided onto emits.
+// the known world renders, is certain, any other write is not; a set
+// that may fail to render gives the walk up; a call is queued unless
+// once: skips it), then its emit_intent is decided onto emits.
 func (w *settleWalk) effects(effs []*story.Effect, t *Turn, emits *[]string) bool {
 	kw := w.l.world
+	if t != nil && !kw.noSlots {
+		kw.slotOf = w.l.turnSlot(t) // a set: may read the turn's slots (conformance lint-set-slots)
+		defer func() { kw.slotOf = nil }()
+	}
 	for _, e := range effs {
 		if e == nil {
 			continue
@@ -324,8 +329,8 @@ func (w *settleWalk) effectKind(e *story.Effect, kw *knownWorld) (ok, cached boo
 	switch {
 	case len(e.Set) > 0:
 		for _, kv := range e.Set {
-			if strings.Contains(kv.Key, ".") || story.IsTemplated(kv.Key) {
-				return false, false
+			if strings.Contains(kv.Key, ".") || story.IsTemplated(kv.Key) || !kw.setRenders(kv.Value) {
+				return false, false // a set that may fail fails the chain (conformance lint-set-fails)
 			}
 		}
 		kw.applySet(e, true) // every value rendered on the world before the block

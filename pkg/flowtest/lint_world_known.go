@@ -31,6 +31,10 @@ type knownWorld struct {
 	// noSlots: the effects run hold no slots (a job's completion turn,
 	// lint_jobs_land.go), so a template reading them reads null
 	noSlots bool
+	// slotOf, while the settle walk runs a user turn's own arm and the
+	// on_enter it enters, is the value a slot of that turn certainly has
+	// (conformance lint-set-slots); nil elsewhere
+	slotOf func(name string) (any, bool)
 }
 
 // startWorld is the fixture's world before its first turn, as the rig

@@ -19,8 +19,8 @@ import (
 // within the lowered budgets of a judgement (expr.RenderWithin), and held
 // as rendered. An imported child's world_in is such a set on its
 // wrapper's on_enter. A template reading slots, another root or an
-// uncertain key, a map or list holding templates, a render that fails or
-// is not finite, or a string the key's declared type coerces (kept
+// uncertain key, a bare name, a map or list holding templates, a render
+// that fails or is not finite, or a string the key's declared type coerces (kept
 // coerced on the legacy path, the string again on the next turn of the
 // orchestrator's: docs/compat/engine.md "Set coercion") leaves the key
 // uncertain, as before.
@@ -44,12 +44,37 @@ func (w *knownWorld) setValue(v any) (any, bool) {
 	return w.judge.render(s, w)
 }
 
-// coerces reports a rendered set: value the engine coerces to the key's
-// declared type: which of the two values a later read sees depends on
-// the path and the turn (engine.SetCoerces), so the key is left
-// uncertain. A literal keeps what the known world did before.
+// setRenders reports a set: value that certainly renders (conformance
+// lint-set-fails): a literal, a {{ }} string the known world renders
+// (setValue), or templates that only read world and slots keys by name
+// (expr.Template.OnlyReads), which render on any world. A render that
+// fails fails the chain it is in, which upstream drops whole in a job's
+// completion turn, an on_error landing or a post-bind round: the settle
+// walk gives up on any other set:.
+func (w *knownWorld) setRenders(v any) bool {
+	if !hasTemplate(v) {
+		return true
+	}
+	if _, ok := w.setValue(v); ok {
+		return true
+	}
+	sure := w.judge != nil
+	jsonvalue.MapLeaves(v, func(leaf any) any {
+		if s, isText := leaf.(string); sure && isText && story.IsTemplated(s) {
+			sure = w.judge.onlyReads(s)
+		}
+		return leaf
+	})
+	return sure
+}
+
+// coerces reports a set: value, rendered or literal, the engine coerces
+// to the key's declared type: which of the two values a later read sees
+// depends on the path and the turn (engine.SetCoerces; a literal "false"
+// on a bool key reads false for the rest of its turn, conformance
+// values-set-coercion), so the key is left uncertain.
 func (w *knownWorld) coerces(kv story.KV, v any) bool {
-	return w.story != nil && hasTemplate(kv.Value) && engine.SetCoerces(w.story, kv.Key, v)
+	return w.story != nil && engine.SetCoerces(w.story, kv.Key, v)
 }
 
 // The known world follows an increment: too (conformance
@@ -113,19 +138,31 @@ func integerOrNil(v any) bool {
 
 // render is the template src rendered on the values w certainly holds.
 func (j *guardJudge) render(src string, w *knownWorld) (any, bool) {
-	t, keys, slots := j.template(src)
-	if t == nil || j.visits > j.visitBytes || slots && !w.noSlots {
+	jt := j.template(src)
+	t, slots := jt.t, jt.slots
+	if t == nil || j.visits > j.visitBytes || slots && !w.noSlots && w.slotOf == nil {
 		return nil, false
 	}
 	world := map[string]any{}
-	for _, k := range keys {
+	for _, k := range jt.keys {
 		v, ok := w.get(k)
 		if !ok {
 			return nil, false
 		}
 		world[k] = v
 	}
-	in, err := json.Marshal(world)
+	sent := map[string]any{}
+	for _, k := range jt.skeys {
+		if w.noSlots {
+			break
+		}
+		v, ok := w.slotOf(k)
+		if !ok {
+			return nil, false
+		}
+		sent[k] = v
+	}
+	in, err := json.Marshal([]any{world, sent})
 	if j.visits += visitCost + int64(len(in)); err != nil || len(in) > expr.JudgeInput {
 		return nil, false
 	}
@@ -138,7 +175,7 @@ func (j *guardJudge) render(src string, w *knownWorld) (any, bool) {
 	}
 	env := expr.Env{"world": world}
 	if slots {
-		env["slots"] = map[string]any{}
+		env["slots"] = sent
 	}
 	out, err := t.RenderWithin(env, expr.JudgeBytes, expr.JudgeElems)
 	r := rendered{}
@@ -152,11 +189,11 @@ func (j *guardJudge) render(src string, w *knownWorld) (any, bool) {
 	return r.v, r.ok
 }
 
-// template is src compiled once with the world keys it reads, and
-// whether it reads slots by name, or nil when it reads anything else.
-func (j *guardJudge) template(src string) (*expr.Template, []string, bool) {
+// template is src compiled once with the world keys and slots it reads
+// by name (t nil when it reads anything else).
+func (j *guardJudge) template(src string) judgedTemplate {
 	if t, ok := j.templates[src]; ok {
-		return t.t, t.keys, t.slots
+		return t
 	}
 	if j.templates == nil {
 		j.templates = map[string]judgedTemplate{}
@@ -165,21 +202,34 @@ func (j *guardJudge) template(src string) (*expr.Template, []string, bool) {
 	if t, err := expr.CompileTemplate(src); err == nil && !strings.Contains(src, "now(") {
 		roots, all := t.Roots()
 		keys, plain := t.MemberReads("world")
-		_, splain := t.MemberReads("slots")
-		if !all && plain && splain && !slices.ContainsFunc(roots, func(r string) bool { return r != "world" && r != "slots" }) {
-			jt = judgedTemplate{t: t, keys: keys, slots: slices.Contains(roots, "slots")}
+		skeys, splain := t.MemberReads("slots")
+		// a bare name (or a root upstream cannot fetch) fails a set: there
+		// (conformance bare-names)
+		bare := len(t.BareNames()) > 0 || len(t.UnfetchedRoots()) > 0
+		if !all && plain && splain && !bare && !slices.ContainsFunc(roots, func(r string) bool { return r != "world" && r != "slots" }) {
+			jt = judgedTemplate{t: t, keys: keys, skeys: skeys, slots: slices.Contains(roots, "slots")}
 		}
 	}
 	j.templates[src] = jt
-	return jt.t, jt.keys, jt.slots
+	return jt
+}
+
+// onlyReads reports a {{ }} template of world and slots reads alone
+// (expr.Template.OnlyReads).
+func (j *guardJudge) onlyReads(src string) bool {
+	if !strings.Contains(src, "{{") || strings.Contains(src, "{%") {
+		return false
+	}
+	t := j.template(src).t
+	return t != nil && t.OnlyReads()
 }
 
 // judgedTemplate is a set: template compiled once with what it reads.
 type judgedTemplate struct {
-	t    *expr.Template
-	keys []string
+	t           *expr.Template
+	keys, skeys []string // the world keys and slots it reads by name
 	// slots: it reads slots, rendered only where they are certainly
-	// empty (knownWorld.noSlots)
+	// empty (knownWorld.noSlots) or certain (knownWorld.slotOf)
 	slots bool
 }
 

@@ -35,7 +35,7 @@ func (l *fixtureLint) worldValues() {
 		}
 		want := jsonvalue.Normalize(kv.Value)
 		for _, c := range cands {
-			if equal(c.v, want) || fmt.Sprint(c.v) == fmt.Sprint(want) {
+			if worldEqual(c.v, want) || fmt.Sprint(c.v) == fmt.Sprint(want) {
 				return
 			}
 		}

@@ -6,6 +6,12 @@
 //	go run ./internal/testing/conformance/gen write -n 300 -seed 1 [-known] [-kind agent] DIR
 //	internal/testing/conformance/gen/compare.sh DIR   # runs both engines, then:
 //	go run ./internal/testing/conformance/gen diff DIR
+//	internal/testing/conformance/gen/lintscore.sh DIR # validate's verdicts, then:
+//	go run ./internal/testing/conformance/gen lintscore DIR
+//
+// lintscore (lintscore.go) counts, per story of a batch compare.sh has
+// run, the fixtures upstream fails that `kitsoki validate` flags (recall)
+// and those it passes that validate flags (false positives).
 //
 // write creates DIR/NNN/app.yaml, DIR/NNN/flows/f.yaml and, for a story
 // that imports a child, DIR/NNN/kid/app.yaml. diff reads each story's
@@ -216,7 +222,7 @@ func main() {
 
 func run(args []string) error {
 	if len(args) == 0 {
-		return fmt.Errorf("usage: gen write [-n N] [-seed S] [-known] [-emits] [-trail] [-extras] [-more] [-gates] [-override] [-deep] [-jobs] [-redirects] [-wide] [-blocks] [-shapes] [-asserts] [-rare] [-cassettes] [-real] [-from DIR] [-kind flow|legacy|tmpl|agent|view|starlark|host|intent|expect|import|phase|intentfix|lint|mutate|storymut] DIR | gen diff DIR")
+		return fmt.Errorf("usage: gen write [-n N] [-seed S] [-known] [-emits] [-trail] [-extras] [-more] [-gates] [-override] [-deep] [-jobs] [-redirects] [-wide] [-blocks] [-shapes] [-asserts] [-rare] [-cassettes] [-real] [-from DIR] [-kind flow|legacy|tmpl|agent|view|starlark|host|intent|expect|import|phase|intentfix|lint|mutate|storymut] DIR | gen diff DIR | gen lintscore DIR [NAME]")
 	}
 	switch args[0] {
 	case "write":
@@ -329,8 +335,22 @@ func run(args []string) error {
 		}
 		fmt.Printf("gen diff: %d of %d comparable stories differ\n", differ, total)
 		return nil
+	case "lintscore":
+		if len(args) < 2 || len(args) > 3 {
+			return fmt.Errorf("usage: gen lintscore DIR [NAME]")
+		}
+		name := "validate.json"
+		if len(args) == 3 {
+			name = args[2]
+		}
+		s, unscored, err := lintScore(os.Stdout, args[1], name)
+		if err != nil {
+			return err
+		}
+		printScore(os.Stdout, s, unscored)
+		return nil
 	}
-	return fmt.Errorf("unknown mode %q (want write or diff)", args[0])
+	return fmt.Errorf("unknown mode %q (want write, diff or lintscore)", args[0])
 }
 
 // write writes n stories, story i from seed+i. known adds the forms
