@@ -17,7 +17,7 @@ func (st *Story) PromptSearch() (dirs, shared []string) {
 	dirs = append(dirs, st.Dir, filepath.Join(st.Dir, "prompts"))
 	if st.Prompts != nil {
 		for _, d := range st.Prompts.Shared {
-			shared = append(shared, Beside(st.Dir, d))
+			shared = append(shared, beside(st.Dir, d))
 		}
 	}
 	return dirs, shared
@@ -28,5 +28,5 @@ func (st *Story) PromptOverlay() string {
 	if st.Prompts == nil || strings.TrimSpace(st.Prompts.Overlay) == "" {
 		return ""
 	}
-	return Beside(st.Dir, st.Prompts.Overlay)
+	return beside(st.Dir, st.Prompts.Overlay)
 }
