@@ -52,8 +52,8 @@ func (w *Walker) StrAtPl(n *yaml.Node, at Place, key string) string {
 	return w.Str(n, at.Dot(key))
 }
 
-// BoolAtPl is Boolean(n, at+"."+key).
-func (w *Walker) BoolAtPl(n *yaml.Node, at Place, key string) bool {
+// boolAtPl is Boolean(n, at+"."+key).
+func (w *Walker) boolAtPl(n *yaml.Node, at Place, key string) bool {
 	if d := Deref(n); d != nil && d.Kind == yaml.ScalarNode && (!w.Typed || d.Tag == "!!bool") {
 		if b, ok := Bool(d.Value); ok {
 			return b

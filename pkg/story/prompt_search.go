@@ -11,7 +11,7 @@ import (
 // the directories of the @shared namespace. A say: and the other inline
 // templates search the story directory alone; views search views/.
 func (st *Story) PromptSearch() (dirs, shared []string) {
-	if o := st.PromptOverlay(); o != "" {
+	if o := st.promptOverlay(); o != "" {
 		dirs = append(dirs, o)
 	}
 	dirs = append(dirs, st.Dir, filepath.Join(st.Dir, "prompts"))
@@ -23,8 +23,8 @@ func (st *Story) PromptSearch() (dirs, shared []string) {
 	return dirs, shared
 }
 
-// PromptOverlay is the prompts overlay directory ("" = none).
-func (st *Story) PromptOverlay() string {
+// promptOverlay is the prompts overlay directory ("" = none).
+func (st *Story) promptOverlay() string {
 	if st.Prompts == nil || strings.TrimSpace(st.Prompts.Overlay) == "" {
 		return ""
 	}
