@@ -71,7 +71,7 @@ func (w *Walker) read(f *Field, key string, vals Place, k, v *yaml.Node) {
 	case f.Str != nil:
 		*f.Str = w.StrAtPl(v, vals, key)
 	case f.Bool != nil:
-		*f.Bool = w.BoolAtPl(v, vals, key)
+		*f.Bool = w.boolAtPl(v, vals, key)
 	case f.BoolP != nil:
 		*f.BoolP = w.BoolPtr(v, vals.Dot(key))
 	case f.Int != nil:

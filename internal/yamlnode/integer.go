@@ -21,12 +21,12 @@ func (w *Walker) Integer(n *yaml.Node, where string) int {
 	if IsNull(n) {
 		return 0
 	}
-	v, exact, problem := int64(0), false, NotNumber
+	v, exact, problem := int64(0), false, notNumber
 	if n.Kind == yaml.ScalarNode {
 		v, exact, problem = readInteger(n)
 	}
 	switch {
-	case problem == NotNumber:
+	case problem == notNumber:
 		w.Report(w.Pos(orig), diag.Error, w.Rules.Type, "%s: expected an integer, got %s", where, Describe(n))
 		return 0
 	case problem != "":
@@ -38,8 +38,8 @@ func (w *Walker) Integer(n *yaml.Node, where string) int {
 	return int(v)
 }
 
-// NotNumber is IntegerText's problem for a text that is no number.
-const NotNumber = "not a number"
+// notNumber is IntegerText's problem for a text that is no number.
+const notNumber = "not a number"
 
 // readInteger is Integer's reading: the value, whether exact, or why refused.
 func readInteger(n *yaml.Node) (v int64, exact bool, problem string) {
@@ -77,13 +77,13 @@ func IntegerFloat(f float64) (v int64, exact bool, problem string) {
 
 // IntegerText is the integer upstream reads from a scalar it takes as
 // text: the decimal number it spells, cut toward zero, the lowest integer
-// from 2^63 on. No number (NotNumber), a negative one, an infinity, NaN or
+// from 2^63 on. No number (notNumber), a negative one, an infinity, NaN or
 // a number past 2^64 is refused (problem says why).
 func IntegerText(s string) (v int64, exact bool, problem string) {
 	f, err := strconv.ParseFloat(s, 64)
 	switch {
 	case err != nil:
-		return 0, false, NotNumber
+		return 0, false, notNumber
 	case f < 0:
 		return 0, false, "a negative number reads only when written plain, whole or with a decimal point: -1000 or -1.0e3, not \"-1000\" or -1e3"
 	case math.IsNaN(f) || f > math.MaxUint64:

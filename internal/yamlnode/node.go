@@ -68,9 +68,9 @@ func Describe(n *yaml.Node) string {
 	return KindName(n)
 }
 
-// ScalarValue is a scalar's value as YAML 1.1 reads it: nil, bool, int,
+// scalarValue is a scalar's value as YAML 1.1 reads it: nil, bool, int,
 // uint64 (a whole number from 2^63 to 2^64), float64 or string.
-func ScalarValue(n *yaml.Node) any {
+func scalarValue(n *yaml.Node) any {
 	switch n.Tag {
 	case "!!null":
 		return nil

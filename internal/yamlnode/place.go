@@ -48,7 +48,7 @@ func (pl Place) Dot(key string) string {
 }
 
 // KeyText is key as a message names it: quoted when it holds a line
-// break, which would otherwise end the message there (Append keeps a
+// break, which would otherwise end the message there (appendDiag keeps a
 // message's first line only, so `states.a.on."i\nb": expected a list`
 // was cut to `states.a.on.i`).
 func KeyText(key string) string {

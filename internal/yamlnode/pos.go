@@ -25,8 +25,8 @@ func (p Pos) String() string {
 	return p.File + ":" + strconv.Itoa(p.Line) + ":" + strconv.Itoa(p.Col)
 }
 
-// At is the position of n in file (the file alone for a nil node).
-func At(file string, n *yaml.Node) Pos {
+// posAt is the position of n in file (the file alone for a nil node).
+func posAt(file string, n *yaml.Node) Pos {
 	if n == nil {
 		return Pos{File: file}
 	}

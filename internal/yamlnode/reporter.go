@@ -9,7 +9,7 @@ type Reporter struct {
 
 // Add reports a problem at p under rule with the given severity.
 func (r *Reporter) Add(p Pos, sev diag.Severity, rule *diag.Rule, format string, a ...any) {
-	Append(&r.Diags, p, sev, rule, format, a...)
+	appendDiag(&r.Diags, p, sev, rule, format, a...)
 }
 
 // Errf reports an error at p under rule.

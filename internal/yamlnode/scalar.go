@@ -52,8 +52,8 @@ func (w *Walker) StrAtPl(n *yaml.Node, at Place, key string) string {
 	return w.Str(n, at.Dot(key))
 }
 
-// BoolAtPl is Boolean(n, at+"."+key).
-func (w *Walker) BoolAtPl(n *yaml.Node, at Place, key string) bool {
+// boolAtPl is Boolean(n, at+"."+key).
+func (w *Walker) boolAtPl(n *yaml.Node, at Place, key string) bool {
 	if d := Deref(n); d != nil && d.Kind == yaml.ScalarNode && (!w.Typed || d.Tag == "!!bool") {
 		if b, ok := Bool(d.Value); ok {
 			return b
@@ -141,7 +141,7 @@ func (w *Walker) StrMap(n *yaml.Node, where string) map[string]string {
 }
 
 // Raw converts a node to a plain Go value within the node budget and depth
-// limit; merge keys merge, in file order (a later key wins: Merge).
+// limit; merge keys merge, in file order (a later key wins: mergeInto).
 func (w *Walker) Raw(n *yaml.Node) any {
 	return w.rawDepth(n, 0)
 }
@@ -193,7 +193,7 @@ func (w *Walker) rawDepth(n *yaml.Node, depth int) any {
 				if !w.spendMerged(n.Content[i], src) {
 					return out
 				}
-				Merge(out, src)
+				mergeInto(out, src)
 				continue
 			}
 			// A key written twice is refused, as upstream's decoder does everywhere.
@@ -214,7 +214,7 @@ func (w *Walker) rawDepth(n *yaml.Node, depth int) any {
 		}
 		switch n.Tag {
 		case "!!null", "!!bool", "!!int", "!!float":
-			return ScalarValue(n)
+			return scalarValue(n)
 		}
 		return w.Intern(n.Value)
 	}
@@ -241,13 +241,13 @@ func (w *Walker) spendMerged(at *yaml.Node, src any) bool {
 	return true
 }
 
-// Merge copies into out the keys of the value of a merge key (`<<:`): a
+// mergeInto copies into out the keys of the value of a merge key (`<<:`): a
 // mapping, or a list of them in order. As upstream's decoder reads a value,
 // keys count in file order, a later one replacing an earlier one: a merge
 // replaces the keys written before it, a later mapping of the list an
 // earlier one's, and keys written after the merge replace it
 // (docs/compat/story-format.md "Merge keys in values").
-func Merge(out map[string]any, src any) {
+func mergeInto(out map[string]any, src any) {
 	srcs, ok := src.([]any)
 	if !ok {
 		srcs = []any{src}

@@ -67,12 +67,12 @@ func NewWalker(file string, size int, out *[]diag.Diagnostic, rules *Rules) *Wal
 
 // Report appends a diagnostic at pos under rule to *w.Out (Append).
 func (w *Walker) Report(pos Pos, sev diag.Severity, rule *diag.Rule, format string, a ...any) {
-	Append(w.Out, pos, sev, rule, format, a...)
+	appendDiag(w.Out, pos, sev, rule, format, a...)
 }
 
-// Append appends a diagnostic at pos under rule to *out, its message cut
+// appendDiag appends a diagnostic at pos under rule to *out, its message cut
 // at its first line break.
-func Append(out *[]diag.Diagnostic, pos Pos, sev diag.Severity, rule *diag.Rule, format string, a ...any) {
+func appendDiag(out *[]diag.Diagnostic, pos Pos, sev diag.Severity, rule *diag.Rule, format string, a ...any) {
 	msg := fmt.Sprintf(format, a...)
 	if i := strings.IndexByte(msg, '\n'); i >= 0 {
 		msg = strings.TrimSpace(msg[:i])
@@ -82,7 +82,7 @@ func Append(out *[]diag.Diagnostic, pos Pos, sev diag.Severity, rule *diag.Rule,
 }
 
 // Pos is the position of n in the walker's file.
-func (w *Walker) Pos(n *yaml.Node) Pos { return At(w.File, n) }
+func (w *Walker) Pos(n *yaml.Node) Pos { return posAt(w.File, n) }
 
 // ValuePos is the position of a scalar's first content character.
 func (w *Walker) ValuePos(n *yaml.Node) Pos {
@@ -213,10 +213,10 @@ func (w *Walker) MappingIn(n *yaml.Node, at Place, known []string, unknownSev di
 	return w.mapping(n, at, unknownSev, known, nil, Place{}, fn)
 }
 
-// MaxSuggestedKeys is how many unknown keys of one mapping get a
+// maxSuggestedKeys is how many unknown keys of one mapping get a
 // did-you-mean: a file of nothing but unknown keys would otherwise pay a
 // search of the known keys for each, and nobody reads past the first few.
-const MaxSuggestedKeys = 100
+const maxSuggestedKeys = 100
 
 // mapping is MappingIn with the known keys as known or as the table fs.
 func (w *Walker) mapping(n *yaml.Node, at Place, unknownSev diag.Severity, known []string, fs Fields, vals Place, fn func(key string, k, v *yaml.Node)) bool {
@@ -272,7 +272,7 @@ func (w *Walker) mapping(n *yaml.Node, at Place, unknownSev diag.Severity, known
 			unknowns++
 			msg := fmt.Sprintf("%s: unknown key %q", at.String(), key)
 			switch {
-			case unknowns <= MaxSuggestedKeys:
+			case unknowns <= maxSuggestedKeys:
 				if names == nil {
 					names = known
 					if fs != nil {
@@ -284,8 +284,8 @@ func (w *Walker) mapping(n *yaml.Node, at Place, unknownSev diag.Severity, known
 				} else {
 					msg += expectedOneOf(names)
 				}
-			case unknowns == MaxSuggestedKeys+1:
-				msg += fmt.Sprintf(" (no did-you-mean for the unknown keys of this mapping past the first %d)", MaxSuggestedKeys)
+			case unknowns == maxSuggestedKeys+1:
+				msg += fmt.Sprintf(" (no did-you-mean for the unknown keys of this mapping past the first %d)", maxSuggestedKeys)
 			}
 			w.Report(w.Pos(k), unknownSev, w.Rules.Unknown, "%s", msg)
 			continue

@@ -340,32 +340,32 @@ func TestMappingListAndSeqList(t *testing.T) {
 	}
 }
 
-// Only the first MaxSuggestedKeys unknown keys of one mapping get a
+// Only the first maxSuggestedKeys unknown keys of one mapping get a
 // did-you-mean; the next says the search stopped, the rest are plain, so
 // a file of nothing but unknown keys costs no search per key. Each is
 // still reported.
 func TestDidYouMeanCappedPerMapping(t *testing.T) {
 	var src strings.Builder
-	for i := range MaxSuggestedKeys + 3 {
+	for i := range maxSuggestedKeys + 3 {
 		fmt.Fprintf(&src, "tagret%d: x\n", i)
 	}
 	var ds []diag.Diagnostic
 	root, w := parse(t, src.String(), &ds)
-	known := make([]string, 0, MaxSuggestedKeys+3)
-	for i := range MaxSuggestedKeys + 3 {
+	known := make([]string, 0, maxSuggestedKeys+3)
+	for i := range maxSuggestedKeys + 3 {
 		known = append(known, fmt.Sprintf("target%d", i))
 	}
 	w.Mapping(root, "top", known, nil)
-	if len(ds) != MaxSuggestedKeys+3 {
-		t.Fatalf("%d findings; want one per key, %d", len(ds), MaxSuggestedKeys+3)
+	if len(ds) != maxSuggestedKeys+3 {
+		t.Fatalf("%d findings; want one per key, %d", len(ds), maxSuggestedKeys+3)
 	}
-	if !strings.HasSuffix(ds[MaxSuggestedKeys-1].Message, fmt.Sprintf("did you mean `target%d`?", MaxSuggestedKeys-1)) {
-		t.Errorf("the last key suggested for: %q", ds[MaxSuggestedKeys-1].Message)
+	if !strings.HasSuffix(ds[maxSuggestedKeys-1].Message, fmt.Sprintf("did you mean `target%d`?", maxSuggestedKeys-1)) {
+		t.Errorf("the last key suggested for: %q", ds[maxSuggestedKeys-1].Message)
 	}
-	if m := ds[MaxSuggestedKeys].Message; strings.Contains(m, "did you mean") || !strings.Contains(m, fmt.Sprintf("past the first %d", MaxSuggestedKeys)) {
+	if m := ds[maxSuggestedKeys].Message; strings.Contains(m, "did you mean") || !strings.Contains(m, fmt.Sprintf("past the first %d", maxSuggestedKeys)) {
 		t.Errorf("the first key past the cap: %q; want the search said to stop", m)
 	}
-	if m := ds[MaxSuggestedKeys+1].Message; m != fmt.Sprintf(`top: unknown key "tagret%d"`, MaxSuggestedKeys+1) {
+	if m := ds[maxSuggestedKeys+1].Message; m != fmt.Sprintf(`top: unknown key "tagret%d"`, maxSuggestedKeys+1) {
 		t.Errorf("a later key: %q; want the plain finding", m)
 	}
 }

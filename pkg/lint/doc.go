@@ -1,5 +1,5 @@
 // Package lint owns the static checks of the story format: the rule
-// registry ([Rules], [LookupRule], [Blocking]), the passes that run every
+// registry ([Rules], [Blocking]), the passes that run every
 // rule over a loaded story, and each rule's check. It must not parse YAML,
 // load files into the model or resolve imports (pkg/story does), nor run,
 // fold or expand a story itself (pkg/engine, pkg/fold, pkg/phases): the

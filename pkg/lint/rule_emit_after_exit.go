@@ -65,7 +65,7 @@ func (p emitPlace) String() string {
 // emitsAfterExit follows the emit_intent entries of effs, dispatched at
 // the leaf at, and warns about each one after an emit that exits.
 func (c *checker) emitsAfterExit(at *story.State, effs []*story.Effect, where emitPlace) {
-	if at == nil || at.Parallel || len(at.Children) > 0 || inParallel(at) {
+	if !plainLeaf(at) {
 		return
 	}
 	exit, by := "", ""

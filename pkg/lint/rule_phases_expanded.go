@@ -54,7 +54,7 @@ func checkExpanded(st *story.Story, rep *yamlnode.Reporter, opts story.Options, 
 	said := map[diag.Diagnostic]bool{}
 	gen := newGeneratedNames(origin)
 	for _, d := range sub.Diags {
-		r, ok := LookupRule(d.Rule)
+		r, ok := lookupRule(d.Rule)
 		at := place{d.File, d.Line, d.Col, d.Rule}
 		if (d.Severity != diag.Error && !(ok && (loaderAccepted(r) || expandedWarnings[d.Rule]))) || seen[at] {
 			continue

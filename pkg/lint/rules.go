@@ -37,8 +37,8 @@ func Rules() []Rule {
 	return out
 }
 
-// LookupRule returns the rule with id, if there is one.
-func LookupRule(id string) (Rule, bool) {
+// lookupRule returns the rule with id, if there is one.
+func lookupRule(id string) (Rule, bool) {
 	for _, r := range registry {
 		if r.ID == id {
 			return *r, true
@@ -54,7 +54,7 @@ func Blocking(d diag.Diagnostic) bool {
 	if d.Severity != diag.Error {
 		return false
 	}
-	r, ok := LookupRule(d.Rule)
+	r, ok := lookupRule(d.Rule)
 	return !ok || !r.LintOnly
 }
 
@@ -72,7 +72,7 @@ func loaderAccepted(r Rule) bool {
 // LoaderAccepted reports whether d is a finding of a rule upstream's
 // loader and validate accept; a strict load refuses it as an error.
 func LoaderAccepted(d diag.Diagnostic) bool {
-	r, ok := LookupRule(d.Rule)
+	r, ok := lookupRule(d.Rule)
 	return ok && loaderAccepted(r)
 }
 

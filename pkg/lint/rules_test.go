@@ -21,7 +21,7 @@ func TestBrokenStoryPerRule(t *testing.T) {
 		rule := e.Name()
 		have[rule] = true
 		t.Run(rule, func(t *testing.T) {
-			if _, ok := LookupRule(rule); !ok {
+			if _, ok := lookupRule(rule); !ok {
 				t.Fatalf("testdata/broken/%s names no rule", rule)
 			}
 			_, ds := Load(filepath.Join(fixtures+"/broken", rule), story.Options{LookupEnv: noEnv})

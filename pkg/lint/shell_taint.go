@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"cmp"
 	"fmt"
 	"strconv"
 	"strings"
@@ -148,7 +149,7 @@ func (b *taintBuilder) binds(sc *foldScope, e *story.Effect) {
 			continue
 		}
 		if _, ok := b.tw.keys[sc.key(k)]; !ok {
-			b.tw.keys[sc.key(k)] = taint{why: fmt.Sprintf("bound from %s at %s", cmpOr(e.Invoke, "a call"), posText(kv.Pos))}
+			b.tw.keys[sc.key(k)] = taint{why: fmt.Sprintf("bound from %s at %s", cmp.Or(e.Invoke, "a call"), posText(kv.Pos))}
 		}
 	}
 }
@@ -220,11 +221,4 @@ func worldKeyOf(name string) string {
 // posText is a source position as file:line.
 func posText(p story.Pos) string {
 	return p.File + ":" + strconv.Itoa(p.Line)
-}
-
-func cmpOr(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
 }

@@ -33,11 +33,11 @@ func (wk *worldKeyCheck) collect() {
 	wk.pc = &pongoCheck{c: c}
 	wk.seen = map[string]bool{}
 	if ctx := c.st.App.Context; ctx != "" && !c.expanded {
-		wk.pongo(ctx, c.st.App.Pos, func() string { return "app.context" })
+		wk.pongo(compiledPongo, ctx, c.st.App.Pos, func() string { return "app.context" })
 	}
 	if d := c.st.Decider; d != nil && d.Prompt != "" && !c.expanded && !c.st.Imported() {
 		// rendered with the world at the resting gate (pkg/engine deciderCall)
-		wk.pongo(d.Prompt, keyValuePos(c, d.Pos, "prompt"), func() string { return "decider prompt" })
+		wk.pongo(compiledPongo, d.Prompt, keyValuePos(c, d.Pos, "prompt"), func() string { return "decider prompt" })
 	}
 	c.eachTransition(func(s *story.State, in string, a int, t *story.Transition) {
 		if !wk.keep(s) {
@@ -48,7 +48,7 @@ func (wk *worldKeyCheck) collect() {
 		}
 		wk.guard(t.When, t.WhenPos, func() string { return where() + " when" })
 		if story.IsTemplated(t.Target) {
-			wk.pongoInline(t.Target, t.TargetPos, func() string { return where() + " target" })
+			wk.pongo(compiledPongoInline, t.Target, t.TargetPos, func() string { return where() + " target" })
 		}
 	})
 	for _, s := range c.states() {
@@ -151,24 +151,24 @@ func (wk *worldKeyCheck) rawValue(v any, p story.Pos, where func() string) {
 func (wk *worldKeyCheck) state(s *story.State) {
 	name := "state " + strconv.Quote(s.Path)
 	if story.IsTemplated(s.Initial) {
-		wk.pongoInline(s.Initial, s.InitialPos, func() string { return name + " initial" })
+		wk.pongo(compiledPongoInline, s.Initial, s.InitialPos, func() string { return name + " initial" })
 	}
 	if f := s.Footer(); f != "" {
-		wk.pongo(f, s.PosOf("footer"), func() string { return name + " footer" })
+		wk.pongo(compiledPongo, f, s.PosOf("footer"), func() string { return name + " footer" })
 	}
 	if to := s.Timeout(); to != nil && story.IsTemplated(to.Target) {
-		wk.pongoInline(to.Target, to.TargetPos, func() string { return name + " timeout target" })
+		wk.pongo(compiledPongoInline, to.Target, to.TargetPos, func() string { return name + " timeout target" })
 	}
 	eachView(s, func(v *story.View, _ elemPlace) {
 		if v.Kind == "template" {
-			wk.pongoView(v.Template, v.Pos, func() string { return name + " view" })
+			wk.pongo(compiledPongoView, v.Template, v.Pos, func() string { return name + " view" })
 		}
 	})
 	wk.c.eachViewElement(s, func(el *story.ViewElement, at elemPlace) {
 		where := func() string { return name + " " + at.String() }
 		wk.guard(el.When, el.WhenPos, func() string { return where() + " when" })
 		if el.Text != "" {
-			wk.pongoView(el.Text, or(el.TextPos, el.Pos), where)
+			wk.pongo(compiledPongoView, el.Text, or(el.TextPos, el.Pos), where)
 		}
 		walkStrings(el.Body, "", func(path, str string) {
 			p := or(el.StringPos(str), el.Pos)
@@ -178,7 +178,7 @@ func (wk *worldKeyCheck) state(s *story.State) {
 			case "expr":
 				wk.read(compiledExpr, str, p, func() string { return where() + " " + strings.TrimPrefix(path, ".") })
 			default:
-				wk.pongoView(str, p, where)
+				wk.pongo(compiledPongoView, str, p, where)
 			}
 		})
 	})
@@ -212,10 +212,10 @@ func (wk *worldKeyCheck) effect(e *story.Effect, site effSite) {
 		wk.starlarkReads(e)
 	}
 	if e.Say != "" {
-		wk.pongoInline(e.Say, e.PosOf("say"), func() string { return site.String() + " say" })
+		wk.pongo(compiledPongoInline, e.Say, e.PosOf("say"), func() string { return site.String() + " say" })
 	}
 	if story.IsTemplated(e.Target()) {
-		wk.pongoInline(e.Target(), e.PosOf("target"), func() string { return site.String() + " target" })
+		wk.pongo(compiledPongoInline, e.Target(), e.PosOf("target"), func() string { return site.String() + " target" })
 	}
 }
 
@@ -235,34 +235,18 @@ func (wk *worldKeyCheck) value(src string, p story.Pos, where func() string) {
 		wk.read(compiledTemplate, src, p, where)
 		return
 	}
-	wk.pongo(src, p, where)
+	wk.pongo(compiledPongo, src, p, where)
 }
 
-// pongo records the reads of a pongo2 template held in the story (say:,
-// footer:, a target), compiled with the story's loader, and of the files
-// it includes.
-func (wk *worldKeyCheck) pongo(src string, p story.Pos, where func() string) {
+// pongo records the reads of a pongo2 template held in the story and of
+// the files it includes, compiled as kind says: with the story's loader
+// (compiledPongo: context:, a decider's prompt, footer:), the story
+// directory's (compiledPongoInline: say:, a templated target, initial:) or
+// the views' (compiledPongoView: views/ only, as both engines render views).
+func (wk *worldKeyCheck) pongo(kind compileKind, src string, p story.Pos, where func() string) {
 	if strings.Contains(src, "{") {
-		wk.read(compiledPongo, src, p, where)
-		wk.includes(compiledPongo, src, p, where)
-	}
-}
-
-// pongoInline is pongo for a say:, templated target or initial:,
-// compiled with the story directory's loader.
-func (wk *worldKeyCheck) pongoInline(src string, p story.Pos, where func() string) {
-	if strings.Contains(src, "{") {
-		wk.read(compiledPongoInline, src, p, where)
-		wk.includes(compiledPongoInline, src, p, where)
-	}
-}
-
-// pongoView is pongo for a view's template, compiled with the views'
-// loader (views/ only, as both engines render views).
-func (wk *worldKeyCheck) pongoView(src string, p story.Pos, where func() string) {
-	if strings.Contains(src, "{") {
-		wk.read(compiledPongoView, src, p, where)
-		wk.includes(compiledPongoView, src, p, where)
+		wk.read(kind, src, p, where)
+		wk.includes(kind, src, p, where)
 	}
 }
 

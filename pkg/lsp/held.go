@@ -9,10 +9,10 @@ import (
 	protocol "github.com/tliron/glsp/protocol_3_16"
 )
 
-// DefaultMaxOpenBytes is what the open buffers may hold together when
+// defaultMaxOpenBytes is what the open buffers may hold together when
 // Options.MaxOpenBytes is 0: two buffers at the story YAML cap (each held
 // twice: as typed, and as the bytes the checks read).
-const DefaultMaxOpenBytes = 2 * maxFile
+const defaultMaxOpenBytes = 2 * maxFile
 
 // maxEditWork bounds what one didChange's ranged edits may copy: each edit
 // copies the buffer, so a message of a million one-byte edits to a 64 MiB
@@ -21,7 +21,7 @@ const DefaultMaxOpenBytes = 2 * maxFile
 // sends the whole text); an editor's own edits copy a few buffers' worth.
 const maxEditWork = 1 << 30
 
-func (s *Server) maxOpen() int64 { return cmp.Or(max(s.opts.MaxOpenBytes, 0), DefaultMaxOpenBytes) }
+func (s *Server) maxOpen() int64 { return cmp.Or(max(s.opts.MaxOpenBytes, 0), defaultMaxOpenBytes) }
 
 // hold sets d's text when it fits in what is left of MaxOpenBytes, and
 // says whether it did; one that does not is not held (d.unheld): the file

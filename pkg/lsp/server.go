@@ -30,7 +30,7 @@ type Options struct {
 	// root, workspace folders or rootUri (roots.go).
 	Root string
 	// MaxOpenBytes caps the open buffers' bytes together (0 =
-	// DefaultMaxOpenBytes): a buffer that does not fit is not held, and the
+	// defaultMaxOpenBytes): a buffer that does not fit is not held, and the
 	// file is checked as saved on disk (held.go).
 	MaxOpenBytes int64
 }

@@ -58,10 +58,7 @@ func byteOffset(text string, pos protocol.Position) int {
 		}
 		off += i + 1
 	}
-	line := text[off:]
-	if i := strings.IndexByte(line, '\n'); i >= 0 {
-		line = line[:i]
-	}
+	line, _, _ := strings.Cut(text[off:], "\n")
 	return off + lineByte(line, pos.Character)
 }
 

@@ -159,7 +159,7 @@ func (l *loader) confinePrompts(st *Story) {
 		return
 	}
 	inside := func(p Pos, what, d string) bool {
-		_, err := st.root.Stat(filepath.Clean(Beside(st.Dir, d)))
+		_, err := st.root.Stat(filepath.Clean(beside(st.Dir, d)))
 		if errors.Is(err, safefile.ErrOutsideRoot) {
 			l.outsideRoot(p, st.root, what, d, err)
 			return false
@@ -184,8 +184,8 @@ func (l *loader) confinePrompts(st *Story) {
 	pc.Shared, pc.SharedPos = shared, pos
 }
 
-// Beside is p when absolute, else p in dir.
-func Beside(dir, p string) string {
+// beside is p when absolute, else p in dir.
+func beside(dir, p string) string {
 	if filepath.IsAbs(p) {
 		return p
 	}
@@ -213,7 +213,7 @@ func (st *Story) PromptRoots() []string {
 		}
 		seen[s] = true
 		add := func(d string) {
-			d = Beside(s.Dir, d)
+			d = beside(s.Dir, d)
 			if abs, err := filepath.Abs(d); err == nil {
 				d = abs
 			}

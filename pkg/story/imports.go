@@ -102,7 +102,7 @@ func (l *loader) resolveSource(st *Story, im *Import, alias string) (string, str
 			return "", "", false
 		}
 	default:
-		path = Beside(st.Dir, src)
+		path = beside(st.Dir, src)
 	}
 	if !strings.HasPrefix(src, "@kitsoki/") {
 		if _, in := st.root.Rel(filepath.Clean(path)); !in {

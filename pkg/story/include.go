@@ -40,7 +40,7 @@ func (l *loader) mergeIncludes(st *Story, display string) {
 		if i < len(st.IncludePos) {
 			at = st.IncludePos[i]
 		}
-		full := Beside(dispDir, pat)
+		full := beside(dispDir, pat)
 		// The pattern itself must stay inside the project root.
 		absPat, _ := filepath.Abs(full)
 		if _, ok := st.root.Rel(absPat); !ok {

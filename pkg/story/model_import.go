@@ -68,7 +68,7 @@ type ImportExit struct {
 
 // ImportOverrides replaces child states/intents/prompts. States and
 // Intents hold the YAML written in the importer; the fold parses them
-// (ParseState, ParseIntent) into the child's scope.
+// (ParseStateIn, ParseIntentIn) into the child's scope.
 type ImportOverrides struct {
 	States  map[string]*yaml.Node
 	Intents map[string]*yaml.Node

@@ -81,13 +81,9 @@ func (o *ImportOverrides) ParseStateIn(name string, b *OverrideBudget) (*State, 
 	return s, ds
 }
 
-// ParseIntent parses overrides.intents.<name> as an intent of the
-// importer's intents: block, with that parse's diagnostics; nil when none.
-func (o *ImportOverrides) ParseIntent(name string) (*Intent, []diag.Diagnostic) {
-	return o.ParseIntentIn(name, nil)
-}
-
-// ParseIntentIn is ParseIntent spending from b (nil: its own budget only).
+// ParseIntentIn parses overrides.intents.<name> as an intent of the
+// importer's intents: block, spending from b (nil: its own budget only),
+// with that parse's diagnostics; nil when none.
 func (o *ImportOverrides) ParseIntentIn(name string, b *OverrideBudget) (*Intent, []diag.Diagnostic) {
 	var in *Intent
 	ds := o.parse(o.Intents[name], name, b, func(p *fileParser, doc *yaml.Node) {

@@ -11,22 +11,22 @@ import (
 // the directories of the @shared namespace. A say: and the other inline
 // templates search the story directory alone; views search views/.
 func (st *Story) PromptSearch() (dirs, shared []string) {
-	if o := st.PromptOverlay(); o != "" {
+	if o := st.promptOverlay(); o != "" {
 		dirs = append(dirs, o)
 	}
 	dirs = append(dirs, st.Dir, filepath.Join(st.Dir, "prompts"))
 	if st.Prompts != nil {
 		for _, d := range st.Prompts.Shared {
-			shared = append(shared, Beside(st.Dir, d))
+			shared = append(shared, beside(st.Dir, d))
 		}
 	}
 	return dirs, shared
 }
 
-// PromptOverlay is the prompts overlay directory ("" = none).
-func (st *Story) PromptOverlay() string {
+// promptOverlay is the prompts overlay directory ("" = none).
+func (st *Story) promptOverlay() string {
 	if st.Prompts == nil || strings.TrimSpace(st.Prompts.Overlay) == "" {
 		return ""
 	}
-	return Beside(st.Dir, st.Prompts.Overlay)
+	return beside(st.Dir, st.Prompts.Overlay)
 }

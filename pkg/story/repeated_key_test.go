@@ -1,13 +1,12 @@
 package story
 
 import (
-	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 
+	"kitsoki/internal/testing/repeatedkey"
 	"kitsoki/pkg/diag"
 )
 
@@ -17,11 +16,6 @@ import (
 // mappings sharing a key) does not load, at the place upstream named, as
 // testdata/repeated-key/upstream.txt recorded; a story it read loads here.
 func TestStoryRepeatedKeyRefused(t *testing.T) {
-	dir := filepath.Join("testdata", "repeated-key")
-	golden, err := os.ReadFile(filepath.Join(dir, "upstream.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	// where ours names the file and upstream its re-print of a world entry,
 	// or the list's `[` where yaml.v3 places an anchored node at its anchor
 	ours := map[string]string{
@@ -31,51 +25,35 @@ func TestStoryRepeatedKeyRefused(t *testing.T) {
 		"st_mlist_alias_seq.yaml":   "4:34",
 		"st_view_mlist.yaml":        "10:16",
 	}
-	keyText := regexp.MustCompile(`(?:duplicate|mapping) key ("[^"]*")`)
-	verdict := regexp.MustCompile(`^(\S+) exit (?:0 PASS|1 .*?\[(\d+):(\d+)\] (.*))$`)
-	lines := strings.Split(strings.TrimSpace(string(golden)), "\n")
-	if len(lines) < 24 {
-		t.Fatalf("upstream.txt has %d lines, want at least 24", len(lines))
-	}
-	for _, l := range lines {
-		m := verdict.FindStringSubmatch(l)
-		if m == nil {
-			t.Fatalf("upstream.txt: unread line %q", l)
+	repeatedkey.Each(t, filepath.Join("testdata", "repeated-key"), 24, func(t *testing.T, v repeatedkey.Verdict) {
+		_, ds := LoadSource(v.Path, v.Data, Options{})
+		var errs []diag.Diagnostic
+		for _, d := range ds {
+			if d.Severity == diag.Error {
+				errs = append(errs, d)
+			}
 		}
-		t.Run(m[1], func(t *testing.T) {
-			data, err := os.ReadFile(filepath.Join(dir, m[1]))
-			if err != nil {
-				t.Fatal(err)
+		if v.Line == "" {
+			if len(errs) > 0 {
+				t.Fatalf("upstream loads it; ours: %v", errs)
 			}
-			_, ds := LoadSource(filepath.Join(dir, m[1]), data, Options{})
-			var errs []diag.Diagnostic
-			for _, d := range ds {
-				if d.Severity == diag.Error {
-					errs = append(errs, d)
-				}
-			}
-			if m[2] == "" {
-				if len(errs) > 0 {
-					t.Fatalf("upstream loads it; ours: %v", errs)
-				}
+			return
+		}
+		at := v.Line + ":" + v.Col
+		if o, ok := ours[filepath.Base(v.Path)]; ok {
+			at = o
+		}
+		want := "was used where" // a merged list (ours names the sequence)
+		if v.Key != "" {
+			want = "key " + v.Key
+		} else if !strings.Contains(v.Msg, want) {
+			want = "key " // a world entry's re-print: the repeated key
+		}
+		for _, d := range errs {
+			if strconv.Itoa(d.Line)+":"+strconv.Itoa(d.Col) == at && strings.Contains(d.Message, want) {
 				return
 			}
-			at := m[2] + ":" + m[3]
-			if o, ok := ours[m[1]]; ok {
-				at = o
-			}
-			want := "was used where" // a merged list (ours names the sequence)
-			if k := keyText.FindStringSubmatch(m[4]); k != nil {
-				want = "key " + k[1]
-			} else if !strings.Contains(m[4], want) {
-				want = "key " // a world entry's re-print: the repeated key
-			}
-			for _, d := range errs {
-				if strconv.Itoa(d.Line)+":"+strconv.Itoa(d.Col) == at && strings.Contains(d.Message, want) {
-					return
-				}
-			}
-			t.Errorf("want an error at %s containing %q; got %v", at, want, errs)
-		})
-	}
+		}
+		t.Errorf("want an error at %s containing %q; got %v", at, want, errs)
+	})
 }

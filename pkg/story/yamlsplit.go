@@ -25,8 +25,8 @@ import (
 // SplitEnv turns the state-by-state parse off (KITSOKI_YAMLSPLIT=0, ...).
 const SplitEnv = "KITSOKI_YAMLSPLIT"
 
-// SplitOff reports whether SplitEnv turns the split off; read on every load.
-func SplitOff() bool { return fastpath.Off(SplitEnv) }
+// splitOff reports whether SplitEnv turns the split off; read on every load.
+func splitOff() bool { return fastpath.Off(SplitEnv) }
 
 // statesSplit is a file cut around its top-level states: block.
 type statesSplit struct {
@@ -232,7 +232,7 @@ func (l *loader) parseFileDocIn(display, abs string, data []byte, include bool) 
 		p.owned, p.include = true, include
 		return p
 	}
-	if !l.opts.wholeParse && !SplitOff() {
+	if !l.opts.wholeParse && !splitOff() {
 		if sp, ok := splitStates(data); ok {
 			if top, syn := decodeYAML(sp.top); syn == nil {
 				mark := len(l.rep.Diags)

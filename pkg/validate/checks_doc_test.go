@@ -23,7 +23,7 @@ func TestChecksDocIsCurrent(t *testing.T) {
 // (stories, flow fixtures, eval datasets, plugin profiles, the per-rule
 // inputs of testdata/) carries a registered rule id.
 func TestEveryDiagnosticNamesARegisteredRule(t *testing.T) {
-	known := Summaries()
+	known := summaries()
 	var roots []string
 	for _, dir := range []string{filepath.Join("..", "story", "testdata", "broken"), "testdata",
 		filepath.Join("..", "flowtest", "testdata"), filepath.Join("..", "eval", "testdata")} {
@@ -53,7 +53,7 @@ func TestEveryDiagnosticNamesARegisteredRule(t *testing.T) {
 
 // The kitsoki:ignore examples in the docs name rules that exist.
 func TestIgnoreExamplesNameRealRules(t *testing.T) {
-	known := Summaries()
+	known := summaries()
 	re := regexp.MustCompile("kitsoki:ignore ((?:[a-z][a-z-]*(?:, ?)?)+)")
 	for _, f := range []string{"../../README.md", "../diag/ignore.go", "../../docs/checks.md"} {
 		data, err := os.ReadFile(f)

@@ -12,7 +12,7 @@ import (
 const deepManifest = "app: {id: deep}\nroot: a\nstates: {a: {terminal: true}}\n"
 
 // TestExpandSkipsDeepTrees: a DIR/... walk does not follow a tree past
-// MaxWalkDepth levels, nor a path too long to open: it finds the stories
+// maxWalkDepth levels, nor a path too long to open: it finds the stories
 // above, and warns once, naming the first directory skipped (shortened)
 // and the limit.
 func TestExpandSkipsDeepTrees(t *testing.T) {

@@ -108,9 +108,9 @@ func Expand(args []string, warn func(string)) ([]string, error) {
 	return out, nil
 }
 
-// MaxWalkDepth bounds how many directories below its root a DIR/... walk
+// maxWalkDepth bounds how many directories below its root a DIR/... walk
 // descends.
-const MaxWalkDepth = 64
+const maxWalkDepth = 64
 
 // walk returns the app.yaml files below root (symlinks not followed),
 // skipping hidden directories and node_modules, and directories too deep
@@ -136,7 +136,7 @@ func walk(root string, warn func(string)) ([]string, error) {
 			}
 		case p != root && (strings.HasPrefix(d.Name(), ".") || d.Name() == "node_modules"):
 			return filepath.SkipDir
-		case p != root && depthBelow(root, p) > MaxWalkDepth:
+		case p != root && depthBelow(root, p) > maxWalkDepth:
 			deep = append(deep, p)
 			return filepath.SkipDir
 		}
@@ -165,7 +165,7 @@ func skippedDeep(root string, deep []string) string {
 		more = fmt.Sprintf(" and %d more", len(deep)-1)
 	}
 	return fmt.Sprintf("%s/...: skipped %s%s: more than %d directories below %s, or a path too long to open; no story there was checked (name one by its own path)",
-		termsafe.ShortPath(root), termsafe.ShortPath(deep[0]), more, MaxWalkDepth, termsafe.ShortPath(root))
+		termsafe.ShortPath(root), termsafe.ShortPath(deep[0]), more, maxWalkDepth, termsafe.ShortPath(root))
 }
 
 // RepoRoot is the directory SARIF URIs are relative to: the nearest one

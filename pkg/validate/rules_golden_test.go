@@ -55,7 +55,7 @@ func TestRuleGoldens(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	known := Summaries()
+	known := summaries()
 	n := 0
 	for _, e := range ents {
 		rule := e.Name()

@@ -35,7 +35,7 @@ func goldenIDs(t *testing.T, path string) []string {
 // Every diagnostic pinned by any golden of any package (stories, flow
 // fixtures, eval datasets, plugin profiles, ...) names a registered rule.
 func TestGoldenRuleIDsAreRegistered(t *testing.T) {
-	known := Summaries()
+	known := summaries()
 	files, diags := 0, 0
 	err := filepath.WalkDir("..", func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -86,7 +86,7 @@ func TestEveryRuleHasAGolden(t *testing.T) {
 		}
 	}
 	for id := range noGolden {
-		if _, ok := Summaries()[id]; !ok {
+		if _, ok := summaries()[id]; !ok {
 			t.Errorf("noGolden names %q, which is not a registered rule", id)
 		}
 	}

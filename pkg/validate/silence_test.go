@@ -14,7 +14,7 @@ import (
 )
 
 // TestEveryRuleSilenceable: for every rule id docs/checks.md lists
-// (Summaries), each warning its golden input reports goes away under a
+// (summaries), each warning its golden input reports goes away under a
 // `# kitsoki:ignore <id>` comment alone on the line above it, and, with
 // --strict, no comment is reported as suppressing nothing. A finding in a
 // JSON file (which holds no comment) takes its comment above the story
@@ -24,7 +24,7 @@ import (
 func TestEveryRuleSilenceable(t *testing.T) {
 	var errorsOnly []string
 	for _, id := range slices.Sorted(func(yield func(string) bool) {
-		for id := range Summaries() {
+		for id := range summaries() {
 			if !yield(id) {
 				return
 			}

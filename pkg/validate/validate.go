@@ -60,8 +60,8 @@ func Rules() []story.Rule {
 	return slices.Concat(lint.Rules(), plugin.Rules(), eval.Rules(), mcpserve.Rules(), flowtest.Rules())
 }
 
-// Summaries maps every rule id of Rules to its one-line summary.
-func Summaries() map[string]string {
+// summaries maps every rule id of Rules to its one-line summary.
+func summaries() map[string]string {
 	out := map[string]string{}
 	for _, r := range Rules() {
 		out[r.ID] = r.Summary
@@ -181,7 +181,7 @@ func applyIgnores(files []string, per []checked, strict bool) []diag.Diagnostic 
 		}
 	}
 	slices.Sort(yamlFiles)
-	known := Summaries()
+	known := summaries()
 	src := func(f string) ([]byte, bool) { // a file without the marker is not scanned
 		if b, ok := merged[f]; ok {
 			return b, b != nil

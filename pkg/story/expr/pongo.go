@@ -238,9 +238,7 @@ func byteColToRune(src string, line, col int) int {
 		}
 		src = src[nl+1:]
 	}
-	if nl := strings.IndexByte(src, '\n'); nl >= 0 {
-		src = src[:nl]
-	}
+	src, _, _ = strings.Cut(src, "\n")
 	n := min(col-1, len(src))
 	return utf8.RuneCountInString(src[:n]) + 1
 }

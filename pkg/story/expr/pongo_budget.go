@@ -1,6 +1,7 @@
 package expr
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -36,29 +37,11 @@ type RenderLimits struct {
 	Held  int // replaces MaxRenderHeld when above 0
 }
 
-// steps is the most steps r allows.
-func (r RenderLimits) steps() int {
-	if r.Steps > 0 {
-		return r.Steps
-	}
-	return MaxRenderSteps
-}
-
-// out is the most output bytes r allows.
-func (r RenderLimits) out() int {
-	if r.Out > 0 {
-		return r.Out
-	}
-	return MaxRenderBytes
-}
-
-// held is the most held bytes r allows.
-func (r RenderLimits) held() int {
-	if r.Held > 0 {
-		return r.Held
-	}
-	return MaxRenderHeld
-}
+// steps, out and held are the bounds r sets, a field at 0 or below the
+// production one.
+func (r RenderLimits) steps() int { return cmp.Or(max(r.Steps, 0), MaxRenderSteps) }
+func (r RenderLimits) out() int   { return cmp.Or(max(r.Out, 0), MaxRenderBytes) }
+func (r RenderLimits) held() int  { return cmp.Or(max(r.Held, 0), MaxRenderHeld) }
 
 // ErrRenderBudget is wrapped by the *Error of a render over its budget.
 var ErrRenderBudget = errors.New("render budget exceeded")
