@@ -191,14 +191,15 @@ func (c *compiler) keyValues(kvs []story.KV, where, verb string) []setKV {
 	for _, kv := range kvs {
 		val := jsonvalue.Normalize(kv.Value)
 		switch {
-		case verb != "set":
+		case verb == "increment":
 		case c.onComplete > 0:
 			// an on_complete chain reaches upstream's job as JSON: every
-			// number written in its set: a float64 (conformance yaml-uint-type)
+			// number written in its set: or slots: a float64 (conformance
+			// yaml-uint-type)
 			val = jsonNumbers(val)
 		default:
-			// a whole number written in a set: is upstream's YAML uint64
-			// (conformance yaml-uint-type)
+			// a whole number written in a set: or an emit_intent's slots: is
+			// upstream's YAML uint64 (conformance yaml-uint-type)
 			val = jsonvalue.YAMLInts(val)
 		}
 		v, err := compileValue(val)
