@@ -27,6 +27,9 @@ func EncodedBound(v any) int {
 	case int:
 		var buf [24]byte
 		return len(strconv.AppendInt(buf[:0], int64(x), 10))
+	case uint64: // a YAML whole number (YAMLInts)
+		var buf [24]byte
+		return len(strconv.AppendUint(buf[:0], x, 10))
 	case float64:
 		return len("-1.2345678901234567e-308")
 	case map[string]any:

@@ -9,7 +9,7 @@ import (
 // encoding's length, and equal to it for a string or a value holding no
 // float.
 func FuzzEncodedBound(f *testing.F) {
-	for _, s := range []string{``, `"a\nb\"<&>\u2028\u0001é"`, `{"k\t":[1,2.5,"x",null,true,{}]}`, `[-0.0,1e300,12345678901234567890]`, "\"\xff\xfe\"", `{"a":{"b":[[]]}}`} {
+	for _, s := range []string{``, `"a\nb\"<&>\u2028\u0001é"`, `{"k\t":[1,2.5,"x",null,true,{}]}`, `[-0.0,1e300,12345678901234567890]`, "\"\xff\xfe\"", `{"a":{"b":[[]]}}`, `[0,7,-3,{"n":12}]`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -25,9 +25,12 @@ func FuzzEncodedBound(f *testing.F) {
 		if err != nil {
 			t.Skip(err)
 		}
-		got := EncodedBound(v)
-		if got < len(b) || (!holdsFloat(v) && got != len(b)) {
-			t.Fatalf("EncodedBound(%s) = %d, json.Marshal gives %d bytes: %s", data, got, len(b), b)
+		// and as a story's YAML whole numbers are held
+		for _, v := range []any{v, YAMLInts(v)} {
+			got := EncodedBound(v)
+			if got < len(b) || (!holdsFloat(v) && got != len(b)) {
+				t.Fatalf("EncodedBound(%s) = %d, json.Marshal gives %d bytes: %s", data, got, len(b), b)
+			}
 		}
 	})
 }

@@ -57,3 +57,19 @@ func Integer(v any) (int64, bool) {
 	}
 	return 0, false
 }
+
+// YAMLInts returns a deep copy of v (as [MapLeaves]) with every int in the
+// shape upstream's YAML decoder gives a whole number: a uint64 when it is
+// not negative, an int64 when it is. Only int is such a number: an int64
+// is one upstream holds as an int64 too (an increment, a replayed int).
+func YAMLInts(v any) any {
+	return MapLeaves(v, func(leaf any) any {
+		if n, ok := leaf.(int); ok {
+			if n < 0 {
+				return int64(n)
+			}
+			return uint64(n)
+		}
+		return leaf
+	})
+}

@@ -38,7 +38,7 @@ states:
 		t.Fatal(err)
 	}
 	w := s.World()
-	if w["n"] != 0 {
+	if w["n"] != uint64(0) { // the default, a YAML whole number
 		t.Errorf("n = %v: a foreground clarification must bind nothing", w["n"])
 	}
 	if w["last_error"] != errForegroundClarification {

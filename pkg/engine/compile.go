@@ -179,6 +179,9 @@ type compiler struct {
 	m        *Machine
 	problems []Problem
 	inline   int // depth of inline effects: lists being compiled (they never run)
+	// depth of on_complete lists being compiled, whose set: literals
+	// upstream keeps as JSON numbers
+	onComplete int
 }
 
 // keyValues compiles the values of a set:, increment: or slots: block (verb),
@@ -186,7 +189,20 @@ type compiler struct {
 func (c *compiler) keyValues(kvs []story.KV, where, verb string) []setKV {
 	var out []setKV
 	for _, kv := range kvs {
-		v, err := compileValue(jsonvalue.Normalize(kv.Value))
+		val := jsonvalue.Normalize(kv.Value)
+		switch {
+		case verb == "increment":
+		case c.onComplete > 0:
+			// an on_complete chain reaches upstream's job as JSON: every
+			// number written in its set: or slots: a float64 (conformance
+			// yaml-uint-type)
+			val = jsonNumbers(val)
+		default:
+			// a whole number written in a set: or an emit_intent's slots: is
+			// upstream's YAML uint64 (conformance yaml-uint-type)
+			val = jsonvalue.YAMLInts(val)
+		}
+		v, err := compileValue(val)
 		if err != nil {
 			c.refuse(kv.Pos, "%s: %s.%s: %v", where, verb, kv.Key, err)
 		}
@@ -350,7 +366,9 @@ func (c *compiler) effect(e *story.Effect, owner *State, where string) *Effect {
 	bad := func(format string, a ...any) { c.refuse(e.Pos, "%s: "+format, append([]any{where}, a...)...) }
 	ne.Event, ne.Background = e.Emit(), e.Background()
 	sub := strings.TrimPrefix(where, owner.Path+" ") // an empty list compiles to nil
+	c.onComplete++
 	ne.OnComplete = c.effects(e.OnComplete(), owner, sub+".on_complete")
+	c.onComplete--
 	c.inline++
 	ne.Inline = c.effects(e.Effects(), owner, sub+".effects")
 	c.inline--

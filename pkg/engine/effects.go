@@ -224,6 +224,11 @@ func inexactInt(v any) (float64, bool) {
 		n = int64(t)
 	case int64:
 		n = t
+	case uint64:
+		if t > math.MaxInt64 {
+			return 0, false
+		}
+		n = int64(t)
 	default:
 		return 0, false
 	}

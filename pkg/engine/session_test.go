@@ -481,7 +481,7 @@ func TestTurnFatalRestores(t *testing.T) {
 		t.Fatalf("err %v", tn.Err)
 	}
 	wantState(t, s, "start")
-	if s.World()["hops"] != 0 {
+	if s.World()["hops"] != uint64(0) { // the default, a YAML whole number
 		t.Errorf("hops = %v", s.World()["hops"])
 	}
 	end := tn.Events[len(tn.Events)-1]

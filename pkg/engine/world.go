@@ -34,7 +34,9 @@ func InitWorld(vars []WorldVar, file map[string]any, kv []string) (World, error)
 		// something sets it, as upstream's: 'k' in world is false and
 		// expect_world_full / expect_world_unchanged do not see it
 		// (conformance world-null-default-absent)
-		if d := jsonvalue.Normalize(v.Default); d != nil {
+		// a whole number default is upstream's YAML uint64 (conformance
+		// yaml-uint-type)
+		if d := jsonvalue.YAMLInts(jsonvalue.Normalize(v.Default)); d != nil {
 			w[v.Name] = d
 		}
 		types[v.Name] = v.Type

@@ -3,12 +3,12 @@ package flowtest
 import "kitsoki/internal/jsonvalue"
 
 // yamlWhole returns v (copied) with every non-negative whole number a
-// fixture wrote as an int, the shape upstream keeps wherever a value is
+// fixture wrote as a uint64, the shape upstream keeps wherever a value is
 // not read back from its log (conformance fixture-yaml-whole-numbers).
 func yamlWhole(v any) any {
 	return jsonvalue.MapLeaves(v, func(leaf any) any {
 		if n, ok := leaf.(int64); ok && n >= 0 {
-			return int(n)
+			return uint64(n)
 		}
 		return leaf
 	})

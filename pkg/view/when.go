@@ -88,7 +88,7 @@ func whenEnv(env expr.Env) expr.Env {
 	if c, ok := env[whenWorldKey].(*whenCache); ok {
 		return c.env
 	}
-	w := yamlInts(env["world"])
+	w := jsonvalue.YAMLInts(env["world"])
 	we := make(expr.Env, len(env)+1)
 	maps.Copy(we, env) // env has no whenWorldKey yet
 	we["world"] = w
@@ -115,17 +115,3 @@ const NilEventKey = "__kitsoki_nil_event"
 
 // whenCache holds the env whenEnv built for one render.
 type whenCache struct{ env expr.Env }
-
-// yamlInts returns a copy of v with every int in upstream's YAML whole
-// number shape (uint64, int64 when negative).
-func yamlInts(v any) any {
-	return jsonvalue.MapLeaves(v, func(leaf any) any {
-		if n, ok := leaf.(int); ok {
-			if n < 0 {
-				return int64(n)
-			}
-			return uint64(n)
-		}
-		return leaf
-	})
-}
