@@ -55,7 +55,8 @@ func markerIndex(s string) int {
 // that join nothing or draw as blank space that is not white space (the
 // soft hyphen, the Hangul fillers, the tag characters that can carry a
 // hidden copy of ASCII text), since each lets two names that print alike
-// differ. The zero width joiner and non-joiner (U+200C, U+200D) and the
+// differ; and the noncharacters U+FFFE and U+FFFF, which XML cannot hold
+// (a JUnit report would show U+FFFD for either). The zero width joiner and non-joiner (U+200C, U+200D) and the
 // variation selectors stay: emoji and several scripts need them.
 func IsControl(c rune) bool {
 	if c < 0x7f {
@@ -83,6 +84,7 @@ var invisible = &unicode.RangeTable{
 		{Lo: 0xfeff, Hi: 0xfeff, Stride: 1},
 		{Lo: 0xffa0, Hi: 0xffa0, Stride: 1},
 		{Lo: 0xfff9, Hi: 0xfffb, Stride: 1},
+		{Lo: 0xfffe, Hi: 0xffff, Stride: 1}, // noncharacters: no XML report can carry them
 	},
 	R32: []unicode.Range32{
 		{Lo: 0xe0000, Hi: 0xe007f, Stride: 1}, // tag characters
