@@ -11,10 +11,11 @@ import (
 
 // TestLintFromLinear: each turn's reason quotes the one before it, so a
 // 999-turn fixture whose every turn is followed through a hop (at the
-// state with a 1,000-byte name) allocated 1,121 MB of texts in 10 s, each turn's holding every
-// earlier one. Each rest's reason is now cut to maxFrom:
-// the lint allocates a few MB, and its finding still names the last two
-// turns and where the fixture started.
+// state with a 1,000-byte name) grew its texts with the square of its
+// turns, each turn's holding every earlier one. Each rest's reason is cut
+// to maxFrom: the lint's texts grow with the turns, and its finding still
+// names the last two turns and where the fixture started (figures in
+// commit 3c687fd6).
 func TestLintFromLinear(t *testing.T) {
 	name := strings.Repeat("s", 1000)
 	st := loadStory(t, fmt.Sprintf("app: {id: hop}\nroot: %s\nintents:\n  ping: {}\n  back: {}\nstates:\n  %s:\n    on:\n      ping: [{target: b}]\n  b:\n    on_enter:\n      - emit_intent: back\n    on:\n      back: [{target: %s}]\n", name, name, name))

@@ -12,9 +12,9 @@ import (
 
 // TestStoryReadsHeldOnce: a file the checks read under many names (links
 // to it) is read and held once, and past the check's bound (lowered here)
-// a further file is refused unread. Before, 400 links to one 4 MB
-// template took kitsoki validate 4 min 46 s and 3.1 GB: each name was
-// read twice and held.
+// a further file is refused unread. Before, each name was read twice and
+// held, so many links to one large template held it many times over
+// (figures in commit f88a7eda).
 func TestStoryReadsHeldOnce(t *testing.T) {
 	dir := t.TempDir()
 	views := filepath.Join(dir, "views")
