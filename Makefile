@@ -90,7 +90,7 @@ unit: graphviz vet race-tests
 # the race build's objects or test binaries (nothing reads it: panics, t.Helper, runtime.Caller
 # and the race detector's reports use the symbol table), which the compiles and the links spent on.
 RACE_FIRST := ./cmd ./internal/testing/conformance/gen ./pkg/host ./pkg/agent ./internal/childproc \
-	./pkg/trace ./pkg/flowtest ./pkg/lsp ./internal/jsoncost
+	./pkg/trace ./pkg/flowtest ./pkg/lsp ./internal/jsoncost ./internal/yamlfast
 RACE_FLAGS := -vet=off -gcflags=all=-dwarf=false -ldflags=-w
 race-tests:
 	KITSOKI_REQUIRE_GRAPHVIZ=$$(command -v dot >/dev/null 2>&1 && echo 1) $(GO) test -race -trimpath $(RACE_FLAGS) -count=1 -timeout 30m $(RACE_FIRST) ./...

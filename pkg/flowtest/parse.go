@@ -9,6 +9,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"kitsoki/internal/yamlfast"
 	"kitsoki/internal/yamlnode"
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/story"
@@ -464,13 +465,16 @@ func (p *parser) warnNaNDays(v *yaml.Node, where, s string) {
 	}
 }
 
-// decodeDoc decodes one fixture document with yaml.Unmarshal and its
-// errors.
+// decodeDoc decodes one fixture document with yamlfast, else with
+// yaml.Unmarshal and its errors.
 func decodeDoc(text string) (*yaml.Node, error) {
 	data, masked := yamlnode.MaskSlashEscapes([]byte(text)) // "\/" reads as "/", as upstream
-	doc := &yaml.Node{}
-	if err := yaml.Unmarshal(data, doc); err != nil {
-		return nil, err
+	doc, ok := yamlfast.Parse(data)
+	if !ok {
+		doc = &yaml.Node{}
+		if err := yaml.Unmarshal(data, doc); err != nil {
+			return nil, err
+		}
 	}
 	if masked {
 		yamlnode.UnmaskSlashEscapes(doc)

@@ -10,6 +10,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"kitsoki/internal/yamlfast"
 	"kitsoki/internal/yamlnode"
 )
 
@@ -30,11 +31,17 @@ type syntaxError struct {
 	msg       string
 }
 
-// decodeYAML decodes one YAML document with yaml.v3, whose errors are the
-// ones reported.
+// decodeYAML decodes one YAML document: yamlfast's tree when it takes the
+// document, else yaml.v3's, whose errors are the ones reported.
 func decodeYAML(data []byte) (*yaml.Node, *syntaxError) {
 	data = yaml12Directive(data)
 	data, masked := yamlnode.MaskSlashEscapes(data) // "\/" reads as "/", as upstream
+	if doc, ok := yamlfast.Parse(data); ok {
+		if masked {
+			yamlnode.UnmaskSlashEscapes(doc)
+		}
+		return doc, nil
+	}
 	var doc yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	err := dec.Decode(&doc)

@@ -1,0 +1,73 @@
+package yamlfast
+
+import (
+	"bytes"
+	"os"
+	"testing"
+
+	"go.yaml.in/yaml/v3"
+
+	"kitsoki/internal/testing/storytest"
+)
+
+// benchFiles returns the YAML files of the shared corpus (or, without
+// it, of the repository), skipping the benchmark when there are none.
+func benchFiles(b *testing.B) [][]byte {
+	var out [][]byte
+	for _, root := range []string{storytest.CorpusDir(), "../../examples"} {
+		if root == "" {
+			continue
+		}
+		for _, path := range yamlFiles(b, root) {
+			if data, err := os.ReadFile(path); err == nil {
+				out = append(out, data)
+			}
+		}
+		if len(out) > 0 {
+			break
+		}
+	}
+	if len(out) == 0 {
+		b.Skip("no corpus files")
+	}
+	return out
+}
+
+func benchSize(files [][]byte) int64 {
+	n := 0
+	for _, f := range files {
+		n += len(f)
+	}
+	return int64(n)
+}
+
+// BenchmarkParse parses the corpus with Parse (yaml.v3 for what it
+// declines, as the callers do).
+func BenchmarkParse(b *testing.B) {
+	files := benchFiles(b)
+	b.SetBytes(benchSize(files))
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, f := range files {
+			if _, ok := Parse(f); !ok {
+				if _, err := decodeV3(f); err != nil && len(f) > 0 {
+					_ = err
+				}
+			}
+		}
+	}
+}
+
+// BenchmarkYAMLv3 decodes the corpus with yaml.v3's Decoder, as
+// pkg/story did.
+func BenchmarkYAMLv3(b *testing.B) {
+	files := benchFiles(b)
+	b.SetBytes(benchSize(files))
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, f := range files {
+			var doc yaml.Node
+			_ = yaml.NewDecoder(bytes.NewReader(f)).Decode(&doc)
+		}
+	}
+}
