@@ -53,7 +53,9 @@ func before(a, b *yaml.Node) bool {
 }
 
 // RepeatedKey is the first key root holds twice as upstream's parser and
-// decoder refuse it, in a file of the kind what ("cassette"): one written
+// decoder refuse it, in a file of the kind what ("cassette"; for a format
+// of kitsoki's own, "plugin manifest", the same keys are refused, since a
+// setting read from one of two places is lost silently): one written
 // twice in one mapping anywhere ([FirstRepeatedKey]), else one a decoder
 // into a value of type t reads twice (firstDecodedRepeat; nil t reads
 // everything). at is the later key, msg names the key, the earlier one's
@@ -83,28 +85,4 @@ func aliasName(a, b *yaml.Node) string {
 		return a.Value
 	}
 	return b.Value
-}
-
-// OwnRepeatedKey is RepeatedKey for a file format of kitsoki's own (a pin
-// file, a plugin manifest), which upstream never reads: the same keys are
-// refused, since a setting read from one of two places is lost silently,
-// and msg names both places and the fix.
-func OwnRepeatedKey(root *yaml.Node, t reflect.Type) (at *yaml.Node, msg string) {
-	if second, first := FirstRepeatedKey(root); second != nil {
-		return second, fmt.Sprintf("mapping key %q already defined at line %d, column %d: keep one of them", second.Value, first.Line, first.Column)
-	}
-	second, first, how := firstDecodedRepeat(root, t)
-	if second == nil {
-		return nil, ""
-	}
-	key := Deref(first).Value
-	switch {
-	case how == mergedBeside:
-		how = "written beside a merge key (<<:) that brings it too"
-	case second.Kind == yaml.AliasNode || first.Kind == yaml.AliasNode:
-		how = "given again through the alias key *" + aliasName(second, first)
-	default:
-		how = "in two mappings of one merged list (<<: [...])"
-	}
-	return second, fmt.Sprintf("key %q is %s, the other at line %d, column %d: keep one of them", key, how, first.Line, first.Column)
 }

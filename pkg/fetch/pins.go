@@ -156,7 +156,7 @@ func (p *Pins) merge(data []byte, source string) error {
 		if at := yamlnode.AliasTextFileOver(&doc); at != nil {
 			return fmt.Errorf("%s:%d: %s", source, at.Line, yamlnode.AliasTextMsg("pin file", ""))
 		}
-		if at, msg := yamlnode.OwnRepeatedKey(&doc, reflect.TypeFor[pinFile]()); at != nil {
+		if at, msg := yamlnode.RepeatedKey(&doc, reflect.TypeFor[pinFile](), "pin file"); at != nil {
 			return fmt.Errorf("%s:%d:%d: %s", source, at.Line, at.Column, msg)
 		}
 	}

@@ -89,7 +89,7 @@ func parseManifest(path string, data []byte) (*Manifest, error) {
 		if at := yamlnode.AliasTextFileOver(&doc); at != nil {
 			return nil, fmt.Errorf("%s:%d: %s", path, at.Line, yamlnode.AliasTextMsg("manifest", ""))
 		}
-		if at, msg := yamlnode.OwnRepeatedKey(&doc, reflect.TypeFor[Manifest]()); at != nil {
+		if at, msg := yamlnode.RepeatedKey(&doc, reflect.TypeFor[Manifest](), "plugin manifest"); at != nil {
 			return nil, fmt.Errorf("%s:%d:%d: %s", path, at.Line, at.Column, msg)
 		}
 	}

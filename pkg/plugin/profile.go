@@ -133,10 +133,10 @@ func parseProfile(name string, data []byte) (*Profile, error) {
 		pp.errf(at.Line, at.Column, "%s", yamlnode.AliasTextMsg("plugin profile", ""))
 		return nil, pp.err()
 	}
-	// a key written twice anywhere (config sections too) is refused: the
+	// a key given twice anywhere (config sections too) is refused: the
 	// operator's file must not lose a setting silently
-	if second, first := yamlnode.FirstRepeatedKey(&doc); second != nil {
-		pp.errf(second.Line, second.Column, "duplicate key %q (first at line %d, column %d): keep one of them", second.Value, first.Line, first.Column)
+	if at, msg := yamlnode.RepeatedKey(&doc, nil, "plugin profile"); at != nil {
+		pp.errf(at.Line, at.Column, "%s", msg)
 		return nil, pp.err()
 	}
 	root := doc.Content[0]
