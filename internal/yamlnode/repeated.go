@@ -62,7 +62,7 @@ func before(a, b *yaml.Node) bool {
 // place and the fix; (nil, "") when none.
 func RepeatedKey(root *yaml.Node, t reflect.Type, what string) (at *yaml.Node, msg string) {
 	if second, first := FirstRepeatedKey(root); second != nil {
-		return second, fmt.Sprintf("mapping key %q already defined at line %d, column %d; the existing engine refuses the whole %s: keep one of them", second.Value, first.Line, first.Column, what)
+		return second, fmt.Sprintf("mapping key %q already defined at line %d, column %d; the whole %s is refused: keep one of them", second.Value, first.Line, first.Column, what)
 	}
 	second, first, how := firstDecodedRepeat(root, t)
 	if second == nil {
@@ -71,12 +71,12 @@ func RepeatedKey(root *yaml.Node, t reflect.Type, what string) (at *yaml.Node, m
 	key := Deref(second).Value
 	if how == mergedBeside {
 		key = Deref(first).Value
-		return second, fmt.Sprintf("key %q is written beside a merge key (<<:) that brings it too, the other at line %d, column %d; the existing engine refuses the whole %s (duplicate key %q): keep one of them", key, first.Line, first.Column, what, key)
+		return second, fmt.Sprintf("key %q is written beside a merge key (<<:) that brings it too, the other at line %d, column %d; the whole %s is refused (duplicate key %q): keep one of them", key, first.Line, first.Column, what, key)
 	}
 	if second.Kind == yaml.AliasNode || first.Kind == yaml.AliasNode {
-		return second, fmt.Sprintf("key %q is given twice in one mapping through an alias (*%s), the first at line %d, column %d; the existing engine refuses the whole %s (duplicate key %q): keep one of them", key, aliasName(second, first), first.Line, first.Column, what, key)
+		return second, fmt.Sprintf("key %q is given twice in one mapping through an alias (*%s), the first at line %d, column %d; the whole %s is refused (duplicate key %q): keep one of them", key, aliasName(second, first), first.Line, first.Column, what, key)
 	}
-	return second, fmt.Sprintf("key %q is in two mappings of one merged list (<<: [...]), the first at line %d, column %d; the existing engine refuses the whole %s (duplicate key %q): keep it in one of them", key, first.Line, first.Column, what, key)
+	return second, fmt.Sprintf("key %q is in two mappings of one merged list (<<: [...]), the first at line %d, column %d; the whole %s is refused (duplicate key %q): keep it in one of them", key, first.Line, first.Column, what, key)
 }
 
 // aliasName is the anchor name of whichever of a, b is an alias.

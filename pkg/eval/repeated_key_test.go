@@ -25,13 +25,13 @@ func TestRepeatedKeyRefused(t *testing.T) {
 				t.Errorf("upstream reads it; ours: %v", err)
 			}
 		case v.FirstLine != "":
-			want := fmt.Sprintf("%s:%s:%s: mapping key %s already defined at line %s, column %s; the existing engine refuses the whole dataset: keep one of them", v.Path, v.Line, v.Col, v.Key, v.FirstLine, v.FirstCol)
+			want := fmt.Sprintf("%s:%s:%s: mapping key %s already defined at line %s, column %s; the whole dataset is refused: keep one of them", v.Path, v.Line, v.Col, v.Key, v.FirstLine, v.FirstCol)
 			if err == nil || err.Error() != want {
 				t.Errorf("got %v\nwant %s", err, want)
 			}
 		default:
 			want := fmt.Sprintf("%s:%s:%s: key %s ", v.Path, v.Line, v.Col, v.Key)
-			if v.Key == "" || err == nil || !strings.HasPrefix(err.Error(), want) || !strings.Contains(err.Error(), "the existing engine refuses the whole dataset (duplicate key") {
+			if v.Key == "" || err == nil || !strings.HasPrefix(err.Error(), want) || !strings.Contains(err.Error(), "the whole dataset is refused (duplicate key") {
 				t.Errorf("got %v\nwant %s…", err, want)
 			}
 		}

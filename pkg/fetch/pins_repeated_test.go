@@ -13,9 +13,9 @@ import (
 func TestPinRepeatedKeyNamesBothPlaces(t *testing.T) {
 	entry := "models:\n  m:\n    %s\n    url: http://x/m\n"
 	cases := map[string]string{
-		"id: m\n    id: n":       `:4:5: mapping key "id" already defined at line 3, column 5; the existing engine refuses the whole pin file: keep one of them`,
-		"&k id: m\n    *k : n":   `:4:5: key "id" is given twice in one mapping through an alias (*k), the first at line 3, column 5; the existing engine refuses the whole pin file (duplicate key "id"): keep one of them`,
-		"<<: {id: m}\n    id: n": `:4:5: key "id" is written beside a merge key (<<:) that brings it too, the other at line 3, column 10; the existing engine refuses the whole pin file (duplicate key "id"): keep one of them`,
+		"id: m\n    id: n":       `:4:5: mapping key "id" already defined at line 3, column 5; the whole pin file is refused: keep one of them`,
+		"&k id: m\n    *k : n":   `:4:5: key "id" is given twice in one mapping through an alias (*k), the first at line 3, column 5; the whole pin file is refused (duplicate key "id"): keep one of them`,
+		"<<: {id: m}\n    id: n": `:4:5: key "id" is written beside a merge key (<<:) that brings it too, the other at line 3, column 10; the whole pin file is refused (duplicate key "id"): keep one of them`,
 	}
 	for keys, want := range cases {
 		path := writeOverlay(t, strings.Replace(entry, "%s", keys, 1))

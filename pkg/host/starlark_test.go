@@ -340,7 +340,7 @@ func TestSidecarParse(t *testing.T) {
 	}, []parseErrCase{
 		{"- a\n", "s.yaml:1: the sidecar must be a mapping"},
 		{"null\n", "s.yaml:1: the sidecar must be a mapping"},
-		{"inputs: {}\ninputs: {}\n", `s.yaml:2:1: mapping key "inputs" already defined at line 1, column 1; the existing engine refuses the whole sidecar`},
+		{"inputs: {}\ninputs: {}\n", `s.yaml:2:1: mapping key "inputs" already defined at line 1, column 1; the whole sidecar is refused`},
 		{"inputs: [a]\n", "s.yaml:1: inputs: must be a mapping"},
 		{"inputs:\n  a: { type: integer }\n", `s.yaml:2: inputs.a has unknown type "integer"`},
 		{"inputs:\n  a: { required: maybe }\n", "required must be true or false"},

@@ -9,9 +9,9 @@ import "testing"
 // the others, one of the two values lost without a word.
 func TestManifestRepeatedKeyNamesBothPlaces(t *testing.T) {
 	cases := map[string]string{
-		"entry:\n  command: x\n  command: y\n":       `m.yaml:5:3: mapping key "command" already defined at line 4, column 3; the existing engine refuses the whole plugin manifest: keep one of them`,
-		"entry:\n  &k command: x\n  *k : y\n":        `m.yaml:5:3: key "command" is given twice in one mapping through an alias (*k), the first at line 4, column 3; the existing engine refuses the whole plugin manifest (duplicate key "command"): keep one of them`,
-		"entry:\n  <<: {command: x}\n  command: y\n": `m.yaml:5:3: key "command" is written beside a merge key (<<:) that brings it too, the other at line 4, column 8; the existing engine refuses the whole plugin manifest (duplicate key "command"): keep one of them`,
+		"entry:\n  command: x\n  command: y\n":       `m.yaml:5:3: mapping key "command" already defined at line 4, column 3; the whole plugin manifest is refused: keep one of them`,
+		"entry:\n  &k command: x\n  *k : y\n":        `m.yaml:5:3: key "command" is given twice in one mapping through an alias (*k), the first at line 4, column 3; the whole plugin manifest is refused (duplicate key "command"): keep one of them`,
+		"entry:\n  <<: {command: x}\n  command: y\n": `m.yaml:5:3: key "command" is written beside a merge key (<<:) that brings it too, the other at line 4, column 8; the whole plugin manifest is refused (duplicate key "command"): keep one of them`,
 	}
 	for body, want := range cases {
 		_, err := parseManifest("m.yaml", []byte("id: p\nhosts: [host.git]\n"+body))

@@ -42,8 +42,8 @@ func TestParseProfileErrorsArePositioned(t *testing.T) {
 		{"bad budget", "config:\n  budget:\n    max_tokens: lots\n", "max_tokens: must be a non-negative integer", 3, 17},
 		{"bad env", "config:\n  redact:\n    env: [\"A B\"]\n", "is not an environment variable name", 3, 11},
 		{"not mapping", "- a\n", "must be a mapping", 1, 1},
-		{"duplicate", "disable: []\ndisable: []\n", `mapping key "disable" already defined at line 1, column 1; the existing engine refuses the whole plugin profile: keep one of them`, 2, 1},
-		{"duplicate in config", "config:\n  budget: {max_cost_usd: 1, max_cost_usd: 2}\n", `mapping key "max_cost_usd" already defined at line 2, column 12; the existing engine refuses the whole plugin profile: keep one of them`, 2, 29},
+		{"duplicate", "disable: []\ndisable: []\n", `mapping key "disable" already defined at line 1, column 1; the whole plugin profile is refused: keep one of them`, 2, 1},
+		{"duplicate in config", "config:\n  budget: {max_cost_usd: 1, max_cost_usd: 2}\n", `mapping key "max_cost_usd" already defined at line 2, column 12; the whole plugin profile is refused: keep one of them`, 2, 29},
 		{"duplicate in an anchor", "x: &a {k: 1, k: 2}\n", `mapping key "k" already defined`, 1, 14},
 		{"duplicate through an alias key", "&k disable: []\n*k : []\n", `key "disable" is given twice in one mapping through an alias (*k), the first at line 1, column 1`, 2, 1},
 	}

@@ -98,7 +98,7 @@ func Check(t *testing.T, r Reader) {
 		}
 		want := r.Place(v.Path, v.Line, v.Col)
 		if v.FirstLine != "" {
-			want += fmt.Sprintf("mapping key %s already defined at line %s, column %s; the existing engine refuses the whole %s: keep one of them", v.Key, v.FirstLine, v.FirstCol, r.What)
+			want += fmt.Sprintf("mapping key %s already defined at line %s, column %s; the whole %s is refused: keep one of them", v.Key, v.FirstLine, v.FirstCol, r.What)
 		} else {
 			want += "key " + v.Key
 		}
