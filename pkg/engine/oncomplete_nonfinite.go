@@ -1,8 +1,6 @@
 package engine
 
 import (
-	"math"
-
 	"kitsoki/internal/jsonvalue"
 	"kitsoki/pkg/story"
 )
@@ -24,33 +22,12 @@ func completeNonFinite(effs []*story.Effect) (f float64, ok bool) {
 			}
 		}
 		for _, v := range vals {
-			if f, ok := firstNonFinite(v); ok {
-				return f, true
+			if nf, ok := finite(v).(*nonFiniteError); ok {
+				return nf.v, true
 			}
 		}
 		for _, sub := range [][]*story.Effect{e.OnComplete(), e.Effects()} {
 			if f, ok := completeNonFinite(sub); ok {
-				return f, true
-			}
-		}
-	}
-	return 0, false
-}
-
-// firstNonFinite is the first NaN or infinite float64 in v.
-func firstNonFinite(v any) (float64, bool) {
-	switch t := v.(type) {
-	case float64:
-		return t, math.IsNaN(t) || math.IsInf(t, 0)
-	case map[string]any:
-		for _, x := range t {
-			if f, ok := firstNonFinite(x); ok {
-				return f, true
-			}
-		}
-	case []any:
-		for _, x := range t {
-			if f, ok := firstNonFinite(x); ok {
 				return f, true
 			}
 		}
