@@ -12,7 +12,7 @@ import (
 // holding none is returned as it is; otherwise the maps and slices on the
 // way are copied and v is never written.
 func NonFiniteText(v any) any {
-	if !hasNonFinite(v) {
+	if !HasNonFinite(v) {
 		return v
 	}
 	return MapLeaves(v, func(x any) any {
@@ -33,19 +33,20 @@ func NonFiniteString(f float64) string {
 
 func isNonFinite(f float64) bool { return math.IsNaN(f) || math.IsInf(f, 0) }
 
-func hasNonFinite(v any) bool {
+// HasNonFinite reports whether v holds a NaN or infinite float64.
+func HasNonFinite(v any) bool {
 	switch x := v.(type) {
 	case float64:
 		return isNonFinite(x)
 	case map[string]any:
 		for _, e := range x {
-			if hasNonFinite(e) {
+			if HasNonFinite(e) {
 				return true
 			}
 		}
 	case []any:
 		for _, e := range x {
-			if hasNonFinite(e) {
+			if HasNonFinite(e) {
 				return true
 			}
 		}
