@@ -6,8 +6,10 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"slices"
 	"strings"
 
+	"kitsoki/internal/jsonvalue"
 	"kitsoki/pkg/agent"
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/engine"
@@ -140,12 +142,23 @@ func callsJSON(cs []engine.CallSummary, stopped bool) []callJSON {
 
 // writeRunJSON prints the summary of a run that ran.
 func writeRunJSON(w io.Writer, res *engine.Result, status int, msg, tracePath, session string) error {
-	out := runJSON{Schema: runSchemaVersion, Outcome: res.Outcome, Status: status, Error: diag.ClipMessage(msg), World: res.World,
-		Calls: callsJSON(res.Calls, errors.Is(res.Err, context.Canceled) || errors.Is(res.Err, context.DeadlineExceeded)), State: &res.State, Trace: &tracePath, Session: &session, Unconsumed: res.Unconsumed, Jobs: res.Jobs, Inbox: res.Inbox, ended: true}
+	// NaN and ±Inf, which JSON cannot hold, are their texts ("NaN", "+Inf")
+	world, _ := jsonvalue.NonFiniteText(res.World).(map[string]any)
+	out := runJSON{Schema: runSchemaVersion, Outcome: res.Outcome, Status: status, Error: diag.ClipMessage(msg), World: world,
+		Calls: callsJSON(res.Calls, errors.Is(res.Err, context.Canceled) || errors.Is(res.Err, context.DeadlineExceeded)), State: &res.State, Trace: &tracePath, Session: &session, Unconsumed: res.Unconsumed, Jobs: jobsJSON(res.Jobs), Inbox: res.Inbox, ended: true}
 	if res.Outcome == engine.OutcomeExit {
 		out.Exit = new(res.Exit)
 	}
 	return encodeRunJSON(w, out)
+}
+
+// jobsJSON is jobs with each result's NaN and ±Inf as their texts.
+func jobsJSON(jobs []engine.JobInfo) []engine.JobInfo {
+	out := slices.Clone(jobs)
+	for i := range out {
+		out[i].Result, _ = jsonvalue.NonFiniteText(out[i].Result).(map[string]any)
+	}
+	return out
 }
 
 func encodeRunJSON(w io.Writer, v runJSON) error {

@@ -233,3 +233,29 @@ func (c *firedDeadline) Err() error {
 		return nil
 	}
 }
+
+// A world holding NaN or an infinity (`default: .nan`, as upstream reads
+// it) still prints its summary: each such number is its text, the form
+// upstream's expect_world compares it by.
+func TestRunJSONNonFiniteWorld(t *testing.T) {
+	dir := t.TempDir()
+	writeFileT(t, filepath.Join(dir, "app.yaml"), `app: {id: nf, version: 0.1.0}
+world:
+  d: {type: float, default: .nan}
+  e: {type: any, default: [.inf, {m: -.Inf}]}
+root: s
+states:
+  s: {terminal: true}
+`)
+	code, out, errOut := runCmd(t, "run", dir, "--json", "--trace", filepath.Join(dir, "t.jsonl"))
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	var sum struct{ World map[string]any }
+	if err := json.Unmarshal([]byte(out), &sum); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if got, _ := json.Marshal([]any{sum.World["d"], sum.World["e"]}); string(got) != `["NaN",["+Inf",{"m":"-Inf"}]]` {
+		t.Errorf("world d, e: %s\n%s", got, out)
+	}
+}

@@ -195,3 +195,25 @@ func TestInteger(t *testing.T) {
 		}
 	}
 }
+
+// NaN and the infinities become the texts upstream compares them by, at
+// any depth; a value without one is returned unchanged (not copied), and
+// the input is never written.
+func TestNonFiniteText(t *testing.T) {
+	in := map[string]any{"n": math.NaN(), "l": []any{math.Inf(1), 1.5, map[string]any{"m": math.Inf(-1)}}, "s": "NaN", "i": 3}
+	got := NonFiniteText(in)
+	b, err := json.Marshal(got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"i":3,"l":["+Inf",1.5,{"m":"-Inf"}],"n":"NaN","s":"NaN"}`; string(b) != want {
+		t.Errorf("got %s, want %s", b, want)
+	}
+	if f, _ := in["n"].(float64); !math.IsNaN(f) {
+		t.Errorf("input written: %v", in["n"])
+	}
+	plain := map[string]any{"a": []any{1.0}}
+	if out := NonFiniteText(plain).(map[string]any); reflect.ValueOf(out).Pointer() != reflect.ValueOf(plain).Pointer() {
+		t.Error("a value without NaN or ±Inf was copied")
+	}
+}

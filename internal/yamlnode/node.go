@@ -92,7 +92,7 @@ func scalarValue(n *yaml.Node) any {
 		if PointlessFloat(n) {
 			return n.Value
 		}
-		if v, err := strconv.ParseFloat(n.Value, 64); err == nil {
+		if v, err := strconv.ParseFloat(floatText(n.Value), 64); err == nil {
 			return v
 		}
 		return n.Value
@@ -101,10 +101,17 @@ func scalarValue(n *yaml.Node) any {
 }
 
 // PointlessFloat reports whether n is a plain scalar yaml.v3 reads as a
-// float although it has no decimal point (1e3, 08): kitsoki reads it as
-// its text, as the existing engine does (docs/compat/yaml-numbers.md).
+// float although it has no decimal point (1e3, 08) or is an infinity
+// with a plus sign (+.inf): kitsoki reads it as its text, as the existing
+// engine does (docs/compat/yaml-numbers.md).
 func PointlessFloat(n *yaml.Node) bool {
-	return n.ShortTag() == "!!float" && n.Style&yaml.TaggedStyle == 0 && !strings.Contains(n.Value, ".")
+	return n.ShortTag() == "!!float" && n.Style&yaml.TaggedStyle == 0 && (!strings.Contains(n.Value, ".") || plusInf(n.Value))
+}
+
+// plusInf reports whether v is +.inf in one of YAML's spellings, which
+// the existing engine reads as text (conformance yaml-non-finite).
+func plusInf(v string) bool {
+	return strings.HasPrefix(v, "+") && strings.EqualFold(v[1:], ".inf")
 }
 
 // Bool reads a YAML 1.1 boolean word (true/yes/on, false/no/off, any case).

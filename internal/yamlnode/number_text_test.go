@@ -1,6 +1,7 @@
 package yamlnode
 
 import (
+	"math"
 	"strings"
 	"testing"
 
@@ -12,11 +13,12 @@ import (
 // A plain scalar yaml.v3 reads as a float but written without a decimal
 // point is text (the existing engine's reading: testdata/conformance/
 // yaml-number-forms under pkg/engine); with a point, a tag or quotes it
-// is what yaml.v3 says.
+// is what yaml.v3 says, and so are .inf, -.Inf and .NaN, the floats
+// (conformance yaml-non-finite); quoted they stay text.
 func TestPointlessFloatsAreText(t *testing.T) {
-	src := "{a: 1e3, b: -1E+3, c: 08, d: 99999999999999999999, e: 1.0e3, f: .5, g: 017, h: \"1e3\", i: !!float 1e3, j: 12, k: .inf, l: 1_0e2}"
+	src := "{a: 1e3, b: -1E+3, c: 08, d: 99999999999999999999, e: 1.0e3, f: .5, g: 017, h: \"1e3\", i: !!float 1e3, j: 12, k: .inf, l: 1_0e2, m: -.Inf, n: \".nan\", o: .NaN, p: +.INF}"
 	want := map[string]any{"a": "1e3", "b": "-1E+3", "c": "08", "d": "99999999999999999999", "e": 1000.0, "f": 0.5,
-		"g": 15, "h": "1e3", "i": 1000.0, "j": 12, "k": ".inf", "l": "1_0e2"}
+		"g": 15, "h": "1e3", "i": 1000.0, "j": 12, "k": math.Inf(1), "l": "1_0e2", "m": math.Inf(-1), "n": ".nan", "p": "+.INF"}
 	var doc yaml.Node
 	if err := yaml.Unmarshal([]byte(src), &doc); err != nil {
 		t.Fatal(err)
@@ -29,9 +31,12 @@ func TestPointlessFloatsAreText(t *testing.T) {
 			t.Errorf("Raw: %s = %#v, want %#v", k, got[k], v)
 		}
 	}
-	// a, b, c, d, l warn; nothing else does
-	if len(out) != 5 {
-		t.Errorf("warnings: %d, want 5:\n%v", len(out), out)
+	if f, _ := got["o"].(float64); !math.IsNaN(f) {
+		t.Errorf("Raw: o = %#v, want NaN", got["o"])
+	}
+	// a, b, c, d, l, p warn; nothing else does
+	if len(out) != 6 {
+		t.Errorf("warnings: %d, want 6:\n%v", len(out), out)
 	}
 	// a yaml.v3 Decode after TextPointlessFloats reads the same texts
 	yaml.Unmarshal([]byte(src), &doc)
@@ -40,7 +45,7 @@ func TestPointlessFloatsAreText(t *testing.T) {
 	if err := doc.Decode(&dec); err != nil {
 		t.Fatal(err)
 	}
-	for _, k := range []string{"a", "b", "c", "d", "l"} {
+	for _, k := range []string{"a", "b", "c", "d", "l", "p"} {
 		if dec[k] != want[k] {
 			t.Errorf("Decode: %s = %#v, want %#v", k, dec[k], want[k])
 		}
@@ -58,6 +63,7 @@ func TestNumberTextMessageSaysTheFix(t *testing.T) {
 		"-009":                  "write -9",
 		"99999999999999999999":  "does not fit a 64-bit integer",
 		"099999999999999999999": "does not fit a 64-bit integer",
+		"+.Inf":                 "write .Inf",
 	} {
 		if got := numberTextMessage(v); !strings.Contains(got, want) || !strings.HasPrefix(got, v+" is read as the text") {
 			t.Errorf("%s: %q, want it to say %q", v, got, want)

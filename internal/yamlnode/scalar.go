@@ -262,6 +262,9 @@ func mergeInto(out map[string]any, src any) {
 // text, why, and how to write the number it looks like.
 func numberTextMessage(v string) string {
 	msg := fmt.Sprintf("%s is read as the text %q, not as a number: ", v, v)
+	if plusInf(v) {
+		return msg + fmt.Sprintf("the existing engine reads no sign before the infinity (write %s), or quote it to keep the text", v[1:])
+	}
 	if i := strings.IndexAny(v, "eE"); i > 0 {
 		return msg + fmt.Sprintf("an exponent needs a decimal point (write %s.0%s), or quote it to keep the text", v[:i], v[i:])
 	}

@@ -101,7 +101,8 @@ func (r *Registry) Dispatch(ctx context.Context, c Call) (*Result, error) {
 	// 1. Build the request: with: and the world deep-copied, so a plugin
 	// (an in-process one in particular) can never change the engine's
 	// state through it; the world is never nil (an empty one is
-	// {"vars":{}}).
+	// {"vars":{}}); a NaN or ±Inf in it, which JSON cannot hold, goes as
+	// its text ("NaN", "+Inf"), since upstream sends no world at all.
 	req := &AskRequest{
 		SessionID: c.SessionID,
 		Turn:      c.Turn,
@@ -109,7 +110,7 @@ func (r *Registry) Dispatch(ctx context.Context, c Call) (*Result, error) {
 		Verb:      c.Verb,
 		Prompt:    c.Prompt,
 		With:      copyMap(c.With),
-		World:     World{Vars: jsonvalue.CopyAsJSON(c.World).(map[string]any)},
+		World:     World{Vars: jsonvalue.NonFiniteText(jsonvalue.CopyAsJSON(c.World)).(map[string]any)},
 		Deadline:  softDeadline(ctx, c.Deadline, st.start, timeout),
 		CallID:    c.CallID,
 	}

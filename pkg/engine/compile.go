@@ -366,6 +366,7 @@ func (c *compiler) effect(e *story.Effect, owner *State, where string) *Effect {
 	bad := func(format string, a ...any) { c.refuse(e.Pos, "%s: "+format, append([]any{where}, a...)...) }
 	ne.Event, ne.Background = e.Emit(), e.Background()
 	sub := strings.TrimPrefix(where, owner.Path+" ") // an empty list compiles to nil
+	ne.completeNF, ne.hasCompleteNF = completeNonFinite(e.OnComplete())
 	c.onComplete++
 	ne.OnComplete = c.effects(e.OnComplete(), owner, sub+".on_complete")
 	c.onComplete--

@@ -148,6 +148,9 @@ func (r *runner) applySet(e *Effect, env map[string]any) error {
 		if world && err == nil {
 			err = &nonFiniteError{world: true}
 		}
+		if err == nil {
+			err = finite(v) // a literal .nan (conformance yaml-non-finite)
+		}
 		var nf *nonFiniteError
 		lost := errors.As(err, &nf) && !r.so.Strict
 		if lost {

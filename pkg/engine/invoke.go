@@ -20,6 +20,9 @@ func (r *runner) invoke(ctx context.Context, e *Effect) (*redirect, error) {
 	if err != nil {
 		return nil, err
 	}
+	if e.Background && e.hasCompleteNF {
+		return nil, r.onCompleteRefused(e.completeNF)
+	}
 	args, hookErr := r.hostPreCall(ctx, e, args)
 	if err := r.announceCall(e, args); err != nil {
 		return nil, err

@@ -153,9 +153,13 @@ type Effect struct {
 	// when it ends (story-runtime §5).
 	Background bool
 	OnComplete []*Effect
-	Target     *text     // an on_complete entry's target: (nil elsewhere)
-	Inline     []*Effect // its effects: list
-	Pos        Pos
+	// completeNF is a NaN or ±Inf literal in OnComplete, which fails the
+	// submission (completeNonFinite); hasCompleteNF tells whether there is one
+	completeNF    float64
+	hasCompleteNF bool
+	Target        *text     // an on_complete entry's target: (nil elsewhere)
+	Inline        []*Effect // its effects: list
+	Pos           Pos
 	// where on_error: and an on_complete entry's target: are written (observer.go)
 	onErrorPos, targetPos Pos
 	exits                 []exitMark      // an on_complete entry's, as Transition's

@@ -154,6 +154,7 @@ func passes() []pass {
 		{ruleHostRunInts, checkHostRunInts},
 		{ruleHostRunFailText, checkHostRunFailText},
 		{ruleHostRunTimeout, checkHostRunTimeout},
+		{ruleOnCompleteNonFinite, checkOnCompleteNonFinite},
 		{ruleShellInjection, checkShellInjection},
 		{ruleBareName, checkBareNames},
 		{ruleUnfetchedRoot, checkUnfetchedRoots},

@@ -92,8 +92,8 @@ func TestHostRunTimeoutWarn(t *testing.T) {
 		`"NaN"`:          `timeout: "NaN" runs the command with no timeout`,
 		`"+Inf"`:         `timeout: "+Inf" runs the command with no timeout`,
 		`"9e30"`:         `timeout: "9e30" runs the command with no timeout`,
-		`.nan`:           `".nan" is neither`,
-		`.inf`:           `".inf" is neither`,
+		`.nan`:           `timeout: NaN runs the command with no timeout`,
+		`.inf`:           `timeout: +Inf runs the command with no timeout`,
 		`1e-12`:          `timeout: "1e-12" runs the command with no timeout`,
 		`0.000000000001`: `timeout: 1e-12 runs the command with no timeout`,
 	}

@@ -158,7 +158,9 @@ func (p *hostProc) Call(ctx context.Context, c *host.Call) (host.Result, error) 
 		served = strings.TrimSuffix(c.Handler, "."+c.Op)
 	}
 	req := hostRequest{Type: "host.call", Handler: c.Handler, Served: served, Op: c.Op, Args: c.Args,
-		Env: hostEnv{SessionID: c.Env.SessionID, Turn: c.Env.Turn, State: c.Env.State, StoryDir: c.Env.StoryDir, WorkDir: c.Env.WorkDir, World: c.Env.World}}
+		Env: hostEnv{SessionID: c.Env.SessionID, Turn: c.Env.Turn, State: c.Env.State, StoryDir: c.Env.StoryDir, WorkDir: c.Env.WorkDir}}
+	// NaN and ±Inf in the world, which JSON cannot hold, go as their texts
+	req.Env.World, _ = jsonvalue.NonFiniteText(c.Env.World).(map[string]any)
 	if req.Args == nil {
 		req.Args = map[string]any{}
 	}

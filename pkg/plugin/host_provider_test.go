@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -390,5 +391,24 @@ func TestHostProviderSecretOutsideStringsIsMasked(t *testing.T) {
 		if got := string(b); strings.Contains(got, `sp-one","b":"sp-two`) || strings.Contains(got, num) || !strings.Contains(got, agent.Redacted) {
 			t.Errorf("%s: the result spells a secret: %s", line, got)
 		}
+	}
+}
+
+// A NaN or infinite world value reaches a provider as its text ("NaN",
+// "+Inf"): the call is sent, not refused for a number JSON cannot hold.
+func TestHostProviderWorldNonFinite(t *testing.T) {
+	root := t.TempDir()
+	hostProvider(t, root, "nfp", []string{"host.nf"}, 0)
+	reg, _, _ := providerRegistry(t, root)
+	h, _, op, _ := reg.Lookup("host.nf.go")
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	world := map[string]any{"d": math.NaN(), "e": []any{math.Inf(1)}}
+	res, err := h.Call(ctx, &host.Call{Handler: "host.nf.go", Op: op, Env: host.Env{World: world}})
+	if err != nil || res.Error != "" {
+		t.Fatal(res, err)
+	}
+	if got, _ := json.Marshal(res.Data["world"]); string(got) != `{"d":"NaN","e":["+Inf"]}` {
+		t.Errorf("world the provider saw: %s", got)
 	}
 }

@@ -92,7 +92,7 @@ func main() {
 		default:
 			_ = out.Encode(map[string]any{"data": map[string]any{
 				"handler": c.Handler, "served": c.Served, "op": c.Op, "args": c.Args,
-				"state": c.Env["state"], "calls": n, "pid": os.Getpid(),
+				"state": c.Env["state"], "world": c.Env["world"], "calls": n, "pid": os.Getpid(),
 			}})
 		}
 	}
