@@ -38,7 +38,7 @@ func (r *runner) renderView(ctx context.Context, slots map[string]any) string {
 	empty := v == "" && err == nil // a failed render is not an empty one
 	blank := v == ""               // empty, or failed
 	said := r.turnSaid(empty)
-	if r.capPostBindAtExit() {
+	if r.t.capPrePass {
 		said = nil // the re-render from before the pass shows alone
 	}
 	// a redirect in the post-bind pass shows no banner (conformance
@@ -79,7 +79,27 @@ func (r *runner) renderView(ctx context.Context, slots map[string]any) string {
 // whose landing is an exit: with no view there, upstream shows the view
 // from before the pass (conformance cap-postbind-exit-view).
 func (r *runner) capPostBindAtExit() bool {
-	return r.t.cappedPostBind() && r.isExitPath(r.t.capView) && r.t.hopped() && r.t.prePass != nil && !r.t.noView
+	return r.t.cappedPostBind() && r.isExitPath(r.t.capView) && r.t.capPrePassable()
+}
+
+// capPostBindView is the view of a turn whose post-bind round the depth
+// cap cut: its landing's, live (conformance cap-postbind-view,
+// cap-postbind-origin-view); when the landing is an exit or its view
+// renders nothing or fails, the render from before the pass, shown alone
+// (capPrePass: conformance cap-postbind-exit-view,
+// cap-postbind-viewless-landing).
+func (r *runner) capPostBindView(ctx context.Context, turnSlots map[string]any) (string, error) {
+	if !r.capPostBindAtExit() {
+		v, err := r.renderAt(ctx, r.t.capView, r.world.Snapshot(), nil, false)
+		if v != "" || !r.t.capPrePassable() || r.t.hopFrom != "" {
+			// hopFrom: a swallowed chain's pass, which falls back to
+			// what the turn showed before it (renderView)
+			return v, err
+		}
+	}
+	r.t.capPrePass = true
+	v, _ := r.renderPrePass(ctx, turnSlots)
+	return v, nil
 }
 
 // postGateView is the view of a turn whose post-bind pass stopped at a
@@ -129,13 +149,7 @@ func (r *runner) withBanner(ctx context.Context, v string, err error, turnSlots 
 func (r *runner) restingView(ctx context.Context, slots, turnSlots map[string]any) (string, error) {
 	switch {
 	case r.t.cappedPostBind():
-		if r.capPostBindAtExit() {
-			v, _ := r.renderPrePass(ctx, turnSlots)
-			return v, nil
-		}
-		// the capped post-bind round's landing, live (conformance
-		// cap-postbind-view, cap-postbind-origin-view)
-		return r.renderAt(ctx, r.t.capView, r.world.Snapshot(), nil, false)
+		return r.capPostBindView(ctx, turnSlots)
 	case r.t.capView != "" && r.t.first != nil:
 		// the depth cap shows the turn's first render (story-runtime
 		// §2.4; conformance cap-view, cap-at-exit-say)
@@ -244,6 +258,10 @@ func (t *turn) firstStands() bool {
 func (t *turn) prePassStands() bool {
 	return t.hopped() && t.prePass != nil && t.capView == "" && !t.noView
 }
+
+// capPrePassable reports whether a capped post-bind round can fall back
+// to the render from before its pass (capPostBindView).
+func (t *turn) capPrePassable() bool { return t.hopped() && t.prePass != nil && !t.noView }
 
 // hopped reports whether the post-bind pass fired a hop this turn: its
 // narration starts at emitSay, its render has no slots or transition
