@@ -25,7 +25,7 @@ func rootTree(t *testing.T) (base, root string) {
 	for link, target := range map[string]string{
 		"root/rel": "in.txt", "root/sub/up": "../in.txt", "root/esc": "../out.txt",
 		"root/abs": filepath.Join(base, "root", "in.txt"), "root/dir": "..",
-		"root/absout": filepath.Join(base, "out.txt"), "root/absdir": base, "root/absup": filepath.Join(base, "root", "sub", "..", "abs"),
+		"root/absout": filepath.Join(base, "out.txt"), "root/absdir": base, "root/absup": filepath.Join(base, "root", "sub", "..", "abs"), "root/absdirin": filepath.Join(base, "root", "sub"),
 		"root/absesc": filepath.Join(base, "root", "esc"), "root/loop": filepath.Join(base, "root", "loop"),
 	} {
 		if err := os.Symlink(target, filepath.Join(base, link)); err != nil {
@@ -43,7 +43,7 @@ func TestRootConfines(t *testing.T) {
 	base, dir := rootTree(t)
 	r := NewRoot(dir)
 	defer r.Close()
-	for name, want := range map[string]string{"in.txt": "in", "rel": "in", "sub/up": "s", "sub/s.txt": "s", "sub/../in.txt": "in", "abs": "in", "absup": "in"} {
+	for name, want := range map[string]string{"in.txt": "in", "rel": "in", "sub/up": "s", "sub/s.txt": "s", "sub/../in.txt": "in", "abs": "in", "absup": "in", "absdirin/s.txt": "s"} {
 		if name == "sub/up" {
 			want = "in"
 		}
@@ -77,6 +77,10 @@ func TestRootConfines(t *testing.T) {
 	}
 	if _, err := r.ReadFile(filepath.Join(dir, "loop"), Story); err == nil {
 		t.Error("loop: read")
+	}
+	// through an absolute link inside, a missing file is missing, not outside
+	if _, err := r.ReadFile(filepath.Join(dir, "absdirin", "nope"), Story); !errors.Is(err, fs.ErrNotExist) || errors.Is(err, ErrOutsideRoot) {
+		t.Errorf("missing beside an absolute link: %v", err)
 	}
 	// missing inside is missing, not outside; inside a link out is outside
 	if _, err := r.ReadFile(filepath.Join(dir, "nope"), Story); !errors.Is(err, fs.ErrNotExist) || errors.Is(err, ErrOutsideRoot) {
