@@ -41,6 +41,9 @@ type checker struct {
 	// (story_reads.go).
 	reads map[string]fileRead
 	held  *heldReads
+	// sidecars caches the Starlark sidecars read and parsed, by path
+	// (rule_starlark.go).
+	sidecars map[string]sidecarRead
 }
 
 // fileRead is one confined read of a story file.
