@@ -43,7 +43,7 @@ func checkOutInsideOf(start string, flagPaths ...string) error {
 		if _, err := r.Stat(abs); !errors.Is(err, safefile.ErrOutsideRoot) {
 			continue
 		}
-		return usagef("%s %s: the path goes through a symlink leading out of the project root %s (or an absolute one); nothing is written outside the root: remove the link, or name a file elsewhere", flag, p, r.Dir())
+		return usagef("%s %s: the path goes through a symlink leading out of the project root %s; nothing is written outside the root: remove the link, or name a file elsewhere", flag, p, r.Dir())
 	}
 	return nil
 }

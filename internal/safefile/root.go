@@ -14,7 +14,8 @@ import (
 
 // ErrOutsideRoot is wrapped by the error for a path that leaves its
 // [Root]: an absolute path elsewhere, a "../" climbing out, or a symlink on
-// the way whose target is outside (or absolute).
+// the way whose target is outside (an absolute target under the root is
+// followed: relink.go).
 var ErrOutsideRoot = errors.New("outside the project root")
 
 // Root is a project root: the one directory every file a story or fixture
@@ -131,7 +132,11 @@ func (r *Root) do(p string, op func(or *os.Root, rel string) error) error {
 	if err != nil {
 		return err
 	}
-	return r.classify(p, op(or, rel))
+	err = op(or, rel)
+	if IsEscape(err) { // an absolute link inside the root is read; relinked names any other
+		err = r.retryRelinked(or, rel, op)
+	}
+	return r.classify(p, err)
 }
 
 // Inside reports whether the absolute path p is inside the root, both
@@ -168,8 +173,11 @@ func (r *Root) classify(p string, err error) error {
 	if err == nil {
 		return nil
 	}
-	if IsEscape(err) {
-		return &os.PathError{Op: "read", Path: p, Err: fmt.Errorf("%w: a symlink on the way leads out of it (or is absolute)", ErrOutsideRoot)}
+	if lo, ok := errors.AsType[*errLinkOut](err); ok {
+		return &os.PathError{Op: "read", Path: p, Err: lo}
+	}
+	if IsEscape(err) { // a link swapped in after relinked read the tree
+		return &os.PathError{Op: "read", Path: p, Err: fmt.Errorf("%w: a symlink on the way leads out of it", ErrOutsideRoot)}
 	}
 	if pe, ok := errors.AsType[*fs.PathError](err); ok { // named as the caller does
 		return &os.PathError{Op: plainOp(pe.Op), Path: p, Err: pe.Err}

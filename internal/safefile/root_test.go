@@ -25,6 +25,8 @@ func rootTree(t *testing.T) (base, root string) {
 	for link, target := range map[string]string{
 		"root/rel": "in.txt", "root/sub/up": "../in.txt", "root/esc": "../out.txt",
 		"root/abs": filepath.Join(base, "root", "in.txt"), "root/dir": "..",
+		"root/absout": filepath.Join(base, "out.txt"), "root/absdir": base, "root/absup": filepath.Join(base, "root", "sub", "..", "abs"), "root/absdirin": filepath.Join(base, "root", "sub"),
+		"root/absesc": filepath.Join(base, "root", "esc"), "root/loop": filepath.Join(base, "root", "loop"),
 	} {
 		if err := os.Symlink(target, filepath.Join(base, link)); err != nil {
 			t.Fatal(err)
@@ -33,14 +35,15 @@ func rootTree(t *testing.T) (base, root string) {
 	return base, root
 }
 
-// A Root reads what lies inside it, following symlinks that stay inside,
-// and refuses what leaves it (a path, a relative or absolute symlink)
-// with ErrOutsideRoot, naming the path as given and never the target.
+// A Root reads what lies inside it, following symlinks that stay inside
+// (an absolute one too), and refuses what leaves it (a path, a relative or
+// absolute symlink) with ErrOutsideRoot, naming the path as given and the
+// link, never the target.
 func TestRootConfines(t *testing.T) {
 	base, dir := rootTree(t)
 	r := NewRoot(dir)
 	defer r.Close()
-	for name, want := range map[string]string{"in.txt": "in", "rel": "in", "sub/up": "s", "sub/s.txt": "s", "sub/../in.txt": "in"} {
+	for name, want := range map[string]string{"in.txt": "in", "rel": "in", "sub/up": "s", "sub/s.txt": "s", "sub/../in.txt": "in", "abs": "in", "absup": "in", "absdirin/s.txt": "s"} {
 		if name == "sub/up" {
 			want = "in"
 		}
@@ -52,7 +55,7 @@ func TestRootConfines(t *testing.T) {
 			t.Errorf("%s: not inside", name)
 		}
 	}
-	for _, p := range []string{filepath.Join(dir, "esc"), filepath.Join(dir, "abs"), filepath.Join(dir, "dir", "out.txt"), filepath.Join(base, "out.txt"), filepath.Join(dir, "..", "out.txt"), "/etc/passwd", "relative"} {
+	for _, p := range []string{filepath.Join(dir, "esc"), filepath.Join(dir, "absout"), filepath.Join(dir, "absdir", "out.txt"), filepath.Join(dir, "absesc"), filepath.Join(dir, "dir", "out.txt"), filepath.Join(base, "out.txt"), filepath.Join(dir, "..", "out.txt"), "/etc/passwd", "relative"} {
 		_, err := r.ReadFile(p, Story)
 		if !errors.Is(err, ErrOutsideRoot) {
 			t.Errorf("%s: %v, want ErrOutsideRoot", p, err)
@@ -67,6 +70,17 @@ func TestRootConfines(t *testing.T) {
 		if _, err := r.Stat(p); !errors.Is(err, ErrOutsideRoot) {
 			t.Errorf("%s: Stat %v", p, err)
 		}
+	}
+	// an absolute link leading out is named; a loop of links is an error
+	if _, err := r.ReadFile(filepath.Join(dir, "absout"), Story); err == nil || !strings.Contains(err.Error(), "the symlink "+filepath.Join(dir, "absout")+" on the way leads out") {
+		t.Errorf("absout: %v", err)
+	}
+	if _, err := r.ReadFile(filepath.Join(dir, "loop"), Story); err == nil {
+		t.Error("loop: read")
+	}
+	// through an absolute link inside, a missing file is missing, not outside
+	if _, err := r.ReadFile(filepath.Join(dir, "absdirin", "nope"), Story); !errors.Is(err, fs.ErrNotExist) || errors.Is(err, ErrOutsideRoot) {
+		t.Errorf("missing beside an absolute link: %v", err)
 	}
 	// missing inside is missing, not outside; inside a link out is outside
 	if _, err := r.ReadFile(filepath.Join(dir, "nope"), Story); !errors.Is(err, fs.ErrNotExist) || errors.Is(err, ErrOutsideRoot) {

@@ -56,7 +56,7 @@ func resolveIncludes(dir string, data []byte, max int64) ([]byte, error) {
 		// check is refused, never followed out
 		content, err := rt.ReadFile(full, max)
 		if errors.Is(err, safefile.ErrOutsideRoot) {
-			return nil, fmt.Errorf("line %d: !include %q: a symlink on the way leads out of the cassette directory (or is absolute); link relative to a file inside it", i+1, p)
+			return nil, fmt.Errorf("line %d: !include %q: a symlink on the way leads out of the cassette directory; link to a file inside it", i+1, p)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("line %d: !include %q: %v", i+1, full, err)

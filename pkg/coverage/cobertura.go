@@ -2,9 +2,11 @@ package coverage
 
 import (
 	"encoding/xml"
+	"fmt"
 	"io"
 	"path"
 	"strconv"
+	"unicode/utf8"
 )
 
 type cobCoverage struct {
@@ -54,13 +56,17 @@ func rate(f Figure) string {
 
 // WriteCobertura writes p as Cobertura XML (what GitLab reads): a package
 // per story directory, a class per file, lines counted as in LCOV. The
-// timestamp is 0, so equal profiles are equal bytes.
+// timestamp is 0, so equal profiles are equal bytes. A path XML cannot
+// hold is an error naming it (xmlPath), nothing written.
 func WriteCobertura(w io.Writer, p *Profile) error {
 	doc := cobCoverage{BranchRate: "0", Complexity: "0", Version: "kitsoki", Timestamp: "0", Sources: []string{"."}}
 	pkgs := map[string]int{}
 	var all Figure    // the lines of every file
 	var figs []Figure // the lines of each package
 	for _, f := range p.Files {
+		if err := xmlPath(f.Path); err != nil {
+			return err
+		}
 		dir := path.Dir(f.Path)
 		i, ok := pkgs[dir]
 		if !ok {
@@ -95,4 +101,34 @@ func WriteCobertura(w io.Writer, p *Profile) error {
 	}
 	_, err := io.WriteString(w, "\n")
 	return err
+}
+
+// xmlPath refuses a story path that XML 1.0 cannot hold: encoding/xml
+// writes U+FFFD for an invalid UTF-8 byte, a C0 control other than tab and
+// line breaks, a surrogate or U+FFFE/U+FFFF, so the report would name
+// another file (a repository's file may be called anything).
+func xmlPath(p string) error {
+	for i, r := range p {
+		bad := ""
+		switch {
+		case r == utf8.RuneError && len(p[i:]) > 0:
+			if _, n := utf8.DecodeRuneInString(p[i:]); n == 1 {
+				bad = fmt.Sprintf("the byte 0x%02x, which is not UTF-8", p[i])
+			}
+		case !xmlChar(r):
+			bad = fmt.Sprintf("%U", r)
+		}
+		if bad != "" {
+			return fmt.Errorf("the Cobertura XML cannot hold the path %s: it has %s at byte %d, which XML has no way to write; rename the file, or write the profile as LCOV or JSON (--coverprofile FILE.lcov or FILE.json)", strconv.QuoteToASCII(p), bad, i)
+		}
+	}
+	return nil
+}
+
+// xmlChar reports whether r is an XML 1.0 Char (the spec's production 2).
+func xmlChar(r rune) bool {
+	return r == '\t' || r == '\n' || r == '\r' ||
+		r >= 0x20 && r <= 0xD7FF ||
+		r >= 0xE000 && r <= 0xFFFD ||
+		r >= 0x10000 && r <= utf8.MaxRune
 }

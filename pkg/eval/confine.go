@@ -24,7 +24,7 @@ func readDataset(abs, path string) (data []byte, outside bool, err error) {
 	defer root.Close()
 	data, err = root.ReadFile(abs, safefile.Data)
 	if errors.Is(err, safefile.ErrOutsideRoot) {
-		return nil, true, fmt.Errorf("eval dataset %s: it goes through a symlink leading out of the project root %s (or an absolute one); nothing outside the root is read: put the dataset itself there, or a relative link that stays inside", path, root.Dir())
+		return nil, true, fmt.Errorf("eval dataset %s: it goes through a symlink leading out of the project root %s; nothing outside the root is read: put the dataset itself there, or a link that stays inside", path, root.Dir())
 	}
 	return data, false, err
 }

@@ -201,7 +201,7 @@ func Discover(root string) ([]string, error) {
 	defer sr.Close()
 	entries, err := sr.ReadDir(absEvals, 0)
 	if errors.Is(err, safefile.ErrOutsideRoot) {
-		return nil, fmt.Errorf("eval: %s goes through a symlink leading out of the project root %s (or an absolute one); nothing outside the root is listed: put the datasets themselves there", evals, pr)
+		return nil, fmt.Errorf("eval: %s goes through a symlink leading out of the project root %s; nothing outside the root is listed: put the datasets themselves there", evals, pr)
 	}
 	out := make([]string, 0, len(entries))
 	for _, e := range entries {

@@ -55,6 +55,7 @@ func newJudge(mx *compose.Matrix, st *story.Story, c Comparator, cassette bool) 
 	var tmpl *expr.Pongo
 	loader := expr.NewPongoLoader(st.Dir, filepath.Join(st.Dir, "prompts"))
 	loader.AddNamespace("@story", st.Dir)
+	loader.Confine(st.FileRoot().Dir()) // comparator.prompt: any file of the project
 	if c.Prompt != "" {
 		p := c.Prompt
 		if !filepath.IsAbs(p) {

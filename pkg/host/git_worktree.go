@@ -154,8 +154,16 @@ func (g gitIn) create(name string, args map[string]any) (Result, error) {
 	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
 		return Result{Data: map[string]any{"ok": true, "path": path}}, nil
 	}
-	add := []string{"worktree", "add", "-b", wt, path}
-	if base := strings.TrimSpace(strArg(args, "base")); base != "" {
+	base := strings.TrimSpace(strArg(args, "base"))
+	// git worktree add runs `git branch <name> <base>` with no "--": a
+	// name of "-D" and a base naming a branch deleted that branch
+	for _, a := range [][2]string{{"name", wt}, {"base", base}} {
+		if strings.HasPrefix(a[1], "-") {
+			return domainErr("%s: %s %q starts with \"-\", which git would read as an option; name a branch or commit", name, a[0], a[1]), nil
+		}
+	}
+	add := []string{"worktree", "add", "-b", wt, "--", path}
+	if base != "" {
 		add = append(add, base)
 	}
 	if _, err := g.run(top, add...); err != nil {
@@ -190,7 +198,7 @@ func (g gitIn) cleanupScan(name string, args map[string]any) (Result, error) {
 		if i == 0 || w.branch == "" {
 			continue // the main checkout, a detached head
 		}
-		_, notMerged := g.run(w.path, "merge-base", "--is-ancestor", w.branch, base)
+		_, notMerged := g.run(w.path, "merge-base", "--is-ancestor", "--", w.branch, base)
 		merged := notMerged == nil
 		dirty := g.dirty(w.path)
 		reason := "branch is merged into " + base
@@ -254,11 +262,12 @@ func (g gitIn) cleanupApply(name string, raw any) (Result, error) {
 			skipped = append(skipped, map[string]any{"branch": b, "path": p, "reason": "not recommended"})
 			continue
 		}
-		if _, err := g.run("", "worktree", "remove", p); err != nil {
+		// "--": a story's path or branch is never an option
+		if _, err := g.run("", "worktree", "remove", "--", p); err != nil {
 			errs = append(errs, fmt.Sprintf("%s: worktree remove: %v", b, err))
 			continue
 		}
-		if _, err := g.run("", "branch", "-d", b); err != nil {
+		if _, err := g.run("", "branch", "-d", "--", b); err != nil {
 			errs = append(errs, fmt.Sprintf("%s: branch delete: %v", b, err))
 			continue
 		}

@@ -99,3 +99,36 @@ func TestGitWorktree(t *testing.T) {
 		t.Errorf("no git: %q", res.Error)
 	}
 }
+
+// TestGitWorktreeNoOptionFromStory: a name, base, path or branch a story
+// gives is never read by git as an option. Before, create with name "-D"
+// and base "victim" ran `git worktree add -b -D <path> victim`, whose own
+// `git branch -D victim` deleted the branch; cleanup_apply's path "-f" and
+// branch "-D" reached git as options, and cleanup_scan's base too.
+func TestGitWorktreeNoOptionFromStory(t *testing.T) {
+	repo := gitRepo(t)
+	for _, b := range []string{"victim", "other"} {
+		if out, err := exec.Command("git", "-C", repo, "branch", b).CombinedOutput(); err != nil {
+			t.Fatalf("%v: %s", err, out)
+		}
+	}
+	branches := func() string {
+		out, _ := exec.Command("git", "-C", repo, "branch", "--list", "--format=%(refname:short)").Output()
+		return strings.Join(strings.Fields(string(out)), " ")
+	}
+	h := gitWorktreeHandler{}
+	env := Env{WorkDir: repo}
+	wantDomainErr(t, h, env, map[string]any{"op": "create", "name": "-D", "base": "victim"}, "name -D", `workspace.create: name "-D" starts with "-"`)
+	wantDomainErr(t, h, env, map[string]any{"op": "create", "name": "w", "base": "--force"}, "base --force", `workspace.create: base "--force" starts with "-"`)
+	res, err := call(t, h, env, map[string]any{"op": "cleanup_apply", "candidates": []any{map[string]any{"branch": "-D", "path": "-f", "recommended": true}}})
+	if err != nil || !strings.Contains(res.Error, "'-f' is not a working tree") {
+		t.Errorf("cleanup_apply path -f: %q (%v)", res.Error, err)
+	}
+	mustOK(t, h, env, map[string]any{"op": "create", "name": "w1"})
+	if d := mustOK(t, h, env, map[string]any{"op": "cleanup_scan", "base": "--octopus"}); d["candidates"].([]map[string]any)[0]["merged"] != false {
+		t.Errorf("cleanup_scan base --octopus: %v", d)
+	}
+	if got := branches(); got != "main other victim w1" {
+		t.Errorf("branches left: %q, want main other victim w1", got)
+	}
+}

@@ -37,12 +37,13 @@ type checker struct {
 	// lists caches the declared names findings list (listOnce).
 	lists map[string][]string
 	// reads caches the story files the rules read (readStory), by path;
-	// held keeps each file read once, by size, and heldBytes counts them
+	// held, the load's, keeps each file read once and counts the bytes
 	// (story_reads.go).
-	reads     map[string]fileRead
-	held      map[int64][]heldFile
-	heldBytes int64
-	maxReads  int64 // 0: maxStoryReads (tests lower it)
+	reads map[string]fileRead
+	held  *heldReads
+	// sidecars caches the Starlark sidecars read and parsed, by path
+	// (rule_starlark.go).
+	sidecars map[string]sidecarRead
 }
 
 // fileRead is one confined read of a story file.
@@ -180,7 +181,7 @@ func passes() []pass {
 // check runs every pass over st, one story of a load (the top story or an
 // imported child), reading files through opts and the load's sources.
 func check(st *story.Story, rep *yamlnode.Reporter, opts story.Options, src *sources) {
-	c := &checker{st: st, rep: rep, opts: opts, src: src, files: map[string]fileAt{}, cc: map[compileKey]error{}}
+	c := &checker{st: st, rep: rep, opts: opts, src: src, files: map[string]fileAt{}, cc: map[compileKey]error{}, held: src.held}
 	start := len(rep.Diags)
 	for _, ps := range passes() {
 		if ps.run == nil {

@@ -44,6 +44,12 @@ func checked(st *story.Story, ds []diag.Diagnostic, opts story.Options) (*story.
 // returns the diagnostics, sorted. opts are the load's. ok is false when a
 // rule panicked (reported as rule internal); st is then not to be trusted.
 func Check(st *story.Story, opts story.Options) (ds []diag.Diagnostic, ok bool) {
+	return checkLoad(st, opts, &heldReads{})
+}
+
+// checkLoad is Check, the files its checks read held in held (one for
+// the story and all its children: tests lower its bound).
+func checkLoad(st *story.Story, opts story.Options, held *heldReads) (ds []diag.Diagnostic, ok bool) {
 	rep := &yamlnode.Reporter{}
 	// The checks read files through the project roots, which open a
 	// directory descriptor on demand.
@@ -58,7 +64,7 @@ func Check(st *story.Story, opts story.Options) (ds []diag.Diagnostic, ok bool) 
 			ds, ok = diag.Sort(rep.Diags), false
 		}
 	}()
-	src := &sources{read: st.Source}
+	src := &sources{read: st.Source, held: held}
 	for _, child := range st.Children() {
 		check(child, rep, opts, src)
 	}

@@ -45,7 +45,7 @@ func checkExpanded(st *story.Story, rep *yamlnode.Reporter, opts story.Options, 
 		seen[place{d.File, d.Line, d.Col, d.Rule}] = true
 	}
 	sub := &yamlnode.Reporter{}
-	c := &checker{st: exp, rep: sub, opts: opts, src: src, files: map[string]fileAt{}, cc: map[compileKey]error{}, expanded: true, generated: origin}
+	c := &checker{st: exp, rep: sub, opts: opts, src: src, files: map[string]fileAt{}, cc: map[compileKey]error{}, expanded: true, generated: origin, held: src.held}
 	for _, ps := range passes() {
 		if ps.run != nil && ps.rule != story.RuleImports {
 			ps.run(c)

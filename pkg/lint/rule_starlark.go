@@ -55,11 +55,7 @@ func checkStarlark(c *checker) {
 			c.rep.Errf(p, ruleStarlark, "%s: host.starlark.run script %q has no sidecar (expected %q): %s", site.String(), script, abs+".yaml", safefile.ErrText(err))
 			return
 		}
-		data, err := r.ReadFile(abs+".yaml", scriptiface.MaxBytes)
-		var sc *scriptiface.Sidecar
-		if err == nil {
-			sc, err = scriptiface.Parse(abs+".yaml", data)
-		}
+		sc, err := c.sidecar(r, abs+".yaml")
 		if err != nil { // upstream refuses the story at load
 			c.rep.Errf(p, ruleStarlark, "%s: host.starlark.run sidecar %q is malformed: %s", site.String(), abs+".yaml", err)
 			return
@@ -85,4 +81,30 @@ func (c *checker) checkStarlarkInputs(e *story.Effect, site effSite, sc *scripti
 				site.String(), name, f.Type, scriptiface.TypeName(v, false), v, f.Type)
 		}
 	}
+}
+
+// sidecarRead is one sidecar read and parsed.
+type sidecarRead struct {
+	sc  *scriptiface.Sidecar
+	err error
+}
+
+// sidecar reads and parses the sidecar at abs through r once per check,
+// however many effects run its script: each was read and parsed again,
+// so 2,000 calls of one script with a 1 MB sidecar kept validate busy for
+// two minutes.
+func (c *checker) sidecar(r *safefile.Root, abs string) (*scriptiface.Sidecar, error) {
+	if s, ok := c.sidecars[abs]; ok {
+		return s.sc, s.err
+	}
+	data, err := r.ReadFile(abs, scriptiface.MaxBytes)
+	var sc *scriptiface.Sidecar
+	if err == nil {
+		sc, err = scriptiface.Parse(abs, data)
+	}
+	if c.sidecars == nil {
+		c.sidecars = map[string]sidecarRead{}
+	}
+	c.sidecars[abs] = sidecarRead{sc, err}
+	return sc, err
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"kitsoki/internal/yamlnode"
 	"kitsoki/pkg/story"
 )
 
@@ -93,5 +94,30 @@ func TestStarlarkFilesLinkedOutAreNotRead(t *testing.T) {
 				t.Errorf("findings differ by whether the target exists:\n%q\n%q", there, absent)
 			}
 		})
+	}
+}
+
+// TestStarlarkSidecarReadOncePerCheck: a script many effects run has its
+// sidecar read and parsed once per check, each effect still checked
+// against it. Before, every effect read and parsed it again: 2,000 calls
+// of one script with a 1 MB sidecar kept validate busy for two minutes
+// (figures in this test's commit).
+func TestStarlarkSidecarReadOncePerCheck(t *testing.T) {
+	dir := t.TempDir()
+	src := "app: {id: s}\nroot: a\nstates:\n  a:\n    on_enter:\n" + strings.Repeat("      - {invoke: host.starlark.run, with: {script: scripts/s.star, inputs: {n: text}}}\n", 40)
+	write(t, dir, "app.yaml", src)
+	write(t, dir, "scripts/s.star", "def main(ctx, inputs):\n    return {}\n")
+	write(t, dir, "scripts/s.star.yaml", "inputs: {n: {type: int}}\noutputs: {}\n")
+	st, _ := story.Load(filepath.Join(dir, "app.yaml"), story.Options{LookupEnv: noEnv})
+	if st == nil {
+		t.Fatal("the story does not load")
+	}
+	c := &checker{st: st, rep: &yamlnode.Reporter{}, src: &sources{read: st.Source}, files: map[string]fileAt{}, cc: map[compileKey]error{}}
+	checkStarlark(c)
+	if len(c.rep.Diags) != 40 {
+		t.Errorf("%d findings, want one per effect (40): %v", len(c.rep.Diags), c.rep.Diags)
+	}
+	if len(c.sidecars) != 1 {
+		t.Errorf("%d sidecars held, want the one read once", len(c.sidecars))
 	}
 }

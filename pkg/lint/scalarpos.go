@@ -11,7 +11,10 @@ import (
 // sources reads the files of one load, split into lines once per file, so
 // that a diagnostic names the offending token inside a scalar.
 type sources struct {
-	read  func(file string) ([]byte, bool) // (*story.Story).Source
+	read func(file string) ([]byte, bool) // (*story.Story).Source
+	// held is what the load's checks read besides its YAML, held once
+	// and bounded together (story_reads.go).
+	held  *heldReads
 	lines map[string][]string
 	// world caches the world keys the load's tree writes (world_writes.go).
 	world *worldKeys

@@ -43,7 +43,7 @@ func TestStoryReadsHeldOnce(t *testing.T) {
 	if st == nil {
 		t.Fatal("the story does not load")
 	}
-	c := &checker{st: st, maxReads: size + size/2}
+	c := &checker{st: st, held: &heldReads{max: size + size/2}}
 	var first []byte
 	for _, l := range append(links, filepath.Join(views, "big.pongo")) {
 		b, err := c.readStory(l)
@@ -56,10 +56,55 @@ func TestStoryReadsHeldOnce(t *testing.T) {
 			t.Fatalf("%s: read again, not the bytes held", l)
 		}
 	}
-	if c.heldBytes != size {
-		t.Errorf("held %d bytes for one file of %d under 31 names", c.heldBytes, size)
+	if c.held.bytes != size {
+		t.Errorf("held %d bytes for one file of %d under 31 names", c.held.bytes, size)
 	}
 	if _, err := c.readStory(filepath.Join(views, "other.pongo")); !overReads(err) {
 		t.Errorf("a second file past the bound: %v, want it refused", err)
+	}
+}
+
+// TestStoryReadsBoundPerLoad: the bound is the load's, the story's and
+// its imported children's reads together, and the refusal names the
+// file. Before, each child's checks had a bound of their own, so a story
+// importing many children, each reading up to the bound, held it once per
+// child (figures in this test's commit).
+func TestStoryReadsBoundPerLoad(t *testing.T) {
+	dir := t.TempDir()
+	const size = 64 << 10
+	files := map[string]string{"app.yaml": "app: {id: top}\nroot: a\nimports:\n"}
+	for i := range 3 {
+		kid := fmt.Sprintf("kid%d", i)
+		files["app.yaml"] += fmt.Sprintf("  %s: {source: ./%s, entry: s}\n", kid, kid)
+		files[kid+"/app.yaml"] = "app: {id: " + kid + "}\nroot: s\nstates:\n  s:\n    view: {template_file: big.pongo}\n"
+		files[kid+"/views/big.pongo"] = strings.Repeat("x", size-1) + kid[3:]
+	}
+	files["app.yaml"] += "states:\n  a: {}\n"
+	for f, c := range files {
+		p := filepath.Join(dir, f)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st, ds := story.Load(filepath.Join(dir, "app.yaml"), story.Options{})
+	if st == nil {
+		t.Fatalf("the story does not load: %v", ds)
+	}
+	held := &heldReads{max: 2*size + size/2}
+	ds, _ = checkLoad(st, story.Options{}, held)
+	var refused []string
+	for _, d := range ds {
+		if strings.Contains(d.Message, "where no more is read") {
+			refused = append(refused, d.File+": "+d.Message)
+		}
+	}
+	if len(refused) != 1 || !strings.Contains(refused[0], "big.pongo") {
+		t.Fatalf("want one refusal naming big.pongo, got %q (held %d bytes)", refused, held.bytes)
+	}
+	if held.bytes > held.max {
+		t.Fatalf("held %d bytes past the bound %d", held.bytes, held.max)
 	}
 }

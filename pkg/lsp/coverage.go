@@ -73,7 +73,7 @@ func (c *coverCache) read(path, root string) (*coverRead, time.Time) {
 	data, err := holder.ReadFile(path, coverage.MaxJSON)
 	holder.Close()
 	if errors.Is(err, safefile.ErrOutsideRoot) {
-		r.err = fmt.Errorf("%s: it goes through a symlink leading out of %s (or an absolute one), and nothing outside is read; write the profile there with kitsoki test --coverprofile", path, root)
+		r.err = fmt.Errorf("%s: it goes through a symlink leading out of %s, and nothing outside is read; write the profile there with kitsoki test --coverprofile", path, root)
 	} else if err != nil {
 		r.err = fmt.Errorf("%s: %s", path, safefile.Reason(err))
 	} else if p, perr := coverage.ParseJSON(path, data); perr != nil {

@@ -43,7 +43,7 @@ func readConfined(root *safefile.Root, p string) ([]byte, error) {
 // the fix, never where the link points.
 func outsideText(root *safefile.Root, err error) string {
 	if errors.Is(err, safefile.ErrOutsideRoot) {
-		return "it goes through a symlink leading out of the repository " + root.Dir() + " (or an absolute one), and nothing outside the repository is read; put the file itself there, or a relative link that stays inside"
+		return "it goes through a symlink leading out of the repository " + root.Dir() + ", and nothing outside the repository is read; put the file itself there, or a link that stays inside"
 	}
 	return safefile.ErrText(err)
 }

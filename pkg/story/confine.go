@@ -118,7 +118,7 @@ func (l *loader) outsideRoot(p Pos, root *safefile.Root, what, written string, e
 // root and why, naming the path as written, never what lies outside.
 func OutsideRootMessage(root *safefile.Root, what, written string, err error) string {
 	if pe, ok := errors.AsType[*os.PathError](err); ok && pe.Op == "read" {
-		return fmt.Sprintf("%s %q goes through a symlink leading out of the project root %s (or an absolute one); nothing outside the root is read: put the file itself there, or a relative link that stays inside, or pass --root DIR naming a directory that holds both", what, written, root.Dir())
+		return fmt.Sprintf("%s %q goes through a symlink leading out of the project root %s; nothing outside the root is read: put the file itself there, or a link that stays inside, or pass --root DIR naming a directory that holds both", what, written, root.Dir())
 	}
 	return fmt.Sprintf("%s %q leaves the project root %s (the nearest directory above the story holding .git or .kitsoki/); nothing outside the root is read: move the file inside the project, or pass --root DIR naming a directory that holds both", what, written, root.Dir())
 }

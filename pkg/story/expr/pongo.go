@@ -10,8 +10,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/flosch/pongo2/v6"
-
-	"kitsoki/internal/safefile"
 )
 
 // PongoLoader compiles pongo2 templates with its own pongo2.TemplateSet,
@@ -109,15 +107,21 @@ func (l *PongoLoader) Compile(src string) (p *Pongo, err error) {
 
 // CompileFile compiles the template file at path through the loader.
 func (l *PongoLoader) CompileFile(path string) (p *Pongo, err error) {
-	if abs, err := filepath.Abs(path); err == nil {
-		l.mu.Lock()
-		git := l.inGitDir(abs)
-		l.mu.Unlock()
-		if git {
-			return nil, &Error{Kind: KindPongo, Err: ErrOutsideRoots, Msg: fmt.Sprintf("pongo2 template %s: it lies inside a .git directory (a checkout's .git/config may hold a CI token); name a file of the story", path)}
-		}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		abs = path
 	}
-	src, rerr := safefile.ReadFile(path, safefile.Story)
+	l.mu.Lock()
+	git := l.inGitDir(abs)
+	roots := l.fileRoots()
+	l.mu.Unlock()
+	if git {
+		return nil, &Error{Kind: KindPongo, Err: ErrOutsideRoots, Msg: fmt.Sprintf("pongo2 template %s: it lies inside a .git directory (a checkout's .git/config may hold a CI token); name a file of the story", path)}
+	}
+	if len(roots) == 0 { // a loader with no roots reads the file through its own directory
+		roots = []string{filepath.Dir(abs)}
+	}
+	src, rerr := readTemplate(abs, roots)
 	if rerr != nil {
 		return nil, &Error{Kind: KindPongo, Msg: fmt.Sprintf("pongo2 template %s: %v (check the path)", path, rerr), Err: rerr}
 	}
@@ -187,7 +191,10 @@ func (l *PongoLoader) pongoError(name, src string, err error) *Error {
 		}
 		if pe.Filename != name && pe.Filename != "<string>" && pe.Line > 0 {
 			// an included file's column in its own text, without kitsoki's tags
-			if b, rerr := safefile.ReadFile(l.resolve("", pe.Filename), safefile.Story); rerr == nil {
+			l.mu.Lock()
+			at, roots := l.resolve("", pe.Filename), l.readRoots()
+			l.mu.Unlock()
+			if b, rerr := readTemplate(at, roots); rerr == nil {
 				moved := *pe
 				moved.Column = unshiftIncludeCol(string(b), pe.Line, pe.Column)
 				err = &moved

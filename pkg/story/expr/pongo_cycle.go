@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"kitsoki/internal/lazyre"
-	"kitsoki/internal/safefile"
 )
 
 // pongo2 compiles a literal include / extends / import target with no depth
@@ -52,7 +51,7 @@ func (l *PongoLoader) checkIncludeCycle(name, src string) *Error {
 			if !l.insideRoots(p) {
 				continue // the loader refuses it when pongo2 asks
 			}
-			b, err := safefile.ReadFile(p, safefile.Story)
+			b, err := readTemplate(p, l.readRoots())
 			if err != nil {
 				continue // reported when pongo2 asks for it
 			}

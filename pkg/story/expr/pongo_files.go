@@ -233,6 +233,7 @@ func (f fileLoader) Get(name string) (io.Reader, error) {
 	ok := f.l.files[name] || f.l.accepted[name]
 	pending, read := f.l.pending[name]
 	delete(f.l.pending, name)
+	roots := f.l.readRoots()
 	f.l.mu.Unlock()
 	if strings.HasPrefix(name, refusedPrefix) {
 		return nil, rerr
@@ -244,7 +245,7 @@ func (f fileLoader) Get(name string) (io.Reader, error) {
 	b := pending
 	if !read {
 		var err error
-		if b, err = safefile.ReadFile(name, safefile.Story); err != nil {
+		if b, err = readTemplate(name, roots); err != nil {
 			if errors.Is(err, fs.ErrNotExist) {
 				return nil, err // pongo2's "unable to resolve template", as upstream
 			}

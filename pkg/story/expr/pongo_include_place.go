@@ -5,8 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 	"unicode/utf8"
-
-	"kitsoki/internal/safefile"
 )
 
 // refusal is why the loader refused an include, extends or import target,
@@ -94,12 +92,13 @@ func (l *PongoLoader) includeChain(top, src, base, name string) []includeLink {
 			l.mu.Lock()
 			p := l.resolve(n.file, k.name)
 			inside := l.insideRoots(p)
+			roots := l.readRoots()
 			l.mu.Unlock()
 			if seen[p] || !inside {
 				continue
 			}
 			seen[p] = true
-			b, err := safefile.ReadFile(p, safefile.Story)
+			b, err := readTemplate(p, roots)
 			if err != nil {
 				continue
 			}

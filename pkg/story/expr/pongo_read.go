@@ -1,0 +1,67 @@
+package expr
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"kitsoki/internal/safefile"
+)
+
+// readTemplate reads the template file p through the template root of
+// roots that holds it (a [safefile.Root]: os.Root, an absolute link inside
+// followed), so the check Abs or CompileFile's caller made by path is made
+// again by the open itself: a link swapped in after it (a story's host.run
+// racing a render) reads as refused, never as the file it leads to. A
+// link from one root into another is read as its resolution, through the
+// root that holds that.
+func readTemplate(p string, roots []string) ([]byte, error) {
+	var first error
+	for _, r := range roots {
+		if !underDir(r, p) {
+			continue
+		}
+		b, err := readUnder(r, p)
+		if err == nil || !errors.Is(err, safefile.ErrOutsideRoot) {
+			return b, err
+		}
+		if first == nil {
+			first = err
+		}
+	}
+	if real, err := filepath.EvalSymlinks(p); err == nil && real != p {
+		for _, r := range roots {
+			if rr, err := filepath.EvalSymlinks(r); err == nil && underDir(rr, real) {
+				if b, err := readUnder(rr, real); err == nil || !errors.Is(err, safefile.ErrOutsideRoot) {
+					return b, err
+				}
+			}
+		}
+	}
+	if first == nil {
+		first = &os.PathError{Op: "read", Path: p, Err: fmt.Errorf("%w (roots: %v)", ErrOutsideRoots, roots)}
+	}
+	return nil, first
+}
+
+// readUnder reads p through a root opened at dir for this read alone (a
+// loader lives as long as its story, so it keeps no descriptor open).
+func readUnder(dir, p string) ([]byte, error) {
+	r := safefile.NewRoot(dir)
+	defer r.Close()
+	return r.ReadFile(p, safefile.Story)
+}
+
+// readRoots are the roots a template read may go through. l.mu is held.
+func (l *PongoLoader) readRoots() []string {
+	return slices.Clone(l.roots())
+}
+
+// fileRoots are the roots CompileFile reads a caller's file through: the
+// declared and confined ones, not the directories of the files it was
+// given (a file given is not a root of its own). l.mu is held.
+func (l *PongoLoader) fileRoots() []string {
+	return slices.DeleteFunc(append(l.declaredRoots(), l.confine...), func(d string) bool { return d == "" })
+}
