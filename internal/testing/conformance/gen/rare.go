@@ -34,7 +34,10 @@ import (
 //     oncomplete-dropped-binds-in-memory);
 //   - background jobs whose work is an agent call, answered by stubs, a
 //     host cassette or nothing, with the cost keys asserted
-//     (rare_agentjobs.go).
+//     (rare_agentjobs.go);
+//   - emit_intent hops whose slots render NaN or ±Inf in jobs'
+//     on_complete chains and a timeout target's on_enter
+//     (rare_losthops.go).
 //
 // As -jobs and -redirects do, no target it draws names a state whose
 // on_enter submits a job (a job submitted in a clock drain aborts the run
@@ -73,7 +76,9 @@ func (x *rareGen) apply(app, kid, fx m) (files map[string]any) {
 	x.exits(app, states, kid)
 	x.loop(states)
 	x.capTurns(fx)
-	return x.agentJobs(app, kid, fx)
+	files = x.agentJobs(app, kid, fx)
+	x.lostHops(app)
+	return files
 }
 
 // nonFiniteSets is a set: whose value renders to +Inf, -Inf or NaN while
