@@ -46,7 +46,7 @@ type rareGen struct {
 	rnd     *rand.Rand
 	legacy  bool
 	paths   []string        // the story's state paths before the loop
-	submits map[string]bool // states whose on_enter submits a job
+	submits map[string]bool // states entering which submits a job (submitsOnEntry)
 }
 
 func newRareGen(seed uint64, legacy bool) *rareGen {
@@ -63,10 +63,11 @@ func (x *rareGen) apply(app, kid, fx m) (files map[string]any) {
 	states := app["states"].(m)
 	collectPaths("", states, &x.paths)
 	for _, p := range x.paths {
-		for _, e := range asList(stateAt(states, p)["on_enter"]) {
-			if em, ok := e.(m); ok && em["background"] == true {
-				x.submits[p] = true
-			}
+		// its own on_enter, an ancestor's, a parallel sibling region's or
+		// an initial descendant's: a hop or landing there in a clock drain
+		// submits a job upstream never idles on (scheduler WaitIdle)
+		if submitsOnEntry(app, kid, p) {
+			x.submits[p] = true
 		}
 	}
 	app["world"].(m)["f"] = m{"type": "float", "default": 1.5}
