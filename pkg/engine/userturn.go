@@ -217,10 +217,15 @@ func (r *runner) restedTerminal() {
 }
 
 // closeTurn writes turn.end (payload end, credited to state from) and
-// fills t with the turn's events and resting state.
+// fills t with the turn's events and resting state. A timeout's or a
+// job's turn that did not fail rests where upstream's log leaves it, as a
+// user turn does (restLogged; conformance emit-slots-non-finite-landing).
 func (r *runner) closeTurn(t *Turn, from string, end map[string]any) (*Turn, error) {
 	if err := r.emitAt(from, KindTurnEnd, end); err != nil {
 		return t, err
+	}
+	if r.t.synthetic && t.Err == nil && !r.so.MachineOnly {
+		r.restLogged()
 	}
 	t.Events, t.State = r.t.events, r.statePath()
 	return t, nil

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -23,7 +24,8 @@ import (
 //   - binds at submission (job_id under last_job_id or r, with a second
 //     key whose value never arrives);
 //   - on_complete chains of set:, increment, say, emit_intent, parallel
-//     emit:, sync invokes (a job namespace too) with and without on_error,
+//     emit:, sync invokes (a job namespace whose delay is under fgWait too) with
+//     and without on_error,
 //     reads of last_job_status and last_job_result, a trail mark, and
 //     one to three target entries (guarded, templated with expr, relative
 //     to the declaring state, a region leaf, the parallel root, a compound
@@ -51,8 +53,11 @@ type jobGen struct {
 	kid    bool
 	legacy bool          // no clock turns: the legacy path makes no call
 	max    time.Duration // the longest job delay drawn
-	sends  []string      // the intents whose arms submit a job
-	enters []string      // the states whose on_enter submits a job
+	// quick are the job namespaces whose delay upstream can wait out in
+	// the foreground of an on_complete (fgWait)
+	quick  []string
+	sends  []string // the intents whose arms submit a job
+	enters []string // the states whose on_enter submits a job
 	// aims are the target entries and timeouts drawn, which settle keeps
 	// off the states in enters: a job submitted inside a clock drain
 	// never idles upstream, which aborts the run (flow-format §5.2)
@@ -77,9 +82,12 @@ func (x *jobGen) apply(app, kid, fixture m) {
 	}
 	app["hosts"] = []any{"host.ok", "host.bad", "host.job", "host.job2", "host.jobf"}
 	delays := map[string]string{"host.job": x.pick("1s", "30s", "3m"), "host.job2": x.pick("10s", "4m"), "host.jobf": "20s"}
-	for _, d := range delays {
-		v, _ := time.ParseDuration(d)
+	for _, ns := range slices.Sorted(maps.Keys(delays)) {
+		v, _ := time.ParseDuration(delays[ns])
 		x.max = max(x.max, v)
+		if v < fgWait {
+			x.quick = append(x.quick, ns)
+		}
 	}
 	hh := fixture["host_handlers"].(m)
 	hh["host.job"] = m{"data": m{"v": x.pick("J", "K")}, "delay": delays["host.job"]}
@@ -243,6 +251,13 @@ func (x *jobGen) timeout(path string, st m) {
 	x.aims = append(x.aims, st["timeout"].(m))
 }
 
+// fgWait bounds the stub delay of a call an on_complete makes in the
+// foreground: upstream sleeps it in real time inside its job listener and
+// aborts the advance (listener WaitListenerIdle: context deadline exceeded)
+// once the listener has not idled within its own 5s wait; a 3s delay
+// passed, a 10s one aborted.
+const fgWait = 3 * time.Second
+
 // job is a background invoke declared at path (in the child with inKid).
 func (x *jobGen) job(path string, inKid bool) m {
 	ns := x.pick("host.job", "host.job", "host.job2", "host.jobf")
@@ -339,8 +354,13 @@ func (x *jobGen) entry(inKid bool) m {
 		return e
 	case 7:
 		// a job's own namespace called in the foreground (background:
-		// is refused inside on_complete)
-		return m{"invoke": x.pick("host.job", "host.job2"), "with": m{"x": "nested"}, "bind": m{"r": "v"}}
+		// is refused inside on_complete), when upstream can wait for its
+		// delay (fgWait); else host.ok
+		ns := x.pick("host.job", "host.job2")
+		if !slices.Contains(x.quick, ns) {
+			ns = "host.ok"
+		}
+		return m{"invoke": ns, "with": m{"x": "nested"}, "bind": m{"r": "v"}}
 	case 8:
 		return m{"set": m{"n": "{{ world.last_job_result.n }}"}}
 	case 9:

@@ -41,9 +41,16 @@ func TestJobsStoriesRun(t *testing.T) {
 			t.Fatal(err)
 		}
 		var most time.Duration
-		for _, h := range f.Handlers {
+		var app any
+		if ab, err := os.ReadFile(filepath.Join(dir, filepathNum(i), "app.yaml")); err != nil || yaml.Unmarshal(ab, &app) != nil {
+			t.Fatalf("story %d: %v", i, err)
+		}
+		for name, h := range f.Handlers {
 			d, _ := time.ParseDuration(h.Delay)
 			most = max(most, d)
+			if d >= fgWait && foregroundInOnComplete(app, name, false) {
+				t.Errorf("story %d: an on_complete calls %s (delay %s) in the foreground, which upstream sleeps in real time and aborts", i, name, h.Delay)
+			}
 		}
 		for _, tr := range f.Turns {
 			if d, err := time.ParseDuration(tr.Advance); tr.Advance != "" && !strings.HasSuffix(tr.Advance, "d") && (err != nil || d < most) {
@@ -106,4 +113,27 @@ func TestJobsSettleAimsAtNoJobState(t *testing.T) {
 	if kaimed["k1"] != 0 || kaimed["k2"] != 4 || kaimed["@exit:done"] != 2 {
 		t.Errorf("child: want k1 moved to k2, @exit kept: %v", kaimed)
 	}
+}
+
+// foregroundInOnComplete reports whether an on_complete anywhere in v
+// invokes name without background: true.
+func foregroundInOnComplete(v any, name string, in bool) bool {
+	switch t := v.(type) {
+	case m:
+		if in && t["invoke"] == name && t["background"] != true {
+			return true
+		}
+		for k, e := range t {
+			if foregroundInOnComplete(e, name, in || k == "on_complete") {
+				return true
+			}
+		}
+	case []any:
+		for _, e := range t {
+			if foregroundInOnComplete(e, name, in) {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -117,7 +117,9 @@
 // task), answered by host_handlers stubs, a host cassette (a second
 // fixture flows/j.yaml) or nothing, with on_complete chains reading the
 // job's status, submission and meta, and clock turns asserting that no
-// cost was charged (rare_agentjobs.go).
+// cost was charged (rare_agentjobs.go); emit_intent hops whose slots render
+// NaN or ±Inf in on_complete chains and timeout targets' on_enter, whose
+// transition upstream's log loses (rare_losthops.go).
 // -blocks (flow, legacy, tmpl, view and host kinds) rewrites the story's
 // strings as the YAML block scalars real stories write (blocks.go): views,
 // view elements, say:, host stdout, guards split over lines, targets and

@@ -34,7 +34,10 @@ import (
 //     oncomplete-dropped-binds-in-memory);
 //   - background jobs whose work is an agent call, answered by stubs, a
 //     host cassette or nothing, with the cost keys asserted
-//     (rare_agentjobs.go).
+//     (rare_agentjobs.go);
+//   - emit_intent hops whose slots render NaN or ±Inf in jobs'
+//     on_complete chains and a timeout target's on_enter
+//     (rare_losthops.go).
 //
 // As -jobs and -redirects do, no target it draws names a state whose
 // on_enter submits a job (a job submitted in a clock drain aborts the run
@@ -43,7 +46,7 @@ type rareGen struct {
 	rnd     *rand.Rand
 	legacy  bool
 	paths   []string        // the story's state paths before the loop
-	submits map[string]bool // states whose on_enter submits a job
+	submits map[string]bool // states entering which submits a job (submitsOnEntry)
 }
 
 func newRareGen(seed uint64, legacy bool) *rareGen {
@@ -60,10 +63,11 @@ func (x *rareGen) apply(app, kid, fx m) (files map[string]any) {
 	states := app["states"].(m)
 	collectPaths("", states, &x.paths)
 	for _, p := range x.paths {
-		for _, e := range asList(stateAt(states, p)["on_enter"]) {
-			if em, ok := e.(m); ok && em["background"] == true {
-				x.submits[p] = true
-			}
+		// its own on_enter, an ancestor's, a parallel sibling region's or
+		// an initial descendant's: a hop or landing there in a clock drain
+		// submits a job upstream never idles on (scheduler WaitIdle)
+		if submitsOnEntry(app, kid, p) {
+			x.submits[p] = true
 		}
 	}
 	app["world"].(m)["f"] = m{"type": "float", "default": 1.5}
@@ -73,7 +77,9 @@ func (x *rareGen) apply(app, kid, fx m) (files map[string]any) {
 	x.exits(app, states, kid)
 	x.loop(states)
 	x.capTurns(fx)
-	return x.agentJobs(app, kid, fx)
+	files = x.agentJobs(app, kid, fx)
+	x.lostHops(app)
+	return files
 }
 
 // nonFiniteSets is a set: whose value renders to +Inf, -Inf or NaN while

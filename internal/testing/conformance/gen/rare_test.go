@@ -12,7 +12,8 @@ import (
 // them; templated targets rendering @exit:done in the story and the child;
 // on_complete chains failing into on_error "." after a bind; background
 // agent-verb jobs answered by stubs and by a cassette in a second
-// fixture, with chains reading their meta), the stories
+// fixture, with chains reading their meta; NaN-slot emit hops in
+// on_complete chains and timeout targets), the stories
 // load and run clean here on both paths, and without -rare a seed writes
 // another story.
 func TestRareStoriesRun(t *testing.T) {
@@ -29,6 +30,8 @@ func TestRareStoriesRun(t *testing.T) {
 		"on_error: .\n", "when: world.r == 'R'",
 		"name: aj\n", "invoke: host.agent.decide\n", "invoke: host.agent.task\n", "'{{ world.last_job_result.meta.cost_usd }}'",
 		"host_cassette: cassettes/j.yaml\n", "handler: host.agent.ask\n", "expect_view_matches: t=0.000000 s=0.000000\n",
+		"emit_intent: nf\n", "v: '{{ 0 / world.nz }}'", "nh: '{{ slots.v }}'",
+		"emit_intent: nf\n", "v: '{{ 0 / world.nz }}'", "nh: '{{ slots.v }}'",
 	})
 	plain := t.TempDir()
 	if err := write(plain, 1, 41, genOpts{trail: true, jobs: true}); err != nil {
