@@ -2,6 +2,7 @@ package flowtest
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -58,7 +59,7 @@ func (l *fixtureLint) clockFires(t *Turn, r rest) (rest, bool) {
 	var to []*story.State
 	landed := "__exit__" + strings.TrimPrefix(tt, "@exit:")
 	if !strings.HasPrefix(tt, "@exit:") {
-		if to = l.ix.landing(l.ix.byPath[tt], l.stillEffect()); to == nil {
+		if to = l.ix.landing(l.ix.byPath[tt], l.landsSure(l.stillEffect())); to == nil {
 			return rest{}, false
 		}
 		landed = to[0].Path
@@ -73,6 +74,21 @@ func (l *fixtureLint) clockFires(t *Turn, r rest) (rest, bool) {
 		return rest{exit: strings.TrimPrefix(landed, "__exit__"), from: why}, true
 	}
 	return rest{at: to[0], alt: to[1:], from: why, armed: len(to) == 1 && quietEntry(to[0], plainEffect)}, true
+}
+
+// landsSure is still narrowed to the entries that cannot fail a
+// timeout's landing, which upstream rolls back, the machine staying where
+// it was (conformance clock/fail-landing): no when: (it may fail to
+// evaluate), no increment: (of a key that may hold text), and each set:
+// value a literal or templates that only read world and slots keys by
+// name (expr.Template.OnlyReads), which render on any world.
+func (l *fixtureLint) landsSure(still func(*story.Effect) bool) func(*story.Effect) bool {
+	return func(e *story.Effect) bool {
+		if !still(e) || e.When != "" || len(e.Increment()) > 0 {
+			return false
+		}
+		return !slices.ContainsFunc(e.Set, func(kv story.KV) bool { return !l.guards.readsOnly(kv.Value) })
+	}
 }
 
 // clockWaits is where a clock-only turn leaves the fixture resting at

@@ -228,8 +228,14 @@ func (w *settleWalk) onComplete(effs []*story.Effect) bool {
 		return true
 	}
 	dest, stay, ok := w.completionDest(tgt.Target())
-	if !ok || stay || w.cur == nil {
+	if !ok || stay {
 		return ok
+	}
+	if w.cur == nil {
+		// an exit the chain's hop took: its target brings the session
+		// back (conformance oncomplete-exit-hop-notice f), which is not
+		// followed
+		return false
 	}
 	entered, ok := w.enter(dest, true)
 	if !ok {

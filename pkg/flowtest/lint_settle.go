@@ -373,6 +373,7 @@ func (w *settleWalk) dispatchAt(depth int) (ok, redirected bool) {
 	calls := w.calls
 	w.calls = nil
 	for _, e := range calls {
+		kw.seedIDE() // before each dispatch (lint_world_seed.go)
 		if e.Background() {
 			if !w.submit(e) {
 				return false, false
@@ -391,6 +392,14 @@ func (w *settleWalk) dispatchAt(depth int) (ok, redirected bool) {
 		if a.err != "" && e.OnError() != "" {
 			if w.cur == nil {
 				return false, true
+			}
+			if namesNoState(e.OnError()) {
+				// the redirect is dropped with the rest of the batch and
+				// the step rests where the call was made; in a landing the
+				// chain is swallowed, which is not followed (story-runtime
+				// §2.4, conformance on-error-untrimmed)
+				w.redirected = true
+				return depth == 0, true
 			}
 			p, literal := redirectPath(e.OnError())
 			if literal && p == w.cur.Path {
@@ -429,6 +438,14 @@ func (w *settleWalk) redirect(p string, depth int) bool {
 	}
 	ok, _ := w.dispatchAt(depth + 1)
 	return ok
+}
+
+// namesNoState reports an on_error target both engines look up as
+// written and so never find: one with whitespace around it, or a {{ }}
+// template, which is never rendered (conformance on-error-untrimmed,
+// on-error-template-literal).
+func namesNoState(tt string) bool {
+	return tt != strings.TrimSpace(tt) || story.IsTemplated(tt)
 }
 
 // redirectPath is the state path on_error target tt names, when it is

@@ -58,10 +58,16 @@ func (w *knownWorld) setRenders(v any) bool {
 	if _, ok := w.setValue(v); ok {
 		return true
 	}
-	sure := w.judge != nil
+	return w.judge != nil && w.judge.readsOnly(v)
+}
+
+// readsOnly reports a set: value whose every {{ }} string only reads
+// world and slots keys by name (onlyReads): it renders on any world.
+func (j *guardJudge) readsOnly(v any) bool {
+	sure := true
 	jsonvalue.MapLeaves(v, func(leaf any) any {
 		if s, isText := leaf.(string); sure && isText && story.IsTemplated(s) {
-			sure = w.judge.onlyReads(s)
+			sure = j.onlyReads(s)
 		}
 		return leaf
 	})
