@@ -47,3 +47,20 @@ func TestLintSetCoercion(t *testing.T) {
 		"bool.yaml": "", "child_job.yaml": "", "legacy.yaml": "", "numbers.yaml": "",
 	}, ruleWorldKnown, ruleWorldNever, ruleRejected, ruleWrongState)
 }
+
+// TestLintSetFailsNeighbours: the same certain failure elsewhere in a
+// swallowed chain (conformance lint-set-fails-neighbours): a job's chain
+// before its target, the on_enter of a compound its target enters, an
+// arm's own on_error landing, a post-bind hop's target.
+func TestLintSetFailsNeighbours(t *testing.T) {
+	lintGolden(t, "../engine/testdata/conformance/lint-set-fails-neighbours", map[string]string{
+		"a_chain_stays.yaml":    "",
+		"b_chain_fin.yaml":      `ends at "j1"`,
+		"c_anc_stays.yaml":      "",
+		"d_anc_fin4.yaml":       `ends at "j4"`,
+		"e_arm_onerror_e5.yaml": "",
+		"f_arm_onerror_s0.yaml": `ends at "e5" (a failing call's on_error lands on it`,
+		"g_postbind_b1.yaml":    "",
+		"h_postbind_b2.yaml":    `ends at "b1" (the post-bind round firing hop2 fails, a set: in it failing to render`,
+	}, ruleWorldKnown, ruleRejected, ruleWrongState)
+}
