@@ -293,7 +293,9 @@ func (ix *storyIndex) landingLeaf(p string) *story.State {
 // an entry whose when: is false is skipped, else the first of set,
 // increment, say and invoke runs (a set of a literal, or of a template
 // the known world renders, is certain, any other write is not; a set
-// that may fail to render gives the walk up; a call is queued unless
+// that may fail to render gives the walk up, one that certainly fails
+// is fatal (setFailed: land, landingSwallowed and postBind follow it as
+// upstream swallows it); a call is queued unless
 // once: skips it), then its emit_intent is decided onto emits.
 func (w *settleWalk) effects(effs []*story.Effect, t *Turn, emits *[]string) bool {
 	kw := w.l.world
