@@ -177,6 +177,9 @@ func (ix *storyIndex) bound(h string) string {
 // after one whose answer is not certain every later call is uncertain too.
 func (w *knownWorld) dispatch(calls []*story.Effect, answerOf func(*story.Effect) stubAnswer, orchestrated bool) {
 	for i, e := range calls {
+		if orchestrated {
+			w.seedIDE() // before each dispatch (lint_world_seed.go)
+		}
 		a := answerOf(e)
 		if !a.known {
 			w.forget([]*story.Effect{e}, orchestrated)

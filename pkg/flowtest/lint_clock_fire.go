@@ -2,10 +2,13 @@ package flowtest
 
 import (
 	"fmt"
+	"math"
+	"slices"
 	"strings"
 	"time"
 
 	"kitsoki/internal/duration"
+	"kitsoki/pkg/engine"
 	"kitsoki/pkg/story"
 )
 
@@ -58,7 +61,7 @@ func (l *fixtureLint) clockFires(t *Turn, r rest) (rest, bool) {
 	var to []*story.State
 	landed := "__exit__" + strings.TrimPrefix(tt, "@exit:")
 	if !strings.HasPrefix(tt, "@exit:") {
-		if to = l.ix.landing(l.ix.byPath[tt], l.stillEffect()); to == nil {
+		if to = l.ix.landing(l.ix.byPath[tt], l.landsSure(l.stillEffect())); to == nil {
 			return rest{}, false
 		}
 		landed = to[0].Path
@@ -73,6 +76,88 @@ func (l *fixtureLint) clockFires(t *Turn, r rest) (rest, bool) {
 		return rest{exit: strings.TrimPrefix(landed, "__exit__"), from: why}, true
 	}
 	return rest{at: to[0], alt: to[1:], from: why, armed: len(to) == 1 && quietEntry(to[0], plainEffect)}, true
+}
+
+// landsSure is still narrowed to the entries that cannot fail a
+// timeout's landing, which upstream rolls back, the machine staying where
+// it was (conformance clock/fail-landing): no when: (it may fail to
+// evaluate), an increment: only by a literal of a key the known world
+// certainly holds a number in (engine.IncrementValue), and each set:
+// value a literal or templates that only read world and slots keys by
+// name (expr.Template.OnlyReads), which render on any world.
+func (l *fixtureLint) landsSure(still func(*story.Effect) bool) func(*story.Effect) bool {
+	return func(e *story.Effect) bool {
+		if !still(e) || e.When != "" || slices.ContainsFunc(e.Increment(), func(kv story.KV) bool { return !l.adds(kv) }) {
+			return false
+		}
+		return !slices.ContainsFunc(e.Set, func(kv story.KV) bool { return !l.guards.readsOnly(kv.Value) })
+	}
+}
+
+// adds reports an increment: of kv that certainly adds: a literal delta
+// to a key the known world certainly holds a number (or nothing) in, or
+// one that only ever holds numbers (numericKey).
+func (l *fixtureLint) adds(kv story.KV) bool {
+	if l.world == nil || !isNumber(kv.Value) || strings.Contains(kv.Key, ".") || story.IsTemplated(kv.Key) {
+		return false
+	}
+	if v, ok := l.world.get(kv.Key); ok {
+		_, adds := engine.IncrementValue(v, kv.Value)
+		return adds
+	}
+	return l.numericKey(kv.Key)
+}
+
+// numericKey reports a top-level world key that holds a number, or
+// nothing, whenever it is read: its start value, initial_world and every
+// world_override are numbers, and every effect of the story that writes
+// it sets a literal number or adds one (no bind, template or selection).
+func (l *fixtureLint) numericKey(key string) bool {
+	ix := l.ix
+	if ix.unfolded || ix.story.Phases != nil || len(ix.story.Proposals) > 0 || slices.Contains(story.InjectedWorld(), key) {
+		return false
+	}
+	if v := engine.StoryWorld(ix.story)[key]; v != nil && !isNumber(v) {
+		return false
+	}
+	overrides := slices.Clone(l.fx.InitialWorld)
+	for _, t := range l.fx.Turns {
+		overrides = append(overrides, t.WorldOverride...)
+	}
+	if slices.ContainsFunc(overrides, func(kv KV) bool { return writesKey(kv.Key, key) && (kv.Key != key || !isNumber(kv.Value)) }) {
+		return false
+	}
+	var w story.EffectWalk
+	for p := range w.States(ix.story.AllStates()...) {
+		e := p.Effect
+		if e.Selection() != nil || slices.ContainsFunc(e.Bind(), func(kv story.KV) bool { return writesKey(kv.Key, key) }) {
+			return false
+		}
+		for _, kv := range slices.Concat(e.Set, e.Increment()) {
+			if writesKey(kv.Key, key) && (kv.Key != key || !isNumber(kv.Value)) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// writesKey reports a written key name k that may write top-level key
+// (itself, a path below it, or a template).
+func writesKey(k, key string) bool {
+	first, _, _ := strings.Cut(k, ".")
+	return first == key || story.IsTemplated(k)
+}
+
+// isNumber reports a literal number.
+func isNumber(v any) bool {
+	switch n := v.(type) {
+	case int, int64, uint64:
+		return true
+	case float64:
+		return !math.IsNaN(n) && !math.IsInf(n, 0)
+	}
+	return false
 }
 
 // clockWaits is where a clock-only turn leaves the fixture resting at

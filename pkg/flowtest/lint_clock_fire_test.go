@@ -1,6 +1,7 @@
 package flowtest
 
 import (
+	"strings"
 	"testing"
 )
 
@@ -23,6 +24,20 @@ states:
       continue: [{target: lobby}]
   traveled: {terminal: true}
 `
+
+// landingApp is fireApp with visits, an int, traveled's on_enter enter
+// and, when other is not empty, lobby's wait arm's effects other.
+func landingApp(enter, other string) string {
+	app := strings.Replace(fireApp, "root: lobby\n", "root: lobby\nworld: {visits: {type: int, default: 0}}\n", 1)
+	app = strings.Replace(app, "  traveled: {terminal: true}\n", "  traveled: {terminal: true, on_enter: "+enter+"}\n", 1)
+	if other != "" {
+		app = strings.Replace(app, "wait: [{target: waiting}]", "wait: [{target: waiting, effects: "+other+"}]", 1)
+	}
+	return app
+}
+
+// landingFx rests at waiting and advances past its timeout.
+const landingFx = "initial_state: waiting\nturns:\n  - advance_clock: 11d\n    expect_state: waiting\n"
 
 // nestedFireApp puts waiting under outer, which has a timeout of its own.
 const nestedFireApp = `app: {id: fire}
@@ -65,6 +80,11 @@ func TestLintClockFires(t *testing.T) {
 		{"shorter", fireApp, "initial_state: waiting\nturns:\n  - advance_clock: 9d\n  - intent: {name: continue}\n", "", ""},
 		{"after a call", fireApp, "initial_state: lobby\nturns:\n  - intent: {name: call}\n    expect_state: waiting\n  - advance_clock: 11d\n    expect_state: waiting\n", "", ""},
 		{"an ancestor's timeout", nestedFireApp, "initial_state: outer.waiting\nturns:\n  - advance_clock: 11d\n    expect_state: outer.waiting\n", "", ""},
+		// a landing that fails is rolled back (conformance clock/fail-landing)
+		{"landing adds to a number", landingApp(`[{increment: {visits: 1}}]`, ""), landingFx, "flow-wrong-state", `its timeout fires and moves it to "traveled"`},
+		{"landing adds to text", landingApp(`[{increment: {visits: 1}}]`, `[{set: {visits: "{{ 'x' }}"}}]`), landingFx, "", ""},
+		{"landing's set fails", landingApp(`[{set: {visits: "{{ world.visits + 'x' }}"}}]`, ""), landingFx, "", ""},
+		{"landing's guard", landingApp(`[{when: "world.visits > 0", set: {visits: 2}}]`, ""), landingFx, "", ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

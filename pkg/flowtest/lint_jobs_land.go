@@ -155,6 +155,7 @@ func (w *settleWalk) land(j litJob) bool {
 		return false // upstream's listener may have stopped (restedTerminal)
 	}
 	kw := w.l.world
+	pre, at, hops, jobs := kw.clone(), w.cur, w.hops, len(w.l.jobs)
 	keys := []string{story.WorldLastJobID, story.WorldLastJobStatus, story.WorldLastJobResult}
 	type held struct {
 		v          any
@@ -178,6 +179,16 @@ func (w *settleWalk) land(j litJob) bool {
 	kw.dirty[story.WorldLastJobID] = true
 	kw.noSlots = true // a completion turn has none (engine beginSyntheticTurn)
 	ok := w.onComplete(j.e.OnComplete())
+	if !ok && w.setFailed && w.hops == hops && len(w.l.jobs) == jobs {
+		// a set: of the chain, or of the on_enter its target entered,
+		// certainly fails: upstream drops the completion turn whole and
+		// the machine stays at the origin (conformance lint-set-fails b,
+		// d); what the chain wrote before it is not probed
+		pre.lost = true
+		w.l.world, w.cur, w.setFailed, w.fatal = pre, at, false, false
+		w.dropped++
+		return true
+	}
 	kw = w.l.world // the walk replaces it on a discarded round only: never here
 	kw.noSlots = false
 	// set in memory only: put back (engine setInMemory)
@@ -228,8 +239,14 @@ func (w *settleWalk) onComplete(effs []*story.Effect) bool {
 		return true
 	}
 	dest, stay, ok := w.completionDest(tgt.Target())
-	if !ok || stay || w.cur == nil {
+	if !ok || stay {
 		return ok
+	}
+	if w.cur == nil {
+		// an exit the chain's hop took: its target brings the session
+		// back (conformance oncomplete-exit-hop-notice f), which is not
+		// followed
+		return false
 	}
 	entered, ok := w.enter(dest, true)
 	if !ok {
@@ -258,6 +275,15 @@ func (w *settleWalk) settleSynthetic(effs []*story.Effect) bool {
 	}
 	ok, redirected := w.dispatch()
 	return ok && !redirected
+}
+
+// droppedNote says, for a message, how many completion turns were
+// dropped whole.
+func (w *settleWalk) droppedNote() string {
+	if w.dropped == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (%d of them dropped whole, the machine staying at the job's origin: a set: of the on_complete chain, or of the on_enter its target enters, fails to render)", w.dropped)
 }
 
 // bareTarget reports an on_complete target entry that carries nothing
@@ -376,8 +402,8 @@ func (l *fixtureLint) clockTurn(t *Turn, r rest) (rest, bool) {
 		end = w.cur.Path
 	}
 	if t.ExpectState != nil && *t.ExpectState != end && l.ix.hasState(*t.ExpectState) {
-		l.warn(t.valueAt("expect_state"), ruleWrongState, "turns[%d].expect_state: %q, but the turn advances the clock at %q (where %s) by %s, landing %d background job(s) as this fixture's stubs answer them, and ends at %q: every step on the way is certain (each job's on_complete and target judged on the world it lands on): the assertion fails on both engines; expect_state: %s, or fix the turns before it",
-			t.Index, *t.ExpectState, r.at.Path, r.from, fmtAdvance(t), w.landed, end, end)
+		l.warn(t.valueAt("expect_state"), ruleWrongState, "turns[%d].expect_state: %q, but the turn advances the clock at %q (where %s) by %s, landing %d background job(s) as this fixture's stubs answer them%s, and ends at %q: every step on the way is certain (each job's on_complete and target judged on the world it lands on): the assertion fails on both engines; expect_state: %s, or fix the turns before it",
+			t.Index, *t.ExpectState, r.at.Path, r.from, fmtAdvance(t), w.landed, w.droppedNote(), end, end)
 		return rest{}, true
 	}
 	from := fmt.Sprintf("turns[%d] advances the clock by %s, the background jobs landing as this fixture's stubs answer them, every step certain", t.Index, fmtAdvance(t))

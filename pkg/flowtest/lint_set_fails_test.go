@@ -2,23 +2,26 @@ package flowtest
 
 import "testing"
 
-// TestLintSetFails: the settle walk gives up at a set: that may fail to
-// render (conformance lint-set-fails): upstream drops the chain whole in
-// a job's completion turn (a-d), an on_error landing (g, h, and a region
-// leaf's, k, l) and a post-bind round (i, j), so the walk cannot say
-// where it ends; a failing say: stops nothing, and is followed (e, f).
+// TestLintSetFails: a set: that may fail to render stops the settle walk
+// (conformance lint-set-fails): upstream drops the chain whole in a job's
+// completion turn (a-d), an on_error landing (g, h, and a region leaf's,
+// k, l) and a post-bind round (i, j). Where it certainly fails on the
+// known world the walk goes on as upstream does: the completion turn
+// dropped, the machine at the job's origin (b, d), the landing swallowed
+// on the landing state (h), the round discarded (j); l's region leaf is
+// not followed. A failing say: stops nothing, and is followed (e, f).
 func TestLintSetFails(t *testing.T) {
 	lintGolden(t, "../engine/testdata/conformance/lint-set-fails", map[string]string{
 		"a_job_stays.yaml":    "",
-		"b_job_fin.yaml":      unwarned,
+		"b_job_fin.yaml":      `1 of them dropped whole, the machine staying at the job's origin`,
 		"c_chain_stays.yaml":  "",
-		"d_chain_fin2.yaml":   unwarned,
+		"d_chain_fin2.yaml":   `ends at "j2"`,
 		"e_say_stays.yaml":    `turns[1].expect_state: "j3", but the turn advances the clock at "j3"`,
 		"f_say_fin2.yaml":     "",
 		"g_onerror_e1.yaml":   "",
-		"h_onerror_fin2.yaml": unwarned,
+		"h_onerror_fin2.yaml": `ends at "e1" (a failing call's on_error lands on it, and a set: of its on_enter fails to render: the landing is swallowed)`,
 		"i_bind_b1.yaml":      "",
-		"j_bind_b2.yaml":      unwarned,
+		"j_bind_b2.yaml":      `ends at "b1" (the post-bind round firing hop2 fails, a set: in it failing to render, and is discarded)`,
 		"k_region_a1.yaml":    "",
 		"l_region_a2.yaml":    unwarned,
 	}, ruleWorldKnown, ruleRejected, ruleWrongState)
@@ -43,4 +46,21 @@ func TestLintSetCoercion(t *testing.T) {
 	lintGolden(t, "../engine/testdata/conformance/values-set-coercion", map[string]string{
 		"bool.yaml": "", "child_job.yaml": "", "legacy.yaml": "", "numbers.yaml": "",
 	}, ruleWorldKnown, ruleWorldNever, ruleRejected, ruleWrongState)
+}
+
+// TestLintSetFailsNeighbours: the same certain failure elsewhere in a
+// swallowed chain (conformance lint-set-fails-neighbours): a job's chain
+// before its target, the on_enter of a compound its target enters, an
+// arm's own on_error landing, a post-bind hop's target.
+func TestLintSetFailsNeighbours(t *testing.T) {
+	lintGolden(t, "../engine/testdata/conformance/lint-set-fails-neighbours", map[string]string{
+		"a_chain_stays.yaml":    "",
+		"b_chain_fin.yaml":      `ends at "j1"`,
+		"c_anc_stays.yaml":      "",
+		"d_anc_fin4.yaml":       `ends at "j4"`,
+		"e_arm_onerror_e5.yaml": "",
+		"f_arm_onerror_s0.yaml": `ends at "e5" (a failing call's on_error lands on it`,
+		"g_postbind_b1.yaml":    "",
+		"h_postbind_b2.yaml":    `ends at "b1" (the post-bind round firing hop2 fails, a set: in it failing to render`,
+	}, ruleWorldKnown, ruleRejected, ruleWrongState)
 }

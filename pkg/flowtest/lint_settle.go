@@ -60,9 +60,20 @@ type settleWalk struct {
 	// after an exit, or one no arm takes): fatal to a turn, while a
 	// post-bind round is only discarded
 	fatal bool
-	// discarded names the emits of a post-bind round that failed, for
-	// messages
-	discarded string
+	// discarded names the emits of a post-bind round that failed, and
+	// discardedWhy why, for messages
+	discarded, discardedWhy string
+	// setFailed: the walk stopped at a set: that certainly fails to render
+	// (knownWorld.setFails): fatal to the chain it is in
+	setFailed bool
+	// swallowedAt: the on_error landing the walk rests on, swallowed
+	// (landingSwallowed)
+	swallowedAt string
+	// dropped counts the completion turns dropped whole (land)
+	dropped int
+	// turnBatch: the user turn's own batch is being dispatched (not a
+	// post-bind round's, nor a landing's)
+	turnBatch bool
 	// redirected: a failing call's on_error moved the machine to another
 	// state (redirect)
 	redirected bool
@@ -86,7 +97,9 @@ func (l *fixtureLint) settled(t *Turn, r rest, arc string) (rest, bool) {
 	w := &settleWalk{l: l, cur: r.at}
 	ok, redirected := w.fire(arc, t, 0, true), false
 	if ok {
+		w.turnBatch = true
 		ok, redirected = w.dispatch()
+		w.turnBatch = false
 	}
 	if ok && !redirected {
 		ok = w.postBind()
@@ -212,10 +225,12 @@ func (w *settleWalk) fire(arc string, t *Turn, depth int, first bool) bool {
 // round discarded.
 func (w *settleWalk) note() string {
 	switch {
+	case w.swallowedAt != "":
+		return " (a failing call's on_error lands on it, and a set: of its on_enter fails to render: the landing is swallowed)"
 	case w.redirected:
 		return " (a failing call's on_error redirects it)"
 	case w.discarded != "":
-		return fmt.Sprintf(" (the post-bind round firing %s fails, an emit finding no arm, and is discarded)", w.discarded)
+		return fmt.Sprintf(" (the post-bind round firing %s fails, %s, and is discarded)", w.discarded, w.discardedWhy)
 	}
 	return ""
 }
@@ -278,7 +293,9 @@ func (ix *storyIndex) landingLeaf(p string) *story.State {
 // an entry whose when: is false is skipped, else the first of set,
 // increment, say and invoke runs (a set of a literal, or of a template
 // the known world renders, is certain, any other write is not; a set
-// that may fail to render gives the walk up; a call is queued unless
+// that may fail to render gives the walk up, one that certainly fails
+// is fatal (setFailed: land, landingSwallowed and postBind follow it as
+// upstream swallows it); a call is queued unless
 // once: skips it), then its emit_intent is decided onto emits.
 func (w *settleWalk) effects(effs []*story.Effect, t *Turn, emits *[]string) bool {
 	kw := w.l.world
@@ -329,8 +346,15 @@ func (w *settleWalk) effectKind(e *story.Effect, kw *knownWorld) (ok, cached boo
 	switch {
 	case len(e.Set) > 0:
 		for _, kv := range e.Set {
-			if strings.Contains(kv.Key, ".") || story.IsTemplated(kv.Key) || !kw.setRenders(kv.Value) {
-				return false, false // a set that may fail fails the chain (conformance lint-set-fails)
+			if strings.Contains(kv.Key, ".") || story.IsTemplated(kv.Key) {
+				return false, false
+			}
+			if !kw.setRenders(kv.Value) {
+				// a set that may fail fails the chain (conformance
+				// lint-set-fails); one that certainly does is fatal
+				w.setFailed = kw.setFails(kv.Value)
+				w.fatal = w.fatal || w.setFailed
+				return false, false
 			}
 		}
 		kw.applySet(e, true) // every value rendered on the world before the block
@@ -373,6 +397,7 @@ func (w *settleWalk) dispatchAt(depth int) (ok, redirected bool) {
 	calls := w.calls
 	w.calls = nil
 	for _, e := range calls {
+		kw.seedIDE() // before each dispatch (lint_world_seed.go)
 		if e.Background() {
 			if !w.submit(e) {
 				return false, false
@@ -391,6 +416,14 @@ func (w *settleWalk) dispatchAt(depth int) (ok, redirected bool) {
 		if a.err != "" && e.OnError() != "" {
 			if w.cur == nil {
 				return false, true
+			}
+			if namesNoState(e.OnError()) {
+				// the redirect is dropped with the rest of the batch and
+				// the step rests where the call was made; in a landing the
+				// chain is swallowed, which is not followed (story-runtime
+				// §2.4, conformance on-error-untrimmed)
+				w.redirected = true
+				return depth == 0, true
 			}
 			p, literal := redirectPath(e.OnError())
 			if literal && p == w.cur.Path {
@@ -417,10 +450,11 @@ func (w *settleWalk) redirect(p string, depth int) bool {
 	if depth >= maxSettleRedirects || dest == nil {
 		return false
 	}
+	origin := w.cur
 	w.cur = dest
 	var emits []string
 	if !w.effects(dest.OnEnter, nil, &emits) {
-		return false
+		return w.landingSwallowed(origin, depth)
 	}
 	for _, name := range emits {
 		if !w.fire(cmp.Or(w.l.ix.aliasOf(w.cur, name), name), nil, 1, false) {
@@ -429,6 +463,36 @@ func (w *settleWalk) redirect(p string, depth int) bool {
 	}
 	ok, _ := w.dispatchAt(depth + 1)
 	return ok
+}
+
+// namesNoState reports an on_error target both engines look up as
+// written and so never find: one with whitespace around it, or a {{ }}
+// template, which is never rendered (conformance on-error-untrimmed,
+// on-error-template-literal).
+func namesNoState(tt string) bool {
+	return tt != strings.TrimSpace(tt) || story.IsTemplated(tt)
+}
+
+// landingSwallowed is where the walk goes on when the on_enter of an
+// on_error landing stopped: one set: of it certainly fails, so upstream
+// swallows the landing, drops what it queued and rests on the landing
+// state, the user turn's post-bind pass running from origin, the state
+// the call was made at (conformance lint-set-fails g, h). Followed only
+// for the user turn's own first redirect, where neither origin nor an
+// ancestor has an emit_intent in its on_enter (that pass then fires
+// nothing); the landing's writes before the set are not probed.
+func (w *settleWalk) landingSwallowed(origin *story.State, depth int) bool {
+	if !w.setFailed || depth > 0 || !w.turnBatch || origin == nil {
+		return false
+	}
+	for s := origin; s != nil; s = s.Parent {
+		if slices.ContainsFunc(s.OnEnter, func(e *story.Effect) bool { return e != nil && e.EmitIntent() != "" }) {
+			return false
+		}
+	}
+	w.l.world.lost = true
+	w.calls, w.setFailed, w.fatal, w.swallowedAt = nil, false, false, w.cur.Path
+	return true
 }
 
 // redirectPath is the state path on_error target tt names, when it is
@@ -471,7 +535,11 @@ func (w *settleWalk) postBind() bool {
 			// a failing round is discarded whole, and the pass ends
 			// there (conformance lint-settle h)
 			w.l.world, w.cur, w.exit, w.calls = before, cur, "", nil
-			w.discarded = strings.Join(emits, ", ")
+			w.discarded, w.discardedWhy = strings.Join(emits, ", "), "an emit finding no arm"
+			if w.setFailed {
+				w.discardedWhy = "a set: in it failing to render"
+			}
+			w.setFailed, w.fatal = false, false
 			return true
 		}
 		if len(w.calls) == 0 {

@@ -49,6 +49,9 @@ func (l *fixtureLint) startWorld() *knownWorld {
 	}
 	kw := &knownWorld{vals: w, dirty: map[string]bool{}, judge: &l.guards, story: l.ix.story, decls: l.ix.world, seeded: seeded}
 	kw.written, kw.all = l.ix.writes(l.fx.Orchestrated())
+	if l.fx.Orchestrated() {
+		kw.seed() // lint_world_seed.go
+	}
 	return kw
 }
 
@@ -279,6 +282,9 @@ func (l *fixtureLint) beforeTurn(t *Turn) {
 			}
 			w.set(kv.Key, kv.Value)
 		}
+	}
+	if (t.Intent != nil || t.HasInput) && l.fx.Orchestrated() {
+		w.seed() // a user turn's start (lint_world_seed.go)
 	}
 }
 

@@ -29,6 +29,8 @@ import (
 type rendered struct {
 	v  any
 	ok bool
+	// fails: the template stopped with its own error (not a budget)
+	fails bool
 }
 
 // setValue is what a set: of v certainly writes: ok is false when that is
@@ -58,10 +60,30 @@ func (w *knownWorld) setRenders(v any) bool {
 	if _, ok := w.setValue(v); ok {
 		return true
 	}
-	sure := w.judge != nil
+	return w.judge != nil && w.judge.readsOnly(v)
+}
+
+// setFails reports a set: value that certainly fails to render: one of
+// its {{ }} strings stops with its own error on the values the known
+// world certainly holds (conformance lint-set-fails b, d, h, j).
+func (w *knownWorld) setFails(v any) bool {
+	fails := false
+	jsonvalue.MapLeaves(v, func(leaf any) any {
+		if s, isText := leaf.(string); !fails && isText && w.judge != nil && story.IsTemplated(s) {
+			fails = w.judge.renderFails(s, w)
+		}
+		return leaf
+	})
+	return fails
+}
+
+// readsOnly reports a set: value whose every {{ }} string only reads
+// world and slots keys by name (onlyReads): it renders on any world.
+func (j *guardJudge) readsOnly(v any) bool {
+	sure := true
 	jsonvalue.MapLeaves(v, func(leaf any) any {
 		if s, isText := leaf.(string); sure && isText && story.IsTemplated(s) {
-			sure = w.judge.onlyReads(s)
+			sure = j.onlyReads(s)
 		}
 		return leaf
 	})
@@ -138,16 +160,29 @@ func integerOrNil(v any) bool {
 
 // render is the template src rendered on the values w certainly holds.
 func (j *guardJudge) render(src string, w *knownWorld) (any, bool) {
+	r := j.rendering(src, w)
+	return r.v, r.ok
+}
+
+// renderFails reports a template src certainly fails to render on the
+// values w certainly holds (conformance lint-set-fails).
+func (j *guardJudge) renderFails(src string, w *knownWorld) bool {
+	return j.rendering(src, w).fails
+}
+
+// rendering is render's outcome: neither ok nor fails when it is not
+// certain.
+func (j *guardJudge) rendering(src string, w *knownWorld) rendered {
 	jt := j.template(src)
 	t, slots := jt.t, jt.slots
 	if t == nil || j.visits > j.visitBytes || slots && !w.noSlots && w.slotOf == nil {
-		return nil, false
+		return rendered{}
 	}
 	world := map[string]any{}
 	for _, k := range jt.keys {
 		v, ok := w.get(k)
 		if !ok {
-			return nil, false
+			return rendered{}
 		}
 		world[k] = v
 	}
@@ -158,27 +193,27 @@ func (j *guardJudge) render(src string, w *knownWorld) (any, bool) {
 		}
 		v, ok := w.slotOf(k)
 		if !ok {
-			return nil, false
+			return rendered{}
 		}
 		sent[k] = v
 	}
 	in, err := json.Marshal([]any{world, sent})
 	if j.visits += visitCost + int64(len(in)); err != nil || len(in) > expr.JudgeInput {
-		return nil, false
+		return rendered{}
 	}
 	key := src + "\x00" + string(in)
 	if r, ok := j.renders[key]; ok {
-		return r.v, r.ok
+		return r
 	}
 	if j.work += int64(len(src)) * int64(max(len(in), 64)); j.work > judgeWork {
-		return nil, false
+		return rendered{}
 	}
 	env := expr.Env{"world": world}
 	if slots {
 		env["slots"] = sent
 	}
 	out, err := t.RenderWithin(env, expr.JudgeBytes, expr.JudgeElems)
-	r := rendered{}
+	r := rendered{fails: err != nil && !expr.PastBudget(err)}
 	if err == nil && finiteValue(out) {
 		r = rendered{v: jsonvalue.Normalize(out), ok: true}
 	}
@@ -186,7 +221,7 @@ func (j *guardJudge) render(src string, w *knownWorld) (any, bool) {
 		j.renders = map[string]rendered{}
 	}
 	j.renders[key] = r
-	return r.v, r.ok
+	return r
 }
 
 // template is src compiled once with the world keys and slots it reads

@@ -13,6 +13,12 @@ var ruleEmitAfterExit = &Rule{ID: "emit-after-exit", Severity: diag.Warning, Lin
 	Summary: "an unguarded emit_intent follows, in the same list, an emit whose arm reaches @exit: it is still dispatched, at __exit__<name>, where no arm takes it, so the exit never holds: a user's turn fails, an on_error landing rests on its state, a timeout's or job's landing and a post-bind round are dropped",
 	Example: "effects:\n  - emit_intent: finish   # its arm targets @exit:done\n  - emit_intent: notify"}
 
+// noArmOutcome is what an emit that finds no arm does, by where it runs
+// (conformance landing-emits-fail, synthetic-swallowed-chain,
+// lint-set-fails, postbind-discard-replays): upstream swallows a chain no
+// user asked for.
+const noArmOutcome = "a user's turn fails, an on_error landing rests on its state, a timeout's or background job's landing and a post-bind round are dropped"
+
 // checkEmitAfterExit warns about an unguarded emit_intent listed after one
 // that certainly exits: the engines do not stop an emit list at an exit
 // (conformance emit-after-exit), and the chain the list is in fails there,
@@ -79,7 +85,7 @@ func (c *checker) emitsAfterExit(at *story.State, effs []*story.Effect, where em
 				continue // may be false whenever the exit fires
 			}
 			c.rep.Warnf(e.PosOf("emit_intent"), ruleEmitAfterExit,
-				"%s: emit_intent %q comes after emit_intent %q, which reaches @exit:%s when it fires; the engine does not stop the list at an exit, so %q is then dispatched at __exit__%s, where no arm takes it, and the exit never holds: a user's turn fails, an on_error landing rests on its state, a timeout's or background job's landing and a post-bind round are dropped (move it before %q, or drop it)",
+				"%s: emit_intent %q comes after emit_intent %q, which reaches @exit:%s when it fires; the engine does not stop the list at an exit, so %q is then dispatched at __exit__%s, where no arm takes it, and the exit never holds: "+noArmOutcome+" (move it before %q, or drop it)",
 				where, name, by, exit, name, exit, by)
 			continue
 		}

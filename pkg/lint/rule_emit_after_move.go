@@ -8,7 +8,7 @@ import (
 )
 
 var ruleEmitAfterMove = &Rule{ID: "emit-after-move", Severity: diag.Warning, LintOnly: true,
-	Summary: "an unguarded emit_intent follows, in the same list, an emit whose arm moves the machine to a state where no arm (of the state or an ancestor) takes the later intent: the list goes on at the new state, so the later emit finds no arm there and the turn fails, on both engines, whenever the earlier emit fires",
+	Summary: "an unguarded emit_intent follows, in the same list, an emit whose arm moves the machine to a state where no arm (of the state or an ancestor) takes the later intent: the list goes on at the new state, so the later emit finds no arm there, on both engines, whenever the earlier emit fires: " + noArmOutcome,
 	Example: "on_enter:\n  - emit_intent: a   # its arm moves to t\n  - emit_intent: b   # t has no on: b"}
 
 // checkEmitAfterMove warns about an unguarded emit_intent listed after an
@@ -38,7 +38,7 @@ func (c *checker) emitsAfterMove(at *story.State, effs []*story.Effect, where em
 		}
 		if moved && e.When == "" && !takes(cur, name) {
 			c.rep.Warnf(e.PosOf("emit_intent"), ruleEmitAfterMove,
-				"%s: emit_intent %q comes after emit_intent %q, whose arm moves the machine to %q when it fires; the list goes on there, and no arm of %q or its ancestors takes %q, so the turn fails (add an arm for %q to %q, or guard this emit with a when: that is false whenever %q fires)",
+				"%s: emit_intent %q comes after emit_intent %q, whose arm moves the machine to %q when it fires; the list goes on there, and no arm of %q or its ancestors takes %q, so it finds none: "+noArmOutcome+" (add an arm for %q to %q, or guard this emit with a when: that is false whenever %q fires)",
 				where, name, by, cur.Path, cur.Path, name, name, cur.Path, by)
 			return
 		}

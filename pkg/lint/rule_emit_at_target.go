@@ -8,7 +8,7 @@ import (
 )
 
 var ruleEmitAtTarget = &Rule{ID: "emit-at-target", Severity: diag.Warning, LintOnly: true,
-	Summary: "an arm's first emit_intent is unguarded, and the state its move lands on (with its ancestors) takes no arm for the intent, or the arm reaches @exit in a story run on its own: the engines dispatch an arm's emits after its move, at the target, so the emit finds no arm there and the turn fails, on both engines, every time the arm fires",
+	Summary: "an arm's first emit_intent is unguarded, and the state its move lands on (with its ancestors) takes no arm for the intent, or the arm reaches @exit in a story run on its own: the engines dispatch an arm's emits after its move, at the target, so the emit finds no arm there, on both engines, every time the arm fires: " + noArmOutcome,
 	Example: "on:\n  go:\n    - target: other      # other has no on: ping\n      effects:\n        - emit_intent: ping"}
 
 // checkEmitAtTarget warns at the first emit_intent of an arm's effects
@@ -44,7 +44,7 @@ func checkEmitAtTarget(c *checker) {
 				return
 			}
 			c.rep.Warnf(e.PosOf("emit_intent"), ruleEmitAtTarget,
-				"state %q intent %q arm %d: emit_intent %q runs after the arm's move to @exit:%s, so it is dispatched at __exit__%s, where no arm takes it, and the turn fails whenever the arm fires (run on its own, as the story's flows run it); emit it from the state the exit leads to, or drop it",
+				"state %q intent %q arm %d: emit_intent %q runs after the arm's move to @exit:%s, so it is dispatched at __exit__%s, where no arm takes it, whenever the arm fires (run on its own, as the story's flows run it): "+noArmOutcome+" (emit it from the state the exit leads to, or drop it)",
 				s.Path, intent, arm, name, tg.Exit, tg.Exit)
 		case story.TargetState:
 			if tg.State.Import != nil {
@@ -55,7 +55,7 @@ func checkEmitAtTarget(c *checker) {
 				return
 			}
 			c.rep.Warnf(e.PosOf("emit_intent"), ruleEmitAtTarget,
-				"state %q intent %q arm %d: emit_intent %q runs after the arm's move, so it is dispatched at %q, and no arm of %q or its ancestors takes %q: the turn fails whenever the arm fires (add an on: %s arm to %q, or emit an intent it takes)",
+				"state %q intent %q arm %d: emit_intent %q runs after the arm's move, so it is dispatched at %q, and no arm of %q or its ancestors takes %q, whenever the arm fires: "+noArmOutcome+" (add an on: %s arm to %q, or emit an intent it takes)",
 				s.Path, intent, arm, name, dst.Path, dst.Path, name, name, dst.Path)
 		}
 	})

@@ -1,0 +1,118 @@
+package validate
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"go.yaml.in/yaml/v3"
+
+	"kitsoki/pkg/flowtest"
+)
+
+// verdictRules are the fixture findings that say the fixture fails on
+// both engines (the others describe, or say what a key does not do).
+var verdictRules = []string{
+	"flow-rejected", "flow-wrong-state", "flow-not-terminal", "flow-bad-regex",
+	"flow-guard-error", "flow-world-never", "flow-world-known", "flow-inbox-known",
+	"flow-error-code",
+}
+
+// conformanceRoots hold the conformance goldens: each directory with an
+// upstream.json is a story whose flows/ the existing engine ran.
+var conformanceRoots = []string{"../engine/testdata/conformance", "../view/testdata/conformance"}
+
+// TestGoldensNoVerdictOnPassing: validate predicts no failure of a
+// fixture the existing engine passes, on every conformance golden (a
+// false positive is the worst thing a CI linter does). A finding on a
+// fixture it fails is fine; a file of several fixtures is judged by the
+// document the finding is in.
+func TestGoldensNoVerdictOnPassing(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir()) // upstream ran with no operator profile
+	var apps []string
+	reports := map[string]*flowtest.Report{}
+	for _, root := range conformanceRoots {
+		err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() || d.Name() != "upstream.json" {
+				return err
+			}
+			rep, err := flowtest.ReadReport(p)
+			if err != nil {
+				return err
+			}
+			app := filepath.Join(filepath.Dir(p), "app.yaml")
+			apps = append(apps, app)
+			reports[app] = rep
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(apps) < 100 {
+		t.Fatalf("found %d goldens under %v", len(apps), conformanceRoots)
+	}
+	res := Run(apps, Options{Flows: true})
+	passes := map[string][]bool{} // fixture file (clean) -> each document's verdict
+	for _, app := range apps {
+		for _, r := range reports[app].Results {
+			if r == nil {
+				continue
+			}
+			f := filepath.Clean(filepath.Join(filepath.Dir(app), r.File))
+			passes[f] = append(passes[f], r.Passed && !r.Skipped)
+		}
+	}
+	for _, d := range res.Diagnostics {
+		if !slices.Contains(verdictRules, d.Rule) {
+			continue
+		}
+		f := filepath.Clean(d.File)
+		verdicts, ok := passes[f]
+		if !ok || !passesAt(t, f, d.Line, verdicts) {
+			continue
+		}
+		t.Errorf("%s:%d: [%s] on a fixture the existing engine passes: %s", d.File, d.Line, d.Rule, d.Message)
+	}
+}
+
+// passesAt reports whether the fixture of file f at line passes
+// upstream: the verdict of the document holding the line when the file's
+// documents and verdicts pair up, else whether every one passes.
+func passesAt(t *testing.T, f string, line int, verdicts []bool) bool {
+	t.Helper()
+	if len(verdicts) == 1 {
+		return verdicts[0]
+	}
+	src, err := os.ReadFile(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var starts []int
+	dec := yaml.NewDecoder(bytes.NewReader(src))
+	for {
+		var n yaml.Node
+		err := dec.Decode(&n)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			starts = nil
+			break
+		}
+		starts = append(starts, n.Line)
+	}
+	if len(starts) != len(verdicts) {
+		return !slices.Contains(verdicts, false)
+	}
+	i := 0
+	for i+1 < len(starts) && starts[i+1] <= line {
+		i++
+	}
+	return verdicts[i]
+}
