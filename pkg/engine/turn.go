@@ -22,6 +22,9 @@ type turn struct {
 	// postSettle: the calls being settled are a post-bind round's; capPostBind:
 	// the chain swallowed this turn was one of theirs (swallowed.go)
 	postSettle, capPostBind bool
+	// capPrePass: turn.end shows the render from before the post-bind
+	// pass whose round the depth cap cut, alone (capPostBindLanding)
+	capPrePass bool
 	// saidAtRedirect is len(said) at the turn's first on_error redirect
 	// (-1: none yet; conformance cap-chain-say)
 	saidAtRedirect int

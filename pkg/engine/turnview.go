@@ -38,7 +38,7 @@ func (r *runner) renderView(ctx context.Context, slots map[string]any) string {
 	empty := v == "" && err == nil // a failed render is not an empty one
 	blank := v == ""               // empty, or failed
 	said := r.turnSaid(empty)
-	if r.capPostBindAtExit() {
+	if r.t.capPrePass {
 		said = nil // the re-render from before the pass shows alone
 	}
 	// a redirect in the post-bind pass shows no banner (conformance
@@ -75,11 +75,24 @@ func (r *runner) renderView(ctx context.Context, slots map[string]any) string {
 	return v
 }
 
-// capPostBindAtExit reports whether the depth cap cut a post-bind round
-// whose landing is an exit: with no view there, upstream shows the view
-// from before the pass (conformance cap-postbind-exit-view).
-func (r *runner) capPostBindAtExit() bool {
-	return r.t.cappedPostBind() && r.isExitPath(r.t.capView) && r.t.hopped() && r.t.prePass != nil && !r.t.noView
+// capPostBindLanding is the view of a turn whose post-bind round the depth
+// cap cut: its landing's, live (conformance cap-postbind-view,
+// cap-postbind-origin-view); when that is an exit, or renders nothing or
+// fails after a pass no swallowed chain of the turn's own started (hopFrom:
+// renderView's fallback, conformance swallowed-pass-empty-origin), upstream
+// shows the render from before the pass instead, alone (capPrePass;
+// conformance cap-postbind-exit-view, cap-postbind-blank-landing).
+func (r *runner) capPostBindLanding(ctx context.Context, turnSlots map[string]any) (string, error) {
+	prePass := r.t.hopped() && r.t.prePass != nil && !r.t.noView
+	if !prePass || !r.isExitPath(r.t.capView) {
+		v, err := r.renderAt(ctx, r.t.capView, r.world.Snapshot(), nil, false)
+		if !prePass || v != "" && err == nil || r.t.hopFrom != "" {
+			return v, err
+		}
+	}
+	r.t.capPrePass = true
+	v, _ := r.renderPrePass(ctx, turnSlots)
+	return v, nil
 }
 
 // postGateView is the view of a turn whose post-bind pass stopped at a
@@ -129,13 +142,7 @@ func (r *runner) withBanner(ctx context.Context, v string, err error, turnSlots 
 func (r *runner) restingView(ctx context.Context, slots, turnSlots map[string]any) (string, error) {
 	switch {
 	case r.t.cappedPostBind():
-		if r.capPostBindAtExit() {
-			v, _ := r.renderPrePass(ctx, turnSlots)
-			return v, nil
-		}
-		// the capped post-bind round's landing, live (conformance
-		// cap-postbind-view, cap-postbind-origin-view)
-		return r.renderAt(ctx, r.t.capView, r.world.Snapshot(), nil, false)
+		return r.capPostBindLanding(ctx, turnSlots)
 	case r.t.capView != "" && r.t.first != nil:
 		// the depth cap shows the turn's first render (story-runtime
 		// §2.4; conformance cap-view, cap-at-exit-say)
