@@ -205,6 +205,9 @@ func (r *runner) callAnswered(e *Effect, sum CallSummary, dur time.Duration, hr 
 		return nil, err
 	}
 	if hr.err != "" {
+		// an error answer with no data for a bind: upstream's turn keeps
+		// no render before a post-bind pass (keepPrePass)
+		r.t.failedBind = r.t.failedBind || e.OnError == "" && len(e.Bind) > 0 && hr.data == nil
 		return r.failed(e, hr.err)
 	}
 	return nil, nil

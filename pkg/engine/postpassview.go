@@ -10,6 +10,13 @@ func (r *runner) keepPrePass(ctx context.Context) {
 	if r.so.Views == nil {
 		return
 	}
+	if r.t.prePass == nil && r.t.failedBind {
+		// an error answer that had nothing to bind leaves upstream's
+		// turn without a render before the pass: a hop resting on a
+		// view that shows nothing shows nothing (conformance
+		// postpass-failed-bind)
+		return
+	}
 	if r.t.prePass != nil {
 		// each round is a turn of its own upstream: a round that rests on
 		// a view rendering nothing (or failing) showed the render kept

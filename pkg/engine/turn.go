@@ -22,9 +22,12 @@ type turn struct {
 	// postSettle: the calls being settled are a post-bind round's; capPostBind:
 	// the chain swallowed this turn was one of theirs (swallowed.go)
 	postSettle, capPostBind bool
-	// capPrePass: the view is the render from before a capped post-bind
-	// pass, shown alone (turnview.go capPostBindView)
+	// capPrePass: turn.end shows the render from before the post-bind
+	// pass whose round the depth cap cut, alone (capPostBindLanding)
 	capPrePass bool
+	// failedBind: a call with a bind: failed with no on_error this turn,
+	// so upstream's turn view is empty (keepPrePass keeps none)
+	failedBind bool
 	// saidAtRedirect is len(said) at the turn's first on_error redirect
 	// (-1: none yet; conformance cap-chain-say)
 	saidAtRedirect int

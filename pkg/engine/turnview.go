@@ -75,25 +75,18 @@ func (r *runner) renderView(ctx context.Context, slots map[string]any) string {
 	return v
 }
 
-// capPostBindAtExit reports whether the depth cap cut a post-bind round
-// whose landing is an exit: with no view there, upstream shows the view
-// from before the pass (conformance cap-postbind-exit-view).
-func (r *runner) capPostBindAtExit() bool {
-	return r.t.cappedPostBind() && r.isExitPath(r.t.capView) && r.t.capPrePassable()
-}
-
-// capPostBindView is the view of a turn whose post-bind round the depth
+// capPostBindLanding is the view of a turn whose post-bind round the depth
 // cap cut: its landing's, live (conformance cap-postbind-view,
-// cap-postbind-origin-view); when the landing is an exit or its view
-// renders nothing or fails, the render from before the pass, shown alone
-// (capPrePass: conformance cap-postbind-exit-view,
-// cap-postbind-viewless-landing).
-func (r *runner) capPostBindView(ctx context.Context, turnSlots map[string]any) (string, error) {
-	if !r.capPostBindAtExit() {
+// cap-postbind-origin-view); when that is an exit, or renders nothing or
+// fails after a pass no swallowed chain of the turn's own started (hopFrom:
+// renderView's fallback, conformance swallowed-pass-empty-origin), upstream
+// shows the render from before the pass instead, alone (capPrePass;
+// conformance cap-postbind-exit-view, cap-postbind-blank-landing).
+func (r *runner) capPostBindLanding(ctx context.Context, turnSlots map[string]any) (string, error) {
+	prePass := r.t.hopped() && r.t.prePass != nil && !r.t.noView
+	if !prePass || !r.isExitPath(r.t.capView) {
 		v, err := r.renderAt(ctx, r.t.capView, r.world.Snapshot(), nil, false)
-		if v != "" || !r.t.capPrePassable() || r.t.hopFrom != "" {
-			// hopFrom: a swallowed chain's pass, which falls back to
-			// what the turn showed before it (renderView)
+		if !prePass || v != "" && err == nil || r.t.hopFrom != "" {
 			return v, err
 		}
 	}
@@ -149,7 +142,7 @@ func (r *runner) withBanner(ctx context.Context, v string, err error, turnSlots 
 func (r *runner) restingView(ctx context.Context, slots, turnSlots map[string]any) (string, error) {
 	switch {
 	case r.t.cappedPostBind():
-		return r.capPostBindView(ctx, turnSlots)
+		return r.capPostBindLanding(ctx, turnSlots)
 	case r.t.capView != "" && r.t.first != nil:
 		// the depth cap shows the turn's first render (story-runtime
 		// §2.4; conformance cap-view, cap-at-exit-say)
@@ -258,10 +251,6 @@ func (t *turn) firstStands() bool {
 func (t *turn) prePassStands() bool {
 	return t.hopped() && t.prePass != nil && t.capView == "" && !t.noView
 }
-
-// capPrePassable reports whether a capped post-bind round can fall back
-// to the render from before its pass (capPostBindView).
-func (t *turn) capPrePassable() bool { return t.hopped() && t.prePass != nil && !t.noView }
 
 // hopped reports whether the post-bind pass fired a hop this turn: its
 // narration starts at emitSay, its render has no slots or transition
