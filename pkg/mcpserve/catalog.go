@@ -3,6 +3,7 @@ package mcpserve
 import (
 	"cmp"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"reflect"
@@ -161,6 +162,10 @@ func (t *Tool) checkInput(raw json.RawMessage) (prompt string, args map[string]a
 		return "", nil, "", fmt.Errorf("the arguments (%d bytes) would take over %d MiB once read (millions of empty values); send fewer objects and arrays", len(raw), limit>>20)
 	}
 	if err := json.Unmarshal(raw, &in); err != nil || in == nil {
+		if te, ok := errors.AsType[*json.UnmarshalTypeError](err); ok && strings.HasPrefix(te.Value, "number ") {
+			// an object holding a number past float64 (1e400), not a malformed one
+			return "", nil, "", fmt.Errorf("the arguments hold %s, out of range of a 64-bit float; send a smaller number, or the number as a string", te.Value)
+		}
 		return "", nil, "", fmt.Errorf("arguments must be a JSON object {prompt, args?}")
 	}
 	for k := range in {
