@@ -36,7 +36,7 @@ func TestCheckInputBoundsMemory(t *testing.T) {
 func TestCheckInputNumberOutOfRange(t *testing.T) {
 	tool := &Tool{Name: "kitsoki_s_ask", Alias: "agent.a", Verb: "ask"}
 	_, _, _, err := tool.checkInput([]byte(`{"prompt":"x","args":{"a":[1,-1e400]}}`))
-	if err == nil || !strings.Contains(err.Error(), "number -1e400, out of range") || !strings.Contains(err.Error(), "as a string") {
+	if err == nil || !strings.Contains(err.Error(), "the number -1e400, out of range") || !strings.Contains(err.Error(), "as a string") {
 		t.Errorf("err = %v, want the number named", err)
 	}
 }
