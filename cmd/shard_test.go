@@ -1,6 +1,10 @@
 package cmd
 
-import "testing"
+import (
+	"strconv"
+	"strings"
+	"testing"
+)
 
 // A --shard value is read whole: trailing text or a third part is
 // refused, not cut off.
@@ -15,4 +19,28 @@ func TestParseShard(t *testing.T) {
 			t.Errorf("%q accepted", in)
 		}
 	}
+}
+
+// FuzzParseShard: any --shard value: no panic; "" is no sharding (0/0),
+// an accepted value is i/n with 1 <= i <= n written whole (no blank, no
+// third part), and a refusal quotes the value and shows the form.
+func FuzzParseShard(f *testing.F) {
+	for _, s := range []string{"", "2/4", "1/1", "2/4x", "+1/+2", "01/3", "9223372036854775807/9223372036854775807", "1/99999999999999999999", "-1/2", "1/-2", "１/２"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		i, n, err := parseShard(s)
+		switch {
+		case err != nil:
+			if i != 0 || n != 0 || !strings.Contains(err.Error(), strconv.Quote(s)) || !strings.Contains(err.Error(), "e.g. --shard 2/4") {
+				t.Fatalf("%q: %d/%d, %v", s, i, n, err)
+			}
+		case s == "":
+			if i != 0 || n != 0 {
+				t.Fatalf("%q: %d/%d, want 0/0 (no sharding)", s, i, n)
+			}
+		case i < 1 || i > n || strings.ContainsAny(s, " \t\n") || strings.Count(s, "/") != 1:
+			t.Fatalf("%q accepted as %d/%d", s, i, n)
+		}
+	})
 }

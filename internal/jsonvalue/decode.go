@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
+	"strings"
 )
 
 // One decodes data, which must hold exactly one JSON value with only
@@ -53,4 +55,20 @@ func one(data []byte, v any, exact bool) error {
 		return &TrailingError{Offset: int64(len(data) - len(rest)), Byte: rest[0]}
 	}
 	return nil
+}
+
+// NumberOutOfRange reports whether err is encoding/json's refusal of a
+// number past a float's range (1e400) read into a float or an interface,
+// returning the number as written: the value is of the right type, and an
+// author is told so rather than that it is not one.
+func NumberOutOfRange(err error) (number string, ok bool) {
+	te, isType := errors.AsType[*json.UnmarshalTypeError](err)
+	if !isType || te.Type == nil {
+		return "", false
+	}
+	number, isNumber := strings.CutPrefix(te.Value, "number ")
+	if k := te.Type.Kind(); !isNumber || (k != reflect.Float64 && k != reflect.Float32) {
+		return "", false
+	}
+	return number, true
 }

@@ -89,3 +89,34 @@ func TestOneErrors(t *testing.T) {
 		t.Errorf("trailing: %#v, want offset 5, byte ']'", err)
 	}
 }
+
+// NumberOutOfRange picks out a number past float64 read into an
+// interface, deep in a map or in a float field, and nothing else: a
+// string for a number, a fraction for an int, a syntax error.
+func TestNumberOutOfRange(t *testing.T) {
+	var field struct {
+		F float64 `json:"f"`
+		I int     `json:"i"`
+	}
+	for _, c := range []struct {
+		in   string
+		into any
+		want string
+	}{
+		{`{"a":[1,-1e400]}`, new(any), "-1e400"},
+		{`1e999`, new(any), "1e999"},
+		{`{"f":2e308}`, &field, "2e308"},
+		{`{"f":"x"}`, &field, ""},
+		{`{"i":1.5}`, &field, ""},
+		{`{"i":1e400}`, &field, ""},
+		{`{"a":}`, new(any), ""},
+	} {
+		got, ok := NumberOutOfRange(json.Unmarshal([]byte(c.in), c.into))
+		if got != c.want || ok != (c.want != "") {
+			t.Errorf("%s: %q %v, want %q", c.in, got, ok, c.want)
+		}
+	}
+	if _, ok := NumberOutOfRange(nil); ok {
+		t.Error("nil error reported as a number out of range")
+	}
+}

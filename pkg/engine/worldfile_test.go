@@ -44,7 +44,9 @@ func TestLoadWorldFileErrors(t *testing.T) {
 }
 
 func FuzzLoadWorldFile(f *testing.F) {
-	for _, s := range []string{"a: 1\n", "- a\n", "x", "", "~", "a: [1\n", "&a {b: *a}", "? [a]\n: 1\n", "a: !!binary aGk=\n"} {
+	for _, s := range []string{"a: 1\n", "- a\n", "x", "", "~", "a: [1\n", "&a {b: *a}", "? [a]\n: 1\n", "a: !!binary aGk=\n",
+		// a second document, text after the one value, a slash escape, floats written whole, a merge key, a repeated key
+		"a: 1\n---\nb: 2\n", `{"a": 1}}`, "[1]]", "a: \"\\/x\"\n", "a: 1.0\nb: 1e3\nc: -0.0\n", "<<: {a: 1}\nb: 2\n", "a: 1\na: 2\n"} {
 		f.Add([]byte(s))
 	}
 	dir := f.TempDir()

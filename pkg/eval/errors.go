@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"kitsoki/internal/atomicfile"
+	"kitsoki/internal/jsonvalue"
 )
 
 // ErrSyntax marks an eval dataset or report that was read but does not
@@ -59,6 +60,9 @@ func jsonErrText(b []byte, err error) string {
 		return fmt.Sprintf("line %d, column %d: %s", line, col, se.Error())
 	}
 	if te, ok := errors.AsType[*json.UnmarshalTypeError](err); ok {
+		if num, big := jsonvalue.NumberOutOfRange(err); big {
+			return fmt.Sprintf("field %q holds the number %s, out of range of a 64-bit float", te.Field, num)
+		}
 		if te.Field == "" {
 			return fmt.Sprintf("the file holds a JSON %s, not an object", te.Value)
 		}

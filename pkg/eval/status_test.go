@@ -167,6 +167,9 @@ func TestParseErrorsAreSyntax(t *testing.T) {
 		{`{"kind":"agent_eval"}`, `kind is "agent_eval", want "agent_eval_report"`},
 		{"{\n  \"kind\": x\n}", "r.json: line 2, column 11: invalid character 'x'"},
 		{`{"kind":"agent_eval_report","candidates":3}`, `field "candidates" holds a JSON number`},
+		// a float past float64 is of the right type, and out of range
+		{`{"kind":"agent_eval_report","candidates":[{"pass_k_rate":1e400}]}`, `field "candidates.pass_k_rate" holds the number 1e400, out of range of a 64-bit float`},
+		{`{"kind":"agent_eval_report","failure_samples":[{"expect":{"a":[-2e308]}}]}`, `holds the number -2e308, out of range`},
 	}
 	for _, tc := range cases {
 		_, err := parseReport("r.json", []byte(tc.data))

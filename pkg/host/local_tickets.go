@@ -371,6 +371,9 @@ func parseTicket(b []byte) (*ticket, error) {
 		if err := doc.Decode(&t.front); err != nil {
 			return nil, fmt.Errorf("bug file: parse frontmatter: %v", err)
 		}
+		if t.front == nil { // present but empty: written back as {}
+			t.front = map[string]any{}
+		}
 	}
 	var cur *ticketComment
 	var body strings.Builder
@@ -418,11 +421,12 @@ func timestampsAsText(n *yaml.Node) {
 }
 
 // render is t's file text as upstream writes it back: the front matter
-// (when it has a key) with its keys sorted, the body (when it has more
+// (when the file had one, or a transition set a status; an empty one as
+// {}) with its keys sorted, the body (when it has more
 // than newlines) with one final newline, and each comment as "\n## Comment <time> by <author>\n\n<body>\n".
 func (t *ticket) render() ([]byte, error) {
 	var b bytes.Buffer
-	if len(t.front) > 0 {
+	if t.front != nil {
 		b.WriteString("---\n")
 		enc := yaml.NewEncoder(&b)
 		enc.SetIndent(2)

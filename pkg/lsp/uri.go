@@ -20,10 +20,14 @@ func uriPath(uri string) (string, error) {
 	if len(p) > maxPath {
 		return "", fmt.Errorf("kitsoki lsp: a document path of %d bytes is over %d, the longest file path there is: %.80q…", len(p), maxPath, p)
 	}
-	if len(p) >= 3 && p[0] == '/' && p[2] == ':' { // file:///C:/x on Windows
+	if len(p) >= 3 && p[0] == '/' && p[2] == ':' && filepath.VolumeName(p[1:3]) != "" { // file:///C:/x on Windows
 		p = p[1:]
 	}
-	return filepath.Clean(filepath.FromSlash(p)), nil
+	p = filepath.Clean(filepath.FromSlash(p))
+	if !filepath.IsAbs(p) { // file:app.yaml, file:, file:///C:/x off Windows
+		return "", fmt.Errorf("kitsoki lsp serves a document by its absolute path (file:///home/me/app.yaml), not %q", uri)
+	}
+	return p, nil
 }
 
 // pathURI is the file:// URI of an absolute path.

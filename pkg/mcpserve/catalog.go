@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"kitsoki/internal/jsoncost"
+	"kitsoki/internal/jsonvalue"
 	"kitsoki/pkg/agent"
 	"kitsoki/pkg/plugin"
 	"kitsoki/pkg/schema"
@@ -161,6 +162,9 @@ func (t *Tool) checkInput(raw json.RawMessage) (prompt string, args map[string]a
 		return "", nil, "", fmt.Errorf("the arguments (%d bytes) would take over %d MiB once read (millions of empty values); send fewer objects and arrays", len(raw), limit>>20)
 	}
 	if err := json.Unmarshal(raw, &in); err != nil || in == nil {
+		if num, big := jsonvalue.NumberOutOfRange(err); big { // an object, holding 1e400
+			return "", nil, "", fmt.Errorf("the arguments hold the number %s, out of range of a 64-bit float; send a smaller number, or the number as a string", num)
+		}
 		return "", nil, "", fmt.Errorf("arguments must be a JSON object {prompt, args?}")
 	}
 	for k := range in {

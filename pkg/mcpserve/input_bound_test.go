@@ -29,3 +29,14 @@ func TestCheckInputBoundsMemory(t *testing.T) {
 		t.Errorf("small arguments: %v %v", args, err)
 	}
 }
+
+// TestCheckInputNumberOutOfRange: an argument object holding a number
+// past float64 (1e400) is refused naming the number, not
+// as if it were no object (found by FuzzCheckInput).
+func TestCheckInputNumberOutOfRange(t *testing.T) {
+	tool := &Tool{Name: "kitsoki_s_ask", Alias: "agent.a", Verb: "ask"}
+	_, _, _, err := tool.checkInput([]byte(`{"prompt":"x","args":{"a":[1,-1e400]}}`))
+	if err == nil || !strings.Contains(err.Error(), "the number -1e400, out of range") || !strings.Contains(err.Error(), "as a string") {
+		t.Errorf("err = %v, want the number named", err)
+	}
+}
