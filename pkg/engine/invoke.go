@@ -201,13 +201,15 @@ func (r *runner) callAnswered(e *Effect, sum CallSummary, dur time.Duration, hr 
 	r.calls = append(r.calls, sum)
 	r.t.batchCost += hr.cost
 	r.note(Note{Kind: noteKind(e.Invoke), State: r.cur.Path, Text: callText(e, sum.Agent) + resultText(e.Invoke, res), Duration: dur, Error: hr.err})
-	if err := r.bindAndReturn(e, hr); err != nil {
+	bound, err := r.bindAndReturn(e, hr)
+	if err != nil {
 		return nil, err
 	}
 	if hr.err != "" {
-		// an error answer with no data for a bind: upstream's turn keeps
-		// no render before a post-bind pass (keepPrePass)
-		r.t.failedBind = r.t.failedBind || e.OnError == "" && len(e.Bind) > 0 && hr.data == nil
+		// an error answer whose binds wrote no key (no data, or none at
+		// a bind's path): upstream's turn keeps no render before a
+		// post-bind pass (keepPrePass)
+		r.t.failedBind = r.t.failedBind || e.OnError == "" && len(e.Bind) > 0 && !bound
 		return r.failed(e, hr.err)
 	}
 	return nil, nil
@@ -230,8 +232,9 @@ func answerError(e *Effect, hr hostAnswer) map[string]any {
 }
 
 // bindAndReturn applies the binds, then writes harness.returned
-// (upstream's order, story-runtime §2.3).
-func (r *runner) bindAndReturn(e *Effect, hr hostAnswer) error {
+// (upstream's order, story-runtime §2.3); bound says whether a bind wrote
+// a key.
+func (r *runner) bindAndReturn(e *Effect, hr hostAnswer) (bound bool, err error) {
 	res := hr.data
 	ret := map[string]any{"namespace": e.Invoke}
 	if res != nil {
@@ -240,10 +243,10 @@ func (r *runner) bindAndReturn(e *Effect, hr hostAnswer) error {
 	if hr.err != "" {
 		ret["error"] = hr.err
 	}
-	if err := r.bindResult(e, res); err != nil {
-		return err
+	if bound, err = r.bindResult(e, res); err != nil {
+		return false, err
 	}
-	return r.emit(KindHarnessReturned, ret)
+	return bound, r.emit(KindHarnessReturned, ret)
 }
 
 // setError records a failed call in world.last_error and world.host_error.
@@ -275,13 +278,12 @@ func (r *runner) failed(e *Effect, msg string) (*redirect, error) {
 // bindResult applies an effect's binds (sorted by world key, one
 // world.update each). A path bind on a missing result path leaves the
 // world value untouched; a template bind applies even without data.
-func (r *runner) bindResult(e *Effect, res map[string]any) error {
+func (r *runner) bindResult(e *Effect, res map[string]any) (bound bool, err error) {
 	binds := slices.Clone(e.Bind)
 	slices.SortStableFunc(binds, func(a, b bindKV) int { return strings.Compare(a.Key, b.Key) })
 	for _, b := range binds {
 		var v any
 		if b.Tmpl != nil {
-			var err error
 			if v, err = b.Tmpl.render(r.env(r.slots, map[string]any{"result": res})); err != nil {
 				r.note(Note{Kind: "host", State: r.cur.Path, Error: fmt.Sprintf("%s: bind.%s: %v", e.Pos, b.Key, err)})
 				continue
@@ -290,8 +292,9 @@ func (r *runner) bindResult(e *Effect, res map[string]any) error {
 				// the world holds a nil map for the turn, the log null
 				// (conformance host-bind-answer-errors, host-bind-nil-live)
 				if err := r.bindKey(b.Key, map[string]any(nil), nil, true); err != nil {
-					return err
+					return bound, err
 				}
+				bound = true
 				continue
 			}
 		} else if x, ok := LookupBindPath(res, b.Path); ok {
@@ -301,10 +304,11 @@ func (r *runner) bindResult(e *Effect, res map[string]any) error {
 		}
 		v = jsonvalue.Normalize(normalizeFresh(v))
 		if err := r.bindKey(b.Key, v, v, false); err != nil {
-			return err
+			return bound, err
 		}
+		bound = true
 	}
-	return nil
+	return bound, nil
 }
 
 func noteKind(handler string) string {

@@ -13,7 +13,9 @@ import (
 
 // equal is the fixture comparison rule (flow-format.md §3.3): nested
 // values exact, map key order irrelevant, lists order-sensitive, numbers
-// equal when their values are (3 == 3.0), "3" != 3, "" != null.
+// equal when their values are (3 == 3.0), "3" != 3, "" != null. Upstream
+// compares JSON bytes, so a float's -0 differs from 0 (conformance
+// signed-zero-world).
 func equal(a, b any) bool {
 	return equalNorm(norm(a), norm(b))
 }
@@ -104,7 +106,7 @@ func equalNorm(a, b any) bool {
 	switch x := a.(type) {
 	case num:
 		y, ok := b.(num)
-		return ok && (*big.Float)(x).Cmp((*big.Float)(y)) == 0
+		return ok && (*big.Float)(x).Cmp((*big.Float)(y)) == 0 && (*big.Float)(x).Signbit() == (*big.Float)(y).Signbit()
 	case map[string]any:
 		y, ok := b.(map[string]any)
 		return ok && maps.EqualFunc(x, y, equalNorm)
