@@ -6,7 +6,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 func rootTree(t *testing.T) (base, root string) {
@@ -213,5 +215,51 @@ func TestRootErrorNamesPlainOp(t *testing.T) {
 		if c.err == nil || c.err.Error() != c.want {
 			t.Errorf("error %v, want %q", c.err, c.want)
 		}
+	}
+}
+
+// ReadDir refuses what is not a directory before opening it: a FIFO
+// named as a directory (an include: glob's, an eval dataset's) once hung
+// the run in open, waiting for a writer.
+func TestRootReadDirRefusesNonDirectory(t *testing.T) {
+	dir := t.TempDir()
+	r := NewRoot(dir)
+	defer r.Close()
+	file := filepath.Join(dir, "file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	paths := map[string]string{file: "a regular file"}
+	if fifo := makeFIFO(t, dir); fifo != "" {
+		paths[fifo] = "a FIFO"
+		paths[filepath.Join(dir, "abslink")] = "a FIFO"
+		if err := os.Symlink(fifo, filepath.Join(dir, "abslink")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for p, what := range paths {
+		guard(t, p, func() {
+			ents, err := r.ReadDir(p, 0)
+			want := "readdir " + p + ": not a directory (" + what + "): point it at a directory"
+			if err == nil || err.Error() != want || !errors.Is(err, syscall.ENOTDIR) || len(ents) != 0 {
+				t.Errorf("ReadDir(%s) = %v, %v; want %q", p, ents, err, want)
+			}
+		})
+	}
+}
+
+// guard fails the test when fn has not returned within a minute: a read
+// that hangs (a FIFO opened, a loop walked forever).
+func guard(t *testing.T, p string, fn func()) {
+	t.Helper()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		fn()
+	}()
+	select {
+	case <-done:
+	case <-time.After(time.Minute):
+		t.Fatalf("%s: a read through the root hangs", p)
 	}
 }
