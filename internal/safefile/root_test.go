@@ -263,3 +263,40 @@ func guard(t *testing.T, p string, fn func()) {
 		t.Fatalf("%s: a read through the root hangs", p)
 	}
 }
+
+// An absolute link inside the root is walked as the system walks it: a
+// ".." after a symlink climbs from where the symlink led, a ".." after a
+// missing name or a file is an error, never the lexical "root/f" (which
+// read another file than the system would, or one where it reads none).
+func TestRelinkedDotDotAsTheSystem(t *testing.T) {
+	dir := t.TempDir()
+	for p, c := range map[string]string{"f.txt": "top", "d/f.txt": "mid", "d/e/f.txt": "deep"} {
+		p = filepath.Join(dir, p)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	links := map[string]string{
+		"l": "d/e", "vialink": dir + "/l/../f.txt", "missing": dir + "/nope/../f.txt",
+		"file": dir + "/f.txt/../f.txt", "up": dir + "/../" + filepath.Base(dir) + "/f.txt",
+	}
+	for link, target := range links {
+		if err := os.Symlink(target, filepath.Join(dir, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := NewRoot(dir)
+	defer r.Close()
+	if b, err := r.ReadFile(filepath.Join(dir, "vialink"), Story); err != nil || string(b) != "mid" {
+		t.Errorf("vialink: %q, %v; want what the system reads, %q", b, err, "mid")
+	}
+	for name, want := range map[string]error{"missing": fs.ErrNotExist, "file": syscall.ENOTDIR, "up": ErrOutsideRoot} {
+		p := filepath.Join(dir, name)
+		if b, err := r.ReadFile(p, Story); !errors.Is(err, want) || !strings.Contains(err.Error(), p) {
+			t.Errorf("%s: %q, %v; want %v naming %s", name, b, err, want, p)
+		}
+	}
+}
