@@ -300,3 +300,41 @@ func TestRelinkedDotDotAsTheSystem(t *testing.T) {
 		}
 	}
 }
+
+// An absolute link inside the root to a FIFO or a directory is followed
+// and then refused or listed as its target is, never opened to wait.
+func TestRelinkedToFIFOAndDirectory(t *testing.T) {
+	dir := t.TempDir()
+	fifo := makeFIFO(t, dir)
+	if fifo == "" {
+		t.Skip("no FIFO here")
+	}
+	for link, target := range map[string]string{"tofifo": fifo, "todir": dir, "chain": filepath.Join(dir, "tofifo")} {
+		if err := os.Symlink(target, filepath.Join(dir, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := NewRoot(dir)
+	defer r.Close()
+	for _, name := range []string{"tofifo", "chain"} {
+		p := filepath.Join(dir, name)
+		guard(t, p, func() {
+			if _, err := r.ReadFile(p, Story); !errors.Is(err, errNotRegular) || !strings.Contains(err.Error(), "a FIFO") {
+				t.Errorf("ReadFile(%s): %v, want a FIFO refused", p, err)
+			}
+			if fi, err := r.Stat(p); err != nil || fi.Mode()&fs.ModeNamedPipe == 0 {
+				t.Errorf("Stat(%s): %v, %v", p, fi, err)
+			}
+			if _, err := r.ReadDir(p, 0); !errors.Is(err, syscall.ENOTDIR) {
+				t.Errorf("ReadDir(%s): %v, want ENOTDIR", p, err)
+			}
+		})
+	}
+	p := filepath.Join(dir, "todir")
+	if _, err := r.ReadFile(p, Story); err == nil || !strings.Contains(err.Error(), "is a directory") {
+		t.Errorf("ReadFile(todir): %v", err)
+	}
+	if ents, err := r.ReadDir(filepath.Join(p, "todir"), 0); err != nil || len(ents) != 4 {
+		t.Errorf("ReadDir(todir/todir) = %d entries, %v; want the root's 4", len(ents), err)
+	}
+}
