@@ -15,15 +15,7 @@ func rootTree(t *testing.T) (base, root string) {
 	t.Helper()
 	base = t.TempDir()
 	root = filepath.Join(base, "root")
-	for p, c := range map[string]string{"root/in.txt": "in", "root/sub/s.txt": "s", "out.txt": "SECRET-CANARY"} {
-		p = filepath.Join(base, p)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(c), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeTree(t, base, map[string]string{"root/in.txt": "in", "root/sub/s.txt": "s", "out.txt": "SECRET-CANARY"})
 	for link, target := range map[string]string{
 		"root/rel": "in.txt", "root/sub/up": "../in.txt", "root/esc": "../out.txt",
 		"root/abs": filepath.Join(base, "root", "in.txt"), "root/dir": "..",
@@ -35,6 +27,20 @@ func rootTree(t *testing.T) (base, root string) {
 		}
 	}
 	return base, root
+}
+
+// writeTree writes each file (a slash path under base) with its content.
+func writeTree(t *testing.T, base string, files map[string]string) {
+	t.Helper()
+	for p, c := range files {
+		p = filepath.Join(base, p)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 // A Root reads what lies inside it, following symlinks that stay inside
@@ -270,15 +276,7 @@ func guard(t *testing.T, p string, fn func()) {
 // read another file than the system would, or one where it reads none).
 func TestRelinkedDotDotAsTheSystem(t *testing.T) {
 	dir := t.TempDir()
-	for p, c := range map[string]string{"f.txt": "top", "d/f.txt": "mid", "d/e/f.txt": "deep"} {
-		p = filepath.Join(dir, p)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(c), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeTree(t, dir, map[string]string{"f.txt": "top", "d/f.txt": "mid", "d/e/f.txt": "deep"})
 	links := map[string]string{
 		"l": "d/e", "vialink": dir + "/l/../f.txt", "missing": dir + "/nope/../f.txt",
 		"file": dir + "/f.txt/../f.txt", "up": dir + "/../" + filepath.Base(dir) + "/f.txt",
