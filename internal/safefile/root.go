@@ -202,7 +202,7 @@ func plainOp(op string) string {
 func (r *Root) ReadDir(p string, limit int) ([]fs.DirEntry, error) {
 	var out []fs.DirEntry
 	err := r.do(p, func(or *os.Root, rel string) error {
-		f, err := openRootDir(or, rel)
+		f, err := OpenRootDir(or, rel)
 		if err != nil {
 			return err
 		}
@@ -221,10 +221,11 @@ func (r *Root) ReadDir(p string, limit int) ([]fs.DirEntry, error) {
 	return out, err
 }
 
-// openRootDir opens the directory name inside root for listing. What is
-// not a directory is refused unopened (a FIFO's open waits for a writer)
-// and, when the name was swapped meanwhile, closed unread.
-func openRootDir(root *os.Root, name string) (*os.File, error) {
+// OpenRootDir opens the directory name inside root for listing. What is
+// not a directory is refused unopened (a FIFO's open waits for a writer),
+// wrapping syscall.ENOTDIR, and, when the name was swapped meanwhile,
+// closed unread.
+func OpenRootDir(root *os.Root, name string) (*os.File, error) {
 	fi, err := root.Stat(name)
 	if err == nil && !fi.IsDir() {
 		err = notDir(name, fi)
