@@ -168,6 +168,8 @@ func kind(m fs.FileMode) string {
 		return "a block device"
 	case m&fs.ModeIrregular != 0:
 		return "an irregular file"
+	case m.IsRegular():
+		return "a regular file"
 	}
 	return "not a regular file"
 }

@@ -5,7 +5,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"syscall"
 )
 
 // maxLinks bounds the symlinks relinked follows on one path (the kernel's
@@ -50,6 +52,9 @@ func (r *Root) relinked(or *os.Root, rel string) (string, error) {
 			return "", err
 		}
 		if fi.Mode()&fs.ModeSymlink == 0 {
+			if !fi.IsDir() && i < len(parts)-1 { // as the system says of "file/x" and "file/.."
+				return "", &os.PathError{Op: "stat", Path: cur, Err: syscall.ENOTDIR}
+			}
 			done = cur
 			continue
 		}
@@ -82,15 +87,34 @@ func (r *Root) relinked(or *os.Root, rel string) (string, error) {
 
 // relTarget is the absolute symlink target t as a name inside the root:
 // under its directory as written, or under that directory's resolution.
+// What follows the root's directory is kept as written, a ".." too, for
+// relinked to walk as the system does: "root/link/../f" is not "root/f"
+// when link is a symlink or missing.
 func (r *Root) relTarget(t string) (string, bool) {
-	if rel, ok := r.Rel(t); ok {
+	if rel, ok := under(r.dir, t); ok {
 		return rel, true
 	}
 	real, err := filepath.EvalSymlinks(r.dir)
 	if err != nil || real == r.dir {
 		return "", false
 	}
-	return NewRoot(real).Rel(t)
+	return under(real, t)
+}
+
+// under is the rest of the absolute path t after dir's parts, when t
+// begins with each of them as written (a ".." among them is no match).
+func under(dir, t string) (string, bool) {
+	if !filepath.IsAbs(t) {
+		return "", false
+	}
+	dp, tp := splitRel(dir), splitRel(t)
+	if len(tp) < len(dp) || !slices.Equal(tp[:len(dp)], dp) || filepath.VolumeName(t) != filepath.VolumeName(dir) {
+		return "", false
+	}
+	if len(tp) == len(dp) {
+		return ".", true
+	}
+	return strings.Join(tp[len(dp):], "/"), true
 }
 
 // splitRel splits a relative, slash- or separator-joined name into its

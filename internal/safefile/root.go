@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 )
 
 // ErrOutsideRoot is wrapped by the error for a path that leaves its
@@ -201,7 +202,7 @@ func plainOp(op string) string {
 func (r *Root) ReadDir(p string, limit int) ([]fs.DirEntry, error) {
 	var out []fs.DirEntry
 	err := r.do(p, func(or *os.Root, rel string) error {
-		f, err := or.Open(rel)
+		f, err := OpenRootDir(or, rel)
 		if err != nil {
 			return err
 		}
@@ -218,4 +219,34 @@ func (r *Root) ReadDir(p string, limit int) ([]fs.DirEntry, error) {
 	})
 	slices.SortFunc(out, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
 	return out, err
+}
+
+// OpenRootDir opens the directory name inside root for listing. What is
+// not a directory is refused unopened (a FIFO's open waits for a writer),
+// wrapping syscall.ENOTDIR, and, when the name was swapped meanwhile,
+// closed unread.
+func OpenRootDir(root *os.Root, name string) (*os.File, error) {
+	fi, err := root.Stat(name)
+	if err == nil && !fi.IsDir() {
+		err = notDir(name, fi)
+	}
+	if err != nil {
+		return nil, err
+	}
+	f, err := root.OpenFile(name, os.O_RDONLY|nonBlockFlag|noTTYFlag, 0)
+	if err != nil {
+		return nil, err
+	}
+	if fi, err = f.Stat(); err == nil && !fi.IsDir() {
+		err = notDir(name, fi)
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
+func notDir(path string, fi fs.FileInfo) error {
+	return &os.PathError{Op: "readdir", Path: path, Err: fmt.Errorf("%w (%s): point it at a directory", syscall.ENOTDIR, kind(fi.Mode()))}
 }

@@ -6,22 +6,16 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 func rootTree(t *testing.T) (base, root string) {
 	t.Helper()
 	base = t.TempDir()
 	root = filepath.Join(base, "root")
-	for p, c := range map[string]string{"root/in.txt": "in", "root/sub/s.txt": "s", "out.txt": "SECRET-CANARY"} {
-		p = filepath.Join(base, p)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(c), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeTree(t, base, map[string]string{"root/in.txt": "in", "root/sub/s.txt": "s", "out.txt": "SECRET-CANARY"})
 	for link, target := range map[string]string{
 		"root/rel": "in.txt", "root/sub/up": "../in.txt", "root/esc": "../out.txt",
 		"root/abs": filepath.Join(base, "root", "in.txt"), "root/dir": "..",
@@ -33,6 +27,20 @@ func rootTree(t *testing.T) (base, root string) {
 		}
 	}
 	return base, root
+}
+
+// writeTree writes each file (a slash path under base) with its content.
+func writeTree(t *testing.T, base string, files map[string]string) {
+	t.Helper()
+	for p, c := range files {
+		p = filepath.Join(base, p)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 // A Root reads what lies inside it, following symlinks that stay inside
@@ -213,5 +221,118 @@ func TestRootErrorNamesPlainOp(t *testing.T) {
 		if c.err == nil || c.err.Error() != c.want {
 			t.Errorf("error %v, want %q", c.err, c.want)
 		}
+	}
+}
+
+// ReadDir refuses what is not a directory before opening it: a FIFO
+// named as a directory (an include: glob's, an eval dataset's) once hung
+// the run in open, waiting for a writer.
+func TestRootReadDirRefusesNonDirectory(t *testing.T) {
+	dir := t.TempDir()
+	r := NewRoot(dir)
+	defer r.Close()
+	file := filepath.Join(dir, "file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	paths := map[string]string{file: "a regular file"}
+	if fifo := makeFIFO(t, dir); fifo != "" {
+		paths[fifo] = "a FIFO"
+		paths[filepath.Join(dir, "abslink")] = "a FIFO"
+		if err := os.Symlink(fifo, filepath.Join(dir, "abslink")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for p, what := range paths {
+		guard(t, p, func() {
+			ents, err := r.ReadDir(p, 0)
+			want := "readdir " + p + ": not a directory (" + what + "): point it at a directory"
+			if err == nil || err.Error() != want || !errors.Is(err, syscall.ENOTDIR) || len(ents) != 0 {
+				t.Errorf("ReadDir(%s) = %v, %v; want %q", p, ents, err, want)
+			}
+		})
+	}
+}
+
+// guard fails the test when fn has not returned within a minute: a read
+// that hangs (a FIFO opened, a loop walked forever).
+func guard(t *testing.T, p string, fn func()) {
+	t.Helper()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		fn()
+	}()
+	select {
+	case <-done:
+	case <-time.After(time.Minute):
+		t.Fatalf("%s: a read through the root hangs", p)
+	}
+}
+
+// An absolute link inside the root is walked as the system walks it: a
+// ".." after a symlink climbs from where the symlink led, a ".." after a
+// missing name or a file is an error, never the lexical "root/f" (which
+// read another file than the system would, or one where it reads none).
+func TestRelinkedDotDotAsTheSystem(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{"f.txt": "top", "d/f.txt": "mid", "d/e/f.txt": "deep"})
+	links := map[string]string{
+		"l": "d/e", "vialink": dir + "/l/../f.txt", "missing": dir + "/nope/../f.txt",
+		"file": dir + "/f.txt/../f.txt", "up": dir + "/../" + filepath.Base(dir) + "/f.txt",
+	}
+	for link, target := range links {
+		if err := os.Symlink(target, filepath.Join(dir, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := NewRoot(dir)
+	defer r.Close()
+	if b, err := r.ReadFile(filepath.Join(dir, "vialink"), Story); err != nil || string(b) != "mid" {
+		t.Errorf("vialink: %q, %v; want what the system reads, %q", b, err, "mid")
+	}
+	for name, want := range map[string]error{"missing": fs.ErrNotExist, "file": syscall.ENOTDIR, "up": ErrOutsideRoot} {
+		p := filepath.Join(dir, name)
+		if b, err := r.ReadFile(p, Story); !errors.Is(err, want) || !strings.Contains(err.Error(), p) {
+			t.Errorf("%s: %q, %v; want %v naming %s", name, b, err, want, p)
+		}
+	}
+}
+
+// An absolute link inside the root to a FIFO or a directory is followed
+// and then refused or listed as its target is, never opened to wait.
+func TestRelinkedToFIFOAndDirectory(t *testing.T) {
+	dir := t.TempDir()
+	fifo := makeFIFO(t, dir)
+	if fifo == "" {
+		t.Skip("no FIFO here")
+	}
+	for link, target := range map[string]string{"tofifo": fifo, "todir": dir, "chain": filepath.Join(dir, "tofifo")} {
+		if err := os.Symlink(target, filepath.Join(dir, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := NewRoot(dir)
+	defer r.Close()
+	for _, name := range []string{"tofifo", "chain"} {
+		p := filepath.Join(dir, name)
+		guard(t, p, func() {
+			if _, err := r.ReadFile(p, Story); !errors.Is(err, errNotRegular) || !strings.Contains(err.Error(), "a FIFO") {
+				t.Errorf("ReadFile(%s): %v, want a FIFO refused", p, err)
+			}
+			if fi, err := r.Stat(p); err != nil || fi.Mode()&fs.ModeNamedPipe == 0 {
+				t.Errorf("Stat(%s): %v, %v", p, fi, err)
+			}
+			if _, err := r.ReadDir(p, 0); !errors.Is(err, syscall.ENOTDIR) {
+				t.Errorf("ReadDir(%s): %v, want ENOTDIR", p, err)
+			}
+		})
+	}
+	p := filepath.Join(dir, "todir")
+	if _, err := r.ReadFile(p, Story); err == nil || !strings.Contains(err.Error(), "is a directory") {
+		t.Errorf("ReadFile(todir): %v", err)
+	}
+	if ents, err := r.ReadDir(filepath.Join(p, "todir"), 0); err != nil || len(ents) != 4 {
+		t.Errorf("ReadDir(todir/todir) = %d entries, %v; want the root's 4", len(ents), err)
 	}
 }

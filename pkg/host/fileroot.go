@@ -236,7 +236,7 @@ func (f *fileRoot) ReadDir(abs string) ([]fs.DirEntry, error) {
 	if f.r == nil {
 		return nil, f.missing("open", abs)
 	}
-	d, err := f.r.Open(f.name(abs))
+	d, err := safefile.OpenRootDir(f.r, f.name(abs)) // a FIFO is refused, not opened to wait
 	if err != nil {
 		return nil, f.fail(err, abs)
 	}

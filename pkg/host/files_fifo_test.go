@@ -107,3 +107,27 @@ func TestArtifactsMediaFIFOSourceIsRefused(t *testing.T) {
 		t.Fatal("the handler is still opening the FIFO")
 	}
 }
+
+// An issues directory that is a FIFO is left out of local_tickets' search
+// like any directory that cannot be listed: once its open waited for a
+// writer that never comes.
+func TestLocalTicketsFIFODirectoryIsSkipped(t *testing.T) {
+	h, env, wd := ticketsEnv(t)
+	epics := filepath.Join(wd, "issues", "epics")
+	if err := os.RemoveAll(epics); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(epics, 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	done := make(chan string, 1)
+	go func() { done <- ids(t, mustOK(t, h, env, map[string]any{"op": "search"})) }()
+	select {
+	case got := <-done:
+		if got != "T-1,F-2" {
+			t.Fatalf("search: %s, want the tickets beside the FIFO", got)
+		}
+	case <-time.After(time.Minute): // a hang, not a slow machine
+		t.Fatal("search is still opening the FIFO")
+	}
+}

@@ -578,3 +578,34 @@ func TestDeepSchemaRefused(t *testing.T) {
 		t.Errorf("60 levels: %v", err)
 	}
 }
+
+// An absolute symlink that stays inside schemas/ is read, as upstream reads
+// it (validate passed it there and refused it here, calling it a link
+// leading outside); one leading out of schemas/, even into the story, is
+// still refused.
+func TestAbsoluteLinkInsideSchemasIsRead(t *testing.T) {
+	dir := story(t, map[string]string{
+		"schemas/real.json": `{"type":"object","required":["a"]}`,
+		"schemas/ref.json":  `{"$ref":"abs.json"}`,
+		"x.json":            outsideSchema,
+	})
+	for link, target := range map[string]string{"abs.json": "schemas/real.json", "tostory.json": "x.json"} {
+		if err := os.Symlink(filepath.Join(dir, target), filepath.Join(dir, "schemas", link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := NewCompiler(dir)
+	for _, p := range []string{"schemas/abs.json", "schemas/ref.json"} {
+		s, err := c.Compile(p)
+		if err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		if ve := s.ValidateJSON([]byte(`{}`)); ve == nil {
+			t.Fatalf("%s: {} validates; the linked schema was not read", p)
+		}
+	}
+	_, err := c.Compile("schemas/tostory.json")
+	if ce := mustCompileErr(t, err); !strings.Contains(ce.Message, "symlink leading outside") || !errors.Is(err, ErrOutsideRoot) {
+		t.Fatalf("tostory: %v", err)
+	}
+}

@@ -14,8 +14,9 @@ import (
 
 // rootFiles reads the schema files of one story for one or more compiles,
 // through an os.Root on schemas/ for the files under it and on the story
-// directory for the others. Each root is opened once and each file read
-// once. It is safe for concurrent use.
+// directory for the others (an absolute symlink os.Root refuses is read
+// through a safefile.Root when it stays inside). Each root is opened once
+// and each file read once. It is safe for concurrent use.
 type rootFiles struct {
 	storyDir string // absolute
 
@@ -81,19 +82,29 @@ func (f *rootFiles) readLocked(rel string) ([]byte, string) {
 	if reason != "" {
 		return nil, reason
 	}
-	fi, err := root.Stat(name)
+	stat := root.Stat
+	read := func(name string) ([]byte, error) { return safefile.ReadRootFile(root, name, safefile.Story) }
+	fi, err := stat(name)
+	if safefile.IsEscape(err) { // an absolute link inside the directory is followed, as upstream does
+		dir := root.Name()
+		sr := safefile.NewRoot(dir)
+		defer sr.Close()
+		stat = func(name string) (fs.FileInfo, error) { return sr.Stat(filepath.Join(dir, name)) }
+		read = func(name string) ([]byte, error) { return sr.ReadFile(filepath.Join(dir, name), safefile.Story) }
+		fi, err = stat(name)
+	}
 	if err == nil && !fi.Mode().IsRegular() {
 		return nil, fmt.Sprintf("could not be read: it is not a regular file (%s)", fi.Mode().Type())
 	}
 	var data []byte
 	if err == nil {
-		data, err = safefile.ReadRootFile(root, name, safefile.Story)
+		data, err = read(name)
 	}
 	if err != nil {
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			return nil, reasonMissing
-		case safefile.IsEscape(err):
+		case safefile.IsEscape(err), errors.Is(err, safefile.ErrOutsideRoot):
 			return nil, escapes
 		}
 		return nil, "could not be read: " + safefile.ErrText(err)
