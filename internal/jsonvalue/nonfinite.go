@@ -34,19 +34,23 @@ func NonFiniteString(f float64) string {
 func isNonFinite(f float64) bool { return math.IsNaN(f) || math.IsInf(f, 0) }
 
 // HasNonFinite reports whether v holds a NaN or infinite float64.
-func HasNonFinite(v any) bool {
+func HasNonFinite(v any) bool { return AnyFloat(v, isNonFinite) }
+
+// AnyFloat reports whether v, or a value inside its maps and slices, is a
+// float64 for which pred holds.
+func AnyFloat(v any, pred func(float64) bool) bool {
 	switch x := v.(type) {
 	case float64:
-		return isNonFinite(x)
+		return pred(x)
 	case map[string]any:
 		for _, e := range x {
-			if HasNonFinite(e) {
+			if AnyFloat(e, pred) {
 				return true
 			}
 		}
 	case []any:
 		for _, e := range x {
-			if HasNonFinite(e) {
+			if AnyFloat(e, pred) {
 				return true
 			}
 		}

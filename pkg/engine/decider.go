@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"kitsoki/internal/agentcall"
+	"kitsoki/internal/jsonvalue"
 )
 
 // maxDeciderDepth caps how many gates the app-level decider passes in a
@@ -110,7 +111,7 @@ func bailReason(err error, chosen string, conf, threshold float64, cands []strin
 // no choice at all.
 func deciderChoice(v any) (string, float64) {
 	m, ok := v.(map[string]any)
-	if !ok || hasInf(m) {
+	if !ok || jsonvalue.AnyFloat(m, func(f float64) bool { return math.IsInf(f, 0) }) {
 		return "", 0
 	}
 	name := ""
@@ -127,25 +128,4 @@ func deciderChoice(v any) (string, float64) {
 		return name, float64(c)
 	}
 	return name, 0
-}
-
-// hasInf reports a decoded JSON value holding an infinite number.
-func hasInf(v any) bool {
-	switch x := v.(type) {
-	case float64:
-		return math.IsInf(x, 0)
-	case map[string]any:
-		for _, e := range x {
-			if hasInf(e) {
-				return true
-			}
-		}
-	case []any:
-		for _, e := range x {
-			if hasInf(e) {
-				return true
-			}
-		}
-	}
-	return false
 }
