@@ -15,13 +15,7 @@ func completeNonFinite(effs []*story.Effect) (f float64, ok bool) {
 		if e == nil {
 			continue
 		}
-		vals := []any{e.With}
-		for _, kvs := range [][]story.KV{e.Set, e.Increment(), e.Slots()} {
-			for _, kv := range kvs {
-				vals = append(vals, kv.Value)
-			}
-		}
-		for _, v := range vals {
+		for _, v := range e.Literals() {
 			if nf, ok := finite(v).(*nonFiniteError); ok {
 				return nf.v, true
 			}

@@ -19,13 +19,7 @@ func checkOnCompleteNonFinite(c *checker) {
 		if !site.OnComplete {
 			return
 		}
-		vals := []any{e.With}
-		for _, kvs := range [][]story.KV{e.Set, e.Increment(), e.Slots()} {
-			for _, kv := range kvs {
-				vals = append(vals, kv.Value)
-			}
-		}
-		for _, v := range vals {
+		for _, v := range e.Literals() {
 			if jsonvalue.HasNonFinite(v) {
 				c.rep.Warnf(e.Pos, ruleOnCompleteNonFinite, "%s: a NaN or infinite number in an on_complete chain fails the job's submission in both engines (the chain goes out as JSON, which cannot hold it): world.last_error is set and the job never runs; write a finite number, or compute the value in a {{ }} template",
 					site.String())

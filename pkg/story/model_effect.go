@@ -84,6 +84,18 @@ func (e *Effect) Agent() string         { return e.more().Agent }
 func (e *Effect) Selection() *Selection { return e.more().Selection }
 func (e *Effect) Timeout() string       { return e.more().Timeout }
 
+// Literals is every value the effect writes as written in the story: its
+// with: map, then the values of its set:, increment: and slots:.
+func (e *Effect) Literals() []any {
+	vals := []any{e.With}
+	for _, kvs := range [][]KV{e.Set, e.Increment(), e.Slots()} {
+		for _, kv := range kvs {
+			vals = append(vals, kv.Value)
+		}
+	}
+	return vals
+}
+
 // withIndex holds the position of every value under an effect's with: by
 // path, or, when the tree holds an alias, the with: tree itself.
 type withIndex struct {
