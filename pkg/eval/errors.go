@@ -59,14 +59,8 @@ func jsonErrText(b []byte, err error) string {
 		line, col := lineCol(b, se.Offset-1) // Offset is just past the bad byte
 		return fmt.Sprintf("line %d, column %d: %s", line, col, se.Error())
 	}
-	if te, ok := errors.AsType[*json.UnmarshalTypeError](err); ok {
-		if num, big := jsonvalue.NumberOutOfRange(err); big {
-			return fmt.Sprintf("field %q holds the number %s, out of range of a 64-bit float", te.Field, num)
-		}
-		if te.Field == "" {
-			return fmt.Sprintf("the file holds a JSON %s, not an object", te.Value)
-		}
-		return fmt.Sprintf("field %q holds a JSON %s, which is the wrong type", te.Field, te.Value)
+	if text, ok := jsonvalue.TypeMismatch(err); ok {
+		return text
 	}
 	if err.Error() == "unexpected end of JSON input" {
 		return "the JSON ends early (truncated file?)"
