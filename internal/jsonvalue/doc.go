@@ -8,6 +8,7 @@
 // encoding ([MaskEncoded]), and the length of a value's encoding bounded
 // without encoding it ([EncodedBound], [StringBound]), and the names of
 // JSON types in every message ([Kind], [WithArticle], [TypeMismatch]:
-// string, number, true/false, object, list, null). It must not touch
+// string, number, true/false, object, list, null) and a decode error's
+// one wording ([DecodeErrorText]). It must not touch
 // schemas or I/O: callers pick the number form their consumers expect.
 package jsonvalue

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"math/big"
+	"strings"
 	"testing"
 )
 
@@ -65,5 +66,23 @@ func TestTypeMismatch(t *testing.T) {
 	}
 	if _, ok := TypeMismatch(errors.New("json: other")); ok {
 		t.Error("an error other than a type mismatch is reported as one")
+	}
+}
+
+func TestDecodeErrorText(t *testing.T) {
+	var r struct{ N int }
+	for in, want := range map[string]string{
+		"{\n  \"N\": x}": "line 2, column 8: invalid character 'x' looking for beginning of value",
+		`{"N": "3"}`:     `field "N": expected a whole number, got a string`,
+		`{"N": 1`:        "the JSON ends early: the file is empty or cut short",
+		``:               "the JSON ends early: the file is empty or cut short",
+	} {
+		if got := DecodeErrorText([]byte(in), json.Unmarshal([]byte(in), &r)); got != want {
+			t.Errorf("%q: %q, want %q", in, got, want)
+		}
+	}
+	dec := json.NewDecoder(strings.NewReader(""))
+	if got := DecodeErrorText(nil, dec.Decode(&r)); got != "the JSON ends early: the file is empty or cut short" {
+		t.Errorf("a decoder at EOF: %q", got)
 	}
 }

@@ -102,7 +102,7 @@ func ParseJSON(name string, data []byte) (*Profile, error) {
 	dec.DisallowUnknownFields()
 	var jp jsonProfile
 	if err := dec.Decode(&jp); err != nil {
-		return nil, fmt.Errorf("%s: not a kitsoki JSON coverage profile: %s (write one with kitsoki test --coverprofile FILE --cover-format json)", name, jsonReason(err))
+		return nil, fmt.Errorf("%s: not a kitsoki JSON coverage profile: %s (write one with kitsoki test --coverprofile FILE --cover-format json)", name, jsonvalue.DecodeErrorText(data, err))
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
 		return nil, fmt.Errorf("%s: unexpected data after the profile's closing brace", name)
@@ -153,21 +153,6 @@ func kindList() string {
 		names = append(names, k.String())
 	}
 	return strings.Join(names, ", ")
-}
-
-// jsonReason is a decoding error without Go's type names.
-func jsonReason(err error) string {
-	var se *json.SyntaxError
-	typeText, isType := jsonvalue.TypeMismatch(err)
-	switch {
-	case errors.As(err, &se):
-		return fmt.Sprintf("invalid JSON at byte %d: %s", se.Offset, strings.TrimPrefix(se.Error(), "json: "))
-	case isType:
-		return typeText
-	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
-		return "the file is empty or cut short"
-	}
-	return strings.TrimPrefix(err.Error(), "json: ")
 }
 
 // SniffOther names the profile format of data when it is an LCOV or

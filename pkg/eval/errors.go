@@ -1,15 +1,12 @@
 package eval
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"strings"
 
 	"kitsoki/internal/atomicfile"
-	"kitsoki/internal/jsonvalue"
 )
 
 // ErrSyntax marks an eval dataset or report that was read but does not
@@ -50,26 +47,4 @@ func fileErrText(err error, fix string) string {
 		msg += "; " + fix
 	}
 	return msg
-}
-
-// jsonErrText words a JSON decode error for users: a syntax error's line
-// and column, a mismatch's JSON type.
-func jsonErrText(b []byte, err error) string {
-	if se, ok := errors.AsType[*json.SyntaxError](err); ok {
-		line, col := lineCol(b, se.Offset-1) // Offset is just past the bad byte
-		return fmt.Sprintf("line %d, column %d: %s", line, col, se.Error())
-	}
-	if text, ok := jsonvalue.TypeMismatch(err); ok {
-		return text
-	}
-	if err.Error() == "unexpected end of JSON input" {
-		return "the JSON ends early (truncated file?)"
-	}
-	return err.Error()
-}
-
-// lineCol turns a byte offset into a 1-based line and column.
-func lineCol(b []byte, off int64) (int, int) {
-	b = b[:max(0, min(off, int64(len(b))))]
-	return bytes.Count(b, []byte{'\n'}) + 1, len(b) - bytes.LastIndexByte(b, '\n')
 }
