@@ -19,7 +19,7 @@ func TestValidateExitCodes(t *testing.T) {
 	}{
 		{"clean corpus", []string{"validate", "../pkg/story/testdata/corpus/..."}, 0, "✓ ../pkg/story/testdata/corpus/fix-tests/app.yaml — valid"},
 		{"error", []string{"validate", brokenStories + "/target"}, 1, "does not exist [target]"},
-		{"warning only", []string{"validate", brokenStories + "/unreachable"}, 0, "warning: state \"island\" is unreachable"},
+		{"warning only", []string{"validate", brokenStories + "/unreachable"}, 0, "[unreachable]"}, // the wording is the broken/unreachable golden's
 		{"warning strict", []string{"validate", "--strict", brokenStories + "/unreachable"}, 1, "[unreachable]"},
 		{"missing path", []string{"validate", "does/not/exist"}, 2, ""},
 		{"bad format", []string{"validate", "--format", "xml", brokenStories + "/target"}, 2, ""},
@@ -156,7 +156,8 @@ func TestValidateListRules(t *testing.T) {
 }
 
 // Ignore comments: an unknown id is a warning; one that suppresses nothing
-// is reported under --strict only.
+// is reported under --strict only (the wording is pkg/validate's ignore
+// golden's; here only the places and verdicts).
 func TestValidateIgnoreComments(t *testing.T) {
 	dir := t.TempDir()
 	app := "app: {id: x}\nroot: start\nintents: {go: {}}\nstates:\n  start:\n    on:\n      go: [{target: end}]\n  end: {terminal: true}  # kitsoki:ignore unreachable\n  island: {}  # kitsoki:ignore unreachable, no-such-rule\n"
@@ -164,11 +165,11 @@ func TestValidateIgnoreComments(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, out, _ := runCmd(t, "validate", "-q", dir)
-	if code != 0 || strings.Contains(out, "is unreachable") || !strings.Contains(out, "app.yaml:9:45: warning: kitsoki:ignore no-such-rule: no rule has this id") || strings.Contains(out, "suppresses nothing") {
+	if code != 0 || strings.Contains(out, "is unreachable") || !strings.Contains(out, "app.yaml:9:45: warning: ") || strings.Contains(out, "app.yaml:8:43: ") {
 		t.Fatalf("exit %d:\n%s", code, out)
 	}
 	code, out, _ = runCmd(t, "validate", "-q", "--strict", dir)
-	if code != 1 || !strings.Contains(out, "app.yaml:8:43: warning: kitsoki:ignore unreachable suppresses nothing") {
+	if code != 1 || !strings.Contains(out, "app.yaml:8:43: warning: ") {
 		t.Fatalf("strict: exit %d:\n%s", code, out)
 	}
 }

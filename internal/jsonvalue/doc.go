@@ -6,6 +6,9 @@
 // ([One], [OneExact] with every digit kept) and its refusal of a number past
 // a float ([NumberOutOfRange]), masking a map through its
 // encoding ([MaskEncoded]), and the length of a value's encoding bounded
-// without encoding it ([EncodedBound], [StringBound]). It must not touch
+// without encoding it ([EncodedBound], [StringBound]), and the names of
+// JSON types in every message ([Kind], [WithArticle], [TypeMismatch]:
+// string, number, true/false, object, list, null) and a decode error's
+// one wording ([DecodeErrorText]). It must not touch
 // schemas or I/O: callers pick the number form their consumers expect.
 package jsonvalue

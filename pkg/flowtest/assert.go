@@ -40,7 +40,7 @@ func (c *checker) worldKeys(label string, kvs []KV, world map[string]any, typed 
 		}
 		var f *Failure
 		if typed {
-			f = c.fail(kv.Pos, "%s[%q]: got %s (%s), want %s (%s)", label, kv.Key, clip(show(got)), typeName(got), clip(show(kv.Value)), typeName(kv.Value))
+			f = c.fail(kv.Pos, "%s[%q]: %s", label, kv.Key, typedGotWant(got, kv.Value))
 		} else {
 			f = c.fail(kv.Pos, "%s[%q]: got %s, want %s", label, kv.Key, clip(show(got)), clip(show(kv.Value)))
 		}

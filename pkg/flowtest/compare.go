@@ -9,6 +9,8 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+
+	"kitsoki/internal/jsonvalue"
 )
 
 // equal is the fixture comparison rule (flow-format.md §3.3): nested
@@ -126,28 +128,15 @@ func show(v any) string {
 	return string(b)
 }
 
-// typeName is the JSON-model type of v, for "got 3 (number), want 3 (string)".
-func typeName(v any) string {
-	switch norm(v).(type) {
-	case nil:
-		return "null"
-	case string:
-		return "string"
-	case bool:
-		return "bool"
-	case num, float64:
-		return "number"
-	case map[string]any:
-		return "map"
-	case []any:
-		return "list"
-	}
-	return fmt.Sprintf("%T", v)
+// typedGotWant is "got 3 (number), want "3" (string)": both values as
+// JSON with their JSON types.
+func typedGotWant(got, want any) string {
+	return fmt.Sprintf("got %s (%s), want %s (%s)", clip(show(got)), jsonvalue.Kind(norm(got)), clip(show(want)), jsonvalue.Kind(norm(want)))
 }
 
 // nestedDiff is diffValue when either side is a map or a list, else nil.
 func nestedDiff(path string, got, want any) []string {
-	if nested := []string{"map", "list"}; slices.Contains(nested, typeName(got)) || slices.Contains(nested, typeName(want)) {
+	if nested := []string{jsonvalue.KindObject, jsonvalue.KindList}; slices.Contains(nested, jsonvalue.Kind(norm(got))) || slices.Contains(nested, jsonvalue.Kind(norm(want))) {
 		return diffValue(path, got, want)
 	}
 	return nil
@@ -189,7 +178,7 @@ func diffValue(path string, got, want any) []string {
 		}
 		return out
 	}
-	return []string{fmt.Sprintf("%s: got %s (%s), want %s (%s)", path, clip(show(plain(g))), typeName(got), clip(show(plain(w))), typeName(want))}
+	return []string{path + ": " + typedGotWant(plain(g), plain(w))}
 }
 
 func clip(s string) string { return clipN(s, 300) }

@@ -118,7 +118,7 @@ turns:
       items: [y, x]
       n: "0"
       out: null
-`), `expect_world["obj"]: got {"a":1,"b":{"c":[1,2]}} (map), want {"a":1} (map)`,
+`), `expect_world["obj"]: got {"a":1,"b":{"c":[1,2]}} (object), want {"a":1} (object)`,
 		`expect_world["items"]: got ["x","y"] (list), want ["y","x"] (list)`,
 		`expect_world["n"]: got 0 (number), want "0" (string)`,
 		`expect_world["out"]: got "hi" (string), want null (null)`)

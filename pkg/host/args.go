@@ -108,11 +108,17 @@ func durationArg(handler string, v any) (time.Duration, error) {
 	return 0, fmt.Errorf("%s: timeout must be a number or duration string, got %T", handler, v)
 }
 
+// describe is a value of the wrong type for an argument of kitsoki's own
+// handlers: the value as JSON and its JSON type ("[1] (list)").
 func describe(v any) string {
 	if s, ok := v.(string); ok {
 		return strconv.Quote(s)
 	}
-	return fmt.Sprintf("%v (%T)", v, v)
+	text := fmt.Sprint(v)
+	if b, err := json.Marshal(v); err == nil {
+		text = string(b)
+	}
+	return fmt.Sprintf("%s (%s)", text, jsonvalue.Kind(v))
 }
 
 // intArg reads a positive-or-zero integer argument with a default.

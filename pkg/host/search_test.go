@@ -148,7 +148,10 @@ func TestAgentSearchErrors(t *testing.T) {
 		{map[string]any{"query": "q", "corpus": "../*"}, "reaches outside"},
 		{map[string]any{"query": "q", "corpus": "/etc/*"}, "reaches outside"},
 		{map[string]any{"query": "q", "corpus": "[", "top_k": 1}, "malformed"},
-		{map[string]any{"query": "q", "corpus": "*", "top_k": -1}, "top_k must be a non-negative integer"},
+		{map[string]any{"query": "q", "corpus": "*", "top_k": -1}, "top_k must be a non-negative integer, got -1 (number)"},
+		{map[string]any{"query": "q", "corpus": "*", "top_k": []any{1.0}}, "top_k must be a non-negative integer, got [1] (list)"},
+		{map[string]any{"query": "q", "corpus": "*", "chunk_lines": map[string]any{"a": true}}, `chunk_lines must be a non-negative integer, got {"a":true} (object)`},
+		{map[string]any{"query": "q", "corpus": "*", "min_score": false}, "min_score must be a number, got false (true/false)"},
 		{map[string]any{"query": "q", "corpus": "*", "min_score": "high"}, "min_score must be a number"},
 	} {
 		res, err := call(t, h, env, c.args)

@@ -252,7 +252,7 @@ func checkType(key string, v any) error {
 	switch key {
 	case "prompt":
 		if _, ok := v.(string); !ok {
-			return fmt.Errorf("hook rewrote prompt to a %T; it must be a string", v)
+			return fmt.Errorf("hook rewrote prompt to %s; it must be a string", jsonvalue.WithArticle(jsonvalue.Kind(v)))
 		}
 	case "alias":
 		s, ok := v.(string)
@@ -261,7 +261,7 @@ func checkType(key string, v any) error {
 		}
 	case "with", "args":
 		if _, ok := v.(map[string]any); !ok && v != nil {
-			return fmt.Errorf("hook rewrote %s to a %T; it must be an object", key, v)
+			return fmt.Errorf("hook rewrote %s to %s; it must be an object", key, jsonvalue.WithArticle(jsonvalue.Kind(v)))
 		}
 	}
 	return nil

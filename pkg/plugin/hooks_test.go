@@ -118,6 +118,30 @@ func TestChainRejectsReadOnlyRewriteAndFollowsOnError(t *testing.T) {
 	}
 }
 
+// A rewrite of the wrong JSON type is named in JSON's words, never Go's
+// (a hook's answer decodes to float64 and map[string]interface {}).
+func TestRewriteOfWrongTypeNamesJSONTypes(t *testing.T) {
+	for _, c := range []struct {
+		payload Payload
+		want    string
+	}{
+		{Payload{"prompt": 3.0}, "hook rewrote prompt to a number; it must be a string"},
+		{Payload{"prompt": map[string]any{}}, "hook rewrote prompt to an object; it must be a string"},
+		{Payload{"with": []any{"a"}}, "hook rewrote with to a list; it must be an object"},
+		{Payload{"with": true}, "hook rewrote with to true/false; it must be an object"},
+	} {
+		rec := &recorder{}
+		h := HandlerFunc(func(context.Context, Point, Payload) (Result, error) {
+			return Result{Outcome: outcomeContinue, Payload: c.payload}, nil
+		})
+		ch := newChain(Registration{Point: pointPreDispatch, PluginID: "x", OnError: onErrorContinue, Handler: h})
+		_, _, _ = ch.Run(context.Background(), pointPreDispatch, Payload{"prompt": "p", "with": map[string]any{}}, rec.emit)
+		if len(rec.events) != 1 || rec.events[0].Payload.Error != c.want {
+			t.Errorf("%v: events %+v, want the error %q", c.payload, rec.events, c.want)
+		}
+	}
+}
+
 func TestHandlerGetsACopy(t *testing.T) {
 	c := newChain(Registration{Point: pointPreDispatch, PluginID: "mut", OnError: onErrorContinue, Handler: HandlerFunc(func(_ context.Context, _ Point, p Payload) (Result, error) {
 		p["with"].(map[string]any)["k"] = "changed in place"

@@ -54,7 +54,7 @@ var documentedKinds = []string{"machine.intent_accepted", "machine.gate_decided"
 // goValueText marks upstream failure texts that print values with Go's
 // %v (%T): ours print JSON values there (docs/compat/flowtest.md), so
 // only their presence is compared.
-var goValueText = regexp.MustCompile(`map\[|\(\[\]interface|\((u?int|float)(64)?\)|\(string\)|<nil>`)
+var goValueText = regexp.MustCompile(`map\[|\(\[\]interface|\((u?int|float)(64)?\)|\((string|bool)\)|<nil>`)
 
 // jobIDText is a job id in a failure text (expect_jobs' status
 // mismatch): upstream's are random ULIDs, so only their presence is

@@ -9,6 +9,9 @@
 //	internal/testing/conformance/gen/lintscore.sh DIR # validate's verdicts, then:
 //	go run ./internal/testing/conformance/gen lintscore DIR
 //
+// Each mode prints its flags on -h (cli.go); an operand starting with '-'
+// is refused rather than taken for a directory.
+//
 // lintscore (lintscore.go) counts, per story of a batch compare.sh has
 // run, the fixtures upstream fails that `kitsoki validate` flags (recall)
 // and those it passes that validate flags (false positives).
@@ -209,150 +212,22 @@
 package main
 
 import (
+	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 )
 
 func main() {
-	if err := run(os.Args[1:]); err != nil {
+	err := run(os.Args[1:], os.Stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "gen:", err)
 		os.Exit(2)
 	}
-}
-
-func run(args []string) error {
-	if len(args) == 0 {
-		return fmt.Errorf("usage: gen write [-n N] [-seed S] [-known] [-emits] [-trail] [-extras] [-more] [-gates] [-override] [-deep] [-jobs] [-redirects] [-wide] [-blocks] [-shapes] [-asserts] [-rare] [-cassettes] [-real] [-from DIR] [-kind flow|legacy|tmpl|agent|view|starlark|host|intent|expect|import|phase|intentfix|lint|mutate|storymut] DIR | gen diff DIR | gen lintscore DIR [NAME]")
-	}
-	switch args[0] {
-	case "write":
-		n, seed, dir, known, emits, trail, extras, real, kind, from := 300, uint64(1), "", false, false, false, false, false, "flow", ""
-		more, gates, override, deep, jobs, redirects, wide, blocks, cassettes, shapes := false, false, false, false, false, false, false, false, false, false
-		asserts, rare := false, false
-		rest := args[1:]
-		for len(rest) > 0 {
-			switch {
-			case rest[0] == "-n" && len(rest) > 1:
-				v, err := strconv.Atoi(rest[1])
-				if err != nil || v < 1 || v > 100000 {
-					return fmt.Errorf("-n %q: want a count from 1 to 100000", rest[1])
-				}
-				n, rest = v, rest[2:]
-			case rest[0] == "-seed" && len(rest) > 1:
-				v, err := strconv.ParseUint(rest[1], 10, 64)
-				if err != nil {
-					return fmt.Errorf("-seed %q: want an unsigned integer", rest[1])
-				}
-				seed, rest = v, rest[2:]
-			case rest[0] == "-kind" && len(rest) > 1:
-				kind, rest = rest[1], rest[2:]
-			case rest[0] == "-from" && len(rest) > 1:
-				from, rest = rest[1], rest[2:]
-			case rest[0] == "-known":
-				known, rest = true, rest[1:]
-			case rest[0] == "-emits":
-				emits, rest = true, rest[1:]
-			case rest[0] == "-trail":
-				trail, rest = true, rest[1:]
-			case rest[0] == "-extras":
-				extras, rest = true, rest[1:]
-			case rest[0] == "-real":
-				real, rest = true, rest[1:]
-			case rest[0] == "-more":
-				more, rest = true, rest[1:]
-			case rest[0] == "-gates":
-				gates, rest = true, rest[1:]
-			case rest[0] == "-override":
-				override, rest = true, rest[1:]
-			case rest[0] == "-deep":
-				deep, rest = true, rest[1:]
-			case rest[0] == "-jobs":
-				jobs, rest = true, rest[1:]
-			case rest[0] == "-redirects":
-				redirects, rest = true, rest[1:]
-			case rest[0] == "-wide":
-				wide, rest = true, rest[1:]
-			case rest[0] == "-blocks":
-				blocks, rest = true, rest[1:]
-			case rest[0] == "-cassettes":
-				cassettes, rest = true, rest[1:]
-			case rest[0] == "-shapes":
-				shapes, rest = true, rest[1:]
-			case rest[0] == "-asserts":
-				asserts, rest = true, rest[1:]
-			case rest[0] == "-rare":
-				rare, rest = true, rest[1:]
-			default:
-				dir, rest = rest[0], rest[1:]
-			}
-		}
-		if dir == "" {
-			return fmt.Errorf("write: name the directory to write the stories into")
-		}
-		switch kind {
-		case "flow":
-			return write(dir, n, seed, genOpts{known: known, emits: emits, trail: trail, extras: extras, more: more, gates: gates, override: override, deep: deep, jobs: jobs, redirects: redirects, wide: wide, blocks: blocks, shapes: shapes, asserts: asserts, rare: rare})
-		case "legacy":
-			return write(dir, n, seed, genOpts{known: known, emits: emits, trail: trail, extras: extras, more: more, gates: gates, override: override, deep: deep, jobs: jobs, redirects: redirects, wide: wide, blocks: blocks, shapes: shapes, asserts: asserts, rare: rare, legacy: true})
-		case "tmpl":
-			return writeTmpl(dir, n, seed, blocks)
-		case "agent":
-			return writeAgent(dir, n, seed)
-		case "view":
-			return writeView(dir, n, seed, blocks)
-		case "starlark":
-			return writeStarlark(dir, n, seed, known, cassettes)
-		case "host":
-			if real {
-				return writeHostReal(dir, n, seed)
-			}
-			return writeHost(dir, n, seed, blocks)
-		case "intent":
-			return writeIntent(dir, n, seed)
-		case "expect":
-			return writeExpect(dir, n, seed)
-		case "import":
-			return writeImport(dir, n, seed)
-		case "phase":
-			return writePhase(dir, n, seed)
-		case "intentfix":
-			return writeIntentFix(dir, n, seed)
-		case "lint":
-			return writeLint(dir, n, seed)
-		case "mutate":
-			return writeMutate(dir, n, seed, from, trail)
-		case "storymut":
-			return writeStorymut(dir, n, seed, from, trail)
-		}
-		return fmt.Errorf("-kind %q: want flow, legacy, tmpl, agent, view, starlark, host, intent, expect, import, phase, intentfix, lint, mutate or storymut", kind)
-	case "diff":
-		if len(args) != 2 {
-			return fmt.Errorf("usage: gen diff DIR")
-		}
-		differ, total, err := diffTree(os.Stdout, args[1])
-		if err != nil {
-			return err
-		}
-		fmt.Printf("gen diff: %d of %d comparable stories differ\n", differ, total)
-		return nil
-	case "lintscore":
-		if len(args) < 2 || len(args) > 3 {
-			return fmt.Errorf("usage: gen lintscore DIR [NAME]")
-		}
-		name := "validate.json"
-		if len(args) == 3 {
-			name = args[2]
-		}
-		s, unscored, err := lintScore(os.Stdout, args[1], name)
-		if err != nil {
-			return err
-		}
-		printScore(os.Stdout, s, unscored)
-		return nil
-	}
-	return fmt.Errorf("unknown mode %q (want write, diff or lintscore)", args[0])
 }
 
 // write writes n stories, story i from seed+i. known adds the forms
