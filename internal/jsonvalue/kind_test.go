@@ -74,15 +74,25 @@ func TestDecodeErrorText(t *testing.T) {
 	for in, want := range map[string]string{
 		"{\n  \"N\": x}": "line 2, column 8: invalid character 'x' looking for beginning of value",
 		`{"N": "3"}`:     `field "N": expected a whole number, got a string`,
-		`{"N": 1`:        "the JSON ends early: the file is empty or cut short",
-		``:               "the JSON ends early: the file is empty or cut short",
+		`{"N": 1`:        "the JSON ends early (empty or cut short)",
+		``:               "the JSON ends early (empty or cut short)",
 	} {
 		if got := DecodeErrorText([]byte(in), json.Unmarshal([]byte(in), &r)); got != want {
 			t.Errorf("%q: %q, want %q", in, got, want)
 		}
 	}
+	for in, want := range map[string]string{
+		" \n":     "the JSON ends early (empty or cut short)",
+		"{} \n x": `line 2, column 2: unexpected 'x' after the JSON value (exactly one value expected)`,
+		"[1]]":    `line 1, column 4: unexpected ']' after the JSON value (exactly one value expected)`,
+	} {
+		var v any
+		if got := DecodeErrorText([]byte(in), One([]byte(in), &v)); got != want {
+			t.Errorf("One(%q): %q, want %q", in, got, want)
+		}
+	}
 	dec := json.NewDecoder(strings.NewReader(""))
-	if got := DecodeErrorText(nil, dec.Decode(&r)); got != "the JSON ends early: the file is empty or cut short" {
+	if got := DecodeErrorText(nil, dec.Decode(&r)); got != "the JSON ends early (empty or cut short)" {
 		t.Errorf("a decoder at EOF: %q", got)
 	}
 }
