@@ -118,6 +118,9 @@ func (l *fixtureLint) settled(t *Turn, r rest, arc string) (rest, bool) {
 	if w.cur != nil {
 		end = w.cur.Path
 	}
+	if t.HasAdvance {
+		l.partialAdvance(t)
+	}
 	l.stepped, l.walked, l.advanced = true, true, t.HasAdvance
 	if t.ExpectState != nil && *t.ExpectState != end && l.ix.hasState(*t.ExpectState) {
 		l.warn(t.valueAt("expect_state"), ruleWrongState, "turns[%d].expect_state: %q, but the turn's intent %q, fired at %q (where %s), ends at %q%s: every step on the way is certain (the arms taken, the when: of each effect and emit judged on the world the chain leaves, the calls answered by this fixture's %s and bound, the post-bind pass over the resting state's on_enter emits): the assertion fails on both engines; expect_state: %s, or fix the turns before it",
