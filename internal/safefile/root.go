@@ -233,7 +233,7 @@ func OpenRootDir(root *os.Root, name string) (*os.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, err := root.OpenFile(name, os.O_RDONLY|nonBlockFlag|noTTYFlag, 0)
+	f, err := OpenRootNoBlock(root, name)
 	if err != nil {
 		return nil, err
 	}
@@ -245,6 +245,15 @@ func OpenRootDir(root *os.Root, name string) (*os.File, error) {
 		return nil, err
 	}
 	return f, nil
+}
+
+// OpenRootNoBlock opens name inside root for reading without waiting: a
+// FIFO swapped in after the caller's stat opens at once instead of
+// waiting for a writer (O_NONBLOCK), and a terminal never becomes the
+// process's controlling one. The caller checks what it opened (f.Stat)
+// before reading it.
+func OpenRootNoBlock(root *os.Root, name string) (*os.File, error) {
+	return root.OpenFile(name, os.O_RDONLY|nonBlockFlag|noTTYFlag, 0)
 }
 
 func notDir(path string, fi fs.FileInfo) error {

@@ -39,6 +39,9 @@ type fileRoot struct {
 	// moments a process beside the story could swap a directory on its
 	// way for a link.
 	checked func(abs string)
+	// opening, when set (tests), runs between OpenRegular's stat and its
+	// open: the moment a FIFO swapped in would make a blocking open wait.
+	opening func(abs string)
 }
 
 // openFileRoot opens dir (absolute), making it first when it is missing
@@ -248,7 +251,9 @@ func (f *fileRoot) ReadDir(abs string) ([]fs.DirEntry, error) {
 
 // OpenRegular opens abs for reading through the root when it is a
 // regular file: what is not (a FIFO whose open would wait, a device) is
-// refused unopened, and what was opened is checked again.
+// refused unopened, and what was opened is checked again. The open does
+// not wait (safefile.OpenRootNoBlock): a FIFO swapped in after the stat
+// is opened at once and refused by the second check.
 func (f *fileRoot) OpenRegular(abs string) (*os.File, fs.FileInfo, error) {
 	fi, err := f.Stat(abs)
 	if err != nil {
@@ -257,7 +262,10 @@ func (f *fileRoot) OpenRegular(abs string) (*os.File, fs.FileInfo, error) {
 	if !fi.Mode().IsRegular() {
 		return nil, fi, nil
 	}
-	in, err := f.r.Open(f.name(abs))
+	if f.opening != nil {
+		f.opening(abs)
+	}
+	in, err := safefile.OpenRootNoBlock(f.r, f.name(abs))
 	if err != nil {
 		return nil, nil, f.fail(err, abs)
 	}
