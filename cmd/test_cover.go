@@ -11,6 +11,7 @@ import (
 
 	"kitsoki/internal/atomicfile"
 	"kitsoki/pkg/coverage"
+	"kitsoki/pkg/testrun"
 	"kitsoki/pkg/flowtest"
 	"kitsoki/pkg/graph"
 )
@@ -83,7 +84,7 @@ func writeCover(stdout, text io.Writer, cf *coverFlags, p *coverage.Profile, hin
 		if cf.profile == "-" {
 			err = writeProfileStdout(stdout, format, b.Bytes())
 		} else {
-			err = atomicfile.Write(cf.profile, b.Bytes(), 0o644)
+			err = atomicfile.WriteBelow(testrun.OutRoot(), cf.profile, b.Bytes(), 0o644)
 		}
 		if err != nil {
 			return usagef("--coverprofile %s: %v", cf.profile, err)

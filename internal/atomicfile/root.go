@@ -1,9 +1,14 @@
 package atomicfile
 
 import (
+	"errors"
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
+	"strings"
+
+	"kitsoki/internal/safefile"
 )
 
 // WriteIn is [Write] for name, a path relative to root: the directory made,
@@ -19,4 +24,35 @@ func WriteIn(root *os.Root, name string, data []byte, perm fs.FileMode) error {
 // WriteFuncIn is [WriteFunc] for name inside root, as [WriteIn] is [Write].
 func WriteFuncIn(root *os.Root, name string, perm fs.FileMode, write func(io.Writer) error) error {
 	return writeFunc(root, name, perm, write)
+}
+
+// ErrLinkOut is wrapped by [WriteBelow]'s error for a path a symbolic
+// link on the way leads out of its directory.
+var ErrLinkOut = errors.New("a symbolic link on the way leads out of the project root; nothing is written outside it: remove the link, or name a file elsewhere")
+
+// WriteBelow is [Write] for path, an output that may lie inside dir (an
+// absolute directory a repository fills: the project root). Inside dir
+// (lexically) the write goes through an [os.Root] of dir ([WriteIn]), so a
+// link on the way out of dir, there before the write or swapped in while
+// it runs, fails it ([ErrLinkOut]) instead of leading it out; a path
+// elsewhere is [Write]'s (a device or pipe there written in place).
+func WriteBelow(dir, path string, data []byte, perm fs.FileMode) error {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return Write(path, data, perm)
+	}
+	rel, err := filepath.Rel(filepath.Clean(dir), abs)
+	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+		return Write(path, data, perm)
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return Write(path, data, perm)
+	}
+	defer root.Close()
+	err = WriteIn(root, rel, data, perm)
+	if safefile.IsEscape(err) {
+		return ErrLinkOut
+	}
+	return err
 }

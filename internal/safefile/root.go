@@ -161,11 +161,16 @@ func Inside(dir, p string) bool {
 // leaving the root (root_test.go holds it to that).
 const escapes = "path escapes from parent"
 
-// IsEscape reports whether err is os.Root's refusal of a name or symlink
-// that leaves the root.
+// IsEscape reports whether err is (or wraps) os.Root's refusal of a name
+// or symlink that leaves the root: an open's, a rename's (*os.LinkError),
+// or one os.Root.MkdirAll nests in its own *fs.PathError.
 func IsEscape(err error) bool {
-	pe, ok := errors.AsType[*fs.PathError](err)
-	return ok && pe.Err != nil && pe.Err.Error() == escapes
+	for e := err; e != nil; e = errors.Unwrap(e) {
+		if e.Error() == escapes {
+			return true
+		}
+	}
+	return false
 }
 
 // classify turns os.Root's escape error into [ErrOutsideRoot], naming p

@@ -127,7 +127,7 @@ func (f *fileRoot) fail(err error, abs string) error {
 	op := "open"
 	if pe, ok := errors.AsType[*fs.PathError](err); ok {
 		op = plainOp(pe.Op)
-		if isEscape(pe.Err) {
+		if safefile.IsEscape(pe.Err) {
 			return &fs.PathError{Op: op, Path: abs, Err: errLinkOut}
 		}
 		p := pe.Path
@@ -136,7 +136,7 @@ func (f *fileRoot) fail(err error, abs string) error {
 		}
 		return &fs.PathError{Op: op, Path: p, Err: pe.Err}
 	}
-	if isEscape(err) {
+	if safefile.IsEscape(err) {
 		return &fs.PathError{Op: op, Path: abs, Err: errLinkOut}
 	}
 	return err
@@ -152,19 +152,6 @@ type wrapText struct {
 func (w wrapText) Error() string { return w.text }
 func (w wrapText) Unwrap() error { return w.err }
 
-// isEscape reports whether err is (or wraps) os.Root's refusal of a name
-// or link that leaves it.
-func isEscape(err error) bool {
-	for e := err; e != nil; e = errors.Unwrap(e) {
-		if e.Error() == "path escapes from parent" {
-			return true
-		}
-		if le, ok := e.(*os.LinkError); ok && le.Err.Error() == "path escapes from parent" {
-			return true
-		}
-	}
-	return safefile.IsEscape(err)
-}
 
 // plainOp is os.Root's name for an operation as os names it on a path.
 func plainOp(op string) string {
@@ -209,7 +196,7 @@ func (f *fileRoot) MkdirAll(abs string) error {
 		return nil
 	case err == nil:
 		return &fs.PathError{Op: "mkdir", Path: abs, Err: syscall.ENOTDIR}
-	case isEscape(err):
+	case safefile.IsEscape(err):
 		return f.fail(err, abs)
 	}
 	if err := f.MkdirAll(filepath.Dir(abs)); err != nil {
@@ -294,7 +281,7 @@ func (f *fileRoot) WriteFunc(abs string, write func(io.Writer) error) error {
 		f.checked(abs)
 	}
 	err := atomicfile.WriteFuncIn(f.r, f.name(abs), 0o644, write)
-	if err != nil && isEscape(err) {
+	if err != nil && safefile.IsEscape(err) {
 		return errLinkOut
 	}
 	return err
