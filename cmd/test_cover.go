@@ -11,9 +11,9 @@ import (
 
 	"kitsoki/internal/atomicfile"
 	"kitsoki/pkg/coverage"
-	"kitsoki/pkg/testrun"
 	"kitsoki/pkg/flowtest"
 	"kitsoki/pkg/graph"
+	"kitsoki/pkg/testrun"
 )
 
 // coverFlags are kitsoki test's coverage flags (also on test merge).

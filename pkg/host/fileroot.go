@@ -152,7 +152,6 @@ type wrapText struct {
 func (w wrapText) Error() string { return w.text }
 func (w wrapText) Unwrap() error { return w.err }
 
-
 // plainOp is os.Root's name for an operation as os names it on a path.
 func plainOp(op string) string {
 	switch op {
