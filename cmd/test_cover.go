@@ -91,6 +91,7 @@ func writeCover(stdout, text io.Writer, cf *coverFlags, p *coverage.Profile, hin
 		}
 	}
 	if cf.html != "" {
+		html.OutRoot = testrun.OutRoot()
 		if err := coverage.WriteHTMLDir(cf.html, p, html); err != nil {
 			return usagef("--cover-html %s: %v", cf.html, err)
 		}

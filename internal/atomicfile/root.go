@@ -37,20 +37,41 @@ var ErrLinkOut = errors.New("a symbolic link on the way leads out of the project
 // it runs, fails it ([ErrLinkOut]) instead of leading it out; a path
 // elsewhere is [Write]'s (a device or pipe there written in place).
 func WriteBelow(dir, path string, data []byte, perm fs.FileMode) error {
+	return below(dir, path, func(root *os.Root, rel string) error {
+		return WriteIn(root, rel, data, perm)
+	}, func() error { return Write(path, data, perm) })
+}
+
+// WriteEntryBelow is [WriteEntry] for path as [WriteBelow] is for [Write]:
+// inside dir, its directory is made and what has its name replaced
+// through an [os.Root] of dir.
+func WriteEntryBelow(dir, path string, data []byte, perm fs.FileMode) error {
+	return below(dir, path, func(root *os.Root, rel string) error {
+		if st, err := root.Lstat(rel); err == nil && st.IsDir() {
+			return errors.New("is a directory; name a file inside it")
+		}
+		return replace(root, rel, perm, writeData(data))
+	}, func() error { return WriteEntry(path, data, perm) })
+}
+
+// below runs in with an os.Root of dir and path's name inside it when path
+// lies lexically inside dir, else elsewhere; os.Root's refusal of a link
+// leading out is [ErrLinkOut].
+func below(dir, path string, in func(root *os.Root, rel string) error, elsewhere func() error) error {
 	abs, err := filepath.Abs(path)
 	if err != nil {
-		return Write(path, data, perm)
+		return elsewhere()
 	}
 	rel, err := filepath.Rel(filepath.Clean(dir), abs)
 	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
-		return Write(path, data, perm)
+		return elsewhere()
 	}
 	root, err := os.OpenRoot(dir)
 	if err != nil {
-		return Write(path, data, perm)
+		return elsewhere()
 	}
 	defer root.Close()
-	err = WriteIn(root, rel, data, perm)
+	err = in(root, rel)
 	if safefile.IsEscape(err) {
 		return ErrLinkOut
 	}
