@@ -54,6 +54,15 @@ func WriteEntryBelow(dir, path string, data []byte, perm fs.FileMode) error {
 	}, func() error { return WriteEntry(path, data, perm) })
 }
 
+// MkdirBelow is os.MkdirAll of path, through an [os.Root] of dir when path
+// lies inside it (as [WriteBelow]): a link on the way out of dir is
+// [ErrLinkOut], and nothing is made where it leads.
+func MkdirBelow(dir, path string) error {
+	return below(dir, path, func(root *os.Root, rel string) error {
+		return root.MkdirAll(rel, 0o755)
+	}, func() error { return os.MkdirAll(path, 0o755) })
+}
+
 // below runs in with an os.Root of dir and path's name inside it when path
 // lies lexically inside dir, else elsewhere; os.Root's refusal of a link
 // leading out is [ErrLinkOut].

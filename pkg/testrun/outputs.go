@@ -33,7 +33,7 @@ func (o Outputs) Write(stdout io.Writer, results []*flowtest.Result) error {
 	if o.TraceOut == "" {
 		return nil
 	}
-	if err := flowtest.CopyLastTrace(results, o.TraceOut); err != nil {
+	if err := flowtest.CopyLastTrace(results, OutRoot(), o.TraceOut); err != nil {
 		return fmt.Errorf("--trace-out %s: %v", o.TraceOut, err)
 	}
 	return nil
