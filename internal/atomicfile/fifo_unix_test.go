@@ -96,16 +96,7 @@ func TestWriteFIFOWithReaderDelivers(t *testing.T) {
 // (standing for a device such as /dev/sda) or a pipe itself, with the
 // new regular file: nothing is written through it.
 func TestWriteEntryNeverWritesThroughALinkOrPipe(t *testing.T) {
-	dir, outside := t.TempDir(), t.TempDir()
-	fifo := filepath.Join(outside, "dev")
-	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
-		t.Skipf("mkfifo: %v", err)
-	}
-	r := openReader(t, fifo) // a write through the link would succeed, not block
-	link := filepath.Join(dir, "index.html")
-	if err := os.Symlink(fifo, link); err != nil {
-		t.Fatal(err)
-	}
+	dir, link, r := linkToPipeOutside(t, "index.html")
 	pipe := filepath.Join(dir, "file1.html")
 	if err := syscall.Mkfifo(pipe, 0o644); err != nil {
 		t.Fatal(err)
@@ -134,16 +125,7 @@ func TestWriteEntryNeverWritesThroughALinkOrPipe(t *testing.T) {
 // nothing is written through it. A name under /dev (/dev/stdout, whose
 // link leads to the process's own stream) is still written in place.
 func TestWriteNeverWritesThroughAPlantedLinkToADevice(t *testing.T) {
-	dir, outside := t.TempDir(), t.TempDir()
-	fifo := filepath.Join(outside, "dev")
-	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
-		t.Skipf("mkfifo: %v", err)
-	}
-	r := openReader(t, fifo) // a write through the link would succeed, not block
-	link := filepath.Join(dir, "report.json")
-	if err := os.Symlink(fifo, link); err != nil {
-		t.Fatal(err)
-	}
+	dir, link, r := linkToPipeOutside(t, "report.json")
 	if err := writeBounded(t, link, []byte("{}")); err != nil {
 		t.Fatal(err)
 	}
@@ -161,4 +143,23 @@ func TestWriteNeverWritesThroughAPlantedLinkToADevice(t *testing.T) {
 	if err := Write("/dev/null", []byte("x"), 0o644); err != nil {
 		t.Errorf("/dev/null: %v", err)
 	}
+}
+
+// linkToPipeOutside makes name in a new directory a link to a pipe in
+// another (standing for a device such as /dev/sda) that has a reader, so
+// a write through the link would succeed rather than block; it returns
+// the directory, the link and the reader.
+func linkToPipeOutside(t *testing.T, name string) (dir, link string, r *os.File) {
+	t.Helper()
+	dir, outside := t.TempDir(), t.TempDir()
+	fifo := filepath.Join(outside, "dev")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	r = openReader(t, fifo)
+	link = filepath.Join(dir, name)
+	if err := os.Symlink(fifo, link); err != nil {
+		t.Fatal(err)
+	}
+	return dir, link, r
 }
