@@ -161,11 +161,16 @@ func Inside(dir, p string) bool {
 // leaving the root (root_test.go holds it to that).
 const escapes = "path escapes from parent"
 
-// IsEscape reports whether err is os.Root's refusal of a name or symlink
-// that leaves the root.
+// IsEscape reports whether err is (or wraps) os.Root's refusal of a name
+// or symlink that leaves the root: an open's, a rename's (*os.LinkError),
+// or one os.Root.MkdirAll nests in its own *fs.PathError.
 func IsEscape(err error) bool {
-	pe, ok := errors.AsType[*fs.PathError](err)
-	return ok && pe.Err != nil && pe.Err.Error() == escapes
+	for e := err; e != nil; e = errors.Unwrap(e) {
+		if e.Error() == escapes {
+			return true
+		}
+	}
+	return false
 }
 
 // classify turns os.Root's escape error into [ErrOutsideRoot], naming p
@@ -233,7 +238,7 @@ func OpenRootDir(root *os.Root, name string) (*os.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, err := root.OpenFile(name, os.O_RDONLY|nonBlockFlag|noTTYFlag, 0)
+	f, err := OpenRootNoBlock(root, name)
 	if err != nil {
 		return nil, err
 	}
@@ -245,6 +250,15 @@ func OpenRootDir(root *os.Root, name string) (*os.File, error) {
 		return nil, err
 	}
 	return f, nil
+}
+
+// OpenRootNoBlock opens name inside root for reading without waiting: a
+// FIFO swapped in after the caller's stat opens at once instead of
+// waiting for a writer (O_NONBLOCK), and a terminal never becomes the
+// process's controlling one. The caller checks what it opened (f.Stat)
+// before reading it.
+func OpenRootNoBlock(root *os.Root, name string) (*os.File, error) {
+	return root.OpenFile(name, os.O_RDONLY|nonBlockFlag|noTTYFlag, 0)
 }
 
 func notDir(path string, fi fs.FileInfo) error {
