@@ -105,10 +105,11 @@ func (l *fixtureLint) settled(t *Turn, r rest, arc string) (rest, bool) {
 		ok = w.postBind()
 	}
 	if ok && t.HasAdvance {
-		ok = w.advance(t.AdvanceClock, w.cur != nil && !w.cur.Terminal && !w.redirected)
+		ok = w.cur == nil || l.ix.plainLeaf(w.cur.Path) != nil
+		ok = ok && w.advance(t.AdvanceClock, w.cur != nil && !w.cur.Terminal && !w.redirected)
 	}
 	if ok && w.cur != nil {
-		ok = l.ix.plainLeaf(w.cur.Path) != nil
+		ok = l.ix.plainLeaf(w.cur.Path) != nil || w.swallowedAt == w.cur.Path
 	}
 	if !ok {
 		l.world, l.jobs, l.now, l.inbox = before, jobs, now, inbox
@@ -127,6 +128,9 @@ func (l *fixtureLint) settled(t *Turn, r rest, arc string) (rest, bool) {
 	from := fmt.Sprintf("turns[%d] %q, fired at %q (where %s), ends there%s, every step on the way certain (its calls answered by this fixture's %s, the post-bind pass followed)", t.Index, t.Intent.Name, r.at.Path, r.from, w.note(), l.answerer())
 	if w.cur == nil {
 		return rest{exit: w.exit, from: from}, true
+	}
+	if l.ix.plainLeaf(w.cur.Path) == nil {
+		return rest{}, true // a region leaf entered flat: what a later turn finds is not followed
 	}
 	// the turn ended normally: the resting state's timeout is armed
 	// afresh, unless it is terminal (conformance lint-settle m); after a
@@ -444,9 +448,16 @@ const maxSettleRedirects = 4
 // (story-runtime §2.4; conformance lint-settle-redirect): entered flat,
 // with no initial descent (only a plain leaf is followed), its own
 // on_enter run and the emits it decides fired, then the calls they queued
-// dispatched as a batch of their own; no post-bind pass follows.
+// dispatched as a batch of their own; no post-bind pass follows. A leaf
+// of a parallel region is entered flat too, the machine resting on that
+// one path (no other region entered, conformance lint-set-fails k, l):
+// followed only when its on_enter certainly fails, the landing swallowed
+// there (landingSwallowed).
 func (w *settleWalk) redirect(p string, depth int) bool {
-	dest := w.l.ix.plainLeaf(p)
+	dest, region := w.l.ix.plainLeaf(p), false
+	if dest == nil {
+		dest, region = w.l.ix.regionLeaf(p), true
+	}
 	if depth >= maxSettleRedirects || dest == nil {
 		return false
 	}
@@ -455,6 +466,9 @@ func (w *settleWalk) redirect(p string, depth int) bool {
 	var emits []string
 	if !w.effects(dest.OnEnter, nil, &emits) {
 		return w.landingSwallowed(origin, depth)
+	}
+	if region {
+		return false // a region leaf is followed only to a swallowed landing
 	}
 	for _, name := range emits {
 		if !w.fire(cmp.Or(w.l.ix.aliasOf(w.cur, name), name), nil, 1, false) {
