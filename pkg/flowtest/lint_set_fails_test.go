@@ -87,3 +87,26 @@ func TestLintSetFailsRegion(t *testing.T) {
 		"l_job_a1.yaml":       unwarned,
 	}, ruleWorldKnown, ruleRejected, ruleWrongState)
 }
+
+// TestLintDroppedChainWorld: the world after a chain upstream drops
+// (conformance dropped-chain-world): a failing job chain leaves the world
+// as before it (b, k), a failing target's move leaves the chain's writes
+// (c, e), a swallowed on_error landing leaves the world it found (g, h,
+// m). The call's last_error (i) is not followed.
+func TestLintDroppedChainWorld(t *testing.T) {
+	lintGolden(t, "../engine/testdata/conformance/dropped-chain-world", map[string]string{
+		"a_job_y_before.yaml":   "",
+		"b_job_y_set.yaml":      `turns[1].expect_world["y"]: "Y", but after the turns before it and this one the fixture certainly holds ""`,
+		"c_target_before.yaml":  `certainly holds "Y2"`,
+		"d_target_y.yaml":       "",
+		"e_target_z.yaml":       `expect_world["z"]: "Z", but`,
+		"f_onerror_before.yaml": "",
+		"g_onerror_y.yaml":      `expect_world["y"]: "E", but`,
+		"h_onerror_z.yaml":      `certainly holds "Q"`,
+		"i_onerror_err.yaml":    unwarned,
+		"j_job_later.yaml":      "",
+		"k_job_later_y.yaml":    `turns[2].expect_world["y"]: "Y"`,
+		"l_bind_kept.yaml":      "",
+		"m_bind_undone.yaml":    `certainly holds "V"`,
+	}, ruleWorldKnown, ruleRejected, ruleWrongState)
+}

@@ -71,6 +71,9 @@ type settleWalk struct {
 	swallowedAt string
 	// dropped counts the completion turns dropped whole (land)
 	dropped int
+	// preTarget: the world a job's chain left before its target's move
+	// (onComplete), which a failing move leaves in place (land)
+	preTarget *knownWorld
 	// turnBatch: the user turn's own batch is being dispatched (not a
 	// post-bind round's, nor a landing's)
 	turnBatch bool
@@ -366,6 +369,12 @@ func (w *settleWalk) effectKind(e *story.Effect, kw *knownWorld) (ok, cached boo
 		kw.applyIncrement(e, true)
 	case e.Say != "":
 	case e.Invoke != "":
+		if !kw.setRenders(e.With) {
+			// a with: that may fail to render fails the call, or in a
+			// completion turn the move (conformance oncomplete-move-fails
+			// f1, f4)
+			return false, false
+		}
 		for _, kv := range e.Bind() {
 			if strings.Contains(kv.Key, ".") || story.IsTemplated(kv.Key) {
 				return false, false
@@ -461,11 +470,11 @@ func (w *settleWalk) redirect(p string, depth int) bool {
 	if depth >= maxSettleRedirects || dest == nil {
 		return false
 	}
-	origin := w.cur
+	origin, before := w.cur, w.l.world.clone()
 	w.cur = dest
 	var emits []string
 	if !w.effects(dest.OnEnter, nil, &emits) {
-		return w.landingSwallowed(origin, depth)
+		return w.landingSwallowed(origin, depth, before)
 	}
 	if region {
 		return false // a region leaf is followed only to a swallowed landing
@@ -494,8 +503,10 @@ func namesNoState(tt string) bool {
 // the call was made at (conformance lint-set-fails g, h). Followed only
 // for the user turn's own first redirect, where neither origin nor an
 // ancestor has an emit_intent in its on_enter (that pass then fires
-// nothing); the landing's writes before the set are not probed.
-func (w *settleWalk) landingSwallowed(origin *story.State, depth int) bool {
+// nothing). The world is before's, as the landing found it: its own
+// writes before the set are undone, the failing call's and those before
+// it stand (conformance dropped-chain-world f).
+func (w *settleWalk) landingSwallowed(origin *story.State, depth int, before *knownWorld) bool {
 	if !w.setFailed || depth > 0 || !w.turnBatch || origin == nil {
 		return false
 	}
@@ -504,7 +515,7 @@ func (w *settleWalk) landingSwallowed(origin *story.State, depth int) bool {
 			return false
 		}
 	}
-	w.l.world.lost = true
+	w.l.world = before
 	w.calls, w.setFailed, w.fatal, w.swallowedAt = nil, false, false, w.cur.Path
 	return true
 }
