@@ -369,10 +369,10 @@ func (w *settleWalk) effectKind(e *story.Effect, kw *knownWorld) (ok, cached boo
 		kw.applyIncrement(e, true)
 	case e.Say != "":
 	case e.Invoke != "":
-		if !kw.setRenders(e.With) {
-			// a with: that may fail to render fails the call, or in a
-			// completion turn the move (conformance oncomplete-move-fails
-			// f1, f4)
+		if kw.setFails(e.With) {
+			// a with: that certainly fails to render fails the call, or
+			// in a completion turn the move (conformance
+			// oncomplete-move-fails f1, f4)
 			return false, false
 		}
 		for _, kv := range e.Bind() {
