@@ -1,10 +1,11 @@
 package main
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"kitsoki/internal/testing/storytest"
 )
 
 // TestLintScoreNested: lintscore scores every story dir at any depth (a
@@ -30,15 +31,7 @@ func TestLintScoreNested(t *testing.T) {
 		"clock/deeper/x/kid/app.yaml":    "",
 		"clock/deeper/x/kid/unrelated.t": "",
 	}
-	for name, body := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	storytest.WriteTree(t, dir, files)
 	var out strings.Builder
 	s, unscored, err := lintScore(&out, dir, "validate.json")
 	if err != nil {
