@@ -203,18 +203,24 @@ func (w *settleWalk) land(j litJob) bool {
 	kw.set(story.WorldLastJobResult, result)
 	kw.dirty[story.WorldLastJobID] = true
 	kw.noSlots = true // a completion turn has none (engine beginSyntheticTurn)
+	w.preTarget = nil
 	ok := w.onComplete(j.e.OnComplete())
 	if !ok && w.setFailed && w.hops == hops && len(w.l.jobs) == jobs {
 		// a set: of the chain, or of the on_enter its target entered,
-		// certainly fails: upstream drops the completion turn whole and
-		// the machine stays at the origin (conformance lint-set-fails b,
-		// d); what the chain wrote before it is not probed
-		pre.lost = true
-		w.l.world, w.cur, w.setFailed, w.fatal = pre, at, false, false
+		// certainly fails: the machine stays at the origin (conformance
+		// lint-set-fails b, d). A failing chain is dropped whole, its
+		// writes with it; a failing target's move is dropped alone, the
+		// chain's writes standing (conformance dropped-chain-world a, c)
+		w.cur, w.setFailed, w.fatal = at, false, false
 		w.dropped++
-		return true
+		if w.preTarget == nil {
+			w.l.world = pre
+			return true
+		}
+		w.l.world, ok = w.preTarget, true
 	}
-	kw = w.l.world // the walk replaces it on a discarded round only: never here
+	w.preTarget = nil
+	kw = w.l.world // the walk replaces it on a dropped chain or target only
 	kw.noSlots = false
 	// set in memory only: put back (engine setInMemory)
 	for _, k := range keys {
@@ -277,6 +283,10 @@ func (w *settleWalk) onComplete(effs []*story.Effect) bool {
 	if !ok {
 		return false
 	}
+	// the world the chain leaves, which a failing move leaves in place
+	// (land); not probed after a chain's call
+	w.preTarget = w.l.world.clone()
+	w.preTarget.lost = w.preTarget.lost || slices.ContainsFunc(body, func(e *story.Effect) bool { return e.Invoke != "" })
 	w.cur = dest
 	var entries []*story.Effect
 	for _, s := range entered {
@@ -422,7 +432,9 @@ func (l *fixtureLint) clockTurn(t *Turn, r rest) (rest, bool) {
 		return rest{}, false
 	}
 	l.partialAdvance(t)
-	l.walked, l.advanced = true, true
+	// every job it landed was followed, and those still out are known:
+	// none moves the machine unseen (noteJobs)
+	l.stepped, l.walked, l.advanced = true, true, true
 	end := "__exit__" + w.exit
 	if w.cur != nil {
 		end = w.cur.Path
