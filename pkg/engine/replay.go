@@ -264,6 +264,19 @@ func (r *runner) noteTransition(lost bool) {
 	}
 }
 
+// loggedPath is the state path upstream's log leaves the session at: where
+// the machine was before the turn's last move when that move was lost to
+// the log (noteTransition), else where it rests.
+func (r *runner) loggedPath() string {
+	if r.t.lostHop == nil || r.so.MachineOnly {
+		return r.statePath()
+	}
+	cur := r.place
+	r.place = *r.t.lostHop
+	defer func() { r.place = cur }()
+	return r.statePath()
+}
+
 // restLogged puts the session back where upstream's log leaves it when
 // the turn's last move was lost to it (noteTransition); the turn's world
 // writes stand.

@@ -171,9 +171,15 @@ func (r *runner) restingView(ctx context.Context, slots, turnSlots map[string]an
 			// (conformance cap-view-replayed)
 			w, r.t.rigView = r.replayedWorld(), true
 		}
+		path := r.statePath()
+		if r.t.rigView {
+			// the rig renders where upstream's log leaves the session:
+			// before a lost hop (conformance rig-view-lost-hop)
+			path = r.loggedPath()
+		}
 		// a hop the post-bind pass fired leaves the state's own view, not
 		// the arm's (conformance postbind-hop-drops-transition-view)
-		return r.renderAt(ctx, r.statePath(), w, slots, r.t.armsRender())
+		return r.renderAt(ctx, path, w, slots, r.t.armsRender())
 	}
 	return "", nil
 }
