@@ -66,6 +66,12 @@ func (r *runner) renderView(ctx context.Context, slots map[string]any) string {
 	if blank && !redirected && r.t.prePassStands() {
 		v, said = r.renderPrePass(ctx, turnSlots)
 	}
+	if blank && r.t.hopped() && r.t.failedBind && r.t.prePass == nil {
+		// the pass started with no render kept (keepPrePass): upstream's
+		// turn.end has no view, not even the hops' narration
+		// (conformance postpass-failed-bind, *_say)
+		said = nil
+	}
 	if !redirected && len(said) > 0 {
 		v = prependSay(strings.Join(said, "\n"), v)
 	}
