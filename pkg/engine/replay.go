@@ -272,3 +272,16 @@ func (r *runner) restLogged() {
 		r.place, r.t.lostHop = *r.t.lostHop, nil
 	}
 }
+
+// loggedPath is the state path upstream's log leaves the session at once
+// the turn ends (restLogged): where the machine was before a lost hop,
+// else where it is.
+func (r *runner) loggedPath() string {
+	if r.t.lostHop == nil {
+		return r.statePath()
+	}
+	now := r.place
+	r.place = *r.t.lostHop
+	defer func() { r.place = now }()
+	return r.statePath()
+}

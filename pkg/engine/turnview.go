@@ -171,9 +171,16 @@ func (r *runner) restingView(ctx context.Context, slots, turnSlots map[string]an
 			// (conformance cap-view-replayed)
 			w, r.t.rigView = r.replayedWorld(), true
 		}
+		path := r.statePath()
+		if r.t.rigView {
+			// the rig's render is at the state the session's log leaves
+			// it in, before a hop lost to the log (conformance
+			// cap-view-lost-hop)
+			path = r.loggedPath()
+		}
 		// a hop the post-bind pass fired leaves the state's own view, not
 		// the arm's (conformance postbind-hop-drops-transition-view)
-		return r.renderAt(ctx, r.statePath(), w, slots, r.t.armsRender())
+		return r.renderAt(ctx, path, w, slots, r.t.armsRender())
 	}
 	return "", nil
 }
