@@ -180,7 +180,8 @@ func (r *runner) restingView(ctx context.Context, slots, turnSlots map[string]an
 		path := r.statePath()
 		if r.t.rigView {
 			// the rig renders where upstream's log leaves the session:
-			// before a lost hop (conformance rig-view-lost-hop)
+			// before a lost hop (conformance rig-view-lost-hop,
+			// cap-view-lost-hop)
 			path = r.loggedPath()
 		}
 		// a hop the post-bind pass fired leaves the state's own view, not

@@ -437,9 +437,12 @@ func (w *settleWalk) dispatchAt(depth int) (ok, redirected bool) {
 				// the redirect is dropped with the rest of the batch and
 				// the step rests where the call was made; in a landing the
 				// chain is swallowed, which is not followed (story-runtime
-				// §2.4, conformance on-error-untrimmed)
+				// §2.4, conformance on-error-untrimmed). The user turn's
+				// post-bind pass then runs as after a call with no
+				// on_error (conformance postpass-first-world tmpl); after
+				// a post-bind round's call it is not probed
 				w.redirected = true
-				return depth == 0, true
+				return depth == 0, !w.turnBatch
 			}
 			p, literal := redirectPath(e.OnError())
 			if literal && p == w.cur.Path {
