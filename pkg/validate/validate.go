@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"sync/atomic"
 
 	"golang.org/x/sync/errgroup"
 
@@ -70,18 +71,21 @@ func summaries() map[string]string {
 }
 
 // Run loads every file in parallel, on at most Jobs goroutines, and
-// gathers their diagnostics.
+// gathers their diagnostics. Each goroutine takes the next file until
+// none is left, so a stack grown by one story's load serves the next.
 func Run(files []string, opts Options) Result {
 	jobs := opts.Jobs
 	if jobs <= 0 {
 		jobs = runtime.GOMAXPROCS(0)
 	}
 	per := make([]checked, len(files))
+	var next atomic.Int64
 	var g errgroup.Group
-	g.SetLimit(jobs)
-	for i, f := range files {
+	for range min(jobs, len(files)) {
 		g.Go(func() error {
-			per[i] = checkFile(f, opts, opts.Stdin != nil && len(files) == 1)
+			for i := int(next.Add(1)) - 1; i < len(files); i = int(next.Add(1)) - 1 {
+				per[i] = checkFile(files[i], opts, opts.Stdin != nil && len(files) == 1)
+			}
 			return nil
 		})
 	}
