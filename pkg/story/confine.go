@@ -141,9 +141,8 @@ func (l *loader) readIn(root *safefile.Root, abs string) (data []byte, ok bool, 
 		}
 		return b, true, nil
 	}
-	if _, err := root.Stat(abs); errors.Is(err, safefile.ErrOutsideRoot) {
-		return nil, false, err
-	}
+	// ReadFile's first step is the root's stat of abs: a path leaving
+	// the root is refused there, as Stat would
 	data, err = root.ReadFile(abs, safefile.StoryYAML)
 	if errors.Is(err, safefile.ErrOutsideRoot) {
 		return nil, false, err
