@@ -25,9 +25,10 @@ var ErrOutsideRoot = errors.New("outside the project root")
 // A Root opens its directory on first use and keeps it open until
 // [Root.Close]; it is safe for concurrent use.
 type Root struct {
-	dir string
-	mu  sync.Mutex
-	r   *os.Root
+	dir  string
+	mu   sync.Mutex
+	r    *os.Root
+	real string // dir with its links followed, once found (realDir)
 }
 
 // NewRoot returns the Root at dir, an absolute directory (made absolute
@@ -85,6 +86,21 @@ func (r *Root) open() (*os.Root, error) {
 		r.r = or
 	}
 	return r.r, nil
+}
+
+// realDir is the root's directory with its symbolic links followed, found
+// on first use and kept; Dir while they cannot be followed.
+func (r *Root) realDir() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.real == "" {
+		real, err := filepath.EvalSymlinks(r.dir)
+		if err != nil {
+			return r.dir
+		}
+		r.real = real
+	}
+	return r.real
 }
 
 // Close closes the root's directory, if it is open; a later use opens it
