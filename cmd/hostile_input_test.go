@@ -200,7 +200,7 @@ func TestHostileEvalInputs(t *testing.T) {
 		{[]string{"eval", "show", "nosuch.json"}, exitUsageEnv, "eval report nosuch.json: no such file or directory"},
 		{[]string{"eval", "show", "empty.json"}, exitFinding, "eval report empty.json: empty file"},
 		{[]string{"eval", "show", "obj.json"}, exitFinding, `eval report obj.json: kind is "", want "agent_eval_report"`},
-		{[]string{"eval", "show", "arr.json"}, exitFinding, "the file holds a JSON array, not an object"},
+		{[]string{"eval", "show", "arr.json"}, exitFinding, "the top level: expected an object, got a list"},
 		{[]string{"eval", "show", "junk.json"}, exitFinding, "line 1, column 1: invalid character"},
 		{[]string{"eval", "merge", ds, "obj.json"}, exitFinding, `eval report obj.json: kind is ""`},
 		{[]string{"eval", "list", "adir"}, exitUsageEnv, "eval list: adir is not a story directory"},

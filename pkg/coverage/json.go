@@ -2,7 +2,6 @@ package coverage
 
 import (
 	"bytes"
-	"cmp"
 	_ "embed"
 	"encoding/json"
 	"errors"
@@ -12,6 +11,7 @@ import (
 	"strings"
 
 	"kitsoki/internal/jsoncost"
+	"kitsoki/internal/jsonvalue"
 	"kitsoki/pkg/engine"
 )
 
@@ -102,7 +102,7 @@ func ParseJSON(name string, data []byte) (*Profile, error) {
 	dec.DisallowUnknownFields()
 	var jp jsonProfile
 	if err := dec.Decode(&jp); err != nil {
-		return nil, fmt.Errorf("%s: not a kitsoki JSON coverage profile: %s (write one with kitsoki test --coverprofile FILE --cover-format json)", name, jsonReason(err))
+		return nil, fmt.Errorf("%s: not a kitsoki JSON coverage profile: %s (write one with kitsoki test --coverprofile FILE --cover-format json)", name, jsonvalue.Reason(data, err))
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
 		return nil, fmt.Errorf("%s: unexpected data after the profile's closing brace", name)
@@ -154,25 +154,6 @@ func kindList() string {
 	}
 	return strings.Join(names, ", ")
 }
-
-// jsonReason is a decoding error without Go's type names.
-func jsonReason(err error) string {
-	var se *json.SyntaxError
-	var te *json.UnmarshalTypeError
-	switch {
-	case errors.As(err, &se):
-		return fmt.Sprintf("invalid JSON at byte %d: %s", se.Offset, strings.TrimPrefix(se.Error(), "json: "))
-	case errors.As(err, &te):
-		k := te.Type.Kind().String()
-		return fmt.Sprintf("%s: expected %s, got a JSON %s", cmp.Or(te.Field, "the top level"), cmp.Or(jsonKinds[k], k), te.Value)
-	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
-		return "the file is empty or cut short"
-	}
-	return strings.TrimPrefix(err.Error(), "json: ")
-}
-
-// jsonKinds names Go kinds as JSON does.
-var jsonKinds = map[string]string{"int": "an integer", "int64": "an integer", "string": "a string", "slice": "a list", "struct": "an object"}
 
 // SniffOther names the profile format of data when it is an LCOV or
 // Cobertura profile rather than JSON ("" otherwise).

@@ -1,15 +1,12 @@
 package eval
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"strings"
 
 	"kitsoki/internal/atomicfile"
-	"kitsoki/internal/jsonvalue"
 )
 
 // ErrSyntax marks an eval dataset or report that was read but does not
@@ -50,32 +47,4 @@ func fileErrText(err error, fix string) string {
 		msg += "; " + fix
 	}
 	return msg
-}
-
-// jsonErrText words a JSON decode error for users: a syntax error's line
-// and column, a mismatch's JSON type.
-func jsonErrText(b []byte, err error) string {
-	if se, ok := errors.AsType[*json.SyntaxError](err); ok {
-		line, col := lineCol(b, se.Offset-1) // Offset is just past the bad byte
-		return fmt.Sprintf("line %d, column %d: %s", line, col, se.Error())
-	}
-	if te, ok := errors.AsType[*json.UnmarshalTypeError](err); ok {
-		if num, big := jsonvalue.NumberOutOfRange(err); big {
-			return fmt.Sprintf("field %q holds the number %s, out of range of a 64-bit float", te.Field, num)
-		}
-		if te.Field == "" {
-			return fmt.Sprintf("the file holds a JSON %s, not an object", te.Value)
-		}
-		return fmt.Sprintf("field %q holds a JSON %s, which is the wrong type", te.Field, te.Value)
-	}
-	if err.Error() == "unexpected end of JSON input" {
-		return "the JSON ends early (truncated file?)"
-	}
-	return err.Error()
-}
-
-// lineCol turns a byte offset into a 1-based line and column.
-func lineCol(b []byte, off int64) (int, int) {
-	b = b[:max(0, min(off, int64(len(b))))]
-	return bytes.Count(b, []byte{'\n'}) + 1, len(b) - bytes.LastIndexByte(b, '\n')
 }
