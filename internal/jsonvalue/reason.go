@@ -128,3 +128,23 @@ func Expected(t reflect.Type) string {
 	}
 	return "a value"
 }
+
+// Kind names the JSON a decoded value v is ("a string", "a number", "an
+// object", ...), for a message about a value of the wrong kind.
+func Kind(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case string:
+		return "a string"
+	case bool:
+		return "a boolean"
+	case float64, float32, int, int64, int32, uint64, json.Number:
+		return "a number"
+	case map[string]any:
+		return "an object"
+	case []any:
+		return "a list"
+	}
+	return "a value"
+}

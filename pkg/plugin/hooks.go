@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"kitsoki/internal/jsonvalue"
@@ -252,16 +253,19 @@ func checkType(key string, v any) error {
 	switch key {
 	case "prompt":
 		if _, ok := v.(string); !ok {
-			return fmt.Errorf("hook rewrote prompt to a %T; it must be a string", v)
+			return fmt.Errorf("hook rewrote prompt to %s; it must be a string", jsonvalue.Kind(v))
 		}
 	case "alias":
 		s, ok := v.(string)
-		if !ok || !strings.HasPrefix(s, "agent.") {
-			return fmt.Errorf("hook rewrote alias to %v; it must be an agent alias like agent.claude", v)
+		switch {
+		case !ok:
+			return fmt.Errorf("hook rewrote alias to %s; it must be an agent alias like agent.claude", jsonvalue.Kind(v))
+		case !strings.HasPrefix(s, "agent."):
+			return fmt.Errorf("hook rewrote alias to %s; it must be an agent alias like agent.claude", strconv.Quote(s))
 		}
 	case "with", "args":
 		if _, ok := v.(map[string]any); !ok && v != nil {
-			return fmt.Errorf("hook rewrote %s to a %T; it must be an object", key, v)
+			return fmt.Errorf("hook rewrote %s to %s; it must be an object", key, jsonvalue.Kind(v))
 		}
 	}
 	return nil
