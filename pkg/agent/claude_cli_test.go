@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"maps"
@@ -179,6 +180,10 @@ func TestStripCodeFence(t *testing.T) {
 	}
 }
 
+// FuzzClaudeEnvelope: any stdout of the claude CLI: an envelope found is
+// of type result; a refusal names no Go type; structured_output, when
+// given, is the submission as written; without a schema the submission is
+// JSON, and the reply itself when it is not JSON (nothing cut or changed).
 func FuzzClaudeEnvelope(f *testing.F) {
 	for _, s := range []string{
 		`{"type":"result","subtype":"success","is_error":false,"result":"` + "```json\\n{\\\"a\\\":1}\\n```" + `","total_cost_usd":0.1,"usage":{"input_tokens":1,"output_tokens":2}}`,
@@ -187,18 +192,41 @@ func FuzzClaudeEnvelope(f *testing.F) {
 		`{"type":"assistant"}`,
 		`not json`,
 		``,
+		`{"type":"result","result":5}`,
+		`{"type":"result","num_turns":1.5,"result":"x"}`,
+		`{"type":"result","result":" \u00a0{\"a\":1}"}`,
 	} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, out []byte) {
 		env, err := parseClaudeEnvelope(out)
 		if err != nil {
+			for _, goType := range []string{"Go ", "claudeEnvelope", "interface {}", "int64", "float64"} {
+				if strings.Contains(err.Error(), goType) {
+					t.Fatalf("%q: %q names a Go type", out, err)
+				}
+			}
 			return
 		}
+		if env.Type != "result" {
+			t.Fatalf("%q: envelope of type %q taken", out, env.Type)
+		}
+		so := bytes.TrimSpace(env.StructuredOutput)
 		for _, schema := range []bool{false, true} {
 			sub := claudeSubmission(env, schema)
-			if !schema && !json.Valid(sub) {
-				t.Fatalf("without a schema the submission must be JSON: %q", sub)
+			switch {
+			case len(so) > 0 && string(so) != "null":
+				if !bytes.Equal(sub, so) {
+					t.Fatalf("structured_output %s, submission %s", so, sub)
+				}
+			case !schema:
+				if !json.Valid(sub) {
+					t.Fatalf("without a schema the submission must be JSON: %q", sub)
+				}
+				var text string
+				if !json.Valid([]byte(strings.TrimSpace(env.Result))) && (json.Unmarshal(sub, &text) != nil || text != env.Result) {
+					t.Fatalf("reply %q became %s", env.Result, sub)
+				}
 			}
 		}
 	})
