@@ -129,7 +129,7 @@ func LoadWorldFile(path string) (map[string]any, error) {
 	yamlnode.TextPointlessFloats(root)
 	var m map[string]any
 	if err := root.Decode(&m); err != nil {
-		return nil, fmt.Errorf("--world-file %s: must be a YAML mapping of world keys to values: %s", path, strings.TrimPrefix(err.Error(), "yaml: "))
+		return nil, fmt.Errorf("--world-file %s: must be a YAML mapping of world keys to values: %s", path, yamlnode.TypeErrorText(err))
 	}
 	return m, nil
 }
