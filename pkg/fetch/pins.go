@@ -343,4 +343,3 @@ func MirrorURL(raw, mirror string) (string, error) {
 	m.RawQuery = u.RawQuery
 	return m.String(), nil
 }
-
