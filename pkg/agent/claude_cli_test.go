@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"kitsoki/internal/testing/gotype"
 	"kitsoki/internal/testing/parked"
 	"kitsoki/pkg/story"
 )
@@ -201,10 +202,8 @@ func FuzzClaudeEnvelope(f *testing.F) {
 	f.Fuzz(func(t *testing.T, out []byte) {
 		env, err := parseClaudeEnvelope(out)
 		if err != nil {
-			for _, goType := range []string{"Go ", "claudeEnvelope", "interface {}", "int64", "float64"} {
-				if strings.Contains(err.Error(), goType) {
-					t.Fatalf("%q: %q names a Go type", out, err)
-				}
+			if n := gotype.Named(err.Error(), out); n != "" || strings.Contains(err.Error(), "claudeEnvelope") {
+				t.Fatalf("%q: %q names a Go type (%s)", out, err, n)
 			}
 			return
 		}

@@ -7,6 +7,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"kitsoki/internal/testing/gotype"
 )
 
 type recorder struct{ events []Event }
@@ -251,10 +253,8 @@ func FuzzParseResult(f *testing.F) {
 				continue
 			}
 			msg := err.Error()
-			for _, goType := range []string{"interface {}", "map[", "[]", "float64", "int64", "json.Number"} {
-				if strings.Contains(msg, goType) {
-					t.Fatalf("%s at %s: %q names a Go type (%s)", b, p, msg, goType)
-				}
+			if n := gotype.Named(msg, b); n != "" {
+				t.Fatalf("%s at %s: %q names a Go type (%s)", b, p, msg, n)
 			}
 			if strings.ContainsAny(msg, "\n\r") {
 				t.Fatalf("%s at %s: %q is more than one line", b, p, msg)
