@@ -69,3 +69,26 @@ func Shape(typ string) string {
 	}
 	return "a value"
 }
+
+// ComplexKey returns the first mapping key under n (aliases not followed)
+// that is a mapping or a list, or an alias of one: yaml.v3 cannot decode
+// such a key into a Go map or struct (it fails with a Go value, or panics
+// through a merge), so a reader refuses it first, at its place.
+func ComplexKey(n *yaml.Node) *yaml.Node {
+	if n == nil {
+		return nil
+	}
+	if n.Kind == yaml.MappingNode {
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if k := Deref(n.Content[i]); k != nil && (k.Kind == yaml.MappingNode || k.Kind == yaml.SequenceNode) {
+				return n.Content[i]
+			}
+		}
+	}
+	for _, c := range n.Content {
+		if k := ComplexKey(c); k != nil {
+			return k
+		}
+	}
+	return nil
+}

@@ -45,3 +45,27 @@ func TestTypeErrorTextNamesTheShape(t *testing.T) {
 		}
 	}
 }
+
+// A mapping or list used as a key is found at its place, through an alias
+// too; a scalar key or a mapping value is not one.
+func TestComplexKey(t *testing.T) {
+	for in, want := range map[string]int{
+		"a: {b: {c: 1}}\n":                0,
+		"a: [{x: 1}, {y: {{}: 1}}]\n":     1,
+		"x: &m {a: 1}\ny:\n  *m : 2\n":    3,
+		"a:\n  ? [1, 2]\n  : v\n":         2,
+		"p: [{}]\nq: {<<: , e: {}, {}}\n": 2,
+	} {
+		var doc yaml.Node
+		if err := yaml.Unmarshal([]byte(in), &doc); err != nil {
+			t.Fatalf("%q: %v", in, err)
+		}
+		got := 0
+		if k := ComplexKey(&doc); k != nil {
+			got = k.Line
+		}
+		if got != want {
+			t.Errorf("ComplexKey(%q) at line %d, want %d", in, got, want)
+		}
+	}
+}
