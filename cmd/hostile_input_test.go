@@ -200,7 +200,7 @@ func TestHostileEvalInputs(t *testing.T) {
 		{[]string{"eval", "show", "nosuch.json"}, exitUsageEnv, "eval report nosuch.json: no such file or directory"},
 		{[]string{"eval", "show", "empty.json"}, exitFinding, "eval report empty.json: empty file"},
 		{[]string{"eval", "show", "obj.json"}, exitFinding, `eval report obj.json: kind is "", want "agent_eval_report"`},
-		{[]string{"eval", "show", "arr.json"}, exitFinding, "eval report arr.json: "}, // the wording is pkg/eval's TestParseErrorsAreSyntax
+		{[]string{"eval", "show", "arr.json"}, exitFinding, "the top level: expected an object, got a list"},
 		{[]string{"eval", "show", "junk.json"}, exitFinding, "line 1, column 1: invalid character"},
 		{[]string{"eval", "merge", ds, "obj.json"}, exitFinding, `eval report obj.json: kind is ""`},
 		{[]string{"eval", "list", "adir"}, exitUsageEnv, "eval list: adir is not a story directory"},
@@ -294,7 +294,7 @@ func TestHostileFetchInputs(t *testing.T) {
 		want []string
 	}{
 		{[]string{"fetch-models", "--list", "--pins", "unknown.yaml"}, exitUsageEnv,
-			[]string{`unknown.yaml: line 4: cannot unmarshal !!str ` + "`big`" + ` into a number; line 5: unknown key "bogus"`}},
+			[]string{`unknown.yaml: line 4: cannot unmarshal !!str ` + "`big`" + ` where an integer is expected; line 5: unknown key "bogus"`}},
 		{[]string{"fetch-models", "--list", "--pins", "-"}, exitUsageEnv,
 			[]string{"pins overlay -: pin files are not read from standard input"}},
 		{[]string{"fetch-models", "--list", "--cache-dir", "afile"}, exitUsageEnv,

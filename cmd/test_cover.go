@@ -13,6 +13,7 @@ import (
 	"kitsoki/pkg/coverage"
 	"kitsoki/pkg/flowtest"
 	"kitsoki/pkg/graph"
+	"kitsoki/pkg/testrun"
 )
 
 // coverFlags are kitsoki test's coverage flags (also on test merge).
@@ -83,13 +84,14 @@ func writeCover(stdout, text io.Writer, cf *coverFlags, p *coverage.Profile, hin
 		if cf.profile == "-" {
 			err = writeProfileStdout(stdout, format, b.Bytes())
 		} else {
-			err = atomicfile.Write(cf.profile, b.Bytes(), 0o644)
+			err = atomicfile.WriteBelow(testrun.OutRoot(), cf.profile, b.Bytes(), 0o644)
 		}
 		if err != nil {
 			return usagef("--coverprofile %s: %v", cf.profile, err)
 		}
 	}
 	if cf.html != "" {
+		html.OutRoot = testrun.OutRoot()
 		if err := coverage.WriteHTMLDir(cf.html, p, html); err != nil {
 			return usagef("--cover-html %s: %v", cf.html, err)
 		}

@@ -96,16 +96,7 @@ func TestWriteFIFOWithReaderDelivers(t *testing.T) {
 // (standing for a device such as /dev/sda) or a pipe itself, with the
 // new regular file: nothing is written through it.
 func TestWriteEntryNeverWritesThroughALinkOrPipe(t *testing.T) {
-	dir, outside := t.TempDir(), t.TempDir()
-	fifo := filepath.Join(outside, "dev")
-	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
-		t.Skipf("mkfifo: %v", err)
-	}
-	r := openReader(t, fifo) // a write through the link would succeed, not block
-	link := filepath.Join(dir, "index.html")
-	if err := os.Symlink(fifo, link); err != nil {
-		t.Fatal(err)
-	}
+	dir, link, r := linkToPipeOutside(t, "index.html")
 	pipe := filepath.Join(dir, "file1.html")
 	if err := syscall.Mkfifo(pipe, 0o644); err != nil {
 		t.Fatal(err)
@@ -126,4 +117,49 @@ func TestWriteEntryNeverWritesThroughALinkOrPipe(t *testing.T) {
 		t.Errorf("%q was written through the link into the pipe outside", buf[:n])
 	}
 	assertNoTemp(t, dir)
+}
+
+// Write to a path the operator named (kitsoki test --json report.json)
+// that a checkout holds as a link to a pipe outside (standing for a
+// device such as /dev/sda) replaces the link with the new regular file:
+// nothing is written through it. A name under /dev (/dev/stdout, whose
+// link leads to the process's own stream) is still written in place.
+func TestWriteNeverWritesThroughAPlantedLinkToADevice(t *testing.T) {
+	dir, link, r := linkToPipeOutside(t, "report.json")
+	if err := writeBounded(t, link, []byte("{}")); err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 64)
+	if n, _ := r.Read(buf); n > 0 {
+		t.Errorf("%q was written through the link into the pipe outside", buf[:n])
+	}
+	if st, err := os.Lstat(link); err != nil || !st.Mode().IsRegular() {
+		t.Fatalf("report.json is not the new regular file: %v %v", st, err)
+	}
+	if b, _ := os.ReadFile(link); string(b) != "{}" {
+		t.Errorf("report.json holds %q", b)
+	}
+	assertNoTemp(t, dir)
+	if err := Write("/dev/null", []byte("x"), 0o644); err != nil {
+		t.Errorf("/dev/null: %v", err)
+	}
+}
+
+// linkToPipeOutside makes name in a new directory a link to a pipe in
+// another (standing for a device such as /dev/sda) that has a reader, so
+// a write through the link would succeed rather than block; it returns
+// the directory, the link and the reader.
+func linkToPipeOutside(t *testing.T, name string) (dir, link string, r *os.File) {
+	t.Helper()
+	dir, outside := t.TempDir(), t.TempDir()
+	fifo := filepath.Join(outside, "dev")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	r = openReader(t, fifo)
+	link = filepath.Join(dir, name)
+	if err := os.Symlink(fifo, link); err != nil {
+		t.Fatal(err)
+	}
+	return dir, link, r
 }

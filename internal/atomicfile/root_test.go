@@ -1,6 +1,7 @@
 package atomicfile
 
 import (
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -131,4 +132,35 @@ func TestWriteInDirectorySwappedMidWrite(t *testing.T) {
 	}
 	wantEscape(t, WriteFuncIn(openRoot(t, dir), "sub/report.md", 0o644, swap))
 	wantEmpty(t, outside)
+}
+
+// WriteBelow writes a path inside its directory through a root: a
+// directory on the way that is a link out of it (a checkout's reports/
+// committed as a link to a directory elsewhere) fails the write, nothing
+// lands outside; a path outside the directory is written as Write does.
+func TestWriteBelowRefusesALinkOut(t *testing.T) {
+	root, outside := t.TempDir(), t.TempDir()
+	if err := os.Symlink(outside, filepath.Join(root, "reports")); err != nil {
+		t.Skipf("no symlinks here: %v", err)
+	}
+	err := WriteBelow(root, filepath.Join(root, "reports", "r.json"), []byte("{}"), 0o644)
+	if !errors.Is(err, ErrLinkOut) {
+		t.Errorf("WriteBelow through reports/: %v; want ErrLinkOut", err)
+	}
+	if ents, _ := os.ReadDir(outside); len(ents) != 0 {
+		t.Errorf("%d entries written outside", len(ents))
+	}
+	if err := WriteBelow(root, filepath.Join(root, "sub", "r.json"), []byte("in"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(root, "sub", "r.json")); string(b) != "in" {
+		t.Errorf("inside: %q", b)
+	}
+	elsewhere := filepath.Join(outside, "r.json")
+	if err := WriteBelow(root, elsewhere, []byte("out"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(elsewhere); string(b) != "out" {
+		t.Errorf("elsewhere: %q", b)
+	}
 }

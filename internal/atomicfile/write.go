@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"kitsoki/internal/filelock"
 )
@@ -41,7 +42,11 @@ func writeData(data []byte) func(io.Writer) error {
 // A path that names an existing device or pipe (/dev/stdout, a FIFO) is
 // written in place: it cannot be replaced, and renaming over it would
 // put a regular file where the device was. A FIFO that nothing reads is
-// an error at once: the write does not wait for a reader to come.
+// an error at once: the write does not wait for a reader to come. The
+// device or pipe must be the path itself, or be reached through a name
+// under /dev or /proc (/dev/stdout, /dev/fd/63): a symbolic link elsewhere
+// that leads to one (report.json committed to a checkout as a link to
+// /dev/sda) is replaced by the new regular file, never written through.
 func WriteFunc(path string, perm fs.FileMode, write func(io.Writer) error) error {
 	return writeFunc(osFS{}, path, perm, write)
 }
@@ -50,10 +55,38 @@ func WriteFunc(path string, perm fs.FileMode, write func(io.Writer) error) error
 func writeFunc(fsys fsys, path string, perm fs.FileMode, write func(io.Writer) error) error {
 	if st, err := fsys.Stat(path); err == nil && st.IsDir() {
 		return errors.New("is a directory; name a file inside it")
-	} else if err == nil && st.Mode()&(fs.ModeDevice|fs.ModeCharDevice|fs.ModeNamedPipe) != 0 {
+	} else if err == nil && isDevice(st) && inPlace(fsys, path) {
 		return writeInPlace(fsys, path, write)
 	}
 	return replace(fsys, path, perm, write)
+}
+
+// isDevice reports whether st is a device or a pipe: what a write cannot
+// replace.
+func isDevice(st fs.FileInfo) bool {
+	return st.Mode()&(fs.ModeDevice|fs.ModeCharDevice|fs.ModeNamedPipe) != 0
+}
+
+// inPlace reports whether the device or pipe at path is written in place:
+// path is one itself (not a link to one), or is named under /dev or /proc,
+// where the system's own links to the process's streams live.
+func inPlace(fsys fsys, path string) bool {
+	if st, err := fsys.Lstat(path); err == nil && isDevice(st) {
+		return true
+	}
+	if _, ok := fsys.(osFS); !ok {
+		return false // a root's names are relative: never a system name
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return false
+	}
+	for _, sys := range []string{"/dev/", "/proc/"} {
+		if strings.HasPrefix(abs, sys) {
+			return true
+		}
+	}
+	return false
 }
 
 // WriteEntry is [Write] for a file the caller names inside a directory it

@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -42,14 +41,13 @@ func checkPin(path, dir, pin, where string) error {
 	if !filepath.IsAbs(path) && dir != "" {
 		path = filepath.Join(dir, path)
 	}
-	f, err := os.Open(path)
+	// safefile.Open: a FIFO (made executable, so PATH lookup finds it) is
+	// refused unopened, never waited on for a writer
+	f, err := safefile.Open(path, safefile.Stream)
 	if err != nil {
 		return fmt.Errorf("cannot check %s against its sha256 pin (%s): %v", path, where, safefile.ErrText(err))
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
-		return fmt.Errorf("cannot check %s against its sha256 pin (%s): not a regular file", path, where)
-	}
 	h := sha256.New()
 	if _, err := io.Copy(h, f); err != nil {
 		return fmt.Errorf("cannot check %s against its sha256 pin (%s): %v", path, where, safefile.ErrText(err))

@@ -2,11 +2,8 @@ package jsonvalue
 
 import (
 	"encoding/json"
-	"errors"
 	"math/big"
 	"reflect"
-	"strconv"
-	"strings"
 )
 
 // The JSON types in a story author's words: what every "got X, want Y"
@@ -72,61 +69,4 @@ func WithArticle(kind string) string {
 		return "an object"
 	}
 	return "a " + kind
-}
-
-// TypeMismatch words encoding/json's refusal of a value of the wrong type
-// in [Kind]'s words, naming the field, what it holds and what the
-// document has: `field "runs.hits": expected a whole number, got the
-// number 1.5`, `the document: expected an object, got a list`. ok is
-// false for any other error.
-func TypeMismatch(err error) (text string, ok bool) {
-	te, isType := errors.AsType[*json.UnmarshalTypeError](err)
-	if !isType {
-		return "", false
-	}
-	where := "the document"
-	if te.Field != "" {
-		where = "field " + strconv.Quote(te.Field)
-	}
-	got := WithArticle(decodedKind(te.Value))
-	if n, isNumber := strings.CutPrefix(te.Value, "number "); isNumber {
-		got = "the number " + n
-	}
-	return where + ": expected " + targetPhrase(te.Type) + ", got " + got, true
-}
-
-// targetPhrase names what a Go type holds, narrowed for numbers: a number
-// refused by a number field is refused for its value (a fraction or a
-// sign for an integer, a magnitude for a float).
-func targetPhrase(t reflect.Type) string {
-	if t == nil {
-		return "a value of another type"
-	}
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	switch t.Kind() {
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		return "a whole number"
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		return "a whole number from 0"
-	case reflect.Float32, reflect.Float64:
-		return "a number a 64-bit float can hold"
-	}
-	return WithArticle(kindOf(t))
-}
-
-// decodedKind is encoding/json's word for what it read ("array", "bool",
-// "number 1e400") as a [Kind].
-func decodedKind(value string) string {
-	word, _, _ := strings.Cut(value, " ")
-	switch word {
-	case "array":
-		return KindList
-	case "bool":
-		return KindBool
-	case KindObject, KindString, KindNumber, KindNull:
-		return word
-	}
-	return "value"
 }

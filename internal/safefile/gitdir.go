@@ -26,6 +26,18 @@ func InGitDir(root, abs string) bool {
 	if err != nil {
 		realRoot = root
 	}
+	return realInGitDir(realRoot, abs)
+}
+
+// InGitDir is [InGitDir] of abs below the root's directory, whose own
+// links are followed once per Root ([Root.realDir]).
+func (r *Root) InGitDir(abs string) bool {
+	return hasGitPart(r.dir, abs) || realInGitDir(r.realDir(), abs)
+}
+
+// realInGitDir reports whether abs, its links followed, has a part named
+// .git below realRoot (a directory with its links followed).
+func realInGitDir(realRoot, abs string) bool {
 	// the longest part of abs that exists, with its links followed
 	probe, rest := abs, ""
 	for {

@@ -90,7 +90,7 @@ func openChecked(name string, limit int64, stat func(string) (fs.FileInfo, error
 // from escaping it).
 func ReadRootFile(root *os.Root, name string, limit int64) ([]byte, error) {
 	f, fi, err := openChecked(name, limit, root.Stat, func(name string) (*os.File, error) {
-		return root.OpenFile(name, os.O_RDONLY|nonBlockFlag|noTTYFlag, 0)
+		return OpenRootNoBlock(root, name)
 	})
 	if err != nil {
 		return nil, err

@@ -94,8 +94,8 @@ func (r *Root) relTarget(t string) (string, bool) {
 	if rel, ok := under(r.dir, t); ok {
 		return rel, true
 	}
-	real, err := filepath.EvalSymlinks(r.dir)
-	if err != nil || real == r.dir {
+	real := r.realDir()
+	if real == r.dir {
 		return "", false
 	}
 	return under(real, t)

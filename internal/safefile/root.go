@@ -25,9 +25,10 @@ var ErrOutsideRoot = errors.New("outside the project root")
 // A Root opens its directory on first use and keeps it open until
 // [Root.Close]; it is safe for concurrent use.
 type Root struct {
-	dir string
-	mu  sync.Mutex
-	r   *os.Root
+	dir  string
+	mu   sync.Mutex
+	r    *os.Root
+	real string // dir with its links followed, once found (realDir)
 }
 
 // NewRoot returns the Root at dir, an absolute directory (made absolute
@@ -85,6 +86,21 @@ func (r *Root) open() (*os.Root, error) {
 		r.r = or
 	}
 	return r.r, nil
+}
+
+// realDir is the root's directory with its symbolic links followed, found
+// on first use and kept; Dir while they cannot be followed.
+func (r *Root) realDir() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.real == "" {
+		real, err := filepath.EvalSymlinks(r.dir)
+		if err != nil {
+			return r.dir
+		}
+		r.real = real
+	}
+	return r.real
 }
 
 // Close closes the root's directory, if it is open; a later use opens it
@@ -161,11 +177,16 @@ func Inside(dir, p string) bool {
 // leaving the root (root_test.go holds it to that).
 const escapes = "path escapes from parent"
 
-// IsEscape reports whether err is os.Root's refusal of a name or symlink
-// that leaves the root.
+// IsEscape reports whether err is (or wraps) os.Root's refusal of a name
+// or symlink that leaves the root: an open's, a rename's (*os.LinkError),
+// or one os.Root.MkdirAll nests in its own *fs.PathError.
 func IsEscape(err error) bool {
-	pe, ok := errors.AsType[*fs.PathError](err)
-	return ok && pe.Err != nil && pe.Err.Error() == escapes
+	for e := err; e != nil; e = errors.Unwrap(e) {
+		if e.Error() == escapes {
+			return true
+		}
+	}
+	return false
 }
 
 // classify turns os.Root's escape error into [ErrOutsideRoot], naming p
@@ -233,7 +254,7 @@ func OpenRootDir(root *os.Root, name string) (*os.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, err := root.OpenFile(name, os.O_RDONLY|nonBlockFlag|noTTYFlag, 0)
+	f, err := OpenRootNoBlock(root, name)
 	if err != nil {
 		return nil, err
 	}
@@ -245,6 +266,15 @@ func OpenRootDir(root *os.Root, name string) (*os.File, error) {
 		return nil, err
 	}
 	return f, nil
+}
+
+// OpenRootNoBlock opens name inside root for reading without waiting: a
+// FIFO swapped in after the caller's stat opens at once instead of
+// waiting for a writer (O_NONBLOCK), and a terminal never becomes the
+// process's controlling one. The caller checks what it opened (f.Stat)
+// before reading it.
+func OpenRootNoBlock(root *os.Root, name string) (*os.File, error) {
+	return root.OpenFile(name, os.O_RDONLY|nonBlockFlag|noTTYFlag, 0)
 }
 
 func notDir(path string, fi fs.FileInfo) error {

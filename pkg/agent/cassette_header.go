@@ -9,6 +9,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"kitsoki/internal/jsonvalue"
+	"kitsoki/internal/yamlnode"
 )
 
 // cassetteKind is the value a cassette's kind: must have.
@@ -41,7 +42,7 @@ func (raw *rawCassette) checkHeader(name string) (*regexp.Regexp, error) {
 // cassetteYAMLError is the error for the cassette name whose YAML does not
 // decode (err from yaml.Unmarshal, without its "yaml: " prefix).
 func cassetteYAMLError(name string, err error) error {
-	return fmt.Errorf("cassette: %q: %s", name, strings.TrimPrefix(err.Error(), "yaml: "))
+	return fmt.Errorf("cassette: %q: %s", name, yamlnode.TypeErrorText(err))
 }
 
 // responseJSON reads an episode's response_json: node (nil or zero =

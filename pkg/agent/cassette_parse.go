@@ -55,6 +55,9 @@ func parseCassette(name, dir string, data []byte, max int64) (*Cassette, error) 
 		// each replay repeats its answer into the run and the trace
 		return nil, fmt.Errorf("cassette: %q, line %d: %s", name, at.Line, yamlnode.AliasTextMsg("cassette", ""))
 	}
+	if k := yamlnode.ComplexKey(&doc); k != nil {
+		return nil, fmt.Errorf("cassette: %s:%d:%d: a mapping or a list is used as a key; a key is a plain name", name, k.Line, k.Column)
+	}
 	// upstream's parser and decoder refuse a key given twice, the whole file
 	if at, msg := yamlnode.RepeatedKey(&doc, reflect.TypeFor[rawCassette](), "cassette"); at != nil {
 		return nil, fmt.Errorf("cassette: %s:%d:%d: %s", name, at.Line, at.Column, msg)

@@ -1,6 +1,7 @@
 package agent_test
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"path/filepath"
@@ -11,10 +12,10 @@ import (
 
 	"kitsoki/internal/agentcall"
 	"kitsoki/internal/testing/agenttest"
+	"kitsoki/internal/testing/gotype"
+	"kitsoki/internal/testing/storytest"
 	"kitsoki/pkg/agent"
 	"kitsoki/pkg/story"
-
-	"kitsoki/internal/testing/storytest"
 )
 
 func TestCassetteReferenceThroughDispatch(t *testing.T) {
@@ -263,6 +264,8 @@ func TestCorpusCassetteLoads(t *testing.T) {
 	}
 }
 
+// FuzzParseCassette: any cassette bytes: a refusal names the file on one
+// line without a Go type; a cassette read replays without a panic.
 func FuzzParseCassette(f *testing.F) {
 	f.Add([]byte(matchingCassette))
 	f.Add([]byte(agenttest.ReferenceCassetteYAML))
@@ -271,10 +274,21 @@ func FuzzParseCassette(f *testing.F) {
 	f.Add([]byte("kind: host_cassette\nepisodes: [null, {delay: 3d}]\n"))
 	// episodes merging one list: the repeated-key search checks it once
 	f.Add([]byte("kind: host_cassette\nx: &L [{id: a}, {delay: 1s}]\nepisodes: [{<<: *L}, {<<: *L, response: {}}, {<<: [*L, {id: b}]}]\n"))
+	f.Add([]byte("kind: host_cassette\nepisodes:\n  - agent: {input: 1, transcript: 4}\n"))
+	f.Add([]byte("kind: host_cassette\nepisodes: [x]\nmatch_on: 5\n"))
 	dir := f.TempDir()
+	name := filepath.Join(dir, "c.yaml")
 	f.Fuzz(func(t *testing.T, data []byte) {
-		cas, err := agent.ParseCassette(filepath.Join(dir, "c.yaml"), data)
+		cas, err := agent.ParseCassette(name, data)
 		if err != nil {
+			// a refusal names the file, on one line, in YAML's terms
+			msg := err.Error()
+			if !strings.Contains(msg, name) || strings.Contains(msg, "\n") {
+				t.Fatalf("%q: %q", data, msg)
+			}
+			if n := gotype.Named(msg, data); n != "" || (strings.Contains(msg, "agent.raw") && !bytes.Contains(data, []byte("agent.raw"))) {
+				t.Fatalf("%q: %q names a Go type (%s)", data, msg, n)
+			}
 			return
 		}
 		ctx, cancel := context.WithCancel(context.Background())

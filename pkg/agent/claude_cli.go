@@ -17,6 +17,7 @@ import (
 
 	"kitsoki/internal/agentcall"
 	"kitsoki/internal/childproc"
+	"kitsoki/internal/jsonvalue"
 	"kitsoki/internal/lazyre"
 	"kitsoki/internal/proc"
 	"kitsoki/pkg/story"
@@ -275,7 +276,7 @@ func parseClaudeEnvelope(out []byte) (*claudeEnvelope, error) {
 	if err == nil {
 		return nil, fmt.Errorf("the JSON on stdout is not a result envelope (type %q)", env.Type)
 	}
-	return nil, err
+	return nil, errors.New(jsonvalue.Reason(out, err))
 }
 
 var fencedBlock = &lazyre.Regexp{Expr: "(?s)```[A-Za-z0-9_-]*[ \t]*\r?\n(.*?)```"}

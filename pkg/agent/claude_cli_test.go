@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"maps"
@@ -11,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"kitsoki/internal/testing/gotype"
 	"kitsoki/internal/testing/parked"
 	"kitsoki/pkg/story"
 )
@@ -179,6 +181,10 @@ func TestStripCodeFence(t *testing.T) {
 	}
 }
 
+// FuzzClaudeEnvelope: any stdout of the claude CLI: an envelope found is
+// of type result; a refusal names no Go type; structured_output, when
+// given, is the submission as written; without a schema the submission is
+// JSON, and the reply itself when it is not JSON (nothing cut or changed).
 func FuzzClaudeEnvelope(f *testing.F) {
 	for _, s := range []string{
 		`{"type":"result","subtype":"success","is_error":false,"result":"` + "```json\\n{\\\"a\\\":1}\\n```" + `","total_cost_usd":0.1,"usage":{"input_tokens":1,"output_tokens":2}}`,
@@ -187,18 +193,39 @@ func FuzzClaudeEnvelope(f *testing.F) {
 		`{"type":"assistant"}`,
 		`not json`,
 		``,
+		`{"type":"result","result":5}`,
+		`{"type":"result","num_turns":1.5,"result":"x"}`,
+		`{"type":"result","result":" \u00a0{\"a\":1}"}`,
 	} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, out []byte) {
 		env, err := parseClaudeEnvelope(out)
 		if err != nil {
+			if n := gotype.Named(err.Error(), out); n != "" || strings.Contains(err.Error(), "claudeEnvelope") {
+				t.Fatalf("%q: %q names a Go type (%s)", out, err, n)
+			}
 			return
 		}
+		if env.Type != "result" {
+			t.Fatalf("%q: envelope of type %q taken", out, env.Type)
+		}
+		so := bytes.TrimSpace(env.StructuredOutput)
 		for _, schema := range []bool{false, true} {
 			sub := claudeSubmission(env, schema)
-			if !schema && !json.Valid(sub) {
-				t.Fatalf("without a schema the submission must be JSON: %q", sub)
+			switch {
+			case len(so) > 0 && string(so) != "null":
+				if !bytes.Equal(sub, so) {
+					t.Fatalf("structured_output %s, submission %s", so, sub)
+				}
+			case !schema:
+				if !json.Valid(sub) {
+					t.Fatalf("without a schema the submission must be JSON: %q", sub)
+				}
+				var text string
+				if !json.Valid([]byte(strings.TrimSpace(env.Result))) && (json.Unmarshal(sub, &text) != nil || text != env.Result) {
+					t.Fatalf("reply %q became %s", env.Result, sub)
+				}
 			}
 		}
 	})

@@ -101,15 +101,16 @@ func (r *Registry) Dispatch(ctx context.Context, c Call) (*Result, error) {
 	// 1. Build the request: with: and the world deep-copied, so a plugin
 	// (an in-process one in particular) can never change the engine's
 	// state through it; the world is never nil (an empty one is
-	// {"vars":{}}); a NaN or ±Inf in it, which JSON cannot hold, goes as
-	// its text ("NaN", "+Inf"), since upstream sends no world at all.
+	// {"vars":{}}); a NaN or ±Inf in either, which JSON cannot hold, goes
+	// as its text ("NaN", "+Inf"), since upstream sends neither and its
+	// call goes on (its answer binds).
 	req := &AskRequest{
 		SessionID: c.SessionID,
 		Turn:      c.Turn,
 		StatePath: c.StatePath,
 		Verb:      c.Verb,
 		Prompt:    c.Prompt,
-		With:      copyMap(c.With),
+		With:      jsonvalue.NonFiniteText(copyMap(c.With)).(map[string]any),
 		World:     World{Vars: jsonvalue.NonFiniteText(jsonvalue.CopyAsJSON(c.World)).(map[string]any)},
 		Deadline:  softDeadline(ctx, c.Deadline, st.start, timeout),
 		CallID:    c.CallID,

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"kitsoki/internal/childproc"
+	"kitsoki/internal/jsonvalue"
 	"kitsoki/internal/proc"
 	"kitsoki/pkg/story"
 )
@@ -182,16 +183,16 @@ func (t *subprocessTransport) parseReply(line []byte, id int64) (*AskResponse, e
 	if err != nil {
 		var raw rpcReply[json.RawMessage]
 		if rerr := json.Unmarshal(line, &raw); rerr != nil {
-			return nil, childproc.Fatal(fmt.Errorf("wrote a stdout line that is not a JSON-RPC message (%v): %q; plugins must write only JSON-RPC frames to stdout and log to stderr",
-				rerr, childproc.Snippet(t.redact, string(line))))
+			return nil, childproc.Fatal(fmt.Errorf("wrote a stdout line that is not a JSON-RPC message (%s): %q; plugins must write only JSON-RPC frames to stdout and log to stderr",
+				jsonvalue.Reason(line, rerr), childproc.Snippet(t.redact, string(line))))
 		}
 		// Valid JSON-RPC, but the result is not an AskResponse.
 		f = rpcReply[*AskResponse]{JSONRPC: raw.JSONRPC, ID: raw.ID, Method: raw.Method, Error: raw.Error}
-		resultErr = err
+		resultErr = errors.New(jsonvalue.Reason(line, err))
 		if len(raw.Result) > 0 {
 			var r AskResponse
 			if rerr := json.Unmarshal(raw.Result, &r); rerr != nil {
-				resultErr = fmt.Errorf("%v: %q", rerr, childproc.Snippet(t.redact, plainJSON(raw.Result)))
+				resultErr = fmt.Errorf("%s: %q", jsonvalue.Reason(raw.Result, rerr), childproc.Snippet(t.redact, plainJSON(raw.Result)))
 			}
 		}
 	}

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"kitsoki/internal/testing/gotype"
 	"kitsoki/internal/testing/proctest"
 	"kitsoki/pkg/story"
 )
@@ -488,6 +489,8 @@ func FuzzSubprocessReply(f *testing.F) {
 		`{"jsonrpc":"2.0","method":"note"}`,
 		`{"jsonrpc":"1.0","id":1,"result":null}`,
 		`{"jsonrpc":"2.0","id":1,"result":{"sub_events":[{"kind":"a.b","ts":"bad"}]}}`,
+		`{"jsonrpc":"2.0","id":1,"result":{"meta":[1]}}`,
+		`{"jsonrpc":"2.0","id":"x","result":{}}`,
 		`not json`,
 		``,
 	} {
@@ -505,6 +508,9 @@ func FuzzSubprocessReply(f *testing.F) {
 		var ae *AskError
 		if err != nil && errors.Unwrap(err) == nil && (!errors.As(err, &ae) || ae.Kind != KindPluginCrash) {
 			t.Fatalf("a kept error must be plugin_crash: %T %v", err, err)
+		}
+		if err != nil && gotype.Named(err.Error(), line) != "" {
+			t.Fatalf("%q: %v names a Go type", line, err)
 		}
 	})
 }

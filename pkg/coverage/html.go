@@ -35,6 +35,11 @@ type HTMLOptions struct {
 	// merged profile may name any file, and a page must not quote one
 	// outside.
 	Root string
+	// OutRoot, when set, is the project root the report directory may lie
+	// in: the directory and its pages inside it are made and written
+	// through it (atomicfile.WriteEntryBelow), so a link swapped in on the
+	// way after kitsoki's check cannot lead them out.
+	OutRoot string
 }
 
 type htmlIndex struct {
@@ -81,8 +86,11 @@ func WriteHTMLDir(dir string, p *Profile, o HTMLOptions) error {
 	if len(p.Files) > MaxHTMLFiles {
 		return fmt.Errorf("the profile names %d story files, more than the %d an HTML report draws (a page each); write it with --coverprofile FILE instead", len(p.Files), MaxHTMLFiles)
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("cannot create the report directory: %s", safefile.Reason(err))
+	// under OutRoot the pages' own writes make dir, through the root
+	if o.OutRoot == "" {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return fmt.Errorf("cannot create the report directory: %s", safefile.Reason(err))
+		}
 	}
 	idx := htmlIndex{Summary: p.Summarize()}
 	for i, f := range p.Files {
@@ -96,7 +104,7 @@ func WriteHTMLDir(dir string, p *Profile, o HTMLOptions) error {
 		if err := htmlTemplates.ExecuteTemplate(&b, "file", fileView(f, o)); err != nil {
 			return err
 		}
-		if err := atomicfile.WriteEntry(filepath.Join(dir, page), b.Bytes(), 0o644); err != nil {
+		if err := atomicfile.WriteEntryBelow(o.OutRoot, filepath.Join(dir, page), b.Bytes(), 0o644); err != nil {
 			return err
 		}
 	}
@@ -104,7 +112,7 @@ func WriteHTMLDir(dir string, p *Profile, o HTMLOptions) error {
 	if err := htmlTemplates.ExecuteTemplate(&b, "index", idx); err != nil {
 		return err
 	}
-	return atomicfile.WriteEntry(filepath.Join(dir, "index.html"), b.Bytes(), 0o644)
+	return atomicfile.WriteEntryBelow(o.OutRoot, filepath.Join(dir, "index.html"), b.Bytes(), 0o644)
 }
 
 // stateRows is the per-state table of one file.

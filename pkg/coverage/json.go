@@ -102,7 +102,7 @@ func ParseJSON(name string, data []byte) (*Profile, error) {
 	dec.DisallowUnknownFields()
 	var jp jsonProfile
 	if err := dec.Decode(&jp); err != nil {
-		return nil, fmt.Errorf("%s: not a kitsoki JSON coverage profile: %s (write one with kitsoki test --coverprofile FILE --cover-format json)", name, jsonvalue.DecodeErrorText(data, err))
+		return nil, fmt.Errorf("%s: not a kitsoki JSON coverage profile: %s (write one with kitsoki test --coverprofile FILE --cover-format json)", name, jsonvalue.Reason(data, err))
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
 		return nil, fmt.Errorf("%s: unexpected data after the profile's closing brace", name)

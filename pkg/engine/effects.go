@@ -209,7 +209,7 @@ func (r *runner) applyIncrement(e *Effect, env map[string]any) error {
 			setPath(r.t.landView, kv.Key, incrementBase(getPath(r.t.landView, kv.Key))+d)
 		}
 		if j, ok := r.journal[kv.Key]; ok {
-			r.journalAs(kv.Key, incrementBase(j)+d, true)
+			r.journalAs(kv.Key, incrementBase(r.loggedBase(kv.Key, j))+d, true)
 		}
 		if err := r.emit(KindWorldUpdate, map[string]any{"increment": map[string]any{kv.Key: d}}); err != nil {
 			return err

@@ -107,7 +107,7 @@ func (s *jobStore) AnswerClarification(ctx context.Context, jobID string, answer
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	j := s.byID[jobID]
-	if j == nil {
+	if j == nil || j.info.Unstored {
 		// upstream's text: its job store is an SQL table
 		// (docs/compat/engine.md "Background jobs")
 		return errors.New("jobs.AnswerClarification: sql: no rows in result set")
@@ -160,7 +160,8 @@ func (r *runner) submit(ctx context.Context, e *Effect, args map[string]any, rc 
 		// (conformance job-origin-empty-path)
 		origin = r.t.dispatchState
 	}
-	j := &job{e: e, info: JobInfo{ID: id, Namespace: e.Invoke, Status: JobRunning, State: origin, Submitted: r.now(), Seq: seq}}
+	j := &job{e: e, info: JobInfo{ID: id, Namespace: e.Invoke, Status: JobRunning, State: origin, Submitted: r.now(), Seq: seq,
+		Unstored: jsonvalue.HasNonFinite(args)}}
 	s.jobs = append(s.jobs, j)
 	s.byID[id] = j
 	s.mu.Unlock()
@@ -201,6 +202,9 @@ func (r *runner) submit(ctx context.Context, e *Effect, args map[string]any, rc 
 	r.note(Note{Kind: "job", State: j.info.State, Text: "background " + callText(e, e.Agent) + " submitted as job " + id})
 
 	call := r.prepareJob(e, args, rc, promptErr)
+	if j.info.Unstored {
+		call = noClarification(call)
+	}
 	if _, virtual := r.clock.(*VirtualClock); virtual {
 		if r.startsProcess(e.Invoke) {
 			// in real time, as upstream: it lands before the first user
@@ -300,6 +304,19 @@ func (r *runner) startsProcess(name string) bool {
 	}
 	info, _ := r.hosts.Info(served)
 	return info.Source == host.SourceBuiltin && !host.SandboxSafe(served)
+}
+
+// noClarification is an unstored job's call (JobInfo.Unstored): a
+// clarification it asks for fails as upstream's does, the store having no
+// row to mark awaiting_input, after the call's delay.
+func noClarification(call func(context.Context) (hostAnswer, error)) func(context.Context) (hostAnswer, error) {
+	return func(ctx context.Context) (hostAnswer, error) {
+		ans, err := call(ctx)
+		if err == nil && ans.clar != nil {
+			ans = hostAnswer{err: "host.RequestClarification: jobs.RequestClarification: sql: no rows in result set", delay: ans.delay}
+		}
+		return ans, err
+	}
 }
 
 // failing is a job's call that fails with err.

@@ -35,7 +35,15 @@ func (r *runner) keepPrePass(ctx context.Context) {
 	// that bound nothing) is what the turn shows when it renders
 	// something (conformance postpass-rerender-kept)
 	again := r.t.againWithSay()
-	r.t.prePass = &firstRender{path: r.statePath(), world: r.world.Snapshot(), said: len(r.t.said), rerender: rerender, again: again}
+	world := r.world.Snapshot()
+	if r.t.prePass == nil && !r.t.rerender && r.t.first != nil {
+		// no re-render after the calls: upstream's render before the
+		// pass is the one from before dispatch, which no failed call's
+		// last_error or host_error had reached (conformance
+		// postpass-first-world)
+		world = r.t.first.world
+	}
+	r.t.prePass = &firstRender{path: r.statePath(), world: world, said: len(r.t.said), rerender: rerender, again: again}
 }
 
 // renderPrePass is turn.end's view and narration when the post-bind hops

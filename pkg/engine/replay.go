@@ -213,6 +213,27 @@ func (r *runner) lostSet(key string, v any) error {
 	return r.emit(KindWorldUpdate, nil)
 }
 
+// loggedBase is the value upstream's replay adds an increment of key to
+// when the turn journaled j for it: after a lost set, the value the log
+// gave the key before (a float default when it gave none: the replay
+// reads a YAML integer default as 0), not the lost one (conformance
+// lost-set-increment).
+func (r *runner) loggedBase(key string, j any) any {
+	lv, lost := j.(lostValue)
+	switch {
+	case !lost:
+		return j
+	case lv.has:
+		return lv.prev
+	}
+	if d, ok := r.declaredDefault(key); ok {
+		if f, isF := d.(float64); isF {
+			return f
+		}
+	}
+	return nil
+}
+
 // writtenNow is how this turn last wrote key ("set" or "increment"), if
 // it did: its world.update events, written or still held.
 func (r *runner) writtenNow(key string) (how string, ok bool) {
@@ -262,6 +283,19 @@ func (r *runner) noteTransition(lost bool) {
 		p := r.place.cloned()
 		r.t.lostHop = &p
 	}
+}
+
+// loggedPath is the state path upstream's log leaves the session at: where
+// the machine was before the turn's last move when that move was lost to
+// the log (noteTransition), else where it rests.
+func (r *runner) loggedPath() string {
+	if r.t.lostHop == nil || r.so.MachineOnly {
+		return r.statePath()
+	}
+	cur := r.place
+	r.place = *r.t.lostHop
+	defer func() { r.place = cur }()
+	return r.statePath()
 }
 
 // restLogged puts the session back where upstream's log leaves it when

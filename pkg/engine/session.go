@@ -119,6 +119,12 @@ type JobInfo struct {
 	Ended     time.Time      `json:"ended,omitzero"`
 	// Seq orders jobs by creation.
 	Seq int `json:"-"`
+	// Unstored: upstream's job store holds no row for the job, since its
+	// arguments hold NaN or an infinity, which the store's JSON cannot
+	// encode (the job still runs and lands): expect_jobs does not see it,
+	// a clarification it asks for fails, and answering it finds no job
+	// (conformance job-args-non-finite).
+	Unstored bool `json:"-"`
 }
 
 // Job statuses: the values of [JobInfo.Status].

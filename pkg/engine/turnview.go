@@ -66,6 +66,12 @@ func (r *runner) renderView(ctx context.Context, slots map[string]any) string {
 	if blank && !redirected && r.t.prePassStands() {
 		v, said = r.renderPrePass(ctx, turnSlots)
 	}
+	if blank && r.t.hopped() && r.t.failedBind && r.t.prePass == nil {
+		// the pass started with no render kept (keepPrePass): upstream's
+		// turn.end has no view, not even the hops' narration
+		// (conformance postpass-failed-bind, *_say)
+		said = nil
+	}
 	if !redirected && len(said) > 0 {
 		v = prependSay(strings.Join(said, "\n"), v)
 	}
@@ -171,9 +177,16 @@ func (r *runner) restingView(ctx context.Context, slots, turnSlots map[string]an
 			// (conformance cap-view-replayed)
 			w, r.t.rigView = r.replayedWorld(), true
 		}
+		path := r.statePath()
+		if r.t.rigView {
+			// the rig renders where upstream's log leaves the session:
+			// before a lost hop (conformance rig-view-lost-hop,
+			// cap-view-lost-hop)
+			path = r.loggedPath()
+		}
 		// a hop the post-bind pass fired leaves the state's own view, not
 		// the arm's (conformance postbind-hop-drops-transition-view)
-		return r.renderAt(ctx, r.statePath(), w, slots, r.t.armsRender())
+		return r.renderAt(ctx, path, w, slots, r.t.armsRender())
 	}
 	return "", nil
 }

@@ -126,10 +126,13 @@ func LoadWorldFile(path string) (map[string]any, error) {
 	case root.Kind != yaml.MappingNode:
 		return nil, fmt.Errorf("--world-file %s: must be a YAML mapping of world keys to values (got %s)", path, yamlKind(root))
 	}
+	if k := yamlnode.ComplexKey(root); k != nil {
+		return nil, fmt.Errorf("--world-file %s: line %d, column %d: a mapping or a list is used as a key; a world key is a plain name", path, k.Line, k.Column)
+	}
 	yamlnode.TextPointlessFloats(root)
 	var m map[string]any
 	if err := root.Decode(&m); err != nil {
-		return nil, fmt.Errorf("--world-file %s: must be a YAML mapping of world keys to values: %s", path, strings.TrimPrefix(err.Error(), "yaml: "))
+		return nil, fmt.Errorf("--world-file %s: must be a YAML mapping of world keys to values: %s", path, yamlnode.TypeErrorText(err))
 	}
 	return m, nil
 }

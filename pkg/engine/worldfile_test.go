@@ -13,7 +13,7 @@ import (
 // unmarshal text or an "open <path>" wrapper.
 func TestLoadWorldFileErrors(t *testing.T) {
 	t.Chdir(t.TempDir())
-	for name, body := range map[string]string{"l.yaml": "- a\n- b\n", "s.yaml": "just text\n", "bad.yaml": "a: [1\n", "empty.yaml": "", "null.yaml": "~\n", "ok.yaml": "a: 1\n"} {
+	for name, body := range map[string]string{"l.yaml": "- a\n- b\n", "s.yaml": "just text\n", "bad.yaml": "a: [1\n", "empty.yaml": "", "null.yaml": "~\n", "ok.yaml": "a: 1\n", "k.yaml": "a: {{}: 1}\n"} {
 		if err := os.WriteFile(name, []byte(body), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -27,6 +27,7 @@ func TestLoadWorldFileErrors(t *testing.T) {
 		"bad.yaml": "--world-file bad.yaml: not valid YAML: ",
 		"nosuch":   "--world-file nosuch: no such file",
 		"adir":     "--world-file adir: is a directory",
+		"k.yaml":   "--world-file k.yaml: line 1, column 5: a mapping or a list is used as a key",
 	} {
 		_, err := LoadWorldFile(path)
 		if err == nil || !strings.HasPrefix(err.Error(), want) || strings.Contains(err.Error(), "unmarshal") || strings.Contains(err.Error(), "open ") {

@@ -163,7 +163,7 @@ func parseReport(name string, b []byte) (*Report, error) {
 		return nil, syntaxErrorf("eval report %s: %d bytes that would take over %d MiB once read (a report of many empty candidates, samples or calls); eval run writes each with every field, so this is not its report; give a report eval run or eval merge wrote", name, len(b), limit>>20)
 	}
 	if err := json.Unmarshal(b, &r); err != nil {
-		return nil, syntaxErrorf("eval report %s: %s (it must be an agent_eval_report JSON object)", name, jsonvalue.DecodeErrorText(b, err))
+		return nil, syntaxErrorf("eval report %s: %s (it must be an agent_eval_report JSON object)", name, jsonvalue.Reason(b, err))
 	}
 	if r.Kind != "agent_eval_report" {
 		return nil, syntaxErrorf("eval report %s: kind is %q, want \"agent_eval_report\" (is this an eval report? eval run writes them under evals/reports/<call>/)", name, r.Kind)

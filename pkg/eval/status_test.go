@@ -162,14 +162,14 @@ func TestParseErrorsAreSyntax(t *testing.T) {
 		data, want string
 	}{
 		{``, "r.json: empty file"},
-		{`[]`, "r.json: the document: expected an object, got a list"},
+		{`[]`, "r.json: line 1, column 1: the top level: expected an object, got a list"},
 		{`{}`, `r.json: kind is "", want "agent_eval_report"`},
 		{`{"kind":"agent_eval"}`, `kind is "agent_eval", want "agent_eval_report"`},
 		{"{\n  \"kind\": x\n}", "r.json: line 2, column 11: invalid character 'x'"},
-		{`{"kind":"agent_eval_report","candidates":3}`, `field "candidates": expected a list, got a number`},
+		{`{"kind":"agent_eval_report","candidates":3}`, `line 1, column 42: candidates: expected a list, got a number`},
 		// a float past float64 is of the right type, and out of range
-		{`{"kind":"agent_eval_report","candidates":[{"pass_k_rate":1e400}]}`, `field "candidates.pass_k_rate": expected a number a 64-bit float can hold, got the number 1e400`},
-		{`{"kind":"agent_eval_report","failure_samples":[{"expect":{"a":[-2e308]}}]}`, `field "failure_samples.expect": expected a number a 64-bit float can hold, got the number -2e308`},
+		{`{"kind":"agent_eval_report","candidates":[{"pass_k_rate":1e400}]}`, `candidates.pass_k_rate: the number 1e400 is out of range of a 64-bit float`},
+		{`{"kind":"agent_eval_report","failure_samples":[{"expect":{"a":[-2e308]}}]}`, `failure_samples.expect: the number -2e308 is out of range`},
 	}
 	for _, tc := range cases {
 		_, err := parseReport("r.json", []byte(tc.data))

@@ -329,7 +329,11 @@ func (t *transfer) noteValidator(resp *http.Response) {
 	t.stateMu.Unlock()
 }
 
-// contentRange parses "bytes a-b/total" (total -1 when "*").
+// contentRange parses a 206 answer's Content-Range, "bytes first-last/
+// complete" (RFC 9110 section 14.4; complete "*" is -1): each position
+// digits only, first <= last, and last below complete when it is known.
+// Anything else (a sign, a blank, a missing or inverted end) is not a
+// range this transfer can trust.
 func contentRange(h string) (start, total int64, ok bool) {
 	rest, found := strings.CutPrefix(h, "bytes ")
 	if !found {
@@ -339,21 +343,32 @@ func contentRange(h string) (start, total int64, ok bool) {
 	if !found {
 		return 0, 0, false
 	}
-	a, _, found := strings.Cut(rng, "-")
+	a, b, found := strings.Cut(rng, "-")
 	if !found {
 		return 0, 0, false
 	}
-	start, err := strconv.ParseInt(a, 10, 64)
-	if err != nil || start < 0 {
+	start, okStart := rangePos(a)
+	end, okEnd := rangePos(b)
+	if !okStart || !okEnd || end < start {
 		return 0, 0, false
 	}
 	total = -1
 	if tot != "*" {
-		if total, err = strconv.ParseInt(tot, 10, 64); err != nil || total < 0 {
+		if total, ok = rangePos(tot); !ok || end >= total {
 			return 0, 0, false
 		}
 	}
 	return start, total, true
+}
+
+// rangePos reads a Content-Range position: one or more ASCII digits that
+// fit an int64.
+func rangePos(s string) (int64, bool) {
+	if s == "" || strings.TrimLeft(s, "0123456789") != "" {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	return n, err == nil
 }
 
 // retry runs attempt until it succeeds, fails fatally, or fails Retries

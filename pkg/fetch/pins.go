@@ -164,7 +164,7 @@ func (p *Pins) merge(data []byte, source string) error {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(&f); err != nil && !errors.Is(err, io.EOF) {
-		return fmt.Errorf("%s: %s (pin files have top-level keys llama_server, models, shims)", source, yamlErrText(err))
+		return fmt.Errorf("%s: %s (pin files have top-level keys llama_server, models, shims)", source, yamlnode.TypeErrorText(err))
 	}
 	add := func(kind Kind, section string, in map[string]*Artifact, out map[string]*Artifact) error {
 		for _, k := range slices.Sorted(maps.Keys(in)) {
@@ -342,38 +342,4 @@ func MirrorURL(raw, mirror string) (string, error) {
 	m.RawPath = ""
 	m.RawQuery = u.RawQuery
 	return m.String(), nil
-}
-
-var (
-	yamlUnknownField = &lazyre.Regexp{Expr: `field (\S+) not found in type \S+`}
-	yamlIntoType     = &lazyre.Regexp{Expr: `into ([][*A-Za-z0-9_.]+)`}
-)
-
-// yamlErrText renders a YAML decode error in pin-file terms: no "yaml:"
-// prefix, one line, unknown keys named as such, and no Go type names.
-func yamlErrText(err error) string {
-	var te *yaml.TypeError
-	if !errors.As(err, &te) {
-		return strings.TrimPrefix(err.Error(), "yaml: ")
-	}
-	msgs := make([]string, 0, len(te.Errors))
-	for _, m := range te.Errors {
-		m = yamlUnknownField.ReplaceAllString(m, `unknown key "$1"`)
-		m = yamlIntoType.ReplaceAllStringFunc(m, func(s string) string {
-			t := strings.TrimPrefix(s, "into ")
-			switch {
-			case strings.HasPrefix(t, "[]"):
-				return "into a list"
-			case strings.HasPrefix(t, "map[") || strings.Contains(t, "."):
-				return "into a mapping"
-			case strings.HasPrefix(t, "int") || strings.HasPrefix(t, "uint") || strings.HasPrefix(t, "float"):
-				return "into a number"
-			case t == "bool":
-				return "into true/false"
-			}
-			return "into a " + t
-		})
-		msgs = append(msgs, m)
-	}
-	return strings.Join(msgs, "; ")
 }

@@ -67,15 +67,3 @@ func TestBadSSLCertFileStopsTheDownload(t *testing.T) {
 	}
 	wantTraffic(t, fs, 0, 0, "no request goes out with a bad SSL_CERT_FILE")
 }
-
-func FuzzContentRange(f *testing.F) {
-	for _, s := range []string{"bytes 0-99/100", "bytes 5-9/*", "bytes */100", "bytes -1-2/3", "bytes 5-9/-7", "bytes +5-9/10", ""} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		start, total, ok := contentRange(s)
-		if ok && (start < 0 || total < -1) {
-			t.Fatalf("%q -> start %d total %d", s, start, total)
-		}
-	})
-}

@@ -34,7 +34,7 @@ func resolveNamed(root, fixtureFile, key, p string) (string, error) {
 		_, err = r.Stat(full)
 	}
 	if !errors.Is(err, safefile.ErrOutsideRoot) {
-		if safefile.InGitDir(r.Dir(), full) {
+		if r.InGitDir(full) {
 			// a checkout's .git/config may hold the CI job's token: an
 			// expect_files content_matches on it was an oracle, one
 			// character a fixture

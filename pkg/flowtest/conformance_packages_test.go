@@ -36,13 +36,15 @@ func TestConformanceGoldensFold(t *testing.T) {
 // naming every interaction) and its script path fallback (probe 12, run
 // from the directory its story is below), and host.run with YAML integer
 // args and timeout (refused upstream, run here: a documented difference)
-// and with the same values quoted, a cwd that does not exist, and a
+// and with the same values quoted, read through {{ world.n }}, a slot or
+// an imported child (refused upstream) or in forms both run (a negative
+// one, an on_complete chain's), a cwd that does not exist, and a
 // stubbed decide whose schema lies outside schemas/ (not validated against
 // it) give, fixture by fixture and turn by turn, the verdicts, states and
 // views the existing engine recorded (pkg/host/testdata/conformance).
 func TestConformanceGoldensHost(t *testing.T) {
 	root := filepath.Join("..", "host", "testdata", "conformance")
-	for _, dir := range []string{"inspect", "probe10", "probe11", "run-int-literals", "run-int-quoted", "run-bad-cwd", "stub-schema-anywhere"} {
+	for _, dir := range []string{"inspect", "probe10", "probe11", "run-int-literals", "run-int-quoted", "run-int-world", "run-int-agree", "run-bad-cwd", "stub-schema-anywhere"} {
 		t.Run(dir, func(t *testing.T) {
 			conformance.Check(t, filepath.Join(root, dir), "", flowtest.Options{})
 		})

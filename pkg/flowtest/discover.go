@@ -135,10 +135,11 @@ func readBounded(p string) ([]byte, error) {
 // readIn is readBounded of p through root; a file inside a .git
 // directory is safefile.ErrInGitDir, unread.
 func readIn(r *safefile.Root, p string) ([]byte, error) {
-	if safefile.InGitDir(r.Dir(), absOf(p)) {
+	abs := absOf(p)
+	if r.InGitDir(abs) {
 		return nil, fmt.Errorf("%s: %w", p, safefile.ErrInGitDir)
 	}
-	return fixtureBytes(r.ReadFile(absOf(p), maxFixtureBytes))
+	return fixtureBytes(r.ReadFile(abs, maxFixtureBytes))
 }
 
 func fixtureBytes(data []byte, err error) ([]byte, error) {

@@ -21,12 +21,20 @@ type event struct {
 
 func toEvents(evs []engine.Event, legacy bool) []event {
 	out := make([]event, 0, len(evs))
-	for _, ev := range evs {
+	for i, ev := range evs {
 		if legacy && !legacyKind(ev.Kind) {
 			continue
 		}
 		if ev.Kind == engine.KindEmitIntent {
 			// upstream writes an emit hop as its synthetic transition only
+			continue
+		}
+		if ev.Kind == engine.KindIntentAccepted && i > 0 && evs[i-1].Kind == engine.KindEmitIntent {
+			// nor an intent_accepted for it, only for the turn's own
+			// intent (conformance expect-hop-accepted). The emit before
+			// it tells a hop, not the synthetic transition after it: a
+			// hop whose slots hold NaN or an infinity writes that one
+			// with no payload (conformance hop-accepted-non-finite)
 			continue
 		}
 		if legacy {
@@ -35,36 +43,7 @@ func toEvents(evs []engine.Event, legacy bool) []event {
 		}
 		out = append(out, event{Event: ev, payload: normPayload(ev.Payload)})
 	}
-	return withoutHopAccepts(out)
-}
-
-// withoutHopAccepts drops the intent_accepted before each emit hop:
-// upstream writes one for the turn's own intent only (conformance
-// expect-hop-accepted).
-func withoutHopAccepts(evs []event) []event {
-	out := evs[:0]
-	for i, ev := range evs {
-		if ev.Kind == engine.KindIntentAccepted && hopFollows(evs[i+1:]) {
-			continue
-		}
-		out = append(out, ev)
-	}
 	return out
-}
-
-// hopFollows: the next machine.transition of evs is synthetic (an emit
-// hop), with no other intent accepted before it.
-func hopFollows(evs []event) bool {
-	for _, ev := range evs {
-		switch ev.Kind {
-		case engine.KindIntentAccepted:
-			return false
-		case engine.KindTransition:
-			p, _ := ev.payload.(map[string]any)
-			return p["synthetic"] == true
-		}
-	}
-	return false
 }
 
 // legacyMissingSlots is the validation_failed event upstream's legacy

@@ -32,8 +32,8 @@ func readStaticRecording(root, path string) ([]staticEntry, error) {
 	out := make([]staticEntry, 0, len(raw.Entries))
 	for i, e := range raw.Entries {
 		if e.State == "" || e.Input == "" || e.Intent.Name == "" {
-			return nil, fmt.Errorf("recording entry %d is incomplete (state=%q input=%q intent=%q); a routing recording needs state, input and intent.name on every entry (a clarify: entry names no intent)",
-				i, e.State, e.Input, e.Intent.Name)
+			return nil, fmt.Errorf("recording %q: entry %d is incomplete (state=%q input=%q intent=%q); a routing recording needs state, input and intent.name on every entry (a clarify: entry names no intent)",
+				path, i, e.State, e.Input, e.Intent.Name)
 		}
 		out = append(out, staticEntry{State: e.State, Input: e.Input, Intent: e.Intent.Name, Slots: e.Intent.Slots})
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -155,7 +156,7 @@ func TestStaticHarnessRefusesClarify(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := NewStaticHarness("", p)
-	if err == nil || !strings.Contains(err.Error(), `recording entry 1 is incomplete (state="a" input="huh"`) {
+	if err == nil || !strings.Contains(err.Error(), fmt.Sprintf(`recording %q: entry 1 is incomplete (state="a" input="huh"`, p)) {
 		t.Errorf("got %v", err)
 	}
 }

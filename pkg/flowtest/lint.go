@@ -74,6 +74,7 @@ func lintStateWithin(st *story.Story, fxs []*Fixture, visitBytes, steps int64) *
 		fl.noErrorsWithRejection()
 		fl.worldTypes()
 		fl.worldValues()
+		fl.callsNever()
 		fl.dropKnownBesideNever(from)
 		for _, s := range fx.HostHandlers {
 			if !fl.ix.calls(s.Name) {

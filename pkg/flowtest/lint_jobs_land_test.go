@@ -2,6 +2,7 @@ package flowtest
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"kitsoki/pkg/diag"
@@ -48,6 +49,35 @@ func TestLintListenerGone(t *testing.T) {
 			if d.Rule == ruleWorldKnown.ID || d.Rule == ruleInboxKnown.ID || d.Rule == ruleWrongState.ID {
 				t.Errorf("%s: upstream passes it, the lint says %v", name, d)
 			}
+		}
+	}
+}
+
+// TestLintPartialAdvance: an advance_clock that ends with a job its stub
+// answers still to land aborts upstream's whole run (conformance
+// lint-partial-advance: aborts/ holds the two it aborted, flows/ the
+// controls it passed): a delay past the advance, a delayed job a landing
+// starts; never a covering advance, a 0s one, or a landing's job answered
+// at once.
+func TestLintPartialAdvance(t *testing.T) {
+	dir := "../engine/testdata/conformance/lint-partial-advance"
+	lintGolden(t, dir, map[string]string{"covered.yaml": "", "two-advances.yaml": "", "landing-now.yaml": ""}, rulePartialAdvance)
+	st, ds := storylint.Load(filepath.Join(dir, "app.yaml"), story.Options{})
+	if st == nil || diag.HasErrors(ds) {
+		t.Fatal(ds)
+	}
+	for name, want := range map[string]string{
+		"partial.yaml": `turns[1].advance_clock: 5s ends with the background host.job job submitted at "s" still to land (this fixture's stub answers it 5s later)`,
+		"landing.yaml": `a job a landing starts is never covered by the advance that landed it`,
+	} {
+		var got []string
+		for _, d := range lintFixtureFile(t, st, filepath.Join(dir, "aborts", name)) {
+			if d.Rule == rulePartialAdvance.ID {
+				got = append(got, d.Message)
+			}
+		}
+		if len(got) != 1 || !strings.Contains(got[0], want) {
+			t.Errorf("%s: got %q, want one %s warning holding %q", name, got, rulePartialAdvance.ID, want)
 		}
 	}
 }

@@ -8,8 +8,8 @@ import "testing"
 // k, l) and a post-bind round (i, j). Where it certainly fails on the
 // known world the walk goes on as upstream does: the completion turn
 // dropped, the machine at the job's origin (b, d), the landing swallowed
-// on the landing state (h), the round discarded (j); l's region leaf is
-// not followed. A failing say: stops nothing, and is followed (e, f).
+// on the landing state (h, and l's region leaf, entered flat), the round
+// discarded (j). A failing say: stops nothing, and is followed (e, f).
 func TestLintSetFails(t *testing.T) {
 	lintGolden(t, "../engine/testdata/conformance/lint-set-fails", map[string]string{
 		"a_job_stays.yaml":    "",
@@ -23,7 +23,7 @@ func TestLintSetFails(t *testing.T) {
 		"i_bind_b1.yaml":      "",
 		"j_bind_b2.yaml":      `ends at "b1" (the post-bind round firing hop2 fails, a set: in it failing to render, and is discarded)`,
 		"k_region_a1.yaml":    "",
-		"l_region_a2.yaml":    unwarned,
+		"l_region_a2.yaml":    `ends at "p.ra.a1" (a failing call's on_error lands on it, and a set: of its on_enter fails to render: the landing is swallowed)`,
 	}, ruleWorldKnown, ruleRejected, ruleWrongState)
 }
 
@@ -62,5 +62,51 @@ func TestLintSetFailsNeighbours(t *testing.T) {
 		"f_arm_onerror_s0.yaml": `ends at "e5" (a failing call's on_error lands on it`,
 		"g_postbind_b1.yaml":    "",
 		"h_postbind_b2.yaml":    `ends at "b1" (the post-bind round firing hop2 fails, a set: in it failing to render`,
+	}, ruleWorldKnown, ruleRejected, ruleWrongState)
+}
+
+// TestLintSetFailsRegion: an on_error landing on a parallel region's
+// leaf whose set: certainly fails is swallowed there (conformance
+// lint-set-fails-region): from an arm's call (b), a leaf in a compound
+// of the region (d), after a bind (f). A landing that renders (h), a
+// later turn from the flat path (i, j) and a job's target in a region
+// (l) are not followed.
+func TestLintSetFailsRegion(t *testing.T) {
+	lintGolden(t, "../engine/testdata/conformance/lint-set-fails-region", map[string]string{
+		"a_arm_a1.yaml":       "",
+		"b_arm_r1.yaml":       `ends at "p.ra.a1" (a failing call's on_error lands on it`,
+		"c_nested_c1.yaml":    "",
+		"d_nested_c2.yaml":    `ends at "p.ra.c.c1"`,
+		"e_bind_b2.yaml":      "",
+		"f_bind_fin.yaml":     `ends at "p.rb.b2"`,
+		"g_renders_fin.yaml":  "",
+		"h_renders_b3.yaml":   unwarned,
+		"i_then_look.yaml":    unwarned,
+		"j_then_look_r1.yaml": unwarned,
+		"k_job_stays.yaml":    "",
+		"l_job_a1.yaml":       unwarned,
+	}, ruleWorldKnown, ruleRejected, ruleWrongState)
+}
+
+// TestLintDroppedChainWorld: the world after a chain upstream drops
+// (conformance dropped-chain-world): a failing job chain leaves the world
+// as before it (b, k), a failing target's move leaves the chain's writes
+// (c, e), a swallowed on_error landing leaves the world it found (g, h,
+// m). The call's last_error (i) is not followed.
+func TestLintDroppedChainWorld(t *testing.T) {
+	lintGolden(t, "../engine/testdata/conformance/dropped-chain-world", map[string]string{
+		"a_job_y_before.yaml":   "",
+		"b_job_y_set.yaml":      `turns[1].expect_world["y"]: "Y", but after the turns before it and this one the fixture certainly holds ""`,
+		"c_target_before.yaml":  `certainly holds "Y2"`,
+		"d_target_y.yaml":       "",
+		"e_target_z.yaml":       `expect_world["z"]: "Z", but`,
+		"f_onerror_before.yaml": "",
+		"g_onerror_y.yaml":      `expect_world["y"]: "E", but`,
+		"h_onerror_z.yaml":      `certainly holds "Q"`,
+		"i_onerror_err.yaml":    unwarned,
+		"j_job_later.yaml":      "",
+		"k_job_later_y.yaml":    `turns[2].expect_world["y"]: "Y"`,
+		"l_bind_kept.yaml":      "",
+		"m_bind_undone.yaml":    `certainly holds "V"`,
 	}, ruleWorldKnown, ruleRejected, ruleWrongState)
 }

@@ -71,6 +71,9 @@ type settleWalk struct {
 	swallowedAt string
 	// dropped counts the completion turns dropped whole (land)
 	dropped int
+	// preTarget: the world a job's chain left before its target's move
+	// (onComplete), which a failing move leaves in place (land)
+	preTarget *knownWorld
 	// turnBatch: the user turn's own batch is being dispatched (not a
 	// post-bind round's, nor a landing's)
 	turnBatch bool
@@ -105,10 +108,11 @@ func (l *fixtureLint) settled(t *Turn, r rest, arc string) (rest, bool) {
 		ok = w.postBind()
 	}
 	if ok && t.HasAdvance {
-		ok = w.advance(t.AdvanceClock, w.cur != nil && !w.cur.Terminal && !w.redirected)
+		ok = w.cur == nil || l.ix.plainLeaf(w.cur.Path) != nil
+		ok = ok && w.advance(t.AdvanceClock, w.cur != nil && !w.cur.Terminal && !w.redirected)
 	}
 	if ok && w.cur != nil {
-		ok = l.ix.plainLeaf(w.cur.Path) != nil
+		ok = l.ix.plainLeaf(w.cur.Path) != nil || w.swallowedAt == w.cur.Path
 	}
 	if !ok {
 		l.world, l.jobs, l.now, l.inbox = before, jobs, now, inbox
@@ -117,6 +121,9 @@ func (l *fixtureLint) settled(t *Turn, r rest, arc string) (rest, bool) {
 	end := "__exit__" + w.exit
 	if w.cur != nil {
 		end = w.cur.Path
+	}
+	if t.HasAdvance {
+		l.partialAdvance(t)
 	}
 	l.stepped, l.walked, l.advanced = true, true, t.HasAdvance
 	if t.ExpectState != nil && *t.ExpectState != end && l.ix.hasState(*t.ExpectState) {
@@ -127,6 +134,9 @@ func (l *fixtureLint) settled(t *Turn, r rest, arc string) (rest, bool) {
 	from := fmt.Sprintf("turns[%d] %q, fired at %q (where %s), ends there%s, every step on the way certain (its calls answered by this fixture's %s, the post-bind pass followed)", t.Index, t.Intent.Name, r.at.Path, r.from, w.note(), l.answerer())
 	if w.cur == nil {
 		return rest{exit: w.exit, from: from}, true
+	}
+	if l.ix.plainLeaf(w.cur.Path) == nil {
+		return rest{}, true // a region leaf entered flat: what a later turn finds is not followed
 	}
 	// the turn ended normally: the resting state's timeout is armed
 	// afresh, unless it is terminal (conformance lint-settle m); after a
@@ -362,6 +372,12 @@ func (w *settleWalk) effectKind(e *story.Effect, kw *knownWorld) (ok, cached boo
 		kw.applyIncrement(e, true)
 	case e.Say != "":
 	case e.Invoke != "":
+		if kw.setFails(e.With) {
+			// a with: that certainly fails to render fails the call, or
+			// in a completion turn the move (conformance
+			// oncomplete-move-fails f1, f4)
+			return false, false
+		}
 		for _, kv := range e.Bind() {
 			if strings.Contains(kv.Key, ".") || story.IsTemplated(kv.Key) {
 				return false, false
@@ -421,9 +437,12 @@ func (w *settleWalk) dispatchAt(depth int) (ok, redirected bool) {
 				// the redirect is dropped with the rest of the batch and
 				// the step rests where the call was made; in a landing the
 				// chain is swallowed, which is not followed (story-runtime
-				// §2.4, conformance on-error-untrimmed)
+				// §2.4, conformance on-error-untrimmed). The user turn's
+				// post-bind pass then runs as after a call with no
+				// on_error (conformance postpass-first-world tmpl); after
+				// a post-bind round's call it is not probed
 				w.redirected = true
-				return depth == 0, true
+				return depth == 0, !w.turnBatch
 			}
 			p, literal := redirectPath(e.OnError())
 			if literal && p == w.cur.Path {
@@ -444,17 +463,27 @@ const maxSettleRedirects = 4
 // (story-runtime §2.4; conformance lint-settle-redirect): entered flat,
 // with no initial descent (only a plain leaf is followed), its own
 // on_enter run and the emits it decides fired, then the calls they queued
-// dispatched as a batch of their own; no post-bind pass follows.
+// dispatched as a batch of their own; no post-bind pass follows. A leaf
+// of a parallel region is entered flat too, the machine resting on that
+// one path (no other region entered, conformance lint-set-fails k, l):
+// followed only when its on_enter certainly fails, the landing swallowed
+// there (landingSwallowed).
 func (w *settleWalk) redirect(p string, depth int) bool {
-	dest := w.l.ix.plainLeaf(p)
+	dest, region := w.l.ix.plainLeaf(p), false
+	if dest == nil {
+		dest, region = w.l.ix.regionLeaf(p), true
+	}
 	if depth >= maxSettleRedirects || dest == nil {
 		return false
 	}
-	origin := w.cur
+	origin, before := w.cur, w.l.world.clone()
 	w.cur = dest
 	var emits []string
 	if !w.effects(dest.OnEnter, nil, &emits) {
-		return w.landingSwallowed(origin, depth)
+		return w.landingSwallowed(origin, depth, before)
+	}
+	if region {
+		return false // a region leaf is followed only to a swallowed landing
 	}
 	for _, name := range emits {
 		if !w.fire(cmp.Or(w.l.ix.aliasOf(w.cur, name), name), nil, 1, false) {
@@ -480,8 +509,10 @@ func namesNoState(tt string) bool {
 // the call was made at (conformance lint-set-fails g, h). Followed only
 // for the user turn's own first redirect, where neither origin nor an
 // ancestor has an emit_intent in its on_enter (that pass then fires
-// nothing); the landing's writes before the set are not probed.
-func (w *settleWalk) landingSwallowed(origin *story.State, depth int) bool {
+// nothing). The world is before's, as the landing found it: its own
+// writes before the set are undone, the failing call's and those before
+// it stand (conformance dropped-chain-world f).
+func (w *settleWalk) landingSwallowed(origin *story.State, depth int, before *knownWorld) bool {
 	if !w.setFailed || depth > 0 || !w.turnBatch || origin == nil {
 		return false
 	}
@@ -490,7 +521,7 @@ func (w *settleWalk) landingSwallowed(origin *story.State, depth int) bool {
 			return false
 		}
 	}
-	w.l.world.lost = true
+	w.l.world = before
 	w.calls, w.setFailed, w.fatal, w.swallowedAt = nil, false, false, w.cur.Path
 	return true
 }

@@ -204,6 +204,16 @@ func (ix *storyIndex) landing(d *story.State, still func(*story.Effect) bool) []
 	return append([]*story.State{d}, alt...)
 }
 
+// regionLeaf is the state at path when it is a leaf inside a parallel
+// state, else nil.
+func (ix *storyIndex) regionLeaf(path string) *story.State {
+	s := ix.byPath[path]
+	if s == nil || strings.Contains(path, "#") || len(s.Children) > 0 || s.Parallel || !inParallel(s) {
+		return nil
+	}
+	return s
+}
+
 // plainLeaf is the state at path when it is a leaf outside any parallel
 // state, else nil.
 func (ix *storyIndex) plainLeaf(path string) *story.State {

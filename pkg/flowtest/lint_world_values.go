@@ -2,6 +2,8 @@ package flowtest
 
 import (
 	"fmt"
+	"maps"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -35,6 +37,9 @@ func (l *fixtureLint) worldValues() {
 		}
 		want := jsonvalue.Normalize(kv.Value)
 		for _, c := range cands {
+			if c.v == jobIDValue {
+				continue // equals no literal
+			}
 			if worldEqual(c.v, want) || fmt.Sprint(c.v) == fmt.Sprint(want) {
 				return
 			}
@@ -59,11 +64,31 @@ func (l *fixtureLint) worldValues() {
 type worldValue struct {
 	v     any
 	where string
+	// ref: a set: of {{ world.ref }} (or {{ world.ref ?? alt }}) copies
+	// the key ref holds (worldCandidates resolves it)
+	ref    string
+	alt    any
+	hasAlt bool
 }
+
+// jobIDValue marks a background job's id, bound (bind: {k: job_id}) or
+// the engine's last_job_id: a new random id on each run, which no
+// literal of a fixture equals (conformance job-id-values).
+var jobIDValue = new(int)
+
+// copyRead matches a set: value that copies one world key as it is, or a
+// text literal where the key is null.
+var copyRead = regexp.MustCompile(`^\{\{\s*world\.([A-Za-z_][A-Za-z0-9_]*)\s*(?:\?\?\s*(?:'([^'\\]*)'|"([^"\\]*)")\s*)?\}\}$`)
+
+// maxCopyDepth bounds the chain of copies worldCandidates follows.
+const maxCopyDepth = 4
 
 func candidateList(cs []worldValue) string {
 	var b strings.Builder
 	for i, c := range cs {
+		if c.v == jobIDValue {
+			c.v = "a background job's id (new each run)"
+		}
 		if i == 6 {
 			fmt.Fprintf(&b, " … %d more", len(cs)-i)
 			break
@@ -80,8 +105,37 @@ func candidateList(cs []worldValue) string {
 // start value, the fixture's world_override values and the story's
 // literal sets; false when some of them is not certain.
 func (l *fixtureLint) worldCandidates(vals map[string][]worldValue, key string) ([]worldValue, bool) {
-	if slices.Contains(story.InjectedWorld(), key) {
+	return l.worldCandidatesAt(vals, key, 0)
+}
+
+// worldCandidatesAt is worldCandidates depth copies deep: a copy of
+// another key's value (ref) stands for each value that key may hold.
+// last_job_id, the engine's own, holds job ids besides its start value
+// and what the story writes there.
+func (l *fixtureLint) worldCandidatesAt(vals map[string][]worldValue, key string, depth int) ([]worldValue, bool) {
+	if depth > maxCopyDepth || slices.Contains(story.InjectedWorld(), key) && key != story.WorldLastJobID {
 		return nil, false
+	}
+	vals = maps.Clone(vals)
+	var copies []worldValue
+	for _, c := range vals[key] {
+		if c.ref == "" {
+			continue
+		}
+		from, ok := l.worldCandidatesAt(vals, c.ref, depth+1)
+		if !ok {
+			return nil, false
+		}
+		for _, f := range from {
+			copies = append(copies, worldValue{v: f.v, where: fmt.Sprintf("%s, copying world.%s: %s", c.where, c.ref, f.where)})
+		}
+		if c.hasAlt && slices.ContainsFunc(from, func(f worldValue) bool { return f.v == nil }) {
+			copies = append(copies, worldValue{v: c.alt, where: c.where}) // ?? reads null alone
+		}
+	}
+	vals[key] = append(slices.DeleteFunc(slices.Clone(vals[key]), func(c worldValue) bool { return c.ref != "" }), copies...)
+	if key == story.WorldLastJobID {
+		vals[key] = append(vals[key], worldValue{v: jobIDValue, where: "a background job's submission"})
 	}
 	sets, ok := vals[key]
 	if written, all := l.ix.writes(true); !ok && (all || written[key]) {
@@ -102,7 +156,7 @@ func (l *fixtureLint) worldCandidates(vals map[string][]worldValue, key string) 
 			from = "initial_world"
 		}
 	}
-	out := []worldValue{{start[key], from}}
+	out := []worldValue{{v: start[key], where: from}}
 	for _, t := range l.fx.Turns {
 		for _, kv := range t.WorldOverride {
 			first, _, _ := strings.Cut(kv.Key, ".")
@@ -112,7 +166,7 @@ func (l *fixtureLint) worldCandidates(vals map[string][]worldValue, key string) 
 			if first != kv.Key || hasTemplate(kv.Value) {
 				return nil, false
 			}
-			out = append(out, worldValue{jsonvalue.Normalize(kv.Value), fmt.Sprintf("turns[%d].world_override", t.Index)})
+			out = append(out, worldValue{v: jsonvalue.Normalize(kv.Value), where: fmt.Sprintf("turns[%d].world_override", t.Index)})
 		}
 	}
 	return append(out, sets...), true
@@ -149,12 +203,15 @@ func (ix *storyIndex) findLiteralWrites() map[string][]worldValue {
 			switch {
 			case story.IsTemplated(kv.Key):
 				all = true
+			case first == kv.Key && copyOf(kv.Value) != nil:
+				out[first] = append(out[first], *copyOf(kv.Value))
+				out[first][len(out[first])-1].where = p.String()
 			case first != kv.Key || hasTemplate(kv.Value):
-				out[first] = append(out[first], worldValue{unknownValue, ""})
+				out[first] = append(out[first], worldValue{v: unknownValue})
 			case kv.Value == nil:
-				out[kv.Key] = append(out[kv.Key], worldValue{nil, p.String()}, worldValue{"", p.String()}) // a null set may be kept as ""
+				out[kv.Key] = append(out[kv.Key], worldValue{v: nil, where: p.String()}, worldValue{v: "", where: p.String()}) // a null set may be kept as ""
 			default:
-				out[kv.Key] = append(out[kv.Key], worldValue{jsonvalue.Normalize(kv.Value), p.String()})
+				out[kv.Key] = append(out[kv.Key], worldValue{v: jsonvalue.Normalize(kv.Value), where: p.String()})
 			}
 		}
 		for _, kv := range append(append([]story.KV{}, e.Increment()...), e.Bind()...) {
@@ -162,11 +219,30 @@ func (ix *storyIndex) findLiteralWrites() map[string][]worldValue {
 				all = true
 			}
 			first, _, _ := strings.Cut(kv.Key, ".")
-			out[first] = append(out[first], worldValue{unknownValue, ""})
+			if path, _ := kv.Value.(string); first == kv.Key && e.Background() && strings.TrimSpace(path) == "job_id" && slices.Contains(e.Bind(), kv) {
+				out[first] = append(out[first], worldValue{v: jobIDValue, where: p.String()})
+				continue
+			}
+			out[first] = append(out[first], worldValue{v: unknownValue})
 		}
 	}
 	if all {
 		return nil
 	}
 	return out
+}
+
+// copyOf is the copy a set: value v makes of another key (copyRead), or
+// nil.
+func copyOf(v any) *worldValue {
+	s, isText := v.(string)
+	m := copyRead.FindStringSubmatch(s)
+	if !isText || m == nil {
+		return nil
+	}
+	c := worldValue{ref: m[1]}
+	if strings.Contains(s, "??") {
+		c.alt, c.hasAlt = m[2]+m[3], true
+	}
+	return &c
 }

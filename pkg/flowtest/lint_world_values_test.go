@@ -63,3 +63,19 @@ func TestWorldNever(t *testing.T) {
 		})
 	}
 }
+
+// TestLintJobIDValues: a key bound to a background job's id, last_job_id,
+// and a set: copying either hold a value no literal equals (conformance
+// job-id-values): a, d, e are flagged; b and f expect the start value
+// the key held before the submission, which the static rule allows.
+func TestLintJobIDValues(t *testing.T) {
+	lintGolden(t, "../engine/testdata/conformance/job-id-values", map[string]string{
+		"a_bound_literal.yaml": `"a background job's id (new each run)" (state "j" on_enter[0])`,
+		"b_bound_empty.yaml":   unwarned,
+		"c_before.yaml":        "",
+		"d_copy.yaml":          `turns[1].expect_world["r"]: "hello", but no path gives "r" that value`,
+		"e_copy_alt.yaml":      `turns[1].expect_world["r2"]: "none", but no path gives "r2" that value`,
+		"f_last_job_id.yaml":   unwarned,
+		"g_copy_before.yaml":   "",
+	}, ruleWorldNever, ruleWorldKnown)
+}

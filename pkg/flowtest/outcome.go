@@ -60,9 +60,10 @@ func WriteUpstreamSummary(w io.Writer, results []*Result) {
 
 // CopyLastTrace copies the last fixture's trace to dst (its owner's only,
 // as trace files are), with its agent-prompts/ files beside it as
-// upstream writes them beside --trace-out (docs/compat/trace-eval.md A.9).
-// Nothing is written when no fixture left a trace.
-func CopyLastTrace(results []*Result, dst string) error {
+// upstream writes them beside --trace-out (docs/compat/trace-eval.md A.9),
+// through root (the project root above the working directory) when dst is
+// inside it. Nothing is written when no fixture left a trace.
+func CopyLastTrace(results []*Result, root, dst string) error {
 	if len(results) == 0 {
 		return nil
 	}
@@ -72,10 +73,10 @@ func CopyLastTrace(results []*Result, dst string) error {
 	}
 	data, err := os.ReadFile(last)
 	if err == nil {
-		err = atomicfile.Write(dst, data, 0o600)
+		err = atomicfile.WriteBelow(root, dst, data, 0o600)
 	}
 	if err == nil {
-		err = trace.CopySidecars(last, dst, data, safefile.Cassette)
+		err = trace.CopySidecars(last, dst, root, data, safefile.Cassette)
 	}
 	return err
 }

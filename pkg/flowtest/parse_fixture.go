@@ -49,7 +49,7 @@ func (p *parser) fixture(root *yaml.Node) *Fixture {
 			for _, kv := range t.Intent.Slots {
 				if nonFinite(kv.Value) {
 					// docs/compat/flow-format.md §3.1
-					p.add(kv.Pos, diag.Warning, ruleValue, "turns[%d].intent.slots.%s: holds an infinite or NaN number (.inf, .nan): the existing engine cannot log this turn's transition and stays in the state the turn started in, where kitsoki moves on; write it as text (\".inf\") or use a finite number", t.Index, kv.Key)
+					p.add(kv.Pos, diag.Warning, ruleValue, "turns[%d].intent.slots.%s: holds an infinite or NaN number (.inf, .nan): the existing engine cannot log this turn's transition, so the session stays in the state the turn started in (kitsoki follows it); write it as text (\".inf\") or use a finite number", t.Index, kv.Key)
 				}
 			}
 		}

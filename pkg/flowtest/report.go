@@ -2,12 +2,16 @@ package flowtest
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"reflect"
+	"strings"
 	"time"
 
 	"kitsoki/internal/jsoncost"
+	"kitsoki/internal/jsonvalue"
 	"kitsoki/internal/safefile"
+	"kitsoki/internal/termsafe"
 )
 
 // Report is the --json report in upstream's shape (flow-format.md §6.5):
@@ -131,16 +135,64 @@ func parseReport(path string, data []byte, floor int64) (*Report, error) {
 	limit := max(int64(len(data))*jsoncost.Ratio, floor)
 	cost, err := jsoncost.Estimate(data, reflect.TypeFor[Report](), limit)
 	if err != nil {
-		return nil, fmt.Errorf("%s: not a kitsoki test --json report: %v", path, err)
+		// the estimate stops at the first bad token without saying where;
+		// the decoder's syntax check, which allocates nothing, does
+		if serr := json.Unmarshal(data, &struct{}{}); serr != nil {
+			err = serr
+		}
+		return nil, fmt.Errorf("%s: not a kitsoki test --json report: %s; %s", path, jsonvalue.Reason(data, err), reportFix)
 	}
 	if cost > limit {
 		return nil, fmt.Errorf("%s: %d bytes that would take over %d MiB once read (a report of many empty results, turns or events); kitsoki test --json writes each with every field, so this is not its report; give the reports kitsoki test --shard i/n --json wrote, unedited", path, len(data), limit>>20)
 	}
 	var r Report
 	if err := json.Unmarshal(data, &r); err != nil {
-		return nil, fmt.Errorf("%s: not a kitsoki test --json report: %v", path, err)
+		return nil, fmt.Errorf("%s: not a kitsoki test --json report: %s; %s", path, reportReason(data, err), reportFix)
 	}
 	return &r, nil
+}
+
+// reportFix ends a refusal of a report that does not decode.
+const reportFix = "give the reports kitsoki test --json wrote, unedited"
+
+// reportReason words err, json.Unmarshal's of data into a Report, in the
+// report's own terms: a time's refusal (time.Time's own, which says
+// neither where nor which member) names the event whose ts it is.
+func reportReason(data []byte, err error) string {
+	if _, ok := errors.AsType[*time.ParseError](err); ok || strings.HasPrefix(err.Error(), "Time.UnmarshalJSON") {
+		if where, ts := badEventTime(data); where != "" {
+			return fmt.Sprintf("%s: expected a time such as \"2006-01-02T15:04:05Z\" (RFC 3339), got %s", where, termsafe.Line(string(ts)))
+		}
+	}
+	return jsonvalue.Reason(data, err)
+}
+
+// badEventTime is the place ("Results[i].Turns[j].Events[k].ts") and the
+// JSON of the first event time in data that does not decode as a time.
+func badEventTime(data []byte) (where string, ts []byte) {
+	var skel struct {
+		Results []struct {
+			Turns []struct {
+				Events []struct {
+					TS json.RawMessage `json:"ts"`
+				}
+			}
+		}
+	}
+	if json.Unmarshal(data, &skel) != nil {
+		return "", nil
+	}
+	for i, f := range skel.Results {
+		for j, tr := range f.Turns {
+			for k, ev := range tr.Events {
+				var tm time.Time
+				if ev.TS != nil && tm.UnmarshalJSON(ev.TS) != nil {
+					return fmt.Sprintf("Results[%d].Turns[%d].Events[%d].ts", i, j, k), ev.TS
+				}
+			}
+		}
+	}
+	return "", nil
 }
 
 // MergeReports concatenates shard reports (in the order given) and sums

@@ -52,6 +52,10 @@ var (
 		Summary: "an expect_world value the key certainly does not hold after the turn: on the path the fixture certainly takes (the arms its guards certainly choose, the literal set:s they run, the binds of the answers its stubs certainly give, or a key nothing writes keeping its start value), the key holds another value: the assertion fails on both engines", Example: "turns: [{intent: {name: light}, expect_world: {lamp: false}}]   # light sets lamp: true"}
 	ruleInboxKnown = &diag.Rule{ID: "flow-inbox-known", Severity: diag.Warning, LintOnly: true,
 		Summary: "an expect_inbox count or severity list the inbox certainly does not hold after the turn: every turn before it and this one is followed, each background job submitted posting an info notice and each landing on an advance_clock a success (or, for a stub's error, an error) one, in a story that never calls host.inbox.add: the assertion fails on both engines", Example: "- intent: {name: start}   # start submits one job and the turn does not advance the clock\n  expect_inbox: {unread: 2}"}
+	rulePartialAdvance = &diag.Rule{ID: "flow-partial-advance", Severity: diag.Warning, LintOnly: true,
+		Summary: "an advance_clock that ends with a background job still to land, whose stub's delay reaches past it (submitted before the advance, or by a landing in it): the existing engine waits for it for 5 s of wall time, then aborts the whole test run (advance_clock: scheduler WaitIdle: context deadline exceeded) and writes no report; kitsoki leaves the job running for a later advance", Example: "host_handlers: {host.job: {delay: 10s}}\nturns: [{intent: {name: start}, advance_clock: 5s}]"}
+	ruleCallNever = &diag.Rule{ID: "flow-call-never", Severity: diag.Warning, LintOnly: true,
+		Summary: "an expect_host_calls or expect_events entry nothing the fixture can run matches: expect_host_calls (without times: 0) on the legacy path, which dispatches no call, or naming a handler no invoke of the story calls, or args no call of it can send (each call's with: and id: are literals that never carry a listed key, or carry another value: values compare as JSON, so -0 differs from 0); an expect_events world.update whose set: gives a key a value the story and the fixture never write (as flow-world-never judges an expect_world): the assertion fails on both engines", Example: "expect_host_calls: [{handler: host.ok, args: {x: 0}}]   # the story's only call of host.ok sends with: {x: -0.0}"}
 	ruleIntentsRefused = &diag.Rule{ID: "flow-intents-refused", Severity: diag.Warning, LintOnly: true,
 		Summary: "an intents file (intents/*.yaml) that kitsoki test intents refuses: its YAML does not parse, a document is not a mapping, a key holds the wrong kind of value, a merge key is refused as upstream's decoder refuses it, or its fixtures route too many inputs", Example: "fixtures: {id: greet}   # a list of fixtures is expected"}
 )
@@ -61,7 +65,7 @@ var rules = []*diag.Rule{
 	ruleSyntax, ruleShape, ruleUnknownKey, ruleIgnoredKey, ruleValue, ruleNaNDuration, ruleUnknownIntent,
 	ruleUnknownState, ruleUnusedStub, ruleNotChecked, ruleMissingFile, ruleOutsideRoot, ruleBadRegex,
 	ruleErrorCode, ruleWorldType, ruleRejected, ruleWrongState, ruleSlotType, ruleNotTerminal,
-	ruleGuardError, ruleWorldNever, ruleWorldKnown, ruleInboxKnown, ruleIntentsRefused,
+	ruleGuardError, ruleWorldNever, ruleWorldKnown, ruleInboxKnown, rulePartialAdvance, ruleCallNever, ruleIntentsRefused,
 }
 
 // Rules lists (copies of) every rule the fixture parser and linter report,

@@ -78,6 +78,11 @@ type Runner struct {
 	opts    Options
 	mu      sync.Mutex
 	stories map[string]*storyEntry
+	// writing, when set (tests), runs in WriteUpdate with each file's
+	// path once it is checked inside the project root and before it is
+	// read again and written: the moment a process beside the run could
+	// swap a directory on its way for a link out.
+	writing func(path string)
 }
 
 // storyEntry loads a story, and resolves its plugin assembly, once each.

@@ -254,3 +254,36 @@ func FuzzRepairView(f *testing.F) {
 		}
 	})
 }
+
+// The fixture's directory swapped for a link out of the project after
+// the write's check (a process beside the run) holding a copy of the
+// fixture: the update reads and writes through the project root, so it
+// refuses the file, and the copy outside is never written.
+func TestUpdateDirectorySwappedForALinkOut(t *testing.T) {
+	r, u, path := updateFlow(t, "test_kind: flow\ninitial_state: a\n"+stubs+"turns:\n  - intent: { name: go }\n    expect_state: c\n")
+	if len(u.Files) != 1 {
+		t.Fatalf("%d files to update, want 1 (refused: %+v)", len(u.Files), u.Refused)
+	}
+	old := string(u.Files[0].Old)
+	outside := t.TempDir()
+	storytest.WriteFile(t, filepath.Join(outside, "f.yaml"), old)
+	flows := filepath.Dir(path)
+	r.writing = func(string) {
+		if err := os.Rename(flows, flows+".moved"); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(outside, flows); err != nil {
+			t.Skipf("no symlinks here: %v", err)
+		}
+	}
+	err := r.WriteUpdate(u)
+	if err == nil || !strings.Contains(err.Error(), "leads out of the project root") {
+		t.Errorf("WriteUpdate: %v; want the file refused as leading out", err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(outside, "f.yaml")); string(b) != old {
+		t.Errorf("the copy outside the project was written:\n%s", b)
+	}
+	if ents, _ := os.ReadDir(outside); len(ents) != 1 {
+		t.Errorf("the directory outside holds %d entries, want the copy alone", len(ents))
+	}
+}

@@ -35,19 +35,42 @@ func (r *Runner) writeFile(fu *FileUpdate) error {
 	if err != nil {
 		return fmt.Errorf("cannot find the file: %s", safefile.Reason(err))
 	}
-	if !safefile.Inside(root, real) {
-		return fmt.Errorf("it leads out of the project root %s; nothing outside the root is written (pass --root DIR naming a directory that holds it)", root)
+	leadsOut := fmt.Errorf("it leads out of the project root %s; nothing outside the root is written (pass --root DIR naming a directory that holds it)", root)
+	pr := safefile.NewRoot(root)
+	defer pr.Close()
+	rel, ok := pr.Rel(real)
+	if !ok || !pr.Inside(real) {
+		return leadsOut
 	}
-	now, err := safefile.ReadFile(real, maxFixtureBytes)
+	if r.writing != nil {
+		r.writing(real)
+	}
+	// From here every look goes through the root: a directory on the way
+	// swapped for a link out since the check is refused, never followed.
+	now, err := pr.ReadFile(real, maxFixtureBytes)
+	if errors.Is(err, safefile.ErrOutsideRoot) {
+		return leadsOut
+	}
 	if err != nil {
 		return fmt.Errorf("cannot read it again: %s", safefile.Reason(err))
 	}
 	if !bytes.Equal(now, fu.Old) {
 		return errors.New("it changed while the fixtures ran; run kitsoki test --update again")
 	}
-	info, err := os.Stat(real)
+	info, err := pr.Stat(real)
 	if err != nil {
 		return fmt.Errorf("cannot stat it: %s", safefile.Reason(err))
 	}
-	return atomicfile.Write(real, fu.New, info.Mode().Perm())
+	or, err := os.OpenRoot(root)
+	if err != nil {
+		return fmt.Errorf("cannot open the project root: %s", safefile.Reason(err))
+	}
+	defer or.Close()
+	if err := atomicfile.WriteIn(or, rel, fu.New, info.Mode().Perm()); err != nil {
+		if safefile.IsEscape(err) {
+			return leadsOut
+		}
+		return err
+	}
+	return nil
 }

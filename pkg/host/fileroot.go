@@ -39,6 +39,9 @@ type fileRoot struct {
 	// moments a process beside the story could swap a directory on its
 	// way for a link.
 	checked func(abs string)
+	// opening, when set (tests), runs between OpenRegular's stat and its
+	// open: the moment a FIFO swapped in would make a blocking open wait.
+	opening func(abs string)
 }
 
 // openFileRoot opens dir (absolute), making it first when it is missing
@@ -124,7 +127,7 @@ func (f *fileRoot) fail(err error, abs string) error {
 	op := "open"
 	if pe, ok := errors.AsType[*fs.PathError](err); ok {
 		op = plainOp(pe.Op)
-		if isEscape(pe.Err) {
+		if safefile.IsEscape(pe.Err) {
 			return &fs.PathError{Op: op, Path: abs, Err: errLinkOut}
 		}
 		p := pe.Path
@@ -133,7 +136,7 @@ func (f *fileRoot) fail(err error, abs string) error {
 		}
 		return &fs.PathError{Op: op, Path: p, Err: pe.Err}
 	}
-	if isEscape(err) {
+	if safefile.IsEscape(err) {
 		return &fs.PathError{Op: op, Path: abs, Err: errLinkOut}
 	}
 	return err
@@ -148,20 +151,6 @@ type wrapText struct {
 
 func (w wrapText) Error() string { return w.text }
 func (w wrapText) Unwrap() error { return w.err }
-
-// isEscape reports whether err is (or wraps) os.Root's refusal of a name
-// or link that leaves it.
-func isEscape(err error) bool {
-	for e := err; e != nil; e = errors.Unwrap(e) {
-		if e.Error() == "path escapes from parent" {
-			return true
-		}
-		if le, ok := e.(*os.LinkError); ok && le.Err.Error() == "path escapes from parent" {
-			return true
-		}
-	}
-	return safefile.IsEscape(err)
-}
 
 // plainOp is os.Root's name for an operation as os names it on a path.
 func plainOp(op string) string {
@@ -206,7 +195,7 @@ func (f *fileRoot) MkdirAll(abs string) error {
 		return nil
 	case err == nil:
 		return &fs.PathError{Op: "mkdir", Path: abs, Err: syscall.ENOTDIR}
-	case isEscape(err):
+	case safefile.IsEscape(err):
 		return f.fail(err, abs)
 	}
 	if err := f.MkdirAll(filepath.Dir(abs)); err != nil {
@@ -248,7 +237,9 @@ func (f *fileRoot) ReadDir(abs string) ([]fs.DirEntry, error) {
 
 // OpenRegular opens abs for reading through the root when it is a
 // regular file: what is not (a FIFO whose open would wait, a device) is
-// refused unopened, and what was opened is checked again.
+// refused unopened, and what was opened is checked again. The open does
+// not wait (safefile.OpenRootNoBlock): a FIFO swapped in after the stat
+// is opened at once and refused by the second check.
 func (f *fileRoot) OpenRegular(abs string) (*os.File, fs.FileInfo, error) {
 	fi, err := f.Stat(abs)
 	if err != nil {
@@ -257,7 +248,10 @@ func (f *fileRoot) OpenRegular(abs string) (*os.File, fs.FileInfo, error) {
 	if !fi.Mode().IsRegular() {
 		return nil, fi, nil
 	}
-	in, err := f.r.Open(f.name(abs))
+	if f.opening != nil {
+		f.opening(abs)
+	}
+	in, err := safefile.OpenRootNoBlock(f.r, f.name(abs))
 	if err != nil {
 		return nil, nil, f.fail(err, abs)
 	}
@@ -286,7 +280,7 @@ func (f *fileRoot) WriteFunc(abs string, write func(io.Writer) error) error {
 		f.checked(abs)
 	}
 	err := atomicfile.WriteFuncIn(f.r, f.name(abs), 0o644, write)
-	if err != nil && isEscape(err) {
+	if err != nil && safefile.IsEscape(err) {
 		return errLinkOut
 	}
 	return err

@@ -131,3 +131,48 @@ func TestLocalTicketsFIFODirectoryIsSkipped(t *testing.T) {
 		t.Fatal("search is still opening the FIFO")
 	}
 }
+
+// A media source swapped for a FIFO between OpenRegular's stat (a regular
+// file then) and its open (a process beside the story swaps it) is opened
+// without waiting and refused by the check of what was opened; a blocking
+// open would wait for a writer that never comes.
+func TestOpenRegularFIFOSwappedAfterStat(t *testing.T) {
+	wd := t.TempDir()
+	clip := filepath.Join(wd, "clip.mp4")
+	if err := os.WriteFile(clip, []byte("mine"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fr, err := openFileRoot(wd, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fr.Close()
+	fr.opening = func(abs string) {
+		if err := os.Remove(abs); err != nil {
+			t.Error(err)
+		}
+		if err := syscall.Mkfifo(abs, 0o644); err != nil {
+			t.Error(err)
+		}
+	}
+	type opened struct {
+		f   *os.File
+		err error
+	}
+	done := make(chan opened, 1)
+	go func() {
+		f, _, err := fr.OpenRegular(clip)
+		done <- opened{f, err}
+	}()
+	select {
+	case o := <-done:
+		if o.f != nil || o.err != nil {
+			t.Fatalf("OpenRegular of the swapped FIFO: file %v, err %v; want it refused as not regular", o.f, o.err)
+		}
+	case <-time.After(time.Minute): // a hang, not a slow machine
+		if w, err := os.OpenFile(clip, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+			w.Close() // let the blocked open return
+		}
+		t.Fatal("OpenRegular is still opening the FIFO swapped in after its stat")
+	}
+}

@@ -2,6 +2,7 @@ package host
 
 import (
 	"context"
+	"slices"
 	"strings"
 )
 
@@ -39,6 +40,9 @@ func (localCIHandler) Call(ctx context.Context, c *Call) (Result, error) {
 	}
 	args := []string{verb, "./..."}
 	if t := strArg(c.Args, "target"); t != "" {
+		if !safeGoTarget(t) {
+			return domainErr("%s: target %q is a go option that reaches outside the tests (it may run a program or write a file); name a package pattern, or one of the test flags -%s", name, t, strings.Join(goTestFlags, ", -")), nil
+		}
 		args = append(args, t)
 	}
 	r, err := runProgram(ctx, &c.Env, strArg(c.Args, "workdir"), "go", args...)
@@ -59,4 +63,23 @@ func (localCIHandler) Call(ctx context.Context, c *Call) (Result, error) {
 		}
 	}
 	return Result{Data: map[string]any{"ok": r.exit == 0, "passed": passed, "failed": failed, "log": log, "junit": ""}}, nil
+}
+
+// goTestFlags are the go test flags a story's target may be: each only
+// chooses or shapes the tests run. The others can run a program
+// (-toolexec, -exec, -ldflags=-extld=...) or write a file anywhere (-o,
+// -coverprofile, -cpuprofile, -outputdir), so a target starting with "-"
+// that is not one of these is refused, never handed to go.
+var goTestFlags = []string{"run", "skip", "v", "short", "count", "failfast", "timeout", "race", "cover", "bench", "benchtime", "benchmem", "cpu", "parallel", "shuffle", "tags", "json"}
+
+// safeGoTarget reports whether target, appended to `go <verb> ./...`, is a
+// package pattern or one of [goTestFlags] (-name or --name, with or
+// without =value).
+func safeGoTarget(target string) bool {
+	if !strings.HasPrefix(target, "-") {
+		return true
+	}
+	flag := strings.TrimPrefix(strings.TrimPrefix(target, "-"), "-")
+	flag, _, _ = strings.Cut(flag, "=")
+	return slices.Contains(goTestFlags, flag)
 }

@@ -79,3 +79,43 @@ func TestFail(t *testing.T) {
 	t.Setenv("PATH", t.TempDir())
 	wantDomainErr(t, h, env, map[string]any{"op": "run_tests", "workdir": "nope"}, "no go", `ci.run_tests: exec: exec: "go": executable file not found in $PATH`)
 }
+
+// A target that go would read as an option acting outside the tests
+// (-toolexec runs a program for every compile, -o and -coverprofile write
+// where they say) is refused before go starts: the program it names never
+// runs and nothing is written. go test's own flags that only choose the
+// tests (-run=..., -v) still pass, as upstream.
+func TestLocalCITargetNeverAnOption(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go test on a module")
+	}
+	wd := t.TempDir()
+	writeTree(t, wd, map[string]string{
+		"m/go.mod":    "module m\n\ngo 1.21\n",
+		"m/a_test.go": "package m\n\nimport \"testing\"\n\nfunc TestPass(t *testing.T) {}\n",
+	})
+	marker := filepath.Join(t.TempDir(), "ran")
+	tool := filepath.Join(t.TempDir(), "tool.sh")
+	writeTree(t, filepath.Dir(tool), map[string]string{"tool.sh": "#!/bin/sh\necho ran >> " + marker + "\nexec \"$@\"\n"})
+	if err := os.Chmod(tool, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "cover.out")
+	env, h := Env{WorkDir: wd}, localCIHandler{}
+	for _, target := range []string{"-toolexec=" + tool, "--toolexec=" + tool, "-exec=" + tool, "-coverprofile=" + out, "-o=" + out, "-ldflags=-extld=" + tool} {
+		res, err := call(t, h, env, map[string]any{"op": "run_tests", "workdir": "m", "target": target})
+		if err != nil || !strings.Contains(res.Error, "is a go option that reaches outside the tests") || !strings.Contains(res.Error, target) {
+			t.Errorf("target %q: %+v %v; want the option refused by name", target, res, err)
+		}
+	}
+	for _, p := range []string{marker, out} {
+		if _, err := os.Stat(p); err == nil {
+			t.Errorf("%s exists: an option reached go", p)
+		}
+	}
+	for _, target := range []string{"-run=TestPass", "--v", "-count=1", "./..."} {
+		if d := mustOK(t, h, env, map[string]any{"op": "run_tests", "workdir": "m", "target": target}); d["ok"] != true {
+			t.Errorf("target %q: %v", target, d)
+		}
+	}
+}

@@ -198,7 +198,7 @@ func argString(a any) (string, error) {
 	case map[string]any, []any:
 		b, err := json.Marshal(t)
 		if err != nil {
-			return "", fmt.Errorf("does not encode as JSON: %v", err)
+			return "", fmt.Errorf("json marshal: %v", err) // upstream's words
 		}
 		return string(b), nil
 	}

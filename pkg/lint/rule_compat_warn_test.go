@@ -41,6 +41,26 @@ func TestHostRunIntsWarn(t *testing.T) {
 	if got := diagTexts(t, quoted, "host-run-int"); len(got) != 0 {
 		t.Errorf("quoted values warned:\n%s", strings.Join(got, "\n"))
 	}
+	// a template reading a world key whose default is one, and an imported
+	// child's literals (run-int-world, refused upstream) warn, with a
+	// spelling both run; a negative one, a computed one, one in an
+	// on_complete chain and those spellings (run-int-agree, run on both) do
+	// not
+	world := filepath.Join("..", "host", "testdata", "conformance", "run-int-world", "app.yaml")
+	all = strings.Join(diagTexts(t, world, "host-run-int"), "\n")
+	for _, want := range []string{
+		`intent "args" arc[0] effect[0]: host.run args[1]: {{ world.n }} (world.n, while it holds its default 3`, `write "{{ string(world.n) }}"`,
+		`intent "tmo" arc[0] effect[0]: host.run timeout: {{ world.n }} (world.n`, `write timeout: "{{ world.n }}s"`,
+		`intent "cgo" arc[0] effect[0]: host.run args[1]: 3 is a YAML integer`, `intent "cgo" arc[0] effect[0]: host.run timeout: 30`,
+	} {
+		if !strings.Contains(all, want) {
+			t.Errorf("run-int-world: missing %q in:\n%s", want, all)
+		}
+	}
+	agree := filepath.Join("..", "host", "testdata", "conformance", "run-int-agree", "app.yaml")
+	if got := diagTexts(t, agree, "host-run-int"); len(got) != 0 {
+		t.Errorf("forms both engines run warned:\n%s", strings.Join(got, "\n"))
+	}
 	dir := t.TempDir()
 	write(t, dir, "app.yaml", `app: {id: other}
 root: a

@@ -35,17 +35,13 @@ type emitStep struct {
 // exceeded max depth (24)"). Each step has one successor, so a walk that
 // meets itself is a cycle; each cycle is reported once, at the emit of
 // its first member in state order.
+//
+// Only the nodes with a step are kept (steps, which is also the walk's
+// done set): most arms emit nothing, and a node without a step ends any
+// walk that reaches it, so it is looked at again at most once per step
+// leading to it.
 func checkEmitCycles(c *checker) {
 	steps := map[emitNode]*emitStep{}
-	step := func(n emitNode) *emitStep {
-		if s, ok := steps[n]; ok {
-			return s
-		}
-		s := c.emitStep(n)
-		steps[n] = s
-		return s
-	}
-	done := map[emitNode]bool{}
 	for _, s := range c.states() {
 		if len(s.Children) > 0 || inParallel(s) {
 			continue
@@ -53,13 +49,13 @@ func checkEmitCycles(c *checker) {
 		for _, on := range s.On {
 			start := emitNode{s, on.Intent}
 			var path []emitNode
-			for n := start; !done[n]; {
-				done[n] = true
-				path = append(path, n)
-				st := step(n)
+			for n := start; steps[n] == nil; {
+				st := c.emitStep(n)
 				if st == nil {
 					break
 				}
+				steps[n] = st
+				path = append(path, n)
 				if i := slices.Index(path, st.next); i >= 0 {
 					c.reportEmitCycle(path[i:], steps)
 					break

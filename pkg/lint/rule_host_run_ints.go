@@ -3,46 +3,96 @@ package lint
 import (
 	"fmt"
 	"math/big"
+	"strings"
 
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/story"
 )
 
 var ruleHostRunInts = &Rule{ID: "host-run-int", Severity: diag.Warning, LintOnly: true,
-	Summary: "a host.run timeout: or args element is a YAML integer, which the existing engine refuses (the call fails there)",
+	Summary: "a host.run timeout: or args element is a YAML whole number that is not negative (written there, or a {{ world.x }} whose default is one), which the existing engine reads as uint64 and refuses (the call fails there)",
 	Example: "- {invoke: host.run, with: {cmd: sleep, args: [1], timeout: 30}}"}
 
-// checkHostRunInts warns about YAML integers in a host.run call's
-// timeout and args, which the existing engine refuses
-// (docs/compat/hosts.md; pkg/host/testdata/conformance/run-int-literals).
+// checkHostRunInts warns about YAML whole numbers that are not negative
+// in a host.run call's timeout and args, which the existing engine's
+// decoder reads as uint64 and its host.run refuses (docs/compat/hosts.md;
+// a negative one is an int64, which it takes), written there or read
+// whole from a world key whose default is one (`{{ world.n }}`; probed
+// hunt49, also in an imported child and an on_complete chain).
 func checkHostRunInts(c *checker) {
 	c.eachEffect(func(e *story.Effect, site effSite) {
 		if e.Invoke != "host.run" || e.With == nil {
 			return
 		}
-		if n, ok := yamlInt(e.With["timeout"]); ok {
+		if n, ref, ok := c.uintValue(e.With["timeout"], site.OnComplete); ok {
 			c.rep.Warnf(e.PosOf("with"), ruleHostRunInts,
-				"%s: host.run timeout: %s is a YAML integer; the existing engine refuses it (\"timeout must be a number or duration string, got uint64\") and the call fails there, while kitsoki waits %s seconds; write timeout: \"%ss\" so both engines run the call",
-				site.String(), n, n, n)
+				"%s: host.run timeout: %s is a YAML integer; the existing engine refuses it (\"timeout must be a number or duration string, got uint64\") and the call fails there, while kitsoki waits %s seconds; write timeout: %s so both engines run the call",
+				site.String(), ref, n, timeoutFix(e.With["timeout"], n))
 		}
 		args, _ := e.With["args"].([]any)
 		for i, a := range args {
-			if n, ok := yamlInt(a); ok {
+			if n, ref, ok := c.uintValue(a, site.OnComplete); ok {
 				c.rep.Warnf(e.PosOf("with"), ruleHostRunInts,
-					"%s: host.run args[%d]: %s is a YAML integer; the existing engine refuses it (\"args[%d]: unsupported type uint64\") and the call fails there, while kitsoki passes \"%s\"; quote it (\"%s\") so both engines run the call",
-					site.String(), i, n, i, n, n)
+					"%s: host.run args[%d]: %s is a YAML integer; the existing engine refuses it (\"args[%d]: unsupported type uint64\") and the call fails there, while kitsoki passes \"%s\"; %s so both engines run the call",
+					site.String(), i, ref, i, n, argFix(a, n))
 			}
 		}
 	})
 }
 
-// yamlInt reports whether v is an integer decoded from YAML, and its text.
-func yamlInt(v any) (string, bool) {
+// uintValue reports whether v reaches host.run as the existing engine's
+// uint64: a YAML whole number that is not negative (but in an on_complete
+// chain, which reaches the job as JSON, its numbers float64s), or a
+// template that is exactly one world key whose default is one. ref says
+// which.
+func (c *checker) uintValue(v any, onComplete bool) (n, ref string, ok bool) {
+	if n, ok := yamlUint(v); ok {
+		return n, n, !onComplete
+	}
+	s, _ := v.(string)
+	m := aliasWorldRefRe.FindStringSubmatch(strings.TrimSpace(s))
+	if m == nil {
+		return "", "", false
+	}
+	wv := c.st.Var(m[1])
+	if wv == nil {
+		return "", "", false
+	}
+	if n, ok := yamlUint(wv.Default); ok {
+		return n, fmt.Sprintf("%s (world.%s, while it holds its default %s, or another whole number written in YAML)", strings.TrimSpace(s), m[1], n), true
+	}
+	return "", "", false
+}
+
+// timeoutFix is a timeout spelling both engines run.
+func timeoutFix(v any, n string) string {
+	if s, ok := v.(string); ok {
+		return fmt.Sprintf("%q", strings.TrimSpace(s)+"s")
+	}
+	return fmt.Sprintf("\"%ss\"", n)
+}
+
+// argFix is an args element spelling both engines run.
+func argFix(v any, n string) string {
+	if s, ok := v.(string); ok {
+		m := aliasWorldRefRe.FindStringSubmatch(strings.TrimSpace(s))
+		return fmt.Sprintf("write \"{{ string(world.%s) }}\"", m[1])
+	}
+	return fmt.Sprintf("quote it (\"%s\")", n)
+}
+
+// yamlUint reports whether v is a whole number decoded from YAML that is
+// not negative, and its text.
+func yamlUint(v any) (string, bool) {
 	switch n := v.(type) {
-	case int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64:
+	case int:
+		return fmt.Sprint(n), n >= 0
+	case int64:
+		return fmt.Sprint(n), n >= 0
+	case uint64, uint:
 		return fmt.Sprint(n), true
 	case *big.Int:
-		return n.String(), true
+		return n.String(), n.Sign() >= 0
 	}
 	return "", false
 }

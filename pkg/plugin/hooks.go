@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"kitsoki/internal/jsonvalue"
@@ -256,8 +257,11 @@ func checkType(key string, v any) error {
 		}
 	case "alias":
 		s, ok := v.(string)
-		if !ok || !strings.HasPrefix(s, "agent.") {
-			return fmt.Errorf("hook rewrote alias to %v; it must be an agent alias like agent.claude", v)
+		switch {
+		case !ok:
+			return fmt.Errorf("hook rewrote alias to %s; it must be an agent alias like agent.claude", jsonvalue.WithArticle(jsonvalue.Kind(v)))
+		case !strings.HasPrefix(s, "agent."):
+			return fmt.Errorf("hook rewrote alias to %s; it must be an agent alias like agent.claude", strconv.Quote(s))
 		}
 	case "with", "args":
 		if _, ok := v.(map[string]any); !ok && v != nil {

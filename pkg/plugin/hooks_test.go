@@ -1,10 +1,14 @@
 package plugin
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
+
+	"kitsoki/internal/testing/gotype"
 )
 
 type recorder struct{ events []Event }
@@ -240,16 +244,45 @@ func TestHostPreCallAndRunPoints(t *testing.T) {
 	}
 }
 
+// FuzzParseResult: any answer line of a hook process: a result that
+// decodes writes back to JSON that decodes to the same result, and the
+// chain's check of it at each point either passes or says what is wrong
+// in JSON's terms (never a Go type such as map[string]interface {}) on
+// one line.
 func FuzzParseResult(f *testing.F) {
-	for _, s := range []string{`{"outcome":"continue"}`, `{"outcome":"halt","reason":"x"}`, `{"outcome":"continue","payload":{"prompt":"p","n":12345678901234567}}`, `not json`, `{} {}`, `{"payload":[1]}`} {
+	for _, s := range []string{`{"outcome":"continue"}`, `{"outcome":"halt","reason":"x"}`, `{"outcome":"continue","payload":{"prompt":"p","n":12345678901234567}}`, `not json`, `{} {}`, `{"payload":[1]}`,
+		`{"outcome":"continue","payload":{"prompt":{"a":1}}}`, `{"outcome":"continue","payload":{"with":[1]}}`, `{"outcome":"continue","payload":{"alias":1.5}}`, `{"outcome":"continue","payload":{"alias":"x\ny"}}`} {
 		f.Add([]byte(s))
 	}
+	cur := Payload{"prompt": "p", "alias": "agent.a", "with": map[string]any{}, "args": map[string]any{}}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		a, err := parseAnswer(b)
 		if err != nil {
 			return
 		}
-		// whatever decodes must survive the chain's checks without panicking
-		_ = checkResult(pointPreDispatch, Payload{"prompt": "p"}, a.Result)
+		line, err := json.Marshal(a.Result)
+		if err != nil {
+			t.Fatalf("a decoded result does not encode: %v", err)
+		}
+		again, err := parseAnswer(line)
+		if err != nil {
+			t.Fatalf("%s does not decode again: %v", line, err)
+		}
+		if line2, _ := json.Marshal(again.Result); !bytes.Equal(line, line2) {
+			t.Fatalf("round trip: %s, then %s", line, line2)
+		}
+		for _, p := range []Point{pointPreDispatch, pointPostReturn, pointHostPreCall, pointRunStart} {
+			err := checkResult(p, cur, a.Result)
+			if err == nil {
+				continue
+			}
+			msg := err.Error()
+			if n := gotype.Named(msg, b); n != "" {
+				t.Fatalf("%s at %s: %q names a Go type (%s)", b, p, msg, n)
+			}
+			if strings.ContainsAny(msg, "\n\r") {
+				t.Fatalf("%s at %s: %q is more than one line", b, p, msg)
+			}
+		}
 	})
 }

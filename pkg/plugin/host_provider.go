@@ -157,9 +157,11 @@ func (p *hostProc) Call(ctx context.Context, c *host.Call) (host.Result, error) 
 	if c.Op != "" && strings.HasSuffix(c.Handler, "."+c.Op) {
 		served = strings.TrimSuffix(c.Handler, "."+c.Op)
 	}
-	req := hostRequest{Type: "host.call", Handler: c.Handler, Served: served, Op: c.Op, Args: c.Args,
+	req := hostRequest{Type: "host.call", Handler: c.Handler, Served: served, Op: c.Op,
 		Env: hostEnv{SessionID: c.Env.SessionID, Turn: c.Env.Turn, State: c.Env.State, StoryDir: c.Env.StoryDir, WorkDir: c.Env.WorkDir}}
-	// NaN and ±Inf in the world, which JSON cannot hold, go as their texts
+	// NaN and ±Inf in the args and the world, which JSON cannot hold, go
+	// as their texts, as an agent's with: and world do
+	req.Args, _ = jsonvalue.NonFiniteText(c.Args).(map[string]any)
 	req.Env.World, _ = jsonvalue.NonFiniteText(c.Env.World).(map[string]any)
 	if req.Args == nil {
 		req.Args = map[string]any{}

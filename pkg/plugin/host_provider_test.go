@@ -394,8 +394,9 @@ func TestHostProviderSecretOutsideStringsIsMasked(t *testing.T) {
 	}
 }
 
-// A NaN or infinite world value reaches a provider as its text ("NaN",
-// "+Inf"): the call is sent, not refused for a number JSON cannot hold.
+// A NaN or infinite world or args value reaches a provider as its text
+// ("NaN", "+Inf"): the call is sent, not refused for a number JSON cannot
+// hold; the caller's args are not written.
 func TestHostProviderWorldNonFinite(t *testing.T) {
 	root := t.TempDir()
 	hostProvider(t, root, "nfp", []string{"host.nf"}, 0)
@@ -404,11 +405,18 @@ func TestHostProviderWorldNonFinite(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	world := map[string]any{"d": math.NaN(), "e": []any{math.Inf(1)}}
-	res, err := h.Call(ctx, &host.Call{Handler: "host.nf.go", Op: op, Env: host.Env{World: world}})
+	args := map[string]any{"x": math.Inf(-1), "m": map[string]any{"y": math.NaN()}}
+	res, err := h.Call(ctx, &host.Call{Handler: "host.nf.go", Op: op, Args: args, Env: host.Env{World: world}})
 	if err != nil || res.Error != "" {
 		t.Fatal(res, err)
 	}
 	if got, _ := json.Marshal(res.Data["world"]); string(got) != `{"d":"NaN","e":["+Inf"]}` {
 		t.Errorf("world the provider saw: %s", got)
+	}
+	if got, _ := json.Marshal(res.Data["args"]); string(got) != `{"m":{"y":"NaN"},"x":"-Inf"}` {
+		t.Errorf("args the provider saw: %s", got)
+	}
+	if f, _ := args["x"].(float64); !math.IsInf(f, -1) {
+		t.Errorf("the caller's args were written: %v", args["x"])
 	}
 }

@@ -97,16 +97,57 @@ func TestServeIORefusesOversizedLine(t *testing.T) {
 	}
 }
 
+// FuzzServeIO: any request stream within the frame bound: each line
+// that is not blank gets exactly one reply line, in order: a JSON-RPC 2.0
+// object with exactly one of result and error, echoing the request's id
+// (null for a line that is not a request).
 func FuzzServeIO(f *testing.F) {
 	f.Add(`{"jsonrpc":"2.0","id":1,"method":"agent.ask","params":{"verb":"ask"}}`)
 	f.Add(`{"id":[1],"method":"agent.ask","params":null}`)
 	f.Add("\x00\n\n{")
+	f.Add("{\"id\":\"a\",\"method\":\"agent.ask\",\"params\":{\"turn\":\"x\"}}\r\n{\"id\": 2 ,\"method\":\"nope\"}\n \t\n{\"id\":3,\"id\":4,\"method\":\"agent.ask\",\"params\":{}}")
 	f.Fuzz(func(t *testing.T, s string) {
 		var out bytes.Buffer
-		_ = serveIO(context.Background(), strings.NewReader(s), &out, func(context.Context, *Request) (*Response, error) { return Submit("ok", nil) }, 1<<16)
-		for _, l := range strings.Split(strings.TrimSpace(out.String()), "\n") {
-			if l != "" && !json.Valid([]byte(l)) {
-				t.Fatalf("invalid reply line %q", l)
+		if serveIO(context.Background(), strings.NewReader(s), &out, func(context.Context, *Request) (*Response, error) { return Submit("ok", nil) }, 1<<16) != nil {
+			return
+		}
+		var reqs []string
+		for _, l := range strings.Split(s, "\n") {
+			if l := bytes.TrimSpace([]byte(l)); len(l) > 0 {
+				reqs = append(reqs, string(l))
+			}
+		}
+		got := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+		if out.Len() == 0 {
+			got = nil
+		}
+		if len(got) != len(reqs) {
+			t.Fatalf("%d request lines, %d replies:\n%s", len(reqs), len(got), out.String())
+		}
+		for i, l := range got {
+			var r struct {
+				JSONRPC string          `json:"jsonrpc"`
+				ID      json.RawMessage `json:"id"`
+				Result  json.RawMessage `json:"result"`
+				Error   json.RawMessage `json:"error"`
+			}
+			if err := json.Unmarshal([]byte(l), &r); err != nil {
+				t.Fatalf("reply %q: %v", l, err)
+			}
+			if r.JSONRPC != "2.0" || (r.Result == nil) == (r.Error == nil) {
+				t.Fatalf("reply %q: want jsonrpc 2.0 and one of result and error", l)
+			}
+			want := json.RawMessage("null")
+			var req rpcRequest
+			if json.Unmarshal([]byte(reqs[i]), &req) == nil && req.ID != nil {
+				var c bytes.Buffer
+				if err := json.Compact(&c, req.ID); err != nil {
+					t.Fatal(err)
+				}
+				want = c.Bytes()
+			}
+			if !bytes.Equal(r.ID, want) {
+				t.Fatalf("request %q answered with id %s, want %s", reqs[i], r.ID, want)
 			}
 		}
 	})

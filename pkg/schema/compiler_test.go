@@ -107,8 +107,8 @@ func TestValidationPointersAndConstraints(t *testing.T) {
 		{"additional", `{"verdict":"pass","intent":"accept","reason":"fine","confidence":0.5,"extra":1}`, "", "additionalProperties", "'extra'"},
 		{"root type", `null`, "", "type", "got null, want object"},
 		{"malformed", `{"verdict": pass}`, "", "json", "line 1, column 13: invalid character 'p' looking for beginning of value"},
-		{"empty", ``, "", "json", "the JSON ends early (empty or cut short)"},
-		{"truncated", `{"verdict":`, "", "json", "the JSON ends early (empty or cut short)"},
+		{"empty", ``, "", "json", "it is empty: no JSON value"},
+		{"truncated", `{"verdict":`, "", "json", "line 1, column 12: the JSON ends early (cut short?)"},
 		{"trailing", `{} x`, "", "json", "line 1, column 4: unexpected 'x'"},
 	}
 	for _, tc := range cases {
@@ -473,7 +473,7 @@ func TestCompileBytesRefusesFileRefs(t *testing.T) {
 	}
 	_, err := CompileBytes("bad.json", []byte(`{"type":`))
 	ce := mustCompileErr(t, err)
-	if ce.File != "bad.json" || ce.Message != "not valid JSON: the JSON ends early (empty or cut short); fix the schema file's syntax" {
+	if ce.File != "bad.json" || ce.Message != "not valid JSON: line 1, column 9: the JSON ends early (cut short?); fix the schema file's syntax" {
 		t.Fatalf("got %#v", ce)
 	}
 }

@@ -18,7 +18,7 @@ func TestDecodeJSONTrailingData(t *testing.T) {
 // not report) are refused, the bracket where it is.
 func TestDecodeJSONEmptyAndStrayBracket(t *testing.T) {
 	for in, want := range map[string]string{
-		" \n":  "the JSON ends early (empty or cut short)",
+		" \n":  "it is empty: no JSON value",
 		"[1]]": "line 1, column 4: unexpected ']' after the JSON value (exactly one value expected)",
 	} {
 		if _, err := decodeJSON([]byte(in)); err == nil || err.Message != want {

@@ -29,7 +29,7 @@ func (s *Schema) Validate(v any) *ValidationError {
 
 // ValidateJSON parses data (numbers kept exact) and validates it. Malformed
 // JSON gives Constraint "json" with the line and column of the parse error
-// in Message (jsonvalue.DecodeErrorText).
+// in Message (jsonvalue.Reason).
 func (s *Schema) ValidateJSON(data []byte) *ValidationError {
 	v, perr := decodeJSON(data)
 	if perr != nil {
@@ -39,11 +39,11 @@ func (s *Schema) ValidateJSON(data []byte) *ValidationError {
 }
 
 // decodeJSON decodes exactly one JSON value with json.Number numbers
-// (jsonvalue.OneExact), an error worded by jsonvalue.DecodeErrorText.
+// (jsonvalue.OneExact), an error worded by jsonvalue.Reason.
 func decodeJSON(data []byte) (any, *ValidationError) {
 	var v any
 	if err := jsonvalue.OneExact(data, &v); err != nil {
-		return nil, &ValidationError{Constraint: "json", Message: jsonvalue.DecodeErrorText(data, err)}
+		return nil, &ValidationError{Constraint: "json", Message: jsonvalue.Reason(data, err)}
 	}
 	return v, nil
 }

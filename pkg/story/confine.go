@@ -127,7 +127,7 @@ func OutsideRootMessage(root *safefile.Root, what, written string, err error) st
 // one), which must lie inside root through every symlink: ok is false when
 // it does not (err is the Root's); a read error inside comes back with ok.
 func (l *loader) readIn(root *safefile.Root, abs string) (data []byte, ok bool, err error) {
-	if _, in := root.Rel(abs); in && safefile.InGitDir(root.Dir(), abs) {
+	if _, in := root.Rel(abs); in && root.InGitDir(abs) {
 		return nil, true, safefile.ErrInGitDir
 	}
 	if b, ok := l.opts.Overlay[abs]; ok {
@@ -141,9 +141,8 @@ func (l *loader) readIn(root *safefile.Root, abs string) (data []byte, ok bool, 
 		}
 		return b, true, nil
 	}
-	if _, err := root.Stat(abs); errors.Is(err, safefile.ErrOutsideRoot) {
-		return nil, false, err
-	}
+	// ReadFile's first step is the root's stat of abs: a path leaving
+	// the root is refused there, as Stat would
 	data, err = root.ReadFile(abs, safefile.StoryYAML)
 	if errors.Is(err, safefile.ErrOutsideRoot) {
 		return nil, false, err

@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"kitsoki/internal/atomicfile"
 	"kitsoki/internal/termsafe"
 	"kitsoki/pkg/flowtest"
+	"kitsoki/pkg/story"
 )
 
 // Outputs are where a test run's results go besides its text: the JSON
@@ -31,7 +33,7 @@ func (o Outputs) Write(stdout io.Writer, results []*flowtest.Result) error {
 	if o.TraceOut == "" {
 		return nil
 	}
-	if err := flowtest.CopyLastTrace(results, o.TraceOut); err != nil {
+	if err := flowtest.CopyLastTrace(results, OutRoot(), o.TraceOut); err != nil {
 		return fmt.Errorf("--trace-out %s: %v", o.TraceOut, err)
 	}
 	return nil
@@ -76,13 +78,16 @@ func WriteFiles(stdout io.Writer, jsonOut, junitOut string, marshal func() ([]by
 	return nil
 }
 
-// writeFile writes data to stdout for -, else atomically to path.
+// writeFile writes data to stdout for -, else atomically to path: through
+// the project root above the working directory when path is inside it
+// (OutRoot), so a link swapped in on the way while the fixtures ran cannot
+// lead the report out.
 func writeFile(stdout io.Writer, flag, path string, data []byte) error {
 	var err error
 	if path == "-" {
 		_, err = stdout.Write(data)
 	} else {
-		err = atomicfile.Write(path, data, 0o644)
+		err = atomicfile.WriteBelow(OutRoot(), path, data, 0o644)
 	}
 	if err != nil {
 		return fmt.Errorf("%s %s: %v", flag, path, err)
@@ -102,4 +107,16 @@ func OneStdout(flagPaths ...string) error {
 		return fmt.Errorf("%s both want stdout; write one of them to a file", strings.Join(on, " and "))
 	}
 	return nil
+}
+
+// OutRoot is the project root above the working directory: the one an
+// output path inside it is confined to (checked before the run by cmd,
+// written through by atomicfile.WriteBelow after it).
+func OutRoot() string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return ""
+	}
+	root, _ := story.ProjectRoot(wd)
+	return root
 }

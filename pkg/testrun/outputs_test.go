@@ -53,3 +53,26 @@ func TestWriteFiles(t *testing.T) {
 		t.Errorf("failing marshal: %v", err)
 	}
 }
+
+// A report inside the project whose directory became a link out of it
+// after kitsoki's check before the run (a fixture's process swapped it
+// in) is refused by the write itself, naming the flag: nothing is written
+// where the link leads.
+func TestWriteFilesNeverThroughALinkOut(t *testing.T) {
+	project, outside := t.TempDir(), t.TempDir()
+	if err := os.Mkdir(filepath.Join(project, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(project, "reports")); err != nil {
+		t.Skipf("no symlinks here: %v", err)
+	}
+	t.Chdir(project)
+	marshal := func() ([]byte, error) { return []byte("{}"), nil }
+	err := WriteFiles(io.Discard, filepath.Join("reports", "r.json"), "", marshal, nil)
+	if err == nil || !strings.HasPrefix(err.Error(), "--json reports/r.json: ") || !strings.Contains(err.Error(), "leads out of the project root") {
+		t.Errorf("--json through reports/: %v; want it refused naming the flag", err)
+	}
+	if ents, _ := os.ReadDir(outside); len(ents) != 0 {
+		t.Errorf("%d entries written outside the project", len(ents))
+	}
+}

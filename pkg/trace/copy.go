@@ -16,8 +16,10 @@ var sidecarRef = &lazyre.Regexp{Expr: `"(agent-prompts/[A-Za-z0-9._-]+)"`}
 // CopySidecars copies the agent-prompts/ files that the trace data (read
 // from src) refers to, from beside src to beside dst, as upstream's
 // --trace-out does. Each is read as ReadSidecar reads it; a missing one is
-// an error naming it.
-func CopySidecars(src, dst string, data []byte, limit int64) error {
+// an error naming it. Inside root (the project root; "" for none) the
+// folder is made and the files written through it, so a link swapped in
+// on the way cannot lead them out.
+func CopySidecars(src, dst, root string, data []byte, limit int64) error {
 	var refs []string
 	for _, m := range sidecarRef.Get().FindAllSubmatch(data, -1) {
 		refs = append(refs, string(m[1]))
@@ -28,7 +30,7 @@ func CopySidecars(src, dst string, data []byte, limit int64) error {
 		return nil
 	}
 	dir := filepath.Join(filepath.Dir(dst), promptsDir)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := atomicfile.MkdirBelow(root, dir); err != nil {
 		return fmt.Errorf("copy trace sidecars: %w", err)
 	}
 	if st, err := os.Lstat(dir); err != nil || !st.IsDir() {
@@ -40,7 +42,7 @@ func CopySidecars(src, dst string, data []byte, limit int64) error {
 			return fmt.Errorf("copy trace sidecars of %s: %w", src, err)
 		}
 		name, _ := sidecarName(ref) // ReadSidecar checked it
-		if err := atomicfile.Write(filepath.Join(dir, name), b, 0o600); err != nil {
+		if err := atomicfile.WriteBelow(root, filepath.Join(dir, name), b, 0o600); err != nil {
 			return fmt.Errorf("copy trace sidecars: %w", err)
 		}
 	}

@@ -20,7 +20,7 @@ import (
 var verdictRules = []string{
 	"flow-rejected", "flow-wrong-state", "flow-not-terminal", "flow-bad-regex",
 	"flow-guard-error", "flow-world-never", "flow-world-known", "flow-inbox-known",
-	"flow-error-code",
+	"flow-error-code", "flow-partial-advance", "flow-call-never",
 }
 
 // conformanceRoots hold the conformance goldens: each directory with an

@@ -1,10 +1,12 @@
 package validate
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -28,21 +30,27 @@ func TestRunCorpusClean(t *testing.T) {
 	// binds: the existing engine never re-reads that emit after the bind
 	// (conformance probe 02), and the emit-after-bind warning says so;
 	// fix-tests runs the test_cmd its start intent's slot sets through
-	// bash -c, twice, and shell-injection says so
+	// bash -c, twice, and shell-injection says so; its three write_report
+	// calls pass {{ world.cycle }} and {{ world.max_cycles }} whole, which
+	// hold YAML whole numbers (a set: 0, a default 3) the existing engine's
+	// host.run refuses as uint64 (conformance run-int-world), and
+	// host-run-int says so
 	var rest []diag.Diagnostic
-	emitAfterBind, shellInjection := 0, 0
+	emitAfterBind, shellInjection, hostRunInt := 0, 0, 0
 	for _, d := range res.Diagnostics {
 		switch {
 		case d.Rule == "emit-after-bind" && strings.HasSuffix(d.File, "conflict.yaml"):
 			emitAfterBind++
 		case d.Rule == "shell-injection" && strings.HasSuffix(d.File, "pipeline.yaml"):
 			shellInjection++
+		case d.Rule == "host-run-int" && strings.HasSuffix(d.File, "pipeline.yaml"):
+			hostRunInt++
 		default:
 			rest = append(rest, d)
 		}
 	}
-	if len(rest) != 0 || len(res.Invalid) != 0 || emitAfterBind != 2 || shellInjection != 2 {
-		t.Fatalf("corpus must validate clean but for conflict-resolve's 2 emit-after-bind and fix-tests' 2 shell-injection warnings, got %v", res.Diagnostics)
+	if len(rest) != 0 || len(res.Invalid) != 0 || emitAfterBind != 2 || shellInjection != 2 || hostRunInt != 6 {
+		t.Fatalf("corpus must validate clean but for conflict-resolve's 2 emit-after-bind and fix-tests' 2 shell-injection and 6 host-run-int warnings, got %v", res.Diagnostics)
 	}
 }
 
@@ -223,5 +231,27 @@ func TestRunWithoutFlowsLintsNoFixture(t *testing.T) {
 	}
 	if want := []string{"broken.yaml:error:flow-syntax", "loud.yaml:warning:flow-unknown-key"}; !slices.Equal(got, want) || !res.Invalid[app] {
 		t.Fatalf("with Flows: %q (invalid %v), want %q", got, res.Invalid, want)
+	}
+}
+
+// Run takes the largest manifests first when it has more than one
+// goroutine (a missing file counts 0; equal sizes keep their order), and
+// the given order otherwise.
+func TestLargestFirst(t *testing.T) {
+	dir := t.TempDir()
+	var files []string
+	for i, n := range []int{10, 300, 20, 300, 5000} {
+		f := filepath.Join(dir, strconv.Itoa(i)+".yaml")
+		if err := os.WriteFile(f, bytes.Repeat([]byte("x"), n), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+	}
+	files = append(files, filepath.Join(dir, "missing.yaml"))
+	if got, want := largestFirst(files, 2), []int{4, 1, 3, 2, 0, 5}; !slices.Equal(got, want) {
+		t.Errorf("largestFirst(2 jobs) = %v, want %v", got, want)
+	}
+	if got, want := largestFirst(files, 1), []int{0, 1, 2, 3, 4, 5}; !slices.Equal(got, want) {
+		t.Errorf("largestFirst(1 job) = %v, want %v", got, want)
 	}
 }

@@ -16,6 +16,7 @@ import (
 
 	"kitsoki/internal/childproc"
 	"kitsoki/internal/human"
+	"kitsoki/internal/jsonvalue"
 	"kitsoki/internal/safefile"
 )
 
@@ -209,7 +210,7 @@ func parseEmbeddings(raw []byte, n int) ([][]float32, error) {
 		} `json:"data"`
 	}
 	if err := json.Unmarshal(raw, &er); err != nil {
-		return nil, fmt.Errorf("unparseable embeddings answer (%v; raw: %s)", err, childproc.Snippet(nil, string(raw)))
+		return nil, fmt.Errorf("unparseable embeddings answer (%s; raw: %s)", jsonvalue.Reason(raw, err), childproc.Snippet(nil, string(raw)))
 	}
 	if len(er.Data) != n {
 		return nil, fmt.Errorf("expected %d embeddings, got %d", n, len(er.Data))

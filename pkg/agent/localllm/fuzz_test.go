@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"kitsoki/internal/testing/gotype"
 	"kitsoki/pkg/agent"
 )
 
@@ -17,6 +18,7 @@ func FuzzParseChatResponse(f *testing.F) {
 		`{"choices":[{"message":{"content":[{"type":"text","text":"hi"}]}}]}`,
 		`{"choices":[{"message":{"content":"x","tool_calls":[{"id":"1","function":{"name":"f","arguments":"{}"}},{"id":"2","name":"g","arguments":{"k":1}}]}}]}`,
 		`{"choices":[]}`, `{"choices":[{"message":{"content":null}}]}`, `{"choices":[{"message":{"content":7}}]}`,
+		`{"choices":{}}`, `{"choices":[{"message":{"content":[{"text":1}]}}]}`,
 		`not json`, ``, `null`, `[]`, `{"choices":null}`,
 	} {
 		f.Add([]byte(s))
@@ -26,6 +28,9 @@ func FuzzParseChatResponse(f *testing.F) {
 		if err != nil {
 			if cr != nil || content != "" {
 				t.Fatal("error with a result")
+			}
+			if gotype.Named(err.Error(), body) != "" {
+				t.Fatalf("%q: %v names a Go type", body, err)
 			}
 			return
 		}
@@ -49,12 +54,16 @@ func FuzzParseEmbeddings(f *testing.F) {
 	f.Add([]byte(`{"data":[{"index":0,"embedding":[]}]}`), 1)
 	f.Add([]byte(`{"data":[{"index":0,"embedding":[1]},{"index":0,"embedding":[1]}]}`), 2)
 	f.Add([]byte(`garbage`), 1)
+	f.Add([]byte(`{"data":[{"index":0,"embedding":"x"}]}`), 1)
 	f.Fuzz(func(t *testing.T, body []byte, n int) {
 		if n < 0 || n > 64 {
 			return
 		}
 		vecs, err := parseEmbeddings(body, n)
 		if err != nil {
+			if gotype.Named(err.Error(), body) != "" {
+				t.Fatalf("%q: %v names a Go type", body, err)
+			}
 			return
 		}
 		if len(vecs) != n {

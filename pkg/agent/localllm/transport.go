@@ -18,6 +18,7 @@ import (
 	"sync"
 
 	"kitsoki/internal/childproc"
+	"kitsoki/internal/jsonvalue"
 	"kitsoki/internal/lazyre"
 	"kitsoki/internal/safefile"
 	"kitsoki/pkg/agent"
@@ -393,7 +394,7 @@ func serverTimings(cr *chatResponse) map[string]float64 {
 func parseChatResponse(raw []byte) (*chatResponse, string, error) {
 	var cr chatResponse
 	if err := json.Unmarshal(raw, &cr); err != nil {
-		return nil, "", fmt.Errorf("unparseable chat response (%v; raw: %s)", err, childproc.Snippet(nil, string(raw)))
+		return nil, "", fmt.Errorf("unparseable chat response (%s; raw: %s)", jsonvalue.Reason(raw, err), childproc.Snippet(nil, string(raw)))
 	}
 	if len(cr.Choices) == 0 {
 		return nil, "", fmt.Errorf("response has no choices (raw: %s)", childproc.Snippet(nil, string(raw)))
@@ -404,7 +405,7 @@ func parseChatResponse(raw []byte) (*chatResponse, string, error) {
 	case len(c) == 0 || string(c) == "null":
 	case c[0] == '"':
 		if err := json.Unmarshal(c, &text); err != nil {
-			return nil, "", fmt.Errorf("unparseable message content: %v", err)
+			return nil, "", fmt.Errorf("unparseable message content: %s", jsonvalue.Reason(c, err))
 		}
 	case c[0] == '[':
 		var parts []struct {
@@ -412,7 +413,7 @@ func parseChatResponse(raw []byte) (*chatResponse, string, error) {
 			Text string `json:"text"`
 		}
 		if err := json.Unmarshal(c, &parts); err != nil {
-			return nil, "", fmt.Errorf("unparseable message content: %v", err)
+			return nil, "", fmt.Errorf("unparseable message content: %s", jsonvalue.Reason(c, err))
 		}
 		var b strings.Builder
 		for _, p := range parts {

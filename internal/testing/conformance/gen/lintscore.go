@@ -20,7 +20,8 @@ import (
 // gen lintscore DIR [NAME] (after lintscore.sh, after compare.sh) scores
 // `kitsoki validate` (its -f json findings in DIR/NNN/NAME, by default
 // validate.json) against the existing engine's verdicts (existing.json,
-// else a conformance golden's upstream.json): a fixture is flagged when
+// else a conformance golden's upstream.json; a story dir at any depth,
+// storyDirs): a fixture is flagged when
 // validate reports, in its file, an error or a warning that predicts a
 // failure (any rule but the hygiene ones, hygieneRules), or an error
 // anywhere in the story (which then does not run); a flagged fixture
@@ -70,17 +71,13 @@ const maxValidateReport = 64 << 20
 // lintScore prints each scored story's counts, its false positives and
 // misses, and the totals.
 func lintScore(w io.Writer, dir, name string) (score, int, error) {
-	ents, err := os.ReadDir(dir)
+	dirs, err := storyDirs(dir)
 	if err != nil {
 		return score{}, 0, err
 	}
 	var total score
 	unscored := 0
-	for _, e := range ents {
-		if !e.IsDir() {
-			continue
-		}
-		d := filepath.Join(dir, e.Name())
+	for _, d := range dirs {
 		ex, err := flowtest.ReadReport(filepath.Join(d, "existing.json"))
 		if errors.Is(err, fs.ErrNotExist) {
 			ex, err = flowtest.ReadReport(filepath.Join(d, "upstream.json"))
@@ -88,22 +85,60 @@ func lintScore(w io.Writer, dir, name string) (score, int, error) {
 		found, ferr := readFindings(filepath.Join(d, name))
 		if err != nil {
 			if ferr == nil {
-				total.add(scoreRefused(w, d, found))
+				total.add(scoreRefused(w, d, storyName(dir, d), found))
 			}
 			unscored++
 			continue
 		}
 		if ferr != nil {
-			return total, unscored, fmt.Errorf("%s: %w (run lintscore.sh)", e.Name(), ferr)
+			return total, unscored, fmt.Errorf("%s: %w (run lintscore.sh)", d, ferr)
 		}
-		s := scoreStory(w, d, ex, found)
+		s := scoreStory(w, storyName(dir, d), ex, d, found)
 		total.add(s)
 	}
 	return total, unscored, nil
 }
 
-// scoreStory scores the fixtures of the story in dir and prints its line.
-func scoreStory(w io.Writer, dir string, ex *flowtest.Report, found []diag.Diagnostic) score {
+// storyMarks are the files that make a directory holding an app.yaml a
+// scored story: an existing engine's report (compare.sh's, or a
+// conformance golden's), or the log of a run that wrote none.
+var storyMarks = []string{"existing.json", "existing.log", "upstream.json"}
+
+// storyDirs is every directory under dir, at any depth, holding an
+// app.yaml and one of storyMarks: a batch's NNN, and a conformance
+// golden's nested dirs (clock/fail-landing), in lexical order; an
+// imported child beside its story holds no report and is not one.
+func storyDirs(dir string) ([]string, error) {
+	var out []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return err
+		}
+		if _, err := os.Stat(filepath.Join(p, "app.yaml")); err != nil {
+			return nil
+		}
+		for _, m := range storyMarks {
+			if _, err := os.Stat(filepath.Join(p, m)); err == nil {
+				out = append(out, p)
+				break
+			}
+		}
+		return nil
+	})
+	return out, err
+}
+
+// storyName is d as its line names it: its path below the batch dir.
+func storyName(dir, d string) string {
+	if r, err := filepath.Rel(dir, d); err == nil {
+		return r
+	}
+	return filepath.Base(d)
+}
+
+// scoreStory scores the fixtures of the story in dir (named name) and
+// prints its line.
+func scoreStory(w io.Writer, name string, ex *flowtest.Report, dir string, found []diag.Diagnostic) score {
 	byFile := map[string][]diag.Diagnostic{}
 	var storyErr *diag.Diagnostic
 	for i, f := range found {
@@ -151,7 +186,7 @@ func scoreStory(w io.Writer, dir string, ex *flowtest.Report, found []diag.Diagn
 			s.passes++
 		}
 	}
-	fmt.Fprintf(w, "%s: upstream fails %d, validate flags %d; upstream passes %d, validate flags %d\n", filepath.Base(dir), s.fails, s.hits, s.passes, s.falsePos)
+	fmt.Fprintf(w, "%s: upstream fails %d, validate flags %d; upstream passes %d, validate flags %d\n", name, s.fails, s.hits, s.passes, s.falsePos)
 	for _, n := range notes {
 		fmt.Fprintln(w, n)
 	}
@@ -160,7 +195,7 @@ func scoreStory(w io.Writer, dir string, ex *flowtest.Report, found []diag.Diagn
 
 // scoreRefused counts a story upstream wrote no report for when its log
 // holds a load error: a hit when validate reports an error too.
-func scoreRefused(w io.Writer, d string, found []diag.Diagnostic) score {
+func scoreRefused(w io.Writer, d, name string, found []diag.Diagnostic) score {
 	log, err := os.ReadFile(filepath.Join(d, "existing.log"))
 	if err != nil || existingLoadErr.Find(log) == nil {
 		return score{}
@@ -168,7 +203,7 @@ func scoreRefused(w io.Writer, d string, found []diag.Diagnostic) score {
 	if slices.ContainsFunc(found, func(f diag.Diagnostic) bool { return f.Severity == diag.Error }) {
 		return score{refused: 1, refusedHit: 1}
 	}
-	fmt.Fprintf(w, "%s: upstream refused the load, validate reports no error\n", filepath.Base(d))
+	fmt.Fprintf(w, "%s: upstream refused the load, validate reports no error\n", name)
 	return score{refused: 1}
 }
 

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # lintscore.sh DIR [NAME] — how well `kitsoki validate` predicts the
 # existing engine's verdicts on a batch compare.sh has run
-# (DIR/NNN/existing.json; a conformance golden's upstream.json will do):
-# ./bin/kitsoki (KITSOKI_BIN names another build) validates each story
-# into DIR/NNN/NAME (default validate.json, so two builds' findings can
+# (DIR/NNN/existing.json; a conformance golden's upstream.json will do,
+# at any depth below DIR): ./bin/kitsoki (KITSOKI_BIN names another
+# build) validates each story into DIR/NNN/NAME (default validate.json, so two builds' findings can
 # sit side by side), then `gen lintscore DIR NAME` counts, per story, the
 # fixtures upstream fails that validate flags (recall) and the fixtures
 # upstream passes that it flags (false positives).
@@ -12,8 +12,13 @@ set -u
 dir=$1
 name=${2:-validate.json}
 bin=${KITSOKI_BIN:-./bin/kitsoki}
-for d in "$dir"/*/; do
+# Every story at any depth: a batch's NNN, a conformance golden's nested
+# dirs (clock/fail-landing); an imported child (no report beside its
+# app.yaml) is validated through its importer only.
+find "$dir" -name app.yaml -print0 | sort -z | while IFS= read -r -d '' app; do
+  d=$(dirname "$app")
+  [ -e "$d/existing.json" ] || [ -e "$d/existing.log" ] || [ -e "$d/upstream.json" ] || continue
   rm -f "$d/$name"
-  timeout "${COMPARE_LIMIT:-600}" "$bin" validate -f json "$d/app.yaml" >"$d/$name" 2>"$d/$name.log"
+  timeout "${COMPARE_LIMIT:-600}" "$bin" validate -f json "$app" >"$d/$name" 2>"$d/$name.log"
 done
 go run ./internal/testing/conformance/gen lintscore "$dir" "$name"

@@ -1,0 +1,94 @@
+package yamlnode
+
+import (
+	"errors"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// TypeErrorText words a yaml.v3 decode error in the file's own terms: no
+// "yaml:" prefix, one line ("; " between the lines of a *yaml.TypeError),
+// a key the target has no field for named as an unknown key, and the Go
+// type a value could not be decoded into named as the YAML expected there
+// ("line 3: cannot unmarshal !!int `4` where a mapping is expected").
+func TypeErrorText(err error) string {
+	te, ok := errors.AsType[*yaml.TypeError](err)
+	if !ok {
+		return strings.ReplaceAll(strings.TrimPrefix(err.Error(), "yaml: "), "\n", " ")
+	}
+	msgs := make([]string, 0, len(te.Errors))
+	for _, m := range te.Errors {
+		msgs = append(msgs, strings.ReplaceAll(typeErrorLine(m), "\n", `\n`))
+	}
+	return strings.Join(msgs, "; ")
+}
+
+// typeErrorLine is one line of a *yaml.TypeError in the file's terms.
+func typeErrorLine(m string) string {
+	at, rest, found := strings.Cut(m, "field ")
+	if found && !strings.Contains(at, "cannot unmarshal") {
+		if name, _, ok := strings.Cut(rest, " not found in type "); ok {
+			return at + `unknown key "` + name + `"`
+		}
+		if name, _, ok := strings.Cut(rest, " already set in type "); ok {
+			return at + `key "` + name + `" is given twice`
+		}
+	}
+	i := strings.LastIndex(m, " into ")
+	if i < 0 || !strings.Contains(m[:i], "cannot unmarshal") {
+		return m
+	}
+	return m[:i] + " where " + Shape(m[i+len(" into "):]) + " is expected"
+}
+
+// Shape names the YAML a value of the Go type typ (as reflect writes it)
+// is decoded from. A named type of another package ("story.Step") is
+// taken for a struct: a mapping.
+func Shape(typ string) string {
+	typ = strings.TrimLeft(typ, "*")
+	switch {
+	case strings.HasPrefix(typ, "[]"):
+		return "a list"
+	case strings.HasPrefix(typ, "map["), strings.HasPrefix(typ, "struct"):
+		return "a mapping"
+	case typ == "string":
+		return "a string"
+	case typ == "bool":
+		return "true or false"
+	case strings.HasPrefix(typ, "int"), strings.HasPrefix(typ, "uint"):
+		return "an integer"
+	case strings.HasPrefix(typ, "float"):
+		return "a number"
+	case typ == "time.Duration":
+		return "a duration"
+	case typ == "time.Time":
+		return "a timestamp"
+	case strings.Contains(typ, "."):
+		return "a mapping"
+	}
+	return "a value"
+}
+
+// ComplexKey returns the first mapping key under n (aliases not followed)
+// that is a mapping or a list, or an alias of one: yaml.v3 cannot decode
+// such a key into a Go map or struct (it fails with a Go value, or panics
+// through a merge), so a reader refuses it first, at its place.
+func ComplexKey(n *yaml.Node) *yaml.Node {
+	if n == nil {
+		return nil
+	}
+	if n.Kind == yaml.MappingNode {
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if k := Deref(n.Content[i]); k != nil && (k.Kind == yaml.MappingNode || k.Kind == yaml.SequenceNode) {
+				return n.Content[i]
+			}
+		}
+	}
+	for _, c := range n.Content {
+		if k := ComplexKey(c); k != nil {
+			return k
+		}
+	}
+	return nil
+}

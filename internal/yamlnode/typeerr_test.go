@@ -1,0 +1,71 @@
+package yamlnode
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+)
+
+type typeErrTarget struct {
+	Name  string            `yaml:"name"`
+	Steps []struct{ A int } `yaml:"steps"`
+	Opts  map[string]bool   `yaml:"opts"`
+	Inner *struct {
+		Events []any `yaml:"events"`
+	} `yaml:"inner"`
+	Wait time.Duration `yaml:"wait"`
+	F    float64       `yaml:"f"`
+}
+
+// A decode error names the YAML expected, never the Go type, on one line.
+func TestTypeErrorTextNamesTheShape(t *testing.T) {
+	for in, want := range map[string]string{
+		"name: [1]\n":                  "line 1: cannot unmarshal !!seq where a string is expected",
+		"steps: {a: 1}\n":              "line 1: cannot unmarshal !!map where a list is expected",
+		"steps: [x]\n":                 "line 1: cannot unmarshal !!str `x` where a mapping is expected",
+		"opts: {a: maybe}\ninner: 4\n": "line 1: cannot unmarshal !!str `maybe` where true or false is expected; line 2: cannot unmarshal !!int `4` where a mapping is expected",
+		"inner: {events: 3}\n":         "line 1: cannot unmarshal !!int `3` where a list is expected",
+		"wait: soon\n":                 "line 1: cannot unmarshal !!str `soon` where a duration is expected",
+		"f: \"a\\nb into x\"\n":        "line 1: cannot unmarshal !!str `a\\nb into x` where a number is expected",
+		"- 1\n":                        "line 1: cannot unmarshal !!seq where a mapping is expected",
+		"steps: [{a: 1, B: 2}]\n":      `line 1: unknown key "B"`,
+		"name: a\nname: b\n":           `line 2: mapping key "name" already defined at line 1`,
+	} {
+		var v typeErrTarget
+		dec := yaml.NewDecoder(strings.NewReader(in))
+		dec.KnownFields(true)
+		err := dec.Decode(&v)
+		if err == nil {
+			t.Fatalf("%q decoded", in)
+		}
+		if got := TypeErrorText(err); got != want {
+			t.Errorf("TypeErrorText(%q)\n got %s\nwant %s", in, got, want)
+		}
+	}
+}
+
+// A mapping or list used as a key is found at its place, through an alias
+// too; a scalar key or a mapping value is not one.
+func TestComplexKey(t *testing.T) {
+	for in, want := range map[string]int{
+		"a: {b: {c: 1}}\n":                0,
+		"a: [{x: 1}, {y: {{}: 1}}]\n":     1,
+		"x: &m {a: 1}\ny:\n  *m : 2\n":    3,
+		"a:\n  ? [1, 2]\n  : v\n":         2,
+		"p: [{}]\nq: {<<: , e: {}, {}}\n": 2,
+	} {
+		var doc yaml.Node
+		if err := yaml.Unmarshal([]byte(in), &doc); err != nil {
+			t.Fatalf("%q: %v", in, err)
+		}
+		got := 0
+		if k := ComplexKey(&doc); k != nil {
+			got = k.Line
+		}
+		if got != want {
+			t.Errorf("ComplexKey(%q) at line %d, want %d", in, got, want)
+		}
+	}
+}
