@@ -10,18 +10,21 @@ import (
 	"strings"
 )
 
-// Reason words an error of decoding data with encoding/json in the file's
+// Reason words an error of decoding data with encoding/json (or [One]'s) in the file's
 // own terms, for a message that already names the file: where (line and
 // column, and the member path for a value of the wrong type) and what JSON
 // was expected, never a Go type name. An error it does not know is
 // returned as written, less encoding/json's "json: " prefix.
 func Reason(data []byte, err error) string {
-	if len(bytes.TrimSpace(data)) == 0 {
-		return "the file is empty"
+	if len(bytes.TrimSpace(data)) == 0 || errors.Is(err, ErrEmpty) {
+		return "it is empty: no JSON value"
+	}
+	if te, ok := errors.AsType[*TrailingError](err); ok {
+		return fmt.Sprintf("%s: %s", At(data, te.Offset), te.Error())
 	}
 	if se, ok := errors.AsType[*json.SyntaxError](err); ok {
 		if se.Error() == "unexpected end of JSON input" {
-			return fmt.Sprintf("%s: the JSON ends early (is the file cut short?)", At(data, int64(len(data))))
+			return fmt.Sprintf("%s: the JSON ends early (cut short?)", At(data, int64(len(data))))
 		}
 		// Offset is just past the byte that broke the syntax
 		return fmt.Sprintf("%s: %s", At(data, se.Offset-1), strings.TrimPrefix(se.Error(), "json: "))
@@ -37,7 +40,7 @@ func Reason(data []byte, err error) string {
 		return fmt.Sprintf("%s: %s: expected %s, got %s", at, what, Expected(te.Type), got(te.Value))
 	}
 	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-		return fmt.Sprintf("%s: the JSON ends early (is the file cut short?)", At(data, int64(len(data))))
+		return fmt.Sprintf("%s: the JSON ends early (cut short?)", At(data, int64(len(data))))
 	}
 	return strings.TrimPrefix(err.Error(), "json: ")
 }

@@ -43,8 +43,8 @@ func TestReasonNamesPlaceAndJSON(t *testing.T) {
 		"[1]":                        "line 1, column 1: the top level: expected an object, got a list",
 		"{\"N\"  1}":                 "line 1, column 7: invalid character '1' after object key",
 		"{} x":                       "line 1, column 4: invalid character 'x' after top-level value",
-		"{\"List\":[1,\n":            "line 2, column 1: the JSON ends early (is the file cut short?)",
-		" \n\t":                      "the file is empty",
+		"{\"List\":[1,\n":            "line 2, column 1: the JSON ends early (cut short?)",
+		" \n\t":                      "it is empty: no JSON value",
 	} {
 		var v reasonTarget
 		err := json.Unmarshal([]byte(in), &v)

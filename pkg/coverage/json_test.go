@@ -78,7 +78,7 @@ func mustUnmarshal(t *testing.T, b []byte) any {
 // place and what to do.
 func TestParseJSONErrors(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
-		{``, "p.json: not a kitsoki JSON coverage profile: the file is empty"},
+		{``, "p.json: not a kitsoki JSON coverage profile: it is empty: no JSON value"},
 		{`{"kitsoki_coverage": 1, "files": [`, "cut short"},
 		{`{"results": []}`, `unknown field "results"`},
 		{`{"files": []}`, "no kitsoki_coverage version"},

@@ -249,7 +249,7 @@ func decodeSchema(name string, raw []byte) (any, int64, error) {
 	}
 	v, perr := decodeJSON(raw)
 	if perr != nil {
-		return nil, 0, &CompileError{File: name, Message: perr.Message + "; fix the schema file's syntax"}
+		return nil, 0, &CompileError{File: name, Message: "not valid JSON: " + perr.Message + "; fix the schema file's syntax"}
 	}
 	if nestedOver(v, MaxSchemaDepth) {
 		return nil, 0, &CompileError{File: name, Message: fmt.Sprintf("the schema nests objects and arrays more than %d levels deep; move deep parts under $defs and refer to them with $ref", MaxSchemaDepth)}

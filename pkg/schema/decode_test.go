@@ -5,7 +5,7 @@ import "testing"
 // Bytes after the top-level value are refused at their own line and column.
 func TestDecodeJSONTrailingData(t *testing.T) {
 	_, err := decodeJSON([]byte("{} \n x"))
-	want := "invalid JSON at byte offset 5 (line 2, column 2): unexpected 'x' after the top-level value"
+	want := "line 2, column 2: unexpected 'x' after the JSON value (exactly one value expected)"
 	if err == nil || err.Message != want {
 		t.Fatalf("decodeJSON = %v, want %q", err, want)
 	}
@@ -15,11 +15,11 @@ func TestDecodeJSONTrailingData(t *testing.T) {
 }
 
 // Empty input and a stray closing bracket (which json.Decoder.More does
-// not report) are refused with the offset of where they are.
+// not report) are refused, the bracket where it is.
 func TestDecodeJSONEmptyAndStrayBracket(t *testing.T) {
 	for in, want := range map[string]string{
-		" \n":  "invalid JSON at byte offset 2 (line 2, column 1): empty input, expected a JSON value",
-		"[1]]": "invalid JSON at byte offset 3 (line 1, column 4): unexpected ']' after the top-level value",
+		" \n":  "it is empty: no JSON value",
+		"[1]]": "line 1, column 4: unexpected ']' after the JSON value (exactly one value expected)",
 	} {
 		if _, err := decodeJSON([]byte(in)); err == nil || err.Message != want {
 			t.Errorf("decodeJSON(%q) = %v, want %q", in, err, want)

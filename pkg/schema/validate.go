@@ -1,11 +1,7 @@
 package schema
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
-	"fmt"
-	"io"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
@@ -32,8 +28,8 @@ func (s *Schema) Validate(v any) *ValidationError {
 }
 
 // ValidateJSON parses data (numbers kept exact) and validates it. Malformed
-// JSON gives Constraint "json" with the byte offset, line and column of the
-// parse error in Message.
+// JSON gives Constraint "json" with the line and column of the parse error
+// in Message (jsonvalue.Reason).
 func (s *Schema) ValidateJSON(data []byte) *ValidationError {
 	v, perr := decodeJSON(data)
 	if perr != nil {
@@ -43,39 +39,11 @@ func (s *Schema) ValidateJSON(data []byte) *ValidationError {
 }
 
 // decodeJSON decodes exactly one JSON value with json.Number numbers
-// (jsonvalue.OneExact), an error positioned at the offending byte.
+// (jsonvalue.OneExact), an error worded by jsonvalue.Reason.
 func decodeJSON(data []byte) (any, *ValidationError) {
 	var v any
-	err := jsonvalue.OneExact(data, &v)
-	if err == nil {
-		return v, nil
+	if err := jsonvalue.OneExact(data, &v); err != nil {
+		return nil, &ValidationError{Constraint: "json", Message: jsonvalue.Reason(data, err)}
 	}
-	if te, ok := errors.AsType[*jsonvalue.TrailingError](err); ok {
-		return nil, jsonErr(data, te.Offset, fmt.Sprintf("unexpected %q after the top-level value", te.Byte))
-	}
-	off := int64(len(data))
-	if se, ok := errors.AsType[*json.SyntaxError](err); ok {
-		off = se.Offset
-		// The decoder's offset is just past the offending byte.
-		if off > 0 && off <= int64(len(data)) && !errors.Is(err, io.ErrUnexpectedEOF) {
-			off--
-		}
-	}
-	msg := err.Error()
-	if errors.Is(err, jsonvalue.ErrEmpty) {
-		msg = "empty input, expected a JSON value"
-	} else if errors.Is(err, io.ErrUnexpectedEOF) {
-		msg = "unexpected end of JSON input"
-	}
-	return nil, jsonErr(data, off, msg)
-}
-
-func jsonErr(data []byte, off int64, msg string) *ValidationError {
-	before := data[:min(max(off, 0), int64(len(data)))]
-	line := 1 + bytes.Count(before, []byte{'\n'})
-	col := len(before) - bytes.LastIndexByte(before, '\n')
-	return &ValidationError{
-		Constraint: "json",
-		Message:    fmt.Sprintf("invalid JSON at byte offset %d (line %d, column %d): %s", off, line, col, msg),
-	}
+	return v, nil
 }

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"kitsoki/internal/testing/modroot"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files the tests compare with (review the diff, then commit it)")
@@ -84,24 +86,15 @@ func Command(t testing.TB) string {
 // packageDir is the working folder (the package go test runs in) relative
 // to the module root, slash-separated; "." when it cannot be found.
 func packageDir() string {
-	wd, err := os.Getwd()
+	root, wd, ok := modroot.Dir()
+	if !ok {
+		return "."
+	}
+	rel, err := filepath.Rel(root, wd)
 	if err != nil {
 		return "."
 	}
-	for dir := wd; ; {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			rel, err := filepath.Rel(dir, wd)
-			if err != nil {
-				return "."
-			}
-			return filepath.ToSlash(rel)
-		}
-		up := filepath.Dir(dir)
-		if up == dir {
-			return "."
-		}
-		dir = up
-	}
+	return filepath.ToSlash(rel)
 }
 
 // write replaces path with data through a temporary file in the same

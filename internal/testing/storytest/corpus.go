@@ -5,6 +5,8 @@ import (
 	"path"
 	"path/filepath"
 	"testing"
+
+	"kitsoki/internal/testing/modroot"
 )
 
 // Corpus returns the folder of the shared upstream corpus story name
@@ -35,20 +37,13 @@ func Shared(t testing.TB, rel string) string {
 // SharedDir is shared/<rel> (slash-separated) beside the repository root
 // (the folder holding go.mod), or "" when it is not there.
 func SharedDir(rel string) string {
-	dir, err := os.Getwd()
-	for err == nil {
-		if _, serr := os.Stat(filepath.Join(dir, "go.mod")); serr == nil {
-			src := filepath.Join(filepath.Dir(dir), "shared", filepath.FromSlash(rel))
-			if _, serr := os.Stat(src); serr == nil {
-				return src
-			}
-			break
-		}
-		up := filepath.Dir(dir)
-		if up == dir {
-			break
-		}
-		dir = up
+	root, _, ok := modroot.Dir()
+	if !ok {
+		return ""
 	}
-	return ""
+	src := filepath.Join(filepath.Dir(root), "shared", filepath.FromSlash(rel))
+	if _, err := os.Stat(src); err != nil {
+		return ""
+	}
+	return src
 }

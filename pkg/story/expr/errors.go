@@ -7,6 +7,7 @@ import (
 
 	"github.com/expr-lang/expr/file"
 
+	"kitsoki/internal/jsonvalue"
 	"kitsoki/internal/lazyre"
 )
 
@@ -94,32 +95,50 @@ func plainText(msg string) string {
 		p := goConvertOp.FindStringSubmatch(m)
 		return fmt.Sprintf("invalid operation: %s where %s is needed", valueDesc(p[2]), neededDesc(p[1]))
 	})
-	msg = goReflect.ReplaceAllString(msg, "nil (an unset world key or slot?) where a value is needed")
+	msg = goReflect.ReplaceAllString(msg, unsetDesc+" where a value is needed")
 	msg = goVerb.ReplaceAllStringFunc(msg, func(m string) string {
 		if p := goVerb.FindStringSubmatch(m); p[1] != "<nil>" {
 			return p[1]
 		}
 		return "nil"
 	})
-	msg = strings.ReplaceAll(msg, "cannot get keys from invalid", "cannot get keys from nil (an unset world key or slot?)")
-	msg = strings.NewReplacer("map[string]interface {}", "map", "[]interface {}", "list", "interface {}", "any").Replace(msg)
+	msg = strings.ReplaceAll(msg, "cannot get keys from invalid", "cannot get keys from "+unsetDesc)
+	msg = strings.NewReplacer("map[string]interface {}", jsonvalue.KindObject, "[]interface {}", jsonvalue.KindList, "interface {}", "any").Replace(msg)
 	msg = strings.ReplaceAll(msg, "runtime error: integer divide by zero", "integer division by zero")
 	return strings.ReplaceAll(msg, "runtime error: ", "")
 }
 
-// valueDesc names the Go type a value had in terms of story values.
+// valueDesc names the Go type a value had in a run-time text in story
+// words (jsonvalue's: "a number", "an object", "a list", "true/false");
+// nil is an unset key, and a []uint8 (what a regular expression reads) a
+// string.
 func valueDesc(goType string) string {
-	if d, ok := valueDescs[goType]; ok {
-		return d
-	}
-	if strings.HasPrefix(goType, "int") || strings.HasPrefix(goType, "uint") || strings.HasPrefix(goType, "float") {
-		return "a number"
+	switch {
+	case goType == "nil":
+		return unsetDesc
+	case goType == "string" || goType == "[]uint8":
+		return jsonvalue.WithArticle(jsonvalue.KindString)
+	case goType == "bool":
+		return jsonvalue.WithArticle(jsonvalue.KindBool)
+	case strings.HasPrefix(goType, "map["):
+		return jsonvalue.WithArticle(jsonvalue.KindObject)
+	case strings.HasPrefix(goType, "[]"):
+		return jsonvalue.WithArticle(jsonvalue.KindList)
+	case strings.HasPrefix(goType, "int") || strings.HasPrefix(goType, "uint") || strings.HasPrefix(goType, "float"):
+		return jsonvalue.WithArticle(jsonvalue.KindNumber)
 	}
 	return "a " + goType
 }
 
-var valueDescs = map[string]string{"nil": "nil (an unset world key or slot?)", "string": "a string", "bool": "a bool",
-	"[]interface {}": "a list", "map[string]interface {}": "a map"}
+// describe names a value in the words of valueDesc.
+func describe(v any) string {
+	if v == nil {
+		return unsetDesc
+	}
+	return jsonvalue.WithArticle(jsonvalue.Kind(v))
+}
+
+const unsetDesc = "nil (an unset world key or slot?)"
 
 // neededDesc names the kind of value a built-in needed.
 func neededDesc(goType string) string {

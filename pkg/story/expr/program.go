@@ -201,7 +201,7 @@ func (p *Program) asBool(v any, err error) (bool, error) {
 	}
 	b, ok := v.(bool)
 	if !ok {
-		return false, &Error{Kind: KindEval, Msg: fmt.Sprintf("expr eval %q: expected bool, but got %s", p.src, typeName(v)), Src: p.src}
+		return false, &Error{Kind: KindEval, Msg: fmt.Sprintf("expr eval %q: expected true/false, got %s", p.src, describe(v)), Src: p.src}
 	}
 	return b, nil
 }
@@ -216,11 +216,4 @@ func byteOffset(s string, runes int) int {
 		n++
 	}
 	return len(s)
-}
-
-func typeName(v any) string {
-	if v == nil {
-		return "nil"
-	}
-	return fmt.Sprintf("%T", v)
 }

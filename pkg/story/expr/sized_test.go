@@ -141,7 +141,7 @@ func TestMatchesCostBounded(t *testing.T) {
 		`world.missing matches "x"`:     false,
 		`"x" matches world.missing`:     false,
 		`world.short matches world.bad`: "error parsing regexp: missing closing ): `(`",
-		`world.n matches "x"`:           "a number where a []uint8 is needed (1:9)",
+		`world.n matches "x"`:           "a number where a string is needed (1:9)",
 	} {
 		p, err := CompileExpr(src)
 		if err != nil {

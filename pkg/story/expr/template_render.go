@@ -188,7 +188,7 @@ func rangeItems(src string, v any) ([]any, error) {
 		}
 		return out, nil
 	}
-	return nil, &Error{Kind: KindEval, Msg: fmt.Sprintf("template range %q: range expression yields %s, expected a list", src, valueDesc(fmt.Sprintf("%T", v))), Src: src}
+	return nil, &Error{Kind: KindEval, Msg: fmt.Sprintf("template range %q: range expression yields %s, expected a list", src, describe(v)), Src: src}
 }
 
 // condError is a failed {{ if }} condition, named as upstream names it:

@@ -183,7 +183,7 @@ func TestTemplateEvalErrors(t *testing.T) {
 		t.Errorf("range over int: %v", err)
 	}
 	// a map is no list either, as upstream (conformance tmpl-range-map)
-	if _, err := tpl.Render(Env{"world": map[string]any{"n": map[string]any{"a": 1}}}); err == nil || !strings.Contains(err.Error(), "yields a map, expected a list") {
+	if _, err := tpl.Render(Env{"world": map[string]any{"n": map[string]any{"a": 1}}}); err == nil || !strings.Contains(err.Error(), "yields an object, expected a list") {
 		t.Errorf("range over a map: %v", err)
 	}
 }
