@@ -40,7 +40,7 @@ func (localCIHandler) Call(ctx context.Context, c *Call) (Result, error) {
 	}
 	args := []string{verb, "./..."}
 	if t := strArg(c.Args, "target"); t != "" {
-		if !safeGoTarget(t) {
+		if !SafeGoTarget(t) {
 			return domainErr("%s: target %q is a go option that reaches outside the tests (it may run a program or write a file); name a package pattern, or one of the test flags -%s", name, t, strings.Join(goTestFlags, ", -")), nil
 		}
 		args = append(args, t)
@@ -72,10 +72,11 @@ func (localCIHandler) Call(ctx context.Context, c *Call) (Result, error) {
 // that is not one of these is refused, never handed to go.
 var goTestFlags = []string{"run", "skip", "v", "short", "count", "failfast", "timeout", "race", "cover", "bench", "benchtime", "benchmem", "cpu", "parallel", "shuffle", "tags", "json"}
 
-// safeGoTarget reports whether target, appended to `go <verb> ./...`, is a
+// SafeGoTarget reports whether target, appended to `go <verb> ./...`, is a
 // package pattern or one of [goTestFlags] (-name or --name, with or
-// without =value).
-func safeGoTarget(target string) bool {
+// without =value): host.local refuses any other, and validate warns at
+// a literal one (pkg/lint host-local-target).
+func SafeGoTarget(target string) bool {
 	if !strings.HasPrefix(target, "-") {
 		return true
 	}

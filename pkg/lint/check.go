@@ -153,6 +153,7 @@ func passes() []pass {
 		{ruleWorldKey, checkWorldKeys},
 		{ruleDanglingName, checkDanglingNames},
 		{ruleHostRunInts, checkHostRunInts},
+		{ruleHostLocalTarget, checkHostLocalTarget},
 		{ruleHostRunFailText, checkHostRunFailText},
 		{ruleHostRunTimeout, checkHostRunTimeout},
 		{ruleOnCompleteNonFinite, checkOnCompleteNonFinite},
