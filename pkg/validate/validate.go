@@ -2,12 +2,9 @@ package validate
 
 import (
 	"bytes"
-	"cmp"
-	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
-	"sync/atomic"
 
 	"golang.org/x/sync/errgroup"
 
@@ -73,24 +70,18 @@ func summaries() map[string]string {
 }
 
 // Run loads every file in parallel, on at most Jobs goroutines, and
-// gathers their diagnostics. Each goroutine takes the next file until
-// none is left, so a stack grown by one story's load serves the next;
-// the largest manifests go first (largestFirst).
+// gathers their diagnostics.
 func Run(files []string, opts Options) Result {
 	jobs := opts.Jobs
 	if jobs <= 0 {
 		jobs = runtime.GOMAXPROCS(0)
 	}
 	per := make([]checked, len(files))
-	order := largestFirst(files, jobs)
-	var next atomic.Int64
 	var g errgroup.Group
-	for range min(jobs, len(files)) {
+	g.SetLimit(jobs)
+	for i, f := range files {
 		g.Go(func() error {
-			for k := int(next.Add(1)) - 1; k < len(order); k = int(next.Add(1)) - 1 {
-				i := order[k]
-				per[i] = checkFile(files[i], opts, opts.Stdin != nil && len(files) == 1)
-			}
+			per[i] = checkFile(f, opts, opts.Stdin != nil && len(files) == 1)
 			return nil
 		})
 	}
@@ -114,29 +105,6 @@ func Run(files []string, opts Options) Result {
 		res.Diagnostics = diag.Sort(res.Diagnostics)
 	}
 	return res
-}
-
-// largestFirst is the order Run checks files in: with more than one
-// goroutine, by the size of each manifest, largest first (a missing one
-// counts 0; equal sizes keep their order), so a long check does not start
-// last while the other goroutines have nothing left to take. Results are
-// kept by index: the order changes no output.
-func largestFirst(files []string, jobs int) []int {
-	order := make([]int, len(files))
-	for i := range order {
-		order[i] = i
-	}
-	if jobs < 2 || len(files) < 3 {
-		return order
-	}
-	size := make([]int64, len(files))
-	for i, f := range files {
-		if fi, err := os.Stat(f); err == nil {
-			size[i] = fi.Size()
-		}
-	}
-	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(size[b], size[a]) })
-	return order
 }
 
 // checked is what Run keeps of one file's check: the bytes of the files

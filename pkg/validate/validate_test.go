@@ -1,12 +1,10 @@
 package validate
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -231,27 +229,5 @@ func TestRunWithoutFlowsLintsNoFixture(t *testing.T) {
 	}
 	if want := []string{"broken.yaml:error:flow-syntax", "loud.yaml:warning:flow-unknown-key"}; !slices.Equal(got, want) || !res.Invalid[app] {
 		t.Fatalf("with Flows: %q (invalid %v), want %q", got, res.Invalid, want)
-	}
-}
-
-// Run takes the largest manifests first when it has more than one
-// goroutine (a missing file counts 0; equal sizes keep their order), and
-// the given order otherwise.
-func TestLargestFirst(t *testing.T) {
-	dir := t.TempDir()
-	var files []string
-	for i, n := range []int{10, 300, 20, 300, 5000} {
-		f := filepath.Join(dir, strconv.Itoa(i)+".yaml")
-		if err := os.WriteFile(f, bytes.Repeat([]byte("x"), n), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		files = append(files, f)
-	}
-	files = append(files, filepath.Join(dir, "missing.yaml"))
-	if got, want := largestFirst(files, 2), []int{4, 1, 3, 2, 0, 5}; !slices.Equal(got, want) {
-		t.Errorf("largestFirst(2 jobs) = %v, want %v", got, want)
-	}
-	if got, want := largestFirst(files, 1), []int{0, 1, 2, 3, 4, 5}; !slices.Equal(got, want) {
-		t.Errorf("largestFirst(1 job) = %v, want %v", got, want)
 	}
 }
