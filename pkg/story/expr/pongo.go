@@ -10,8 +10,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/flosch/pongo2/v6"
-
-	"kitsoki/internal/safefile"
 )
 
 // PongoLoader compiles pongo2 templates with its own pongo2.TemplateSet,
@@ -42,9 +40,6 @@ type PongoLoader struct {
 	refused   int                // counter for refusal sentinels
 	// pending holds what CompileFile just read, for pongo2's next Get of it.
 	pending map[string][]byte
-	// gitRoots holds a safefile.Root per template root inGitDir asked
-	// about, so each root's own links are followed once (none is opened).
-	gitRoots map[string]*safefile.Root
 }
 
 // ErrOutsideRoots is wrapped by the *Error of an include, extends or

@@ -219,24 +219,7 @@ func missingInsideHops(p string, roots []string, hops int) bool {
 // as its root, and {% include ".git/config" %} printed the job's token in
 // a failing fixture's view. l.mu is held.
 func (l *PongoLoader) inGitDir(p string) bool {
-	return slices.ContainsFunc(l.roots(), func(r string) bool { return underDir(r, p) && l.gitRoot(r, p) })
-}
-
-// gitRoot is safefile.InGitDir(r, p), through a safefile.Root kept per
-// absolute root. l.mu is held.
-func (l *PongoLoader) gitRoot(r, p string) bool {
-	if !filepath.IsAbs(r) {
-		return safefile.InGitDir(r, p)
-	}
-	if l.gitRoots == nil {
-		l.gitRoots = map[string]*safefile.Root{}
-	}
-	sr, ok := l.gitRoots[r]
-	if !ok {
-		sr = safefile.NewRoot(r)
-		l.gitRoots[r] = sr
-	}
-	return sr.InGitDir(p)
+	return slices.ContainsFunc(l.roots(), func(r string) bool { return underDir(r, p) && safefile.InGitDir(r, p) })
 }
 
 func underDir(root, p string) bool {
