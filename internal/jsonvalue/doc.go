@@ -5,10 +5,10 @@
 // trip ([RoundTrip]), the one strict decode of exactly one JSON value
 // ([One], [OneExact] with every digit kept) and its refusal of a number past
 // a float ([NumberOutOfRange]), a decode error worded in the file's own
-// terms ([Reason]: line, column, member, the JSON expected), masking a map through its
-// encoding ([MaskEncoded]), and the length of a value's encoding bounded
-// without encoding it ([EncodedBound], [StringBound]), and the names of
-// JSON types in every message ([Kind], [WithArticle]: string, number,
-// true/false, object, list, null). It must not touch
+// terms ([Reason]: line, column, member, the JSON expected), masking a
+// map through its encoding ([MaskEncoded]), and the length of a value's
+// encoding bounded without encoding it ([EncodedBound], [StringBound]),
+// and the names of JSON types in every message ([Kind], [WithArticle]:
+// string, number, true/false, object, list, null). It must not touch
 // schemas or I/O: callers pick the number form their consumers expect.
 package jsonvalue
