@@ -9,13 +9,16 @@ import (
 
 // A validate run is short and, over a tree of stories, allocates much and
 // keeps little: it collects at 9x the live heap (GOGC=800) under a soft
-// memory limit of validateGCLimit or one and a half times the live heap,
-// whichever is more, raised after each collection. A small tree never
-// reaches the limit; a large story collects about as often as under
-// GOGC=50, so its peak grows with what it holds, with no step where the
-// policy changes, and the collector never runs without pause under a
-// limit the live heap has reached.
-const validateGCLimit = 72 << 20
+// memory limit of validateGCLimit, raised after each collection once the
+// live heap passes validateGCSpan by two bytes for each byte more it
+// holds. A small tree never reaches the limit; a large story collects
+// about as often as under the default GOGC=100, and its peak grows with
+// what it holds, with no step where the policy changes, and the collector
+// never runs without pause under a limit the live heap has reached.
+const (
+	validateGCLimit = 72 << 20
+	validateGCSpan  = 48 << 20
+)
 
 // tuneValidateGC sets the collector for a validate run unless GOGC says
 // otherwise; a GOMEMLIMIT caps the soft limit.
@@ -32,14 +35,22 @@ func tuneValidateGC() {
 	})
 }
 
-// softLimit is the memory limit for a run that holds live bytes: at
-// least validateGCLimit and one and a half times live, at most ceiling.
+// softLimit is the memory limit for a run that holds live bytes:
+// validateGCLimit, plus twice what live holds past validateGCSpan, at most
+// ceiling.
 func softLimit(live uint64, ceiling int64) int64 {
 	if live >= uint64(ceiling) {
 		return ceiling
 	}
-	grown := min(live+live/2, uint64(ceiling))
-	return max(min(ceiling, validateGCLimit), int64(grown))
+	base := min(ceiling, validateGCLimit)
+	if live <= validateGCSpan {
+		return base
+	}
+	past := live - validateGCSpan
+	if past >= uint64(ceiling-base)/2 {
+		return ceiling
+	}
+	return base + 2*int64(past)
 }
 
 // afterEachGC calls fn with the live heap after each collection until fn
