@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"math"
 	"os"
 	"runtime"
 	"runtime/debug"
@@ -9,38 +8,49 @@ import (
 )
 
 // A validate run is short and, over a tree of stories, allocates much and
-// keeps little: it collects at 9x the live heap (GOGC=800) under a
-// validateGCLimit memory limit. A story that keeps more than
-// validateGCSpan (10^5 states) goes back to the default 2x with no limit,
-// so its peak stays near twice what it holds and the collector does not
-// run without pause, as a fixed limit under the live heap made it do.
+// keeps little: it collects at 9x the live heap (GOGC=800) under a soft
+// memory limit of validateGCLimit, raised after each collection once the
+// live heap passes validateGCSpan by two bytes for each byte more it
+// holds. A small tree never reaches the limit; a large story collects
+// about as often as under the default GOGC=100, and its peak grows with
+// what it holds, with no step where the policy changes, and the collector
+// never runs without pause under a limit the live heap has reached.
 const (
 	validateGCLimit = 72 << 20
 	validateGCSpan  = 48 << 20
 )
 
 // tuneValidateGC sets the collector for a validate run unless GOGC says
-// otherwise; a GOMEMLIMIT is left as it is set.
+// otherwise; a GOMEMLIMIT caps the soft limit.
 func tuneValidateGC() {
 	if _, set := os.LookupEnv("GOGC"); set {
 		return
 	}
 	debug.SetGCPercent(800)
-	_, envLimit := os.LookupEnv("GOMEMLIMIT")
-	ownLimit := !envLimit
-	if ownLimit {
-		debug.SetMemoryLimit(validateGCLimit)
-	}
+	ceiling := debug.SetMemoryLimit(-1) // GOMEMLIMIT, or no limit
+	debug.SetMemoryLimit(min(ceiling, validateGCLimit))
 	afterEachGC(func(live uint64) bool {
-		if live <= validateGCSpan {
-			return false
-		}
-		debug.SetGCPercent(100)
-		if ownLimit {
-			debug.SetMemoryLimit(math.MaxInt64)
-		}
-		return true
+		debug.SetMemoryLimit(softLimit(live, ceiling))
+		return false
 	})
+}
+
+// softLimit is the memory limit for a run that holds live bytes:
+// validateGCLimit, plus twice what live holds past validateGCSpan, at most
+// ceiling.
+func softLimit(live uint64, ceiling int64) int64 {
+	if live >= uint64(ceiling) {
+		return ceiling
+	}
+	base := min(ceiling, validateGCLimit)
+	if live <= validateGCSpan {
+		return base
+	}
+	past := live - validateGCSpan
+	if past >= uint64(ceiling-base)/2 {
+		return ceiling
+	}
+	return base + 2*int64(past)
 }
 
 // afterEachGC calls fn with the live heap after each collection until fn

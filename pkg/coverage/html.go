@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"kitsoki/internal/atomicfile"
 	"kitsoki/internal/safefile"
@@ -18,14 +19,18 @@ import (
 //go:embed html.tmpl
 var htmlSource string
 
-var htmlTemplates = template.Must(template.New("coverage").Funcs(template.FuncMap{
-	"percent": func(f Figure) string {
-		if f.Total == 0 {
-			return "–"
-		}
-		return fmt.Sprintf("%.1f%%", f.Percent())
-	},
-}).Parse(htmlSource))
+// htmlTemplates parses the page templates on the first report written,
+// not at start-up: every other command links this package.
+var htmlTemplates = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("coverage").Funcs(template.FuncMap{
+		"percent": func(f Figure) string {
+			if f.Total == 0 {
+				return "–"
+			}
+			return fmt.Sprintf("%.1f%%", f.Percent())
+		},
+	}).Parse(htmlSource))
+})
 
 // HTMLOptions tune WriteHTMLDir.
 type HTMLOptions struct {
@@ -101,7 +106,7 @@ func WriteHTMLDir(dir string, p *Profile, o HTMLOptions) error {
 		idx.Files = append(idx.Files, htmlFileRow{Path: f.Path, Page: page, Arcs: s.Arcs, States: s.States, Lines: lines.Total, Missed: lines.Total - lines.Reached})
 		idx.States = append(idx.States, stateRows(f, page)...)
 		var b bytes.Buffer
-		if err := htmlTemplates.ExecuteTemplate(&b, "file", fileView(f, o)); err != nil {
+		if err := htmlTemplates().ExecuteTemplate(&b, "file", fileView(f, o)); err != nil {
 			return err
 		}
 		if err := atomicfile.WriteEntryBelow(o.OutRoot, filepath.Join(dir, page), b.Bytes(), 0o644); err != nil {
@@ -109,7 +114,7 @@ func WriteHTMLDir(dir string, p *Profile, o HTMLOptions) error {
 		}
 	}
 	var b bytes.Buffer
-	if err := htmlTemplates.ExecuteTemplate(&b, "index", idx); err != nil {
+	if err := htmlTemplates().ExecuteTemplate(&b, "index", idx); err != nil {
 		return err
 	}
 	return atomicfile.WriteEntryBelow(o.OutRoot, filepath.Join(dir, "index.html"), b.Bytes(), 0o644)

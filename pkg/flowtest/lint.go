@@ -302,6 +302,9 @@ type storyIndex struct {
 	// (lint_world_values.go)
 	lit     map[string][]worldValue
 	litDone bool
+	// wrote caches writes, by its orchestrated argument
+	// (lint_world_known.go)
+	wrote [2]*storyWrites
 }
 
 // maxSuggestions is how many did-you-means one lint looks up.

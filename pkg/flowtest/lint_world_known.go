@@ -204,10 +204,29 @@ func effectWrites(e *story.Effect, orchestrated bool, add func(string)) bool {
 	return ok
 }
 
+// storyWrites is one result of writes.
+type storyWrites struct {
+	keys map[string]bool
+	all  bool
+}
+
 // writes is the set of keys some effect of the story, an import's
 // world_in or exit set:, or the engine may write on the fixture's path;
-// all when any key may be written.
+// all when any key may be written. It is worked out once per story and
+// orchestrated value; callers only read the set.
 func (ix *storyIndex) writes(orchestrated bool) (map[string]bool, bool) {
+	i := 0
+	if orchestrated {
+		i = 1
+	}
+	if ix.wrote[i] == nil {
+		keys, all := ix.findWrites(orchestrated)
+		ix.wrote[i] = &storyWrites{keys, all}
+	}
+	return ix.wrote[i].keys, ix.wrote[i].all
+}
+
+func (ix *storyIndex) findWrites(orchestrated bool) (map[string]bool, bool) {
 	out := map[string]bool{}
 	for _, k := range story.InjectedWorld() {
 		if k != story.WorldLastError && k != story.WorldHostError {
