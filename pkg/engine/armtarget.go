@@ -8,6 +8,7 @@ import (
 	"maps"
 	"strings"
 
+	"kitsoki/internal/jsonvalue"
 	"kitsoki/pkg/story/expr"
 )
 
@@ -126,21 +127,16 @@ func (t *text) renderExpr(env map[string]any) (any, error) {
 	return t.src, nil
 }
 
-// valueWord names the kind of a rendered value for a message.
+// valueWord names the kind of a rendered value for a message in the
+// story's words ("a number", "an object", "null"), with the value itself
+// when it is short.
 func valueWord(v any) string {
+	w := jsonvalue.WithArticle(jsonvalue.Kind(v))
 	switch v.(type) {
-	case nil:
-		return "nothing (nil)"
-	case bool:
-		return "a boolean"
-	case string:
-		return "a string"
-	case map[string]any:
-		return "a map"
-	case []any:
-		return "a list"
+	case nil, string, map[string]any, []any:
+		return w
 	}
-	return fmt.Sprintf("a %T", v)
+	return fmt.Sprintf("%s (%v)", w, v)
 }
 
 // targetEnv is what a target and an initial: render against: the

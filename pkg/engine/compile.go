@@ -211,6 +211,18 @@ func (c *compiler) keyValues(kvs []story.KV, where, verb string) []setKV {
 	return out
 }
 
+// withValue is an invoke's with: as upstream holds it: a whole number
+// written there is its YAML uint64, which upstream's host.run refuses as an
+// args element or a timeout, but in an on_complete chain, whose with:
+// reaches the job as JSON (conformance run-int-uint64).
+func (c *compiler) withValue(with map[string]any) any {
+	v := jsonvalue.Normalize(with)
+	if c.onComplete > 0 {
+		return v
+	}
+	return jsonvalue.YAMLInts(v)
+}
+
 // warn records a finding that does not stop the run (Machine.Warnings).
 func (c *compiler) warn(p story.Pos, format string, a ...any) {
 	c.m.Warnings = append(c.m.Warnings, Problem{Pos: p, Message: fmt.Sprintf(format, a...)})
@@ -353,7 +365,7 @@ func (c *compiler) effects(list []*story.Effect, owner *State, where string) []*
 }
 
 func (c *compiler) effect(e *story.Effect, owner *State, where string) *Effect {
-	ne := &Effect{ID: e.ID(), With: jsonvalue.Normalize(e.With), OnError: e.OnError(), Once: e.Once(), Agent: e.Agent(), Pos: e.Pos, owner: owner}
+	ne := &Effect{ID: e.ID(), With: c.withValue(e.With), OnError: e.OnError(), Once: e.Once(), Agent: e.Agent(), Pos: e.Pos, owner: owner}
 	ne.Timeout, _ = e.CallTimeout() // a bad timeout: is validate's call-timeout error
 	ne.onErrorPos, ne.targetPos = effectKeyPos(e, "on_error"), effectKeyPos(e, "target")
 	ne.exits = c.exitsVia(e)

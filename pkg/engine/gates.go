@@ -32,10 +32,10 @@ func (r *runner) gateStops(emits []pendingEmit, depth int, postBind bool) (bool,
 		if postBind {
 			r.t.postGate, r.t.postGateAt = true, s.Path
 		}
-		return true, r.emit(KindGateDecided, map[string]any{"available_intents": cands, "bailed_to_human": true,
+		return true, r.emit(KindGateDecided, map[string]any{"available_intents": gateNames(s, cands), "bailed_to_human": true,
 			"chosen_intent": "", "decider": "human", "state": s.Path})
 	}
-	return false, r.emit(KindGateDecided, map[string]any{"available_intents": cands, "bailed_to_human": false,
+	return false, r.emit(KindGateDecided, map[string]any{"available_intents": gateNames(s, cands), "bailed_to_human": false,
 		"chosen_intent": emits[0].name, "decider": "default", "state": s.Path})
 }
 

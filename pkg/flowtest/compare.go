@@ -119,13 +119,16 @@ func equalNorm(a, b any) bool {
 	return reflect.DeepEqual(a, b)
 }
 
-// show renders a value for a failure message: JSON (sorted keys), or %v.
+// show renders a value for a failure message: JSON (sorted keys, with <,
+// > and & as written, not \u003c), or %v.
 func show(v any) string {
-	b, err := json.Marshal(v)
-	if err != nil {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
 		return fmt.Sprintf("%v", v)
 	}
-	return string(b)
+	return strings.TrimSuffix(b.String(), "\n")
 }
 
 // typedGotWant is "got 3 (number), want "3" (string)": both values as

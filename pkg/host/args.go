@@ -59,10 +59,10 @@ func jsonText(v any, marshal func(any) ([]byte, error)) string {
 // durationArg reads a timeout as upstream's host.run does: a string,
 // trimmed, is a Go duration ("1m30s"), else the seconds its leading number
 // gives ("30", "1.5", and "2d" or "3 s" as 2 and 3: fmt's %f reads the
-// number and ignores the rest), else "cannot parse"; a float is seconds.
-// Every integer kind is seconds too (YAML integer literals included, which
-// upstream refuses; see docs/compat/hosts.md). A value that is not positive
-// is refused with upstream's text, the duration quoted, a number as %v. A
+// number and ignores the rest), else "cannot parse"; a float is seconds, and
+// so is an int or int64. A uint64 (a YAML whole number that is not
+// negative) is refused, as upstream refuses it (conformance run-int-uint64).
+// A value that is not positive is refused with upstream's text, the duration quoted, a number as %v. A
 // NaN or infinite number of seconds, or one below a nanosecond, runs with
 // no timeout, as upstream (conformance host-run-timeout-forms).
 func durationArg(handler string, v any) (time.Duration, error) {
@@ -79,6 +79,9 @@ func durationArg(handler string, v any) (time.Duration, error) {
 			return 0, nil
 		}
 		return time.Duration(f * float64(time.Second)), nil
+	}
+	if _, ok := v.(uint64); ok {
+		return 0, fmt.Errorf("%s: timeout must be a number or duration string, got uint64", handler)
 	}
 	if n, ok := jsonvalue.Integer(v); ok {
 		if n <= 0 {

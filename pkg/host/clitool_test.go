@@ -60,7 +60,9 @@ func TestCLIBuiltinsAbsent(t *testing.T) {
 		{HandlerVideoFrame, map[string]any{"video": "x.mp4", "t_ms": -5.5}, "host.video.frame: t_ms must be >= 0, got -5"},
 		{HandlerVideoFrame, map[string]any{"video": "x.mp4", "t_ms": " -3 "}, "host.video.frame: t_ms must be >= 0, got -3"},
 		{HandlerVideoFrame, map[string]any{"video": map[string]any{"path": "x.mp4"}, "t_ms": -0.5}, "host.video.frame: ffmpeg not found"},
-		{HandlerVideoFrame, map[string]any{"video": "x.mp4", "t_ms": uint64(1000)}, "host.video.frame: ffmpeg not found"},
+		{HandlerVideoFrame, map[string]any{"video": "x.mp4", "t_ms": uint64(1000)}, "host.video.frame: t_ms must be a number, got uint64"},
+		{HandlerVideoFrame, map[string]any{"video": "x.mp4", "t_ms": 1000}, "host.video.frame: ffmpeg not found"},
+		{HandlerVideoFrame, map[string]any{"video": 4, "t_ms": 1000}, "host.video.frame: video argument must be a path string or a media handle map, got int"},
 	}
 	for _, c := range cases {
 		res, err := call(t, get(c.handler), Env{}, c.args)

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -78,7 +79,7 @@ func (h localTicketsHandler) Call(ctx context.Context, c *Call) (Result, error) 
 		list := listTickets(fr, func(t *ticket) bool {
 			return strings.Contains(strings.ToLower(t.title()), query) || strings.Contains(strings.ToLower(t.body), query)
 		})
-		if n, ok := jsonvalue.Integer(args["limit"]); ok && n > 0 && n < int64(len(list)) {
+		if n, ok := searchLimit(args["limit"]); ok && n > 0 && n < int64(len(list)) {
 			list = list[:n]
 		}
 		return Result{Data: map[string]any{"tickets": list}}, nil
@@ -446,4 +447,20 @@ func (t *ticket) render() ([]byte, error) {
 		fmt.Fprintf(&b, "\n%s%s by %s\n\n%s\n", commentHeader, cm.at.UTC().Format(time.RFC3339), cm.author, cm.body)
 	}
 	return b.Bytes(), nil
+}
+
+// searchLimit reads search's limit as upstream: an int, or a float cut
+// toward zero (2.7 is 2); a YAML whole number (a uint64), text or anything
+// else is no limit (conformance tickets-search-limit).
+func searchLimit(v any) (int64, bool) {
+	if _, ok := v.(uint64); ok {
+		return 0, false
+	}
+	if n, ok := jsonvalue.Integer(v); ok {
+		return n, true
+	}
+	if f, ok := v.(float64); ok && f > math.MinInt64 && f < math.MaxInt64 {
+		return int64(f), true
+	}
+	return 0, false
 }

@@ -123,6 +123,16 @@ func parseRunSpec(args map[string]any) (runSpec, *Result) {
 	if sp.cmd == "" { // a blank command runs, as upstream
 		return bad("host.run: cmd argument is required")
 	}
+	// the timeout is read before args, as upstream: of a bad timeout and a
+	// bad args element, the timeout's error is the one (conformance
+	// run-int-uint64)
+	if to, ok := args["timeout"]; ok && to != nil {
+		d, err := durationArg("host.run", to)
+		if err != nil {
+			return bad("%v", err)
+		}
+		sp.timeout = d
+	}
 	rawArgs, hasArgs := args["args"]
 	if hasArgs && rawArgs != nil {
 		list, ok := rawArgs.([]any)
@@ -140,13 +150,6 @@ func parseRunSpec(args map[string]any) (runSpec, *Result) {
 	sp.shell = !hasArgs || rawArgs == nil
 	if s, ok := args["shell"].(bool); ok {
 		sp.shell = s
-	}
-	if to, ok := args["timeout"]; ok && to != nil {
-		d, err := durationArg("host.run", to)
-		if err != nil {
-			return bad("%v", err)
-		}
-		sp.timeout = d
 	}
 	return sp, nil
 }
@@ -182,9 +185,14 @@ func runData(out *proc.Head, exit int) map[string]any {
 }
 
 // argString converts one args element (story-runtime §2.8): nil → "",
-// strings as they are, bools and numbers in their fmt form (every integer
-// kind, see docs/compat/hosts.md), maps and lists as compact JSON.
+// strings as they are, bools and numbers in their fmt form, maps and lists
+// as compact JSON. A uint64 (a YAML whole number that is not negative, read
+// as written, from a world default or a fixture's slot) is refused with
+// upstream's text, as upstream refuses it (conformance run-int-uint64).
 func argString(a any) (string, error) {
+	if _, ok := a.(uint64); ok {
+		return "", errors.New("unsupported type uint64")
+	}
 	if n, ok := jsonvalue.Integer(a); ok {
 		return fmt.Sprint(n), nil
 	}
@@ -193,7 +201,7 @@ func argString(a any) (string, error) {
 		return "", nil
 	case string:
 		return t, nil
-	case bool, float64, float32, uint64: // a uint64 jsonvalue.Integer refused: above MaxInt64
+	case bool, float64, float32:
 		return fmt.Sprint(t), nil
 	case map[string]any, []any:
 		b, err := json.Marshal(t)

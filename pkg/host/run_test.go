@@ -30,12 +30,20 @@ func TestHostRunReferenceExamples(t *testing.T) {
 		t.Errorf("stdout_json = %#v", d["stdout_json"])
 	}
 
-	// argv mode, an int element (a YAML integer literal): accepted here
-	// (upstream refuses uint64; docs/compat/hosts.md).
-	for _, n := range []any{3, int64(3), uint64(3)} {
+	// argv mode, a computed int element (an int, or a negative YAML
+	// integer's int64): its decimal text; a YAML whole number that is not
+	// negative (a uint64) is refused, as upstream (conformance
+	// run-int-uint64).
+	for _, n := range []any{3, int64(3)} {
 		d = mustOK(t, runH(), env, map[string]any{"cmd": "printf", "args": []any{"%s|%s", "x y", n}})
 		if d["stdout"] != "x y|3" {
 			t.Errorf("argv %T: %q", n, d["stdout"])
+		}
+	}
+	for _, n := range []any{uint64(3), uint64(1 << 63)} {
+		res, err := call(t, runH(), env, map[string]any{"cmd": "printf", "args": []any{"%s|%s", "x y", n}})
+		if err != nil || res.Error != "host.run: args[2]: unsupported type uint64" || res.Data != nil {
+			t.Errorf("argv %d: %+v, %v", n, res, err)
 		}
 	}
 
@@ -174,9 +182,9 @@ func TestHostRunTimeouts(t *testing.T) {
 			t.Errorf("timeout %v: %+v", to, res)
 		}
 	}
-	// integer seconds (YAML literal, any integer kind) are accepted; long
-	// enough that `true` never reaches them.
-	for _, to := range []any{60, uint64(60), int64(60), "60s", "60"} {
+	// integer seconds (a computed int, an int64) are accepted; long enough
+	// that `true` never reaches them.
+	for _, to := range []any{60, int64(60), "60s", "60"} {
 		d := mustOK(t, runH(), env, map[string]any{"cmd": "true", "timeout": to})
 		if d["ok"] != true {
 			t.Errorf("timeout %v: %v", to, d)
@@ -184,39 +192,40 @@ func TestHostRunTimeouts(t *testing.T) {
 	}
 	// upstream's texts (conformance host-run-timeout-forms)
 	for to, want := range map[any]string{
-		"soon":   `host.run: timeout: cannot parse "soon" as duration or seconds`,
-		0:        "host.run: timeout must be positive, got 0",
-		-1:       "host.run: timeout must be positive, got -1",
-		" 0s ":   `host.run: timeout must be positive, got "0s"`,
-		"-2":     "host.run: timeout must be positive, got -2",
-		"-1d":    "host.run: timeout must be positive, got -1",
-		-1.5:     "host.run: timeout must be positive, got -1.5",
-		true:     "host.run: timeout must be a number or duration string, got bool",
-		"1e400":  `host.run: timeout: cannot parse "1e400" as duration or seconds`,
-		"0x10":   `host.run: timeout: cannot parse "0x10" as duration or seconds`,
-		"-Inf":   "host.run: timeout must be positive, got -Inf",
-		"2d":     "",
-		"NaN":    "",
-		"1e-12":  "",
-		"1_000":  "",
-		"30 s":   "",
-		"+Inf":   "",
-		"30":     "",
-		"1m":     "",
-		"90.5":   "",
-		"1h60x":  "",
-		"90.5x":  "",
-		"  20  ": "",
-		"1e3":    "",
-		"9e30":   "",
-		"Inf":    "",
-		"90m":    "",
-		"1m30s":  "",
-		"60s":    "",
-		"12h":    "",
-		"70":     "",
-		"30.25":  "",
-		"1h2m3s": "",
+		"soon":     `host.run: timeout: cannot parse "soon" as duration or seconds`,
+		0:          "host.run: timeout must be positive, got 0",
+		-1:         "host.run: timeout must be positive, got -1",
+		" 0s ":     `host.run: timeout must be positive, got "0s"`,
+		"-2":       "host.run: timeout must be positive, got -2",
+		"-1d":      "host.run: timeout must be positive, got -1",
+		-1.5:       "host.run: timeout must be positive, got -1.5",
+		true:       "host.run: timeout must be a number or duration string, got bool",
+		uint64(60): "host.run: timeout must be a number or duration string, got uint64",
+		"1e400":    `host.run: timeout: cannot parse "1e400" as duration or seconds`,
+		"0x10":     `host.run: timeout: cannot parse "0x10" as duration or seconds`,
+		"-Inf":     "host.run: timeout must be positive, got -Inf",
+		"2d":       "",
+		"NaN":      "",
+		"1e-12":    "",
+		"1_000":    "",
+		"30 s":     "",
+		"+Inf":     "",
+		"30":       "",
+		"1m":       "",
+		"90.5":     "",
+		"1h60x":    "",
+		"90.5x":    "",
+		"  20  ":   "",
+		"1e3":      "",
+		"9e30":     "",
+		"Inf":      "",
+		"90m":      "",
+		"1m30s":    "",
+		"60s":      "",
+		"12h":      "",
+		"70":       "",
+		"30.25":    "",
+		"1h2m3s":   "",
 	} {
 		res, _ := call(t, runH(), env, map[string]any{"cmd": "true", "timeout": to})
 		if res.Error != want {

@@ -1,6 +1,7 @@
 package host
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"math"
@@ -11,8 +12,16 @@ import (
 	"kitsoki/internal/jsonvalue"
 )
 
+// errUint64 is upstream's refusal of a YAML whole number that is not
+// negative (a uint64) anywhere in a script's inputs or a world value it
+// reads, in its words and without a path (conformance star-uint64).
+var errUint64 = errors.New("cannot convert Go value of type uint64 to Starlark")
+
 // toStarlark converts a JSON-like Go value.
 func toStarlark(v any) (starlark.Value, error) {
+	if _, ok := v.(uint64); ok {
+		return nil, errUint64
+	}
 	if n, ok := jsonvalue.Integer(v); ok {
 		return starlark.MakeInt64(n), nil
 	}
@@ -21,8 +30,6 @@ func toStarlark(v any) (starlark.Value, error) {
 		return starlark.None, nil
 	case bool:
 		return starlark.Bool(t), nil
-	case uint64:
-		return starlark.MakeUint64(t), nil
 	case float64:
 		return starlark.Float(t), nil
 	case float32:
@@ -35,7 +42,7 @@ func toStarlark(v any) (starlark.Value, error) {
 		for _, k := range keys {
 			x, err := toStarlark(t[k])
 			if err != nil {
-				return nil, fmt.Errorf("%s: %w", k, err)
+				return nil, pathErr(k, err)
 			}
 			if err := d.SetKey(starlark.String(k), x); err != nil {
 				return nil, err
@@ -47,7 +54,7 @@ func toStarlark(v any) (starlark.Value, error) {
 		for i, e := range t {
 			x, err := toStarlark(e)
 			if err != nil {
-				return nil, fmt.Errorf("[%d]: %w", i, err)
+				return nil, pathErr(fmt.Sprintf("[%d]", i), err)
 			}
 			l[i] = x
 		}
@@ -60,6 +67,15 @@ func toStarlark(v any) (starlark.Value, error) {
 		return starlark.NewList(l), nil
 	}
 	return nil, fmt.Errorf("a %T cannot be passed to Starlark", v)
+}
+
+// pathErr is err at step of a value's path, but upstream's uint64
+// refusal, which names no path.
+func pathErr(step string, err error) error {
+	if errors.Is(err, errUint64) {
+		return err
+	}
+	return fmt.Errorf("%s: %w", step, err)
 }
 
 // fromStarlark converts a Starlark value to a JSON-like Go value as

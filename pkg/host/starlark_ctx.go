@@ -76,7 +76,9 @@ func (s *scriptCtx) worldGet(_ *starlark.Thread, fn *starlark.Builtin, args star
 		return def, nil
 	}
 	sv, err := toStarlark(v)
-	if err != nil {
+	if errors.Is(err, errUint64) {
+		return nil, err
+	} else if err != nil {
 		return nil, fmt.Errorf("world.get(%q): %v", key, err)
 	}
 	if _, shared := sv.(starlark.String); !shared { // a string shares the world's bytes

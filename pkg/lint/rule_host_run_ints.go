@@ -10,12 +10,13 @@ import (
 )
 
 var ruleHostRunInts = &Rule{ID: "host-run-int", Severity: diag.Warning, LintOnly: true,
-	Summary: "a host.run timeout: or args element is a YAML whole number that is not negative (written there, or a {{ world.x }} whose default is one), which the existing engine reads as uint64 and refuses (the call fails there)",
+	Summary: "a host.run timeout: or args element is a YAML whole number that is not negative (written there, or a {{ world.x }} whose default is one), which host.run reads as uint64 and refuses, as the existing engine does (the call fails)",
 	Example: "- {invoke: host.run, with: {cmd: sleep, args: [1], timeout: 30}}"}
 
 // checkHostRunInts warns about YAML whole numbers that are not negative
 // in a host.run call's timeout and args, which the existing engine's
-// decoder reads as uint64 and its host.run refuses (docs/compat/hosts.md;
+// decoder reads as uint64 and its host.run refuses, and so do kitsoki's
+// (docs/compat/hosts.md, conformance run-int-uint64;
 // a negative one is an int64, which it takes), written there or read
 // whole from a world key whose default is one (`{{ world.n }}`; probed
 // hunt49, also in an imported child and an on_complete chain).
@@ -26,15 +27,15 @@ func checkHostRunInts(c *checker) {
 		}
 		if n, ref, ok := c.uintValue(e.With["timeout"], site.OnComplete); ok {
 			c.rep.Warnf(e.PosOf("with"), ruleHostRunInts,
-				"%s: host.run timeout: %s is a YAML integer; the existing engine refuses it (\"timeout must be a number or duration string, got uint64\") and the call fails there, while kitsoki waits %s seconds; write timeout: %s so both engines run the call",
-				site.String(), ref, n, timeoutFix(e.With["timeout"], n))
+				"%s: host.run timeout: %s is a YAML integer, which host.run refuses as the existing engine does (\"timeout must be a number or duration string, got uint64\"): the call fails; write timeout: %s for %s seconds",
+				site.String(), ref, timeoutFix(e.With["timeout"], n), n)
 		}
 		args, _ := e.With["args"].([]any)
 		for i, a := range args {
 			if n, ref, ok := c.uintValue(a, site.OnComplete); ok {
 				c.rep.Warnf(e.PosOf("with"), ruleHostRunInts,
-					"%s: host.run args[%d]: %s is a YAML integer; the existing engine refuses it (\"args[%d]: unsupported type uint64\") and the call fails there, while kitsoki passes \"%s\"; %s so both engines run the call",
-					site.String(), i, ref, i, n, argFix(a, n))
+					"%s: host.run args[%d]: %s is a YAML integer, which host.run refuses as the existing engine does (\"args[%d]: unsupported type uint64\"): the call fails; %s to pass \"%s\"",
+					site.String(), i, ref, i, argFix(a, n), n)
 			}
 		}
 	})

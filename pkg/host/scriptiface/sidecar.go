@@ -166,7 +166,11 @@ func TypeOK(typ string, v any) bool {
 		return ok
 	case "int", "number":
 		// as upstream, int takes any number, 2.5 included (conformance
-		// star-sidecar-types)
+		// star-sidecar-types), but a YAML whole number that is not
+		// negative (a uint64: conformance star-uint64)
+		if _, u := v.(uint64); u {
+			return false
+		}
 		_, whole := jsonvalue.Integer(v)
 		return whole || reflect.ValueOf(v).CanFloat()
 	case "object":
@@ -236,17 +240,12 @@ func (sc *Sidecar) CheckOutputs(out map[string]any) error {
 }
 
 // TypeName names a value's type in a sidecar check's error as upstream
-// does (Go's %T), an input's whole number as upstream's unsigned integer,
-// int64 when negative (conformance star-input-int-type).
+// does: Go's %T of the value as the engine holds it (a YAML whole number a
+// uint64, int64 when negative, a computed one an int: conformance
+// star-input-int-type, star-uint64), a script's whole number int64.
 func TypeName(v any, fromScript bool) string {
 	if _, whole := jsonvalue.Integer(v); whole && fromScript {
 		return "int64"
-	}
-	if n, ok := v.(int); ok {
-		if n < 0 {
-			return "int64"
-		}
-		return "uint64"
 	}
 	return fmt.Sprintf("%T", v)
 }
