@@ -232,7 +232,7 @@ func TestTraceLsAndLookup(t *testing.T) {
 
 func TestTraceShowFollow(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "live.jsonl")
-	w, err := trace.Create(p, trace.Header{AppID: "live"})
+	w, err := trace.CreateWith(p, trace.Header{AppID: "live"}, trace.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -25,7 +25,7 @@ func TestMain(m *testing.M) {
 }
 
 func crashChild(p string) int {
-	w, err := Create(p, Header{AppID: "crash"})
+	w, err := CreateWith(p, Header{AppID: "crash"}, Options{})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 3
@@ -111,7 +111,7 @@ func TestCrashSafety(t *testing.T) {
 			checkPrefix(t, data[:n])
 		}
 		// A new writer can take over the path once the old one is gone.
-		w, err := Create(p, Header{})
+		w, err := CreateWith(p, Header{}, Options{})
 		if err != nil {
 			t.Fatalf("lock not released by the killed writer: %v", err)
 		}
