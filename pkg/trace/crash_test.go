@@ -2,6 +2,7 @@ package trace
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -125,7 +126,7 @@ func checkCrashFile(t *testing.T, p string) {
 	if err == nil {
 		return
 	}
-	if ce, ok := IsCorrupt(err); !ok || ce.Rule != RuleTrailingNewline || ce.Msg != "trace corrupted: missing trailing newline at EOF" {
+	if ce, ok := errors.AsType[*CorruptError](err); !ok || ce.Rule != RuleTrailingNewline || ce.Msg != "trace corrupted: missing trailing newline at EOF" {
 		t.Fatalf("killed writer left a trace rejected for another reason: %v", err)
 	}
 }
@@ -136,7 +137,7 @@ func checkPrefix(t *testing.T, prefix []byte) {
 	if err == nil {
 		return
 	}
-	ce, ok := IsCorrupt(err)
+	ce, ok := errors.AsType[*CorruptError](err)
 	switch {
 	case ok && ce.Rule == RuleTrailingNewline:
 	case ok && ce.Rule == RuleHeaderMissing && len(prefix) == 0:
