@@ -69,7 +69,7 @@ func TestHostileTraceHeader(t *testing.T) {
 	p := filepath.Join(dir, "20260101T000000Z-evil-0000.jsonl")
 	// The writer refuses a line feed in a header's ids; a hostile writer
 	// does not use it: the header is rewritten by hand afterwards.
-	w, err := trace.Create(p, trace.Header{AppID: "APPID", Story: "STORY", Generator: "GEN"})
+	w, err := trace.CreateWith(p, trace.Header{AppID: "APPID", Story: "STORY", Generator: "GEN"}, trace.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

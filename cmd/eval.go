@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -259,7 +260,7 @@ func newEvalMergeCmd() *cobra.Command {
 // finishReport writes a run or merged report and its renderings, prints
 // its summary and sets the exit code: 1 when no candidate passed.
 func finishReport(c *cobra.Command, v *eval.Validation, r *eval.Report, outPath string, renders evalRenders) error {
-	paths, err := eval.ReportPaths(v.Dataset, r, outPath, timeNow())
+	paths, err := eval.ReportPaths(v.Dataset, r, outPath, time.Now())
 	if err != nil {
 		return usagef("%v", err)
 	}

@@ -17,9 +17,6 @@ import (
 	"kitsoki/pkg/story"
 )
 
-// timeNow stamps report file names.
-var timeNow = time.Now
-
 func newEvalRunCmd() *cobra.Command {
 	var (
 		jobs       int

@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"kitsoki/internal/termsafe"
 	"kitsoki/pkg/fetch"
 )
 
@@ -124,7 +125,7 @@ func interruptedExit(c *cobra.Command, d *fetchDisplay, args []string, err error
 func resumeCommand(c *cobra.Command, args []string) string {
 	parts := []string{c.CommandPath()}
 	for _, a := range args {
-		parts = append(parts, shellWord(a))
+		parts = append(parts, termsafe.ShellWord(a))
 	}
 	for _, name := range []string{"all", "platform", "pins", "mirror", "cache-dir", "parts", "limit-rate", "force", "verify", "json", "progress-json"} {
 		fl := c.Flags().Lookup(name)
@@ -133,17 +134,10 @@ func resumeCommand(c *cobra.Command, args []string) string {
 		case fl.Value.Type() == "bool" && fl.Value.String() == "true":
 			parts = append(parts, "--"+name)
 		default:
-			parts = append(parts, "--"+name+"="+shellWord(fl.Value.String()))
+			parts = append(parts, "--"+name+"="+termsafe.ShellWord(fl.Value.String()))
 		}
 	}
 	return strings.Join(parts, " ")
-}
-
-func shellWord(s string) string {
-	if s != "" && !strings.ContainsAny(s, " \t\n'\"\\$`*?[]{}()<>|&;#~") {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // fetchResult is one line of output (and one JSON object with --json).

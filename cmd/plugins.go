@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"kitsoki/internal/human"
 	"kitsoki/internal/termsafe"
 	"kitsoki/pkg/compose"
 	"kitsoki/pkg/diag"
@@ -182,11 +183,8 @@ func writeHostsHuman(w io.Writer, hosts []plugin.HostEntry) {
 	missing := 0
 	for _, h := range hosts {
 		calls := "no story calls"
-		switch n := len(h.Uses); {
-		case n == 1:
-			calls = "1 story call"
-		case n > 1:
-			calls = fmt.Sprintf("%d story calls", n)
+		if n := len(h.Uses); n > 0 {
+			calls = fmt.Sprintf("%d %s", n, human.Plural(n, "story call", "story calls"))
 		}
 		if h.Source == "missing" {
 			missing++

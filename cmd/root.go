@@ -170,16 +170,12 @@ func Execute() int {
 
 // Run executes the command line args and returns the exit code.
 func Run(args []string, stdout, stderr io.Writer) int {
-	return runIO(args, nil, stdout, stderr)
+	return runIOContext(context.Background(), args, nil, stdout, stderr)
 }
 
-// runIO is Run with a standard input (nil: the process's).
-func runIO(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	return runIOContext(context.Background(), args, stdin, stdout, stderr)
-}
-
-// runIOContext is runIO under ctx: a test ends a run at the moment it
-// chooses (once a call is under way) instead of on a wall-clock --timeout.
+// runIOContext is Run with a standard input (nil: the process's) under
+// ctx: a test ends a run at the moment it chooses (once a call is under
+// way) instead of on a wall-clock --timeout.
 func runIOContext(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	root := newRootFor(stdout, stderr, args)
 	if isCompletionRequest(args) {

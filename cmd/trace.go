@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -75,7 +76,7 @@ func (o *traceOpts) openTrace(c *cobra.Command, arg string) (*traceInput, error)
 // corruptErr turns a read error into the command's exit: a corrupt trace is
 // a finding (exit 1), anything else an environment error (exit 2).
 func corruptErr(err error) error {
-	if ce, ok := trace.IsCorrupt(err); ok {
+	if ce, ok := errors.AsType[*trace.CorruptError](err); ok {
 		return findingf("%s", traceMsg(ce))
 	}
 	return usagef("%v", err)

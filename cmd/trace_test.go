@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -66,7 +67,7 @@ func TestTraceVerifyCommand(t *testing.T) {
 	var want strings.Builder
 	for _, f := range files {
 		_, err := trace.VerifyFile(f)
-		ce, ok := trace.IsCorrupt(err)
+		ce, ok := errors.AsType[*trace.CorruptError](err)
 		if !ok {
 			t.Fatalf("%s: %v", f, err)
 		}
@@ -232,7 +233,7 @@ func TestTraceLsAndLookup(t *testing.T) {
 
 func TestTraceShowFollow(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "live.jsonl")
-	w, err := trace.Create(p, trace.Header{AppID: "live"})
+	w, err := trace.CreateWith(p, trace.Header{AppID: "live"}, trace.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -37,7 +38,7 @@ are checked; the exit status is 1 when any is corrupt, 2 when one cannot be read
 					res, err = trace.Verify(in.r, in.name)
 				}
 				if err != nil {
-					if ce, ok := trace.IsCorrupt(err); ok {
+					if ce, ok := errors.AsType[*trace.CorruptError](err); ok {
 						fmt.Fprintln(out, traceMsg(ce))
 						corrupt++
 					} else {

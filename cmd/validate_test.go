@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"strings"
@@ -115,7 +116,7 @@ func TestValidateStdin(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out, errb bytes.Buffer
-	code := runIO([]string{"validate", "-", "--stdin-filename", brokenStories + "/target/app.yaml"}, bytes.NewReader(src), &out, &errb)
+	code := runIOContext(context.Background(), []string{"validate", "-", "--stdin-filename", brokenStories + "/target/app.yaml"}, bytes.NewReader(src), &out, &errb)
 	if code != 1 || !strings.Contains(out.String(), brokenStories+"/target/app.yaml:8:21: error:") {
 		t.Fatalf("exit %d:\n%s%s", code, out.String(), errb.String())
 	}
@@ -123,11 +124,11 @@ func TestValidateStdin(t *testing.T) {
 	fixed := bytes.Replace(src, []byte("target: ending"), []byte("target: end"), 1)
 	out.Reset()
 	errb.Reset()
-	code = runIO([]string{"validate", "-", "--stdin-filename", brokenStories + "/target"}, bytes.NewReader(fixed), &out, &errb)
+	code = runIOContext(context.Background(), []string{"validate", "-", "--stdin-filename", brokenStories + "/target"}, bytes.NewReader(fixed), &out, &errb)
 	if code != 0 || !strings.Contains(out.String(), "— valid") {
 		t.Fatalf("fixed buffer: exit %d:\n%s%s", code, out.String(), errb.String())
 	}
-	if code := runIO([]string{"validate", "--stdin-filename", "x.yaml", brokenStories + "/target"}, nil, &out, &errb); code != 2 {
+	if code := runIOContext(context.Background(), []string{"validate", "--stdin-filename", "x.yaml", brokenStories + "/target"}, nil, &out, &errb); code != 2 {
 		t.Fatalf("--stdin-filename without -: exit %d", code)
 	}
 }

@@ -49,7 +49,7 @@ func TestCassetteReferenceThroughDispatch(t *testing.T) {
 		if start.EpisodeID != "echo_ref" || start.MatchIdx != i || start.CallID != want {
 			t.Fatalf("start event %+v", start)
 		}
-		if m := fx.Sink.Events()[1].PayloadMap(); m["model"] != "cassette-model" {
+		if m := agenttest.PayloadMap(fx.Sink.Events()[1]); m["model"] != "cassette-model" {
 			t.Fatalf("complete model %v", m["model"])
 		}
 	}

@@ -154,7 +154,7 @@ func normalizeForConformance(evs []agent.Event) []string {
 		if e.Kind != agent.EventCallError {
 			continue
 		}
-		p := e.PayloadMap()
+		p := agenttest.PayloadMap(e)
 		msg, _ := p["error"].(string)
 		kind, _, _ := strings.Cut(strings.TrimPrefix(msg, "agent: "), ":")
 		out[i] = fmt.Sprintf(`{"kind":"agent.call.error","payload":{"agent":%q,"error_kind":%q,"verb":%q}}`, p["agent"], kind, p["verb"])

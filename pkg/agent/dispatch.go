@@ -76,12 +76,6 @@ type Result struct {
 	Substitution *Substitution
 }
 
-// planner is implemented by transports that fix a call's identity before
-// the request is built (the cassette: the episode decides the call id).
-type planner interface {
-	plan(req *AskRequest) (appID, episodeID string, matchIdx int, ok bool)
-}
-
 // Dispatch runs one agent call through the pipeline of doc.go. On a plugin
 // failure it returns an *AskError (after reporting agent.call.error). An
 // unknown alias or a failing sink returns a plain error.
@@ -120,7 +114,9 @@ func (r *Registry) Dispatch(ctx context.Context, c Call) (*Result, error) {
 		req.Schema = sch.Bundled
 	}
 	res := &Result{Alias: alias}
-	if p, ok := t.(planner); ok && req.CallID == "" {
+	// A cassette fixes the call's identity before the request is built:
+	// the episode decides the call id.
+	if p, ok := t.(*cassetteAgent); ok && req.CallID == "" {
 		if app, ep, idx, ok := p.plan(req); ok {
 			req.CallID = agentcall.CassetteID(app, ep, idx)
 			res.EpisodeID, res.MatchIdx = ep, idx

@@ -52,7 +52,7 @@ func TestDispatchHappyPath(t *testing.T) {
 			t.Fatalf("event %s carries call_id=%s turn=%d state=%q", e.Kind, e.CallID, e.Turn, e.StatePath)
 		}
 	}
-	start := evs[0].PayloadMap()
+	start := agenttest.PayloadMap(evs[0])
 	if start["verb"] != "decide" || start["agent"] != agenttest.ReferenceAlias || start["prompt"] != agenttest.ReferencePrompt {
 		t.Fatalf("start payload %v", start)
 	}
@@ -61,7 +61,7 @@ func TestDispatchHappyPath(t *testing.T) {
 	if in, _ := start["input"].(map[string]any); in["schema_path"] != "schemas/echo.json" || in["schema_present"] != true {
 		t.Fatalf("start input %v", start["input"])
 	}
-	done := evs[1].PayloadMap()
+	done := agenttest.PayloadMap(evs[1])
 	if _, ok := done["duration_ms"]; !ok {
 		t.Fatal("complete lacks duration_ms")
 	}
@@ -287,7 +287,7 @@ func TestDispatchFaults(t *testing.T) {
 			if got := strings.Join(fx.Sink.Kinds(), ","); got != "agent.call.start,agent.call.error" {
 				t.Fatalf("events %s (no sub-event may land on a failure)", got)
 			}
-			p := fx.Sink.Events()[1].PayloadMap()
+			p := agenttest.PayloadMap(fx.Sink.Events()[1])
 			if p["error"] != err.Error() || !strings.HasPrefix(err.Error(), "agent: "+string(kind)+": ") {
 				t.Fatalf("error payload %v vs %v", p["error"], err)
 			}

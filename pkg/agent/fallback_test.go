@@ -43,7 +43,7 @@ func TestNoFallbackForExternalPlugins(t *testing.T) {
 			if agent.KindOf(err) != agent.KindSchemaInvalid || len(claude.Calls()) != 0 {
 				t.Fatalf("%v, agent.claude asked %d times", err, len(claude.Calls()))
 			}
-			if p := fx.Sink.Events()[1].PayloadMap(); p["substitution"] != nil {
+			if p := agenttest.PayloadMap(fx.Sink.Events()[1]); p["substitution"] != nil {
 				t.Fatalf("substitution recorded: %v", p)
 			}
 		})

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	"kitsoki/internal/jsonvalue"
 	"kitsoki/internal/testing/agentplugins/mcpecho"
 	"kitsoki/pkg/story"
 )
@@ -29,7 +30,8 @@ func (l *eventLog) last(kind string) map[string]any {
 	defer l.mu.Unlock()
 	for _, v := range slices.Backward(l.evs) {
 		if v.Kind == kind {
-			return v.PayloadMap()
+			m, _ := jsonvalue.RoundTrip(v.Payload).(map[string]any)
+			return m
 		}
 	}
 	return nil

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"kitsoki/internal/jsonvalue"
 	"kitsoki/pkg/story"
 )
 
@@ -19,7 +20,8 @@ func (s *recSink) Emit(ev Event) error { s.evs = append(s.evs, ev); return nil }
 func (s *recSink) payload(kind string) map[string]any {
 	for _, ev := range s.evs {
 		if ev.Kind == kind {
-			return ev.PayloadMap()
+			m, _ := jsonvalue.RoundTrip(ev.Payload).(map[string]any)
+			return m
 		}
 	}
 	return nil

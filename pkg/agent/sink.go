@@ -29,20 +29,6 @@ type Event struct {
 	Payload   any
 }
 
-// PayloadMap returns the payload as a generic JSON object (nil when the
-// payload is not an object). For tests and summaries; not the hot path.
-func (e Event) PayloadMap() map[string]any {
-	b, err := json.Marshal(e.Payload)
-	if err != nil {
-		return nil
-	}
-	var m map[string]any
-	if json.Unmarshal(b, &m) != nil {
-		return nil
-	}
-	return m
-}
-
 // Sink receives the events of agent calls in order: agent.call.start, then
 // the call's sub-events, then agent.call.complete or agent.call.error.
 // Implementations must be safe for concurrent use when sessions share one.

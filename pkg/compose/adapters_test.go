@@ -133,7 +133,7 @@ func TestAgentSinkNil(t *testing.T) {
 // same.
 func TestTraceSinkWritesTheEvents(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "t.jsonl")
-	w, err := trace.Create(p, trace.Header{AppID: "x"})
+	w, err := trace.CreateWith(p, trace.Header{AppID: "x"}, trace.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -101,7 +101,7 @@ func BenchmarkRunTraced(b *testing.B) {
 	var events int64
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		w, err := trace.Create(filepath.Join(dir, fmt.Sprintf("t%d.jsonl", i)), trace.Header{AppID: "bench"})
+		w, err := trace.CreateWith(filepath.Join(dir, fmt.Sprintf("t%d.jsonl", i)), trace.Header{AppID: "bench"}, trace.Options{})
 		if err != nil {
 			b.Fatal(err)
 		}

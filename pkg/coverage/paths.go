@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"kitsoki/internal/termsafe"
 	"kitsoki/pkg/engine"
 	"kitsoki/pkg/graph"
 )
@@ -84,17 +85,17 @@ func (h Hint) Command() string {
 		return ""
 	}
 	var b strings.Builder
-	b.WriteString("kitsoki run " + shellArg(h.Story))
+	b.WriteString("kitsoki run " + termsafe.ShellWord(h.Story))
 	if h.Root != "" {
-		b.WriteString(" --root " + shellArg(h.Root))
+		b.WriteString(" --root " + termsafe.ShellWord(h.Root))
 	}
 	for _, in := range h.Path.Intents() {
-		b.WriteString(" --intent " + shellArg(in))
+		b.WriteString(" --intent " + termsafe.ShellWord(in))
 		for _, s := range h.Slots[in] {
 			if b.Len() > MaxHintBytes {
 				return ""
 			}
-			b.WriteString(" --slot " + shellArg(s+"=VALUE"))
+			b.WriteString(" --slot " + termsafe.ShellWord(s+"=VALUE"))
 		}
 	}
 	if b.Len() > MaxHintBytes {
@@ -107,15 +108,6 @@ func (h Hint) Command() string {
 // a hint whose Command is printed: it lists the path).
 func (h Hint) needsSlot() bool {
 	return slices.ContainsFunc(h.Path.Intents(), func(in string) bool { return len(h.Slots[in]) > 0 })
-}
-
-// shellArg quotes s for a POSIX shell when it holds anything but plain
-// characters.
-func shellArg(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./:=@%+,-") == "" {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // edgeKind is the kind of profile item a drawn move is counted as.

@@ -76,7 +76,7 @@ func TestServeOverStdioFraming(t *testing.T) {
 	}
 	// traced like a story call
 	start, ok := sink.First("agent.call.start")
-	if !ok || start.PayloadMap()["prompt"] != "ship it?" || start.PayloadMap()["verb"] != "decide" {
+	if !ok || agenttest.PayloadMap(start)["prompt"] != "ship it?" || agenttest.PayloadMap(start)["verb"] != "decide" {
 		t.Fatalf("start event: %+v (kinds %v)", start, sink.Kinds())
 	}
 	if _, ok := sink.First("agent.call.complete"); !ok {

@@ -80,7 +80,7 @@ func TestDispatchRecordsThePostHookPromptByteForByte(t *testing.T) {
 	if p := start.Payload.(*agent.CallStartPayload).Prompt; p != got[0] {
 		t.Fatalf("agent.call.start prompt %q != what the plugin received %q", p, got[0])
 	}
-	first := sink.Events()[0].PayloadMap()
+	first := agenttest.PayloadMap(sink.Events()[0])
 	if first["plugin"] != "ext" || first["point"] != "agent/pre-dispatch" {
 		t.Fatalf("first hook event = %v", first)
 	}

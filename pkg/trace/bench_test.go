@@ -16,7 +16,7 @@ import (
 // default SyncDurable policy: these plain events are fsynced in batches
 // (syncBatchEvents), so the figure is mostly encoding and write(2).
 func BenchmarkTraceAppend(b *testing.B) {
-	w, err := Create(filepath.Join(b.TempDir(), "bench.jsonl"), Header{})
+	w, err := CreateWith(filepath.Join(b.TempDir(), "bench.jsonl"), Header{}, Options{})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package trace
 
 import (
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -28,7 +29,7 @@ func TestBlobPayloadBoundsMemory(t *testing.T) {
 		var err error
 		spent := allocs.During(func() { err = read() })
 		t.Logf("%s: %d bytes, allocated %d", name, size, spent)
-		if ce, ok := IsCorrupt(err); !ok || ce.Rule != RuleBlob || ce.Line != 2 || !strings.Contains(err.Error(), "once decoded") {
+		if ce, ok := errors.AsType[*CorruptError](err); !ok || ce.Rule != RuleBlob || ce.Line != 2 || !strings.Contains(err.Error(), "once decoded") {
 			t.Errorf("%s: err = %v, want line 2 refused", name, err)
 		}
 		if spent > 8*uint64(size) {

@@ -2,6 +2,7 @@ package trace
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -145,7 +146,7 @@ func TestMissingBlobIsReported(t *testing.T) {
 	}
 	defer rd.Close()
 	_, err = rd.Next()
-	if ce, ok := IsCorrupt(err); !ok || ce.Rule != RuleBlob || ce.Line != 2 {
+	if ce, ok := errors.AsType[*CorruptError](err); !ok || ce.Rule != RuleBlob || ce.Line != 2 {
 		t.Fatalf("got %v", err)
 	}
 	// verify checks blobs too (it skips payloads otherwise).

@@ -2,6 +2,7 @@ package trace
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -25,7 +26,7 @@ func TestMain(m *testing.M) {
 }
 
 func crashChild(p string) int {
-	w, err := Create(p, Header{AppID: "crash"})
+	w, err := CreateWith(p, Header{AppID: "crash"}, Options{})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 3
@@ -111,7 +112,7 @@ func TestCrashSafety(t *testing.T) {
 			checkPrefix(t, data[:n])
 		}
 		// A new writer can take over the path once the old one is gone.
-		w, err := Create(p, Header{})
+		w, err := CreateWith(p, Header{}, Options{})
 		if err != nil {
 			t.Fatalf("lock not released by the killed writer: %v", err)
 		}
@@ -125,7 +126,7 @@ func checkCrashFile(t *testing.T, p string) {
 	if err == nil {
 		return
 	}
-	if ce, ok := IsCorrupt(err); !ok || ce.Rule != RuleTrailingNewline || ce.Msg != "trace corrupted: missing trailing newline at EOF" {
+	if ce, ok := errors.AsType[*CorruptError](err); !ok || ce.Rule != RuleTrailingNewline || ce.Msg != "trace corrupted: missing trailing newline at EOF" {
 		t.Fatalf("killed writer left a trace rejected for another reason: %v", err)
 	}
 }
@@ -136,7 +137,7 @@ func checkPrefix(t *testing.T, prefix []byte) {
 	if err == nil {
 		return
 	}
-	ce, ok := IsCorrupt(err)
+	ce, ok := errors.AsType[*CorruptError](err)
 	switch {
 	case ok && ce.Rule == RuleTrailingNewline:
 	case ok && ce.Rule == RuleHeaderMissing && len(prefix) == 0:

@@ -10,8 +10,6 @@ const (
 	// SyncNever never fsyncs: for traces that are not durable records
 	// (kitsoki test). Lines are still written whole, at once.
 	SyncNever
-	// SyncEvery fsyncs every event (the slowest, strictest policy).
-	SyncEvery
 )
 
 // The batch bounds of SyncDurable.
@@ -40,11 +38,8 @@ type Options struct {
 // needSync decides, after a line of n bytes of kind was written, whether
 // to fsync now; it updates the unsynced counters.
 func (w *Writer) needSync(kind string, n int) bool {
-	switch w.opt.Sync {
-	case SyncNever:
+	if w.opt.Sync == SyncNever {
 		return false
-	case SyncEvery:
-		return true
 	}
 	w.unsyncedEvents++
 	w.unsyncedBytes += n

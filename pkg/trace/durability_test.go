@@ -6,7 +6,7 @@ import (
 )
 
 // SyncDurable fsyncs every agent answer and every turn end before Append
-// returns and batches the rest; SyncNever never fsyncs; SyncEvery always.
+// returns and batches the rest; SyncNever never fsyncs.
 func TestSyncPolicy(t *testing.T) {
 	kinds := []string{"turn.start", "machine.transition", "world.update", "agent.call.start", "agent.call.complete",
 		"harness.returned", "agent.call.error", "machine.say", "turn.end"}
@@ -17,7 +17,6 @@ func TestSyncPolicy(t *testing.T) {
 	}{
 		{SyncDurable, []int{0, 0, 0, 0, 1, 1, 2, 2, 3}},
 		{SyncNever, []int{0, 0, 0, 0, 0, 0, 0, 0, 0}},
-		{SyncEvery, []int{1, 2, 3, 4, 5, 6, 7, 8, 9}},
 	} {
 		w, err := CreateWith(filepath.Join(t.TempDir(), "t.jsonl"), Header{}, Options{Sync: tc.policy})
 		if err != nil {

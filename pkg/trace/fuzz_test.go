@@ -2,6 +2,7 @@ package trace
 
 import (
 	"bytes"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -27,7 +28,7 @@ func FuzzReader(f *testing.F) {
 		readBothWays(t, data)
 		h, evs, err := readBytes(data)
 		if err != nil {
-			if _, ok := IsCorrupt(err); !ok {
+			if _, ok := errors.AsType[*CorruptError](err); !ok {
 				t.Fatalf("non-corrupt error: %v", err)
 			}
 			return

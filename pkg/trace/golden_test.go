@@ -25,7 +25,7 @@ func writeGoldenTrace(t *testing.T, dir string) string {
 	p := filepath.Join(dir, "run.jsonl")
 	os.RemoveAll(filepath.Join(dir, promptsDir))
 	base := time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)
-	w, err := Create(p, Header{WrittenAt: base, AppID: "ci-triage", Story: "examples/ci-triage/app.yaml", Generator: "kitsoki test"})
+	w, err := CreateWith(p, Header{WrittenAt: base, AppID: "ci-triage", Story: "examples/ci-triage/app.yaml", Generator: "kitsoki test"}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

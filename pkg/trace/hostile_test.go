@@ -11,10 +11,10 @@ import (
 	"testing"
 )
 
-// Create on a bad path names the path once and says what to do.
+// CreateWith on a bad path names the path once and says what to do.
 func TestCreateBadPaths(t *testing.T) {
 	dir := t.TempDir()
-	_, err := Create(dir, Header{})
+	_, err := CreateWith(dir, Header{}, Options{})
 	if err == nil || !strings.Contains(err.Error(), "is a directory; name a trace file such as "+filepath.Join(dir, "run.jsonl")) {
 		t.Fatalf("directory: %v", err)
 	}
@@ -22,7 +22,7 @@ func TestCreateBadPaths(t *testing.T) {
 	if err := os.WriteFile(file, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err = Create(filepath.Join(file, "run.jsonl"), Header{})
+	_, err = CreateWith(filepath.Join(file, "run.jsonl"), Header{}, Options{})
 	if err == nil || !strings.Contains(err.Error(), "cannot create its directory") {
 		t.Fatalf("parent is a file: %v", err)
 	}
@@ -32,14 +32,14 @@ func TestCreateBadPaths(t *testing.T) {
 			t.Fatal(err)
 		}
 		p := filepath.Join(ro, "run.jsonl")
-		_, err = Create(p, Header{})
+		_, err = CreateWith(p, Header{}, Options{})
 		if !errors.Is(err, fs.ErrPermission) || strings.Count(err.Error(), p) != 1 {
 			t.Fatalf("read-only dir: %v", err)
 		}
 	}
 }
 
-// Create never truncates a file that is not a trace: a story manifest or a
+// CreateWith never truncates a file that is not a trace: a story manifest or a
 // cassette named as the trace path by mistake survives.
 func TestCreateRefusesToClobberNonTrace(t *testing.T) {
 	dir := t.TempDir()
@@ -48,9 +48,9 @@ func TestCreateRefusesToClobberNonTrace(t *testing.T) {
 	if err := os.WriteFile(story, body, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err := Create(story, Header{})
+	_, err := CreateWith(story, Header{}, Options{})
 	if err == nil || !strings.Contains(err.Error(), "is not a kitsoki trace") {
-		t.Fatalf("Create over a story: %v", err)
+		t.Fatalf("CreateWith over a story: %v", err)
 	}
 	if got, _ := os.ReadFile(story); string(got) != string(body) {
 		t.Fatalf("story clobbered: %q", got)
@@ -67,7 +67,7 @@ func TestCreateRefusesToClobberNonTrace(t *testing.T) {
 		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		w, err := Create(p, Header{})
+		w, err := CreateWith(p, Header{}, Options{})
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}

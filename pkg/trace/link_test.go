@@ -17,7 +17,7 @@ import (
 func TestCreateRefusesALinkAtThePath(t *testing.T) {
 	outside := t.TempDir()
 	existing := filepath.Join(outside, "old.jsonl")
-	w, err := Create(existing, Header{AppID: "a"})
+	w, err := CreateWith(existing, Header{AppID: "a"}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +32,7 @@ func TestCreateRefusesALinkAtThePath(t *testing.T) {
 		if err := os.Symlink(target, p); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := Create(p, Header{AppID: "b"}); !errors.Is(err, errTraceLink) {
+		if _, err := CreateWith(p, Header{AppID: "b"}, Options{}); !errors.Is(err, errTraceLink) {
 			t.Errorf("%s: err %v, want the link refused", name, err)
 		}
 	}
@@ -51,7 +51,7 @@ func TestPromptsFolderLinkRefused(t *testing.T) {
 	if err := os.Symlink(outside, filepath.Join(dir, promptsDir)); err != nil {
 		t.Fatal(err)
 	}
-	w, err := Create(filepath.Join(dir, "run.jsonl"), Header{AppID: "a"})
+	w, err := CreateWith(filepath.Join(dir, "run.jsonl"), Header{AppID: "a"}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

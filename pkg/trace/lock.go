@@ -7,7 +7,7 @@ import (
 	"os"
 )
 
-// errTraceLocked is matched (errors.Is) by the error Create returns when another
+// errTraceLocked is matched (errors.Is) by the error CreateWith returns when another
 // writer holds the trace file.
 var errTraceLocked = errors.New("trace file is locked by another writer")
 

@@ -16,7 +16,7 @@ func TestCreateOwnerOnly(t *testing.T) {
 	}
 	dir := t.TempDir()
 	p := filepath.Join(dir, "sessions", "a.jsonl")
-	w, err := Create(p, Header{AppID: "a"})
+	w, err := CreateWith(p, Header{AppID: "a"}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,7 +31,7 @@ func TestCreateOwnerOnly(t *testing.T) {
 	if err := os.Chmod(p, 0o640); err != nil {
 		t.Fatal(err)
 	}
-	w, err = Create(p, Header{AppID: "a"})
+	w, err = CreateWith(p, Header{AppID: "a"}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"cmp"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"time"
@@ -325,9 +324,4 @@ func (r *Reader) order(n int, ev *Event) error {
 	r.started = true
 	r.lastTurn, r.lastSeq = ev.Turn, ev.Seq
 	return nil
-}
-
-// IsCorrupt reports whether err is a read-time rejection and returns it.
-func IsCorrupt(err error) (*CorruptError, bool) {
-	return errors.AsType[*CorruptError](err)
 }

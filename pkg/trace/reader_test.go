@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -29,14 +30,14 @@ func TestCorruptTraces(t *testing.T) {
 	var got strings.Builder
 	for _, f := range files {
 		_, err := VerifyFile(f)
-		ce, ok := IsCorrupt(err)
+		ce, ok := errors.AsType[*CorruptError](err)
 		if !ok {
 			t.Fatalf("%s: VerifyFile: want a corrupt-trace error, got %v", f, err)
 		}
 		fmt.Fprintf(&got, "%s\tline %d\t%s\t%s\n", filepath.Base(f), ce.Line, ce.Rule, ce.Msg)
 		data, _ := os.ReadFile(f)
 		_, serr := Verify(bytes.NewReader(data), f)
-		sce, ok := IsCorrupt(serr)
+		sce, ok := errors.AsType[*CorruptError](serr)
 		if !ok {
 			t.Fatalf("%s: stream: want a corrupt-trace error, got %v", f, serr)
 		}
@@ -64,7 +65,7 @@ func TestReaderAcceptsBlankLinesAndCountsNonBlank(t *testing.T) {
 		`{"turn":0,"seq":1,"ts":"2026-11-30T09:23:56Z","kind":"a","payload":{}}` + "\n" +
 		`{"turn":0,"seq":3,"ts":"2026-11-30T09:23:56Z","kind":"a","payload":{}}` + "\n"
 	_, err = Verify(strings.NewReader(data), "x")
-	if ce, _ := IsCorrupt(err); ce == nil || ce.Msg != "gap in seq within turn 0 at line 4: expected seq 2, got 3" {
+	if ce, _ := errors.AsType[*CorruptError](err); ce == nil || ce.Msg != "gap in seq within turn 0 at line 4: expected seq 2, got 3" {
 		t.Fatalf("got %v", err)
 	}
 }
@@ -101,7 +102,7 @@ func TestReaderLineLimit(t *testing.T) {
 	}
 	rd := NewReader(strings.NewReader(data), ReadOptions{Name: "x", MaxLineBytes: 256 << 10})
 	_, err := rd.Next()
-	ce, ok := IsCorrupt(err)
+	ce, ok := errors.AsType[*CorruptError](err)
 	if !ok || ce.Rule != RuleLineTooLong || ce.Line != 2 || !strings.Contains(ce.Msg, "line 2 is longer than the 262144-byte line limit") {
 		t.Fatalf("got %v", err)
 	}
@@ -113,7 +114,7 @@ func TestReaderLineLimit(t *testing.T) {
 func TestReaderEmptyInputs(t *testing.T) {
 	for _, in := range []string{"", "\n", "  \n\t\n"} {
 		_, err := Verify(strings.NewReader(in), "x")
-		if ce, ok := IsCorrupt(err); !ok || ce.Rule != RuleHeaderMissing || ce.Msg != "trace missing session.header on line 1" {
+		if ce, ok := errors.AsType[*CorruptError](err); !ok || ce.Rule != RuleHeaderMissing || ce.Msg != "trace missing session.header on line 1" {
 			t.Fatalf("%q: %v", in, err)
 		}
 	}

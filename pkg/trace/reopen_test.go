@@ -62,7 +62,7 @@ func TestOpenAppendResumesSeq(t *testing.T) {
 }
 
 // openAppend reopens an existing trace to append to it, under the same
-// exclusive lock as Create. The file must pass every read-time rule (a trace
+// exclusive lock as CreateWith. The file must pass every read-time rule (a trace
 // the reader rejects is never extended); the seq counter resumes after the
 // last event, and turns keep going forward from the last one. An empty (0
 // byte) file is treated as new and gets a header h.

@@ -1,6 +1,7 @@
 package trace
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
@@ -36,7 +37,7 @@ func TestVerifySparseTornTraceReadsOnlyItsData(t *testing.T) {
 	}
 	f.Close()
 	_, err = VerifyFile(p)
-	ce, ok := IsCorrupt(err)
+	ce, ok := errors.AsType[*CorruptError](err)
 	if !ok || ce.Rule != RuleTrailingNewline || ce.Line != 6 {
 		t.Fatalf("VerifyFile = %v, want the trailing-newline rule at line 6", err)
 	}

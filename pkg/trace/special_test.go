@@ -24,7 +24,7 @@ func TestCreateRefusesAPipeOrDevice(t *testing.T) {
 	for _, p := range []string{fifo, os.DevNull} {
 		done := make(chan error, 1)
 		go func() {
-			w, err := Create(p, Header{AppID: "a"})
+			w, err := CreateWith(p, Header{AppID: "a"}, Options{})
 			if err == nil {
 				w.Close()
 			}
@@ -36,7 +36,7 @@ func TestCreateRefusesAPipeOrDevice(t *testing.T) {
 				t.Errorf("%s: err %v, want the special file refused", p, err)
 			}
 		case <-time.After(time.Minute): // a bound on a hang, not a timing assumption
-			t.Fatalf("%s: Create still blocked after a minute", p)
+			t.Fatalf("%s: CreateWith still blocked after a minute", p)
 		}
 	}
 	if st, err := os.Lstat(fifo); err != nil || st.Mode()&os.ModeNamedPipe == 0 {

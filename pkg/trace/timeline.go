@@ -87,8 +87,6 @@ func (tl *Timeline) Feed(ev *Event) (Line, bool) {
 		ln.Category, ln.Label, ln.Text = CatError, "host", "error ("+raw("phase")+"): "+tl.clip(raw("error"))
 	case "machine.emit_intent":
 		ln.Category, ln.Label, ln.Text = CatIntent, "emit", raw("intent")+slotsText(tl, p["slots"])
-	case "machine.on_error_redirect":
-		ln.Category, ln.Label, ln.Text = CatError, "on_error", tl.redirectText(p)
 	case "session.story":
 		ln.Category, ln.Label = CatOther, "story"
 		files, _ := p["files"].(map[string]any)
@@ -165,15 +163,6 @@ func (tl *Timeline) returnedText(p map[string]any) (Category, string) {
 	return CatHost, text
 }
 
-// redirectText is an on_error redirect's line: from → to and the error.
-func (tl *Timeline) redirectText(p map[string]any) string {
-	text := fmt.Sprintf("%s → %s", tl.raw(p, "from"), tl.raw(p, "to"))
-	if e := tl.raw(p, "error"); e != "" {
-		text += ": " + tl.clip(e)
-	}
-	return text
-}
-
 // callStartText is an agent call's first line: verb → agent (model), the
 // call and its episode.
 func (tl *Timeline) callStartText(ev *Event, p map[string]any) string {
@@ -242,14 +231,8 @@ func payloadMap(p any) map[string]any {
 	return m
 }
 
-func (tl *Timeline) max() int {
-	if tl.MaxValue > 0 {
-		return tl.MaxValue
-	}
-	return 80
-}
-
-func (tl *Timeline) clip(s string) string { return clip(s, tl.max()) }
+// clip is clip at MaxValue runes (80 when it is not above 0).
+func (tl *Timeline) clip(s string) string { return clip(s, cmp.Or(max(tl.MaxValue, 0), 80)) }
 
 // clip shortens s to n runes with an ellipsis, showing line breaks as ⏎,
 // reading no more of s than it keeps.

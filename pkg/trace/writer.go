@@ -60,15 +60,11 @@ func isLinkRefusal(err error, path string) bool {
 // secrets a command printed.
 const fileMode = 0o600
 
-// Create creates (or truncates) the trace at path and its directories,
-// locks it and writes the session.header. Only an empty file or a trace is
-// truncated; any other file, a symbolic link or a special file is refused
-// and left untouched, as is a file another writer holds (errTraceLocked).
-func Create(path string, h Header) (*Writer, error) {
-	return CreateWith(path, h, Options{})
-}
-
-// CreateWith is Create with options (the fsync policy, the line bound).
+// CreateWith creates (or truncates) the trace at path and its directories,
+// locks it and writes the session.header, under opt (the fsync policy, the
+// line bound). Only an empty file or a trace is truncated; any other file,
+// a symbolic link or a special file is refused and left untouched, as is a
+// file another writer holds (errTraceLocked).
 func CreateWith(path string, h Header, opt Options) (*Writer, error) {
 	if opt.MaxLineBytes <= 0 {
 		opt.MaxLineBytes = defaultMaxLineBytes

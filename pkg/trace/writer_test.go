@@ -18,7 +18,7 @@ import (
 func mustCreate(t testing.TB, h Header) (*Writer, string) {
 	t.Helper()
 	p := filepath.Join(t.TempDir(), "sessions", "run.jsonl")
-	w, err := Create(p, h)
+	w, err := CreateWith(p, h, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,7 +215,7 @@ func TestWriterLock(t *testing.T) {
 		t.Fatal(err)
 	}
 	before, _ := os.ReadFile(p)
-	_, err := Create(p, Header{})
+	_, err := CreateWith(p, Header{}, Options{})
 	if err == nil || !strings.Contains(err.Error(), "trace file is locked by another writer") || !errors.Is(err, errTraceLocked) {
 		t.Fatalf("second writer: %v", err)
 	}
@@ -232,7 +232,7 @@ func TestWriterLock(t *testing.T) {
 	if err := w.Append(Event{Kind: "k"}); err == nil || !strings.Contains(err.Error(), "closed") {
 		t.Fatalf("append after close: %v", err)
 	}
-	w2, err := Create(p, Header{})
+	w2, err := CreateWith(p, Header{}, Options{})
 	if err != nil {
 		t.Fatalf("create after close: %v", err)
 	}

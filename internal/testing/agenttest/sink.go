@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"sync"
 
+	"kitsoki/internal/jsonvalue"
 	"kitsoki/pkg/agent"
 )
 
@@ -83,6 +84,13 @@ func (s *RecordingSink) JSON() []string {
 	return out
 }
 
+// PayloadMap returns e's payload as a generic JSON object (nil when the
+// payload is not an object).
+func PayloadMap(e agent.Event) map[string]any {
+	m, _ := jsonvalue.RoundTrip(e.Payload).(map[string]any)
+	return m
+}
+
 // Normalize renders events in a transport-independent form for comparing
 // sequences across transports: kind and the payload with duration_ms, model
 // every meta and mcp_session_id (transport-specific) removed. call_id is left out too:
@@ -91,7 +99,7 @@ func (s *RecordingSink) JSON() []string {
 func Normalize(evs []agent.Event) []string {
 	out := make([]string, len(evs))
 	for i, e := range evs {
-		p := e.PayloadMap()
+		p := PayloadMap(e)
 		delete(p, "duration_ms")
 		delete(p, "meta")
 		delete(p, "model")

@@ -56,7 +56,7 @@ func TestFallbackOnSchemaInvalidSucceeds(t *testing.T) {
 			t.Fatalf("event %s under call_id %s, want %s", ev.Kind, ev.CallID, res.CallID)
 		}
 	}
-	p := evs[1].PayloadMap()
+	p := agenttest.PayloadMap(evs[1])
 	sub, _ := p["substitution"].(map[string]any)
 	if sub["reason"] != "schema_invalid" || sub["original_plugin"] != "agent.local" || sub["fallback_plugin"] != "agent.claude" ||
 		!strings.Contains(sub["original_error"].(string), "schema_invalid") {
@@ -99,7 +99,7 @@ func TestFallbackFailureCarriesSubstitution(t *testing.T) {
 			if k := fx.Sink.Kinds(); strings.Join(k, ",") != "agent.call.start,agent.call.error" {
 				t.Fatalf("events %v", k)
 			}
-			p := evs[1].PayloadMap()
+			p := agenttest.PayloadMap(evs[1])
 			sub, _ := p["substitution"].(map[string]any)
 			if sub["original_plugin"] != "agent.local" || sub["fallback_plugin"] != "agent.claude" || sub["reason"] != "schema_invalid" {
 				t.Fatalf("error payload %v", p)
@@ -153,7 +153,7 @@ func TestNoFallbackWhenNotEligible(t *testing.T) {
 		if agent.KindOf(err) != agent.KindSchemaInvalid || len(claude.Calls()) != 0 {
 			t.Fatalf("%v, claude asked %d times", err, len(claude.Calls()))
 		}
-		if p := fx.Sink.Events()[1].PayloadMap(); p["substitution"] != nil {
+		if p := agenttest.PayloadMap(fx.Sink.Events()[1]); p["substitution"] != nil {
 			t.Fatalf("substitution on a non-local plugin: %v", p)
 		}
 	})
@@ -184,7 +184,7 @@ func TestFallbackWithoutClaude(t *testing.T) {
 	if err == nil {
 		t.Fatal("want an error")
 	}
-	p := fx.Sink.Events()[1].PayloadMap()
+	p := agenttest.PayloadMap(fx.Sink.Events()[1])
 	if sub, _ := p["substitution"].(map[string]any); sub["fallback_plugin"] != "agent.claude" {
 		t.Fatalf("error payload %v", p)
 	}
