@@ -45,8 +45,9 @@ func (c *VirtualClock) set(t time.Time) {
 
 // advance moves the virtual clock by d in one step as upstream's flow rig
 // does (flow-format.md §5.2; docs/compat/engine.md "One advance, one
-// step"): the world replayed, the armed timeout fired if due, then every
-// job due by the end completed in submission order (nextDueJob). With
+// step"): the world replayed, the armed timeout fired if due, then the
+// jobs already due and every job due by the end, each completed in
+// submission order (nextDueJob). With
 // counted, the turn keeps none of their events (AdvanceClock).
 func (r *runner) advance(ctx context.Context, vc *VirtualClock, d time.Duration, counted bool) (*Turn, error) {
 	r.replayWorld()
@@ -68,6 +69,13 @@ func (r *runner) advance(ctx context.Context, vc *VirtualClock, d time.Duration,
 		out.merge(t)
 	}
 	for i := 0; ; i++ {
+		// a job already due when the advance starts (a stub with no delay,
+		// an agent call failing at once) lands before those the advance
+		// makes due: upstream's listener holds it already (conformance
+		// jobs-due-before-advance)
+		if err := r.stepDue(ctx, start, start, true, out, "advance"); err != nil {
+			return out, err
+		}
 		if err := r.stepDue(ctx, start, end, true, out, "advance"); err != nil {
 			return out, err
 		}

@@ -17,8 +17,8 @@ import (
 // its job id bound (a value the lint does not know), with the state it
 // was submitted at as its origin and the fixture's stub answering it
 // after the stub's delay on the fixture's virtual clock. A turn's
-// advance_clock then lands every job due by its end in submission order
-// (engine clock.go's advance), and a turn's intent lands those already
+// advance_clock then lands the jobs already due, then every job due by its
+// end, each in submission order (engine clock.go's advance), and a turn's intent lands those already
 // due first (the rig's Land); each landing is the engine's completion
 // turn (jobs.go's runOnComplete): skipped when the machine left the
 // origin, else last_job_status and last_job_result set in memory for the
@@ -92,6 +92,11 @@ func (w *settleWalk) advance(d time.Duration, armed bool) bool {
 	}
 	if slices.ContainsFunc(l.jobs, func(j litJob) bool { return j.waited }) {
 		return false // upstream aborted such a run (lint-jobs-land's README)
+	}
+	// the jobs already due land first, then those the advance makes due
+	// (engine clock.go's advance; conformance jobs-due-before-advance)
+	if !w.landDue() {
+		return false
 	}
 	l.now += d
 	if !w.landDue() {
