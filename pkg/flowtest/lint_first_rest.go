@@ -7,32 +7,62 @@ import (
 	"kitsoki/pkg/story"
 )
 
-// firstRest is where a fixture's first turn fires when startRest leaves
-// it unknown because the initial_state's own on_enter has an
+// firstRest is where a fixture's first intent fires when startRest
+// leaves it unknown because the initial_state's own on_enter has an
 // emit_intent: at the initial_state leaf all the same. The rig never
 // runs the initial on_enter, and the post-bind pass that walks the
-// resting state's own emit_intent entries runs only after a turn
-// (story-runtime §1.9), so the first intent is judged there (probed: a
-// whose on_enter emits go, unguarded, to b; a first turn firing x, which
-// only b takes, is rejected INTENT_NOT_ALLOWED_IN_STATE at a on the
-// existing engine). Only the judgement of that one turn uses it: where
-// the turn leads is not followed from it (a turn that stays may be moved
-// by those emits).
+// resting state's own emit_intent entries runs only after a turn with
+// an intent (story-runtime §1.9), so the first intent is judged there
+// (probed: a whose on_enter emits go, unguarded, to b; a first turn
+// firing x, which only b takes, is rejected INTENT_NOT_ALLOWED_IN_STATE
+// at a on the existing engine), also after clock-only turns where no
+// timeout: can fire (conformance first-rest-clock: they run no post-bind
+// pass). Only the judgement of that one turn uses it: where the turn
+// leads is not followed from it (a turn that stays may be moved by those
+// emits).
+//
+// An initial_state naming a compound rests on the compound itself, not
+// descended (conformance start-flat): the first intent is judged there,
+// at that path and its ancestors, on both paths (conformance
+// first-rest-compound).
 func (l *fixtureLint) firstRest(t *Turn, r rest) rest {
-	if r.at != nil || len(l.fx.Turns) == 0 || t != l.fx.Turns[0] {
+	if r.at != nil || len(l.fx.Turns) == 0 {
 		return r
 	}
-	if s := l.parStart(); s != nil {
-		return rest{at: s, from: "the fixture starts (initial_state: the rig fires the first intent at that path and its ancestors only, not at a parallel state's regions)"}
+	if t == l.fx.Turns[0] {
+		if s := l.parStart(); s != nil {
+			return rest{at: s, from: "the fixture starts (initial_state: the rig fires the first intent at that path and its ancestors only, not at a parallel state's regions)"}
+		}
 	}
-	if !l.fx.Orchestrated() {
+	s := l.ix.byPath[l.fx.InitialState]
+	if s == nil || !l.firstIntent(t, s) {
 		return r
 	}
-	s := l.ix.plainLeaf(l.fx.InitialState)
-	if s == nil || !slices.ContainsFunc(s.OnEnter, func(e *story.Effect) bool { return e != nil && e.EmitIntent() != "" }) {
+	if len(s.Children) > 0 && !inParallel(s) {
+		return rest{at: s, from: "the fixture starts (initial_state: a compound, on which the rig rests without entering its initial: child, so the first intent fires at that path and its ancestors only)"}
+	}
+	if !l.fx.Orchestrated() || l.ix.plainLeaf(s.Path) == nil || !slices.ContainsFunc(s.OnEnter, func(e *story.Effect) bool { return e != nil && e.EmitIntent() != "" }) {
 		return r
 	}
-	return rest{at: s, from: "the fixture starts (initial_state: the rig runs no initial on_enter, and its emit_intent entries are walked only after a turn)"}
+	return rest{at: s, from: "the fixture starts (initial_state: the rig runs no initial on_enter, and its emit_intent entries are walked only after a turn with an intent)"}
+}
+
+// firstIntent reports whether t is the fixture's first turn with an
+// intent, every turn before it only advancing the clock at s, where no
+// timeout: (of s or an ancestor) can fire.
+func (l *fixtureLint) firstIntent(t *Turn, s *story.State) bool {
+	if t.Intent == nil {
+		return false
+	}
+	for _, u := range l.fx.Turns {
+		if u == t {
+			return true
+		}
+		if u.Intent != nil || u.HasInput || !noTimeout([]*story.State{s}) {
+			return false
+		}
+	}
+	return false
 }
 
 // parStart is the initial_state when it names a parallel state or a

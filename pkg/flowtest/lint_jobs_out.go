@@ -1,5 +1,7 @@
 package flowtest
 
+import "kitsoki/pkg/story"
+
 // A background job whose on_complete may move the machine (a target:,
 // an emit or a call whose on_error redirects: storyIndex.jobs) can land
 // between two turns only once an effect has started it. The rig never
@@ -30,4 +32,18 @@ func (l *fixtureLint) noteJobs(certain bool) {
 	if !certain {
 		l.jobsOut = true
 	}
+}
+
+// clockIdle reports whether t only advances the clock where nothing
+// moves: it rests at a known state with no timeout: (nor its ancestors),
+// and no background job is out, every turn before it followed (a story
+// with none, or whose turns the settle walk followed and whose jobs have
+// all landed). The machine and its world stay as they were (conformance
+// clock-idle: a story whose imported child starts a job, fired there
+// after such a turn, is rejected where it rests).
+func (l *fixtureLint) clockIdle(t *Turn, r rest) bool {
+	if t.Intent != nil || t.HasInput || !t.HasAdvance || r.at == nil || len(r.alt) > 0 || !noTimeout([]*story.State{r.at}) {
+		return false
+	}
+	return !l.ix.background || !l.jobsOut && !l.jobsLost && len(l.jobs) == 0
 }

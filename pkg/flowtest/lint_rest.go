@@ -98,6 +98,10 @@ func (l *fixtureLint) after(t *Turn, r, jr rest, arc string, warned bool) rest {
 	if warned || t.ExpectError != nil {
 		return l.afterFailed(t, r, warned)
 	}
+	if l.clockIdle(t, r) {
+		l.stepped, l.walked, l.advanced = true, true, true // nothing moves: no job starts or lands
+		return l.clockStays(t, r)
+	}
 	defer func() {
 		if t.HasAdvance && !l.advanced {
 			l.world.loseAll() // a job may land, a timeout fire

@@ -320,15 +320,17 @@ func (w *settleWalk) effects(effs []*story.Effect, t *Turn, emits *[]string) boo
 		if !w.entry(e) {
 			return false
 		}
-		if e.Target() != "" || e.Agent() != "" || e.Background() && !jobCall(e) || len(e.OnComplete()) > 0 && !e.Background() || e.Selection() != nil || len(e.Effects()) > 0 {
-			return false
-		}
+		// an entry whose when: is false is skipped whatever it holds
+		// (conformance settle-when-first)
 		fires, known := w.fires(e, t)
 		if !known {
 			return false
 		}
 		if !fires {
 			continue
+		}
+		if e.Target() != "" || e.Agent() != "" || e.Background() && !jobCall(e) || len(e.OnComplete()) > 0 && !e.Background() || e.Selection() != nil || len(e.Effects()) > 0 {
+			return false
 		}
 		if w.landing {
 			w.noteChainRisk(e, kw)

@@ -289,8 +289,8 @@ func (l *fixtureLint) beforeTurn(t *Turn) {
 	if w == nil {
 		return
 	}
-	if t.Intent == nil && !l.followsJobs(t) || l.jobMayLand() {
-		w.lost = true // (a clock turn whose jobs are followed: clockTurn)
+	if t.Intent == nil && !l.followsJobs(t) && !l.clockIdle(t, l.rest) || l.jobMayLand() {
+		w.lost = true // (a clock turn whose jobs are followed: clockTurn; one where nothing moves: clockIdle)
 	}
 	if t.Intent != nil {
 		for _, kv := range t.WorldOverride {
