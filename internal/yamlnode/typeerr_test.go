@@ -68,4 +68,21 @@ func TestComplexKey(t *testing.T) {
 			t.Errorf("ComplexKey(%q) at line %d, want %d", in, got, want)
 		}
 	}
+	// WrittenComplexKey takes an alias as a key, as upstream's parser does
+	for in, want := range map[string]int{
+		"x: &m {a: 1}\ny:\n  *m : 2\n":    0,
+		"x: [1]\ny:\n  ? {a: 1}\n  : 2\n": 3,
+	} {
+		var doc yaml.Node
+		if err := yaml.Unmarshal([]byte(in), &doc); err != nil {
+			t.Fatalf("%q: %v", in, err)
+		}
+		got := 0
+		if k := WrittenComplexKey(&doc); k != nil {
+			got = k.Line
+		}
+		if got != want {
+			t.Errorf("WrittenComplexKey(%q) at line %d, want %d", in, got, want)
+		}
+	}
 }
