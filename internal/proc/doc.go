@@ -1,7 +1,7 @@
 // Package proc owns how every child process kitsoki runs is started and
 // stopped: [Start] gives it its own process group that dies with kitsoki,
-// the environment its [Policy] names ([EnvMinimal], [EnvNoSecrets] or
-// [EnvInherit] plus edits), an optional stdin pipe and stderr [Tail], and a [Process] handle
+// the environment its [Policy] names ([EnvMinimal] or [EnvInherit] plus
+// edits), an optional stdin pipe and stderr [Tail], and a [Process] handle
 // whose Stop runs the policy's stop sequence; [Head] keeps the start of an
 // output read whole. It must not build commands, speak any protocol or read
 // a child's answers: the spawners that call it keep those.

@@ -17,15 +17,9 @@ const (
 	// children that must not see kitsoki's secrets. The result is sorted.
 	EnvMinimal EnvPolicy = iota
 	// EnvInherit keeps kitsoki's whole environment, in its order: for
-	// children kitsoki itself chooses (Graphviz's dot).
+	// children that need the user's configuration (the claude CLI, a
+	// story's own plugins and commands, llama-server).
 	EnvInherit
-	// EnvNoSecrets is EnvInherit less every variable [Secret] names (a
-	// CI job's GITHUB_TOKEN, AWS_*, *_TOKEN, *_KEY), but those in
-	// Env.Keep: for a program a story names (host.run's command, go and
-	// git for host.local and host.git_worktree, its plugins, claude_bin,
-	// llama-server), which gets such a variable only when the story's
-	// config names it (Env.Vars, applied after).
-	EnvNoSecrets
 )
 
 // Var is one environment edit, applied after inheritance.
@@ -42,9 +36,6 @@ type Var struct {
 type Env struct {
 	Policy EnvPolicy
 	Vars   []Var
-	// Keep lists the variables [EnvNoSecrets] keeps though [Secret]
-	// names them (the claude CLI's own credentials).
-	Keep []string
 }
 
 // Set returns edits setting m's entries, in key order.
@@ -84,13 +75,11 @@ func (e Env) Build(parent []string) []string {
 		case !ok:
 			continue
 		case k == "":
-			if e.Policy != EnvMinimal && strings.Contains(v, "=") {
+			if e.Policy == EnvInherit && strings.Contains(v, "=") {
 				raw = append(raw, s)
 			}
 			continue
 		case e.Policy == EnvMinimal && !inheritedKey(k):
-			continue
-		case e.Policy == EnvNoSecrets && Secret(k) && !slices.Contains(e.Keep, k):
 			continue
 		}
 		put(k, v)
@@ -129,25 +118,4 @@ func inheritedKey(k string) bool {
 		k = strings.ToUpper(k)
 	}
 	return strings.HasPrefix(k, "LC_") || slices.Contains(inheritedEnv, k)
-}
-
-// secretWords are the words (between '_') that make a variable a secret
-// wherever they stand: GITHUB_TOKEN, CI_JOB_TOKEN, AZURE_CLIENT_SECRET,
-// DB_PASSWORD, GOOGLE_APPLICATION_CREDENTIALS.
-var secretWords = []string{"TOKEN", "SECRET", "SECRETS", "PASSWORD", "PASSWD", "CREDENTIAL", "CREDENTIALS", "PAT"}
-
-// Secret reports whether the environment variable k looks like a secret
-// a CI job or a shell holds: a word of secretWords, a last word KEY
-// (OPENAI_API_KEY; KEYBOARD_LAYOUT is no key), any AWS_ variable, or
-// SSH_AUTH_SOCK (the user's ssh agent). Case does not matter.
-func Secret(k string) bool {
-	k = strings.ToUpper(k)
-	if strings.HasPrefix(k, "AWS_") || k == "SSH_AUTH_SOCK" {
-		return true
-	}
-	words := strings.Split(k, "_")
-	if words[len(words)-1] == "KEY" {
-		return true
-	}
-	return slices.ContainsFunc(words, func(w string) bool { return slices.Contains(secretWords, w) })
 }

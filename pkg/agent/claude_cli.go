@@ -28,15 +28,10 @@ import (
 // schema, the answer instructions and the schema) on stdin, in the story
 // directory, in its own process group killed when the call ends. The binary
 // (claude_bin: or `claude` on PATH) is looked up at call time so a story that
-// never calls agent.claude runs without it; it gets kitsoki's environment
-// less its secrets (proc.EnvNoSecrets: a CI job's GITHUB_TOKEN, AWS_*)
-// but for claudeCredentials, and env:. The submission
+// never calls agent.claude runs without it; it gets kitsoki's whole
+// environment because it needs the user's claude credentials. The submission
 // is the envelope's structured_output, else its result text with a Markdown
 // fence stripped. Behaviour per item: docs/compat/agent-contract.md §4.
-
-// claudeCredentials are the secret-looking variables the claude CLI reads
-// to sign in, kept in its environment.
-var claudeCredentials = []string{"ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_OAUTH_TOKEN"}
 
 // claudeInstallHint ends the missing-binary error.
 const claudeInstallHint = "install Claude Code (npm install -g @anthropic-ai/claude-code, see https://docs.anthropic.com/en/docs/claude-code) so `claude` is on PATH, " +
@@ -179,10 +174,9 @@ func (t *claudeCLITransport) Ask(ctx context.Context, req *AskRequest) (*AskResp
 	if t.isClosed() {
 		return nil, t.errf(KindTransportError, "the transport is closed (Ask after Close)")
 	}
-	// kitsoki's environment less its secrets but claude's own credentials,
-	// plus env:, killed at once when the call ends (a one-shot call has no
-	// state)
-	pr, err := proc.Start(context.Background(), cmd, proc.Policy{Env: proc.Env{Policy: proc.EnvNoSecrets, Vars: proc.Set(t.env), Keep: claudeCredentials}, WaitDelay: time.Second})
+	// kitsoki's whole environment plus env:, killed at once when the call
+	// ends (a one-shot call has no state)
+	pr, err := proc.Start(context.Background(), cmd, proc.Policy{Env: proc.Env{Policy: proc.EnvInherit, Vars: proc.Set(t.env)}, WaitDelay: time.Second})
 	if err != nil {
 		return nil, t.errf(KindTransportError, "cannot start %s (%v); %s", bin, err, claudeInstallHint)
 	}

@@ -22,10 +22,8 @@ type progRun struct {
 }
 
 // runProgram runs name with args in dir (as the story gave it, resolved
-// against the run's working directory when relative) under kitsoki's
-// environment less its secrets (proc.EnvNoSecrets: the repository's tests
-// and git's hooks and helpers run there), in its own process group stopped
-// with ctx. It words its
+// against the run's working directory when relative) under the inherited
+// environment, in its own process group stopped with ctx. It words its
 // failures as upstream's exec.Cmd does: a program not on PATH first
 // (`exec: "go": executable file not found in $PATH`), then a directory it
 // cannot enter (`chdir <dir as given>: <why>`). A non-zero exit is no
@@ -44,7 +42,7 @@ func runProgram(ctx context.Context, env *Env, dir, name string, args ...string)
 	}
 	stdout, stderr := proc.NewHead(maxRunOutput), proc.NewHead(maxRunOutput)
 	cmd.Stdout, cmd.Stderr = stdout, stderr
-	p, err := proc.Start(ctx, cmd, proc.Policy{Env: proc.Env{Policy: proc.EnvNoSecrets}})
+	p, err := proc.Start(ctx, cmd, proc.Policy{Env: proc.Env{Policy: proc.EnvInherit}})
 	if err != nil {
 		return progRun{}, err
 	}

@@ -229,7 +229,7 @@ func shellCommand(line string) *exec.Cmd {
 }
 
 // runPolicy is how host.run's command runs (internal/proc): kitsoki's
-// environment less its secrets (proc.EnvNoSecrets), selfDir first on PATH, KITSOKI_APP_DIR the root story's
+// environment, selfDir first on PATH, KITSOKI_APP_DIR the root story's
 // directory (conformance run-app-dir-env), then the story's env entries in
 // key order.
 func runPolicy(selfDir, storyDir string, extra any) proc.Policy {
@@ -245,7 +245,7 @@ func runPolicy(selfDir, storyDir string, extra any) proc.Policy {
 			vars = append(vars, proc.Var{Key: k, Value: stringify(m[k])})
 		}
 	}
-	return proc.Policy{Env: proc.Env{Policy: proc.EnvNoSecrets, Vars: vars}}
+	return proc.Policy{Env: proc.Env{Policy: proc.EnvInherit, Vars: vars}}
 }
 
 // selfDir is the directory of the running kitsoki binary ("" if unknown),

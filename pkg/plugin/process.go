@@ -22,12 +22,12 @@ import (
 // one JSON line each way. A call whose child was gone is sent once more to
 // a new child.
 
-// childPolicy is how a hook or host-provider process runs: kitsoki's
-// environment less its secrets (a story's own program needs the user's
-// configuration, never a CI job's token) unless Options.MinimalEnv; on Close stdin closed, then SIGKILL to its group (no
+// childPolicy is how a hook or host-provider process runs: kitsoki's whole
+// environment (a story's own program needs the user's configuration) unless
+// Options.MinimalEnv; on Close stdin closed, then SIGKILL to its group (no
 // SIGTERM: the protocol's stop is the end of stdin).
 var childPolicy = proc.Policy{
-	Env:        proc.Env{Policy: proc.EnvNoSecrets},
+	Env:        proc.Env{Policy: proc.EnvInherit},
 	StdinPipe:  true,
 	StdinGrace: 500 * time.Millisecond,
 	WaitDelay:  time.Second,

@@ -125,7 +125,7 @@ func Assemble(opts Options) (*Assembly, error) { return assembleFor(opts, true) 
 // known (the build order resolved): Plugins, Agents and Hooks are left
 // unset, as ProfileDiagnostics reads only the warnings.
 func assembleFor(opts Options, full bool) (*Assembly, error) {
-	a := &Assembly{getenv: opts.Getenv, manifests: map[string]*Manifest{}, childEnv: proc.EnvNoSecrets, mask: opts.Redact}
+	a := &Assembly{getenv: opts.Getenv, manifests: map[string]*Manifest{}, childEnv: proc.EnvInherit, mask: opts.Redact}
 	if a.getenv == nil {
 		a.getenv = os.Getenv
 	}

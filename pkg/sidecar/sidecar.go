@@ -128,7 +128,7 @@ func serverArgs(cfg Config, port int) []string {
 }
 
 // serverPolicy is how llama-server runs (internal/proc): kitsoki's
-// environment less its secrets (proc.EnvNoSecrets) plus cfg.Env, the library directory first on LD_LIBRARY_PATH.
+// environment plus cfg.Env, the library directory first on LD_LIBRARY_PATH.
 func serverPolicy(cfg Config) proc.Policy {
 	var vars []proc.Var
 	for _, kv := range cfg.Env {
@@ -140,7 +140,7 @@ func serverPolicy(cfg Config) proc.Policy {
 		vars = append(vars, proc.Var{Key: "LD_LIBRARY_PATH", Value: cmp.Or(cfg.LibDir, filepath.Dir(cfg.Bin)), Prepend: true})
 	}
 	return proc.Policy{
-		Env:        proc.Env{Policy: proc.EnvNoSecrets, Vars: vars},
+		Env:        proc.Env{Policy: proc.EnvInherit, Vars: vars},
 		StderrTail: tailSize,
 		TailStdout: true,
 		TermGrace:  cfg.StopGrace,
