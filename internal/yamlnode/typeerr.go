@@ -72,23 +72,42 @@ func Shape(typ string) string {
 
 // ComplexKey returns the first mapping key under n (aliases not followed)
 // that is a mapping or a list, or an alias of one: yaml.v3 cannot decode
-// such a key into a Go map or struct (it fails with a Go value, or panics
-// through a merge), so a reader refuses it first, at its place.
-func ComplexKey(n *yaml.Node) *yaml.Node {
+// such a key into a Go map or struct (it fails naming a Go value, "invalid
+// map key: []interface {}{...}", or with a recovered "runtime error: hash
+// of unhashable type" through a merge), so a reader refuses it first, at
+// its place, with [ComplexKeyMsg].
+func ComplexKey(n *yaml.Node) *yaml.Node { return complexKey(n, Deref) }
+
+// WrittenComplexKey is [ComplexKey] without alias keys: the first key
+// written as a mapping or a list, which upstream's parser refuses in any
+// file it reads ("found an invalid key for this map") while it takes an
+// alias of one as a key. A reader that builds its values itself (flow
+// fixtures) refuses only these, as upstream does.
+func WrittenComplexKey(n *yaml.Node) *yaml.Node {
+	return complexKey(n, func(k *yaml.Node) *yaml.Node { return k })
+}
+
+func complexKey(n *yaml.Node, key func(*yaml.Node) *yaml.Node) *yaml.Node {
 	if n == nil {
 		return nil
 	}
 	if n.Kind == yaml.MappingNode {
 		for i := 0; i+1 < len(n.Content); i += 2 {
-			if k := Deref(n.Content[i]); k != nil && (k.Kind == yaml.MappingNode || k.Kind == yaml.SequenceNode) {
+			if k := key(n.Content[i]); k != nil && (k.Kind == yaml.MappingNode || k.Kind == yaml.SequenceNode) {
 				return n.Content[i]
 			}
 		}
 	}
 	for _, c := range n.Content {
-		if k := ComplexKey(c); k != nil {
+		if k := complexKey(c, key); k != nil {
 			return k
 		}
 	}
 	return nil
+}
+
+// ComplexKeyMsg is the refusal of the key [ComplexKey] found in a file of
+// the kind what ("recording", "pin file"), placed by the caller.
+func ComplexKeyMsg(what string) string {
+	return "a mapping or a list is used as a key; a key in this " + what + " is a plain name: write it as one (quote it, e.g. \"[a, b]\": v, to keep its text)"
 }

@@ -24,7 +24,7 @@ import (
 )
 
 // The builtin.claude_cli transport runs `claude -p --output-format json
-// [--model M] [--system-prompt P]` once per Ask, with the prompt (and, with a
+// [--model=M] [--system-prompt=P]` once per Ask, with the prompt (and, with a
 // schema, the answer instructions and the schema) on stdin, in the story
 // directory, in its own process group killed when the call ends. The binary
 // (claude_bin: or `claude` on PATH) is looked up at call time so a story that
@@ -119,18 +119,21 @@ func (t *claudeCLITransport) modelFor(ctx context.Context) string {
 
 // claudeArgs is the CLI's argv after the program name: the persona's
 // system prompt goes in --system-prompt (--append-system-prompt with
-// inherit_claude_default), as upstream's default verb path does.
+// inherit_claude_default), as upstream's default verb path does. The
+// story's text (model, system prompt) is joined to its flag with "=", one
+// argument, so no option parser can take text starting with "-" for an
+// option of its own (a system prompt of "--dangerously-skip-permissions").
 func claudeArgs(ctx context.Context, model string) []string {
 	args := []string{"-p", "--output-format", "json"}
 	if model != "" {
-		args = append(args, "--model", model)
+		args = append(args, "--model="+model)
 	}
 	if x, _ := ctx.Value(callExtrasKey{}).(callExtras); x.systemPrompt != "" {
 		flag := "--system-prompt"
 		if x.inherit {
 			flag = "--append-system-prompt"
 		}
-		args = append(args, flag, x.systemPrompt)
+		args = append(args, flag+"="+x.systemPrompt)
 	}
 	return args
 }

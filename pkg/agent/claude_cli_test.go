@@ -55,7 +55,7 @@ func TestClaudeCLIStandIn(t *testing.T) {
 			t.Fatal(err)
 		}
 		json.Unmarshal(b, &rec)
-		if got := strings.Join(rec.Args, " "); got != "-p --output-format json --model claude-haiku-4-5" {
+		if got := strings.Join(rec.Args, " "); got != "-p --output-format json --model=claude-haiku-4-5" {
 			t.Fatalf("argv %q", got)
 		}
 		if !strings.HasPrefix(rec.Stdin, req.Prompt+"\n\n") || !strings.Contains(rec.Stdin, `{"type":"object","required":["decision"]}`) {
@@ -78,7 +78,7 @@ func TestClaudeCLIStandIn(t *testing.T) {
 			t.Fatal(err)
 		}
 		b, _ := os.ReadFile(record)
-		if !strings.Contains(string(b), `"--model","claude-opus-4-1"`) || resp.Meta["model"] != "claude-opus-4-1" {
+		if !strings.Contains(string(b), `"--model=claude-opus-4-1"`) || resp.Meta["model"] != "claude-opus-4-1" {
 			t.Fatalf("argv record %s, meta %v", b, resp.Meta)
 		}
 	})
@@ -97,7 +97,7 @@ func TestClaudeCLIStandIn(t *testing.T) {
 			t.Fatal(err)
 		}
 		b, _ := os.ReadFile(record)
-		if !strings.Contains(string(b), `"--model","claude-opus-4-1"`) {
+		if !strings.Contains(string(b), `"--model=claude-opus-4-1"`) {
 			t.Fatalf("the persona model did not reach the CLI: %s", b)
 		}
 	})
@@ -278,6 +278,40 @@ func TestClaudeCLIAnswerReadyAtDeadline(t *testing.T) {
 		resp, err := tr.Ask(parked.Ending(func() { waitExited(tr) }, context.DeadlineExceeded), referenceRequest())
 		if err != nil || string(resp.Submission) != answer {
 			t.Fatalf("round %d: %v; want the answer claude wrote before the context ended", i, err)
+		}
+	}
+}
+
+// Story text that looks like an option (a persona's system prompt or model
+// starting with "-") reaches the claude CLI as the value of its flag, never
+// as an option: the STAND-IN parses its argv as strictly as any option
+// parser might (internal/testing/claudeargs), reading a "-..." argument
+// after a flag as the next option.
+func TestClaudeCLIStoryTextIsNeverAnOption(t *testing.T) {
+	bin := BuildTestPlugin(t, "fakeclaude")
+	for _, inherit := range []bool{false, true} {
+		CheckNoChildren(t)
+		record := filepath.Join(t.TempDir(), "record.json")
+		tr := newClaudeTransport(t, bin, "", map[string]string{"FAKE_CLAUDE_RECORD": record, "FAKE_CLAUDE_MODE": "plain", "FAKE_CLAUDE_ANSWER": `"ok"`})
+		x := callExtras{model: "--dangerously-skip-permissions", systemPrompt: "--mcp-config=/tmp/evil.json", inherit: inherit}
+		if _, err := tr.Ask(withCall(context.Background(), x), referenceRequest()); err != nil {
+			t.Fatalf("inherit=%v: %v", inherit, err)
+		}
+		var rec struct{ Opts map[string]string }
+		b, err := os.ReadFile(record)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(b, &rec); err != nil {
+			t.Fatal(err)
+		}
+		flag := "--system-prompt"
+		if inherit {
+			flag = "--append-system-prompt"
+		}
+		want := map[string]string{"-p": "", "--output-format": "json", "--model": x.model, flag: x.systemPrompt}
+		if !maps.Equal(rec.Opts, want) {
+			t.Fatalf("inherit=%v: the CLI parsed %v, want %v", inherit, rec.Opts, want)
 		}
 	}
 }

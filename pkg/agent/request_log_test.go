@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -125,8 +126,7 @@ func TestPersonaSystemPromptReachesCLIAndTrace(t *testing.T) {
 		if inherit {
 			flag = "--append-system-prompt"
 		}
-		argv := strings.Join(rec.Args, "\x00")
-		if !strings.Contains(argv, flag+"\x00You judge strictly.\nNo prose.") {
+		if !slices.Contains(rec.Args, flag+"=You judge strictly.\nNo prose.") {
 			t.Fatalf("inherit=%v: argv %q", inherit, rec.Args)
 		}
 		if sp := sink.payload(EventCallStart)["system_prompt"]; sp != "You judge strictly.\nNo prose." {

@@ -60,6 +60,9 @@ func parseDataset(name, shown string, data []byte) (*Dataset, error) {
 	if at := yamlnode.AliasTextFileOver(&doc); at != nil {
 		return nil, syntaxErrorf("%s:%d:%d: %s", shown, at.Line, at.Column, yamlnode.AliasTextMsg("dataset", "split the examples into several datasets"))
 	}
+	if k := yamlnode.ComplexKey(&doc); k != nil {
+		return nil, refusedf("%s:%d:%d: %s", shown, k.Line, k.Column, yamlnode.ComplexKeyMsg("dataset"))
+	}
 	// upstream's parser refuses a key written twice in any mapping, and its
 	// decoder one given twice through a merged list or an alias key where
 	// it reads: the whole file (args and expect too) does not load

@@ -156,6 +156,9 @@ func (p *Pins) merge(data []byte, source string) error {
 		if at := yamlnode.AliasTextFileOver(&doc); at != nil {
 			return fmt.Errorf("%s:%d: %s", source, at.Line, yamlnode.AliasTextMsg("pin file", ""))
 		}
+		if k := yamlnode.ComplexKey(&doc); k != nil {
+			return fmt.Errorf("%s:%d:%d: %s", source, k.Line, k.Column, yamlnode.ComplexKeyMsg("pin file"))
+		}
 		if at, msg := yamlnode.RepeatedKey(&doc, reflect.TypeFor[pinFile](), "pin file"); at != nil {
 			return fmt.Errorf("%s:%d:%d: %s", source, at.Line, at.Column, msg)
 		}

@@ -117,6 +117,9 @@ func ParseIntents(file string, data []byte) ([]*IntentSuite, error) {
 			return nil, &IntentsRefusal{File: file, Line: at.Line, Col: at.Col, Aliases: true,
 				Msg: "intent fixture: " + yamlnode.AliasTextMsg("file", "split the file")}
 		}
+		if k := yamlnode.ComplexKey(root); k != nil {
+			return nil, refuseIntents(pc.pos(file, k), "intent fixture: %s", yamlnode.ComplexKeyMsg("intent fixture"))
+		}
 		if root.Kind != yaml.MappingNode {
 			return nil, refuseIntents(pc.pos(file, root), "intent fixture: the document is %s, where a mapping (test_kind: intents, state:, fixtures:) is expected", nodeShape(root))
 		}

@@ -161,6 +161,11 @@ func readDoc(file string, pc piece, turnsLeft int, merges, aliasText *int) (*Fix
 		p.errf(at, ruleValue, "%s", yamlnode.AliasTextMsg("fixture file", "split the file"))
 		return nil, p.ds
 	}
+	if k := yamlnode.WrittenComplexKey(root); k != nil {
+		// upstream's parser refuses it in every document of the file
+		p.errf(k, ruleShape, "%s; the existing engine refuses this fixture file (found an invalid key for this map)", yamlnode.ComplexKeyMsg("fixture"))
+		return nil, p.ds
+	}
 	if root.Kind != yaml.MappingNode {
 		p.errf(root, ruleShape, "a fixture document must be a mapping of keys (test_kind: flow, turns: ...)")
 		return nil, p.ds

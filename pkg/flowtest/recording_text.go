@@ -57,6 +57,11 @@ func decodeRecording(data []byte, prep func(*yaml.Node)) (*rawRecording, *record
 		}
 	}
 	if err == nil {
+		if k := yamlnode.ComplexKey(doc); k != nil {
+			return nil, &recordingError{line: k.Line, col: k.Column, msg: yamlnode.ComplexKeyMsg("recording")}
+		}
+	}
+	if err == nil {
 		// upstream's parser and decoder refuse a key given twice, the whole file
 		if at, msg := yamlnode.RepeatedKey(doc, reflect.TypeFor[rawRecording](), "recording"); at != nil {
 			return nil, &recordingError{line: at.Line, col: at.Column, msg: msg}

@@ -368,6 +368,9 @@ func parseTicket(b []byte) (*ticket, error) {
 			// alias expanded
 			return nil, fmt.Errorf("bug file: front matter line %d: %s", at.Line, yamlnode.AliasTextMsg("front matter", ""))
 		}
+		if k := yamlnode.ComplexKey(&doc); k != nil {
+			return nil, fmt.Errorf("bug file: front matter line %d, column %d: %s", k.Line, k.Column, yamlnode.ComplexKeyMsg("front matter"))
+		}
 		timestampsAsText(&doc)
 		if err := doc.Decode(&t.front); err != nil {
 			return nil, fmt.Errorf("bug file: parse frontmatter: %v", err)

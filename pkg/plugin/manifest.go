@@ -89,6 +89,9 @@ func parseManifest(path string, data []byte) (*Manifest, error) {
 		if at := yamlnode.AliasTextFileOver(&doc); at != nil {
 			return nil, fmt.Errorf("%s:%d: %s", path, at.Line, yamlnode.AliasTextMsg("manifest", ""))
 		}
+		if k := yamlnode.ComplexKey(&doc); k != nil {
+			return nil, fmt.Errorf("%s:%d:%d: %s", path, k.Line, k.Column, yamlnode.ComplexKeyMsg("plugin manifest"))
+		}
 		if at, msg := yamlnode.RepeatedKey(&doc, reflect.TypeFor[Manifest](), "plugin manifest"); at != nil {
 			return nil, fmt.Errorf("%s:%d:%d: %s", path, at.Line, at.Column, msg)
 		}

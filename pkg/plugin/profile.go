@@ -133,6 +133,10 @@ func parseProfile(name string, data []byte) (*Profile, error) {
 		pp.errf(at.Line, at.Column, "%s", yamlnode.AliasTextMsg("plugin profile", ""))
 		return nil, pp.err()
 	}
+	if k := yamlnode.ComplexKey(&doc); k != nil {
+		pp.errf(k.Line, k.Column, "%s", yamlnode.ComplexKeyMsg("plugin profile"))
+		return nil, pp.err()
+	}
 	// a key given twice anywhere (config sections too) is refused: the
 	// operator's file must not lose a setting silently
 	if at, msg := yamlnode.RepeatedKey(&doc, nil, "plugin profile"); at != nil {

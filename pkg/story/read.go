@@ -25,7 +25,9 @@ func (l *loader) parseFile(file string, data []byte) *yaml.Node {
 	return doc
 }
 
-// syntaxError is a YAML decode error with its position.
+// syntaxError is a YAML decode error with its position (a key written as
+// a mapping or a list is one: upstream's parser refuses the story, "found
+// an invalid key for this map").
 type syntaxError struct {
 	line, col int
 	msg       string
@@ -51,6 +53,10 @@ func decodeYAML(data []byte) (*yaml.Node, *syntaxError) {
 	if err == nil {
 		if masked {
 			yamlnode.UnmaskSlashEscapes(&doc)
+		}
+		// yamlfast takes no such key, so only a yaml.v3 tree can hold one
+		if k := yamlnode.WrittenComplexKey(&doc); k != nil {
+			return nil, &syntaxError{line: k.Line, col: k.Column, msg: yamlnode.ComplexKeyMsg("story file")}
 		}
 		return &doc, nil
 	}

@@ -10,15 +10,16 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"kitsoki/internal/testing/claudeargs"
 )
 
 func main() {
-	var cfgPath string
-	for i := 1; i < len(os.Args)-1; i++ {
-		if os.Args[i] == "--mcp-config" {
-			cfgPath = os.Args[i+1]
-		}
+	opts, err := claudeargs.Parse(os.Args[1:])
+	if err != nil {
+		fail(err)
 	}
+	cfgPath := opts["--mcp-config"]
 	_, _ = io.ReadAll(os.Stdin) // the prompt
 	if cfgPath == "" {
 		fmt.Println(`{"type":"result","subtype":"success","is_error":false,"result":"{\"decision\":\"approve\"}"}`)

@@ -76,6 +76,9 @@ func Parse(path string, data []byte) (*Sidecar, error) {
 	if doc.Kind != yaml.MappingNode {
 		return nil, fmt.Errorf("%s:%d: the sidecar must be a mapping (with inputs and outputs)", path, doc.Line)
 	}
+	if k := yamlnode.ComplexKey(doc); k != nil {
+		return nil, fmt.Errorf("%s:%d:%d: %s", path, k.Line, k.Column, yamlnode.ComplexKeyMsg("sidecar"))
+	}
 	// upstream's parser and decoder refuse a key given twice, the whole file
 	if at, msg := yamlnode.RepeatedKey(doc, reflect.TypeFor[upstreamSidecar](), "sidecar"); at != nil {
 		return nil, fmt.Errorf("%s:%d:%d: %s", path, at.Line, at.Column, msg)

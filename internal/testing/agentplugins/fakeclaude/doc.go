@@ -23,7 +23,12 @@
 //	not_json          plain text on stdout, exit status 0
 //	hang              never answer
 //
+// Its argv is read by internal/testing/claudeargs, as strictly as any
+// option parser might: an unknown option, or a value after a flag that
+// starts with "-", is an error on stderr and exit status 1.
+//
 // FAKE_CLAUDE_RECORD, when set, is a file that receives
-// {"args":[...],"stdin":"...","env":[...]} so tests can assert the argv and
+// {"args":[...],"opts":{...},"stdin":"...","env":[...]} (opts: the options
+// as parsed, null when argv was refused) so tests can assert the argv and
 // the prompt the transport sent.
 package main

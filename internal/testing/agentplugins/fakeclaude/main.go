@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -8,20 +9,22 @@ import (
 	"os/exec"
 	"strconv"
 	"time"
+
+	"kitsoki/internal/testing/claudeargs"
 )
 
 func main() {
 	stdin, _ := io.ReadAll(os.Stdin)
+	opts, err := claudeargs.Parse(os.Args[1:])
 	if p := os.Getenv("FAKE_CLAUDE_RECORD"); p != "" {
-		b, _ := json.Marshal(map[string]any{"args": os.Args[1:], "stdin": string(stdin), "env": os.Environ()})
+		b, _ := json.Marshal(map[string]any{"args": os.Args[1:], "opts": opts, "stdin": string(stdin), "env": os.Environ()})
 		os.WriteFile(p, b, 0o644)
 	}
-	model := "claude-sonnet-4-5-20250929"
-	for i, a := range os.Args {
-		if a == "--model" && i+1 < len(os.Args) {
-			model = os.Args[i+1]
-		}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
 	}
+	model := cmp.Or(opts["--model"], "claude-sonnet-4-5-20250929")
 	answer := os.Getenv("FAKE_CLAUDE_ANSWER")
 	if answer == "" {
 		answer = `{"answer":"stand-in"}`

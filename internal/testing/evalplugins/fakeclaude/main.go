@@ -6,15 +6,17 @@ import (
 	"io"
 	"os"
 	"strings"
+
+	"kitsoki/internal/testing/claudeargs"
 )
 
 func main() {
-	model := ""
-	for i, a := range os.Args {
-		if a == "--model" && i+1 < len(os.Args) {
-			model = os.Args[i+1]
-		}
+	opts, err := claudeargs.Parse(os.Args[1:])
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
 	}
+	model := opts["--model"]
 	in, _ := io.ReadAll(os.Stdin)
 	prompt := string(in)
 	env := map[string]any{"type": "result", "session_id": "fake", "num_turns": 1, "duration_ms": 5,
