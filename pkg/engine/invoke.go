@@ -209,7 +209,8 @@ func (r *runner) callAnswered(e *Effect, sum CallSummary, dur time.Duration, hr 
 		// an error answer whose binds wrote no key (no data, or none at
 		// a bind's path), or any to a call that stays (on_error "."):
 		// upstream's turn keeps no render before a post-bind pass
-		// (keepPrePass; conformance postpass-failed-bind-dot-stay)
+		// (keepPrePass; conformance postpass-failed-bind-dot-stay; one that
+		// names no state: takeRedirect)
 		r.t.failedBind = r.t.failedBind || len(e.Bind) > 0 && (e.OnError == "" && !bound || e.OnError == ".")
 		return r.failed(e, hr.err)
 	}

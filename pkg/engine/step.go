@@ -134,6 +134,10 @@ func (r *runner) takeRedirect(ctx context.Context, rd *redirect, st *step, c *re
 		// rig's, from the replayed world (conformance
 		// on-error-dot-replayed-view, `nf`)
 		r.t.dotStay = true
+		// and, as after on_error ".", a call with a bind: keeps no
+		// render before a post-bind pass (conformance
+		// postpass-failed-bind-no-state)
+		r.t.failedBind = r.t.failedBind || len(rd.e.Bind) > 0
 		r.unsubmit()
 		return true, nil
 	}

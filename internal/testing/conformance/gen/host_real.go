@@ -15,7 +15,7 @@ package main
 // were. Real handlers write files (.artifacts/, the append_to_file
 // threads) into the cwd: run each engine on its own fresh copy of the
 // story at the same path, so the second run does not see the first's
-// files and the absolute paths in a result agree (compare_fresh.sh).
+// files and the absolute paths in a result agree (compare.sh does).
 //
 // Known differences it draws around: YAML integer literals reach
 // upstream's handlers as uint64 and fail (docs/compat/hosts.md), so every

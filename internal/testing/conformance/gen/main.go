@@ -156,7 +156,7 @@
 // ffmpeg, diff.open, the ticket tracker with no issues/, host.agent.search
 // with no embedder), and fixtures
 // asserting expect_files on what they wrote. They write files into the
-// cwd: compare_fresh.sh runs each engine on its own fresh copy of the
+// cwd: compare.sh runs each engine on its own fresh copy of the
 // story.
 // -kind intent writes stories whose intents carry many typed slots
 // (required, defaults, enums; global, state-local and checkpoint
