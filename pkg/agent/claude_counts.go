@@ -52,7 +52,7 @@ func wholeCount(raw json.RawMessage) (int64, error) {
 		return 0, nil
 	}
 	if kind := jsonvalue.RawKind(raw); kind != jsonvalue.KindNumber {
-		return 0, fmt.Errorf("is %s: expected a whole number", jsonvalue.WithArticle(kind))
+		return 0, fmt.Errorf("is %s: expected an integer", jsonvalue.WithArticle(kind))
 	}
 	sign, s := "", string(raw)
 	if rest, ok := strings.CutPrefix(s, "-"); ok {
@@ -78,13 +78,13 @@ func wholeCount(raw json.RawMessage) (int64, error) {
 	}
 	switch {
 	case shift < 0:
-		return 0, fmt.Errorf("is %s: expected a whole number", raw)
+		return 0, fmt.Errorf("is %s: expected an integer", raw)
 	case len(trimmed)+shift > 19:
-		return 0, fmt.Errorf("is %s: expected a whole number of at most 64 bits", raw)
+		return 0, fmt.Errorf("is %s: expected an integer of at most 64 bits", raw)
 	}
 	n, err := strconv.ParseInt(sign+trimmed+strings.Repeat("0", shift), 10, 64)
 	if err != nil {
-		return 0, fmt.Errorf("is %s: expected a whole number of at most 64 bits", raw)
+		return 0, fmt.Errorf("is %s: expected an integer of at most 64 bits", raw)
 	}
 	return n, nil
 }

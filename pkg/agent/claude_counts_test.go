@@ -19,13 +19,13 @@ func TestClaudeEnvelopeCounts(t *testing.T) {
 		{`"num_turns":30e-1,"usage":{"input_tokens":-0.0}`, "", 3, 0},
 		{`"num_turns":0.0e99999999999999999999`, "", 0, 0},
 		{`"num_turns":null,"usage":{"input_tokens":9223372036854775807}`, "", 0, 9223372036854775807},
-		{`"num_turns":3.5`, "the result envelope's num_turns is 3.5: expected a whole number", 0, 0},
-		{`"num_turns":3.0000000000000000001`, "the result envelope's num_turns is 3.0000000000000000001: expected a whole number", 0, 0},
-		{`"num_turns":1e-99999999999999999999`, "the result envelope's num_turns is 1e-99999999999999999999: expected a whole number", 0, 0},
-		{`"usage":{"output_tokens":1e400}`, "the result envelope's usage.output_tokens is 1e400: expected a whole number of at most 64 bits", 0, 0},
-		{`"usage":{"output_tokens":9223372036854775808}`, "the result envelope's usage.output_tokens is 9223372036854775808: expected a whole number of at most 64 bits", 0, 0},
-		{`"duration_ms":"12"`, "the result envelope's duration_ms is a string: expected a whole number", 0, 0},
-		{`"usage":{"cache_read_input_tokens":[1]}`, "the result envelope's usage.cache_read_input_tokens is a list: expected a whole number", 0, 0},
+		{`"num_turns":3.5`, "the result envelope's num_turns is 3.5: expected an integer", 0, 0},
+		{`"num_turns":3.0000000000000000001`, "the result envelope's num_turns is 3.0000000000000000001: expected an integer", 0, 0},
+		{`"num_turns":1e-99999999999999999999`, "the result envelope's num_turns is 1e-99999999999999999999: expected an integer", 0, 0},
+		{`"usage":{"output_tokens":1e400}`, "the result envelope's usage.output_tokens is 1e400: expected an integer of at most 64 bits", 0, 0},
+		{`"usage":{"output_tokens":9223372036854775808}`, "the result envelope's usage.output_tokens is 9223372036854775808: expected an integer of at most 64 bits", 0, 0},
+		{`"duration_ms":"12"`, "the result envelope's duration_ms is a string: expected an integer", 0, 0},
+		{`"usage":{"cache_read_input_tokens":[1]}`, "the result envelope's usage.cache_read_input_tokens is a list: expected an integer", 0, 0},
 	} {
 		out := `{"type":"result","result":"x",` + c.json + `}`
 		for _, stdout := range []string{out, "warning: w\n" + out} {
