@@ -1,8 +1,10 @@
 package host
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -88,19 +90,53 @@ func FuzzParseInspectCassette(f *testing.F) {
 	})
 }
 
-// FuzzTrailingJSON: whatever a command prints, the scan terminates and a
-// found value re-encodes.
+// FuzzTrailingJSON: whatever a command prints, the scan terminates; a
+// value found is encoding/json's reading of the shortest line-starting
+// suffix that parses (output ending in } or ]) or of the last line; a
+// parse error is encoding/json's own for the last line. And any output
+// followed by a line holding one JSON value gives that value.
 func FuzzTrailingJSON(f *testing.F) {
-	f.Add("hello\n{\"a\": 1}\n")
-	f.Add("[\n1,\n2\n]")
-	f.Add("{\n")
-	f.Fuzz(func(t *testing.T, out string) {
+	f.Add("hello\n{\"a\": 1}\n", `[1, {"b": "c]"}]`)
+	f.Add("[\n1,\n2\n]", `"s"`)
+	f.Add("{\n", `3.5e2`)
+	f.Add("x\n  {\"a\":\n [1]}\n\t\n", `{}`)
+	f.Add("{\"a\": \"b\"} tail", `null`)
+	f.Fuzz(func(t *testing.T, out, doc string) {
 		v, perr, found := trailingJSON(out)
 		if found && perr != "" {
 			t.Fatal("found and a parse error")
 		}
-		if found {
-			_ = stringify(v)
+		s := strings.TrimRight(out, " \t\r\n")
+		last := strings.TrimSpace(s[strings.LastIndexByte(s, '\n')+1:])
+		var want any
+		switch {
+		case found && (strings.HasSuffix(s, "}") || strings.HasSuffix(s, "]")):
+			ok := false
+			for i := len(s) - 1; i >= 0 && !ok; i-- {
+				if i == 0 || s[i-1] == '\n' {
+					line := strings.TrimLeft(s[i:], " \t")
+					ok = line != "" && strings.ContainsRune("{[", rune(line[0])) && json.Unmarshal([]byte(line), &want) == nil
+				}
+			}
+			if !ok || !reflect.DeepEqual(v, want) {
+				t.Fatalf("%q: found %v, the shortest suffix reads %v (%v)", out, v, want, ok)
+			}
+		case found:
+			if err := json.Unmarshal([]byte(last), &want); err != nil || !reflect.DeepEqual(v, want) {
+				t.Fatalf("%q: found %v, the last line reads %v (%v)", out, v, want, err)
+			}
+		case perr != "":
+			if err := json.Unmarshal([]byte(last), &want); err == nil || err.Error() != perr {
+				t.Fatalf("%q: parse error %q, encoding/json says %v", out, perr, err)
+			}
+		}
+		var d any
+		if json.Unmarshal([]byte(doc), &d) != nil {
+			return
+		}
+		line, _ := json.Marshal(d)
+		if got, perr, found := trailingJSON(out + "\n" + string(line) + "\n"); !found || !reflect.DeepEqual(got, d) {
+			t.Fatalf("%q then %s: got %v (%q), want %v", out, line, got, perr, d)
 		}
 	})
 }
