@@ -2,6 +2,7 @@ package engine
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -163,10 +164,16 @@ func FuzzWorldOverride(f *testing.F) {
 	vars := []WorldVar{{Name: "n", Type: "int"}, {Name: "o", Type: "object"}, {Name: "l", Type: "list"}, {Name: "b", Type: "bool"}, {Name: "s", Type: "string"}, {Name: "f", Type: "float"}}
 	f.Fuzz(func(t *testing.T, s string) {
 		w, err := InitWorld(vars, nil, []string{s})
-		k, raw, _ := strings.Cut(s, "=")
+		k, raw, hasEq := strings.Cut(s, "=")
 		k = strings.TrimSpace(k)
+		if !hasEq || k == "" {
+			if err == nil || err.Error() != fmt.Sprintf("--world %q: expected key=value", s) {
+				t.Fatalf("%q: %v", s, err)
+			}
+			return
+		}
 		if err != nil {
-			if !strings.HasPrefix(err.Error(), "--world ") || (k != "" && strings.Contains(s, "=") && !strings.Contains(err.Error(), k)) {
+			if !strings.HasPrefix(err.Error(), "--world ") || !strings.Contains(err.Error(), k) {
 				t.Fatalf("%q refused without naming the flag and key: %v", s, err)
 			}
 		}
