@@ -3,6 +3,7 @@ package host
 import (
 	"encoding/json"
 	"os"
+	"path"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -142,15 +143,18 @@ func FuzzTrailingJSON(f *testing.F) {
 }
 
 // FuzzGlob: any pattern terminates without panicking and never returns a
-// path outside the root.
+// path outside the root; a pattern without ** matches exactly the files
+// path.Match matches with it, in order (an escaped slash aside: the
+// pattern is split at each slash).
 func FuzzGlob(f *testing.F) {
 	root := f.TempDir()
-	for _, p := range []string{"a/b.md", "a/c/d.txt", "e.md"} {
+	files := []string{"a/b.md", "a/c/d.txt", "e.md"}
+	for _, p := range files {
 		full := filepath.Join(root, p)
 		_ = os.MkdirAll(filepath.Dir(full), 0o755)
 		_ = os.WriteFile(full, []byte("x"), 0o644)
 	}
-	for _, s := range []string{"**/*.md", "a/*", "../*", "/etc/*", "[", "a/**/**/d.txt", "**"} {
+	for _, s := range []string{"**/*.md", "a/*", "../*", "/etc/*", "[", "a/**/**/d.txt", "**", "./a/c/../b.md", "a/[b-c]*", " *.md ", "a\\/b.md", "?/*/*"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, pat string) {
@@ -161,6 +165,17 @@ func FuzzGlob(f *testing.F) {
 		for _, g := range got {
 			if !safefile.Within(root, filepath.Join(root, g)) {
 				t.Fatalf("%q matched %q outside the root", pat, g)
+			}
+		}
+		if clean := path.Clean(filepath.ToSlash(strings.TrimSpace(pat))); !strings.Contains(pat, "**") && !strings.Contains(pat, `\/`) {
+			var want []string
+			for _, f := range files {
+				if ok, _ := path.Match(clean, f); ok {
+					want = append(want, f)
+				}
+			}
+			if !slices.Equal(got, want) {
+				t.Fatalf("%q matched %q; path.Match matches %q", pat, got, want)
 			}
 		}
 	})
