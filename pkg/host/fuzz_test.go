@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode"
 
 	"kitsoki/internal/safefile"
 	"kitsoki/pkg/host/scriptiface"
@@ -91,9 +92,20 @@ func FuzzParseInspectCassette(f *testing.F) {
 	})
 }
 
+// segsWellFormed reports whether each slash-separated part of pattern is
+// a well-formed path.Match pattern.
+func segsWellFormed(pattern string) bool {
+	for _, sg := range strings.Split(pattern, "/") {
+		if _, err := path.Match(sg, ""); err != nil {
+			return false
+		}
+	}
+	return true
+}
+
 // FuzzTrailingJSON: whatever a command prints, the scan terminates; a
-// value found is encoding/json's reading of the shortest line-starting
-// suffix that parses (output ending in } or ]) or of the last line; a
+// value found is encoding/json's reading of the shortest suffix starting
+// a line (after white space) that parses (output ending in } or ]) or of the last line; a
 // parse error is encoding/json's own for the last line. And any output
 // followed by a line holding one JSON value gives that value.
 func FuzzTrailingJSON(f *testing.F) {
@@ -107,7 +119,7 @@ func FuzzTrailingJSON(f *testing.F) {
 		if found && perr != "" {
 			t.Fatal("found and a parse error")
 		}
-		s := strings.TrimRight(out, " \t\r\n")
+		s := strings.TrimRightFunc(out, unicode.IsSpace)
 		last := strings.TrimSpace(s[strings.LastIndexByte(s, '\n')+1:])
 		var want any
 		switch {
@@ -115,7 +127,7 @@ func FuzzTrailingJSON(f *testing.F) {
 			ok := false
 			for i := len(s) - 1; i >= 0 && !ok; i-- {
 				if i == 0 || s[i-1] == '\n' {
-					line := strings.TrimLeft(s[i:], " \t")
+					line := strings.TrimLeftFunc(s[i:], unicode.IsSpace)
 					ok = line != "" && strings.ContainsRune("{[", rune(line[0])) && json.Unmarshal([]byte(line), &want) == nil
 				}
 			}
@@ -144,8 +156,9 @@ func FuzzTrailingJSON(f *testing.F) {
 
 // FuzzGlob: any pattern terminates without panicking and never returns a
 // path outside the root; a pattern without ** matches exactly the files
-// path.Match matches with it, in order (an escaped slash aside: the
-// pattern is split at each slash).
+// path.Match matches with it, in order (when each part between slashes is
+// a pattern itself: glob splits at every slash, one escaped or in a class
+// too).
 func FuzzGlob(f *testing.F) {
 	root := f.TempDir()
 	files := []string{"a/b.md", "a/c/d.txt", "e.md"}
@@ -167,7 +180,7 @@ func FuzzGlob(f *testing.F) {
 				t.Fatalf("%q matched %q outside the root", pat, g)
 			}
 		}
-		if clean := path.Clean(filepath.ToSlash(strings.TrimSpace(pat))); !strings.Contains(pat, "**") && !strings.Contains(pat, `\/`) {
+		if clean := path.Clean(filepath.ToSlash(strings.TrimSpace(pat))); !strings.Contains(pat, "**") && segsWellFormed(clean) {
 			var want []string
 			for _, f := range files {
 				if ok, _ := path.Match(clean, f); ok {
