@@ -34,6 +34,27 @@ func Kind(v any) string {
 	return kindOf(reflect.TypeOf(v))
 }
 
+// RawKind names the JSON type of an encoded value by its first byte (raw
+// is valid JSON, as a [json.RawMessage] member decoded it; empty is null).
+func RawKind(raw []byte) string {
+	if len(raw) == 0 {
+		return KindNull
+	}
+	switch raw[0] {
+	case '"':
+		return KindString
+	case '{':
+		return KindObject
+	case '[':
+		return KindList
+	case 't', 'f':
+		return KindBool
+	case 'n':
+		return KindNull
+	}
+	return KindNumber
+}
+
 // kindOf names the JSON type a Go type holds (a pointer: its element's).
 func kindOf(t reflect.Type) string {
 	for t.Kind() == reflect.Pointer {

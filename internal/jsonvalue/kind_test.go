@@ -28,3 +28,19 @@ func TestKind(t *testing.T) {
 		}
 	}
 }
+
+// RawKind names an encoded value's type as Kind names the decoded one.
+func TestRawKind(t *testing.T) {
+	for _, raw := range []string{`null`, `"x"`, `true`, `false`, `-1.5e3`, `0`, `{}`, `[1]`} {
+		var v any
+		if err := json.Unmarshal([]byte(raw), &v); err != nil {
+			t.Fatal(err)
+		}
+		if got, want := RawKind([]byte(raw)), Kind(v); got != want {
+			t.Errorf("RawKind(%s) = %q, want %q", raw, got, want)
+		}
+	}
+	if got := RawKind(nil); got != KindNull {
+		t.Errorf("RawKind(nil) = %q", got)
+	}
+}

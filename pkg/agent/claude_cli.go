@@ -237,7 +237,8 @@ func claudeStderr(tail *childproc.Stderr) string {
 }
 
 // claudeEnvelope is the part of the CLI's `--output-format json` result
-// object kitsoki reads.
+// object kitsoki reads. Its counts are read from the raw members by
+// [claudeEnvelope.readCounts] (claude_counts.go).
 type claudeEnvelope struct {
 	Type             string                     `json:"type"`
 	Subtype          string                     `json:"subtype"`
@@ -245,11 +246,15 @@ type claudeEnvelope struct {
 	Result           string                     `json:"result"`
 	StructuredOutput json.RawMessage            `json:"structured_output"`
 	SessionID        string                     `json:"session_id"`
-	NumTurns         int                        `json:"num_turns"`
-	DurationMS       int64                      `json:"duration_ms"`
 	TotalCostUSD     *float64                   `json:"total_cost_usd"`
-	Usage            agentcall.Usage            `json:"usage"`
 	ModelUsage       map[string]json.RawMessage `json:"modelUsage"`
+	RawNumTurns      json.RawMessage            `json:"num_turns"`
+	RawDurationMS    json.RawMessage            `json:"duration_ms"`
+	RawUsage         claudeRawUsage             `json:"usage"`
+
+	NumTurns   int64           `json:"-"`
+	DurationMS int64           `json:"-"`
+	Usage      agentcall.Usage `json:"-"`
 }
 
 // parseClaudeEnvelope finds the result envelope on the CLI's stdout: the
@@ -263,16 +268,22 @@ func parseClaudeEnvelope(out []byte) (*claudeEnvelope, error) {
 	var env claudeEnvelope
 	err := json.Unmarshal(out, &env)
 	if err == nil && env.Type == "result" {
+		if err := env.readCounts(); err != nil {
+			return nil, err
+		}
 		return &env, nil
 	}
 	lines := bytes.Split(out, []byte("\n"))
-	for _, line := range slices.Backward(lines) {
+	for i, line := range slices.Backward(lines) {
 		l := bytes.TrimSpace(line)
 		if len(l) == 0 || l[0] != '{' {
 			continue
 		}
 		var e claudeEnvelope
 		if json.Unmarshal(l, &e) == nil && e.Type == "result" {
+			if err := e.readCounts(); err != nil {
+				return nil, fmt.Errorf("line %d: %w", i+1, err)
+			}
 			return &e, nil
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"maps"
+	"math/big"
 	"os"
 	"path/filepath"
 	"slices"
@@ -184,7 +185,9 @@ func TestStripCodeFence(t *testing.T) {
 // FuzzClaudeEnvelope: any stdout of the claude CLI: an envelope found is
 // of type result; a refusal names no Go type; structured_output, when
 // given, is the submission as written; without a schema the submission is
-// JSON, and the reply itself when it is not JSON (nothing cut or changed).
+// JSON, and the reply itself when it is not JSON (nothing cut or changed);
+// num_turns read is the number written, exactly (math/big's reading), and a
+// num_turns that is no whole number is refused naming it.
 func FuzzClaudeEnvelope(f *testing.F) {
 	for _, s := range []string{
 		`{"type":"result","subtype":"success","is_error":false,"result":"` + "```json\\n{\\\"a\\\":1}\\n```" + `","total_cost_usd":0.1,"usage":{"input_tokens":1,"output_tokens":2}}`,
@@ -195,17 +198,26 @@ func FuzzClaudeEnvelope(f *testing.F) {
 		``,
 		`{"type":"result","result":5}`,
 		`{"type":"result","num_turns":1.5,"result":"x"}`,
+		`{"type":"result","num_turns":3.0,"NUM_TURNS":2e0,"result":"x"}`,
+		`{"type":"result","num_turns":12345678901234567890e-10,"result":"x"}`,
 		`{"type":"result","result":" \u00a0{\"a\":1}"}`,
 	} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, out []byte) {
 		env, err := parseClaudeEnvelope(out)
+		turns, whole := lastTurns(out)
 		if err != nil {
 			if n := gotype.Named(err.Error(), out); n != "" || strings.Contains(err.Error(), "claudeEnvelope") {
 				t.Fatalf("%q: %q names a Go type (%s)", out, err, n)
 			}
+			if whole && turns.IsInt() && turns.Num().IsInt64() && strings.Contains(err.Error(), "num_turns") {
+				t.Fatalf("%q: num_turns %v refused: %v", out, turns, err)
+			}
 			return
+		}
+		if turns != nil && (!whole || !turns.IsInt() || !turns.Num().IsInt64() || env.NumTurns != turns.Num().Int64()) {
+			t.Fatalf("%q: num_turns %v read as %d", out, turns, env.NumTurns)
 		}
 		if env.Type != "result" {
 			t.Fatalf("%q: envelope of type %q taken", out, env.Type)
@@ -229,6 +241,45 @@ func FuzzClaudeEnvelope(f *testing.F) {
 			}
 		}
 	})
+}
+
+// lastTurns is the num_turns member of out when out is one JSON object of
+// type result, as encoding/json picks it (the last key equal to it under
+// case folding), read exactly; whole reports an exponent small enough for
+// math/big to read it, so nil with whole is a member that is no number.
+func lastTurns(out []byte) (turns *big.Rat, whole bool) {
+	var probe struct{ Type string }
+	if json.Unmarshal(out, &probe) != nil || probe.Type != "result" {
+		return nil, false
+	}
+	dec := json.NewDecoder(bytes.NewReader(out))
+	dec.UseNumber()
+	var raw json.RawMessage
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil, false
+	}
+	for dec.More() {
+		key, err := dec.Token()
+		var v json.RawMessage
+		if err != nil || dec.Decode(&v) != nil {
+			return nil, false
+		}
+		if k, _ := key.(string); strings.EqualFold(k, "num_turns") {
+			raw = v
+		}
+	}
+	n := string(bytes.TrimSpace(raw))
+	if n == "" || n == "null" {
+		return nil, false
+	}
+	if _, exp, _ := strings.Cut(strings.ToLower(n), "e"); len(exp) > 5 {
+		return nil, false // math/big would build a number of that many digits
+	}
+	r, ok := new(big.Rat).SetString(n)
+	if !ok || n[0] == '"' {
+		return nil, true
+	}
+	return r, true
 }
 
 // Without a schema the claude CLI's reply is the answer as written: a

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"kitsoki/internal/agentcall"
+	"kitsoki/internal/testing/gotype"
 	"kitsoki/internal/testing/storyload"
 	"kitsoki/pkg/agent"
 	"kitsoki/pkg/engine"
@@ -144,16 +145,31 @@ func TestLoadHostCassetteReadErrors(t *testing.T) {
 	}
 }
 
+// FuzzParseHostCassette: any host cassette bytes: a refusal names the
+// file on one line without a Go type; a cassette taken serves each handler
+// its episodes name, and its matching never panics.
 func FuzzParseHostCassette(f *testing.F) {
 	f.Add([]byte("kind: host_cassette\nepisodes:\n  - id: a\n    match: { handler: host.run, call: x }\n    response: { data: { ok: true } }\n"))
 	f.Add([]byte("kind: host_cassette\nphase_from: '^(\\w+)'\nepisodes: [{id: b, match: {handler: host.agent.ask}, agent: {verb: ask, response: '{\"a\":1}'}}]\n"))
 	f.Add([]byte("kind: host_cassette\nepisodes: [~]\n"))
+	f.Add([]byte("kind: host_cassette\nepisodes: [{id: \"a\\nb\", match: {handler: [x]}}]\n"))
+	f.Add([]byte("kind: host_cassette\nrecord_mode: new_episodes\nepisodes: [{match: {handler: host.x}}]\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		hc, err := parseHostCassette("f.yaml", data, false)
 		if err != nil {
+			msg := err.Error()
+			if !strings.Contains(msg, "f.yaml") || strings.Contains(msg, "\n") {
+				t.Fatalf("%q: refusal %q does not name the file on one line", data, msg)
+			}
+			if n := gotype.Named(msg, data); n != "" {
+				t.Fatalf("%q: %q names a Go type (%s)", data, msg, n)
+			}
 			return
 		}
 		for h := range hc.handlers {
+			if !hc.Handles(h) {
+				t.Fatalf("%q: handler %q named but not served", data, h)
+			}
 			_, _, _ = hc.match(h, "s.t", map[string]any{"schema": "schemas/x.json"})
 		}
 	})

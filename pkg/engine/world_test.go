@@ -1,8 +1,12 @@
 package engine
 
 import (
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -91,25 +95,113 @@ func TestWorldKeysAreFlat(t *testing.T) {
 	}
 }
 
+// FuzzLookupBindPath: any JSON result and any path: a path not found
+// gives nil; every value in the result is found, the very value, at the
+// path that names it (keys joined by dots, list indexes in brackets),
+// written plainly or with its indexes zero-padded.
 func FuzzLookupBindPath(f *testing.F) {
-	for _, s := range []string{"a", "a.b", "names[0]", "stdout_json.sha", "a[1][2].c", "[", "a..", "x[99999999999999999999]", "a[0][", "a]["} {
-		f.Add(s)
+	res := `{"a": [1, [2]], "names": ["x"], "x": {"": 1}, "stdout_json": {"sha": "s", "l": [[{"c": true}]]}}`
+	for _, s := range []string{"a", "a.b", "names[0]", "stdout_json.sha", "a[1][2].c", "[", "a..", "x[99999999999999999999]", "a[0][", "a][", "a[+1]", "a[01]"} {
+		f.Add(res, s)
 	}
-	res := map[string]any{"a": []any{1, []any{2}}, "names": []any{"x"}, "x": map[string]any{"": 1}}
-	f.Fuzz(func(t *testing.T, s string) {
-		v, ok := LookupBindPath(res, s)
-		if !ok && v != nil {
-			t.Fatalf("%q: not found but %v", s, v)
+	f.Add(`{"a]": {"b": [{"c": [0, 1]}]}, "é": {"ü": null}}`, "a].b[0].c[1]")
+	f.Fuzz(func(t *testing.T, doc, path string) {
+		var v any
+		if json.Unmarshal([]byte(doc), &v) != nil {
+			return
 		}
+		if got, ok := LookupBindPath(v, path); !ok && got != nil {
+			t.Fatalf("%q: not found but %v", path, got)
+		}
+		walkBindPaths(v, "", func(p string, want any) {
+			for _, q := range []string{p, strings.ReplaceAll(p, "[", "[0")} {
+				got, ok := LookupBindPath(v, q)
+				if !ok || !reflect.DeepEqual(got, want) {
+					t.Fatalf("%s in %s: got %v, %v; want %v", q, doc, got, ok, want)
+				}
+			}
+		})
 	})
 }
 
+// walkBindPaths calls visit with the path of each value below v that a
+// bind path can name: a key that is not empty and holds no dot or bracket,
+// followed by list indexes.
+func walkBindPaths(v any, prefix string, visit func(string, any)) {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			if k == "" || strings.ContainsAny(k, ".[") {
+				continue
+			}
+			p := k
+			if prefix != "" {
+				p = prefix + "." + k
+			}
+			visit(p, e)
+			walkBindPaths(e, p, visit)
+		}
+	case []any:
+		if prefix == "" {
+			return // a bind path starts with a key
+		}
+		for i, e := range x {
+			p := prefix + "[" + strconv.Itoa(i) + "]"
+			visit(p, e)
+			walkBindPaths(e, p, visit)
+		}
+	}
+}
+
+// FuzzWorldOverride: any --world value: a refusal names the flag (and
+// the key, once there is one); a value taken has the declared type, and
+// an int, float or bool is taken exactly when strconv reads the trimmed
+// text, as strconv reads it; a string is the text as given.
 func FuzzWorldOverride(f *testing.F) {
-	for _, s := range []string{"n=1", "o={a: 1}", "l=[1,2", "b=maybe", "=x", "s=", "f=1e400"} {
+	for _, s := range []string{"n=1", "o={a: 1}", "l=[1,2", "b=maybe", "=x", "s=", "f=1e400", "n= 7 ", "f=0x1p-2", "b=T", "x=1", "s= a=b ", "l=[1]]"} {
 		f.Add(s)
 	}
 	vars := []WorldVar{{Name: "n", Type: "int"}, {Name: "o", Type: "object"}, {Name: "l", Type: "list"}, {Name: "b", Type: "bool"}, {Name: "s", Type: "string"}, {Name: "f", Type: "float"}}
 	f.Fuzz(func(t *testing.T, s string) {
-		_, _ = InitWorld(vars, nil, []string{s})
+		w, err := InitWorld(vars, nil, []string{s})
+		k, raw, hasEq := strings.Cut(s, "=")
+		k = strings.TrimSpace(k)
+		if !hasEq || k == "" {
+			if err == nil || err.Error() != fmt.Sprintf("--world %q: expected key=value", s) {
+				t.Fatalf("%q: %v", s, err)
+			}
+			return
+		}
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "--world ") || !strings.Contains(err.Error(), k) {
+				t.Fatalf("%q refused without naming the flag and key: %v", s, err)
+			}
+		}
+		trimmed := strings.TrimSpace(raw)
+		var want any
+		var wantErr error
+		switch k {
+		case "n":
+			var n int64
+			n, wantErr = strconv.ParseInt(trimmed, 10, 64)
+			want = int(n)
+		case "f":
+			want, wantErr = strconv.ParseFloat(trimmed, 64)
+		case "b":
+			want, wantErr = strconv.ParseBool(trimmed)
+		case "s":
+			want = raw
+		default:
+			if err == nil && k != "o" && k != "l" {
+				t.Fatalf("%q: undeclared key %q taken", s, k)
+			}
+			return
+		}
+		switch got, ok := w[k]; {
+		case (err == nil) != (wantErr == nil):
+			t.Fatalf("%q: refused %v, strconv %v", s, err, wantErr)
+		case err == nil && (!ok || !reflect.DeepEqual(got, want) && !(got != got && want != want)): // NaN is NaN
+			t.Fatalf("%q read as %#v, want %#v", s, got, want)
+		}
 	})
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"kitsoki/internal/testing/aliasmb"
+	"kitsoki/internal/testing/gotype"
 	"kitsoki/internal/yamlnode"
 	"kitsoki/pkg/diag"
 )
@@ -281,6 +282,8 @@ func TestValidateStopsWithoutApp(t *testing.T) {
 	}
 }
 
+// FuzzParseDataset: any dataset bytes: a refusal starts with the file's
+// name and names no Go type; a dataset taken validates without a panic.
 func FuzzParseDataset(f *testing.F) {
 	b, _ := os.ReadFile("testdata/pr-refinement/evals/merge_judge.yaml")
 	f.Add(b)
@@ -293,6 +296,9 @@ func FuzzParseDataset(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		d, err := parseDataset("fuzz.yaml", "fuzz.yaml", data)
 		if err != nil {
+			if msg := err.Error(); !strings.HasPrefix(msg, "fuzz.yaml") || gotype.Named(msg, data) != "" {
+				t.Fatalf("%q: refusal %q does not start with the file or names a Go type", data, msg)
+			}
 			return
 		}
 		_ = d.ComparatorLabel()

@@ -1,11 +1,15 @@
 package host
 
 import (
+	"encoding/json"
 	"os"
+	"path"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
+	"unicode"
 
 	"kitsoki/internal/safefile"
 	"kitsoki/pkg/host/scriptiface"
@@ -88,33 +92,82 @@ func FuzzParseInspectCassette(f *testing.F) {
 	})
 }
 
-// FuzzTrailingJSON: whatever a command prints, the scan terminates and a
-// found value re-encodes.
+// segsWellFormed reports whether each slash-separated part of pattern is
+// a well-formed path.Match pattern.
+func segsWellFormed(pattern string) bool {
+	for _, sg := range strings.Split(pattern, "/") {
+		if _, err := path.Match(sg, ""); err != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// FuzzTrailingJSON: whatever a command prints, the scan terminates; a
+// value found is encoding/json's reading of the shortest suffix starting
+// a line (after white space) that parses (output ending in } or ]) or of the last line; a
+// parse error is encoding/json's own for the last line. And any output
+// followed by a line holding one JSON value gives that value.
 func FuzzTrailingJSON(f *testing.F) {
-	f.Add("hello\n{\"a\": 1}\n")
-	f.Add("[\n1,\n2\n]")
-	f.Add("{\n")
-	f.Fuzz(func(t *testing.T, out string) {
+	f.Add("hello\n{\"a\": 1}\n", `[1, {"b": "c]"}]`)
+	f.Add("[\n1,\n2\n]", `"s"`)
+	f.Add("{\n", `3.5e2`)
+	f.Add("x\n  {\"a\":\n [1]}\n\t\n", `{}`)
+	f.Add("{\"a\": \"b\"} tail", `null`)
+	f.Fuzz(func(t *testing.T, out, doc string) {
 		v, perr, found := trailingJSON(out)
 		if found && perr != "" {
 			t.Fatal("found and a parse error")
 		}
-		if found {
-			_ = stringify(v)
+		s := strings.TrimRightFunc(out, unicode.IsSpace)
+		last := strings.TrimSpace(s[strings.LastIndexByte(s, '\n')+1:])
+		var want any
+		switch {
+		case found && (strings.HasSuffix(s, "}") || strings.HasSuffix(s, "]")):
+			ok := false
+			for i := len(s) - 1; i >= 0 && !ok; i-- {
+				if i == 0 || s[i-1] == '\n' {
+					line := strings.TrimLeftFunc(s[i:], unicode.IsSpace)
+					ok = line != "" && strings.ContainsRune("{[", rune(line[0])) && json.Unmarshal([]byte(line), &want) == nil
+				}
+			}
+			if !ok || !reflect.DeepEqual(v, want) {
+				t.Fatalf("%q: found %v, the shortest suffix reads %v (%v)", out, v, want, ok)
+			}
+		case found:
+			if err := json.Unmarshal([]byte(last), &want); err != nil || !reflect.DeepEqual(v, want) {
+				t.Fatalf("%q: found %v, the last line reads %v (%v)", out, v, want, err)
+			}
+		case perr != "":
+			if err := json.Unmarshal([]byte(last), &want); err == nil || err.Error() != perr {
+				t.Fatalf("%q: parse error %q, encoding/json says %v", out, perr, err)
+			}
+		}
+		var d any
+		if json.Unmarshal([]byte(doc), &d) != nil {
+			return
+		}
+		line, _ := json.Marshal(d)
+		if got, perr, found := trailingJSON(out + "\n" + string(line) + "\n"); !found || !reflect.DeepEqual(got, d) {
+			t.Fatalf("%q then %s: got %v (%q), want %v", out, line, got, perr, d)
 		}
 	})
 }
 
 // FuzzGlob: any pattern terminates without panicking and never returns a
-// path outside the root.
+// path outside the root; a pattern without ** matches exactly the files
+// path.Match matches with it, in order (when each part between slashes is
+// a pattern itself: glob splits at every slash, one escaped or in a class
+// too).
 func FuzzGlob(f *testing.F) {
 	root := f.TempDir()
-	for _, p := range []string{"a/b.md", "a/c/d.txt", "e.md"} {
+	files := []string{"a/b.md", "a/c/d.txt", "e.md"}
+	for _, p := range files {
 		full := filepath.Join(root, p)
 		_ = os.MkdirAll(filepath.Dir(full), 0o755)
 		_ = os.WriteFile(full, []byte("x"), 0o644)
 	}
-	for _, s := range []string{"**/*.md", "a/*", "../*", "/etc/*", "[", "a/**/**/d.txt", "**"} {
+	for _, s := range []string{"**/*.md", "a/*", "../*", "/etc/*", "[", "a/**/**/d.txt", "**", "./a/c/../b.md", "a/[b-c]*", " *.md ", "a\\/b.md", "?/*/*"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, pat string) {
@@ -125,6 +178,17 @@ func FuzzGlob(f *testing.F) {
 		for _, g := range got {
 			if !safefile.Within(root, filepath.Join(root, g)) {
 				t.Fatalf("%q matched %q outside the root", pat, g)
+			}
+		}
+		if clean := path.Clean(filepath.ToSlash(strings.TrimSpace(pat))); !strings.Contains(pat, "**") && segsWellFormed(clean) {
+			var want []string
+			for _, f := range files {
+				if ok, _ := path.Match(clean, f); ok {
+					want = append(want, f)
+				}
+			}
+			if !slices.Equal(got, want) {
+				t.Fatalf("%q matched %q; path.Match matches %q", pat, got, want)
 			}
 		}
 	})

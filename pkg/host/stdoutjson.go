@@ -3,18 +3,19 @@ package host
 import (
 	"encoding/json"
 	"strings"
+	"unicode"
 )
 
 // trailingJSON finds the JSON value that ends the output, as upstream's
 // host.run does: output ending in } or ] holds the shortest suffix that
-// starts a line with { or [ and parses as exactly one value (single- or
-// multi-line); any other output its last line, trimmed, when that line is
+// starts a line with { or [ after white space and parses as exactly one
+// value (single- or multi-line); any other output its last line, trimmed, when that line is
 // one JSON value of any kind (3, true, null, "s"). Numbers are float64, as
 // upstream decodes them. When none parses but the last line looks like
 // JSON (starts with {, [ or "), parseErr is encoding/json's error for that
 // line, upstream's text (conformance host-run-json-scalar).
 func trailingJSON(out string) (v any, parseErr string, found bool) {
-	s := strings.TrimRight(out, " \t\r\n")
+	s := strings.TrimRightFunc(out, unicode.IsSpace)
 	if s == "" {
 		return nil, "", false
 	}
@@ -31,18 +32,21 @@ func trailingJSON(out string) (v any, parseErr string, found bool) {
 		return val, "", true
 	}
 	if looksJSON(last) {
-		_, err := decodeOne(last)
-		return nil, err.Error(), false
+		if _, err := decodeOne(last); err != nil {
+			return nil, err.Error(), false
+		}
 	}
 	return nil, "", false
 }
 
 // suffixJSON is the value of the shortest suffix of s that starts a line
-// with { or [ (after spaces and tabs) and parses as exactly one value.
+// with { or [ after any white space (a vertical tab, a form feed, a
+// no-break space too, as upstream: conformance host-run-json-space) and
+// parses as exactly one value.
 func suffixJSON(s string) (any, bool) {
 	for pos := len(s); pos > 0; {
 		i := strings.LastIndexByte(s[:pos], '\n')
-		line := strings.TrimLeft(s[i+1:], " \t")
+		line := strings.TrimLeftFunc(s[i+1:], unicode.IsSpace)
 		if len(line) > 0 && (line[0] == '{' || line[0] == '[') {
 			if val, err := decodeOne(line); err == nil {
 				return val, true

@@ -133,7 +133,7 @@ func readLine(r *bufio.Reader, max int) ([]byte, error) {
 func answer(ctx context.Context, line []byte, h Handler) rpcResponse {
 	var req rpcRequest
 	if err := json.Unmarshal(line, &req); err != nil {
-		return rpcResponse{JSONRPC: "2.0", ID: json.RawMessage("null"), Error: &Error{Code: CodeParse, Message: "parse error: " + err.Error()}}
+		return rpcResponse{JSONRPC: "2.0", ID: json.RawMessage("null"), Error: &Error{Code: CodeParse, Message: "parse error: " + parseReason(err)}}
 	}
 	resp := rpcResponse{JSONRPC: "2.0", ID: req.ID}
 	if req.Method != "agent.ask" {
@@ -142,7 +142,7 @@ func answer(ctx context.Context, line []byte, h Handler) rpcResponse {
 	}
 	var ask Request
 	if err := json.Unmarshal(req.Params, &ask); err != nil {
-		resp.Error = &Error{Code: CodeInvalidParams, Message: "invalid params: " + err.Error()}
+		resp.Error = &Error{Code: CodeInvalidParams, Message: "invalid params: " + paramsReason(req.Params, err)}
 		return resp
 	}
 	cctx := ctx

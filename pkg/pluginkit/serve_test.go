@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"kitsoki/internal/testing/gotype"
 )
 
 func replies(t *testing.T, out string) []map[string]any {
@@ -100,11 +102,13 @@ func TestServeIORefusesOversizedLine(t *testing.T) {
 // FuzzServeIO: any request stream within the frame bound: each line
 // that is not blank gets exactly one reply line, in order: a JSON-RPC 2.0
 // object with exactly one of result and error, echoing the request's id
-// (null for a line that is not a request).
+// (null for a line that is not a request); an error's message names no Go
+// type.
 func FuzzServeIO(f *testing.F) {
 	f.Add(`{"jsonrpc":"2.0","id":1,"method":"agent.ask","params":{"verb":"ask"}}`)
 	f.Add(`{"id":[1],"method":"agent.ask","params":null}`)
 	f.Add("\x00\n\n{")
+	f.Add(`{"id":1,"method":"agent.ask","params":{"deadline":5,"world":{"vars":[]}}}` + "\n[2]\n{\"method\":{}}")
 	f.Add("{\"id\":\"a\",\"method\":\"agent.ask\",\"params\":{\"turn\":\"x\"}}\r\n{\"id\": 2 ,\"method\":\"nope\"}\n \t\n{\"id\":3,\"id\":4,\"method\":\"agent.ask\",\"params\":{}}")
 	f.Fuzz(func(t *testing.T, s string) {
 		var out bytes.Buffer
@@ -129,10 +133,15 @@ func FuzzServeIO(f *testing.F) {
 				JSONRPC string          `json:"jsonrpc"`
 				ID      json.RawMessage `json:"id"`
 				Result  json.RawMessage `json:"result"`
-				Error   json.RawMessage `json:"error"`
+				Error   *Error          `json:"error"`
 			}
 			if err := json.Unmarshal([]byte(l), &r); err != nil {
 				t.Fatalf("reply %q: %v", l, err)
+			}
+			if r.Error != nil {
+				if n := gotype.Named(r.Error.Message, []byte(reqs[i])); n != "" || strings.Contains(r.Error.Message, "UnmarshalJSON") || strings.Contains(r.Error.Message, "pluginkit.") {
+					t.Fatalf("request %q refused naming a Go type (%s): %s", reqs[i], n, r.Error.Message)
+				}
 			}
 			if r.JSONRPC != "2.0" || (r.Result == nil) == (r.Error == nil) {
 				t.Fatalf("reply %q: want jsonrpc 2.0 and one of result and error", l)
