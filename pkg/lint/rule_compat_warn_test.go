@@ -146,3 +146,27 @@ states:
 		}
 	}
 }
+
+// host.starlark.run refuses a YAML whole number in its inputs as upstream
+// does (conformance star-uint64): a literal, one in a list, a world key
+// whose default is one warn, on fixtures upstream fails (lit, nest, wn,
+// twn, swn); a negative, computed or float input, and one read through
+// a slot the story cannot see, do not.
+func TestHostRunIntsStarlarkInputs(t *testing.T) {
+	star := filepath.Join("..", "engine", "testdata", "conformance", "star-uint64", "app.yaml")
+	got := diagTexts(t, star, "host-run-int")
+	all := strings.Join(got, "\n")
+	for _, want := range []string{
+		`intent "lit" arc[0] effect[0]: host.starlark.run input "v": 3 is a YAML integer`, `write a float (3.0)`,
+		`intent "nest" arc[0] effect[0]: host.starlark.run input "v": 3 (inside the input)`,
+		`intent "wn" arc[0] effect[0]: host.starlark.run input "v": {{ world.n }} (world.n`, `write "{{ world.n + 0 }}"`,
+		`intent "twn" arc[0]`, `intent "swn" arc[0]`,
+	} {
+		if !strings.Contains(all, want) {
+			t.Errorf("missing %q in:\n%s", want, all)
+		}
+	}
+	if len(got) != 5 {
+		t.Errorf("got %d host-run-int diagnostics, want 5:\n%s", len(got), all)
+	}
+}

@@ -2,7 +2,9 @@ package lint
 
 import (
 	"fmt"
+	"maps"
 	"math/big"
+	"slices"
 	"strings"
 
 	"kitsoki/pkg/diag"
@@ -10,7 +12,7 @@ import (
 )
 
 var ruleHostRunInts = &Rule{ID: "host-run-int", Severity: diag.Warning, LintOnly: true,
-	Summary: "a host.run timeout: or args element is a YAML whole number that is not negative (written there, or a {{ world.x }} whose default is one), which host.run reads as uint64 and refuses, as the existing engine does (the call fails)",
+	Summary: "a host.run timeout: or args element, or a host.starlark.run input, is a YAML whole number that is not negative (written there, or a {{ world.x }} whose default is one), which the handler reads as uint64 and refuses, as the existing engine does (the call fails)",
 	Example: "- {invoke: host.run, with: {cmd: sleep, args: [1], timeout: 30}}"}
 
 // checkHostRunInts warns about YAML whole numbers that are not negative
@@ -22,6 +24,10 @@ var ruleHostRunInts = &Rule{ID: "host-run-int", Severity: diag.Warning, LintOnly
 // hunt49, also in an imported child and an on_complete chain).
 func checkHostRunInts(c *checker) {
 	c.eachEffect(func(e *story.Effect, site effSite) {
+		if e.Invoke == "host.starlark.run" && e.With != nil {
+			c.starlarkUintInputs(e, site)
+			return
+		}
 		if e.Invoke != "host.run" || e.With == nil {
 			return
 		}
@@ -39,6 +45,62 @@ func checkHostRunInts(c *checker) {
 			}
 		}
 	})
+}
+
+// starlarkUintInputs warns about the host.starlark.run inputs that reach
+// the script as the existing engine's uint64, which it cannot convert to
+// a Starlark value (conformance star-uint64: a literal, one inside a list
+// or map, a {{ world.x }} whose default is one).
+func (c *checker) starlarkUintInputs(e *story.Effect, site effSite) {
+	in, _ := e.With["inputs"].(map[string]any)
+	for _, name := range slices.Sorted(maps.Keys(in)) {
+		n, ref, ok := c.uintValue(in[name], site.OnComplete)
+		if !ok && !site.OnComplete {
+			n, ok = nestedUint(in[name])
+			ref = n + " (inside the input)"
+		}
+		if ok {
+			c.rep.Warnf(e.WithPos("inputs."+name), ruleHostRunInts,
+				"%s: host.starlark.run input %q: %s is a YAML integer, which host.starlark.run refuses as the existing engine does (\"cannot convert Go value of type uint64 to Starlark\"): the call fails; %s",
+				site.String(), name, ref, starFix(in[name], n))
+		}
+	}
+}
+
+// nestedUint finds a YAML whole number that is not negative inside a list
+// or map input, and its text.
+func nestedUint(v any) (string, bool) {
+	switch x := v.(type) {
+	case []any:
+		for _, e := range x {
+			if n, ok := yamlUint(e); ok {
+				return n, true
+			}
+			if n, ok := nestedUint(e); ok {
+				return n, true
+			}
+		}
+	case map[string]any:
+		for _, k := range slices.Sorted(maps.Keys(x)) {
+			if n, ok := yamlUint(x[k]); ok {
+				return n, true
+			}
+			if n, ok := nestedUint(x[k]); ok {
+				return n, true
+			}
+		}
+	}
+	return "", false
+}
+
+// starFix is an input spelling both engines run: a computed number (an
+// int, star-uint64's calc and tcalc) or a float.
+func starFix(v any, n string) string {
+	if s, ok := v.(string); ok {
+		m := aliasWorldRefRe.FindStringSubmatch(strings.TrimSpace(s))
+		return fmt.Sprintf("write \"{{ world.%s + 0 }}\"", m[1])
+	}
+	return fmt.Sprintf("compute it in a template (\"{{ world.k + 0 }}\") or write a float (%s.0)", n)
 }
 
 // uintValue reports whether v reaches host.run as the existing engine's
