@@ -47,23 +47,34 @@ func checkHostRunInts(c *checker) {
 	})
 }
 
-// starlarkUintInputs warns about the host.starlark.run inputs that reach
-// the script as the existing engine's uint64, which it cannot convert to
-// a Starlark value (conformance star-uint64: a literal, one inside a list
-// or map, a {{ world.x }} whose default is one).
+// starlarkUintInputs warns about the host.starlark.run inputs that read a
+// world key whose default is a YAML whole number, which reach the script
+// as the existing engine's uint64 (conformance star-uint64: wn, twn, swn);
+// a literal one is checkStarlarkInputs', beside the sidecar's type check.
 func (c *checker) starlarkUintInputs(e *story.Effect, site effSite) {
 	in, _ := e.With["inputs"].(map[string]any)
 	for _, name := range slices.Sorted(maps.Keys(in)) {
-		n, ref, ok := c.uintValue(in[name], site.OnComplete)
-		if !ok && !site.OnComplete {
-			n, ok = nestedUint(in[name])
-			ref = n + " (inside the input)"
+		if s, ok := in[name].(string); ok && story.IsTemplated(s) {
+			c.starlarkUintInput(e, site, name)
 		}
-		if ok {
-			c.rep.Warnf(e.WithPos("inputs."+name), ruleHostRunInts,
-				"%s: host.starlark.run input %q: %s is a YAML integer, which host.starlark.run refuses as the existing engine does (\"cannot convert Go value of type uint64 to Starlark\"): the call fails; %s",
-				site.String(), name, ref, starFix(in[name], n))
-		}
+	}
+}
+
+// starlarkUintInput warns when the input name reaches the script as the
+// existing engine's uint64, which it cannot convert to a Starlark value
+// (a literal, one inside a list or map, a {{ world.x }} whose default is
+// one).
+func (c *checker) starlarkUintInput(e *story.Effect, site effSite, name string) {
+	v := e.With["inputs"].(map[string]any)[name]
+	n, ref, ok := c.uintValue(v, site.OnComplete)
+	if !ok && !site.OnComplete {
+		n, ok = nestedUint(v)
+		ref = n + " (inside the input)"
+	}
+	if ok {
+		c.rep.Warnf(e.WithPos("inputs."+name), ruleHostRunInts,
+			"%s: host.starlark.run input %q: %s is a YAML integer, which host.starlark.run refuses as the existing engine does (\"cannot convert Go value of type uint64 to Starlark\", or a typed input's \"got uint64\"): the call fails; %s",
+			site.String(), name, ref, starFix(v, n))
 	}
 }
 
