@@ -7,12 +7,13 @@ import (
 	"slices"
 	"strings"
 
+	"kitsoki/internal/jsonvalue"
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/story"
 )
 
 var ruleHostRunInts = &Rule{ID: "host-run-int", Severity: diag.Warning, LintOnly: true,
-	Summary: "a host.run timeout: or args element, or a host.starlark.run input, is a YAML whole number that is not negative (written there, or a {{ world.x }} whose default is one), which the handler reads as uint64 and refuses, as the existing engine does (the call fails)",
+	Summary: "a host.run timeout: or args element, a host.starlark.run input or a host.video.frame t_ms: is a YAML whole number that is not negative (written there, or a {{ world.x }} whose default is one), which the handler reads as uint64 and refuses, as the existing engine does (the call fails); so is a host.run args: that is not a list",
 	Example: "- {invoke: host.run, with: {cmd: sleep, args: [1], timeout: 30}}"}
 
 // checkHostRunInts warns about YAML whole numbers that are not negative
@@ -28,9 +29,14 @@ func checkHostRunInts(c *checker) {
 			c.starlarkUintInputs(e, site)
 			return
 		}
+		if e.Invoke == "host.video.frame" && e.With != nil {
+			c.videoFrameUint(e, site)
+			return
+		}
 		if e.Invoke != "host.run" || e.With == nil {
 			return
 		}
+		c.hostRunArgsList(e, site)
 		if n, ref, ok := c.uintValue(e.With["timeout"], site.OnComplete); ok {
 			c.rep.Warnf(e.PosOf("with"), ruleHostRunInts,
 				"%s: host.run timeout: %s is a YAML integer, which host.run refuses as the existing engine does (\"timeout must be a number or duration string, got uint64\"): the call fails; write timeout: %s for %s seconds",
@@ -45,6 +51,36 @@ func checkHostRunInts(c *checker) {
 			}
 		}
 	})
+}
+
+// hostRunArgsList warns about a host.run args: written as something other
+// than a list, which both engines refuse ("args must be a list, got
+// string"; conformance host-run-type-texts a1-a4, a6, a7).
+func (c *checker) hostRunArgsList(e *story.Effect, site effSite) {
+	v, ok := e.With["args"]
+	if !ok || v == nil {
+		return
+	}
+	if _, list := v.([]any); list {
+		return
+	}
+	if s, str := v.(string); str && story.IsTemplated(s) {
+		return
+	}
+	c.rep.Warnf(e.WithPos("args"), ruleHostRunInts,
+		"%s: host.run args: %v (%s) is not a list, which host.run refuses as the existing engine does (\"args must be a list\"): the call fails; write args as a list of strings (args: [\"…\"])",
+		site.String(), v, jsonvalue.Kind(v))
+}
+
+// videoFrameUint warns about a host.video.frame t_ms: that reaches the
+// handler as the existing engine's uint64, which it refuses ("t_ms must
+// be a number, got uint64"; conformance video-frame-args m1, m4).
+func (c *checker) videoFrameUint(e *story.Effect, site effSite) {
+	if n, ref, ok := c.uintValue(e.With["t_ms"], site.OnComplete); ok {
+		c.rep.Warnf(e.WithPos("t_ms"), ruleHostRunInts,
+			"%s: host.video.frame t_ms: %s is a YAML integer, which host.video.frame refuses as the existing engine does (\"t_ms must be a number, got uint64\"): the call fails; write t_ms: \"%s\" (a string holding the number)",
+			site.String(), ref, n)
+	}
 }
 
 // starlarkUintInputs warns about the host.starlark.run inputs that read a
