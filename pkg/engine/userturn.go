@@ -227,6 +227,12 @@ func (r *runner) closeTurn(t *Turn, from string, end map[string]any) (*Turn, err
 	if r.t.synthetic && t.Err == nil && !r.so.MachineOnly {
 		r.restLogged()
 	}
+	if r.t.synthetic && t.Err != nil {
+		// upstream's failed timeout or completion writes nothing to its
+		// log, whose highest turn numbers the next one: the number is
+		// taken again (conformance synthetic-fail-turn-number)
+		r.turn--
+	}
 	t.Events, t.State = r.t.events, r.statePath()
 	return t, nil
 }

@@ -146,3 +146,60 @@ states:
 		}
 	}
 }
+
+// host.starlark.run refuses a YAML whole number in its inputs as upstream
+// does (conformance star-uint64): a literal, one in a list, a world key
+// whose default is one warn, on fixtures upstream fails (lit, nest, wn,
+// twn, swn); a negative, computed or float input, and one read through
+// a slot the story cannot see, do not.
+func TestHostRunIntsStarlarkInputs(t *testing.T) {
+	star := filepath.Join("..", "engine", "testdata", "conformance", "star-uint64", "app.yaml")
+	got := diagTexts(t, star, "host-run-int")
+	all := strings.Join(got, "\n")
+	for _, want := range []string{
+		`intent "lit" arc[0] effect[0]: host.starlark.run input "v": 3 is a YAML integer`, `write a float (3.0)`,
+		`intent "nest" arc[0] effect[0]: host.starlark.run input "v": 3 (inside the input)`,
+		`intent "wn" arc[0] effect[0]: host.starlark.run input "v": {{ world.n }} (world.n`, `write "{{ world.n + 0 }}"`,
+		`intent "twn" arc[0]`, `intent "swn" arc[0]`,
+	} {
+		if !strings.Contains(all, want) {
+			t.Errorf("missing %q in:\n%s", want, all)
+		}
+	}
+	if len(got) != 5 {
+		t.Errorf("got %d host-run-int diagnostics, want 5:\n%s", len(got), all)
+	}
+}
+
+// host.run refuses args: that is not a list, and host.video.frame a t_ms:
+// that is YAML's uint64, as upstream does (conformance host-run-type-texts
+// a1-a4, a6, a7; video-frame-args m1, m4); a templated args (a5, which
+// may render a list), a list, a negative or computed t_ms do not warn.
+func TestHostRunIntsArgsAndFrame(t *testing.T) {
+	texts := filepath.Join("..", "host", "testdata", "conformance", "host-run-type-texts", "app.yaml")
+	got := strings.Join(diagTexts(t, texts, "host-run-int"), "\n")
+	for _, a := range []string{"a1", "a2", "a3", "a4", "a6", "a7"} {
+		if !strings.Contains(got, `intent "`+a+`" arc[0] effect[0]: host.run args: `) {
+			t.Errorf("no args warning for %s in:\n%s", a, got)
+		}
+	}
+	for _, want := range []string{`host.run args: 3 (number) is not a list`, `write args as a list of strings`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("missing %q in:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, `intent "a5"`) || strings.Contains(got, `intent "e1"`) {
+		t.Errorf("a templated args or a list warned:\n%s", got)
+	}
+	frame := filepath.Join("..", "host", "testdata", "conformance", "video-frame-args", "app.yaml")
+	fs := diagTexts(t, frame, "host-run-int")
+	all := strings.Join(fs, "\n")
+	for _, want := range []string{`intent "m1" arc[0] effect[0]: host.video.frame t_ms: 3 is a YAML integer`, `write t_ms: "3"`, `intent "m4" arc[0] effect[0]: host.video.frame t_ms: {{ world.n }} (world.n`} {
+		if !strings.Contains(all, want) {
+			t.Errorf("missing %q in:\n%s", want, all)
+		}
+	}
+	if len(fs) != 2 {
+		t.Errorf("got %d video.frame warnings, want 2:\n%s", len(fs), all)
+	}
+}

@@ -80,7 +80,9 @@ func (c *checker) checkStarlarkInputs(e *story.Effect, site effSite, sc *scripti
 		if f := sc.Inputs[name]; !scriptiface.TypeOK(f.Type, v) {
 			c.rep.Errf(e.WithPos("inputs."+name), ruleStarlark, "%s: host.starlark.run input %q is declared %s but is wired to a non-template %s (%v) that can never satisfy it — pass a %s literal or a {{ }} template",
 				site.String(), name, f.Type, scriptiface.TypeName(jsonvalue.YAMLInts(v), false), v, f.Type)
+			continue
 		}
+		c.starlarkUintInput(e, site, name)
 	}
 }
 
