@@ -10,24 +10,19 @@ import (
 	"strings"
 )
 
-// One decodes data, which must hold exactly one JSON value with only
-// whitespace around it, into v. Numbers decoded into an interface are
-// float64: a number past float64's range is an error, an integer past 2^53
-// loses digits (upstream's reading of host.run's stdout_json). Data with
-// no value is [ErrEmpty], data after the value a *[TrailingError]; a value
-// that does not parse is encoding/json's error (a *json.SyntaxError,
-// io.ErrUnexpectedEOF, ...).
-func One(data []byte, v any) error { return one(data, v, false) }
-
-// OneExact is [One] with numbers decoded into an interface kept as
+// OneExact decodes data, which must hold exactly one JSON value with only
+// whitespace around it, into v, numbers decoded into an interface kept as
 // [json.Number], every digit as written ("1e400" too); [Ints] or [Int64s]
-// then pick the Go number. A child's answer line is read this way.
+// then pick the Go number. A child's answer line is read this way. Data
+// with no value is [ErrEmpty], data after the value a *[TrailingError]; a
+// value that does not parse is encoding/json's error (a *json.SyntaxError,
+// io.ErrUnexpectedEOF, ...).
 func OneExact(data []byte, v any) error { return one(data, v, true) }
 
-// ErrEmpty is One's error for data holding only whitespace.
+// ErrEmpty is OneExact's error for data holding only whitespace.
 var ErrEmpty = errors.New("no JSON value (the input is empty)")
 
-// TrailingError is One's error for data after the one JSON value.
+// TrailingError is OneExact's error for data after the one JSON value.
 type TrailingError struct {
 	// Offset is the byte offset in data of Byte, the first byte after the
 	// value that is not whitespace.

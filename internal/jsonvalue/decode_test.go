@@ -7,11 +7,15 @@ import (
 	"testing"
 )
 
-// One and OneExact take exactly one value: whitespace around it is fine,
-// anything after it (garbage, a second value, a stray closing bracket,
-// which json.Decoder.More does not report) is an error naming what came.
+// oneFloat is one with numbers read as float64.
+func oneFloat(data []byte, v any) error { return one(data, v, false) }
+
+// one (numbers as float64, as MaskEncoded reads) and OneExact take
+// exactly one value: whitespace around it is fine, anything after it
+// (garbage, a second value, a stray closing bracket, which
+// json.Decoder.More does not report) is an error naming what came.
 func TestOneRejectsWhatFollowsTheValue(t *testing.T) {
-	for _, dec := range []func([]byte, any) error{One, OneExact} {
+	for _, dec := range []func([]byte, any) error{oneFloat, OneExact} {
 		for in, want := range map[string]string{
 			"{\"a\":1} \r\n\t":     "",
 			" [1,2] ":              "",
@@ -38,18 +42,18 @@ func TestOneRejectsWhatFollowsTheValue(t *testing.T) {
 	}
 }
 
-// Numbers: One reads float64 (a number past its range fails, a long
+// Numbers: one reads float64 (a number past its range fails, a long
 // integer loses digits); OneExact keeps every digit as a json.Number.
 func TestOneNumbers(t *testing.T) {
 	var v any
-	if err := One([]byte(`1e400`), &v); err == nil || !strings.Contains(err.Error(), "cannot unmarshal number 1e400") {
-		t.Fatalf("One 1e400: %v, %v", v, err)
+	if err := oneFloat([]byte(`1e400`), &v); err == nil || !strings.Contains(err.Error(), "cannot unmarshal number 1e400") {
+		t.Fatalf("one 1e400: %v, %v", v, err)
 	}
 	if err := OneExact([]byte(`1e400`), &v); err != nil || v != json.Number("1e400") {
 		t.Fatalf("OneExact 1e400: %#v, %v", v, err)
 	}
-	if err := One([]byte(`{"n":12345678901234567891}`), &v); err != nil || v.(map[string]any)["n"] != 12345678901234567891.0 {
-		t.Fatalf("One long integer: %#v, %v", v, err)
+	if err := oneFloat([]byte(`{"n":12345678901234567891}`), &v); err != nil || v.(map[string]any)["n"] != 12345678901234567891.0 {
+		t.Fatalf("one long integer: %#v, %v", v, err)
 	}
 	if err := OneExact([]byte(`{"n":12345678901234567891}`), &v); err != nil || v.(map[string]any)["n"] != json.Number("12345678901234567891") {
 		t.Fatalf("OneExact long integer: %#v, %v", v, err)

@@ -3,8 +3,8 @@ package jsonvalue
 import "encoding/json"
 
 // MaskEncoded is m when mask leaves m's JSON encoding as it is; else that
-// encoding masked and read again (numbers as [One] reads them, as
-// [OneExact] with exact), or the masked text under "redacted" when it is
+// encoding masked and read again (numbers as float64, or as [OneExact]
+// reads them with exact), or the masked text under "redacted" when it is
 // not a JSON object. It catches what masking m string by string misses:
 // a secret no one string holds whole (spanning the JSON syntax, `","`,
 // or inside a number).

@@ -10,7 +10,7 @@ import (
 	"strings"
 )
 
-// Reason words an error of decoding data with encoding/json (or [One]'s) in the file's
+// Reason words an error of decoding data with encoding/json (or [OneExact]'s) in the file's
 // own terms, for a message that already names the file: where (line and
 // column, and the member path for a value of the wrong type) and what JSON
 // was expected, never a Go type name. An error it does not know is

@@ -10,6 +10,7 @@ import (
 
 	"kitsoki/internal/jsonvalue"
 	"kitsoki/internal/yamlnode"
+	"kitsoki/pkg/diag"
 )
 
 // cassetteKind is the value a cassette's kind: must have.
@@ -70,14 +71,7 @@ func responseJSON(cassette, episode string, n *yaml.Node) (json.RawMessage, erro
 	}
 	if !json.Valid([]byte(text)) {
 		return nil, fmt.Errorf("cassette: %q: episode %q: agent.response_json %q is not JSON text; quote the exact submission, e.g. response_json: '5' or response_json: '\"five\"'",
-			cassette, episode, clip(text))
+			cassette, episode, diag.Clip(text, 60))
 	}
 	return json.RawMessage(text), nil
-}
-
-func clip(s string) string {
-	if len(s) > 60 {
-		return s[:60] + "…"
-	}
-	return s
 }

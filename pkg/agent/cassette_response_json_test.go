@@ -3,6 +3,7 @@ package agent
 import (
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -36,5 +37,23 @@ func TestCassetteResponseJSON(t *testing.T) {
 		if err != nil || string(got) != c.want {
 			t.Errorf("%s: got %s %v, want %s", c.src, got, err, c.want)
 		}
+	}
+}
+
+// A long response_json that is not JSON is quoted in the error clipped on
+// a character: a cut inside "é" would put a broken byte in the message.
+func TestCassetteResponseJSONClipsOnACharacter(t *testing.T) {
+	var doc struct {
+		R yaml.Node `yaml:"response_json"`
+	}
+	if err := yaml.Unmarshal([]byte("response_json: a"+strings.Repeat("é", 60)), &doc); err != nil {
+		t.Fatal(err)
+	}
+	_, err := responseJSON("c.yaml", "ep1", &doc.R)
+	if err == nil || !strings.Contains(err.Error(), "is not JSON text") {
+		t.Fatalf("error %v, want not JSON text", err)
+	}
+	if msg := err.Error(); strings.Contains(msg, `\x`) || !utf8.ValidString(msg) || !strings.Contains(msg, "left out") {
+		t.Errorf("message not clipped on a character: %s", msg)
 	}
 }

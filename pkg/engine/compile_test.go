@@ -73,7 +73,7 @@ func TestPhasesCompile(t *testing.T) {
 // (validate fails; run and test go ahead) and nothing else blocks it.
 func TestFormerlyRefusedKeysCompile(t *testing.T) {
 	st, ds := lint.Load(filepath.Join("testdata", "unexecuted"), story.Options{})
-	if st == nil || lint.Unrunnable(ds) || !slices.ContainsFunc(ds, func(d diag.Diagnostic) bool {
+	if st == nil || unrunnable(ds) || !slices.ContainsFunc(ds, func(d diag.Diagnostic) bool {
 		return d.Rule == story.RuleOnExit.ID && d.Severity == diag.Error && d.Line == 14
 	}) {
 		t.Fatalf("load: want the on-exit error at line 14 and nothing blocking: %v", ds)

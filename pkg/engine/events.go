@@ -19,7 +19,6 @@ const (
 	KindSay               = "machine.say"
 	KindMachineError      = "machine.error"
 	KindEmitIntent        = "machine.emit_intent"
-	KindOnErrorRedirect   = "machine.on_error_redirect"
 	KindGateDecided       = "machine.gate_decided" // a decision at a gate (story-runtime §1.9)
 	KindTimeout           = "machine.timeout"      // annotates a synthetic timeout turn
 	KindWorldUpdate       = "world.update"

@@ -5,11 +5,13 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sync"
 	"testing"
 
 	"kitsoki/internal/jsonvalue"
 	"kitsoki/internal/testing/storyload"
+	"kitsoki/pkg/diag"
 	"kitsoki/pkg/lint"
 	"kitsoki/pkg/story"
 )
@@ -91,7 +93,7 @@ func compileStory(t testing.TB, name string) *Machine {
 func compileSource(t testing.TB, name, src string, opts CompileOptions) *Machine {
 	t.Helper()
 	st, ds := lint.LoadBytes(name, []byte(src), story.Options{})
-	if st == nil || lint.Unrunnable(ds) {
+	if st == nil || unrunnable(ds) {
 		t.Fatalf("load: %v", ds)
 	}
 	m, err := Compile(st, opts)
@@ -173,3 +175,6 @@ func onErrorTransitions(t *testing.T, s *recSink) []map[string]any {
 	}
 	return out
 }
+
+// unrunnable reports whether any diagnostic of ds is [lint.Blocking].
+func unrunnable(ds []diag.Diagnostic) bool { return slices.ContainsFunc(ds, lint.Blocking) }

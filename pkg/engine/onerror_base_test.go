@@ -25,7 +25,7 @@ func TestOnErrorResolvesAgainstDispatchState(t *testing.T) {
 			// validate flags the parallel case (upstream corrupts the
 			// path there); the finding is lint-only
 			st, ds := lint.Load(filepath.Join("testdata", "onerror_base"), story.Options{})
-			if st == nil || lint.Unrunnable(ds) {
+			if st == nil || unrunnable(ds) {
 				t.Fatalf("load: %v", ds)
 			}
 			m, err := Compile(st, CompileOptions{LateHandlers: true})

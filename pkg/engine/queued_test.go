@@ -121,7 +121,7 @@ func TestOnErrorFromTerminalStateRedirects(t *testing.T) {
 func TestOnErrorStayFromTerminalStateKeepsItEnded(t *testing.T) {
 	needSh(t)
 	res, sink := runWant(t, "onerror", "ending_stay", Options{}, OutcomeTerminal, "ending_stay")
-	if n := len(sink.kinds(KindOnErrorRedirect)); n != 0 {
+	if n := len(onErrorTransitions(t, sink)); n != 0 {
 		t.Errorf("%d on_error redirects, want none", n)
 	}
 	if le, _ := res.World["last_error"].(string); le == "" {

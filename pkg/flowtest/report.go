@@ -10,7 +10,6 @@ import (
 
 	"kitsoki/internal/jsoncost"
 	"kitsoki/internal/jsonvalue"
-	"kitsoki/internal/safefile"
 	"kitsoki/internal/termsafe"
 )
 
@@ -108,20 +107,6 @@ func tallyFlows(flows []*FlowResult) (passed, failed int) {
 // indented JSON, HTML characters escaped, no trailing newline.
 func MarshalReport(r *Report) ([]byte, error) {
 	return json.MarshalIndent(r, "", "  ")
-}
-
-// ReadReport reads and parses a --json report (conformance goldens).
-func ReadReport(path string) (*Report, error) { return readReport(path, jsoncost.Floor) }
-
-// readReport is ReadReport with the decode estimate's floor given: the
-// product's is jsoncost.Floor; tests lower it to refuse a small document.
-func readReport(path string, floor int64) (*Report, error) {
-	const maxReport = 1 << 30
-	data, err := safefile.ReadFile(path, maxReport)
-	if err != nil {
-		return nil, err
-	}
-	return parseReport(path, data, floor)
 }
 
 // ParseReport parses a --json report (test merge's shards), refusing one

@@ -1,7 +1,6 @@
 package flowtest
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -10,21 +9,18 @@ import (
 	"kitsoki/internal/testing/allocs"
 )
 
-// TestReadReportBoundsMemory: a shard report of empty {} events, turns or
+// TestParseReportBoundsMemory: a shard report of empty {} events, turns or
 // results (two or three bytes each, a hundred to nine hundred once decoded) is refused
 // before it is decoded, allocating a small multiple of its size; decoding
 // it took some 300 times its size (a 60 MB report: 11 GB RSS). The
 // estimate's floor is lowered from jsoncost.Floor to 1 MiB, so a hundredth
 // of the empties the product's floor needs passes it; the same documents
-// under the product's floor are read (TestReadReportFloorIsTheProducts).
-func TestReadReportBoundsMemory(t *testing.T) {
+// under the product's floor are read (TestParseReportFloorIsTheProducts).
+func TestParseReportBoundsMemory(t *testing.T) {
 	for name, doc := range emptiesReports {
 		path := filepath.Join(t.TempDir(), "shard.json")
-		if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
-			t.Fatal(err)
-		}
 		var err error
-		spent := allocs.During(func() { _, err = readReport(path, 1<<20) })
+		spent := allocs.During(func() { _, err = parseReport(path, []byte(doc), 1<<20) })
 		t.Logf("%s: %d bytes, allocated %d", name, len(doc), spent)
 		if err == nil || !strings.Contains(err.Error(), path+": ") || !strings.Contains(err.Error(), "once read") {
 			t.Errorf("%s: err = %v, want a refusal naming the file", name, err)
@@ -46,21 +42,15 @@ var emptiesReports = func() map[string]string {
 	}
 }()
 
-// TestReadReportFloorIsTheProducts: ReadReport and ParseReport refuse by
+// TestParseReportFloorIsTheProducts: ParseReport refuses by
 // jsoncost.Limit (12 times the size, at least 256 MiB): the documents
-// TestReadReportBoundsMemory has refused at a 1 MiB floor are read.
-func TestReadReportFloorIsTheProducts(t *testing.T) {
+// TestParseReportBoundsMemory has refused at a 1 MiB floor are read.
+func TestParseReportFloorIsTheProducts(t *testing.T) {
 	if jsoncost.Ratio != 12 || jsoncost.Floor != 256<<20 {
 		t.Fatalf("jsoncost.Ratio %d, Floor %d; want 12 times and 256 MiB", jsoncost.Ratio, jsoncost.Floor)
 	}
 	for name, doc := range emptiesReports {
 		path := filepath.Join(t.TempDir(), "shard.json")
-		if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := ReadReport(path); err != nil {
-			t.Errorf("%s: ReadReport: %v", name, err)
-		}
 		if _, err := ParseReport(path, []byte(doc)); err != nil {
 			t.Errorf("%s: ParseReport: %v", name, err)
 		}

@@ -35,7 +35,7 @@ func TestReportRoundTripsUpstreamShape(t *testing.T) {
 			continue // an intents report
 		}
 		n++
-		r, err := ReadReport(f)
+		r, err := ParseReport(f, data)
 		if err != nil {
 			t.Fatalf("%s: %v", f, err)
 		}

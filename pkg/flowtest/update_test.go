@@ -206,7 +206,12 @@ func TestUpdateGolden(t *testing.T) {
 	}
 	// The written fixtures pass here, as they do on the existing engine,
 	// turn by turn in the same states.
-	up, err := ReadReport(filepath.Join(updateGolden, "upstream.json"))
+	upPath := filepath.Join(updateGolden, "upstream.json")
+	upData, err := os.ReadFile(upPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	up, err := ParseReport(upPath, upData)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -48,7 +48,7 @@ func TestPhasesExpandedGolden(t *testing.T) {
 	// state is not checked, a view's pongo2 error is lint-only
 	dir := filepath.Join(fixtures, "phases-expanded", "loads")
 	_, ds := Load(dir, story.Options{LookupEnv: noEnv})
-	if Unrunnable(ds) || !slices.ContainsFunc(ds, func(d diag.Diagnostic) bool { return d.Rule == rulePongo.ID }) {
+	if unrunnable(ds) || !slices.ContainsFunc(ds, func(d diag.Diagnostic) bool { return d.Rule == rulePongo.ID }) {
 		t.Errorf("%s: want runnable with a pongo finding, got %v", dir, ds)
 	}
 	checkGoldenAt(t, filepath.Join(dir, "expect.golden"), ds)

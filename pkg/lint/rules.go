@@ -76,11 +76,6 @@ func LoaderAccepted(d diag.Diagnostic) bool {
 	return ok && loaderAccepted(r)
 }
 
-// Unrunnable reports whether any diagnostic of ds is Blocking.
-func Unrunnable(ds []diag.Diagnostic) bool {
-	return slices.ContainsFunc(ds, Blocking)
-}
-
 // IgnoreRule is the rule of findings about `# kitsoki:ignore` comments,
 // reported by pkg/validate, which sees every diagnostic.
 func IgnoreRule() Rule { return *ruleIgnore }

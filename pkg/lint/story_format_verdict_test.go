@@ -111,7 +111,7 @@ states:
 			if malformed == tc.valid {
 				t.Errorf("malformed reported: %v, upstream valid: %v\n%v", malformed, tc.valid, ds)
 			}
-			if !tc.valid && !Unrunnable(ds) {
+			if !tc.valid && !unrunnable(ds) {
 				t.Errorf("upstream refuses this story; ours would run it")
 			}
 		})

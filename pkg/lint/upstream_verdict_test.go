@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -30,7 +31,7 @@ func runVerdicts(t *testing.T, cases []verdictCase) {
 			for _, d := range ds {
 				got = append(got, d.String())
 			}
-			if load := !Unrunnable(ds); load != tc.load {
+			if load := !unrunnable(ds); load != tc.load {
 				t.Errorf("loads: %v, upstream %v\n%s", load, tc.load, strings.Join(got, "\n"))
 			}
 			if valid := errs == 0; valid != tc.valid {
@@ -311,7 +312,7 @@ func TestImportHostsDeclaredAsWritten(t *testing.T) {
 			write(t, dir, "kid/app.yaml", "app: {id: kid}\nhosts: [host.git.status]\nroot: k\nstates:\n  k: {view: K}\n")
 			write(t, dir, "app.yaml", "app: {id: p}\nhosts: "+tc.parent+"\nimports:\n  kid: {source: ./kid, hosts: declared}\nintents: {go: {}}\nroot: a\nstates:\n  a: {on: {go: [{target: kid}]}}\n")
 			_, ds := Load(dir, story.Options{})
-			if load := !Unrunnable(ds); load != tc.load {
+			if load := !unrunnable(ds); load != tc.load {
 				t.Errorf("loads %v, upstream %v: %v", load, tc.load, ds)
 			}
 		})
@@ -489,7 +490,7 @@ func TestByteOrderMarkAsUpstream(t *testing.T) {
 	dir := t.TempDir()
 	write(t, dir, "app.yaml", "app: {id: b}\ninclude: [r.yaml]\nintents: {go: {}}\nroot: a\nstates:\n  a: {on: {go: [{target: b}]}}\n")
 	write(t, dir, "r.yaml", "\ufeffstates:\n  b: {}\n")
-	if _, ds := Load(dir, story.Options{}); !Unrunnable(ds) {
+	if _, ds := Load(dir, story.Options{}); !unrunnable(ds) {
 		t.Errorf("an included file with a BOM loads: %v", ds)
 	}
 }
@@ -610,3 +611,6 @@ func TestUntrimmedTargetsAsUpstream(t *testing.T) {
 		{"emit-plain", "app: {id: t}\nintents: {go: {}, next: {}}\nroot: a\nstates:\n  a: {on: {go: [{target: ., effects: [{emit_intent: next}]}], next: [{target: .}]}}\n", true, true},
 	})
 }
+
+// unrunnable reports whether any diagnostic of ds is [Blocking].
+func unrunnable(ds []diag.Diagnostic) bool { return slices.ContainsFunc(ds, Blocking) }

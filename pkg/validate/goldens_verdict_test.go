@@ -12,6 +12,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"kitsoki/internal/testing/conformance"
 	"kitsoki/pkg/flowtest"
 )
 
@@ -41,7 +42,7 @@ func TestGoldensNoVerdictOnPassing(t *testing.T) {
 			if err != nil || d.IsDir() || d.Name() != "upstream.json" {
 				return err
 			}
-			rep, err := flowtest.ReadReport(p)
+			rep, err := conformance.ReadReport(p)
 			if err != nil {
 				return err
 			}

@@ -41,6 +41,7 @@ import (
 	"strings"
 	"testing"
 
+	"kitsoki/internal/safefile"
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/flowtest"
 )
@@ -111,11 +112,21 @@ func Check(t *testing.T, dir, glob string, o flowtest.Options) {
 	check(t, dir, glob, o)
 }
 
+// ReadReport reads a `test flows --json` report (upstream.json, or
+// compare.sh's existing.json and ours.json).
+func ReadReport(path string) (*flowtest.Report, error) {
+	data, err := safefile.ReadFile(path, 1<<30)
+	if err != nil {
+		return nil, err
+	}
+	return flowtest.ParseReport(path, data)
+}
+
 // check is [Check] with the caller's XDG_CONFIG_HOME (CheckTree sets it
 // once for its parallel subtests).
 func check(t *testing.T, dir, glob string, o flowtest.Options) {
 	t.Helper()
-	want, err := flowtest.ReadReport(filepath.Join(dir, "upstream.json"))
+	want, err := ReadReport(filepath.Join(dir, "upstream.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -27,8 +27,8 @@ func diffTree(w io.Writer, dir string) (differ, total int, err error) {
 			continue
 		}
 		d := filepath.Join(dir, e.Name())
-		ex, exErr := flowtest.ReadReport(filepath.Join(d, "existing.json"))
-		ours, oErr := flowtest.ReadReport(filepath.Join(d, "ours.json"))
+		ex, exErr := conformance.ReadReport(filepath.Join(d, "existing.json"))
+		ours, oErr := conformance.ReadReport(filepath.Join(d, "ours.json"))
 		switch {
 		case exErr != nil && oErr != nil:
 			if msg, both := loadErrDiff(d); both {

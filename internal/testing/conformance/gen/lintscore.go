@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"kitsoki/internal/safefile"
+	"kitsoki/internal/testing/conformance"
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/flowtest"
 )
@@ -78,9 +79,9 @@ func lintScore(w io.Writer, dir, name string) (score, int, error) {
 	var total score
 	unscored := 0
 	for _, d := range dirs {
-		ex, err := flowtest.ReadReport(filepath.Join(d, "existing.json"))
+		ex, err := conformance.ReadReport(filepath.Join(d, "existing.json"))
 		if errors.Is(err, fs.ErrNotExist) {
-			ex, err = flowtest.ReadReport(filepath.Join(d, "upstream.json"))
+			ex, err = conformance.ReadReport(filepath.Join(d, "upstream.json"))
 		}
 		found, ferr := readFindings(filepath.Join(d, name))
 		if err != nil {
