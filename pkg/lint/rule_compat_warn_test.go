@@ -183,7 +183,7 @@ func TestHostRunIntsArgsAndFrame(t *testing.T) {
 			t.Errorf("no args warning for %s in:\n%s", a, got)
 		}
 	}
-	for _, want := range []string{`host.run args: 3 (number) is not a list`, `write args as a list of strings`} {
+	for _, want := range []string{`host.run args: 3 (number) is not a list`, `host.run args: {"a":1} (object) is not a list`, `host.run args: "x" (string) is not a list`, `write args as a list of strings`} {
 		if !strings.Contains(got, want) {
 			t.Errorf("missing %q in:\n%s", want, got)
 		}

@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"encoding/json"
 	"fmt"
 	"maps"
 	"math/big"
@@ -67,9 +68,13 @@ func (c *checker) hostRunArgsList(e *story.Effect, site effSite) {
 	if s, str := v.(string); str && story.IsTemplated(s) {
 		return
 	}
+	text := fmt.Sprint(v)
+	if b, err := json.Marshal(v); err == nil {
+		text = string(b) // an object or list as written, not Go's map[...] syntax
+	}
 	c.rep.Warnf(e.WithPos("args"), ruleHostRunInts,
-		"%s: host.run args: %v (%s) is not a list, which host.run refuses as the existing engine does (\"args must be a list\"): the call fails; write args as a list of strings (args: [\"…\"])",
-		site.String(), v, jsonvalue.Kind(v))
+		"%s: host.run args: %s (%s) is not a list, which host.run refuses as the existing engine does (\"args must be a list\"): the call fails; write args as a list of strings (args: [\"…\"])",
+		site.String(), text, jsonvalue.Kind(v))
 }
 
 // videoFrameUint warns about a host.video.frame t_ms: that reaches the
