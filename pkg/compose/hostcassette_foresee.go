@@ -53,7 +53,7 @@ func (hc *HostCassette) Foresee(h string, args map[string]any, known func(key st
 func (hc *HostCassette) foreseeMatch(ep *agent.Episode, handler string, args map[string]any, known func(string) bool) (match, certain bool) {
 	certain = true
 	for k, want := range ep.Match {
-		if !foreseeable(k, args, known) {
+		if !foreseeable(k, known) {
 			certain = false
 			continue
 		}
@@ -66,7 +66,7 @@ func (hc *HostCassette) foreseeMatch(ep *agent.Episode, handler string, args map
 }
 
 // foreseeable reports whether match key k is known before the call.
-func foreseeable(k string, args map[string]any, known func(string) bool) bool {
+func foreseeable(k string, known func(string) bool) bool {
 	switch k {
 	case "handler":
 		return true

@@ -1,6 +1,9 @@
 package engine
 
-import "reflect"
+import (
+	"reflect"
+	"slices"
+)
 
 // A job's on_complete chain whose dispatch upstream fails (a failure's
 // on_error naming no state, dispatchSynthetic) never writes the calls'
@@ -57,18 +60,18 @@ func (r *runner) wroteSince(from int, key string) bool {
 	if r.t.tentative != nil {
 		evs = append(append([]Event(nil), evs...), *r.t.tentative...)
 	}
-	for _, ev := range evs {
-		p, _ := ev.Payload.(map[string]any)
-		if ev.Kind != KindWorldUpdate || p == nil {
-			continue
-		}
-		for _, how := range []string{"set", "increment"} {
-			if m, _ := p[how].(map[string]any); m != nil {
-				if _, has := m[key]; has {
-					return true
-				}
-			}
+	return slices.ContainsFunc(evs, func(ev Event) bool { return writes(ev, key) != "" })
+}
+
+// writes is how the world.update ev writes key ("set" or "increment"; one
+// that does both, "increment"), "" when ev is no world.update of key.
+func writes(ev Event, key string) (how string) {
+	p, _ := ev.Payload.(map[string]any)
+	for _, h := range []string{"set", "increment"} {
+		m, _ := p[h].(map[string]any)
+		if _, has := m[key]; has && ev.Kind == KindWorldUpdate {
+			how = h
 		}
 	}
-	return false
+	return how
 }

@@ -246,16 +246,8 @@ func (r *runner) writtenNow(key string) (how string, ok bool) {
 	}
 	for _, evs := range lists {
 		for _, ev := range evs {
-			p, _ := ev.Payload.(map[string]any)
-			if ev.Kind != KindWorldUpdate || p == nil {
-				continue
-			}
-			for _, h := range []string{"set", "increment"} {
-				if m, _ := p[h].(map[string]any); m != nil {
-					if _, has := m[key]; has {
-						how, ok = h, true
-					}
-				}
+			if h := writes(ev, key); h != "" {
+				how, ok = h, true
 			}
 		}
 	}

@@ -238,18 +238,13 @@ func optional[T any](dst **T, read func(v *yaml.Node, what string) (T, bool), wh
 	}
 }
 
-// strTo is a field reader of a string into *dst, named what.
-func (p *dparser) strTo(dst *string, what string) func(k, v *yaml.Node) {
-	return func(_, v *yaml.Node) { *dst = p.Str(v, what) }
-}
-
 func (p *dparser) top(root *yaml.Node) {
 	d := p.d
 	p.fields(root, "", yamlnode.Fields{
-		{Key: "kind", Read: p.strTo(&d.Kind, "kind")},
-		{Key: "app", Read: p.strTo(&d.App, "app")},
-		{Key: "call", Read: p.strTo(&d.Call, "call")},
-		{Key: "agent", Read: p.strTo(&d.Agent, "agent")},
+		{Key: "kind", Str: &d.Kind},
+		{Key: "app", Str: &d.App},
+		{Key: "call", Str: &d.Call},
+		{Key: "agent", Str: &d.Agent},
 		{Key: "task", Read: func(_, v *yaml.Node) { p.task(v) }},
 		{Key: "matrix", Read: func(_, v *yaml.Node) { p.matrix(v) }},
 		{Key: "comparator", Read: func(_, v *yaml.Node) { p.comparator(v) }},
@@ -263,7 +258,7 @@ func (p *dparser) top(root *yaml.Node) {
 func (p *dparser) task(n *yaml.Node) {
 	t := &p.d.Task
 	p.fields(n, "task", yamlnode.Fields{
-		{Key: "goal", Read: p.strTo(&t.Goal, "task.goal")},
+		{Key: "goal", Str: &t.Goal},
 		{Key: "boundedness", Read: func(_, v *yaml.Node) {
 			b := &Boundedness{}
 			t.Boundedness = b
@@ -274,7 +269,7 @@ func (p *dparser) task(n *yaml.Node) {
 						b.MaxTurns = &i
 					}
 				}},
-				{Key: "tool_policy", Read: p.strTo(&b.ToolPolicy, "task.boundedness.tool_policy")},
+				{Key: "tool_policy", Str: &b.ToolPolicy},
 				{Key: "prepared_context", Read: optional(&b.PreparedContext, p.boolean, "task.boundedness.prepared_context")},
 			})
 		}},
@@ -334,10 +329,10 @@ func (p *dparser) comparator(n *yaml.Node) {
 		return
 	}
 	p.fields(n, "comparator", yamlnode.Fields{
-		{Key: "kind", Read: p.strTo(&c.Kind, "comparator.kind")},
-		{Key: "field", Read: p.strTo(&c.Field, "comparator.field")},
-		{Key: "agent", Read: p.strTo(&c.Agent, "comparator.agent")},
-		{Key: "prompt", Read: p.strTo(&c.Prompt, "comparator.prompt")},
+		{Key: "kind", Str: &c.Kind},
+		{Key: "field", Str: &c.Field},
+		{Key: "agent", Str: &c.Agent},
+		{Key: "prompt", Str: &c.Prompt},
 	})
 }
 
@@ -348,7 +343,7 @@ func (p *dparser) examples(n *yaml.Node) {
 			return func(_, v *yaml.Node) { *dst = p.object(v, pre+"."+what) }
 		}
 		p.fields(c, pre, yamlnode.Fields{
-			{Key: "name", Read: p.strTo(&ex.Name, pre+".name")},
+			{Key: "name", Str: &ex.Name},
 			{Key: "args", Read: object(&ex.Args, "args")},
 			{Key: "expect", Read: func(_, v *yaml.Node) {
 				ex.Expect = p.object(v, pre+".expect")
@@ -366,16 +361,16 @@ func (p *dparser) selection(n *yaml.Node) {
 	s := &DatasetSelection{}
 	p.d.Selection = s
 	p.fields(n, "selection", yamlnode.Fields{
-		{Key: "strategy", Read: p.strTo(&s.Strategy, "selection.strategy")},
+		{Key: "strategy", Str: &s.Strategy},
 		{Key: "pinned", Read: func(_, v *yaml.Node) {
 			pin := &Pin{}
 			s.Pinned = pin
 			p.fields(v, "selection.pinned", yamlnode.Fields{
-				{Key: "profile", Read: p.strTo(&pin.Profile, "selection.pinned.profile")},
-				{Key: "model", Read: p.strTo(&pin.Model, "selection.pinned.model")},
-				{Key: "effort", Read: p.strTo(&pin.Effort, "selection.pinned.effort")},
-				{Key: "evidence", Read: p.strTo(&pin.Evidence, "selection.pinned.evidence")},
-				{Key: "fallback_profile", Read: p.strTo(&pin.FallbackProfile, "selection.pinned.fallback_profile")},
+				{Key: "profile", Str: &pin.Profile},
+				{Key: "model", Str: &pin.Model},
+				{Key: "effort", Str: &pin.Effort},
+				{Key: "evidence", Str: &pin.Evidence},
+				{Key: "fallback_profile", Str: &pin.FallbackProfile},
 			})
 		}},
 	})

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -344,5 +345,36 @@ func TestDatasetAliasTextBounded(t *testing.T) {
 	d, err := parseDataset("/p/evals/ok.yaml", "evals/ok.yaml", dataset("&big short", "*big", 200))
 	if err != nil || len(d.Examples) != 1 || len(d.Examples[0].Args) != 201 {
 		t.Fatalf("a short anchor under 200 keys: %v", err)
+	}
+}
+
+// A string field holding a list is refused at its dotted path, at the top
+// level, in a nested block, in an example and under selection.pinned; the
+// value read is empty.
+func TestStringFieldsNamePlace(t *testing.T) {
+	src := "kind: [a]\ntask: {goal: [a], boundedness: {tool_policy: {x: 1}}}\n" +
+		"comparator: {kind: [a]}\nexamples: [{name: [a]}]\nselection: {strategy: [a], pinned: {fallback_profile: [a]}}\n"
+	d, err := parseDataset("x.yaml", "x.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range d.Findings {
+		got = append(got, fmt.Sprintf("%d:%d %s", f.Pos.Line, f.Pos.Col, f.Message))
+	}
+	want := []string{
+		"1:7 kind: expected a string, got a list",
+		"2:14 task.goal: expected a string, got a list",
+		"2:46 task.boundedness.tool_policy: expected a string, got a mapping",
+		"3:20 comparator.kind: expected a string, got a list",
+		"4:19 examples[0].name: expected a string, got a list",
+		"5:23 selection.strategy: expected a string, got a list",
+		"5:55 selection.pinned.fallback_profile: expected a string, got a list",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("findings\n %q\nwant\n %q", got, want)
+	}
+	if d.Kind != "" || d.Task.Goal != "" || d.Comparator.Kind != "" || d.Examples[0].Name != "" || d.Selection.Pinned.FallbackProfile != "" {
+		t.Errorf("a refused string was kept: %+v", d)
 	}
 }

@@ -3,6 +3,7 @@ package flowtest
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"strconv"
 	"strings"
@@ -22,8 +23,7 @@ func (p *parser) valueOf(n *yaml.Node) any {
 	v, err := plainValue(n)
 	if err != nil {
 		at := n
-		var ke *keyError
-		if errors.As(err, &ke) {
+		if ke, ok := errors.AsType[*keyError](err); ok {
 			at = ke.at
 		}
 		p.errf(at, ruleValue, "%v", err)
@@ -155,9 +155,7 @@ func mergeInto(out map[string]any, mv any, at *yaml.Node) error {
 		if !ok {
 			return fmt.Errorf("line %d: <<: merges mappings, and this is %s: the existing engine refuses this fixture file; write a mapping (or an alias of one)", at.Line, valueKind(src))
 		}
-		for k, v := range m {
-			out[k] = v
-		}
+		maps.Copy(out, m)
 	}
 	return nil
 }

@@ -162,8 +162,8 @@ func (fs *folder) build(st *story.Story, im *story.Import, parent *node, chain s
 		}
 		if ci.Child == nil {
 			hint := " (see the load errors for it)"
-			if strings.HasPrefix(ci.Source, "@kitsoki/") {
-				hint = " (set KITSOKI_REPO to a kitsoki checkout holding stories/" + strings.TrimPrefix(ci.Source, "@kitsoki/") + "/app.yaml)"
+			if after, ok := strings.CutPrefix(ci.Source, "@kitsoki/"); ok {
+				hint = " (set KITSOKI_REPO to a kitsoki checkout holding stories/" + after + "/app.yaml)"
 			}
 			fs.errf(sub, ci.Pos, "source %q: the child story was not loaded%s, so it cannot be folded", ci.Source, hint)
 			continue

@@ -135,13 +135,13 @@ func (fs *folder) tables(root *node) {
 	fs.world(root)
 	fs.intentTable(root)
 	var tcs []collision
-	agents := liftNames(fs, root, func(n *node) map[string]*story.Persona { return n.st.Agents }, &tcs)
+	agents := liftNames(root, func(n *node) map[string]*story.Persona { return n.st.Agents }, &tcs)
 	report(tcs, "agent", byFinal, tableErrs)
 	tcs = nil
-	metas := liftNames(fs, root, func(n *node) map[string]*story.MetaMode { return n.st.MetaModes }, &tcs)
+	metas := liftNames(root, func(n *node) map[string]*story.MetaMode { return n.st.MetaModes }, &tcs)
 	report(tcs, "meta_mode", byFinal, tableErrs)
 	tcs = nil
-	ifaces := liftNames(fs, root, func(n *node) map[string]*story.HostInterface { return n.st.HostInterfaces }, &tcs)
+	ifaces := liftNames(root, func(n *node) map[string]*story.HostInterface { return n.st.HostInterfaces }, &tcs)
 	report(tcs, "host_interface", byFinal, tableErrs)
 	fs.hostBindings(root, ifaces)
 
@@ -202,7 +202,7 @@ func setIn[T any](m *map[string]*T, k string, v *T) {
 }
 
 // liftNames files every node's own entries of a table, own names first.
-func liftNames[T any](fs *folder, root *node, of func(n *node) map[string]*T, cs *[]collision) *table {
+func liftNames[T any](root *node, of func(n *node) map[string]*T, cs *[]collision) *table {
 	t := newTable()
 	var walk func(n *node)
 	walk = func(n *node) {
@@ -284,7 +284,7 @@ func (fs *folder) world(root *node) {
 		}
 		for _, k := range n.kids {
 			below := resets(k)
-			fs.wrapperEntry(n, k, below)
+			fs.wrapperEntry(k, below)
 			for _, e := range below {
 				if e.presentAt(n) {
 					list = append(list, e)
@@ -331,10 +331,10 @@ func (fs *folder) addBare(top *story.Story, have map[string]bool, e *entry, root
 	top.World = append(top.World, copyWorldVar(e.val.(*story.WorldVar)))
 }
 
-// wrapperEntry writes the on_enter of k's wrapper in n: a set per world key
+// wrapperEntry writes the on_enter of k's wrapper: a set per world key
 // of k's table with a default that world_in does not project, then one
 // per world_in key, each group in sorted key order.
-func (fs *folder) wrapperEntry(n, k *node, below []*entry) {
+func (fs *folder) wrapperEntry(k *node, below []*entry) {
 	w := k.wrapper
 	in := map[string]bool{}
 	for _, kv := range k.im.WorldIn {

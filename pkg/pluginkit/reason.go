@@ -18,8 +18,7 @@ import (
 
 // parseReason words an error of decoding a request line.
 func parseReason(err error) string {
-	var se *json.SyntaxError
-	if errors.As(err, &se) {
+	if se, ok := errors.AsType[*json.SyntaxError](err); ok {
 		// Offset is just past the byte that broke the syntax
 		return fmt.Sprintf("column %d: %s", max(se.Offset, 1), strings.TrimPrefix(se.Error(), "json: "))
 	}

@@ -40,8 +40,7 @@ func (e *Error) Unwrap() error { return e.Err }
 
 // errAt builds an *Error at pos; a views/ file's pongo2 error moves Pos.
 func errAt(pos story.Pos, state, what string, err error) *Error {
-	var ee *Error
-	if errors.As(err, &ee) {
+	if ee, ok := errors.AsType[*Error](err); ok {
 		return ee
 	}
 	// A template error's message carries the line:col inside the template.
