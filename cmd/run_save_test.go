@@ -87,6 +87,50 @@ func TestSaveFixtureStubs(t *testing.T) {
 	}
 }
 
+// A job's id is never expected: the existing engine's ids are random, so
+// a fixture expecting last_job_id or a job_id bind fails there (probe
+// /work/notes/probes/hunt56-save-job-id); the job's other writes are.
+func TestSaveFixtureNoJobIDs(t *testing.T) {
+	dir := storytest.TempTree(t, map[string]string{
+		"app.yaml": `app: {id: savejob}
+root: s0
+hosts: [host.run]
+world:
+  j: {type: string, default: ""}
+  t: {type: string, default: ""}
+intents: {go: {}, ping: {}}
+states:
+  s0:
+    on:
+      go:
+        - target: .
+          effects:
+            - invoke: host.run
+              background: true
+              with: {cmd: echo, args: [hi]}
+              bind: {j: job_id}
+              on_complete:
+                - set: {t: "{{ world.last_job_status }}"}
+      ping: [{target: .}]
+`,
+		"flows/.keep":    "",
+		".kitsoki/.keep": "",
+	})
+	file := filepath.Join(dir, "flows", "job.yaml")
+	code, out, errOut := runSaving(t, dir, "--intent", "go", "--intent", "ping", "--save-fixture", file)
+	if code != 1 || !strings.Contains(out, "saved fixture "+file) {
+		t.Fatalf("%d\n%s%s", code, out, errOut)
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(data), "last_job_id") || strings.Contains(string(data), "j: ") || !strings.Contains(string(data), "t: done") {
+		t.Errorf("the fixture expects a job id, or not the job's landing:\n%s", data)
+	}
+	testSaved(t, dir, "flows/job.yaml")
+}
+
 // One call site answering differently on different calls cannot be a
 // stub: the answers go to a host cassette beside the fixture, in order.
 func TestSaveFixtureCassette(t *testing.T) {

@@ -96,6 +96,15 @@ func (r *runner) write(ev Event) error {
 	if ev.Kind == KindWorldUpdate {
 		r.noteWritten(ev.Payload)
 	}
+	if r.t.unsent != nil {
+		*r.t.unsent = append(*r.t.unsent, ev)
+		return nil
+	}
+	return r.send(ev)
+}
+
+// send gives ev to the sink.
+func (r *runner) send(ev Event) error {
 	if r.so.Sink == nil {
 		return nil
 	}

@@ -55,6 +55,12 @@ func replays(hr HostReplay, h string) bool {
 func (r *runner) replayHost(ctx context.Context, e *Effect, args map[string]any) (hostAnswer, string, error) {
 	_, virtual := r.clock.(*VirtualClock)
 	rep, err := r.so.HostReplay.Replay(ctx, ReplayCall{Handler: e.Invoke, Args: args, State: r.turnState, AppID: r.m.AppID, Virtual: virtual})
+	if len(rep.Events) > 0 {
+		// a synthetic turn's events so far go first (sendOrDrop)
+		if err := r.sendOrDrop(false); err != nil {
+			return hostAnswer{}, rep.CallID, err
+		}
+	}
 	for _, ev := range rep.Events {
 		ev.Turn, ev.StatePath = r.turn, r.cur.Path
 		if r.so.Sink == nil {

@@ -129,6 +129,12 @@ func (r *runner) callAgent(ctx context.Context, e *Effect, args map[string]any, 
 		return nil, "", fmt.Errorf("%s: %w", e.Invoke, promptErr)
 	}
 	call := r.agentCall(e, alias, args, rc)
+	// the agent layer writes its agent.call.* events to the sink itself: a
+	// synthetic turn's events so far go first, and the turn then holds
+	// nothing back (sendOrDrop)
+	if err := r.sendOrDrop(false); err != nil {
+		return nil, "", err
+	}
 	ans, err := r.so.Agents.CallAgent(ctx, call)
 	if err != nil {
 		err = aliasError(e, alias, err)

@@ -160,6 +160,13 @@ func (r *runner) submit(ctx context.Context, e *Effect, args map[string]any, rc 
 		// (conformance job-origin-empty-path)
 		origin = r.t.dispatchState
 	}
+	if r.t.chainOrigin != "" {
+		// a job the on_enter of a state an on_complete chain's hop entered
+		// starts: upstream dispatches the chain's calls at the completion's
+		// origin, so the job is stale once it lands there (conformance
+		// jobs-due-neighbours chainhop)
+		origin = r.t.chainOrigin
+	}
 	j := &job{e: e, info: JobInfo{ID: id, Namespace: e.Invoke, Status: JobRunning, State: origin, Submitted: r.now(), Seq: seq,
 		Unstored: jsonvalue.HasNonFinite(args)}}
 	s.jobs = append(s.jobs, j)

@@ -110,7 +110,11 @@ type turn struct {
 	// tentative, when set, collects the events written instead of sending
 	// them (a post-bind round that may be discarded)
 	tentative *[]Event
-	render    context.Context // the turn's one render budget (renderbudget.go)
+	// unsent, when set, collects the events written to the turn but not
+	// yet sent to the sink: a synthetic turn's, sent when it stands and
+	// dropped when it fails (sendOrDrop)
+	unsent *[]Event
+	render context.Context // the turn's one render budget (renderbudget.go)
 	// initials: the templated initial: choices of the move being walked,
 	// rendered with its target before the arm's effects (armtarget.go)
 	initials map[*State]*State

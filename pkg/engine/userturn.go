@@ -23,6 +23,7 @@ func (r *runner) beginTurn() {
 func (r *runner) beginSyntheticTurn() (from string, sv saved, t *Turn) {
 	r.beginTurn()
 	r.t.synthetic = true
+	r.t.unsent = &[]Event{}
 	from = r.statePath()
 	sv = r.save()
 	r.turn++
@@ -234,7 +235,25 @@ func (r *runner) closeTurn(t *Turn, from string, end map[string]any) (*Turn, err
 		r.turn--
 	}
 	t.Events, t.State = r.t.events, r.statePath()
-	return t, nil
+	return t, r.sendOrDrop(t.Err != nil)
+}
+
+// sendOrDrop ends a synthetic turn's hold on its events: they go to the
+// sink, or nowhere when the turn failed, as upstream's log keeps nothing
+// of it and the next turn takes its number (conformance
+// synthetic-fail-turn-number); the turn's own events keep them.
+func (r *runner) sendOrDrop(drop bool) error {
+	unsent := r.t.unsent
+	r.t.unsent = nil
+	if unsent == nil || drop {
+		return nil
+	}
+	for _, ev := range *unsent {
+		if err := r.send(ev); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // traceErr marks a failure to write the trace (the session cannot go on).

@@ -175,9 +175,9 @@ func (fr *fixtureRun) run(ctx context.Context) {
 // play runs each turn through turn, keeping its result (FailFast stops
 // after a failing one); false when one ended the run (fatal or skipped).
 // obs, when set, sees the session before the first turn and after each.
-func (fr *fixtureRun) play(turn func(*Turn) (*TurnResult, bool), obs func(turn int, state string, world map[string]any)) bool {
+func (fr *fixtureRun) play(turn func(*Turn) (*TurnResult, bool), obs func(turn int, state string, world map[string]any, jobs []engine.JobInfo)) bool {
 	if obs != nil {
-		obs(-1, fr.sess.State(), fr.sess.World())
+		obs(-1, fr.sess.State(), fr.sess.World(), fr.sess.Jobs())
 	}
 	for _, t := range fr.fx.Turns {
 		tr, ok := turn(t)
@@ -185,7 +185,7 @@ func (fr *fixtureRun) play(turn func(*Turn) (*TurnResult, bool), obs func(turn i
 			return false
 		}
 		if obs != nil {
-			obs(t.Index, fr.sess.State(), fr.sess.World())
+			obs(t.Index, fr.sess.State(), fr.sess.World(), fr.sess.Jobs())
 		}
 		fr.res.Flow.Turns = append(fr.res.Flow.Turns, tr)
 		fr.res.Turns++

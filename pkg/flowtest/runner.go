@@ -68,8 +68,8 @@ type Options struct {
 	Strict bool
 
 	// observe, when set, sees the session before the first turn (-1) and
-	// after each (SaveFixture's view of the rig).
-	observe func(turn int, state string, world map[string]any)
+	// after each, with the jobs it submitted (SaveFixture's view of the rig).
+	observe func(turn int, state string, world map[string]any, jobs []engine.JobInfo)
 }
 
 // Runner runs fixtures; stories are loaded and compiled once each and
