@@ -11,8 +11,6 @@ import (
 	"time"
 
 	"kitsoki/internal/safefile"
-
-	"go.yaml.in/yaml/v3"
 )
 
 // appendFileHandler serves host.append_to_file (story-runtime.md §2.8): a
@@ -73,29 +71,31 @@ func (h appendFileHandler) Call(ctx context.Context, c *Call) (Result, error) {
 		// upstream reads no file it cannot stat and fails to write it
 		return domainErr("%s: write: open %s: %s", name, thread, safefile.ErrText(err)), nil
 	}
-	var b strings.Builder
-	if len(old) == 0 {
-		front, err := yaml.Marshal(map[string]string{"filed_at": now, "status": "open", "title": stem})
-		if err != nil {
-			return Result{}, fmt.Errorf("%s: front matter for %s: %v", name, path, err)
+	// as upstream: an existing file is read as a bug file and written back
+	// whole, the comment added (conformance append-file-rewrite)
+	f := &ticket{front: map[string]any{"filed_at": now, "status": "open", "title": stem}, body: "# " + stem}
+	if len(old) > 0 {
+		if f, err = parseTicket(old); err != nil {
+			return domainErr("%s: read: %v", name, err), nil
 		}
-		fmt.Fprintf(&b, "---\n%s---\n# %s\n", front, stem)
-	} else {
-		b.Write(old)
-		if !strings.HasSuffix(string(old), "\n") {
-			b.WriteString("\n")
+		if f.front == nil { // a file without front matter gets an empty one
+			f.front = map[string]any{}
 		}
 	}
-	fmt.Fprintf(&b, "\n## Comment %s by %s\n\n", now, author)
+	var b strings.Builder
 	if t := strArg(args, "title"); t != "" {
 		b.WriteString("### " + t + "\n\n")
 	}
 	b.WriteString(strings.TrimRight(bodyText(body), "\n"))
-	b.WriteString("\n")
 	if p := strArg(args, "phase_id"); p != "" {
-		b.WriteString("\n_phase: " + p + "_\n")
+		b.WriteString("\n\n_phase: " + p + "_")
 	}
-	content := b.String()
+	f.comments = append(f.comments, ticketComment{at: c.Env.now(), author: author, body: b.String()})
+	rendered, err := f.render()
+	if err != nil {
+		return Result{}, fmt.Errorf("%s: front matter for %s: %v", name, path, err)
+	}
+	content := string(rendered)
 	if err := h.budget.take(name, thread, int64(len(old)), int64(len(content))); err != nil {
 		return domainErr("%v", err), nil
 	}

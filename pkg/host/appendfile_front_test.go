@@ -41,3 +41,28 @@ func TestAppendToFileFrontMatterReadsBack(t *testing.T) {
 		}
 	}
 }
+
+// TestAppendToFileRewrites: a second append writes the file back whole as
+// upstream does, the first comment's header followed by one more blank
+// line (conformance append-file-rewrite); a file without front matter
+// gets an empty one, and a header of a time alone is a time.
+func TestAppendToFileRewrites(t *testing.T) {
+	wd := t.TempDir()
+	env := Env{WorkDir: wd, Now: fixedClock()}
+	for range 2 {
+		mustOK(t, appendFileHandler{}, env, map[string]any{"thread": "b.md", "body": "x", "author": "me"})
+	}
+	const at = "2026-12-01T09:19:52Z"
+	want := "---\nfiled_at: \"" + at + "\"\nstatus: open\ntitle: b\n---\n# b\n\n## Comment " + at + " by me\n\n\nx\n\n## Comment " + at + " by me\n\nx\n"
+	if got, _ := os.ReadFile(filepath.Join(wd, "b.md")); string(got) != want {
+		t.Errorf("twice:\n%q\nwant\n%q", got, want)
+	}
+	if err := os.WriteFile(filepath.Join(wd, "p.md"), []byte("## Comment 2020-01-01T10:00:00+02:00\n\nA\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mustOK(t, appendFileHandler{}, env, map[string]any{"thread": "p.md", "body": "x", "author": "me"})
+	want = "---\n{}\n---\n\n## Comment 2020-01-01T08:00:00Z by \n\n\nA\n\n## Comment " + at + " by me\n\nx\n"
+	if got, _ := os.ReadFile(filepath.Join(wd, "p.md")); string(got) != want {
+		t.Errorf("plain:\n%q\nwant\n%q", got, want)
+	}
+}

@@ -346,7 +346,8 @@ var errNoClosingDelimiter = errors.New("bug file: missing closing --- delimiter"
 // the body up to the first line starting "## Comment ", then the comments.
 // With comments the body keeps one final newline; without, it is as
 // written. A comment's header is "<time> by <author>" (a header without
-// " by " is all author; a time that is not RFC 3339 is the zero time), its
+// " by " is a time when it reads as one, else all author; a time that is
+// not RFC 3339 is the zero time), its
 // body the lines after the header, trailing newlines dropped.
 func parseTicket(b []byte) (*ticket, error) {
 	text := string(b)
@@ -398,10 +399,10 @@ func parseTicket(b []byte) (*ticket, error) {
 		flush()
 		head = strings.TrimSpace(head)
 		ts, author, found := strings.Cut(head, " by ")
-		if !found {
-			ts, author = "", head
+		at, err := time.Parse(time.RFC3339, strings.TrimSpace(ts))
+		if !found && err != nil { // a header alone is a time, else an author
+			author = head
 		}
-		at, _ := time.Parse(time.RFC3339, ts)
 		t.comments = append(t.comments, ticketComment{at: at, author: strings.TrimSpace(author)})
 		cur = &t.comments[len(t.comments)-1]
 	}
