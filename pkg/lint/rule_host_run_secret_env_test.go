@@ -10,12 +10,12 @@ func TestShellEnvReads(t *testing.T) {
 	for line, want := range map[string][]string{
 		`echo $A_TOKEN "$B" ${C} ${D:-x} ${#E} ${!F}`: {"A_TOKEN", "B", "C", "D", "E", "F"},
 		`echo '$A' \$B "\$C" $'$D\'$E' $1 $$ $@`:      nil,
-		`echo "it's $X" 'q'$Y`:                         {"X", "Y"},
-		`echo '$unterminated $Z`:                       nil,
-		`x=$A_KEY9;y=${B_KEY}z`:                        {"A_KEY9", "B_KEY"},
-		`$`:                                            nil,
-		`${`:                                           nil,
-		`printf '%s' "$'$Q'"`:                          {"Q"},
+		`echo "it's $X" 'q'$Y`:                        {"X", "Y"},
+		`echo '$unterminated $Z`:                      nil,
+		`x=$A_KEY9;y=${B_KEY}z`:                       {"A_KEY9", "B_KEY"},
+		`$`:                                           nil,
+		`${`:                                          nil,
+		`printf '%s' "$'$Q'"`:                         {"Q"},
 	} {
 		var got []string
 		for _, r := range shellEnvReads(line) {
