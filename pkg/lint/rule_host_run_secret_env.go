@@ -95,8 +95,8 @@ type envRead struct {
 
 // shellEnvReads lists the parameter expansions of a shell line: $NAME,
 // ${NAME}, ${NAME:-x}, ${#NAME}, ${!NAME}, in double quotes or bare;
-// never inside single quotes ('$X'), after a backslash (\$X) or in a
-// $'...' string. It reads the line as text, not as shell: a here-document
+// never inside single quotes ('$X'), after a backslash (\$X), in a
+// $'...' string or after $$ (the pid: $$X is the pid, then X). It reads the line as text, not as shell: a here-document
 // with a quoted delimiter still counts.
 func shellEnvReads(s string) []envRead {
 	var out []envRead
@@ -121,6 +121,10 @@ func shellEnvReads(s string) []envRead {
 						i++
 					}
 				}
+				continue
+			}
+			if s[i+1] == '$' { // $$, the shell's pid
+				i++
 				continue
 			}
 			start := i + 1

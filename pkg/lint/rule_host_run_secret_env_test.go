@@ -1,7 +1,9 @@
 package lint
 
 import (
+	"regexp"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -9,7 +11,7 @@ import (
 func TestShellEnvReads(t *testing.T) {
 	for line, want := range map[string][]string{
 		`echo $A_TOKEN "$B" ${C} ${D:-x} ${#E} ${!F}`: {"A_TOKEN", "B", "C", "D", "E", "F"},
-		`echo '$A' \$B "\$C" $'$D\'$E' $1 $$ $@`:      nil,
+		`echo '$A' \$B "\$C" $'$D\'$E' $1 $$ $@ $$F`:  nil,
 		`echo "it's $X" 'q'$Y`:                        {"X", "Y"},
 		`echo '$unterminated $Z`:                      nil,
 		`x=$A_KEY9;y=${B_KEY}z`:                       {"A_KEY9", "B_KEY"},
@@ -40,4 +42,37 @@ func TestSecretLooking(t *testing.T) {
 			t.Errorf("secretLooking(%q) = %v", name, got)
 		}
 	}
+}
+
+// FuzzShellEnvReads: every read is at a $ and names a shell variable, in
+// order; on a line without quotes or backslashes the reads are exactly the
+// $NAME / ${NAME / ${#NAME / ${!NAME a regular expression finds.
+func FuzzShellEnvReads(f *testing.F) {
+	for _, s := range []string{`echo $A_TOKEN "${B:-x}" '$C'`, `\$X $'$Y' ${#Z} ${!W}`, `$1$$ab$_c`, `"'"$Q"'"`, "${"} {
+		f.Add(s)
+	}
+	name := regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+	ref := regexp.MustCompile(`\$\$|\$(?:\{[#!]?)?([A-Za-z_][A-Za-z0-9_]*)`)
+	f.Fuzz(func(t *testing.T, s string) {
+		reads := shellEnvReads(s)
+		last := -1
+		for _, r := range reads {
+			if r.off <= last || r.off >= len(s) || s[r.off] != '$' || !name.MatchString(r.name) || !strings.Contains(s[r.off:], r.name) {
+				t.Fatalf("%q: read %+v after offset %d", s, r, last)
+			}
+			last = r.off
+		}
+		if strings.ContainsAny(s, `'"\`) {
+			return
+		}
+		var want []envRead
+		for _, m := range ref.FindAllStringSubmatchIndex(s, -1) {
+			if m[2] >= 0 {
+				want = append(want, envRead{s[m[2]:m[3]], m[0]})
+			}
+		}
+		if !slices.Equal(reads, want) {
+			t.Fatalf("%q: %+v, want %+v", s, reads, want)
+		}
+	})
 }
