@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -27,19 +28,62 @@ func checkHostRunSecretEnv(c *checker) {
 			return
 		}
 		for _, sc := range runShellScalars(e.With) {
-			said := map[string]bool{}
+			var names []string
+			first := -1
 			for _, r := range shellEnvReads(sc.text) {
-				if said[r.name] || set[r.name] || !secretLooking(r.name) {
+				if set[r.name] || !secretLooking(r.name) || slices.Contains(names, r.name) {
 					continue
 				}
-				said[r.name] = true
-				line, col := lineCol(sc.text, r.off)
-				c.rep.Warnf(c.src.valuePos(e.WithPos(sc.field), sc.text, line, col), ruleHostRunSecretEnv,
-					"%s: host.run's %s reads $%s, which its env: does not set: the command inherits kitsoki's environment, so in a CI job it reads the job's %s, and a story from a pull request can send it anywhere; if the command needs it, review the call and silence this with # kitsoki:ignore %s; if not, set it in env: (env: {%s: \"\"})",
-					site.String(), sc.field, r.name, r.name, ruleHostRunSecretEnv.ID, r.name)
+				if first < 0 {
+					first = r.off
+				}
+				if names = append(names, r.name); len(names) > maxSecretNames {
+					break
+				}
 			}
+			if first < 0 {
+				continue
+			}
+			// one finding a field, at its first read: a position costs a
+			// pass over the scalar, and a line of many names would cost
+			// that pass once per name
+			line, col := lineCol(sc.text, first)
+			c.rep.Warnf(c.src.valuePos(e.WithPos(sc.field), sc.text, line, col), ruleHostRunSecretEnv,
+				"%s: host.run's %s reads %s, which its env: does not set: the command inherits kitsoki's environment, so in a CI job it reads the job's %s, and a story from a pull request can send %s anywhere; if the command needs %s, review the call and silence this with # kitsoki:ignore %s; if not, set %s in env: (env: {%s: \"\"})",
+				site.String(), sc.field, secretList(names), plural(names, "secret", "secrets"), plural(names, "it", "them"), plural(names, "it", "them"), ruleHostRunSecretEnv.ID, plural(names, "it", "each"), names[0])
 		}
 	})
+}
+
+// maxSecretNames is how many of a field's secret reads its finding names.
+const maxSecretNames = 8
+
+// secretList names the reads of a finding: "$A", "$A and $B", "$A, $B and
+// $C", past maxSecretNames "..., $H and more".
+func secretList(names []string) string {
+	more := len(names) > maxSecretNames
+	if more {
+		names = names[:maxSecretNames]
+	}
+	vs := make([]string, len(names))
+	for i, n := range names {
+		vs[i] = "$" + n
+	}
+	switch {
+	case more:
+		return strings.Join(vs, ", ") + " and more"
+	case len(vs) == 1:
+		return vs[0]
+	}
+	return strings.Join(vs[:len(vs)-1], ", ") + " and " + vs[len(vs)-1]
+}
+
+// plural is one when names holds one name, else many.
+func plural(names []string, one, many string) string {
+	if len(names) == 1 {
+		return one
+	}
+	return many
 }
 
 // runScalar is one text of a host.run's with: that a shell parses, with

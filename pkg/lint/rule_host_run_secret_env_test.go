@@ -1,10 +1,14 @@
 package lint
 
 import (
+	"fmt"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
+
+	"kitsoki/pkg/diag"
+	"kitsoki/pkg/story"
 )
 
 // shellEnvReads finds the names a shell expands, and only those.
@@ -75,4 +79,27 @@ func FuzzShellEnvReads(f *testing.F) {
 			t.Fatalf("%q: %+v, want %+v", s, reads, want)
 		}
 	})
+}
+
+// A shell line reading many secrets is one finding naming the first few:
+// a finding's position is a pass over the scalar, so one a name made a
+// line of 8,000 names cost a minute of CPU.
+func TestHostRunSecretEnvOneFindingAField(t *testing.T) {
+	names := make([]string, 5000)
+	for i := range names {
+		names[i] = fmt.Sprintf("$N%d_TOKEN", i)
+	}
+	src := "app: {id: many}\nroot: s\nstates:\n  s:\n    terminal: true\n    on_enter:\n      - invoke: host.run\n" +
+		"        with: {cmd: \"" + strings.Join(names, " ") + "\"}\n"
+	_, ds := LoadBytes("app.yaml", []byte(src), story.Options{LookupEnv: noEnv})
+	var got []diag.Diagnostic
+	for _, d := range ds {
+		if d.Rule == ruleHostRunSecretEnv.ID {
+			got = append(got, d)
+		}
+	}
+	if len(got) != 1 || got[0].Line != 8 || got[0].Col != 22 ||
+		!strings.Contains(got[0].Message, "reads $N0_TOKEN, $N1_TOKEN, $N2_TOKEN, $N3_TOKEN, $N4_TOKEN, $N5_TOKEN, $N6_TOKEN, $N7_TOKEN and more, which") {
+		t.Fatalf("want one finding at the first read naming eight: %v", got)
+	}
 }
