@@ -281,12 +281,13 @@ func compileRunStory(stderr io.Writer, path string, ld *compose.Loaded, hc *comp
 // runInputs builds the initial world (--world-file, then --world), types
 // the --slot values and loads --cassette.
 func runInputs(m *engine.Machine, f *runFlags) (engine.World, *agent.Cassette, error) {
-	var fileWorld map[string]any
+	var fileWorld *engine.WorldFile
 	if f.worldFile != "" {
-		var err error
-		if fileWorld, err = engine.LoadWorldFile(f.worldFile); err != nil {
+		values, err := engine.LoadWorldFile(f.worldFile)
+		if err != nil {
 			return nil, nil, usagef("%v", err)
 		}
+		fileWorld = &engine.WorldFile{Path: f.worldFile, Values: values}
 	}
 	world, err := engine.InitWorld(m.World, fileWorld, f.world)
 	if err != nil {

@@ -16,33 +16,64 @@ func ValueAt(lines []string, p Pos, val string, line, col int) Pos {
 	if line <= 0 || col <= 0 || p.Line <= 0 || p.Col <= 0 {
 		return p
 	}
+	return NewScalarPos(lines, p, val).At(line, col)
+}
+
+// ScalarPos is [ValueAt] for many places in one scalar: the scalar is
+// re-read from the source once, then each place costs no pass over it (a
+// check reporting every read of a long value would otherwise re-read it
+// per read).
+type ScalarPos struct {
+	p      Pos
+	at     []Pos // the file position of each rune of the value, and one past its end
+	starts []int // the rune index where each line of the value starts
+	lens   []int // each line's length in runes, without its line break
+}
+
+// NewScalarPos reads the scalar value val whose node is at p.
+func NewScalarPos(lines []string, p Pos, val string) *ScalarPos {
+	sp := &ScalarPos{p: p}
+	if p.Line <= 0 || p.Col <= 0 {
+		return sp
+	}
 	at, ok := scalarRunes(lines, p, val)
 	if !ok {
-		return p
+		return sp
 	}
-	idx, ln, c := 0, 1, 1
+	sp.at, sp.starts = at, []int{0}
+	n, width := 0, 0
 	for _, r := range val {
-		if ln == line && c == col {
-			break
-		}
+		n++
 		if r == '\n' {
-			ln++
-			c = 1
-		} else {
-			c++
+			sp.lens = append(sp.lens, width)
+			sp.starts = append(sp.starts, n)
+			width = 0
+			continue
 		}
-		idx++
+		width++
 	}
-	if ln != line || c != col {
-		if ln == line && idx == len(at)-1 {
-			return at[idx] // just past the end: the position after the last rune
+	sp.lens = append(sp.lens, width)
+	return sp
+}
+
+// At maps line and col (1-based, runes, inside the value) to a file
+// position, as [ValueAt] does; the scalar's own position when the source
+// does not match the value or the place is not in it.
+func (sp *ScalarPos) At(line, col int) Pos {
+	if sp.at == nil || line <= 0 || col <= 0 || line > len(sp.starts) {
+		return sp.p
+	}
+	l, last := line-1, len(sp.starts)-1
+	switch {
+	case col-1 < sp.lens[l] || col-1 == sp.lens[l] && l < last: // a rune, or a line's break
+		if idx := sp.starts[l] + col - 1; idx < len(sp.at) {
+			return sp.at[idx]
 		}
-		return p
+		return sp.p // past what the source kept (a chomped block's last break)
+	case l == last && sp.starts[l]+sp.lens[l] == len(sp.at)-1:
+		return sp.at[len(sp.at)-1] // past the end: the position after the last rune
 	}
-	if idx >= len(at) { // (line, col) is past what the source kept (a chomped block's last break)
-		return p
-	}
-	return at[idx]
+	return sp.p
 }
 
 // scalarRunes re-reads the scalar at p from the source and returns the

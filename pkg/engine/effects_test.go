@@ -140,7 +140,7 @@ func TestOnceSkipsWhenBindTargetsSet(t *testing.T) {
 		calls++
 		return answerOf(`{"decision":"accept"}`), nil
 	})
-	w, err := InitWorld(compileStory(t, "agent").World, map[string]any{"verdict": map[string]any{"decision": "reject"}}, nil)
+	w, err := InitWorld(compileStory(t, "agent").World, &WorldFile{Path: "w.yaml", Values: map[string]any{"verdict": map[string]any{"decision": "reject"}}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,6 +19,13 @@ import (
 	"kitsoki/pkg/story"
 )
 
+// WorldFile is a --world-file's overrides (LoadWorldFile) and the path
+// given, which InitWorld's errors name.
+type WorldFile struct {
+	Path   string
+	Values map[string]any
+}
+
 // World is the run's world: a plain map of YAML/JSON-shaped values.
 type World map[string]any
 
@@ -26,7 +33,7 @@ type World map[string]any
 // file overrides, then the key=value overrides (later wins). Override keys
 // must be declared world variables (or reserved keys); values of
 // --world k=v are parsed according to the declared type.
-func InitWorld(vars []WorldVar, file map[string]any, kv []string) (World, error) {
+func InitWorld(vars []WorldVar, file *WorldFile, kv []string) (World, error) {
 	w := World{}
 	types := map[string]string{}
 	for _, v := range vars {
@@ -47,11 +54,19 @@ func InitWorld(vars []WorldVar, file map[string]any, kv []string) (World, error)
 		}
 		return fmt.Errorf("%s: world key %q is not declared in the story's world: (declared: %s)", from, k, declaredList(types))
 	}
-	for _, k := range slices.Sorted(maps.Keys(file)) {
-		if err := check(k, "--world-file"); err != nil {
+	var fileValues map[string]any
+	if file != nil {
+		fileValues = file.Values
+	}
+	for _, k := range slices.Sorted(maps.Keys(fileValues)) {
+		if err := check(k, "--world-file "+file.Path); err != nil {
 			return nil, err
 		}
-		w[k] = jsonvalue.Normalize(file[k])
+		v := jsonvalue.Normalize(fileValues[k])
+		if err := checkOverride("--world-file "+file.Path, k, types[k], v, false); err != nil {
+			return nil, err
+		}
+		w[k] = v
 	}
 	for _, s := range kv {
 		k, raw, ok := strings.Cut(s, "=")
@@ -65,6 +80,9 @@ func InitWorld(vars []WorldVar, file map[string]any, kv []string) (World, error)
 		v, err := parseTyped(raw, types[k])
 		if err != nil {
 			return nil, fmt.Errorf("--world %s: %v", k, err)
+		}
+		if err := checkOverride("--world", k, types[k], v, true); err != nil {
+			return nil, err
 		}
 		w[k] = v
 	}
@@ -176,26 +194,26 @@ func yamlKind(n *yaml.Node) string {
 // declared type; an undeclared type keeps the string unless it is JSON
 // object/array text.
 func parseTyped(raw, typ string) (any, error) {
-	switch strings.ToLower(typ) {
-	case "int", "integer":
+	switch overrideKind(typ) {
+	case "int":
 		n, err := strconv.ParseInt(strings.TrimSpace(raw), 10, 64)
 		if err != nil {
 			return nil, fmt.Errorf("%q is not an int", raw)
 		}
 		return int(n), nil
-	case "float", "number":
+	case "float":
 		f, err := strconv.ParseFloat(strings.TrimSpace(raw), 64)
 		if err != nil {
 			return nil, fmt.Errorf("%q is not a number", raw)
 		}
 		return f, nil
-	case "bool", "boolean":
+	case "bool":
 		b, err := strconv.ParseBool(strings.TrimSpace(raw))
 		if err != nil {
 			return nil, fmt.Errorf("%q is not a bool (true/false)", raw)
 		}
 		return b, nil
-	case "object", "map", "list", "array":
+	case "object", "list":
 		var v any
 		if err := yamlOne([]byte(raw), &v); err != nil {
 			return nil, fmt.Errorf("%q is not a YAML/JSON %s: %v", raw, typ, err)

@@ -3,6 +3,7 @@ package engine
 import (
 	"encoding/json"
 	"fmt"
+	"kitsoki/internal/jsonvalue"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -27,7 +28,7 @@ func TestInitWorldPrecedenceAndTypes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, err := InitWorld(vars, file, []string{"n=42", "b=true", "f=2.5", `o={"a": [1, 2]}`, "l=[x, y]", "last_error=boom"})
+	w, err := InitWorld(vars, &WorldFile{Path: wf, Values: file}, []string{"n=42", "b=true", "f=2.5", `o={"a": [1, 2]}`, "l=[x, y]", "last_error=boom"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +60,7 @@ func TestInitWorldErrors(t *testing.T) {
 			t.Errorf("%q: err %v, want %q", kv, err, want)
 		}
 	}
-	if _, err := InitWorld(vars, map[string]any{"zz": 1}, nil); err == nil || !strings.Contains(err.Error(), "--world-file") {
+	if _, err := InitWorld(vars, &WorldFile{Path: "w.yaml", Values: map[string]any{"zz": 1}}, nil); err == nil || !strings.Contains(err.Error(), "--world-file") {
 		t.Errorf("file key: %v", err)
 	}
 }
@@ -158,7 +159,7 @@ func walkBindPaths(v any, prefix string, visit func(string, any)) {
 // an int, float or bool is taken exactly when strconv reads the trimmed
 // text, as strconv reads it; a string is the text as given.
 func FuzzWorldOverride(f *testing.F) {
-	for _, s := range []string{"n=1", "o={a: 1}", "l=[1,2", "b=maybe", "=x", "s=", "f=1e400", "n= 7 ", "f=0x1p-2", "b=T", "x=1", "s= a=b ", "l=[1]]"} {
+	for _, s := range []string{"n=1", "o=5", "o={a: 1}", "l=[1,2", "b=maybe", "=x", "s=", "f=1e400", "n= 7 ", "f=0x1p-2", "b=T", "x=1", "s= a=b ", "l=[1]]"} {
 		f.Add(s)
 	}
 	vars := []WorldVar{{Name: "n", Type: "int"}, {Name: "o", Type: "object"}, {Name: "l", Type: "list"}, {Name: "b", Type: "bool"}, {Name: "s", Type: "string"}, {Name: "f", Type: "float"}}
@@ -191,8 +192,13 @@ func FuzzWorldOverride(f *testing.F) {
 			want, wantErr = strconv.ParseBool(trimmed)
 		case "s":
 			want = raw
+		case "o", "l":
+			if got := jsonvalue.Kind(w[k]); err == nil && got != jsonvalue.KindNull && got != map[string]string{"o": jsonvalue.KindObject, "l": jsonvalue.KindList}[k] {
+				t.Fatalf("%q: %s taken into a key declared %s", s, got, map[string]string{"o": "object", "l": "list"}[k])
+			}
+			return
 		default:
-			if err == nil && k != "o" && k != "l" {
+			if err == nil {
 				t.Fatalf("%q: undeclared key %q taken", s, k)
 			}
 			return

@@ -158,6 +158,7 @@ func passes() []pass {
 		{ruleHostRunTimeout, checkHostRunTimeout},
 		{ruleOnCompleteNonFinite, checkOnCompleteNonFinite},
 		{ruleShellInjection, checkShellInjection},
+		{ruleHostRunSecretEnv, checkHostRunSecretEnv},
 		{ruleBareName, checkBareNames},
 		{ruleUnfetchedRoot, checkUnfetchedRoots},
 		{ruleRunRoot, checkRunRoot},

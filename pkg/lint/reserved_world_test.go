@@ -77,7 +77,7 @@ func TestReservedWorldAgrees(t *testing.T) {
 				t.Fatalf("IsReservedWorld(%q) = %v", k, got)
 			}
 			_, errKV := engine.InitWorld(nil, nil, []string{k + "=v"})
-			_, errFile := engine.InitWorld(nil, map[string]any{k: "v"}, nil)
+			_, errFile := engine.InitWorld(nil, &engine.WorldFile{Path: "w.yaml", Values: map[string]any{k: "v"}}, nil)
 			if (errKV == nil) != reserved || (errFile == nil) != reserved {
 				t.Errorf("--world %s=v: %v; --world-file: %v (reserved %v)", k, errKV, errFile, reserved)
 			}

@@ -16,6 +16,13 @@ type sources struct {
 	// and bounded together (story_reads.go).
 	held  *heldReads
 	lines map[string][]string
+	// scalar caches the last scalar valuePos read (a rule reporting every
+	// read of one long value asks it again and again).
+	scalar struct {
+		p   story.Pos
+		val string
+		pos *yamlnode.ScalarPos
+	}
 	// world caches the world keys the load's tree writes (world_writes.go).
 	world *worldKeys
 	// folded caches the folded world keys the load's tree gives a value
@@ -65,13 +72,21 @@ func (l *sources) expanded(st *story.Story) *expansion {
 	return x
 }
 
-// valuePos is yamlnode.ValueAt over the file's lines.
+// valuePos is yamlnode.ValueAt over the file's lines; the scalar is read
+// once for all the places asked of it in a row.
 func (l *sources) valuePos(p story.Pos, val string, line, col int) story.Pos {
+	if line <= 0 || col <= 0 || p.Line <= 0 || p.Col <= 0 {
+		return p
+	}
+	if c := &l.scalar; c.pos != nil && c.p == p && c.val == val {
+		return c.pos.At(line, col)
+	}
 	lines, ok := l.sourceLines(p.File)
 	if !ok {
 		return p
 	}
-	return yamlnode.ValueAt(lines, p, val, line, col)
+	l.scalar.p, l.scalar.val, l.scalar.pos = p, val, yamlnode.NewScalarPos(lines, p, val)
+	return l.scalar.pos.At(line, col)
 }
 
 // sourceLines returns the lines of a file the loader read (split once).
