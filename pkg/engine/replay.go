@@ -206,6 +206,9 @@ func (r *runner) lostSet(key string, v any) error {
 		}
 	default: // an increment: the log folds it onto the value in memory
 		lv.prev, lv.has, lv.how = r.world[key], true, "increment"
+		if j, ok := r.journal[key]; ok {
+			lv.prev = j // onto the logged value, after a lost set (conformance lost-after-increment)
+		}
 	}
 	setPath(r.world, key, v)
 	r.journalAs(key, lv, true)
