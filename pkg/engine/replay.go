@@ -169,6 +169,26 @@ func jsonNumbers(v any) any {
 		return float64(rv.Uint())
 	case reflect.Float32:
 		return rv.Float()
+	case reflect.Slice:
+		if rv.Type().Elem().Kind() == reflect.Uint8 {
+			return v // JSON's base64 text: not a list
+		}
+		// a handler's typed list ([]map[string]any) is a JSON list
+		// (conformance replay-typed-list)
+		out := make([]any, rv.Len())
+		for i := range out {
+			out[i] = jsonNumbers(rv.Index(i).Interface())
+		}
+		return out
+	case reflect.Map:
+		if rv.Type().Key().Kind() != reflect.String {
+			return v
+		}
+		out := make(map[string]any, rv.Len())
+		for it := rv.MapRange(); it.Next(); {
+			out[it.Key().String()] = jsonNumbers(it.Value().Interface())
+		}
+		return out
 	}
 	return v
 }
@@ -206,6 +226,9 @@ func (r *runner) lostSet(key string, v any) error {
 		}
 	default: // an increment: the log folds it onto the value in memory
 		lv.prev, lv.has, lv.how = r.world[key], true, "increment"
+		if j, ok := r.journal[key]; ok {
+			lv.prev = j // onto the logged value, after a lost set (conformance lost-after-increment)
+		}
 	}
 	setPath(r.world, key, v)
 	r.journalAs(key, lv, true)

@@ -40,11 +40,11 @@ func TestConformanceGoldensFold(t *testing.T) {
 // an imported child (refused upstream) or in forms both run (a negative
 // one, an on_complete chain's), a cwd that does not exist, and a
 // stubbed decide whose schema lies outside schemas/ (not validated against
-// it) give, fixture by fixture and turn by turn, the verdicts, states and
+// it), a git_worktree repo: that names no directory give, fixture by fixture and turn by turn, the verdicts, states and
 // views the existing engine recorded (pkg/host/testdata/conformance).
 func TestConformanceGoldensHost(t *testing.T) {
 	root := filepath.Join("..", "host", "testdata", "conformance")
-	for _, dir := range []string{"inspect", "probe10", "probe11", "run-int-literals", "run-int-quoted", "run-int-world", "run-int-agree", "run-bad-cwd", "stub-schema-anywhere"} {
+	for _, dir := range []string{"inspect", "probe10", "probe11", "run-int-literals", "run-int-quoted", "run-int-world", "run-int-agree", "run-bad-cwd", "stub-schema-anywhere", "git-worktree-missing-repo"} {
 		t.Run(dir, func(t *testing.T) {
 			conformance.Check(t, filepath.Join(root, dir), "", flowtest.Options{})
 		})

@@ -58,7 +58,12 @@ func (gitWorktreeHandler) Call(ctx context.Context, c *Call) (Result, error) {
 		if id == "" {
 			return domainErr("%s: id argument is required", name), nil
 		}
-		wts, _ := g.worktrees() // no checkout: nothing is found
+		wts, err := g.worktrees()
+		if _, notRun := err.(gitExecErr); notRun {
+			// a repo: that is no directory is named (conformance
+			// git-worktree-missing-repo); no checkout: nothing is found
+			return domainErr("%s: %v", name, err), nil
+		}
 		for _, w := range wts {
 			if w.id() != id {
 				continue
@@ -92,13 +97,19 @@ func (g gitIn) run(dir string, args ...string) (string, error) {
 	}
 	r, err := runProgram(g.ctx, g.env, dir, "git", args...)
 	if err != nil {
-		return "", fmt.Errorf("exec: %v", err)
+		return "", gitExecErr{err}
 	}
 	if r.exit != 0 {
 		return "", fmt.Errorf("%s", strings.TrimSpace(r.stdout+r.stderr))
 	}
 	return r.stdout, nil
 }
+
+// gitExecErr is git not run at all (a directory it cannot enter, no git
+// on PATH), as against git's own failure.
+type gitExecErr struct{ err error }
+
+func (e gitExecErr) Error() string { return "exec: " + e.err.Error() }
 
 // worktree is one entry of `git worktree list --porcelain`.
 type worktree struct{ path, branch string }
@@ -138,6 +149,15 @@ func (g gitIn) create(name string, args map[string]any) (Result, error) {
 	wt := strings.TrimSpace(strArg(args, "name"))
 	if wt == "" {
 		return domainErr("%s: name argument is required", name), nil
+	}
+	if g.dir != "" && !filepath.IsAbs(g.dir) {
+		// create names the repo by its absolute path (conformance
+		// git-worktree-missing-repo)
+		wd, err := g.env.workDir()
+		if err != nil {
+			return domainErr("%s: exec: %v", name, err), nil
+		}
+		g.dir = filepath.Join(wd, g.dir)
 	}
 	top, err := g.run("", "rev-parse", "--show-toplevel")
 	if err != nil {
@@ -189,6 +209,9 @@ func (g gitIn) cleanupScan(name string, args map[string]any) (Result, error) {
 		base = "main"
 	}
 	wts, err := g.worktrees()
+	if ee, notRun := err.(gitExecErr); notRun {
+		err = ee.err // with no "exec: " (conformance git-worktree-missing-repo)
+	}
 	if err != nil {
 		return domainErr("%s: list worktrees: %v", name, err), nil
 	}
