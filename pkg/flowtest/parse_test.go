@@ -1,9 +1,11 @@
 package flowtest
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
+	"kitsoki/internal/testing/gotype"
 	"kitsoki/pkg/diag"
 )
 
@@ -242,17 +244,41 @@ func FuzzParseFixture(f *testing.F) {
 	})
 }
 
+// FuzzParseRecording: a refusal names the recording, on one line, in
+// YAML's terms (no Go type); a recording taken has entries, and looking up
+// an entry's own state and input finds the first entry in file order
+// with them (a clarify entry refuses, naming the file).
 func FuzzParseRecording(f *testing.F) {
 	f.Add([]byte("kind: recording\nentries:\n  - { state: a, input: go, intent: { name: go, slots: { x: 1 } } }\n"))
 	f.Add([]byte("kind: recording\nentries:\n  - { state: a, input: hm, clarify: true }\n"))
 	f.Add([]byte("kind: other\n"))
+	f.Add([]byte("kind: recording\nentries:\n  - { state: a, input: hm, clarify: true, intent: {name: \"x\\ny\"} }\n"))
+	f.Add([]byte("kind: recording\nentries:\n  - { state: a, input: Go, intent: {name: x} }\n  - { state: a, input: Go, intent: {name: y} }\n  - {state: b, input: \" go\", clarify: true}\n"))
+	f.Add([]byte("kind: recording\nentries: {a: 1}\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r, err := parseRecording("r.yaml", data)
-		if err == nil {
-			if len(r.Entries) == 0 {
-				t.Fatal("a recording without entries parsed")
+		if err != nil {
+			msg := err.Error()
+			if !strings.HasPrefix(msg, `recording "r.yaml"`) || strings.Contains(msg, "\n") {
+				t.Fatalf("%q: refusal %q does not name the file on one line", data, msg)
 			}
-			_, _ = r.Lookup("a", "go")
+			if n := gotype.Named(msg, data); n != "" {
+				t.Fatalf("%q: %q names a Go type (%s)", data, msg, n)
+			}
+			return
+		}
+		if len(r.Entries) == 0 {
+			t.Fatal("a recording without entries parsed")
+		}
+		for _, e := range r.Entries {
+			first := r.Entries[slices.IndexFunc(r.Entries, func(o RecordingEntry) bool { return o.State == e.State && o.Input == e.Input })]
+			got, err := r.Lookup(e.State, e.Input)
+			switch {
+			case first.Clarify && (err == nil || !strings.Contains(err.Error(), "r.yaml")):
+				t.Fatalf("%q: (%q, %q) is a clarification, got %v, %v", data, e.State, e.Input, got, err)
+			case !first.Clarify && (err != nil || got.Intent != first.Intent):
+				t.Fatalf("%q: (%q, %q) routes to %q, got %v, %v", data, e.State, e.Input, first.Intent, got, err)
+			}
 		}
 	})
 }
