@@ -227,6 +227,9 @@ func FuzzParseFixture(f *testing.F) {
 		"test_kind: flow\n---\n----\n--- x\ntest_kind: flow\nturns: [{input: hi}]",
 		"test_kind: flow\nturns:\n  - expect_jobs: [{namespace: a, status: done}]\n    expect_inbox: {unread: 1, severities: [info]}\n    intent: x\n",
 		"test_kind: flow\na: &a [1]\nb: *a\n<<: {c: 1}\n",
+		"test_kind: flow\nturns:\n  - intent: {name: [x], slots: 3}\n    expect_world: 1\n    expect_jobs: {a: 1}\n    advance_clock: [1]\n",
+		"test_kind: flow\nhost_handlers: {host.run: {by_call: [1], delay: {a: 1}}}\ninitial_world: [1]\nturns: {a: 1}\n",
+		"test_kind: flow\nexpect_terminal: \"true\"\nturns:\n  - intent: go\n",
 	} {
 		f.Add([]byte(s))
 	}
@@ -235,6 +238,9 @@ func FuzzParseFixture(f *testing.F) {
 		for _, d := range ds {
 			if d.Line < 1 || d.File != "f.yaml" || d.Message == "" {
 				t.Fatalf("unpositioned diagnostic %+v", d)
+			}
+			if n := gotype.Named(d.Message, data); n != "" || strings.Contains(d.Message, "\n") {
+				t.Fatalf("%q: %q names a Go type (%s) or is not one line", data, d.Message, n)
 			}
 		}
 		for _, fx := range fxs {
