@@ -253,7 +253,8 @@ func decodeErrLine(err error) (int, string) {
 	return max(line, 1), plainGoType(msg)
 }
 
-// plainGoType names the Go type ending a decode error as the YAML shape wanted.
+// plainGoType names the Go type ending a decode error as the YAML shape
+// wanted (yamlnode.Shape, with the lists a fixture holds named closer).
 func plainGoType(msg string) string {
 	i := strings.LastIndex(msg, " into ")
 	if i < 0 {
@@ -267,10 +268,10 @@ func plainGoType(msg string) string {
 		shape = "a list of mappings"
 	case strings.HasPrefix(typ, "struct"), strings.HasPrefix(typ, "*struct"), strings.HasPrefix(typ, "map["), strings.HasPrefix(typ, "flowtest."), strings.HasPrefix(typ, "*flowtest."):
 		shape = "a mapping"
-	case typ == "bool":
-		shape = "true or false"
-	default:
+	case strings.Contains(typ, " "): // "int (overflow)": the value, not its type, is wrong
 		return msg
+	default:
+		shape = yamlnode.Shape(typ)
 	}
 	return msg[:i] + " where " + shape + " is expected"
 }
