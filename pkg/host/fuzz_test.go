@@ -36,6 +36,7 @@ func FuzzParseSidecar(f *testing.F) {
 	// inputs merging one list: the repeated-key search checks it once
 	f.Add([]byte("notes: &L [{a: 1, b: 2}, {c: 3}]\ninputs:\n  x: {<<: *L, type: string}\n  y: {<<: *L}\n  z: {<<: [*L, {a: 4}]}\n"))
 	f.Add([]byte("inputs:\n  a: {type: int, default: !!int x}\n"))
+	f.Add([]byte("outputs:\n  b: [1]\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		sc, err := scriptiface.Parse("f.yaml", data)
 		if err != nil {
