@@ -12,6 +12,7 @@ import (
 
 	"kitsoki/internal/jsonvalue"
 	"kitsoki/internal/safefile"
+	"kitsoki/internal/termsafe"
 	"kitsoki/internal/yamlnode"
 	"kitsoki/pkg/story"
 )
@@ -206,7 +207,7 @@ func keyAtLine(n *yaml.Node, line int, msg string) (string, *yaml.Node) {
 		val, _, _ = strings.Cut(rest[1:], "`")
 	}
 	is := func(v *yaml.Node) bool {
-		return v.Line == line && v.ShortTag() == tag && (!quoted || v.Value == val || strings.HasSuffix(val, "...") && strings.HasPrefix(v.Value, strings.TrimSuffix(val, "...")))
+		return v.Line == line && v.ShortTag() == tag && (!quoted || v.Value == val || termsafe.Line(v.Value) == val || strings.HasSuffix(val, "...") && strings.HasPrefix(v.Value, strings.TrimSuffix(val, "...")))
 	}
 	// walk looks below n, at path at, at a mapping's values and a list's items
 	var walk func(n *yaml.Node, at string) (string, *yaml.Node)

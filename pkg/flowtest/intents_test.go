@@ -137,6 +137,8 @@ func TestIntentsParseErrors(t *testing.T) {
 		{"test_kind: flow\nstate: [x]\n", "f.yaml:2:8: intent fixture: state: cannot unmarshal !!seq where a string is expected"},
 		{"test_kind: intents\nstate: a\nfixtures:\n  - id: x\n    intent: {name: go, slots: 3}\n", "f.yaml:5:31: intent fixture: fixtures[0].intent.slots: cannot unmarshal !!int `3` where a mapping is expected"},
 		{"test_kind: intents\nstate: a\nfixtures:\n  - id: x\n    runs: '-2'\n", "f.yaml:5:1: intent fixture: cannot unmarshal -2 into int (overflow)"},
+		// a value holding a newline: shown escaped, on one line, at its place
+		{"test_kind: intents\nstate: a\nfixtures:\n  - id: x\n    min_pass_rate: \"hi\\nthere\"\n", "f.yaml:5:20: intent fixture: fixtures[0].min_pass_rate: cannot unmarshal !!str `hi\\nthere` where a number is expected; write a number"},
 	} {
 		_, err := ParseIntents("f.yaml", []byte(c.src))
 		if c.want == "" {
