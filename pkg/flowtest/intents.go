@@ -240,7 +240,7 @@ func nodeShape(n *yaml.Node) string {
 	case n.ShortTag() == "!!null":
 		return "null"
 	}
-	return "a scalar (" + n.Value + ")"
+	return "a scalar (" + termsafe.Line(n.Value) + ")"
 }
 
 // decodeErrLine pulls the first "line N: msg" out of a yaml.v3 decode
