@@ -19,6 +19,7 @@ import (
 
 	"kitsoki/internal/childproc"
 	"kitsoki/internal/closeonce"
+	"kitsoki/internal/jsonvalue"
 	"kitsoki/pkg/story"
 )
 
@@ -326,7 +327,7 @@ func (t *mcpHTTPTransport) decode(res *mcp.CallToolResult) (*AskResponse, error)
 	}
 	var r AskResponse
 	if err := json.Unmarshal(raw, &r); err != nil {
-		return nil, t.errf(KindTransportError, "tool %q %s is not an AskResponse JSON object (%v): %q", t.tool, from, err, childproc.Snippet(t.redact, string(raw)))
+		return nil, t.errf(KindTransportError, "tool %q %s is not an AskResponse JSON object (%s): %q", t.tool, from, jsonvalue.Reason(raw, err), childproc.Snippet(t.redact, string(raw)))
 	}
 	return &r, nil
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 
 	"kitsoki/internal/childproc"
+	"kitsoki/internal/jsonvalue"
 	"kitsoki/internal/safefile"
 )
 
@@ -76,7 +77,7 @@ func (t *mcpHTTPTransport) askBare(ctx context.Context, req *AskRequest) (*AskRe
 	}
 	var rep bareRPCReply
 	if err := json.Unmarshal(raw, &rep); err != nil {
-		return nil, t.errf(KindTransportError, "tool %q answered with a body that is not one JSON-RPC object (%v): %q", t.tool, err, childproc.Snippet(t.redact, string(raw)))
+		return nil, t.errf(KindTransportError, "tool %q answered with a body that is not one JSON-RPC object (%s): %q", t.tool, jsonvalue.Reason(raw, err), childproc.Snippet(t.redact, string(raw)))
 	}
 	if rep.Error != nil {
 		return nil, t.errf(KindTransportError, "tool %q: rpc error %d: %s", t.tool, rep.Error.Code, childproc.Snippet(t.redact, rep.Error.Message))
@@ -108,7 +109,7 @@ type bareToolResult struct {
 func (t *mcpHTTPTransport) decodeBare(result json.RawMessage) (*AskResponse, error) {
 	var res bareToolResult
 	if err := json.Unmarshal(result, &res); err != nil {
-		return nil, t.errf(KindTransportError, "tool %q's result is not a tools/call result (%v): %q", t.tool, err, childproc.Snippet(t.redact, string(result)))
+		return nil, t.errf(KindTransportError, "tool %q's result is not a tools/call result (%s): %q", t.tool, jsonvalue.Reason(result, err), childproc.Snippet(t.redact, string(result)))
 	}
 	text, hasText := "", false
 	for _, c := range res.Content {
@@ -132,7 +133,7 @@ func (t *mcpHTTPTransport) decodeBare(result json.RawMessage) (*AskResponse, err
 	}
 	var r AskResponse
 	if err := json.Unmarshal(raw, &r); err != nil {
-		return nil, t.errf(KindTransportError, "tool %q %s is not an AskResponse JSON object (%v): %q", t.tool, from, err, childproc.Snippet(t.redact, string(raw)))
+		return nil, t.errf(KindTransportError, "tool %q %s is not an AskResponse JSON object (%s): %q", t.tool, from, jsonvalue.Reason(raw, err), childproc.Snippet(t.redact, string(raw)))
 	}
 	return &r, nil
 }

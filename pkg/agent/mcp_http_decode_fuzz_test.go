@@ -6,11 +6,14 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"kitsoki/internal/testing/gotype"
 )
 
 // FuzzDecodeToolResult: whatever tools/call result an mcp_http endpoint
 // sends, as the SDK decodes it, is an AskResponse or a transport error,
-// never a panic, and the error never quotes the plugin's secret; a text
+// never a panic, and the error never quotes the plugin's secret nor names
+// a Go type; a text
 // content holding JSON is the same JSON as its own decoding (sameJSON).
 func FuzzDecodeToolResult(f *testing.F) {
 	const secret = "tok-s3cret-9f2"
@@ -21,6 +24,7 @@ func FuzzDecodeToolResult(f *testing.F) {
 		`{"isError":true,"content":[{"type":"text","text":"bad tok-s3cret-9f2"}]}`,
 		`{"content":[{"type":"text","text":"[tok-s3cret-9f2"}],"structuredContent":[1]}`,
 		`{"content":[{"type":"image","data":"","mimeType":"image/png"}]}`,
+		`{"content":[{"type":"text","text":"[1]"}]}`, `{"content":[{"type":"text","text":"{\"intent\":5}"}]}`,
 	} {
 		f.Add([]byte(s))
 	}
@@ -37,7 +41,7 @@ func FuzzDecodeToolResult(f *testing.F) {
 			t.Fatalf("answer %v and error %v", r, err)
 		}
 		if err != nil {
-			if msg := err.Error(); strings.Contains(msg, secret) || !strings.Contains(msg, "mcp_http plugin m") {
+			if msg := err.Error(); strings.Contains(msg, secret) || !strings.Contains(msg, "mcp_http plugin m") || gotype.Named(msg, data) != "" {
 				t.Fatalf("error %q", msg)
 			}
 		}

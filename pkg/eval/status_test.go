@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"kitsoki/internal/testing/gotype"
 )
 
 // A run ends in a finding when no candidate passed (stale is not
@@ -142,9 +144,17 @@ func FuzzParseReport(f *testing.F) {
 	f.Add(b)
 	f.Add([]byte(`{"kind":"agent_eval_report","candidates":[{"pass":true,"p95_latency_ms":1}],"calls":[{"candidate":-1}]}`))
 	f.Add([]byte(`[]`))
+	f.Add([]byte(`{"kind":"agent_eval_report","candidates":[{"pass":"yes"}],"calls":{}}`))
+	f.Add([]byte(`{"kind":"agent_eval_report","call":"a\nb","candidates":[{"model":1e400}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r, err := parseReport("fuzz.json", data)
 		if err != nil {
+			// a refusal names the report on one line, in JSON's terms
+			if msg := err.Error(); !strings.Contains(msg, "fuzz.json") || strings.Contains(msg, "\n") {
+				t.Fatalf("%q: refusal %q does not name the file on one line", data, msg)
+			} else if n := gotype.Named(msg, data); n != "" {
+				t.Fatalf("%q: %q names a Go type (%s)", data, msg, n)
+			}
 			return
 		}
 		_ = ReportStatus(r, Hashes{Dataset: "sha256:x"})

@@ -341,7 +341,13 @@ func MirrorURL(raw, mirror string) (string, error) {
 	if err != nil || (m.Scheme != "http" && m.Scheme != "https") || m.Host == "" {
 		return "", fmt.Errorf("mirror %q must be an http(s) base URL such as https://mirror.example.com/kitsoki (set by --mirror or %s)", shownURL(mirror), EnvMirror)
 	}
-	m.Path = path.Join("/", m.Path, u.Host, u.Path)
+	under := path.Join("/", m.Path, u.Host)
+	joined := path.Join(under, u.Path)
+	if u.Host == "" || strings.Contains(u.Host, "/") || path.Clean(u.Host) != u.Host || u.Host == "." || u.Host == ".." ||
+		joined != under && !strings.HasPrefix(joined, under+"/") {
+		return "", maskUserinfo(fmt.Errorf("artifact url %q climbs out of its host on the mirror (a host or a \"..\" segment that leaves <mirror>/<host>/); write the URL without dot segments", shownURL(raw)))
+	}
+	m.Path = joined
 	m.RawPath = ""
 	m.RawQuery = u.RawQuery
 	return m.String(), nil

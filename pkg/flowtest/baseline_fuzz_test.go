@@ -7,10 +7,12 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"kitsoki/internal/testing/gotype"
 )
 
 // FuzzReadBaseline: any --baseline file: no panic; a rejection names the
-// flag and the file; one read reads back the same after a write, and each
+// flag and the file, on one line, without a Go type; one read reads back the same after a write, and each
 // fixture it names yields at most one regression line.
 func FuzzReadBaseline(f *testing.F) {
 	for _, s := range []string{"testdata/intents-conformance/flags/baseline.json", "testdata/intents/probe/baseline.json"} {
@@ -20,7 +22,7 @@ func FuzzReadBaseline(f *testing.F) {
 		}
 		f.Add(b)
 	}
-	for _, s := range []string{`{"fixtures":{"a::b":1e308,"a::":-1}}`, `{"Fixtures":null,"fixtures":{}}`, `{"fixtures":{"x::y":"1"}}`, `[]`, "\ufeff{}"} {
+	for _, s := range []string{`{"fixtures":{"a::b":1e308,"a::":-1}}`, `{"Fixtures":null,"fixtures":{}}`, `{"fixtures":{"x::y":"1"}}`, `[]`, "\ufeff{}", `{"app_version":1}`} {
 		f.Add([]byte(s))
 	}
 	path := filepath.Join(f.TempDir(), "baseline.json")
@@ -30,8 +32,10 @@ func FuzzReadBaseline(f *testing.F) {
 		}
 		b, err := ReadBaseline(path)
 		if err != nil {
-			if !strings.Contains(err.Error(), "--baseline "+path+": ") {
-				t.Fatalf("error does not name the file: %v", err)
+			if msg := err.Error(); !strings.Contains(msg, "--baseline "+path+": ") || strings.Contains(msg, "\n") {
+				t.Fatalf("error does not name the file on one line: %v", err)
+			} else if n := gotype.Named(msg, data); n != "" {
+				t.Fatalf("%q: %q names a Go type (%s)", data, msg, n)
 			}
 			return
 		}

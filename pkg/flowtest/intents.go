@@ -12,6 +12,7 @@ import (
 
 	"kitsoki/internal/jsonvalue"
 	"kitsoki/internal/safefile"
+	"kitsoki/internal/termsafe"
 	"kitsoki/internal/yamlnode"
 	"kitsoki/pkg/story"
 )
@@ -206,7 +207,7 @@ func keyAtLine(n *yaml.Node, line int, msg string) (string, *yaml.Node) {
 		val, _, _ = strings.Cut(rest[1:], "`")
 	}
 	is := func(v *yaml.Node) bool {
-		return v.Line == line && v.ShortTag() == tag && (!quoted || v.Value == val || strings.HasSuffix(val, "...") && strings.HasPrefix(v.Value, strings.TrimSuffix(val, "...")))
+		return v.Line == line && v.ShortTag() == tag && (!quoted || v.Value == val || termsafe.Line(v.Value) == val || strings.HasSuffix(val, "...") && strings.HasPrefix(v.Value, strings.TrimSuffix(val, "...")))
 	}
 	// walk looks below n, at path at, at a mapping's values and a list's items
 	var walk func(n *yaml.Node, at string) (string, *yaml.Node)
@@ -239,7 +240,7 @@ func nodeShape(n *yaml.Node) string {
 	case n.ShortTag() == "!!null":
 		return "null"
 	}
-	return "a scalar (" + n.Value + ")"
+	return "a scalar (" + termsafe.Line(n.Value) + ")"
 }
 
 // decodeErrLine pulls the first "line N: msg" out of a yaml.v3 decode
@@ -253,7 +254,8 @@ func decodeErrLine(err error) (int, string) {
 	return max(line, 1), plainGoType(msg)
 }
 
-// plainGoType names the Go type ending a decode error as the YAML shape wanted.
+// plainGoType names the Go type ending a decode error as the YAML shape
+// wanted (yamlnode.Shape, with the lists a fixture holds named closer).
 func plainGoType(msg string) string {
 	i := strings.LastIndex(msg, " into ")
 	if i < 0 {
@@ -267,10 +269,10 @@ func plainGoType(msg string) string {
 		shape = "a list of mappings"
 	case strings.HasPrefix(typ, "struct"), strings.HasPrefix(typ, "*struct"), strings.HasPrefix(typ, "map["), strings.HasPrefix(typ, "flowtest."), strings.HasPrefix(typ, "*flowtest."):
 		shape = "a mapping"
-	case typ == "bool":
-		shape = "true or false"
-	default:
+	case strings.Contains(typ, " "): // "int (overflow)": the value, not its type, is wrong
 		return msg
+	default:
+		shape = yamlnode.Shape(typ)
 	}
 	return msg[:i] + " where " + shape + " is expected"
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"kitsoki/internal/atomicfile"
+	"kitsoki/internal/jsonvalue"
 	"kitsoki/internal/junit"
 	"kitsoki/internal/safefile"
 	"kitsoki/pkg/story"
@@ -38,7 +39,7 @@ func ReadBaseline(path string) (*Baseline, error) {
 	}
 	var b Baseline
 	if err := json.Unmarshal(data, &b); err != nil {
-		return nil, fmt.Errorf("--baseline %s: not a baseline JSON file (%v); write one with --update-baseline", path, err)
+		return nil, fmt.Errorf("--baseline %s: not a baseline JSON file (%s); write one with --update-baseline", path, jsonvalue.Reason(data, err))
 	}
 	return &b, nil
 }

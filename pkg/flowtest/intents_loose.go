@@ -7,6 +7,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"kitsoki/internal/termsafe"
 	"kitsoki/internal/yamlnode"
 )
 
@@ -53,7 +54,7 @@ func quotedNumber(n *yaml.Node, into string) (float64, bool, error) {
 	}
 	f, err := strconv.ParseFloat(n.Value, 64)
 	if err != nil {
-		return 0, false, fmt.Errorf("line %d: cannot unmarshal !!str `%s` into %s; write a number", n.Line, n.Value, into)
+		return 0, false, fmt.Errorf("line %d: cannot unmarshal !!str `%s` where %s is expected; write a number", n.Line, termsafe.Line(n.Value), yamlnode.Shape(into))
 	}
 	return f, true, nil
 }

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"kitsoki/internal/testing/gotype"
 	"kitsoki/internal/testing/storytest"
 )
 
@@ -126,16 +127,18 @@ func TestIntentsBaselineRoundTrip(t *testing.T) {
 func TestIntentsParseErrors(t *testing.T) {
 	for _, c := range []struct{ src, want string }{
 		{"test_kind: intents\nstate: [a\n", "f.yaml:1:1: YAML does not parse"},
-		{"test_kind: intents\nstate: a\nfixtures:\n  - id: x\n    runs: many\n", "f.yaml:5:11: intent fixture: fixtures[0].runs: cannot unmarshal !!str `many` into int"},
+		{"test_kind: intents\nstate: a\nfixtures:\n  - id: x\n    runs: many\n", "f.yaml:5:11: intent fixture: fixtures[0].runs: cannot unmarshal !!str `many` where an integer is expected"},
 		{"test_kind: flow\nturns: []\n", ""},
 		// every document is read as an intents one before its kind
 		// (intent-docs), and the error names the key
 		{"test_kind: intents\nstate: a\n---\n- a\n- list\n", "f.yaml:4:1: intent fixture: the document is a list"},
 		{"test_kind: intents\nstate: a\n---\n~\n", "the document is null"},
 		{"test_kind: intents\nstate: a\n---\n# only a comment\n", ""},
-		{"test_kind: flow\nstate: [x]\n", "f.yaml:2:8: intent fixture: state: cannot unmarshal !!seq into string"},
+		{"test_kind: flow\nstate: [x]\n", "f.yaml:2:8: intent fixture: state: cannot unmarshal !!seq where a string is expected"},
 		{"test_kind: intents\nstate: a\nfixtures:\n  - id: x\n    intent: {name: go, slots: 3}\n", "f.yaml:5:31: intent fixture: fixtures[0].intent.slots: cannot unmarshal !!int `3` where a mapping is expected"},
 		{"test_kind: intents\nstate: a\nfixtures:\n  - id: x\n    runs: '-2'\n", "f.yaml:5:1: intent fixture: cannot unmarshal -2 into int (overflow)"},
+		// a value holding a newline: shown escaped, on one line, at its place
+		{"test_kind: intents\nstate: a\nfixtures:\n  - id: x\n    min_pass_rate: \"hi\\nthere\"\n", "f.yaml:5:20: intent fixture: fixtures[0].min_pass_rate: cannot unmarshal !!str `hi\\nthere` where a number is expected; write a number"},
 	} {
 		_, err := ParseIntents("f.yaml", []byte(c.src))
 		if c.want == "" {
@@ -168,10 +171,17 @@ func FuzzParseIntents(f *testing.F) {
 		}
 	}
 	f.Add([]byte("test_kind: intents\nfixtures: [{id: a, expect_failure: {any_of: 3}}]\n---\n---"))
+	f.Add([]byte("test_kind: intents\nstate: a\nfixtures:\n  - {id: x, inputs: [a], intent: go, min_pass_rate: \"hi\\nthere\"}\n"))
+	f.Add([]byte("test_kind: intents\nstate: a\nfixtures:\n  - {id: x, inputs: [a], intent: go, min_pass_rate: \"hi\"}\n"))
+	f.Add([]byte("test_kind: intents\nstate: a\ndefaults: {runs: \"x\", min_pass_rate: [1]}\nfixtures: [{id: x, inputs: [a], intent: go}]\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		ss, err := ParseIntents("f.yaml", data)
-		if err != nil && !strings.HasPrefix(err.Error(), "f.yaml") {
-			t.Errorf("error does not name the file: %v", err)
+		if err != nil {
+			if msg := err.Error(); !strings.HasPrefix(msg, "f.yaml") || strings.Contains(msg, "\n") {
+				t.Errorf("error does not name the file on one line: %q", msg)
+			} else if n := gotype.Named(msg, data); n != "" {
+				t.Errorf("%q: %q names a Go type (%s)", data, msg, n)
+			}
 		}
 		for _, s := range ss {
 			for _, fx := range s.Fixtures {

@@ -1,9 +1,11 @@
 package flowtest
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
+	"kitsoki/internal/testing/gotype"
 	"kitsoki/pkg/diag"
 )
 
@@ -225,6 +227,9 @@ func FuzzParseFixture(f *testing.F) {
 		"test_kind: flow\n---\n----\n--- x\ntest_kind: flow\nturns: [{input: hi}]",
 		"test_kind: flow\nturns:\n  - expect_jobs: [{namespace: a, status: done}]\n    expect_inbox: {unread: 1, severities: [info]}\n    intent: x\n",
 		"test_kind: flow\na: &a [1]\nb: *a\n<<: {c: 1}\n",
+		"test_kind: flow\nturns:\n  - intent: {name: [x], slots: 3}\n    expect_world: 1\n    expect_jobs: {a: 1}\n    advance_clock: [1]\n",
+		"test_kind: flow\nhost_handlers: {host.run: {by_call: [1], delay: {a: 1}}}\ninitial_world: [1]\nturns: {a: 1}\n",
+		"test_kind: flow\nexpect_terminal: \"true\"\nturns:\n  - intent: go\n",
 	} {
 		f.Add([]byte(s))
 	}
@@ -234,6 +239,9 @@ func FuzzParseFixture(f *testing.F) {
 			if d.Line < 1 || d.File != "f.yaml" || d.Message == "" {
 				t.Fatalf("unpositioned diagnostic %+v", d)
 			}
+			if n := gotype.Named(d.Message, data); n != "" || strings.Contains(d.Message, "\n") {
+				t.Fatalf("%q: %q names a Go type (%s) or is not one line", data, d.Message, n)
+			}
 		}
 		for _, fx := range fxs {
 			_ = fx.Orchestrated()
@@ -242,17 +250,41 @@ func FuzzParseFixture(f *testing.F) {
 	})
 }
 
+// FuzzParseRecording: a refusal names the recording, on one line, in
+// YAML's terms (no Go type); a recording taken has entries, and looking up
+// an entry's own state and input finds the first entry in file order
+// with them (a clarify entry refuses, naming the file).
 func FuzzParseRecording(f *testing.F) {
 	f.Add([]byte("kind: recording\nentries:\n  - { state: a, input: go, intent: { name: go, slots: { x: 1 } } }\n"))
 	f.Add([]byte("kind: recording\nentries:\n  - { state: a, input: hm, clarify: true }\n"))
 	f.Add([]byte("kind: other\n"))
+	f.Add([]byte("kind: recording\nentries:\n  - { state: a, input: hm, clarify: true, intent: {name: \"x\\ny\"} }\n"))
+	f.Add([]byte("kind: recording\nentries:\n  - { state: a, input: Go, intent: {name: x} }\n  - { state: a, input: Go, intent: {name: y} }\n  - {state: b, input: \" go\", clarify: true}\n"))
+	f.Add([]byte("kind: recording\nentries: {a: 1}\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r, err := parseRecording("r.yaml", data)
-		if err == nil {
-			if len(r.Entries) == 0 {
-				t.Fatal("a recording without entries parsed")
+		if err != nil {
+			msg := err.Error()
+			if !strings.HasPrefix(msg, `recording "r.yaml"`) || strings.Contains(msg, "\n") {
+				t.Fatalf("%q: refusal %q does not name the file on one line", data, msg)
 			}
-			_, _ = r.Lookup("a", "go")
+			if n := gotype.Named(msg, data); n != "" {
+				t.Fatalf("%q: %q names a Go type (%s)", data, msg, n)
+			}
+			return
+		}
+		if len(r.Entries) == 0 {
+			t.Fatal("a recording without entries parsed")
+		}
+		for _, e := range r.Entries {
+			first := r.Entries[slices.IndexFunc(r.Entries, func(o RecordingEntry) bool { return o.State == e.State && o.Input == e.Input })]
+			got, err := r.Lookup(e.State, e.Input)
+			switch {
+			case first.Clarify && (err == nil || !strings.Contains(err.Error(), "r.yaml")):
+				t.Fatalf("%q: (%q, %q) is a clarification, got %v, %v", data, e.State, e.Input, got, err)
+			case !first.Clarify && (err != nil || got.Intent != first.Intent):
+				t.Fatalf("%q: (%q, %q) routes to %q, got %v, %v", data, e.State, e.Input, first.Intent, got, err)
+			}
 		}
 	})
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"kitsoki/internal/safefile"
+	"kitsoki/internal/termsafe"
 )
 
 // Recording maps free text typed in a state to an intent (`kind:
@@ -78,7 +79,7 @@ func parseRecording(path string, data []byte) (*Recording, error) {
 		case e.Intent.Name == "" && !clarify:
 			return nil, fmt.Errorf("recording %q: entry %d has empty intent name (set intent.name, or clarify:true for a deterministic no-match)", path, i)
 		case e.Intent.Name != "" && clarify:
-			return nil, fmt.Errorf("recording %q: entry %d sets clarify:true and intent.name=%s (a clarify entry must omit intent)", path, i, e.Intent.Name)
+			return nil, fmt.Errorf("recording %q: entry %d sets clarify:true and intent.name=%s (a clarify entry must omit intent)", path, i, termsafe.Line(e.Intent.Name))
 		}
 		r.Entries = append(r.Entries, RecordingEntry{State: e.State, Input: e.Input, Intent: e.Intent.Name, Slots: e.Intent.Slots, Clarify: clarify})
 	}

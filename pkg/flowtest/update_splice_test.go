@@ -144,6 +144,11 @@ func FuzzSplice(f *testing.F) {
 			return // only a file that parses is ever updated
 		}
 		s := docs[0]
+		// a path names a key as the fixture reads it; a key written
+		// otherwise (00 reads as 0) is not found by its text
+		if k, err := plainValue(s.root.Content[0]); err != nil || keyString(k) != s.root.Content[0].Value {
+			return
+		}
 		path := []step{keyStep(s.root.Content[0].Value)}
 		n, flow, err := s.node(path)
 		if err != nil {

@@ -12,6 +12,7 @@ import (
 	"unicode"
 
 	"kitsoki/internal/safefile"
+	"kitsoki/internal/testing/gotype"
 	"kitsoki/pkg/host/scriptiface"
 )
 
@@ -24,8 +25,8 @@ func seedFiles(f *testing.F, glob string) {
 	}
 }
 
-// FuzzParseSidecar: any bytes give a sidecar or an error naming the file,
-// never a panic; a parsed sidecar's types are all known.
+// FuzzParseSidecar: any bytes give a sidecar or an error naming the file
+// on one line without a Go type, never a panic; a parsed sidecar's types are all known.
 func FuzzParseSidecar(f *testing.F) {
 	seedFiles(f, "testdata/*/scripts/*.yaml")
 	seedFiles(f, "testdata/weather/*.star.yaml")
@@ -34,11 +35,15 @@ func FuzzParseSidecar(f *testing.F) {
 	f.Add([]byte("&a [*a]"))
 	// inputs merging one list: the repeated-key search checks it once
 	f.Add([]byte("notes: &L [{a: 1, b: 2}, {c: 3}]\ninputs:\n  x: {<<: *L, type: string}\n  y: {<<: *L}\n  z: {<<: [*L, {a: 4}]}\n"))
+	f.Add([]byte("inputs:\n  a: {type: int, default: !!int x}\n"))
+	f.Add([]byte("outputs:\n  b: [1]\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		sc, err := scriptiface.Parse("f.yaml", data)
 		if err != nil {
-			if !strings.HasPrefix(err.Error(), "f.yaml") {
-				t.Fatalf("error does not name the file: %v", err)
+			if msg := err.Error(); !strings.HasPrefix(msg, "f.yaml") || strings.Contains(msg, "\n") {
+				t.Fatalf("error does not name the file on one line: %q", msg)
+			} else if n := gotype.Named(msg, data); n != "" {
+				t.Fatalf("%q: %q names a Go type (%s)", data, msg, n)
 			}
 			return
 		}

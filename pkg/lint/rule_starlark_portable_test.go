@@ -3,8 +3,10 @@ package lint
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"go.starlark.net/syntax"
 
@@ -107,26 +109,105 @@ states:
 	}
 }
 
-// portableFindings never panics on what the parser accepts.
+// FuzzPortableFindings: on what the parser accepts, findings come in
+// source order, each at the construct it names (the source there starts
+// with while, for, if, set, struct, load, get, the reassigned name or the
+// recursive function's), and none is missed that the syntax tree shows:
+// every while loop and load(), every for loop and if statement at top
+// level.
 func FuzzPortableFindings(f *testing.F) {
 	f.Add("def main(ctx):\n    while True:\n        break\n")
 	f.Add("x = 1\nx += 1\nfor i in []:\n    pass\nif x:\n    pass\n")
 	f.Add("load(\"m.star\", \"g\", h = \"g\")\ndef f(n):\n    return f(n) + set([]) + struct()\n")
 	f.Add("def main(ctx):\n    w = ctx.world\n    return w.get(\"a\", 1), ctx.world.get(key = \"c\", default = 3)\n")
 	f.Add("def f():\n    def g():\n        return g()\n    return lambda f: f(1)\n")
+	f.Add("if 1:\n\tpass\nelif 2:\n  x = 1\nx = 'é'; y = set(); x = 2\n")
 	f.Fuzz(func(t *testing.T, src string) {
 		file, err := upstreamDialect.Parse("f.star", src, 0)
 		if err != nil {
 			return
 		}
 		last := syntax.Position{}
+		at := map[syntax.Position][]*starConstruct{}
 		for _, fd := range portableFindings(file) {
 			if fd.pos.Line < last.Line || fd.pos.Line == last.Line && fd.pos.Col < last.Col {
 				t.Fatalf("findings out of order at %d:%d", fd.pos.Line, fd.pos.Col)
 			}
 			last = fd.pos
+			at[fd.pos] = append(at[fd.pos], fd.c)
+			text, ok := sourceAt(src, fd.pos)
+			if want := portableWord(fd); !ok || !strings.HasPrefix(text, want) && !(fd.c == &starTopIf && strings.HasPrefix(text, "elif")) {
+				t.Fatalf("%q: %s at %d:%d reads %.12q, want %q", src, fd.c.what, fd.pos.Line, fd.pos.Col, text, want)
+			}
 		}
+		want := func(p syntax.Position, c *starConstruct) {
+			if !slices.Contains(at[p], c) {
+				t.Fatalf("%q: no finding of %s at %d:%d", src, c.what, p.Line, p.Col)
+			}
+		}
+		for _, st := range file.Stmts {
+			switch st := st.(type) {
+			case *syntax.ForStmt:
+				want(st.For, &starTopFor)
+			case *syntax.IfStmt:
+				want(st.If, &starTopIf)
+			case *syntax.LoadStmt:
+				want(st.Load, &starLoad)
+			}
+		}
+		syntax.Walk(file, func(n syntax.Node) bool {
+			if w, ok := n.(*syntax.WhileStmt); ok {
+				want(w.While, &starWhile)
+			}
+			return true
+		})
 	})
+}
+
+// portableWord is the text the source holds at fd's place.
+func portableWord(fd portableFinding) string {
+	switch fd.c {
+	case &starWhile:
+		return "while"
+	case &starTopFor:
+		return "for"
+	case &starTopIf:
+		return "if"
+	case &starSet:
+		return "set"
+	case &starStruct:
+		return "struct"
+	case &starLoad:
+		return "load"
+	case &starGetDflt:
+		return "get"
+	case &starRecurse:
+		return strings.TrimSuffix(strings.TrimPrefix(fd.upstream, "function "), " called recursively")
+	}
+	// cannot reassign global NAME declared at ..., cannot reassign top-level NAME
+	name := strings.TrimPrefix(strings.TrimPrefix(fd.upstream, "cannot reassign global "), "cannot reassign top-level ")
+	name, _, _ = strings.Cut(name, " ")
+	return name
+}
+
+// sourceAt is src from p on: Starlark counts lines by \n and columns in
+// runes (an invalid byte is one).
+func sourceAt(src string, p syntax.Position) (string, bool) {
+	for l := int32(1); l < p.Line; l++ {
+		i := strings.IndexByte(src, '\n')
+		if i < 0 {
+			return "", false
+		}
+		src = src[i+1:]
+	}
+	for c := int32(1); c < p.Col; c++ {
+		if src == "" || src[0] == '\n' {
+			return "", false
+		}
+		_, n := utf8.DecodeRuneInString(src)
+		src = src[n:]
+	}
+	return src, true
 }
 
 // TestStarlarkPortableManyScripts: every script of a story is checked,

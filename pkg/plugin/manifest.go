@@ -100,7 +100,7 @@ func parseManifest(path string, data []byte) (*Manifest, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(&m); err != nil {
-		return nil, fmt.Errorf("%s: %v", path, err)
+		return nil, fmt.Errorf("%s: %s", path, yamlnode.TypeErrorText(err))
 	}
 	m.Path = path
 	m.Dir = filepath.Dir(path)

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"kitsoki/internal/testing/gotype"
 )
 
 func TestParseProfileOK(t *testing.T) {
@@ -111,14 +113,25 @@ func FuzzParseProfile(f *testing.F) {
 	})
 }
 
+// FuzzParseManifest: a manifest taken has an entry command and hooks; a
+// refusal names the file, on one line, in YAML's terms (no Go type).
 func FuzzParseManifest(f *testing.F) {
-	for _, s := range []string{"id: a\nhooks: [{point: run/start}]\nentry: {command: x}\n", "id: A\n", "hooks: x", "entry: {timeout_ms: -1}"} {
+	for _, s := range []string{"id: a\nhooks: [{point: run/start}]\nentry: {command: x}\n", "id: A\n", "hooks: x", "entry: {timeout_ms: -1}", "entry: {timeout_ms: x}\nhosts: {a: 1}\n"} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		m, err := parseManifest("m.yaml", b)
 		if err == nil && (m == nil || m.Entry.Command == "" || len(m.Hooks) == 0) {
 			t.Fatalf("accepted an incomplete manifest: %+v", m)
+		}
+		if err != nil {
+			msg := err.Error()
+			if !strings.HasPrefix(msg, "m.yaml") || strings.Contains(msg, "\n") {
+				t.Fatalf("%q: refusal %q does not name the file on one line", b, msg)
+			}
+			if n := gotype.Named(msg, b); n != "" {
+				t.Fatalf("%q: %q names a Go type (%s)", b, msg, n)
+			}
 		}
 	})
 }
