@@ -147,11 +147,11 @@ func copyState(s *story.State, parent *story.State) *story.State {
 	}
 	c.Intents = mapValues(s.Intents, copyIntent)
 	c.IntentOrder = slices.Clone(s.IntentOrder)
+	c.RelevantWorld = slices.Clone(s.RelevantWorld)
 	if m := s.More; m != nil {
 		cm := *m
 		cm.OnExit = copyEffects(m.OnExit)
 		cm.Menu = slices.Clone(m.Menu)
-		cm.RelevantWorld = slices.Clone(m.RelevantWorld)
 		cm.RelevantSlots = slices.Clone(m.RelevantSlots)
 		cm.Timeout = cloneExported(m.Timeout)
 		cm.AgentOffRamp = cloneExported(m.AgentOffRamp)

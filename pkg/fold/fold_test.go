@@ -199,7 +199,7 @@ func TestFrontierEvent(t *testing.T) {
 	if len(f.Story.Exits) != 3 {
 		t.Errorf("the importer's own exits must stay: %v", f.Story.Exits)
 	}
-	for _, rw := range enc.RelevantWorld() {
+	for _, rw := range enc.RelevantWorld {
 		if !strings.HasPrefix(rw.Name, "bandits__") {
 			t.Errorf("relevant_world %q not renamed", rw.Name)
 		}

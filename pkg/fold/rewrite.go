@@ -264,10 +264,8 @@ func (rw *rewriter) state(s *story.State, depth int) {
 		m.Footer = rw.text(m.Footer)
 	}
 	rw.view(s.View)
-	if m := s.More; m != nil {
-		for i := range m.RelevantWorld {
-			m.RelevantWorld[i].Name = rw.key(m.RelevantWorld[i].Name)
-		}
+	for i := range s.RelevantWorld {
+		s.RelevantWorld[i].Name = rw.key(s.RelevantWorld[i].Name)
 	}
 	s.OnEnter = rw.effects(s.OnEnter, depth, s)
 	if m := s.More; m != nil {

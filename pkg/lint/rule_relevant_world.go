@@ -15,7 +15,7 @@ func checkRelevantWorld(c *checker) {
 		names = append(names, w.Name)
 	}
 	for _, s := range c.states() {
-		for _, rw := range s.RelevantWorld() {
+		for _, rw := range s.RelevantWorld {
 			if c.st.Var(rw.Name) != nil || story.IsReservedWorld(rw.Name) || lifted(c.st, "world", rw.Name) || importerHas(c.st, "world", rw.Name) {
 				continue
 			}

@@ -25,8 +25,9 @@ type State struct {
 	// in declaration order; see Arms, HasOn, OnAt and AddOn.
 	On []OnIntent
 
-	Intents     map[string]*Intent // state-local intents (nil when none)
-	IntentOrder []string
+	Intents       map[string]*Intent // state-local intents (nil when none)
+	IntentOrder   []string
+	RelevantWorld []NamePos
 
 	// More holds the rarely written keys; nil when there is none.
 	More *StateMore
@@ -51,7 +52,6 @@ type StateMore struct {
 	OnExit        []*Effect
 	Menu          []string
 	DefaultIntent string
-	RelevantWorld []NamePos
 	RelevantSlots []string
 	Footer        string
 	Timeout       *Timeout
@@ -85,7 +85,6 @@ func extra[T any](more **T) *T {
 // The readers of the keys StateMore holds (zero values when More is nil).
 func (s *State) Initial() string                       { return s.more().Initial }
 func (s *State) InitialPos() Pos                       { return s.more().InitialPos }
-func (s *State) RelevantWorld() []NamePos              { return s.more().RelevantWorld }
 func (s *State) Mode() string                          { return s.more().Mode }
 func (s *State) OnExit() []*Effect                     { return s.more().OnExit }
 func (s *State) Menu() []string                        { return s.more().Menu }

@@ -83,7 +83,7 @@ func (p *fileParser) parseState(name string, k, v *yaml.Node, parent *State, whe
 		{Key: "intents", Read: func(_, v *yaml.Node) { s.Intents, s.IntentOrder = p.parseIntents(v, where+".intents") }},
 		{Key: "menu", List: &more.Menu},
 		{Key: "default_intent", Str: &more.DefaultIntent},
-		{Key: "relevant_world", Read: func(_, v *yaml.Node) { more.RelevantWorld = p.parseRelevantWorld(v, where+".relevant_world") }},
+		{Key: "relevant_world", Read: func(_, v *yaml.Node) { s.RelevantWorld = p.parseRelevantWorld(v, where+".relevant_world") }},
 		{Key: "relevant_slots", List: &more.RelevantSlots},
 		{Key: "footer", Str: &more.Footer},
 		{Key: "timeout", Read: func(kk, v *yaml.Node) { more.Timeout = p.parseTimeout(s, kk, v, where+".timeout") }},
