@@ -306,8 +306,8 @@ func (c *compiler) state(s *story.State, parent *State) {
 	if len(s.OnExit()) > 0 {
 		c.warn(keyPos(s.Keys, "on_exit", s.Pos), "state %q: on_exit: the story format has no on_exit, so these effects never run; move them to the effects: of the transitions that leave the state", ns.Path)
 	}
-	if s.Initial != "" && s.Type == "compound" { // conformance untyped-children, initial-late-compile
-		ns.Initial = c.lateText(s.Initial)
+	if s.Initial() != "" && s.Type == "compound" { // conformance untyped-children, initial-late-compile
+		ns.Initial = c.lateText(s.Initial())
 	}
 	if len(s.Intents) > 0 {
 		ns.Intents = c.slotDefs(s.Intents, fmt.Sprintf("state %q: ", ns.Path))
@@ -337,8 +337,8 @@ func (c *compiler) checkParallel(s *story.State, ns *State) {
 	if len(s.Children) < 2 {
 		c.refuse(s.Pos, "state %q: a parallel state needs at least 2 regions (child states), it has %d", ns.Path, len(s.Children))
 	}
-	if s.Initial != "" {
-		c.refuse(s.InitialPos, "state %q: a parallel state enters every region; remove its initial:", ns.Path)
+	if s.Initial() != "" {
+		c.refuse(s.InitialPos(), "state %q: a parallel state enters every region; remove its initial:", ns.Path)
 	}
 	if p := ns.Parent; p != nil && p.Parallel {
 		c.refuse(s.Pos, "state %q: a parallel state cannot be a region of the parallel state %q; put a compound state between them", ns.Path, p.Path)
@@ -349,7 +349,7 @@ func (c *compiler) checkParallel(s *story.State, ns *State) {
 func (c *compiler) transition(tr *story.Transition, ns *State, intent string) *Transition {
 	return &Transition{Default: tr.Default(), Hint: tr.GuardHint(), Pos: tr.Pos, Emits: tr.Emit(), exits: c.exitsVia(tr), View: tr.View(),
 		Target:  c.exitTarget(tr.Target),
-		When:    c.guard(tr.When, tr.WhenPos, fmt.Sprintf("state %q: on.%s: when", ns.Path, intent)),
+		When:    c.guard(tr.When, tr.WhenPos(), fmt.Sprintf("state %q: on.%s: when", ns.Path, intent)),
 		Effects: c.effects(tr.Effects, ns, "on."+intent)}
 }
 

@@ -123,11 +123,11 @@ func (m *mayWalk) landing(p string) string {
 		return m.parallelLanding(d)
 	}
 	for d != nil && len(d.Children) > 0 {
-		if d.Type != "compound" || d.Initial == "" || story.IsTemplated(d.Initial) {
+		if d.Type != "compound" || d.Initial() == "" || story.IsTemplated(d.Initial()) {
 			d = nil
 			break
 		}
-		d = m.ix.byPath[d.Path+"."+d.Initial]
+		d = m.ix.byPath[d.Path+"."+d.Initial()]
 	}
 	if d == nil || m.ix.plainLeaf(d.Path) == nil {
 		m.lost = true

@@ -24,11 +24,11 @@ func (m *mayWalk) parallelLanding(d *story.State) string {
 		x := r
 		entered = append(entered, x)
 		for len(x.Children) > 0 {
-			if x.Parallel || x.Type != "compound" || x.Initial == "" || story.IsTemplated(x.Initial) {
+			if x.Parallel || x.Type != "compound" || x.Initial() == "" || story.IsTemplated(x.Initial()) {
 				m.lost = true
 				return ""
 			}
-			x = m.ix.byPath[x.Path+"."+x.Initial]
+			x = m.ix.byPath[x.Path+"."+x.Initial()]
 			if x == nil {
 				m.lost = true
 				return ""

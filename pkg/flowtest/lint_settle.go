@@ -288,10 +288,10 @@ func settleEntered(cur, dest *story.State, first bool) []*story.State {
 func (ix *storyIndex) landingLeaf(p string) *story.State {
 	d := ix.byPath[p]
 	for d != nil && len(d.Children) > 0 {
-		if d.Type != "compound" || d.Initial == "" || story.IsTemplated(d.Initial) {
+		if d.Type != "compound" || d.Initial() == "" || story.IsTemplated(d.Initial()) {
 			return nil
 		}
-		d = ix.byPath[d.Path+"."+d.Initial]
+		d = ix.byPath[d.Path+"."+d.Initial()]
 	}
 	if d == nil {
 		return nil

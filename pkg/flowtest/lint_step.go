@@ -189,10 +189,10 @@ func armsOf(s *story.State, arc string) (*story.State, []*story.Transition) {
 // on_enter on the way that may move it otherwise.
 func (ix *storyIndex) landing(d *story.State, still func(*story.Effect) bool) []*story.State {
 	for d != nil && len(d.Children) > 0 {
-		if d.Type != "compound" || d.Initial == "" || story.IsTemplated(d.Initial) {
+		if d.Type != "compound" || d.Initial() == "" || story.IsTemplated(d.Initial()) {
 			return nil // a parallel state, or one the engines never descend into (rule initial)
 		}
-		d = ix.byPath[d.Path+"."+d.Initial]
+		d = ix.byPath[d.Path+"."+d.Initial()]
 	}
 	if d == nil || ix.plainLeaf(d.Path) == nil {
 		return nil

@@ -31,8 +31,8 @@ func dump(f *Folded) string {
 	for _, s := range st.AllStates() {
 		si := f.Info(s.Path)
 		fmt.Fprintf(&b, "state %s", s.Path)
-		if s.Initial != "" {
-			fmt.Fprintf(&b, " initial=%s", s.Initial)
+		if s.Initial() != "" {
+			fmt.Fprintf(&b, " initial=%s", s.Initial())
 		}
 		if si.Wrapper {
 			b.WriteString(" wrapper")

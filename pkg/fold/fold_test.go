@@ -114,7 +114,7 @@ func TestImportsSmoke(t *testing.T) {
 	}
 
 	w := state(t, f, "sub")
-	eq(t, "wrapper type/initial", []string{w.Type, w.Initial}, []string{"compound", "idle"})
+	eq(t, "wrapper type/initial", []string{w.Type, w.Initial()}, []string{"compound", "idle"})
 	// story-runtime §6.1, runs/imp.jsonl turn 1: resets in sorted order, then world_in.
 	eq(t, "wrapper on_enter", effs(w.OnEnter), []string{"set sub__fail_reason=", "set sub__pr_url=", "set sub__ticket_id={{ world.current_ticket }}"})
 	if !f.Info("sub").Wrapper || f.Info("sub.idle").Wrapper {
@@ -302,7 +302,7 @@ func TestOverrides(t *testing.T) {
 	eq(t, "paths", f.Paths(), []string{"hub", "c", "c.room", "c.room.a", "c.other"})
 	room := state(t, f, "c.room")
 	eq(t, "override description", room.Description, "override {{ world.c__k }}")
-	eq(t, "override initial", room.Initial, "a")
+	eq(t, "override initial", room.Initial(), "a")
 	eq(t, "override nested arc", targets(state(t, f, "c.room.a")), []string{"c__go -> ../../other"})
 	eq(t, "override dir (child, as upstream)", f.Dir("c.room.a"), childDir)
 	if in := f.Story.Intents["c__go"]; in == nil || in.Description != "overridden go" || in.Slots["speed"] == nil {

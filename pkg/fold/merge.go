@@ -247,7 +247,7 @@ func (fs *folder) attach(n, k *node) {
 		fs.errf(k.chain, im.Pos, "entry is required (the child %s declares no root either)", ch.File)
 	}
 	fs.later(k, func(k *node) []Problem { return k.targetErrs })
-	w := &story.State{Name: alias, Path: alias, Type: "compound", Initial: entry, InitialPos: im.Pos, Pos: im.Pos,
+	w := &story.State{Name: alias, Path: alias, Type: "compound", More: &story.StateMore{Initial: entry, InitialPos: im.Pos}, Pos: im.Pos,
 		Intents: map[string]*story.Intent{}, Keys: map[string]story.Pos{}}
 	for _, s := range ch.States {
 		s.Parent = w

@@ -257,10 +257,10 @@ func (rw *rewriter) elements(els []*story.ViewElement) {
 // state rewrites s (not its children) in place.
 func (rw *rewriter) state(s *story.State, depth int) {
 	s.Description = rw.text(s.Description)
-	if story.IsTemplated(s.Initial) {
-		s.Initial = rw.text(s.Initial)
-	}
 	if m := s.More; m != nil {
+		if story.IsTemplated(m.Initial) {
+			m.Initial = rw.text(m.Initial)
+		}
 		m.Footer = rw.text(m.Footer)
 	}
 	rw.view(s.View)
@@ -361,7 +361,7 @@ func (rw *rewriter) arm(t *story.Transition, depth int, owner *story.State) {
 	}
 	rw.view(t.View())
 	t.Effects = rw.effects(t.Effects, depth, owner)
-	t.Target = rw.target(t.Target, depth, t.TargetPos, owner, func(at *node, was string, ex *story.ImportExit) {
+	t.Target = rw.target(t.Target, depth, t.TargetPos(), owner, func(at *node, was string, ex *story.ImportExit) {
 		rw.exitUse(t, was, ex)
 		if e := rw.exitSet(at, ex); e != nil {
 			t.Effects = append(t.Effects, e)

@@ -76,8 +76,8 @@ func (b *builder) nodes(ss []*story.State, parent *Node) []*Node {
 	out := make([]*Node, 0, len(ss))
 	for _, s := range ss {
 		n := &Node{ID: b.id("s_", s.Path), Path: s.Path, Label: s.Name, Parent: parent,
-			Terminal: s.Terminal, Pos: s.Pos, TemplatedInitial: story.IsTemplated(s.Initial),
-			Initial: parent != nil && s.Parent != nil && s.Parent.Initial == s.Name}
+			Terminal: s.Terminal, Pos: s.Pos, TemplatedInitial: story.IsTemplated(s.Initial()),
+			Initial: parent != nil && s.Parent != nil && s.Parent.Initial() == s.Name}
 		info := b.f.Info(s.Path)
 		switch {
 		case len(s.Children) == 0:

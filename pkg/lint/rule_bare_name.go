@@ -18,7 +18,7 @@ var ruleBareName = &Rule{ID: "bare-name", Severity: diag.Warning, LintOnly: true
 func checkBareNames(c *checker) {
 	c.eachTransition(func(s *story.State, intent string, arm int, t *story.Transition) {
 		for _, n := range c.bareNames(compiledGuard, t.When) {
-			c.rep.Warnf(t.WhenPos, ruleBareName, "state %q intent %q arm %d: when %q names %q, which is no root: %s",
+			c.rep.Warnf(t.WhenPos(), ruleBareName, "state %q intent %q arm %d: when %q names %q, which is no root: %s",
 				s.Path, intent, arm, t.When, n, bareNameFix(n, false))
 		}
 	})

@@ -42,7 +42,7 @@ func checkCrossRegion(c *checker) {
 			if fromFirst {
 				firing = "the first region's leaf"
 			}
-			c.rep.Warnf(t.TargetPos, ruleCrossRegion,
+			c.rep.Warnf(t.TargetPos(), ruleCrossRegion,
 				"state %q intent %q arm %d: target %q is in region %q of parallel state %q: while it is active, both engines put it in place of %s, leaving two leaves of %q and none of the other region (whose intents are then refused and whose view is gone); to move that region, send it an event (emit:) it handles instead",
 				s.Path, intent, arm, t.Target, dreg.Path, p.Path, firing, dreg.Path)
 			return

@@ -25,7 +25,7 @@ func checkDeadArms(c *checker) {
 				}
 				if t.Default() {
 					if t.When != "" {
-						c.rep.Warnf(t.WhenPos, ruleDeadArm, "state %q intent %q arc[%d]: when: is never read on a default: true arm (the arm is taken whatever it says); drop default: true to guard the arm, or drop the when:", s.Path, on.Intent, i)
+						c.rep.Warnf(t.WhenPos(), ruleDeadArm, "state %q intent %q arc[%d]: when: is never read on a default: true arm (the arm is taken whatever it says); drop default: true to guard the arm, or drop the when:", s.Path, on.Intent, i)
 					}
 					dflt = i
 				}

@@ -25,7 +25,7 @@ func checkExprs(c *checker) {
 			return
 		}
 		if err := c.compileGuard(t.When); err != nil {
-			c.rep.Errf(c.errAt(t.WhenPos, t.When, err), ruleExpr, "state %q intent %q transition[%d]: guard when %s: %s", s.Path, in, a, expr.Quote(t.When), err.Error())
+			c.rep.Errf(c.errAt(t.WhenPos(), t.When, err), ruleExpr, "state %q intent %q transition[%d]: guard when %s: %s", s.Path, in, a, expr.Quote(t.When), err.Error())
 		}
 	})
 	c.eachEffect(func(e *story.Effect, site effSite) {

@@ -28,8 +28,8 @@ func checkGuardTypes(c *checker) {
 	loose := looseKeys(c)
 	c.eachTransition(func(s *story.State, intent string, arm int, t *story.Transition) {
 		where := fmt.Sprintf("state %q intent %q arm %d when", s.Path, intent, arm)
-		c.guardTypes(t.When, t.WhenPos, where, loose)
-		c.condType(t.When, t.WhenPos, t.When, where, loose)
+		c.guardTypes(t.When, t.WhenPos(), where, loose)
+		c.condType(t.When, t.WhenPos(), t.When, where, loose)
 	})
 	c.eachEffect(func(e *story.Effect, site effSite) {
 		if e.When != "" {

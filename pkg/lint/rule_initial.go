@@ -19,8 +19,8 @@ func checkInitial(c *checker) {
 			if len(s.Children) < 2 {
 				c.rep.Errf(s.Pos, ruleInitial, "state %q: parallel state must declare at least 2 child regions (got %d)", s.Path, len(s.Children))
 			}
-			if s.Initial != "" {
-				c.rep.Errf(s.InitialPos, ruleInitial, "state %q: parallel state must not declare initial: — each region picks its own initial", s.Path)
+			if s.Initial() != "" {
+				c.rep.Errf(s.InitialPos(), ruleInitial, "state %q: parallel state must not declare initial: — each region picks its own initial", s.Path)
 			}
 			for _, ch := range s.Children {
 				if ch.Parallel { // upstream fails only building a session
@@ -36,25 +36,25 @@ func checkInitial(c *checker) {
 			}
 			c.rep.Warnf(s.Pos, ruleInitial, "state %q has states: but %s, so the engine never descends into them: entering it rests on %q itself; add type: compound", s.Path, typ, s.Path)
 		}
-		if s.Initial == "" {
+		if s.Initial() == "" {
 			if len(s.Children) > 0 && s.Type == "compound" {
 				c.rep.Warnf(s.Pos, ruleInitial, "state %q has child states but no initial:; entering it will not descend into a child (set initial: to one of them)", s.Path)
 			}
 			continue
 		}
-		if story.IsTemplated(s.Initial) {
+		if story.IsTemplated(s.Initial()) {
 			continue
 		}
 		var names []string
 		for _, ch := range s.Children {
 			names = append(names, ch.Name)
 		}
-		if !slices.Contains(names, s.Initial) && c.st.StateAt(s.Path+"."+s.Initial) == nil {
+		if !slices.Contains(names, s.Initial()) && c.st.StateAt(s.Path+"."+s.Initial()) == nil {
 			if s.Type != "compound" { // upstream reads initial: only there
-				c.rep.Warnf(s.InitialPos, ruleInitial, "state %q: initial child %q does not exist; upstream loads it since %q is not type: compound, where initial: is never read", s.Path, s.Initial, s.Path)
+				c.rep.Warnf(s.InitialPos(), ruleInitial, "state %q: initial child %q does not exist; upstream loads it since %q is not type: compound, where initial: is never read", s.Path, s.Initial(), s.Path)
 				continue
 			}
-			c.rep.Errf(s.InitialPos, ruleInitial, "state %q: initial child %q does not exist%s", s.Path, s.Initial, c.didYouMean(s.Initial, names))
+			c.rep.Errf(s.InitialPos(), ruleInitial, "state %q: initial child %q does not exist%s", s.Path, s.Initial(), c.didYouMean(s.Initial(), names))
 		}
 	}
 }

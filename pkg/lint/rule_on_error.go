@@ -242,10 +242,10 @@ func (c *checker) settled(s *story.State) string {
 
 func (c *checker) descend(s *story.State) *story.State {
 	for depth := 0; s != nil && !s.Parallel && len(s.Children) > 0 && depth < 64; depth++ {
-		if s.Initial == "" || story.IsTemplated(s.Initial) {
+		if s.Initial() == "" || story.IsTemplated(s.Initial()) {
 			return s
 		}
-		next := c.st.StateAt(s.Path + "." + s.Initial)
+		next := c.st.StateAt(s.Path + "." + s.Initial())
 		if next == nil {
 			return s
 		}

@@ -32,7 +32,7 @@ func checkRunRoot(c *checker) {
 		}
 	}
 	c.eachTransition(func(s *story.State, intent string, arm int, t *story.Transition) {
-		warn(t.WhenPos, func() string { return "state \"" + s.Path + "\" intent \"" + intent + "\" when" }, t.When)
+		warn(t.WhenPos(), func() string { return "state \"" + s.Path + "\" intent \"" + intent + "\" when" }, t.When)
 	})
 	c.eachEffect(func(e *story.Effect, site effSite) {
 		if site.Template {

@@ -18,7 +18,7 @@ var ruleExits = &Rule{ID: "exits", Severity: diag.Error, Summary: "@exit:<name> 
 // checkTargets: every literal target resolves (§4.3).
 func checkTargets(c *checker) {
 	c.eachTransition(func(s *story.State, in string, a int, t *story.Transition) {
-		p := t.TargetPos
+		p := t.TargetPos()
 		if p.File == "" {
 			p = t.Pos
 		}

@@ -36,7 +36,7 @@ func checkArcTargetSyntax(c *checker, pc *pongoCheck) {
 		if !story.IsTemplated(src) || stateRead(src) {
 			return
 		}
-		p := t.TargetPos
+		p := t.TargetPos()
 		if p.File == "" {
 			p = t.Pos
 		}
@@ -96,12 +96,12 @@ func checkCompletionTargetSyntax(c *checker, pc *pongoCheck) {
 // renders it on every path.
 func checkInitialSyntax(c *checker, pc *pongoCheck) {
 	for _, s := range c.states() {
-		src := s.Initial
+		src := s.Initial()
 		if s.Type != "compound" || !story.IsTemplated(src) || stateRead(src) {
 			continue
 		}
 		if perr := pc.compiled(compiledPongoInline, pc.inlineLoader, src); perr != nil {
-			c.rep.Warnf(c.errAt(s.InitialPos, src, perr), ruleTargetSyntax, "state %q initial: %q does not compile as pongo2 (%s), which renders an initial: on every path: every turn that enters %q fails, on both engines; %s",
+			c.rep.Warnf(c.errAt(s.InitialPos(), src, perr), ruleTargetSyntax, "state %q initial: %q does not compile as pongo2 (%s), which renders an initial: on every path: every turn that enters %q fails, on both engines; %s",
 				s.Path, src, oneLine(perr), s.Path, targetSyntaxFix)
 		}
 	}

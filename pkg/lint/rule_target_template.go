@@ -26,7 +26,7 @@ func checkTargetTemplates(c *checker) {
 		if !story.IsTemplated(t.Target) {
 			return
 		}
-		p := t.TargetPos
+		p := t.TargetPos()
 		if p.File == "" {
 			p = t.Pos
 		}
@@ -50,30 +50,30 @@ func checkTargetTemplates(c *checker) {
 		if err != nil || dst.Kind != story.TargetState {
 			return
 		}
-		p := t.TargetPos
+		p := t.TargetPos()
 		if p.File == "" {
 			p = t.Pos
 		}
 		descendInitials(dst.State, func(in *story.State) bool {
-			k, _ := firstWritten(in.Initial, written)
+			k, _ := firstWritten(in.Initial(), written)
 			if k == "" {
 				return false
 			}
 			c.rep.Warnf(p, ruleTargetTemplate,
 				"state %q intent %q arm %d: target %q enters %q, whose initial: %q reads world.%s, which this arm's effects write; an initial: the move descends through renders before the arm's effects run, so it sees world.%s from before the arm (compute the value in an earlier turn, or target the child with separate arms guarded by when:)",
-				s.Path, intent, arm, t.Target, in.Path, in.Initial, k, k)
+				s.Path, intent, arm, t.Target, in.Path, in.Initial(), k, k)
 			return true
 		})
 	})
 	for _, s := range c.states() {
-		if !story.IsTemplated(s.Initial) || c.targetState(s, "", s.Initial, s.InitialPos) {
+		if !story.IsTemplated(s.Initial()) || c.targetState(s, "", s.Initial(), s.InitialPos()) {
 			continue
 		}
-		if k, off := firstWritten(s.Initial, armWrites(s.OnEnter)); k != "" {
-			line, col := lineCol(s.Initial, off)
-			c.rep.Warnf(c.src.valuePos(s.InitialPos, s.Initial, line, col), ruleTargetTemplate,
+		if k, off := firstWritten(s.Initial(), armWrites(s.OnEnter)); k != "" {
+			line, col := lineCol(s.Initial(), off)
+			c.rep.Warnf(c.src.valuePos(s.InitialPos(), s.Initial(), line, col), ruleTargetTemplate,
 				"state %q initial: %q reads world.%s, which its own on_enter writes; an initial: renders when the move is resolved, before any entered state's on_enter runs, so it sees world.%s from before %q is entered (compute the value in an earlier turn, or choose the child with separate arms guarded by when:)",
-				s.Path, s.Initial, k, k, s.Path)
+				s.Path, s.Initial(), k, k, s.Path)
 		}
 	}
 	c.eachEffect(func(e *story.Effect, site effSite) {
@@ -159,13 +159,13 @@ func descendInitials(dst *story.State, fn func(s *story.State) bool) bool {
 			}
 		}
 		return false
-	case dst.Type != "compound" || dst.Initial == "":
+	case dst.Type != "compound" || dst.Initial() == "":
 		return false
-	case story.IsTemplated(dst.Initial):
+	case story.IsTemplated(dst.Initial()):
 		return fn(dst)
 	}
 	for _, ch := range dst.Children {
-		if ch.Name == dst.Initial {
+		if ch.Name == dst.Initial() {
 			return descendInitials(ch, fn)
 		}
 	}

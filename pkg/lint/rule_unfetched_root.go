@@ -21,7 +21,7 @@ func checkUnfetchedRoots(c *checker) {
 	const failsJob = "the job's on_complete stops there on both engines (none of its writes stand)"
 	c.eachTransition(func(s *story.State, intent string, arm int, t *story.Transition) {
 		for _, n := range c.unfetched(compiledGuard, t.When) {
-			c.rep.Warnf(t.WhenPos, ruleUnfetchedRoot, "state %q intent %q arm %d: when %q reads %s, which no run gives an expression: "+fails,
+			c.rep.Warnf(t.WhenPos(), ruleUnfetchedRoot, "state %q intent %q arm %d: when %q reads %s, which no run gives an expression: "+fails,
 				s.Path, intent, arm, t.When, n, n)
 		}
 	})

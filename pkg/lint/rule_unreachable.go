@@ -80,12 +80,12 @@ func (w *reachWalk) enter(s *story.State) {
 		w.enter(p)
 	}
 	switch {
-	case s.Parallel || story.IsTemplated(s.Initial):
+	case s.Parallel || story.IsTemplated(s.Initial()):
 		for _, ch := range s.Children {
 			w.enter(ch)
 		}
-	case s.Initial != "":
-		w.enter(w.st.StateAt(s.Path + "." + s.Initial))
+	case s.Initial() != "":
+		w.enter(w.st.StateAt(s.Path + "." + s.Initial()))
 	}
 }
 

@@ -75,7 +75,7 @@ func TestKitchenSinkModel(t *testing.T) {
 		name string
 		ok   bool
 	}{
-		{"compound child", st.State("work.fix") != nil && st.State("work").Initial == "fix"},
+		{"compound child", st.State("work.fix") != nil && st.State("work").Initial() == "fix"},
 		{"parallel", st.State("regions").Parallel && len(st.State("regions").Children) == 2},
 		{"nested region", st.State("regions.left.b") != nil && st.State("regions.left.b").Terminal},
 		{"import child", st.Imports["sub"].Child != nil && st.State("sub").Import != nil},

@@ -46,9 +46,9 @@ func (wk *worldKeyCheck) collect() {
 		where := func() string {
 			return "state " + strconv.Quote(s.Path) + " intent " + strconv.Quote(in) + " arm " + strconv.Itoa(a)
 		}
-		wk.guard(t.When, t.WhenPos, func() string { return where() + " when" })
+		wk.guard(t.When, t.WhenPos(), func() string { return where() + " when" })
 		if story.IsTemplated(t.Target) {
-			wk.pongo(compiledPongoInline, t.Target, t.TargetPos, func() string { return where() + " target" })
+			wk.pongo(compiledPongoInline, t.Target, t.TargetPos(), func() string { return where() + " target" })
 		}
 	})
 	for _, s := range c.states() {
@@ -111,7 +111,7 @@ func (wk *worldKeyCheck) overrides() {
 				wk.state(s)
 				for _, on := range s.On {
 					for a, t := range on.Arms {
-						wk.guard(t.When, t.WhenPos, func() string {
+						wk.guard(t.When, t.WhenPos(), func() string {
 							return "state " + strconv.Quote(s.Path) + " intent " + strconv.Quote(on.Intent) + " arm " + strconv.Itoa(a) + " when"
 						})
 					}
@@ -150,8 +150,8 @@ func (wk *worldKeyCheck) rawValue(v any, p story.Pos, where func() string) {
 // target and views.
 func (wk *worldKeyCheck) state(s *story.State) {
 	name := "state " + strconv.Quote(s.Path)
-	if story.IsTemplated(s.Initial) {
-		wk.pongo(compiledPongoInline, s.Initial, s.InitialPos, func() string { return name + " initial" })
+	if story.IsTemplated(s.Initial()) {
+		wk.pongo(compiledPongoInline, s.Initial(), s.InitialPos(), func() string { return name + " initial" })
 	}
 	if f := s.Footer(); f != "" {
 		wk.pongo(compiledPongo, f, s.PosOf("footer"), func() string { return name + " footer" })

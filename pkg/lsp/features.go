@@ -91,8 +91,8 @@ func stateHover(st *story.Story, name string) string {
 		kind = "terminal state"
 	}
 	out := fmt.Sprintf("**%s** %s", kind, mdCode(sd.Path))
-	if sd.Initial != "" {
-		out += fmt.Sprintf("  \ninitial: %s", mdCode(sd.Initial))
+	if sd.Initial() != "" {
+		out += fmt.Sprintf("  \ninitial: %s", mdCode(sd.Initial()))
 	}
 	if len(sd.OnNames()) > 0 {
 		out += "  \nintents: " + codeList(sd.OnNames())

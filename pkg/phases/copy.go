@@ -10,6 +10,7 @@ import (
 
 var (
 	posType      = reflect.TypeOf(story.Pos{})
+	lineColType  = reflect.TypeOf(story.LineCol{})
 	stateType    = reflect.TypeOf(story.State{})
 	storyPtrType = reflect.TypeOf(&story.Story{})
 	effectType   = reflect.TypeOf(story.Effect{})
@@ -84,7 +85,7 @@ func (c *copier) held(v reflect.Value) reflect.Value {
 // fields copies a struct's exported fields but a state's stateLinks.
 func (c *copier) fields(v reflect.Value) reflect.Value {
 	t := v.Type()
-	if t == posType {
+	if t == posType || t == lineColType {
 		return v
 	}
 	out := reflect.New(t).Elem()

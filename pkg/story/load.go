@@ -331,7 +331,7 @@ func (s *Story) index() {
 		if _, exists := s.byPath[alias]; exists {
 			continue
 		}
-		w := &State{Name: alias, Path: alias, Type: "compound", Initial: im.Entry, Import: im, Pos: im.Pos,
+		w := &State{Name: alias, Path: alias, Type: "compound", More: &StateMore{Initial: im.Entry}, Import: im, Pos: im.Pos,
 			Intents: map[string]*Intent{}, Keys: map[string]Pos{}, story: s}
 		s.byPath[alias] = w
 	}

@@ -16,8 +16,6 @@ type State struct {
 
 	Type        string // "", "atomic", "compound" or "parallel" (not enumerated upstream)
 	Description string
-	Initial     string // initial child (may be templated)
-	InitialPos  Pos
 	Parallel    bool // Type == "parallel"
 	Terminal    bool
 
@@ -47,7 +45,9 @@ type State struct {
 
 // StateMore holds the state keys few states set, so plain states are small.
 type StateMore struct {
-	Mode string // "conversational" for free-form agent rooms
+	Initial    string // initial child (may be templated)
+	InitialPos Pos
+	Mode       string // "conversational" for free-form agent rooms
 	// OnExit is not in the upstream format: a warning is reported when used.
 	OnExit        []*Effect
 	Menu          []string
@@ -83,6 +83,8 @@ func extra[T any](more **T) *T {
 }
 
 // The readers of the keys StateMore holds (zero values when More is nil).
+func (s *State) Initial() string                       { return s.more().Initial }
+func (s *State) InitialPos() Pos                       { return s.more().InitialPos }
 func (s *State) Mode() string                          { return s.more().Mode }
 func (s *State) OnExit() []*Effect                     { return s.more().OnExit }
 func (s *State) Menu() []string                        { return s.more().Menu }
@@ -184,15 +186,22 @@ type ContextualRouting struct {
 
 // Transition is one arm of an on: intent.
 type Transition struct {
-	Target    string // "" or "." = stay without re-entry
-	TargetPos Pos
-	When      string // expr guard
-	WhenPos   Pos
-	Effects   []*Effect
+	Target  string // "" or "." = stay without re-entry
+	When    string // expr guard
+	Effects []*Effect
 	// More holds the keys few arms write; nil when there is none.
 	More *TransitionMore
 	Pos  Pos
+	// TargetAt and WhenAt are where the target: and when: values are, in
+	// Pos's file: read them as TargetPos and WhenPos.
+	TargetAt, WhenAt LineCol
 }
+
+// TargetPos is the position of the target: value (zero when unwritten).
+func (t *Transition) TargetPos() Pos { return t.TargetAt.In(t.Pos.File) }
+
+// WhenPos is the position of the when: value (zero when unwritten).
+func (t *Transition) WhenPos() Pos { return t.WhenAt.In(t.Pos.File) }
 
 // TransitionMore holds the transition keys few arms write.
 type TransitionMore struct {

@@ -70,7 +70,7 @@ func (p *fileParser) parseState(name string, k, v *yaml.Node, parent *State, whe
 		{Key: "terminal", Bool: &s.Terminal},
 		{Key: "decider", Str: &more.Decider},
 		{Key: "write_mode", Str: &more.WriteMode},
-		{Key: "initial", Str: &s.Initial, Pos: &s.InitialPos},
+		{Key: "initial", Str: &more.Initial, Pos: &more.InitialPos},
 		{Key: "states", Read: func(_, v *yaml.Node) { s.Children = p.parseStates(v, s, where+".states") }},
 		{Key: "on", Read: func(_, v *yaml.Node) { p.parseOn(s, v, where+".on") }},
 		{Key: "on_enter", Read: func(_, v *yaml.Node) {
@@ -192,15 +192,15 @@ func (p *fileParser) parseTransitionInto(t *Transition, n *yaml.Node, at yamlnod
 		if p.Typed {
 			p.Errf(p.Pos(n), RuleType, "%s: expected a mapping, got %s (write {target: %s})", at.String(), yamlnode.Describe(d), d.Value)
 		}
-		t.Target, t.TargetPos = p.Intern(d.Value), p.Pos(d)
+		t.Target, t.TargetAt = p.Intern(d.Value), lineColOf(p.Pos(d))
 		return
 	}
 	mp := at
 	mp.Pre = "transition "
 	var more TransitionMore // kept when a key sets it
 	p.FieldsAt(n, mp, at, diag.Error, yamlnode.Fields{
-		{Key: "target", Str: &t.Target, Pos: &t.TargetPos},
-		{Key: "when", Str: &t.When, Read: func(_, v *yaml.Node) { t.WhenPos = p.ValuePos(v) }},
+		{Key: "target", Str: &t.Target, Read: func(_, v *yaml.Node) { t.TargetAt = lineColOf(p.Pos(v)) }},
+		{Key: "when", Str: &t.When, Read: func(_, v *yaml.Node) { t.WhenAt = lineColOf(p.ValuePos(v)) }},
 		{Key: "default", Bool: &more.Default},
 		{Key: "effects", Read: func(_, v *yaml.Node) { t.Effects = p.parseEffects(v, at.Dot("effects")) }},
 		{Key: "guard_hint", Str: &more.GuardHint},

@@ -143,7 +143,7 @@ func TestPhasesParams(t *testing.T) {
 	eq(t, "states", names(st.States), []string{"lobby", "finish", "ended_finish", "alpha_executing", "alpha_awaiting_reply", "beta_executing", "beta_awaiting_reply"})
 	aw := find(t, st, "alpha_executing")
 	eq(t, "compound", aw.Type, "compound")
-	eq(t, "initial", aw.Initial, "inner")
+	eq(t, "initial", aw.Initial(), "inner")
 	eq(t, "nested keys kept", names(aw.Children), []string{"inner", "inner2"})
 	in := find(t, st, "alpha_executing.inner")
 	if in.Parent != aw {
