@@ -118,7 +118,7 @@ func (l *fixtureLint) after(t *Turn, r, jr rest, arc string, warned bool) rest {
 		return wr
 	}
 	l.stepped = to != nil
-	l.moveWorld(r, to, arm)
+	l.moveWorld(t, r, to, arm)
 	if fr, ok := l.clockFires(t, r); ok {
 		return fr
 	}
@@ -149,12 +149,14 @@ func (l *fixtureLint) after(t *Turn, r, jr rest, arc string, warned bool) rest {
 // followed is where t leads when the settle walk follows it (a
 // clock-only turn landing jobs: clockTurn), else the states the certain
 // step moves it to and the arm it takes (nil: not certain). In a story
-// that starts jobs the walk goes first: it follows them, step does not.
+// that starts jobs the walk goes first: it follows them, step does not;
+// so it does where a handler may refuse a slot the turn sends
+// (lint_slot_uint.go), which step does not see.
 func (l *fixtureLint) followed(t *Turn, r, jr rest, arc string) (rest, bool, []*story.State, *story.Transition) {
 	if cr, ok := l.clockTurn(t, r); ok {
 		return cr, true, nil, nil
 	}
-	first := l.ix.background && !l.jobsLost
+	first := l.ix.background && !l.jobsLost || l.slotsMayBeRefused(t)
 	if first {
 		if sr, ok := l.settled(t, jr, arc); ok {
 			return sr, true, nil, nil
