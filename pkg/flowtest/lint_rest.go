@@ -148,7 +148,8 @@ func (l *fixtureLint) after(t *Turn, r, jr rest, arc string, warned bool) rest {
 
 // followed is where t leads when the settle walk follows it (a
 // clock-only turn landing jobs: clockTurn), else the states the certain
-// step moves it to and the arm it takes (nil: not certain). In a story
+// step moves it to and the arm it takes (nil: not certain; more than
+// one: a call's on_error may redirect it). In a story
 // that starts jobs the walk goes first: it follows them, step does not;
 // so it does where a handler may refuse a slot the turn sends
 // (lint_slot_uint.go), which step does not see.
@@ -163,7 +164,9 @@ func (l *fixtureLint) followed(t *Turn, r, jr rest, arc string) (rest, bool, []*
 		}
 	}
 	to, arm := l.certainStep(t, r, arc)
-	if to == nil && !first {
+	// a step that may rest in more than one state (a call's on_error)
+	// is settled by the walk where it can answer the calls
+	if (to == nil || len(to) > 1) && !first {
 		if sr, ok := l.settled(t, jr, arc); ok {
 			return sr, true, nil, nil
 		}
