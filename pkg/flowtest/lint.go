@@ -114,6 +114,8 @@ type fixtureLint struct {
 	// listenerGone: a user turn may have rested the session in a terminal
 	// state, after which no job lands upstream (lint_jobs_land.go)
 	listenerGone bool
+	// slotWarned: the turns' slots warned at as refused (lint_slot_uint.go)
+	slotWarned map[slotWarnKey]bool
 }
 
 // add reports a finding at p (in the fixture's file unless p names one).

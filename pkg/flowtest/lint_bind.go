@@ -61,8 +61,11 @@ func (l *fixtureLint) answerAfter(e *story.Effect) (stubAnswer, time.Duration) {
 	if !fx.Orchestrated() {
 		return stubAnswer{known: true}, 0 // the legacy path runs no call (flow-format §4.5)
 	}
-	if fx.StarlarkHTTPCassette != "" || fx.StarlarkInspectCassette != "" || len(fx.HostBindings) > 0 {
+	if fx.StarlarkHTTPCassette != "" || fx.StarlarkInspectCassette != "" {
 		return stubAnswer{}, 0
+	}
+	if len(fx.HostBindings) > 0 && !stubbedExactly(fx, e) {
+		return stubAnswer{}, 0 // the real handler runs
 	}
 	name, ok := l.ix.handler(e.Invoke)
 	if !ok || name == "host.jobs.answer_clarification" {
@@ -87,6 +90,18 @@ func (l *fixtureLint) answerAfter(e *story.Effect) (stubAnswer, time.Duration) {
 	}
 	data, _ := jsonvalue.Normalize(yamlWhole(jsonvalue.CopyMap(env.Data))).(map[string]any)
 	return stubAnswer{data: data, err: env.Error, known: true, binds: true}, s.Delay
+}
+
+// stubbedExactly reports a call a stub of fx serves under host_bindings,
+// where the real handlers are registered and a stub replaces the one of
+// its name (fixture_setup.go's handlers): one named exactly as the
+// invoke, which names no iface (a binding may rebind it), with no
+// host_cassette.
+func stubbedExactly(fx *Fixture, e *story.Effect) bool {
+	if fx.HostCassette != "" || strings.HasPrefix(e.Invoke, "iface.") {
+		return false
+	}
+	return slices.ContainsFunc(fx.HostHandlers, func(s *Stub) bool { return s.Name == e.Invoke })
 }
 
 // stubFor is the stub serving handler name, exactly or by the longest

@@ -67,24 +67,31 @@ states:
 // with it succeeding); a turn one of them takes is not judged. The
 // answers: a failing stub, and one whose delay leaves it uncertain (a
 // certain success redirects nothing: TestLintCertainAnswerNoRedirect).
+// Where the failing stub's answer settles the move at the redirect (the
+// settle walk: conformance lint-step-redirect), the finding names that
+// one rest (settled).
 func TestRejectedAfterRedirect(t *testing.T) {
 	cases := []struct {
 		name, turns string
 		rule        *diag.Rule
 		want        []string // substrings of the one finding; none: no finding
+		settled     []string // want, with the failing stub, where the walk settles the move
 	}{
 		{"neither takes it", "  - intent: {name: go}\n  - intent: {name: go}\n", ruleRejected,
-			[]string{`intent "go" is not taken at "work"`, `nor at "failed", where a failing call's on_error may move it instead (taking: fix, look)`}},
-		{"the redirect takes it", "  - intent: {name: go}\n  - intent: {name: fix}\n", ruleRejected, nil},
+			[]string{`intent "go" is not taken at "work"`, `nor at "failed", where a failing call's on_error may move it instead (taking: fix, look)`},
+			[]string{`intent "go" is not taken at "failed", where turns[0] "go", fired at "lobby"`, `ends there (a failing call's on_error redirects it)`}},
+		{"the redirect takes it", "  - intent: {name: go}\n  - intent: {name: fix}\n", ruleRejected, nil, nil},
 		{"followed through a stay", "  - intent: {name: go}\n  - intent: {name: look}\n  - intent: {name: go}\n", ruleRejected,
-			[]string{`turns[2]: intent "go" is not taken at "work"`, `nor at "failed"`}},
+			[]string{`turns[2]: intent "go" is not taken at "work"`, `nor at "failed"`},
+			[]string{`turns[2]: intent "go" is not taken at "failed"`}},
 		{"expect_state neither reaches", "  - intent: {name: go}\n  - intent: {name: look}\n    expect_state: lobby\n", ruleWrongState,
-			[]string{`moves it to "work", or, when a call's on_error redirects it, to "failed"`, `or at "failed", where a failing call's on_error may move it`}},
-		{"expect_state the redirect reaches", "  - intent: {name: go}\n  - intent: {name: look}\n    expect_state: failed\n", ruleWrongState, nil},
+			[]string{`moves it to "work", or, when a call's on_error redirects it, to "failed"`, `or at "failed", where a failing call's on_error may move it`},
+			[]string{`ends there (a failing call's on_error redirects it)`, `moves it to "failed"`}},
+		{"expect_state the redirect reaches", "  - intent: {name: go}\n  - intent: {name: look}\n    expect_state: failed\n", ruleWrongState, nil, nil},
 		{"an arm's call, chained", "  - intent: {name: arm}\n  - intent: {name: go}\n", ruleRejected,
-			[]string{`not taken at "plain"`, `nor at "oops"`, `nor at "deeper"`}},
-		{"no descent without type: compound", "  - intent: {name: enter}\n  - intent: {name: fix}\n", ruleRejected, nil},
-		{"rests on a compound without type:", "  - intent: {name: enter}\n    expect_state: area\n", ruleWrongState, nil},
+			[]string{`not taken at "plain"`, `nor at "oops"`, `nor at "deeper"`}, nil},
+		{"no descent without type: compound", "  - intent: {name: enter}\n  - intent: {name: fix}\n", ruleRejected, nil, nil},
+		{"rests on a compound without type:", "  - intent: {name: enter}\n    expect_state: area\n", ruleWrongState, nil, nil},
 	}
 	for _, c := range cases {
 		for _, stub := range []string{"{error: boom}", "{delay: 1s, data: {stdout: hi}}"} {
@@ -103,7 +110,11 @@ func TestRejectedAfterRedirect(t *testing.T) {
 				if len(got) != 1 {
 					t.Fatalf("want one %s finding, got %q", c.rule.ID, got)
 				}
-				for _, w := range c.want {
+				want := c.want
+				if c.settled != nil && stub == "{error: boom}" {
+					want = c.settled
+				}
+				for _, w := range want {
 					if !strings.Contains(got[0], w) {
 						t.Errorf("finding %q lacks %q", got[0], w)
 					}

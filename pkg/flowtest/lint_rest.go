@@ -118,7 +118,7 @@ func (l *fixtureLint) after(t *Turn, r, jr rest, arc string, warned bool) rest {
 		return wr
 	}
 	l.stepped = to != nil
-	l.moveWorld(r, to, arm)
+	l.moveWorld(t, r, to, arm)
 	if fr, ok := l.clockFires(t, r); ok {
 		return fr
 	}
@@ -148,20 +148,25 @@ func (l *fixtureLint) after(t *Turn, r, jr rest, arc string, warned bool) rest {
 
 // followed is where t leads when the settle walk follows it (a
 // clock-only turn landing jobs: clockTurn), else the states the certain
-// step moves it to and the arm it takes (nil: not certain). In a story
-// that starts jobs the walk goes first: it follows them, step does not.
+// step moves it to and the arm it takes (nil: not certain; more than
+// one: a call's on_error may redirect it). In a story
+// that starts jobs the walk goes first: it follows them, step does not;
+// so it does where a handler may refuse a slot the turn sends
+// (lint_slot_uint.go), which step does not see.
 func (l *fixtureLint) followed(t *Turn, r, jr rest, arc string) (rest, bool, []*story.State, *story.Transition) {
 	if cr, ok := l.clockTurn(t, r); ok {
 		return cr, true, nil, nil
 	}
-	first := l.ix.background && !l.jobsLost
+	first := l.ix.background && !l.jobsLost || l.slotsMayBeRefused(t)
 	if first {
 		if sr, ok := l.settled(t, jr, arc); ok {
 			return sr, true, nil, nil
 		}
 	}
 	to, arm := l.certainStep(t, r, arc)
-	if to == nil && !first {
+	// a step that may rest in more than one state (a call's on_error)
+	// is settled by the walk where it can answer the calls
+	if (to == nil || len(to) > 1) && !first {
 		if sr, ok := l.settled(t, jr, arc); ok {
 			return sr, true, nil, nil
 		}

@@ -85,6 +85,9 @@ type settleWalk struct {
 	// landing: a job's completion turn is being followed; risky: an
 	// effect of it may fail, which posts no notice (lint_inbox.go)
 	landing, risky bool
+	// refused: the queued calls a handler certainly refuses
+	// (lint_slot_uint.go)
+	refused map[*story.Effect]refusedCall
 }
 
 // settled follows t, fired at r with its intent reaching arc, when every
@@ -335,7 +338,7 @@ func (w *settleWalk) effects(effs []*story.Effect, t *Turn, emits *[]string) boo
 		if w.landing {
 			w.noteChainRisk(e, kw)
 		}
-		ok, cached := w.effectKind(e, kw)
+		ok, cached := w.effectKind(e, kw, t)
 		if !ok {
 			return false
 		}
@@ -353,8 +356,9 @@ func (w *settleWalk) effects(effs []*story.Effect, t *Turn, emits *[]string) boo
 }
 
 // effectKind runs the one kind an entry holds (set > increment > say >
-// invoke); cached: its call is one once: skips.
-func (w *settleWalk) effectKind(e *story.Effect, kw *knownWorld) (ok, cached bool) {
+// invoke); cached: its call is one once: skips. t is the user turn whose
+// chain runs it (nil in a hop or a completion turn).
+func (w *settleWalk) effectKind(e *story.Effect, kw *knownWorld, t *Turn) (ok, cached bool) {
 	switch {
 	case len(e.Set) > 0:
 		for _, kv := range e.Set {
@@ -392,7 +396,9 @@ func (w *settleWalk) effectKind(e *story.Effect, kw *knownWorld) (ok, cached boo
 		if !runs {
 			return true, true
 		}
-		w.calls = append(w.calls, e)
+		if !w.queue(e, t) {
+			return false, false
+		}
 	}
 	return true, false
 }
@@ -422,7 +428,7 @@ func (w *settleWalk) dispatchAt(depth int) (ok, redirected bool) {
 			}
 			continue
 		}
-		a := w.l.answerOf(e)
+		a := w.answer(e)
 		if !a.known || !w.bound(e, a.data) {
 			return false, false
 		}

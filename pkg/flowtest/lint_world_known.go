@@ -307,16 +307,16 @@ func (l *fixtureLint) beforeTurn(t *Turn) {
 	}
 }
 
-// moveWorld applies a turn fired where r rests that moves the machine
+// moveWorld applies a turn t fired where r rests that moves the machine
 // to one of to, taking arm (nil: unknown): arm's effects, then, when the
 // move is certain (one state before, one after), the on_enter of each
 // state it enters, outermost first, as the engines run them
 // (story-runtime §1.8: a wrapper's generated sets give an imported
 // child's world_in values and defaults), then the calls of both
-// (lint_bind.go); otherwise every write of the
+// (lint_bind.go, a slot a handler refuses: lint_slot_uint.go); otherwise every write of the
 // on_exit and on_enter of the states it may leave and enter is made
 // uncertain.
-func (l *fixtureLint) moveWorld(r rest, to []*story.State, arm *story.Transition) {
+func (l *fixtureLint) moveWorld(t *Turn, r rest, to []*story.State, arm *story.Transition) {
 	w := l.world
 	if w == nil {
 		return
@@ -335,7 +335,7 @@ func (l *fixtureLint) moveWorld(r rest, to []*story.State, arm *story.Transition
 		for _, s := range entered {
 			w.apply(s.OnEnter, orch, &calls)
 		}
-		w.dispatch(calls, l.answerOf, orch)
+		w.dispatch(calls, l.turnAnswer(t), orch)
 		return
 	}
 	w.forget(calls, orch)
