@@ -26,7 +26,7 @@ var verdictRules = []string{
 
 // conformanceRoots hold the conformance goldens: each directory with an
 // upstream.json is a story whose flows/ the existing engine ran.
-var conformanceRoots = []string{"../engine/testdata/conformance", "../view/testdata/conformance"}
+var conformanceRoots = []string{"../engine/testdata/conformance", "../view/testdata/conformance", "../host/testdata/conformance"}
 
 // TestGoldensNoVerdictOnPassing: validate predicts no failure of a
 // fixture the existing engine passes, on every conformance golden (a
