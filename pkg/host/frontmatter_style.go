@@ -112,4 +112,14 @@ func upStyle(n *yaml.Node) {
 	for _, c := range n.Content {
 		upStyle(c)
 	}
+	if n.Kind != yaml.MappingNode {
+		return
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		// upstream writes a key << plain, a merge key no YAML reads back as
+		// the text it was; kept quoted here (docs/compat/hosts.md)
+		if k := n.Content[i]; k.Value == "<<" && k.Tag == "" {
+			k.Tag, k.Style = "!!str", yaml.DoubleQuotedStyle
+		}
+	}
 }
