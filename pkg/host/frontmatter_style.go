@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"kitsoki/internal/jsonvalue"
+
 	"go.yaml.in/yaml/v3"
 )
 
@@ -72,27 +74,17 @@ func exponentsAsText(n *yaml.Node) {
 // yaml.v3 writes as upstream does, with ".0" (1500.0; 1e+21 as it is):
 // yaml.v3 writes and tags it as an int.
 func upFloats(v any) any {
-	switch v := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(v))
-		for k, e := range v {
-			out[k] = upFloats(e)
+	return jsonvalue.MapLeaves(v, func(e any) any {
+		f, ok := e.(float64)
+		if !ok || math.IsInf(f, 0) || math.IsNaN(f) {
+			return e
 		}
-		return out
-	case []any:
-		out := make([]any, len(v))
-		for i, e := range v {
-			out[i] = upFloats(e)
-		}
-		return out
-	case float64:
-		s := strconv.FormatFloat(v, 'g', -1, 64)
-		if math.IsInf(v, 0) || math.IsNaN(v) || strings.ContainsAny(s, ".e") {
-			return v
+		s := strconv.FormatFloat(f, 'g', -1, 64)
+		if strings.ContainsAny(s, ".e") {
+			return e
 		}
 		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!float", Value: s + ".0"}
-	}
-	return v
+	})
 }
 
 // upStyle gives each one-line string under n, encoded by yaml.v3,
