@@ -276,14 +276,48 @@ func (f *fileRoot) WriteFunc(abs string, write func(io.Writer) error) error {
 	if f.r == nil {
 		return errors.New(atomicfile.Cause(f.missing("open", abs)))
 	}
+	abs, err := f.throughLinks(abs)
+	if err != nil {
+		return err
+	}
 	if f.checked != nil {
 		f.checked(abs)
 	}
-	err := atomicfile.WriteFuncIn(f.r, f.name(abs), 0o644, write)
+	err = atomicfile.WriteFuncIn(f.r, f.name(abs), 0o644, write)
 	if err != nil && safefile.IsEscape(err) {
 		return errLinkOut
 	}
 	return err
+}
+
+// maxLinkHops bounds the symbolic links [fileRoot.throughLinks] follows
+// (the kernel's own limit).
+const maxLinkHops = 40
+
+// throughLinks is abs, or when abs is a symbolic link the file it leads
+// to (link after link, made or not), so that a write replaces that file
+// and keeps the link, as upstream writes through it (conformance
+// file-write-through-link); a link that leads out of the root or is
+// absolute outside it is [errLinkOut].
+func (f *fileRoot) throughLinks(abs string) (string, error) {
+	for range maxLinkHops {
+		st, err := f.r.Lstat(f.name(abs))
+		if err != nil || st.Mode()&fs.ModeSymlink == 0 {
+			return abs, nil // what is not a link is written as it is
+		}
+		to, err := f.r.Readlink(f.name(abs))
+		if err != nil {
+			return "", f.fail(err, abs)
+		}
+		if !filepath.IsAbs(to) {
+			to = filepath.Join(filepath.Dir(abs), to)
+		}
+		if to = filepath.Clean(to); !safefile.Within(f.dir, to) || to == f.dir {
+			return "", errLinkOut
+		}
+		abs = to
+	}
+	return "", fmt.Errorf("open %s: too many levels of symbolic links; name the file itself", abs)
 }
 
 // existingSize is the size of the regular file at abs, or 0 when there

@@ -373,6 +373,7 @@ func parseTicket(b []byte) (*ticket, error) {
 			return nil, fmt.Errorf("bug file: front matter line %d, column %d: %s", k.Line, k.Column, yamlnode.ComplexKeyMsg("front matter"))
 		}
 		timestampsAsText(&doc)
+		exponentsAsText(&doc)
 		if err := doc.Decode(&t.front); err != nil {
 			return nil, fmt.Errorf("bug file: parse frontmatter: %v", err)
 		}
@@ -433,10 +434,15 @@ func (t *ticket) render() ([]byte, error) {
 	var b bytes.Buffer
 	if t.front != nil {
 		b.WriteString("---\n")
+		var front yaml.Node
+		if err := front.Encode(upFloats(t.front)); err != nil {
+			return nil, err
+		}
+		upStyle(&front) // as upstream quotes (frontmatter_style.go)
 		enc := yaml.NewEncoder(&b)
 		enc.SetIndent(2)
 		enc.CompactSeqIndent()
-		if err := enc.Encode(t.front); err != nil {
+		if err := enc.Encode(&front); err != nil {
 			return nil, err
 		}
 		if err := enc.Close(); err != nil {

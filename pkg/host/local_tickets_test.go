@@ -194,6 +194,7 @@ func FuzzParseTicket(f *testing.F) {
 	f.Add([]byte("---\r\ntitle: crlf\r\n---\r\nbody\r\n"))
 	f.Add([]byte("## Comment 2026-01-02T00:00:00Z by q\n\nonly\n"))
 	f.Add([]byte("---\nn: {a: [x, y]}\nt: 2026-01-01\n---\n"))
+	f.Add([]byte("---\na: 1e3\nb: 100.0\nc: \"<<\"\nd: \"12:30:00\"\ne: [-1e3, 2.0, \"? x\", \".inf\"]\n---\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		tk, err := parseTicket(data)
 		if err != nil {
@@ -211,4 +212,23 @@ func FuzzParseTicket(f *testing.F) {
 			t.Fatalf("round trip: %d comments, %d keys; was %d, %d\n%q", len(again.comments), len(again.front), len(tk.comments), len(tk.front), out)
 		}
 	})
+}
+
+// TestTicketRenderMergeKey: a front matter key << is written quoted and
+// reads back (upstream writes it plain, a merge key; frontmatter-scalars).
+func TestTicketRenderMergeKey(t *testing.T) {
+	tk, err := parseTicket([]byte("---\n\"<<\": x\nk: \"<<\"\n---\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := tk.render()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "---\n\"<<\": x\nk: <<\n---\n"; string(out) != want {
+		t.Errorf("render: %q, want %q", out, want)
+	}
+	if _, err := parseTicket(out); err != nil {
+		t.Errorf("%q does not read back: %v", out, err)
+	}
 }
