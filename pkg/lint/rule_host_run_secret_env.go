@@ -2,7 +2,6 @@ package lint
 
 import (
 	"slices"
-	"strconv"
 	"strings"
 
 	"kitsoki/pkg/diag"
@@ -84,34 +83,6 @@ func plural(names []string, one, many string) string {
 		return one
 	}
 	return many
-}
-
-// runScalar is one text of a host.run's with: that a shell parses, with
-// the with: field it is (cmd, args[1]).
-type runScalar struct{ field, text string }
-
-// runShellScalars is what a shell parses of a host.run's with: the line
-// bash -c runs in shell mode (cmd and args), or in argv mode the script
-// of a shell's -c (shellScriptArg).
-func runShellScalars(with map[string]any) []runScalar {
-	if _, shell := runShellMode(with); !shell {
-		if i, script, ok := shellScriptArg(with); ok {
-			return []runScalar{{"args[" + strconv.Itoa(i) + "]", script}}
-		}
-		return nil
-	}
-	var out []runScalar
-	if s, ok := with["cmd"].(string); ok {
-		out = append(out, runScalar{"cmd", s})
-	}
-	if args, ok := with["args"].([]any); ok {
-		for i, a := range args {
-			if s, ok := a.(string); ok {
-				out = append(out, runScalar{"args[" + strconv.Itoa(i) + "]", s})
-			}
-		}
-	}
-	return out
 }
 
 // runEnvNames is the set of variables a host.run's env: sets; known is

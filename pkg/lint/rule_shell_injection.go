@@ -25,28 +25,45 @@ func checkShellInjection(c *checker) {
 			return
 		}
 		mode, shell := runShellMode(e.With)
-		if !shell {
-			if i, script, ok := shellScriptArg(e.With); ok {
-				how := "host.run's " + e.With["cmd"].(string) + " -c runs args[" + strconv.Itoa(i) + "] as a shell script"
-				c.shellScalar(e, site, how, operandFix, "args["+strconv.Itoa(i)+"]", script)
+		for _, sc := range runShellScalars(e.With) {
+			how, fix, label := "host.run runs its line through bash -c ("+mode+")", argvFix, sc.field
+			if !shell {
+				how, fix = "host.run's "+e.With["cmd"].(string)+" -c runs "+sc.field+" as a shell script", operandFix
 			}
-			return
-		}
-		scalars := [][2]string{}
-		if s, ok := e.With["cmd"].(string); ok {
-			scalars = append(scalars, [2]string{"cmd:", s})
-		}
-		if args, ok := e.With["args"].([]any); ok {
-			for i, a := range args {
-				if s, ok := a.(string); ok {
-					scalars = append(scalars, [2]string{"args[" + strconv.Itoa(i) + "]", s})
-				}
+			if label == "cmd" {
+				label = "cmd:"
 			}
-		}
-		for _, sc := range scalars {
-			c.shellScalar(e, site, "host.run runs its line through bash -c ("+mode+")", argvFix, sc[0], sc[1])
+			c.shellScalar(e, site, how, fix, label, sc.text)
 		}
 	})
+}
+
+// runScalar is one text of a host.run's with: that a shell parses, with
+// the with: field it is (cmd, args[1]).
+type runScalar struct{ field, text string }
+
+// runShellScalars is what a shell parses of a host.run's with: the line
+// bash -c runs in shell mode (cmd and args), or in argv mode the script
+// of a shell's -c (shellScriptArg).
+func runShellScalars(with map[string]any) []runScalar {
+	if _, shell := runShellMode(with); !shell {
+		if i, script, ok := shellScriptArg(with); ok {
+			return []runScalar{{"args[" + strconv.Itoa(i) + "]", script}}
+		}
+		return nil
+	}
+	var out []runScalar
+	if s, ok := with["cmd"].(string); ok {
+		out = append(out, runScalar{"cmd", s})
+	}
+	if args, ok := with["args"].([]any); ok {
+		for i, a := range args {
+			if s, ok := a.(string); ok {
+				out = append(out, runScalar{"args[" + strconv.Itoa(i) + "]", s})
+			}
+		}
+	}
+	return out
 }
 
 // runShellMode reports whether host.run's with: runs its line through
