@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 
+	"kitsoki/pkg/host"
 	"kitsoki/pkg/story"
 )
 
@@ -47,12 +48,12 @@ func (l *fixtureLint) slotUintRefusal(e *story.Effect, t *Turn) (r slotRefusal, 
 	case "host.run":
 		// the timeout is read before args (pkg/host parseRunSpec)
 		if kv, ok := slotUint(e.With["timeout"], t); ok {
-			return slotRefusal{"timeout must be a number or duration string, got uint64", "host.run timeout", `a duration text ("{{ slots.` + kv.Key + ` }}s")`, e.WithPos("timeout"), kv}, true
+			return slotRefusal{host.UintTimeoutRefusal, "host.run timeout", `a duration text ("{{ slots.` + kv.Key + ` }}s")`, e.WithPos("timeout"), kv}, true
 		}
 		args, _ := e.With["args"].([]any)
 		for i, a := range args {
 			if kv, ok := slotUint(a, t); ok {
-				return slotRefusal{fmt.Sprintf("args[%d]: unsupported type uint64", i), fmt.Sprintf("host.run args[%d]", i), `text ("{{ string(slots.` + kv.Key + `) }}")`, e.WithPos("args"), kv}, true
+				return slotRefusal{fmt.Sprintf("args[%d]: %s", i, host.UintArgRefusal), fmt.Sprintf("host.run args[%d]", i), `text ("{{ string(slots.` + kv.Key + `) }}")`, e.WithPos("args"), kv}, true
 			}
 		}
 	case "host.starlark.run":

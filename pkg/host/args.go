@@ -81,7 +81,7 @@ func durationArg(handler string, v any) (time.Duration, error) {
 		return time.Duration(f * float64(time.Second)), nil
 	}
 	if _, ok := v.(uint64); ok {
-		return 0, fmt.Errorf("%s: timeout must be a number or duration string, got uint64", handler)
+		return 0, fmt.Errorf("%s: %s", handler, UintTimeoutRefusal)
 	}
 	if n, ok := jsonvalue.Integer(v); ok {
 		if n <= 0 {

@@ -184,6 +184,14 @@ func runData(out *proc.Head, exit int) map[string]any {
 	return data
 }
 
+// The existing engine's words when a host.run timeout or args element is a
+// uint64 (a YAML whole number that is not negative); pkg/lint and
+// pkg/flowtest quote them in the warnings that foresee the refusal.
+const (
+	UintTimeoutRefusal = "timeout must be a number or duration string, got uint64"
+	UintArgRefusal     = "unsupported type uint64"
+)
+
 // argString converts one args element (story-runtime §2.8): nil → "",
 // strings as they are, bools and numbers in their fmt form, maps and lists
 // as compact JSON. A uint64 (a YAML whole number that is not negative, read
@@ -191,7 +199,7 @@ func runData(out *proc.Head, exit int) map[string]any {
 // upstream's text, as upstream refuses it (conformance run-int-uint64).
 func argString(a any) (string, error) {
 	if _, ok := a.(uint64); ok {
-		return "", errors.New("unsupported type uint64")
+		return "", errors.New(UintArgRefusal)
 	}
 	if n, ok := jsonvalue.Integer(a); ok {
 		return fmt.Sprint(n), nil

@@ -10,6 +10,7 @@ import (
 
 	"kitsoki/internal/jsonvalue"
 	"kitsoki/pkg/diag"
+	"kitsoki/pkg/host"
 	"kitsoki/pkg/story"
 )
 
@@ -40,15 +41,15 @@ func checkHostRunInts(c *checker) {
 		c.hostRunArgsList(e, site)
 		if n, ref, ok := c.uintValue(e.With["timeout"], site.OnComplete); ok {
 			c.rep.Warnf(e.PosOf("with"), ruleHostRunInts,
-				"%s: host.run timeout: %s is a YAML integer, which host.run refuses as the existing engine does (\"timeout must be a number or duration string, got uint64\"): the call fails; write timeout: %s for %s seconds",
-				site.String(), ref, timeoutFix(e.With["timeout"], n), n)
+				"%s: host.run timeout: %s is a YAML integer, which host.run refuses as the existing engine does (%q): the call fails; write timeout: %s for %s seconds",
+				site.String(), ref, host.UintTimeoutRefusal, timeoutFix(e.With["timeout"], n), n)
 		}
 		args, _ := e.With["args"].([]any)
 		for i, a := range args {
 			if n, ref, ok := c.uintValue(a, site.OnComplete); ok {
 				c.rep.Warnf(e.PosOf("with"), ruleHostRunInts,
-					"%s: host.run args[%d]: %s is a YAML integer, which host.run refuses as the existing engine does (\"args[%d]: unsupported type uint64\"): the call fails; %s to pass \"%s\"",
-					site.String(), i, ref, i, argFix(a, n), n)
+					"%s: host.run args[%d]: %s is a YAML integer, which host.run refuses as the existing engine does (\"args[%d]: %s\"): the call fails; %s to pass \"%s\"",
+					site.String(), i, ref, i, host.UintArgRefusal, argFix(a, n), n)
 			}
 		}
 	})
