@@ -1,0 +1,47 @@
+package mcpserve
+
+import (
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+)
+
+// A POST body that is no JSON-RPC message is refused 400 naming the
+// place: where its JSON breaks, or which member of which message is of the
+// wrong kind, never the SDK's decoder's words (fuzz18: FuzzHTTPHandler
+// found "malformed payload: parse error: invalid ID type
+// map[string]interface {}"). A good message after a bad one on the same
+// connection is still served.
+func TestHTTPMalformedBodyNamesPlace(t *testing.T) {
+	addr := serveHTTP(t, limitedServer(t, HTTPLimits{}), "")
+	const head = "the request body is not a JSON-RPC 2.0 message: "
+	for body, want := range map[string]string{
+		`{"jsonrpc":"2.0","id":{},"method":"ping"}`:        head + `"id" is an object; an id is a string or a number`,
+		"{\"jsonrpc\":\"2.0\",\n \"id\":1,\"method\":\"pi": head + "line 2, column 21: the JSON ends early (cut short?)",
+		`{"jsonrpc":"2.0","id":1,"method":7}`:              head + `"method" is a number; a method is a string`,
+		`{"jsonrpc":"1.0","id":1,"method":"ping"}`:         head + `"jsonrpc" must be the string "2.0"`,
+		`[]`: head + `it is an empty batch ([])`,
+		`[{"jsonrpc":"2.0","id":1,"method":"ping"},"x"]`:          head + `message 2 of the batch: it is a string, not an object`,
+		`{"jsonrpc":"2.0","id":1e400,"method":"ping"}`:            head + `"id" is 1e400, out of range of a 64-bit float`,
+		`{"jsonrpc":"2.0","id":1,"error":{"code":1.5}}`:           head + `"error"."code" must be an integer`,
+		`{"jsonrpc":"2.0","params":{}}`:                           head + `it has neither a "method" (a request) nor an "id" (an answer)`,
+		`{"jsonrpc":"2.0","id":1,"error":{"code":1,"message":2}}`: head + `"error"."message" must be a string`,
+	} {
+		req, err := http.NewRequest(http.MethodPost, "http://"+addr+"/", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _ := io.ReadAll(resp.Body)
+		_ = resp.Body.Close()
+		if resp.StatusCode != http.StatusBadRequest || !strings.HasPrefix(string(got), "kitsoki mcp serve: "+want+"; ") || strings.Count(string(got), "\n") != 1 {
+			t.Errorf("%s: %d %q\nwant 400 %q", body, resp.StatusCode, got, want)
+		}
+	}
+}
