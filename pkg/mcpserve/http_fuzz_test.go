@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -58,7 +59,8 @@ func (c countReader) Read(p []byte) (int, error) {
 // more than MaxRequestBody+1 bytes of a body are read, and a body over it
 // is answered 413; an HTTP error is one line of text that names no Go
 // type, and a body that is no JSON-RPC message is refused naming the
-// place (never in the SDK's words, malformed payload).
+// place (never in the SDK's words, malformed payload); a JSON-RPC error
+// in an event stream is one line that names no Go type.
 func FuzzHTTPHandler(f *testing.F) {
 	_, dir := writeStory(f, storyYAML(upstream(f)))
 	var clock atomic.Int64 // each request an hour on: every session is idle
@@ -127,6 +129,13 @@ func FuzzHTTPHandler(f *testing.F) {
 		if w.Code == http.StatusBadRequest && strings.HasPrefix(body, sdkMalformed) {
 			t.Fatalf("%q: the SDK's refusal %q passed on as written", raw, body)
 		}
+		for _, line := range strings.Split(body, "\n") {
+			if msg, ok := eventError(line); ok {
+				if n := gotype.Named(msg, raw); n != "" || strings.ContainsAny(msg, "\r\n") {
+					t.Fatalf("%q: a JSON-RPC error %q names a Go type (%s) or runs over one line", raw, msg, n)
+				}
+			}
+		}
 		if w.Code >= 400 {
 			line := strings.TrimSuffix(body, "\n")
 			if line == "" || strings.ContainsAny(line, "\r\n") {
@@ -137,4 +146,22 @@ func FuzzHTTPHandler(f *testing.F) {
 			}
 		}
 	})
+}
+
+// eventError returns the message of the JSON-RPC error an event stream's
+// data line holds.
+func eventError(line string) (string, bool) {
+	data, ok := strings.CutPrefix(line, "data: ")
+	if !ok {
+		return "", false
+	}
+	var m struct {
+		Error *struct {
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if json.Unmarshal([]byte(data), &m) != nil || m.Error == nil {
+		return "", false
+	}
+	return m.Error.Message, true
 }

@@ -98,7 +98,7 @@ func bodyDeadline(next http.Handler, limit time.Duration) http.Handler {
 // by the deadline bodyDeadline set, then clears the deadline so that the
 // response (an event stream, a long call) is not cut, and hands next the
 // bytes read. The SDK's refusal of a POST body that is no JSON-RPC
-// message is worded again to name the place (malformedAnswer).
+// message is worded again to name the place (rewordAnswer).
 func readBody(next http.Handler, limit time.Duration) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Body == nil || r.Body == http.NoBody {
@@ -125,8 +125,8 @@ func readBody(next http.Handler, limit time.Duration) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		m := &malformedAnswer{ResponseWriter: w}
+		m := &rewordAnswer{ResponseWriter: w, body: body}
 		next.ServeHTTP(m, r)
-		m.finish(body)
+		m.finish()
 	})
 }

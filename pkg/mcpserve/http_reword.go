@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strings"
 
 	"kitsoki/internal/jsonvalue"
 )
@@ -14,17 +15,20 @@ import (
 // type ("invalid ID type map[string]interface {}") and never a place.
 const sdkMalformed = "malformed payload: "
 
-// malformedAnswer holds back a 400 answer of next to a POST body and, when
-// it is the SDK's malformed-payload refusal, words it again in the body's
-// own terms (envelopeFault). Any other answer passes through as written
-// and as it is flushed, so an event stream is never held.
-type malformedAnswer struct {
+// rewordAnswer words again, in the request body's own terms, the SDK's
+// refusals that name its Go types and no place: it holds back a 400 answer
+// and, when it is the SDK's malformed-payload refusal, says where the body
+// breaks (envelopeFault); in an event stream it rewrites the SDK's refusal
+// of a request's params (rewordEvent). Any other answer passes through as
+// written and as it is flushed, so an event stream is never held.
+type rewordAnswer struct {
 	http.ResponseWriter
+	body []byte // the request's
 	held bool
 	buf  bytes.Buffer
 }
 
-func (m *malformedAnswer) WriteHeader(code int) {
+func (m *rewordAnswer) WriteHeader(code int) {
 	if code == http.StatusBadRequest && !m.held {
 		m.held = true
 		return
@@ -32,33 +36,39 @@ func (m *malformedAnswer) WriteHeader(code int) {
 	m.ResponseWriter.WriteHeader(code)
 }
 
-func (m *malformedAnswer) Write(p []byte) (int, error) {
+func (m *rewordAnswer) Write(p []byte) (int, error) {
 	if m.held {
 		return m.buf.Write(p)
+	}
+	if strings.HasPrefix(m.Header().Get("Content-Type"), "text/event-stream") {
+		if q := rewordEvent(p, m.body); len(q) != len(p) || !bytes.Equal(q, p) {
+			_, err := m.ResponseWriter.Write(q)
+			return len(p), err
+		}
 	}
 	return m.ResponseWriter.Write(p)
 }
 
 // Flush passes a flush on unless the answer is held.
-func (m *malformedAnswer) Flush() {
+func (m *rewordAnswer) Flush() {
 	if !m.held {
 		_ = http.NewResponseController(m.ResponseWriter).Flush()
 	}
 }
 
 // Unwrap lets http.ResponseController reach the connection.
-func (m *malformedAnswer) Unwrap() http.ResponseWriter { return m.ResponseWriter }
+func (m *rewordAnswer) Unwrap() http.ResponseWriter { return m.ResponseWriter }
 
-// finish sends a held answer, the SDK's malformed-payload refusal of body
-// worded again.
-func (m *malformedAnswer) finish(body []byte) {
+// finish sends a held answer, the SDK's malformed-payload refusal worded
+// again.
+func (m *rewordAnswer) finish() {
 	if !m.held {
 		return
 	}
 	out := m.buf.Bytes()
 	if bytes.HasPrefix(out, []byte(sdkMalformed)) {
 		m.Header().Del("Content-Length")
-		out = fmt.Appendf(nil, "kitsoki mcp serve: the request body is not a JSON-RPC 2.0 message: %s; send one message (an object with \"jsonrpc\": \"2.0\" and a method or an id) per request\n", envelopeFault(body))
+		out = fmt.Appendf(nil, "kitsoki mcp serve: the request body is not a JSON-RPC 2.0 message: %s; send one message (an object with \"jsonrpc\": \"2.0\" and a method or an id) per request\n", envelopeFault(m.body))
 	}
 	m.ResponseWriter.WriteHeader(http.StatusBadRequest)
 	_, _ = m.ResponseWriter.Write(out)

@@ -45,3 +45,38 @@ func TestHTTPMalformedBodyNamesPlace(t *testing.T) {
 		}
 	}
 }
+
+// A request whose params the SDK cannot decode is answered a JSON-RPC
+// error naming the member and its place in the params, never the SDK's
+// Go types (fuzz18: FuzzHTTPHandler found "... into a
+// *mcp.initializeParamsV2: json: cannot unmarshal ... into Go struct
+// field mcp.initializeParamsV2.protocolVersion of type string").
+func TestHTTPBadParamsNamePlace(t *testing.T) {
+	addr := serveHTTP(t, limitedServer(t, HTTPLimits{}), "")
+	for body, want := range map[string]string{
+		`{"jsonrpc":"2.0","id":7,"method":"initialize","params":{"protocolVersion":[1],"capabilities":{}}}`: `kitsoki mcp serve: the params of "initialize" are not what MCP's initialize takes: line 1, column 20: protocolVersion: expected a string, got a list`,
+		`{"jsonrpc":"2.0","id":"a","method":"initialize","params":{"clientInfo":{"name":3}}}`:               `kitsoki mcp serve: the params of "initialize" are not what MCP's initialize takes: line 1, column 23: clientInfo.name: expected a string, got a number`,
+	} {
+		req, err := http.NewRequest(http.MethodPost, "http://"+addr+"/", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _ := io.ReadAll(resp.Body)
+		_ = resp.Body.Close()
+		msg, ok := "", false
+		for _, line := range strings.Split(string(got), "\n") {
+			if m, is := eventError(line); is {
+				msg, ok = m, true
+			}
+		}
+		if !ok || msg != want {
+			t.Errorf("%s: %d %q\nwant the error %q", body, resp.StatusCode, got, want)
+		}
+	}
+}
