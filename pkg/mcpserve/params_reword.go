@@ -3,9 +3,11 @@ package mcpserve
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"kitsoki/internal/jsonvalue"
@@ -48,6 +50,26 @@ func paramsRefusal(method string, params []byte) string {
 		}
 	}
 	return fmt.Sprintf("kitsoki mcp serve: the params of %q are not what MCP's %s takes: %s", method, method, why)
+}
+
+// rewordParamsError returns resp with the SDK's refusal of its request's
+// params, which were params, worded again (paramsRefusal); any other
+// answer as it is.
+func rewordParamsError(resp *jsonrpc.Response, params json.RawMessage) jsonrpc.Message {
+	if resp.Error == nil {
+		return resp
+	}
+	method, ok := sdkParamsMethod(resp.Error.Error())
+	if !ok {
+		return resp
+	}
+	var code int64
+	if we, ok := errors.AsType[*jsonrpc.Error](resp.Error); ok {
+		code = we.Code
+	}
+	out := *resp
+	out.Error = &jsonrpc.Error{Code: code, Message: paramsRefusal(method, params)}
+	return &out
 }
 
 // rewordEvent returns the event stream's event p with the SDK's refusal of
