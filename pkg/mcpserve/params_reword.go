@@ -78,7 +78,7 @@ func rewordParamsError(resp *jsonrpc.Response, params json.RawMessage) jsonrpc.M
 func rewordEvent(p, body []byte) []byte {
 	const data = "\ndata: "
 	i := bytes.Index(p, []byte(data))
-	if i < 0 || !bytes.HasSuffix(p, []byte("\n\n")) {
+	if i < 0 || !bytes.HasSuffix(p, []byte("\n\n")) || !bytes.Contains(p, []byte(`"handling '`)) {
 		return p
 	}
 	var msg struct {
