@@ -28,20 +28,9 @@ func TestHTTPMalformedBodyNamesPlace(t *testing.T) {
 		`{"jsonrpc":"2.0","params":{}}`:                           head + `it has neither a "method" (a request) nor an "id" (an answer)`,
 		`{"jsonrpc":"2.0","id":1,"error":{"code":1,"message":2}}`: head + `"error"."message" must be a string`,
 	} {
-		req, err := http.NewRequest(http.MethodPost, "http://"+addr+"/", strings.NewReader(body))
-		if err != nil {
-			t.Fatal(err)
-		}
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", "application/json, text/event-stream")
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, _ := io.ReadAll(resp.Body)
-		_ = resp.Body.Close()
-		if resp.StatusCode != http.StatusBadRequest || !strings.HasPrefix(string(got), "kitsoki mcp serve: "+want+"; ") || strings.Count(string(got), "\n") != 1 {
-			t.Errorf("%s: %d %q\nwant 400 %q", body, resp.StatusCode, got, want)
+		code, got := postMessage(t, addr, body)
+		if code != http.StatusBadRequest || !strings.HasPrefix(string(got), "kitsoki mcp serve: "+want+"; ") || strings.Count(string(got), "\n") != 1 {
+			t.Errorf("%s: %d %q\nwant 400 %q", body, code, got, want)
 		}
 	}
 }
@@ -57,18 +46,7 @@ func TestHTTPBadParamsNamePlace(t *testing.T) {
 		`{"jsonrpc":"2.0","id":7,"method":"initialize","params":{"protocolVersion":[1],"capabilities":{}}}`: `kitsoki mcp serve: the params of "initialize" are not what MCP's initialize takes: line 1, column 20: protocolVersion: expected a string, got a list`,
 		`{"jsonrpc":"2.0","id":"a","method":"initialize","params":{"clientInfo":{"name":3}}}`:               `kitsoki mcp serve: the params of "initialize" are not what MCP's initialize takes: line 1, column 23: clientInfo.name: expected a string, got a number`,
 	} {
-		req, err := http.NewRequest(http.MethodPost, "http://"+addr+"/", strings.NewReader(body))
-		if err != nil {
-			t.Fatal(err)
-		}
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", "application/json, text/event-stream")
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, _ := io.ReadAll(resp.Body)
-		_ = resp.Body.Close()
+		code, got := postMessage(t, addr, body)
 		msg, ok := "", false
 		for _, line := range strings.Split(string(got), "\n") {
 			if m, is := eventError(line); is {
@@ -76,7 +54,29 @@ func TestHTTPBadParamsNamePlace(t *testing.T) {
 			}
 		}
 		if !ok || msg != want {
-			t.Errorf("%s: %d %q\nwant the error %q", body, resp.StatusCode, got, want)
+			t.Errorf("%s: %d %q\nwant the error %q", body, code, got, want)
 		}
 	}
+}
+
+// postMessage posts body to the MCP endpoint at addr with the headers the
+// streamable transport asks for, and returns the answer's status and body.
+func postMessage(t *testing.T, addr, body string) (int, []byte) {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodPost, "http://"+addr+"/", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	got, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp.StatusCode, got
 }
