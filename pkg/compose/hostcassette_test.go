@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"kitsoki/internal/agentcall"
-	"kitsoki/internal/testing/gotype"
+	"kitsoki/internal/testing/refusal"
 	"kitsoki/internal/testing/storyload"
 	"kitsoki/pkg/agent"
 	"kitsoki/pkg/engine"
@@ -157,13 +157,7 @@ func FuzzParseHostCassette(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		hc, err := parseHostCassette("f.yaml", data, false)
 		if err != nil {
-			msg := err.Error()
-			if !strings.Contains(msg, "f.yaml") || strings.Contains(msg, "\n") {
-				t.Fatalf("%q: refusal %q does not name the file on one line", data, msg)
-			}
-			if n := gotype.Named(msg, data); n != "" {
-				t.Fatalf("%q: %q names a Go type (%s)", data, msg, n)
-			}
+			refusal.Names(t, data, err.Error(), "f.yaml")
 			return
 		}
 		for h := range hc.handlers {

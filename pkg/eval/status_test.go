@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"kitsoki/internal/testing/gotype"
+	"kitsoki/internal/testing/refusal"
 )
 
 // A run ends in a finding when no candidate passed (stale is not
@@ -150,11 +150,7 @@ func FuzzParseReport(f *testing.F) {
 		r, err := parseReport("fuzz.json", data)
 		if err != nil {
 			// a refusal names the report on one line, in JSON's terms
-			if msg := err.Error(); !strings.Contains(msg, "fuzz.json") || strings.Contains(msg, "\n") {
-				t.Fatalf("%q: refusal %q does not name the file on one line", data, msg)
-			} else if n := gotype.Named(msg, data); n != "" {
-				t.Fatalf("%q: %q names a Go type (%s)", data, msg, n)
-			}
+			refusal.Names(t, data, err.Error(), "fuzz.json")
 			return
 		}
 		_ = ReportStatus(r, Hashes{Dataset: "sha256:x"})

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"kitsoki/internal/testing/gotype"
+	"kitsoki/internal/testing/refusal"
 )
 
 // FuzzReadBaseline: any --baseline file: no panic; a rejection names the
@@ -32,11 +32,7 @@ func FuzzReadBaseline(f *testing.F) {
 		}
 		b, err := ReadBaseline(path)
 		if err != nil {
-			if msg := err.Error(); !strings.Contains(msg, "--baseline "+path+": ") || strings.Contains(msg, "\n") {
-				t.Fatalf("error does not name the file on one line: %v", err)
-			} else if n := gotype.Named(msg, data); n != "" {
-				t.Fatalf("%q: %q names a Go type (%s)", data, msg, n)
-			}
+			refusal.Names(t, data, err.Error(), "--baseline "+path+": ")
 			return
 		}
 		r := &IntentReport{}

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"kitsoki/internal/testing/gotype"
+	"kitsoki/internal/testing/refusal"
 	"kitsoki/internal/testing/storytest"
 )
 
@@ -177,11 +177,7 @@ func FuzzParseIntents(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		ss, err := ParseIntents("f.yaml", data)
 		if err != nil {
-			if msg := err.Error(); !strings.HasPrefix(msg, "f.yaml") || strings.Contains(msg, "\n") {
-				t.Errorf("error does not name the file on one line: %q", msg)
-			} else if n := gotype.Named(msg, data); n != "" {
-				t.Errorf("%q: %q names a Go type (%s)", data, msg, n)
-			}
+			refusal.Leads(t, data, err.Error(), "f.yaml")
 		}
 		for _, s := range ss {
 			for _, fx := range s.Fixtures {

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"kitsoki/internal/testing/gotype"
+	"kitsoki/internal/testing/refusal"
 	"kitsoki/pkg/diag"
 )
 
@@ -239,9 +239,7 @@ func FuzzParseFixture(f *testing.F) {
 			if d.Line < 1 || d.File != "f.yaml" || d.Message == "" {
 				t.Fatalf("unpositioned diagnostic %+v", d)
 			}
-			if n := gotype.Named(d.Message, data); n != "" || strings.Contains(d.Message, "\n") {
-				t.Fatalf("%q: %q names a Go type (%s) or is not one line", data, d.Message, n)
-			}
+			refusal.Leads(t, data, d.Pos()+": "+d.Message, "f.yaml:")
 		}
 		for _, fx := range fxs {
 			_ = fx.Orchestrated()
@@ -264,13 +262,7 @@ func FuzzParseRecording(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r, err := parseRecording("r.yaml", data)
 		if err != nil {
-			msg := err.Error()
-			if !strings.HasPrefix(msg, `recording "r.yaml"`) || strings.Contains(msg, "\n") {
-				t.Fatalf("%q: refusal %q does not name the file on one line", data, msg)
-			}
-			if n := gotype.Named(msg, data); n != "" {
-				t.Fatalf("%q: %q names a Go type (%s)", data, msg, n)
-			}
+			refusal.Leads(t, data, err.Error(), `recording "r.yaml"`)
 			return
 		}
 		if len(r.Entries) == 0 {

@@ -12,7 +12,7 @@ import (
 	"unicode"
 
 	"kitsoki/internal/safefile"
-	"kitsoki/internal/testing/gotype"
+	"kitsoki/internal/testing/refusal"
 	"kitsoki/pkg/host/scriptiface"
 )
 
@@ -40,11 +40,7 @@ func FuzzParseSidecar(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		sc, err := scriptiface.Parse("f.yaml", data)
 		if err != nil {
-			if msg := err.Error(); !strings.HasPrefix(msg, "f.yaml") || strings.Contains(msg, "\n") {
-				t.Fatalf("error does not name the file on one line: %q", msg)
-			} else if n := gotype.Named(msg, data); n != "" {
-				t.Fatalf("%q: %q names a Go type (%s)", data, msg, n)
-			}
+			refusal.Leads(t, data, err.Error(), "f.yaml")
 			return
 		}
 		for _, m := range []map[string]scriptiface.Field{sc.Inputs, sc.Outputs} {

@@ -97,7 +97,8 @@ func bodyDeadline(next http.Handler, limit time.Duration) http.Handler {
 // readBody reads a request's body in whole, at most MaxRequestBody bytes
 // by the deadline bodyDeadline set, then clears the deadline so that the
 // response (an event stream, a long call) is not cut, and hands next the
-// bytes read.
+// bytes read. The SDK's refusal of a POST body that is no JSON-RPC
+// message is worded again to name the place (rewordAnswer).
 func readBody(next http.Handler, limit time.Duration) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Body == nil || r.Body == http.NoBody {
@@ -120,6 +121,12 @@ func readBody(next http.Handler, limit time.Duration) http.Handler {
 		}
 		_ = http.NewResponseController(w).SetReadDeadline(time.Time{})
 		r.Body = io.NopCloser(bytes.NewReader(body))
-		next.ServeHTTP(w, r)
+		if r.Method != http.MethodPost {
+			next.ServeHTTP(w, r)
+			return
+		}
+		m := &rewordAnswer{ResponseWriter: w, body: body}
+		next.ServeHTTP(m, r)
+		m.finish()
 	})
 }

@@ -3,6 +3,7 @@ package mcpserve
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -123,7 +124,7 @@ func (d drainTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &drainConn{Connection: c, hold: d.hold, maxQueued: d.maxQueued, pending: map[any]int{}, idle: make(chan struct{}), closed: make(chan struct{}), freed: make(chan struct{}, 1)}, nil
+	return &drainConn{Connection: c, hold: d.hold, maxQueued: d.maxQueued, pending: map[any]int{}, params: map[any]json.RawMessage{}, idle: make(chan struct{}), closed: make(chan struct{}), freed: make(chan struct{}, 1)}, nil
 }
 
 // drainConn counts the requests read and not yet answered.
@@ -132,11 +133,12 @@ type drainConn struct {
 	hold      time.Duration
 	read      int // messages read (Read is never called concurrently)
 	mu        sync.Mutex
-	pending   map[any]int   // the size of each request read and not answered, by id
-	queued    int           // the sizes in pending, added up
-	maxQueued int           // the most queued may reach (0 = no bound)
-	idle      chan struct{} // closed when pending empties after the end of input
-	ended     bool          // the end of input was read
+	pending   map[any]int             // the size of each request read and not answered, by id
+	params    map[any]json.RawMessage // the params of those of a method paramsShapes knows
+	queued    int                     // the sizes in pending, added up
+	maxQueued int                     // the most queued may reach (0 = no bound)
+	idle      chan struct{}           // closed when pending empties after the end of input
+	ended     bool                    // the end of input was read
 	closeOnce sync.Once
 	closed    chan struct{}
 	freed     chan struct{} // a request was answered (maxPending)
@@ -185,6 +187,9 @@ func (c *drainConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 		if !dup && !over {
 			c.pending[req.ID.Raw()] = size
 			c.queued += size
+			if _, known := paramsShapes[req.Method]; known {
+				c.params[req.ID.Raw()] = req.Params
+			}
 		}
 		held := c.queued
 		c.mu.Unlock()
@@ -227,12 +232,15 @@ func (c *drainConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 			c.queued -= size
 			c.pending[resp.ID.Raw()] = 0
 		}
+		params := c.params[resp.ID.Raw()]
 		c.mu.Unlock()
+		msg = rewordParamsError(resp, params)
 	}
 	err := c.Connection.Write(ctx, msg)
 	if ok {
 		c.mu.Lock()
 		delete(c.pending, resp.ID.Raw()) // a duplicate id is answered once
+		delete(c.params, resp.ID.Raw())
 		c.signalIdle()
 		c.mu.Unlock()
 		select { // wake a Read waiting for room (maxPending)

@@ -109,3 +109,31 @@ func TestStdioBatchBounded(t *testing.T) {
 		t.Fatalf("%d answers to the batch within the limit; want %d", n, maxBatch)
 	}
 }
+
+// A request whose params the SDK cannot decode is answered, over stdio as
+// over HTTP, an error naming the member and its place in the params, never
+// the SDK's Go types ("... into a *mcp.initializeParamsV2: json: ... Go
+// struct field ..."); a method whose shape is not known here points at
+// the schema.
+func TestStdioBadParamsNamePlace(t *testing.T) {
+	_, dir := writeStory(t, storyYAML(upstream(t)))
+	in := `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":[1],"capabilities":{}}}` + "\n" +
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}` + "\n" +
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n" +
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":5}}` + "\n" +
+		`{"jsonrpc":"2.0","id":3,"method":"prompts/get","params":{"name":5}}` + "\n"
+	s := newServer(t, dir)
+	var out bytes.Buffer
+	if err := s.MCP().Run(context.Background(), s.StdioTransport(strings.NewReader(in), &out)); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		`{"jsonrpc":"2.0","id":0,"error":{"code":0,"message":"kitsoki mcp serve: the params of \"initialize\" are not what MCP's initialize takes: line 1, column 20: protocolVersion: expected a string, got a list"}}`,
+		`{"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"kitsoki mcp serve: the params of \"tools/call\" are not what MCP's tools/call takes: line 1, column 9: name: expected a string, got a number"}}`,
+		`{"jsonrpc":"2.0","id":3,"error":{"code":-32602,"message":"kitsoki mcp serve: the params of \"prompts/get\" are not what MCP's prompts/get takes: see the Model Context Protocol's schema of prompts/get"}}`,
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("no answer %s in\n%s", want, out.String())
+		}
+	}
+}

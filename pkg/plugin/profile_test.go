@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"kitsoki/internal/testing/gotype"
+	"kitsoki/internal/testing/refusal"
 )
 
 func TestParseProfileOK(t *testing.T) {
@@ -125,13 +125,7 @@ func FuzzParseManifest(f *testing.F) {
 			t.Fatalf("accepted an incomplete manifest: %+v", m)
 		}
 		if err != nil {
-			msg := err.Error()
-			if !strings.HasPrefix(msg, "m.yaml") || strings.Contains(msg, "\n") {
-				t.Fatalf("%q: refusal %q does not name the file on one line", b, msg)
-			}
-			if n := gotype.Named(msg, b); n != "" {
-				t.Fatalf("%q: %q names a Go type (%s)", b, msg, n)
-			}
+			refusal.Leads(t, b, err.Error(), "m.yaml")
 		}
 	})
 }
