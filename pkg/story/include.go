@@ -35,6 +35,7 @@ func (l *loader) mergeIncludes(st *Story, display string) {
 	}
 	seen := map[string]*included{}
 	names := declaredNames(st)
+	globs := newGlobber(st.root)
 	total := int64(len(l.sources[display]))
 	for i, pat := range st.Include {
 		at := Pos{File: display}
@@ -48,9 +49,12 @@ func (l *loader) mergeIncludes(st *Story, display string) {
 			l.outsideRoot(at, st.root, "include", pat, nil)
 			continue
 		}
-		matches, outside, err := globIn(st.root, full)
+		matches, outside, err := globs.in(full)
 		if err != nil {
 			l.rep.Errf(at, RuleInclude, "include glob %q: %v", pat, err)
+			if errors.Is(err, errGlobsTooMany) {
+				return
+			}
 			continue
 		}
 		for _, o := range outside {
