@@ -7,7 +7,9 @@
 // maps a place inside a scalar's value back to the file through its style.
 // [RepeatedKey] finds a key given twice as upstream's parser (written
 // twice, anywhere) and decoder (through a merged list or an alias key,
-// where a decoder into the caller's type reads) refuse it.
+// where a decoder into the caller's type reads) refuse it. [TooDeep] finds
+// a value nested past [MaxDepth] (aliases expanded) in a document a reader
+// decodes without a Walker.
 // It must not know the story format or any other file format: callers name
 // the keys they know, the rules they report under and the model they build.
 package yamlnode

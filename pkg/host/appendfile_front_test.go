@@ -1,10 +1,14 @@
 package host
 
 import (
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"kitsoki/internal/testing/storytest"
 )
 
 // TestAppendToFileFrontMatterReadsBack: whatever the file's stem, its
@@ -62,5 +66,33 @@ func TestAppendToFileRewrites(t *testing.T) {
 	want = "---\n{}\n---\n\n## Comment 2020-01-01T08:00:00Z by \n\n\nA\n\n## Comment " + at + " by me\n\nx\n"
 	if got, _ := os.ReadFile(filepath.Join(wd, "p.md")); string(got) != want {
 		t.Errorf("plain:\n%q\nwant\n%q", got, want)
+	}
+}
+
+// TestAppendToFileFrontMatterTooDeep: a bug file whose front matter nests
+// past yamlnode.MaxDepth (written, or through a chain of aliases) is a
+// domain error naming its line, and the file is left as it was. Written
+// back, each level indented its whole subtree again: 9,000 nested
+// mappings in a 45 KB file (which host.artifacts_dir can write under
+// --sandbox) took 57 s and 875 MB in one call, past --timeout, and
+// wrote 81 MB.
+func TestAppendToFileFrontMatterTooDeep(t *testing.T) {
+	var chain strings.Builder
+	chain.WriteString("a0: &a0 [x]\n")
+	for i := 1; i < 300; i++ {
+		fmt.Fprintf(&chain, "a%d: &a%d [*a%d]\n", i, i, i-1)
+	}
+	for name, front := range map[string]string{
+		"nested": "k: " + strings.Repeat("{a: ", 2000) + "1" + strings.Repeat("}", 2000) + "\n",
+		"chain":  chain.String(),
+	} {
+		wd := t.TempDir()
+		text := "---\n" + front + "---\n# b\n"
+		storytest.WriteFile(t, filepath.Join(wd, "b.md"), text)
+		wantDomainErr(t, appendFileHandler{}, Env{WorkDir: wd, Now: fixedClock()}, map[string]any{"thread": "b.md", "body": "x"},
+			name, "host.append_to_file: read: bug file: front matter line ")
+		if got, _ := os.ReadFile(filepath.Join(wd, "b.md")); string(got) != text {
+			t.Errorf("%s: the file was rewritten (%d bytes, was %d)", name, len(got), len(text))
+		}
 	}
 }

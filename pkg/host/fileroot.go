@@ -294,30 +294,75 @@ func (f *fileRoot) WriteFunc(abs string, write func(io.Writer) error) error {
 // (the kernel's own limit).
 const maxLinkHops = 40
 
-// throughLinks is abs, or when abs is a symbolic link the file it leads
-// to (link after link, made or not), so that a write replaces that file
-// and keeps the link, as upstream writes through it (conformance
-// file-write-through-link); a link that leads out of the root or is
-// absolute outside it is [errLinkOut].
+// throughLinks is abs with every symbolic link on its way resolved as
+// the system resolves them (link after link, the last one made or not; a
+// ".." after a link to a directory climbs from where that link leads),
+// so that a write replaces the file a read of abs reads and keeps the
+// links, as upstream writes through them (conformance
+// file-write-through-link, file-write-through-link-dotdot); a link that
+// leads out of the root or is absolute outside it is [errLinkOut].
 func (f *fileRoot) throughLinks(abs string) (string, error) {
-	for range maxLinkHops {
-		st, err := f.r.Lstat(f.name(abs))
-		if err != nil || st.Mode()&fs.ModeSymlink == 0 {
-			return abs, nil // what is not a link is written as it is
+	parts, done, hops := splitName(f.name(abs)), "", 0
+	for i := 0; i < len(parts); i++ {
+		if parts[i] == ".." {
+			if done == "" {
+				return "", errLinkOut
+			}
+			done = dirName(done)
+			continue
 		}
-		to, err := f.r.Readlink(f.name(abs))
+		cur := filepath.Join(done, parts[i])
+		st, err := f.r.Lstat(cur)
 		if err != nil {
-			return "", f.fail(err, abs)
+			// the rest is made by the write, or fails it as the
+			// system fails it; a ".." past a missing directory
+			// climbs out of nothing
+			if slices.Contains(parts[i+1:], "..") {
+				return "", f.fail(err, filepath.Join(f.dir, cur))
+			}
+			return filepath.Join(append([]string{f.dir, done}, parts[i:]...)...), nil
 		}
-		if !filepath.IsAbs(to) {
-			to = filepath.Join(filepath.Dir(abs), to)
+		if st.Mode()&fs.ModeSymlink == 0 {
+			done = cur
+			continue
 		}
-		if to = filepath.Clean(to); !safefile.Within(f.dir, to) || to == f.dir {
-			return "", errLinkOut
+		if hops++; hops > maxLinkHops {
+			return "", fmt.Errorf("open %s: too many levels of symbolic links; name the file itself", abs)
 		}
-		abs = to
+		to, err := f.r.Readlink(cur)
+		if err != nil {
+			return "", f.fail(err, filepath.Join(f.dir, cur))
+		}
+		if filepath.IsAbs(to) {
+			// inside the root as written; what follows its directory is
+			// walked as the system walks it
+			rest, ok := strings.CutPrefix(to, f.dir+string(filepath.Separator))
+			if !ok {
+				return "", errLinkOut
+			}
+			to, done = rest, ""
+		}
+		parts, i = append(splitName(to), parts[i+1:]...), -1
 	}
-	return "", fmt.Errorf("open %s: too many levels of symbolic links; name the file itself", abs)
+	if done == "" {
+		return "", errLinkOut // the root itself
+	}
+	return filepath.Join(f.dir, done), nil
+}
+
+// splitName is a name relative to a root (or a link's relative target)
+// in its parts, without empty and "." ones.
+func splitName(name string) []string {
+	return slices.DeleteFunc(strings.Split(filepath.ToSlash(name), "/"), func(p string) bool { return p == "" || p == "." })
+}
+
+// dirName is the directory holding name (relative to a root), "" for the
+// root itself.
+func dirName(name string) string {
+	if d := filepath.Dir(name); d != "." {
+		return d
+	}
+	return ""
 }
 
 // existingSize is the size of the regular file at abs, or 0 when there
@@ -326,7 +371,7 @@ func (f *fileRoot) existingSize(abs string) int64 {
 	if f.r == nil {
 		return 0
 	}
-	st, err := f.r.Lstat(f.name(abs))
+	st, err := f.r.Stat(f.name(abs)) // through links, as the write goes
 	if err != nil || !st.Mode().IsRegular() {
 		return 0
 	}

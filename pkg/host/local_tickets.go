@@ -369,6 +369,10 @@ func parseTicket(b []byte) (*ticket, error) {
 			// alias expanded
 			return nil, fmt.Errorf("bug file: front matter line %d: %s", at.Line, yamlnode.AliasTextMsg("front matter", ""))
 		}
+		if d := yamlnode.TooDeep(&doc, yamlnode.MaxDepth); d != nil {
+			// written back, each level indents its whole subtree again
+			return nil, fmt.Errorf("bug file: front matter line %d: %s", d.Line, yamlnode.TooDeepMsg("front matter"))
+		}
 		if k := yamlnode.ComplexKey(&doc); k != nil {
 			return nil, fmt.Errorf("bug file: front matter line %d, column %d: %s", k.Line, k.Column, yamlnode.ComplexKeyMsg("front matter"))
 		}

@@ -1,6 +1,7 @@
 package host
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -125,5 +126,54 @@ func TestAppendOverReadCapNamesFileOnce(t *testing.T) {
 		if err != nil || strings.Count(res.Error, c.path) != 1 || !strings.Contains(res.Error, "16 MiB cap") {
 			t.Errorf("%s over the read cap: %q (infra %v), want a domain error naming %s once and the cap", c.handler, res.Error, err, c.path)
 		}
+	}
+}
+
+// TestWriteBudgetLinkThroughDotDot: a thread that is a link whose target
+// climbs ("..") out of a link to a directory is read and written as the
+// system resolves it, so each append is charged what it adds to the file
+// it read. The write once took the target as written: tN.md leads to
+// apl/../bN.md, which the read followed to ap/bN.md and on to ap/big.md,
+// while the write went to bN.md beside the link, so each call wrote a new
+// copy of the 8 KiB file charged only its comment, and 20 calls within a
+// 4 KiB budget put 160 KiB on disk.
+func TestWriteBudgetLinkThroughDotDot(t *testing.T) {
+	wd := t.TempDir()
+	storytest.WriteFile(t, filepath.Join(wd, "ap", "d", ".keep"), "")
+	storytest.WriteFile(t, filepath.Join(wd, "ap", "big.md"), "# Big\n"+strings.Repeat("x", 8<<10)+"\n")
+	if err := os.Symlink("ap/d", filepath.Join(wd, "apl")); err != nil {
+		t.Skipf("no symlinks here: %v", err)
+	}
+	before := snapshot(t, wd)
+	app, _, _, _ := Builtins(Options{WriteBudget: 4 << 10}).Lookup(HandlerAppendToFile)
+	env := Env{WorkDir: wd, Now: fixedClock()}
+	for i := range 20 {
+		link := fmt.Sprintf("t%d.md", i)
+		if err := os.Symlink("big.md", filepath.Join(wd, "ap", fmt.Sprintf("b%d.md", i))); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(fmt.Sprintf("apl/../b%d.md", i), filepath.Join(wd, link)); err != nil {
+			t.Fatal(err)
+		}
+		mustOK(t, app, env, map[string]any{"thread": link, "body": "c"})
+	}
+	var added int
+	for p, s := range snapshot(t, wd) {
+		added += len(s) - len(before[p])
+	}
+	if added > 4<<10 {
+		t.Errorf("20 appends through links put %d bytes on disk within a 4096-byte budget", added)
+	}
+	for i := range 20 {
+		if _, err := os.Lstat(filepath.Join(wd, fmt.Sprintf("t%d.md", i))); err != nil {
+			t.Errorf("link t%d.md: %v", i, err)
+		}
+	}
+	b, err := os.ReadFile(filepath.Join(wd, "ap", "big.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Count(string(b), "## Comment"); got != 20 {
+		t.Errorf("ap/big.md holds %d comments, want the 20 appended through the links", got)
 	}
 }
