@@ -50,8 +50,9 @@
 // a step: its queued calls, on_error redirects), emits.go (emit_intent
 // hops, the post-bind pass), effects.go (the effects walk), invoke.go
 // (dispatching one queued call: render, call, bind), parallel.go (regions,
-// emit: propagation), jobs.go (background jobs), oncomplete.go (a job's
-// completion turn, its on_complete chain), inbox.go (the inbox),
+// emit: propagation), jobs.go (background jobs), jobs_heard.go (the
+// jobs a listener stopping at a terminal rest still hears), oncomplete.go
+// (a job's completion turn, its on_complete chain), inbox.go (the inbox),
 // replay.go (the world's replayed shape between turns), held.go
 // (walk events in upstream's order), events.go (event kinds and how the
 // runner writes them); the other files are named for what they hold.

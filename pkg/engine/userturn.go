@@ -191,9 +191,6 @@ func (r *runner) restedTerminal() {
 		r.turnExited = true
 		return
 	}
-	if r.listenerGone {
-		return
-	}
 	if r.t.capView != "" {
 		// a swallowed on_error chain: upstream's turn result names the
 		// target the depth cap refused (turn.end's to), and its listener
@@ -205,16 +202,14 @@ func (r *runner) restedTerminal() {
 	} else if r.terminalAt() == nil {
 		return
 	}
-	r.listenerGone = true
-	// a job already finished was heard (conformance storymut-terminal-heard-job)
 	r.jobs.mu.Lock()
 	defer r.jobs.mu.Unlock()
-	for _, j := range r.jobs.jobs {
-		// a process still running is not (conformance job-process-real-time)
-		if !j.applied && j.settled && !j.due.After(r.now()) {
-			j.heard = true
-		}
+	if r.listenerGone {
+		r.jobs.unhearLocked(r.now())
+		return
 	}
+	r.listenerGone = true
+	r.jobs.hearLocked(r.now())
 }
 
 // closeTurn writes turn.end (payload end, credited to state from) and

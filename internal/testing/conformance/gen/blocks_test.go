@@ -57,7 +57,8 @@ func TestBlocksStoriesRun(t *testing.T) {
 	dir := writeSeeded(t, flows, n, 7, "000/app.yaml", "002/flows/f.yaml")
 	assertDrawn(t, dir, []string{"when: |\n", "when: >-\n", "target: |\n", "target: >-\n", "view: |", "prose: >",
 		"say: |", "initial: |", "x: |"})
-	for _, kind := range []func(string, int, uint64, bool) error{writeTmpl, writeView, writeHost} {
+	tmpl := func(d string, n int, s uint64, blocks bool) error { return writeTmpl(d, n, s, blocks, false) }
+	for _, kind := range []func(string, int, uint64, bool) error{tmpl, writeView, writeHost} {
 		d := t.TempDir()
 		if err := kind(d, 10, 7, true); err != nil {
 			t.Fatal(err)

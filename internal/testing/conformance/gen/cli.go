@@ -103,7 +103,7 @@ func runWrite(args []string, stderr io.Writer) error {
 		p          *bool
 		name, help string
 	}{
-		{&o.known, "known", "add the forms known to differ (.inf, .nan, n's non-zero default)"},
+		{&o.known, "known", "add the forms known to differ (.inf, .nan, n's non-zero default, tmpl: ?? in an included file)"},
 		{&o.emits, "emits", "flow, legacy: parallel emit: events on arms"},
 		{&o.trail, "trail", "flow, legacy, mutate, storymut: a mark per turn"},
 		{&o.extras, "extras", "flow, legacy: what the flow kind's draws leave out"},
@@ -140,7 +140,7 @@ func writeKind(dir, kind string, n int, seed uint64, from string, real, cassette
 		o.legacy = true
 		return write(dir, n, seed, o)
 	case "tmpl":
-		return writeTmpl(dir, n, seed, o.blocks)
+		return writeTmpl(dir, n, seed, o.blocks, o.known)
 	case "agent":
 		return writeAgent(dir, n, seed)
 	case "view":

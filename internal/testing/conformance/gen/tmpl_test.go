@@ -3,11 +3,13 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"kitsoki/pkg/flowtest"
+	"kitsoki/pkg/story/expr"
 )
 
 // The template stories gen writes are the same bytes for the same seed;
@@ -16,7 +18,7 @@ import (
 func TestTemplateStoriesRun(t *testing.T) {
 	t.Parallel()
 	const n = 20
-	dir := writeSeeded(t, func(d string, n int, s uint64) error { return writeTmpl(d, n, s, false) }, n, 7, "000/app.yaml", "001/flows/f.yaml", "001/views/inc.pongo")
+	dir := writeSeeded(t, func(d string, n int, s uint64) error { return writeTmpl(d, n, s, false, false) }, n, 7, "000/app.yaml", "001/flows/f.yaml", "001/views/inc.pongo")
 	var files []*flowtest.File
 	refused := 0
 	for i := range n {
@@ -52,5 +54,36 @@ func TestTemplateStoriesRun(t *testing.T) {
 	t.Logf("%d stories, %d refused, %d turns", n, refused, turns)
 	if refused > n/2 || turns < (n-refused)*3 {
 		t.Errorf("%d turns ran over %d stories (%d refused)", turns, n, refused)
+	}
+}
+
+// The included file holds a ` ?? ` inside a tag only with -known: upstream
+// parses a file as written and stops its run there (hunt55 tmpl-187,
+// hunt60 693140), so a plain batch writes the |default: it stands for.
+func TestTemplateIncludeCoalesceOnlyKnown(t *testing.T) {
+	t.Parallel()
+	const n = 60
+	count := func(known bool) int {
+		d := t.TempDir()
+		if err := writeTmpl(d, n, 693000, false, known); err != nil {
+			t.Fatal(err)
+		}
+		c := 0
+		for i := range n {
+			b, err := os.ReadFile(filepath.Join(d, fmt.Sprintf("%03d", i), "views", "inc.pongo"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if line, _ := expr.CoalesceInTag(string(b)); line > 0 {
+				c++
+			}
+		}
+		return c
+	}
+	if c := count(false); c != 0 {
+		t.Errorf("%d of %d included files hold a ?? in a tag without -known", c, n)
+	}
+	if c := count(true); c == 0 {
+		t.Errorf("no included file of %d holds a ?? in a tag with -known: the draw is gone", n)
 	}
 }
