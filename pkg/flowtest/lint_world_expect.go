@@ -11,16 +11,18 @@ import (
 
 // worldExpected warns at t's first expect_world value the world the
 // fixture certainly has after t differs from, as the runner compares
-// (or prints) it: the assertion fails on both engines. A dotted key, an
-// expected null or template, a turn expecting an error, or a world a
-// job may still change is not judged. It reports whether it warned.
+// (or prints) it: the assertion fails on both engines; an expected null
+// too, against a value the key certainly holds (conformance
+// lint-world-null). A dotted key, an expected template, a turn expecting
+// an error, or a world a job may still change is not judged. It reports
+// whether it warned.
 func (l *fixtureLint) worldExpected(t *Turn) bool {
 	w := l.world
 	if w == nil || t.ExpectError != nil || l.jobMayLand() {
 		return false
 	}
 	for _, kv := range t.ExpectWorld {
-		if strings.Contains(kv.Key, ".") || kv.Value == nil || hasTemplate(kv.Value) {
+		if strings.Contains(kv.Key, ".") || hasTemplate(kv.Value) {
 			continue
 		}
 		got, ok := w.get(kv.Key)
