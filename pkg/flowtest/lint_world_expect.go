@@ -7,6 +7,7 @@ import (
 
 	"kitsoki/internal/jsonvalue"
 	"kitsoki/pkg/diag"
+	"kitsoki/pkg/story"
 )
 
 // worldExpected warns at t's first expect_world value the world the
@@ -38,6 +39,41 @@ func (l *fixtureLint) worldExpected(t *Turn) bool {
 		return true
 	}
 	return false
+}
+
+// worldAsserted makes each text or true/false value t's expect_world
+// asserts of a declared top-level key the one the known world holds
+// after t: where the fixture goes on, the assertion passed, and upstream
+// compares such values exactly (a text never equals a number or a bool);
+// where it failed, the fixture fails there and nothing after it is
+// judged on a fixture that passes (as expectedRest rests at the state an
+// expect_state names). A world lost whole is narrowed to its written
+// keys' each being uncertain first; one any key may be written in is not.
+func (l *fixtureLint) worldAsserted(t *Turn) {
+	w := l.world
+	if w == nil || t.ExpectError != nil {
+		return
+	}
+	for _, kv := range t.ExpectWorld {
+		switch kv.Value.(type) {
+		case string, bool:
+		default:
+			continue
+		}
+		if strings.Contains(kv.Key, ".") || hasTemplate(kv.Value) || w.decls[kv.Key] == nil || slices.Contains(story.InjectedWorld(), kv.Key) {
+			continue
+		}
+		if w.lost {
+			if w.all {
+				return
+			}
+			for k := range w.written {
+				w.dirty[k] = true
+			}
+			w.lost = false
+		}
+		w.set(kv.Key, kv.Value)
+	}
 }
 
 // dropKnownBesideNever drops, of the findings from index from on, each
