@@ -47,15 +47,28 @@ func noTimeout(ss []*story.State) bool {
 }
 
 // clockStays is where a clock-only turn leaves the fixture resting at
-// r, with no timeout or moving job: at r. An expect_state naming another
-// state fails on both engines.
+// r, with no timeout or moving job: at r (r.at, or one of r.alt). An
+// expect_state naming none of them fails on both engines.
 func (l *fixtureLint) clockStays(t *Turn, r rest) rest {
-	if t.ExpectState != nil && *t.ExpectState != r.at.Path && l.ix.hasState(*t.ExpectState) {
-		l.warn(t.valueAt("expect_state"), ruleWrongState, "turns[%d].expect_state: %q, but the turn only advances the clock at %q (where %s), which has no timeout: (nor its ancestors), and no background job of the story moves the machine when it lands: it stays at %q; the assertion fails on both engines; expect_state: %s, add the timeout: that should move it, or fix the turns before it",
-			t.Index, *t.ExpectState, r.at.Path, r.from, r.at.Path, r.at.Path)
+	if t.ExpectState != nil && *t.ExpectState != r.at.Path && !slicesHasPath(r.alt, *t.ExpectState) && l.ix.hasState(*t.ExpectState) {
+		l.warn(t.valueAt("expect_state"), ruleWrongState, "turns[%d].expect_state: %q, but the turn only advances the clock at %q (where %s%s), which has no timeout: (nor its ancestors%s), and no background job of the story moves the machine when it lands: it stays at %q%s; the assertion fails on both engines; expect_state: %s, add the timeout: that should move it, or fix the turns before it",
+			t.Index, *t.ExpectState, r.at.Path, r.from, orAt(r.alt, "or at %s, "+r.altWhy()), orAll(r.alt, "; nor do the states it may rest in instead"), r.at.Path, orAt(r.alt, "or at %s"), r.at.Path)
 		return rest{}
 	}
-	return rest{at: r.at, from: fmt.Sprintf("turns[%d] only advances the clock, with no timeout or moving job: it stays", t.Index), armed: r.armed}
+	from := fmt.Sprintf("turns[%d] only advances the clock, with no timeout or moving job: it stays", t.Index)
+	if t.ExpectState != nil && len(r.alt) > 0 && (*t.ExpectState == r.at.Path || slicesHasPath(r.alt, *t.ExpectState)) {
+		// where the assertion passes, it rests there
+		return rest{at: l.ix.byPath[*t.ExpectState], from: fmt.Sprintf("turns[%d].expect_state rests", t.Index)}
+	}
+	return rest{at: r.at, alt: r.alt, why: r.why, from: from, armed: r.armed}
+}
+
+// orAll is text when ss holds a state, for a message.
+func orAll(ss []*story.State, text string) string {
+	if len(ss) == 0 {
+		return ""
+	}
+	return text
 }
 
 // clockNote says, for a message, that the turn's advance_clock moves

@@ -3,7 +3,9 @@ package flowtest
 import (
 	"slices"
 	"strings"
+	"time"
 
+	"kitsoki/internal/duration"
 	"kitsoki/pkg/story"
 )
 
@@ -29,7 +31,7 @@ func (l *fixtureLint) firstRest(t *Turn, r rest) rest {
 	if r.at != nil || len(l.fx.Turns) == 0 {
 		return r
 	}
-	if t == l.fx.Turns[0] {
+	if t == l.fx.Turns[0] || l.firstAfterIdleClock(t) {
 		if s := l.parStart(); s != nil {
 			return rest{at: s, from: "the fixture starts (initial_state: the rig fires the first intent at that path and its ancestors only, not at a parallel state's regions)"}
 		}
@@ -49,16 +51,58 @@ func (l *fixtureLint) firstRest(t *Turn, r rest) rest {
 
 // firstIntent reports whether t is the fixture's first turn with an
 // intent, every turn before it only advancing the clock at s, where no
-// timeout: (of s or an ancestor) can fire.
+// timeout: can fire: s's own is armed at the start, and fires once the
+// advances reach its after: (conformance first-rest-clock f,
+// first-rest-timer); an ancestor's is not, the start entering none
+// (first-rest-clock g).
 func (l *fixtureLint) firstIntent(t *Turn, s *story.State) bool {
 	if t.Intent == nil {
+		return false
+	}
+	var moved time.Duration
+	for _, u := range l.fx.Turns {
+		if u == t {
+			return true
+		}
+		moved += u.AdvanceClock
+		if u.Intent != nil || u.HasInput || !startTimerWaits(s, moved) {
+			return false
+		}
+	}
+	return false
+}
+
+// startTimerWaits reports whether the timeout: s's start arms certainly
+// has not fired once the clock moved by moved: s has none, or its literal
+// after: is longer.
+func startTimerWaits(s *story.State, moved time.Duration) bool {
+	tm := s.Timeout()
+	if tm == nil {
+		return true
+	}
+	after := strings.TrimSpace(tm.After)
+	if story.IsTemplated(after) {
+		return false
+	}
+	d, err := duration.Parse(after)
+	return err == nil && d > 0 && moved < d
+}
+
+// firstAfterIdleClock reports whether t is the fixture's first turn with
+// an intent and every turn before it only advanced the clock, with no
+// timeout: at the initial_state, above or below it (conformance
+// first-rest-timer f, g: at a parallel initial_state the first intent
+// fires at that path after them as before them).
+func (l *fixtureLint) firstAfterIdleClock(t *Turn) bool {
+	s := l.ix.byPath[l.fx.InitialState]
+	if s == nil || t.Intent == nil || !noTimeout(append([]*story.State{s}, story.Flatten(s.Children)...)) || l.ix.background {
 		return false
 	}
 	for _, u := range l.fx.Turns {
 		if u == t {
 			return true
 		}
-		if u.Intent != nil || u.HasInput || !noTimeout([]*story.State{s}) {
+		if u.Intent != nil || u.HasInput {
 			return false
 		}
 	}

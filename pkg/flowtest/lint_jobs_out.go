@@ -36,13 +36,14 @@ func (l *fixtureLint) noteJobs(certain bool) {
 
 // clockIdle reports whether t only advances the clock where nothing
 // moves: it rests at a known state with no timeout: (nor its ancestors),
-// and no background job is out, every turn before it followed (a story
+// or at one of several such (a failing call's on_error may have moved
+// it: each stays where it is), and no background job is out, every turn before it followed (a story
 // with none, or whose turns the settle walk followed and whose jobs have
 // all landed). The machine and its world stay as they were (conformance
 // clock-idle: a story whose imported child starts a job, fired there
 // after such a turn, is rejected where it rests).
 func (l *fixtureLint) clockIdle(t *Turn, r rest) bool {
-	if t.Intent != nil || t.HasInput || !t.HasAdvance || r.at == nil || len(r.alt) > 0 || !noTimeout([]*story.State{r.at}) {
+	if t.Intent != nil || t.HasInput || !t.HasAdvance || r.at == nil || !noTimeout(append([]*story.State{r.at}, r.alt...)) {
 		return false
 	}
 	return !l.ix.background || !l.jobsOut && !l.jobsLost && len(l.jobs) == 0

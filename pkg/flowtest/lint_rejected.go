@@ -59,6 +59,9 @@ func (l *fixtureLint) rejected(t *Turn) {
 		l.world.loseAll()
 		warned = true
 	}
+	if !warned {
+		l.worldAsserted(t)
+	}
 	l.inboxAfter(warned)
 	l.par = parRest(t)
 	l.noteTerminalRest(t)

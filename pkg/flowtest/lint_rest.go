@@ -122,7 +122,7 @@ func (l *fixtureLint) after(t *Turn, r, jr rest, arc string, warned bool) rest {
 	if fr, ok := l.clockFires(t, r); ok {
 		return fr
 	}
-	if t.Intent == nil && at != nil && len(r.alt) == 0 && t.HasAdvance && l.clockStill(t, at) {
+	if t.Intent == nil && at != nil && t.HasAdvance && l.clockStill(t, append([]*story.State{at}, r.alt...)...) {
 		return l.clockStays(t, r)
 	}
 	var may []string

@@ -7,20 +7,23 @@ import (
 
 	"kitsoki/internal/jsonvalue"
 	"kitsoki/pkg/diag"
+	"kitsoki/pkg/story"
 )
 
 // worldExpected warns at t's first expect_world value the world the
 // fixture certainly has after t differs from, as the runner compares
-// (or prints) it: the assertion fails on both engines. A dotted key, an
-// expected null or template, a turn expecting an error, or a world a
-// job may still change is not judged. It reports whether it warned.
+// (or prints) it: the assertion fails on both engines; an expected null
+// too, against a value the key certainly holds (conformance
+// lint-world-null). A dotted key, an expected template, a turn expecting
+// an error, or a world a job may still change is not judged. It reports
+// whether it warned.
 func (l *fixtureLint) worldExpected(t *Turn) bool {
 	w := l.world
 	if w == nil || t.ExpectError != nil || l.jobMayLand() {
 		return false
 	}
 	for _, kv := range t.ExpectWorld {
-		if strings.Contains(kv.Key, ".") || kv.Value == nil || hasTemplate(kv.Value) {
+		if strings.Contains(kv.Key, ".") || hasTemplate(kv.Value) {
 			continue
 		}
 		got, ok := w.get(kv.Key)
@@ -36,6 +39,41 @@ func (l *fixtureLint) worldExpected(t *Turn) bool {
 		return true
 	}
 	return false
+}
+
+// worldAsserted makes each text or true/false value t's expect_world
+// asserts of a declared top-level key the one the known world holds
+// after t: where the fixture goes on, the assertion passed, and upstream
+// compares such values exactly (a text never equals a number or a bool);
+// where it failed, the fixture fails there and nothing after it is
+// judged on a fixture that passes (as expectedRest rests at the state an
+// expect_state names). A world lost whole is narrowed to its written
+// keys' each being uncertain first; one any key may be written in is not.
+func (l *fixtureLint) worldAsserted(t *Turn) {
+	w := l.world
+	if w == nil || t.ExpectError != nil {
+		return
+	}
+	for _, kv := range t.ExpectWorld {
+		switch kv.Value.(type) {
+		case string, bool:
+		default:
+			continue
+		}
+		if strings.Contains(kv.Key, ".") || hasTemplate(kv.Value) || w.decls[kv.Key] == nil || slices.Contains(story.InjectedWorld(), kv.Key) {
+			continue
+		}
+		if w.lost {
+			if w.all {
+				return
+			}
+			for k := range w.written {
+				w.dirty[k] = true
+			}
+			w.lost = false
+		}
+		w.set(kv.Key, kv.Value)
+	}
 }
 
 // dropKnownBesideNever drops, of the findings from index from on, each
