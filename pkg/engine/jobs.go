@@ -219,6 +219,13 @@ func (r *runner) submit(ctx context.Context, e *Effect, args map[string]any, rc 
 			// for it (parkProcesses)
 			s.mu.Lock()
 			j.process, j.due = true, r.now()
+			if ans, err, refused := r.preflight(e, args); refused {
+				// ended before its process started: by the end of this
+				// turn (conformance job-refused-heard)
+				j.ans, j.err, j.settled = ans, err, true
+				s.mu.Unlock()
+				return nil
+			}
 			s.mu.Unlock()
 			s.wg.Add(1)
 			go func() {
@@ -292,6 +299,24 @@ func (r *runner) prepareJob(e *Effect, args map[string]any, rc *RenderedCall, pr
 		}
 	}
 	return failing(fmt.Errorf("host: no handler registered for %q", e.Invoke))
+}
+
+// preflight is the answer a process job ends with before its process
+// starts (host.Preflighter); refused is false when the process would
+// start, or its built-in cannot tell.
+func (r *runner) preflight(e *Effect, args map[string]any) (ans hostAnswer, err error, refused bool) {
+	h, _, op, ok := r.hosts.Lookup(e.Invoke)
+	p, can := h.(host.Preflighter)
+	if !ok || !can {
+		return hostAnswer{}, nil, false
+	}
+	env := r.hostEnv()
+	env.Emit = nil
+	res, err := p.Preflight(&host.Call{Handler: e.Invoke, Op: op, Args: jsonvalue.Normalize(args).(map[string]any), Env: env})
+	if res == nil {
+		return hostAnswer{}, err, err != nil
+	}
+	return hostAnswer{data: res.Data, err: res.Error}, nil, true
 }
 
 // startsProcess reports whether name is served by a real built-in that

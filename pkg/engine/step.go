@@ -137,12 +137,16 @@ func (r *runner) takeRedirect(ctx context.Context, rd *redirect, st *step, c *re
 		// and, as after on_error ".", a call with a bind: keeps no
 		// render before a post-bind pass (conformance
 		// postpass-failed-bind-no-state)
-		r.t.failedBind = r.t.failedBind || len(rd.e.Bind) > 0
+		r.t.failedBind = r.t.failedBind || len(rd.e.Bind) > 0 || st.binds
 		r.unsubmit()
 		return true, nil
 	}
 	if res.stay {
 		r.t.dotStay = true
+		// a step with a bind anywhere had no render before dispatch
+		// (machineView), and a stay renders none after it
+		// (conformance postpass-step-bind-stay)
+		r.t.failedBind = r.t.failedBind || st.binds
 		r.unsubmit()
 		return true, nil
 	}

@@ -93,6 +93,15 @@ type Handler interface {
 	Call(ctx context.Context, c *Call) (Result, error)
 }
 
+// Preflighter is a built-in that starts a process and can tell, without
+// starting it, the answer a call ends with first (a with: it refuses, a
+// program that is not there): nil and nil when the process would start.
+// A background job it refuses has ended by the end of the turn that
+// submitted it, as upstream's has (conformance job-refused-heard).
+type Preflighter interface {
+	Preflight(c *Call) (*Result, error)
+}
+
 // HandlerFunc adapts a function to Handler.
 type HandlerFunc func(ctx context.Context, c *Call) (Result, error)
 

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"math"
 	"path/filepath"
 	"slices"
@@ -275,7 +276,13 @@ func findTicket(name string, fr *fileRoot, id string) (*ticket, Result) {
 		if err != nil {
 			return nil, domainErr("%v", err)
 		}
-		if fi, err := fr.Stat(abs); err != nil || fi.IsDir() {
+		fi, err := fr.Stat(abs)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			// a name the system refuses (too long) ends the search with
+			// its error, as upstream's (conformance ticket-id-too-long)
+			return nil, domainErr("%s: %v", name, err)
+		}
+		if err != nil || fi.IsDir() {
 			continue
 		}
 		t, err := readTicket(fr, rel, k.kind)

@@ -48,21 +48,14 @@ type runHandler struct {
 
 func (h runHandler) Call(ctx context.Context, c *Call) (Result, error) {
 	args := c.Args
-	sp, bad := parseRunSpec(args)
+	sp, cmd, bad, err := prepareRun(c)
 	if bad != nil {
 		return *bad, nil
 	}
-	cmdStr, timeout := sp.cmd, sp.timeout
-	wd, err := c.Env.workDir()
 	if err != nil {
-		return Result{}, fmt.Errorf("host.run: %v", err)
+		return Result{}, err
 	}
-	cmd := sp.command()
-	if cmd.Dir, err = commandDir(cmd, wd, strArg(args, "cwd")); err != nil {
-		// exec looks the program up before it changes directory
-		// (conformance run-bad-cwd, host-run-lookup-before-cwd)
-		return Result{}, fmt.Errorf("host.run: exec: %v", cmp.Or(cmd.Err, err))
-	}
+	cmdStr, timeout := sp.cmd, sp.timeout
 
 	runCtx := ctx
 	if timeout > 0 {
@@ -102,6 +95,39 @@ func (h runHandler) Call(ctx context.Context, c *Call) (Result, error) {
 		return Result{Data: data, Error: fmt.Sprintf("host.run: command exited %d", exit)}, nil
 	}
 	return Result{Data: data}, nil
+}
+
+// Preflight is the answer a call ends with before its process starts
+// (a with: it refuses, a working directory or program that is not there),
+// nil and nil when it would start one.
+func (runHandler) Preflight(c *Call) (*Result, error) {
+	_, _, bad, err := prepareRun(c)
+	return bad, err
+}
+
+// prepareRun reads with: and finds the program and its directory: the
+// command to start, or what the call fails with first (a domain error
+// bad, or err).
+func prepareRun(c *Call) (sp runSpec, cmd *exec.Cmd, bad *Result, err error) {
+	sp, bad = parseRunSpec(c.Args)
+	if bad != nil {
+		return sp, nil, bad, nil
+	}
+	wd, err := c.Env.workDir()
+	if err != nil {
+		return sp, nil, nil, fmt.Errorf("host.run: %v", err)
+	}
+	cmd = sp.command()
+	if cmd.Dir, err = commandDir(cmd, wd, strArg(c.Args, "cwd")); err != nil {
+		// exec looks the program up before it changes directory
+		// (conformance run-bad-cwd, host-run-lookup-before-cwd)
+		return sp, nil, nil, fmt.Errorf("host.run: exec: %v", cmp.Or(cmd.Err, err))
+	}
+	if cmd.Err != nil {
+		// a program exec cannot find
+		return sp, nil, nil, fmt.Errorf("host.run: exec: %v", cmd.Err)
+	}
+	return sp, cmd, nil, nil
 }
 
 // runSpec is what host.run's with: asks to run.

@@ -1,7 +1,9 @@
 package host
 
 import (
+	"cmp"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -353,5 +355,42 @@ func TestHostRunAppDirEnv(t *testing.T) {
 	d = mustOK(t, runH(), Env{WorkDir: t.TempDir()}, map[string]any{"cmd": `printf %s "$KITSOKI_APP_DIR"`})
 	if d["stdout"] != "/inherited" {
 		t.Errorf("without a story: %q", d["stdout"])
+	}
+}
+
+// TestHostRunPreflight: what host.run refuses before it starts a process
+// Preflight answers as Call does, and a call that would start one is nil
+// and nil (conformance job-refused-heard).
+func TestHostRunPreflight(t *testing.T) {
+	env := Env{WorkDir: t.TempDir()}
+	refused := map[string]map[string]any{
+		"unsupported type uint64":   {"cmd": "echo", "args": []any{"x", uint64(3)}},
+		"got uint64":                {"cmd": "echo hi", "timeout": uint64(3)},
+		"cmd argument":              {"cmd": ""},
+		"must be positive":          {"cmd": "echo hi", "timeout": -1},
+		"must be a list":            {"cmd": "echo", "args": "x"},
+		"nosuchdir":                 {"cmd": "echo hi", "cwd": "nosuchdir"},
+		"executable file not found": {"cmd": "kitsoki-no-such-program", "args": []any{"a"}},
+	}
+	p := runHandler{}
+	for want, args := range refused {
+		c := &Call{Handler: HandlerRun, Args: args, Env: env}
+		res, err := p.Preflight(c)
+		if res == nil && err == nil {
+			t.Fatalf("%v: Preflight would start a process, want %q", args, want)
+		}
+		got := fmt.Sprint(err)
+		if res != nil {
+			got = res.Error
+		}
+		called, cerr := p.Call(context.Background(), c)
+		if callGot := cmp.Or(called.Error, fmt.Sprint(cerr)); !strings.Contains(got, want) || callGot != got {
+			t.Errorf("%v: Preflight %q, Call %q; want both to say %q", args, got, callGot, want)
+		}
+	}
+	for _, args := range []map[string]any{{"cmd": "echo hi"}, {"cmd": "echo", "args": []any{"x", 3}}, {"cmd": "no-such-program-in-a-shell"}} {
+		if res, err := p.Preflight(&Call{Handler: HandlerRun, Args: args, Env: env}); res != nil || err != nil {
+			t.Errorf("%v: Preflight %v, %v; want nil, nil (the process starts)", args, res, err)
+		}
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"maps"
 	"reflect"
 
-	"kitsoki/internal/jsonvalue"
 	"kitsoki/pkg/story"
 	"kitsoki/pkg/story/expr"
 )
@@ -82,16 +81,16 @@ func truthy(v any) bool {
 // whenWorldKey caches, in one render's env, the env whenShows uses.
 const whenWorldKey = "__kitsoki_when_env"
 
-// whenEnv is env with bare names strict and the world's ints unsigned, as
-// upstream holds YAML whole numbers (so a 0 default is truthy there).
+// whenEnv is env with bare names strict. The world's whole numbers are as
+// upstream holds them: a YAML one (a default, a set:'s literal) a uint64,
+// so a 0 is truthy, an expression's an int, so a 0 is not (conformance
+// view-when-expr-int).
 func whenEnv(env expr.Env) expr.Env {
 	if c, ok := env[whenWorldKey].(*whenCache); ok {
 		return c.env
 	}
-	w := jsonvalue.YAMLInts(env["world"])
 	we := make(expr.Env, len(env)+1)
 	maps.Copy(we, env) // env has no whenWorldKey yet
-	we["world"] = w
 	// a bare non-root name fails, hiding the element (conformance bare-neighbours)
 	expr.Strict(we)
 	// upstream's when: sees the state, and args as a nil map unless a
