@@ -4,6 +4,7 @@ package cmd
 
 import (
 	"bytes"
+	"errors"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -73,7 +74,7 @@ states:
 			}
 			continue
 		}
-		if !strings.Contains(err.Error(), "missing trailing newline at EOF") {
+		if ce, ok := errors.AsType[*trace.CorruptError](err); !ok || ce.Rule != trace.RuleTrailingNewline {
 			t.Fatalf("run %d: corruption other than a torn last line: %v", i, err)
 		}
 		torn++

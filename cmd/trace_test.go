@@ -158,9 +158,16 @@ func TestTraceCallsAndStatsCommands(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &st); err != nil || st.Calls != 4 || st.LatencyP95MS != 30000 || st.CostUSD != 0.0485 {
 		t.Fatalf("stats --json: %v %+v", err, st)
 	}
-	_, errOut, code := trRun(t, "", "trace", "stats", trTriage, trData+"/corrupt/02_crlf.jsonl")
-	if code != exitFinding || !strings.Contains(errOut, "CRLF line ending at line 2") {
-		t.Fatalf("stats on a corrupt trace: %d %s", code, errOut)
+	// The refusal is the one pkg/trace's corrupt golden pins.
+	crlf := trData + "/corrupt/02_crlf.jsonl"
+	_, err := trace.VerifyFile(crlf)
+	ce, ok := errors.AsType[*trace.CorruptError](err)
+	if !ok {
+		t.Fatalf("%s: %v", crlf, err)
+	}
+	_, errOut, code := trRun(t, "", "trace", "stats", trTriage, crlf)
+	if code != exitFinding || !strings.Contains(errOut, ce.Msg) {
+		t.Fatalf("stats on a corrupt trace: %d %s; want %q", code, errOut, ce.Msg)
 	}
 }
 

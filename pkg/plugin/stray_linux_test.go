@@ -7,9 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"kitsoki/internal/proc"
 	"kitsoki/internal/testing/proctest"
-	"kitsoki/pkg/host"
 )
 
 // A hook process that writes its answer and a second one in one write:
@@ -19,9 +17,7 @@ import (
 // call starts, and every place must hold).
 func TestHookSecondAnswerInTheSameWriteIsNeverTheNextCalls(t *testing.T) {
 	proctest.CheckNoChildren(t)
-	m := &Manifest{ID: "ext", Path: "manifest.yaml", Dir: t.TempDir(), Entry: ManifestEntry{Command: testHookBinary(t), Args: []string{"twice-at-once"}}}
-	h := newProcHandler(m, proc.EnvInherit, nil, nil)
-	t.Cleanup(func() { h.Close() })
+	h := strayHook(t, "twice-at-once")
 	for round := range 100 {
 		res, err := h.Hook(context.Background(), pointPreDispatch, Payload{"prompt": "x"})
 		if err != nil || res.Payload["prompt"] != "first answer" {
@@ -37,12 +33,7 @@ func TestHookSecondAnswerInTheSameWriteIsNeverTheNextCalls(t *testing.T) {
 // The same for a host provider.
 func TestHostProviderSecondAnswerInTheSameWriteIsNeverTheNextCalls(t *testing.T) {
 	proctest.CheckNoChildren(t)
-	m := &Manifest{ID: "gitp", Path: "manifest.yaml", Dir: t.TempDir(), Hosts: []string{"host.git"}, Entry: ManifestEntry{Command: testHostProviderBinary(t)}}
-	p := newHostProc(m, proc.EnvInherit, nil, nil)
-	t.Cleanup(func() { p.Close() })
-	call := func(mode string) (host.Result, error) {
-		return p.Call(context.Background(), &host.Call{Handler: "host.git.push", Op: "push", Args: map[string]any{"mode": mode}})
-	}
+	_, call := strayProvider(t)
 	for round := range 100 {
 		if res, err := call("twice-at-once"); err != nil || res.Data["answer"] != "first" {
 			t.Fatalf("round %d, first call: %+v %v", round, res, err)

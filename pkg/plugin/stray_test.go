@@ -18,9 +18,7 @@ import (
 // served again.
 func TestHookSecondAnswerIsNeverTheNextCalls(t *testing.T) {
 	proctest.CheckNoChildren(t)
-	m := &Manifest{ID: "ext", Path: "manifest.yaml", Dir: t.TempDir(), Entry: ManifestEntry{Command: testHookBinary(t), Args: []string{"twice"}}}
-	h := newProcHandler(m, proc.EnvInherit, nil, nil)
-	t.Cleanup(func() { h.Close() })
+	h := strayHook(t, "twice")
 	res, err := h.Hook(context.Background(), pointPreDispatch, Payload{"prompt": "x"})
 	if err != nil || res.Payload["prompt"] != "first answer" {
 		t.Fatalf("first call: %+v %v", res, err)
@@ -44,12 +42,7 @@ func TestHookSecondAnswerIsNeverTheNextCalls(t *testing.T) {
 // the next call's data.
 func TestHostProviderSecondAnswerIsNeverTheNextCalls(t *testing.T) {
 	proctest.CheckNoChildren(t)
-	m := &Manifest{ID: "gitp", Path: "manifest.yaml", Dir: t.TempDir(), Hosts: []string{"host.git"}, Entry: ManifestEntry{Command: testHostProviderBinary(t)}}
-	p := newHostProc(m, proc.EnvInherit, nil, nil)
-	t.Cleanup(func() { p.Close() })
-	call := func(mode string) (host.Result, error) {
-		return p.Call(context.Background(), &host.Call{Handler: "host.git.push", Op: "push", Args: map[string]any{"mode": mode}})
-	}
+	p, call := strayProvider(t)
 	res, err := call("twice")
 	if err != nil || res.Data["answer"] != "first" {
 		t.Fatalf("first call: %+v %v", res, err)
@@ -75,12 +68,7 @@ func TestHostProviderSecondAnswerIsNeverTheNextCalls(t *testing.T) {
 // unsent quoting it, and the one after is served.
 func TestHostProviderLateAnswerEchoingAnEarlierIDIsNotTheAnswer(t *testing.T) {
 	proctest.CheckNoChildren(t)
-	m := &Manifest{ID: "gitp", Path: "manifest.yaml", Dir: t.TempDir(), Hosts: []string{"host.git"}, Entry: ManifestEntry{Command: testHostProviderBinary(t)}}
-	p := newHostProc(m, proc.EnvInherit, nil, nil)
-	t.Cleanup(func() { p.Close() })
-	call := func(mode string) (host.Result, error) {
-		return p.Call(context.Background(), &host.Call{Handler: "host.git.push", Op: "push", Args: map[string]any{"mode": mode}})
-	}
+	_, call := strayProvider(t)
 	if res, err := call("late-first"); err != nil || res.Data["answer"] != "first" {
 		t.Fatalf("first call: %+v %v", res, err)
 	}
@@ -101,12 +89,7 @@ func TestHostProviderLateAnswerEchoingAnEarlierIDIsNotTheAnswer(t *testing.T) {
 // replaced (a new pid serves the next call).
 func TestHostProviderAnswerWithAnUnknownIDFails(t *testing.T) {
 	proctest.CheckNoChildren(t)
-	m := &Manifest{ID: "gitp", Path: "manifest.yaml", Dir: t.TempDir(), Hosts: []string{"host.git"}, Entry: ManifestEntry{Command: testHostProviderBinary(t)}}
-	p := newHostProc(m, proc.EnvInherit, nil, nil)
-	t.Cleanup(func() { p.Close() })
-	call := func(mode string) (host.Result, error) {
-		return p.Call(context.Background(), &host.Call{Handler: "host.git.push", Op: "push", Args: map[string]any{"mode": mode}})
-	}
+	_, call := strayProvider(t)
 	first, err := call("")
 	if err != nil {
 		t.Fatal(err)
@@ -125,9 +108,7 @@ func TestHostProviderAnswerWithAnUnknownIDFails(t *testing.T) {
 // id never becomes call 2's result.
 func TestHookLateAnswerEchoingAnEarlierIDIsNotTheAnswer(t *testing.T) {
 	proctest.CheckNoChildren(t)
-	m := &Manifest{ID: "ext", Path: "manifest.yaml", Dir: t.TempDir(), Entry: ManifestEntry{Command: testHookBinary(t), Args: []string{"late"}}}
-	h := newProcHandler(m, proc.EnvInherit, nil, nil)
-	t.Cleanup(func() { h.Close() })
+	h := strayHook(t, "late")
 	prompt := func(p string) (string, error) {
 		res, err := h.Hook(context.Background(), pointPreDispatch, Payload{"prompt": p})
 		s, _ := res.Payload["prompt"].(string)
@@ -144,5 +125,28 @@ func TestHookLateAnswerEchoingAnEarlierIDIsNotTheAnswer(t *testing.T) {
 	}
 	if got, err := prompt("d"); err != nil || got != "call 3" {
 		t.Fatalf("fourth call: %q %v", got, err)
+	}
+}
+
+// strayHook starts the test hook program (testhook ARGS) as the plugin
+// "ext", closed when the test ends.
+func strayHook(t *testing.T, args ...string) *procHandler {
+	t.Helper()
+	m := &Manifest{ID: "ext", Path: "manifest.yaml", Dir: t.TempDir(), Entry: ManifestEntry{Command: testHookBinary(t), Args: args}}
+	h := newProcHandler(m, proc.EnvInherit, nil, nil)
+	t.Cleanup(func() { h.Close() })
+	return h
+}
+
+// strayProvider starts the test host provider as the plugin "gitp" serving
+// host.git, closed when the test ends; call sends it host.git.push with
+// args {mode: MODE} (the provider's misbehaviour for that call).
+func strayProvider(t *testing.T) (p *hostProc, call func(mode string) (host.Result, error)) {
+	t.Helper()
+	m := &Manifest{ID: "gitp", Path: "manifest.yaml", Dir: t.TempDir(), Hosts: []string{"host.git"}, Entry: ManifestEntry{Command: testHostProviderBinary(t)}}
+	p = newHostProc(m, proc.EnvInherit, nil, nil)
+	t.Cleanup(func() { p.Close() })
+	return p, func(mode string) (host.Result, error) {
+		return p.Call(context.Background(), &host.Call{Handler: "host.git.push", Op: "push", Args: map[string]any{"mode": mode}})
 	}
 }

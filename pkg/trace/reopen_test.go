@@ -41,7 +41,7 @@ func TestOpenAppendResumesSeq(t *testing.T) {
 	bad := filepath.Join(t.TempDir(), "bad.jsonl")
 	data, _ := os.ReadFile("testdata/corrupt/01_missing_trailing_newline.jsonl")
 	os.WriteFile(bad, data, 0o644)
-	if _, err := openAppend(bad, Header{}); err == nil || !strings.Contains(err.Error(), "missing trailing newline at EOF") {
+	if _, err := openAppend(bad, Header{}); !isCorrupt(err, RuleTrailingNewline) {
 		t.Fatalf("torn trace reopened: %v", err)
 	}
 	if after, _ := os.ReadFile(bad); string(after) != string(data) {
