@@ -3,7 +3,6 @@ package flowtest
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -42,10 +41,7 @@ func resolveNamed(root, fixtureFile, key, p string) (string, error) {
 		}
 		return full, nil // missing or unreadable: the reader says so
 	}
-	if pe, ok := errors.AsType[*os.PathError](err); ok && pe.Op == "read" {
-		return "", fmt.Errorf("%s %q goes through a symlink leading out of the project root %s; nothing outside the root is read: put the file itself there, or a link that stays inside, or pass --root DIR naming a directory that holds both", key, p, r.Dir())
-	}
-	return "", fmt.Errorf("%s %q leaves the project root %s (the nearest directory above the story holding .git or .kitsoki/); nothing outside the root is read: move the file inside the project, or pass --root DIR naming a directory that holds both", key, p, r.Dir())
+	return "", errors.New(story.OutsideRootMessage(r, key, p, err))
 }
 
 func absOf(p string) string {
