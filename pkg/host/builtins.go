@@ -66,6 +66,7 @@ func Builtins(opts Options) *Registry {
 	b(HandlerSlideyRender, slideyHandler{look: look, getenv: getenv}, "renders a slide deck (answers that slidey is absent; kitsoki does not run slidey)")
 	b(HandlerContactSheet, contactSheetHandler{look: look}, "a contact sheet of video frames (answers that ffmpeg is absent; kitsoki does not run ffmpeg)")
 	b(HandlerLocalTickets, localTicketsHandler{getenv: getenv, budget: budget}, "tickets as markdown files under issues/{bugs,features,epics}/ (ops search, list_mine, get, comment, transition)")
+	b(HandlerGit, gitHandler{look: look}, "git branch, diff, commit and push in a workdir (ops branch, diff, commit, push; the pull-request ops answer that gh is absent)")
 	b(HandlerGitWorktree, gitWorktreeHandler{}, "git worktrees as workspaces (ops create, list, get, sync, cleanup_scan, cleanup_apply)")
 	b(HandlerLocalCI, localCIHandler{}, "local CI: go test / go build ./... in a workdir (ops run_tests, build)")
 	b(HandlerVideoFrame, videoFrameHandler{look: look}, "one frame of a video (answers that ffmpeg is absent; kitsoki does not run ffmpeg)")

@@ -1,0 +1,170 @@
+package host
+
+import (
+	"context"
+	"strings"
+)
+
+// HandlerGit is upstream's git and pull-request backend (a vcs iface's
+// default binding).
+const HandlerGit = "host.git"
+
+// gitHandler serves host.git as upstream (conformance builtins-git), running
+// the real git in workdir (else the run's working directory; relative to
+// it, as host.run's cwd): branch (`git checkout -b <name> [base]`, {ok,
+// branch}), diff (`git diff`, the working tree against the index: {diff,
+// files}, files null when nothing differs), commit (stage_all adds
+// everything, files adds those; nothing staged is {ok, sha: "",
+// skipped_reason: "nothing to commit"}, else {ok, sha}) and push (the
+// current branch to remote, default origin, with -u: {ok, url}, the
+// remote's URL as configured). The pull-request ops answer that the gh CLI
+// is absent; with gh installed kitsoki still runs nothing (it reaches
+// GitHub; docs/compat/hosts.md). git's own failure is the domain error
+// git.<op>: <git's message>; a workdir it cannot enter is git.<op>: exec:
+// <why>.
+type gitHandler struct{ look lookPathFunc }
+
+func (h gitHandler) Call(ctx context.Context, c *Call) (Result, error) {
+	op := opArg(c)
+	name := "git." + op
+	switch op {
+	case "":
+		return domainErr("%s: op argument is required", HandlerGit), nil
+	case "open_pr", "pr_status", "pr_comment":
+		if cliPresent(h.look, "gh") {
+			return notDriven(name, "gh", "op "+op), nil
+		}
+		if op == "open_pr" {
+			return domainErr("%s: gh CLI not available — install github.com/cli/cli", name), nil
+		}
+		return domainErr("%s: gh CLI not available", name), nil
+	case "branch", "diff", "commit", "push":
+	default:
+		return domainErr("%s: unknown op %q", HandlerGit, op), nil
+	}
+	g := gitIn{ctx: ctx, env: &c.Env, dir: strArg(c.Args, "workdir")}
+	var (
+		data map[string]any
+		err  error
+	)
+	switch op {
+	case "branch":
+		data, err = g.branch(c.Args)
+	case "diff":
+		data, err = g.diff()
+	case "commit":
+		data, err = g.commit(c.Args)
+	default:
+		data, err = g.push(c.Args)
+	}
+	if err != nil {
+		return domainErr("%s: %v", name, err), nil
+	}
+	return Result{Data: data}, nil
+}
+
+// gitArgErr is a missing or refused argument, worded as upstream's.
+type gitArgErr string
+
+func (e gitArgErr) Error() string { return string(e) }
+
+// notOption refuses a value git would read as an option (its branch and
+// push take them with no "--" before).
+func notOption(key, v string) error {
+	if strings.HasPrefix(v, "-") {
+		return gitArgErr(key + ` "` + v + `" starts with "-", which git would read as an option; name a branch, commit or remote`)
+	}
+	return nil
+}
+
+func (g gitIn) branch(args map[string]any) (map[string]any, error) {
+	b := strings.TrimSpace(strArg(args, "name"))
+	if b == "" {
+		return nil, gitArgErr("name argument is required")
+	}
+	base := strings.TrimSpace(strArg(args, "base"))
+	if err := notOption("name", b); err != nil {
+		return nil, err
+	}
+	if err := notOption("base", base); err != nil {
+		return nil, err
+	}
+	co := []string{"checkout", "-b", b}
+	if base != "" {
+		co = append(co, base)
+	}
+	if _, err := g.run("", co...); err != nil {
+		return nil, err
+	}
+	return map[string]any{"ok": true, "branch": b}, nil
+}
+
+func (g gitIn) diff() (map[string]any, error) {
+	d, err := g.run("", "diff")
+	if err != nil {
+		return nil, err
+	}
+	names, err := g.run("", "diff", "--name-only")
+	if err != nil {
+		return nil, err
+	}
+	var files any // null when nothing differs, as upstream
+	if f := strings.Fields(names); len(f) > 0 {
+		files = toAnyList(strings.Split(strings.TrimSpace(names), "\n"))
+	}
+	return map[string]any{"diff": d, "files": files}, nil
+}
+
+func (g gitIn) commit(args map[string]any) (map[string]any, error) {
+	msg := strArg(args, "message")
+	if strings.TrimSpace(msg) == "" {
+		return nil, gitArgErr("message argument is required")
+	}
+	if boolArg(args, "stage_all") {
+		if _, err := g.run("", "add", "-A"); err != nil {
+			return nil, err
+		}
+	}
+	if list, ok := args["files"].([]any); ok && len(list) > 0 {
+		add := []string{"add", "--"}
+		for _, f := range list {
+			if s, ok := f.(string); ok && s != "" {
+				add = append(add, s)
+			}
+		}
+		if len(add) > 2 {
+			if _, err := g.run("", add...); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if _, err := g.run("", "diff", "--cached", "--quiet"); err == nil {
+		return map[string]any{"ok": true, "sha": "", "skipped_reason": "nothing to commit"}, nil
+	}
+	if _, err := g.run("", "commit", "-m", msg); err != nil {
+		return nil, err
+	}
+	sha, err := g.run("", "rev-parse", "HEAD")
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"ok": true, "sha": strings.TrimSpace(sha)}, nil
+}
+
+func (g gitIn) push(args map[string]any) (map[string]any, error) {
+	remote := strings.TrimSpace(strArg(args, "remote"))
+	if remote == "" {
+		remote = "origin"
+	}
+	if err := notOption("remote", remote); err != nil {
+		return nil, err
+	}
+	if _, err := g.run("", "push", "-u", remote, "HEAD"); err != nil {
+		return nil, err
+	}
+	url, err := g.run("", "remote", "get-url", remote)
+	if err != nil {
+		url = remote // a URL given as the remote has none configured
+	}
+	return map[string]any{"ok": true, "url": strings.TrimSpace(url)}, nil
+}
