@@ -243,7 +243,7 @@ func TestBuiltinsAndLookup(t *testing.T) {
 			t.Errorf("%s: %+v %v", n, info, ok)
 		}
 	}
-	for _, h := range []string{"host.git.push", "host.chat.create"} {
+	for _, h := range []string{"host.vcsx.push", "host.chat.create"} {
 		if _, _, _, ok := r.Lookup(h); ok {
 			t.Errorf("%s is served before a provider registers it", h)
 		}
