@@ -13,26 +13,26 @@ import (
 	"kitsoki/internal/testing/storytest"
 )
 
-// TestRunHostProvider: kitsoki run serves host.git.push from a host
+// TestRunHostProvider: kitsoki run serves host.vcsx.push from a host
 // provider declared under .kitsoki/plugins/ — a real child process (a
 // shell script answering one JSON line per call) — and without it the
 // run is refused before it starts, naming the ways to provide one.
 func TestRunHostProvider(t *testing.T) {
 	root := storytest.TempTree(t, map[string]string{
 		"story/app.yaml": `app: { id: provdemo, version: 0.1.0 }
-hosts: [host.git, host.git.push] # the allow-list matches names as written, as upstream
+hosts: [host.vcsx, host.vcsx.push] # the allow-list matches names as written, as upstream
 world:
   pushed: { type: string, default: "" }
 root: start
 states:
   start:
     on_enter:
-      - invoke: host.git.push
+      - invoke: host.vcsx.push
         with: { branch: main }
         bind: { pushed: result_text }
     terminal: true
 `,
-		".kitsoki/plugins/gitp/manifest.yaml": "id: gitp\nsummary: stand-in git provider\nhosts: [host.git]\nentry: { command: ./gitp.sh }\n",
+		".kitsoki/plugins/gitp/manifest.yaml": "id: gitp\nsummary: stand-in git provider\nhosts: [host.vcsx]\nentry: { command: ./gitp.sh }\n",
 		".kitsoki/plugins/gitp/gitp.sh": `#!/bin/sh
 while IFS= read -r line; do
   op=$(printf '%s' "$line" | sed -n 's/.*"op":"\([a-z_]*\)".*/\1/p')
@@ -66,9 +66,9 @@ done
 	out.Reset()
 	errb.Reset()
 	if code := Run([]string{"run", story, "--trace", filepath.Join(root, "t2.jsonl")}, &out, &errb); code == 0 {
-		t.Fatal("a run with no handler for host.git.push started")
+		t.Fatal("a run with no handler for host.vcsx.push started")
 	}
-	for _, want := range []string{`"host.git.push"`, "host provider", "--host-cassette"} {
+	for _, want := range []string{`"host.vcsx.push"`, "host provider", "--host-cassette"} {
 		if !strings.Contains(errb.String(), want) {
 			t.Errorf("refusal lacks %q: %s", want, errb.String())
 		}
