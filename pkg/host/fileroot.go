@@ -110,7 +110,8 @@ func (f *fileRoot) confineIn(handler, label, base, p string) (string, error) {
 }
 
 // confineWritten is [fileRoot.confine] of a path upstream hands to the
-// system as written (append_to_file's and a ticket comment's thread): a
+// system as written (append_to_file's and a ticket comment's thread,
+// artifacts_dir's src_path): a
 // ".." after a link to a directory climbs from where that link leads
 // (conformance file-thread-dotdot-link), and one that climbs out of the
 // root is refused. A ".." after a directory that does not exist is the
