@@ -3,7 +3,9 @@ package host
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -41,7 +43,11 @@ func (h appendFileHandler) Call(ctx context.Context, c *Call) (Result, error) {
 		return Result{}, fmt.Errorf("%s: the working directory: %v", name, err)
 	}
 	defer fr.Close()
-	path, err := fr.confine(name, "thread", thread)
+	path, err := fr.confineWritten(name, "thread", thread)
+	if errors.Is(err, fs.ErrNotExist) {
+		// as upstream: the system finds no directory before a ".."
+		return domainErr("%s: write: open %s: %s", name, thread, safefile.ErrText(err)), nil
+	}
 	if err != nil {
 		return domainErr("%v", err), nil
 	}

@@ -195,7 +195,10 @@ func (h artifactsHandler) media(c *Call, wd, base, root, shown, thread, src stri
 		return Result{}, fmt.Errorf("%s: the working directory: %v", name, err)
 	}
 	defer wr.Close()
-	from, err := wr.confine(name, "src_path", src)
+	from, err := wr.confineWritten(name, "src_path", src) // upstream stats it as written
+	if errors.Is(err, fs.ErrNotExist) {
+		return domainErr("%s: src_path %q: stat %s: %v", name, src, src, safefile.ErrText(err)), nil
+	}
 	if err != nil {
 		return domainErr("%v", err), nil
 	}

@@ -94,17 +94,71 @@ func (f *fileRoot) confine(handler, label, p string) (string, error) {
 	return f.confineIn(handler, label, f.dir, p)
 }
 
-// confineIn is [confine] against base, a directory inside the root.
+// confineIn is [confine] against base, a directory inside the root: p
+// stays lexically inside base (cleaned as text, as upstream joins it),
+// and a symbolic link on its way may lead anywhere inside the root, as
+// upstream follows it (conformance file-link-inside-workdir).
 func (f *fileRoot) confineIn(handler, label, base, p string) (string, error) {
-	abs, err := confine(handler, label, base, p)
-	if err == nil && !safefile.Within(f.dir, abs) {
-		// base is inside the root, so abs is too; a caller's mistake else
-		err = fmt.Errorf("%s: %s %q resolves outside %s (%w); use a path inside it", handler, label, p, f.dir, errOutside)
+	if strings.ContainsRune(p, 0) {
+		return confine(handler, label, base, p)
 	}
-	if err == nil && f.checked != nil {
+	lex := p
+	if !filepath.IsAbs(lex) {
+		lex = filepath.Join(base, p)
+	}
+	return f.confineAt(handler, label, base, p, lex)
+}
+
+// confineWritten is [fileRoot.confine] of a path upstream hands to the
+// system as written (append_to_file's and a ticket comment's thread,
+// artifacts_dir's src_path): a
+// ".." after a link to a directory climbs from where that link leads
+// (conformance file-thread-dotdot-link), and one that climbs out of the
+// root is refused. A ".." after a directory that does not exist is the
+// system's error, wrapping fs.ErrNotExist.
+func (f *fileRoot) confineWritten(handler, label, p string) (string, error) {
+	if strings.ContainsRune(p, 0) || filepath.IsAbs(p) || f.r == nil {
+		return f.confine(handler, label, p)
+	}
+	parts := splitName(p)
+	if !slices.Contains(parts, "..") {
+		return f.confine(handler, label, p)
+	}
+	if lex := filepath.Join(f.dir, p); !safefile.Within(f.dir, lex) {
+		return confine(handler, label, f.dir, p) // worded as any path climbing out
+	}
+	walked, err := f.walk(parts, filepath.Join(f.dir, p))
+	switch {
+	case errors.Is(err, errLinkOut):
+		return "", f.leadsOut(handler, label, p)
+	case err != nil:
+		return "", err
+	}
+	return f.confineAt(handler, label, f.dir, p, walked)
+}
+
+// leadsOut is the refusal of p, whose links lead out of the root.
+func (f *fileRoot) leadsOut(handler, label, p string) error {
+	return fmt.Errorf("%s: %s %q leads outside %s through a symbolic link (%w); name a path whose links stay inside it", handler, label, p, f.dir, errOutside)
+}
+
+// confineAt checks abs, the path p names (absolute), lexically inside
+// base and its links inside the root; then the test hook.
+func (f *fileRoot) confineAt(handler, label, base, p, abs string) (string, error) {
+	if !safefile.Within(base, filepath.Clean(abs)) {
+		return "", fmt.Errorf("%s: %s %q resolves outside %s (%w); use a path inside it", handler, label, p, base, errOutside)
+	}
+	abs, err := confine(handler, label, f.dir, abs)
+	if err != nil {
+		if errors.Is(err, errOutside) {
+			err = f.leadsOut(handler, label, p)
+		}
+		return "", err
+	}
+	if f.checked != nil {
 		f.checked(abs)
 	}
-	return abs, err
+	return abs, nil
 }
 
 // name is abs (inside the root) as a name relative to it.
@@ -302,7 +356,17 @@ const maxLinkHops = 40
 // file-write-through-link, file-write-through-link-dotdot); a link that
 // leads out of the root or is absolute outside it is [errLinkOut].
 func (f *fileRoot) throughLinks(abs string) (string, error) {
-	parts, done, hops := splitName(f.name(abs)), "", 0
+	to, err := f.walk(splitName(f.name(abs)), abs)
+	if err == nil && to == f.dir {
+		return "", errLinkOut // the root itself
+	}
+	return to, err
+}
+
+// walk is [fileRoot.throughLinks] of parts, the names of abs relative to
+// the root, ".." among them.
+func (f *fileRoot) walk(parts []string, abs string) (string, error) {
+	done, hops := "", 0
 	for i := 0; i < len(parts); i++ {
 		if parts[i] == ".." {
 			if done == "" {
@@ -343,9 +407,6 @@ func (f *fileRoot) throughLinks(abs string) (string, error) {
 			to, done = rest, ""
 		}
 		parts, i = append(splitName(to), parts[i+1:]...), -1
-	}
-	if done == "" {
-		return "", errLinkOut // the root itself
 	}
 	return filepath.Join(f.dir, done), nil
 }

@@ -1,6 +1,7 @@
 package host
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -125,6 +126,33 @@ func TestAppendToFileLinkSwappedIn(t *testing.T) {
 			h := appendFileHandler{checked: swapOnce(t, c.n, filepath.Join(wd, c.swap), outside)}
 			res, err := call(t, h, Env{WorkDir: wd, Now: fixedClock()}, map[string]any{"thread": c.thread, "body": "hello"})
 			wantLinkRefused(t, res, err)
+			wantUntouched(t, outside, before, wd, res)
+		})
+	}
+}
+
+// A thread with ".." after a link to a directory (thl/../bug.md, thl ->
+// th/d) is walked as the system walks it: th/bug.md is written, and th
+// swapped for a link out after the check fails the write.
+func TestAppendToFileDotDotLinkSwappedIn(t *testing.T) {
+	for n := range 3 { // 0: no swap
+		t.Run(fmt.Sprint("swap at ", n), func(t *testing.T) {
+			wd := t.TempDir()
+			writeTree(t, wd, map[string]string{"th/d/keep": "k", "th/bug.md": "# mine\n"})
+			if err := os.Symlink("th/d", filepath.Join(wd, "thl")); err != nil {
+				t.Skipf("no symlinks here: %v", err)
+			}
+			outside, before := outsideTree(t)
+			h := appendFileHandler{checked: swapOnce(t, n, filepath.Join(wd, "th"), outside)}
+			res, err := call(t, h, Env{WorkDir: wd, Now: fixedClock()}, map[string]any{"thread": "thl/../bug.md", "body": "hello"})
+			if n > 0 {
+				wantLinkRefused(t, res, err)
+			} else if b, _ := os.ReadFile(filepath.Join(wd, "th/bug.md")); err != nil || res.Error != "" || !strings.Contains(string(b), "hello") {
+				t.Errorf("result %+v (%v), th/bug.md %q: want the comment in th/bug.md", res, err, b)
+			}
+			if _, err := os.Lstat(filepath.Join(wd, "bug.md")); err == nil {
+				t.Error("bug.md written beside the link, the '..' taken as text")
+			}
 			wantUntouched(t, outside, before, wd, res)
 		})
 	}

@@ -194,3 +194,51 @@ func FuzzGlob(f *testing.F) {
 		}
 	})
 }
+
+// FuzzConfineWritten: any thread, walked through a tree of links (to a
+// directory inside, to the root itself, out relatively, out absolutely),
+// is refused or names a path inside the root whose existing part, links
+// followed, is inside it too; never a panic.
+func FuzzConfineWritten(f *testing.F) {
+	for _, s := range []string{"thl/../y.md", "d/l/../x.md", "lo/../x.md", "ab/../x", "nd/../m.md", "thl/../../a", "th/d/../../thl/..", "a/..", "../x", "/etc/x"} {
+		f.Add(s)
+	}
+	root := f.TempDir()
+	wd := filepath.Join(root, "wd")
+	for _, d := range []string{"wd/th/d", "out/d"} {
+		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
+			f.Fatal(err)
+		}
+	}
+	for link, to := range map[string]string{"thl": "th/d", "th/d/up": "../..", "d": "th", "th/l": "..", "lo": "../out/d", "ab": filepath.Join(root, "out")} {
+		if err := os.Symlink(to, filepath.Join(wd, link)); err != nil {
+			f.Skipf("no symlinks here: %v", err)
+		}
+	}
+	real, err := filepath.EvalSymlinks(wd)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, p string) {
+		fr, err := readFileRoot(wd, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer fr.Close()
+		abs, err := fr.confineWritten("h", "thread", p)
+		if err != nil {
+			return
+		}
+		if !safefile.Within(wd, abs) {
+			t.Fatalf("%q: %s is outside %s", p, abs, wd)
+		}
+		for q := abs; safefile.Within(wd, q); q = filepath.Dir(q) {
+			if r, err := filepath.EvalSymlinks(q); err == nil {
+				if !safefile.Within(real, r) {
+					t.Fatalf("%q: %s leads to %s, outside %s", p, abs, r, real)
+				}
+				break
+			}
+		}
+	})
+}

@@ -297,7 +297,10 @@ func findTicket(name string, fr *fileRoot, id string) (*ticket, Result) {
 
 // ticketAt reads the ticket file a thread names (relative to root).
 func ticketAt(name, label string, fr *fileRoot, p string) (*ticket, Result) {
-	abs, err := fr.confine(name, label, p)
+	abs, err := fr.confineWritten(name, label, p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, domainErr("%s: %s not found", name, p)
+	}
 	if err != nil {
 		return nil, domainErr("%v", err)
 	}
