@@ -23,12 +23,8 @@ import (
 // state inside it takes, nor it or an ancestor, nor "*": it reports
 // whether it warned.
 func (l *fixtureLint) parIn(t *Turn, r rest) bool {
-	ix, p := l.ix, r.in
-	if p == nil || t.ExpectError != nil || t.Intent == nil || t.Intent.Name == "" || ix.unfolded || ix.wildcard {
-		return false
-	}
-	name := t.Intent.Name
-	if !ix.intents[name] || len(ix.aliases[name]) > 0 || takes(p, name) || ix.inside(p, func(s *story.State) bool { return s.HasOn(name) }) {
+	ix, p, name := l.ix, r.in, l.parAbove(t, r)
+	if name == "" || takes(p, name) {
 		return false
 	}
 	states := ix.under(p)
@@ -48,15 +44,23 @@ func (l *fixtureLint) parIn(t *Turn, r rest) bool {
 // after a round of region moves that never write it): both engines
 // reject it GUARD_FAILED. It reports whether it warned.
 func (l *fixtureLint) parGuard(t *Turn, r rest) bool {
+	name := l.parAbove(t, r)
+	return name != "" && l.noArmHolds(t, r.in, name, r.from)
+}
+
+// parAbove is the intent of a turn fired inside the parallel state r.in
+// (no expected rejection) that no state inside it takes, when it is a
+// declared intent with no alias; else "".
+func (l *fixtureLint) parAbove(t *Turn, r rest) string {
 	ix, p := l.ix, r.in
 	if p == nil || t.ExpectError != nil || t.Intent == nil || t.Intent.Name == "" || ix.unfolded || ix.wildcard {
-		return false
+		return ""
 	}
 	name := t.Intent.Name
 	if !ix.intents[name] || len(ix.aliases[name]) > 0 || ix.inside(p, func(s *story.State) bool { return s.HasOn(name) }) {
-		return false
+		return ""
 	}
-	return l.noArmHolds(t, p, name, r.from)
+	return name
 }
 
 // parAfter is where t leaves the fixture when it enters, stays in or
