@@ -23,12 +23,8 @@ import (
 // state inside it takes, nor it or an ancestor, nor "*": it reports
 // whether it warned.
 func (l *fixtureLint) parIn(t *Turn, r rest) bool {
-	ix, p := l.ix, r.in
-	if p == nil || t.ExpectError != nil || t.Intent == nil || t.Intent.Name == "" || ix.unfolded || ix.wildcard {
-		return false
-	}
-	name := t.Intent.Name
-	if !ix.intents[name] || len(ix.aliases[name]) > 0 || takes(p, name) || ix.inside(p, func(s *story.State) bool { return s.HasOn(name) }) {
+	ix, p, name := l.ix, r.in, l.parAbove(t, r)
+	if name == "" || takes(p, name) {
 		return false
 	}
 	states := ix.under(p)
@@ -40,11 +36,39 @@ func (l *fixtureLint) parIn(t *Turn, r rest) bool {
 	return true
 }
 
+// parGuard warns at a turn fired inside the parallel state r.in whose
+// intent no state inside it takes, so that it or an ancestor does, when
+// every arm it reaches has a when: false on the world the fixture
+// certainly has (conformance lint-par-guard: leave's guard on
+// entered_clock, which expect_world asserts true after enter, is false
+// after a round of region moves that never write it): both engines
+// reject it GUARD_FAILED. It reports whether it warned.
+func (l *fixtureLint) parGuard(t *Turn, r rest) bool {
+	name := l.parAbove(t, r)
+	return name != "" && l.noArmHolds(t, r.in, name, r.from)
+}
+
+// parAbove is the intent of a turn fired inside the parallel state r.in
+// (no expected rejection) that no state inside it takes, when it is a
+// declared intent with no alias; else "".
+func (l *fixtureLint) parAbove(t *Turn, r rest) string {
+	ix, p := l.ix, r.in
+	if p == nil || t.ExpectError != nil || t.Intent == nil || t.Intent.Name == "" || ix.unfolded || ix.wildcard {
+		return ""
+	}
+	name := t.Intent.Name
+	if !ix.intents[name] || len(ix.aliases[name]) > 0 || ix.inside(p, func(s *story.State) bool { return s.HasOn(name) }) {
+		return ""
+	}
+	return name
+}
+
 // parAfter is where t leaves the fixture when it enters, stays in or
 // leaves a parallel state certainly (see parNext), with a warning at an
 // expect_state that names another place; res, after's answer, when
-// parNext knows nothing. It is asked only when after warned nothing.
-func (l *fixtureLint) parAfter(t *Turn, r rest, arc string, res rest) rest {
+// parNext knows nothing; held, the world before t when r is inside a
+// parallel state (parWorld). It is asked only when after warned nothing.
+func (l *fixtureLint) parAfter(t *Turn, r rest, arc string, res rest, held *knownWorld) rest {
 	if l.parClarifyWrong(t, arc) {
 		return rest{}
 	}
@@ -52,7 +76,7 @@ func (l *fixtureLint) parAfter(t *Turn, r rest, arc string, res rest) rest {
 	if next.in == nil && next.at == nil {
 		return res
 	}
-	l.world.loseAll() // regions' emits and effects are not followed
+	l.parWorld(r, next, arc, held)
 	if t.ExpectState == nil || !l.ix.hasState(*t.ExpectState) {
 		return next
 	}
@@ -68,6 +92,37 @@ func (l *fixtureLint) parAfter(t *Turn, r rest, arc string, res rest) rest {
 		return rest{}
 	}
 	return next
+}
+
+// parWorld is what a turn from r to next, at least one of them inside a
+// parallel state, leaves of the known world: a turn that stays inside
+// the parallel state keeps held, the world before it, forgetting only
+// what the effects there may write (every state's inside it; its own
+// on_enter and arms too when a region does not take arc), since regions'
+// emits and effects are not followed; any other loses the world.
+func (l *fixtureLint) parWorld(r, next rest, arc string, held *knownWorld) {
+	p := r.in
+	if p == nil || next.in != p || held == nil {
+		l.world.loseAll()
+		return
+	}
+	l.world = held
+	w, states := held, l.ix.under(p)
+	if !slices.ContainsFunc(states, func(s *story.State) bool { return s.HasOn(arc) }) {
+		states = append(states, p) // its own arm: a re-entry runs its on_enter
+	}
+	orch := l.fx.Orchestrated()
+	for _, s := range states {
+		w.forget(s.OnEnter, orch)
+		w.forget(s.OnExit(), orch)
+		for _, name := range s.OnNames() {
+			for _, a := range s.Arms(name) {
+				if a != nil {
+					w.forget(a.Effects, orch)
+				}
+			}
+		}
+	}
 }
 
 // parClarifyWrong warns at an expect_state of a clarification (a

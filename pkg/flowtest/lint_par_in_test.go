@@ -48,3 +48,24 @@ func TestLintParClarify(t *testing.T) {
 		"d_null_slot_moves.yaml": `the machine stays at "clock#clock.calendar.day1|clock.weather.dry"`,
 	}, ruleRejected, ruleWrongState)
 }
+
+// TestLintParGuard: inside a parallel state, an intent only it or an
+// ancestor takes is judged against its arms' guards on the world the
+// fixture certainly has; a region's move forgets only what effects
+// inside it may write (conformance lint-par-guard).
+func TestLintParGuard(t *testing.T) {
+	lintGolden(t, "../engine/testdata/conformance/lint-par-guard", map[string]string{
+		"a_asserted_leave.yaml":              `turns[1]: intent "leave", fired at "clock" (where turns[0] "enter", fired at "outside" (where the fixture starts (initial_state)), enters "clock"), reaches the arms of "clock", and every one's when: is false on the world the fixture certainly has then (first: world.entered_clock == false): the turn is rejected GUARD_FAILED`,
+		"b_round_then_leave.yaml":            `turns[3]: intent "leave", fired at "clock" (where turns[2] "make_it_rain" is taken only inside "clock", which keeps it there), reaches the arms of "clock"`,
+		"c_unasserted_leave.yaml":            unwarned,
+		"d_own_arm_writes.yaml":              unwarned,
+		"e_open_out_passes.yaml":             "",
+		"f_region_writes_shut_passes.yaml":   "",
+		"g_day1_shut.yaml":                   `turns[1]: intent "shut", fired at "clock"`,
+		"h_legacy_asserted_leave.yaml":       `turns[1]: intent "leave", fired at "clock"`,
+		"i_expects_rejection.yaml":           "",
+		"j_hash_start_leave.yaml":            `turns[0]: intent "leave", fired at "clock" (where the fixture starts (initial_state)), reaches the arms of "clock"`,
+		"k_stay_then_leave.yaml":             unwarned,
+		"l_region_rejection_then_leave.yaml": unwarned,
+	}, ruleRejected, ruleWrongState)
+}

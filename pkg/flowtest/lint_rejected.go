@@ -39,13 +39,17 @@ func (l *fixtureLint) rejected(t *Turn) {
 	jr := l.firstRest(t, r) // judged there, not followed from there
 	arc, warned := l.judge(t, jr)
 	if jr.at == nil && jr.exit == "" && !warned {
-		warned = l.parallelAlias(t, l.par) || l.parallelNotTaken(t, l.par) || l.parIn(t, r)
+		warned = l.parallelAlias(t, l.par) || l.parallelNotTaken(t, l.par) || l.parIn(t, r) || l.parGuard(t, r)
 	}
 	l.stepped = false
 	n := len(l.ds)
+	var held *knownWorld // the world before a turn fired inside a parallel state (parWorld)
+	if r.in != nil && l.world != nil {
+		held = l.world.clone()
+	}
 	l.rest = l.after(t, r, jr, arc, warned)
 	if !warned && len(l.ds) == n {
-		l.rest = l.parAfter(t, r, arc, l.rest)
+		l.rest = l.parAfter(t, r, arc, l.rest, held)
 	}
 	l.rest.from = diag.Clip(l.rest.from, maxFrom)
 	l.noteJobs(l.stepped)
