@@ -2,6 +2,8 @@ package host
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"strings"
 )
 
@@ -63,16 +65,11 @@ func (h gitHandler) Call(ctx context.Context, c *Call) (Result, error) {
 	return Result{Data: data}, nil
 }
 
-// gitArgErr is a missing or refused argument, worded as upstream's.
-type gitArgErr string
-
-func (e gitArgErr) Error() string { return string(e) }
-
-// notOption refuses a value git would read as an option (its branch and
-// push take them with no "--" before).
+// notOption refuses a value git would read as an option (checkout -b,
+// push and worktree add take a name, base or remote with no "--" before).
 func notOption(key, v string) error {
 	if strings.HasPrefix(v, "-") {
-		return gitArgErr(key + ` "` + v + `" starts with "-", which git would read as an option; name a branch, commit or remote`)
+		return fmt.Errorf("%s %q starts with \"-\", which git would read as an option; name a branch, commit or remote", key, v)
 	}
 	return nil
 }
@@ -80,7 +77,7 @@ func notOption(key, v string) error {
 func (g gitIn) branch(args map[string]any) (map[string]any, error) {
 	b := strings.TrimSpace(strArg(args, "name"))
 	if b == "" {
-		return nil, gitArgErr("name argument is required")
+		return nil, errors.New("name argument is required")
 	}
 	base := strings.TrimSpace(strArg(args, "base"))
 	if err := notOption("name", b); err != nil {
@@ -118,7 +115,7 @@ func (g gitIn) diff() (map[string]any, error) {
 func (g gitIn) commit(args map[string]any) (map[string]any, error) {
 	msg := strArg(args, "message")
 	if strings.TrimSpace(msg) == "" {
-		return nil, gitArgErr("message argument is required")
+		return nil, errors.New("message argument is required")
 	}
 	if boolArg(args, "stage_all") {
 		if _, err := g.run("", "add", "-A"); err != nil {

@@ -178,8 +178,8 @@ func (g gitIn) create(name string, args map[string]any) (Result, error) {
 	// git worktree add runs `git branch <name> <base>` with no "--": a
 	// name of "-D" and a base naming a branch deleted that branch
 	for _, a := range [][2]string{{"name", wt}, {"base", base}} {
-		if strings.HasPrefix(a[1], "-") {
-			return domainErr("%s: %s %q starts with \"-\", which git would read as an option; name a branch or commit", name, a[0], a[1]), nil
+		if err := notOption(a[0], a[1]); err != nil {
+			return domainErr("%s: %v", name, err), nil
 		}
 	}
 	add := []string{"worktree", "add", "-b", wt, "--", path}
