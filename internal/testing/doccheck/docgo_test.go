@@ -21,7 +21,7 @@ var placeholder = regexp.MustCompile(`<[^<>/]*>`)
 func TestDocGoFilesExist(t *testing.T) {
 	dir := root(t)
 	n := 0
-	goFiles(t, dir, func(rel string) {
+	goFiles(t, dir, false, func(rel string) {
 		if path.Base(rel) != "doc.go" {
 			return
 		}

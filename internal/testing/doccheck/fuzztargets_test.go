@@ -93,7 +93,7 @@ func declaredTargets(t *testing.T, dir string) map[string]string {
 	t.Helper()
 	declared := map[string]string{}
 	fset := token.NewFileSet()
-	goFiles(t, dir, func(rel string) {
+	goFiles(t, dir, false, func(rel string) {
 		if !strings.HasSuffix(rel, "_test.go") {
 			return
 		}

@@ -20,9 +20,10 @@ func root(t *testing.T) string {
 }
 
 // goFiles calls fn with the slash path, relative to the module root, of
-// every .go file the go command builds or tests: testdata, and folders
-// whose names start with "." or "_", are skipped as the go command does.
-func goFiles(t *testing.T, rootDir string, fn func(rel string)) {
+// every .go file the go command builds or tests: testdata (unless
+// withTestdata), and folders whose names start with "." or "_", are
+// skipped as the go command does.
+func goFiles(t *testing.T, rootDir string, withTestdata bool, fn func(rel string)) {
 	t.Helper()
 	err := filepath.WalkDir(rootDir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -30,7 +31,7 @@ func goFiles(t *testing.T, rootDir string, fn func(rel string)) {
 		}
 		name := d.Name()
 		if d.IsDir() {
-			if path != rootDir && (name == "testdata" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
+			if path != rootDir && (name == "testdata" && !withTestdata || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
 				return filepath.SkipDir
 			}
 			return nil
