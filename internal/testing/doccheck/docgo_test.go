@@ -1,7 +1,6 @@
 package doccheck
 
 import (
-	"os"
 	"path"
 	"path/filepath"
 	"regexp"
@@ -21,14 +20,8 @@ var placeholder = regexp.MustCompile(`<[^<>/]*>`)
 func TestDocGoFilesExist(t *testing.T) {
 	dir := root(t)
 	n := 0
-	goFiles(t, dir, false, func(rel string) {
-		if path.Base(rel) != "doc.go" {
-			return
-		}
-		src, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(rel)))
-		if err != nil {
-			t.Fatal(err)
-		}
+	isDoc := func(rel string) bool { return path.Base(rel) == "doc.go" }
+	sources(t, dir, false, isDoc, func(rel string, src []byte) {
 		for i, line := range strings.Split(string(src), "\n") {
 			for _, name := range goFileName.FindAllString(line, -1) {
 				n++

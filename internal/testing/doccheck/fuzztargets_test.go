@@ -93,14 +93,7 @@ func declaredTargets(t *testing.T, dir string) map[string]string {
 	t.Helper()
 	declared := map[string]string{}
 	fset := token.NewFileSet()
-	goFiles(t, dir, false, func(rel string) {
-		if !strings.HasSuffix(rel, "_test.go") {
-			return
-		}
-		src, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(rel)))
-		if err != nil {
-			t.Fatal(err)
-		}
+	sources(t, dir, false, isTest, func(rel string, src []byte) {
 		if !strings.Contains(string(src), "func Fuzz") {
 			return
 		}

@@ -23,14 +23,7 @@ var declaredFunc = regexp.MustCompile(`(?m)^func ((?:Test|Benchmark|Fuzz)\w*)\(`
 func TestDocsNameRealTests(t *testing.T) {
 	dir := root(t)
 	var declared []string
-	goFiles(t, dir, true, func(rel string) {
-		if !strings.HasSuffix(rel, "_test.go") {
-			return
-		}
-		src, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(rel)))
-		if err != nil {
-			t.Fatal(err)
-		}
+	sources(t, dir, true, isTest, func(rel string, src []byte) {
 		for _, m := range declaredFunc.FindAllStringSubmatch(string(src), -1) {
 			declared = append(declared, m[1])
 		}

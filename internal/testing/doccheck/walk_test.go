@@ -2,12 +2,16 @@ package doccheck
 
 import (
 	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"kitsoki/internal/testing/modroot"
 )
+
+// isTest keeps a _test.go file.
+func isTest(rel string) bool { return strings.HasSuffix(rel, "_test.go") }
 
 // root is the module root; the test fails without one.
 func root(t *testing.T) string {
@@ -19,11 +23,11 @@ func root(t *testing.T) string {
 	return dir
 }
 
-// goFiles calls fn with the slash path, relative to the module root, of
-// every .go file the go command builds or tests: testdata (unless
-// withTestdata), and folders whose names start with "." or "_", are
-// skipped as the go command does.
-func goFiles(t *testing.T, rootDir string, withTestdata bool, fn func(rel string)) {
+// sources calls fn with the slash path, relative to the module root, and
+// the bytes of every .go file the go command builds or tests whose path
+// keep takes: testdata (unless withTestdata), and folders whose names
+// start with "." or "_", are skipped as the go command does.
+func sources(t *testing.T, rootDir string, withTestdata bool, keep func(rel string) bool, fn func(rel string, src []byte)) {
 	t.Helper()
 	err := filepath.WalkDir(rootDir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -41,7 +45,14 @@ func goFiles(t *testing.T, rootDir string, withTestdata bool, fn func(rel string
 			if err != nil {
 				return err
 			}
-			fn(filepath.ToSlash(rel))
+			if rel = filepath.ToSlash(rel); !keep(rel) {
+				return nil
+			}
+			src, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			fn(rel, src)
 		}
 		return nil
 	})
