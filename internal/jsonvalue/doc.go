@@ -3,7 +3,7 @@
 // numbers ([Ints], [Int64s]), deep copies ([CopyMap], [CopyNilAsEmpty],
 // [CopyAsJSON], [Normalize] for YAML-decoded values) and the JSON round
 // trip ([RoundTrip]), the one strict decode of exactly one JSON value
-// ([One], [OneExact] with every digit kept) and its refusal of a number past
+// ([OneExact], every digit kept) and its refusal of a number past
 // a float ([NumberOutOfRange]), a decode error worded in the file's own
 // terms ([Reason]: line, column, member, the JSON expected), masking a
 // map through its encoding ([MaskEncoded]), and the length of a value's

@@ -13,6 +13,6 @@
 // immediate form. Outside Linux there is no parent-death signal; outside
 // unix SIGTERM is an interrupt (Windows) or a kill.
 //
-// Each spawner's policy is one named value next to its spawn code, whose
-// comment gives the details.
+// Each spawner's policy sits next to its spawn code, whose comment gives
+// the details.
 package proc

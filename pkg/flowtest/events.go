@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"kitsoki/internal/jsonvalue"
 	"kitsoki/pkg/engine"
 )
 
@@ -113,29 +114,22 @@ func (re *ReportEvent) encodePayload() {
 	re.model, re.pending = nil, false
 }
 
-// plain turns the comparison model back into JSON-marshalable values.
-func plain(v any) any {
-	switch t := v.(type) {
-	case num:
-		f, _ := (*big.Float)(t).Float64()
-		if f == float64(int64(f)) && f < 1e15 && f > -1e15 {
-			return int64(f)
-		}
-		return f
-	case map[string]any:
-		out := make(map[string]any, len(t))
-		for k, x := range t {
-			out[k] = plain(x)
-		}
-		return out
-	case []any:
-		out := make([]any, len(t))
-		for i, x := range t {
-			out[i] = plain(x)
-		}
-		return out
+// plain turns the comparison model (norm's, whose maps and lists are never
+// nil) back into JSON-marshalable values.
+func plain(v any) any { return jsonvalue.MapLeaves(v, plainLeaf) }
+
+// plainLeaf is a num as an int64 where it is a whole number of safe size,
+// else a float64; any other leaf as it is.
+func plainLeaf(v any) any {
+	t, ok := v.(num)
+	if !ok {
+		return v
 	}
-	return v
+	f, _ := (*big.Float)(t).Float64()
+	if f == float64(int64(f)) && f < 1e15 && f > -1e15 {
+		return int64(f)
+	}
+	return f
 }
 
 // summary is one line per event for failure output.

@@ -11,8 +11,7 @@ import (
 	"kitsoki/internal/atomicfile"
 )
 
-// HTTP cassette record modes (SetRecordMode; flows read them from
-// KITSOKI_HTTP_CASSETTE_RECORD).
+// HTTP cassette record modes (a cassette's record_mode:, SetRecordMode).
 const (
 	recordNone        = "none"         // replay only (default)
 	recordOnce        = "once"         // record only a cassette that does not exist yet: a read one replays as none

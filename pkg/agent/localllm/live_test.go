@@ -17,7 +17,7 @@ import (
 //
 //	llama-server -m qwen2.5-1.5b-instruct-q4_k_m.gguf --port 8080 --parallel 4 &
 //	KITSOKI_LLM_E2E=1 KITSOKI_LLM_ENDPOINT=http://127.0.0.1:8080 \
-//	  go test ./pkg/agent -run TestLiveLocalLLM -v
+//	  go test ./pkg/agent/localllm -run TestLiveLocalLLM -v
 //
 // KITSOKI_LLM_MODEL names the model sent in requests (optional for
 // llama-server); KITSOKI_LLM_API_KEY_ENV names the variable holding a
