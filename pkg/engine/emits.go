@@ -192,7 +192,7 @@ func (r *runner) postBindRound(ctx context.Context, keep bool) (*step, error) {
 	if len(emits) == 0 {
 		return nil, nil
 	}
-	sv, said, slots, emitSay, pre := r.save(), len(r.t.said), r.slots, r.t.emitSay, r.t.prePass
+	sv, said, slots, emitSay, pre, lost := r.save(), len(r.t.said), r.slots, r.t.emitSay, r.t.prePass, r.t.lostHop
 	if keep {
 		r.keepPrePass(ctx)
 	}
@@ -206,8 +206,10 @@ func (r *runner) postBindRound(ctx context.Context, keep bool) (*step, error) {
 		if isTraceErr(err) {
 			return nil, err
 		}
+		// the round's hops were never logged: a hop lost in it is no
+		// last move (conformance postbind-discard-lost-hop)
 		r.restore(sv)
-		r.t.said, r.slots, r.t.emitSay, r.t.prePass = r.t.said[:said], slots, emitSay, pre
+		r.t.said, r.slots, r.t.emitSay, r.t.prePass, r.t.lostHop = r.t.said[:said], slots, emitSay, pre, lost
 		return nil, r.postBindFailed(err.Error())
 	}
 	if err := r.flushHeld(held); err != nil {
