@@ -110,10 +110,12 @@ func (r *runner) postBind(ctx context.Context) error {
 	// as the redirect's landing is no result upstream shows (conformance
 	// postbind-redirect-next-round)
 	redirected := false
+	loggedAt := r.t.loggedAt
 	defer func() {
 		if chainEnd != nil {
 			r.place, r.t.redirectErr = chainEnd.place, chainEnd.redirectErr
 		}
+		r.t.loggedAt = loggedAt
 	}()
 	for depth := 0; ; depth++ {
 		if r.so.MachineOnly || r.par != nil || r.cur == nil || r.ended && r.outcome == OutcomeExit {
@@ -149,6 +151,7 @@ func (r *runner) postBind(ctx context.Context) error {
 		if at := r.t.capAt; at != nil && at != capAt && r.t.capPostBind {
 			// the next round decides the landing's emits
 			chainEnd = &chainRest{place: r.place, redirectErr: r.t.redirectErr}
+			r.t.loggedAt = &chainEnd.place
 			r.t.capAt = nil
 			r.place = place{cur: at}
 			r.t.redirectErr = ""
