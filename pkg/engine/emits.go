@@ -110,10 +110,12 @@ func (r *runner) postBind(ctx context.Context) error {
 	// as the redirect's landing is no result upstream shows (conformance
 	// postbind-redirect-next-round)
 	redirected := false
+	loggedAt := r.t.loggedAt
 	defer func() {
 		if chainEnd != nil {
 			r.place, r.t.redirectErr = chainEnd.place, chainEnd.redirectErr
 		}
+		r.t.loggedAt = loggedAt
 	}()
 	for depth := 0; ; depth++ {
 		if r.so.MachineOnly || r.par != nil || r.cur == nil || r.ended && r.outcome == OutcomeExit {
@@ -149,6 +151,7 @@ func (r *runner) postBind(ctx context.Context) error {
 		if at := r.t.capAt; at != nil && at != capAt && r.t.capPostBind {
 			// the next round decides the landing's emits
 			chainEnd = &chainRest{place: r.place, redirectErr: r.t.redirectErr}
+			r.t.loggedAt = &chainEnd.place
 			r.t.capAt = nil
 			r.place = place{cur: at}
 			r.t.redirectErr = ""
@@ -192,7 +195,7 @@ func (r *runner) postBindRound(ctx context.Context, keep bool) (*step, error) {
 	if len(emits) == 0 {
 		return nil, nil
 	}
-	sv, said, slots, emitSay, pre := r.save(), len(r.t.said), r.slots, r.t.emitSay, r.t.prePass
+	sv, said, slots, emitSay, pre, lost := r.save(), len(r.t.said), r.slots, r.t.emitSay, r.t.prePass, r.t.lostHop
 	if keep {
 		r.keepPrePass(ctx)
 	}
@@ -206,8 +209,10 @@ func (r *runner) postBindRound(ctx context.Context, keep bool) (*step, error) {
 		if isTraceErr(err) {
 			return nil, err
 		}
+		// the round's hops were never logged: a hop lost in it is no
+		// last move (conformance postbind-discard-lost-hop)
 		r.restore(sv)
-		r.t.said, r.slots, r.t.emitSay, r.t.prePass = r.t.said[:said], slots, emitSay, pre
+		r.t.said, r.slots, r.t.emitSay, r.t.prePass, r.t.lostHop = r.t.said[:said], slots, emitSay, pre, lost
 		return nil, r.postBindFailed(err.Error())
 	}
 	if err := r.flushHeld(held); err != nil {

@@ -36,12 +36,14 @@ func (r *runner) landingEmits(ctx context.Context, emits []pendingEmit, st *step
 	// the whole place: a hop through a terminal or exit state ended the
 	// session, which the swallowed chain does not (conformance
 	// landing-emits-fail-terminal)
-	was := r.place.cloned()
+	was, lost := r.place.cloned(), r.t.lostHop
 	err = r.dispatchEmits(ctx, emits, 0, st)
 	r.t.tentative = prev
 	if err != nil && !isTraceErr(err) && ctx.Err() == nil {
 		r.note(Note{Kind: "on_error", State: r.statePath(), Text: "on_error landing's emit_intent chain failed", Error: err.Error()})
-		r.place = was
+		// nor is a hop of it lost to the log a last move (conformance
+		// landing-emits-lost-hop)
+		r.place, r.t.lostHop = was, lost
 		st.calls = nil
 		return true, r.swallowLanding(pre, held[:len(pre.held)]) // none of the hops written
 	}

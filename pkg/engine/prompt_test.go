@@ -133,3 +133,19 @@ func BenchmarkRenderAgentCall(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "renders/s")
 }
+
+// A ?? in a prompt file and in a file it includes renders its default, as
+// upstream's prompt renderer (a stand-in claude on upstream's PATH
+// received "P1 pf I1 if I2\n P2"; hunt65's probe): unlike a view's files,
+// which upstream parses as written (docs/compat/views.md).
+func TestRenderPromptIncludeCoalesce(t *testing.T) {
+	st := loadStory(t, "prompts")
+	p := NewPromptRenderer(st)
+	rc, err := p.RenderAgentCall("host.agent.ask", "", map[string]any{"prompt_path": "prompts/coalesce.md"}, nil, CallEnv{World: StoryWorld(st)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "P1 pf I1 if I2\n P2\n"; rc.Prompt != want {
+		t.Errorf("prompt %q, want %q", rc.Prompt, want)
+	}
+}

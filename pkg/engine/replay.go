@@ -293,7 +293,10 @@ func (r *runner) declaredDefault(k string) (any, bool) {
 func (r *runner) noteTransition(lost bool) {
 	switch {
 	case !lost:
-		r.t.lostHop = nil
+		r.t.lostHop, r.t.loggedAt = nil, nil
+	case r.t.lostHop == nil && r.t.loggedAt != nil:
+		p := r.t.loggedAt.cloned()
+		r.t.lostHop = &p
 	case r.t.lostHop == nil:
 		p := r.place.cloned()
 		r.t.lostHop = &p

@@ -26,7 +26,10 @@ func (r *runner) swallowedPostBind(ctx context.Context) error {
 	capView := r.t.capView
 	r.place, r.t.redirectErr = place{cur: at}, ""
 	r.t.capView, r.t.capAt = "", nil
-	if err := r.postBind(ctx); err != nil {
+	r.t.loggedAt = &was
+	err := r.postBind(ctx)
+	r.t.loggedAt = nil
+	if err != nil {
 		return err
 	}
 	if r.t.capView != "" {

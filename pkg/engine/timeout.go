@@ -39,14 +39,19 @@ func (r *runner) arm() {
 // armOrigin arms, after a swallowed on_error chain, the timeout of the
 // originating state (origin), where upstream's machine stays: it names
 // that state, so it fires only when the session rests there (conformance
-// cap-origin-timer). A parallel, terminal or timeout-less origin keeps the
-// timeout armed before the turn (conformance swallowed-redirect-timer).
+// cap-origin-timer). A parallel, terminal or timeout-less origin arms
+// nothing, and the timeout armed before the turn is gone too, though the
+// chain left the session on the state it names (conformance
+// swallowed-redirect-timer, swallowed-disarms).
 func (r *runner) armOrigin(origin string) {
 	s := r.m.States[origin]
-	if r.ended || s == nil || s.Timeout == nil || s.Parallel || s.Terminal && len(s.Children) == 0 {
+	if r.ended {
 		return
 	}
 	r.timer = nil
+	if s == nil || s.Timeout == nil || s.Parallel || s.Terminal && len(s.Children) == 0 {
+		return
+	}
 	r.armFor(s, origin)
 }
 

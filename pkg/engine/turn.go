@@ -85,6 +85,11 @@ type turn struct {
 	// when none was or a logged one came after: the session rests there
 	// once the turn ends (lostHop, conformance emit-slots-non-finite)
 	lostHop *place
+	// loggedAt: while a post-bind pass runs from the originating state of a
+	// swallowed on_error chain, where the chain left the session, the
+	// last move upstream's log holds until the pass logs one
+	// (conformance swallowed-lost-hop)
+	loggedAt *place
 	// chainOrigin: while a job's on_complete chain settles, the state the
 	// completion began in; an on_error naming it moves nothing
 	// (conformance oncomplete-redirect-origin)

@@ -88,7 +88,7 @@ func (h artifactsHandler) Call(ctx context.Context, c *Call) (Result, error) {
 	// (conformance artifacts-thread-subdir); a path the file system
 	// refuses is a domain error naming it as the result would show it
 	// (conformance file-errors-domain)
-	if err := fr.MkdirAll(root); err != nil {
+	if err := fr.MkdirAllWritten(root, rootWritten(shown, base, wd)); err != nil {
 		return domainErr("%s: mkdir %s: %s", name, shown, fsErrText(err, wd, shown)), nil
 	}
 	shownPath := filepath.Join(shown, file)
@@ -176,6 +176,16 @@ func (h artifactsHandler) root(args map[string]any, wd string) (root, shown, bas
 	return root, root, wd, nil
 }
 
+// rootWritten is the artifacts_root argument as written, relative to the
+// directory the root is confined to (base), when that is the working
+// directory; "" otherwise (the operator's root is made as cleaned).
+func rootWritten(shown, base, wd string) string {
+	if base != wd {
+		return ""
+	}
+	return shown
+}
+
 var mediaKinds = map[string]bool{"video": true, "image": true, "pdf": true, "html": true, "slideshow": true}
 
 // media copies src_path (confined to the working directory) to
@@ -244,7 +254,7 @@ func (h artifactsHandler) media(c *Call, wd, base, root, shown, thread, src stri
 	// as upstream: the root is made, not a thread's subdirectories, and a
 	// copy the file system refuses is a domain error (conformance
 	// file-errors-domain)
-	if err := fr.MkdirAll(root); err != nil {
+	if err := fr.MkdirAllWritten(root, rootWritten(shown, base, wd)); err != nil {
 		return domainErr("%s: mkdir %s: %s", name, shown, fsErrText(err, wd, shown)), nil
 	}
 	copyErr := func(why string) Result {

@@ -235,6 +235,22 @@ func (f *fileRoot) Lstat(abs string) (fs.FileInfo, error) {
 
 // MkdirAll is os.MkdirAll of abs through the root, its errors as
 // os.MkdirAll's: the first component that is not a directory named.
+// MkdirAllWritten makes abs as MkdirAll does, but walks written (abs as
+// the story gave it, relative to f's directory) one name at a time as the
+// system does: a ".." after a symbolic link climbs from the link's target,
+// not from the link, as upstream's os.MkdirAll of the path as written
+// (conformance artifacts-root-dotdot). A written path that is already
+// clean, or absolute, is abs.
+func (f *fileRoot) MkdirAllWritten(abs, written string) error {
+	if f.r == nil || written == "" || filepath.IsAbs(written) || filepath.Clean(written) == written {
+		return f.MkdirAll(abs)
+	}
+	if f.checked != nil {
+		f.checked(abs)
+	}
+	return f.fail(f.r.MkdirAll(written, 0o755), abs)
+}
+
 func (f *fileRoot) MkdirAll(abs string) error {
 	name := f.name(abs)
 	if name == "." {

@@ -270,3 +270,33 @@ func TestAgentSearchCorpusLinkOut(t *testing.T) {
 	}
 	wantUntouched(t, outside, before, wd, Result{})
 }
+
+// An artifacts_root with ".." after a link is made as written, the ".."
+// climbing from the link's target (conformance artifacts-root-dotdot); a
+// link out of the working directory on that walk is refused and nothing
+// is made outside.
+func TestArtifactsDirRootDotDotAfterLink(t *testing.T) {
+	wd := t.TempDir()
+	writeTree(t, wd, map[string]string{"th/d/keep": ""})
+	linkOut(t, filepath.Join(wd, "al"), "th/d")
+	h := artifactsHandler{getenv: noEnv}
+	res, err := call(t, h, Env{WorkDir: wd}, map[string]any{"thread": "x", "body": "w", "artifacts_root": "al/../r"})
+	if err != nil || res.Error != "host.artifacts_dir: open r/x.md: open r/x.md: no such file or directory" {
+		t.Errorf("result %+v (infra error %v), want upstream's open error for the cleaned r/x.md", res, err)
+	}
+	if fi, err := os.Stat(filepath.Join(wd, "th", "r")); err != nil || !fi.IsDir() {
+		t.Errorf("th/r, the root as walked: %v", err)
+	}
+	if _, err := os.Lstat(filepath.Join(wd, "r")); err == nil {
+		t.Error("r, the cleaned root, was made")
+	}
+
+	outside, before := outsideTree(t)
+	linkOut(t, filepath.Join(wd, "out"), filepath.Join(outside, "b"))
+	res, err = call(t, h, Env{WorkDir: wd}, map[string]any{"thread": "note", "body": "w", "artifacts_root": "out/../made"})
+	wantLinkRefused(t, res, err)
+	wantUntouched(t, outside, before, wd, res)
+	if _, err := os.Lstat(filepath.Join(outside, "made")); err == nil {
+		t.Error("made was made outside the working directory")
+	}
+}
