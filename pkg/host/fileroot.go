@@ -233,8 +233,6 @@ func (f *fileRoot) Lstat(abs string) (fs.FileInfo, error) {
 	return fi, f.fail(err, abs)
 }
 
-// MkdirAll is os.MkdirAll of abs through the root, its errors as
-// os.MkdirAll's: the first component that is not a directory named.
 // MkdirAllWritten makes abs as MkdirAll does, but walks written (abs as
 // the story gave it, relative to f's directory) one name at a time as the
 // system does: a ".." after a symbolic link climbs from the link's target,
@@ -251,6 +249,8 @@ func (f *fileRoot) MkdirAllWritten(abs, written string) error {
 	return f.fail(f.r.MkdirAll(written, 0o755), abs)
 }
 
+// MkdirAll is os.MkdirAll of abs through the root, its errors as
+// os.MkdirAll's: the first component that is not a directory named.
 func (f *fileRoot) MkdirAll(abs string) error {
 	name := f.name(abs)
 	if name == "." {
