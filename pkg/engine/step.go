@@ -168,6 +168,13 @@ func (r *runner) takeRedirect(ctx context.Context, rd *redirect, st *step, c *re
 	} else if res.state != nil && r.par == nil && r.cur == res.state && r.exit == "" {
 		// a redirect to the resting state moves nothing, but is a
 		// redirect (conformance bare-compound-target, redirect-self-nested)
+		if len(c.nested) > 0 && r.landingViewFails(ctx) {
+			// upstream renders the landing as the nested dispatch
+			// returns: a view that fails swallows the chain, as in
+			// settle (conformance landing-self-view-fails)
+			r.swallowed(c.origin, c.originAt)
+			return true, nil
+		}
 		return true, r.unwindRedirects(append(c.nested, from), r.landTo(res))
 	}
 	c.to = r.landTo(res)
