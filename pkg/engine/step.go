@@ -71,6 +71,7 @@ type redirectChain struct {
 	nested   []string // the from of each redirect taken, for unwindRedirects
 	to       string   // where the last redirect lands
 	preLand  landingWorld
+	landView World // what the landing's templates read (turn.landView), for its hops
 }
 
 // settleEmits fires the step's pending emit_intent hops: a landing's
@@ -86,7 +87,9 @@ func (r *runner) settleEmits(ctx context.Context, st *step, c *redirectChain) (d
 		c.preLand.held = nil
 		return false, r.dispatchEmits(ctx, emits, 0, st)
 	}
+	r.t.landView = c.landView
 	swallowed, err := r.landingEmits(ctx, emits, st, c.preLand)
+	r.t.landView, c.landView = nil, nil
 	if err != nil {
 		return true, err
 	}
@@ -184,7 +187,9 @@ func (r *runner) takeRedirect(ctx context.Context, rd *redirect, st *step, c *re
 	}
 	var failed bool
 	c.preLand, failed, err = r.landRedirect(ctx, res, from, rd, st)
-	r.t.landView = nil
+	// the landing's emit hops read the same world (settleEmits;
+	// conformance oncomplete-landing-hop-stale)
+	c.landView, r.t.landView = r.t.landView, nil
 	if err != nil || failed {
 		if failed { // conformance on-error-landing-enter-fails
 			r.swallowed(c.origin, c.originAt)
