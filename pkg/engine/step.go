@@ -71,6 +71,7 @@ type redirectChain struct {
 	nested   []string // the from of each redirect taken, for unwindRedirects
 	to       string   // where the last redirect lands
 	preLand  landingWorld
+	landView World // what the landing's templates read (turn.landView), for its hops
 }
 
 // settleEmits fires the step's pending emit_intent hops: a landing's
@@ -86,7 +87,9 @@ func (r *runner) settleEmits(ctx context.Context, st *step, c *redirectChain) (d
 		c.preLand.held = nil
 		return false, r.dispatchEmits(ctx, emits, 0, st)
 	}
+	r.t.landView = c.landView
 	swallowed, err := r.landingEmits(ctx, emits, st, c.preLand)
+	r.t.landView, c.landView = nil, nil
 	if err != nil {
 		return true, err
 	}
@@ -168,6 +171,13 @@ func (r *runner) takeRedirect(ctx context.Context, rd *redirect, st *step, c *re
 	} else if res.state != nil && r.par == nil && r.cur == res.state && r.exit == "" {
 		// a redirect to the resting state moves nothing, but is a
 		// redirect (conformance bare-compound-target, redirect-self-nested)
+		if len(c.nested) > 0 && r.landingViewFails(ctx) {
+			// upstream renders the landing as the nested dispatch
+			// returns: a view that fails swallows the chain, as in
+			// settle (conformance landing-self-view-fails)
+			r.swallowed(c.origin, c.originAt)
+			return true, nil
+		}
 		return true, r.unwindRedirects(append(c.nested, from), r.landTo(res))
 	}
 	c.to = r.landTo(res)
@@ -177,7 +187,9 @@ func (r *runner) takeRedirect(ctx context.Context, rd *redirect, st *step, c *re
 	}
 	var failed bool
 	c.preLand, failed, err = r.landRedirect(ctx, res, from, rd, st)
-	r.t.landView = nil
+	// the landing's emit hops read the same world (settleEmits;
+	// conformance oncomplete-landing-hop-stale)
+	c.landView, r.t.landView = r.t.landView, nil
 	if err != nil || failed {
 		if failed { // conformance on-error-landing-enter-fails
 			r.swallowed(c.origin, c.originAt)
