@@ -38,6 +38,18 @@ func (l *fixtureLint) realAnswer(e *story.Effect) stubAnswer {
 	return stubAnswer{known: true, err: "the real handler's answer"}
 }
 
+// boundTo reports whether the fixture's host_bindings point an iface at
+// the handler name, or at one below or above it: the story's iface calls
+// then dispatch there, and a stub of that name serves them (conformance
+// lint-iface-real d: a stub host.artifacts_dir under transport:
+// host.artifacts_dir is no unused stub).
+func boundTo(fx *Fixture, name string) bool {
+	return slices.ContainsFunc(fx.HostBindings, func(kv KV) bool {
+		to, ok := kv.Value.(string)
+		return ok && to != "" && (to == name || strings.HasPrefix(to, name+".") || strings.HasPrefix(name, to+"."))
+	})
+}
+
 // boundHandler is the name call invoke dispatches as under the fixture's
 // host_bindings: iface.<name>.<op> is <binding>.<op>, the binding the
 // fixture's (a string) or else the iface's default:; ok is false when an

@@ -20,4 +20,11 @@ func TestLintIfaceReal(t *testing.T) {
 		"j_stubbed.yaml":                 `turns[1]: intent "go" is not taken at "posted"`,
 		"k_legacy.yaml":                  unwarned,
 	}, ruleRejected, ruleWrongState, ruleWorldKnown)
+	// d's stub of the bound name serves the iface call: no unused stub
+	st := loadGoldenStory(t, "../engine/testdata/conformance/lint-iface-real")
+	for _, d := range lintFixtureFile(t, st, "../engine/testdata/conformance/lint-iface-real/flows/d_delayed_stub.yaml") {
+		if d.Rule == ruleUnusedStub.ID {
+			t.Errorf("%s", d)
+		}
+	}
 }
