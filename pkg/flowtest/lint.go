@@ -77,7 +77,7 @@ func lintStateWithin(st *story.Story, fxs []*Fixture, visitBytes, steps int64) *
 		fl.callsNever()
 		fl.dropKnownBesideNever(from)
 		for _, s := range fx.HostHandlers {
-			if !fl.ix.calls(s.Name) {
+			if !fl.ix.calls(s.Name) && !boundTo(fx, s.Name) {
 				fl.warn(s.Pos, ruleUnusedStub, "host_handlers.%s: the story never calls this handler (it calls: %s)", s.Name, fl.ix.callList())
 			}
 		}

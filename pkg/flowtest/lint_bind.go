@@ -65,7 +65,7 @@ func (l *fixtureLint) answerAfter(e *story.Effect) (stubAnswer, time.Duration) {
 		return stubAnswer{}, 0
 	}
 	if len(fx.HostBindings) > 0 && !stubbedExactly(fx, e) {
-		return stubAnswer{}, 0 // the real handler runs
+		return l.realAnswer(e), 0 // the real handler runs
 	}
 	name, ok := l.ix.handler(e.Invoke)
 	if !ok || name == "host.jobs.answer_clarification" {

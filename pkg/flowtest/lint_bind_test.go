@@ -68,11 +68,7 @@ func lintGolden(t *testing.T, dir string, want map[string]string, rules ...*diag
 	if err := json.Unmarshal(b, &up); err != nil {
 		t.Fatal(err)
 	}
-	// linted where it lies, so the files a fixture names (its cassette) are there
-	st, ds := storylint.Load(filepath.Join(dir, "app.yaml"), story.Options{})
-	if st == nil || diag.HasErrors(ds) {
-		t.Fatal(ds)
-	}
+	st := loadGoldenStory(t, dir)
 	if len(up.Results) != len(want) {
 		t.Fatalf("upstream ran %d fixtures, the table has %d", len(up.Results), len(want))
 	}
@@ -99,6 +95,17 @@ func lintGolden(t *testing.T, dir string, want map[string]string, rules ...*diag
 
 // lintFixtureFile is the lint's findings on the fixtures of the file at
 // path, against st.
+// loadGoldenStory loads the golden dir's app.yaml where it lies, so the
+// files a fixture names (its cassette) are there.
+func loadGoldenStory(t *testing.T, dir string) *story.Story {
+	t.Helper()
+	st, ds := storylint.Load(filepath.Join(dir, "app.yaml"), story.Options{})
+	if st == nil || diag.HasErrors(ds) {
+		t.Fatal(ds)
+	}
+	return st
+}
+
 func lintFixtureFile(t *testing.T, st *story.Story, path string) []diag.Diagnostic {
 	t.Helper()
 	src, err := os.ReadFile(path)

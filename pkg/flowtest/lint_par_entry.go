@@ -8,53 +8,82 @@ import (
 )
 
 // parallelLanding is the path a move from outside into the parallel
-// state d lands on, for mayRest: d#leaf|leaf, each region descended
-// through its literal initial: and the leaves sorted by path, as both
+// state d lands on, for mayRest: d#leaf|leaf (ix.parLanding), as both
 // engines print it (flow-format §3.2; probed: parallel_smoke's calendar
 // given initial: soggy lands "clock#clock.calendar.soggy|clock.weather.dry",
 // and a region added there lists its leaf too). m.lost when the landing
-// is not certain: a region that is not a compound with a literal
-// initial:, a nested parallel state, or an on_enter of d, its ancestors
-// or a state it enters that does more than set, increment or say (an
-// emit: event, a call or an emit_intent may move a region).
+// is not certain.
 func (m *mayWalk) parallelLanding(d *story.State) string {
-	entered := []*story.State{d}
-	var leaves []string
-	for _, r := range d.Children {
-		x := r
-		entered = append(entered, x)
-		for len(x.Children) > 0 {
-			if x.Parallel || x.Type != "compound" || x.Initial() == "" || story.IsTemplated(x.Initial()) {
-				m.lost = true
-				return ""
-			}
-			x = m.ix.byPath[x.Path+"."+x.Initial()]
-			if x == nil {
-				m.lost = true
-				return ""
-			}
-			entered = append(entered, x)
-		}
-		if x.Parallel {
-			m.lost = true
-			return ""
-		}
-		leaves = append(leaves, x.Path)
-	}
-	for a := d.Parent; a != nil; a = a.Parent {
-		entered = append(entered, a)
-	}
-	if len(leaves) == 0 || slices.ContainsFunc(entered, func(s *story.State) bool { return !allEffects(s.OnEnter, parQuiet) }) {
+	leaves, entered, ok := m.ix.parLanding(d)
+	if !ok {
 		m.lost = true
 		return ""
 	}
-	slices.Sort(leaves)
-	p := d.Path + "#" + strings.Join(leaves, "|")
+	p := parPath(d, leaves)
 	if m.par == nil {
 		m.par = map[string][]*story.State{}
 	}
 	m.par[p] = entered
 	return p
+}
+
+// parLanding is where a move from outside into the parallel state d
+// lands: each region descended through its literal initial: (regionDescent),
+// the leaves sorted by path, and every state entered on the way (d's
+// ancestors too). Not ok when that is not certain: a region that is not
+// a compound with a literal initial:, a nested parallel state, or an
+// on_enter of d, its ancestors or a state it enters that does more than
+// set, increment or say (an emit: event, a call or an emit_intent may
+// move a region).
+func (ix *storyIndex) parLanding(d *story.State) (leaves, entered []*story.State, ok bool) {
+	entered = []*story.State{d}
+	for _, r := range d.Children {
+		leaf, on, ok := ix.regionDescent(r)
+		if !ok {
+			return nil, nil, false
+		}
+		entered = append(entered, on...)
+		leaves = append(leaves, leaf)
+	}
+	for a := d.Parent; a != nil; a = a.Parent {
+		entered = append(entered, a)
+	}
+	if len(leaves) == 0 || slices.ContainsFunc(entered, func(s *story.State) bool { return !allEffects(s.OnEnter, parQuiet) }) {
+		return nil, nil, false
+	}
+	slices.SortFunc(leaves, byPath)
+	return leaves, entered, true
+}
+
+// regionDescent is the leaf a move to x inside a parallel state lands on,
+// descending through each literal initial:, and the states entered on
+// the way (x first); not ok at a nested parallel state or a state the
+// engines do not descend into certainly.
+func (ix *storyIndex) regionDescent(x *story.State) (*story.State, []*story.State, bool) {
+	entered := []*story.State{x}
+	for len(x.Children) > 0 {
+		if x.Parallel || x.Type != "compound" || x.Initial() == "" || story.IsTemplated(x.Initial()) {
+			return nil, nil, false
+		}
+		if x = ix.byPath[x.Path+"."+x.Initial()]; x == nil {
+			return nil, nil, false
+		}
+		entered = append(entered, x)
+	}
+	if x.Parallel {
+		return nil, nil, false
+	}
+	return x, entered, true
+}
+
+// parPath is the state path both engines print for the configuration
+// of the parallel state p at leaves (sorted by path): p#leaf|leaf.
+func parPath(p *story.State, leaves []*story.State) string {
+	paths := make([]string, len(leaves))
+	for i, s := range leaves {
+		paths[i] = s.Path
+	}
+	return p.Path + "#" + strings.Join(paths, "|")
 }
 
 // timed reports whether an advance_clock may fire a timeout where the

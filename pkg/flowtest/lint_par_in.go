@@ -72,7 +72,7 @@ func (l *fixtureLint) parAfter(t *Turn, r rest, arc string, res rest, held *know
 	if l.parClarifyWrong(t, arc) {
 		return rest{}
 	}
-	next := l.parNext(t, r, arc)
+	next := l.parNextHeld(t, r, arc, held)
 	if next.in == nil && next.at == nil {
 		return res
 	}
@@ -89,6 +89,9 @@ func (l *fixtureLint) parAfter(t *Turn, r rest, arc string, res rest, held *know
 	if next.in != nil && want != next.in.Path && !strings.HasPrefix(want, next.in.Path+".") && !strings.HasPrefix(want, next.in.Path+"#") {
 		l.warn(t.valueAt("expect_state"), ruleWrongState, "turns[%d].expect_state: %q, but %s, and the machine rests inside it: the assertion fails on both engines; expect the path of a state inside %q, or fix the turns before it",
 			t.Index, want, next.from, next.in.Path)
+		return rest{}
+	}
+	if next.in != nil && l.parExpectLeaves(t, &next) {
 		return rest{}
 	}
 	return next
@@ -148,6 +151,18 @@ func (l *fixtureLint) parClarifyWrong(t *Turn, arc string) bool {
 	return true
 }
 
+// parNextHeld is parNext judging guards on held, the world before t, when
+// it was fired inside a parallel state (after has moved l.world on).
+func (l *fixtureLint) parNextHeld(t *Turn, r rest, arc string, held *knownWorld) rest {
+	if held == nil {
+		return l.parNext(t, r, arc)
+	}
+	cur := l.world
+	l.world = held.clone()
+	defer func() { l.world = cur }()
+	return l.parNext(t, r, arc)
+}
+
 // parNext is where t certainly leaves the fixture: inside a parallel
 // state it enters from a plain leaf by an unguarded (or certainly
 // chosen) arm, or stays in, or at the plain leaf its parallel state's
@@ -172,7 +187,7 @@ func (l *fixtureLint) parNext(t *Turn, r rest, arc string) rest {
 	if r.in == nil || (t.HasAdvance && ix.timedIn(r.in)) {
 		return rest{}
 	}
-	return l.parMove(t, r.in, arc)
+	return l.parMove(t, r, arc)
 }
 
 // parEnter is parNext from the plain leaf r.at: inside the parallel
@@ -184,12 +199,23 @@ func (l *fixtureLint) parEnter(t *Turn, r rest, arc string) rest {
 	if p == nil || (t.HasAdvance && ix.timedIn(p)) || !quietEntry(r.at, plainEffect) || !ix.parConfined(p) || !quietAbove(p) {
 		return rest{}
 	}
-	return rest{in: p, from: fmt.Sprintf("turns[%d] %q, fired at %q (where %s), enters %q", t.Index, t.Intent.Name, r.at.Path, r.from, p.Path)}
+	leaves, _, ok := ix.parLanding(p)
+	if !ok {
+		leaves = nil
+	}
+	return rest{in: p, leaves: leaves, from: fmt.Sprintf("turns[%d] %q, fired at %q (where %s), enters %q", t.Index, t.Intent.Name, r.at.Path, r.from, p.Path)}
 }
 
-// parMove is parNext from inside the parallel state p.
-func (l *fixtureLint) parMove(t *Turn, p *story.State, arc string) rest {
-	ix := l.ix
+// parMove is parNext from inside the parallel state r.in: from a
+// configuration it knows, where a region's certain move leaves it
+// (parRegionMove), else somewhere inside it or where its own arm leads.
+func (l *fixtureLint) parMove(t *Turn, r rest, arc string) rest {
+	ix, p := l.ix, r.in
+	if len(r.leaves) > 0 {
+		if next := l.parRegionMove(t, r, arc); next.in != nil {
+			return next
+		}
+	}
 	if ix.inside(p, func(s *story.State) bool { return s.HasOn(arc) }) {
 		if takes(p, arc) {
 			return rest{} // a region's arm or the parallel state's: not judged

@@ -2,7 +2,6 @@ package flowtest
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"kitsoki/pkg/engine"
@@ -21,13 +20,13 @@ import (
 // reports whether it warned.
 func (l *fixtureLint) parallelNotTaken(t *Turn, prev string) bool {
 	ix := l.ix
-	if prev == "" || t.ExpectError != nil || t.Intent == nil || t.Intent.Name == "" || ix.unfolded || l.jobMayLand() || ix.wildcard {
+	name := l.parIntent(t)
+	if prev == "" || name == "" {
 		return false
 	}
-	name := t.Intent.Name
 	root, _, _ := strings.Cut(prev, "#")
 	rs := ix.byPath[root]
-	if rs == nil || !rs.Parallel || !ix.hasState(prev) || !ix.intents[name] || len(ix.aliases[name]) > 0 {
+	if rs == nil || !rs.Parallel || !ix.hasState(prev) {
 		return false
 	}
 	var ls []*story.State
@@ -38,16 +37,10 @@ func (l *fixtureLint) parallelNotTaken(t *Turn, prev string) bool {
 		}
 		ls = append(ls, s)
 	}
-	if slices.ContainsFunc(ls, func(s *story.State) bool { return takes(s, name) || ix.aliasOf(s, name) != "" }) {
+	if ix.leavesTake(ls, name) {
 		return false
 	}
-	var chains []*story.State
-	for _, s := range ls {
-		for ; s != nil; s = s.Parent {
-			chains = append(chains, s)
-		}
-	}
-	list := takenBy(chains)
+	list := leavesTaken(ls)
 	l.warn(t.Intent.Pos, ruleRejected, "%s", fmt.Sprintf("turns[%d]: intent %q is not taken in the parallel state %q, where turns[%d].expect_state rests: no leaf of it, nor a region or ancestor above one, takes it (they take: %s): the turn is rejected %s on both engines, if the fixture gets this far; fire an intent one of them takes, fix the turns before it, or expect the rejection (expect_error: {code: %s})",
 		t.Index, name, prev, t.Index-1, list, engine.CodeNotAllowed, engine.CodeNotAllowed))
 	return true

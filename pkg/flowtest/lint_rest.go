@@ -30,9 +30,11 @@ type rest struct {
 	// exitAlt instead
 	exit    string
 	exitAlt []string
-	// in: the fixture rests somewhere inside this parallel state, its
-	// leaves not followed (at nil; lint_par_in.go)
-	in *story.State
+	// in: the fixture rests somewhere inside this parallel state (at nil;
+	// lint_par_in.go); leaves: at this configuration of it when known,
+	// sorted by path (lint_par_leaves.go)
+	in     *story.State
+	leaves []*story.State
 }
 
 // maxFrom bounds a rest's from: each turn's reason quotes the one
@@ -64,7 +66,7 @@ func (r rest) altTaken() string {
 // (story-runtime §1.9), which the lint does not follow from the start.
 func (l *fixtureLint) startRest() rest {
 	if p := l.ix.parStartIn(l.fx.InitialState); p != nil {
-		return rest{in: p, from: "the fixture starts (initial_state)"}
+		return rest{in: p, leaves: l.ix.parStartLeaves(p, l.fx.InitialState), from: "the fixture starts (initial_state)"}
 	}
 	s := l.ix.plainLeaf(l.fx.InitialState)
 	if s == nil || (l.fx.Orchestrated() && slices.ContainsFunc(s.OnEnter, func(e *story.Effect) bool { return e == nil || e.EmitIntent() != "" })) {

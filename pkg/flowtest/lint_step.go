@@ -135,25 +135,8 @@ func inParallel(s *story.State) bool {
 // every arm before it certainly false; nil when that is not certain.
 func chosenArm(s *story.State, arc string, guard func(string) (bool, bool)) (*story.State, *story.Transition) {
 	n, arms := armsOf(s, arc)
-	for _, a := range arms {
-		if a == nil {
-			return n, nil
-		}
-		if a.When == "" || a.Default() {
-			return n, a
-		}
-		v, known := false, false
-		if guard != nil {
-			v, known = guard(a.When)
-		}
-		if !known {
-			return n, nil
-		}
-		if v {
-			return n, a
-		}
-	}
-	return n, nil
+	a, _ := certainArm(arms, guard)
+	return n, a
 }
 
 // firstArmOf is the first arm the engines try for arc at s (armsOf's

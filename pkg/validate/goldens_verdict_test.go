@@ -1,28 +1,15 @@
 package validate
 
 import (
-	"bytes"
-	"errors"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"testing"
 
-	"go.yaml.in/yaml/v3"
-
 	"kitsoki/internal/testing/conformance"
 	"kitsoki/pkg/flowtest"
 )
-
-// verdictRules are the fixture findings that say the fixture fails on
-// both engines (the others describe, or say what a key does not do).
-var verdictRules = []string{
-	"flow-rejected", "flow-wrong-state", "flow-not-terminal", "flow-bad-regex",
-	"flow-guard-error", "flow-world-never", "flow-world-known", "flow-inbox-known",
-	"flow-error-code", "flow-partial-advance", "flow-call-never",
-}
 
 // conformanceRoots hold the conformance goldens: each directory with an
 // upstream.json is a story whose flows/ the existing engine ran.
@@ -70,7 +57,7 @@ func TestGoldensNoVerdictOnPassing(t *testing.T) {
 		}
 	}
 	for _, d := range res.Diagnostics {
-		if !slices.Contains(verdictRules, d.Rule) {
+		if !flowtest.PredictsFailure(d.Rule) {
 			continue
 		}
 		f := filepath.Clean(d.File)
@@ -87,33 +74,12 @@ func TestGoldensNoVerdictOnPassing(t *testing.T) {
 // documents and verdicts pair up, else whether every one passes.
 func passesAt(t *testing.T, f string, line int, verdicts []bool) bool {
 	t.Helper()
-	if len(verdicts) == 1 {
-		return verdicts[0]
-	}
 	src, err := os.ReadFile(f)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var starts []int
-	dec := yaml.NewDecoder(bytes.NewReader(src))
-	for {
-		var n yaml.Node
-		err := dec.Decode(&n)
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			starts = nil
-			break
-		}
-		starts = append(starts, n.Line)
+	if i := conformance.DocumentAt(src, line, len(verdicts)); i >= 0 {
+		return verdicts[i]
 	}
-	if len(starts) != len(verdicts) {
-		return !slices.Contains(verdicts, false)
-	}
-	i := 0
-	for i+1 < len(starts) && starts[i+1] <= line {
-		i++
-	}
-	return verdicts[i]
+	return !slices.Contains(verdicts, false)
 }

@@ -16,35 +16,29 @@ import (
 	"kitsoki/internal/testing/conformance"
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/flowtest"
+	"kitsoki/pkg/lint"
 )
 
 // gen lintscore DIR [NAME] (after lintscore.sh, after compare.sh) scores
 // `kitsoki validate` (its -f json findings in DIR/NNN/NAME, by default
 // validate.json) against the existing engine's verdicts (existing.json,
 // else a conformance golden's upstream.json; a story dir at any depth,
-// storyDirs): a fixture is flagged when
-// validate reports, in its file, an error or a warning that predicts a
-// failure (any rule but the hygiene ones, hygieneRules), or an error
-// anywhere in the story (which then does not run); a flagged fixture
-// upstream fails is a hit, one it passes a false positive. A story
-// upstream wrote no report for (it refused the load or aborted the run)
-// is not scored. A multi-document fixture file's findings flag each of
-// its documents.
-
-// hygieneRules are the fixture warnings that say nothing of the verdict:
-// a key or stub that does nothing, an assertion never evaluated, a value
-// or slot of another type than declared (a guard reading it may fail), a
-// NaN duration, a slot a handler refuses (a fixture may expect the
-// failure: flow-world-known or flow-wrong-state tell the verdict).
-var hygieneRules = map[string]bool{
-	"flow-unknown-key": true, "flow-ignored-key": true, "flow-unused-stub": true,
-	"flow-not-checked": true, "flow-world-type": true, "flow-slot-type": true,
-	"flow-nan-duration": true, "flow-slot-uint": true,
-}
+// storyDirs): a fixture is flagged when validate reports, in its
+// document of its file, a finding that says it fails
+// ([flowtest.PredictsFailure], the rules TestGoldensNoVerdictOnPassing
+// holds to the goldens), or an error anywhere in the story that makes it
+// unrunnable ([lint.Blocking]; a fixture's own errors do not); a flagged
+// fixture upstream fails is a hit, one it passes a false positive. The
+// other findings (what a key, value or file does) are counted apart, on
+// passing fixtures, as described. A story upstream wrote no report for
+// (it refused the load or aborted the run) is not scored.
 
 // score is what lintscore counts, per story and in all.
 type score struct {
 	fails, hits, passes, falsePos int
+	// described counts the passing fixtures with a finding that is no
+	// verdict (flow-shape, flow-unknown-state, a story warning)
+	described int
 	// refused, refusedHit: stories upstream refused to load, and those
 	// of them validate reports an error on
 	refused, refusedHit int
@@ -57,6 +51,7 @@ func (s *score) add(o score) {
 	s.hits += o.hits
 	s.passes += o.passes
 	s.falsePos += o.falsePos
+	s.described += o.described
 	s.refused += o.refused
 	s.refusedHit += o.refusedHit
 	for r, n := range o.rules {
@@ -141,19 +136,58 @@ func storyName(dir, d string) string {
 // scoreStory scores the fixtures of the story in dir (named name) and
 // prints its line.
 func scoreStory(w io.Writer, name string, ex *flowtest.Report, dir string, found []diag.Diagnostic) score {
-	byFile := map[string][]diag.Diagnostic{}
-	var storyErr *diag.Diagnostic
-	for i, f := range found {
-		if f.Severity == diag.Error && storyErr == nil {
-			storyErr = &found[i]
-		}
-		if f.Severity == diag.Error || !hygieneRules[f.Rule] {
-			p := absPath(f.File)
-			byFile[p] = append(byFile[p], f)
-		}
-	}
+	results := scoredResults(ex, dir)
+	verdict, other, storyErr := flagFixtures(results, found)
 	var s score
 	var notes []string
+	for i, r := range results {
+		flagged := verdict[i]
+		if len(flagged) == 0 && storyErr != nil {
+			flagged = []diag.Diagnostic{*storyErr}
+		}
+		base := filepath.Base(r.file)
+		switch {
+		case !r.passed && len(flagged) > 0:
+			s.fails++
+			s.hits++
+			if s.rules == nil {
+				s.rules = map[string]int{}
+			}
+			s.rules[flagged[0].Rule]++
+		case !r.passed:
+			s.fails++
+			notes = append(notes, "  miss "+base)
+		case len(flagged) > 0:
+			s.passes++
+			s.falsePos++
+			notes = append(notes, fmt.Sprintf("  FALSE POSITIVE %s: [%s] %s", base, flagged[0].Rule, firstChars(flagged[0].Message, 300)))
+		default:
+			s.passes++
+			if len(other[i]) > 0 {
+				s.described++
+			}
+		}
+	}
+	fmt.Fprintf(w, "%s: upstream fails %d, validate flags %d; upstream passes %d, validate flags %d\n", name, s.fails, s.hits, s.passes, s.falsePos)
+	for _, n := range notes {
+		fmt.Fprintln(w, n)
+	}
+	return s
+}
+
+// result is one fixture upstream ran: its file (absolute), the index of
+// its document in the file and the count of fixtures the file holds, and
+// its verdict.
+type result struct {
+	file       string
+	doc, count int
+	passed     bool
+}
+
+// scoredResults are the fixtures of ex upstream did not skip, in order.
+func scoredResults(ex *flowtest.Report, dir string) []result {
+	var out []result
+	perFile := map[string]int{}
 	for _, r := range ex.Results {
 		if r == nil || r.Skipped {
 			continue
@@ -164,35 +198,67 @@ func scoreStory(w io.Writer, name string, ex *flowtest.Report, dir string, found
 				file = filepath.Join(dir, file) // written from inside the story's dir
 			}
 		}
-		flagged := byFile[absPath(file)]
-		if len(flagged) == 0 && storyErr != nil {
-			flagged = []diag.Diagnostic{*storyErr}
+		file = absPath(file)
+		out = append(out, result{file: file, doc: perFile[file], passed: r.Passed})
+		perFile[file]++
+	}
+	for i := range out {
+		out[i].count = perFile[out[i].file]
+	}
+	return out
+}
+
+// flagFixtures files each finding under the fixtures it is about: a
+// verdict ([flowtest.PredictsFailure]) or another finding in a fixture's
+// file under the fixture whose document holds its line (each of the
+// file's fixtures when the documents do not pair up with them, or no line
+// is given), and the first blocking story error apart.
+func flagFixtures(results []result, found []diag.Diagnostic) (verdict, other [][]diag.Diagnostic, storyErr *diag.Diagnostic) {
+	verdict = make([][]diag.Diagnostic, len(results))
+	other = make([][]diag.Diagnostic, len(results))
+	srcs := map[string][]byte{}
+	for i, f := range found {
+		if storyErr == nil && lint.Blocking(f) && !isFixtureRule(f.Rule) {
+			storyErr = &found[i]
 		}
-		base := filepath.Base(r.File)
-		switch {
-		case !r.Passed && len(flagged) > 0:
-			s.fails++
-			s.hits++
-			if s.rules == nil {
-				s.rules = map[string]int{}
+		file := absPath(f.File)
+		for j, r := range results {
+			if r.file != file || !inDocument(srcs, r, f.Line) {
+				continue
 			}
-			s.rules[flagged[0].Rule]++
-		case !r.Passed:
-			s.fails++
-			notes = append(notes, "  miss "+base)
-		case len(flagged) > 0:
-			s.passes++
-			s.falsePos++
-			notes = append(notes, fmt.Sprintf("  FALSE POSITIVE %s: [%s] %s", base, flagged[0].Rule, firstChars(flagged[0].Message, 300)))
-		default:
-			s.passes++
+			if flowtest.PredictsFailure(f.Rule) {
+				verdict[j] = append(verdict[j], f)
+			} else {
+				other[j] = append(other[j], f)
+			}
 		}
 	}
-	fmt.Fprintf(w, "%s: upstream fails %d, validate flags %d; upstream passes %d, validate flags %d\n", name, s.fails, s.hits, s.passes, s.falsePos)
-	for _, n := range notes {
-		fmt.Fprintln(w, n)
+	return verdict, other, storyErr
+}
+
+// inDocument reports whether line of r's file lies in r's document (or the
+// file's documents cannot be told apart), reading the file once into srcs.
+func inDocument(srcs map[string][]byte, r result, line int) bool {
+	if r.count == 1 || line <= 0 {
+		return true
 	}
-	return s
+	src, ok := srcs[r.file]
+	if !ok {
+		src, _ = safefile.ReadFile(r.file, maxFixtureFile)
+		srcs[r.file] = src
+	}
+	i := conformance.DocumentAt(src, line, r.count)
+	return i < 0 || i == r.doc
+}
+
+// maxFixtureFile bounds a fixture file lintscore reads to pair its
+// documents with upstream's verdicts.
+const maxFixtureFile = 16 << 20
+
+// isFixtureRule reports whether id is a rule of pkg/flowtest's fixture
+// parser or linter (whose errors never stop a story running).
+func isFixtureRule(id string) bool {
+	return slices.ContainsFunc(flowtest.Rules(), func(r diag.Rule) bool { return r.ID == id })
 }
 
 // scoreRefused counts a story upstream wrote no report for when its log
@@ -249,6 +315,6 @@ func printScore(w io.Writer, s score, unscored int) {
 	for _, r := range slices.Sorted(maps.Keys(s.rules)) {
 		fmt.Fprintf(w, "  hits by %s: %d\n", r, s.rules[r])
 	}
-	fmt.Fprintf(w, "gen lintscore: upstream fails %d fixtures, validate flags %d (recall %.1f%%); upstream passes %d, validate flags %d (false positives); %d stories without an upstream report not scored, of which upstream refused %d to load and validate reports an error on %d\n",
-		s.fails, s.hits, recall, s.passes, s.falsePos, unscored, s.refused, s.refusedHit)
+	fmt.Fprintf(w, "gen lintscore: upstream fails %d fixtures, validate flags %d (recall %.1f%%); upstream passes %d, validate flags %d (false positives) and describes %d (a finding that is no verdict); %d stories without an upstream report not scored, of which upstream refused %d to load and validate reports an error on %d\n",
+		s.fails, s.hits, recall, s.passes, s.falsePos, s.described, unscored, s.refused, s.refusedHit)
 }

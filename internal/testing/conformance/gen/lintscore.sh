@@ -6,7 +6,10 @@
 # build) validates each story into DIR/NNN/NAME (default validate.json, so two builds' findings can
 # sit side by side), then `gen lintscore DIR NAME` counts, per story, the
 # fixtures upstream fails that validate flags (recall) and the fixtures
-# upstream passes that it flags (false positives).
+# upstream passes that it flags (false positives): flagged by a finding
+# that says the fixture fails, in its own document, or by a story error
+# that stops it running; the other findings on passing fixtures are
+# counted apart ("describes").
 # By hand only: no test or CI step runs it.
 set -u
 dir=$1

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -44,5 +45,41 @@ func TestLintScoreNested(t *testing.T) {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("no line %q in:\n%s", want, &out)
 		}
+	}
+}
+
+// TestLintScoreVerdicts: only a finding that says the fixture fails flags
+// it, in its own document of a file of several fixtures; a description
+// (flow-unknown-state, a fixture's flow-shape error) or a story error that
+// does not stop the run is counted apart, and a blocking story error flags
+// every fixture.
+func TestLintScoreVerdicts(t *testing.T) {
+	dir := t.TempDir()
+	f := filepath.Join(dir, "s", "flows", "f.yaml")
+	at := func(line int, sev, rule string) string {
+		return fmt.Sprintf(`{"file":%q,"line":%d,"column":1,"severity":%q,"rule":%q,"message":"m"}`, f, line, sev, rule)
+	}
+	app := filepath.Join(dir, "s", "app.yaml")
+	storytest.WriteTree(t, dir, map[string]string{
+		"s/app.yaml":      "",
+		"s/flows/f.yaml":  "test_kind: flow\nturns: []\n---\ntest_kind: flow\nturns: []\n---\ntest_kind: flow\nturns: []\n",
+		"s/upstream.json": `{"Results":[{"File":"flows/f.yaml","Passed":true},{"File":"flows/f.yaml","Passed":false},{"File":"flows/f.yaml","Passed":true}],"Passed":2,"Failed":1}`,
+		"s/validate.json": "[" + at(5, "warning", "flow-wrong-state") + "," + at(1, "warning", "flow-unknown-state") + "," +
+			at(7, "error", "flow-shape") + "," + fmt.Sprintf(`{"file":%q,"line":1,"column":1,"severity":"error","rule":"pongo","message":"m"}`, app) + "]",
+	})
+	var out strings.Builder
+	s, _, err := lintScore(&out, dir, "validate.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.fails != 1 || s.hits != 1 || s.passes != 2 || s.falsePos != 0 || s.described != 2 {
+		t.Errorf("fails %d hits %d passes %d false positives %d described %d, want 1, 1, 2, 0, 2:\n%s", s.fails, s.hits, s.passes, s.falsePos, s.described, &out)
+	}
+	storytest.WriteTree(t, dir, map[string]string{
+		"s/validate.json": "[" + fmt.Sprintf(`{"file":%q,"line":1,"column":1,"severity":"error","rule":"story-nope","message":"m"}`, app) + "]",
+	})
+	out.Reset()
+	if s, _, _ = lintScore(&out, dir, "validate.json"); s.hits != 1 || s.falsePos != 2 {
+		t.Errorf("a blocking story error: hits %d false positives %d, want 1, 2:\n%s", s.hits, s.falsePos, &out)
 	}
 }

@@ -1,0 +1,304 @@
+package flowtest
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"kitsoki/pkg/engine"
+	"kitsoki/pkg/story"
+)
+
+// A fixture resting inside a parallel state P (rest.in) may also rest at
+// a configuration the lint knows for certain (rest.leaves): the regions'
+// initial: leaves after a quiet entry from outside (parEnter), the
+// leaves an expect_state or a sorted root#leaf|leaf initial_state names,
+// and, from a known configuration, the one a region's certain move
+// leaves (parRegionMove: the first leaf, by path, whose own or region
+// ancestor's arm is certainly taken, moving within its region). There an
+// intent no leaf takes, nor a state above one, is refused
+// INTENT_NOT_ALLOWED_IN_STATE on both engines (conformance lint-par-leaves:
+// tick twice after enter, the second at day2), and an expect_state that
+// names another path fails.
+
+// parLeavesNotTaken warns at a turn fired at the configuration r.leaves
+// of the parallel state r.in that no leaf of it takes, nor a region or
+// ancestor above one, nor "*" (parallelNotTaken's judgement where no
+// expect_state of the turn before names the configuration). It reports
+// whether it warned.
+func (l *fixtureLint) parLeavesNotTaken(t *Turn, r rest) bool {
+	if r.in == nil || len(r.leaves) == 0 {
+		return false
+	}
+	name := l.parIntent(t)
+	if name == "" || l.ix.leavesTake(r.leaves, name) {
+		return false
+	}
+	at := parPath(r.in, r.leaves)
+	l.warn(t.Intent.Pos, ruleRejected, "turns[%d]: intent %q is not taken at %q, the configuration of the parallel state %q the fixture certainly rests in, where %s: no leaf of it, nor a region or ancestor above one, takes it (they take: %s): the turn is rejected %s on both engines, if the fixture gets this far; fire an intent one of them takes, fix the turns before it, or expect the rejection (expect_error: {code: %s})",
+		t.Index, name, at, r.in.Path, r.from, leavesTaken(r.leaves), engine.CodeNotAllowed, engine.CodeNotAllowed)
+	return true
+}
+
+// parLeavesGuard warns at a turn fired at the configuration r.leaves of
+// the parallel state r.in whose intent a leaf or a region above one
+// takes, when every arm each leaf reaches in turn (the engines try the
+// leaves by path, each at the nearest state with arms for it) has a
+// when: false on the world the fixture certainly has: both engines
+// reject it GUARD_FAILED (conformance lint-par-leaves: chill, day1's
+// world.cold arm false, after dry's took it once). Arms found first at
+// r.in or above are parGuard's. It reports whether it warned.
+func (l *fixtureLint) parLeavesGuard(t *Turn, r rest) bool {
+	if r.in == nil || len(r.leaves) == 0 {
+		return false
+	}
+	name := l.parIntent(t)
+	if name == "" {
+		return false
+	}
+	guard := l.guardOf(t)
+	var first *story.State
+	var when string
+	for _, leaf := range r.leaves {
+		n, arms := armsOf(leaf, name)
+		if n == nil {
+			continue
+		}
+		if !within(n, r.in) {
+			return false
+		}
+		if a, known := certainArm(arms, guard); !known || a != nil {
+			return false
+		}
+		if first == nil {
+			first, when = n, arms[0].When
+		}
+	}
+	if first == nil {
+		return false
+	}
+	l.warn(t.Intent.Pos, ruleRejected, "turns[%d]: intent %q, fired at %q, the configuration of the parallel state %q the fixture certainly rests in (where %s), reaches the arms of %q and of every leaf after it that takes it, and every one's when: is false on the world the fixture certainly has then (first: %s): the turn is rejected %s on both engines, if the fixture gets this far; set the world the guards need (initial_world, world_override, the slots sent), fix the guards, or expect the rejection (expect_error: {code: %s})",
+		t.Index, name, parPath(r.in, r.leaves), r.in.Path, r.from, first.Path, when, engine.CodeGuardFailed, engine.CodeGuardFailed)
+	return true
+}
+
+// parIntent is the intent of a turn judged at a parallel configuration:
+// a declared one without an import alias, the turn expecting no
+// rejection, in a story the judgement holds for (folded, no "*", no
+// moving background job out); else "".
+func (l *fixtureLint) parIntent(t *Turn) string {
+	ix := l.ix
+	if t.ExpectError != nil || t.Intent == nil || t.Intent.Name == "" || ix.unfolded || l.jobMayLand() || ix.wildcard {
+		return ""
+	}
+	if name := t.Intent.Name; ix.intents[name] && len(ix.aliases[name]) == 0 {
+		return name
+	}
+	return ""
+}
+
+// leavesTake reports whether a leaf of ls or a state above one takes
+// name, itself or through an import alias (the engines' allowed-set
+// check over every leaf).
+func (ix *storyIndex) leavesTake(ls []*story.State, name string) bool {
+	return slices.ContainsFunc(ls, func(s *story.State) bool { return takes(s, name) || ix.aliasOf(s, name) != "" })
+}
+
+// leavesTaken lists what the leaves ls and the states above them take,
+// for a message.
+func leavesTaken(ls []*story.State) string {
+	var chains []*story.State
+	for _, s := range ls {
+		for ; s != nil; s = s.Parent {
+			chains = append(chains, s)
+		}
+	}
+	return takenBy(chains)
+}
+
+// parRegionMove is parMove from the configuration r.leaves of the
+// parallel state r.in: the leaves are tried in order (sorted by path, one
+// per region), the first whose own state or an ancestor inside its region
+// has arms for arc and one of them certainly chosen (every arm before it
+// certainly false; all false: the next leaf is tried) takes the turn, and
+// where that arm certainly moves its region is the new configuration
+// (regionMoved). The zero rest where that is not certain, or the arms
+// found first are r.in's own or an ancestor's (parMove judges those).
+func (l *fixtureLint) parRegionMove(t *Turn, r rest, arc string) rest {
+	p, guard := r.in, l.guardOf(t)
+	for _, leaf := range r.leaves {
+		n, arms := armsOf(leaf, arc)
+		if n == nil {
+			continue
+		}
+		if n == p || !within(n, p) {
+			return rest{}
+		}
+		a, known := certainArm(arms, guard)
+		if !known {
+			return rest{}
+		}
+		if a != nil {
+			return l.regionMoved(t, r, leaf, n, a)
+		}
+	}
+	return rest{} // refused: the judge's
+}
+
+// certainArm is the arm the engines take of arms: the first unguarded
+// (or default: true) one or whose when: is certainly true, every one
+// before it certainly false; nil and known when every one is certainly
+// false; not known otherwise.
+func certainArm(arms []*story.Transition, guard func(string) (bool, bool)) (*story.Transition, bool) {
+	for _, a := range arms {
+		if a == nil {
+			return nil, false
+		}
+		if a.When == "" || a.Default() {
+			return a, true
+		}
+		v, known := false, false
+		if guard != nil {
+			v, known = guard(a.When)
+		}
+		if !known {
+			return nil, false
+		}
+		if v {
+			return a, true
+		}
+	}
+	return nil, true
+}
+
+// regionMoved is the configuration after the arm a of n (inside the
+// region of leaf) is taken from r: its region's leaf replaced by where a
+// moves it (a stay keeps it; a literal target in the same region,
+// descended through literal initial:s), when a only sets, increments or
+// says and emits nothing, and every state of the region enters and
+// exits the same way; the zero rest otherwise (a cross-region target,
+// an emit: another region receives).
+func (l *fixtureLint) regionMoved(t *Turn, r rest, leaf, n *story.State, a *story.Transition) rest {
+	ix, p := l.ix, r.in
+	reg := regionOf(p, leaf)
+	if reg == nil || len(a.Emit()) > 0 || !allEffects(a.Effects, parQuiet) || !regionQuiet(ix, reg) || !oneLeafEach(p, r.leaves) {
+		return rest{}
+	}
+	to := leaf
+	if tt := strings.TrimSpace(a.Target); tt != "" {
+		d := ix.literalTarget(n, a)
+		if d == nil || regionOf(p, d) != reg {
+			return rest{}
+		}
+		var ok bool
+		if to, _, ok = ix.regionDescent(d); !ok {
+			return rest{}
+		}
+	}
+	leaves := slices.Clone(r.leaves)
+	leaves[slices.Index(leaves, leaf)] = to
+	slices.SortFunc(leaves, byPath)
+	return rest{in: p, leaves: leaves, from: fmt.Sprintf("turns[%d] %q, fired at %q, moves the region %q from %q to %q (the arm of %q it certainly takes), after %s",
+		t.Index, t.Intent.Name, parPath(p, r.leaves), reg.Path, leaf.Path, to.Path, n.Path, r.from)}
+}
+
+// regionQuiet reports whether every state of the region reg (and reg)
+// only sets, increments or says on entry and exit.
+func regionQuiet(ix *storyIndex, reg *story.State) bool {
+	return !slices.ContainsFunc(append(ix.under(reg), reg), func(s *story.State) bool {
+		return !allEffects(s.OnEnter, parQuiet) || !allEffects(s.OnExit(), parQuiet)
+	})
+}
+
+// regionOf is the child of the parallel state p holding s (or s itself).
+func regionOf(p, s *story.State) *story.State {
+	for x := s; x != nil; x = x.Parent {
+		if x.Parent == p {
+			return x
+		}
+	}
+	return nil
+}
+
+// within reports whether s lies strictly inside a.
+func within(s, a *story.State) bool {
+	for x := s.Parent; x != nil; x = x.Parent {
+		if x == a {
+			return true
+		}
+	}
+	return false
+}
+
+// oneLeafEach reports whether leaves holds one leaf of each region of p
+// (a region is its own leaf when it has no children).
+func oneLeafEach(p *story.State, leaves []*story.State) bool {
+	if len(leaves) != len(p.Children) {
+		return false
+	}
+	seen := map[*story.State]bool{}
+	for _, s := range leaves {
+		reg := regionOf(p, s)
+		if reg == nil || seen[reg] || len(s.Children) > 0 || s.Parallel {
+			return false
+		}
+		seen[reg] = true
+	}
+	return true
+}
+
+// namedLeaves are the leaves the path want (root#leaf|leaf) names when
+// its root is p and each names a state inside p; nil otherwise.
+func (ix *storyIndex) namedLeaves(p *story.State, want string) []*story.State {
+	root, _, ok := strings.Cut(want, "#")
+	if !ok || root != p.Path {
+		return nil
+	}
+	var out []*story.State
+	for _, path := range leaves(want) {
+		s := ix.byPath[path]
+		if s == nil || !within(s, p) {
+			return nil
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// parStartLeaves are the leaves an initial_state root#leaf|leaf starts
+// the fixture at inside p, sorted by path, when it names one leaf of each
+// region; nil otherwise. (The engines print the spelling as written until
+// the machine first moves: an expect_state naming the same leaves in
+// another order is parExpectLeaves' to leave alone.)
+func (ix *storyIndex) parStartLeaves(p *story.State, initial string) []*story.State {
+	ls := ix.namedLeaves(p, initial)
+	if ls == nil || !oneLeafEach(p, ls) {
+		return nil
+	}
+	return slices.SortedFunc(slices.Values(ls), byPath)
+}
+
+// parExpectLeaves is parAfter's judgement of an expect_state where next,
+// inside the parallel state next.in, is certain: a warning when next's
+// configuration is known and the expect_state names another path (not
+// the same leaves out of order: parallelOrder's), else next with the
+// leaves the expect_state names (the fixture fails there unless the
+// engines rest at that very path). It reports whether it warned.
+func (l *fixtureLint) parExpectLeaves(t *Turn, next *rest) bool {
+	want := *t.ExpectState
+	if len(next.leaves) > 0 {
+		at := parPath(next.in, next.leaves)
+		named := l.ix.namedLeaves(next.in, want)
+		if want == at || (named != nil && !slices.IsSortedFunc(named, byPath)) {
+			return false // out of order: parallelOrder's
+		}
+		l.warn(t.valueAt("expect_state"), ruleWrongState, "turns[%d].expect_state: %q, but %s: the machine rests at %q (each region's leaf followed from the turns before it), the path both engines print for that configuration, so the assertion fails on both engines; expect_state: %s, or fix the turns before it",
+			t.Index, want, next.from, at, at)
+		return true
+	}
+	next.leaves = l.ix.namedLeaves(next.in, want)
+	return false
+}
+
+// byPath orders states by path, as the engines print a configuration.
+func byPath(a, b *story.State) int { return strings.Compare(a.Path, b.Path) }
