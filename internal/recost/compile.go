@@ -36,19 +36,37 @@ func NewBudget() *Budget { return &Budget{left: MaxBudgetInsts} }
 // its program would pass MaxInsts instructions or what is left of b; a
 // pattern that does not parse is regexp's own error.
 func (b *Budget) Compile(expr string) (*regexp.Regexp, error) {
-	re, err := syntax.Parse(expr, syntax.Perl)
+	n, err := sized(expr)
 	if err != nil {
-		return regexp.Compile(expr)
+		return nil, err
 	}
-	n := progSize(re) + 2 // the program's fail and match
-	switch {
-	case n > MaxInsts:
-		return nil, fmt.Errorf("the pattern would compile to about %d instructions, more than the %d one pattern may (its repeats multiply what they repeat); shorten the pattern or its repeat counts", n, MaxInsts)
-	case n > b.left:
+	if n > b.left {
 		return nil, fmt.Errorf("the pattern would compile to about %d instructions, and with the patterns before it in the same file more than the %d they may together; use fewer or shorter patterns", n, MaxBudgetInsts)
 	}
 	b.left -= n
 	return regexp.Compile(expr)
+}
+
+// Sized is nil, or the refusal [Compile] would give expr: for a pattern
+// another library compiles (expr-lang's checker, a guard's `matches`
+// literal). A pattern that does not parse is nil: its compiler says why.
+func Sized(expr string) error {
+	_, err := sized(expr)
+	return err
+}
+
+// sized is about the instructions expr compiles to, refused past MaxInsts
+// (0 when it does not parse).
+func sized(expr string) (int, error) {
+	re, err := syntax.Parse(expr, syntax.Perl)
+	if err != nil {
+		return 0, nil
+	}
+	n := progSize(re) + 2 // the program's fail and match
+	if n > MaxInsts {
+		return 0, fmt.Errorf("the pattern would compile to about %d instructions, more than the %d one pattern may (its repeats multiply what they repeat); shorten the pattern or its repeat counts", n, MaxInsts)
+	}
+	return n, nil
 }
 
 // progSize is about the instructions syntax.Compile makes of re once
