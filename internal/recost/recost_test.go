@@ -2,6 +2,7 @@ package recost
 
 import (
 	"regexp"
+	"regexp/syntax"
 	"strings"
 	"testing"
 )
@@ -37,4 +38,64 @@ func TestCheck(t *testing.T) {
 	if err := Check(0, 1<<30); err != nil {
 		t.Errorf("a pattern that does not compile: %v", err)
 	}
+}
+
+// TestCompileBounded: a pattern whose repeats multiply past MaxInsts is
+// refused before it compiles (700 `[\p{L}\p{N}]{1,1000}` took 592 MB), the
+// estimate stays near what regexp compiles for ordinary patterns, and a
+// Budget refuses the pattern that would take the file past MaxBudgetInsts.
+func TestCompileBounded(t *testing.T) {
+	for _, expr := range []string{strings.Repeat(`(?:[\p{L}\p{N}]{1,100}){1,10}`, 6), strings.Repeat(`[\p{L}\p{N}]{1,1000}`, 6), strings.Repeat(`(?:(?:ab){1,10}){1,100}`, 4)} {
+		if _, err := Compile(expr); err == nil || !strings.Contains(err.Error(), "shorten the pattern or its repeat counts") {
+			t.Errorf("%.40s: %v, want the refusal", expr, err)
+		}
+	}
+	for _, expr := range []string{"abc", `.{0,1000}`, `sk-[A-Za-z0-9]{8,}`, `(?i)^(a|bc|d+)?x*$`, `[a-z]{1,1000}[0-9]{1,1000}`, `(?:x?){100}z`} {
+		re, err := Compile(expr)
+		if err != nil {
+			t.Errorf("%s: %v", expr, err)
+			continue
+		}
+		if est, got := progSize(mustParse(t, expr))+2, Insts(re.String()); est < got {
+			t.Errorf("%s: estimated %d instructions, compiles to %d", expr, est, got)
+		}
+	}
+	if _, err := Compile("("); err == nil || !strings.Contains(err.Error(), "missing closing )") {
+		t.Errorf("a pattern that does not parse: %v, want regexp's error", err)
+	}
+	b := NewBudget()
+	for i := range 24 {
+		if _, err := b.Compile(`[a-z]{1,1000}[0-9]{1,1000}`); err != nil {
+			t.Fatalf("pattern %d within the budget: %v", i, err)
+		}
+	}
+	if _, err := b.Compile(`[a-z]{1,1000}[0-9]{1,1000}`); err == nil || !strings.Contains(err.Error(), "use fewer or shorter patterns") {
+		t.Errorf("past the budget: %v", err)
+	}
+}
+
+func mustParse(t *testing.T, expr string) *syntax.Regexp {
+	t.Helper()
+	re, err := syntax.Parse(expr, syntax.Perl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return re
+}
+
+// FuzzCompile: any pattern is compiled or refused without a panic, and one
+// compiled is estimated at no fewer instructions than regexp compiles it to.
+func FuzzCompile(f *testing.F) {
+	for _, s := range []string{"abc", `.{0,1000}`, `(?:x?){100}z`, `[\p{L}\p{N}]{1,1000}`, `(a|b|)*?\z`, `(?i)ß{2,}`, "("} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, expr string) {
+		re, err := Compile(expr)
+		if err != nil {
+			return
+		}
+		if est, got := progSize(mustParse(t, expr))+2, Insts(re.String()); est < got {
+			t.Errorf("%q: estimated %d instructions, compiles to %d", expr, est, got)
+		}
+	})
 }

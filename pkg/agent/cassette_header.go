@@ -9,6 +9,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"kitsoki/internal/jsonvalue"
+	"kitsoki/internal/recost"
 	"kitsoki/internal/yamlnode"
 	"kitsoki/pkg/diag"
 )
@@ -33,7 +34,7 @@ func (raw *rawCassette) checkHeader(name string) (*regexp.Regexp, error) {
 	if raw.PhaseFrom == "" {
 		return nil, nil
 	}
-	re, err := regexp.Compile(raw.PhaseFrom)
+	re, err := recost.Compile(raw.PhaseFrom)
 	if err != nil {
 		return nil, fmt.Errorf("cassette: %q: phase_from regex: %v", name, err)
 	}

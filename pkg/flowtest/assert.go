@@ -3,7 +3,6 @@ package flowtest
 import (
 	"fmt"
 	"maps"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -185,7 +184,7 @@ func (c *checker) eventChecks(t *Turn, evs []event, legacy bool) {
 // that does not match, for the caller to add what the view left out.
 func (c *checker) viewChecks(t *Turn, view string) (mismatch *Failure) {
 	if t.ExpectViewMatches != nil {
-		re, err := regexp.Compile(*t.ExpectViewMatches)
+		re, err := recost.Compile(*t.ExpectViewMatches)
 		costErr := recost.Check(recost.Insts(*t.ExpectViewMatches), len(view))
 		switch {
 		case err != nil:

@@ -3,7 +3,6 @@ package flowtest
 import (
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -104,7 +103,7 @@ func (fr *fixtureRun) fileCheck(c *checker, fe FileExpect) {
 	if fe.ContentMatches == "" {
 		return
 	}
-	re, err := regexp.Compile(fe.ContentMatches)
+	re, err := recost.Compile(fe.ContentMatches)
 	if err != nil {
 		c.fail(fe.Pos, "expect_files[%s]: invalid regex %q: %v", fe.Path, fe.ContentMatches, err)
 		return

@@ -24,21 +24,13 @@ func (fr *fixtureRun) registerBuiltins(reg *host.Registry) {
 		info, _ := builtins.Info(name)
 		if fr.r.opts.Sandbox && !host.SandboxSafe(name) {
 			h = fr.sbx.refusal(name)
-		} else if reason, off := fr.plan.Assembly.HostDisabled(name); off {
-			h = disabledHandler(name, reason)
+		} else if d, off := fr.plan.Assembly.DisabledHost(name); off {
+			h = d
 		}
 		reg.RegisterInfo(name, h, info)
 	}
 	registerChatStoreAbsent(reg)
 	registerIDEAbsent(reg)
-}
-
-// disabledHandler answers every call with the operator's refusal: an
-// infrastructure failure, so the effect takes its on_error path.
-func disabledHandler(name, reason string) host.Handler {
-	return host.HandlerFunc(func(context.Context, *host.Call) (host.Result, error) {
-		return host.Result{}, fmt.Errorf("%s is disabled in the plugin assembly (%s)", name, reason)
-	})
 }
 
 // sandboxLog records the real handlers a fixture called under --sandbox

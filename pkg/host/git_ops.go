@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
 	"strings"
 )
 
@@ -19,11 +20,11 @@ const HandlerGit = "host.git"
 // everything, files adds those; nothing staged is {ok, sha: "",
 // skipped_reason: "nothing to commit"}, else {ok, sha}) and push (the
 // current branch to remote, default origin, with -u: {ok, url}, the
-// remote's URL as configured). The pull-request ops answer that the gh CLI
-// is absent; with gh installed kitsoki still runs nothing (it reaches
-// GitHub; docs/compat/hosts.md). git's own failure is the domain error
-// git.<op>: <git's message>; a workdir it cannot enter is git.<op>: exec:
-// <why>.
+// remote's URL as configured less the credentials in it: upstream keeps
+// them). The pull-request ops answer that the gh CLI is absent; with gh
+// installed kitsoki still runs nothing (it reaches GitHub;
+// docs/compat/hosts.md). git's own failure is the domain error git.<op>:
+// <git's message>; a workdir it cannot enter is git.<op>: exec: <why>.
 type gitHandler struct{ look lookPathFunc }
 
 func (h gitHandler) Call(ctx context.Context, c *Call) (Result, error) {
@@ -159,9 +160,31 @@ func (g gitIn) push(args map[string]any) (map[string]any, error) {
 	if _, err := g.run("", "push", "-u", remote, "HEAD"); err != nil {
 		return nil, err
 	}
-	url, err := g.run("", "remote", "get-url", remote)
+	u, err := g.run("", "remote", "get-url", remote)
 	if err != nil {
-		url = remote // a URL given as the remote has none configured
+		u = remote // a URL given as the remote has none configured
 	}
-	return map[string]any{"ok": true, "url": strings.TrimSpace(url)}, nil
+	return map[string]any{"ok": true, "url": withoutCredentials(strings.TrimSpace(u))}, nil
+}
+
+// withoutCredentials is a remote's URL without the user and password in
+// it when it has a password or is http(s), whose user may be a token (a CI
+// job's checkout: https://gitlab-ci-token:<token>@host/..., or
+// https://<token>@github.com/...), as git shows a URL in its own messages;
+// the answer reaches the world, the trace and any prompt built from it.
+// Other URLs (ssh://git@host/..., git@host:path, a path) are unchanged.
+func withoutCredentials(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.User == nil {
+		return raw
+	}
+	if _, pw := u.User.Password(); !pw && u.Scheme != "http" && u.Scheme != "https" {
+		return raw
+	}
+	scheme, rest, ok := strings.Cut(raw, "://")
+	if !ok {
+		return raw
+	}
+	host := rest[:strings.IndexAny(rest+"/", "/?#")]
+	return scheme + "://" + rest[strings.LastIndex(host, "@")+1:]
 }

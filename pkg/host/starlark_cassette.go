@@ -127,7 +127,7 @@ func ParseHTTPCassette(path string, data []byte) (*HTTPCassette, error) {
 		}
 		ex := HTTPExchange{Method: strings.ToUpper(strings.TrimSpace(req.Method)), MethodText: req.Method, URL: req.URL, Status: e.Resp.Status, Headers: e.Resp.Headers, Line: line, fromRequest: e.Request != nil}
 		if req.URLPattern != "" && !ex.fromRequest { // upstream reads no url_pattern under request:
-			re, err := regexp.Compile(req.URLPattern)
+			re, err := recost.Compile(req.URLPattern)
 			if err != nil {
 				return nil, fmt.Errorf("%s: url_pattern %q is not a valid regular expression: %v", where, req.URLPattern, err)
 			}

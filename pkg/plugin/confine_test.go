@@ -111,7 +111,7 @@ func TestOperatorProfileAboveTheCheckoutMayBeASymlink(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, off := a.HostDisabled("host.run"); !off {
+	if _, off := a.hostDisabled("host.run"); !off {
 		t.Errorf("the operator's profile above the checkout was not applied: %+v", a.Layers)
 	}
 }

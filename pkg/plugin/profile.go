@@ -12,6 +12,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"kitsoki/internal/lazyre"
+	"kitsoki/internal/recost"
 	"kitsoki/internal/safefile"
 	"kitsoki/internal/yamlnode"
 	"kitsoki/pkg/diag"
@@ -216,8 +217,9 @@ func (pp *profileParser) config(v *yaml.Node) {
 		case idRedact:
 			pp.mapping(c, "config.redact", yamlnode.Fields{
 				{Key: "patterns", Read: func(_, val *yaml.Node) {
+					budget := recost.NewBudget()
 					for _, e := range pp.stringList(val, "config.redact.patterns") {
-						re, err := regexp.Compile(e.Value)
+						re, err := budget.Compile(e.Value)
 						if err != nil {
 							pp.errf(e.Line, e.Column, "config.redact.patterns: %q is not a valid regular expression: %v", e.Value, err)
 							continue

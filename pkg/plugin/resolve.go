@@ -427,11 +427,11 @@ func findDir(start, name string) string {
 	return ""
 }
 
-// HostDisabled reports whether the assembly disables the built-in host
+// hostDisabled reports whether the assembly disables the built-in host
 // handler name (a plugin providing "host:<name>", e.g. host.run) and why.
-// kitsoki run refuses such a call through the host/pre-call gate; kitsoki
-// test, whose stubs are no real calls, replaces the real handler only.
-func (a *Assembly) HostDisabled(name string) (reason string, disabled bool) {
+// kitsoki run and kitsoki test serve such a name by [Assembly.DisabledHost];
+// kitsoki run's host/pre-call gate also refuses host.run by name.
+func (a *Assembly) hostDisabled(name string) (reason string, disabled bool) {
 	for _, p := range a.Plugins {
 		if !p.Enabled && p.Source == sourceBuiltin && slices.Contains(p.Provides, "host:"+name) {
 			return p.Reason, true

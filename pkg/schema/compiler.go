@@ -11,6 +11,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"kitsoki/internal/jsoncost"
+	"kitsoki/internal/recost"
 )
 
 // Compiler compiles the schema files of one story. A schema file may lie
@@ -236,7 +237,7 @@ func newLibraryCompiler(l jsonschema.URLLoader) *jsonschema.Compiler {
 	jc := jsonschema.NewCompiler()
 	jc.DefaultDraft(jsonschema.Draft2020)
 	jc.UseLoader(l)
-	jc.UseRegexpEngine(boundedRegexp)
+	jc.UseRegexpEngine(boundedRegexp(recost.NewBudget()))
 	return jc
 }
 

@@ -14,12 +14,18 @@ import (
 // arguments, and a match can be interrupted neither by --timeout nor by a
 // context. A match past the bound does not run and reports no match;
 // leafOf says why in the pattern's failure.
-func boundedRegexp(expr string) (jsonschema.Regexp, error) {
-	re, err := regexp.Compile(expr)
-	if err != nil {
-		return nil, err
+//
+// Compiling is bounded too: each compiler's patterns (a schema and the files
+// its $refs load) compile within one recost.Budget, a pattern past it
+// refused before it compiles.
+func boundedRegexp(b *recost.Budget) func(string) (jsonschema.Regexp, error) {
+	return func(expr string) (jsonschema.Regexp, error) {
+		re, err := b.Compile(expr)
+		if err != nil {
+			return nil, err
+		}
+		return costlyRegexp{Regexp: re, insts: recost.Insts(expr)}, nil
 	}
-	return costlyRegexp{Regexp: re, insts: recost.Insts(expr)}, nil
 }
 
 // costlyRegexp is a compiled pattern and the instructions it compiles to.

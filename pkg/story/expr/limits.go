@@ -3,6 +3,11 @@ package expr
 import (
 	"fmt"
 	"strings"
+
+	"github.com/expr-lang/expr/file"
+	"github.com/expr-lang/expr/parser/lexer"
+
+	"kitsoki/internal/recost"
 )
 
 // Limits on guard and template text, checked before any parser sees it:
@@ -47,6 +52,35 @@ func checkExprLimits(src string) *Error {
 	if off := nestingOverflow(src, 0, len(src)); off >= 0 {
 		return limitError(KindCompile, what, src, off,
 			"brackets nest deeper than %d levels; split the expression", MaxNesting)
+	}
+	return costlyMatches(src)
+}
+
+// costlyMatches refuses a `matches` whose literal pattern would compile
+// past recost's bound: expr-lang compiles it while checking the
+// expression, before kitsoki sees the tree (a 15 KB guard of 700
+// `[\p{L}\p{N}]{1,1000}` took 592 MB). Only the lexer reads src here.
+func costlyMatches(src string) *Error {
+	if !strings.Contains(src, "matches") {
+		return nil
+	}
+	toks, err := lexer.Lex(file.NewSource(src))
+	if err != nil {
+		return nil // the parser's error
+	}
+	for i, t := range toks {
+		if t.Kind != lexer.Operator || t.Value != "matches" {
+			continue
+		}
+		j := i + 1
+		for j < len(toks) && toks[j].Kind == lexer.Bracket && toks[j].Value == "(" {
+			j++
+		}
+		if j < len(toks) && toks[j].Kind == lexer.String {
+			if err := recost.Sized(toks[j].Value); err != nil {
+				return limitError(KindCompile, "expr compile", src, byteOffset(src, toks[j].From), "matches: %v", err)
+			}
+		}
 	}
 	return nil
 }

@@ -34,6 +34,15 @@ func TestGuardLimitsRefuseBeforeParsing(t *testing.T) {
 	if _, err := CompileGuard(`world.x == "` + strings.Repeat("(", 100) + `"`); err != nil {
 		t.Fatalf("quoted brackets: %v", err)
 	}
+	// a matches literal expr-lang would compile while checking (700 such
+	// repeats in a 15 KB guard took 592 MB), refused at the literal
+	costly := `world.x matches ("` + strings.Repeat(`[a-z]{1,1000}`, 6) + `")`
+	if _, err = CompileGuard(costly); !errors.As(err, &e) || !strings.Contains(e.Msg, "matches: the pattern would compile to about") || e.Col != 18 {
+		t.Fatalf("costly matches: %v", err)
+	}
+	if _, err := CompileGuard(`world.x matches "^.{0,1000}$" && "matches" matches "m"`); err != nil {
+		t.Fatalf("a pattern a guard means: %v", err)
+	}
 }
 
 func TestTemplateLimits(t *testing.T) {

@@ -1,0 +1,97 @@
+package recost
+
+import (
+	"fmt"
+	"regexp"
+	"regexp/syntax"
+)
+
+// MaxInsts bounds the instructions one pattern from a repository may
+// compile to, and MaxBudgetInsts the patterns of one [Budget] together.
+// Compiling is the cost: a pattern's program holds hundreds of bytes an
+// instruction, and repeats multiply, so a 15 KB guard of 700
+// `[\p{L}\p{N}]{1,1000}` compiled to 1.4 million instructions (592 MB) and a
+// 141 KB schema of four such patterns did not finish in 10 minutes at
+// 1.7 GB. Real patterns compile to tens or hundreds (`.{0,1000}`, 2,002).
+const (
+	MaxInsts       = 10_000
+	MaxBudgetInsts = 100_000
+)
+
+// Compile is regexp.Compile of a pattern from a repository, refused
+// before it is compiled when its program would pass MaxInsts instructions.
+func Compile(expr string) (*regexp.Regexp, error) {
+	return (&Budget{left: MaxInsts}).Compile(expr)
+}
+
+// Budget is what the patterns of one file (a schema with the files its
+// $refs load, a plugin profile) may compile to together: MaxBudgetInsts,
+// each pattern at most MaxInsts.
+type Budget struct{ left int }
+
+// NewBudget is a fresh budget of MaxBudgetInsts instructions.
+func NewBudget() *Budget { return &Budget{left: MaxBudgetInsts} }
+
+// Compile is regexp.Compile of expr, refused before it is compiled when
+// its program would pass MaxInsts instructions or what is left of b; a
+// pattern that does not parse is regexp's own error.
+func (b *Budget) Compile(expr string) (*regexp.Regexp, error) {
+	n, err := sized(expr)
+	if err != nil {
+		return nil, err
+	}
+	if n > b.left {
+		return nil, fmt.Errorf("the pattern would compile to about %d instructions, and with the patterns before it in the same file more than the %d they may together; use fewer or shorter patterns", n, MaxBudgetInsts)
+	}
+	b.left -= n
+	return regexp.Compile(expr)
+}
+
+// Sized is nil, or the refusal [Compile] would give expr: for a pattern
+// another library compiles (expr-lang's checker, a guard's `matches`
+// literal). A pattern that does not parse is nil: its compiler says why.
+func Sized(expr string) error {
+	_, err := sized(expr)
+	return err
+}
+
+// sized is about the instructions expr compiles to, refused past MaxInsts
+// (0 when it does not parse).
+func sized(expr string) (int, error) {
+	re, err := syntax.Parse(expr, syntax.Perl)
+	if err != nil {
+		return 0, nil
+	}
+	n := progSize(re) + 2 // the program's fail and match
+	if n > MaxInsts {
+		return 0, fmt.Errorf("the pattern would compile to about %d instructions, more than the %d one pattern may (its repeats multiply what they repeat); shorten the pattern or its repeat counts", n, MaxInsts)
+	}
+	return n, nil
+}
+
+// progSize is about the instructions syntax.Compile makes of re once
+// simplified (a repeat {n,m} is m copies of what it repeats), computed on
+// the parse tree in time linear in the pattern, capped at MaxBudgetInsts+1
+// so that no count overflows.
+func progSize(re *syntax.Regexp) int {
+	const most = MaxBudgetInsts + 1
+	var sub int
+	for _, s := range re.Sub {
+		sub = min(most, sub+progSize(s))
+	}
+	switch re.Op {
+	case syntax.OpLiteral:
+		return min(most, len(re.Rune)+1)
+	case syntax.OpAlternate:
+		return min(most, sub+len(re.Sub))
+	case syntax.OpCapture, syntax.OpStar, syntax.OpPlus, syntax.OpQuest:
+		return min(most, sub+2)
+	case syntax.OpRepeat:
+		copies := re.Max
+		if copies < 0 {
+			copies = re.Min + 1
+		}
+		return min(most, sub*max(copies, 1)+copies+1)
+	}
+	return min(most, sub+1)
+}
