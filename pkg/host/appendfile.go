@@ -53,7 +53,8 @@ func (h appendFileHandler) Call(ctx context.Context, c *Call) (Result, error) {
 	}
 	author := cmp.Or(strArg(args, "author"), "kitsoki")
 	now := c.Env.now().UTC().Format(time.RFC3339)
-	stem := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+	// as upstream: only a ".md" ending is cut (conformance append-file-stem)
+	stem := strings.TrimSuffix(filepath.Base(path), ".md")
 
 	// as upstream: the thread's directory is made (all of a thread that
 	// ends in a slash), a path the file system refuses is a domain error

@@ -17,8 +17,12 @@ const HandlerGit = "host.git"
 // it, as host.run's cwd): branch (`git checkout -b <name> [base]`, {ok,
 // branch}), diff (`git diff`, the working tree against the index: {diff,
 // files}, files null when nothing differs), commit (stage_all adds
-// everything, files adds those; nothing staged is {ok, sha: "",
-// skipped_reason: "nothing to commit"}, else {ok, sha}) and push (the
+// everything, files adds those, neither commits the tracked changes as
+// `git commit -a`; a file that matches nothing is {ok, sha: "", files,
+// skipped_reason: "pathspec did not match (no files to commit)"}, git's
+// refusal of an empty commit {ok, sha: "", skipped_reason: "nothing to
+// commit"}, else {ok, sha}; a failed add is stage_all: or stage: <git's
+// output>) and push (the
 // current branch to remote, default origin, with -u: {ok, url}, the
 // remote's URL as configured less the credentials in it: upstream keeps
 // them). The pull-request ops answer that the gh CLI is absent; with gh
@@ -118,28 +122,40 @@ func (g gitIn) commit(args map[string]any) (map[string]any, error) {
 	if strings.TrimSpace(msg) == "" {
 		return nil, errors.New("message argument is required")
 	}
-	if boolArg(args, "stage_all") {
-		if _, err := g.run("", "add", "-A"); err != nil {
+	all := boolArg(args, "stage_all")
+	if all {
+		if _, err := g.stage("stage_all", "add", "-A"); err != nil {
 			return nil, err
 		}
 	}
-	if list, ok := args["files"].([]any); ok && len(list) > 0 {
-		add := []string{"add", "--"}
+	var files []any
+	if list, ok := args["files"].([]any); ok {
 		for _, f := range list {
 			if s, ok := f.(string); ok && s != "" {
-				add = append(add, s)
-			}
-		}
-		if len(add) > 2 {
-			if _, err := g.run("", add...); err != nil {
-				return nil, err
+				files = append(files, s)
 			}
 		}
 	}
-	if _, err := g.run("", "diff", "--cached", "--quiet"); err == nil {
-		return map[string]any{"ok": true, "sha": "", "skipped_reason": "nothing to commit"}, nil
+	if len(files) > 0 {
+		add := []string{"add", "--"}
+		for _, f := range files {
+			add = append(add, f.(string))
+		}
+		if out, err := g.stage("stage", add...); err != nil {
+			if strings.Contains(out, "did not match") {
+				return map[string]any{"ok": true, "sha": "", "files": files, "skipped_reason": "pathspec did not match (no files to commit)"}, nil
+			}
+			return nil, err
+		}
 	}
-	if _, err := g.run("", "commit", "-m", msg); err != nil {
+	co := []string{"commit", "-m", msg}
+	if !all && len(files) == 0 {
+		co = []string{"commit", "-a", "-m", msg} // tracked changes, staged or not
+	}
+	if _, err := g.run("", co...); err != nil {
+		if nothingToCommit(err.Error()) {
+			return map[string]any{"ok": true, "sha": "", "skipped_reason": "nothing to commit"}, nil
+		}
 		return nil, err
 	}
 	sha, err := g.run("", "rev-parse", "HEAD")
@@ -147,6 +163,33 @@ func (g gitIn) commit(args map[string]any) (map[string]any, error) {
 		return nil, err
 	}
 	return map[string]any{"ok": true, "sha": strings.TrimSpace(sha)}, nil
+}
+
+// stage runs one staging git add of a commit. Its failure is step: git's
+// output, which is empty when git did not run (upstream's words); the
+// output is returned too.
+func (g gitIn) stage(step string, args ...string) (string, error) {
+	_, err := g.run("", args...)
+	if err == nil {
+		return "", nil
+	}
+	if errors.As(err, new(gitExecErr)) {
+		return "", fmt.Errorf("%s: ", step)
+	}
+	return err.Error(), fmt.Errorf("%s: %v", step, err)
+}
+
+// nothingToCommit tells git commit's refusal of an empty commit (nothing
+// staged, only untracked files, only unstaged changes) from its other
+// failures: a hook's refusal is still an error, as upstream's, since git
+// runs the pre-commit hook before it looks.
+func nothingToCommit(out string) bool {
+	for _, s := range []string{"nothing to commit", "nothing added to commit", "no changes added to commit"} {
+		if strings.Contains(out, s) {
+			return true
+		}
+	}
+	return false
 }
 
 func (g gitIn) push(args map[string]any) (map[string]any, error) {

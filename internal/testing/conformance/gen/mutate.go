@@ -113,25 +113,32 @@ func readFixtures(dir string) ([]m, error) {
 		if err != nil {
 			return nil, err
 		}
-		dec := yaml.NewDecoder(bytes.NewReader(b))
-		for {
-			var doc m
-			if err := dec.Decode(&doc); err != nil {
-				break
-			}
-			if _, ok := doc["turns"].([]any); ok {
-				out = append(out, doc)
-			}
-		}
+		out = append(out, flowDocs(b)...)
 	}
 	return out, nil
+}
+
+// flowDocs returns the flow documents (mappings with turns:) of one YAML
+// file's text: none for a cassette or other sidecar kept beside fixtures.
+func flowDocs(b []byte) []m {
+	var out []m
+	dec := yaml.NewDecoder(bytes.NewReader(b))
+	for {
+		var doc m
+		if err := dec.Decode(&doc); err != nil {
+			return out
+		}
+		if _, ok := doc["turns"].([]any); ok {
+			out = append(out, doc)
+		}
+	}
 }
 
 // siblingSource is an import source naming a sibling story of the corpus.
 var siblingSource = regexp.MustCompile(`(?m)^(\s*source:\s*)\.\./([A-Za-z0-9_.-]+)\s*$`)
 
 // copyStory copies cs's directory to d (flows/ without its fixtures, so
-// cassettes the fixtures name stay where they were). A sibling story an
+// cassettes the fixtures name, in flows/ or below it, stay where they were). A sibling story an
 // import names as ../X is copied to d/X and the source rewritten to ./X,
 // so that the copy holds everything it loads.
 func copyStory(from string, cs *corpusStory, d string) error {
@@ -154,7 +161,8 @@ func copyStory(from string, cs *corpusStory, d string) error {
 }
 
 // copyTree copies the directory src to dst; skipFixtures leaves out the
-// YAML files directly in src/flows.
+// YAML files directly in src/flows that hold a flow fixture (a cassette
+// there is copied).
 func copyTree(src, dst string, skipFixtures bool) error {
 	return filepath.WalkDir(src, func(p string, e fs.DirEntry, err error) error {
 		if err != nil {
@@ -165,15 +173,15 @@ func copyTree(src, dst string, skipFixtures bool) error {
 		if e.IsDir() {
 			return os.MkdirAll(out, 0o755)
 		}
-		if skipFixtures && filepath.Dir(rel) == "flows" && strings.HasSuffix(rel, ".yaml") {
-			return nil
-		}
 		if !e.Type().IsRegular() {
 			return nil
 		}
 		b, err := os.ReadFile(p)
 		if err != nil {
 			return err
+		}
+		if skipFixtures && filepath.Dir(rel) == "flows" && strings.HasSuffix(rel, ".yaml") && len(flowDocs(b)) > 0 {
+			return nil
 		}
 		return os.WriteFile(out, b, 0o644)
 	})

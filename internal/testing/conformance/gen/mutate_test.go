@@ -76,3 +76,28 @@ func TestMutateNeedsStories(t *testing.T) {
 		t.Fatalf("error %v, want one naming %s", err, empty)
 	}
 }
+
+// A cassette kept directly in a source story's flows/ (as the conformance
+// goldens keep theirs) is copied with the story; its fixtures are not.
+func TestMutateKeepsCassettesInFlows(t *testing.T) {
+	t.Parallel()
+	from := t.TempDir()
+	src := filepath.Join(from, "s")
+	if err := writeFiles(src, []agentFile{
+		{"app.yaml", "app: {id: s, version: 0.1.0}\nroot: a\nintents: {go: {}}\nstates:\n  a:\n    on: {go: [{target: a}]}\n"},
+		{"flows/f.yaml", "test_kind: flow\napp: ../app.yaml\nhost_cassette: answer.cassette.yaml\nturns:\n  - intent: {name: go}\n"},
+		{"flows/answer.cassette.yaml", "kind: host_cassette\nversion: 1\ncalls: []\n"},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := writeMutate(dir, 1, 1, from, false); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "000", "flows", "answer.cassette.yaml")); err != nil {
+		t.Errorf("the cassette beside the fixtures was not copied: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "000", "flows", "f.yaml")); err == nil {
+		t.Error("the source's own fixture f.yaml was copied")
+	}
+}
