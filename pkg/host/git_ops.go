@@ -16,7 +16,9 @@ const HandlerGit = "host.git"
 // it, as host.run's cwd): branch (`git checkout -b <name> [base]`, {ok,
 // branch}), diff (`git diff`, the working tree against the index: {diff,
 // files}, files null when nothing differs), commit (stage_all adds
-// everything, files adds those; nothing staged is {ok, sha: "",
+// everything, files adds those, a file git cannot match answering {ok,
+// sha: "", files, skipped_reason} and another failure of either the error
+// "stage_all: ..." / "stage: ..."; nothing staged is {ok, sha: "",
 // skipped_reason: "nothing to commit"}, else {ok, sha}) and push (the
 // current branch to remote, default origin, with -u: {ok, url}, the
 // remote's URL as configured). The pull-request ops answer that the gh CLI
@@ -119,20 +121,24 @@ func (g gitIn) commit(args map[string]any) (map[string]any, error) {
 	}
 	if boolArg(args, "stage_all") {
 		if _, err := g.run("", "add", "-A"); err != nil {
-			return nil, err
+			return nil, stageErr("stage_all", err)
 		}
 	}
 	if list, ok := args["files"].([]any); ok && len(list) > 0 {
-		add := []string{"add", "--"}
+		// as upstream: git add runs for any non-empty list, with its
+		// non-empty strings (none: git adds nothing)
+		var files []string
 		for _, f := range list {
 			if s, ok := f.(string); ok && s != "" {
-				add = append(add, s)
+				files = append(files, s)
 			}
 		}
-		if len(add) > 2 {
-			if _, err := g.run("", add...); err != nil {
-				return nil, err
+		if _, err := g.run("", append([]string{"add", "--"}, files...)...); err != nil {
+			if strings.Contains(err.Error(), "did not match any files") {
+				// files a []string, as upstream's (a view shows <[]string Value>)
+				return map[string]any{"ok": true, "sha": "", "files": files, "skipped_reason": "pathspec did not match (no files to commit)"}, nil
 			}
+			return nil, stageErr("stage", err)
 		}
 	}
 	if _, err := g.run("", "diff", "--cached", "--quiet"); err == nil {
@@ -146,6 +152,16 @@ func (g gitIn) commit(args map[string]any) (map[string]any, error) {
 		return nil, err
 	}
 	return map[string]any{"ok": true, "sha": strings.TrimSpace(sha)}, nil
+}
+
+// stageErr is a commit's failed git add as upstream words it: "<step>:
+// <git's output>", and nothing after the step when git could not run
+// (conformance git-commit-stage).
+func stageErr(step string, err error) error {
+	if _, ok := errors.AsType[gitExecErr](err); ok {
+		return fmt.Errorf("%s: ", step)
+	}
+	return fmt.Errorf("%s: %v", step, err)
 }
 
 func (g gitIn) push(args map[string]any) (map[string]any, error) {
