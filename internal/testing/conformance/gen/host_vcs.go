@@ -114,7 +114,7 @@ func (g *gen) hostVCSStory(id string) []agentFile {
 			"host.local_files.ticket", "host.local_files.ticket.comment", "host.local_files.ticket.transition", "host.workspace_manager.get"},
 		"host_interfaces": m{
 			"vcs": m{"description": "branch, commit, PR", "default": "host.git", "operations": m{
-				"diff": m{"input": m{"workdir": "string"}, "output": m{"diff": "string"}},
+				"diff":   m{"input": m{"workdir": "string"}, "output": m{"diff": "string"}},
 				"commit": m{"input": m{"message": "string"}, "output": m{"sha": "string"}},
 			}},
 			"ticket": m{"description": "tickets", "default": "host.local_files.ticket", "operations": m{
