@@ -133,7 +133,10 @@ func (h localTicketsHandler) comment(c *Call, fr *fileRoot) (Result, error) {
 	}
 	t.comments = append(t.comments, ticketComment{
 		at:     c.Env.now().UTC().Truncate(time.Second),
-		author: cmp.Or(strings.TrimSpace(strArg(args, "author")), "kitsoki"),
+		// as upstream: written as given, "kitsoki" only when empty (a
+		// blank author reads back as no author; conformance
+		// ticket-comment-author)
+		author: cmp.Or(strArg(args, "author"), "kitsoki"),
 		body:   strings.TrimRight(body, "\n"),
 	})
 	if res, ok := h.write(fr, name, t); !ok {
