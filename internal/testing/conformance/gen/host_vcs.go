@@ -244,7 +244,7 @@ func (g *gen) hostVCSGit() m {
 	if g.chance(85) {
 		with["workdir"] = g.hostVCSWorkdir()
 	}
-	bind := m{}
+	var bind m
 	switch op {
 	case "branch":
 		with["name"] = g.pickAny("b1", "b{{ world.n }}", "main", "", "{{ slots.t }}")
