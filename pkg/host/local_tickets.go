@@ -132,7 +132,7 @@ func (h localTicketsHandler) comment(c *Call, fr *fileRoot) (Result, error) {
 		t.front = map[string]any{}
 	}
 	t.comments = append(t.comments, ticketComment{
-		at:     c.Env.now().UTC().Truncate(time.Second),
+		at: c.Env.now().UTC().Truncate(time.Second),
 		// as upstream: written as given, "kitsoki" only when empty (a
 		// blank author reads back as no author; conformance
 		// ticket-comment-author)
