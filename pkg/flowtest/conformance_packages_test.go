@@ -1,6 +1,7 @@
 package flowtest_test
 
 import (
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -40,11 +41,11 @@ func TestConformanceGoldensFold(t *testing.T) {
 // an imported child (refused upstream) or in forms both run (a negative
 // one, an on_complete chain's), a cwd that does not exist, and a
 // stubbed decide whose schema lies outside schemas/ (not validated against
-// it), a git_worktree repo: that names no directory give, fixture by fixture and turn by turn, the verdicts, states and
+// it), a git_worktree repo: that names no directory, host.workspace_manager.get with its program absent and with a stand-in for it on PATH give, fixture by fixture and turn by turn, the verdicts, states and
 // views the existing engine recorded (pkg/host/testdata/conformance).
 func TestConformanceGoldensHost(t *testing.T) {
 	root := filepath.Join("..", "host", "testdata", "conformance")
-	for _, dir := range []string{"inspect", "probe10", "probe11", "run-int-literals", "run-int-quoted", "run-int-world", "run-int-agree", "run-bad-cwd", "stub-schema-anywhere", "git-worktree-missing-repo"} {
+	for _, dir := range []string{"inspect", "probe10", "probe11", "run-int-literals", "run-int-quoted", "run-int-world", "run-int-agree", "run-bad-cwd", "stub-schema-anywhere", "git-worktree-missing-repo", "workspace-manager-absent"} {
 		t.Run(dir, func(t *testing.T) {
 			conformance.Check(t, filepath.Join(root, dir), "", flowtest.Options{})
 		})
@@ -56,5 +57,15 @@ func TestConformanceGoldensHost(t *testing.T) {
 		}
 		t.Chdir(dir) // the script path is relative to the working directory
 		conformance.Check(t, "story", "", flowtest.Options{})
+	})
+	t.Run("workspace-manager-get", func(t *testing.T) {
+		dir := filepath.Join(root, "workspace-manager-get")
+		standin, err := filepath.Abs(filepath.Join(dir, "standin"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		// a stand-in for upstream's workspace-manager program, first on PATH
+		t.Setenv("PATH", standin+string(filepath.ListSeparator)+os.Getenv("PATH"))
+		conformance.Check(t, dir, "", flowtest.Options{})
 	})
 }

@@ -69,6 +69,7 @@ func Builtins(opts Options) *Registry {
 	b(HandlerGit, gitHandler{look: look}, "git branch, diff, commit and push in a workdir (ops branch, diff, commit, push; the pull-request ops answer that gh is absent)")
 	b(HandlerGitWorktree, gitWorktreeHandler{}, "git worktrees as workspaces (ops create, list, get, sync, cleanup_scan, cleanup_apply)")
 	b(HandlerLocalCI, localCIHandler{}, "local CI: go test / go build ./... in a workdir (ops run_tests, build)")
+	b(HandlerWorkspaceManager, workspaceManagerHandler{}, "a workspace as the workspace-manager program describes it (workspace-manager get [--id workspace_id], its stdout a JSON object)")
 	b(HandlerVideoFrame, videoFrameHandler{look: look}, "one frame of a video (answers that ffmpeg is absent; kitsoki does not run ffmpeg)")
 	return r
 }

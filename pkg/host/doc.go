@@ -22,7 +22,7 @@
 // ([SandboxSafe], [SandboxOptions]: what kitsoki test --sandbox runs),
 // local_tickets.go (host.local_files.ticket; frontmatter_style.go, the front matter scalars as upstream writes them), local_ci.go (host.local) and
 // git_ops.go (host.git) and git_worktree.go (host.git_worktree), which run go and git through
-// progrun.go, and the built-ins answering as upstream does without their
+// progrun.go, as workspace_manager.go (host.workspace_manager.get) runs workspace-manager, and the built-ins answering as upstream does without their
 // program: clitool.go (host.gh.ticket, host.cypilot_artifacts),
 // slidey_render.go, contact_sheet.go, video_frame.go, and diff_open.go.
 // Upstream choices: docs/compat/hosts.md.

@@ -128,20 +128,19 @@ func (g gitIn) commit(args map[string]any) (map[string]any, error) {
 			return nil, err
 		}
 	}
-	var files []any
-	if list, ok := args["files"].([]any); ok {
+	// as upstream: git add runs for any non-empty files list, with its
+	// non-empty strings (none: git adds nothing); the answer's files is a
+	// []string, as upstream's (a view shows <[]string Value>; conformance
+	// git-commit-stage)
+	list, _ := args["files"].([]any)
+	if len(list) > 0 {
+		files := []string{}
 		for _, f := range list {
 			if s, ok := f.(string); ok && s != "" {
 				files = append(files, s)
 			}
 		}
-	}
-	if len(files) > 0 {
-		add := []string{"add", "--"}
-		for _, f := range files {
-			add = append(add, f.(string))
-		}
-		if out, err := g.stage("stage", add...); err != nil {
+		if out, err := g.stage("stage", append([]string{"add", "--"}, files...)...); err != nil {
 			if strings.Contains(out, "did not match") {
 				return map[string]any{"ok": true, "sha": "", "files": files, "skipped_reason": "pathspec did not match (no files to commit)"}, nil
 			}
@@ -149,7 +148,7 @@ func (g gitIn) commit(args map[string]any) (map[string]any, error) {
 		}
 	}
 	co := []string{"commit", "-m", msg}
-	if !all && len(files) == 0 {
+	if !all && len(list) == 0 {
 		co = []string{"commit", "-a", "-m", msg} // tracked changes, staged or not
 	}
 	if _, err := g.run("", co...); err != nil {

@@ -126,9 +126,17 @@ func (h localTicketsHandler) comment(c *Call, fr *fileRoot) (Result, error) {
 	if t == nil {
 		return res, nil
 	}
+	if t.front == nil {
+		// as upstream: a comment writes a front matter, {} when the file
+		// had none (conformance ticket-comment-no-front-matter)
+		t.front = map[string]any{}
+	}
 	t.comments = append(t.comments, ticketComment{
-		at:     c.Env.now().UTC().Truncate(time.Second),
-		author: cmp.Or(strings.TrimSpace(strArg(args, "author")), "kitsoki"),
+		at: c.Env.now().UTC().Truncate(time.Second),
+		// as upstream: written as given, "kitsoki" only when empty (a
+		// blank author reads back as no author; conformance
+		// ticket-comment-author)
+		author: cmp.Or(strArg(args, "author"), "kitsoki"),
 		body:   strings.TrimRight(body, "\n"),
 	})
 	if res, ok := h.write(fr, name, t); !ok {
@@ -441,8 +449,8 @@ func timestampsAsText(n *yaml.Node) {
 }
 
 // render is t's file text as upstream writes it back: the front matter
-// (when the file had one, or a transition set a status; an empty one as
-// {}) with its keys sorted, the body (when it has more
+// (when the file had one, or a comment or transition rewrote it; an empty
+// one as {}) with its keys sorted, the body (when it has more
 // than newlines) with one final newline, and each comment as "\n## Comment <time> by <author>\n\n<body>\n".
 func (t *ticket) render() ([]byte, error) {
 	var b bytes.Buffer

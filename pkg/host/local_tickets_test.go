@@ -98,7 +98,8 @@ func TestLocalTicketsRead(t *testing.T) {
 }
 
 // TestLocalTicketsWrite: comment and transition rewrite the file as
-// upstream does (sorted front matter, timestamps kept as text, comments
+// upstream does (sorted front matter, {} for a comment on a file without
+// one, timestamps kept as text, comments
 // re-serialised with the run's clock), and a thread names a ticket file.
 func TestLocalTicketsWrite(t *testing.T) {
 	h, env, wd := ticketsEnv(t)
@@ -115,7 +116,7 @@ func TestLocalTicketsWrite(t *testing.T) {
 		}
 		return string(b)
 	}
-	if got, want := read("issues/features/F-2.md"), "# Heading title\n\nfeature body\n\n## Comment 2026-12-01T09:19:52Z by dan\n\n  note  \n"; got != want {
+	if got, want := read("issues/features/F-2.md"), "---\n{}\n---\n# Heading title\n\nfeature body\n\n## Comment 2026-12-01T09:19:52Z by   dan  \n\n  note  \n"; got != want {
 		t.Errorf("F-2.md:\n%q\nwant\n%q", got, want)
 	}
 	want := "---\nassignee: alice\nfiled_at: \"2026-01-01T00:00:00Z\"\nlabels:\n- a\n- b\nstatus: done\ntitle: First bug\n---\n# T-1\n\nThe zebra body.\n\n" +

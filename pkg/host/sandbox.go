@@ -8,7 +8,8 @@ package host
 // host.artifacts_dir, host.local_files.ticket). The CLI-backed built-ins (host.gh.ticket,
 // host.cypilot_artifacts, host.slidey.render, host.contact_sheet,
 // host.video.frame) and host.diff.open start nothing in kitsoki, so they
-// are. host.run starts a program, so it is not; neither is any name that is
+// are. host.run starts a program, so it is not, nor are host.local,
+// host.git, host.git_worktree and host.workspace_manager.get; neither is any name that is
 // not a built-in (a host provider is a process).
 func SandboxSafe(name string) bool {
 	switch name {

@@ -5,12 +5,13 @@ import (
 	"testing"
 )
 
-// TestSandboxSafe: host.run, host.local, host.git and host.git_worktree (processes) and names that are no built-in (a
+// TestSandboxSafe: host.run, host.local, host.git, host.git_worktree and
+// host.workspace_manager.get (processes) and names that are no built-in (a
 // provider is a process) are not sandbox-safe; every other built-in is,
 // so a new built-in must be placed on one side knowingly.
 func TestSandboxSafe(t *testing.T) {
 	for _, name := range Builtins(Options{}).Names() {
-		if got, want := SandboxSafe(name), name != HandlerRun && name != HandlerLocalCI && name != HandlerGit && name != HandlerGitWorktree; got != want {
+		if got, want := SandboxSafe(name), name != HandlerRun && name != HandlerLocalCI && name != HandlerGit && name != HandlerGitWorktree && name != HandlerWorkspaceManager; got != want {
 			t.Errorf("SandboxSafe(%s) = %v, want %v", name, got, want)
 		}
 	}

@@ -118,6 +118,7 @@ func runWrite(args []string, stderr io.Writer) error {
 		{&o.shapes, "shapes", "flow, legacy: effect entries of unusual shapes"},
 		{&o.asserts, "asserts", "flow, legacy: the fixture assertions real fixtures use"},
 		{&o.rare, "rare", "flow, legacy: what only hand-made fixtures had"},
+		{&o.vcs, "vcs", "host -real: git, git_worktree, local CI, tickets and workspace_manager on a repository the story makes"},
 	} {
 		fs.BoolVar(b.p, b.name, false, b.help)
 	}
@@ -148,6 +149,9 @@ func writeKind(dir, kind string, n int, seed uint64, from string, real, cassette
 	case "starlark":
 		return writeStarlark(dir, n, seed, o.known, cassettes)
 	case "host":
+		if real && o.vcs {
+			return writeHostVCS(dir, n, seed)
+		}
 		if real {
 			return writeHostReal(dir, n, seed)
 		}

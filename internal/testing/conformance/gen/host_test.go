@@ -121,3 +121,31 @@ func TestHostRealStoriesRun(t *testing.T) {
 	assertDrawn(t, dir, want)
 	runClean(t, files, n)
 }
+
+// The -real -vcs host stories load here and their fixtures run the real
+// git, go and ticket built-ins on the repository, module and tickets their
+// setup makes (each fixture in its own working directory) with no Go
+// runtime text in any failure, view or event; every handler, op form and
+// job promised is drawn; the same seed writes the same bytes.
+func TestHostVCSStoriesRun(t *testing.T) {
+	t.Parallel()
+	const n = 8
+	dir := writeSeeded(t, writeHostVCS, n, 730000, "000/app.yaml", "000/flows/f0.yaml")
+	want := []string{
+		"host_bindings:", "invoke: host.git\n", "invoke: host.git.", "invoke: iface.vcs.", "invoke: host.git_worktree",
+		"invoke: iface.workspace.list", "invoke: host.local", "invoke: host.local_files.ticket", "invoke: iface.ticket.",
+		"invoke: host.workspace_manager.get", "op: commit", "op: push", "op: cleanup_scan", "op: comment", "op: transition",
+		"stage_all:", "files:", "background: true", "on_complete:", "advance_clock:", "on_error: ../b", "expect_files:",
+	}
+	var files []*flowtest.File
+	for i := range n {
+		d := filepath.Join(dir, fmt.Sprintf("%03d", i))
+		fs, _, err := flowtest.Discover([]string{filepath.Join(d, "app.yaml")}, filepath.Join(d, "flows", "*.yaml"), false, nil)
+		if err != nil || len(fs) < 1 {
+			t.Fatalf("%s: fixtures %d, error %v", d, len(fs), err)
+		}
+		files = append(files, fs...)
+	}
+	assertDrawn(t, dir, want)
+	runClean(t, files, n)
+}

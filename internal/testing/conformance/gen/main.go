@@ -160,6 +160,11 @@
 // asserting expect_files on what they wrote. They write files into the
 // cwd: compare.sh runs each engine on its own fresh copy of the
 // story.
+// -real -vcs (host kind) writes stories calling the built-ins that work
+// on a repository, tickets and a Go module their setup makes in the cwd
+// (host_vcs.go): host.git, host.git_worktree, host.local,
+// host.local_files.ticket's writes and host.workspace_manager.get, by
+// name, prefix and iface, bound and unbound, and as background jobs.
 // -kind intent writes stories whose intents carry many typed slots
 // (required, defaults, enums; global, state-local and checkpoint
 // declarations) read by guards, effects, views and host-call args, with
@@ -237,7 +242,7 @@ func main() {
 // genOpts are write's choices beyond the seed: -known, -kind legacy,
 // -emits, -trail, -extras, -more.
 type genOpts struct {
-	known, legacy, emits, trail, extras, more, gates, override, deep, jobs, redirects, wide, blocks, shapes, asserts, rare bool
+	known, legacy, emits, trail, extras, more, gates, override, deep, jobs, redirects, wide, blocks, shapes, asserts, rare, vcs bool
 }
 
 func write(dir string, n int, seed uint64, o genOpts) error {

@@ -72,8 +72,32 @@ func payloadValue(v any) any {
 			m["message_id"] = messageSeq.ReplaceAllString(s, "#<n>")
 		}
 	}
+	return noCreatedAt(v)
+}
+
+// noCreatedAt replaces every created_at time inside v by one placeholder:
+// a ticket comment host.local_files.ticket writes is stamped with the
+// run's clock, virtual here and the wall clock upstream
+// (docs/compat/hosts.md).
+func noCreatedAt(v any) any {
+	switch t := v.(type) {
+	case map[string]any:
+		for k, x := range t {
+			if s, ok := x.(string); ok && k == "created_at" && rfc3339.MatchString(s) {
+				t[k] = "<time>"
+				continue
+			}
+			t[k] = noCreatedAt(x)
+		}
+	case []any:
+		for i, x := range t {
+			t[i] = noCreatedAt(x)
+		}
+	}
 	return v
 }
+
+var rfc3339 = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})$`)
 
 func jsonText(v any) string {
 	b, _ := json.Marshal(v)
