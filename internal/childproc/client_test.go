@@ -26,15 +26,16 @@ type fixture struct {
 	log *storytest.SyncBuffer
 }
 
-// newClient starts nothing: a client for this test binary in role (see
-// childRole), with secret masked and a debug log the test reads.
+// newClient starts nothing: a client for the childroles program in role
+// (internal/testing/childroles), with secret masked and a debug log the
+// test reads.
 func newClient(t *testing.T, role string, edit func(*Config)) fixture {
 	t.Helper()
 	proctest.CheckNoChildren(t)
 	log := &storytest.SyncBuffer{}
 	cfg := Config{
 		Who:     "test child",
-		Command: os.Args[0],
+		Command: rolesBin(t),
 		Policy: proc.Policy{
 			Env:       proc.Env{Policy: proc.EnvInherit, Vars: proc.Set(map[string]string{roleEnv: role, "CHILD_SECRET": secret})},
 			TermGrace: time.Second,

@@ -22,7 +22,8 @@ func fileDigest(t *testing.T, path string) string {
 // A pinned program starts when its digest matches (in either case) and is
 // refused, naming the file, the pin's place and both digests, when not.
 func TestPinnedProgram(t *testing.T) {
-	good := fileDigest(t, os.Args[0])
+	bin := rolesBin(t)
+	good := fileDigest(t, bin)
 	f := newClient(t, "requests", func(c *Config) { c.SHA256, c.PinWhere = strings.ToUpper(good), "entry.sha256 in m.yaml" })
 	if got := mustCall(t, f.c, "hi"); got != "hi" {
 		t.Fatalf("answer %q", got)
@@ -32,7 +33,7 @@ func TestPinnedProgram(t *testing.T) {
 	bad := strings.Repeat("0", 64)
 	f = newClient(t, "requests", func(c *Config) { c.SHA256, c.PinWhere = bad, "entry.sha256 in m.yaml" })
 	_, err := call(context.Background(), f.c, "hi")
-	e := mustFail(t, err, Start, os.Args[0], "entry.sha256 in m.yaml", "expected "+bad, "actual "+good, "update the pin")
+	e := mustFail(t, err, Start, bin, "entry.sha256 in m.yaml", "expected "+bad, "actual "+good, "update the pin")
 	if e.Started {
 		t.Fatal("a refused program must not have run")
 	}

@@ -1,6 +1,6 @@
 //go:build unix
 
-package childproc
+package main
 
 import (
 	"os/exec"
