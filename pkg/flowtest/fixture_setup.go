@@ -294,8 +294,14 @@ func (fr *fixtureRun) agents(sink engine.Sink) (engine.AgentCaller, func(), erro
 	none := engine.AgentCallerFunc(func(ctx context.Context, c engine.AgentCall) (*engine.AgentAnswer, error) {
 		return nil, fmt.Errorf("host: no handler registered for %q", "host.agent."+c.Verb)
 	})
-	if fr.fx.HostCassette == "" || fr.legacy {
+	if fr.legacy {
 		return none, func() {}, nil
+	}
+	if fr.fx.HostCassette == "" {
+		if len(fr.fx.HostBindings) == 0 {
+			return none, func() {}, nil
+		}
+		return fr.realAgents(sink)
 	}
 	cas, err := fr.agentCassette()
 	if err != nil {
