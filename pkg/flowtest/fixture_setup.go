@@ -88,6 +88,9 @@ func (fr *fixtureRun) loadCassettes() bool {
 	}
 	if fx.HostCassette != "" {
 		fr.hc, ok = loadNamed(fr, "host_cassette", fx.HostCassette, compose.LoadFlowHostCassette)
+		if ok {
+			ok = fr.cassetteEnv()
+		}
 	}
 	if ok && fx.StarlarkHTTPCassette != "" {
 		fr.star.HTTPCassette, ok = loadNamed(fr, "starlark_http_cassette", fx.StarlarkHTTPCassette, readParsed(host.ParseHTTPCassette))
@@ -96,6 +99,18 @@ func (fr *fixtureRun) loadCassettes() bool {
 		fr.star.Inspect, ok = loadNamed(fr, "starlark_inspect_cassette", fx.StarlarkInspectCassette, readParsed(host.ParseInspectCassette))
 	}
 	return ok
+}
+
+// cassetteEnv applies KITSOKI_CASSETTE_RECORD and KITSOKI_CASSETTE_STRICT
+// to the fixture's host cassette, as upstream's flow rig does (CI may set
+// them); a refusal fails the fixture (upstream ends the whole run).
+func (fr *fixtureRun) cassetteEnv() bool {
+	strict := os.Getenv("KITSOKI_CASSETTE_STRICT")
+	if err := fr.hc.FlowRecordMode(os.Getenv("KITSOKI_CASSETTE_RECORD"), strict == "1" || strict == "true"); err != nil {
+		fr.fatal(fr.fx.at("host_cassette"), "host_cassette: %v", err)
+		return false
+	}
+	return true
 }
 
 // readParsed is a loader that reads a file through its root within the
