@@ -3,6 +3,7 @@ package flowtest_test
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"kitsoki/internal/testing/conformance"
@@ -50,6 +51,27 @@ func TestConformanceGoldensHost(t *testing.T) {
 			conformance.Check(t, filepath.Join(root, dir), "", flowtest.Options{})
 		})
 	}
+	t.Run("host-bindings-real-agent", func(t *testing.T) {
+		// its bin/claude is a STAND-IN for the claude CLI (which cannot
+		// run here): under host_bindings host.agent.ask reaches the
+		// claude on PATH, as upstream's did (README.md there)
+		dir := filepath.Join(root, "host-bindings-real-agent")
+		bin, err := filepath.Abs(filepath.Join(dir, "bin"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := filepath.Join(t.TempDir(), "got.txt")
+		t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+		t.Setenv("GOT", got)
+		conformance.Check(t, dir, "", flowtest.Options{})
+		data, err := os.ReadFile(got)
+		if err != nil {
+			t.Fatalf("the claude stand-in was never started: %v", err)
+		}
+		if n := strings.Count(string(data), "ARGS: "); n != 2 {
+			t.Errorf("the claude stand-in ran %d times, want 2 (one call per fixture)", n)
+		}
+	})
 	t.Run("probe12", func(t *testing.T) {
 		dir, err := filepath.Abs(filepath.Join(root, "probe12"))
 		if err != nil {

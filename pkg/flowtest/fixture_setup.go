@@ -88,6 +88,9 @@ func (fr *fixtureRun) loadCassettes() bool {
 	}
 	if fx.HostCassette != "" {
 		fr.hc, ok = loadNamed(fr, "host_cassette", fx.HostCassette, compose.LoadFlowHostCassette)
+		if ok {
+			ok = fr.cassetteEnv()
+		}
 	}
 	if ok && fx.StarlarkHTTPCassette != "" {
 		fr.star.HTTPCassette, ok = loadNamed(fr, "starlark_http_cassette", fx.StarlarkHTTPCassette, readParsed(host.ParseHTTPCassette))
@@ -96,6 +99,18 @@ func (fr *fixtureRun) loadCassettes() bool {
 		fr.star.Inspect, ok = loadNamed(fr, "starlark_inspect_cassette", fx.StarlarkInspectCassette, readParsed(host.ParseInspectCassette))
 	}
 	return ok
+}
+
+// cassetteEnv applies KITSOKI_CASSETTE_RECORD and KITSOKI_CASSETTE_STRICT
+// to the fixture's host cassette, as upstream's flow rig does (CI may set
+// them); a refusal fails the fixture (upstream ends the whole run).
+func (fr *fixtureRun) cassetteEnv() bool {
+	strict := os.Getenv("KITSOKI_CASSETTE_STRICT")
+	if err := fr.hc.FlowRecordMode(os.Getenv("KITSOKI_CASSETTE_RECORD"), strict == "1" || strict == "true"); err != nil {
+		fr.fatal(fr.fx.at("host_cassette"), "host_cassette: %v", err)
+		return false
+	}
+	return true
 }
 
 // readParsed is a loader that reads a file through its root within the
@@ -202,7 +217,7 @@ func (fr *fixtureRun) sessionOptions(ld *compose.Loaded, reg *host.Registry, wor
 	fx := fr.fx
 	o := engine.SessionOptions{
 		Options: engine.Options{SessionID: fr.sessionID(), World: world, Agents: agents, HostReplay: fr.hc, Sink: sink, NoSnapshot: true,
-			Observer: fr.r.opts.Observer, Strict: fr.r.opts.Strict, NoAgentHandlers: true},
+			Observer: fr.r.opts.Observer, Strict: fr.r.opts.Strict, NoAgentHandlers: len(fx.HostBindings) == 0},
 		StartState: fx.InitialState, Hosts: reg, Clock: engine.NewVirtualClock(epoch), WorkDir: workDir,
 		// upstream arms only a seeded initial_state's timeout, not descending a compound
 		UnarmedStart: fx.InitialState == "", StartFlat: fx.InitialState != "",
@@ -294,8 +309,14 @@ func (fr *fixtureRun) agents(sink engine.Sink) (engine.AgentCaller, func(), erro
 	none := engine.AgentCallerFunc(func(ctx context.Context, c engine.AgentCall) (*engine.AgentAnswer, error) {
 		return nil, fmt.Errorf("host: no handler registered for %q", "host.agent."+c.Verb)
 	})
-	if fr.fx.HostCassette == "" || fr.legacy {
+	if fr.legacy {
 		return none, func() {}, nil
+	}
+	if fr.fx.HostCassette == "" {
+		if len(fr.fx.HostBindings) == 0 {
+			return none, func() {}, nil
+		}
+		return fr.realAgents(sink)
 	}
 	cas, err := fr.agentCassette()
 	if err != nil {

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 
+	"kitsoki/pkg/compose"
+	"kitsoki/pkg/engine"
 	"kitsoki/pkg/host"
 )
 
@@ -31,6 +33,25 @@ func (fr *fixtureRun) registerBuiltins(reg *host.Registry) {
 	}
 	registerChatStoreAbsent(reg)
 	registerIDEAbsent(reg)
+}
+
+// realAgents is the agent layer of a host_bindings fixture without a
+// host_cassette: upstream's real handlers answer every host.agent.* verb
+// through the story's agents, as kitsoki run builds them (the real
+// claude on PATH; see testdata/conformance/host-bindings-real-agent).
+// Under --sandbox no agent starts: each call is refused and recorded.
+func (fr *fixtureRun) realAgents(sink engine.Sink) (engine.AgentCaller, func(), error) {
+	if fr.r.opts.Sandbox {
+		return engine.AgentCallerFunc(func(ctx context.Context, c engine.AgentCall) (*engine.AgentAnswer, error) {
+			_, err := fr.sbx.refusal("host.agent."+c.Verb).Call(ctx, nil)
+			return nil, err
+		}), func() {}, nil
+	}
+	rt, err := fr.plan.Build(compose.BuildOptions{Sink: sink})
+	if err != nil {
+		return nil, nil, err
+	}
+	return rt.Caller(), func() { rt.Close() }, nil
 }
 
 // sandboxLog records the real handlers a fixture called under --sandbox
