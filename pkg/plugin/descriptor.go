@@ -82,8 +82,8 @@ var builtinDescriptors = sync.OnceValue(func() []Descriptor {
 	out := []Descriptor{
 		{ID: idBudget, Summary: "halts agent calls once the run's reported cost or token total passes a limit",
 			Provides: []string{"hook:agent/pre-dispatch", "hook:agent/post-return"}},
-		{ID: idHostRun, Summary: "host.run and the built-ins running git or go (host.git, host.git_worktree, host.local): programs the story or its repository names",
-			Provides: []string{"host:" + host.HandlerRun, "host:" + host.HandlerGit, "host:" + host.HandlerGitWorktree, "host:" + host.HandlerLocalCI}},
+		{ID: idHostRun, Summary: "host.run and the built-ins running git, go or workspace-manager (host.git, host.git_worktree, host.local, host.workspace_manager.get): programs the story or its repository names",
+			Provides: []string{"host:" + host.HandlerRun, "host:" + host.HandlerGit, "host:" + host.HandlerGitWorktree, "host:" + host.HandlerLocalCI, "host:" + host.HandlerWorkspaceManager}},
 		{ID: idRedact, Summary: "masks patterns and named env var values in prompts before dispatch",
 			Provides: []string{"hook:agent/pre-dispatch"}},
 		{ID: idTrace, Summary: "the JSONL trace sink (kernel: cannot be disabled)", Provides: []string{"trace.sink"}, Kernel: true},

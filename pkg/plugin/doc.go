@@ -17,9 +17,10 @@
 // agent/post-return, host/pre-call, run/start, run/end) that may rewrite
 // the payload or halt. The trace plugin is kernel
 // and cannot be disabled; disabling host.run installs a host/pre-call gate
-// that refuses it and replaces it, host.git, host.git_worktree and
-// host.local in the run's registry by their refusal ([Assembly.DisabledHost]). The profile is trusted and fails loudly (file, line,
-// column); a malformed third-party manifest is skipped with a warning.
+// that refuses it and replaces it, host.git, host.git_worktree,
+// host.local and host.workspace_manager.get in the run's registry by their
+// refusal ([Assembly.DisabledHost]). The profile is trusted and fails
+// loudly (file, line, column); a malformed third-party manifest is skipped with a warning.
 // Installing an external plugin is code execution with kitsoki's privileges.
 //
 // The package never imports pkg/engine, pkg/trace or cmd (hook outcome
