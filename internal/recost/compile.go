@@ -9,10 +9,10 @@ import (
 // MaxInsts bounds the instructions one pattern from a repository may
 // compile to, and MaxBudgetInsts the patterns of one [Budget] together.
 // Compiling is the cost: a pattern's program holds hundreds of bytes an
-// instruction, and repeats multiply, so a 15 KB guard of 700
-// `[\p{L}\p{N}]{1,1000}` compiled to 1.4 million instructions (592 MB) and a
-// 141 KB schema of four such patterns did not finish in 10 minutes at
-// 1.7 GB. Real patterns compile to tens or hundreds (`.{0,1000}`, 2,002).
+// instruction, and repeats multiply (`[\p{L}\p{N}]{1,1000}` is a thousand
+// copies of its class), so a short pattern can take gigabytes. Real
+// patterns compile to tens or hundreds of instructions; `.{0,1000}` to
+// about 2,000.
 const (
 	MaxInsts       = 10_000
 	MaxBudgetInsts = 100_000

@@ -58,8 +58,7 @@ func checkExprLimits(src string) *Error {
 
 // costlyMatches refuses a `matches` whose literal pattern would compile
 // past recost's bound: expr-lang compiles it while checking the
-// expression, before kitsoki sees the tree (a 15 KB guard of 700
-// `[\p{L}\p{N}]{1,1000}` took 592 MB). Only the lexer reads src here.
+// expression, before kitsoki sees the tree. Only the lexer reads src here.
 func costlyMatches(src string) *Error {
 	if !strings.Contains(src, "matches") {
 		return nil
