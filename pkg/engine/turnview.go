@@ -167,6 +167,11 @@ func (r *runner) restingView(ctx context.Context, slots, turnSlots map[string]an
 		// pass fired a hop, as after a call that bound nothing
 		// (conformance postbind-hop-after-domain-error)
 		return r.renderAt(ctx, r.statePath(), r.t.first.world, slots, true)
+	case r.t.dotStay && r.t.againWithSay() && !r.t.hopped() && !r.t.postGate && r.t.first != nil && r.t.redirectErr == "" && !r.t.noView:
+		// a call failed with no on_error, then another's on_error "."
+		// stopped the batch, which held no bind: upstream's first render
+		// was never skipped, and stands (conformance infra-then-dot-stay)
+		return r.renderAt(ctx, r.statePath(), r.t.first.world, turnSlots, true)
 	case !r.t.noView || r.t.rerender: // conformance parallel-root-bind
 		w := r.world.Snapshot()
 		if r.t.rerender && (r.t.dotStay || !r.t.applied) && !r.t.hopped() && !r.t.postGate {
