@@ -1,8 +1,6 @@
 package main
 
 import (
-	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -17,15 +15,7 @@ func TestAgentStoriesRun(t *testing.T) {
 	t.Parallel()
 	const n = 15
 	dir := writeSeeded(t, writeAgent, n, 7, "000/app.yaml", "001/flows/h.yaml", "001/flows/cassettes/c.yaml")
-	var files []*flowtest.File
-	for i := range n {
-		d := filepath.Join(dir, fmt.Sprintf("%03d", i))
-		fs, _, err := flowtest.Discover([]string{filepath.Join(d, "app.yaml")}, filepath.Join(d, "flows", "*.yaml"), false, nil)
-		if err != nil || len(fs) < 2 {
-			t.Fatalf("%s: fixtures %d, error %v", d, len(fs), err)
-		}
-		files = append(files, fs...)
-	}
+	files := storyFixtures(t, dir, n, 2)
 	// a recording fixture (flows/r.yaml) says it is one
 	assertDrawn(t, dir, []string{"recording:", "infra_error:", "error:", "by_call:", "replay: any", "agent:", "cost_usd:", "turn_cost_usd"})
 	runClean(t, files, n)

@@ -165,6 +165,22 @@ func TestScalarFormsWrittenAsTyped(t *testing.T) {
 	}
 }
 
+// storyFixtures discovers the flow fixtures of stories 000..n-1 under dir,
+// failing the test when a story does not load or holds fewer than least.
+func storyFixtures(t *testing.T, dir string, n, least int) []*flowtest.File {
+	t.Helper()
+	var files []*flowtest.File
+	for i := range n {
+		d := filepath.Join(dir, fmt.Sprintf("%03d", i))
+		fs, _, err := flowtest.Discover([]string{filepath.Join(d, "app.yaml")}, filepath.Join(d, "flows", "*.yaml"), false, nil)
+		if err != nil || len(fs) < least {
+			t.Fatalf("%s: fixtures %d, error %v", d, len(fs), err)
+		}
+		files = append(files, fs...)
+	}
+	return files
+}
+
 // runClean runs the fixtures of n generated stories: each runs, no failure
 // says a story does not load, no failure, view or event payload holds Go
 // runtime text, and at least five turns a story ran. It returns the

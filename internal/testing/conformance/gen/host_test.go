@@ -2,10 +2,7 @@ package main
 
 import (
 	"fmt"
-	"path/filepath"
 	"testing"
-
-	"kitsoki/pkg/flowtest"
 )
 
 // The host stories gen writes load here and their fixtures run with no
@@ -15,7 +12,6 @@ func TestHostStoriesRun(t *testing.T) {
 	t.Parallel()
 	const n = 30
 	dir := writeSeeded(t, func(d string, n int, s uint64) error { return writeHost(d, n, s, false) }, n, 11, "000/app.yaml", "001/flows/f0.yaml", "001/flows/f1.yaml")
-	var files []*flowtest.File
 	want := []string{
 		// stub forms
 		"by_call:", "by_op:", "delay:", "infra_error:", "error:", "request_clarification:", "host.agent:",
@@ -27,14 +23,7 @@ func TestHostStoriesRun(t *testing.T) {
 		"expect_host_calls:", "expect_no_host_calls:", "expect_inbox:", "expect_jobs:", "expect_world:",
 		"expect_state:", "expect_events:", "advance_clock:", "times:",
 	}
-	for i := range n {
-		d := filepath.Join(dir, fmt.Sprintf("%03d", i))
-		fs, _, err := flowtest.Discover([]string{filepath.Join(d, "app.yaml")}, filepath.Join(d, "flows", "*.yaml"), false, nil)
-		if err != nil || len(fs) < 2 {
-			t.Fatalf("%s: fixtures %d, error %v", d, len(fs), err)
-		}
-		files = append(files, fs...)
-	}
+	files := storyFixtures(t, dir, n, 2)
 	assertDrawn(t, dir, want)
 	runClean(t, files, n)
 }
@@ -109,15 +98,7 @@ func TestHostRealStoriesRun(t *testing.T) {
 		"on_error: ../b", "{{ result }}", "stdout_json",
 		"expect_files:", "content_matches:", "must_not_exist: true", "invoke: host.agent.search",
 	}
-	var files []*flowtest.File
-	for i := range n {
-		d := filepath.Join(dir, fmt.Sprintf("%03d", i))
-		fs, _, err := flowtest.Discover([]string{filepath.Join(d, "app.yaml")}, filepath.Join(d, "flows", "*.yaml"), false, nil)
-		if err != nil || len(fs) < 1 {
-			t.Fatalf("%s: fixtures %d, error %v", d, len(fs), err)
-		}
-		files = append(files, fs...)
-	}
+	files := storyFixtures(t, dir, n, 1)
 	assertDrawn(t, dir, want)
 	runClean(t, files, n)
 }
@@ -137,15 +118,7 @@ func TestHostVCSStoriesRun(t *testing.T) {
 		"invoke: host.workspace_manager.get", "op: commit", "op: push", "op: cleanup_scan", "op: comment", "op: transition",
 		"stage_all:", "files:", "background: true", "on_complete:", "advance_clock:", "on_error: ../b", "expect_files:",
 	}
-	var files []*flowtest.File
-	for i := range n {
-		d := filepath.Join(dir, fmt.Sprintf("%03d", i))
-		fs, _, err := flowtest.Discover([]string{filepath.Join(d, "app.yaml")}, filepath.Join(d, "flows", "*.yaml"), false, nil)
-		if err != nil || len(fs) < 1 {
-			t.Fatalf("%s: fixtures %d, error %v", d, len(fs), err)
-		}
-		files = append(files, fs...)
-	}
+	files := storyFixtures(t, dir, n, 1)
 	assertDrawn(t, dir, want)
 	runClean(t, files, n)
 }

@@ -28,23 +28,11 @@ package main
 // base, remote or worktree name starting with "-" (refused here, an
 // option to upstream's git) and a go option as host.local's target.
 
-import (
-	"fmt"
-	"math/rand/v2"
-	"path/filepath"
-)
+import "fmt"
 
 // writeHostVCS writes n repository host stories, story i from seed+i.
 func writeHostVCS(dir string, n int, seed uint64) error {
-	for i := range n {
-		s := seed + uint64(i)
-		g := &gen{rnd: rand.New(rand.NewPCG(s^0x5851f42d4c957f2d, s+0x14057b7ef767814f))}
-		d := filepath.Join(dir, fmt.Sprintf("%03d", i))
-		if err := writeFiles(d, g.hostVCSStory(fmt.Sprintf("genv-%d", s))); err != nil {
-			return err
-		}
-	}
-	return nil
+	return writeGenStories(dir, n, seed, 0x5851f42d4c957f2d, 0x14057b7ef767814f, "genv", (*gen).hostVCSStory)
 }
 
 // hostVCSSetup makes, in the working directory, the repository r (branch
