@@ -31,7 +31,7 @@ var (
 	ruleNotChecked = &diag.Rule{ID: "flow-not-checked", Severity: diag.Warning, LintOnly: true,
 		Summary: "an assertion the existing engine never evaluates where it stands", Example: "turns: [{expect_terminal: true, intent: {name: go}}]"}
 	ruleMissingFile = &diag.Rule{ID: "flow-missing-file", Severity: diag.Error, LintOnly: true,
-		Summary: "a cassette or recording the fixture names does not exist (it cannot run)", Example: "host_cassette: missing.yaml"}
+		Summary: "a cassette or recording the fixture names does not exist: an error where the fixture opens it (kitsoki fails the fixture; the existing engine ends the whole test run), a warning where its path never does (a cassette on the legacy path, a recording on the orchestrator path with no turn that input: alone drives)", Example: "host_cassette: missing.yaml"}
 	ruleOutsideRoot = &diag.Rule{ID: "flow-outside-root", Severity: diag.Error, LintOnly: true,
 		Summary: "a cassette, recording or expect_files path the fixture names lies outside the project root (kitsoki test refuses it unread)", Example: "host_cassette: /home/me/.ssh/id_rsa"}
 	ruleErrorCode = &diag.Rule{ID: "flow-error-code", Severity: diag.Warning, LintOnly: true,
