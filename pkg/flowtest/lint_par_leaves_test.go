@@ -31,8 +31,32 @@ func TestLintParLeaves(t *testing.T) {
 		"s_expected_rejection.yaml":         "",
 		"t_round_passes.yaml":               "",
 		"u_unsorted_wait_label.yaml":        "",
-		"v_unsorted_wait_sorted.yaml":       unwarned,
+		"v_unsorted_wait_sorted.yaml":       `turns[0].expect_state: "clock#clock.calendar.day1|clock.sky.clear|clock.weather.dry", but the fixture starts (initial_state): the machine rests at "clock#clock.weather.dry|clock.sky.clear|clock.calendar.day1"`,
 		"w_asserted_guard_false.yaml":       `turns[2]: intent "chill", fired at "clock#clock.calendar.day1|clock.sky.clear|clock.weather.rain"`,
 		"x_asserted_guard_true.yaml":        `turns[2]: intent "warm" is not taken at "clock#clock.calendar.day1|clock.sky.clear|clock.weather.rain"`,
+	}, ruleRejected, ruleWrongState)
+}
+
+// TestLintParSpelling: a start spelled root#leaf|leaf is printed as
+// written until an intent is taken there, then sorted; intents try the
+// leaves by path whatever the spelling (conformance lint-par-spelling).
+func TestLintParSpelling(t *testing.T) {
+	const start = `"clock#clock.weather.dry|clock.sky.clear|clock.calendar.day1"`
+	lintGolden(t, "../engine/testdata/conformance/lint-par-spelling", map[string]string{
+		"a_poke_spelling.yaml":        `turns[0].expect_state: ` + start + `, but turns[0] "poke", fired at ` + start,
+		"b_poke_sorted.yaml":          "",
+		"c_pokeself_spelling.yaml":    unwarned,
+		"d_pokeself_sorted.yaml":      "",
+		"e_rejected_spelling.yaml":    "",
+		"f_rejected_sorted.yaml":      unwarned,
+		"g_stay_spelling.yaml":        unwarned,
+		"h_stay_sorted.yaml":          "",
+		"i_legacy_poke_spelling.yaml": `turns[0].expect_state: ` + start + `, but turns[0] "poke"`,
+		"j_legacy_poke_sorted.yaml":   "",
+		"k_both_by_path.yaml":         "",
+		"l_both_spelling_order.yaml":  `turns[0].expect_state: "clock#clock.calendar.day1|clock.sky.clear|clock.weather.rain", but turns[0] "both", fired at ` + start + `, moves the region "clock.calendar" from "clock.calendar.day1" to "clock.calendar.day2"`,
+		"m_wait_tick_unsorted.yaml":   `turns[1].expect_state: "clock#clock.weather.dry|clock.sky.clear|clock.calendar.day2", but turns[1] "tick"`,
+		"n_named_then_sorted.yaml":    `the machine rests at ` + start + ` (each region's leaf followed from the turns before it), spelled as the fixture named it last`,
+		"o_named_then_tick.yaml":      "",
 	}, ruleRejected, ruleWrongState)
 }
