@@ -311,6 +311,8 @@ type storyIndex struct {
 	aliasAt  map[string]map[string]string
 	wildcard bool
 	jobs     bool
+	// parallel: the story has a parallel state (its entry's world is followed: parEnterWorld)
+	parallel bool
 	// background: some effect of the story starts a background job
 	background bool
 	// terminal: some state of the story is terminal
@@ -395,6 +397,7 @@ func indexStory(st *story.Story) *storyIndex {
 		ix.states[s.Path] = true
 		ix.byPath[s.Path] = s
 		ix.terminal = ix.terminal || s.Terminal
+		ix.parallel = ix.parallel || s.Parallel
 		for n, it := range s.Intents {
 			ix.intents[n] = true
 			ix.decls[n] = append(ix.decls[n], it)

@@ -60,3 +60,30 @@ func TestLintParSpelling(t *testing.T) {
 		"o_named_then_tick.yaml":      "",
 	}, ruleRejected, ruleWrongState)
 }
+
+// TestLintParWorld: the world after a quiet entry into a parallel state
+// is followed: the arm's effects, the on_enter of the states above it and
+// of it, then each region's chain down to its initial leaf, regions
+// sorted by path (conformance lint-par-world).
+func TestLintParWorld(t *testing.T) {
+	lintGolden(t, "../engine/testdata/conformance/lint-par-world", map[string]string{
+		"a_n.yaml":                   "",
+		"b_who_p.yaml":               `turns[0].expect_world["who"]: "p", but after the turns before it and this one the fixture certainly holds "rb" there`,
+		"c_who_ra.yaml":              `turns[0].expect_world["who"]: "ra", but after the turns before it and this one the fixture certainly holds "rb" there`,
+		"d_who_rb.yaml":              "",
+		"e_leaf_a1.yaml":             `turns[0].expect_world["leaf"]: "a1", but after the turns before it and this one the fixture certainly holds "b1" there`,
+		"f_leaf_b1.yaml":             "",
+		"g_sets.yaml":                "",
+		"h_sets_wrong.yaml":          `turns[0].expect_world["pset"]: false, but after the turns before it and this one the fixture certainly holds true there`,
+		"i_out_wrong.yaml":           `turns[0].expect_world["out"]: "x", but after the turns before it and this one the fixture certainly holds "arm" there`,
+		"j_ping_guard.yaml":          "",
+		"k_ping_guard_wrong.yaml":    `turns[1].expect_state: "clock#clock.ra.a1|clock.rb.b1", but turns[1] "ping", fired at "clock#clock.ra.a1|clock.rb.b1", moves the region "clock.ra" from "clock.ra.a1" to "clock.ra.a2"`,
+		"l_check.yaml":               `turns[1]: intent "check", fired at "clock"`,
+		"m_emit_entry.yaml":          "",
+		"n_emit_entry_wrong.yaml":    unwarned,
+		"o_regions_by_path.yaml":     "",
+		"p_regions_as_declared.yaml": `turns[0].expect_world["who"]: "ar", but after the turns before it and this one the fixture certainly holds "zr" there`,
+		"q_region_chain_whole.yaml":  `turns[0].expect_world["out"]: "a1leaf", but after the turns before it and this one the fixture certainly holds "zr" there`,
+		"r_legacy_n.yaml":            `turns[0].expect_world["n"]: 112, but after the turns before it and this one the fixture certainly holds 111 there`,
+	}, ruleRejected, ruleWrongState, ruleWorldKnown)
+}

@@ -43,8 +43,8 @@ func (l *fixtureLint) rejected(t *Turn) {
 	}
 	l.stepped = false
 	n := len(l.ds)
-	var held *knownWorld // the world before a turn fired inside a parallel state (parWorld)
-	if r.in != nil && l.world != nil {
+	var held *knownWorld // the world before a turn fired inside or into a parallel state (parWorld)
+	if (r.in != nil || r.at != nil && l.ix.parallel) && l.world != nil {
 		held = l.world.clone()
 	}
 	l.rest = l.after(t, r, jr, arc, warned)

@@ -39,6 +39,9 @@ type rest struct {
 	// been taken since the fixture started at it or an expect_state named
 	// it (a root#leaf|leaf spelling, sorted or not); "": parPath's
 	spelling string
+	// entry: the arm that entered in from a plain leaf, landing quietly on
+	// leaves (parEnter), whose world parEnterWorld follows
+	entry *story.Transition
 }
 
 // maxFrom bounds a rest's from: each turn's reason quotes the one
