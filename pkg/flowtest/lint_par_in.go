@@ -319,8 +319,8 @@ func quietAbove(p *story.State) bool {
 // move the machine out of it but p's own arms: every state inside it
 // (and p) only sets, increments, says or emits an event on entry; every
 // arm of a state inside it has a literal target inside p (or none) and
-// such effects; and no event emitted there is taken by p or an
-// ancestor. (A timeout there is timedIn's.)
+// such effects; and no event emitted there (an arm's emit: list or an
+// effect's emit:) is taken by p or an ancestor. (A timeout there is timedIn's.)
 func (ix *storyIndex) parConfined(p *story.State) bool {
 	var emits []string
 	effOK := func(effs []*story.Effect) bool {
@@ -346,9 +346,10 @@ func (ix *storyIndex) parConfined(p *story.State) bool {
 		}
 		for _, name := range s.OnNames() {
 			for _, a := range s.Arms(name) {
-				if a == nil || len(a.Emit()) > 0 || !effOK(a.Effects) {
+				if a == nil || !effOK(a.Effects) {
 					return false
 				}
+				emits = append(emits, a.Emit()...) // between regions, as an effect's emit:
 				if tt := strings.TrimSpace(a.Target); tt == "" || tt == "." {
 					continue
 				}

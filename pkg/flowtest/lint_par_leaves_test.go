@@ -7,7 +7,7 @@ import "testing"
 // the region moves it is certain of, and judges the next turn there: an
 // intent no leaf takes, nor a state above one, is refused; every arm the
 // leaves reach false is GUARD_FAILED; an expect_state naming another
-// path fails (conformance lint-par-leaves). An emit, a cross-region move,
+// path fails (conformance lint-par-leaves). An on_enter emit, a cross-region move,
 // the parallel state's own re-entry are not followed.
 func TestLintParLeaves(t *testing.T) {
 	lintGolden(t, "../engine/testdata/conformance/lint-par-leaves", map[string]string{
@@ -17,7 +17,7 @@ func TestLintParLeaves(t *testing.T) {
 		"d_wait_keeps.yaml":                 `turns[3]: intent "tick" is not taken at "clock#clock.calendar.day2|clock.sky.clear|clock.weather.dry"`,
 		"e_expect_stale.yaml":               `turns[1].expect_state: "clock#clock.calendar.day1|clock.sky.clear|clock.weather.dry", but turns[1] "tick", fired at "clock#clock.calendar.day1|clock.sky.clear|clock.weather.dry", moves the region "clock.calendar" from "clock.calendar.day1" to "clock.calendar.day2"`,
 		"f_expect_right.yaml":               "",
-		"g_emit_not_followed.yaml":          unwarned,
+		"g_emit_not_followed.yaml":          `turns[2]: intent "tick" is not taken at "clock#clock.calendar.soggy|clock.sky.clear|clock.weather.rain"`,
 		"h_hash_start.yaml":                 `turns[1]: intent "tick" is not taken at "clock#clock.calendar.day2|clock.sky.clear|clock.weather.dry"`,
 		"i_hash_start_unsorted.yaml":        `turns[1]: intent "tick" is not taken at "clock#clock.calendar.day2|clock.sky.clear|clock.weather.dry"`,
 		"j_guard_true.yaml":                 `turns[2]: intent "warm" is not taken at "clock#clock.calendar.day1|clock.sky.clear|clock.weather.rain"`,
@@ -86,4 +86,29 @@ func TestLintParWorld(t *testing.T) {
 		"q_region_chain_whole.yaml":  `turns[0].expect_world["out"]: "a1leaf", but after the turns before it and this one the fixture certainly holds "zr" there`,
 		"r_legacy_n.yaml":            `turns[0].expect_world["n"]: 112, but after the turns before it and this one the fixture certainly holds 111 there`,
 	}, ruleRejected, ruleWrongState, ruleWorldKnown)
+}
+
+// TestLintParEmit: a region's move hands what it emits to every other
+// region that takes it, in path order, then what those emit in turn
+// (conformance lint-par-emit).
+func TestLintParEmit(t *testing.T) {
+	lintGolden(t, "../engine/testdata/conformance/lint-par-emit", map[string]string{
+		"a_go_all_receive.yaml":         "",
+		"b_go_first_only.yaml":          `turns[1].expect_state: "p#p.ra.a2|p.rb.b2|p.rc.c1", but turns[1] "go", fired at "p#p.ra.a1|p.rb.b1|p.rc.c1", moves the region "p.ra" from "p.ra.a1" to "p.ra.a2" (the arm of "p.ra.a1" it certainly takes), and its emits move "p.rb" to "p.rb.b2" ("ev" of "p.rb"), "p.rc" to "p.rc.c2" ("ev" of "p.rc.c1")`,
+		"c_go_then_probe.yaml":          "",
+		"d_golist.yaml":                 "",
+		"e_golist_one.yaml":             `the machine rests at "p#p.ra.a2|p.rb.b3|p.rc.c2"`,
+		"f_self_not_own.yaml":           "",
+		"g_self_own.yaml":               `the machine rests at "p#p.ra.a2|p.rb.b3|p.rc.c1"`,
+		"h_chain.yaml":                  `the machine rests at "p#p.ra.a2|p.rb.b2|p.rc.c2"`,
+		"i_chain_followed.yaml":         "",
+		"j_bump_stay.yaml":              "",
+		"k_go_then_ev_refused.yaml":     `turns[2]: intent "go" is not taken at "p#p.ra.a2|p.rb.b2|p.rc.c2"`,
+		"l_go_rest_wrong.yaml":          `the machine rests at "p#p.ra.a2|p.rb.b2|p.rc.c2"`,
+		"m_guarded_receiver.yaml":       "",
+		"n_guarded_receiver_wrong.yaml": unwarned,
+		"o_receivers_first.yaml":        "",
+		"p_nested_first.yaml":           `the machine rests at "q#q.qa.a2|q.qb.b2|q.qc.c4"`,
+		"q_legacy_go.yaml":              `the machine rests at "p#p.ra.a2|p.rb.b2|p.rc.c2"`,
+	}, ruleRejected, ruleWrongState)
 }
