@@ -45,7 +45,7 @@ turns:
 	for _, w := range []struct {
 		line int
 		rule *diag.Rule
-	}{{2, ruleUnknownState}, {5, ruleUnusedStub}, {7, ruleUnknownIntent}, {8, ruleUnknownState}, {11, ruleNotChecked}, {13, ruleNotChecked},
+	}{{2, ruleUnknownState}, {5, ruleUnusedStub}, {7, ruleUnknownIntent}, {7, ruleRejected}, {8, ruleUnknownState}, {11, ruleNotChecked}, {13, ruleNotChecked},
 		{15, ruleNotChecked}, {16, ruleNotChecked}, {18, ruleNotChecked}, {19, ruleNotChecked}, {21, ruleIgnoredKey}} {
 		found := false
 		for _, d := range got {
@@ -57,8 +57,8 @@ turns:
 			t.Errorf("no %s at line %d in %v", w.rule.ID, w.line, got)
 		}
 	}
-	if len(got) != 11 {
-		t.Errorf("want exactly 11 findings (nosuch under expect_error and host.run are fine; an empty state key is not an unknown state): %v", got)
+	if len(got) != 12 {
+		t.Errorf("want exactly 12 findings (nosuch under expect_error and host.run are fine; an empty state key is not an unknown state): %v", got)
 	}
 }
 
@@ -282,8 +282,8 @@ turns:
 		t.Fatal(pds)
 	}
 	got := lint(st, fxs)
-	if len(got) != 1 || got[0].Line != 7 || got[0].Rule != ruleUnknownIntent.ID {
-		t.Fatalf("want one flow-unknown-intent, at nosuch (line 7): %v", got)
+	if len(got) != 2 || got[0].Line != 7 || got[0].Rule != ruleUnknownIntent.ID || got[1].Line != 7 || got[1].Rule != ruleRejected.ID {
+		t.Fatalf("want one flow-unknown-intent and its flow-rejected verdict, at nosuch (line 7): %v", got)
 	}
 }
 
