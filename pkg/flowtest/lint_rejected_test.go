@@ -410,14 +410,14 @@ func TestLintUndeclaredIntent(t *testing.T) {
 		"b_orch.yaml":              nope,
 		"c_orch_root.yaml":         nope,
 		"d_after_terminal.yaml":    `turns[1]: intent "nope" is declared nowhere in the story`,
-		"e_expect_other_code.yaml": unwarned,
-		"f_expect_any.yaml":        unwarned,
+		"e_expect_other_code.yaml": `turns[0].expect_error: code GUARD_FAILED, but intent "nope" is declared nowhere in the story and no state takes it (no "*" arm): both engines refuse it INTENT_NOT_ALLOWED_IN_STATE`,
+		"f_expect_any.yaml":        `turns[0].expect_error names no code`,
 		"g_unknown_state.yaml":     nope,
 		"h_clock.yaml":             nope,
 		"i_input.yaml":             nope,
 		"j_empty_name.yaml":        unwarned,
 		"k_hash.yaml":              `turns[0]: intent "go.x" is declared nowhere in the story`,
-	}, ruleRejected)
+	}, ruleRejected, ruleErrorCode)
 }
 
 // TestLintUndeclaredWildcard: a "*" arm takes an undeclared intent
@@ -455,4 +455,22 @@ states:
 	if !hasDiag(got, diag.Warning, 5, 20, `only a "*" arm can take it`) {
 		t.Fatalf("%v", got)
 	}
+}
+
+// TestLintErrorCodeEmpty: an expect_error naming no code always fails,
+// the code "" compared too (conformance lint-error-code-empty).
+func TestLintErrorCodeEmpty(t *testing.T) {
+	const none = `turns[0].expect_error names no code, so the turn always fails`
+	lintGolden(t, "../engine/testdata/conformance/lint-error-code-empty", map[string]string{
+		"a_orch_rejected.yaml":            none,
+		"b_legacy_rejected.yaml":          none,
+		"c_legacy_accepted.yaml":          none,
+		"d_orch_accepted.yaml":            none,
+		"e_allowed_only.yaml":             none,
+		"f_code_null.yaml":                none,
+		"g_code_empty.yaml":               none,
+		"h_legacy_declared_rejected.yaml": none,
+		"i_null.yaml":                     "",
+		"j_guard_hint_only.yaml":          none,
+	}, ruleErrorCode)
 }

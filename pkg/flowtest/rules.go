@@ -35,7 +35,7 @@ var (
 	ruleOutsideRoot = &diag.Rule{ID: "flow-outside-root", Severity: diag.Error, LintOnly: true,
 		Summary: "a cassette, recording or expect_files path the fixture names lies outside the project root (kitsoki test refuses it unread)", Example: "host_cassette: /home/me/.ssh/id_rsa"}
 	ruleErrorCode = &diag.Rule{ID: "flow-error-code", Severity: diag.Warning, LintOnly: true,
-		Summary: "an expect_error no run satisfies: a code the engine never reports (such as the llm-guide's names for MISSING_SLOTS and INVALID_SLOT_VALUE), or one beside expect_no_errors: true (the expected rejection still counts)", Example: "expect_error: {code: SLOT_MISSING_REQUIRED}"}
+		Summary: "an expect_error no run satisfies: a code the engine never reports (such as the llm-guide's names for MISSING_SLOTS and INVALID_SLOT_VALUE), no code at all (\"\" is compared too), another code than INTENT_NOT_ALLOWED_IN_STATE for an intent the story declares nowhere (no \"*\" arm), or one beside expect_no_errors: true (the expected rejection still counts)", Example: "expect_error: {code: SLOT_MISSING_REQUIRED}"}
 	ruleWorldType = &diag.Rule{ID: "flow-world-type", Severity: diag.Warning, LintOnly: true,
 		Summary: "an initial_world or world_override value the key's declared type does not hold: a string or null on an int, float or bool key, a scalar or list on an object key, a scalar or mapping on a list key; neither engine converts it, so a guard reading the key as its type fails the turn (string > int, <nil> > int, a field of a string) or compares false", Example: "initial_world: {n: \"3\"}   # world: {n: {type: int}}"}
 	ruleRejected = &diag.Rule{ID: "flow-rejected", Severity: diag.Warning, LintOnly: true,
