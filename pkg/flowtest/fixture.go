@@ -80,6 +80,19 @@ func (f *Fixture) cassettes() []namedFile {
 	return []namedFile{{"host_cassette", f.HostCassette}, {"starlark_http_cassette", f.StarlarkHTTPCassette}, {"starlark_inspect_cassette", f.StarlarkInspectCassette}}
 }
 
+// opensRecording reports whether upstream opens the fixture's recording:
+// always on the legacy path, on the orchestrator path only for a turn that
+// input: alone drives (conformance fixture-empty-drivers).
+func (f *Fixture) opensRecording() bool {
+	return !f.Orchestrated() || slices.ContainsFunc(f.Turns, func(t *Turn) bool { return t.Intent == nil && t.HasInput })
+}
+
+// firesIntent reports whether a turn of the fixture fires an intent (named,
+// or routed from input:); the others only advance the clock.
+func (f *Fixture) firesIntent() bool {
+	return slices.ContainsFunc(f.Turns, func(t *Turn) bool { return t.Intent != nil || t.HasInput })
+}
+
 // Orchestrated reports whether upstream runs this document on its
 // orchestrator path, not the legacy machine path (flow-format.md §1.3).
 func (f *Fixture) Orchestrated() bool {

@@ -9,7 +9,6 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"kitsoki/internal/jsonvalue"
@@ -45,8 +44,7 @@ func (fr *fixtureRun) loadRecording() bool {
 	if p == "" && fx.Recording == "" {
 		return true
 	}
-	if !fr.legacy && !slices.ContainsFunc(fx.Turns, func(t *Turn) bool { return t.Intent == nil && t.HasInput }) {
-		// upstream opens an unread recording on its legacy path only
+	if !fx.opensRecording() {
 		return true
 	}
 	full := fr.fx.rel(p) // --recording: the operator's choice

@@ -142,7 +142,7 @@ func (l *fixtureLint) files() {
 		}
 		full := fx.rel(p)
 		if mode, err := os.Stat(full); err != nil || mode.IsDir() {
-			l.add(fx.valueAt(k), diag.Error, ruleMissingFile, fmt.Sprintf("%s: %s does not exist (paths are relative to the fixture's directory)", k, full))
+			l.missingFile(k, full)
 		}
 	}
 	for _, fe := range fx.ExpectFiles {
@@ -150,6 +150,24 @@ func (l *fixtureLint) files() {
 			l.add(fe.Pos, diag.Error, ruleOutsideRoot, err.Error())
 		}
 	}
+}
+
+// missingFile reports a cassette or recording k that does not exist at
+// full: an error where the fixture opens it, a warning where its path
+// never does (a cassette on the legacy path, a recording on the
+// orchestrator path with no turn that input: alone drives).
+func (l *fixtureLint) missingFile(k, full string) {
+	fx := l.fx
+	msg := fmt.Sprintf("%s: %s does not exist (paths are relative to the fixture's directory)", k, full)
+	opened, why := fx.Orchestrated(), "the legacy path (use_orchestrator: false) reads no cassette"
+	if k == "recording" {
+		opened, why = fx.opensRecording(), "the orchestrator path reads a recording only for a turn that input: alone drives"
+	}
+	if !opened {
+		l.warn(fx.valueAt(k), ruleMissingFile, "%s; this fixture never opens it (%s), so it runs without it: add the file or remove the key", msg, why)
+		return
+	}
+	l.add(fx.valueAt(k), diag.Error, ruleMissingFile, msg+"; the fixture opens it before its first turn: kitsoki fails the fixture, and the existing engine ends the whole test run there (no report)")
 }
 
 // turns checks the fixture's patterns, initial state, and each turn.
@@ -167,7 +185,10 @@ func (l *fixtureLint) turns() {
 		l.warn(fx.at("test_kind"), ruleUnknownState, "no initial_state: this fixture runs on the legacy path, which starts in the state \"\" and rejects every intent, as the existing engine does; add initial_state: %s (or use_orchestrator: true, which starts at the root)", root)
 	}
 	if fx.InitialState != "" && !ix.hasState(fx.InitialState) {
-		what := "every turn would be rejected"
+		what := "every intent it fires would be rejected"
+		if !fx.firesIntent() {
+			what = "it fires no intent: its turns only advance the clock, resting there"
+		}
 		if anc := ix.knownAncestor(fx.InitialState); anc != "" {
 			// conformance start-under-known
 			what = fmt.Sprintf("the fixture rests on that path, shows no view of its own and takes the intents of %q (and of its ancestors), as the existing engine does; if a state was renamed, name the state it should start in", anc)
@@ -205,7 +226,11 @@ func (l *fixtureLint) turn(t *Turn) {
 		return // negative turns name unknown intents on purpose
 	}
 	if t.Intent != nil && t.Intent.Name != "" && !ix.intents[t.Intent.Name] {
-		l.warn(t.Intent.Pos, ruleUnknownIntent, "turns[%d]: intent %q is not declared or handled by any state of the story", t.Index, t.Intent.Name)
+		if ix.wildcard {
+			l.warn(t.Intent.Pos, ruleUnknownIntent, "turns[%d]: intent %q is not declared by the story, and no state has an on: %s arm: only a \"*\" arm can take it", t.Index, t.Intent.Name, t.Intent.Name)
+		} else {
+			l.warn(t.Intent.Pos, ruleUnknownIntent, "turns[%d]: intent %q is not declared or handled by any state of the story", t.Index, t.Intent.Name)
+		}
 	}
 	refs := statesOf(t)
 	for _, s := range refs {
@@ -290,6 +315,8 @@ type storyIndex struct {
 	aliasAt  map[string]map[string]string
 	wildcard bool
 	jobs     bool
+	// parallel: the story has a parallel state (its entry's world is followed: parEnterWorld)
+	parallel bool
 	// background: some effect of the story starts a background job
 	background bool
 	// terminal: some state of the story is terminal
@@ -374,6 +401,7 @@ func indexStory(st *story.Story) *storyIndex {
 		ix.states[s.Path] = true
 		ix.byPath[s.Path] = s
 		ix.terminal = ix.terminal || s.Terminal
+		ix.parallel = ix.parallel || s.Parallel
 		for n, it := range s.Intents {
 			ix.intents[n] = true
 			ix.decls[n] = append(ix.decls[n], it)

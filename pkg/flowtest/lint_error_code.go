@@ -22,11 +22,20 @@ var guideCodes = map[string]string{
 	"HOST_NOT_ALLOWED":      "hosts: is checked when the story loads, and an unserved handler is an error in last_error, not a rejection",
 }
 
-// errorCode warns at an expect_error whose code no rejection carries: the
-// turn fails whatever the story does.
+// errorCode warns at an expect_error whose code no rejection carries, or
+// that names none: the turn fails whatever the story does.
 func (l *fixtureLint) errorCode(t *Turn) {
 	ee := t.ExpectError
-	if ee.Code == "" || slices.Contains(rejectionCodes, ee.Code) {
+	if ee.Code == "" {
+		// conformance lint-error-code-empty: code "" is compared too
+		l.warn(ee.Pos, ruleErrorCode, "turns[%d].expect_error names no code, so the turn always fails: both engines compare the code whatever else it lists, against the rejection's (never empty) or, for an accepted turn, report no error at all; name the code the turn is refused with (one of %s)", t.Index, strings.Join(rejectionCodes, ", "))
+		return
+	}
+	if slices.Contains(rejectionCodes, ee.Code) {
+		if ix := l.ix; ee.Code != engine.CodeNotAllowed && t.Intent != nil && t.Intent.Name != "" && !ix.intents[t.Intent.Name] && !ix.wildcard && !ix.unfolded {
+			// conformance lint-undeclared-intent e
+			l.warn(ee.Pos, ruleErrorCode, "turns[%d].expect_error: code %s, but intent %q is declared nowhere in the story and no state takes it (no \"*\" arm): both engines refuse it %s, so the turn always fails; expect_error: {code: %s}", t.Index, ee.Code, t.Intent.Name, engine.CodeNotAllowed, engine.CodeNotAllowed)
+		}
 		return
 	}
 	instead, ok := guideCodes[ee.Code]

@@ -88,8 +88,10 @@ func TestRejectedParallelAlias(t *testing.T) {
 
 // TestWrongStateParallelOrder: an expect_state listing a parallel state's
 // leaves out of the engines' sorted order never matches (probed: the
-// engine prints chat before ci); a sorted one, or a fixture starting at a
-// parallel path the engines keep as written, is not reported.
+// engine prints chat before ci); a sorted one, or the spelling of a
+// parallel start the engines keep until an intent is taken there, is not
+// reported; once ping is taken there the path is sorted (probed: the
+// unsorted expect_state fails upstream; conformance lint-par-spelling).
 func TestWrongStateParallelOrder(t *testing.T) {
 	files := map[string]string{"app.yaml": parAliasKid}
 	got := ruleFindings(t, ruleWrongState, files, "test_kind: flow\ninitial_state: intake\nturns:\n  - intent: {name: begin}\n    expect_state: \"watching#watching.ci.pending|watching.chat.quiet\"\n")
@@ -98,12 +100,16 @@ func TestWrongStateParallelOrder(t *testing.T) {
 	}
 	for name, src := range map[string]string{
 		"sorted":         "initial_state: intake\nturns:\n  - intent: {name: begin}\n    expect_state: \"watching#watching.chat.quiet|watching.ci.pending\"\n",
-		"parallel start": "initial_state: \"watching#watching.ci.pending|watching.chat.quiet\"\nturns:\n  - intent: {name: ping}\n    expect_state: \"watching#watching.ci.pending|watching.chat.pinged\"\n",
+		"parallel start": "initial_state: \"watching#watching.ci.pending|watching.chat.quiet\"\nuse_orchestrator: true\nturns:\n  - advance_clock: 1s\n    expect_state: \"watching#watching.ci.pending|watching.chat.quiet\"\n",
 	} {
 		t.Run(name, func(t *testing.T) {
 			if got := ruleFindings(t, ruleWrongState, files, "test_kind: flow\n"+src); len(got) != 0 {
 				t.Fatalf("want no finding, got %v", got)
 			}
 		})
+	}
+	moved := ruleFindings(t, ruleWrongState, files, "test_kind: flow\ninitial_state: \"watching#watching.ci.pending|watching.chat.quiet\"\nturns:\n  - intent: {name: ping}\n    expect_state: \"watching#watching.ci.pending|watching.chat.pinged\"\n")
+	if len(moved) != 1 || !strings.Contains(moved[0].Message, `the machine rests at "watching#watching.chat.pinged|watching.ci.pending"`) {
+		t.Fatalf("after ping at a parallel start: want one finding with the sorted path, got %v", moved)
 	}
 }

@@ -107,3 +107,32 @@ func (m *mayWalk) timed(p string) bool {
 // region: a set, increment or say with no emit: event (delivered to the
 // other regions there).
 func parQuiet(e *story.Effect) bool { return plainEffect(e) && e.Emit() == "" }
+
+// parEnterWorld is the world after the quiet entry next (from the plain
+// leaf r.at into the parallel state next.in by the arm next.entry,
+// landing on next.leaves), as both engines run it (conformance
+// lint-par-world): the arm's effects, then the on_enter of each state
+// entered above the parallel state and of it, outermost first, then
+// region by region, sorted by path (not as declared), the region's own
+// and its initial leaves' down to the leaf.
+func (l *fixtureLint) parEnterWorld(r, next rest) {
+	w, orch, p := l.world, l.fx.Orchestrated(), next.in
+	var calls []*story.Effect
+	w.apply(next.entry.Effects, orch, &calls)
+	for s := r.at; s != nil; s = s.Parent {
+		w.forget(s.OnExit(), orch) // no on_exit runs upstream; kitsoki refuses one (rule on-exit)
+	}
+	entered := settleEntered(r.at, p, true)
+	for _, reg := range slices.SortedFunc(slices.Values(p.Children), byPath) {
+		_, on, ok := l.ix.regionDescent(reg)
+		if !ok {
+			w.loseAll()
+			return
+		}
+		entered = append(entered, on...)
+	}
+	for _, s := range entered {
+		w.apply(s.OnEnter, orch, &calls)
+	}
+	w.forget(calls, orch) // none: a quiet landing makes no call
+}

@@ -105,6 +105,11 @@ func (l *fixtureLint) parAfter(t *Turn, r rest, arc string, res rest, held *know
 // emits and effects are not followed; any other loses the world.
 func (l *fixtureLint) parWorld(r, next rest, arc string, held *knownWorld) {
 	p := r.in
+	if p == nil && next.entry != nil && held != nil {
+		l.world = held
+		l.parEnterWorld(r, next)
+		return
+	}
 	if p == nil || next.in != p || held == nil {
 		l.world.loseAll()
 		return
@@ -199,11 +204,11 @@ func (l *fixtureLint) parEnter(t *Turn, r rest, arc string) rest {
 	if p == nil || (t.HasAdvance && ix.timedIn(p)) || !quietEntry(r.at, plainEffect) || !ix.parConfined(p) || !quietAbove(p) {
 		return rest{}
 	}
-	leaves, _, ok := ix.parLanding(p)
-	if !ok {
-		leaves = nil
+	next := rest{in: p, from: fmt.Sprintf("turns[%d] %q, fired at %q (where %s), enters %q", t.Index, t.Intent.Name, r.at.Path, r.from, p.Path)}
+	if leaves, _, ok := ix.parLanding(p); ok {
+		next.leaves, next.entry = leaves, a
 	}
-	return rest{in: p, leaves: leaves, from: fmt.Sprintf("turns[%d] %q, fired at %q (where %s), enters %q", t.Index, t.Intent.Name, r.at.Path, r.from, p.Path)}
+	return next
 }
 
 // parMove is parNext from inside the parallel state r.in: from a
@@ -314,8 +319,8 @@ func quietAbove(p *story.State) bool {
 // move the machine out of it but p's own arms: every state inside it
 // (and p) only sets, increments, says or emits an event on entry; every
 // arm of a state inside it has a literal target inside p (or none) and
-// such effects; and no event emitted there is taken by p or an
-// ancestor. (A timeout there is timedIn's.)
+// such effects; and no event emitted there (an arm's emit: list or an
+// effect's emit:) is taken by p or an ancestor. (A timeout there is timedIn's.)
 func (ix *storyIndex) parConfined(p *story.State) bool {
 	var emits []string
 	effOK := func(effs []*story.Effect) bool {
@@ -341,9 +346,10 @@ func (ix *storyIndex) parConfined(p *story.State) bool {
 		}
 		for _, name := range s.OnNames() {
 			for _, a := range s.Arms(name) {
-				if a == nil || len(a.Emit()) > 0 || !effOK(a.Effects) {
+				if a == nil || !effOK(a.Effects) {
 					return false
 				}
+				emits = append(emits, a.Emit()...) // between regions, as an effect's emit:
 				if tt := strings.TrimSpace(a.Target); tt == "" || tt == "." {
 					continue
 				}

@@ -56,8 +56,8 @@ func TestLintParClarify(t *testing.T) {
 func TestLintParGuard(t *testing.T) {
 	lintGolden(t, "../engine/testdata/conformance/lint-par-guard", map[string]string{
 		"a_asserted_leave.yaml":              `turns[1]: intent "leave", fired at "clock" (where turns[0] "enter", fired at "outside" (where the fixture starts (initial_state)), enters "clock"), reaches the arms of "clock", and every one's when: is false on the world the fixture certainly has then (first: world.entered_clock == false): the turn is rejected GUARD_FAILED`,
-		"b_round_then_leave.yaml":            `turns[3]: intent "leave", fired at "clock" (where turns[2] "make_it_rain" is taken only inside "clock", which keeps it there), reaches the arms of "clock"`,
-		"c_unasserted_leave.yaml":            unwarned,
+		"b_round_then_leave.yaml":            `turns[3]: intent "leave", fired at "clock" (where turns[2] "make_it_rain", fired at "clock#clock.calendar.day2|clock.weather.dry", moves the region "clock.weather" from "clock.weather.dry" to "clock.weather.rain" (the arm of "clock.weather.dry" it certainly takes), and its emits move "clock.calendar" to "clock.calendar.soggy" ("precip_heavy" of "clock.calendar"), after turns[1] "tick"`,
+		"c_unasserted_leave.yaml":            `turns[2]: intent "leave", fired at "clock" (where turns[1] "tick", fired at "clock#clock.calendar.day1|clock.weather.dry", moves the region "clock.calendar" from "clock.calendar.day1" to "clock.calendar.day2" (the arm of "clock.calendar.day1" it certainly takes), after turns[0] "enter", fired at "outside" (where the fixture starts (initial_state)), enters "clock"), reaches the arms of "clock", and every one's when: is false on the world the fixture certainly has then (first: world.entered_clock == false)`,
 		"d_own_arm_writes.yaml":              unwarned,
 		"e_open_out_passes.yaml":             "",
 		"f_region_writes_shut_passes.yaml":   "",

@@ -7,7 +7,7 @@ import "testing"
 // the region moves it is certain of, and judges the next turn there: an
 // intent no leaf takes, nor a state above one, is refused; every arm the
 // leaves reach false is GUARD_FAILED; an expect_state naming another
-// path fails (conformance lint-par-leaves). An emit, a cross-region move,
+// path fails (conformance lint-par-leaves). An on_enter emit, a cross-region move,
 // the parallel state's own re-entry are not followed.
 func TestLintParLeaves(t *testing.T) {
 	lintGolden(t, "../engine/testdata/conformance/lint-par-leaves", map[string]string{
@@ -17,7 +17,7 @@ func TestLintParLeaves(t *testing.T) {
 		"d_wait_keeps.yaml":                 `turns[3]: intent "tick" is not taken at "clock#clock.calendar.day2|clock.sky.clear|clock.weather.dry"`,
 		"e_expect_stale.yaml":               `turns[1].expect_state: "clock#clock.calendar.day1|clock.sky.clear|clock.weather.dry", but turns[1] "tick", fired at "clock#clock.calendar.day1|clock.sky.clear|clock.weather.dry", moves the region "clock.calendar" from "clock.calendar.day1" to "clock.calendar.day2"`,
 		"f_expect_right.yaml":               "",
-		"g_emit_not_followed.yaml":          unwarned,
+		"g_emit_not_followed.yaml":          `turns[2]: intent "tick" is not taken at "clock#clock.calendar.soggy|clock.sky.clear|clock.weather.rain"`,
 		"h_hash_start.yaml":                 `turns[1]: intent "tick" is not taken at "clock#clock.calendar.day2|clock.sky.clear|clock.weather.dry"`,
 		"i_hash_start_unsorted.yaml":        `turns[1]: intent "tick" is not taken at "clock#clock.calendar.day2|clock.sky.clear|clock.weather.dry"`,
 		"j_guard_true.yaml":                 `turns[2]: intent "warm" is not taken at "clock#clock.calendar.day1|clock.sky.clear|clock.weather.rain"`,
@@ -31,8 +31,84 @@ func TestLintParLeaves(t *testing.T) {
 		"s_expected_rejection.yaml":         "",
 		"t_round_passes.yaml":               "",
 		"u_unsorted_wait_label.yaml":        "",
-		"v_unsorted_wait_sorted.yaml":       unwarned,
+		"v_unsorted_wait_sorted.yaml":       `turns[0].expect_state: "clock#clock.calendar.day1|clock.sky.clear|clock.weather.dry", but the fixture starts (initial_state): the machine rests at "clock#clock.weather.dry|clock.sky.clear|clock.calendar.day1"`,
 		"w_asserted_guard_false.yaml":       `turns[2]: intent "chill", fired at "clock#clock.calendar.day1|clock.sky.clear|clock.weather.rain"`,
 		"x_asserted_guard_true.yaml":        `turns[2]: intent "warm" is not taken at "clock#clock.calendar.day1|clock.sky.clear|clock.weather.rain"`,
+	}, ruleRejected, ruleWrongState)
+}
+
+// TestLintParSpelling: a start spelled root#leaf|leaf is printed as
+// written until an intent is taken there, then sorted; intents try the
+// leaves by path whatever the spelling (conformance lint-par-spelling).
+func TestLintParSpelling(t *testing.T) {
+	const start = `"clock#clock.weather.dry|clock.sky.clear|clock.calendar.day1"`
+	lintGolden(t, "../engine/testdata/conformance/lint-par-spelling", map[string]string{
+		"a_poke_spelling.yaml":        `turns[0].expect_state: ` + start + `, but turns[0] "poke", fired at ` + start,
+		"b_poke_sorted.yaml":          "",
+		"c_pokeself_spelling.yaml":    unwarned,
+		"d_pokeself_sorted.yaml":      "",
+		"e_rejected_spelling.yaml":    "",
+		"f_rejected_sorted.yaml":      unwarned,
+		"g_stay_spelling.yaml":        unwarned,
+		"h_stay_sorted.yaml":          "",
+		"i_legacy_poke_spelling.yaml": `turns[0].expect_state: ` + start + `, but turns[0] "poke"`,
+		"j_legacy_poke_sorted.yaml":   "",
+		"k_both_by_path.yaml":         "",
+		"l_both_spelling_order.yaml":  `turns[0].expect_state: "clock#clock.calendar.day1|clock.sky.clear|clock.weather.rain", but turns[0] "both", fired at ` + start + `, moves the region "clock.calendar" from "clock.calendar.day1" to "clock.calendar.day2"`,
+		"m_wait_tick_unsorted.yaml":   `turns[1].expect_state: "clock#clock.weather.dry|clock.sky.clear|clock.calendar.day2", but turns[1] "tick"`,
+		"n_named_then_sorted.yaml":    `the machine rests at ` + start + ` (each region's leaf followed from the turns before it), spelled as the fixture named it last`,
+		"o_named_then_tick.yaml":      "",
+	}, ruleRejected, ruleWrongState)
+}
+
+// TestLintParWorld: the world after a quiet entry into a parallel state
+// is followed: the arm's effects, the on_enter of the states above it and
+// of it, then each region's chain down to its initial leaf, regions
+// sorted by path (conformance lint-par-world).
+func TestLintParWorld(t *testing.T) {
+	lintGolden(t, "../engine/testdata/conformance/lint-par-world", map[string]string{
+		"a_n.yaml":                   "",
+		"b_who_p.yaml":               `turns[0].expect_world["who"]: "p", but after the turns before it and this one the fixture certainly holds "rb" there`,
+		"c_who_ra.yaml":              `turns[0].expect_world["who"]: "ra", but after the turns before it and this one the fixture certainly holds "rb" there`,
+		"d_who_rb.yaml":              "",
+		"e_leaf_a1.yaml":             `turns[0].expect_world["leaf"]: "a1", but after the turns before it and this one the fixture certainly holds "b1" there`,
+		"f_leaf_b1.yaml":             "",
+		"g_sets.yaml":                "",
+		"h_sets_wrong.yaml":          `turns[0].expect_world["pset"]: false, but after the turns before it and this one the fixture certainly holds true there`,
+		"i_out_wrong.yaml":           `turns[0].expect_world["out"]: "x", but after the turns before it and this one the fixture certainly holds "arm" there`,
+		"j_ping_guard.yaml":          "",
+		"k_ping_guard_wrong.yaml":    `turns[1].expect_state: "clock#clock.ra.a1|clock.rb.b1", but turns[1] "ping", fired at "clock#clock.ra.a1|clock.rb.b1", moves the region "clock.ra" from "clock.ra.a1" to "clock.ra.a2"`,
+		"l_check.yaml":               `turns[1]: intent "check", fired at "clock"`,
+		"m_emit_entry.yaml":          "",
+		"n_emit_entry_wrong.yaml":    unwarned,
+		"o_regions_by_path.yaml":     "",
+		"p_regions_as_declared.yaml": `turns[0].expect_world["who"]: "ar", but after the turns before it and this one the fixture certainly holds "zr" there`,
+		"q_region_chain_whole.yaml":  `turns[0].expect_world["out"]: "a1leaf", but after the turns before it and this one the fixture certainly holds "zr" there`,
+		"r_legacy_n.yaml":            `turns[0].expect_world["n"]: 112, but after the turns before it and this one the fixture certainly holds 111 there`,
+	}, ruleRejected, ruleWrongState, ruleWorldKnown)
+}
+
+// TestLintParEmit: a region's move hands what it emits to every other
+// region that takes it, in path order, then what those emit in turn
+// (conformance lint-par-emit).
+func TestLintParEmit(t *testing.T) {
+	lintGolden(t, "../engine/testdata/conformance/lint-par-emit", map[string]string{
+		"a_go_all_receive.yaml":         "",
+		"b_go_first_only.yaml":          `turns[1].expect_state: "p#p.ra.a2|p.rb.b2|p.rc.c1", but turns[1] "go", fired at "p#p.ra.a1|p.rb.b1|p.rc.c1", moves the region "p.ra" from "p.ra.a1" to "p.ra.a2" (the arm of "p.ra.a1" it certainly takes), and its emits move "p.rb" to "p.rb.b2" ("ev" of "p.rb"), "p.rc" to "p.rc.c2" ("ev" of "p.rc.c1")`,
+		"c_go_then_probe.yaml":          "",
+		"d_golist.yaml":                 "",
+		"e_golist_one.yaml":             `the machine rests at "p#p.ra.a2|p.rb.b3|p.rc.c2"`,
+		"f_self_not_own.yaml":           "",
+		"g_self_own.yaml":               `the machine rests at "p#p.ra.a2|p.rb.b3|p.rc.c1"`,
+		"h_chain.yaml":                  `the machine rests at "p#p.ra.a2|p.rb.b2|p.rc.c2"`,
+		"i_chain_followed.yaml":         "",
+		"j_bump_stay.yaml":              "",
+		"k_go_then_ev_refused.yaml":     `turns[2]: intent "go" is not taken at "p#p.ra.a2|p.rb.b2|p.rc.c2"`,
+		"l_go_rest_wrong.yaml":          `the machine rests at "p#p.ra.a2|p.rb.b2|p.rc.c2"`,
+		"m_guarded_receiver.yaml":       "",
+		"n_guarded_receiver_wrong.yaml": unwarned,
+		"o_receivers_first.yaml":        "",
+		"p_nested_first.yaml":           `the machine rests at "q#q.qa.a2|q.qb.b2|q.qc.c4"`,
+		"q_legacy_go.yaml":              `the machine rests at "p#p.ra.a2|p.rb.b2|p.rc.c2"`,
 	}, ruleRejected, ruleWrongState)
 }

@@ -43,8 +43,8 @@ func (l *fixtureLint) rejected(t *Turn) {
 	}
 	l.stepped = false
 	n := len(l.ds)
-	var held *knownWorld // the world before a turn fired inside a parallel state (parWorld)
-	if r.in != nil && l.world != nil {
+	var held *knownWorld // the world before a turn fired inside or into a parallel state (parWorld)
+	if (r.in != nil || r.at != nil && l.ix.parallel) && l.world != nil {
 		held = l.world.clone()
 	}
 	l.rest = l.after(t, r, jr, arc, warned)
@@ -80,7 +80,7 @@ func (l *fixtureLint) judge(t *Turn, r rest) (string, bool) {
 	}
 	name := t.Intent.Name
 	if !ix.intents[name] {
-		return "", false // flow-unknown-intent's
+		return "", l.undeclared(t) // flow-unknown-intent's too
 	}
 	if l.exitRejected(t, r) {
 		return "", true
@@ -123,6 +123,20 @@ func (l *fixtureLint) judge(t *Turn, r rest) (string, bool) {
 	warned := len(l.ds) > n
 	l.slotTypes(t, ix.decls[arc])
 	return arc, warned
+}
+
+// undeclared warns at a turn whose intent no state of the story declares
+// or takes, in a story with no "*" arm: both engines reject it
+// INTENT_NOT_ALLOWED_IN_STATE wherever it fires, on either path, at an
+// unknown or terminal state too (conformance lint-undeclared-intent). It
+// reports whether it warned.
+func (l *fixtureLint) undeclared(t *Turn) bool {
+	if l.ix.wildcard {
+		return false // a "*" arm may take it
+	}
+	l.warn(t.Intent.Pos, ruleRejected, "turns[%d]: intent %q is declared nowhere in the story and no state takes it (no on: %s arm, and no \"*\"): the turn is rejected %s on both engines, if the fixture gets this far; fire an intent the story declares, or expect the rejection (expect_error: {code: %s})",
+		t.Index, t.Intent.Name, t.Intent.Name, engine.CodeNotAllowed, engine.CodeNotAllowed)
+	return true
 }
 
 // aliasOf is the arc name a bare child spelling stands for at s (the

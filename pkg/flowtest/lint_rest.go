@@ -35,6 +35,13 @@ type rest struct {
 	// sorted by path (lint_par_leaves.go)
 	in     *story.State
 	leaves []*story.State
+	// spelling: the path the engines print at leaves while no intent has
+	// been taken since the fixture started at it or an expect_state named
+	// it (a root#leaf|leaf spelling, sorted or not); "": parPath's
+	spelling string
+	// entry: the arm that entered in from a plain leaf, landing quietly on
+	// leaves (parEnter), whose world parEnterWorld follows
+	entry *story.Transition
 }
 
 // maxFrom bounds a rest's from: each turn's reason quotes the one
@@ -66,7 +73,11 @@ func (r rest) altTaken() string {
 // (story-runtime §1.9), which the lint does not follow from the start.
 func (l *fixtureLint) startRest() rest {
 	if p := l.ix.parStartIn(l.fx.InitialState); p != nil {
-		return rest{in: p, leaves: l.ix.parStartLeaves(p, l.fx.InitialState), from: "the fixture starts (initial_state)"}
+		r := rest{in: p, leaves: l.ix.parStartLeaves(p, l.fx.InitialState), from: "the fixture starts (initial_state)"}
+		if r.leaves != nil {
+			r.spelling = l.fx.InitialState // printed until an intent is taken (conformance lint-par-leaves u, v)
+		}
+		return r
 	}
 	s := l.ix.plainLeaf(l.fx.InitialState)
 	if s == nil || (l.fx.Orchestrated() && slices.ContainsFunc(s.OnEnter, func(e *story.Effect) bool { return e == nil || e.EmitIntent() != "" })) {

@@ -45,7 +45,7 @@ turns:
 	for _, w := range []struct {
 		line int
 		rule *diag.Rule
-	}{{2, ruleUnknownState}, {5, ruleUnusedStub}, {7, ruleUnknownIntent}, {8, ruleUnknownState}, {11, ruleNotChecked}, {13, ruleNotChecked},
+	}{{2, ruleUnknownState}, {5, ruleUnusedStub}, {7, ruleUnknownIntent}, {7, ruleRejected}, {8, ruleUnknownState}, {11, ruleNotChecked}, {13, ruleNotChecked},
 		{15, ruleNotChecked}, {16, ruleNotChecked}, {18, ruleNotChecked}, {19, ruleNotChecked}, {21, ruleIgnoredKey}} {
 		found := false
 		for _, d := range got {
@@ -57,8 +57,8 @@ turns:
 			t.Errorf("no %s at line %d in %v", w.rule.ID, w.line, got)
 		}
 	}
-	if len(got) != 11 {
-		t.Errorf("want exactly 11 findings (nosuch under expect_error and host.run are fine; an empty state key is not an unknown state): %v", got)
+	if len(got) != 12 {
+		t.Errorf("want exactly 12 findings (nosuch under expect_error and host.run are fine; an empty state key is not an unknown state): %v", got)
 	}
 }
 
@@ -69,6 +69,48 @@ func TestLintFilesAndRegex(t *testing.T) {
 	got := lint(st, fxs)
 	if !hasDiag(got, diag.Error, 2, 12, "testdata/none/nope.yaml does not exist") || !hasDiag(got, diag.Warning, 5, 26, "the turn will always fail") {
 		t.Fatalf("%v", got)
+	}
+}
+
+// A missing file the fixture never opens (a recording on the orchestrator
+// path with no input: turn, a cassette on the legacy path) is a warning
+// that says so; one it opens is an error that says what follows
+// (conformance fixture-empty-drivers, expect-legacy-cassettes-unread).
+func TestLintMissingFileOpened(t *testing.T) {
+	st, _ := storylint.Load(rigApp, story.Options{})
+	fxs, _ := parse("testdata/none/l.yaml", []byte(`test_kind: flow
+use_orchestrator: true
+recording: r1.yaml
+turns: [{intent: {name: go}}]
+---
+test_kind: flow
+use_orchestrator: true
+recording: r2.yaml
+turns: [{input: hi}]
+---
+test_kind: flow
+use_orchestrator: false
+host_cassette: c1.yaml
+turns: [{intent: {name: go}}]
+---
+test_kind: flow
+host_cassette: c2.yaml
+turns: [{intent: {name: go}}]
+`))
+	got := lint(st, fxs)
+	for _, w := range []struct {
+		sev  diag.Severity
+		line int
+		text string
+	}{
+		{diag.Warning, 3, "r1.yaml does not exist (paths are relative to the fixture's directory); this fixture never opens it (the orchestrator path reads a recording only"},
+		{diag.Error, 8, "r2.yaml does not exist (paths are relative to the fixture's directory); the fixture opens it before its first turn"},
+		{diag.Warning, 13, "c1.yaml does not exist (paths are relative to the fixture's directory); this fixture never opens it (the legacy path"},
+		{diag.Error, 17, "c2.yaml does not exist (paths are relative to the fixture's directory); the fixture opens it"},
+	} {
+		if !hasDiag(got, w.sev, w.line, 0, w.text) {
+			t.Errorf("want %s at line %d: %q; got %v", w.sev, w.line, w.text, got)
+		}
 	}
 }
 
@@ -181,9 +223,14 @@ func TestDiscoverDefaultGlob(t *testing.T) {
 // intents from that ancestor, as upstream, which the warning says.
 func TestLintUnknownStartUnderKnown(t *testing.T) {
 	st, _ := storylint.Load(rigApp, story.Options{})
-	fxs, _ := parse("flows/l.yaml", []byte("test_kind: flow\ninitial_state: a.zz\nturns: []\n---\ntest_kind: flow\ninitial_state: zz\nturns: []\n"))
+	fxs, _ := parse("flows/l.yaml", []byte("test_kind: flow\ninitial_state: a.zz\nturns: []\n---\ntest_kind: flow\ninitial_state: zz\nturns: [{intent: go}]\n"+
+		"---\ntest_kind: flow\ninitial_state: zz\nturns: [{advance_clock: 1s, expect_state: zz}]\n"))
 	got := lint(st, fxs)
-	if !hasDiag(got, diag.Warning, 2, 16, `takes the intents of "a" (and of its ancestors), as the existing engine does`) || !hasDiag(got, diag.Warning, 6, 16, "every turn would be rejected") {
+	if !hasDiag(got, diag.Warning, 2, 16, `takes the intents of "a" (and of its ancestors), as the existing engine does`) || !hasDiag(got, diag.Warning, 6, 16, "every intent it fires would be rejected") {
+		t.Fatalf("%v", got)
+	}
+	// a fixture that only advances the clock is rejected nothing (upstream passes it)
+	if !hasDiag(got, diag.Warning, 10, 16, "it fires no intent: its turns only advance the clock, resting there") || hasDiag(got, diag.Warning, 10, 16, "rejected") {
 		t.Fatalf("%v", got)
 	}
 }
@@ -235,8 +282,8 @@ turns:
 		t.Fatal(pds)
 	}
 	got := lint(st, fxs)
-	if len(got) != 1 || got[0].Line != 7 || got[0].Rule != ruleUnknownIntent.ID {
-		t.Fatalf("want one flow-unknown-intent, at nosuch (line 7): %v", got)
+	if len(got) != 2 || got[0].Line != 7 || got[0].Rule != ruleUnknownIntent.ID || got[1].Line != 7 || got[1].Rule != ruleRejected.ID {
+		t.Fatalf("want one flow-unknown-intent and its flow-rejected verdict, at nosuch (line 7): %v", got)
 	}
 }
 

@@ -98,6 +98,21 @@ func TestInlineEffectsCheckedAsUpstream(t *testing.T) {
 		{"with-expr", `{invoke: host.ok, with: {a: "{{ world.n + }}"}}`, false},
 		{"emit-slot-expr", `{emit_intent: go, slots: {a: "{{ world.n + }}"}}`, false},
 		{"increment-word", `{increment: {n: abc}}`, false},
+		// a pongo filter with an argument is no expr: refused wherever an
+		// expression is compiled, loaded where only pongo or nothing reads it
+		{"filter-arg-set", `{set: {s: '{{ world.s|default:"-" }}'}}`, false},
+		{"filter-arg-set-text", `{set: {s: 'a {{ world.s|default:"-" }}'}}`, false},
+		{"filter-arg-with", `{invoke: host.ok, with: {a: '{{ world.s|default:"-" }}'}}`, false},
+		{"filter-arg-when", `{when: 'world.s|default:"-" == "x"', set: {n: 1}}`, false},
+		{"filter-arg-emit-slot", `{emit_intent: go, slots: {a: '{{ world.s|default:"-" }}'}}`, false},
+		{"filter-arg-emit-intent", `{emit_intent: '{{ world.s|default:"-" }}'}`, false},
+		{"filter-no-arg-set", `{set: {s: '{{ world.s|upper }}'}}`, false},
+		{"filter-arg-say", `{say: '{{ world.s|default:"-" }}'}`, true},
+		{"filter-arg-bind", `{invoke: host.ok, bind: {s: '{{ world.s|default:"-" }}'}}`, true},
+		{"filter-arg-target", `{target: '{{ world.s|default:"-" }}'}`, true},
+		{"filter-arg-id", `{invoke: host.ok, id: '{{ world.s|default:"-" }}'}`, true},
+		{"filter-arg-set-key", `{set: {'{{ world.s|default:"-" }}': 1}}`, true},
+		{"pipe-call-set", `{set: {s: '{{ world.s | upper() }}'}}`, true},
 	}
 	var cases []verdictCase
 	for _, where := range []string{"on_enter", "arm", "on_complete"} {
