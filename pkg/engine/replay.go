@@ -3,7 +3,6 @@ package engine
 import (
 	"math"
 	"reflect"
-	"strings"
 	"time"
 )
 
@@ -131,10 +130,11 @@ func int64Like(f float64) int64 {
 	return math.MinInt64
 }
 
-// declaredInt reports whether the story declares world key k type: int.
+// declaredInt reports whether the story declares world key k type: int,
+// as written: a key of type integer or Int replays as any other number
+// (conformance set-coercion-type-names).
 func (r *runner) declaredInt(k string) bool {
-	t := strings.ToLower(declaredType(r.m.World, k))
-	return t == "int" || t == "integer"
+	return declaredType(r.m.World, k) == "int"
 }
 
 // jsonNumbers is v after a JSON round trip: every number a float64, a
