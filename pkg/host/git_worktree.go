@@ -274,6 +274,9 @@ func (g gitIn) cleanupApply(name string, raw any) (Result, error) {
 			list = append(list, m)
 		}
 	case string:
+		if strings.TrimSpace(t) == "" {
+			break // no candidates, as upstream (conformance git-cleanup-apply-blank)
+		}
 		if err := json.Unmarshal([]byte(t), &list); err != nil {
 			return domainErr("%s: candidates must be a list or JSON list: %v", name, err), nil
 		}
