@@ -12,8 +12,8 @@ import (
 func CopyNilAsEmpty(v any) any { return mapStrings(v, nil, false, true) }
 
 // CopyMap returns a deep copy of the maps (map[string]any) and slices
-// ([]any) of m; every other value is shared as it is. A nil map, at the
-// top or nested, stays nil.
+// ([]any) of m; every other value is shared as it is. A nil map or
+// slice, at the top or nested, stays nil.
 func CopyMap(m map[string]any) map[string]any {
 	return mapStrings(m, nil, false, false).(map[string]any)
 }
@@ -116,8 +116,9 @@ func RoundTrip(v any) any {
 // Normalize returns a copy of a YAML-decoded value in JSON shapes: every
 // map (map[string]any or map[any]any, keys printed with fmt.Sprint) becomes
 // a new map[string]any, every []any a new slice; other values are shared.
-// A nil map[string]any stays nil (JSON null, as upstream's nil map of a
-// call without data encodes: conformance host-bind-nil-live).
+// A nil map[string]any or []any stays nil (JSON null, as upstream's nil
+// map of a call without data encodes, and its nil list of a git diff's
+// files: conformance host-bind-nil-live, git-diff-files-nil).
 func Normalize(v any) any {
 	switch x := v.(type) {
 	case map[string]any:
@@ -136,6 +137,9 @@ func Normalize(v any) any {
 		}
 		return out
 	case []any:
+		if x == nil {
+			return x
+		}
 		out := make([]any, len(x))
 		for i, e := range x {
 			out[i] = Normalize(e)

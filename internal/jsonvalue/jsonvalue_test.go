@@ -65,6 +65,27 @@ func TestCopySharesNoContainer(t *testing.T) {
 	}
 }
 
+// A nil list stays nil through the copies the engine makes of a call's
+// answer and a rendered value, as JSON's null (conformance
+// git-diff-files-nil); CopyNilAsEmpty alone makes it empty.
+func TestCopiesKeepNilList(t *testing.T) {
+	src := map[string]any{"files": []any(nil), "in": []any{[]any(nil)}}
+	for name, got := range map[string]map[string]any{
+		"CopyMap":   CopyMap(src),
+		"Normalize": Normalize(src).(map[string]any),
+	} {
+		if l, ok := got["files"].([]any); !ok || l != nil {
+			t.Errorf("%s: files = %#v, want a nil []any", name, got["files"])
+		}
+		if l := got["in"].([]any)[0].([]any); l != nil {
+			t.Errorf("%s: nested = %#v, want a nil []any", name, l)
+		}
+	}
+	if l := CopyNilAsEmpty(src).(map[string]any)["files"].([]any); l == nil {
+		t.Error("CopyNilAsEmpty kept a nil list")
+	}
+}
+
 func TestCopyAsJSON(t *testing.T) {
 	type pt struct {
 		X int `json:"x"`

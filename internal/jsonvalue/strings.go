@@ -28,6 +28,9 @@ func mapStrings(v any, f func(string) string, keys, nilAsEmpty bool) any {
 		}
 		return out
 	case []any:
+		if x == nil && !nilAsEmpty {
+			return x
+		}
 		out := make([]any, len(x))
 		for i, e := range x {
 			out[i] = mapStrings(e, f, keys, nilAsEmpty)

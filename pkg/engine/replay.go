@@ -3,7 +3,6 @@ package engine
 import (
 	"math"
 	"reflect"
-	"strings"
 	"time"
 )
 
@@ -131,23 +130,31 @@ func int64Like(f float64) int64 {
 	return math.MinInt64
 }
 
-// declaredInt reports whether the story declares world key k type: int.
+// declaredInt reports whether the story declares world key k type: int,
+// as written: a key of type integer or Int replays as any other number
+// (conformance set-coercion-type-names).
 func (r *runner) declaredInt(k string) bool {
-	t := strings.ToLower(declaredType(r.m.World, k))
-	return t == "int" || t == "integer"
+	return declaredType(r.m.World, k) == "int"
 }
 
 // jsonNumbers is v after a JSON round trip: every number a float64, a
-// time its text, maps and lists copied.
+// time its text, maps and lists copied, a nil one null (conformance
+// git-diff-files-nil).
 func jsonNumbers(v any) any {
 	switch t := v.(type) {
 	case map[string]any:
+		if t == nil {
+			return nil
+		}
 		out := make(map[string]any, len(t))
 		for k, x := range t {
 			out[k] = jsonNumbers(x)
 		}
 		return out
 	case []any:
+		if t == nil {
+			return nil
+		}
 		out := make([]any, len(t))
 		for i, x := range t {
 			out[i] = jsonNumbers(x)
@@ -161,6 +168,9 @@ func jsonNumbers(v any) any {
 	rv := reflect.ValueOf(v)
 	if !rv.IsValid() || rv.Type().PkgPath() != "" {
 		return v // nil, or a named type
+	}
+	if k := rv.Kind(); (k == reflect.Slice || k == reflect.Map) && rv.IsNil() {
+		return nil
 	}
 	switch rv.Kind() {
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:

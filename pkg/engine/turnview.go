@@ -170,8 +170,9 @@ func (r *runner) restingView(ctx context.Context, slots, turnSlots map[string]an
 	case r.t.dotStay && r.t.againWithSay() && !r.t.hopped() && !r.t.postGate && r.t.first != nil && r.t.redirectErr == "" && !r.t.noView:
 		// a call failed with no on_error, then another's on_error "."
 		// stopped the batch, which held no bind: upstream's first render
-		// was never skipped, and stands (conformance infra-then-dot-stay)
-		return r.renderAt(ctx, r.statePath(), r.t.first.world, turnSlots, true)
+		// was never skipped, and stands with its narration (conformance
+		// infra-then-dot-stay, infra-then-dot-say)
+		return r.renderFirst(ctx, turnSlots), nil
 	case !r.t.noView || r.t.rerender: // conformance parallel-root-bind
 		w := r.world.Snapshot()
 		if r.t.rerender && (r.t.dotStay || !r.t.applied) && !r.t.hopped() && !r.t.postGate {

@@ -302,7 +302,7 @@ func (m *Machine) TypeSlots(in *Input, strict bool) error {
 }
 
 // coerceDeclared converts a string value set into a top-level world key
-// declared bool, int or float to that type (story-format §3.3: set coerces
+// declared bool, int or float (exactly those names) to that type (story-format §3.3: set coerces
 // string results); coerced reports that it did. Any other value, key or
 // type, or a string that does not parse as the declared type, is kept as
 // it is.
@@ -311,12 +311,14 @@ func coerceDeclared(vars []WorldVar, key string, v any) (out any, coerced bool) 
 	if !ok {
 		return v, false
 	}
-	switch t := declaredType(vars, key); strings.ToLower(t) {
-	case "bool", "boolean": // as written (conformance values-set-coercion-exact)
+	// only these three names, as written: upstream keeps the string for
+	// integer, number, boolean or Int (conformance set-coercion-type-names)
+	switch t := declaredType(vars, key); t {
+	case "bool": // as written (conformance values-set-coercion-exact)
 		if s == "true" || s == "false" {
 			return s == "true", true
 		}
-	case "int", "integer", "float", "number":
+	case "int", "float":
 		// a number with spaces around it stays a string, as upstream
 		if s == strings.TrimSpace(s) {
 			if c, err := parseTyped(s, t); err == nil {

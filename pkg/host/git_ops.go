@@ -110,7 +110,10 @@ func (g gitIn) diff() (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	var files any // null when nothing differs, as upstream
+	// a nil []any when nothing differs, as upstream: null in JSON and
+	// == nil in a guard, but a view renders it <[]interface {} Value> in
+	// the turn that binds it (conformance git-diff-files-nil)
+	var files []any
 	if f := strings.Fields(names); len(f) > 0 {
 		files = toAnyList(strings.Split(strings.TrimSpace(names), "\n"))
 	}

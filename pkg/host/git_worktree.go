@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -239,6 +240,15 @@ func (g gitIn) cleanupScan(name string, args map[string]any) (Result, error) {
 			"base": base, "merged": merged, "dirty": dirty, "reason": reason, "recommended": rec,
 			"actions": []any{"worktree_remove", "branch_delete"}})
 	}
+	// the recommended first, each group in git's order, as upstream
+	// (conformance git-cleanup-scan-order)
+	rank := func(c map[string]any) int {
+		if rec, _ := c["recommended"].(bool); rec {
+			return 0
+		}
+		return 1
+	}
+	slices.SortStableFunc(candidates, func(a, b map[string]any) int { return rank(a) - rank(b) })
 	return Result{Data: map[string]any{"ok": true, "base": base, "exclude": strArg(args, "exclude"),
 		"candidates": candidates, "recommended_count": recommended}}, nil
 }
@@ -264,6 +274,9 @@ func (g gitIn) cleanupApply(name string, raw any) (Result, error) {
 			list = append(list, m)
 		}
 	case string:
+		if strings.TrimSpace(t) == "" {
+			break // no candidates, as upstream (conformance git-cleanup-apply-blank)
+		}
 		if err := json.Unmarshal([]byte(t), &list); err != nil {
 			return domainErr("%s: candidates must be a list or JSON list: %v", name, err), nil
 		}

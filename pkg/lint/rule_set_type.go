@@ -13,7 +13,7 @@ import (
 )
 
 var ruleSetType = &Rule{ID: "set-type", Severity: diag.Warning, LintOnly: true,
-	Summary: "a set: (an effect's, an import's world_in: or exit set:) writes a value the key's declared type does not hold (a text that does not parse as the int, float or bool, a number on a bool, string, object or list key, a text on an object or list key, text a template renders where no such text fits: \"n-{{ x }}\", 'n' + x, upper(x) on a bool, any text on an object or list): both engines store it as written, and a guard or template using the key as its type fails the turn",
+	Summary: "a set: (an effect's, an import's world_in: or exit set:) writes a value the key's declared type does not hold (a text that does not parse as the int, float or bool, or that does on a key declared integer, number or boolean, which a set: never coerces, a number on a bool, string, object or list key, a text on an object or list key, text a template renders where no such text fits: \"n-{{ x }}\", 'n' + x, upper(x) on a bool, any text on an object or list): both engines store it as written, and a guard or template using the key as its type fails the turn",
 	Example: "world: {n: {type: int, default: 0}}\n# ... set: {n: \"\"}   then   when: \"world.n > 0\""}
 
 // checkSetTypes warns at a set: value of a kind its declared world type
@@ -60,7 +60,7 @@ func setTypeAt(c *checker, kv story.KV, v *story.WorldVar, where, whose string) 
 	if kind == "" {
 		return
 	}
-	what := setValueMismatch(c, kv.Value, kind)
+	what := setValueMismatch(c, kv.Value, kind, v.Type)
 	if what == "" {
 		return
 	}
@@ -77,9 +77,10 @@ func kindArticle(kind string) string {
 }
 
 // setValueMismatch describes a set: value the kind cannot hold, or "" when
-// it can (or when what it renders is not known without running it). null
+// it can (or when what it renders is not known without running it); typ
+// is the key's type: as written. null
 // is left alone: it is how a story clears a key.
-func setValueMismatch(c *checker, val any, kind string) string {
+func setValueMismatch(c *checker, val any, kind, typ string) string {
 	switch x := val.(type) {
 	case nil:
 		return ""
@@ -96,7 +97,7 @@ func setValueMismatch(c *checker, val any, kind string) string {
 			return "a list"
 		}
 	case string:
-		return textMismatch(c, x, kind)
+		return textMismatch(c, x, kind, typ)
 	default: // a YAML number
 		if kind == "bool" || kind == "string" || kind == "object" || kind == "list" {
 			return fmt.Sprintf("%v is a number", x)
@@ -105,15 +106,19 @@ func setValueMismatch(c *checker, val any, kind string) string {
 	return ""
 }
 
-// textMismatch judges a string set: value: a literal, a template that
-// renders text around its {{ }}, or a lone {{ e }} whose e is text.
-func textMismatch(c *checker, s, kind string) string {
+// textMismatch judges a string set: value on a key of kind, declared
+// typ: a literal, a template that renders text around its {{ }}, or a
+// lone {{ e }} whose e is text.
+func textMismatch(c *checker, s, kind, typ string) string {
 	if !expr.IsTemplate(s) {
 		if kind == "string" {
 			return ""
 		}
 		if _, ok := parsesAs(s, kind); ok {
-			return "" // strict-mismatch's
+			if setCoerces(typ) {
+				return "" // strict-mismatch's
+			}
+			return fmt.Sprintf("%q is text (a set: coerces it only on a key declared type: %s, written so)", s, kind)
 		}
 		return fmt.Sprintf("%q is text", s)
 	}

@@ -22,7 +22,7 @@ func checkStrictMismatch(c *checker) {
 	quotedSet := func(kv story.KV, where string) {
 		s, ok := kv.Value.(string)
 		v := c.st.Var(kv.Key)
-		if !ok || v == nil || strings.Contains(s, "{{") {
+		if !ok || v == nil || strings.Contains(s, "{{") || !setCoerces(v.Type) {
 			return
 		}
 		if typed, ok := parsesAs(s, v.Type); ok {
@@ -65,6 +65,14 @@ func checkStrictMismatch(c *checker) {
 				site.String(), kv.Key, what, does)
 		}
 	})
+}
+
+// setCoerces reports whether a set: of a string on a key of the declared
+// type typ is coerced: only bool, int and float, written so; integer,
+// number, boolean or Int keep the string in both engines (conformance
+// set-coercion-type-names), which is set-type's.
+func setCoerces(typ string) bool {
+	return typ == "bool" || typ == "int" || typ == "float"
 }
 
 // parsesAs reports whether s reads as a value of a bool, int or float
