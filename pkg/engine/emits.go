@@ -106,10 +106,10 @@ func (r *runner) postBind(ctx context.Context) error {
 	// where a round's capped on_error chain left the session, while the
 	// pass goes on from its landing (conformance cap-postbind-repeats)
 	var chainEnd *chainRest
-	// a round's calls redirected: the next round keeps no render either,
-	// as the redirect's landing is no result upstream shows (conformance
-	// postbind-redirect-next-round)
-	redirected := false
+	// a round whose calls redirected keeps the render too: the landing's,
+	// when it renders something (conformance postbind-redirect-landing-view),
+	// else the one before it, as keepPrePass decides for any round
+	// (postbind-redirect-next-round)
 	loggedAt := r.t.loggedAt
 	defer func() {
 		if chainEnd != nil {
@@ -126,7 +126,7 @@ func (r *runner) postBind(ctx context.Context) error {
 			return r.emit(KindHarnessError, map[string]any{"depth": depth, "error": msg, "max_depth": maxPostBindDepth, "phase": "settle_post_bind_emits"})
 		}
 		n := len(r.t.events)
-		st, err := r.postBindRound(ctx, chainEnd == nil && !redirected)
+		st, err := r.postBindRound(ctx, chainEnd == nil)
 		if err != nil || st == nil {
 			return err
 		}
@@ -147,7 +147,6 @@ func (r *runner) postBind(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		redirected = r.t.redirectErr != ""
 		if at := r.t.capAt; at != nil && at != capAt && r.t.capPostBind {
 			// the next round decides the landing's emits
 			chainEnd = &chainRest{place: r.place, redirectErr: r.t.redirectErr}

@@ -123,7 +123,7 @@ func (r *runner) runOnComplete(ctx context.Context, j *job, status string, data 
 // dropped alone, as upstream (conformance oncomplete-move-fails).
 func (r *runner) completionMove(ctx context.Context, res target, st *step) error {
 	pre := r.landingWorld()
-	was := r.place.cloned()
+	was, lost, logged := r.place.cloned(), r.t.lostHop, r.t.loggedAt
 	ended, outcome, exit := r.ended, r.outcome, r.exit
 	r.ended, r.outcome, r.exit = false, "", "" // leaving where a hop ended it (a failed move puts it back)
 	r.t.targetPre = pre.world
@@ -142,7 +142,10 @@ func (r *runner) completionMove(ctx context.Context, res target, st *step) error
 	if err != nil && !isTraceErr(err) && ctx.Err() == nil {
 		r.note(Note{Kind: "job", State: r.statePath(), Text: "on_complete target's move failed: dropped, as upstream", Error: err.Error()})
 		r.world, r.written, r.journal = pre.world, pre.writtenHow, pre.journal
-		r.place = was
+		// nor was its machine.transition logged: a hop of the chain lost
+		// to upstream's log is still the last move (conformance
+		// oncomplete-move-fails-lost-hop)
+		r.place, r.t.lostHop, r.t.loggedAt = was, lost, logged
 		r.ended, r.outcome, r.exit = ended, outcome, exit
 		st.calls = nil
 		return nil
