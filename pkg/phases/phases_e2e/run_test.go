@@ -23,7 +23,7 @@ import (
 // (pkg/flowtest, as `kitsoki test` does).
 func runFlows(t *testing.T, app string) []*flowtest.Result {
 	t.Helper()
-	files, ds, err := flowtest.Discover([]string{app}, "", false, nil)
+	files, ds, err := flowtest.DiscoverUnder("", nil, []string{app}, "", false, nil)
 	if err != nil || len(ds) > 0 {
 		t.Fatalf("discover %s: %v %v", app, err, ds)
 	}
