@@ -8,7 +8,7 @@ import (
 // TestEffectWrittenKeys: an effect's Written set holds the keys it was
 // written with, empty values included, and is the effect's own value.
 func TestEffectWrittenKeys(t *testing.T) {
-	st, ds := LoadBytes("app.yaml", []byte(`app: { id: k }
+	st, ds := LoadSource("app.yaml", []byte(`app: { id: k }
 root: a
 states:
   a:

@@ -34,7 +34,7 @@ states:
 // 80 columns (a banner's rule is at least 40 wide), and a pongo2 string view
 // is rendered as written.
 func ExampleForStory() {
-	st, ds := lint.LoadBytes("app.yaml", []byte(hallStory), story.Options{})
+	st, ds := lint.LoadSource("app.yaml", []byte(hallStory), story.Options{})
 	if st == nil {
 		fmt.Println(ds)
 		return
