@@ -204,25 +204,6 @@ func (f *Folded) UpstreamViewDir(path string) string {
 	return f.Story.Dir
 }
 
-// ResolveIntent maps a typed intent name to its arc name at statePath (the
-// first alias walking up); ok is false, name unchanged, when none.
-func (f *Folded) ResolveIntent(statePath, name string) (string, bool) {
-	p := normPath(statePath)
-	for p != "" {
-		if si := f.states[p]; si != nil {
-			if to, ok := si.IntentAliases[name]; ok {
-				return to, true
-			}
-		}
-		i := strings.LastIndexByte(p, '.')
-		if i < 0 {
-			break
-		}
-		p = p[:i]
-	}
-	return name, false
-}
-
 // Aliases lists every folded import, outermost first, in import order.
 func (f *Folded) Aliases() []AliasInfo { return append([]AliasInfo(nil), f.aliases...) }
 

@@ -154,8 +154,8 @@ func TestImportsSmoke(t *testing.T) {
 		{"sub.working", "sub__finish", "sub__finish"},
 		{"main", "start_work", "start_work"},
 	} {
-		got, _ := f.ResolveIntent(c[0], c[1])
-		eq(t, "ResolveIntent "+c[0]+" "+c[1], got, c[2])
+		got, _ := resolveIntent(f, c[0], c[1])
+		eq(t, "resolveIntent "+c[0]+" "+c[1], got, c[2])
 	}
 
 	if hi := fs.HostInterfaces["sub__reporter"]; hi == nil || hi.Default != "host.run" || hi.Name != "sub__reporter" {
@@ -271,9 +271,9 @@ func TestNestedImports(t *testing.T) {
 	eq(t, "inner aliases", f.Info("mid.leaf.work.inner").IntentAliases, map[string]string{
 		"step": "mid__leaf__step", "finish": "mid__leaf__finish", "fail": "mid__leaf__fail",
 		"leaf__step": "mid__leaf__step", "leaf__finish": "mid__leaf__finish", "leaf__fail": "mid__leaf__fail"})
-	got, ok := f.ResolveIntent("mid.leaf.work.inner", "finish")
+	got, ok := resolveIntent(f, "mid.leaf.work.inner", "finish")
 	eq(t, "resolve", []any{got, ok}, []any{"mid__leaf__finish", true})
-	got, ok = f.ResolveIntent("mid.leaf.work", "step")
+	got, ok = resolveIntent(f, "mid.leaf.work", "step")
 	eq(t, "no alias on the compound", []any{got, ok}, []any{"step", false})
 
 	// Interfaces: the grandchild's, bound from the top by its lifted name.
@@ -376,4 +376,24 @@ func TestErrorsNameAliasFileAndPosition(t *testing.T) {
 			t.Errorf("missing %q in:\n%s", want, msg)
 		}
 	}
+}
+
+// resolveIntent maps a typed intent name to its arc name at statePath as
+// the engine does with the states' IntentAliases (the first alias walking
+// up); ok is false, name unchanged, when none.
+func resolveIntent(f *Folded, statePath, name string) (string, bool) {
+	p := normPath(statePath)
+	for p != "" {
+		if si := f.states[p]; si != nil {
+			if to, ok := si.IntentAliases[name]; ok {
+				return to, true
+			}
+		}
+		i := strings.LastIndexByte(p, '.')
+		if i < 0 {
+			break
+		}
+		p = p[:i]
+	}
+	return name, false
 }
