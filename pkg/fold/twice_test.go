@@ -190,7 +190,7 @@ states:
 	eq(t, "calls", calls, 1)
 	eq(t, "paths", f.Paths(), []string{"s", "c", "c.start", "c.one_run"})
 	eq(t, "generated arc", targets(state(t, f, "c.one_run")), []string{"c__next -> ../start"})
-	eq(t, "generated dir", f.Dir("c.one_run"), filepath.Join(dir, "c"))
+	eq(t, "generated dir", dirOf(f, "c.one_run"), filepath.Join(dir, "c"))
 	if f.Story.Phases != nil {
 		t.Error("the child's phases leaked into the importer")
 	}

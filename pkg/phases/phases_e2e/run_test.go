@@ -126,11 +126,13 @@ func TestFoldHook(t *testing.T) {
 		t.Error("phases: left in the folded story")
 	}
 	for _, p := range []string{"alpha_executing", "alpha_awaiting_reply", "beta_executing", "beta_awaiting_reply"} {
-		if f.State(p) == nil {
+		si := f.Info(p)
+		if si == nil {
 			t.Errorf("%s not in the folded story", p)
+			continue
 		}
-		if abs, _ := filepath.Abs("../testdata/run"); f.Dir(p) != abs {
-			t.Errorf("%s: dir %q", p, f.Dir(p))
+		if abs, _ := filepath.Abs("../testdata/run"); si.Dir != abs {
+			t.Errorf("%s: dir %q", p, si.Dir)
 		}
 	}
 	if st.Phases == nil {
