@@ -350,6 +350,16 @@ func (s *Sidecar) URL() string {
 	return s.proc.url
 }
 
+// PID is the server's process id (0 when none is running).
+func (s *Sidecar) PID() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.proc == nil {
+		return 0
+	}
+	return s.proc.Pid()
+}
+
 // Restarts counts restarts after crashes.
 func (s *Sidecar) Restarts() int {
 	s.mu.Lock()

@@ -184,7 +184,7 @@ func TestStartHealthGatesArgvEnvAndStop(t *testing.T) {
 	if loading == 0 || healthy != 1 {
 		t.Fatalf("health polls: %d loading, %d healthy", loading, healthy)
 	}
-	pid := s.pid()
+	pid := s.PID()
 	if err := s.Stop(); err != nil {
 		t.Fatal(err)
 	}
@@ -239,7 +239,7 @@ func TestCrashedServerRestartsOnNextEnsure(t *testing.T) {
 	if err := s.Ensure(ctxT(t)); err != nil || s.Restarts() != 0 {
 		t.Fatalf("healthy server restarted: %v", err)
 	}
-	pid := s.pid()
+	pid := s.PID()
 	s.mu.Lock()
 	p := s.proc
 	s.mu.Unlock()
@@ -248,8 +248,8 @@ func TestCrashedServerRestartsOnNextEnsure(t *testing.T) {
 	if err := s.Ensure(ctxT(t)); err != nil {
 		t.Fatal(err)
 	}
-	if s.pid() == pid || s.Restarts() != 1 {
-		t.Fatalf("pid %d -> %d, restarts %d", pid, s.pid(), s.Restarts())
+	if s.PID() == pid || s.Restarts() != 1 {
+		t.Fatalf("pid %d -> %d, restarts %d", pid, s.PID(), s.Restarts())
 	}
 	if code, _ := chat(t, s.URL(), `{"model":"m","messages":[{"role":"user","content":"again"}]}`); code != 200 {
 		t.Fatalf("after restart: %d", code)
@@ -338,7 +338,7 @@ func TestStopEscalatesToSIGKILL(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pid := s.pid()
+	pid := s.PID()
 	s.Stop()
 	waitDead(t, pid)
 	if !strings.Contains(log.String(), "llama-server ignored SIGTERM; killed it") {
@@ -375,7 +375,7 @@ func childMain() int {
 		fmt.Println("ERR", err)
 		return 1
 	}
-	fmt.Println(s.pid())
+	fmt.Println(s.PID())
 	select {}
 }
 
@@ -418,14 +418,4 @@ func TestSpawnErrorNamesTheBinary(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "spawn server "+cfg.Bin+": ") || !strings.Contains(err.Error(), "server_bin") {
 		t.Fatalf("err = %v", err)
 	}
-}
-
-// pid is the server's process id (0 when none is running).
-func (s *Sidecar) pid() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.proc == nil {
-		return 0
-	}
-	return s.proc.Pid()
 }
