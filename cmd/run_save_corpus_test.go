@@ -48,7 +48,7 @@ func TestSaveFixtureCorpus(t *testing.T) {
 		if _, err := os.Stat(app); err != nil {
 			continue
 		}
-		files, _, err := flowtest.Discover([]string{app}, "", true, nil)
+		files, _, err := flowtest.DiscoverUnder("", nil, []string{app}, "", true, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

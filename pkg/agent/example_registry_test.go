@@ -17,7 +17,7 @@ import (
 // agent_plugins: declarations; the story's builtin.inprocess agents are
 // then registered in Go before the run.
 func ExampleNewRegistry() {
-	st, ds := lint.LoadBytes("app.yaml", []byte(`app: { id: embedded, version: 0.1.0 }
+	st, ds := lint.LoadSource("app.yaml", []byte(`app: { id: embedded, version: 0.1.0 }
 agent_plugins:
   agent.rules:
     plugin: builtin.inprocess

@@ -21,7 +21,7 @@ func BenchmarkCorpusCover(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	files, _, err := flowtest.Discover(apps, "", true, nil)
+	files, _, err := flowtest.DiscoverUnder("", nil, apps, "", true, nil)
 	if err != nil || len(files) == 0 {
 		b.Skipf("no corpus fixtures: %v", err)
 	}

@@ -254,9 +254,9 @@ func TestPathHintCommands(t *testing.T) {
 		h    Hint
 		want string
 	}{
-		{Hint{Story: "my story", Root: ".", Found: true, Path: graph.PathOf("ask", "go"), Slots: map[string][]string{"ask": {"q"}}},
+		{Hint{Story: "my story", Root: ".", Found: true, Path: pathOf("ask", "go"), Slots: map[string][]string{"ask": {"q"}}},
 			"kitsoki run 'my story' --root . --intent ask --slot q=VALUE --intent go"},
-		{Hint{Story: "s", Found: true, Path: graph.PathOf("it's")}, `kitsoki run s --intent 'it'\''s'`},
+		{Hint{Story: "s", Found: true, Path: pathOf("it's")}, `kitsoki run s --intent 'it'\''s'`},
 		{Hint{Story: "s", Found: false}, ""},
 	} {
 		if got := c.h.Command(); got != c.want {

@@ -13,7 +13,7 @@ import (
 // fails, and returns the profile, paths relative to base.
 func runCovered(t testing.TB, base string, apps ...string) *Profile {
 	t.Helper()
-	files, ds, err := flowtest.Discover(apps, "", true, nil)
+	files, ds, err := flowtest.DiscoverUnder("", nil, apps, "", true, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

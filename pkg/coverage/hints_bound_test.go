@@ -62,15 +62,29 @@ func TestUnreachedHintsOfALongChainAreBounded(t *testing.T) {
 func TestHintCommandPastTheBoundIsEmpty(t *testing.T) {
 	long := strings.Repeat("x", MaxHintBytes)
 	for _, h := range []Hint{
-		{Story: "s", Found: true, Path: graph.PathOf(long)},
-		{Story: "s", Found: true, Path: graph.PathOf("ask"), Slots: map[string][]string{"ask": {long}}},
-		{Story: "s", Found: true, Path: graph.PathOf(strings.Split(strings.Repeat("a,", 400)+"a", ",")...)},
+		{Story: "s", Found: true, Path: pathOf(long)},
+		{Story: "s", Found: true, Path: pathOf("ask"), Slots: map[string][]string{"ask": {long}}},
+		{Story: "s", Found: true, Path: pathOf(strings.Split(strings.Repeat("a,", 400)+"a", ",")...)},
 	} {
 		if got := h.Command(); got != "" {
 			t.Errorf("a %d-intent path of %d bytes: command of %d bytes, want none", h.Path.Len(), h.Path.Bytes(), len(got))
 		}
 	}
-	if got := (Hint{Story: "s", Found: true, Path: graph.PathOf(strings.Repeat("x", 100))}).Command(); got == "" {
+	if got := (Hint{Story: "s", Found: true, Path: pathOf(strings.Repeat("x", 100))}).Command(); got == "" {
 		t.Error("a short hint has no command")
 	}
+}
+
+// pathOf is the path IntentPaths finds through a chain of states joined by
+// one arc for each of intents, in order.
+func pathOf(intents ...string) *graph.IntentPath {
+	prev := &graph.Node{Path: "s0", Kind: graph.KindState}
+	g := &graph.Graph{Top: []*graph.Node{prev}, Start: prev}
+	for i, in := range intents {
+		n := &graph.Node{Path: fmt.Sprintf("s%d", i+1), Kind: graph.KindState}
+		g.Top = append(g.Top, n)
+		g.Edges = append(g.Edges, &graph.Edge{Kind: graph.EdgeArc, From: prev.Path, To: n.Path, Intent: in})
+		prev = n
+	}
+	return g.IntentPaths()[prev.Path]
 }

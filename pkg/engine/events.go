@@ -12,7 +12,6 @@ const (
 	KindTurnEnd           = "turn.end"
 	KindIntentAccepted    = "machine.intent_accepted"
 	KindValidationFailed  = "machine.validation_failed"
-	KindGuardRejected     = "machine.guard_rejected"
 	KindTransition        = "machine.transition"
 	KindStateExited       = "machine.state_exited"
 	KindStateEntered      = "machine.state_entered"

@@ -43,7 +43,7 @@ func ExampleCompileOptions_hosts() {
 		return host.Result{Data: map[string]any{"id": "T-1"}}, nil
 	}))
 
-	st, ds := lint.LoadBytes("app.yaml", []byte(ticketStory), story.Options{})
+	st, ds := lint.LoadSource("app.yaml", []byte(ticketStory), story.Options{})
 	if st == nil {
 		fmt.Println(ds)
 		return

@@ -37,7 +37,7 @@ func (c countSink) Emit(ev engine.Event) error { c[ev.Kind]++; return nil }
 // Rejection with one of the Code constants, and every trace event reaches
 // the session's Sink with one of the Kind constants.
 func ExampleStart() {
-	st, ds := story.LoadBytes("app.yaml", []byte(doorStory), story.Options{})
+	st, ds := story.LoadSource("app.yaml", []byte(doorStory), story.Options{})
 	if st == nil {
 		fmt.Println(ds)
 		return

@@ -28,7 +28,7 @@ func FuzzRun(f *testing.F) {
 		return answerOf(`{"decision":"accept","answer":"x"}`), nil
 	})
 	f.Fuzz(func(t *testing.T, data []byte, intent string) {
-		st, _ := story.LoadBytes("fuzz.yaml", data, story.Options{AllowUnsetEnv: true})
+		st, _ := story.LoadSource("fuzz.yaml", data, story.Options{AllowUnsetEnv: true})
 		if st == nil {
 			return
 		}

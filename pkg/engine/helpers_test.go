@@ -92,7 +92,7 @@ func compileStory(t testing.TB, name string) *Machine {
 // compiles it with opts, failing the test where either refuses it.
 func compileSource(t testing.TB, name, src string, opts CompileOptions) *Machine {
 	t.Helper()
-	st, ds := lint.LoadBytes(name, []byte(src), story.Options{})
+	st, ds := lint.LoadSource(name, []byte(src), story.Options{})
 	if st == nil || unrunnable(ds) {
 		t.Fatalf("load: %v", ds)
 	}

@@ -13,7 +13,7 @@ import (
 // fixture's turns; turns/fixture is reported beside it).
 func BenchmarkLargestStoryFixtures(b *testing.B) {
 	app := filepath.Join(corpusDir, "pr-refinement", "app.yaml")
-	files, _, err := Discover([]string{app}, "", false, nil)
+	files, _, err := DiscoverUnder("", nil, []string{app}, "", false, nil)
 	if err != nil || len(files) == 0 {
 		b.Skip("no pr-refinement fixtures in the corpus")
 	}

@@ -49,7 +49,7 @@ func TestRunnerRecordingPerFixture(t *testing.T) {
 func probeFixture(t *testing.T, probe, file string) *Fixture {
 	t.Helper()
 	app := filepath.Join("testdata", "upstream", probe, "app.yaml")
-	files, _, err := Discover([]string{app}, filepath.Join(filepath.Dir(app), "flows", file), false, nil)
+	files, _, err := DiscoverUnder("", nil, []string{app}, filepath.Join(filepath.Dir(app), "flows", file), false, nil)
 	if err != nil || len(files) != 1 || len(files[0].Fixtures) != 1 {
 		t.Fatalf("discover %s/%s: %v, %d files", probe, file, err, len(files))
 	}

@@ -57,7 +57,7 @@ func TestFixtureFilesOutsideRootRefused(t *testing.T) {
 				}
 			}
 			app := filepath.Join(repo, "app.yaml")
-			files, _, err := Discover([]string{app}, "", true, nil)
+			files, _, err := DiscoverUnder("", nil, []string{app}, "", true, nil)
 			if err != nil || len(files) != 1 {
 				t.Fatalf("%v %d", err, len(files))
 			}

@@ -33,7 +33,7 @@ func corpusFiles(tb testing.TB) []*File {
 	if err != nil {
 		tb.Skip("no corpus: ", err)
 	}
-	files, _, err := Discover(apps, "", false, nil)
+	files, _, err := DiscoverUnder("", nil, apps, "", false, nil)
 	if err != nil || len(files) == 0 {
 		tb.Skip("no corpus fixtures")
 	}

@@ -44,16 +44,12 @@ func localGlob(app, name, fallback string) string {
 	return fallback
 }
 
-// Discover reads the fixture files of each story matching glob (relative
-// to the story directory when rel is true) or defaultGlob, keeping only
-// base names run matches, with parse findings. Files are read through
-// each story's project root ([StoryRoot]): one leading out is a finding, never read.
-func Discover(apps []string, glob string, rel bool, run *regexp.Regexp) ([]*File, []diag.Diagnostic, error) {
-	return discover(apps, "", nil, glob, rel, run, nil)
-}
-
-// DiscoverUnder is [Discover] with each story's project root found as
-// [StoryRoot] finds it from root (--root) and trees.
+// DiscoverUnder reads the fixture files of each story matching glob
+// (relative to the story directory when rel is true) or defaultGlob,
+// keeping only base names run matches, with parse findings. Files are read
+// through each story's project root, found as [StoryRoot] finds it from
+// root (--root, "" for none) and trees: one leading out is a finding,
+// never read.
 func DiscoverUnder(root string, trees []string, apps []string, glob string, rel bool, run *regexp.Regexp) ([]*File, []diag.Diagnostic, error) {
 	return discover(apps, root, trees, glob, rel, run, nil)
 }
@@ -121,7 +117,7 @@ func discover(apps []string, root string, trees []string, glob string, rel bool,
 }
 
 // HasFlows reports whether a story directory has a flows/ directory or
-// symlink (which [Discover] refuses when it leads out of the root).
+// symlink (which [DiscoverUnder] refuses when it leads out of the root).
 func HasFlows(app string) bool {
 	fi, err := os.Lstat(filepath.Join(filepath.Dir(app), "flows"))
 	return err == nil && (fi.IsDir() || fi.Mode()&os.ModeSymlink != 0)

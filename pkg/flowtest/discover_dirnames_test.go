@@ -25,7 +25,7 @@ func TestDiscoverInDirectoriesNamedLikePatterns(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		got, ds, err := Discover([]string{app}, "", false, nil)
+		got, ds, err := DiscoverUnder("", nil, []string{app}, "", false, nil)
 		if err != nil || len(ds) != 0 || len(got) != 1 || got[0].Path != filepath.Join(dir, "flows", "f.yaml") {
 			t.Errorf("%s: files %v, findings %v, error %v; want flows/f.yaml", name, got, ds, err)
 		}

@@ -1,5 +1,5 @@
 // Package flowtest owns flow fixtures ([File], [Fixture], [Turn]): finding
-// and parsing them ([Discover]), running them turn by turn on a virtual
+// and parsing them ([DiscoverUnder]), running them turn by turn on a virtual
 // clock with stubbed host handlers ([Runner]) and reporting each [Result]
 // ([WriteText], [NewReport], [WriteJUnit], [WriteGitHub]). It drives the
 // engine through its session API only and leaves flags and exit codes to

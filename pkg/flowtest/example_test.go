@@ -56,7 +56,7 @@ turns:
 		}
 	}
 
-	found, findings, err := flowtest.Discover([]string{filepath.Join(dir, "app.yaml")}, "", false, nil)
+	found, findings, err := flowtest.DiscoverUnder("", nil, []string{filepath.Join(dir, "app.yaml")}, "", false, nil)
 	if err != nil || len(findings) > 0 {
 		fmt.Println(err, findings)
 		return

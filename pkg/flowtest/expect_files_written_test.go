@@ -50,7 +50,7 @@ expect_files:
 `,
 	})
 	app := filepath.Join(base, "repo", "app.yaml")
-	files, _, err := Discover([]string{app}, "", true, nil)
+	files, _, err := DiscoverUnder("", nil, []string{app}, "", true, nil)
 	if err != nil || len(files) != 1 {
 		t.Fatalf("%v %d", err, len(files))
 	}
@@ -96,7 +96,7 @@ expect_files: [{path: ../bugs/b3.md}]
 		"app.yaml":                      "(resolved: bugs/b3.md)",
 		filepath.Join(base, "app.yaml"): "(resolved: " + filepath.Join(base, "bugs", "b3.md") + ")",
 	} {
-		files, _, err := Discover([]string{app}, "", true, nil)
+		files, _, err := DiscoverUnder("", nil, []string{app}, "", true, nil)
 		if err != nil || len(files) != 1 {
 			t.Fatalf("%s: %v %d", app, err, len(files))
 		}

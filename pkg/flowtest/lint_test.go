@@ -181,7 +181,7 @@ func TestLintStorySourcesKeepsWhatItRead(t *testing.T) {
 	}
 }
 
-// Discover's default finds what filepath.Glob(defaultGlob(app)) lists
+// DiscoverUnder's default finds what filepath.Glob(defaultGlob(app)) lists
 // that is not a directory: hidden names, never a directory named like a
 // fixture, nothing for a story without flows/ or whose flows is a file,
 // and Glob's own meaning for a story directory whose name holds
@@ -203,7 +203,7 @@ func TestDiscoverDefaultGlob(t *testing.T) {
 	}
 	for _, story := range []string{"s", "none", "file", "m[1]"} {
 		app := filepath.Join(root, story, "app.yaml")
-		files, _, err := Discover([]string{app}, "", false, nil)
+		files, _, err := DiscoverUnder("", nil, []string{app}, "", false, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

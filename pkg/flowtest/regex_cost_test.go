@@ -47,7 +47,7 @@ expect_files:
 		"flows/big.txt": strings.Repeat("x", 500_000),
 	})
 	app := filepath.Join(dir, "app.yaml")
-	files, _, err := Discover([]string{app}, "", false, nil)
+	files, _, err := DiscoverUnder("", nil, []string{app}, "", false, nil)
 	if err != nil || len(files) != 1 {
 		t.Fatalf("discover: %v, %d files", err, len(files))
 	}

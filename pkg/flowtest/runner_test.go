@@ -28,7 +28,7 @@ func runFlow(t *testing.T, fixture string, extra map[string]string, o Options) [
 	storytest.WriteTree(t, dir, tree)
 	path := filepath.Join(dir, "f.yaml")
 	app, _ := filepath.Abs(rigApp)
-	files, ds, err := Discover([]string{app}, path, false, nil)
+	files, ds, err := DiscoverUnder("", nil, []string{app}, path, false, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -508,7 +508,7 @@ turns:
 	dir := filepath.Join(t.TempDir(), "flows")
 	storytest.WriteTree(t, dir, fixtures)
 	app, _ := filepath.Abs(rigApp)
-	files, _, err := Discover([]string{app}, filepath.Join(dir, "*.yaml"), false, nil)
+	files, _, err := DiscoverUnder("", nil, []string{app}, filepath.Join(dir, "*.yaml"), false, nil)
 	if err != nil || len(files) != 24 {
 		t.Fatalf("%v %d", err, len(files))
 	}
@@ -756,7 +756,7 @@ func TestFailFastAcrossFixtures(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "flows")
 	storytest.WriteTree(t, dir, fixtures)
 	app, _ := filepath.Abs(rigApp)
-	files, _, _ := Discover([]string{app}, filepath.Join(dir, "*.yaml"), false, nil)
+	files, _, _ := DiscoverUnder("", nil, []string{app}, filepath.Join(dir, "*.yaml"), false, nil)
 	if rs := NewRunner(Options{Jobs: 1, FailFast: true}).Run(context.Background(), files); len(rs) != 1 || rs[0].Passed() {
 		t.Fatalf("fail-fast ran %d fixtures", len(rs))
 	}

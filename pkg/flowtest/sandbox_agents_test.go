@@ -13,7 +13,7 @@ import (
 func TestSandboxRefusesRealAgent(t *testing.T) {
 	dir := filepath.Join("..", "host", "testdata", "conformance", "host-bindings-real-agent")
 	app, _ := filepath.Abs(filepath.Join(dir, "app.yaml"))
-	files, _, err := Discover([]string{app}, filepath.Join(dir, "flows", "go-run.yaml"), false, nil)
+	files, _, err := DiscoverUnder("", nil, []string{app}, filepath.Join(dir, "flows", "go-run.yaml"), false, nil)
 	if err != nil || len(files) != 1 {
 		t.Fatalf("discover: %v (%d fixtures)", err, len(files))
 	}

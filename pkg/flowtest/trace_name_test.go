@@ -24,7 +24,7 @@ func TestTraceDirNamesAreUniquePerFixture(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "flows")
 	storytest.WriteTree(t, dir, tree)
 	app, _ := filepath.Abs(rigApp)
-	files, _, err := Discover([]string{app}, filepath.Join(dir, "*.yaml"), false, nil)
+	files, _, err := DiscoverUnder("", nil, []string{app}, filepath.Join(dir, "*.yaml"), false, nil)
 	if err != nil || len(files) != len(names) {
 		t.Fatalf("%v %d", err, len(files))
 	}

@@ -23,7 +23,7 @@ func TestTraceFileStatePaths(t *testing.T) {
 	for _, dir := range dirs {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
 			app, _ := filepath.Abs(filepath.Join(dir, "app.yaml"))
-			files, _, err := Discover([]string{app}, "", false, nil)
+			files, _, err := DiscoverUnder("", nil, []string{app}, "", false, nil)
 			if err != nil || len(files) != 1 {
 				t.Fatalf("discover: %v (%d fixtures)", err, len(files))
 			}

@@ -34,7 +34,7 @@ func TestUpdateRoundTripCorpus(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	files, _, err := Discover(apps, "", false, nil)
+	files, _, err := DiscoverUnder("", nil, apps, "", false, nil)
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no corpus fixtures: %v", err)
 	}
@@ -103,7 +103,7 @@ func TestUpdateRoundTripCorpus(t *testing.T) {
 // observation, writes the update and returns the file's new bytes, or why
 // it was not updated.
 func updateOnce(ctx context.Context, r *Runner, f *File) ([]byte, string) {
-	fs, ds, err := Discover([]string{f.Story}, f.Path, false, nil)
+	fs, ds, err := DiscoverUnder("", nil, []string{f.Story}, f.Path, false, nil)
 	if err != nil || len(fs) != 1 {
 		return nil, fmt.Sprintf("the mutated file is not discovered: %v %v", err, ds)
 	}

@@ -18,7 +18,7 @@ func updateFlow(t *testing.T, fixture string) (*Runner, *Update, string) {
 	dir := storytest.TempCopy(t, filepath.Dir(rigApp))
 	path := filepath.Join(dir, "flows", "f.yaml")
 	storytest.WriteFile(t, path, fixture)
-	files, _, err := Discover([]string{filepath.Join(dir, "app.yaml")}, "", false, nil)
+	files, _, err := DiscoverUnder("", nil, []string{filepath.Join(dir, "app.yaml")}, "", false, nil)
 	if err != nil || len(files) != 1 {
 		t.Fatalf("discover: %v (%d files)", err, len(files))
 	}
@@ -184,7 +184,7 @@ func TestUpdateGolden(t *testing.T) {
 		}
 		storytest.WriteFile(t, filepath.Join(dir, "flows", name), string(b))
 	}
-	files, _, err := Discover([]string{filepath.Join(dir, "app.yaml")}, "", false, nil)
+	files, _, err := DiscoverUnder("", nil, []string{filepath.Join(dir, "app.yaml")}, "", false, nil)
 	if err != nil || len(files) != 2 {
 		t.Fatalf("discover: %v (%d files)", err, len(files))
 	}
@@ -215,7 +215,7 @@ func TestUpdateGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	files, _, _ = Discover([]string{filepath.Join(dir, "app.yaml")}, "", false, nil)
+	files, _, _ = DiscoverUnder("", nil, []string{filepath.Join(dir, "app.yaml")}, "", false, nil)
 	ours := NewReport(NewRunner(Options{Jobs: 1}).Run(ctx, files))
 	if len(ours.Results) != len(up.Results) {
 		t.Fatalf("%d results, upstream %d", len(ours.Results), len(up.Results))

@@ -36,7 +36,7 @@ func TestUpstreamEventShapes(t *testing.T) {
 func wantStoryFlowsPass(t *testing.T, base string, n int) {
 	t.Helper()
 	app, _ := filepath.Abs(filepath.Join(base, "app.yaml"))
-	files, _, err := Discover([]string{app}, filepath.Join(base, "flows", "*.yaml"), false, nil)
+	files, _, err := DiscoverUnder("", nil, []string{app}, filepath.Join(base, "flows", "*.yaml"), false, nil)
 	if err != nil || len(files) != n {
 		t.Fatalf("%s: %v, %d flows, want %d", base, err, len(files), n)
 	}

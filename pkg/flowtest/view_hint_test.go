@@ -42,7 +42,7 @@ turns:
     expect_view_matches: "Files"
 `,
 	})
-	files, _, err := Discover([]string{filepath.Join(dir, "app.yaml")}, filepath.Join(dir, "flows", "f.yaml"), false, nil)
+	files, _, err := DiscoverUnder("", nil, []string{filepath.Join(dir, "app.yaml")}, filepath.Join(dir, "flows", "f.yaml"), false, nil)
 	if err != nil || len(files) != 1 {
 		t.Fatalf("discover: %v (%d files)", err, len(files))
 	}
@@ -112,7 +112,7 @@ turns:
   - intent: { name: bad }
 `,
 	})
-	files, _, err := Discover([]string{filepath.Join(dir, "app.yaml")}, filepath.Join(dir, "flows", "f.yaml"), false, nil)
+	files, _, err := DiscoverUnder("", nil, []string{filepath.Join(dir, "app.yaml")}, filepath.Join(dir, "flows", "f.yaml"), false, nil)
 	if err != nil || len(files) != 1 {
 		t.Fatalf("discover: %v (%d files)", err, len(files))
 	}

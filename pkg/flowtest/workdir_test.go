@@ -49,7 +49,7 @@ states:
 `,
 		"flows/f.yaml": strings.Join(docs, "---\n"),
 	})
-	files, _, err := Discover([]string{filepath.Join(dir, "app.yaml")}, filepath.Join(dir, "flows", "*.yaml"), false, nil)
+	files, _, err := DiscoverUnder("", nil, []string{filepath.Join(dir, "app.yaml")}, filepath.Join(dir, "flows", "*.yaml"), false, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -60,11 +60,11 @@ func (o Options) RepeatLimit() int {
 // and effect that pkg/story's model has no field for.
 type Folded struct {
 	// Story is the folded story: no imports, one state tree. Its own State
-	// and Var indexes are not built: use Folded.State and Story.World.
+	// and Var indexes are not built: walk Story.AllStates (Info holds what
+	// the fold recorded of each state) and read Story.World.
 	Story *story.Story
 
 	states  map[string]*StateInfo
-	byPath  map[string]*story.State
 	exits   map[any][]ExitUse
 	aliases []AliasInfo
 	repeats int // counted against Options.MaxRepeats (RepeatsAtMost's tests)
@@ -179,21 +179,9 @@ func (e *Error) Error() string { return diag.Problems("imports cannot be folded"
 // Info returns what the fold recorded about the state at path, or nil.
 func (f *Folded) Info(path string) *StateInfo { return f.states[normPath(path)] }
 
-// State returns the folded state at a dotted path ("a.b" or "a/b").
-func (f *Folded) State(path string) *story.State { return f.byPath[normPath(path)] }
-
-// Dir is the directory of the story that declared the state at path (the
-// top story's for unknown paths), which its files resolve against.
-func (f *Folded) Dir(path string) string {
-	if si := f.Info(path); si != nil {
-		return si.Dir
-	}
-	return f.Story.Dir
-}
-
 // UpstreamViewDir is the directory upstream renders a state's view
 // against: its top-level alias's child directory, even for a grand-child
-// (docs/compat/fold.md). Prefer Dir.
+// (docs/compat/fold.md); a state's own directory is its Info's Dir.
 func (f *Folded) UpstreamViewDir(path string) string {
 	first, _, _ := strings.Cut(normPath(path), ".")
 	for _, a := range f.aliases {
@@ -202,25 +190,6 @@ func (f *Folded) UpstreamViewDir(path string) string {
 		}
 	}
 	return f.Story.Dir
-}
-
-// ResolveIntent maps a typed intent name to its arc name at statePath (the
-// first alias walking up); ok is false, name unchanged, when none.
-func (f *Folded) ResolveIntent(statePath, name string) (string, bool) {
-	p := normPath(statePath)
-	for p != "" {
-		if si := f.states[p]; si != nil {
-			if to, ok := si.IntentAliases[name]; ok {
-				return to, true
-			}
-		}
-		i := strings.LastIndexByte(p, '.')
-		if i < 0 {
-			break
-		}
-		p = p[:i]
-	}
-	return name, false
 }
 
 // Aliases lists every folded import, outermost first, in import order.
@@ -244,7 +213,6 @@ func (fs *folder) result(root *node) *Folded {
 	f := &Folded{
 		Story:   root.st,
 		states:  map[string]*StateInfo{},
-		byPath:  map[string]*story.State{},
 		exits:   fs.exitsVia,
 		repeats: fs.repeats,
 	}
@@ -259,9 +227,6 @@ func (fs *folder) result(root *node) *Folded {
 			f.aliases = append(f.aliases, AliasInfo{Path: s.Path, Alias: s.Name, Source: w.source, File: w.file, Dir: w.dir, Story: w.story})
 		}
 		f.states[s.Path] = si
-		if _, dup := f.byPath[s.Path]; !dup {
-			f.byPath[s.Path] = s
-		}
 	}
 	slices.SortStableFunc(f.aliases, func(a, b AliasInfo) int {
 		return cmp.Compare(strings.Count(a.Path, "."), strings.Count(b.Path, "."))

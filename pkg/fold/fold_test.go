@@ -45,7 +45,7 @@ func eq[T any](t *testing.T, what string, got, want T) {
 
 func state(t *testing.T, f *Folded, path string) *story.State {
 	t.Helper()
-	s := f.State(path)
+	s := stateAt(f, path)
 	if s == nil {
 		t.Fatalf("no folded state %q; have %v", path, f.Paths())
 	}
@@ -154,14 +154,14 @@ func TestImportsSmoke(t *testing.T) {
 		{"sub.working", "sub__finish", "sub__finish"},
 		{"main", "start_work", "start_work"},
 	} {
-		got, _ := f.ResolveIntent(c[0], c[1])
-		eq(t, "ResolveIntent "+c[0]+" "+c[1], got, c[2])
+		got, _ := resolveIntent(f, c[0], c[1])
+		eq(t, "resolveIntent "+c[0]+" "+c[1], got, c[2])
 	}
 
 	if hi := fs.HostInterfaces["sub__reporter"]; hi == nil || hi.Default != "host.run" || hi.Name != "sub__reporter" {
 		t.Errorf("lifted interface: %+v", hi)
 	}
-	eq(t, "dirs", []string{f.Dir("main"), f.Dir("sub"), f.Dir("sub.idle"), f.Dir("sub.working")},
+	eq(t, "dirs", []string{dirOf(f, "main"), dirOf(f, "sub"), dirOf(f, "sub.idle"), dirOf(f, "sub.working")},
 		[]string{st.Dir, st.Dir, st.Imports["sub"].Child.Dir, st.Imports["sub"].Child.Dir})
 	eq(t, "aliases", f.Aliases(), []AliasInfo{{Path: "sub", Alias: "sub", Source: "../sub_story", File: st.Imports["sub"].Child.File, Dir: st.Imports["sub"].Child.Dir, Story: st.Imports["sub"].Child}})
 	if f.Info("sub.idle").Story != st.Imports["sub"].Child || f.Info("main").Story != st || f.Info("sub").Story != st {
@@ -190,9 +190,9 @@ func TestFrontierEvent(t *testing.T) {
 	eq[any](t, "prompt rebased", enc.OnEnter[0].With["prompt"], filepath.Join(robbery, "prompts/encounter_intro.md"))
 	// The importer's own prompt is not re-based (it is the top story).
 	eq[any](t, "own prompt", state(t, f, "scouting").OnEnter[0].With["prompt"], "prompts/scout_brief.md")
-	eq(t, "dir", f.Dir("bandits.encounter"), robbery)
+	eq(t, "dir", dirOf(f, "bandits.encounter"), robbery)
 	eq(t, "upstream view dir", f.UpstreamViewDir("bandits.encounter"), robbery)
-	eq(t, "scouting dir", f.Dir("scouting"), st.Dir)
+	eq(t, "scouting dir", dirOf(f, "scouting"), st.Dir)
 	if hi := f.Story.HostInterfaces["bandits__narrator"]; hi == nil || hi.Default != "host.run" {
 		t.Errorf("bandits__narrator: %+v", hi)
 	}
@@ -271,9 +271,9 @@ func TestNestedImports(t *testing.T) {
 	eq(t, "inner aliases", f.Info("mid.leaf.work.inner").IntentAliases, map[string]string{
 		"step": "mid__leaf__step", "finish": "mid__leaf__finish", "fail": "mid__leaf__fail",
 		"leaf__step": "mid__leaf__step", "leaf__finish": "mid__leaf__finish", "leaf__fail": "mid__leaf__fail"})
-	got, ok := f.ResolveIntent("mid.leaf.work.inner", "finish")
+	got, ok := resolveIntent(f, "mid.leaf.work.inner", "finish")
 	eq(t, "resolve", []any{got, ok}, []any{"mid__leaf__finish", true})
-	got, ok = f.ResolveIntent("mid.leaf.work", "step")
+	got, ok = resolveIntent(f, "mid.leaf.work", "step")
 	eq(t, "no alias on the compound", []any{got, ok}, []any{"step", false})
 
 	// Interfaces: the grandchild's, bound from the top by its lifted name.
@@ -285,7 +285,7 @@ func TestNestedImports(t *testing.T) {
 		t.Errorf("persona: %+v", p)
 	}
 	eq(t, "hosts", fs.Hosts, []string{"host.run", "host.agent.ask"})
-	eq(t, "dirs", []string{f.Dir("mid.lobby"), f.Dir("mid.leaf"), f.Dir("mid.leaf.broken")}, []string{abs(t, "testdata/nested/mid"), abs(t, "testdata/nested/mid"), leafDir})
+	eq(t, "dirs", []string{dirOf(f, "mid.lobby"), dirOf(f, "mid.leaf"), dirOf(f, "mid.leaf.broken")}, []string{abs(t, "testdata/nested/mid"), abs(t, "testdata/nested/mid"), leafDir})
 	// Upstream picks the renderer by the first segment (⚠ §6.3).
 	eq(t, "upstream view dir", f.UpstreamViewDir("mid.leaf.broken"), abs(t, "testdata/nested/mid"))
 	eq(t, "alias chain", f.Info("mid.leaf.broken").Alias, "mid.leaf")
@@ -304,7 +304,7 @@ func TestOverrides(t *testing.T) {
 	eq(t, "override description", room.Description, "override {{ world.c__k }}")
 	eq(t, "override initial", room.Initial(), "a")
 	eq(t, "override nested arc", targets(state(t, f, "c.room.a")), []string{"c__go -> ../../other"})
-	eq(t, "override dir (child, as upstream)", f.Dir("c.room.a"), childDir)
+	eq(t, "override dir (child, as upstream)", dirOf(f, "c.room.a"), childDir)
 	if in := f.Story.Intents["c__go"]; in == nil || in.Description != "overridden go" || in.Slots["speed"] == nil {
 		t.Errorf("overridden intent: %+v", in)
 	}
@@ -334,7 +334,7 @@ func TestKitsokiSource(t *testing.T) {
 	f := mustFold(t, st)
 	eq(t, "paths", f.Paths(), []string{"start", "kid", "kid.idle"})
 	eq(t, "arcs", targets(state(t, f, "kid.idle")), []string{"kid__poke -> ../idle"})
-	eq(t, "dir", f.Dir("kid.idle"), filepath.Join(repo, "stories/kid"))
+	eq(t, "dir", dirOf(f, "kid.idle"), filepath.Join(repo, "stories/kid"))
 	eq(t, "wrapper", effs(state(t, f, "kid").OnEnter), []string{"set kid__n=1"})
 	eq(t, "source", f.Aliases()[0].Source, "@kitsoki/kid")
 }
@@ -376,4 +376,44 @@ func TestErrorsNameAliasFileAndPosition(t *testing.T) {
 			t.Errorf("missing %q in:\n%s", want, msg)
 		}
 	}
+}
+
+// resolveIntent maps a typed intent name to its arc name at statePath as
+// the engine does with the states' IntentAliases (the first alias walking
+// up); ok is false, name unchanged, when none.
+func resolveIntent(f *Folded, statePath, name string) (string, bool) {
+	p := normPath(statePath)
+	for p != "" {
+		if si := f.states[p]; si != nil {
+			if to, ok := si.IntentAliases[name]; ok {
+				return to, true
+			}
+		}
+		i := strings.LastIndexByte(p, '.')
+		if i < 0 {
+			break
+		}
+		p = p[:i]
+	}
+	return name, false
+}
+
+// stateAt is the first folded state at a dotted path ("a.b" or "a/b").
+func stateAt(f *Folded, path string) *story.State {
+	p := normPath(path)
+	for _, s := range f.Story.AllStates() {
+		if s.Path == p {
+			return s
+		}
+	}
+	return nil
+}
+
+// dirOf is the directory of the story that declared the state at path (the
+// top story's for unknown paths).
+func dirOf(f *Folded, path string) string {
+	if si := f.Info(path); si != nil {
+		return si.Dir
+	}
+	return f.Story.Dir
 }

@@ -74,8 +74,8 @@ func TestFoldIsPureAndDeterministic(t *testing.T) {
 				if s.Import != nil {
 					t.Errorf("state %s keeps an import marker", s.Path)
 				}
-				if f1.State(s.Path) != s {
-					t.Errorf("State(%q) does not find it", s.Path)
+				if stateAt(f1, s.Path) != s {
+					t.Errorf("state %s is not the first at its path (two states share it)", s.Path)
 				}
 				if s.Parent != nil && s.Path != s.Parent.Path+"."+s.Name {
 					t.Errorf("state %s under %s: path not re-based", s.Path, s.Parent.Path)

@@ -37,7 +37,7 @@ func TestRewrittenTargetsLandInTheChild(t *testing.T) {
 				return
 			}
 			n++
-			if got := resolveFrom(owner.Path, target); f.State(got) == nil {
+			if got := resolveFrom(owner.Path, target); stateAt(f, got) == nil {
 				t.Errorf("%s: %s %s: %q resolves to %q, not a folded state", dir, owner.Path, what, target, got)
 			}
 		}

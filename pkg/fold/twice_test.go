@@ -127,9 +127,9 @@ states:
 	eq(t, "resolved from the leaf", resolveFrom(ex.Path, ex.OnEnter[0].OnError()), "ship.maker.error")
 	eq(t, "parallel kept", state(t, f, "ship.maker.parallel_workers").Type, "parallel")
 	eq(t, "arc", targets(state(t, f, "ship.maker.orchestrating")), []string{"ship__maker__proceed -> ../parallel_workers"})
-	got, _ := f.ResolveIntent("ship.maker.orchestrating", "proceed")
+	got, _ := resolveIntent(f, "ship.maker.orchestrating", "proceed")
 	eq(t, "alias chased", got, "ship__maker__proceed")
-	got, _ = f.ResolveIntent("ship.maker.orchestrating", "maker__proceed")
+	got, _ = resolveIntent(f, "ship.maker.orchestrating", "maker__proceed")
 	eq(t, "inner spelling", got, "ship__maker__proceed")
 }
 
@@ -190,7 +190,7 @@ states:
 	eq(t, "calls", calls, 1)
 	eq(t, "paths", f.Paths(), []string{"s", "c", "c.start", "c.one_run"})
 	eq(t, "generated arc", targets(state(t, f, "c.one_run")), []string{"c__next -> ../start"})
-	eq(t, "generated dir", f.Dir("c.one_run"), filepath.Join(dir, "c"))
+	eq(t, "generated dir", dirOf(f, "c.one_run"), filepath.Join(dir, "c"))
 	if f.Story.Phases != nil {
 		t.Error("the child's phases leaked into the importer")
 	}

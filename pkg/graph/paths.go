@@ -11,15 +11,6 @@ type IntentPath struct {
 	bytes  int // bytes of their names together
 }
 
-// PathOf is the path of intents, in order.
-func PathOf(intents ...string) *IntentPath {
-	p := &IntentPath{}
-	for _, in := range intents {
-		p = p.then(in)
-	}
-	return p
-}
-
 // then is p followed by intent.
 func (p *IntentPath) then(intent string) *IntentPath {
 	return &IntentPath{prev: p, intent: intent, n: p.Len() + 1, bytes: p.Bytes() + len(intent)}

@@ -70,7 +70,7 @@ func FuzzParseHTTPCassette(f *testing.F) {
 			return
 		}
 		_, _ = c.Answer("GET", "https://example.com/a")
-		_ = c.Unplayed()
+		_ = unplayed(c)
 	})
 }
 

@@ -73,9 +73,3 @@ func Route(name string, has func(string) bool) (served, op string, ok bool) {
 
 // Names lists the registered handler names, sorted.
 func (r *Registry) Names() []string { return slices.Sorted(maps.Keys(r.h)) }
-
-// Clone returns a registry holding the same handlers (flows replace some
-// of them without touching the original).
-func (r *Registry) Clone() *Registry {
-	return &Registry{h: maps.Clone(r.h), info: maps.Clone(r.info)}
-}

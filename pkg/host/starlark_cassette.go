@@ -266,19 +266,6 @@ func (e *HTTPExchange) label() string {
 	return strings.TrimSpace(cmp.Or(e.MethodText, e.Method) + " " + u)
 }
 
-// Unplayed lists the exchanges never played, as "METHOD url" strings.
-func (c *HTTPCassette) Unplayed() []string {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	var out []string
-	for i, e := range c.Exchanges {
-		if !c.played[i] {
-			out = append(out, e.label())
-		}
-	}
-	return out
-}
-
 // InspectCassette answers a Starlark script's ctx.fs and ctx.probe calls
 // in a flow fixture (starlark_inspect_cassette), in upstream's layout:
 //

@@ -116,7 +116,7 @@ phases:
 // BenchmarkCheckPhasedFindings: Check of a story whose 5,000 phases
 // entries generate 10,000 states, each with a finding.
 func BenchmarkCheckPhasedFindings(b *testing.B) {
-	st, _ := story.LoadBytes("app.yaml", phasedFindings(5000), story.Options{})
+	st, _ := story.LoadSource("app.yaml", phasedFindings(5000), story.Options{})
 	if st == nil {
 		b.Fatal("nil story")
 	}
@@ -169,7 +169,7 @@ func BenchmarkCheckLongStateName(b *testing.B) {
 	for i := range 2000 {
 		fmt.Fprintf(&sb, "      i%d: [ { target: . } ]\n", i)
 	}
-	st, _ := story.LoadBytes("app.yaml", []byte(sb.String()), story.Options{})
+	st, _ := story.LoadSource("app.yaml", []byte(sb.String()), story.Options{})
 	if st == nil {
 		b.Fatal("nil story")
 	}

@@ -9,7 +9,7 @@
 // [story.Load] parses every file into the model; [Check] then runs every
 // pass over the story and over each imported child, in its importers'
 // context (lifted.go), as upstream checks a child only after folding it.
-// [Load], [LoadSource] and [LoadBytes] are the one place a command gets a
+// [Load] and [LoadSource] are the one place a command gets a
 // story with every diagnostic, sorted. A rule that panics is reported as
 // rule internal, never as a crash.
 //

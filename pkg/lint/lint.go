@@ -23,12 +23,6 @@ func LoadSource(path string, data []byte, opts story.Options) (*story.Story, []d
 	return checked(st, ds, opts)
 }
 
-// LoadBytes is story.LoadBytes followed by Check.
-func LoadBytes(name string, data []byte, opts story.Options) (*story.Story, []diag.Diagnostic) {
-	st, ds := story.LoadBytes(name, data, opts)
-	return checked(st, ds, opts)
-}
-
 func checked(st *story.Story, ds []diag.Diagnostic, opts story.Options) (*story.Story, []diag.Diagnostic) {
 	if st == nil {
 		return nil, ds

@@ -35,7 +35,7 @@ states:
     on:
       stop: [{target: elsewhere}]
 `
-	_, ds := LoadBytes("m.yaml", []byte(src), story.Options{})
+	_, ds := LoadSource("m.yaml", []byte(src), story.Options{})
 	rules := map[string]int{}
 	for _, d := range ds {
 		rules[d.Rule]++

@@ -31,7 +31,7 @@ func TestDeclaredListsCapped(t *testing.T) {
 	b.WriteString("      - {invoke: host.agent.ask, agent: agent.zz, with: {prompt: hi}}\n")
 	b.WriteString("      - {invoke: iface.zz.op}\n")
 	b.WriteString("      - {invoke: host.agent.task, with: {agent: zz, prompt: hi}}\n")
-	_, ds := LoadBytes("m.yaml", []byte(b.String()), story.Options{})
+	_, ds := LoadSource("m.yaml", []byte(b.String()), story.Options{})
 	seen := map[string]bool{}
 	for _, d := range ds {
 		for _, marker := range []string{"(declared: ", "(known agents: "} {

@@ -82,7 +82,7 @@ func TestReservedWorldAgrees(t *testing.T) {
 				t.Errorf("--world %s=v: %v; --world-file: %v (reserved %v)", k, errKV, errFile, reserved)
 			}
 
-			_, diags := lint.LoadBytes("app.yaml", readerStory(k), story.Options{})
+			_, diags := lint.LoadSource("app.yaml", readerStory(k), story.Options{})
 			flagged := map[string]bool{}
 			for _, d := range diags {
 				if d.Severity == diag.Error && d.Rule != "relevant-world" {

@@ -38,7 +38,7 @@ states:
 routing:
   free_form_fallback: {state: end, intent: go}
 `
-	_, ds := LoadBytes("app.yaml", []byte(src), story.Options{})
+	_, ds := LoadSource("app.yaml", []byte(src), story.Options{})
 	var got []string
 	for _, d := range ds {
 		if d.Rule == story.RuleState.ID || d.Rule == story.RuleRouting.ID {
@@ -87,7 +87,7 @@ states:
     on:
       fine: [{target: end}]
 `
-	_, ds := LoadBytes("app.yaml", []byte(src), story.Options{})
+	_, ds := LoadSource("app.yaml", []byte(src), story.Options{})
 	var got []string
 	for _, d := range ds {
 		if d.Rule == story.RuleState.ID {

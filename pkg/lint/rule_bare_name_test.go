@@ -65,7 +65,7 @@ states:
           effects:
             - set: { s: "{{ gone }}" }
 `
-	st, _ := story.LoadBytes("app.yaml", []byte(src), story.Options{})
+	st, _ := story.LoadSource("app.yaml", []byte(src), story.Options{})
 	if st == nil {
 		t.Fatal("nil story")
 	}
@@ -103,7 +103,7 @@ states:
           effects:
             - set: { n: "n{{ world.n }}", s: "s{{ world.n }}" }
 `
-	st, _ := story.LoadBytes("app.yaml", []byte(src), story.Options{})
+	st, _ := story.LoadSource("app.yaml", []byte(src), story.Options{})
 	if st == nil {
 		t.Fatal("nil story")
 	}

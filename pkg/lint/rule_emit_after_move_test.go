@@ -67,7 +67,7 @@ states:
           y: {}
       r2: {}
 `
-	_, ds := LoadBytes("app.yaml", []byte(src), story.Options{})
+	_, ds := LoadSource("app.yaml", []byte(src), story.Options{})
 	for _, d := range ds {
 		if d.Rule == ruleEmitAfterMove.ID {
 			t.Errorf("unexpected %s", d)
@@ -94,7 +94,7 @@ states:
       b: [{target: u}]
   u: {}
 `
-	_, ds := LoadBytes("app.yaml", []byte(src), story.Options{})
+	_, ds := LoadSource("app.yaml", []byte(src), story.Options{})
 	var got []string
 	for _, d := range ds {
 		if d.Rule == ruleEmitAfterMove.ID {

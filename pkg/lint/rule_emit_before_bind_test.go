@@ -9,7 +9,7 @@ import (
 
 func emitBeforeBind(t *testing.T, src string) []string {
 	t.Helper()
-	_, ds := LoadBytes("app.yaml", []byte(src), story.Options{})
+	_, ds := LoadSource("app.yaml", []byte(src), story.Options{})
 	var got []string
 	for _, d := range ds {
 		if d.Rule == ruleEmitBeforeBind.ID {

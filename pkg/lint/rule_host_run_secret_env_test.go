@@ -91,7 +91,7 @@ func TestHostRunSecretEnvOneFindingAField(t *testing.T) {
 	}
 	src := "app: {id: many}\nroot: s\nstates:\n  s:\n    terminal: true\n    on_enter:\n      - invoke: host.run\n" +
 		"        with: {cmd: \"" + strings.Join(names, " ") + "\"}\n"
-	_, ds := LoadBytes("app.yaml", []byte(src), story.Options{LookupEnv: noEnv})
+	_, ds := LoadSource("app.yaml", []byte(src), story.Options{LookupEnv: noEnv})
 	var got []diag.Diagnostic
 	for _, d := range ds {
 		if d.Rule == ruleHostRunSecretEnv.ID {

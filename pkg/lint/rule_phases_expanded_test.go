@@ -67,7 +67,7 @@ func TestGeneratedNamesIn(t *testing.T) {
 // TestGeneratedByNamesEntry: each of the findings on generated states
 // names its own state and graph entry, p1's not confused with p10's.
 func TestGeneratedByNamesEntry(t *testing.T) {
-	st, _ := story.LoadBytes("app.yaml", phasedFindings(12), story.Options{})
+	st, _ := story.LoadSource("app.yaml", phasedFindings(12), story.Options{})
 	if st == nil {
 		t.Fatal("nil story")
 	}

@@ -47,7 +47,7 @@ states:
     on: {go: [{target: a_plain}]}
   a_plain: {terminal: true}
 `
-	st, _ := story.LoadBytes("app.yaml", []byte(src), story.Options{})
+	st, _ := story.LoadSource("app.yaml", []byte(src), story.Options{})
 	if st == nil {
 		t.Fatal("nil story")
 	}

@@ -93,9 +93,8 @@ type sidecarRead struct {
 }
 
 // sidecar reads and parses the sidecar at abs through r once per check,
-// however many effects run its script: each was read and parsed again,
-// so 2,000 calls of one script with a 1 MB sidecar kept validate busy for
-// two minutes.
+// however many effects run its script, not once per effect
+// (TestStarlarkSidecarReadOncePerCheck).
 func (c *checker) sidecar(r *safefile.Root, abs string) (*scriptiface.Sidecar, error) {
 	if s, ok := c.sidecars[abs]; ok {
 		return s.sc, s.err

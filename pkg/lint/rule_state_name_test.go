@@ -38,7 +38,7 @@ phases:
 // state's line, naming the generated state and its graph entry; the
 // other expanded states add no warning of their own.
 func TestStateNameExpandedPhases(t *testing.T) {
-	_, ds := LoadBytes("app.yaml", []byte(phasesStateNameStory), story.Options{})
+	_, ds := LoadSource("app.yaml", []byte(phasesStateNameStory), story.Options{})
 	var got []diag.Diagnostic
 	for _, d := range ds {
 		if d.Rule == ruleStateName.ID {
@@ -63,7 +63,7 @@ func TestStateNameExpandedPhases(t *testing.T) {
 func TestPhaseKeysIDIsTheGraphKey(t *testing.T) {
 	src := strings.Replace(phasesStateNameStory, "  step:\n    states:", "  step:\n    parameters:\n      id: { default: x }\n    states:", 1)
 	src = strings.Replace(src, `"review#2": { next: {} }`, "review: { next: {} }", 1)
-	_, ds := LoadBytes("app.yaml", []byte(src), story.Options{})
+	_, ds := LoadSource("app.yaml", []byte(src), story.Options{})
 	for _, d := range ds {
 		if d.Rule == story.RulePhases.ID || d.Rule == ruleTarget.ID {
 			t.Errorf("%s", d)

@@ -66,7 +66,7 @@ states:
   s0: {terminal: true}
   s1: {terminal: true}
 `
-	_, ds := LoadBytes("app.yaml", []byte(src), story.Options{})
+	_, ds := LoadSource("app.yaml", []byte(src), story.Options{})
 	for _, d := range ds {
 		if d.Rule == ruleTargetSyntax.ID {
 			t.Errorf("unexpected %s", d)
@@ -90,7 +90,7 @@ func TestTargetSyntaxWarns(t *testing.T) {
 		"parallel": "start:\n    type: parallel\n    states:\n      a: {on: {go: [{target: \"s{{ world?.n }}\"}]}}\n      b: {}",
 	} {
 		src := "app: {id: w}\nhosts: [host.build]\nroot: start\nworld:\n  n: {type: int, default: 0}\nintents: {go: {}}\nstates:\n  s1: {}\n  " + tc + "\n"
-		_, ds := LoadBytes("app.yaml", []byte(src), story.Options{})
+		_, ds := LoadSource("app.yaml", []byte(src), story.Options{})
 		got := 0
 		for _, d := range ds {
 			if d.Rule == ruleTargetSyntax.ID {

@@ -61,7 +61,7 @@ states:
           c0: {terminal: true}
           c1: {terminal: true}
 `
-	_, ds := LoadBytes("app.yaml", []byte(src), story.Options{})
+	_, ds := LoadSource("app.yaml", []byte(src), story.Options{})
 	for _, d := range ds {
 		if d.Rule == ruleTargetTemplate.ID || d.Severity == diag.Error {
 			t.Errorf("unexpected %s", d)
@@ -86,7 +86,7 @@ func TestTargetTemplateWarns(t *testing.T) {
 	} {
 		src := "app: {id: w}\nroot: start\nworld:\n  n: {type: int, default: 0}\nintents: {go: {}}\nstates:\n  start:\n    on:\n      go:\n        " +
 			tc.arm + "\n  s1: {}\n" + tc.extra
-		_, ds := LoadBytes("app.yaml", []byte(src), story.Options{})
+		_, ds := LoadSource("app.yaml", []byte(src), story.Options{})
 		got := 0
 		for _, d := range ds {
 			if d.Rule == ruleTargetTemplate.ID {

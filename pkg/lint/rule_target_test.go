@@ -13,7 +13,7 @@ import (
 // The target rule rejects "..c" exactly as the engine cannot enter it.
 func TestDotDotNameIsNotASibling(t *testing.T) {
 	src := "app: {id: t}\nroot: a\nintents: {go: {}}\nstates:\n  a:\n    initial: b\n    states:\n      b:\n        on:\n          go: [{target: ..c}]\n      c: {terminal: true}\n"
-	st, ds := LoadBytes("app.yaml", []byte(src), story.Options{})
+	st, ds := LoadSource("app.yaml", []byte(src), story.Options{})
 	found := false
 	for _, d := range ds {
 		if d.Rule == ruleTarget.ID && d.Line == 10 {
@@ -72,7 +72,7 @@ func TestTagOnlyTargetIsAPath(t *testing.T) {
 		"    on_enter:\n      - invoke: host.x\n        background: true\n        on_complete:\n" +
 		"          - target: \"{% if world.ok %}b{% endif %}\"\n" + // line 16
 		"  b: {}\n"
-	_, ds := LoadBytes("app.yaml", []byte(src), story.Options{})
+	_, ds := LoadSource("app.yaml", []byte(src), story.Options{})
 	lines := map[int]bool{}
 	for _, d := range ds {
 		if d.Rule == ruleTarget.ID {
@@ -92,7 +92,7 @@ func TestTagOnlyEmitIsAName(t *testing.T) {
 	src := "app: {id: t}\nroot: s0\nintents: {em: {}, hop: {}}\nstates:\n  s0:\n    on:\n" +
 		"      em: [{target: ., effects: [{emit_intent: \"{% if true %}hop{% endif %}\"}]}]\n" + // line 7
 		"      hop: [{target: ., effects: [{emit_intent: \"{% if true %}hop{% endif %}{{ '' }}\"}]}]\n"
-	_, ds := LoadBytes("app.yaml", []byte(src), story.Options{})
+	_, ds := LoadSource("app.yaml", []byte(src), story.Options{})
 	var lines []int
 	for _, d := range ds {
 		if d.Rule == story.RuleIntent.ID {

@@ -60,7 +60,7 @@ states:
 // put together only when a message needs them; the expected text is the
 // output of the parser that built every name eagerly).
 func TestWhereMessages(t *testing.T) {
-	_, ds := LoadBytes("wm.yaml", []byte(whereMsgSrc), story.Options{LookupEnv: noEnv})
+	_, ds := LoadSource("wm.yaml", []byte(whereMsgSrc), story.Options{LookupEnv: noEnv})
 	var b strings.Builder
 	for _, d := range ds {
 		fmt.Fprintf(&b, "%d:%d %s %s %s\n", d.Line, d.Col, d.Severity, d.Rule, d.Message)

@@ -65,7 +65,7 @@ states:
 
 // TestWhereNames: the places named in messages read as they always did.
 func TestWhereNames(t *testing.T) {
-	_, ds := LoadBytes("app.yaml", []byte(whereNamesStory), story.Options{})
+	_, ds := LoadSource("app.yaml", []byte(whereNamesStory), story.Options{})
 	var got []string
 	for _, d := range ds {
 		got = append(got, d.Message)
@@ -117,7 +117,7 @@ states:
 intents:
 ` + large.String() + `  kc: {}
 `
-	_, ds := LoadBytes("app.yaml", []byte(src), story.Options{})
+	_, ds := LoadSource("app.yaml", []byte(src), story.Options{})
 	var got []string
 	for _, d := range ds {
 		if d.Rule == story.RuleDuplicateKey.ID {

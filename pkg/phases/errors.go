@@ -71,11 +71,3 @@ func (ps *problems) err() error {
 	})
 	return &Error{Problems: ps.list, TooLarge: ps.tooLarge}
 }
-
-// Each calls fn for every problem in order, so a caller that wraps the
-// error can report each at its position without importing this package.
-func (e *Error) Each(fn func(pos story.Pos, message string)) {
-	for _, p := range e.Problems {
-		fn(p.Pos, p.Message)
-	}
-}

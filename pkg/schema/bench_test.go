@@ -176,7 +176,7 @@ func BenchmarkCompileCorpusStories(b *testing.B) {
 			for _, st := range stories {
 				c := NewCompiler(st[0])
 				for _, p := range st[1:] {
-					if _, err := c.ReadFile(p); err != nil {
+					if _, err := readFile(c, nil, p); err != nil {
 						b.Fatal(err)
 					}
 					if _, err := c.Compile(p); err != nil {
@@ -192,7 +192,7 @@ func BenchmarkCompileCorpusStories(b *testing.B) {
 			for _, st := range stories {
 				s := NewCompiler(st[0]).Session()
 				for _, p := range st[1:] {
-					if _, err := s.ReadFile(p); err != nil {
+					if _, err := readFile(s.c, s.files, p); err != nil {
 						b.Fatal(err)
 					}
 					if _, err := s.Compile(p); err != nil {

@@ -84,23 +84,8 @@ func (c *Compiler) compileWith(files *rootFiles, p string) (*Schema, error) {
 	return e.s, e.err
 }
 
-// ReadFile reads a schema file with the same rules as Compile.
-func (c *Compiler) ReadFile(p string) ([]byte, error) {
-	return c.readWith(nil, p)
-}
-
-func (c *Compiler) readWith(files *rootFiles, p string) ([]byte, error) {
-	rel, err := c.storyRel(p)
-	if err != nil {
-		return nil, err
-	}
-	l := newRootLoader(c, files, rel)
-	defer l.close()
-	return l.read(rel)
-}
-
-// Session serves several ReadFile and Compile calls made together (one
-// story's check): the story's directories are opened once and each file
+// Session serves several Compile calls made together (one story's
+// check): the story's directories are opened once and each file
 // is read once. A file changed while a Session is open is not read again;
 // Close it when the calls are done. A Session is safe for concurrent use.
 type Session struct {
@@ -113,11 +98,6 @@ type Session struct {
 func (c *Compiler) Session() *Session {
 	return &Session{c: c, files: newRootFiles(c.storyDir)}
 }
-
-// ReadFile is Compiler.ReadFile through the session. The bytes are shared
-// with the session's compiles (Schema.Raw): the caller must not change
-// them.
-func (s *Session) ReadFile(p string) ([]byte, error) { return s.c.readWith(s.files, p) }
 
 // Compile is Compiler.Compile through the session.
 func (s *Session) Compile(p string) (*Schema, error) { return s.c.compileWith(s.files, p) }

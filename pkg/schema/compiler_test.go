@@ -332,7 +332,7 @@ func TestEscapeAttemptsFail(t *testing.T) {
 			if p != "" && !errors.Is(err, ErrOutsideRoot) {
 				t.Fatalf("%v does not match ErrOutsideRoot", err)
 			}
-			if _, err := c.ReadFile(p); err == nil {
+			if _, err := readFile(c, nil, p); err == nil {
 				t.Fatal("ReadFile read outside the root")
 			}
 		})
@@ -528,7 +528,7 @@ func TestReadFileAndResolvedStoryPath(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := NewCompiler(link)
-	raw, err := c.ReadFile("schemas/v.json")
+	raw, err := readFile(c, nil, "schemas/v.json")
 	if err != nil || string(raw) != verdictSchema {
 		t.Fatalf("ReadFile: %q, %v", raw, err)
 	}
@@ -608,4 +608,16 @@ func TestAbsoluteLinkInsideSchemasIsRead(t *testing.T) {
 	if ce := mustCompileErr(t, err); !strings.Contains(ce.Message, "symlink leading outside") || !errors.Is(err, ErrOutsideRoot) {
 		t.Fatalf("tostory: %v", err)
 	}
+}
+
+// readFile reads a schema file with the same rules as Compile, through a
+// session's files when files is set (nil: read afresh).
+func readFile(c *Compiler, files *rootFiles, p string) ([]byte, error) {
+	rel, err := c.storyRel(p)
+	if err != nil {
+		return nil, err
+	}
+	l := newRootLoader(c, files, rel)
+	defer l.close()
+	return l.read(rel)
 }

@@ -17,7 +17,7 @@ func TestSessionReadsEachFileOnce(t *testing.T) {
 	dir := story(t, map[string]string{"schemas/v.json": first})
 	s := NewCompiler(dir).Session()
 	defer s.Close()
-	raw, err := s.ReadFile("schemas/v.json")
+	raw, err := readFile(s.c, s.files, "schemas/v.json")
 	if err != nil || string(raw) != first {
 		t.Fatalf("ReadFile = %q, %v", raw, err)
 	}
@@ -33,7 +33,7 @@ func TestSessionReadsEachFileOnce(t *testing.T) {
 		t.Fatal("the schema compiled is not the one first read")
 	}
 	// Without a session every call reads the file.
-	if raw, _ := NewCompiler(dir).ReadFile("schemas/v.json"); string(raw) != `{"type":"string"}` {
+	if raw, _ := readFile(NewCompiler(dir), nil, "schemas/v.json"); string(raw) != `{"type":"string"}` {
 		t.Fatalf("Compiler.ReadFile = %q", raw)
 	}
 }
@@ -107,8 +107,8 @@ func TestSessionMatchesCompiler(t *testing.T) {
 			if (want == nil) != (got == nil) || want != nil && (!bytes.Equal(want.Raw, got.Raw) || !bytes.Equal(want.Bundled, got.Bundled) || want.Path != got.Path) {
 				t.Fatalf("Session.Compile = %+v, Compiler.Compile = %+v", got, want)
 			}
-			wraw, werr := NewCompiler(dir).ReadFile(p)
-			graw, gerr := s.ReadFile(p)
+			wraw, werr := readFile(NewCompiler(dir), nil, p)
+			graw, gerr := readFile(s.c, s.files, p)
 			if errText(werr) != errText(gerr) || !bytes.Equal(wraw, graw) {
 				t.Fatalf("Session.ReadFile = %d bytes, %v\nCompiler.ReadFile = %d bytes, %v", len(graw), gerr, len(wraw), werr)
 			}
@@ -128,7 +128,7 @@ func TestSessionNoSchemasDir(t *testing.T) {
 	}
 	s.Close()
 	mustWrite(t, dir, "schemas/w.json", `{}`)
-	if raw, err := s.ReadFile("schemas/w.json"); err != nil || string(raw) != `{}` {
+	if raw, err := readFile(s.c, s.files, "schemas/w.json"); err != nil || string(raw) != `{}` {
 		t.Fatalf("after Close: %q, %v", raw, err)
 	}
 	s.Close()

@@ -10,12 +10,12 @@ import (
 // ancestor are reported, not followed forever.
 func TestRecursiveAliasesTerminate(t *testing.T) {
 	for _, s := range recursiveAliasSeeds {
-		_, ds := LoadBytes("f.yaml", []byte(s), Options{})
+		_, ds := LoadSource("f.yaml", []byte(s), Options{})
 		if len(ds) == 0 {
 			t.Errorf("%q: no diagnostics", s)
 		}
 	}
-	_, ds := LoadBytes("f.yaml", []byte(recursiveAliasSeeds[3]), Options{})
+	_, ds := LoadSource("f.yaml", []byte(recursiveAliasSeeds[3]), Options{})
 	if !strings.Contains(render(ds), "recursive") {
 		t.Errorf("recursion not reported:\n%s", render(ds))
 	}
@@ -28,7 +28,7 @@ func TestAliasFanOutIsBounded(t *testing.T) {
 	for i := 1; i < 9; i++ {
 		fmt.Fprintf(&b, "          l%d: &l%d [*l%d, *l%d, *l%d, *l%d, *l%d, *l%d, *l%d, *l%d, *l%d, *l%d]\n", i, i, i-1, i-1, i-1, i-1, i-1, i-1, i-1, i-1, i-1, i-1)
 	}
-	st, _ := LoadBytes("laughs.yaml", []byte(b.String()), Options{})
+	st, _ := LoadSource("laughs.yaml", []byte(b.String()), Options{})
 	if st == nil {
 		t.Fatal("no model")
 	}

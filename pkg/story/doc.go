@@ -4,7 +4,7 @@
 // not run the static checks (pkg/lint does), run a story, fold imports or
 // expand phases (pkg/engine, pkg/fold, pkg/phases do).
 //
-// A load ([Load], [LoadSource], [LoadBytes]) reports every parse and model
+// A load ([Load], [LoadSource]) reports every parse and model
 // error of every file without stopping early; pkg/lint's Load adds the
 // checks. Every diagnostic comes from a *[Rule] (rules.go). A story the
 // existing engine accepts loads with no error, except for the stricter

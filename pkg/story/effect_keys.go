@@ -28,14 +28,3 @@ func (k EffectKeys) With(name string) EffectKeys {
 	}
 	return k
 }
-
-// Names is the keys in the set, in the effect format's order.
-func (k EffectKeys) Names() []string {
-	var out []string
-	for i, n := range effectKeys {
-		if k&(1<<uint(i)) != 0 {
-			out = append(out, n)
-		}
-	}
-	return out
-}

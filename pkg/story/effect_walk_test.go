@@ -13,7 +13,7 @@ func walkFixture() (*State, *Phases, map[string]*Proposal) {
 	job.Extra().OnComplete = []*Effect{{Invoke: "done"}}
 	job.Extra().Effects = []*Effect{{Invoke: "inline"}, nil}
 	s := &State{Path: "a.b", OnEnter: []*Effect{job}}
-	s.Extra().OnExit = []*Effect{{Invoke: "leave"}}
+	extra(&s.More).OnExit = []*Effect{{Invoke: "leave"}}
 	s.AddOn("go", Pos{}, &Transition{Effects: []*Effect{{Invoke: "x"}, {Invoke: "y"}}}, nil)
 	ph := &Phases{Order: []string{"p1"}, Graph: map[string]*PhaseNode{"p1": {OnEnter: []*Effect{{Invoke: "ph"}}}}}
 	props := map[string]*Proposal{

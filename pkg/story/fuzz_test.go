@@ -29,7 +29,7 @@ func FuzzLoad(f *testing.F) {
 	f.Add([]byte("x: &x {a: 1}\ny: {<<: *x, b: 2}\n"))
 	f.Add([]byte("states:\n  s:\n    on:\n      go: {target: ../../..}\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		st, ds := LoadBytes("fuzz.yaml", data, Options{LookupEnv: noEnv})
+		st, ds := LoadSource("fuzz.yaml", data, Options{LookupEnv: noEnv})
 		if st == nil && len(ds) == 0 {
 			t.Fatal("no model and no diagnostics")
 		}

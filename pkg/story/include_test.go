@@ -55,13 +55,6 @@ func TestIncludeMergeAndErrorsInIncludedFile(t *testing.T) {
 	}
 }
 
-func TestLoadBytesIgnoresInclude(t *testing.T) {
-	st, ds := LoadBytes("<bytes>", []byte("app: {id: b}\nroot: a\ninclude: [rooms/*.yaml]\nstates: {a: {}}\n"), Options{})
-	if st == nil || len(ds) != 0 || len(st.Manifests) != 1 {
-		t.Fatalf("%v\n%s", st, render(ds))
-	}
-}
-
 // TestIncludeGlobListsNothingOutside: an include glob through a directory
 // symlink leading out of the project root is refused at the include, and
 // the names of the files there are never listed (they would be quoted).

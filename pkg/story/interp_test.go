@@ -54,7 +54,7 @@ func TestPluginEnvSubstitutionAndSecrets(t *testing.T) {
 		}
 		return "", false
 	}
-	st, ds := LoadBytes("app.yaml", []byte(pluginStory), Options{LookupEnv: look})
+	st, ds := LoadSource("app.yaml", []byte(pluginStory), Options{LookupEnv: look})
 	if len(ds) != 1 || ds[0].Severity != "error" || ds[0].Message != "agent_plugins.agent.sub: env var UNSET_ONE referenced in env.OTHER not set" {
 		t.Fatalf("diagnostics: %s", render(ds))
 	}
@@ -69,7 +69,7 @@ func TestPluginEnvSubstitutionAndSecrets(t *testing.T) {
 			t.Errorf("secret leaked into %s", d)
 		}
 	}
-	_, ds = LoadBytes("app.yaml", []byte(pluginStory), Options{LookupEnv: look, AllowUnsetEnv: true})
+	_, ds = LoadSource("app.yaml", []byte(pluginStory), Options{LookupEnv: look, AllowUnsetEnv: true})
 	if len(ds) != 1 || ds[0].Severity != "warning" {
 		t.Fatalf("AllowUnsetEnv: %s", render(ds))
 	}
@@ -111,7 +111,7 @@ func TestUnsetEnvPositionInsideScalars(t *testing.T) {
 		"    env:\n" + // 19
 		"      KEY: |\n" + // 20
 		"        x ${U_PROV}\n" // 21
-	_, ds := LoadBytes("app.yaml", []byte(src), Options{LookupEnv: func(string) (string, bool) { return "", false }})
+	_, ds := LoadSource("app.yaml", []byte(src), Options{LookupEnv: func(string) (string, bool) { return "", false }})
 	want := map[string]bool{
 		"app.yaml:11:11 U_LIT": true, "app.yaml:11:24 U_LIT": true,
 		"app.yaml:14:11 U_FOLD": true, "app.yaml:15:21 U_Q": true, "app.yaml:16:20 U_P": true,

@@ -10,7 +10,7 @@ import (
 // the key's newline) was all a type error said, its what and fix lost.
 func TestKeyWithNewlineKeepsTheMessage(t *testing.T) {
 	src := "app: {id: x}\nroot: a\nstates:\n  \"a\\nb\":\n    intents: [ib]\n    on:\n      \"i\\nb\": {target: a}\nintents:\n  \"k\\nq\": {slots: 5}\n"
-	_, ds := LoadBytes("app.yaml", []byte(src), Options{})
+	_, ds := LoadSource("app.yaml", []byte(src), Options{})
 	var got []string
 	for _, d := range ds {
 		if d.Rule == "type" {

@@ -7,7 +7,7 @@ import "testing"
 // written (callers fall back to the arm's Pos on File == "").
 func TestTransitionValuePositions(t *testing.T) {
 	src := "app: {id: p}\nroot: a\nintents:\n  go: {}\nstates:\n  a:\n    initial: b\n    on:\n      go:\n        - target: a\n          when: \"true\"\n        - {}\n        - a\n"
-	st, ds := LoadBytes("p.yaml", []byte(src), Options{})
+	st, ds := LoadSource("p.yaml", []byte(src), Options{})
 	if st == nil || st.State("a") == nil {
 		t.Fatalf("no story: %v", ds)
 	}

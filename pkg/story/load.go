@@ -158,21 +158,6 @@ func LoadSource(path string, data []byte, opts Options) (*Story, []diag.Diagnost
 	})
 }
 
-// LoadBytes loads an in-memory app.yaml; like upstream's in-memory path,
-// include: and imports: are not followed.
-func LoadBytes(name string, data []byte, opts Options) (*Story, []diag.Diagnostic) {
-	l := newLoader(opts)
-	l.inMemory = true
-	return l.guarded(name, func() *Story {
-		abs, _ := filepath.Abs(name)
-		st := l.loadStory(name, abs, data, true, nil)
-		if st != nil {
-			st.sources = l.sources
-		}
-		return st
-	})
-}
-
 // storyInRoot reports, and says false, when --root does not hold the story.
 func (l *loader) storyInRoot(manifest, abs string) bool {
 	if l.opts.Root == "" {
@@ -195,9 +180,8 @@ func errText(err error) string {
 
 // loader is the state of one Load call (no globals).
 type loader struct {
-	opts     Options
-	rep      *yamlnode.Reporter
-	inMemory bool
+	opts Options
+	rep  *yamlnode.Reporter
 	// children caches loaded imports by canonical path.
 	children map[string]*Story
 	// pending lists the loaded children still to check, deepest first.
@@ -240,9 +224,7 @@ func (l *loader) loadStory(display, abs string, data []byte, top bool, stack []s
 		}
 	}
 	l.confinePrompts(st)
-	if !l.inMemory {
-		l.mergeIncludes(st, display)
-	}
+	l.mergeIncludes(st, display)
 	mark := len(l.rep.Diags)
 	l.resolvePlugins(st, fd)
 	l.resolveProviders(st)
@@ -250,9 +232,7 @@ func (l *loader) loadStory(display, abs string, data []byte, top bool, stack []s
 		// Upstream never folds, so never validates, a child's plugins/providers.
 		l.rep.DemoteSince(mark, "ignored in an imported child: upstream does not fold its agent_plugins/providers")
 	}
-	if !l.inMemory {
-		l.loadImports(st, abs, stack)
-	}
+	l.loadImports(st, abs, stack)
 	st.index()
 	return st
 }

@@ -17,7 +17,7 @@ type Story struct {
 	// lie in (see [ProjectRoot]).
 	ProjectRoot string
 	root        *safefile.Root
-	// File is the manifest path as given to Load (or LoadBytes's name).
+	// File is the manifest path as given to Load (or LoadSource).
 	File string
 
 	App  App

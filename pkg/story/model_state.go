@@ -65,9 +65,6 @@ type StateMore struct {
 	WriteMode         string
 }
 
-// Extra returns the state's StateMore, allocating it on first use.
-func (s *State) Extra() *StateMore { return extra(&s.More) }
-
 // noStateMore is what a State without More reads as; it is never written.
 var noStateMore StateMore
 

@@ -82,7 +82,7 @@ states:
       d: {}
   e: {}
 `
-	st, ds := LoadBytes("r.yaml", []byte(src), Options{})
+	st, ds := LoadSource("r.yaml", []byte(src), Options{})
 	if st == nil {
 		t.Fatal(ds)
 	}

@@ -41,7 +41,7 @@ func TestSchemaKeysAreKnown(t *testing.T) {
 	for _, pl := range schemaPlaces() {
 		for _, k := range pl.keys {
 			src := pl.wrap(k)
-			_, ds := LoadBytes("app.yaml", []byte(src), Options{})
+			_, ds := LoadSource("app.yaml", []byte(src), Options{})
 			for _, d := range ds {
 				if d.Rule == RuleUnknownKey.ID && strings.Contains(d.Message, "unknown key \""+k+"\"") {
 					t.Errorf("schema key %q is not known to its reader:\n%s%s", k, src, d.Message)
@@ -57,7 +57,7 @@ func TestSchemaKeysAreKnown(t *testing.T) {
 func TestSchemaKeysListTheReaders(t *testing.T) {
 	for _, pl := range schemaPlaces() {
 		src := pl.wrap("zz_not_a_key")
-		_, ds := LoadBytes("app.yaml", []byte(src), Options{})
+		_, ds := LoadSource("app.yaml", []byte(src), Options{})
 		var offered string
 		for _, d := range ds {
 			if d.Rule == RuleUnknownKey.ID && strings.Contains(d.Message, `unknown key "zz_not_a_key"`) {

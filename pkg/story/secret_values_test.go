@@ -25,7 +25,7 @@ states:
   start: {terminal: true}
 `)
 	env := map[string]string{"KS_TOKEN": "tok-123", "KS_HOST": "api.internal"}
-	st, ds := LoadBytes("app.yaml", src, Options{LookupEnv: func(k string) (string, bool) { v, ok := env[k]; return v, ok }})
+	st, ds := LoadSource("app.yaml", src, Options{LookupEnv: func(k string) (string, bool) { v, ok := env[k]; return v, ok }})
 	if st == nil || len(ds) != 0 {
 		t.Fatalf("load: %v", ds)
 	}
@@ -64,7 +64,7 @@ states:
   start: {terminal: true}
 `)
 	env := map[string]string{"KS_LLM_KEY": "sk-local-1234"}
-	st, ds := LoadBytes("app.yaml", src, Options{LookupEnv: func(k string) (string, bool) { v, ok := env[k]; return v, ok }})
+	st, ds := LoadSource("app.yaml", src, Options{LookupEnv: func(k string) (string, bool) { v, ok := env[k]; return v, ok }})
 	if st == nil || len(ds) != 0 {
 		t.Fatalf("load: %v", ds)
 	}

@@ -19,7 +19,7 @@ func TestStringPosFirstScalar(t *testing.T) {
 		for i := 0; i < n; i++ {
 			fmt.Fprintf(&b, "            - {label: x%d, hint: dup}\n", i%50)
 		}
-		st, _ := LoadBytes("sp.yaml", []byte(b.String()), Options{LookupEnv: noEnv})
+		st, _ := LoadSource("sp.yaml", []byte(b.String()), Options{LookupEnv: noEnv})
 		if st == nil {
 			t.Fatal("no story")
 		}

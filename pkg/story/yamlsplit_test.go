@@ -124,9 +124,9 @@ func splitParses(data []byte) bool {
 
 func compareSplitBytes(t *testing.T, data []byte) {
 	t.Helper()
-	b, db := LoadBytes("s.yaml", data, Options{LookupEnv: noEnv, wholeParse: true})
+	b, db := LoadSource("s.yaml", data, Options{LookupEnv: noEnv, wholeParse: true})
 	for _, batch := range []int{0, 1, 40} {
-		a, da := LoadBytes("s.yaml", data, Options{LookupEnv: noEnv, splitBatch: batch})
+		a, da := LoadSource("s.yaml", data, Options{LookupEnv: noEnv, splitBatch: batch})
 		if diff := diffDiags(da, db); diff != "" {
 			t.Fatalf("batch %d: diagnostics differ:\n%s", batch, diff)
 		}

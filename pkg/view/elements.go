@@ -75,7 +75,7 @@ func (r *Renderer) renderElement(el *story.ViewElement, what string, dl *dirLoad
 		return strings.TrimRight(t, "\r\n"), err
 	case "prose":
 		t, err := leaf(el.Text, "")
-		return textwrap.WordWrap(strings.Join(strings.Fields(t), " "), r.width), err
+		return textwrap.WordWrap(strings.Join(strings.Fields(t), " "), layoutWidth), err
 	case "list":
 		return r.renderList(el, body, what, dl, s, env)
 	case "kv":
@@ -153,14 +153,14 @@ func (r *Renderer) renderList(el *story.ViewElement, body map[string]any, what s
 		b.WriteString(prefix)
 		if !hinted {
 			// word-wrapped to the rest of the width (conformance view-list-wrap)
-			label := textwrap.WordWrap(rw.label, r.width-indent) // no wrap at width <= 0
+			label := textwrap.WordWrap(rw.label, layoutWidth-indent) // no wrap at width <= 0
 			b.WriteString(strings.ReplaceAll(label, "\n", "\n"+strings.Repeat(" ", indent)))
 			continue
 		}
 		b.WriteString(rw.label)
 		if rw.hint != "" {
 			b.WriteString(strings.Repeat(" ", max(col-2-indent-utf8.RuneCountInString(rw.label), 0)+2))
-			hint := textwrap.WordWrap(rw.hint, r.width-col) // no wrap at width <= 0
+			hint := textwrap.WordWrap(rw.hint, layoutWidth-col) // no wrap at width <= 0
 			b.WriteString(strings.ReplaceAll(hint, "\n", "\n"+strings.Repeat(" ", col)))
 		}
 	}
@@ -188,7 +188,7 @@ func (r *Renderer) renderKV(el *story.ViewElement, body map[string]any, leaf lea
 		}
 		b.WriteString(k + ":")
 		b.WriteString(strings.Repeat(" ", col-utf8.RuneCountInString(k)-1))
-		val = textwrap.WordWrap(val, r.width-col) // no wrap at width <= 0
+		val = textwrap.WordWrap(val, layoutWidth-col) // no wrap at width <= 0
 		// a value's lines lose trailing spaces, as upstream's
 		lines := strings.Split(val, "\n")
 		for j, l := range lines {
@@ -220,7 +220,7 @@ func (r *Renderer) renderBanner(body map[string]any, leaf leafRenderer) (string,
 		line += "  ·  " + sub
 	}
 	// the rule is the line's runes + 2, between 40 and the layout width
-	rule := strings.Repeat("═", min(max(utf8.RuneCountInString(line)+2, 40), r.width))
+	rule := strings.Repeat("═", min(max(utf8.RuneCountInString(line)+2, 40), layoutWidth))
 	line = padBlock(expandTabs(line))
 	return rule + "\n" + line + "\n" + rule, nil
 }

@@ -30,16 +30,16 @@ states:
 `
 
 // An embedder renders a state's view against the world as the engine does
-// at the end of a turn: a typed view is laid out as plain text, here at
-// 24 columns (Width) instead of upstream's 80, and a pongo2 string view is
-// rendered as written.
+// at the end of a turn: a typed view is laid out as plain text at upstream's
+// 80 columns (a banner's rule is at least 40 wide), and a pongo2 string view
+// is rendered as written.
 func ExampleForStory() {
-	st, ds := lint.LoadBytes("app.yaml", []byte(hallStory), story.Options{})
+	st, ds := lint.LoadSource("app.yaml", []byte(hallStory), story.Options{})
 	if st == nil {
 		fmt.Println(ds)
 		return
 	}
-	r, err := view.ForStory(st, view.Width(24), view.OnWarning(func(err error) { fmt.Println("warning:", err) }))
+	r, err := view.ForStory(st)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -57,9 +57,9 @@ func ExampleForStory() {
 	// hall:
 	// Hall of Grace
 	//
-	// ════════════════════════
+	// ════════════════════════════════════════
 	//   WELCOME
-	// ════════════════════════
+	// ════════════════════════════════════════
 	//
 	// • a door
 	// • a lamp

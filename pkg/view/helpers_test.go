@@ -56,7 +56,12 @@ func foldedRenderer(t testing.TB, st *story.Story) (*fold.Folded, *Renderer, map
 		t.Fatal(err)
 	}
 	r := newRenderer(f.Story)
-	r.dirFor = f.Dir
+	r.dirFor = func(path string) string {
+		if si := f.Info(path); si != nil {
+			return si.Dir
+		}
+		return f.Story.Dir
+	}
 	return f, r, defaults(f.Story)
 }
 

@@ -13,10 +13,10 @@ import (
 // kinds loads testdata/kinds (which holds, on purpose, the lint errors
 // upstream's loader accepts: a map literal in a when:, a pongo2 ternary,
 // an unterminated tag, a broken layout, an include leaving the roots).
-func kinds(t *testing.T, opts ...Option) (*Renderer, map[string]any) {
+func kinds(t *testing.T) (*Renderer, map[string]any) {
 	t.Helper()
 	st, _ := loadLax(t, "testdata/kinds")
-	return newRenderer(st, opts...), defaults(st)
+	return newRenderer(st), defaults(st)
 }
 
 func TestElementKinds(t *testing.T) {
@@ -59,14 +59,15 @@ func TestTemplateContext(t *testing.T) {
 func TestWhenGuardsAndHelpers(t *testing.T) {
 	var mu sync.Mutex
 	var warns []error
-	r, w := kinds(t, OnWarning(func(e error) { mu.Lock(); warns = append(warns, e); mu.Unlock() }))
+	warn := func(e error) { mu.Lock(); warns = append(warns, e); mu.Unlock() }
+	r, w := kinds(t)
 	// n=2: the go arm's guard (n > 5) fails, so go is blocked, and the
 	// element guarded by available('go') is omitted. The when: that fails
 	// to evaluate omits its element with a warning (one that fails to
 	// compile fails the view: TestRenderErrors).
 	want := "shown\n\nhelpers go=False stop=False\n\n  indented code\n    kept"
-	if got := render(t, r, "guards", w); got != want {
-		t.Errorf("got %q want %q", got, want)
+	if got, err := r.RenderView("guards", w, map[string]any{expr.WarnKey: warn}); err != nil || got != want {
+		t.Errorf("got %q (%v) want %q", got, err, want)
 	}
 	if len(warns) != 1 || !strings.Contains(warns[0].Error(), "invalid operation: string > int") || !strings.Contains(warns[0].Error(), "app.yaml:57:") {
 		t.Errorf("warnings: %v", warns)

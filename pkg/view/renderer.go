@@ -15,25 +15,8 @@ import (
 	"kitsoki/pkg/story/expr"
 )
 
-// defaultWidth is the fixed width upstream lays typed views out at.
-const defaultWidth = 80
-
-// Option configures a Renderer.
-type Option func(*Renderer)
-
-// Width sets the layout width of typed views (default 80).
-func Width(n int) Option {
-	return func(r *Renderer) {
-		if n > 0 {
-			r.width = n
-		}
-	}
-}
-
-// OnWarning receives problems that do not stop a render (a failing when:).
-func OnWarning(f func(error)) Option {
-	return func(r *Renderer) { r.warn = f }
-}
+// layoutWidth is the fixed width upstream lays typed views out at.
+const layoutWidth = 80
 
 // Renderer renders the views of one (folded) story, safe for concurrent use.
 type Renderer struct {
@@ -41,8 +24,6 @@ type Renderer struct {
 	// dirFor is the story directory a state's views resolve against ("":
 	// the innermost import wrapper's child, else the story's own).
 	dirFor func(statePath string) string
-	width  int
-	warn   func(error)
 
 	states map[string]*story.State
 
@@ -58,12 +39,9 @@ type guardEntry struct {
 }
 
 // newRenderer returns a renderer for st (the folded story the engine runs).
-func newRenderer(st *story.Story, opts ...Option) *Renderer {
-	r := &Renderer{st: st, width: defaultWidth, states: map[string]*story.State{},
+func newRenderer(st *story.Story) *Renderer {
+	r := &Renderer{st: st, states: map[string]*story.State{},
 		loaders: map[string]*dirLoader{}, guards: map[string]guardEntry{}, exprs: map[string]guardEntry{}}
-	for _, o := range opts {
-		o(r)
-	}
 	if st != nil {
 		for _, s := range st.AllStates() {
 			if _, dup := r.states[s.Path]; !dup {

@@ -26,8 +26,8 @@ func (r *Renderer) evalExpr(src string, env expr.Env) (any, error) {
 }
 
 // hidden reports whether the part of el named what is left out: its when:
-// is not truthy, or fails to evaluate (reported through OnWarning and
-// expr.WarnKey). A when: that does not compile is the view's error.
+// is not truthy, or fails to evaluate (reported through expr.WarnKey). A
+// when: that does not compile is the view's error.
 func (r *Renderer) hidden(when string, el *story.ViewElement, s *story.State, what, which string, env expr.Env) (bool, error) {
 	if when == "" {
 		return false, nil
@@ -38,9 +38,6 @@ func (r *Renderer) hidden(when string, el *story.ViewElement, s *story.State, wh
 			return true, &Error{Pos: el.Pos, State: s.Path, What: what, Msg: fmt.Sprintf("when %q: %v", when, err), Err: err}
 		}
 		werr := &Error{Pos: el.Pos, State: s.Path, What: what, Msg: fmt.Sprintf("when %q: %v; the %s is omitted", when, err, which), Err: err}
-		if r.warn != nil {
-			r.warn(werr)
-		}
 		if warn, ok := env[expr.WarnKey].(func(error)); ok {
 			warn(werr)
 		}

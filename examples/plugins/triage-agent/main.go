@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
 	"os"
 
 	"kitsoki/pkg/pluginkit"
@@ -17,11 +16,6 @@ func main() {
 		fmt.Fprintln(os.Stderr, "triage-agent:", err)
 		os.Exit(1)
 	}
-}
-
-// serve answers requests from in until it closes (the tests' entry point).
-func serve(in io.Reader, out io.Writer) error {
-	return pluginkit.ServeIO(context.Background(), in, out, answer)
 }
 
 var meta = map[string]any{"transport": "subprocess", "rules": "triage-agent/1"}

@@ -2,9 +2,12 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"kitsoki/pkg/pluginkit"
 )
 
 func TestTriageRules(t *testing.T) {
@@ -31,7 +34,7 @@ func TestServeProtocol(t *testing.T) {
 	in := strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"agent.ask","params":{"verb":"extract","prompt":"ALERT sev 1 service=payments down"}}` + "\n" +
 		`{"jsonrpc":"2.0","id":2,"method":"nope","params":{}}` + "\n")
 	var out bytes.Buffer
-	if err := serve(in, &out); err != nil {
+	if err := pluginkit.ServeIO(context.Background(), in, &out, answer); err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")

@@ -60,7 +60,7 @@ func CheckAborts(t *testing.T, dir string) {
 
 func checkAbort(t *testing.T, app, fixture, upstream string) {
 	t.Helper()
-	files, ds, err := flowtest.Discover([]string{app}, fixture, false, nil)
+	files, ds, err := flowtest.DiscoverUnder("", nil, []string{app}, fixture, false, nil)
 	if err != nil || len(files) != 1 {
 		t.Fatalf("discover %s: %v (%d files)", fixture, err, len(files))
 	}

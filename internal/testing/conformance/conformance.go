@@ -137,7 +137,7 @@ func check(t *testing.T, dir, glob string, o flowtest.Options) {
 	if glob == "" {
 		glob = filepath.Join("flows", "*.yaml")
 	}
-	files, ds, err := flowtest.Discover([]string{app}, filepath.Join(dir, glob), false, nil)
+	files, ds, err := flowtest.DiscoverUnder("", nil, []string{app}, filepath.Join(dir, glob), false, nil)
 	if err != nil {
 		t.Fatalf("discover %s: %v", dir, err)
 	}

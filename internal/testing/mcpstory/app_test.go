@@ -44,7 +44,7 @@ states:
 
 // The YAML loads as a story without an error.
 func TestAppLoads(t *testing.T) {
-	st, ds := lint.LoadBytes("app.yaml", []byte(App("ok",
+	st, ds := lint.LoadSource("app.yaml", []byte(App("ok",
 		Call{Alias: "agent.remote", Endpoint: "http://127.0.0.1:1/mcp", Host: "host.agent.ask", Prompt: "hi"})), story.Options{})
 	if st == nil || diag.HasErrors(ds) {
 		t.Fatalf("load: %v", ds)

@@ -56,7 +56,7 @@ func BenchmarkExpandWide(b *testing.B) {
 	for i := range 10_000 {
 		fmt.Fprintf(&y, "    p%d: {next: {go: p%d}}\n", i, (i+1)%10_000)
 	}
-	st, _ := story.LoadBytes("app.yaml", []byte(y.String()), story.Options{LookupEnv: storyload.NoEnv})
+	st, _ := story.LoadSource("app.yaml", []byte(y.String()), story.Options{LookupEnv: storyload.NoEnv})
 	b.ReportAllocs()
 	for b.Loop() {
 		cp := *st

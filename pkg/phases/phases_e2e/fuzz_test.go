@@ -23,7 +23,7 @@ func FuzzExpand(f *testing.F) {
 	f.Add(head + "phase_templates: {t: {states: {\"{id}\": {}}}}\nphases: {template: t, graph: {start: {}}}\n")
 	f.Add(head + "phase_templates: {t: {parameters: {a: {required: true}}, states: {\"{x}\": {view: \"{{ tpl.b }}\"}}}}\nphases: {template: t, graph: {p: {next: 3}, q: ~}}\n")
 	f.Fuzz(func(t *testing.T, yaml string) {
-		st, _ := lint.LoadBytes("app.yaml", []byte(yaml), story.Options{LookupEnv: storyload.NoEnv})
+		st, _ := lint.LoadSource("app.yaml", []byte(yaml), story.Options{LookupEnv: storyload.NoEnv})
 		if st == nil {
 			return
 		}

@@ -112,7 +112,7 @@ func TestExpandStopsPastTheProductionBounds(t *testing.T) {
 // 20 entries as for 2,000.
 func TestExpandStopsAtTheFirstRefusal(t *testing.T) {
 	allocs := func(entries int) float64 {
-		st, _ := story.LoadBytes("app.yaml", []byte(substPhases(1<<10, entries)), story.Options{LookupEnv: storyload.NoEnv})
+		st, _ := story.LoadSource("app.yaml", []byte(substPhases(1<<10, entries)), story.Options{LookupEnv: storyload.NoEnv})
 		return testing.AllocsPerRun(2, func() {
 			if err := small.Expand(st); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("the %d graph entries expand to more than 20000 copied values or 65536 bytes", entries)) {
 				t.Fatalf("%d entries: err = %v", entries, err)

@@ -1,13 +1,11 @@
 package phasese2e
 
 import (
-	"errors"
-	"kitsoki/pkg/phases"
 	"reflect"
 	"strings"
 	"testing"
 
-	"kitsoki/pkg/story"
+	"kitsoki/pkg/phases"
 )
 
 // TestEntryOnEnter: a graph entry's on_enter: replaces the on_enter: of
@@ -135,24 +133,4 @@ func sameShape(a, b string) bool {
 		return strings.Join(out, "\n")
 	}
 	return strip(a) == strip(b)
-}
-
-// TestEachUnwraps: the problems reach a caller through errors.As with an
-// anonymous interface (how the fold can keep each position).
-func TestEachUnwraps(t *testing.T) {
-	err := phases.Expand(loadLoose(t, head+`phases: {template: t, graph: {a: {}}}
-`))
-	wrapped := errors.Join(errors.New("context"), err)
-	var x interface{ Each(func(story.Pos, string)) }
-	if !errors.As(wrapped, &x) {
-		t.Fatal("not unwrapped")
-	}
-	n := 0
-	x.Each(func(p story.Pos, m string) {
-		n++
-		if p.Line != 6 || m != "phases: declared but no phase_templates: present" {
-			t.Errorf("got %v %q", p, m)
-		}
-	})
-	eq(t, "problems", n, 1)
 }

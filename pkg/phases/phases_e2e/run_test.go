@@ -23,7 +23,7 @@ import (
 // (pkg/flowtest, as `kitsoki test` does).
 func runFlows(t *testing.T, app string) []*flowtest.Result {
 	t.Helper()
-	files, ds, err := flowtest.Discover([]string{app}, "", false, nil)
+	files, ds, err := flowtest.DiscoverUnder("", nil, []string{app}, "", false, nil)
 	if err != nil || len(ds) > 0 {
 		t.Fatalf("discover %s: %v %v", app, err, ds)
 	}
@@ -126,11 +126,13 @@ func TestFoldHook(t *testing.T) {
 		t.Error("phases: left in the folded story")
 	}
 	for _, p := range []string{"alpha_executing", "alpha_awaiting_reply", "beta_executing", "beta_awaiting_reply"} {
-		if f.State(p) == nil {
+		si := f.Info(p)
+		if si == nil {
 			t.Errorf("%s not in the folded story", p)
+			continue
 		}
-		if abs, _ := filepath.Abs("../testdata/run"); f.Dir(p) != abs {
-			t.Errorf("%s: dir %q", p, f.Dir(p))
+		if abs, _ := filepath.Abs("../testdata/run"); si.Dir != abs {
+			t.Errorf("%s: dir %q", p, si.Dir)
 		}
 	}
 	if st.Phases == nil {

@@ -42,9 +42,6 @@ func (*tRange) isNode() {}
 // IsTemplate reports whether s is a {{ }} template rather than a literal.
 func IsTemplate(s string) bool { return strings.Contains(s, "{{") }
 
-// Source returns the template text.
-func (t *Template) Source() string { return t.src }
-
 // IsTyped reports whether the template is exactly one {{ expr }} (ignoring
 // surrounding white space) and so renders to the expression's typed value.
 func (t *Template) IsTyped() bool { return t.typed != nil }

@@ -35,7 +35,7 @@ func TestCassettesStoriesRun(t *testing.T) {
 				t.Errorf("%03d/%s: -cassettes changed more than the cassettes", i, f)
 			}
 		}
-		fs, _, err := flowtest.Discover([]string{filepath.Join(d, "app.yaml")}, filepath.Join(d, "flows", "*.yaml"), false, nil)
+		fs, _, err := flowtest.DiscoverUnder("", nil, []string{filepath.Join(d, "app.yaml")}, filepath.Join(d, "flows", "*.yaml"), false, nil)
 		if err != nil || len(fs) != 3 {
 			t.Fatalf("%s: fixtures %d, error %v", d, len(fs), err)
 		}

@@ -41,7 +41,7 @@ func discoverEach(t *testing.T, dir string, n int) []*flowtest.File {
 	var files []*flowtest.File
 	for i := range n {
 		d := filepath.Join(dir, fmt.Sprintf("%03d", i))
-		fs, ds, err := flowtest.Discover([]string{filepath.Join(d, "app.yaml")}, filepath.Join(d, "flows", "*.yaml"), false, nil)
+		fs, ds, err := flowtest.DiscoverUnder("", nil, []string{filepath.Join(d, "app.yaml")}, filepath.Join(d, "flows", "*.yaml"), false, nil)
 		if err != nil || len(ds) > 0 || len(fs) == 0 || len(fs) > 2 {
 			t.Fatalf("%s: fixtures %d, diagnostics %v, error %v", d, len(fs), ds, err)
 		}
@@ -75,7 +75,7 @@ func TestLegacyStoriesRun(t *testing.T) {
 		if !strings.Contains(string(fx), "use_orchestrator: false") || !strings.Contains(string(fx), "initial_state: ") || strings.Contains(string(fx), "advance_clock") {
 			t.Fatalf("%s: not a legacy fixture with a start state and no clock:\n%s", d, fx)
 		}
-		fs, ds, err := flowtest.Discover([]string{filepath.Join(d, "app.yaml")}, filepath.Join(d, "flows", "*.yaml"), false, nil)
+		fs, ds, err := flowtest.DiscoverUnder("", nil, []string{filepath.Join(d, "app.yaml")}, filepath.Join(d, "flows", "*.yaml"), false, nil)
 		if err != nil || len(ds) > 0 || len(fs) == 0 || len(fs) > 2 {
 			t.Fatalf("%s: fixtures %d, diagnostics %v, error %v", d, len(fs), ds, err)
 		}
@@ -172,7 +172,7 @@ func storyFixtures(t *testing.T, dir string, n, least int) []*flowtest.File {
 	var files []*flowtest.File
 	for i := range n {
 		d := filepath.Join(dir, fmt.Sprintf("%03d", i))
-		fs, _, err := flowtest.Discover([]string{filepath.Join(d, "app.yaml")}, filepath.Join(d, "flows", "*.yaml"), false, nil)
+		fs, _, err := flowtest.DiscoverUnder("", nil, []string{filepath.Join(d, "app.yaml")}, filepath.Join(d, "flows", "*.yaml"), false, nil)
 		if err != nil || len(fs) < least {
 			t.Fatalf("%s: fixtures %d, error %v", d, len(fs), err)
 		}

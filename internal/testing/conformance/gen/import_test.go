@@ -27,7 +27,7 @@ func TestImportStoriesRun(t *testing.T) {
 	mistakes := 0
 	for i := range n {
 		d := filepath.Join(dir, fmt.Sprintf("%03d", i))
-		fs, _, err := flowtest.Discover([]string{filepath.Join(d, "app.yaml")}, filepath.Join(d, "flows", "*.yaml"), false, nil)
+		fs, _, err := flowtest.DiscoverUnder("", nil, []string{filepath.Join(d, "app.yaml")}, filepath.Join(d, "flows", "*.yaml"), false, nil)
 		if _, statErr := os.Stat(filepath.Join(d, "mistake.txt")); statErr == nil {
 			mistakes++
 			continue // checked below: it must not load
@@ -61,7 +61,7 @@ func TestImportMistakesDoNotLoad(t *testing.T) {
 		if err := writeFiles(dir, files); err != nil {
 			t.Fatal(err)
 		}
-		_, _, err := flowtest.Discover([]string{filepath.Join(dir, "app.yaml")}, filepath.Join(dir, "flows", "*.yaml"), false, nil)
+		_, _, err := flowtest.DiscoverUnder("", nil, []string{filepath.Join(dir, "app.yaml")}, filepath.Join(dir, "flows", "*.yaml"), false, nil)
 		rs := flowtest.NewRunner(flowtest.Options{Jobs: 1}).Run(t.Context(), mustDiscover(t, dir))
 		loaded := err == nil && len(rs) > 0 && rs[0].Fatal == nil
 		if loaded {
@@ -72,6 +72,6 @@ func TestImportMistakesDoNotLoad(t *testing.T) {
 
 func mustDiscover(t *testing.T, dir string) []*flowtest.File {
 	t.Helper()
-	fs, _, _ := flowtest.Discover([]string{filepath.Join(dir, "app.yaml")}, filepath.Join(dir, "flows", "*.yaml"), false, nil)
+	fs, _, _ := flowtest.DiscoverUnder("", nil, []string{filepath.Join(dir, "app.yaml")}, filepath.Join(dir, "flows", "*.yaml"), false, nil)
 	return fs
 }

@@ -32,7 +32,7 @@ func TestIntentStoriesRun(t *testing.T) {
 	}
 	for i := range n {
 		d := filepath.Join(dir, fmt.Sprintf("%03d", i))
-		fs, ds, err := flowtest.Discover([]string{filepath.Join(d, "app.yaml")}, filepath.Join(d, "flows", "*.yaml"), false, nil)
+		fs, ds, err := flowtest.DiscoverUnder("", nil, []string{filepath.Join(d, "app.yaml")}, filepath.Join(d, "flows", "*.yaml"), false, nil)
 		if err != nil || len(ds) > 0 || len(fs) != 2 {
 			t.Fatalf("%s: fixtures %d, diagnostics %v, error %v", d, len(fs), ds, err)
 		}

@@ -14,7 +14,7 @@ import (
 // does, whether its fixture passes.
 func lintLoads(t *testing.T, dir string) (loads, passes bool) {
 	t.Helper()
-	fs, _, err := flowtest.Discover([]string{filepath.Join(dir, "app.yaml")}, filepath.Join(dir, "flows", "*.yaml"), false, nil)
+	fs, _, err := flowtest.DiscoverUnder("", nil, []string{filepath.Join(dir, "app.yaml")}, filepath.Join(dir, "flows", "*.yaml"), false, nil)
 	if err != nil || len(fs) != 1 {
 		return false, false
 	}

@@ -41,7 +41,7 @@ func TestMutateStoriesRun(t *testing.T) {
 			t.Fatal(err)
 		}
 		seen[strings.Fields(string(origin))[0]] = true
-		fs, _, err := flowtest.Discover([]string{filepath.Join(d, "app.yaml")}, filepath.Join(d, "flows", "*.yaml"), false, nil)
+		fs, _, err := flowtest.DiscoverUnder("", nil, []string{filepath.Join(d, "app.yaml")}, filepath.Join(d, "flows", "*.yaml"), false, nil)
 		if err != nil || len(fs) != mutateFixtures {
 			t.Fatalf("%s: fixtures %d, error %v", d, len(fs), err)
 		}

@@ -44,7 +44,7 @@ func TestPhaseStoriesRun(t *testing.T) {
 		if loadErrors(d) != "" {
 			continue // a story with a load-time mistake (TestPhaseMistakes)
 		}
-		fs, ds, err := flowtest.Discover([]string{filepath.Join(d, "app.yaml")}, filepath.Join(d, "flows", "*.yaml"), false, nil)
+		fs, ds, err := flowtest.DiscoverUnder("", nil, []string{filepath.Join(d, "app.yaml")}, filepath.Join(d, "flows", "*.yaml"), false, nil)
 		if err != nil || len(ds) > 0 || len(fs) == 0 {
 			t.Fatalf("%s: fixtures %d, diagnostics %v, error %v", d, len(fs), ds, err)
 		}

@@ -19,7 +19,7 @@ func TestStarlarkStoriesRun(t *testing.T) {
 	var files []*flowtest.File
 	for i := range n {
 		d := filepath.Join(dir, fmt.Sprintf("%03d", i))
-		fs, _, err := flowtest.Discover([]string{filepath.Join(d, "app.yaml")}, filepath.Join(d, "flows", "*.yaml"), false, nil)
+		fs, _, err := flowtest.DiscoverUnder("", nil, []string{filepath.Join(d, "app.yaml")}, filepath.Join(d, "flows", "*.yaml"), false, nil)
 		if err != nil || len(fs) != 3 {
 			t.Fatalf("%s: fixtures %d, error %v", d, len(fs), err)
 		}

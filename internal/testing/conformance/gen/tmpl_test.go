@@ -23,7 +23,7 @@ func TestTemplateStoriesRun(t *testing.T) {
 	refused := 0
 	for i := range n {
 		d := filepath.Join(dir, fmt.Sprintf("%03d", i))
-		fs, ds, err := flowtest.Discover([]string{filepath.Join(d, "app.yaml")}, filepath.Join(d, "flows", "*.yaml"), false, nil)
+		fs, ds, err := flowtest.DiscoverUnder("", nil, []string{filepath.Join(d, "app.yaml")}, filepath.Join(d, "flows", "*.yaml"), false, nil)
 		if err != nil {
 			t.Fatalf("%s: %v", d, err)
 		}
