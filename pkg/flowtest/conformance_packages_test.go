@@ -72,6 +72,40 @@ func TestConformanceGoldensHost(t *testing.T) {
 			t.Errorf("the claude stand-in ran %d times, want 2 (one call per fixture)", n)
 		}
 	})
+	t.Run("cassette-miss-real-handler", func(t *testing.T) {
+		// the fixtures append to their cassettes: run a copy; bin/claude
+		// is a STAND-IN for the claude CLI (README.md there)
+		src := filepath.Join(root, "cassette-miss-real-handler")
+		dir := t.TempDir()
+		if err := os.CopyFS(dir, os.DirFS(src)); err != nil {
+			t.Fatal(err)
+		}
+		got := filepath.Join(t.TempDir(), "got.txt")
+		t.Setenv("PATH", filepath.Join(dir, "bin")+string(os.PathListSeparator)+os.Getenv("PATH"))
+		t.Setenv("GOT", got)
+		conformance.Check(t, dir, "", flowtest.Options{})
+		want, err := filepath.Glob(filepath.Join(src, "upstream-cassettes", "*.yaml"))
+		if err != nil || len(want) == 0 {
+			t.Fatalf("no upstream-cassettes/*.yaml (%v)", err)
+		}
+		for _, w := range want {
+			wb, err := os.ReadFile(w)
+			if err != nil {
+				t.Fatal(err)
+			}
+			gb, err := os.ReadFile(filepath.Join(dir, "flows", "cassettes", filepath.Base(w)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(gb) != string(wb) {
+				t.Errorf("flows/cassettes/%s after the run differs from upstream's (upstream-cassettes/):\n--- got\n%s\n--- upstream\n%s", filepath.Base(w), gb, wb)
+			}
+		}
+		data, _ := os.ReadFile(got)
+		if n := strings.Count(string(data), "ARGS: "); n != 2 {
+			t.Errorf("the claude stand-in ran %d times, want 2 (host.agent.ask in none-ask and new-ask)", n)
+		}
+	})
 	t.Run("probe12", func(t *testing.T) {
 		dir, err := filepath.Abs(filepath.Join(root, "probe12"))
 		if err != nil {
