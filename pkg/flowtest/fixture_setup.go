@@ -94,6 +94,7 @@ func (fr *fixtureRun) loadCassettes() bool {
 	}
 	if ok && fx.StarlarkHTTPCassette != "" {
 		fr.star.HTTPCassette, ok = loadNamed(fr, "starlark_http_cassette", fx.StarlarkHTTPCassette, readParsed(host.ParseHTTPCassette))
+		ok = ok && fr.httpCassetteEnv()
 	}
 	if ok && fx.StarlarkInspectCassette != "" {
 		fr.star.Inspect, ok = loadNamed(fr, "starlark_inspect_cassette", fx.StarlarkInspectCassette, readParsed(host.ParseInspectCassette))
@@ -256,7 +257,9 @@ func (fr *fixtureRun) registry(fx *Fixture) *host.Registry {
 		}
 		return reg
 	}
-	fr.star.NoNetwork = true // ctx.http answers from the cassette or fails
+	// ctx.http answers from the cassette or fails; a recording cassette
+	// sends what it lacks to the network, as upstream (not under --sandbox)
+	fr.star.NoNetwork = fr.r.opts.Sandbox || !fr.star.HTTPCassette.Recording()
 	if len(fx.HostBindings) > 0 {
 		fr.registerBuiltins(reg)
 	} else if h, _, _, ok := host.Builtins(host.Options{}).Lookup(host.HandlerJobsAnswer); ok {
