@@ -93,7 +93,12 @@ func parseHostCassette(name string, data []byte, flow bool) (*HostCassette, erro
 // Handles reports whether the cassette serves handler h: an episode names
 // it, or names a prefix of it (host.x serves host.x.op, with args.op = op).
 func (hc *HostCassette) Handles(h string) bool {
-	_, _, ok := hc.route(h)
+	_, op, ok := hc.route(h)
+	if ok && op != "" && hc.fallback != nil && hc.fallback(h) {
+		// the real handler of that exact name wins over a dispatcher of
+		// its prefix (upstream's longest-prefix registry)
+		return false
+	}
 	return ok || hc.recordsAgent(h)
 }
 

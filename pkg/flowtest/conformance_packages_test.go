@@ -106,6 +106,11 @@ func TestConformanceGoldensHost(t *testing.T) {
 			t.Errorf("the claude stand-in ran %d times, want 2 (host.agent.ask in none-ask and new-ask)", n)
 		}
 	})
+	t.Run("host-bindings-no-claude", func(t *testing.T) {
+		// no claude on PATH: the real agents fail as upstream's did
+		t.Setenv("PATH", t.TempDir())
+		conformance.Check(t, filepath.Join(root, "host-bindings-no-claude"), "", flowtest.Options{})
+	})
 	t.Run("probe12", func(t *testing.T) {
 		dir, err := filepath.Abs(filepath.Join(root, "probe12"))
 		if err != nil {

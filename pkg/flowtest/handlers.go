@@ -2,11 +2,13 @@ package flowtest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
 	"sync"
 
+	"kitsoki/pkg/agent"
 	"kitsoki/pkg/compose"
 	"kitsoki/pkg/engine"
 	"kitsoki/pkg/host"
@@ -51,8 +53,33 @@ func (fr *fixtureRun) realAgents(sink engine.Sink) (engine.AgentCaller, func(), 
 	if err != nil {
 		return nil, nil, err
 	}
-	return rt.Caller(), func() { rt.Close() }, nil
+	caller := rt.Caller()
+	return engine.AgentCallerFunc(func(ctx context.Context, c engine.AgentCall) (*engine.AgentAnswer, error) {
+		ans, err := caller.CallAgent(ctx, c)
+		if errors.Is(err, agent.ErrNoClaude) {
+			err = noClaude{verb: c.Verb, err: err}
+		}
+		return ans, err
+	}), func() { rt.Close() }, nil
 }
+
+// noClaude is a real agent call that found no claude on PATH, in the words
+// of upstream's real handlers (conformance host-bindings-no-claude): the
+// converse runner's for every verb but extract, whose tiers end in "no
+// resolver matched". It wraps the agent layer's error.
+type noClaude struct {
+	verb string
+	err  error
+}
+
+func (n noClaude) Error() string {
+	if n.verb == "extract" {
+		return "host.agent.extract: no resolver matched"
+	}
+	return "host.agent.converse: `claude` binary not found on PATH; install Claude Code from https://claude.ai/download"
+}
+
+func (n noClaude) Unwrap() error { return n.err }
 
 // sandboxLog records the real handlers a fixture called under --sandbox
 // (safe for concurrent use).
