@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"kitsoki/internal/agentcall"
 	"kitsoki/pkg/agent"
 	"kitsoki/pkg/compose"
 	"kitsoki/pkg/engine"
@@ -66,7 +67,9 @@ func (fr *fixtureRun) realAgents(sink engine.Sink) (engine.AgentCaller, func(), 
 // noClaude is a real agent call that found no claude on PATH, in the words
 // of upstream's real handlers (conformance host-bindings-no-claude): the
 // converse runner's for every verb but extract, whose tiers end in "no
-// resolver matched". It wraps the agent layer's error.
+// resolver matched". It keeps the failed call's id and alias
+// (agentcall.Failure) but not the agent layer's error kind, which
+// upstream's host_error does not carry.
 type noClaude struct {
 	verb string
 	err  error
@@ -79,7 +82,10 @@ func (n noClaude) Error() string {
 	return "host.agent.converse: `claude` binary not found on PATH; install Claude Code from https://claude.ai/download"
 }
 
-func (n noClaude) Unwrap() error { return n.err }
+func (n noClaude) FailedCall() (callID, alias string) {
+	callID, alias, _ = agentcall.FailedCall(n.err)
+	return callID, alias
+}
 
 // sandboxLog records the real handlers a fixture called under --sandbox
 // (safe for concurrent use).
