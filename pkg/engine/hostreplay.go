@@ -111,3 +111,23 @@ func recorded(hr HostReplay, c ReplayCall, ans hostAnswer, err error) {
 		rec.Record(c, ans.data, ans.err)
 	}
 }
+
+// AgentDomainError is an [AgentCaller]'s failure that is the call's
+// domain error, not an infra error: its Data still binds and goes into
+// host_error (story-runtime §2.3), as some of upstream's real agent
+// handlers answer (conformance host-bindings-no-claude).
+type AgentDomainError struct {
+	Msg  string
+	Data map[string]any
+}
+
+func (e *AgentDomainError) Error() string { return e.Msg }
+
+// agentDomain turns an agent call's AgentDomainError into its answer.
+func agentDomain(ans hostAnswer, err error) (hostAnswer, error) {
+	var de *AgentDomainError
+	if errors.As(err, &de) {
+		return hostAnswer{data: de.Data, err: de.Msg}, nil
+	}
+	return ans, err
+}

@@ -78,7 +78,8 @@ func (r *runner) dispatchLive(ctx context.Context, e *Effect, args map[string]an
 			}
 		}
 		res, id, err := r.callAgent(ctx, e, args, rc, promptErr)
-		return hostAnswer{data: res, cost: agentCost(res)}, id, err
+		ans, err := agentDomain(hostAnswer{data: res, cost: agentCost(res)}, err)
+		return ans, id, err
 	}
 	if found {
 		return r.callHandler(ctx, h, e.Invoke, op, args)

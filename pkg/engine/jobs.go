@@ -308,7 +308,7 @@ func (r *runner) prepareLive(e *Effect, args map[string]any, rc *RenderedCall, p
 		return func(ctx context.Context) (hostAnswer, error) {
 			ans, err := agents.CallAgent(ctx, call)
 			if err != nil {
-				return hostAnswer{}, err
+				return agentDomain(hostAnswer{}, err)
 			}
 			return hostAnswer{data: agentResult(verb, ans)}, nil
 		}

@@ -1,6 +1,7 @@
 package flowtest_test
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -109,7 +110,34 @@ func TestConformanceGoldensHost(t *testing.T) {
 	t.Run("host-bindings-no-claude", func(t *testing.T) {
 		// no claude on PATH: the real agents fail as upstream's did
 		t.Setenv("PATH", t.TempDir())
-		conformance.Check(t, filepath.Join(root, "host-bindings-no-claude"), "", flowtest.Options{})
+		dir := filepath.Join(root, "host-bindings-no-claude")
+		conformance.Check(t, dir, "", flowtest.Options{})
+		// converse's and extract's failures are domain errors with data
+		want := map[string]string{"converse.yaml": `"session_id":"`, "extract.yaml": `"data":{"resolved_by":"no_match","submitted":null}`}
+		files, _, err := flowtest.Discover([]string{filepath.Join(dir, "app.yaml")}, "", false, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep := flowtest.NewReport(flowtest.NewRunner(flowtest.Options{Jobs: 1}).Run(context.Background(), files))
+		for _, r := range rep.Results {
+			w, ok := want[filepath.Base(r.File)]
+			if !ok {
+				continue
+			}
+			delete(want, filepath.Base(r.File))
+			var got []string
+			for _, ev := range r.Turns[0].Events {
+				if ev.Kind == "harness.returned" {
+					got = append(got, string(ev.Payload))
+				}
+			}
+			if len(got) != 1 || !strings.Contains(got[0], w) {
+				t.Errorf("%s: harness.returned %v, want one holding %s", r.File, got, w)
+			}
+		}
+		if len(want) > 0 {
+			t.Errorf("fixtures not run: %v", want)
+		}
 	})
 	t.Run("probe12", func(t *testing.T) {
 		dir, err := filepath.Abs(filepath.Join(root, "probe12"))

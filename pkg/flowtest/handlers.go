@@ -2,6 +2,7 @@ package flowtest
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"slices"
@@ -58,10 +59,32 @@ func (fr *fixtureRun) realAgents(sink engine.Sink) (engine.AgentCaller, func(), 
 	return engine.AgentCallerFunc(func(ctx context.Context, c engine.AgentCall) (*engine.AgentAnswer, error) {
 		ans, err := caller.CallAgent(ctx, c)
 		if errors.Is(err, agent.ErrNoClaude) {
-			err = noClaude{verb: c.Verb, err: err}
+			err = noClaudeError(c.Verb, err)
 		}
 		return ans, err
 	}), func() { rt.Close() }, nil
+}
+
+// noClaudeError is noClaude's failure as upstream's real handler gives
+// it: converse's and extract's are domain errors with data (a fresh
+// session_id; extract's resolved_by no_match), the others infra errors.
+func noClaudeError(verb string, err error) error {
+	n := noClaude{verb: verb, err: err}
+	switch verb {
+	case "converse":
+		return &engine.AgentDomainError{Msg: n.Error(), Data: map[string]any{"session_id": randomUUID()}}
+	case "extract":
+		return &engine.AgentDomainError{Msg: n.Error(), Data: map[string]any{"resolved_by": "no_match", "submitted": nil}}
+	}
+	return n
+}
+
+// randomUUID is a random (version 4) UUID, as upstream's session ids.
+func randomUUID() string {
+	b := make([]byte, 16)
+	_, _ = rand.Read(b)
+	b[6], b[8] = b[6]&0x0f|0x40, b[8]&0x3f|0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:])
 }
 
 // noClaude is a real agent call that found no claude on PATH, in the words
