@@ -105,6 +105,27 @@ func (c *Cassette) Remaining() []string {
 	return out
 }
 
+// Append adds an episode after the others, unplayed (a recorded call,
+// record_mode new_episodes); safe beside Pick.
+func (c *Cassette) Append(ep *Episode) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.Episodes = append(c.Episodes, ep)
+	c.played = append(c.played, false)
+}
+
+// IDs lists the episodes' ids in order (a miss names them all); safe
+// beside Append.
+func (c *Cassette) IDs() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	ids := make([]string, len(c.Episodes))
+	for i, ep := range c.Episodes {
+		ids[i] = ep.ID
+	}
+	return ids
+}
+
 // Played reports whether episode i (in file order) has been played.
 func (c *Cassette) Played(i int) bool {
 	c.mu.Lock()

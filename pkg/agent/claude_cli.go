@@ -76,8 +76,15 @@ func (t *claudeCLITransport) binary() (string, *AskError) {
 	case t.bin != "":
 		return "", t.errf(KindTransportError, "claude_bin: %q cannot be run (%v); fix the path, or %s", t.bin, err, claudeInstallHint)
 	}
-	return "", t.errf(KindTransportError, "the claude binary was not found on PATH; %s", claudeInstallHint)
+	e := t.errf(KindTransportError, "the claude binary was not found on PATH; %s", claudeInstallHint)
+	e.Underlying = ErrNoClaude
+	return "", e
 }
+
+// ErrNoClaude is under the AskError of a builtin.claude_cli call when no
+// claude is on PATH (and no claude_bin: is set), so that a caller may word
+// it its own way (kitsoki test words it as upstream's flow rig does).
+var ErrNoClaude = errors.New("the claude binary was not found on PATH")
 
 // hasSchema reports whether the call carries a schema.
 func hasSchema(req *AskRequest) bool {

@@ -9,6 +9,7 @@ import (
 	"maps"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"kitsoki/internal/agentcall"
 	"kitsoki/internal/jsonvalue"
@@ -26,9 +27,14 @@ import (
 type HostCassette struct {
 	c        *agent.Cassette
 	handlers map[string]bool
-	// recording: record_mode new_episodes, which a flow fixture replays
-	// like any other cassette.
+	// recording: record_mode new_episodes: a miss the fallback answers is
+	// appended to the file at path and to the episodes.
 	recording bool
+	// fallback reports the handlers whose real handler answers a miss
+	// (a flow fixture's host_bindings); nil: none.
+	fallback func(handler string) bool
+	path     string
+	fileMu   sync.Mutex
 }
 
 // LoadHostCassette reads a host cassette file as kitsoki run does: it
@@ -42,7 +48,11 @@ func LoadHostCassette(path string) (*HostCassette, error) { return loadHostCasse
 // live fallback.
 func LoadFlowHostCassette(r *safefile.Root, path string) (*HostCassette, error) {
 	data, err := r.ReadFile(path, safefile.Data)
-	return hostCassetteRead(path, data, err, true)
+	hc, err := hostCassetteRead(path, data, err, true)
+	if hc != nil {
+		hc.path = path
+	}
+	return hc, err
 }
 
 func loadHostCassette(path string, flow bool) (*HostCassette, error) {
@@ -83,8 +93,21 @@ func parseHostCassette(name string, data []byte, flow bool) (*HostCassette, erro
 // Handles reports whether the cassette serves handler h: an episode names
 // it, or names a prefix of it (host.x serves host.x.op, with args.op = op).
 func (hc *HostCassette) Handles(h string) bool {
-	_, _, ok := hc.route(h)
-	return ok
+	_, op, ok := hc.route(h)
+	if ok && op != "" && hc.fallback != nil && hc.fallback(h) {
+		// the real handler of that exact name wins over a dispatcher of
+		// its prefix (upstream's longest-prefix registry)
+		return false
+	}
+	return ok || hc.recordsAgent(h)
+}
+
+// recordsAgent reports an agent verb the cassette records though no
+// episode names it: under record_mode new_episodes with the real agent
+// as fallback, upstream's rig passes every host.agent.* call through the
+// cassette (conformance cassette-miss-real-handler).
+func (hc *HostCassette) recordsAgent(h string) bool {
+	return hc != nil && hc.recording && hc.fallback != nil && strings.HasPrefix(h, "host.agent.") && hc.fallback(h)
 }
 
 // route returns the handler name the episodes use for h and the op suffix
@@ -99,7 +122,10 @@ func (hc *HostCassette) route(h string) (handler, op string, ok bool) {
 // routed is the handler name the episodes use for a call to h, and the
 // call's args with the op a prefix handler drops.
 func (hc *HostCassette) routed(h string, args map[string]any) (string, map[string]any) {
-	handler, op, _ := hc.route(h)
+	handler, op, ok := hc.route(h)
+	if !ok {
+		return h, args
+	}
 	if op != "" {
 		args = maps.Clone(args)
 		if args == nil {
@@ -128,14 +154,13 @@ func (hc *HostCassette) match(handler, statePath string, args map[string]any) (*
 	if perr != nil {
 		return nil, 0, perr
 	}
+	if hc.fallback != nil && hc.fallback(handler) {
+		return nil, 0, fmt.Errorf("cassette miss: handler %q: %w", handler, engine.ErrReplayMiss)
+	}
 	if hc.recording {
 		return nil, 0, fmt.Errorf("cassette: record mode %q but no fallback handler for %q", hc.c.RecordMode, handler)
 	}
-	ids := make([]string, len(hc.c.Episodes))
-	for i, ep := range hc.c.Episodes {
-		ids[i] = ep.ID
-	}
-	return nil, 0, fmt.Errorf("cassette miss: no episode matched handler=%q args=%v; available episodes: [%s]", handler, args, strings.Join(ids, " "))
+	return nil, 0, fmt.Errorf("cassette miss: no episode matched handler=%q args=%v; available episodes: [%s]", handler, args, strings.Join(hc.c.IDs(), " "))
 }
 
 // callKey is what an episode's match: key k compares with on a call to

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"time"
 )
 
@@ -42,6 +43,21 @@ type Replayed struct {
 	Delay time.Duration
 }
 
+// ErrReplayMiss is wrapped by a [HostReplay]'s Replay error when no
+// recorded answer matches the call and the call's real handler is to
+// answer it instead (upstream's flow rig under host_bindings, where the
+// real built-in is the cassette's fallback: conformance
+// cassette-miss-real-handler).
+var ErrReplayMiss = errors.New("no recorded answer")
+
+// HostRecorder is a [HostReplay] that hears the real handler's answer to a
+// call it missed (ErrReplayMiss), to record it (record_mode new_episodes).
+// A call that failed outside its domain (an infra error) is not recorded.
+// Record may be called from a background job's goroutine.
+type HostRecorder interface {
+	Record(c ReplayCall, data map[string]any, domainErr string)
+}
+
 // replays reports whether hr answers handler h.
 func replays(hr HostReplay, h string) bool {
 	return hr != nil && hr.Handles(h)
@@ -53,8 +69,7 @@ func replays(hr HostReplay, h string) bool {
 // `submitted`, as upstream's flow rig does not (conformance
 // cassette-submission-only).
 func (r *runner) replayHost(ctx context.Context, e *Effect, args map[string]any) (hostAnswer, string, error) {
-	_, virtual := r.clock.(*VirtualClock)
-	rep, err := r.so.HostReplay.Replay(ctx, ReplayCall{Handler: e.Invoke, Args: args, State: r.turnState, AppID: r.m.AppID, Virtual: virtual})
+	rep, err := r.so.HostReplay.Replay(ctx, r.replayCall(e, args))
 	if len(rep.Events) > 0 {
 		// a synthetic turn's events so far go first (sendOrDrop)
 		if err := r.sendOrDrop(false); err != nil {
@@ -81,4 +96,38 @@ func (r *runner) replayHost(ctx context.Context, e *Effect, args map[string]any)
 		data = map[string]any{}
 	}
 	return hostAnswer{data: data, err: rep.Error, delay: rep.Delay}, rep.CallID, nil
+}
+
+// replayCall is the call put to the session's HostReplay.
+func (r *runner) replayCall(e *Effect, args map[string]any) ReplayCall {
+	_, virtual := r.clock.(*VirtualClock)
+	return ReplayCall{Handler: e.Invoke, Args: args, State: r.turnState, AppID: r.m.AppID, Virtual: virtual}
+}
+
+// recorded hands a missed call's live answer to the session's HostReplay
+// when it records (HostRecorder); an infra error is not recorded.
+func recorded(hr HostReplay, c ReplayCall, ans hostAnswer, err error) {
+	if rec, ok := hr.(HostRecorder); ok && err == nil {
+		rec.Record(c, ans.data, ans.err)
+	}
+}
+
+// AgentDomainError is an [AgentCaller]'s failure that is the call's
+// domain error, not an infra error: its Data still binds and goes into
+// host_error (story-runtime §2.3), as some of upstream's real agent
+// handlers answer (conformance host-bindings-no-claude).
+type AgentDomainError struct {
+	Msg  string
+	Data map[string]any
+}
+
+func (e *AgentDomainError) Error() string { return e.Msg }
+
+// agentDomain turns an agent call's AgentDomainError into its answer.
+func agentDomain(ans hostAnswer, err error) (hostAnswer, error) {
+	var de *AgentDomainError
+	if errors.As(err, &de) {
+		return hostAnswer{data: de.Data, err: de.Msg}, nil
+	}
+	return ans, err
 }

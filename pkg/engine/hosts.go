@@ -54,8 +54,22 @@ type hostAnswer struct {
 // its prompt could not be rendered, reported as the call's failure.
 func (r *runner) dispatch(ctx context.Context, e *Effect, args map[string]any, rc *RenderedCall, promptErr error) (hostAnswer, string, error) {
 	if replays(r.so.HostReplay, e.Invoke) {
-		return r.replayHost(ctx, e, args)
+		ans, id, err := r.replayHost(ctx, e, args)
+		if !errors.Is(err, ErrReplayMiss) {
+			return ans, id, err
+		}
+		// the real handler answers a miss (and may be recorded)
+		c := r.replayCall(e, args)
+		ans, id, err = r.dispatchLive(ctx, e, args, rc, promptErr)
+		recorded(r.so.HostReplay, c, ans, err)
+		return ans, id, err
 	}
+	return r.dispatchLive(ctx, e, args, rc, promptErr)
+}
+
+// dispatchLive is dispatch past the host cassette: the registry's handler
+// or the agent layer.
+func (r *runner) dispatchLive(ctx context.Context, e *Effect, args map[string]any, rc *RenderedCall, promptErr error) (hostAnswer, string, error) {
 	h, _, op, found := r.hosts.Lookup(e.Invoke)
 	if isAgentHandler(e.Invoke) && (!found || op != "") {
 		if rc != nil && !r.so.NoAgentHandlers {
@@ -64,7 +78,8 @@ func (r *runner) dispatch(ctx context.Context, e *Effect, args map[string]any, r
 			}
 		}
 		res, id, err := r.callAgent(ctx, e, args, rc, promptErr)
-		return hostAnswer{data: res, cost: agentCost(res)}, id, err
+		ans, err := agentDomain(hostAnswer{data: res, cost: agentCost(res)}, err)
+		return ans, id, err
 	}
 	if found {
 		return r.callHandler(ctx, h, e.Invoke, op, args)

@@ -271,13 +271,28 @@ func (r *runner) prepareJob(e *Effect, args map[string]any, rc *RenderedCall, pr
 	env := r.hostEnv()
 	env.Emit = nil
 	args = jsonvalue.Normalize(args).(map[string]any)
-	if h, _, op, ok := r.hosts.Lookup(e.Invoke); ok && (op == "" || !isAgentHandler(e.Invoke)) && !replays(r.so.HostReplay, e.Invoke) {
-		return func(ctx context.Context) (hostAnswer, error) { return callHandler(ctx, h, e.Invoke, op, args, env) }
-	}
 	if replays(r.so.HostReplay, e.Invoke) {
 		// a replay reads the session: answer it now
 		ans, _, err := r.replayHost(r.jobCtx, e, args)
-		return func(context.Context) (hostAnswer, error) { return ans, err }
+		if !errors.Is(err, ErrReplayMiss) {
+			return func(context.Context) (hostAnswer, error) { return ans, err }
+		}
+		// the real handler answers a miss (and may be recorded)
+		c, hr, live := r.replayCall(e, args), r.so.HostReplay, r.prepareLive(e, args, rc, promptErr, env)
+		return func(ctx context.Context) (hostAnswer, error) {
+			ans, err := live(ctx)
+			recorded(hr, c, ans, err)
+			return ans, err
+		}
+	}
+	return r.prepareLive(e, args, rc, promptErr, env)
+}
+
+// prepareLive is prepareJob past the host cassette: the registry's
+// handler or the agent layer.
+func (r *runner) prepareLive(e *Effect, args map[string]any, rc *RenderedCall, promptErr error, env host.Env) func(ctx context.Context) (hostAnswer, error) {
+	if h, _, op, ok := r.hosts.Lookup(e.Invoke); ok && (op == "" || !isAgentHandler(e.Invoke)) {
+		return func(ctx context.Context) (hostAnswer, error) { return callHandler(ctx, h, e.Invoke, op, args, env) }
 	}
 	if isAgentHandler(e.Invoke) {
 		if r.so.Agents == nil || rc == nil || promptErr != nil {
@@ -293,7 +308,7 @@ func (r *runner) prepareJob(e *Effect, args map[string]any, rc *RenderedCall, pr
 		return func(ctx context.Context) (hostAnswer, error) {
 			ans, err := agents.CallAgent(ctx, call)
 			if err != nil {
-				return hostAnswer{}, err
+				return agentDomain(hostAnswer{}, err)
 			}
 			return hostAnswer{data: agentResult(verb, ans)}, nil
 		}

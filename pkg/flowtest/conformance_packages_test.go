@@ -1,6 +1,7 @@
 package flowtest_test
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -70,6 +71,72 @@ func TestConformanceGoldensHost(t *testing.T) {
 		}
 		if n := strings.Count(string(data), "ARGS: "); n != 2 {
 			t.Errorf("the claude stand-in ran %d times, want 2 (one call per fixture)", n)
+		}
+	})
+	t.Run("cassette-miss-real-handler", func(t *testing.T) {
+		// the fixtures append to their cassettes: run a copy; bin/claude
+		// is a STAND-IN for the claude CLI (README.md there)
+		src := filepath.Join(root, "cassette-miss-real-handler")
+		dir := t.TempDir()
+		if err := os.CopyFS(dir, os.DirFS(src)); err != nil {
+			t.Fatal(err)
+		}
+		got := filepath.Join(t.TempDir(), "got.txt")
+		t.Setenv("PATH", filepath.Join(dir, "bin")+string(os.PathListSeparator)+os.Getenv("PATH"))
+		t.Setenv("GOT", got)
+		conformance.Check(t, dir, "", flowtest.Options{})
+		want, err := filepath.Glob(filepath.Join(src, "upstream-cassettes", "*.yaml"))
+		if err != nil || len(want) == 0 {
+			t.Fatalf("no upstream-cassettes/*.yaml (%v)", err)
+		}
+		for _, w := range want {
+			wb, err := os.ReadFile(w)
+			if err != nil {
+				t.Fatal(err)
+			}
+			gb, err := os.ReadFile(filepath.Join(dir, "flows", "cassettes", filepath.Base(w)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(gb) != string(wb) {
+				t.Errorf("flows/cassettes/%s after the run differs from upstream's (upstream-cassettes/):\n--- got\n%s\n--- upstream\n%s", filepath.Base(w), gb, wb)
+			}
+		}
+		data, _ := os.ReadFile(got)
+		if n := strings.Count(string(data), "ARGS: "); n != 2 {
+			t.Errorf("the claude stand-in ran %d times, want 2 (host.agent.ask in none-ask and new-ask)", n)
+		}
+	})
+	t.Run("host-bindings-no-claude", func(t *testing.T) {
+		// no claude on PATH: the real agents fail as upstream's did
+		t.Setenv("PATH", t.TempDir())
+		dir := filepath.Join(root, "host-bindings-no-claude")
+		conformance.Check(t, dir, "", flowtest.Options{})
+		// converse's and extract's failures are domain errors with data
+		want := map[string]string{"converse.yaml": `"session_id":"`, "extract.yaml": `"data":{"resolved_by":"no_match","submitted":null}`}
+		files, _, err := flowtest.Discover([]string{filepath.Join(dir, "app.yaml")}, "", false, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep := flowtest.NewReport(flowtest.NewRunner(flowtest.Options{Jobs: 1}).Run(context.Background(), files))
+		for _, r := range rep.Results {
+			w, ok := want[filepath.Base(r.File)]
+			if !ok {
+				continue
+			}
+			delete(want, filepath.Base(r.File))
+			var got []string
+			for _, ev := range r.Turns[0].Events {
+				if ev.Kind == "harness.returned" {
+					got = append(got, string(ev.Payload))
+				}
+			}
+			if len(got) != 1 || !strings.Contains(got[0], w) {
+				t.Errorf("%s: harness.returned %v, want one holding %s", r.File, got, w)
+			}
+		}
+		if len(want) > 0 {
+			t.Errorf("fixtures not run: %v", want)
 		}
 	})
 	t.Run("probe12", func(t *testing.T) {

@@ -117,6 +117,7 @@ func (fr *fixtureRun) run(ctx context.Context) {
 	if !ok || !fr.loadRecording() || !fr.loadCassettes() {
 		return
 	}
+	defer fr.flushHTTPCassette()
 	reg := fr.registry(fx)
 	sink, closeTrace, ok := fr.traceSink()
 	if !ok {

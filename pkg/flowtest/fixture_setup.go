@@ -92,6 +92,7 @@ func (fr *fixtureRun) loadCassettes() bool {
 	}
 	if ok && fx.StarlarkHTTPCassette != "" {
 		fr.star.HTTPCassette, ok = loadNamed(fr, "starlark_http_cassette", fx.StarlarkHTTPCassette, readParsed(host.ParseHTTPCassette))
+		ok = ok && fr.httpCassetteEnv()
 	}
 	if ok && fx.StarlarkInspectCassette != "" {
 		fr.star.Inspect, ok = loadNamed(fr, "starlark_inspect_cassette", fx.StarlarkInspectCassette, readParsed(host.ParseInspectCassette))
@@ -254,7 +255,9 @@ func (fr *fixtureRun) registry(fx *Fixture) *host.Registry {
 		}
 		return reg
 	}
-	fr.star.NoNetwork = true // ctx.http answers from the cassette or fails
+	// ctx.http answers from the cassette or fails; a recording cassette
+	// sends what it lacks to the network, as upstream (not under --sandbox)
+	fr.star.NoNetwork = fr.r.opts.Sandbox || !fr.star.HTTPCassette.Recording()
 	if len(fx.HostBindings) > 0 {
 		fr.registerBuiltins(reg)
 	} else if h, _, _, ok := host.Builtins(host.Options{}).Lookup(host.HandlerJobsAnswer); ok {
@@ -269,9 +272,28 @@ func (fr *fixtureRun) registry(fx *Fixture) *host.Registry {
 	}
 	if len(fx.HostBindings) == 0 {
 		servePrefixAgentVerbs(reg)
+	} else if fr.hc != nil {
+		fr.hc.FallBack(realHandler(reg))
 	}
 	return reg
 }
+
+// realHandler reports the handlers whose real built-in (or, for an agent
+// verb, real agent) answers a host cassette's miss under host_bindings: a
+// handler registered under that exact name (conformance
+// cassette-miss-real-handler).
+func realHandler(reg *host.Registry) func(string) bool {
+	return func(h string) bool {
+		if v, ok := strings.CutPrefix(h, "host.agent."); ok && slices.Contains(agentVerbs, v) {
+			return true
+		}
+		_, served, _, ok := reg.Lookup(h)
+		return ok && served == h
+	}
+}
+
+// agentVerbs are the host.agent.<verb> names the engine's agent layer answers.
+var agentVerbs = []string{"ask", "decide", "extract", "task", "converse"}
 
 // servePrefixAgentVerbs registers under its exact name each agent verb a
 // stub serves by prefix, with op the verb, as upstream's longest-prefix
@@ -310,18 +332,22 @@ func (fr *fixtureRun) agents(sink engine.Sink) (engine.AgentCaller, func(), erro
 	if fr.legacy {
 		return none, func() {}, nil
 	}
-	if fr.fx.HostCassette == "" {
+	real := func() (engine.AgentCaller, func(), error) {
 		if len(fr.fx.HostBindings) == 0 {
 			return none, func() {}, nil
 		}
+		// a cassette's miss falls back to the real agent (realHandler)
 		return fr.realAgents(sink)
+	}
+	if fr.fx.HostCassette == "" {
+		return real()
 	}
 	cas, err := fr.agentCassette()
 	if err != nil {
 		return nil, nil, fmt.Errorf("host_cassette: %v", err)
 	}
 	if !cas.NamesAlias() {
-		return none, func() {}, nil
+		return real()
 	}
 	rt, err := fr.plan.Build(compose.BuildOptions{Cassette: cas, Sink: sink})
 	if err != nil {

@@ -2,11 +2,15 @@ package flowtest
 
 import (
 	"context"
+	"crypto/rand"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
 	"sync"
 
+	"kitsoki/internal/agentcall"
+	"kitsoki/pkg/agent"
 	"kitsoki/pkg/compose"
 	"kitsoki/pkg/engine"
 	"kitsoki/pkg/host"
@@ -51,7 +55,59 @@ func (fr *fixtureRun) realAgents(sink engine.Sink) (engine.AgentCaller, func(), 
 	if err != nil {
 		return nil, nil, err
 	}
-	return rt.Caller(), func() { rt.Close() }, nil
+	caller := rt.Caller()
+	return engine.AgentCallerFunc(func(ctx context.Context, c engine.AgentCall) (*engine.AgentAnswer, error) {
+		ans, err := caller.CallAgent(ctx, c)
+		if errors.Is(err, agent.ErrNoClaude) {
+			err = noClaudeError(c.Verb, err)
+		}
+		return ans, err
+	}), func() { rt.Close() }, nil
+}
+
+// noClaudeError is noClaude's failure as upstream's real handler gives
+// it: converse's and extract's are domain errors with data (a fresh
+// session_id; extract's resolved_by no_match), the others infra errors.
+func noClaudeError(verb string, err error) error {
+	n := noClaude{verb: verb, err: err}
+	switch verb {
+	case "converse":
+		return &engine.AgentDomainError{Msg: n.Error(), Data: map[string]any{"session_id": randomUUID()}}
+	case "extract":
+		return &engine.AgentDomainError{Msg: n.Error(), Data: map[string]any{"resolved_by": "no_match", "submitted": nil}}
+	}
+	return n
+}
+
+// randomUUID is a random (version 4) UUID, as upstream's session ids.
+func randomUUID() string {
+	b := make([]byte, 16)
+	_, _ = rand.Read(b)
+	b[6], b[8] = b[6]&0x0f|0x40, b[8]&0x3f|0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:])
+}
+
+// noClaude is a real agent call that found no claude on PATH, in the words
+// of upstream's real handlers (conformance host-bindings-no-claude): the
+// converse runner's for every verb but extract, whose tiers end in "no
+// resolver matched". It keeps the failed call's id and alias
+// (agentcall.Failure) but not the agent layer's error kind, which
+// upstream's host_error does not carry.
+type noClaude struct {
+	verb string
+	err  error
+}
+
+func (n noClaude) Error() string {
+	if n.verb == "extract" {
+		return "host.agent.extract: no resolver matched"
+	}
+	return "host.agent.converse: `claude` binary not found on PATH; install Claude Code from https://claude.ai/download"
+}
+
+func (n noClaude) FailedCall() (callID, alias string) {
+	callID, alias, _ = agentcall.FailedCall(n.err)
+	return callID, alias
 }
 
 // sandboxLog records the real handlers a fixture called under --sandbox

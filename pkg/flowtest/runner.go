@@ -168,11 +168,19 @@ func (r *Runner) Run(ctx context.Context, files []*File) []*Result {
 		limit = 1
 	}
 	g.SetLimit(limit)
+	// each fixture waits only on an earlier one, already started
+	wait, done := cassetteTurns(fxs)
 	for i, fx := range fxs {
 		if stop.Load() || ctx.Err() != nil {
 			break
 		}
 		g.Go(func() error {
+			if done[i] != nil {
+				defer close(done[i])
+			}
+			if wait[i] != nil {
+				<-wait[i]
+			}
 			if stop.Load() { // a fixture failed while this one waited for its slot
 				return nil
 			}

@@ -31,6 +31,7 @@ type HTTPCassette struct {
 
 	replayLog        // log: {method, url, status} of every request answered
 	record    string // recordNone, recordNewEpisodes, recordAll
+	fileMode  string // the file's own record_mode, which Flush keeps
 	dirty     bool
 }
 
@@ -154,6 +155,7 @@ func ParseHTTPCassette(path string, data []byte) (*HTTPCassette, error) {
 		c.Exchanges = append(c.Exchanges, ex)
 	}
 	c.played = make([]bool, len(c.Exchanges))
+	c.fileMode = raw.RecordMode
 	if raw.RecordMode != "" && raw.RecordMode != recordNone && raw.RecordMode != recordOnce {
 		if err := c.SetRecordMode(raw.RecordMode); err != nil {
 			return nil, err

@@ -42,6 +42,10 @@ func (c *HTTPCassette) SetRecordMode(mode string) error {
 	return nil
 }
 
+// Recording reports whether the cassette records (new_episodes or all):
+// a request it cannot answer goes to the network.
+func (c *HTTPCassette) Recording() bool { return c != nil && c.recording() }
+
 func (c *HTTPCassette) recording() bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -63,7 +67,9 @@ func (c *HTTPCassette) add(method, url string, r *httpResponse) {
 }
 
 // Flush writes a recording cassette back to its file (atomically) when it
-// gained exchanges; it does nothing in replay mode.
+// gained exchanges, keeping the file's own record_mode (as upstream: a
+// cassette recorded through KITSOKI_HTTP_CASSETTE_RECORD then replays);
+// it does nothing in replay mode.
 func (c *HTTPCassette) Flush() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -89,9 +95,9 @@ func (c *HTTPCassette) Flush() error {
 	}
 	out := struct {
 		Kind       string `yaml:"kind"`
-		RecordMode string `yaml:"record_mode"`
+		RecordMode string `yaml:"record_mode,omitempty"`
 		Exchanges  []ex   `yaml:"exchanges"`
-	}{Kind: "http_cassette", RecordMode: recordNone}
+	}{Kind: "http_cassette", RecordMode: c.fileMode} // the file's own, as upstream (set or not by KITSOKI_HTTP_CASSETTE_RECORD)
 	for _, e := range c.Exchanges {
 		r := &req{Method: e.Method, URL: e.URL}
 		x := ex{Request: r, Resp: resp{Status: e.Status, Headers: e.Headers, Body: e.Body}}

@@ -23,6 +23,15 @@ var (
 	readOnlyArgv0 = []string{"cat", "grep", "rg", "git", "jq", "yq", "find", "ls", "head", "tail", "wc", "diff", "awk", "sed", "sort", "echo", "true", "false", "stat", "file", "which", "type"}
 )
 
+// tool is a persona's tools: entry by its bare name: upstream normalises
+// each to host.<Name>, so Read and host.Read are one tool.
+func tool(t string) string { return strings.TrimPrefix(t, "host.") }
+
+// hasTool reports whether pe's tools hold one of names (bare names).
+func hasTool(pe *story.Persona, names ...string) bool {
+	return slices.ContainsFunc(pe.Tools, func(t string) bool { return slices.Contains(names, tool(t)) })
+}
+
 // checkAgentInvokes: host.agent.<verb> invokes (reference §8): verb,
 // agent: alias, with.agent persona, verb/tool cross-checks.
 func checkAgentInvokes(c *checker) {
@@ -129,16 +138,16 @@ func checkTaskInvoke(c *checker, e *story.Effect, site effSite, persona string, 
 		return
 	}
 	for _, t := range pe.Tools {
-		if slices.Contains(networkTools, t) {
-			c.rep.Errf(e.WithPos("agent"), ruleAgentInvoke, "%s: agent %q declares external_side_effect: false but has %q in tools — these declarations contradict each other; an agent with network tools implies external side effects (Mode C). Remove external_side_effect: false or remove the network tool.", site.String(), persona, "host."+t)
+		if slices.Contains(networkTools, tool(t)) {
+			c.rep.Errf(e.WithPos("agent"), ruleAgentInvoke, "%s: agent %q declares external_side_effect: false but has %q in tools — these declarations contradict each other; an agent with network tools implies external side effects (Mode C). Remove external_side_effect: false or remove the network tool.", site.String(), persona, "host."+tool(t))
 		}
 	}
 }
 
 func checkReadOnlyTools(c *checker, e *story.Effect, site effSite, persona string, pe *story.Persona, verb string) {
 	for _, t := range pe.Tools {
-		if slices.Contains(mutationTools, t) {
-			c.rep.Errf(e.WithPos("agent"), ruleAgentInvoke, "%s: agent %q declares mutation tool %q — not permitted for host.agent.%s (read-only verb); use host.agent.task for agentic work", site.String(), persona, "host."+t, verb)
+		if slices.Contains(mutationTools, tool(t)) {
+			c.rep.Errf(e.WithPos("agent"), ruleAgentInvoke, "%s: agent %q declares mutation tool %q — not permitted for host.agent.%s (read-only verb); use host.agent.task for agentic work", site.String(), persona, "host."+tool(t), verb)
 		}
 	}
 }
@@ -162,7 +171,7 @@ func checkValidatorArgv0(c *checker, e *story.Effect, site effSite) {
 func checkBashProfiles(c *checker, personaVerbs map[string][]string) {
 	for _, name := range sortedMapKeys(personaVerbs) {
 		pe := c.st.Agents[name]
-		if pe == nil || pe.BashProfile != nil || !slices.Contains(pe.Tools, "Bash") {
+		if pe == nil || pe.BashProfile != nil || !hasTool(pe, "Bash") {
 			continue
 		}
 		if vs := personaVerbs[name]; slices.Contains(vs, "ask") || slices.Contains(vs, "decide") {

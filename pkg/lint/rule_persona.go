@@ -48,8 +48,8 @@ func (c *checker) checkPersona(name string, pe *story.Persona) {
 		c.rep.Errf(pe.Pos, story.RuleProvider, "provider reference %q at agents.%s.provider is undefined (known providers: %s)", pe.Provider, name, knownList(sortedMapKeys(c.st.Providers)))
 	}
 	c.checkCwd(pe.Pos, "agent "+strconv.Quote(name), pe.Cwd)
-	inferred := slices.ContainsFunc(pe.Tools, func(t string) bool { return slices.Contains(networkTools, t) })
-	if pe.ExternalSideEffect != nil && *pe.ExternalSideEffect != inferred && inferred { // see checkTaskInvoke
+	// either way round, as upstream (conformance persona-side-effect)
+	if inferred := hasTool(pe, networkTools...); pe.ExternalSideEffect != nil && *pe.ExternalSideEffect != inferred {
 		c.rep.Warnf(pe.Pos, story.RulePersona, "agent %q: external_side_effect declaration (%v) disagrees with the value inferred from its tools (%v)", name, *pe.ExternalSideEffect, inferred)
 	}
 }

@@ -2,6 +2,7 @@ package lint
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -49,6 +50,7 @@ func (c *checker) checkStateEnums(s *story.State) {
 		if !dispatchesAgent(s) {
 			c.rep.Errf(s.PosOf("write_mode"), story.RuleState, "state %q: write_mode: read_only is only meaningful on a room that dispatches an agent (mode: conversational, an agent_off_ramp, or a host.agent.task / host.agent.converse effect); it would silently do nothing here", s.Path)
 		}
+		c.checkReadOnlyAgents(s)
 	default:
 		c.rep.Errf(s.PosOf("write_mode"), story.RuleState, `state %q: write_mode %q is invalid (want "", "open", or "read_only")`, s.Path, s.WriteMode())
 	}
@@ -145,6 +147,37 @@ func freeTextMiss(in *story.Intent) string {
 		return fmt.Sprintf("its required slot %s is type: %s: make it type: string", req[0], t)
 	}
 	return ""
+}
+
+// checkReadOnlyAgents: a write_mode: read_only room hands no
+// host.agent.task or host.agent.converse of its own to a write-capable
+// agent (external_side_effect: true, declared or inferred from its
+// network tools); each agent is named once (conformance
+// persona-side-effect).
+func (c *checker) checkReadOnlyAgents(s *story.State) {
+	var named []string
+	for p := range (story.EffectWalk{}).States(s) {
+		e := p.Effect
+		if p.Within("on_exit") || e.Invoke != "host.agent.task" && e.Invoke != "host.agent.converse" {
+			continue
+		}
+		name, _ := e.With["agent"].(string)
+		pe := c.st.Agents[name]
+		if pe == nil || slices.Contains(named, name) || !writeCapable(pe) {
+			continue
+		}
+		named = append(named, name)
+		c.rep.Errf(e.WithPos("agent"), story.RuleState, "state %q: write_mode: read_only contradicts agent %q which declares external_side_effect: true (statically write-capable); the static and runtime postures must agree — drop write_mode: read_only or set the agent read-only", s.Path, name)
+	}
+}
+
+// writeCapable is a persona's external_side_effect: as declared, else
+// inferred from its tools.
+func writeCapable(pe *story.Persona) bool {
+	if pe.ExternalSideEffect != nil {
+		return *pe.ExternalSideEffect
+	}
+	return hasTool(pe, networkTools...)
 }
 
 func dispatchesAgent(s *story.State) bool {
