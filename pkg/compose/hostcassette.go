@@ -12,6 +12,7 @@ import (
 
 	"kitsoki/internal/agentcall"
 	"kitsoki/internal/jsonvalue"
+	"kitsoki/internal/recost"
 	"kitsoki/internal/safefile"
 	"kitsoki/internal/sleep"
 	"kitsoki/pkg/agent"
@@ -40,28 +41,37 @@ func LoadHostCassette(path string) (*HostCassette, error) { return loadHostCasse
 // link on the way leading out is refused, never followed), where
 // record_mode: new_episodes replays as upstream's flow rig does without a
 // live fallback.
-func LoadFlowHostCassette(r *safefile.Root, path string) (*HostCassette, error) {
+//
+// Its phase_from compiles within patterns, the story's budget
+// (story.Story.Patterns) that every fixture and cassette of it shares.
+func LoadFlowHostCassette(r *safefile.Root, path string, patterns *recost.Budget) (*HostCassette, error) {
 	data, err := r.ReadFile(path, safefile.Data)
-	return hostCassetteRead(path, data, err, true)
+	return hostCassetteRead(path, data, err, true, patterns)
 }
 
 func loadHostCassette(path string, flow bool) (*HostCassette, error) {
 	data, err := safefile.ReadFile(path, safefile.Data)
-	return hostCassetteRead(path, data, err, flow)
+	return hostCassetteRead(path, data, err, flow, nil)
 }
 
 // hostCassetteRead parses the bytes read from path, or words the read's error.
-func hostCassetteRead(path string, data []byte, err error, flow bool) (*HostCassette, error) {
+func hostCassetteRead(path string, data []byte, err error, flow bool, patterns *recost.Budget) (*HostCassette, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %s", path, safefile.Reason(err))
 	}
-	return parseHostCassette(path, data, flow)
+	return parseHostCassetteIn(path, data, flow, patterns)
 }
 
 // parseHostCassette parses host cassette bytes as pkg/agent does (name is
 // in errors).
 func parseHostCassette(name string, data []byte, flow bool) (*HostCassette, error) {
-	c, err := agent.ParseCassette(name, data)
+	return parseHostCassetteIn(name, data, flow, nil)
+}
+
+// parseHostCassetteIn is parseHostCassette, its phase_from compiled within
+// patterns (nil: a budget of its own).
+func parseHostCassetteIn(name string, data []byte, flow bool, patterns *recost.Budget) (*HostCassette, error) {
+	c, err := agent.ParseCassetteIn(name, data, patterns)
 	if err != nil {
 		return nil, err
 	}

@@ -87,13 +87,17 @@ func (fr *fixtureRun) loadCassettes() bool {
 		return true
 	}
 	if fx.HostCassette != "" {
-		fr.hc, ok = loadNamed(fr, "host_cassette", fx.HostCassette, compose.LoadFlowHostCassette)
+		fr.hc, ok = loadNamed(fr, "host_cassette", fx.HostCassette, func(r *safefile.Root, path string) (*compose.HostCassette, error) {
+			return compose.LoadFlowHostCassette(r, path, fr.patterns())
+		})
 		if ok {
 			ok = fr.cassetteEnv()
 		}
 	}
 	if ok && fx.StarlarkHTTPCassette != "" {
-		fr.star.HTTPCassette, ok = loadNamed(fr, "starlark_http_cassette", fx.StarlarkHTTPCassette, readParsed(host.ParseHTTPCassette))
+		fr.star.HTTPCassette, ok = loadNamed(fr, "starlark_http_cassette", fx.StarlarkHTTPCassette, readParsed(func(path string, data []byte) (*host.HTTPCassette, error) {
+			return host.ParseHTTPCassetteIn(path, data, fr.patterns())
+		}))
 	}
 	if ok && fx.StarlarkInspectCassette != "" {
 		fr.star.Inspect, ok = loadNamed(fr, "starlark_inspect_cassette", fx.StarlarkInspectCassette, readParsed(host.ParseInspectCassette))
@@ -346,7 +350,7 @@ func (fr *fixtureRun) agentCassette() (*agent.Cassette, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %s", name, safefile.Reason(err))
 	}
-	return agent.ParseCassette(name, data)
+	return agent.ParseCassetteIn(name, data, fr.patterns())
 }
 
 var slugRE = &lazyre.Regexp{Expr: `[^A-Za-z0-9._-]+`}

@@ -53,7 +53,7 @@ func (c *checker) eachGrammarSend(fn func(g grammarSend)) {
 
 func (c *checker) grammarSend(e *story.Effect, site effSite, path, abs string, raw []byte) grammarSend {
 	g := grammarSend{e: e, site: site, path: path, abs: abs, file: raw, sent: raw}
-	if s, err := schema.NewCompiler(c.st.Dir).Compile(filepath.Clean(path)); err == nil {
+	if s, err := schema.NewStoryCompiler(c.st.Dir, c.st.Patterns()).Compile(filepath.Clean(path)); err == nil {
 		g.sent = s.Bundled
 	}
 	return g
