@@ -36,6 +36,17 @@ type HostCassette struct {
 // replays only, and every episode must name the handler it answers.
 func LoadHostCassette(path string) (*HostCassette, error) { return loadHostCassette(path, false) }
 
+// ParseFlowHostCassette is LoadFlowHostCassette of the bytes read from path.
+func ParseFlowHostCassette(path string, data []byte, patterns *recost.Budget) (*HostCassette, error) {
+	return parseHostCassetteIn(path, data, true, patterns)
+}
+
+// Fresh is hc as parsed, with nothing played (agent.Cassette.Fresh), for
+// another fixture naming the same file.
+func (hc *HostCassette) Fresh() *HostCassette {
+	return &HostCassette{c: hc.c.Fresh(), handlers: hc.handlers, recording: hc.recording}
+}
+
 // LoadFlowHostCassette is LoadHostCassette for a flow fixture's
 // host_cassette, the absolute path read through its project root r (a
 // link on the way leading out is refused, never followed), where
@@ -45,8 +56,21 @@ func LoadHostCassette(path string) (*HostCassette, error) { return loadHostCasse
 // Its phase_from compiles within patterns, the story's budget
 // (story.Story.Patterns) that every fixture and cassette of it shares.
 func LoadFlowHostCassette(r *safefile.Root, path string, patterns *recost.Budget) (*HostCassette, error) {
+	data, err := ReadFlowHostCassette(r, path)
+	if err != nil {
+		return nil, err
+	}
+	return ParseFlowHostCassette(path, data, patterns)
+}
+
+// ReadFlowHostCassette reads the bytes of a flow fixture's host_cassette
+// through r, a read's error worded as LoadFlowHostCassette words it.
+func ReadFlowHostCassette(r *safefile.Root, path string) ([]byte, error) {
 	data, err := r.ReadFile(path, safefile.Data)
-	return hostCassetteRead(path, data, err, true, patterns)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %s", path, safefile.Reason(err))
+	}
+	return data, nil
 }
 
 func loadHostCassette(path string, flow bool) (*HostCassette, error) {

@@ -88,7 +88,11 @@ func (fr *fixtureRun) loadCassettes() bool {
 	}
 	if fx.HostCassette != "" {
 		fr.hc, ok = loadNamed(fr, "host_cassette", fx.HostCassette, func(r *safefile.Root, path string) (*compose.HostCassette, error) {
-			return compose.LoadFlowHostCassette(r, path, fr.patterns())
+			data, err := compose.ReadFlowHostCassette(r, path)
+			if err != nil {
+				return nil, err
+			}
+			return fr.hostCassette(path, data)
 		})
 		if ok {
 			ok = fr.cassetteEnv()
@@ -350,7 +354,7 @@ func (fr *fixtureRun) agentCassette() (*agent.Cassette, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %s", name, safefile.Reason(err))
 	}
-	return agent.ParseCassetteIn(name, data, fr.patterns())
+	return fr.agentLayerCassette(name, data)
 }
 
 var slugRE = &lazyre.Regexp{Expr: `[^A-Za-z0-9._-]+`}

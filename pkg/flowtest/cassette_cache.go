@@ -1,0 +1,81 @@
+package flowtest
+
+import (
+	"crypto/sha256"
+	"sync"
+
+	"kitsoki/pkg/agent"
+	"kitsoki/pkg/compose"
+)
+
+// maxCachedCassettes bounds the bytes of cassettes a run keeps parsed; a
+// cassette past it is parsed for each fixture, as before.
+const maxCachedCassettes = 16 << 20
+
+// cassetteCache parses each host cassette a run's fixtures name once for
+// the same bytes (once for the host layer, once for the agent layer), and
+// gives each fixture a fresh replay of it: each fixture parsed its
+// cassette again, twice, so 200 fixture files of 100 bytes naming one 6 MB
+// cassette kept kitsoki test --sandbox busy past 10 minutes. The bytes
+// are read again for each fixture, so a cassette a handler rewrote
+// between fixtures is parsed anew. Safe for concurrent use.
+type cassetteCache struct {
+	mu   sync.Mutex
+	held int
+	m    map[cassetteKey]*cachedCassette
+}
+
+type cassetteKey struct {
+	layer, name string
+	sum         [sha256.Size]byte
+}
+
+type cachedCassette struct {
+	once sync.Once
+	v    any
+	err  error
+}
+
+// parsed is parse's result for data named name, parsed once per layer,
+// name and bytes while the cache holds fewer than maxCachedCassettes.
+func (cc *cassetteCache) parsed(layer, name string, data []byte, parse func() (any, error)) (any, error) {
+	key := cassetteKey{layer: layer, name: name, sum: sha256.Sum256(data)}
+	cc.mu.Lock()
+	e := cc.m[key]
+	if e == nil && cc.held+len(data) <= maxCachedCassettes {
+		if cc.m == nil {
+			cc.m = map[cassetteKey]*cachedCassette{}
+		}
+		e = &cachedCassette{}
+		cc.m[key], cc.held = e, cc.held+len(data)
+	}
+	cc.mu.Unlock()
+	if e == nil {
+		return parse()
+	}
+	e.once.Do(func() { e.v, e.err = parse() })
+	return e.v, e.err
+}
+
+// host is the host layer's cassette of data read from path, nothing played.
+func (fr *fixtureRun) hostCassette(path string, data []byte) (*compose.HostCassette, error) {
+	v, err := fr.r.cassettes.parsed("host", path, data, func() (any, error) {
+		return compose.ParseFlowHostCassette(path, data, fr.patterns())
+	})
+	if err != nil {
+		return nil, err
+	}
+	return v.(*compose.HostCassette).Fresh(), nil
+}
+
+// agentLayerCassette is the agent layer's cassette of data named name,
+// nothing played.
+func (fr *fixtureRun) agentLayerCassette(name string, data []byte) (*agent.Cassette, error) {
+	v, err := fr.r.cassettes.parsed("agent", name, data, func() (any, error) {
+		return agent.ParseCassetteIn(name, data, fr.patterns())
+	})
+	if err != nil {
+		return nil, err
+	}
+	return v.(*agent.Cassette).Fresh(), nil
+}
