@@ -57,25 +57,27 @@ func (cc *cassetteCache) parsed(layer, name string, data []byte, parse func() (a
 	return e.v, e.err
 }
 
-// host is the host layer's cassette of data read from path, nothing played.
-func (fr *fixtureRun) hostCassette(path string, data []byte) (*compose.HostCassette, error) {
-	v, err := fr.r.cassettes.parsed("host", path, data, func() (any, error) {
-		return compose.ParseFlowHostCassette(path, data, fr.patterns())
-	})
+// fresh is parse's result for data named name in layer, parsed once by
+// the run (cassetteCache), handed out as fresh makes it: nothing played.
+func fresh[T any](fr *fixtureRun, layer, name string, data []byte, parse func() (T, error), fresh func(T) T) (T, error) {
+	v, err := fr.r.cassettes.parsed(layer, name, data, func() (any, error) { return parse() })
 	if err != nil {
-		return nil, err
+		var zero T
+		return zero, err
 	}
-	return v.(*compose.HostCassette).Fresh(), nil
+	return fresh(v.(T)), nil
 }
 
-// agentLayerCassette is the agent layer's cassette of data named name,
-// nothing played.
+// hostCassette is the host layer's cassette of data read from path.
+func (fr *fixtureRun) hostCassette(path string, data []byte) (*compose.HostCassette, error) {
+	return fresh(fr, "host", path, data, func() (*compose.HostCassette, error) {
+		return compose.ParseFlowHostCassette(path, data, fr.patterns())
+	}, (*compose.HostCassette).Fresh)
+}
+
+// agentLayerCassette is the agent layer's cassette of data named name.
 func (fr *fixtureRun) agentLayerCassette(name string, data []byte) (*agent.Cassette, error) {
-	v, err := fr.r.cassettes.parsed("agent", name, data, func() (any, error) {
+	return fresh(fr, "agent", name, data, func() (*agent.Cassette, error) {
 		return agent.ParseCassetteIn(name, data, fr.patterns())
-	})
-	if err != nil {
-		return nil, err
-	}
-	return v.(*agent.Cassette).Fresh(), nil
+	}, (*agent.Cassette).Fresh)
 }
