@@ -3,6 +3,7 @@ package flowtest
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -80,5 +81,32 @@ states:
 	}
 	if n := len(r.cassettes.m); n != 2 {
 		t.Errorf("the run holds %d parses of the one cassette, want 2 (its host and its agent layer's)", n)
+	}
+}
+
+// TestFixturesShareAnHTTPCassetteFreshly: copies of the corpus's
+// starlark_min happy fixture share one parse of its Starlark HTTP cassette,
+// each replaying it from the start (its __http_exchanges log its own).
+func TestFixturesShareAnHTTPCassetteFreshly(t *testing.T) {
+	dir := t.TempDir()
+	storytest.CopyTree(t, storytest.Shared(t, "corpus/starlark_min"), dir)
+	happy, err := os.ReadFile(filepath.Join(dir, "flows", "happy.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 4 {
+		if err := os.WriteFile(filepath.Join(dir, "flows", fmt.Sprintf("happy%d.yaml", i)), happy, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	files, _, err := Discover([]string{filepath.Join(dir, "app.yaml")}, "", false, nil)
+	if err != nil || len(files) < 5 {
+		t.Fatalf("discover: %v, %d files", err, len(files))
+	}
+	r := NewRunner(Options{Jobs: 2, Sandbox: true})
+	for _, res := range r.Run(context.Background(), files) {
+		if res.Fatal != nil || len(res.Failures) > 0 {
+			t.Errorf("%s: fatal %v, failures %v", res.Name, res.Fatal, res.Failures)
+		}
 	}
 }

@@ -99,9 +99,7 @@ func (fr *fixtureRun) loadCassettes() bool {
 		}
 	}
 	if ok && fx.StarlarkHTTPCassette != "" {
-		fr.star.HTTPCassette, ok = loadNamed(fr, "starlark_http_cassette", fx.StarlarkHTTPCassette, readParsed(func(path string, data []byte) (*host.HTTPCassette, error) {
-			return host.ParseHTTPCassetteIn(path, data, fr.patterns())
-		}))
+		fr.star.HTTPCassette, ok = loadNamed(fr, "starlark_http_cassette", fx.StarlarkHTTPCassette, readParsed(fr.httpCassette))
 	}
 	if ok && fx.StarlarkInspectCassette != "" {
 		fr.star.Inspect, ok = loadNamed(fr, "starlark_inspect_cassette", fx.StarlarkInspectCassette, readParsed(host.ParseInspectCassette))

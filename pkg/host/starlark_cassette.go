@@ -382,3 +382,13 @@ func (c *InspectCassette) take(op, target string) (*Interaction, error) {
 	}
 	return nil, fmt.Errorf("starlark inspect replay: no interaction matched %s %s; available: %s", op, target, strings.Join(all, ", "))
 }
+
+// Fresh is c as parsed, with nothing played and nothing logged, for
+// another fixture naming the same file without parsing it again: the
+// exchanges are shared (a replay never changes them; one recorded is
+// appended to the copy's own list).
+func (c *HTTPCassette) Fresh() *HTTPCassette {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return &HTTPCassette{Path: c.Path, Exchanges: slices.Clip(c.Exchanges), record: c.record, replayLog: replayLog{played: make([]bool, len(c.Exchanges))}}
+}
