@@ -4,15 +4,17 @@ import (
 	"fmt"
 	"regexp"
 	"regexp/syntax"
+	"sync"
 )
 
 // MaxInsts bounds the instructions one pattern from a repository may
-// compile to, and MaxBudgetInsts the patterns of one [Budget] together.
-// Compiling is the cost: a pattern's program holds hundreds of bytes an
-// instruction, and repeats multiply (`[\p{L}\p{N}]{1,1000}` is a thousand
-// copies of its class), so a short pattern can take gigabytes. Real
-// patterns compile to tens or hundreds of instructions; `.{0,1000}` to
-// about 2,000.
+// compile to, and MaxBudgetInsts the patterns of one [Budget] (everything a
+// command compiles for one story load) together. Compiling is the cost: a
+// pattern's program holds hundreds of bytes an instruction, and repeats
+// multiply (`[\p{L}\p{N}]{1,1000}` is a thousand copies of its class), so
+// a short pattern can take gigabytes, and a pattern of 10,000 some 14 ms
+// of CPU. Real patterns compile to tens or hundreds of instructions;
+// `.{0,1000}` to about 2,000.
 const (
 	MaxInsts       = 10_000
 	MaxBudgetInsts = 100_000
@@ -24,27 +26,70 @@ func Compile(expr string) (*regexp.Regexp, error) {
 	return (&Budget{left: MaxInsts}).Compile(expr)
 }
 
-// Budget is what the patterns of one file (a schema with the files its
-// $refs load, a plugin profile) may compile to together: MaxBudgetInsts,
-// each pattern at most MaxInsts.
-type Budget struct{ left int }
+// Budget is what the patterns compiled for one story load may compile to
+// together: its schemas with the files their $refs load, its fixtures'
+// expect_view_matches and content_matches, its cassettes' phase_from and
+// url_pattern, and its plugin profile's redact patterns, however many
+// files they are split into. It holds MaxBudgetInsts, each pattern at
+// most MaxInsts; a pattern compiled again is the one compiled before and
+// costs nothing more. A nil *Budget gives each call a budget of its own
+// (one pattern); a Budget is safe for concurrent use.
+type Budget struct {
+	mu   sync.Mutex
+	left int
+	done map[string]compiled
+}
+
+// compiled is a pattern compiled within a Budget, and its size.
+type compiled struct {
+	re    *regexp.Regexp
+	insts int
+}
 
 // NewBudget is a fresh budget of MaxBudgetInsts instructions.
 func NewBudget() *Budget { return &Budget{left: MaxBudgetInsts} }
 
 // Compile is regexp.Compile of expr, refused before it is compiled when
 // its program would pass MaxInsts instructions or what is left of b; a
-// pattern that does not parse is regexp's own error.
+// pattern that does not parse is regexp's own error. The caller names
+// the file and place of the pattern.
 func (b *Budget) Compile(expr string) (*regexp.Regexp, error) {
+	if b == nil {
+		return Compile(expr)
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if c, ok := b.done[expr]; ok {
+		return c.re, nil
+	}
 	n, err := sized(expr)
 	if err != nil {
 		return nil, err
 	}
 	if n > b.left {
-		return nil, fmt.Errorf("the pattern would compile to about %d instructions, and with the patterns before it in the same file more than the %d they may together; use fewer or shorter patterns", n, MaxBudgetInsts)
+		return nil, fmt.Errorf("the pattern would compile to about %d instructions, and with the patterns compiled before it for the same story (its schemas, fixtures, cassettes and profile, in every file) more than the %d they may together; use fewer or shorter patterns", n, MaxBudgetInsts)
+	}
+	re, err := regexp.Compile(expr)
+	if err != nil {
+		return nil, err
 	}
 	b.left -= n
-	return regexp.Compile(expr)
+	if b.done == nil {
+		b.done = map[string]compiled{}
+	}
+	b.done[expr] = compiled{re: re, insts: Insts(expr)}
+	return re, nil
+}
+
+// Insts is [Insts] of a pattern b compiled, remembered (0 for one it did
+// not: sizing it would cost what compiling does); a nil b sizes expr.
+func (b *Budget) Insts(expr string) int {
+	if b == nil {
+		return Insts(expr)
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.done[expr].insts
 }
 
 // Sized is nil, or the refusal [Compile] would give expr: for a pattern

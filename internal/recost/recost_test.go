@@ -65,11 +65,11 @@ func TestCompileBounded(t *testing.T) {
 	}
 	b := NewBudget()
 	for i := range 24 {
-		if _, err := b.Compile(`[a-z]{1,1000}[0-9]{1,1000}`); err != nil {
+		if _, err := b.Compile(`[a-z]{1,1000}[0-9]{1,1000}` + string(rune('A'+i))); err != nil {
 			t.Fatalf("pattern %d within the budget: %v", i, err)
 		}
 	}
-	if _, err := b.Compile(`[a-z]{1,1000}[0-9]{1,1000}`); err == nil || !strings.Contains(err.Error(), "use fewer or shorter patterns") {
+	if _, err := b.Compile(`[a-z]{1,1000}[0-9]{1,1000}Z`); err == nil || !strings.Contains(err.Error(), "use fewer or shorter patterns") {
 		t.Errorf("past the budget: %v", err)
 	}
 }
@@ -98,4 +98,50 @@ func FuzzCompile(f *testing.F) {
 			t.Errorf("%q: estimated %d instructions, compiles to %d", expr, est, got)
 		}
 	})
+}
+
+// TestBudgetRemembers: a pattern compiled again within a Budget is the
+// one compiled before and spends nothing more (a story's fixtures repeat
+// theirs through aliases: 1,000 turns of one pattern in a 40-byte list),
+// Insts is remembered for it and 0 for one the budget refused, and
+// concurrent compiles of distinct patterns spend the budget exactly once
+// each.
+func TestBudgetRemembers(t *testing.T) {
+	b := NewBudget()
+	pat := `[a-z]{1,1000}[0-9]{1,1000}`
+	first, err := b.Compile(pat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 1000 {
+		if re, err := b.Compile(pat); err != nil || re != first {
+			t.Fatalf("the same pattern again: %v, a new program: %v", err, re != first)
+		}
+	}
+	if got, want := b.Insts(pat), Insts(pat); got != want {
+		t.Errorf("Insts: %d, want %d", got, want)
+	}
+	done := make(chan error)
+	for i := range 30 {
+		go func() {
+			_, err := b.Compile(pat + string(rune('A'+i)))
+			done <- err
+		}()
+	}
+	var refused []string
+	for range 30 {
+		if err := <-done; err != nil {
+			refused = append(refused, err.Error())
+		}
+	}
+	if len(refused) != 7 { // 24 such patterns fit, the first among them
+		t.Fatalf("%d of 30 refused, want 7: %v", len(refused), refused)
+	}
+	if n := b.Insts(pat + "extra"); n != 0 {
+		t.Errorf("Insts of a pattern the budget did not compile: %d, want 0", n)
+	}
+	var nb *Budget
+	if _, err := nb.Compile(pat); err != nil || nb.Insts(pat) != Insts(pat) {
+		t.Errorf("a nil budget: %v, %d instructions", err, nb.Insts(pat))
+	}
 }

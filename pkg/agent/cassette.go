@@ -132,3 +132,12 @@ func (c *Cassette) Played(i int) bool {
 	defer c.mu.Unlock()
 	return c.played[i]
 }
+
+// Fresh is c as parsed, with nothing played: the same episodes (a replay
+// never changes them) and replay state of its own, for another run of the
+// same file without parsing it again.
+func (c *Cassette) Fresh() *Cassette {
+	return &Cassette{Path: c.Path, AppID: c.AppID, AppVersion: c.AppVersion, RecordMode: c.RecordMode, PhaseFrom: c.PhaseFrom,
+		phaseInsts: c.phaseInsts, MatchOn: c.MatchOn, Episodes: slices.Clip(c.Episodes), // a recording's Append copies
+		played: make([]bool, len(c.Episodes)), counts: map[string]int{}, pending: map[string]planned{}}
+}

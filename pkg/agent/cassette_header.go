@@ -22,7 +22,7 @@ const cassetteKind = "host_cassette"
 // unset): kind must be host_cassette and record_mode none (or unset) or
 // new_episodes. A reader that only replays (pkg/compose's HostCassette)
 // refuses new_episodes itself.
-func (raw *rawCassette) checkHeader(name string) (*regexp.Regexp, error) {
+func (raw *rawCassette) checkHeader(name string, patterns *recost.Budget) (*regexp.Regexp, error) {
 	if raw.Kind != cassetteKind {
 		return nil, fmt.Errorf("cassette: %q: kind must be %q, got %q", name, cassetteKind, raw.Kind)
 	}
@@ -34,7 +34,7 @@ func (raw *rawCassette) checkHeader(name string) (*regexp.Regexp, error) {
 	if raw.PhaseFrom == "" {
 		return nil, nil
 	}
-	re, err := recost.Compile(raw.PhaseFrom)
+	re, err := patterns.Compile(raw.PhaseFrom)
 	if err != nil {
 		return nil, fmt.Errorf("cassette: %q: phase_from regex: %v", name, err)
 	}

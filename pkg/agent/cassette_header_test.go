@@ -24,7 +24,7 @@ func TestCassetteHeaderCheck(t *testing.T) {
 		if err := yaml.Unmarshal([]byte(c.src), &doc); err != nil {
 			t.Fatal(err)
 		}
-		_, err := doc.checkHeader("c.yaml")
+		_, err := doc.checkHeader("c.yaml", nil)
 		switch {
 		case c.want == "" && err != nil:
 			t.Errorf("%q: %v", c.src, err)
@@ -33,7 +33,7 @@ func TestCassetteHeaderCheck(t *testing.T) {
 		}
 	}
 	h := rawCassette{Kind: cassetteKind, PhaseFrom: `^(\w+)\.`}
-	re, err := h.checkHeader("c.yaml")
+	re, err := h.checkHeader("c.yaml", nil)
 	if err != nil || re == nil || re.FindStringSubmatch("plan.x")[1] != "plan" {
 		t.Fatalf("phase_from: %v %v", re, err)
 	}

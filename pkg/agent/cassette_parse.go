@@ -30,19 +30,26 @@ func loadCassette(p string, max int64) (*Cassette, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %s", p, safefile.Reason(err))
 	}
-	return parseCassette(p, filepath.Dir(abs), data, max)
+	return parseCassette(p, filepath.Dir(abs), data, max, nil)
 }
 
 // ParseCassette parses cassette bytes. name is the file path: it appears in
 // errors and roots !include (which may only read inside its directory).
 func ParseCassette(name string, data []byte) (*Cassette, error) {
-	return parseCassette(name, filepath.Dir(name), data, safefile.Cassette)
+	return ParseCassetteIn(name, data, nil)
+}
+
+// ParseCassetteIn is ParseCassette whose phase_from compiles within
+// patterns: the story's budget (story.Story.Patterns), which every
+// cassette and fixture of the story shares (nil: one of its own).
+func ParseCassetteIn(name string, data []byte, patterns *recost.Budget) (*Cassette, error) {
+	return parseCassette(name, filepath.Dir(name), data, safefile.Cassette, patterns)
 }
 
 // parseCassette parses cassette bytes named name (as the user gave it, for
 // messages) whose !include files are read inside dir, the whole held to
-// max bytes.
-func parseCassette(name, dir string, data []byte, max int64) (*Cassette, error) {
+// max bytes; its phase_from compiles within patterns.
+func parseCassette(name, dir string, data []byte, max int64, patterns *recost.Budget) (*Cassette, error) {
 	data, err := resolveIncludes(dir, data, max)
 	if err != nil {
 		return nil, fmt.Errorf("cassette: resolve !include in %q: %w", name, err)
@@ -70,12 +77,12 @@ func parseCassette(name, dir string, data []byte, max int64) (*Cassette, error) 
 	if err := doc.Decode(&raw); err != nil {
 		return nil, cassetteYAMLError(name, err)
 	}
-	phaseFrom, err := raw.checkHeader(name)
+	phaseFrom, err := raw.checkHeader(name, patterns)
 	if err != nil {
 		return nil, err
 	}
 	c := &Cassette{Path: name, AppID: raw.AppID, AppVersion: raw.AppVersion, RecordMode: raw.RecordMode, PhaseFrom: phaseFrom, MatchOn: raw.MatchOn,
-		phaseInsts: recost.Insts(raw.PhaseFrom),
+		phaseInsts: patterns.Insts(raw.PhaseFrom),
 		counts:     map[string]int{}, pending: map[string]planned{}}
 	for i, re := range raw.Episodes {
 		if re == nil {

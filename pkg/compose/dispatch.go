@@ -60,7 +60,7 @@ type DispatchOptions struct {
 	// Logger is the registry's debug log; nil discards.
 	Logger *slog.Logger
 	// Schemas compiles with.schema paths (nil = a compiler of the story's
-	// directory).
+	// directory, within the story's pattern budget).
 	Schemas *schema.Compiler
 	// InProcess serves builtin.inprocess aliases (and may replace any
 	// alias) with compiled-in agents.
@@ -76,7 +76,16 @@ func (o DispatchOptions) engineSink() engine.Sink {
 // builds, masking with the plan's redactor.
 func (o DispatchOptions) registryOptions(st *story.Story, red *agent.Redactor) agent.RegistryOptions {
 	return agent.RegistryOptions{AppID: st.App.ID, StoryDir: st.Dir, Cassette: o.Cassette, Sink: cmp.Or(o.AgentSink, AgentSink(o.engineSink())),
-		ClaudeSubmit: o.ClaudeSubmit, Timeout: o.CallTimeout, Builders: o.builders(), Logger: o.Logger, Schemas: o.Schemas, Redactor: red}
+		ClaudeSubmit: o.ClaudeSubmit, Timeout: o.CallTimeout, Builders: o.builders(), Logger: o.Logger, Schemas: o.schemas(st), Redactor: red}
+}
+
+// schemas is o.Schemas, or a compiler of st's directory within st's
+// pattern budget.
+func (o DispatchOptions) schemas(st *story.Story) *schema.Compiler {
+	if o.Schemas != nil {
+		return o.Schemas
+	}
+	return schema.NewStoryCompiler(st.Dir, st.Patterns())
 }
 
 // builders are the transport builders pkg/agent does not hold itself

@@ -13,6 +13,7 @@ import (
 
 	"kitsoki/internal/agentcall"
 	"kitsoki/internal/jsonvalue"
+	"kitsoki/internal/recost"
 	"kitsoki/internal/safefile"
 	"kitsoki/internal/sleep"
 	"kitsoki/pkg/agent"
@@ -41,37 +42,71 @@ type HostCassette struct {
 // replays only, and every episode must name the handler it answers.
 func LoadHostCassette(path string) (*HostCassette, error) { return loadHostCassette(path, false) }
 
-// LoadFlowHostCassette is LoadHostCassette for a flow fixture's
-// host_cassette, the absolute path read through its project root r (a
-// link on the way leading out is refused, never followed), where
-// record_mode: new_episodes replays as upstream's flow rig does without a
-// live fallback.
-func LoadFlowHostCassette(r *safefile.Root, path string) (*HostCassette, error) {
-	data, err := r.ReadFile(path, safefile.Data)
-	hc, err := hostCassetteRead(path, data, err, true)
+// ParseFlowHostCassette is LoadFlowHostCassette of the bytes read from
+// path, the file a recording appends to.
+func ParseFlowHostCassette(path string, data []byte, patterns *recost.Budget) (*HostCassette, error) {
+	hc, err := parseHostCassetteIn(path, data, true, patterns)
 	if hc != nil {
 		hc.path = path
 	}
 	return hc, err
 }
 
-func loadHostCassette(path string, flow bool) (*HostCassette, error) {
-	data, err := safefile.ReadFile(path, safefile.Data)
-	return hostCassetteRead(path, data, err, flow)
+// Fresh is hc as parsed, with nothing played (agent.Cassette.Fresh), for
+// another fixture naming the same file.
+func (hc *HostCassette) Fresh() *HostCassette {
+	return &HostCassette{c: hc.c.Fresh(), handlers: hc.handlers, recording: hc.recording, path: hc.path}
 }
 
-// hostCassetteRead parses the bytes read from path, or words the read's error.
-func hostCassetteRead(path string, data []byte, err error, flow bool) (*HostCassette, error) {
+// LoadFlowHostCassette is LoadHostCassette for a flow fixture's
+// host_cassette, the absolute path read through its project root r (a
+// link on the way leading out is refused, never followed), where
+// record_mode: new_episodes replays as upstream's flow rig does without a
+// live fallback.
+//
+// Its phase_from compiles within patterns, the story's budget
+// (story.Story.Patterns) that every fixture and cassette of it shares.
+func LoadFlowHostCassette(r *safefile.Root, path string, patterns *recost.Budget) (*HostCassette, error) {
+	data, err := ReadFlowHostCassette(r, path)
+	if err != nil {
+		return nil, err
+	}
+	return ParseFlowHostCassette(path, data, patterns)
+}
+
+// ReadFlowHostCassette reads the bytes of a flow fixture's host_cassette
+// through r, a read's error worded as LoadFlowHostCassette words it.
+func ReadFlowHostCassette(r *safefile.Root, path string) ([]byte, error) {
+	data, err := r.ReadFile(path, safefile.Data)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %s", path, safefile.Reason(err))
 	}
-	return parseHostCassette(path, data, flow)
+	return data, nil
+}
+
+func loadHostCassette(path string, flow bool) (*HostCassette, error) {
+	data, err := safefile.ReadFile(path, safefile.Data)
+	return hostCassetteRead(path, data, err, flow, nil)
+}
+
+// hostCassetteRead parses the bytes read from path, or words the read's error.
+func hostCassetteRead(path string, data []byte, err error, flow bool, patterns *recost.Budget) (*HostCassette, error) {
+	if err != nil {
+		return nil, fmt.Errorf("%s: %s", path, safefile.Reason(err))
+	}
+	return parseHostCassetteIn(path, data, flow, patterns)
 }
 
 // parseHostCassette parses host cassette bytes as pkg/agent does (name is
 // in errors).
 func parseHostCassette(name string, data []byte, flow bool) (*HostCassette, error) {
-	c, err := agent.ParseCassette(name, data)
+	return parseHostCassetteIn(name, data, flow, nil)
+}
+
+// parseHostCassetteIn is parseHostCassette, its phase_from compiled within
+// patterns (nil: a budget of its own).
+func parseHostCassetteIn(name string, data []byte, flow bool, patterns *recost.Budget) (*HostCassette, error) {
+	c, err := agent.ParseCassetteIn(name, data, patterns)
 	if err != nil {
 		return nil, err
 	}

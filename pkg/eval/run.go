@@ -170,7 +170,7 @@ func planRun(v *Validation, opts RunOptions) (*evalRun, error) {
 			r.d.Path, total, len(r.specs), len(r.d.Examples), r.d.repeat(), maxJobs)
 	}
 	r.planJobs()
-	r.compiler = schema.NewCompiler(r.st.Dir)
+	r.compiler = schema.NewStoryCompiler(r.st.Dir, r.st.Patterns())
 	if r.cs.SchemaPath != "" {
 		if r.sch, err = r.compiler.Compile(r.cs.SchemaPath); err != nil {
 			return nil, fmt.Errorf("call site %q: %v", r.cs.Call, err)

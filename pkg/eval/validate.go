@@ -222,7 +222,7 @@ func checkAgainstApp(v *Validation, loader *StoryLoader, errf, warnf func(key, f
 		errf("agent", "dataset agent %q does not match call-site agent %q", d.Agent, cs.Agent)
 	}
 	if cs.SchemaPath != "" && !story.IsTemplated(cs.SchemaPath) {
-		checkExpectSchema(d, st.Dir, cs.SchemaPath, errf)
+		checkExpectSchema(d, st, cs.SchemaPath, errf)
 	}
 	for i, p := range d.Matrix.Profiles {
 		if p != "" && resolveProfile(st, p) == "" {
@@ -241,8 +241,8 @@ func checkAgainstApp(v *Validation, loader *StoryLoader, errf, warnf func(key, f
 // site's schema, in the existing engine's words (LibraryText). A missing
 // or null expect is validated as null and an empty one as {}, as upstream
 // does, so such an example also says what the schema wants there.
-func checkExpectSchema(d *Dataset, dir, schemaPath string, errf func(key, format string, a ...any)) {
-	sc, err := schema.NewCompiler(dir).Compile(schemaPath)
+func checkExpectSchema(d *Dataset, st *story.Story, schemaPath string, errf func(key, format string, a ...any)) {
+	sc, err := schema.NewStoryCompiler(st.Dir, st.Patterns()).Compile(schemaPath)
 	if err != nil {
 		errf("call", "read schema: %v", err)
 		return

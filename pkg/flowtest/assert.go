@@ -15,10 +15,11 @@ import (
 
 // checker collects the failures of one turn (or of the session).
 type checker struct {
-	turn   int
-	fails  []Failure
-	state  string
-	events []event
+	turn     int
+	fails    []Failure
+	state    string
+	events   []event
+	patterns *recost.Budget // the story's (story.Story.Patterns)
 }
 
 func (c *checker) fail(p Pos, format string, a ...any) *Failure {
@@ -184,8 +185,11 @@ func (c *checker) eventChecks(t *Turn, evs []event, legacy bool) {
 // that does not match, for the caller to add what the view left out.
 func (c *checker) viewChecks(t *Turn, view string) (mismatch *Failure) {
 	if t.ExpectViewMatches != nil {
-		re, err := recost.Compile(*t.ExpectViewMatches)
-		costErr := recost.Check(recost.Insts(*t.ExpectViewMatches), len(view))
+		re, err := c.patterns.Compile(*t.ExpectViewMatches)
+		var costErr error
+		if err == nil { // sizing a refused pattern would cost what compiling it does
+			costErr = recost.Check(c.patterns.Insts(*t.ExpectViewMatches), len(view))
+		}
 		switch {
 		case err != nil:
 			c.fail(t.at("expect_view_matches"), "expect_view_matches: invalid regex %q: %v", *t.ExpectViewMatches, err)

@@ -63,7 +63,7 @@ states:
 			"flows/f.yaml":      fmt.Sprintf("test_kind: flow\ninitial_state: s\ninitial_world: {base: %q}\nstarlark_http_cassette: c.http.yaml\nturns:\n  - intent: {name: go}\n    expect_world: {name: live}\n", srv.URL),
 			"flows/c.http.yaml": head + "exchanges:\n  - request: {method: GET, url: \"https://example.invalid/other\"}\n    response: {status: 200, body: '{}'}\n",
 		})
-		files, _, err := Discover([]string{filepath.Join(dir, "app.yaml")}, filepath.Join(dir, "flows", "f.yaml"), false, nil)
+		files, _, err := DiscoverUnder("", nil, []string{filepath.Join(dir, "app.yaml")}, filepath.Join(dir, "flows", "f.yaml"), false, nil)
 		if err != nil || len(files) != 1 {
 			t.Fatalf("discover: %v (%d files)", err, len(files))
 		}

@@ -35,7 +35,7 @@ func TestNamedFilesReadThroughRoot(t *testing.T) {
 	defer r.Close()
 	fr := &fixtureRun{fx: &Fixture{File: filepath.Join(proj, "flows", "f.yaml"), Recording: "../swapped.yaml"}}
 	for name, read := range map[string]func() error{
-		"host_cassette": func() error { _, err := compose.LoadFlowHostCassette(r, link); return err },
+		"host_cassette": func() error { _, err := compose.LoadFlowHostCassette(r, link, nil); return err },
 		"starlark_http_cassette": func() error {
 			_, err := readParsed(host.ParseHTTPCassette)(r, link)
 			return err

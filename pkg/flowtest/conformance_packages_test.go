@@ -114,7 +114,7 @@ func TestConformanceGoldensHost(t *testing.T) {
 		conformance.Check(t, dir, "", flowtest.Options{})
 		// converse's and extract's failures are domain errors with data
 		want := map[string]string{"converse.yaml": `"session_id":"`, "extract.yaml": `"data":{"resolved_by":"no_match","submitted":null}`}
-		files, _, err := flowtest.Discover([]string{filepath.Join(dir, "app.yaml")}, "", false, nil)
+		files, _, err := flowtest.DiscoverUnder("", nil, []string{filepath.Join(dir, "app.yaml")}, "", false, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

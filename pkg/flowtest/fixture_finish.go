@@ -21,7 +21,7 @@ type session interface {
 // sets the verdict.
 func (fr *fixtureRun) finish(s session) {
 	fx := fr.fx
-	c := &checker{turn: -1, state: s.State()}
+	c := &checker{turn: -1, state: s.State(), patterns: fr.patterns()}
 	if fx.ExpectTerminal != nil && *fx.ExpectTerminal && !fr.terminal(s, c.state) {
 		c.fail(fx.at("expect_terminal"), "expect_terminal: state %q is not terminal", c.state)
 	}
@@ -103,7 +103,7 @@ func (fr *fixtureRun) fileCheck(c *checker, fe FileExpect) {
 	if fe.ContentMatches == "" {
 		return
 	}
-	re, err := recost.Compile(fe.ContentMatches)
+	re, err := c.patterns.Compile(fe.ContentMatches)
 	if err != nil {
 		c.fail(fe.Pos, "expect_files[%s]: invalid regex %q: %v", fe.Path, fe.ContentMatches, err)
 		return
@@ -113,7 +113,7 @@ func (fr *fixtureRun) fileCheck(c *checker, fe FileExpect) {
 		c.fail(fe.Pos, "expect_files[%s]: read failed: %v", fe.Path, confinedErr(r, "expect_files", fe.Path, err))
 		return
 	}
-	if err := recost.Check(recost.Insts(fe.ContentMatches), len(data)); err != nil {
+	if err := recost.Check(c.patterns.Insts(fe.ContentMatches), len(data)); err != nil {
 		c.fail(fe.Pos, "expect_files[%s]: content_matches: %v", fe.Path, err)
 		return
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"kitsoki/internal/jsonvalue"
+	"kitsoki/internal/recost"
 	"kitsoki/pkg/compose"
 	"kitsoki/pkg/engine"
 	"kitsoki/pkg/host"
@@ -40,6 +41,15 @@ type fixtureRun struct {
 	allEvents []event
 	retained  int    // bytes of events and views the turns keep (retained.go)
 	wd        string // where real handlers write (workDir)
+}
+
+// patterns is the story's regexp budget, which the fixture's patterns and
+// cassettes share with every other fixture of the story.
+func (fr *fixtureRun) patterns() *recost.Budget {
+	if fr.ld == nil || fr.ld.Story == nil {
+		return nil
+	}
+	return fr.ld.Story.Patterns()
 }
 
 // named resolves p, a file the fixture names under key, inside the
@@ -248,7 +258,7 @@ type outcome struct {
 // turn runs one turn and checks it; ok is false when an expectation failed.
 func (fr *fixtureRun) turn(ctx context.Context, t *Turn) (tr *TurnResult, ok bool) {
 	s := fr.sess
-	c := &checker{turn: t.Index}
+	c := &checker{turn: t.Index, patterns: fr.patterns()}
 	jobsBefore := jobStatuses(s.Jobs())
 	in, sent, ok := fr.input(t)
 	if !ok {

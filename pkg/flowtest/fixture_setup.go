@@ -9,6 +9,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"kitsoki/internal/jsonvalue"
@@ -85,13 +86,19 @@ func (fr *fixtureRun) loadCassettes() bool {
 		return true
 	}
 	if fx.HostCassette != "" {
-		fr.hc, ok = loadNamed(fr, "host_cassette", fx.HostCassette, compose.LoadFlowHostCassette)
+		fr.hc, ok = loadNamed(fr, "host_cassette", fx.HostCassette, func(r *safefile.Root, path string) (*compose.HostCassette, error) {
+			data, err := compose.ReadFlowHostCassette(r, path)
+			if err != nil {
+				return nil, err
+			}
+			return fr.hostCassette(path, data)
+		})
 		if ok {
 			ok = fr.cassetteEnv()
 		}
 	}
 	if ok && fx.StarlarkHTTPCassette != "" {
-		fr.star.HTTPCassette, ok = loadNamed(fr, "starlark_http_cassette", fx.StarlarkHTTPCassette, readParsed(host.ParseHTTPCassette))
+		fr.star.HTTPCassette, ok = loadNamed(fr, "starlark_http_cassette", fx.StarlarkHTTPCassette, readParsed(fr.httpCassette))
 		ok = ok && fr.httpCassetteEnv()
 	}
 	if ok && fx.StarlarkInspectCassette != "" {
@@ -370,7 +377,7 @@ func (fr *fixtureRun) agentCassette() (*agent.Cassette, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %s", name, safefile.Reason(err))
 	}
-	return agent.ParseCassette(name, data)
+	return fr.agentLayerCassette(name, data)
 }
 
 var slugRE = &lazyre.Regexp{Expr: `[^A-Za-z0-9._-]+`}

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"kitsoki/internal/recost"
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/fold"
 	"kitsoki/pkg/phases"
@@ -175,7 +174,7 @@ func (l *fixtureLint) turns() {
 	fx, ix := l.fx, l.ix
 	for _, t := range fx.Turns {
 		if t.ExpectViewMatches != nil {
-			if _, err := recost.Compile(*t.ExpectViewMatches); err != nil {
+			if _, err := l.root.Patterns().Compile(*t.ExpectViewMatches); err != nil {
 				l.warn(t.valueAt("expect_view_matches"), ruleBadRegex, "turns[%d].expect_view_matches: %s; the turn will always fail", t.Index, err)
 			}
 		}

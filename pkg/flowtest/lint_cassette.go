@@ -45,7 +45,7 @@ func (l *fixtureLint) hostCassette() *compose.HostCassette {
 	}
 	r := safefile.NewRoot(root)
 	defer r.Close()
-	if hc, err := compose.LoadFlowHostCassette(r, full); err == nil {
+	if hc, err := compose.LoadFlowHostCassette(r, full, l.root.Patterns()); err == nil {
 		l.cassette.hc = hc
 	}
 	return l.cassette.hc

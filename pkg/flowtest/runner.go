@@ -78,6 +78,8 @@ type Runner struct {
 	opts    Options
 	mu      sync.Mutex
 	stories map[string]*storyEntry
+	// cassettes parses each host cassette once for the same bytes.
+	cassettes cassetteCache
 	// writing, when set (tests), runs in WriteUpdate with each file's
 	// path once it is checked inside the project root and before it is
 	// read again and written: the moment a process beside the run could

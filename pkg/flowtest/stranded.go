@@ -86,7 +86,7 @@ func (ss *strandedSession) orchestratorTurn(t *Turn, name, code string, rejected
 }
 
 func (fr *fixtureRun) strandedTurn(ss *strandedSession, t *Turn) (*TurnResult, bool) {
-	c := &checker{turn: t.Index, state: ss.state}
+	c := &checker{turn: t.Index, state: ss.state, patterns: fr.patterns()}
 	var name string
 	var sent map[string]any
 	switch {

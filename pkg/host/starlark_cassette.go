@@ -95,8 +95,16 @@ type rawRequest struct {
 
 // ParseHTTPCassette parses a kind: http_cassette file; path labels errors.
 // record_mode (none, once, new_episodes, all) sets the record mode; see
-// SetRecordMode and Flush.
+// SetRecordMode and Flush. Its url_patterns compile within a budget of
+// their own (recost.NewBudget).
 func ParseHTTPCassette(path string, data []byte) (*HTTPCassette, error) {
+	return ParseHTTPCassetteIn(path, data, recost.NewBudget())
+}
+
+// ParseHTTPCassetteIn is ParseHTTPCassette whose url_patterns compile
+// within patterns: the story's budget (story.Story.Patterns), which every
+// cassette and fixture of the story shares.
+func ParseHTTPCassetteIn(path string, data []byte, patterns *recost.Budget) (*HTTPCassette, error) {
 	var raw rawCassette
 	node, err := decodeCassette(path, "http", data, &raw, "")
 	if err != nil {
@@ -128,11 +136,11 @@ func ParseHTTPCassette(path string, data []byte) (*HTTPCassette, error) {
 		}
 		ex := HTTPExchange{Method: strings.ToUpper(strings.TrimSpace(req.Method)), MethodText: req.Method, URL: req.URL, Status: e.Resp.Status, Headers: e.Resp.Headers, Line: line, fromRequest: e.Request != nil}
 		if req.URLPattern != "" && !ex.fromRequest { // upstream reads no url_pattern under request:
-			re, err := recost.Compile(req.URLPattern)
+			re, err := patterns.Compile(req.URLPattern)
 			if err != nil {
 				return nil, fmt.Errorf("%s: url_pattern %q is not a valid regular expression: %v", where, req.URLPattern, err)
 			}
-			ex.URLPattern, ex.urlInsts = re, recost.Insts(req.URLPattern)
+			ex.URLPattern, ex.urlInsts = re, patterns.Insts(req.URLPattern)
 		}
 		if ex.URL == "" && ex.URLPattern == nil && !ex.fromRequest { // request: without a url matches any
 			return nil, fmt.Errorf("%s: needs url or url_pattern", where)
@@ -362,4 +370,14 @@ func (c *InspectCassette) take(op, target string) (*Interaction, error) {
 		all[i] = it.Op + " " + it.Target
 	}
 	return nil, fmt.Errorf("starlark inspect replay: no interaction matched %s %s; available: %s", op, target, strings.Join(all, ", "))
+}
+
+// Fresh is c as parsed, with nothing played and nothing logged, for
+// another fixture naming the same file without parsing it again: the
+// exchanges are shared (a replay never changes them; one recorded is
+// appended to the copy's own list).
+func (c *HTTPCassette) Fresh() *HTTPCassette {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return &HTTPCassette{Path: c.Path, Exchanges: slices.Clip(c.Exchanges), record: c.record, fileMode: c.fileMode, replayLog: replayLog{played: make([]bool, len(c.Exchanges))}}
 }

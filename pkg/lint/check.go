@@ -36,6 +36,9 @@ type checker struct {
 	paths     []string
 	// lists caches the declared names findings list (listOnce).
 	lists map[string][]string
+	// grammar caches what the grammar rules learn of each decide schema
+	// (rule_grammar.go), by its cleaned path.
+	grammar map[string]*grammarFacts
 	// reads caches the story files the rules read (readStory), by path;
 	// held, the load's, keeps each file read once and counts the bytes
 	// (story_reads.go).

@@ -2,7 +2,6 @@ package lint
 
 import (
 	"kitsoki/pkg/diag"
-	"kitsoki/pkg/schema"
 	"kitsoki/pkg/story"
 )
 
@@ -27,14 +26,14 @@ var grammarIgnoredFix = map[string]string{
 // story line of with.schema (or alone above it), as JSON has no comments.
 func checkGrammarIgnored(c *checker) {
 	c.eachGrammarSend(func(g grammarSend) {
-		if len(schema.CheckGrammarSubset(g.sent)) > 0 {
+		if len(g.subset) > 0 {
 			return // not sent as a grammar; the grammar rule reports it
 		}
-		found := schema.CheckGrammarIgnored(g.sent)
+		found := g.ignored
 		if len(found) == 0 {
 			return
 		}
-		offs := schema.KeyOffsets(g.file)
+		offs := g.offs
 		use := g.e.WithPos("schema")
 		for _, f := range found {
 			pos := use

@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -60,5 +61,41 @@ func TestGrammarIgnoredOnlyForASentGrammar(t *testing.T) {
 				t.Errorf("want %d grammar-ignored and %d could-not-be-read, got:\n%s", tc.ignored, tc.read, strings.Join(all, "\n"))
 			}
 		})
+	}
+}
+
+// grammarCallsStory is a story of n grammar: true decide calls, each
+// naming one of schemas.
+func grammarCallsStory(n int, schemas ...string) string {
+	var b strings.Builder
+	b.WriteString("app: {id: gc}\nroot: a\nagent_plugins:\n  agent.local: {plugin: builtin.local_llm, model: qwen, grammar: true}\nintents: {go: {}}\nstates:\n  a:\n    on_enter:\n")
+	for i := range n {
+		fmt.Fprintf(&b, "      - invoke: host.agent.decide\n        agent: agent.local\n        with: {schema: %s, prompt: inline text}\n        bind: {v: submitted}\n", schemas[i%len(schemas)])
+	}
+	b.WriteString("    on: {go: [{target: b}]}\n  b: {terminal: true}\n")
+	return b.String()
+}
+
+// The grammar rules learn each schema once however many calls send it
+// (BenchmarkCheckGrammarManyCalls), and still report it at every call:
+// three calls of a schema with a bound the grammar ignores, two of one
+// outside the subset.
+func TestGrammarFindingsAtEveryCall(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "app.yaml", grammarCallsStory(5, "schemas/v.json", "schemas/w.json"))
+	write(t, dir, "schemas/v.json", `{"type":"object","properties":{"n":{"type":"number","maximum":1}}}`)
+	write(t, dir, "schemas/w.json", `{"type":"object","properties":{"n":{"type":"number","not":{}}}}`)
+	_, ds := Load(dir, story.Options{})
+	counts := map[string]map[string]bool{}
+	for _, d := range ds {
+		if d.Rule == ruleGrammar.ID || d.Rule == ruleGrammarIgnored.ID {
+			if counts[d.Rule] == nil {
+				counts[d.Rule] = map[string]bool{}
+			}
+			counts[d.Rule][d.Message] = true
+		}
+	}
+	if len(counts[ruleGrammarIgnored.ID]) != 3 || len(counts[ruleGrammar.ID]) != 2 {
+		t.Errorf("want 3 grammar-ignored findings and 2 grammar, one per call, got %v", counts)
 	}
 }

@@ -34,7 +34,7 @@ func checkSchemas(c *checker) {
 			return // reported by agent-file; one outside, whether it is there or not, by the compile's refusal
 		}
 		if comp == nil {
-			comp = schema.NewCompiler(c.st.Dir)
+			comp = schema.NewStoryCompiler(c.st.Dir, c.st.Patterns())
 			ses = comp.Session()
 		}
 		if _, err := ses.Compile(filepath.Clean(path)); err != nil {

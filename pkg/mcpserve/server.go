@@ -162,7 +162,7 @@ func (s *Server) build() (*Catalog, error) {
 		return fail(err)
 	}
 	asm := plan.Assembly
-	schemas := schema.NewCompiler(st.Dir)
+	schemas := schema.NewStoryCompiler(st.Dir, st.Patterns())
 	tools, err := buildTools(st, asm, schemas)
 	if err != nil {
 		return fail(err)

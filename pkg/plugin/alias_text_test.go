@@ -1,6 +1,7 @@
 package plugin
 
 import (
+	"kitsoki/internal/recost"
 	"strings"
 	"testing"
 
@@ -32,11 +33,11 @@ func TestManifestAndProfileAliasTextBounded(t *testing.T) {
 	if m, err := parseManifest("m.yaml", []byte("id: p\nhosts: [host.git]\nentry:\n  command: x\n  args: "+bigAliases(8, 200)+"\n")); err != nil || len(m.Entry.Args) != 201 {
 		t.Errorf("manifest with short aliases: %v", err)
 	}
-	_, err = parseProfile("p.yaml", []byte("version: 1\nconfig:\n  redact:\n    patterns: "+mbAliases(70)+"\n"))
+	_, err = parseProfile("p.yaml", []byte("version: 1\nconfig:\n  redact:\n    patterns: "+mbAliases(70)+"\n"), recost.NewBudget())
 	if err == nil || !strings.Contains(err.Error(), "p.yaml:4:") || !strings.Contains(err.Error(), "the aliases of this plugin profile repeat more than 64 MB") || len(err.Error()) > 1000 {
 		t.Errorf("profile: %.300v", err)
 	}
-	if p, err := parseProfile("p.yaml", []byte("version: 1\nconfig:\n  redact:\n    patterns: "+bigAliases(8, 200)+"\n")); err != nil || p == nil {
+	if p, err := parseProfile("p.yaml", []byte("version: 1\nconfig:\n  redact:\n    patterns: "+bigAliases(8, 200)+"\n"), recost.NewBudget()); err != nil || p == nil {
 		t.Errorf("profile with short aliases: %v", err)
 	}
 }

@@ -1,6 +1,7 @@
 package plugin
 
 import (
+	"kitsoki/internal/recost"
 	"strings"
 	"testing"
 
@@ -16,7 +17,7 @@ func TestComplexKeyRefused(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "m.yaml:2:15: a mapping or a list is used as a key; a key in this plugin manifest") || gotype.Named(err.Error(), nil) != "" {
 		t.Errorf("manifest: %v", err)
 	}
-	_, err = parseProfile("p.yaml", []byte("config:\n  [budget]: {max_tokens: 5}\n"))
+	_, err = parseProfile("p.yaml", []byte("config:\n  [budget]: {max_tokens: 5}\n"), recost.NewBudget())
 	if err == nil || !strings.Contains(err.Error(), "p.yaml:2:3: error: a mapping or a list is used as a key; a key in this plugin profile") {
 		t.Errorf("profile: %v", err)
 	}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"kitsoki/internal/recost"
 	"strings"
 	"testing"
 
@@ -159,7 +160,7 @@ func TestHandlerGetsACopy(t *testing.T) {
 }
 
 func TestRedactAndBudget(t *testing.T) {
-	p, err := parseProfile("p.yaml", []byte("config:\n  redact: {patterns: [\"sk-[a-z0-9]{6,}\"], env: [SECRET_X]}\n  budget: {max_cost_usd: 0.5, max_tokens: 100}\n"))
+	p, err := parseProfile("p.yaml", []byte("config:\n  redact: {patterns: [\"sk-[a-z0-9]{6,}\"], env: [SECRET_X]}\n  budget: {max_cost_usd: 0.5, max_tokens: 100}\n"), recost.NewBudget())
 	if err != nil {
 		t.Fatal(err)
 	}

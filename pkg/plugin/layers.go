@@ -1,6 +1,7 @@
 package plugin
 
 import (
+	"kitsoki/internal/recost"
 	"kitsoki/internal/safefile"
 	"kitsoki/pkg/story"
 	"os"
@@ -134,10 +135,14 @@ func (a *Assembly) loadProfile(opts Options) error {
 	ps := make([]*Profile, 0, len(a.Layers))
 	for _, l := range a.Layers {
 		var root *safefile.Root
+		patterns := recost.NewBudget() // the operator's profile: a budget of its own
 		if l.Source == LayerSearch {
 			root = a.repo
+			if opts.Story != nil { // the repository's: the story's budget
+				patterns = opts.Story.Patterns()
+			}
 		}
-		p, err := readProfileIn(root, l.Path, l.Source == LayerFlag)
+		p, err := readProfileIn(root, l.Path, l.Source == LayerFlag, patterns)
 		if err != nil {
 			return err
 		}

@@ -101,7 +101,7 @@ func FindProfiles(dir string) []string {
 // root: a symlink leading out of the checkout is refused unread. A nil
 // root reads path as it is (the operator's). flag: path is --profile's,
 // which an unreadable file's error says to fix.
-func readProfileIn(root *safefile.Root, path string, flag bool) (*Profile, error) {
+func readProfileIn(root *safefile.Root, path string, flag bool, patterns *recost.Budget) (*Profile, error) {
 	data, err := readConfined(root, path)
 	if err != nil {
 		why := outsideText(root, err)
@@ -115,12 +115,13 @@ func readProfileIn(root *safefile.Root, path string, flag bool) (*Profile, error
 		}
 		return nil, &ProfileError{ReadErr: errors.New(why), Diagnostics: []diag.Diagnostic{{File: path, Severity: diag.Error, Rule: ruleProfile.ID, Message: msg}}}
 	}
-	return parseProfile(path, data)
+	return parseProfile(path, data, patterns)
 }
 
-// parseProfile parses profile YAML. name labels diagnostics.
-func parseProfile(name string, data []byte) (*Profile, error) {
-	pp := profileParser{name: name, p: &Profile{Path: name}}
+// parseProfile parses profile YAML. name labels diagnostics; its redact
+// patterns compile within patterns.
+func parseProfile(name string, data []byte, patterns *recost.Budget) (*Profile, error) {
+	pp := profileParser{name: name, p: &Profile{Path: name}, patterns: patterns}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		line, msg := yamlnode.ErrLine(err)
@@ -169,9 +170,10 @@ func parseProfile(name string, data []byte) (*Profile, error) {
 }
 
 type profileParser struct {
-	name  string
-	p     *Profile
-	diags []diag.Diagnostic
+	name     string
+	p        *Profile
+	diags    []diag.Diagnostic
+	patterns *recost.Budget // the redact patterns' (nil: one each)
 }
 
 func (pp *profileParser) errf(line, col int, format string, a ...any) {
@@ -217,9 +219,8 @@ func (pp *profileParser) config(v *yaml.Node) {
 		case idRedact:
 			pp.mapping(c, "config.redact", yamlnode.Fields{
 				{Key: "patterns", Read: func(_, val *yaml.Node) {
-					budget := recost.NewBudget()
 					for _, e := range pp.stringList(val, "config.redact.patterns") {
-						re, err := budget.Compile(e.Value)
+						re, err := pp.patterns.Compile(e.Value)
 						if err != nil {
 							pp.errf(e.Line, e.Column, "config.redact.patterns: %q is not a valid regular expression: %v", e.Value, err)
 							continue

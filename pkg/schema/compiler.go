@@ -22,6 +22,8 @@ type Compiler struct {
 	storyDir   string // absolute
 	schemasDir string // absolute, lexical (not symlink-resolved)
 
+	patterns *recost.Budget // what every pattern of the story's schemas compiles to together
+
 	mu    sync.Mutex
 	cache map[string]*compileEntry
 }
@@ -50,7 +52,15 @@ type Schema struct {
 
 // NewCompiler roots all schema loading at storyDir (see [Compiler]). The
 // directory need not exist yet; Compile reports it.
-func NewCompiler(storyDir string) *Compiler {
+func NewCompiler(storyDir string) *Compiler { return NewStoryCompiler(storyDir, nil) }
+
+// NewStoryCompiler is NewCompiler whose schemas' patterns compile within
+// patterns, the story's budget (story.Story.Patterns) that its fixtures,
+// cassettes and profile share; nil is a budget of the Compiler's own.
+func NewStoryCompiler(storyDir string, patterns *recost.Budget) *Compiler {
+	if patterns == nil {
+		patterns = recost.NewBudget()
+	}
 	abs, err := filepath.Abs(storyDir)
 	if err != nil {
 		abs = filepath.Clean(storyDir)
@@ -58,6 +68,7 @@ func NewCompiler(storyDir string) *Compiler {
 	return &Compiler{
 		storyDir:   abs,
 		schemasDir: filepath.Join(abs, "schemas"),
+		patterns:   patterns,
 		cache:      map[string]*compileEntry{},
 	}
 }
@@ -158,7 +169,7 @@ func (c *Compiler) compile(files *rootFiles, rel string) (*Schema, error) {
 	if err := l.charge(rel, n); err != nil {
 		return nil, err
 	}
-	jc, sch, err := compileDoc(l, &l.refScanner, l.docNames, doc, func() jsonschema.URLLoader { return newRootLoader(c, l.files, rel) })
+	jc, sch, err := compileDoc(l, c.patterns, &l.refScanner, l.docNames, doc, func() jsonschema.URLLoader { return newRootLoader(c, l.files, rel) })
 	if err != nil {
 		return nil, err
 	}
@@ -178,7 +189,7 @@ func CompileBytes(name string, raw []byte) (*Schema, error) {
 		return nil, err
 	}
 	l := newMemLoader(name)
-	_, sch, err := compileDoc(l, &l.refScanner, l.docNames, doc, func() jsonschema.URLLoader { return newMemLoader(name) })
+	_, sch, err := compileDoc(l, recost.NewBudget(), &l.refScanner, l.docNames, doc, func() jsonschema.URLLoader { return newMemLoader(name) })
 	if err != nil {
 		return nil, err
 	}
@@ -189,18 +200,18 @@ func CompileBytes(name string, raw []byte) (*Schema, error) {
 // compileDoc scans doc's refs, then has the library compile it through l;
 // library errors become positioned CompileErrors (scratch makes loaders
 // for firstBroken).
-func compileDoc(l jsonschema.URLLoader, sc *refScanner, names docNames, doc any, scratch func() jsonschema.URLLoader) (*jsonschema.Compiler, *jsonschema.Schema, error) {
+func compileDoc(l jsonschema.URLLoader, patterns *recost.Budget, sc *refScanner, names docNames, doc any, scratch func() jsonschema.URLLoader) (*jsonschema.Compiler, *jsonschema.Schema, error) {
 	if err := sc.scan(names.rootURL, names.rootName, doc); err != nil {
 		return nil, nil, err
 	}
 	convert := func(err error) error { return convertCompileErr(names.rootName, sc.sites, err, names.describe) }
-	jc := newLibraryCompiler(l)
+	jc := newLibraryCompiler(l, patterns)
 	if err := jc.AddResource(names.rootURL, doc); err != nil {
 		return nil, nil, convert(err)
 	}
 	sch, err := jc.Compile(names.rootURL)
 	if err != nil {
-		return nil, nil, convert(firstBroken(err, sc.sites, names.rootURL, doc, scratch))
+		return nil, nil, convert(firstBroken(err, sc.sites, names.rootURL, doc, func() *jsonschema.Compiler { return newLibraryCompiler(scratch(), patterns) }))
 	}
 	if err := refCycle(sch, names); err != nil {
 		return nil, nil, err
@@ -212,12 +223,13 @@ func compileDoc(l jsonschema.URLLoader, sc *refScanner, names docNames, doc any,
 }
 
 // newLibraryCompiler is the library's compiler as kitsoki configures it:
-// draft 2020-12 for a file without $schema, every reference read through l.
-func newLibraryCompiler(l jsonschema.URLLoader) *jsonschema.Compiler {
+// draft 2020-12 for a file without $schema, every reference read through l,
+// every pattern compiled within patterns.
+func newLibraryCompiler(l jsonschema.URLLoader, patterns *recost.Budget) *jsonschema.Compiler {
 	jc := jsonschema.NewCompiler()
 	jc.DefaultDraft(jsonschema.Draft2020)
 	jc.UseLoader(l)
-	jc.UseRegexpEngine(boundedRegexp(recost.NewBudget()))
+	jc.UseRegexpEngine(boundedRegexp(patterns))
 	return jc
 }
 

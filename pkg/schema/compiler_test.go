@@ -621,3 +621,44 @@ func readFile(c *Compiler, files *rootFiles, p string) ([]byte, error) {
 	defer l.close()
 	return l.read(rel)
 }
+
+// TestSchemasDirLinkedOutIsNotRead: a story whose schemas/ directory is
+// itself a symlink leading out of the story directory (to a directory
+// outside, anywhere, relative or absolute, there or not) gets one refusal
+// that quotes nothing from outside: os.OpenRoot of its path followed the
+// link, so validate compiled an outside schema and quoted its broken
+// pattern. A link to a directory inside the story is followed.
+func TestSchemasDirLinkedOutIsNotRead(t *testing.T) {
+	outside := t.TempDir()
+	if err := os.WriteFile(filepath.Join(outside, "x.json"), []byte(`{"title": "CANARY", "properties": {"a": {"pattern": "(CANARY"}}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for name, target := range map[string]string{
+		"absolute": outside, "relative": filepath.Join("..", "..", filepath.Base(filepath.Dir(outside)), filepath.Base(outside)),
+		"missing": filepath.Join(outside, "nothere"), "etc": "/etc",
+	} {
+		t.Run(name, func(t *testing.T) {
+			dir := story(t, map[string]string{"app.yaml": "app: {id: s}\n"})
+			if err := os.Symlink(target, filepath.Join(dir, "schemas")); err != nil {
+				t.Fatal(err)
+			}
+			_, err := NewCompiler(dir).Compile("schemas/x.json")
+			if err == nil || strings.Contains(err.Error(), "CANARY") || !strings.Contains(err.Error(), "is a symlink leading outside the story directory") {
+				t.Errorf("%v; want the link refused, nothing quoted", err)
+			}
+		})
+	}
+	for _, abs := range []bool{false, true} {
+		dir := story(t, map[string]string{"real/v.json": verdictSchema})
+		target := "real"
+		if abs {
+			target = filepath.Join(dir, "real")
+		}
+		if err := os.Symlink(target, filepath.Join(dir, "schemas")); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := NewCompiler(dir).Compile("schemas/v.json"); err != nil {
+			t.Errorf("schemas/ linked to %s, a directory of the story: %v", target, err)
+		}
+	}
+}

@@ -168,7 +168,7 @@ func refTarget(err error) (string, bool) {
 // compiles in Go's map order, so when err is about a reference, the refs
 // of the document at docURL are resolved again one by one in document
 // order, and the first that fails on its own target is the error.
-func firstBroken(err error, sites []refSite, docURL string, doc any, newLoader func() jsonschema.URLLoader) error {
+func firstBroken(err error, sites []refSite, docURL string, doc any, newCompiler func() *jsonschema.Compiler) error {
 	if _, isRef := refTarget(err); !isRef {
 		return err
 	}
@@ -176,7 +176,7 @@ func firstBroken(err error, sites []refSite, docURL string, doc any, newLoader f
 		if s.doc != docURL || s.target == "" {
 			continue
 		}
-		jc := newLibraryCompiler(newLoader())
+		jc := newCompiler()
 		if jc.AddResource(docURL, doc) != nil {
 			return err
 		}

@@ -116,20 +116,6 @@ func (f *rootFiles) readLocked(rel string) ([]byte, string) {
 // names the path inside it: schemas/ for the files under it, the story
 // directory for the others.
 func (f *rootFiles) rootFor(rel string) (root *os.Root, name, escapes, reason string) {
-	if sub, ok := strings.CutPrefix(rel, "schemas/"); ok {
-		if f.schemas == nil {
-			dir := filepath.Join(f.storyDir, "schemas")
-			r, err := os.OpenRoot(dir)
-			if err != nil {
-				if errors.Is(err, fs.ErrNotExist) {
-					return nil, "", "", fmt.Sprintf("could not be read: the story has no schemas directory (%s); create it and put the schema there", dir)
-				}
-				return nil, "", "", fmt.Sprintf("could not be read: the schemas directory %s cannot be opened: %v", dir, safefile.ErrText(err))
-			}
-			f.schemas = r
-		}
-		return f.schemas, filepath.FromSlash(sub), reasonEscapesSchemas, ""
-	}
 	if f.story == nil {
 		r, err := os.OpenRoot(f.storyDir)
 		if err != nil {
@@ -137,5 +123,39 @@ func (f *rootFiles) rootFor(rel string) (root *os.Root, name, escapes, reason st
 		}
 		f.story = r
 	}
+	if sub, ok := strings.CutPrefix(rel, "schemas/"); ok {
+		if f.schemas == nil {
+			r, reason := f.openSchemas()
+			if reason != "" {
+				return nil, "", "", reason
+			}
+			f.schemas = r
+		}
+		return f.schemas, filepath.FromSlash(sub), reasonEscapesSchemas, ""
+	}
 	return f.story, filepath.FromSlash(rel), reasonEscapesStory, ""
+}
+
+// openSchemas opens schemas/ through the story directory's root, so that a
+// schemas directory that is a symlink leading out of the story directory
+// is refused unread (os.OpenRoot of its path followed it anywhere); an
+// absolute link that stays inside is followed, as for a file.
+func (f *rootFiles) openSchemas() (*os.Root, string) {
+	dir := filepath.Join(f.storyDir, "schemas")
+	r, err := f.story.OpenRoot("schemas")
+	if safefile.IsEscape(err) {
+		real, rerr := filepath.EvalSymlinks(dir)
+		story, serr := filepath.EvalSymlinks(f.storyDir)
+		if _, in := within(story, real); rerr != nil || serr != nil || !in {
+			return nil, fmt.Sprintf("could not be read: the schemas directory %s is a symlink leading outside the story directory; nothing outside is read: make schemas/ a directory of the story", dir)
+		}
+		r, err = os.OpenRoot(real)
+	}
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Sprintf("could not be read: the story has no schemas directory (%s); create it and put the schema there", dir)
+		}
+		return nil, fmt.Sprintf("could not be read: the schemas directory %s cannot be opened: %v", dir, safefile.ErrText(err))
+	}
+	return r, ""
 }

@@ -15,16 +15,16 @@ import (
 // context. A match past the bound does not run and reports no match;
 // leafOf says why in the pattern's failure.
 //
-// Compiling is bounded too: each compiler's patterns (a schema and the files
-// its $refs load) compile within one recost.Budget, a pattern past it
-// refused before it compiles.
+// Compiling is bounded too: a story's patterns (every schema and the files
+// their $refs load, and what else the story compiles) compile within one
+// recost.Budget, a pattern past it refused before it compiles.
 func boundedRegexp(b *recost.Budget) func(string) (jsonschema.Regexp, error) {
 	return func(expr string) (jsonschema.Regexp, error) {
 		re, err := b.Compile(expr)
 		if err != nil {
 			return nil, err
 		}
-		return costlyRegexp{Regexp: re, insts: recost.Insts(expr)}, nil
+		return costlyRegexp{Regexp: re, insts: b.Insts(expr)}, nil
 	}
 }
 

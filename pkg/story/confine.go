@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"kitsoki/internal/recost"
 	"kitsoki/internal/safefile"
 )
 
@@ -198,6 +199,16 @@ func (st *Story) FileRoot() *safefile.Root {
 		st.root = safefile.NewRoot(dir)
 	}
 	return st.root
+}
+
+// Patterns is the budget every regular expression compiled for the story
+// shares (its schemas, fixtures, cassettes and profile; its imported
+// children's too), so that splitting them into many files spends no more.
+func (st *Story) Patterns() *recost.Budget {
+	if st.patterns == nil {
+		st.patterns = recost.NewBudget()
+	}
+	return st.patterns
 }
 
 // PromptRoots returns the absolute directories prompt files may be read

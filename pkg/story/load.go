@@ -12,6 +12,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"kitsoki/internal/recost"
 	"kitsoki/internal/safefile"
 	"kitsoki/internal/yamlnode"
 	"kitsoki/pkg/diag"
@@ -195,6 +196,8 @@ type loader struct {
 	aliasSpent int
 	// childStates counts the states of the children loaded, each once.
 	childStates int
+	// patterns is the regexp budget of the story and its children.
+	patterns *recost.Budget
 }
 
 // loadStory parses a manifest and its include: files into a Story, loads
@@ -209,6 +212,10 @@ func (l *loader) loadStory(display, abs string, data []byte, top bool, stack []s
 	st.Dir = filepath.Dir(abs)
 	st.root = l.rootFor(abs)
 	st.ProjectRoot = st.root.Dir()
+	if l.patterns == nil {
+		l.patterns = recost.NewBudget()
+	}
+	st.patterns = l.patterns
 	st.Manifests = []string{display}
 	st.rootNode = fd.rootNode
 	if fd.rootNode != nil {

@@ -5,6 +5,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"kitsoki/internal/recost"
 	"kitsoki/internal/safefile"
 )
 
@@ -17,6 +18,7 @@ type Story struct {
 	// lie in (see [ProjectRoot]).
 	ProjectRoot string
 	root        *safefile.Root
+	patterns    *recost.Budget
 	// File is the manifest path as given to Load (or LoadSource).
 	File string
 
