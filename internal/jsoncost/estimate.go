@@ -74,6 +74,57 @@ func Bound(data []byte) int64 {
 		count(',')*(anyElem+anyEntry+anyScalar)
 }
 
+// BoundFor is an upper bound of Estimate(data, t) counted from bytes alone,
+// as [Bound] is for any: every JSON value starts the document or follows a
+// '[', ',' or ':', each '{' opens at most one, and none is charged more than
+// [perValue] of t, besides its text (every byte as three of a string's). A
+// caller whose BoundFor is within its limit need not walk the document.
+func BoundFor(data []byte, t reflect.Type) int64 {
+	values := int64(1)
+	for _, c := range []byte("{[,:") {
+		values += int64(bytes.Count(data, []byte{c}))
+	}
+	return 3*int64(len(data)) + values*perValue(t)
+}
+
+// perValue is the most one value decoded into t, or into any type t
+// reaches, is charged besides its text: the elements its pointers point to,
+// its slot as a slice element or map entry, and the header of the map or
+// array it may be, as if it were any (which costs the most) as well.
+func perValue(t reflect.Type) int64 {
+	var chain, slot, group int64
+	seen := map[reflect.Type]bool{}
+	var walk func(t reflect.Type)
+	walk = func(t reflect.Type) {
+		if t == nil || seen[t] {
+			return
+		}
+		seen[t] = true
+		var c int64
+		for u := t; u.Kind() == reflect.Pointer; u = u.Elem() {
+			c += int64(u.Elem().Size())
+		}
+		chain = max(chain, c)
+		switch t.Kind() {
+		case reflect.Pointer, reflect.Array:
+			walk(t.Elem())
+		case reflect.Slice:
+			slot = max(slot, int64(t.Elem().Size())*sliceGrowth)
+			walk(t.Elem())
+		case reflect.Map:
+			s := int64(t.Key().Size() + t.Elem().Size())
+			slot, group = max(slot, s*2+16), max(group, s*mapGroup+8)
+			walk(t.Elem())
+		case reflect.Struct:
+			for _, ft := range structFields(t) {
+				walk(ft)
+			}
+		}
+	}
+	walk(t)
+	return chain + max(slot, anyElem, anyEntry) + anyScalar + anyArray + anyMap + max(group, 32*mapGroup+8)
+}
+
 var errOver = errors.New("over the limit")
 
 type estimator struct {

@@ -58,7 +58,8 @@ func repeat(prefix, elem, suffix string, n int) []byte {
 // each kind of place (pointers, values, interfaces, maps, strings, an
 // embedded struct's member, matched by case folding), the estimate is
 // within a factor of two of what json.Unmarshal allocates, so a bound on
-// the estimate bounds the decoding.
+// the estimate bounds the decoding; and BoundFor, counted from bytes, is
+// never under it.
 func TestEstimateFollowsUnmarshal(t *testing.T) {
 	const n = 10_000
 	for name, data := range map[string][]byte{
@@ -83,6 +84,9 @@ func TestEstimateFollowsUnmarshal(t *testing.T) {
 		t.Logf("%s: %d bytes, estimate %d, allocated %d", name, len(data), got, want)
 		if got < want/2 || got > want*2 {
 			t.Errorf("%s: estimate %d, json.Unmarshal allocated %d: not within a factor of 2", name, got, want)
+		}
+		if b := BoundFor(data, reflect.TypeFor[doc]()); got > b {
+			t.Errorf("%s: estimate %d, over BoundFor %d", name, got, b)
 		}
 	}
 }

@@ -9,7 +9,8 @@ import (
 // FuzzEstimate: Estimate and Values never panic on any input, refuse
 // exactly what encoding/json refuses (the fuzzer's inputs nest far less
 // than MaxDepth), and a document json.Unmarshal takes into a value of the
-// type is estimated to cost something (it is never waved through free).
+// type is estimated to cost something (it is never waved through free),
+// never more than Bound (any) or BoundFor (each type) counts from bytes.
 func FuzzEstimate(f *testing.F) {
 	for _, seed := range []string{
 		`{}`, `[]`, `null`, `1e999`, `"\u00e9"`, `{"Name":"x","Tags":["a"],"sub":{"Value":[{}]}}`,
@@ -18,7 +19,7 @@ func FuzzEstimate(f *testing.F) {
 	} {
 		f.Add([]byte(seed))
 	}
-	types := []reflect.Type{nil, reflect.TypeFor[any](), reflect.TypeFor[inner](), reflect.TypeFor[[]inner](), reflect.TypeFor[map[string]*inner]()}
+	types := []reflect.Type{nil, reflect.TypeFor[any](), reflect.TypeFor[inner](), reflect.TypeFor[[]inner](), reflect.TypeFor[map[string]*inner](), reflect.TypeFor[doc]()}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		valid := json.Valid(data)
 		n, err := Values(data, 1<<40)
@@ -39,6 +40,11 @@ func FuzzEstimate(f *testing.F) {
 		}
 		if cost, _ := Estimate(data, types[1], 1<<40); valid && cost > Bound(data) {
 			t.Fatalf("Estimate(%q, any) = %d, over Bound %d", data, cost, Bound(data))
+		}
+		for _, typ := range types[1:] {
+			if cost, _ := Estimate(data, typ, 1<<40); valid && cost > BoundFor(data, typ) {
+				t.Fatalf("Estimate(%q, %v) = %d, over BoundFor %d", data, typ, cost, BoundFor(data, typ))
+			}
 		}
 		// a small limit stops the walk without a wrong error
 		if _, err := Estimate(data, types[1], 1); valid && err != nil {
