@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 )
@@ -16,8 +15,11 @@ const HandlerGitWorktree = "host.git_worktree"
 // gitWorktreeHandler serves host.git_worktree as upstream (conformance
 // builtins-git-worktree), running the real git in `repo` (else the run's
 // working directory): create (`git worktree add -b <name>
-// <toplevel>/.worktrees/<name> [base]`, {ok, path}; an existing one is
-// answered as created), list ({workspaces: [{id, path, branch, dirty:
+// <toplevel>/.worktrees/<name, each / a -> [base]`, {ok, path}; a worktree
+// git lists there answers the same when it holds the branch, else names
+// the branch it holds; an existing branch is checked out there instead,
+// {ok, path, branch, reused: true}; conformance
+// git-worktree-create-existing), list ({workspaces: [{id, path, branch, dirty:
 // false}]}, id being the worktree directory's name), get (dirty: git
 // status shows anything, untracked files too) and sync by id (a missing
 // one, or no checkout, is `"<id>" not found`; sync without an upstream
@@ -146,8 +148,8 @@ func (g gitIn) dirty(path string) bool {
 }
 
 func (g gitIn) create(name string, args map[string]any) (Result, error) {
-	wt := strings.TrimSpace(strArg(args, "name"))
-	if wt == "" {
+	wt := strArg(args, "name")
+	if strings.TrimSpace(wt) == "" {
 		return domainErr("%s: name argument is required", name), nil
 	}
 	if g.dir != "" && !filepath.IsAbs(g.dir) {
@@ -167,12 +169,14 @@ func (g gitIn) create(name string, args map[string]any) (Result, error) {
 	if top == "" {
 		return domainErr("%s: git rev-parse --show-toplevel returned an empty path", name), nil
 	}
-	path, err := confine(name, "name", filepath.Join(top, ".worktrees"), wt)
+	// the directory is the name with each / a - (feat/x: .worktrees/feat-x);
+	// ".." names the main checkout itself, as upstream's
+	path, err := confine(name, "name", top, filepath.Join(".worktrees", strings.ReplaceAll(wt, "/", "-")))
 	if err != nil {
 		return domainErr("%v", err), nil
 	}
-	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-		return Result{Data: map[string]any{"ok": true, "path": path}}, nil
+	if res, found := g.existing(name, wt, path); found {
+		return res, nil
 	}
 	base := strings.TrimSpace(strArg(args, "base"))
 	// git worktree add runs `git branch <name> <base>` with no "--": a
@@ -187,9 +191,39 @@ func (g gitIn) create(name string, args map[string]any) (Result, error) {
 		add = append(add, base)
 	}
 	if _, err := g.run(top, add...); err != nil {
-		return domainErr("%s: %v", name, err), nil
+		if _, e := g.run(top, "show-ref", "--verify", "--quiet", "refs/heads/"+wt); e != nil {
+			return domainErr("%s: %v", name, err), nil
+		}
+		// the branch is there (made before, or by the add that failed):
+		// check it out at the path instead
+		if _, err := g.run(top, "worktree", "add", "--", path, wt); err != nil {
+			return domainErr("%s: branch %q exists but reattach failed: %v", name, wt, err), nil
+		}
+		return Result{Data: map[string]any{"ok": true, "path": path, "branch": wt, "reused": true}}, nil
 	}
 	return Result{Data: map[string]any{"ok": true, "path": path}}, nil
+}
+
+// existing answers create for a worktree git already has at path (its
+// directory there or not): ok when it holds the branch wt, else the
+// domain error naming the branch it holds ("" when detached). found is
+// false when git lists no worktree there (an empty directory of that
+// name is no worktree: git worktree add fills it).
+func (g gitIn) existing(name, wt, path string) (res Result, found bool) {
+	wts, err := g.worktrees()
+	if err != nil {
+		return Result{}, false
+	}
+	for _, w := range wts {
+		if filepath.Clean(w.path) != path {
+			continue
+		}
+		if w.branch != wt {
+			return domainErr("%s: %q already exists at %s but holds branch %q (wanted %q)", name, wt, path, w.branch, wt), true
+		}
+		return Result{Data: map[string]any{"ok": true, "path": path}}, true
+	}
+	return Result{}, false
 }
 
 func (g gitIn) sync(name string, w worktree) (Result, error) {
