@@ -328,6 +328,17 @@ func (sc *scan) add(id, kind, path, branch string, dirty bool, actions ...any) {
 		"base": sc.base, "merged": merged, "dirty": dirty, "reason": reason, "recommended": rec, "actions": actions})
 }
 
+// cleanupApply removes what cleanup_scan recommended, as upstream: candidates
+// is a list (or a string holding a JSON list) of maps; one whose
+// recommended is not the boolean true is skipped ({branch, path, reason:
+// "not recommended"}); another has `git worktree remove <path>` (unless its
+// path is "": a branch candidate) then `git branch -d <branch>` run in the
+// repository (neither forced: git refuses a dirty worktree and an unmerged
+// branch), a success listed in deleted, a refusal in errors ("<branch>:
+// worktree remove: <git's message>"), which make the call the domain error
+// of their "; "-joined texts, data kept. With no candidates deleted and
+// skipped are empty lists, else null until something is added (upstream's
+// nil slices).
 func (g gitIn) cleanupApply(name string, raw any) (Result, error) {
 	var list []any
 	switch t := raw.(type) {
