@@ -64,7 +64,8 @@ func jsonText(v any, marshal func(any) ([]byte, error)) string {
 // negative) is refused, as upstream refuses it (conformance run-int-uint64).
 // A value that is not positive is refused with upstream's text, the duration quoted, a number as %v. A
 // NaN or infinite number of seconds, or one below a nanosecond, runs with
-// no timeout, as upstream (conformance host-run-timeout-forms).
+// no timeout, as upstream (conformance host-run-timeout-forms), and so
+// does a string that is blank.
 func durationArg(handler string, v any) (time.Duration, error) {
 	notPositive := func(format string, a any) error {
 		return fmt.Errorf("%s: timeout must be positive, got "+format, handler, a)
@@ -96,6 +97,9 @@ func durationArg(handler string, v any) (time.Duration, error) {
 		return seconds(t)
 	case string:
 		s := strings.TrimSpace(t)
+		if s == "" {
+			return 0, nil // blank: no timeout, as upstream (conformance host-run-timeout-blank)
+		}
 		if d, err := time.ParseDuration(s); err == nil {
 			if d <= 0 {
 				return 0, notPositive("%q", s)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -17,16 +16,22 @@ const HandlerGitWorktree = "host.git_worktree"
 // gitWorktreeHandler serves host.git_worktree as upstream (conformance
 // builtins-git-worktree), running the real git in `repo` (else the run's
 // working directory): create (`git worktree add -b <name>
-// <toplevel>/.worktrees/<name> [base]`, {ok, path}; an existing one is
-// answered as created), list ({workspaces: [{id, path, branch, dirty:
+// <toplevel>/.worktrees/<name, each / a -> [base]`, {ok, path}; a worktree
+// git lists there answers the same when it holds the branch, else names
+// the branch it holds; an existing branch is checked out there instead,
+// {ok, path, branch, reused: true}; conformance
+// git-worktree-create-existing), list ({workspaces: [{id, path, branch, dirty:
 // false}]}, id being the worktree directory's name), get (dirty: git
 // status shows anything, untracked files too) and sync by id (a missing
 // one, or no checkout, is `"<id>" not found`; sync without an upstream
 // branch is {ok, log: "", skipped_reason: "no upstream tracking"}, with one
-// `git pull --ff-only`, log its stdout), cleanup_scan (the worktrees whose branch is
-// merged into base, default main, recommended when clean) and
-// cleanup_apply (each candidate recommended: true loses its worktree and
-// its merged branch, as git worktree remove and git branch -d allow).
+// `git pull --ff-only`, log its stdout), cleanup_scan (a candidate per
+// worktree but the main one and per branch no worktree holds, recommended
+// when merged into base, default main, clean, not protected and not
+// excluded; conformance git-worktree-cleanup-branches) and cleanup_apply
+// (each candidate recommended: true loses its worktree, when its path is
+// not "", and its merged branch, as git worktree remove and git branch -d
+// allow).
 // git's own failure is the domain error workspace.<op>: <git's message>.
 type gitWorktreeHandler struct{}
 
@@ -147,8 +152,8 @@ func (g gitIn) dirty(path string) bool {
 }
 
 func (g gitIn) create(name string, args map[string]any) (Result, error) {
-	wt := strings.TrimSpace(strArg(args, "name"))
-	if wt == "" {
+	wt := strArg(args, "name")
+	if strings.TrimSpace(wt) == "" {
 		return domainErr("%s: name argument is required", name), nil
 	}
 	if g.dir != "" && !filepath.IsAbs(g.dir) {
@@ -168,12 +173,14 @@ func (g gitIn) create(name string, args map[string]any) (Result, error) {
 	if top == "" {
 		return domainErr("%s: git rev-parse --show-toplevel returned an empty path", name), nil
 	}
-	path, err := confine(name, "name", filepath.Join(top, ".worktrees"), wt)
+	// the directory is the name with each / a - (feat/x: .worktrees/feat-x);
+	// ".." names the main checkout itself, as upstream's
+	path, err := confine(name, "name", top, filepath.Join(".worktrees", strings.ReplaceAll(wt, "/", "-")))
 	if err != nil {
 		return domainErr("%v", err), nil
 	}
-	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-		return Result{Data: map[string]any{"ok": true, "path": path}}, nil
+	if res, found := g.existing(name, wt, path); found {
+		return res, nil
 	}
 	base := strings.TrimSpace(strArg(args, "base"))
 	// git worktree add runs `git branch <name> <base>` with no "--": a
@@ -188,9 +195,39 @@ func (g gitIn) create(name string, args map[string]any) (Result, error) {
 		add = append(add, base)
 	}
 	if _, err := g.run(top, add...); err != nil {
-		return domainErr("%s: %v", name, err), nil
+		if _, e := g.run(top, "show-ref", "--verify", "--quiet", "refs/heads/"+wt); e != nil {
+			return domainErr("%s: %v", name, err), nil
+		}
+		// the branch is there (made before, or by the add that failed):
+		// check it out at the path instead
+		if _, err := g.run(top, "worktree", "add", "--", path, wt); err != nil {
+			return domainErr("%s: branch %q exists but reattach failed: %v", name, wt, err), nil
+		}
+		return Result{Data: map[string]any{"ok": true, "path": path, "branch": wt, "reused": true}}, nil
 	}
 	return Result{Data: map[string]any{"ok": true, "path": path}}, nil
+}
+
+// existing answers create for a worktree git already has at path (its
+// directory there or not): ok when it holds the branch wt, else the
+// domain error naming the branch it holds ("" when detached). found is
+// false when git lists no worktree there (an empty directory of that
+// name is no worktree: git worktree add fills it).
+func (g gitIn) existing(name, wt, path string) (res Result, found bool) {
+	wts, err := g.worktrees()
+	if err != nil {
+		return Result{}, false
+	}
+	for _, w := range wts {
+		if filepath.Clean(w.path) != path {
+			continue
+		}
+		if w.branch != wt {
+			return domainErr("%s: %q already exists at %s but holds branch %q (wanted %q)", name, wt, path, w.branch, wt), true
+		}
+		return Result{Data: map[string]any{"ok": true, "path": path}}, true
+	}
+	return Result{}, false
 }
 
 func (g gitIn) sync(name string, w worktree) (Result, error) {
@@ -209,6 +246,7 @@ func (g gitIn) cleanupScan(name string, args map[string]any) (Result, error) {
 	if base == "" {
 		base = "main"
 	}
+	exclude := strings.TrimSpace(strArg(args, "exclude"))
 	wts, err := g.worktrees()
 	if ee, notRun := err.(gitExecErr); notRun {
 		err = ee.err // with no "exec: " (conformance git-worktree-missing-repo)
@@ -216,53 +254,91 @@ func (g gitIn) cleanupScan(name string, args map[string]any) (Result, error) {
 	if err != nil {
 		return domainErr("%s: list worktrees: %v", name, err), nil
 	}
-	candidates := []map[string]any{}
-	recommended := 0
+	sc := scan{g: g, base: base, exclude: exclude, candidates: []map[string]any{}}
+	checkedOut := map[string]bool{}
 	for i, w := range wts {
+		checkedOut[w.branch] = true
 		if i == 0 || w.branch == "" {
 			continue // the main checkout, a detached head
 		}
-		_, notMerged := g.run(w.path, "merge-base", "--is-ancestor", "--", w.branch, base)
-		merged := notMerged == nil
-		dirty := g.dirty(w.path)
-		reason := "branch is merged into " + base
-		switch {
-		case dirty:
-			reason = "worktree has uncommitted changes"
-		case !merged:
-			reason = "branch is not merged into " + base
-		}
-		rec := merged && !dirty
-		if rec {
-			recommended++
-		}
-		candidates = append(candidates, map[string]any{"id": w.id(), "kind": "worktree", "path": w.path, "branch": w.branch,
-			"base": base, "merged": merged, "dirty": dirty, "reason": reason, "recommended": rec,
-			"actions": []any{"worktree_remove", "branch_delete"}})
+		sc.add(w.id(), "worktree", w.path, w.branch, g.dirty(w.path), "worktree_remove", "branch_delete")
 	}
-	// the recommended first, each group in git's order, as upstream
-	// (conformance git-cleanup-scan-order)
-	rank := func(c map[string]any) int {
-		if rec, _ := c["recommended"].(bool); rec {
-			return 0
+	// the branches no worktree holds (git branch's own list: a detached
+	// main checkout is its "(HEAD detached at <sha>)" line)
+	out, _ := g.run("", "branch", "--format=%(refname:short)")
+	for line := range strings.Lines(out) {
+		if b := strings.TrimRight(line, "\n"); b != "" && !checkedOut[b] {
+			sc.add(b, "branch", "", b, false, "branch_delete")
 		}
-		return 1
 	}
-	slices.SortStableFunc(candidates, func(a, b map[string]any) int { return rank(a) - rank(b) })
-	return Result{Data: map[string]any{"ok": true, "base": base, "exclude": strArg(args, "exclude"),
-		"candidates": candidates, "recommended_count": recommended}}, nil
+	slices.SortStableFunc(sc.candidates, func(a, b map[string]any) int {
+		if ra, rb := a["recommended"] == true, b["recommended"] == true; ra != rb {
+			if ra {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(a["branch"].(string), b["branch"].(string))
+	})
+	return Result{Data: map[string]any{"ok": true, "base": base, "exclude": exclude,
+		"candidates": sc.candidates, "recommended_count": sc.recommended}}, nil
+}
+
+// excluded: exclude, when given, is in the branch or the path, in any
+// case (upstream's "refinement": "ZZ" excludes zz, "worktrees" every
+// worktree).
+func (sc *scan) excluded(branch, path string) bool {
+	x := strings.ToLower(sc.exclude)
+	return x != "" && (strings.Contains(strings.ToLower(branch), x) || strings.Contains(strings.ToLower(path), x))
+}
+
+// protectedBranches are never recommended for cleanup, as upstream's
+// (conformance git-worktree-cleanup-branches).
+var protectedBranches = map[string]bool{"main": true, "master": true, "dev": true, "develop": true, "release": true, "trunk": true}
+
+// scan gathers cleanup_scan's candidates: recommended when merged into
+// base, clean, not protected and not excluded.
+type scan struct {
+	g           gitIn
+	base        string
+	exclude     string
+	candidates  []map[string]any
+	recommended int
+}
+
+func (sc *scan) add(id, kind, path, branch string, dirty bool, actions ...any) {
+	_, notMerged := sc.g.run(path, "merge-base", "--is-ancestor", "--", branch, sc.base)
+	merged := notMerged == nil
+	reason := "branch is merged into " + sc.base
+	switch {
+	case protectedBranches[branch]:
+		reason = "protected branch"
+	case dirty:
+		reason = "worktree has uncommitted changes"
+	case sc.excluded(branch, path):
+		reason = "excluded by refinement"
+	case !merged:
+		reason = "branch is not merged into " + sc.base
+	}
+	rec := reason == "branch is merged into "+sc.base
+	if rec {
+		sc.recommended++
+	}
+	sc.candidates = append(sc.candidates, map[string]any{"id": id, "kind": kind, "path": path, "branch": branch,
+		"base": sc.base, "merged": merged, "dirty": dirty, "reason": reason, "recommended": rec, "actions": actions})
 }
 
 // cleanupApply removes what cleanup_scan recommended, as upstream: candidates
 // is a list (or a string holding a JSON list) of maps; one whose
 // recommended is not the boolean true is skipped ({branch, path, reason:
-// "not recommended"}); another has `git worktree remove <path>` then `git
-// branch -d <branch>` run in the repository (neither forced: git refuses a
-// dirty worktree and an unmerged branch), a success listed in deleted, a
-// refusal in errors ("<branch>: worktree remove: <git's message>"), which
-// make the call the domain error of their "; "-joined texts, data kept.
-// With no candidates deleted and skipped are empty lists, else null until
-// something is added (upstream's nil slices).
+// "not recommended"}); another has `git worktree remove <path>` (unless its
+// path is "": a branch candidate) then `git branch -d <branch>` run in the
+// repository (neither forced: git refuses a dirty worktree and an unmerged
+// branch), a success listed in deleted, a refusal in errors ("<branch>:
+// worktree remove: <git's message>"), which make the call the domain error
+// of their "; "-joined texts, data kept. With no candidates deleted and
+// skipped are empty lists, else null until something is added (upstream's
+// nil slices).
 func (g gitIn) cleanupApply(name string, raw any) (Result, error) {
 	var list []any
 	switch t := raw.(type) {
@@ -298,10 +374,13 @@ func (g gitIn) cleanupApply(name string, raw any) (Result, error) {
 			skipped = append(skipped, map[string]any{"branch": b, "path": p, "reason": "not recommended"})
 			continue
 		}
-		// "--": a story's path or branch is never an option
-		if _, err := g.run("", "worktree", "remove", "--", p); err != nil {
-			errs = append(errs, fmt.Sprintf("%s: worktree remove: %v", b, err))
-			continue
+		// "--": a story's path or branch is never an option; a branch
+		// candidate's path is "": its branch alone goes
+		if p != "" {
+			if _, err := g.run("", "worktree", "remove", "--", p); err != nil {
+				errs = append(errs, fmt.Sprintf("%s: worktree remove: %v", b, err))
+				continue
+			}
 		}
 		if _, err := g.run("", "branch", "-d", "--", b); err != nil {
 			errs = append(errs, fmt.Sprintf("%s: branch delete: %v", b, err))

@@ -79,7 +79,8 @@ func TestGitWorktree(t *testing.T) {
 		{map[string]any{}, "host.git_worktree: op argument is required"},
 		{map[string]any{"op": "remove"}, `host.git_worktree: unknown op "remove"`},
 		{map[string]any{"op": "create", "name": "  "}, "workspace.create: name argument is required"},
-		{map[string]any{"op": "create", "name": "../../out"}, "resolves outside"},
+		// each / is a - in the directory (..-..-out): git refuses the branch name
+		{map[string]any{"op": "create", "name": "../../out"}, "workspace.create: Preparing worktree (new branch '../../out')\nfatal: '../../out' is not a valid branch name"},
 		{map[string]any{"op": "create", "name": "f3", "base": "nobranch"}, "workspace.create: Preparing worktree (new branch 'f3')\nfatal: not a valid object name: 'nobranch'"},
 		{map[string]any{"op": "get", "id": uint64(3)}, "workspace.get: id argument is required"},
 		{map[string]any{"op": "get", "id": "nope"}, `workspace.get: "nope" not found`},

@@ -185,8 +185,9 @@ func TestHostRunTimeouts(t *testing.T) {
 		}
 	}
 	// integer seconds (a computed int, an int64) are accepted; long enough
-	// that `true` never reaches them.
-	for _, to := range []any{60, int64(60), "60s", "60"} {
+	// that `true` never reaches them; a blank string is no timeout
+	// (conformance host-run-timeout-blank).
+	for _, to := range []any{60, int64(60), "60s", "60", "", " \t"} {
 		d := mustOK(t, runH(), env, map[string]any{"cmd": "true", "timeout": to})
 		if d["ok"] != true {
 			t.Errorf("timeout %v: %v", to, d)

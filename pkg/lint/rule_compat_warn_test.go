@@ -116,6 +116,8 @@ func TestHostRunTimeoutWarn(t *testing.T) {
 		`.inf`:           `timeout: +Inf runs the command with no timeout`,
 		`1e-12`:          `timeout: "1e-12" runs the command with no timeout`,
 		`0.000000000001`: `timeout: 1e-12 runs the command with no timeout`,
+		`""`:             `timeout: a blank string runs the command with no timeout`,
+		`" "`:            `timeout: a blank string runs the command with no timeout`,
 	}
 	quiet := []string{`"1_000"`, `"90s"`, `"1h2m3s"`, `" 20 "`, `"30"`, `"1.5"`, `2.5`, `"-5"`, `"-Inf"`, `"0"`, `"{{ world.t }}s"`, `30`}
 	story := func(timeout string) string {

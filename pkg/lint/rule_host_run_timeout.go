@@ -11,14 +11,14 @@ import (
 )
 
 var ruleHostRunTimeout = &Rule{ID: "host-run-timeout", Severity: diag.Warning, LintOnly: true,
-	Summary: "a host.run timeout: string that is neither a Go duration nor a number of seconds (\"2d\" is 2 seconds there, not 2 days as in timeout.after:), or a NaN, infinite, sub-nanosecond or over-292-year number, which runs the command with no timeout",
+	Summary: "a host.run timeout: string that is neither a Go duration nor a number of seconds (\"2d\" is 2 seconds there, not 2 days as in timeout.after:), or a blank string or a NaN, infinite, sub-nanosecond or over-292-year number, which runs the command with no timeout",
 	Example: "- {invoke: host.run, with: {cmd: make, timeout: 2d}}"}
 
 // checkHostRunTimeout warns about a host.run timeout that both engines
 // read other than as written (pkg/host durationArg, conformance
 // host-run-timeout-forms): the number a string starts with is taken as
 // seconds and the rest ignored, and a NaN, infinite or sub-nanosecond
-// number means no timeout at all. A templated value is read at run time
+// number means no timeout at all, as does a blank string. A templated value is read at run time
 // and not checked.
 func checkHostRunTimeout(c *checker) {
 	c.eachEffect(func(e *story.Effect, site effSite) {
@@ -29,6 +29,12 @@ func checkHostRunTimeout(c *checker) {
 		case string:
 			s := strings.TrimSpace(t)
 			if strings.Contains(s, "{{") || strings.Contains(s, "{%") {
+				return
+			}
+			if s == "" {
+				c.rep.Warnf(e.PosOf("with"), ruleHostRunTimeout,
+					"%s: host.run timeout: a blank string runs the command with no timeout in both engines (conformance host-run-timeout-blank); leave timeout: out for none, or write a Go duration such as \"90s\"",
+					site.String())
 				return
 			}
 			if _, err := time.ParseDuration(s); err == nil {
