@@ -54,12 +54,18 @@ func (p *parConf) placeOf(l *State) *State {
 }
 
 // inPlace is the leaf in region reg's place (an emit: reaching reg goes
-// to it), whichever region it belongs to.
+// to it), whichever region it belongs to; nil when the place is empty.
 func (p *parConf) inPlace(reg *State) *State {
 	if l := p.at[reg]; l != nil {
 		return l
 	}
-	return p.leafIn(reg)
+	// a leaf of reg standing in another region's place (a cross-region
+	// move put it there) is that place's: reg's is empty (conformance
+	// par-cross-emit-empty-place)
+	if l := p.leafIn(reg); l != nil && p.placeOf(l) == reg {
+		return l
+	}
+	return nil
 }
 
 // encode is "<root>#<leaf>|<leaf>...".
