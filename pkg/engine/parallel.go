@@ -25,13 +25,17 @@ type parConf struct {
 	// cross-region move put there; one state may stand in two places
 	// (conformance par-cross-receiver-slot, emit-place-order)
 	at map[*State]*State
+	// strays: a receiver left the root this turn and its target stands in
+	// its region's place until the configuration is read back (conformance
+	// par-emit-leave); the moves after keep it
+	strays bool
 }
 
 func (p *parConf) clone() *parConf {
 	if p == nil {
 		return nil
 	}
-	return &parConf{root: p.root, leaves: slices.Clone(p.leaves), label: p.label, at: maps.Clone(p.at)}
+	return &parConf{root: p.root, leaves: slices.Clone(p.leaves), label: p.label, at: maps.Clone(p.at), strays: p.strays}
 }
 
 // placeOf is the region whose place leaf l holds: its own region's when
@@ -50,12 +54,18 @@ func (p *parConf) placeOf(l *State) *State {
 }
 
 // inPlace is the leaf in region reg's place (an emit: reaching reg goes
-// to it), whichever region it belongs to.
+// to it), whichever region it belongs to; nil when the place is empty.
 func (p *parConf) inPlace(reg *State) *State {
 	if l := p.at[reg]; l != nil {
 		return l
 	}
-	return p.leafIn(reg)
+	// a leaf of reg standing in another region's place (a cross-region
+	// move put it there) is that place's: reg's is empty (conformance
+	// par-cross-emit-empty-place)
+	if l := p.leafIn(reg); l != nil && p.placeOf(l) == reg {
+		return l
+	}
+	return nil
 }
 
 // encode is "<root>#<leaf>|<leaf>...".
@@ -103,7 +113,9 @@ func (p *parConf) replace(old, leaf *State) {
 // replaceAt puts leaf in place of old, the leaf in region place's place.
 func (p *parConf) replaceAt(place, old, leaf *State) {
 	p.label = ""
-	p.leaves = slices.DeleteFunc(p.leaves, func(l *State) bool { return l != old && !p.inRegion(l) })
+	if !p.strays {
+		p.leaves = slices.DeleteFunc(p.leaves, func(l *State) bool { return l != old && !p.inRegion(l) })
+	}
 	i := slices.Index(p.leaves, old)
 	if i < 0 {
 		return
@@ -131,7 +143,7 @@ func (p *parConf) set(leaf *State) {
 	reg := p.regionOf(leaf)
 	out := p.leaves[:0]
 	for _, l := range p.leaves {
-		if p.inRegion(l) && p.regionOf(l) != reg {
+		if p.inRegion(l) && p.regionOf(l) != reg || p.strays && !p.inRegion(l) {
 			out = append(out, l)
 		}
 	}
@@ -441,6 +453,12 @@ func (r *runner) receive(ctx context.Context, name string, place *State, st *ste
 	switch {
 	case res.stay || res.state == nil:
 	case res.state == own || res.state.within(own):
+		err = r.moveAt(ctx, place, leaf, res.state, st)
+	case res.state != r.par.root && !res.state.within(r.par.root) && !res.state.Parallel:
+		// upstream writes a target outside the root into the region's
+		// place, though arguably wrong (docs/compat/engine.md "emit:
+		// propagation"; conformance par-emit-leave)
+		r.par.strays = true
 		err = r.moveAt(ctx, place, leaf, res.state, st)
 	case r.par.regionOf(res.state) != nil:
 		err = r.crossReceive(ctx, place, leaf, res.state, st)

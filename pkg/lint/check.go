@@ -148,6 +148,7 @@ func passes() []pass {
 		{ruleEmitAfterExit, checkEmitAfterExit},
 		{ruleEmitAfterMove, checkEmitAfterMove},
 		{ruleEmitAtTarget, checkEmitAtTarget},
+		{ruleParEmitLeave, checkParEmitLeave},
 		{ruleEmitCycle, checkEmitCycles},
 		{ruleViewRoot, checkViewRoot},
 		{rulePrebindView, checkPrebindView},
