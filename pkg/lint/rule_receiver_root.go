@@ -75,7 +75,7 @@ func receiverCorrupts(p, reg, owner *story.State, arm *story.Transition) string 
 	}
 	switch tg.Kind {
 	case story.TargetStay:
-		if within(owner, reg) {
+		if onLine(reg, owner) {
 			return "" // a stay in the region keeps its leaf on both engines
 		}
 		if arm.Target == "" {
@@ -86,7 +86,7 @@ func receiverCorrupts(p, reg, owner *story.State, arm *story.Transition) string 
 		switch d := tg.State; {
 		case d == p:
 			return fmt.Sprintf("targets %q, the parallel state itself", arm.Target)
-		case !within(d, p):
+		case !onLine(p, d):
 			return fmt.Sprintf("targets %q, outside the parallel state", arm.Target)
 		}
 	}
@@ -142,14 +142,4 @@ func (c *checker) emittedInside() map[*story.State]map[string][]*story.State {
 		}
 	})
 	return out
-}
-
-// within: s is a or a descendant of it.
-func within(s, a *story.State) bool {
-	for ; s != nil; s = s.Parent {
-		if s == a {
-			return true
-		}
-	}
-	return false
 }
