@@ -1,6 +1,7 @@
 package flowtest
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -473,4 +474,22 @@ func TestLintErrorCodeEmpty(t *testing.T) {
 		"i_null.yaml":                     "",
 		"j_guard_hint_only.yaml":          none,
 	}, ruleErrorCode)
+}
+
+// TestLintRejectedRest: a turn expecting INTENT_NOT_ALLOWED_IN_STATE for
+// an intent nothing where the fixture rests takes leaves it there on the
+// orchestrator path too, so the next turn is judged from there
+// (conformance lint-rejected-rest).
+func TestLintRejectedRest(t *testing.T) {
+	const kept = `(where the fixture starts (initial_state), and turns[0] %q is rejected there as it expects, moving nothing)`
+	lintGolden(t, "../engine/testdata/conformance/lint-rejected-rest", map[string]string{
+		"a_rejected_then_wrong.yaml":         `turns[1].expect_state: "hall", but the turn's intent "go", fired at "hall" ` + fmt.Sprintf(kept, "back"),
+		"b_rejected_then_right.yaml":         "",
+		"c_rejected_then_refused.yaml":       `turns[1]: intent "back" is not taken at "hall", where the fixture starts (initial_state), and turns[0] "back" is rejected there`,
+		"d_guard_failed_then_wrong.yaml":     unwarned,
+		"e_undeclared_then_wrong.yaml":       `turns[1].expect_state: "vault", but the turn's intent "go", fired at "hall" ` + fmt.Sprintf(kept, "nowhere"),
+		"f_taken_expect_rejection.yaml":      unwarned,
+		"g_legacy_then_wrong.yaml":           `turns[1].expect_state: "hall", but the turn's intent "go", fired at "hall"`,
+		"h_declared_untaken_then_right.yaml": "",
+	}, ruleRejected, ruleWrongState)
 }

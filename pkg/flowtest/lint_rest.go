@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"kitsoki/pkg/diag"
+	"kitsoki/pkg/engine"
 	"kitsoki/pkg/story"
 )
 
@@ -232,7 +233,37 @@ func (l *fixtureLint) afterFailed(t *Turn, r rest, warned bool) rest {
 	if !warned && !l.fx.Orchestrated() && r.at != nil {
 		return r
 	}
+	if !warned && l.expectedRejection(t, r) {
+		r.from += fmt.Sprintf(", and turns[%d] %q is rejected there as it expects, moving nothing", t.Index, t.Intent.Name)
+		return r
+	}
 	return rest{}
+}
+
+// expectedRejection reports whether t expects INTENT_NOT_ALLOWED_IN_STATE
+// for an intent nothing where r certainly rests takes (no leaf of its
+// parallel configuration or a state above one, or its state and
+// ancestors; or an intent declared nowhere), in a story where nothing
+// else may move the machine meanwhile: the rejection moves nothing, and
+// a configuration keeps its spelling (conformance lint-par-spelling e, f).
+func (l *fixtureLint) expectedRejection(t *Turn, r rest) bool {
+	ix := l.ix
+	if t.ExpectError == nil || t.ExpectError.Code != engine.CodeNotAllowed || t.Intent == nil || t.HasAdvance ||
+		ix.unfolded || ix.wildcard || l.jobMayLand() || r.exit != "" {
+		return false
+	}
+	name := t.Intent.Name
+	switch {
+	case name == "" || len(ix.aliases[name]) > 0:
+		return false
+	case !ix.intents[name] && !ix.taken[name]:
+		return r.at != nil || r.in != nil
+	case r.in != nil && len(r.leaves) > 0:
+		return !ix.leavesTake(r.leaves, name)
+	case r.at != nil && len(r.alt) == 0:
+		return !takes(r.at, name)
+	}
+	return false
 }
 
 // expectedRest is after for a turn with an expect_state: a warning when

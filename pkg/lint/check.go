@@ -167,6 +167,7 @@ func passes() []pass {
 		{ruleUnfetchedRoot, checkUnfetchedRoots},
 		{ruleRunRoot, checkRunRoot},
 		{ruleCrossRegion, checkCrossRegion},
+		{ruleReceiverRoot, checkReceiverRoot},
 		{ruleSelection, checkSelection},
 		{story.RulePhases, checkPhases},
 		{story.RuleMetaMode, checkMetaModes},
