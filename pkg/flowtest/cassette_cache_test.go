@@ -69,16 +69,7 @@ states:
 		tree[fmt.Sprintf("flows/f%d.yaml", i)] = "test_kind: flow\napp: ../app.yaml\ninitial_state: a\nhost_cassette: c.yaml\nturns:\n  - intent: {name: go, slots: {}}\n    expect_world: {out: replayed}\n"
 	}
 	storytest.WriteTree(t, dir, tree)
-	files, _, err := DiscoverUnder("", nil, []string{filepath.Join(dir, "app.yaml")}, "", false, nil)
-	if err != nil || len(files) != 6 {
-		t.Fatalf("discover: %v, %d files", err, len(files))
-	}
-	r := NewRunner(Options{Jobs: 2, Sandbox: true})
-	for _, res := range r.Run(context.Background(), files) {
-		if res.Fatal != nil || len(res.Failures) > 0 {
-			t.Errorf("%s: fatal %v, failures %v", res.Name, res.Fatal, res.Failures)
-		}
-	}
+	r := runSharing(t, dir, 6)
 	if n := len(r.cassettes.m); n != 2 {
 		t.Errorf("the run holds %d parses of the one cassette, want 2 (its host and its agent layer's)", n)
 	}
@@ -99,16 +90,7 @@ func TestFixturesShareAnHTTPCassetteFreshly(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	files, _, err := DiscoverUnder("", nil, []string{filepath.Join(dir, "app.yaml")}, "", false, nil)
-	if err != nil || len(files) < 5 {
-		t.Fatalf("discover: %v, %d files", err, len(files))
-	}
-	r := NewRunner(Options{Jobs: 2, Sandbox: true})
-	for _, res := range r.Run(context.Background(), files) {
-		if res.Fatal != nil || len(res.Failures) > 0 {
-			t.Errorf("%s: fatal %v, failures %v", res.Name, res.Fatal, res.Failures)
-		}
-	}
+	runSharing(t, dir, 6)
 }
 
 // TestFixturesShareAnInspectCassetteFreshly: fixtures naming one
@@ -147,16 +129,7 @@ states:
 		tree[fmt.Sprintf("flows/f%d.yaml", i)] = "test_kind: flow\napp: ../app.yaml\nuse_orchestrator: true\ninitial_state: a\nstarlark_inspect_cassette: i.yaml\nrecording: rec.yaml\nturns:\n  - input: go on\n    expect_state: b\n    expect_world: {out: replayed}\n"
 	}
 	storytest.WriteTree(t, dir, tree)
-	files, _, err := DiscoverUnder("", nil, []string{filepath.Join(dir, "app.yaml")}, "", false, nil)
-	if err != nil || len(files) != 6 {
-		t.Fatalf("discover: %v, %d files", err, len(files))
-	}
-	r := NewRunner(Options{Jobs: 2, Sandbox: true})
-	for _, res := range r.Run(context.Background(), files) {
-		if res.Fatal != nil || len(res.Failures) > 0 {
-			t.Errorf("%s: fatal %v, failures %v", res.Name, res.Fatal, res.Failures)
-		}
-	}
+	r := runSharing(t, dir, 6)
 	layers := map[string]int{}
 	for k := range r.cassettes.m {
 		layers[k.layer]++
@@ -164,4 +137,21 @@ states:
 	if layers["inspect"] != 1 || layers["recording"] != 1 {
 		t.Errorf("the run holds parses %v, want one inspect cassette and one recording", layers)
 	}
+}
+
+// runSharing runs the n flow fixtures of dir/app.yaml two at a time under
+// --sandbox, each of which must pass, and returns the runner.
+func runSharing(t *testing.T, dir string, n int) *Runner {
+	t.Helper()
+	files, _, err := DiscoverUnder("", nil, []string{filepath.Join(dir, "app.yaml")}, "", false, nil)
+	if err != nil || len(files) != n {
+		t.Fatalf("discover: %v, %d files, want %d", err, len(files), n)
+	}
+	r := NewRunner(Options{Jobs: 2, Sandbox: true})
+	for _, res := range r.Run(context.Background(), files) {
+		if res.Fatal != nil || len(res.Failures) > 0 {
+			t.Errorf("%s: fatal %v, failures %v", res.Name, res.Fatal, res.Failures)
+		}
+	}
+	return r
 }
