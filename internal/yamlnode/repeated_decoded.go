@@ -65,10 +65,17 @@ func (s *decodedSearch) walk(n *yaml.Node, t reflect.Type) {
 	}
 	// an alias reads its anchor's node (with its own positions)
 	n = Deref(n)
-	if n == nil || s.second != nil || s.seen[decodedVisit{n, t}] {
+	if n == nil || s.second != nil {
 		return
 	}
-	s.seen[decodedVisit{n, t}] = true
+	// a node is reached twice only through an alias, so only an anchored
+	// one can be: the others are walked once without a note
+	if n.Anchor != "" {
+		if s.seen[decodedVisit{n, t}] {
+			return
+		}
+		s.seen[decodedVisit{n, t}] = true
+	}
 	switch n.Kind {
 	case yaml.DocumentNode:
 		for _, c := range n.Content {
@@ -177,6 +184,8 @@ func fieldType(t reflect.Type, key string) (reflect.Type, bool) {
 // Two written keys are FirstRepeatedKey's.
 func (s *decodedSearch) mergedOrAliasRepeat(n *yaml.Node) (second, first *yaml.Node) {
 	var keys map[string]*yaml.Node
+	// without an alias key no repeat here is this search's: only merges
+	aliasKeys, _ := keyKinds(n)
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k := n.Content[i]
 		s.steps++
@@ -192,7 +201,7 @@ func (s *decodedSearch) mergedOrAliasRepeat(n *yaml.Node) (second, first *yaml.N
 			continue
 		}
 		d := Deref(k)
-		if d == nil || d.Kind != yaml.ScalarNode {
+		if !aliasKeys || d == nil || d.Kind != yaml.ScalarNode {
 			continue
 		}
 		if keys == nil {
@@ -207,6 +216,17 @@ func (s *decodedSearch) mergedOrAliasRepeat(n *yaml.Node) (second, first *yaml.N
 		keys[d.Value] = k
 	}
 	return nil, nil
+}
+
+// keyKinds reports whether a key of the mapping n is an alias, and whether
+// one is a merge key (<<).
+func keyKinds(n *yaml.Node) (alias, merge bool) {
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k := n.Content[i]
+		alias = alias || k.Kind == yaml.AliasNode
+		merge = merge || k.Tag == "!!merge"
+	}
+	return alias, merge
 }
 
 // mergedListRepeat finds the first key of a mapping of the merged list src
@@ -242,6 +262,9 @@ func (s *decodedSearch) mergedListRepeat(src *yaml.Node) (second, first *yaml.No
 // the later is merged, its value. A merged mapping's keys are read once
 // (keysOf), however many mappings merge it.
 func (s *decodedSearch) writtenAndMerged(n *yaml.Node) (second, first *yaml.Node) {
+	if _, merge := keyKinds(n); !merge {
+		return nil, nil // nothing merged, nothing both
+	}
 	var written map[string]*yaml.Node
 	var merged []*yaml.Node
 	for i := 0; i+1 < len(n.Content); i += 2 {

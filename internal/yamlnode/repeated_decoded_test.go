@@ -151,3 +151,42 @@ func searchText(t *testing.T, text string, typ reflect.Type) decodedSearch {
 	s.walk(&doc, typ)
 	return *s
 }
+
+// TestDecodedRepeatNotesOnlyWhatMayRepeat: a document of many mappings
+// with no anchor, alias or merge key is searched without noting each
+// node visited or each mapping's keys (a host cassette of 12,000 episodes
+// spent a fifth of its parse on it): the search allocates a handful of
+// times, however long the document, and still finds a repeat an alias
+// makes in it.
+func TestDecodedRepeatNotesOnlyWhatMayRepeat(t *testing.T) {
+	type ep struct {
+		ID    string         `yaml:"id"`
+		Match map[string]any `yaml:"match"`
+	}
+	type doc struct {
+		Episodes []ep `yaml:"episodes"`
+	}
+	var sb strings.Builder
+	sb.WriteString("episodes:\n")
+	for i := range 2000 {
+		fmt.Fprintf(&sb, "  - {id: e%d, match: {handler: h, args: {n: %d}}}\n", i, i)
+	}
+	var root yaml.Node
+	if err := yaml.Unmarshal([]byte(sb.String()), &root); err != nil {
+		t.Fatal(err)
+	}
+	typ := reflect.TypeFor[doc]()
+	if at, msg := RepeatedKey(&root, typ, "cassette"); at != nil {
+		t.Fatalf("no repeat: %s", msg)
+	}
+	if n := testing.AllocsPerRun(3, func() { RepeatedKey(&root, typ, "cassette") }); n > 50 {
+		t.Errorf("searching 2,000 plain episodes allocated %v times, want at most 50", n)
+	}
+	sb.WriteString("  - {id: &k handler, match: {*k : 1, handler: 2}}\n")
+	if err := yaml.Unmarshal([]byte(sb.String()), &root); err != nil {
+		t.Fatal(err)
+	}
+	if at, msg := RepeatedKey(&root, typ, "cassette"); at == nil || !strings.Contains(msg, "through an alias") {
+		t.Errorf("an alias key repeating a written one: %v %q", at, msg)
+	}
+}

@@ -90,3 +90,19 @@ func (fr *fixtureRun) agentLayerCassette(name string, data []byte) (*agent.Casse
 		return agent.ParseCassetteIn(name, data, fr.patterns())
 	}, (*agent.Cassette).Fresh)
 }
+
+// inspectCassette is the Starlark inspect cassette of data read from path.
+func (fr *fixtureRun) inspectCassette(path string, data []byte) (*host.InspectCassette, error) {
+	return fresh(fr, "inspect", path, data, func() (*host.InspectCassette, error) {
+		return host.ParseInspectCassette(path, data)
+	}, (*host.InspectCassette).Fresh)
+}
+
+// parsedRecording is the recording of data read from path. A replay never
+// changes a recording (Lookup only reads it, and a turn sends a copy of an
+// entry's slots), so every fixture shares the one parse.
+func (fr *fixtureRun) parsedRecording(path string, data []byte) (*Recording, error) {
+	return fresh(fr, "recording", path, data, func() (*Recording, error) {
+		return parseRecording(path, data)
+	}, func(r *Recording) *Recording { return r })
+}

@@ -69,16 +69,7 @@ states:
 		tree[fmt.Sprintf("flows/f%d.yaml", i)] = "test_kind: flow\napp: ../app.yaml\ninitial_state: a\nhost_cassette: c.yaml\nturns:\n  - intent: {name: go, slots: {}}\n    expect_world: {out: replayed}\n"
 	}
 	storytest.WriteTree(t, dir, tree)
-	files, _, err := DiscoverUnder("", nil, []string{filepath.Join(dir, "app.yaml")}, "", false, nil)
-	if err != nil || len(files) != 6 {
-		t.Fatalf("discover: %v, %d files", err, len(files))
-	}
-	r := NewRunner(Options{Jobs: 2, Sandbox: true})
-	for _, res := range r.Run(context.Background(), files) {
-		if res.Fatal != nil || len(res.Failures) > 0 {
-			t.Errorf("%s: fatal %v, failures %v", res.Name, res.Fatal, res.Failures)
-		}
-	}
+	r := runSharing(t, dir, 6)
 	if n := len(r.cassettes.m); n != 2 {
 		t.Errorf("the run holds %d parses of the one cassette, want 2 (its host and its agent layer's)", n)
 	}
@@ -99,9 +90,62 @@ func TestFixturesShareAnHTTPCassetteFreshly(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	runSharing(t, dir, 6)
+}
+
+// TestFixturesShareAnInspectCassetteFreshly: fixtures naming one
+// starlark_inspect_cassette share its parse, each replaying it from the
+// start: its one read of notes.txt answers every fixture's script, two at
+// a time; a recording named by every fixture is parsed once too.
+func TestFixturesShareAnInspectCassetteFreshly(t *testing.T) {
+	dir := t.TempDir()
+	tree := map[string]string{
+		".git/HEAD": "ref: refs/heads/main\n",
+		"app.yaml": `app: {id: share}
+hosts: [host.starlark.run]
+world:
+  out: {type: any}
+intents:
+  go: {}
+root: a
+states:
+  a:
+    view: "A"
+    on:
+      go: [{target: b}]
+  b:
+    view: "out={{ world.out }}"
+    on_enter:
+      - invoke: host.starlark.run
+        with: {script: scripts/read.star, inputs: {}}
+        bind: {out: out}
+`,
+		"scripts/read.star":      "def main(ctx):\n    return {\"out\": ctx.fs.read(\"notes.txt\")}\n",
+		"scripts/read.star.yaml": "inputs:\noutputs:\n  out: {type: any}\n",
+		"flows/i.yaml":           "kind: inspect_cassette\ninteractions:\n  - {op: read, target: notes.txt, exit: 0, out: replayed}\n",
+		"flows/rec.yaml":         "kind: recording\nentries:\n  - {state: a, input: go on, intent: {name: go}}\n",
+	}
+	for i := range 6 {
+		tree[fmt.Sprintf("flows/f%d.yaml", i)] = "test_kind: flow\napp: ../app.yaml\nuse_orchestrator: true\ninitial_state: a\nstarlark_inspect_cassette: i.yaml\nrecording: rec.yaml\nturns:\n  - input: go on\n    expect_state: b\n    expect_world: {out: replayed}\n"
+	}
+	storytest.WriteTree(t, dir, tree)
+	r := runSharing(t, dir, 6)
+	layers := map[string]int{}
+	for k := range r.cassettes.m {
+		layers[k.layer]++
+	}
+	if layers["inspect"] != 1 || layers["recording"] != 1 {
+		t.Errorf("the run holds parses %v, want one inspect cassette and one recording", layers)
+	}
+}
+
+// runSharing runs the n flow fixtures of dir/app.yaml two at a time under
+// --sandbox, each of which must pass, and returns the runner.
+func runSharing(t *testing.T, dir string, n int) *Runner {
+	t.Helper()
 	files, _, err := DiscoverUnder("", nil, []string{filepath.Join(dir, "app.yaml")}, "", false, nil)
-	if err != nil || len(files) < 5 {
-		t.Fatalf("discover: %v, %d files", err, len(files))
+	if err != nil || len(files) != n {
+		t.Fatalf("discover: %v, %d files, want %d", err, len(files), n)
 	}
 	r := NewRunner(Options{Jobs: 2, Sandbox: true})
 	for _, res := range r.Run(context.Background(), files) {
@@ -109,4 +153,5 @@ func TestFixturesShareAnHTTPCassetteFreshly(t *testing.T) {
 			t.Errorf("%s: fatal %v, failures %v", res.Name, res.Fatal, res.Failures)
 		}
 	}
+	return r
 }

@@ -102,7 +102,7 @@ func (fr *fixtureRun) loadCassettes() bool {
 		ok = ok && fr.httpCassetteEnv()
 	}
 	if ok && fx.StarlarkInspectCassette != "" {
-		fr.star.Inspect, ok = loadNamed(fr, "starlark_inspect_cassette", fx.StarlarkInspectCassette, readParsed(host.ParseInspectCassette))
+		fr.star.Inspect, ok = loadNamed(fr, "starlark_inspect_cassette", fx.StarlarkInspectCassette, readParsed(fr.inspectCassette))
 	}
 	return ok
 }
@@ -136,7 +136,11 @@ func readParsed[T any](parse func(string, []byte) (T, error)) func(*safefile.Roo
 // the root its path was confined to, --recording's by its path.
 func (fr *fixtureRun) recording(full string, named bool) (*Recording, error) {
 	if !named {
-		return loadRecording(full)
+		data, err := readBounded(full)
+		if err != nil {
+			return nil, recordingReadErr(full, err)
+		}
+		return fr.parsedRecording(full, data)
 	}
 	r := safefile.NewRoot(fr.root())
 	defer r.Close()
@@ -147,7 +151,7 @@ func (fr *fixtureRun) recording(full string, named bool) (*Recording, error) {
 	if err != nil {
 		return nil, recordingReadErr(full, err)
 	}
-	return parseRecording(full, data)
+	return fr.parsedRecording(full, data)
 }
 
 // loadNamed loads p, named under key, inside the project root, reading it

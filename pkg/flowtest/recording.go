@@ -24,14 +24,6 @@ type RecordingEntry struct {
 	Clarify bool
 }
 
-func loadRecording(path string) (*Recording, error) {
-	data, err := readBounded(path)
-	if err != nil {
-		return nil, recordingReadErr(path, err)
-	}
-	return parseRecording(path, data)
-}
-
 // recordingReadErr words err, reading the recording at path.
 func recordingReadErr(path string, err error) error {
 	return fmt.Errorf("recording %q: %v", path, strings.TrimPrefix(err.Error(), "cannot read the fixture: "))

@@ -353,6 +353,12 @@ func ParseInspectCassette(path string, data []byte) (*InspectCassette, error) {
 	return c, nil
 }
 
+// Fresh is the cassette as parsed, nothing played: the interactions shared
+// (clipped, so an append copies them), the played marks and log its own.
+func (c *InspectCassette) Fresh() *InspectCassette {
+	return &InspectCassette{Path: c.Path, Interactions: slices.Clip(c.Interactions), replayLog: replayLog{played: make([]bool, len(c.Interactions))}}
+}
+
 // take plays the first unplayed interaction of op on target; a miss is
 // upstream's error, listing every interaction.
 func (c *InspectCassette) take(op, target string) (*Interaction, error) {

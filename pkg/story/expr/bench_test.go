@@ -128,3 +128,14 @@ func BenchmarkPongoLimitsManyPrints(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkGuardMatches evaluates a guard matching a literal pattern and
+// one from the world, as a guard re-evaluated in a loop does.
+func BenchmarkGuardMatches(b *testing.B) {
+	env := Env{"world": map[string]any{"s": "alphabeta-123xy", "p": `^(alpha|beta)+-[0-9]{2,4}$`}}
+	p, err := CompileGuard(`world.s matches "^(alpha|beta|gamma)+-[0-9]{2,4}(x|y|z)*$" || world.s matches world.p`)
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchLoop(b, func() error { _, err := p.EvalBool(env); return err })
+}

@@ -91,6 +91,8 @@ type Program struct {
 	allRoots bool
 	// sized: it calls a sized function, so an evaluation gets a budget.
 	sized bool
+	// patterns: what its matches learnt of each pattern text.
+	patterns patternCache
 }
 
 // Source returns the expression text the program was compiled from.
@@ -180,7 +182,7 @@ func (p *Program) eval(env Env, bytes int64, elems uint) (out any, err error) {
 	}
 	env = withNeeded(env, p.need, p.allRoots)
 	if p.sized {
-		env = withBudget(env, bytes)
+		env = withBudget(env, bytes, &p.patterns)
 	}
 	v, rerr := (&vm.VM{MemoryBudget: elems}).Run(p.prog, env)
 	if rerr != nil {

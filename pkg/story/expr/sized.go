@@ -46,8 +46,20 @@ var sizedFuncType = reflect.TypeOf((func(...any) (any, error))(nil))
 // regular expression match cannot be interrupted).
 var sizedOps = []string{"string", "split", "join", "upper", "lower", "+", "matches"}
 
-// sizeBudget is what one evaluation may still build, in bytes.
-type sizeBudget struct{ left int64 }
+// sizeBudget is what one evaluation may still build, in bytes, and its
+// program's patternCache.
+type sizeBudget struct {
+	left     int64
+	patterns *patternCache
+}
+
+// cache is the evaluation's patternCache (nil: none, each pattern compiled).
+func (b *sizeBudget) cache() *patternCache {
+	if b == nil {
+		return nil
+	}
+	return b.patterns
+}
 
 // SizeError is an evaluation that would build more than MaxEvalBytes.
 type SizeError struct{ Op string }
@@ -137,7 +149,7 @@ func sizedFunc(op string) func(args ...any) (any, error) {
 			}
 			return runtime.Add(args[0], args[1]), nil
 		case "matches":
-			return sizedMatches(args[0], args[1])
+			return sizedMatches(b, args[0], args[1])
 		}
 		var out any
 		var err error
@@ -155,26 +167,29 @@ func sizedFunc(op string) func(args ...any) (any, error) {
 
 // sizedMatches is `a matches pattern` as expr-lang's VM does it (the
 // pattern compiled at compile time when it was a literal), refused when
-// its worst case passes recost's bound.
-func sizedMatches(a, pattern any) (any, error) {
+// its worst case passes recost's bound; the program's patternCache (in
+// b) compiles and counts each pattern text once.
+func sizedMatches(b *sizeBudget, a, pattern any) (any, error) {
 	if runtime.IsNil(a) || runtime.IsNil(pattern) {
 		return false, nil
 	}
-	re, ok := pattern.(*regexp.Regexp)
-	if !ok {
-		var err error
-		if re, err = regexp.Compile(pattern.(string)); err != nil {
-			panic(err) // as the VM: its message, at the operator
-		}
+	var p *sizedPattern
+	if re, ok := pattern.(*regexp.Regexp); ok {
+		p = b.cache().get(re.String(), re)
+	} else {
+		p = b.cache().get(pattern.(string), nil)
+	}
+	if p.err != nil {
+		panic(p.err) // as the VM: its message, at the operator
 	}
 	text, isText := a.(string)
 	if !isText {
 		text = string(a.([]byte))
 	}
-	if err := recost.Check(recost.Insts(re.String()), len(text)); err != nil {
+	if err := recost.Check(p.insts, len(text)); err != nil {
 		return nil, fmt.Errorf("matches: %v", err)
 	}
-	return re.MatchString(text), nil
+	return p.re.MatchString(text), nil
 }
 
 // joinedLen is the length of join(list, glue) when list holds strings.
@@ -275,11 +290,12 @@ func hasSizedCall(node ast.Node) bool {
 	}) != nil
 }
 
-// withBudget is env with a fresh budget of n bytes (a copy).
-func withBudget(env Env, n int64) Env {
+// withBudget is env with a fresh budget of n bytes and the program's
+// patterns (a copy).
+func withBudget(env Env, n int64, patterns *patternCache) Env {
 	out := make(Env, len(env)+1)
 	maps.Copy(out, env)
-	out[sizeKey] = &sizeBudget{left: n}
+	out[sizeKey] = &sizeBudget{left: n, patterns: patterns}
 	return out
 }
 

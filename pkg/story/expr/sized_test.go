@@ -186,3 +186,50 @@ func TestSizedErrorsAsBefore(t *testing.T) {
 		}
 	}
 }
+
+// TestMatchesCompiledOncePerPattern: a guard's matches, evaluated again
+// and again (a long flow, a timer, an emit cycle), compiles and sizes each
+// pattern text once per program, a literal or one from the world: an
+// evaluation then allocates about what one without matches does. Before,
+// every evaluation parsed and compiled the pattern again to size it (and
+// one from the world a second time to match), some 100 allocations more
+// for this pattern; a pattern still refused on every evaluation past
+// recost's bound (TestMatchesCostBounded).
+func TestMatchesCompiledOncePerPattern(t *testing.T) {
+	pat := `^(alpha|beta|gamma)+-[0-9]{2,4}(x|y|z)*$`
+	env := Env{"world": map[string]any{"s": "alphabeta-123xy", "p": pat}}
+	allocs := func(src string) float64 {
+		p, err := CompileGuard(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ok, err := p.EvalBool(env); err != nil || !ok && strings.Contains(src, "matches") {
+			t.Fatalf("%s: %v, %v", src, ok, err)
+		}
+		return testing.AllocsPerRun(50, func() { _, _ = p.EvalBool(env) })
+	}
+	plain := allocs(`world.s == "alphabeta-123xy" && world.s + "" != ""`)
+	for _, src := range []string{`world.s matches "` + pat + `"`, `world.s matches world.p`} {
+		if got := allocs(src); got > plain+5 {
+			t.Errorf("%s: %v allocations an evaluation, want at most %v (a guard without matches: %v)", src, got, plain+5, plain)
+		}
+	}
+}
+
+// TestPatternCacheBounded: a program meeting ever new patterns keeps at
+// most maxCachedPatterns of them, and each still answers as compiled.
+func TestPatternCacheBounded(t *testing.T) {
+	p, err := CompileGuard(`world.s matches world.p`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 3 * maxCachedPatterns {
+		env := Env{"world": map[string]any{"s": fmt.Sprintf("n%d", i), "p": fmt.Sprintf("^n%d$", i)}}
+		if ok, err := p.EvalBool(env); err != nil || !ok {
+			t.Fatalf("pattern %d: %v, %v", i, ok, err)
+		}
+		if n := len(p.patterns.m); n > maxCachedPatterns {
+			t.Fatalf("after %d patterns the program holds %d, want at most %d", i+1, n, maxCachedPatterns)
+		}
+	}
+}
