@@ -242,7 +242,7 @@ func main() {
 // genOpts are write's choices beyond the seed: -known, -kind legacy,
 // -emits, -trail, -extras, -more.
 type genOpts struct {
-	known, legacy, emits, trail, extras, more, gates, override, deep, jobs, redirects, wide, blocks, shapes, asserts, rare, vcs bool
+	known, legacy, emits, trail, extras, more, gates, override, deep, jobs, redirects, wide, blocks, shapes, asserts, rare, vcs, bindings bool
 }
 
 func write(dir string, n int, seed uint64, o genOpts) error {
@@ -300,8 +300,11 @@ func write(dir string, n int, seed uint64, o genOpts) error {
 			files[filepath.FromSlash(name)] = v
 		}
 		var fs []agentFile
-		for name, v := range files {
-			fs = append(fs, agentFile{name, v})
+		for _, name := range sortedKeys(files) {
+			fs = append(fs, agentFile{name, files[name]})
+		}
+		if o.bindings {
+			fs = newBindGen(seed + uint64(i)).apply(fs)
 		}
 		if err := writeFiles(d, fs); err != nil {
 			return err
