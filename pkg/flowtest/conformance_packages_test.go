@@ -139,6 +139,12 @@ func TestConformanceGoldensHost(t *testing.T) {
 			t.Errorf("fixtures not run: %v", want)
 		}
 	})
+	t.Run("no-claude-domain-view", func(t *testing.T) {
+		// no claude on PATH: every verb's failure is a domain error, so the
+		// view is the rig's from the replayed world (c=0.000000)
+		t.Setenv("PATH", t.TempDir())
+		conformance.Check(t, filepath.Join(root, "no-claude-domain-view"), "", flowtest.Options{})
+	})
 	t.Run("probe12", func(t *testing.T) {
 		dir, err := filepath.Abs(filepath.Join(root, "probe12"))
 		if err != nil {
