@@ -73,6 +73,22 @@ func TestConformanceGoldensHost(t *testing.T) {
 			t.Errorf("the claude stand-in ran %d times, want 2 (one call per fixture)", n)
 		}
 	})
+	t.Run("job-agent-args-refused", func(t *testing.T) {
+		// a background host.agent.task with no agent: is refused before
+		// any agent starts: bin/claude (a STAND-IN) never runs (README.md)
+		dir := filepath.Join(root, "job-agent-args-refused")
+		bin, err := filepath.Abs(filepath.Join(dir, "bin"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := filepath.Join(t.TempDir(), "got.txt")
+		t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+		t.Setenv("GOT", got)
+		conformance.Check(t, dir, "", flowtest.Options{})
+		if data, err := os.ReadFile(got); err == nil {
+			t.Errorf("the claude stand-in ran: %s", data)
+		}
+	})
 	t.Run("cassette-miss-real-handler", func(t *testing.T) {
 		// the fixtures append to their cassettes: run a copy; bin/claude
 		// is a STAND-IN for the claude CLI (README.md there)
