@@ -114,14 +114,18 @@ func recorded(hr HostReplay, c ReplayCall, ans hostAnswer, err error) {
 
 // AgentDomainError is an [AgentCaller]'s failure that is the call's
 // domain error, not an infra error: its Data still binds and goes into
-// host_error (story-runtime §2.3), as some of upstream's real agent
-// handlers answer (conformance host-bindings-no-claude).
+// host_error (story-runtime §2.3), as upstream's real agent handlers
+// answer (conformance host-bindings-no-claude, no-claude-domain-view).
+// Err, when set, is the failure underneath (its call id and alias).
 type AgentDomainError struct {
 	Msg  string
 	Data map[string]any
+	Err  error
 }
 
 func (e *AgentDomainError) Error() string { return e.Msg }
+
+func (e *AgentDomainError) Unwrap() error { return e.Err }
 
 // agentDomain turns an agent call's AgentDomainError into its answer.
 func agentDomain(ans hostAnswer, err error) (hostAnswer, error) {

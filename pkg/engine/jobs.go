@@ -298,6 +298,13 @@ func (r *runner) prepareLive(e *Effect, args map[string]any, rc *RenderedCall, p
 		if r.so.Agents == nil || rc == nil || promptErr != nil {
 			return failing(cmp.Or(promptErr, errors.New("no agent layer configured for this run")))
 		}
+		if !r.so.NoAgentHandlers {
+			// refused before any agent starts, as in the foreground
+			// (conformance job-agent-args-refused)
+			if msg := agentArgsError(rc.Verb, rc.With); msg != "" {
+				return func(context.Context) (hostAnswer, error) { return hostAnswer{err: msg}, nil }
+			}
+		}
 		alias, err := r.agentAlias(e)
 		if err != nil {
 			return failing(err)

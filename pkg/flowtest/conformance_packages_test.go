@@ -57,13 +57,7 @@ func TestConformanceGoldensHost(t *testing.T) {
 		// run here): under host_bindings host.agent.ask reaches the
 		// claude on PATH, as upstream's did (README.md there)
 		dir := filepath.Join(root, "host-bindings-real-agent")
-		bin, err := filepath.Abs(filepath.Join(dir, "bin"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		got := filepath.Join(t.TempDir(), "got.txt")
-		t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
-		t.Setenv("GOT", got)
+		got := standInClaude(t, dir)
 		conformance.Check(t, dir, "", flowtest.Options{})
 		data, err := os.ReadFile(got)
 		if err != nil {
@@ -71,6 +65,16 @@ func TestConformanceGoldensHost(t *testing.T) {
 		}
 		if n := strings.Count(string(data), "ARGS: "); n != 2 {
 			t.Errorf("the claude stand-in ran %d times, want 2 (one call per fixture)", n)
+		}
+	})
+	t.Run("job-agent-args-refused", func(t *testing.T) {
+		// a background host.agent.task with no agent: is refused before
+		// any agent starts: bin/claude (a STAND-IN) never runs (README.md)
+		dir := filepath.Join(root, "job-agent-args-refused")
+		got := standInClaude(t, dir)
+		conformance.Check(t, dir, "", flowtest.Options{})
+		if data, err := os.ReadFile(got); err == nil {
+			t.Errorf("the claude stand-in ran: %s", data)
 		}
 	})
 	t.Run("cassette-miss-real-handler", func(t *testing.T) {
@@ -139,6 +143,12 @@ func TestConformanceGoldensHost(t *testing.T) {
 			t.Errorf("fixtures not run: %v", want)
 		}
 	})
+	t.Run("no-claude-domain-view", func(t *testing.T) {
+		// no claude on PATH: every verb's failure is a domain error, so the
+		// view is the rig's from the replayed world (c=0.000000)
+		t.Setenv("PATH", t.TempDir())
+		conformance.Check(t, filepath.Join(root, "no-claude-domain-view"), "", flowtest.Options{})
+	})
 	t.Run("probe12", func(t *testing.T) {
 		dir, err := filepath.Abs(filepath.Join(root, "probe12"))
 		if err != nil {
@@ -157,4 +167,18 @@ func TestConformanceGoldensHost(t *testing.T) {
 		t.Setenv("PATH", standin+string(filepath.ListSeparator)+os.Getenv("PATH"))
 		conformance.Check(t, dir, "", flowtest.Options{})
 	})
+}
+
+// standInClaude puts dir/bin (a STAND-IN claude that appends its argv to
+// $GOT) first on PATH and returns the file $GOT names.
+func standInClaude(t *testing.T, dir string) string {
+	t.Helper()
+	bin, err := filepath.Abs(filepath.Join(dir, "bin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := filepath.Join(t.TempDir(), "got.txt")
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	t.Setenv("GOT", got)
+	return got
 }

@@ -66,17 +66,20 @@ func (fr *fixtureRun) realAgents(sink engine.Sink) (engine.AgentCaller, func(), 
 }
 
 // noClaudeError is noClaude's failure as upstream's real handler gives
-// it: converse's and extract's are domain errors with data (a fresh
-// session_id; extract's resolved_by no_match), the others infra errors.
+// it: a domain error for every verb (the view after it is the rig's, from
+// the replayed world: conformance no-claude-domain-view), with data for
+// converse (a fresh session_id) and extract (resolved_by no_match), none
+// for ask, decide and task.
 func noClaudeError(verb string, err error) error {
 	n := noClaude{verb: verb, err: err}
+	var data map[string]any
 	switch verb {
 	case "converse":
-		return &engine.AgentDomainError{Msg: n.Error(), Data: map[string]any{"session_id": randomUUID()}}
+		data = map[string]any{"session_id": randomUUID()}
 	case "extract":
-		return &engine.AgentDomainError{Msg: n.Error(), Data: map[string]any{"resolved_by": "no_match", "submitted": nil}}
+		data = map[string]any{"resolved_by": "no_match", "submitted": nil}
 	}
-	return n
+	return &engine.AgentDomainError{Msg: n.Error(), Data: data, Err: n}
 }
 
 // randomUUID is a random (version 4) UUID, as upstream's session ids.

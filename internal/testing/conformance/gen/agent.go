@@ -26,11 +26,18 @@ type agentFile struct {
 }
 
 // writeAgent writes n agent stories, story i from seed+i.
-func writeAgent(dir string, n int, seed uint64) error {
+// bindings gives the fixtures host_bindings (bindings.go) and adds one
+// fed by the real agents alone.
+func writeAgent(dir string, n int, seed uint64, bindings bool) error {
 	for i := range n {
 		g := newGen(seed + uint64(i))
 		d := filepath.Join(dir, fmt.Sprintf("%03d", i))
-		if err := writeFiles(d, g.agentStory(fmt.Sprintf("gena-%d", seed+uint64(i)))); err != nil {
+		files := g.agentStory(fmt.Sprintf("gena-%d", seed+uint64(i)))
+		if bindings {
+			b := newBindGen(seed + uint64(i))
+			files = b.apply(files, agentFile{"flows/b.yaml", b.agentFixtureBase()})
+		}
+		if err := writeFiles(d, files); err != nil {
 			return err
 		}
 	}

@@ -14,7 +14,7 @@ import (
 func TestAgentStoriesRun(t *testing.T) {
 	t.Parallel()
 	const n = 15
-	dir := writeSeeded(t, writeAgent, n, 7, "000/app.yaml", "001/flows/h.yaml", "001/flows/cassettes/c.yaml")
+	dir := writeSeeded(t, func(d string, n int, s uint64) error { return writeAgent(d, n, s, false) }, n, 7, "000/app.yaml", "001/flows/h.yaml", "001/flows/cassettes/c.yaml")
 	files := storyFixtures(t, dir, n, 2)
 	// a recording fixture (flows/r.yaml) says it is one
 	assertDrawn(t, dir, []string{"recording:", "infra_error:", "error:", "by_call:", "replay: any", "agent:", "cost_usd:", "turn_cost_usd"})

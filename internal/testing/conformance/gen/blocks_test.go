@@ -58,7 +58,8 @@ func TestBlocksStoriesRun(t *testing.T) {
 	assertDrawn(t, dir, []string{"when: |\n", "when: >-\n", "target: |\n", "target: >-\n", "view: |", "prose: >",
 		"say: |", "initial: |", "x: |"})
 	tmpl := func(d string, n int, s uint64, blocks bool) error { return writeTmpl(d, n, s, blocks, false) }
-	for _, kind := range []func(string, int, uint64, bool) error{tmpl, writeView, writeHost} {
+	host := func(d string, n int, s uint64, blocks bool) error { return writeHost(d, n, s, blocks, false) }
+	for _, kind := range []func(string, int, uint64, bool) error{tmpl, writeView, host} {
 		d := t.TempDir()
 		if err := kind(d, 10, 7, true); err != nil {
 			t.Fatal(err)

@@ -118,6 +118,7 @@ func runWrite(args []string, stderr io.Writer) error {
 		{&o.shapes, "shapes", "flow, legacy: effect entries of unusual shapes"},
 		{&o.asserts, "asserts", "flow, legacy: the fixture assertions real fixtures use"},
 		{&o.rare, "rare", "flow, legacy: what only hand-made fixtures had"},
+		{&o.bindings, "bindings", "flow, legacy, agent, host: fixtures with host_bindings, and a claude stand-in at times"},
 		{&o.vcs, "vcs", "host -real: git, git_worktree, local CI, tickets and workspace_manager on a repository the story makes"},
 	} {
 		fs.BoolVar(b.p, b.name, false, b.help)
@@ -143,19 +144,19 @@ func writeKind(dir, kind string, n int, seed uint64, from string, real, cassette
 	case "tmpl":
 		return writeTmpl(dir, n, seed, o.blocks, o.known)
 	case "agent":
-		return writeAgent(dir, n, seed)
+		return writeAgent(dir, n, seed, o.bindings)
 	case "view":
 		return writeView(dir, n, seed, o.blocks)
 	case "starlark":
 		return writeStarlark(dir, n, seed, o.known, cassettes)
 	case "host":
 		if real && o.vcs {
-			return writeHostVCS(dir, n, seed)
+			return writeHostVCS(dir, n, seed, o.bindings)
 		}
 		if real {
-			return writeHostReal(dir, n, seed)
+			return writeHostReal(dir, n, seed, o.bindings)
 		}
-		return writeHost(dir, n, seed, o.blocks)
+		return writeHost(dir, n, seed, o.blocks, o.bindings)
 	case "intent":
 		return writeIntent(dir, n, seed)
 	case "expect":

@@ -22,6 +22,8 @@
 # can run a command that never ends (host.run of `yes`). Earlier reports are
 # removed first: an engine that stops its run writes none, and a report
 # left from the last comparison would be read as this one's.
+# A story's bin/ (gen write -bindings: a claude stand-in) goes first on
+# PATH for both engines.
 # By hand only: no test or CI step runs it.
 set -u
 # git's dates, identity lookup and configuration are fixed for both
@@ -80,7 +82,7 @@ for d in "$dir"/*/; do
     [ $side = ours ] && exe=$bin && extra=(--workdir "$w" -j 1)
     rm -f "$d/$side.json" # a run that stops writes none: never read the last comparison's
     sums >"$tmp/before"
-    (cd "$w" && timeout "${COMPARE_LIMIT:-600}" "$exe" test flows app.yaml "${extra[@]}" --json $side.json >$side.log 2>&1)
+    (cd "$w" && { [ -d bin ] && PATH=$w/bin:$PATH; }; timeout "${COMPARE_LIMIT:-600}" "$exe" test flows app.yaml "${extra[@]}" --json $side.json >$side.log 2>&1)
     cp "$w/$side.json" "$w/$side.log" "$d"/ 2>/dev/null
     sums | comm -13 "$tmp/before" - | grep -v "  \./$side\.\(json\|log\)$" | cut -c35- >"$d/$side.files"
     keep $side

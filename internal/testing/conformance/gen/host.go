@@ -26,7 +26,7 @@ import (
 
 // writeHost writes n host stories, story i from seed+i;
 // blocks rewrites their strings as block scalars (-blocks, blocks.go).
-func writeHost(dir string, n int, seed uint64, blocks bool) error {
+func writeHost(dir string, n int, seed uint64, blocks, bindings bool) error {
 	for i := range n {
 		g := newGen(seed + uint64(i))
 		d := filepath.Join(dir, fmt.Sprintf("%03d", i))
@@ -36,6 +36,9 @@ func writeHost(dir string, n int, seed uint64, blocks bool) error {
 			for _, f := range fs {
 				bg.apply(f.body)
 			}
+		}
+		if bindings {
+			fs = newBindGen(seed + uint64(i)).apply(fs)
 		}
 		if err := writeFiles(d, fs); err != nil {
 			return err

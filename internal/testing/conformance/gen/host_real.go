@@ -28,18 +28,23 @@ import (
 )
 
 // writeHostReal writes n real-handler host stories, story i from seed+i.
-func writeHostReal(dir string, n int, seed uint64) error {
-	return writeGenStories(dir, n, seed, 0x2545f4914f6cdd1d, 0x6a09e667f3bcc909, "genr", (*gen).hostRealStory)
+func writeHostReal(dir string, n int, seed uint64, bindings bool) error {
+	return writeGenStories(dir, n, seed, 0x2545f4914f6cdd1d, 0x6a09e667f3bcc909, "genr", (*gen).hostRealStory, bindings)
 }
 
 // writeGenStories writes n stories of one gen kind, story i from seed+i:
 // its own random source (s^x, s+y), so the other kinds' stories for a
-// seed stay what they were, and the id prefix-<seed>.
-func writeGenStories(dir string, n int, seed, x, y uint64, prefix string, story func(*gen, string) []agentFile) error {
+// seed stay what they were, and the id prefix-<seed>; bindings redraws
+// the fixtures' host_bindings (bindings.go).
+func writeGenStories(dir string, n int, seed, x, y uint64, prefix string, story func(*gen, string) []agentFile, bindings bool) error {
 	for i := range n {
 		s := seed + uint64(i)
 		g := &gen{rnd: rand.New(rand.NewPCG(s^x, s+y))}
-		if err := writeFiles(filepath.Join(dir, fmt.Sprintf("%03d", i)), story(g, fmt.Sprintf("%s-%d", prefix, s))); err != nil {
+		files := story(g, fmt.Sprintf("%s-%d", prefix, s))
+		if bindings {
+			files = newBindGen(s).apply(files)
+		}
+		if err := writeFiles(filepath.Join(dir, fmt.Sprintf("%03d", i)), files); err != nil {
 			return err
 		}
 	}

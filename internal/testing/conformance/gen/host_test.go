@@ -11,7 +11,7 @@ import (
 func TestHostStoriesRun(t *testing.T) {
 	t.Parallel()
 	const n = 30
-	dir := writeSeeded(t, func(d string, n int, s uint64) error { return writeHost(d, n, s, false) }, n, 11, "000/app.yaml", "001/flows/f0.yaml", "001/flows/f1.yaml")
+	dir := writeSeeded(t, func(d string, n int, s uint64) error { return writeHost(d, n, s, false, false) }, n, 11, "000/app.yaml", "001/flows/f0.yaml", "001/flows/f1.yaml")
 	want := []string{
 		// stub forms
 		"by_call:", "by_op:", "delay:", "infra_error:", "error:", "request_clarification:", "host.agent:",
@@ -89,7 +89,7 @@ func TestHostSim(t *testing.T) {
 func TestHostRealStoriesRun(t *testing.T) {
 	t.Parallel()
 	const n = 20
-	dir := writeSeeded(t, writeHostReal, n, 5, "000/app.yaml", "000/flows/f0.yaml")
+	dir := writeSeeded(t, func(d string, n int, s uint64) error { return writeHostReal(d, n, s, false) }, n, 5, "000/app.yaml", "000/flows/f0.yaml")
 	want := []string{
 		"host_bindings:", "use_orchestrator: true",
 		"invoke: host.run", "invoke: host.artifacts_dir", "invoke: host.append_to_file", "invoke: host.inbox.add",
@@ -111,7 +111,7 @@ func TestHostRealStoriesRun(t *testing.T) {
 func TestHostVCSStoriesRun(t *testing.T) {
 	t.Parallel()
 	const n = 8
-	dir := writeSeeded(t, writeHostVCS, n, 730000, "000/app.yaml", "000/flows/f0.yaml")
+	dir := writeSeeded(t, func(d string, n int, s uint64) error { return writeHostVCS(d, n, s, false) }, n, 730000, "000/app.yaml", "000/flows/f0.yaml")
 	want := []string{
 		"host_bindings:", "invoke: host.git\n", "invoke: host.git.", "invoke: iface.vcs.", "invoke: host.git_worktree",
 		"invoke: iface.workspace.list", "invoke: host.local", "invoke: host.local_files.ticket", "invoke: iface.ticket.",

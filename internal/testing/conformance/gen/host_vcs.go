@@ -31,8 +31,8 @@ package main
 import "fmt"
 
 // writeHostVCS writes n repository host stories, story i from seed+i.
-func writeHostVCS(dir string, n int, seed uint64) error {
-	return writeGenStories(dir, n, seed, 0x5851f42d4c957f2d, 0x14057b7ef767814f, "genv", (*gen).hostVCSStory)
+func writeHostVCS(dir string, n int, seed uint64, bindings bool) error {
+	return writeGenStories(dir, n, seed, 0x5851f42d4c957f2d, 0x14057b7ef767814f, "genv", (*gen).hostVCSStory, bindings)
 }
 
 // hostVCSSetup makes, in the working directory, the repository r (branch

@@ -125,6 +125,12 @@
 // cost was charged (rare_agentjobs.go); emit_intent hops whose slots render
 // NaN or ±Inf in on_complete chains and timeout targets' on_enter, whose
 // transition upstream's log loses (rare_losthops.go).
+// -bindings (flow, legacy, agent and host kinds) gives the fixtures
+// host_bindings (bindings.go): built-ins bound to themselves or to others,
+// agent verbs, iface-like and unbound keys, an empty map, beside stubs, a
+// host cassette or nothing; the agent kind gets a fixture fed by bindings
+// alone; half the stories ship bin/claude, a claude stand-in logging each
+// call to claude.calls, which compare.sh puts on PATH.
 // -blocks (flow, legacy, tmpl, view and host kinds) rewrites the story's
 // strings as the YAML block scalars real stories write (blocks.go): views,
 // view elements, say:, host stdout, guards split over lines, targets and
@@ -242,7 +248,7 @@ func main() {
 // genOpts are write's choices beyond the seed: -known, -kind legacy,
 // -emits, -trail, -extras, -more.
 type genOpts struct {
-	known, legacy, emits, trail, extras, more, gates, override, deep, jobs, redirects, wide, blocks, shapes, asserts, rare, vcs bool
+	known, legacy, emits, trail, extras, more, gates, override, deep, jobs, redirects, wide, blocks, shapes, asserts, rare, vcs, bindings bool
 }
 
 func write(dir string, n int, seed uint64, o genOpts) error {
@@ -300,8 +306,11 @@ func write(dir string, n int, seed uint64, o genOpts) error {
 			files[filepath.FromSlash(name)] = v
 		}
 		var fs []agentFile
-		for name, v := range files {
-			fs = append(fs, agentFile{name, v})
+		for _, name := range sortedKeys(files) {
+			fs = append(fs, agentFile{name, files[name]})
+		}
+		if o.bindings {
+			fs = newBindGen(seed + uint64(i)).apply(fs)
 		}
 		if err := writeFiles(d, fs); err != nil {
 			return err

@@ -40,7 +40,11 @@ func writeFiles(d string, files []agentFile) error {
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			return err
 		}
-		if err := os.WriteFile(p, b, 0o644); err != nil {
+		mode := os.FileMode(0o644)
+		if strings.HasPrefix(filepath.ToSlash(f.name), "bin/") {
+			mode = 0o755 // a stand-in program (bindings.go)
+		}
+		if err := os.WriteFile(p, b, mode); err != nil {
 			return err
 		}
 	}
