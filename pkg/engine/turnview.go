@@ -85,12 +85,13 @@ func (r *runner) renderView(ctx context.Context, slots map[string]any) string {
 // cap cut: its landing's, live (conformance cap-postbind-view,
 // cap-postbind-origin-view); when that is an exit, or renders nothing or
 // fails after a pass no swallowed chain of the turn's own started (hopFrom:
-// renderView's fallback, conformance swallowed-pass-empty-origin), upstream
-// shows the render from before the pass instead, alone (capPrePass;
-// conformance cap-postbind-exit-view, cap-postbind-blank-landing).
+// renderView's fallback, conformance swallowed-pass-empty-origin, also for
+// an exit: swallowed-pass-exit-origin), upstream shows the render from
+// before the pass instead, alone (capPrePass; conformance
+// cap-postbind-exit-view, cap-postbind-blank-landing).
 func (r *runner) capPostBindLanding(ctx context.Context, turnSlots map[string]any) (string, error) {
 	prePass := r.t.hopped() && r.t.prePass != nil && !r.t.noView
-	if !prePass || !r.isExitPath(r.t.capView) {
+	if !prePass || !r.isExitPath(r.t.capView) || r.t.hopFrom != "" {
 		v, err := r.renderAt(ctx, r.t.capView, r.world.Snapshot(), nil, false)
 		if !prePass || v != "" && err == nil || r.t.hopFrom != "" {
 			return v, err
