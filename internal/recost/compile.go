@@ -12,9 +12,8 @@ import (
 // command compiles for one story load) together. Compiling is the cost: a
 // pattern's program holds hundreds of bytes an instruction, and repeats
 // multiply (`[\p{L}\p{N}]{1,1000}` is a thousand copies of its class), so
-// a short pattern can take gigabytes, and a pattern of 10,000 some 14 ms
-// of CPU. Real patterns compile to tens or hundreds of instructions;
-// `.{0,1000}` to about 2,000.
+// a short pattern can take gigabytes. Real patterns compile to tens or
+// hundreds of instructions; `.{0,1000}` to about 2,000.
 const (
 	MaxInsts       = 10_000
 	MaxBudgetInsts = 100_000
