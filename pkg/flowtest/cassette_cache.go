@@ -13,14 +13,14 @@ import (
 // cassette past it is parsed for each fixture, as before.
 const maxCachedCassettes = 16 << 20
 
-// cassetteCache parses each host cassette a run's fixtures name once for
-// the same bytes (once for the host layer, once for the agent layer; and
-// each Starlark HTTP cassette: 0.4 s a fixture for 6 MB), and
-// gives each fixture a fresh replay of it: each fixture parsed its
-// cassette again, twice, so 200 fixture files of 100 bytes naming one 6 MB
-// cassette kept kitsoki test --sandbox busy past 10 minutes. The bytes
-// are read again for each fixture, so a cassette a handler rewrote
-// between fixtures is parsed anew. Safe for concurrent use.
+// cassetteCache parses each cassette, recording and inspect cassette a
+// run's fixtures name once for the same bytes (a host cassette once for
+// the host layer, once for the agent layer), and gives each fixture a
+// fresh replay of it: many small fixtures naming one large cassette no
+// longer parse it once each (TestCassetteParsedOnceForTheSameBytes). The
+// bytes are read again for each fixture, so a cassette a handler (or a
+// recording) rewrote between fixtures is parsed anew. Safe for concurrent
+// use.
 type cassetteCache struct {
 	mu   sync.Mutex
 	held int
