@@ -121,15 +121,22 @@ func (g *gen) hostRealStory(id string) []agentFile {
 	return files
 }
 
-func (g *gen) hostRealView(tag string) any {
+// realHostView is a real-host story's view of state tag: the world keys a
+// call binds, its errors, or the same as a kv block; mid is the kind's
+// second line (host_vcs.go's names other keys).
+func (g *gen) realHostView(tag, mid string) any {
 	switch g.rnd.IntN(3) {
 	case 0:
 		return tag + " o={{ world.o }} c={{ world.c }} le={{ world.last_error }}"
 	case 1:
-		return tag + " j={{ world.j }} n={{ world.n }} he={{ world.host_error }}"
+		return tag + " " + mid
 	default:
 		return []any{m{"heading": tag}, m{"kv": m{"pairs": m{"o": "{{ world.o }}", "c": "{{ world.c }}", "err": "{{ world.last_error }}"}}}}
 	}
+}
+
+func (g *gen) hostRealView(tag string) any {
+	return g.realHostView(tag, "j={{ world.j }} n={{ world.n }} he={{ world.host_error }}")
 }
 
 // hostRealCalls is a chain of one to n real calls, sometimes with a set

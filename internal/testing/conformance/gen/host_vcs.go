@@ -130,14 +130,7 @@ func (g *gen) hostVCSStory(id string) []agentFile {
 }
 
 func (g *gen) hostVCSView(tag string) any {
-	switch g.rnd.IntN(3) {
-	case 0:
-		return tag + " o={{ world.o }} c={{ world.c }} le={{ world.last_error }}"
-	case 1:
-		return tag + " s={{ world.s }} n={{ world.n }} he={{ world.host_error.message }}"
-	default:
-		return []any{m{"heading": tag}, m{"kv": m{"pairs": m{"o": "{{ world.o }}", "c": "{{ world.c }}", "err": "{{ world.last_error }}"}}}}
-	}
+	return g.realHostView(tag, "s={{ world.s }} n={{ world.n }} he={{ world.host_error.message }}")
 }
 
 // hostVCSCalls is a chain of one to n calls, sometimes with a host.run
