@@ -123,13 +123,11 @@ func equalNorm(a, b any) bool {
 // show renders a value for a failure message: JSON (sorted keys, with <,
 // > and & as written, not \u003c), or %v.
 func show(v any) string {
-	var b strings.Builder
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	b, err := jsonvalue.MarshalNoHTML(v)
+	if err != nil {
 		return fmt.Sprintf("%v", v)
 	}
-	return strings.TrimSuffix(b.String(), "\n")
+	return string(b)
 }
 
 // typedGotWant is "got 3 (number), want "3" (string)": both values as
