@@ -29,7 +29,7 @@ func equal(a, b any) bool {
 // and the text "NaN" or "+Inf" equals the float (conformance
 // world-nonfinite-text).
 func worldEqual(got, want any) bool {
-	if nonFinite(got) || nonFinite(want) {
+	if jsonvalue.HasNonFinite(got) || jsonvalue.HasNonFinite(want) {
 		return fmt.Sprint(got) == fmt.Sprint(want)
 	}
 	return equal(got, want)
