@@ -8,7 +8,6 @@ import (
 	"math/big"
 	"reflect"
 	"slices"
-	"strings"
 
 	"kitsoki/internal/jsonvalue"
 )
@@ -95,9 +94,7 @@ func normalize(v any, nilNull bool) any {
 		return fmt.Sprintf("%v", v)
 	}
 	var out any
-	dec := json.NewDecoder(strings.NewReader(string(b)))
-	dec.UseNumber()
-	if err := dec.Decode(&out); err != nil {
+	if jsonvalue.OneExact(b, &out) != nil { // numbers as json.Number
 		return string(b)
 	}
 	return norm(out)
