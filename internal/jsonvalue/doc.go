@@ -8,7 +8,8 @@
 // terms ([Reason]: line, column, member, the JSON expected), masking a
 // map through its encoding ([MaskEncoded]), and the length of a value's
 // encoding bounded without encoding it ([EncodedBound], [StringBound]),
-// and the names of JSON types in every message ([Kind], [WithArticle]:
-// string, number, true/false, object, list, null). It must not touch
+// the names of JSON types in every message ([Kind], [WithArticle]:
+// string, number, true/false, object, list, null), and the encoding a
+// person reads, HTML characters as written ([MarshalNoHTML]). It must not touch
 // schemas or I/O: callers pick the number form their consumers expect.
 package jsonvalue

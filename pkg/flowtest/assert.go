@@ -141,7 +141,7 @@ func eventMatches(want EventExpect, ev event) bool {
 // describeEvent is an expect_events entry as upstream prints it (Go's
 // %+v of its struct).
 func describeEvent(e EventExpect) string {
-	return fmt.Sprintf("{Kind:%s From:%s To:%s Effect:%s}", e.Kind, e.From, e.To, goText(kvMap(e.Effect)))
+	return fmt.Sprintf("{Kind:%s From:%s To:%s Effect:%v}", e.Kind, e.From, e.To, kvMap(e.Effect))
 }
 
 func (c *checker) eventChecks(t *Turn, evs []event, legacy bool) {
@@ -236,7 +236,7 @@ func (c *checker) hostCallChecks(t *Turn, evs []event, legacy bool) {
 		case hc.Times != nil && n != *hc.Times:
 			c.fail(hc.Pos, "expect_host_calls: %s expected %d invocations, got %d", hc.Handler, *hc.Times, n)
 		case hc.Times == nil && n == 0:
-			c.fail(hc.Pos, "expect_host_calls: %s never invoked (args=%s)", hc.Handler, goText(kvMap(hc.Args)))
+			c.fail(hc.Pos, "expect_host_calls: %s never invoked (args=%v)", hc.Handler, kvMap(hc.Args))
 		}
 	}
 	c.noHostCalls(t.at("expect_no_host_calls"), t.ExpectNoHostCalls, evs, legacy)

@@ -4,11 +4,9 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"testing"
 
 	"kitsoki/internal/testing/storytest"
@@ -20,13 +18,7 @@ import (
 // back when the fixture ends, keeping the file's own record_mode (probed:
 // hunt71, docs/compat/hosts.md).
 func TestHTTPCassetteRecordEnv(t *testing.T) {
-	var hits atomic.Int64
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		hits.Add(1)
-		w.Header().Set("Content-Type", "application/json")
-		fmt.Fprint(w, `{"name":"live"}`)
-	}))
-	defer srv.Close()
+	srv, hits := storytest.JSONServer(t, func(*http.Request) string { return `{"name":"live"}` })
 	const app = `app: {id: rec, version: 0.1.0}
 hosts: [host.starlark.run]
 world:

@@ -8,7 +8,6 @@ import (
 	"math/big"
 	"reflect"
 	"slices"
-	"strings"
 
 	"kitsoki/internal/jsonvalue"
 )
@@ -24,12 +23,13 @@ func equal(a, b any) bool {
 
 // worldEqual is equal as upstream's world checks compare (flow-format.md
 // §3.3): a value holding NaN or an infinity cannot be written as JSON
-// there, so the two sides' %v forms are compared instead: NaN equals NaN,
+// there, so the two sides' %v forms (Go's, of the decoded YAML:
+// map[k:v], [a b], <nil>) are compared instead: NaN equals NaN,
 // and the text "NaN" or "+Inf" equals the float (conformance
 // world-nonfinite-text).
 func worldEqual(got, want any) bool {
-	if nonFinite(got) || nonFinite(want) {
-		return goText(got) == goText(want)
+	if jsonvalue.HasNonFinite(got) || jsonvalue.HasNonFinite(want) {
+		return fmt.Sprint(got) == fmt.Sprint(want)
 	}
 	return equal(got, want)
 }
@@ -94,9 +94,7 @@ func normalize(v any, nilNull bool) any {
 		return fmt.Sprintf("%v", v)
 	}
 	var out any
-	dec := json.NewDecoder(strings.NewReader(string(b)))
-	dec.UseNumber()
-	if err := dec.Decode(&out); err != nil {
+	if jsonvalue.OneExact(b, &out) != nil { // numbers as json.Number
 		return string(b)
 	}
 	return norm(out)
@@ -122,13 +120,11 @@ func equalNorm(a, b any) bool {
 // show renders a value for a failure message: JSON (sorted keys, with <,
 // > and & as written, not \u003c), or %v.
 func show(v any) string {
-	var b strings.Builder
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	b, err := jsonvalue.MarshalNoHTML(v)
+	if err != nil {
 		return fmt.Sprintf("%v", v)
 	}
-	return strings.TrimSuffix(b.String(), "\n")
+	return string(b)
 }
 
 // typedGotWant is "got 3 (number), want "3" (string)": both values as
@@ -185,27 +181,3 @@ func diffValue(path string, got, want any) []string {
 }
 
 func clip(s string) string { return clipN(s, 300) }
-
-// goText prints a fixture's value as upstream's messages echo it (Go's
-// %v of the decoded YAML, not normalized: map[k:v], [a b], <nil>).
-func goText(v any) string {
-	switch t := v.(type) {
-	case nil:
-		return "<nil>"
-	case map[string]any:
-		keys := slices.Sorted(maps.Keys(t))
-		parts := make([]string, len(keys))
-		for i, k := range keys {
-			parts[i] = k + ":" + goText(t[k])
-		}
-		return "map[" + strings.Join(parts, " ") + "]"
-	case []any:
-		parts := make([]string, len(t))
-		for i, x := range t {
-			parts[i] = goText(x)
-		}
-		return "[" + strings.Join(parts, " ") + "]"
-	default:
-		return fmt.Sprintf("%v", t)
-	}
-}

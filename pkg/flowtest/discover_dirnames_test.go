@@ -1,9 +1,10 @@
 package flowtest
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
+
+	"kitsoki/internal/testing/storytest"
 )
 
 // A story whose directory name holds glob characters has its fixtures
@@ -12,19 +13,11 @@ import (
 func TestDiscoverInDirectoriesNamedLikePatterns(t *testing.T) {
 	for _, name := range []string{"a[1]", "x*", "q?", "open["} {
 		dir := filepath.Join(t.TempDir(), name)
-		if err := os.MkdirAll(filepath.Join(dir, "flows"), 0o755); err != nil {
-			t.Fatal(err)
-		}
+		storytest.WriteTree(t, dir, map[string]string{
+			"app.yaml":     "app: {id: g, version: \"1\"}\nroot: a\nintents: {go: {}}\nstates:\n  a:\n    on: {go: [{target: .}]}\n",
+			"flows/f.yaml": "test_kind: flow\napp: ../app.yaml\nturns:\n  - intent: {name: go}\n",
+		})
 		app := filepath.Join(dir, "app.yaml")
-		files := map[string]string{
-			app:                                   "app: {id: g, version: \"1\"}\nroot: a\nintents: {go: {}}\nstates:\n  a:\n    on: {go: [{target: .}]}\n",
-			filepath.Join(dir, "flows", "f.yaml"): "test_kind: flow\napp: ../app.yaml\nturns:\n  - intent: {name: go}\n",
-		}
-		for p, body := range files {
-			if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
 		got, ds, err := DiscoverUnder("", nil, []string{app}, "", false, nil)
 		if err != nil || len(ds) != 0 || len(got) != 1 || got[0].Path != filepath.Join(dir, "flows", "f.yaml") {
 			t.Errorf("%s: files %v, findings %v, error %v; want flows/f.yaml", name, got, ds, err)

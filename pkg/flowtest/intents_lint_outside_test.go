@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"kitsoki/internal/testing/storytest"
 )
 
 // TestLintIntentSourcesStaysInTheProject: validate lists and reads a
@@ -15,24 +17,8 @@ import (
 // /etc/passwd, or to /proc/self/environ and the CI job's tokens, was
 // printed whole as "the document is a scalar (...)").
 func TestLintIntentSourcesStaysInTheProject(t *testing.T) {
-	outside := t.TempDir()
+	outside := storytest.TempTree(t, map[string]string{"secret.yaml": "TOKEN-4f9c2e\n", "named-4f9c2e.yaml": "x\n"})
 	secret := filepath.Join(outside, "secret.yaml")
-	if err := os.WriteFile(secret, []byte("TOKEN-4f9c2e\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(outside, "named-4f9c2e.yaml"), []byte("x\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	write := func(dir, name, body string) {
-		t.Helper()
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
 	const app = "app: {id: l, version: 0.1.0}\nintents: {go: {}}\nroot: a\nstates:\n  a: {on: {go: [{target: a}]}}\n"
 	for _, c := range []struct {
 		name, want string
@@ -46,10 +32,11 @@ func TestLintIntentSourcesStaysInTheProject(t *testing.T) {
 			return os.Symlink(outside, filepath.Join(dir, "intents"))
 		}},
 	} {
-		dir := t.TempDir()
-		write(dir, ".kitsoki/.keep", "")
-		write(dir, "app.yaml", app)
-		write(dir, "intents/a.yaml", "test_kind: intents\nstate: a\nfixtures:\n  - {id: x, inputs: [q]}\n")
+		dir := storytest.TempTree(t, map[string]string{
+			".kitsoki/.keep": "",
+			"app.yaml":       app,
+			"intents/a.yaml": "test_kind: intents\nstate: a\nfixtures:\n  - {id: x, inputs: [q]}\n",
+		})
 		if err := c.plant(dir); err != nil {
 			t.Fatal(err)
 		}

@@ -1,13 +1,13 @@
 package flowtest
 
 import (
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"kitsoki/internal/testing/aliasmb"
+	"kitsoki/internal/testing/storytest"
 )
 
 // The intent fixtures of the goldens that rely on what upstream does
@@ -52,18 +52,10 @@ func TestLintIntentSources(t *testing.T) {
 		}
 	}
 	// an any_of with no code test intents gives passes only on misses
-	dir := t.TempDir()
-	for name, body := range map[string]string{
+	dir := storytest.TempTree(t, map[string]string{
 		"app.yaml":       "app: {id: l, version: 0.1.0}\nintents: {go: {}}\nroot: a\nstates:\n  a: {on: {go: [{target: a}]}}\n",
 		"intents/a.yaml": "test_kind: intents\nstate: a\nfixtures:\n  - {id: x, expect_failure: {any_of: [UNKNOWN_INTENT, GUARD_FAILED]}, inputs: [q]}\n  - {id: y, expect_failure: {any_of: [UNKNOWN_INTENT, clarify]}, inputs: [q]}\n",
-	} {
-		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	ld, err := NewRunner(Options{}).Story(filepath.Join(dir, "app.yaml"))
 	if err != nil || ld.Story == nil {
 		t.Fatal(err)
@@ -82,19 +74,11 @@ func TestLintIntentSources(t *testing.T) {
 // naming a 1 MB anchor as 2,000 inputs kept validate busy 10.7 s checking
 // each input against the recording).
 func TestLintIntentSourcesStopsAtTheAliasBound(t *testing.T) {
-	dir := t.TempDir()
 	big := "test_kind: intents\nstate: nowhere\nfixtures:\n  - id: x\n    intent: {name: go, slots: " + aliasmb.Anchors() + "}\n    inputs: [x]\n" + strings.Repeat("  - {id: y, intent: {name: go, slots: {v: *mb}}, inputs: [x]}\n", 70)
-	for name, body := range map[string]string{
+	dir := storytest.TempTree(t, map[string]string{
 		"app.yaml":         "app: {id: l, version: 0.1.0}\nintents: {go: {}}\nroot: a\nstates:\n  a: {on: {go: [{target: a}]}}\n",
 		"intents/big.yaml": big,
-	} {
-		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	ld, err := NewRunner(Options{}).Story(filepath.Join(dir, "app.yaml"))
 	if err != nil || ld.Story == nil {
 		t.Fatal(err)

@@ -2,11 +2,11 @@ package flowtest
 
 import (
 	"fmt"
-	"math"
 	"slices"
 
 	"go.yaml.in/yaml/v3"
 
+	"kitsoki/internal/jsonvalue"
 	"kitsoki/internal/yamlnode"
 	"kitsoki/pkg/diag"
 )
@@ -47,7 +47,7 @@ func (p *parser) fixture(root *yaml.Node) *Fixture {
 				continue
 			}
 			for _, kv := range t.Intent.Slots {
-				if nonFinite(kv.Value) {
+				if jsonvalue.HasNonFinite(kv.Value) {
 					// docs/compat/flow-format.md §3.1
 					p.add(kv.Pos, diag.Warning, ruleValue, "turns[%d].intent.slots.%s: holds an infinite or NaN number (.inf, .nan): the existing engine cannot log this turn's transition, so the session stays in the state the turn started in (kitsoki follows it); write it as text (\".inf\") or use a finite number", t.Index, kv.Key)
 				}
@@ -69,27 +69,10 @@ func (p *parser) fixture(root *yaml.Node) *Fixture {
 // finiteKVs refuses an infinite or NaN number anywhere in kvs' values.
 func (p *parser) finiteKVs(kvs []KV, where string) {
 	for _, kv := range kvs {
-		if nonFinite(kv.Value) {
+		if jsonvalue.HasNonFinite(kv.Value) {
 			p.add(kv.Pos, diag.Error, ruleValue, "%s.%s: holds an infinite or NaN number (.inf, .nan), which the existing engine's orchestrator path cannot write to its log (its run stops there); write it as text (\".inf\") or use a finite number", where, kv.Key)
 		}
 	}
-}
-
-// nonFinite reports whether v holds an infinite or NaN number.
-func nonFinite(v any) bool {
-	switch t := v.(type) {
-	case float64:
-		return math.IsInf(t, 0) || math.IsNaN(t)
-	case map[string]any:
-		for _, x := range t {
-			if nonFinite(x) {
-				return true
-			}
-		}
-	case []any:
-		return slices.ContainsFunc(t, nonFinite)
-	}
-	return false
 }
 
 func (p *parser) fixtureFields(fx *Fixture, mode **yaml.Node) yamlnode.Fields {

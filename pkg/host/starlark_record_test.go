@@ -3,11 +3,9 @@ package host
 import (
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"testing"
 
 	"kitsoki/internal/testing/storytest"
@@ -17,13 +15,7 @@ import (
 // lacks goes to a real (loopback) server and is recorded; Flush writes a
 // cassette that then replays without the network.
 func TestHTTPCassetteRecord(t *testing.T) {
-	var hits atomic.Int64
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		hits.Add(1)
-		w.Header().Set("Content-Type", "application/json")
-		fmt.Fprintf(w, `{"path":%q}`, r.URL.Path)
-	}))
-	defer srv.Close()
+	srv, hits := storytest.JSONServer(t, func(r *http.Request) string { return fmt.Sprintf(`{"path":%q}`, r.URL.Path) })
 	dir := storytest.TempTree(t, map[string]string{
 		"s.star":      "def main(ctx):\n    a = ctx.http.get(ctx.inputs[\"base\"] + \"/old\").json()[\"path\"]\n    b = ctx.http.get(ctx.inputs[\"base\"] + \"/new\").json()[\"path\"]\n    return {\"out\": a + b}\n",
 		"s.star.yaml": "inputs:\n  base: { type: string }\noutputs:\n  out: { type: string }\n",

@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"kitsoki/internal/jsoncost"
+	"kitsoki/internal/jsonvalue"
 	"kitsoki/internal/lazyre"
 )
 
@@ -27,16 +28,6 @@ func isBlobRef(v any) bool {
 	}
 	_, ok = m[blobKey].(string)
 	return ok
-}
-
-func marshalNoHTML(v any) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimRight(b.Bytes(), "\n"), nil
 }
 
 var blobMarker = []byte(`"` + blobKey + `"`)
@@ -63,7 +54,7 @@ func resolveBlobs(side *sidecars, payload json.RawMessage, preview int, costFloo
 	if err != nil {
 		return nil, err
 	}
-	return marshalNoHTML(v)
+	return jsonvalue.MarshalNoHTML(v)
 }
 
 // replaceBlobRefs replaces, in place below v (v included), each blob

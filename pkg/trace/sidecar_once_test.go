@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"kitsoki/internal/testing/storytest"
 )
 
 // onceTrace writes a trace of calls agent calls that all name the prompt
@@ -39,12 +41,10 @@ func onceTrace(t *testing.T, calls int) (path string, first, rest []byte) {
 
 func writeSidecars(t *testing.T, dir, word string) {
 	t.Helper()
-	if err := os.WriteFile(filepath.Join(dir, promptsDir, "p.txt"), []byte("prompt "+word), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, promptsDir, "r.json"), []byte(`{"submission":"answer `+word+`","meta":{"pad":"x"}}`), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	storytest.WriteTree(t, filepath.Join(dir, promptsDir), map[string]string{
+		"p.txt":  "prompt " + word,
+		"r.json": `{"submission":"answer ` + word + `","meta":{"pad":"x"}}`,
+	})
 }
 
 // swapReader serves first, then calls swap before it serves rest: the

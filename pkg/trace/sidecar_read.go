@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"unicode/utf8"
 
+	"kitsoki/internal/jsonvalue"
 	"kitsoki/internal/safefile"
 )
 
@@ -219,11 +220,11 @@ func (s *sidecars) encoded(ref string) (int64, []byte, error) {
 	defer s.mu.Unlock()
 	if !f.coded {
 		if filepath.Ext(ref) == ".txt" {
-			f.enc, f.encErr = marshalNoHTML(string(f.data))
+			f.enc, f.encErr = jsonvalue.MarshalNoHTML(string(f.data))
 		} else if v, err := decodeNumbers(f.data); err != nil {
 			f.encErr = err
 		} else {
-			f.enc, f.encErr = marshalNoHTML(v)
+			f.enc, f.encErr = jsonvalue.MarshalNoHTML(v)
 		}
 		f.coded, f.size = true, int64(len(f.data))
 		if f.encErr == nil {
@@ -277,7 +278,7 @@ func (s *sidecars) readPreview(name string, n int) (int64, []byte, error) {
 	for len(head) > 0 && !utf8.Valid(head) {
 		head = head[:len(head)-1] // a rune cut at the end
 	}
-	enc, err := marshalNoHTML(string(head))
+	enc, err := jsonvalue.MarshalNoHTML(string(head))
 	return size, enc, err
 }
 

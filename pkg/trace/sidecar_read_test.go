@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"kitsoki/internal/testing/storytest"
 )
 
 const traceCanary = "SECRET-CANARY-b5e830"
@@ -127,13 +129,8 @@ func TestBlobReadOncePerReader(t *testing.T) {
 	for _, o := range []ReadOptions{{}, {BlobPreview: 20}} {
 		for _, canonical := range []bool{true, false} {
 			dir := t.TempDir()
-			if err := os.MkdirAll(filepath.Join(dir, promptsDir), 0o755); err != nil {
-				t.Fatal(err)
-			}
 			blob := filepath.Join(dir, promptsDir, "blob-v.txt")
-			if err := os.WriteFile(blob, []byte(value), 0o644); err != nil {
-				t.Fatal(err)
-			}
+			storytest.WriteFile(t, blob, value)
 			p := fanOut(t, dir, "blob-v.txt", len(value), 30, canonical)
 			want := `{"text":"` + value + `"}`
 			if o.BlobPreview > 0 {
@@ -158,13 +155,7 @@ func TestBlobReadOncePerReader(t *testing.T) {
 
 // A blob whose size is not the one recorded is reported, in both paths.
 func TestBlobSizeChecked(t *testing.T) {
-	dir := t.TempDir()
-	if err := os.MkdirAll(filepath.Join(dir, promptsDir), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, promptsDir, "blob-v.txt"), []byte("short"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	dir := storytest.TempTree(t, map[string]string{promptsDir + "/blob-v.txt": "short"})
 	for _, canonical := range []bool{true, false} {
 		p := fanOut(t, dir, "blob-v.txt", 99, 1, canonical)
 		for _, o := range []ReadOptions{{}, {BlobPreview: 10}} {

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"kitsoki/internal/jsonvalue"
 	"os"
 	"path/filepath"
 	"slices"
@@ -97,7 +98,7 @@ func parseSpill(b []byte, i, depth int) (*spillNode, int, error) {
 			if err != nil {
 				return nil, 0, err
 			}
-			if n.enc, err = marshalNoHTML(s); err != nil {
+			if n.enc, err = jsonvalue.MarshalNoHTML(s); err != nil {
 				return nil, 0, err
 			}
 		}
@@ -161,7 +162,7 @@ func parseObject(b []byte, i, depth int) (*spillNode, int, error) {
 				return nil, 0, err
 			}
 			m.name = s
-			if m.key, err = marshalNoHTML(s); err != nil {
+			if m.key, err = jsonvalue.MarshalNoHTML(s); err != nil {
 				return nil, 0, err
 			}
 		}
@@ -232,7 +233,7 @@ func (w *Writer) spillStrings(n *spillNode) (*spillNode, error) {
 		if bt.err != nil || bt.ref != nil {
 			return bt.ref, bt.err
 		}
-		enc, err := marshalNoHTML(bt.small)
+		enc, err := jsonvalue.MarshalNoHTML(bt.small)
 		if err != nil {
 			return nil, err
 		}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"kitsoki/internal/jsonvalue"
 	"kitsoki/internal/testing/allocs"
 )
 
@@ -59,7 +60,7 @@ func spillReference(payload []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return marshalNoHTML(v)
+	return jsonvalue.MarshalNoHTML(v)
 }
 
 var spillCanonicalSeeds = []string{

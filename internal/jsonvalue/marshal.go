@@ -1,0 +1,18 @@
+package jsonvalue
+
+import (
+	"bytes"
+	"encoding/json"
+)
+
+// MarshalNoHTML is json.Marshal(v) with <, > and & as written (not
+// \u003c): the JSON a trace line or a message shows a person.
+func MarshalNoHTML(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(b.Bytes(), "\n"), nil
+}
