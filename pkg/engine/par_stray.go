@@ -40,3 +40,14 @@ func (r *runner) strayAt(ctx context.Context, place, leaf, dst *State, st *step)
 	r.par, r.cur = pc, land
 	return nil
 }
+
+// handlerFrom is where an event reaching leaf, the leaf in a place, looks
+// for its handler: leaf itself, or the parent of another parallel state
+// strayAt put there (upstream's encoding in the place finds only the
+// handlers above that state; conformance par-emit-leave-parallel).
+func (p *parConf) handlerFrom(leaf *State) *State {
+	if leaf.Parallel && leaf.Parent != nil && !p.inRegion(leaf) {
+		return leaf.Parent
+	}
+	return leaf
+}

@@ -435,7 +435,7 @@ func (r *runner) receive(ctx context.Context, name string, place *State, st *ste
 		return nil, nil
 	}
 	r.cur = leaf
-	arms, owner := lookupFrom(leaf, name)
+	arms, owner := lookupFrom(r.par.handlerFrom(leaf), name)
 	if arms == nil {
 		return nil, nil
 	}
