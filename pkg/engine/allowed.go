@@ -11,7 +11,7 @@ func (r *runner) checkAllowed(intent string) *Rejection {
 		return &Rejection{Code: CodeNotAllowed, Intent: intent, State: r.statePath(),
 			Message: fmt.Sprintf("intent %q is not allowed in state %q", intent, r.statePath())}
 	}
-	for _, l := range r.leaves() {
+	for _, l := range r.allowLeaves() {
 		if arms, _ := lookupFrom(l, intent); arms != nil {
 			return nil
 		}
@@ -38,7 +38,7 @@ func (r *runner) allowed() []string {
 		return nil
 	}
 	var out []string
-	for _, l := range r.leaves() {
+	for _, l := range r.allowLeaves() {
 		out = append(out, available(l)...)
 	}
 	slices.Sort(out)

@@ -435,7 +435,7 @@ func (r *runner) receive(ctx context.Context, name string, place *State, st *ste
 		return nil, nil
 	}
 	r.cur = leaf
-	arms, owner := lookupFrom(leaf, name)
+	arms, owner := lookupFrom(r.par.handlerFrom(leaf), name)
 	if arms == nil {
 		return nil, nil
 	}
@@ -454,12 +454,8 @@ func (r *runner) receive(ctx context.Context, name string, place *State, st *ste
 	case res.stay || res.state == nil:
 	case res.state == own || res.state.within(own):
 		err = r.moveAt(ctx, place, leaf, res.state, st)
-	case res.state != r.par.root && !res.state.within(r.par.root) && !res.state.Parallel:
-		// upstream writes a target outside the root into the region's
-		// place, though arguably wrong (docs/compat/engine.md "emit:
-		// propagation"; conformance par-emit-leave)
-		r.par.strays = true
-		err = r.moveAt(ctx, place, leaf, res.state, st)
+	case res.state != r.par.root && !res.state.within(r.par.root):
+		err = r.strayAt(ctx, place, leaf, res.state, st)
 	case r.par.regionOf(res.state) != nil:
 		err = r.crossReceive(ctx, place, leaf, res.state, st)
 	}

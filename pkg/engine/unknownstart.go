@@ -94,3 +94,31 @@ func (s *Session) RestsUnknown() bool {
 		return slices.ContainsFunc(r.leaves(), func(l *State) bool { return l != nil && r.m.States[l.Path] != l })
 	})
 }
+
+// allowLeaves are the states whose arms make an intent allowed: the
+// leaves, and for an outsideLeaf the deepest state outside the parallel
+// root that a dotted prefix of its path names, as upstream looks up the
+// prefixes of every entry of the encoding (`idle.x`: `idle`'s intents are
+// allowed and fail GUARD_FAILED; conformance par-start-outside-prefix).
+func (r *runner) allowLeaves() []*State {
+	leaves := r.leaves()
+	if r.par == nil {
+		return leaves
+	}
+	out := leaves
+	for _, l := range leaves {
+		if r.m.States[l.Path] == l || r.par.inRegion(l) {
+			continue
+		}
+		for p := l.Path; strings.LastIndexByte(p, '.') > 0; {
+			p = p[:strings.LastIndexByte(p, '.')]
+			if s := r.m.States[p]; s != nil {
+				if s != r.par.root && !s.within(r.par.root) {
+					out = append(slices.Clip(out), s)
+				}
+				break
+			}
+		}
+	}
+	return out
+}

@@ -79,7 +79,7 @@ func leavingHandler(reg, p *story.State, ev string) *story.State {
 		return nil
 	}
 	tg, err := h.Resolve(arms[0].Target)
-	if err != nil || tg.Kind != story.TargetState || tg.State == p || isUnder(tg.State, p) || tg.State.Parallel || tg.State.Import != nil {
+	if err != nil || tg.Kind != story.TargetState || tg.State == p || isUnder(tg.State, p) || initialParallel(tg.State) != nil || tg.State.Import != nil {
 		return nil
 	}
 	return tg.State

@@ -89,15 +89,39 @@ func receiverCorrupts(p, reg, owner *story.State, arm *story.Transition) string 
 		if tg.State == p {
 			return fmt.Sprintf("targets %q, the parallel state itself", arm.Target)
 		}
+		if tg.State != p && initialParallel(tg.State) == p {
+			// both engines take it as a target of p (conformance
+			// par-emit-leave-parallel)
+			return fmt.Sprintf("targets %q, whose initial: chain enters the parallel state itself", arm.Target)
+		}
 	}
 	return ""
+}
+
+// initialParallel is the parallel state a move entering s reaches through
+// literal initial: children (s itself when parallel); nil when there is
+// none or a templated initial: decides.
+func initialParallel(s *story.State) *story.State {
+	for s != nil && !s.Parallel {
+		if s.Initial() == "" || story.IsTemplated(s.Initial()) {
+			return nil
+		}
+		var next *story.State
+		for _, ch := range s.Children {
+			if ch.Name == s.Initial() {
+				next = ch
+			}
+		}
+		s = next
+	}
+	return s
 }
 
 // corruptPath sketches the configuration upstream rests on: the parallel
 // state's own encoded path, or the outside state, in the region's slot.
 func corruptPath(p, reg, owner *story.State, arm *story.Transition) string {
 	into := p.Path + "#..."
-	if tg, err := owner.Resolve(arm.Target); err == nil && tg.Kind == story.TargetState && tg.State != p {
+	if tg, err := owner.Resolve(arm.Target); err == nil && tg.Kind == story.TargetState && tg.State != p && initialParallel(tg.State) != p {
 		into = tg.State.Path
 	} else if tg.Kind == story.TargetStay && owner != p {
 		into = owner.Path

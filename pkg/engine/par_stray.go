@@ -1,0 +1,53 @@
+package engine
+
+import "context"
+
+// strayAt moves leaf, the leaf in region place's place, to dst, a state
+// outside the parallel root, as upstream does though arguably wrong
+// (docs/compat/engine.md "emit: between regions"): dst's leaf stands in
+// the place until the configuration is read back (conformance
+// par-emit-leave). Where dst's initial: chain lands on a parallel state,
+// upstream writes that state's encoding into the place instead: the root's
+// own (a target that is, or descends into, the root) is the documented
+// difference, and the region stays (par-emit-root-kept); another parallel
+// state is entered down to its parent only, its own on_enter and regions
+// not run, and it stands in the place (par-emit-leave-parallel).
+func (r *runner) strayAt(ctx context.Context, place, leaf, dst *State, st *step) error {
+	land, err := r.initialLeaf(dst)
+	if err != nil {
+		return err
+	}
+	pc := r.par
+	switch {
+	case land == pc.root:
+		return nil
+	case !land.Parallel:
+		pc.strays = true
+		return r.moveAt(ctx, place, leaf, dst, st)
+	}
+	r.cur = leaf
+	anc := commonAncestor(leaf, land)
+	if err := r.exitFrom(leaf, anc); err != nil {
+		return err
+	}
+	for _, s := range pathDown(anc, land.Parent) {
+		if err := r.enterOne(ctx, s, st); err != nil {
+			return err
+		}
+	}
+	pc.strays = true
+	pc.replaceAt(place, leaf, land)
+	r.par, r.cur = pc, land
+	return nil
+}
+
+// handlerFrom is where an event reaching leaf, the leaf in a place, looks
+// for its handler: leaf itself, or the parent of another parallel state
+// strayAt put there (upstream's encoding in the place finds only the
+// handlers above that state; conformance par-emit-leave-parallel).
+func (p *parConf) handlerFrom(leaf *State) *State {
+	if leaf.Parallel && leaf.Parent != nil && !p.inRegion(leaf) {
+		return leaf.Parent
+	}
+	return leaf
+}
