@@ -161,7 +161,9 @@ func (hc *HostCassette) routed(h string, args map[string]any) (string, map[strin
 	if !ok {
 		return h, args
 	}
-	if op != "" {
+	// a caller's own non-empty string op is kept; an absent, empty or
+	// non-string one is replaced (conformance cassette-prefix-caller-op)
+	if s, _ := args["op"].(string); op != "" && s == "" {
 		args = maps.Clone(args)
 		if args == nil {
 			args = map[string]any{}
