@@ -117,10 +117,15 @@ func parseHostCassetteIn(name string, data []byte, flow bool, patterns *recost.B
 	for _, ep := range c.Episodes {
 		ep.Match, _ = jsonvalue.Normalize(ep.Match).(map[string]any)
 		h, _ := ep.Match["handler"].(string)
-		if h == "" {
+		switch {
+		case h != "":
+			hc.handlers[h] = true
+		case !flow:
 			return nil, fmt.Errorf("cassette: %q: episode %q: match.handler is required", name, ep.ID)
 		}
-		hc.handlers[h] = true
+		// a flow fixture's episode naming no handler registers none; every
+		// dispatcher the others register walks it, as upstream's rig
+		// (conformance cassette-episode-no-handler)
 	}
 	return hc, nil
 }
@@ -161,7 +166,9 @@ func (hc *HostCassette) routed(h string, args map[string]any) (string, map[strin
 	if !ok {
 		return h, args
 	}
-	if op != "" {
+	// a caller's own non-empty string op is kept; an absent, empty or
+	// non-string one is replaced (conformance cassette-prefix-caller-op)
+	if s, _ := args["op"].(string); op != "" && s == "" {
 		args = maps.Clone(args)
 		if args == nil {
 			args = map[string]any{}
@@ -207,10 +214,13 @@ func (hc *HostCassette) callKey(k, handler, statePath string, args map[string]an
 	case "phase":
 		return hc.c.Phase(statePath)
 	case "schema_name":
+		// "" when with.schema is absent or not a string (so null never
+		// matches), filepath.Base's "." for an empty one, as upstream
+		// (conformance cassette-schema-name-absent)
 		if s, ok := args["schema"].(string); ok {
 			return filepath.Base(s), nil
 		}
-		return nil, nil
+		return "", nil
 	}
 	return args[k], nil
 }

@@ -8,7 +8,8 @@ import (
 // The host cassette's own matching rules, kept apart from the agent
 // transport's: handler compares by value (no host.agent.<verb> alias),
 // schema_name is the base name of a string args.schema (an empty one reads
-// as "." and a missing one as null), replay: any episodes replay with
+// as "." and a missing or non-string one as "", so null never matches;
+// conformance cassette-schema-name-absent), replay: any episodes replay with
 // counting match_idx, and Remaining lists every unplayed episode, replay:
 // any included, naming an id-less one by its place.
 func TestHostCassetteMatchRules(t *testing.T) {
@@ -19,8 +20,10 @@ episodes:
     match: {handler: host.agent.decide, schema_name: v.json, phase: review}
   - id: dot
     match: {handler: host.agent.decide, schema_name: "."}
-  - id: no_schema
+  - id: nul
     match: {handler: host.agent.decide, schema_name: ~}
+  - id: no_schema
+    match: {handler: host.agent.decide, schema_name: ""}
   - id: many
     match: {handler: host.run, n: 1}
     replay: any
@@ -48,21 +51,21 @@ episodes:
 	}
 	calls := []call{
 		// a host.agent.<verb> handler is matched by its full name only
-		{"agent.x", "p.review", map[string]any{"verb": "decide", "schema": "a/b/v.json"}, `miss: cassette miss: no episode matched handler="agent.x" args=map[schema:a/b/v.json verb:decide]; available episodes: [by_schema dot no_schema many  spare]`, 0},
-		{"host.agent.decide", "p.other", map[string]any{"schema": "a/b/v.json"}, `miss: cassette miss: no episode matched handler="host.agent.decide" args=map[schema:a/b/v.json]; available episodes: [by_schema dot no_schema many  spare]`, 0},
+		{"agent.x", "p.review", map[string]any{"verb": "decide", "schema": "a/b/v.json"}, `miss: cassette miss: no episode matched handler="agent.x" args=map[schema:a/b/v.json verb:decide]; available episodes: [by_schema dot nul no_schema many  spare]`, 0},
+		{"host.agent.decide", "p.other", map[string]any{"schema": "a/b/v.json"}, `miss: cassette miss: no episode matched handler="host.agent.decide" args=map[schema:a/b/v.json]; available episodes: [by_schema dot nul no_schema many  spare]`, 0},
 		{"host.agent.decide", "p.review.x", map[string]any{"schema": "a/b/v.json"}, "by_schema", 0},
 		{"host.agent.decide", "q", map[string]any{"schema": ""}, "dot", 0},
 		{"host.agent.decide", "q", map[string]any{"schema": 3}, "no_schema", 0},
 		{"host.run", "q", map[string]any{"n": 1.0}, "many", 0},
 		{"host.run", "q", map[string]any{"n": 1}, "many", 1},
-		{"host.run", "q", map[string]any{"n": "1"}, `miss: cassette miss: no episode matched handler="host.run" args=map[n:1]; available episodes: [by_schema dot no_schema many  spare]`, 0},
+		{"host.run", "q", map[string]any{"n": "1"}, `miss: cassette miss: no episode matched handler="host.run" args=map[n:1]; available episodes: [by_schema dot nul no_schema many  spare]`, 0},
 	}
 	for _, c := range calls {
 		if id, idx := play(c.handler, c.state, c.args); id != c.id || idx != c.idx {
 			t.Errorf("%s %v: got %s #%d, want %s #%d", c.handler, c.args, id, idx, c.id, c.idx)
 		}
 	}
-	if left := hc.Remaining(); !slices.Equal(left, []string{"#5", "spare"}) {
-		t.Errorf("Remaining = %q, want [#5 spare]", left)
+	if left := hc.Remaining(); !slices.Equal(left, []string{"nul", "#6", "spare"}) {
+		t.Errorf("Remaining = %q, want [nul #6 spare]", left)
 	}
 }

@@ -101,7 +101,7 @@ func (r *runner) replayHost(ctx context.Context, e *Effect, args map[string]any)
 // replayCall is the call put to the session's HostReplay.
 func (r *runner) replayCall(e *Effect, args map[string]any) ReplayCall {
 	_, virtual := r.clock.(*VirtualClock)
-	return ReplayCall{Handler: e.Invoke, Args: args, State: r.turnState, AppID: r.m.AppID, Virtual: virtual}
+	return ReplayCall{Handler: e.Invoke, Args: args, State: r.phaseState, AppID: r.m.AppID, Virtual: virtual}
 }
 
 // recorded hands a missed call's live answer to the session's HostReplay

@@ -33,15 +33,21 @@ type runner struct {
 	agentN     map[string]int // per turn+state agent call counter
 	// agentUsed maps a call id to the alias that served it (agent_alias.go).
 	agentUsed map[string]string
-	// turnState is the state at the start of the turn: host cassettes match
-	// phase against it (trace-eval.md B.2).
+	// turnState is the state at the start of the turn, its events'
+	// state_path.
 	turnState string
-	clock     Clock
-	hosts     *host.Registry
-	jobs      *jobStore
-	inbox     *inboxStore
-	jobCtx    context.Context
-	timer     *armedTimeout
+	// phaseState is the state the last user turn began at, rejected or
+	// not: host cassettes match phase against it (trace-eval.md B.2), a
+	// timeout's or a job's turn leaving it as it was, and it is empty
+	// before the first user turn of a placed (flow rig) session
+	// (conformance cassette-phase-last-user-turn).
+	phaseState string
+	clock      Clock
+	hosts      *host.Registry
+	jobs       *jobStore
+	inbox      *inboxStore
+	jobCtx     context.Context
+	timer      *armedTimeout
 	// written is how each world key was last written since the previous
 	// turn began ("set" or "increment"); journal the value the log gives a
 	// key whose world value differs (replay.go)

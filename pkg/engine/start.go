@@ -38,6 +38,7 @@ func (r *runner) start(ctx context.Context) error {
 		return fmt.Errorf("start state %q does not exist", spec)
 	}
 	r.turnState = root.Path
+	r.phaseState = root.Path
 	// the snapshot and overrides first, so the trace alone rebuilds the run
 	if r.m.Dir != "" && !r.so.NoSnapshot {
 		snap, err := storySnapshot(r.m.AppID, r.m.Dir, r.m.Entry)

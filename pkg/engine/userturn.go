@@ -37,6 +37,7 @@ func (r *runner) userTurn(ctx context.Context, in Input) (*Turn, error) {
 	r.beginTurn()
 	r.chain = inputChain{}
 	from := r.statePath()
+	r.phaseState = from
 	t := &Turn{State: from}
 	// Checks that write no event and use no turn number: a missing
 	// required slot is a clarification (story-runtime §1.2).

@@ -126,7 +126,7 @@ func stubFor(stubs []*Stub, name string) (*Stub, string) {
 // is false when a templated id or op leaves the choice unknown.
 func envelopeFor(s *Stub, e *story.Effect, dropped string) (*Envelope, bool) {
 	top := &Envelope{Data: s.Data, Error: s.Error, InfraError: s.InfraError}
-	if len(s.ByCall) > 0 && e.ID() != "" {
+	if len(s.ByCall) > 0 {
 		if story.IsTemplated(e.ID()) {
 			return nil, false
 		}

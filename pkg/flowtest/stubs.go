@@ -36,7 +36,8 @@ func (s *Stub) Handler() host.Handler {
 // envelope is the by_call (the effect id rendered at dispatch) or by_op
 // answer for c, nil when neither has one (flow-format.md §4.3).
 func (s *Stub) envelope(c *host.Call) *Envelope {
-	if id, ok := c.Args["call"].(string); ok && s.ByCall[id] != nil { // (the parser stores no nil envelope)
+	// a call with no id looks up "" (conformance stub-by-call-empty-id)
+	if id, _ := c.Args["call"].(string); s.ByCall[id] != nil { // (the parser stores no nil envelope)
 		return s.ByCall[id]
 	}
 	op, _ := c.Args["op"].(string)

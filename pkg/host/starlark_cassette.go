@@ -77,14 +77,16 @@ type rawCassette struct {
 	Kind       string `yaml:"kind"`
 	RecordMode string `yaml:"record_mode"`
 	Exchanges  []struct {
-		Match   *rawRequest `yaml:"match"`
-		Request *rawRequest `yaml:"request"`
-		Resp    *struct {
-			Status  int               `yaml:"status"`
-			Headers map[string]string `yaml:"headers"`
-			Body    any               `yaml:"body"`
-		} `yaml:"response"`
+		Match   *rawRequest  `yaml:"match"`
+		Request *rawRequest  `yaml:"request"`
+		Resp    *rawResponse `yaml:"response"`
 	} `yaml:"exchanges"`
+}
+
+type rawResponse struct {
+	Status  int               `yaml:"status"`
+	Headers map[string]string `yaml:"headers"`
+	Body    any               `yaml:"body"`
 }
 
 type rawRequest struct {
@@ -127,14 +129,13 @@ func ParseHTTPCassetteIn(path string, data []byte, patterns *recost.Budget) (*HT
 			line = lines[i]
 			where = fmt.Sprintf("%s:%d: exchanges[%d]", path, line, i)
 		}
-		req := cmp.Or(e.Request, e.Match) // upstream's order: request: wins over match:
-		if req == nil {
-			return nil, fmt.Errorf("%s: needs match: (or request:) with method and url or url_pattern", where)
-		}
-		if e.Resp == nil {
-			return nil, fmt.Errorf("%s: needs a response: with a status", where)
-		}
-		ex := HTTPExchange{Method: strings.ToUpper(strings.TrimSpace(req.Method)), MethodText: req.Method, URL: req.URL, Status: e.Resp.Status, Headers: e.Resp.Headers, Line: line, fromRequest: e.Request != nil}
+		// upstream's order: request: wins over match:. As upstream, an
+		// exchange with neither matches any request, one without a url or
+		// url_pattern any url, and one without a response (or a status)
+		// answers status 0 (conformance star-http-lenient-exchange).
+		req := cmp.Or(e.Request, e.Match, &rawRequest{})
+		resp := cmp.Or(e.Resp, &rawResponse{})
+		ex := HTTPExchange{Method: strings.ToUpper(strings.TrimSpace(req.Method)), MethodText: req.Method, URL: req.URL, Status: resp.Status, Headers: resp.Headers, Line: line, fromRequest: e.Request != nil}
 		if req.URLPattern != "" && !ex.fromRequest { // upstream reads no url_pattern under request:
 			re, err := patterns.Compile(req.URLPattern)
 			if err != nil {
@@ -142,14 +143,7 @@ func ParseHTTPCassetteIn(path string, data []byte, patterns *recost.Budget) (*HT
 			}
 			ex.URLPattern, ex.urlInsts = re, patterns.Insts(req.URLPattern)
 		}
-		if ex.URL == "" && ex.URLPattern == nil && !ex.fromRequest { // request: without a url matches any
-			return nil, fmt.Errorf("%s: needs url or url_pattern", where)
-		}
-		ex.Status = cmp.Or(ex.Status, 200) // a response without a status is a plain success
-		if ex.Status < 100 || ex.Status > 599 {
-			return nil, fmt.Errorf("%s: response.status %d is not an HTTP status (100-599)", where, ex.Status)
-		}
-		switch b := e.Resp.Body.(type) {
+		switch b := resp.Body.(type) {
 		case nil:
 		case string:
 			ex.Body = b
@@ -270,10 +264,8 @@ func (e *HTTPExchange) label() string {
 	if u == "" && e.URLPattern != nil {
 		u = e.URLPattern.String()
 	}
-	if e.fromRequest {
-		return cmp.Or(e.MethodText, e.Method) + " " + u // untrimmed: "GET " without a url
-	}
-	return strings.TrimSpace(cmp.Or(e.MethodText, e.Method) + " " + u)
+	// untrimmed ("GET " without a url), "*" for no method, as upstream
+	return cmp.Or(e.MethodText, e.Method, "*") + " " + u
 }
 
 // InspectCassette answers a Starlark script's ctx.fs and ctx.probe calls
