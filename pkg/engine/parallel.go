@@ -77,6 +77,8 @@ func (p *parConf) encode() string {
 	for i, l := range p.leaves {
 		parts[i] = l.Path
 	}
+	// sorted: a start path's leaves stay in the order listed (placeListed)
+	slices.Sort(parts)
 	return p.root.Path + "#" + strings.Join(parts, "|")
 }
 
@@ -513,4 +515,26 @@ func (r *runner) fireAtParallelRoot(ctx context.Context, intent string, slots ma
 // par-emit hop.yaml).
 func (r *runner) flatHop(dst *State) bool {
 	return r.par != nil && r.par.hop && dst != nil && dst.within(r.par.root)
+}
+
+// placeListed orders a start path's leaves as upstream's rig keeps them
+// (conformance par-start-two-leaves): by region, each region's leaves in
+// the order listed, so that reading the configuration back keeps the
+// leaf listed last; that leaf holds its region's place.
+func (p *parConf) placeListed() {
+	slices.SortStableFunc(p.leaves, func(a, b *State) int {
+		ra, rb := p.regionOf(a), p.regionOf(b)
+		if ra != nil && ra == rb && p.inRegion(a) {
+			return 0
+		}
+		return strings.Compare(a.Path, b.Path)
+	})
+	for _, l := range p.leaves {
+		if p.inRegion(l) {
+			if p.at == nil {
+				p.at = map[*State]*State{}
+			}
+			p.at[p.regionOf(l)] = l
+		}
+	}
 }

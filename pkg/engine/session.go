@@ -334,8 +334,12 @@ func (r *runner) placeAt(spec string) error {
 			return fmt.Errorf("start state %q: %q is not a parallel state", spec, root)
 		}
 		pc := &parConf{root: p}
-		var strays []*State
-		for _, l := range strings.Split(leaves, "|") {
+		entries := strings.Split(leaves, "|")
+		if r.so.MachineOnly {
+			// the legacy path reads its own encoding: sorted
+			slices.SortStableFunc(entries, func(a, b string) int { return strings.Compare(strings.TrimSpace(a), strings.TrimSpace(b)) })
+		}
+		for _, l := range entries {
 			st := r.m.States[strings.TrimSpace(l)]
 			if st == nil && r.so.StartFlat {
 				st = r.unknownLeaf(strings.TrimSpace(l), p) // unknownstart.go
@@ -347,14 +351,11 @@ func (r *runner) placeAt(spec string) error {
 			if st == nil || !st.within(p) {
 				return fmt.Errorf("start state %q: %q is not a state inside %q", spec, l, root)
 			}
-			if !pc.inRegion(st) {
-				strays = append(strays, st) // kept until the first move
-				continue
-			}
-			pc.set(st)
+			// every entry is kept until the first move: one in no
+			// region, a region's second leaf, a repeat
+			pc.leaves = append(pc.leaves, st)
 		}
-		pc.leaves = append(pc.leaves, strays...)
-		sortByPath(pc.leaves)
+		pc.placeListed()
 		if len(pc.leaves) == 0 {
 			return fmt.Errorf("start state %q names no leaf of %q", spec, root)
 		}

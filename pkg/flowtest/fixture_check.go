@@ -32,8 +32,10 @@ func (fr *fixtureRun) errorTurn(ctx context.Context, t *Turn, c *checker, tr *Tu
 	fr.observeTurn(t, c.state, nil, "", out, false)
 	if fr.legacy {
 		// upstream's legacy path throws an accepted turn away: the next
-		// turn starts where this one did
-		tr.NewState = from
+		// turn starts where this one did, and the turn reports the state
+		// its rig last recorded, a start path as written
+		// (conformance legacy-error-state-written)
+		tr.NewState = fr.rigState
 		if out.rej == nil && out.turn != nil && !fr.restart(ctx, t, from, before) {
 			return nil, false
 		}

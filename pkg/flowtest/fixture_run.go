@@ -1,6 +1,7 @@
 package flowtest
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -41,6 +42,10 @@ type fixtureRun struct {
 	allEvents []event
 	retained  int    // bytes of events and views the turns keep (retained.go)
 	wd        string // where real handlers write (workDir)
+	// rigState is the state upstream's legacy rig last recorded: the
+	// initial_state as written, then each turn's NewState; an
+	// expect_error turn reports it (conformance legacy-error-state-written)
+	rigState string
 }
 
 // patterns is the story's regexp budget, which the fixture's patterns and
@@ -173,6 +178,7 @@ func (fr *fixtureRun) run(ctx context.Context) {
 		return
 	}
 	fr.sess, fr.first, fr.sopts = sess, sess, o
+	fr.rigState = cmp.Or(fx.InitialState, sess.State())
 	defer func() {
 		if fr.sess != fr.first {
 			fr.sess.Close()
@@ -197,6 +203,9 @@ func (fr *fixtureRun) play(turn func(*Turn) (*TurnResult, bool), obs func(turn i
 		}
 		if obs != nil {
 			obs(t.Index, fr.sess.State(), fr.sess.World(), fr.sess.Jobs())
+		}
+		if tr != nil {
+			fr.rigState = tr.NewState
 		}
 		fr.res.Flow.Turns = append(fr.res.Flow.Turns, tr)
 		fr.res.Turns++

@@ -493,21 +493,39 @@ func (ix *storyIndex) callList() string {
 }
 
 // partialRegions warns at a parallel initial_state that names no leaf in
-// some region of root (conformance par-start-regions-named).
+// some region of root (conformance par-start-regions-named), or more than
+// one (par-start-two-leaves).
 func (l *fixtureLint) partialRegions(fx *Fixture, root string, leaves []string) {
 	p := l.root.StateAt(root)
 	if p == nil || !p.Parallel {
 		return
 	}
-	var missing []string
+	var missing, twice []string
 	for _, reg := range p.Children {
-		if !slices.ContainsFunc(leaves, func(x string) bool { return x == reg.Path || strings.HasPrefix(x, reg.Path+".") }) {
+		switch n := countFunc(leaves, func(x string) bool { return x == reg.Path || strings.HasPrefix(x, reg.Path+".") }); {
+		case n == 0:
 			missing = append(missing, reg.Path)
+		case n > 1:
+			twice = append(twice, reg.Path)
 		}
 	}
 	if len(missing) > 0 {
 		l.warn(fx.valueAt("initial_state"), ruleUnknownState, "initial_state %q names no leaf of region %s: the fixture starts without one there (its intents are refused and its view is not drawn), as the existing engine does; name a leaf of every region in the path", fx.InitialState, strings.Join(missing, ", "))
 	}
+	if len(twice) > 0 {
+		l.warn(fx.valueAt("initial_state"), ruleUnknownState, "initial_state %q names more than one leaf of region %s: both engines keep every entry (views, state path) until an intent is taken, then read back one leaf a region, the one listed last (after sorting, on the legacy path), as the existing engine does; name one leaf of each region", fx.InitialState, strings.Join(twice, ", "))
+	}
+}
+
+// countFunc is how many of xs satisfy f.
+func countFunc(xs []string, f func(string) bool) int {
+	n := 0
+	for _, x := range xs {
+		if f(x) {
+			n++
+		}
+	}
+	return n
 }
 
 // bareIntent reports a turn's intent written as a bare name, which

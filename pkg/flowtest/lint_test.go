@@ -299,6 +299,19 @@ func TestLintParallelStartNamesEveryRegion(t *testing.T) {
 	}
 }
 
+// A parallel initial_state naming two leaves of one region, or one leaf
+// twice, keeps them all until an intent is taken, as upstream (conformance
+// par-start-two-leaves): a warning names the region.
+func TestLintParallelStartTwoLeaves(t *testing.T) {
+	st, _ := storylint.Load("../engine/testdata/conformance/par-start-two-leaves", story.Options{})
+	fxs, _ := parse("flows/p.yaml", []byte("test_kind: flow\ninitial_state: \"p#p.ra.a2|p.ra.a1|p.rb.b1\"\nturns: []\n---\ntest_kind: flow\ninitial_state: \"p#p.rb.b2|p.rb.b2|p.ra.a1\"\nturns: []\n---\ntest_kind: flow\ninitial_state: \"p#p.ra.a1|p.rb.b2\"\nturns: []\n"))
+	got := lint(st, fxs)
+	if !hasDiag(got, diag.Warning, 2, 16, `names more than one leaf of region p.ra: both engines keep every entry`) ||
+		!hasDiag(got, diag.Warning, 6, 16, `names more than one leaf of region p.rb:`) || len(got) != 2 {
+		t.Fatalf("%v", got)
+	}
+}
+
 // An expect_error code no rejection carries (the llm-guide's §10 names, a
 // typo) is a warning naming what the turn sees instead; the four codes a
 // rejection carries are not.
