@@ -411,7 +411,9 @@ func (a *Assembly) Enabled(id string) bool { return a.plugin(id).Enabled }
 
 // plugin is the status of plugin id (zero, not enabled, when unknown).
 func (a *Assembly) plugin(id string) PluginStatus {
-	if i := slices.IndexFunc(a.Plugins, func(p PluginStatus) bool { return p.ID == id }); i >= 0 {
+	// Plugins are sorted by id: found by a binary search, since a
+	// repository may hold thousands (registerHooks asks for each)
+	if i, ok := slices.BinarySearchFunc(a.Plugins, id, func(p PluginStatus, id string) int { return strings.Compare(p.ID, id) }); ok {
 		return a.Plugins[i]
 	}
 	return PluginStatus{}
@@ -422,10 +424,9 @@ func (a *Assembly) Agent(alias string) (AgentStatus, bool) {
 	if alias == "" {
 		alias = story.DefaultAgentAlias
 	}
-	for _, ag := range a.Agents {
-		if ag.Alias == alias {
-			return ag, true
-		}
+	// Agents are sorted by alias (mcp serve asks for each call site's)
+	if i, ok := slices.BinarySearchFunc(a.Agents, alias, func(ag AgentStatus, alias string) int { return strings.Compare(ag.Alias, alias) }); ok {
+		return a.Agents[i], true
 	}
 	return AgentStatus{}, false
 }
