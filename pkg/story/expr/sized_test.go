@@ -240,10 +240,9 @@ func TestPatternCacheBounded(t *testing.T) {
 // maxRuntimePatternBytes and recost.MaxInsts instructions, each refusal an
 // error at the operator naming the bound and the fix, and remembered, so a
 // guard evaluated again does not size the pattern again. Before, such a
-// pattern compiled on every evaluation unsized: a 2 MB one (past the cache)
-// kept a 50-turn fixture busy 204 s at 580 MB, and a 4 KB one of 200
-// `[\p{L}\p{N}]{1,1000}` compiled to 173 MB before it matched. A pattern
-// within the bounds, and a literal, answer as before
+// pattern compiled unsized, one past the cache on every evaluation, and a
+// short one of many `[\p{L}\p{N}]{1,1000}` to hundreds of megabytes before
+// it matched. A pattern within the bounds, and a literal, answer as before
 // (TestMatchesCostBounded).
 func TestRuntimePatternBounded(t *testing.T) {
 	p, err := CompileGuard(`world.s matches world.p`)
