@@ -47,7 +47,8 @@ type decodedSearch struct {
 	// of that type reads them; lists: those mergedListRepeat checked
 	merged        map[decodedVisit]bool
 	lists         map[*yaml.Node]bool
-	keys          map[*yaml.Node]map[string]int // keysOf's
+	keys          map[*yaml.Node]map[string]int            // keysOf's
+	fields        map[reflect.Type]map[string]reflect.Type // fieldsOf's
 	second, first *yaml.Node
 	how           string
 	steps         int // keys and elements looked at, for tests
@@ -135,20 +136,35 @@ func (s *decodedSearch) mapping(n *yaml.Node, t reflect.Type) {
 			continue
 		}
 		if kd := Deref(k); kd != nil {
-			if ft, ok := fieldType(t, kd.Value); ok {
+			if ft, ok := s.fieldsOf(t)[kd.Value]; ok {
 				s.walk(v, ft)
 			}
 		}
 	}
 }
 
-// fieldType is the type of the field of struct t whose yaml name is key,
-// inline structs searched too.
-func fieldType(t reflect.Type, key string) (reflect.Type, bool) {
+// fieldsOf is the type of each field of struct t by its yaml name,
+// inline structs' fields too (the first field in field order wins, as a
+// decoder's): t's tags are read once per search, not once per key.
+func (s *decodedSearch) fieldsOf(t reflect.Type) map[string]reflect.Type {
+	if m, ok := s.fields[t]; ok {
+		return m
+	}
+	m := map[string]reflect.Type{}
+	addFields(m, t)
+	if s.fields == nil {
+		s.fields = map[reflect.Type]map[string]reflect.Type{}
+	}
+	s.fields[t] = m
+	return m
+}
+
+// addFields files in m each field of struct t under its yaml name, unless
+// an earlier field has that name, searching inline structs in place.
+func addFields(m map[string]reflect.Type, t reflect.Type) {
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
-		tag := f.Tag.Get("yaml")
-		name, opts, _ := strings.Cut(tag, ",")
+		name, opts, _ := strings.Cut(f.Tag.Get("yaml"), ",")
 		if name == "-" {
 			continue
 		}
@@ -158,9 +174,7 @@ func fieldType(t reflect.Type, key string) (reflect.Type, bool) {
 				ft = ft.Elem()
 			}
 			if ft.Kind() == reflect.Struct {
-				if got, ok := fieldType(ft, key); ok {
-					return got, true
-				}
+				addFields(m, ft)
 			}
 			continue
 		}
@@ -170,11 +184,10 @@ func fieldType(t reflect.Type, key string) (reflect.Type, bool) {
 		if name == "" {
 			name = strings.ToLower(f.Name)
 		}
-		if name == key {
-			return f.Type, true
+		if _, ok := m[name]; !ok {
+			m[name] = f.Type
 		}
 	}
-	return nil, false
 }
 
 // mergedOrAliasRepeat finds, in the mapping n, the first key that an

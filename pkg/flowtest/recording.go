@@ -3,6 +3,7 @@ package flowtest
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"kitsoki/internal/safefile"
 	"kitsoki/internal/termsafe"
@@ -13,6 +14,21 @@ import (
 type Recording struct {
 	Path    string
 	Entries []RecordingEntry
+
+	// index is Entries' first position for each (state, input), as
+	// written and folded: built once, on the first Lookup (a recording is
+	// shared by the fixtures that name it, run in parallel).
+	once  sync.Once
+	exact map[recordingKey]int
+	fold  map[recordingKey]int
+}
+
+// recordingKey is an entry's (state, input).
+type recordingKey struct{ state, input string }
+
+// foldKey is (state, input) lower-cased and trimmed, Lookup's second try.
+func foldKey(state, input string) recordingKey {
+	return recordingKey{strings.ToLower(strings.TrimSpace(state)), strings.ToLower(strings.TrimSpace(input))}
 }
 
 // RecordingEntry is one recorded routing.
@@ -79,19 +95,41 @@ func parseRecording(path string, data []byte) (*Recording, error) {
 }
 
 // Lookup finds the entry for (state, input): exact first, then both
-// lower-cased and trimmed; the first entry in file order wins.
+// lower-cased and trimmed; the first entry in file order wins. Each try is
+// one map read (the index), so a long fixture on a large recording costs
+// its turns, not turns times entries.
 func (r *Recording) Lookup(state, input string) (*RecordingEntry, error) {
-	exact := func(s string) string { return s }
-	fold := func(s string) string { return strings.ToLower(strings.TrimSpace(s)) }
-	for _, f := range []func(string) string{exact, fold} {
-		for i := range r.Entries {
-			if e := &r.Entries[i]; f(e.State) == f(state) && f(e.Input) == f(input) {
-				if e.Clarify {
-					return nil, fmt.Errorf("recording %s routes input %q in state %q to a clarification, not an intent", r.Path, input, state)
-				}
-				return e, nil
-			}
+	r.once.Do(r.buildIndex)
+	i, ok := r.exact[recordingKey{state, input}]
+	if !ok {
+		i, ok = r.fold[foldKey(state, input)]
+	}
+	if !ok {
+		return nil, fmt.Errorf("recording miss for input %q in state %q (%s has no entry for it; add {state: %s, input: %q, intent: {name: ...}})", input, state, r.Path, state, input)
+	}
+	if e := &r.Entries[i]; !e.Clarify {
+		return e, nil
+	}
+	return nil, fmt.Errorf("recording %s routes input %q in state %q to a clarification, not an intent", r.Path, input, state)
+}
+
+// buildIndex files each entry under its exact and folded keys, the first
+// in file order kept.
+func (r *Recording) buildIndex() {
+	r.exact = make(map[recordingKey]int, len(r.Entries))
+	r.fold = make(map[recordingKey]int, len(r.Entries))
+	for i, e := range r.Entries {
+		if k := (recordingKey{e.State, e.Input}); !has(r.exact, k) {
+			r.exact[k] = i
+		}
+		if k := foldKey(e.State, e.Input); !has(r.fold, k) {
+			r.fold[k] = i
 		}
 	}
-	return nil, fmt.Errorf("recording miss for input %q in state %q (%s has no entry for it; add {state: %s, input: %q, intent: {name: ...}})", input, state, r.Path, state, input)
+}
+
+// has reports whether m holds k.
+func has(m map[recordingKey]int, k recordingKey) bool {
+	_, ok := m[k]
+	return ok
 }

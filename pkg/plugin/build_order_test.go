@@ -105,3 +105,56 @@ func TestBuildOrderMatchesReference(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkBuildOrderManyPlugins orders 20,000 plugins (a repository's
+// plugin directories) and 2,000 agent aliases, each fourth requiring the
+// one before: vertices are found through an index and the ready ones kept
+// in a heap (a linear search of both made it quadratic; the figures are in
+// the commit that changed it).
+func BenchmarkBuildOrderManyPlugins(b *testing.B) {
+	var nodes []node
+	var agents []AgentStatus
+	for i := range 20_000 {
+		n := node{id: fmt.Sprintf("p%05d", i)}
+		if i%4 == 3 {
+			n.requires = []string{fmt.Sprintf("p%05d", i-1)}
+		}
+		nodes = append(nodes, n)
+	}
+	for i := range 2_000 {
+		alias := fmt.Sprintf("a%04d", i)
+		nodes, agents = append(nodes, node{id: alias}), append(agents, AgentStatus{Alias: alias})
+	}
+	known := map[string]bool{}
+	for _, n := range nodes {
+		known[n.id] = true
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		a := &Assembly{}
+		if got := a.buildOrder(nodes, agents, known, map[string]string{}); len(got) != 20_000 {
+			b.Fatalf("%d plugins ordered", len(got))
+		}
+	}
+}
+
+// BenchmarkRegisterHooksManyPlugins records the hooks of 20,000 enabled
+// external plugins: each plugin's status is found by a binary search of
+// the sorted Plugins (a linear one made it quadratic; the figures are in
+// the commit that made it a search).
+func BenchmarkRegisterHooksManyPlugins(b *testing.B) {
+	a := &Assembly{manifests: map[string]*Manifest{}}
+	for i := range 20_000 {
+		id := fmt.Sprintf("p%05d", i)
+		a.manifests[id] = &Manifest{ID: id, Path: id + "/manifest.yaml", Hooks: []ManifestHook{{Point: pointRunStart, OnError: onErrorContinue}}}
+		a.Plugins = append(a.Plugins, PluginStatus{Descriptor: Descriptor{ID: id}, Enabled: true})
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		a.Hooks = nil
+		a.registerHooks()
+		if len(a.Hooks) < 20_000 {
+			b.Fatalf("%d hooks", len(a.Hooks))
+		}
+	}
+}

@@ -35,6 +35,11 @@ var hostNameRe = &lazyre.Regexp{Expr: `^host\.[a-z0-9_]+(\.[a-z0-9_]+)*$`}
 // checkManifestHosts validates hosts: and lists each as "host:<name>" in
 // provides.
 func checkManifestHosts(m *Manifest) error {
+	seen := make(map[string]bool, len(m.Hosts))
+	provides := make(map[string]bool, len(m.Provides)+len(m.Hosts))
+	for _, p := range m.Provides {
+		provides[p] = true
+	}
 	for i, h := range m.Hosts {
 		if !hostNameRe.MatchString(h) {
 			return fmt.Errorf("%s: hosts[%d] %q is not a host handler name; use host.<namespace>[.<op>] in lowercase, e.g. host.git", m.Path, i, h)
@@ -42,10 +47,12 @@ func checkManifestHosts(m *Manifest) error {
 		if host.IsAgentVerb(h) {
 			return fmt.Errorf("%s: hosts[%d] %q is an agent verb the engine serves through agent_plugins; declare an agent plugin instead", m.Path, i, h)
 		}
-		if slices.Contains(m.Hosts[:i], h) {
+		if seen[h] {
 			return fmt.Errorf("%s: hosts[%d] %q is listed twice", m.Path, i, h)
 		}
-		if p := "host:" + h; !slices.Contains(m.Provides, p) {
+		seen[h] = true
+		if p := "host:" + h; !provides[p] {
+			provides[p] = true
 			m.Provides = append(m.Provides, p)
 		}
 	}

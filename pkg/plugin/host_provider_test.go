@@ -211,6 +211,7 @@ func TestHostProviderManifestChecks(t *testing.T) {
 		{"[host.Git]", `is not a host handler name`},
 		{"[host.agent.ask]", "is an agent verb"},
 		{"[host.x, host.x]", "listed twice"},
+		{"[host.x, host.y, host.z, host.y, host.x]", `hosts[3] "host.y" is listed twice`},
 	} {
 		_, err := parseManifest("m.yaml", []byte("id: p\nhosts: "+c.hosts+"\nentry: { command: x }\n"))
 		if err == nil || !strings.Contains(err.Error(), c.want) {
@@ -221,8 +222,31 @@ func TestHostProviderManifestChecks(t *testing.T) {
 	if err != nil || strings.Join(m.Provides, ",") != "host:host.git" {
 		t.Errorf("provides: %+v %v", m, err)
 	}
+	// a host its provides: lists already is not listed again
+	m, err = parseManifest("m.yaml", []byte("id: p\nprovides: [host:host.run, x]\nhosts: [host.git, host.run]\nentry: { command: x }\n"))
+	if err != nil || strings.Join(m.Provides, ",") != "host:host.run,x,host:host.git" {
+		t.Errorf("provides: %+v %v", m, err)
+	}
 	if _, err := parseManifest("m.yaml", []byte("id: p\nentry: { command: x }\n")); err == nil || !strings.Contains(err.Error(), "or hosts:") {
 		t.Errorf("neither hooks nor hosts: %v", err)
+	}
+}
+
+// BenchmarkParseManifestManyHosts is a manifest of 20,000 hosts: each is
+// checked against those before it and against provides: by a set (a scan
+// of each list made validate and plugins quadratic in a manifest's hosts).
+func BenchmarkParseManifestManyHosts(b *testing.B) {
+	var src strings.Builder
+	src.WriteString("id: p\nentry: { command: x }\nhosts:\n")
+	for i := range 20_000 {
+		fmt.Fprintf(&src, "  - host.h%d\n", i)
+	}
+	data := []byte(src.String())
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := parseManifest("m.yaml", data); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
 

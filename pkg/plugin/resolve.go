@@ -2,6 +2,7 @@ package plugin
 
 import (
 	"cmp"
+	"container/heap"
 	"fmt"
 	"maps"
 	"os"
@@ -276,15 +277,17 @@ func (a *Assembly) profileReasons(known map[string]bool, byID map[string]*Descri
 // (agent aliases left out).
 func (a *Assembly) buildOrder(nodes []node, agents []AgentStatus, known map[string]bool, reason map[string]string) []string {
 	// Vertices are the distinct node ids (a repeated id is one vertex; the
-	// known ids are the nodes'). The graph is small (the plugins and the
-	// story's agent aliases): a vertex is found by a linear search.
+	// known ids are the nodes'), found through an index: a repository may
+	// hold thousands of plugin directories, a story thousands of aliases.
 	ids := make([]string, 0, len(nodes))
+	index := make(map[string]int, len(nodes))
 	for _, n := range nodes {
-		if !slices.Contains(ids, n.id) {
+		if _, ok := index[n.id]; !ok {
+			index[n.id] = len(ids)
 			ids = append(ids, n.id)
 		}
 	}
-	vertex := func(id string) int { return slices.Index(ids, id) }
+	vertex := func(id string) int { return index[id] }
 	reqs := make([][]string, len(ids)) // of the last node with the id
 	indeg := make([]int, len(ids))
 	users := make([][]int, len(ids))
@@ -299,22 +302,20 @@ func (a *Assembly) buildOrder(nodes []node, agents []AgentStatus, known map[stri
 			}
 		}
 	}
-	ready, order := make([]int, 0, len(nodes)), make([]int, 0, len(ids))
+	ready, order := &readyVertices{ids: ids}, make([]int, 0, len(ids))
 	for _, n := range nodes {
 		if v := vertex(n.id); indeg[v] == 0 {
-			ready = append(ready, v)
+			heap.Push(ready, v)
 		}
 	}
-	for len(ready) > 0 {
-		v := slices.MinFunc(ready, func(x, y int) int { return strings.Compare(ids[x], ids[y]) }) // ties broken by id
-		i := slices.Index(ready, v)
-		ready = slices.Delete(ready, i, i+1)
+	for ready.Len() > 0 {
+		v := heap.Pop(ready).(int) // ties broken by id
 		order = append(order, v)
 		a.inheritDisable(ids[v], reqs[v], known, reason)
 		for _, u := range users[v] {
 			indeg[u]--
 			if indeg[u] == 0 {
-				ready = append(ready, u)
+				heap.Push(ready, u)
 			}
 		}
 	}
@@ -328,13 +329,34 @@ func (a *Assembly) buildOrder(nodes []node, agents []AgentStatus, known map[stri
 			a.Warnings = append(a.Warnings, Warning{Message: fmt.Sprintf("%s is part of a requires cycle; it is disabled", n.id)})
 		}
 	}
+	aliases := make(map[string]bool, len(agents))
+	for _, ag := range agents {
+		aliases[ag.Alias] = true
+	}
 	var plugins []string
 	for _, v := range order {
-		if !slices.ContainsFunc(agents, func(ag AgentStatus) bool { return ag.Alias == ids[v] }) {
+		if !aliases[ids[v]] {
 			plugins = append(plugins, ids[v])
 		}
 	}
 	return plugins
+}
+
+// readyVertices are the vertices whose requirements are placed, a heap
+// whose least is the one with the least id (container/heap's Interface).
+type readyVertices struct {
+	v   []int
+	ids []string
+}
+
+func (r *readyVertices) Len() int           { return len(r.v) }
+func (r *readyVertices) Less(i, j int) bool { return r.ids[r.v[i]] < r.ids[r.v[j]] }
+func (r *readyVertices) Swap(i, j int)      { r.v[i], r.v[j] = r.v[j], r.v[i] }
+func (r *readyVertices) Push(x any)         { r.v = append(r.v, x.(int)) }
+func (r *readyVertices) Pop() any {
+	x := r.v[len(r.v)-1]
+	r.v = r.v[:len(r.v)-1]
+	return x
 }
 
 // inheritDisable disables id (once) when its first failing requirement is
@@ -389,7 +411,9 @@ func (a *Assembly) Enabled(id string) bool { return a.plugin(id).Enabled }
 
 // plugin is the status of plugin id (zero, not enabled, when unknown).
 func (a *Assembly) plugin(id string) PluginStatus {
-	if i := slices.IndexFunc(a.Plugins, func(p PluginStatus) bool { return p.ID == id }); i >= 0 {
+	// Plugins are sorted by id: found by a binary search, since a
+	// repository may hold thousands (registerHooks asks for each)
+	if i, ok := slices.BinarySearchFunc(a.Plugins, id, func(p PluginStatus, id string) int { return strings.Compare(p.ID, id) }); ok {
 		return a.Plugins[i]
 	}
 	return PluginStatus{}
@@ -400,10 +424,9 @@ func (a *Assembly) Agent(alias string) (AgentStatus, bool) {
 	if alias == "" {
 		alias = story.DefaultAgentAlias
 	}
-	for _, ag := range a.Agents {
-		if ag.Alias == alias {
-			return ag, true
-		}
+	// Agents are sorted by alias (mcp serve asks for each call site's)
+	if i, ok := slices.BinarySearchFunc(a.Agents, alias, func(ag AgentStatus, alias string) int { return strings.Compare(ag.Alias, alias) }); ok {
+		return a.Agents[i], true
 	}
 	return AgentStatus{}, false
 }

@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"kitsoki/pkg/diag"
 )
 
 // Stats are totals across one or more traces.
@@ -32,7 +34,20 @@ type Stats struct {
 	turn          turnCounter // of the trace being added
 	calls         CallTracker
 	hosts         hostTracker
+	names         int // distinct names kept in the tables (statName)
 }
+
+// maxStatsNames bounds the distinct names (event kinds, agents, error
+// kinds, handlers) one Stats keeps across its tables, each clipped to
+// maxStatsNameBytes: a name past it is counted under otherNames, so a
+// trace naming a new kind on every line costs what a real one does.
+const maxStatsNames = 4096
+
+// maxStatsNameBytes is the longest name a stats table keeps whole.
+const maxStatsNameBytes = 256
+
+// otherNames is the row that counts what the names past maxStatsNames do.
+const otherNames = "(other names)"
 
 // AgentStats are the per-agent totals.
 type AgentStats struct {
@@ -82,7 +97,7 @@ func (s *Stats) AddTrace(r io.Reader, name string) error {
 // Add counts one event.
 func (s *Stats) Add(ev *Event) {
 	s.Events++
-	s.EventsByKind[ev.Kind]++
+	s.EventsByKind[statName(s, s.EventsByKind, ev.Kind)]++
 	if s.turn.see(ev.Turn) {
 		s.Turns++
 	}
@@ -94,7 +109,7 @@ func (s *Stats) Add(ev *Event) {
 		return
 	}
 	s.Calls++
-	name := c.AgentName()
+	name := statName(s, s.ByAgent, c.AgentName())
 	a := s.ByAgent[name]
 	if a == nil {
 		a = &AgentStats{}
@@ -115,20 +130,40 @@ func (s *Stats) Add(ev *Event) {
 	if c.Outcome == OutcomeError {
 		s.CallErrors++
 		a.Errors++
-		s.ErrorsByKind[c.ErrorKind]++
+		s.ErrorsByKind[statName(s, s.ErrorsByKind, c.ErrorKind)]++
 		if a.ErrorsByKind == nil {
 			a.ErrorsByKind = map[string]int{}
 		}
-		a.ErrorsByKind[c.ErrorKind]++
+		a.ErrorsByKind[statName(s, a.ErrorsByKind, c.ErrorKind)]++
 	}
 }
 
 func (s *Stats) countHost(hc *HostCall) {
 	s.HostCalls++
-	s.HostByHandler[hc.Namespace]++
+	s.HostByHandler[statName(s, s.HostByHandler, hc.Namespace)]++
 	if hc.Error != "" {
 		s.HostErrors++
 	}
+}
+
+// statName is the key name counts under in the table m: itself (clipped
+// to maxStatsNameBytes, a copy, so no event's line is kept), or
+// otherNames once s keeps maxStatsNames names.
+func statName[V any](s *Stats, m map[string]V, name string) string {
+	if _, ok := m[name]; ok {
+		return name
+	}
+	if len(name) > maxStatsNameBytes {
+		name = diag.Clip(name, maxStatsNameBytes)
+		if _, ok := m[name]; ok {
+			return name
+		}
+	}
+	if s.names >= maxStatsNames {
+		return otherNames
+	}
+	s.names++
+	return strings.Clone(name)
 }
 
 // Finish computes the percentiles; call it once after the last AddTrace.

@@ -167,8 +167,10 @@ func sizedFunc(op string) func(args ...any) (any, error) {
 
 // sizedMatches is `a matches pattern` as expr-lang's VM does it (the
 // pattern compiled at compile time when it was a literal), refused when
-// its worst case passes recost's bound; the program's patternCache (in
-// b) compiles and counts each pattern text once.
+// its worst case passes recost's bound, or, a pattern built at run time,
+// when it is longer or compiles larger than a literal may
+// (compilePattern); the program's patternCache (in b) compiles and
+// counts each pattern text once.
 func sizedMatches(b *sizeBudget, a, pattern any) (any, error) {
 	if runtime.IsNil(a) || runtime.IsNil(pattern) {
 		return false, nil
@@ -181,6 +183,9 @@ func sizedMatches(b *sizeBudget, a, pattern any) (any, error) {
 	}
 	if p.err != nil {
 		panic(p.err) // as the VM: its message, at the operator
+	}
+	if p.refused != nil {
+		return nil, fmt.Errorf("matches: %v", p.refused)
 	}
 	text, isText := a.(string)
 	if !isText {

@@ -1,6 +1,7 @@
 package expr
 
 import (
+	"fmt"
 	"regexp"
 	"sync"
 
@@ -26,11 +27,19 @@ type patternCache struct {
 	m     map[string]*sizedPattern
 }
 
-// sizedPattern is one pattern text's compiled form, or its compile error.
+// maxRuntimePatternBytes bounds a `matches` pattern that is not a literal
+// of the story (a world value, a slot, an agent's answer, a host's
+// result): what an expression may hold as a literal one (MaxExprBytes).
+const maxRuntimePatternBytes = MaxExprBytes
+
+// sizedPattern is one pattern text's compiled form, its compile error (the
+// VM's), or refused: a pattern built at run time past the bounds a
+// literal one is held to, never compiled.
 type sizedPattern struct {
-	re    *regexp.Regexp
-	insts int
-	err   error
+	re      *regexp.Regexp
+	insts   int
+	err     error
+	refused error
 }
 
 // get is the pattern text's compiled form (re, when the caller has one
@@ -59,9 +68,17 @@ func (c *patternCache) get(text string, re *regexp.Regexp) *sizedPattern {
 }
 
 // compilePattern compiles text (unless re is its compiled form) and counts
-// its instructions.
+// its instructions. A pattern built at run time (re nil) is first held to
+// what a literal one is at load time: at most maxRuntimePatternBytes, and
+// at most recost.MaxInsts instructions, sized before it compiles.
 func compilePattern(text string, re *regexp.Regexp) *sizedPattern {
 	if re == nil {
+		if len(text) > maxRuntimePatternBytes {
+			return &sizedPattern{refused: fmt.Errorf("the pattern is %d bytes, more than the %d a pattern built at run time (a world value, a slot, an agent's answer, a host's result) may; match against a shorter pattern, or test the text with contains, startsWith or endsWith", len(text), maxRuntimePatternBytes)}
+		}
+		if err := recost.Sized(text); err != nil {
+			return &sizedPattern{refused: err}
+		}
 		var err error
 		if re, err = regexp.Compile(text); err != nil {
 			return &sizedPattern{err: err}

@@ -233,3 +233,44 @@ func TestPatternCacheBounded(t *testing.T) {
 		}
 	}
 }
+
+// TestRuntimePatternBounded: a `matches` pattern that is not a literal (a
+// world value an agent's answer or a host's result set) is held to what a
+// literal one is at load time, before it compiles: at most
+// maxRuntimePatternBytes and recost.MaxInsts instructions, each refusal an
+// error at the operator naming the bound and the fix, and remembered, so a
+// guard evaluated again does not size the pattern again. Before, such a
+// pattern compiled unsized, one past the cache on every evaluation, and a
+// short one of many `[\p{L}\p{N}]{1,1000}` to hundreds of megabytes before
+// it matched. A pattern within the bounds, and a literal, answer as before
+// (TestMatchesCostBounded).
+func TestRuntimePatternBounded(t *testing.T) {
+	p, err := CompileGuard(`world.s matches world.p`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ pat, want string }{
+		{strings.Repeat("a", 2<<20), fmt.Sprintf("matches: the pattern is %d bytes, more than the %d a pattern built at run time", 2<<20, maxRuntimePatternBytes)},
+		{strings.Repeat("a", maxRuntimePatternBytes+1), "a pattern built at run time"},
+		{strings.Repeat(`[\p{L}\p{N}]{1,1000}`, 200), "matches: the pattern would compile to about"},
+		{strings.Repeat(`(?:[a-z]{1,100}){1,10}`, 15), "shorten the pattern or its repeat counts"},
+	} {
+		env := Env{"world": map[string]any{"s": "hello", "p": c.pat}}
+		for range 2 {
+			ok, err := p.EvalBool(env)
+			if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "(1:9)") {
+				t.Fatalf("%.40s: %v, %.300v; want an error at the operator with %q", c.pat, ok, err, c.want)
+			}
+		}
+		if len(c.pat) <= maxRuntimePatternBytes {
+			if got := testing.AllocsPerRun(5, func() { _, _ = p.EvalBool(env) }); got > 100 {
+				t.Errorf("%.40s: a refused pattern evaluated again allocates %v times; the refusal should be remembered", c.pat, got)
+			}
+		}
+	}
+	// as long as may be, and one instruction: a class
+	within := "[" + strings.Repeat("a", maxRuntimePatternBytes-2) + "]"
+	if ok, err := p.EvalBool(Env{"world": map[string]any{"s": "a", "p": within}}); err != nil || !ok {
+		t.Fatalf("a pattern at the bound: %v, %v", ok, err)
+	}
+}
