@@ -50,6 +50,11 @@ func (l *fixtureLint) rejected(t *Turn) {
 	l.rest = l.after(t, r, jr, arc, warned)
 	if !warned && len(l.ds) == n {
 		l.rest = l.parAfter(t, r, arc, l.rest, held)
+		if l.rest.at == nil && l.rest.in == nil && l.rest.exit == "" && r.at == nil && r.in == nil {
+			if sr := l.parStartLeave(t, jr, arc); sr.at != nil {
+				l.rest = sr
+			}
+		}
 	}
 	l.rest.from = diag.Clip(l.rest.from, maxFrom)
 	l.noteJobs(l.stepped)

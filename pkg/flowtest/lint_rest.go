@@ -41,8 +41,10 @@ type rest struct {
 	// it (a root#leaf|leaf spelling, sorted or not); "": parPath's
 	spelling string
 	// entry: the arm that entered in from a plain leaf, landing quietly on
-	// leaves (parEnter), whose world parEnterWorld follows
-	entry *story.Transition
+	// leaves (parEnter), whose world parEnterWorld follows; stay: in's own
+	// arm re-entering it that the turn certainly took (parMove), whose
+	// effects parWorld applies
+	entry, stay *story.Transition
 }
 
 // maxFrom bounds a rest's from: each turn's reason quotes the one
@@ -227,14 +229,17 @@ func (l *fixtureLint) intentJudged(t *Turn, at *story.State, arc string) bool {
 
 // afterFailed is after for a turn whose result is discarded: one the
 // lint already warned at (the fixture fails there) rests nowhere known; a
-// legacy expect_error turn stays where it was.
+// legacy expect_error turn stays where it was. A turn certainly rejected
+// as it expects (expectedRejection) keeps the known world too: it runs
+// no effect (conformance lint-par-guard l: leave's guard on the
+// entered_clock asserted before it is judged after it).
 func (l *fixtureLint) afterFailed(t *Turn, r rest, warned bool) rest {
-	l.world.loseAll()
-	if !warned && !l.fx.Orchestrated() && r.at != nil {
-		return r
-	}
 	if !warned && l.expectedRejection(t, r) {
 		r.from += fmt.Sprintf(", and turns[%d] %q is rejected there as it expects, moving nothing", t.Index, t.Intent.Name)
+		return r
+	}
+	l.world.loseAll()
+	if !warned && !l.fx.Orchestrated() && r.at != nil {
 		return r
 	}
 	return rest{}
