@@ -80,7 +80,10 @@ func (l *fixtureLint) rejected(t *Turn) {
 // on: name its intent reaches and whether it warned.
 func (l *fixtureLint) judge(t *Turn, r rest) (string, bool) {
 	ix, at := l.ix, r.at
-	if t.ExpectError != nil || t.Intent == nil || t.Intent.Name == "" || ix.unfolded {
+	if t.ExpectError != nil {
+		return "", l.takenExpectRejected(t, r)
+	}
+	if t.Intent == nil || t.Intent.Name == "" || ix.unfolded {
 		return "", false
 	}
 	name := t.Intent.Name
