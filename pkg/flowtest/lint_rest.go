@@ -134,7 +134,7 @@ func (l *fixtureLint) after(t *Turn, r, jr rest, arc string, warned bool) rest {
 		return wr
 	}
 	l.stepped = to != nil
-	l.moveWorld(t, r, to, arm)
+	l.moveWorld(t, r, arc, to, arm)
 	if fr, ok := l.clockFires(t, r); ok {
 		return fr
 	}

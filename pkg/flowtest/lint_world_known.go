@@ -316,9 +316,12 @@ func (l *fixtureLint) beforeTurn(t *Turn) {
 // (lint_bind.go, a slot a handler refuses: lint_slot_uint.go); otherwise every write of the
 // on_exit and on_enter of the states it may leave and enter is made
 // uncertain.
-func (l *fixtureLint) moveWorld(t *Turn, r rest, to []*story.State, arm *story.Transition) {
+func (l *fixtureLint) moveWorld(t *Turn, r rest, arc string, to []*story.State, arm *story.Transition) {
 	w := l.world
 	if w == nil {
+		return
+	}
+	if to == nil && l.landingWorld(t, r, arc) {
 		return
 	}
 	if to == nil || arm == nil {
