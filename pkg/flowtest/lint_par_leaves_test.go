@@ -106,9 +106,23 @@ func TestLintParEmit(t *testing.T) {
 		"k_go_then_ev_refused.yaml":     `turns[2]: intent "go" is not taken at "p#p.ra.a2|p.rb.b2|p.rc.c2"`,
 		"l_go_rest_wrong.yaml":          `the machine rests at "p#p.ra.a2|p.rb.b2|p.rc.c2"`,
 		"m_guarded_receiver.yaml":       "",
-		"n_guarded_receiver_wrong.yaml": unwarned,
+		"n_guarded_receiver_wrong.yaml": `its emits move "p.rb" to "p.rb.b3" ("gev" of "p.rb.b1")`,
 		"o_receivers_first.yaml":        "",
 		"p_nested_first.yaml":           `the machine rests at "q#q.qa.a2|q.qb.b2|q.qc.c4"`,
 		"q_legacy_go.yaml":              `the machine rests at "p#p.ra.a2|p.rb.b2|p.rc.c2"`,
+	}, ruleRejected, ruleWrongState)
+}
+
+// TestLintParEmitGuard: a guarded receiver of a region's emit takes the
+// arm that holds on the world the turn has left so far; one whose arms
+// are all false stays (conformance lint-par-emit-guard).
+func TestLintParEmitGuard(t *testing.T) {
+	lintGolden(t, "../engine/testdata/conformance/lint-par-emit-guard", map[string]string{
+		"a_false_then_default_wrong.yaml":  `and its emits move "p.rb" to "p.rb.b3" ("pev" of "p.rb.b1"), "p.rc" to "p.rc.c2" ("pev" of "p.rc.c1")`,
+		"b_false_then_default_passes.yaml": "",
+		"c_emitter_writes_passes.yaml":     "",
+		"d_emitter_writes_wrong.yaml":      `turns[1].expect_state: "p#p.ra.a2|p.rb.b3|p.rc.c1", but turns[1] "pingset"`,
+		"e_slot_guard_wrong.yaml":          unwarned,
+		"f_world_set_wrong.yaml":           `the machine rests at "p#p.ra.a2|p.rb.b2|p.rc.c1"`,
 	}, ruleRejected, ruleWrongState)
 }
