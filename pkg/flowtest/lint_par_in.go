@@ -359,10 +359,10 @@ func (ix *storyIndex) parTarget(n *story.State, a *story.Transition) *story.Stat
 }
 
 // quietAbove reports whether the ancestors of p, entered on the way in,
-// only set, increment or say on entry.
+// only set, increment, say or emit an event (delivered nowhere) on entry.
 func quietAbove(p *story.State) bool {
 	for a := p.Parent; a != nil; a = a.Parent {
-		if !allEffects(a.OnEnter, parQuiet) {
+		if !allEffects(a.OnEnter, plainEffect) {
 			return false
 		}
 	}

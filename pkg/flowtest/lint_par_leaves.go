@@ -212,8 +212,8 @@ func (l *fixtureLint) regionStep(reg, leaf, n *story.State, a *story.Transition)
 		return nil, false
 	}
 	tt := strings.TrimSpace(a.Target)
-	if tt == "" {
-		return leaf, true
+	if tt == "" || tt == "." && n == leaf {
+		return leaf, true // a stay: no on_enter (conformance lint-par-spelling c)
 	}
 	d := ix.literalTarget(n, a)
 	if d == nil || regionOf(reg.Parent, d) != reg {
@@ -318,10 +318,12 @@ func (l *fixtureLint) regionEmit(t *Turn, p, from *story.State, leaves []*story.
 }
 
 // regionQuiet reports whether every state of the region reg (and reg)
-// only sets, increments or says on entry and exit.
+// only sets, increments, says or emits an event on entry (an emit: the
+// engines do not deliver: parLanding) and sets, increments or says on
+// exit.
 func regionQuiet(ix *storyIndex, reg *story.State) bool {
 	return !slices.ContainsFunc(append(ix.under(reg), reg), func(s *story.State) bool {
-		return !allEffects(s.OnEnter, parQuiet) || !allEffects(s.OnExit(), parQuiet)
+		return !allEffects(s.OnEnter, plainEffect) || !allEffects(s.OnExit(), parQuiet)
 	})
 }
 
