@@ -101,5 +101,8 @@ func TestLintClarifyWorld(t *testing.T) {
 		"e_clarify_at_b_wrong.yaml":          `turns[1].expect_world["x"]: 1, but after the turns before it and this one the fixture certainly holds 10 there`,
 		"f_clarify_then_guard.yaml":          `turns[1]: intent "check", fired at "a" (where turns[0] "need" is a clarification (a required slot left out): it stays), reaches the arms of "a", and every one's when: is false on the world the fixture certainly has then (first: world.z == 7)`,
 		"g_clarify_then_need_passes.yaml":    "",
+		"h_clarify_timer_wrong.yaml":         `turns[0].expect_state: "a", but the turn's intent "need" leaves out its required slot "v": on this orchestrator-path fixture the turn is a clarification, and the machine stays at "waiting"`,
+		"i_clarify_timer_fires_passes.yaml":  "",
+		"j_clarify_timer_stays_passes.yaml":  "",
 	}, ruleRejected, ruleWrongState, ruleWorldKnown)
 }
