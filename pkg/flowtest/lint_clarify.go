@@ -59,9 +59,16 @@ func leftOut(t *Turn, d *story.Intent) string {
 
 // stays is where a turn that clarifies leaves the fixture: where it
 // rests (r.at, certain); an expect_state naming another state of the
-// story fails on both engines, and is warned.
+// story fails on both engines, and is warned. The clarification runs no
+// effect, so the world keeps what it held (its world_override written:
+// conformance lint-clarify-world), unless the state or an ancestor has
+// an on_enter emit_intent the post-bind pass may walk.
 func (l *fixtureLint) stays(t *Turn, r rest, arc string) rest {
-	l.world.loseAll()
+	for s := r.at; s != nil; s = s.Parent {
+		if slices.ContainsFunc(s.OnEnter, func(e *story.Effect) bool { return e == nil || e.EmitIntent() != "" }) {
+			l.world.loseAll()
+		}
+	}
 	if t.ExpectState != nil && *t.ExpectState != r.at.Path && l.ix.hasState(*t.ExpectState) {
 		slot := leftOut(t, l.ix.decls[arc][0])
 		l.warn(t.valueAt("expect_state"), ruleWrongState, "turns[%d].expect_state: %q, but the turn's intent %q leaves out its required slot %q: on this orchestrator-path fixture the turn is a clarification, and the machine stays at %q (where %s); the assertion fails on both engines; send the slot (slots: {%s: ...}), or expect_state: %s",

@@ -89,3 +89,20 @@ func TestLintClarificationClockWithJobs(t *testing.T) {
 		t.Fatalf("after a job may have started: got %v", got)
 	}
 }
+
+// TestLintClarifyWorld: a clarification runs no effect, so the world
+// keeps what it held (conformance lint-clarify-world).
+func TestLintClarifyWorld(t *testing.T) {
+	lintGolden(t, "../engine/testdata/conformance/lint-clarify-world", map[string]string{
+		"a_first_clarify_passes.yaml":        "",
+		"b_later_clarify_passes.yaml":        "",
+		"c_first_clarify_z_wrong.yaml":       `turns[0].expect_world["z"]: 7, but after the turns before it and this one the fixture certainly holds 0 there`,
+		"d_override_then_clarify_wrong.yaml": `turns[2].expect_world["y"]: "hi", but after the turns before it and this one the fixture certainly holds "over" there`,
+		"e_clarify_at_b_wrong.yaml":          `turns[1].expect_world["x"]: 1, but after the turns before it and this one the fixture certainly holds 10 there`,
+		"f_clarify_then_guard.yaml":          `turns[1]: intent "check", fired at "a" (where turns[0] "need" is a clarification (a required slot left out): it stays), reaches the arms of "a", and every one's when: is false on the world the fixture certainly has then (first: world.z == 7)`,
+		"g_clarify_then_need_passes.yaml":    "",
+		"h_clarify_timer_wrong.yaml":         `turns[0].expect_state: "a", but the turn's intent "need" leaves out its required slot "v": on this orchestrator-path fixture the turn is a clarification, and the machine stays at "waiting"`,
+		"i_clarify_timer_fires_passes.yaml":  "",
+		"j_clarify_timer_stays_passes.yaml":  "",
+	}, ruleRejected, ruleWrongState, ruleWorldKnown)
+}

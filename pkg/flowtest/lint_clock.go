@@ -3,6 +3,7 @@ package flowtest
 import (
 	"fmt"
 	"slices"
+	"time"
 
 	"kitsoki/pkg/story"
 )
@@ -31,7 +32,27 @@ func (l *fixtureLint) clockStillStaying(t *Turn, s *story.State) bool {
 	if slices.ContainsFunc(s.OnEnter, func(e *story.Effect) bool { return e == nil || e.EmitIntent() != "" }) {
 		return l.clockStill(t, s)
 	}
-	return !l.jobMayLand() && noTimeout([]*story.State{s})
+	return !l.jobMayLand() && (noTimeout([]*story.State{s}) || l.startTimerStill(t, s))
+}
+
+// startTimerStill reports whether t, the fixture's first intent turn,
+// fired where it starts (s, the initial_state), every turn before it
+// only advancing the clock, leaves s's own timeout: unfired through its
+// advance: the start arms it (first-rest-clock f), its literal after:
+// is longer than every advance so far, and no ancestor has one
+// (conformance lint-clarify-world h).
+func (l *fixtureLint) startTimerStill(t *Turn, s *story.State) bool {
+	if s.Path != l.fx.InitialState || !l.firstIntent(t, s) || !noTimeout([]*story.State{s.Parent}) {
+		return false
+	}
+	var moved time.Duration
+	for _, u := range l.fx.Turns {
+		moved += u.AdvanceClock
+		if u == t {
+			break
+		}
+	}
+	return startTimerWaits(s, moved)
 }
 
 // noTimeout reports whether none of ss or their ancestors has a timeout:.

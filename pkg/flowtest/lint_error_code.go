@@ -59,3 +59,21 @@ func (l *fixtureLint) noErrorsWithRejection() {
 		}
 	}
 }
+
+// takenExpectRejected warns at a turn expecting INTENT_NOT_ALLOWED_IN_STATE
+// for an intent the plain state the fixture certainly rests in (r), or an
+// ancestor, takes (an on: arm for it, or "*"): both engines accept it
+// there, or refuse it with another code (a guard, a slot), so the turn
+// fails ("expected error … but got none"; conformance lint-rejected-rest
+// f). A bare spelling of an imported child's intent is not judged. It
+// reports whether it warned.
+func (l *fixtureLint) takenExpectRejected(t *Turn, r rest) bool {
+	ix, ee := l.ix, t.ExpectError
+	if ee == nil || ee.Code != engine.CodeNotAllowed || t.Intent == nil || t.Intent.Name == "" || r.at == nil || len(r.alt) > 0 ||
+		r.exit != "" || ix.unfolded || inParallel(r.at) || len(ix.aliases[t.Intent.Name]) > 0 || !takes(r.at, t.Intent.Name) {
+		return false
+	}
+	l.warn(ee.Pos, ruleErrorCode, "turns[%d].expect_error: code %s, but intent %q is taken at %q, where %s (it and its ancestors take: %s): neither engine refuses it so (it is accepted there, or refused with another code), so the turn always fails; expect the code it is refused with, fire an intent %q does not take, or fix the turns before it",
+		t.Index, engine.CodeNotAllowed, t.Intent.Name, r.at.Path, r.from, takenList(r.at), r.at.Path)
+	return true
+}

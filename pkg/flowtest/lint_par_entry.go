@@ -33,8 +33,9 @@ func (m *mayWalk) parallelLanding(d *story.State) string {
 // ancestors too). Not ok when that is not certain: a region that is not
 // a compound with a literal initial:, a nested parallel state, or an
 // on_enter of d, its ancestors or a state it enters that does more than
-// set, increment or say (an emit: event, a call or an emit_intent may
-// move a region).
+// set, increment, say or emit an event (a call or an emit_intent may
+// move a region; an on_enter's emit: reaches no region, on entry or on
+// a region's move: conformance lint-par-world n, lint-par-leaves q).
 func (ix *storyIndex) parLanding(d *story.State) (leaves, entered []*story.State, ok bool) {
 	entered = []*story.State{d}
 	for _, r := range d.Children {
@@ -48,7 +49,7 @@ func (ix *storyIndex) parLanding(d *story.State) (leaves, entered []*story.State
 	for a := d.Parent; a != nil; a = a.Parent {
 		entered = append(entered, a)
 	}
-	if len(leaves) == 0 || slices.ContainsFunc(entered, func(s *story.State) bool { return !allEffects(s.OnEnter, parQuiet) }) {
+	if len(leaves) == 0 || slices.ContainsFunc(entered, func(s *story.State) bool { return !allEffects(s.OnEnter, plainEffect) }) {
 		return nil, nil, false
 	}
 	slices.SortFunc(leaves, byPath)

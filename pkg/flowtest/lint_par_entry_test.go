@@ -45,8 +45,8 @@ states:
 // with the leaves sorted (probed: parallel_smoke with its calendar's
 // initial: soggy fails "clock#clock.calendar.day1|clock.weather.dry",
 // got "clock#clock.calendar.soggy|clock.weather.dry"; a region leaf
-// alone never matches the parallel path). Not judged: an emit_intent
-// dispatched there, an on_enter that may move a region, a timeout an
+// alone never matches the parallel path; an on_enter's emit: moves
+// nothing). Not judged: an emit_intent dispatched there, a timeout an
 // advance_clock may fire.
 func TestLintParallelEntry(t *testing.T) {
 	const landed = `can only end in "clock#clock.calendar.soggy|clock.weather.dry"`
@@ -55,8 +55,9 @@ func TestLintParallelEntry(t *testing.T) {
 		{"a region leaf alone", parEntryApp, "  - intent: {name: enter}\n    expect_state: clock.weather.dry\n", landed},
 		{"the landing", parEntryApp, "  - intent: {name: enter}\n    expect_state: \"clock#clock.calendar.soggy|clock.weather.dry\"\n", ""},
 		{"an emit_intent there", parEntryApp, "  - intent: {name: hop}\n    expect_state: \"clock#clock.calendar.day1|clock.weather.dry\"\n", ""},
+		// an on_enter's emit: reaches no region (conformance lint-par-enter-emit)
 		{"an emit: event on entry", strings.Replace(parEntryApp, "          soggy:\n", "          soggy:\n            on_enter: [{emit: tick}]\n", 1),
-			"  - intent: {name: enter}\n    expect_state: \"clock#clock.calendar.day1|clock.weather.dry\"\n", ""},
+			"  - intent: {name: enter}\n    expect_state: \"clock#clock.calendar.day1|clock.weather.dry\"\n", landed},
 		{"a timeout on a region leaf", strings.Replace(parEntryApp, "          dry: {}\n", "          dry: {timeout: {after: 1s, target: ../rain}}\n", 1),
 			"  - intent: {name: enter}\n    advance_clock: 2s\n    expect_state: \"clock#clock.calendar.day1|clock.weather.dry\"\n", ""},
 	}

@@ -99,10 +99,12 @@ func (l *fixtureLint) parAfter(t *Turn, r rest, arc string, res rest, held *know
 
 // parWorld is what a turn from r to next, at least one of them inside a
 // parallel state, leaves of the known world: a turn that stays inside
-// the parallel state keeps held, the world before it, forgetting only
-// what the effects there may write (every state's inside it; its own
-// on_enter and arms too when a region does not take arc), since regions'
-// emits and effects are not followed; any other loses the world.
+// the parallel state keeps held, the world before it: after its own arm
+// re-entering it (next.stay) plus that arm's effects, after any other
+// forgetting only what the effects there may write (every state's
+// inside it; its own on_enter and arms too when a region does not take
+// arc), since regions' emits and effects are not followed; any other
+// turn loses the world.
 func (l *fixtureLint) parWorld(r, next rest, arc string, held *knownWorld) {
 	p := r.in
 	if p == nil && next.entry != nil && held != nil {
@@ -116,6 +118,11 @@ func (l *fixtureLint) parWorld(r, next rest, arc string, held *knownWorld) {
 	}
 	l.world = held
 	w, states := held, l.ix.under(p)
+	if next.stay != nil {
+		var calls []*story.Effect // (none: parMove takes only an arm whose effects are quiet)
+		w.apply(next.stay.Effects, l.fx.Orchestrated(), &calls)
+		return
+	}
 	if !slices.ContainsFunc(states, func(s *story.State) bool { return s.HasOn(arc) }) {
 		states = append(states, p) // its own arm: a re-entry runs its on_enter
 	}
@@ -232,8 +239,27 @@ func (l *fixtureLint) parMove(t *Turn, r rest, arc string) rest {
 		return rest{}
 	}
 	if tt := strings.TrimSpace(a.Target); tt == "" || tt == "." || ix.parTarget(n, a) == p {
-		return rest{in: p, from: fmt.Sprintf("turns[%d] %q re-enters %q (its own arm, target %q)", t.Index, t.Intent.Name, p.Path, tt)}
+		next := rest{in: p, from: fmt.Sprintf("turns[%d] %q re-enters %q (its own arm, target %q)", t.Index, t.Intent.Name, p.Path, tt)}
+		if len(a.Emit()) > 0 {
+			return next
+		}
+		// the re-entry runs the arm's effects only, no on_enter, and
+		// lands each region on its initial leaf (conformance
+		// lint-par-guard d, k; lint-par-stay)
+		next.stay = a
+		if leaves, _, ok := ix.parLanding(p); ok {
+			next.leaves = leaves
+		}
+		return next
 	}
+	return l.parLeave(t, p, n, a)
+}
+
+// parLeave is where the arm a of n (p or an ancestor), taken by t in
+// the parallel state p, leaves the machine: the plain leaf its literal
+// target lands on; the zero rest when that is not certain.
+func (l *fixtureLint) parLeave(t *Turn, p, n *story.State, a *story.Transition) rest {
+	ix := l.ix
 	d := ix.literalTarget(n, a)
 	if d == nil || t.HasAdvance || inParallel(d) {
 		return rest{} // a timeout may fire there; a move into a parallel state is not followed
@@ -243,6 +269,34 @@ func (l *fixtureLint) parMove(t *Turn, r rest, arc string) rest {
 		return rest{}
 	}
 	return rest{at: to[0], from: fmt.Sprintf("turns[%d] %q leaves the parallel state %q (its own arm moves it to %q)", t.Index, t.Intent.Name, p.Path, to[0].Path)}
+}
+
+// parStartLeave is where the fixture's first intent t, fired at jr, the
+// parallel state its initial_state names by its plain path (parStart:
+// the rig fires it at that path and its ancestors only), leaves the
+// machine when the arm it certainly takes there, quiet, leaves for a
+// plain leaf (conformance lint-par-in s: started at clock, leave lands
+// outside, where tick is refused); the zero rest otherwise.
+func (l *fixtureLint) parStartLeave(t *Turn, jr rest, arc string) rest {
+	ix, p := l.ix, jr.at
+	if p == nil || !p.Parallel || p != l.parStart() || t.ExpectError != nil || t.ExpectState != nil || t.Intent == nil ||
+		arc == "" || ix.unfolded || ix.wildcard || (ix.jobs && l.fx.Orchestrated()) || l.leavesRequired(t, ix.decls[arc]) {
+		return rest{}
+	}
+	n, a := chosenArm(p, arc, l.guardOf(t))
+	if a == nil || len(a.Emit()) > 0 || !allEffects(a.Effects, parQuiet) {
+		return rest{}
+	}
+	for s := p; s != nil; s = s.Parent {
+		if !allEffects(s.OnExit(), parQuiet) {
+			return rest{} // an exit that calls may be redirected
+		}
+	}
+	next := l.parLeave(t, p, n, a)
+	if next.at != nil {
+		next.from = fmt.Sprintf("turns[%d] %q, fired at %q (where %s), takes the arm of %q that moves it to %q", t.Index, t.Intent.Name, p.Path, jr.from, n.Path, next.at.Path)
+	}
+	return next
 }
 
 // timedIn reports whether a timeout may fire while the machine rests
@@ -305,10 +359,10 @@ func (ix *storyIndex) parTarget(n *story.State, a *story.Transition) *story.Stat
 }
 
 // quietAbove reports whether the ancestors of p, entered on the way in,
-// only set, increment or say on entry.
+// only set, increment, say or emit an event (delivered nowhere) on entry.
 func quietAbove(p *story.State) bool {
 	for a := p.Parent; a != nil; a = a.Parent {
-		if !allEffects(a.OnEnter, parQuiet) {
+		if !allEffects(a.OnEnter, plainEffect) {
 			return false
 		}
 	}

@@ -27,7 +27,7 @@ func TestLintParIn(t *testing.T) {
 		"p_enter_region_intent_twice.yaml": `turns[2]: intent "tick" is not taken at "clock#clock.calendar.day2|clock.weather.dry", the configuration of the parallel state "clock" the fixture certainly rests in`,
 		"q_enter_expect_leaf.yaml":         `turns[0].expect_state: "clock.calendar.day1", but the turn's intent "enter"`,
 		"r_root_leave.yaml":                "",
-		"s_root_leave_tick.yaml":           unwarned,
+		"s_root_leave_tick.yaml":           `turns[1]: intent "tick" is not taken at "outside", where turns[0] "leave", fired at "clock" (where the fixture starts (initial_state: the rig fires the first intent at that path and its ancestors only, not at a parallel state's regions)), takes the arm of "clock" that moves it to "outside"`,
 		"t_hash_enter.yaml":                `turns[0]: intent "enter" is not taken in the parallel state "clock", where the fixture starts (initial_state)`,
 		"u_hash_tick_enter.yaml":           `turns[1]: intent "enter" is not taken in the parallel state "clock", where turns[0] "tick", fired at "clock#clock.calendar.day1|clock.weather.dry", moves the region "clock.calendar"`,
 		"v_hash_rain_leave_tick.yaml":      `turns[2]: intent "tick" is not taken at "outside", where turns[1] "leave" leaves`,
@@ -58,14 +58,34 @@ func TestLintParGuard(t *testing.T) {
 		"a_asserted_leave.yaml":              `turns[1]: intent "leave", fired at "clock" (where turns[0] "enter", fired at "outside" (where the fixture starts (initial_state)), enters "clock"), reaches the arms of "clock", and every one's when: is false on the world the fixture certainly has then (first: world.entered_clock == false): the turn is rejected GUARD_FAILED`,
 		"b_round_then_leave.yaml":            `turns[3]: intent "leave", fired at "clock" (where turns[2] "make_it_rain", fired at "clock#clock.calendar.day2|clock.weather.dry", moves the region "clock.weather" from "clock.weather.dry" to "clock.weather.rain" (the arm of "clock.weather.dry" it certainly takes), and its emits move "clock.calendar" to "clock.calendar.soggy" ("precip_heavy" of "clock.calendar"), after turns[1] "tick"`,
 		"c_unasserted_leave.yaml":            `turns[2]: intent "leave", fired at "clock" (where turns[1] "tick", fired at "clock#clock.calendar.day1|clock.weather.dry", moves the region "clock.calendar" from "clock.calendar.day1" to "clock.calendar.day2" (the arm of "clock.calendar.day1" it certainly takes), after turns[0] "enter", fired at "outside" (where the fixture starts (initial_state)), enters "clock"), reaches the arms of "clock", and every one's when: is false on the world the fixture certainly has then (first: world.entered_clock == false)`,
-		"d_own_arm_writes.yaml":              unwarned,
+		"d_own_arm_writes.yaml":              `turns[2]: intent "out", fired at "clock" (where turns[1] "close" re-enters "clock" (its own arm, target ".")), reaches the arms of "clock", and every one's when: is false on the world the fixture certainly has then (first: world.open == true)`,
 		"e_open_out_passes.yaml":             "",
 		"f_region_writes_shut_passes.yaml":   "",
 		"g_day1_shut.yaml":                   `turns[1]: intent "shut", fired at "clock"`,
 		"h_legacy_asserted_leave.yaml":       `turns[1]: intent "leave", fired at "clock"`,
 		"i_expects_rejection.yaml":           "",
 		"j_hash_start_leave.yaml":            `turns[0]: intent "leave", fired at "clock" (where the fixture starts (initial_state)), reaches the arms of "clock"`,
-		"k_stay_then_leave.yaml":             unwarned,
-		"l_region_rejection_then_leave.yaml": unwarned,
+		"k_stay_then_leave.yaml":             `turns[2]: intent "leave", fired at "clock" (where turns[1] "stay" re-enters "clock" (its own arm, target ".")), reaches the arms of "clock", and every one's when: is false on the world the fixture certainly has then (first: world.entered_clock == false)`,
+		"l_region_rejection_then_leave.yaml": `and turns[2] "tick" is rejected there as it expects, moving nothing), reaches the arms of "clock", and every one's when: is false on the world the fixture certainly has then (first: world.entered_clock == false)`,
 	}, ruleRejected, ruleWrongState)
+}
+
+// TestLintParStay: a parallel state's own re-entry runs its arm's effects
+// only and lands each region on its initial leaf (conformance
+// lint-par-stay).
+func TestLintParStay(t *testing.T) {
+	const day2 = `the configuration of the parallel state "clock" the fixture certainly rests in, where turns[3] "tick"`
+	lintGolden(t, "../engine/testdata/conformance/lint-par-stay", map[string]string{
+		"a_stay_world_passes.yaml":          "",
+		"b_stay_reruns_on_enter.yaml":       `turns[2].expect_world["a"]: 2, but after the turns before it and this one the fixture certainly holds 1 there`,
+		"c_stay_then_tick_passes.yaml":      "",
+		"d_stay_keeps_day2.yaml":            `turns[2].expect_state: "clock#clock.calendar.day2|clock.weather.dry", but turns[2] "stay" re-enters "clock" (its own arm, target "."): the machine rests at "clock#clock.calendar.day1|clock.weather.dry"`,
+		"e_legacy_stay_reruns.yaml":         `turns[2].expect_world["a"]: 2`,
+		"f_again_reruns.yaml":               `turns[2].expect_world["a"]: 2`,
+		"g_stay_then_out.yaml":              `turns[2]: intent "out", fired at "clock" (where turns[1] "stay" re-enters "clock" (its own arm, target ".")), reaches the arms of "clock", and every one's when: is false on the world the fixture certainly has then (first: world.s == false)`,
+		"h_stay_tick_tick.yaml":             `turns[4]: intent "tick" is not taken at "clock#clock.calendar.day2|clock.weather.dry", ` + day2,
+		"i_stay_initial_leaves_passes.yaml": "",
+		"j_again_then_tick_tick.yaml":       `after turns[2] "again" re-enters "clock" (its own arm, target "clock")`,
+		"k_out_without_stay_passes.yaml":    "",
+	}, ruleRejected, ruleWrongState, ruleWorldKnown)
 }

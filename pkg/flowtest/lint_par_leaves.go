@@ -189,7 +189,7 @@ func (l *fixtureLint) regionMoved(t *Turn, r rest, leaf, n *story.State, a *stor
 	}
 	leaves := slices.Clone(r.leaves)
 	leaves[slices.Index(leaves, leaf)] = to
-	moved, ok := l.regionEmits(p, reg, leaves, armEmits(a))
+	moved, ok := l.regionEmits(t, p, reg, leaves, armEmits(a), l.midTurn(a, reg))
 	if !ok {
 		return rest{}
 	}
@@ -212,8 +212,8 @@ func (l *fixtureLint) regionStep(reg, leaf, n *story.State, a *story.Transition)
 		return nil, false
 	}
 	tt := strings.TrimSpace(a.Target)
-	if tt == "" {
-		return leaf, true
+	if tt == "" || tt == "." && n == leaf {
+		return leaf, true // a stay: no on_enter (conformance lint-par-spelling c)
 	}
 	d := ix.literalTarget(n, a)
 	if d == nil || regionOf(reg.Parent, d) != reg {
@@ -252,15 +252,15 @@ type regionEvent struct {
 // moves. Not ok where a receiver of a receiver emits again, or where an
 // arm emits several events and a receiver emits: that order is not
 // followed.
-func (l *fixtureLint) regionEmits(p, from *story.State, leaves []*story.State, evs []string) ([]string, bool) {
+func (l *fixtureLint) regionEmits(t *Turn, p, from *story.State, leaves []*story.State, evs []string, w *knownWorld) ([]string, bool) {
 	var moved []string
 	for _, ev := range evs {
-		next, ok := l.regionEmit(p, from, leaves, ev, &moved)
+		next, ok := l.regionEmit(t, p, from, leaves, ev, &moved, w)
 		if !ok || len(next) > 0 && len(evs) > 1 {
 			return nil, false
 		}
 		for _, n := range next {
-			deeper, ok := l.regionEmit(p, n.from, leaves, n.ev, &moved)
+			deeper, ok := l.regionEmit(t, p, n.from, leaves, n.ev, &moved, w)
 			if !ok || len(deeper) > 0 {
 				return nil, false
 			}
@@ -272,11 +272,14 @@ func (l *fixtureLint) regionEmits(p, from *story.State, leaves []*story.State, e
 // regionEmit hands the event ev, emitted by a move in the region from,
 // to every other region of p, in path order, whose leaf (or a state above
 // it inside its region) has an arm for it, as both engines do (conformance
-// lint-par-emit, story-runtime §3.5): each receiver's first arm,
-// unguarded, moves its leaf (regionStep) in leaves; what it emits is
-// returned. Not ok where that is not certain: an arm for ev at p or
-// above, a "*" arm, a guarded receiver arm, a templated event.
-func (l *fixtureLint) regionEmit(p, from *story.State, leaves []*story.State, ev string, moved *[]string) ([]regionEvent, bool) {
+// lint-par-emit, story-runtime §3.5): each receiver's arm the engines
+// certainly take (the first unguarded one, or whose when: is certain on
+// w, the world as far as the turn has certainly left it, reading no
+// slot) moves its leaf (regionStep) in leaves, and what it and its
+// region may write is forgotten in w; what it emits is returned. Not ok
+// where that is not certain: an arm for ev at p or above, a "*" arm, a
+// receiver arm not certainly taken, a templated event.
+func (l *fixtureLint) regionEmit(t *Turn, p, from *story.State, leaves []*story.State, ev string, moved *[]string, w *knownWorld) ([]regionEvent, bool) {
 	if story.IsTemplated(ev) || takes(p, ev) {
 		return nil, false
 	}
@@ -290,27 +293,37 @@ func (l *fixtureLint) regionEmit(p, from *story.State, leaves []*story.State, ev
 		if n == nil {
 			continue
 		}
-		if !within(n, p) || !n.HasOn(ev) || arms[0] == nil || arms[0].When != "" {
+		if !within(n, p) || !n.HasOn(ev) {
 			return nil, false
 		}
-		to, ok := l.regionStep(reg, leaf, n, arms[0])
+		a, known := certainArm(arms, l.midTurnGuard(t, w))
+		if a == nil && known && !armAbove(n, reg, ev) {
+			continue // every arm false: the region stays (conformance lint-par-emit-guard f)
+		}
+		if a == nil {
+			return nil, false
+		}
+		to, ok := l.regionStep(reg, leaf, n, a)
 		if !ok {
 			return nil, false
 		}
 		leaves[slices.Index(leaves, leaf)] = to
 		*moved = append(*moved, fmt.Sprintf("%q to %q (%q of %q)", reg.Path, to.Path, ev, n.Path))
-		for _, e := range armEmits(arms[0]) {
+		for _, e := range armEmits(a) {
 			next = append(next, regionEvent{e, reg})
 		}
+		l.regionWrites(w, a, reg)
 	}
 	return next, true
 }
 
 // regionQuiet reports whether every state of the region reg (and reg)
-// only sets, increments or says on entry and exit.
+// only sets, increments, says or emits an event on entry (an emit: the
+// engines do not deliver: parLanding) and sets, increments or says on
+// exit.
 func regionQuiet(ix *storyIndex, reg *story.State) bool {
 	return !slices.ContainsFunc(append(ix.under(reg), reg), func(s *story.State) bool {
-		return !allEffects(s.OnEnter, parQuiet) || !allEffects(s.OnExit(), parQuiet)
+		return !allEffects(s.OnEnter, plainEffect) || !allEffects(s.OnExit(), parQuiet)
 	})
 }
 
@@ -421,3 +434,57 @@ func (r rest) printed() string {
 
 // byPath orders states by path, as the engines print a configuration.
 func byPath(a, b *story.State) int { return strings.Compare(a.Path, b.Path) }
+
+// midTurn is the world a receiver of the emits of the arm a, taken in
+// the region reg, reads: the world before the turn (nil: unknown)
+// with what a and reg's states may write forgotten.
+func (l *fixtureLint) midTurn(a *story.Transition, reg *story.State) *knownWorld {
+	if l.world == nil {
+		return nil
+	}
+	w := l.world.clone()
+	l.regionWrites(w, a, reg)
+	return w
+}
+
+// regionWrites applies to w (nil: nothing) the effects of the arm a
+// (plain: regionStep's) and forgets what the on_enter of the states of
+// the region reg may write.
+func (l *fixtureLint) regionWrites(w *knownWorld, a *story.Transition, reg *story.State) {
+	if w == nil {
+		return
+	}
+	orch := l.fx.Orchestrated()
+	var calls []*story.Effect
+	w.apply(a.Effects, orch, &calls)
+	w.forget(calls, orch)
+	for _, s := range append(l.ix.under(reg), reg) {
+		w.forget(s.OnEnter, orch)
+	}
+}
+
+// armAbove reports whether a state above n inside the region reg (or
+// reg) has an arm for ev, which a receiver whose arms are all false
+// might fall through to.
+func armAbove(n, reg *story.State, ev string) bool {
+	for x := n.Parent; x != nil && x != reg.Parent; x = x.Parent {
+		if x.HasOn(ev) || x.HasOn("*") {
+			return true
+		}
+	}
+	return n.HasOn("*")
+}
+
+// midTurnGuard judges a receiver arm's when: on w: known only where it
+// reads no slot (which slots a receiver sees is not followed).
+func (l *fixtureLint) midTurnGuard(t *Turn, w *knownWorld) func(string) (bool, bool) {
+	return func(when string) (bool, bool) {
+		if g := l.guards.compile(when); w == nil || g == nil || len(g.skeys) > 0 {
+			return false, false
+		}
+		cur := l.world
+		l.world = w
+		defer func() { l.world = cur }()
+		return l.guardValue(when, t)
+	}
+}

@@ -26,7 +26,7 @@ func TestLintParLeaves(t *testing.T) {
 		"m_legacy_tick_twice.yaml":          `turns[2]: intent "tick" is not taken at "clock#clock.calendar.day2|clock.sky.clear|clock.weather.dry"`,
 		"n_leave_enter_resets.yaml":         "",
 		"o_stay_not_followed.yaml":          "",
-		"q_on_enter_emit_not_followed.yaml": unwarned,
+		"q_on_enter_emit_not_followed.yaml": `turns[2]: intent "fog" is not taken at "clock#clock.calendar.day1|clock.sky.mist|clock.weather.dry"`,
 		"r_cross_region_not_followed.yaml":  unwarned,
 		"s_expected_rejection.yaml":         "",
 		"t_round_passes.yaml":               "",
@@ -45,11 +45,11 @@ func TestLintParSpelling(t *testing.T) {
 	lintGolden(t, "../engine/testdata/conformance/lint-par-spelling", map[string]string{
 		"a_poke_spelling.yaml":        `turns[0].expect_state: ` + start + `, but turns[0] "poke", fired at ` + start,
 		"b_poke_sorted.yaml":          "",
-		"c_pokeself_spelling.yaml":    unwarned,
+		"c_pokeself_spelling.yaml":    `turns[0].expect_state: ` + start + `, but turns[0] "pokeself", fired at ` + start,
 		"d_pokeself_sorted.yaml":      "",
 		"e_rejected_spelling.yaml":    "",
 		"f_rejected_sorted.yaml":      `turns[1].expect_state: "clock#clock.calendar.day1|clock.sky.clear|clock.weather.dry", but the fixture starts (initial_state), and turns[0] "enter" is rejected there as it expects, moving nothing: the machine rests at ` + start,
-		"g_stay_spelling.yaml":        unwarned,
+		"g_stay_spelling.yaml":        `turns[0].expect_state: ` + start + `, but turns[0] "stay" re-enters "clock" (its own arm, target "."): the machine rests at "clock#clock.calendar.day1|clock.sky.clear|clock.weather.dry"`,
 		"h_stay_sorted.yaml":          "",
 		"i_legacy_poke_spelling.yaml": `turns[0].expect_state: ` + start + `, but turns[0] "poke"`,
 		"j_legacy_poke_sorted.yaml":   "",
@@ -80,7 +80,7 @@ func TestLintParWorld(t *testing.T) {
 		"k_ping_guard_wrong.yaml":    `turns[1].expect_state: "clock#clock.ra.a1|clock.rb.b1", but turns[1] "ping", fired at "clock#clock.ra.a1|clock.rb.b1", moves the region "clock.ra" from "clock.ra.a1" to "clock.ra.a2"`,
 		"l_check.yaml":               `turns[1]: intent "check", fired at "clock"`,
 		"m_emit_entry.yaml":          "",
-		"n_emit_entry_wrong.yaml":    unwarned,
+		"n_emit_entry_wrong.yaml":    `turns[0].expect_world["hit"]: false, but after the turns before it and this one the fixture certainly holds true there`,
 		"o_regions_by_path.yaml":     "",
 		"p_regions_as_declared.yaml": `turns[0].expect_world["who"]: "ar", but after the turns before it and this one the fixture certainly holds "zr" there`,
 		"q_region_chain_whole.yaml":  `turns[0].expect_world["out"]: "a1leaf", but after the turns before it and this one the fixture certainly holds "zr" there`,
@@ -106,9 +106,38 @@ func TestLintParEmit(t *testing.T) {
 		"k_go_then_ev_refused.yaml":     `turns[2]: intent "go" is not taken at "p#p.ra.a2|p.rb.b2|p.rc.c2"`,
 		"l_go_rest_wrong.yaml":          `the machine rests at "p#p.ra.a2|p.rb.b2|p.rc.c2"`,
 		"m_guarded_receiver.yaml":       "",
-		"n_guarded_receiver_wrong.yaml": unwarned,
+		"n_guarded_receiver_wrong.yaml": `its emits move "p.rb" to "p.rb.b3" ("gev" of "p.rb.b1")`,
 		"o_receivers_first.yaml":        "",
 		"p_nested_first.yaml":           `the machine rests at "q#q.qa.a2|q.qb.b2|q.qc.c4"`,
 		"q_legacy_go.yaml":              `the machine rests at "p#p.ra.a2|p.rb.b2|p.rc.c2"`,
 	}, ruleRejected, ruleWrongState)
+}
+
+// TestLintParEmitGuard: a guarded receiver of a region's emit takes the
+// arm that holds on the world the turn has left so far; one whose arms
+// are all false stays (conformance lint-par-emit-guard).
+func TestLintParEmitGuard(t *testing.T) {
+	lintGolden(t, "../engine/testdata/conformance/lint-par-emit-guard", map[string]string{
+		"a_false_then_default_wrong.yaml":  `and its emits move "p.rb" to "p.rb.b3" ("pev" of "p.rb.b1"), "p.rc" to "p.rc.c2" ("pev" of "p.rc.c1")`,
+		"b_false_then_default_passes.yaml": "",
+		"c_emitter_writes_passes.yaml":     "",
+		"d_emitter_writes_wrong.yaml":      `turns[1].expect_state: "p#p.ra.a2|p.rb.b3|p.rc.c1", but turns[1] "pingset"`,
+		"e_slot_guard_wrong.yaml":          unwarned,
+		"f_world_set_wrong.yaml":           `the machine rests at "p#p.ra.a2|p.rb.b2|p.rc.c1"`,
+	}, ruleRejected, ruleWrongState)
+}
+
+// TestLintParEnterEmit: an on_enter's emit: reaches no region, on entry
+// or on a region's move (conformance lint-par-enter-emit).
+func TestLintParEnterEmit(t *testing.T) {
+	lintGolden(t, "../engine/testdata/conformance/lint-par-enter-emit", map[string]string{
+		"a_enter_fog_passes.yaml":         "",
+		"b_legacy_enter_fog_passes.yaml":  "",
+		"c_enter_moved_wrong.yaml":        `turns[0].expect_state: "clock2#clock2.rc.c1|clock2.rd.d2"`,
+		"d_fog_moved_wrong.yaml":          `the machine rests at "clock2#clock2.rc.c2|clock2.rd.d1"`,
+		"e_ping_passes.yaml":              "",
+		"f_fog_ping_ping.yaml":            `turns[3]: intent "ping" is not taken at "clock2#clock2.rc.c2|clock2.rd.d2"`,
+		"g_legacy_enter_moved_wrong.yaml": `turns[0].expect_state: "clock2#clock2.rc.c1|clock2.rd.d2"`,
+		"h_enter_hit_wrong.yaml":          `turns[0].expect_world["hit"]: false`,
+	}, ruleRejected, ruleWrongState, ruleWorldKnown)
 }

@@ -50,6 +50,11 @@ func (l *fixtureLint) rejected(t *Turn) {
 	l.rest = l.after(t, r, jr, arc, warned)
 	if !warned && len(l.ds) == n {
 		l.rest = l.parAfter(t, r, arc, l.rest, held)
+		if l.rest.at == nil && l.rest.in == nil && l.rest.exit == "" && r.at == nil && r.in == nil {
+			if sr := l.parStartLeave(t, jr, arc); sr.at != nil {
+				l.rest = sr
+			}
+		}
 	}
 	l.rest.from = diag.Clip(l.rest.from, maxFrom)
 	l.noteJobs(l.stepped)
@@ -75,7 +80,10 @@ func (l *fixtureLint) rejected(t *Turn) {
 // on: name its intent reaches and whether it warned.
 func (l *fixtureLint) judge(t *Turn, r rest) (string, bool) {
 	ix, at := l.ix, r.at
-	if t.ExpectError != nil || t.Intent == nil || t.Intent.Name == "" || ix.unfolded {
+	if t.ExpectError != nil {
+		return "", l.takenExpectRejected(t, r)
+	}
+	if t.Intent == nil || t.Intent.Name == "" || ix.unfolded {
 		return "", false
 	}
 	name := t.Intent.Name

@@ -486,10 +486,35 @@ func TestLintRejectedRest(t *testing.T) {
 		"a_rejected_then_wrong.yaml":         `turns[1].expect_state: "hall", but the turn's intent "go", fired at "hall" ` + fmt.Sprintf(kept, "back"),
 		"b_rejected_then_right.yaml":         "",
 		"c_rejected_then_refused.yaml":       `turns[1]: intent "back" is not taken at "hall", where the fixture starts (initial_state), and turns[0] "back" is rejected there`,
-		"d_guard_failed_then_wrong.yaml":     unwarned,
+		"d_guard_failed_then_wrong.yaml":     `turns[1].expect_state: "room", but the turn's intent "back", fired at "room" (where the fixture starts (initial_state), and turns[0] "open" is rejected there as it expects, moving nothing)`,
 		"e_undeclared_then_wrong.yaml":       `turns[1].expect_state: "vault", but the turn's intent "go", fired at "hall" ` + fmt.Sprintf(kept, "nowhere"),
-		"f_taken_expect_rejection.yaml":      unwarned,
+		"f_taken_expect_rejection.yaml":      `turns[0].expect_error: code INTENT_NOT_ALLOWED_IN_STATE, but intent "go" is taken at "hall"`,
 		"g_legacy_then_wrong.yaml":           `turns[1].expect_state: "hall", but the turn's intent "go", fired at "hall"`,
 		"h_declared_untaken_then_right.yaml": "",
-	}, ruleRejected, ruleWrongState)
+	}, ruleRejected, ruleWrongState, ruleErrorCode)
+}
+
+// TestLintExpectTaken: a turn expecting INTENT_NOT_ALLOWED_IN_STATE for an
+// intent the state the fixture certainly rests in takes fails; one
+// expecting GUARD_FAILED where every arm is certainly false moves nothing
+// (conformance lint-expect-taken).
+func TestLintExpectTaken(t *testing.T) {
+	const taken = `turns[%d].expect_error: code INTENT_NOT_ALLOWED_IN_STATE, but intent %q is taken at %q`
+	lintGolden(t, "../engine/testdata/conformance/lint-expect-taken", map[string]string{
+		"a_taken_at_start.yaml":                 fmt.Sprintf(taken, 0, "go", "hall") + `, where the fixture starts (initial_state) (it and its ancestors take: go, name, finish)`,
+		"b_legacy_taken_at_start.yaml":          fmt.Sprintf(taken, 0, "go", "hall"),
+		"c_taken_by_ancestor.yaml":              fmt.Sprintf(taken, 0, "wave", "wing.room"),
+		"d_wildcard_takes.yaml":                 fmt.Sprintf(taken, 0, "go", "lounge"),
+		"e_guard_failed_instead.yaml":           fmt.Sprintf(taken, 0, "open", "wing.room"),
+		"f_clarification_instead.yaml":          fmt.Sprintf(taken, 0, "name", "hall"),
+		"g_untaken_after_move_passes.yaml":      "",
+		"h_taken_after_move.yaml":               fmt.Sprintf(taken, 1, "back", "wing.room") + `, where turns[0] "go" leads`,
+		"i_terminal_takes_own.yaml":             fmt.Sprintf(taken, 1, "again", "done"),
+		"j_legacy_missing_slots_instead.yaml":   fmt.Sprintf(taken, 0, "name", "hall"),
+		"k_untaken_at_start_passes.yaml":        "",
+		"l_guard_failed_expected_passes.yaml":   "",
+		"m_guard_failed_then_wrong.yaml":        `turns[2].expect_state: "wing.room", but the turn's intent "back", fired at "wing.room" (where turns[0] "go" leads (its first arm, unguarded, moves "hall" to "wing.room"), and turns[1] "open" is rejected there as it expects, moving nothing)`,
+		"n_guard_failed_then_right_passes.yaml": "",
+		"o_legacy_guard_failed_then_world.yaml": `turns[1].expect_world["n"]: 1, but after the turns before it and this one the fixture certainly holds 0 there`,
+	}, ruleRejected, ruleWrongState, ruleErrorCode, ruleWorldKnown)
 }

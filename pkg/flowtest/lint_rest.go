@@ -41,8 +41,10 @@ type rest struct {
 	// it (a root#leaf|leaf spelling, sorted or not); "": parPath's
 	spelling string
 	// entry: the arm that entered in from a plain leaf, landing quietly on
-	// leaves (parEnter), whose world parEnterWorld follows
-	entry *story.Transition
+	// leaves (parEnter), whose world parEnterWorld follows; stay: in's own
+	// arm re-entering it that the turn certainly took (parMove), whose
+	// effects parWorld applies
+	entry, stay *story.Transition
 }
 
 // maxFrom bounds a rest's from: each turn's reason quotes the one
@@ -132,7 +134,7 @@ func (l *fixtureLint) after(t *Turn, r, jr rest, arc string, warned bool) rest {
 		return wr
 	}
 	l.stepped = to != nil
-	l.moveWorld(t, r, to, arm)
+	l.moveWorld(t, r, arc, to, arm)
 	if fr, ok := l.clockFires(t, r); ok {
 		return fr
 	}
@@ -227,14 +229,17 @@ func (l *fixtureLint) intentJudged(t *Turn, at *story.State, arc string) bool {
 
 // afterFailed is after for a turn whose result is discarded: one the
 // lint already warned at (the fixture fails there) rests nowhere known; a
-// legacy expect_error turn stays where it was.
+// legacy expect_error turn stays where it was. A turn certainly rejected
+// as it expects (expectedRejection) keeps the known world too: it runs
+// no effect (conformance lint-par-guard l: leave's guard on the
+// entered_clock asserted before it is judged after it).
 func (l *fixtureLint) afterFailed(t *Turn, r rest, warned bool) rest {
-	l.world.loseAll()
-	if !warned && !l.fx.Orchestrated() && r.at != nil {
-		return r
-	}
 	if !warned && l.expectedRejection(t, r) {
 		r.from += fmt.Sprintf(", and turns[%d] %q is rejected there as it expects, moving nothing", t.Index, t.Intent.Name)
+		return r
+	}
+	l.world.loseAll()
+	if !warned && !l.fx.Orchestrated() && r.at != nil {
 		return r
 	}
 	return rest{}
@@ -243,18 +248,24 @@ func (l *fixtureLint) afterFailed(t *Turn, r rest, warned bool) rest {
 // expectedRejection reports whether t expects INTENT_NOT_ALLOWED_IN_STATE
 // for an intent nothing where r certainly rests takes (no leaf of its
 // parallel configuration or a state above one, or its state and
-// ancestors; or an intent declared nowhere), in a story where nothing
-// else may move the machine meanwhile: the rejection moves nothing, and
-// a configuration keeps its spelling (conformance lint-par-spelling e, f).
+// ancestors; or an intent declared nowhere), or GUARD_FAILED for one
+// whose every arm at the plain state r rests in is certainly false
+// (every required slot sent), in a story where nothing else may move
+// the machine meanwhile: the rejection moves nothing, and a
+// configuration keeps its spelling (conformance lint-par-spelling e, f;
+// lint-rejected-rest d).
 func (l *fixtureLint) expectedRejection(t *Turn, r rest) bool {
 	ix := l.ix
-	if t.ExpectError == nil || t.ExpectError.Code != engine.CodeNotAllowed || t.Intent == nil || t.HasAdvance ||
-		ix.unfolded || ix.wildcard || l.jobMayLand() || r.exit != "" {
+	if t.ExpectError == nil || t.Intent == nil || t.HasAdvance || ix.unfolded || l.jobMayLand() || r.exit != "" {
 		return false
 	}
 	name := t.Intent.Name
+	if t.ExpectError.Code == engine.CodeGuardFailed {
+		return name != "" && len(ix.aliases[name]) == 0 && r.at != nil && len(r.alt) == 0 && !inParallel(r.at) &&
+			ix.intents[name] && !l.leavesRequired(t, ix.decls[name]) && l.guardsFalse(t, r.at, name)
+	}
 	switch {
-	case name == "" || len(ix.aliases[name]) > 0:
+	case t.ExpectError.Code != engine.CodeNotAllowed || name == "" || len(ix.aliases[name]) > 0 || ix.wildcard:
 		return false
 	case !ix.intents[name] && !ix.taken[name]:
 		return r.at != nil || r.in != nil
@@ -280,4 +291,11 @@ func (l *fixtureLint) expectedRest(t *Turn, r rest, arc string, arm *story.Trans
 		return rest{at: s, from: fmt.Sprintf("turns[%d].expect_state rests", t.Index)}
 	}
 	return rest{}
+}
+
+// guardsFalse reports whether every arm t's intent reaches at at has a
+// when: certainly false (armsFalse).
+func (l *fixtureLint) guardsFalse(t *Turn, at *story.State, arc string) bool {
+	_, _, ok := l.armsFalse(t, at, arc)
+	return ok
 }

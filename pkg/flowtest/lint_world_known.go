@@ -316,9 +316,12 @@ func (l *fixtureLint) beforeTurn(t *Turn) {
 // (lint_bind.go, a slot a handler refuses: lint_slot_uint.go); otherwise every write of the
 // on_exit and on_enter of the states it may leave and enter is made
 // uncertain.
-func (l *fixtureLint) moveWorld(t *Turn, r rest, to []*story.State, arm *story.Transition) {
+func (l *fixtureLint) moveWorld(t *Turn, r rest, arc string, to []*story.State, arm *story.Transition) {
 	w := l.world
 	if w == nil {
+		return
+	}
+	if to == nil && l.landingWorld(t, r, arc) {
 		return
 	}
 	if to == nil || arm == nil {
@@ -372,20 +375,31 @@ func enteredStates(r rest, to []*story.State, arm *story.Transition) ([]*story.S
 // both engines reject it GUARD_FAILED (story-runtime §1.5). It reports
 // whether it warned.
 func (l *fixtureLint) noArmHolds(t *Turn, at *story.State, arc, from string) bool {
-	n, arms := armsOf(at, arc)
-	if len(arms) == 0 {
+	n, arms, ok := l.armsFalse(t, at, arc)
+	if !ok {
 		return false
-	}
-	guard := l.guardOf(t)
-	for _, a := range arms {
-		if a == nil || a.When == "" || a.Default() {
-			return false
-		}
-		if v, known := guard(a.When); !known || v {
-			return false
-		}
 	}
 	l.warn(t.Intent.Pos, ruleRejected, "turns[%d]: intent %q, fired at %q (where %s), reaches the arms of %q, and every one's when: is false on the world the fixture certainly has then (first: %s): the turn is rejected %s on both engines, if the fixture gets this far; set the world the guards need (initial_world, world_override, the slots sent), fix the guards, or expect the rejection (expect_error: {code: %s})",
 		t.Index, t.Intent.Name, at.Path, from, n.Path, arms[0].When, engine.CodeGuardFailed, engine.CodeGuardFailed)
 	return true
+}
+
+// armsFalse is the state whose arms t's intent reaches at at (arc) and
+// those arms, with whether every one has a when: certainly false on the
+// world the fixture has (GUARD_FAILED on both engines).
+func (l *fixtureLint) armsFalse(t *Turn, at *story.State, arc string) (*story.State, []*story.Transition, bool) {
+	n, arms := armsOf(at, arc)
+	if len(arms) == 0 {
+		return n, arms, false
+	}
+	guard := l.guardOf(t)
+	for _, a := range arms {
+		if a == nil || a.When == "" || a.Default() {
+			return n, arms, false
+		}
+		if v, known := guard(a.When); !known || v {
+			return n, arms, false
+		}
+	}
+	return n, arms, true
 }
