@@ -33,8 +33,9 @@ func (l *sources) ifaceHosts(st *story.Story) []string {
 // interface anywhere in its tree (a child imported with hosts: declared
 // too) therefore has its allow-list checked. The binding is the highest
 // importer's host_bindings: for the lifted name, else the interface's
-// default:. An invoke in an inline effects: list is not rewritten; one in
-// a phase (upstream expands phases first) or an overrides: state is.
+// default:. An invoke in an inline effects: list or under a proposal's
+// execute is not rewritten; one in a phase (upstream expands phases first)
+// or an overrides: state is.
 func ifaceHostNames(src *sources, top *story.Story) []string {
 	var out []string
 	seen := map[string]bool{}
@@ -61,7 +62,7 @@ func ifaceHostNames(src *sources, top *story.Story) []string {
 		}
 		storyEffects(src, s, func(p *story.EffectPlace, _ bool, alias string) {
 			rest, ok := strings.CutPrefix(p.Effect.Invoke, "iface.")
-			if !ok || p.Within("effects") {
+			if !ok || p.Within("effects") || p.InProposal() {
 				return
 			}
 			scope, binds := s, over

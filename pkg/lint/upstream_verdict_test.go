@@ -636,9 +636,9 @@ func unrunnable(ds []diag.Diagnostic) bool { return slices.ContainsFunc(ds, Bloc
 // imported with hosts: declared, a phase template) switches the allow-list check on for a
 // story that lists no hosts, and a direct invoke of the rewritten name is
 // then allowed; an interface declared but never called, or called only in
-// an inline effects: list (never rewritten), leaves the list empty. Each
-// case's verdicts were recorded from the existing engine (test flows and
-// validate, hunt81's probes A to T).
+// an inline effects: list or a proposal's execute (never rewritten), leaves
+// the list empty. Each case's verdicts were recorded from the existing engine (test flows and
+// validate, hunt81's probes A to V).
 func TestHostsIfaceUnion(t *testing.T) {
 	iface := "host_interfaces:\n  tk:\n    description: t\n    operations: {get: {input: {id: string}, output: {t: object}}}\n    default: host.tk\n"
 	top := func(hosts, effects string) string {
@@ -652,6 +652,7 @@ func TestHostsIfaceUnion(t *testing.T) {
 		{"called-inline", top("", "[ { invoke: host.job, effects: [ { invoke: iface.tk.get } ] } ]"), true, true},
 		{"rewritten-name-direct", top("", "[ { invoke: iface.tk.get }, { invoke: host.tk.get } ]"), true, true},
 		{"phase-template", "app: {id: a, version: 0.1.0}\n" + iface + "intents: {go: {}}\nroot: a_executing\nphase_templates:\n  leg:\n    states:\n      \"{id}_executing\":\n        on:\n          go: [{target: ., effects: [{invoke: iface.tk.get}]}]\nphases:\n  template: leg\n  graph:\n    a: {}\nstates:\n  z:\n    on:\n      go: [{target: ., effects: [{invoke: host.job}]}]\n", false, false},
+		{"proposal-on-complete", "app: {id: a, version: 0.1.0}\n" + iface + "intents: {go: {}}\nproposals:\n  t:\n    execute: {invoke: host.job, background: true, on_complete: [ { invoke: iface.tk.get } ]}\nroot: s\nstates:\n  s:\n    on:\n      go: [ { target: ., effects: [ { invoke: host.job } ] } ]\n", true, true},
 		{"template", "app: {id: a, version: 0.1.0}\n" + iface + "intents: {go: {}}\nroot: s\nstates:\n  s:\n    on_enter: [ { invoke: iface.tk.get } ]\n    on:\n      go: [ { target: ., effects: [ { invoke: \"{{ world.h }}\" } ] } ]\n", false, false},
 	})
 	kid := "app: {id: k, version: 0.1.0}\n" + iface + "intents: {kg: {}}\nroot: k1\nstates:\n  k1:\n    on:\n      kg: [ { target: ., effects: [ { invoke: iface.tk.get } ] } ]\n"
