@@ -407,14 +407,27 @@ func traceName(fx *Fixture) string {
 }
 
 // rebind is the story recompiled with the fixture's host_bindings as its
-// interfaces' defaults (upstream reloads the app with them).
+// interfaces' defaults (upstream reloads the app with them). A key the
+// top story does not declare may name an interface an import lifted
+// (`<alias>__<iface>`, `<alias>__<grandchild>__<iface>`): the fold binds
+// it after the imports' own host_bindings, so the fixture's wins, and a
+// name it lifted none of is ignored, as upstream (conformance
+// fixture-bindings-lifted).
 func rebind(ld *compose.Loaded, binds []KV) *compose.Loaded {
 	st := *ld.Story
 	st.HostInterfaces = maps.Clone(ld.Story.HostInterfaces)
+	var lifted map[string]string
 	changed := false
 	for _, kv := range binds {
 		to, _ := kv.Value.(string)
 		hi, ok := st.HostInterfaces[kv.Key]
+		if !ok && len(st.Imports) > 0 && strings.Contains(kv.Key, "__") {
+			if lifted == nil {
+				lifted = map[string]string{}
+			}
+			lifted[kv.Key] = to
+			continue
+		}
 		if !ok || hi == nil || hi.Default == to {
 			continue
 		}
@@ -423,10 +436,10 @@ func rebind(ld *compose.Loaded, binds []KV) *compose.Loaded {
 		st.HostInterfaces[kv.Key] = &cp
 		changed = true
 	}
-	if !changed {
+	if !changed && lifted == nil {
 		return ld
 	}
 	out := &compose.Loaded{Path: ld.Path, Story: &st, Diagnostics: ld.Diagnostics, Views: ld.Views}
-	out.Compile(engine.CompileOptions{LateHandlers: true})
+	out.Compile(engine.CompileOptions{LateHandlers: true, Bindings: lifted})
 	return out
 }

@@ -14,7 +14,8 @@ import (
 // Options tune New.
 type Options struct {
 	// Bindings rebinds top-level host interfaces (iface -> handler) after the
-	// fold, as a fixture's host_bindings: does (lifted names accepted).
+	// fold, as a fixture's host_bindings: does (lifted names accepted, a
+	// name the folded story lacks ignored).
 	Bindings map[string]string
 	// Phases, when set, expands a story's phases: block in place on the fold's
 	// private copy, for every story of the import tree, after its own imports

@@ -34,6 +34,9 @@ type sources struct {
 	// emits caches the emit_intent slots the load's tree sets from a
 	// template (shell_slots.go).
 	emits map[string][]emitSlot
+	// ifaces caches the handler names a top story's tree rewrites its
+	// iface.* invokes to (iface_hosts.go).
+	ifaces map[*story.Story][]string
 	// decls caches each story's intent declarations (shell_slots.go).
 	decls map[*story.Story]map[string][]*story.Intent
 	// expansions caches each phased story of the load with its phases:

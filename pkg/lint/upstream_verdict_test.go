@@ -629,3 +629,54 @@ func TestUntrimmedTargetsAsUpstream(t *testing.T) {
 
 // unrunnable reports whether any diagnostic of ds is [Blocking].
 func unrunnable(ds []diag.Diagnostic) bool { return slices.ContainsFunc(ds, Blocking) }
+
+// Upstream's load rewrites every iface.<name>.<op> invoke to
+// <binding>.<op> and adds that name to the top story's hosts:, so one
+// interface call anywhere in the import tree (an on_complete, a child
+// imported with hosts: declared, a phase template) switches the allow-list check on for a
+// story that lists no hosts, and a direct invoke of the rewritten name is
+// then allowed; an interface declared but never called, or called only in
+// an inline effects: list or a proposal's execute (never rewritten), leaves
+// the list empty. Each case's verdicts were recorded from the existing engine (test flows and
+// validate, hunt81's probes A to V).
+func TestHostsIfaceUnion(t *testing.T) {
+	iface := "host_interfaces:\n  tk:\n    description: t\n    operations: {get: {input: {id: string}, output: {t: object}}}\n    default: host.tk\n"
+	top := func(hosts, effects string) string {
+		return "app: {id: a, version: 0.1.0}\n" + hosts + iface + "intents: {go: {}}\nroot: s\nstates:\n  s:\n    on:\n      go: [ { target: ., effects: " + effects + " } ]\n"
+	}
+	runVerdicts(t, []verdictCase{
+		{"no-iface", "app: {id: a, version: 0.1.0}\nintents: {go: {}}\nroot: s\nstates:\n  s:\n    on:\n      go: [ { target: ., effects: [ { invoke: host.job } ] } ]\n", true, true},
+		{"declared-not-called", top("", "[ { invoke: host.job } ]"), true, true},
+		{"called", top("", "[ { invoke: iface.tk.get }, { invoke: host.job } ]"), false, false},
+		{"called-on-complete", top("", "[ { invoke: host.job, background: true, on_complete: [ { invoke: iface.tk.get } ] } ]"), false, false},
+		{"called-inline", top("", "[ { invoke: host.job, effects: [ { invoke: iface.tk.get } ] } ]"), true, true},
+		{"rewritten-name-direct", top("", "[ { invoke: iface.tk.get }, { invoke: host.tk.get } ]"), true, true},
+		{"phase-template", "app: {id: a, version: 0.1.0}\n" + iface + "intents: {go: {}}\nroot: a_executing\nphase_templates:\n  leg:\n    states:\n      \"{id}_executing\":\n        on:\n          go: [{target: ., effects: [{invoke: iface.tk.get}]}]\nphases:\n  template: leg\n  graph:\n    a: {}\nstates:\n  z:\n    on:\n      go: [{target: ., effects: [{invoke: host.job}]}]\n", false, false},
+		{"proposal-on-complete", "app: {id: a, version: 0.1.0}\n" + iface + "intents: {go: {}}\nproposals:\n  t:\n    execute: {invoke: host.job, background: true, on_complete: [ { invoke: iface.tk.get } ]}\nroot: s\nstates:\n  s:\n    on:\n      go: [ { target: ., effects: [ { invoke: host.job } ] } ]\n", true, true},
+		{"template", "app: {id: a, version: 0.1.0}\n" + iface + "intents: {go: {}}\nroot: s\nstates:\n  s:\n    on_enter: [ { invoke: iface.tk.get } ]\n    on:\n      go: [ { target: ., effects: [ { invoke: \"{{ world.h }}\" } ] } ]\n", false, false},
+	})
+	kid := "app: {id: k, version: 0.1.0}\n" + iface + "intents: {kg: {}}\nroot: k1\nstates:\n  k1:\n    on:\n      kg: [ { target: ., effects: [ { invoke: iface.tk.get } ] } ]\n"
+	parent := func(imp, invoke string) string {
+		return "app: {id: a, version: 0.1.0}\nimports:\n  kid: {source: ./kid, entry: k1" + imp + "}\nintents: {go: {}}\nroot: s\nstates:\n  s:\n    on:\n      go: [ { target: kid, effects: [ { invoke: " + invoke + " } ] } ]\n"
+	}
+	for _, tc := range []struct {
+		name, kid, app string
+		load           bool
+	}{
+		{"child-no-iface", "app: {id: k, version: 0.1.0}\nintents: {kg: {}}\nroot: k1\nstates:\n  k1:\n    on:\n      kg: [ { target: ., effects: [ { invoke: host.job } ] } ]\n", parent("", "host.job"), true},
+		{"child-calls", kid, parent("", "host.job"), false},
+		{"child-calls-hosts-declared", kid, parent(", hosts: declared", "host.job"), false},
+		{"child-bound-direct", kid, parent(", host_bindings: {tk: host.tb}", "host.tb.get"), true},
+		{"child-bound-default-direct", kid, parent(", host_bindings: {tk: host.tb}", "host.tk.get"), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			write(t, dir, "kid/app.yaml", tc.kid)
+			write(t, dir, "app.yaml", tc.app)
+			_, ds := Load(dir, story.Options{})
+			if load := !unrunnable(ds); load != tc.load {
+				t.Errorf("loads %v, upstream %v: %v", load, tc.load, ds)
+			}
+		})
+	}
+}

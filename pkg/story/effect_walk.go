@@ -63,6 +63,14 @@ func (p *EffectPlace) write(b *strings.Builder) {
 	b.WriteByte(']')
 }
 
+// InProposal reports whether the place lies in a proposal's execute.
+func (p *EffectPlace) InProposal() bool {
+	for p.Parent != nil {
+		p = p.Parent
+	}
+	return p.top == topProposal
+}
+
 // Within reports whether the place lies in a list named list, its own or
 // one of its parents' (e.g. "on_complete": inside a background job's chain).
 func (p *EffectPlace) Within(list string) bool {

@@ -205,9 +205,14 @@ func noJobIDs(s string) string {
 // items); upstream's is a random ULID.
 var inboxID = regexp.MustCompile(`^n[0-9]+$`)
 
-// noJobIDsIn is noJobIDs on every string inside a decoded JSON value, and
-// an inbox id (an "id" key's value, as host.inbox.add returns it) becomes
-// the same placeholder as upstream's ULID.
+// sessionID is a session id: a random UUID on both sides (a failed
+// host.agent.* call's host_error carries it in its data).
+var sessionID = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
+
+// noJobIDsIn is noJobIDs on every string inside a decoded JSON value, an
+// inbox id (an "id" key's value, as host.inbox.add returns it) becomes
+// the same placeholder as upstream's ULID, and a "session_id" key's UUID
+// one placeholder too.
 func noJobIDsIn(v any) any {
 	switch t := v.(type) {
 	case string:
@@ -216,6 +221,10 @@ func noJobIDsIn(v any) any {
 		for k, x := range t {
 			if s, ok := x.(string); ok && k == "id" && inboxID.MatchString(s) {
 				t[k] = "<job>"
+				continue
+			}
+			if s, ok := x.(string); ok && k == "session_id" && sessionID.MatchString(s) {
+				t[k] = "<session>"
 				continue
 			}
 			t[k] = noJobIDsIn(x)

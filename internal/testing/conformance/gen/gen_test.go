@@ -318,3 +318,21 @@ func TestInboxIDsNormalised(t *testing.T) {
 		t.Errorf("bound inbox ids differ: %v, %v", wa, wb)
 	}
 }
+
+// A failed host.agent.* call's host_error carries the session's random
+// UUID in its data on both sides: two of them read as one placeholder,
+// while another value under session_id still differs.
+func TestSessionIDsNormalised(t *testing.T) {
+	t.Parallel()
+	world := func(sid string) map[string]any {
+		w := map[string]any{}
+		applyWorld(w, []flowtest.ReportEvent{{Kind: "world.update", Payload: []byte(`{"set":{"host_error":{"data":{"session_id":"` + sid + `"},"message":"m"}}}`)}})
+		return w
+	}
+	if a, b := world("92f5bb1c-e7c8-4a39-ab40-ccd5dca3d8f4"), world("baae9402-7fa7-4e49-9557-afbf0d9d6080"); !reflect.DeepEqual(a, b) {
+		t.Errorf("session ids differ: %v, %v", a, b)
+	}
+	if a, b := world("92f5bb1c-e7c8-4a39-ab40-ccd5dca3d8f4"), world("s1"); reflect.DeepEqual(a, b) {
+		t.Error("a session id that is no UUID matched one")
+	}
+}
