@@ -130,9 +130,14 @@ func (r *runner) unknownTarget(err error) (target, bool) {
 // dispatchBase is the state an on_error target's "../" climbs from: the
 // state the turn ends in, or in a parallel state the declaring region's
 // leaf (story-runtime §2.4; docs/compat/engine.md "on_error target
-// resolution").
+// resolution"). When a hop took the session to an exit before the call
+// failed, it climbs from the exit's __exit__NAME path, as upstream, so an
+// imported child's "../x" names no state there (conformance
+// import-exit-redirect-climb).
 func (r *runner) dispatchBase(owner *State) *State {
 	switch {
+	case r.ended && r.outcome == OutcomeExit:
+		return &State{Path: "__exit__" + r.exit, Name: "__exit__" + r.exit}
 	case r.par != nil:
 		if reg := r.par.regionOf(owner); reg != nil {
 			if l := r.par.leafIn(reg); l != nil {
