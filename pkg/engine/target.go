@@ -133,8 +133,14 @@ func (r *runner) unknownTarget(err error) (target, bool) {
 // resolution"). When a hop took the session to an exit before the call
 // failed, it climbs from the exit's __exit__NAME path, as upstream, so an
 // imported child's "../x" names no state there (conformance
-// import-exit-redirect-climb).
-func (r *runner) dispatchBase(owner *State) *State {
+// exit-redirect-climb). A job's on_complete chain dispatches its calls at
+// the completion's origin, wherever its hops went: a redirect of the
+// chain's own (not nested in a landing) climbs from there (conformance
+// oncomplete-redirect-climb).
+func (r *runner) dispatchBase(owner *State, nested bool) *State {
+	if o := r.m.States[r.t.chainOrigin]; o != nil && !nested {
+		return o
+	}
 	switch {
 	case r.ended && r.outcome == OutcomeExit:
 		return &State{Path: "__exit__" + r.exit, Name: "__exit__" + r.exit}
