@@ -71,6 +71,9 @@ func (c *checker) checkOnError(e *story.Effect, site effSite) {
 	if len(bases) == 0 {
 		return
 	}
+	if exit, emit := c.exitFirst(site); exit != "" {
+		c.exitClimb(e, site, target, exit, emit)
+	}
 	for _, base := range bases {
 		kb := c.regionBase(base, site.State)
 		if t, err := c.st.ResolveFrom(kb, target); err == nil && t.Kind == story.TargetState {
@@ -193,6 +196,9 @@ func (c *checker) nearState(from *story.State, resolved, last string) string {
 // the effect at site is dispatched (story-runtime.md §2.1).
 func (c *checker) dispatchStates(site effSite) []string {
 	s := site.State
+	if exit, _ := c.exitFirst(site); exit != "" {
+		return []string{"__exit__" + exit}
+	}
 	switch {
 	case s == nil:
 		return nil
@@ -290,4 +296,51 @@ func (c *checker) writesExit(name string) bool {
 		}
 	}
 	return false
+}
+
+// exitFirst names the exit a leaf state's on_enter takes before the call
+// at site is dispatched: an earlier emit_intent (written, unguarded) whose
+// first arm (unguarded) targets @exit:NAME. The call then fails at the
+// exit, and an on_error "../" climbs from __exit__NAME in both engines
+// (conformance exit-redirect-climb). An imported story's exits are the
+// importer's to map: none is named there, nor inside a parallel state,
+// where upstream takes no such hop.
+func (c *checker) exitFirst(site effSite) (exit, emit string) {
+	s := site.State
+	if s == nil || site.Parent != nil || site.List != "on_enter" || len(s.Children) > 0 || c.st.Imported() || site.Index > len(s.OnEnter) {
+		return "", ""
+	}
+	if nearest(s, func(s *story.State) bool { return s.Parallel }) != nil {
+		return "", ""
+	}
+	for _, prev := range s.OnEnter[:site.Index] {
+		name := strings.TrimSpace(prev.EmitIntent())
+		if name == "" || prev.When != "" || story.IsTemplated(name) {
+			continue
+		}
+		if arms := s.Arms(name); len(arms) > 0 && arms[0].When == "" {
+			if x, ok := strings.CutPrefix(strings.TrimSpace(arms[0].Target), "@exit:"); ok && !story.IsTemplated(x) {
+				return x, name
+			}
+		}
+		return "", "" // the first hop goes elsewhere
+	}
+	return "", ""
+}
+
+// exitClimb reports a "../" on_error whose call is dispatched at an exit
+// (exitFirst) when it names another state than it would from the state
+// that makes the call; one that names none there is onErrorDangles'.
+func (c *checker) exitClimb(e *story.Effect, site effSite, target, exit, emit string) {
+	base := "__exit__" + exit
+	t, err := c.st.ResolveFrom(base, target)
+	if err != nil || t.Kind != story.TargetState {
+		return
+	}
+	here, _ := story.ResolvePath(site.State.Path, target)
+	if here == t.Path {
+		return
+	}
+	c.rep.Warnf(e.PosOf("on_error"), ruleOnErrorTarget, "%s: on_error %q is dispatched at the exit: emit_intent %q before it takes @exit:%s, so both engines climb from %q to %q, not from %q to %q; name the state absolutely (`%s`)",
+		site.String(), target, emit, exit, base, t.Path, site.State.Path, here, here)
 }

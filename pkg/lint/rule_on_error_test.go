@@ -138,3 +138,60 @@ states:
 		t.Fatalf("want the root's and kid's on_error warnings, got:\n%s", strings.Join(got, "\n"))
 	}
 }
+
+// A leaf's on_enter that takes an exit through an emit_intent before its
+// call fails dispatches the call at the exit: a "../" on_error climbs from
+// __exit__NAME in both engines (conformance exit-redirect-climb). The
+// warning names both readings; the reachability rule follows the exit's.
+// A guarded emit, or one whose first arm is guarded, decides nothing.
+func TestOnErrorClimbsFromExit(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "app.yaml", `app: {id: oe}
+root: lobby
+hosts: [host.run]
+exits: {done: {}}
+intents: {go: {}, go2: {}, ping: {}}
+states:
+  lobby:
+    on:
+      go: [{target: g.c}]
+      go2: [{target: g.d}]
+  g:
+    type: compound
+    initial: c
+    states:
+      c:
+        on_enter:
+          - emit_intent: ping
+          - {invoke: host.run, on_error: ../y}
+        on:
+          ping: [{target: "@exit:done"}]
+      d:
+        on_enter:
+          - {emit_intent: ping, when: "world.last_error != ''"}
+          - {invoke: host.run, on_error: ../z}
+        on:
+          ping: [{target: "@exit:done"}]
+      y: {}
+      z: {}
+  y: {}
+`)
+	_, ds := Load(dir, story.Options{})
+	var got []string
+	for _, d := range ds {
+		got = append(got, d.String())
+	}
+	all := strings.Join(got, "\n")
+	want := []string{
+		`state "g.c" on_enter[1]: on_error "../y" is dispatched at the exit: emit_intent "ping" before it takes @exit:done, so both engines climb from "__exit__done" to "y", not from "g.c" to "g.y"`,
+		`state "g.y" is unreachable`,
+	}
+	for _, w := range want {
+		if !strings.Contains(all, w) {
+			t.Errorf("want %q in:\n%s", w, all)
+		}
+	}
+	if len(ds) != len(want) {
+		t.Errorf("want %d diagnostics, got:\n%s", len(want), all)
+	}
+}
