@@ -42,15 +42,11 @@ states:
       err: {}
   err: {}
 `)
-	_, ds := Load(dir, story.Options{})
-	var got []string
-	for _, d := range ds {
-		got = append(got, d.String())
-	}
+	ds, all := loadDiags(t, dir)
 	// comp.err and deep.err are reached through on_error; the top-level
 	// err, which the declaring states would climb to, is not.
 	if len(ds) != 1 || ds[0].Rule != ruleUnreachable.ID || !strings.Contains(ds[0].Message, `state "err" is unreachable`) {
-		t.Fatalf("want only the top-level err unreachable, got:\n%s", strings.Join(got, "\n"))
+		t.Fatalf("want only the top-level err unreachable, got:\n%s", all)
 	}
 }
 
@@ -176,12 +172,7 @@ states:
       z: {}
   y: {}
 `)
-	_, ds := Load(dir, story.Options{})
-	var got []string
-	for _, d := range ds {
-		got = append(got, d.String())
-	}
-	all := strings.Join(got, "\n")
+	ds, all := loadDiags(t, dir)
 	want := []string{
 		`state "g.c" on_enter[1]: on_error "../y" is dispatched at the exit: emit_intent "ping" before it takes @exit:done, so both engines climb from "__exit__done" to "y", not from "g.c" to "g.y"`,
 		`state "g.y" is unreachable`,
@@ -194,4 +185,16 @@ states:
 	if len(ds) != len(want) {
 		t.Errorf("want %d diagnostics, got:\n%s", len(want), all)
 	}
+}
+
+// loadDiags loads the story in dir and returns its diagnostics, and their
+// texts a line each.
+func loadDiags(t *testing.T, dir string) ([]diag.Diagnostic, string) {
+	t.Helper()
+	_, ds := Load(dir, story.Options{})
+	got := make([]string, 0, len(ds))
+	for _, d := range ds {
+		got = append(got, d.String())
+	}
+	return ds, strings.Join(got, "\n")
 }
