@@ -164,7 +164,8 @@ func (r *runner) takeRedirect(ctx context.Context, rd *redirect, st *step, c *re
 	if origin := r.t.chainOrigin; origin != "" && len(c.nested) == 0 {
 		// a job's on_complete chain: upstream measures the redirect from
 		// the state the completion began in, wherever the chain's hops
-		// took the machine (conformance oncomplete-redirect-origin)
+		// took the machine, an exit too (conformance
+		// oncomplete-redirect-origin, oncomplete-redirect-climb)
 		if res.state != nil && r.landTo(res) == origin {
 			return true, r.unwindRedirects(append(c.nested, from), r.landTo(res))
 		}
