@@ -60,6 +60,9 @@ func (c *checker) checkOnError(e *story.Effect, site effSite) {
 		// makes for a written @exit:NAME target
 		return
 	}
+	if p := nearest(site.State, func(s *story.State) bool { return s.Parallel }); p != nil && p != site.State && c.st.Imported() && !strings.ContainsAny(target, "./") {
+		c.importedParallelOnError(e, site, target, p)
+	}
 	if !strings.HasPrefix(target, "..") { // absolute
 		if _, err := c.st.ResolveFrom("", target); err != nil {
 			c.onErrorDangles(e, site, target, strings.ReplaceAll(target, "/", "."), "", err)
@@ -129,6 +132,17 @@ func (c *checker) parallelOnError(e *story.Effect, site effSite, target, base, k
 	c.rep.Warnf(e.PosOf("on_error"), ruleOnErrorTarget,
 		"%s: on_error %q inside a parallel state: kitsoki climbs from the region's leaf %q to %q, but the existing engine climbs from the whole parallel state %q and lands on the corrupt path %q (its lookup stops at \"#\"); did you mean `%s`? (absolute, it means the same to both)",
 		site.String(), target, kb, to, base, upstream, to)
+}
+
+// importedParallelOnError reports a bare on_error inside a parallel state
+// of an imported story: the fold writes it as a "../" chain, which the
+// engines climb differently (parallelOnError), and no spelling means the
+// same to both there (a dotted one names the importer's tree).
+func (c *checker) importedParallelOnError(e *story.Effect, site effSite, target string, p *story.State) {
+	folded := strings.Repeat("../", strings.Count(site.State.Path, ".")+1) + target
+	c.rep.Warnf(e.PosOf("on_error"), ruleOnErrorTarget,
+		"%s: on_error %q inside the parallel state %q of an imported story: the fold writes it as %q; kitsoki climbs from the region's leaf to this story's %q, but the existing engine climbs from the whole parallel state's encoded path and lands on a path that is not a state; no spelling means the same to both here: move the call out of the parallel state",
+		site.String(), target, p.Path, folded, target)
 }
 
 func (c *checker) onErrorDangles(e *story.Effect, site effSite, target, resolved, base string, err error) {

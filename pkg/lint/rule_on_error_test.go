@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -197,4 +198,61 @@ func loadDiags(t *testing.T, dir string) ([]diag.Diagnostic, string) {
 		got = append(got, d.String())
 	}
 	return ds, strings.Join(got, "\n")
+}
+
+// A bare on_error inside a parallel state of an imported child is folded to
+// a "../" chain: kitsoki climbs from the region's leaf, upstream from the
+// encoded configuration onto a path that is not a state (hunt79's wrapped
+// swallowed-disarms: upstream rested on "kid.pp#kid.pp.ra.a1|kid.c1"). A
+// warning, on the child's line; the same story run on its own, or a call
+// outside the parallel state, has none.
+func TestOnErrorImportedParallel(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "kid/app.yaml", `app: {id: kid}
+root: s0
+hosts: [host.run]
+intents: {go: {}}
+states:
+  s0:
+    on_enter:
+      - {invoke: host.run, on_error: c1}
+    on:
+      go: [{target: pp}]
+  c1: {}
+  pp:
+    type: parallel
+    states:
+      ra:
+        type: compound
+        initial: a1
+        states:
+          a1:
+            on_enter:
+              - {invoke: host.run, on_error: c1}
+      rb:
+        type: compound
+        initial: b1
+        states:
+          b1: {}
+`)
+	write(t, dir, "app.yaml", "app: {id: p}\nroot: home\nintents: {go: {}}\nimports:\n  kid: {source: ./kid}\nstates:\n  home:\n    on:\n      go: [{target: kid}]\n")
+	var warned []int
+	_, ds := Load(filepath.Join(dir, "app.yaml"), story.Options{})
+	for _, d := range ds {
+		if d.Rule == ruleOnErrorTarget.ID {
+			warned = append(warned, d.Line)
+			if !strings.Contains(d.Message, `the fold writes it as "../../../c1"`) {
+				t.Errorf("message: %s", d.Message)
+			}
+		}
+	}
+	if len(warned) != 1 || warned[0] != 21 {
+		t.Errorf("on-error-target at lines %v, want 21 alone: %s", warned, render(ds))
+	}
+	_, ds = Load(filepath.Join(dir, "kid", "app.yaml"), story.Options{})
+	for _, d := range ds {
+		if d.Rule == ruleOnErrorTarget.ID {
+			t.Errorf("standalone child warned: %s", d)
+		}
+	}
 }
