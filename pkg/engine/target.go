@@ -76,12 +76,21 @@ func (r *runner) resolveTarget(ctx context.Context, owner *State, lit string, t 
 	if name, ok := strings.CutPrefix(s, "__exit__"); ok && r.m.States[s] == nil {
 		return target{exit: name}, nil
 	}
+	base := ""
+	if owner != nil {
+		base = owner.Path
+	}
 	path, err := resolvePath(owner, s)
-	if err != nil {
-		base := ""
-		if owner != nil {
-			base = owner.Path
+	if err != nil && lit != "" {
+		// an on_error's "../" that climbs above the top level stays at
+		// the top, as upstream's: "../../y" from a top-level state, or
+		// from an exit's __exit__NAME, names the top-level y
+		// (conformance on-error-climb-above-top)
+		if p, _ := story.ClimbPath(base, s); p != "" {
+			path, err = p, nil
 		}
+	}
+	if err != nil {
 		if p, perr := story.ResolvePath(base, s); perr == nil && p == "" && t.templated() {
 			// a rendered ".." above the top level is the empty path,
 			// where upstream's machine goes (conformance
