@@ -87,6 +87,10 @@ func (c *checker) checkOnError(e *story.Effect, site effSite) {
 		}
 	}
 	kb := c.regionBase(bases[0], site.State)
+	if t, ok := c.climbedAboveTop(kb, target); ok {
+		c.rep.Warnf(e.PosOf("on_error"), ruleOnErrorTarget, "%s: on_error %q climbs above the top level from the dispatch state %q: both engines stay at the top and name %q; write %q", site.String(), target, kb, t.Path, t.Path)
+		return
+	}
 	_, err := c.st.ResolveFrom(kb, target)
 	resolved, _ := story.ResolvePath(kb, target)
 	c.onErrorDangles(e, site, target, resolved, kb, err)
@@ -357,4 +361,17 @@ func (c *checker) exitClimb(e *story.Effect, site effSite, target, exit, emit st
 	}
 	c.rep.Warnf(e.PosOf("on_error"), ruleOnErrorTarget, "%s: on_error %q is dispatched at the exit: emit_intent %q before it takes @exit:%s, so both engines climb from %q to %q, not from %q to %q; name the state absolutely (`%s`)",
 		site.String(), target, emit, exit, base, t.Path, site.State.Path, here, here)
+}
+
+// climbedAboveTop resolves an on_error "../" target whose segments climb
+// above the top level from base as both engines do at run time: clamped
+// at the top (conformance on-error-climb-above-top); ok is false when it
+// does not climb that far or names no state there.
+func (c *checker) climbedAboveTop(base, target string) (story.Target, bool) {
+	p, within := story.ClimbPath(base, target)
+	if within || p == "" {
+		return story.Target{}, false
+	}
+	t, err := c.st.ResolveFrom("", p)
+	return t, err == nil && t.Kind == story.TargetState
 }

@@ -256,3 +256,33 @@ states:
 		}
 	}
 }
+
+// An on_error "../" chain that climbs above the top level from its
+// dispatch state stays at the top in both engines (conformance
+// on-error-climb-above-top): a warning naming the state it reaches, which
+// counts as reached; one that names no state there still dangles.
+func TestOnErrorClimbsAboveTop(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "app.yaml", `app: {id: oe}
+root: lobby
+hosts: [host.run]
+intents: {go: {}, go2: {}}
+states:
+  lobby:
+    on:
+      go: [{target: c}]
+      go2: [{target: d}]
+  c:
+    on_enter:
+      - {invoke: host.run, on_error: ../../y}
+  d:
+    on_enter:
+      - {invoke: host.run, on_error: ../../nowhere}
+  y: {}
+`)
+	ds, all := loadDiags(t, dir)
+	if len(ds) != 2 || !strings.Contains(ds[0].Message, `on_error "../../y" climbs above the top level from the dispatch state "c": both engines stay at the top and name "y"`) ||
+		!strings.Contains(ds[1].Message, `on_error "../../nowhere" is broken`) {
+		t.Errorf("want the climb warned and nowhere dangling, y reached; got:\n%s", all)
+	}
+}
