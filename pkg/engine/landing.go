@@ -88,7 +88,7 @@ func (r *runner) flushHeld(held []Event) error {
 // upstream looks up as written here): its dispatch fails, its binds and
 // last_error are never written, and the turn goes on where the machine
 // rests (conformance synthetic-on-error-not-found); dropped reports that.
-func (r *runner) dispatchSynthetic(ctx context.Context, calls []pendingCall) (rd *redirect, dropped bool, err error) {
+func (r *runner) dispatchSynthetic(ctx context.Context, calls []pendingCall, nested bool) (rd *redirect, dropped bool, err error) {
 	pre := r.landingWorld()
 	var held []Event
 	prev := r.t.tentative
@@ -96,7 +96,7 @@ func (r *runner) dispatchSynthetic(ctx context.Context, calls []pendingCall) (rd
 	rd, err = r.dispatchCalls(ctx, calls)
 	r.t.tentative = prev
 	if err == nil && rd != nil {
-		if res, rerr := r.resolveTarget(ctx, r.dispatchBase(rd.e.owner), rd.e.OnError, nil, false); rerr != nil || res.stay {
+		if res, rerr := r.resolveTarget(ctx, r.dispatchBase(rd.e.owner, nested), rd.e.OnError, nil, false); rerr != nil || res.stay {
 			r.note(Note{Kind: "on_error", State: r.statePath(), Text: fmt.Sprintf("on_error target state %q not found: the calls' results are dropped, as upstream", rd.e.OnError), Error: rd.err})
 			r.t.dropped = r.droppedWrites(pre.world)
 			r.world, r.written, r.journal = pre.world, pre.writtenHow, pre.journal

@@ -32,7 +32,7 @@ func (r *runner) settle(ctx context.Context, st *step) error {
 		var dropped bool
 		var err error
 		if r.t.synthetic {
-			rd, dropped, err = r.dispatchSynthetic(ctx, st.calls)
+			rd, dropped, err = r.dispatchSynthetic(ctx, st.calls, len(c.nested) > 0)
 		} else {
 			rd, err = r.dispatchCalls(ctx, st.calls)
 		}
@@ -122,7 +122,7 @@ func (r *runner) takeRedirect(ctx context.Context, rd *redirect, st *step, c *re
 	}
 	// the target is looked up as written: a {{ }} in it is never rendered,
 	// so it names no state (conformance on-error-template-literal)
-	res, err := r.resolveTarget(ctx, r.dispatchBase(rd.e.owner), rd.e.OnError, nil, false)
+	res, err := r.resolveTarget(ctx, r.dispatchBase(rd.e.owner, len(c.nested) > 0), rd.e.OnError, nil, false)
 	if (err != nil || res.stay) && len(c.nested) > 0 {
 		// swallowed as at the depth cap (conformance landing-call-stays)
 		r.note(Note{Kind: "on_error", State: r.statePath(), Text: "on_error " + rd.e.OnError + " in an on_error landing", Error: rd.err})
@@ -161,10 +161,11 @@ func (r *runner) takeRedirect(ctx context.Context, rd *redirect, st *step, c *re
 		r.t.first = nil
 	}
 	r.t.redirectErr, r.t.rerender, r.t.applied, r.t.dropSay, r.t.submitOnly = rd.err, true, true, true, false
-	if origin := r.t.chainOrigin; origin != "" && len(c.nested) == 0 && r.exit == "" {
+	if origin := r.t.chainOrigin; origin != "" && len(c.nested) == 0 {
 		// a job's on_complete chain: upstream measures the redirect from
 		// the state the completion began in, wherever the chain's hops
-		// took the machine (conformance oncomplete-redirect-origin)
+		// took the machine, an exit too (conformance
+		// oncomplete-redirect-origin, oncomplete-redirect-climb)
 		if res.state != nil && r.landTo(res) == origin {
 			return true, r.unwindRedirects(append(c.nested, from), r.landTo(res))
 		}

@@ -76,12 +76,21 @@ func (r *runner) resolveTarget(ctx context.Context, owner *State, lit string, t 
 	if name, ok := strings.CutPrefix(s, "__exit__"); ok && r.m.States[s] == nil {
 		return target{exit: name}, nil
 	}
+	base := ""
+	if owner != nil {
+		base = owner.Path
+	}
 	path, err := resolvePath(owner, s)
-	if err != nil {
-		base := ""
-		if owner != nil {
-			base = owner.Path
+	if err != nil && lit != "" {
+		// an on_error's "../" that climbs above the top level stays at
+		// the top, as upstream's: "../../y" from a top-level state, or
+		// from an exit's __exit__NAME, names the top-level y
+		// (conformance on-error-climb-above-top)
+		if p, _ := story.ClimbPath(base, s); p != "" {
+			path, err = p, nil
 		}
+	}
+	if err != nil {
 		if p, perr := story.ResolvePath(base, s); perr == nil && p == "" && t.templated() {
 			// a rendered ".." above the top level is the empty path,
 			// where upstream's machine goes (conformance
@@ -130,9 +139,20 @@ func (r *runner) unknownTarget(err error) (target, bool) {
 // dispatchBase is the state an on_error target's "../" climbs from: the
 // state the turn ends in, or in a parallel state the declaring region's
 // leaf (story-runtime §2.4; docs/compat/engine.md "on_error target
-// resolution").
-func (r *runner) dispatchBase(owner *State) *State {
+// resolution"). When a hop took the session to an exit before the call
+// failed, it climbs from the exit's __exit__NAME path, as upstream, so an
+// imported child's "../x" names no state there (conformance
+// exit-redirect-climb). A job's on_complete chain dispatches its calls at
+// the completion's origin, wherever its hops went: a redirect of the
+// chain's own (not nested in a landing) climbs from there (conformance
+// oncomplete-redirect-climb).
+func (r *runner) dispatchBase(owner *State, nested bool) *State {
+	if o := r.m.States[r.t.chainOrigin]; o != nil && !nested {
+		return o
+	}
 	switch {
+	case r.ended && r.outcome == OutcomeExit:
+		return &State{Path: "__exit__" + r.exit, Name: "__exit__" + r.exit}
 	case r.par != nil:
 		if reg := r.par.regionOf(owner); reg != nil {
 			if l := r.par.leafIn(reg); l != nil {

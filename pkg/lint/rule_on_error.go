@@ -60,6 +60,9 @@ func (c *checker) checkOnError(e *story.Effect, site effSite) {
 		// makes for a written @exit:NAME target
 		return
 	}
+	if p := nearest(site.State, func(s *story.State) bool { return s.Parallel }); p != nil && p != site.State && c.st.Imported() && !strings.ContainsAny(target, "./") {
+		c.importedParallelOnError(e, site, target, p)
+	}
 	if !strings.HasPrefix(target, "..") { // absolute
 		if _, err := c.st.ResolveFrom("", target); err != nil {
 			c.onErrorDangles(e, site, target, strings.ReplaceAll(target, "/", "."), "", err)
@@ -71,6 +74,9 @@ func (c *checker) checkOnError(e *story.Effect, site effSite) {
 	if len(bases) == 0 {
 		return
 	}
+	if exit, emit := c.exitFirst(site); exit != "" {
+		c.exitClimb(e, site, target, exit, emit)
+	}
 	for _, base := range bases {
 		kb := c.regionBase(base, site.State)
 		if t, err := c.st.ResolveFrom(kb, target); err == nil && t.Kind == story.TargetState {
@@ -81,6 +87,10 @@ func (c *checker) checkOnError(e *story.Effect, site effSite) {
 		}
 	}
 	kb := c.regionBase(bases[0], site.State)
+	if t, ok := c.climbedAboveTop(kb, target); ok {
+		c.rep.Warnf(e.PosOf("on_error"), ruleOnErrorTarget, "%s: on_error %q climbs above the top level from the dispatch state %q: both engines stay at the top and name %q; write %q", site.String(), target, kb, t.Path, t.Path)
+		return
+	}
 	_, err := c.st.ResolveFrom(kb, target)
 	resolved, _ := story.ResolvePath(kb, target)
 	c.onErrorDangles(e, site, target, resolved, kb, err)
@@ -126,6 +136,17 @@ func (c *checker) parallelOnError(e *story.Effect, site effSite, target, base, k
 	c.rep.Warnf(e.PosOf("on_error"), ruleOnErrorTarget,
 		"%s: on_error %q inside a parallel state: kitsoki climbs from the region's leaf %q to %q, but the existing engine climbs from the whole parallel state %q and lands on the corrupt path %q (its lookup stops at \"#\"); did you mean `%s`? (absolute, it means the same to both)",
 		site.String(), target, kb, to, base, upstream, to)
+}
+
+// importedParallelOnError reports a bare on_error inside a parallel state
+// of an imported story: the fold writes it as a "../" chain, which the
+// engines climb differently (parallelOnError), and no spelling means the
+// same to both there (a dotted one names the importer's tree).
+func (c *checker) importedParallelOnError(e *story.Effect, site effSite, target string, p *story.State) {
+	folded := strings.Repeat("../", strings.Count(site.State.Path, ".")+1) + target
+	c.rep.Warnf(e.PosOf("on_error"), ruleOnErrorTarget,
+		"%s: on_error %q inside the parallel state %q of an imported story: the fold writes it as %q; kitsoki climbs from the region's leaf to this story's %q, but the existing engine climbs from the whole parallel state's encoded path and lands on a path that is not a state; no spelling means the same to both here: move the call out of the parallel state",
+		site.String(), target, p.Path, folded, target)
 }
 
 func (c *checker) onErrorDangles(e *story.Effect, site effSite, target, resolved, base string, err error) {
@@ -193,6 +214,9 @@ func (c *checker) nearState(from *story.State, resolved, last string) string {
 // the effect at site is dispatched (story-runtime.md §2.1).
 func (c *checker) dispatchStates(site effSite) []string {
 	s := site.State
+	if exit, _ := c.exitFirst(site); exit != "" {
+		return []string{"__exit__" + exit}
+	}
 	switch {
 	case s == nil:
 		return nil
@@ -290,4 +314,64 @@ func (c *checker) writesExit(name string) bool {
 		}
 	}
 	return false
+}
+
+// exitFirst names the exit a leaf state's on_enter takes before the call
+// at site is dispatched: an earlier emit_intent (written, unguarded) whose
+// first arm (unguarded) targets @exit:NAME. The call then fails at the
+// exit, and an on_error "../" climbs from __exit__NAME in both engines
+// (conformance exit-redirect-climb). An imported story's exits are the
+// importer's to map: none is named there, nor inside a parallel state,
+// where upstream takes no such hop.
+func (c *checker) exitFirst(site effSite) (exit, emit string) {
+	s := site.State
+	if s == nil || site.Parent != nil || site.List != "on_enter" || len(s.Children) > 0 || c.st.Imported() || site.Index > len(s.OnEnter) {
+		return "", ""
+	}
+	if nearest(s, func(s *story.State) bool { return s.Parallel }) != nil {
+		return "", ""
+	}
+	for _, prev := range s.OnEnter[:site.Index] {
+		name := strings.TrimSpace(prev.EmitIntent())
+		if name == "" || prev.When != "" || story.IsTemplated(name) {
+			continue
+		}
+		if arms := s.Arms(name); len(arms) > 0 && arms[0].When == "" {
+			if x, ok := strings.CutPrefix(strings.TrimSpace(arms[0].Target), "@exit:"); ok && !story.IsTemplated(x) {
+				return x, name
+			}
+		}
+		return "", "" // the first hop goes elsewhere
+	}
+	return "", ""
+}
+
+// exitClimb reports a "../" on_error whose call is dispatched at an exit
+// (exitFirst) when it names another state than it would from the state
+// that makes the call; one that names none there is onErrorDangles'.
+func (c *checker) exitClimb(e *story.Effect, site effSite, target, exit, emit string) {
+	base := "__exit__" + exit
+	t, err := c.st.ResolveFrom(base, target)
+	if err != nil || t.Kind != story.TargetState {
+		return
+	}
+	here, _ := story.ResolvePath(site.State.Path, target)
+	if here == t.Path {
+		return
+	}
+	c.rep.Warnf(e.PosOf("on_error"), ruleOnErrorTarget, "%s: on_error %q is dispatched at the exit: emit_intent %q before it takes @exit:%s, so both engines climb from %q to %q, not from %q to %q; name the state absolutely (`%s`)",
+		site.String(), target, emit, exit, base, t.Path, site.State.Path, here, here)
+}
+
+// climbedAboveTop resolves an on_error "../" target whose segments climb
+// above the top level from base as both engines do at run time: clamped
+// at the top (conformance on-error-climb-above-top); ok is false when it
+// does not climb that far or names no state there.
+func (c *checker) climbedAboveTop(base, target string) (story.Target, bool) {
+	p, within := story.ClimbPath(base, target)
+	if within || p == "" {
+		return story.Target{}, false
+	}
+	t, err := c.st.ResolveFrom("", p)
+	return t, err == nil && t.Kind == story.TargetState
 }

@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -42,15 +43,11 @@ states:
       err: {}
   err: {}
 `)
-	_, ds := Load(dir, story.Options{})
-	var got []string
-	for _, d := range ds {
-		got = append(got, d.String())
-	}
+	ds, all := loadDiags(t, dir)
 	// comp.err and deep.err are reached through on_error; the top-level
 	// err, which the declaring states would climb to, is not.
 	if len(ds) != 1 || ds[0].Rule != ruleUnreachable.ID || !strings.Contains(ds[0].Message, `state "err" is unreachable`) {
-		t.Fatalf("want only the top-level err unreachable, got:\n%s", strings.Join(got, "\n"))
+		t.Fatalf("want only the top-level err unreachable, got:\n%s", all)
 	}
 }
 
@@ -136,5 +133,156 @@ states:
 	if len(got) != 2 || !strings.Contains(got[0]+got[1], `state "s" intent "go" arc[0] effect[0]: on_error "@exit:x" names no state`) ||
 		!strings.Contains(got[0]+got[1], `on_error "@exit:done" is mapped by the importing story's exits to "@exit:x"`) || strings.Contains(got[0]+got[1], "kid2") {
 		t.Fatalf("want the root's and kid's on_error warnings, got:\n%s", strings.Join(got, "\n"))
+	}
+}
+
+// A leaf's on_enter that takes an exit through an emit_intent before its
+// call fails dispatches the call at the exit: a "../" on_error climbs from
+// __exit__NAME in both engines (conformance exit-redirect-climb). The
+// warning names both readings; the reachability rule follows the exit's.
+// A guarded emit, or one whose first arm is guarded, decides nothing.
+func TestOnErrorClimbsFromExit(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "app.yaml", `app: {id: oe}
+root: lobby
+hosts: [host.run]
+exits: {done: {}}
+intents: {go: {}, go2: {}, ping: {}}
+states:
+  lobby:
+    on:
+      go: [{target: g.c}]
+      go2: [{target: g.d}]
+  g:
+    type: compound
+    initial: c
+    states:
+      c:
+        on_enter:
+          - emit_intent: ping
+          - {invoke: host.run, on_error: ../y}
+        on:
+          ping: [{target: "@exit:done"}]
+      d:
+        on_enter:
+          - {emit_intent: ping, when: "world.last_error != ''"}
+          - {invoke: host.run, on_error: ../z}
+        on:
+          ping: [{target: "@exit:done"}]
+      y: {}
+      z: {}
+  y: {}
+`)
+	ds, all := loadDiags(t, dir)
+	want := []string{
+		`state "g.c" on_enter[1]: on_error "../y" is dispatched at the exit: emit_intent "ping" before it takes @exit:done, so both engines climb from "__exit__done" to "y", not from "g.c" to "g.y"`,
+		`state "g.y" is unreachable`,
+	}
+	for _, w := range want {
+		if !strings.Contains(all, w) {
+			t.Errorf("want %q in:\n%s", w, all)
+		}
+	}
+	if len(ds) != len(want) {
+		t.Errorf("want %d diagnostics, got:\n%s", len(want), all)
+	}
+}
+
+// loadDiags loads the story in dir and returns its diagnostics, and their
+// texts a line each.
+func loadDiags(t *testing.T, dir string) ([]diag.Diagnostic, string) {
+	t.Helper()
+	_, ds := Load(dir, story.Options{})
+	got := make([]string, 0, len(ds))
+	for _, d := range ds {
+		got = append(got, d.String())
+	}
+	return ds, strings.Join(got, "\n")
+}
+
+// A bare on_error inside a parallel state of an imported child is folded to
+// a "../" chain: kitsoki climbs from the region's leaf, upstream from the
+// encoded configuration onto a path that is not a state (hunt79's wrapped
+// swallowed-disarms: upstream rested on "kid.pp#kid.pp.ra.a1|kid.c1"). A
+// warning, on the child's line; the same story run on its own, or a call
+// outside the parallel state, has none.
+func TestOnErrorImportedParallel(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "kid/app.yaml", `app: {id: kid}
+root: s0
+hosts: [host.run]
+intents: {go: {}}
+states:
+  s0:
+    on_enter:
+      - {invoke: host.run, on_error: c1}
+    on:
+      go: [{target: pp}]
+  c1: {}
+  pp:
+    type: parallel
+    states:
+      ra:
+        type: compound
+        initial: a1
+        states:
+          a1:
+            on_enter:
+              - {invoke: host.run, on_error: c1}
+      rb:
+        type: compound
+        initial: b1
+        states:
+          b1: {}
+`)
+	write(t, dir, "app.yaml", "app: {id: p}\nroot: home\nintents: {go: {}}\nimports:\n  kid: {source: ./kid}\nstates:\n  home:\n    on:\n      go: [{target: kid}]\n")
+	var warned []int
+	_, ds := Load(filepath.Join(dir, "app.yaml"), story.Options{})
+	for _, d := range ds {
+		if d.Rule == ruleOnErrorTarget.ID {
+			warned = append(warned, d.Line)
+			if !strings.Contains(d.Message, `the fold writes it as "../../../c1"`) {
+				t.Errorf("message: %s", d.Message)
+			}
+		}
+	}
+	if len(warned) != 1 || warned[0] != 21 {
+		t.Errorf("on-error-target at lines %v, want 21 alone: %s", warned, render(ds))
+	}
+	_, ds = Load(filepath.Join(dir, "kid", "app.yaml"), story.Options{})
+	for _, d := range ds {
+		if d.Rule == ruleOnErrorTarget.ID {
+			t.Errorf("standalone child warned: %s", d)
+		}
+	}
+}
+
+// An on_error "../" chain that climbs above the top level from its
+// dispatch state stays at the top in both engines (conformance
+// on-error-climb-above-top): a warning naming the state it reaches, which
+// counts as reached; one that names no state there still dangles.
+func TestOnErrorClimbsAboveTop(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "app.yaml", `app: {id: oe}
+root: lobby
+hosts: [host.run]
+intents: {go: {}, go2: {}}
+states:
+  lobby:
+    on:
+      go: [{target: c}]
+      go2: [{target: d}]
+  c:
+    on_enter:
+      - {invoke: host.run, on_error: ../../y}
+  d:
+    on_enter:
+      - {invoke: host.run, on_error: ../../nowhere}
+  y: {}
+`)
+	ds, all := loadDiags(t, dir)
+	if len(ds) != 2 || !strings.Contains(ds[0].Message, `on_error "../../y" climbs above the top level from the dispatch state "c": both engines stay at the top and name "y"`) ||
+		!strings.Contains(ds[1].Message, `on_error "../../nowhere" is broken`) {
+		t.Errorf("want the climb warned and nowhere dangling, y reached; got:\n%s", all)
 	}
 }

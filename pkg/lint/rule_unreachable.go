@@ -142,7 +142,10 @@ func (w *reachWalk) onError(site effSite, target string) {
 		return
 	}
 	for _, base := range w.c.dispatchStates(site) {
-		if t, err := w.st.ResolveFrom(w.c.regionBase(base, site.State), target); err == nil && t.State != nil {
+		kb := w.c.regionBase(base, site.State)
+		if t, err := w.st.ResolveFrom(kb, target); err == nil && t.State != nil {
+			w.enter(t.State)
+		} else if t, ok := w.c.climbedAboveTop(kb, target); ok && t.State != nil {
 			w.enter(t.State)
 		}
 	}
