@@ -227,7 +227,7 @@ func mergeListed[V any](dst *[]V, src []V, seen map[string]bool, what string, ke
 // YAML files only, or, when the glob already does, rename the directory.
 func narrowGlobHint(pat string) string {
 	dir, file := filepath.Split(pat)
-	if file == "*.yaml" || !hasMeta(file) {
+	if file == "*.yaml" || !HasGlobMeta(file) {
 		return "rename the directory or list the files it holds"
 	}
 	return "narrow the glob to files, e.g. " + dir + "*.yaml"
