@@ -94,7 +94,7 @@ func (l *loader) mergeIncludes(st *Story, display string) {
 			}
 			// Upstream refuses the story when a match cannot be read.
 			if err != nil {
-				l.rep.Errf(at, RuleInclude, "include %q: %s: %s (upstream refuses the story too; remove the file or narrow the glob)", pat, m, errText(err))
+				l.rep.Errf(at, RuleInclude, "include %q: %s: %s (upstream refuses the story too; remove the file or narrow the glob)", pat, m, safefile.ErrText(err))
 				continue
 			}
 			if fi.IsDir() {
@@ -107,7 +107,7 @@ func (l *loader) mergeIncludes(st *Story, display string) {
 				continue
 			}
 			if err != nil {
-				l.rep.Errf(at, RuleInclude, "include %q: %s: %s", pat, m, errText(err))
+				l.rep.Errf(at, RuleInclude, "include %q: %s: %s", pat, m, safefile.ErrText(err))
 				continue
 			}
 			if total += int64(len(data)); total > l.opts.storyBytes() {
