@@ -3,12 +3,12 @@ package cmd
 import (
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"testing"
+
+	"kitsoki/internal/testing/storytest"
 )
 
 // sandboxProbeStory is a story whose one fixture tries every way out the
@@ -58,12 +58,7 @@ states:
 // guards against.
 func TestSandboxProofs(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
-	var hits atomic.Int64
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		hits.Add(1)
-		fmt.Fprint(w, "{}")
-	}))
-	defer srv.Close()
+	srv, hits := storytest.JSONServer(t, func(*http.Request) string { return "{}" })
 	outside, marker := t.TempDir(), filepath.Join(t.TempDir(), "ran")
 	t.Setenv("KITSOKI_ARTIFACTS_ROOT", outside)
 	_, repo := operatorTree(t, "", sandboxProbeStory(marker, srv.URL+"/probe", outside))

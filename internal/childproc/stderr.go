@@ -9,8 +9,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
+	"kitsoki/internal/human"
 	"kitsoki/internal/proc"
 )
 
@@ -37,11 +37,7 @@ func Snippet(redact func(string) string, s string) string {
 	if len(s) <= snippetBytes {
 		return s
 	}
-	cut := snippetBytes
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "..."
+	return s[:human.RuneCut(s, snippetBytes)] + "..."
 }
 
 // Stderr is a child's stderr: it keeps the last 8 KiB for errors and

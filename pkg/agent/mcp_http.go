@@ -299,10 +299,7 @@ func (t *mcpHTTPTransport) decode(res *mcp.CallToolResult) (*AskResponse, error)
 	}
 	text, hasText := firstText(res.Content)
 	if res.IsError {
-		if !hasText {
-			text = "(no text content)"
-		}
-		return nil, t.errf(KindTransportError, "tool %q reported an error (isError): %s", t.tool, childproc.Snippet(t.redact, text))
+		return nil, t.toolError(text, hasText)
 	}
 	var raw []byte
 	var from string
@@ -323,8 +320,29 @@ func (t *mcpHTTPTransport) decode(res *mcp.CallToolResult) (*AskResponse, error)
 	case hasText:
 		raw, from = []byte(text), "text content"
 	default:
-		return nil, t.errf(KindTransportError, "tool %q answered with neither structuredContent nor a text content; it must return the AskResponse JSON in one of them", t.tool)
+		return nil, t.noAnswer()
 	}
+	return t.askResponse(raw, from)
+}
+
+// toolError is the failure of a tool result marked isError, quoting its
+// first text item; both wires word it the same.
+func (t *mcpHTTPTransport) toolError(text string, hasText bool) *AskError {
+	if !hasText {
+		text = "(no text content)"
+	}
+	return t.errf(KindTransportError, "tool %q reported an error (isError): %s", t.tool, childproc.Snippet(t.redact, text))
+}
+
+// noAnswer is the failure of a tool result holding neither
+// structuredContent nor a text item.
+func (t *mcpHTTPTransport) noAnswer() *AskError {
+	return t.errf(KindTransportError, "tool %q answered with neither structuredContent nor a text content; it must return the AskResponse JSON in one of them", t.tool)
+}
+
+// askResponse decodes raw, read from the result's from ("text content",
+// "structuredContent"), as the AskResponse.
+func (t *mcpHTTPTransport) askResponse(raw []byte, from string) (*AskResponse, error) {
 	var r AskResponse
 	if err := json.Unmarshal(raw, &r); err != nil {
 		return nil, t.errf(KindTransportError, "tool %q %s is not an AskResponse JSON object (%s): %q", t.tool, from, jsonvalue.Reason(raw, err), childproc.Snippet(t.redact, string(raw)))

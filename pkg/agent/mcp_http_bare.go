@@ -119,23 +119,16 @@ func (t *mcpHTTPTransport) decodeBare(result json.RawMessage) (*AskResponse, err
 		}
 	}
 	if res.IsError {
-		if !hasText {
-			text = "(no text content)"
-		}
-		return nil, t.errf(KindTransportError, "tool %q reported an error (isError): %s", t.tool, childproc.Snippet(t.redact, text))
+		return nil, t.toolError(text, hasText)
 	}
 	raw, from := []byte(text), "text content"
 	if !hasText {
 		if sc := bytes.TrimSpace(res.StructuredContent); len(sc) == 0 || string(sc) == "null" {
-			return nil, t.errf(KindTransportError, "tool %q answered with neither structuredContent nor a text content; it must return the AskResponse JSON in one of them", t.tool)
+			return nil, t.noAnswer()
 		}
 		raw, from = res.StructuredContent, "structuredContent"
 	}
-	var r AskResponse
-	if err := json.Unmarshal(raw, &r); err != nil {
-		return nil, t.errf(KindTransportError, "tool %q %s is not an AskResponse JSON object (%s): %q", t.tool, from, jsonvalue.Reason(raw, err), childproc.Snippet(t.redact, string(raw)))
-	}
-	return &r, nil
+	return t.askResponse(raw, from)
 }
 
 // switchToBare records that the server is a bare one.

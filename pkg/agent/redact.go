@@ -1,7 +1,6 @@
 package agent
 
 import (
-	"bytes"
 	"cmp"
 	"encoding/base64"
 	"encoding/json"
@@ -154,11 +153,7 @@ func jsonInner(s string) string {
 }
 
 func jsonInnerNoHTML(s string) string {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s)
-	b := bytes.TrimRight(buf.Bytes(), "\n")
+	b, _ := jsonvalue.MarshalNoHTML(s)
 	return string(b[1 : len(b)-1])
 }
 

@@ -242,13 +242,11 @@ func plainJSON(b json.RawMessage) string {
 	if err != nil {
 		return string(b)
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if enc.Encode(v) != nil {
+	out, err := jsonvalue.MarshalNoHTML(v)
+	if err != nil {
 		return string(b)
 	}
-	return strings.TrimSuffix(buf.String(), "\n")
+	return string(out)
 }
 
 // errNotThisCall marks a reply line that is not the answer to the request

@@ -6,8 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
+	"kitsoki/internal/human"
 	"kitsoki/pkg/engine"
 )
 
@@ -97,11 +97,7 @@ func clipName(s string) string {
 	if len(s) <= maxName {
 		return s
 	}
-	cut := maxName
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
 	h := fnv.New32a()
 	_, _ = h.Write([]byte(s))
-	return fmt.Sprintf("%s…#%08x", s[:cut], h.Sum32())
+	return fmt.Sprintf("%s…#%08x", s[:human.RuneCut(s, maxName)], h.Sum32())
 }

@@ -3,11 +3,12 @@ package eval
 import (
 	"bytes"
 	"cmp"
-	"encoding/json"
 	"fmt"
 	"html/template"
 	"math"
 	"sync"
+
+	"kitsoki/internal/jsonvalue"
 )
 
 // maxHTMLRows is the most candidates and failure samples one page draws
@@ -141,11 +142,9 @@ func jsonString(v any) string {
 	if v == nil {
 		return ""
 	}
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	b, err := jsonvalue.MarshalNoHTML(v)
+	if err != nil {
 		return fmt.Sprint(v)
 	}
-	return string(bytes.TrimSpace(b.Bytes()))
+	return string(b)
 }

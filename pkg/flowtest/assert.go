@@ -6,8 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
+	"kitsoki/internal/human"
 	"kitsoki/internal/recost"
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/engine"
@@ -218,11 +218,7 @@ func shownView(view string) string {
 	if len(view) <= viewShown {
 		return strconv.Quote(view)
 	}
-	cut := viewShown
-	for cut > 0 && !utf8.RuneStart(view[cut]) {
-		cut--
-	}
-	return fmt.Sprintf("%q… (%d bytes in all; the --json report holds the whole view)", view[:cut], len(view))
+	return fmt.Sprintf("%q… (%d bytes in all; the --json report holds the whole view)", view[:human.RuneCut(view, viewShown)], len(view))
 }
 
 const kindDispatched = "harness.dispatched"

@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"slices"
 
+	"kitsoki/internal/human"
 	"kitsoki/internal/jsonvalue"
 )
 
@@ -180,4 +181,5 @@ func diffValue(path string, got, want any) []string {
 	return []string{path + ": " + typedGotWant(plain(g), plain(w))}
 }
 
-func clip(s string) string { return clipN(s, 300) }
+// clip is s as a failure quotes it: at most 300 bytes, cut on a rune.
+func clip(s string) string { return human.Clip(s, 300) }

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"strings"
 
 	"kitsoki/internal/safefile"
 	"kitsoki/pkg/diag"
@@ -76,7 +75,7 @@ func StoryRoot(app, root string, trees ...string) string {
 // directory lies inside it, else that directory's own project root.
 func globRoot(root, g string) string {
 	lit := absOf(g)
-	for hasMeta(lit) {
+	for story.HasGlobMeta(lit) {
 		lit = filepath.Dir(lit)
 	}
 	if _, ok := safefile.NewRoot(root).Rel(lit); ok && root != "" {
@@ -85,8 +84,6 @@ func globRoot(root, g string) string {
 	dir, _ := story.ProjectRoot(filepath.Dir(lit))
 	return dir
 }
-
-func hasMeta(p string) bool { return strings.ContainsAny(p, `*?[\`) }
 
 // outsideDiag is the finding for a fixture file or directory (what) that
 // leads out of root.

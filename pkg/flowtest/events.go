@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"kitsoki/internal/human"
 	"kitsoki/internal/jsonvalue"
 	"kitsoki/pkg/engine"
 )
@@ -149,17 +150,10 @@ func (e event) summary() string {
 	default:
 		m, _ := e.payload.(map[string]any)
 		for _, k := range slices.Sorted(maps.Keys(m)) {
-			b.WriteString(" " + k + "=" + clipN(show(plain(m[k])), 80))
+			b.WriteString(" " + k + "=" + human.Clip(show(plain(m[k])), 80))
 		}
 	}
 	return b.String()
-}
-
-func clipN(s string, n int) string {
-	if len(s) > n {
-		return s[:n] + "…"
-	}
-	return s
 }
 
 func lastEvents(evs []event, n int) []string {

@@ -5,12 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
-	"net/http/httptest"
 	"strings"
-	"sync/atomic"
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"kitsoki/internal/testing/storytest"
 )
 
 // The whole path of a story's schema, for every draft the library
@@ -265,12 +265,7 @@ func TestCompoundBundleNamesFilesByPath(t *testing.T) {
 // time naming the file, the pointer and the ref, and the file it names is
 // never read; an http(s) $ref is refused without a request.
 func TestRefsStayUnderSchemas(t *testing.T) {
-	var requests atomic.Int32
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		requests.Add(1)
-		_, _ = w.Write([]byte(`{"type":"string"}`))
-	}))
-	defer srv.Close()
+	srv, requests := storytest.JSONServer(t, func(*http.Request) string { return `{"type":"string"}` })
 	dir := story(t, map[string]string{
 		"outside.json":            outsideSchema,
 		"schemas/escape.json":     `{"properties":{"a":{"$ref":"../outside.json"}}}`,

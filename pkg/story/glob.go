@@ -75,10 +75,12 @@ func (g *globber) list(d string) ([]fs.DirEntry, bool) {
 	return ents, true
 }
 
-func hasMeta(p string) bool { return strings.ContainsAny(p, `*?[\`) }
+// HasGlobMeta reports whether p holds a character [filepath.Match] reads
+// as a pattern (*, ?, [ or a backslash): without one p matches itself alone.
+func HasGlobMeta(p string) bool { return strings.ContainsAny(p, `*?[\`) }
 
 func (g *globber) glob(pattern string) ([]string, error) {
-	if !hasMeta(pattern) {
+	if !HasGlobMeta(pattern) {
 		if _, err := g.root.Stat(globAbs(pattern)); err != nil {
 			if errors.Is(err, safefile.ErrOutsideRoot) {
 				return []string{pattern}, nil // the caller's Stat refuses it, naming it
@@ -90,7 +92,7 @@ func (g *globber) glob(pattern string) ([]string, error) {
 	dir, file := filepath.Split(pattern)
 	dir = filepath.Clean(dir)
 	dirs := []string{dir}
-	if hasMeta(dir) {
+	if HasGlobMeta(dir) {
 		var err error
 		if dirs, err = g.glob(dir); err != nil {
 			return nil, err
@@ -134,7 +136,7 @@ func Glob(root *safefile.Root, pattern string) (matches, outside []string, err e
 
 // QuoteGlob returns p as a glob pattern that matches p alone.
 func QuoteGlob(p string) string {
-	if !hasMeta(p) {
+	if !HasGlobMeta(p) {
 		return p
 	}
 	var b strings.Builder

@@ -60,7 +60,7 @@ func (l *loader) loadImports(st *Story, abs string, stack []string) {
 			continue
 		}
 		if err != nil {
-			l.rep.Errf(im.At("source"), RuleImports, "imports.%s: %s: read: %s", alias, display, errText(err))
+			l.rep.Errf(im.At("source"), RuleImports, "imports.%s: %s: read: %s", alias, display, safefile.ErrText(err))
 			continue
 		}
 		child := l.loadStory(display, childAbs, data, false, chain)

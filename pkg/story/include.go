@@ -94,7 +94,7 @@ func (l *loader) mergeIncludes(st *Story, display string) {
 			}
 			// Upstream refuses the story when a match cannot be read.
 			if err != nil {
-				l.rep.Errf(at, RuleInclude, "include %q: %s: %s (upstream refuses the story too; remove the file or narrow the glob)", pat, m, errText(err))
+				l.rep.Errf(at, RuleInclude, "include %q: %s: %s (upstream refuses the story too; remove the file or narrow the glob)", pat, m, safefile.ErrText(err))
 				continue
 			}
 			if fi.IsDir() {
@@ -107,7 +107,7 @@ func (l *loader) mergeIncludes(st *Story, display string) {
 				continue
 			}
 			if err != nil {
-				l.rep.Errf(at, RuleInclude, "include %q: %s: %s", pat, m, errText(err))
+				l.rep.Errf(at, RuleInclude, "include %q: %s: %s", pat, m, safefile.ErrText(err))
 				continue
 			}
 			if total += int64(len(data)); total > l.opts.storyBytes() {
@@ -227,7 +227,7 @@ func mergeListed[V any](dst *[]V, src []V, seen map[string]bool, what string, ke
 // YAML files only, or, when the glob already does, rename the directory.
 func narrowGlobHint(pat string) string {
 	dir, file := filepath.Split(pat)
-	if file == "*.yaml" || !hasMeta(file) {
+	if file == "*.yaml" || !HasGlobMeta(file) {
 		return "rename the directory or list the files it holds"
 	}
 	return "narrow the glob to files, e.g. " + dir + "*.yaml"

@@ -106,7 +106,7 @@ func Load(path string, opts Options) (*Story, []diag.Diagnostic) {
 			return nil
 		}
 		if err != nil {
-			why := errText(err)
+			why := safefile.ErrText(err)
 			if target, lerr := os.Readlink(manifest); lerr == nil && errors.Is(err, fs.ErrNotExist) {
 				why = fmt.Sprintf("it links to %s, which does not exist; restore the target or fix the link", target)
 			}
@@ -170,13 +170,6 @@ func (l *loader) storyInRoot(manifest, abs string) bool {
 	}
 	l.rep.Errf(Pos{File: manifest}, RuleOutsideRoot, "the story is outside the project root %s given by --root: pass a --root that holds it, or omit --root to use the nearest directory above the story holding .git or .kitsoki/", r.Dir())
 	return false
-}
-
-func errText(err error) string {
-	if pe, ok := errors.AsType[*fs.PathError](err); ok {
-		return pe.Err.Error()
-	}
-	return err.Error()
 }
 
 // loader is the state of one Load call (no globals).

@@ -8,9 +8,9 @@ import (
 	"slices"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"kitsoki/internal/agentcall"
+	"kitsoki/internal/human"
 )
 
 // Call is one agent call paired from its agent.call.* events by call_id,
@@ -173,7 +173,7 @@ func (t *CallTracker) Observe(ev *Event) *Call {
 	}
 	c.DurationMS = int64(p.DurationMS)
 	c.Substitution = p.Substitution
-	c.MCPSessionID = clipString(p.MCPSessionID, MaxStrayBytes)
+	c.MCPSessionID = human.Clip(p.MCPSessionID, MaxStrayBytes)
 	c.Stray = strayList(p.Stray)
 	if c.DurationMS == 0 && !c.Start.IsZero() && !ev.TS.IsZero() && ev.TS.After(c.Start) {
 		c.DurationMS = ev.TS.Sub(c.Start).Milliseconds()
@@ -281,7 +281,7 @@ func strayList(raw json.RawMessage) []string {
 		}
 		var s string
 		if m[0] == '"' && json.Unmarshal(m, &s) == nil {
-			out = append(out, clipString(s, MaxStrayBytes))
+			out = append(out, human.Clip(s, MaxStrayBytes))
 		} else {
 			more++
 		}
@@ -293,23 +293,6 @@ func strayList(raw json.RawMessage) []string {
 		out = append(out, fmt.Sprintf("... and %d more stray lines", more))
 	}
 	return out
-}
-
-// clipString cuts s to at most n bytes at a rune boundary, marking the cut.
-func clipString(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:runeCut(s, n)] + "…"
-}
-
-// runeCut is the largest index at most n (n < len(s)) that starts a rune
-// of s: where s can be cut to at most n bytes.
-func runeCut(s string, n int) int {
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return n
 }
 
 // countMembers counts the members left in a JSON array after one was

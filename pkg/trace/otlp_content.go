@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"kitsoki/internal/human"
 )
 
 // maxContentBytes is the most bytes of one prompt, system prompt or
@@ -85,6 +87,6 @@ func clipContent(s string) string {
 	if len(s) <= maxContentBytes {
 		return s
 	}
-	cut := runeCut(s, maxContentBytes)
+	cut := human.RuneCut(s, maxContentBytes)
 	return s[:cut] + fmt.Sprintf("…[%d more bytes in the trace]", len(s)-cut)
 }

@@ -7,11 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"kitsoki/internal/filelock"
 	"os"
 	"path/filepath"
 	"sync"
 	"time"
+
+	"kitsoki/internal/filelock"
+	"kitsoki/internal/human"
 )
 
 // Writer appends events to one trace file, holding an exclusive lock on
@@ -158,9 +160,9 @@ func (w *Writer) Append(ev Event) error {
 		// whichever file of it was refused.
 		state := ""
 		if ev.StatePath != "" {
-			state = fmt.Sprintf(", state %q", clipString(ev.StatePath, 128))
+			state = fmt.Sprintf(", state %q", human.Clip(ev.StatePath, 128))
 		}
-		return fmt.Errorf("trace: append %s event (turn %d%s) to %q: %w", displayKind(clipString(ev.Kind, 128)), ev.Turn, state, w.path, be)
+		return fmt.Errorf("trace: append %s event (turn %d%s) to %q: %w", displayKind(human.Clip(ev.Kind, 128)), ev.Turn, state, w.path, be)
 	}
 	return err
 }
@@ -289,7 +291,7 @@ func (w *Writer) write(ev Event, payload json.RawMessage) error {
 		// it guards the file format against a future change of encoder.
 		return w.appendErrorf(ev.Kind, "encoded line holds a control byte at offset %d", i)
 	}
-	if err := w.reserveLocked("the line of a "+displayKind(clipString(ev.Kind, 128))+" event", int64(len(line))); err != nil {
+	if err := w.reserveLocked("the line of a "+displayKind(human.Clip(ev.Kind, 128))+" event", int64(len(line))); err != nil {
 		return w.appendErrorf(ev.Kind, "%w", err)
 	}
 	if _, err := w.f.Write(line); err != nil {
