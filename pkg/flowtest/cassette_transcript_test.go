@@ -12,6 +12,7 @@ import (
 // transcripts/<call_id>.jsonl (one per line, a mapping compacted), their
 // timings to <call_id>.timings, and the payload carries transcript_ref;
 // an episode whose agent block fails (agent.call.error) writes none.
+// CopyLastTrace (--trace-out) copies the files beside its trace.
 func TestCassetteAgentTranscriptInTrace(t *testing.T) {
 	td := t.TempDir()
 	cassette := `kind: host_cassette
@@ -62,6 +63,15 @@ turns:
 		}
 		if string(b) != want {
 			t.Errorf("%s = %q, want %q", filepath.Base(f), b, want)
+		}
+		// --trace-out copies them beside its file, as upstream writes them
+		out := filepath.Join(t.TempDir(), "out.jsonl")
+		if err := CopyLastTrace(rs, "", out); err != nil {
+			t.Fatal(err)
+		}
+		c, err := os.ReadFile(filepath.Join(filepath.Dir(out), "transcripts", filepath.Base(f)))
+		if err != nil || string(c) != want {
+			t.Errorf("--trace-out's %s = %q, %v; want %q", filepath.Base(f), c, err, want)
 		}
 	}
 
