@@ -314,21 +314,26 @@ func agentEvents(ep *agent.Episode, callID string, idx int, verb string) []engin
 		}
 	}
 	return append(evs, engine.Event{Kind: agent.EventCallComplete, CallID: callID,
-		Payload: cassetteComplete{Verb: verb, Agent: a.Agent, Model: a.Model, DurationMS: a.DurationMS, Response: resp, Meta: meta}})
+		Payload: cassetteComplete{Verb: verb, Agent: a.Agent, Model: a.Model, DurationMS: a.DurationMS, Response: resp, Meta: meta, Transcript: a.Transcript}})
 }
 
 // cassetteComplete is agent.call.complete on the cassette path (B.2).
+// Transcript is the episode's agent.transcript, which the trace writer
+// moves to transcripts/<call_id>.jsonl as transcript_ref, as upstream
+// does on complete (never on error; conformance cassette-agent-transcript).
 type cassetteComplete struct {
-	Verb       string         `json:"verb"`
-	Agent      string         `json:"agent,omitempty"`
-	Model      string         `json:"model,omitempty"`
-	DurationMS int64          `json:"duration_ms"`
-	Response   any            `json:"response,omitempty"`
-	Meta       map[string]any `json:"meta,omitempty"`
+	Verb       string            `json:"verb"`
+	Agent      string            `json:"agent,omitempty"`
+	Model      string            `json:"model,omitempty"`
+	DurationMS int64             `json:"duration_ms"`
+	Response   any               `json:"response,omitempty"`
+	Meta       map[string]any    `json:"meta,omitempty"`
+	Transcript *agent.Transcript `json:"transcript,omitempty"`
 }
 
 // Remaining lists the ids of the episodes never played, in file order
-// (strict_cassette_coverage).
+// (strict_cassette_coverage); an unnamed episode lists as "", as upstream
+// prints it (conformance cassette-strict-unnamed-episode).
 func (hc *HostCassette) Remaining() []string {
 	if hc == nil {
 		return nil
@@ -336,7 +341,7 @@ func (hc *HostCassette) Remaining() []string {
 	var out []string
 	for i, ep := range hc.c.Episodes {
 		if !hc.c.Played(i) {
-			out = append(out, cmp.Or(ep.ID, fmt.Sprintf("#%d", i+1)))
+			out = append(out, ep.ID)
 		}
 	}
 	return out

@@ -18,8 +18,12 @@ var sidecarRef = &lazyre.Regexp{Expr: `"(agent-prompts/[A-Za-z0-9._-]+)"`}
 // --trace-out does. Each is read as ReadSidecar reads it; a missing one is
 // an error naming it. Inside root (the project root; "" for none) the
 // folder is made and the files written through it, so a link swapped in
-// on the way cannot lead them out.
+// on the way cannot lead them out. The transcripts/ files the trace's
+// transcript_ref members name are copied the same way (copyTranscripts).
 func CopySidecars(src, dst, root string, data []byte, limit int64) error {
+	if err := copyTranscripts(src, dst, root, data, limit); err != nil {
+		return err
+	}
 	var refs []string
 	for _, m := range sidecarRef.Get().FindAllSubmatch(data, -1) {
 		refs = append(refs, string(m[1]))
