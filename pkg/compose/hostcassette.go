@@ -320,7 +320,8 @@ func agentEvents(ep *agent.Episode, callID string, idx int, verb string) []engin
 // cassetteComplete is agent.call.complete on the cassette path (B.2).
 // Transcript is the episode's agent.transcript, which the trace writer
 // moves to transcripts/<call_id>.jsonl as transcript_ref, as upstream
-// does on complete (never on error; conformance cassette-agent-transcript).
+// does on complete, never on error (pkg/flowtest
+// TestCassetteAgentTranscriptInTrace).
 type cassetteComplete struct {
 	Verb       string            `json:"verb"`
 	Agent      string            `json:"agent,omitempty"`
