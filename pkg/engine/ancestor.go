@@ -46,14 +46,6 @@ func (r *runner) resetRegions(ctx context.Context, st *step) error {
 	root := r.par.root
 	// conformance ancestor-stay dbare_true, par-transition-view q.yaml
 	r.t.noView = !r.t.hop && r.t.transView == nil
-	if !r.t.hop {
-		if err := r.emitState(KindStateExited, root.Path); err != nil {
-			return err
-		}
-		if err := r.emitState(KindStateEntered, root.Path); err != nil {
-			return err
-		}
-	}
 	pc := &parConf{root: root}
 	leaves := make([]*State, 0, len(root.regions()))
 	for _, reg := range root.regions() {
@@ -64,7 +56,30 @@ func (r *runner) resetRegions(ctx context.Context, st *step) error {
 		leaves = append(leaves, leaf)
 		pc.set(leaf)
 	}
-	moved := r.t.hop && !slices.Equal(pc.leaves, r.par.leaves)
+	if !r.t.hop {
+		// upstream's state_entered names: the dotted prefixes of the new
+		// encoding past the root's leading segments (conformance
+		// par-root-reenter-nested)
+		if err := r.emitState(KindStateExited, root.Path); err != nil {
+			return err
+		}
+		for _, p := range encodedPrefixes(root.Path, pc.encode()) {
+			if err := r.emitState(KindStateEntered, p); err != nil {
+				return err
+			}
+		}
+	} else if err := r.reenterRegions(ctx, leaves, !slices.Equal(pc.leaves, r.par.leaves), st); err != nil {
+		return err
+	}
+	r.par, r.cur = pc, pc.leaves[0]
+	return nil
+}
+
+// reenterRegions is an emit hop's entry of the root's initial leaves: with
+// on_enter when it moved the configuration (conformance
+// par-root-hop-moved), else the entries alone.
+func (r *runner) reenterRegions(ctx context.Context, leaves []*State, moved bool, st *step) error {
+	root := r.par.root
 	for _, leaf := range leaves {
 		for _, s := range pathDown(root, leaf) {
 			var err error
@@ -78,7 +93,6 @@ func (r *runner) resetRegions(ctx context.Context, st *step) error {
 			}
 		}
 	}
-	r.par, r.cur = pc, pc.leaves[0]
 	return nil
 }
 

@@ -134,6 +134,12 @@ func (r *runner) exitUpTo(anc *State) error {
 // exitFrom writes state_exited from leaf up to below anc, innermost first.
 func (r *runner) exitFrom(leaf, anc *State) error {
 	for s := leaf; s != nil && s != anc; s = s.Parent {
+		if ok, err := r.strayExit(s); ok || err != nil {
+			if err != nil {
+				return err
+			}
+			continue
+		}
 		if err := r.emitState(KindStateExited, s.Path); err != nil {
 			return err
 		}

@@ -35,10 +35,57 @@ func (r *runner) strayAt(ctx context.Context, place, leaf, dst *State, st *step)
 			return err
 		}
 	}
+	pieces, err := r.strayPieces(land)
+	if err != nil {
+		return err
+	}
+	for _, p := range pieces {
+		if err := r.emitState(KindStateEntered, p); err != nil {
+			return err
+		}
+	}
 	pc.strays = true
 	pc.replaceAt(place, leaf, land)
 	r.par, r.cur = pc, land
 	return nil
+}
+
+// strayPieces are upstream's names for the parallel state land standing in
+// a place: its initial configuration's encoding split at every ".", the
+// joined prefixes past its parent's path ("top.w.q#top", ...,
+// "top.w.q#top.w.q.qa.q1|top.w.q.qb.r1"), which upstream enters as states
+// when land takes the place and exits, innermost first, when the place
+// moves on (conformance par-emit-leave-parallel-next).
+func (r *runner) strayPieces(land *State) ([]string, error) {
+	pc := &parConf{root: land}
+	for _, reg := range land.regions() {
+		leaf, err := r.initialLeaf(reg)
+		if err != nil {
+			return nil, err
+		}
+		pc.set(leaf)
+	}
+	return encodedPrefixes(land.Parent.Path, pc.encode()), nil
+}
+
+// strayExit writes the state_exited of the parallel state s standing in a
+// place (strayAt) as upstream does: its pieces, innermost first. ok is
+// false when s is no such state.
+func (r *runner) strayExit(s *State) (ok bool, err error) {
+	pc := r.par
+	if !s.Parallel || pc == nil || !pc.strays || s == pc.root || s.within(pc.root) || s.Parent == nil {
+		return false, nil
+	}
+	pieces, err := r.strayPieces(s)
+	if err != nil {
+		return true, err
+	}
+	for i := len(pieces) - 1; i >= 0; i-- {
+		if err := r.emitState(KindStateExited, pieces[i]); err != nil {
+			return true, err
+		}
+	}
+	return true, nil
 }
 
 // handlerFrom is where an event reaching leaf, the leaf in a place, looks

@@ -269,7 +269,7 @@ func EventDiffs(gt, wt *flowtest.TurnResult, skip map[string]bool) []string {
 		out = append(out, fmt.Sprintf("event kinds\n got %s\n upstream %s", gk, wk))
 	}
 	for k, e := range we {
-		if k < len(ge) && ge[k].Kind == e.Kind && ge[k].StatePath != e.StatePath && !encodedEntry(ge[k], e) {
+		if k < len(ge) && ge[k].Kind == e.Kind && ge[k].StatePath != e.StatePath {
 			out = append(out, fmt.Sprintf("event %d %s state_path %q, upstream %q", k, e.Kind, ge[k].StatePath, e.StatePath))
 		}
 		if k < len(ge) && ge[k].Kind == e.Kind && (len(ge[k].Payload) == 0) != (len(e.Payload) == 0) {
@@ -283,14 +283,6 @@ func EventDiffs(gt, wt *flowtest.TurnResult, skip map[string]bool) []string {
 		out = append(out, fmt.Sprintf("walk\n got %s\n upstream %s", gw, ww))
 	}
 	return out
-}
-
-// encodedEntry: upstream's state_entered events of a parallel
-// configuration entered from inside carry encoded strings that are not
-// states ("d#d.r1.x1|d"); ours name the state entered (docs/compat/engine.md
-// "An ancestor as target").
-func encodedEntry(g, w flowtest.ReportEvent) bool {
-	return w.Kind == "machine.state_entered" && strings.Contains(w.StatePath, "#") && !strings.Contains(g.StatePath, "#")
 }
 
 // without is evs with the skipped kinds left out (nil stays nil).

@@ -22,7 +22,8 @@ var timingAbort = regexp.MustCompile(`WaitIdle|WaitListenerIdle|context deadline
 // abortDiff compares a story upstream aborted (it wrote no report, only
 // the error naming the fixture and turn that stopped it, as
 // internal/testing/conformance CheckAborts reads it) with ours: the same
-// turn of the same fixture must fail as a turn here too. ok is false when
+// turn of the same fixture (any document of the file it names) must fail
+// as a turn here too. ok is false when
 // the abort is not comparable (no such line, a timing abort, ours wrote no
 // report); msg describes a difference.
 func abortDiff(dir string, ours *flowtest.Report) (msg string, ok bool) {
@@ -39,23 +40,39 @@ func abortDiff(dir string, ours *flowtest.Report) (msg string, ok bool) {
 		return "", false
 	}
 	n, _ := strconv.Atoi(m[2])
+	// Upstream's line names the file, not the document: a file of several
+	// documents has one result each here, and the abort is in one of them.
+	msg, ok = "", false
 	for _, r := range ours.Results {
 		if filepath.Base(r.File) != filepath.Base(m[1]) {
 			continue
 		}
-		if n == len(r.Turns)+1 && !r.Passed {
-			return "", true // ours stopped the fixture there too (a recording miss: docs/compat/flowtest.md)
-		}
-		if n < 1 || n > len(r.Turns) {
-			return fmt.Sprintf("%s: upstream aborted at turn %d (%s), %d turns ran here", m[1], n, clip(m[3]), len(r.Turns)), true
-		}
-		t := r.Turns[n-1]
-		if !t.Passed && strings.Contains(strings.Join(t.Failures, "\n"), "the turn failed") {
+		d, same := abortAt(r, n)
+		if same {
 			return "", true
 		}
-		return fmt.Sprintf("%s turn %d: upstream aborted (%s), ours: %q", filepath.Base(m[1]), n-1, clip(m[3]), t.Failures), true
+		if !ok {
+			msg, ok = fmt.Sprintf("%s: upstream aborted at turn %d (%s), %s", m[1], n, clip(m[3]), d), true
+		}
 	}
-	return "", false
+	return msg, ok
+}
+
+// abortAt says whether result r stopped as upstream did at its 1-based
+// turn n (the turn failed as a turn, or the fixture stopped right before
+// it); when not, what ran here instead.
+func abortAt(r *flowtest.FlowResult, n int) (detail string, same bool) {
+	if n == len(r.Turns)+1 && !r.Passed {
+		return "", true // ours stopped the fixture there too (a recording miss: docs/compat/flowtest.md)
+	}
+	if n < 1 || n > len(r.Turns) {
+		return fmt.Sprintf("%d turns ran here", len(r.Turns)), false
+	}
+	t := r.Turns[n-1]
+	if !t.Passed && strings.Contains(strings.Join(t.Failures, "\n"), "the turn failed") {
+		return "", true
+	}
+	return fmt.Sprintf("ours: %q", t.Failures), false
 }
 
 func clip(s string) string {

@@ -30,6 +30,12 @@ func TestAbortDiff(t *testing.T) {
 		{"ours passes it", abort, report(ok, ok), true, "upstream aborted"},
 		{"ours fails an expectation only", abort, report(expect, expect), true, "upstream aborted"},
 		{"ours stopped before it", abort, &flowtest.Report{Results: []*flowtest.FlowResult{{File: "flows/f.yaml", Turns: []*flowtest.TurnResult{ok}}}}, true, ""},
+		{"a later document of the file fails it", abort, &flowtest.Report{Results: []*flowtest.FlowResult{
+			{File: "flows/f.yaml", Passed: true, Turns: []*flowtest.TurnResult{ok, ok}},
+			{File: "flows/f.yaml", Turns: []*flowtest.TurnResult{ok, failed}}}}, true, ""},
+		{"no document of the file fails it", abort, &flowtest.Report{Results: []*flowtest.FlowResult{
+			{File: "flows/f.yaml", Passed: true, Turns: []*flowtest.TurnResult{ok, ok}},
+			{File: "flows/f.yaml", Turns: []*flowtest.TurnResult{ok, expect}}}}, true, "upstream aborted"},
 		{"ours ran fewer", abort, report(), true, "0 turns ran here"},
 		{"timing", `kitsoki test flows: run flow "flows/f.yaml": turn 2: advance_clock: scheduler WaitIdle: context deadline exceeded`, report(ok, ok), false, ""},
 		{"no line", "load app: bad\n", report(ok), false, ""},
