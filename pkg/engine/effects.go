@@ -124,10 +124,11 @@ func (r *runner) queueInvoke(e *Effect, st *step) (cached bool, err error) {
 	}
 	// written at walk time; harness.dispatched when the call goes out (§2.1)
 	args, err := r.walkArgs(e)
-	if err != nil && r.so.MachineOnly {
+	if err != nil {
 		// upstream's machine renders with: as it walks the effect and
-		// fails the turn; on the orchestrator path the dispatch fails it
-		// (conformance legacy-with-eval-error)
+		// fails the step, on either path, even where an earlier call's
+		// bind would let it render at dispatch (conformance
+		// legacy-with-eval-error, with-walk-error)
 		return false, fmt.Errorf("%s: invoke %s: with: %w", e.Pos, e.Invoke, err)
 	}
 	return false, r.emit(KindHarnessCalled, map[string]any{"args": args, "background": e.Background, "namespace": e.Invoke})

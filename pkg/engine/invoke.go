@@ -349,18 +349,14 @@ func resultText(handler string, res map[string]any) string {
 }
 
 // walkArgs renders an invoke's with: as it stands at walk time (the
-// machine-time args of harness.called); a template that cannot render yet
-// keeps its source.
+// machine-time args of harness.called); its error fails the step.
 func (r *runner) walkArgs(e *Effect) (map[string]any, error) {
 	w, err := r.m.rendererOf(e).renderWith(e.With, e.ID, nil, r.env(r.slots, nil))
 	if err == nil {
 		err = r.strictArgs(w)
 	}
 	if err != nil {
-		if m, ok := jsonvalue.Normalize(e.With).(map[string]any); ok {
-			return m, err
-		}
-		return map[string]any{}, err
+		return nil, err
 	}
 	return w, nil
 }

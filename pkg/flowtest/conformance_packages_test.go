@@ -49,9 +49,10 @@ func TestConformanceGoldensFold(t *testing.T) {
 // views the existing engine recorded (pkg/host/testdata/conformance).
 func TestConformanceGoldensHost(t *testing.T) {
 	root := filepath.Join("..", "host", "testdata", "conformance")
-	for _, dir := range []string{"inspect", "probe10", "probe11", "run-int-literals", "run-int-quoted", "run-int-world", "run-int-agree", "run-bad-cwd", "stub-schema-anywhere", "git-worktree-missing-repo", "workspace-manager-absent", "fixture-bindings-lifted"} {
+	for _, dir := range []string{"inspect", "probe10", "probe11", "run-int-literals", "run-int-quoted", "run-int-world", "run-int-agree", "run-bad-cwd", "stub-schema-anywhere", "git-worktree-missing-repo", "workspace-manager-absent", "fixture-bindings-lifted", "binding-empty"} {
 		t.Run(dir, func(t *testing.T) {
 			conformance.Check(t, filepath.Join(root, dir), "", flowtest.Options{})
+			conformance.CheckAborts(t, filepath.Join(root, dir))
 		})
 	}
 	t.Run("host-bindings-real-agent", func(t *testing.T) {

@@ -27,6 +27,12 @@ import (
 func (fr *fixtureRun) machine() (*compose.Loaded, bool) {
 	fx, ld := fr.fx, fr.ld
 	if len(fx.HostBindings) > 0 {
+		if kv, ok := emptyBinding(ld, fx.HostBindings); ok {
+			fr.fatal(kv.Pos, "host_bindings.%s: an empty handler name leaves host_interface %q with no handler "+
+				"(upstream stops the whole run: host_interface %q: no default and no host_binding override); "+
+				"name a handler (host.x) or drop the key", kv.Key, kv.Key, kv.Key)
+			return nil, false
+		}
 		ld = rebind(ld, fx.HostBindings)
 	}
 	if ld.CompileErr != nil {

@@ -128,13 +128,16 @@ func (p *parser) fixtureFields(fx *Fixture, mode **yaml.Node) yamlnode.Fields {
 	}
 }
 
-// hostBindings reads host_bindings: handler names by binding (a scalar taken as its text).
+// hostBindings reads host_bindings: handler names by binding (a scalar taken as its text,
+// null as "", as upstream; emptyBinding decides what that means).
 func (p *parser) hostBindings(v *yaml.Node) []KV {
 	var out []KV
 	for _, kv := range p.kvs(v, "host_bindings") {
 		switch val := kv.Value.(type) {
 		case string:
-		case map[string]any, []any, nil:
+		case nil:
+			kv.Value = ""
+		case map[string]any, []any:
 			p.errf(v, ruleShape, "host_bindings.%s: expected a handler name (string)", kv.Key)
 			continue
 		default:

@@ -181,8 +181,9 @@ func worldDiff(a, b map[string]any) string {
 }
 
 // jobIDText is a job id in a text: a 26-character ULID (upstream's are
-// random, ours count).
-var jobIDText = regexp.MustCompile(`\b[0-9A-HJKMNP-TV-Z]{26}\b`)
+// random, ours count), ended by anything but a capital or a digit (an
+// id a template glued to lower-case text, "<id>j-x", too).
+var jobIDText = regexp.MustCompile(`\b([0-9A-HJKMNP-TV-Z]{26})($|[^0-9A-Z])`)
 
 // oscLink is an OSC-8 hyperlink around a text: upstream's views wrap a
 // recorded artifact's path in one, ours never (docs/compat/views.md).
@@ -198,7 +199,7 @@ var artifactDir = regexp.MustCompile(`/[^\s"'\x1b]*/\.artifacts/`)
 // directory of an artifact path by <workdir>.
 func noJobIDs(s string) string {
 	s = artifactDir.ReplaceAllString(oscLink.ReplaceAllString(s, "$1"), "<workdir>/.artifacts/")
-	return jobIDText.ReplaceAllString(s, "<job>")
+	return jobIDText.ReplaceAllString(s, "<job>$2")
 }
 
 // inboxID is our inbox message id (n1, n2, …: the inbox counts its
