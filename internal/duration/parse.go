@@ -2,29 +2,37 @@ package duration
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
 )
 
-// maxDays is the most whole days a time.Duration holds (about 106,751).
-const maxDays = int64(1<<63-1) / int64(24*time.Hour)
+// maxDays is the most days a time.Duration holds (about 106,751).
+const maxDays = float64(1<<63-1) / float64(24*time.Hour)
 
-// Parse reads a Go duration ("90s", "5m", "1h30m") or a whole number of
-// days on its own ("2d"), around spaces. Negative durations, mixed forms
-// ("1d2h", "1.5d") and day counts a time.Duration cannot hold are errors.
+// Parse reads a Go duration ("90s", "5m", "1h30m") or a day count on its
+// own ("2d", "1.5d", ".5d"), around spaces, as upstream's app.ParseDuration
+// does. Negative durations, mixed forms ("1d2h") and day counts a
+// time.Duration cannot hold (NaN, ±Inf, beyond about 106,751 days) are
+// errors; [Never] tells which of them upstream loads anyway.
 func Parse(s string) (time.Duration, error) {
 	s = strings.TrimSpace(s)
-	if num, ok := strings.CutSuffix(s, "d"); ok && num != "" && strings.Trim(num, "0123456789") == "" {
-		n, err := strconv.ParseInt(num, 10, 64)
-		if err != nil || n > maxDays {
-			return 0, fmt.Errorf("invalid duration %q: too many days (at most %d)", s, maxDays)
+	if num, ok := strings.CutSuffix(s, "d"); ok {
+		f, err := strconv.ParseFloat(num, 64)
+		switch {
+		case err != nil:
+			return 0, fmt.Errorf("invalid duration %q (use a Go duration such as 90s or 5m, or Nd for days such as 2d or 1.5d)", s)
+		case f < 0:
+			return 0, fmt.Errorf("invalid duration %q: must not be negative", s)
+		case math.IsNaN(f) || f > maxDays:
+			return 0, fmt.Errorf("invalid duration %q: too many days (at most %.0f)", s, math.Floor(maxDays))
 		}
-		return time.Duration(n) * 24 * time.Hour, nil
+		return time.Duration(f * float64(24*time.Hour)), nil
 	}
 	d, err := time.ParseDuration(s)
 	if err != nil {
-		return 0, fmt.Errorf("invalid duration %q (use a Go duration such as 90s or 5m, or Nd for days)", s)
+		return 0, fmt.Errorf("invalid duration %q (use a Go duration such as 90s or 5m, or Nd for days such as 2d or 1.5d)", s)
 	}
 	if d < 0 {
 		return 0, fmt.Errorf("invalid duration %q: must not be negative", s)
@@ -32,10 +40,18 @@ func Parse(s string) (time.Duration, error) {
 	return d, nil
 }
 
-// Negative reports whether s is a Go duration below zero ("-5m"): Parse
-// refuses it, though upstream's loader takes it (such a timeout never
-// fires there).
-func Negative(s string) bool {
-	d, err := time.ParseDuration(strings.TrimSpace(s))
+// Never reports whether s is a duration upstream's loader takes but whose
+// timeout never fires there: a Go duration below zero ("-5m"), or a day
+// count below zero, NaN, ±Inf or beyond what a time.Duration holds
+// ("-1d", "NaNd", "200000d"), which upstream's float-to-duration conversion
+// turns negative on amd64 (conformance lint-negative-timeout,
+// timeout-float-days). Parse refuses them all.
+func Never(s string) bool {
+	s = strings.TrimSpace(s)
+	if num, ok := strings.CutSuffix(s, "d"); ok {
+		f, err := strconv.ParseFloat(num, 64)
+		return err == nil && (f < 0 || math.IsNaN(f) || f > maxDays)
+	}
+	d, err := time.ParseDuration(s)
 	return err == nil && d < 0
 }

@@ -502,7 +502,7 @@ func (c *compiler) timeout(t *story.Timeout, ns *State) *Timeout {
 		nt.After = c.lateText(a)
 		if nt.After != nil && !nt.After.templated() {
 			// a negative one loads and never arms, as upstream
-			if _, err := duration.Parse(a); err != nil && !duration.Negative(a) {
+			if _, err := duration.Parse(a); err != nil && !duration.Never(a) {
 				c.refuse(t.Pos, "state %q: timeout.after: %v", ns.Path, err)
 			}
 		}

@@ -84,8 +84,12 @@ func (c *checker) checkStateTimeout(s *story.State) {
 		c.rep.Errf(t.Pos, story.RuleState, "state %q: timeout: missing 'after' field", s.Path)
 	} else if story.IsTemplated(t.After) {
 		c.rep.Warnf(t.Pos, story.RuleState, "state %q: timeout.after %q is a template, which neither engine renders (the existing engine parses it as written): the timeout never fires; write a literal duration such as 5m", s.Path, t.After)
-	} else if duration.Negative(t.After) {
-		c.rep.Warnf(t.Pos, story.RuleState, "state %q: timeout.after %q is negative: the timeout never fires (upstream loads it too); write a positive duration", s.Path, t.After)
+	} else if duration.Never(t.After) {
+		what := "is negative"
+		if !strings.HasPrefix(strings.TrimSpace(t.After), "-") {
+			what = "is more days than a duration holds"
+		}
+		c.rep.Warnf(t.Pos, story.RuleState, "state %q: timeout.after %q %s: the timeout never fires (upstream loads it too); write a positive duration", s.Path, t.After, what)
 	} else if _, err := duration.Parse(t.After); err != nil {
 		c.rep.Errf(t.Pos, story.RuleState, "state %q: timeout.after %q: app.ParseDuration: %v", s.Path, t.After, err)
 	}
