@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"iter"
 	"maps"
 	"slices"
 	"strconv"
@@ -104,7 +105,7 @@ func (tl *Timeline) Feed(ev *Event) (Line, bool) {
 			ln.Text = callSummary(done)
 		}
 	default:
-		if ev.CallID != "" && !IsAgentCallKind(ev.Kind) && tl.calls.open[ev.CallID] != nil {
+		if tl.calls.isSubEvent(ev) {
 			return ln, false // a sub-event: counted on the call's result line
 		}
 		ln.Text = tl.kv(p)
@@ -178,7 +179,7 @@ func (tl *Timeline) callStartText(ev *Event, p map[string]any) string {
 }
 
 // Open returns the agent calls that have not finished (so far).
-func (tl *Timeline) Open() []*Call { return tl.calls.Open() }
+func (tl *Timeline) Open() iter.Seq[*Call] { return tl.calls.Open() }
 
 // callSummary is the one-line result of an agent call: verb, outcome,
 // duration, tokens, cost, fallback and sub-event count.
