@@ -98,9 +98,8 @@ type CallTracker struct {
 	order []*openCall
 }
 
-// openCall is what a Call holds before its result: a third of a Call's
-// size, which an open call kept whole cost (300,000 calls with no result
-// held some 140 MB).
+// openCall is what a Call holds before its result, about half a Call's
+// size: a trace of many calls that never finish holds one per call.
 type openCall struct {
 	id, statePath, verb, agent, model, requestModel, episodeID string
 	prompt, promptFile                                         string
