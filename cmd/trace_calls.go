@@ -72,7 +72,7 @@ func newTraceCallsCmd(o *traceOpts) *cobra.Command {
 					row(cl)
 				}
 			})
-			for _, cl := range calls.Open() {
+			for cl := range calls.Open() {
 				row(cl)
 			}
 			if asJSON {

@@ -129,8 +129,8 @@ func showTrace(c *cobra.Command, o *traceOpts, f *showFlags, arg string) error {
 		out.Flush()
 		return turns.missing(f.turn, in.name)
 	}
-	if open := tl.Open(); len(open) > 0 && !f.follow {
-		for _, cl := range open {
+	if !f.follow {
+		for cl := range tl.Open() {
 			fmt.Fprintf(out, "%s  %-6s  %s\n", "            ", paint(color, trace.CatError, "open"),
 				fmt.Sprintf("agent call %s (%s, turn %d) has no result in the trace", lineMessage(cl.CallID), lineMessage(cl.Verb), cl.Turn))
 		}

@@ -354,7 +354,20 @@ func (p *dparser) examples(n *yaml.Node) {
 			{Key: "notes"},
 		})
 		p.d.Examples = append(p.d.Examples, ex)
+		release(c)
 	})
+}
+
+// release drops an example's nodes once it is read, so a dataset of many
+// examples never holds its whole node tree and its decoded examples at
+// once: the walk reads each example once and nothing reads the tree
+// after it. An example that is itself an anchor is kept (a later item may
+// be its alias); an alias of a node under it points at that node, which
+// stays whole.
+func release(n *yaml.Node) {
+	if n.Anchor == "" {
+		n.Content = nil
+	}
 }
 
 func (p *dparser) selection(n *yaml.Node) {

@@ -89,6 +89,10 @@ func callSites(st *story.Story) []site {
 // colliding names are an error naming both aliases.
 func buildTools(st *story.Story, asm *plugin.Assembly, schemas *schema.Compiler) (map[string]*Tool, error) {
 	byKey := map[string]*Tool{}
+	// a tool's schemas and sites are each kept once, in the order first
+	// met: a set beside each list (a search of it was quadratic in the
+	// states calling one verb)
+	seen := map[[3]string]bool{}
 	for _, s := range callSites(st) {
 		if ag, ok := asm.Agent(s.alias); !ok || !ag.Enabled {
 			continue
@@ -99,10 +103,12 @@ func buildTools(st *story.Story, asm *plugin.Assembly, schemas *schema.Compiler)
 			t = &Tool{Alias: s.alias, Verb: s.verb}
 			byKey[k] = t
 		}
-		if !slices.Contains(t.Schemas, s.schema) {
+		if sk := [3]string{k, "schema", s.schema}; !seen[sk] {
+			seen[sk] = true
 			t.Schemas = append(t.Schemas, s.schema)
 		}
-		if !slices.Contains(t.Sites, s.state) {
+		if sk := [3]string{k, "site", s.state}; !seen[sk] {
+			seen[sk] = true
 			t.Sites = append(t.Sites, s.state)
 		}
 	}

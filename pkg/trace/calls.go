@@ -5,9 +5,11 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"iter"
 	"slices"
 	"strings"
 	"time"
+	"unique"
 
 	"kitsoki/internal/agentcall"
 	"kitsoki/internal/human"
@@ -83,15 +85,46 @@ const (
 )
 
 // CallTracker pairs agent events into Calls while a trace streams by,
-// holding only the open calls.
+// holding only the open calls, each as an openCall: what its start said,
+// its names interned (a trace of many calls that never finish repeats a
+// few verbs, agents, models and states).
 type CallTracker struct {
 	// KeepPrompt decodes inline prompts into Call.Prompt (summaries that do
 	// not show prompts leave it off: decoding a long prompt costs).
 	KeepPrompt bool
-	open       map[string]*Call
+	open       map[string]*openCall
 	// order is the calls in start order, the closed ones dropped lazily
 	// (removing each from the middle is quadratic in overlapping calls).
-	order []*Call
+	order []*openCall
+}
+
+// openCall is what a Call holds before its result, about half a Call's
+// size: a trace of many calls that never finish holds one per call.
+type openCall struct {
+	id, statePath, verb, agent, model, requestModel, episodeID string
+	prompt, promptFile                                         string
+	input                                                      json.RawMessage
+	start                                                      time.Time
+	turn, startLine, subEvents                                 int
+}
+
+func newOpenCall(ev *Event) *openCall {
+	return &openCall{id: ev.CallID, turn: ev.Turn, statePath: interned(ev.StatePath), start: ev.TS, startLine: ev.Line}
+}
+
+// call is the Call o is so far (its outcome open).
+func (o *openCall) call() *Call {
+	return &Call{CallID: o.id, Turn: o.turn, StatePath: o.statePath, Verb: o.verb, Agent: o.agent, Model: o.model,
+		RequestModel: o.requestModel, EpisodeID: o.episodeID, Start: o.start, Outcome: OutcomeOpen, SubEvents: o.subEvents,
+		Prompt: o.prompt, PromptFile: o.promptFile, Input: o.input, StartLine: o.startLine}
+}
+
+// interned is s as one copy shared by every call naming it.
+func interned(s string) string {
+	if s == "" {
+		return ""
+	}
+	return unique.Make(s).Value()
 }
 
 // agentPayload is the union of the agent.call.* payload fields.
@@ -137,8 +170,8 @@ func (t *CallTracker) Observe(ev *Event) *Call {
 		return nil
 	}
 	if !IsAgentCallKind(ev.Kind) {
-		if c := t.open[ev.CallID]; c != nil {
-			c.SubEvents++
+		if o := t.open[ev.CallID]; o != nil {
+			o.subEvents++
 		}
 		return nil
 	}
@@ -149,28 +182,35 @@ func (t *CallTracker) Observe(ev *Event) *Call {
 			p.Prompt = ""
 		}
 	}
-	c := t.open[ev.CallID]
-	if c == nil {
-		c = &Call{CallID: ev.CallID, Turn: ev.Turn, StatePath: ev.StatePath, Start: ev.TS, Outcome: OutcomeOpen, StartLine: ev.Line}
-		if t.open == nil {
-			t.open = map[string]*Call{}
-		}
-		t.open[ev.CallID] = c
-		t.order = append(t.order, c)
-	}
-	c.Verb = cmp.Or(p.Verb, c.Verb)
-	c.Agent = cmp.Or(p.Agent, c.Agent)
-	c.Model = cmp.Or(p.Model, c.Model)
+	o := t.open[ev.CallID]
 	if ev.Kind == "agent.call.start" {
-		c.RequestModel = cmp.Or(p.Model, c.RequestModel)
-		c.EpisodeID = cmp.Or(ev.EpisodeID, c.EpisodeID)
-		c.Prompt = cmp.Or(p.Prompt, c.Prompt)
-		c.PromptFile = cmp.Or(p.PromptFile, c.PromptFile)
+		if o == nil {
+			o = newOpenCall(ev)
+			if t.open == nil {
+				t.open = map[string]*openCall{}
+			}
+			t.open[ev.CallID] = o
+			t.order = append(t.order, o)
+		}
+		o.verb = interned(cmp.Or(p.Verb, o.verb))
+		o.agent = interned(cmp.Or(p.Agent, o.agent))
+		o.model = interned(cmp.Or(p.Model, o.model))
+		o.requestModel = interned(cmp.Or(p.Model, o.requestModel))
+		o.episodeID = cmp.Or(ev.EpisodeID, o.episodeID)
+		o.prompt = cmp.Or(p.Prompt, o.prompt)
+		o.promptFile = cmp.Or(p.PromptFile, o.promptFile)
 		if len(p.Input) > 0 {
-			c.Input = p.Input
+			o.input = p.Input
 		}
 		return nil
 	}
+	if o == nil {
+		o = newOpenCall(ev) // a result with no start
+	}
+	c := o.call()
+	c.Verb = cmp.Or(p.Verb, c.Verb)
+	c.Agent = cmp.Or(p.Agent, c.Agent)
+	c.Model = cmp.Or(p.Model, c.Model)
 	c.DurationMS = int64(p.DurationMS)
 	c.Substitution = p.Substitution
 	c.MCPSessionID = human.Clip(p.MCPSessionID, MaxStrayBytes)
@@ -208,23 +248,34 @@ func (t *CallTracker) Observe(ev *Event) *Call {
 func (t *CallTracker) close(id string) {
 	delete(t.open, id)
 	if len(t.order) > 64 && len(t.order) > 2*len(t.open) {
-		t.order = slices.DeleteFunc(t.order, func(c *Call) bool { return !t.isOpen(c) })
+		t.order = slices.DeleteFunc(t.order, func(o *openCall) bool { return !t.isOpen(o) })
 	}
 }
 
-// isOpen reports whether c is the open call of its id (a later call may
+// isOpen reports whether o is the open call of its id (a later call may
 // reuse the id of a closed one).
-func (t *CallTracker) isOpen(c *Call) bool { return t.open[c.CallID] == c }
+func (t *CallTracker) isOpen(o *openCall) bool { return t.open[o.id] == o }
 
-// Open returns the calls that started but have no result, in start order.
-func (t *CallTracker) Open() []*Call {
-	out := make([]*Call, 0, len(t.open))
-	for _, c := range t.order {
-		if t.isOpen(c) {
-			out = append(out, c)
+// Open yields the calls that started but have no result, in start order,
+// each made as it is yielded (a trace of many unfinished calls never
+// holds them all as Calls).
+func (t *CallTracker) Open() iter.Seq[*Call] {
+	return func(yield func(*Call) bool) {
+		for _, o := range t.order {
+			if t.isOpen(o) && !yield(o.call()) {
+				return
+			}
 		}
 	}
-	return out
+}
+
+// OpenCount is the number of calls that started but have no result.
+func (t *CallTracker) OpenCount() int { return len(t.open) }
+
+// isSubEvent reports whether ev belongs to an open call (not being one of
+// its agent.call.* events).
+func (t *CallTracker) isSubEvent(ev *Event) bool {
+	return ev.CallID != "" && !IsAgentCallKind(ev.Kind) && t.open[ev.CallID] != nil
 }
 
 // errorKind extracts the kind from an agent error text "agent: <kind>: ...";

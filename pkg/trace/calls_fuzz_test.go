@@ -34,7 +34,7 @@ func FuzzCallPayloads(f *testing.F) {
 				calls = append(calls, c)
 			}
 		}
-		for _, c := range append(calls, tr.Open()...) {
+		for _, c := range append(calls, slices.Collect(tr.Open())...) {
 			if len(c.Stray) > MaxStray+1 || slices.ContainsFunc(c.Stray, func(s string) bool { return len(s) > MaxStrayBytes+len("…") }) {
 				t.Fatalf("stray unbounded: %d lines", len(c.Stray))
 			}

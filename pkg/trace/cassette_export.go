@@ -137,7 +137,7 @@ func ToCassette(r io.Reader, name string, out io.Writer, opt CassetteOptions) (C
 		}
 		res.Episodes++
 	}
-	for _, c := range calls.Open() {
+	for c := range calls.Open() {
 		res.Skipped = append(res.Skipped, fmt.Sprintf("call %s (turn %d, %s %s): no agent.call.complete or agent.call.error in the trace", c.CallID, c.Turn, c.Verb, c.StatePath))
 	}
 	if res.Episodes == 0 {

@@ -10,4 +10,7 @@
 // (sidecar_read.go). Event lines go through fastDecode (decode.go), which
 // takes only lines it decodes exactly as encoding/json would;
 // [FastDecodeEnv] turns it off and fastdecode_test.go holds the two equal.
+// The summaries hold what a wide or unfinished trace needs and no more: a
+// timeline value is rendered only as far as it is shown (jsonhead.go), an
+// agent call with no result is kept as its start (calls.go).
 package trace

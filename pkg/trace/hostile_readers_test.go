@@ -111,7 +111,7 @@ func TestCallTrackerManyOpenCalls(t *testing.T) {
 	tr.Observe(ev("agent.call.start", "c1"))    // closed above: a new call under its id
 	tr.Observe(ev("agent.call.start", "c1007")) // still open: the same call
 	var got []string
-	for _, c := range tr.Open() {
+	for c := range tr.Open() {
 		got = append(got, c.CallID)
 	}
 	want := []string{"c7", "c1007", "c2007", "c3007", "c4007", "c5007", "c6007", "c7007", "c8007", "c9007",

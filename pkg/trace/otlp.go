@@ -197,7 +197,7 @@ func ExportOTLP(r io.Reader, name string, out io.Writer, opt OTLPOptions) (err e
 			delete(starts, c.CallID)
 		}
 	})
-	for _, c := range calls.Open() {
+	for c := range calls.Open() {
 		write(callSpan(c, traceID, spanID(c.CallID+":"+strconv.Itoa(c.StartLine)), callParent(c), starts[c.CallID], st.last, opt, texts))
 	}
 	for _, hc := range hosts.pending() {

@@ -83,7 +83,7 @@ func (s *Stats) AddTrace(r io.Reader, name string) error {
 	s.hosts = hostTracker{}
 	defer func() {
 		s.Bytes += rd.BytesRead()
-		s.OpenCalls += len(s.calls.Open())
+		s.OpenCalls += s.calls.OpenCount()
 		for _, hc := range s.hosts.pending() {
 			s.countHost(hc)
 		}

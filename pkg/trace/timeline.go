@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"iter"
 	"maps"
 	"slices"
 	"strconv"
@@ -104,7 +105,7 @@ func (tl *Timeline) Feed(ev *Event) (Line, bool) {
 			ln.Text = callSummary(done)
 		}
 	default:
-		if ev.CallID != "" && !IsAgentCallKind(ev.Kind) && tl.calls.open[ev.CallID] != nil {
+		if tl.calls.isSubEvent(ev) {
 			return ln, false // a sub-event: counted on the call's result line
 		}
 		ln.Text = tl.kv(p)
@@ -178,7 +179,7 @@ func (tl *Timeline) callStartText(ev *Event, p map[string]any) string {
 }
 
 // Open returns the agent calls that have not finished (so far).
-func (tl *Timeline) Open() []*Call { return tl.calls.Open() }
+func (tl *Timeline) Open() iter.Seq[*Call] { return tl.calls.Open() }
 
 // callSummary is the one-line result of an agent call: verb, outcome,
 // duration, tokens, cost, fallback and sub-event count.
@@ -232,7 +233,11 @@ func payloadMap(p any) map[string]any {
 }
 
 // clip is clip at MaxValue runes (80 when it is not above 0).
-func (tl *Timeline) clip(s string) string { return clip(s, cmp.Or(max(tl.MaxValue, 0), 80)) }
+func (tl *Timeline) clip(s string) string { return clip(s, tl.runes()) }
+
+// runes is the rune bound of a rendered value: MaxValue, 80 when it is not
+// above 0.
+func (tl *Timeline) runes() int { return cmp.Or(max(tl.MaxValue, 0), 80) }
 
 // clip shortens s to n runes with an ellipsis, showing line breaks as ⏎,
 // reading no more of s than it keeps.
@@ -273,6 +278,12 @@ func (tl *Timeline) value(v any) string {
 		return x.String()
 	case bool:
 		return strconv.FormatBool(x)
+	}
+	n := tl.runes()
+	// no more than n runes are shown, each at most 4 bytes: a wide payload
+	// is rendered only as far as that
+	if head, _, ok := jsonHead(v, 4*min(n, 1<<28)+4); ok && n <= 1<<28 {
+		return clip(head, n)
 	}
 	b, err := json.Marshal(v)
 	if err != nil {
