@@ -233,11 +233,7 @@ func payloadMap(p any) map[string]any {
 }
 
 // clip is clip at MaxValue runes (80 when it is not above 0).
-func (tl *Timeline) clip(s string) string { return clip(s, tl.runes()) }
-
-// runes is the rune bound of a rendered value: MaxValue, 80 when it is not
-// above 0.
-func (tl *Timeline) runes() int { return cmp.Or(max(tl.MaxValue, 0), 80) }
+func (tl *Timeline) clip(s string) string { return clip(s, cmp.Or(max(tl.MaxValue, 0), 80)) }
 
 // clip shortens s to n runes with an ellipsis, showing line breaks as ⏎,
 // reading no more of s than it keeps.
@@ -278,12 +274,6 @@ func (tl *Timeline) value(v any) string {
 		return x.String()
 	case bool:
 		return strconv.FormatBool(x)
-	}
-	n := tl.runes()
-	// no more than n runes are shown, each at most 4 bytes: a wide payload
-	// is rendered only as far as that
-	if head, _, ok := jsonHead(v, 4*min(n, 1<<28)+4); ok && n <= 1<<28 {
-		return clip(head, n)
 	}
 	b, err := json.Marshal(v)
 	if err != nil {
