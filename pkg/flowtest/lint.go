@@ -192,6 +192,9 @@ func (l *fixtureLint) turns() {
 			// conformance start-under-known
 			what = fmt.Sprintf("the fixture rests on that path, shows no view of its own and takes the intents of %q (and of its ancestors), as the existing engine does; if a state was renamed, name the state it should start in", anc)
 		}
+		if w := ix.straysWhat(fx.InitialState); w != "" {
+			what = w
+		}
 		l.warn(fx.valueAt("initial_state"), ruleUnknownState, "initial_state %q is not a state of the story%s; %s", fx.InitialState, ix.suggestState(fx.InitialState), what)
 	}
 	if root, _, ok := strings.Cut(fx.InitialState, "#"); ok && ix.hasState(fx.InitialState) {
