@@ -180,8 +180,11 @@ func certainArm(arms []*story.Transition, guard func(string) (bool, bool)) (*sto
 func (l *fixtureLint) regionMoved(t *Turn, r rest, leaf, n *story.State, a *story.Transition) rest {
 	p := r.in
 	reg := regionOf(p, leaf)
-	if reg == nil || !oneLeafEach(p, r.leaves) && len(armEmits(a)) > 0 {
-		return rest{} // a region without a leaf (startLeaves) receiving an emit is not followed
+	if reg == nil || !oneRegionEach(p, r.leaves) || !oneLeafEach(p, r.leaves) && len(armEmits(a)) > 0 {
+		// a region without a leaf (startLeaves) receiving an emit, and
+		// any move from two leaves of one region (a cross-region move's),
+		// are not followed
+		return rest{}
 	}
 	to, ok := l.regionStep(reg, leaf, n, a)
 	if !ok {
@@ -197,6 +200,9 @@ func (l *fixtureLint) regionMoved(t *Turn, r rest, leaf, n *story.State, a *stor
 	also := ""
 	if len(moved) > 0 {
 		also = ", and its emits move " + strings.Join(moved, ", ")
+	}
+	if other := regionOf(p, to); other != reg {
+		also += fmt.Sprintf(", a leaf of the region %q: the existing engine keeps it beside that region's own, and %q has no leaf", other.Path, reg.Path)
 	}
 	return rest{in: p, leaves: leaves, from: fmt.Sprintf("turns[%d] %q, fired at %q, moves the region %q from %q to %q (the arm of %q it certainly takes)%s, after %s",
 		t.Index, t.Intent.Name, r.printed(), reg.Path, leaf.Path, to.Path, n.Path, also, r.from)}
@@ -216,8 +222,15 @@ func (l *fixtureLint) regionStep(reg, leaf, n *story.State, a *story.Transition)
 		return leaf, true // a stay: no on_enter (conformance lint-par-spelling c)
 	}
 	d := ix.literalTarget(n, a)
-	if d == nil || regionOf(reg.Parent, d) != reg {
+	if d == nil {
 		return nil, false
+	}
+	if other := regionOf(reg.Parent, d); other != reg {
+		// a leaf of another region, reached by an arm that emits nothing:
+		// it takes the leaf's place beside that region's own (conformance
+		// lint-par-cross)
+		ok := other != nil && len(d.Children) == 0 && !d.Parallel && regionQuiet(ix, other) && len(armEmits(a)) == 0
+		return d, ok
 	}
 	to, _, ok := ix.regionDescent(d)
 	return to, ok
@@ -357,6 +370,20 @@ func oneLeafEach(p *story.State, leaves []*story.State) bool {
 	for _, s := range leaves {
 		reg := regionOf(p, s)
 		if reg == nil || seen[reg] || len(s.Children) > 0 || s.Parallel {
+			return false
+		}
+		seen[reg] = true
+	}
+	return true
+}
+
+// oneRegionEach reports whether no two of leaves lie in one region of p
+// (a cross-region move leaves two: regionStep).
+func oneRegionEach(p *story.State, leaves []*story.State) bool {
+	seen := map[*story.State]bool{}
+	for _, s := range leaves {
+		reg := regionOf(p, s)
+		if reg == nil || seen[reg] {
 			return false
 		}
 		seen[reg] = true
