@@ -10,8 +10,11 @@ import (
 )
 
 // startLeaves are the leaves of p an initial_state root#leaf|leaf starts
-// the fixture at, sorted by path, when that configuration is known: one
-// leaf of some regions at least, none twice. The other entries may be
+// the fixture at, sorted by path, when that configuration is known: a
+// leaf of some regions at least; two of one region, or one listed twice,
+// are kept (par-start-two-leaves: an intent none of them takes is
+// refused; no move from there is followed: regionMoved's oneRegionEach).
+// The other entries may be
 // empty (no entry) or strays: paths under no region of p, a region the
 // story does not have (p.zz.b1) or a state outside p (idle.x). The rig
 // keeps a stray in the state path, where it takes no intent, until an
@@ -19,13 +22,12 @@ import (
 // intents are refused (conformance par-start-unknown-region,
 // par-start-regions-named). strays reports whether there is one. nil
 // where an entry is anything else (a leaf under a known region that is
-// no state, start-under-known-parallel; a compound; two of one region).
+// no state, start-under-known-parallel; a compound).
 func (ix *storyIndex) startLeaves(p *story.State, initial string) (known []*story.State, strays bool) {
 	root, _, ok := strings.Cut(initial, "#")
 	if !ok || root != p.Path {
 		return nil, false
 	}
-	seen := map[*story.State]bool{}
 	for _, path := range leaves(initial) {
 		if path == "" {
 			continue
@@ -39,10 +41,9 @@ func (ix *storyIndex) startLeaves(p *story.State, initial string) (known []*stor
 			continue
 		}
 		reg := regionOf(p, s)
-		if reg == nil || seen[reg] || len(s.Children) > 0 || s.Parallel {
+		if reg == nil || len(s.Children) > 0 || s.Parallel {
 			return nil, false
 		}
-		seen[reg] = true
 		known = append(known, s)
 	}
 	if len(known) == 0 {

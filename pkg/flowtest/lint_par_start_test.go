@@ -24,3 +24,22 @@ func TestLintParStartStray(t *testing.T) {
 	}
 	lintGolden(t, "../engine/testdata/conformance/lint-par-start-stray", want, ruleRejected, ruleWrongState)
 }
+
+// TestLintParStartTwoLeaves: a start listing two leaves of one region
+// keeps them for the first turn's judgement: an intent none of them
+// takes is refused, printed as written on the orchestrator path and
+// sorted on the legacy one; no move from there is followed
+// (conformance par-start-two-leaves, against its upstream.json).
+func TestLintParStartTwoLeaves(t *testing.T) {
+	lintGolden(t, "../engine/testdata/conformance/par-start-two-leaves", map[string]string{
+		"a_restart_cross_legacy.yaml":       unwarned,
+		"b_restart_emit_legacy.yaml":        unwarned,
+		"c_restart_same_region_legacy.yaml": unwarned,
+		"d_two_sorted_legacy.yaml":          `turns[0]: intent "y" is not taken at "p#p.ra.a1|p.ra.a2|p.rb.b1"`,
+		"d_two_sorted_orch.yaml":            `turns[0]: intent "y" is not taken at "p#p.ra.a1|p.ra.a2|p.rb.b1"`,
+		"e_two_reversed_legacy.yaml":        `turns[0]: intent "y" is not taken at "p#p.ra.a1|p.ra.a2|p.rb.b1"`,
+		"e_two_reversed_orch.yaml":          `turns[0]: intent "y" is not taken at "p#p.ra.a2|p.ra.a1|p.rb.b1"`,
+		"f_repeat_legacy.yaml":              "",
+		"f_repeat_orch.yaml":                "",
+	}, ruleRejected, ruleWrongState)
+}
