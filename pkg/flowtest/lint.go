@@ -75,9 +75,10 @@ func lintStateWithin(st *story.Story, fxs []*Fixture, visitBytes, steps int64) *
 		fl.worldValues()
 		fl.callsNever()
 		fl.dropKnownBesideNever(from)
+		calls := fl.ix.fixtureCalls(fx)
 		for _, s := range fx.HostHandlers {
-			if !fl.ix.calls(s.Name) && !boundTo(fx, s.Name) {
-				fl.warn(s.Pos, ruleUnusedStub, "host_handlers.%s: the story never calls this handler (it calls: %s)", s.Name, fl.ix.callList())
+			if !callsIn(calls, s.Name) && !boundTo(fx, s.Name) {
+				fl.warn(s.Pos, ruleUnusedStub, "host_handlers.%s: the story never calls this handler (it calls: %s)", s.Name, listCalls(calls))
 			}
 		}
 	}
@@ -192,6 +193,9 @@ func (l *fixtureLint) turns() {
 			// conformance start-under-known
 			what = fmt.Sprintf("the fixture rests on that path, shows no view of its own and takes the intents of %q (and of its ancestors), as the existing engine does; if a state was renamed, name the state it should start in", anc)
 		}
+		if w := ix.straysWhat(fx.InitialState); w != "" {
+			what = w
+		}
 		l.warn(fx.valueAt("initial_state"), ruleUnknownState, "initial_state %q is not a state of the story%s; %s", fx.InitialState, ix.suggestState(fx.InitialState), what)
 	}
 	if root, _, ok := strings.Cut(fx.InitialState, "#"); ok && ix.hasState(fx.InitialState) {
@@ -291,6 +295,8 @@ type storyIndex struct {
 	states  map[string]bool
 	intents map[string]bool
 	invoked map[string]bool
+	// invokes: each invoke: as written, before bound (fixtureCalls)
+	invokes map[string]bool
 	// world is the declared world keys, by the name a fixture sets them
 	// (folded: a child's k is kid__k)
 	world map[string]*story.WorldVar
@@ -364,7 +370,7 @@ func indexFolded(st *story.Story) *storyIndex {
 }
 
 func indexStory(st *story.Story) *storyIndex {
-	ix := &storyIndex{states: map[string]bool{}, intents: map[string]bool{}, invoked: map[string]bool{}, world: map[string]*story.WorldVar{},
+	ix := &storyIndex{states: map[string]bool{}, intents: map[string]bool{}, invoked: map[string]bool{}, invokes: map[string]bool{}, world: map[string]*story.WorldVar{},
 		byPath: map[string]*story.State{}, decls: map[string][]*story.Intent{}, taken: map[string]bool{},
 		aliases: map[string][]string{}, aliasAt: map[string]map[string]string{}, story: st, source: st}
 	for _, w := range st.World {
@@ -387,6 +393,7 @@ func indexStory(st *story.Story) *storyIndex {
 			}
 			if e.Invoke != "" {
 				ix.invoked[ix.bound(e.Invoke)] = true // iface.<name>.<op> is dispatched as <binding>.<op>
+				ix.invokes[e.Invoke] = true
 			}
 			ix.background = ix.background || e.Background()
 			if e.Background() && !plainEffects(e.OnComplete()) {
@@ -463,17 +470,17 @@ func (ix *storyIndex) suggestState(p string) string {
 	return didYouMean(p, ix.stateList)
 }
 
-// calls reports whether a stub named name serves a call of the story,
-// exactly or by dotted prefix.
-func (ix *storyIndex) calls(name string) bool {
+// callsIn reports whether a stub named name serves one of the calls
+// invoked (handler names, bound), exactly or by dotted prefix.
+func callsIn(invoked map[string]bool, name string) bool {
 	if name == "host.jobs.answer_clarification" {
 		return true // the real handler is always present; a stub replaces it
 	}
-	if ix.invoked[name] {
+	if invoked[name] {
 		return true
 	}
 	below := name + "."
-	for h := range ix.invoked {
+	for h := range invoked {
 		if strings.HasPrefix(h, below) {
 			return true
 		}
@@ -482,7 +489,12 @@ func (ix *storyIndex) calls(name string) bool {
 }
 
 func (ix *storyIndex) callList() string {
-	hs := slices.Sorted(maps.Keys(ix.invoked))
+	return listCalls(ix.invoked)
+}
+
+// listCalls names the calls invoked, for a message.
+func listCalls(invoked map[string]bool) string {
+	hs := slices.Sorted(maps.Keys(invoked))
 	if len(hs) == 0 {
 		return "none"
 	}

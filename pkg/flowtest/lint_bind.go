@@ -172,18 +172,63 @@ func (ix *storyIndex) handler(invoke string) (string, bool) {
 // bound rewrites iface.<name>.<op> to <binding>.<op> by the iface's
 // default:, leaving any other name as it is.
 func (ix *storyIndex) bound(h string) string {
+	return ix.boundWith(h, nil)
+}
+
+// boundWith is bound with the interfaces binds names rebound first (a
+// fixture's host_bindings: fixtureCalls).
+func (ix *storyIndex) boundWith(h string, binds map[string]string) string {
 	rest, ok := strings.CutPrefix(h, "iface.")
 	if !ok {
 		return h
 	}
 	name, op, _ := strings.Cut(rest, ".")
-	if hi := ix.story.HostInterfaces[name]; hi != nil && hi.Default != "" {
-		if op == "" {
-			return hi.Default
-		}
-		return hi.Default + "." + op
+	hi := ix.story.HostInterfaces[name]
+	if hi == nil {
+		return h
 	}
-	return h
+	to := hi.Default
+	if b, ok := binds[name]; ok {
+		to = b
+	}
+	if to == "" {
+		return h
+	}
+	if op == "" {
+		return to
+	}
+	return to + "." + op
+}
+
+// fixtureCalls is ix.invoked as the fixture's host_bindings dispatch it:
+// a call of an interface the fixture binds, by its name in the folded
+// story (a lifted kid__ticket included: upstream reloads the app with
+// the bindings, applied after the imports' own; conformance
+// fixture-bindings-lifted), goes to the fixture's handler, not the
+// default. A binding that is no handler name leaves ix.invoked.
+func (ix *storyIndex) fixtureCalls(fx *Fixture) map[string]bool {
+	var binds map[string]string
+	for _, kv := range fx.HostBindings {
+		if ix.story.HostInterfaces[kv.Key] == nil {
+			continue // ignored, as upstream's rig does
+		}
+		to, ok := kv.Value.(string)
+		if !ok || to == "" || story.IsTemplated(to) {
+			return ix.invoked
+		}
+		if binds == nil {
+			binds = map[string]string{}
+		}
+		binds[kv.Key] = to
+	}
+	if binds == nil {
+		return ix.invoked
+	}
+	out := map[string]bool{}
+	for h := range ix.invokes {
+		out[ix.boundWith(h, binds)] = true
+	}
+	return out
 }
 
 // dispatch runs a turn's calls, in order, on the known world after its

@@ -198,3 +198,33 @@ func TestLintFollowsSubmissionOnly(t *testing.T) {
 		"n_wrong.yaml":         `when: world.verdict == 'none' is true`, // followed: nothing bound
 	}, ruleRejected, ruleWrongState)
 }
+
+// TestLintUnusedStubLifted: a fixture's host_bindings, a lifted name
+// (kid__ticket) included, decide which handlers the story calls for the
+// unused-stub check: upstream calls the fixture's binding, not the
+// import's (conformance fixture-bindings-lifted, whose upstream.json
+// shows child.yaml calling host.tk2.search and never host.tk3).
+func TestLintUnusedStubLifted(t *testing.T) {
+	dir := "../host/testdata/conformance/fixture-bindings-lifted"
+	st := loadGoldenStory(t, dir)
+	for file, want := range map[string][]string{
+		"child.yaml":       {"host.tk3", "host.tk4", "host.tk5"},
+		"grandchild.yaml":  {"host.tk2"},
+		"ignored.yaml":     nil, // host.tk2 and host.tk5 are bound to, so kept
+		"import-only.yaml": {"host.tk2", "host.tk4", "host.tk5"},
+	} {
+		var got []string
+		for _, d := range lintFixtureFile(t, st, filepath.Join(dir, "flows", file)) {
+			if d.Rule == ruleUnusedStub.ID {
+				name, _, _ := strings.Cut(strings.TrimPrefix(d.Message, "host_handlers."), ":")
+				got = append(got, name)
+				if file == "child.yaml" && !strings.Contains(d.Message, "host.tk2.search") {
+					t.Errorf("%s: the calls listed should name the fixture's binding: %s", file, d.Message)
+				}
+			}
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: unused stubs warned %v, want %v", file, got, want)
+		}
+	}
+}

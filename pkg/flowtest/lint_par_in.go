@@ -316,10 +316,10 @@ func (ix *storyIndex) timedIn(p *story.State) bool {
 // when nothing there but its own arms can move it out; else nil.
 func (ix *storyIndex) parStartIn(initial string) *story.State {
 	root, _, ok := strings.Cut(initial, "#")
-	if !ok || ix.unfolded || !ix.hasState(initial) {
+	if !ok || ix.unfolded {
 		return nil
 	}
-	if p := ix.byPath[root]; p != nil && p.Parallel && ix.parConfined(p) {
+	if p := ix.byPath[root]; p != nil && p.Parallel && ix.parConfined(p) && (ix.hasState(initial) || ix.startsBeside(p, initial)) {
 		return p
 	}
 	return nil

@@ -180,7 +180,10 @@ func certainArm(arms []*story.Transition, guard func(string) (bool, bool)) (*sto
 func (l *fixtureLint) regionMoved(t *Turn, r rest, leaf, n *story.State, a *story.Transition) rest {
 	p := r.in
 	reg := regionOf(p, leaf)
-	if reg == nil || !oneLeafEach(p, r.leaves) {
+	if reg == nil || !oneRegionEach(p, r.leaves) || !oneLeafEach(p, r.leaves) && len(armEmits(a)) > 0 {
+		// a region without a leaf (startLeaves) receiving an emit, and
+		// any move from two leaves of one region (a cross-region move's),
+		// are not followed
 		return rest{}
 	}
 	to, ok := l.regionStep(reg, leaf, n, a)
@@ -197,6 +200,9 @@ func (l *fixtureLint) regionMoved(t *Turn, r rest, leaf, n *story.State, a *stor
 	also := ""
 	if len(moved) > 0 {
 		also = ", and its emits move " + strings.Join(moved, ", ")
+	}
+	if other := regionOf(p, to); other != reg {
+		also += fmt.Sprintf(", a leaf of the region %q: the existing engine keeps it beside that region's own, and %q has no leaf", other.Path, reg.Path)
 	}
 	return rest{in: p, leaves: leaves, from: fmt.Sprintf("turns[%d] %q, fired at %q, moves the region %q from %q to %q (the arm of %q it certainly takes)%s, after %s",
 		t.Index, t.Intent.Name, r.printed(), reg.Path, leaf.Path, to.Path, n.Path, also, r.from)}
@@ -216,8 +222,15 @@ func (l *fixtureLint) regionStep(reg, leaf, n *story.State, a *story.Transition)
 		return leaf, true // a stay: no on_enter (conformance lint-par-spelling c)
 	}
 	d := ix.literalTarget(n, a)
-	if d == nil || regionOf(reg.Parent, d) != reg {
+	if d == nil {
 		return nil, false
+	}
+	if other := regionOf(reg.Parent, d); other != reg {
+		// a leaf of another region, reached by an arm that emits nothing:
+		// it takes the leaf's place beside that region's own (conformance
+		// lint-par-cross)
+		ok := other != nil && len(d.Children) == 0 && !d.Parallel && regionQuiet(ix, other) && len(armEmits(a)) == 0
+		return d, ok
 	}
 	to, _, ok := ix.regionDescent(d)
 	return to, ok
@@ -364,6 +377,20 @@ func oneLeafEach(p *story.State, leaves []*story.State) bool {
 	return true
 }
 
+// oneRegionEach reports whether no two of leaves lie in one region of p
+// (a cross-region move leaves two: regionStep).
+func oneRegionEach(p *story.State, leaves []*story.State) bool {
+	seen := map[*story.State]bool{}
+	for _, s := range leaves {
+		reg := regionOf(p, s)
+		if reg == nil || seen[reg] {
+			return false
+		}
+		seen[reg] = true
+	}
+	return true
+}
+
 // namedLeaves are the leaves the path want (root#leaf|leaf) names when
 // its root is p and each names a state inside p; nil otherwise.
 func (ix *storyIndex) namedLeaves(p *story.State, want string) []*story.State {
@@ -380,19 +407,6 @@ func (ix *storyIndex) namedLeaves(p *story.State, want string) []*story.State {
 		out = append(out, s)
 	}
 	return out
-}
-
-// parStartLeaves are the leaves an initial_state root#leaf|leaf starts
-// the fixture at inside p, sorted by path, when it names one leaf of each
-// region; nil otherwise. (The engines print the spelling as written until
-// the machine first moves: an expect_state naming the same leaves in
-// another order is parExpectLeaves' to leave alone.)
-func (ix *storyIndex) parStartLeaves(p *story.State, initial string) []*story.State {
-	ls := ix.namedLeaves(p, initial)
-	if ls == nil || !oneLeafEach(p, ls) {
-		return nil
-	}
-	return slices.SortedFunc(slices.Values(ls), byPath)
 }
 
 // parExpectLeaves is parAfter's judgement of an expect_state where next,

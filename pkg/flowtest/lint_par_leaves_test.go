@@ -27,7 +27,7 @@ func TestLintParLeaves(t *testing.T) {
 		"n_leave_enter_resets.yaml":         "",
 		"o_stay_not_followed.yaml":          "",
 		"q_on_enter_emit_not_followed.yaml": `turns[2]: intent "fog" is not taken at "clock#clock.calendar.day1|clock.sky.mist|clock.weather.dry"`,
-		"r_cross_region_not_followed.yaml":  unwarned,
+		"r_cross_region_not_followed.yaml":  `turns[3]: intent "tick" is not taken at "clock#clock.sky.clear|clock.weather.dry|clock.weather.rain"`,
 		"s_expected_rejection.yaml":         "",
 		"t_round_passes.yaml":               "",
 		"u_unsorted_wait_label.yaml":        "",
@@ -140,4 +140,26 @@ func TestLintParEnterEmit(t *testing.T) {
 		"g_legacy_enter_moved_wrong.yaml": `turns[0].expect_state: "clock2#clock2.rc.c1|clock2.rd.d2"`,
 		"h_enter_hit_wrong.yaml":          `turns[0].expect_world["hit"]: false`,
 	}, ruleRejected, ruleWrongState, ruleWorldKnown)
+}
+
+// TestLintParCross: a region's arm whose target is a leaf of another
+// region leaves two leaves of that one and none of its own; an intent
+// neither takes is refused, and an expect_state naming another path
+// fails (conformance lint-par-cross, against its upstream.json). No move
+// from there is followed.
+func TestLintParCross(t *testing.T) {
+	const crossed = `is not taken at "p#p.rb.b1|p.rb.b2"`
+	want := map[string]string{}
+	for _, o := range []string{"o", "l"} {
+		want["a"+o+".yaml"] = `turns[2]: intent "ga" ` + crossed
+		want["b"+o+".yaml"] = ""
+		want["c"+o+".yaml"] = unwarned // GUARD_FAILED upstream: a move from two leaves of a region is not followed
+		want["d"+o+".yaml"] = ""
+		want["e"+o+".yaml"] = `turns[1].expect_state: "p#p.ra.a1|p.rb.b1", but turns[1] "cross"`
+		want["f"+o+".yaml"] = ""
+		want["g"+o+".yaml"] = `turns[2]: intent "ga" is not taken at "p#p.rb.b1|p.rb.b1"`
+		want["h"+o+".yaml"] = unwarned
+		want["i"+o+".yaml"] = unwarned
+	}
+	lintGolden(t, "../engine/testdata/conformance/lint-par-cross", want, ruleRejected, ruleWrongState)
 }
