@@ -59,8 +59,11 @@ func finishedBy(j *job, now time.Time) bool {
 // already, the heard jobs finished by then: upstream's listener applies
 // them while that turn ends, after its view was rendered, before the
 // flow rig reads its state and world (conformance
-// terminal-heard-lands-after-view). Their events go to the trace and to
-// no fixture turn, as landBetween's.
+// terminal-heard-lands-after-view). One whose on_complete names a target
+// waits for the next advance: upstream kept the session where it was in
+// 52 of 56 runs (docs/compat/engine.md "A heard completion with a
+// target"). Their events go to the trace and to no fixture turn, as
+// landBetween's.
 func (r *runner) landHeard(ctx context.Context) error {
 	vc, ok := r.clock.(*VirtualClock)
 	if !ok {
@@ -71,10 +74,20 @@ func (r *runner) landHeard(ctx context.Context) error {
 		r.jobs.mu.Lock()
 		defer r.jobs.mu.Unlock()
 		for _, j := range r.jobs.unlandedLocked() {
-			if j.heard && finishedBy(j, now) && j.info.Status != JobAwaiting && j.answer == nil {
+			if j.heard && finishedBy(j, now) && j.info.Status != JobAwaiting && j.answer == nil && !completesTo(j.e) {
 				return j
 			}
 		}
 		return nil
 	}, &Turn{}, "jobs")
+}
+
+// completesTo reports whether e's on_complete names a target.
+func completesTo(e *Effect) bool {
+	for _, c := range e.OnComplete {
+		if c.Target != nil {
+			return true
+		}
+	}
+	return false
 }
