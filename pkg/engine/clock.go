@@ -73,10 +73,10 @@ func (r *runner) advance(ctx context.Context, vc *VirtualClock, d time.Duration,
 		// an agent call failing at once) lands before those the advance
 		// makes due: upstream's listener holds it already (conformance
 		// jobs-due-before-advance)
-		if err := r.stepDue(ctx, start, start, true, out, "advance"); err != nil {
+		if err := r.stepDue(ctx, r.dueBy(start, start, true), out, "advance"); err != nil {
 			return out, err
 		}
-		if err := r.stepDue(ctx, start, end, true, out, "advance"); err != nil {
+		if err := r.stepDue(ctx, r.dueBy(start, end, true), out, "advance"); err != nil {
 			return out, err
 		}
 		// a process an on_complete started lands in the same advance:
@@ -131,13 +131,18 @@ func (r *runner) processRunningCh() (bool, <-chan struct{}) {
 	return false, s.notify
 }
 
-// stepDue completes, in submission order, the jobs nextDueJob finds due between
-// start and end, their turns merged into out; past r.landCap completions
+// dueBy is nextDueJob(start, end, advance) as stepDue's pick.
+func (r *runner) dueBy(start, end time.Time, advance bool) func() *job {
+	return func() *job { return r.nextDueJob(start, end, advance) }
+}
+
+// stepDue completes the jobs pick gives, one at a time until it gives
+// none, their turns merged into out; past r.landCap completions
 // (a job that keeps starting jobs), or once out keeps more than
 // r.heldCap, it fails naming when they land ("advance", "jobs").
-func (r *runner) stepDue(ctx context.Context, start, end time.Time, answered bool, out *Turn, when string) error {
+func (r *runner) stepDue(ctx context.Context, pick func() *job, out *Turn, when string) error {
 	for i := 0; ; i++ {
-		next := r.nextDueJob(start, end, answered)
+		next := pick()
 		if next == nil {
 			return nil
 		}
@@ -165,21 +170,23 @@ func (r *runner) landBetween(ctx context.Context) error {
 	}
 	if vc, ok := r.clock.(*VirtualClock); ok {
 		now := vc.Now()
-		return r.stepDue(ctx, now, now, false, &Turn{}, "jobs")
+		return r.stepDue(ctx, r.dueBy(now, now, false), &Turn{}, "jobs")
 	}
 	return nil
 }
 
 // nextDueJob is the settled, unapplied job submitted first of those due by
 // end, as upstream, which wakes them at once, lands them most of the time
-// (conformance jobs-submission-order); an answered
-// clarification is due no earlier than start, and only with answered
-// (conformance mutate-clarify-at-once).
-func (r *runner) nextDueJob(start, end time.Time, answered bool) *job {
+// (conformance jobs-submission-order). Two land only at an advance: an
+// answered clarification, due no earlier than start (conformance
+// mutate-clarify-at-once), and a job the listener heard as it went
+// (conformance terminal-heard-lands-after-view), or after a user turn
+// (landHeard).
+func (r *runner) nextDueJob(start, end time.Time, advance bool) *job {
 	r.jobs.mu.Lock()
 	defer r.jobs.mu.Unlock()
 	for _, j := range r.jobs.unlandedLocked() {
-		if j.applied || !j.settled || j.info.Status == JobAwaiting || (j.answer != nil && !answered) {
+		if j.applied || !j.settled || j.info.Status == JobAwaiting || (j.answer != nil || j.heard) && !advance {
 			continue
 		}
 		due := j.due

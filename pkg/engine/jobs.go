@@ -31,8 +31,13 @@ type job struct {
 	dropAnswer bool
 	applied    bool // the completion turn ran
 	// heard: the job had finished when the listener went
-	// (restedTerminal), so its completion still lands
+	// (restedTerminal), so its completion still lands, at the next
+	// advance (jobs_heard.go)
 	heard bool
+	// received: heard finished while the session was in its origin
+	// state: its on_complete runs at that advance wherever the session
+	// rests (conformance terminal-heard-lands-after-view)
+	received bool
 	// process: on a virtual clock, a real built-in that starts a
 	// process (startsProcess) runs it in real time
 	process bool

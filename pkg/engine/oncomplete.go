@@ -53,14 +53,15 @@ func (r *runner) completionTurn(ctx context.Context, j *job, status, errMsg stri
 }
 
 // runOnComplete runs a job's on_complete chain from its origin state
-// (skipped when the session has moved on), then its foreground calls, then
+// (skipped when the session has moved on, unless the job was received
+// there: jobs_heard.go), then its foreground calls, then
 // the first target whose when: passes.
 func (r *runner) runOnComplete(ctx context.Context, j *job, status string, data map[string]any) error {
 	if r.listenerGone && !j.heard {
 		r.note(Note{Kind: "job", State: r.statePath(), Text: "job " + j.info.ID + " ended after the session was terminal: on_complete skipped"})
 		return nil
 	}
-	if r.statePath() != j.info.State || r.ended && r.outcome == OutcomeExit {
+	if !j.received && r.statePath() != j.info.State || r.ended && r.outcome == OutcomeExit {
 		r.note(Note{Kind: "job", State: r.statePath(), Text: "job " + j.info.ID + " ended after the session left " + j.info.State + ": on_complete skipped"})
 		return nil
 	}

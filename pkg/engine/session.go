@@ -182,7 +182,12 @@ func (s *Session) Fire(ctx context.Context, in Input) (*Turn, error) {
 	if err := s.r.landBetween(ctx); err != nil {
 		return nil, err
 	}
-	return s.r.userTurn(ctx, in)
+	gone := s.r.listenerGone
+	t, err := s.r.userTurn(ctx, in)
+	if err != nil || !gone {
+		return t, err
+	}
+	return t, s.r.landHeard(ctx)
 }
 
 // Land lands what upstream's job listener lands between the turns, as Fire

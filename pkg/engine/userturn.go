@@ -210,7 +210,7 @@ func (r *runner) restedTerminal() {
 		return
 	}
 	r.listenerGone = true
-	r.jobs.hearLocked(r.now())
+	r.jobs.hearLocked(r.now(), r.statePath())
 }
 
 // closeTurn writes turn.end (payload end, credited to state from) and
