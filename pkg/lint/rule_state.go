@@ -85,9 +85,12 @@ func (c *checker) checkStateTimeout(s *story.State) {
 	} else if story.IsTemplated(t.After) {
 		c.rep.Warnf(t.Pos, story.RuleState, "state %q: timeout.after %q is a template, which neither engine renders (the existing engine parses it as written): the timeout never fires; write a literal duration such as 5m", s.Path, t.After)
 	} else if duration.Never(t.After) {
-		what := "is negative"
-		if !strings.HasPrefix(strings.TrimSpace(t.After), "-") {
-			what = "is more days than a duration holds"
+		what := "is more days than a duration holds"
+		switch a := strings.ToLower(strings.TrimSpace(t.After)); {
+		case strings.HasPrefix(a, "-"):
+			what = "is negative"
+		case strings.Contains(a, "nan"):
+			what = "is not a number of days"
 		}
 		c.rep.Warnf(t.Pos, story.RuleState, "state %q: timeout.after %q %s: the timeout never fires (upstream loads it too); write a positive duration", s.Path, t.After, what)
 	} else if _, err := duration.Parse(t.After); err != nil {

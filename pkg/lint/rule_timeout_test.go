@@ -39,3 +39,21 @@ states:
 		}
 	}
 }
+
+// A timeout.after upstream loads but never fires is warned with what is
+// wrong with it: negative, not a number, or more days than a duration
+// holds (conformance lint-negative-timeout, timeout-float-days).
+func TestNeverTimeoutSaysWhy(t *testing.T) {
+	for after, want := range map[string]string{"-5m": "is negative", "-0.5d": "is negative", "NaNd": "is not a number of days", "Infd": "is more days than a duration holds", "200000.5d": "is more days than a duration holds"} {
+		dir := t.TempDir()
+		write(t, dir, "app.yaml", "app: {id: tm}\nroot: a\nintents: {go: {}}\nstates:\n  a:\n    timeout: {after: \""+after+"\", target: b}\n    on: {go: [{target: b}]}\n  b: {}\n")
+		_, ds := Load(dir, story.Options{})
+		var got []string
+		for _, d := range ds {
+			got = append(got, d.String())
+		}
+		if all := strings.Join(got, "\n"); len(ds) != 1 || !strings.Contains(all, `"`+after+`" `+want+": the timeout never fires") {
+			t.Errorf("timeout.after %s: want one warning saying it %s, got:\n%s", after, want, all)
+		}
+	}
+}
