@@ -18,7 +18,8 @@ var ruleWithBeforeBind = &Rule{ID: "with-before-bind", Severity: diag.Warning, L
 // default, while the key is null at walk time (its default, or an earlier
 // literal set: of the chain). A chain is a state's on_enter, an arm's
 // effects, and an arm's effects followed by the on_enter of the states
-// its move enters down to the leaf. Conformance with-walk-error: upstream
+// its move enters down to the leaf (a stay arm's: by the arm its emit
+// hops to and what that enters). Conformance with-walk-error: upstream
 // renders the args when it walks the effect and stops the run.
 func checkWithBeforeBind(c *checker) {
 	wb := withBind{c: c, seen: map[*story.Effect]bool{}, nulls: map[string]bool{}}
@@ -33,8 +34,13 @@ func checkWithBeforeBind(c *checker) {
 			return // with nothing bound by the arm, each on_enter is judged on its own
 		}
 		lists := [][]*story.Effect{t.Effects}
-		if tg, err := s.Resolve(t.Target); err == nil && tg.Kind == story.TargetState && tg.State.Import == nil {
+		tg, err := s.Resolve(t.Target)
+		switch {
+		case err != nil:
+		case tg.Kind == story.TargetState && tg.State.Import == nil:
 			lists = append(lists, c.entered(tg.State)...)
+		case tg.Kind == story.TargetStay:
+			lists = append(lists, c.emitHop(s, t.Effects)...)
 		}
 		wb.chain(fmt.Sprintf("state %q intent %q arm %d", s.Path, intent, arm), lists)
 	})
@@ -116,6 +122,28 @@ func (c *checker) entered(s *story.State) [][]*story.Effect {
 			break
 		}
 		s = c.st.StateAt(s.Path + "." + s.Initial())
+	}
+	return out
+}
+
+// emitHop lists the effect lists a stay arm's first emit_intent walks in
+// the same step at s: the one unguarded arm that takes it there, then the
+// on_enter lists its move enters (with-walk-error's emit case). None when
+// the emit is guarded or templated, or the arm taking it is not certain.
+func (c *checker) emitHop(s *story.State, effs []*story.Effect) [][]*story.Effect {
+	e := firstEmit(effs)
+	if e == nil || e.When != "" || story.IsTemplated(e.EmitIntent()) || inParallel(s) {
+		return nil
+	}
+	name := strings.TrimSpace(e.EmitIntent())
+	at := nearest(s, func(x *story.State) bool { return x.HasOn(name) })
+	if at == nil || len(at.Arms(name)) != 1 || at.Arms(name)[0].When != "" {
+		return nil
+	}
+	hop := at.Arms(name)[0]
+	out := [][]*story.Effect{hop.Effects}
+	if tg, err := at.Resolve(hop.Target); err == nil && tg.Kind == story.TargetState && tg.State.Import == nil {
+		out = append(out, c.entered(tg.State)...)
 	}
 	return out
 }
