@@ -96,35 +96,18 @@ func TestWithBeforeBindEarlierTurn(t *testing.T) {
 
 func withBeforeBind(t *testing.T, src string) []string {
 	t.Helper()
+	return sourceMessages(t, src, ruleWithBeforeBind.ID)
+}
+
+// sourceMessages loads src, which must load with no error, and lists
+// the messages of the rule id's findings in order.
+func sourceMessages(t *testing.T, src, id string) []string {
+	t.Helper()
 	_, ds := LoadSource("app.yaml", []byte(src), story.Options{})
-	var got []string
 	for _, d := range ds {
 		if d.Severity == diag.Error {
 			t.Fatalf("the story must load: %s", d.Message)
 		}
-		if d.Rule == ruleWithBeforeBind.ID {
-			got = append(got, d.Message)
-		}
 	}
-	return got
-}
-
-// A stay arm's emit_intent is walked in the same step: the one unguarded
-// arm taking it, then the on_enter its move enters (with-walk-error's
-// emit case); a guarded emit is not followed.
-func TestWithBeforeBindEmitHop(t *testing.T) {
-	src := strings.NewReplacer("DEFAULT", "null", "BIND", "bind", "WHEN", "", "READ", "{{ world.art?.y }}").Replace(wbbApp)
-	src = strings.Replace(src, "  b:\n    on_enter:\n      - {invoke: host.ok, with: {x: \"{{ world.art?.y }}\"}}", "  b:\n    on_enter:\n      - {invoke: host.ok, with: {x: \"{{ world.art.y }}\"}}", 1)
-	src = strings.Replace(src, "        - target: b\n          effects:\n", "        - target: .\n          effects:\n            - EMIT\n", 1)
-	src = strings.Replace(src, "intents: {go: {}", "intents: {hop: {}, go: {}", 1)
-	src = strings.Replace(src, "      in: [{target: a}]\n", "      in: [{target: a}]\n      hop: [{target: b}]\n", 1)
-	// the bind comes first in the arm's effects
-	src = strings.Replace(src, "            - EMIT\n            - {invoke: host.ok, bind: {art: v}}\n", "            - {invoke: host.ok, bind: {art: v}}\n            - EMIT\n", 1)
-	got := withBeforeBind(t, strings.Replace(src, "EMIT", "{emit_intent: hop}", 1))
-	if len(got) != 1 || !strings.HasPrefix(got[0], `state "s0" intent "go" arm 0:`) {
-		t.Fatalf("emit hop: want the go arm's finding, got %v", got)
-	}
-	if got := withBeforeBind(t, strings.Replace(src, "EMIT", "{emit_intent: hop, when: \"world.art == nil\"}", 1)); len(got) != 0 {
-		t.Fatalf("guarded emit: want no finding, got %v", got)
-	}
+	return ruleMessages(ds, id)
 }
