@@ -143,6 +143,7 @@ func passes() []pass {
 		{ruleAgentArgs, checkAgentArgs},
 		{ruleEmitAfterBind, checkEmitAfterBind},
 		{ruleEmitBeforeBind, checkEmitBeforeBind},
+		{ruleWithBeforeBind, checkWithBeforeBind},
 		{ruleTargetTemplate, checkTargetTemplates},
 		{ruleTargetSyntax, checkTargetSyntax},
 		{ruleEmitAfterExit, checkEmitAfterExit},

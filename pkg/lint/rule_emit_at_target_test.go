@@ -3,20 +3,11 @@ package lint
 import (
 	"strings"
 	"testing"
-
-	"kitsoki/pkg/story"
 )
 
 func emitAtTarget(t *testing.T, src string) []string {
 	t.Helper()
-	_, ds := LoadSource("app.yaml", []byte(src), story.Options{})
-	var got []string
-	for _, d := range ds {
-		if d.Rule == ruleEmitAtTarget.ID {
-			got = append(got, d.Message)
-		}
-	}
-	return got
+	return sourceMessages(t, src, ruleEmitAtTarget.ID)
 }
 
 // An arm's first unguarded emit is judged where the move lands: a leaf

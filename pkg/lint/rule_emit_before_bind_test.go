@@ -3,20 +3,11 @@ package lint
 import (
 	"strings"
 	"testing"
-
-	"kitsoki/pkg/story"
 )
 
 func emitBeforeBind(t *testing.T, src string) []string {
 	t.Helper()
-	_, ds := LoadSource("app.yaml", []byte(src), story.Options{})
-	var got []string
-	for _, d := range ds {
-		if d.Rule == ruleEmitBeforeBind.ID {
-			got = append(got, d.Message)
-		}
-	}
-	return got
+	return sourceMessages(t, src, ruleEmitBeforeBind.ID)
 }
 
 // ebbApp's build state binds code from host.run, then runs PRE (effects
