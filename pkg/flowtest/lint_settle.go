@@ -384,6 +384,12 @@ func (w *settleWalk) effectKind(e *story.Effect, kw *knownWorld, t *Turn) (ok, c
 			// oncomplete-move-fails f1, f4)
 			return false, false
 		}
+		if !kw.setRenders(e.With) {
+			// rendered as the machine walks the effect, before the step's
+			// calls bind: one that may fail fails the step, or upstream's
+			// run (conformance with-walk-error)
+			return false, false
+		}
 		for _, kv := range e.Bind() {
 			if strings.Contains(kv.Key, ".") || story.IsTemplated(kv.Key) {
 				return false, false
