@@ -11,6 +11,6 @@
 // takes only lines it decodes exactly as encoding/json would;
 // [FastDecodeEnv] turns it off and fastdecode_test.go holds the two equal.
 // The summaries hold what a wide or unfinished trace needs and no more: a
-// timeline value is rendered only as far as it is shown (jsonhead.go), an
+// timeline value is clipped to the width shown (timeline.go), an
 // agent call with no result is kept as its start (calls.go).
 package trace

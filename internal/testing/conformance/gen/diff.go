@@ -76,10 +76,20 @@ func diffTree(w io.Writer, dir string) (differ, total int, err error) {
 		}
 		if msg != "" {
 			differ++
-			fmt.Fprintf(w, "%s: %s\n", e.Name(), msg)
+			fmt.Fprintf(w, "%s: %s%s\n", e.Name(), msg, documented(d))
 		}
 	}
 	return differ, total, nil
+}
+
+// documented marks a story copied (by -kind mutate or storymut) from a
+// golden with a DIFFERS file: its fixtures fail upstream by design, so a
+// difference there is most likely the one its README.md documents.
+func documented(d string) string {
+	if _, err := os.Stat(filepath.Join(d, "DIFFERS")); err != nil {
+		return ""
+	}
+	return " [copied from a DIFFERS golden: likely its documented difference, see README.md]"
 }
 
 // diffReports describes the first difference of two reports of the same

@@ -29,7 +29,9 @@
 // counts them. A story upstream aborted (its flow rig stops the whole run
 // on a turn error and writes no report) compares by the turn its error
 // names, which must fail as a turn here too (abort_diff.go); an abort of
-// upstream's own waiting stays not comparable.
+// upstream's own waiting stays not comparable. A differing story copied
+// from a golden with a DIFFERS file (-kind mutate, storymut) is marked so:
+// its README.md most likely documents the difference.
 //
 // World defaults, set: values, with: and host data values, and the
 // fixtures' initial_world and expect_world values are drawn from a table
