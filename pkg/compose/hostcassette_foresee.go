@@ -77,7 +77,3 @@ func foreseeable(k string, known func(string) bool) bool {
 	}
 	return known(k)
 }
-
-// NamesAlias reports whether an episode names an agent alias, which the
-// agent layer answers (a flow fixture builds it for such a cassette).
-func (hc *HostCassette) NamesAlias() bool { return hc != nil && hc.c.NamesAlias() }
