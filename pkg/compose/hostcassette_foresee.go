@@ -1,6 +1,9 @@
 package compose
 
 import (
+	"slices"
+	"strings"
+
 	"kitsoki/pkg/agent"
 	"kitsoki/pkg/engine"
 )
@@ -76,4 +79,18 @@ func foreseeable(k string, known func(string) bool) bool {
 		return known("schema")
 	}
 	return known(k)
+}
+
+// AliasHandlers lists, sorted, the agent aliases (agent.<name>) its
+// episodes' match.handler name: no call dispatches to those, agent calls
+// being host.agent.<verb> (conformance cassette-alias-episode-unplayed).
+func (hc *HostCassette) AliasHandlers() []string {
+	var out []string
+	for h := range hc.handlers {
+		if strings.HasPrefix(h, "agent.") {
+			out = append(out, h)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
