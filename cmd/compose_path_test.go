@@ -20,8 +20,10 @@ import (
 
 // onePathStory calls agent.plug (a real subprocess plugin, echoagent,
 // whose answer's echo_prompt_head is the prompt it received) once; agent.other is
-// declared and never called. Its flow fixture answers agent.plug from a
-// host_cassette, its eval measures agent.plug.
+// declared and never called. Its flow fixture reaches agent.plug through
+// host_bindings (any binding, here one no interface has, runs a fixture's
+// real agents; a host_cassette answers host.agent.decide itself, no
+// plugin), its eval measures agent.plug.
 const onePathStory = `app: {id: onepath, version: 0.1.0}
 agent_plugins:
   agent.plug: {plugin: subprocess, command: %q}
@@ -53,11 +55,8 @@ func onePathFiles(echo string) map[string]string {
 	return map[string]string{
 		"app.yaml":          fmt.Sprintf(onePathStory, echo, echo),
 		"schemas/pick.json": `{"type": "object"}`,
-		"flows/pick.yaml": "test_kind: flow\napp: ../app.yaml\nhost_cassette: pick.cassette.yaml\n" +
-			"turns:\n  - intent: go\n    expect_state: s\n    expect_world: {out: {echo_prompt_head: cassette}}\nexpect_terminal: true\n",
-		"flows/pick.cassette.yaml": "kind: host_cassette\napp_id: onepath\nepisodes:\n" +
-			"  - id: pick\n    replay: any\n    match: {handler: agent.plug}\n" +
-			"    agent: {verb: decide, duration_ms: 5, response: '{\"echo_prompt_head\":\"cassette\"}'}\n",
+		"flows/pick.yaml": "test_kind: flow\napp: ../app.yaml\ninitial_state: idle\nuse_orchestrator: true\nhost_bindings: {none: host.run}\n" +
+			"turns:\n  - intent: go\n    expect_state: s\n    expect_world: {last_error: \"\"}\nexpect_terminal: true\n",
 		"evals/pick.yaml": "kind: agent_eval\napp: ../app.yaml\ncall: pick\nmatrix: {profiles: [plug]}\n" +
 			"comparator: field_subset\nexamples: [{name: a, args: {merge_sha: x}, expect: {echo_prompt_head: never}}]\n",
 	}
@@ -75,8 +74,8 @@ const (
 // its answer the command's result) or "refused" (the command refused the
 // alias, as disabled by the operator profile). saw is the call's prompt
 // as the plugin received it (echoagent's echo_prompt_head; for
-// kitsoki test, whose agents are always a cassette, the trace's
-// agent.call.start, which records the request sent).
+// kitsoki test, the trace's agent.call.start, which records the request
+// sent).
 type onePathOutcome struct {
 	outcome, saw, detail string
 }

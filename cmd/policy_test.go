@@ -195,7 +195,8 @@ func TestSandboxRefusesHostBindings(t *testing.T) {
 
 // TestHookUnderTest: a hook manifest under the repository's
 // .kitsoki/plugins/ is never started under --sandbox (the hook would write
-// its marker as it starts); without the sandbox kitsoki test starts it
+// its marker as it starts; the fixture's real agent is refused there);
+// without the sandbox kitsoki test starts it
 // with the minimal environment, so the CI secret is not in it.
 func TestHookUnderTest(t *testing.T) {
 	storytest.NeedGo(t)
@@ -207,9 +208,11 @@ func TestHookUnderTest(t *testing.T) {
 	files[".kitsoki/plugins/spy/manifest.yaml"] = fmt.Sprintf("id: spy\nhooks: [{point: agent/pre-dispatch}]\nentry: {command: %q, args: [record-env, CI_SECRET_CANARY, %q]}\n", hook, marker)
 	_, repo := operatorTree(t, "", files)
 
+	// the fixture reaches agent.plug through host_bindings, whose real
+	// agents --sandbox refuses: it fails, naming the sandbox
 	code, out, errOut := runCmd(t, "test", repo, "--sandbox")
-	if code != 0 {
-		t.Fatalf("--sandbox: exit %d\n%s%s", code, out, errOut)
+	if code != 1 || !strings.Contains(out, "--sandbox") {
+		t.Fatalf("--sandbox: exit %d, want 1 (the real agent refused)\n%s%s", code, out, errOut)
 	}
 	if _, err := os.Stat(marker); err == nil {
 		t.Fatal("the hook process started under --sandbox")

@@ -251,6 +251,10 @@ func resolveRunPlan(stderr io.Writer, ld *compose.Loaded, f *runFlags) (*compose
 		if hc, err = compose.LoadHostCassette(f.hostCassette); err != nil {
 			return nil, nil, usagef("--host-cassette: %v", err)
 		}
+		if aliases := hc.AliasHandlers(); len(aliases) > 0 {
+			fmt.Fprintf(stderr, "kitsoki: warning: --host-cassette %s: episodes naming %s answer no call (agent calls are host.agent.<verb>, and --host-cassette serves host handlers only); replay them with --cassette\n",
+				termsafe.Printable(f.hostCassette), termsafe.Printable(strings.Join(aliases, ", ")))
+		}
 	}
 	plan, err := resolvePlan(ld, f.profile)
 	if err != nil {

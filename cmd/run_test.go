@@ -221,3 +221,41 @@ func TestRunTimeout(t *testing.T) {
 		t.Errorf("kinds = %v", kinds)
 	}
 }
+
+// aliasStory asks agent.x (a plugin that exits at once) once; its
+// cassette answers agent.x by alias.
+const aliasStory = `app: { id: alias, version: 0.1.0 }
+agent_plugins:
+  agent.x: { plugin: subprocess, command: /bin/false }
+world:
+  out: { type: string, default: "" }
+root: start
+states:
+  start:
+    terminal: true
+    on_enter:
+      - invoke: host.agent.ask
+        agent: agent.x
+        with: { prompt: hi }
+        bind: { out: submitted }
+`
+
+// TestRunHostCassetteAliasEpisodes: --host-cassette serves host handlers
+// only, so an episode naming an agent alias answers nothing (the plugin
+// runs): run says so, naming the alias and --cassette, which replays it.
+func TestRunHostCassetteAliasEpisodes(t *testing.T) {
+	dir := writeStory(t, aliasStory)
+	cas := filepath.Join(dir, "c.yaml")
+	if err := os.WriteFile(cas, []byte("kind: host_cassette\napp_id: alias\nepisodes:\n  - id: e\n    replay: any\n    match: {handler: agent.x}\n    agent: {verb: ask, response: '\"BLK\"'}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, flag := range []string{"--host-cassette", "--cassette"} {
+		var out, errb bytes.Buffer
+		Run([]string{"run", dir, flag, cas, "--json", "--trace", filepath.Join(t.TempDir(), "t.jsonl")}, &out, &errb)
+		warned := strings.Contains(errb.String(), "episodes naming agent.x answer no call") && strings.Contains(errb.String(), "replay them with --cassette")
+		answered := strings.Contains(out.String(), `"out": "\"BLK\""`)
+		if want := flag == "--host-cassette"; warned != want || answered == want {
+			t.Errorf("%s: warned %v, answered %v\n%s%s", flag, warned, answered, out.String(), errb.String())
+		}
+	}
+}

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"regexp"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 )
@@ -76,16 +75,6 @@ type EpisodeResponse struct {
 	Data       map[string]any `yaml:"data"`
 	Error      string         `yaml:"error"`
 	InfraError string         `yaml:"infra_error"`
-}
-
-// NamesAlias reports whether an episode matches an agent alias
-// (match.handler agent.<name>) rather than a host handler: only such a
-// cassette answers agent calls as a transport in a flow fixture.
-func (c *Cassette) NamesAlias() bool {
-	return slices.ContainsFunc(c.Episodes, func(ep *Episode) bool {
-		h, _ := ep.Match["handler"].(string)
-		return strings.HasPrefix(h, "agent.")
-	})
 }
 
 // For returns the transport that answers calls for alias from this cassette.

@@ -1,6 +1,9 @@
 package compose
 
 import (
+	"slices"
+	"strings"
+
 	"kitsoki/pkg/agent"
 	"kitsoki/pkg/engine"
 )
@@ -78,6 +81,16 @@ func foreseeable(k string, known func(string) bool) bool {
 	return known(k)
 }
 
-// NamesAlias reports whether an episode names an agent alias, which the
-// agent layer answers (a flow fixture builds it for such a cassette).
-func (hc *HostCassette) NamesAlias() bool { return hc != nil && hc.c.NamesAlias() }
+// AliasHandlers lists, sorted, the agent aliases (agent.<name>) its
+// episodes' match.handler name: no call dispatches to those, agent calls
+// being host.agent.<verb> (conformance cassette-alias-episode-unplayed).
+func (hc *HostCassette) AliasHandlers() []string {
+	var out []string
+	for h := range hc.handlers {
+		if strings.HasPrefix(h, "agent.") {
+			out = append(out, h)
+		}
+	}
+	slices.Sort(out)
+	return out
+}

@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"sync"
 
-	"kitsoki/pkg/agent"
 	"kitsoki/pkg/compose"
 	"kitsoki/pkg/host"
 )
@@ -14,8 +13,7 @@ import (
 const maxCachedCassettes = 16 << 20
 
 // cassetteCache parses each cassette, recording and inspect cassette a
-// run's fixtures name once for the same bytes (a host cassette once for
-// the host layer, once for the agent layer), and gives each fixture a
+// run's fixtures name once for the same bytes, and gives each fixture a
 // fresh replay of it: many small fixtures naming one large cassette no
 // longer parse it once each (TestCassetteParsedOnceForTheSameBytes). The
 // bytes are read again for each fixture, so a cassette a handler (or a
@@ -82,13 +80,6 @@ func (fr *fixtureRun) httpCassette(path string, data []byte) (*host.HTTPCassette
 	return fresh(fr, "http", path, data, func() (*host.HTTPCassette, error) {
 		return host.ParseHTTPCassetteIn(path, data, fr.patterns())
 	}, (*host.HTTPCassette).Fresh)
-}
-
-// agentLayerCassette is the agent layer's cassette of data named name.
-func (fr *fixtureRun) agentLayerCassette(name string, data []byte) (*agent.Cassette, error) {
-	return fresh(fr, "agent", name, data, func() (*agent.Cassette, error) {
-		return agent.ParseCassetteIn(name, data, fr.patterns())
-	}, (*agent.Cassette).Fresh)
 }
 
 // inspectCassette is the Starlark inspect cassette of data read from path.

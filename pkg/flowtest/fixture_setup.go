@@ -15,7 +15,6 @@ import (
 	"kitsoki/internal/jsonvalue"
 	"kitsoki/internal/lazyre"
 	"kitsoki/internal/safefile"
-	"kitsoki/pkg/agent"
 	"kitsoki/pkg/compose"
 	"kitsoki/pkg/engine"
 	"kitsoki/pkg/host"
@@ -339,55 +338,18 @@ func servePrefixAgentVerbs(reg *host.Registry) {
 
 // agents is the fixture's agent layer: no agent starts, so a call no stub
 // or cassette episode answers is an unregistered handler's infra error
-// (see testdata/conformance/cassette-agent-answers). Episodes naming an
-// agent alias (a kitsoki extension) are answered through the profile's
-// plugin assembly, as kitsoki run builds it.
+// (see testdata/conformance/cassette-agent-answers). A cassette episode
+// naming an agent alias (match.handler agent.<name>) answers nothing
+// here, as upstream (conformance cassette-alias-episode-unplayed): only
+// kitsoki run --cassette plays those.
 func (fr *fixtureRun) agents(sink engine.Sink) (engine.AgentCaller, func(), error) {
-	none := engine.AgentCallerFunc(func(ctx context.Context, c engine.AgentCall) (*engine.AgentAnswer, error) {
-		return nil, fmt.Errorf("host: no handler registered for %q", "host.agent."+c.Verb)
-	})
-	if fr.legacy {
-		return none, func() {}, nil
+	if fr.legacy || len(fr.fx.HostBindings) == 0 {
+		return engine.AgentCallerFunc(func(ctx context.Context, c engine.AgentCall) (*engine.AgentAnswer, error) {
+			return nil, fmt.Errorf("host: no handler registered for %q", "host.agent."+c.Verb)
+		}), func() {}, nil
 	}
-	real := func() (engine.AgentCaller, func(), error) {
-		if len(fr.fx.HostBindings) == 0 {
-			return none, func() {}, nil
-		}
-		// a cassette's miss falls back to the real agent (realHandler)
-		return fr.realAgents(sink)
-	}
-	if fr.fx.HostCassette == "" {
-		return real()
-	}
-	cas, err := fr.agentCassette()
-	if err != nil {
-		return nil, nil, fmt.Errorf("host_cassette: %v", err)
-	}
-	if !cas.NamesAlias() {
-		return real()
-	}
-	rt, err := fr.plan.Build(compose.BuildOptions{Cassette: cas, Sink: sink})
-	if err != nil {
-		return nil, nil, err
-	}
-	return rt.Caller(), func() { rt.Close() }, nil
-}
-
-// agentCassette is the fixture's host_cassette as its agent layer reads
-// it, through the root its path was confined to.
-func (fr *fixtureRun) agentCassette() (*agent.Cassette, error) {
-	full, err := fr.resolve("host_cassette", fr.fx.HostCassette)
-	if err != nil {
-		return nil, err
-	}
-	r := safefile.NewRoot(fr.root())
-	defer r.Close()
-	name := fr.fx.rel(fr.fx.HostCassette)
-	data, err := r.ReadFile(full, safefile.Cassette)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %s", name, safefile.Reason(err))
-	}
-	return fr.agentLayerCassette(name, data)
+	// a cassette's miss falls back to the real agent (realHandler)
+	return fr.realAgents(sink)
 }
 
 var slugRE = &lazyre.Regexp{Expr: `[^A-Za-z0-9._-]+`}

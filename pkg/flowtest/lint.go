@@ -68,6 +68,7 @@ func lintStateWithin(st *story.Story, fxs []*Fixture, visitBytes, steps int64) *
 		fl.fx = fx
 		from := len(fl.ds)
 		fl.files()
+		fl.aliasEpisodes()
 		fl.turns()
 		fl.notTerminal()
 		fl.noErrorsWithRejection()
@@ -116,6 +117,9 @@ type fixtureLint struct {
 	listenerGone bool
 	// slotWarned: the turns' slots warned at as refused (lint_slot_uint.go)
 	slotWarned map[slotWarnKey]bool
+	// aliasWarned: the host cassettes warned at for their alias episodes
+	// (lint_cassette_alias.go)
+	aliasWarned map[string]bool
 }
 
 // add reports a finding at p (in the fixture's file unless p names one).

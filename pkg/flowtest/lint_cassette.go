@@ -6,7 +6,6 @@ import (
 	"kitsoki/internal/jsonvalue"
 	"kitsoki/internal/safefile"
 	"kitsoki/pkg/compose"
-	"kitsoki/pkg/host"
 	"kitsoki/pkg/story"
 )
 
@@ -20,9 +19,9 @@ import (
 // errors. The lint follows only answers that do not depend on what
 // earlier turns played: the episode that answers replays any number of
 // times (replay: any), and every one before it certainly does not match.
-// A key whose with: value is templated, a phase: key, or a cassette
-// naming an agent alias (answered through the agent layer) leaves the
-// answer uncertain.
+// A key whose with: value is templated, or a phase: key, leaves the
+// answer uncertain. An episode naming an agent alias answers nothing
+// (conformance cassette-alias-episode-unplayed).
 
 // fixtureCassette is a fixture's host cassette, read once.
 type fixtureCassette struct {
@@ -61,9 +60,6 @@ func (l *fixtureLint) cassetteAnswer(e *story.Effect, name string) (stubAnswer, 
 		return stubAnswer{}, 0
 	}
 	if !hc.Handles(name) {
-		if agentLayer(name) && hc.NamesAlias() {
-			return stubAnswer{}, 0 // the agent layer answers from the cassette
-		}
 		return stubAnswer{known: true, err: "no handler"}, 0 // an infra error (flow-format §4.4)
 	}
 	args, known := map[string]any{}, map[string]bool{}
@@ -85,12 +81,6 @@ func (l *fixtureLint) cassetteAnswer(e *story.Effect, name string) (stubAnswer, 
 		return stubAnswer{known: true, err: failure}, rep.Delay
 	}
 	return stubAnswer{data: rep.Data, err: rep.Error, known: true, binds: true}, rep.Delay
-}
-
-// agentLayer reports whether the engine routes handler to its agent
-// layer when no handler has its name (ask_with_mcp is a registry name).
-func agentLayer(handler string) bool {
-	return host.IsAgentVerb(handler) && handler != "host.agent.ask_with_mcp"
 }
 
 // answerer names, for messages, what answers the fixture's calls.

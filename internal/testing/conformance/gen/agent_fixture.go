@@ -129,12 +129,14 @@ func (g *gen) agentHandlersFixture() m {
 }
 
 // agentCassetteFixture feeds answers through a host cassette: episodes
-// keyed on handler and sometimes call, phase or schema_name, consumed
+// keyed on handler (an agent alias at times) and sometimes call, phase or schema_name, consumed
 // once or replayed, some with agent: blocks.
 func (g *gen) agentCassetteFixture() (cassette, fixture m) {
 	var eps []any
 	for i := range 2 + g.rnd.IntN(4) {
-		h := g.pick("host.agent.decide", "host.agent.decide", "host.agent.ask", "host.agent.task", "host.agent.converse", "host.agent.search", "host.agent")
+		// agent.claude (the default alias) answers no call on either engine
+		// (conformance cassette-alias-episode-unplayed)
+		h := g.pick("host.agent.decide", "host.agent.decide", "host.agent.ask", "host.agent.task", "host.agent.converse", "host.agent.search", "host.agent", "agent.claude")
 		match := m{"handler": h}
 		if g.chance(30) {
 			match["call"] = g.pick("d1", "d0", "a1", "a2", "t1")
