@@ -112,7 +112,7 @@ func (l *fixtureLint) settled(t *Turn, r rest, arc string) (rest, bool) {
 	}
 	if ok && t.HasAdvance {
 		ok = w.cur == nil || l.ix.plainLeaf(w.cur.Path) != nil
-		ok = ok && w.advance(t.AdvanceClock, w.cur != nil && !w.cur.Terminal && !w.redirected)
+		ok = ok && w.advance(t.AdvanceClock, w.cur != nil && restArms(w.cur) && !w.redirected)
 	}
 	if ok && w.cur != nil {
 		ok = l.ix.plainLeaf(w.cur.Path) != nil || w.swallowedAt == w.cur.Path
@@ -144,7 +144,7 @@ func (l *fixtureLint) settled(t *Turn, r rest, arc string) (rest, bool) {
 	// the turn ended normally: the resting state's timeout is armed
 	// afresh, unless it is terminal (conformance lint-settle m); after a
 	// redirect that is not followed, or an advance, it is not judged
-	return rest{at: w.cur, from: from, armed: !w.cur.Terminal && !w.redirected && !t.HasAdvance}, true
+	return rest{at: w.cur, from: from, armed: restArms(w.cur) && !w.redirected && !t.HasAdvance}, true
 }
 
 // settleable reports whether t may be followed at all.
