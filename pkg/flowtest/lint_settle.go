@@ -378,10 +378,13 @@ func (w *settleWalk) effectKind(e *story.Effect, kw *knownWorld, t *Turn) (ok, c
 		kw.applyIncrement(e, true)
 	case e.Say != "":
 	case e.Invoke != "":
-		if kw.setFails(e.With) {
-			// a with: that certainly fails to render fails the call, or
-			// in a completion turn the move (conformance
-			// oncomplete-move-fails f1, f4)
+		if !kw.setRenders(e.With) {
+			// a with: that may fail to render fails the call, or in a
+			// completion turn the move (conformance oncomplete-move-fails
+			// f1, f4); upstream renders it as the machine walks the
+			// entry, before any bind of the batch lands, and drops a
+			// post-bind hop or a landing that fails so (conformance
+			// with-walk-error): not followed
 			return false, false
 		}
 		for _, kv := range e.Bind() {
