@@ -55,6 +55,22 @@ func (l *fixtureLint) startTimerStill(t *Turn, s *story.State) bool {
 	return startTimerWaits(s, moved)
 }
 
+// restArms reports whether a turn, or a timeout, that ends resting at s
+// arms s's timeout: afresh. Neither engine arms one where the session
+// rests in a terminal state, whether a user turn stays there or moves
+// into it, or a timeout lands on it (conformance
+// storymut-terminal-no-timeout, timeout-terminal-listener,
+// lint-terminal-rest-unarmed); a terminal ancestor counts too, as a
+// terminal parallel root does for its leaves (engine terminalAt).
+func restArms(s *story.State) bool {
+	for ; s != nil; s = s.Parent {
+		if s.Terminal {
+			return false
+		}
+	}
+	return true
+}
+
 // noTimeout reports whether none of ss or their ancestors has a timeout:.
 func noTimeout(ss []*story.State) bool {
 	for _, s := range ss {

@@ -75,7 +75,7 @@ func (l *fixtureLint) clockFires(t *Turn, r rest) (rest, bool) {
 	if to == nil {
 		return rest{exit: strings.TrimPrefix(landed, "__exit__"), from: why}, true
 	}
-	return rest{at: to[0], alt: to[1:], from: why, armed: len(to) == 1 && quietEntry(to[0], plainEffect)}, true
+	return rest{at: to[0], alt: to[1:], from: why, armed: len(to) == 1 && quietEntry(to[0], plainEffect) && restArms(to[0])}, true
 }
 
 // landsSure is still narrowed to the entries that cannot fail a

@@ -109,3 +109,16 @@ func TestLintClockWaits(t *testing.T) {
 		"f_turn_rearms.yaml":         "",
 	}, ruleRejected, ruleWrongState)
 }
+
+// TestLintTerminalRestUnarmed: a rest in a terminal state, by a move, a
+// stay or a timeout's landing, arms no timeout (conformance
+// lint-terminal-rest-unarmed): only the start's armed timeout is judged
+// to fire.
+func TestLintTerminalRestUnarmed(t *testing.T) {
+	lintGolden(t, "../engine/testdata/conformance/lint-terminal-rest-unarmed", map[string]string{
+		"a_move_in.yaml":       "",
+		"b_stay.yaml":          "",
+		"c_timeout_lands.yaml": "",
+		"d_start_fires.yaml":   `intent "look" is not taken at "c", where turns[0] advances the clock by 2h at "a" (where the fixture starts (initial_state))`,
+	}, ruleRejected, ruleWrongState)
+}

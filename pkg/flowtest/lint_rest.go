@@ -161,7 +161,7 @@ func (l *fixtureLint) after(t *Turn, r, jr rest, arc string, warned bool) rest {
 		return l.expectedRest(t, r, arc, arm, to)
 	}
 	if to != nil {
-		return rest{at: to[0], alt: to[1:], from: fmt.Sprintf("turns[%d] %q leads (%s moves %q to %q)", t.Index, t.Intent.Name, armLed(at, arc, arm), at.Path, to[0].Path), armed: plainMove(at, arm, to)}
+		return rest{at: to[0], alt: to[1:], from: fmt.Sprintf("turns[%d] %q leads (%s moves %q to %q)", t.Index, t.Intent.Name, armLed(at, arc, arm), at.Path, to[0].Path), armed: plainMove(at, arm, to) && restArms(to[0])}
 	}
 	return l.mayRestAt(t, may)
 }

@@ -112,7 +112,7 @@ func (l *fixtureLint) settled(t *Turn, r rest, arc string) (rest, bool) {
 	}
 	if ok && t.HasAdvance {
 		ok = w.cur == nil || l.ix.plainLeaf(w.cur.Path) != nil
-		ok = ok && w.advance(t.AdvanceClock, w.cur != nil && !w.cur.Terminal && !w.redirected)
+		ok = ok && w.advance(t.AdvanceClock, w.cur != nil && restArms(w.cur) && !w.redirected)
 	}
 	if ok && w.cur != nil {
 		ok = l.ix.plainLeaf(w.cur.Path) != nil || w.swallowedAt == w.cur.Path
@@ -144,7 +144,7 @@ func (l *fixtureLint) settled(t *Turn, r rest, arc string) (rest, bool) {
 	// the turn ended normally: the resting state's timeout is armed
 	// afresh, unless it is terminal (conformance lint-settle m); after a
 	// redirect that is not followed, or an advance, it is not judged
-	return rest{at: w.cur, from: from, armed: !w.cur.Terminal && !w.redirected && !t.HasAdvance}, true
+	return rest{at: w.cur, from: from, armed: restArms(w.cur) && !w.redirected && !t.HasAdvance}, true
 }
 
 // settleable reports whether t may be followed at all.
@@ -378,10 +378,13 @@ func (w *settleWalk) effectKind(e *story.Effect, kw *knownWorld, t *Turn) (ok, c
 		kw.applyIncrement(e, true)
 	case e.Say != "":
 	case e.Invoke != "":
-		if kw.setFails(e.With) {
-			// a with: that certainly fails to render fails the call, or
-			// in a completion turn the move (conformance
-			// oncomplete-move-fails f1, f4)
+		if !kw.setRenders(e.With) {
+			// a with: that may fail to render fails the call, or in a
+			// completion turn the move (conformance oncomplete-move-fails
+			// f1, f4); upstream renders it as the machine walks the
+			// entry, before any bind of the batch lands, and drops a
+			// post-bind hop or a landing that fails so (conformance
+			// with-walk-error): not followed
 			return false, false
 		}
 		if !kw.setRenders(e.With) {

@@ -104,3 +104,17 @@ root: a
 		})
 	}
 }
+
+// TestLintWithWalkError: upstream renders an invoke's with: as the
+// machine walks the entry, before the batch's binds land, and drops a
+// post-bind hop or a job's landing on a state whose with: fails so
+// (conformance with-walk-error): the settle walk follows no call whose
+// with: may fail to render, and no fixture there, all passing upstream,
+// is warned.
+func TestLintWithWalkError(t *testing.T) {
+	want := map[string]string{}
+	for _, f := range []string{"after-bind", "job", "on-error-landing", "once-cached", "post-bind-hop", "safe", "timeout", "when-false"} {
+		want[f+".yaml"] = ""
+	}
+	lintGolden(t, "../engine/testdata/conformance/with-walk-error", want, ruleRejected, ruleWrongState)
+}
