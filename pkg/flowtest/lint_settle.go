@@ -387,12 +387,6 @@ func (w *settleWalk) effectKind(e *story.Effect, kw *knownWorld, t *Turn) (ok, c
 			// with-walk-error): not followed
 			return false, false
 		}
-		if !kw.setRenders(e.With) {
-			// rendered as the machine walks the effect, before the step's
-			// calls bind: one that may fail fails the step, or upstream's
-			// run (conformance with-walk-error)
-			return false, false
-		}
 		for _, kv := range e.Bind() {
 			if strings.Contains(kv.Key, ".") || story.IsTemplated(kv.Key) {
 				return false, false
