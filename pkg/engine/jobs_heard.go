@@ -60,8 +60,8 @@ func finishedBy(j *job, now time.Time) bool {
 // them while that turn ends, after its view was rendered, before the
 // flow rig reads its state and world (conformance
 // terminal-heard-lands-after-view). One whose on_complete names a target
-// waits for the next advance: upstream kept the session where it was in
-// 52 of 56 runs (docs/compat/engine.md "A heard completion with a
+// waits for the next advance, where upstream keeps the session nearly
+// always (the counts: docs/compat/engine.md "A heard completion with a
 // target"). Their events go to the trace and to no fixture turn, as
 // landBetween's.
 func (r *runner) landHeard(ctx context.Context) error {
