@@ -109,13 +109,23 @@ func (p *Plan) BuildWith(o DispatchOptions) (*Runtime, error) {
 	}
 	// A disabled alias keeps its refusal: a compiled-in agent does not
 	// bring it back.
-	if err := registerInProcess(reg, o.InProcess, func(a string) bool { return p.Refuse(a) == nil }); err != nil {
+	if err := registerInProcess(reg, o.InProcess, func(a string) bool { return p.refuse(a) == nil }); err != nil {
 		_ = reg.Close()
 		_ = chain.Close()
 		return nil, err
 	}
 	reg.SetHooks(chain.AgentHooks())
 	return &Runtime{Chain: chain, Agents: reg, Sink: o.engineSink()}, nil
+}
+
+// refuse is the operator's refusal of alias, worded as a run's dispatch
+// words it, when the assembly disables it; nil otherwise. eval run refuses
+// up front rather than at dispatch.
+func (p *Plan) refuse(alias string) error {
+	if ag, ok := p.Assembly.Agent(alias); ok && !ag.Enabled {
+		return fmt.Errorf("%s is disabled in the plugin assembly (%s); see `kitsoki plugins`", alias, ag.Reason)
+	}
+	return nil
 }
 
 // registerInProcess serves the aliases of agents that keep allows with
@@ -128,23 +138,6 @@ func registerInProcess(reg *agent.Registry, agents map[string]agent.Agent, keep 
 		if err := reg.RegisterInProcess(alias, a); err != nil {
 			return err
 		}
-	}
-	return nil
-}
-
-// DisabledError is an alias the operator profile disables, asked for by
-// a caller that refuses it up front (eval run) rather than at dispatch.
-type DisabledError struct{ Alias, Reason string }
-
-func (e *DisabledError) Error() string {
-	return fmt.Sprintf("%s is disabled in the plugin assembly (%s); see `kitsoki plugins`", e.Alias, e.Reason)
-}
-
-// Refuse is the operator's refusal of alias: a *DisabledError when the
-// assembly disables it, nil otherwise.
-func (p *Plan) Refuse(alias string) error {
-	if ag, ok := p.Assembly.Agent(alias); ok && !ag.Enabled {
-		return &DisabledError{Alias: alias, Reason: ag.Reason}
 	}
 	return nil
 }

@@ -97,14 +97,9 @@ func hostCassetteRead(path string, data []byte, err error, flow bool, patterns *
 	return parseHostCassetteIn(path, data, flow, patterns)
 }
 
-// parseHostCassette parses host cassette bytes as pkg/agent does (name is
-// in errors).
-func parseHostCassette(name string, data []byte, flow bool) (*HostCassette, error) {
-	return parseHostCassetteIn(name, data, flow, nil)
-}
-
-// parseHostCassetteIn is parseHostCassette, its phase_from compiled within
-// patterns (nil: a budget of its own).
+// parseHostCassetteIn parses host cassette bytes as pkg/agent does (name is
+// in errors), its phase_from compiled within patterns (nil: a budget of its
+// own).
 func parseHostCassetteIn(name string, data []byte, flow bool, patterns *recost.Budget) (*HostCassette, error) {
 	c, err := agent.ParseCassetteIn(name, data, patterns)
 	if err != nil {

@@ -15,6 +15,11 @@ import (
 	"kitsoki/pkg/story"
 )
 
+// parseHostCassette is parseHostCassetteIn with a budget of its own.
+func parseHostCassette(name string, data []byte, flow bool) (*HostCassette, error) {
+	return parseHostCassetteIn(name, data, flow, nil)
+}
+
 // cassetteStory compiles pkg/engine's testdata/<name> with hc answering
 // the calls it has episodes for.
 func cassetteStory(t *testing.T, name string, hc *HostCassette) *engine.Machine {

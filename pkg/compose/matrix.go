@@ -21,10 +21,10 @@ func (p *Plan) NewMatrix(o DispatchOptions) *Matrix {
 }
 
 // Registry builds a registry serving only alias, declared as decl (nil =
-// the story's), with the matrix's hooks; a disabled alias is a
-// *DisabledError. With a cassette, nothing is built or started.
+// the story's), with the matrix's hooks; a disabled alias is refused
+// (Plan.refuse). With a cassette, nothing is built or started.
 func (m *Matrix) Registry(alias string, decl *story.AgentPlugin) (*agent.Registry, error) {
-	if err := m.plan.Refuse(alias); err != nil {
+	if err := m.plan.refuse(alias); err != nil {
 		return nil, err
 	}
 	st := m.plan.Loaded.Story
