@@ -12,7 +12,8 @@ import (
 // process still running is not, job-process-real-time), and while such a
 // completion keeps the listener busy, every job pending then is heard
 // too: upstream either aborts the run or lands them (conformance
-// terminal-heard-keeps-pending). A heard job lands after the next user
+// terminal-heard-keeps-pending), except one that asks a clarification,
+// never heard (conformance terminal-clarify-unheard). A heard job lands after the next user
 // turn (landHeard) or at an advance, never before a user turn
 // (nextDueJob), and one that finished in its origin state runs its
 // on_complete wherever the session rests by then: upstream's listener
@@ -30,7 +31,7 @@ func (s *jobStore) hearLocked(now time.Time, at string) {
 		return
 	}
 	for _, j := range s.jobs {
-		if !j.applied {
+		if !j.applied && j.ans.clar == nil {
 			j.heard = true
 		}
 	}
@@ -50,9 +51,10 @@ func (s *jobStore) unhearLocked(now time.Time) {
 }
 
 // finishedBy reports whether j is an unlanded job whose result was in by
-// now.
+// now. A job that asks a clarification has not finished before it lands,
+// answered or not (conformance terminal-clarify-unheard).
 func finishedBy(j *job, now time.Time) bool {
-	return !j.applied && j.settled && !j.due.After(now)
+	return !j.applied && j.settled && j.ans.clar == nil && !j.due.After(now)
 }
 
 // landHeard lands, after a user turn that found the listener gone

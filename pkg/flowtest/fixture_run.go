@@ -296,6 +296,7 @@ func (fr *fixtureRun) turn(ctx context.Context, t *Turn) (tr *TurnResult, ok boo
 			return nil, false
 		}
 		out = fr.outcome(t, c, in, turn, from)
+		sent = fr.validatedSlots(from, in.Intent, sent)
 	}
 	if !fr.advance(ctx, t, in == nil) {
 		return nil, false
@@ -345,6 +346,22 @@ func (fr *fixtureRun) input(t *Turn) (in *engine.Input, sent map[string]any, ok 
 		return &engine.Input{Intent: e.Intent, Slots: sent}, sent, true
 	}
 	return nil, nil, true
+}
+
+// validatedSlots is the slot map a turn sent as upstream's validation
+// leaves it, which expect_slots reads: the defaults of absent optional
+// slots written in (by engine.Machine.CheckIntent's rules, a refused
+// call's too), when the turn sent a map at all; one that sent none
+// stays none (conformance expect-slots-defaults).
+func (fr *fixtureRun) validatedSlots(from, intent string, sent map[string]any) map[string]any {
+	if sent == nil {
+		return nil
+	}
+	bag, _, err := fr.m.CheckIntent(from, intent, sent)
+	if err != nil || bag == nil {
+		return sent
+	}
+	return bag
 }
 
 // recorded is the recording's answer to t's input: in state; nil, the
