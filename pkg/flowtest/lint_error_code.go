@@ -23,12 +23,19 @@ var guideCodes = map[string]string{
 }
 
 // errorCode warns at an expect_error whose code no rejection carries, or
-// that names none: the turn fails whatever the story does.
+// that names none, or MISSING_SLOTS on the orchestrator path (a
+// clarification there: flow-format §3.6): the turn fails whatever the
+// story does.
 func (l *fixtureLint) errorCode(t *Turn) {
 	ee := t.ExpectError
 	if ee.Code == "" {
 		// conformance lint-error-code-empty: code "" is compared too
 		l.warn(ee.Pos, ruleErrorCode, "turns[%d].expect_error names no code, so the turn always fails: both engines compare the code whatever else it lists, against the rejection's (never empty) or, for an accepted turn, report no error at all; name the code the turn is refused with (one of %s)", t.Index, strings.Join(rejectionCodes, ", "))
+		return
+	}
+	if ee.Code == engine.CodeMissingSlots && l.fx.Orchestrated() {
+		// conformance intent-slot-defaults orch, start-under-known-rest
+		l.warn(ee.Pos, ruleErrorCode, "turns[%d].expect_error: code %s on the orchestrator path, where a left-out required slot is a clarification (mode clarify), never a rejection: the turn always fails (expected error %q but got none); expect the clarification's resting state instead, or move the turn to a legacy-path fixture (use_orchestrator: false)", t.Index, ee.Code, ee.Code)
 		return
 	}
 	if slices.Contains(rejectionCodes, ee.Code) {
