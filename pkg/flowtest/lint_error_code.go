@@ -42,7 +42,9 @@ func (l *fixtureLint) errorCode(t *Turn) {
 		if ix := l.ix; ee.Code != engine.CodeNotAllowed && t.Intent != nil && t.Intent.Name != "" && !ix.intents[t.Intent.Name] && !ix.wildcard && !ix.unfolded {
 			// conformance lint-undeclared-intent e
 			l.warn(ee.Pos, ruleErrorCode, "turns[%d].expect_error: code %s, but intent %q is declared nowhere in the story and no state takes it (no \"*\" arm): both engines refuse it %s, so the turn always fails; expect_error: {code: %s}", t.Index, ee.Code, t.Intent.Name, engine.CodeNotAllowed, engine.CodeNotAllowed)
+			return
 		}
+		l.allowedNever(t)
 		return
 	}
 	instead, ok := guideCodes[ee.Code]
@@ -83,4 +85,24 @@ func (l *fixtureLint) takenExpectRejected(t *Turn, r rest) bool {
 	l.warn(ee.Pos, ruleErrorCode, "turns[%d].expect_error: code %s, but intent %q is taken at %q, where %s (it and its ancestors take: %s): neither engine refuses it so (it is accepted there, or refused with another code), so the turn always fails; expect the code it is refused with, fire an intent %q does not take, or fix the turns before it",
 		t.Index, engine.CodeNotAllowed, t.Intent.Name, r.at.Path, r.from, takenList(r.at), r.at.Path)
 	return true
+}
+
+// allowedNever warns at an expect_error whose allowed_contains names an
+// intent no rejection ever lists: a rejection's allowed list holds the
+// on: names (never "*") of the states the machine rests in and their
+// ancestors, and the bare names of imported intents there, so a name no
+// state of the story has an on: arm for is in none, and the turn fails
+// (expect_error.allowed_contains: "<x>" not in [..], or an accepted
+// turn's "got none"; conformance allowed-priority-order).
+func (l *fixtureLint) allowedNever(t *Turn) {
+	ix, ee := l.ix, t.ExpectError
+	if ix.unfolded {
+		return
+	}
+	for _, a := range ee.AllowedContains {
+		if a == "*" || !ix.taken[a] && len(ix.aliases[a]) == 0 {
+			l.warn(ee.Pos, ruleErrorCode, "turns[%d].expect_error.allowed_contains: %q, but no state of the story takes it (no on: %s arm): a rejection lists only the intents the states it rests in take, so the turn always fails; name an intent the resting state takes, or drop it", t.Index, a, a)
+			return
+		}
+	}
 }

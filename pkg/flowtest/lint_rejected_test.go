@@ -549,3 +549,13 @@ func TestLintExpectAccepted(t *testing.T) {
 		"tl.yaml":    fmt.Sprintf(capped, "tl"),
 	}, ruleRejected, ruleWrongState, ruleErrorCode)
 }
+
+// TestLintAllowedNever: an allowed_contains naming an intent no state
+// takes is in no rejection's list, on either path (conformance
+// allowed-priority-order).
+func TestLintAllowedNever(t *testing.T) {
+	const never = `turns[0].expect_error.allowed_contains: "nothere", but no state of the story takes it (no on: nothere arm)`
+	lintGolden(t, "../engine/testdata/conformance/allowed-priority-order", map[string]string{
+		"f.yaml": never, "legacy.yaml": never, "p.yaml": never, "u.yaml": never,
+	}, ruleRejected, ruleErrorCode)
+}
