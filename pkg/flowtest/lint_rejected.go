@@ -39,7 +39,7 @@ func (l *fixtureLint) rejected(t *Turn) {
 	jr := l.firstRest(t, r) // judged there, not followed from there
 	arc, warned := l.judge(t, jr)
 	if jr.at == nil && jr.exit == "" && !warned {
-		warned = l.parallelAlias(t, l.par) || l.parallelNotTaken(t, l.par) || l.parIn(t, r) || l.parLeavesNotTaken(t, r) || l.parLeavesGuard(t, r) || l.parGuard(t, r) || l.strayStart(t)
+		warned = l.parallelAlias(t, l.par) || l.parallelNotTaken(t, l.par) || l.parIn(t, r) || l.parLeavesNotTaken(t, r) || l.parLeavesGuard(t, r) || l.parGuard(t, r) || l.strayStart(t) || l.nowhereStart(t)
 	}
 	l.stepped = false
 	n := len(l.ds)

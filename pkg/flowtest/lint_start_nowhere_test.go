@@ -1,0 +1,43 @@
+package flowtest
+
+import (
+	"testing"
+)
+
+// TestLintNowhereStart: the first intent a fixture fires where it starts
+// in no state (no initial_state on the legacy path; one naming no state
+// nor any dotted prefix of one) is rejected on both paths (conformance
+// legacy-no-initial-state, stranded-slash-seeded); under a known prefix,
+// after a turn sending input, or expecting the rejection it is not judged.
+func TestLintNowhereStart(t *testing.T) {
+	const legacy = `turns[0]: intent "go" is fired where the fixture starts, and the legacy path starts in the state "" (no initial_state): no state takes an intent there`
+	lintGolden(t, "../engine/testdata/conformance/legacy-no-initial-state", map[string]string{
+		"a.yaml": legacy, "b.yaml": legacy, "c.yaml": legacy, "d.yaml": "", "e.yaml": "", "f.yaml": "",
+	}, ruleRejected, ruleErrorCode)
+	files := map[string]string{"app.yaml": `app: {id: nowhere}
+intents: {go: {}}
+root: idle
+states:
+  idle:
+    on:
+      go: [{target: c}]
+  c:
+    type: compound
+    initial: c1
+    states:
+      c1: {on: {go: [{target: idle}]}}
+`}
+	for _, tc := range []struct{ name, src, want string }{
+		{"slash", "initial_state: c/c1\nuse_orchestrator: true\nturns:\n  - advance_clock: 1s\n  - intent: {name: go}\n",
+			`turns[1]: intent "go" is fired where the fixture starts, and initial_state "c/c1" names no state of the story, nor does any dotted prefix of it`},
+		{"legacy unknown", "initial_state: abc\nturns:\n  - intent: {name: go}\n", `initial_state "abc" names no state`},
+		{"known prefix", "initial_state: c.zz\nuse_orchestrator: true\nturns:\n  - intent: {name: go}\n", ""},
+		{"expected", "initial_state: abc\nturns:\n  - intent: {name: go}\n    expect_error: {code: INTENT_NOT_ALLOWED_IN_STATE}\n  - intent: {name: go}\n", ""},
+		{"orchestrated no start", "use_orchestrator: true\nturns:\n  - intent: {name: go}\n", ""},
+		{"input first", "initial_state: abc\nuse_orchestrator: true\nturns:\n  - input: go on\n  - intent: {name: go}\n", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			wantFinding(t, rejectedFindings(t, files, "test_kind: flow\n"+tc.src), tc.want)
+		})
+	}
+}
