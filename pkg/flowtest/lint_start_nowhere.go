@@ -11,7 +11,8 @@ import (
 // before it fires one or sends input) in a fixture that starts in no
 // state: an initial_state the story does not hold, no dotted prefix of
 // which it holds either (a slash is no separator: "c/c1"), not a
-// parallel encoding; or none on the legacy path (the state ""). Nothing
+// parallel encoding; or none on the legacy path, or in a story whose
+// root is "" (the state ""; conformance root-empty). Nothing
 // takes an intent there and nothing moves the machine, so every intent
 // is rejected INTENT_NOT_ALLOWED_IN_STATE on both paths (conformance
 // stranded-slash-seeded, mutate-template-target-unknown's "abc"). A turn
@@ -25,6 +26,8 @@ func (l *fixtureLint) nowhereStart(t *Turn) bool {
 	switch init := fx.InitialState; {
 	case init == "" && !fx.Orchestrated():
 		where = `the legacy path starts in the state "" (no initial_state)`
+	case init == "" && l.root.Root == "":
+		where = `the story's root is "" and the fixture names no initial_state`
 	case init == "" || strings.Contains(init, "#") || ix.hasState(init) || ix.knownAncestor(init) != "":
 		return false
 	default:

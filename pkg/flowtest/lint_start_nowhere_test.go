@@ -14,6 +14,10 @@ func TestLintNowhereStart(t *testing.T) {
 	lintGolden(t, "../engine/testdata/conformance/legacy-no-initial-state", map[string]string{
 		"a.yaml": legacy, "b.yaml": legacy, "c.yaml": legacy, "d.yaml": "", "e.yaml": "", "f.yaml": "",
 	}, ruleRejected, ruleErrorCode)
+	lintGolden(t, "../engine/testdata/conformance/root-empty", map[string]string{
+		"init.yaml": "", "noinit.yaml": `turns[0]: intent "go" is fired where the fixture starts, and the legacy path starts in the state ""`,
+		"noinit2.yaml": "", "orch.yaml": "", "orchnoinit2.yaml": "", "orchnoinit3.yaml": "",
+	}, ruleRejected, ruleErrorCode)
 	files := map[string]string{"app.yaml": `app: {id: nowhere}
 intents: {go: {}}
 root: idle
@@ -40,4 +44,7 @@ states:
 			wantFinding(t, rejectedFindings(t, files, "test_kind: flow\n"+tc.src), tc.want)
 		})
 	}
+	rootless := map[string]string{"app.yaml": "app: {id: rootless}\nintents: {go: {}}\nroot: \"\"\nstates:\n  a:\n    on:\n      go: [{target: a}]\n"}
+	wantFinding(t, rejectedFindings(t, rootless, "test_kind: flow\nuse_orchestrator: true\nturns:\n  - intent: {name: go}\n"),
+		`turns[0]: intent "go" is fired where the fixture starts, and the story's root is "" and the fixture names no initial_state`)
 }
