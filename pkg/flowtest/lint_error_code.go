@@ -93,10 +93,17 @@ func (l *fixtureLint) takenExpectRejected(t *Turn, r rest) bool {
 // ancestors, and the bare names of imported intents there, so a name no
 // state of the story has an on: arm for is in none, and the turn fails
 // (expect_error.allowed_contains: "<x>" not in [..], or an accepted
-// turn's "got none"; conformance allowed-priority-order).
+// turn's "got none"; conformance allowed-priority-order); and on the
+// legacy path a rejection other than INTENT_NOT_ALLOWED_IN_STATE lists
+// none at all.
 func (l *fixtureLint) allowedNever(t *Turn) {
 	ix, ee := l.ix, t.ExpectError
 	if ix.unfolded {
+		return
+	}
+	if len(ee.AllowedContains) > 0 && ee.Code != engine.CodeNotAllowed && !l.fx.Orchestrated() {
+		// conformance start-under-known-rest legacy: GUARD_FAILED lists nothing
+		l.warn(ee.Pos, ruleErrorCode, "turns[%d].expect_error: code %s with allowed_contains on the legacy path, where only an %s rejection lists the allowed intents (any other lists none): the turn always fails (expect_error.allowed_contains: %q not in allowed list []); drop allowed_contains, or run the fixture on the orchestrator path (use_orchestrator: true)", t.Index, ee.Code, engine.CodeNotAllowed, ee.AllowedContains[0])
 		return
 	}
 	for _, a := range ee.AllowedContains {

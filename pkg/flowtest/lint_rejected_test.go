@@ -539,6 +539,9 @@ func TestLintExpectAccepted(t *testing.T) {
 		"i_legacy_slot_sent.yaml":            fmt.Sprintf(accepted, 0, "MISSING_SLOTS", "need", "hall", start, "an unguarded first arm", "hall"),
 		"j_guard_false_passes.yaml":          "",
 		"k_guard_true_after_move.yaml":       fmt.Sprintf(accepted, 1, "GUARD_FAILED", "gate", "room", "turns[0].expect_state rests", "the arm whose when: world.n > 0 is true on what the fixture certainly has", "room"),
+		"l_legacy_guard_allowed.yaml":        `turns[0].expect_error: code GUARD_FAILED with allowed_contains on the legacy path`,
+		"m_orch_guard_allowed_passes.yaml":   "",
+		"n_legacy_missing_allowed.yaml":      `turns[0].expect_error: code MISSING_SLOTS with allowed_contains on the legacy path`,
 	}, ruleRejected, ruleWrongState, ruleErrorCode)
 	const capped = `turns[0].expect_error: code GUARD_FAILED, but intent %q, fired at "idle" (where the fixture starts (initial_state)), takes an unguarded first arm of "idle"`
 	lintGolden(t, "../engine/testdata/conformance/expect-error-mode-capped", map[string]string{
