@@ -3,6 +3,7 @@ package flowtest
 import (
 	"slices"
 
+	"kitsoki/pkg/engine"
 	"kitsoki/pkg/story"
 )
 
@@ -54,4 +55,25 @@ func mayRefuseSlots(t *Turn, decls []*story.Intent) bool {
 		}
 		return false
 	})
+}
+
+// untakenExpectOther warns at an expect_error turn naming a rejection
+// code other than INTENT_NOT_ALLOWED_IN_STATE for a declared intent that
+// the plain state the fixture certainly rests in, and its ancestors, do
+// not take (no on: arm for it, no "*"): the allowed-set check refuses it
+// INTENT_NOT_ALLOWED_IN_STATE before any slot or guard is looked at
+// (story-runtime §1.4), so the code differs and the turn always fails
+// (conformance lint-expect-accepted o). It reports whether it warned.
+func (l *fixtureLint) untakenExpectOther(t *Turn, r rest) bool {
+	ix, ee := l.ix, t.ExpectError
+	if ee == nil || ee.Code == engine.CodeNotAllowed || !slices.Contains(rejectionCodes, ee.Code) || t.Intent == nil || ix.unfolded {
+		return false
+	}
+	name := t.Intent.Name
+	if name == "" || !ix.intents[name] || len(ix.aliases[name]) > 0 || r.at == nil || len(r.alt) > 0 || r.exit != "" || inParallel(r.at) || takes(r.at, name) {
+		return false
+	}
+	l.warn(ee.Pos, ruleErrorCode, "turns[%d].expect_error: code %s, but intent %q is not taken at %q, where %s (it and its ancestors take: %s): both engines refuse it %s before any slot or guard is checked, so the turn always fails; expect_error: {code: %s}, or fix the turns before it",
+		t.Index, ee.Code, name, r.at.Path, r.from, takenList(r.at), engine.CodeNotAllowed, engine.CodeNotAllowed)
+	return true
 }

@@ -81,7 +81,7 @@ func (l *fixtureLint) rejected(t *Turn) {
 func (l *fixtureLint) judge(t *Turn, r rest) (string, bool) {
 	ix, at := l.ix, r.at
 	if t.ExpectError != nil {
-		return "", l.takenExpectRejected(t, r) || l.acceptedExpectError(t, r)
+		return "", l.takenExpectRejected(t, r) || l.acceptedExpectError(t, r) || l.untakenExpectOther(t, r)
 	}
 	if t.Intent == nil || t.Intent.Name == "" || ix.unfolded {
 		return "", false

@@ -542,6 +542,7 @@ func TestLintExpectAccepted(t *testing.T) {
 		"l_legacy_guard_allowed.yaml":        `turns[0].expect_error: code GUARD_FAILED with allowed_contains on the legacy path`,
 		"m_orch_guard_allowed_passes.yaml":   "",
 		"n_legacy_missing_allowed.yaml":      `turns[0].expect_error: code MISSING_SLOTS with allowed_contains on the legacy path`,
+		"o_untaken_other_code.yaml":          `turns[0].expect_error: code GUARD_FAILED, but intent "back" is not taken at "hall", where the fixture starts (initial_state) (it and its ancestors take: go, gate, pick, need): both engines refuse it INTENT_NOT_ALLOWED_IN_STATE`,
 	}, ruleRejected, ruleWrongState, ruleErrorCode)
 	const capped = `turns[0].expect_error: code GUARD_FAILED, but intent %q, fired at "idle" (where the fixture starts (initial_state)), takes an unguarded first arm of "idle"`
 	lintGolden(t, "../engine/testdata/conformance/expect-error-mode-capped", map[string]string{
