@@ -379,9 +379,10 @@ turns:
 		t.Fatal(pds)
 	}
 	got := lint(st, fxs)
-	// (the second fixture's go is accepted at a: conformance
+	// (the first fixture's turns[1] fires go at b, which does not take
+	// it, and the second fixture's go is accepted at a: conformance
 	// lint-expect-accepted, not this rule)
-	if len(got) != 2 || !hasDiag(got, diag.Warning, 3, 1, "turns[1] expects a rejection (expect_error), which counts as an error: the fixture always fails") ||
+	if len(got) != 3 || !hasDiag(got, diag.Warning, 7, 19, `turns[1].expect_error: code GUARD_FAILED, but intent "go" is not taken at "b"`) || !hasDiag(got, diag.Warning, 3, 1, "turns[1] expects a rejection (expect_error), which counts as an error: the fixture always fails") ||
 		!hasDiag(got, diag.Warning, 16, 19, `turns[0].expect_error: code GUARD_FAILED, but intent "go", fired at "a"`) {
 		t.Fatalf("%v", got)
 	}
