@@ -39,7 +39,7 @@ func (l *fixtureLint) rejected(t *Turn) {
 	jr := l.firstRest(t, r) // judged there, not followed from there
 	arc, warned := l.judge(t, jr)
 	if jr.at == nil && jr.exit == "" && !warned {
-		warned = l.parallelAlias(t, l.par) || l.parallelNotTaken(t, l.par) || l.parIn(t, r) || l.parLeavesNotTaken(t, r) || l.parLeavesGuard(t, r) || l.parGuard(t, r) || l.strayStart(t)
+		warned = l.rejectedUnplain(t, r)
 	}
 	l.stepped = false
 	n := len(l.ds)
@@ -76,12 +76,21 @@ func (l *fixtureLint) rejected(t *Turn) {
 	l.noteTerminalRest(t)
 }
 
+// rejectedUnplain is rejected's judgement of a turn fired where no plain
+// state is certain: a parallel configuration (its aliases, leaves and
+// guards), a start whose entries are all strays, or one in no state. It
+// reports whether it warned.
+func (l *fixtureLint) rejectedUnplain(t *Turn, r rest) bool {
+	return l.parallelAlias(t, l.par) || l.parallelNotTaken(t, l.par) || l.parIn(t, r) || l.parLeavesNotTaken(t, r) || l.parLeavesGuard(t, r) || l.parGuard(t, r) ||
+		l.strayStart(t) || l.nowhereStart(t)
+}
+
 // judge checks t fired where r rests (r.at nil: unknown), returning the
 // on: name its intent reaches and whether it warned.
 func (l *fixtureLint) judge(t *Turn, r rest) (string, bool) {
 	ix, at := l.ix, r.at
 	if t.ExpectError != nil {
-		return "", l.takenExpectRejected(t, r)
+		return "", l.takenExpectRejected(t, r) || l.acceptedExpectError(t, r) || l.untakenExpectOther(t, r)
 	}
 	if t.Intent == nil || t.Intent.Name == "" || ix.unfolded {
 		return "", false

@@ -518,3 +518,48 @@ func TestLintExpectTaken(t *testing.T) {
 		"o_legacy_guard_failed_then_world.yaml": `turns[1].expect_world["n"]: 1, but after the turns before it and this one the fixture certainly holds 0 there`,
 	}, ruleRejected, ruleWrongState, ruleErrorCode, ruleWorldKnown)
 }
+
+// TestLintExpectAccepted: an expect_error turn whose intent is certainly
+// accepted where the fixture certainly rests fails, and so does
+// MISSING_SLOTS on the orchestrator path (a clarification there)
+// (conformance lint-expect-accepted, expect-error-mode-completed,
+// expect-error-mode-capped).
+func TestLintExpectAccepted(t *testing.T) {
+	const accepted = `turns[%d].expect_error: code %s, but intent %q, fired at %q (where %s), takes %s of %q: neither engine rejects it`
+	const start = "the fixture starts (initial_state)"
+	lintGolden(t, "../engine/testdata/conformance/lint-expect-accepted", map[string]string{
+		"a_guard_expected_accepted.yaml":     fmt.Sprintf(accepted, 0, "GUARD_FAILED", "go", "hall", start, "an unguarded first arm", "hall"),
+		"b_legacy_invalid_accepted.yaml":     fmt.Sprintf(accepted, 0, "INVALID_SLOT_VALUE", "go", "hall", start, "an unguarded first arm", "hall"),
+		"c_unguarded_after_false.yaml":       fmt.Sprintf(accepted, 0, "GUARD_FAILED", "gate", "hall", start, "the unguarded arm after guards false on what the fixture certainly has", "hall"),
+		"d_values_unjudged.yaml":             unwarned,
+		"e_orch_missing_slots.yaml":          `turns[0].expect_error: code MISSING_SLOTS on the orchestrator path, where a left-out required slot is a clarification`,
+		"f_legacy_missing_slots_passes.yaml": "",
+		"g_wildcard_takes.yaml":              `turns[0].expect_error: code INTENT_NOT_ALLOWED_IN_STATE, but intent "wild" is taken at "room"`,
+		"h_parallel_unjudged.yaml":           unwarned,
+		"i_legacy_slot_sent.yaml":            fmt.Sprintf(accepted, 0, "MISSING_SLOTS", "need", "hall", start, "an unguarded first arm", "hall"),
+		"j_guard_false_passes.yaml":          "",
+		"k_guard_true_after_move.yaml":       fmt.Sprintf(accepted, 1, "GUARD_FAILED", "gate", "room", "turns[0].expect_state rests", "the arm whose when: world.n > 0 is true on what the fixture certainly has", "room"),
+		"l_legacy_guard_allowed.yaml":        `turns[0].expect_error: code GUARD_FAILED with allowed_contains on the legacy path`,
+		"m_orch_guard_allowed_passes.yaml":   "",
+		"n_legacy_missing_allowed.yaml":      `turns[0].expect_error: code MISSING_SLOTS with allowed_contains on the legacy path`,
+		"o_untaken_other_code.yaml":          `turns[0].expect_error: code GUARD_FAILED, but intent "back" is not taken at "hall", where the fixture starts (initial_state) (it and its ancestors take: go, gate, pick, need): both engines refuse it INTENT_NOT_ALLOWED_IN_STATE`,
+	}, ruleRejected, ruleWrongState, ruleErrorCode)
+	const capped = `turns[0].expect_error: code GUARD_FAILED, but intent %q, fired at "idle" (where the fixture starts (initial_state)), takes an unguarded first arm of "idle"`
+	lintGolden(t, "../engine/testdata/conformance/expect-error-mode-capped", map[string]string{
+		"go.yaml":    fmt.Sprintf(capped, "go"),
+		"loop.yaml":  fmt.Sprintf(capped, "loop"),
+		"loop2.yaml": fmt.Sprintf(capped, "loop2"),
+		"red.yaml":   fmt.Sprintf(capped, "red"),
+		"tl.yaml":    fmt.Sprintf(capped, "tl"),
+	}, ruleRejected, ruleWrongState, ruleErrorCode)
+}
+
+// TestLintAllowedNever: an allowed_contains naming an intent no state
+// takes is in no rejection's list, on either path (conformance
+// allowed-priority-order).
+func TestLintAllowedNever(t *testing.T) {
+	const never = `turns[0].expect_error.allowed_contains: "nothere", but no state of the story takes it (no on: nothere arm)`
+	lintGolden(t, "../engine/testdata/conformance/allowed-priority-order", map[string]string{
+		"f.yaml": never, "legacy.yaml": never, "p.yaml": never, "u.yaml": never,
+	}, ruleRejected, ruleErrorCode)
+}

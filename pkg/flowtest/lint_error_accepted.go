@@ -1,0 +1,79 @@
+package flowtest
+
+import (
+	"slices"
+
+	"kitsoki/pkg/engine"
+	"kitsoki/pkg/story"
+)
+
+// acceptedExpectError warns at an expect_error turn whose intent both
+// engines certainly accept where the fixture certainly rests (a plain
+// state outside any parallel one): it is declared, sends every required
+// slot, and no declaration lists values: for a slot, and the
+// arms it reaches (chosenArm) certainly take one, unguarded or with a
+// when: certainly true on the world the fixture has. No rejection
+// happens, so the turn fails "expected error "<code>" but got none"
+// (with the outcome's mode on the orchestrator path: completed,
+// transitioned; flow-format §3.6; conformance expect-error-mode-completed,
+// expect-error-mode-capped). It reports whether it warned.
+func (l *fixtureLint) acceptedExpectError(t *Turn, r rest) bool {
+	ix, ee := l.ix, t.ExpectError
+	if ee == nil || !slices.Contains(rejectionCodes, ee.Code) || t.Intent == nil || t.HasAdvance || ix.unfolded {
+		return false
+	}
+	name := t.Intent.Name
+	if name == "" || !ix.intents[name] || len(ix.aliases[name]) > 0 || r.at == nil || len(r.alt) > 0 || r.exit != "" || inParallel(r.at) {
+		return false
+	}
+	decls := ix.decls[name]
+	if l.leavesRequired(t, decls) || l.slotsMayBeRefused(t) || mayRefuseSlots(t, decls) {
+		return false
+	}
+	n, a := chosenArm(r.at, name, l.guardOf(t))
+	if a == nil {
+		return false
+	}
+	l.warn(ee.Pos, ruleErrorCode, "turns[%d].expect_error: code %s, but intent %q, fired at %q (where %s), takes %s of %q: neither engine rejects it, so the turn always fails (expected error %q but got none); drop expect_error and assert where it leads, fire an intent refused there, or fix the turns before it",
+		t.Index, ee.Code, name, r.at.Path, r.from, armTook(n, name, a), n.Path, ee.Code)
+	return true
+}
+
+// mayRefuseSlots reports whether t sends a {{ }} template slot, or some
+// declaration of its intent lists values: for a slot: a value sent, a
+// default, or a null outside them is refused INVALID_SLOT_VALUE
+// (conformance intent-slot-defaults: a slot left out takes its default).
+func mayRefuseSlots(t *Turn, decls []*story.Intent) bool {
+	if slices.ContainsFunc(t.Intent.Slots, func(kv KV) bool { return isTemplate(kv.Value) }) {
+		return true
+	}
+	return slices.ContainsFunc(decls, func(it *story.Intent) bool {
+		for _, s := range it.Slots {
+			if s != nil && len(s.Values) > 0 {
+				return true
+			}
+		}
+		return false
+	})
+}
+
+// untakenExpectOther warns at an expect_error turn naming a rejection
+// code other than INTENT_NOT_ALLOWED_IN_STATE for a declared intent that
+// the plain state the fixture certainly rests in, and its ancestors, do
+// not take (no on: arm for it, no "*"): the allowed-set check refuses it
+// INTENT_NOT_ALLOWED_IN_STATE before any slot or guard is looked at
+// (story-runtime §1.4), so the code differs and the turn always fails
+// (conformance lint-expect-accepted o). It reports whether it warned.
+func (l *fixtureLint) untakenExpectOther(t *Turn, r rest) bool {
+	ix, ee := l.ix, t.ExpectError
+	if ee == nil || ee.Code == engine.CodeNotAllowed || !slices.Contains(rejectionCodes, ee.Code) || t.Intent == nil || ix.unfolded {
+		return false
+	}
+	name := t.Intent.Name
+	if name == "" || !ix.intents[name] || len(ix.aliases[name]) > 0 || r.at == nil || len(r.alt) > 0 || r.exit != "" || inParallel(r.at) || takes(r.at, name) {
+		return false
+	}
+	l.warn(ee.Pos, ruleErrorCode, "turns[%d].expect_error: code %s, but intent %q is not taken at %q, where %s (it and its ancestors take: %s): both engines refuse it %s before any slot or guard is checked, so the turn always fails; expect_error: {code: %s}, or fix the turns before it",
+		t.Index, ee.Code, name, r.at.Path, r.from, takenList(r.at), engine.CodeNotAllowed, engine.CodeNotAllowed)
+	return true
+}
