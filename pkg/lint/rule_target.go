@@ -73,11 +73,7 @@ func (c *checker) checkTarget(from *story.State, target string, p story.Pos, pre
 	if foldedAbsolute(c.st, target) { // rule_target_folded.go
 		if path := strings.ReplaceAll(strings.TrimSpace(target), "/", "."); !inFolded(foldedTop(c.st), path, 0) {
 			msg := noSuchTarget(from, prefix, target, path)
-			fix := "write a bare sibling name or a ../ path for the child's own states"
-			if sug := foldedSuggestion(c.st, path); sug != "" {
-				fix = fmt.Sprintf("did you mean `%s`? (or a bare sibling name, or a ../ path)", sug)
-			}
-			c.rep.Errf(p, ruleTarget, "%s%s: this story is imported, and a dotted target inside an imported story is kept as written by the fold, so it names a state of the importing story's tree (the child's own states are under <alias>.); %s", prefix, msg, fix)
+			c.rep.Errf(p, ruleTarget, "%s%s: this story is imported, and a dotted target inside an imported story is kept as written by the fold, so it names a state of the importing story's tree (the child's own states are under <alias>.); %s", prefix, msg, c.foldedFix(from, from.Path, depthOf(from)+1, path))
 		}
 		return
 	}
@@ -99,8 +95,8 @@ func (c *checker) checkTarget(from *story.State, target string, p story.Pos, pre
 				} else {
 					msg += "; a parent step is \"../\" (with the slash)"
 				}
-			} else {
-				msg += c.didYouMean(te.Resolved, c.statePaths())
+			} else if sug := c.nearState(from, te.Resolved, lastSegment(te.Resolved)); sug != "" {
+				msg += fmt.Sprintf("; did you mean `%s`?", spelledFrom(c.st, from, sug))
 			}
 		}
 		c.rep.Errf(p, ruleTarget, "%s%s", prefix, msg)
