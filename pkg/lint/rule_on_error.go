@@ -64,6 +64,9 @@ func (c *checker) checkOnError(e *story.Effect, site effSite) {
 		c.onErrorAboveChild(e, site, target, n)
 		return
 	}
+	if c.importedExitClimb(e, site, target) {
+		return
+	}
 	if !strings.HasPrefix(target, "..") { // absolute
 		if _, err := c.st.ResolveFrom("", target); err != nil {
 			c.onErrorDangles(e, site, target, strings.ReplaceAll(target, "/", "."), "", err)
@@ -350,11 +353,20 @@ func (c *checker) writesExit(name string) bool {
 // first arm (unguarded) targets @exit:NAME. The call then fails at the
 // exit, and an on_error "../" climbs from __exit__NAME in both engines
 // (conformance exit-redirect-climb). An imported story's exits are the
-// importer's to map: none is named there, nor inside a parallel state,
-// where upstream takes no such hop.
+// importer's to map: none is named there (importedExitClimb follows the
+// mapping), nor inside a parallel state, where upstream takes no such hop.
 func (c *checker) exitFirst(site effSite) (exit, emit string) {
+	if c.st.Imported() {
+		return "", ""
+	}
+	return exitHop(site)
+}
+
+// exitHop is exitFirst in any story: the exit a leaf's on_enter takes,
+// through an emit_intent, before the call at site.
+func exitHop(site effSite) (exit, emit string) {
 	s := site.State
-	if s == nil || site.Parent != nil || site.List != "on_enter" || len(s.Children) > 0 || c.st.Imported() || site.Index > len(s.OnEnter) {
+	if s == nil || site.Parent != nil || site.List != "on_enter" || len(s.Children) > 0 || site.Index > len(s.OnEnter) {
 		return "", ""
 	}
 	if nearest(s, func(s *story.State) bool { return s.Parallel }) != nil {
