@@ -60,7 +60,7 @@ func (c *checker) checkOnError(e *story.Effect, site effSite) {
 	if p := nearest(site.State, func(s *story.State) bool { return s.Parallel }); p != nil && p != site.State && c.st.Imported() && !strings.ContainsAny(target, "./") {
 		c.importedParallelOnError(e, site, target, p)
 	}
-	if n := climbs(target); c.st.Imported() && n > depthOf(site.State)+1 {
+	if n := story.Climbs(target); c.st.Imported() && n > depthOf(site.State)+1 {
 		c.onErrorAboveChild(e, site, target, n)
 		return
 	}

@@ -112,19 +112,6 @@ func depthOf(s *story.State) int {
 	return strings.Count(s.Path, ".")
 }
 
-// climbs counts the leading "../" (or a final "..") segments of target.
-func climbs(target string) int {
-	n, rest := 0, target
-	for strings.HasPrefix(rest, "../") {
-		n++
-		rest = rest[3:]
-	}
-	if rest == ".." {
-		n++
-	}
-	return n
-}
-
 // foldedFix is the fix for a dotted target of an imported story that names
 // no state of the folded tree (path, slashes made dots), resolved against
 // the state path from (maxClimb: spelled): the spelling of this story's
