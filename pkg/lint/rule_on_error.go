@@ -26,7 +26,7 @@ func (c *checker) checkOnError(e *story.Effect, site effSite) {
 	if strings.HasPrefix(target, "@exit:") {
 		if c.st.Imported() {
 			// the fold maps it to the importing story's exits.<name>.to
-			c.checkTarget(site.State, target, e.PosOf("on_error"), site.String()+": on_error: ")
+			c.checkTarget(site.State, target, e.PosOf("on_error"), site.String()+": on_error: ", false)
 			if to := c.rootExitTo(strings.TrimPrefix(target, "@exit:")); strings.HasPrefix(to, "@exit:") {
 				// conformance on-error-exit-declared (README: mapped on)
 				c.rep.Warnf(e.PosOf("on_error"), ruleOnErrorTarget, "%s: on_error %q is mapped by the importing story's exits to %q, an exit of the story run on its own, which an on_error never takes (both engines look it up as a state path); this on_error redirect can never fire: the rest of the block is skipped; map the exit to a state of the importing story", site.String(), target, to)

@@ -75,9 +75,10 @@ func foldedSuggestion(st *story.Story, path string) string {
 // from from, which the fold keeps and which names the same state when the
 // story runs on its own too; the folded path (`kid.grp.l2`) when the chain
 // climbs more than maxClimb segments (the fold's depth check: one `..` per
-// level of the declaring state, plus one).
+// level of the declaring state, plus one; -1 for a timeout.target, which
+// is looked up as written, so only the folded path names a state).
 func spelled(st *story.Story, from, path string, maxClimb int) string {
-	if !st.Imported() || !strings.Contains(path, ".") || from == "" {
+	if !st.Imported() || from == "" || maxClimb >= 0 && !strings.Contains(path, ".") {
 		return path
 	}
 	fs, ts := strings.Split(from, "."), strings.Split(path, ".")

@@ -116,12 +116,13 @@ func nestedKid(t *testing.T, site, target string) string {
 // chain (hunt87: the hint said "a bare sibling name"). Each hint here is
 // one that the existing engine loads and lands on (kid.grp.l2,
 // kid.grp.sub.m; /tmp/lintgaps33/h87): the test writes it in and checks
-// that it loads clean of target findings.
+// that it loads clean of target findings. A timeout.target is looked up as
+// written, so its hint is the folded path (a "../" one never fires).
 func TestImportedNestedTargetHintsLoad(t *testing.T) {
 	for _, tc := range []struct{ site, target, hint string }{
 		{"arc", "grp.l2", "../l2"}, {"arc", "grp/l2", "../l2"}, {"arc", "l2", "../l2"},
 		{"arc", "sub.m", "../sub/m"}, {"arc", "sub", "../sub"},
-		{"timeout", "grp.l2", "../l2"}, {"timeout", "l2", "../l2"},
+		{"timeout", "grp.l2", "kid.grp.l2"}, {"timeout", "l2", "kid.grp.l2"},
 		{"on_complete", "grp.l2", "../l2"}, {"on_complete", "sub.m", "../sub/m"}, {"on_complete", "l2", "../l2"},
 		{"on_error", "grp.l2", "../l2"}, {"on_error", "l2", "../l2"}, {"on_error", "sub.m", "../sub/m"},
 		{"on_error", "../../../top", "top"},
@@ -162,5 +163,33 @@ func TestImportedOnErrorAboveChildRefused(t *testing.T) {
 	_, ds = Load(filepath.Join(dir, "kid"), story.Options{})
 	if errs, _ := diag.Count(ds); errs != 0 {
 		t.Errorf("standalone: want no error, got %s", render(ds))
+	}
+}
+
+// A bare timeout.target in an imported child is folded to a "../" chain,
+// which a timeout looks up as written: the existing engine logs
+// `fireTimeout: target state "../../top" not found` and the session stays
+// (/tmp/lintgaps33/h87/to_top); kid.top fires. Standalone, top fires.
+func TestImportedBareTimeoutTargetNeverFires(t *testing.T) {
+	for target, want := range map[string]bool{"top": true, "kid.top": false, "nope": false} {
+		dir := nestedKid(t, "timeout", target)
+		_, ds := Load(dir, story.Options{})
+		var got []string
+		for _, d := range ds {
+			if d.Rule == story.RuleState.ID && strings.Contains(d.Message, "never fires") {
+				got = append(got, d.Message)
+			}
+		}
+		if want != (len(got) == 1 && strings.Contains(got[0], "write the folded path `kid.top`")) || !want && len(got) != 0 {
+			t.Errorf("timeout.target %s: want warned %v, got %q", target, want, got)
+		}
+		if target == "top" {
+			_, ds = Load(filepath.Join(dir, "kid"), story.Options{})
+			for _, d := range ds {
+				if strings.Contains(d.Message, "never fires") {
+					t.Errorf("standalone: %s", d.Message)
+				}
+			}
+		}
 	}
 }
