@@ -192,14 +192,7 @@ func (rw *rewriter) target(t string, depth int, p story.Pos, owner *story.State,
 			}
 			t = ex.To
 		case strings.HasPrefix(t, ".."):
-			n, rest := 0, t
-			for strings.HasPrefix(rest, "../") {
-				n++
-				rest = rest[3:]
-			}
-			if rest == ".." {
-				n++
-			}
+			n := story.Climbs(t)
 			if n <= depth+1 {
 				return t // and at every level above, deeper
 			}

@@ -26,7 +26,7 @@ func (c *checker) checkOnError(e *story.Effect, site effSite) {
 	if strings.HasPrefix(target, "@exit:") {
 		if c.st.Imported() {
 			// the fold maps it to the importing story's exits.<name>.to
-			c.checkTarget(site.State, target, e.PosOf("on_error"), site.String()+": on_error: ")
+			c.checkTarget(site.State, target, e.PosOf("on_error"), site.String()+": on_error: ", false)
 			if to := c.rootExitTo(strings.TrimPrefix(target, "@exit:")); strings.HasPrefix(to, "@exit:") {
 				// conformance on-error-exit-declared (README: mapped on)
 				c.rep.Warnf(e.PosOf("on_error"), ruleOnErrorTarget, "%s: on_error %q is mapped by the importing story's exits to %q, an exit of the story run on its own, which an on_error never takes (both engines look it up as a state path); this on_error redirect can never fire: the rest of the block is skipped; map the exit to a state of the importing story", site.String(), target, to)
@@ -47,11 +47,8 @@ func (c *checker) checkOnError(e *story.Effect, site effSite) {
 	}
 	if foldedAbsolute(c.st, target) { // rule_target_folded.go
 		if path := strings.ReplaceAll(target, "/", "."); !inFolded(foldedTop(c.st), path, 0) {
-			msg := fmt.Sprintf("%s: on_error %q names no state once this imported story is folded (a dotted target is kept as written, so it names the importing story's tree); this on_error redirect can never fire: the rest of the block is skipped", site.String(), target)
-			if sug := foldedSuggestion(c.st, path); sug != "" {
-				msg += fmt.Sprintf("; did you mean `%s`, or a bare sibling name?", sug)
-			}
-			c.rep.Warnf(e.PosOf("on_error"), ruleOnErrorTarget, "%s", msg)
+			from, maxClimb := c.onErrorFrom(site)
+			c.rep.Warnf(e.PosOf("on_error"), ruleOnErrorTarget, "%s: on_error %q names no state once this imported story is folded (a dotted target is kept as written, so it names the importing story's tree); this on_error redirect can never fire: the rest of the block is skipped; %s", site.String(), target, c.foldedFix(site.State, from, maxClimb, path))
 		}
 		return
 	}
@@ -62,6 +59,13 @@ func (c *checker) checkOnError(e *story.Effect, site effSite) {
 	}
 	if p := nearest(site.State, func(s *story.State) bool { return s.Parallel }); p != nil && p != site.State && c.st.Imported() && !strings.ContainsAny(target, "./") {
 		c.importedParallelOnError(e, site, target, p)
+	}
+	if n := story.Climbs(target); c.st.Imported() && n > depthOf(site.State)+1 {
+		c.onErrorAboveChild(e, site, target, n)
+		return
+	}
+	if c.importedExitClimb(e, site, target) {
+		return
 	}
 	if !strings.HasPrefix(target, "..") { // absolute
 		if _, err := c.st.ResolveFrom("", target); err != nil {
@@ -180,9 +184,37 @@ func (c *checker) onErrorDangles(e *story.Effect, site effSite, target, resolved
 		sug = c.nearState(site.State, resolved, last)
 	}
 	if sug != "" {
-		fmt.Fprintf(&b, "; did you mean `%s`?", sug)
+		from, maxClimb := c.onErrorFrom(site)
+		fmt.Fprintf(&b, "; did you mean `%s`?", spelled(c.st, from, sug, maxClimb))
 	}
 	c.rep.Warnf(e.PosOf("on_error"), ruleOnErrorTarget, "%s", b.String())
+}
+
+// onErrorFrom is the state path an on_error "../" chain written at site
+// climbs from (its one dispatch state), and how far the fold lets it
+// climb (spelled); maxClimb is -1 when the call is dispatched in more
+// than one state, or an encoded one, where no chain names one state.
+func (c *checker) onErrorFrom(site effSite) (from string, maxClimb int) {
+	if site.State == nil {
+		return "", -1
+	}
+	bases := c.dispatchStates(site)
+	if len(bases) != 1 || strings.ContainsAny(bases[0], "#|") || strings.HasPrefix(bases[0], "__exit__") {
+		return site.State.Path, -1
+	}
+	return bases[0], depthOf(site.State) + 1
+}
+
+// onErrorAboveChild reports an imported story's on_error "../" chain with
+// more segments than the fold's depth check allows (n > depth+1): upstream
+// refuses the importing story at load ("walks above the child's
+// namespace"), as pkg/fold does for run and test.
+func (c *checker) onErrorAboveChild(e *story.Effect, site effSite, target string, n int) {
+	fix := "name a state of this story (a top-level one by its bare name), or leave it through an exit mapped by the importing story"
+	if p, _ := story.ClimbPath(site.State.Path, target); c.st.State(p) != nil {
+		fix = fmt.Sprintf("did you mean `%s`?", spelledFrom(c.st, site.State, p))
+	}
+	c.rep.Errf(e.PosOf("on_error"), ruleTarget, "%s: on_error %q walks above this imported story's namespace (depth %d, %d `..` segments): the importing story is refused at load (cross-boundary parent targets are forbidden); %s", site.String(), target, depthOf(site.State), n, fix)
 }
 
 // nearState suggests a state for a dangling target: the closest path, or a
@@ -321,11 +353,20 @@ func (c *checker) writesExit(name string) bool {
 // first arm (unguarded) targets @exit:NAME. The call then fails at the
 // exit, and an on_error "../" climbs from __exit__NAME in both engines
 // (conformance exit-redirect-climb). An imported story's exits are the
-// importer's to map: none is named there, nor inside a parallel state,
-// where upstream takes no such hop.
+// importer's to map: none is named there (importedExitClimb follows the
+// mapping), nor inside a parallel state, where upstream takes no such hop.
 func (c *checker) exitFirst(site effSite) (exit, emit string) {
+	if c.st.Imported() {
+		return "", ""
+	}
+	return exitHop(site)
+}
+
+// exitHop is exitFirst in any story: the exit a leaf's on_enter takes,
+// through an emit_intent, before the call at site.
+func exitHop(site effSite) (exit, emit string) {
 	s := site.State
-	if s == nil || site.Parent != nil || site.List != "on_enter" || len(s.Children) > 0 || c.st.Imported() || site.Index > len(s.OnEnter) {
+	if s == nil || site.Parent != nil || site.List != "on_enter" || len(s.Children) > 0 || site.Index > len(s.OnEnter) {
 		return "", ""
 	}
 	if nearest(s, func(s *story.State) bool { return s.Parallel }) != nil {

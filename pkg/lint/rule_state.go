@@ -99,7 +99,15 @@ func (c *checker) checkStateTimeout(s *story.State) {
 	if t.Target == "" {
 		c.rep.Errf(t.Pos, story.RuleState, "state %q: timeout: missing 'target' field", s.Path)
 	} else if strings.HasPrefix(t.Target, ".") || strings.Contains(t.Target, "/") || story.IsTemplated(t.Target) { // conformance clock/child, timeout-slash-target
-		c.rep.Warnf(t.Pos, story.RuleState, "state %q: timeout.target %q is relative, templated or written with slashes, and a timeout target is looked up as written, so this timeout never fires; write the absolute state path with dots", s.Path, t.Target)
+		fix := "write the absolute state path with dots"
+		if to, within := story.ClimbPath(s.Path, t.Target); c.st.Imported() && !story.IsTemplated(t.Target) && within && c.st.State(to) != nil {
+			fix = fmt.Sprintf("write the folded path `%s` (under this alias only)", spelled(c.st, s.Path, to, -1))
+		}
+		c.rep.Warnf(t.Pos, story.RuleState, "state %q: timeout.target %q is relative, templated or written with slashes, and a timeout target is looked up as written, so this timeout never fires; %s", s.Path, t.Target, fix)
+	} else if tg := strings.TrimSpace(t.Target); c.st.Imported() && c.st.Importer() != nil && tg != "" && !strings.HasPrefix(tg, "@exit:") && !strings.Contains(tg, ".") && c.st.State(tg) != nil {
+		// conformance-free, probed: the existing engine logs
+		// `fireTimeout: target state "../../top" not found`
+		c.rep.Warnf(t.Pos, story.RuleState, "state %q: timeout.target %q: this story is imported, and the fold writes a bare target as %q, which a timeout looks up as written, so this timeout never fires; write the folded path `%s` (under this alias only)", s.Path, t.Target, strings.Repeat("../", depthOf(s)+1)+tg, foldedPrefix(c.st)+"."+tg)
 	}
 }
 

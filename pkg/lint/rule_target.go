@@ -22,11 +22,11 @@ func checkTargets(c *checker) {
 		if p.File == "" {
 			p = t.Pos
 		}
-		c.checkTarget(s, t.Target, p, "")
+		c.checkTarget(s, t.Target, p, "", false)
 	})
 	for _, s := range c.states() {
 		if s.Timeout() != nil && s.Timeout().Target != "" {
-			c.checkTarget(s, s.Timeout().Target, s.Timeout().TargetPos, fmt.Sprintf("state %q timeout.target: ", s.Path))
+			c.checkTarget(s, s.Timeout().Target, s.Timeout().TargetPos, fmt.Sprintf("state %q timeout.target: ", s.Path), true)
 		}
 	}
 	c.eachEffect(func(e *story.Effect, site effSite) {
@@ -42,7 +42,7 @@ func checkTargets(c *checker) {
 				c.rep.Errf(e.PosOf("target"), ruleTarget, "%s", onCompleteNoState(site.String(), tg))
 				return
 			}
-			c.checkTarget(site.State, e.Target(), e.PosOf("target"), site.String()+": ")
+			c.checkTarget(site.State, e.Target(), e.PosOf("target"), site.String()+": ", false)
 		}
 	})
 }
@@ -55,7 +55,14 @@ func noSuchTarget(from *story.State, prefix, target, resolved string) string {
 	return fmt.Sprintf("state %q: transition target %q (resolved: %q) does not exist", from.Path, target, resolved)
 }
 
-func (c *checker) checkTarget(from *story.State, target string, p story.Pos, prefix string) {
+// checkTarget checks a literal target written in from; timeout says it is
+// a timeout.target, which is looked up as written, so a hint for one in
+// an imported story is the folded path, never a "../" chain.
+func (c *checker) checkTarget(from *story.State, target string, p story.Pos, prefix string, timeout bool) {
+	maxClimb := depthOf(from) + 1
+	if timeout {
+		maxClimb = -1
+	}
 	if tagOnly(target) {
 		c.rep.Errf(p, ruleTarget, "%s%s: a target is rendered only when it holds {{ }}, so a {%% %%} tag alone is read as a state path; write the choice inside {{ }} (story-runtime.md §1.6)", prefix, noSuchTarget(from, prefix, target, target))
 		return
@@ -73,11 +80,7 @@ func (c *checker) checkTarget(from *story.State, target string, p story.Pos, pre
 	if foldedAbsolute(c.st, target) { // rule_target_folded.go
 		if path := strings.ReplaceAll(strings.TrimSpace(target), "/", "."); !inFolded(foldedTop(c.st), path, 0) {
 			msg := noSuchTarget(from, prefix, target, path)
-			fix := "write a bare sibling name or a ../ path for the child's own states"
-			if sug := foldedSuggestion(c.st, path); sug != "" {
-				fix = fmt.Sprintf("did you mean `%s`? (or a bare sibling name, or a ../ path)", sug)
-			}
-			c.rep.Errf(p, ruleTarget, "%s%s: this story is imported, and a dotted target inside an imported story is kept as written by the fold, so it names a state of the importing story's tree (the child's own states are under <alias>.); %s", prefix, msg, fix)
+			c.rep.Errf(p, ruleTarget, "%s%s: this story is imported, and a dotted target inside an imported story is kept as written by the fold, so it names a state of the importing story's tree (the child's own states are under <alias>.); %s", prefix, msg, c.foldedFix(from, from.Path, maxClimb, path))
 		}
 		return
 	}
@@ -99,8 +102,8 @@ func (c *checker) checkTarget(from *story.State, target string, p story.Pos, pre
 				} else {
 					msg += "; a parent step is \"../\" (with the slash)"
 				}
-			} else {
-				msg += c.didYouMean(te.Resolved, c.statePaths())
+			} else if sug := c.nearState(from, te.Resolved, lastSegment(te.Resolved)); sug != "" {
+				msg += fmt.Sprintf("; did you mean `%s`?", spelled(c.st, from.Path, sug, maxClimb))
 			}
 		}
 		c.rep.Errf(p, ruleTarget, "%s%s", prefix, msg)

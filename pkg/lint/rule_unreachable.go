@@ -43,6 +43,7 @@ func checkUnreachable(c *checker) {
 			}
 		}
 	}
+	w.exitClimbs(st, map[*story.Story]bool{})
 	for len(w.queue) > 0 && !w.giveUp {
 		s := w.queue[0]
 		w.queue = w.queue[1:]
@@ -252,4 +253,28 @@ func (sv *staticValues) templateTargets(tpl string) ([]string, bool) {
 		}
 	}
 	return out, known
+}
+
+// exitClimbs enters the states of the top story that an imported story's
+// on_error, dispatched at the exit its hop took, climbs to once folded
+// (importedExitLanding): the child's bare "x" can name the top story's x.
+// Each imported story is looked at once, however often the tree repeats it.
+func (w *reachWalk) exitClimbs(st *story.Story, seen map[*story.Story]bool) {
+	for _, alias := range st.ImportOrder {
+		im := st.Imports[alias]
+		if im == nil || im.Child == nil || seen[im.Child] {
+			continue
+		}
+		seen[im.Child] = true
+		for _, s := range im.Child.AllStates() {
+			for p := range (story.EffectWalk{}).States(s) {
+				if on := strings.TrimSpace(p.Effect.OnError()); on != "" {
+					if l, ok := importedExitLanding(im.Child, effSite{EffectPlace: p}, on); ok {
+						w.enter(w.st.State(l.lands))
+					}
+				}
+			}
+		}
+		w.exitClimbs(im.Child, seen)
+	}
 }

@@ -108,6 +108,9 @@ type WorldVar struct {
 	DefaultUnsigned bool
 	Values          []any // enum values
 	Pos             Pos
+	// Ignored holds the keys of a schema-form entry other than type:,
+	// default: and values:, which both engines ignore, with their places.
+	Ignored map[string]Pos
 }
 
 // Kind folds the declared type to the kind a value is judged against:

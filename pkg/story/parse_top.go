@@ -248,6 +248,13 @@ func (p *fileParser) parseWorldVar(name string, k, v *yaml.Node) *WorldVar {
 					if vs, ok := p.Raw(val).([]any); ok {
 						wv.Values = vs
 					}
+				default:
+					if key := yamlnode.Deref(d.Content[i]); key != nil && key.Kind == yaml.ScalarNode && key.Tag != "!!merge" {
+						if wv.Ignored == nil {
+							wv.Ignored = map[string]Pos{}
+						}
+						wv.Ignored[key.Value] = p.Pos(d.Content[i])
+					}
 				}
 			}
 			return wv

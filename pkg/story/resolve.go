@@ -152,6 +152,20 @@ func ClimbPath(base, target string) (path string, ok bool) {
 	return strings.Join(segs, "."), ok
 }
 
+// Climbs counts the leading "../" segments of target (a final ".." is one
+// more): how many levels it climbs before naming anything.
+func Climbs(target string) int {
+	n, rest := 0, target
+	for strings.HasPrefix(rest, "../") {
+		n++
+		rest = rest[3:]
+	}
+	if rest == ".." {
+		n++
+	}
+	return n
+}
+
 var (
 	PhaseParamRe = &lazyre.Regexp{Expr: `\{([A-Za-z_][A-Za-z0-9_]*)\}`}
 	// PhaseRefRe is a reference pkg/phases replaces in a template body.
