@@ -250,13 +250,13 @@ func renderSlots(slots map[string]any, world map[string]any) {
 }
 
 // slotTemplateEnv is the context upstream renders a fixture's slot
-// templates in: the world; run as {id: "", turn: 0} on every turn; slots,
-// event, args, state and menu as empty maps (not nil); and the view helpers
-// answering for no state (conformance slot-template-context).
+// templates in: the world; run as {id: "", turn: 0} (an int64) on every
+// turn; slots, event, args, state and menu as empty maps (not nil); and the
+// view helpers answering for no state (conformance slot-template-context).
 func slotTemplateEnv(world map[string]any) expr.Env {
 	return expr.Env{
 		"world":          world,
-		"run":            map[string]any{"id": "", "turn": 0},
+		"run":            map[string]any{"id": "", "turn": int64(0)},
 		"slots":          map[string]any{},
 		"event":          map[string]any{},
 		"args":           map[string]any{},
