@@ -228,8 +228,10 @@ func (fr *fixtureRun) recordingProblem(p Pos, format string, a ...any) {
 }
 
 // renderSlots renders string slot values holding {{ }} against the world
-// before the turn's world_override (flow-format.md §3.1).
+// before the turn's world_override (flow-format.md §3.1), in the bare view
+// context of slotTemplateEnv.
 func renderSlots(slots map[string]any, world map[string]any) {
+	env := slotTemplateEnv(world)
 	for k, v := range slots {
 		s, ok := v.(string)
 		if !ok || !strings.Contains(s, "{{") {
@@ -238,12 +240,32 @@ func renderSlots(slots map[string]any, world map[string]any) {
 		tpl, err := expr.CompilePongo(s)
 		if err == nil {
 			var out string
-			if out, err = tpl.Render(expr.Env{"world": world}); err == nil {
+			if out, err = tpl.Render(env); err == nil {
 				slots[k] = out
 				continue
 			}
 		}
 		slots[k] = fmt.Sprintf("(renderSlots error for %q: %s)", s, renderSlotError(s, err))
+	}
+}
+
+// slotTemplateEnv is the context upstream renders a fixture's slot
+// templates in: the world; run as {id: "", turn: 0} (an int64) on every
+// turn; slots, event, args, state and menu as empty maps (not nil); and the
+// view helpers answering for no state (conformance slot-template-context).
+func slotTemplateEnv(world map[string]any) expr.Env {
+	return expr.Env{
+		"world":          world,
+		"run":            map[string]any{"id": "", "turn": int64(0)},
+		"slots":          map[string]any{},
+		"event":          map[string]any{},
+		"args":           map[string]any{},
+		"state":          map[string]any{},
+		"menu":           map[string]any{},
+		"available":      func(string) bool { return false },
+		"blocked":        func(string) bool { return false },
+		"blocked_reason": func(string) string { return "" },
+		"intent_status":  func(string) string { return "unknown" },
 	}
 }
 
