@@ -123,6 +123,9 @@ func (r *runner) takeRedirect(ctx context.Context, rd *redirect, st *step, c *re
 	// the target is looked up as written: a {{ }} in it is never rendered,
 	// so it names no state (conformance on-error-template-literal)
 	res, err := r.resolveTarget(ctx, r.dispatchBase(rd.e.owner, len(c.nested) > 0), rd.e.OnError, nil, false)
+	if path, root, ok := r.encodedLanding(err); ok {
+		return r.takeEncoded(ctx, path, root, rd, st, c)
+	}
 	if (err != nil || res.stay) && len(c.nested) > 0 {
 		// swallowed as at the depth cap (conformance landing-call-stays)
 		r.note(Note{Kind: "on_error", State: r.statePath(), Text: "on_error " + rd.e.OnError + " in an on_error landing", Error: rd.err})
