@@ -31,27 +31,14 @@ func (r *runner) encodedLanding(err error) (string, *State, bool) {
 // nothing but is a redirect. Conformance on-error-climb-parallel.
 func (r *runner) takeEncoded(ctx context.Context, path string, root *State, rd *redirect, st *step, c *redirectChain) (done bool, err error) {
 	from := r.statePath()
-	r.t.redirectErr, r.t.rerender, r.t.applied, r.t.dropSay, r.t.submitOnly = rd.err, true, true, true, false
+	r.markRedirect(rd)
 	if path == from {
 		return true, r.unwindRedirects(append(c.nested, from), path)
 	}
-	c.to = path
-	c.nested = append(c.nested, from)
 	at := &State{Path: path, Name: path, OnEnter: root.OnEnter, Pos: root.Pos}
-	var failed bool
-	c.preLand, failed, err = r.landRedirect(ctx, target{state: at}, from, rd, st)
-	c.landView, r.t.landView = r.t.landView, nil
-	if err != nil || failed {
-		if failed {
-			r.swallowed(c.origin, c.originAt)
-		}
-		return true, err
+	if done, err = r.landInChain(ctx, target{state: at}, from, rd, st, c); done || err != nil || r.cur != at {
+		return done, err
 	}
-	if r.cur == at {
-		_, leaves, _ := strings.Cut(path, "#")
-		if err := r.placeParallel(path, root.Path, leaves, true); err != nil {
-			return true, err
-		}
-	}
-	return false, nil
+	_, leaves, _ := strings.Cut(path, "#")
+	return false, r.placeParallel(path, root.Path, leaves, true)
 }
