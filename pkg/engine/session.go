@@ -332,47 +332,8 @@ func (r *runner) isExitPath(path string) bool {
 // placeAt resolves SessionOptions.StartState to a leaf (or a parallel
 // configuration) without running any on_enter (story-runtime.md §0).
 func (r *runner) placeAt(spec string) error {
-	root, leaves, ok := strings.Cut(spec, "#")
-	if ok {
-		p := r.m.States[root]
-		if p == nil || !p.Parallel {
-			return fmt.Errorf("start state %q: %q is not a parallel state", spec, root)
-		}
-		pc := &parConf{root: p}
-		entries := strings.Split(leaves, "|")
-		if r.so.MachineOnly {
-			// the legacy path reads its own encoding: sorted
-			slices.SortStableFunc(entries, func(a, b string) int { return strings.Compare(strings.TrimSpace(a), strings.TrimSpace(b)) })
-		}
-		for _, l := range entries {
-			st := r.m.States[strings.TrimSpace(l)]
-			if st == nil && r.so.StartFlat {
-				st = r.unknownLeaf(strings.TrimSpace(l), p) // unknownstart.go
-				if st == nil && strings.TrimSpace(leaves) != "" {
-					// in no region, an empty entry (p#a|) too
-					st = outsideLeaf(strings.TrimSpace(l), p)
-				}
-			}
-			if st == nil || !st.within(p) {
-				return fmt.Errorf("start state %q: %q is not a state inside %q", spec, l, root)
-			}
-			// every entry is kept until the first move: one in no
-			// region, a region's second leaf, a repeat
-			pc.leaves = append(pc.leaves, st)
-		}
-		pc.placeListed()
-		if len(pc.leaves) == 0 {
-			return fmt.Errorf("start state %q names no leaf of %q", spec, root)
-		}
-		// a region the path does not name has no leaf, as upstream
-		// decodes the path (conformance par-start-regions-named)
-		r.par, r.cur = pc, pc.leaves[0]
-		if !r.so.MachineOnly && len(pc.leaves) == strings.Count(leaves, "|")+1 {
-			// the orchestrator keeps the path as written until the machine
-			// moves; the legacy path prints its own encoding
-			pc.label = spec
-		}
-		return nil
+	if root, leaves, ok := strings.Cut(spec, "#"); ok {
+		return r.placeParallel(spec, root, leaves, r.so.StartFlat)
 	}
 	st := r.m.States[strings.ReplaceAll(spec, "/", ".")]
 	if st == nil && r.so.StartFlat {
@@ -386,6 +347,53 @@ func (r *runner) placeAt(spec string) error {
 		return nil
 	}
 	return r.placeDescend(st)
+}
+
+// placeParallel rests the machine on the parallel configuration spec
+// (root#leaves) without running any on_enter: a flow's start, or an
+// on_error path climbed from a configuration (conformance
+// on-error-climb-parallel). flat keeps entries the story does not hold
+// (unknownstart.go).
+func (r *runner) placeParallel(spec, root, leaves string, flat bool) error {
+	p := r.m.States[root]
+	if p == nil || !p.Parallel {
+		return fmt.Errorf("start state %q: %q is not a parallel state", spec, root)
+	}
+	pc := &parConf{root: p}
+	entries := strings.Split(leaves, "|")
+	if r.so.MachineOnly {
+		// the legacy path reads its own encoding: sorted
+		slices.SortStableFunc(entries, func(a, b string) int { return strings.Compare(strings.TrimSpace(a), strings.TrimSpace(b)) })
+	}
+	for _, l := range entries {
+		st := r.m.States[strings.TrimSpace(l)]
+		if st == nil && flat {
+			st = r.unknownLeaf(strings.TrimSpace(l), p) // unknownstart.go
+			if st == nil && strings.TrimSpace(leaves) != "" {
+				// in no region, an empty entry (p#a|) too
+				st = outsideLeaf(strings.TrimSpace(l), p)
+			}
+		}
+		if st == nil || !st.within(p) {
+			return fmt.Errorf("start state %q: %q is not a state inside %q", spec, l, root)
+		}
+		// every entry is kept until the first move: one in no
+		// region, a region's second leaf, a repeat
+		pc.leaves = append(pc.leaves, st)
+	}
+	pc.placeListed()
+	if len(pc.leaves) == 0 {
+		return fmt.Errorf("start state %q names no leaf of %q", spec, root)
+	}
+	// a region the path does not name has no leaf, as upstream
+	// decodes the path (conformance par-start-regions-named)
+	r.par, r.cur = pc, pc.leaves[0]
+	if !r.so.MachineOnly && len(pc.leaves) == strings.Count(leaves, "|")+1 {
+		// the orchestrator keeps the path as written until the machine
+		// moves; the legacy path prints its own encoding
+		pc.label = spec
+	}
+	return nil
 }
 
 // placeDescend rests the machine on st, descending initial: (and into

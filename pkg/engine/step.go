@@ -123,6 +123,9 @@ func (r *runner) takeRedirect(ctx context.Context, rd *redirect, st *step, c *re
 	// the target is looked up as written: a {{ }} in it is never rendered,
 	// so it names no state (conformance on-error-template-literal)
 	res, err := r.resolveTarget(ctx, r.dispatchBase(rd.e.owner, len(c.nested) > 0), rd.e.OnError, nil, false)
+	if path, root, ok := r.encodedLanding(err); ok {
+		return r.takeEncoded(ctx, path, root, rd, st, c)
+	}
 	if (err != nil || res.stay) && len(c.nested) > 0 {
 		// swallowed as at the depth cap (conformance landing-call-stays)
 		r.note(Note{Kind: "on_error", State: r.statePath(), Text: "on_error " + rd.e.OnError + " in an on_error landing", Error: rd.err})
@@ -154,13 +157,7 @@ func (r *runner) takeRedirect(ctx context.Context, rd *redirect, st *step, c *re
 		return true, nil
 	}
 	from := r.statePath()
-	if r.t.redirectErr == "" && r.t.rerender && !r.t.submitOnly {
-		// the batch had bound: the view renders again; a submission that
-		// bound nothing keeps the first render (conformance
-		// submit-then-redirect-empty)
-		r.t.first = nil
-	}
-	r.t.redirectErr, r.t.rerender, r.t.applied, r.t.dropSay, r.t.submitOnly = rd.err, true, true, true, false
+	r.markRedirect(rd)
 	if origin := r.t.chainOrigin; origin != "" && len(c.nested) == 0 {
 		// a job's on_complete chain: upstream measures the redirect from
 		// the state the completion began in, wherever the chain's hops
@@ -181,6 +178,23 @@ func (r *runner) takeRedirect(ctx context.Context, rd *redirect, st *step, c *re
 		}
 		return true, r.unwindRedirects(append(c.nested, from), r.landTo(res))
 	}
+	return r.landInChain(ctx, res, from, rd, st, c)
+}
+
+// markRedirect notes on the turn that a failed call's redirect is taken.
+func (r *runner) markRedirect(rd *redirect) {
+	if r.t.redirectErr == "" && r.t.rerender && !r.t.submitOnly {
+		// the batch had bound: the view renders again; a submission that
+		// bound nothing keeps the first render (conformance
+		// submit-then-redirect-empty)
+		r.t.first = nil
+	}
+	r.t.redirectErr, r.t.rerender, r.t.applied, r.t.dropSay, r.t.submitOnly = rd.err, true, true, true, false
+}
+
+// landInChain lands the redirect's target res from the state path from,
+// one more level of the chain c; done reports that the step is settled.
+func (r *runner) landInChain(ctx context.Context, res target, from string, rd *redirect, st *step, c *redirectChain) (done bool, err error) {
 	c.to = r.landTo(res)
 	c.nested = append(c.nested, from)
 	if len(c.nested) == 1 && r.t.targetWalk != nil {

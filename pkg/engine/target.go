@@ -159,6 +159,12 @@ func (r *runner) dispatchBase(owner *State, nested bool) *State {
 				return l
 			}
 		}
+		if owner == nil || r.par.regionOf(owner) == nil {
+			// a hop took the session into the configuration before the
+			// call failed: upstream climbs from its encoded path, as a
+			// string (conformance on-error-climb-parallel)
+			return &State{Path: r.par.encode(), Name: r.par.encode()}
+		}
 		return owner
 	case r.cur != nil:
 		return r.cur

@@ -80,6 +80,8 @@ func (c *checker) checkOnError(e *story.Effect, site effSite) {
 	}
 	if exit, emit := c.exitFirst(site); exit != "" {
 		c.exitClimb(e, site, target, exit, emit)
+	} else if par, emit := c.parallelFirst(site); par != nil && c.parallelClimb(e, site, target, par, emit) {
+		return
 	}
 	for _, base := range bases {
 		kb := c.regionBase(base, site.State)
@@ -415,4 +417,51 @@ func (c *checker) climbedAboveTop(base, target string) (story.Target, bool) {
 	}
 	t, err := c.st.ResolveFrom("", p)
 	return t, err == nil && t.Kind == story.TargetState
+}
+
+// parallelFirst is the parallel state the first unguarded emit_intent of
+// the call's on_enter (a leaf's, outside any parallel state) takes the
+// session into, and that intent: the hops settle before the calls, so the
+// call is dispatched in its configuration (conformance
+// on-error-climb-parallel).
+func (c *checker) parallelFirst(site effSite) (par *story.State, emit string) {
+	s := site.State
+	if s == nil || site.Parent != nil || site.List != "on_enter" || len(s.Children) > 0 || site.Index > len(s.OnEnter) {
+		return nil, ""
+	}
+	if nearest(s, func(s *story.State) bool { return s.Parallel }) != nil {
+		return nil, ""
+	}
+	for _, prev := range s.OnEnter {
+		name := strings.TrimSpace(prev.EmitIntent())
+		if name == "" || prev.When != "" || story.IsTemplated(name) {
+			continue
+		}
+		if arms := s.Arms(name); len(arms) > 0 && arms[0].When == "" {
+			if t, err := s.Resolve(arms[0].Target); err == nil && t.Kind == story.TargetState && t.State != nil && t.State.Parallel {
+				return t.State, name
+			}
+		}
+		return nil, "" // the first hop goes elsewhere
+	}
+	return nil, ""
+}
+
+// parallelClimb reports a "../" on_error whose call is dispatched in a
+// parallel configuration (parallelFirst) when both engines climb from the
+// configuration's encoded path, as a string, to a path inside it that
+// names no state (they rest on it); false when the climb leaves it.
+func (c *checker) parallelClimb(e *story.Effect, site effSite, target string, par *story.State, emit string) bool {
+	base := c.settled(par)
+	there, _ := story.ClimbPath(base, target)
+	if !strings.Contains(there, "#") {
+		return false
+	}
+	here, err := story.ResolvePath(site.State.Path, target)
+	if t, ok := c.climbedAboveTop(site.State.Path, target); err != nil && ok {
+		here = t.Path
+	}
+	c.rep.Warnf(e.PosOf("on_error"), ruleOnErrorTarget, "%s: on_error %q is dispatched in the parallel state %q: emit_intent %q before it enters it, so both engines climb from its encoded path %q, as a string, to %q, not from %q to %q; name the state absolutely (`%s`)",
+		site.String(), target, par.Path, emit, base, there, site.State.Path, here, here)
+	return true
 }

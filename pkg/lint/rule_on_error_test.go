@@ -286,3 +286,46 @@ states:
 		t.Errorf("want the climb warned and nowhere dangling, y reached; got:\n%s", all)
 	}
 }
+
+// An on_error "../" whose call an unguarded emit_intent of the same
+// on_enter dispatches in a parallel state it enters from outside climbs
+// from the configuration's encoded path in both engines (conformance
+// on-error-climb-parallel): a warning naming the path they rest on and the
+// absolute spelling, also where the same chain from the calling state
+// would climb above the top.
+func TestOnErrorClimbsFromParallelHop(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "app.yaml", `app: {id: oe}
+root: lobby
+hosts: [host.run]
+intents: {go: {}, go2: {}, hop: {}}
+states:
+  lobby:
+    on:
+      go: [{target: k1}]
+      go2: [{target: k3}]
+  k1:
+    on_enter:
+      - {invoke: host.run, on_error: ../k2}
+      - {emit_intent: hop}
+    on:
+      hop: [{target: kp}]
+  k3:
+    on_enter:
+      - {invoke: host.run, on_error: ../../../../k2}
+      - {emit_intent: hop}
+    on:
+      hop: [{target: kp}]
+  k2: {}
+  kp:
+    type: parallel
+    states:
+      ra: {type: compound, initial: a1, states: {a1: {}}}
+      rb: {type: compound, initial: b1, states: {b1: {}}}
+`)
+	ds, all := loadDiags(t, dir)
+	if len(ds) != 2 || ds[0].Line != 12 || !strings.Contains(ds[0].Message, `on_error "../k2" is dispatched in the parallel state "kp": emit_intent "hop" before it enters it, so both engines climb from its encoded path "kp#kp.ra.a1|kp.rb.b1", as a string, to "kp#kp.ra.a1|kp.rb.k2", not from "k1" to "k2"; name the state absolutely (`+"`k2`"+`)`) ||
+		ds[1].Line != 18 || !strings.Contains(ds[1].Message, `to "kp#kp.k2", not from "k3" to "k2"`) {
+		t.Errorf("want both climbs warned from the configuration; got:\n%s", all)
+	}
+}

@@ -18,8 +18,8 @@
 // payload, and the turn's walk (transitions, dispatches, harness errors,
 // gate decisions).
 //
-// A directory may also hold upstream-aborts.txt: fixtures whose first
-// turn stopped the existing engine's whole flow run ([CheckAborts]).
+// A directory may also hold upstream-aborts.txt: fixtures one of whose
+// turns stopped the existing engine's whole flow run ([CheckAborts]).
 //
 // Two files in a story's directory relax that, each naming on its first
 // line the docs/compat bullet that documents why:

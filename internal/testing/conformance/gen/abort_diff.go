@@ -6,8 +6,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
-	"strings"
 
+	"kitsoki/internal/testing/conformance"
 	"kitsoki/pkg/flowtest"
 )
 
@@ -60,8 +60,14 @@ func abortDiff(dir string, ours *flowtest.Report) (msg string, ok bool) {
 
 // abortAt says whether result r stopped as upstream did at its 1-based
 // turn n (the turn failed as a turn, or the fixture stopped right before
-// it); when not, what ran here instead.
+// it, and no turn before it failed as a turn: upstream would have stopped
+// there); when not, what ran here instead.
 func abortAt(r *flowtest.FlowResult, n int) (detail string, same bool) {
+	for i, t := range r.Turns[:max(0, min(n-1, len(r.Turns)))] {
+		if conformance.FailedAsTurn(t) {
+			return fmt.Sprintf("turn %d failed as a turn here first", i+1), false
+		}
+	}
 	if n == len(r.Turns)+1 && !r.Passed {
 		return "", true // ours stopped the fixture there too (a recording miss: docs/compat/flowtest.md)
 	}
@@ -69,7 +75,7 @@ func abortAt(r *flowtest.FlowResult, n int) (detail string, same bool) {
 		return fmt.Sprintf("%d turns ran here", len(r.Turns)), false
 	}
 	t := r.Turns[n-1]
-	if !t.Passed && strings.Contains(strings.Join(t.Failures, "\n"), "the turn failed") {
+	if conformance.FailedAsTurn(t) {
 		return "", true
 	}
 	return fmt.Sprintf("ours: %q", t.Failures), false

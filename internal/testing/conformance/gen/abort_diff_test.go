@@ -27,6 +27,8 @@ func TestAbortDiff(t *testing.T) {
 		differ    string // a substring of the message, "" for none
 	}{
 		{"same turn fails", abort, report(ok, failed, ok), true, ""},
+		{"ours fails an earlier turn as a turn", abort, report(failed, failed), true, "turn 1 failed as a turn here first"},
+		{"ours fails an earlier turn's expectation", abort, report(expect, failed), true, ""},
 		{"ours passes it", abort, report(ok, ok), true, "upstream aborted"},
 		{"ours fails an expectation only", abort, report(expect, expect), true, "upstream aborted"},
 		{"ours stopped before it", abort, &flowtest.Report{Results: []*flowtest.FlowResult{{File: "flows/f.yaml", Turns: []*flowtest.TurnResult{ok}}}}, true, ""},

@@ -44,6 +44,27 @@ func TestBlockRoundTrips(t *testing.T) {
 	}
 }
 
+// A call's with.agent names a declared agent: -blocks leaves it as it
+// is, and draws its other arguments as blocks.
+func TestBlocksKeepAgentNames(t *testing.T) {
+	t.Parallel()
+	b := newBlockGen(3)
+	drawn := 0
+	for range 200 {
+		with := m{"agent": "rev", "prompt": "Why {{ world.s }}?"}
+		b.apply(m{"with": with})
+		if with["agent"] != "rev" {
+			t.Fatalf("with.agent drawn as %#v", with["agent"])
+		}
+		if _, ok := with["prompt"].(block); ok {
+			drawn++
+		}
+	}
+	if drawn == 0 {
+		t.Error("no with.prompt drawn as a block")
+	}
+}
+
 // -blocks writes the strings real stories write as blocks in block
 // styles, changes nothing but their line breaks (the story is the one
 // the seed writes without it), and the stories load or fail with a
