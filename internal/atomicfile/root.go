@@ -75,7 +75,7 @@ func below(dir, path string, in func(root *os.Root, rel string) error, elsewhere
 	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
 		return elsewhere()
 	}
-	root, err := os.OpenRoot(dir)
+	root, err := safefile.OpenDirRoot(dir)
 	if err != nil {
 		return elsewhere()
 	}

@@ -79,7 +79,7 @@ func (r *Root) open() (*os.Root, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.r == nil {
-		or, err := os.OpenRoot(r.dir)
+		or, err := OpenDirRoot(r.dir)
 		if err != nil {
 			return nil, err
 		}
@@ -249,7 +249,7 @@ func (r *Root) ReadDir(p string, limit int) ([]fs.DirEntry, error) {
 func OpenRootDir(root *os.Root, name string) (*os.File, error) {
 	fi, err := root.Stat(name)
 	if err == nil && !fi.IsDir() {
-		err = notDir(name, fi)
+		err = notDir("readdir", name, fi)
 	}
 	if err != nil {
 		return nil, err
@@ -259,7 +259,7 @@ func OpenRootDir(root *os.Root, name string) (*os.File, error) {
 		return nil, err
 	}
 	if fi, err = f.Stat(); err == nil && !fi.IsDir() {
-		err = notDir(name, fi)
+		err = notDir("readdir", name, fi)
 	}
 	if err != nil {
 		f.Close()
@@ -277,6 +277,6 @@ func OpenRootNoBlock(root *os.Root, name string) (*os.File, error) {
 	return root.OpenFile(name, os.O_RDONLY|nonBlockFlag|noTTYFlag, 0)
 }
 
-func notDir(path string, fi fs.FileInfo) error {
-	return &os.PathError{Op: "readdir", Path: path, Err: fmt.Errorf("%w (%s): point it at a directory", syscall.ENOTDIR, kind(fi.Mode()))}
+func notDir(op, path string, fi fs.FileInfo) error {
+	return &os.PathError{Op: op, Path: path, Err: fmt.Errorf("%w (%s): point it at a directory", syscall.ENOTDIR, kind(fi.Mode()))}
 }

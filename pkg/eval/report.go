@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -175,19 +176,35 @@ func parseReport(name string, b []byte) (*Report, error) {
 // reportsDir is <dataset dir>/reports/<call>.
 func reportsDir(d *Dataset) string { return filepath.Join(d.Dir(), "reports", d.Call) }
 
-// listReports lists <dataset dir>/reports/<call>/*.json, sorted.
-func listReports(d *Dataset) []string {
-	m, _ := filepath.Glob(filepath.Join(story.QuoteGlob(reportsDir(d)), "*.json")) // one directory: sorted
-	return m
+// listReports lists <dataset dir>/reports/<call>/*.json through root,
+// sorted. A reports directory a symlink leads out of is an error, unlisted,
+// whether its target exists or what it holds: listed through the link, an
+// outside directory holding latest.json made eval list warn and one
+// without it read "unmeasured", telling a repository what the machine's
+// directories hold (red team 47).
+func listReports(root *safefile.Root, d *Dataset) ([]string, error) {
+	m, outside, err := story.Glob(root, filepath.Join(story.QuoteGlob(reportsDir(d)), "*.json"))
+	if len(outside) > 0 {
+		err = &os.PathError{Op: "read", Path: outside[0], Err: safefile.ErrOutsideRoot}
+		return nil, fmt.Errorf("eval report %s: %s", outside[0], story.OutsideRootMessage(root, "reports directory", outside[0], err))
+	}
+	if err != nil {
+		return nil, nil // as filepath.Glob: a pattern it cannot list matches nothing
+	}
+	slices.Sort(m)
+	return m, nil
 }
 
 // latestReport returns the dataset's latest report (reference C.2):
 // latest.json, else the greatest generated_at; nil, nil for none. Only a
 // latest.json that does not parse is an error.
 func latestReport(d *Dataset) (*Report, error) {
-	files := listReports(d)
 	root := datasetRoot(d.Path)
 	defer root.Close()
+	files, err := listReports(root, d)
+	if err != nil {
+		return nil, err
+	}
 	if latest := filepath.Join(reportsDir(d), "latest.json"); slices.Contains(files, latest) {
 		return loadReportIn(root, latest)
 	}

@@ -232,7 +232,9 @@ func TestRunInterrupted(t *testing.T) {
 	if err == nil || rep != nil {
 		t.Fatalf("interrupted run gave report %v err %v", rep, err)
 	}
-	if files := listReports(v.Dataset); len(files) != 0 {
+	root := datasetRoot(v.Dataset.Path)
+	defer root.Close()
+	if files, _ := listReports(root, v.Dataset); len(files) != 0 {
 		t.Errorf("interrupted run left %v", files)
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"kitsoki/internal/safefile"
 )
 
 // errNotRegular is openCacheFile's answer for a link, named pipe, device
@@ -22,7 +24,7 @@ func openCacheFile(path string) (*os.File, error) {
 	if st, err := os.Lstat(path); err == nil && !st.Mode().IsRegular() {
 		return nil, &fs.PathError{Op: "open", Path: path, Err: errNotRegular}
 	}
-	root, err := os.OpenRoot(filepath.Dir(path))
+	root, err := safefile.OpenDirRoot(filepath.Dir(path))
 	if err != nil {
 		return nil, err
 	}

@@ -19,13 +19,18 @@ import (
 )
 
 // HasIntents reports whether a story keeps intent fixtures where `kitsoki
-// test intents` looks by default (<story dir>/intents/*.yaml).
-func HasIntents(app string) bool { return len(intentFiles(app)) > 0 }
-
-// intentFiles are <story dir>/intents/*.yaml, sorted.
-func intentFiles(app string) []string {
-	m, _ := filepath.Glob(filepath.Join(story.QuoteGlob(filepath.Dir(app)), "intents", "*.yaml"))
-	return m
+// test intents` looks by default (<story dir>/intents/*.yaml), listed
+// through the project root: an intents directory a symlink leads out of
+// counts, unlisted, whether its target exists or holds anything (listed
+// through the link, an outside directory holding *.yaml files made
+// validate and test fail and one holding none let them pass, so a
+// repository learned what the machine's directories hold; red team 47).
+func HasIntents(app string) bool {
+	glob := filepath.Join(story.QuoteGlob(filepath.Dir(app)), "intents", "*.yaml")
+	r := safefile.NewRoot(globRoot("", glob))
+	defer r.Close()
+	files, outside, err := story.Glob(r, glob)
+	return err == nil && len(files)+len(outside) > 0
 }
 
 // LintIntentSources warns about what the intent fixtures beside a loaded
@@ -36,7 +41,7 @@ func LintIntentSources(app string, st *story.Story, sources map[string][]byte) [
 	if st == nil {
 		return nil
 	}
-	if len(intentFiles(app)) == 0 {
+	if !HasIntents(app) {
 		return nil
 	}
 	il := intentLint{ix: indexFolded(st)}

@@ -31,6 +31,20 @@ func TestLintIntentSourcesStaysInTheProject(t *testing.T) {
 			}
 			return os.Symlink(outside, filepath.Join(dir, "intents"))
 		}},
+		// listed through the link, a directory holding no *.yaml (or none
+		// at all) passed while one holding some failed: red team 47
+		{"directory", `intents directory "`, func(dir string) error {
+			if err := os.RemoveAll(filepath.Join(dir, "intents")); err != nil {
+				return err
+			}
+			return os.Symlink(t.TempDir(), filepath.Join(dir, "intents"))
+		}},
+		{"directory", `intents directory "`, func(dir string) error {
+			if err := os.RemoveAll(filepath.Join(dir, "intents")); err != nil {
+				return err
+			}
+			return os.Symlink(filepath.Join(outside, "nowhere"), filepath.Join(dir, "intents"))
+		}},
 	} {
 		dir := storytest.TempTree(t, map[string]string{
 			".kitsoki/.keep": "",
@@ -41,6 +55,9 @@ func TestLintIntentSourcesStaysInTheProject(t *testing.T) {
 			t.Fatal(err)
 		}
 		p := filepath.Join(dir, "app.yaml")
+		if !HasIntents(p) {
+			t.Errorf("%s: HasIntents = false; a link leading out counts, unlisted", c.name)
+		}
 		ld, err := NewRunner(Options{}).Story(p)
 		if err != nil || ld.Story == nil {
 			t.Fatalf("%s: %v", c.name, err)

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"kitsoki/internal/atomicfile"
@@ -61,7 +60,7 @@ func (r *Runner) writeFile(fu *FileUpdate) error {
 	if err != nil {
 		return fmt.Errorf("cannot stat it: %s", safefile.Reason(err))
 	}
-	or, err := os.OpenRoot(root)
+	or, err := safefile.OpenDirRoot(root)
 	if err != nil {
 		return fmt.Errorf("cannot open the project root: %s", safefile.Reason(err))
 	}

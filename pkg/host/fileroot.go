@@ -49,10 +49,10 @@ type fileRoot struct {
 // paths, made as the built-ins always made them).
 func openFileRoot(dir string, checked func(string)) (*fileRoot, error) {
 	dir = filepath.Clean(dir)
-	r, err := os.OpenRoot(dir)
+	r, err := safefile.OpenDirRoot(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		if err = os.MkdirAll(dir, 0o755); err == nil {
-			r, err = os.OpenRoot(dir)
+			r, err = safefile.OpenDirRoot(dir)
 		}
 	}
 	if err != nil {
@@ -66,7 +66,7 @@ func openFileRoot(dir string, checked func(string)) (*fileRoot, error) {
 // file in it missing.
 func readFileRoot(dir string, checked func(string)) (*fileRoot, error) {
 	dir = filepath.Clean(dir)
-	r, err := os.OpenRoot(dir)
+	r, err := safefile.OpenDirRoot(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return &fileRoot{dir: dir, checked: checked}, nil
 	}

@@ -3,11 +3,12 @@ package host
 import (
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"kitsoki/internal/safefile"
 )
 
 // glob returns the files under root matching pattern (slash-separated,
@@ -36,7 +37,7 @@ func glob(root, pattern string, max int) ([]string, error) {
 		}
 		start = path.Join(start, sg)
 	}
-	r, err := os.OpenRoot(root)
+	r, err := safefile.OpenDirRoot(root)
 	if err != nil {
 		return nil, nil
 	}

@@ -9,6 +9,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"kitsoki/internal/atomicfile"
+	"kitsoki/internal/safefile"
 )
 
 // HTTP cassette record modes (a cassette's record_mode:, SetRecordMode).
@@ -118,7 +119,7 @@ func (c *HTTPCassette) Flush() error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("flush starlark http cassette: %v", err)
 	}
-	root, err := os.OpenRoot(dir)
+	root, err := safefile.OpenDirRoot(dir)
 	if err != nil {
 		return fmt.Errorf("flush starlark http cassette: %v", err)
 	}

@@ -129,3 +129,58 @@ func TestReportJSONEscapesControls(t *testing.T) {
 		t.Errorf("report JSON holds raw controls:\n%s", b)
 	}
 }
+
+// TestRepositoryLinksOutTellNothingOfTheirTargets: a repository's
+// .kitsoki/plugins.yaml, or its .kitsoki, linked to an existing file or
+// directory outside gets what a dangling link gets; the links were
+// followed when looked for, so an existing target was refused (exit 2,
+// a warning) and a dangling one passed over, and a repository learned
+// from the exit code which paths exist on the machine (red team 47).
+func TestRepositoryLinksOutTellNothingOfTheirTargets(t *testing.T) {
+	for _, link := range []string{filepath.Join(ProfileDir, ProfileFile), ProfileDir} {
+		got := map[string]string{}
+		for _, target := range []string{"secret", "nowhere"} {
+			outside, storyDir := hostileRepo(t, false, false)
+			repo := filepath.Dir(storyDir)
+			if err := os.RemoveAll(filepath.Join(repo, ProfileDir)); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.MkdirAll(filepath.Join(repo, ProfileDir), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if link == ProfileDir {
+				if err := os.Remove(filepath.Join(repo, ProfileDir)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			to := filepath.Join(filepath.Dir(outside), target)
+			switch {
+			case target == "secret" && link == ProfileDir:
+				to = filepath.Dir(outside) // an existing directory
+			case target == "secret":
+				to = outside // an existing file
+			}
+			if err := os.Symlink(to, filepath.Join(repo, link)); err != nil {
+				t.Fatal(err)
+			}
+			a, err := Assemble(Options{StoryDir: storyDir, NoUserProfile: true, Getenv: noEnv})
+			var said []string
+			if err != nil {
+				said = append(said, err.Error())
+			}
+			if a != nil {
+				for _, w := range a.Warnings {
+					said = append(said, w.File+": "+w.Message)
+				}
+			}
+			out := strings.ReplaceAll(strings.Join(said, "\n"), filepath.Dir(repo), "TOP")
+			if strings.Contains(out, "CANARY") {
+				t.Fatalf("%s -> %s quotes the target:\n%s", link, target, out)
+			}
+			got[target] = out
+		}
+		if got["secret"] != got["nowhere"] || !strings.Contains(got["secret"], "symlink") {
+			t.Errorf("%s linked out: an existing target says\n%q\na dangling one\n%q\nwant the same refusal", link, got["secret"], got["nowhere"])
+		}
+	}
+}

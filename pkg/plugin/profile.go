@@ -3,7 +3,6 @@ package plugin
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -89,7 +88,7 @@ func FindProfiles(dir string) []string {
 	var out []string
 	for d := range story.Ancestors(d) {
 		p := filepath.Join(d, ProfileDir, ProfileFile)
-		if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
+		if present(p, false) {
 			out = append(out, p)
 		}
 	}

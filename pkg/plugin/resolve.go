@@ -441,10 +441,7 @@ func findDir(start, name string) string {
 	if err != nil {
 		return ""
 	}
-	if root, found := story.Above(d, func(d string) bool {
-		fi, err := os.Stat(filepath.Join(d, name))
-		return err == nil && fi.IsDir()
-	}); found {
+	if root, found := story.Above(d, func(d string) bool { return present(filepath.Join(d, name), true) }); found {
 		return filepath.Join(root, name)
 	}
 	return ""

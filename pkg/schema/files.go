@@ -117,7 +117,7 @@ func (f *rootFiles) readLocked(rel string) ([]byte, string) {
 // directory for the others.
 func (f *rootFiles) rootFor(rel string) (root *os.Root, name, escapes, reason string) {
 	if f.story == nil {
-		r, err := os.OpenRoot(f.storyDir)
+		r, err := safefile.OpenDirRoot(f.storyDir)
 		if err != nil {
 			return nil, "", "", fmt.Sprintf("could not be read: the story directory %s cannot be opened: %v", f.storyDir, safefile.ErrText(err))
 		}
@@ -142,14 +142,14 @@ func (f *rootFiles) rootFor(rel string) (root *os.Root, name, escapes, reason st
 // absolute link that stays inside is followed, as for a file.
 func (f *rootFiles) openSchemas() (*os.Root, string) {
 	dir := filepath.Join(f.storyDir, "schemas")
-	r, err := f.story.OpenRoot("schemas")
+	r, err := safefile.OpenSubRoot(f.story, "schemas")
 	if safefile.IsEscape(err) {
 		real, rerr := filepath.EvalSymlinks(dir)
 		story, serr := filepath.EvalSymlinks(f.storyDir)
 		if _, in := within(story, real); rerr != nil || serr != nil || !in {
 			return nil, fmt.Sprintf("could not be read: the schemas directory %s is a symlink leading outside the story directory; nothing outside is read: make schemas/ a directory of the story", dir)
 		}
-		r, err = os.OpenRoot(real)
+		r, err = safefile.OpenDirRoot(real)
 	}
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {

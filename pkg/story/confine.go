@@ -3,6 +3,7 @@ package story
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"iter"
 	"maps"
 	"os"
@@ -19,7 +20,7 @@ import (
 // true; else dir itself. Every file the story names must lie inside it.
 func ProjectRoot(dir string) (root string, marked bool) {
 	dir = filepath.Clean(dir)
-	if d, ok := Above(dir, func(d string) bool { return hasGit(d) || isDir(filepath.Join(d, ".kitsoki")) }); ok {
+	if d, ok := Above(dir, func(d string) bool { return hasGit(d) || markerDir(filepath.Join(d, ".kitsoki")) }); ok {
 		return d, true
 	}
 	return dir, false
@@ -52,14 +53,18 @@ func Ancestors(dir string) iter.Seq[string] {
 	}
 }
 
+// hasGit and markerDir look at the name, never through it: a .git or
+// .kitsoki that is a symbolic link marks the root whether its target
+// exists or not, so the root a repository gets (and what is outside it)
+// tells nothing of the paths a link there names (red team 47).
 func hasGit(d string) bool {
-	_, err := os.Stat(filepath.Join(d, ".git"))
+	_, err := os.Lstat(filepath.Join(d, ".git"))
 	return err == nil
 }
 
-func isDir(p string) bool {
-	fi, err := os.Stat(p)
-	return err == nil && fi.IsDir()
+func markerDir(p string) bool {
+	fi, err := os.Lstat(p)
+	return err == nil && (fi.IsDir() || fi.Mode()&fs.ModeSymlink != 0)
 }
 
 // fallbackRoot is the widest of opts.Trees holding dir, else dir.

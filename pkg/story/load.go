@@ -58,8 +58,16 @@ type Options struct {
 // StoryFile is the manifest name of a story directory.
 const StoryFile = "app.yaml"
 
-// ManifestPath is DIR/app.yaml for a directory, else path itself.
+// ManifestPath is DIR/app.yaml for a directory, else path itself. A path
+// named app.yaml is a manifest as written, never a directory: an app.yaml
+// linked to a directory outside the project (validate ./... finds it) is
+// refused by the load as a link leading out, the same words as a dangling
+// one, instead of being followed to DIR/app.yaml/app.yaml, which told the
+// repository that the target exists and is a directory.
 func ManifestPath(path string) string {
+	if filepath.Base(path) == StoryFile {
+		return path
+	}
 	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
 		return filepath.Join(path, StoryFile)
 	}

@@ -93,7 +93,7 @@ func (s *sidecars) open(name string) (*os.Root, int64, error) {
 	if fi.Mode()&fs.ModeSymlink != 0 || !fi.IsDir() {
 		return nil, 0, fmt.Errorf("the trace's %s/ folder is %w or not a folder: kitsoki reads sidecars only from the trace's own folder", promptsDir, errSidecarLink)
 	}
-	r, err := os.OpenRoot(s.dir)
+	r, err := safefile.OpenDirRoot(s.dir)
 	if err != nil {
 		return nil, 0, reason{err}
 	}
