@@ -1,9 +1,7 @@
 package engine
 
 import (
-	"context"
 	"testing"
-	"time"
 
 	"kitsoki/pkg/host"
 )
@@ -36,18 +34,7 @@ states:
       other: [{target: finish}]
   finish: {}
 `
-	m := compileSource(t, "app.yaml", src, CompileOptions{LateHandlers: true})
-	reg := host.NewRegistry()
-	PrepareHosts(reg)
-	reg.Register("host.scan", host.HandlerFunc(func(context.Context, *host.Call) (host.Result, error) {
-		return host.Result{Data: map[string]any{"out": "x"}}, nil
-	}))
-	obs := &countObserver{}
-	s, err := Start(t.Context(), m, SessionOptions{Options: Options{Observer: obs}, StartState: "start", Hosts: reg, Clock: NewVirtualClock(time.Unix(0, 0))})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	_, s, obs := observed(t, src, "host.scan", host.Result{Data: map[string]any{"out": "x"}})
 	fire(t, s, "go")
 	if got := s.State(); got != "finish" {
 		t.Fatalf("state %s", got)
