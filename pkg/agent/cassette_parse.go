@@ -89,11 +89,11 @@ func parseCassette(name, dir string, data []byte, max int64, patterns *recost.Bu
 			return nil, fmt.Errorf("cassette: %q: episode %d is empty", name, i)
 		}
 		ep := &Episode{ID: re.ID, Match: re.Match, Replay: re.Replay, Response: re.Response}
-		if re.Delay != "" {
-			d, err := duration.Parse(re.Delay)
-			if err != nil {
-				return nil, fmt.Errorf("cassette: %q: episode %q: delay: %v", name, re.ID, err)
-			}
+		// a delay that is no duration (a bare number, a negative one,
+		// text) is no delay, as upstream, which parses it when the
+		// episode plays and drops the error (conformance
+		// cassette-delay-unparsed)
+		if d, err := duration.Parse(re.Delay); re.Delay != "" && err == nil {
 			ep.Delay = d
 		}
 		if a := re.Agent; a != nil {

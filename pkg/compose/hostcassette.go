@@ -256,11 +256,11 @@ func answered(ep *agent.Episode, out *engine.Replayed) error {
 	}
 	// a domain error keeps the episode's data, which still binds
 	out.Error = ep.Response.Error
+	// an episode recording no data (none, null, an empty response:)
+	// answers none: no data in harness.returned, a nil last_job_result, as
+	// upstream's replay (conformance cassette-response-no-data)
 	if ep.Response.Data != nil {
 		out.Data, _ = jsonvalue.Normalize(ep.Response.Data).(map[string]any)
-	}
-	if out.Data == nil && out.Error == "" {
-		out.Data = map[string]any{}
 	}
 	return nil
 }

@@ -172,6 +172,7 @@ type chainRest struct {
 func (r *runner) postBindRound(ctx context.Context, keep bool) (*step, error) {
 	env := r.env(map[string]any{}, nil)
 	var emits []pendingEmit
+	var decided []Pos // the entries the round fires, reached once it stands
 	for _, e := range r.cur.OnEnter {
 		if e.Emit == nil {
 			continue
@@ -189,6 +190,7 @@ func (r *runner) postBindRound(ctx context.Context, keep bool) (*step, error) {
 		}
 		if name != "" {
 			emits = append(emits, pendingEmit{name: name, slots: slots})
+			decided = append(decided, e.Pos)
 		}
 	}
 	if len(emits) == 0 {
@@ -216,6 +218,9 @@ func (r *runner) postBindRound(ctx context.Context, keep bool) (*step, error) {
 	}
 	if err := r.flushHeld(held); err != nil {
 		return nil, err
+	}
+	for _, p := range decided {
+		r.reach(ReachEffect, p)
 	}
 	if r.t.hopped() && r.t.emitSayEnd < 0 {
 		r.t.emitSayEnd = len(r.t.said)

@@ -91,11 +91,7 @@ func (r *runner) replayHost(ctx context.Context, e *Effect, args map[string]any)
 	if err != nil {
 		return hostAnswer{delay: rep.Delay}, rep.CallID, err
 	}
-	data := rep.Data
-	if data == nil && rep.Error == "" {
-		data = map[string]any{}
-	}
-	return hostAnswer{data: data, err: rep.Error, delay: rep.Delay}, rep.CallID, nil
+	return hostAnswer{data: rep.Data, err: rep.Error, delay: rep.Delay}, rep.CallID, nil
 }
 
 // replayCall is the call put to the session's HostReplay.

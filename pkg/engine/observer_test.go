@@ -63,18 +63,7 @@ states:
 // redirect, timeout and exit, at the author's lines; Reachables lists each
 // of them once, and the parts the run missed are the ones it never heard.
 func TestObserverHearsWhatRuns(t *testing.T) {
-	m := compileSource(t, "app.yaml", observedStory, CompileOptions{LateHandlers: true})
-	reg := host.NewRegistry()
-	PrepareHosts(reg)
-	reg.Register("host.fail", host.HandlerFunc(func(context.Context, *host.Call) (host.Result, error) {
-		return host.Result{Error: "boom"}, nil
-	}))
-	obs := &countObserver{}
-	s, err := Start(t.Context(), m, SessionOptions{Options: Options{Observer: obs}, StartState: "start", Hosts: reg, Clock: NewVirtualClock(time.Unix(0, 0))})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	m, s, obs := observed(t, observedStory, "host.fail", host.Result{Error: "boom"})
 	fire(t, s, "go")
 	advance(t, s, 10*time.Minute)
 	fire(t, s, "leave")
@@ -100,6 +89,23 @@ func TestObserverHearsWhatRuns(t *testing.T) {
 	if !slices.Equal(all, wantAll) {
 		t.Errorf("reachables\n%v\nwant\n%v", all, wantAll)
 	}
+}
+
+// observed starts src at its state start with an observer, handler name
+// answering res on a virtual clock; the session closes with the test.
+func observed(t *testing.T, src, name string, res host.Result) (*Machine, *Session, *countObserver) {
+	t.Helper()
+	m := compileSource(t, "app.yaml", src, CompileOptions{LateHandlers: true})
+	reg := host.NewRegistry()
+	PrepareHosts(reg)
+	reg.Register(name, host.HandlerFunc(func(context.Context, *host.Call) (host.Result, error) { return res, nil }))
+	obs := &countObserver{}
+	s, err := Start(t.Context(), m, SessionOptions{Options: Options{Observer: obs}, StartState: "start", Hosts: reg, Clock: NewVirtualClock(time.Unix(0, 0))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return m, s, obs
 }
 
 // Without an observer nothing is counted and nothing allocates for it.

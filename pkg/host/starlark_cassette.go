@@ -84,7 +84,7 @@ type rawCassette struct {
 }
 
 type rawResponse struct {
-	Status  int               `yaml:"status"`
+	Status  httpStatus        `yaml:"status"`
 	Headers map[string]string `yaml:"headers"`
 	Body    any               `yaml:"body"`
 }
@@ -135,7 +135,7 @@ func ParseHTTPCassetteIn(path string, data []byte, patterns *recost.Budget) (*HT
 		// answers status 0 (conformance star-http-lenient-exchange).
 		req := cmp.Or(e.Request, e.Match, &rawRequest{})
 		resp := cmp.Or(e.Resp, &rawResponse{})
-		ex := HTTPExchange{Method: strings.ToUpper(strings.TrimSpace(req.Method)), MethodText: req.Method, URL: req.URL, Status: resp.Status, Headers: resp.Headers, Line: line, fromRequest: e.Request != nil}
+		ex := HTTPExchange{Method: strings.ToUpper(strings.TrimSpace(req.Method)), MethodText: req.Method, URL: req.URL, Status: int(resp.Status), Headers: resp.Headers, Line: line, fromRequest: e.Request != nil}
 		if req.URLPattern != "" && !ex.fromRequest { // upstream reads no url_pattern under request:
 			re, err := patterns.Compile(req.URLPattern)
 			if err != nil {
