@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"slices"
 	"strings"
 
 	"kitsoki/pkg/diag"
@@ -34,11 +35,37 @@ func checkInterfaces(c *checker) {
 			return
 		}
 		if hi == nil {
-			c.rep.Errf(p, ruleInterfaces, "%s: invoke %q: iface %q not declared (declared: [%s])", site.String(), e.Invoke, parts[1], nameList(c.listOnce("host_interfaces", func() []string { return sortedMapKeys(c.st.HostInterfaces) }), " "))
+			c.rep.Errf(p, ruleInterfaces, "%s: invoke %q: iface %q not declared (declared: [%s])", site.String(), e.Invoke, parts[1], nameList(c.listOnce("host_interfaces", func() []string { return foldedIfaces(c.st) }), " "))
 			return
 		}
 		if hi.Operations[parts[2]] == nil {
 			c.rep.Errf(p, ruleInterfaces, "%s: invoke %q: op %q not declared on iface %q%s", site.String(), e.Invoke, parts[2], parts[1], c.didYouMeanOf(parts[2], func() []string { return sortedMapKeys(hi.Operations) }))
 		}
 	})
+}
+
+// foldedIfaces are the interfaces of the story st is folded into, as
+// upstream lists them for an undeclared one wherever the invoke sits (an
+// imported child's too): the top story's own and every lifted
+// <alias>__<name> of its imports, at every depth, sorted (probed on the
+// existing engine: a child's iface.nope.get lists [kid__ck kid__gk__tk tk]).
+func foldedIfaces(st *story.Story) []string {
+	for st.Importer() != nil {
+		st = st.Importer()
+	}
+	var out []string
+	var walk func(st *story.Story, prefix string)
+	walk = func(st *story.Story, prefix string) {
+		for n := range st.HostInterfaces {
+			out = append(out, prefix+n)
+		}
+		for alias, im := range st.Imports {
+			if im.Child != nil {
+				walk(im.Child, prefix+alias+"__")
+			}
+		}
+	}
+	walk(st, "")
+	slices.Sort(out)
+	return out
 }
