@@ -1,7 +1,6 @@
 package lint
 
 import (
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -17,16 +16,7 @@ import (
 // stories 039, 049, 053 and 074 listed only the top's own before).
 func TestUndeclaredIfaceListsFoldedNames(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name, text string) {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	write("app.yaml", `app: {id: pn, version: 0.1.0}
+	write(t, dir, "app.yaml", `app: {id: pn, version: 0.1.0}
 host_interfaces:
   tk: {description: t, operations: {get: {}}, default: host.tk1}
 imports:
@@ -38,7 +28,7 @@ states:
     on:
       a: [ { target: ., effects: [ { invoke: iface.nope.get } ] } ]
 `)
-	write("kid/app.yaml", `app: {id: kid, version: 0.1.0}
+	write(t, dir, "kid/app.yaml", `app: {id: kid, version: 0.1.0}
 host_interfaces:
   ck: {description: t, operations: {get: {}}, default: host.tk1}
 imports:
@@ -51,7 +41,7 @@ states:
     on:
       b: [ { target: ., effects: [ { invoke: iface.nope.get } ] } ]
 `)
-	write("kid/gk/app.yaml", `app: {id: gk, version: 0.1.0}
+	write(t, dir, "kid/gk/app.yaml", `app: {id: gk, version: 0.1.0}
 host_interfaces:
   tk: {description: t, operations: {get: {}}, default: host.tk1}
 intents: {c: {}}
