@@ -19,6 +19,10 @@ package main
 // child declares too (tk), which the lift keeps apart. About one story
 // in twelve carries a load-time mistake (an undeclared interface or op,
 // an import binding of no interface, a lifted name declared twice).
+// Bindings also name an op path (host.tk1.get: by_op then keys on
+// get.get) or another interface (iface.vc); top calls may land in a
+// failed state with the arms of s; fixtures assert expect_host_calls
+// and expect_no_host_calls by resolved and unresolved names.
 
 import (
 	"fmt"
@@ -59,6 +63,11 @@ type ifGen struct {
 	hasGK, kid2  bool
 	mistake      string
 	jobs         map[string]bool // the locations with a job arm
+	// errTargets are the on_error targets of the level being drawn (the
+	// top's failed state has the arms of s, so a walk goes on alike)
+	errTargets []string
+	// alike is a top interface whose name looks lifted (kid__zz), or ""
+	alike string
 }
 
 // ifStubs are the handlers fixtures stub (host.tkx never is).
@@ -79,6 +88,12 @@ func (g *ifGen) story(id string) []agentFile {
 		}
 	}
 	g.top.ifaces = g.decls([]string{"tk", "vc", "calc"}, []int{70, 50, 35}, false)
+	if g.chance(15) {
+		// a top interface named as a lifted one would be: no import
+		// lifts a zz, so it is the top's own
+		g.alike = "kid__zz"
+		g.top.ifaces = append(g.top.ifaces, ifDecl{name: g.alike, def: g.pick(ifStubs...)})
+	}
 	for _, d := range g.kid.ifaces {
 		g.top.lifted = append(g.top.lifted, "kid__"+d.name)
 	}
@@ -169,8 +184,8 @@ func (g *ifGen) call(name string, star bool, key string) m {
 	if g.chance(25) {
 		e["id"] = g.pick("c1", "c2")
 	}
-	if g.chance(25) {
-		e["on_error"] = "."
+	if g.chance(30) {
+		e["on_error"] = g.pick(append([]string{"."}, g.errTargets...)...)
 	}
 	return e
 }
@@ -229,7 +244,7 @@ func (g *ifGen) importBindings(ds []ifDecl, lifted []string, mistake bool) m {
 	hb := m{}
 	for _, d := range ds {
 		if d.def == "" || g.chance(40) {
-			hb[d.name] = g.pick(append(ifStubs, "host.tkx", "host.starlark")...)
+			hb[d.name] = g.pick(append(ifStubs, "host.tkx", "host.starlark", "host.tk1.get", "iface.tk")...)
 		}
 	}
 	for _, l := range lifted {
@@ -248,6 +263,8 @@ func (g *ifGen) importBindings(ds []ifDecl, lifted []string, mistake bool) m {
 func (g *ifGen) topApp(id string) m {
 	on := m{"look": []any{m{"target": "."}}, "k": []any{m{"target": "kid"}}, "tw": []any{m{"target": "w"}}, "tp": []any{m{"target": "p"}}}
 	intents := []string{"look", "k", "tw", "tp", "back", "t0", "t1", "tl", "tj"}
+	g.errTargets = []string{"failed"}
+	defer func() { g.errTargets = nil }()
 	on["t0"] = arm(g.callOf(ifLevel{ifaces: g.top.ifaces}, "r"))
 	on["t1"] = arm(g.callOf(ifLevel{ifaces: g.top.ifaces}, "u"))
 	on["tl"] = arm(g.callOf(ifLevel{lifted: g.top.lifted}, "u"))
@@ -295,9 +312,10 @@ func (g *ifGen) topApp(id string) m {
 		"intents": intentDefs(intents),
 		"root":    "s",
 		"states": m{
-			"s": m{"view": "S r={{ world.r }} u={{ world.u }} j={{ world.j }} le={{ world.last_error }}", "on": on},
-			"w": w,
-			"p": m{"type": "parallel", "on": m{"back": back}, "states": m{"ra": region("pa"), "rb": region("pb")}},
+			"s":      m{"view": "S r={{ world.r }} u={{ world.u }} j={{ world.j }} le={{ world.last_error }}", "on": on},
+			"w":      w,
+			"failed": m{"view": "F r={{ world.r }} u={{ world.u }} le={{ world.last_error }}", "on": on},
+			"p":      m{"type": "parallel", "on": m{"back": back}, "states": m{"ra": region("pa"), "rb": region("pb")}},
 		},
 	}
 	if len(ifs) > 0 {

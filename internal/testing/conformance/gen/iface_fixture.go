@@ -26,12 +26,23 @@ func (g *ifGen) fixture(i int) m {
 	if g.chance(20) {
 		hh["host.tk2.get"] = m{"data": m{"v": "tk2get"}}
 	}
+	if st, ok := hh["host.tk1"].(m); ok && g.chance(35) {
+		// by_op keys on the dropped suffix (get.get when a binding
+		// names host.tk1.get), by_call on the effect's id
+		st["by_op"] = m{"get": m{"data": m{"v": "tk1op"}}, "get.get": m{"data": m{"v": "tk1opop"}}, "run": m{"data": m{"v": "tk1run"}}}
+		if g.chance(50) {
+			st["by_call"] = m{"c1": m{"data": m{"v": "tk1c1"}}}
+		}
+	}
 	if g.chance(15) {
 		hh["host.starlark.run"] = m{"data": m{"v": "stubstar"}}
 	}
 	f := m{"test_kind": "flow", "app": "../app.yaml", "initial_state": "s", "host_handlers": hh}
 	if i > 0 {
 		f["host_bindings"] = g.fixtureBindings()
+	}
+	if g.chance(15) {
+		f["expect_no_host_calls"] = []any{g.pick(append(ifStubs, "host.tkx", "host.starlark.run", "iface.tk.get")...)}
 	}
 	legacy := g.chance(8)
 	if legacy {
@@ -55,7 +66,7 @@ func (g *ifGen) fixtureBindings() m {
 		}
 	}
 	keys = append(keys, "nope", "kid__nope", "gk__tk", "tk")
-	values := append(append([]string{}, ifStubs...), "host.tkx", "host.starlark", "host.run")
+	values := append(append([]string{}, ifStubs...), "host.tkx", "host.starlark", "host.run", "host.tk1.get", "host.tk2.sub", "iface.vc", "kid__tk")
 	hb := m{}
 	for range 1 + g.rnd.IntN(3) {
 		v := g.pick(values...)
@@ -76,7 +87,11 @@ func (g *ifGen) walk(legacy bool) []any {
 	var turns []any
 	for range 8 + g.rnd.IntN(10) {
 		name, next := g.step(loc)
-		turns = append(turns, m{"intent": m{"name": name}})
+		t := m{"intent": m{"name": name}}
+		if g.chance(12) {
+			t["expect_host_calls"] = []any{m{"handler": g.pick(append(ifStubs, "host.tkx", "host.starlark.run", "host.tk1.get")...)}}
+		}
+		turns = append(turns, t)
 		if !legacy && g.jobs[strings.TrimSuffix(loc, "2")] && (name == "tj" || name == "kj") {
 			turns = append(turns, m{"advance_clock": "1s"}, m{"intent": m{"name": "look"}})
 		}

@@ -22,7 +22,8 @@ func TestIfaceStoriesRun(t *testing.T) {
 		"host_interfaces:", "default: host.starlark", "default: host.tkx", "gk__tk: host.", "invoke: iface.kid__",
 		"invoke: iface.gk__", "invoke: iface.calc.run", "script: scripts/c.star", "type: parallel", "background: true",
 		"on_complete:", "kid2:", "kid__tk: host.", "kid2__", "nope: host.", "host.tk2.get:", "host.starlark.run:",
-		"use_orchestrator: false", "advance_clock: 1s",
+		"use_orchestrator: false", "advance_clock: 1s", "on_error: failed", "kid__zz:", "by_op:", "by_call:",
+		"expect_host_calls:", "expect_no_host_calls:", "iface.vc", "host.tk1.get",
 	})
 	var files []*flowtest.File
 	mistakes := 0
