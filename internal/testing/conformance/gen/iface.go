@@ -18,11 +18,14 @@ package main
 // also calls lifted interfaces (iface.kid__tk.get) and declares a name a
 // child declares too (tk), which the lift keeps apart. About one story
 // in twelve carries a load-time mistake (an undeclared interface or op,
-// an import binding of no interface, a lifted name declared twice).
+// an import binding of no interface, a lifted name declared twice, no
+// hosts: for host.job).
 // Bindings also name an op path (host.tk1.get: by_op then keys on
 // get.get) or another interface (iface.vc); top calls may land in a
 // failed state with the arms of s; fixtures assert expect_host_calls
-// and expect_no_host_calls by resolved and unresolved names.
+// and expect_no_host_calls by resolved and unresolved names. The top and
+// kid may declare a dotted name, a.b (golden iface-dotted-name), and a
+// mistake may be a templated invoke.
 
 import (
 	"fmt"
@@ -77,17 +80,24 @@ var ifStubs = []string{"host.tk1", "host.tk2", "host.tk3", "host.tk4"}
 func (g *ifGen) story(id string) []agentFile {
 	g.jobs = map[string]bool{}
 	if g.chance(8) {
-		g.mistake = g.pick("undeclared", "op", "import-binding", "collide", "no-default")
+		g.mistake = g.pick("undeclared", "op", "import-binding", "collide", "no-default", "templated", "no-hosts")
 	}
 	g.hasGK, g.kid2 = g.chance(60), g.chance(50)
-	g.kid.ifaces = g.decls([]string{"tk", "ck", "calc"}, []int{85, 45, 30}, true)
+	// a.b is a dotted name (golden iface-dotted-name): kid's own
+	// iface.a.b.get is not renamed by the fold and runs the top's a.b
+	g.kid.ifaces = g.decls([]string{"tk", "ck", "calc", "a.b"}, []int{85, 45, 30, 20}, true)
 	if g.hasGK {
 		g.gk.ifaces = g.decls([]string{"tk", "calc"}, []int{100, 25}, true)
 		for _, d := range g.gk.ifaces {
 			g.kid.lifted = append(g.kid.lifted, "gk__"+d.name)
 		}
 	}
-	g.top.ifaces = g.decls([]string{"tk", "vc", "calc"}, []int{70, 50, 35}, false)
+	g.top.ifaces = g.decls([]string{"tk", "vc", "calc", "a.b"}, []int{70, 50, 35, 25}, false)
+	if slices.ContainsFunc(g.kid.ifaces, func(d ifDecl) bool { return d.name == "a.b" }) &&
+		!slices.ContainsFunc(g.top.ifaces, func(d ifDecl) bool { return d.name == "a.b" }) {
+		// kid's calls of a.b run the top's, which must exist to load
+		g.top.ifaces = append(g.top.ifaces, ifDecl{name: "a.b", def: g.pick(ifStubs...)})
+	}
 	if g.chance(15) {
 		// a top interface named as a lifted one would be: no import
 		// lifts a zz, so it is the top's own
@@ -274,6 +284,10 @@ func (g *ifGen) topApp(id string) m {
 	if g.mistake == "undeclared" {
 		on["t0"] = arm(m{"invoke": "iface.nope.get", "bind": m{"r": "v"}})
 	}
+	if g.mistake == "templated" {
+		// read as written upstream: interface "{{ world.r }}"
+		on["t0"] = arm(m{"invoke": "iface.{{ world.r }}.get", "bind": m{"r": "v"}})
+	}
 	if g.mistake == "op" && len(g.top.ifaces) > 0 {
 		on["t0"] = arm(m{"invoke": "iface." + g.top.ifaces[0].name + ".del", "bind": m{"r": "v"}})
 	}
@@ -321,7 +335,7 @@ func (g *ifGen) topApp(id string) m {
 	if len(ifs) > 0 {
 		app["host_interfaces"] = ifs
 	}
-	if g.chance(92) {
+	if g.mistake != "no-hosts" {
 		app["hosts"] = []any{"host.job"}
 	}
 	return app
@@ -353,7 +367,7 @@ func (g *ifGen) kidApp() m {
 	if ifs := ifaceDefs(g.kid.ifaces); len(ifs) > 0 {
 		app["host_interfaces"] = ifs
 	}
-	if g.chance(92) {
+	if g.mistake != "no-hosts" {
 		app["hosts"] = []any{"host.job"}
 	}
 	if g.hasGK {

@@ -65,7 +65,7 @@ func (g *ifGen) fixtureBindings() m {
 			keys = append(keys, "kid2__"+l[len("kid__"):])
 		}
 	}
-	keys = append(keys, "nope", "kid__nope", "gk__tk", "tk")
+	keys = append(keys, "nope", "kid__nope", "gk__tk", "tk", "a.b")
 	values := append(append([]string{}, ifStubs...), "host.tkx", "host.starlark", "host.run", "host.tk1.get", "host.tk2.sub", "iface.vc", "kid__tk")
 	hb := m{}
 	for range 1 + g.rnd.IntN(3) {

@@ -24,6 +24,7 @@ func TestIfaceStoriesRun(t *testing.T) {
 		"on_complete:", "kid2:", "kid__tk: host.", "kid2__", "nope: host.", "host.tk2.get:", "host.starlark.run:",
 		"use_orchestrator: false", "advance_clock: 1s", "on_error: failed", "kid__zz:", "by_op:", "by_call:",
 		"expect_host_calls:", "expect_no_host_calls:", "iface.vc", "host.tk1.get",
+		"a.b:", "invoke: iface.a.b.", "invoke: iface.kid__a.b.",
 	})
 	var files []*flowtest.File
 	mistakes := 0
