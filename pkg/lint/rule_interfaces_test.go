@@ -10,59 +10,59 @@ import (
 	"kitsoki/pkg/story"
 )
 
+// ifaceApp is a one-state story (a child's when exit is set): its
+// host_interfaces lines, an imports: line or none, and an arc invoking inv.
+func ifaceApp(id, ifaces, imports, inv string, exit bool) string {
+	s := "app: {id: " + id + ", version: 0.1.0}\nhost_interfaces:\n" + ifaces
+	if imports != "" {
+		s += "imports:\n  " + imports + "\n"
+	}
+	if exit {
+		s += "exits: {done: {}}\n"
+	}
+	return s + "intents: {a: {}}\nroot: s\nstates:\n  s:\n    on:\n      a: [ { target: ., effects: [ { invoke: '" + inv + "' } ] } ]\n"
+}
+
+// ifaceDiags loads dir/app.yaml and returns its interfaces findings, each
+// "<dir of its file>: <message>", errors and the others apart, sorted.
+func ifaceDiags(t *testing.T, dir string) (errs, others []string) {
+	t.Helper()
+	_, ds := Load(filepath.Join(dir, "app.yaml"), story.Options{LookupEnv: noEnv})
+	for _, d := range ds {
+		m := filepath.Base(filepath.Dir(d.File)) + ": " + d.Message
+		switch {
+		case d.Rule != ruleInterfaces.ID:
+		case d.Severity == diag.Error:
+			errs = append(errs, m)
+		default:
+			others = append(others, m)
+		}
+	}
+	slices.Sort(errs)
+	slices.Sort(others)
+	return errs, others
+}
+
+const (
+	tkIface  = "  tk: {description: t, operations: {get: {}}, default: host.tk1}\n"
+	abIface  = "  a.b: {description: t, operations: {c: {}}, default: host.tk1}\n"
+	kidToTop = "kid: {source: ./kid, entry: s, exits: {done: {to: s}}}"
+)
+
 // An undeclared interface lists the interfaces of the folded story, the
 // top's own and every lifted one, wherever the invoke sits (an imported
 // child's too), as upstream does (found by gen -kind iface -seed 1000:
 // stories 039, 049, 053 and 074 listed only the top's own before).
 func TestUndeclaredIfaceListsFoldedNames(t *testing.T) {
 	dir := t.TempDir()
-	write(t, dir, "app.yaml", `app: {id: pn, version: 0.1.0}
-host_interfaces:
-  tk: {description: t, operations: {get: {}}, default: host.tk1}
-imports:
-  kid: {source: ./kid, entry: k1, exits: {done: {to: s}}}
-intents: {a: {}}
-root: s
-states:
-  s:
-    on:
-      a: [ { target: ., effects: [ { invoke: iface.nope.get } ] } ]
-`)
-	write(t, dir, "kid/app.yaml", `app: {id: kid, version: 0.1.0}
-host_interfaces:
-  ck: {description: t, operations: {get: {}}, default: host.tk1}
-imports:
-  gk: {source: ./gk, entry: g1, exits: {gdone: {to: k1}}}
-intents: {b: {}}
-root: k1
-exits: {done: {}}
-states:
-  k1:
-    on:
-      b: [ { target: ., effects: [ { invoke: iface.nope.get } ] } ]
-`)
-	write(t, dir, "kid/gk/app.yaml", `app: {id: gk, version: 0.1.0}
-host_interfaces:
-  tk: {description: t, operations: {get: {}}, default: host.tk1}
-intents: {c: {}}
-root: g1
-exits: {gdone: {}}
-states:
-  g1:
-    on:
-      c: [ { target: ., effects: [ { invoke: iface.tk.get } ] } ]
-`)
-	_, ds := Load(filepath.Join(dir, "app.yaml"), story.Options{LookupEnv: noEnv})
-	var got []string
-	for _, d := range ds {
-		if d.Rule == ruleInterfaces.ID && d.Severity == diag.Error {
-			got = append(got, filepath.Base(filepath.Dir(d.File))+": "+d.Message)
-		}
-	}
-	slices.Sort(got)
+	write(t, dir, "app.yaml", ifaceApp("pn", tkIface, kidToTop, "iface.nope.get", false))
+	write(t, dir, "kid/app.yaml", ifaceApp("kid", "  ck: {description: t, operations: {get: {}}, default: host.tk1}\n",
+		"gk: {source: ./gk, entry: s, exits: {done: {to: s}}}", "iface.nope.get", true))
+	write(t, dir, "kid/gk/app.yaml", ifaceApp("gk", tkIface, "", "iface.tk.get", true))
+	errs, _ := ifaceDiags(t, dir)
 	want := `iface "nope" not declared (declared: [kid__ck kid__gk__tk tk])`
-	if len(got) != 2 || !strings.HasSuffix(got[0], want) || !strings.HasSuffix(got[1], want) {
-		t.Errorf("got %q, want two ending %q", got, want)
+	if len(errs) != 2 || !strings.HasSuffix(errs[0], want) || !strings.HasSuffix(errs[1], want) {
+		t.Errorf("got %q, want two ending %q", errs, want)
 	}
 }
 
@@ -80,27 +80,9 @@ func TestIfaceInvokeTexts(t *testing.T) {
 		"iface.a.b.c":                 "",
 	} {
 		dir := t.TempDir()
-		write(t, dir, "app.yaml", `app: {id: pt, version: 0.1.0}
-host_interfaces:
-  tk: {description: t, operations: {get: {}}, default: host.tk1}
-  a.b: {description: t, operations: {c: {}}, default: host.tk1}
-world:
-  which: {type: string, default: tk}
-  op: {type: string, default: get}
-intents: {b: {}}
-root: s
-states:
-  s:
-    on:
-      b: [ { target: ., effects: [ { invoke: '`+inv+`' } ] } ]
-`)
-		_, ds := Load(filepath.Join(dir, "app.yaml"), story.Options{LookupEnv: noEnv})
-		var got []string
-		for _, d := range ds {
-			if d.Rule == ruleInterfaces.ID {
-				got = append(got, d.Message)
-			}
-		}
+		write(t, dir, "app.yaml", ifaceApp("pt", tkIface+abIface, "", inv, false))
+		errs, others := ifaceDiags(t, dir)
+		got := append(errs, others...)
 		switch {
 		case want == "" && len(got) > 0:
 			t.Errorf("%s: got %q, want none", inv, got)
@@ -116,38 +98,9 @@ states:
 // and validate warns that kid's call leaves kid's own a.b.
 func TestChildIfaceEscapesToImporter(t *testing.T) {
 	dir := t.TempDir()
-	write(t, dir, "app.yaml", `app: {id: pe, version: 0.1.0}
-imports:
-  kid: {source: ./kid, entry: k1, exits: {done: {to: s}}}
-intents: {a: {}}
-root: s
-states:
-  s:
-    on:
-      a: [ { target: ., effects: [ { invoke: iface.kid__a.b.c } ] } ]
-`)
-	write(t, dir, "kid/app.yaml", `app: {id: kid, version: 0.1.0}
-host_interfaces:
-  a.b: {description: t, operations: {c: {}}, default: host.tk2}
-intents: {own: {}}
-root: k1
-exits: {done: {}}
-states:
-  k1:
-    on:
-      own: [ { target: ., effects: [ { invoke: iface.a.b.c } ] } ]
-`)
-	_, ds := Load(filepath.Join(dir, "app.yaml"), story.Options{LookupEnv: noEnv})
-	var errs, warns []string
-	for _, d := range ds {
-		switch {
-		case d.Rule != ruleInterfaces.ID:
-		case d.Severity == diag.Error:
-			errs = append(errs, d.Message)
-		default:
-			warns = append(warns, d.Message)
-		}
-	}
+	write(t, dir, "app.yaml", ifaceApp("pe", "", kidToTop, "iface.kid__a.b.c", false))
+	write(t, dir, "kid/app.yaml", ifaceApp("kid", abIface, "", "iface.a.b.c", true))
+	errs, warns := ifaceDiags(t, dir)
 	want := `invoke "iface.a.b.c": iface "a.b" not declared (declared: [kid__a.b])`
 	if len(errs) != 1 || !strings.HasSuffix(errs[0], want) {
 		t.Errorf("errors %q, want one ending %q", errs, want)
