@@ -25,7 +25,8 @@ package main
 // failed state with the arms of s; fixtures assert expect_host_calls
 // and expect_no_host_calls by resolved and unresolved names. The top and
 // kid may declare a dotted name, a.b (golden iface-dotted-name), and a
-// mistake may be a templated invoke.
+// mistake may be a templated invoke, or a starlark tool whose script is
+// missing.
 
 import (
 	"fmt"
@@ -80,7 +81,7 @@ var ifStubs = []string{"host.tk1", "host.tk2", "host.tk3", "host.tk4"}
 func (g *ifGen) story(id string) []agentFile {
 	g.jobs = map[string]bool{}
 	if g.chance(8) {
-		g.mistake = g.pick("undeclared", "op", "import-binding", "collide", "no-default", "templated", "no-hosts")
+		g.mistake = g.pick("undeclared", "op", "import-binding", "collide", "no-default", "templated", "no-hosts", "script")
 	}
 	g.hasGK, g.kid2 = g.chance(60), g.chance(50)
 	// a.b is a dotted name (golden iface-dotted-name): kid's own
@@ -283,6 +284,12 @@ func (g *ifGen) topApp(id string) m {
 	}
 	if g.mistake == "undeclared" {
 		on["t0"] = arm(m{"invoke": "iface.nope.get", "bind": m{"r": "v"}})
+	}
+	if g.mistake == "script" {
+		// a starlark tool reached through an interface whose script is
+		// missing: upstream checks the rewritten invoke at load
+		g.top.ifaces = append(g.top.ifaces, ifDecl{name: "tool", def: "host.starlark", star: true})
+		on["t0"] = arm(m{"invoke": "iface.tool.run", "with": m{"script": "scripts/missing.star"}, "bind": m{"r": "v"}})
 	}
 	if g.mistake == "templated" {
 		// read as written upstream: interface "{{ world.r }}"
