@@ -473,14 +473,13 @@ func (c *compiler) emitIntent(e *story.Effect, ne *Effect, where string, bad fun
 // using host_interfaces (reference §2, resolveAllInterfaces).
 func (c *compiler) rewriteIface(e *story.Effect) string {
 	inv := e.Invoke
-	rest, ok := strings.CutPrefix(inv, "iface.")
-	if !ok {
+	if !strings.HasPrefix(inv, "iface.") {
 		return inv
 	}
 	if c.inline > 0 {
 		return inv // upstream leaves an inline effects: list as written; it never runs
 	}
-	name, op, ok := strings.Cut(rest, ".")
+	name, op, ok := story.IfaceCall(inv)
 	if !ok || op == "" {
 		c.refuse(e.Pos, "invoke %q: expected iface.<name>.<op>", inv)
 		return inv

@@ -178,11 +178,10 @@ func (ix *storyIndex) bound(h string) string {
 // boundWith is bound with the interfaces binds names rebound first (a
 // fixture's host_bindings: fixtureCalls).
 func (ix *storyIndex) boundWith(h string, binds map[string]string) string {
-	rest, ok := strings.CutPrefix(h, "iface.")
+	name, op, ok := story.IfaceCall(h)
 	if !ok {
 		return h
 	}
-	name, op, _ := strings.Cut(rest, ".")
 	hi := ix.story.HostInterfaces[name]
 	if hi == nil {
 		return h

@@ -56,14 +56,13 @@ func boundTo(fx *Fixture, name string) bool {
 // import may rebind it, or it names no iface the story declares.
 func (l *fixtureLint) boundHandler(invoke string) (string, bool) {
 	ix := l.ix
-	rest, ok := strings.CutPrefix(invoke, "iface.")
-	if !ok {
+	if !strings.HasPrefix(invoke, "iface.") {
 		return invoke, !story.IsTemplated(invoke)
 	}
 	if len(ix.source.Imports) > 0 || ix.story != ix.source {
 		return "", false
 	}
-	iface, op, _ := strings.Cut(rest, ".")
+	iface, op, _ := story.IfaceCall(invoke)
 	hi := ix.story.HostInterfaces[iface]
 	if hi == nil {
 		return "", false

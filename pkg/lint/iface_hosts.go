@@ -61,7 +61,7 @@ func ifaceHostNames(src *sources, top *story.Story) []string {
 			}
 		}
 		storyEffects(src, s, func(p *story.EffectPlace, _ bool, alias string) {
-			rest, ok := strings.CutPrefix(p.Effect.Invoke, "iface.")
+			name, op, ok := story.IfaceCall(p.Effect.Invoke)
 			if !ok || p.Within("effects") || p.InProposal() {
 				return
 			}
@@ -69,7 +69,6 @@ func ifaceHostNames(src *sources, top *story.Story) []string {
 			if alias != "" { // an overrides: state runs in the child's scope
 				scope, binds = s.Imports[alias].Child, kids[alias]
 			}
-			name, op, _ := strings.Cut(rest, ".")
 			to := binds[name]
 			if hi := scope.HostInterfaces[name]; to == "" && hi != nil {
 				to = hi.Default

@@ -19,7 +19,7 @@ var ruleStarlark = &Rule{ID: "starlark", Severity: diag.Error, Summary: "host.st
 // directory, and the script needs its sidecar <script>.yaml (§9.6).
 func checkStarlark(c *checker) {
 	c.eachEffect(func(e *story.Effect, site effSite) {
-		if e.Invoke != "host.starlark.run" || site.Template {
+		if site.Template || !runsStarlark(c.st, e, site) {
 			return
 		}
 		p := e.WithPos("script")

@@ -62,7 +62,7 @@ var upstreamResolveErrs = []struct {
 // once per load, naming the first call that runs it.
 func checkStarlarkPortable(c *checker) {
 	c.eachEffect(func(e *story.Effect, site effSite) {
-		if e.Invoke != "host.starlark.run" || site.Template {
+		if site.Template || !runsStarlark(c.st, e, site) {
 			return
 		}
 		script := withString(e, "script")

@@ -44,9 +44,8 @@ func collectHostCalls(st *story.Story, prefix string, bindings map[string]string
 			}
 			h := e.Invoke
 			if strings.HasPrefix(h, "iface.") {
-				parts := strings.Split(h, ".")
-				if len(parts) == 3 && bindings[parts[1]] != "" {
-					h = bindings[parts[1]] + "." + parts[2]
+				if name, op, ok := story.IfaceCall(h); ok && bindings[name] != "" {
+					h = bindings[name] + "." + op
 				} else if r, ok := st.ResolveInvoke(h); ok {
 					h = r
 				}

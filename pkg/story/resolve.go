@@ -241,13 +241,13 @@ func (st *Story) ResolveInvoke(invoke string) (string, bool) {
 	if !strings.HasPrefix(invoke, "iface.") {
 		return invoke, true
 	}
-	parts := strings.Split(invoke, ".")
-	if len(parts) != 3 {
+	name, op, ok := IfaceCall(invoke)
+	if !ok {
 		return invoke, false
 	}
-	hi := st.HostInterfaces[parts[1]]
+	hi := st.HostInterfaces[name]
 	if hi == nil || hi.Default == "" {
 		return invoke, false
 	}
-	return hi.Default + "." + parts[2], true
+	return hi.Default + "." + op, true
 }

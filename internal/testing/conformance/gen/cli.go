@@ -10,7 +10,7 @@ import (
 )
 
 // kinds are write's -kind values.
-const kinds = "flow, legacy, tmpl, agent, view, starlark, host, intent, expect, import, phase, intentfix, lint, mutate or storymut"
+const kinds = "flow, legacy, tmpl, agent, view, starlark, host, intent, expect, import, phase, intentfix, lint, mutate, storymut or iface"
 
 // run is the command line: write, diff or lintscore, each with -h.
 func run(args []string, stderr io.Writer) error {
@@ -159,6 +159,8 @@ func writeKind(dir, kind string, n int, seed uint64, from string, real, cassette
 		return writeHost(dir, n, seed, o.blocks, o.bindings)
 	case "intent":
 		return writeIntent(dir, n, seed)
+	case "iface":
+		return writeIface(dir, n, seed)
 	case "expect":
 		return writeExpect(dir, n, seed)
 	case "import":
