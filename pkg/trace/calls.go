@@ -92,7 +92,11 @@ type CallTracker struct {
 	// KeepPrompt decodes inline prompts into Call.Prompt (summaries that do
 	// not show prompts leave it off: decoding a long prompt costs).
 	KeepPrompt bool
-	open       map[string]*openCall
+	// KeepInput keeps each call's input (Call.Input) while it is open:
+	// only a cassette writes it, and a trace of many open calls would hold
+	// every one.
+	KeepInput bool
+	open      map[string]*openCall
 	// order is the calls in start order, the closed ones dropped lazily
 	// (removing each from the middle is quadratic in overlapping calls).
 	order []*openCall
@@ -199,7 +203,7 @@ func (t *CallTracker) Observe(ev *Event) *Call {
 		o.episodeID = cmp.Or(ev.EpisodeID, o.episodeID)
 		o.prompt = cmp.Or(p.Prompt, o.prompt)
 		o.promptFile = cmp.Or(p.PromptFile, o.promptFile)
-		if len(p.Input) > 0 {
+		if len(p.Input) > 0 && t.KeepInput {
 			o.input = p.Input
 		}
 		return nil

@@ -104,7 +104,7 @@ func ToCassette(r io.Reader, name string, out io.Writer, opt CassetteOptions) (C
 		return res, err
 	}
 	bw.WriteString("episodes:\n")
-	calls := CallTracker{KeepPrompt: true}
+	calls := CallTracker{KeepPrompt: true, KeepInput: true}
 	var texts *cassetteTexts // each prompt or response sidecar read once
 	if opt.TracePath != "" && opt.TracePath != "-" {
 		// What is kept is written at least once, within limit.

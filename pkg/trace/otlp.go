@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"time"
 
@@ -164,14 +165,9 @@ func ExportOTLP(r io.Reader, name string, out io.Writer, opt OTLPOptions) (err e
 		}
 		return spanID("host:" + strconv.Itoa(n))
 	}
-	parents := map[string]string{}   // call_id -> parent span id
-	starts := map[string]callStart{} // call_id -> what its agent.call.start said
-	callParent := func(c *Call) string {
-		if p := parents[c.CallID]; p != "" {
-			return p
-		}
-		return runID
-	}
+	// call_id -> its parent span and what its agent.call.start said
+	open := map[string]openSpan{}
+	callParent := func(c *Call) string { return cmp.Or(open[c.CallID].parent, runID) }
 	var st runStats
 	writeHost := func(hc *HostCall) {
 		hostN++
@@ -183,22 +179,23 @@ func ExportOTLP(r io.Reader, name string, out io.Writer, opt OTLPOptions) (err e
 			writeHost(hc)
 		}
 		if ev.Kind == "agent.call.start" && ev.CallID != "" {
+			sp := open[ev.CallID]
 			if hc := hosts.openAgentCall(); hc != nil {
-				parents[ev.CallID] = hostSpanID(hc, 0)
+				sp.parent = hostSpanID(hc, 0)
 			}
-			starts[ev.CallID] = readCallStart(ev.Payload, opt.Content)
+			sp.start = readCallStart(ev.Payload, opt.Content)
+			open[ev.CallID] = sp
 		}
 		if c := calls.Observe(ev); c != nil {
 			if c.Outcome == OutcomeError {
 				st.callErrors++
 			}
-			write(callSpan(c, traceID, spanID(c.CallID+":"+strconv.Itoa(c.StartLine)), callParent(c), starts[c.CallID], ev.TS, opt, texts))
-			delete(parents, c.CallID)
-			delete(starts, c.CallID)
+			write(callSpan(c, traceID, spanID(c.CallID+":"+strconv.Itoa(c.StartLine)), callParent(c), open[c.CallID].start, ev.TS, opt, texts))
+			delete(open, c.CallID)
 		}
 	})
 	for c := range calls.Open() {
-		write(callSpan(c, traceID, spanID(c.CallID+":"+strconv.Itoa(c.StartLine)), callParent(c), starts[c.CallID], st.last, opt, texts))
+		write(callSpan(c, traceID, spanID(c.CallID+":"+strconv.Itoa(c.StartLine)), callParent(c), open[c.CallID].start, st.last, opt, texts))
 	}
 	for _, hc := range hosts.pending() {
 		writeHost(hc)
@@ -284,15 +281,32 @@ func hostSpan(hc *HostCall, traceID, spanID, runID string, last time.Time) *otlp
 	return sp
 }
 
+// openSpan is what the export holds of an agent call until its result:
+// the span it nests under ("" for the run's) and what its start said.
+type openSpan struct {
+	parent string
+	start  callStart
+}
+
 // callStart is what an agent.call.start tells the export: the provider
 // (an older trace has none, and only "agent.claude" is known to be
 // Anthropic's), whether the answer is JSON under a schema, and the sampling
-// parameters the story passed in with:.
+// parameters the story passed in with: (only those the conventions name:
+// a trace of many open calls holds no map of each one's with:).
 type callStart struct {
 	provider     string
 	outputJSON   bool
-	params       map[string]json.RawMessage
+	params       []requestParam
 	systemPrompt string // kept only when content is exported
+}
+
+// requestParam is one gen_ai.request.* value: requestParams[at], an
+// integer when isInt.
+type requestParam struct {
+	at    uint8
+	isInt bool
+	i     int64
+	f     float64
 }
 
 // requestParams maps with: keys to their gen_ai.request.* attributes.
@@ -319,7 +333,7 @@ func readCallStart(p any, content bool) callStart {
 		SystemPrompt string `json:"system_prompt"`
 	}
 	_ = json.Unmarshal(raw, &s) // members of an unexpected type stay empty
-	cs := callStart{provider: s.Provider, params: s.With}
+	cs := callStart{provider: interned(s.Provider), params: readRequestParams(s.With)}
 	if content {
 		cs.systemPrompt = clipContent(s.SystemPrompt) // held while the call is open
 	}
@@ -330,19 +344,32 @@ func readCallStart(p any, content bool) callStart {
 	return cs
 }
 
-// addRequestParams adds the gen_ai.request.* sampling attributes whose
-// with: value is a JSON number; anything else is not a parameter the
-// convention names.
-func (a *attrs) addRequestParams(with map[string]json.RawMessage) {
-	for _, rp := range requestParams {
+// readRequestParams is the gen_ai.request.* sampling values of with:
+// that are JSON numbers; anything else is not a parameter the convention
+// names.
+func readRequestParams(with map[string]json.RawMessage) []requestParam {
+	var ps []requestParam
+	for at, rp := range requestParams {
 		raw := with[rp.with]
 		if len(raw) == 0 || !(raw[0] == '-' || (raw[0] >= '0' && raw[0] <= '9')) {
 			continue
 		}
 		if n, err := strconv.ParseInt(string(raw), 10, 64); err == nil && rp.with != "temperature" && rp.with != "top_p" {
-			a.int(rp.attr, n)
+			ps = append(ps, requestParam{at: uint8(at), isInt: true, i: n})
 		} else if f, err := strconv.ParseFloat(string(raw), 64); err == nil {
-			a.float(rp.attr, f)
+			ps = append(ps, requestParam{at: uint8(at), f: f})
+		}
+	}
+	return slices.Clip(ps)
+}
+
+// addRequestParams adds the gen_ai.request.* attributes of ps.
+func (a *attrs) addRequestParams(ps []requestParam) {
+	for _, p := range ps {
+		if p.isInt {
+			a.int(requestParams[p.at].attr, p.i)
+		} else {
+			a.float(requestParams[p.at].attr, p.f)
 		}
 	}
 }
