@@ -105,11 +105,11 @@ type CallTracker struct {
 // openCall is what a Call holds before its result, about half a Call's
 // size: a trace of many calls that never finish holds one per call.
 type openCall struct {
-	id, statePath, verb, agent, model, requestModel, episodeID string
-	prompt, promptFile                                         string
-	input                                                      json.RawMessage
-	start                                                      time.Time
-	turn, startLine, subEvents                                 int
+	id, statePath, verb, agent, model, episodeID string // model: the one asked for
+	prompt, promptFile                           string
+	input                                        json.RawMessage
+	start                                        time.Time
+	turn, startLine, subEvents                   int
 }
 
 func newOpenCall(ev *Event) *openCall {
@@ -119,7 +119,7 @@ func newOpenCall(ev *Event) *openCall {
 // call is the Call o is so far (its outcome open).
 func (o *openCall) call() *Call {
 	return &Call{CallID: o.id, Turn: o.turn, StatePath: o.statePath, Verb: o.verb, Agent: o.agent, Model: o.model,
-		RequestModel: o.requestModel, EpisodeID: o.episodeID, Start: o.start, Outcome: OutcomeOpen, SubEvents: o.subEvents,
+		RequestModel: o.model, EpisodeID: o.episodeID, Start: o.start, Outcome: OutcomeOpen, SubEvents: o.subEvents,
 		Prompt: o.prompt, PromptFile: o.promptFile, Input: o.input, StartLine: o.startLine}
 }
 
@@ -199,7 +199,6 @@ func (t *CallTracker) Observe(ev *Event) *Call {
 		o.verb = interned(cmp.Or(p.Verb, o.verb))
 		o.agent = interned(cmp.Or(p.Agent, o.agent))
 		o.model = interned(cmp.Or(p.Model, o.model))
-		o.requestModel = interned(cmp.Or(p.Model, o.requestModel))
 		o.episodeID = cmp.Or(ev.EpisodeID, o.episodeID)
 		o.prompt = cmp.Or(p.Prompt, o.prompt)
 		o.promptFile = cmp.Or(p.PromptFile, o.promptFile)
