@@ -113,7 +113,7 @@ states:
 		8:  `unable to resolve template near "part.pongo"; views/part.pongo exists, but a say: searches the story directory only (not the prompts overlay, prompts/ or views/): include "views/part.pongo"`,
 		9:  `unable to resolve template near "only_over.md"; over/only_over.md exists, but a say: searches the story directory only (not the prompts overlay, prompts/ or views/): include "over/only_over.md"`,
 		10: `unable to resolve template near "in_prompts.md"; prompts/in_prompts.md exists, but a say: searches the story directory only (not the prompts overlay, prompts/ or views/): include "prompts/in_prompts.md"`,
-		11: `"@story/top.md" is refused: no namespace of this name is registered (roots: ` + dir + `); a say: searches the story directory only, with no namespace: include "top.md" by its path from the story directory`,
+		11: `unable to resolve template near "@story/top.md"; a say: knows no namespace (it searches the story directory for @story/top.md): include "top.md" by its path from the story directory`,
 	}
 	for _, d := range ds {
 		if d.Rule != "pongo" {

@@ -33,7 +33,7 @@ func (f fileLoader) Abs(base, name string) string {
 		}
 		return l.refuse(base, name, "absolute paths are not allowed; name the file relative to a template root")
 	}
-	if strings.HasPrefix(name, "@") && l.namespace(name) == "" {
+	if l.unregistered(name) {
 		return l.refuse(base, name, "no namespace of this name is registered")
 	}
 	p := l.resolve(base, name)
@@ -70,7 +70,7 @@ func (l *PongoLoader) Resolve(base, name string) (string, bool) {
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if strings.HasPrefix(name, "@") && l.namespace(name) == "" {
+	if l.unregistered(name) {
 		return "", false
 	}
 	p := l.resolve(base, name)
@@ -306,6 +306,14 @@ func (l *PongoLoader) resolve(base, name string) string {
 		return cands[0]
 	}
 	return name
+}
+
+// unregistered reports a name that starts with "@" in a loader with
+// namespaces, none of which it names. A loader with none (a view's, a
+// say:'s) reads "@story/x" as a path like any other, as upstream's does
+// (conformance view-at-name-plain). l.mu is held.
+func (l *PongoLoader) unregistered(name string) bool {
+	return strings.HasPrefix(name, "@") && len(l.ns) > 0 && l.namespace(name) == ""
 }
 
 // namespace is the longest registered prefix of name (as "prefix/"), or "".
