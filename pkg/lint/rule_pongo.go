@@ -325,6 +325,8 @@ func (pc *pongoCheck) compileFiles() {
 			hint := ternaryHint(string(src), err, "this template fails to render")
 			if hint == "" && pongoSeverity(err) == diag.Error {
 				hint = "; upstream loads the story, and the call that renders this template fails at run time"
+			} else if hint == "" && errors.Is(err, expr.ErrNoNamespace) {
+				hint = "; upstream loads the story, and the call that renders this template fails here at run time (a prompt knows the namespaces @story/ and @shared/ only)"
 			}
 			c.rep.Add(story.Pos{File: c.displayPath(f), Line: ee.Line, Col: ee.Col}, pongoSeverity(err), rulePongo, "%s (referenced at %s:%d:%d)%s", err.Error(), p.File, p.Line, p.Col, hint)
 			continue
@@ -337,6 +339,9 @@ func (pc *pongoCheck) compileFiles() {
 // a finding is a warning, except what kitsoki refuses (a template outside
 // the roots, a file it will not read).
 func pongoSeverity(err error) diag.Severity {
+	if errors.Is(err, expr.ErrNoNamespace) {
+		return diag.Warning // upstream loads it (conformance view-at-name-plain)
+	}
 	if errors.Is(err, expr.ErrOutsideRoots) || errors.Is(err, safefile.ErrTooLarge) || strings.Contains(err.Error(), "not a regular file") {
 		return diag.Error
 	}

@@ -169,3 +169,44 @@ func TestViewFileLinkedOutTellsNothingOfItsTarget(t *testing.T) {
 		t.Errorf("no outside-root error:\n%s", got)
 	}
 }
+
+// TestPongoPromptUnknownNamespaceWarns: a prompt file including a name
+// under a namespace the prompt loader does not register (@foo/,
+// @import/<alias>/) loads on the existing engine (its validate: valid), so
+// it is a warning here, never an error that fails the author's CI
+// (conformance view-at-name-plain's neighbours).
+func TestPongoPromptUnknownNamespaceWarns(t *testing.T) {
+	dir := t.TempDir()
+	storytest.WriteTree(t, dir, map[string]string{
+		"app.yaml": `app: {id: p}
+hosts: [host.agent.ask]
+intents: {go: {}}
+root: a
+states:
+  a:
+    view: "A"
+    on:
+      go:
+        - effects:
+            - invoke: host.agent.ask
+              with: {prompt_path: prompts/p.md}
+          target: a
+`,
+		"prompts/p.md": `{% include "@foo/x.md" %}{% include "@import/kid/x.md" %}`,
+		"@foo/x.md":    "foo",
+	})
+	_, ds := Load(dir, story.Options{})
+	n := 0
+	for _, d := range ds {
+		if d.Rule != "pongo" {
+			continue
+		}
+		n++
+		if d.Severity != diag.Warning || !strings.Contains(d.Message, "no namespace of this name is registered") || !strings.Contains(d.Message, "a prompt knows the namespaces @story/ and @shared/ only") {
+			t.Errorf("want a warning naming the namespaces, got %v", d)
+		}
+	}
+	if n == 0 {
+		t.Fatalf("no pongo finding: %v", ds)
+	}
+}
