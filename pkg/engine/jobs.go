@@ -251,6 +251,13 @@ func (r *runner) submit(ctx context.Context, e *Effect, args map[string]any, rc 
 			r.askLocked(j)
 			return nil
 		}
+		if ans.clar == nil && ans.delay <= 0 {
+			// ended at once: upstream's job row is terminal by the end of
+			// this turn (expect_jobs counts it here), though its completion
+			// turn comes at the next landing (conformance job-ends-at-once)
+			status, errMsg, result, _ := j.result()
+			j.info.Status, j.info.Error, j.info.Result, j.info.Ended = status, errMsg, result, r.now()
+		}
 		s.mu.Unlock()
 		return nil
 	}
@@ -425,8 +432,17 @@ func (r *runner) jobStep(ctx context.Context, j *job) (*Turn, error) {
 		return nil, nil
 	}
 	j.applied = true
-	status := JobDone
-	errMsg := ""
+	status, errMsg, result, data := j.result()
+	j.info.Status, j.info.Error, j.info.Result, j.info.Ended = status, errMsg, result, r.now()
+	s.mu.Unlock()
+	return r.completionTurn(ctx, j, status, errMsg, data)
+}
+
+// result is how a settled job ends: its status, error, the result its
+// row shows, and the data its completion turn binds (nil: no
+// last_job_result, conformance host-job-no-data). The store is locked.
+func (j *job) result() (status, errMsg string, result, data map[string]any) {
+	status = JobDone
 	switch {
 	case j.err != nil && errors.Is(j.err, context.Canceled):
 		status, errMsg = JobCancelled, j.err.Error()
@@ -435,17 +451,14 @@ func (r *runner) jobStep(ctx context.Context, j *job) (*Turn, error) {
 	case j.ans.err != "":
 		status, errMsg = JobFailed, j.ans.err
 	}
-	data := j.ans.data // nil: no last_job_result (conformance host-job-no-data)
+	data = j.ans.data
 	if j.answer != nil && !j.dropAnswer {
 		data = shallowWith(data, "answer", j.answer)
 	}
-	var result map[string]any
 	if data != nil {
 		result = jsonvalue.Normalize(data).(map[string]any)
 	}
-	j.info.Status, j.info.Error, j.info.Result, j.info.Ended = status, errMsg, result, r.now()
-	s.mu.Unlock()
-	return r.completionTurn(ctx, j, status, errMsg, data)
+	return status, errMsg, result, data
 }
 
 // askLocked posts j's clarification question (awaiting_input, an

@@ -267,6 +267,7 @@ func (l *fixtureLint) turn(t *Turn) {
 			l.warn(p.at, ruleNotChecked, "turns[%d].%s is not checked on this fixture: it runs on the legacy path (no host_handlers, cassette or clock key, or use_orchestrator: false), which has no jobs or inbox", t.Index, k)
 		}
 	}
+	l.expectJobs(t)
 	if t.ExpectWorldUnchanged && fx.Orchestrated() {
 		l.warn(t.at("expect_world_unchanged"), ruleNotChecked, "turns[%d].expect_world_unchanged is not checked on this fixture (upstream evaluates it only when no host_handlers, cassette or clock key is present)", t.Index)
 	}

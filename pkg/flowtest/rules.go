@@ -62,6 +62,8 @@ var (
 		Summary: "an advance_clock that ends with a background job still to land, whose stub's delay reaches past it (submitted before the advance, or by a landing in it): the existing engine waits for it for 5 s of wall time, then aborts the whole test run (advance_clock: scheduler WaitIdle: context deadline exceeded) and writes no report; kitsoki leaves the job running for a later advance", Example: "host_handlers: {host.job: {delay: 10s}}\nturns: [{intent: {name: start}, advance_clock: 5s}]"}
 	ruleCallNever = &diag.Rule{ID: "flow-call-never", Severity: diag.Warning, LintOnly: true,
 		Summary: "an expect_host_calls or expect_events entry nothing the fixture can run matches: expect_host_calls (without times: 0) on the legacy path, which dispatches no call, or naming a handler no invoke of the story calls, or args no call of it can send (each call's with: and id: are literals that never carry a listed key, or carry another value: values compare as JSON, so -0 differs from 0); an expect_events world.update whose set: gives a key a value the story and the fixture never write (as flow-world-never judges an expect_world): the assertion fails on both engines", Example: "expect_host_calls: [{handler: host.ok, args: {x: 0}}]   # the story's only call of host.ok sends with: {x: -0.0}"}
+	ruleJobNever = &diag.Rule{ID: "flow-job-never", Severity: diag.Warning, LintOnly: true,
+		Summary: "an expect_jobs entry on the orchestrator path that no run satisfies: it has no namespace, a status that is not done, failed, cancelled or awaiting_input, or a namespace no background call of the story invokes (its jobs are named by the invoke that submits them): the turn fails on both engines", Example: "expect_jobs: [{namespace: host.nope, status: done}]   # the story's only background call is host.echo"}
 	ruleCassetteAlias = &diag.Rule{ID: "flow-cassette-alias-episode", Severity: diag.Warning, LintOnly: true,
 		Summary: "a host_cassette episode whose match.handler names an agent alias (agent.<name>): a fixture's agent calls dispatch as host.agent.<verb>, so the episode answers none of them on either engine (a call no host.agent.<verb> episode answers fails with no handler, and strict_cassette_coverage lists the episode as never played); kitsoki run --cassette replays such episodes", Example: "episodes: [{id: pick, match: {handler: agent.claude}, agent: {verb: decide, response: '{}'}}]"}
 	ruleIntentsRefused = &diag.Rule{ID: "flow-intents-refused", Severity: diag.Warning, LintOnly: true,
@@ -73,7 +75,7 @@ var rules = []*diag.Rule{
 	ruleSyntax, ruleShape, ruleUnknownKey, ruleIgnoredKey, ruleValue, ruleNaNDuration, ruleUnknownIntent,
 	ruleUnknownState, ruleUnusedStub, ruleNotChecked, ruleMissingFile, ruleOutsideRoot, ruleBadRegex,
 	ruleErrorCode, ruleWorldType, ruleRejected, ruleWrongState, ruleSlotType, ruleSlotUint, ruleNotTerminal,
-	ruleGuardError, ruleWorldNever, ruleWorldKnown, ruleInboxKnown, rulePartialAdvance, ruleCallNever, ruleCassetteAlias,
+	ruleGuardError, ruleWorldNever, ruleWorldKnown, ruleInboxKnown, rulePartialAdvance, ruleCallNever, ruleJobNever, ruleCassetteAlias,
 	ruleIntentsRefused,
 }
 
@@ -86,7 +88,7 @@ func Rules() []diag.Rule { return diag.Values(rules) }
 // what a key does not do.
 var verdictRules = []*diag.Rule{
 	ruleRejected, ruleWrongState, ruleNotTerminal, ruleBadRegex, ruleGuardError, ruleWorldNever,
-	ruleWorldKnown, ruleInboxKnown, ruleErrorCode, rulePartialAdvance, ruleCallNever,
+	ruleWorldKnown, ruleInboxKnown, ruleErrorCode, rulePartialAdvance, ruleCallNever, ruleJobNever,
 }
 
 // PredictsFailure reports whether a finding of the rule id says the

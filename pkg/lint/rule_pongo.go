@@ -139,7 +139,7 @@ func (pc *pongoCheck) addFile(f string, p story.Pos) {
 }
 
 func (pc *pongoCheck) compile(p story.Pos, where func() string, src string) {
-	pc.report(p, where, src, "this template fails to render", pc.compiled(compiledPongo, pc.loader, src))
+	pc.report(p, where, src, "this template fails to render", pc.compiled(compiledPongo, pc.loader, src), "")
 }
 
 // compileInline compiles a say: with the story directory's loader, as
@@ -149,23 +149,41 @@ func (pc *pongoCheck) compileInline(p story.Pos, where func() string, src string
 	if err == nil {
 		return
 	}
-	sev, hint := pongoSeverity(err), pc.inlineHint(err)
+	hint := pc.inlineHint(err)
 	if m := namespaceRe.FindStringSubmatch(err.Error()); m != nil {
-		// a prompt file's namespace: both engines load the story and fail
-		// the say: when it renders
-		sev, hint = diag.Warning, "; a say: searches the story directory only, with no namespace: include \""+m[2]+"\" by its path from the story directory"
+		// a prompt file's namespace: both engines read it as a path from
+		// the story directory (conformance view-at-name-plain)
+		hint = "; a say: knows no namespace (it searches the story directory for " + m[1] + "/" + m[2] + "): include \"" + m[2] + "\" by its path from the story directory"
 	}
-	pc.c.rep.Add(pc.c.errAt(p, src, err), sev, rulePongo, "%s: %s%s%s", where(), err.Error(), ternaryHint(src, err, "this say: fails to render, and the turn that runs it"), hint)
+	pc.c.rep.Add(pc.c.errAt(p, src, err), pongoSeverity(err), rulePongo, "%s: %s%s%s", where(), err.Error(), ternaryHint(src, err, "this say: fails to render, and the turn that runs it"), hint)
 }
 
-// namespaceRe is an include refused for naming a prompt file's namespace.
-var namespaceRe = &lazyre.Regexp{Expr: `template path "(@story|@shared)/([^"]+)" is refused: no namespace`}
+// namespaceRe is an unresolved include naming a prompt file's namespace,
+// which a view or say: reads as a plain path.
+var namespaceRe = &lazyre.Regexp{Expr: `unable to resolve template near "(@story|@shared)/([^"]+)"`}
+
+// viewNamespaceHint explains a view's include of a prompt namespace: a
+// view knows none, and looks for the name under views/.
+func viewNamespaceHint(err error) string {
+	if err == nil {
+		return ""
+	}
+	m := namespaceRe.FindStringSubmatch(err.Error())
+	if m == nil {
+		return ""
+	}
+	hint := "; a view knows no namespace (it searches views/ for " + m[1] + "/" + m[2] + "): include the file by its path from views/"
+	if m[1] == "@story" {
+		hint += " (\"../" + m[2] + "\" for one in the story directory)"
+	}
+	return hint
+}
 
 // report reports a template that does not compile; fails says what a
 // ternary in it does at run time.
-func (pc *pongoCheck) report(p story.Pos, where func() string, src, fails string, err error) {
+func (pc *pongoCheck) report(p story.Pos, where func() string, src, fails string, err error, hint string) {
 	if err != nil {
-		pc.c.rep.Add(pc.c.errAt(p, src, err), pongoSeverity(err), rulePongo, "%s: %s%s%s", where(), err.Error(), ternaryHint(src, err, fails), pc.viewsHint(err))
+		pc.c.rep.Add(pc.c.errAt(p, src, err), pongoSeverity(err), rulePongo, "%s: %s%s%s%s", where(), err.Error(), ternaryHint(src, err, fails), pc.viewsHint(err), hint)
 	}
 }
 
@@ -228,7 +246,7 @@ func (pc *pongoCheck) compileView(p story.Pos, whereOf func() string, src string
 		when = "whenever its when: holds"
 	}
 	fails := "this element fails to render " + when + ", and the turn with it"
-	hint := cmp.Or(ternaryHint(src, err, fails), "; upstream loads the story but "+fails)
+	hint := cmp.Or(ternaryHint(src, err, fails), "; upstream loads the story but "+fails) + viewNamespaceHint(err)
 	c.rep.Warnf(c.errAt(p, src, err), ruleViewRender, "%s: %s%s", where, err.Error(), hint)
 }
 
@@ -252,7 +270,8 @@ func (pc *pongoCheck) view(s *story.State, v *story.View) {
 	c := pc.c
 	switch v.Kind {
 	case "template":
-		pc.report(v.Pos, func() string { return "state " + strconv.Quote(s.Path) + " view" }, v.Template, "this view fails to render, and the turn that shows it", pc.compiled(compiledPongoView, pc.viewLoader, v.Template))
+		err := pc.compiled(compiledPongoView, pc.viewLoader, v.Template)
+		pc.report(v.Pos, func() string { return "state " + strconv.Quote(s.Path) + " view" }, v.Template, "this view fails to render, and the turn that shows it", err, viewNamespaceHint(err))
 	case "extends", "template_file":
 		name, file, what := v.TemplateFile, v.TemplateFile, "template_file %q: views/%s"
 		if v.Kind == "extends" {
@@ -306,6 +325,8 @@ func (pc *pongoCheck) compileFiles() {
 			hint := ternaryHint(string(src), err, "this template fails to render")
 			if hint == "" && pongoSeverity(err) == diag.Error {
 				hint = "; upstream loads the story, and the call that renders this template fails at run time"
+			} else if hint == "" && errors.Is(err, expr.ErrNoNamespace) {
+				hint = "; upstream loads the story, and the call that renders this template fails here at run time (a prompt knows the namespaces @story/ and @shared/ only)"
 			}
 			c.rep.Add(story.Pos{File: c.displayPath(f), Line: ee.Line, Col: ee.Col}, pongoSeverity(err), rulePongo, "%s (referenced at %s:%d:%d)%s", err.Error(), p.File, p.Line, p.Col, hint)
 			continue
@@ -318,6 +339,9 @@ func (pc *pongoCheck) compileFiles() {
 // a finding is a warning, except what kitsoki refuses (a template outside
 // the roots, a file it will not read).
 func pongoSeverity(err error) diag.Severity {
+	if errors.Is(err, expr.ErrNoNamespace) {
+		return diag.Warning // upstream loads it (conformance view-at-name-plain)
+	}
 	if errors.Is(err, expr.ErrOutsideRoots) || errors.Is(err, safefile.ErrTooLarge) || strings.Contains(err.Error(), "not a regular file") {
 		return diag.Error
 	}

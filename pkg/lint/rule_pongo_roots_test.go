@@ -113,7 +113,7 @@ states:
 		8:  `unable to resolve template near "part.pongo"; views/part.pongo exists, but a say: searches the story directory only (not the prompts overlay, prompts/ or views/): include "views/part.pongo"`,
 		9:  `unable to resolve template near "only_over.md"; over/only_over.md exists, but a say: searches the story directory only (not the prompts overlay, prompts/ or views/): include "over/only_over.md"`,
 		10: `unable to resolve template near "in_prompts.md"; prompts/in_prompts.md exists, but a say: searches the story directory only (not the prompts overlay, prompts/ or views/): include "prompts/in_prompts.md"`,
-		11: `"@story/top.md" is refused: no namespace of this name is registered (roots: ` + dir + `); a say: searches the story directory only, with no namespace: include "top.md" by its path from the story directory`,
+		11: `unable to resolve template near "@story/top.md"; a say: knows no namespace (it searches the story directory for @story/top.md): include "top.md" by its path from the story directory`,
 	}
 	for _, d := range ds {
 		if d.Rule != "pongo" {
@@ -167,5 +167,46 @@ func TestViewFileLinkedOutTellsNothingOfItsTarget(t *testing.T) {
 	}
 	if !strings.Contains(got, "symlink leading out of the project root") {
 		t.Errorf("no outside-root error:\n%s", got)
+	}
+}
+
+// TestPongoPromptUnknownNamespaceWarns: a prompt file including a name
+// under a namespace the prompt loader does not register (@foo/,
+// @import/<alias>/) loads on the existing engine (its validate: valid), so
+// it is a warning here, never an error that fails the author's CI
+// (conformance view-at-name-plain's neighbours).
+func TestPongoPromptUnknownNamespaceWarns(t *testing.T) {
+	dir := t.TempDir()
+	storytest.WriteTree(t, dir, map[string]string{
+		"app.yaml": `app: {id: p}
+hosts: [host.agent.ask]
+intents: {go: {}}
+root: a
+states:
+  a:
+    view: "A"
+    on:
+      go:
+        - effects:
+            - invoke: host.agent.ask
+              with: {prompt_path: prompts/p.md}
+          target: a
+`,
+		"prompts/p.md": `{% include "@foo/x.md" %}{% include "@import/kid/x.md" %}`,
+		"@foo/x.md":    "foo",
+	})
+	_, ds := Load(dir, story.Options{})
+	n := 0
+	for _, d := range ds {
+		if d.Rule != "pongo" {
+			continue
+		}
+		n++
+		if d.Severity != diag.Warning || !strings.Contains(d.Message, "no namespace of this name is registered") || !strings.Contains(d.Message, "a prompt knows the namespaces @story/ and @shared/ only") {
+			t.Errorf("want a warning naming the namespaces, got %v", d)
+		}
+	}
+	if n == 0 {
+		t.Fatalf("no pongo finding: %v", ds)
 	}
 }

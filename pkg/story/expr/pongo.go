@@ -46,6 +46,11 @@ type PongoLoader struct {
 // import target the loader refused.
 var ErrOutsideRoots = errors.New("template path outside the template roots")
 
+// ErrNoNamespace is wrapped, beside [ErrOutsideRoots], by the *Error of an
+// "@name/…" target in a loader with namespaces, none of them name: the
+// existing engine loads such a story and fails only when it renders it.
+var ErrNoNamespace = errors.New("no template namespace of this name")
+
 // refusedPrefix starts the name Abs returns for a refused path.
 const refusedPrefix = "@\x00refused/"
 

@@ -33,8 +33,8 @@ func (f fileLoader) Abs(base, name string) string {
 		}
 		return l.refuse(base, name, "absolute paths are not allowed; name the file relative to a template root")
 	}
-	if strings.HasPrefix(name, "@") && l.namespace(name) == "" {
-		return l.refuse(base, name, "no namespace of this name is registered")
+	if l.unregistered(name) {
+		return l.refuseAs(errors.Join(ErrOutsideRoots, ErrNoNamespace), base, name, "no namespace of this name is registered")
 	}
 	p := l.resolve(base, name)
 	if !l.insideRoots(p) {
@@ -70,7 +70,7 @@ func (l *PongoLoader) Resolve(base, name string) (string, bool) {
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if strings.HasPrefix(name, "@") && l.namespace(name) == "" {
+	if l.unregistered(name) {
 		return "", false
 	}
 	p := l.resolve(base, name)
@@ -82,10 +82,15 @@ func (l *PongoLoader) Resolve(base, name string) (string, bool) {
 
 // refuse records why name may not be read and returns Abs's sentinel. l.mu is held.
 func (l *PongoLoader) refuse(base, name, why string) string {
+	return l.refuseAs(ErrOutsideRoots, base, name, why)
+}
+
+// refuseAs is refuse with the error the refusal wraps. l.mu is held.
+func (l *PongoLoader) refuseAs(sentinel error, base, name, why string) string {
 	l.refused++
 	key := fmt.Sprintf("%s%d", refusedPrefix, l.refused)
 	what := fmt.Sprintf("template path %q is refused: %s (roots: %s)", name, why, strings.Join(l.roots(), ", "))
-	err := &Error{Kind: KindPongo, Err: ErrOutsideRoots, Msg: fmt.Sprintf("pongo2 %s: %s", cmp.Or(base, "<string>"), what)}
+	err := &Error{Kind: KindPongo, Err: sentinel, Msg: fmt.Sprintf("pongo2 %s: %s", cmp.Or(base, "<string>"), what)}
 	l.refusedBy[err] = refusal{at: namedAt{base: base, name: name}, what: what}
 	l.getErrs[key] = err
 	l.getErrs[name] = err // pongo2 may report the name as written
@@ -306,6 +311,14 @@ func (l *PongoLoader) resolve(base, name string) string {
 		return cands[0]
 	}
 	return name
+}
+
+// unregistered reports a name that starts with "@" in a loader with
+// namespaces, none of which it names. A loader with none (a view's, a
+// say:'s) reads "@story/x" as a path like any other, as upstream's does
+// (conformance view-at-name-plain). l.mu is held.
+func (l *PongoLoader) unregistered(name string) bool {
+	return strings.HasPrefix(name, "@") && len(l.ns) > 0 && l.namespace(name) == ""
 }
 
 // namespace is the longest registered prefix of name (as "prefix/"), or "".

@@ -31,7 +31,10 @@ import (
 // fixture upstream fails is a hit, one it passes a false positive. The
 // other findings (what a key, value or file does) are counted apart, on
 // passing fixtures, as described. A story upstream wrote no report for
-// (it refused the load or aborted the run) is not scored.
+// is scored from its existing.log, never from a golden's upstream.json
+// copied beside it: a refused load by whether validate errs
+// (scoreRefused), an aborted run by the fixture it stopped at
+// (scoreAborted).
 
 // score is what lintscore counts, per story and in all.
 type score struct {
@@ -75,13 +78,14 @@ func lintScore(w io.Writer, dir, name string) (score, int, error) {
 	var total score
 	unscored := 0
 	for _, d := range dirs {
-		ex, err := conformance.ReadReport(filepath.Join(d, "existing.json"))
-		if errors.Is(err, fs.ErrNotExist) {
-			ex, err = conformance.ReadReport(filepath.Join(d, "upstream.json"))
-		}
+		ex, err := existingReport(d)
 		found, ferr := readFindings(filepath.Join(d, name))
 		if err != nil {
 			if ferr == nil {
+				if s, ok := scoreAborted(w, d, storyName(dir, d), found); ok {
+					total.add(s)
+					continue
+				}
 				total.add(scoreRefused(w, d, storyName(dir, d), found))
 			}
 			unscored++
@@ -94,6 +98,38 @@ func lintScore(w io.Writer, dir, name string) (score, int, error) {
 		total.add(s)
 	}
 	return total, unscored, nil
+}
+
+// existingReport is the existing engine's report of the story in d: its
+// existing.json, else a conformance golden's upstream.json, except when
+// existing.log says this run wrote none (it refused the load or aborted):
+// a golden's upstream.json copied into a mutated story is stale then.
+func existingReport(d string) (*flowtest.Report, error) {
+	ex, err := conformance.ReadReport(filepath.Join(d, "existing.json"))
+	if !errors.Is(err, fs.ErrNotExist) {
+		return ex, err
+	}
+	if _, lerr := os.Stat(filepath.Join(d, "existing.log")); lerr == nil {
+		return nil, err
+	}
+	return conformance.ReadReport(filepath.Join(d, "upstream.json"))
+}
+
+// scoreAborted scores a story whose run upstream aborted (existing.log
+// names the fixture and turn that stopped it, abortLine): that fixture
+// failed, and is scored as one; the fixtures the run never reached are
+// not. ok is false when the log names no such abort, or a timing one.
+func scoreAborted(w io.Writer, d, name string, found []diag.Diagnostic) (s score, ok bool) {
+	log, err := safefile.ReadFile(filepath.Join(d, "existing.log"), maxValidateReport)
+	if err != nil {
+		return score{}, false
+	}
+	ms := abortLine.FindAllSubmatch(log, -1)
+	if len(ms) == 0 || timingAbort.Match(ms[len(ms)-1][3]) {
+		return score{}, false
+	}
+	ex := &flowtest.Report{Results: []*flowtest.FlowResult{{File: string(ms[len(ms)-1][1])}}}
+	return scoreStory(w, name+" (aborted)", ex, d, found), true
 }
 
 // storyMarks are the files that make a directory holding an app.yaml a

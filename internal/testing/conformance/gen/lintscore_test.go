@@ -83,3 +83,37 @@ func TestLintScoreVerdicts(t *testing.T) {
 		t.Errorf("a blocking story error: hits %d false positives %d, want 1, 2:\n%s", s.hits, s.falsePos, &out)
 	}
 }
+
+// TestLintScoreAbortedRunIgnoresStaleGolden: a mutated story carries its
+// golden's upstream.json; when upstream aborted this run (existing.log
+// names the fixture and turn, no existing.json), the story is scored from
+// the abort (that fixture failed) and never from the stale report, which
+// says the fixture passes.
+func TestLintScoreAbortedRunIgnoresStaleGolden(t *testing.T) {
+	dir := t.TempDir()
+	f := filepath.Join(dir, "s", "flows", "f.yaml")
+	storytest.WriteTree(t, dir, map[string]string{
+		"s/app.yaml":      "",
+		"s/flows/f.yaml":  "",
+		"s/flows/g.yaml":  "",
+		"s/upstream.json": `{"Results":[{"File":"flows/f.yaml","Passed":true},{"File":"flows/g.yaml","Passed":true}],"Passed":2,"Failed":0}`,
+		"s/existing.log":  `kitsoki test flows: run flow "flows/f.yaml": turn 1: machine.Turn: render state view for "b": boom` + "\n",
+		"s/validate.json": fmt.Sprintf(`[{"file":%q,"line":1,"column":1,"severity":"warning","rule":"flow-wrong-state","message":"m"}]`, f),
+		// a timing abort is no verdict: not scored, nor from upstream.json
+		"t/app.yaml":      "",
+		"t/upstream.json": `{"Results":[{"File":"flows/f.yaml","Passed":true}],"Passed":1,"Failed":0}`,
+		"t/existing.log":  `kitsoki test flows: run flow "flows/f.yaml": turn 2: WaitIdle: context deadline exceeded` + "\n",
+		"t/validate.json": "[]",
+	})
+	var out strings.Builder
+	s, unscored, err := lintScore(&out, dir, "validate.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.fails != 1 || s.hits != 1 || s.passes != 0 || s.falsePos != 0 || unscored != 1 {
+		t.Errorf("fails %d hits %d passes %d false positives %d unscored %d, want 1, 1, 0, 0, 1:\n%s", s.fails, s.hits, s.passes, s.falsePos, unscored, &out)
+	}
+	if !strings.Contains(out.String(), "s (aborted): upstream fails 1, validate flags 1") {
+		t.Errorf("no aborted line in:\n%s", &out)
+	}
+}
