@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"kitsoki/internal/testing/opened"
 )
 
 // host.starlark.run's reads (ctx.fs, the script, its sidecar, load()ed
@@ -81,14 +83,26 @@ func TestStarlarkLinkSwappedIn(t *testing.T) {
 	}
 }
 
-// A wildcard matching a directory link that leads out lists nothing
-// through it: the match's name would tell what the machine holds.
+// A wildcard matching a directory link that leads out, or a pattern
+// naming one, lists nothing through it: the match's name would tell what
+// the machine holds, and the directory is never listed (a link to / made
+// a wildcard walk the machine).
 func TestStarlarkGlobThroughALinkOut(t *testing.T) {
-	story, outside := starFiles(t)
-	linkOut(t, filepath.Join(story, "out"), outside)
-	d := mustOK(t, NewStarlarkRun(StarlarkOptions{NoNetwork: true}), starEnv(story), map[string]any{"script": "s.star", "inputs": map[string]any{"p": "*/a.txt", "op": "glob"}})
-	if got := fmt.Sprint(d["out"]); got != "[sub/a.txt]" {
-		t.Errorf("glob listed %s through the link out", got)
+	for pat, want := range map[string]string{"*/a.txt": "[sub/a.txt]", "*/*/*": "[]"} {
+		t.Run(pat, func(t *testing.T) {
+			story, outside := starFiles(t)
+			linkOut(t, filepath.Join(story, "out"), outside)
+			var d map[string]any
+			listed := opened.During(t, []string{outside}, func() {
+				d = mustOK(t, NewStarlarkRun(StarlarkOptions{NoNetwork: true}), starEnv(story), map[string]any{"script": "s.star", "inputs": map[string]any{"p": pat, "op": "glob"}})
+			})
+			if got := fmt.Sprint(d["out"]); got != want {
+				t.Errorf("glob gave %s, want %s", got, want)
+			}
+			if len(listed) > 0 {
+				t.Errorf("glob listed %s through the link out", listed)
+			}
+		})
 	}
 }
 

@@ -167,8 +167,9 @@ func fsGlobFiles(storyDir, pat string, checked func(string)) ([]string, error) {
 
 // fsGlobIn globs pat under root, its matches relative to root and sorted.
 // A match whose way leads out of root through a symbolic link (a
-// directory link matched by a wildcard) is left out: the root cannot
-// reach it, and its name would tell what the machine holds outside.
+// directory link matched by a wildcard) is left out, and never listed:
+// the root cannot reach it, and its name would tell what the machine
+// holds outside. The matches are filepath.Glob's that fr reaches.
 func fsGlobIn(root, pat string, checked func(string)) ([]string, error) {
 	fr, err := fsRoot(root, checked)
 	if err != nil {
@@ -179,7 +180,11 @@ func fsGlobIn(root, pat string, checked func(string)) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	ms, err := filepath.Glob(abs)
+	// listed through a root of the directory: one a link leads out to is
+	// never listed (a link to / made a wildcard walk the machine)
+	sr := safefile.NewRoot(root)
+	ms, _, err := story.Glob(sr, abs)
+	sr.Close()
 	if err != nil {
 		return nil, fmt.Errorf("starlark fs.glob %q: %v", pat, err) // filepath.ErrBadPattern's text
 	}

@@ -1,10 +1,13 @@
 package lsp
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	protocol "github.com/tliron/glsp/protocol_3_16"
 
 	"kitsoki/internal/testing/storytest"
 )
@@ -29,5 +32,32 @@ func BenchmarkRecheckAfterEdit(b *testing.B) {
 				ws.check(manifest, filepath.Dir(manifest), overlay)
 			}
 		})
+	}
+}
+
+// BenchmarkHoverBigBuffer is one hover on an open buffer of 20,000 states
+// that was hovered before: the buffer's tree is kept (parsed.go), so a
+// request walks it rather than parsing the buffer again.
+func BenchmarkHoverBigBuffer(b *testing.B) {
+	dir := b.TempDir()
+	manifest := filepath.Join(dir, "app.yaml")
+	var sb strings.Builder
+	sb.WriteString("app: {id: x}\nroot: a\nintents:\n  go: {title: go}\nstates:\n  a:\n    on:\n      go: b\n  b: {}\n")
+	for i := range 20_000 {
+		fmt.Fprintf(&sb, "  s%d:\n    on:\n      go: a\n", i)
+	}
+	if err := os.WriteFile(manifest, []byte(sb.String()), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	srv := New(Options{})
+	c := startServer(b, srv, protocol.ClientCapabilities{}, dir)
+	c.Open(manifest, sb.String())
+	params := protocol.HoverParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
+		TextDocument: protocol.TextDocumentIdentifier{URI: pathURI(manifest)}, Position: protocol.Position{Line: 5, Character: 2}}}
+	var h protocol.Hover
+	c.Call("textDocument/hover", params, &h) // the first parses and checks
+	b.ReportAllocs()
+	for b.Loop() {
+		c.Call("textDocument/hover", params, &h)
 	}
 }

@@ -33,7 +33,7 @@ func startInProcess(t *testing.T, opts Options) *client {
 
 type client struct {
 	*lsptest.Client
-	t *testing.T
+	t testing.TB
 }
 
 func (c *client) call(method string, params, result any) {
@@ -80,7 +80,7 @@ func startInProcessWith(t *testing.T, opts Options, caps protocol.ClientCapabili
 
 // startServer runs srv on pipes and connects a client with caps that names
 // roots as its workspace folders.
-func startServer(t *testing.T, srv *Server, caps protocol.ClientCapabilities, roots ...string) *client {
+func startServer(t testing.TB, srv *Server, caps protocol.ClientCapabilities, roots ...string) *client {
 	t.Helper()
 	sr, cw := io.Pipe()
 	cr, sw := io.Pipe()

@@ -30,6 +30,7 @@ func (s *Server) maxOpen() int64 { return cmp.Or(max(s.opts.MaxOpenBytes, 0), de
 func (s *Server) hold(d *document, text string) bool {
 	s.held -= int64(len(d.text))
 	d.text, d.over, d.raw = "", false, nil
+	d.gen++
 	size := min(int64(len(text)), maxFile+1)
 	if s.held+size > s.maxOpen() {
 		d.unheld = true
@@ -52,6 +53,7 @@ func (s *Server) drop(d *document, edits int) {
 	s.held -= int64(len(d.text))
 	size := len(d.text)
 	d.text, d.over, d.raw, d.unheld = "", false, nil, true
+	d.gen++
 	d.why = fmt.Sprintf("one change sent %d or more ranged edits of a %d KiB buffer, over the %d MiB of copying kitsoki lsp does for one change", edits, size>>10, s.editWorkCap>>20)
 }
 

@@ -45,10 +45,19 @@ func (s *spot) statePath() string {
 	return statePathOf(s.keys)
 }
 
-// locate finds the scalar at 1-based line and rune col in text.
-func locate(text string, line, col int) *spot {
+// parseTree parses text as one YAML document (nil when it is none).
+func parseTree(text string) *yaml.Node {
 	var doc yaml.Node
 	if err := yaml.Unmarshal([]byte(text), &doc); err != nil || len(doc.Content) == 0 {
+		return nil
+	}
+	return &doc
+}
+
+// locate finds the scalar at 1-based line and rune col in doc, a tree
+// parseTree made.
+func locate(doc *yaml.Node, line, col int) *spot {
+	if doc == nil {
 		return nil
 	}
 	// keys is the path to the node walked, one slice grown and shrunk
@@ -90,7 +99,7 @@ func locate(text string, line, col int) *spot {
 			}
 		}
 	}
-	walk(&doc)
+	walk(doc)
 	return found
 }
 

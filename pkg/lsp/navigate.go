@@ -19,12 +19,11 @@ func (s *Server) at(p protocol.TextDocumentPositionParams) (path string, st *sto
 	if err != nil {
 		return "", nil, nil
 	}
-	text, ok := s.text(path)
-	ls := lines(text)
+	ls, root, ok := s.tree(path)
 	if !ok || int(p.Position.Line) >= len(ls) {
 		return path, nil, nil
 	}
-	sp = locate(text, int(p.Position.Line)+1, runeCol(ls[p.Position.Line], p.Position.Character))
+	sp = locate(root, int(p.Position.Line)+1, runeCol(ls[p.Position.Line], p.Position.Character))
 	if sp == nil {
 		return path, nil, nil
 	}

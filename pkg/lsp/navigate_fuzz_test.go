@@ -41,7 +41,7 @@ func FuzzNavigate(f *testing.F) {
 			line = uint16(len(ls) - 1)
 		}
 		col := runeCol(ls[line], protocol.UInteger(char))
-		sp := locate(text, int(line)+1, col)
+		sp := locate(parseTree(text), int(line)+1, col)
 		before := ls[line][:lineByte(ls[line], protocol.UInteger(char))]
 		if items := complete(st, text, int(line), before); len(items) > maxItems {
 			t.Fatalf("%d completion items", len(items))

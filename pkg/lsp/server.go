@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/sourcegraph/jsonrpc2"
@@ -65,6 +66,10 @@ type Server struct {
 	// watch is set when the client can watch files for us (coverage.go).
 	watch bool
 	cover coverCache
+	// parsed is the tree of the buffer last asked about (parsed.go);
+	// parses counts the YAML parses of requests, for tests.
+	parsed parsedBuffer
+	parses atomic.Int64
 	// roots are the workspace roots (set at initialize): no document
 	// outside them is read, checked or published for.
 	roots []*safefile.Root
@@ -99,6 +104,9 @@ type document struct {
 	// raw is text as the bytes a check reads (overlay), made once per text
 	// rather than once per check.
 	raw []byte
+	// gen counts the texts the document held (hold, drop): a tree parsed
+	// from an older one is not used (parsedBuffer).
+	gen uint64
 }
 
 // maxDocs bounds the open documents the server keeps: one opened past it
@@ -273,6 +281,9 @@ func (s *Server) didClose(_ *glsp.Context, p *protocol.DidCloseTextDocumentParam
 	if d := s.docs[path]; d != nil {
 		s.held -= int64(len(d.text))
 		delete(s.docs, path)
+		if s.parsed.doc == d {
+			s.parsed = parsedBuffer{}
+		}
 	}
 	if len(s.docs) < s.docsCap {
 		s.toldFull = false

@@ -21,7 +21,8 @@ const (
 // story's flow fixtures set (initial_world:, world_override:), read where
 // kitsoki test finds them (<dir>/flows/*.yaml, <manifest>-flows/*.yaml)
 // inside the project root and the fixture limits; an unreadable file gives
-// no key (the test command reports it).
+// no key (the test command reports it). The directories are listed through
+// the root ([Glob]): one a symlink leads out to is never listed.
 func (st *Story) FixtureWorldKeys() []string {
 	if st.Dir == "" {
 		return nil
@@ -31,7 +32,7 @@ func (st *Story) FixtureWorldKeys() []string {
 		if pat == "" {
 			continue
 		}
-		m, _ := filepath.Glob(pat)
+		m, _, _ := Glob(st.FileRoot(), pat)
 		files = append(files, m...)
 	}
 	if len(files) > maxFixtureFiles {

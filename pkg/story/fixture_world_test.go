@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"kitsoki/internal/testing/opened"
 )
 
 // FixtureWorldKeys reads initial_world: and world_override: keys from
@@ -41,5 +43,40 @@ func TestFixtureWorldKeys(t *testing.T) {
 	got := st.FixtureWorldKeys()
 	if want := []string{"beside", "other", "over", "seeded"}; !slices.Equal(got, want) {
 		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// A flows/ directory (or <manifest>-flows/) that is a symlink out of the
+// project root is never listed: listing a link to / or to a huge tree took
+// as long as the tree is wide, for matches that were then dropped.
+func TestFixtureWorldKeysNoListingThroughALinkOut(t *testing.T) {
+	base := t.TempDir()
+	proj, outside := filepath.Join(base, "proj"), filepath.Join(base, "outside")
+	for _, d := range []string{filepath.Join(proj, ".kitsoki"), outside} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(proj, "app.yaml"), []byte("app: {id: x}\nroot: a\nstates: {a: {}}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(outside, "secret.yaml"), []byte("initial_world: {leaked: 1}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, link := range []string{"flows", "app-flows"} {
+		if err := os.Symlink(outside, filepath.Join(proj, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st, ds := Load(filepath.Join(proj, "app.yaml"), Options{})
+	if st == nil {
+		t.Fatalf("load: %v", ds)
+	}
+	var got []string
+	if listed := opened.During(t, []string{outside}, func() { got = st.FixtureWorldKeys() }); len(listed) > 0 {
+		t.Errorf("listed %s through a link out of the project", listed)
+	}
+	if len(got) > 0 {
+		t.Errorf("keys %q read through a link out of the project", got)
 	}
 }
