@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"cmp"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"time"
@@ -112,18 +111,6 @@ func (r *Reader) tooLong(line int) error {
 		"trace corrupted: line %d is longer than the %d-byte line limit (raise the limit if the trace is genuine)", line, r.opt.MaxLineBytes)
 }
 
-// headerJSONWhy words a first line's decoding error. A syntax error's
-// words quote a byte of the line, which need not be a trace (a path named
-// by an operator may lead to /etc/passwd): the file is said to be no trace
-// without quoting it. A byte-order mark keeps upstream's words (the 'ï'
-// they quote is the mark's).
-func headerJSONWhy(line []byte, err error) string {
-	if _, ok := errors.AsType[*json.SyntaxError](err); !ok || bytes.HasPrefix(line, []byte("\xef\xbb\xbf")) {
-		return err.Error()
-	}
-	return "the file is not a kitsoki trace (a trace's first line is its session.header, a JSON object)"
-}
-
 // readLine returns the next physical line without its LF. At the end of a
 // complete file it returns io.EOF.
 func (r *Reader) readLine() ([]byte, error) {
@@ -201,7 +188,7 @@ func (r *Reader) Header() (Header, error) {
 		SchemaVersion int    `json:"schema_version"`
 	}
 	if err := json.Unmarshal(line, &h); err != nil {
-		return Header{}, r.corrupt(1, RuleHeaderJSON, err, "line 1 is not valid JSON: %s", headerJSONWhy(line, err))
+		return Header{}, r.corrupt(1, RuleHeaderJSON, err, "line 1 is not valid JSON: %v", err)
 	}
 	if h.Kind != headerKind {
 		return Header{}, r.corrupt(1, RuleHeaderKind, nil, "trace missing session.header on line 1 (got kind=%q)", h.Kind)
