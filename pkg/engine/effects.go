@@ -83,8 +83,9 @@ func (r *runner) runEffects(ctx context.Context, effs []*Effect, st *step) error
 			// resting state's on_enter decides it again after the binds
 			// (postBind) (conformance once-cached-emit)
 			// the entry's hop renders against the world its own kind
-			// left (conformance emit-entry-after-kind)
-			if err := r.walkEmit(e, st); err != nil {
+			// left (conformance emit-entry-after-kind), under the when:
+			// read before the kind ran (emit-entry-when-once)
+			if err := r.decideEmit(e, r.env(r.slots, nil), st); err != nil {
 				return err
 			}
 		}

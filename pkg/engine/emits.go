@@ -27,6 +27,14 @@ func (r *runner) walkEmit(e *Effect, st *step) error {
 	if ok, err := e.When.eval(env); err != nil || !ok {
 		return nil
 	}
+	return r.decideEmit(e, env, st)
+}
+
+// decideEmit queues the hop of an emit_intent entry whose when: has
+// passed, its name and slots rendered against env. An entry carrying a
+// kind too passes or fails its when: once, before the kind runs: what the
+// kind writes never takes its hop back (conformance emit-entry-when-once).
+func (r *runner) decideEmit(e *Effect, env map[string]any, st *step) error {
 	name, slots, err := emitNameSlots(e, env, r.so.Strict)
 	if err != nil && r.t.emitsOnly {
 		return nil // conformance par-leave-emit-error
