@@ -117,8 +117,10 @@ type fixtureLint struct {
 	listenerGone bool
 	// slotWarned: the turns' slots warned at as refused (lint_slot_uint.go)
 	slotWarned map[slotWarnKey]bool
-	// cassetteLinted: the cassettes linted, by path (lint_cassette_file.go)
+	// cassetteLinted: the cassettes linted, by path; cassetteSeen: the
+	// places in them warned at (lint_cassette_file.go)
 	cassetteLinted map[string]bool
+	cassetteSeen   map[Pos]bool
 }
 
 // add reports a finding at p (in the fixture's file unless p names one).

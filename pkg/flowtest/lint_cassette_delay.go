@@ -23,7 +23,7 @@ func (l *fixtureLint) episodeDelays(doc *yaml.Node, name string) {
 		if _, ok := agent.EpisodeDelay(d.Value); ok {
 			continue
 		}
-		l.warn(Pos{File: name, Line: d.Line, Col: d.Column}, ruleCassetteDelay,
+		l.cassetteWarn(name, d, ruleCassetteDelay,
 			"delay %q is no duration: the episode answers at once on both engines (a delay that does not parse is dropped), so a background job it answers lands on the next advance_clock; %s", d.Value, delayFix(d.Value))
 	}
 }

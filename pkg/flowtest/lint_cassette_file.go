@@ -4,6 +4,8 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"kitsoki/internal/safefile"
+	"kitsoki/internal/yamlnode"
+	"kitsoki/pkg/diag"
 )
 
 // cassetteFiles lints the cassettes the fixture names for what both
@@ -54,8 +56,61 @@ func (l *fixtureLint) cassetteOnce(key, p string) (*yaml.Node, string) {
 	return nodeAt(doc.Content[0]), name
 }
 
+// cassetteWarn warns at node n of the cassette printed as name, once
+// however many episodes or exchanges merge or alias it in.
+func (l *fixtureLint) cassetteWarn(name string, n *yaml.Node, rule *diag.Rule, format string, a ...any) {
+	at := Pos{File: name, Line: n.Line, Col: n.Column}
+	if l.cassetteSeen[at] {
+		return
+	}
+	if l.cassetteSeen == nil {
+		l.cassetteSeen = map[Pos]bool{}
+	}
+	l.cassetteSeen[at] = true
+	l.warn(at, rule, format, a...)
+}
+
 // listAt is the items of the list under key in the mapping n (aliases
 // followed); none where there is no such list.
 func listAt(n *yaml.Node, key string) []*yaml.Node {
 	return nodeAt(n, key).Content
+}
+
+// nodeAt is n (aliases followed), or the value of the first of keys in
+// it, written there or merged in; an empty node where n is no mapping or
+// lacks the key.
+func nodeAt(n *yaml.Node, keys ...string) *yaml.Node {
+	n = yamlnode.Deref(n)
+	if n == nil || (len(keys) > 0 && n.Kind != yaml.MappingNode) {
+		return &yaml.Node{}
+	}
+	if len(keys) == 0 {
+		return n
+	}
+	return nodeAt(mergedGet(n, keys[0]))
+}
+
+// mergedGet is the value of key in the mapping n as a decoder reads it:
+// written in n, else merged in by its << key (a mapping, or a list of
+// them, the first that has it); nil where none has it.
+func mergedGet(n *yaml.Node, key string) *yaml.Node {
+	if v := yamlnode.Get(n, key); v != nil {
+		return v
+	}
+	m := yamlnode.Deref(yamlnode.Get(n, "<<"))
+	if m == nil {
+		return nil
+	}
+	from := []*yaml.Node{m}
+	if m.Kind == yaml.SequenceNode {
+		from = m.Content
+	}
+	for _, src := range from {
+		if src = yamlnode.Deref(src); src != nil && src.Kind == yaml.MappingNode {
+			if v := mergedGet(src, key); v != nil {
+				return v
+			}
+		}
+	}
+	return nil
 }

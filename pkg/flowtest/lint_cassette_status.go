@@ -23,7 +23,7 @@ func (l *fixtureLint) exchangeStatuses(doc *yaml.Node, name string) {
 		if s.ShortTag() == "!!str" {
 			written = `"` + s.Value + `"`
 		}
-		l.warn(Pos{File: name, Line: s.Line, Col: s.Column}, ruleCassetteStatus,
+		l.cassetteWarn(name, s, ruleCassetteStatus,
 			"status %s is no plain integer: both engines read it as %d (a quoted number or a float is truncated toward zero); write status: %d", written, v, v)
 	}
 }
