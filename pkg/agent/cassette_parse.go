@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"reflect"
+	"time"
 
 	"go.yaml.in/yaml/v3"
 
@@ -89,13 +90,7 @@ func parseCassette(name, dir string, data []byte, max int64, patterns *recost.Bu
 			return nil, fmt.Errorf("cassette: %q: episode %d is empty", name, i)
 		}
 		ep := &Episode{ID: re.ID, Match: re.Match, Replay: re.Replay, Response: re.Response}
-		// a delay that is no duration (a bare number, a negative one,
-		// text) is no delay, as upstream, which parses it when the
-		// episode plays and drops the error (conformance
-		// cassette-delay-unparsed)
-		if d, err := duration.Parse(re.Delay); re.Delay != "" && err == nil {
-			ep.Delay = d
-		}
+		ep.Delay, _ = EpisodeDelay(re.Delay)
 		if a := re.Agent; a != nil {
 			ea := a.EpisodeAgent
 			ea.Input = jsonvalue.Normalize(a.Input)
@@ -130,6 +125,19 @@ func parseCassette(name, dir string, data []byte, max int64, patterns *recost.Bu
 	}
 	c.played = make([]bool, len(c.Episodes))
 	return c, nil
+}
+
+// EpisodeDelay is the delay an episode's delay: text gives, and whether
+// it is a duration. One that is not (a bare number such as 2, a negative
+// one, text, "") is no delay, as upstream, which parses it when the
+// episode plays and drops the error (conformance cassette-delay-unparsed);
+// validate warns at it (flow-cassette-delay).
+func EpisodeDelay(text string) (time.Duration, bool) {
+	d, err := duration.Parse(text)
+	if text == "" || err != nil {
+		return 0, false
+	}
+	return d, true
 }
 
 type rawCassette struct {

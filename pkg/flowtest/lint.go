@@ -68,7 +68,7 @@ func lintStateWithin(st *story.Story, fxs []*Fixture, visitBytes, steps int64) *
 		fl.fx = fx
 		from := len(fl.ds)
 		fl.files()
-		fl.aliasEpisodes()
+		fl.cassetteFiles()
 		fl.turns()
 		fl.notTerminal()
 		fl.noErrorsWithRejection()
@@ -117,9 +117,10 @@ type fixtureLint struct {
 	listenerGone bool
 	// slotWarned: the turns' slots warned at as refused (lint_slot_uint.go)
 	slotWarned map[slotWarnKey]bool
-	// aliasWarned: the host cassettes warned at for their alias episodes
-	// (lint_cassette_alias.go)
-	aliasWarned map[string]bool
+	// cassetteLinted: the cassettes linted, by path; cassetteSeen: the
+	// places in them warned at (lint_cassette_file.go)
+	cassetteLinted map[string]bool
+	cassetteSeen   map[Pos]bool
 }
 
 // add reports a finding at p (in the fixture's file unless p names one).

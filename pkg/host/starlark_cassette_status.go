@@ -48,6 +48,22 @@ func (s *httpStatus) UnmarshalYAML(n *yaml.Node) error {
 	return bad()
 }
 
+// LooseHTTPStatus is the status an http cassette's status: node n is
+// read as when it is written loosely, as a quoted number or a float
+// (truncated toward zero on both engines: "199.99" is 199); false for a
+// plain integer, null, or a status the cassette is refused for. validate
+// warns at such a status (flow-cassette-status).
+func LooseHTTPStatus(n *yaml.Node) (int, bool) {
+	if n == nil || n.Kind != yaml.ScalarNode || (n.ShortTag() != "!!str" && n.ShortTag() != "!!float") {
+		return 0, false
+	}
+	var s httpStatus
+	if s.UnmarshalYAML(n) != nil {
+		return 0, false
+	}
+	return int(s), true
+}
+
 // kindName names a YAML node kind for a message.
 func kindName(k yaml.Kind) string {
 	switch k {

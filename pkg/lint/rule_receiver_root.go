@@ -3,13 +3,14 @@ package lint
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/story"
 )
 
 var ruleReceiverRoot = &Rule{ID: "receiver-root", Severity: diag.Warning, LintOnly: true,
-	Summary: "a region receives an emit: event through an arm that targets its parallel state itself, or that has no target on the parallel state or above it: the existing engine writes that state into the region's slot and rests on a corrupt configuration (p#p#...), which also ends an emit cycle there; kitsoki leaves the region's leaf where it is (a cycle fails the turn at depth 24)",
+	Summary: "a region receives an emit: event through an arm that targets its parallel state itself, or that has no target on the parallel state or above it, or whose target is one {{ }} tag rendering empty or to such a state on a value the world key it reads can hold (its default, a literal set:): the existing engine writes that state into the region's slot and rests on a corrupt configuration (p#p#...), which also ends an emit cycle there; kitsoki leaves the region's leaf where it is (a cycle fails the turn at depth 24)",
 	Example: "p: {type: parallel, on: {ping: [{}]}, states: {ra: {states: {a1: {on: {go: [{emit: [ping]}]}}}}, rb: ...}}"}
 
 // checkReceiverRoot warns at a receiver arm of an emit: event inside a
@@ -24,6 +25,7 @@ var ruleReceiverRoot = &Rule{ID: "receiver-root", Severity: diag.Warning, LintOn
 func checkReceiverRoot(c *checker) {
 	emitted := c.emittedInside()
 	done := map[*story.Transition]bool{}
+	vals := c.worldValues()
 	for _, p := range c.states() {
 		if !p.Parallel {
 			continue
@@ -37,7 +39,7 @@ func checkReceiverRoot(c *checker) {
 					if len(leaf.Children) > 0 {
 						continue
 					}
-					c.judgeReceiver(p, reg, leaf, ev, done)
+					c.judgeReceiver(p, reg, leaf, ev, done, vals)
 				}
 			}
 		}
@@ -46,7 +48,7 @@ func checkReceiverRoot(c *checker) {
 
 // judgeReceiver warns at the arms the event ev, looked up from leaf in
 // region reg of p, may take that write a corrupt slot upstream.
-func (c *checker) judgeReceiver(p, reg, leaf *story.State, ev string, done map[*story.Transition]bool) {
+func (c *checker) judgeReceiver(p, reg, leaf *story.State, ev string, done map[*story.Transition]bool, vals *staticValues) {
 	owner := nearest(leaf, func(s *story.State) bool { return s.HasOn(ev) })
 	if owner == nil {
 		return
@@ -54,10 +56,14 @@ func (c *checker) judgeReceiver(p, reg, leaf *story.State, ev string, done map[*
 	for i, arm := range owner.Arms(ev) {
 		if !done[arm] {
 			done[arm] = true
-			if what := receiverCorrupts(p, reg, owner, arm); what != "" {
+			what, target := receiverCorrupts(p, reg, owner, arm.Target), arm.Target
+			if what == "" {
+				what, target = templatedCorrupts(p, reg, owner, arm.Target, vals)
+			}
+			if what != "" {
 				c.rep.Warnf(armPos(arm), ruleReceiverRoot,
 					"state %q intent %q arm %d: region %q receives the emit: event %q here, and this arm %s: the existing engine writes that state into the region's slot and rests on a corrupt configuration (%s), where an emit cycle through it also ends; kitsoki leaves the region's leaf where it is and runs the arm's effects (such a cycle fails the turn at depth 24); to keep the region where it is, handle %q in its own states (%s: [{}] on %q or its leaves), or target one of its states to move it",
-					owner.Path, ev, i, reg.Path, ev, what, corruptPath(p, reg, owner, arm), ev, ev, reg.Path)
+					owner.Path, ev, i, reg.Path, ev, what, corruptPath(p, reg, owner, target), ev, ev, reg.Path)
 			}
 		}
 		if arm.When == "" {
@@ -66,11 +72,11 @@ func (c *checker) judgeReceiver(p, reg, leaf *story.State, ev string, done map[*
 	}
 }
 
-// receiverCorrupts says how arm, found on owner for a receiver in region
+// receiverCorrupts says how arm, found on owner (its target: target) for a receiver in region
 // reg of p, writes a state outside the region's reach into its slot ("":
 // it does not, or that is not certain).
-func receiverCorrupts(p, reg, owner *story.State, arm *story.Transition) string {
-	tg, err := owner.Resolve(arm.Target)
+func receiverCorrupts(p, reg, owner *story.State, target string) string {
+	tg, err := owner.Resolve(target)
 	if err != nil {
 		return ""
 	}
@@ -79,23 +85,43 @@ func receiverCorrupts(p, reg, owner *story.State, arm *story.Transition) string 
 		if onLine(reg, owner) {
 			return "" // a stay in the region keeps its leaf on both engines
 		}
-		if arm.Target == "" {
+		if target == "" {
 			return fmt.Sprintf("has no target on %q, which upstream reads as a move to that state", owner.Path)
 		}
-		return fmt.Sprintf("targets %q, which is %q", arm.Target, owner.Path)
+		return fmt.Sprintf("targets %q, which is %q", target, owner.Path)
 	case story.TargetState:
 		// a target outside p both engines write into the slot alike
 		// (conformance par-emit-leave; validate's par-emit-leave)
 		if tg.State == p {
-			return fmt.Sprintf("targets %q, the parallel state itself", arm.Target)
+			return fmt.Sprintf("targets %q, the parallel state itself", target)
 		}
 		if tg.State != p && initialParallel(tg.State) == p {
 			// both engines take it as a target of p (conformance
 			// par-emit-leave-parallel)
-			return fmt.Sprintf("targets %q, whose initial: chain enters the parallel state itself", arm.Target)
+			return fmt.Sprintf("targets %q, whose initial: chain enters the parallel state itself", target)
 		}
 	}
 	return ""
+}
+
+// templatedCorrupts is receiverCorrupts for a templated target that is
+// one {{ }} tag alone ("{{ world.next }}"), and the value it renders to
+// there: it judges each value the world keys the tag reads can hold (a
+// default, a literal set:; rule_unreachable.go's templateTargets), so an
+// empty default on the parallel state or above it is a move to that
+// state upstream, as a written "." is (hunt92's legacy story 133, probed).
+func templatedCorrupts(p, reg, owner *story.State, target string, vals *staticValues) (string, string) {
+	tpl := strings.TrimSpace(target)
+	if !story.IsTemplated(tpl) || tagRe.Get().FindString(tpl) != tpl || !strings.HasPrefix(tpl, "{{") {
+		return "", target
+	}
+	names, _ := vals.templateTargets(tpl)
+	for _, v := range names {
+		if what := receiverCorrupts(p, reg, owner, v); what != "" {
+			return fmt.Sprintf("has the templated target %q, which renders %q where the world keys it reads hold a value the story gives them (a default or a literal set:), and so %s", target, v, what), v
+		}
+	}
+	return "", target
 }
 
 // initialParallel is the parallel state a move entering s reaches through
@@ -119,9 +145,9 @@ func initialParallel(s *story.State) *story.State {
 
 // corruptPath sketches the configuration upstream rests on: the parallel
 // state's own encoded path, or the outside state, in the region's slot.
-func corruptPath(p, reg, owner *story.State, arm *story.Transition) string {
+func corruptPath(p, reg, owner *story.State, target string) string {
 	into := p.Path + "#..."
-	if tg, err := owner.Resolve(arm.Target); err == nil && tg.Kind == story.TargetState && tg.State != p && initialParallel(tg.State) != p {
+	if tg, err := owner.Resolve(target); err == nil && tg.Kind == story.TargetState && tg.State != p && initialParallel(tg.State) != p {
 		into = tg.State.Path
 	} else if tg.Kind == story.TargetStay && owner != p {
 		into = owner.Path
