@@ -54,8 +54,10 @@ type jobStore struct {
 	ready  []*job // real clock: settled, waiting for the session
 	// virtual: jobs complete only through Advance (never from ready)
 	virtual bool
-	notify  chan struct{}
-	wg      sync.WaitGroup
+	// now reads the session's clock (storeStatusLocked)
+	now    func() time.Time
+	notify chan struct{}
+	wg     sync.WaitGroup
 }
 
 // signal wakes Wait.
@@ -70,6 +72,7 @@ func (s *jobStore) list() []JobInfo {
 	out := make([]JobInfo, len(s.jobs))
 	for i, j := range s.jobs {
 		out[i] = j.info
+		out[i].Status, out[i].Error = s.storeStatusLocked(j)
 		out[i].Result = jsonvalue.Normalize(j.info.Result).(map[string]any)
 	}
 	return out
@@ -118,7 +121,8 @@ func (s *jobStore) AnswerClarification(ctx context.Context, jobID string, answer
 		return errors.New("jobs.AnswerClarification: sql: no rows in result set")
 	}
 	if j.info.Status != JobAwaiting {
-		return fmt.Errorf("jobs.AnswerClarification: job %s is not awaiting_input (status=%s)", jobID, j.info.Status)
+		status, _ := s.storeStatusLocked(j)
+		return fmt.Errorf("jobs.AnswerClarification: job %s is not awaiting_input (status=%s)", jobID, status)
 	}
 	j.info.Status, j.answer, j.info.Question = JobRunning, answer, ""
 	j.dropAnswer = j.ans.clar != nil && j.ans.clar.DropAnswer
@@ -250,13 +254,6 @@ func (r *runner) submit(ctx context.Context, e *Effect, args map[string]any, rc 
 		if ans.clar != nil && ans.delay <= 0 { // conformance mutate-clarify-at-once
 			r.askLocked(j)
 			return nil
-		}
-		if ans.clar == nil && ans.delay <= 0 {
-			// ended at once: upstream's job row is terminal by the end of
-			// this turn (expect_jobs counts it here), though its completion
-			// turn comes at the next landing (conformance job-ends-at-once)
-			status, errMsg, result, _ := j.result()
-			j.info.Status, j.info.Error, j.info.Result, j.info.Ended = status, errMsg, result, r.now()
 		}
 		s.mu.Unlock()
 		return nil
@@ -432,33 +429,45 @@ func (r *runner) jobStep(ctx context.Context, j *job) (*Turn, error) {
 		return nil, nil
 	}
 	j.applied = true
-	status, errMsg, result, data := j.result()
+	status, errMsg := endStatus(j)
+	data := j.ans.data // nil: no last_job_result (conformance host-job-no-data)
+	if j.answer != nil && !j.dropAnswer {
+		data = shallowWith(data, "answer", j.answer)
+	}
+	var result map[string]any
+	if data != nil {
+		result = jsonvalue.Normalize(data).(map[string]any)
+	}
 	j.info.Status, j.info.Error, j.info.Result, j.info.Ended = status, errMsg, result, r.now()
 	s.mu.Unlock()
 	return r.completionTurn(ctx, j, status, errMsg, data)
 }
 
-// result is how a settled job ends: its status, error, the result its
-// row shows, and the data its completion turn binds (nil: no
-// last_job_result, conformance host-job-no-data). The store is locked.
-func (j *job) result() (status, errMsg string, result, data map[string]any) {
-	status = JobDone
+// endStatus is how a settled job ends: cancelled or failed by its
+// handler's error, failed by its answer's, otherwise done.
+func endStatus(j *job) (status, errMsg string) {
 	switch {
 	case j.err != nil && errors.Is(j.err, context.Canceled):
-		status, errMsg = JobCancelled, j.err.Error()
+		return JobCancelled, j.err.Error()
 	case j.err != nil:
-		status, errMsg = JobFailed, j.err.Error()
+		return JobFailed, j.err.Error()
 	case j.ans.err != "":
-		status, errMsg = JobFailed, j.ans.err
+		return JobFailed, j.ans.err
 	}
-	data = j.ans.data
-	if j.answer != nil && !j.dropAnswer {
-		data = shallowWith(data, "answer", j.answer)
+	return JobDone, ""
+}
+
+// storeStatusLocked is j's status as upstream's job store holds it: the
+// row ends when the handler returns (a stub answer due by now, a process
+// that has exited), before the completion turn runs, so a job a turn
+// submits with no delay has ended by the end of that turn, for
+// expect_jobs and for an answer to it (conformance job-ended-before-landing).
+// It is called with the store locked.
+func (s *jobStore) storeStatusLocked(j *job) (status, errMsg string) {
+	if j.info.Status == JobRunning && !j.applied && j.settled && !j.asked && j.ans.clar == nil && !j.due.After(s.now()) {
+		return endStatus(j)
 	}
-	if data != nil {
-		result = jsonvalue.Normalize(data).(map[string]any)
-	}
-	return status, errMsg, result, data
+	return j.info.Status, j.info.Error
 }
 
 // askLocked posts j's clarification question (awaiting_input, an

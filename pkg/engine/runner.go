@@ -73,7 +73,7 @@ func newRunner(m *Machine, o SessionOptions) *runner {
 	if r.hosts == nil {
 		r.hosts = defaultHosts()
 	}
-	r.jobs = &jobStore{byID: map[string]*job{}, notify: make(chan struct{})}
+	r.jobs = &jobStore{byID: map[string]*job{}, notify: make(chan struct{}), now: r.clock.Now}
 	_, r.jobs.virtual = r.clock.(*VirtualClock)
 	r.inbox = &inboxStore{}
 	if o.World != nil {
