@@ -21,7 +21,7 @@ func FuzzDurationArg(f *testing.F) {
 	f.Add("x", 1.5)
 	f.Add("x", 1e-10)
 	f.Add("x", 9.3e9)
-	f.Add("x", -0.0)
+	f.Add("x", math.Copysign(0, -1))
 	f.Fuzz(func(t *testing.T, s string, secs float64) {
 		d, err := durationArg("host.run", s)
 		if err != nil {
