@@ -1,6 +1,7 @@
 package flowtest
 
 import (
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -232,6 +233,21 @@ func FuzzParseFixture(f *testing.F) {
 		"test_kind: flow\nexpect_terminal: \"true\"\nturns:\n  - intent: go\n",
 	} {
 		f.Add([]byte(s))
+	}
+	// goldens holding the keys the fixtures above leave out (host_bindings,
+	// expect_files, expect_events_exact, expect_error, expect_host_calls)
+	for _, g := range []string{
+		"../host/testdata/conformance/host-bindings-real-agent/flows/go-run.yaml",
+		"../engine/testdata/conformance/expect-files-written/flows/f05.yaml",
+		"../engine/testdata/conformance/expect-empty-exact-keys/flows/empty_orch.yaml",
+		"../engine/testdata/conformance/lint-error-code-empty/flows/h_legacy_declared_rejected.yaml",
+		"../engine/testdata/conformance/fixture-null-items/flows/null_items_legacy.yaml",
+	} {
+		b, err := os.ReadFile(g)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		fxs, ds := parse("f.yaml", data)

@@ -10,7 +10,8 @@ import (
 
 // httpStatus is an http cassette response's status: as written, null or
 // absent 0. As upstream's decoder reads it, a float is truncated toward
-// zero and so is a quoted number ("404", "+200", "2e2", "199.99"); a
+// zero and so is a quoted number ("404", "+200", "2e2", "199.99"); an
+// int past Go's int (9223372036854775808) is refused naming its line; a
 // quoted negative one (but "-0"), a quoted text that is no number ("abc",
 // " 200", "0x1F4", "") and a bool are refused at load (conformance
 // star-http-status-text).
@@ -29,8 +30,8 @@ func (s *httpStatus) UnmarshalYAML(n *yaml.Node) error {
 		return nil
 	case "!!int":
 		var i int
-		if err := n.Decode(&i); err != nil {
-			return err
+		if n.Decode(&i) != nil {
+			return fmt.Errorf("line %d: status %q is out of range: write the HTTP status as digits (status: 200)", n.Line, n.Value)
 		}
 		*s = httpStatus(i)
 		return nil
