@@ -17,44 +17,8 @@ var ruleOnErrorTarget = &Rule{ID: "on-error-target", Severity: diag.Warning, Lin
 // ends in (story-runtime.md §2.4), to a state. Upstream loads a story
 // whose on_error dangles and drops the redirect at run time.
 func (c *checker) checkOnError(e *story.Effect, site effSite) {
-	if raw := e.OnError(); !story.IsTemplated(raw) && strings.TrimSpace(raw) != raw {
-		// conformance on-error-untrimmed
-		c.rep.Warnf(e.PosOf("on_error"), ruleOnErrorTarget, "%s: on_error %q names no state as written (the target is not trimmed): the redirect is dropped and the turn rests where the call was made; remove the whitespace around %q", site.String(), raw, strings.TrimSpace(raw))
-		return
-	}
-	target := strings.TrimSpace(e.OnError())
-	if strings.HasPrefix(target, "@exit:") {
-		if c.st.Imported() {
-			// the fold maps it to the importing story's exits.<name>.to
-			c.checkTarget(site.State, target, e.PosOf("on_error"), site.String()+": on_error: ", false)
-			if to := c.rootExitTo(strings.TrimPrefix(target, "@exit:")); strings.HasPrefix(to, "@exit:") {
-				// conformance on-error-exit-declared (README: mapped on)
-				c.rep.Warnf(e.PosOf("on_error"), ruleOnErrorTarget, "%s: on_error %q is mapped by the importing story's exits to %q, an exit of the story run on its own, which an on_error never takes (both engines look it up as a state path); this on_error redirect can never fire: the rest of the block is skipped; map the exit to a state of the importing story", site.String(), target, to)
-			}
-			return
-		}
-		// conformance on-error-exit-undeclared
-		c.rep.Warnf(e.PosOf("on_error"), ruleOnErrorTarget, "%s: on_error %q names no state: an on_error is never mapped to an exit in a story run on its own (both engines look it up as a state path, whether or not exits: declares %q); this on_error redirect can never fire: the rest of the block is skipped; to leave after a failure, drop on_error and guard an arm on world.last_error that targets %q (an imported story's on_error @exit: is mapped by the importing story's exits:)", site.String(), target, strings.TrimPrefix(target, "@exit:"), target)
-		return
-	}
-	if tagOnly(target) || story.IsTemplated(target) {
-		// conformance on-error-template-literal
-		c.rep.Warnf(e.PosOf("on_error"), ruleOnErrorTarget, "%s: on_error %q is never rendered (both engines look an on_error target up as written), so it names no state; this on_error redirect can never fire: the rest of the block is skipped; name one state, and let that state's on_enter choose where to go", site.String(), target)
-		return
-	}
-	if target == "" || target == "." {
-		return
-	}
-	if foldedAbsolute(c.st, target) { // rule_target_folded.go
-		if path := strings.ReplaceAll(target, "/", "."); !inFolded(foldedTop(c.st), path, 0) {
-			from, maxClimb := c.onErrorFrom(site)
-			c.rep.Warnf(e.PosOf("on_error"), ruleOnErrorTarget, "%s: on_error %q names no state once this imported story is folded (a dotted target is kept as written, so it names the importing story's tree); this on_error redirect can never fire: the rest of the block is skipped; %s", site.String(), target, c.foldedFix(site.State, from, maxClimb, path))
-		}
-		return
-	}
-	if name, ok := strings.CutPrefix(target, "__exit__"); ok && c.writesExit(name) {
-		// conformance on-error-exit-state: the state upstream's loader
-		// makes for a written @exit:NAME target
+	target, done := c.onErrorWritten(e, site)
+	if done {
 		return
 	}
 	if p := nearest(site.State, func(s *story.State) bool { return s.Parallel }); p != nil && p != site.State && c.st.Imported() && !strings.ContainsAny(target, "./") {
@@ -100,6 +64,54 @@ func (c *checker) checkOnError(e *story.Effect, site effSite) {
 	_, err := c.st.ResolveFrom(kb, target)
 	resolved, _ := story.ResolvePath(kb, target)
 	c.onErrorDangles(e, site, target, resolved, kb, err)
+}
+
+// onErrorWritten checks an on_error target by how it is written: with
+// whitespace around it, an @exit:, a template, empty or ".", a dotted path
+// in a folded child, a written exit's state. It returns the trimmed target
+// and whether it is settled; one left unsettled is resolved by climbing.
+func (c *checker) onErrorWritten(e *story.Effect, site effSite) (target string, done bool) {
+	if raw := e.OnError(); !story.IsTemplated(raw) && strings.TrimSpace(raw) != raw {
+		// conformance on-error-untrimmed
+		c.rep.Warnf(e.PosOf("on_error"), ruleOnErrorTarget, "%s: on_error %q names no state as written (the target is not trimmed): the redirect is dropped and the turn rests where the call was made; remove the whitespace around %q", site.String(), raw, strings.TrimSpace(raw))
+		return "", true
+	}
+	target = strings.TrimSpace(e.OnError())
+	if strings.HasPrefix(target, "@exit:") {
+		if c.st.Imported() {
+			// the fold maps it to the importing story's exits.<name>.to
+			c.checkTarget(site.State, target, e.PosOf("on_error"), site.String()+": on_error: ", false)
+			if to := c.rootExitTo(strings.TrimPrefix(target, "@exit:")); strings.HasPrefix(to, "@exit:") {
+				// conformance on-error-exit-declared (README: mapped on)
+				c.rep.Warnf(e.PosOf("on_error"), ruleOnErrorTarget, "%s: on_error %q is mapped by the importing story's exits to %q, an exit of the story run on its own, which an on_error never takes (both engines look it up as a state path); this on_error redirect can never fire: the rest of the block is skipped; map the exit to a state of the importing story", site.String(), target, to)
+			}
+			return "", true
+		}
+		// conformance on-error-exit-undeclared
+		c.rep.Warnf(e.PosOf("on_error"), ruleOnErrorTarget, "%s: on_error %q names no state: an on_error is never mapped to an exit in a story run on its own (both engines look it up as a state path, whether or not exits: declares %q); this on_error redirect can never fire: the rest of the block is skipped; to leave after a failure, drop on_error and guard an arm on world.last_error that targets %q (an imported story's on_error @exit: is mapped by the importing story's exits:)", site.String(), target, strings.TrimPrefix(target, "@exit:"), target)
+		return "", true
+	}
+	if tagOnly(target) || story.IsTemplated(target) {
+		// conformance on-error-template-literal
+		c.rep.Warnf(e.PosOf("on_error"), ruleOnErrorTarget, "%s: on_error %q is never rendered (both engines look an on_error target up as written), so it names no state; this on_error redirect can never fire: the rest of the block is skipped; name one state, and let that state's on_enter choose where to go", site.String(), target)
+		return "", true
+	}
+	if target == "" || target == "." {
+		return "", true
+	}
+	if foldedAbsolute(c.st, target) { // rule_target_folded.go
+		if path := strings.ReplaceAll(target, "/", "."); !inFolded(foldedTop(c.st), path, 0) {
+			from, maxClimb := c.onErrorFrom(site)
+			c.rep.Warnf(e.PosOf("on_error"), ruleOnErrorTarget, "%s: on_error %q names no state once this imported story is folded (a dotted target is kept as written, so it names the importing story's tree); this on_error redirect can never fire: the rest of the block is skipped; %s", site.String(), target, c.foldedFix(site.State, from, maxClimb, path))
+		}
+		return "", true
+	}
+	if name, ok := strings.CutPrefix(target, "__exit__"); ok && c.writesExit(name) {
+		// conformance on-error-exit-state: the state upstream's loader
+		// makes for a written @exit:NAME target
+		return "", true
+	}
+	return target, false
 }
 
 // rootExitTo is the exits.<name>.to (trimmed) that maps this imported
