@@ -185,6 +185,9 @@ func decodeCassette(path, what string, data []byte, raw any, hint string) (*yaml
 	if k := yamlnode.ComplexKey(&node); k != nil {
 		return nil, fmt.Errorf("%s:%d:%d: %s", path, k.Line, k.Column, yamlnode.ComplexKeyMsg(what+" cassette"))
 	}
+	if k := yamlnode.FlowKeyTab(&node, data); k != nil {
+		return nil, fmt.Errorf("%s:%d:%d: %s", path, k.Line, k.Column, yamlnode.FlowKeyTabMsg(what+" cassette"))
+	}
 	// upstream's parser and decoder refuse a key given twice, the whole file
 	if at, msg := yamlnode.RepeatedKey(&node, reflect.TypeOf(raw), what+" cassette"); at != nil {
 		return nil, fmt.Errorf("%s:%d:%d: %s", path, at.Line, at.Column, msg)
