@@ -15,7 +15,10 @@ import (
 	"kitsoki/pkg/story"
 )
 
-var includeLine = &lazyre.Regexp{Expr: `^(\s*(?:- )?[^\s#:][^:#]*:)\s+!include\s+(\S+)\s*$`}
+// includeLine is "<key>: !include <path>"; the path is the rest of the
+// line, blanks inside it and a "# ..." after it included, as upstream
+// reads it (conformance cassette-include-path).
+var includeLine = &lazyre.Regexp{Expr: `^(\s*(?:- )?[^\s#:][^:#]*:)\s+!include\s+(.*\S)\s*$`}
 
 // resolveIncludes is the line-based !include pre-pass: "<key>: !include
 // <path>" is replaced by the file's content (compact JSON for *.json, a
