@@ -319,9 +319,9 @@ type rawInspect struct {
 	Kind         string `yaml:"kind"`
 	Interactions []struct {
 		Op     string `yaml:"op"`
-		Target string `yaml:"target"`
+		Target any    `yaml:"target"`
 		Exit   *int   `yaml:"exit"`
-		Out    string `yaml:"out"`
+		Out    any    `yaml:"out"`
 	} `yaml:"interactions"`
 }
 
@@ -339,12 +339,20 @@ func ParseInspectCassette(path string, data []byte) (*InspectCassette, error) {
 	lines := listLines(node, "interactions")
 	c := &InspectCassette{Path: path}
 	for i, r := range raw.Interactions {
-		it := Interaction{Op: r.Op, Target: r.Target, Out: r.Out}
-		if r.Exit != nil {
-			it.Exit = *r.Exit
-		}
+		it := Interaction{Op: r.Op}
 		if i < len(lines) {
 			it.Line = lines[i]
+		}
+		// a number, a bool or null is its printed text, as upstream
+		// (conformance star-http-scalar-text)
+		target, ok1 := scalarText(r.Target)
+		out, ok2 := scalarText(r.Out)
+		if !ok1 || !ok2 {
+			return nil, fmt.Errorf("%s:%d: interactions[%d]: target and out are one text each: write them as strings", path, it.Line, i)
+		}
+		it.Target, it.Out = target, out
+		if r.Exit != nil {
+			it.Exit = *r.Exit
 		}
 		c.Interactions = append(c.Interactions, it)
 	}

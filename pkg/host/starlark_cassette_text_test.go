@@ -24,3 +24,15 @@ func TestHTTPCassetteHeaderForms(t *testing.T) {
 		}
 	}
 }
+
+// An inspect cassette's target and out read the same way; a list is
+// refused naming the interaction.
+func TestInspectCassetteScalarText(t *testing.T) {
+	c, err := ParseInspectCassette("i.yaml", []byte("kind: inspect_cassette\ninteractions:\n  - {op: read, target: 1.0, out: 1000000.0}\n"))
+	if err != nil || c.Interactions[0].Target != "1" || c.Interactions[0].Out != "1e+06" {
+		t.Fatalf("got %+v, %v", c, err)
+	}
+	if _, err := ParseInspectCassette("i.yaml", []byte("kind: inspect_cassette\ninteractions:\n  - {op: read, target: a, out: [x]}\n")); err == nil || !strings.Contains(err.Error(), "i.yaml:3: interactions[0]") {
+		t.Errorf("a list out: %v", err)
+	}
+}
