@@ -76,6 +76,7 @@ func parseCassette(name, dir string, data []byte, max int64, patterns *recost.Bu
 	// a plain date is text upstream, in data and in match values alike
 	// (conformance cassette-dates-text)
 	yamlnode.TextTimestamps(&doc)
+	printedTexts(&doc)
 	var raw rawCassette
 	if err := doc.Decode(&raw); err != nil {
 		return nil, cassetteYAMLError(name, err)

@@ -2,27 +2,14 @@ package host
 
 import (
 	"fmt"
-	"strconv"
+
+	"kitsoki/internal/yamlnode"
 )
 
 // scalarText is a cassette's scalar body or header value as the text
-// upstream's decoder makes of it (conformance star-http-scalar-text): a
-// string as written, null empty, a bool true/false, a number as Go prints
-// it (1.0 is "1", 1000000.0 "1e+06", .inf "+Inf"); ok is false for a
-// mapping or a list.
-func scalarText(v any) (string, bool) {
-	switch x := v.(type) {
-	case nil:
-		return "", true
-	case string:
-		return x, true
-	case bool:
-		return strconv.FormatBool(x), true
-	case int, int64, uint64, float64:
-		return fmt.Sprint(x), true
-	}
-	return "", false
-}
+// upstream's decoder makes of it (conformance star-http-scalar-text);
+// ok is false for a mapping or a list.
+func scalarText(v any) (string, bool) { return yamlnode.PrintedText(v) }
 
 // headerTexts reads a response's headers: each value a scalar, as text.
 func headerTexts(raw map[string]any) (map[string]string, error) {
