@@ -15,7 +15,10 @@ import (
 	"kitsoki/pkg/story"
 )
 
-var includeLine = &lazyre.Regexp{Expr: `^(\s*(?:- )?[^\s#:][^:#]*:)\s+!include\s+(\S+)\s*$`}
+// includeLine is "<key>: !include <path>"; the path is the rest of the
+// line, blanks inside it and a "# ..." after it included, as upstream
+// reads it (conformance cassette-include-path).
+var includeLine = &lazyre.Regexp{Expr: `^(\s*(?:- )?[^\s#:][^:#]*:)\s+!include\s+(.*\S)\s*$`}
 
 // resolveIncludes is the line-based !include pre-pass: "<key>: !include
 // <path>" is replaced by the file's content (compact JSON for *.json, a
@@ -67,11 +70,10 @@ func resolveIncludes(dir string, data []byte, max int64) ([]byte, error) {
 		}
 		var repl string
 		if strings.EqualFold(filepath.Ext(named), ".json") {
-			var buf bytes.Buffer
-			if err := json.Compact(&buf, content); err != nil {
+			var err error
+			if repl, err = includedJSON(content); err != nil {
 				return nil, fmt.Errorf("!include %q: parse JSON: %v", p, err)
 			}
-			repl = buf.String()
 		} else {
 			q, _ := json.Marshal(string(content))
 			repl = string(q)
@@ -84,4 +86,18 @@ func resolveIncludes(dir string, data []byte, max int64) ([]byte, error) {
 		lines[i] = m[1] + " " + repl
 	}
 	return []byte(strings.Join(lines, "\n")), nil
+}
+
+// includedJSON is an included *.json file as upstream inlines it: decoded
+// and encoded again, so its numbers are float64's (1.0 is 1, 1e2 is 100,
+// 12345678901234567 is 12345678901234568, one past the range refused),
+// a key given twice is its last, and the keys are sorted (conformance
+// cassette-include-json-numbers).
+func includedJSON(content []byte) (string, error) {
+	var v any
+	if err := json.Unmarshal(content, &v); err != nil {
+		return "", err
+	}
+	b, err := json.Marshal(v)
+	return string(b), err
 }

@@ -66,6 +66,9 @@ func parseCassette(name, dir string, data []byte, max int64, patterns *recost.Bu
 	if k := yamlnode.ComplexKey(&doc); k != nil {
 		return nil, fmt.Errorf("cassette: %s:%d:%d: a mapping or a list is used as a key; a key is a plain name", name, k.Line, k.Column)
 	}
+	if k := yamlnode.FlowKeyTab(&doc, data); k != nil {
+		return nil, fmt.Errorf("cassette: %s:%d:%d: %s", name, k.Line, k.Column, yamlnode.FlowKeyTabMsg("cassette"))
+	}
 	// upstream's parser and decoder refuse a key given twice, the whole file
 	if at, msg := yamlnode.RepeatedKey(&doc, reflect.TypeFor[rawCassette](), "cassette"); at != nil {
 		return nil, fmt.Errorf("cassette: %s:%d:%d: %s", name, at.Line, at.Column, msg)
@@ -74,6 +77,7 @@ func parseCassette(name, dir string, data []byte, max int64, patterns *recost.Bu
 	// a plain date is text upstream, in data and in match values alike
 	// (conformance cassette-dates-text)
 	yamlnode.TextTimestamps(&doc)
+	printedTexts(&doc)
 	var raw rawCassette
 	if err := doc.Decode(&raw); err != nil {
 		return nil, cassetteYAMLError(name, err)

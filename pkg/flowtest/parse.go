@@ -166,6 +166,10 @@ func readDoc(file string, pc piece, turnsLeft int, merges, aliasText *int) (*Fix
 		p.errf(k, ruleShape, "%s; the existing engine refuses this fixture file (found an invalid key for this map)", yamlnode.ComplexKeyMsg("fixture"))
 		return nil, p.ds
 	}
+	if k := yamlnode.FlowKeyTab(root, []byte(src)); k != nil {
+		p.errf(k, ruleShape, "%s", yamlnode.FlowKeyTabMsg("fixture file"))
+		return nil, p.ds
+	}
 	if root.Kind != yaml.MappingNode {
 		p.errf(root, ruleShape, "a fixture document must be a mapping of keys (test_kind: flow, turns: ...)")
 		return nil, p.ds

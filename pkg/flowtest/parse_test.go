@@ -171,6 +171,28 @@ func TestParseRefusedLikeUpstream(t *testing.T) {
 	}
 }
 
+// A tab before a key of a flow mapping refuses the fixture file, also a
+// cassette sitting in flows/, which upstream parses as a fixture (probe
+// /tmp/hunt97/s7/v/tabs: `parse fixture in "flows/c.yaml": [5:34] tab
+// character cannot use as a map key directly`, the whole run stops).
+func TestParseRefusesFlowKeyTab(t *testing.T) {
+	for _, c := range []struct {
+		src       string
+		line, col int
+	}{
+		{"test_kind: flow\ninitial_state: a\nturns:\n  - intent: {name: go,\tslots: {}}\n", 4, 24},
+		{"kind: host_cassette\nepisodes:\n  - {id: r,\tmatch: {handler: host.run}}\n", 3, 13},
+	} {
+		_, ds := parseOne(t, c.src)
+		if !hasDiag(ds, diag.Error, c.line, c.col, "the existing engine refuses this fixture file (tab character cannot use as a map key directly)") {
+			t.Errorf("%q: got %v", c.src, ds)
+		}
+	}
+	if _, ds := parseOne(t, "test_kind: flow\ninitial_state: a\nturns:\n  - intent: {name: go,\n\tslots: {}}\n"); len(ds) != 0 {
+		t.Errorf("a tab after a line break: %v", ds)
+	}
+}
+
 func TestParseSkipsOtherKinds(t *testing.T) {
 	fxs, ds := parseOne(t, "kind: host_cassette\nepisodes: []\n---\ntest_kind: flow_disabled_pending_runner_support\nturns: [{}]\n")
 	if len(fxs) != 0 || len(ds) != 0 {

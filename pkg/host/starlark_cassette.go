@@ -84,9 +84,9 @@ type rawCassette struct {
 }
 
 type rawResponse struct {
-	Status  httpStatus        `yaml:"status"`
-	Headers map[string]string `yaml:"headers"`
-	Body    any               `yaml:"body"`
+	Status  httpStatus     `yaml:"status"`
+	Headers map[string]any `yaml:"headers"`
+	Body    any            `yaml:"body"`
 }
 
 type rawRequest struct {
@@ -135,7 +135,7 @@ func ParseHTTPCassetteIn(path string, data []byte, patterns *recost.Budget) (*HT
 		// answers status 0 (conformance star-http-lenient-exchange).
 		req := cmp.Or(e.Request, e.Match, &rawRequest{})
 		resp := cmp.Or(e.Resp, &rawResponse{})
-		ex := HTTPExchange{Method: strings.ToUpper(strings.TrimSpace(req.Method)), MethodText: req.Method, URL: req.URL, Status: int(resp.Status), Headers: resp.Headers, Line: line, fromRequest: e.Request != nil}
+		ex := HTTPExchange{Method: strings.ToUpper(strings.TrimSpace(req.Method)), MethodText: req.Method, URL: req.URL, Status: int(resp.Status), Line: line, fromRequest: e.Request != nil}
 		if req.URLPattern != "" && !ex.fromRequest { // upstream reads no url_pattern under request:
 			re, err := patterns.Compile(req.URLPattern)
 			if err != nil {
@@ -143,12 +143,15 @@ func ParseHTTPCassetteIn(path string, data []byte, patterns *recost.Budget) (*HT
 			}
 			ex.URLPattern, ex.urlInsts = re, patterns.Insts(req.URLPattern)
 		}
-		switch b := resp.Body.(type) {
-		case nil:
-		case string:
-			ex.Body = b
-		default:
-			j, err := json.Marshal(jsonvalue.Normalize(b))
+		headers, err := headerTexts(resp.Headers)
+		if err != nil {
+			return nil, fmt.Errorf("%s: response.headers: %v", where, err)
+		}
+		ex.Headers = headers
+		if text, ok := scalarText(resp.Body); ok {
+			ex.Body = text
+		} else {
+			j, err := json.Marshal(jsonvalue.Normalize(resp.Body))
 			if err != nil {
 				return nil, fmt.Errorf("%s: response.body does not encode as JSON: %v", where, err)
 			}
@@ -185,11 +188,15 @@ func decodeCassette(path, what string, data []byte, raw any, hint string) (*yaml
 	if k := yamlnode.ComplexKey(&node); k != nil {
 		return nil, fmt.Errorf("%s:%d:%d: %s", path, k.Line, k.Column, yamlnode.ComplexKeyMsg(what+" cassette"))
 	}
+	if k := yamlnode.FlowKeyTab(&node, data); k != nil {
+		return nil, fmt.Errorf("%s:%d:%d: %s", path, k.Line, k.Column, yamlnode.FlowKeyTabMsg(what+" cassette"))
+	}
 	// upstream's parser and decoder refuse a key given twice, the whole file
 	if at, msg := yamlnode.RepeatedKey(&node, reflect.TypeOf(raw), what+" cassette"); at != nil {
 		return nil, fmt.Errorf("%s:%d:%d: %s", path, at.Line, at.Column, msg)
 	}
 	yamlnode.TextPointlessFloats(&node)
+	yamlnode.TextTimestamps(&node) // a plain date is its text, as upstream
 	if err := node.Decode(raw); err != nil {
 		if errors.Is(err, io.EOF) {
 			return nil, fmt.Errorf("%s: the %s cassette is empty", path, what)
@@ -312,9 +319,9 @@ type rawInspect struct {
 	Kind         string `yaml:"kind"`
 	Interactions []struct {
 		Op     string `yaml:"op"`
-		Target string `yaml:"target"`
+		Target any    `yaml:"target"`
 		Exit   *int   `yaml:"exit"`
-		Out    string `yaml:"out"`
+		Out    any    `yaml:"out"`
 	} `yaml:"interactions"`
 }
 
@@ -332,12 +339,20 @@ func ParseInspectCassette(path string, data []byte) (*InspectCassette, error) {
 	lines := listLines(node, "interactions")
 	c := &InspectCassette{Path: path}
 	for i, r := range raw.Interactions {
-		it := Interaction{Op: r.Op, Target: r.Target, Out: r.Out}
-		if r.Exit != nil {
-			it.Exit = *r.Exit
-		}
+		it := Interaction{Op: r.Op}
 		if i < len(lines) {
 			it.Line = lines[i]
+		}
+		// a number, a bool or null is its printed text, as upstream
+		// (conformance star-http-scalar-text)
+		target, ok1 := scalarText(r.Target)
+		out, ok2 := scalarText(r.Out)
+		if !ok1 || !ok2 {
+			return nil, fmt.Errorf("%s:%d: interactions[%d]: target and out are one text each: write them as strings", path, it.Line, i)
+		}
+		it.Target, it.Out = target, out
+		if r.Exit != nil {
+			it.Exit = *r.Exit
 		}
 		c.Interactions = append(c.Interactions, it)
 	}

@@ -18,3 +18,21 @@ func TestComplexKeyIsASyntaxError(t *testing.T) {
 		t.Fatalf("an alias key: %+v", syn)
 	}
 }
+
+// A tab before a key of a flow mapping refuses the story file, as
+// upstream's parser does (probe /tmp/hunt97/tab/app1: `load app: [20:34]
+// tab character cannot use as a map key directly`), on both decoders.
+func TestFlowKeyTabIsASyntaxError(t *testing.T) {
+	for _, src := range []string{
+		"app: {id: t,\tversion: 1}\nroot: a\nstates:\n  a: {view: a}\n",
+		"app: {id: t, version: 1}\nroot: a\nstates:\n  a: {view: a}\n  b: {view: b, on: {go: [{target: a,\tset: {x: 1}}]}}\n",
+	} {
+		_, syn := decodeYAML([]byte(src))
+		if syn == nil || !strings.Contains(syn.msg, "tab character cannot use as a map key directly") {
+			t.Errorf("%q: got %+v", src, syn)
+		}
+	}
+	if _, syn := decodeYAML([]byte("app: {id: t, version: 1}\nroot: a\nstates:\n  a: {view: a,\n\ton: {}}\n")); syn != nil {
+		t.Errorf("a tab after a line break: %+v", syn)
+	}
+}

@@ -42,6 +42,9 @@ func decodeYAML(data []byte) (*yaml.Node, *syntaxError) {
 		if masked {
 			yamlnode.UnmaskSlashEscapes(doc)
 		}
+		if k := yamlnode.FlowKeyTab(doc, data); k != nil {
+			return nil, flowKeyTab(k)
+		}
 		return doc, nil
 	}
 	var doc yaml.Node
@@ -58,6 +61,9 @@ func decodeYAML(data []byte) (*yaml.Node, *syntaxError) {
 		if k := yamlnode.WrittenComplexKey(&doc); k != nil {
 			return nil, &syntaxError{line: k.Line, col: k.Column, msg: yamlnode.ComplexKeyMsg("story file")}
 		}
+		if k := yamlnode.FlowKeyTab(&doc, data); k != nil {
+			return nil, flowKeyTab(k)
+		}
 		return &doc, nil
 	}
 	line, msg := yamlnode.ErrLine(err)
@@ -70,6 +76,12 @@ func decodeYAML(data []byte) (*yaml.Node, *syntaxError) {
 		col = 1
 	}
 	return nil, &syntaxError{line: line, col: col, msg: msg}
+}
+
+// flowKeyTab is the refusal of a key that a tab sets apart in a flow
+// mapping (conformance flow-key-tab).
+func flowKeyTab(k *yaml.Node) *syntaxError {
+	return &syntaxError{line: k.Line, col: k.Column, msg: yamlnode.FlowKeyTabMsg("story file")}
 }
 
 // Files lists every YAML file read for the story and its children, sorted.
