@@ -148,7 +148,7 @@ func ParseHTTPCassetteIn(path string, data []byte, patterns *recost.Budget) (*HT
 			return nil, fmt.Errorf("%s: response.headers: %v", where, err)
 		}
 		ex.Headers = headers
-		if text, ok := scalarText(resp.Body); ok {
+		if text, ok := yamlnode.PrintedText(resp.Body); ok {
 			ex.Body = text
 		} else {
 			j, err := json.Marshal(jsonvalue.Normalize(resp.Body))
@@ -345,8 +345,8 @@ func ParseInspectCassette(path string, data []byte) (*InspectCassette, error) {
 		}
 		// a number, a bool or null is its printed text, as upstream
 		// (conformance star-http-scalar-text)
-		target, ok1 := scalarText(r.Target)
-		out, ok2 := scalarText(r.Out)
+		target, ok1 := yamlnode.PrintedText(r.Target)
+		out, ok2 := yamlnode.PrintedText(r.Out)
 		if !ok1 || !ok2 {
 			return nil, fmt.Errorf("%s:%d: interactions[%d]: target and out are one text each: write them as strings", path, it.Line, i)
 		}

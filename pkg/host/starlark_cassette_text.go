@@ -2,25 +2,29 @@ package host
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 
 	"kitsoki/internal/yamlnode"
 )
 
-// scalarText is a cassette's scalar body or header value as the text
-// upstream's decoder makes of it (conformance star-http-scalar-text);
-// ok is false for a mapping or a list.
-func scalarText(v any) (string, bool) { return yamlnode.PrintedText(v) }
-
-// headerTexts reads a response's headers: each value a scalar, as text.
+// headerTexts reads a response's headers: each value a scalar, as the
+// text upstream's decoder makes of it (yamlnode.PrintedText; conformance
+// star-http-scalar-text). The first header, by name, that holds a list or
+// a mapping is refused.
 func headerTexts(raw map[string]any) (map[string]string, error) {
 	if raw == nil {
 		return nil, nil
 	}
 	out := make(map[string]string, len(raw))
-	for k, v := range raw {
-		text, ok := scalarText(v)
+	for _, k := range slices.Sorted(maps.Keys(raw)) {
+		text, ok := yamlnode.PrintedText(raw[k])
 		if !ok {
-			return nil, fmt.Errorf("%q is a %T; a header's value is one text: write it as a string", k, v)
+			what := "mapping"
+			if _, list := raw[k].([]any); list {
+				what = "list"
+			}
+			return nil, fmt.Errorf("header %q holds a %s; a header's value is one text: write it as a string", k, what)
 		}
 		out[k] = text
 	}

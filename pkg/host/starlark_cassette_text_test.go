@@ -12,9 +12,10 @@ func TestHTTPCassetteHeaderForms(t *testing.T) {
 	load := func(v string) (*HTTPCassette, error) {
 		return ParseHTTPCassette("h.yaml", []byte("kind: http_cassette\nexchanges:\n  - match: {method: GET, url: u}\n    response: {status: 200, headers: {A: "+v+"}}\n"))
 	}
-	for _, v := range []string{"[x, y]", "{k: v}"} {
-		if _, err := load(v); err == nil || !strings.Contains(err.Error(), "h.yaml:3: exchanges[0]: response.headers") || !strings.Contains(err.Error(), `"A"`) {
-			t.Errorf("header %s: %v", v, err)
+	for v, kind := range map[string]string{"[x, y]": "holds a list", "{k: v}": "holds a mapping"} {
+		_, err := load(v)
+		if err == nil || !strings.Contains(err.Error(), "h.yaml:3: exchanges[0]: response.headers") || !strings.Contains(err.Error(), `"A" `+kind) || strings.Contains(err.Error(), "interface") {
+			t.Errorf("header %s: %v (want the header named, %q, and no Go type)", v, err, kind)
 		}
 	}
 	for v, want := range map[string]string{"1.0": "1", "0x1F": "31", "True": "true", "~": "", "2026-01-02": "2026-01-02", "1e3": "1e3", `"x"`: "x"} {
