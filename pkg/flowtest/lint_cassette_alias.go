@@ -14,7 +14,7 @@ import (
 // cassette-alias-episode-unplayed).
 func (l *fixtureLint) aliasEpisodes(doc *yaml.Node, name string) {
 	for _, ep := range listAt(doc, "episodes") {
-		h := nodeAt(nodeAt(ep, "match"), "handler")
+		h := nodeAt(ep, "match", "handler")
 		if h.Kind == yaml.ScalarNode && strings.HasPrefix(h.Value, "agent.") {
 			l.cassetteWarn(name, h, ruleCassetteAlias,
 				"match.handler %q names an agent alias: a fixture's agent calls dispatch as host.agent.<verb>, so this episode answers none of them (here and upstream), and the call fails with no handler unless an episode names host.agent.<verb>; name that handler, or replay the alias with kitsoki run --cassette", h.Value)

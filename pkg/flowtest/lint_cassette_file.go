@@ -76,18 +76,21 @@ func listAt(n *yaml.Node, key string) []*yaml.Node {
 	return nodeAt(n, key).Content
 }
 
-// nodeAt is n (aliases followed), or the value of the first of keys in
-// it, written there or merged in; an empty node where n is no mapping or
-// lacks the key.
+// nodeAt is n (aliases followed), or what the path keys leads to in it,
+// each key's value written there or merged in; an empty node where a step
+// is no mapping or lacks its key.
 func nodeAt(n *yaml.Node, keys ...string) *yaml.Node {
 	n = yamlnode.Deref(n)
-	if n == nil || (len(keys) > 0 && n.Kind != yaml.MappingNode) {
+	for _, k := range keys {
+		if n == nil || n.Kind != yaml.MappingNode {
+			return &yaml.Node{}
+		}
+		n = yamlnode.Deref(mergedGet(n, k))
+	}
+	if n == nil {
 		return &yaml.Node{}
 	}
-	if len(keys) == 0 {
-		return n
-	}
-	return nodeAt(mergedGet(n, keys[0]))
+	return n
 }
 
 // mergedGet is the value of key in the mapping n as a decoder reads it:

@@ -14,7 +14,7 @@ import (
 // is refused for the run reports.
 func (l *fixtureLint) exchangeStatuses(doc *yaml.Node, name string) {
 	for _, ex := range listAt(doc, "exchanges") {
-		s := nodeAt(nodeAt(ex, "response"), "status")
+		s := nodeAt(ex, "response", "status")
 		v, ok := host.LooseHTTPStatus(s)
 		if !ok {
 			continue
