@@ -9,7 +9,10 @@
 // twice, anywhere) and decoder (through a merged list or an alias key,
 // where a decoder into the caller's type reads) refuse it. [TooDeep] finds
 // a value nested past [MaxDepth] (aliases expanded) in a document a reader
-// decodes without a Walker.
+// decodes without a Walker. [FlowKeyTab] finds the tab before a flow
+// mapping's key that upstream's parser refuses a file for, and
+// [PrintedText]/[TextAsPrinted] read a scalar as the text upstream's
+// decoder makes of it for a text field (1.0 is "1", True "true").
 // It must not know the story format or any other file format: callers name
 // the keys they know, the rules they report under and the model they build.
 package yamlnode
