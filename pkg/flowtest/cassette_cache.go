@@ -78,7 +78,7 @@ func (fr *fixtureRun) hostCassette(path string, data []byte) (*compose.HostCasse
 // httpCassette is the Starlark HTTP cassette of data read from path.
 func (fr *fixtureRun) httpCassette(path string, data []byte) (*host.HTTPCassette, error) {
 	return fresh(fr, "http", path, data, func() (*host.HTTPCassette, error) {
-		return host.ParseHTTPCassetteIn(path, data, fr.patterns())
+		return host.ParseHTTPCassette(path, data, fr.patterns())
 	}, (*host.HTTPCassette).Fresh)
 }
 

@@ -8,7 +8,6 @@ import (
 
 	"kitsoki/internal/safefile"
 	"kitsoki/pkg/compose"
-	"kitsoki/pkg/host"
 )
 
 // A file a fixture names is confined when its path is resolved, then read
@@ -33,11 +32,11 @@ func TestNamedFilesReadThroughRoot(t *testing.T) {
 	}
 	r := safefile.NewRoot(proj)
 	defer r.Close()
-	fr := &fixtureRun{fx: &Fixture{File: filepath.Join(proj, "flows", "f.yaml"), Recording: "../swapped.yaml"}}
+	fr := &fixtureRun{r: &Runner{}, fx: &Fixture{File: filepath.Join(proj, "flows", "f.yaml"), Recording: "../swapped.yaml"}}
 	for name, read := range map[string]func() error{
 		"host_cassette": func() error { _, err := compose.LoadFlowHostCassette(r, link, nil); return err },
 		"starlark_http_cassette": func() error {
-			_, err := readParsed(host.ParseHTTPCassette)(r, link)
+			_, err := readParsed(fr.httpCassette)(r, link)
 			return err
 		},
 		"recording": func() error { _, err := fr.recording(link, true); return err },

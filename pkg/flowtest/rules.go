@@ -1,10 +1,6 @@
 package flowtest
 
-import (
-	"slices"
-
-	"kitsoki/pkg/diag"
-)
+import "kitsoki/pkg/diag"
 
 // The rules of fixture parsing (errf/warnf) and linting (Lint). Every
 // fixture diagnostic takes its id from one of these values. All are
@@ -86,18 +82,3 @@ var rules = []*diag.Rule{
 // Rules lists (copies of) every rule the fixture parser and linter report,
 // for kitsoki validate --list-rules, SARIF and docs/checks.md.
 func Rules() []diag.Rule { return diag.Values(rules) }
-
-// verdictRules are the fixture rules whose findings say the fixture fails
-// on both engines; the others describe a key, a value or a file, or say
-// what a key does not do.
-var verdictRules = []*diag.Rule{
-	ruleRejected, ruleWrongState, ruleNotTerminal, ruleBadRegex, ruleGuardError, ruleWorldNever,
-	ruleWorldKnown, ruleInboxKnown, ruleErrorCode, rulePartialAdvance, ruleCallNever, ruleJobNever,
-}
-
-// PredictsFailure reports whether a finding of the rule id says the
-// fixture it is in fails on both engines (a verdict, which a fixture the
-// existing engine passes must never get).
-func PredictsFailure(id string) bool {
-	return slices.ContainsFunc(verdictRules, func(r *diag.Rule) bool { return r.ID == id })
-}

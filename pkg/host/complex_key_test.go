@@ -18,11 +18,11 @@ func TestComplexKeyRefused(t *testing.T) {
 		parse      func() error
 	}{
 		{"http cassette, through a merge", "c.yaml:2:31: a mapping or a list is used as a key; a key in this http cassette", func() error {
-			_, err := ParseHTTPCassette("c.yaml", []byte("kind: http_cassette\nexchanges: [{}, {<<: , e: {}, {}: , [L, {d}]: }]\n"))
+			_, err := ParseHTTPCassette("c.yaml", []byte("kind: http_cassette\nexchanges: [{}, {<<: , e: {}, {}: , [L, {d}]: }]\n"), nil)
 			return err
 		}},
 		{"http cassette body", "c.yaml:3:50: a mapping or a list is used as a key", func() error {
-			_, err := ParseHTTPCassette("c.yaml", []byte("kind: http_cassette\nexchanges:\n- request: {method: GET, url: 'http://x', body: {[x]: 1}}\n  response: {status: 200}\n"))
+			_, err := ParseHTTPCassette("c.yaml", []byte("kind: http_cassette\nexchanges:\n- request: {method: GET, url: 'http://x', body: {[x]: 1}}\n  response: {status: 200}\n"), nil)
 			return err
 		}},
 		{"inspect cassette", "c.yaml:2:5: a mapping or a list is used as a key; a key in this inspect cassette", func() error {

@@ -74,7 +74,7 @@ func BenchmarkStarlarkWeather(b *testing.B) {
 	for b.Loop() {
 		// a cassette answers each recorded exchange once: a fresh one
 		// per call, parsed inside the loop as a story's would be
-		c, err := ParseHTTPCassette("forecast.http.yaml", raw)
+		c, err := ParseHTTPCassette("forecast.http.yaml", raw, nil)
 		if err != nil {
 			b.Fatal(err)
 		}

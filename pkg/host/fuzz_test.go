@@ -62,7 +62,7 @@ func FuzzParseHTTPCassette(f *testing.F) {
 	seedFiles(f, "testdata/weather/*.http.yaml")
 	f.Add([]byte("kind: http_cassette\nexchanges:\n  - match: { url_pattern: \"a+\" }\n    response: { status: 200, body: [1] }\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		c, err := ParseHTTPCassette("f.yaml", data)
+		c, err := ParseHTTPCassette("f.yaml", data, nil)
 		if err != nil {
 			if !strings.HasPrefix(err.Error(), "f.yaml") {
 				t.Fatalf("error does not name the file: %v", err)

@@ -18,7 +18,7 @@ func TestHTTPCassetteRepeatedKeyRefused(t *testing.T) {
 	repeatedkey.Check(t, repeatedkey.Reader{
 		Dir: filepath.Join("testdata", "repeated-key"), MinLines: 10, What: "http cassette",
 		Parse: func(path string, data []byte) error {
-			_, err := ParseHTTPCassette(path, data)
+			_, err := ParseHTTPCassette(path, data, nil)
 			return err
 		},
 		Place: func(path, line, col string) string { return fmt.Sprintf("%s:%s:%s: ", path, line, col) },

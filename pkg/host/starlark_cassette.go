@@ -97,16 +97,10 @@ type rawRequest struct {
 
 // ParseHTTPCassette parses a kind: http_cassette file; path labels errors.
 // record_mode (none, once, new_episodes, all) sets the record mode; see
-// SetRecordMode and Flush. Its url_patterns compile within a budget of
-// their own (recost.NewBudget).
-func ParseHTTPCassette(path string, data []byte) (*HTTPCassette, error) {
-	return ParseHTTPCassetteIn(path, data, recost.NewBudget())
-}
-
-// ParseHTTPCassetteIn is ParseHTTPCassette whose url_patterns compile
-// within patterns: the story's budget (story.Story.Patterns), which every
-// cassette and fixture of the story shares.
-func ParseHTTPCassetteIn(path string, data []byte, patterns *recost.Budget) (*HTTPCassette, error) {
+// SetRecordMode and Flush. Its url_patterns compile within patterns: the
+// story's budget (story.Story.Patterns), which every cassette and fixture
+// of the story shares; nil, each within recost.MaxInsts alone.
+func ParseHTTPCassette(path string, data []byte, patterns *recost.Budget) (*HTTPCassette, error) {
 	var raw rawCassette
 	node, err := decodeCassette(path, "http", data, &raw, "")
 	if err != nil {

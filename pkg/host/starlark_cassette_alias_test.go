@@ -21,11 +21,11 @@ func TestHTTPCassetteAliasTextBounded(t *testing.T) {
 		}
 		return []byte(b.String())
 	}
-	_, err := ParseHTTPCassette("h.yaml", cassette(aliasmb.Anchors(), "*mb", 70))
+	_, err := ParseHTTPCassette("h.yaml", cassette(aliasmb.Anchors(), "*mb", 70), nil)
 	if err == nil || !strings.HasPrefix(err.Error(), "h.yaml:67: the aliases of this http cassette repeat more than 64 MB") {
 		t.Fatalf("a 1 MB url_pattern in 70 exchanges: %v", err)
 	}
-	if c, err := ParseHTTPCassette("h.yaml", cassette("{p: &p 'https://x/.*'}", "*p", 200)); err != nil || len(c.Exchanges) != 200 {
+	if c, err := ParseHTTPCassette("h.yaml", cassette("{p: &p 'https://x/.*'}", "*p", 200), nil); err != nil || len(c.Exchanges) != 200 {
 		t.Fatalf("a short anchor in 200 exchanges: %v", err)
 	}
 	insp := "kind: inspect_cassette\nx-anchors: " + aliasmb.Anchors() + "\ninteractions:\n" + strings.Repeat("  - {op: run, target: *mb, exit: 0, out: *mb}\n", 35)

@@ -21,7 +21,7 @@ func FuzzHTTPStatus(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, status string) {
 		doc := []byte("kind: http_cassette\nexchanges:\n  - match: {method: GET, url: u}\n    response: {status: " + status + "}\n")
-		c, err := ParseHTTPCassette("h.yaml", doc)
+		c, err := ParseHTTPCassette("h.yaml", doc, nil)
 		if err != nil {
 			refusal.Leads(t, doc, err.Error(), "h.yaml")
 			return

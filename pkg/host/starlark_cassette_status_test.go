@@ -12,7 +12,7 @@ import (
 // upstream run cannot hold the refusals: upstream stops the whole run).
 func TestHTTPCassetteStatusForms(t *testing.T) {
 	load := func(status string) (int, error) {
-		c, err := ParseHTTPCassette("h.yaml", []byte("kind: http_cassette\nexchanges:\n  - match: {method: GET, url: u}\n    response: {status: "+status+"}\n"))
+		c, err := ParseHTTPCassette("h.yaml", []byte("kind: http_cassette\nexchanges:\n  - match: {method: GET, url: u}\n    response: {status: "+status+"}\n"), nil)
 		if err != nil {
 			return 0, err
 		}

@@ -10,7 +10,7 @@ import (
 // star-http-scalar-text, whose report cannot hold it); scalars are text.
 func TestHTTPCassetteHeaderForms(t *testing.T) {
 	load := func(v string) (*HTTPCassette, error) {
-		return ParseHTTPCassette("h.yaml", []byte("kind: http_cassette\nexchanges:\n  - match: {method: GET, url: u}\n    response: {status: 200, headers: {A: "+v+"}}\n"))
+		return ParseHTTPCassette("h.yaml", []byte("kind: http_cassette\nexchanges:\n  - match: {method: GET, url: u}\n    response: {status: 200, headers: {A: "+v+"}}\n"), nil)
 	}
 	for v, kind := range map[string]string{"[x, y]": "holds a list", "{k: v}": "holds a mapping"} {
 		_, err := load(v)

@@ -19,7 +19,7 @@ func loadHTTP(t testing.TB, path string) *HTTPCassette {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := ParseHTTPCassette(path, b)
+	c, err := ParseHTTPCassette(path, b, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -279,7 +279,7 @@ interactions:
 
 func TestHTTPCassetteParse(t *testing.T) {
 	wantParseErrs(t, func(src []byte) error {
-		_, err := ParseHTTPCassette("c.yaml", src)
+		_, err := ParseHTTPCassette("c.yaml", src, nil)
 		return err
 	}, []parseErrCase{
 		{"", "is empty"},
@@ -288,7 +288,7 @@ func TestHTTPCassetteParse(t *testing.T) {
 		{"kind: http_cassette\nexchanges:\n  - match: { url_pattern: \"(\" }\n    response: { status: 200 }\n", "c.yaml:3: exchanges[0]: url_pattern \"(\" is not a valid regular expression"},
 		{"kind: [\n", "c.yaml:"},
 	})
-	c, err := ParseHTTPCassette("c.yaml", []byte("kind: http_cassette\nexchanges:\n  - match: { method: get, url_pattern: \"/w/[0-9]+$\" }\n    response: { status: 200, body: { id: 1 } }\n  - request: { method: GET, url: \"https://x/w/2\" }\n    response: { status: 201, body: two }\n"))
+	c, err := ParseHTTPCassette("c.yaml", []byte("kind: http_cassette\nexchanges:\n  - match: { method: get, url_pattern: \"/w/[0-9]+$\" }\n    response: { status: 200, body: { id: 1 } }\n  - request: { method: GET, url: \"https://x/w/2\" }\n    response: { status: 201, body: two }\n"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -24,12 +24,7 @@ func CopySidecars(src, dst, root string, data []byte, limit int64) error {
 	if err := copyTranscripts(src, dst, root, data, limit); err != nil {
 		return err
 	}
-	var refs []string
-	for _, m := range sidecarRef.Get().FindAllSubmatch(data, -1) {
-		refs = append(refs, string(m[1]))
-	}
-	slices.Sort(refs)
-	refs = slices.Compact(refs)
+	refs := namedIn(sidecarRef, data)
 	if len(refs) == 0 {
 		return nil
 	}
@@ -51,4 +46,14 @@ func CopySidecars(src, dst, root string, data []byte, limit int64) error {
 		}
 	}
 	return nil
+}
+
+// namedIn is the distinct names re's first group finds in data, sorted.
+func namedIn(re *lazyre.Regexp, data []byte) []string {
+	var names []string
+	for _, m := range re.Get().FindAllSubmatch(data, -1) {
+		names = append(names, string(m[1]))
+	}
+	slices.Sort(names)
+	return slices.Compact(names)
 }

@@ -3,7 +3,6 @@ package trace
 import (
 	"fmt"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"kitsoki/internal/atomicfile"
@@ -22,12 +21,7 @@ var transcriptRef = &lazyre.Regexp{Expr: `"path":"transcripts/([A-Za-z0-9_-]+)\.
 // at most limit bytes; inside root ("" for none) they are written through
 // it.
 func copyTranscripts(src, dst, root string, data []byte, limit int64) error {
-	var ids []string
-	for _, m := range transcriptRef.Get().FindAllSubmatch(data, -1) {
-		ids = append(ids, string(m[1]))
-	}
-	slices.Sort(ids)
-	ids = slices.Compact(ids)
+	ids := namedIn(transcriptRef, data)
 	if len(ids) == 0 {
 		return nil
 	}

@@ -7,7 +7,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -137,11 +136,7 @@ func PeekAppID(path string) string {
 		}
 		line = append(line, rest...)
 	}
-	var h struct {
-		AppID string `json:"app_id"`
-	}
-	_ = json.Unmarshal(line, &h)
-	return h.AppID
+	return headerExtras(line).AppID
 }
 
 // Resolve turns a PATH argument into a trace path: "-" (stdin), an

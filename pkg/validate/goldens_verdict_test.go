@@ -57,7 +57,7 @@ func TestGoldensNoVerdictOnPassing(t *testing.T) {
 		}
 	}
 	for _, d := range res.Diagnostics {
-		if !flowtest.PredictsFailure(d.Rule) {
+		if !conformance.PredictsFailure(d.Rule) {
 			continue
 		}
 		f := filepath.Clean(d.File)

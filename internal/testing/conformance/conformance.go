@@ -3,7 +3,8 @@
 // them through pkg/flowtest and compares them with the upstream.json
 // report recorded beside the story (the existing engine's own `test flows
 // --json` of the same fixtures); [CheckTree] does so for every directory
-// under some roots that holds an upstream.json. It must not call the
+// under some roots that holds an upstream.json; [PredictsFailure] says
+// which of validate's fixture findings claim such a verdict. It must not call the
 // existing engine (a fresh clone has none) nor be imported by product code.
 //
 // What agrees, fixture by fixture and turn by turn: the verdicts (passed,

@@ -25,7 +25,7 @@ import (
 // else a conformance golden's upstream.json; a story dir at any depth,
 // storyDirs): a fixture is flagged when validate reports, in its
 // document of its file, a finding that says it fails
-// ([flowtest.PredictsFailure], the rules TestGoldensNoVerdictOnPassing
+// ([conformance.PredictsFailure], the rules TestGoldensNoVerdictOnPassing
 // holds to the goldens), or an error anywhere in the story that makes it
 // unrunnable ([lint.Blocking]; a fixture's own errors do not); a flagged
 // fixture upstream fails is a hit, one it passes a false positive. The
@@ -245,7 +245,7 @@ func scoredResults(ex *flowtest.Report, dir string) []result {
 }
 
 // flagFixtures files each finding under the fixtures it is about: a
-// verdict ([flowtest.PredictsFailure]) or another finding in a fixture's
+// verdict ([conformance.PredictsFailure]) or another finding in a fixture's
 // file under the fixture whose document holds its line (each of the
 // file's fixtures when the documents do not pair up with them, or no line
 // is given), and the first blocking story error apart.
@@ -262,7 +262,7 @@ func flagFixtures(results []result, found []diag.Diagnostic) (verdict, other [][
 			if r.file != file || !inDocument(srcs, r, f.Line) {
 				continue
 			}
-			if flowtest.PredictsFailure(f.Rule) {
+			if conformance.PredictsFailure(f.Rule) {
 				verdict[j] = append(verdict[j], f)
 			} else {
 				other[j] = append(other[j], f)

@@ -15,7 +15,7 @@
 // lintscore (lintscore.go) counts, per story of a batch compare.sh has
 // run, the fixtures upstream fails that `kitsoki validate` flags (recall)
 // and those it passes that validate flags (false positives): flags with a
-// finding that says the fixture fails (flowtest.PredictsFailure, in the
+// finding that says the fixture fails (conformance.PredictsFailure, in the
 // fixture's own document) or a story error that stops it running.
 //
 // write creates DIR/NNN/app.yaml, DIR/NNN/flows/f.yaml and, for a story
