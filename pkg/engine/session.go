@@ -323,6 +323,16 @@ func (r *runner) statePath() string {
 	return ""
 }
 
+// ExitState reports whether path names a state __exit__NAME the story's
+// loader makes, one for each exit an arm's or a timeout's written
+// "@exit:NAME" names (story-runtime §1.11): a state a fixture can name,
+// terminal. An exit no arm leads to, another story's exit and an
+// undeclared one make none (conformance exit-state-terminal).
+func (m *Machine) ExitState(path string) bool {
+	name, ok := strings.CutPrefix(path, "__exit__")
+	return ok && m.States[path] == nil && m.exitStates[name]
+}
+
 // isExitPath reports whether path is an exit's encoded state
 // (__exit__NAME), which the story holds no state for.
 func (r *runner) isExitPath(path string) bool {

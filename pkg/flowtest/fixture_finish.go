@@ -4,7 +4,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 
 	"kitsoki/internal/recost"
 	"kitsoki/internal/safefile"
@@ -60,10 +59,13 @@ func (fr *fixtureRun) finish(s session) {
 		!slices.ContainsFunc(fr.res.Failures, func(f Failure) bool { return f.Turn == -1 })
 }
 
-// terminal: the state's terminal: true, an exit (__exit__*), or the
+// terminal: the state's terminal: true, an exit state the story makes, or the
 // session's own end.
 func (fr *fixtureRun) terminal(s session, state string) bool {
-	if strings.HasPrefix(state, "__exit__") || s.Terminal() {
+	// as upstream, the state looked up by path: an __exit__ state the
+	// story makes is terminal, any other __exit__ name is no state
+	// (conformance exit-state-terminal)
+	if s.Terminal() || fr.m.ExitState(state) {
 		return true
 	}
 	st, ok := fr.m.States[state]

@@ -467,10 +467,14 @@ func (p *parser) duration(v *yaml.Node, where string) (string, bool) {
 }
 
 // warnNaNDays warns at a duration of NaN days, which parseDuration reads
-// as 0.
+// as 0, and at one of more days than a duration holds, which it reads as
+// amd64 does.
 func (p *parser) warnNaNDays(v *yaml.Node, where, s string) {
-	if nanDays(s) {
+	switch {
+	case nanDays(s):
 		p.warnf(v, ruleNaNDuration, "%s: %q is not a number of days; the existing engine takes it as the most negative duration on amd64 and 0 on arm64 (no advance, no delay on both), kitsoki as 0 on every CPU; write 0s or remove it", where, s)
+	case overDays(s):
+		p.warnf(v, ruleNaNDuration, "%s: %q is more days than a duration holds (at most 106751d); the existing engine converts it as the CPU does, the most negative duration on amd64 (no advance, no delay) and the longest on arm64, kitsoki as on amd64; write 0s or remove it", where, s)
 	}
 }
 

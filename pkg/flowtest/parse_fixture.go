@@ -187,7 +187,11 @@ func (p *parser) turnFields(t *Turn, w string) yamlnode.Fields {
 			s, ok := p.duration(v, w+".advance_clock")
 			t.AdvanceRaw, t.HasAdvance = s, s != ""
 			if ok {
+				// a negative advance moves nothing, as 0 (upstream: no
+				// advance, no drain); kept at 0 so the lints' sums of
+				// advances never wrap
 				t.AdvanceClock, _ = parseDuration(s)
+				t.AdvanceClock = max(t.AdvanceClock, 0)
 			}
 		}},
 		{Key: "display_input", Read: into(&t.DisplayInput, p.str, w)},

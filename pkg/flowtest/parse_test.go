@@ -1,10 +1,12 @@
 package flowtest
 
 import (
+	"math"
 	"os"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"kitsoki/internal/testing/refusal"
 	"kitsoki/pkg/diag"
@@ -216,9 +218,34 @@ func TestParseDuration(t *testing.T) {
 			t.Errorf("%q: %v %v", s, d, err)
 		}
 	}
-	for _, s := range []string{"banana", "1d2h", "-1d", "d", "Infd", "-Infd"} {
+	for _, s := range []string{"banana", "1d2h", "d", "1e400d", "5 d"} {
 		if _, err := parseDuration(s); err == nil {
 			t.Errorf("%q parsed", s)
+		}
+	}
+}
+
+// Any day count parses, as upstream: a negative one is a negative
+// duration (no advance, no delay), one past time.Duration's range the most
+// negative duration, as amd64 converts it (conformance fixture-day-range);
+// past the range upward is warned at, an advance_clock and a stub delay
+// alike, and nothing of it is an error.
+func TestParseDurationDayRange(t *testing.T) {
+	for s, want := range map[string]time.Duration{
+		"-1d": -24 * time.Hour, "-0.5d": -12 * time.Hour, "106751d": 106751 * 24 * time.Hour,
+		"106752d": math.MinInt64, "Infd": math.MinInt64, "-Infd": math.MinInt64, "-9999999d": math.MinInt64,
+	} {
+		if d, err := parseDuration(s); err != nil || d != want {
+			t.Errorf("%q = %v %v, want %v", s, d, err, want)
+		}
+	}
+	_, ds := parseOne(t, "test_kind: flow\nhost_handlers:\n  host.run: { data: {}, delay: Infd }\nturns:\n  - advance_clock: 106752d\n  - advance_clock: -1d\n")
+	if !hasDiag(ds, diag.Warning, 3, 0, "delay: \"Infd\" is more days than a duration holds") || !hasDiag(ds, diag.Warning, 5, 0, "advance_clock: \"106752d\" is more days than a duration holds") {
+		t.Fatalf("want a flow-nan-duration warning at the delay and the advance: %v", ds)
+	}
+	for _, d := range ds {
+		if d.Severity == diag.Error || d.Line == 6 {
+			t.Errorf("want no error and nothing at -1d: %v", d)
 		}
 	}
 }

@@ -17,7 +17,7 @@ var (
 	ruleValue = &diag.Rule{ID: "flow-value", Severity: diag.Error, LintOnly: true,
 		Summary: "a fixture value that cannot be used (a bad duration, an unknown mode)", Example: "advance_clock: soon"}
 	ruleNaNDuration = &diag.Rule{ID: "flow-nan-duration", Severity: diag.Warning, LintOnly: true,
-		Summary: "an advance_clock or stub delay of NaNd (a day count that reads as NaN): the existing engine accepts it and converts NaN to a duration as the CPU does (the most negative duration on amd64, 0 on arm64: no advance, no delay on both); kitsoki reads it as 0 on every CPU", Example: "advance_clock: NaNd"}
+		Summary: "an advance_clock or stub delay of NaNd (a day count that reads as NaN), or of more days than a duration holds (106752d, Infd): the existing engine accepts it and converts it to a duration as the CPU does (NaN: the most negative duration on amd64, 0 on arm64, no advance, no delay on both; too many days: the most negative on amd64, the longest on arm64); kitsoki reads NaN as 0 and too many days as amd64 does", Example: "advance_clock: NaNd"}
 	ruleUnknownIntent = &diag.Rule{ID: "flow-unknown-intent", Severity: diag.Warning, LintOnly: true,
 		Summary: "a turn fires an intent no state declares or handles", Example: "- intent: {name: lauch}"}
 	ruleUnknownState = &diag.Rule{ID: "flow-unknown-state", Severity: diag.Warning, LintOnly: true,
