@@ -91,7 +91,8 @@ func TestImportedExitClimbCallBeforeEmit(t *testing.T) {
 // importer's z, and compound h's bare z on kid.h.z, as upstream's run
 // does (/tmp/lintgaps37/p2); ../z from y, and kid.z, name kid's z. The
 // child run alone names its own z for each, and validate said nothing but
-// "write z" (which lands on the importer's z as well) for ../../z.
+// "write z" (which lands on the importer's z as well) for ../../z; the
+// importer's z, reached that way, was reported unreachable.
 func TestImportedOnErrorClimbsFromDispatch(t *testing.T) {
 	parent := "app: {id: par}\nhosts: [host.bad]\nintents: {enter: {}}\nroot: idle\nimports:\n  kid:\n    source: ./kid\nstates:\n" +
 		"  idle:\n    on: {enter: [{target: kid}]}\n  z: {}\n"
@@ -113,7 +114,9 @@ func TestImportedOnErrorClimbsFromDispatch(t *testing.T) {
 		write(t, dir, "kid/app.yaml", strings.Replace(kid, "ON", tc.on, 1))
 		_, ds := Load(dir, story.Options{})
 		var warned []string
+		unreachable := false
 		for _, d := range ds {
+			unreachable = unreachable || d.Rule == ruleUnreachable.ID && strings.Contains(d.Message, `state "z" is unreachable`)
 			if d.Rule == ruleOnErrorTarget.ID && !strings.Contains(d.Message, hWarn) {
 				warned = append(warned, d.Message)
 			} else if d.Rule == ruleOnErrorTarget.ID {
@@ -122,6 +125,9 @@ func TestImportedOnErrorClimbsFromDispatch(t *testing.T) {
 		}
 		if tc.want == "" && len(warned) != 0 || tc.want != "" && (len(warned) != 1 || !strings.Contains(warned[0], tc.want)) {
 			t.Errorf("on_error %s: want %q, got %q", tc.on, tc.want, warned)
+		}
+		if reached := tc.want != ""; unreachable == reached {
+			t.Errorf("on_error %s: the importer's z reported unreachable: %v, want %v", tc.on, unreachable, !reached)
 		}
 	}
 	if hSeen != 4 {
