@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"kitsoki/pkg/diag"
 	"kitsoki/pkg/story"
 )
 
@@ -25,10 +26,7 @@ func TestImportedExitClimbNamesImporterState(t *testing.T) {
 		{"nx", "names no state there"},
 		{"kid.x", ""},
 	} {
-		dir := t.TempDir()
-		write(t, dir, "app.yaml", parent)
-		write(t, dir, "kid/app.yaml", strings.Replace(kid, "ON", tc.on, 1))
-		_, ds := Load(dir, story.Options{})
+		ds := loadImported(t, parent, strings.Replace(kid, "ON", tc.on, 1))
 		var warned []string
 		unreachable := map[string]bool{}
 		for _, d := range ds {
@@ -67,10 +65,7 @@ func TestImportedExitClimbCallBeforeEmit(t *testing.T) {
 			"  s0:\n    on: {go: [{target: a}]}\n" +
 			"  a:\n    on_enter:\n      - {invoke: host.bad, on_error: x}\n      - emit_intent: " + tc.emit + "\n" +
 			"    on: {ping: [{target: \"@exit:done\"}]}\n  x: {}\n"
-		dir := t.TempDir()
-		write(t, dir, "app.yaml", parent)
-		write(t, dir, "kid/app.yaml", kid)
-		_, ds := Load(dir, story.Options{})
+		ds := loadImported(t, parent, kid)
 		var warned []string
 		for _, d := range ds {
 			if d.Rule == ruleOnErrorTarget.ID {
@@ -109,10 +104,7 @@ func TestImportedOnErrorClimbsFromDispatch(t *testing.T) {
 		{"../z", ""},
 		{"kid.z", ""},
 	} {
-		dir := t.TempDir()
-		write(t, dir, "app.yaml", parent)
-		write(t, dir, "kid/app.yaml", strings.Replace(kid, "ON", tc.on, 1))
-		_, ds := Load(dir, story.Options{})
+		ds := loadImported(t, parent, strings.Replace(kid, "ON", tc.on, 1))
 		var warned []string
 		unreachable := false
 		for _, d := range ds {
@@ -133,4 +125,15 @@ func TestImportedOnErrorClimbsFromDispatch(t *testing.T) {
 	if hSeen != 4 {
 		t.Errorf("want h's warning %q each time, got it %d times", hWarn, hSeen)
 	}
+}
+
+// loadImported loads the story parent importing kid (./kid) and returns
+// its diagnostics.
+func loadImported(t *testing.T, parent, kid string) []diag.Diagnostic {
+	t.Helper()
+	dir := t.TempDir()
+	write(t, dir, "app.yaml", parent)
+	write(t, dir, "kid/app.yaml", kid)
+	_, ds := Load(dir, story.Options{})
+	return ds
 }
