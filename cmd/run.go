@@ -168,6 +168,9 @@ func runStory(ctx context.Context, stdout, stderr io.Writer, path string, f *run
 	if err != nil {
 		return err
 	}
+	if cas != nil {
+		warnDelays(stderr, "--cassette", f.cassette, cas.UnparsedDelays())
+	}
 
 	session, tracePath, tw, err := openRunTrace(st.App.ID, path, f.tracePath, f.traceMaxMiB)
 	if err != nil {
@@ -255,6 +258,7 @@ func resolveRunPlan(stderr io.Writer, ld *compose.Loaded, f *runFlags) (*compose
 			fmt.Fprintf(stderr, "kitsoki: warning: --host-cassette %s: episodes naming %s answer no call (agent calls are host.agent.<verb>, and --host-cassette serves host handlers only); replay them with --cassette\n",
 				termsafe.Printable(f.hostCassette), termsafe.Printable(strings.Join(aliases, ", ")))
 		}
+		warnDelays(stderr, "--host-cassette", f.hostCassette, hc.UnparsedDelays())
 	}
 	plan, err := resolvePlan(ld, f.profile)
 	if err != nil {
@@ -264,6 +268,14 @@ func resolveRunPlan(stderr io.Writer, ld *compose.Loaded, f *runFlags) (*compose
 		warnDiag(stderr, d)
 	}
 	return hc, plan, nil
+}
+
+// warnDelays prints a cassette's delays that are no duration
+// (agent.Cassette.UnparsedDelays), named by the flag that gave it.
+func warnDelays(stderr io.Writer, flag, path string, delays []string) {
+	for _, d := range delays {
+		fmt.Fprintf(stderr, "kitsoki: warning: %s %s: %s\n", flag, termsafe.Printable(path), termsafe.Printable(d))
+	}
 }
 
 // compileRunStory compiles the loaded story against the host handlers and

@@ -46,6 +46,7 @@ type Episode struct {
 	Delay    time.Duration
 	Agent    *EpisodeAgent // nil for host-only episodes
 	Response EpisodeResponse
+	badDelay *string // a delay: written that is no duration (EpisodeDelay)
 }
 
 // EpisodeAgent is what is read of an episode's agent: block (its turn,

@@ -94,7 +94,12 @@ func parseCassette(name, dir string, data []byte, max int64, patterns *recost.Bu
 			return nil, fmt.Errorf("cassette: %q: episode %d is empty", name, i)
 		}
 		ep := &Episode{ID: re.ID, Match: re.Match, Replay: re.Replay, Response: re.Response}
-		ep.Delay, _ = EpisodeDelay(re.Delay)
+		if re.Delay != nil {
+			var ok bool
+			if ep.Delay, ok = EpisodeDelay(*re.Delay); !ok {
+				ep.badDelay = re.Delay
+			}
+		}
 		if a := re.Agent; a != nil {
 			ea := a.EpisodeAgent
 			ea.Input = jsonvalue.Normalize(a.Input)
@@ -160,7 +165,7 @@ type rawEpisode struct {
 	ID       string          `yaml:"id"`
 	Match    map[string]any  `yaml:"match"`
 	Replay   string          `yaml:"replay"`
-	Delay    string          `yaml:"delay"`
+	Delay    *string         `yaml:"delay"` // nil: null or absent
 	Agent    *rawAgent       `yaml:"agent"`
 	Response EpisodeResponse `yaml:"response"`
 }

@@ -94,3 +94,7 @@ func (hc *HostCassette) AliasHandlers() []string {
 	slices.Sort(out)
 	return out
 }
+
+// UnparsedDelays is the cassette's episodes whose delay: is no duration
+// (agent.Cassette.UnparsedDelays), for run to warn at.
+func (hc *HostCassette) UnparsedDelays() []string { return hc.c.UnparsedDelays() }

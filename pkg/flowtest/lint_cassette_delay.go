@@ -1,8 +1,6 @@
 package flowtest
 
 import (
-	"strconv"
-
 	"go.yaml.in/yaml/v3"
 
 	"kitsoki/pkg/agent"
@@ -24,18 +22,6 @@ func (l *fixtureLint) episodeDelays(doc *yaml.Node, name string) {
 			continue
 		}
 		l.cassetteWarn(name, d, ruleCassetteDelay,
-			"delay %q is no duration: the episode answers at once on both engines (a delay that does not parse is dropped), so a background job it answers lands on the next advance_clock; %s", d.Value, delayFix(d.Value))
+			"delay %q is no duration: the episode answers at once on both engines (a delay that does not parse is dropped), so a background job it answers lands on the next advance_clock; %s", d.Value, agent.DelayFix(d.Value))
 	}
-}
-
-// delayFix says how to write the delay text meant.
-func delayFix(text string) string {
-	f, err := strconv.ParseFloat(text, 64)
-	switch {
-	case err == nil && f >= 0:
-		return "a duration carries its unit (ms, s, m, h, d): write " + text + "s for " + text + " seconds, or drop delay:"
-	case err == nil:
-		return "a delay is never negative: write a duration such as 2s, or drop delay:"
-	}
-	return "write a duration such as 2s, 500ms or 1.5d, or drop delay:"
 }

@@ -1,6 +1,7 @@
 package host
 
 import (
+	"math"
 	"strings"
 	"testing"
 )
@@ -18,12 +19,20 @@ func TestHTTPCassetteStatusForms(t *testing.T) {
 		}
 		return c.Exchanges[0].Status, nil
 	}
+	wide := map[string]int{ // star-http-status-wide: upstream reads into a 64-bit int
+		`"4294967297"`: 4294967297, `4294967297`: 4294967297, `"4294967297.5"`: 4294967297, `1e10`: 1e10, `"1e10"`: 1e10,
+		`-3.9e9`: -3.9e9, `9.2e18`: 9.2e18, `-9223372036854775808`: math.MinInt64, `"9223372036854775807"`: math.MinInt64,
+		`"18446744073709551616"`: math.MinInt64, `-0.5`: 0,
+	}
 	for in, want := range map[string]int{`"404"`: 404, `"+200"`: 200, `"2e2"`: 200, `"199.99"`: 199, `"-0"`: 0, `1e3`: 1000, `200.5`: 200, `-1`: -1, `~`: 0, `0x1F4`: 500} {
+		wide[in] = want
+	}
+	for in, want := range wide {
 		if got, err := load(in); err != nil || got != want {
 			t.Errorf("status %s: got %d, %v; want %d", in, got, err, want)
 		}
 	}
-	for _, in := range []string{`"abc"`, `" 200"`, `"0x1F4"`, `""`, `"-1"`, `true`, `[200]`, `.inf`, `"NaN"`} {
+	for _, in := range []string{`"abc"`, `" 200"`, `"0x1F4"`, `""`, `"-1"`, `true`, `[200]`, `.inf`, `"NaN"`, `"-0.5"`, `"-1e10"`, `"1.845e19"`, `"2e19"`, `9223372036854775808`, `-9223372036854775809`, `1.2e19`, `-1e19`} {
 		if _, err := load(in); err == nil || !strings.Contains(err.Error(), "h.yaml") || !strings.Contains(err.Error(), "status: 200") {
 			t.Errorf("status %s: err %v, want a refusal naming the file and the fix", in, err)
 		}

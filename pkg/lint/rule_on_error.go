@@ -28,7 +28,7 @@ func (c *checker) checkOnError(e *story.Effect, site effSite) {
 		c.onErrorAboveChild(e, site, target, n)
 		return
 	}
-	if c.importedExitClimb(e, site, target) {
+	if c.importedExitClimb(e, site, target) || c.importedDispatchClimb(e, site, target) {
 		return
 	}
 	if !strings.HasPrefix(target, "..") { // absolute
@@ -363,8 +363,10 @@ func (c *checker) writesExit(name string) bool {
 }
 
 // exitFirst names the exit a leaf state's on_enter takes before the call
-// at site is dispatched: an earlier emit_intent (written, unguarded) whose
-// first arm (unguarded) targets @exit:NAME. The call then fails at the
+// at site is dispatched: its first emit_intent (written, unguarded), before
+// or after the call, whose first arm (unguarded) targets @exit:NAME: the
+// emits hop at machine time, the calls are dispatched after them
+// (story-runtime.md §1.10). The call then fails at the
 // exit, and an on_error "../" climbs from __exit__NAME in both engines
 // (conformance exit-redirect-climb). An imported story's exits are the
 // importer's to map: none is named there (importedExitClimb follows the
@@ -377,28 +379,68 @@ func (c *checker) exitFirst(site effSite) (exit, emit string) {
 }
 
 // exitHop is exitFirst in any story: the exit a leaf's on_enter takes,
-// through an emit_intent, before the call at site.
+// through an emit_intent written anywhere in it, before the call at site
+// is dispatched (conformance exit-redirect-climb; /tmp/lintgaps37/p1, p3:
+// a call written before the emit climbs from the exit too).
 func exitHop(site effSite) (exit, emit string) {
-	s := site.State
-	if s == nil || site.Parent != nil || site.List != "on_enter" || len(s.Children) > 0 || site.Index > len(s.OnEnter) {
-		return "", ""
-	}
-	if nearest(s, func(s *story.State) bool { return s.Parallel }) != nil {
-		return "", ""
-	}
-	for _, prev := range s.OnEnter[:site.Index] {
+	for _, prev := range hopList(site) {
 		name := strings.TrimSpace(prev.EmitIntent())
 		if name == "" || prev.When != "" || story.IsTemplated(name) {
 			continue
 		}
-		if arms := s.Arms(name); len(arms) > 0 && arms[0].When == "" {
-			if x, ok := strings.CutPrefix(strings.TrimSpace(arms[0].Target), "@exit:"); ok && !story.IsTemplated(x) {
-				return x, name
-			}
+		if x := armExit(site.State, name); x != "" {
+			return x, name
 		}
 		return "", "" // the first hop goes elsewhere
 	}
 	return "", ""
+}
+
+// mayExitHop is exitHop for a templated emit_intent: the first unguarded
+// emit of the on_enter, when it is templated and one of the names it
+// quotes (renders) takes an exit, as `{{ world.last_error != ” ? 'ping'
+// : ” }}` does once an earlier call failed (conformance
+// swallowed-pass-exit-origin-imported).
+func mayExitHop(site effSite) (exit, emit, renders string) {
+	for _, prev := range hopList(site) {
+		name := strings.TrimSpace(prev.EmitIntent())
+		if name == "" || prev.When != "" {
+			continue
+		}
+		if !story.IsTemplated(name) {
+			return "", "", ""
+		}
+		for _, q := range quotedNames(name) {
+			if x := armExit(site.State, q); x != "" {
+				return x, name, q
+			}
+		}
+	}
+	return "", "", ""
+}
+
+// hopList is the on_enter whose emits hop before the call at site is
+// dispatched: a leaf's, outside any parallel state (nil otherwise).
+func hopList(site effSite) []*story.Effect {
+	s := site.State
+	if s == nil || site.Parent != nil || site.List != "on_enter" || len(s.Children) > 0 || site.Index > len(s.OnEnter) {
+		return nil
+	}
+	if nearest(s, func(s *story.State) bool { return s.Parallel }) != nil {
+		return nil
+	}
+	return s.OnEnter
+}
+
+// armExit is the exit NAME that s's first arm for intent targets, written
+// and unguarded ("" when it goes elsewhere or is guarded).
+func armExit(s *story.State, intent string) string {
+	if arms := s.Arms(intent); len(arms) > 0 && arms[0].When == "" {
+		if x, ok := strings.CutPrefix(strings.TrimSpace(arms[0].Target), "@exit:"); ok && !story.IsTemplated(x) {
+			return x
+		}
+	}
+	return ""
 }
 
 // exitClimb reports a "../" on_error whose call is dispatched at an exit
@@ -414,7 +456,7 @@ func (c *checker) exitClimb(e *story.Effect, site effSite, target, exit, emit st
 	if here == t.Path {
 		return
 	}
-	c.rep.Warnf(e.PosOf("on_error"), ruleOnErrorTarget, "%s: on_error %q is dispatched at the exit: emit_intent %q before it takes @exit:%s, so both engines climb from %q to %q, not from %q to %q; name the state absolutely (`%s`)",
+	c.rep.Warnf(e.PosOf("on_error"), ruleOnErrorTarget, "%s: on_error %q is dispatched at the exit: emit_intent %q takes @exit:%s before any call of the state is dispatched, so both engines climb from %q to %q, not from %q to %q; name the state absolutely (`%s`)",
 		site.String(), target, emit, exit, base, t.Path, site.State.Path, here, here)
 }
 

@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"fmt"
 	"strings"
 
 	"kitsoki/pkg/story"
@@ -10,6 +11,7 @@ import (
 // exit its state's on_enter hop took, names once folded.
 type exitLanding struct {
 	exit, emit string // the exit taken, and the emit_intent that took it
+	renders    string // the name a templated emit renders to take it
 	mapped     string // how the importing stories map the exit
 	base       string // the dispatch state in the top story's folded tree
 	folded     string // the target as the fold writes it
@@ -30,6 +32,9 @@ func importedExitLanding(st *story.Story, site effSite, target string) (l exitLa
 		return l, false
 	}
 	l.exit, l.emit = exitHop(site)
+	if l.exit == "" {
+		l.exit, l.emit, l.renders = mayExitHop(site)
+	}
 	if l.exit == "" || nearest(site.State, func(s *story.State) bool { return s.Parallel }) != nil {
 		return l, false
 	}
@@ -61,8 +66,12 @@ func (c *checker) importedExitClimb(e *story.Effect, site effSite, target string
 	if l.lands != "" && inFolded(foldedTop(c.st), l.lands, 0) {
 		what = "names the importing story's `" + l.lands + "`"
 	}
-	c.rep.Warnf(e.PosOf("on_error"), ruleOnErrorTarget, "%s: on_error %q is dispatched at the exit: emit_intent %q before it takes @exit:%s, which the importing story maps to %s; the fold writes it as %q, and both engines climb that from %q, so it %s, not this story's `%s`; make the call before the emit_intent, or name the state by its folded path (`%s`, under this alias only)",
-		site.String(), target, l.emit, l.exit, l.mapped, l.folded, l.base, what, l.meant, l.meant)
+	emit := fmt.Sprintf("emit_intent %q takes @exit:%s", l.emit, l.exit)
+	if l.renders != "" {
+		emit = fmt.Sprintf("emit_intent %q, where it renders %q, takes @exit:%s", l.emit, l.renders, l.exit)
+	}
+	c.rep.Warnf(e.PosOf("on_error"), ruleOnErrorTarget, "%s: on_error %q is dispatched at the exit: %s before any call of the state is dispatched, which the importing story maps to %s; the fold writes it as %q, and both engines climb that from %q, so it %s, not this story's `%s`; name the state by its folded path (`%s`, under this alias only), or make the call in a state whose on_enter takes no exit",
+		site.String(), target, emit, l.mapped, l.folded, l.base, what, l.meant, l.meant)
 	return true
 }
 

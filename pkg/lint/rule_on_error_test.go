@@ -136,9 +136,10 @@ states:
 	}
 }
 
-// A leaf's on_enter that takes an exit through an emit_intent before its
-// call fails dispatches the call at the exit: a "../" on_error climbs from
-// __exit__NAME in both engines (conformance exit-redirect-climb). The
+// A leaf's on_enter that takes an exit through an emit_intent dispatches
+// its calls at the exit, whether the emit is written before or after the
+// call (the emits hop first; /tmp/lintgaps37/p3): a "../" on_error climbs
+// from __exit__NAME in both engines (conformance exit-redirect-climb). The
 // warning names both readings; the reachability rule follows the exit's.
 // A guarded emit, or one whose first arm is guarded, decides nothing.
 func TestOnErrorClimbsFromExit(t *testing.T) {
@@ -147,12 +148,13 @@ func TestOnErrorClimbsFromExit(t *testing.T) {
 root: lobby
 hosts: [host.run]
 exits: {done: {}}
-intents: {go: {}, go2: {}, ping: {}}
+intents: {go: {}, go2: {}, go3: {}, ping: {}}
 states:
   lobby:
     on:
       go: [{target: g.c}]
       go2: [{target: g.d}]
+      go3: [{target: g.e}]
   g:
     type: compound
     initial: c
@@ -169,14 +171,24 @@ states:
           - {invoke: host.run, on_error: ../z}
         on:
           ping: [{target: "@exit:done"}]
+      e:
+        on_enter:
+          - {invoke: host.run, on_error: ../w}
+          - emit_intent: ping
+        on:
+          ping: [{target: "@exit:done"}]
       y: {}
       z: {}
+      w: {}
   y: {}
+  w: {}
 `)
 	ds, all := loadDiags(t, dir)
 	want := []string{
-		`state "g.c" on_enter[1]: on_error "../y" is dispatched at the exit: emit_intent "ping" before it takes @exit:done, so both engines climb from "__exit__done" to "y", not from "g.c" to "g.y"`,
+		`state "g.c" on_enter[1]: on_error "../y" is dispatched at the exit: emit_intent "ping" takes @exit:done before any call of the state is dispatched, so both engines climb from "__exit__done" to "y", not from "g.c" to "g.y"`,
+		`state "g.e" on_enter[0]: on_error "../w" is dispatched at the exit: emit_intent "ping" takes @exit:done before any call of the state is dispatched, so both engines climb from "__exit__done" to "w", not from "g.e" to "g.w"`,
 		`state "g.y" is unreachable`,
+		`state "g.w" is unreachable`,
 	}
 	for _, w := range want {
 		if !strings.Contains(all, w) {

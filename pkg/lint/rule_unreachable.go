@@ -257,7 +257,9 @@ func (sv *staticValues) templateTargets(tpl string) ([]string, bool) {
 
 // exitClimbs enters the states of the top story that an imported story's
 // on_error, dispatched at the exit its hop took, climbs to once folded
-// (importedExitLanding): the child's bare "x" can name the top story's x.
+// (importedExitLanding), or from a dispatch state of another depth than
+// the declaring state's (importedDispatchLanding): the child's bare "x"
+// can name the top story's x.
 // Each imported story is looked at once, however often the tree repeats it.
 func (w *reachWalk) exitClimbs(st *story.Story, seen map[*story.Story]bool) {
 	for _, alias := range st.ImportOrder {
@@ -266,12 +268,17 @@ func (w *reachWalk) exitClimbs(st *story.Story, seen map[*story.Story]bool) {
 			continue
 		}
 		seen[im.Child] = true
+		child := &checker{st: im.Child, opts: w.c.opts}
 		for _, s := range im.Child.AllStates() {
 			for p := range (story.EffectWalk{}).States(s) {
-				if on := strings.TrimSpace(p.Effect.OnError()); on != "" {
-					if l, ok := importedExitLanding(im.Child, effSite{EffectPlace: p}, on); ok {
-						w.enter(w.st.State(l.lands))
-					}
+				on := strings.TrimSpace(p.Effect.OnError())
+				if on == "" {
+					continue
+				}
+				if l, ok := importedExitLanding(im.Child, effSite{EffectPlace: p}, on); ok {
+					w.enter(w.st.State(l.lands))
+				} else if l, ok := child.importedDispatchLanding(effSite{EffectPlace: p}, on); ok {
+					w.enter(w.st.State(l.lands))
 				}
 			}
 		}
