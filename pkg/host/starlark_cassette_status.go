@@ -19,7 +19,7 @@ import (
 // are refused at load (conformance star-http-status-text,
 // star-http-status-wide). A float past int64 is refused here; upstream
 // reads some as -9223372036854775808 (1e19, -1.8e19) and refuses others
-// (1.2e19, -1e19): docs/compat/engine.md.
+// (1.2e19, -1e19): docs/compat/hosts.md.
 type httpStatus int64
 
 // twoTo63 and twoTo64 bound the quoted statuses upstream reads.
