@@ -69,6 +69,7 @@ func lintStateWithin(st *story.Story, fxs []*Fixture, visitBytes, steps int64) *
 		from := len(fl.ds)
 		fl.files()
 		fl.cassetteFiles()
+		fl.unplayedEpisodes()
 		fl.turns()
 		fl.notTerminal()
 		fl.noErrorsWithRejection()

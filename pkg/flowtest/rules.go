@@ -66,6 +66,8 @@ var (
 		Summary: "an expect_jobs entry on the orchestrator path that no run satisfies: it has no namespace, a status that is not done, failed, cancelled or awaiting_input, or a namespace no background call of the story invokes (its jobs are named by the invoke that submits them); or, on a turn every step of which is certain, more entries than jobs can end in it (a job whose stub has no delay: ends in the turn that submits it, and one whose with: renders a NaN or an infinity is never seen): the turn fails on both engines", Example: "expect_jobs: [{namespace: host.nope, status: done}]   # the story's only background call is host.echo"}
 	ruleCassetteAlias = &diag.Rule{ID: "flow-cassette-alias-episode", Severity: diag.Warning, LintOnly: true,
 		Summary: "a host_cassette episode whose match.handler names an agent alias (agent.<name>): a fixture's agent calls dispatch as host.agent.<verb>, so the episode answers none of them on either engine (a call no host.agent.<verb> episode answers fails with no handler, and strict_cassette_coverage lists the episode as never played); kitsoki run --cassette replays such episodes", Example: "episodes: [{id: pick, match: {handler: agent.claude}, agent: {verb: decide, response: '{}'}}]"}
+	ruleCassetteUnplayed = &diag.Rule{ID: "flow-cassette-unplayed", Severity: diag.Warning, LintOnly: true,
+		Summary: "with strict_cassette_coverage: true, a host_cassette episode no call of the story can play (a match.handler naming an agent alias, or no handler the story calls nor a prefix of one; a match.call naming no invoke's id): the fixture fails at its end on both engines with unexpected remaining episodes", Example: "episodes: [{id: x, match: {handler: host.nothing}, response: {data: {}}}]   # with strict_cassette_coverage: true"}
 	ruleCassetteDelay = &diag.Rule{ID: "flow-cassette-delay", Severity: diag.Warning, LintOnly: true,
 		Summary: "a host_cassette episode's delay: that is no duration (a bare number such as 2 or 5000000000, text such as soon or 1x, \"\", a negative -1s): both engines drop it, so the episode answers at once and a background job it answers lands on the next advance_clock", Example: "episodes: [{id: slow, match: {handler: host.job}, delay: 2, response: {data: {}}}]   # write 2s"}
 	ruleCassetteStatus = &diag.Rule{ID: "flow-cassette-status", Severity: diag.Warning, LintOnly: true,
@@ -80,7 +82,7 @@ var rules = []*diag.Rule{
 	ruleUnknownState, ruleUnusedStub, ruleNotChecked, ruleMissingFile, ruleOutsideRoot, ruleBadRegex,
 	ruleErrorCode, ruleWorldType, ruleRejected, ruleWrongState, ruleSlotType, ruleSlotUint, ruleNotTerminal,
 	ruleGuardError, ruleWorldNever, ruleWorldKnown, ruleInboxKnown, rulePartialAdvance, ruleCallNever, ruleJobNever, ruleCassetteAlias,
-	ruleCassetteDelay, ruleCassetteStatus, ruleIntentsRefused,
+	ruleCassetteUnplayed, ruleCassetteDelay, ruleCassetteStatus, ruleIntentsRefused,
 }
 
 // Rules lists (copies of) every rule the fixture parser and linter report,
@@ -92,7 +94,7 @@ func Rules() []diag.Rule { return diag.Values(rules) }
 // what a key does not do.
 var verdictRules = []*diag.Rule{
 	ruleRejected, ruleWrongState, ruleNotTerminal, ruleBadRegex, ruleGuardError, ruleWorldNever,
-	ruleWorldKnown, ruleInboxKnown, ruleErrorCode, rulePartialAdvance, ruleCallNever, ruleJobNever,
+	ruleWorldKnown, ruleInboxKnown, ruleErrorCode, rulePartialAdvance, ruleCallNever, ruleJobNever, ruleCassetteUnplayed,
 }
 
 // PredictsFailure reports whether a finding of the rule id says the
