@@ -72,6 +72,7 @@ func lintStateWithin(st *story.Story, fxs []*Fixture, visitBytes, steps int64) *
 		fl.unplayedEpisodes()
 		fl.turns()
 		fl.notTerminal()
+		fl.severityNever()
 		fl.noErrorsWithRejection()
 		fl.worldTypes()
 		fl.worldValues()
