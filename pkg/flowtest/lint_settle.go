@@ -205,8 +205,8 @@ func (w *settleWalk) fire(arc string, t *Turn, depth int, first bool) bool {
 	tt := strings.TrimSpace(a.Target)
 	switch {
 	case tt == "" || tt == ".":
-		if n != w.cur {
-			return false // an ancestor's stay re-enters it (conformance ancestor-stay)
+		if n != w.cur && !w.ancestorStay(n, t, &emits) {
+			return false
 		}
 	case story.IsTemplated(tt):
 		return false
