@@ -9,27 +9,23 @@ const (
 
 // TestLintJobsEndAtOnce: a job whose stub has no delay: ends in the turn
 // that submits it, so the next turn's expect_jobs, landing it or not,
-// counts no job (conformance job-ends-at-once).
+// counts no job (conformance job-ends-at-once; job-ended-before-landing
+// after a move, a failing stub and a terminal state).
 func TestLintJobsEndAtOnce(t *testing.T) {
-	lintGolden(t, "../engine/testdata/conformance/job-ends-at-once", map[string]string{
-		"delayed.yaml": "", "enter.yaml": "", "lands_later.yaml": "", "now_done.yaml": "", "now_failed.yaml": "",
-		"next_advance.yaml":        fewerEnded,
-		"next_advance_failed.yaml": fewerEnded,
-		"next_turn.yaml":           fewerEnded,
-	}, ruleJobNever)
-}
-
-// TestLintJobsEndedBeforeLanding: the same rule after a move, a failing
-// stub and a terminal state (conformance job-ended-before-landing).
-func TestLintJobsEndedBeforeLanding(t *testing.T) {
-	lintGolden(t, "../engine/testdata/conformance/job-ended-before-landing", map[string]string{
-		"answer_done.yaml": "", "answer_terminal.yaml": "", "arm_same.yaml": "", "ask_same.yaml": "", "err_same.yaml": "",
-		"kid_same.yaml": "", "par_same.yaml": "", "same.yaml": "", "term_same.yaml": "", "two_same.yaml": "",
-		"err_next.yaml":  fewerEnded,
-		"next_adv.yaml":  "turns[1].expect_jobs lists 1 entry, but at most 0 can become terminal",
-		"next_look.yaml": fewerEnded,
-		"term_next.yaml": fewerEnded,
-	}, ruleJobNever)
+	for golden, want := range map[string]map[string]string{
+		"job-ends-at-once": {
+			"delayed.yaml": "", "enter.yaml": "", "lands_later.yaml": "", "now_done.yaml": "", "now_failed.yaml": "",
+			"next_advance.yaml": fewerEnded, "next_advance_failed.yaml": fewerEnded, "next_turn.yaml": fewerEnded,
+		},
+		"job-ended-before-landing": {
+			"answer_done.yaml": "", "answer_terminal.yaml": "", "arm_same.yaml": "", "ask_same.yaml": "", "err_same.yaml": "",
+			"kid_same.yaml": "", "par_same.yaml": "", "same.yaml": "", "term_same.yaml": "", "two_same.yaml": "",
+			"err_next.yaml": fewerEnded, "next_look.yaml": fewerEnded, "term_next.yaml": fewerEnded,
+			"next_adv.yaml": "turns[1].expect_jobs lists 1 entry, but at most 0 can become terminal",
+		},
+	} {
+		lintGolden(t, "../engine/testdata/conformance/"+golden, want, ruleJobNever)
+	}
 }
 
 // TestLintJobsUnstored: a job whose with: renders a NaN or an infinity
