@@ -69,8 +69,10 @@ func lintStateWithin(st *story.Story, fxs []*Fixture, visitBytes, steps int64) *
 		from := len(fl.ds)
 		fl.files()
 		fl.cassetteFiles()
+		fl.unplayedEpisodes()
 		fl.turns()
 		fl.notTerminal()
+		fl.severityNever()
 		fl.noErrorsWithRejection()
 		fl.worldTypes()
 		fl.worldValues()
@@ -107,10 +109,13 @@ type fixtureLint struct {
 	// followed may have started others (lint_jobs_land.go); walked: the
 	// turn being judged was followed by the settle walk, advanced: its
 	// advance_clock too
-	jobs             []litJob
-	now              time.Duration
-	inbox            litInbox // its notifications as far as certain (lint_inbox.go)
-	jobsLost         bool
+	jobs     []litJob
+	now      time.Duration
+	inbox    litInbox // its notifications as far as certain (lint_inbox.go)
+	jobsLost bool
+	// raced: the jobs due before the turn's intent that raceLand took
+	// out (lint_jobs_fewer.go counts them ended)
+	raced            int
 	walked, advanced bool
 	// listenerGone: a user turn may have rested the session in a terminal
 	// state, after which no job lands upstream (lint_jobs_land.go)

@@ -38,6 +38,15 @@ func (l *fixtureLint) cassetteOnce(key, p string) (*yaml.Node, string) {
 		l.cassetteLinted = map[string]bool{}
 	}
 	l.cassetteLinted[name] = true
+	return l.cassetteDoc(key, p)
+}
+
+// cassetteDoc is the top mapping of the cassette the fixture names under
+// key, and its path as messages print it; nil where it cannot be read or
+// does not parse.
+func (l *fixtureLint) cassetteDoc(key, p string) (*yaml.Node, string) {
+	fx := l.fx
+	name := fx.rel(p)
 	root := namedRoot(l.root, fx.File)
 	full, err := resolveNamed(root, fx.File, key, p)
 	if err != nil {

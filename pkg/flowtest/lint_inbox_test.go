@@ -24,3 +24,15 @@ func TestLintInboxKnown(t *testing.T) {
 		"l_chain_fails.yaml":  "",
 	}, ruleInboxKnown, ruleWorldKnown, ruleRejected, ruleWrongState)
 }
+
+// TestLintInboxSeverityNever: an expect_inbox.severities entry no
+// notification has ("x") fails on both engines whatever the story posts
+// (conformance inbox-kind-severity g, h); the fixture listing real
+// severities is not judged by it.
+func TestLintInboxSeverityNever(t *testing.T) {
+	lintGolden(t, "../engine/testdata/conformance/inbox-kind-severity", map[string]string{
+		"pass.yaml": "",
+		"g.yaml":    `turns[0].expect_inbox.severities[0]: "x" is no notification's severity`,
+		"h.yaml":    `turns[0].expect_inbox.severities[0]: "x" is no notification's severity`,
+	}, ruleInboxKnown)
+}

@@ -46,6 +46,10 @@ type litJob struct {
 	// waited: an advance ended before it was due (upstream then aborted
 	// the run at the next advance: not followed)
 	waited bool
+	// unstored: its with: rendered a NaN or an infinity: upstream's job
+	// store holds no row for it, and expect_jobs never sees it
+	// (lint_jobs_fewer.go)
+	unstored bool
 }
 
 // maxLandings bounds the landings one advance follows (the engine's
@@ -77,7 +81,12 @@ func (w *settleWalk) submit(e *story.Effect) bool {
 	}
 	kw.dirty[story.WorldLastJobID] = true
 	kw.dirty[story.WorldInbox] = true
-	l.jobs = append(l.jobs, litJob{e: e, origin: w.cur.Path, due: l.now + delay, at: l.now, ans: a})
+	l.jobs = append(l.jobs, litJob{e: e, origin: w.cur.Path, due: l.now + delay, at: l.now, ans: a, unstored: w.unstored[e]})
+	if w.unstored[e] {
+		w.unstoredJobs++
+	} else {
+		w.submitted++
+	}
 	l.post("info")
 	return true
 }
@@ -398,12 +407,56 @@ func (l *fixtureLint) noteTerminalRest(t *Turn) {
 // usually wins but not always (probed: lint-jobs-land's README;
 // conformance host-job-lands-before-turn).
 func (l *fixtureLint) landBetween(t *Turn) {
+	l.raced = 0
 	if len(l.jobs) == 0 || t.Intent == nil && !t.HasInput {
 		return
 	}
-	if slices.ContainsFunc(l.jobs, func(j litJob) bool { return j.due <= l.now }) {
+	if !slices.ContainsFunc(l.jobs, func(j litJob) bool { return j.due <= l.now }) {
+		return
+	}
+	if !l.raceLand() {
 		l.loseJobs()
 	}
+}
+
+// raceLand takes the jobs already due out of the followed ones when each
+// one's on_complete only sets, increments and says, on keys it names
+// plainly: landed before t's intent or not, such a landing moves
+// nothing and starts no job (the chain runs at the job's origin, its
+// last_job_* set in memory only), so the world keys it writes become
+// unknown, its notice too, and the fixture's jobs stay followed. false
+// (nothing changed) otherwise.
+func (l *fixtureLint) raceLand() bool {
+	var keys []string
+	for _, j := range l.jobs {
+		if j.due > l.now {
+			continue
+		}
+		if !plainEffects(j.e.OnComplete()) || l.world == nil {
+			return false
+		}
+		for _, e := range j.e.OnComplete() {
+			if e == nil {
+				continue
+			}
+			for _, kv := range append(slices.Clone(e.Set), e.Increment()...) {
+				if story.IsTemplated(kv.Key) {
+					return false
+				}
+				root, _, _ := strings.Cut(kv.Key, ".")
+				keys = append(keys, root)
+			}
+		}
+	}
+	for _, k := range keys {
+		l.world.dirty[k] = true
+	}
+	n := len(l.jobs)
+	l.jobs = slices.DeleteFunc(slices.Clone(l.jobs), func(j litJob) bool { return j.due <= l.now })
+	l.raced = n - len(l.jobs)
+	l.inbox.lost = true
+	l.rest.armed = false // a completion turn's effect on the rest's timeout is not followed
+	return true
 }
 
 // loseJobs gives up following the fixture's jobs: one may land unseen,
@@ -437,6 +490,7 @@ func (l *fixtureLint) clockTurn(t *Turn, r rest) (rest, bool) {
 		return rest{}, false
 	}
 	l.partialAdvance(t)
+	l.jobsAtMost(t, jobs, w)
 	// every job it landed was followed, and those still out are known:
 	// none moves the machine unseen (noteJobs)
 	l.stepped, l.walked, l.advanced = true, true, true

@@ -80,14 +80,19 @@ type settleWalk struct {
 	// redirected: a failing call's on_error moved the machine to another
 	// state (redirect)
 	redirected bool
-	// landed counts the background jobs the walk landed (lint_jobs_land.go)
-	landed int
+	// landed counts the background jobs the walk landed, submitted those
+	// it submitted that upstream stores, unstoredJobs the others
+	// (lint_jobs_land.go, lint_jobs_fewer.go)
+	landed, submitted, unstoredJobs int
 	// landing: a job's completion turn is being followed; risky: an
 	// effect of it may fail, which posts no notice (lint_inbox.go)
 	landing, risky bool
 	// refused: the queued calls a handler certainly refuses
 	// (lint_slot_uint.go)
 	refused map[*story.Effect]refusedCall
+	// unstored: the queued background calls whose with: certainly
+	// renders a NaN or an infinity (lint_jobs_fewer.go)
+	unstored map[*story.Effect]bool
 }
 
 // settled follows t, fired at r with its intent reaching arc, when every
@@ -128,6 +133,7 @@ func (l *fixtureLint) settled(t *Turn, r rest, arc string) (rest, bool) {
 	if t.HasAdvance {
 		l.partialAdvance(t)
 	}
+	l.jobsAtMost(t, jobs, w)
 	l.stepped, l.walked, l.advanced = true, true, t.HasAdvance
 	if t.ExpectState != nil && *t.ExpectState != end && l.ix.hasState(*t.ExpectState) {
 		l.warn(t.valueAt("expect_state"), ruleWrongState, "turns[%d].expect_state: %q, but the turn's intent %q, fired at %q (where %s), ends at %q%s: every step on the way is certain (the arms taken, the when: of each effect and emit judged on the world the chain leaves, the calls answered by this fixture's %s and bound, the post-bind pass over the resting state's on_enter emits): the assertion fails on both engines; expect_state: %s, or fix the turns before it",
@@ -199,8 +205,8 @@ func (w *settleWalk) fire(arc string, t *Turn, depth int, first bool) bool {
 	tt := strings.TrimSpace(a.Target)
 	switch {
 	case tt == "" || tt == ".":
-		if n != w.cur {
-			return false // an ancestor's stay re-enters it (conformance ancestor-stay)
+		if n != w.cur && !w.ancestorStay(n, t, &emits) {
+			return false
 		}
 	case story.IsTemplated(tt):
 		return false
@@ -378,7 +384,7 @@ func (w *settleWalk) effectKind(e *story.Effect, kw *knownWorld, t *Turn) (ok, c
 		kw.applyIncrement(e, true)
 	case e.Say != "":
 	case e.Invoke != "":
-		if !kw.setRenders(e.With) {
+		if certain, _ := kw.withRenders(e); !certain {
 			// a with: that may fail to render fails the call, or in a
 			// completion turn the move (conformance oncomplete-move-fails
 			// f1, f4); upstream renders it as the machine walks the

@@ -120,6 +120,9 @@ func (w *settleWalk) queue(e *story.Effect, t *Turn) bool {
 	if slices.Contains(w.calls, e) && w.refused[e].ok != r.ok {
 		return false
 	}
+	if !w.noteUnstored(e) {
+		return false
+	}
 	if r.ok {
 		if w.refused == nil {
 			w.refused = map[*story.Effect]refusedCall{}

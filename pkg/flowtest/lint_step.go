@@ -91,7 +91,9 @@ func (ix *storyIndex) step(s *story.State, arc string, still func(*story.Effect)
 	switch {
 	case tt == "" || tt == ".":
 		if n != s {
-			return nil, nil // the owning state's re-entry: not judged
+			// the owning ancestor's stay (lint_ancestor_stay.go)
+			to = ix.landing(ix.stayLeaf(n, s), still)
+			break
 		}
 		if alt, ok := ix.entryRedirects(s, still, nil); ok {
 			to = append([]*story.State{s}, alt...)

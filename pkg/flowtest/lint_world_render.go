@@ -31,6 +31,9 @@ type rendered struct {
 	ok bool
 	// fails: the template stopped with its own error (not a budget)
 	fails bool
+	// nonFinite: it certainly rendered a value holding a NaN or an
+	// infinity (ok is false: no world value holds one)
+	nonFinite bool
 }
 
 // setValue is what a set: of v certainly writes: ok is false when that is
@@ -213,7 +216,7 @@ func (j *guardJudge) rendering(src string, w *knownWorld) rendered {
 		env["slots"] = sent
 	}
 	out, err := t.RenderWithin(env, expr.JudgeBytes, expr.JudgeElems)
-	r := rendered{fails: err != nil && !expr.PastBudget(err)}
+	r := rendered{fails: err != nil && !expr.PastBudget(err), nonFinite: err == nil && !finiteValue(out)}
 	if err == nil && finiteValue(out) {
 		r = rendered{v: jsonvalue.Normalize(out), ok: true}
 	}

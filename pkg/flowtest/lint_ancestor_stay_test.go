@@ -1,0 +1,19 @@
+package flowtest
+
+import "testing"
+
+// TestLintAncestorStay: a stay on an arm a compound ancestor owns moves
+// the machine from a leaf that is not the owner's initial one to that
+// leaf (conformance ancestor-stay): chop_true's hop, emitting look from
+// c.c2, rests on c.c1, which takes no hop. The legacy chop_false is not
+// followed (step follows no emit); the passing fixtures get no verdict.
+func TestLintAncestorStay(t *testing.T) {
+	want := map[string]string{
+		"chop_true.yaml":  `turns[3]: intent "hop" is not taken at "c.c1"`,
+		"chop_false.yaml": unwarned,
+	}
+	for _, f := range []string{"cbare", "clook", "cme", "dbare", "dlook", "dme"} {
+		want[f+"_false.yaml"], want[f+"_true.yaml"] = "", ""
+	}
+	lintGolden(t, "../engine/testdata/conformance/ancestor-stay", want, ruleRejected, ruleWrongState, ruleWorldKnown)
+}
