@@ -100,6 +100,10 @@ func (s *Session) RestsUnknown() bool {
 // root that a dotted prefix of its path names, as upstream looks up the
 // prefixes of every entry of the encoding (`idle.x`: `idle`'s intents are
 // allowed and fail GUARD_FAILED; conformance par-start-outside-prefix).
+// An entry holding "#" (an encoding a receiver wrote into a place, read
+// back) allows what the state after its last "#" names, or the deepest
+// of that part's prefixes naming one (`p#p.ra.x1`: `x1`'s intents;
+// conformance par-emit-root-next).
 func (r *runner) allowLeaves() []*State {
 	leaves := r.leaves()
 	if r.par == nil {
@@ -108,6 +112,12 @@ func (r *runner) allowLeaves() []*State {
 	out := leaves
 	for _, l := range leaves {
 		if r.m.States[l.Path] == l || r.par.inRegion(l) {
+			continue
+		}
+		if i := strings.LastIndexByte(l.Path, '#'); i >= 0 {
+			if s := r.deepestNamed(l.Path[i+1:]); s != nil {
+				out = append(slices.Clip(out), s)
+			}
 			continue
 		}
 		for p := l.Path; strings.LastIndexByte(p, '.') > 0; {
@@ -121,4 +131,17 @@ func (r *runner) allowLeaves() []*State {
 		}
 	}
 	return out
+}
+
+// deepestNamed is the state path names, or the deepest state a dotted
+// prefix of it names; nil when none does.
+func (r *runner) deepestNamed(path string) *State {
+	for p := path; ; p = p[:strings.LastIndexByte(p, '.')] {
+		if s := r.m.States[p]; s != nil {
+			return s
+		}
+		if strings.LastIndexByte(p, '.') < 0 {
+			return nil
+		}
+	}
 }
