@@ -96,8 +96,8 @@ func (s *Session) RestsUnknown() bool {
 }
 
 // allowLeaves are the states whose arms make an intent allowed: the
-// leaves, and for an outsideLeaf the deepest state outside the parallel
-// root that a dotted prefix of its path names, as upstream looks up the
+// leaves, and for an outsideLeaf the state outside the parallel root that
+// its path, or else the deepest dotted prefix naming one, names, as upstream looks up the
 // prefixes of every entry of the encoding (`idle.x`: `idle`'s intents are
 // allowed and fail GUARD_FAILED; conformance par-start-outside-prefix).
 // An entry holding "#" (an encoding a receiver wrote into a place, read
@@ -120,14 +120,10 @@ func (r *runner) allowLeaves() []*State {
 			}
 			continue
 		}
-		for p := l.Path; strings.LastIndexByte(p, '.') > 0; {
-			p = p[:strings.LastIndexByte(p, '.')]
-			if s := r.m.States[p]; s != nil {
-				if s != r.par.root && !s.within(r.par.root) {
-					out = append(slices.Clip(out), s)
-				}
-				break
-			}
+		// the entry itself first: a state outside the root (`s0`) allows
+		// its own intents (conformance par-start-outside-state)
+		if s := r.deepestNamed(l.Path); s != nil && s != r.par.root && !s.within(r.par.root) {
+			out = append(slices.Clip(out), s)
 		}
 	}
 	return out
