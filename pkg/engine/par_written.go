@@ -1,9 +1,6 @@
 package engine
 
-import (
-	"slices"
-	"strings"
-)
+import "strings"
 
 // readBackWritten rests the machine, at the start of a turn, on the
 // configuration upstream reads back from the path it wrote when a receiver
@@ -12,7 +9,7 @@ import (
 // their own beside the places' (p#p#p.ra.a1|p.rb.b1|p.ra.a2: a region
 // may hold two, an entry such as p#p.ra.a1 handles nothing), kept until
 // the configuration is next read back, as a flow start path is
-// (conformance par-emit-root-next, par-start-two-leaves,
+// (placeParallel; conformance par-emit-root-next, par-start-two-leaves,
 // par-start-unknown-region). The legacy path reads it sorted; the
 // orchestrator keeps it as written.
 func (r *runner) readBackWritten() {
@@ -22,23 +19,9 @@ func (r *runner) readBackWritten() {
 	}
 	spec := pc.encode()
 	_, rest, _ := strings.Cut(spec, "#")
-	entries := strings.Split(rest, "|")
-	if r.so.MachineOnly {
-		slices.Sort(entries)
+	if r.placeParallel(spec, pc.root.Path, rest, true) != nil {
+		// no entry of a written path is refused (each is a state of
+		// the root or an entry in no region): keep the configuration
+		r.par = pc
 	}
-	np := &parConf{root: pc.root}
-	for _, e := range entries {
-		st := r.m.States[e]
-		if st == nil || !st.within(pc.root) {
-			if st = r.unknownLeaf(e, pc.root); st == nil {
-				st = outsideLeaf(e, pc.root)
-			}
-		}
-		np.leaves = append(np.leaves, st)
-	}
-	np.placeListed()
-	if !r.so.MachineOnly {
-		np.label = spec
-	}
-	r.par, r.cur = np, np.leaves[0]
 }
