@@ -7,26 +7,27 @@ import "context"
 // (docs/compat/engine.md "emit: between regions"): dst's leaf stands in
 // the place until the configuration is read back (conformance
 // par-emit-leave). Where dst's initial: chain lands on a parallel state,
-// upstream writes that state's encoding into the place instead: the root's
-// own (a target that is, or descends into, the root) is the documented
-// difference, and the region stays (par-emit-root-kept); another parallel
-// state is entered down to its parent only, its own on_enter and regions
-// not run, and it stands in the place (par-emit-leave-parallel).
+// upstream writes that state's initial encoding into the place: a state
+// other than the root is entered down to its parent only, its own on_enter
+// and regions not run (par-emit-leave-parallel); the root itself (a
+// target that is, or whose initial: chain reaches, the root) is exited
+// whole, nothing entered (par-emit-root-next). The encoding is read back
+// at the next turn (readBackWritten).
 func (r *runner) strayAt(ctx context.Context, place, leaf, dst *State, st *step) error {
 	land, err := r.initialLeaf(dst)
 	if err != nil {
 		return err
 	}
 	pc := r.par
-	switch {
-	case land == pc.root:
-		return nil
-	case !land.Parallel:
+	if !land.Parallel {
 		pc.strays = true
 		return r.moveAt(ctx, place, leaf, dst, st)
 	}
 	r.cur = leaf
 	anc := commonAncestor(leaf, land)
+	if land == pc.root {
+		anc = land.Parent // the encoding's first piece is no state of the path
+	}
 	if err := r.exitFrom(leaf, anc); err != nil {
 		return err
 	}
@@ -35,19 +36,37 @@ func (r *runner) strayAt(ctx context.Context, place, leaf, dst *State, st *step)
 			return err
 		}
 	}
-	pieces, err := r.strayPieces(land)
+	enc, err := r.initialEncoding(land)
 	if err != nil {
 		return err
 	}
-	for _, p := range pieces {
+	for _, p := range encodedPrefixes(parentPath(land.Path), enc) {
 		if err := r.emitState(KindStateEntered, p); err != nil {
 			return err
 		}
 	}
 	pc.strays = true
 	pc.replaceAt(place, leaf, land)
+	if pc.enc == nil {
+		pc.enc = map[*State]string{}
+	}
+	pc.enc[land] = enc
 	r.par, r.cur = pc, land
 	return nil
+}
+
+// initialEncoding is the encoding upstream writes for the parallel state
+// land standing in a place: its initial configuration's.
+func (r *runner) initialEncoding(land *State) (string, error) {
+	pc := &parConf{root: land}
+	for _, reg := range land.regions() {
+		leaf, err := r.initialLeaf(reg)
+		if err != nil {
+			return "", err
+		}
+		pc.set(leaf)
+	}
+	return pc.encode(), nil
 }
 
 // strayPieces are upstream's names for the parallel state land standing in
@@ -57,15 +76,11 @@ func (r *runner) strayAt(ctx context.Context, place, leaf, dst *State, st *step)
 // when land takes the place and exits, innermost first, when the place
 // moves on (conformance par-emit-leave-parallel-next).
 func (r *runner) strayPieces(land *State) ([]string, error) {
-	pc := &parConf{root: land}
-	for _, reg := range land.regions() {
-		leaf, err := r.initialLeaf(reg)
-		if err != nil {
-			return nil, err
-		}
-		pc.set(leaf)
+	enc, err := r.initialEncoding(land)
+	if err != nil {
+		return nil, err
 	}
-	return encodedPrefixes(land.Parent.Path, pc.encode()), nil
+	return encodedPrefixes(parentPath(land.Path), enc), nil
 }
 
 // strayExit writes the state_exited of the parallel state s standing in a
@@ -93,8 +108,8 @@ func (r *runner) strayExit(s *State) (ok bool, err error) {
 // strayAt put there (upstream's encoding in the place finds only the
 // handlers above that state; conformance par-emit-leave-parallel).
 func (p *parConf) handlerFrom(leaf *State) *State {
-	if leaf.Parallel && leaf.Parent != nil && !p.inRegion(leaf) {
-		return leaf.Parent
+	if leaf.Parallel && !p.inRegion(leaf) {
+		return leaf.Parent // none above a root at the top
 	}
 	return leaf
 }

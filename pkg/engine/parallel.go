@@ -29,13 +29,16 @@ type parConf struct {
 	// its region's place until the configuration is read back (conformance
 	// par-emit-leave); the moves after keep it
 	strays bool
+	// enc is the encoding upstream writes for a parallel state strayAt
+	// put in a place, read back at the next turn (readBackWritten)
+	enc map[*State]string
 }
 
 func (p *parConf) clone() *parConf {
 	if p == nil {
 		return nil
 	}
-	return &parConf{root: p.root, leaves: slices.Clone(p.leaves), label: p.label, at: maps.Clone(p.at), strays: p.strays}
+	return &parConf{root: p.root, leaves: slices.Clone(p.leaves), label: p.label, at: maps.Clone(p.at), strays: p.strays, enc: maps.Clone(p.enc)}
 }
 
 // placeOf is the region whose place leaf l holds: its own region's when
@@ -76,6 +79,9 @@ func (p *parConf) encode() string {
 	parts := make([]string, len(p.leaves))
 	for i, l := range p.leaves {
 		parts[i] = l.Path
+		if e, ok := p.enc[l]; ok {
+			parts[i] = e
+		}
 	}
 	// sorted: a start path's leaves stay in the order listed (placeListed)
 	slices.Sort(parts)
@@ -456,7 +462,7 @@ func (r *runner) receive(ctx context.Context, name string, place *State, st *ste
 	case res.stay || res.state == nil:
 	case res.state == own || res.state.within(own):
 		err = r.moveAt(ctx, place, leaf, res.state, st)
-	case res.state != r.par.root && !res.state.within(r.par.root):
+	case !res.state.within(r.par.root):
 		err = r.strayAt(ctx, place, leaf, res.state, st)
 	case r.par.regionOf(res.state) != nil:
 		err = r.crossReceive(ctx, place, leaf, res.state, st)

@@ -377,7 +377,10 @@ func (r *runner) placeParallel(spec, root, leaves string, flat bool) error {
 	}
 	for _, l := range entries {
 		st := r.m.States[strings.TrimSpace(l)]
-		if st == nil && flat {
+		if flat && (st == nil || !st.within(p)) {
+			// a state outside p (a stray a receiver left there:
+			// conformance par-start-outside-state) is an entry in no
+			// region, as an unknown one
 			st = r.unknownLeaf(strings.TrimSpace(l), p) // unknownstart.go
 			if st == nil && strings.TrimSpace(leaves) != "" {
 				// in no region, an empty entry (p#a|) too

@@ -96,10 +96,14 @@ func (s *Session) RestsUnknown() bool {
 }
 
 // allowLeaves are the states whose arms make an intent allowed: the
-// leaves, and for an outsideLeaf the deepest state outside the parallel
-// root that a dotted prefix of its path names, as upstream looks up the
+// leaves, and for an outsideLeaf the state outside the parallel root that
+// its path, or else the deepest dotted prefix naming one, names, as upstream looks up the
 // prefixes of every entry of the encoding (`idle.x`: `idle`'s intents are
 // allowed and fail GUARD_FAILED; conformance par-start-outside-prefix).
+// An entry holding "#" (an encoding a receiver wrote into a place, read
+// back) allows what the state after its last "#" names, or the deepest
+// of that part's prefixes naming one (`p#p.ra.x1`: `x1`'s intents;
+// conformance par-emit-root-next).
 func (r *runner) allowLeaves() []*State {
 	leaves := r.leaves()
 	if r.par == nil {
@@ -110,15 +114,30 @@ func (r *runner) allowLeaves() []*State {
 		if r.m.States[l.Path] == l || r.par.inRegion(l) {
 			continue
 		}
-		for p := l.Path; strings.LastIndexByte(p, '.') > 0; {
-			p = p[:strings.LastIndexByte(p, '.')]
-			if s := r.m.States[p]; s != nil {
-				if s != r.par.root && !s.within(r.par.root) {
-					out = append(slices.Clip(out), s)
-				}
-				break
+		if i := strings.LastIndexByte(l.Path, '#'); i >= 0 {
+			if s := r.deepestNamed(l.Path[i+1:]); s != nil {
+				out = append(slices.Clip(out), s)
 			}
+			continue
+		}
+		// the entry itself first: a state outside the root (`s0`) allows
+		// its own intents (conformance par-start-outside-state)
+		if s := r.deepestNamed(l.Path); s != nil && s != r.par.root && !s.within(r.par.root) {
+			out = append(slices.Clip(out), s)
 		}
 	}
 	return out
+}
+
+// deepestNamed is the state path names, or the deepest state a dotted
+// prefix of it names; nil when none does.
+func (r *runner) deepestNamed(path string) *State {
+	for p := path; ; p = p[:strings.LastIndexByte(p, '.')] {
+		if s := r.m.States[p]; s != nil {
+			return s
+		}
+		if strings.LastIndexByte(p, '.') < 0 {
+			return nil
+		}
+	}
 }

@@ -11,6 +11,7 @@ import (
 )
 
 func (r *runner) beginTurn() {
+	r.readBackWritten()
 	r.replayWorld()
 	r.seed(r.world)
 	r.t = newTurn()

@@ -10,7 +10,7 @@ import (
 )
 
 var ruleReceiverRoot = &Rule{ID: "receiver-root", Severity: diag.Warning, LintOnly: true,
-	Summary: "a region receives an emit: event through an arm that targets its parallel state itself, or that has no target on the parallel state or above it, or whose target is one {{ }} tag rendering empty or to such a state on a value the world key it reads can hold (its default, a literal set:): the existing engine writes that state into the region's slot and rests on a corrupt configuration (p#p#...), which also ends an emit cycle there; kitsoki leaves the region's leaf where it is (a cycle fails the turn at depth 24)",
+	Summary: "a region receives an emit: event through an arm that targets its parallel state itself, or that has no target on the parallel state or above it, or whose target is one {{ }} tag rendering empty or to such a state on a value the world key it reads can hold (its default, a literal set:): the existing engine, and kitsoki as it, writes that state's initial encoding into the region's slot and rests on a corrupt configuration (p#p#...), read back at the next turn with the receiving region on its initial leaf; it also ends an emit cycle there",
 	Example: "p: {type: parallel, on: {ping: [{}]}, states: {ra: {states: {a1: {on: {go: [{emit: [ping]}]}}}}, rb: ...}}"}
 
 // checkReceiverRoot warns at a receiver arm of an emit: event inside a
@@ -62,7 +62,7 @@ func (c *checker) judgeReceiver(p, reg, leaf *story.State, ev string, done map[*
 			}
 			if what != "" {
 				c.rep.Warnf(armPos(arm), ruleReceiverRoot,
-					"state %q intent %q arm %d: region %q receives the emit: event %q here, and this arm %s: the existing engine writes that state into the region's slot and rests on a corrupt configuration (%s), where an emit cycle through it also ends; kitsoki leaves the region's leaf where it is and runs the arm's effects (such a cycle fails the turn at depth 24); to keep the region where it is, handle %q in its own states (%s: [{}] on %q or its leaves), or target one of its states to move it",
+					"state %q intent %q arm %d: region %q receives the emit: event %q here, and this arm %s: the existing engine writes that state into the region's slot and rests on a corrupt configuration (%s), where an emit cycle through it also ends, and kitsoki does the same; the next turn reads the region back on its initial leaf; to keep the region where it is, handle %q in its own states (%s: [{}] on %q or its leaves), or target one of its states to move it",
 					owner.Path, ev, i, reg.Path, ev, what, corruptPath(p, reg, owner, target), ev, ev, reg.Path)
 			}
 		}
