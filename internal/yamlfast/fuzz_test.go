@@ -32,7 +32,7 @@ func FuzzParseMatchesYAMLv3(f *testing.F) {
 			t.Fatalf("%s\ninput: %q", problem, in)
 		}
 		// Parse's own entry point agrees with the internal one.
-		if _, ok := Parse(in); ok != (len(in) > 0 && func() bool { _, why := parse(string(in), false); return why == "" }()) {
+		if _, ok := Parse(in); ok != (len(in) > 0 && func() bool { _, why, _ := parse(string(in), false, 0); return why == "" }()) {
 			t.Fatalf("Parse and parse disagree on %q", in)
 		}
 	})
