@@ -1,12 +1,12 @@
 package yamlnode
 
 import (
-	"runtime"
 	"strings"
 	"testing"
 
 	"go.yaml.in/yaml/v3"
 
+	"kitsoki/internal/testing/allocs"
 	"kitsoki/internal/yamlfast"
 )
 
@@ -32,10 +32,10 @@ func TestDecodeStopsPastTheNodeLimit(t *testing.T) {
 		"under, alias": {"a: &x [1, 2]\nb: *x\n", false, 0, 0, 0},
 	} {
 		t.Run(name, func(t *testing.T) {
-			var before, after runtime.MemStats
-			runtime.ReadMemStats(&before)
-			doc, over, err := Decode([]byte(c.src), limit)
-			runtime.ReadMemStats(&after)
+			var doc *yaml.Node
+			var over *Over
+			var err error
+			spent := allocs.During(func() { doc, over, err = Decode([]byte(c.src), limit) })
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -48,7 +48,7 @@ func TestDecodeStopsPastTheNodeLimit(t *testing.T) {
 			if over != nil && (over.Line != c.line || over.Col != c.col) {
 				t.Errorf("over at %d:%d, want %d:%d", over.Line, over.Col, c.line, c.col)
 			}
-			if mb := float64(after.TotalAlloc-before.TotalAlloc) / (1 << 20); c.allocMB > 0 && mb > c.allocMB {
+			if mb := float64(spent) / (1 << 20); c.allocMB > 0 && mb > c.allocMB {
 				t.Errorf("allocated %.1f MB past a %d-node limit, want at most %.0f", mb, limit, c.allocMB)
 			}
 		})
@@ -79,5 +79,22 @@ func TestCountableKeepsTheNodeCount(t *testing.T) {
 		if _, _, over := yamlfast.ParseLimit(countable([]byte(src)), n-1); over == nil {
 			t.Errorf("%q: the masked text %q parses within %d nodes, fewer than yaml.v3's %d", src, countable([]byte(src)), n-1, n)
 		}
+	}
+}
+
+// Unmarshal (cassettes, recordings, world files) holds the same limit:
+// past it, yaml.v3's "line N:" form of error, which each reader places
+// in its file (ErrLine), naming the fix; an empty file stays no document.
+func TestUnmarshalStopsPastTheNodeLimit(t *testing.T) {
+	var doc yaml.Node
+	err := unmarshalWithin([]byte("a: \"\\/\"\nb: ["+strings.Repeat("1, ", 2000)+"1]\n"), &doc, 1000)
+	if line, msg := ErrLine(err); err == nil || line != 2 || !strings.Contains(msg, "more than 1000 YAML nodes") || !strings.Contains(msg, "split it") {
+		t.Fatalf("err = %v; want the node limit's at line 2", err)
+	}
+	if err := unmarshalWithin([]byte("# nothing\n"), &doc, 1000); err != nil || doc.Kind != 0 {
+		t.Fatalf("an empty file: err %v, kind %v", err, doc.Kind)
+	}
+	if err := unmarshalWithin([]byte("a: \"x\\/y\"\n"), &doc, 1000); err != nil || doc.Content[0].Content[1].Value != "x/y" {
+		t.Fatalf("a small file: err %v, %+v", err, doc)
 	}
 }

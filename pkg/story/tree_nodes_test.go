@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
+	"kitsoki/internal/testing/allocs"
 	"kitsoki/pkg/diag"
 )
 
@@ -47,10 +47,8 @@ func TestTreeNodeLimit(t *testing.T) {
 			if err := os.WriteFile(filepath.Join(dir, "app.yaml"), []byte(c.src), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			var before, after runtime.MemStats
-			runtime.ReadMemStats(&before)
-			_, ds := Load(dir, Options{maxNodes: floor})
-			runtime.ReadMemStats(&after)
+			var ds []diag.Diagnostic
+			spent := allocs.During(func() { _, ds = Load(dir, Options{maxNodes: floor}) })
 			var refusal *diag.Diagnostic
 			for i, d := range ds {
 				if strings.Contains(d.Message, fmt.Sprintf("holds more than %d YAML nodes", floor)) {
@@ -69,7 +67,7 @@ func TestTreeNodeLimit(t *testing.T) {
 			if refusal.Severity != diag.Error || refusal.Line != 1 || refusal.Col < 100 || !strings.Contains(refusal.File, "app.yaml") || !strings.Contains(refusal.Message, "include:") || len(ds) != 1 {
 				t.Errorf("want one error at line 1, past the start, naming include: as the fix:\n%s", render(ds))
 			}
-			if mb := float64(after.TotalAlloc-before.TotalAlloc) / (1 << 20); c.maxMB > 0 && mb > c.maxMB {
+			if mb := float64(spent) / (1 << 20); c.maxMB > 0 && mb > c.maxMB {
 				t.Errorf("the refused load allocated %.1f MB, want at most %.0f (a node limit of %d)", mb, c.maxMB, floor)
 			}
 		})
