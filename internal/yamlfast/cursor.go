@@ -214,6 +214,9 @@ func (p *parser) colonAfter() bool {
 func (p *parser) node(line, col int) *yaml.Node {
 	p.nodes++
 	if p.maxNodes > 0 && p.nodes > p.maxNodes {
+		if p.later {
+			p.fail("a later document past the node limit")
+		}
 		panic(&Over{Line: line + 1, Col: col + 1, Max: p.maxNodes})
 	}
 	return &yaml.Node{Line: line + 1, Column: col + 1}

@@ -76,8 +76,9 @@ type parser struct {
 	// colLine, colPos and colVal cache the last column computed on a line.
 	colLine, colPos, colVal int
 
-	nodes    int // nodes made so far
-	maxNodes int // the limit of ParseLimit (none when <= 0)
+	nodes    int  // nodes made so far (in this document)
+	maxNodes int  // the limit of ParseLimit (none when <= 0)
+	later    bool // in a later document (laterDocuments)
 
 	kids []*yaml.Node // children being collected, as a stack
 	buf  []byte       // scratch for values that are not substrings of src
@@ -180,6 +181,9 @@ func (p *parser) laterDocuments() {
 		if !explicit {
 			p.fail("content after a document end marker")
 		}
+		// a later document is checked, not kept: yaml.v3's Decode reads
+		// only the first, so its nodes count apart, past the limit a decline
+		p.nodes, p.later = 1, true
 		p.blockNode(-1)
 		p.skipSpace()
 		if !p.docEnd && p.pos < len(p.src) {
