@@ -134,7 +134,8 @@ func parseBytes(in []byte) (*yaml.Node, string) {
 	if len(in) == 0 {
 		return nil, "empty input"
 	}
-	return parse(string(in), len(in)%2 == 0) // both value modes
+	doc, why, _ := parse(string(in), len(in)%2 == 0, 0) // both value modes
+	return doc, why
 }
 
 // diffNodes compares every field of yaml.Node, by name (sameNode).

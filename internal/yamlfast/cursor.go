@@ -209,8 +209,18 @@ func (p *parser) colonAfter() bool {
 	return false
 }
 
-// node returns a new zero node.
-func (p *parser) node() *yaml.Node { return &yaml.Node{} }
+// node returns a new node at the 0-based line and col, or stops the parse
+// at it when it is the one past p.maxNodes (ParseLimit).
+func (p *parser) node(line, col int) *yaml.Node {
+	p.nodes++
+	if p.maxNodes > 0 && p.nodes > p.maxNodes {
+		if p.later {
+			p.fail("a later document past the node limit")
+		}
+		panic(&Over{Line: line + 1, Col: col + 1, Max: p.maxNodes})
+	}
+	return &yaml.Node{Line: line + 1, Column: col + 1}
+}
 
 // takeKids pops the children collected since mark into a Content slice
 // (nil for none, as yaml.v3 leaves it).

@@ -14,8 +14,8 @@ func (p *parser) cur() byte {
 // innermost block collection's (continuation lines must be indented more).
 func (p *parser) flowCollection(indent int) *yaml.Node {
 	p.enter()
-	n := p.node()
-	n.Line, n.Column, n.Style = p.line+1, p.col()+1, yaml.FlowStyle
+	n := p.node(p.line, p.col())
+	n.Style = yaml.FlowStyle
 	n.Kind, n.Tag = yaml.SequenceNode, tagSeq
 	closing := byte(']')
 	if p.src[p.pos] == '{' {

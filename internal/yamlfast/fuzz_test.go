@@ -4,6 +4,8 @@ import (
 	"os"
 	"testing"
 
+	"go.yaml.in/yaml/v3"
+
 	"kitsoki/internal/testing/storytest"
 )
 
@@ -32,8 +34,29 @@ func FuzzParseMatchesYAMLv3(f *testing.F) {
 			t.Fatalf("%s\ninput: %q", problem, in)
 		}
 		// Parse's own entry point agrees with the internal one.
-		if _, ok := Parse(in); ok != (len(in) > 0 && func() bool { _, why := parse(string(in), false); return why == "" }()) {
+		if _, ok := Parse(in); ok != (len(in) > 0 && func() bool { _, why, _ := parse(string(in), false, 0); return why == "" }()) {
 			t.Fatalf("Parse and parse disagree on %q", in)
 		}
+		// ParseLimit refuses no document of n nodes within n (it may decline
+		// a later document of more, which it checks and drops) and stops
+		// within n-1 at its node past them
+		if doc, ok := Parse(in); ok {
+			n := treeNodes(doc)
+			if _, _, over := ParseLimit(in, n); over != nil {
+				t.Fatalf("%q: %d nodes, refused within %d (over %v)", in, n, n, over)
+			}
+			if _, ok, over := ParseLimit(in, n-1); n > 1 && (ok || over == nil) {
+				t.Fatalf("%q: %d nodes, not refused within %d", in, n, n-1)
+			}
+		}
 	})
+}
+
+// treeNodes counts the nodes of n's tree.
+func treeNodes(n *yaml.Node) int {
+	c := 1
+	for _, k := range n.Content {
+		c += treeNodes(k)
+	}
+	return c
 }

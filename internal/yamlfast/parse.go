@@ -15,17 +15,31 @@ import (
 // copy of data; from detachBytes each value is a string of its own, so a
 // caller keeping a few values does not keep the whole text.
 func Parse(data []byte) (*yaml.Node, bool) {
+	doc, ok, _ := ParseLimit(data, 0)
+	return doc, ok
+}
+
+// Over is where a document passes the node limit of ParseLimit: the
+// 1-based line and column of the first node past Max.
+type Over struct{ Line, Col, Max int }
+
+// ParseLimit is Parse building at most max nodes (none when max <= 0):
+// a document holding more stops at the node past max, whose place it
+// returns with no tree, having allocated no more than max nodes; the
+// caller refuses such a file rather than hand it to yaml.v3.
+func ParseLimit(data []byte, max int) (*yaml.Node, bool, *Over) {
 	if len(data) == 0 || Off() {
-		return nil, false
+		return nil, false, nil
 	}
 	var doc *yaml.Node
 	var why string
+	var over *Over
 	if len(data) >= detachBytes {
-		doc, why = parse(unsafe.String(unsafe.SliceData(data), len(data)), true)
+		doc, why, over = parse(unsafe.String(unsafe.SliceData(data), len(data)), true, max)
 	} else {
-		doc, why = parse(string(data), false)
+		doc, why, over = parse(string(data), false, max)
 	}
-	return doc, why == ""
+	return doc, why == "", over
 }
 
 // detachBytes is the size from which Parse gives each value its own string.
@@ -62,41 +76,50 @@ type parser struct {
 	// colLine, colPos and colVal cache the last column computed on a line.
 	colLine, colPos, colVal int
 
+	nodes    int  // nodes made so far (in this document)
+	maxNodes int  // the limit of ParseLimit (none when <= 0)
+	later    bool // in a later document (laterDocuments)
+
 	kids []*yaml.Node // children being collected, as a stack
 	buf  []byte       // scratch for values that are not substrings of src
 }
 
 // parse returns the document tree of src, or why it declined (a panic, a
-// bug, declines as "internal error"); detach: no value shares src's memory.
-func parse(src string, detach bool) (doc *yaml.Node, why string) {
+// bug, declines as "internal error"), or where it passed max nodes (Over,
+// why "too many nodes"); detach: no value shares src's memory.
+func parse(src string, detach bool, max int) (doc *yaml.Node, why string, over *Over) {
 	// libyaml drops a leading byte-order mark without counting it in any
 	// column, and reads "\r\n" as one line break wherever it occurs.
 	src = strings.TrimPrefix(src, "\ufeff")
 	if strings.IndexByte(src, '\r') >= 0 {
 		var ok bool
 		if src, ok = dropCR(src); !ok {
-			return nil, "carriage return without a line feed"
+			return nil, "carriage return without a line feed", nil
 		}
 	}
 	if src == "" {
-		return nil, "empty input"
+		return nil, "empty input", nil
 	}
 	w, tabs := checkChars(src)
 	if w != "" {
-		return nil, w
+		return nil, w, nil
 	}
-	p := &parser{src: src, colLine: -1, detach: detach, tabs: tabs}
+	// nodes: the document node, made last, counts first as in yaml.v3's tree
+	p := &parser{src: src, colLine: -1, detach: detach, tabs: tabs, maxNodes: max, nodes: 1}
 	defer func() {
 		if r := recover(); r != nil {
 			doc = nil
-			if d, ok := r.(decline); ok {
-				why = d.why
-			} else {
+			switch r := r.(type) {
+			case decline:
+				why = r.why
+			case *Over:
+				why, over = "too many nodes", r
+			default:
 				why = fmt.Sprintf("internal error: %v", r)
 			}
 		}
 	}()
-	return p.document(), ""
+	return p.document(), "", nil
 }
 
 func (p *parser) fail(why string) { panic(decline{why}) }
@@ -131,9 +154,7 @@ func (p *parser) document() *yaml.Node {
 	if p.safeTabs != p.tabs {
 		p.fail("tab outside comments, block scalars and one-line quoted scalars")
 	}
-	doc := p.node()
-	doc.Kind = yaml.DocumentNode
-	doc.Line, doc.Column = docLine+1, docCol+1
+	doc := &yaml.Node{Kind: yaml.DocumentNode, Line: docLine + 1, Column: docCol + 1} // counted first (parse)
 	p.kids = append(p.kids, root)
 	doc.Content = p.takeKids(0)
 	return doc
@@ -160,6 +181,9 @@ func (p *parser) laterDocuments() {
 		if !explicit {
 			p.fail("content after a document end marker")
 		}
+		// a later document is checked, not kept: yaml.v3's Decode reads
+		// only the first, so its nodes count apart, past the limit a decline
+		p.nodes, p.later = 1, true
 		p.blockNode(-1)
 		p.skipSpace()
 		if !p.docEnd && p.pos < len(p.src) {
@@ -228,9 +252,8 @@ func notPlainStart(c byte) bool {
 // blockMap parses a block mapping whose first key, at line and col, is
 // parsed; pos is at the ':' after it.
 func (p *parser) blockMap(line, col int, key *yaml.Node) *yaml.Node {
-	m := p.node()
+	m := p.node(line, col)
 	m.Kind, m.Tag = yaml.MappingNode, tagMap
-	m.Line, m.Column = line+1, col+1
 	mark := len(p.kids)
 	for {
 		p.pos++ // ':'
@@ -329,9 +352,8 @@ func (p *parser) inlineValue(mcol int) *yaml.Node {
 // blockSeq parses a block sequence whose entries start at column scol;
 // indentless: it is the value of a key at that column.
 func (p *parser) blockSeq(scol int, indentless bool) *yaml.Node {
-	s := p.node()
+	s := p.node(p.line, scol)
 	s.Kind, s.Tag = yaml.SequenceNode, tagSeq
-	s.Line, s.Column = p.line+1, scol+1
 	mark := len(p.kids)
 	for {
 		p.pos++ // '-'
@@ -378,8 +400,7 @@ func (p *parser) sub(i, j int) string {
 
 // scalar returns a scalar node of value v and style at line and col.
 func (p *parser) scalar(v, tag string, style yaml.Style, line, col int) *yaml.Node {
-	n := p.node()
+	n := p.node(line, col)
 	n.Kind, n.Tag, n.Value, n.Style = yaml.ScalarNode, tag, v, style
-	n.Line, n.Column = line+1, col+1
 	return n
 }

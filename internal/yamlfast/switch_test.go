@@ -33,6 +33,6 @@ func ParseString(s string) (*yaml.Node, bool) {
 	if Off() {
 		return nil, false
 	}
-	doc, why := parse(s, false)
+	doc, why, _ := parse(s, false, 0)
 	return doc, why == ""
 }

@@ -2,6 +2,9 @@ package yamlnode
 
 import (
 	"bytes"
+	"errors"
+	"fmt"
+	"io"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -52,12 +55,23 @@ func UnmaskSlashEscapes(n *yaml.Node) {
 }
 
 // Unmarshal is yaml.Unmarshal into a node tree with `\/` read as upstream
-// reads it, for the data files read beside a story.
-func Unmarshal(data []byte, doc *yaml.Node) error {
+// reads it, for the data files read beside a story, within MaxTreeNodes:
+// past them, an error at the node past the limit (yaml.v3's "line N:"
+// form) naming the fix.
+func Unmarshal(data []byte, doc *yaml.Node) error { return unmarshalWithin(data, doc, MaxTreeNodes) }
+
+func unmarshalWithin(data []byte, doc *yaml.Node, max int) error {
 	data, masked := MaskSlashEscapes(data)
-	if err := yaml.Unmarshal(data, doc); err != nil {
+	parsed, over, err := Decode(data, max)
+	switch {
+	case over != nil:
+		return fmt.Errorf("yaml: line %d: column %d: %s", over.Line, over.Col, TreeNodesMsg("file", max, "split it into smaller files"))
+	case errors.Is(err, io.EOF):
+		return nil // no document: doc stays empty, as yaml.Unmarshal leaves it
+	case err != nil:
 		return err
 	}
+	*doc = *parsed
 	if masked {
 		UnmaskSlashEscapes(doc)
 	}

@@ -1,7 +1,6 @@
 package eval
 
 import (
-	"bytes"
 	"cmp"
 	"encoding/json"
 	"errors"
@@ -46,11 +45,24 @@ type upstreamDataset struct {
 // parseDataset parses data as the dataset at name; shown names the file in
 // errors (the path as the user gave it).
 func parseDataset(name, shown string, data []byte) (*Dataset, error) {
-	var doc yaml.Node // stays empty (Kind 0) on io.EOF: a file with no document
+	return parseDatasetWithin(name, shown, data, yamlnode.MaxTreeNodes)
+}
+
+// parseDatasetWithin is parseDataset refusing a file of more than
+// maxNodes YAML nodes at the node past them, before they are all built.
+func parseDatasetWithin(name, shown string, data []byte, maxNodes int) (*Dataset, error) {
 	// "\/" reads as "/", as upstream (yamlnode.MaskSlashEscapes)
 	masked, isMasked := yamlnode.MaskSlashEscapes(data)
-	if err := yaml.NewDecoder(bytes.NewReader(masked)).Decode(&doc); err != nil && !errors.Is(err, io.EOF) {
+	parsed, over, err := yamlnode.Decode(masked, maxNodes)
+	if over != nil {
+		return nil, syntaxErrorf("%s:%d:%d: %s", shown, over.Line, over.Col, yamlnode.TreeNodesMsg("dataset", maxNodes, "split the examples into several datasets"))
+	}
+	if err != nil && !errors.Is(err, io.EOF) {
 		return nil, refusedf("%s: parse YAML: %s (fix the YAML syntax)", shown, strings.TrimPrefix(err.Error(), "yaml: "))
+	}
+	var doc yaml.Node // stays empty (Kind 0) on io.EOF: a file with no document
+	if parsed != nil {
+		doc = *parsed
 	}
 	if isMasked {
 		yamlnode.UnmaskSlashEscapes(&doc)

@@ -2,14 +2,15 @@ package flowtest
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
 
-	"kitsoki/internal/yamlfast"
 	"kitsoki/internal/yamlnode"
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/story"
@@ -146,7 +147,11 @@ func parse(file string, data []byte) ([]*Fixture, []diag.Diagnostic) {
 func readDoc(file string, pc piece, turnsLeft int, merges, aliasText *int) (*Fixture, []diag.Diagnostic) {
 	p := &parser{file: file, lineOff: pc.line, colOff: pc.colOff, turnsLeft: turnsLeft, merges: merges}
 	src, bom := strings.CutPrefix(string(pc.src), "\ufeff")
-	doc, err := decodeDoc(src)
+	doc, over, err := decodeDoc(src)
+	if over != nil {
+		p.errf(&yaml.Node{Line: over.Line, Column: over.Col}, ruleSyntax, "%s", yamlnode.TreeNodesMsg("fixture document", yamlnode.MaxTreeNodes, "split its turns across fixture files"))
+		return nil, p.ds
+	}
 	if err != nil {
 		line, msg := yamlnode.ErrLine(err)
 		return nil, []diag.Diagnostic{{File: file, Line: max(line, 1) + pc.line, Col: 1, Severity: diag.Error, Rule: ruleSyntax.ID,
@@ -479,18 +484,18 @@ func (p *parser) warnNaNDays(v *yaml.Node, where, s string) {
 }
 
 // decodeDoc decodes one fixture document with yamlfast, else with
-// yaml.Unmarshal and its errors.
-func decodeDoc(text string) (*yaml.Node, error) {
+// yaml.v3 and its errors; over is where it passes the node limit.
+func decodeDoc(text string) (*yaml.Node, *yamlnode.Over, error) {
 	data, masked := yamlnode.MaskSlashEscapes([]byte(text)) // "\/" reads as "/", as upstream
-	doc, ok := yamlfast.Parse(data)
-	if !ok {
-		doc = &yaml.Node{}
-		if err := yaml.Unmarshal(data, doc); err != nil {
-			return nil, err
-		}
+	doc, over, err := yamlnode.Decode(data, yamlnode.MaxTreeNodes)
+	if errors.Is(err, io.EOF) {
+		return &yaml.Node{}, nil, nil
+	}
+	if err != nil || over != nil {
+		return nil, over, err
 	}
 	if masked {
 		yamlnode.UnmaskSlashEscapes(doc)
 	}
-	return doc, nil
+	return doc, nil, nil
 }

@@ -6,6 +6,8 @@ import (
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
+
+	"kitsoki/internal/yamlnode"
 )
 
 // spot is what the cursor is on in a story YAML file.
@@ -45,13 +47,15 @@ func (s *spot) statePath() string {
 	return statePathOf(s.keys)
 }
 
-// parseTree parses text as one YAML document (nil when it is none).
+// parseTree parses text as one YAML document (nil when it is none, or
+// when it holds more nodes than yamlnode.MaxTreeNodes: the check's
+// diagnostics say so, and no tree of a hostile buffer is built whole).
 func parseTree(text string) *yaml.Node {
-	var doc yaml.Node
-	if err := yaml.Unmarshal([]byte(text), &doc); err != nil || len(doc.Content) == 0 {
+	doc, over, err := yamlnode.Decode([]byte(text), yamlnode.MaxTreeNodes)
+	if err != nil || over != nil || len(doc.Content) == 0 {
 		return nil
 	}
-	return &doc
+	return doc
 }
 
 // locate finds the scalar at 1-based line and rune col in doc, a tree

@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"sort"
 )
 
 // Where a profile layer comes from (Layer.Source).
@@ -175,15 +174,25 @@ func pluginsDirs(dir, explicit string) []string {
 
 // WatchFiles lists every file whose content or presence can change the
 // assembly of a story in dir with --profile explicit ("" = none): a
-// .kitsoki/plugins.yaml in dir and each parent (there or not), the user's
+// .kitsoki/plugins.yaml in dir and each parent (there or not; not the
+// repository's when a link leads it out of the checkout), the user's
 // profile, explicit, and the manifests now under the plugins
-// directories. A watcher (kitsoki mcp serve) re-assembles when one of them
-// changes.
+// directories (the ones Assemble would read). A watcher (kitsoki mcp
+// serve) re-assembles when one of them changes.
 func WatchFiles(dir, explicit string) []string {
+	// listed as Assemble reads them: a repository's profile only when no
+	// link leads it out of the checkout, the manifests as discovery lists
+	// them (links not followed, the repository's directories through its
+	// root); a glob listed, and the watcher read, what links there led to
+	root := repoRoot(dir)
+	defer root.Close()
 	var out []string
 	if abs, err := filepath.Abs(dir); err == nil {
 		for d := range story.Ancestors(abs) {
-			out = append(out, filepath.Join(d, ProfileDir, ProfileFile))
+			p := filepath.Join(d, ProfileDir, ProfileFile)
+			if !inRoot(root, p) || root.Inside(p) {
+				out = append(out, p)
+			}
 		}
 	}
 	if u := userProfilePath(); u != "" {
@@ -193,8 +202,7 @@ func WatchFiles(dir, explicit string) []string {
 		out = append(out, explicit)
 	}
 	for _, pd := range pluginsDirs(dir, explicit) {
-		ms, _ := filepath.Glob(filepath.Join(story.QuoteGlob(pd), "*", ManifestFile))
-		sort.Strings(ms)
+		ms, _ := manifestPaths(root, pd)
 		out = append(out, ms...)
 	}
 	return out

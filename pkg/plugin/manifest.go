@@ -139,25 +139,13 @@ func parseManifest(path string, data []byte) (*Manifest, error) {
 // discoverManifests reads every <dir>/*/manifest.yaml, sorted by directory
 // name. Unreadable or malformed manifests become warnings.
 func discoverManifests(root *safefile.Root, dir string) ([]*Manifest, []Warning) {
-	if abs, err := filepath.Abs(dir); err == nil && root != nil {
-		if _, inside := root.Rel(abs); inside && !root.Inside(abs) {
-			return nil, []Warning{{File: dir, Message: "external plugins not looked for: " + outsideText(root, safefile.ErrOutsideRoot)}}
-		}
-	}
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		if os.IsNotExist(err) {
-			return nil, nil
-		}
-		return nil, []Warning{{File: dir, Message: "cannot list external plugins: " + safefile.ErrText(err)}}
+	paths, w := manifestPaths(root, dir)
+	if w != nil {
+		return nil, []Warning{*w}
 	}
 	var out []*Manifest
 	var warns []Warning
-	for _, e := range entries { // sorted by name
-		if !e.IsDir() {
-			continue
-		}
-		p := filepath.Join(dir, e.Name(), ManifestFile)
+	for _, p := range paths {
 		data, err := readConfined(root, p)
 		if err != nil {
 			if errors.Is(err, safefile.ErrOutsideRoot) || !errors.Is(err, fs.ErrNotExist) {
@@ -173,4 +161,38 @@ func discoverManifests(root *safefile.Root, dir string) ([]*Manifest, []Warning)
 		out = append(out, m)
 	}
 	return out, warns
+}
+
+// manifestPaths lists <dir>/<entry>/manifest.yaml for each entry of dir
+// that is a directory, sorted by name: a link is not followed, and a
+// repository directory (inside root) is listed through root, so nothing a
+// link leads to outside the checkout is listed, opened or read (w says
+// why dir was not listed; a missing dir has no manifest).
+func manifestPaths(root *safefile.Root, dir string) (paths []string, w *Warning) {
+	var entries []fs.DirEntry
+	var err error
+	if abs, aerr := filepath.Abs(dir); aerr == nil && root != nil && inRoot(root, abs) {
+		entries, err = root.ReadDir(abs, 0)
+	} else {
+		entries, err = os.ReadDir(dir)
+	}
+	switch {
+	case errors.Is(err, safefile.ErrOutsideRoot):
+		return nil, &Warning{File: dir, Message: "external plugins not looked for: " + outsideText(root, err)}
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, nil
+	case err != nil:
+		return nil, &Warning{File: dir, Message: "cannot list external plugins: " + safefile.ErrText(err)}
+	}
+	for _, e := range entries { // sorted by name
+		if e.IsDir() {
+			paths = append(paths, filepath.Join(dir, e.Name(), ManifestFile))
+		}
+	}
+	return paths, nil
+}
+
+func inRoot(root *safefile.Root, abs string) bool {
+	_, in := root.Rel(abs)
+	return in
 }

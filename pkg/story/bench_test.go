@@ -179,3 +179,21 @@ func BenchmarkIncludeStates(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkOneLineStoryPastTheNodeLimit loads a one-line story whose list
+// of 3,000,000 items passes the tree node limit (yamlnode.MaxTreeNodes):
+// B/op is what the refused load allocates, about the limit's nodes
+// whatever the file holds past it.
+func BenchmarkOneLineStoryPastTheNodeLimit(b *testing.B) {
+	dir := b.TempDir()
+	src := "{app: {id: big}, root: s0, world: {big: {type: list, default: [" + strings.Repeat("1,", 3_000_000) + "1]}}, states: {s0: {terminal: true}}}\n"
+	if err := os.WriteFile(filepath.Join(dir, "app.yaml"), []byte(src), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, ds := Load(dir, Options{}); len(ds) != 1 || !strings.Contains(ds[0].Message, "YAML nodes") {
+			b.Fatalf("want the node limit's error:\n%s", render(ds))
+		}
+	}
+}

@@ -1,7 +1,6 @@
 package story
 
 import (
-	"bytes"
 	"errors"
 	"io"
 	"maps"
@@ -10,14 +9,13 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"kitsoki/internal/yamlfast"
 	"kitsoki/internal/yamlnode"
 )
 
 // parseFile parses data, the bytes of file, reporting a syntax error.
 func (l *loader) parseFile(file string, data []byte) *yaml.Node {
 	l.sources[file] = data
-	doc, syn := decodeYAML(data)
+	doc, syn := decodeYAML(data, l.opts.nodeFloor())
 	if syn != nil {
 		l.rep.Errf(Pos{File: file, Line: syn.line, Col: syn.col}, RuleYAMLSyntax, "YAML syntax error: %s", syn.msg)
 		return nil
@@ -33,38 +31,31 @@ type syntaxError struct {
 	msg       string
 }
 
-// decodeYAML decodes one YAML document: yamlfast's tree when it takes the
-// document, else yaml.v3's, whose errors are the ones reported.
-func decodeYAML(data []byte) (*yaml.Node, *syntaxError) {
+// decodeYAML decodes one YAML document of at most maxNodes nodes:
+// yamlfast's tree when it takes the document, else yaml.v3's, whose errors
+// are the ones reported.
+func decodeYAML(data []byte, maxNodes int) (*yaml.Node, *syntaxError) {
 	data = yaml12Directive(data)
 	data, masked := yamlnode.MaskSlashEscapes(data) // "\/" reads as "/", as upstream
-	if doc, ok := yamlfast.Parse(data); ok {
-		if masked {
-			yamlnode.UnmaskSlashEscapes(doc)
-		}
-		if k := yamlnode.FlowKeyTab(doc, data); k != nil {
-			return nil, flowKeyTab(k)
-		}
-		return doc, nil
+	doc, over, err := yamlnode.Decode(data, maxNodes)
+	if over != nil {
+		return nil, &syntaxError{line: over.Line, col: over.Col, msg: yamlnode.TreeNodesMsg("story file", maxNodes, treeNodesFix)}
 	}
-	var doc yaml.Node
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	err := dec.Decode(&doc)
 	if errors.Is(err, io.EOF) {
 		return &yaml.Node{Kind: yaml.DocumentNode}, nil
 	}
 	if err == nil {
 		if masked {
-			yamlnode.UnmaskSlashEscapes(&doc)
+			yamlnode.UnmaskSlashEscapes(doc)
 		}
 		// yamlfast takes no such key, so only a yaml.v3 tree can hold one
-		if k := yamlnode.WrittenComplexKey(&doc); k != nil {
+		if k := yamlnode.WrittenComplexKey(doc); k != nil {
 			return nil, &syntaxError{line: k.Line, col: k.Column, msg: yamlnode.ComplexKeyMsg("story file")}
 		}
-		if k := yamlnode.FlowKeyTab(&doc, data); k != nil {
+		if k := yamlnode.FlowKeyTab(doc, data); k != nil {
 			return nil, flowKeyTab(k)
 		}
-		return &doc, nil
+		return doc, nil
 	}
 	line, msg := yamlnode.ErrLine(err)
 	col := 0
@@ -77,6 +68,10 @@ func decodeYAML(data []byte) (*yaml.Node, *syntaxError) {
 	}
 	return nil, &syntaxError{line: line, col: col, msg: msg}
 }
+
+// treeNodesFix is how a story file of too many nodes is mended: a
+// block-style states: mapping is parsed a batch of states at a time.
+const treeNodesFix = "write states: as a block mapping (one state a line or more, which kitsoki reads a batch of states at a time) or move states to other files with include:"
 
 // flowKeyTab is the refusal of a key that a tab sets apart in a flow
 // mapping (conformance flow-key-tab).

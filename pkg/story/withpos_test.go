@@ -44,7 +44,7 @@ func TestWithPosTableMatchesNodes(t *testing.T) {
 
 func checkWithPos(t *testing.T, src, q string) {
 	t.Helper()
-	doc, syn := decodeYAML([]byte(src))
+	doc, syn := decodeYAML([]byte(src), yamlnode.MaxNodes)
 	if syn != nil || len(doc.Content) == 0 {
 		return
 	}

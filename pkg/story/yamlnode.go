@@ -24,6 +24,7 @@ type fileParser struct {
 	split     *statesSplit
 	splitData []byte
 	batch     int // bytes of state text parsed at once
+	maxNodes  int // the node limit of each batch's tree (decodeYAML)
 	// splitUsed: the block was read from the split; splitFailed: a chunk was
 	// not safe (the whole file is parsed instead).
 	splitUsed, splitFailed bool

@@ -167,9 +167,9 @@ func nextBatch(cs []chunkSpan, max int) int {
 // parseBatch parses consecutive states cs and returns their key and value
 // nodes at their lines in the file, or false unless the text is one block
 // mapping whose keys start the chunks, without anchors or aliases.
-func parseBatch(data []byte, cs []chunkSpan, indent int) ([]*yaml.Node, bool) {
+func parseBatch(data []byte, cs []chunkSpan, indent, maxNodes int) ([]*yaml.Node, bool) {
 	first := cs[0]
-	doc, syn := decodeYAML(data[first.start:cs[len(cs)-1].end])
+	doc, syn := decodeYAML(data[first.start:cs[len(cs)-1].end], maxNodes)
 	if syn != nil || doc == nil || doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 {
 		return nil, false
 	}
@@ -235,10 +235,10 @@ func (l *loader) parseFileDocIn(display, abs string, data []byte, include bool) 
 	}
 	if !l.opts.wholeParse && !splitOff() {
 		if sp, ok := splitStates(data); ok {
-			if top, syn := decodeYAML(sp.top); syn == nil {
+			if top, syn := decodeYAML(sp.top, l.opts.nodeFloor()); syn == nil {
 				mark := len(l.rep.Diags)
 				p := newParser()
-				p.split, p.splitData, p.batch = sp, data, batchBytes
+				p.split, p.splitData, p.batch, p.maxNodes = sp, data, batchBytes, l.opts.nodeFloor()
 				if l.opts.splitBatch > 0 {
 					p.batch = l.opts.splitBatch
 				}
@@ -274,7 +274,7 @@ func (p *fileParser) parseSplitStates() []*State {
 	seen := make(map[string]at, len(p.split.chunks))
 	for cs := p.split.chunks; len(cs) > 0; {
 		n := nextBatch(cs, p.batch)
-		pairs, ok := parseBatch(p.splitData, cs[:n], p.split.indent)
+		pairs, ok := parseBatch(p.splitData, cs[:n], p.split.indent, p.maxNodes)
 		if !ok {
 			p.splitFailed = true
 			return nil

@@ -11,6 +11,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"kitsoki/internal/safefile"
+	"kitsoki/internal/yamlnode"
 	"kitsoki/pkg/diag"
 )
 
@@ -111,11 +112,11 @@ func splitParses(data []byte) bool {
 	if !ok {
 		return false
 	}
-	if _, syn := decodeYAML(sp.top); syn != nil {
+	if _, syn := decodeYAML(sp.top, yamlnode.MaxNodes); syn != nil {
 		return false
 	}
 	for i := range sp.chunks {
-		if _, ok := parseBatch(data, sp.chunks[i:i+1], sp.indent); !ok {
+		if _, ok := parseBatch(data, sp.chunks[i:i+1], sp.indent, yamlnode.MaxNodes); !ok {
 			return false
 		}
 	}

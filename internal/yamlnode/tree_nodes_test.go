@@ -1,0 +1,100 @@
+package yamlnode
+
+import (
+	"strings"
+	"testing"
+
+	"go.yaml.in/yaml/v3"
+
+	"kitsoki/internal/testing/allocs"
+	"kitsoki/internal/yamlfast"
+)
+
+// Decode stops a document at the node past its limit on both parsers:
+// yamlfast's (which allocates no more than the limit's nodes) and
+// yaml.v3's (an anchor, alias or tag turns yamlfast down: the file is
+// counted with them masked before yaml.v3 builds anything; a 60 MB list
+// behind an anchor took validate past 4 GB), at the same place; a
+// document within the limit is whole.
+func TestDecodeStopsPastTheNodeLimit(t *testing.T) {
+	const limit = 1000
+	list := "[" + strings.Repeat("1, ", 200_000) + "1]"
+	for name, c := range map[string]struct {
+		src       string
+		over      bool
+		line, col int
+		allocMB   float64
+	}{
+		"fast":         {"a: " + list + "\n", true, 1, 5 + 3*(limit-4), 2},
+		"yaml.v3":      {"a: &x " + list + "\n", true, 1, 8 + 3*(limit-4), 2},
+		"alias, tag":   {"a: &x [1]\nb: !!seq " + list + "\nc: *x\n", true, 2, 11 + 3*(limit-7), 2},
+		"under":        {"a: [1, 2]\nb: {c: d}\n", false, 0, 0, 0},
+		"under, alias": {"a: &x [1, 2]\nb: *x\n", false, 0, 0, 0},
+	} {
+		t.Run(name, func(t *testing.T) {
+			var doc *yaml.Node
+			var over *Over
+			var err error
+			spent := allocs.During(func() { doc, over, err = Decode([]byte(c.src), limit) })
+			if err != nil {
+				t.Fatal(err)
+			}
+			if (over != nil) != c.over || (over == nil) == (doc == nil) {
+				t.Fatalf("over %v, doc %v; want over %v and a tree only without it", over, doc != nil, c.over)
+			}
+			// the document, the mapping, a and the list come first: item limit-4
+			// (0-based, 3 columns each) is the node past the limit (limit-7
+			// after a: &x [1] and b)
+			if over != nil && (over.Line != c.line || over.Col != c.col) {
+				t.Errorf("over at %d:%d, want %d:%d", over.Line, over.Col, c.line, c.col)
+			}
+			if mb := float64(spent) / (1 << 20); c.allocMB > 0 && mb > c.allocMB {
+				t.Errorf("allocated %.1f MB past a %d-node limit, want at most %.0f", mb, limit, c.allocMB)
+			}
+		})
+	}
+}
+
+// countable keeps yaml.v3's node count: yamlfast parses the masked text
+// into exactly as many nodes as yaml.v3's tree of the original holds.
+func TestCountableKeepsTheNodeCount(t *testing.T) {
+	for _, src := range []string{
+		"a: &x [1, 2]\nb: *x\n",
+		"base: &b {k: 1, j: [2, 3]}\nother:\n  <<: *b\n  m: !!str 5\n",
+		"- &a x\n- *a\n- !local {p: *a, q: [*a, *a]}\n",
+		"a: &e\nb: [&f 1, *f, !!int 2]\nc: 'not &an anchor, *nor an alias'\nd: plain & text * here ! too\n",
+		"s: |\n  one &literal *text !here\n# &comment *too\nt: {u: &v w, x: *v}\n",
+	} {
+		var doc yaml.Node
+		if err := yaml.Unmarshal([]byte(src), &doc); err != nil {
+			t.Fatalf("%q: %v", src, err)
+		}
+		n := 1
+		for nodePast(&doc, n) != nil {
+			n++
+		}
+		if _, ok, over := yamlfast.ParseLimit(countable([]byte(src)), n); !ok || over != nil {
+			t.Errorf("%q: the masked text %q does not parse within yaml.v3's %d nodes (ok %v, over %v)", src, countable([]byte(src)), n, ok, over)
+		}
+		if _, _, over := yamlfast.ParseLimit(countable([]byte(src)), n-1); over == nil {
+			t.Errorf("%q: the masked text %q parses within %d nodes, fewer than yaml.v3's %d", src, countable([]byte(src)), n-1, n)
+		}
+	}
+}
+
+// Unmarshal (cassettes, recordings, world files) holds the same limit:
+// past it, yaml.v3's "line N:" form of error, which each reader places
+// in its file (ErrLine), naming the fix; an empty file stays no document.
+func TestUnmarshalStopsPastTheNodeLimit(t *testing.T) {
+	var doc yaml.Node
+	err := unmarshalWithin([]byte("a: \"\\/\"\nb: ["+strings.Repeat("1, ", 2000)+"1]\n"), &doc, 1000)
+	if line, msg := ErrLine(err); err == nil || line != 2 || !strings.Contains(msg, "more than 1000 YAML nodes") || !strings.Contains(msg, "split it") {
+		t.Fatalf("err = %v; want the node limit's at line 2", err)
+	}
+	if err := unmarshalWithin([]byte("# nothing\n"), &doc, 1000); err != nil || doc.Kind != 0 {
+		t.Fatalf("an empty file: err %v, kind %v", err, doc.Kind)
+	}
+	if err := unmarshalWithin([]byte("a: \"x\\/y\"\n"), &doc, 1000); err != nil || doc.Content[0].Content[1].Value != "x/y" {
+		t.Fatalf("a small file: err %v, %+v", err, doc)
+	}
+}
