@@ -103,7 +103,7 @@ func (r *runner) renderInvokeOnce(e *Effect) (args map[string]any, rc *RenderedC
 	defer func() { r.world = live }()
 	if !isAgentHandler(e.Invoke) {
 		env := r.env(r.slots, nil)
-		w, err := r.m.renderer().renderWith(e.With, renderCallID(e.ID, env), nil, env)
+		w, err := r.m.renderer().renderWith(e.With, renderCallID(e.ID, env), e.ID != "", nil, env)
 		if err == nil {
 			err = r.strictArgs(w)
 		}
@@ -351,7 +351,7 @@ func resultText(handler string, res map[string]any) string {
 // walkArgs renders an invoke's with: as it stands at walk time (the
 // machine-time args of harness.called); its error fails the step.
 func (r *runner) walkArgs(e *Effect) (map[string]any, error) {
-	w, err := r.m.rendererOf(e).renderWith(e.With, e.ID, nil, r.env(r.slots, nil))
+	w, err := r.m.rendererOf(e).renderWith(e.With, e.ID, e.ID != "", nil, r.env(r.slots, nil))
 	if err == nil {
 		err = r.strictArgs(w)
 	}

@@ -112,7 +112,7 @@ func (p *PromptRenderer) RenderAgentCall(handler, id string, with any, args map[
 	if args != nil {
 		sub = newArgsSub(verb, with, args)
 	}
-	w, err := p.renderWith(with, renderCallID(id, e), sub, e)
+	w, err := p.renderWith(with, renderCallID(id, e), id != "", sub, e)
 	if err != nil {
 		return nil, &RenderError{Stage: "with", Err: err}
 	}
@@ -172,8 +172,10 @@ func (a *argsSub) put(m map[string]any) {
 }
 
 // renderWith renders a raw with: tree against env into a new map (the
-// tree is never written) and adds call (the effect's id, "" for none).
-func (p *PromptRenderer) renderWith(with any, call string, sub *argsSub, env expr.Env) (map[string]any, error) {
+// tree is never written) and, when the effect has an id (hasID), adds
+// call: the id as given, kept though it rendered empty, as upstream's
+// dispatched args keep "call": "" (conformance call-id-renders-empty).
+func (p *PromptRenderer) renderWith(with any, call string, hasID bool, sub *argsSub, env expr.Env) (map[string]any, error) {
 	v, err := prepareWith(with, sub)
 	if err != nil {
 		return nil, err
@@ -191,7 +193,7 @@ func (p *PromptRenderer) renderWith(with any, call string, sub *argsSub, env exp
 	if sub != nil {
 		sub.put(out)
 	}
-	if call != "" {
+	if hasID {
 		out["call"] = call
 	}
 	return out, nil

@@ -184,7 +184,10 @@ func (s *Session) Fire(ctx context.Context, in Input) (*Turn, error) {
 	}
 	gone := s.r.listenerGone
 	t, err := s.r.userTurn(ctx, in)
-	if err != nil || !gone {
+	if err != nil || !gone || t == nil || len(t.Events) == 0 {
+		// a turn that writes no event (a required slot missing) ends
+		// nothing upstream's listener waits on: the heard jobs land with
+		// a later turn or advance (conformance terminal-heard-no-event-turn)
 		return t, err
 	}
 	return t, s.r.landHeard(ctx)
