@@ -282,8 +282,10 @@ func agentEvents(ep *agent.Episode, callID string, idx int, verb string) []engin
 	}
 	var resp any
 	if s := a.Response; s != "" {
-		if t := strings.TrimSpace(s); strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[") {
-			resp = json.RawMessage(t)
+		// raw JSON when it starts with { or [ as written, as upstream's
+		// replay tells them (" {…}" is text: TestHostCassetteAgentTexts)
+		if strings.HasPrefix(s, "{") || strings.HasPrefix(s, "[") {
+			resp = json.RawMessage(s)
 		} else {
 			resp = s
 		}
