@@ -27,22 +27,45 @@ func TestHostCassetteReplaysAgentInput(t *testing.T) {
 		{`1.0`, `{"verb":"decide","input":1}`},
 		{`{a: {b: 1e3}}`, `{"verb":"decide","input":{"a":{"b":"1e3"}}}`},
 	}
+	var blocks []string
+	for _, in := range inputs {
+		blocks = append(blocks, "input: "+in.yaml)
+	}
+	for i, evs := range replayAgentBlocks(t, blocks) {
+		if evs[0] != inputs[i].want {
+			t.Errorf("input %s: start payload %s, want %s", inputs[i].yaml, evs[0], inputs[i].want)
+		}
+	}
+}
+
+// replayAgentBlocks replays one host.agent.decide episode per block (the
+// keys of its agent: block beside verb: decide) and gives the JSON payload
+// of each agent.call.* event each play writes.
+func replayAgentBlocks(t *testing.T, blocks []string) [][]string {
+	t.Helper()
 	src := "kind: host_cassette\nepisodes:\n"
-	for i, in := range inputs {
-		src += fmt.Sprintf("  - {id: e%d, match: {handler: host.agent.decide, n: %d}, agent: {verb: decide, input: %s}}\n", i, i, in.yaml)
+	for i, b := range blocks {
+		src += fmt.Sprintf("  - {id: e%d, match: {handler: host.agent.decide, n: %d}, agent: {verb: decide, %s}}\n", i, i, b)
 	}
 	hc, err := parseHostCassette("c.yaml", []byte(src), true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i, in := range inputs {
+	var out [][]string
+	for i, b := range blocks {
 		rep, err := hc.Replay(context.Background(), engine.ReplayCall{Handler: "host.agent.decide", Args: map[string]any{"n": i}})
 		if err != nil || len(rep.Events) == 0 {
-			t.Fatalf("input %s: %v, %d events", in.yaml, err, len(rep.Events))
+			t.Fatalf("%s: %v, %d events", b, err, len(rep.Events))
 		}
-		got, err := json.Marshal(rep.Events[0].Payload)
-		if err != nil || string(got) != in.want {
-			t.Errorf("input %s: start payload %s %v, want %s", in.yaml, got, err, in.want)
+		var evs []string
+		for _, ev := range rep.Events {
+			p, err := json.Marshal(ev.Payload)
+			if err != nil {
+				t.Fatalf("%s: %v", b, err)
+			}
+			evs = append(evs, string(p))
 		}
+		out = append(out, evs)
 	}
+	return out
 }

@@ -1,13 +1,6 @@
 package compose
 
-import (
-	"context"
-	"encoding/json"
-	"fmt"
-	"testing"
-
-	"kitsoki/pkg/engine"
-)
+import "testing"
 
 // A replayed agent: block's text keys written as numbers or bools are
 // the texts Go prints for what upstream's decoder reads, and a response is
@@ -34,23 +27,14 @@ func TestHostCassetteAgentTexts(t *testing.T) {
 		{`error: 1.0`, `{"verb":"decide"}`, `{"verb":"decide","duration_ms":0,"error":"1"}`},
 		{`error: false`, `{"verb":"decide"}`, `{"verb":"decide","duration_ms":0,"error":"false"}`},
 	}
-	src := "kind: host_cassette\nepisodes:\n"
-	for i, c := range cases {
-		src += fmt.Sprintf("  - {id: e%d, match: {handler: host.agent.decide, n: %d}, agent: {verb: decide, %s}}\n", i, i, c.agent)
+	var blocks []string
+	for _, c := range cases {
+		blocks = append(blocks, c.agent)
 	}
-	hc, err := parseHostCassette("c.yaml", []byte(src), true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, c := range cases {
-		rep, err := hc.Replay(context.Background(), engine.ReplayCall{Handler: "host.agent.decide", Args: map[string]any{"n": i}})
-		if err != nil || len(rep.Events) != 2 {
-			t.Fatalf("%s: %v, %d events", c.agent, err, len(rep.Events))
-		}
-		start, _ := json.Marshal(rep.Events[0].Payload)
-		end, _ := json.Marshal(rep.Events[1].Payload)
-		if string(start) != c.start || string(end) != c.end {
-			t.Errorf("%s:\n got %s %s\nwant %s %s", c.agent, start, end, c.start, c.end)
+	for i, evs := range replayAgentBlocks(t, blocks) {
+		c := cases[i]
+		if len(evs) != 2 || evs[0] != c.start || evs[1] != c.end {
+			t.Errorf("%s:\n got %v\nwant %s %s", c.agent, evs, c.start, c.end)
 		}
 	}
 }
