@@ -57,10 +57,10 @@ type EpisodeAgent struct {
 	Verb           string  `yaml:"verb"`
 	Agent          string  `yaml:"agent"`
 	Model          string  `yaml:"model"`
-	DurationMS     int64   `yaml:"duration_ms"`
-	PromptTokens   int64   `yaml:"prompt_tokens"`
-	ResponseTokens int64   `yaml:"response_tokens"`
-	CostUSD        float64 `yaml:"cost_usd"`
+	DurationMS     int64   `yaml:"-"`
+	PromptTokens   int64   `yaml:"-"`
+	ResponseTokens int64   `yaml:"-"`
+	CostUSD        float64 `yaml:"-"`
 	Prompt         string  `yaml:"prompt"`
 	Input          any     `yaml:"-"`
 	Response       string  `yaml:"-"` // raw JSON when it starts with { or [, else a JSON string; "" = no submission

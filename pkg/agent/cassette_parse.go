@@ -102,6 +102,8 @@ func parseCassette(name, dir string, data []byte, max int64, patterns *recost.Bu
 		}
 		if a := re.Agent; a != nil {
 			ea := a.EpisodeAgent
+			ea.DurationMS, ea.PromptTokens, ea.ResponseTokens = int64(a.DurationMS), int64(a.PromptTokens), int64(a.ResponseTokens)
+			ea.CostUSD = float64(a.CostUSD)
 			ea.Input = jsonvalue.Normalize(a.Input)
 			switch r := a.Response.(type) {
 			case nil:
@@ -118,7 +120,14 @@ func parseCassette(name, dir string, data []byte, max int64, patterns *recost.Bu
 				return nil, err
 			}
 			if a.Transcript != nil {
-				tr := &Transcript{Format: a.Transcript.Format, Timings: a.Transcript.Timings}
+				tr := &Transcript{Format: a.Transcript.Format}
+				for j := range a.Transcript.Timings {
+					var t agentInt
+					if err := t.UnmarshalYAML(&a.Transcript.Timings[j]); err != nil {
+						return nil, cassetteYAMLError(name, err)
+					}
+					tr.Timings = append(tr.Timings, int64(t))
+				}
 				for j, ev := range a.Transcript.Events {
 					b, err := transcriptEvent(ev)
 					if err != nil {
@@ -172,13 +181,23 @@ type rawEpisode struct {
 
 type rawAgent struct {
 	EpisodeAgent `yaml:",inline"`
-	Input        any       `yaml:"input"`
-	Response     any       `yaml:"response"` // a string, or YAML/JSON structure (e.g. an included *.json)
-	ResponseJSON yaml.Node `yaml:"response_json"`
-	Transcript   *struct {
-		Format  string  `yaml:"format"`
-		Events  []any   `yaml:"events"`
-		Timings []int64 `yaml:"timings"`
+	// the numbers, read as upstream reads them (agentInt), and the keys
+	// upstream reads as text but kitsoki does not use (so a list or a
+	// mapping there refuses the cassette on both engines)
+	DurationMS     agentInt   `yaml:"duration_ms"`
+	PromptTokens   agentInt   `yaml:"prompt_tokens"`
+	ResponseTokens agentInt   `yaml:"response_tokens"`
+	CostUSD        agentFloat `yaml:"cost_usd"`
+	Turn           agentInt   `yaml:"turn"`
+	SystemPrompt   string     `yaml:"system_prompt"`
+	CallID         string     `yaml:"call_id"`
+	Input          any        `yaml:"input"`
+	Response       any        `yaml:"response"` // a string, or YAML/JSON structure (e.g. an included *.json)
+	ResponseJSON   yaml.Node  `yaml:"response_json"`
+	Transcript     *struct {
+		Format  string      `yaml:"format"`
+		Events  []any       `yaml:"events"`
+		Timings []yaml.Node `yaml:"timings"` // each an agentInt (a null one is 0, kept)
 	} `yaml:"transcript"`
 }
 

@@ -44,11 +44,15 @@ func (f SinkFunc) Emit(ev Event) error { return f(ev) }
 
 // CallStartPayload is the payload of agent.call.start.
 type CallStartPayload struct {
-	Verb   string         `json:"verb"`
-	Agent  string         `json:"agent,omitempty"` // persona (with.agent), else the plugin alias
-	Model  string         `json:"model,omitempty"`
-	Prompt string         `json:"prompt,omitempty"` // inline; the trace writer may offload it to a sidecar
-	Input  map[string]any `json:"input,omitempty"`  // verb descriptor, e.g. {"schema_path": ..., "schema_present": true}
+	Verb   string `json:"verb"`
+	Agent  string `json:"agent,omitempty"` // persona (with.agent), else the plugin alias
+	Model  string `json:"model,omitempty"`
+	Prompt string `json:"prompt,omitempty"` // inline; the trace writer may offload it to a sidecar
+	// Input is the verb descriptor ({"schema_path": ..., "schema_present":
+	// true}), or a replayed cassette episode's agent.input as recorded: any
+	// value but null, "" and {} included (pkg/compose
+	// TestHostCassetteReplaysAgentInput).
+	Input any `json:"input,omitempty"`
 	// The rest is the request exactly as the plugin receives it, after the
 	// pre-dispatch hooks (model-visible = logged), secrets masked: the
 	// alias that serves the call, the persona's system prompt, the with:

@@ -273,9 +273,8 @@ func agentEvents(ep *agent.Episode, callID string, idx int, verb string) []engin
 		verb = a.Verb
 	}
 	start := &agent.CallStartPayload{Verb: verb, Agent: a.Agent, Model: a.Model, Prompt: a.Prompt}
-	if in, ok := a.Input.(map[string]any); ok {
-		start.Input = in
-	}
+	// any value but null, as upstream's replay writes it ("", [], 0, {})
+	start.Input = a.Input
 	evs := []engine.Event{{Kind: agent.EventCallStart, CallID: callID, EpisodeID: ep.ID, MatchIdx: idx, Payload: start}}
 	if a.Error != "" {
 		return append(evs, engine.Event{Kind: agent.EventCallError, CallID: callID,
@@ -283,8 +282,10 @@ func agentEvents(ep *agent.Episode, callID string, idx int, verb string) []engin
 	}
 	var resp any
 	if s := a.Response; s != "" {
-		if t := strings.TrimSpace(s); strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[") {
-			resp = json.RawMessage(t)
+		// raw JSON when it starts with { or [ as written, as upstream's
+		// replay tells them (" {…}" is text: TestHostCassetteAgentTexts)
+		if strings.HasPrefix(s, "{") || strings.HasPrefix(s, "[") {
+			resp = json.RawMessage(s)
 		} else {
 			resp = s
 		}

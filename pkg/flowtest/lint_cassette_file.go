@@ -11,13 +11,15 @@ import (
 // cassetteFiles lints the cassettes the fixture names for what both
 // engines silently read otherwise than written: a host_cassette's
 // episodes naming an agent alias (lint_cassette_alias.go) or a delay
-// that is no duration (lint_cassette_delay.go), a starlark_http_cassette's
+// that is no duration (lint_cassette_delay.go), an agent.response only
+// kitsoki reads (lint_cassette_response.go), a starlark_http_cassette's
 // loose statuses (lint_cassette_status.go). A cassette several fixtures
 // name is linted once.
 func (l *fixtureLint) cassetteFiles() {
 	if doc, name := l.cassetteOnce("host_cassette", l.fx.HostCassette); doc != nil {
 		l.aliasEpisodes(doc, name)
 		l.episodeDelays(doc, name)
+		l.agentResponses(doc, name)
 	}
 	if doc, name := l.cassetteOnce("starlark_http_cassette", l.fx.StarlarkHTTPCassette); doc != nil {
 		l.exchangeStatuses(doc, name)

@@ -66,6 +66,8 @@ var (
 		Summary: "with strict_cassette_coverage: true, a host_cassette episode no call of the story can play (a match.handler naming an agent alias, or no handler the story calls nor a prefix of one; a match.call naming no invoke's id): the fixture fails at its end on both engines with unexpected remaining episodes", Example: "episodes: [{id: x, match: {handler: host.nothing}, response: {data: {}}}]   # with strict_cassette_coverage: true"}
 	ruleCassetteDelay = &diag.Rule{ID: "flow-cassette-delay", Severity: diag.Warning, LintOnly: true,
 		Summary: "a host_cassette episode's delay: that is no duration (a bare number such as 2 or 5000000000, text such as soon or 1x, \"\", a negative -1s): both engines drop it, so the episode answers at once and a background job it answers lands on the next advance_clock (a cassette named only on run's command line, --cassette or --host-cassette, which validate cannot see, gets the same warning from run)", Example: "episodes: [{id: slow, match: {handler: host.job}, delay: 2, response: {data: {}}}]   # write 2s"}
+	ruleCassetteAgentResponse = &diag.Rule{ID: "flow-cassette-agent-response", Severity: diag.Warning, LintOnly: true,
+		Summary: "a host_cassette episode's agent.response: written as a YAML mapping or list: kitsoki replays it as that value's JSON text, but the existing engine refuses the whole cassette (cannot unmarshal it into a string) and its test run stops with exit 2; quote the JSON text to keep the cassette readable by both", Example: "episodes: [{id: pick, match: {handler: host.agent.decide}, agent: {response: {label: bug}}}]   # write response: '{\"label\":\"bug\"}'"}
 	ruleCassetteStatus = &diag.Rule{ID: "flow-cassette-status", Severity: diag.Warning, LintOnly: true,
 		Summary: "a starlark_http_cassette response's status: written as a quoted number or a float: both engines read it truncated toward zero (\"199.99\" is 199, 1e3 is 1000)", Example: "exchanges: [{match: {method: GET, url: \"https://api.test/x\"}, response: {status: \"199.99\"}}]   # read as 199"}
 	ruleIntentsRefused = &diag.Rule{ID: "flow-intents-refused", Severity: diag.Warning, LintOnly: true,
@@ -78,7 +80,7 @@ var rules = []*diag.Rule{
 	ruleUnknownState, ruleUnusedStub, ruleNotChecked, ruleMissingFile, ruleOutsideRoot, ruleBadRegex,
 	ruleErrorCode, ruleWorldType, ruleRejected, ruleWrongState, ruleSlotType, ruleSlotUint, ruleNotTerminal,
 	ruleGuardError, ruleWorldNever, ruleWorldKnown, ruleInboxKnown, rulePartialAdvance, ruleCallNever, ruleJobNever, ruleCassetteAlias,
-	ruleCassetteUnplayed, ruleCassetteDelay, ruleCassetteStatus, ruleIntentsRefused,
+	ruleCassetteUnplayed, ruleCassetteDelay, ruleCassetteAgentResponse, ruleCassetteStatus, ruleIntentsRefused,
 }
 
 // Rules lists (copies of) every rule the fixture parser and linter report,
