@@ -1,6 +1,8 @@
 package validate
 
 import (
+	"encoding/json"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -23,13 +25,13 @@ var conformanceRoots = []string{"../engine/testdata/conformance", "../view/testd
 func TestGoldensNoVerdictOnPassing(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir()) // upstream ran with no operator profile
 	var apps []string
-	reports := map[string]*flowtest.Report{}
+	reports := map[string]*verdicts{}
 	for _, root := range conformanceRoots {
 		err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() || d.Name() != "upstream.json" {
 				return err
 			}
-			rep, err := conformance.ReadReport(p)
+			rep, err := readVerdicts(p)
 			if err != nil {
 				return err
 			}
@@ -67,6 +69,31 @@ func TestGoldensNoVerdictOnPassing(t *testing.T) {
 		}
 		t.Errorf("%s:%d: [%s] on a fixture the existing engine passes: %s", d.File, d.Line, d.Rule, d.Message)
 	}
+}
+
+// verdicts is what the test reads of an upstream.json: each flow
+// document's file and verdict. Its turns and events are what
+// pkg/flowtest's conformance tests compare (they read the whole report
+// with [conformance.ReadReport]); decoding them here, for every golden
+// under -race, was a sixth of this test's time.
+type verdicts struct {
+	Results []*struct {
+		File            string
+		Passed, Skipped bool
+	}
+}
+
+// readVerdicts reads the verdicts of the report at path.
+func readVerdicts(path string) (*verdicts, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var v verdicts
+	if err := json.Unmarshal(data, &v); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return &v, nil
 }
 
 // passesAt reports whether the fixture of file f at line passes
