@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"kitsoki/internal/testing/conformance"
-	"kitsoki/pkg/flowtest"
 )
 
 // conformanceRoots hold the conformance goldens: each directory with an
