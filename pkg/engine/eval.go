@@ -239,6 +239,11 @@ func compileText(l *expr.PongoLoader, src string) (*text, error) {
 	return &text{src: src, p: p}, nil
 }
 
+// toString is a rendered value as a text: as upstream interpolates it
+// (expr.Stringify), so a list or an object an emit hop's target or an
+// emit_intent name renders is its JSON (conformance hop-target-json).
+func toString(v any) string { return expr.Stringify(v) }
+
 func (t *text) render(env expr.Env) (string, error) {
 	if t == nil {
 		return "", nil

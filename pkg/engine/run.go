@@ -189,14 +189,3 @@ func listOrNone(xs []string) string {
 	}
 	return strings.Join(xs, ", ")
 }
-
-func toString(v any) string {
-	switch t := v.(type) {
-	case nil:
-		return ""
-	case string:
-		return t
-	default:
-		return fmt.Sprint(t)
-	}
-}

@@ -292,6 +292,28 @@ func TestHostRunOutputCap(t *testing.T) {
 	}
 }
 
+// TestHostRunOutputAllocationBounded pins that a command printing far
+// more than the cap is drained, not kept: a story whose slot runs `yes`
+// grew upstream past 4 GiB in seconds (lintgaps38's mutate seed 999800,
+// stories 077 and 084; storymut seed 999801, story 042), while ours
+// allocates about the cap whatever the command prints.
+func TestHostRunOutputAllocationBounded(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("uses a POSIX shell")
+	}
+	const printed = 16 * maxRunOutput
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	d := mustOK(t, runH(), Env{WorkDir: t.TempDir()}, map[string]any{"cmd": fmt.Sprintf("yes | head -c %d", printed)})
+	runtime.ReadMemStats(&after)
+	if got := after.TotalAlloc - before.TotalAlloc; got > 6*maxRunOutput {
+		t.Errorf("host.run of %d printed bytes allocated %d bytes; want at most %d (about the %d kept)", printed, got, 6*maxRunOutput, maxRunOutput)
+	}
+	if len(d["stdout"].(string)) != maxRunOutput || d["stdout_truncated"] != true {
+		t.Errorf("cap: len %d truncated %v", len(d["stdout"].(string)), d["stdout_truncated"])
+	}
+}
+
 func TestTrailingJSON(t *testing.T) {
 	cases := []struct {
 		out     string

@@ -186,7 +186,7 @@ func TestCompileExprTyped(t *testing.T) {
 			t.Errorf("Eval(%q): %v", c.src, err)
 			continue
 		}
-		if stringify(got) != stringify(c.want) || fmt.Sprintf("%T", got) != fmt.Sprintf("%T", c.want) {
+		if Stringify(got) != Stringify(c.want) || fmt.Sprintf("%T", got) != fmt.Sprintf("%T", c.want) {
 			t.Errorf("Eval(%q) = %#v, want %#v", c.src, got, c.want)
 		}
 	}

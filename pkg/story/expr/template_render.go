@@ -95,13 +95,13 @@ func (l *tplBudget) sharedErr(err error) error {
 	return &Error{Kind: KindEval, Err: err, Src: l.src, Msg: fmt.Sprintf("template %s: %v", Quote(l.src), err)}
 }
 
-// RenderString renders the template as interpolation formats it (stringify).
+// RenderString renders the template as interpolation formats it (Stringify).
 func (t *Template) RenderString(env Env) (string, error) {
 	v, err := t.Render(env)
 	if err != nil {
 		return "", err
 	}
-	return stringify(v), nil
+	return Stringify(v), nil
 }
 
 // renderNodes renders nodes into b within lim.
@@ -118,7 +118,7 @@ func renderNodes(b *strings.Builder, nodes []tNode, env Env, lim *tplBudget) err
 			if err != nil {
 				return err
 			}
-			s := stringify(v)
+			s := Stringify(v)
 			if err := lim.grow(b.Len(), len(s)); err != nil {
 				return err
 			}
@@ -204,9 +204,9 @@ func condError(src string, err error) error {
 	return &c
 }
 
-// stringify formats a value for interpolation as upstream's does: nil "",
+// Stringify formats a value for interpolation as upstream's does: nil "",
 // []any and maps as compact HTML-escaped JSON, others with fmt.
-func stringify(v any) string {
+func Stringify(v any) string {
 	switch v := v.(type) {
 	case nil:
 		return ""

@@ -274,12 +274,12 @@ func TestStringify(t *testing.T) {
 		nil: "", "x": "x", true: "true", 3: "3", 2.5: "2.5",
 	}
 	for in, want := range str {
-		if got := stringify(in); got != want {
-			t.Errorf("stringify(%#v) = %q, want %q", in, got, want)
+		if got := Stringify(in); got != want {
+			t.Errorf("Stringify(%#v) = %q, want %q", in, got, want)
 		}
 	}
-	if got := stringify(s{A: 1}); got != `{"A":1}` {
-		t.Errorf("stringify(struct) = %q", got)
+	if got := Stringify(s{A: 1}); got != `{"A":1}` {
+		t.Errorf("Stringify(struct) = %q", got)
 	}
 	// as upstream: []any and maps as json.Marshal writes them (HTML
 	// escaped), typed lists (split's []string, a range's []int) with fmt
@@ -289,13 +289,13 @@ func TestStringify(t *testing.T) {
 		`["\u003ca\u003e\u0026",1]`:     []any{"<a>&", 1},
 		`{"k":["\u003cb\u003e"],"x":1}`: map[string]any{"x": 1, "k": []any{"<b>"}},
 	} {
-		if got := stringify(in); got != want {
-			t.Errorf("stringify(%#v) = %q, want %q", in, got, want)
+		if got := Stringify(in); got != want {
+			t.Errorf("Stringify(%#v) = %q, want %q", in, got, want)
 		}
 	}
 	var np *s
-	if got := stringify(np); got != "" {
-		t.Errorf("stringify(nil ptr) = %q", got)
+	if got := Stringify(np); got != "" {
+		t.Errorf("Stringify(nil ptr) = %q", got)
 	}
 }
 
