@@ -197,3 +197,19 @@ func BenchmarkOneLineStoryPastTheNodeLimit(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkComplexKeyStoryPastTheNodeLimit loads the same list after one
+// complex key, which only yaml.v3 reads: refused where yamlfast stops.
+func BenchmarkComplexKeyStoryPastTheNodeLimit(b *testing.B) {
+	dir := b.TempDir()
+	src := "? app\n: {id: big}\nroot: s0\nworld: {big: {type: list, default: [" + strings.Repeat("1,", 3_000_000) + "1]}}\nstates: {s0: {terminal: true}}\n"
+	if err := os.WriteFile(filepath.Join(dir, "app.yaml"), []byte(src), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, ds := Load(dir, Options{}); len(ds) != 1 || !strings.Contains(ds[0].Message, "whole tree") {
+			b.Fatalf("want the refusal of a whole parse:\n%s", render(ds))
+		}
+	}
+}
