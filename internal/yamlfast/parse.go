@@ -97,10 +97,12 @@ func parse(src string, detach bool, max int) (doc *yaml.Node, why string, over *
 
 // Declined is why a parse left the subset and where: the 1-based line and
 // column it was at (0, 0 for a reason found before parsing: a character,
-// an empty input).
+// an empty input); Later: in a document after the first, which was whole
+// within the limit.
 type Declined struct {
 	Why       string
 	Line, Col int
+	Later     bool
 }
 
 // Count is ParseLimit keeping no tree, also when SwitchEnv turns the
@@ -140,7 +142,7 @@ func parseAt(src string, detach bool, max int) (doc *yaml.Node, dec *Declined, o
 			doc = nil
 			switch r := r.(type) {
 			case decline:
-				dec = &Declined{Why: r.why, Line: p.line + 1}
+				dec = &Declined{Why: r.why, Line: p.line + 1, Later: p.later}
 				if p.lineStart <= p.pos && p.pos <= len(p.src) {
 					dec.Col = p.col() + 1
 				}

@@ -43,7 +43,9 @@ func Decode(data []byte, max int) (doc *yaml.Node, over *Over, err error) {
 		if o != nil {
 			return nil, &Over{Line: o.Line, Col: o.Col}, nil
 		}
-		if d != nil {
+		// yaml.v3 reads the first document only: one yamlfast took whole
+		// is within max
+		if d != nil && !d.Later {
 			return nil, nil, &Declined{Line: atLeast1(d.Line), Col: atLeast1(d.Col), Why: d.Why, Bytes: max * 2 / 3}
 		}
 	}
