@@ -88,21 +88,52 @@ type parser struct {
 // bug, declines as "internal error"), or where it passed max nodes (Over,
 // why "too many nodes"); detach: no value shares src's memory.
 func parse(src string, detach bool, max int) (doc *yaml.Node, why string, over *Over) {
+	doc, d, over := parseAt(src, detach, max)
+	if d != nil {
+		why = d.Why
+	}
+	return doc, why, over
+}
+
+// Declined is why a parse left the subset and where: the 1-based line and
+// column it was at (0, 0 for a reason found before parsing: a character,
+// an empty input); Later: in a document after the first, which was whole
+// within the limit.
+type Declined struct {
+	Why       string
+	Line, Col int
+	Later     bool
+}
+
+// Count is ParseLimit keeping no tree, also when SwitchEnv turns the
+// front end off (a count is a bound, not a front end): where data passes
+// max nodes, else why and where it leaves the subset (both nil: within
+// max).
+func Count(data []byte, max int) (*Over, *Declined) {
+	if len(data) == 0 {
+		return nil, &Declined{Why: "empty input"}
+	}
+	_, d, over := parseAt(unsafe.String(unsafe.SliceData(data), len(data)), false, max)
+	return over, d
+}
+
+// parseAt is parse giving where it declined.
+func parseAt(src string, detach bool, max int) (doc *yaml.Node, dec *Declined, over *Over) {
 	// libyaml drops a leading byte-order mark without counting it in any
 	// column, and reads "\r\n" as one line break wherever it occurs.
 	src = strings.TrimPrefix(src, "\ufeff")
 	if strings.IndexByte(src, '\r') >= 0 {
 		var ok bool
 		if src, ok = dropCR(src); !ok {
-			return nil, "carriage return without a line feed", nil
+			return nil, &Declined{Why: "carriage return without a line feed"}, nil
 		}
 	}
 	if src == "" {
-		return nil, "empty input", nil
+		return nil, &Declined{Why: "empty input"}, nil
 	}
 	w, tabs := checkChars(src)
 	if w != "" {
-		return nil, w, nil
+		return nil, &Declined{Why: w}, nil
 	}
 	// nodes: the document node, made last, counts first as in yaml.v3's tree
 	p := &parser{src: src, colLine: -1, detach: detach, tabs: tabs, maxNodes: max, nodes: 1}
@@ -111,15 +142,18 @@ func parse(src string, detach bool, max int) (doc *yaml.Node, why string, over *
 			doc = nil
 			switch r := r.(type) {
 			case decline:
-				why = r.why
+				dec = &Declined{Why: r.why, Line: p.line + 1, Later: p.later}
+				if p.lineStart <= p.pos && p.pos <= len(p.src) {
+					dec.Col = p.col() + 1
+				}
 			case *Over:
-				why, over = "too many nodes", r
+				dec, over = &Declined{Why: "too many nodes"}, r
 			default:
-				why = fmt.Sprintf("internal error: %v", r)
+				dec = &Declined{Why: fmt.Sprintf("internal error: %v", r)}
 			}
 		}
 	}()
-	return p.document(), "", nil
+	return p.document(), nil, nil
 }
 
 func (p *parser) fail(why string) { panic(decline{why}) }

@@ -2,6 +2,7 @@ package yamlnode
 
 import (
 	"bytes"
+	"fmt"
 	"strconv"
 
 	"go.yaml.in/yaml/v3"
@@ -20,11 +21,12 @@ const MaxTreeNodes = MaxNodes
 type Over struct{ Line, Col int }
 
 // Decode parses data, one YAML document: yamlfast's tree, which stops at
-// the node past max (over, no tree), else yaml.v3's, refused the same way
-// (a file yamlfast turns down for its anchors, aliases or tags is counted
-// first without them, countable; one it still turns down is built whole
-// before it is counted). err is yaml.v3's error, io.EOF for a stream with
-// no document.
+// the node past max (over, no tree), else yaml.v3's, refused the same way.
+// A file yamlfast turns down that could hold more than max nodes is counted
+// first as countable masks it; one it still turns down is refused
+// (TooWholeMsg, a *Declined error) rather than built whole by yaml.v3,
+// which holds every node before any can be counted. err is yaml.v3's
+// error, io.EOF for a stream with no document.
 func Decode(data []byte, max int) (doc *yaml.Node, over *Over, err error) {
 	doc, ok, o := yamlfast.ParseLimit(data, max)
 	if o != nil {
@@ -33,14 +35,18 @@ func Decode(data []byte, max int) (doc *yaml.Node, over *Over, err error) {
 	if ok {
 		return doc, nil, nil
 	}
-	// yamlfast took none of anchors, aliases and tags: counted without
-	// them (the same nodes at the same places), a file past max is refused
-	// before yaml.v3 builds its whole tree. Only a file of more than
-	// 2/3 max bytes can pass max (a node in a flow list of "?" entries,
-	// the densest, takes 2/3 of a byte).
+	// Only a file of more than 2/3 max bytes can pass max (a node in a
+	// flow list of "?" entries, the densest, takes 2/3 of a byte): a
+	// smaller one is built by yaml.v3 and counted after.
 	if max > 0 && len(data) > max*2/3 {
-		if _, _, o := yamlfast.ParseLimit(countable(data), max); o != nil {
+		o, d := yamlfast.Count(countable(data), max)
+		if o != nil {
 			return nil, &Over{Line: o.Line, Col: o.Col}, nil
+		}
+		// yaml.v3 reads the first document only: one yamlfast took whole
+		// is within max
+		if d != nil && !d.Later {
+			return nil, nil, &Declined{Line: atLeast1(d.Line), Col: atLeast1(d.Col), Why: d.Why, Bytes: max * 2 / 3}
 		}
 	}
 	doc = &yaml.Node{}
@@ -53,17 +59,43 @@ func Decode(data []byte, max int) (doc *yaml.Node, over *Over, err error) {
 	return doc, nil, nil
 }
 
+// Declined is Decode's refusal of a file of more than Bytes bytes that
+// only yaml.v3 parses: the place yamlfast turned it down and why. Its
+// text reads as a yaml.v3 error ("yaml: line N: ...", ErrLine).
+type Declined struct {
+	Line, Col int
+	Why       string
+	Bytes     int
+}
+
+// atLeast1 is n, or 1 for a place yamlfast did not know (0).
+func atLeast1(n int) int { return max(n, 1) }
+
+func (d *Declined) Error() string {
+	return fmt.Sprintf("yaml: line %d: this file is over %d bytes and uses YAML that kitsoki reads only by building its whole tree, which could pass the node limit before it is counted (%s, column %d): write this place in plain block or flow style (no complex key \"? \", no control or line-separator character), or split the file", d.Line, d.Bytes, d.Why, d.Col)
+}
+
 // countable is data with its anchors and tags written as spaces and each
 // alias as a plain scalar of its length ("*a" as "_a"), so that yamlfast,
 // which takes none of them, parses the nodes yaml.v3 would, at the same
 // places. A property starts a token: at a line's start, after a space or
 // a flow indicator; it ends at a space or a flow indicator. One inside a
-// scalar or a comment changes nothing of the count. What yamlfast still
-// turns down (complex keys, misplaced tabs, a property first on an
-// indented line, which moves what follows) is not counted before
-// yaml.v3's parse.
+// scalar or a comment changes nothing of the count. A tab is written as a
+// space and a carriage return without a line feed as a line feed (each
+// the same separation or line break to libyaml; a tab in indentation,
+// which yaml.v3 refuses, is counted). What yamlfast still turns down
+// (complex keys, escapes and characters yaml.v3 refuses, ...) is refused
+// by Decode past 2/3 max bytes.
 func countable(data []byte) []byte {
 	out := bytes.Clone(data)
+	for i, c := range out {
+		switch {
+		case c == '\t':
+			out[i] = ' '
+		case c == '\r' && (i+1 == len(out) || out[i+1] != '\n'):
+			out[i] = '\n'
+		}
+	}
 	for i := 0; i < len(out); i++ {
 		c := out[i]
 		if c != '&' && c != '*' && c != '!' || i > 0 && !propBefore(out[i-1]) {

@@ -1,6 +1,7 @@
 package yamlnode
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -96,5 +97,54 @@ func TestUnmarshalStopsPastTheNodeLimit(t *testing.T) {
 	}
 	if err := unmarshalWithin([]byte("a: \"x\\/y\"\n"), &doc, 1000); err != nil || doc.Content[0].Content[1].Value != "x/y" {
 		t.Fatalf("a small file: err %v, %+v", err, doc)
+	}
+}
+
+// A file yamlfast turns down even masked (a complex key) that could pass
+// the limit (more than 2/3 limit bytes) is refused at the place yamlfast
+// stopped, before yaml.v3 builds any of it: a 20 MB list after one
+// "? k" key took validate 24 s and 2.3 GB. Masked tabs, a lone carriage
+// return and an anchor alone on its line are counted, and a small file
+// with a complex key is still yaml.v3's.
+func TestDecodeRefusesALargeFileOnlyYAMLv3Reads(t *testing.T) {
+	const limit = 1000
+	list := "[" + strings.Repeat("1, ", 200_000) + "1]"
+	for name, c := range map[string]struct {
+		src       string
+		declined  bool
+		line, col int
+	}{
+		"complex key":      {"? k\n: v\na: " + list + "\n", true, 1, 1},
+		"complex key late": {"a: " + strings.Repeat("x", 2000) + "\nb:\n  ? k\n  : v\n", true, 3, 3},
+		"tab in a list":    {"a: [1,\t" + list[1:] + "\n", false, 0, 0},
+		"lone CR":          {"x: 1\ra: " + list + "\n", false, 0, 0},
+		"anchor own line":  {"a:\n  &x\n  " + list + "\n", false, 0, 0},
+	} {
+		t.Run(name, func(t *testing.T) {
+			var over *Over
+			var err error
+			spent := allocs.During(func() { _, over, err = Decode([]byte(c.src), limit) })
+			var d *Declined
+			if got := errors.As(err, &d); got != c.declined || !c.declined && over == nil {
+				t.Fatalf("err %v, over %v; want declined %v, else over", err, over, c.declined)
+			}
+			if d != nil && (d.Line != c.line || d.Col != c.col) {
+				t.Errorf("declined at %d:%d, want %d:%d", d.Line, d.Col, c.line, c.col)
+			}
+			if mb := float64(spent) / (1 << 20); mb > 3 {
+				t.Errorf("allocated %.1f MB for a %d-node limit, want at most 3 (yaml.v3's whole tree is about 40)", mb, limit)
+			}
+		})
+	}
+	if doc, over, err := Decode([]byte("? k\n: v\n"), limit); err != nil || over != nil || len(doc.Content[0].Content) != 2 {
+		t.Errorf("a small file with a complex key: %v, %v", err, over)
+	}
+	// yaml.v3 reads the first document only: what yamlfast turns down in a
+	// later one (a complex key, too many nodes) leaves the first to it
+	for _, later := range []string{"? k\n: v\n" + list, list} {
+		doc, over, err := Decode([]byte("a: [1, 2]\n---\n"+later+"\n"), limit)
+		if err != nil || over != nil || len(doc.Content[0].Content) != 2 {
+			t.Errorf("a later document %.20q: %v, %v", later, err, over)
+		}
 	}
 }

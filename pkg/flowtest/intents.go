@@ -3,6 +3,7 @@ package flowtest
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -101,12 +102,16 @@ func ParseIntents(file string, data []byte) ([]*IntentSuite, error) {
 	var out []*IntentSuite
 	routes, aliasText := 0, yamlnode.MaxAliasText
 	for _, pc := range split(data) {
-		var node yaml.Node
-		if err := yaml.Unmarshal(pc.src, &node); err != nil {
+		// within the node limit: yaml.v3 alone held a 8 MB document whole
+		node, over, err := yamlnode.Decode(pc.src, yamlnode.MaxTreeNodes)
+		if over != nil {
+			return nil, refuseIntents(pc.pos(file, &yaml.Node{Line: over.Line, Column: over.Col}), "intent fixture: %s", yamlnode.TreeNodesMsg("intent fixture document", yamlnode.MaxTreeNodes, "split its fixtures across files"))
+		}
+		if err != nil && !errors.Is(err, io.EOF) {
 			line, msg := yamlnode.ErrLine(err) // (yaml.v3 names no column)
 			return nil, refuseIntents(Pos{File: file, Line: max(line, 1) + pc.line, Col: 1}, "YAML does not parse: %s", msg)
 		}
-		if len(node.Content) == 0 {
+		if err != nil || len(node.Content) == 0 {
 			continue // an empty or comment-only document
 		}
 		// upstream decodes every document before it reads test_kind, so a

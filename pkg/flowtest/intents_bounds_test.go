@@ -86,3 +86,15 @@ func TestRecordingAliasTextBounded(t *testing.T) {
 		t.Errorf("a short anchor on 200 entries: %v", err)
 	}
 }
+
+// TestIntentDocumentNodeLimit: an intents document is parsed into at most
+// yamlnode.MaxTreeNodes nodes, as a flow fixture document is (yaml.v3
+// alone held all of an 8 MB one), and refused at the node past them,
+// naming the file and the line.
+func TestIntentDocumentNodeLimit(t *testing.T) {
+	src := "test_kind: intents\nstate: s\nfixtures:\n  - id: a\n    intent: {name: go}\n    inputs: [x]\n---\nnote: [" + strings.Repeat("1,", yamlnode.MaxTreeNodes) + "1]\n"
+	_, err := ParseIntents("f.yaml", []byte(src))
+	if err == nil || !strings.HasPrefix(err.Error(), "f.yaml:8:") || !strings.Contains(err.Error(), "YAML nodes") {
+		t.Errorf("%.300v, want the document refused at f.yaml:8 past the node limit", err)
+	}
+}

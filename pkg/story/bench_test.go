@@ -185,15 +185,26 @@ func BenchmarkIncludeStates(b *testing.B) {
 // B/op is what the refused load allocates, about the limit's nodes
 // whatever the file holds past it.
 func BenchmarkOneLineStoryPastTheNodeLimit(b *testing.B) {
+	benchRefusedLoad(b, "{app: {id: big}, root: s0, world: {big: {type: list, default: ["+strings.Repeat("1,", 3_000_000)+"1]}}, states: {s0: {terminal: true}}}\n", "YAML nodes")
+}
+
+// benchRefusedLoad loads a story of app.yaml src, refused with one error
+// whose message holds want.
+func benchRefusedLoad(b *testing.B, src, want string) {
 	dir := b.TempDir()
-	src := "{app: {id: big}, root: s0, world: {big: {type: list, default: [" + strings.Repeat("1,", 3_000_000) + "1]}}, states: {s0: {terminal: true}}}\n"
 	if err := os.WriteFile(filepath.Join(dir, "app.yaml"), []byte(src), 0o644); err != nil {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, ds := Load(dir, Options{}); len(ds) != 1 || !strings.Contains(ds[0].Message, "YAML nodes") {
-			b.Fatalf("want the node limit's error:\n%s", render(ds))
+		if _, ds := Load(dir, Options{}); len(ds) != 1 || !strings.Contains(ds[0].Message, want) {
+			b.Fatalf("want one error holding %q:\n%s", want, render(ds))
 		}
 	}
+}
+
+// BenchmarkComplexKeyStoryPastTheNodeLimit loads the same list after one
+// complex key, which only yaml.v3 reads: refused where yamlfast stops.
+func BenchmarkComplexKeyStoryPastTheNodeLimit(b *testing.B) {
+	benchRefusedLoad(b, "? app\n: {id: big}\nroot: s0\nworld: {big: {type: list, default: ["+strings.Repeat("1,", 3_000_000)+"1]}}\nstates: {s0: {terminal: true}}\n", "whole tree")
 }

@@ -90,7 +90,7 @@ func (tl *Timeline) Feed(ev *Event) (Line, bool) {
 		ln.Category, ln.Label, ln.Text = CatIntent, "emit", raw("intent")+slotsText(tl, p["slots"])
 	case "session.story":
 		ln.Category, ln.Label = CatOther, "story"
-		files, _ := p["files"].(map[string]any)
+		files, _ := object(p["files"])
 		ln.Text = fmt.Sprintf("%s (%s, %d files) hash %.12s", raw("app_id"), raw("entry"), len(files), raw("hash"))
 	case "machine.validation_failed", "machine.guard_rejected", "machine.error":
 		ln.Category, ln.Label, ln.Text = CatError, strings.TrimPrefix(ev.Kind, "machine."), tl.kv(p)
@@ -119,11 +119,11 @@ func (tl *Timeline) Feed(ev *Event) (Line, bool) {
 // raw is the payload member k as its text: a string as it is, anything
 // else as value renders it.
 func (tl *Timeline) raw(p map[string]any, k string) string {
-	switch v := p[k].(type) {
-	case nil:
+	if p[k] == nil {
 		return ""
-	case string:
-		return v
+	}
+	if s, ok := text(p[k]); ok {
+		return s
 	}
 	return tl.value(p[k])
 }
@@ -222,16 +222,6 @@ func FormatDuration(ms int64) string {
 	return fmt.Sprintf("%dm%02ds", ms/60_000, (ms%60_000)/1000)
 }
 
-func payloadMap(p any) map[string]any {
-	raw, ok := p.(json.RawMessage)
-	if !ok || len(raw) == 0 || raw[0] != '{' {
-		return nil
-	}
-	v, _ := decodeNumbers(raw)
-	m, _ := v.(map[string]any)
-	return m
-}
-
 // clip is clip at MaxValue runes (80 when it is not above 0).
 func (tl *Timeline) clip(s string) string { return clip(s, cmp.Or(max(tl.MaxValue, 0), 80)) }
 
@@ -274,6 +264,8 @@ func (tl *Timeline) value(v any) string {
 		return x.String()
 	case bool:
 		return strconv.FormatBool(x)
+	case bigValue:
+		return x.preview(tl)
 	}
 	b, err := json.Marshal(v)
 	if err != nil {
@@ -293,7 +285,7 @@ func (tl *Timeline) kv(p map[string]any, skip ...string) string {
 }
 
 func slotsText(tl *Timeline, v any) string {
-	m, ok := v.(map[string]any)
+	m, ok := object(v)
 	if !ok || len(m) == 0 {
 		return ""
 	}
@@ -302,16 +294,16 @@ func slotsText(tl *Timeline, v any) string {
 
 func (tl *Timeline) worldText(p map[string]any) string {
 	var parts []string
-	if m, ok := p["set"].(map[string]any); ok {
+	if m, ok := object(p["set"]); ok {
 		parts = append(parts, "set "+tl.kv(m))
 	}
-	if m, ok := p["increment"].(map[string]any); ok {
+	if m, ok := object(p["increment"]); ok {
 		keys := slices.Sorted(maps.Keys(m))
 		for _, k := range keys {
 			parts = append(parts, fmt.Sprintf("%s += %s", k, tl.value(m[k])))
 		}
 	}
-	if s, ok := p["skipped"].(string); ok {
+	if s, ok := text(p["skipped"]); ok {
 		parts = append(parts, "(skipped: "+s+")")
 	}
 	if len(parts) == 0 {
