@@ -227,10 +227,6 @@ func (p *dparser) object(v *yaml.Node, what string) map[string]any {
 		p.errf(v, "%s: %v", what, err)
 		return nil
 	}
-	if j, ok := asJSON(raw); ok {
-		m, _ := j.(map[string]any)
-		return m
-	}
 	b, err := json.Marshal(raw)
 	if err != nil {
 		p.errf(v, "%s: not representable as JSON: %v", what, err)
