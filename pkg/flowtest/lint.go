@@ -350,6 +350,9 @@ type storyIndex struct {
 	// wrote caches writes, by its orchestrated argument
 	// (lint_world_known.go)
 	wrote [2]*storyWrites
+	// unknown: the states of their own a templated target rests on at a
+	// path the story does not hold (unknownAt)
+	unknown map[string]*story.State
 }
 
 // maxSuggestions is how many did-you-means one lint looks up.

@@ -1,0 +1,155 @@
+package flowtest
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"kitsoki/pkg/story"
+)
+
+// targetText renders a user turn's templated target (a {{ }} arm target)
+// on what the fixture certainly has; legacy says the fixture runs on
+// the legacy path, where a target rendering above the top level rests
+// on the empty path (the orchestrator path keeps the state the turn
+// began in: conformance template-target-above-top).
+type targetText struct {
+	render func(src string, a *story.Transition) (string, bool)
+	legacy bool
+}
+
+// targetRender is targetText for t. A user turn's target renders with
+// pongo2 (story-runtime §1.6); only a target whose text is certain
+// without a template engine is rendered here: text around plain
+// {{ world.K }} and {{ slots.K }} reads (no tag, filter or expression:
+// plainTarget), each value a string the fixture certainly holds before
+// the turn (world) or sends in a slot declared as text (textSlot), free
+// of the characters an escape may rewrite, and no key the arm's effects
+// may write.
+func (l *fixtureLint) targetRender(t *Turn) targetText {
+	return targetText{legacy: !l.fx.Orchestrated(), render: func(src string, a *story.Transition) (string, bool) {
+		if l.world == nil || !plainTarget.MatchString(src) {
+			return "", false
+		}
+		wrote, all := map[string]bool{}, false
+		for _, e := range a.Effects {
+			if e == nil || !effectWrites(e, l.fx.Orchestrated(), func(k string) { wrote[k] = true }) {
+				all = true
+			}
+		}
+		ok := true
+		out := targetRead.ReplaceAllStringFunc(src, func(m string) string {
+			sub := targetRead.FindStringSubmatch(m)
+			var v any
+			var got bool
+			if sub[1] == "world" {
+				v, got = l.world.get(sub[2])
+				got = got && !all && !wrote[sub[2]]
+			} else {
+				v, got = sentSlot(t, sub[2])
+				got = got && l.textSlot(t, sub[2])
+			}
+			text, isText := v.(string)
+			if !got || !isText || strings.ContainsAny(text, "<>&'\"{}%") {
+				ok = false
+			}
+			return text
+		})
+		return out, ok
+	}}
+}
+
+// textSlot reports a slot every declaration of t's intent declares as
+// text (type: string, or none), which the engines send on as sent.
+func (l *fixtureLint) textSlot(t *Turn, name string) bool {
+	decls := l.ix.decls[t.Intent.Name]
+	return len(decls) > 0 && allDecls(decls, func(it *story.Intent) bool {
+		sl := it.Slots[name]
+		return sl != nil && (sl.Type == "" || sl.Type == "string")
+	})
+}
+
+// plainTarget is a target of text and plain {{ world.K }} or
+// {{ slots.K }} reads (targetRead) only.
+var (
+	targetRead  = regexp.MustCompile(`\{\{\s*(world|slots)\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}`)
+	plainTarget = regexp.MustCompile(`^(?:[^{}%|]|\{\{\s*(?:world|slots)\.[A-Za-z_][A-Za-z0-9_]*\s*\}\})*$`)
+)
+
+// renderedLanding is where a templated target src of arm a, declared at
+// n, certainly lands the machine: a state's landing, or, for a path the
+// story does not hold, a state of its own there (unknownAt), as
+// upstream's machine rests on it (conformance
+// mutate-template-target-unknown, template-target-same-unknown); nil
+// when the render is not certain, renders a stay or an exit, or the
+// path lies in or under a parallel state.
+func (ix *storyIndex) renderedLanding(n *story.State, src string, a *story.Transition, still func(*story.Effect) bool, tx targetText) []*story.State {
+	if tx.render == nil {
+		return nil
+	}
+	s, ok := tx.render(src, a)
+	s = strings.TrimSpace(s)
+	if !ok || s == "" || s == "." || strings.HasPrefix(s, "@") || strings.HasPrefix(s, "__exit__") {
+		return nil
+	}
+	p, err := story.ResolvePath(n.Path, s)
+	switch {
+	case err != nil || strings.Contains(p, "#"):
+		return nil
+	case p == "":
+		if !tx.legacy {
+			return nil // the orchestrator path keeps the state the turn began in
+		}
+		return []*story.State{ix.unknownAt(p)}
+	case ix.byPath[p] != nil:
+		return ix.landing(ix.byPath[p], still)
+	}
+	u := ix.unknownAt(p)
+	if u == nil {
+		return nil
+	}
+	return []*story.State{u}
+}
+
+// unknownAt is the state of its own the engines rest on at a path p the
+// story does not hold: no view, arms, on_enter or timeout, under the
+// deepest known dotted prefix of p (whose intents it takes: conformance
+// start-under-known), or under none (it takes no intent); nil when that
+// prefix is in a parallel state. One per path, so a move from p to p
+// again stays.
+func (ix *storyIndex) unknownAt(p string) *story.State {
+	if u, ok := ix.unknown[p]; ok {
+		return u
+	}
+	var parent *story.State
+	if anc := ix.knownAncestor(p); anc != "" {
+		parent = ix.byPath[anc]
+		if parent == nil || inParallel(parent) {
+			return nil
+		}
+	}
+	u := &story.State{Path: p, Name: p[strings.LastIndexByte(p, '.')+1:], Parent: parent}
+	if ix.unknown == nil {
+		ix.unknown = map[string]*story.State{}
+	}
+	ix.unknown[p] = u
+	return u
+}
+
+// isUnknown reports a state unknownAt made.
+func (ix *storyIndex) isUnknown(s *story.State) bool {
+	return s != nil && ix.byPath[s.Path] != s
+}
+
+// unknownNote says, for a message, that s is a path the story does not
+// hold; "" for a state of the story.
+func (ix *storyIndex) unknownNote(s *story.State) string {
+	if !ix.isUnknown(s) {
+		return ""
+	}
+	under := "no dotted prefix of it is a state, so it takes no intent"
+	if s.Parent != nil {
+		under = fmt.Sprintf("it takes only the intents of %q, its deepest known dotted prefix, and its ancestors", s.Parent.Path)
+	}
+	return fmt.Sprintf(", a path the story does not hold that the templated target rendered, where the machine rests as the existing engine does: %s", under)
+}
