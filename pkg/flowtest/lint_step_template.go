@@ -18,7 +18,8 @@ type targetText struct {
 	legacy bool
 }
 
-// targetRender is targetText for t. A user turn's target renders with
+// targetRender is targetText for t (nil: an emit hop, whose slots are
+// not judged). A user turn's target renders with
 // pongo2 (story-runtime §1.6); only a target whose text is certain
 // without a template engine is rendered here: text around plain
 // {{ world.K }} and {{ slots.K }} reads (no tag, filter or expression:
@@ -45,7 +46,7 @@ func (l *fixtureLint) targetRender(t *Turn) targetText {
 			if sub[1] == "world" {
 				v, got = l.world.get(sub[2])
 				got = got && !all && !wrote[sub[2]]
-			} else {
+			} else if t != nil && t.Intent != nil {
 				v, got = sentSlot(t, sub[2])
 				got = got && l.textSlot(t, sub[2])
 			}
@@ -77,38 +78,44 @@ var (
 )
 
 // renderedLanding is where a templated target src of arm a, declared at
-// n, certainly lands the machine: a state's landing, or, for a path the
-// story does not hold, a state of its own there (unknownAt), as
-// upstream's machine rests on it (conformance
-// mutate-template-target-unknown, template-target-same-unknown); nil
-// when the render is not certain, renders a stay or an exit, or the
-// path lies in or under a parallel state.
+// n, certainly lands the machine (renderedPath): a state's landing, or,
+// for a path the story does not hold, a state of its own there
+// (unknownAt); nil when that is not certain.
 func (ix *storyIndex) renderedLanding(n *story.State, src string, a *story.Transition, still func(*story.Effect) bool, tx targetText) []*story.State {
-	if tx.render == nil {
+	p, known, ok := ix.renderedPath(n, src, a, tx)
+	switch {
+	case !ok:
 		return nil
+	case known:
+		return ix.landing(ix.byPath[p], still)
+	}
+	if u := ix.unknownAt(p); u != nil {
+		return []*story.State{u}
+	}
+	return nil
+}
+
+// renderedPath is the path a templated target src of arm a, declared at
+// n, certainly renders and resolves to, and whether the story holds it:
+// upstream's machine moves to a path it does not hold all the same
+// (conformance mutate-template-target-unknown,
+// template-target-same-unknown); ok is false when the render is not
+// certain, renders a stay or an exit, or the path is a parallel
+// encoding.
+func (ix *storyIndex) renderedPath(n *story.State, src string, a *story.Transition, tx targetText) (path string, known, ok bool) {
+	if tx.render == nil {
+		return "", false, false
 	}
 	s, ok := tx.render(src, a)
 	s = strings.TrimSpace(s)
 	if !ok || s == "" || s == "." || strings.HasPrefix(s, "@") || strings.HasPrefix(s, "__exit__") {
-		return nil
+		return "", false, false
 	}
 	p, err := story.ResolvePath(n.Path, s)
-	switch {
-	case err != nil || strings.Contains(p, "#"):
-		return nil
-	case p == "":
-		if !tx.legacy {
-			return nil // the orchestrator path keeps the state the turn began in
-		}
-		return []*story.State{ix.unknownAt(p)}
-	case ix.byPath[p] != nil:
-		return ix.landing(ix.byPath[p], still)
+	if err != nil || strings.Contains(p, "#") || p == "" && !tx.legacy {
+		return "", false, false // the orchestrator path keeps the state a ".." above the top began in
 	}
-	u := ix.unknownAt(p)
-	if u == nil {
-		return nil
-	}
-	return []*story.State{u}
+	return p, ix.byPath[p] != nil, true
 }
 
 // unknownAt is the state of its own the engines rest on at a path p the
@@ -152,4 +159,30 @@ func (ix *storyIndex) unknownNote(s *story.State) string {
 		under = fmt.Sprintf("it takes only the intents of %q, its deepest known dotted prefix, and its ancestors", s.Parent.Path)
 	}
 	return fmt.Sprintf(", a path the story does not hold that the templated target rendered, where the machine rests as the existing engine does: %s", under)
+}
+
+// renderedLeaf is where the settle walk's templated target src of arm a,
+// declared at n and taken for t (nil: a hop), certainly lands: a leaf
+// outside any parallel state (landingLeaf), or the state of its own of a
+// path the story does not hold; nil when that is not certain.
+func (w *settleWalk) renderedLeaf(n *story.State, src string, a *story.Transition, t *Turn) *story.State {
+	ix := w.l.ix
+	if w.cur != nil && ix.isUnknown(w.cur) {
+		return nil // a move from a path the story does not hold is not followed here
+	}
+	p, known, ok := ix.renderedPath(n, src, a, w.l.targetRender(t))
+	switch {
+	case !ok:
+		return nil
+	case known:
+		return ix.landingLeaf(p)
+	}
+	return ix.unknownAt(p)
+}
+
+// walkRest reports a state the settle walk may end its turn on: a leaf
+// outside any parallel state, or the state of its own of a path the
+// story does not hold (unknownAt).
+func (ix *storyIndex) walkRest(s *story.State) bool {
+	return ix.plainLeaf(s.Path) != nil || ix.isUnknown(s)
 }

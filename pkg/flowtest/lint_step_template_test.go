@@ -79,3 +79,45 @@ states:
 		})
 	}
 }
+
+// TestLintSettleTemplatedTarget: the settle walk (a story that starts
+// jobs, on the orchestrator path) follows a templated target whose text
+// is certain, an emit hop's too, onto a path the story does not hold
+// (probed: upstream rests on b.zz, refusing look and taking b's back).
+func TestLintSettleTemplatedTarget(t *testing.T) {
+	app := `app: {id: sw, version: 0.1.0}
+hosts: [host.job]
+world:
+  dest: {type: string, default: "b.zz"}
+intents:
+  wtpl: {description: w}
+  hop: {description: hop}
+  back: {description: back}
+  look: {description: look}
+  j: {description: j}
+root: a
+states:
+  a:
+    on:
+      wtpl: [{target: "{{ world.dest }}"}]
+      hop: [{target: ., effects: [{emit_intent: wtpl}]}]
+      look: [{target: .}]
+      j: [{target: a, effects: [{invoke: host.job, background: true, on_complete: [{set: {dest: a}}]}]}]
+  b:
+    type: compound
+    initial: b1
+    on:
+      back: [{target: a}]
+    states:
+      b1: {}
+`
+	fx := "test_kind: flow\ninitial_state: a\nuse_orchestrator: true\nturns:\n  - intent: {name: hop}\n"
+	files := map[string]string{"app.yaml": app}
+	got := ruleFindings(t, ruleRejected, files, fx+"  - intent: {name: look}\n")
+	if len(got) != 1 || !strings.Contains(got[0].Message, `not taken at "b.zz", where turns[0] "hop", fired at "a"`) || !strings.Contains(got[0].Message, "every step on the way certain") {
+		t.Fatalf("want the walk's finding at \"b.zz\", got %v", got)
+	}
+	if got := ruleFindings(t, ruleRejected, files, fx+"  - intent: {name: back}\n    expect_state: a\n"); len(got) != 0 {
+		t.Fatalf("b's back is taken at b.zz: want no finding, got %v", got)
+	}
+}
