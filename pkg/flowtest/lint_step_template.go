@@ -99,15 +99,21 @@ func (ix *storyIndex) renderedLanding(n *story.State, src string, a *story.Trans
 // n, certainly renders and resolves to, and whether the story holds it:
 // upstream's machine moves to a path it does not hold all the same
 // (conformance mutate-template-target-unknown,
-// template-target-same-unknown); ok is false when the render is not
-// certain, renders a stay or an exit, or the path is a parallel
-// encoding.
+// template-target-same-unknown), a rendered "@exit:NAME" as written
+// (conformance template-target-exit, exit-state-terminal run-tm); ok is
+// false when the render is not certain, renders a stay, another "@" form
+// or an exit's __exit__NAME, or the path is a parallel encoding.
 func (ix *storyIndex) renderedPath(n *story.State, src string, a *story.Transition, tx targetText) (path string, known, ok bool) {
 	if tx.render == nil {
 		return "", false, false
 	}
 	s, ok := tx.render(src, a)
 	s = strings.TrimSpace(s)
+	if ok && strings.HasPrefix(s, "@exit:") {
+		// only a written @exit: is an exit: a rendered one is a path the
+		// story does not hold (conformance template-target-exit)
+		return s, false, ix.knownAncestor(s) == ""
+	}
 	if !ok || s == "" || s == "." || strings.HasPrefix(s, "@") || strings.HasPrefix(s, "__exit__") {
 		return "", false, false
 	}

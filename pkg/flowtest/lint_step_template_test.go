@@ -121,3 +121,22 @@ states:
 		t.Fatalf("b's back is taken at b.zz: want no finding, got %v", got)
 	}
 }
+
+// TestLintExitNeverMade: expect_terminal at an __exit__NAME the story
+// never makes (only an arm's or a timeout's written @exit:NAME makes
+// one) fails on both engines (conformance exit-state-terminal): the
+// start-* fixtures at such a name, and run-tm*, whose templated target
+// renders "@exit:tmpl", a path the machine rests on as any other.
+func TestLintExitNeverMade(t *testing.T) {
+	want := map[string]string{"run-fail.yaml": unwarned}
+	for _, f := range []string{"run-timed", "start-arm", "start-orch-arm", "start-orch-region", "start-orch-timed", "start-region", "start-timed"} {
+		want[f+".yaml"] = ""
+	}
+	for _, f := range []string{"nosuch", "oncomplete", "onerr", "tmpl", "unused"} {
+		want["start-"+f+".yaml"] = `the fixture ends in "__exit__` + f + `" (initial_state, with no turn), a state the story never makes`
+		want["start-orch-"+f+".yaml"] = want["start-"+f+".yaml"]
+	}
+	want["run-tm.yaml"] = `the fixture ends in "@exit:tmpl"`
+	want["run-tm_leg.yaml"] = want["run-tm.yaml"]
+	lintGolden(t, "../engine/testdata/conformance/exit-state-terminal", want, ruleNotTerminal)
+}
