@@ -102,9 +102,13 @@ func (ix *storyIndex) renderedLanding(n *story.State, src string, a *story.Trans
 // template-target-same-unknown), a rendered "@exit:NAME" as written
 // (conformance template-target-exit, exit-state-terminal run-tm); ok is
 // false when the render is not certain, renders a stay, another "@" form
-// or an exit's __exit__NAME, or the path is a parallel encoding.
+// or an exit's __exit__NAME, the path is a parallel encoding, the arm is
+// in a parallel state or the story imports.
 func (ix *storyIndex) renderedPath(n *story.State, src string, a *story.Transition, tx targetText) (path string, known, ok bool) {
-	if tx.render == nil {
+	if tx.render == nil || inParallel(n) || ix.story != ix.source {
+		// a move out of a parallel state, and a folded story's (an
+		// imported child's target is rewritten by the fold), are not
+		// followed
 		return "", false, false
 	}
 	s, ok := tx.render(src, a)
