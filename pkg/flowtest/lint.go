@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"kitsoki/pkg/diag"
+	"kitsoki/pkg/engine"
 	"kitsoki/pkg/fold"
 	"kitsoki/pkg/phases"
 	"kitsoki/pkg/story"
@@ -350,6 +351,13 @@ type storyIndex struct {
 	// wrote caches writes, by its orchestrated argument
 	// (lint_world_known.go)
 	wrote [2]*storyWrites
+	// unknown: the states of their own a templated target rests on at a
+	// path the story does not hold (unknownAt)
+	unknown map[string]*story.State
+	// machine is the story compiled, once a fixture's final state names an
+	// __exit__NAME (exitNeverMade); compiled says it was tried
+	machine  *engine.Machine
+	compiled bool
 }
 
 // maxSuggestions is how many did-you-means one lint looks up.

@@ -118,7 +118,7 @@ func (l *fixtureLint) judge(t *Turn, r rest) (string, bool) {
 		}
 		if !takes(at, arc) && !slices.ContainsFunc(r.alt, func(s *story.State) bool { return takes(s, cmp.Or(ix.aliasOf(s, name), arc)) }) {
 			l.warn(t.Intent.Pos, ruleRejected, "turns[%d]: intent %q is not taken at %q, where %s (it and its ancestors take: %s)%s: the turn is rejected INTENT_NOT_ALLOWED_IN_STATE on both engines, if the fixture gets this far; fire an intent %q takes, fix the turns before it, or expect the rejection (expect_error: {code: %s})",
-				t.Index, name, at.Path, r.from, takenList(at), r.altTaken(), at.Path, engine.CodeNotAllowed)
+				t.Index, name, at.Path, r.from+ix.unknownNote(at), takenList(at), r.altTaken(), at.Path, engine.CodeNotAllowed)
 			return arc, true
 		}
 	} else if arc == name && len(arcs) > 0 && !ix.taken[name] {

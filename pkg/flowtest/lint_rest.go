@@ -161,7 +161,7 @@ func (l *fixtureLint) after(t *Turn, r, jr rest, arc string, warned bool) rest {
 		return l.expectedRest(t, r, arc, arm, to)
 	}
 	if to != nil {
-		return rest{at: to[0], alt: to[1:], from: fmt.Sprintf("turns[%d] %q leads (%s moves %q to %q)", t.Index, t.Intent.Name, armLed(at, arc, arm), at.Path, to[0].Path), armed: plainMove(at, arm, to) && restArms(to[0])}
+		return rest{at: to[0], alt: to[1:], from: fmt.Sprintf("turns[%d] %q leads (%s moves %q to %q)", t.Index, t.Intent.Name, armLed(at, arc, arm), at.Path, to[0].Path), armed: plainMove(at, arm, to) && restArms(to[0]) && !ix.isUnknown(to[0])}
 	}
 	return l.mayRestAt(t, may)
 }
@@ -201,7 +201,7 @@ func (l *fixtureLint) certainStep(t *Turn, r rest, arc string) ([]*story.State, 
 	if arc == "" || !l.intentJudged(t, r.at, arc) {
 		return nil, nil // a clarification (a required slot left out) may stay
 	}
-	to, arm := l.ix.stepAll(r, t.Intent.Name, arc, l.stillEffect(), l.guardOf(t))
+	to, arm := l.ix.stepAll(r, t.Intent.Name, arc, l.stillEffect(), l.guardOf(t), l.targetRender(t))
 	if to != nil && !l.clockStill(t, to...) {
 		return nil, nil
 	}

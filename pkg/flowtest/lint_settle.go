@@ -31,7 +31,8 @@ import (
 // Anything not certain gives the walk up, and the turn is judged as
 // before: a guard on an uncertain value or slot, a call no stub
 // certainly answers, a redirect the walk does not follow (redirect), a
-// templated target or emit name, a job lint_jobs_land.go does not
+// templated target whose text is not certain (renderedLeaf), a templated
+// emit name, a job lint_jobs_land.go does not
 // follow, an effect-level agent:, inline effects, a parallel state, a
 // decider: human gate or a staged fixture, or a walk past the engines'
 // caps.
@@ -120,7 +121,7 @@ func (l *fixtureLint) settled(t *Turn, r rest, arc string) (rest, bool) {
 		ok = ok && w.advance(t.AdvanceClock, w.cur != nil && restArms(w.cur) && !w.redirected)
 	}
 	if ok && w.cur != nil {
-		ok = l.ix.plainLeaf(w.cur.Path) != nil || w.swallowedAt == w.cur.Path
+		ok = l.ix.walkRest(w.cur) || w.swallowedAt == w.cur.Path
 	}
 	if !ok {
 		l.world, l.jobs, l.now, l.inbox = before, jobs, now, inbox
@@ -144,13 +145,13 @@ func (l *fixtureLint) settled(t *Turn, r rest, arc string) (rest, bool) {
 	if w.cur == nil {
 		return rest{exit: w.exit, from: from}, true
 	}
-	if l.ix.plainLeaf(w.cur.Path) == nil {
+	if !l.ix.walkRest(w.cur) {
 		return rest{}, true // a region leaf entered flat: what a later turn finds is not followed
 	}
 	// the turn ended normally: the resting state's timeout is armed
 	// afresh, unless it is terminal (conformance lint-settle m); after a
 	// redirect that is not followed, or an advance, it is not judged
-	return rest{at: w.cur, from: from, armed: restArms(w.cur) && !w.redirected && !t.HasAdvance}, true
+	return rest{at: w.cur, from: from, armed: restArms(w.cur) && !w.l.ix.isUnknown(w.cur) && !w.redirected && !t.HasAdvance}, true
 }
 
 // settleable reports whether t may be followed at all.
@@ -198,26 +199,36 @@ func (w *settleWalk) fire(arc string, t *Turn, depth int, first bool) bool {
 	if len(a.Emit()) > 0 && inParallel(n) {
 		return false
 	}
+	tt := strings.TrimSpace(a.Target)
+	var rendered *story.State // a templated target, rendered before the effects run
+	if story.IsTemplated(tt) {
+		if rendered = w.renderedLeaf(n, tt, a, t); rendered == nil {
+			return false
+		}
+	}
 	var emits []string
 	if !w.effects(a.Effects, t, &emits) {
 		return false
 	}
-	tt := strings.TrimSpace(a.Target)
 	switch {
 	case tt == "" || tt == ".":
+		if ix.isUnknown(w.cur) {
+			return false // a stay on a path the story does not hold: not followed
+		}
 		if n != w.cur && !w.ancestorStay(n, t, &emits) {
 			return false
 		}
-	case story.IsTemplated(tt):
-		return false
 	case strings.HasPrefix(tt, "@exit:"):
 		w.cur, w.exit = nil, strings.TrimPrefix(tt, "@exit:")
 	default:
-		p, err := story.ResolvePath(n.Path, tt)
-		if err != nil {
-			return false
+		dest := rendered
+		if dest == nil {
+			p, err := story.ResolvePath(n.Path, tt)
+			if err != nil {
+				return false
+			}
+			dest = ix.landingLeaf(p)
 		}
-		dest := ix.landingLeaf(p)
 		if dest == nil {
 			return false
 		}

@@ -48,13 +48,13 @@ func orAt(ss []*story.State, format string) string {
 // stepAll is step from every state r may rest in, merged (r.at's first),
 // or nil when one of them is unknown or resolves the intent's bare
 // spelling to another arc than r.at does.
-func (ix *storyIndex) stepAll(r rest, name, arc string, still func(*story.Effect) bool, guard func(string) (bool, bool)) ([]*story.State, *story.Transition) {
-	out, arm := ix.step(r.at, arc, still, guard)
+func (ix *storyIndex) stepAll(r rest, name, arc string, still func(*story.Effect) bool, guard func(string) (bool, bool), tx targetText) ([]*story.State, *story.Transition) {
+	out, arm := ix.step(r.at, arc, still, guard, tx)
 	for _, s := range r.alt {
 		if out == nil || ix.aliasOf(s, name) != ix.aliasOf(r.at, name) {
 			return nil, nil
 		}
-		more, _ := ix.step(s, arc, still, guard)
+		more, _ := ix.step(s, arc, still, guard, tx)
 		if more == nil {
 			return nil, nil
 		}
@@ -74,11 +74,12 @@ func (ix *storyIndex) stepAll(r rest, name, arc string, still func(*story.Effect
 // with one) starts with an unguarded arm certainly moves the machine: the
 // leaf it lands on first, then each state a failing call's on_error may
 // redirect it to instead (lint_redirect.go); nil when that is not
-// certain. The arm's effects, the on_enter of s and of the states it
+// certain. A templated target is followed where its render is certain
+// (renderedLanding). The arm's effects, the on_enter of s and of the states it
 // enters must all be still (stillEffect: no call, emit or job that may
 // move it) or calls that may only redirect, its target literal, landing
 // on a leaf outside any parallel state.
-func (ix *storyIndex) step(s *story.State, arc string, still func(*story.Effect) bool, guard func(string) (bool, bool)) ([]*story.State, *story.Transition) {
+func (ix *storyIndex) step(s *story.State, arc string, still func(*story.Effect) bool, guard func(string) (bool, bool), tx targetText) ([]*story.State, *story.Transition) {
 	if !quietEntry(s, orRedirect(still)) {
 		return nil, nil // a pending emit of its on_enter may be decided again (conformance landing-effects-undone)
 	}
@@ -90,6 +91,9 @@ func (ix *storyIndex) step(s *story.State, arc string, still func(*story.Effect)
 	var to []*story.State
 	switch {
 	case tt == "" || tt == ".":
+		if ix.isUnknown(s) {
+			return nil, nil // a stay on a path the story does not hold: not followed
+		}
 		if n != s {
 			// the owning ancestor's stay (lint_ancestor_stay.go)
 			to = ix.landing(ix.stayLeaf(n, s), still)
@@ -98,8 +102,10 @@ func (ix *storyIndex) step(s *story.State, arc string, still func(*story.Effect)
 		if alt, ok := ix.entryRedirects(s, still, nil); ok {
 			to = append([]*story.State{s}, alt...)
 		}
-	case story.IsTemplated(tt) || strings.HasPrefix(tt, "@exit:"):
+	case strings.HasPrefix(tt, "@exit:"):
 		return nil, nil
+	case story.IsTemplated(tt):
+		to = ix.renderedLanding(n, tt, a, still, tx) // lint_step_template.go
 	default:
 		p, err := story.ResolvePath(n.Path, tt)
 		if err != nil {

@@ -20,7 +20,7 @@ import (
 // 985790: "expect_terminal: state \"ended\" is not terminal").
 func (l *fixtureLint) notTerminal() {
 	fx := l.fx
-	if fx.ExpectTerminal == nil || !*fx.ExpectTerminal || len(fx.Turns) == 0 {
+	if fx.ExpectTerminal == nil || !*fx.ExpectTerminal || l.exitNotTerminal() || len(fx.Turns) == 0 {
 		return
 	}
 	last := fx.Turns[len(fx.Turns)-1]
