@@ -34,8 +34,9 @@ func Dispatched(evs []flowtest.ReportEvent) []map[string]any {
 // callDiffs lists the calls of a turn dispatched with another handler or
 // other args than upstream's, call by call in upstream's order (the walk
 // holds both engines to that order already), ids read as placeholders and
-// the arg keys in skipArgs (a golden's IGNORE_ARGS) left out.
-func callDiffs(ge, we []flowtest.ReportEvent, skipArgs map[string]bool) []string {
+// the arg keys in skipArgs (a golden's IGNORE_ARGS) left out; dir is the
+// story's directory (absolute).
+func callDiffs(ge, we []flowtest.ReportEvent, skipArgs map[string]bool, dir string) []string {
 	g, w := Dispatched(ge), Dispatched(we)
 	var out []string
 	for i := range w {
@@ -49,7 +50,7 @@ func callDiffs(ge, we []flowtest.ReportEvent, skipArgs map[string]bool) []string
 				}
 			}
 		}
-		if !sameArg(g[i], w[i]) {
+		if !sameArg(g[i], w[i], dir) {
 			gj, _ := json.Marshal(g[i])
 			wj, _ := json.Marshal(w[i])
 			out = append(out, fmt.Sprintf("call %d dispatched %s, upstream %s", i, gj, wj))
@@ -65,9 +66,10 @@ var fixtureDir = regexp.MustCompile(`^` + regexp.QuoteMeta(filepath.Join(os.Temp
 
 // sameArg reports whether g, a value of our dispatched args, is w,
 // upstream's, as a decoded JSON value: a path in our fixture's working
-// directory matches an absolute upstream path with the same rest (upstream
-// ran the fixtures in the story's directory, wherever it was copied).
-func sameArg(g, w any) bool {
+// directory or in the story's directory dir matches an absolute upstream
+// path with the same rest (upstream ran the fixtures in the story's
+// directory, wherever it was copied).
+func sameArg(g, w any, dir string) bool {
 	switch x := g.(type) {
 	case map[string]any:
 		y, ok := w.(map[string]any)
@@ -75,7 +77,7 @@ func sameArg(g, w any) bool {
 			return false
 		}
 		for k, v := range x {
-			if u, ok := y[k]; !ok || !sameArg(v, u) {
+			if u, ok := y[k]; !ok || !sameArg(v, u, dir) {
 				return false
 			}
 		}
@@ -86,13 +88,16 @@ func sameArg(g, w any) bool {
 			return false
 		}
 		for i := range x {
-			if !sameArg(x[i], y[i]) {
+			if !sameArg(x[i], y[i], dir) {
 				return false
 			}
 		}
 		return true
 	case string:
 		y, ok := w.(string)
+		if rest, in := strings.CutPrefix(x, dir+"/"); ok && in && filepath.IsAbs(y) {
+			return strings.HasSuffix(y, "/"+rest)
+		}
 		if m := fixtureDir.FindStringSubmatch(x); ok && m != nil && filepath.IsAbs(y) {
 			return strings.HasSuffix(y, "/"+m[1])
 		}

@@ -189,7 +189,7 @@ func check(t *testing.T, dir, glob string, o flowtest.Options) {
 			t.Errorf("%s: fixture %s did not run", dir, name)
 			continue
 		}
-		compareFlow(t, fmt.Sprintf("%s#%d", name, i), g, w, skip, skipArgs)
+		compareFlow(t, fmt.Sprintf("%s#%d", name, i), g, w, skip, skipArgs, filepath.Dir(app))
 	}
 }
 
@@ -225,7 +225,7 @@ func wantDiffers(t *testing.T, got map[string]*flowtest.FlowResult, want *flowte
 	}
 }
 
-func compareFlow(t *testing.T, name string, g, w *flowtest.FlowResult, skip, skipArgs map[string]bool) {
+func compareFlow(t *testing.T, name string, g, w *flowtest.FlowResult, skip, skipArgs map[string]bool, storyDir string) {
 	t.Helper()
 	if g.Passed != w.Passed || g.Skipped != w.Skipped {
 		t.Errorf("%s: passed/skipped %v/%v, upstream %v/%v (ours failed: %q)", name, g.Passed, g.Skipped, w.Passed, w.Skipped, failures(g))
@@ -254,7 +254,7 @@ func compareFlow(t *testing.T, name string, g, w *flowtest.FlowResult, skip, ski
 			t.Errorf("%s: %s", at, msg)
 		}
 		if !skip["harness.dispatched"] {
-			for _, msg := range callDiffs(gt.Events, wt.Events, skipArgs) {
+			for _, msg := range callDiffs(gt.Events, wt.Events, skipArgs, storyDir) {
 				t.Errorf("%s: %s", at, msg)
 			}
 		}
