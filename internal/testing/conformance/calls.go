@@ -15,9 +15,14 @@ import (
 // Dispatched is each harness.dispatched event's namespace and args, in
 // order, with the ids in the args read as placeholders ([NoIDsIn]).
 func Dispatched(evs []flowtest.ReportEvent) []map[string]any {
+	return calls(evs, "harness.dispatched")
+}
+
+// calls is each event of kind's namespace and args, as [Dispatched].
+func calls(evs []flowtest.ReportEvent, kind string) []map[string]any {
 	var out []map[string]any
 	for _, e := range evs {
-		if e.Kind != "harness.dispatched" {
+		if e.Kind != kind {
 			continue
 		}
 		var p struct {
@@ -31,29 +36,36 @@ func Dispatched(evs []flowtest.ReportEvent) []map[string]any {
 	return out
 }
 
-// callDiffs lists the calls of a turn dispatched with another handler or
-// other args than upstream's, call by call in upstream's order (the walk
-// holds both engines to that order already), ids read as placeholders and
-// the arg keys in skipArgs (a golden's IGNORE_ARGS) left out; dir is the
-// story's directory (absolute).
-func callDiffs(ge, we []flowtest.ReportEvent, skipArgs map[string]bool, dir string) []string {
-	g, w := Dispatched(ge), Dispatched(we)
+// callDiffs lists the calls of a turn made (harness.called: the args as
+// the machine wrote them, an id raw) or dispatched with another handler
+// or other args than upstream's, call by call in upstream's order (the
+// walk holds both engines to that order already), ids read as
+// placeholders and the arg keys in skipArgs (a golden's IGNORE_ARGS) left
+// out; dir is the story's directory (absolute). A kind in skip is not
+// compared.
+func callDiffs(ge, we []flowtest.ReportEvent, skip, skipArgs map[string]bool, dir string) []string {
 	var out []string
-	for i := range w {
-		if i >= len(g) {
-			break
+	for _, kind := range []string{"harness.called", "harness.dispatched"} {
+		if skip[kind] {
+			continue
 		}
-		for _, c := range []map[string]any{g[i], w[i]} {
-			if args, ok := c["args"].(map[string]any); ok {
-				for k := range skipArgs {
-					delete(args, k)
+		g, w := calls(ge, kind), calls(we, kind)
+		for i := range w {
+			if i >= len(g) {
+				break
+			}
+			for _, c := range []map[string]any{g[i], w[i]} {
+				if args, ok := c["args"].(map[string]any); ok {
+					for k := range skipArgs {
+						delete(args, k)
+					}
 				}
 			}
-		}
-		if !sameArg(g[i], w[i], dir) {
-			gj, _ := json.Marshal(g[i])
-			wj, _ := json.Marshal(w[i])
-			out = append(out, fmt.Sprintf("call %d dispatched %s, upstream %s", i, gj, wj))
+			if !sameArg(g[i], w[i], dir) {
+				gj, _ := json.Marshal(g[i])
+				wj, _ := json.Marshal(w[i])
+				out = append(out, fmt.Sprintf("%s %d: %s, upstream %s", kind, i, gj, wj))
+			}
 		}
 	}
 	return out

@@ -17,9 +17,10 @@
 // of the same kind at the same place (but for the encoded strings upstream
 // writes for entries of a parallel configuration) and whether they carry a
 // payload, and the turn's walk (transitions, dispatches, harness errors,
-// gate decisions), and the handler and args each call was dispatched with
-// (harness.dispatched, in upstream's order; ids, a detached HEAD's commit
-// and paths in the fixture's working directory read as placeholders).
+// gate decisions), and the handler and args of each call as made and as
+// dispatched (harness.called, harness.dispatched, in upstream's order;
+// ids, a detached HEAD's commit and paths in the fixture's working
+// directory or the story's read as placeholders or by their rest).
 //
 // A directory may also hold upstream-aborts.txt: fixtures one of whose
 // turns stopped the existing engine's whole flow run ([CheckAborts]).
@@ -30,8 +31,8 @@
 //     fail in upstream.json.
 //   - IGNORE_EVENTS: event kinds (after the first line) left out of the
 //     comparison, besides [documentedKinds].
-//   - IGNORE_ARGS: dispatched arg keys (after the first line) left out of
-//     the comparison of each call's args.
+//   - IGNORE_ARGS: arg keys (after the first line) left out of the
+//     comparison of each call's args.
 package conformance
 
 import (
@@ -253,10 +254,8 @@ func compareFlow(t *testing.T, name string, g, w *flowtest.FlowResult, skip, ski
 		for _, msg := range EventDiffs(gt, wt, skip) {
 			t.Errorf("%s: %s", at, msg)
 		}
-		if !skip["harness.dispatched"] {
-			for _, msg := range callDiffs(gt.Events, wt.Events, skipArgs, storyDir) {
-				t.Errorf("%s: %s", at, msg)
-			}
+		for _, msg := range callDiffs(gt.Events, wt.Events, skip, skipArgs, storyDir) {
+			t.Errorf("%s: %s", at, msg)
 		}
 	}
 }
