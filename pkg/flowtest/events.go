@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"math"
 	"math/big"
 	"slices"
 	"strings"
@@ -120,14 +121,15 @@ func (re *ReportEvent) encodePayload() {
 func plain(v any) any { return jsonvalue.MapLeaves(v, plainLeaf) }
 
 // plainLeaf is a num as an int64 where it is a whole number of safe size,
-// else a float64; any other leaf as it is.
+// else a float64 (a negative zero too, which upstream's report writes
+// -0: conformance signed-zero-world); any other leaf as it is.
 func plainLeaf(v any) any {
 	t, ok := v.(num)
 	if !ok {
 		return v
 	}
 	f, _ := (*big.Float)(t).Float64()
-	if f == float64(int64(f)) && f < 1e15 && f > -1e15 {
+	if f == float64(int64(f)) && f < 1e15 && f > -1e15 && (f != 0 || !math.Signbit(f)) {
 		return int64(f)
 	}
 	return f

@@ -316,7 +316,7 @@ func TestOverrides(t *testing.T) {
 	eq(t, "prompts", prompts, []any{
 		filepath.Join(parentDir, "prompts/p_parent.md"), // overrides.prompts swap
 		filepath.Join(childDir, "prompts/q.md"),         // re-based: the file exists
-		"Say hi",                                        // inline text
+		filepath.Join(childDir, "Say hi"),               // inline text too, as upstream
 		"{{ world.c__k }}.md",                           // templated: not re-based
 	})
 	eq[any](t, "context prompt_path", other.OnEnter[1].With["context"], map[string]any{"prompt_path": filepath.Join(childDir, "prompts/q.md")})

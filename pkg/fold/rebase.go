@@ -1,7 +1,6 @@
 package fold
 
 import (
-	"os"
 	"path/filepath"
 
 	"kitsoki/pkg/story"
@@ -55,14 +54,7 @@ func (x *node) rebase(key, v string) string {
 			return repl
 		}
 	}
-	if filepath.IsAbs(v) {
-		return v
-	}
-	// prompt: is inline text unless it names a file; the others always do.
-	if key == "prompt" {
-		if fi, err := os.Stat(abs); err != nil || !fi.Mode().IsRegular() {
-			return v
-		}
-	}
+	// every relative value, a prompt: of inline text too (upstream's loader
+	// joins it whatever it is: conformance child-prompt-rebased)
 	return abs
 }

@@ -17,7 +17,10 @@
 // of the same kind at the same place (but for the encoded strings upstream
 // writes for entries of a parallel configuration) and whether they carry a
 // payload, and the turn's walk (transitions, dispatches, harness errors,
-// gate decisions).
+// gate decisions), and the handler and args of each call as made and as
+// dispatched (harness.called, harness.dispatched, in upstream's order;
+// ids, a detached HEAD's commit and paths in the fixture's working
+// directory or the story's read as placeholders or by their rest).
 //
 // A directory may also hold upstream-aborts.txt: fixtures one of whose
 // turns stopped the existing engine's whole flow run ([CheckAborts]).
@@ -28,6 +31,8 @@
 //     fail in upstream.json.
 //   - IGNORE_EVENTS: event kinds (after the first line) left out of the
 //     comparison, besides [documentedKinds].
+//   - IGNORE_ARGS: arg keys (after the first line) left out of the
+//     comparison of each call's args.
 package conformance
 
 import (
@@ -167,6 +172,13 @@ func check(t *testing.T, dir, glob string, o flowtest.Options) {
 			skip[k] = true
 		}
 	}
+	skipArgs := map[string]bool{}
+	if extra, err := os.ReadFile(filepath.Join(dir, "IGNORE_ARGS")); err == nil {
+		_, rest, _ := strings.Cut(string(extra), "\n")
+		for _, k := range strings.Fields(rest) {
+			skipArgs[k] = true
+		}
+	}
 	for i, w := range want.Results {
 		name := filepath.Base(w.File)
 		g := byName[name]
@@ -178,7 +190,7 @@ func check(t *testing.T, dir, glob string, o flowtest.Options) {
 			t.Errorf("%s: fixture %s did not run", dir, name)
 			continue
 		}
-		compareFlow(t, fmt.Sprintf("%s#%d", name, i), g, w, skip)
+		compareFlow(t, fmt.Sprintf("%s#%d", name, i), g, w, skip, skipArgs, filepath.Dir(app))
 	}
 }
 
@@ -214,7 +226,7 @@ func wantDiffers(t *testing.T, got map[string]*flowtest.FlowResult, want *flowte
 	}
 }
 
-func compareFlow(t *testing.T, name string, g, w *flowtest.FlowResult, skip map[string]bool) {
+func compareFlow(t *testing.T, name string, g, w *flowtest.FlowResult, skip, skipArgs map[string]bool, storyDir string) {
 	t.Helper()
 	if g.Passed != w.Passed || g.Skipped != w.Skipped {
 		t.Errorf("%s: passed/skipped %v/%v, upstream %v/%v (ours failed: %q)", name, g.Passed, g.Skipped, w.Passed, w.Skipped, failures(g))
@@ -240,6 +252,9 @@ func compareFlow(t *testing.T, name string, g, w *flowtest.FlowResult, skip map[
 			}
 		}
 		for _, msg := range EventDiffs(gt, wt, skip) {
+			t.Errorf("%s: %s", at, msg)
+		}
+		for _, msg := range callDiffs(gt.Events, wt.Events, skip, skipArgs, storyDir) {
 			t.Errorf("%s: %s", at, msg)
 		}
 	}

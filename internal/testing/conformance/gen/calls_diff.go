@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 
+	"kitsoki/internal/testing/conformance"
 	"kitsoki/pkg/flowtest"
 )
 
@@ -14,7 +15,7 @@ import (
 // engine dispatched nothing is not compared (ours may write
 // harness.called where upstream writes harness.dispatched).
 func callsDiff(ta, tb *flowtest.TurnResult) string {
-	a, b := dispatched(ta.Events), dispatched(tb.Events)
+	a, b := conformance.Dispatched(ta.Events), conformance.Dispatched(tb.Events)
 	if len(a) == 0 || len(b) == 0 {
 		return ""
 	}
@@ -29,22 +30,4 @@ func callsDiff(ta, tb *flowtest.TurnResult) string {
 		}
 	}
 	return ""
-}
-
-// dispatched is each harness.dispatched event's namespace and args.
-func dispatched(evs []flowtest.ReportEvent) []map[string]any {
-	var out []map[string]any
-	for _, e := range evs {
-		if e.Kind != "harness.dispatched" {
-			continue
-		}
-		var p struct {
-			Namespace string         `json:"namespace"`
-			Args      map[string]any `json:"args"`
-		}
-		if json.Unmarshal(e.Payload, &p) == nil {
-			out = append(out, map[string]any{"namespace": p.Namespace, "args": noJobIDsIn(p.Args)})
-		}
-	}
-	return out
 }

@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"regexp"
 	"strings"
 
 	"kitsoki/internal/testing/conformance"
@@ -119,7 +118,7 @@ func diffReports(ex, ours *flowtest.Report) string {
 				return fmt.Sprintf("%s: passed %v, existing %v%s", at, tb.Passed, ta.Passed, failText(ta, tb))
 			case failuresDiff(ta, tb) != "":
 				return fmt.Sprintf("%s: %s", at, failuresDiff(ta, tb))
-			case noJobIDs(ta.View) != noJobIDs(tb.View):
+			case conformance.NoIDs(ta.View) != conformance.NoIDs(tb.View):
 				return fmt.Sprintf("%s: view %q, existing %q", at, tb.View, ta.View)
 			case !reflect.DeepEqual(wa, wb):
 				return fmt.Sprintf("%s: world %s, existing %s", at, worldDiff(wb, wa), worldDiff(wa, wb))
@@ -172,7 +171,7 @@ func applyWorld(w map[string]any, evs []flowtest.ReportEvent) {
 					// bind them to bg_job_id too)
 					continue
 				}
-				w[k] = noJobIDsIn(v)
+				w[k] = conformance.NoIDsIn(v)
 			}
 		}
 	}
@@ -188,62 +187,4 @@ func worldDiff(a, b map[string]any) string {
 		}
 	}
 	return "{" + strings.Join(parts, " ") + "}"
-}
-
-// jobIDText is a job id in a text: a 26-character ULID (upstream's are
-// random, ours count), ended by anything but a capital or a digit (an
-// id a template glued to lower-case text, "<id>j-x", too).
-var jobIDText = regexp.MustCompile(`\b([0-9A-HJKMNP-TV-Z]{26})($|[^0-9A-Z])`)
-
-// oscLink is an OSC-8 hyperlink around a text: upstream's views wrap a
-// recorded artifact's path in one, ours never (docs/compat/views.md).
-var oscLink = regexp.MustCompile("\x1b\\]8;;[^\x1b]*\x1b\\\\(.*?)\x1b\\]8;;\x1b\\\\")
-
-// artifactDir is the directory an artifact path names: upstream's
-// working directory, ours a fresh one per fixture
-// (docs/compat/flowtest.md).
-var artifactDir = regexp.MustCompile(`/[^\s"'\x1b]*/\.artifacts/`)
-
-// noJobIDs replaces the job ids in s (an error naming a job, a view
-// showing one) with one placeholder, an OSC-8 link by its text and the
-// directory of an artifact path by <workdir>.
-func noJobIDs(s string) string {
-	s = artifactDir.ReplaceAllString(oscLink.ReplaceAllString(s, "$1"), "<workdir>/.artifacts/")
-	return jobIDText.ReplaceAllString(s, "<job>$2")
-}
-
-// inboxID is our inbox message id (n1, n2, …: the inbox counts its
-// items); upstream's is a random ULID.
-var inboxID = regexp.MustCompile(`^n[0-9]+$`)
-
-// sessionID is a session id: a random UUID on both sides (a failed
-// host.agent.* call's host_error carries it in its data).
-var sessionID = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
-
-// noJobIDsIn is noJobIDs on every string inside a decoded JSON value, an
-// inbox id (an "id" key's value, as host.inbox.add returns it) becomes
-// the same placeholder as upstream's ULID, and a "session_id" key's UUID
-// one placeholder too.
-func noJobIDsIn(v any) any {
-	switch t := v.(type) {
-	case string:
-		return noJobIDs(t)
-	case map[string]any:
-		for k, x := range t {
-			if s, ok := x.(string); ok && k == "id" && inboxID.MatchString(s) {
-				t[k] = "<job>"
-				continue
-			}
-			if s, ok := x.(string); ok && k == "session_id" && sessionID.MatchString(s) {
-				t[k] = "<session>"
-				continue
-			}
-			t[k] = noJobIDsIn(x)
-		}
-	case []any:
-		for i, x := range t {
-			t[i] = noJobIDsIn(x)
-		}
-	}
-	return v
 }

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"kitsoki/internal/testing/conformance"
 	"kitsoki/pkg/flowtest"
 )
 
@@ -49,7 +50,7 @@ func failureSet(fs []string) []string {
 		// ours adds why a failing view check's element was left out
 		// (docs/compat/flowtest.md "View checks")
 		f, _, _ = strings.Cut(f, "\nleft out: ")
-		f = noJobIDs(f)
+		f = conformance.NoIDs(f)
 		if m := valueMessage.FindString(f); m != "" {
 			f = m + "…"
 		}

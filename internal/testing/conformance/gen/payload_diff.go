@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"sort"
 
+	"kitsoki/internal/testing/conformance"
 	"kitsoki/pkg/flowtest"
 )
 
@@ -66,7 +67,7 @@ func payloadDiff(ta, tb *flowtest.TurnResult) string {
 // payloadValue is a decoded payload value with its job ids, artifact
 // directories and message counters replaced.
 func payloadValue(v any) any {
-	v = noJobIDsIn(v)
+	v = conformance.NoIDsIn(v)
 	if m, ok := v.(map[string]any); ok {
 		if s, ok := m["message_id"].(string); ok {
 			m["message_id"] = messageSeq.ReplaceAllString(s, "#<n>")
