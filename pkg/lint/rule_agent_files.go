@@ -11,7 +11,7 @@ import (
 )
 
 var ruleAgentFile = &Rule{ID: "agent-file", Severity: diag.Warning, LintOnly: true,
-	Summary: "prompt, prompt_path and schema files of agent invokes (and app.context_path) exist",
+	Summary: "prompt, prompt_path and schema files of agent invokes (and app.context_path) exist; an imported child's inline prompt text, which both engines re-base into a path against the child's directory, is named",
 	Example: "with: {schema: schemas/missing.json}"}
 
 // checkAgentFiles: the literal prompt and schema files of agent invokes
@@ -19,6 +19,7 @@ var ruleAgentFile = &Rule{ID: "agent-file", Severity: diag.Warning, LintOnly: tr
 func checkAgentFiles(c *checker) {
 	c.eachFileRef(func(e *story.Effect, site effSite, r fileRef) {
 		if !r.isFile {
+			c.inlinePromptRebased(e, site, r)
 			return
 		}
 		if _, ok := c.existing(r.path); !ok && c.st.FileRoot().Inside(c.storyPath(r.path)) {
@@ -35,6 +36,29 @@ func checkAgentFiles(c *checker) {
 			c.rep.Warnf(app.Pos, ruleAgentFile, "app.context_path %q: file not found (paths are relative to the story directory)", app.ContextPath)
 		}
 	}
+}
+
+// inlinePromptRebased warns at an imported child's relative with.prompt
+// of inline text that names no file: both engines join it to the child's
+// directory whatever it holds, so the agent is sent a path, not the text
+// (conformance child-prompt-rebased; docs/compat/fold.md).
+func (c *checker) inlinePromptRebased(e *story.Effect, site effSite, r fileRef) {
+	if !c.st.Imported() || c.st.Importer() == nil || filepath.IsAbs(r.path) {
+		return
+	}
+	if _, ok := c.existing(r.path); ok {
+		return
+	}
+	at := c.src.valuePos(e.WithPos(r.key), r.path, 1, 1)
+	c.rep.Warnf(at, ruleAgentFile, "%s: with.%s %q: inline prompt text in an imported story: both engines re-base it as a path against the child's directory, so the agent is sent %q, not the text; put the text in a file beside the child and name the file, or give the prompt from a template ({{ }})", site.String(), r.key, clipPrompt(r.path), c.st.Dir+string(filepath.Separator)+clipPrompt(r.path))
+}
+
+// clipPrompt is a prompt's text cut to a line's length for a message.
+func clipPrompt(s string) string {
+	if r := []rune(s); len(r) > 60 {
+		return string(r[:60]) + "…"
+	}
+	return s
 }
 
 // scriptPath is a host.starlark.run script path p as both engines resolve
