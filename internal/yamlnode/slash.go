@@ -3,7 +3,6 @@ package yamlnode
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"io"
 	"strings"
 
@@ -65,7 +64,7 @@ func unmarshalWithin(data []byte, doc *yaml.Node, max int) error {
 	parsed, over, err := Decode(data, max)
 	switch {
 	case over != nil:
-		return fmt.Errorf("yaml: line %d: column %d: %s", over.Line, over.Col, TreeNodesMsg("file", max, "split it into smaller files"))
+		return overFile(over.Line, over.Col, max)
 	case errors.Is(err, io.EOF):
 		return nil // no document: doc stays empty, as yaml.Unmarshal leaves it
 	case err != nil:
