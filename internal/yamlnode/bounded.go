@@ -37,11 +37,15 @@ func Refused(err error) bool {
 // UnmarshalPlain is yaml.Unmarshal into a node tree within MaxTreeNodes,
 // for files read as yaml.v3 reads them (`\/` refused): past the limit a
 // *SizeError, a large file only yaml.v3 parses a *Declined.
-func UnmarshalPlain(data []byte, doc *yaml.Node) error {
-	parsed, over, err := Decode(data, MaxTreeNodes)
+func UnmarshalPlain(data []byte, doc *yaml.Node) error { return decodeInto(data, doc, MaxTreeNodes) }
+
+// decodeInto is Decode into *doc within max, its refusals as errors; no
+// document leaves doc as it is, as yaml.Unmarshal does.
+func decodeInto(data []byte, doc *yaml.Node, max int) error {
+	parsed, over, err := Decode(data, max)
 	switch {
 	case over != nil:
-		return overFile(over.Line, over.Col, MaxTreeNodes)
+		return overFile(over.Line, over.Col, max)
 	case errors.Is(err, io.EOF):
 		return nil // no document: doc stays empty, as yaml.Unmarshal leaves it
 	case err != nil:
