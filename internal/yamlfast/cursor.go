@@ -209,13 +209,17 @@ func (p *parser) colonAfter() bool {
 	return false
 }
 
+// LaterOver is the Declined reason of a document after the first that
+// passes the node limit (counted apart from the first).
+const LaterOver = "a later document past the node limit"
+
 // node returns a new node at the 0-based line and col, or stops the parse
 // at it when it is the one past p.maxNodes (ParseLimit).
 func (p *parser) node(line, col int) *yaml.Node {
 	p.nodes++
 	if p.maxNodes > 0 && p.nodes > p.maxNodes {
 		if p.later {
-			p.fail("a later document past the node limit")
+			p.fail(LaterOver)
 		}
 		panic(&Over{Line: line + 1, Col: col + 1, Max: p.maxNodes})
 	}

@@ -13,6 +13,10 @@
 // mapping's key that upstream's parser refuses a file for, and
 // [PrintedText]/[TextAsPrinted] read a scalar as the text upstream's
 // decoder makes of it for a text field (1.0 is "1", True "true").
+// Every YAML file a repository or user supplies is parsed within
+// [MaxTreeNodes] nodes a document through [Decode], [Unmarshal],
+// [UnmarshalPlain] or, before a yaml.v3 Decoder reads a stream document
+// by document, [StreamWithin].
 // It must not know the story format or any other file format: callers name
 // the keys they know, the rules they report under and the model they build.
 package yamlnode

@@ -2,9 +2,6 @@ package yamlnode
 
 import (
 	"bytes"
-	"errors"
-	"fmt"
-	"io"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -62,16 +59,9 @@ func Unmarshal(data []byte, doc *yaml.Node) error { return unmarshalWithin(data,
 
 func unmarshalWithin(data []byte, doc *yaml.Node, max int) error {
 	data, masked := MaskSlashEscapes(data)
-	parsed, over, err := Decode(data, max)
-	switch {
-	case over != nil:
-		return fmt.Errorf("yaml: line %d: column %d: %s", over.Line, over.Col, TreeNodesMsg("file", max, "split it into smaller files"))
-	case errors.Is(err, io.EOF):
-		return nil // no document: doc stays empty, as yaml.Unmarshal leaves it
-	case err != nil:
+	if err := decodeInto(data, doc, max); err != nil {
 		return err
 	}
-	*doc = *parsed
 	if masked {
 		UnmaskSlashEscapes(doc)
 	}

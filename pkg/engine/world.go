@@ -159,6 +159,10 @@ func LoadWorldFile(path string) (map[string]any, error) {
 // v. yaml.Unmarshal reads the first document and drops what follows it,
 // even on the same line: "[1]]" or `{"a": 1}}` would read as [1] or {a: 1}.
 func yamlOne(data []byte, v any) error {
+	// yaml.v3 builds each later document whole: each is counted first
+	if err := yamlnode.StreamWithin(data, yamlnode.MaxTreeNodes); err != nil {
+		return err
+	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(v); err != nil && !errors.Is(err, io.EOF) {
 		return err

@@ -152,7 +152,11 @@ func LoadPins(overlayPath string) (*Pins, error) {
 
 func (p *Pins) merge(data []byte, source string) error {
 	var doc yaml.Node
-	if yaml.Unmarshal(data, &doc) == nil {
+	err := yamlnode.UnmarshalPlain(data, &doc)
+	if yamlnode.Refused(err) {
+		return fmt.Errorf("%s: %s", source, yamlnode.TypeErrorText(err))
+	}
+	if err == nil {
 		if at := yamlnode.AliasTextFileOver(&doc); at != nil {
 			return fmt.Errorf("%s:%d: %s", source, at.Line, yamlnode.AliasTextMsg("pin file", ""))
 		}

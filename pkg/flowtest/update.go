@@ -10,6 +10,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"kitsoki/internal/yamlnode"
 	"kitsoki/pkg/engine"
 )
 
@@ -206,7 +207,7 @@ func mappingDocs(src []byte) []*srcDoc {
 	var out []*srcDoc
 	for i, pc := range split(src) {
 		var n yaml.Node
-		if yaml.Unmarshal(pc.src, &n) != nil || len(n.Content) == 0 || n.Content[0].Kind != yaml.MappingNode {
+		if yamlnode.UnmarshalPlain(pc.src, &n) != nil || len(n.Content) == 0 || n.Content[0].Kind != yaml.MappingNode {
 			continue
 		}
 		out = append(out, &srcDoc{src: src, root: n.Content[0], index: i, line: pc.line, colOff: pc.colOff, starts: starts})

@@ -11,6 +11,8 @@ import (
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
+
+	"kitsoki/internal/yamlnode"
 )
 
 // edit replaces the bytes [start, end) of a fixture file with text.
@@ -377,7 +379,7 @@ func docValues(src []byte) ([]any, bool) {
 	var out []any
 	for _, pc := range split(src) {
 		var n yaml.Node
-		if err := yaml.Unmarshal(pc.src, &n); err != nil {
+		if err := yamlnode.UnmarshalPlain(pc.src, &n); err != nil {
 			return nil, false
 		}
 		v, err := plainValue(&n)

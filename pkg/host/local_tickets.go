@@ -379,7 +379,7 @@ func parseTicket(b []byte) (*ticket, error) {
 		front := rest[:i]
 		_, text, _ = strings.Cut(rest[i+len("\n---"):], "\n")
 		var doc yaml.Node
-		if err := yaml.Unmarshal([]byte(front), &doc); err != nil {
+		if err := yamlnode.UnmarshalPlain([]byte(front), &doc); err != nil {
 			return nil, fmt.Errorf("bug file: parse frontmatter: %v", err)
 		}
 		if at := yamlnode.AliasTextFileOver(&doc); at != nil {

@@ -279,7 +279,7 @@ func findFile(st *story.Story, from, name string) string {
 // YAML file's bytes (1,1 when it cannot).
 func pointerPos(b []byte, ptr string) (int, int) {
 	var doc yaml.Node
-	if yaml.Unmarshal(b, &doc) != nil || len(doc.Content) == 0 {
+	if yamlnode.UnmarshalPlain(b, &doc) != nil || len(doc.Content) == 0 {
 		return 1, 1
 	}
 	n := doc.Content[0]

@@ -85,7 +85,11 @@ var idRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a
 // parseManifest parses and checks a manifest; path labels errors.
 func parseManifest(path string, data []byte) (*Manifest, error) {
 	var doc yaml.Node
-	if yaml.Unmarshal(data, &doc) == nil {
+	err := yamlnode.UnmarshalPlain(data, &doc)
+	if yamlnode.Refused(err) {
+		return nil, fmt.Errorf("%s: %s", path, yamlnode.TypeErrorText(err))
+	}
+	if err == nil {
 		if at := yamlnode.AliasTextFileOver(&doc); at != nil {
 			return nil, fmt.Errorf("%s:%d: %s", path, at.Line, yamlnode.AliasTextMsg("manifest", ""))
 		}

@@ -122,7 +122,11 @@ func readProfileIn(root *safefile.Root, path string, flag bool, patterns *recost
 func parseProfile(name string, data []byte, patterns *recost.Budget) (*Profile, error) {
 	pp := profileParser{name: name, p: &Profile{Path: name}, patterns: patterns}
 	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
+	if err := yamlnode.UnmarshalPlain(data, &doc); err != nil {
+		if s, ok := errors.AsType[*yamlnode.SizeError](err); ok {
+			pp.errf(s.Line, s.Col, "%s", strings.Replace(s.Msg, "the file", "the plugin profile", 1))
+			return nil, pp.err()
+		}
 		line, msg := yamlnode.ErrLine(err)
 		pp.errf(line, 0, "the plugin profile is not valid YAML: %s", msg)
 		return nil, pp.err()

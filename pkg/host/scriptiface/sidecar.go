@@ -56,6 +56,8 @@ func Parse(path string, data []byte) (*Sidecar, error) {
 		return nil, fmt.Errorf("%s: sidecar is larger than %d bytes", path, MaxBytes)
 	}
 	var root yaml.Node
+	// within MaxBytes no document can pass yamlnode.MaxTreeNodes (a node
+	// takes 2/3 of a byte at least): yaml.v3 reads it directly
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	sc := &Sidecar{Inputs: map[string]Field{}, Outputs: map[string]Field{}}
 	if err := dec.Decode(&root); err != nil {

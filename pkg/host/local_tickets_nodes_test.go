@@ -1,0 +1,25 @@
+package host
+
+import (
+	"strings"
+	"testing"
+
+	"kitsoki/internal/testing/allocs"
+	"kitsoki/internal/yamlnode"
+)
+
+// TestTicketFrontMatterWithinNodeLimit: a ticket's front matter (a file
+// read up to 16 MiB) is parsed within yamlnode.MaxTreeNodes and refused
+// at the node past them; yaml.v3 built a 6M-node list whole.
+func TestTicketFrontMatterWithinNodeLimit(t *testing.T) {
+	data := []byte("---\ntitle: t\npad: [" + strings.Repeat("1,", 3*yamlnode.MaxTreeNodes) + "1]\n---\nbody\n")
+	var err error
+	spent := allocs.During(func() { _, err = parseTicket(data) })
+	if err == nil || !strings.Contains(err.Error(), "line 2: column ") || !strings.Contains(err.Error(), "YAML nodes") {
+		t.Errorf("err = %.300v, want the node limit's at front matter line 2", err)
+	}
+	// the bounded read holds about 400 MB; yaml.v3 alone 1,350
+	if mb := spent >> 20; mb > 800 {
+		t.Errorf("reading allocated %d MB, want at most 800", mb)
+	}
+}
