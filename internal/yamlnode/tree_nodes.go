@@ -11,9 +11,10 @@ import (
 )
 
 // MaxTreeNodes bounds the nodes of one parsed YAML document. A node (key,
-// value or item) weighs about 200 bytes in the tree, many times its text,
-// so a 60 MB one-line file of short items held gigabytes before it was
-// refused; a parse now stops at the node past the limit.
+// value or item) weighs many times its text in the tree, so a large file
+// of short items could hold gigabytes before any check saw it; a parse
+// stops at the node past the limit (BenchmarkOneLineStoryPastTheNodeLimit
+// measures it).
 const MaxTreeNodes = MaxNodes
 
 // Over is where a document passes its node limit: the 1-based line and

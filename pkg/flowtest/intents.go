@@ -102,7 +102,7 @@ func ParseIntents(file string, data []byte) ([]*IntentSuite, error) {
 	var out []*IntentSuite
 	routes, aliasText := 0, yamlnode.MaxAliasText
 	for _, pc := range split(data) {
-		// within the node limit: yaml.v3 alone held a 8 MB document whole
+		// within the node limit: yaml.v3 alone would build a document of any size whole
 		node, over, err := yamlnode.Decode(pc.src, yamlnode.MaxTreeNodes)
 		if over != nil {
 			return nil, refuseIntents(pc.pos(file, &yaml.Node{Line: over.Line, Column: over.Col}), "intent fixture: %s", yamlnode.TreeNodesMsg("intent fixture document", yamlnode.MaxTreeNodes, "split its fixtures across files"))

@@ -7,8 +7,8 @@ import (
 
 // wholeBytes is the largest payload member the timeline decodes into Go
 // values. A larger one stays its JSON text (a bigValue): decoded whole, a
-// 60 MB list of short items took 2 GB of interface values to print a
-// 100-character preview of it.
+// long list of short items takes many times its size in interface values
+// only to print a short preview of it (BenchmarkTimelineLargePayload).
 const wholeBytes = 64 << 10
 
 // bigValue is a payload member of more than wholeBytes, as its JSON text.
