@@ -2,7 +2,6 @@ package lsp
 
 import (
 	"io/fs"
-	"time"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -28,11 +27,11 @@ type parsedBuffer struct {
 type diskKey struct {
 	path  string
 	size  int64
-	mtime time.Time
+	mtime int64 // Unix nanoseconds: comparable with ==, as a time.Time is not
 }
 
 func keyOf(path string, fi fs.FileInfo) diskKey {
-	return diskKey{path: path, size: fi.Size(), mtime: fi.ModTime()}
+	return diskKey{path: path, size: fi.Size(), mtime: fi.ModTime().UnixNano()}
 }
 
 // tree returns the lines and YAML tree (nil: no YAML document) of path's
