@@ -3,6 +3,8 @@ package main
 import (
 	"regexp"
 	"strings"
+
+	"kitsoki/internal/jsonvalue"
 )
 
 // anyUUID is a UUID anywhere in a text: upstream's session id is a
@@ -16,20 +18,14 @@ var anyUUID = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4
 // (`run-{{ world.session_id }}`) compares (docs/compat/engine.md
 // "Seeded keys").
 func noSession(v any, sid string) any {
-	switch t := v.(type) {
-	case string:
+	return jsonvalue.MapLeaves(v, func(leaf any) any {
+		s, ok := leaf.(string)
+		if !ok {
+			return leaf
+		}
 		if sid != "" {
-			t = strings.ReplaceAll(t, sid, "<session>")
+			s = strings.ReplaceAll(s, sid, "<session>")
 		}
-		return anyUUID.ReplaceAllString(t, "<session>")
-	case map[string]any:
-		for k, x := range t {
-			t[k] = noSession(x, sid)
-		}
-	case []any:
-		for i, x := range t {
-			t[i] = noSession(x, sid)
-		}
-	}
-	return v
+		return anyUUID.ReplaceAllString(s, "<session>")
+	})
 }
