@@ -27,7 +27,12 @@ func (fr *fixtureRun) strandedState(err error) bool {
 }
 
 // sessionID is the fixture's session id (upstream's is a random UUID).
-func (fr *fixtureRun) sessionID() string { return "flow-" + slug(fr.fx.Name()) }
+func (fr *fixtureRun) sessionID() string { return SessionID(fr.fx.Name()) }
+
+// SessionID is the session id of the fixture named name (a report's File):
+// flow-<name's slug>, where upstream's is a random UUID
+// (docs/compat/engine.md "Seeded keys").
+func SessionID(name string) string { return "flow-" + slug(name) }
 
 // seedStranded puts into the world of an orchestrator session stranded
 // before the engine starts ("c/c1") what upstream's orchestrator seeds on

@@ -54,25 +54,25 @@ func TestPayloadDiff(t *testing.T) {
 	tr := func(slots string) *flowtest.TurnResult {
 		return turn("machine.transition", `{"from":"a","to":"b","slots":`+slots+`}`)
 	}
-	if d := payloadDiff(tr("null"), tr("null")); d != "" {
+	if d := payloadDiff(tr("null"), tr("null"), ""); d != "" {
 		t.Errorf("same payloads differ: %s", d)
 	}
-	if d := payloadDiff(tr("null"), tr("{}")); !strings.Contains(d, `"slots" {}, existing null`) {
+	if d := payloadDiff(tr("null"), tr("{}"), ""); !strings.Contains(d, `"slots" {}, existing null`) {
 		t.Errorf("null and {} slots: %q", d)
 	}
-	if d := payloadDiff(tr("null"), turn("machine.transition", `{"from":"a","to":"b","slots":null,"keys":["x"]}`)); d != "" {
+	if d := payloadDiff(tr("null"), turn("machine.transition", `{"from":"a","to":"b","slots":null,"keys":["x"]}`), ""); d != "" {
 		t.Errorf("a key only ours writes compared: %s", d)
 	}
-	if d := payloadDiff(tr("null"), turn("machine.transition", `{"from":"a","to":"b"}`)); !strings.Contains(d, `no "slots"`) {
+	if d := payloadDiff(tr("null"), turn("machine.transition", `{"from":"a","to":"b"}`), ""); !strings.Contains(d, `no "slots"`) {
 		t.Errorf("a key ours lacks: %q", d)
 	}
 	job := func(id string) *flowtest.TurnResult {
 		return turn("world.update", `{"set":{"j":"`+id+`"}}`)
 	}
-	if d := payloadDiff(job("01M8ZCZ0EBFXGHB046AS1ZJMZX"), job("00000000000000000000000001")); d != "" {
+	if d := payloadDiff(job("01M8ZCZ0EBFXGHB046AS1ZJMZX"), job("00000000000000000000000001"), ""); d != "" {
 		t.Errorf("job ids compared: %s", d)
 	}
-	if d := payloadDiff(turn("turn.start", `{"turn":3}`), turn("turn.start", `{"turn":4}`)); d != "" {
+	if d := payloadDiff(turn("turn.start", `{"turn":3}`), turn("turn.start", `{"turn":4}`), ""); d != "" {
 		t.Errorf("an unmatched kind compared: %s", d)
 	}
 }

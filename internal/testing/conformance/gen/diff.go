@@ -103,13 +103,14 @@ func diffReports(ex, ours *flowtest.Report) string {
 			return fmt.Sprintf("fixture %d: %s (skipped %v), existing %s (skipped %v)", i, filepath.Base(b.File), b.Skipped, filepath.Base(a.File), a.Skipped)
 		}
 		wa, wb := map[string]any{}, map[string]any{}
+		sid := flowtest.SessionID(b.File)
 		for j := 0; j < len(a.Turns) || j < len(b.Turns); j++ {
 			if j >= len(a.Turns) || j >= len(b.Turns) {
 				return fmt.Sprintf("%s: %d turns, existing %d", filepath.Base(b.File), len(b.Turns), len(a.Turns))
 			}
 			ta, tb := a.Turns[j], b.Turns[j]
-			applyWorld(wa, ta.Events)
-			applyWorld(wb, tb.Events)
+			applyWorld(wa, ta.Events, "")
+			applyWorld(wb, tb.Events, sid)
 			at := fmt.Sprintf("%s turn %d", filepath.Base(b.File), ta.TurnIndex)
 			switch {
 			case ta.NewState != tb.NewState:
@@ -118,7 +119,7 @@ func diffReports(ex, ours *flowtest.Report) string {
 				return fmt.Sprintf("%s: passed %v, existing %v%s", at, tb.Passed, ta.Passed, failText(ta, tb))
 			case failuresDiff(ta, tb) != "":
 				return fmt.Sprintf("%s: %s", at, failuresDiff(ta, tb))
-			case conformance.NoIDs(ta.View) != conformance.NoIDs(tb.View):
+			case noSession(conformance.NoIDs(ta.View), "") != noSession(conformance.NoIDs(tb.View), sid):
 				return fmt.Sprintf("%s: view %q, existing %q", at, tb.View, ta.View)
 			case !reflect.DeepEqual(wa, wb):
 				return fmt.Sprintf("%s: world %s, existing %s", at, worldDiff(wb, wa), worldDiff(wa, wb))
@@ -126,8 +127,8 @@ func diffReports(ex, ours *flowtest.Report) string {
 				return fmt.Sprintf("%s: %s", at, callsDiff(ta, tb))
 			case len(conformance.EventDiffs(tb, ta, conformance.DocumentedKinds())) > 0:
 				return fmt.Sprintf("%s: %s", at, strings.Join(conformance.EventDiffs(tb, ta, conformance.DocumentedKinds()), "; "))
-			case payloadDiff(ta, tb) != "":
-				return fmt.Sprintf("%s: %s", at, payloadDiff(ta, tb))
+			case payloadDiff(ta, tb, sid) != "":
+				return fmt.Sprintf("%s: %s", at, payloadDiff(ta, tb, sid))
 			}
 		}
 		if a.Passed != b.Passed {
@@ -155,8 +156,9 @@ func failText(ta, tb *flowtest.TurnResult) string {
 }
 
 // applyWorld folds a turn's world.update {set: {...}} events into w, each
-// value as its JSON form decodes (so 5 and 5.0 are the same number).
-func applyWorld(w map[string]any, evs []flowtest.ReportEvent) {
+// value as its JSON form decodes (so 5 and 5.0 are the same number), the
+// session id in it (sid, ours; a UUID, upstream's) a placeholder.
+func applyWorld(w map[string]any, evs []flowtest.ReportEvent, sid string) {
 	for _, e := range evs {
 		if e.Kind != "world.update" {
 			continue
@@ -171,7 +173,7 @@ func applyWorld(w map[string]any, evs []flowtest.ReportEvent) {
 					// bind them to bg_job_id too)
 					continue
 				}
-				w[k] = conformance.NoIDsIn(v)
+				w[k] = noSession(conformance.NoIDsIn(v), sid)
 			}
 		}
 	}

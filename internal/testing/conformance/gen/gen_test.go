@@ -299,21 +299,21 @@ func TestInboxIDsNormalised(t *testing.T) {
 			{Kind: "harness.returned", Payload: []byte(`{"data":{"id":"` + id + `","ok":true},"other":"` + other + `"}`)},
 		}}
 	}
-	if d := payloadDiff(turn("01J9ZQ3V4W5X6Y7Z8A9B0C1D2E", "x"), turn("n1", "x")); d != "" {
+	if d := payloadDiff(turn("01J9ZQ3V4W5X6Y7Z8A9B0C1D2E", "x"), turn("n1", "x"), ""); d != "" {
 		t.Errorf("inbox ids differ: %s", d)
 	}
-	if d := payloadDiff(turn("n1", "x"), turn("n12", "x")); d != "" {
+	if d := payloadDiff(turn("n1", "x"), turn("n12", "x"), ""); d != "" {
 		t.Errorf("inbox counters differ: %s", d)
 	}
-	if d := payloadDiff(turn("a1", "x"), turn("n1", "x")); d == "" {
+	if d := payloadDiff(turn("a1", "x"), turn("n1", "x"), ""); d == "" {
 		t.Error("an id that is no inbox id matched n1")
 	}
-	if d := payloadDiff(turn("n1", "n1"), turn("n1", "n2")); d == "" {
+	if d := payloadDiff(turn("n1", "n1"), turn("n1", "n2"), ""); d == "" {
 		t.Error("n1 under another key matched n2")
 	}
 	wa, wb := map[string]any{}, map[string]any{}
-	applyWorld(wa, []flowtest.ReportEvent{{Kind: "world.update", Payload: []byte(`{"set":{"r":{"id":"01J9ZQ3V4W5X6Y7Z8A9B0C1D2E"}}}`)}})
-	applyWorld(wb, []flowtest.ReportEvent{{Kind: "world.update", Payload: []byte(`{"set":{"r":{"id":"n3"}}}`)}})
+	applyWorld(wa, []flowtest.ReportEvent{{Kind: "world.update", Payload: []byte(`{"set":{"r":{"id":"01J9ZQ3V4W5X6Y7Z8A9B0C1D2E"}}}`)}}, "")
+	applyWorld(wb, []flowtest.ReportEvent{{Kind: "world.update", Payload: []byte(`{"set":{"r":{"id":"n3"}}}`)}}, "")
 	if !reflect.DeepEqual(wa, wb) {
 		t.Errorf("bound inbox ids differ: %v, %v", wa, wb)
 	}
@@ -326,7 +326,7 @@ func TestSessionIDsNormalised(t *testing.T) {
 	t.Parallel()
 	world := func(sid string) map[string]any {
 		w := map[string]any{}
-		applyWorld(w, []flowtest.ReportEvent{{Kind: "world.update", Payload: []byte(`{"set":{"host_error":{"data":{"session_id":"` + sid + `"},"message":"m"}}}`)}})
+		applyWorld(w, []flowtest.ReportEvent{{Kind: "world.update", Payload: []byte(`{"set":{"host_error":{"data":{"session_id":"` + sid + `"},"message":"m"}}}`)}}, "")
 		return w
 	}
 	if a, b := world("92f5bb1c-e7c8-4a39-ab40-ccd5dca3d8f4"), world("baae9402-7fa7-4e49-9557-afbf0d9d6080"); !reflect.DeepEqual(a, b) {
