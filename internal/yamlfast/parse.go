@@ -28,18 +28,22 @@ type Over struct{ Line, Col, Max int }
 // returns with no tree, having allocated no more than max nodes; the
 // caller refuses such a file rather than hand it to yaml.v3.
 func ParseLimit(data []byte, max int) (*yaml.Node, bool, *Over) {
+	doc, d, over := ParseWithin(data, max)
+	return doc, d == nil, over
+}
+
+// ParseWithin is ParseLimit saying why and where it declined (nil: a
+// tree or an Over); with SwitchEnv off it declines with no place. A
+// Declined.Later: the first document, which Decode reads, was whole
+// within max, so a caller need not count it again.
+func ParseWithin(data []byte, max int) (*yaml.Node, *Declined, *Over) {
 	if len(data) == 0 || Off() {
-		return nil, false, nil
+		return nil, &Declined{Why: "off or empty"}, nil
 	}
-	var doc *yaml.Node
-	var why string
-	var over *Over
 	if len(data) >= detachBytes {
-		doc, why, over = parse(unsafe.String(unsafe.SliceData(data), len(data)), true, max)
-	} else {
-		doc, why, over = parse(string(data), false, max)
+		return parseAt(unsafe.String(unsafe.SliceData(data), len(data)), true, max, false)
 	}
-	return doc, why == "", over
+	return parseAt(string(data), false, max, false)
 }
 
 // detachBytes is the size from which Parse gives each value its own string.

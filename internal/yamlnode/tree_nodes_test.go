@@ -148,3 +148,19 @@ func TestDecodeRefusesALargeFileOnlyYAMLv3Reads(t *testing.T) {
 		}
 	}
 }
+
+// Decode reads the first document of a file yamlfast turned down only in
+// a later one without counting it again: yamlfast's parse held it whole
+// within the limit (the count copied the file and walked it once more).
+func TestDecodeCountsNoFirstDocumentTwice(t *testing.T) {
+	data := []byte("a: 1\n---\n[" + strings.Repeat("1, ", 200_000) + "1]\n")
+	var doc *yaml.Node
+	var err error
+	spent := allocs.During(func() { doc, _, err = Decode(data, 1000) })
+	if err != nil || doc == nil || doc.Content[0].Content[0].Value != "a" {
+		t.Fatalf("err %v, doc %v", err, doc)
+	}
+	if times := float64(spent) / float64(len(data)); times > 0.5 {
+		t.Errorf("allocated %.2f times the file, want no copy of it", times)
+	}
+}
