@@ -3,6 +3,7 @@ package yamlfast
 import (
 	"bytes"
 	"os"
+	"strings"
 	"testing"
 
 	"go.yaml.in/yaml/v3"
@@ -68,6 +69,20 @@ func BenchmarkYAMLv3(b *testing.B) {
 		for _, f := range files {
 			var doc yaml.Node
 			_ = yaml.NewDecoder(bytes.NewReader(f)).Decode(&doc)
+		}
+	}
+}
+
+// BenchmarkCountPastTheLimit counts a one-line list of 3 million items
+// against a 2-million-node limit, as Decode does for a large file only
+// yaml.v3 parses.
+func BenchmarkCountPastTheLimit(b *testing.B) {
+	data := []byte("a: [" + strings.Repeat("1,", 3_000_000) + "1]\n")
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if over, _ := Count(data, 2_000_000); over == nil {
+			b.Fatal("not over")
 		}
 	}
 }

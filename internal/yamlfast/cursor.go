@@ -223,7 +223,24 @@ func (p *parser) node(line, col int) *yaml.Node {
 		}
 		panic(&Over{Line: line + 1, Col: col + 1, Max: p.maxNodes})
 	}
+	if p.count {
+		return &p.scratch // counted, never kept: no field of it is read
+	}
 	return &yaml.Node{Line: line + 1, Column: col + 1}
+}
+
+// keep collects a child for the next takeKids (none when counting).
+func (p *parser) keep(n *yaml.Node) {
+	if !p.count {
+		p.kids = append(p.kids, n)
+	}
+}
+
+// keepPair collects a mapping entry's key and value (keep).
+func (p *parser) keepPair(key, val *yaml.Node) {
+	if !p.count {
+		p.kids = append(p.kids, key, val)
+	}
 }
 
 // takeKids pops the children collected since mark into a Content slice

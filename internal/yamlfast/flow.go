@@ -29,7 +29,7 @@ func (p *parser) flowCollection(indent int) *yaml.Node {
 	} else {
 		for {
 			if closing == ']' {
-				p.kids = append(p.kids, p.flowItem(indent))
+				p.keep(p.flowItem(indent))
 			} else {
 				p.flowPair(indent)
 			}
@@ -60,7 +60,7 @@ func (p *parser) flowPair(indent int) {
 	} else {
 		val = p.flowItem(indent)
 	}
-	p.kids = append(p.kids, key, val)
+	p.keepPair(key, val)
 }
 
 // flowNext consumes what follows a flow entry: a ',' before another entry

@@ -28,18 +28,22 @@ type Over struct{ Line, Col, Max int }
 // returns with no tree, having allocated no more than max nodes; the
 // caller refuses such a file rather than hand it to yaml.v3.
 func ParseLimit(data []byte, max int) (*yaml.Node, bool, *Over) {
+	doc, d, over := ParseWithin(data, max)
+	return doc, d == nil, over
+}
+
+// ParseWithin is ParseLimit saying why and where it declined (nil: a
+// tree or an Over); with SwitchEnv off it declines with no place. A
+// Declined.Later: the first document, which Decode reads, was whole
+// within max, so a caller need not count it again.
+func ParseWithin(data []byte, max int) (*yaml.Node, *Declined, *Over) {
 	if len(data) == 0 || Off() {
-		return nil, false, nil
+		return nil, &Declined{Why: "off or empty"}, nil
 	}
-	var doc *yaml.Node
-	var why string
-	var over *Over
 	if len(data) >= detachBytes {
-		doc, why, over = parse(unsafe.String(unsafe.SliceData(data), len(data)), true, max)
-	} else {
-		doc, why, over = parse(string(data), false, max)
+		return parseAt(unsafe.String(unsafe.SliceData(data), len(data)), true, max, false)
 	}
-	return doc, why == "", over
+	return parseAt(string(data), false, max, false)
 }
 
 // detachBytes is the size from which Parse gives each value its own string.
@@ -80,6 +84,11 @@ type parser struct {
 	maxNodes int  // the limit of ParseLimit (none when <= 0)
 	later    bool // in a later document (laterDocuments)
 
+	// count: nodes are counted, not built (Count, later documents): node
+	// hands out scratch, and no children are collected
+	count   bool
+	scratch yaml.Node
+
 	kids []*yaml.Node // children being collected, as a stack
 	buf  []byte       // scratch for values that are not substrings of src
 }
@@ -88,7 +97,7 @@ type parser struct {
 // bug, declines as "internal error"), or where it passed max nodes (Over,
 // why "too many nodes"); detach: no value shares src's memory.
 func parse(src string, detach bool, max int) (doc *yaml.Node, why string, over *Over) {
-	doc, d, over := parseAt(src, detach, max)
+	doc, d, over := parseAt(src, detach, max, false)
 	if d != nil {
 		why = d.Why
 	}
@@ -105,20 +114,22 @@ type Declined struct {
 	Later     bool
 }
 
-// Count is ParseLimit keeping no tree, also when SwitchEnv turns the
+// Count is ParseLimit building no tree, also when SwitchEnv turns the
 // front end off (a count is a bound, not a front end): where data passes
 // max nodes, else why and where it leaves the subset (both nil: within
-// max).
+// max). It allocates no node: each is counted in one scratch node
+// (TestCountAllocatesNoNodes, BenchmarkCountPastTheLimit).
 func Count(data []byte, max int) (*Over, *Declined) {
 	if len(data) == 0 {
 		return nil, &Declined{Why: "empty input"}
 	}
-	_, d, over := parseAt(unsafe.String(unsafe.SliceData(data), len(data)), false, max)
+	_, d, over := parseAt(unsafe.String(unsafe.SliceData(data), len(data)), false, max, true)
 	return over, d
 }
 
 // parseAt is parse giving where it declined.
-func parseAt(src string, detach bool, max int) (doc *yaml.Node, dec *Declined, over *Over) {
+// count: build no node, only count them (Count).
+func parseAt(src string, detach bool, max int, count bool) (doc *yaml.Node, dec *Declined, over *Over) {
 	// libyaml drops a leading byte-order mark without counting it in any
 	// column, and reads "\r\n" as one line break wherever it occurs.
 	src = strings.TrimPrefix(src, "\ufeff")
@@ -136,7 +147,7 @@ func parseAt(src string, detach bool, max int) (doc *yaml.Node, dec *Declined, o
 		return nil, &Declined{Why: w}, nil
 	}
 	// nodes: the document node, made last, counts first as in yaml.v3's tree
-	p := &parser{src: src, colLine: -1, detach: detach, tabs: tabs, maxNodes: max, nodes: 1}
+	p := &parser{src: src, colLine: -1, detach: detach, tabs: tabs, maxNodes: max, nodes: 1, count: count}
 	defer func() {
 		if r := recover(); r != nil {
 			doc = nil
@@ -179,6 +190,7 @@ func (p *parser) document() *yaml.Node {
 		}
 	}
 	root := p.blockNode(-1)
+	build := !p.count // later documents are counted, not built
 	p.skipSpace()
 	if p.docEnd {
 		p.laterDocuments()
@@ -189,14 +201,15 @@ func (p *parser) document() *yaml.Node {
 		p.fail("tab outside comments, block scalars and one-line quoted scalars")
 	}
 	doc := &yaml.Node{Kind: yaml.DocumentNode, Line: docLine + 1, Column: docCol + 1} // counted first (parse)
-	p.kids = append(p.kids, root)
-	doc.Content = p.takeKids(0)
+	if build {
+		doc.Content = []*yaml.Node{root}
+	}
 	return doc
 }
 
 // laterDocuments checks the documents after the first, from the marker at
 // pos: yaml.v3 scans a few tokens past the first document, so each later
-// one must be in the subset too. Their trees are discarded.
+// one must be in the subset too. Their nodes are counted, not built.
 func (p *parser) laterDocuments() {
 	for p.pos < len(p.src) {
 		explicit := p.src[p.pos] == '-'
@@ -217,7 +230,7 @@ func (p *parser) laterDocuments() {
 		}
 		// a later document is checked, not kept: yaml.v3's Decode reads
 		// only the first, so its nodes count apart, past the limit a decline
-		p.nodes, p.later = 1, true
+		p.nodes, p.later, p.count = 1, true, true
 		p.blockNode(-1)
 		p.skipSpace()
 		if !p.docEnd && p.pos < len(p.src) {
@@ -292,7 +305,7 @@ func (p *parser) blockMap(line, col int, key *yaml.Node) *yaml.Node {
 	for {
 		p.pos++ // ':'
 		val := p.mapValue(col)
-		p.kids = append(p.kids, key, val)
+		p.keepPair(key, val)
 		if !p.nextEntry(col, "mapping entry indented more than its mapping") {
 			break
 		}
@@ -391,7 +404,7 @@ func (p *parser) blockSeq(scol int, indentless bool) *yaml.Node {
 	mark := len(p.kids)
 	for {
 		p.pos++ // '-'
-		p.kids = append(p.kids, p.seqItem(scol))
+		p.keep(p.seqItem(scol))
 		if !p.nextEntry(scol, "sequence entry indented more than its sequence") {
 			break
 		}
@@ -424,9 +437,10 @@ func (p *parser) seqItem(scol int) *yaml.Node {
 // empty returns the null scalar yaml.v3 puts where a value is missing.
 func (p *parser) empty(line, col int) *yaml.Node { return p.scalar("", tagNull, 0, line, col) }
 
-// sub returns src[i:j], a copy when values must not share src's memory.
+// sub returns src[i:j], a copy when values must not share src's memory
+// (and are kept: not when counting).
 func (p *parser) sub(i, j int) string {
-	if p.detach {
+	if p.detach && !p.count {
 		return strings.Clone(p.src[i:j])
 	}
 	return p.src[i:j]

@@ -29,17 +29,19 @@ type Over struct{ Line, Col int }
 // which holds every node before any can be counted. err is yaml.v3's
 // error, io.EOF for a stream with no document.
 func Decode(data []byte, max int) (doc *yaml.Node, over *Over, err error) {
-	doc, ok, o := yamlfast.ParseLimit(data, max)
+	doc, fd, o := yamlfast.ParseWithin(data, max)
 	if o != nil {
 		return nil, &Over{Line: o.Line, Col: o.Col}, nil
 	}
-	if ok {
+	if fd == nil {
 		return doc, nil, nil
 	}
 	// Only a file of more than 2/3 max bytes can pass max (a node in a
 	// flow list of "?" entries, the densest, takes 2/3 of a byte): a
-	// smaller one is built by yaml.v3 and counted after.
-	if max > 0 && len(data) > max*2/3 {
+	// smaller one is built by yaml.v3 and counted after. One yamlfast
+	// turned down only in a later document has its first, the one yaml.v3
+	// reads, counted whole within max already.
+	if max > 0 && len(data) > max*2/3 && !fd.Later {
 		o, d := yamlfast.Count(countable(data), max)
 		if o != nil {
 			return nil, &Over{Line: o.Line, Col: o.Col}, nil

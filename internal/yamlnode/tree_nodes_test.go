@@ -59,6 +59,7 @@ func TestDecodeStopsPastTheNodeLimit(t *testing.T) {
 // countable keeps yaml.v3's node count: yamlfast parses the masked text
 // into exactly as many nodes as yaml.v3's tree of the original holds.
 func TestCountableKeepsTheNodeCount(t *testing.T) {
+	t.Setenv(yamlfast.SwitchEnv, "") // ParseLimit counts here; KITSOKI_YAMLFAST=0 would turn it off
 	for _, src := range []string{
 		"a: &x [1, 2]\nb: *x\n",
 		"base: &b {k: 1, j: [2, 3]}\nother:\n  <<: *b\n  m: !!str 5\n",
@@ -146,5 +147,23 @@ func TestDecodeRefusesALargeFileOnlyYAMLv3Reads(t *testing.T) {
 		if err != nil || over != nil || len(doc.Content[0].Content) != 2 {
 			t.Errorf("a later document %.20q: %v, %v", later, err, over)
 		}
+	}
+}
+
+// Decode reads the first document of a file yamlfast turned down only in
+// a later one without counting it again: yamlfast's parse held it whole
+// within the limit (the count copied the file and walked it once more).
+// With KITSOKI_YAMLFAST=0 the count is Decode's only one, as before.
+func TestDecodeCountsNoFirstDocumentTwice(t *testing.T) {
+	t.Setenv(yamlfast.SwitchEnv, "")
+	data := []byte("a: 1\n---\n[" + strings.Repeat("1, ", 200_000) + "1]\n")
+	var doc *yaml.Node
+	var err error
+	spent := allocs.During(func() { doc, _, err = Decode(data, 1000) })
+	if err != nil || doc == nil || doc.Content[0].Content[0].Value != "a" {
+		t.Fatalf("err %v, doc %v", err, doc)
+	}
+	if times := float64(spent) / float64(len(data)); times > 0.5 {
+		t.Errorf("allocated %.2f times the file, want no copy of it", times)
 	}
 }

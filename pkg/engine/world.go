@@ -122,11 +122,16 @@ func LoadWorldFile(path string) (map[string]any, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--world-file %s: %s", path, safefile.Reason(err))
 	}
+	// every document is counted once, first: the reads below then build
+	// only what is within the limit
+	masked, _ := yamlnode.MaskSlashEscapes(data) // as Unmarshal reads it
+	err = yamlnode.StreamWithin(masked, yamlnode.MaxTreeNodes)
 	var doc yaml.Node
-	err = yamlnode.Unmarshal(data, &doc)
 	if err == nil {
-		masked, _ := yamlnode.MaskSlashEscapes(data) // as Unmarshal read it
-		err = yamlOne(masked, &yaml.Node{})
+		err = yamlnode.Unmarshal(data, &doc)
+	}
+	if err == nil {
+		err = oneDocument(masked, &yaml.Node{})
 	}
 	if err != nil {
 		return nil, fmt.Errorf("--world-file %s: not valid YAML: %s", path, strings.TrimPrefix(err.Error(), "yaml: "))
@@ -163,6 +168,12 @@ func yamlOne(data []byte, v any) error {
 	if err := yamlnode.StreamWithin(data, yamlnode.MaxTreeNodes); err != nil {
 		return err
 	}
+	return oneDocument(data, v)
+}
+
+// oneDocument is yamlOne for data whose documents are counted within the
+// node limit already (StreamWithin).
+func oneDocument(data []byte, v any) error {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(v); err != nil && !errors.Is(err, io.EOF) {
 		return err

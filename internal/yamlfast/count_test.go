@@ -1,0 +1,55 @@
+package yamlfast
+
+import (
+	"strings"
+	"testing"
+
+	"kitsoki/internal/testing/allocs"
+)
+
+// Count builds no tree: counting a list of n items allocates a few
+// bytes per item at most (the input's own copies are the caller's), not
+// the ~200 bytes of a yaml.Node each; the first document of a stream,
+// which Parse keeps, is built, and a later one is checked as counted.
+func TestCountAllocatesNoNodes(t *testing.T) {
+	t.Setenv(SwitchEnv, "") // Count counts either way; Parse needs the front end on
+	const items = 200_000
+	list := "[" + strings.Repeat("1, ", items) + "1]\n"
+	for name, src := range map[string]string{
+		"flow list":      "a: " + list,
+		"block list":     "a:\n" + strings.Repeat("  - x\n", items),
+		"mapping":        strings.Repeat("k: 'v'\n", 1) + "m:\n" + strings.Repeat("  k: \"v\\tw\"\n", 1) + "l: " + list,
+		"over the limit": "a: " + list,
+		"later document": "a: 1\n---\n" + list,
+	} {
+		t.Run(name, func(t *testing.T) {
+			max := 0
+			if name == "over the limit" || name == "later document" {
+				max = items / 2
+			}
+			data := []byte(src)
+			var over *Over
+			var d *Declined
+			spent := allocs.During(func() { over, d = Count(data, max) })
+			if (max > 0) != (over != nil || d != nil && d.Why == LaterOver) {
+				t.Fatalf("over %v, declined %v with max %d", over, d, max)
+			}
+			if max == 0 && (over != nil || d != nil) {
+				t.Fatalf("over %v, declined %v within no limit", over, d)
+			}
+			if per := float64(spent) / items; per > 4 {
+				t.Errorf("allocated %d bytes (%.1f a node) counting %d nodes, want no node built", spent, per, items)
+			}
+		})
+	}
+	// Parse keeps the first document and checks a later one as Count does
+	data := []byte("a: 1\n---\n" + list)
+	spent := allocs.During(func() {
+		if _, ok := Parse(data); !ok {
+			t.Fatal("declined")
+		}
+	})
+	if per := float64(spent) / items; per > 4 {
+		t.Errorf("Parse allocated %.1f bytes a node of a later document, want none built", per)
+	}
+}
