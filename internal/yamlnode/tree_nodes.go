@@ -25,7 +25,7 @@ type Over struct{ Line, Col int }
 // the node past max (over, no tree), else yaml.v3's, refused the same way.
 // A file yamlfast turns down that could hold more than max nodes is counted
 // first as countable masks it; one it still turns down is refused
-// (TooWholeMsg, a *Declined error) rather than built whole by yaml.v3,
+// (a *Declined error, naming the place and the fix) rather than built whole by yaml.v3,
 // which holds every node before any can be counted. err is yaml.v3's
 // error, io.EOF for a stream with no document.
 func Decode(data []byte, max int) (doc *yaml.Node, over *Over, err error) {
