@@ -124,7 +124,7 @@ func parseProfile(name string, data []byte, patterns *recost.Budget) (*Profile, 
 	var doc yaml.Node
 	if err := yamlnode.UnmarshalPlain(data, &doc); err != nil {
 		if s, ok := errors.AsType[*yamlnode.SizeError](err); ok {
-			pp.errf(s.Line, s.Col, "%s", strings.Replace(s.Msg, "the file", "the plugin profile", 1))
+			pp.errf(s.Line, s.Col, "%s", yamlnode.TreeNodesMsg("plugin profile", yamlnode.MaxTreeNodes, "split it into smaller files"))
 			return nil, pp.err()
 		}
 		line, msg := yamlnode.ErrLine(err)
