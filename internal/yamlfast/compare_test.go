@@ -96,22 +96,22 @@ func describe(n *yaml.Node) string {
 		n.Kind, n.Style, n.Tag, n.Value, n.Anchor, n.Alias != nil, n.Line, n.Column, n.HeadComment, n.LineComment, n.FootComment)
 }
 
-// check parses in with Parse and yaml.v3; it returns whether Parse took
+// check parses in with ParseWithin and yaml.v3; it returns whether ParseWithin took
 // the fast path and a description of a contract violation ("" if none).
 func check(in []byte) (fast bool, why string, problem string) {
 	got, reason := parseBytes(in)
 	if strings.HasPrefix(reason, "internal error") {
-		return false, reason, "Parse panicked: " + reason
+		return false, reason, "ParseWithin panicked: " + reason
 	}
 	if reason != "" {
 		return false, reason, ""
 	}
 	want, err := decodeV3(in)
 	if errors.Is(err, io.EOF) {
-		return true, "", "Parse accepted a document yaml.v3 finds empty"
+		return true, "", "ParseWithin accepted a document yaml.v3 finds empty"
 	}
 	if err != nil {
-		return true, "", "Parse accepted a document yaml.v3 rejects: " + err.Error()
+		return true, "", "ParseWithin accepted a document yaml.v3 rejects: " + err.Error()
 	}
 	stripComments(want)
 	if d := diffNodes(want, got, "doc"); d != "" {
@@ -120,7 +120,7 @@ func check(in []byte) (fast bool, why string, problem string) {
 	// pkg/flowtest decodes with yaml.Unmarshal: the same tree.
 	var u yaml.Node
 	if err := yaml.Unmarshal(in, &u); err != nil {
-		return true, "", "Parse accepted a document yaml.Unmarshal rejects: " + err.Error()
+		return true, "", "ParseWithin accepted a document yaml.Unmarshal rejects: " + err.Error()
 	}
 	stripComments(&u)
 	if d := diffNodes(&u, got, "doc"); d != "" {
@@ -129,7 +129,7 @@ func check(in []byte) (fast bool, why string, problem string) {
 	return true, "", ""
 }
 
-// parseBytes is Parse with the reason it declined.
+// parseBytes is ParseWithin with the reason it declined.
 func parseBytes(in []byte) (*yaml.Node, string) {
 	if len(in) == 0 {
 		return nil, "empty input"

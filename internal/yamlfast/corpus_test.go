@@ -58,7 +58,7 @@ func fixturePieces(s string) []string {
 
 // TestCorpusMatchesYAMLv3 is the differential test: every YAML file of
 // the repository, the corpus and the reference (and every "---" piece of
-// each, as fixtures are decoded) parses to yaml.v3's tree whenever Parse
+// each, as fixtures are decoded) parses to yaml.v3's tree whenever ParseWithin
 // accepts it. It reports how many took the fast path.
 // YAMLFAST_ROOTS (a list like PATH) adds trees to parse.
 func TestCorpusMatchesYAMLv3(t *testing.T) {

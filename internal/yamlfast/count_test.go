@@ -10,9 +10,9 @@ import (
 // Count builds no tree: counting a list of n items allocates a few
 // bytes per item at most (the input's own copies are the caller's), not
 // the ~200 bytes of a yaml.Node each; the first document of a stream,
-// which Parse keeps, is built, and a later one is checked as counted.
+// which ParseWithin keeps, is built, and a later one is checked as counted.
 func TestCountAllocatesNoNodes(t *testing.T) {
-	t.Setenv(SwitchEnv, "") // Count counts either way; Parse needs the front end on
+	t.Setenv(SwitchEnv, "") // Count counts either way; ParseWithin needs the front end on
 	const items = 200_000
 	list := "[" + strings.Repeat("1, ", items) + "1]\n"
 	for name, src := range map[string]string{
@@ -42,14 +42,14 @@ func TestCountAllocatesNoNodes(t *testing.T) {
 			}
 		})
 	}
-	// Parse keeps the first document and checks a later one as Count does
+	// ParseWithin keeps the first document and checks a later one as Count does
 	data := []byte("a: 1\n---\n" + list)
 	spent := allocs.During(func() {
-		if _, ok := Parse(data); !ok {
+		if _, ok := parseDoc(data); !ok {
 			t.Fatal("declined")
 		}
 	})
 	if per := float64(spent) / items; per > 4 {
-		t.Errorf("Parse allocated %.1f bytes a node of a later document, want none built", per)
+		t.Errorf("ParseWithin allocated %.1f bytes a node of a later document, want none built", per)
 	}
 }

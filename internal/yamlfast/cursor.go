@@ -214,7 +214,7 @@ func (p *parser) colonAfter() bool {
 const LaterOver = "a later document past the node limit"
 
 // node returns a new node at the 0-based line and col, or stops the parse
-// at it when it is the one past p.maxNodes (ParseLimit).
+// at it when it is the one past p.maxNodes (ParseWithin).
 func (p *parser) node(line, col int) *yaml.Node {
 	p.nodes++
 	if p.maxNodes > 0 && p.nodes > p.maxNodes {

@@ -9,7 +9,7 @@ import (
 	"kitsoki/internal/testing/storytest"
 )
 
-// FuzzParseMatchesYAMLv3 checks the contract on any input: Parse never
+// FuzzParseMatchesYAMLv3 checks the contract on any input: ParseWithin never
 // panics, and whenever it accepts, its tree is yaml.v3's (comments
 // aside). Seeds: the tricky table and the corpus stories.
 func FuzzParseMatchesYAMLv3(f *testing.F) {
@@ -33,19 +33,19 @@ func FuzzParseMatchesYAMLv3(f *testing.F) {
 		if _, _, problem := check(in); problem != "" {
 			t.Fatalf("%s\ninput: %q", problem, in)
 		}
-		// Parse's own entry point agrees with the internal one.
-		if _, ok := Parse(in); ok != (len(in) > 0 && func() bool { _, why, _ := parse(string(in), false, 0); return why == "" }()) {
-			t.Fatalf("Parse and parse disagree on %q", in)
+		// ParseWithin's own entry point agrees with the internal one.
+		if _, ok := parseDoc(in); ok != (len(in) > 0 && func() bool { _, why, _ := parse(string(in), false, 0); return why == "" }()) {
+			t.Fatalf("ParseWithin and parse disagree on %q", in)
 		}
 		// ParseLimit refuses no document of n nodes within n (it may decline
 		// a later document of more, which it checks and drops) and stops
 		// within n-1 at its node past them
-		if doc, ok := Parse(in); ok {
+		if doc, ok := parseDoc(in); ok {
 			n := treeNodes(doc)
-			if _, _, over := ParseLimit(in, n); over != nil {
+			if _, _, over := parseLimit(in, n); over != nil {
 				t.Fatalf("%q: %d nodes, refused within %d (over %v)", in, n, n, over)
 			}
-			if _, ok, over := ParseLimit(in, n-1); n > 1 && (ok || over == nil) {
+			if _, ok, over := parseLimit(in, n-1); n > 1 && (ok || over == nil) {
 				t.Fatalf("%q: %d nodes, not refused within %d", in, n, n-1)
 			}
 		}

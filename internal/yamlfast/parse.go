@@ -9,33 +9,22 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// Parse parses data, one YAML document, into the node tree yaml.v3's
-// Decoder gives (comments left out), or returns false outside the subset;
-// the caller then decodes with yaml.v3. A small document's values share one
-// copy of data; from detachBytes each value is a string of its own, so a
-// caller keeping a few values does not keep the whole text.
-func Parse(data []byte) (*yaml.Node, bool) {
-	doc, ok, _ := ParseLimit(data, 0)
-	return doc, ok
-}
-
-// Over is where a document passes the node limit of ParseLimit: the
+// Over is where a document passes the node limit of ParseWithin: the
 // 1-based line and column of the first node past Max.
 type Over struct{ Line, Col, Max int }
 
-// ParseLimit is Parse building at most max nodes (none when max <= 0):
-// a document holding more stops at the node past max, whose place it
-// returns with no tree, having allocated no more than max nodes; the
-// caller refuses such a file rather than hand it to yaml.v3.
-func ParseLimit(data []byte, max int) (*yaml.Node, bool, *Over) {
-	doc, d, over := ParseWithin(data, max)
-	return doc, d == nil, over
-}
-
-// ParseWithin is ParseLimit saying why and where it declined (nil: a
-// tree or an Over); with SwitchEnv off it declines with no place. A
-// Declined.Later: the first document, which Decode reads, was whole
-// within max, so a caller need not count it again.
+// ParseWithin parses data, one YAML document, into the node tree yaml.v3's
+// Decoder gives (comments left out), building at most max nodes (no limit
+// when max <= 0), or says why and where it declined outside the subset
+// (the caller then decodes with yaml.v3). A document holding more than max
+// nodes stops at the node past max, whose place it returns (Over) with no
+// tree, having allocated no more than max nodes; the caller refuses such a
+// file rather than hand it to yaml.v3. With SwitchEnv off it declines with
+// no place. A Declined.Later: the first document, which Decode reads, was
+// whole within max, so a caller need not count it again. A small
+// document's values share one copy of data; from detachBytes each value is
+// a string of its own, so a caller keeping a few values does not keep the
+// whole text.
 func ParseWithin(data []byte, max int) (*yaml.Node, *Declined, *Over) {
 	if len(data) == 0 || Off() {
 		return nil, &Declined{Why: "off or empty"}, nil
@@ -46,7 +35,7 @@ func ParseWithin(data []byte, max int) (*yaml.Node, *Declined, *Over) {
 	return parseAt(string(data), false, max, false)
 }
 
-// detachBytes is the size from which Parse gives each value its own string.
+// detachBytes is the size from which ParseWithin gives each value its own string.
 const detachBytes = 16 << 10
 
 // SwitchEnv turns the fast front end off (KITSOKI_YAMLFAST=0, false, off, no).
@@ -55,7 +44,7 @@ const SwitchEnv = "KITSOKI_YAMLFAST"
 // Off reports whether SwitchEnv turns the fast front end off, on every call.
 func Off() bool { return fastpath.Off(SwitchEnv) }
 
-// maxDepth bounds the nesting of collections Parse accepts.
+// maxDepth bounds the nesting of collections ParseWithin accepts.
 const maxDepth = 400
 
 // maxKeyBytes bounds an implicit key (libyaml: its ':' within 1024 characters).
@@ -81,7 +70,7 @@ type parser struct {
 	colLine, colPos, colVal int
 
 	nodes    int  // nodes made so far (in this document)
-	maxNodes int  // the limit of ParseLimit (none when <= 0)
+	maxNodes int  // the limit of ParseWithin (none when <= 0)
 	later    bool // in a later document (laterDocuments)
 
 	// count: nodes are counted, not built (Count, later documents): node
@@ -91,17 +80,6 @@ type parser struct {
 
 	kids []*yaml.Node // children being collected, as a stack
 	buf  []byte       // scratch for values that are not substrings of src
-}
-
-// parse returns the document tree of src, or why it declined (a panic, a
-// bug, declines as "internal error"), or where it passed max nodes (Over,
-// why "too many nodes"); detach: no value shares src's memory.
-func parse(src string, detach bool, max int) (doc *yaml.Node, why string, over *Over) {
-	doc, d, over := parseAt(src, detach, max, false)
-	if d != nil {
-		why = d.Why
-	}
-	return doc, why, over
 }
 
 // Declined is why a parse left the subset and where: the 1-based line and
@@ -114,7 +92,7 @@ type Declined struct {
 	Later     bool
 }
 
-// Count is ParseLimit building no tree, also when SwitchEnv turns the
+// Count is ParseWithin building no tree, also when SwitchEnv turns the
 // front end off (a count is a bound, not a front end): where data passes
 // max nodes, else why and where it leaves the subset (both nil: within
 // max). It allocates no node: each is counted in one scratch node
@@ -127,7 +105,8 @@ func Count(data []byte, max int) (*Over, *Declined) {
 	return over, d
 }
 
-// parseAt is parse giving where it declined.
+// parseAt is ParseWithin over src (detach: no value shares src's memory),
+// its panics and bugs declining as "internal error".
 // count: build no node, only count them (Count).
 func parseAt(src string, detach bool, max int, count bool) (doc *yaml.Node, dec *Declined, over *Over) {
 	// libyaml drops a leading byte-order mark without counting it in any

@@ -7,7 +7,7 @@ import (
 )
 
 // TestSwitchTurnsParseOff: with KITSOKI_YAMLFAST=0 (and its spellings)
-// Parse and ParseString decline a document they otherwise parse; any
+// ParseWithin and ParseString decline a document they otherwise parse; any
 // other value leaves them on.
 func TestSwitchTurnsParseOff(t *testing.T) {
 	const doc = "app: { id: x }\nstates:\n  a: {}\n"
@@ -18,8 +18,8 @@ func TestSwitchTurnsParseOff(t *testing.T) {
 			if Off() != off {
 				t.Fatalf("Off() = %v", Off())
 			}
-			if _, ok := Parse([]byte(doc)); ok == off {
-				t.Errorf("Parse ok = %v", ok)
+			if _, ok := parseDoc([]byte(doc)); ok == off {
+				t.Errorf("ParseWithin ok = %v", ok)
 			}
 			if _, ok := ParseString(doc); ok == off {
 				t.Errorf("ParseString ok = %v", ok)
@@ -28,7 +28,7 @@ func TestSwitchTurnsParseOff(t *testing.T) {
 	}
 }
 
-// ParseString is Parse for a string, whose memory the values share.
+// ParseString is ParseWithin for a string, whose memory the values share.
 func ParseString(s string) (*yaml.Node, bool) {
 	if Off() {
 		return nil, false

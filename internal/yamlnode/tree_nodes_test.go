@@ -75,10 +75,10 @@ func TestCountableKeepsTheNodeCount(t *testing.T) {
 		for nodePast(&doc, n) != nil {
 			n++
 		}
-		if _, ok, over := yamlfast.ParseLimit(countable([]byte(src)), n); !ok || over != nil {
-			t.Errorf("%q: the masked text %q does not parse within yaml.v3's %d nodes (ok %v, over %v)", src, countable([]byte(src)), n, ok, over)
+		if _, d, over := yamlfast.ParseWithin(countable([]byte(src)), n); d != nil || over != nil {
+			t.Errorf("%q: the masked text %q does not parse within yaml.v3's %d nodes (declined %v, over %v)", src, countable([]byte(src)), n, d, over)
 		}
-		if _, _, over := yamlfast.ParseLimit(countable([]byte(src)), n-1); over == nil {
+		if _, _, over := yamlfast.ParseWithin(countable([]byte(src)), n-1); over == nil {
 			t.Errorf("%q: the masked text %q parses within %d nodes, fewer than yaml.v3's %d", src, countable([]byte(src)), n-1, n)
 		}
 	}

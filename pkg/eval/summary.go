@@ -6,6 +6,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"kitsoki/internal/quantile"
 )
 
 // CallRecord is one measured call: the unit shard reports carry and
@@ -109,13 +111,13 @@ func measure(sp CandidateSpec, rs []CallRecord, bar *AdherenceBar, repeat int) C
 	slices.Sort(c.FlakyExamples)
 	c.FlakyExamples = c.FlakyExamples[:min(len(c.FlakyExamples), maxFlakyNames)]
 	slices.Sort(lat)
-	p50, p90, p95, p99 := lat[rank(len(lat), 0.50)], lat[rank(len(lat), 0.90)], lat[rank(len(lat), 0.95)], lat[rank(len(lat), 0.99)]
+	p50, p90, p95, p99 := quantile.NearestRank(lat, 0.50), quantile.NearestRank(lat, 0.90), quantile.NearestRank(lat, 0.95), quantile.NearestRank(lat, 0.99)
 	c.P50LatencyMS, c.P90LatencyMS, c.P95LatencyMS, c.P99LatencyMS = &p50, &p90, &p95, &p99
 	c.PassRateCI95 = wilson95(c.ComparatorPassRate, len(rs))
 	if len(cost) > 0 {
 		avg := round9(costAvg)
 		slices.Sort(cost)
-		p := round9(cost[rank(len(cost), 0.95)])
+		p := round9(quantile.NearestRank(cost, 0.95))
 		c.AvgCostUSD, c.P95CostUSD = &avg, &p
 	}
 	if tokN > 0 {
@@ -144,11 +146,6 @@ func measure(sp CandidateSpec, rs []CallRecord, bar *AdherenceBar, repeat int) C
 
 // maxFlakyNames is the most flaky example names a candidate lists.
 const maxFlakyNames = 50
-
-// rank is the nearest-rank index of quantile q in n sorted values.
-func rank(n int, q float64) int {
-	return min(max(int(math.Ceil(q*float64(n)))-1, 0), n-1)
-}
 
 // wilson95 is the Wilson score interval at 95% of a rate p measured
 // over n calls, rounded to 6 places; it stays inside [0, 1] and is honest

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"kitsoki/internal/quantile"
 	"kitsoki/pkg/diag"
 )
 
@@ -185,9 +186,5 @@ func percentiles(v []int64) (p50, p95 int64) {
 		return 0, 0
 	}
 	s := slices.Sorted(slices.Values(v))
-	rank := func(p float64) int64 {
-		i := int(math.Ceil(p*float64(len(s)))) - 1
-		return s[max(i, 0)]
-	}
-	return rank(0.50), rank(0.95)
+	return quantile.NearestRank(s, 0.50), quantile.NearestRank(s, 0.95)
 }

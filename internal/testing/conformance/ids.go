@@ -44,30 +44,49 @@ var inboxID = regexp.MustCompile(`^n[0-9]+$`)
 // host.agent.* call's host_error carries it in its data).
 var sessionID = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
 
-// NoIDsIn is NoIDs on every string inside a decoded JSON value, an
-// inbox id (an "id" key's value, as host.inbox.add returns it) becomes
-// the same placeholder as upstream's ULID, and a "session_id" key's UUID
-// one placeholder too.
-func NoIDsIn(v any) any {
+// A Keyed is a placeholder for a string that a key holds, at any depth,
+// when the string matches Text.
+type Keyed struct {
+	Key, As string
+	Text    *regexp.Regexp
+}
+
+// idKeys: an inbox id (an "id" key's value, as host.inbox.add returns it)
+// becomes the same placeholder as upstream's ULID, a "session_id" key's
+// UUID one placeholder too.
+var idKeys = []Keyed{{Key: "id", As: "<job>", Text: inboxID}, {Key: "session_id", As: "<session>", Text: sessionID}}
+
+// NoIDsIn is NoIDs on every string inside a decoded JSON value, changed in
+// place, but a string under a key of idKeys or of more that matches its
+// pattern becomes that key's placeholder.
+func NoIDsIn(v any, more ...Keyed) any {
+	return noIDsIn(v, append(idKeys[:len(idKeys):len(idKeys)], more...))
+}
+
+func noIDsIn(v any, keys []Keyed) any {
 	switch t := v.(type) {
 	case string:
 		return NoIDs(t)
 	case map[string]any:
 		for k, x := range t {
-			if s, ok := x.(string); ok && k == "id" && inboxID.MatchString(s) {
-				t[k] = "<job>"
-				continue
-			}
-			if s, ok := x.(string); ok && k == "session_id" && sessionID.MatchString(s) {
-				t[k] = "<session>"
-				continue
-			}
-			t[k] = NoIDsIn(x)
+			t[k] = keyedValue(k, x, keys)
 		}
 	case []any:
 		for i, x := range t {
-			t[i] = NoIDsIn(x)
+			t[i] = noIDsIn(x, keys)
 		}
 	}
 	return v
+}
+
+// keyedValue is x, held by key k, with its ids replaced.
+func keyedValue(k string, x any, keys []Keyed) any {
+	if s, ok := x.(string); ok {
+		for _, c := range keys {
+			if c.Key == k && c.Text.MatchString(s) {
+				return c.As
+			}
+		}
+	}
+	return noIDsIn(x, keys)
 }

@@ -65,42 +65,25 @@ func payloadDiff(ta, tb *flowtest.TurnResult, sid string) string {
 }
 
 // payloadValue is a decoded payload value with its job ids, artifact
-// directories and message counters replaced.
+// directories, message counters and ticket comment times replaced.
 func payloadValue(v any) any {
-	v = conformance.NoIDsIn(v)
+	v = conformance.NoIDsIn(v, ticketTimes...)
 	if m, ok := v.(map[string]any); ok {
 		if s, ok := m["message_id"].(string); ok {
 			m["message_id"] = messageSeq.ReplaceAllString(s, "#<n>")
 		}
 	}
-	return noCreatedAt(v)
+	return v
 }
 
-// noCreatedAt replaces every created_at time inside v by one placeholder:
-// a ticket comment host.local_files.ticket writes is stamped with the
-// run's clock, virtual here and the wall clock upstream
-// (docs/compat/hosts.md). So is the time a blank author's comment reads
-// back as its author (`<time> by`, conformance ticket-comment-author).
-func noCreatedAt(v any) any {
-	switch t := v.(type) {
-	case map[string]any:
-		for k, x := range t {
-			if s, ok := x.(string); ok && k == "created_at" && rfc3339.MatchString(s) {
-				t[k] = "<time>"
-				continue
-			}
-			if s, ok := x.(string); ok && k == "author" && timeAuthor.MatchString(s) {
-				t[k] = "<time> by"
-				continue
-			}
-			t[k] = noCreatedAt(x)
-		}
-	case []any:
-		for i, x := range t {
-			t[i] = noCreatedAt(x)
-		}
-	}
-	return v
+// ticketTimes are the created_at times a ticket comment
+// host.local_files.ticket writes is stamped with: the run's clock, virtual
+// here and the wall clock upstream (docs/compat/hosts.md). So is the time a
+// blank author's comment reads back as its author (`<time> by`, conformance
+// ticket-comment-author).
+var ticketTimes = []conformance.Keyed{
+	{Key: "created_at", As: "<time>", Text: rfc3339},
+	{Key: "author", As: "<time> by", Text: timeAuthor},
 }
 
 // timeAuthor is the author a comment header with no author reads back as.
