@@ -130,7 +130,7 @@ func addTestFlags(c *cobra.Command, f *testFlags, full bool) {
 	fl.StringVar(&f.traceDir, "trace-dir", "", "write one JSONL trace per fixture into `DIR`")
 	addTraceBoundFlag(c, &f.traceMaxMiB)
 	fl.StringVar(&f.shard, "shard", "", "run slice `i/n` of the fixtures (stable by path; merge reports with kitsoki test merge)")
-	fl.StringVar(&f.workDir, "workdir", "", "working directory of real host handlers, shared by the fixtures, which then run one at a time (default: a fresh temporary one per fixture)")
+	fl.StringVar(&f.workDir, "workdir", "", "working directory of real host handlers, shared by the fixtures, which then run one at a time (default: a fresh temporary one for the run when a fixture binds real handlers, as upstream's fixtures share its current directory; one per fixture otherwise and under --sandbox)")
 	addKitsokiRepoFlag(c, &f.repo)
 	addSemanticRoutingFlag(c)
 	addRootFlag(c, &f.root)

@@ -58,6 +58,16 @@ type Transcript struct {
 	Timings []int64           `json:"timings,omitempty"`
 }
 
+// RawEvents is t's events as the backend wrote them (nil for no t): a
+// payload holding t returns them for the trace writer, which keeps them
+// byte for byte where encoding/json would compact them (trace.RawTranscript).
+func (t *Transcript) RawEvents() []json.RawMessage {
+	if t == nil {
+		return nil
+	}
+	return t.Events
+}
+
 // Kind classifies an AskError. The values are part of the trace contract.
 type Kind string
 

@@ -98,6 +98,9 @@ type CallCompletePayload struct {
 	Stray []string `json:"stray,omitempty"`
 }
 
+// TranscriptEvents is the transcript's events as written (trace.RawTranscript).
+func (p CallCompletePayload) TranscriptEvents() []json.RawMessage { return p.Transcript.RawEvents() }
+
 // CallErrorPayload is the payload of agent.call.error.
 type CallErrorPayload struct {
 	Verb       string `json:"verb"`
@@ -122,3 +125,6 @@ type CallErrorPayload struct {
 	MCPSessionID string   `json:"mcp_session_id,omitempty"`
 	Stray        []string `json:"stray,omitempty"`
 }
+
+// TranscriptEvents is the transcript's events as written (trace.RawTranscript).
+func (p CallErrorPayload) TranscriptEvents() []json.RawMessage { return p.Transcript.RawEvents() }

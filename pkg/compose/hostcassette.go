@@ -328,6 +328,11 @@ type cassetteComplete struct {
 	Transcript *agent.Transcript `json:"transcript,omitempty"`
 }
 
+// TranscriptEvents is the episode's transcript events as written: a
+// string event keeps its spacing in transcripts/<call_id>.jsonl, as
+// upstream's does (trace.RawTranscript).
+func (c cassetteComplete) TranscriptEvents() []json.RawMessage { return c.Transcript.RawEvents() }
+
 // Remaining lists the ids of the episodes never played, in file order
 // (strict_cassette_coverage); an unnamed episode lists as "", as upstream
 // prints it (conformance cassette-strict-unnamed-episode).

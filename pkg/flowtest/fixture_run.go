@@ -42,6 +42,7 @@ type fixtureRun struct {
 	allEvents []event
 	retained  int    // bytes of events and views the turns keep (retained.go)
 	wd        string // where real handlers write (workDir)
+	sharedWD  string // the run's shared working directory, "" for none
 	// rigState is the state upstream's legacy rig last recorded: the
 	// initial_state as written, then each turn's NewState; an
 	// expect_error turn reports it (conformance legacy-error-state-written)

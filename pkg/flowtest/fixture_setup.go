@@ -200,10 +200,11 @@ func (fr *fixtureRun) traceSink() (sink engine.Sink, closeTrace func(), ok bool)
 	return compose.TraceSink(tw), func() { tw.Close() }, true
 }
 
-// workDir is where real handlers write: --workdir, or a fresh temporary
-// directory per fixture (so parallel fixtures share nothing) that remove deletes.
+// workDir is where real handlers write: the run's shared directory
+// (--workdir, or sharedWorkDir's), or a fresh temporary directory of the
+// fixture's own (so parallel fixtures share nothing) that remove deletes.
 func (fr *fixtureRun) workDir() (dir string, remove func(), ok bool) {
-	if dir := fr.r.opts.WorkDir; dir != "" {
+	if dir := fr.sharedWD; dir != "" {
 		return dir, func() {}, true
 	}
 	tmp, err := os.MkdirTemp("", "kitsoki-flow-")

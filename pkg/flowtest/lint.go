@@ -507,10 +507,6 @@ func callsIn(invoked map[string]bool, name string) bool {
 	return false
 }
 
-func (ix *storyIndex) callList() string {
-	return listCalls(ix.invoked)
-}
-
 // listCalls names the calls invoked, for a message.
 func listCalls(invoked map[string]bool) string {
 	hs := slices.Sorted(maps.Keys(invoked))

@@ -199,28 +199,11 @@ func (ix *storyIndex) boundWith(h string, binds map[string]string) string {
 	return to + "." + op
 }
 
-// fixtureCalls is ix.invoked as the fixture's host_bindings dispatch it:
-// a call of an interface the fixture binds, by its name in the folded
-// story (a lifted kid__ticket included: upstream reloads the app with
-// the bindings, applied after the imports' own; conformance
-// fixture-bindings-lifted), goes to the fixture's handler, not the
-// default. A binding that is no handler name leaves ix.invoked.
+// fixtureCalls is ix.invoked as the fixture's host_bindings dispatch it
+// (fixtureBinds). A binding that is no handler name leaves ix.invoked.
 func (ix *storyIndex) fixtureCalls(fx *Fixture) map[string]bool {
-	var binds map[string]string
-	for _, kv := range fx.HostBindings {
-		if ix.story.HostInterfaces[kv.Key] == nil {
-			continue // ignored, as upstream's rig does
-		}
-		to, ok := kv.Value.(string)
-		if !ok || to == "" || story.IsTemplated(to) {
-			return ix.invoked
-		}
-		if binds == nil {
-			binds = map[string]string{}
-		}
-		binds[kv.Key] = to
-	}
-	if binds == nil {
+	binds, ok := ix.fixtureBinds(fx)
+	if !ok || binds == nil {
 		return ix.invoked
 	}
 	out := map[string]bool{}
@@ -228,6 +211,30 @@ func (ix *storyIndex) fixtureCalls(fx *Fixture) map[string]bool {
 		out[ix.boundWith(h, binds)] = true
 	}
 	return out
+}
+
+// fixtureBinds is the fixture's host_bindings of interfaces the folded
+// story declares: a call of one goes to the fixture's handler, not the
+// default, by its name in the folded story (a lifted kid__ticket
+// included: upstream reloads the app with the bindings, applied after
+// the imports' own; conformance fixture-bindings-lifted). A name the
+// story declares no interface of is ignored, as upstream's rig does; ok
+// is false when a binding names no handler (null, empty, templated).
+func (ix *storyIndex) fixtureBinds(fx *Fixture) (binds map[string]string, ok bool) {
+	for _, kv := range fx.HostBindings {
+		if ix.story.HostInterfaces[kv.Key] == nil {
+			continue
+		}
+		to, isText := kv.Value.(string)
+		if !isText || to == "" || story.IsTemplated(to) {
+			return nil, false
+		}
+		if binds == nil {
+			binds = map[string]string{}
+		}
+		binds[kv.Key] = to
+	}
+	return binds, true
 }
 
 // dispatch runs a turn's calls, in order, on the known world after its

@@ -22,7 +22,8 @@ import (
 //
 //   - expect_host_calls on the legacy path, which dispatches no call;
 //   - a handler no invoke of the folded story names (an iface.<name>.<op>
-//     read as its default binding);
+//     read as the fixture's host_bindings bind it, else as its default:
+//     conformance calls-never-bound);
 //   - args no such call can send: for each call, some listed key it
 //     never carries (args.call is its id:) or carries as a literal of
 //     another value (a with: literal goes out as written: text is never
@@ -66,12 +67,16 @@ func (l *fixtureLint) hostCallNever(t *Turn, i int, hc HostCallExpect) {
 	if h == "" || strings.HasPrefix(h, "host.agent.") || strings.HasPrefix(h, "iface.") || story.IsTemplated(h) {
 		return
 	}
-	calls, ok := l.ix.callsOf(h)
+	binds, ok := l.ix.fixtureBinds(l.fx)
+	if !ok {
+		return
+	}
+	calls, ok := l.ix.callsOf(h, binds)
 	if !ok {
 		return
 	}
 	if len(calls) == 0 {
-		l.warn(hc.Pos, ruleCallNever, "%s: %q, but no invoke of the story names that handler (it calls: %s): the assertion fails on both engines; name a handler the story calls, or fix the invoke: that should call it", label, h, l.ix.callList())
+		l.warn(hc.Pos, ruleCallNever, "%s: %q, but no invoke of the story names that handler (it calls: %s): the assertion fails on both engines; name a handler the story calls, or fix the invoke: that should call it", label, h, listCalls(l.ix.fixtureCalls(l.fx)))
 		return
 	}
 	var why []string
@@ -95,11 +100,11 @@ type litCall struct {
 	unseen string
 }
 
-// callsOf is every invoke of the folded story whose dispatched name is h;
-// ok is false when some invoke may dispatch under h with args not
-// written as literals (a templated name), or the story's calls are not
-// all seen.
-func (ix *storyIndex) callsOf(h string) ([]litCall, bool) {
+// callsOf is every invoke of the folded story whose dispatched name,
+// under the fixture's interface bindings binds (fixtureBinds), is h; ok
+// is false when some invoke may dispatch under h with args not written
+// as literals (a templated name), or the story's calls are not all seen.
+func (ix *storyIndex) callsOf(h string, binds map[string]string) ([]litCall, bool) {
 	if ix.unfolded || ix.story.Phases != nil || len(ix.story.Proposals) > 0 {
 		return nil, false
 	}
@@ -113,7 +118,7 @@ func (ix *storyIndex) callsOf(h string) ([]litCall, bool) {
 		if story.IsTemplated(e.Invoke) {
 			return nil, false
 		}
-		if ix.bound(e.Invoke) == h {
+		if ix.boundWith(e.Invoke, binds) == h {
 			c := litCall{with: e.With, id: e.ID(), where: p.String()}
 			switch {
 			case e.Background():

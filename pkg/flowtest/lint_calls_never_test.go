@@ -29,3 +29,18 @@ func TestLintCallsNever(t *testing.T) {
 		"t_event_legacy.yaml":    `setting w to 1`,
 	}, ruleCallNever)
 }
+
+// TestLintCallsNeverBound: an interface call is judged by the name the
+// fixture's host_bindings send it under (conformance calls-never-bound).
+func TestLintCallsNeverBound(t *testing.T) {
+	lintGolden(t, "../engine/testdata/conformance/calls-never-bound", map[string]string{
+		"a_rebound.yaml":         "",
+		"b_default_rebound.yaml": `"host.local_files.ticket.search", but no invoke of the story names that handler (it calls: host.tk2.search)`,
+		"c_rebound_args.yaml":    `sends query: "kq"`,
+		"d_ignored_default.yaml": "",
+		"e_ignored_bound.yaml":   `"host.tk2.search", but no invoke of the story names that handler (it calls: host.local_files.ticket.search)`,
+		"f_kid_rebound.yaml":     "",
+		"g_kid_parent.yaml":      `intent "kid__ks" arc[0] effect[0] sends query: "cq"`,
+		"h_plain.yaml":           "",
+	}, ruleCallNever)
+}

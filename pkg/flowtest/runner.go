@@ -29,8 +29,10 @@ type Options struct {
 	// fixture's directory, as upstream's --recording).
 	Recording string
 	// WorkDir is the directory real host handlers work in; "" = a fresh
-	// temporary directory per fixture, removed afterwards. Fixtures that
-	// share one run one at a time, whatever Jobs says.
+	// temporary directory for the run when a fixture has real handlers
+	// (one per fixture under Sandbox, or when none has), removed
+	// afterwards (sharedWorkDir). Fixtures that share one run one at a
+	// time, whatever Jobs says.
 	WorkDir string
 	// Generator names the tool in trace headers.
 	Generator string
@@ -163,7 +165,9 @@ func (r *Runner) Run(ctx context.Context, files []*File) []*Result {
 	var stop atomic.Bool
 	var g errgroup.Group
 	limit := parallel(r.opts.Jobs)
-	if r.opts.WorkDir != "" {
+	shared, removeShared := r.sharedWorkDir(fxs)
+	defer removeShared()
+	if shared != "" {
 		// fixtures sharing one working directory run one at a time, in
 		// file order, as upstream's share its cwd: a real handler sees the
 		// files the earlier fixtures left, and no two write one file at once
@@ -186,7 +190,7 @@ func (r *Runner) Run(ctx context.Context, files []*File) []*Result {
 			if stop.Load() { // a fixture failed while this one waited for its slot
 				return nil
 			}
-			results[i] = r.RunFixture(ctx, fx)
+			results[i] = r.runFixture(ctx, fx, shared)
 			if r.opts.FailFast && !results[i].Passed() {
 				stop.Store(true)
 			}
@@ -198,7 +202,13 @@ func (r *Runner) Run(ctx context.Context, files []*File) []*Result {
 }
 
 // RunFixture runs one fixture in isolation (its own session, clock, registry and trace).
-func (r *Runner) RunFixture(ctx context.Context, fx *Fixture) (res *Result) {
+func (r *Runner) RunFixture(ctx context.Context, fx *Fixture) *Result {
+	return r.runFixture(ctx, fx, r.opts.WorkDir)
+}
+
+// runFixture is RunFixture with its real handlers working in workDir ("":
+// a fresh temporary directory of its own).
+func (r *Runner) runFixture(ctx context.Context, fx *Fixture, workDir string) (res *Result) {
 	start := time.Now()
 	res = &Result{Name: fx.Name(), Story: fx.Story, Flow: &FlowResult{File: fx.File}}
 	defer func() {
@@ -218,7 +228,7 @@ func (r *Runner) RunFixture(ctx context.Context, fx *Fixture) (res *Result) {
 		ctx, cancel = context.WithTimeout(ctx, r.opts.Timeout)
 		defer cancel()
 	}
-	fr := &fixtureRun{r: r, fx: fx, ld: ld, res: res}
+	fr := &fixtureRun{r: r, fx: fx, ld: ld, res: res, sharedWD: workDir}
 	fr.run(ctx)
 	fr.sandboxVerdict()
 	if ctx.Err() != nil && r.opts.Timeout > 0 && res.Fatal == nil {

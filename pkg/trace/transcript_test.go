@@ -64,3 +64,34 @@ func TestAppendWritesTranscriptSidecar(t *testing.T) {
 		t.Fatalf("an empty transcript wrote a file: %v", err)
 	}
 }
+
+// rawPayload is a payload holding its transcript's events as written.
+type rawPayload struct {
+	Verb       string         `json:"verb"`
+	Transcript map[string]any `json:"transcript"`
+	events     []json.RawMessage
+}
+
+func (p rawPayload) TranscriptEvents() []json.RawMessage { return p.events }
+
+// A RawTranscript payload's events are written as they are held, spacing
+// and all, as upstream's transcripts/<call_id>.jsonl keeps a cassette's
+// string event (probed in hunt108: '{"a": 1}' and '  [1,  2] ' byte for
+// byte); one that is not one line of JSON is written compacted.
+func TestAppendKeepsTranscriptEventsAsWritten(t *testing.T) {
+	w, p := mustCreate(t, Header{})
+	events := []json.RawMessage{
+		json.RawMessage(`{"a": 1}`),
+		json.RawMessage(`  [1,  2] `),
+		json.RawMessage("{\"b\":\n 2}"),
+	}
+	payload := rawPayload{Verb: "decide", events: events,
+		Transcript: map[string]any{"format": "f", "events": events}}
+	if err := w.Append(Event{Turn: 1, Kind: "agent.call.complete", CallID: "c1", Payload: payload}); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(filepath.Dir(p), "transcripts", "c1.jsonl"))
+	if want := "{\"a\": 1}\n  [1,  2] \n{\"b\":2}\n"; err != nil || string(b) != want {
+		t.Fatalf("c1.jsonl = %q (%v), want %q", b, err, want)
+	}
+}

@@ -170,8 +170,10 @@ func (w *Writer) Append(ev Event) error {
 func (w *Writer) append(ev Event) error {
 	call := ev.CallID != "" && (ev.Kind == "agent.call.complete" || ev.Kind == "agent.call.error")
 	keep := ""
+	var asWritten []json.RawMessage
 	if call {
 		keep = "transcript"
+		asWritten = rawEvents(ev.Payload)
 	}
 	// Big strings leave the value before it is marshalled (lift.go).
 	var lifts []lifted
@@ -183,7 +185,7 @@ func (w *Writer) append(ev Event) error {
 	if call {
 		// Before the blob rule: a transcript's events are kept as the
 		// backend wrote them.
-		if payload, err = w.offloadTranscript(payload, ev.CallID); err != nil {
+		if payload, err = w.offloadTranscript(payload, ev.CallID, asWritten); err != nil {
 			return w.appendErrorf(ev.Kind, "%w", err)
 		}
 	}
