@@ -86,3 +86,31 @@ func BenchmarkCountPastTheLimit(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkParseLimitPastTheLimit parses, to build it, a one-line list of
+// 3 million items against a 2-million-node limit: B/op is what the
+// refusal costs.
+func BenchmarkParseLimitPastTheLimit(b *testing.B) {
+	data := []byte("a: [" + strings.Repeat("1,", 3_000_000) + "1]\n")
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, _, over := ParseLimit(data, 2_000_000); over == nil {
+			b.Fatal("not over")
+		}
+	}
+}
+
+// BenchmarkParseLimitJustWithin parses a one-line list of 1.9 million
+// items within a 2-million-node limit: a file this large is counted
+// before it is built.
+func BenchmarkParseLimitJustWithin(b *testing.B) {
+	data := []byte("a: [" + strings.Repeat("1,", 1_900_000) + "1]\n")
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, ok, _ := ParseLimit(data, 2_000_000); !ok {
+			b.Fatal("declined")
+		}
+	}
+}
