@@ -2,10 +2,8 @@ package childproc
 
 import (
 	"bufio"
-	"cmp"
 	"errors"
 	"fmt"
-	"reflect"
 
 	"kitsoki/internal/human"
 	"kitsoki/internal/jsoncost"
@@ -89,12 +87,8 @@ var errTooCostly = errors.New("answer line too costly to decode")
 // MiB line of "[]," took 2.7 GB). "" for any other line, one that is not
 // JSON included: the caller's decoder words that.
 func tooCostly(line []byte, floor int64) string {
-	limit := max(int64(len(line))*jsoncost.Ratio, cmp.Or(floor, jsoncost.Floor))
-	if jsoncost.Bound(line) <= limit {
-		return "" // few containers for the bytes: no walk
-	}
-	cost, err := jsoncost.Estimate(line, reflect.TypeFor[any](), limit)
-	if err != nil || cost <= limit {
+	limit, over := jsoncost.Over(line, floor)
+	if !over {
 		return ""
 	}
 	return fmt.Sprintf("wrote an answer line of %s that would take over %s once decoded (millions of empty arrays, objects or values); answer with fewer values in one line, or put bulky output in a file and name it in the answer", human.Size(int64(len(line))), human.Size(limit))
