@@ -362,9 +362,9 @@ func lookup(fields map[string]reflect.Type, key string) reflect.Type {
 // Over reports whether data, decoded into any, would take more than
 // limit, Ratio times its size and at least floor (0: [Floor]); [Bound]
 // first, so that a document of few containers for its bytes is not
-// walked. A document found not to be JSON, or nested deeper than
-// [MaxDepth], before the walk passes limit is not over: its decoder
-// refuses it.
+// walked. For a document, over is exactly the walk's verdict at limit;
+// what is not JSON (or nests deeper than [MaxDepth]) may come out
+// either way, and its decoder refuses it.
 func Over(data []byte, floor int64) (limit int64, over bool) {
 	limit = max(int64(len(data))*Ratio, cmp.Or(floor, Floor))
 	if Bound(data) <= limit {
