@@ -6,6 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"kitsoki/internal/testing/agentplugins/mcpecho"
 	"kitsoki/pkg/story"
 )
 
@@ -40,6 +43,30 @@ func TestCostlySubmissionIsRefused(t *testing.T) {
 			}
 			if !errors.As(err, &ae) || ae.Kind != KindSchemaInvalid || !strings.Contains(ae.Detail, "submission is 30004 bytes of JSON that would take over 360048 bytes once decoded") {
 				t.Fatalf("err %v; want schema_invalid naming the sizes", err)
+			}
+		})
+	}
+}
+
+// An mcp_http server's answer of empty arrays in its structuredContent is
+// refused before the MCP SDK decodes it into any, whether it comes as a
+// server-sent event or as one JSON body; the next answer is read as
+// usual. The floor is lowered from jsoncost.Floor's 256 MiB, above what
+// the handshake's small messages are estimated at.
+func TestMCPHTTPCostlyAnswerIsRefused(t *testing.T) {
+	empties := "[" + strings.Repeat("[],", 20_000) + "[]]"
+	for name, jsonBody := range map[string]bool{"events": false, "json-body": true} {
+		t.Run(name, func(t *testing.T) {
+			f := newMCPFixture(t, mcpecho.Options{Structured: true, HTTP: &mcp.StreamableHTTPOptions{JSONResponse: jsonBody}})
+			tr := newMCPTransport(t, &story.AgentPlugin{Endpoint: f.ts.URL}, "")
+			tr.costFloor = 64 << 10
+			_, err := tr.Ask(context.Background(), withFault("answer:"+empties))
+			var ae *AskError
+			if !errors.As(err, &ae) || ae.Kind != KindTransportError || !strings.Contains(ae.Detail, "of JSON that would take over") {
+				t.Fatalf("err %.300v; want a transport error naming the sizes", err)
+			}
+			if resp := askOK(t, tr, referenceRequest()); string(resp.Submission) != referenceSubmission {
+				t.Fatalf("after the refused answer: %.300s", resp.Submission)
 			}
 		})
 	}
