@@ -81,6 +81,10 @@ type Config struct {
 	// which reach it at a small size; 0, or more than MaxFrame, is
 	// MaxFrame.
 	FrameCap int
+
+	// costFloor is jsoncost.Floor in tooCostly, which this package's tests
+	// lower (0: jsoncost.Floor).
+	costFloor int64
 }
 
 // Request is one call: Frame is the request (one JSON value without its
@@ -319,6 +323,9 @@ func (c *Client) lastLine(ch *child) bool {
 // decode hands line to r.Decode; a [Fatal] error ends the child, a
 // [Skip] one (skip) means the call goes on waiting.
 func (c *Client) decode(ch *child, r Request, line []byte) (err error, skip bool) {
+	if what := tooCostly(line, c.cfg.costFloor); what != "" {
+		return c.drop(ch, TooLarge, false, what, errTooCostly), false
+	}
 	err = r.Decode(line)
 	if errors.Is(err, errSkip) {
 		return nil, true

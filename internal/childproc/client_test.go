@@ -162,6 +162,27 @@ func TestFrameCap(t *testing.T) {
 	mustCall(t, f.c, "pid")
 }
 
+// An answer line that would take many times its bytes once decoded
+// (empty arrays: 40 times) is refused before the caller's decoder reads
+// it, ending the child; a line of the same size that costs little, or one
+// that is not JSON, reaches the decoder. The floor is lowered from
+// jsoncost.Floor's 256 MiB, which a 64 MiB line of "[]," passes tenfold.
+func TestCostlyAnswerIsRefused(t *testing.T) {
+	f := newClient(t, "requests", func(c *Config) { c.costFloor = 1 << 10 })
+	empties := "[" + strings.Repeat("[],", 10_000) + "[]]"
+	if got := mustCall(t, f.c, `{"a":"`+strings.Repeat("x", len(empties))+`"}`); len(got) != len(empties)+8 {
+		t.Fatalf("a long string: %d bytes", len(got))
+	}
+	if got := mustCall(t, f.c, "not json "+empties); !strings.HasPrefix(got, "not json") {
+		t.Fatalf("a line that is not JSON: %.20q", got)
+	}
+	pid := pidOf(t, mustCall(t, f.c, "pid"))
+	_, err := call(context.Background(), f.c, empties)
+	mustFail(t, err, TooLarge, "wrote an answer line of 30004 bytes that would take over 360048 bytes once decoded", "its process group was killed")
+	proctest.WaitGone(t, pid)
+	mustCall(t, f.c, "pid")
+}
+
 // An answer longer than the reader's buffer arrives whole, and an answer
 // written just before the child exits is delivered, not reported as an
 // exit.

@@ -15,7 +15,9 @@
 //     is written;
 //   - the request is written while the answer is awaited, so a child that
 //     answers before reading all of a large request cannot deadlock;
-//   - end of stdout, a partial last line, a line over [MaxFrame], a failed
+//   - end of stdout, a partial last line, a line over [MaxFrame] or one
+//     that would take over jsoncost's limit once decoded (refused before
+//     the caller's decoder reads it), a failed
 //     write, an answer the caller's decoder marks [Fatal], the per-call
 //     [Config.Timeout] and the caller's context all end the child (its whole
 //     process group) and fail the call with an [*Error]; the next call

@@ -19,7 +19,8 @@ const (
 	Exited
 	// Partial: the child stopped in the middle of an answer line.
 	Partial
-	// TooLarge: the child wrote a line over [MaxFrame].
+	// TooLarge: the child wrote a line over [MaxFrame], or one that would
+	// take over jsoncost's limit once decoded as JSON.
 	TooLarge
 	// Protocol: the caller's decoder rejected the answer as [Fatal].
 	Protocol

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"kitsoki/internal/human"
+	"kitsoki/internal/jsoncost"
 )
 
 // MaxFrame bounds one line a child writes (an answer, with everything it
@@ -74,4 +75,21 @@ const maxPiece = 4 << 20
 // tooLargeText explains errFrameTooLarge to the child's author.
 func tooLargeText(max int) string {
 	return fmt.Sprintf("wrote an answer line longer than kitsoki's %s frame cap (one message per line, everything it carries included); put bulky output in a file and name it in the answer", human.Size(int64(max)))
+}
+
+// errTooCostly is the cause of an answer line refused by tooCostly.
+var errTooCostly = errors.New("answer line too costly to decode")
+
+// tooCostly says why an answer line is refused before any decoder reads
+// it when, decoded as JSON, it would take more than jsoncost.Limit (with
+// floor for jsoncost.Floor, 0: that floor): a line of millions of empty
+// arrays, objects or numbers decodes to 40 to 60 times its bytes (a 64
+// MiB line of "[]," took 2.7 GB). "" for any other line, one that is not
+// JSON included: the caller's decoder words that.
+func tooCostly(line []byte, floor int64) string {
+	limit, over := jsoncost.Over(line, floor)
+	if !over {
+		return ""
+	}
+	return fmt.Sprintf("wrote an answer line of %s that would take over %s once decoded (millions of empty arrays, objects or values); answer with fewer values in one line, or put bulky output in a file and name it in the answer", human.Size(int64(len(line))), human.Size(limit))
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"os"
+	"strings"
 	"testing"
 
 	"kitsoki/internal/testing/allocs"
@@ -57,5 +58,25 @@ func TestFrameReaderLongLineAllocates(t *testing.T) {
 	t.Logf("%d-byte line: allocated %d", len(line), spent)
 	if spent > uint64(len(line))*5/2 {
 		t.Errorf("reading a %d-byte line allocated %d bytes, over 2.5 times the line", len(line), spent)
+	}
+}
+
+// BenchmarkCostlyAnswer checks answer lines of 63 MiB before they are
+// decoded: one of empty arrays (refused; json.Unmarshal into any took
+// 2.7 GB of it) and one of text (passed on, Bound alone).
+func BenchmarkCostlyAnswer(b *testing.B) {
+	for name, line := range map[string][]byte{
+		"empty arrays": []byte("[" + strings.Repeat("[],", 63<<20/3) + "[]]"),
+		"text":         []byte(`{"a":"` + strings.Repeat("x", 63<<20) + `"}`),
+	} {
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(int64(len(line)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if refused := tooCostly(line, 0) != ""; refused != (name == "empty arrays") {
+					b.Fatalf("refused %v", refused)
+				}
+			}
+		})
 	}
 }

@@ -2,6 +2,7 @@ package jsoncost
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -356,4 +357,19 @@ func lookup(fields map[string]reflect.Type, key string) reflect.Type {
 		}
 	}
 	return nil
+}
+
+// Over reports whether data, decoded into any, would take more than
+// limit, Ratio times its size and at least floor (0: [Floor]); [Bound]
+// first, so that a document of few containers for its bytes is not
+// walked. For a document, over is exactly the walk's verdict at limit;
+// what is not JSON (or nests deeper than [MaxDepth]) may come out
+// either way, and its decoder refuses it.
+func Over(data []byte, floor int64) (limit int64, over bool) {
+	limit = max(int64(len(data))*Ratio, cmp.Or(floor, Floor))
+	if Bound(data) <= limit {
+		return limit, false
+	}
+	cost, err := Estimate(data, reflect.TypeFor[any](), limit)
+	return limit, err == nil && cost > limit
 }

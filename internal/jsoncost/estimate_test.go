@@ -164,3 +164,24 @@ func TestValues(t *testing.T) {
 		t.Errorf("Values past the limit = %d, %v; want 11 (stopped)", got, err)
 	}
 }
+
+// Over refuses a document of many empty values and passes one of text or
+// one that is not JSON, whose decoder words its refusal; its limit is
+// Ratio times the size, at least the floor given (Floor for 0).
+func TestOver(t *testing.T) {
+	empties := []byte("[" + strings.Repeat("[],", 10_000) + "[]]")
+	if limit, over := Over(empties, 1<<10); !over || limit != int64(len(empties))*Ratio {
+		t.Errorf("empty arrays: over %v, limit %d", over, limit)
+	}
+	for name, doc := range map[string][]byte{
+		"text":     []byte(`"` + strings.Repeat("x", len(empties)) + `"`),
+		"not JSON": append([]byte("x"), empties...),
+	} {
+		if _, over := Over(doc, 1<<10); over {
+			t.Errorf("%s: over", name)
+		}
+	}
+	if limit, over := Over(empties, 0); over || limit != Floor {
+		t.Errorf("floor 0: over %v, limit %d, want Floor", over, limit)
+	}
+}

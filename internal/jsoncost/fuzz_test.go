@@ -10,7 +10,9 @@ import (
 // exactly what encoding/json refuses (the fuzzer's inputs nest far less
 // than MaxDepth), and a document json.Unmarshal takes into a value of the
 // type is estimated to cost something (it is never waved through free),
-// never more than Bound (any) or BoundFor (each type) counts from bytes.
+// never more than Bound (any) or BoundFor (each type) counts from bytes;
+// Over says a document is over its limit exactly when the walk to it
+// does.
 func FuzzEstimate(f *testing.F) {
 	for _, seed := range []string{
 		`{}`, `[]`, `null`, `1e999`, `"\u00e9"`, `{"Name":"x","Tags":["a"],"sub":{"Value":[{}]}}`,
@@ -49,6 +51,16 @@ func FuzzEstimate(f *testing.F) {
 		// a small limit stops the walk without a wrong error
 		if _, err := Estimate(data, types[1], 1); valid && err != nil {
 			t.Fatalf("Estimate(%q) with a small limit: %v", data, err)
+		}
+		// Over's shortcut through Bound agrees with the walk to its limit
+		// on a document (Bound bounds no walk of what is not JSON, which
+		// its decoder refuses whatever Over says)
+		for _, floor := range []int64{1, 64} {
+			limit, over := Over(data, floor)
+			cost, err := Estimate(data, types[1], limit)
+			if want := err == nil && cost > limit; valid && over != want {
+				t.Fatalf("Over(%q, %d) = %d, %v; the walk says %d, %v", data, floor, limit, over, cost, err)
+			}
 		}
 	})
 }

@@ -77,12 +77,41 @@ func BenchmarkYAMLv3(b *testing.B) {
 // against a 2-million-node limit, as Decode does for a large file only
 // yaml.v3 parses.
 func BenchmarkCountPastTheLimit(b *testing.B) {
-	data := []byte("a: [" + strings.Repeat("1,", 3_000_000) + "1]\n")
+	benchListAgainstTheLimit(b, 3_000_000, "not over", func(data []byte) bool {
+		over, _ := Count(data, 2_000_000)
+		return over != nil
+	})
+}
+
+// BenchmarkParseLimitPastTheLimit parses, to build it, a one-line list of
+// 3 million items against a 2-million-node limit: B/op is what the
+// refusal costs.
+func BenchmarkParseLimitPastTheLimit(b *testing.B) {
+	benchListAgainstTheLimit(b, 3_000_000, "not over", func(data []byte) bool {
+		_, _, over := parseLimit(data, 2_000_000)
+		return over != nil
+	})
+}
+
+// BenchmarkParseLimitJustWithin parses a one-line list of 1.9 million
+// items within a 2-million-node limit: a file this large is counted
+// before it is built.
+func BenchmarkParseLimitJustWithin(b *testing.B) {
+	benchListAgainstTheLimit(b, 1_900_000, "declined", func(data []byte) bool {
+		_, ok, _ := parseLimit(data, 2_000_000)
+		return ok
+	})
+}
+
+// benchListAgainstTheLimit runs read on a one-line list of items items,
+// failing with fail when it says false.
+func benchListAgainstTheLimit(b *testing.B, items int, fail string, read func(data []byte) bool) {
+	data := []byte("a: [" + strings.Repeat("1,", items) + "1]\n")
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if over, _ := Count(data, 2_000_000); over == nil {
-			b.Fatal("not over")
+		if !read(data) {
+			b.Fatal(fail)
 		}
 	}
 }

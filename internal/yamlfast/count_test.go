@@ -53,3 +53,27 @@ func TestCountAllocatesNoNodes(t *testing.T) {
 		t.Errorf("ParseWithin allocated %.1f bytes a node of a later document, want none built", per)
 	}
 }
+
+// ParseWithin refuses a document past its limit without building the
+// limit's nodes first: a file large enough to pass it is counted before
+// anything is built (a 2-million-node limit cost about 400 MB of nodes
+// before the refusal, BenchmarkParseLimitPastTheLimit). The refusal's
+// place is the one the build stops at, and a file within the limit is
+// still built whole.
+func TestParseLimitBuildsNothingPastTheLimit(t *testing.T) {
+	t.Setenv(SwitchEnv, "")
+	const items, limit = 200_000, 100_000
+	data := []byte("a: [" + strings.Repeat("1, ", items) + "1]\n")
+	var over *Over
+	var ok bool
+	spent := allocs.During(func() { _, ok, over = parseLimit(data, limit) })
+	if ok || over == nil || over.Line != 1 || over.Col != 5+3*(limit-4) {
+		t.Fatalf("ok %v, over %+v; want over at 1:%d", ok, over, 5+3*(limit-4))
+	}
+	if per := float64(spent) / limit; per > 4 {
+		t.Errorf("allocated %d bytes (%.1f a node of the limit) refusing a file past %d nodes, want no node built", spent, per, limit)
+	}
+	if doc, ok, over := parseLimit(data, items+5); !ok || over != nil || len(doc.Content[0].Content[1].Content) != items+1 {
+		t.Errorf("within the limit: ok %v, over %v", ok, over)
+	}
+}

@@ -37,7 +37,7 @@ func FuzzParseMatchesYAMLv3(f *testing.F) {
 		if _, ok := parseDoc(in); ok != (len(in) > 0 && func() bool { _, why, _ := parse(string(in), false, 0); return why == "" }()) {
 			t.Fatalf("ParseWithin and parse disagree on %q", in)
 		}
-		// ParseLimit refuses no document of n nodes within n (it may decline
+		// ParseWithin refuses no document of n nodes within n (it may decline
 		// a later document of more, which it checks and drops) and stops
 		// within n-1 at its node past them
 		if doc, ok := parseDoc(in); ok {

@@ -18,22 +18,37 @@ type Over struct{ Line, Col, Max int }
 // when max <= 0), or says why and where it declined outside the subset
 // (the caller then decodes with yaml.v3). A document holding more than max
 // nodes stops at the node past max, whose place it returns (Over) with no
-// tree, having allocated no more than max nodes; the caller refuses such a
-// file rather than hand it to yaml.v3. With SwitchEnv off it declines with
-// no place. A Declined.Later: the first document, which Decode reads, was
-// whole within max, so a caller need not count it again. A small
-// document's values share one copy of data; from detachBytes each value is
-// a string of its own, so a caller keeping a few values does not keep the
-// whole text.
+// tree, having built no node (a file that could pass max, CouldPass, is
+// counted first); the caller refuses such a file rather than hand it to
+// yaml.v3. With SwitchEnv off it declines with no place. A Declined.Later:
+// the first document, which Decode reads, was whole within max, so a
+// caller need not count it again. A small document's values share one copy
+// of data; from detachBytes each value is a string of its own, so a caller
+// keeping a few values does not keep the whole text.
 func ParseWithin(data []byte, max int) (*yaml.Node, *Declined, *Over) {
 	if len(data) == 0 || Off() {
 		return nil, &Declined{Why: "off or empty"}, nil
+	}
+	// a file that could pass max is counted first, building nothing: the
+	// build would hold max nodes before it stopped at the one past them
+	if CouldPass(len(data), max) {
+		if over, d := Count(data, max); over != nil {
+			return nil, &Declined{Why: "too many nodes"}, over
+		} else if d != nil {
+			return nil, d, nil
+		}
 	}
 	if len(data) >= detachBytes {
 		return parseAt(unsafe.String(unsafe.SliceData(data), len(data)), true, max, false)
 	}
 	return parseAt(string(data), false, max, false)
 }
+
+// CouldPass reports whether a file of size bytes could hold more than
+// max nodes in one document (max > 0): a node takes 2/3 of a byte at the
+// least (a flow list of "?" entries in yaml.v3; yamlfast's densest,
+// "[a:,b:]", takes a byte), so a smaller file is within max unread.
+func CouldPass(size, max int) bool { return max > 0 && size > max*2/3 }
 
 // detachBytes is the size from which ParseWithin gives each value its own string.
 const detachBytes = 16 << 10

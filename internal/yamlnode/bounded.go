@@ -62,7 +62,7 @@ func decodeInto(data []byte, doc *yaml.Node, max int) error {
 // than max nodes in a document before they are counted. A smaller file
 // cannot pass max (a node takes 2/3 of a byte at least).
 func StreamWithin(data []byte, max int) error {
-	if max <= 0 || len(data) <= max*2/3 {
+	if !yamlfast.CouldPass(len(data), max) {
 		return nil
 	}
 	o, d := yamlfast.Count(countable(data), max)

@@ -22,7 +22,8 @@ const MaxTreeNodes = MaxNodes
 type Over struct{ Line, Col int }
 
 // Decode parses data, one YAML document: yamlfast's tree, which stops at
-// the node past max (over, no tree), else yaml.v3's, refused the same way.
+// the node past max (over, no tree; a file that could pass max is counted
+// before any node is built), else yaml.v3's, refused the same way.
 // A file yamlfast turns down that could hold more than max nodes is counted
 // first as countable masks it; one it still turns down is refused
 // (a *Declined error, naming the place and the fix) rather than built whole by yaml.v3,
@@ -36,12 +37,11 @@ func Decode(data []byte, max int) (doc *yaml.Node, over *Over, err error) {
 	if fd == nil {
 		return doc, nil, nil
 	}
-	// Only a file of more than 2/3 max bytes can pass max (a node in a
-	// flow list of "?" entries, the densest, takes 2/3 of a byte): a
-	// smaller one is built by yaml.v3 and counted after. One yamlfast
-	// turned down only in a later document has its first, the one yaml.v3
-	// reads, counted whole within max already.
-	if max > 0 && len(data) > max*2/3 && !fd.Later {
+	// Only a file of more than 2/3 max bytes can pass max
+	// (yamlfast.CouldPass): a smaller one is built by yaml.v3 and counted
+	// after. One yamlfast turned down only in a later document has its
+	// first, the one yaml.v3 reads, counted whole within max already.
+	if yamlfast.CouldPass(len(data), max) && !fd.Later {
 		o, d := yamlfast.Count(countable(data), max)
 		if o != nil {
 			return nil, &Over{Line: o.Line, Col: o.Col}, nil

@@ -12,7 +12,7 @@ import (
 )
 
 // Decode stops a document at the node past its limit on both parsers:
-// yamlfast's (which allocates no more than the limit's nodes) and
+// yamlfast's (which counts a file that could pass the limit first) and
 // yaml.v3's (an anchor, alias or tag turns yamlfast down: the file is
 // counted with them masked before yaml.v3 builds anything; a 60 MB list
 // behind an anchor took validate past 4 GB), at the same place; a
@@ -59,7 +59,7 @@ func TestDecodeStopsPastTheNodeLimit(t *testing.T) {
 // countable keeps yaml.v3's node count: yamlfast parses the masked text
 // into exactly as many nodes as yaml.v3's tree of the original holds.
 func TestCountableKeepsTheNodeCount(t *testing.T) {
-	t.Setenv(yamlfast.SwitchEnv, "") // ParseLimit counts here; KITSOKI_YAMLFAST=0 would turn it off
+	t.Setenv(yamlfast.SwitchEnv, "") // ParseWithin counts here; KITSOKI_YAMLFAST=0 would turn it off
 	for _, src := range []string{
 		"a: &x [1, 2]\nb: *x\n",
 		"base: &b {k: 1, j: [2, 3]}\nother:\n  <<: *b\n  m: !!str 5\n",
@@ -165,5 +165,23 @@ func TestDecodeCountsNoFirstDocumentTwice(t *testing.T) {
 	}
 	if times := float64(spent) / float64(len(data)); times > 0.5 {
 		t.Errorf("allocated %.2f times the file, want no copy of it", times)
+	}
+}
+
+// Decode refuses a file yamlfast reads past the limit having built none
+// of its nodes: before, yamlfast built the limit's nodes (about 400 MB
+// for MaxTreeNodes) and then stopped.
+func TestDecodePastTheLimitBuildsNoNode(t *testing.T) {
+	t.Setenv(yamlfast.SwitchEnv, "")
+	const limit = 100_000
+	data := []byte("a: [" + strings.Repeat("1, ", 2*limit) + "1]\n")
+	var over *Over
+	var err error
+	spent := allocs.During(func() { _, over, err = Decode(data, limit) })
+	if err != nil || over == nil || over.Line != 1 || over.Col != 5+3*(limit-4) {
+		t.Fatalf("err %v, over %+v; want over at 1:%d", err, over, 5+3*(limit-4))
+	}
+	if per := float64(spent) / limit; per > 4 {
+		t.Errorf("allocated %.1f bytes a node of the limit, want no node built", per)
 	}
 }

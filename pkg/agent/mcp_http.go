@@ -50,6 +50,9 @@ type mcpHTTPTransport struct {
 	// maxFrameBytes (the subprocess transport's limit), above the SDK's
 	// 16 MiB default. Tests lower it to prove the rule with small answers.
 	maxEvent int
+	// costFloor is jsoncost.Floor for an answer's check (0: that floor),
+	// which tests lower (mcp_http_cost.go).
+	costFloor int64
 
 	mu         sync.Mutex // guards session, connecting and closed
 	session    *mcp.ClientSession
@@ -87,7 +90,7 @@ func newMCPHTTPTransport(p *story.AgentPlugin, bc BuildContext) (Transport, erro
 		maxEvent: maxFrameBytes,
 	}
 	// No client Timeout: calls are bounded by their context.
-	t.http = &http.Client{Transport: &headerRoundTripper{base: base, headers: headers, closed: closed, maxJSON: func() int { return t.maxEvent }},
+	t.http = &http.Client{Transport: &headerRoundTripper{base: base, headers: headers, closed: closed, maxJSON: func() int { return t.maxEvent }, costFloor: func() int64 { return t.costFloor }},
 		CheckRedirect: SameOriginRedirects(u, bc.Mask)}
 	return t, nil
 }

@@ -46,6 +46,9 @@ type headerRoundTripper struct {
 	headers http.Header
 	closed  context.Context
 	maxJSON func() int // the cap of a non-event-stream body (the transport's maxEvent)
+	// costFloor is jsoncost.Floor for an answer's check (0: that floor),
+	// the transport's, which tests lower.
+	costFloor func() int64
 }
 
 // It also records the status and the start of the body of an HTTP error
@@ -64,10 +67,17 @@ func (h *headerRoundTripper) RoundTrip(r *http.Request) (*http.Response, error) 
 	}
 	resp.Body = &releasingBody{ReadCloser: resp.Body, release: release}
 	if resp.StatusCode < 400 {
-		if mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); mt != "text/event-stream" && h.maxJSON != nil {
+		mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+		switch {
+		case h.maxJSON == nil:
+		case mt != "text/event-stream":
 			// One JSON body is one answer, read whole by the SDK: the same
 			// cap as one server-sent event (the SDK bounds those).
-			resp.Body = &cappedBody{ReadCloser: resp.Body, left: int64(h.maxJSON()) + 1, limit: h.maxJSON()}
+			capped := &cappedBody{ReadCloser: resp.Body, left: int64(h.maxJSON()) + 1, limit: h.maxJSON()}
+			resp.Body = &costlyJSON{ReadCloser: capped, floor: h.costFloor()}
+		default:
+			rec, _ := r.Context().Value(httpFailureKey{}).(*httpFailure)
+			resp.Body = newCostlyEvents(resp.Body, h.maxJSON(), h.costFloor(), rec)
 		}
 		return resp, nil
 	}
@@ -128,6 +138,13 @@ func (f *httpFailure) set(status, body string) {
 	if body = strings.TrimSpace(body); body != "" {
 		text += ": " + body
 	}
+	f.text.Store(&text)
+}
+
+// refused records kitsoki's own refusal of an answer, which the SDK's
+// error for a broken event stream does not carry.
+func (f *httpFailure) refused(err error) {
+	text := "; " + err.Error()
 	f.text.Store(&text)
 }
 

@@ -72,6 +72,9 @@ type Registry struct {
 	schemas  *schema.Compiler
 	redact   redactor
 	personas map[string]*story.Persona // RegistryOptions.Personas (read-only)
+	// costFloor is jsoncost.Floor for a submission's check (0: that
+	// floor), which tests lower.
+	costFloor int64
 
 	mu         sync.RWMutex
 	transports map[string]Transport

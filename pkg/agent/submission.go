@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 
 	"kitsoki/internal/childproc"
+	"kitsoki/internal/human"
+	"kitsoki/internal/jsoncost"
 	"kitsoki/internal/jsonvalue"
 	"kitsoki/pkg/schema"
 )
@@ -58,6 +60,10 @@ func (r *Registry) checkSubmission(sch *schema.Schema, sub json.RawMessage) (ans
 			return answer{}, nil
 		}
 		return answer{}, Errorf(KindSchemaInvalid, "submission is not valid JSON: the plugin returned no submission (schema %s requires one)", sch.Path)
+	}
+	if limit, over := jsoncost.Over(trimmed, r.costFloor); over {
+		// neither decoded nor bound as text: a schema's check would decode it
+		return answer{}, Errorf(KindSchemaInvalid, "submission is %s of JSON that would take over %s once decoded (millions of empty arrays, objects or values); the agent must answer with fewer values", human.Size(int64(len(trimmed))), human.Size(limit))
 	}
 	v, perr := decodeJSON(trimmed)
 	if perr != nil {

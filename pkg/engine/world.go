@@ -122,16 +122,17 @@ func LoadWorldFile(path string) (map[string]any, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--world-file %s: %s", path, safefile.Reason(err))
 	}
-	// every document is counted once, first: the reads below then build
-	// only what is within the limit
-	masked, _ := yamlnode.MaskSlashEscapes(data) // as Unmarshal reads it
+	// every document is counted once, first: the read below then builds
+	// only what is within the limit, the first document once, and reads
+	// on from it to check that no second one follows
+	masked, slashes := yamlnode.MaskSlashEscapes(data) // `\/` read as upstream reads it
 	err = yamlnode.StreamWithin(masked, yamlnode.MaxTreeNodes)
 	var doc yaml.Node
 	if err == nil {
-		err = yamlnode.Unmarshal(data, &doc)
+		err = oneDocument(masked, &doc)
 	}
-	if err == nil {
-		err = oneDocument(masked, &yaml.Node{})
+	if slashes {
+		yamlnode.UnmaskSlashEscapes(&doc)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("--world-file %s: not valid YAML: %s", path, strings.TrimPrefix(err.Error(), "yaml: "))

@@ -1,10 +1,13 @@
 package engine
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"go.yaml.in/yaml/v3"
 
 	"kitsoki/internal/testing/allocs"
 	"kitsoki/internal/yamlnode"
@@ -32,5 +35,37 @@ func TestWorldFileLaterDocumentWithinNodeLimit(t *testing.T) {
 	// the file
 	if times := float64(spent) / float64(len(data)); times > 2.5 {
 		t.Errorf("reading the world file allocated %d bytes, %.1f times the file, want at most 2.5", spent, times)
+	}
+}
+
+// TestWorldFileBuiltOnce: a --world-file within the node limit is built
+// into one tree, the one its values are read from; the check that no
+// second document follows reads on from it (it built the first document
+// again with yaml.v3, after yamlnode had built it once already).
+func TestWorldFileBuiltOnce(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "w.yaml")
+	data := []byte("a: [" + strings.Repeat("1, ", 100_000) + "1]\nb: \"x\\/y\"\n")
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	var err error
+	spent := allocs.During(func() { m, err = LoadWorldFile(p) })
+	if err != nil || len(m["a"].([]any)) != 100_001 || m["b"] != "x/y" {
+		t.Fatalf("err %v, b %v", err, m["b"])
+	}
+	// one yaml.v3 build and the values read from it
+	once := allocs.During(func() {
+		var doc yaml.Node
+		if err := yaml.Unmarshal(data[:bytes.LastIndex(data, []byte("b:"))], &doc); err != nil {
+			t.Fatal(err)
+		}
+		var v map[string]any
+		if err := doc.Content[0].Decode(&v); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if ratio := float64(spent) / float64(once); ratio > 1.3 {
+		t.Errorf("loading the world file allocated %d bytes, %.2f times one build and read (%d), want one build", spent, ratio, once)
 	}
 }

@@ -11,7 +11,7 @@ import (
 // A dataset was decoded whole by yaml.v3: a 16 MB one-line list of args
 // took eval show 96 s and 2.4 GB. Its parse now stops at the node past
 // the limit (a small one here) with an error naming the file, the place
-// and the fix, having allocated about the limit's nodes.
+// and the fix, having built none of its nodes (it is counted first).
 func TestDatasetPastTheNodeLimitIsRefused(t *testing.T) {
 	const limit = 1000
 	src := "{kind: agent_eval, call: c, comparator: exact, examples: [{name: a, args: {x: [" + strings.Repeat("1,", 200_000) + "1]}}]}\n"

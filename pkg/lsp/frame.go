@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"reflect"
 	"strconv"
 	"strings"
 	"sync"
@@ -129,10 +128,7 @@ func readFrame(r *bufio.Reader, v any, n int, floor int64) error {
 	}
 	// The handlers decode values of any type (initializationOptions, a
 	// diagnostic's data): a message of millions of empty {} is refused first.
-	limit := max(int64(body.Len())*jsoncost.Ratio, floor)
-	if jsoncost.Bound(body.Bytes()) <= limit {
-		// few containers for the bytes (a story's text): no walk
-	} else if cost, err := jsoncost.Estimate(body.Bytes(), reflect.TypeFor[any](), limit); err == nil && cost > limit {
+	if limit, over := jsoncost.Over(body.Bytes(), floor); over {
 		return fail("its content would take over %d MiB once read (%d bytes of millions of empty values); send fewer objects and arrays in one message", limit>>20, body.Len())
 	}
 	if err := json.Unmarshal(body.Bytes(), v); err != nil {

@@ -48,6 +48,7 @@ type Catalog struct {
 	reg      *agent.Registry
 	chain    *plugin.Chain
 	files    []string // what the fingerprint covers
+	root     string   // the project root the story's files are read through
 	print    string
 	inflight sync.WaitGroup
 }

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"crypto/rand"
-	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/hex"
 	"encoding/json"
@@ -23,7 +22,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"kitsoki/internal/closeonce"
-	"kitsoki/internal/safefile"
 	"kitsoki/pkg/agent"
 	"kitsoki/pkg/compose"
 	"kitsoki/pkg/plugin"
@@ -144,8 +142,9 @@ func (s *Server) build() (*Catalog, error) {
 		c.files = slices.Clone(st.Manifests)
 	}
 	c.files = append(c.files, plugin.WatchFiles(s.dir(st), s.opts.ProfilePath)...)
+	c.root = s.projectRoot(st)
 	fail := func(err error) (*Catalog, error) {
-		c.print = fingerprint(c.files)
+		c.print = fingerprint(c.root, c.files)
 		return c, err
 	}
 	if lerr != nil {
@@ -174,7 +173,7 @@ func (s *Server) build() (*Catalog, error) {
 			}
 		}
 	}
-	c.print = fingerprint(c.files)
+	c.print = fingerprint(c.root, c.files)
 	// Only enabled aliases get a transport: a disabled one is never built.
 	rt, err := plan.BuildWith(compose.DispatchOptions{
 		BuildOptions: compose.BuildOptions{ClaudeSubmit: s.opts.ClaudeSubmit, CallTimeout: s.opts.CallTimeout},
@@ -243,7 +242,7 @@ func (s *Server) reloadLocked() error {
 		if c.reg != nil {
 			c.close()
 		}
-		c = &Catalog{Generation: c.Generation, Revision: c.Revision, Tools: map[string]*Tool{}, Err: err.Error(), files: c.files, print: c.print}
+		c = &Catalog{Generation: c.Generation, Revision: c.Revision, Tools: map[string]*Tool{}, Err: err.Error(), files: c.files, root: c.root, print: c.print}
 		s.log.Error("kitsoki mcp serve: reload failed; serving no tools until it is fixed", slog.String("error", err.Error()))
 	}
 	s.Apply(c)
@@ -256,7 +255,7 @@ func (s *Server) Refresh() error {
 	s.reloadMu.Lock()
 	defer s.reloadMu.Unlock()
 	cur := s.Current()
-	if cur != nil && fingerprint(cur.files) == cur.print && s.sameSet(cur) {
+	if cur != nil && fingerprint(cur.root, cur.files) == cur.print && s.sameSet(cur) {
 		return nil
 	}
 	return s.reloadLocked()
@@ -404,21 +403,4 @@ func (s *Server) dir(st *story.Story) string {
 		return st.Dir
 	}
 	return filepath.Dir(story.ManifestPath(s.opts.StoryPath))
-}
-
-// fingerprint hashes the contents (or absence) of files.
-func fingerprint(files []string) string {
-	h := sha256.New()
-	for _, f := range files {
-		h.Write([]byte(f))
-		h.Write([]byte{0})
-		b, err := safefile.ReadFile(f, safefile.StoryYAML)
-		if err != nil {
-			h.Write([]byte("\x00missing\x00"))
-			continue
-		}
-		h.Write(b)
-		h.Write([]byte{0})
-	}
-	return hex.EncodeToString(h.Sum(nil))
 }

@@ -182,8 +182,8 @@ func BenchmarkIncludeStates(b *testing.B) {
 
 // BenchmarkOneLineStoryPastTheNodeLimit loads a one-line story whose list
 // of 3,000,000 items passes the tree node limit (yamlnode.MaxTreeNodes):
-// B/op is what the refused load allocates, about the limit's nodes
-// whatever the file holds past it.
+// B/op is what the refused load allocates: the file is counted before
+// any node is built, so no node of it.
 func BenchmarkOneLineStoryPastTheNodeLimit(b *testing.B) {
 	benchRefusedLoad(b, "{app: {id: big}, root: s0, world: {big: {type: list, default: ["+strings.Repeat("1,", 3_000_000)+"1]}}, states: {s0: {terminal: true}}}\n", "YAML nodes")
 }
