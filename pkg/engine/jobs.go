@@ -42,8 +42,10 @@ type job struct {
 	// process (startsProcess) runs it in real time
 	process bool
 	// waitOther: started by the landing of a timeout in the advance under
-	// way, the job lands in it only once another job has (advance)
-	waitOther bool
+	// way, the job lands in it only once another job has (advance);
+	// heldOver: such a job the advance ended without, which the next
+	// advance lands first, before its timeout
+	waitOther, heldOver bool
 }
 
 // jobStore holds a session's background jobs. It implements host.Jobs.
