@@ -61,6 +61,13 @@ func (r *runner) advance(ctx context.Context, vc *VirtualClock, d time.Duration,
 	start := vc.Now()
 	end := start.Add(d)
 	vc.set(end)
+	held := r.jobs.count()
+	// a job the last advance's timeout started and did not land, which
+	// upstream's listener took after that drain, lands before the timeout
+	// (conformance job-timeout-started next_timeout)
+	if err := r.stepDue(ctx, r.heldOverJob, out, "advance"); err != nil {
+		return out, err
+	}
 	if tm := r.timer; tm != nil && !tm.deadline.After(end) {
 		t, err := r.timeoutTurn(ctx)
 		if err != nil {
@@ -68,16 +75,25 @@ func (r *runner) advance(ctx context.Context, vc *VirtualClock, d time.Duration,
 		}
 		out.merge(t)
 	}
+	started := r.jobs.count()
+	defer r.holdTimeoutJobs(held, started, false)
+	r.holdTimeoutJobs(held, started, true)
+	others := 0
 	for i := 0; ; i++ {
 		// a job already due when the advance starts (a stub with no delay,
 		// an agent call failing at once) lands before those the advance
 		// makes due: upstream's listener holds it already (conformance
 		// jobs-due-before-advance)
-		if err := r.stepDue(ctx, r.dueBy(start, start, true), out, "advance"); err != nil {
+		if err := r.stepDue(ctx, counting(r.dueBy(start, start, true), &others), out, "advance"); err != nil {
 			return out, err
 		}
-		if err := r.stepDue(ctx, r.dueBy(start, end, true), out, "advance"); err != nil {
+		if err := r.stepDue(ctx, counting(r.dueBy(start, end, true), &others), out, "advance"); err != nil {
 			return out, err
+		}
+		// the jobs the timeout's landing started land once another has
+		// (conformance job-timeout-started)
+		if others > 0 && r.holdTimeoutJobs(held, started, false) {
+			continue
 		}
 		// a process an on_complete started lands in the same advance:
 		// upstream's drain waits for it
@@ -129,6 +145,59 @@ func (r *runner) processRunningCh() (bool, <-chan struct{}) {
 		}
 	}
 	return false, s.notify
+}
+
+// holdTimeoutJobs marks (or, with on false, clears) the jobs submitted
+// from index from to index to, those the landing of the advance's timeout started,
+// as waiting for another job to land in the advance: upstream's drain
+// ends once its scheduler is idle, before its listener lands a job due at
+// once that such a landing started, unless another job's landing keeps it
+// going (docs/compat/engine.md "A job a timeout's landing starts"). It
+// reports whether any job changed.
+func (r *runner) holdTimeoutJobs(from, to int, on bool) bool {
+	s := r.jobs
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	changed := false
+	for _, j := range s.jobs[from:to] {
+		if j.waitOther != on {
+			j.waitOther, changed = on, true
+		}
+		j.heldOver = !on && !j.applied
+	}
+	return changed
+}
+
+// heldOverJob is the first job held over from the last advance
+// (holdTimeoutJobs) still to land, as stepDue's pick.
+func (r *runner) heldOverJob() *job {
+	s := r.jobs
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, j := range s.unlandedLocked() {
+		if j.heldOver && !j.applied && j.settled && !j.due.After(s.now()) {
+			return j
+		}
+	}
+	return nil
+}
+
+// count is the number of jobs submitted so far.
+func (s *jobStore) count() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.jobs)
+}
+
+// counting is pick, adding one to *n for each job it gives.
+func counting(pick func() *job, n *int) func() *job {
+	return func() *job {
+		j := pick()
+		if j != nil {
+			*n++
+		}
+		return j
+	}
 }
 
 // dueBy is nextDueJob(start, end, advance) as stepDue's pick.
@@ -186,7 +255,7 @@ func (r *runner) nextDueJob(start, end time.Time, advance bool) *job {
 	r.jobs.mu.Lock()
 	defer r.jobs.mu.Unlock()
 	for _, j := range r.jobs.unlandedLocked() {
-		if j.applied || !j.settled || j.info.Status == JobAwaiting || (j.answer != nil || j.heard) && !advance {
+		if j.applied || !j.settled || j.info.Status == JobAwaiting || (j.answer != nil || j.heard) && !advance || j.waitOther {
 			continue
 		}
 		due := j.due

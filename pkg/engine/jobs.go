@@ -41,6 +41,11 @@ type job struct {
 	// process: on a virtual clock, a real built-in that starts a
 	// process (startsProcess) runs it in real time
 	process bool
+	// waitOther: started by the landing of a timeout in the advance under
+	// way, the job lands in it only once another job has (advance);
+	// heldOver: such a job the advance ended without, which the next
+	// advance lands first, before its timeout
+	waitOther, heldOver bool
 }
 
 // jobStore holds a session's background jobs. It implements host.Jobs.

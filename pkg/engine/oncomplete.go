@@ -46,6 +46,9 @@ func (r *runner) completionTurn(ctx context.Context, j *job, status, errMsg stri
 	// the counts before the job's own notice (trace-eval.md A.7)
 	unread, attention := r.inbox.counts()
 	r.inbox.post(InboxItem{Title: "Job " + verb[status] + ": " + j.info.Namespace, Body: errMsg, Severity: sevs[status], JobID: j.info.ID, State: j.info.State})
+	// the world holds it from here on, as upstream's replayed log does
+	// (conformance job-inbox-world)
+	r.world[story.WorldInbox] = map[string]any{"needs_attention": attention, "unread": unread}
 	if e := r.emitAt("", KindWorldUpdate, map[string]any{"set": map[string]any{story.WorldInbox: map[string]any{"needs_attention": attention, "unread": unread}}}); e != nil {
 		return t, e
 	}

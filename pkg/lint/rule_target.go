@@ -114,7 +114,11 @@ func (c *checker) checkTarget(from *story.State, target string, p story.Pos, pre
 			if c.st.Imported() {
 				return // mapped by the importing parent (checked there)
 			}
-			c.rep.Errf(p, ruleExits, "%stransition target %q (resolved: %q) does not exist (declare the exit under exits:)", prefix, target, target)
+			where := prefix
+			if where == "" {
+				where = fmt.Sprintf("state %q: ", from.Path) // upstream's text (story-format §9.6)
+			}
+			c.rep.Errf(p, ruleExits, "%stransition target %q (resolved: %q) does not exist (declare the exit under exits:)", where, target, target)
 			return
 		}
 		if c.st.Exits[t.Exit] == nil {
