@@ -81,7 +81,7 @@ func (w *settleWalk) submit(e *story.Effect) bool {
 	}
 	kw.dirty[story.WorldLastJobID] = true
 	kw.dirty[story.WorldInbox] = true
-	l.jobs = append(l.jobs, litJob{e: e, origin: w.cur.Path, due: l.now + delay, at: l.now, ans: a, unstored: w.unstored[e]})
+	l.jobs = append(l.jobs, litJob{e: e, origin: cmp.Or(w.chainOrigin, w.cur.Path), due: l.now + delay, at: l.now, ans: a, unstored: w.unstored[e]})
 	if w.unstored[e] {
 		w.unstoredJobs++
 	} else {
@@ -217,7 +217,7 @@ func (w *settleWalk) land(j litJob) bool {
 	kw.set(story.WorldLastJobResult, result)
 	kw.dirty[story.WorldLastJobID] = true
 	kw.noSlots = true // a completion turn has none (engine beginSyntheticTurn)
-	w.preTarget = nil
+	w.preTarget, w.synthBound = nil, nil
 	ok := w.onComplete(j.e.OnComplete())
 	if !ok && w.setFailed && w.hops == hops && len(w.l.jobs) == jobs {
 		// a set: of the chain, or of the on_enter its target entered,
@@ -273,7 +273,10 @@ func (w *settleWalk) onComplete(effs []*story.Effect) bool {
 			return false // its when: is evaluated in the chain too: an error fails it
 		}
 	}
-	if !w.settleSynthetic(body) {
+	w.chainOrigin = w.cur.Path
+	ok := w.settleSynthetic(body)
+	w.chainOrigin = ""
+	if !ok {
 		return false
 	}
 	tgt, known := w.completionTarget(targets)
@@ -306,6 +309,9 @@ func (w *settleWalk) onComplete(effs []*story.Effect) bool {
 	for _, s := range entered {
 		entries = append(entries, s.OnEnter...)
 	}
+	if !w.viewSure(dest) {
+		w.loseSynthBinds() // the chain's binds too: the turn renders dest's view
+	}
 	return w.settleSynthetic(entries)
 }
 
@@ -322,8 +328,55 @@ func (w *settleWalk) settleSynthetic(effs []*story.Effect) bool {
 			return false
 		}
 	}
+	bound := boundKeys(w.calls)
 	ok, redirected := w.dispatch()
+	w.synthBound = append(w.synthBound, bound...)
+	if !w.viewSure(w.cur) {
+		w.loseSynthBinds()
+	}
 	return ok && !redirected
+}
+
+// boundKeys lists the world keys calls bind (bind: and the id binds).
+func boundKeys(calls []*story.Effect) []string {
+	var keys []string
+	for _, e := range calls {
+		if e.Background() {
+			continue
+		}
+		for _, kv := range e.Bind() {
+			keys = append(keys, kv.Key)
+		}
+	}
+	return keys
+}
+
+// viewSure reports a state whose view certainly renders on any world: none,
+// text with no template, or {{ }} templates that only read keys by name
+// (a nested read of a key holding text fails). A synthetic turn whose view
+// fails to render loses its dispatch's binds on both engines (conformance
+// synthetic-view-drops-dispatch), which the lint does not judge: it makes
+// them uncertain instead (loseSynthBinds).
+func (w *settleWalk) viewSure(s *story.State) bool {
+	if s == nil || s.View == nil {
+		return true
+	}
+	v := s.View
+	if v.Kind != "template" {
+		return false
+	}
+	if !strings.Contains(v.Template, "{{") && !strings.Contains(v.Template, "{%") {
+		return true
+	}
+	return w.l.world.judge != nil && w.l.world.judge.onlyReads(v.Template)
+}
+
+// loseSynthBinds makes every key a call of this synthetic turn bound
+// uncertain (viewSure).
+func (w *settleWalk) loseSynthBinds() {
+	for _, k := range w.synthBound {
+		w.l.world.dirty[k] = true
+	}
 }
 
 // droppedNote says, for a message, how many completion turns were

@@ -201,8 +201,10 @@ func (m *mayWalk) redirect(base, tt string) {
 		m.lost = true
 		return
 	}
-	p, err := story.ResolvePath(base, tt)
-	if err != nil || m.ix.byPath[p] == nil || p == base {
+	// a "../" chain longer than base stays at the top level, as both
+	// engines climb an on_error (conformance on-error-climb-above-top)
+	p, _ := story.ClimbPath(base, tt)
+	if m.ix.byPath[p] == nil || p == base {
 		if !m.seen[base] { // names no state (it rests where it is) or moves nothing
 			m.seen[base] = true
 			m.order = append(m.order, base)

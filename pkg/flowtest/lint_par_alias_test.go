@@ -1,6 +1,7 @@
 package flowtest
 
 import (
+	"os"
 	"strings"
 	"testing"
 )
@@ -66,9 +67,15 @@ func TestRejectedParallelAlias(t *testing.T) {
 	if len(got) != 1 || !strings.Contains(got[0].Message, `intent "reject" is an imported child's bare spelling of "review__reject"`) || !strings.Contains(got[0].Message, "write intent: {name: review__reject}") {
 		t.Fatalf("want one finding naming the prefixed spelling, got %v", got)
 	}
+	// with no expect_state: begin's unguarded arm certainly enters the
+	// parallel state (probed, /tmp/lintgaps41/pa: GUARD_FAILED on both
+	// paths)
+	got = ruleFindings(t, ruleRejected, files, "test_kind: flow\ninitial_state: desk\nturns:\n  - intent: {name: take}\n  - intent: {name: begin}\n  - intent: {name: reject}\n")
+	if len(got) != 1 || !strings.Contains(got[0].Message, `intent "reject" is an imported child's bare spelling of "review__reject", but the fixture rests in the child's parallel state "review.watching" (where turns[1] "begin"`) {
+		t.Fatalf("no expect_state: want one finding where begin leads, got %v", got)
+	}
 	quiet := map[string]string{
 		"prefixed":     head + "  - intent: {name: review__reject}\n",
-		"no rest":      "test_kind: flow\ninitial_state: desk\nturns:\n  - intent: {name: take}\n  - intent: {name: begin}\n  - intent: {name: reject}\n",
 		"expect_error": head + "  - intent: {name: reject}\n    expect_error: {code: GUARD_FAILED}\n",
 		"plain leaf":   "test_kind: flow\ninitial_state: desk\nturns:\n  - intent: {name: take}\n    expect_state: review.intake\n  - intent: {name: begin}\n",
 	}
@@ -111,5 +118,30 @@ func TestWrongStateParallelOrder(t *testing.T) {
 	moved := ruleFindings(t, ruleWrongState, files, "test_kind: flow\ninitial_state: \"watching#watching.ci.pending|watching.chat.quiet\"\nturns:\n  - intent: {name: ping}\n    expect_state: \"watching#watching.ci.pending|watching.chat.pinged\"\n")
 	if len(moved) != 1 || !strings.Contains(moved[0].Message, `the machine rests at "watching#watching.chat.pinged|watching.ci.pending"`) {
 		t.Fatalf("after ping at a parallel start: want one finding with the sorted path, got %v", moved)
+	}
+}
+
+// TestRejectedParallelAliasRegion: a bare spelling of an arc a region of
+// the child's parallel state takes (import-par-bare-alias's quit, taken by
+// the region ra) is GUARD_FAILED too (probed, /tmp/lintgaps41/t3 d, e;
+// gen write -kind mutate -seed 1001303 story 003); a name a region's
+// current leaf takes bare is not judged.
+func TestRejectedParallelAliasRegion(t *testing.T) {
+	const dir = "../engine/testdata/conformance/import-par-bare-alias/"
+	files := map[string]string{}
+	for _, f := range []string{"app.yaml", "kid/app.yaml"} {
+		b, err := os.ReadFile(dir + f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[f] = string(b)
+	}
+	const head = "test_kind: flow\nuse_orchestrator: true\ninitial_state: kid.k1\nturns:\n  - intent: {name: kid__hop}\n    expect_state: \"kid.kp#kid.kp.ra.a1|kid.kp.rb.b1\"\n"
+	got := ruleFindings(t, ruleRejected, files, head+"  - intent: {name: quit}\n")
+	if len(got) != 1 || !strings.Contains(got[0].Message, `intent "quit" is an imported child's bare spelling of "kid__quit", but the fixture rests in the child's parallel state "kid.kp"`) {
+		t.Fatalf("want quit's finding, got %v", got)
+	}
+	if got := ruleFindings(t, ruleRejected, files, head+"  - intent: {name: kid__quit}\n"); len(got) != 0 {
+		t.Fatalf("kid__quit: want no finding, got %v", got)
 	}
 }

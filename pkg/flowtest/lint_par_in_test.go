@@ -1,6 +1,10 @@
 package flowtest
 
-import "testing"
+import (
+	"os"
+	"strings"
+	"testing"
+)
 
 // TestLintParIn: a fixture that certainly enters a parallel state, or
 // starts in one, rests inside it until its own arm takes it out, and a
@@ -88,4 +92,27 @@ func TestLintParStay(t *testing.T) {
 		"j_again_then_tick_tick.yaml":       `after turns[2] "again" re-enters "clock" (its own arm, target "clock")`,
 		"k_out_without_stay_passes.yaml":    "",
 	}, ruleRejected, ruleWrongState, ruleWorldKnown)
+}
+
+// TestLintParGuardRequiredSlot: a turn inside a parallel state that
+// leaves out a slot its intent requires is clarified before any guard is
+// evaluated, so a false guard is no verdict (gen write -kind storymut
+// -seed 1002391: lint-par-guard's out given a required note, upstream
+// passes d_own_arm_writes, resting in clock).
+func TestLintParGuardRequiredSlot(t *testing.T) {
+	const dir = "../engine/testdata/conformance/lint-par-guard/"
+	app, err := os.ReadFile(dir + "app.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fx, err := os.ReadFile(dir + "flows/d_own_arm_writes.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const plain, slotted = `out: {title: "Leave while open"}`, `out: {title: "Leave while open", slots: {note: {type: string, required: true}}}`
+	if !strings.Contains(string(app), plain) {
+		t.Fatalf("%sapp.yaml no longer declares %s", dir, plain)
+	}
+	files := map[string]string{"app.yaml": strings.Replace(string(app), plain, slotted, 1)}
+	wantFinding(t, ruleFindings(t, ruleRejected, files, string(fx)), "")
 }

@@ -81,7 +81,7 @@ func (l *fixtureLint) rejected(t *Turn) {
 // guards), a start whose entries are all strays, or one in no state. It
 // reports whether it warned.
 func (l *fixtureLint) rejectedUnplain(t *Turn, r rest) bool {
-	return l.parallelAlias(t, l.par) || l.parallelNotTaken(t, l.par) || l.parIn(t, r) || l.parLeavesNotTaken(t, r) || l.parLeavesGuard(t, r) || l.parGuard(t, r) ||
+	return l.parallelAlias(t, l.par) || l.parallelAliasIn(t, r) || l.parallelNotTaken(t, l.par) || l.parIn(t, r) || l.parLeavesNotTaken(t, r) || l.parLeavesGuard(t, r) || l.parGuard(t, r) ||
 		l.strayStart(t) || l.nowhereStart(t)
 }
 

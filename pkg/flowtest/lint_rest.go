@@ -86,11 +86,40 @@ func (l *fixtureLint) startRest() rest {
 		}
 		return r
 	}
+	if l.fx.InitialState == "" {
+		return l.rootRest()
+	}
 	s := l.ix.plainLeaf(l.fx.InitialState)
 	if s == nil || (l.fx.Orchestrated() && slices.ContainsFunc(s.OnEnter, func(e *story.Effect) bool { return e == nil || e.EmitIntent() != "" })) {
 		return rest{}
 	}
 	return rest{at: s, from: "the fixture starts (initial_state)", armed: true}
+}
+
+// rootRest is where an orchestrated fixture with no initial_state fires
+// its first turn: the root's initial leaf, each compound's initial:
+// followed, no on_enter run on the way and no timeout armed, as the
+// existing engine starts it (/tmp/lintgaps41/p5: root g's on_enter sets
+// msg, and g.a's arm guarded on msg is refused GUARD_FAILED at turn 0;
+// /tmp/lintgaps41/t2). Unknown on the legacy path (the state "", which
+// turns() reports), through a parallel state or a templated initial:, and
+// at a leaf whose on_enter emits (the post-bind pass, as startRest).
+func (l *fixtureLint) rootRest() rest {
+	if !l.fx.Orchestrated() {
+		return rest{}
+	}
+	s := l.ix.byPath[l.root.Root]
+	for depth := 0; s != nil && len(s.Children) > 0 && !s.Parallel; depth++ {
+		init := s.Initial()
+		if init == "" || story.IsTemplated(init) || depth > 64 {
+			return rest{}
+		}
+		s = l.ix.byPath[s.Path+"."+init]
+	}
+	if s == nil || l.ix.plainLeaf(s.Path) == nil || slices.ContainsFunc(s.OnEnter, func(e *story.Effect) bool { return e == nil || e.EmitIntent() != "" }) {
+		return rest{}
+	}
+	return rest{at: s, from: "the fixture starts (no initial_state: the root's initial leaf, entered with no on_enter run)"}
 }
 
 // restAt is the state t certainly fires at, or nil: not, past the first

@@ -85,6 +85,14 @@ type settleWalk struct {
 	// it submitted that upstream stores, unstoredJobs the others
 	// (lint_jobs_land.go, lint_jobs_fewer.go)
 	landed, submitted, unstoredJobs int
+	// chainOrigin: while a job's on_complete chain runs its body (its
+	// emit hops too), the job's origin, which a job the hop's on_enter
+	// submits takes as its own (engine jobs.go submit; conformance
+	// jobs-due-neighbours chainhop: stale once it lands)
+	chainOrigin string
+	// synthBound: the keys the calls of a job's completion turn bound so
+	// far (land), made uncertain where its view may fail (viewSure)
+	synthBound []string
 	// landing: a job's completion turn is being followed; risky: an
 	// effect of it may fail, which posts no notice (lint_inbox.go)
 	landing, risky bool

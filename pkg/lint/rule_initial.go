@@ -3,6 +3,7 @@ package lint
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/story"
@@ -17,7 +18,11 @@ func checkInitial(c *checker) {
 	for _, s := range c.states() {
 		if s.Parallel {
 			if len(s.Children) < 2 {
-				c.rep.Errf(s.Pos, ruleInitial, "state %q: parallel state must declare at least 2 child regions (got %d)", s.Path, len(s.Children))
+				fix := "add a second region under states:, or make it type: compound with an initial:"
+				if len(s.Children) == 0 {
+					fix = "declare its regions under states:, or drop type: parallel"
+				}
+				c.rep.Errf(s.Pos, ruleInitial, "state %q: parallel state must declare at least 2 child regions (got %d); %s", s.Path, len(s.Children), fix)
 			}
 			if s.Initial() != "" {
 				c.rep.Errf(s.InitialPos(), ruleInitial, "state %q: parallel state must not declare initial: — each region picks its own initial", s.Path)
@@ -54,7 +59,11 @@ func checkInitial(c *checker) {
 				c.rep.Warnf(s.InitialPos(), ruleInitial, "state %q: initial child %q does not exist; upstream loads it since %q is not type: compound, where initial: is never read", s.Path, s.Initial(), s.Path)
 				continue
 			}
-			c.rep.Errf(s.InitialPos(), ruleInitial, "state %q: initial child %q does not exist%s", s.Path, s.Initial(), c.didYouMean(s.Initial(), names))
+			fix := c.didYouMean(s.Initial(), names)
+			if fix == "" && len(names) > 0 {
+				fix = fmt.Sprintf("; name one of its states: %s", strings.Join(names, ", "))
+			}
+			c.rep.Errf(s.InitialPos(), ruleInitial, "state %q: initial child %q does not exist%s", s.Path, s.Initial(), fix)
 		}
 	}
 }

@@ -177,7 +177,11 @@ func (c *checker) onErrorDangles(e *story.Effect, site effSite, target, resolved
 	if te, ok := err.(*story.TargetError); ok && te.Msg != "" && !strings.Contains(te.Msg, "does not exist") {
 		fmt.Fprintf(&b, "is broken: %s", te.Msg)
 	} else if base != "" {
-		fmt.Fprintf(&b, "resolves against the dispatch state %q (the state the turn ends in, not the declaring state) to %q, which is not a state", base, resolved)
+		from := "the state the turn ends in"
+		if site.OnComplete {
+			from = "the job's origin, where the session was when the job was submitted"
+		}
+		fmt.Fprintf(&b, "resolves against the dispatch state %q (%s, not the declaring state) to %q, which is not a state", base, from, resolved)
 	} else {
 		fmt.Fprintf(&b, "resolves to %q, which is not a state", resolved)
 	}
@@ -256,6 +260,28 @@ func (c *checker) nearState(from *story.State, resolved, last string) string {
 	return ""
 }
 
+// jobOrigins are the states a job's on_complete chain (site) dispatches its
+// calls at: the completion's origin, where the session was when the
+// outermost background call was submitted, which is that call's own
+// dispatch state (an arm's destination, a compound's initial leaf), not
+// the declaring state (/tmp/lintgaps41/p1, p3: a compound h's on_enter
+// job climbs its on_error from h.c; g.c's arm to y from y). An on_exit
+// call, and one dispatched at an exit, keep the declaring state.
+func (c *checker) jobOrigins(site effSite) []string {
+	root := site.EffectPlace
+	for root.Parent != nil {
+		root = root.Parent
+	}
+	if root.List == "on_exit" {
+		return []string{site.State.Path}
+	}
+	out := c.dispatchStates(effSite{EffectPlace: root, Inline: root.Within("effects"), Template: site.Template})
+	if len(out) == 0 || strings.HasPrefix(out[0], "__exit__") {
+		return []string{site.State.Path}
+	}
+	return out
+}
+
 // dispatchStates lists the statically known states a turn can end in when
 // the effect at site is dispatched (story-runtime.md §2.1).
 func (c *checker) dispatchStates(site effSite) []string {
@@ -267,7 +293,7 @@ func (c *checker) dispatchStates(site effSite) []string {
 	case s == nil:
 		return nil
 	case site.OnComplete:
-		return []string{s.Path}
+		return c.jobOrigins(site)
 	case site.Intent != "":
 		var out []string
 		for _, t := range s.Arms(site.Intent) {

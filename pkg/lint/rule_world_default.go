@@ -11,7 +11,7 @@ import (
 )
 
 var ruleWorldDefault = &Rule{ID: "world-default", Severity: diag.Warning, LintOnly: true,
-	Summary: "a world default the declared type does not hold: a quoted default on an int, float or bool key stays a string (guards and expect_world compare it as one), a number, bool, mapping or list default on a key of another type (0 on a bool, 3 on a string, true on an int), an enum default outside its values:; or a key of the entry spelled near default:, type: or values: (defualt:, value:), which both engines ignore, so the key has no default, type or values",
+	Summary: "a world default the declared type does not hold: a quoted default on an int, float or bool key stays a string (guards and expect_world compare it as one), a number, bool, mapping or list default on a key of another type (0 on a bool, 3 on a string, true on an int), an enum default outside its values:, a {{ }} template, which neither engine renders; or a key of the entry spelled near default:, type: or values: (defualt:, value:), which both engines ignore, so the key has no default, type or values",
 	Example: "world: {n: {type: int, default: \"0\"}}"}
 
 // checkWorldDefaults warns at a world key whose default its type: does
@@ -35,6 +35,12 @@ func checkWorldDefaults(c *checker) {
 				a := kindArticle(v.Kind())
 				c.rep.Warnf(v.Pos, ruleWorldDefault, "world %q: default %s, not a%s %s, on a type: %s key: both engines seed it as written, so a guard or template that reads it as a%s %s fails the turn (invalid operation) until a set: writes one; give a%s %s default, or declare the key with the type it holds", v.Name, what, a, v.Kind(), v.Type, a, v.Kind(), a, v.Kind())
 			}
+			continue
+		}
+		if s, ok := v.Default.(string); ok && story.IsTemplated(s) {
+			// probed (/tmp/lintgaps41/p6): upstream seeds "{{ world.n }}x"
+			// as written, and a view or set that reads it gets that text
+			c.rep.Warnf(v.Pos, ruleWorldDefault, "world %q: default %q is a template, which neither engine renders: both engines seed the text as written, braces and all, and a view or set: that reads the key gets that text (only a form choice's template renders such a value, once); give a literal default, and compute the value with a set: (in the root's on_enter, or where it is first needed)", v.Name, s)
 			continue
 		}
 		switch typ {
