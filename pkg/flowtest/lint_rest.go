@@ -99,9 +99,8 @@ func (l *fixtureLint) startRest() rest {
 // rootRest is where an orchestrated fixture with no initial_state fires
 // its first turn: the root's initial leaf, each compound's initial:
 // followed, no on_enter run on the way and no timeout armed, as the
-// existing engine starts it (/tmp/lintgaps41/p5: root g's on_enter sets
-// msg, and g.a's arm guarded on msg is refused GUARD_FAILED at turn 0;
-// /tmp/lintgaps41/t2). Unknown on the legacy path (the state "", which
+// existing engine starts it (probed: a root whose on_enter sets msg, and
+// a first leaf's arm guarded on msg, is refused GUARD_FAILED at turn 0). Unknown on the legacy path (the state "", which
 // turns() reports), through a parallel state or a templated initial:, and
 // at a leaf whose on_enter emits (the post-bind pass, as startRest).
 func (l *fixtureLint) rootRest() rest {

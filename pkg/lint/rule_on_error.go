@@ -264,8 +264,8 @@ func (c *checker) nearState(from *story.State, resolved, last string) string {
 // calls at: the completion's origin, where the session was when the
 // outermost background call was submitted, which is that call's own
 // dispatch state (an arm's destination, a compound's initial leaf), not
-// the declaring state (/tmp/lintgaps41/p1, p3: a compound h's on_enter
-// job climbs its on_error from h.c; g.c's arm to y from y). An on_exit
+// the declaring state (conformance oncomplete-origin-climb: a compound
+// h's on_enter job climbs its on_error from h.c; g.c's arm to y from y). An on_exit
 // call, and one dispatched at an exit, keep the declaring state.
 func (c *checker) jobOrigins(site effSite) []string {
 	root := site.EffectPlace
@@ -406,8 +406,8 @@ func (c *checker) exitFirst(site effSite) (exit, emit string) {
 
 // exitHop is exitFirst in any story: the exit a leaf's on_enter takes,
 // through an emit_intent written anywhere in it, before the call at site
-// is dispatched (conformance exit-redirect-climb; /tmp/lintgaps37/p1, p3:
-// a call written before the emit climbs from the exit too).
+// is dispatched (conformance exit-redirect-climb; probed: a call written
+// before the emit climbs from the exit too).
 func exitHop(site effSite) (exit, emit string) {
 	for _, prev := range hopList(site) {
 		name := strings.TrimSpace(prev.EmitIntent())

@@ -14,7 +14,7 @@ import (
 // keeps a "../" chain as written, and both engines climb it from the
 // dispatch state in the top story's tree (a transition's destination, a
 // compound's initial leaf), so it can climb out of this story into the
-// importer's, or stop inside a compound (/tmp/lintgaps37/p2: the bare z,
+// importer's, or stop inside a compound (probed: the bare z,
 // and ../../z, of kid's g.c dispatched at y name the importer's z; a
 // compound h's bare z dispatched at h.c names kid.h.z). It reports true
 // when it has warned.

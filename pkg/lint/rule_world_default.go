@@ -38,7 +38,7 @@ func checkWorldDefaults(c *checker) {
 			continue
 		}
 		if s, ok := v.Default.(string); ok && story.IsTemplated(s) {
-			// probed (/tmp/lintgaps41/p6): upstream seeds "{{ world.n }}x"
+			// probed: upstream seeds "{{ world.n }}x"
 			// as written, and a view or set that reads it gets that text
 			c.rep.Warnf(v.Pos, ruleWorldDefault, "world %q: default %q is a template, which neither engine renders: both engines seed the text as written, braces and all, and a view or set: that reads the key gets that text (only a form choice's template renders such a value, once); give a literal default, and compute the value with a set: (in the root's on_enter, or where it is first needed)", v.Name, s)
 			continue
