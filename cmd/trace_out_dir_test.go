@@ -51,4 +51,22 @@ func TestTraceOutMakesItsDirectory(t *testing.T) {
 	if b, err := os.ReadFile(block); err != nil || string(b) != "in the way" {
 		t.Errorf("the file in the way was touched: %q, %v", b, err)
 	}
+
+	// Inside the project, a link on the way out of it makes nothing where
+	// it leads, even when what it leads to is missing.
+	if err := os.Mkdir(filepath.Join(dir, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	away := filepath.Join(t.TempDir(), "away")
+	if err := os.Symlink(filepath.Join(away, "deep"), filepath.Join(dir, "out")); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	code, _, stderr := runCmd(t, "test", "flows", "app.yaml", "--trace-out", "out/x.jsonl")
+	if code != exitUsageEnv || !strings.Contains(stderr, "symlink leading out of the project root") {
+		t.Errorf("--trace-out through a link out of the project: exit %d, %s", code, stderr)
+	}
+	if _, err := os.Lstat(away); !os.IsNotExist(err) {
+		t.Errorf("a directory was made where the link leads: %v", err)
+	}
 }
