@@ -168,6 +168,10 @@ func runTests(ctx context.Context, stdout, stderr io.Writer, args []string, f *t
 	if err != nil {
 		return usagef("%v", err)
 	}
+	if err := testrun.TraceOutDir(f.traceOut); err != nil {
+		cleanup()
+		return usagef("%v", err)
+	}
 	defer cleanup()
 	traceBound, err := traceOptions(f.traceMaxMiB)
 	if err != nil {
@@ -289,7 +293,10 @@ func checkTestFlags(f *testFlags, p *testrun.Plan) (err error) {
 	if p.Shard, p.Shards, err = parseShard(f.shard); err != nil {
 		return err
 	}
-	return checkOutDirs("--json", f.jsonOut, "--junit", f.junitOut, "--trace-out", f.traceOut)
+	if err := checkOutInside("--trace-out", f.traceOut); err != nil {
+		return err // its directory is made before the run (testrun.TraceOutDir)
+	}
+	return checkOutDirs("--json", f.jsonOut, "--junit", f.junitOut)
 }
 
 // sandboxTimeout is --timeout under --sandbox when none is given: a

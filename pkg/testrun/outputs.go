@@ -2,9 +2,12 @@ package testrun
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"kitsoki/internal/atomicfile"
@@ -107,6 +110,44 @@ func OneStdout(flagPaths ...string) error {
 		return fmt.Errorf("%s both want stdout; write one of them to a file", strings.Join(on, " and "))
 	}
 	return nil
+}
+
+// TraceOutDir makes the directory of the --trace-out file traceOut (its
+// parents too), as upstream's `test flows` makes it before its first
+// fixture runs; inside the project root it is made through the root, so
+// a link leading out of it makes nothing there. "" makes nothing.
+func TraceOutDir(traceOut string) error {
+	if traceOut == "" {
+		return nil
+	}
+	dir := filepath.Dir(traceOut)
+	if f := fileInTheWay(dir); f != "" {
+		return fmt.Errorf("--trace-out %s: %s is a file, not a directory; name a file in a directory, or move %s away", traceOut, f, f)
+	}
+	if err := atomicfile.MkdirBelow(OutRoot(), dir); err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = fmt.Errorf("%s: %w", pe.Path, pe.Err) // without the operation's name
+		}
+		return fmt.Errorf("--trace-out %s: cannot create its directory %s: %v; name a file whose directory exists or can be made", traceOut, dir, err)
+	}
+	return nil
+}
+
+// fileInTheWay is the nearest existing one of dir and its parents when
+// it is no directory, else "".
+func fileInTheWay(dir string) string {
+	for p := dir; ; p = filepath.Dir(p) {
+		if st, err := os.Stat(p); err == nil {
+			if st.IsDir() {
+				return ""
+			}
+			return p
+		}
+		if filepath.Dir(p) == p {
+			return ""
+		}
+	}
 }
 
 // OutRoot is the project root above the working directory: the one an

@@ -98,6 +98,8 @@ const malformedAnswer = `{"echo_verb": "decide"`
 //	big:<n>          the reference keys plus "blob", a string of n bytes
 //	env              {"env":[...]}, the plugin's environment (env)
 //	unsorted         {"b":1,"a":2}: keys out of order, to check bytes survive
+//	transcript       the reference, and the transcript TranscriptWire, which
+//	                 the plugin splices into its answer (WithTranscript)
 //
 // transport is written into meta so tests can see meta is kept apart from
 // the submission.
@@ -155,4 +157,24 @@ func SleepLate(r *Request) {
 		}
 	}
 	time.Sleep(d)
+}
+
+// TranscriptWire is the transcript the transcript fault answers with, as
+// it goes on the wire: its events spaced, keys unsorted, escaped, a
+// number with a trailing zero and a tab, which encoding/json would
+// compact or rewrite. TranscriptEvents is its events as the trace's
+// transcripts/<call_id>.jsonl must hold them, one a line.
+const (
+	TranscriptWire   = `{"format":"echo-fmt","events":[{"type": "system", "b":1,"a":2}, [1,  2],  "str\u0041", 1.50, {"u":"\u00e9\/x"},` + "\t" + `{"t":` + "\t" + `1}],"timings":[5, 6]}`
+	TranscriptEvents = `{"type": "system", "b":1,"a":2}` + "\n" + `[1,  2]` + "\n" + `"str\u0041"` + "\n" + `1.50` + "\n" + `{"u":"\u00e9\/x"}` + "\n" + `{"t":` + "\t" + `1}` + "\n"
+)
+
+// WithTranscript is the marshalled answer b with TranscriptWire spliced
+// in as its transcript, byte for byte (encoding/json would compact it).
+func WithTranscript(b []byte) []byte {
+	b = b[:len(b)-1] // the object's closing brace
+	if len(b) > 1 {
+		b = append(b, ',')
+	}
+	return append(append(b, `"transcript":`+TranscriptWire...), '}')
 }

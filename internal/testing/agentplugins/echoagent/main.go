@@ -207,6 +207,14 @@ func handle(req *rpcRequest, line []byte, out *bufio.Writer) {
 		v := uEscape(os.Getenv(arg))
 		fmt.Fprintf(out, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32000,"message":"auth %s failed","data":{"%s":"%s"}}}`+"\n", req.ID, v, v, v)
 		return
+	case "transcript": // the answer with echo.TranscriptWire as written
+		b, err := json.Marshal(echo.Answer(&ask, fault, alias, "subprocess", nil))
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "echoagent: marshal: %v\n", err)
+			os.Exit(1)
+		}
+		fmt.Fprintf(out, `{"jsonrpc":"2.0","id":%s,"result":%s}`+"\n", req.ID, echo.WithTranscript(b))
+		return
 	case "stdout_unsolicited":
 		write(out, rpcResponse{JSONRPC: "2.0", ID: req.ID, Result: echo.Answer(&ask, fault, alias, "subprocess", nil)})
 		out.WriteString(`{"jsonrpc":"2.0","method":"unsolicited"}` + "\n")

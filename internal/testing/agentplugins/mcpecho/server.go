@@ -134,6 +134,9 @@ func (s *Server) call(ctx context.Context, o Options, req *mcp.CallToolRequest) 
 	if err != nil {
 		return nil, err
 	}
+	if name == "transcript" {
+		b = echo.WithTranscript(b)
+	}
 	res := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}
 	if o.Structured {
 		res.StructuredContent = json.RawMessage(b)
