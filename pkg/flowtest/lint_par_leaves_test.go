@@ -153,13 +153,37 @@ func TestLintParCross(t *testing.T) {
 	for _, o := range []string{"o", "l"} {
 		want["a"+o+".yaml"] = `turns[2]: intent "ga" ` + crossed
 		want["b"+o+".yaml"] = ""
-		want["c"+o+".yaml"] = unwarned // GUARD_FAILED upstream: a move from two leaves of a region is not followed
+		// gb1 is allowed (b1 takes it) but looked up from b2 alone, the
+		// leaf read back: GUARD_FAILED (lint_par_fired.go)
+		want["c"+o+".yaml"] = `turns[2]: intent "gb1", fired at "p#p.rb.b1|p.rb.b2"`
 		want["d"+o+".yaml"] = ""
 		want["e"+o+".yaml"] = `turns[1].expect_state: "p#p.ra.a1|p.rb.b1", but turns[1] "cross"`
 		want["f"+o+".yaml"] = ""
 		want["g"+o+".yaml"] = `turns[2]: intent "ga" is not taken at "p#p.rb.b1|p.rb.b1"`
-		want["h"+o+".yaml"] = unwarned
-		want["i"+o+".yaml"] = unwarned
+		// the move from the leaf read back lands b3 alone
+		want["h"+o+".yaml"] = `turns[3]: intent "gb1" is not taken at "p#p.rb.b3"`
+		want["i"+o+".yaml"] = `turns[3]: intent "ga" is not taken at "p#p.rb.b3"`
 	}
 	lintGolden(t, "../engine/testdata/conformance/lint-par-cross", want, ruleRejected, ruleWrongState)
+}
+
+// TestLintParAboveRoot: a certain arm of the parallel state, or of an
+// ancestor, whose target lies inside it moves the firing leaf's region
+// (conformance lint-par-above-root); a move from the two leaves of rb it
+// may leave starts from the leaf read back.
+func TestLintParAboveRoot(t *testing.T) {
+	const crossed = `turns[2]: intent "go" is not taken at "top.p#top.p.rb.b1|top.p.rb.b2"`
+	want := map[string]string{}
+	for _, o := range []string{"_orch", "_legacy"} {
+		want["e"+o+".yaml"] = crossed
+		want["e2"+o+".yaml"] = crossed
+		want["e3"+o+".yaml"] = `turns[2]: intent "go" is not taken at "top.p#top.p.ra.a3|top.p.rb.b1"`
+		want["pe"+o+".yaml"] = ""
+		want["pe2"+o+".yaml"] = ""
+		want["pe3"+o+".yaml"] = ""
+		want["wrong"+o+".yaml"] = `turns[1].expect_state: "top.p#top.p.ra.a1|top.p.rb.b2", but turns[1] "e"`
+		want["back"+o+".yaml"] = ""
+		want["backgo"+o+".yaml"] = `turns[3]: intent "go" is not taken at "top.p#top.p.rb.b1"`
+	}
+	lintGolden(t, "../engine/testdata/conformance/lint-par-above-root", want, ruleRejected, ruleWrongState)
 }
