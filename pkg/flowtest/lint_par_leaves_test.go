@@ -187,3 +187,19 @@ func TestLintParAboveRoot(t *testing.T) {
 	}
 	lintGolden(t, "../engine/testdata/conformance/lint-par-above-root", want, ruleRejected, ruleWrongState)
 }
+
+// TestLintParExpectAllowed: a turn expecting INTENT_NOT_ALLOWED_IN_STATE
+// at a known parallel configuration one of whose printed leaves takes
+// its intent always fails (conformance lint-par-expect-allowed).
+func TestLintParExpectAllowed(t *testing.T) {
+	want := map[string]string{}
+	for _, o := range []string{"o", "l"} {
+		want["a"+o+".yaml"] = `turns[2].expect_error: code INTENT_NOT_ALLOWED_IN_STATE, but intent "gb1" is taken at "p#p.rb.b1|p.rb.b2"`
+		want["b"+o+".yaml"] = ""
+		want["c"+o+".yaml"] = ""
+		want["d"+o+".yaml"] = `turns[1].expect_error: code INTENT_NOT_ALLOWED_IN_STATE, but intent "gb1" is taken at "p#p.ra.a1|p.rb.b1"`
+		want["e"+o+".yaml"] = `turns[2].expect_error: code INTENT_NOT_ALLOWED_IN_STATE, but intent "gb1" is taken at "p#p.rb.b1|p.rb.b1"`
+		want["f"+o+".yaml"] = ""
+	}
+	lintGolden(t, "../engine/testdata/conformance/lint-par-expect-allowed", want, ruleRejected, ruleWrongState, ruleErrorCode)
+}

@@ -90,7 +90,7 @@ func (l *fixtureLint) rejectedUnplain(t *Turn, r rest) bool {
 func (l *fixtureLint) judge(t *Turn, r rest) (string, bool) {
 	ix, at := l.ix, r.at
 	if t.ExpectError != nil {
-		return "", l.takenExpectRejected(t, r) || l.acceptedExpectError(t, r) || l.untakenExpectOther(t, r)
+		return "", l.takenExpectRejected(t, r) || l.parTakenExpectRejected(t, r) || l.acceptedExpectError(t, r) || l.untakenExpectOther(t, r)
 	}
 	if t.Intent == nil || t.Intent.Name == "" || ix.unfolded {
 		return "", false
