@@ -11,7 +11,8 @@ import (
 
 // A fixture that certainly enters a parallel state P rests somewhere
 // inside it (rest.in), its leaves not followed, as long as nothing in P
-// can take it out but P's own arms (parConfined). There, both engines
+// can take it out but P's own arms (parConfined; while its leaves are
+// known, parOpen is enough: lint_par_open.go). There, both engines
 // refuse an intent that no state inside P takes, nor P or an ancestor
 // (conformance lint-par-in: after enter, a second enter is refused
 // INTENT_NOT_ALLOWED_IN_STATE; after a round of region moves, P's own
@@ -194,12 +195,12 @@ func (l *fixtureLint) parNext(t *Turn, r rest, arc string) rest {
 		return rest{}
 	}
 	if r.at != nil && len(r.alt) == 0 && !inParallel(r.at) {
-		return l.parEnter(t, r, arc)
+		return ix.heldOpen(l.parEnter(t, r, arc))
 	}
 	if r.in == nil || (t.HasAdvance && ix.timedIn(r.in)) {
 		return rest{}
 	}
-	return l.parMove(t, r, arc)
+	return ix.heldOpen(l.parMove(t, r, arc))
 }
 
 // parEnter is parNext from the plain leaf r.at: inside the parallel
@@ -208,7 +209,7 @@ func (l *fixtureLint) parEnter(t *Turn, r rest, arc string) rest {
 	ix := l.ix
 	n, a := chosenArm(r.at, arc, l.guardOf(t))
 	p := ix.parTarget(n, a)
-	if p == nil || (t.HasAdvance && ix.timedIn(p)) || !quietEntry(r.at, plainEffect) || !ix.parConfined(p) || !quietAbove(p) {
+	if p == nil || (t.HasAdvance && ix.timedIn(p)) || !quietEntry(r.at, plainEffect) || !ix.parOpen(p) || !quietAbove(p) {
 		return rest{}
 	}
 	next := rest{in: p, from: fmt.Sprintf("turns[%d] %q, fired at %q (where %s), enters %q", t.Index, t.Intent.Name, r.at.Path, r.from, p.Path)}

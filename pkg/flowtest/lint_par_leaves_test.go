@@ -203,3 +203,19 @@ func TestLintParExpectAllowed(t *testing.T) {
 	}
 	lintGolden(t, "../engine/testdata/conformance/lint-par-expect-allowed", want, ruleRejected, ruleWrongState, ruleErrorCode)
 }
+
+// TestLintParOpen: a parallel state a region's arm may leave is followed
+// while its leaves are known (conformance lint-par-open).
+func TestLintParOpen(t *testing.T) {
+	want := map[string]string{}
+	for _, o := range []string{"o", "l"} {
+		want["a"+o+".yaml"] = `turns[2]: intent "enter" is not taken in the parallel state "p"`
+		want["b"+o+".yaml"] = ""
+		want["c"+o+".yaml"] = `turns[1].expect_state: "p#p.ra.a1|p.rb.b1", but turns[1] "x"`
+		want["d"+o+".yaml"] = ""
+		want["e"+o+".yaml"] = unwarned // run (a call) is not followed
+		want["f"+o+".yaml"] = `turns[2]: intent "x" is not taken at "p#p.ra.a2|p.rb.b1"`
+		want["g"+o+".yaml"] = unwarned // q's own ping, emitted inside it, is not followed
+	}
+	lintGolden(t, "../engine/testdata/conformance/lint-par-open", want, ruleRejected, ruleWrongState)
+}

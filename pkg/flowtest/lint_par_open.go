@@ -1,0 +1,65 @@
+package flowtest
+
+import (
+	"slices"
+
+	"kitsoki/pkg/story"
+)
+
+// A parallel state one of whose states has an arm that may leave it (a
+// target outside it, a templated one, a call that may be redirected) is
+// not confined (parConfined): where the walk stops following its leaves
+// the machine may be anywhere. Its configuration is still certain while
+// every move from it is followed: entered quietly from a plain leaf, on
+// the regions' initial leaves (parLanding), then each region's certain
+// move (parRegionMove) or its own re-entry. parOpen is what that needs;
+// parNext drops a rest inside such a state whose leaves it does not know
+// (conformance lint-par-open: a region's arm to outside, not taken, left
+// every other move unfollowed).
+
+// parOpen reports whether the walk may hold the parallel state p while
+// it knows its leaves: p and every state inside it only set, increment,
+// say or emit an event on entry, and no event emitted inside it (on
+// entry, by an arm's emit: list or an effect's emit:, whatever the arm
+// does besides) is taken by p or an ancestor. A confined p is open.
+func (ix *storyIndex) parOpen(p *story.State) bool {
+	if ix.parConfined(p) {
+		return true
+	}
+	var emits []string
+	note := func(effs []*story.Effect) {
+		for _, e := range effs {
+			if e != nil && e.Emit() != "" {
+				emits = append(emits, e.Emit())
+			}
+		}
+	}
+	for _, s := range append(ix.under(p), p) {
+		if !allEffects(s.OnEnter, plainEffect) {
+			return false
+		}
+		note(s.OnEnter)
+		if s == p {
+			continue
+		}
+		for _, name := range s.OnNames() {
+			for _, a := range s.Arms(name) {
+				if a == nil {
+					return false
+				}
+				note(a.Effects)
+				emits = append(emits, a.Emit()...)
+			}
+		}
+	}
+	return !slices.ContainsFunc(emits, func(ev string) bool { return story.IsTemplated(ev) || takes(p, ev) })
+}
+
+// heldOpen is next unless it rests inside a parallel state that is not
+// confined at leaves the walk does not know: then the zero rest.
+func (ix *storyIndex) heldOpen(next rest) rest {
+	if next.in != nil && len(next.leaves) == 0 && !ix.parConfined(next.in) {
+		return rest{}
+	}
+	return next
+}
