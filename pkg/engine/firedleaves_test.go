@@ -28,3 +28,31 @@ func TestFiredLeaves(t *testing.T) {
 		}
 	}
 }
+
+// InitialLeaf descends each literal initial: the machine compiled; a
+// region written without type: compound keeps none and is its own
+// landing (conformance par-transition-view-root: p.ra rests on p.ra).
+func TestInitialLeaf(t *testing.T) {
+	typed := compileStory(t, "conformance/lint-par-cross")
+	untyped := compileStory(t, "conformance/par-transition-view-root")
+	for _, c := range []struct {
+		m          *Machine
+		path, leaf string
+		entered    []string
+	}{
+		{typed, "p.ra", "p.ra.a1", []string{"p.ra.a1"}},
+		{typed, "p.rb.b2", "p.rb.b2", nil},
+		{untyped, "p.ra", "p.ra", nil},
+		{untyped, "c", "c", nil},
+	} {
+		leaf, entered, ok := c.m.InitialLeaf(c.path)
+		if !ok || leaf != c.leaf || !slices.Equal(entered, c.entered) {
+			t.Errorf("InitialLeaf(%q) = %q, %v, %v; want %q, %v", c.path, leaf, entered, ok, c.leaf, c.entered)
+		}
+	}
+	for _, p := range []string{"p", "nowhere"} {
+		if _, _, ok := typed.InitialLeaf(p); ok {
+			t.Errorf("InitialLeaf(%q) ok; want not judged", p)
+		}
+	}
+}

@@ -201,6 +201,9 @@ func (l *fixtureLint) regionMoved(t *Turn, r rest, leaf, n *story.State, a *stor
 		// are not followed
 		return rest{}
 	}
+	if l.ix.literalTarget(n, a) == p {
+		return l.rootWritten(t, r, leaf, n, a)
+	}
 	to, ok := l.regionStep(reg, leaf, n, a)
 	if !ok {
 		return rest{}
@@ -244,8 +247,11 @@ func (l *fixtureLint) regionStep(reg, leaf, n *story.State, a *story.Transition)
 		// a leaf of another region, reached by an arm that emits nothing:
 		// it takes the leaf's place beside that region's own (conformance
 		// lint-par-cross)
-		ok := other != nil && len(d.Children) == 0 && !d.Parallel && regionQuiet(ix, other) && len(armEmits(a)) == 0
-		return d, ok
+		if other == nil || !regionQuiet(ix, other) || len(armEmits(a)) > 0 {
+			return nil, false
+		}
+		to, _, ok := ix.regionDescent(d) // its landing (conformance lint-par-untyped: p.rb itself)
+		return to, ok
 	}
 	to, _, ok := ix.regionDescent(d)
 	return to, ok

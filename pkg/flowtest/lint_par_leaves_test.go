@@ -219,3 +219,27 @@ func TestLintParOpen(t *testing.T) {
 	}
 	lintGolden(t, "../engine/testdata/conformance/lint-par-open", want, ruleRejected, ruleWrongState)
 }
+
+// TestLintParUntyped: a region without type: compound is its own
+// landing, and an arm targeting the parallel state lands every region
+// again (conformance lint-par-untyped).
+func TestLintParUntyped(t *testing.T) {
+	const entered = `is not taken at "p#p.ra|p.rb"`
+	want := map[string]string{}
+	for _, o := range []string{"o", "l"} {
+		want["tp"+o+".yaml"] = `turns[1]: intent "tp" ` + entered
+		want["tra"+o+".yaml"] = `turns[1]: intent "tra" ` + entered
+		want["trb"+o+".yaml"] = `turns[1]: intent "trb" ` + entered
+		want["ptp"+o+".yaml"] = `turns[1]: intent "tp" ` + entered
+		want["ptrb"+o+".yaml"] = `turns[1]: intent "trb" ` + entered
+		want["entry"+o+".yaml"] = `turns[1]: intent "look" is not taken in the parallel state "p#p.ra|p.rb"`
+		want["stp"+o+".yaml"] = ""
+		want["strb"+o+".yaml"] = ""
+		want["strbw"+o+".yaml"] = `turns[0].expect_state: "p#p.rb.b1|p.rb.b1", but turns[0] "trb"`
+		want["tq"+o+".yaml"] = ""
+		want["tqw"+o+".yaml"] = `turns[2].expect_state: "q#q.qa.c1|q.qb.d2", but turns[2] "tq"`
+		want["tqb"+o+".yaml"] = ""
+		want["tqbl"+o+".yaml"] = `turns[2]: intent "look" is not taken at "q#q.qb.d1|q.qb.d1"`
+	}
+	lintGolden(t, "../engine/testdata/conformance/lint-par-untyped", want, ruleRejected, ruleWrongState)
+}

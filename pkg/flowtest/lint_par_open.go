@@ -1,6 +1,7 @@
 package flowtest
 
 import (
+	"fmt"
 	"slices"
 
 	"kitsoki/pkg/story"
@@ -62,4 +63,25 @@ func (ix *storyIndex) heldOpen(next rest) rest {
 		return rest{}
 	}
 	return next
+}
+
+// rootWritten is the configuration after the arm a of n, taken from the
+// leaf of r's configuration, targets the parallel state r.in itself: the
+// machine enters it again and every region lands on its initial leaf
+// (parLanding; a region written without type: compound on itself:
+// conformance par-transition-view-root, lint-par-untyped), when the arm
+// only sets, increments or says, emits nothing, and every state inside
+// enters and exits the same way; the zero rest otherwise.
+func (l *fixtureLint) rootWritten(t *Turn, r rest, leaf, n *story.State, a *story.Transition) rest {
+	ix, p := l.ix, r.in
+	if !allEffects(a.Effects, plainEffect) || len(armEmits(a)) > 0 || !allEffects(p.OnExit(), parQuiet) ||
+		slices.ContainsFunc(p.Children, func(reg *story.State) bool { return !regionQuiet(ix, reg) }) {
+		return rest{}
+	}
+	leaves, _, ok := ix.parLanding(p)
+	if !ok {
+		return rest{}
+	}
+	return rest{in: p, leaves: leaves, from: fmt.Sprintf("turns[%d] %q, fired at %q, takes the arm of %q that targets %q itself, whose regions land on %s, after %s",
+		t.Index, t.Intent.Name, r.printed(), n.Path, p.Path, parPath(p, leaves), r.from)}
 }
