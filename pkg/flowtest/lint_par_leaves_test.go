@@ -215,7 +215,8 @@ func TestLintParOpen(t *testing.T) {
 		want["d"+o+".yaml"] = ""
 		want["e"+o+".yaml"] = unwarned // run (a call) is not followed
 		want["f"+o+".yaml"] = `turns[2]: intent "x" is not taken at "p#p.ra.a2|p.rb.b1"`
-		want["g"+o+".yaml"] = unwarned // q's own ping, emitted inside it, is not followed
+		want["g"+o+".yaml"] = `turns[2]: intent "enterq" is not taken in the parallel state "q"`
+		want["h"+o+".yaml"] = "" // qgo's ping, which q takes, is not followed
 	}
 	lintGolden(t, "../engine/testdata/conformance/lint-par-open", want, ruleRejected, ruleWrongState)
 }

@@ -20,9 +20,9 @@ import (
 
 // parOpen reports whether the walk may hold the parallel state p while
 // it knows its leaves: p and every state inside it only set, increment,
-// say or emit an event on entry, and no event emitted inside it (on
-// entry, by an arm's emit: list or an effect's emit:, whatever the arm
-// does besides) is taken by p or an ancestor. A confined p is open.
+// say or emit an event on entry, and no event an entry emits is taken by
+// p or an ancestor (an arm's emit the root takes is not followed:
+// regionEmit). A confined p is open.
 func (ix *storyIndex) parOpen(p *story.State) bool {
 	if ix.parConfined(p) {
 		return true
@@ -40,18 +40,6 @@ func (ix *storyIndex) parOpen(p *story.State) bool {
 			return false
 		}
 		note(s.OnEnter)
-		if s == p {
-			continue
-		}
-		for _, name := range s.OnNames() {
-			for _, a := range s.Arms(name) {
-				if a == nil {
-					return false
-				}
-				note(a.Effects)
-				emits = append(emits, a.Emit()...)
-			}
-		}
 	}
 	return !slices.ContainsFunc(emits, func(ev string) bool { return story.IsTemplated(ev) || takes(p, ev) })
 }
