@@ -280,12 +280,18 @@ func (l *fixtureLint) parLeave(t *Turn, p, n *story.State, a *story.Transition) 
 // outside, where tick is refused); the zero rest otherwise.
 func (l *fixtureLint) parStartLeave(t *Turn, jr rest, arc string) rest {
 	ix, p := l.ix, jr.at
-	if p == nil || !p.Parallel || p != l.parStart() || t.ExpectError != nil || t.ExpectState != nil || t.Intent == nil ||
+	if p == nil || !p.Parallel || p != l.parStart() || t.ExpectError != nil || t.Intent == nil ||
 		arc == "" || ix.unfolded || ix.wildcard || (ix.jobs && l.fx.Orchestrated()) || l.leavesRequired(t, ix.decls[arc]) {
 		return rest{}
 	}
 	n, a := chosenArm(p, arc, l.guardOf(t))
 	if a == nil || len(a.Emit()) > 0 || !allEffects(a.Effects, parQuiet) {
+		return rest{}
+	}
+	if tt := strings.TrimSpace(a.Target); n == p && (tt == "." || ix.literalTarget(n, a) == p) {
+		return l.bareExpect(t, l.bareEnter(t, p, a, jr))
+	}
+	if t.ExpectState != nil {
 		return rest{}
 	}
 	for s := p; s != nil; s = s.Parent {

@@ -244,3 +244,17 @@ func TestLintParUntyped(t *testing.T) {
 	}
 	lintGolden(t, "../engine/testdata/conformance/lint-par-untyped", want, ruleRejected, ruleWrongState)
 }
+
+// TestLintParBare: a bare parallel start's own arm naming it enters
+// every region (conformance lint-par-bare).
+func TestLintParBare(t *testing.T) {
+	want := map[string]string{}
+	for _, o := range []string{"o", "l"} {
+		want["a"+o+".yaml"] = ""
+		want["c"+o+".yaml"] = `turns[0].expect_state: "p", but turns[0] "go"`
+		want["d"+o+".yaml"] = `turns[2]: intent "x" is not taken at "p#p.ra.a2|p.rb.b1"`
+		want["e"+o+".yaml"] = `turns[1]: intent "out" is not taken in the parallel state "p"`
+		want["f"+o+".yaml"] = ""
+	}
+	lintGolden(t, "../engine/testdata/conformance/lint-par-bare", want, ruleRejected, ruleWrongState)
+}

@@ -51,7 +51,7 @@ func (l *fixtureLint) rejected(t *Turn) {
 	if !warned && len(l.ds) == n {
 		l.rest = l.parAfter(t, r, arc, l.rest, held)
 		if l.rest.at == nil && l.rest.in == nil && l.rest.exit == "" && r.at == nil && r.in == nil {
-			if sr := l.parStartLeave(t, jr, arc); sr.at != nil {
+			if sr := l.parStartLeave(t, jr, arc); sr.at != nil || sr.in != nil {
 				l.rest = sr
 			}
 		}
