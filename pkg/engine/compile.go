@@ -509,7 +509,7 @@ func (c *compiler) timeout(t *story.Timeout, ns *State) *Timeout {
 	if tg := strings.TrimSpace(t.Target); tg == "" {
 		c.refuse(t.Pos, "state %q: timeout: missing 'target' field", ns.Path)
 	} else {
-		nt.Target = c.exitTarget(tg) // "." loads and never fires (deadTimeoutTarget)
+		nt.Target = c.exitTarget(tg) // "." loads and never fires (DeadTimeoutTarget)
 	}
 	return nt
 }

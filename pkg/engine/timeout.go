@@ -86,7 +86,7 @@ func (r *runner) wait(ctx context.Context, d time.Duration) error {
 }
 
 // timeoutTurn fires the armed timeout as one synthetic turn
-// (story-runtime §4). A target deadTimeoutTarget names is dropped with a
+// (story-runtime §4). A target DeadTimeoutTarget names is dropped with a
 // note, as upstream.
 func (r *runner) timeoutTurn(ctx context.Context) (*Turn, error) {
 	tm := r.timer
@@ -94,7 +94,7 @@ func (r *runner) timeoutTurn(ctx context.Context) (*Turn, error) {
 	if tm == nil || tm.state != r.statePath() {
 		return nil, nil
 	}
-	if src := tm.owner.Timeout.Target.src; deadTimeoutTarget(src) {
+	if src := tm.owner.Timeout.Target.src; DeadTimeoutTarget(src) {
 		r.note(Note{Kind: "timeout", State: tm.state, Error: fmt.Sprintf("%s: state %q: timeout.target %q is relative, templated or written with slashes: it never fires (as in the existing engine, which looks the target up as written)", tm.owner.Timeout.Pos, tm.owner.Path, src)})
 		return nil, nil
 	}
@@ -143,11 +143,11 @@ func (r *runner) timeoutTurn(ctx context.Context) (*Turn, error) {
 	return r.closeTurn(t, from, map[string]any{"outcome": "timeout", "to": r.statePath()})
 }
 
-// deadTimeoutTarget reports whether a timeout target, as the fold left
+// DeadTimeoutTarget reports whether a timeout target, as the fold left
 // it, names no state when looked up as written: a relative path, a
 // template (story-runtime §4 ⚠, probe testdata/conformance/clock/child)
 // or a path written with slashes, which only an arm's, on_error's and
 // on_complete's lookup turns into dots (conformance timeout-slash-target).
-func deadTimeoutTarget(src string) bool {
+func DeadTimeoutTarget(src string) bool {
 	return src == "" || strings.HasPrefix(src, ".") || strings.Contains(src, "/") || story.IsTemplated(src)
 }

@@ -354,8 +354,8 @@ type storyIndex struct {
 	// unknown: the states of their own a templated target rests on at a
 	// path the story does not hold (unknownAt)
 	unknown map[string]*story.State
-	// machine is the story compiled, once a fixture's final state names an
-	// __exit__NAME (exitNeverMade); compiled says it was tried
+	// machine is the story compiled, once the lint needs the engine's own
+	// judgement (exitNeverMade, firedLeaves); compiled says it was tried
 	machine  *engine.Machine
 	compiled bool
 }

@@ -29,9 +29,9 @@ import (
 // swallowed-redirect-timer, cap-origin-timer, landing-call-stays). Not
 // judged (ok false) either: a story with
 // background jobs (one may land in the same advance), a timeout on an
-// ancestor too, a templated or unparsable after:, a target that never
-// fires (relative, templated, with slashes) or whose landing is not
-// certain.
+// ancestor too, a templated or unparsable after:, or a target whose
+// landing is not certain. A target that never fires (relative,
+// templated, with slashes) leaves the machine where it is (clockDead).
 func (l *fixtureLint) clockFires(t *Turn, r rest) (rest, bool) {
 	s := r.at
 	if t.Intent != nil || t.HasInput || !t.HasAdvance || s == nil || len(r.alt) > 0 || !r.armed || l.ix.jobs || s.Timeout() == nil {
@@ -55,8 +55,8 @@ func (l *fixtureLint) clockFires(t *Turn, r rest) (rest, bool) {
 		return l.clockWaits(t, r, after, d)
 	}
 	tt := strings.TrimSpace(tm.Target)
-	if tt == "" || strings.HasPrefix(tt, ".") || strings.Contains(tt, "/") || story.IsTemplated(tt) {
-		return rest{}, false
+	if engine.DeadTimeoutTarget(tt) {
+		return l.clockDead(t, r, after, tt)
 	}
 	var to []*story.State
 	landed := "__exit__" + strings.TrimPrefix(tt, "@exit:")
@@ -177,6 +177,23 @@ func (l *fixtureLint) clockWaits(t *Turn, r rest, after string, d time.Duration)
 	}
 	why := fmt.Sprintf("turns[%d] advances the clock by %s at %q, short of its timeout.after (%s): it stays", t.Index, moved, s.Path, after)
 	return rest{at: s, from: why, armed: true, since: since}, true
+}
+
+// clockDead is where a clock-only turn leaves the fixture resting at
+// r.at when the advance reaches its timeout's deadline but the target tt
+// names no state as written (engine.DeadTimeoutTarget: relative,
+// templated, with slashes): the timeout never fires and the machine
+// stays (conformance timeout-slash-target, lint-timeout-dead); its timer
+// is not followed after. An expect_state naming another state is warned.
+func (l *fixtureLint) clockDead(t *Turn, r rest, after, tt string) (rest, bool) {
+	s, moved := r.at, movedBy(t, r)
+	if t.ExpectState != nil && *t.ExpectState != s.Path && l.ix.hasState(*t.ExpectState) {
+		l.warn(t.valueAt("expect_state"), ruleWrongState, "turns[%d].expect_state: %q, but the turn only advances the clock by %s at %q (where %s), past that state's timeout.after (%s), whose target %q names no state as written (a template, a relative path or slashes are not resolved there): the timeout never fires and it stays at %q; the assertion fails on both engines; expect_state: %s, or write the timeout's target as a dotted path",
+			t.Index, *t.ExpectState, moved, s.Path, r.from, after, tt, s.Path, s.Path)
+		return rest{}, true
+	}
+	why := fmt.Sprintf("turns[%d] advances the clock by %s at %q, past its timeout.after (%s), whose target %q never fires: it stays", t.Index, moved, s.Path, after, tt)
+	return rest{at: s, from: why}, true
 }
 
 // movedBy is, for a message, how far t moves the clock past the turn

@@ -122,3 +122,20 @@ func TestLintTerminalRestUnarmed(t *testing.T) {
 		"d_start_fires.yaml":   `intent "look" is not taken at "c", where turns[0] advances the clock by 2h at "a" (where the fixture starts (initial_state))`,
 	}, ruleRejected, ruleWrongState)
 }
+
+// TestLintTimeoutDead: a timeout whose target names no state as written
+// never fires; the machine stays (conformance lint-timeout-dead).
+func TestLintTimeoutDead(t *testing.T) {
+	lintGolden(t, "../engine/testdata/conformance/lint-timeout-dead", map[string]string{
+		"tpl.yaml":         "",
+		"tpl_moved.yaml":   `turns[0].expect_state: "s2", but the turn only advances the clock by 6m at "s0"`,
+		"tpl_set.yaml":     `turns[1].expect_state: "s3", but the turn only advances the clock by 6m at "s0"`,
+		"tpl_look.yaml":    `turns[1]: intent "look" is not taken at "s0"`,
+		"int.yaml":         "",
+		"int_moved.yaml":   `whose target "s{{ world.n }}" names no state as written`,
+		"slash.yaml":       "",
+		"slash_moved.yaml": `whose target "c/c1" names no state as written`,
+		"dotted.yaml":      "",
+		"dotted_stay.yaml": `turns[0].expect_state: "v0"`,
+	}, ruleRejected, ruleWrongState)
+}

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"kitsoki/pkg/engine"
 	"kitsoki/pkg/story"
 )
 
@@ -59,8 +60,12 @@ func (ix *storyIndex) parLanding(d *story.State) (leaves, entered []*story.State
 // regionDescent is the leaf a move to x inside a parallel state lands on,
 // descending through each literal initial:, and the states entered on
 // the way (x first); not ok at a nested parallel state or a state the
-// engines do not descend into certainly.
+// engines do not descend into certainly. The compiled machine's own
+// descent decides (machineDescent) when the story compiles.
 func (ix *storyIndex) regionDescent(x *story.State) (*story.State, []*story.State, bool) {
+	if m := ix.compiledMachine(); m != nil {
+		return ix.machineDescent(m, x)
+	}
 	entered := []*story.State{x}
 	for len(x.Children) > 0 {
 		if x.Parallel || x.Type != "compound" || x.Initial() == "" || story.IsTemplated(x.Initial()) {
@@ -136,4 +141,24 @@ func (l *fixtureLint) parEnterWorld(r, next rest) {
 		w.apply(s.OnEnter, orch, &calls)
 	}
 	w.forget(calls, orch) // none: a quiet landing makes no call
+}
+
+// machineDescent is regionDescent by the engine's own descent
+// (engine.Machine.InitialLeaf): a state with children written without
+// type: compound is its own landing (conformance lint-par-untyped).
+func (ix *storyIndex) machineDescent(m *engine.Machine, x *story.State) (*story.State, []*story.State, bool) {
+	leaf, below, ok := m.InitialLeaf(x.Path)
+	to := ix.byPath[leaf]
+	if !ok || to == nil || to.Parallel {
+		return nil, nil, false
+	}
+	entered := []*story.State{x}
+	for _, p := range below {
+		s := ix.byPath[p]
+		if s == nil {
+			return nil, nil, false
+		}
+		entered = append(entered, s)
+	}
+	return to, entered, true
 }

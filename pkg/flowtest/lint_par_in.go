@@ -11,7 +11,8 @@ import (
 
 // A fixture that certainly enters a parallel state P rests somewhere
 // inside it (rest.in), its leaves not followed, as long as nothing in P
-// can take it out but P's own arms (parConfined). There, both engines
+// can take it out but P's own arms (parConfined; while its leaves are
+// known, parOpen is enough: lint_par_open.go). There, both engines
 // refuse an intent that no state inside P takes, nor P or an ancestor
 // (conformance lint-par-in: after enter, a second enter is refused
 // INTENT_NOT_ALLOWED_IN_STATE; after a round of region moves, P's own
@@ -198,12 +199,12 @@ func (l *fixtureLint) parNext(t *Turn, r rest, arc string) rest {
 		return rest{}
 	}
 	if r.at != nil && len(r.alt) == 0 && !inParallel(r.at) {
-		return l.parEnter(t, r, arc)
+		return ix.heldOpen(l.parEnter(t, r, arc))
 	}
 	if r.in == nil || (t.HasAdvance && ix.timedIn(r.in)) {
 		return rest{}
 	}
-	return l.parMove(t, r, arc)
+	return ix.heldOpen(l.parMove(t, r, arc))
 }
 
 // parEnter is parNext from the plain leaf r.at: inside the parallel
@@ -212,7 +213,7 @@ func (l *fixtureLint) parEnter(t *Turn, r rest, arc string) rest {
 	ix := l.ix
 	n, a := chosenArm(r.at, arc, l.guardOf(t))
 	p := ix.parTarget(n, a)
-	if p == nil || (t.HasAdvance && ix.timedIn(p)) || !quietEntry(r.at, plainEffect) || !ix.parConfined(p) || !quietAbove(p) {
+	if p == nil || (t.HasAdvance && ix.timedIn(p)) || !quietEntry(r.at, plainEffect) || !ix.parOpen(p) || !quietAbove(p) {
 		return rest{}
 	}
 	next := rest{in: p, from: fmt.Sprintf("turns[%d] %q, fired at %q (where %s), enters %q", t.Index, t.Intent.Name, r.at.Path, r.from, p.Path)}
@@ -283,12 +284,18 @@ func (l *fixtureLint) parLeave(t *Turn, p, n *story.State, a *story.Transition) 
 // outside, where tick is refused); the zero rest otherwise.
 func (l *fixtureLint) parStartLeave(t *Turn, jr rest, arc string) rest {
 	ix, p := l.ix, jr.at
-	if p == nil || !p.Parallel || p != l.parStart() || t.ExpectError != nil || t.ExpectState != nil || t.Intent == nil ||
+	if p == nil || !p.Parallel || p != l.parStart() || t.ExpectError != nil || t.Intent == nil ||
 		arc == "" || ix.unfolded || ix.wildcard || (ix.jobs && l.fx.Orchestrated()) || l.leavesRequired(t, ix.decls[arc]) {
 		return rest{}
 	}
 	n, a := chosenArm(p, arc, l.guardOf(t))
 	if a == nil || len(a.Emit()) > 0 || !allEffects(a.Effects, parQuiet) {
+		return rest{}
+	}
+	if tt := strings.TrimSpace(a.Target); n == p && (tt == "." || ix.literalTarget(n, a) == p) {
+		return l.bareExpect(t, l.bareEnter(t, p, a, jr))
+	}
+	if t.ExpectState != nil {
 		return rest{}
 	}
 	for s := p; s != nil; s = s.Parent {

@@ -56,10 +56,14 @@ func (l *fixtureLint) parLeavesGuard(t *Turn, r rest) bool {
 	if name == "" {
 		return false
 	}
+	fired, ok := l.firedLeaves(r)
+	if !ok {
+		return false
+	}
 	guard := l.guardOf(t)
 	var first *story.State
 	var when string
-	for _, leaf := range r.leaves {
+	for _, leaf := range fired {
 		n, arms := armsOf(leaf, name)
 		if n == nil {
 			continue
@@ -75,7 +79,7 @@ func (l *fixtureLint) parLeavesGuard(t *Turn, r rest) bool {
 		}
 	}
 	if first == nil {
-		return false
+		return l.parFiredNone(t, r, name, fired)
 	}
 	l.warn(t.Intent.Pos, ruleRejected, "turns[%d]: intent %q, fired at %q, the configuration of the parallel state %q the fixture certainly rests in (where %s), reaches the arms of %q and of every leaf after it that takes it, and every one's when: is false on the world the fixture certainly has then (first: %s): the turn is rejected %s on both engines, if the fixture gets this far; set the world the guards need (initial_world, world_override, the slots sent), fix the guards, or expect the rejection (expect_error: {code: %s})",
 		t.Index, name, r.printed(), r.in.Path, r.from, first.Path, when, engine.CodeGuardFailed, engine.CodeGuardFailed)
@@ -126,21 +130,32 @@ func leavesTaken(ls []*story.State) string {
 // found first are r.in's own or an ancestor's (parMove judges those).
 func (l *fixtureLint) parRegionMove(t *Turn, r rest, arc string) rest {
 	p, guard := r.in, l.guardOf(t)
+	r, ok := l.firedFrom(r)
+	if !ok {
+		return rest{}
+	}
 	for _, leaf := range r.leaves {
 		n, arms := armsOf(leaf, arc)
 		if n == nil {
 			continue
 		}
-		if n == p || !within(n, p) {
-			return rest{}
-		}
 		a, known := certainArm(arms, guard)
 		if !known {
 			return rest{}
 		}
-		if a != nil {
-			return l.regionMoved(t, r, leaf, n, a)
+		if a == nil {
+			continue
 		}
+		if n == p || !within(n, p) {
+			// the parallel state's arm, or an ancestor's, whose target
+			// lies inside it moves the firing leaf's region as the
+			// leaf's own would (conformance par-above-root-handler);
+			// parMove judges the others
+			if d := l.ix.literalTarget(n, a); d == nil || !within(d, p) {
+				return rest{}
+			}
+		}
+		return l.regionMoved(t, r, leaf, n, a)
 	}
 	return rest{} // refused: the judge's
 }
@@ -186,6 +201,9 @@ func (l *fixtureLint) regionMoved(t *Turn, r rest, leaf, n *story.State, a *stor
 		// are not followed
 		return rest{}
 	}
+	if l.ix.literalTarget(n, a) == p {
+		return l.rootWritten(t, r, leaf, n, a)
+	}
 	to, ok := l.regionStep(reg, leaf, n, a)
 	if !ok {
 		return rest{}
@@ -229,8 +247,11 @@ func (l *fixtureLint) regionStep(reg, leaf, n *story.State, a *story.Transition)
 		// a leaf of another region, reached by an arm that emits nothing:
 		// it takes the leaf's place beside that region's own (conformance
 		// lint-par-cross)
-		ok := other != nil && len(d.Children) == 0 && !d.Parallel && regionQuiet(ix, other) && len(armEmits(a)) == 0
-		return d, ok
+		if other == nil || !regionQuiet(ix, other) || len(armEmits(a)) > 0 {
+			return nil, false
+		}
+		to, _, ok := ix.regionDescent(d) // its landing (conformance lint-par-untyped: p.rb itself)
+		return to, ok
 	}
 	to, _, ok := ix.regionDescent(d)
 	return to, ok

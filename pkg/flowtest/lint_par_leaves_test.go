@@ -153,13 +153,108 @@ func TestLintParCross(t *testing.T) {
 	for _, o := range []string{"o", "l"} {
 		want["a"+o+".yaml"] = `turns[2]: intent "ga" ` + crossed
 		want["b"+o+".yaml"] = ""
-		want["c"+o+".yaml"] = unwarned // GUARD_FAILED upstream: a move from two leaves of a region is not followed
+		// gb1 is allowed (b1 takes it) but looked up from b2 alone, the
+		// leaf read back: GUARD_FAILED (lint_par_fired.go)
+		want["c"+o+".yaml"] = `turns[2]: intent "gb1", fired at "p#p.rb.b1|p.rb.b2"`
 		want["d"+o+".yaml"] = ""
 		want["e"+o+".yaml"] = `turns[1].expect_state: "p#p.ra.a1|p.rb.b1", but turns[1] "cross"`
 		want["f"+o+".yaml"] = ""
 		want["g"+o+".yaml"] = `turns[2]: intent "ga" is not taken at "p#p.rb.b1|p.rb.b1"`
-		want["h"+o+".yaml"] = unwarned
-		want["i"+o+".yaml"] = unwarned
+		// the move from the leaf read back lands b3 alone
+		want["h"+o+".yaml"] = `turns[3]: intent "gb1" is not taken at "p#p.rb.b3"`
+		want["i"+o+".yaml"] = `turns[3]: intent "ga" is not taken at "p#p.rb.b3"`
 	}
 	lintGolden(t, "../engine/testdata/conformance/lint-par-cross", want, ruleRejected, ruleWrongState)
+}
+
+// TestLintParAboveRoot: a certain arm of the parallel state, or of an
+// ancestor, whose target lies inside it moves the firing leaf's region
+// (conformance lint-par-above-root); a move from the two leaves of rb it
+// may leave starts from the leaf read back.
+func TestLintParAboveRoot(t *testing.T) {
+	const crossed = `turns[2]: intent "go" is not taken at "top.p#top.p.rb.b1|top.p.rb.b2"`
+	want := map[string]string{}
+	for _, o := range []string{"_orch", "_legacy"} {
+		want["e"+o+".yaml"] = crossed
+		want["e2"+o+".yaml"] = crossed
+		want["e3"+o+".yaml"] = `turns[2]: intent "go" is not taken at "top.p#top.p.ra.a3|top.p.rb.b1"`
+		want["pe"+o+".yaml"] = ""
+		want["pe2"+o+".yaml"] = ""
+		want["pe3"+o+".yaml"] = ""
+		want["wrong"+o+".yaml"] = `turns[1].expect_state: "top.p#top.p.ra.a1|top.p.rb.b2", but turns[1] "e"`
+		want["back"+o+".yaml"] = ""
+		want["backgo"+o+".yaml"] = `turns[3]: intent "go" is not taken at "top.p#top.p.rb.b1"`
+	}
+	lintGolden(t, "../engine/testdata/conformance/lint-par-above-root", want, ruleRejected, ruleWrongState)
+}
+
+// TestLintParExpectAllowed: a turn expecting INTENT_NOT_ALLOWED_IN_STATE
+// at a known parallel configuration one of whose printed leaves takes
+// its intent always fails (conformance lint-par-expect-allowed).
+func TestLintParExpectAllowed(t *testing.T) {
+	want := map[string]string{}
+	for _, o := range []string{"o", "l"} {
+		want["a"+o+".yaml"] = `turns[2].expect_error: code INTENT_NOT_ALLOWED_IN_STATE, but intent "gb1" is taken at "p#p.rb.b1|p.rb.b2"`
+		want["b"+o+".yaml"] = ""
+		want["c"+o+".yaml"] = ""
+		want["d"+o+".yaml"] = `turns[1].expect_error: code INTENT_NOT_ALLOWED_IN_STATE, but intent "gb1" is taken at "p#p.ra.a1|p.rb.b1"`
+		want["e"+o+".yaml"] = `turns[2].expect_error: code INTENT_NOT_ALLOWED_IN_STATE, but intent "gb1" is taken at "p#p.rb.b1|p.rb.b1"`
+		want["f"+o+".yaml"] = ""
+	}
+	lintGolden(t, "../engine/testdata/conformance/lint-par-expect-allowed", want, ruleRejected, ruleWrongState, ruleErrorCode)
+}
+
+// TestLintParOpen: a parallel state a region's arm may leave is followed
+// while its leaves are known (conformance lint-par-open).
+func TestLintParOpen(t *testing.T) {
+	want := map[string]string{}
+	for _, o := range []string{"o", "l"} {
+		want["a"+o+".yaml"] = `turns[2]: intent "enter" is not taken in the parallel state "p"`
+		want["b"+o+".yaml"] = ""
+		want["c"+o+".yaml"] = `turns[1].expect_state: "p#p.ra.a1|p.rb.b1", but turns[1] "x"`
+		want["d"+o+".yaml"] = ""
+		want["e"+o+".yaml"] = unwarned // run (a call) is not followed
+		want["f"+o+".yaml"] = `turns[2]: intent "x" is not taken at "p#p.ra.a2|p.rb.b1"`
+		want["g"+o+".yaml"] = `turns[2]: intent "enterq" is not taken in the parallel state "q"`
+		want["h"+o+".yaml"] = "" // qgo's ping, which q takes, is not followed
+	}
+	lintGolden(t, "../engine/testdata/conformance/lint-par-open", want, ruleRejected, ruleWrongState)
+}
+
+// TestLintParUntyped: a region without type: compound is its own
+// landing, and an arm targeting the parallel state lands every region
+// again (conformance lint-par-untyped).
+func TestLintParUntyped(t *testing.T) {
+	const entered = `is not taken at "p#p.ra|p.rb"`
+	want := map[string]string{}
+	for _, o := range []string{"o", "l"} {
+		want["tp"+o+".yaml"] = `turns[1]: intent "tp" ` + entered
+		want["tra"+o+".yaml"] = `turns[1]: intent "tra" ` + entered
+		want["trb"+o+".yaml"] = `turns[1]: intent "trb" ` + entered
+		want["ptp"+o+".yaml"] = `turns[1]: intent "tp" ` + entered
+		want["ptrb"+o+".yaml"] = `turns[1]: intent "trb" ` + entered
+		want["entry"+o+".yaml"] = `turns[1]: intent "look" is not taken in the parallel state "p#p.ra|p.rb"`
+		want["stp"+o+".yaml"] = ""
+		want["strb"+o+".yaml"] = ""
+		want["strbw"+o+".yaml"] = `turns[0].expect_state: "p#p.rb.b1|p.rb.b1", but turns[0] "trb"`
+		want["tq"+o+".yaml"] = ""
+		want["tqw"+o+".yaml"] = `turns[2].expect_state: "q#q.qa.c1|q.qb.d2", but turns[2] "tq"`
+		want["tqb"+o+".yaml"] = ""
+		want["tqbl"+o+".yaml"] = `turns[2]: intent "look" is not taken at "q#q.qb.d1|q.qb.d1"`
+	}
+	lintGolden(t, "../engine/testdata/conformance/lint-par-untyped", want, ruleRejected, ruleWrongState)
+}
+
+// TestLintParBare: a bare parallel start's own arm naming it enters
+// every region (conformance lint-par-bare).
+func TestLintParBare(t *testing.T) {
+	want := map[string]string{}
+	for _, o := range []string{"o", "l"} {
+		want["a"+o+".yaml"] = ""
+		want["c"+o+".yaml"] = `turns[0].expect_state: "p", but turns[0] "go"`
+		want["d"+o+".yaml"] = `turns[2]: intent "x" is not taken at "p#p.ra.a2|p.rb.b1"`
+		want["e"+o+".yaml"] = `turns[1]: intent "out" is not taken in the parallel state "p"`
+		want["f"+o+".yaml"] = ""
+	}
+	lintGolden(t, "../engine/testdata/conformance/lint-par-bare", want, ruleRejected, ruleWrongState)
 }

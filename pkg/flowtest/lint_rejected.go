@@ -51,7 +51,7 @@ func (l *fixtureLint) rejected(t *Turn) {
 	if !warned && len(l.ds) == n {
 		l.rest = l.parAfter(t, r, arc, l.rest, held)
 		if l.rest.at == nil && l.rest.in == nil && l.rest.exit == "" && r.at == nil && r.in == nil {
-			if sr := l.parStartLeave(t, jr, arc); sr.at != nil {
+			if sr := l.parStartLeave(t, jr, arc); sr.at != nil || sr.in != nil {
 				l.rest = sr
 			}
 		}
@@ -90,7 +90,7 @@ func (l *fixtureLint) rejectedUnplain(t *Turn, r rest) bool {
 func (l *fixtureLint) judge(t *Turn, r rest) (string, bool) {
 	ix, at := l.ix, r.at
 	if t.ExpectError != nil {
-		return "", l.takenExpectRejected(t, r) || l.acceptedExpectError(t, r) || l.untakenExpectOther(t, r)
+		return "", l.takenExpectRejected(t, r) || l.parTakenExpectRejected(t, r) || l.acceptedExpectError(t, r) || l.untakenExpectOther(t, r)
 	}
 	if t.Intent == nil || t.Intent.Name == "" || ix.unfolded {
 		return "", false

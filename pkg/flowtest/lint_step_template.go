@@ -50,7 +50,7 @@ func (l *fixtureLint) targetRender(t *Turn) targetText {
 				v, got = sentSlot(t, sub[2])
 				got = got && l.textSlot(t, sub[2])
 			}
-			text, isText := v.(string)
+			text, isText := targetValue(v)
 			if !got || !isText || strings.ContainsAny(text, "<>&'\"{}%") {
 				ok = false
 			}
@@ -58,6 +58,21 @@ func (l *fixtureLint) targetRender(t *Turn) targetText {
 		})
 		return out, ok
 	}}
+}
+
+// targetValue is the text a target renders a world or slot value as,
+// when certain: a string as it is, an integer in decimal (both engines,
+// both paths: conformance lint-target-int); not a float, which the legacy
+// path renders with six decimals (3.000000) and the orchestrator path
+// without, nor any other value.
+func targetValue(v any) (string, bool) {
+	switch x := v.(type) {
+	case string:
+		return x, true
+	case int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64:
+		return fmt.Sprint(x), true
+	}
+	return "", false
 }
 
 // textSlot reports a slot every declaration of t's intent declares as

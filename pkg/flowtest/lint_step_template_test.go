@@ -140,3 +140,18 @@ func TestLintExitNeverMade(t *testing.T) {
 	want["run-tm_leg.yaml"] = want["run-tm.yaml"]
 	lintGolden(t, "../engine/testdata/conformance/exit-state-terminal", want, ruleNotTerminal)
 }
+
+// TestLintTargetInt: a templated target reading an integer world value
+// renders it in decimal; a float is not judged (conformance
+// lint-target-int).
+func TestLintTargetInt(t *testing.T) {
+	want := map[string]string{"incl_l.yaml": `turns[1].expect_state: "s0", but the turn's intent "go"`}
+	for _, o := range []string{"_o", "_l"} {
+		for _, c := range []struct{ name, moved string }{{"def", "s2"}, {"iw", "s4"}, {"flt", "s2"}, {"set", "s5"}} {
+			want[c.name+o+".yaml"] = ""
+			want[c.name+"_wrong"+o+".yaml"] = `moves it to "` + c.moved + `"`
+		}
+		want["iwf"+o+".yaml"] = unwarned // 3.0: s3.000000 on the legacy path
+	}
+	lintGolden(t, "../engine/testdata/conformance/lint-target-int", want, ruleRejected, ruleWrongState)
+}

@@ -3,8 +3,6 @@ package flowtest
 import (
 	"fmt"
 	"strings"
-
-	"kitsoki/pkg/engine"
 )
 
 // exitNeverMade reports whether p names an __exit__NAME state the
@@ -17,13 +15,8 @@ func (ix *storyIndex) exitNeverMade(p string) bool {
 	if !strings.HasPrefix(p, "__exit__") || ix.states[p] || ix.unfolded {
 		return false
 	}
-	if !ix.compiled {
-		ix.compiled = true
-		if m, err := engine.Compile(ix.source, engine.CompileOptions{LateHandlers: true}); err == nil {
-			ix.machine = m
-		}
-	}
-	return ix.machine != nil && ix.machine.States[p] == nil && !ix.machine.ExitState(p)
+	m := ix.compiledMachine()
+	return m != nil && m.States[p] == nil && !m.ExitState(p)
 }
 
 // exitNotTerminal warns at expect_terminal: true when the fixture's
