@@ -373,24 +373,25 @@ func (r *runner) placeParallel(spec, root, leaves string, flat bool) error {
 		return fmt.Errorf("start state %q: %q is not a parallel state", spec, root)
 	}
 	pc := &parConf{root: p}
+	// each entry as written: upstream trims no space, and turns no "/"
+	// into "." (conformance par-start-entry-forms)
 	entries := strings.Split(leaves, "|")
 	if r.so.MachineOnly {
 		// the legacy path reads its own encoding: sorted
-		slices.SortStableFunc(entries, func(a, b string) int { return strings.Compare(strings.TrimSpace(a), strings.TrimSpace(b)) })
+		slices.Sort(entries)
 	}
 	for _, l := range entries {
-		st := r.m.States[strings.TrimSpace(l)]
+		st := r.m.States[l]
 		if flat && (st == nil || !st.within(p)) {
 			// a state outside p (a stray a receiver left there:
 			// conformance par-start-outside-state) is an entry in no
 			// region, as an unknown one
-			st = r.unknownLeaf(strings.TrimSpace(l), p) // unknownstart.go
-			if st == nil && strings.TrimSpace(leaves) != "" {
-				// in no region, an empty entry (p#a|) too
-				st = outsideLeaf(strings.TrimSpace(l), p)
+			st = r.unknownLeaf(l, p) // unknownstart.go
+			if st == nil {
+				// in no region; an empty entry (p#a|, p# alone) too
+				st = outsideLeaf(l)
 			}
-		}
-		if st == nil || !st.within(p) {
+		} else if st == nil || !st.within(p) {
 			return fmt.Errorf("start state %q: %q is not a state inside %q", spec, l, root)
 		}
 		// every entry is kept until the first move: one in no
