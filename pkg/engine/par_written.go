@@ -25,3 +25,19 @@ func (r *runner) readBackWritten() {
 		r.par = pc
 	}
 }
+
+// allowedNext lists the intents the next turn takes: those of the
+// configuration readBackWritten will rest on when a receiver wrote an
+// encoding into a place this turn (a run resting there lists what
+// `--intent` may fire), else allowed's.
+func (r *runner) allowedNext() []string {
+	if r.par == nil || len(r.par.enc) == 0 {
+		return r.allowed()
+	}
+	par, cur := r.par, r.cur
+	r.par = par.clone()
+	r.readBackWritten()
+	out := r.allowed()
+	r.par, r.cur = par, cur
+	return out
+}

@@ -275,7 +275,7 @@ func (s *Session) Inbox() []InboxItem {
 }
 
 // Available lists the intents the resting state handles.
-func (s *Session) Available() []string { return locked(s, (*runner).allowed) }
+func (s *Session) Available() []string { return locked(s, (*runner).allowedNext) }
 
 // Wait waits (real clock) until no background job is running, applying
 // each completion as its own turn, or until ctx ends. Jobs waiting for a
