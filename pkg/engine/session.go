@@ -346,7 +346,7 @@ func (r *runner) isExitPath(path string) bool {
 // configuration) without running any on_enter (story-runtime.md §0).
 func (r *runner) placeAt(spec string) error {
 	if root, leaves, ok := strings.Cut(spec, "#"); ok {
-		return r.placeParallel(spec, root, leaves, r.so.StartFlat)
+		return r.placeParallel(spec, root, leaves, r.so.StartFlat, false)
 	}
 	st := r.m.States[strings.ReplaceAll(spec, "/", ".")]
 	if st == nil && r.so.StartFlat {
@@ -366,18 +366,19 @@ func (r *runner) placeAt(spec string) error {
 // (root#leaves) without running any on_enter: a flow's start, or an
 // on_error path climbed from a configuration (conformance
 // on-error-climb-parallel). flat keeps entries the story does not hold
-// (unknownstart.go).
-func (r *runner) placeParallel(spec, root, leaves string, flat bool) error {
+// (unknownstart.go); sorted reads the entries sorted, as the legacy rig
+// reads a start path (a region's leaf listed last in that order holds
+// its place).
+func (r *runner) placeParallel(spec, root, leaves string, flat, sorted bool) error {
 	p := r.m.States[root]
 	if p == nil || !p.Parallel {
 		return fmt.Errorf("start state %q: %q is not a parallel state", spec, root)
 	}
-	pc := &parConf{root: p}
+	pc := &parConf{root: p, listed: spec}
 	// each entry as written: upstream trims no space, and turns no "/"
 	// into "." (conformance par-start-entry-forms)
 	entries := strings.Split(leaves, "|")
-	if r.so.MachineOnly {
-		// the legacy path reads its own encoding: sorted
+	if sorted {
 		slices.Sort(entries)
 	}
 	for _, l := range entries {

@@ -168,6 +168,7 @@ func (r *runner) rejectTurn(t *Turn, from, intent string, rej *Rejection) (*Turn
 		return t, e
 	}
 	t.Rejection = rej
+	r.resortListed()
 	return r.closeTurn(t, from, map[string]any{"code": rej.Code, "outcome": "rejected"})
 }
 
