@@ -52,6 +52,7 @@ func (r *runner) userTurn(ctx context.Context, in Input) (*Turn, error) {
 		slots, rej = r.inputSlots(name, in.Slots)
 		if rej != nil && rej.Code == CodeMissingSlots {
 			t.Rejection, t.Number = rej, r.turn
+			r.resortListed() // a refusal all the same
 			return t, nil
 		}
 	}
