@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"slices"
+	"strings"
 )
 
 // checkAllowed is the allowed-set check (story-runtime §1.4 step 2).
@@ -29,7 +30,22 @@ func (r *runner) checkAllowed(intent string) *Rejection {
 		st = r.par.root.Path
 	}
 	return &Rejection{Code: CodeNotAllowed, Intent: intent, State: st, Allowed: r.allowed(),
-		Message: fmt.Sprintf("intent %q is not allowed in state %q", intent, r.statePath())}
+		Message: fmt.Sprintf("intent %q is not allowed in state %q", intent, decodedPath(r.statePath()))}
+}
+
+// decodedPath is the state path as upstream's machine names it in a
+// refusal: a parallel path's entries (what follows its first "#", split
+// at every "|") sorted, however the path was written (a fixture's start
+// out of order, a receiver's root write read back; conformance
+// par-start-entry-forms). Any other path as it is.
+func decodedPath(path string) string {
+	root, rest, ok := strings.Cut(path, "#")
+	if !ok {
+		return path
+	}
+	entries := strings.Split(rest, "|")
+	slices.Sort(entries)
+	return root + "#" + strings.Join(entries, "|")
 }
 
 // allowed lists the intents the current configuration handles.

@@ -40,5 +40,5 @@ func (r *runner) takeEncoded(ctx context.Context, path string, root *State, rd *
 		return done, err
 	}
 	_, leaves, _ := strings.Cut(path, "#")
-	return false, r.placeParallel(path, root.Path, leaves, true)
+	return false, r.placeParallel(path, root.Path, leaves, true, r.so.MachineOnly)
 }

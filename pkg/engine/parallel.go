@@ -21,6 +21,9 @@ type parConf struct {
 	// label is the start state as a fixture wrote it, the state path until
 	// the configuration changes (conformance par-start-verbatim)
 	label string
+	// listed is the path placeParallel read this configuration from,
+	// until it changes (resortListed)
+	listed string
 	// at is the leaf in each region's place: its own, or one a
 	// cross-region move put there; one state may stand in two places
 	// (conformance par-cross-receiver-slot, emit-place-order)
@@ -38,7 +41,7 @@ func (p *parConf) clone() *parConf {
 	if p == nil {
 		return nil
 	}
-	return &parConf{root: p.root, leaves: slices.Clone(p.leaves), label: p.label, at: maps.Clone(p.at), strays: p.strays, enc: maps.Clone(p.enc)}
+	return &parConf{root: p.root, leaves: slices.Clone(p.leaves), label: p.label, listed: p.listed, at: maps.Clone(p.at), strays: p.strays, enc: maps.Clone(p.enc)}
 }
 
 // placeOf is the region whose place leaf l holds: its own region's when
@@ -120,7 +123,7 @@ func (p *parConf) replace(old, leaf *State) {
 
 // replaceAt puts leaf in place of old, the leaf in region place's place.
 func (p *parConf) replaceAt(place, old, leaf *State) {
-	p.label = ""
+	p.label, p.listed = "", ""
 	if !p.strays {
 		p.leaves = slices.DeleteFunc(p.leaves, func(l *State) bool { return l != old && !p.inRegion(l) })
 	}
@@ -147,7 +150,7 @@ func (p *parConf) inRegion(l *State) bool {
 
 // set makes leaf the active leaf of its region, in the region's own place.
 func (p *parConf) set(leaf *State) {
-	p.label = ""
+	p.label, p.listed = "", ""
 	reg := p.regionOf(leaf)
 	out := p.leaves[:0]
 	for _, l := range p.leaves {
@@ -275,7 +278,7 @@ func (r *runner) takeParallel(ctx context.Context, intent string, slots map[stri
 func (r *runner) walkParallel(ctx context.Context, intent string, slots map[string]any, arm *Transition, owner, leaf *State, st *step) error {
 	// the machine reads the configuration back: a start path kept as
 	// written is re-encoded sorted, in the transition's from too
-	r.par.label = ""
+	r.par.label, r.par.listed = "", ""
 	from := r.statePath()
 	// and its places: an emit: reaches each leaf read back once, in its
 	// own region's place (conformance par-cross-decoded-places)

@@ -42,7 +42,7 @@ func RunSession(ctx context.Context, m *Machine, so SessionOptions) *Result {
 	}
 	res.Unconsumed = len(so.Inputs) - consumed
 	if res.Outcome == OutcomeRested && r.cur != nil {
-		res.Available = r.allowed()
+		res.Available = r.allowedNext()
 	}
 	res.Jobs = r.jobs.list()
 	res.Inbox = r.inbox.list()

@@ -275,7 +275,7 @@ func (s *Session) Inbox() []InboxItem {
 }
 
 // Available lists the intents the resting state handles.
-func (s *Session) Available() []string { return locked(s, (*runner).allowed) }
+func (s *Session) Available() []string { return locked(s, (*runner).allowedNext) }
 
 // Wait waits (real clock) until no background job is running, applying
 // each completion as its own turn, or until ctx ends. Jobs waiting for a
@@ -346,7 +346,7 @@ func (r *runner) isExitPath(path string) bool {
 // configuration) without running any on_enter (story-runtime.md §0).
 func (r *runner) placeAt(spec string) error {
 	if root, leaves, ok := strings.Cut(spec, "#"); ok {
-		return r.placeParallel(spec, root, leaves, r.so.StartFlat)
+		return r.placeParallel(spec, root, leaves, r.so.StartFlat, false)
 	}
 	st := r.m.States[strings.ReplaceAll(spec, "/", ".")]
 	if st == nil && r.so.StartFlat {
@@ -366,31 +366,33 @@ func (r *runner) placeAt(spec string) error {
 // (root#leaves) without running any on_enter: a flow's start, or an
 // on_error path climbed from a configuration (conformance
 // on-error-climb-parallel). flat keeps entries the story does not hold
-// (unknownstart.go).
-func (r *runner) placeParallel(spec, root, leaves string, flat bool) error {
+// (unknownstart.go); sorted reads the entries sorted, as the legacy rig
+// reads a start path (a region's leaf listed last in that order holds
+// its place).
+func (r *runner) placeParallel(spec, root, leaves string, flat, sorted bool) error {
 	p := r.m.States[root]
 	if p == nil || !p.Parallel {
 		return fmt.Errorf("start state %q: %q is not a parallel state", spec, root)
 	}
-	pc := &parConf{root: p}
+	pc := &parConf{root: p, listed: spec}
+	// each entry as written: upstream trims no space, and turns no "/"
+	// into "." (conformance par-start-entry-forms)
 	entries := strings.Split(leaves, "|")
-	if r.so.MachineOnly {
-		// the legacy path reads its own encoding: sorted
-		slices.SortStableFunc(entries, func(a, b string) int { return strings.Compare(strings.TrimSpace(a), strings.TrimSpace(b)) })
+	if sorted {
+		slices.Sort(entries)
 	}
 	for _, l := range entries {
-		st := r.m.States[strings.TrimSpace(l)]
+		st := r.m.States[l]
 		if flat && (st == nil || !st.within(p)) {
 			// a state outside p (a stray a receiver left there:
 			// conformance par-start-outside-state) is an entry in no
 			// region, as an unknown one
-			st = r.unknownLeaf(strings.TrimSpace(l), p) // unknownstart.go
-			if st == nil && strings.TrimSpace(leaves) != "" {
-				// in no region, an empty entry (p#a|) too
-				st = outsideLeaf(strings.TrimSpace(l), p)
+			st = r.unknownLeaf(l, p) // unknownstart.go
+			if st == nil {
+				// in no region; an empty entry (p#a|, p# alone) too
+				st = outsideLeaf(l)
 			}
-		}
-		if st == nil || !st.within(p) {
+		} else if st == nil || !st.within(p) {
 			return fmt.Errorf("start state %q: %q is not a state inside %q", spec, l, root)
 		}
 		// every entry is kept until the first move: one in no

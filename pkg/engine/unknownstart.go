@@ -52,9 +52,11 @@ func (r *runner) unknownState(u string, parent *State) *State {
 
 // outsideLeaf is an entry of a parallel start (p#...|x) that lies under no
 // state inside p: a region of its own that handles nothing (conformance
-// par-start-unknown-region).
-func outsideLeaf(path string, p *State) *State {
-	return &State{Path: path, Name: path[strings.LastIndexByte(path, '.')+1:], Parent: p}
+// par-start-unknown-region), under no state, so the root's intents are
+// not allowed through it (`p#zz` alone refuses them all:
+// par-start-entry-forms).
+func outsideLeaf(path string) *State {
+	return &State{Path: path, Name: path[strings.LastIndexByte(path, '.')+1:]}
 }
 
 // viewPath is the path whose view shows while the machine rests on an
@@ -70,7 +72,7 @@ func (r *runner) viewPath(path string) (string, bool) {
 	var known []string // in the path's order (conformance par-start-verbatim)
 	_, leaves, _ := strings.Cut(path, "#")
 	for _, l := range strings.Split(leaves, "|") {
-		if l = strings.TrimSpace(l); r.m.States[l] != nil {
+		if r.m.States[l] != nil {
 			known = append(known, l)
 		}
 	}
@@ -121,8 +123,9 @@ func (r *runner) allowLeaves() []*State {
 			continue
 		}
 		// the entry itself first: a state outside the root (`s0`) allows
-		// its own intents (conformance par-start-outside-state)
-		if s := r.deepestNamed(l.Path); s != nil && s != r.par.root && !s.within(r.par.root) {
+		// its own intents (conformance par-start-outside-state), the
+		// root its own (`p#p`: par-start-entry-forms)
+		if s := r.deepestNamed(l.Path); s != nil && !s.within(r.par.root) {
 			out = append(slices.Clip(out), s)
 		}
 	}

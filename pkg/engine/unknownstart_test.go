@@ -2,6 +2,7 @@ package engine
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -111,5 +112,58 @@ func TestStartUnknownRefused(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), strings.TrimPrefix(strings.Split(so.StartState, "|")[0], "p#")) {
 			t.Errorf("%+v: err %v, want a refusal naming the state", so.StartState, err)
 		}
+	}
+}
+
+// A refusal names the parallel path with its entries sorted, however the
+// start wrote them (conformance par-start-entry-forms); the state path
+// itself stays as written.
+func TestRefusalNamesSortedPath(t *testing.T) {
+	m := compileSource(t, "app.yaml", unknownStartSrc, CompileOptions{})
+	for start, want := range map[string]string{
+		"p#p.rb.b1|p.ra.a1":   "p#p.ra.a1|p.rb.b1",
+		"p#p.ra.a1 | p.rb.b1": "p# p.rb.b1|p.ra.a1 ",
+		"p#x#y|p.rb.b1":       "p#p.rb.b1|x#y",
+	} {
+		s, err := Start(t.Context(), m, SessionOptions{StartState: start, StartFlat: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tn := fire(t, s, "nosuch")
+		if tn.Rejection == nil || !strings.HasSuffix(tn.Rejection.Message, strconv.Quote(want)) || s.State() != start {
+			t.Errorf("%s: rejection %+v, state %q: want the message to name %q, the state as written", start, tn.Rejection, s.State(), want)
+		}
+		s.Close()
+	}
+}
+
+// Each entry of a flow's parallel start is read as written: one with a
+// space or a "/" is in no region, and the root's own intents are allowed
+// only through an entry under it or naming it (conformance
+// par-start-entry-forms).
+func TestStartParallelEntryForms(t *testing.T) {
+	m := compileSource(t, "app.yaml", unknownStartSrc, CompileOptions{})
+	for start, want := range map[string]string{
+		"p#":         CodeNotAllowed,
+		"p#zz":       CodeNotAllowed,
+		"p#p/ra/a1":  CodeNotAllowed,
+		"p# p.ra.a1": CodeNotAllowed,
+		"p#p":        CodeGuardFailed,
+		"p#p.zz.b1":  CodeGuardFailed,
+		"p#p.ra.a1 ": "", // under p.ra: the root's arm is taken
+	} {
+		s, err := Start(t.Context(), m, SessionOptions{StartState: start, StartFlat: true})
+		if err != nil {
+			t.Fatalf("%s: %v", start, err)
+		}
+		tn := fire(t, s, "back")
+		var got string
+		if tn.Rejection != nil {
+			got = tn.Rejection.Code
+		}
+		if got != want {
+			t.Errorf("%q: back %q, want %q", start, got, want)
+		}
+		s.Close()
 	}
 }

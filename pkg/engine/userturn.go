@@ -52,6 +52,7 @@ func (r *runner) userTurn(ctx context.Context, in Input) (*Turn, error) {
 		slots, rej = r.inputSlots(name, in.Slots)
 		if rej != nil && rej.Code == CodeMissingSlots {
 			t.Rejection, t.Number = rej, r.turn
+			r.resortListed() // a refusal all the same
 			return t, nil
 		}
 	}
@@ -168,6 +169,7 @@ func (r *runner) rejectTurn(t *Turn, from, intent string, rej *Rejection) (*Turn
 		return t, e
 	}
 	t.Rejection = rej
+	r.resortListed()
 	return r.closeTurn(t, from, map[string]any{"code": rej.Code, "outcome": "rejected"})
 }
 

@@ -79,8 +79,11 @@ func (ix *storyIndex) straysWhat(initial string) string {
 	if p == nil || !p.Parallel || ix.unfolded {
 		return ""
 	}
+	if ix.underNone(initial) {
+		return fmt.Sprintf("none of its entries is a state or lies under one: the machine starts with no leaf of %q and refuses every intent INTENT_NOT_ALLOWED_IN_STATE, its arcs too, as the existing engine does; name a leaf of each region", p.Path)
+	}
 	if ix.allStrays(p, initial) {
-		return fmt.Sprintf("its entries all lie under no region of %q: the machine starts with no leaf of it, so an intent a state inside it takes is refused and one of its own arcs (or an ancestor's) fails GUARD_FAILED, as the existing engine does; if a region was renamed, name its leaf instead", p.Path)
+		return fmt.Sprintf("its entries all lie under no region of %q: the machine starts with no leaf of it, so an intent a state inside it takes is refused and an arc of the state an entry lies under (or of its ancestors) fails GUARD_FAILED, as the existing engine does; if a region was renamed, name its leaf instead", p.Path)
 	}
 	known, strays := ix.startLeaves(p, initial)
 	if !strays {
@@ -112,17 +115,42 @@ func (l *fixtureLint) strayStart(t *Turn) bool {
 		return false
 	}
 	code, what := engine.CodeNotAllowed, "no state takes it there"
-	for a := p; a != nil; a = a.Parent {
-		if a.HasOn(name) {
-			code, what = engine.CodeGuardFailed, fmt.Sprintf("the arc of %q for it has no leaf to be taken from", a.Path)
-			break
-		}
+	if a := ix.strayArc(p, fx.InitialState, name); a != nil {
+		code, what = engine.CodeGuardFailed, fmt.Sprintf("the arc of %q for it has no leaf to be taken from", a.Path)
 	}
 	if code == engine.CodeNotAllowed && !ix.inside(p, func(s *story.State) bool { return s.HasOn(name) }) {
 		return false // taken nowhere: the unknown-intent checks' own
 	}
 	l.warn(t.Intent.Pos, ruleRejected, "turns[%d]: intent %q is fired at %q, whose entries all lie under no region of %q: the machine starts with no leaf of it, and %s: the turn is rejected %s on both engines; name a leaf of each region in initial_state, or expect the rejection (expect_error: {code: %s})",
 		t.Index, name, fx.InitialState, p.Path, what, code, code)
+	return true
+}
+
+// strayArc is the state whose arc for intent name an all-strays start
+// (root p) allows: the first holding one from a stray's known ancestor
+// up, where that ancestor is p or a state outside it; an entry with no
+// known ancestor allows nothing, not even p's arcs (conformance
+// par-start-entry-forms: p#zz, p#| refuse them). nil when none does.
+func (ix *storyIndex) strayArc(p *story.State, initial, name string) *story.State {
+	for _, path := range leaves(initial) {
+		for a := ix.byPath[ix.knownAncestor(path)]; a != nil; a = a.Parent {
+			if a.HasOn(name) {
+				return a
+			}
+		}
+	}
+	return nil
+}
+
+// underNone reports whether no entry of initial is a state or has a
+// dotted prefix naming one (p#, p#|, p#zz): the start allows nothing
+// (conformance par-start-entry-forms).
+func (ix *storyIndex) underNone(initial string) bool {
+	for _, path := range leaves(initial) {
+		if ix.states[path] || ix.knownAncestor(path) != "" {
+			return false
+		}
+	}
 	return true
 }
 
