@@ -75,7 +75,7 @@ func (r *Renderer) renderElement(el *story.ViewElement, what string, dl *dirLoad
 		return strings.TrimRight(t, "\r\n"), err
 	case "prose":
 		t, err := leaf(el.Text, "")
-		return textwrap.WordWrap(strings.Join(strings.Fields(t), " "), layoutWidth), err
+		return textwrap.WordWrap(proseText(t), layoutWidth), err
 	case "list":
 		return r.renderList(el, body, what, dl, s, env)
 	case "kv":
