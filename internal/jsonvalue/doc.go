@@ -9,7 +9,8 @@
 // map through its encoding ([MaskEncoded]), and the length of a value's
 // encoding bounded without encoding it ([EncodedBound], [StringBound]),
 // the names of JSON types in every message ([Kind], [WithArticle]:
-// string, number, true/false, object, list, null), and the encoding a
-// person reads, HTML characters as written ([MarshalNoHTML]). It must not touch
+// string, number, true/false, object, list, null), the encoding a
+// person reads, HTML characters as written ([MarshalNoHTML]), and the
+// first string not in Unicode NFC ([FirstNonNFC]). It must not touch
 // schemas or I/O: callers pick the number form their consumers expect.
 package jsonvalue

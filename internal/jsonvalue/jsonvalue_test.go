@@ -238,3 +238,24 @@ func TestNonFiniteText(t *testing.T) {
 		t.Error("a value without NaN or ±Inf was copied")
 	}
 }
+
+func TestFirstNonNFC(t *testing.T) {
+	nfd := "cafe\u0301"
+	for _, tc := range []struct {
+		v    any
+		want bool
+	}{
+		{"café", false},
+		{nfd, true},
+		{map[string]any{"a": []any{1, "x", map[string]any{"b": nfd}}}, true},
+		{map[string]any{nfd: 1}, true},
+		{map[string]string{"k": nfd}, true},
+		{[]string{"ascii", "é"}, false},
+		{`\u0065\u0301`, false}, // the text of an escape, not the character
+		{nil, false},
+	} {
+		if s, got := FirstNonNFC(tc.v); got != tc.want || got && s != nfd {
+			t.Errorf("FirstNonNFC(%#v) = %q, %v; want %v", tc.v, s, got, tc.want)
+		}
+	}
+}

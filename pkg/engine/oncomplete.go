@@ -21,6 +21,9 @@ func (r *runner) completionTurn(ctx context.Context, j *job, status, errMsg stri
 		return t, err
 	}
 	err := r.runOnComplete(ctx, j, status, data)
+	if err == nil && r.unloggable() {
+		err = errUnloggable
+	}
 	if err != nil && isTraceErr(err) {
 		return t, err
 	}

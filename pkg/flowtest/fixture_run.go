@@ -442,6 +442,8 @@ func (fr *fixtureRun) outcome(t *Turn, c *checker, in *engine.Input, turn *engin
 	fr.hadErrors = fr.hadErrors || out.rej != nil
 	if turn.Err != nil {
 		c.fail(t.Pos, "the turn failed: %v", turn.Err)
+	} else if !fr.legacy && unloggable(turn.Events, out.evs) {
+		c.fail(t.Pos, "the turn failed: %s", nonNFCTurn)
 	}
 	return out
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"kitsoki/internal/duration"
+	"kitsoki/internal/jsonvalue"
 	"kitsoki/pkg/story"
 )
 
@@ -32,7 +33,9 @@ import (
 // not certainly answer (none, a cassette, a clarification), an on_error
 // on the job or a redirect while it lands, a timeout: where the advance
 // starts, a session resting on a terminal state (upstream's listener
-// stops there), a target that names no plain leaf or the state itself.
+// stops there), a target that names no plain leaf or the state itself, a
+// stub answer holding text not in NFC (upstream's log refuses a
+// completion writing it).
 // A turn the walk does not follow in a story that starts jobs may start
 // one: from then on the fixture's jobs are not followed (jobsLost).
 
@@ -192,6 +195,9 @@ func (w *settleWalk) land(j litJob) bool {
 	}
 	if w.cur.Terminal || w.l.listenerGone {
 		return false // upstream's listener may have stopped (restedTerminal)
+	}
+	if _, bad := jsonvalue.FirstNonNFC([]any{j.ans.data, j.ans.err}); bad {
+		return false // a completion writing it is dropped whole (conformance flow-non-nfc-turn)
 	}
 	kw := w.l.world
 	pre, at, hops, jobs := kw.clone(), w.cur, w.hops, len(w.l.jobs)

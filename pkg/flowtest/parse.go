@@ -487,6 +487,7 @@ func (p *parser) warnNaNDays(v *yaml.Node, where, s string) {
 // yaml.v3 and its errors; over is where it passes the node limit.
 func decodeDoc(text string) (*yaml.Node, *yamlnode.Over, error) {
 	data, masked := yamlnode.MaskSlashEscapes([]byte(text)) // "\/" reads as "/", as upstream
+	data, pairs := yamlnode.MaskSurrogatePairs(data)        // "\ud83d\udc4d" is one character, as upstream
 	doc, over, err := yamlnode.Decode(data, yamlnode.MaxTreeNodes)
 	if errors.Is(err, io.EOF) {
 		return &yaml.Node{}, nil, nil
@@ -497,5 +498,6 @@ func decodeDoc(text string) (*yaml.Node, *yamlnode.Over, error) {
 	if masked {
 		yamlnode.UnmaskSlashEscapes(doc)
 	}
+	yamlnode.UnmaskSurrogatePairs(doc, pairs)
 	return doc, nil, nil
 }

@@ -85,13 +85,18 @@ func (r *Renderer) renderChoice(el *story.ViewElement, body map[string]any, what
 }
 
 // writeChoiceHeader writes the trimmed prompt, a multi choice's bounds, then
-// ":" and a blank line; bounds alone have no colon.
+// ":" and a blank line; bounds alone have no colon, nor has a prompt that
+// already ends with one (conformance view-choice-prompt-colon).
 func writeChoiceHeader(b *strings.Builder, prompt, bounds string) {
+	colon := ":"
+	if strings.HasSuffix(prompt, ":") {
+		colon = ""
+	}
 	switch {
 	case prompt != "" && bounds != "":
-		b.WriteString(prompt + " " + bounds + ":\n\n")
+		b.WriteString(prompt + " " + bounds + colon + "\n\n")
 	case prompt != "":
-		b.WriteString(prompt + ":\n\n")
+		b.WriteString(prompt + colon + "\n\n")
 	case bounds != "":
 		b.WriteString(bounds + "\n\n")
 	}

@@ -69,13 +69,13 @@ func (r *Renderer) renderElement(el *story.ViewElement, what string, dl *dirLoad
 		return leaf(el.Text, "")
 	case "heading":
 		t, err := leaf(el.Text, "")
-		return padBlock(expandTabs(strings.TrimSpace(t))), err
+		return padBlock(styledText(strings.TrimSpace(t))), err
 	case "code":
 		t, err := leaf(el.Text, "")
 		return strings.TrimRight(t, "\r\n"), err
 	case "prose":
 		t, err := leaf(el.Text, "")
-		return textwrap.WordWrap(strings.Join(strings.Fields(t), " "), layoutWidth), err
+		return textwrap.WordWrap(proseText(t), layoutWidth), err
 	case "list":
 		return r.renderList(el, body, what, dl, s, env)
 	case "kv":
@@ -221,7 +221,7 @@ func (r *Renderer) renderBanner(body map[string]any, leaf leafRenderer) (string,
 	}
 	// the rule is the line's runes + 2, between 40 and the layout width
 	rule := strings.Repeat("═", min(max(utf8.RuneCountInString(line)+2, 40), layoutWidth))
-	line = padBlock(expandTabs(line))
+	line = padBlock(styledText(line))
 	return rule + "\n" + line + "\n" + rule, nil
 }
 
@@ -255,9 +255,12 @@ func labelWidth(rows []labelRow) int {
 	return col
 }
 
-// expandTabs writes each tab of a heading or banner line as four spaces,
-// as upstream's styled text does.
-func expandTabs(s string) string { return strings.ReplaceAll(s, "\t", "    ") }
+// styledText is a heading or banner line as upstream's styled text writes
+// it: each CRLF a bare line break (conformance view-heading-crlf), then
+// each tab four spaces.
+func styledText(s string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\t", "    ")
+}
 
 // padBlock pads each line of a block to its widest, as upstream's heading.
 func padBlock(s string) string {

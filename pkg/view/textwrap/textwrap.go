@@ -8,10 +8,12 @@ import (
 )
 
 // RuneWidth is the number of terminal cells r takes: 2 for East Asian wide
-// runes, 0 for combining marks, format and control characters, else 1.
+// runes, 0 for combining marks, format and control characters (C1 too), the
+// line and paragraph separators and the noncharacters U+FFFE and U+FFFF
+// (conformance view-zero-width-runes), else 1.
 func RuneWidth(r rune) int {
 	switch {
-	case r < 0x20 || r == 0x7f:
+	case r < 0x20 || r >= 0x7f && r <= 0x9f, r == 0x2028, r == 0x2029, r == 0xfffe, r == 0xffff:
 		return 0
 	case unicode.Is(unicode.Mn, r) || unicode.Is(unicode.Me, r) || unicode.Is(unicode.Cf, r):
 		return 0
