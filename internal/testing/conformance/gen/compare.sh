@@ -24,6 +24,8 @@
 # left from the last comparison would be read as this one's.
 # A story's bin/ (gen write -bindings: a claude stand-in) goes first on
 # PATH for both engines.
+# COMPARE_WRAP is a command the existing engine runs under (recheck.sh's
+# RECHECK_BUSY sets `taskset -c 0`); ours never is.
 # By hand only: no test or CI step runs it.
 set -u
 # git's dates, identity lookup and configuration are fixed for both
@@ -78,11 +80,12 @@ for d in "$dir"/*/; do
   d=${d%/}
   for side in existing ours; do
     rm -rf "$w" && mkdir -p "$w" && cp -r "$d"/. "$w"/ && rm -rf "$w"/existing.* "$w"/ours.*
-    exe=$oracle extra=()
-    [ $side = ours ] && exe=$bin && extra=(--workdir "$w" -j 1)
+    exe=$oracle extra=() wrap=()
+    read -ra wrap <<<"${COMPARE_WRAP:-}"
+    [ $side = ours ] && exe=$bin && extra=(--workdir "$w" -j 1) && wrap=()
     rm -f "$d/$side.json" # a run that stops writes none: never read the last comparison's
     sums >"$tmp/before"
-    (cd "$w" && { [ -d bin ] && PATH=$w/bin:$PATH; }; timeout "${COMPARE_LIMIT:-600}" "$exe" test flows app.yaml "${extra[@]}" --json $side.json >$side.log 2>&1)
+    (cd "$w" && { [ -d bin ] && PATH=$w/bin:$PATH; }; timeout "${COMPARE_LIMIT:-600}" "${wrap[@]}" "$exe" test flows app.yaml "${extra[@]}" --json $side.json >$side.log 2>&1)
     cp "$w/$side.json" "$w/$side.log" "$d"/ 2>/dev/null
     sums | comm -13 "$tmp/before" - | grep -v "  \./$side\.\(json\|log\)$" | cut -c35- >"$d/$side.files"
     keep $side
