@@ -28,7 +28,11 @@ func (r *runner) encodedLanding(err error) (string, *State, bool) {
 // paths), running the root's own on_enter there, and the machine then
 // rests on the path as a flow starting there would (placeParallel, flat),
 // so the next turn reads it so. A redirect to that resting path moves
-// nothing but is a redirect. Conformance on-error-climb-parallel.
+// nothing but is a redirect. Conformance on-error-climb-parallel. The
+// legacy path never gets here: upstream's legacy rig takes no such
+// redirect (on-error-climb-parallel top-legacy; probed too from a root
+// arc's effect and the root's on_enter, with two entries of one region),
+// so the sorted read it would ask for is never seen.
 func (r *runner) takeEncoded(ctx context.Context, path string, root *State, rd *redirect, st *step, c *redirectChain) (done bool, err error) {
 	from := r.statePath()
 	r.markRedirect(rd)

@@ -346,6 +346,10 @@ func (r *runner) isExitPath(path string) bool {
 // configuration) without running any on_enter (story-runtime.md §0).
 func (r *runner) placeAt(spec string) error {
 	if root, leaves, ok := strings.Cut(spec, "#"); ok {
+		if p := r.m.States[root]; r.so.StartFlat && (p == nil || !p.Parallel) {
+			r.placeOddRoot(spec, root, leaves, p) // oddroot.go
+			return nil
+		}
 		return r.placeParallel(spec, root, leaves, r.so.StartFlat, false)
 	}
 	st := r.m.States[strings.ReplaceAll(spec, "/", ".")]

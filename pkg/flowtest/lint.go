@@ -207,8 +207,12 @@ func (l *fixtureLint) turns() {
 		if w := ix.straysWhat(fx.InitialState); w != "" {
 			what = w
 		}
+		if w, ok := ix.oddRootWhat(fx); ok {
+			what = w
+		}
 		l.warn(fx.valueAt("initial_state"), ruleUnknownState, "initial_state %q is not a state of the story%s; %s", fx.InitialState, ix.suggestState(fx.InitialState), what)
 	}
+	l.oddRoot()
 	if root, _, ok := strings.Cut(fx.InitialState, "#"); ok && ix.hasState(fx.InitialState) {
 		l.partialRegions(fx, root, leaves(fx.InitialState))
 	}

@@ -40,7 +40,7 @@ func TestLintCallsNeverBound(t *testing.T) {
 		"d_ignored_default.yaml": "",
 		"e_ignored_bound.yaml":   `"host.tk2.search", but no invoke of the story names that handler (it calls: host.local_files.ticket.search)`,
 		"f_kid_rebound.yaml":     "",
-		"g_kid_parent.yaml":      `intent "kid__ks" arc[0] effect[0] sends query: "cq"`,
+		"g_kid_parent.yaml":      `intent "kid__ks" effects[0] sends query: "cq"`,
 		"h_plain.yaml":           "",
 	}, ruleCallNever)
 }

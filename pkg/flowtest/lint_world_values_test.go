@@ -40,7 +40,7 @@ func TestWorldNever(t *testing.T) {
 	files := map[string]string{"app.yaml": valuesApp, "kid/app.yaml": entryKid}
 	cases := []struct{ name, fixture, want string }{
 		{"only literals", "initial_state: lobby\nturns:\n  - intent: {name: win}\n    expect_world: {outcome: won}\n",
-			`turns[0].expect_world["outcome"]: "won", but no path gives "outcome" that value: the story and the fixture only ever set it to "" (its start value), "lost" (state "lobby" intent "win" arc[0] effect[0]), "lost" (state "lobby" intent "lose" arc[0] effect[0])`},
+			`turns[0].expect_world["outcome"]: "won", but no path gives "outcome" that value: the story and the fixture only ever set it to "" (its start value), "lost" (state "lobby" intent "win" effects[0]), "lost" (state "lobby" intent "lose" effects[0])`},
 		{"expect_world_final", "initial_state: lobby\nturns:\n  - intent: {name: lose}\nexpect_world_final: {outcome: draw}\n",
 			`expect_world_final["outcome"]: "draw", but no path gives "outcome" that value`},
 		{"world_in", "initial_state: lobby\nturns:\n  - intent: {name: go}\n    expect_world: {kid__mode: windy}\n",

@@ -21,7 +21,7 @@ var (
 	ruleUnknownIntent = &diag.Rule{ID: "flow-unknown-intent", Severity: diag.Warning, LintOnly: true,
 		Summary: "a turn fires an intent no state declares or handles", Example: "- intent: {name: lauch}"}
 	ruleUnknownState = &diag.Rule{ID: "flow-unknown-state", Severity: diag.Warning, LintOnly: true,
-		Summary: "initial_state or expect_state names no state of the story, or a legacy-path fixture has no initial_state", Example: "initial_state: lobbby"}
+		Summary: "initial_state or expect_state names no state of the story, initial_state is a configuration (root#entries) of a state that is not parallel, or a legacy-path fixture has no initial_state", Example: "initial_state: lobbby"}
 	ruleUnusedStub = &diag.Rule{ID: "flow-unused-stub", Severity: diag.Warning, LintOnly: true,
 		Summary: "a host_handlers stub for a handler the story never calls", Example: "host_handlers: {host.nope: {data: {}}}"}
 	ruleNotChecked = &diag.Rule{ID: "flow-not-checked", Severity: diag.Warning, LintOnly: true,

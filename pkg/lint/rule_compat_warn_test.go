@@ -49,9 +49,9 @@ func TestHostRunIntsWarn(t *testing.T) {
 	world := filepath.Join("..", "host", "testdata", "conformance", "run-int-world", "app.yaml")
 	all = strings.Join(diagTexts(t, world, "host-run-int"), "\n")
 	for _, want := range []string{
-		`intent "args" arc[0] effect[0]: host.run args[1]: {{ world.n }} (world.n, while it holds its default 3`, `write "{{ string(world.n) }}"`,
-		`intent "tmo" arc[0] effect[0]: host.run timeout: {{ world.n }} (world.n`, `write timeout: "{{ world.n }}s"`,
-		`intent "cgo" arc[0] effect[0]: host.run args[1]: 3 is a YAML integer`, `intent "cgo" arc[0] effect[0]: host.run timeout: 30`,
+		`intent "args" effects[0]: host.run args[1]: {{ world.n }} (world.n, while it holds its default 3`, `write "{{ string(world.n) }}"`,
+		`intent "tmo" effects[0]: host.run timeout: {{ world.n }} (world.n`, `write timeout: "{{ world.n }}s"`,
+		`intent "cgo" effects[0]: host.run args[1]: 3 is a YAML integer`, `intent "cgo" effects[0]: host.run timeout: 30`,
 	} {
 		if !strings.Contains(all, want) {
 			t.Errorf("run-int-world: missing %q in:\n%s", want, all)
@@ -159,10 +159,10 @@ func TestHostRunIntsStarlarkInputs(t *testing.T) {
 	got := diagTexts(t, star, "host-run-int")
 	all := strings.Join(got, "\n")
 	for _, want := range []string{
-		`intent "lit" arc[0] effect[0]: host.starlark.run input "v": 3 is a YAML integer`, `write a float (3.0)`,
-		`intent "nest" arc[0] effect[0]: host.starlark.run input "v": 3 (inside the input)`,
-		`intent "wn" arc[0] effect[0]: host.starlark.run input "v": {{ world.n }} (world.n`, `write "{{ world.n + 0 }}"`,
-		`intent "twn" arc[0]`, `intent "swn" arc[0]`,
+		`intent "lit" effects[0]: host.starlark.run input "v": 3 is a YAML integer`, `write a float (3.0)`,
+		`intent "nest" effects[0]: host.starlark.run input "v": 3 (inside the input)`,
+		`intent "wn" effects[0]: host.starlark.run input "v": {{ world.n }} (world.n`, `write "{{ world.n + 0 }}"`,
+		`intent "twn" effects[0]`, `intent "swn" effects[0]`,
 	} {
 		if !strings.Contains(all, want) {
 			t.Errorf("missing %q in:\n%s", want, all)
@@ -181,7 +181,7 @@ func TestHostRunIntsArgsAndFrame(t *testing.T) {
 	texts := filepath.Join("..", "host", "testdata", "conformance", "host-run-type-texts", "app.yaml")
 	got := strings.Join(diagTexts(t, texts, "host-run-int"), "\n")
 	for _, a := range []string{"a1", "a2", "a3", "a4", "a6", "a7"} {
-		if !strings.Contains(got, `intent "`+a+`" arc[0] effect[0]: host.run args: `) {
+		if !strings.Contains(got, `intent "`+a+`" effects[0]: host.run args: `) {
 			t.Errorf("no args warning for %s in:\n%s", a, got)
 		}
 	}
@@ -196,7 +196,7 @@ func TestHostRunIntsArgsAndFrame(t *testing.T) {
 	frame := filepath.Join("..", "host", "testdata", "conformance", "video-frame-args", "app.yaml")
 	fs := diagTexts(t, frame, "host-run-int")
 	all := strings.Join(fs, "\n")
-	for _, want := range []string{`intent "m1" arc[0] effect[0]: host.video.frame t_ms: 3 is a YAML integer`, `write t_ms: "3"`, `intent "m4" arc[0] effect[0]: host.video.frame t_ms: {{ world.n }} (world.n`} {
+	for _, want := range []string{`intent "m1" effects[0]: host.video.frame t_ms: 3 is a YAML integer`, `write t_ms: "3"`, `intent "m4" effects[0]: host.video.frame t_ms: {{ world.n }} (world.n`} {
 		if !strings.Contains(all, want) {
 			t.Errorf("missing %q in:\n%s", want, all)
 		}

@@ -130,7 +130,7 @@ states:
 			got = append(got, d.String())
 		}
 	}
-	if len(got) != 2 || !strings.Contains(got[0]+got[1], `state "s" intent "go" arc[0] effect[0]: on_error "@exit:x" names no state`) ||
+	if len(got) != 2 || !strings.Contains(got[0]+got[1], `state "s" intent "go" effects[0]: on_error "@exit:x" names no state`) ||
 		!strings.Contains(got[0]+got[1], `on_error "@exit:done" is mapped by the importing story's exits to "@exit:x"`) || strings.Contains(got[0]+got[1], "kid2") {
 		t.Fatalf("want the root's and kid's on_error warnings, got:\n%s", strings.Join(got, "\n"))
 	}

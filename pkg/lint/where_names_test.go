@@ -77,7 +77,7 @@ func TestWhereNames(t *testing.T) {
 		`state "a": view[1] (choice): intent "nope" not declared`,
 		`state "b": intent "go": transition view[0] (choice): intent "nope2" not declared`,
 		`state "b": intent "go": transition view[1] (choice): only one choice element per view is allowed`,
-		`state "a" intent "go" arc[0] effect[1]: say`,
+		`state "a" intent "go" effects[1]: say`,
 		`state "a" on_enter[1] on_complete[0]: say`,
 		`state "a" footer: `,
 		`state "a" view[0] (prose): `,

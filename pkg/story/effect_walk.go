@@ -18,7 +18,7 @@ type EffectPlace struct {
 	State  *State       // the owning state (nil for phases and proposals)
 	Intent string       // the transition's intent ("" outside an arc)
 	Arm    int          // the transition's arm, in an arc
-	List   string       // on_enter, on_exit, effect, on_complete or effects
+	List   string       // on_enter, on_exit, effect (an arc's, named effects[n]), on_complete or effects
 	Index  int
 	top    placeTop
 	name   string // phase id or proposal name
@@ -34,7 +34,8 @@ const (
 )
 
 // String names the place for messages, e.g. `state "a" on_enter[0]` or
-// `state "a" intent "go" arc[0] effect[1] on_complete[0]`.
+// `state "a" intent "go" effects[1] on_complete[0]` (an arc's effects
+// name no arm, as upstream's messages).
 func (p *EffectPlace) String() string {
 	var b strings.Builder
 	p.write(&b)
@@ -50,14 +51,19 @@ func (p *EffectPlace) write(b *strings.Builder) {
 		case topState:
 			b.WriteString("state " + strconv.Quote(p.State.Path) + " ")
 		case topArc:
-			b.WriteString("state " + strconv.Quote(p.State.Path) + " intent " + strconv.Quote(p.Intent) + " arc[" + strconv.Itoa(p.Arm) + "] ")
+			// no arm index, as upstream words it (docs/compat/story-format.md)
+			b.WriteString("state " + strconv.Quote(p.State.Path) + " intent " + strconv.Quote(p.Intent) + " ")
 		case topPhase:
 			b.WriteString("phases.graph[" + strconv.Quote(p.name) + "] ")
 		case topProposal:
 			b.WriteString("proposal " + strconv.Quote(p.name) + " execute ")
 		}
 	}
-	b.WriteString(p.List)
+	if p.Parent == nil && p.top == topArc {
+		b.WriteString("effects")
+	} else {
+		b.WriteString(p.List)
+	}
 	b.WriteByte('[')
 	b.WriteString(strconv.Itoa(p.Index))
 	b.WriteByte(']')
