@@ -3,7 +3,15 @@ package textwrap
 import (
 	"strings"
 	"unicode"
+
+	"github.com/mattn/go-runewidth"
 )
+
+// wrapCells measures a word's runes for WordWrap as upstream's wrapper does:
+// go-runewidth's table, rune by rune, no grapheme clusters (so U+FE0F is a
+// cell, "❤️" two and a ZWJ family six; conformance view-wrap-rune-width),
+// East Asian ambiguous runes narrow whatever the locale says.
+var wrapCells = &runewidth.Condition{}
 
 // WordWrap wraps s at limit cells as upstream's plain-text renderer does,
 // keeping line breaks and two of its quirks: a hyphen is a breakpoint not
@@ -63,7 +71,7 @@ func WordWrap(s string, limit int) string {
 			out.WriteRune(c)
 		default:
 			word.WriteRune(c)
-			wordLen += RuneWidth(c)
+			wordLen += wrapCells.RuneWidth(c)
 			if lineLen+space.Len()+wordLen > limit && wordLen < limit {
 				addNewLine()
 			}

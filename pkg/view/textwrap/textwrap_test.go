@@ -71,3 +71,17 @@ func TestWidth(t *testing.T) {
 		}
 	}
 }
+
+// TestWordWrapRuneCells: the wrap counts runes with go-runewidth's table,
+// not grapheme clusters: a variation selector is a cell, a prepend mark too.
+func TestWordWrapRuneCells(t *testing.T) {
+	for word, cells := range map[string]int{"\u2764\ufe0f": 2, "\u0600": 1, "\u0e31": 1, "e\u0301": 1, "\u200d": 0, "\u6771": 2} {
+		fits := strings.Repeat("a", 79-cells) + " " + word
+		if got := WordWrap(fits, 80); strings.Contains(got, "\n") {
+			t.Errorf("%+q (%d cells) after %d cells broke: %q", word, cells, 79-cells, got)
+		}
+		if got := WordWrap("a"+fits, 80); !strings.Contains(got, "\n") {
+			t.Errorf("%+q (%d cells) after %d cells did not break", word, cells, 80-cells)
+		}
+	}
+}
