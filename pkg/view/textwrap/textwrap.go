@@ -4,26 +4,14 @@ import (
 	"strings"
 	"unicode"
 
-	"golang.org/x/text/width"
+	"github.com/mattn/go-runewidth"
 )
 
-// RuneWidth is the number of terminal cells r takes: 2 for East Asian wide
-// runes, 0 for combining marks, format and control characters (C1 too), the
-// line and paragraph separators and the noncharacters U+FFFE and U+FFFF
-// (conformance view-zero-width-runes), else 1.
-func RuneWidth(r rune) int {
-	switch {
-	case r < 0x20 || r >= 0x7f && r <= 0x9f, r == 0x2028, r == 0x2029, r == 0xfffe, r == 0xffff:
-		return 0
-	case unicode.Is(unicode.Mn, r) || unicode.Is(unicode.Me, r) || unicode.Is(unicode.Cf, r):
-		return 0
-	}
-	switch width.LookupRune(r).Kind() {
-	case width.EastAsianWide, width.EastAsianFullwidth:
-		return 2
-	}
-	return 1
-}
+// wrapCells measures a word's runes for WordWrap as upstream's wrapper does:
+// go-runewidth's table, rune by rune, no grapheme clusters (so U+FE0F is a
+// cell, "❤️" two and a ZWJ family six; conformance view-wrap-rune-width),
+// East Asian ambiguous runes narrow whatever the locale says.
+var wrapCells = &runewidth.Condition{}
 
 // WordWrap wraps s at limit cells as upstream's plain-text renderer does,
 // keeping line breaks and two of its quirks: a hyphen is a breakpoint not
@@ -83,7 +71,7 @@ func WordWrap(s string, limit int) string {
 			out.WriteRune(c)
 		default:
 			word.WriteRune(c)
-			wordLen += RuneWidth(c)
+			wordLen += wrapCells.RuneWidth(c)
 			if lineLen+space.Len()+wordLen > limit && wordLen < limit {
 				addNewLine()
 			}

@@ -46,3 +46,42 @@ func TestRuneWidth(t *testing.T) {
 		}
 	}
 }
+
+func TestWidth(t *testing.T) {
+	for s, want := range map[string]int{
+		"abc": 3, "日本": 4, "e\u0301": 1, "\u2061x\u2063": 1, "\t\x7f": 0,
+		"\U0001F468\u200d\U0001F469\u200d\U0001F467": 2, // ZWJ family: one cluster
+		"\U0001F44D\U0001F3FD":                       2, // skin tone
+		"\u2764\ufe0f":                               2, // VS16 widens
+		"\u2764":                                     1,
+		"\u00e9\ufe0f":                               2,
+		"\u231a\ufe0e":                               2, // VS15 does not narrow
+		"\U0001F1EF\U0001F1F5":                       2, // flag
+		"\U0001F1E6\U0001F1E7\U0001F1E8":             4, // a pair and a lone one
+		"\u0600x":                                    0, // prepend mark: first rune's width
+		"x\u0600":                                    1,
+		"ab\u0903":                                   3, // ASCII byte alone, then the mark
+		"\u00e9\u0903":                               1,
+		"\u1100\u1161\u11a8":                         2,
+		"\u2ffc\u31e4":                               4,
+		"\ufe0f":                                     0,
+	} {
+		if got := Width(s); got != want {
+			t.Errorf("Width(%+q) = %d, want %d", s, got, want)
+		}
+	}
+}
+
+// TestWordWrapRuneCells: the wrap counts runes with go-runewidth's table,
+// not grapheme clusters: a variation selector is a cell, a prepend mark too.
+func TestWordWrapRuneCells(t *testing.T) {
+	for word, cells := range map[string]int{"\u2764\ufe0f": 2, "\u0600": 1, "\u0e31": 1, "e\u0301": 1, "\u200d": 0, "\u6771": 2} {
+		fits := strings.Repeat("a", 79-cells) + " " + word
+		if got := WordWrap(fits, 80); strings.Contains(got, "\n") {
+			t.Errorf("%+q (%d cells) after %d cells broke: %q", word, cells, 79-cells, got)
+		}
+		if got := WordWrap("a"+fits, 80); !strings.Contains(got, "\n") {
+			t.Errorf("%+q (%d cells) after %d cells did not break", word, cells, 80-cells)
+		}
+	}
+}
