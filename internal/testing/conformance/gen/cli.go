@@ -103,7 +103,7 @@ func runWrite(args []string, stderr io.Writer) error {
 		p          *bool
 		name, help string
 	}{
-		{&o.known, "known", "add the forms known to differ (.inf, .nan, n's non-zero default, tmpl: ?? in an included file)"},
+		{&o.known, "known", "add the forms known to differ (.inf, .nan, n's non-zero default, tmpl: ?? in an included file, storymut: an increment of a key with a non-zero default)"},
 		{&o.emits, "emits", "flow, legacy: parallel emit: events on arms"},
 		{&o.trail, "trail", "flow, legacy, mutate, storymut: a mark per turn"},
 		{&o.extras, "extras", "flow, legacy: what the flow kind's draws leave out"},
@@ -174,7 +174,7 @@ func writeKind(dir, kind string, n int, seed uint64, from string, real, cassette
 	case "mutate":
 		return writeMutate(dir, n, seed, from, o.trail)
 	case "storymut":
-		return writeStorymut(dir, n, seed, from, o.trail)
+		return writeStorymut(dir, n, seed, from, o.trail, o.known)
 	}
 	return fmt.Errorf("-kind %q: want %s", kind, kinds)
 }

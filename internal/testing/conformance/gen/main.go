@@ -223,7 +223,10 @@
 // say:, emit_intent/emit:, timeouts, templated host args and views;
 // initial:, parallel regions, import overrides, terminal: and world
 // declarations changed. Most edit sets still load here (the generator
-// retries until one does); origin.txt names the story and the edits.
+// retries until one does); origin.txt names the story and the edits. An
+// increment is added (or a set turned into one) only on a key whose
+// default is no non-zero number unless -known: upstream replays such a
+// key from 0 (conformance values-increment-default).
 package main
 
 import (

@@ -38,7 +38,7 @@ const storymutRefused = 6
 // edits. About one story in two also gets two mutate-style fixtures
 // (mutate_fixture.go). With trail, each copy is marked for -trail after
 // its edits (storymut_trail.go).
-func writeStorymut(dir string, n int, seed uint64, from string, trail bool) error {
+func writeStorymut(dir string, n int, seed uint64, from string, trail, known bool) error {
 	from, stories, err := sourceStories("storymut", from)
 	if err != nil {
 		return err
@@ -48,6 +48,7 @@ func writeStorymut(dir string, n int, seed uint64, from string, trail bool) erro
 		cs := stories[s%uint64(len(stories))]
 		d := filepath.Join(dir, fmt.Sprintf("%03d", i))
 		g := newGen(s)
+		g.withKnown = known
 		var edits []string
 		loads := false
 		for try := range storymutTries {

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -39,6 +40,12 @@ type storyNodes struct {
 	effects []*yaml.Node
 	world   []*yaml.Node // the app.yaml world: mappings
 	worldKV map[string]string
+	// nonZero names the world keys declared with a non-zero number
+	// default: upstream's replay reads such a key as 0 once it is
+	// incremented (docs/compat/engine.md, conformance
+	// values-increment-default), so an increment added on one differs on
+	// purpose and is drawn only with -known.
+	nonZero map[string]bool
 	imports []*yaml.Node // each import's definition
 	exits   []string
 	intents []string
@@ -55,7 +62,7 @@ func storyRootOf(p string) string {
 }
 
 func collectNodes(fs []*yfile) *storyNodes {
-	sn := &storyNodes{files: fs, worldKV: map[string]string{}}
+	sn := &storyNodes{files: fs, worldKV: map[string]string{}, nonZero: map[string]bool{}}
 	var walkEffects func(seq *yaml.Node)
 	walkEffects = func(seq *yaml.Node) {
 		if seq == nil || seq.Kind != yaml.SequenceNode {
@@ -112,6 +119,7 @@ func collectNodes(fs []*yfile) *storyNodes {
 			sn.world = append(sn.world, w)
 			for i := 0; i+1 < len(w.Content); i += 2 {
 				sn.worldKV[w.Content[i].Value] = sval(mapGet(w.Content[i+1], "type"))
+				sn.nonZero[w.Content[i].Value] = nonZeroNumber(mapGet(w.Content[i+1], "default"))
 			}
 		}
 		if im := mapGet(f.root, "imports"); im != nil && im.Kind == yaml.MappingNode {
@@ -166,6 +174,23 @@ func (g *gen) editStory(cs *corpusStory, d string) ([]string, error) {
 		}
 	}
 	return out, saveFiles(fs)
+}
+
+// nonZeroNumber reports that n is a YAML number other than zero (one it
+// cannot read, such as .inf, counts as non-zero).
+func nonZeroNumber(n *yaml.Node) bool {
+	if n == nil || n.Kind != yaml.ScalarNode || (n.Tag != "!!int" && n.Tag != "!!float") {
+		return false
+	}
+	f, err := strconv.ParseFloat(strings.ReplaceAll(n.Value, "_", ""), 64)
+	return err != nil || f != 0
+}
+
+// incrementable reports that an increment of world key k may be drawn:
+// any key with -known, else one whose declared default is no non-zero
+// number (see storyNodes.nonZero).
+func (g *gen) incrementable(sn *storyNodes, k string) bool {
+	return g.withKnown || !sn.nonZero[k]
 }
 
 // sval is a scalar node's value, "" for nil.
@@ -366,7 +391,7 @@ func (g *gen) editIncrement(sn *storyNodes) string {
 			case "increment":
 				incs = append(incs, e.Content[i])
 			case "set":
-				if v := e.Content[i+1]; v.Kind == yaml.MappingNode && len(v.Content) == 2 && v.Content[1].Tag == "!!int" {
+				if v := e.Content[i+1]; v.Kind == yaml.MappingNode && len(v.Content) == 2 && v.Content[1].Tag == "!!int" && g.incrementable(sn, v.Content[0].Value) {
 					sets = append(sets, e.Content[i])
 				}
 			}
@@ -385,7 +410,7 @@ func (g *gen) editIncrement(sn *storyNodes) string {
 	// an int world key gets an increment on some arm
 	var ints []string
 	for _, k := range sn.worldKeys() {
-		if sn.worldKV[k] == "int" {
+		if sn.worldKV[k] == "int" && g.incrementable(sn, k) {
 			ints = append(ints, k)
 		}
 	}

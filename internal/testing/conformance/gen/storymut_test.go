@@ -24,7 +24,7 @@ func TestStorymutStoriesEdit(t *testing.T) {
 		t.Fatalf("corpus stories: %d, error %v", len(stories), err)
 	}
 	n := 4 * len(stories)
-	write := func(dir string, n int, seed uint64) error { return writeStorymut(dir, n, seed, corpus, false) }
+	write := func(dir string, n int, seed uint64) error { return writeStorymut(dir, n, seed, corpus, false, false) }
 	dir := writeSeeded(t, write, n, 640000, "000/origin.txt", "000/app.yaml", "001/app.yaml", "002/app.yaml")
 	assertDrawn(t, dir, []string{
 		"guard added:", "guard \"", "set: ", "-> set", "target ", "on_enter: effect added",
@@ -88,7 +88,7 @@ func changedSome(t *testing.T, src, d string) bool {
 func TestStorymutNeedsStories(t *testing.T) {
 	t.Parallel()
 	empty := t.TempDir()
-	err := writeStorymut(t.TempDir(), 1, 1, empty, false)
+	err := writeStorymut(t.TempDir(), 1, 1, empty, false, false)
 	if err == nil || !strings.Contains(err.Error(), empty) || !strings.Contains(err.Error(), "flow fixtures") {
 		t.Fatalf("error %v, want one naming %s", err, empty)
 	}
@@ -131,5 +131,52 @@ func TestStoryTrailMarksLoad(t *testing.T) {
 		if !storyLoads(d, corpus) {
 			t.Errorf("%s: the marked story does not load", d)
 		}
+	}
+}
+
+// An increment is added, or a set turned into one, only on a world key
+// whose default is no non-zero number, unless -known: upstream replays
+// such a key from 0 (conformance values-increment-default; hunt111 found
+// three storymut stories differing only so).
+func TestStorymutIncrementSkipsNonZeroDefault(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	app := `app: {id: inc, version: 0.1.0}
+world:
+  n: {type: int, default: 7}
+  z: {type: int, default: 0}
+intents: {go: {}}
+root: s
+states:
+  s:
+    view: "S"
+    on:
+      go: [{target: s, effects: [{set: {n: 3}}]}]
+`
+	if err := os.WriteFile(filepath.Join(dir, "app.yaml"), []byte(app), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	drawn := func(known bool) map[string]bool {
+		seen := map[string]bool{}
+		for s := range uint64(60) {
+			fs, err := storyFiles(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			g := newGen(s)
+			g.withKnown = known
+			seen[g.editIncrement(collectNodes(fs))] = true
+		}
+		return seen
+	}
+	plain := drawn(false)
+	if plain["increment added: n"] || plain["set -> increment"] {
+		t.Errorf("without -known an increment of n (default 7) was drawn: %v", plain)
+	}
+	if !plain["increment added: z"] {
+		t.Errorf("no increment of z (default 0) drawn: %v", plain)
+	}
+	if known := drawn(true); !known["set -> increment"] {
+		t.Errorf("with -known the set of n never became an increment: %v", known)
 	}
 }
