@@ -229,7 +229,7 @@ func (rw *rewriter) view(v *story.View) {
 	if v == nil {
 		return
 	}
-	v.Template = rw.text(v.Template)
+	v.Template = rw.viewText(v.Template)
 	rw.elements(v.Elements)
 	for _, els := range v.Blocks {
 		rw.elements(els)
@@ -241,9 +241,9 @@ func (rw *rewriter) elements(els []*story.ViewElement) {
 		if el == nil {
 			continue
 		}
-		el.When = rw.text(el.When)
-		el.Text = rw.text(el.Text)
-		el.Body = rw.anyValue(el.Body)
+		el.When = rw.viewText(el.When)
+		el.Text = rw.viewText(el.Text)
+		el.Body = jsonvalue.MapStrings(el.Body, rw.viewText, false)
 	}
 }
 
@@ -293,10 +293,8 @@ func (rw *rewriter) arcs(s *story.State, depth int) {
 		if name == "*" {
 			return name
 		}
-		x := rw.m
-		for ; x.im != nil && !answers(x, name); x = x.parent {
-		}
-		if x.im == nil {
+		x := rw.intentLevel(name)
+		if x == nil {
 			return name // an undeclared state-local intent keeps its name (import-local-intent)
 		}
 		final := x.pre + name

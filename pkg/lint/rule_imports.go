@@ -44,6 +44,8 @@ func checkImportParentSide(c *checker, alias string, im *story.Import) {
 		ex := im.Exits[en]
 		if ex.To == "" {
 			c.rep.Errf(ex.Pos, story.RuleImports, "imports.%s: exits.%s: to: is required (the parent state the exit lands in)", alias, en)
+		} else if foldedAbsolute(c.st, ex.To) {
+			// the top story's folded tree: checkImportExitFolded
 		} else if _, err := c.st.ResolveTarget(ex.To); err != nil {
 			c.rep.Errf(ex.ToPos, ruleTarget, "imports.%s: exits.%s.to: %s", alias, en, err.Error())
 		}
@@ -70,6 +72,7 @@ func checkImportExits(c *checker, alias string, im *story.Import, ch *story.Stor
 		}
 	}
 	checkOnCompleteExitStays(c, alias, im, ch)
+	checkImportExitFolded(c, alias, im, ch)
 	uses := childExitUses(ch, im.Overrides)
 	if !c.foldOver {
 		uses = append(uses, liftedExitUses(ch)...)

@@ -60,18 +60,24 @@ func (c *checker) checkStateEnums(s *story.State) {
 }
 
 // checkRoomOnly checks the keys only a top-level (room) state may have:
-// transcript (with its values) and theme.
+// transcript (with its values) and theme. Upstream checks the folded
+// tree, where an imported story's top-level states sit under their
+// wrapper: none of them is a room (conformance import-room-only).
 func (c *checker) checkRoomOnly(s *story.State) {
-	top := s.Parent == nil
+	top := s.Parent == nil && !c.st.Imported()
+	why := ""
+	if s.Parent == nil && !top {
+		why = " (this story is imported: once folded its top-level states sit under the import's wrapper state)"
+	}
 	if _, ok := s.Keys["transcript"]; ok {
 		if !top {
-			c.rep.Errf(s.PosOf("transcript"), story.RuleState, "state %q: transcript: only allowed on top-level (room) states", s.Path)
+			c.rep.Errf(s.PosOf("transcript"), story.RuleState, "state %q: transcript: only allowed on top-level (room) states%s", s.Path, why)
 		} else if s.Transcript() != "" && s.Transcript() != "persistent" && s.Transcript() != "transient" {
 			c.rep.Errf(s.PosOf("transcript"), story.RuleState, `state %q: transcript: %q is not one of "persistent", "transient"`, s.Path, s.Transcript())
 		}
 	}
 	if _, ok := s.Keys["theme"]; ok && !top {
-		c.rep.Errf(s.PosOf("theme"), story.RuleState, "state %q: theme: only allowed on top-level (room) states", s.Path)
+		c.rep.Errf(s.PosOf("theme"), story.RuleState, "state %q: theme: only allowed on top-level (room) states%s", s.Path, why)
 	}
 }
 
