@@ -1,6 +1,7 @@
 package flowtest
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -52,12 +53,15 @@ func (ix *storyIndex) startLeaves(p *story.State, initial string) (known []*stor
 	return slices.SortedFunc(slices.Values(known), byPath), strays
 }
 
-// stray reports whether path, no state of the story, lies under no
+// stray reports whether path, no state of the story or one outside p, lies under no
 // region of p: its longest known ancestor is p itself, a state outside
 // p, or none (the engine's outsideLeaf, or an unknownLeaf under p).
 func (ix *storyIndex) stray(p *story.State, path string) bool {
 	if ix.states[path] {
-		return false
+		// a state outside p is an entry in no region as well
+		// (conformance par-start-outside-state, par-start-outside-root-arcs F)
+		s := ix.byPath[path]
+		return s != nil && s != p && !within(s, p)
 	}
 	anc := ix.byPath[ix.knownAncestor(path)]
 	return anc == nil || anc == p || !within(anc, p)
@@ -80,7 +84,7 @@ func (ix *storyIndex) straysWhat(initial string) string {
 		return ""
 	}
 	if ix.allStrays(p, initial) {
-		return fmt.Sprintf("its entries all lie under no region of %q: the machine starts with no leaf of it, so an intent a state inside it takes is refused and one of its own arcs (or an ancestor's) fails GUARD_FAILED, as the existing engine does; if a region was renamed, name its leaf instead", p.Path)
+		return fmt.Sprintf("its entries all lie under no region of %q: the machine starts with no leaf of it, so an intent a state an entry's dotted prefix names takes (or an ancestor of one) fails GUARD_FAILED and any other is refused, as the existing engine does; if a region was renamed, name its leaf instead", p.Path)
 	}
 	known, strays := ix.startLeaves(p, initial)
 	if !strays {
@@ -96,10 +100,12 @@ func (ix *storyIndex) straysWhat(initial string) string {
 // strayStart warns at a fixture's first turn when its initial_state,
 // root#entry|entry with a parallel root p, names strays only
 // (startLeaves) and no known leaf: the machine has no leaf to take an
-// intent, so one a state inside p takes is refused
-// INTENT_NOT_ALLOWED_IN_STATE and one of p's own arcs, or an
-// ancestor's, GUARD_FAILED (conformance par-start-unknown-region
-// f031–f040, lint-par-start-stray d, e). It reports whether it warned.
+// intent: one the engine allows there (engine.Session.Available: the
+// arcs of the states the entries' dotted prefixes name, and their
+// ancestors') is refused GUARD_FAILED, any other
+// INTENT_NOT_ALLOWED_IN_STATE (conformance par-start-unknown-region
+// f031–f040, lint-par-start-stray d, e, par-start-outside-prefix alone_*,
+// par-start-outside-root-arcs). It reports whether it warned.
 func (l *fixtureLint) strayStart(t *Turn) bool {
 	fx, ix := l.fx, l.ix
 	root, _, ok := strings.Cut(fx.InitialState, "#")
@@ -108,17 +114,23 @@ func (l *fixtureLint) strayStart(t *Turn) bool {
 		return false
 	}
 	name := l.parIntent(t)
-	if name == "" || !ix.parConfined(p) {
+	if name == "" {
+		return false
+	}
+	allowed, ok := ix.startAvailable(fx.InitialState)
+	if !ok {
 		return false
 	}
 	code, what := engine.CodeNotAllowed, "no state takes it there"
-	for a := p; a != nil; a = a.Parent {
-		if a.HasOn(name) {
-			code, what = engine.CodeGuardFailed, fmt.Sprintf("the arc of %q for it has no leaf to be taken from", a.Path)
-			break
+	if slices.Contains(allowed, name) {
+		// an arc of a state a stray's dotted prefix names (top.idle.x:
+		// top.idle, top) allows it, and no leaf takes it (conformance
+		// par-start-outside-prefix alone_*, par-start-outside-root-arcs)
+		code, what = engine.CodeGuardFailed, "a state an entry's dotted prefix names (or an ancestor of one) takes it, which allows it, but no leaf takes it"
+		if a := ix.prefixArc(fx.InitialState, name); a != nil {
+			what = fmt.Sprintf("the arc of %q for it has no leaf to be taken from", a.Path)
 		}
-	}
-	if code == engine.CodeNotAllowed && !ix.inside(p, func(s *story.State) bool { return s.HasOn(name) }) {
+	} else if !ix.takenAnywhere(name) {
 		return false // taken nowhere: the unknown-intent checks' own
 	}
 	l.warn(t.Intent.Pos, ruleRejected, "turns[%d]: intent %q is fired at %q, whose entries all lie under no region of %q: the machine starts with no leaf of it, and %s: the turn is rejected %s on both engines; name a leaf of each region in initial_state, or expect the rejection (expect_error: {code: %s})",
@@ -140,4 +152,51 @@ func (ix *storyIndex) allStrays(p *story.State, initial string) bool {
 		n++
 	}
 	return n > 0
+}
+
+// startAvailable are the intents the engine allows at a fixture's
+// initial_state before any turn (engine.Session.Available on a session
+// started there as the flow rig starts it); not ok when the story does
+// not compile or the session cannot start there.
+func (ix *storyIndex) startAvailable(initial string) ([]string, bool) {
+	m := ix.compiledMachine()
+	if m == nil {
+		return nil, false
+	}
+	sess, err := engine.Start(context.Background(), m, engine.SessionOptions{StartState: initial, StartFlat: true})
+	if sess != nil {
+		defer sess.Close()
+	}
+	if err != nil {
+		return nil, false
+	}
+	return sess.Available(), true
+}
+
+// prefixArc is the state with arms for name that an entry of initial
+// reaches: the state the entry names, or its deepest known dotted
+// prefix, and their ancestors, the first entry's first; nil when none.
+func (ix *storyIndex) prefixArc(initial, name string) *story.State {
+	for _, path := range leaves(initial) {
+		s := ix.byPath[path]
+		if s == nil {
+			s = ix.byPath[ix.knownAncestor(path)]
+		}
+		for ; s != nil; s = s.Parent {
+			if s.HasOn(name) {
+				return s
+			}
+		}
+	}
+	return nil
+}
+
+// takenAnywhere reports an intent some state of the story has arms for.
+func (ix *storyIndex) takenAnywhere(name string) bool {
+	for _, s := range ix.byPath {
+		if s.HasOn(name) {
+			return true
+		}
+	}
+	return false
 }
