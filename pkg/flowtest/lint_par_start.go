@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"kitsoki/pkg/engine"
 	"kitsoki/pkg/story"
@@ -163,7 +164,7 @@ func (ix *storyIndex) startAvailable(initial string) ([]string, bool) {
 	if m == nil {
 		return nil, false
 	}
-	sess, err := engine.Start(context.Background(), m, engine.SessionOptions{StartState: initial, StartFlat: true})
+	sess, err := engine.Start(context.Background(), m, engine.SessionOptions{StartState: initial, StartFlat: true, UnarmedStart: true, Clock: engine.NewVirtualClock(time.Time{})})
 	if sess != nil {
 		defer sess.Close()
 	}
