@@ -1,6 +1,7 @@
 package flowtest
 
 import (
+	"encoding/json"
 	"fmt"
 	"regexp"
 	"strings"
@@ -51,7 +52,15 @@ func (l *fixtureLint) targetRender(t *Turn) targetText {
 				got = got && l.textSlot(t, sub[2])
 			}
 			text, isText := targetValue(v)
-			if !got || !isText || strings.ContainsAny(text, "<>&'\"{}%") {
+			if !isText && t == nil {
+				// a hop's target renders with expr: no escaping, a list,
+				// an object or a bool interpolated as upstream does
+				// (conformance hop-target-json)
+				text, isText = hopValue(v)
+			} else if strings.ContainsAny(text, "<>&'\"{}%") {
+				isText = false
+			}
+			if !got || !isText {
 				ok = false
 			}
 			return text
@@ -73,6 +82,30 @@ func targetValue(v any) (string, bool) {
 		return fmt.Sprint(x), true
 	}
 	return "", false
+}
+
+// hopValue is the text an emit hop's target interpolates a world value
+// other than a string or an integer as, when certain: a bool as true or
+// false, a list or an object as its compact JSON (["x"], {"k":"v"}:
+// conformance hop-target-json); not a float, nor a text holding a
+// character a path reads (".", "/", "#", "@") or a space.
+func hopValue(v any) (string, bool) {
+	switch v.(type) {
+	case bool, []any, map[string]any:
+	default:
+		return "", false
+	}
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if enc.Encode(v) != nil {
+		return "", false
+	}
+	text := strings.TrimSuffix(b.String(), "\n")
+	if strings.ContainsAny(text, "./#@ \t\n") || strings.Contains(text, "{{") {
+		return "", false
+	}
+	return text, true
 }
 
 // textSlot reports a slot every declaration of t's intent declares as
