@@ -111,14 +111,18 @@ func (r *runner) allowLeaves() []*State {
 	if r.par == nil {
 		return leaves
 	}
-	out := leaves
+	out := make([]*State, 0, len(leaves))
 	for _, l := range leaves {
 		if r.m.States[l.Path] == l || r.par.inRegion(l) {
+			out = append(out, l)
 			continue
+		}
+		if !r.outsideRoot(l) {
+			out = append(out, l)
 		}
 		if i := strings.LastIndexByte(l.Path, '#'); i >= 0 {
 			if s := r.deepestNamed(l.Path[i+1:]); s != nil {
-				out = append(slices.Clip(out), s)
+				out = append(out, s)
 			}
 			continue
 		}
@@ -126,10 +130,22 @@ func (r *runner) allowLeaves() []*State {
 		// its own intents (conformance par-start-outside-state), the
 		// root its own (`p#p`: par-start-entry-forms)
 		if s := r.deepestNamed(l.Path); s != nil && !s.within(r.par.root) {
-			out = append(slices.Clip(out), s)
+			out = append(out, s)
 		}
 	}
 	return out
+}
+
+// outsideRoot reports an entry of the configuration outside the parallel
+// root's paths (an outsideLeaf: `idle.x`, `zz.q`, `w`): upstream looks
+// up only the states its own dotted prefixes name, so the root's arcs
+// and its ancestors' are not allowed through it (`pp` of `top.p` and
+// `gt` of `top` refused at `top.p#w.x`, `gt` allowed at
+// `top.p#top.idle.x`; conformance par-start-outside-root-arcs). An
+// entry holding "#" is left as it was (not probed).
+func (r *runner) outsideRoot(l *State) bool {
+	root := r.par.root
+	return l.Parent == root && !strings.HasPrefix(l.Path, root.Path+".") && !strings.Contains(l.Path, "#")
 }
 
 // deepestNamed is the state path names, or the deepest state a dotted

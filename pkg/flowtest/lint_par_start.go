@@ -1,9 +1,11 @@
 package flowtest
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"kitsoki/pkg/engine"
 	"kitsoki/pkg/story"
@@ -52,12 +54,15 @@ func (ix *storyIndex) startLeaves(p *story.State, initial string) (known []*stor
 	return slices.SortedFunc(slices.Values(known), byPath), strays
 }
 
-// stray reports whether path, no state of the story, lies under no
+// stray reports whether path, no state of the story or one outside p, lies under no
 // region of p: its longest known ancestor is p itself, a state outside
 // p, or none (the engine's outsideLeaf, or an unknownLeaf under p).
 func (ix *storyIndex) stray(p *story.State, path string) bool {
 	if ix.states[path] {
-		return false
+		// a state outside p is an entry in no region as well
+		// (conformance par-start-outside-state, par-start-outside-root-arcs F)
+		s := ix.byPath[path]
+		return s != nil && s != p && !within(s, p)
 	}
 	anc := ix.byPath[ix.knownAncestor(path)]
 	return anc == nil || anc == p || !within(anc, p)
@@ -83,7 +88,7 @@ func (ix *storyIndex) straysWhat(initial string) string {
 		return fmt.Sprintf("none of its entries is a state or lies under one: the machine starts with no leaf of %q and refuses every intent INTENT_NOT_ALLOWED_IN_STATE, its arcs too, as the existing engine does; name a leaf of each region", p.Path)
 	}
 	if ix.allStrays(p, initial) {
-		return fmt.Sprintf("its entries all lie under no region of %q: the machine starts with no leaf of it, so an intent a state inside it takes is refused and an arc of the state an entry lies under (or of its ancestors) fails GUARD_FAILED, as the existing engine does; if a region was renamed, name its leaf instead", p.Path)
+		return fmt.Sprintf("its entries all lie under no region of %q: the machine starts with no leaf of it, so an intent a state an entry's dotted prefix names takes (or an ancestor of one) fails GUARD_FAILED and any other is refused, as the existing engine does; if a region was renamed, name its leaf instead", p.Path)
 	}
 	known, strays := ix.startLeaves(p, initial)
 	if !strays {
@@ -99,10 +104,12 @@ func (ix *storyIndex) straysWhat(initial string) string {
 // strayStart warns at a fixture's first turn when its initial_state,
 // root#entry|entry with a parallel root p, names strays only
 // (startLeaves) and no known leaf: the machine has no leaf to take an
-// intent, so one a state inside p takes is refused
-// INTENT_NOT_ALLOWED_IN_STATE and one of p's own arcs, or an
-// ancestor's, GUARD_FAILED (conformance par-start-unknown-region
-// f031–f040, lint-par-start-stray d, e). It reports whether it warned.
+// intent: one the engine allows there (engine.Session.Available: the
+// arcs of the states the entries' dotted prefixes name, and their
+// ancestors') is refused GUARD_FAILED, any other
+// INTENT_NOT_ALLOWED_IN_STATE (conformance par-start-unknown-region
+// f031–f040, lint-par-start-stray d, e, par-start-outside-prefix alone_*,
+// par-start-outside-root-arcs). It reports whether it warned.
 func (l *fixtureLint) strayStart(t *Turn) bool {
 	fx, ix := l.fx, l.ix
 	root, _, ok := strings.Cut(fx.InitialState, "#")
@@ -111,35 +118,28 @@ func (l *fixtureLint) strayStart(t *Turn) bool {
 		return false
 	}
 	name := l.parIntent(t)
-	if name == "" || !ix.parConfined(p) {
+	if name == "" {
+		return false
+	}
+	allowed, ok := ix.startAvailable(fx.InitialState)
+	if !ok {
 		return false
 	}
 	code, what := engine.CodeNotAllowed, "no state takes it there"
-	if a := ix.strayArc(p, fx.InitialState, name); a != nil {
-		code, what = engine.CodeGuardFailed, fmt.Sprintf("the arc of %q for it has no leaf to be taken from", a.Path)
-	}
-	if code == engine.CodeNotAllowed && !ix.inside(p, func(s *story.State) bool { return s.HasOn(name) }) {
+	if slices.Contains(allowed, name) {
+		// an arc of a state a stray's dotted prefix names (top.idle.x:
+		// top.idle, top) allows it, and no leaf takes it (conformance
+		// par-start-outside-prefix alone_*, par-start-outside-root-arcs)
+		code, what = engine.CodeGuardFailed, "a state an entry's dotted prefix names (or an ancestor of one) takes it, which allows it, but no leaf takes it"
+		if a := ix.prefixArc(fx.InitialState, name); a != nil {
+			what = fmt.Sprintf("the arc of %q for it has no leaf to be taken from", a.Path)
+		}
+	} else if !ix.takenAnywhere(name) {
 		return false // taken nowhere: the unknown-intent checks' own
 	}
 	l.warn(t.Intent.Pos, ruleRejected, "turns[%d]: intent %q is fired at %q, whose entries all lie under no region of %q: the machine starts with no leaf of it, and %s: the turn is rejected %s on both engines; name a leaf of each region in initial_state, or expect the rejection (expect_error: {code: %s})",
 		t.Index, name, fx.InitialState, p.Path, what, code, code)
 	return true
-}
-
-// strayArc is the state whose arc for intent name an all-strays start
-// (root p) allows: the first holding one from a stray's known ancestor
-// up, where that ancestor is p or a state outside it; an entry with no
-// known ancestor allows nothing, not even p's arcs (conformance
-// par-start-entry-forms: p#zz, p#| refuse them). nil when none does.
-func (ix *storyIndex) strayArc(p *story.State, initial, name string) *story.State {
-	for _, path := range leaves(initial) {
-		for a := ix.byPath[ix.knownAncestor(path)]; a != nil; a = a.Parent {
-			if a.HasOn(name) {
-				return a
-			}
-		}
-	}
-	return nil
 }
 
 // underNone reports whether no entry of initial is a state or has a
@@ -168,4 +168,51 @@ func (ix *storyIndex) allStrays(p *story.State, initial string) bool {
 		n++
 	}
 	return n > 0
+}
+
+// startAvailable are the intents the engine allows at a fixture's
+// initial_state before any turn (engine.Session.Available on a session
+// started there as the flow rig starts it); not ok when the story does
+// not compile or the session cannot start there.
+func (ix *storyIndex) startAvailable(initial string) ([]string, bool) {
+	m := ix.compiledMachine()
+	if m == nil {
+		return nil, false
+	}
+	sess, err := engine.Start(context.Background(), m, engine.SessionOptions{StartState: initial, StartFlat: true, UnarmedStart: true, Clock: engine.NewVirtualClock(time.Time{})})
+	if sess != nil {
+		defer sess.Close()
+	}
+	if err != nil {
+		return nil, false
+	}
+	return sess.Available(), true
+}
+
+// prefixArc is the state with arms for name that an entry of initial
+// reaches: the state the entry names, or its deepest known dotted
+// prefix, and their ancestors, the first entry's first; nil when none.
+func (ix *storyIndex) prefixArc(initial, name string) *story.State {
+	for _, path := range leaves(initial) {
+		s := ix.byPath[path]
+		if s == nil {
+			s = ix.byPath[ix.knownAncestor(path)]
+		}
+		for ; s != nil; s = s.Parent {
+			if s.HasOn(name) {
+				return s
+			}
+		}
+	}
+	return nil
+}
+
+// takenAnywhere reports an intent some state of the story has arms for.
+func (ix *storyIndex) takenAnywhere(name string) bool {
+	for _, s := range ix.byPath {
+		if s.HasOn(name) {
+			return true
+		}
+	}
+	return false
 }

@@ -68,9 +68,10 @@ func TestLintSetFailsNeighbours(t *testing.T) {
 // TestLintSetFailsRegion: an on_error landing on a parallel region's
 // leaf whose set: certainly fails is swallowed there (conformance
 // lint-set-fails-region): from an arm's call (b), a leaf in a compound
-// of the region (d), after a bind (f). A landing that renders (h), a
-// later turn from the flat path (i, j) and a job's target in a region
-// (l) are not followed.
+// of the region (d), after a bind (f). A landing that renders goes on
+// by its one hop out of the parallel state (h: fin). A later turn from
+// the flat path (i, j) and a job's target in a region (l) are not
+// followed.
 func TestLintSetFailsRegion(t *testing.T) {
 	lintGolden(t, "../engine/testdata/conformance/lint-set-fails-region", map[string]string{
 		"a_arm_a1.yaml":       "",
@@ -80,7 +81,7 @@ func TestLintSetFailsRegion(t *testing.T) {
 		"e_bind_b2.yaml":      "",
 		"f_bind_fin.yaml":     `ends at "p.rb.b2"`,
 		"g_renders_fin.yaml":  "",
-		"h_renders_b3.yaml":   unwarned,
+		"h_renders_b3.yaml":   `ends at "fin" (a failing call's on_error redirects it)`,
 		"i_then_look.yaml":    unwarned,
 		"j_then_look_r1.yaml": unwarned,
 		"k_job_stays.yaml":    "",

@@ -518,8 +518,8 @@ func (w *settleWalk) redirect(p string, depth int) bool {
 	if !w.effects(dest.OnEnter, nil, &emits) {
 		return w.landingSwallowed(origin, depth, before)
 	}
-	if region {
-		return false // a region leaf is followed only to a swallowed landing
+	if region && !w.leavesRegion(dest, emits) {
+		return false // a region leaf is followed only to a swallowed landing, or out by its one hop
 	}
 	for _, name := range emits {
 		if !w.fire(cmp.Or(w.l.ix.aliasOf(w.cur, name), name), nil, 1, false) {
@@ -528,6 +528,24 @@ func (w *settleWalk) redirect(p string, depth int) bool {
 	}
 	ok, _ := w.dispatchAt(depth + 1)
 	return ok
+}
+
+// leavesRegion reports an on_error landing on the flat path of a
+// region's leaf dest whose on_enter queued one emit only, which an
+// unguarded first arm there takes to a literal target landing on a leaf
+// outside any parallel state: upstream goes on from there as from a
+// plain leaf (conformance lint-set-fails-region g, h: p.rb.b3's hop
+// rests on fin).
+func (w *settleWalk) leavesRegion(dest *story.State, emits []string) bool {
+	if len(emits) != 1 {
+		return false
+	}
+	n, a := firstArmOf(dest, cmp.Or(w.l.ix.aliasOf(dest, emits[0]), emits[0]))
+	if a == nil || a.When != "" || len(a.Emit()) > 0 {
+		return false
+	}
+	to := w.l.ix.literalTarget(n, a)
+	return to != nil && w.l.ix.landingLeaf(to.Path) != nil
 }
 
 // namesNoState reports an on_error target both engines look up as

@@ -111,7 +111,7 @@ func (ix *storyIndex) step(s *story.State, arc string, still func(*story.Effect)
 		if err != nil {
 			return nil, nil
 		}
-		to = ix.landing(ix.byPath[p], still)
+		to = ix.landingRendered(ix.byPath[p], still, tx)
 	}
 	if to == nil {
 		return nil, nil
@@ -179,13 +179,23 @@ func armsOf(s *story.State, arc string) (*story.State, []*story.Transition) {
 // may redirect it to; nil: a parallel state, a templated initial:, or an
 // on_enter on the way that may move it otherwise.
 func (ix *storyIndex) landing(d *story.State, still func(*story.Effect) bool) []*story.State {
+	return ix.landingRendered(d, still, targetText{})
+}
+
+// landingRendered is landing for a move whose templated initial:s
+// render on what tx certainly renders (initialLeaf): a user turn's.
+func (ix *storyIndex) landingRendered(d *story.State, still func(*story.Effect) bool, tx targetText) []*story.State {
 	for d != nil && len(d.Children) > 0 {
-		if d.Type != "compound" || d.Initial() == "" || story.IsTemplated(d.Initial()) {
+		if d.Type != "compound" || d.Initial() == "" {
 			return nil // a parallel state, or one the engines never descend into (rule initial)
+		}
+		if story.IsTemplated(d.Initial()) {
+			d = ix.initialLeaf(d, tx) // lint_step_template.go
+			continue
 		}
 		d = ix.byPath[d.Path+"."+d.Initial()]
 	}
-	if d == nil || ix.plainLeaf(d.Path) == nil {
+	if d == nil || ix.plainLeaf(d.Path) == nil && !ix.isUnknown(d) {
 		return nil
 	}
 	alt, ok := ix.entryRedirects(d, still, nil)

@@ -155,3 +155,23 @@ func TestLintTargetInt(t *testing.T) {
 	}
 	lintGolden(t, "../engine/testdata/conformance/lint-target-int", want, ruleRejected, ruleWrongState)
 }
+
+// TestLintHopTargetJSON: an emit hop's target renders a world list as its
+// compact JSON, a path the story does not hold, where the machine rests
+// taking no intent (conformance hop-target-json hop-list). A bool, an
+// object and a string are rendered too, where upstream passes; the
+// legacy twin and a job's on_complete are not followed.
+func TestLintHopTargetJSON(t *testing.T) {
+	lintGolden(t, "../engine/testdata/conformance/hop-target-json", map[string]string{
+		"enter-list-legacy.yaml": "", "enter-list.yaml": "",
+		"hop-bool-legacy.yaml": "", "hop-bool.yaml": "",
+		"hop-float-legacy.yaml": "", "hop-float.yaml": "",
+		"hop-list-legacy.yaml": unwarned,
+		"hop-list.yaml":        `turns[1]: intent "z" is not taken at "[\"x\"]"`,
+		"hop-map-legacy.yaml":  "", "hop-map.yaml": "",
+		"hop-string-legacy.yaml": "", "hop-string.yaml": "",
+		"job-list.yaml":        unwarned,
+		"par-list-legacy.yaml": "", "par-list.yaml": "",
+		"user-list-legacy.yaml": "", "user-list.yaml": "",
+	}, ruleWorldKnown, ruleRejected, ruleWrongState)
+}
