@@ -270,7 +270,7 @@ func Confined(p string, roots []string) bool {
 		return false
 	}
 	lexical, resolved := false, false
-	for _, root := range roots {
+	for _, root := range safefile.DropLinkedOut(roots) {
 		if safefile.Within(root, p) {
 			lexical = true
 		}

@@ -130,6 +130,7 @@ func (l *PongoLoader) roots() []string {
 	out = slices.DeleteFunc(out, func(d string) bool { return d == "" })
 	seen := map[string]bool{}
 	out = slices.DeleteFunc(out, func(d string) bool { dup := seen[d]; seen[d] = true; return dup })
+	out = safefile.DropLinkedOut(out)
 	if len(out) == 0 {
 		return []string{"none"}
 	}
