@@ -1,9 +1,6 @@
 package safefile
 
-import (
-	"path/filepath"
-	"slices"
-)
+import "path/filepath"
 
 // DropLinkedOut returns roots without those that lie, as written, under
 // another of roots yet resolve (their symlinks followed) outside it: a
@@ -22,16 +19,13 @@ func DropLinkedOut(roots []string) []string {
 	}
 	out := make([]string, 0, len(roots))
 	for i, r := range roots {
-		leaves := slices.ContainsFunc(roots, func(e string) bool {
-			if e == r || !Within(e, r) {
-				return false
+		leaves := false
+		for j, e := range roots {
+			if e != r && Within(e, r) && !Within(real[j], real[i]) && !Within(e, real[i]) {
+				leaves = true
+				break
 			}
-			re := e
-			if rr, err := filepath.EvalSymlinks(e); err == nil {
-				re = rr
-			}
-			return !Within(re, real[i]) && !Within(e, real[i])
-		})
+		}
 		if !leaves {
 			out = append(out, r)
 		}
