@@ -303,10 +303,21 @@ func (l *PongoLoader) resolve(base, name string) string {
 			cands = append(cands, filepath.Join(filepath.Dir(base), filepath.FromSlash(name)))
 		}
 	}
+	// A candidate outside the roots ("../", a search directory that links
+	// out) is never looked at: the first one stands for the name when no
+	// candidate inside exists, refused whether or not a file is there.
+	out := ""
 	for _, c := range cands {
+		if !l.insideRoots(c) {
+			out = cmp.Or(out, c)
+			continue
+		}
 		if mode, err := os.Stat(c); err == nil && !mode.IsDir() {
 			return c
 		}
+	}
+	if out != "" {
+		return out
 	}
 	if len(cands) > 0 {
 		return cands[0]
