@@ -343,10 +343,14 @@ func (p *PromptRenderer) renderPrompt(src promptSrc, env expr.Env) (string, erro
 		if !filepath.IsAbs(path) {
 			path = filepath.Join(p.dir, path)
 		}
-		if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() {
-			if err := p.confine(src, path); err != nil {
+		// Confined first, so an outside path is refused whether or not
+		// anything is there; inline text (a prompt: with spaces) is not
+		// a path and renders as text.
+		if err := p.confine(src, path); err != nil {
+			if src.key != "" || story.LooksLikePath(src.text) {
 				return "", err
 			}
+		} else if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() {
 			t, err := p.promptFile(path)
 			if err != nil {
 				return "", fmt.Errorf("%s: %w", src.text, err)

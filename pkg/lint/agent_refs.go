@@ -52,7 +52,7 @@ func promptRefs(e *story.Effect) []fileRef {
 			}
 			r := fileRef{key: prefix + k, path: s, schema: k == "schema", isFile: k != "prompt"}
 			if k == "prompt" {
-				r.isFile = looksLikePath(s)
+				r.isFile = story.LooksLikePath(s)
 			}
 			out = append(out, r)
 		}
@@ -77,18 +77,6 @@ func (c *checker) eachFileRef(fn func(e *story.Effect, site effSite, r fileRef))
 			fn(e, site, r)
 		}
 	})
-}
-
-// looksLikePath: a prompt: that is a single token with a slash or a file
-// extension is meant as a path, not inline text.
-func looksLikePath(s string) bool {
-	if strings.ContainsAny(s, " \n\t") {
-		return false
-	}
-	ext := strings.TrimPrefix(filepath.Ext(s), ".")
-	return strings.Contains(s, "/") || (ext != "" && strings.IndexFunc(ext, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
-	}) < 0)
 }
 
 // existingFile resolves a story-relative (or absolute) path and reports

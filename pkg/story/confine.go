@@ -257,7 +257,9 @@ func (st *Story) PromptRoots() []string {
 }
 
 // Confined reports whether the absolute path p lies inside one of roots
-// both as written and with symlinks resolved.
+// both as written and with symlinks resolved (a missing p where it would
+// be: its deepest existing directory resolved, so the answer for a path
+// under a directory link leading out does not tell whether it exists).
 func Confined(p string, roots []string) bool {
 	if !filepath.IsAbs(p) {
 		return false
@@ -268,9 +270,11 @@ func Confined(p string, roots []string) bool {
 		real = r
 	} else if !os.IsNotExist(err) || linkLeadsOut(p, roots) {
 		return false
+	} else {
+		real = whereMissing(p)
 	}
 	lexical, resolved := false, false
-	for _, root := range roots {
+	for _, root := range safefile.DropLinkedOut(roots) {
 		if safefile.Within(root, p) {
 			lexical = true
 		}

@@ -34,3 +34,20 @@ func linkLeadsOut(p string, roots []string) bool {
 	}
 	return true
 }
+
+// whereMissing is where the missing path p would be: the deepest part of
+// it that resolves, its symlinks followed, with the rest joined on.
+func whereMissing(p string) string {
+	rest := ""
+	for a := p; ; {
+		if r, err := filepath.EvalSymlinks(a); err == nil {
+			return filepath.Join(r, rest)
+		}
+		d := filepath.Dir(a)
+		if d == a {
+			return p
+		}
+		rest = filepath.Join(filepath.Base(a), rest)
+		a = d
+	}
+}

@@ -130,6 +130,7 @@ func (l *PongoLoader) roots() []string {
 	out = slices.DeleteFunc(out, func(d string) bool { return d == "" })
 	seen := map[string]bool{}
 	out = slices.DeleteFunc(out, func(d string) bool { dup := seen[d]; seen[d] = true; return dup })
+	out = safefile.DropLinkedOut(out)
 	if len(out) == 0 {
 		return []string{"none"}
 	}
@@ -302,10 +303,21 @@ func (l *PongoLoader) resolve(base, name string) string {
 			cands = append(cands, filepath.Join(filepath.Dir(base), filepath.FromSlash(name)))
 		}
 	}
+	// A candidate outside the roots ("../", a search directory that links
+	// out) is never looked at: the first one stands for the name when no
+	// candidate inside exists, refused whether or not a file is there.
+	out := ""
 	for _, c := range cands {
+		if !l.insideRoots(c) {
+			out = cmp.Or(out, c)
+			continue
+		}
 		if mode, err := os.Stat(c); err == nil && !mode.IsDir() {
 			return c
 		}
+	}
+	if out != "" {
+		return out
 	}
 	if len(cands) > 0 {
 		return cands[0]

@@ -63,5 +63,5 @@ func (l *PongoLoader) readRoots() []string {
 // declared and confined ones, not the directories of the files it was
 // given (a file given is not a root of its own). l.mu is held.
 func (l *PongoLoader) fileRoots() []string {
-	return slices.DeleteFunc(append(l.declaredRoots(), l.confine...), func(d string) bool { return d == "" })
+	return safefile.DropLinkedOut(slices.DeleteFunc(append(l.declaredRoots(), l.confine...), func(d string) bool { return d == "" }))
 }
