@@ -343,11 +343,14 @@ func (p *PromptRenderer) renderPrompt(src promptSrc, env expr.Env) (string, erro
 		if !filepath.IsAbs(path) {
 			path = filepath.Join(p.dir, path)
 		}
-		// Confined first, so an outside path is refused whether or not
-		// anything is there; inline text (a prompt: with spaces) is not
-		// a path and renders as text.
+		// Confined first, and nothing outside is looked at, so the answer
+		// is the same whether or not a file is there: a prompt_path
+		// outside is refused, as is a prompt: written inside the roots
+		// that a link leads out of; a prompt: written outside them
+		// (`/compact`, `../x`) is inline text, as upstream sends one
+		// naming no file. validate reports both (rule prompt-root).
 		if err := p.confine(src, path); err != nil {
-			if src.key != "" || story.LooksLikePath(src.text) {
+			if src.key != "" || p.writtenInside(path) {
 				return "", err
 			}
 		} else if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() {

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"kitsoki/internal/safefile"
 	"kitsoki/pkg/story"
 	"kitsoki/pkg/story/expr"
 )
@@ -37,4 +38,20 @@ func (p *PromptRenderer) confine(src promptSrc, path string) error {
 	}
 	key := cmp.Or(src.key, "prompt")
 	return fmt.Errorf("%s %q resolves to %s, outside the story's roots (%s): prompt files must live inside the story; move the file there", key, src.text, abs, strings.Join(p.roots, ", "))
+}
+
+// writtenInside reports whether path, as written (no link followed), lies
+// inside one of the story's roots: a prompt: there that confine refuses
+// leads out through a link the repository itself holds.
+func (p *PromptRenderer) writtenInside(path string) bool {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return false
+	}
+	for _, root := range p.roots {
+		if safefile.Within(root, abs) {
+			return true
+		}
+	}
+	return false
 }

@@ -9,12 +9,12 @@ import (
 	"kitsoki/pkg/story"
 )
 
-// A prompt path outside the story's roots is refused at run time whether
-// or not a file is there. Before, an absent one was taken as inline text
-// and sent to the agent while a present one was refused, so a run told a
-// story which files exist outside it. Inline text (with spaces) that
-// happens to hold "../" still renders as text.
-func TestPromptOutsideRefusedWhetherOrNotItExists(t *testing.T) {
+// A prompt path outside the story's roots gets the same answer whether or
+// not a file is there, and nothing outside is read. Before, a present one
+// was refused and an absent one sent as inline text, so a run told a story
+// which files exist outside it. A prompt_path outside is refused; a
+// prompt: outside is inline text, as upstream sends one naming no file.
+func TestPromptOutsideAnswersTheSameWhetherOrNotItExists(t *testing.T) {
 	outside := t.TempDir()
 	if err := os.WriteFile(filepath.Join(outside, "there.md"), []byte("SECRET"), 0o644); err != nil {
 		t.Fatal(err)
@@ -25,18 +25,22 @@ func TestPromptOutsideRefusedWhetherOrNotItExists(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := NewPromptRenderer(&story.Story{Dir: dir})
-	var msgs []string
+	var refusals []string
 	for _, name := range []string{"there.md", "nope.md"} {
 		for _, path := range []string{filepath.Join(rel, name), filepath.Join(outside, name)} {
 			rc, err := p.RenderAgentCall("host.agent.ask", "", map[string]any{"prompt": path}, nil, CallEnv{})
-			if err == nil {
-				t.Fatalf("prompt %s accepted: %+v", path, rc)
+			if err != nil || rc.Prompt != path {
+				t.Fatalf("prompt: %s gave %+v, %v; want the path sent as inline text", path, rc, err)
 			}
-			msgs = append(msgs, strings.ReplaceAll(err.Error(), name, "NAME"))
+			_, err = p.RenderAgentCall("host.agent.ask", "", map[string]any{"prompt_path": path}, nil, CallEnv{})
+			if err == nil {
+				t.Fatalf("prompt_path %s accepted", path)
+			}
+			refusals = append(refusals, strings.ReplaceAll(err.Error(), name, "NAME"))
 		}
 	}
-	if msgs[0] != msgs[2] || msgs[1] != msgs[3] {
-		t.Fatalf("the refusal differs with what exists:\n%s\n%s\n%s\n%s", msgs[0], msgs[2], msgs[1], msgs[3])
+	if refusals[0] != refusals[2] || refusals[1] != refusals[3] {
+		t.Fatalf("the refusal differs with what exists:\n%s\n%s\n%s\n%s", refusals[0], refusals[2], refusals[1], refusals[3])
 	}
 	rc, err := p.RenderAgentCall("host.agent.ask", "", map[string]any{"prompt": "compare " + rel + "/a with the rest"}, nil, CallEnv{})
 	if err != nil || !strings.HasPrefix(rc.Prompt, "compare ") {

@@ -9,8 +9,10 @@ import (
 	"kitsoki/pkg/story"
 )
 
-// At run time a prompt file outside the story's roots is refused (the
-// story may have been loaded without validate, or a path templated).
+// At run time a prompt file outside the story's roots is never read (the
+// story may have been loaded without validate, or a path templated): a
+// prompt_path there, or a prompt: written inside the roots that a link
+// leads out of, is refused; a prompt: written outside them is inline text.
 func TestPromptOutsideTheRootsRefusedAtRunTime(t *testing.T) {
 	outside := t.TempDir()
 	secret := filepath.Join(outside, "passwd")
@@ -38,11 +40,18 @@ func TestPromptOutsideTheRootsRefusedAtRunTime(t *testing.T) {
 		}
 		for _, key := range []string{"prompt_path", "prompt"} {
 			rc, err := p.RenderAgentCall("host.agent.ask", "", map[string]any{key: path}, nil, CallEnv{})
-			if err == nil || !strings.Contains(err.Error(), "outside the story's roots") {
-				t.Fatalf("%s: %s accepted: %v", key, path, err)
-			}
 			if rc != nil && strings.Contains(rc.Prompt, "SECRET") {
 				t.Fatalf("%s: the outside file reached the prompt", path)
+			}
+			if key == "prompt" && !strings.HasPrefix(path, "prompts/") {
+				// written outside the roots: inline text, the file never looked at
+				if err != nil || rc.Prompt != path {
+					t.Fatalf("prompt: %s gave %+v, %v; want the text as written", path, rc, err)
+				}
+				continue
+			}
+			if err == nil || !strings.Contains(err.Error(), "outside the story's roots") {
+				t.Fatalf("%s: %s accepted: %v", key, path, err)
 			}
 		}
 	}
