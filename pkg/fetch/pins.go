@@ -171,7 +171,7 @@ func (p *Pins) merge(data []byte, source string) error {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(&f); err != nil && !errors.Is(err, io.EOF) {
-		return fmt.Errorf("%s: %s (pin files have top-level keys llama_server, models, shims)", source, yamlnode.TypeErrorText(err))
+		return fmt.Errorf("%s: %s (pin files have top-level keys llama_server, models, shims)", source, yamlnode.TypeErrorTextFor(err, reflect.TypeFor[pinFile]()))
 	}
 	add := func(kind Kind, section string, in map[string]*Artifact, out map[string]*Artifact) error {
 		for _, k := range slices.Sorted(maps.Keys(in)) {

@@ -96,11 +96,13 @@ func TestOverlayErrorsNameFileAndFix(t *testing.T) {
 		"models:\n  m:\n    id: m\n    url: http://x/m\n    sha256: short\n":            "must be 64 lowercase hex",
 		"models:\n  m:\n    id: m\n    url: ftp://x/m\n":                                "must be an http(s) URL",
 		"models:\n  m:\n    id: m\n    url: http://x/m\n    colour: red\n":              `unknown key "colour"`,
+		"models:\n  m:\n    id: m\n    url: http://x/m\n    formt: gguf\n":              "unknown key \"formt\"; did you mean `format`?",
+		"model:\n  m:\n    id: m\n":                                                     "unknown key \"model\"; did you mean `models`?",
 		"llama_server:\n  linux:\n    id: x\n    url: http://x/y\n    format: tar.gz\n": "platform goos/goarch",
 		"llama_server:\n  linux/amd64:\n    id: x\n    url: http://x/y\n":               "format: is required",
 		"models:\n  m:\n    id: ../m\n    url: http://x/m\n":                            "without slashes",
 		"shims:\n  linux/amd64:\n    id: s\n    url: http://x/s\n    format: gguf\n":    "must be an archive",
-		"llama_server: [1, 2]\n": "llama_server",
+		"llama_server: [1, 2]\n":                                                        "llama_server",
 	}
 	for body, want := range cases {
 		path := writeOverlay(t, body)

@@ -104,7 +104,7 @@ func parseManifest(path string, data []byte) (*Manifest, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(&m); err != nil {
-		return nil, fmt.Errorf("%s: %s", path, yamlnode.TypeErrorText(err))
+		return nil, fmt.Errorf("%s: %s", path, yamlnode.TypeErrorTextFor(err, reflect.TypeFor[Manifest]()))
 	}
 	m.Path = path
 	m.Dir = filepath.Dir(path)
