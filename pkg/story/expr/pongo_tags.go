@@ -1,6 +1,7 @@
 package expr
 
 import (
+	"reflect"
 	"strings"
 
 	"github.com/flosch/pongo2/v6"
@@ -48,6 +49,13 @@ func (n *forNode) Execute(ctx *pongo2.ExecutionContext, w pongo2.TemplateWriter)
 	if err != nil {
 		return err
 	}
+	reversed, sorted := n.reversed, n.sorted
+	if !sorted && isMap(list) {
+		// pongo2 walks a map in Go's map order, so upstream's loop differs
+		// run to run; ours walks it in sorted key order, and reversed alone
+		// is ignored there as in pongo2 (docs/compat/template-map-order.md)
+		reversed, sorted = false, true
+	}
 	list.IterateOrder(func(idx, count int, key, value *pongo2.Value) bool {
 		if b != nil {
 			if err := b.step(); err != nil {
@@ -76,8 +84,17 @@ func (n *forNode) Execute(ctx *pongo2.ExecutionContext, w pongo2.TemplateWriter)
 		if n.empty != nil {
 			ferr = n.empty.Execute(fctx, w)
 		}
-	}, n.reversed, n.sorted)
+	}, reversed, sorted)
 	return ferr
+}
+
+// isMap reports whether v holds a map, through pointers as pongo2 resolves it.
+func isMap(v *pongo2.Value) bool {
+	rv := reflect.ValueOf(v.Interface())
+	for rv.Kind() == reflect.Pointer || rv.Kind() == reflect.Interface {
+		rv = rv.Elem()
+	}
+	return rv.Kind() == reflect.Map
 }
 
 func forTagParser(doc *pongo2.Parser, start *pongo2.Token, args *pongo2.Parser) (pongo2.INodeTag, *pongo2.Error) {

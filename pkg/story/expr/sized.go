@@ -18,7 +18,7 @@ import (
 
 // MaxEvalBytes bounds what one evaluation of a guard or value builds with
 // the operations that make text or lists from text or lists (string,
-// split, join, upper, lower and + on text), counting each result's bytes
+// split, join, upper, lower, keys and + on text), counting each result's bytes
 // and listElemBytes a list element (so at most a million elements, as
 // expr-lang's own budget allows a range). expr-lang bounds only ranges and its predicates:
 // without this, split(string(...), "") nested three times multiplies a
@@ -44,7 +44,7 @@ var sizedFuncType = reflect.TypeOf((func(...any) (any, error))(nil))
 // sizedOps are the built-ins sizeCalls charges; "+" and "matches" are the
 // operators ("matches" is not charged but refused past recost's bound: a
 // regular expression match cannot be interrupted).
-var sizedOps = []string{"string", "split", "join", "upper", "lower", "+", "matches"}
+var sizedOps = []string{"string", "split", "join", "upper", "lower", "keys", "+", "matches"}
 
 // sizeBudget is what one evaluation may still build, in bytes, and its
 // program's patternCache.
@@ -65,7 +65,7 @@ func (b *sizeBudget) cache() *patternCache {
 type SizeError struct{ Op string }
 
 func (e *SizeError) Error() string {
-	return fmt.Sprintf("memory budget exceeded: %s would take this expression past %d MiB of text and lists built (string, split, join, upper, lower and + count what they make); build smaller values, or compute them in a Starlark script", e.Op, MaxEvalBytes>>20)
+	return fmt.Sprintf("memory budget exceeded: %s would take this expression past %d MiB of text and lists built (string, split, join, upper, lower, keys and + count what they make); build smaller values, or compute them in a Starlark script", e.Op, MaxEvalBytes>>20)
 }
 
 // take spends n bytes for op.
@@ -150,6 +150,13 @@ func sizedFunc(op string) func(args ...any) (any, error) {
 			return runtime.Add(args[0], args[1]), nil
 		case "matches":
 			return sizedMatches(b, args[0], args[1])
+		case "keys":
+			out, err := orig.Func(args...)
+			if err != nil {
+				return nil, err
+			}
+			sortKeys(out.([]any))
+			return out, b.take(op, sizeOf(out))
 		}
 		var out any
 		var err error
