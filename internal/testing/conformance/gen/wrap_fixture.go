@@ -1,0 +1,166 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// reservedWorld are the world keys the fold leaves bare.
+var reservedWorld = map[string]bool{"last_error": true, "host_error": true, "write_mode_scope": true, "session_id": true}
+
+// renameFixtures rewrites every flow fixture document of the YAML files
+// directly in dir (a cassette beside them is left alone) with n's names.
+func renameFixtures(dir string, n *wrapNames) error {
+	es, err := os.ReadDir(dir)
+	if err != nil {
+		return nil // no flows/: nothing to rename
+	}
+	for _, e := range es {
+		p := filepath.Join(dir, e.Name())
+		if e.IsDir() || !strings.HasSuffix(p, ".yaml") && !strings.HasSuffix(p, ".yml") {
+			continue
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		out, err := rewriteDocs(b, func(doc *yaml.Node) {
+			if fx := docMapping(doc); fx != nil && mapValue(fx, "turns") != nil {
+				n.fixture(fx)
+			}
+		})
+		if err != nil {
+			continue // a fixture upstream cannot read either: kept as written
+		}
+		if err := os.WriteFile(p, out, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// docMapping is a document's top mapping, or nil.
+func docMapping(doc *yaml.Node) *yaml.Node {
+	if doc.Kind == yaml.DocumentNode && len(doc.Content) == 1 && doc.Content[0].Kind == yaml.MappingNode {
+		return doc.Content[0]
+	}
+	return nil
+}
+
+// mapValue is the value of key k in mapping mp, or nil.
+func mapValue(mp *yaml.Node, k string) *yaml.Node {
+	if mp == nil || mp.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(mp.Content); i += 2 {
+		if mp.Content[i].Value == k {
+			return mp.Content[i+1]
+		}
+	}
+	return nil
+}
+
+func wrapScalar(v string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Value: v} }
+
+// statePre and namePre are the prefixes one wrap level adds per level.
+func (n *wrapNames) statePre() string { return strings.Repeat(wrapAlias+".", n.levels) }
+func (n *wrapNames) namePre() string  { return strings.Repeat(wrapAlias+"__", n.levels) }
+
+// state renames a state path of the story.
+func (n *wrapNames) state(p string) string {
+	if strings.HasPrefix(p, "__exit__") {
+		return strings.Repeat(wrapAlias+".", n.levels-1) + "done"
+	}
+	if p == "" || !n.tops[strings.SplitN(p, ".", 2)[0]] {
+		return p
+	}
+	return n.statePre() + p
+}
+
+// fixture renames one fixture document's names.
+func (n *wrapNames) fixture(fx *yaml.Node) {
+	var enter []*yaml.Node
+	st := mapValue(fx, "initial_state")
+	if st == nil || st.Kind != yaml.ScalarNode || st.Value == "" || st.Value == n.root {
+		for l := range n.levels {
+			enter = append(enter, &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{wrapScalar("intent"),
+				{Kind: yaml.MappingNode, Content: []*yaml.Node{wrapScalar("name"), wrapScalar(strings.Repeat(wrapAlias+"__", l) + "enter")}}}})
+		}
+		if st == nil {
+			st = wrapScalar("")
+			fx.Content = append(fx.Content, wrapScalar("initial_state"), st)
+		}
+		st.Value, st.Tag, st.Style = "home", "!!str", 0
+	} else {
+		st.Value = n.state(st.Value)
+	}
+	n.worldKeys(mapValue(fx, "initial_world"))
+	n.worldKeys(mapValue(fx, "expect_world_final"))
+	if hb := mapValue(fx, "host_bindings"); hb != nil && hb.Kind == yaml.MappingNode {
+		for i := 0; i < len(hb.Content); i += 2 {
+			if n.ifaces[hb.Content[i].Value] {
+				hb.Content[i].Value = n.namePre() + hb.Content[i].Value
+			}
+		}
+	}
+	turns := mapValue(fx, "turns")
+	if turns.Kind != yaml.SequenceNode {
+		return
+	}
+	for _, t := range turns.Content {
+		n.turn(t)
+	}
+	turns.Content = append(enter, turns.Content...)
+}
+
+// worldKeys renames the story's world keys of a world map.
+func (n *wrapNames) worldKeys(w *yaml.Node) {
+	if w == nil || w.Kind != yaml.MappingNode {
+		return
+	}
+	for i := 0; i < len(w.Content); i += 2 {
+		if k := w.Content[i].Value; n.world[k] && !reservedWorld[k] {
+			w.Content[i].Value = n.namePre() + k
+		}
+	}
+}
+
+// turn renames one turn's intent, world and state names.
+func (n *wrapNames) turn(t *yaml.Node) {
+	if t.Kind != yaml.MappingNode {
+		return
+	}
+	it := mapValue(t, "intent")
+	if name := mapValue(it, "name"); name != nil && n.intents[name.Value] {
+		name.Value = n.namePre() + name.Value
+	} else if it != nil && it.Kind == yaml.ScalarNode && n.intents[it.Value] {
+		it.Value = n.namePre() + it.Value
+	}
+	for _, k := range []string{"world_override", "expect_world", "expect_world_full"} {
+		n.worldKeys(mapValue(t, k))
+	}
+	for _, k := range []string{"expect_state", "expect_not_state"} {
+		if v := mapValue(t, k); v != nil && v.Kind == yaml.ScalarNode {
+			v.Value = n.state(v.Value)
+		}
+	}
+	if v := mapValue(t, "expect_state_in"); v != nil && v.Kind == yaml.SequenceNode {
+		for _, s := range v.Content {
+			s.Value = n.state(s.Value)
+		}
+	}
+	for _, k := range []string{"expect_events", "expect_events_exact"} {
+		if v := mapValue(t, k); v != nil && v.Kind == yaml.SequenceNode {
+			for _, ev := range v.Content {
+				for _, f := range []string{"from", "to"} {
+					if s := mapValue(ev, f); s != nil && s.Kind == yaml.ScalarNode {
+						s.Value = n.state(s.Value)
+					}
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,56 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"kitsoki/pkg/flowtest"
+)
+
+// A story whose two-document fixture passes (testdata/wrap: a world key,
+// intents, a dotted target, a compound start, an @exit) still passes
+// wrapped under one and two parents: every name the fixtures use is
+// renamed as the fold renames it, and the dotted target gains the prefix.
+func TestWrapKeepsFixturesPassing(t *testing.T) {
+	t.Parallel()
+	for _, levels := range []int{1, 2} {
+		dir := t.TempDir()
+		d := filepath.Join(dir, "000")
+		if err := os.CopyFS(d, os.DirFS("testdata/wrap")); err != nil {
+			t.Fatal(err)
+		}
+		if err := wrapTree(dir, levels); err != nil {
+			t.Fatal(err)
+		}
+		inner := filepath.Join(append([]string{d}, repeatSlice(wrapAlias, levels)...)...)
+		pre := strings.Repeat("kid.", levels)
+		for file, want := range map[string][]string{
+			filepath.Join(inner, "app.yaml"): {"target: " + pre + "room.b"},
+			filepath.Join(d, "flows", "f.yaml"): {
+				"initial_state: home", "name: " + strings.Repeat("kid__", levels) + "go", strings.Repeat("kid__", levels) + "n: 5",
+				"initial_state: " + pre + "room.a", "expect_state: " + pre + "room.b", "last_error:", "---",
+			},
+		} {
+			b, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, w := range want {
+				if !strings.Contains(string(b), w) {
+					t.Errorf("levels %d: %s lacks %q:\n%s", levels, file, w, b)
+				}
+			}
+		}
+		rs := flowtest.NewRunner(flowtest.Options{Jobs: 1}).Run(t.Context(), mustDiscover(t, d))
+		if len(rs) != 2 {
+			t.Fatalf("levels %d: %d fixtures ran, want 2", levels, len(rs))
+		}
+		for _, r := range rs {
+			if r.Fatal != nil || r.Flow == nil || !r.Flow.Passed {
+				t.Errorf("levels %d: %s fails wrapped: fatal %v, failures %v", levels, r.Name, r.Fatal, r.Failures)
+			}
+		}
+	}
+}
