@@ -186,14 +186,14 @@ func writeWrapParent(dir, id string, exits []string) error {
 	return os.WriteFile(filepath.Join(dir, "app.yaml"), b, 0o644)
 }
 
-// dotted is a dotted state path as a target names one.
-var dotted = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*(\.[A-Za-z0-9_-]+)+$`)
+// dotted is a dotted (or slashed) state path as a target names one.
+var dotted = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_-]*)([./])[A-Za-z0-9_./-]+$`)
 
 // prefixDottedTargets rewrites, in every YAML file under dir, the
-// target:, on_error: and to: values that name a dotted path from a top
-// state of the story, adding the wrap's kid. prefix.
+// target:, on_error: and to: values that name a dotted (or slashed)
+// path from a top state of the story, adding the wrap's kid. (kid/)
+// prefix.
 func prefixDottedTargets(dir string, n *wrapNames) error {
-	pre := strings.Repeat(wrapAlias+".", n.levels)
 	return filepath.WalkDir(dir, func(p string, e os.DirEntry, err error) error {
 		if err != nil || e.IsDir() || !(strings.HasSuffix(p, ".yaml") || strings.HasSuffix(p, ".yml")) {
 			return err
@@ -205,9 +205,11 @@ func prefixDottedTargets(dir string, n *wrapNames) error {
 		changed := false
 		docs, err := rewriteDocs(b, func(doc *yaml.Node) {
 			walkPairs(doc, func(k, v *yaml.Node) {
-				if (k.Value == "target" || k.Value == "on_error" || k.Value == "to") && v.Kind == yaml.ScalarNode &&
-					dotted.MatchString(v.Value) && n.tops[strings.SplitN(v.Value, ".", 2)[0]] {
-					v.Value, changed = pre+v.Value, true
+				if k.Value != "target" && k.Value != "on_error" && k.Value != "to" || v.Kind != yaml.ScalarNode {
+					return
+				}
+				if sm := dotted.FindStringSubmatch(v.Value); sm != nil && n.tops[sm[1]] {
+					v.Value, changed = strings.Repeat(wrapAlias+sm[2], n.levels)+v.Value, true
 				}
 			})
 		})

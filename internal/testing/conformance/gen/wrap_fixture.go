@@ -69,8 +69,16 @@ func wrapScalar(v string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, 
 func (n *wrapNames) statePre() string { return strings.Repeat(wrapAlias+".", n.levels) }
 func (n *wrapNames) namePre() string  { return strings.Repeat(wrapAlias+"__", n.levels) }
 
-// state renames a state path of the story.
+// state renames a state path of the story, or a parallel configuration
+// p#p.ra.a1|p.rb.b1 path by path.
 func (n *wrapNames) state(p string) string {
+	if head, leaves, ok := strings.Cut(p, "#"); ok {
+		ls := strings.Split(leaves, "|")
+		for i, l := range ls {
+			ls[i] = n.state(l)
+		}
+		return n.state(head) + "#" + strings.Join(ls, "|")
+	}
 	if strings.HasPrefix(p, "__exit__") {
 		return strings.Repeat(wrapAlias+".", n.levels-1) + "done"
 	}

@@ -27,7 +27,7 @@ func TestWrapKeepsFixturesPassing(t *testing.T) {
 		inner := filepath.Join(append([]string{d}, repeatSlice(wrapAlias, levels)...)...)
 		pre := strings.Repeat("kid.", levels)
 		for file, want := range map[string][]string{
-			filepath.Join(inner, "app.yaml"): {"target: " + pre + "room.b"},
+			filepath.Join(inner, "app.yaml"): {"target: " + pre + "room.a", "target: " + strings.Repeat("kid/", levels) + "room/b"},
 			filepath.Join(d, "flows", "f.yaml"): {
 				"initial_state: home", "name: " + strings.Repeat("kid__", levels) + "go", strings.Repeat("kid__", levels) + "n: 5",
 				"initial_state: " + pre + "room.a", "expect_state: " + pre + "room.b", "last_error:", "---",
@@ -51,6 +51,22 @@ func TestWrapKeepsFixturesPassing(t *testing.T) {
 			if r.Fatal != nil || r.Flow == nil || !r.Flow.Passed {
 				t.Errorf("levels %d: %s fails wrapped: fatal %v, failures %v", levels, r.Name, r.Fatal, r.Failures)
 			}
+		}
+	}
+}
+
+// A parallel configuration is renamed path by path; an @exit state is the
+// innermost parent's done; a name the story does not declare is kept.
+func TestWrapStateNames(t *testing.T) {
+	t.Parallel()
+	n := &wrapNames{tops: map[string]bool{"p": true}, levels: 2}
+	for in, want := range map[string]string{
+		"p#p.ra.a1|p.rb.b1": "kid.kid.p#kid.kid.p.ra.a1|kid.kid.p.rb.b1",
+		"__exit__out":       "kid.done",
+		"elsewhere":         "elsewhere",
+	} {
+		if got := n.state(in); got != want {
+			t.Errorf("state(%q) = %q, want %q", in, got, want)
 		}
 	}
 }
