@@ -18,6 +18,7 @@ func renameFixtures(dir string, n *wrapNames) error {
 	if err != nil {
 		return nil // no flows/: nothing to rename
 	}
+	renamed := map[string]bool{}
 	for _, e := range es {
 		p := filepath.Join(dir, e.Name())
 		if e.IsDir() || !strings.HasSuffix(p, ".yaml") && !strings.HasSuffix(p, ".yml") {
@@ -27,9 +28,13 @@ func renameFixtures(dir string, n *wrapNames) error {
 		if err != nil {
 			return err
 		}
+		var recs []string
 		out, err := rewriteDocs(b, func(doc *yaml.Node) {
 			if fx := docMapping(doc); fx != nil && mapValue(fx, "turns") != nil {
 				n.fixture(fx)
+				if r := mapValue(fx, "recording"); r != nil && r.Kind == yaml.ScalarNode && r.Value != "" {
+					recs = append(recs, filepath.Join(dir, r.Value))
+				}
 			}
 		})
 		if err != nil {
@@ -38,8 +43,42 @@ func renameFixtures(dir string, n *wrapNames) error {
 		if err := os.WriteFile(p, out, 0o644); err != nil {
 			return err
 		}
+		for _, r := range recs {
+			if err := n.recording(r, renamed); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
+}
+
+// recording renames the states and intents of the entries of the
+// recording at p (the input: turns' routing answers), once.
+func (n *wrapNames) recording(p string, done map[string]bool) error {
+	if done[p] {
+		return nil
+	}
+	done[p] = true
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return nil // a missing recording fails on both engines as written
+	}
+	out, err := rewriteDocs(b, func(doc *yaml.Node) {
+		es := mapValue(docMapping(doc), "entries")
+		if es == nil || es.Kind != yaml.SequenceNode {
+			return
+		}
+		for _, e := range es.Content {
+			if s := mapValue(e, "state"); s != nil && s.Kind == yaml.ScalarNode {
+				s.Value = n.state(s.Value)
+			}
+			n.intent(mapValue(e, "intent"))
+		}
+	})
+	if err != nil {
+		return nil
+	}
+	return os.WriteFile(p, out, 0o644)
 }
 
 // docMapping is a document's top mapping, or nil.
@@ -124,6 +163,15 @@ func (n *wrapNames) fixture(fx *yaml.Node) {
 	turns.Content = append(enter, turns.Content...)
 }
 
+// intent renames an intent: {name: x} or x.
+func (n *wrapNames) intent(it *yaml.Node) {
+	if name := mapValue(it, "name"); name != nil && n.intents[name.Value] {
+		name.Value = n.namePre() + name.Value
+	} else if it != nil && it.Kind == yaml.ScalarNode && n.intents[it.Value] {
+		it.Value = n.namePre() + it.Value
+	}
+}
+
 // worldKeys renames the story's world keys of a world map.
 func (n *wrapNames) worldKeys(w *yaml.Node) {
 	if w == nil || w.Kind != yaml.MappingNode {
@@ -141,12 +189,7 @@ func (n *wrapNames) turn(t *yaml.Node) {
 	if t.Kind != yaml.MappingNode {
 		return
 	}
-	it := mapValue(t, "intent")
-	if name := mapValue(it, "name"); name != nil && n.intents[name.Value] {
-		name.Value = n.namePre() + name.Value
-	} else if it != nil && it.Kind == yaml.ScalarNode && n.intents[it.Value] {
-		it.Value = n.namePre() + it.Value
-	}
+	n.intent(mapValue(t, "intent"))
 	for _, k := range []string{"world_override", "expect_world", "expect_world_full"} {
 		n.worldKeys(mapValue(t, k))
 	}

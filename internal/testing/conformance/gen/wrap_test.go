@@ -9,8 +9,9 @@ import (
 	"kitsoki/pkg/flowtest"
 )
 
-// A story whose two-document fixture passes (testdata/wrap: a world key,
-// intents, a dotted target, a compound start, an @exit) still passes
+// A story whose fixtures pass (testdata/wrap: a two-document file with a
+// world key, intents, dotted and slashed targets, a compound start, an
+// @exit; an input: turn answered by a recording) still passes
 // wrapped under one and two parents: every name the fixtures use is
 // renamed as the fold renames it, and the dotted target gains the prefix.
 func TestWrapKeepsFixturesPassing(t *testing.T) {
@@ -32,6 +33,7 @@ func TestWrapKeepsFixturesPassing(t *testing.T) {
 				"initial_state: home", "name: " + strings.Repeat("kid__", levels) + "go", strings.Repeat("kid__", levels) + "n: 5",
 				"initial_state: " + pre + "room.a", "expect_state: " + pre + "room.b", "last_error:", "---",
 			},
+			filepath.Join(d, "flows", "rec", "r.yaml"): {"state: " + pre + "room.a", "name: " + strings.Repeat("kid__", levels) + "jump"},
 		} {
 			b, err := os.ReadFile(file)
 			if err != nil {
@@ -44,8 +46,8 @@ func TestWrapKeepsFixturesPassing(t *testing.T) {
 			}
 		}
 		rs := flowtest.NewRunner(flowtest.Options{Jobs: 1}).Run(t.Context(), mustDiscover(t, d))
-		if len(rs) != 2 {
-			t.Fatalf("levels %d: %d fixtures ran, want 2", levels, len(rs))
+		if len(rs) != 3 {
+			t.Fatalf("levels %d: %d fixtures ran, want 3", levels, len(rs))
 		}
 		for _, r := range rs {
 			if r.Fatal != nil || r.Flow == nil || !r.Flow.Passed {
