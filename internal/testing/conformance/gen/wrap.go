@@ -135,8 +135,23 @@ func wrapStory(d string, levels int) error {
 		if err := writeWrapParent(dir, filepath.Base(d), exits); err != nil {
 			return err
 		}
+		if err := copyViews(inner, dir, l); err != nil {
+			return err
+		}
 	}
 	return renameFixtures(filepath.Join(d, "flows"), names)
+}
+
+// copyViews copies the story's views/ to a middle level (l > 0): upstream
+// renders a grand-child's views against its top-level alias's directory
+// (conformance import-view-files), so without them a wrapped view story
+// stops at its first extends.
+func copyViews(inner, dir string, l int) error {
+	src := filepath.Join(inner, "views")
+	if _, err := os.Stat(src); l == 0 || err != nil {
+		return nil
+	}
+	return os.CopyFS(filepath.Join(dir, "views"), os.DirFS(src))
 }
 
 // removeAll removes the named entries of dir.
