@@ -30,9 +30,9 @@ func renameFixtures(dir string, n *wrapNames) error {
 		}
 		var recs []string
 		out, err := rewriteDocs(b, func(doc *yaml.Node) {
-			if fx := docMapping(doc); fx != nil && mapValue(fx, "turns") != nil {
+			if fx := docMapping(doc); fx != nil && mapGet(fx, "turns") != nil {
 				n.fixture(fx)
-				if r := mapValue(fx, "recording"); r != nil && r.Kind == yaml.ScalarNode && r.Value != "" {
+				if r := mapGet(fx, "recording"); r != nil && r.Kind == yaml.ScalarNode && r.Value != "" {
 					recs = append(recs, filepath.Join(dir, r.Value))
 				}
 			}
@@ -64,15 +64,15 @@ func (n *wrapNames) recording(p string, done map[string]bool) error {
 		return nil // a missing recording fails on both engines as written
 	}
 	out, err := rewriteDocs(b, func(doc *yaml.Node) {
-		es := mapValue(docMapping(doc), "entries")
+		es := mapGet(docMapping(doc), "entries")
 		if es == nil || es.Kind != yaml.SequenceNode {
 			return
 		}
 		for _, e := range es.Content {
-			if s := mapValue(e, "state"); s != nil && s.Kind == yaml.ScalarNode {
+			if s := mapGet(e, "state"); s != nil && s.Kind == yaml.ScalarNode {
 				s.Value = n.state(s.Value)
 			}
-			n.intent(mapValue(e, "intent"))
+			n.intent(mapGet(e, "intent"))
 		}
 	})
 	if err != nil {
@@ -85,19 +85,6 @@ func (n *wrapNames) recording(p string, done map[string]bool) error {
 func docMapping(doc *yaml.Node) *yaml.Node {
 	if doc.Kind == yaml.DocumentNode && len(doc.Content) == 1 && doc.Content[0].Kind == yaml.MappingNode {
 		return doc.Content[0]
-	}
-	return nil
-}
-
-// mapValue is the value of key k in mapping mp, or nil.
-func mapValue(mp *yaml.Node, k string) *yaml.Node {
-	if mp == nil || mp.Kind != yaml.MappingNode {
-		return nil
-	}
-	for i := 0; i+1 < len(mp.Content); i += 2 {
-		if mp.Content[i].Value == k {
-			return mp.Content[i+1]
-		}
 	}
 	return nil
 }
@@ -130,7 +117,7 @@ func (n *wrapNames) state(p string) string {
 // fixture renames one fixture document's names.
 func (n *wrapNames) fixture(fx *yaml.Node) {
 	var enter []*yaml.Node
-	st := mapValue(fx, "initial_state")
+	st := mapGet(fx, "initial_state")
 	if st == nil || st.Kind != yaml.ScalarNode || st.Value == "" || st.Value == n.root {
 		for l := range n.levels {
 			enter = append(enter, &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{wrapScalar("intent"),
@@ -144,16 +131,16 @@ func (n *wrapNames) fixture(fx *yaml.Node) {
 	} else {
 		st.Value = n.state(st.Value)
 	}
-	n.worldKeys(mapValue(fx, "initial_world"))
-	n.worldKeys(mapValue(fx, "expect_world_final"))
-	if hb := mapValue(fx, "host_bindings"); hb != nil && hb.Kind == yaml.MappingNode {
+	n.worldKeys(mapGet(fx, "initial_world"))
+	n.worldKeys(mapGet(fx, "expect_world_final"))
+	if hb := mapGet(fx, "host_bindings"); hb != nil && hb.Kind == yaml.MappingNode {
 		for i := 0; i < len(hb.Content); i += 2 {
 			if n.ifaces[hb.Content[i].Value] {
 				hb.Content[i].Value = n.namePre() + hb.Content[i].Value
 			}
 		}
 	}
-	turns := mapValue(fx, "turns")
+	turns := mapGet(fx, "turns")
 	if turns.Kind != yaml.SequenceNode {
 		return
 	}
@@ -165,7 +152,7 @@ func (n *wrapNames) fixture(fx *yaml.Node) {
 
 // intent renames an intent: {name: x} or x.
 func (n *wrapNames) intent(it *yaml.Node) {
-	if name := mapValue(it, "name"); name != nil && n.intents[name.Value] {
+	if name := mapGet(it, "name"); name != nil && n.intents[name.Value] {
 		name.Value = n.namePre() + name.Value
 	} else if it != nil && it.Kind == yaml.ScalarNode && n.intents[it.Value] {
 		it.Value = n.namePre() + it.Value
@@ -189,25 +176,25 @@ func (n *wrapNames) turn(t *yaml.Node) {
 	if t.Kind != yaml.MappingNode {
 		return
 	}
-	n.intent(mapValue(t, "intent"))
+	n.intent(mapGet(t, "intent"))
 	for _, k := range []string{"world_override", "expect_world", "expect_world_full"} {
-		n.worldKeys(mapValue(t, k))
+		n.worldKeys(mapGet(t, k))
 	}
 	for _, k := range []string{"expect_state", "expect_not_state"} {
-		if v := mapValue(t, k); v != nil && v.Kind == yaml.ScalarNode {
+		if v := mapGet(t, k); v != nil && v.Kind == yaml.ScalarNode {
 			v.Value = n.state(v.Value)
 		}
 	}
-	if v := mapValue(t, "expect_state_in"); v != nil && v.Kind == yaml.SequenceNode {
+	if v := mapGet(t, "expect_state_in"); v != nil && v.Kind == yaml.SequenceNode {
 		for _, s := range v.Content {
 			s.Value = n.state(s.Value)
 		}
 	}
 	for _, k := range []string{"expect_events", "expect_events_exact"} {
-		if v := mapValue(t, k); v != nil && v.Kind == yaml.SequenceNode {
+		if v := mapGet(t, k); v != nil && v.Kind == yaml.SequenceNode {
 			for _, ev := range v.Content {
 				for _, f := range []string{"from", "to"} {
-					if s := mapValue(ev, f); s != nil && s.Kind == yaml.ScalarNode {
+					if s := mapGet(ev, f); s != nil && s.Kind == yaml.ScalarNode {
 						s.Value = n.state(s.Value)
 					}
 				}
