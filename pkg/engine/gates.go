@@ -13,7 +13,8 @@ const (
 // gateStops decides whether a list of emit_intent hops may fire at the
 // current state (story-runtime §1.9): at a decision gate it stops for
 // decider: human, and in staged mode unless the state pins decider: llm;
-// an all-hidden list at depth 0 is exempt (conformance gate-hidden-emit).
+// an all-hidden list at depth 0 is exempt (conformance gate-hidden-emit),
+// each name read as the state resolves it (through an import's aliases).
 func (r *runner) gateStops(emits []pendingEmit, depth int, postBind bool) (bool, error) {
 	if r.par != nil || r.cur == nil {
 		return false, nil
@@ -25,7 +26,9 @@ func (r *runner) gateStops(emits []pendingEmit, depth int, postBind bool) (bool,
 	}
 	hidden := depth == 0
 	for _, pe := range emits {
-		hidden = hidden && r.m.Hidden[pe.name]
+		// an imported child's emit names its own intent (unsure), hidden
+		// under its folded name (kid__unsure) (conformance import-gate-hidden-emit)
+		hidden = hidden && r.m.Hidden[aliasFrom(s, pe.name)]
 	}
 	stop := !hidden && (s.Decider == "human" || postBind && r.so.Mode == ModeStaged && s.Decider != "llm")
 	if stop {

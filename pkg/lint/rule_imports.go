@@ -197,6 +197,10 @@ func checkImportHostBindings(c *checker, alias string, im *story.Import, ch *sto
 type exitUse struct {
 	exit, state, intent string
 	t                   *story.Transition
+	// resolved: upstream resolves this target after the fold, at load (an
+	// arm's, a timeout's, an effect's target:), not an on_error:
+	// (conformance import-exit-folded-timeout)
+	resolved bool
 	// a grand-child's use (liftedExitUses): the keys its exit mappings
 	// set, and the keys the fold renames
 	extra   []string
@@ -211,22 +215,22 @@ func childExitUses(ch *story.Story, ov *story.ImportOverrides) []exitUse {
 		for _, on := range s.On {
 			for _, t := range on.Arms {
 				if exit, ok := strings.CutPrefix(t.Target, "@exit:"); ok {
-					out = append(out, exitUse{exit: exit, state: s.Path, intent: on.Intent, t: t})
+					out = append(out, exitUse{exit: exit, state: s.Path, intent: on.Intent, t: t, resolved: true})
 				}
 			}
 		}
 		// every effect (on_enter's, arcs', the on_complete of jobs they
 		// start) and a timeout's target, as upstream (probed)
 		for p := range (story.EffectWalk{}).States(s) {
-			for _, tg := range []string{p.Effect.Target(), p.Effect.OnError()} {
+			for i, tg := range []string{p.Effect.Target(), p.Effect.OnError()} {
 				if exit, ok := strings.CutPrefix(tg, "@exit:"); ok {
-					out = append(out, exitUse{exit: exit, state: s.Path})
+					out = append(out, exitUse{exit: exit, state: s.Path, resolved: i == 0})
 				}
 			}
 		}
 		if to := s.Timeout(); to != nil {
 			if exit, ok := strings.CutPrefix(to.Target, "@exit:"); ok {
-				out = append(out, exitUse{exit: exit, state: s.Path})
+				out = append(out, exitUse{exit: exit, state: s.Path, resolved: true})
 			}
 		}
 	}

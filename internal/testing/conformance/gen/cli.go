@@ -98,6 +98,7 @@ func runWrite(args []string, stderr io.Writer) error {
 	from := fs.String("from", "", "mutate, storymut: the corpus of real stories to copy")
 	real := fs.Bool("real", false, "host: fixtures that name host_bindings")
 	cassettes := fs.Bool("cassettes", false, "starlark: HTTP cassettes in the real forms")
+	wrap := fs.Int("wrap", 0, "every kind: write each story as the imported child kid of this many one-state parents (wrap.go), its fixtures renamed as the fold renames")
 	var o genOpts
 	for _, b := range []struct {
 		p          *bool
@@ -130,7 +131,16 @@ func runWrite(args []string, stderr io.Writer) error {
 	if *n < 1 || *n > 100000 {
 		return fmt.Errorf("-n %d: want a count from 1 to 100000", *n)
 	}
-	return writeKind(pos[0], *kind, *n, *seed, *from, *real, *cassettes, o)
+	if *wrap < 0 || *wrap > 8 {
+		return fmt.Errorf("-wrap %d: want a count of parents from 0 to 8", *wrap)
+	}
+	if err := writeKind(pos[0], *kind, *n, *seed, *from, *real, *cassettes, o); err != nil {
+		return err
+	}
+	if *wrap == 0 {
+		return nil
+	}
+	return wrapTree(pos[0], *wrap)
 }
 
 // writeKind writes n stories of kind into dir.

@@ -137,6 +137,15 @@
 // strings as the YAML block scalars real stories write (blocks.go): views,
 // view elements, say:, host stdout, guards split over lines, targets and
 // set:/with: values, literal and folded, with every chomping.
+// -wrap N (every kind) then rewrites each story as the imported child kid
+// of N one-state parents (wrap.go): the top's fixtures are the story's,
+// renamed as the fold renames (intents and world keys kid__x, states
+// kid.x, parallel configurations path by path, @exit states the innermost
+// parent's done, the recording an input: turn reads; wrap_fixture.go),
+// dotted and slashed targets in the story's files gain the kid. prefix,
+// since they name the folded tree from the top, and a middle level gets
+// the story's views/. Upstream passes testdata/wrap's fixtures wrapped at
+// one and two levels as it does unwrapped.
 // -kind legacy writes the flow kind's stories with fixtures on the legacy
 // path (use_orchestrator: false, upstream's machine alone, as most real
 // fixtures run): every fixture names its start state, and no turn

@@ -1,0 +1,74 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"kitsoki/pkg/flowtest"
+)
+
+// A story whose fixtures pass (testdata/wrap: a two-document file with a
+// world key, intents, dotted and slashed targets, a compound start, an
+// @exit; an input: turn answered by a recording) still passes
+// wrapped under one and two parents: every name the fixtures use is
+// renamed as the fold renames it, and the dotted target gains the prefix.
+func TestWrapKeepsFixturesPassing(t *testing.T) {
+	t.Parallel()
+	for _, levels := range []int{1, 2} {
+		dir := t.TempDir()
+		d := filepath.Join(dir, "000")
+		if err := os.CopyFS(d, os.DirFS("testdata/wrap")); err != nil {
+			t.Fatal(err)
+		}
+		if err := wrapTree(dir, levels); err != nil {
+			t.Fatal(err)
+		}
+		inner := filepath.Join(append([]string{d}, repeatSlice(wrapAlias, levels)...)...)
+		pre := strings.Repeat("kid.", levels)
+		for file, want := range map[string][]string{
+			filepath.Join(inner, "app.yaml"): {"target: " + pre + "room.a", "target: " + strings.Repeat("kid/", levels) + "room/b"},
+			filepath.Join(d, "flows", "f.yaml"): {
+				"initial_state: home", "name: " + strings.Repeat("kid__", levels) + "go", strings.Repeat("kid__", levels) + "n: 5",
+				"initial_state: " + pre + "room.a", "expect_state: " + pre + "room.b", "last_error:", "---",
+			},
+			filepath.Join(d, "flows", "rec", "r.yaml"): {"state: " + pre + "room.a", "name: " + strings.Repeat("kid__", levels) + "jump"},
+		} {
+			b, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, w := range want {
+				if !strings.Contains(string(b), w) {
+					t.Errorf("levels %d: %s lacks %q:\n%s", levels, file, w, b)
+				}
+			}
+		}
+		rs := flowtest.NewRunner(flowtest.Options{Jobs: 1}).Run(t.Context(), mustDiscover(t, d))
+		if len(rs) != 3 {
+			t.Fatalf("levels %d: %d fixtures ran, want 3", levels, len(rs))
+		}
+		for _, r := range rs {
+			if r.Fatal != nil || r.Flow == nil || !r.Flow.Passed {
+				t.Errorf("levels %d: %s fails wrapped: fatal %v, failures %v", levels, r.Name, r.Fatal, r.Failures)
+			}
+		}
+	}
+}
+
+// A parallel configuration is renamed path by path; an @exit state is the
+// innermost parent's done; a name the story does not declare is kept.
+func TestWrapStateNames(t *testing.T) {
+	t.Parallel()
+	n := &wrapNames{tops: map[string]bool{"p": true}, levels: 2}
+	for in, want := range map[string]string{
+		"p#p.ra.a1|p.rb.b1": "kid.kid.p#kid.kid.p.ra.a1|kid.kid.p.rb.b1",
+		"__exit__out":       "kid.done",
+		"elsewhere":         "elsewhere",
+	} {
+		if got := n.state(in); got != want {
+			t.Errorf("state(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
