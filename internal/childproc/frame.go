@@ -83,8 +83,8 @@ var errTooCostly = errors.New("answer line too costly to decode")
 // tooCostly says why an answer line is refused before any decoder reads
 // it when, decoded as JSON, it would take more than jsoncost.Limit (with
 // floor for jsoncost.Floor, 0: that floor): a line of millions of empty
-// arrays, objects or numbers decodes to 40 to 60 times its bytes (a 64
-// MiB line of "[]," took 2.7 GB). "" for any other line, one that is not
+// arrays, objects or numbers decodes to many times its bytes
+// (TestCostlyAnswerIsRefused). "" for any other line, one that is not
 // JSON included: the caller's decoder words that.
 func tooCostly(line []byte, floor int64) string {
 	limit, over := jsoncost.Over(line, floor)
