@@ -250,6 +250,7 @@ func TestFirstNonNFC(t *testing.T) {
 		{map[string]any{"a": []any{1, "x", map[string]any{"b": nfd}}}, true},
 		{map[string]any{nfd: 1}, true},
 		{map[string]string{"k": nfd}, true},
+		{map[string]any{"a": []string{"x", nfd}}, true}, // a typed value inside a model
 		{[]string{"ascii", "é"}, false},
 		{`\u0065\u0301`, false}, // the text of an escape, not the character
 		{nil, false},

@@ -9,10 +9,17 @@ import (
 
 // FirstNonNFC is the first string of v's JSON encoding, map keys included,
 // that is not in Unicode normal form C, and whether there is one: upstream's
-// event log refuses a payload holding such a string. v is encoded first,
-// so typed maps, slices and structs are read as their JSON; a value that
+// event log refuses a payload holding such a string. A JSON model (what
+// encoding/json decodes into any) is walked as it is; any other value
+// (typed maps, slices, structs) is read as its JSON encoding, and one that
 // does not encode holds none.
 func FirstNonNFC(v any) (string, bool) {
+	return firstNonNFC(v)
+}
+
+// encodedNonNFC is FirstNonNFC of a value that is no JSON model: its
+// encoding, decoded, unless the encoding is plain ASCII.
+func encodedNonNFC(v any) (string, bool) {
 	b, err := json.Marshal(v)
 	if err != nil || asciiOnly(b) {
 		return "", false
@@ -54,6 +61,9 @@ func firstNonNFC(v any) (string, bool) {
 				return s, true
 			}
 		}
+	case nil, bool, int, int64, float64, json.Number:
+	default:
+		return encodedNonNFC(x)
 	}
 	return "", false
 }
