@@ -113,13 +113,13 @@ func (r *runner) allowLeaves() []*State {
 	}
 	out := make([]*State, 0, len(leaves))
 	for _, l := range leaves {
+		out = append(out, l)
 		if r.m.States[l.Path] == l || r.par.inRegion(l) {
-			out = append(out, l)
 			continue
 		}
-		if !r.outsideRoot(l) {
-			out = append(out, l)
-		}
+		// an outsideLeaf has no parent, so the root's arcs and its
+		// ancestors' are not allowed through it; only the states its own
+		// path names are (conformance par-start-outside-root-arcs)
 		if i := strings.LastIndexByte(l.Path, '#'); i >= 0 {
 			if s := r.deepestNamed(l.Path[i+1:]); s != nil {
 				out = append(out, s)
@@ -134,18 +134,6 @@ func (r *runner) allowLeaves() []*State {
 		}
 	}
 	return out
-}
-
-// outsideRoot reports an entry of the configuration outside the parallel
-// root's paths (an outsideLeaf: `idle.x`, `zz.q`, `w`): upstream looks
-// up only the states its own dotted prefixes name, so the root's arcs
-// and its ancestors' are not allowed through it (`pp` of `top.p` and
-// `gt` of `top` refused at `top.p#w.x`, `gt` allowed at
-// `top.p#top.idle.x`; conformance par-start-outside-root-arcs). An
-// entry holding "#" is left as it was (not probed).
-func (r *runner) outsideRoot(l *State) bool {
-	root := r.par.root
-	return l.Parent == root && !strings.HasPrefix(l.Path, root.Path+".") && !strings.Contains(l.Path, "#")
 }
 
 // deepestNamed is the state path names, or the deepest state a dotted
