@@ -119,33 +119,18 @@ func RoundTrip(v any) any {
 // A nil map[string]any or []any stays nil (JSON null, as upstream's nil
 // map of a call without data encodes, and its nil list of a git diff's
 // files: conformance host-bind-nil-live, git-diff-files-nil).
-func Normalize(v any) any {
-	switch x := v.(type) {
-	case map[string]any:
-		if x == nil {
-			return x
-		}
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			out[k] = Normalize(e)
-		}
-		return out
-	case map[any]any:
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			out[fmt.Sprint(k)] = Normalize(e)
-		}
-		return out
-	case []any:
-		if x == nil {
-			return x
-		}
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = Normalize(e)
-		}
-		return out
-	default:
+func Normalize(v any) any { return MapLeaves(v, normalizeLeaf) }
+
+// normalizeLeaf is Normalize of a value MapLeaves hands on: a map[any]any
+// (a nil one too) becomes a new map[string]any; any other is shared.
+func normalizeLeaf(v any) any {
+	x, ok := v.(map[any]any)
+	if !ok {
 		return v
 	}
+	out := make(map[string]any, len(x))
+	for k, e := range x {
+		out[fmt.Sprint(k)] = Normalize(e)
+	}
+	return out
 }

@@ -21,6 +21,17 @@ func TestMarshalNoHTML(t *testing.T) {
 	}
 }
 
+// MarshalIndentNoHTML indents as json.MarshalIndent(v, "", "  ") does,
+// with <, > and & as they are and no newline after the value.
+func TestMarshalIndentNoHTML(t *testing.T) {
+	v := map[string]any{"a": []any{1, map[string]any{"b": "<&>"}}}
+	got, err := MarshalIndentNoHTML(v)
+	want := "{\n  \"a\": [\n    1,\n    {\n      \"b\": \"<&>\"\n    }\n  ]\n}"
+	if err != nil || string(got) != want {
+		t.Errorf("got %s (%v), want %s", got, err, want)
+	}
+}
+
 func mustMarshal(t *testing.T, v any) string {
 	t.Helper()
 	b, err := json.Marshal(v)

@@ -202,16 +202,16 @@ func (r *Root) classify(p string, err error) error {
 		return &os.PathError{Op: "read", Path: p, Err: fmt.Errorf("%w: a symlink on the way leads out of it", ErrOutsideRoot)}
 	}
 	if pe, ok := errors.AsType[*fs.PathError](err); ok { // named as the caller does
-		return &os.PathError{Op: plainOp(pe.Op), Path: p, Err: pe.Err}
+		return &os.PathError{Op: PlainOp(pe.Op), Path: p, Err: pe.Err}
 	}
 	return err
 }
 
-// plainOp is os.Root's name for an operation ("statat", "openat") as os
-// names it for a path ("stat", "open"), since the error names the path.
-func plainOp(op string) string {
+// PlainOp is os.Root's name for an operation ("statat", "openat") as os
+// names it for a path ("stat", "open"), for an error that names the path.
+func PlainOp(op string) string {
 	switch op {
-	case "statat", "openat", "lstatat", "readlinkat", "mkdirat":
+	case "statat", "openat", "lstatat", "readlinkat", "mkdirat", "renameat", "removeat", "unlinkat":
 		return strings.TrimSuffix(op, "at")
 	}
 	return op

@@ -190,10 +190,9 @@ func (w *Walker) rawDepth(n *yaml.Node, depth int) any {
 			if k.Tag == "!!merge" {
 				// `<<: *a` or `<<: [*a, *b]` (keys in file order, the later wins).
 				src := w.rawDepth(n.Content[i+1], depth+1)
-				if !w.spendMerged(n.Content[i], src) {
+				if !w.mergeInto(out, n.Content[i], src) {
 					return out
 				}
-				mergeInto(out, src)
 				continue
 			}
 			// A key written twice is refused, as upstream's decoder does everywhere.
@@ -221,11 +220,17 @@ func (w *Walker) rawDepth(n *yaml.Node, depth int) any {
 	return nil
 }
 
-// spendMerged takes from the budget one node per entry a merge key
-// copies from src: a chain of mappings each merging the one before
-// (`x2: &a2 {<<: *a1, k2: 1}`, ...) copies the whole chain into every
-// link, quadratic in the links, where each link visits only a few nodes.
-func (w *Walker) spendMerged(at *yaml.Node, src any) bool {
+// mergeInto copies into out the keys of the value of a merge key (`<<:`): a
+// mapping, or a list of them in order. As upstream's decoder reads a value,
+// keys count in file order, a later one replacing an earlier one: a merge
+// replaces the keys written before it, a later mapping of the list an
+// earlier one's, and keys written after the merge replace it
+// (docs/compat/story-format.md "Merge keys in values"). Each entry copied
+// is first taken from the budget, and none is copied when it runs out
+// (false): a chain of mappings each merging the one before (`x2: &a2
+// {<<: *a1, k2: 1}`, ...) copies the whole chain into every link,
+// quadratic in the links, where each link visits only a few nodes.
+func (w *Walker) mergeInto(out map[string]any, at *yaml.Node, src any) bool {
 	srcs, ok := src.([]any)
 	if !ok {
 		srcs = []any{src}
@@ -238,24 +243,11 @@ func (w *Walker) spendMerged(at *yaml.Node, src any) bool {
 			}
 		}
 	}
-	return true
-}
-
-// mergeInto copies into out the keys of the value of a merge key (`<<:`): a
-// mapping, or a list of them in order. As upstream's decoder reads a value,
-// keys count in file order, a later one replacing an earlier one: a merge
-// replaces the keys written before it, a later mapping of the list an
-// earlier one's, and keys written after the merge replace it
-// (docs/compat/story-format.md "Merge keys in values").
-func mergeInto(out map[string]any, src any) {
-	srcs, ok := src.([]any)
-	if !ok {
-		srcs = []any{src}
-	}
 	for _, s := range srcs {
 		m, _ := s.(map[string]any)
 		maps.Copy(out, m)
 	}
+	return true
 }
 
 // numberTextMessage says that the value v (a PointlessFloat) is read as

@@ -225,14 +225,11 @@ func latestReport(d *Dataset) (*Report, error) {
 
 // Marshal renders a report as indented JSON with a trailing newline.
 func (r *Report) Marshal() ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(r); err != nil {
+	b, err := jsonvalue.MarshalIndentNoHTML(r)
+	if err != nil {
 		return nil, err
 	}
-	return buf.Bytes(), nil
+	return append(b, '\n'), nil
 }
 
 // WriteFileAtomic writes a report file whole ([atomicfile.Write]): readers

@@ -180,7 +180,7 @@ func (f *fileRoot) fail(err error, abs string) error {
 	}
 	op := "open"
 	if pe, ok := errors.AsType[*fs.PathError](err); ok {
-		op = plainOp(pe.Op)
+		op = safefile.PlainOp(pe.Op)
 		if safefile.IsEscape(pe.Err) {
 			return &fs.PathError{Op: op, Path: abs, Err: errLinkOut}
 		}
@@ -205,15 +205,6 @@ type wrapText struct {
 
 func (w wrapText) Error() string { return w.text }
 func (w wrapText) Unwrap() error { return w.err }
-
-// plainOp is os.Root's name for an operation as os names it on a path.
-func plainOp(op string) string {
-	switch op {
-	case "statat", "openat", "lstatat", "readlinkat", "mkdirat", "renameat", "removeat", "unlinkat":
-		return strings.TrimSuffix(op, "at")
-	}
-	return op
-}
 
 // Stat is os.Stat of abs through the root.
 func (f *fileRoot) Stat(abs string) (fs.FileInfo, error) {

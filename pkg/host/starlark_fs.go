@@ -55,14 +55,21 @@ func fsResolve(fr *fileRoot, p string) (string, error) {
 	return abs, nil
 }
 
-// fsRoot opens dir, the directory ctx.fs reads, as the root every read
-// goes through (a link swapped in after a path's check cannot lead out).
-func fsRoot(dir string, checked func(string)) (*fileRoot, error) {
+// fsOpen opens dir, the directory ctx.fs reads, as the root every read
+// goes through (a link swapped in after a path's check cannot lead out),
+// and resolves p (a path or glob pattern) against it (fsResolve). The
+// caller closes the root; on an error none is left open.
+func fsOpen(dir, p string, checked func(string)) (*fileRoot, string, error) {
 	fr, err := readFileRoot(dir, checked)
 	if err != nil {
-		return nil, fmt.Errorf("starlark fs: %v", err)
+		return nil, "", fmt.Errorf("starlark fs: %v", err)
 	}
-	return fr, nil
+	abs, err := fsResolve(fr, p)
+	if err != nil {
+		fr.Close()
+		return nil, "", err
+	}
+	return fr, abs, nil
 }
 
 // fsReadFile is fs.read without a cassette.
@@ -71,15 +78,11 @@ func fsReadFile(storyDir, p string, checked func(string)) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	fr, err := fsRoot(root, checked)
+	fr, abs, err := fsOpen(root, p, checked)
 	if err != nil {
 		return "", err
 	}
 	defer fr.Close()
-	abs, err := fsResolve(fr, p)
-	if err != nil {
-		return "", err
-	}
 	fi, err := fr.Stat(abs)
 	if err != nil {
 		if sr, alt, ok := fsInStory(storyDir, root, p, checked); ok {
@@ -108,15 +111,11 @@ func fsInStory(storyDir, root, p string, checked func(string)) (*fileRoot, strin
 	if storyDir == "" || storyDir == root {
 		return nil, "", false
 	}
-	sr, err := fsRoot(storyDir, checked)
+	sr, abs, err := fsOpen(storyDir, p, checked)
 	if err != nil {
 		return nil, "", false
 	}
-	abs, err := fsResolve(sr, p)
-	if err == nil {
-		_, err = sr.Stat(abs)
-	}
-	if err != nil {
+	if _, err := sr.Stat(abs); err != nil {
 		sr.Close()
 		return nil, "", false
 	}
@@ -129,15 +128,11 @@ func fsExistsFile(storyDir, p string, checked func(string)) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	fr, err := fsRoot(root, checked)
+	fr, abs, err := fsOpen(root, p, checked)
 	if err != nil {
 		return false, err
 	}
 	defer fr.Close()
-	abs, err := fsResolve(fr, p)
-	if err != nil {
-		return false, err
-	}
 	if _, err = fr.Stat(abs); err == nil {
 		return true, nil
 	}
@@ -171,15 +166,11 @@ func fsGlobFiles(storyDir, pat string, checked func(string)) ([]string, error) {
 // the root cannot reach it, and its name would tell what the machine
 // holds outside. The matches are filepath.Glob's that fr reaches.
 func fsGlobIn(root, pat string, checked func(string)) ([]string, error) {
-	fr, err := fsRoot(root, checked)
+	fr, abs, err := fsOpen(root, pat, checked)
 	if err != nil {
 		return nil, err
 	}
 	defer fr.Close()
-	abs, err := fsResolve(fr, pat)
-	if err != nil {
-		return nil, err
-	}
 	// listed through a root of the directory: one a link leads out to is
 	// never listed (a link to / made a wildcard walk the machine)
 	sr := safefile.NewRoot(root)

@@ -1,14 +1,14 @@
 package schema
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/url"
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"kitsoki/internal/jsonvalue"
 )
 
 // Bundling: every schema kitsoki sends anywhere must be readable by a
@@ -298,14 +298,10 @@ func (b *bundler) form() (bool, error) {
 // encodeBundle writes the bundle of rel and checks that it compiles on its
 // own.
 func encodeBundle(rel string, rootObj map[string]any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(rootObj); err != nil {
+	out, err := jsonvalue.MarshalIndentNoHTML(rootObj)
+	if err != nil {
 		return nil, &CompileError{File: rel, Message: "cannot be bundled: " + err.Error()}
 	}
-	out := bytes.TrimRight(buf.Bytes(), "\n")
 	if _, err := CompileBytes(rel, out); err != nil {
 		return nil, &CompileError{File: rel, Message: "cannot be bundled into one self-contained document (" + err.Error() + "); write its references to other files as relative paths under schemas/"}
 	}
