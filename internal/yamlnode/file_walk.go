@@ -62,14 +62,18 @@ func Decoded[T any](w *Walker, n *yaml.Node, where, shape string) T {
 }
 
 // DecodedStrList is the list n of strings as yaml.v3 decodes it into a
-// Go []string: a null item is left out; a scalar in place of the list, or
-// an item that is no scalar, is reported.
+// Go []string: a null item is left out, null is nil and [] empty; a scalar
+// in place of the list, or an item that is no scalar, is reported.
 func (w *Walker) DecodedStrList(n *yaml.Node, where string) []string {
-	if d := Deref(n); d != nil && d.Kind == yaml.ScalarNode && !IsNull(d) {
+	d := Deref(n)
+	if d != nil && d.Kind == yaml.ScalarNode && !IsNull(d) {
 		w.Report(w.Pos(n), diag.Error, w.Rules.Type, "%s: expected a list, got %s (write [%s])", where, Describe(d), d.Value)
 		return nil
 	}
 	var out []string
+	if d != nil && d.Kind == yaml.SequenceNode {
+		out = make([]string, 0, len(d.Content))
+	}
 	w.Seq(n, where, func(i int, it *yaml.Node) {
 		if !IsNull(it) {
 			out = append(out, w.StrAt(it, where, i))

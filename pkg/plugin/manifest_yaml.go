@@ -19,7 +19,13 @@ func readManifest(w *yamlnode.Walker, n *yaml.Node) (*Manifest, error) {
 		{Key: "provides", Read: func(_, v *yaml.Node) { m.Provides = w.DecodedStrList(v, "provides") }},
 		{Key: "requires", Read: func(_, v *yaml.Node) { m.Requires = w.DecodedStrList(v, "requires") }},
 		{Key: "hooks", Read: func(_, v *yaml.Node) {
+			if d := yamlnode.Deref(v); d != nil && d.Kind == yaml.SequenceNode {
+				m.Hooks = make([]ManifestHook, 0, len(d.Content)) // [] is no null
+			}
 			w.Seq(v, "hooks", func(i int, it *yaml.Node) {
+				if yamlnode.IsNull(it) {
+					return // yaml.v3 leaves a null item out
+				}
 				var h ManifestHook
 				w.Fields(it, yamlnode.Indexed("hooks", i), yamlnode.Fields{
 					{Key: "point", Read: func(_, v *yaml.Node) { h.Point = Point(w.Str(v, yamlnode.Indexed("hooks", i)+".point")) }},
