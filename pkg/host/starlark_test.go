@@ -334,16 +334,19 @@ func TestSidecarParse(t *testing.T) {
 		_, err := scriptiface.Parse("s.yaml", src)
 		return err
 	}, []parseErrCase{
-		{"- a\n", "s.yaml:1: the sidecar must be a mapping"},
-		{"null\n", "s.yaml:1: the sidecar must be a mapping"},
+		{"- a\n", "s.yaml:1:1: the sidecar must be a mapping"},
+		{"null\n", "s.yaml:1:1: the sidecar must be a mapping"},
 		{"inputs: {}\ninputs: {}\n", `s.yaml:2:1: mapping key "inputs" already defined at line 1, column 1; the whole sidecar is refused`},
-		{"inputs: [a]\n", "s.yaml:1: inputs: must be a mapping"},
-		{"inputs:\n  a: { type: integer }\n", `s.yaml:2: inputs.a has unknown type "integer"`},
-		{"inputs:\n  a: { required: maybe }\n", "required must be true or false"},
-		{"inputs:\n  a: [1]\n", "must be a mapping like"},
+		{"inputs: [a]\n", "s.yaml:1:9: inputs: expected a mapping, got a list"},
+		{"inputs:\n  a: { type: integer }\n", `s.yaml:2:6: inputs.a has unknown type "integer"`},
+		{"inputs:\n  a: { required: maybe }\n", `s.yaml:2:18: inputs.a.required: expected true or false, got "maybe"`},
+		// YAML 1.1's yes is text to upstream's typed decoder (probed:
+		// "cannot unmarshal string into ... of type bool")
+		{"inputs:\n  a: { required: yes }\n", `s.yaml:2:18: inputs.a.required: expected true or false, got "yes"`},
+		{"inputs:\n  a: [1]\n", "s.yaml:2:6: inputs.a must be a mapping like {type: string, required: true}, got a list"},
 		{"outputs:\n  a: string\n  a: int\n", `s.yaml:3:3: mapping key "a" already defined at line 2, column 3`},
 		// a default is not applied, but it must be a YAML value
-		{"inputs:\n  a: { default: !!int abc }\n", "s.yaml:2: inputs.a.default: yaml: "},
+		{"inputs:\n  a: { default: [1, !!int abc] }\n", "s.yaml:2:21: inputs.a.default: !!int \"abc\" does not read as its tag says"},
 	})
 }
 
