@@ -119,13 +119,13 @@ func readFields(w *yamlnode.Walker, section string, n *yaml.Node, into map[strin
 }
 
 // readField reads one declaration: a mapping like {type: string,
-// required: true}, a type name alone, or null (any).
+// required: true}, or null (any). A type name alone (a: string) is
+// refused, as upstream's decoder refuses it ("string was used where
+// mapping is expected", probed).
 func readField(w *yamlnode.Walker, where string, v *yaml.Node) (Field, bool) {
 	f := Field{Type: "any"}
 	switch d := yamlnode.Deref(v); {
 	case yamlnode.IsNull(d):
-	case d.Kind == yaml.ScalarNode:
-		f.Type = d.Value // shorthand: name: string
 	case d.Kind == yaml.MappingNode:
 		w.FieldsAt(v, yamlnode.Place{Where: where}, yamlnode.Place{Where: where}, diag.Warning, yamlnode.Fields{
 			{Key: "type", Read: func(_, t *yaml.Node) {
@@ -144,11 +144,8 @@ func readField(w *yamlnode.Walker, where string, v *yaml.Node) (Field, bool) {
 			{Key: "default", Read: func(_, dv *yaml.Node) { w.Raw(dv) }},
 		}, nil)
 	default:
-		w.Report(w.Pos(v), diag.Error, w.Rules.Type, "%s must be a mapping like {type: string, required: true}, got %s", where, yamlnode.KindName(d))
+		w.Report(w.Pos(v), diag.Error, w.Rules.Type, "%s must be a mapping like {type: string, required: true}, got %s", where, yamlnode.Describe(d))
 		return f, false
-	}
-	if f.Type == "str" {
-		f.Type = "string"
 	}
 	if !validType(f.Type) {
 		w.Report(w.Pos(v), diag.Error, w.Rules.Type, "%s has unknown type %q; use one of %s", where, f.Type, strings.Join(Types, "|"))
