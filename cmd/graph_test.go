@@ -50,7 +50,7 @@ func TestGraphCommandErrors(t *testing.T) {
 	}{
 		{[]string{"graph", dir, "--format", "png"}, 2, "--format png: unknown format; use mermaid, dot or svg"},
 		{[]string{"graph", dir, "--depth", "-1"}, 2, "--depth -1: must be 0"},
-		{[]string{"graph", dir, "--state", "bb"}, 2, "--state bb: the story has no such state; did you mean b?"},
+		{[]string{"graph", dir, "--state", "bb"}, 2, "--state bb: the story has no such state; did you mean `b`?"},
 		{[]string{"graph", filepath.Join(dir, "missing")}, 2, "no such file or directory"},
 		{[]string{"graph", "-"}, 2, "stories are not read from standard input"},
 		{[]string{"graph", broken}, 1, "the story does not load"},

@@ -294,7 +294,7 @@ func TestHostileFetchInputs(t *testing.T) {
 		want []string
 	}{
 		{[]string{"fetch-models", "--list", "--pins", "unknown.yaml"}, exitUsageEnv,
-			[]string{`unknown.yaml: line 4: cannot unmarshal !!str ` + "`big`" + ` where an integer is expected; line 5: unknown key "bogus"`}},
+			[]string{`unknown.yaml:4:11: models.m.size: expected an integer, got "big"; unknown.yaml:5:5: models.m: unknown key "bogus"; expected one of ` + "`default`"}},
 		{[]string{"fetch-models", "--list", "--pins", "-"}, exitUsageEnv,
 			[]string{"pins overlay -: pin files are not read from standard input"}},
 		{[]string{"fetch-models", "--list", "--cache-dir", "afile"}, exitUsageEnv,

@@ -5,6 +5,9 @@
 // aliases, type errors, duplicate and unknown keys; with Typed, a merged
 // list where a typed decoder refuses it), and [ValueAt], which
 // maps a place inside a scalar's value back to the file through its style.
+// [NewFileWalker] walks a file only kitsoki reads (a plugin manifest, a pin
+// file) with yaml.v3's readings ([Decoded], [Walker.DecodedStrList]) and
+// hands its findings back as one error ([Walker.Err]).
 // [RepeatedKey] finds a key given twice as upstream's parser (written
 // twice, anywhere) and decoder (through a merged list or an alias key,
 // where a decoder into the caller's type reads) refuse it. [TooDeep] finds

@@ -1,5 +1,16 @@
 package yamlnode
 
+// DidYouMean is "did you mean `x`?" for the known name x closest to name
+// ([Suggest]), "" when none is close: kitsoki's one wording of a
+// suggestion, in every file it reads, which the editor's quick fix reads
+// back (pkg/lsp).
+func DidYouMean(name string, known []string) string {
+	if s := Suggest(name, known); s != "" {
+		return "did you mean `" + s + "`?"
+	}
+	return ""
+}
+
 // Suggest returns the known name closest to name by edit distance, or ""
 // when none is a plausible typo (up to five characters one edit, longer a
 // third of their length, at most three; a transposition is one edit; ties

@@ -156,3 +156,14 @@ func editDistance(a, b string) int {
 	}
 	return prev[len(rb)]
 }
+
+// DidYouMean words Suggest's answer as every message puts it, the form
+// pkg/lsp's quick fix reads back; nothing when no name is close.
+func TestDidYouMean(t *testing.T) {
+	if got := DidYouMean("comand", []string{"args", "command"}); got != "did you mean `command`?" {
+		t.Errorf("got %q", got)
+	}
+	if got := DidYouMean("colour", []string{"args", "command"}); got != "" {
+		t.Errorf("got %q, want none", got)
+	}
+}

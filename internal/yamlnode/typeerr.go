@@ -2,9 +2,6 @@ package yamlnode
 
 import (
 	"errors"
-	"maps"
-	"reflect"
-	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -14,37 +11,27 @@ import (
 // "yaml:" prefix, one line ("; " between the lines of a *yaml.TypeError),
 // a key the target has no field for named as an unknown key, and the Go
 // type a value could not be decoded into named as the YAML expected there
-// ("line 3: cannot unmarshal !!int `4` where a mapping is expected").
-func TypeErrorText(err error) string { return TypeErrorTextFor(err, nil) }
-
-// TypeErrorTextFor is [TypeErrorText] for a decode into a value of type t:
-// an unknown key is followed by the did-you-mean the [Walker] gives one
-// ([Suggest] over the yaml names of the struct the decoder found it in),
-// so a typo in a manifest or a pin file is answered as one in a story.
-func TypeErrorTextFor(err error, t reflect.Type) string {
+// ("line 3: cannot unmarshal !!int `4` where a mapping is expected"). A
+// file kitsoki reads field by field goes through a [Walker] instead, which
+// places each finding at its line and column and suggests the key meant.
+func TypeErrorText(err error) string {
 	te, ok := errors.AsType[*yaml.TypeError](err)
 	if !ok {
 		return strings.ReplaceAll(strings.TrimPrefix(err.Error(), "yaml: "), "\n", " ")
 	}
-	keys := structKeys(t)
 	msgs := make([]string, 0, len(te.Errors))
 	for _, m := range te.Errors {
-		msgs = append(msgs, strings.ReplaceAll(typeErrorLine(m, keys), "\n", `\n`))
+		msgs = append(msgs, strings.ReplaceAll(typeErrorLine(m), "\n", `\n`))
 	}
 	return strings.Join(msgs, "; ")
 }
 
-// typeErrorLine is one line of a *yaml.TypeError in the file's terms; keys
-// holds the yaml names of each struct type by its reflect name.
-func typeErrorLine(m string, keys map[string][]string) string {
+// typeErrorLine is one line of a *yaml.TypeError in the file's terms.
+func typeErrorLine(m string) string {
 	at, rest, found := strings.Cut(m, "field ")
 	if found && !strings.Contains(at, "cannot unmarshal") {
-		if name, typ, ok := strings.Cut(rest, " not found in type "); ok {
-			msg := at + `unknown key "` + name + `"`
-			if s := Suggest(name, keys[typ]); s != "" {
-				msg += "; did you mean `" + s + "`?"
-			}
-			return msg
+		if name, _, ok := strings.Cut(rest, " not found in type "); ok {
+			return at + `unknown key "` + name + `"`
 		}
 		if name, _, ok := strings.Cut(rest, " already set in type "); ok {
 			return at + `key "` + name + `" is given twice`
@@ -55,35 +42,6 @@ func typeErrorLine(m string, keys map[string][]string) string {
 		return m
 	}
 	return m[:i] + " where " + Shape(m[i+len(" into "):]) + " is expected"
-}
-
-// structKeys lists, for every struct type a decoder into t may reach (by
-// its reflect name, as yaml.v3's "not found in type" names it), the yaml
-// names of its fields, sorted; nil for a nil t.
-func structKeys(t reflect.Type) map[string][]string {
-	if t == nil {
-		return nil
-	}
-	out := map[string][]string{}
-	seen := map[reflect.Type]bool{}
-	var visit func(reflect.Type)
-	visit = func(t reflect.Type) {
-		for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Array || t.Kind() == reflect.Map {
-			t = t.Elem()
-		}
-		if t.Kind() != reflect.Struct || t == nodeType || seen[t] {
-			return
-		}
-		seen[t] = true
-		fields := map[string]reflect.Type{}
-		addFields(fields, t)
-		out[t.String()] = slices.Sorted(maps.Keys(fields))
-		for _, ft := range fields {
-			visit(ft)
-		}
-	}
-	visit(t)
-	return out
 }
 
 // Shape names the YAML a value of the Go type typ (as reflect writes it)

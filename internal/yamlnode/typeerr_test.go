@@ -1,7 +1,6 @@
 package yamlnode
 
 import (
-	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -72,44 +71,6 @@ func TestComplexKey(t *testing.T) {
 			if got != want[i] {
 				t.Errorf("finder %d (ComplexKey, WrittenComplexKey) on %q: line %d, want %d", i, in, got, want[i])
 			}
-		}
-	}
-}
-
-// TypeErrorTextFor gives an unknown key the Walker's did-you-mean, from the
-// yaml names of the struct it was written in (through slices, pointers and
-// inline structs); a name near none of them, or TypeErrorText, gets none.
-func TestTypeErrorTextForSuggests(t *testing.T) {
-	type inline struct {
-		Extra string `yaml:"extra"`
-	}
-	type target struct {
-		typeErrTarget `yaml:",inline"`
-		inline        `yaml:",inline"`
-		Items         []*struct {
-			Label string `yaml:"label"`
-		} `yaml:"items"`
-	}
-	for in, want := range map[string]string{
-		"nme: x\n":              "line 1: unknown key \"nme\"; did you mean `name`?",
-		"extr: x\n":             "line 1: unknown key \"extr\"; did you mean `extra`?",
-		"items: [{lable: x}]\n": "line 1: unknown key \"lable\"; did you mean `label`?",
-		"inner: {evnts: []}\n":  "line 1: unknown key \"evnts\"; did you mean `events`?",
-		"colour: red\n":         `line 1: unknown key "colour"`,
-		"nme: x\nitems: {a: 1}": "line 1: unknown key \"nme\"; did you mean `name`?; line 2: cannot unmarshal !!map where a list is expected",
-	} {
-		var v target
-		dec := yaml.NewDecoder(strings.NewReader(in))
-		dec.KnownFields(true)
-		err := dec.Decode(&v)
-		if err == nil {
-			t.Fatalf("%q decoded", in)
-		}
-		if got := TypeErrorTextFor(err, reflect.TypeFor[target]()); got != want {
-			t.Errorf("TypeErrorTextFor(%q)\n got %s\nwant %s", in, got, want)
-		}
-		if got := TypeErrorText(err); strings.Contains(got, "did you mean") {
-			t.Errorf("TypeErrorText(%q) = %s, want no suggestion", in, got)
 		}
 	}
 }

@@ -279,8 +279,8 @@ func (w *Walker) mapping(n *yaml.Node, at Place, unknownSev diag.Severity, known
 						names = fs.Keys()
 					}
 				}
-				if s := Suggest(key, names); s != "" {
-					msg += fmt.Sprintf("; did you mean `%s`?", s)
+				if s := DidYouMean(key, names); s != "" {
+					msg += "; " + s
 				} else {
 					msg += expectedOneOf(names)
 				}

@@ -1,11 +1,8 @@
 package fetch
 
 import (
-	"bytes"
 	"cmp"
-	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"maps"
 	"net/url"
@@ -152,26 +149,24 @@ func LoadPins(overlayPath string) (*Pins, error) {
 
 func (p *Pins) merge(data []byte, source string) error {
 	var doc yaml.Node
-	err := yamlnode.UnmarshalPlain(data, &doc)
-	if yamlnode.Refused(err) {
+	if err := yamlnode.UnmarshalPlain(data, &doc); err != nil {
 		return fmt.Errorf("%s: %s", source, yamlnode.TypeErrorText(err))
 	}
-	if err == nil {
-		if at := yamlnode.AliasTextFileOver(&doc); at != nil {
-			return fmt.Errorf("%s:%d: %s", source, at.Line, yamlnode.AliasTextMsg("pin file", ""))
-		}
-		if k := yamlnode.ComplexKey(&doc); k != nil {
-			return fmt.Errorf("%s:%d:%d: %s", source, k.Line, k.Column, yamlnode.ComplexKeyMsg("pin file"))
-		}
-		if at, msg := yamlnode.RepeatedKey(&doc, reflect.TypeFor[pinFile](), "pin file"); at != nil {
-			return fmt.Errorf("%s:%d:%d: %s", source, at.Line, at.Column, msg)
-		}
+	if at := yamlnode.AliasTextFileOver(&doc); at != nil {
+		return fmt.Errorf("%s:%d: %s", source, at.Line, yamlnode.AliasTextMsg("pin file", ""))
+	}
+	if k := yamlnode.ComplexKey(&doc); k != nil {
+		return fmt.Errorf("%s:%d:%d: %s", source, k.Line, k.Column, yamlnode.ComplexKeyMsg("pin file"))
+	}
+	if at, msg := yamlnode.RepeatedKey(&doc, reflect.TypeFor[pinFile](), "pin file"); at != nil {
+		return fmt.Errorf("%s:%d:%d: %s", source, at.Line, at.Column, msg)
 	}
 	var f pinFile
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	dec.KnownFields(true)
-	if err := dec.Decode(&f); err != nil && !errors.Is(err, io.EOF) {
-		return fmt.Errorf("%s: %s (pin files have top-level keys llama_server, models, shims)", source, yamlnode.TypeErrorTextFor(err, reflect.TypeFor[pinFile]()))
+	if len(doc.Content) > 0 {
+		var err error
+		if f, err = readPinFile(yamlnode.NewFileWalker(source, len(data)), doc.Content[0]); err != nil {
+			return err
+		}
 	}
 	add := func(kind Kind, section string, in map[string]*Artifact, out map[string]*Artifact) error {
 		for _, k := range slices.Sorted(maps.Keys(in)) {

@@ -45,11 +45,11 @@ func TestConformanceGoldensFold(t *testing.T) {
 // stubbed decide whose schema lies outside schemas/ (not validated against
 // it), a git_worktree repo: that names no directory, host.workspace_manager.get with its program absent and with a stand-in for it on PATH, a
 // fixture's host_bindings naming an interface an import lifted (`kid__ticket`,
-// `kid__gk__ticket`) give, fixture by fixture and turn by turn, the verdicts, states and
+// `kid__gk__ticket`), a script sidecar declaring through aliases and merge keys give, fixture by fixture and turn by turn, the verdicts, states and
 // views the existing engine recorded (pkg/host/testdata/conformance).
 func TestConformanceGoldensHost(t *testing.T) {
 	root := filepath.Join("..", "host", "testdata", "conformance")
-	for _, dir := range []string{"inspect", "probe10", "probe11", "run-int-literals", "run-int-quoted", "run-int-world", "run-int-agree", "run-bad-cwd", "stub-schema-anywhere", "git-worktree-missing-repo", "workspace-manager-absent", "fixture-bindings-lifted", "binding-empty"} {
+	for _, dir := range []string{"inspect", "probe10", "probe11", "run-int-literals", "run-int-quoted", "run-int-world", "run-int-agree", "run-bad-cwd", "stub-schema-anywhere", "git-worktree-missing-repo", "workspace-manager-absent", "fixture-bindings-lifted", "binding-empty", "star-sidecar-aliases"} {
 		t.Run(dir, func(t *testing.T) {
 			conformance.Check(t, filepath.Join(root, dir), "", flowtest.Options{})
 			conformance.CheckAborts(t, filepath.Join(root, dir))

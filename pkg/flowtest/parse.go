@@ -297,7 +297,11 @@ func (p *parser) fields(n *yaml.Node, where string, ignored map[string]string, f
 		if v != nil && q.v.Anchor != "" && !q.merged {
 			continue // a key holding an anchor for merge keys and aliases below
 		}
-		p.warnf(k, ruleUnknownKey, "%s: unknown key %q is ignored%s", where, k.Value, didYouMean(k.Value, fs.Keys()))
+		msg := fmt.Sprintf("%s: unknown key %q is ignored", where, k.Value)
+		if s := yamlnode.DidYouMean(k.Value, fs.Keys()); s != "" {
+			msg += "; " + s
+		}
+		p.warnf(k, ruleUnknownKey, "%s", msg)
 	}
 	return keys
 }
@@ -325,10 +329,11 @@ func dotted(where, key string) string {
 	return where + "." + key
 }
 
-// didYouMean is ` (did you mean "x"?)`, or "".
+// didYouMean is " (did you mean `x`?)" (yamlnode.DidYouMean), for a
+// suggestion inside a sentence, or "".
 func didYouMean(key string, known []string) string {
-	if s := yamlnode.Suggest(key, known); s != "" {
-		return fmt.Sprintf(" (did you mean %q?)", s)
+	if s := yamlnode.DidYouMean(key, known); s != "" {
+		return " (" + s + ")"
 	}
 	return ""
 }

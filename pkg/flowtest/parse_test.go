@@ -60,7 +60,7 @@ host_handlers:
 		text      string
 	}{
 		{12, 1, `unknown key "bogus"`},
-		{15, 5, `unknown key "expect_stat" is ignored (did you mean "expect_state"?)`},
+		{15, 5, "unknown key \"expect_stat\" is ignored; did you mean `expect_state`?"},
 		{16, 5, `"expect_world_final" is ignored`},
 		{20, 23, `"delay" is ignored`},
 	} {

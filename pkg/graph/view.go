@@ -29,7 +29,7 @@ type StateError struct {
 func (e *StateError) Error() string {
 	msg := fmt.Sprintf("--state %s: the story has no such state", e.State)
 	if e.Suggest != "" {
-		return msg + fmt.Sprintf("; did you mean %s?", e.Suggest)
+		return msg + "; did you mean `" + e.Suggest + "`?"
 	}
 	return msg + "; its top-level states are " + strings.Join(e.Top, ", ")
 }

@@ -128,7 +128,7 @@ func TestViewDepthAndState(t *testing.T) {
 	// an unknown state is refused with the closest path
 	_, err := g.View(View{State: "pipeline.reveiw"})
 	var se *StateError
-	if !errors.As(err, &se) || se.Suggest != "pipeline.review" || !strings.Contains(err.Error(), "did you mean pipeline.review?") {
+	if !errors.As(err, &se) || se.Suggest != "pipeline.review" || !strings.Contains(err.Error(), "did you mean `pipeline.review`?") {
 		t.Errorf("error %v", err)
 	}
 	_, err = g.View(View{State: "zzzzzzzz"})

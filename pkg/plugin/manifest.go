@@ -1,7 +1,6 @@
 package plugin
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -85,26 +84,24 @@ var idRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a
 // parseManifest parses and checks a manifest; path labels errors.
 func parseManifest(path string, data []byte) (*Manifest, error) {
 	var doc yaml.Node
-	err := yamlnode.UnmarshalPlain(data, &doc)
-	if yamlnode.Refused(err) {
+	if err := yamlnode.UnmarshalPlain(data, &doc); err != nil {
 		return nil, fmt.Errorf("%s: %s", path, yamlnode.TypeErrorText(err))
 	}
-	if err == nil {
-		if at := yamlnode.AliasTextFileOver(&doc); at != nil {
-			return nil, fmt.Errorf("%s:%d: %s", path, at.Line, yamlnode.AliasTextMsg("manifest", ""))
-		}
-		if k := yamlnode.ComplexKey(&doc); k != nil {
-			return nil, fmt.Errorf("%s:%d:%d: %s", path, k.Line, k.Column, yamlnode.ComplexKeyMsg("plugin manifest"))
-		}
-		if at, msg := yamlnode.RepeatedKey(&doc, reflect.TypeFor[Manifest](), "plugin manifest"); at != nil {
-			return nil, fmt.Errorf("%s:%d:%d: %s", path, at.Line, at.Column, msg)
-		}
+	if len(doc.Content) == 0 {
+		return nil, fmt.Errorf("%s: the manifest is empty; give it id, entry.command and hooks or hosts", path)
 	}
-	var m Manifest
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	dec.KnownFields(true)
-	if err := dec.Decode(&m); err != nil {
-		return nil, fmt.Errorf("%s: %s", path, yamlnode.TypeErrorTextFor(err, reflect.TypeFor[Manifest]()))
+	if at := yamlnode.AliasTextFileOver(&doc); at != nil {
+		return nil, fmt.Errorf("%s:%d: %s", path, at.Line, yamlnode.AliasTextMsg("manifest", ""))
+	}
+	if k := yamlnode.ComplexKey(&doc); k != nil {
+		return nil, fmt.Errorf("%s:%d:%d: %s", path, k.Line, k.Column, yamlnode.ComplexKeyMsg("plugin manifest"))
+	}
+	if at, msg := yamlnode.RepeatedKey(&doc, reflect.TypeFor[Manifest](), "plugin manifest"); at != nil {
+		return nil, fmt.Errorf("%s:%d:%d: %s", path, at.Line, at.Column, msg)
+	}
+	m, err := readManifest(yamlnode.NewFileWalker(path, len(data)), doc.Content[0])
+	if err != nil {
+		return nil, err
 	}
 	m.Path = path
 	m.Dir = filepath.Dir(path)
@@ -120,7 +117,7 @@ func parseManifest(path string, data []byte) (*Manifest, error) {
 	case len(m.Hooks) == 0 && len(m.Hosts) == 0:
 		return nil, fmt.Errorf("%s: hooks: must register at least one hook point (or hosts: at least one host handler)", path)
 	}
-	if err := checkManifestHosts(&m); err != nil {
+	if err := checkManifestHosts(m); err != nil {
 		return nil, err
 	}
 	for i := range m.Hooks {
@@ -137,7 +134,7 @@ func parseManifest(path string, data []byte) (*Manifest, error) {
 		}
 	}
 	m.Provides, m.Requires = orEmpty(m.Provides), orEmpty(m.Requires)
-	return &m, nil
+	return m, nil
 }
 
 // discoverManifests reads every <dir>/*/manifest.yaml, sorted by directory

@@ -274,15 +274,19 @@ func (pp *profileParser) mapping(v *yaml.Node, where string, fs yamlnode.Fields)
 }
 
 // fields reads the pairs of the mapping v (named what) through fs: a key
-// fs lacks is an error naming the known ones (parseProfile has refused a
-// repeated key).
+// fs lacks is an error with the one did-you-mean, or naming the known keys
+// (parseProfile has refused a repeated key).
 func (pp *profileParser) fields(v *yaml.Node, what string, fs yamlnode.Fields) {
 	for i := 0; i+1 < len(v.Content); i += 2 {
 		k, val := v.Content[i], yamlnode.Deref(v.Content[i+1])
 		if f := fs.Find(k.Value); f != nil {
 			f.Read(k, val)
 		} else {
-			pp.errf(k.Line, k.Column, "unknown key %q in %s; known keys: %s", k.Value, what, strings.Join(fs.Keys(), ", "))
+			fix := "known keys: " + strings.Join(fs.Keys(), ", ")
+			if s := yamlnode.DidYouMean(k.Value, fs.Keys()); s != "" {
+				fix = s
+			}
+			pp.errf(k.Line, k.Column, "unknown key %q in %s; %s", k.Value, what, fix)
 		}
 	}
 }

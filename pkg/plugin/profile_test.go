@@ -40,7 +40,8 @@ func TestParseProfileErrorsArePositioned(t *testing.T) {
 		line, col       int
 	}{
 		{"yaml", "disable: [a\n", "not valid YAML", 1, 0},
-		{"unknown key", "version: 1\nenable: [x]\n", `unknown key "enable"`, 2, 1},
+		{"unknown key", "version: 1\ndisabel: [x]\n", "unknown key \"disabel\" in the plugin profile; did you mean `disable`?", 2, 1},
+		{"unknown key, none near", "config:\n  budget: {colour: red}\n", `unknown key "colour" in config.budget; known keys: max_cost_usd, max_tokens`, 2, 12},
 		{"disable type", "disable: transport.x\n", "must be a list of plugin ids", 1, 10},
 		{"bad regex", "config:\n  redact:\n    patterns: [\"(\"]\n", "not a valid regular expression", 3, 16},
 		// compiling is the cost: 3,000 such patterns (a 94 KB profile) kept validate busy 41 s at 388 MB

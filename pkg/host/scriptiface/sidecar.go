@@ -15,6 +15,7 @@ import (
 
 	"kitsoki/internal/jsonvalue"
 	"kitsoki/internal/yamlnode"
+	"kitsoki/pkg/diag"
 )
 
 // Sidecar is a Starlark script's interface file (<script>.yaml): typed
@@ -76,7 +77,7 @@ func Parse(path string, data []byte) (*Sidecar, error) {
 	// A null document (~) is refused as upstream's loader refuses it
 	// ("null was used where mapping is expected"); an empty file is not.
 	if doc.Kind != yaml.MappingNode {
-		return nil, fmt.Errorf("%s:%d: the sidecar must be a mapping (with inputs and outputs)", path, doc.Line)
+		return nil, fmt.Errorf("%s:%d:%d: the sidecar must be a mapping (with inputs and outputs)", path, doc.Line, doc.Column)
 	}
 	if k := yamlnode.ComplexKey(doc); k != nil {
 		return nil, fmt.Errorf("%s:%d:%d: %s", path, k.Line, k.Column, yamlnode.ComplexKeyMsg("sidecar"))
@@ -85,75 +86,72 @@ func Parse(path string, data []byte) (*Sidecar, error) {
 	if at, msg := yamlnode.RepeatedKey(doc, reflect.TypeFor[upstreamSidecar](), "sidecar"); at != nil {
 		return nil, fmt.Errorf("%s:%d:%d: %s", path, at.Line, at.Column, msg)
 	}
-	for i := 0; i+1 < len(doc.Content); i += 2 {
-		k, v := doc.Content[i], doc.Content[i+1]
-		var err error
-		switch k.Value {
-		case "inputs":
-			err = parseFields(path, "inputs", v, sc.Inputs, &sc.InputOrder)
-		case "outputs":
-			err = parseFields(path, "outputs", v, sc.Outputs, &sc.OutputOrder)
-		}
-		if err != nil {
-			return nil, err
-		}
+	w := yamlnode.NewFileWalker(path, len(data))
+	w.Typed = true // read as upstream's typed decoder reads it
+	// other keys, here and in a field, are notes upstream reads past
+	// (warnings, which Err leaves out)
+	w.FieldsAt(doc, yamlnode.Place{Where: "top level"}, yamlnode.Place{}, diag.Warning, yamlnode.Fields{
+		{Key: "inputs", Read: func(_, v *yaml.Node) { readFields(w, "inputs", v, sc.Inputs, &sc.InputOrder) }},
+		{Key: "outputs", Read: func(_, v *yaml.Node) { readFields(w, "outputs", v, sc.Outputs, &sc.OutputOrder) }},
+	}, nil)
+	if err := w.Err(); err != nil {
+		return nil, err
 	}
 	return sc, nil
 }
 
-func parseFields(path, section string, n *yaml.Node, into map[string]Field, order *[]string) error {
-	if n.Kind == yaml.ScalarNode && (n.Tag == "!!null" || n.Value == "") {
-		return nil
-	}
-	if n.Kind != yaml.MappingNode {
-		return fmt.Errorf("%s:%d: %s: must be a mapping of name: {type: ...}", path, n.Line, section)
-	}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := n.Content[i], n.Content[i+1]
-		name := k.Value
-		if _, dup := into[name]; dup {
-			return fmt.Errorf("%s:%d: %s.%s is declared twice", path, k.Line, section, name)
+// readFields reads the declarations of section (inputs or outputs) from
+// the mapping n through w, aliases and merge keys followed as upstream's
+// decoder follows them: a name given again (beside a merge key that
+// brings it) takes the later declaration.
+func readFields(w *yamlnode.Walker, section string, n *yaml.Node, into map[string]Field, order *[]string) {
+	w.Mapping(n, section, nil, func(name string, _, v *yaml.Node) {
+		where := section + "." + yamlnode.KeyText(name)
+		f, ok := readField(w, where, v)
+		if !ok {
+			return
 		}
-		f := Field{Type: "any"}
-		switch v.Kind {
-		case yaml.ScalarNode:
-			// shorthand: name: string
-			if v.Value != "" && v.Tag != "!!null" {
-				f.Type = v.Value
-			}
-		case yaml.MappingNode:
-			for j := 0; j+1 < len(v.Content); j += 2 {
-				fk, fv := v.Content[j], v.Content[j+1]
-				switch fk.Value {
-				case "type":
-					if fv.Kind != yaml.ScalarNode {
-						return fmt.Errorf("%s:%d: %s.%s.type must be one of %s", path, fv.Line, section, name, strings.Join(Types, "|"))
-					}
-					f.Type = fv.Value
-				case "required":
-					if err := fv.Decode(&f.Required); err != nil {
-						return fmt.Errorf("%s:%d: %s.%s.required must be true or false", path, fv.Line, section, name)
-					}
-				case "default":
-					var d any
-					if err := fv.Decode(&d); err != nil {
-						return fmt.Errorf("%s:%d: %s.%s.default: %v", path, fv.Line, section, name, err)
-					}
-				}
-			}
-		default:
-			return fmt.Errorf("%s:%d: %s.%s must be a mapping like {type: string, required: true}", path, v.Line, section, name)
-		}
-		if f.Type == "str" {
-			f.Type = "string"
-		}
-		if !validType(f.Type) {
-			return fmt.Errorf("%s:%d: %s.%s has unknown type %q; use one of %s", path, v.Line, section, name, f.Type, strings.Join(Types, "|"))
+		if _, again := into[name]; !again {
+			*order = append(*order, name)
 		}
 		into[name] = f
-		*order = append(*order, name)
+	})
+}
+
+// readField reads one declaration: a mapping like {type: string,
+// required: true}, or null (any). A type name alone (a: string) is
+// refused, as upstream's decoder refuses it ("string was used where
+// mapping is expected", probed).
+func readField(w *yamlnode.Walker, where string, v *yaml.Node) (Field, bool) {
+	f := Field{Type: "any"}
+	switch d := yamlnode.Deref(v); {
+	case yamlnode.IsNull(d):
+	case d.Kind == yaml.MappingNode:
+		w.FieldsAt(v, yamlnode.Place{Where: where}, yamlnode.Place{Where: where}, diag.Warning, yamlnode.Fields{
+			{Key: "type", Read: func(_, t *yaml.Node) {
+				if td := yamlnode.Deref(t); td != nil && td.Kind != yaml.ScalarNode {
+					w.Report(w.Pos(t), diag.Error, w.Rules.Type, "%s.type must be one of %s", where, strings.Join(Types, "|"))
+					return
+				}
+				if t := w.Str(t, where+".type"); t != "" {
+					f.Type = t
+				}
+			}},
+			{Key: "required", Read: func(_, r *yaml.Node) { f.Required = w.Boolean(r, where+".required") }},
+			// a default is not applied: it is read within the node
+			// budget, and a tagged scalar its tag does not fit (!!int abc)
+			// is taken, as upstream's decoder takes it (probed)
+			{Key: "default", Read: func(_, dv *yaml.Node) { w.Raw(dv) }},
+		}, nil)
+	default:
+		w.Report(w.Pos(v), diag.Error, w.Rules.Type, "%s must be a mapping like {type: string, required: true}, got %s", where, yamlnode.Describe(d))
+		return f, false
 	}
-	return nil
+	if !validType(f.Type) {
+		w.Report(w.Pos(v), diag.Error, w.Rules.Type, "%s has unknown type %q; use one of %s", where, f.Type, strings.Join(Types, "|"))
+		return f, false
+	}
+	return f, true
 }
 
 func validType(t string) bool { return slices.Contains(Types, t) }
