@@ -286,7 +286,11 @@ func (r *runner) bindResult(e *Effect, res map[string]any) (bound bool, err erro
 	for _, b := range binds {
 		var v any
 		if b.Tmpl != nil {
-			if v, err = b.Tmpl.render(r.env(r.slots, map[string]any{"result": res})); err != nil {
+			var nf *nonFiniteError
+			if v, err = b.Tmpl.render(r.env(r.slots, map[string]any{"result": res})); errors.As(err, &nf) {
+				err = nil // bound as rendered, lost to the log (bindKey; conformance bind-template-non-finite)
+			}
+			if err != nil {
 				r.note(Note{Kind: "host", State: r.cur.Path, Error: fmt.Sprintf("%s: bind.%s: %v", e.Pos, b.Key, err)})
 				continue
 			}
