@@ -74,14 +74,7 @@ func checkExprTypes(c *checker) {
 			c.exprTypes(e.When, e.When, e.PosOf("when"), site.String()+" when", kinds, false)
 		}
 		tmpl := func(p story.Pos, what string, v any) {
-			walkStrings(v, what, func(path, src string) {
-				if !strings.Contains(src, "{{") || !strings.Contains(src, "world") {
-					return
-				}
-				t, err := expr.CompileTemplate(src)
-				if err != nil {
-					return
-				}
+			worldTemplates(v, what, func(path, src string, t *expr.Template) {
 				for _, prog := range t.Exprs() {
 					c.exprTypes(src, prog.Source(), p, site.String()+": "+path, kinds, true)
 				}
@@ -98,6 +91,19 @@ func checkExprTypes(c *checker) {
 		}
 		if em := e.EmitIntent(); em != "" {
 			tmpl(e.PosOf("emit_intent"), "emit_intent", em)
+		}
+	})
+}
+
+// worldTemplates calls fn with each string leaf of v (at path) that is a
+// {{ }} template reading world and compiles.
+func worldTemplates(v any, path string, fn func(path, src string, t *expr.Template)) {
+	walkStrings(v, path, func(at, src string) {
+		if !strings.Contains(src, "{{") || !strings.Contains(src, "world") {
+			return
+		}
+		if t, err := expr.CompileTemplate(src); err == nil {
+			fn(at, src, t)
 		}
 	})
 }
@@ -250,6 +256,18 @@ func binaryRefused(x *ast.BinaryNode, kinds map[string]string) (string, bool) {
 
 // operandKindOf is a literal's or a certain world key's text and kind.
 func operandKindOf(n ast.Node, kinds map[string]string) (string, string) {
+	if text, kind := literalKind(n); kind != "" {
+		return text, kind
+	}
+	k, kind := worldKeyKind(n, kinds)
+	if kind, _ = kindFrom(kind); kind == "int" || kind == "float" || kind == "string" || kind == "bool" {
+		return "world." + k, kind
+	}
+	return "", ""
+}
+
+// literalKind is a scalar literal's text and kind ("" for any other node).
+func literalKind(n ast.Node) (string, string) {
 	switch x := n.(type) {
 	case *ast.IntegerNode:
 		return fmt.Sprint(x.Value), "int"
@@ -259,10 +277,6 @@ func operandKindOf(n ast.Node, kinds map[string]string) (string, string) {
 		return fmt.Sprintf("%q", x.Value), "string"
 	case *ast.BoolNode:
 		return fmt.Sprint(x.Value), "bool"
-	}
-	k, kind := worldKeyKind(n, kinds)
-	if kind, _ = kindFrom(kind); kind == "int" || kind == "float" || kind == "string" || kind == "bool" {
-		return "world." + k, kind
 	}
 	return "", ""
 }
