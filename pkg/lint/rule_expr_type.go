@@ -226,6 +226,11 @@ func refusedOp(n ast.Node, kinds map[string]string, tmpl bool) (string, bool) {
 			return judge(x.Operator, x.Right, inRefusal)
 		case "matches":
 			return judge("matches on", x.Left, matchRefusal)
+		case "contains", "startsWith", "endsWith":
+			if what, ok := judge(x.Operator+" on", x.Left, matchRefusal); ok {
+				return what, true
+			}
+			return judge(x.Operator+" of", x.Right, matchRefusal)
 		}
 		if tmpl {
 			return binaryRefused(x, kinds)
