@@ -285,8 +285,13 @@ func (r *runner) bindResult(e *Effect, res map[string]any) (bound bool, err erro
 	slices.SortStableFunc(binds, func(a, b bindKV) int { return strings.Compare(a.Key, b.Key) })
 	for _, b := range binds {
 		var v any
+		var world bool // the value holds the live world (lostSet)
 		if b.Tmpl != nil {
-			if v, err = b.Tmpl.render(r.env(r.slots, map[string]any{"result": res})); err != nil {
+			var nf *nonFiniteError
+			if v, world, err = b.Tmpl.renderWorld(r.env(r.slots, map[string]any{"result": res})); errors.As(err, &nf) {
+				err = nil // bound as rendered, lost to the log (bindKey; conformance bind-template-non-finite)
+			}
+			if err != nil {
 				r.note(Note{Kind: "host", State: r.cur.Path, Error: fmt.Sprintf("%s: bind.%s: %v", e.Pos, b.Key, err)})
 				continue
 			}
@@ -305,7 +310,7 @@ func (r *runner) bindResult(e *Effect, res map[string]any) (bound bool, err erro
 			continue // no such path (or no data): the key is left as it is
 		}
 		v = jsonvalue.Normalize(normalizeFresh(v))
-		if err := r.bindKey(b.Key, v, v, false); err != nil {
+		if err := r.bindKeyLost(b.Key, v, v, false, world); err != nil {
 			return bound, err
 		}
 		bound = true
@@ -375,9 +380,15 @@ func (r *runner) strictArgs(w map[string]any) error {
 // the two differ, in the journal. A non-finite value is lost to the log
 // (lostSet; conformance bind-non-finite-logged).
 func (r *runner) bindKey(key string, mem, rec any, differ bool) error {
+	return r.bindKeyLost(key, mem, rec, differ, false)
+}
+
+// bindKeyLost is bindKey for a value also lost to the log when world (a
+// bind template's `{{ world }}`: conformance bind-template-non-finite).
+func (r *runner) bindKeyLost(key string, mem, rec any, differ, world bool) error {
 	r.t.rerender, r.t.applied, r.t.dropSay, r.t.submitOnly = true, true, true, false
 	r.t.batchBound = append(r.t.batchBound, key)
-	if finite(mem) != nil && !r.so.Strict {
+	if (world || finite(mem) != nil) && !r.so.Strict {
 		return r.lostSet(key, mem)
 	}
 	setPath(r.world, key, mem)

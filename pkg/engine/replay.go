@@ -138,7 +138,7 @@ func (r *runner) declaredInt(k string) bool {
 }
 
 // jsonNumbers is v after a JSON round trip: every number a float64, a
-// time its text, maps and lists copied, a nil one null (conformance
+// time its text, a duration its nanoseconds, maps and lists copied, a nil one null (conformance
 // git-diff-files-nil).
 func jsonNumbers(v any) any {
 	switch t := v.(type) {
@@ -164,6 +164,10 @@ func jsonNumbers(v any) any {
 		// its JSON text: a cassette's !!timestamp value (conformance
 		// cassette-dates-text)
 		return t.Format(time.RFC3339Nano)
+	case time.Duration:
+		// its JSON number of nanoseconds: now() - t (conformance
+		// replay-duration)
+		return float64(t)
 	}
 	rv := reflect.ValueOf(v)
 	if !rv.IsValid() || rv.Type().PkgPath() != "" {

@@ -136,6 +136,7 @@ func passes() []pass {
 		{ruleSetType, checkSetTypes},
 		{ruleWorldInText, checkWorldInText},
 		{ruleGuardType, checkGuardTypes},
+		{ruleExprType, checkExprTypes},
 		{ruleSlotDefault, checkSlotDefaults},
 		{ruleBareExpr, checkBareExpr},
 		{ruleUnreachable, checkUnreachable},

@@ -40,14 +40,7 @@ func checkGuardTypes(c *checker) {
 			return
 		}
 		conds := func(p story.Pos, what, key string, v any) {
-			walkStrings(v, key, func(_, src string) {
-				if !strings.Contains(src, "{{") || !strings.Contains(src, "world") {
-					return
-				}
-				t, err := expr.CompileTemplate(src)
-				if err != nil {
-					return
-				}
+			worldTemplates(v, key, func(_, src string, t *expr.Template) {
 				for _, cond := range t.Conds() {
 					c.condType(src, p, cond.Source(), site.String()+": "+what+" "+key+" {{ if }}", loose)
 				}
@@ -145,15 +138,10 @@ func (c *checker) guardTypes(src string, p story.Pos, where string, loose map[st
 // operandKind is an operand's text and kind: a literal's, or a world key's
 // declared type ("" when not known, or when a write may change it).
 func (c *checker) operandKind(n ast.Node, loose map[string]bool) (string, string) {
+	if text, kind := literalKind(n); kind != "" {
+		return text, kind
+	}
 	switch x := n.(type) {
-	case *ast.IntegerNode:
-		return fmt.Sprint(x.Value), "int"
-	case *ast.FloatNode:
-		return fmt.Sprint(x.Value), "float"
-	case *ast.StringNode:
-		return fmt.Sprintf("%q", x.Value), "string"
-	case *ast.BoolNode:
-		return fmt.Sprint(x.Value), "bool"
 	case *ast.MemberNode:
 		id, ok := x.Node.(*ast.IdentifierNode)
 		key, kok := x.Property.(*ast.StringNode)
