@@ -3,11 +3,11 @@ package agent
 import (
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
 	"kitsoki/internal/safefile"
+	"kitsoki/internal/testing/allocs"
 )
 
 // TestCassetteIncludesBounded: a cassette naming one file by !include on
@@ -85,12 +85,8 @@ func TestCassetteCostlyJSONIncludeIsRefused(t *testing.T) {
 	if err := os.WriteFile(p, []byte("kind: host_cassette\nepisodes:\n  - id: e\n    agent:\n      response: !include big.json\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	_, err := loadCassette(p, safefile.Cassette)
-	runtime.ReadMemStats(&after)
-	alloc := after.TotalAlloc - before.TotalAlloc
+	var err error
+	alloc := allocs.During(func() { _, err = loadCassette(p, safefile.Cassette) })
 	t.Logf("loading a cassette including %d bytes allocated %d", len(big), alloc)
 	if err == nil || !strings.Contains(err.Error(), `c.yaml": line 5: !include "big.json": the file is 9000004 bytes of JSON that would take over 256 MiB once read`) {
 		t.Fatalf("loadCassette: %v; want the include refused naming its size and the limit", err)

@@ -2,10 +2,11 @@ package agent
 
 import (
 	"context"
-	"runtime"
 	"strconv"
 	"strings"
 	"testing"
+
+	"kitsoki/internal/testing/allocs"
 )
 
 // costlyModelUsage is an envelope whose modelUsage holds n empty members
@@ -30,15 +31,11 @@ func costlyModelUsage(n int) string {
 // a 64 MiB stdout, the cap, reached about 850 MB).
 func TestClaudeCostlyModelUsageAllocatesLittle(t *testing.T) {
 	out := []byte(`{"type":"result","result":"x","modelUsage":` + costlyModelUsage(200_000) + `}`)
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	_, err := parseClaudeEnvelope(out)
-	runtime.ReadMemStats(&after)
+	var err error
+	alloc := allocs.During(func() { _, err = parseClaudeEnvelope(out) })
 	if err != nil {
 		t.Fatal(err)
 	}
-	alloc := after.TotalAlloc - before.TotalAlloc
 	t.Logf("%d bytes: %d allocated", len(out), alloc)
 	if alloc > 3*uint64(len(out)) {
 		t.Fatalf("parsing a %d-byte envelope allocated %d bytes (%.1f times)", len(out), alloc, float64(alloc)/float64(len(out)))

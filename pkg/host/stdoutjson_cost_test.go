@@ -1,9 +1,10 @@
 package host
 
 import (
-	"runtime"
 	"strings"
 	"testing"
+
+	"kitsoki/internal/testing/allocs"
 )
 
 // An output of many lines each opening an array ("[1,1,…" and no close
@@ -15,15 +16,12 @@ import (
 // here, in 4.6 s).
 func TestTrailingJSONIsLinear(t *testing.T) {
 	out := strings.Repeat("["+strings.Repeat("1,", 100)+"\n", 1000) + "]"
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	_, _, found := trailingJSON(out)
-	runtime.ReadMemStats(&after)
+	var found bool
+	alloc := allocs.During(func() { _, _, found = trailingJSON(out) })
 	if found {
 		t.Fatal("a value was found in unbalanced output")
 	}
-	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 4*uint64(len(out)) {
+	if alloc > 4*uint64(len(out)) {
 		t.Fatalf("the scan of %d bytes allocated %d", len(out), alloc)
 	}
 	// the one balanced suffix is still found, whatever precedes it

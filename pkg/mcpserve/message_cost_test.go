@@ -3,9 +3,10 @@ package mcpserve
 import (
 	"bytes"
 	"context"
-	"runtime"
 	"strings"
 	"testing"
+
+	"kitsoki/internal/testing/allocs"
 )
 
 // A stdio request whose params hold millions of empty objects (a ping's
@@ -23,12 +24,8 @@ func TestStdioCostlyParamsAreRefused(t *testing.T) {
 		`{"jsonrpc":"2.0","id":2,"method":"tools/list"}` + "\n"
 	s := newServer(t, dir)
 	var out bytes.Buffer
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	err := s.MCP().Run(context.Background(), s.StdioTransport(strings.NewReader(in), &out))
-	runtime.ReadMemStats(&after)
-	alloc := after.TotalAlloc - before.TotalAlloc
+	var err error
+	alloc := allocs.During(func() { err = s.MCP().Run(context.Background(), s.StdioTransport(strings.NewReader(in), &out)) })
 	t.Logf("serving %d bytes allocated %d", len(in), alloc)
 	if err != nil {
 		t.Fatal(err)

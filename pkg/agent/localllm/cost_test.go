@@ -5,11 +5,11 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
 
+	"kitsoki/internal/testing/allocs"
 	"kitsoki/pkg/agent"
 	"kitsoki/pkg/story"
 )
@@ -122,15 +122,12 @@ func TestLocalLLMCostlyAnswerAllocatesLittle(t *testing.T) {
 		"chat":       func(floor int64) error { _, _, err := parseChatResponse(body, floor); return err },
 		"embeddings": func(floor int64) error { _, err := parseEmbeddings(embeds, 1, floor); return err },
 	} {
-		var before, after runtime.MemStats
-		runtime.GC()
-		runtime.ReadMemStats(&before)
-		err := parse(64 << 10)
-		runtime.ReadMemStats(&after)
+		var err error
+		alloc := allocs.During(func() { err = parse(64 << 10) })
 		if err == nil || !strings.Contains(err.Error(), "would take over") {
 			t.Fatalf("%s: %v; want the refusal", name, err)
 		}
-		if alloc := after.TotalAlloc - before.TotalAlloc; alloc > uint64(len(body))/2 {
+		if alloc > uint64(len(body))/2 {
 			t.Fatalf("%s: refusing %d bytes allocated %d", name, len(body), alloc)
 		}
 	}
