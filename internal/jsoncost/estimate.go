@@ -366,10 +366,20 @@ func lookup(fields map[string]reflect.Type, key string) reflect.Type {
 // what is not JSON (or nests deeper than [MaxDepth]) may come out
 // either way, and its decoder refuses it.
 func Over(data []byte, floor int64) (limit int64, over bool) {
+	return overWith(data, reflect.TypeFor[any](), floor, Bound)
+}
+
+// OverFor is [Over] for data decoded into a value of type t (members t
+// does not name cost nothing), [BoundFor] first.
+func OverFor(data []byte, t reflect.Type, floor int64) (limit int64, over bool) {
+	return overWith(data, t, floor, func(data []byte) int64 { return BoundFor(data, t) })
+}
+
+func overWith(data []byte, t reflect.Type, floor int64, bound func([]byte) int64) (limit int64, over bool) {
 	limit = max(int64(len(data))*Ratio, cmp.Or(floor, Floor))
-	if Bound(data) <= limit {
+	if bound(data) <= limit {
 		return limit, false
 	}
-	cost, err := Estimate(data, reflect.TypeFor[any](), limit)
+	cost, err := Estimate(data, t, limit)
 	return limit, err == nil && cost > limit
 }

@@ -185,3 +185,25 @@ func TestOver(t *testing.T) {
 		t.Errorf("floor 0: over %v, limit %d, want Floor", over, limit)
 	}
 }
+
+// OverFor charges only what the type decodes: empty arrays under a member
+// the type keeps raw cost their bytes, under one it decodes into a slice
+// of structs they are over, as they are into any.
+func TestOverFor(t *testing.T) {
+	doc := []byte(`{"a":[` + strings.Repeat("{},", 10_000) + `{}]}`)
+	type raw struct {
+		A json.RawMessage `json:"a"`
+	}
+	type decoded struct {
+		A []struct{ B, C string } `json:"a"`
+	}
+	if _, over := OverFor(doc, reflect.TypeFor[raw](), 1<<10); over {
+		t.Error("a raw member: over")
+	}
+	if limit, over := OverFor(doc, reflect.TypeFor[decoded](), 1<<10); !over || limit != int64(len(doc))*Ratio {
+		t.Errorf("a slice of structs: over %v, limit %d", over, limit)
+	}
+	if _, over := Over(doc, 1<<10); !over {
+		t.Error("into any: not over")
+	}
+}

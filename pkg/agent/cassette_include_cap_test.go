@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"kitsoki/internal/safefile"
+	"kitsoki/internal/testing/allocs"
 )
 
 // TestCassetteIncludesBounded: a cassette naming one file by !include on
@@ -65,5 +66,32 @@ func TestCassetteCapIsTheDocumented(t *testing.T) {
 	f.Close()
 	if _, err := LoadCassette(p); err == nil || !strings.Contains(err.Error(), "over the 256 MiB cap") {
 		t.Fatalf("LoadCassette of a cassette one byte over 256 MiB: %v", err)
+	}
+}
+
+// TestCassetteCostlyJSONIncludeIsRefused: an included *.json file is
+// decoded into any (as upstream inlines it); one of millions of empty
+// arrays is refused before it is decoded, naming the cassette, the line,
+// the file and the limit, and loading it allocates about the file's size
+// (before: 430 MB for these 9 MB, 47 times, and the cassette was refused
+// only later, by its YAML node count; kitsoki run with 30 MB: 766 MB RSS).
+func TestCassetteCostlyJSONIncludeIsRefused(t *testing.T) {
+	dir := t.TempDir()
+	big := "[" + strings.Repeat("[],", 3_000_000) + "[]]"
+	if err := os.WriteFile(filepath.Join(dir, "big.json"), []byte(big), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, "c.yaml")
+	if err := os.WriteFile(p, []byte("kind: host_cassette\nepisodes:\n  - id: e\n    agent:\n      response: !include big.json\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var err error
+	alloc := allocs.During(func() { _, err = loadCassette(p, safefile.Cassette) })
+	t.Logf("loading a cassette including %d bytes allocated %d", len(big), alloc)
+	if err == nil || !strings.Contains(err.Error(), `c.yaml": line 5: !include "big.json": the file is 9000004 bytes of JSON that would take over 256 MiB once read`) {
+		t.Fatalf("loadCassette: %v; want the include refused naming its size and the limit", err)
+	}
+	if alloc > 4*uint64(len(big)) {
+		t.Fatalf("refusing %d bytes of JSON allocated %d", len(big), alloc)
 	}
 }

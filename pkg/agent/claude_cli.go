@@ -247,21 +247,25 @@ func claudeStderr(tail *childproc.Stderr) string {
 // object kitsoki reads. Its counts are read from the raw members by
 // [claudeEnvelope.readCounts] (claude_counts.go).
 type claudeEnvelope struct {
-	Type             string                     `json:"type"`
-	Subtype          string                     `json:"subtype"`
-	IsError          bool                       `json:"is_error"`
-	Result           string                     `json:"result"`
-	StructuredOutput json.RawMessage            `json:"structured_output"`
-	SessionID        string                     `json:"session_id"`
-	TotalCostUSD     *float64                   `json:"total_cost_usd"`
-	ModelUsage       map[string]json.RawMessage `json:"modelUsage"`
-	RawNumTurns      json.RawMessage            `json:"num_turns"`
-	RawDurationMS    json.RawMessage            `json:"duration_ms"`
-	RawUsage         claudeRawUsage             `json:"usage"`
+	Type             string          `json:"type"`
+	Subtype          string          `json:"subtype"`
+	IsError          bool            `json:"is_error"`
+	Result           string          `json:"result"`
+	StructuredOutput json.RawMessage `json:"structured_output"`
+	SessionID        string          `json:"session_id"`
+	TotalCostUSD     *float64        `json:"total_cost_usd"`
+	ModelUsage       json.RawMessage `json:"modelUsage"`
+	RawNumTurns      json.RawMessage `json:"num_turns"`
+	RawDurationMS    json.RawMessage `json:"duration_ms"`
+	RawUsage         claudeRawUsage  `json:"usage"`
 
 	NumTurns   int64           `json:"-"`
 	DurationMS int64           `json:"-"`
 	Usage      agentcall.Usage `json:"-"`
+	// SoleModel is modelUsage's member name when it has exactly one
+	// (HasSoleModel), read by readCounts.
+	SoleModel    string `json:"-"`
+	HasSoleModel bool   `json:"-"`
 }
 
 // parseClaudeEnvelope finds the result envelope on the CLI's stdout: the
@@ -352,10 +356,8 @@ func claudeMeta(env *claudeEnvelope, model string) map[string]any {
 		"num_turns":   env.NumTurns,
 		"duration_ms": env.DurationMS,
 	}
-	if len(env.ModelUsage) == 1 {
-		for k := range env.ModelUsage {
-			model = k
-		}
+	if env.HasSoleModel {
+		model = env.SoleModel
 	}
 	if model != "" {
 		m["model"] = model

@@ -18,7 +18,8 @@ type claudeRawUsage struct {
 }
 
 // readCounts reads the envelope's counts (num_turns, duration_ms, the
-// usage tokens) from their raw members, or names the first that is no
+// usage tokens) from their raw members, and modelUsage's sole model
+// (soleModel), or names the first that is no
 // whole number. JSON does not tell 3.0 or 3e0 from 3, so a writer that
 // prints a whole count as a float (a wrapper, another backend behind the
 // same flags) gives the count; 3.5 is refused.
@@ -41,7 +42,9 @@ func (env *claudeEnvelope) readCounts() error {
 		}
 		*c.to = n
 	}
-	return nil
+	var err error
+	env.SoleModel, env.HasSoleModel, err = soleModel(env.ModelUsage)
+	return err
 }
 
 // wholeCount reads a count member's JSON: absent or null is 0; a number

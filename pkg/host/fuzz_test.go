@@ -106,7 +106,8 @@ func segsWellFormed(pattern string) bool {
 
 // FuzzTrailingJSON: whatever a command prints, the scan terminates; a
 // value found is encoding/json's reading of the shortest suffix starting
-// a line (after white space) that parses (output ending in } or ]) or of the last line; a
+// a line (after white space) that parses (output ending in } or ]: when
+// none is found, no such suffix parses) or of the last line; a
 // parse error is encoding/json's own for the last line. And any output
 // followed by a line holding one JSON value gives that value.
 func FuzzTrailingJSON(f *testing.F) {
@@ -142,6 +143,16 @@ func FuzzTrailingJSON(f *testing.F) {
 		case perr != "":
 			if err := json.Unmarshal([]byte(last), &want); err == nil || err.Error() != perr {
 				t.Fatalf("%q: parse error %q, encoding/json says %v", out, perr, err)
+			}
+		}
+		if !found && (strings.HasSuffix(s, "}") || strings.HasSuffix(s, "]")) {
+			for i := len(s) - 1; i >= 0; i-- {
+				if i == 0 || s[i-1] == '\n' {
+					line := strings.TrimLeftFunc(s[i:], unicode.IsSpace)
+					if line != "" && strings.ContainsRune("{[", rune(line[0])) && json.Unmarshal([]byte(line), &want) == nil {
+						t.Fatalf("%q: nothing found, but the suffix at byte %d reads %v", out, i, want)
+					}
+				}
 			}
 		}
 		var d any

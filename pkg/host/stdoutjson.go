@@ -2,6 +2,7 @@ package host
 
 import (
 	"encoding/json"
+	"math"
 	"strings"
 	"unicode"
 )
@@ -42,22 +43,74 @@ func trailingJSON(out string) (v any, parseErr string, found bool) {
 // suffixJSON is the value of the shortest suffix of s that starts a line
 // with { or [ after any white space (a vertical tab, a form feed, a
 // no-break space too, as upstream: conformance host-run-json-space) and
-// parses as exactly one value.
+// parses as exactly one value. Only the suffixes whose brackets can close
+// at s's last byte are parsed (balancedStarts): parsing every line's
+// suffix took time quadratic in the output (a 400 KB output of lines
+// opening arrays took 16 s; the 4 MiB kept, about half an hour).
 func suffixJSON(s string) (any, bool) {
-	for pos := len(s); pos > 0; {
-		i := strings.LastIndexByte(s[:pos], '\n')
-		line := strings.TrimLeftFunc(s[i+1:], unicode.IsSpace)
+	for _, start := range balancedStarts(s) {
+		line := strings.TrimLeftFunc(s[start:], unicode.IsSpace)
 		if len(line) > 0 && (line[0] == '{' || line[0] == '[') {
 			if val, err := decodeOne(line); err == nil {
 				return val, true
 			}
 		}
-		if i < 0 {
-			break
-		}
-		pos = i
 	}
 	return nil, false
+}
+
+// balancedStarts returns, last first, the line starts of s (s ends in }
+// or ]) from which the brackets outside strings stay open until s's last
+// byte and close there: what a suffix that is one JSON array or object
+// must satisfy. A JSON string holds no raw newline, so a line of such a
+// suffix starts outside any string, and a line's brackets are counted on
+// their own. Two starts cannot both qualify (the earlier one's brackets
+// would close at the later one), so at most one suffix is parsed.
+func balancedStarts(s string) []int {
+	body := s[:len(s)-1] // the closing bracket: depth 1 -> 0
+	var starts []int
+	// total and least are the net depth and the least depth after a
+	// bracket of the text from the line being looked at to body's end
+	total, least := 0, math.MaxInt
+	for end := len(body); ; {
+		start := strings.LastIndexByte(body[:end], '\n') + 1
+		d, m := bracketDepths(body[start:end])
+		if least != math.MaxInt {
+			least += d
+		}
+		total, least = d+total, min(m, least)
+		if total == 1 && least >= 1 {
+			starts = append(starts, start)
+		}
+		if start == 0 {
+			return starts
+		}
+		end = start - 1
+	}
+}
+
+// bracketDepths returns line's net bracket depth and the least depth after
+// any of its brackets (math.MaxInt for none), counting from 0 and skipping
+// strings (a backslash escapes the next byte).
+func bracketDepths(line string) (net, least int) {
+	least = math.MaxInt
+	inString := false
+	for i := 0; i < len(line); i++ {
+		switch c := line[i]; {
+		case inString && c == '\\':
+			i++
+		case c == '"':
+			inString = !inString
+		case inString:
+		case c == '{' || c == '[':
+			net++
+			least = min(least, net)
+		case c == '}' || c == ']':
+			net--
+			least = min(least, net)
+		}
+	}
+	return net, least
 }
 
 // looksJSON: a line upstream reports a parse error for, one that starts

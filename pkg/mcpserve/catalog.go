@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
-	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -162,10 +161,7 @@ func (t *Tool) checkInput(raw json.RawMessage) (prompt string, args map[string]a
 		raw = []byte("{}")
 	}
 	// Arguments of millions of empty {} are refused before they are decoded.
-	limit := jsoncost.Limit(len(raw))
-	if jsoncost.Bound(raw) <= limit {
-		// few containers for the bytes: no walk
-	} else if cost, err := jsoncost.Estimate(raw, reflect.TypeFor[any](), limit); err == nil && cost > limit {
+	if limit, over := jsoncost.Over(raw, 0); over {
 		return "", nil, "", fmt.Errorf("the arguments (%d bytes) would take over %d MiB once read (millions of empty values); send fewer objects and arrays", len(raw), limit>>20)
 	}
 	if err := json.Unmarshal(raw, &in); err != nil || in == nil {

@@ -176,6 +176,12 @@ func (c *drainConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	msg, err := c.Connection.Read(ctx)
 	for err == nil {
 		c.read++
+		if refused, rerr := c.refuseCostly(ctx, msg); rerr != nil || refused {
+			if err = rerr; err == nil {
+				msg, err = c.Connection.Read(ctx)
+			}
+			continue
+		}
 		req, ok := msg.(*jsonrpc.Request)
 		if !ok || !req.ID.IsValid() {
 			return msg, nil
@@ -219,6 +225,23 @@ func (c *drainConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	case <-t.C:
 	}
 	return nil, err
+}
+
+// refuseCostly answers a request whose params would take over jsoncost's
+// limit once read (costlyMessage) with an error, and says it did; a
+// notification or a client's answer, which has no answer to carry the
+// refusal, ends the input with it.
+func (c *drainConn) refuseCostly(ctx context.Context, msg jsonrpc.Message) (bool, error) {
+	cerr := costlyMessage(msg)
+	if cerr == nil {
+		return false, nil
+	}
+	req, ok := msg.(*jsonrpc.Request)
+	if !ok || !req.ID.IsValid() {
+		return false, fmt.Errorf("message %d: %w", c.read, cerr)
+	}
+	return true, c.Connection.Write(ctx, &jsonrpc.Response{ID: req.ID, Error: &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
+		Message: fmt.Sprintf("kitsoki mcp serve: request refused: %v", cerr)}})
 }
 
 func (c *drainConn) Write(ctx context.Context, msg jsonrpc.Message) error {

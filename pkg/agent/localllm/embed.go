@@ -11,6 +11,7 @@ import (
 	"math"
 	"net/http"
 	"os"
+	"reflect"
 	"sort"
 	"strings"
 
@@ -106,6 +107,9 @@ type Embedder struct {
 	// maxBody bounds an answer: maxEmbedBody, lowered by tests to reach it
 	// at a small size.
 	maxBody int64
+	// costFloor is jsoncost.Floor for an answer's cost check (0: that
+	// floor); tests lower it.
+	costFloor int64
 }
 
 // NewEmbedder builds an embedder; nothing is fetched or spawned
@@ -184,7 +188,7 @@ func (e *Embedder) Embed(ctx context.Context, texts []string, role EmbedRole) ([
 		msg := childproc.Snippet(func(s string) string { return maskKey(key, s) }, strings.TrimSpace(string(raw)))
 		return nil, fmt.Errorf("local embed: http %d from %s: %s", resp.StatusCode, endpoint, msg)
 	}
-	vecs, err := parseEmbeddings(raw, len(texts))
+	vecs, err := parseEmbeddings(raw, len(texts), e.costFloor)
 	if err != nil {
 		return nil, fmt.Errorf("local embed: %s: %w", endpoint, err)
 	}
@@ -201,13 +205,13 @@ func (e *Embedder) Embed(ctx context.Context, texts []string, role EmbedRole) ([
 
 // parseEmbeddings decodes an OpenAI embeddings answer and orders the
 // vectors by index (the spec does not promise order). It wants exactly n
-// vectors with distinct indexes 0..n-1.
-func parseEmbeddings(raw []byte, n int) ([][]float32, error) {
-	var er struct {
-		Data []struct {
-			Index     int       `json:"index"`
-			Embedding []float32 `json:"embedding"`
-		} `json:"data"`
+// vectors with distinct indexes 0..n-1. One that would take over
+// jsoncost's limit (floor 0: jsoncost.Floor) once decoded is refused
+// undecoded.
+func parseEmbeddings(raw []byte, n int, floor int64) ([][]float32, error) {
+	var er embeddingsAnswer
+	if err := costlyAnswer(raw, reflect.TypeFor[embeddingsAnswer](), floor, "embeddings"); err != nil {
+		return nil, err
 	}
 	if err := json.Unmarshal(raw, &er); err != nil {
 		return nil, fmt.Errorf("unparseable embeddings answer (%s; raw: %s)", jsonvalue.Reason(raw, err), childproc.Snippet(nil, string(raw)))
@@ -227,6 +231,14 @@ func parseEmbeddings(raw []byte, n int) ([][]float32, error) {
 		out[i] = d.Embedding
 	}
 	return out, nil
+}
+
+// embeddingsAnswer is the part of an OpenAI embeddings answer kitsoki reads.
+type embeddingsAnswer struct {
+	Data []struct {
+		Index     int       `json:"index"`
+		Embedding []float32 `json:"embedding"`
+	} `json:"data"`
 }
 
 // truncateVector returns the first dim components of v, L2-normalised. With

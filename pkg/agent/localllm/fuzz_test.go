@@ -1,9 +1,11 @@
 package localllm
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 
+	"kitsoki/internal/jsoncost"
 	"kitsoki/internal/testing/gotype"
 	"kitsoki/pkg/agent"
 )
@@ -24,7 +26,7 @@ func FuzzParseChatResponse(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
-		cr, content, err := parseChatResponse(body)
+		cr, content, err := parseChatResponse(body, 0)
 		if err != nil {
 			if cr != nil || content != "" {
 				t.Fatal("error with a result")
@@ -59,7 +61,7 @@ func FuzzParseEmbeddings(f *testing.F) {
 		if n < 0 || n > 64 {
 			return
 		}
-		vecs, err := parseEmbeddings(body, n)
+		vecs, err := parseEmbeddings(body, n, 0)
 		if err != nil {
 			if gotype.Named(err.Error(), body) != "" {
 				t.Fatalf("%q: %v names a Go type", body, err)
@@ -73,6 +75,43 @@ func FuzzParseEmbeddings(f *testing.F) {
 			if len(v) == 0 {
 				t.Fatal("empty vector accepted")
 			}
+		}
+	})
+}
+
+// FuzzFirstModel: a /v1/models answer is refused only when jsoncost's
+// walk puts its decode over the limit, in one line naming its size and no
+// Go type; any other gives a trimmed id (or none), the same under the
+// default floor and with blanks around the document; it never panics.
+func FuzzFirstModel(f *testing.F) {
+	for _, s := range []string{
+		`{"data":[{"id":"a"}]}`, `{"data":[{"id":" "},{"id":"b"}]}`, `{"models":[{"name":"n","model":"m"}]}`,
+		`{"models":[{"name":"n"}]}`, `{"DATA":[{"ID":"x"}],"data":[]}`, `{"data":[{"id":5}]}`, `{"data":` + empties(2000) + `}`,
+		`not json`, ``, `null`, `[]`, `{"data":null,"models":[{}]}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		got, err := firstModel(raw, 1<<10)
+		if err != nil {
+			limit := max(int64(len(raw))*jsoncost.Ratio, 1<<10)
+			cost, eerr := jsoncost.Estimate(raw, reflect.TypeFor[modelList](), limit)
+			if eerr != nil || cost <= limit {
+				t.Fatalf("%q refused (%v) at cost %d of %d (%v)", raw, err, cost, limit, eerr)
+			}
+			if msg := err.Error(); strings.Contains(msg, "\n") || !strings.Contains(msg, "of JSON that would take over") || gotype.Named(msg, raw) != "" {
+				t.Fatalf("%q: %v", raw, err)
+			}
+			return
+		}
+		if got != strings.TrimSpace(got) {
+			t.Fatalf("%q: untrimmed %q", raw, got)
+		}
+		if again, err := firstModel(raw, 0); err != nil || again != got {
+			t.Fatalf("%q: %q under the default floor, %q under 1 KiB (%v)", raw, again, got, err)
+		}
+		if spaced, err := firstModel(append(append([]byte(" \n"), raw...), " \t"...), 1<<10); err == nil && spaced != got {
+			t.Fatalf("%q: %q with blanks around it, %q without", raw, spaced, got)
 		}
 	})
 }

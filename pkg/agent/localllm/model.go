@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"reflect"
 	"strings"
 
 	"kitsoki/internal/safefile"
@@ -54,6 +55,17 @@ func (l *localLLM) requestModel(ctx context.Context, base, key string) (string, 
 	return "", modelServerDefault, nil
 }
 
+// modelList is the /v1/models answer, in OpenAI's shape or Ollama's.
+type modelList struct {
+	Data []struct {
+		ID string `json:"id"`
+	} `json:"data"`
+	Models []struct {
+		Name  string `json:"name"`
+		Model string `json:"model"`
+	} `json:"models"` // llama-server also answers in Ollama's shape
+}
+
 // listModel asks the server for its models and returns the first id, or
 // "" when it cannot say (no such route, an error, an empty list). An
 // answer over maxModelsBody is an error, not a list cut short: cut, it
@@ -74,15 +86,22 @@ func (l *localLLM) listModel(ctx context.Context, base, key string) (string, err
 	if err != nil || resp.StatusCode != http.StatusOK {
 		return "", nil
 	}
-	var list struct {
-		Data []struct {
-			ID string `json:"id"`
-		} `json:"data"`
-		Models []struct {
-			Name  string `json:"name"`
-			Model string `json:"model"`
-		} `json:"models"` // llama-server also answers in Ollama's shape
+	m, err := firstModel(raw, l.costFloor)
+	if err != nil {
+		return "", agent.Errorf(agent.KindTransportError, "%s: GET %s (the model list, asked for the model to send): %v; declare model: for this agent plugin so that no list is asked for",
+			l.alias, l.redact(maskKey(key, endpoint)), err)
 	}
+	return m, nil
+}
+
+// firstModel is the first model id of a /v1/models answer, "" when it
+// names none or is no such list; an error only for an answer that would
+// take over jsoncost's limit (floor 0: jsoncost.Floor) once decoded.
+func firstModel(raw []byte, floor int64) (string, error) {
+	if err := costlyAnswer(raw, reflect.TypeFor[modelList](), floor, "models"); err != nil {
+		return "", err
+	}
+	var list modelList
 	if json.Unmarshal(raw, &list) != nil {
 		return "", nil
 	}

@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -60,6 +61,10 @@ type localLLM struct {
 
 	listedMu sync.Mutex
 	listed   string // the model /v1/models listed (model.go)
+
+	// costFloor is jsoncost.Floor for an answer's cost check (0: that
+	// floor); tests lower it.
+	costFloor int64
 }
 
 // New is the agent.Builder of plugin: builtin.local_llm (pkg/compose adds it).
@@ -279,11 +284,11 @@ func (l *localLLM) Ask(ctx context.Context, req *agent.AskRequest) (*agent.AskRe
 	if err != nil {
 		return nil, err
 	}
-	cr, content, err := parseChatResponse(raw)
+	cr, content, err := parseChatResponse(raw, l.costFloor)
 	if err != nil {
 		// The error quotes raw cut to 256 bytes: parse the masked body for
 		// the message so that no secret straddles the cut.
-		_, _, err = parseChatResponse([]byte(hide(string(raw))))
+		_, _, err = parseChatResponse([]byte(hide(string(raw))), l.costFloor)
 		if err == nil {
 			err = errors.New("unparseable chat response")
 		}
@@ -390,8 +395,13 @@ func serverTimings(cr *chatResponse) map[string]float64 {
 // parseChatResponse decodes a chat completion and returns the first
 // choice's text. The content may be a string or a list of
 // {"type":"text","text":...} parts. No choices, an empty content or a body
-// that is not a chat completion is an error.
-func parseChatResponse(raw []byte) (*chatResponse, string, error) {
+// that is not a chat completion is an error, and so is one that would take
+// over jsoncost's limit (floor 0: jsoncost.Floor) once decoded, refused
+// undecoded.
+func parseChatResponse(raw []byte, floor int64) (*chatResponse, string, error) {
+	if err := costlyAnswer(raw, reflect.TypeFor[chatResponse](), floor, "choices"); err != nil {
+		return nil, "", err
+	}
 	var cr chatResponse
 	if err := json.Unmarshal(raw, &cr); err != nil {
 		return nil, "", fmt.Errorf("unparseable chat response (%s; raw: %s)", jsonvalue.Reason(raw, err), childproc.Snippet(nil, string(raw)))

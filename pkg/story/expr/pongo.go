@@ -40,6 +40,9 @@ type PongoLoader struct {
 	refused   int                // counter for refusal sentinels
 	// pending holds what CompileFile just read, for pongo2's next Get of it.
 	pending map[string][]byte
+	// rootsTaken, when set (tests only), runs in Get between taking the
+	// roots and reading through them: a test swaps a directory there.
+	rootsTaken func()
 }
 
 // ErrOutsideRoots is wrapped by the *Error of an include, extends or

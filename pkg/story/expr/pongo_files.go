@@ -239,8 +239,11 @@ func (f fileLoader) Get(name string) (io.Reader, error) {
 	ok := f.l.files[name] || f.l.accepted[name]
 	pending, read := f.l.pending[name]
 	delete(f.l.pending, name)
-	roots := f.l.readRoots()
+	roots, taken := f.l.readRoots(), f.l.rootsTaken
 	f.l.mu.Unlock()
+	if taken != nil {
+		taken()
+	}
 	if strings.HasPrefix(name, refusedPrefix) {
 		return nil, rerr
 	}

@@ -17,7 +17,16 @@ import (
 // racing a render) reads as refused, never as the file it leads to. A
 // link from one root into another is read as its resolution, through the
 // root that holds that.
+//
+// Only the outermost roots are opened by their path (outermost): a root
+// inside another one (a story's prompts/ beside the story directory) was
+// checked not to lead out when the list was built (DropLinkedOut), and
+// opening it by path later followed whatever link replaced it meanwhile,
+// so its files are read through the root around it, which makes the same
+// check at the open. The outer root reads all the inner one did: what the
+// inner one refused as leading out of it fell through to the outer one.
 func readTemplate(p string, roots []string) ([]byte, error) {
+	roots = outermost(roots)
 	var first error
 	for _, r := range roots {
 		if !underDir(r, p) {
@@ -44,6 +53,14 @@ func readTemplate(p string, roots []string) ([]byte, error) {
 		first = &os.PathError{Op: "read", Path: p, Err: fmt.Errorf("%w (roots: %v)", ErrOutsideRoots, roots)}
 	}
 	return nil, first
+}
+
+// outermost returns roots without those lying, as written, inside another
+// of them.
+func outermost(roots []string) []string {
+	return slices.DeleteFunc(slices.Clone(roots), func(r string) bool {
+		return slices.ContainsFunc(roots, func(e string) bool { return e != r && safefile.Within(e, r) })
+	})
 }
 
 // readUnder reads p through a root opened at dir for this read alone (a

@@ -23,6 +23,9 @@
 //	not_json          plain text on stdout, exit status 0
 //	hang              never answer
 //
+// FAKE_CLAUDE_MODEL_USAGE, when set, is the envelope's modelUsage as raw
+// JSON (a costly one, for the envelope's cost check).
+//
 // Its argv is read by internal/testing/claudeargs, as strictly as any
 // option parser might: an unknown option, or a value after a flag that
 // starts with "-", is an error on stderr and exit status 1.

@@ -52,6 +52,9 @@ func main() {
 		"permission_denials": []any{},
 		"uuid":               "9b1d0c2a-0000-4000-8000-000000000002",
 	}
+	if mu := os.Getenv("FAKE_CLAUDE_MODEL_USAGE"); mu != "" {
+		env["modelUsage"] = json.RawMessage(mu)
+	}
 	switch os.Getenv("FAKE_CLAUDE_MODE") {
 	case "", "fenced":
 		env["result"] = "Here is my answer:\n\n```json\n" + answer + "\n```\n"
