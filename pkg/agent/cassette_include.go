@@ -72,7 +72,7 @@ func resolveIncludes(dir string, data []byte, max int64) ([]byte, error) {
 		var repl string
 		if strings.EqualFold(filepath.Ext(named), ".json") {
 			// decoded into any, as upstream inlines it: refused first when
-			// that would take over jsoncost's limit (30 MB of [] took 766 MB)
+			// that would take over jsoncost's limit (TestCassetteCostlyJSONIncludeIsRefused)
 			if limit, over := jsoncost.Over(content, 0); over {
 				return nil, fmt.Errorf("line %d: !include %q: the file is %s of JSON that would take over %s once read (millions of empty arrays, objects or values); include a smaller file", i+1, p, human.Size(int64(len(content))), human.Size(limit))
 			}

@@ -8,8 +8,9 @@ import (
 	"kitsoki/internal/jsonvalue"
 )
 
-// soleModel reads the envelope's modelUsage (kept raw: as a map, a
-// member of millions of empty ones took over twelve times its bytes) for
+// soleModel reads the envelope's modelUsage (kept raw: decoded as a map,
+// millions of empty members took over jsoncost's ratio of its bytes;
+// TestClaudeCostlyModelUsageAllocatesLittle) for
 // the one thing kitsoki takes from it, the name of its only model: ok is
 // false when it has none or more than one (a name written twice is one, as
 // a map counts it). It walks the object's tokens and stops at a second

@@ -13,8 +13,7 @@ import (
 // costlyMessage refuses a message whose params (a request's or a
 // notification's) or result (a client's answer) would take over
 // jsoncost's limit once read: the SDK decodes them whole, a _meta or a
-// client capability into any, and a 15 MB line of empty objects took
-// 490 MB. A tool's arguments are checked again against the same rule
+// client capability into any (TestStdioCostlyParamsAreRefused). A tool's arguments are checked again against the same rule
 // (checkInput) with the tool's own message. An HTTP body is not checked:
 // its 4 MiB cap (MaxRequestBody) stays under jsoncost.Floor.
 func costlyMessage(msg jsonrpc.Message) error {
