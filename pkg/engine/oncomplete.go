@@ -163,7 +163,10 @@ func (r *runner) completionMove(ctx context.Context, res target, st *step) error
 	return err
 }
 
-// setInMemory sets world keys with no event and returns what puts them back.
+// setInMemory sets world keys with no event and returns what puts them
+// back: each key but one a world.update of this turn wrote since, which
+// upstream's log keeps (a chain's set: last_job_id, a target's on_enter:
+// conformance oncomplete-sets-last-job).
 func (r *runner) setInMemory(set map[string]any) (restore func()) {
 	before := map[string]any{}
 	for k := range set {
@@ -174,6 +177,9 @@ func (r *runner) setInMemory(set map[string]any) (restore func()) {
 	maps.Copy(r.world, set)
 	return func() {
 		for k := range set {
+			if _, wrote := r.writtenNow(k); wrote {
+				continue
+			}
 			if v, ok := before[k]; ok {
 				r.world[k] = v
 			} else {

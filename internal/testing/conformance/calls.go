@@ -78,9 +78,9 @@ var fixtureDir = regexp.MustCompile(`^` + regexp.QuoteMeta(filepath.Join(os.Temp
 
 // sameArg reports whether g, a value of our dispatched args, is w,
 // upstream's, as a decoded JSON value: a path in our fixture's working
-// directory or in the story's directory dir matches an absolute upstream
-// path with the same rest (upstream ran the fixtures in the story's
-// directory, wherever it was copied).
+// directory or in the story's directory dir (or beside it) matches an
+// absolute upstream path with the same rest (upstream ran the fixtures in
+// the story's directory, wherever it was copied).
 func sameArg(g, w any, dir string) bool {
 	switch x := g.(type) {
 	case map[string]any:
@@ -107,8 +107,12 @@ func sameArg(g, w any, dir string) bool {
 		return true
 	case string:
 		y, ok := w.(string)
-		if rest, in := strings.CutPrefix(x, dir+"/"); ok && in && filepath.IsAbs(y) {
-			return strings.HasSuffix(y, "/"+rest)
+		// the story's directory, or its parent: a sibling story an import
+		// reads (frontier_event's ../robbery) sits beside it
+		for _, d := range []string{dir, filepath.Dir(dir)} {
+			if rest, in := strings.CutPrefix(x, d+"/"); ok && in && filepath.IsAbs(y) {
+				return strings.HasSuffix(y, "/"+rest)
+			}
 		}
 		if m := fixtureDir.FindStringSubmatch(x); ok && m != nil && filepath.IsAbs(y) {
 			return strings.HasSuffix(y, "/"+m[1])
