@@ -211,7 +211,7 @@ func TestImportTreeTablesOncePerLoad(t *testing.T) {
 		t.Errorf("the top's overridden imports: %v", by)
 	}
 	out := render(diag.Sort(rep.Diags))
-	for _, want := range []string{`own/app.yaml:9:26: error: state "s0": on_enter invoke "host.own" is not declared in app hosts`, `app.yaml:7:110: warning: imports.b overrides: state "s0" view reads world.nope`} {
+	for _, want := range []string{`own/app.yaml:9:26: error: state "b.s0": on_enter invoke "host.own" is not declared in app hosts`, `app.yaml:7:110: warning: imports.b overrides: state "s0" view reads world.nope`} {
 		if !strings.Contains(out, want) {
 			t.Errorf("want %q in:\n%s", want, out)
 		}

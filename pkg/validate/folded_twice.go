@@ -1,0 +1,43 @@
+package validate
+
+import (
+	"slices"
+
+	"kitsoki/pkg/diag"
+)
+
+// placeKey is where a finding sits and what it is, its message aside.
+type placeKey struct {
+	file      string
+	line, col int
+	rule      string
+	sev       diag.Severity
+}
+
+// dropFoldedTwice drops from each story's findings those in the file of
+// another story of the run, at a place and rule that story's own check
+// reports too: a child checked on its own and inside its importer names
+// the same line twice, once as written and once as the fold names it
+// (pkg/lint's folded places); the child's own wording is kept. per is
+// not changed: which stories are invalid is decided on every finding.
+func dropFoldedTwice(per []checked) []checked {
+	own := map[placeKey]bool{}
+	for _, c := range per {
+		for _, d := range c.diags {
+			if d.File == c.top {
+				own[keyOf(d)] = true
+			}
+		}
+	}
+	out := slices.Clone(per)
+	for i, c := range per {
+		out[i].diags = slices.DeleteFunc(slices.Clone(c.diags), func(d diag.Diagnostic) bool {
+			return d.File != c.top && own[keyOf(d)]
+		})
+	}
+	return out
+}
+
+func keyOf(d diag.Diagnostic) placeKey {
+	return placeKey{d.File, d.Line, d.Col, d.Rule, d.Severity}
+}

@@ -1,0 +1,36 @@
+package validate
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"kitsoki/internal/testing/storytest"
+)
+
+// A child checked on its own and inside its importer in one run reports
+// each of its errors once, in its own names; alone, the importer's check
+// names the folded place (`state "kid.a"`), and the importer is invalid
+// either way.
+func TestRunChildCheckedTwiceReportsOnce(t *testing.T) {
+	dir := t.TempDir()
+	parent := filepath.Join(dir, "app.yaml")
+	kid := filepath.Join(dir, "kid", "app.yaml")
+	storytest.WriteFile(t, parent, "app: {id: p}\nintents: {go: {}}\nimports:\n  kid: {source: ./kid, exits: {done: {to: s}}}\nroot: s\nstates:\n  s:\n    on:\n      go: [{target: kid}]\n")
+	storytest.WriteFile(t, kid, "app: {id: k}\nintents: {go2: {}}\nexits: {done: {}}\nroot: a\nstates:\n  a:\n    on:\n      go2: [{target: \"@exit:done\", effects: [{background: true}]}]\n")
+	files, err := Expand([]string{dir + "/..."}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := Run(files, Options{Jobs: 2})
+	if len(res.Diagnostics) != 1 || !strings.HasPrefix(res.Diagnostics[0].Message, `state "a" intent "go2" effects[0]:`) {
+		t.Errorf("both stories: want the child's error once, in its own names; got %v", res.Diagnostics)
+	}
+	if !res.Invalid[parent] || !res.Invalid[kid] {
+		t.Errorf("invalid = %v, want both", res.Invalid)
+	}
+	res = Run([]string{parent}, Options{})
+	if len(res.Diagnostics) != 1 || !strings.HasPrefix(res.Diagnostics[0].Message, `state "kid.a" intent "kid__go2" effects[0]:`) || res.Diagnostics[0].File != kid {
+		t.Errorf("the importer alone: want the folded place at the child's line; got %v", res.Diagnostics)
+	}
+}
