@@ -7,14 +7,21 @@ import (
 	"kitsoki/pkg/story"
 )
 
-// checkMetaModes: meta_modes: declarations (reference §9.6).
+// checkMetaModes: meta_modes: declarations (reference §9.6), checked as
+// upstream checks them: once, on the folded story, so an imported child's
+// modes are checked with the top story's under their folded keys
+// (foldedMetaModes) and not on their own.
 func checkMetaModes(c *checker) {
+	if c.st.Imported() {
+		return
+	}
+	modes := foldedMetaModes(c.st, !c.foldOver)
 	claimed := map[string]string{} // group+trigger -> key
 	defaults := map[string][]string{}
 	groups := map[string]int{}
 	groupPos := map[string]story.Pos{} // the group's first mode, by key
-	for _, k := range sortedMapKeys(c.st.MetaModes) {
-		mm := c.st.MetaModes[k]
+	for _, k := range sortedMapKeys(modes) {
+		mm := modes[k]
 		if mm.Trigger == "" {
 			c.rep.Errf(mm.Pos, story.RuleMetaMode, "meta_mode %q: trigger is required", k)
 		}
@@ -38,7 +45,7 @@ func checkMetaModes(c *checker) {
 			if mm.Default {
 				defaults[group] = append(defaults[group], k)
 			}
-		} else if mm.Trigger != "" && c.st.Intents[mm.Trigger] != nil {
+		} else if mm.Trigger != "" && (c.st.Intents[mm.Trigger] != nil || lifted(c.st, "intent", mm.Trigger)) {
 			c.rep.Errf(mm.Pos, story.RuleMetaMode, "meta_mode %q: trigger %q collides with a declared intent of the same name", k, mm.Trigger)
 		}
 		if mm.Trigger != "" {
@@ -54,7 +61,7 @@ func checkMetaModes(c *checker) {
 	// into the story loaded unless it declares the same key.
 	for _, verb := range []string{"edit", "ask", "bug"} {
 		k := "story." + verb
-		if c.st.Imported() || c.st.MetaModes[k] != nil {
+		if modes[k] != nil {
 			continue
 		}
 		if groups["story"] == 0 {
@@ -102,4 +109,31 @@ func (c *checker) metaModePos(k string) story.Pos {
 		return c.st.MetaModes[k].Pos
 	}
 	return story.Pos{}
+}
+
+// foldedMetaModes is st's meta_modes: with its imported children's folded
+// in, as upstream's fold files them: a child's key under
+// <alias>__<key> at each level (`kid__g.t`, `mid__deep__t`), its group:
+// kept as written, so a grouped mode in a child never matches its key's
+// prefix and upstream refuses it (conformance meta-mode-group-imported). A
+// child imported under two aliases is filed under both. children is false
+// when the import tree folds past the limits: its own modes only.
+func foldedMetaModes(st *story.Story, children bool) map[string]*story.MetaMode {
+	out := map[string]*story.MetaMode{}
+	var add func(s *story.Story, prefix string, depth int)
+	add = func(s *story.Story, prefix string, depth int) {
+		for k, mm := range s.MetaModes {
+			out[prefix+k] = mm
+		}
+		if !children || depth > 64 {
+			return
+		}
+		for _, a := range s.ImportOrder {
+			if im := s.Imports[a]; im != nil && im.Child != nil {
+				add(im.Child, prefix+a+"__", depth+1)
+			}
+		}
+	}
+	add(st, "", 0)
+	return out
 }

@@ -2,24 +2,29 @@ package validate
 
 import (
 	"slices"
+	"strings"
 
 	"kitsoki/pkg/diag"
 )
 
-// placeKey is where a finding sits and what it is, its message aside.
+// placeKey is where a finding sits and what it says, the place its
+// message starts with aside.
 type placeKey struct {
 	file      string
 	line, col int
 	rule      string
 	sev       diag.Severity
+	said      string
 }
 
 // dropFoldedTwice drops from each story's findings those in the file of
-// another story of the run, at a place and rule that story's own check
-// reports too: a child checked on its own and inside its importer names
-// the same line twice, once as written and once as the fold names it
-// (pkg/lint's folded places); the child's own wording is kept. per is
-// not changed: which stories are invalid is decided on every finding.
+// another story of the run that the other story's own check reports too,
+// at the same place and rule and saying the same after its place: a child
+// checked on its own and inside its importer names the line twice, once
+// as written and once as the fold names it (pkg/lint's folded places),
+// and the child's own wording is kept. An error only the fold finds (a
+// grouped meta_mode in a child) stays. per is not changed: which stories
+// are invalid is decided on every finding.
 func dropFoldedTwice(per []checked) []checked {
 	own := map[placeKey]bool{}
 	for _, c := range per {
@@ -39,5 +44,6 @@ func dropFoldedTwice(per []checked) []checked {
 }
 
 func keyOf(d diag.Diagnostic) placeKey {
-	return placeKey{d.File, d.Line, d.Col, d.Rule, d.Severity}
+	_, said, _ := strings.Cut(d.Message, ": ")
+	return placeKey{d.File, d.Line, d.Col, d.Rule, d.Severity, said}
 }
