@@ -271,15 +271,18 @@ func (c *checker) onErrorAboveChild(e *story.Effect, site effSite, target string
 // nearState suggests a state for a dangling target: the closest path, or a
 // sibling (or cousin) of from whose name is the target's last segment.
 func (c *checker) nearState(from *story.State, resolved, last string) string {
-	if s := c.suggest(resolved, c.statePaths()); s != "" {
-		return s
-	}
+	// a state named last among the declaring state's and its ancestors'
+	// children comes before a path one letter off: "../z" from p.rc.d1.y
+	// means p.rc.z, not p.rc.d1.y
 	for cur := from; cur != nil; cur = cur.Parent {
 		for _, ch := range cur.Children {
-			if ch.Name == last {
+			if ch.Name == last && ch.Path != resolved {
 				return ch.Path
 			}
 		}
+	}
+	if s := c.suggest(resolved, c.statePaths()); s != "" {
+		return s
 	}
 	var names []string
 	for _, s := range c.states() {
