@@ -48,6 +48,16 @@ func foldedPlace(st *story.Story, prefix, msg string) string {
 	return b.String()
 }
 
+// foldedSite is an effect's place (`state "a" intent "go2" effects[0]`)
+// named as the fold names it when st is imported, for a message that
+// names it after its start.
+func foldedSite(st *story.Story, site string) string {
+	if p := foldedPrefix(st); p != "" {
+		return foldedPlace(st, p, site)
+	}
+	return site
+}
+
 // cutQuoted reads lead followed by a Go-quoted string at the start of s:
 // the string and what follows it.
 func cutQuoted(s, lead string) (name, rest string, ok bool) {
@@ -77,4 +87,22 @@ func foldedIntent(st *story.Story, name string) string {
 		}
 	}
 	return name
+}
+
+// liftedName is the name upstream's fold gives a name st declares (an
+// agent, a meta mode): <alias>__ at each level above it (`kid__rev`,
+// `mid__kid__rev`); the name itself at the top.
+func liftedName(st *story.Story, name string) string {
+	if p := foldedPrefix(st); p != "" {
+		return strings.ReplaceAll(p, ".", "__") + "__" + name
+	}
+	return name
+}
+
+// foldedProviders is the providers: a provider reference in st resolves
+// against once folded: the top story's, as upstream's fold does not carry
+// a child's providers: up (probes hunt118 prov*: a child's agent naming
+// its own provider is refused at load, one naming the top story's loads).
+func foldedProviders(st *story.Story) map[string]*story.Provider {
+	return foldedTop(st).Providers
 }
