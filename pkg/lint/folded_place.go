@@ -106,3 +106,23 @@ func liftedName(st *story.Story, name string) string {
 func foldedProviders(st *story.Story) map[string]*story.Provider {
 	return foldedTop(st).Providers
 }
+
+// eachFolded calls fn with st and, when children, every story its import
+// tree folds into it, each with the prefix upstream's fold gives the names
+// it declares ("", "kid__", "mid__deep__"); a child imported under two
+// aliases is visited under both.
+func eachFolded(st *story.Story, children bool, fn func(s *story.Story, prefix string)) {
+	var walk func(s *story.Story, prefix string, depth int)
+	walk = func(s *story.Story, prefix string, depth int) {
+		fn(s, prefix)
+		if !children || depth > 64 {
+			return
+		}
+		for _, a := range s.ImportOrder {
+			if im := s.Imports[a]; im != nil && im.Child != nil {
+				walk(im.Child, prefix+a+"__", depth+1)
+			}
+		}
+	}
+	walk(st, "", 0)
+}

@@ -120,20 +120,10 @@ func (c *checker) metaModePos(k string) story.Pos {
 // when the import tree folds past the limits: its own modes only.
 func foldedMetaModes(st *story.Story, children bool) map[string]*story.MetaMode {
 	out := map[string]*story.MetaMode{}
-	var add func(s *story.Story, prefix string, depth int)
-	add = func(s *story.Story, prefix string, depth int) {
+	eachFolded(st, children, func(s *story.Story, prefix string) {
 		for k, mm := range s.MetaModes {
 			out[prefix+k] = mm
 		}
-		if !children || depth > 64 {
-			return
-		}
-		for _, a := range s.ImportOrder {
-			if im := s.Imports[a]; im != nil && im.Child != nil {
-				add(im.Child, prefix+a+"__", depth+1)
-			}
-		}
-	}
-	add(st, "", 0)
+	})
 	return out
 }
