@@ -1,7 +1,6 @@
 package lint
 
 import (
-	"slices"
 	"strings"
 
 	"kitsoki/pkg/story"
@@ -16,6 +15,20 @@ func checkMetaModes(c *checker) {
 		return
 	}
 	modes := foldedMetaModes(c.st, !c.foldOver)
+	// Upstream injects story.edit (the default), story.ask and story.bug
+	// into the story loaded unless it declares the same key; they claim
+	// their triggers in the group story like declared modes.
+	pos := c.metaModePos("story.edit")
+	for _, k := range sortedMapKeys(modes) {
+		if pos.File == "" {
+			pos = modes[k].Pos
+		}
+	}
+	for _, verb := range []string{"edit", "ask", "bug"} {
+		if k := "story." + verb; modes[k] == nil {
+			modes[k] = &story.MetaMode{Group: "story", Trigger: verb, Agent: "story-author", Default: verb == "edit", Pos: pos}
+		}
+	}
 	claimed := map[string]string{} // group+trigger -> key
 	defaults := map[string][]string{}
 	groups := map[string]int{}
@@ -55,22 +68,6 @@ func checkMetaModes(c *checker) {
 			} else {
 				claimed[ck] = k
 			}
-		}
-	}
-	// Upstream injects story.edit (the default), story.ask and story.bug
-	// into the story loaded unless it declares the same key.
-	for _, verb := range []string{"edit", "ask", "bug"} {
-		k := "story." + verb
-		if modes[k] != nil {
-			continue
-		}
-		if groups["story"] == 0 {
-			groupPos["story"] = c.metaModePos("story.edit")
-		}
-		groups["story"]++
-		if verb == "edit" {
-			defaults["story"] = append(defaults["story"], k)
-			slices.Sort(defaults["story"])
 		}
 	}
 	gs := sortedMapKeys(groups)
