@@ -47,3 +47,18 @@ func TestImportedPlaceGolden(t *testing.T) {
 		t.Errorf("upstream.txt names %d places, want the 13 recorded", places)
 	}
 }
+
+// A host interface of an imported child is named by its lifted name, two
+// levels down too: upstream's `host_interface "mid__kid__vcs": no default
+// and no host_binding override` (probe hunt118 hi; its interfaces stage
+// stops the load before the checks imported-place records).
+func TestImportedInterfaceLiftedName(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "app.yaml", "app: {id: p}\nintents: {go: {}}\nimports:\n  mid: {source: ./mid}\nroot: s\nstates:\n  s:\n    on:\n      go: [{target: mid}]\n")
+	write(t, dir, "mid/app.yaml", "app: {id: m}\nintents: {m: {}}\nimports:\n  kid: {source: ./kid}\nroot: s\nstates:\n  s:\n    on:\n      m: [{target: kid}]\n")
+	write(t, dir, "mid/kid/app.yaml", "app: {id: k}\nhost_interfaces:\n  vcs:\n    description: t\n    operations: {get: {input: {id: string}, output: {t: object}}}\nroot: a\nstates:\n  a: {}\n")
+	_, ds := Load(dir, story.Options{})
+	if len(ds) != 1 || ds[0].Message != `host_interface "mid__kid__vcs": no default and no host_binding override` || !strings.HasSuffix(ds[0].File, "mid/kid/app.yaml") {
+		t.Errorf("want upstream's one error at the child's line, got:\n%s", render(ds))
+	}
+}
