@@ -58,12 +58,7 @@ func TestMetaModesCheckedFolded(t *testing.T) {
 			write(t, dir, "app.yaml", tc.parent)
 			write(t, dir, "kid/app.yaml", tc.kid)
 			_, ds := Load(dir, story.Options{})
-			var errs []string
-			for _, d := range ds {
-				if d.Severity == diag.Error {
-					errs = append(errs, d.Message)
-				}
-			}
+			errs := ruleMessages(ds, story.RuleMetaMode.ID) // every finding is an error
 			if unrunnable(ds) != (tc.want != nil) || len(errs) != len(tc.want) {
 				t.Fatalf("errors:\n%s\nwant %d: %q", strings.Join(errs, "\n"), len(tc.want), tc.want)
 			}

@@ -379,12 +379,7 @@ states:
           z: {}
 `)
 	_, ds := Load(dir, story.Options{})
-	var got []string
-	for _, d := range ds {
-		if d.Rule == ruleOnErrorTarget.ID {
-			got = append(got, d.Message)
-		}
-	}
+	got := ruleMessages(ds, ruleOnErrorTarget.ID)
 	if len(got) != 1 || !strings.Contains(got[0], `to "p.rc.d1.z", which is not a state`) || !strings.HasSuffix(got[0], "did you mean `p.rc.z`?") {
 		t.Errorf("on-error-target: %q, want one naming p.rc.d1.z and suggesting p.rc.z", got)
 	}
