@@ -204,6 +204,9 @@ func check(st *story.Story, rep *yamlnode.Reporter, opts story.Options, src *sou
 		}
 	}
 	checkExpanded(st, rep, opts, src, slices.Clone(rep.Diags[start:]))
+	if st.Imported() {
+		foldPlaces(st, rep.Diags[start:])
+	}
 }
 
 // effSite is where an effect sits (its story.EffectPlace) and what that

@@ -152,11 +152,12 @@ type elemPlace struct {
 	kind    string
 }
 
-// String is e.g. `intent "go" arc[0] transition blocks.main[1] (prose)`.
+// String is e.g. `intent "go" transition[0] blocks.main[1] (prose)`: a
+// transition named as upstream's load errors name an arm.
 func (w elemPlace) String() string {
 	prefix := ""
 	if w.arc {
-		prefix = fmt.Sprintf("intent %q arc[%d] transition ", w.intent, w.a)
+		prefix = fmt.Sprintf("intent %q transition[%d] ", w.intent, w.a)
 	}
 	if w.inBlock {
 		return fmt.Sprintf("%sblocks.%s[%d] (%s)", prefix, w.block, w.i, w.kind)

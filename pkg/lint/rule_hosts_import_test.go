@@ -28,9 +28,9 @@ func TestHostsFoldedAcrossImports(t *testing.T) {
 		name, parent, child, want string
 	}{
 		{"child without hosts under a parent list", parent("hosts: [host.inbox.add]\n", ""), child("", "host.run"),
-			`state "s" intent "run": effect invoke "host.run" is not declared in app hosts`},
+			`state "kid.s" intent "kid__run": effect invoke "host.run" is not declared in app hosts`},
 		{"child list, child invoke outside it", parent("", ""), child("hosts: [host.inbox.add]\n", "host.run"),
-			`state "s" intent "run": effect invoke "host.run" is not declared in app hosts`},
+			`state "kid.s" intent "kid__run": effect invoke "host.run" is not declared in app hosts`},
 		{"parent without hosts, child list", parent("", "host.run"), child("hosts: [host.inbox.add]\n", "host.inbox.add"),
 			`state "a" intent "enter": effect invoke "host.run" is not declared in app hosts`},
 		{"no list anywhere", parent("", "host.run"), child("", "host.run"), ""},

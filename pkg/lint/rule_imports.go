@@ -59,6 +59,9 @@ func checkImportEntry(c *checker, alias string, im *story.Import, ch *story.Stor
 	if entry == "" {
 		c.rep.Errf(im.At("entry"), story.RuleImports, "imports.%s: entry is required (child declares no root either)", alias)
 	} else if !story.IsTemplated(entry) && !story.HasTop(ch, entry) && !ch.PhaseGenerated(entry) && ch.Imports[entry] == nil {
+		if im.Entry == "" && ch.StateAt(entry) == nil {
+			return // only the child's undeclared root: its own check reports it
+		}
 		c.rep.Errf(im.At("entry"), story.RuleImports, "imports.%s: entry %q is not a top-level state of the child %s", alias, entry, ch.File)
 	}
 }

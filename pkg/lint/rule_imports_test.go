@@ -211,12 +211,38 @@ func TestImportTreeTablesOncePerLoad(t *testing.T) {
 		t.Errorf("the top's overridden imports: %v", by)
 	}
 	out := render(diag.Sort(rep.Diags))
-	for _, want := range []string{`own/app.yaml:9:26: error: state "s0": on_enter invoke "host.own" is not declared in app hosts`, `app.yaml:7:110: warning: imports.b overrides: state "s0" view reads world.nope`} {
+	for _, want := range []string{`own/app.yaml:9:26: error: state "b.s0": on_enter invoke "host.own" is not declared in app hosts`, `app.yaml:7:110: warning: imports.b overrides: state "s0" view reads world.nope`} {
 		if !strings.Contains(out, want) {
 			t.Errorf("want %q in:\n%s", want, out)
 		}
 	}
 	if len(rep.Diags) != 2 {
 		t.Errorf("%d findings, want those 2 (kid's host.run is listed by its importer):\n%s", len(rep.Diags), out)
+	}
+}
+
+// A child whose root: names no state is refused once, at its root: line:
+// the importer's implied entry (the child's root) is only a consequence,
+// and upstream too reports the one problem (`state "kid": initial child
+// "zz" does not exist`, probe hunt118 rootbad). An entry: the importer
+// writes is still checked.
+func TestImportChildRootReportedOnce(t *testing.T) {
+	for _, tc := range []struct{ entry, want string }{
+		{"", `kid/app.yaml:5:7: error: root: state "zz" is not declared in states`},
+		{", entry: nope", `app.yaml:3:31: error: imports.kid: entry "nope" is not a top-level state of the child`},
+	} {
+		dir := t.TempDir()
+		write(t, dir, "app.yaml", "app: {id: p}\nimports:\n  kid: {source: ./kid"+tc.entry+"}\nroot: s\nintents: {go: {}}\nstates:\n  s:\n    on:\n      go: [{target: kid}]\n")
+		write(t, dir, "kid/app.yaml", "app: {id: k}\nintents: {go2: {}}\nstates:\n  a: {}\nroot: zz\n")
+		_, ds := Load(dir, story.Options{})
+		var errs []string
+		for _, d := range ds {
+			if d.Severity == diag.Error {
+				errs = append(errs, d.String())
+			}
+		}
+		if n := len(errs); n == 0 || !strings.Contains(strings.Join(errs, "\n"), tc.want) || (tc.entry == "" && n != 1) {
+			t.Errorf("entry %q: errors:\n%s\nwant %q", tc.entry, strings.Join(errs, "\n"), tc.want)
+		}
 	}
 }

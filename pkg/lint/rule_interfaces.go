@@ -17,7 +17,7 @@ func checkInterfaces(c *checker) {
 	for _, n := range sortedMapKeys(c.st.HostInterfaces) {
 		hi := c.st.HostInterfaces[n]
 		if hi.Default == "" && !boundByImporter(c.st, n) {
-			c.rep.Errf(hi.Pos, ruleInterfaces, "host_interface %q: no default and no host_binding override", n)
+			c.rep.Errf(hi.Pos, ruleInterfaces, "host_interface %q: no default and no host_binding override", liftedName(c.st, n))
 		}
 	}
 	c.eachEffect(func(e *story.Effect, site effSite) {

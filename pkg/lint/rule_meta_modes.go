@@ -1,20 +1,40 @@
 package lint
 
 import (
-	"slices"
 	"strings"
 
 	"kitsoki/pkg/story"
 )
 
-// checkMetaModes: meta_modes: declarations (reference §9.6).
+// checkMetaModes: meta_modes: declarations (reference §9.6), checked as
+// upstream checks them: once, on the folded story, so an imported child's
+// modes are checked with the top story's under their folded keys
+// (foldedMetaModes) and not on their own.
 func checkMetaModes(c *checker) {
+	if c.st.Imported() {
+		return
+	}
+	modes := foldedMetaModes(c.st, !c.foldOver)
+	// Upstream injects story.edit (the default), story.ask and story.bug
+	// into the story loaded unless it declares the same key; they claim
+	// their triggers in the group story like declared modes.
+	pos := c.metaModePos("story.edit")
+	for _, k := range sortedMapKeys(modes) {
+		if pos.File == "" {
+			pos = modes[k].Pos
+		}
+	}
+	for _, verb := range []string{"edit", "ask", "bug"} {
+		if k := "story." + verb; modes[k] == nil {
+			modes[k] = &story.MetaMode{Group: "story", Trigger: verb, Agent: "story-author", Default: verb == "edit", Pos: pos}
+		}
+	}
 	claimed := map[string]string{} // group+trigger -> key
 	defaults := map[string][]string{}
 	groups := map[string]int{}
 	groupPos := map[string]story.Pos{} // the group's first mode, by key
-	for _, k := range sortedMapKeys(c.st.MetaModes) {
-		mm := c.st.MetaModes[k]
+	for _, k := range sortedMapKeys(modes) {
+		mm := modes[k]
 		if mm.Trigger == "" {
 			c.rep.Errf(mm.Pos, story.RuleMetaMode, "meta_mode %q: trigger is required", k)
 		}
@@ -38,7 +58,7 @@ func checkMetaModes(c *checker) {
 			if mm.Default {
 				defaults[group] = append(defaults[group], k)
 			}
-		} else if mm.Trigger != "" && c.st.Intents[mm.Trigger] != nil {
+		} else if mm.Trigger != "" && (c.st.Intents[mm.Trigger] != nil || lifted(c.st, "intent", mm.Trigger)) {
 			c.rep.Errf(mm.Pos, story.RuleMetaMode, "meta_mode %q: trigger %q collides with a declared intent of the same name", k, mm.Trigger)
 		}
 		if mm.Trigger != "" {
@@ -48,22 +68,6 @@ func checkMetaModes(c *checker) {
 			} else {
 				claimed[ck] = k
 			}
-		}
-	}
-	// Upstream injects story.edit (the default), story.ask and story.bug
-	// into the story loaded unless it declares the same key.
-	for _, verb := range []string{"edit", "ask", "bug"} {
-		k := "story." + verb
-		if c.st.Imported() || c.st.MetaModes[k] != nil {
-			continue
-		}
-		if groups["story"] == 0 {
-			groupPos["story"] = c.metaModePos("story.edit")
-		}
-		groups["story"]++
-		if verb == "edit" {
-			defaults["story"] = append(defaults["story"], k)
-			slices.Sort(defaults["story"])
 		}
 	}
 	gs := sortedMapKeys(groups)
@@ -102,4 +106,21 @@ func (c *checker) metaModePos(k string) story.Pos {
 		return c.st.MetaModes[k].Pos
 	}
 	return story.Pos{}
+}
+
+// foldedMetaModes is st's meta_modes: with its imported children's folded
+// in, as upstream's fold files them: a child's key under
+// <alias>__<key> at each level (`kid__g.t`, `mid__deep__t`), its group:
+// kept as written, so a grouped mode in a child never matches its key's
+// prefix and upstream refuses it (conformance meta-mode-group-imported). A
+// child imported under two aliases is filed under both. children is false
+// when the import tree folds past the limits: its own modes only.
+func foldedMetaModes(st *story.Story, children bool) map[string]*story.MetaMode {
+	out := map[string]*story.MetaMode{}
+	eachFolded(st, children, func(s *story.Story, prefix string) {
+		for k, mm := range s.MetaModes {
+			out[prefix+k] = mm
+		}
+	})
+	return out
 }

@@ -2,6 +2,7 @@ package lint
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -21,7 +22,7 @@ func (c *checker) checkOnError(e *story.Effect, site effSite) {
 	if done {
 		return
 	}
-	if p := nearest(site.State, func(s *story.State) bool { return s.Parallel }); p != nil && p != site.State && c.st.Imported() && !strings.ContainsAny(target, "./") {
+	if p := nearest(site.State, func(s *story.State) bool { return s.Parallel }); p != nil && p != site.State && c.st.Imported() && !strings.ContainsAny(target, "./") && c.dispatchedInParallel(site) {
 		c.importedParallelOnError(e, site, target, p)
 	}
 	if n := story.Climbs(target); c.st.Imported() && n > depthOf(site.State)+1 {
@@ -157,14 +158,46 @@ func (c *checker) parallelOnError(e *story.Effect, site effSite, target, base, k
 }
 
 // importedParallelOnError reports a bare on_error inside a parallel state
-// of an imported story: the fold writes it as a "../" chain, which the
-// engines climb differently (parallelOnError), and no spelling means the
-// same to both there (a dotted one names the importer's tree).
+// of an imported story: the fold writes it as a "../" chain from the
+// declaring state, which the engines climb differently (parallelOnError),
+// and no spelling means the same to both there (a dotted one names the
+// importer's tree). Kitsoki climbs it from the region's leaf, one level
+// deeper than a region compound or an arc's state the call is declared on,
+// so there the chain stops short of this story's state (probe hunt116
+// pr/wrap2: the region p.ra's on_enter, "../../failed" from kid.p.ra.x
+// names kid.p.failed, and kitsoki stays in the parallel state).
 func (c *checker) importedParallelOnError(e *story.Effect, site effSite, target string, p *story.State) {
 	folded := strings.Repeat("../", strings.Count(site.State.Path, ".")+1) + target
 	c.rep.Warnf(e.PosOf("on_error"), ruleOnErrorTarget,
-		"%s: on_error %q inside the parallel state %q of an imported story: the fold writes it as %q; kitsoki climbs from the region's leaf to this story's %q, but the existing engine climbs from the whole parallel state's encoded path and lands on a path that is not a state; no spelling means the same to both here: move the call out of the parallel state",
-		site.String(), target, p.Path, folded, target)
+		"%s: on_error %q inside the parallel state %q of an imported story: the fold writes it as %q; %s, but the existing engine climbs from the whole parallel state's encoded path and lands on a path that is not a state; no spelling means the same to both here: move the call out of the parallel state",
+		site.String(), target, p.Path, folded, c.kitsokiParallelClimb(site, target, folded))
+}
+
+// dispatchedInParallel reports whether the call at site is dispatched in
+// a parallel configuration (or where, no dispatch state tells): an arc's
+// effects run at its destination, which may lie outside it.
+func (c *checker) dispatchedInParallel(site effSite) bool {
+	bases := c.dispatchStates(site)
+	return len(bases) == 0 || slices.ContainsFunc(bases, func(b string) bool { return strings.Contains(b, "#") })
+}
+
+// kitsokiParallelClimb says where kitsoki's climb of the folded on_error
+// at site takes it, from the region's leaf of its first dispatch state.
+func (c *checker) kitsokiParallelClimb(site effSite, target, folded string) string {
+	bases := c.dispatchStates(site)
+	if len(bases) == 0 {
+		return fmt.Sprintf("kitsoki climbs from the region's leaf to this story's %q", target)
+	}
+	prefix := foldedPrefix(c.st)
+	leaf := prefix + "." + c.regionBase(bases[0], site.State)
+	lands, _ := story.ClimbPath(leaf, folded)
+	switch {
+	case lands == prefix+"."+target:
+		return fmt.Sprintf("kitsoki climbs from the region's leaf %q to this story's %q", leaf, target)
+	case inFolded(foldedTop(c.st), lands, 0):
+		return fmt.Sprintf("kitsoki climbs from the region's leaf %q to %q, not this story's %q", leaf, lands, target)
+	}
+	return fmt.Sprintf("kitsoki climbs from the region's leaf %q to %q, which is not a state, so it drops the redirect and stays in the parallel state", leaf, lands)
 }
 
 func (c *checker) onErrorDangles(e *story.Effect, site effSite, target, resolved, base string, err error) {
@@ -238,15 +271,18 @@ func (c *checker) onErrorAboveChild(e *story.Effect, site effSite, target string
 // nearState suggests a state for a dangling target: the closest path, or a
 // sibling (or cousin) of from whose name is the target's last segment.
 func (c *checker) nearState(from *story.State, resolved, last string) string {
-	if s := c.suggest(resolved, c.statePaths()); s != "" {
-		return s
-	}
+	// a state named last among the declaring state's and its ancestors'
+	// children comes before a path one letter off: "../z" from p.rc.d1.y
+	// means p.rc.z, not p.rc.d1.y
 	for cur := from; cur != nil; cur = cur.Parent {
 		for _, ch := range cur.Children {
-			if ch.Name == last {
+			if ch.Name == last && ch.Path != resolved {
 				return ch.Path
 			}
 		}
+	}
+	if s := c.suggest(resolved, c.statePaths()); s != "" {
+		return s
 	}
 	var names []string
 	for _, s := range c.states() {

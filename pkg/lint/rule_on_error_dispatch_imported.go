@@ -52,13 +52,10 @@ type dispatchLanding struct {
 // importedDispatchLanding is the first dispatch state of the call at
 // site from which the imported story's bare or "../" on_error target,
 // folded, lands elsewhere than on this story's state it names alone;
-// ok is false where none does (or in a parallel state, at an exit, or
+// ok is false where none does (or in a parallel configuration, at an exit, or
 // where the target names no state here: other checks say so).
 func (c *checker) importedDispatchLanding(site effSite, target string) (l dispatchLanding, ok bool) {
 	if !c.st.Imported() || site.State == nil || !strings.HasPrefix(target, "..") && strings.ContainsAny(target, "./") {
-		return l, false
-	}
-	if nearest(site.State, func(s *story.State) bool { return s.Parallel }) != nil {
 		return l, false
 	}
 	l.folded = target

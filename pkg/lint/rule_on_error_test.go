@@ -341,3 +341,46 @@ states:
 		t.Errorf("want both climbs warned from the configuration; got:\n%s", all)
 	}
 }
+
+// A dangling "../" on_error suggests the state named like its last
+// segment nearest the declaring state before a path one letter off:
+// "../z" on the region compound p.rc's on_enter climbs from its leaf
+// p.rc.d1.y to p.rc.d1.z, which is not a state; p.rc.z is meant, not
+// p.rc.d1.y (probes hunt118 oe/rc_z, y_z, d1_z).
+func TestOnErrorSuggestsTheNamedState(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "app.yaml", `app: {id: oe}
+root: s
+hosts: [host.bad]
+intents: {tp: {}}
+states:
+  s:
+    on:
+      tp: [{target: p}]
+  p:
+    type: parallel
+    states:
+      ra:
+        type: compound
+        initial: x
+        states:
+          x: {}
+      rc:
+        type: compound
+        initial: d1
+        on_enter:
+          - {invoke: host.bad, on_error: "../z"}
+        states:
+          d1:
+            type: compound
+            initial: y
+            states:
+              y: {}
+          z: {}
+`)
+	_, ds := Load(dir, story.Options{})
+	got := ruleMessages(ds, ruleOnErrorTarget.ID)
+	if len(got) != 1 || !strings.Contains(got[0], `to "p.rc.d1.z", which is not a state`) || !strings.HasSuffix(got[0], "did you mean `p.rc.z`?") {
+		t.Errorf("on-error-target: %q, want one naming p.rc.d1.z and suggesting p.rc.z", got)
+	}
+}

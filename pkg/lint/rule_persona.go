@@ -24,7 +24,7 @@ func checkPersonas(c *checker) {
 	}
 	for _, k := range sortedMapKeys(c.st.MetaModes) {
 		mm := c.st.MetaModes[k]
-		c.checkAgentRef(mm.Pos, "meta_modes."+k+".agent", mm.Agent)
+		c.checkAgentRef(mm.Pos, "meta_modes."+liftedName(c.st, k)+".agent", mm.Agent)
 		c.checkCwd(mm.Pos, "meta_mode "+strconv.Quote(k), mm.Cwd)
 	}
 	if op := c.st.OffPath; op != nil && !c.st.Imported() { // a child's off_path is not folded
@@ -44,8 +44,8 @@ func (c *checker) checkPersona(name string, pe *story.Persona) {
 	if pe.Effort != "" && !slices.Contains(story.ValidEfforts, pe.Effort) {
 		c.rep.Errf(pe.Pos, story.RulePersona, "agent %q: effort %q is invalid (valid: low, medium, high, xhigh, max)", name, pe.Effort)
 	}
-	if pe.Provider != "" && c.st.Providers[pe.Provider] == nil {
-		c.rep.Errf(pe.Pos, story.RuleProvider, "provider reference %q at agents.%s.provider is undefined (known providers: %s)", pe.Provider, name, knownList(sortedMapKeys(c.st.Providers)))
+	if provs := foldedProviders(c.st); pe.Provider != "" && provs[pe.Provider] == nil {
+		c.rep.Errf(pe.Pos, story.RuleProvider, "provider reference %q at agents.%s.provider is undefined (known providers: %s)", pe.Provider, liftedName(c.st, name), knownList(sortedMapKeys(provs)))
 	}
 	c.checkCwd(pe.Pos, "agent "+strconv.Quote(name), pe.Cwd)
 	// either way round, as upstream (conformance persona-side-effect)
@@ -88,7 +88,8 @@ func (c *checker) checkAgentRef(p story.Pos, site, agent string) {
 		return
 	}
 	known := c.listOnce("agents+builtin", func() []string {
-		return slices.Sorted(slices.Values(append(sortedMapKeys(c.st.Agents), builtinAgents...)))
+		// the folded story's: upstream checks a child folded in its importer
+		return slices.Sorted(slices.Values(append(foldedAgentNames(foldedTop(c.st)), builtinAgents...)))
 	})
 	c.rep.Errf(p, story.RulePersona, "agent reference %q at %s is undefined (known agents: %s)", agent, site, nameList(known, ", "))
 }
@@ -105,4 +106,20 @@ func (c *checker) checkCwd(p story.Pos, who, cwd string) {
 			c.rep.Add(p, sev, story.RulePersona, "%s: cwd %q references unset env var %s", who, cwd, name)
 		}
 	}
+}
+
+// foldedAgentNames lists the agents: of st with its imported children's
+// under their lifted names (kid__rev), each name once.
+func foldedAgentNames(st *story.Story) []string {
+	var out []string
+	seen := map[string]bool{}
+	eachFolded(st, true, func(s *story.Story, prefix string) {
+		for _, n := range sortedMapKeys(s.Agents) {
+			if !seen[prefix+n] {
+				seen[prefix+n] = true
+				out = append(out, prefix+n)
+			}
+		}
+	})
+	return out
 }

@@ -26,7 +26,9 @@ func checkTargets(c *checker) {
 	})
 	for _, s := range c.states() {
 		if s.Timeout() != nil && s.Timeout().Target != "" {
-			c.checkTarget(s, s.Timeout().Target, s.Timeout().TargetPos, fmt.Sprintf("state %q timeout.target: ", s.Path), true)
+			// upstream words a timeout's target as an arm's: `state "a":
+			// transition target ...`, naming no timeout.target
+			c.checkTarget(s, s.Timeout().Target, s.Timeout().TargetPos, "", true)
 		}
 	}
 	c.eachEffect(func(e *story.Effect, site effSite) {
@@ -110,11 +112,6 @@ func (c *checker) checkTarget(from *story.State, target string, p story.Pos, pre
 		return
 	}
 	if t.Kind == story.TargetExit {
-		if timeout {
-			// upstream words a timeout's @exit as an arm's, naming no
-			// timeout.target (pkg/story/testdata/broken/exits-timeout*)
-			prefix = ""
-		}
 		if len(c.st.Exits) == 0 {
 			if c.st.Imported() {
 				return // mapped by the importing parent (checked there)

@@ -81,7 +81,7 @@ func TestWhereNames(t *testing.T) {
 		`state "a" on_enter[1] on_complete[0]: say`,
 		`state "a" footer: `,
 		`state "a" view[0] (prose): `,
-		`state "a" intent "go" arc[0] transition view[0] (prose): `,
+		`state "a" intent "go" transition[0] view[0] (prose): `,
 		`state "a": view[2] (prose): when "world.b ==="`,
 		`effect states.a.on.go[0].effects[0]: unknown key "bogus"`,
 		`states.b.type: expected a string, got a list`,

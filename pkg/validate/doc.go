@@ -10,7 +10,8 @@
 // operator's plugin profile (pkg/plugin) and of
 // pinned selections' eval evidence (pkg/eval) and, with [Options].Flows, of
 // the flow fixtures beside each story (linted against the story already
-// loaded: flows.go), applies `kitsoki:ignore`
+// loaded: flows.go), reports a child checked on its own and inside its
+// importer once (folded_twice.go), applies `kitsoki:ignore`
 // markers and returns one sorted list. docs/checks.md is generated from
 // [Rules] by a test (checks_doc_gen_test.go) that keeps it equal.
 package validate

@@ -86,7 +86,7 @@ func Run(files []string, opts Options) Result {
 		})
 	}
 	g.Wait()
-	res := Result{Files: files, Diagnostics: applyIgnores(files, per, opts.Strict), Invalid: map[string]bool{}}
+	res := Result{Files: files, Diagnostics: applyIgnores(files, dropFoldedTwice(per), opts.Strict), Invalid: map[string]bool{}}
 	if opts.KeepStories {
 		res.Stories = make(map[string]*story.Story, len(files))
 	}
@@ -110,6 +110,7 @@ func Run(files []string, opts Options) Result {
 // checked is what Run keeps of one file's check: the bytes of the files
 // with an ignore marker only (nil for the others).
 type checked struct {
+	top     string // the story's own manifest ("" when none was parsed)
 	model   *story.Story
 	diags   []diag.Diagnostic
 	flows   []diag.Diagnostic // fixture findings, kept apart from the ignore pass
@@ -126,6 +127,9 @@ func checkFile(f string, opts Options, stdin bool) checked {
 		st, ds = lint.Load(f, opts.Story)
 	}
 	var c checked
+	if st != nil {
+		c.top = st.File
+	}
 	if opts.KeepStories {
 		c.model = st
 	}
